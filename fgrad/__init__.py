@@ -1,0 +1,29 @@
+"""fgrad: composable function transformations (grad, vmap, jit, ...) over NumPy/CuPy
+arrays, and a PyTorch-style imperative face on the same engine.
+
+Example::
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> f = lambda x: fnp.sum(fnp.tanh(x) ** 2)
+    >>> fgrad.grad(f)(fnp.asarray([0.5, -1.0]))
+    Array([ 0.7864477 , -0.83994868], dtype=float64)
+"""
+
+from __future__ import annotations
+
+from .core.array import Array, ArrayImpl, ShapedArray, Tracer
+from .core.trace import ConcretizationError, UnexpectedTracerError
+from .core.primitive import Primitive
+from . import numpy  # noqa: F401  (installs the Array operator API)
+from .transforms.ad import grad, value_and_grad, jvp, vjp, linearize, jacfwd, jacrev, hessian
+from .transforms.batching import vmap
+from .transforms.custom import custom_jvp, custom_vjp
+from . import tree_util  # noqa: F401
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Array", "ArrayImpl", "ShapedArray", "Tracer", "Primitive", "ConcretizationError",
+    "UnexpectedTracerError", "grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd",
+    "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "numpy", "tree_util",
+]

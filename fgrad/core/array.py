@@ -1,0 +1,441 @@
+"""`fgrad.Array`: an immutable n-dimensional array, and the `Tracer` base class.
+
+`Array` is the abstract type users see (``isinstance(x, fgrad.Array)`` holds for concrete
+arrays and for tracers alike, so jaxtyping annotations such as
+``Float[fgrad.Array, "n d"]`` work inside transforms too).  `ArrayImpl` holds a backend
+buffer (a numpy or cupy ndarray) that fgrad never writes to; `Tracer` subclasses stand for
+values inside a transform.  Operators and methods forward to `fgrad.numpy`, so they work
+the same on both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .trace import ConcretizationError, UnexpectedTracerError
+
+# `fgrad.numpy`, installed by that package when it is imported (avoids an import cycle).
+N: Any = None
+
+
+def _set_numpy_api(module) -> None:
+    global N
+    N = module
+
+
+class ShapedArray:
+    """Abstract value: shape and dtype.  ``weak_type`` marks Python scalars, which take
+    the dtype of the array they meet (NumPy 2 / NEP 50 rules)."""
+
+    __slots__ = ("shape", "dtype", "weak_type")
+
+    def __init__(self, shape, dtype, weak_type: bool = False) -> None:
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = weak_type
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __eq__(self, other) -> bool:
+        return (
+            isinstance(other, ShapedArray)
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def str_short(self) -> str:
+        return f"{self.dtype.name}[{','.join(map(str, self.shape))}]"
+
+    __repr__ = str_short
+
+
+_PY_SCALAR_DTYPE = {
+    bool: np.dtype(bool),
+    int: np.dtype(np.int64),
+    float: np.dtype(np.float64),
+    complex: np.dtype(np.complex128),
+}
+
+
+def get_aval(x) -> ShapedArray:
+    """The abstract value of anything fgrad accepts as an array argument."""
+    if isinstance(x, Tracer):
+        return x.aval
+    if type(x) is ArrayImpl:
+        return ShapedArray(x._buf.shape, x._buf.dtype)
+    t = type(x)
+    if t in _PY_SCALAR_DTYPE:
+        return ShapedArray((), _PY_SCALAR_DTYPE[t], weak_type=True)
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        return ShapedArray(x.shape, x.dtype)
+    x = np.asarray(x)
+    return ShapedArray(x.shape, x.dtype)
+
+
+def is_python_scalar(x) -> bool:
+    return type(x) in _PY_SCALAR_DTYPE
+
+
+class Array:
+    """An immutable array.  Create one with `fgrad.numpy.asarray` (or any fgrad op).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> x = fnp.arange(3.0)
+        >>> (x * 2 + 1).sum()
+        Array(9., dtype=float64)
+    """
+
+    __slots__ = ()
+    __array_priority__ = 1000
+    __array_ufunc__ = None  # numpy defers to our reflected operators
+
+    # -- shape information (subclasses provide `aval` or faster properties) ----------
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d fgrad.Array")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d fgrad.Array")
+        return (self[i] for i in range(self.shape[0]))
+
+    # -- immutability -----------------------------------------------------------------
+    def __setitem__(self, idx, value):
+        raise TypeError(
+            "fgrad.Array is immutable: `x[idx] = v` is not supported. "
+            "Use the functional form `x = x.at[idx].set(v)` (also .add, .multiply, .min, .max)."
+        )
+
+    @property
+    def at(self):
+        return _IndexUpdateHelper(self)
+
+    # -- arithmetic -------------------------------------------------------------------
+    def __add__(self, o): return N.add(self, o)
+    def __radd__(self, o): return N.add(o, self)
+    def __sub__(self, o): return N.subtract(self, o)
+    def __rsub__(self, o): return N.subtract(o, self)
+    def __mul__(self, o): return N.multiply(self, o)
+    def __rmul__(self, o): return N.multiply(o, self)
+    def __truediv__(self, o): return N.true_divide(self, o)
+    def __rtruediv__(self, o): return N.true_divide(o, self)
+    def __floordiv__(self, o): return N.floor_divide(self, o)
+    def __rfloordiv__(self, o): return N.floor_divide(o, self)
+    def __mod__(self, o): return N.mod(self, o)
+    def __rmod__(self, o): return N.mod(o, self)
+    def __divmod__(self, o): return N.floor_divide(self, o), N.mod(self, o)
+    def __pow__(self, o): return N.power(self, o)
+    def __rpow__(self, o): return N.power(o, self)
+    def __matmul__(self, o): return N.matmul(self, o)
+    def __rmatmul__(self, o): return N.matmul(o, self)
+    def __neg__(self): return N.negative(self)
+    def __pos__(self): return self
+    def __abs__(self): return N.abs(self)
+    def __invert__(self): return N.invert(self)
+    def __and__(self, o): return N.bitwise_and(self, o)
+    def __rand__(self, o): return N.bitwise_and(o, self)
+    def __or__(self, o): return N.bitwise_or(self, o)
+    def __ror__(self, o): return N.bitwise_or(o, self)
+    def __xor__(self, o): return N.bitwise_xor(self, o)
+    def __rxor__(self, o): return N.bitwise_xor(o, self)
+    def __eq__(self, o): return N.equal(self, o)  # type: ignore[override]
+    def __ne__(self, o): return N.not_equal(self, o)  # type: ignore[override]
+    def __lt__(self, o): return N.less(self, o)
+    def __le__(self, o): return N.less_equal(self, o)
+    def __gt__(self, o): return N.greater(self, o)
+    def __ge__(self, o): return N.greater_equal(self, o)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getitem__(self, idx): return N._getitem(self, idx)
+
+    # -- methods (NumPy names) ----------------------------------------------------------
+    def sum(self, axis=None, dtype=None, keepdims=False): return N.sum(self, axis, dtype=dtype, keepdims=keepdims)
+    def mean(self, axis=None, dtype=None, keepdims=False): return N.mean(self, axis, dtype=dtype, keepdims=keepdims)
+    def prod(self, axis=None, dtype=None, keepdims=False): return N.prod(self, axis, dtype=dtype, keepdims=keepdims)
+    def max(self, axis=None, keepdims=False): return N.max(self, axis, keepdims=keepdims)
+    def min(self, axis=None, keepdims=False): return N.min(self, axis, keepdims=keepdims)
+    def argmax(self, axis=None, keepdims=False): return N.argmax(self, axis, keepdims=keepdims)
+    def argmin(self, axis=None, keepdims=False): return N.argmin(self, axis, keepdims=keepdims)
+    def var(self, axis=None, ddof=0, keepdims=False): return N.var(self, axis, ddof=ddof, keepdims=keepdims)
+    def std(self, axis=None, ddof=0, keepdims=False): return N.std(self, axis, ddof=ddof, keepdims=keepdims)
+    def all(self, axis=None, keepdims=False): return N.all(self, axis, keepdims=keepdims)
+    def any(self, axis=None, keepdims=False): return N.any(self, axis, keepdims=keepdims)
+    def cumsum(self, axis=None, dtype=None): return N.cumsum(self, axis, dtype=dtype)
+    def cumprod(self, axis=None, dtype=None): return N.cumprod(self, axis, dtype=dtype)
+    def clip(self, min=None, max=None): return N.clip(self, min, max)
+    def round(self, decimals=0): return N.round(self, decimals)
+    def dot(self, other): return N.dot(self, other)
+    def conj(self): return N.conjugate(self)
+    def sort(self, axis=-1): return N.sort(self, axis)
+    def argsort(self, axis=-1): return N.argsort(self, axis)
+    def squeeze(self, axis=None): return N.squeeze(self, axis)
+    def ravel(self): return N.ravel(self)
+    def flatten(self): return N.ravel(self)
+    def swapaxes(self, a, b): return N.swapaxes(self, a, b)
+    def diagonal(self, offset=0, axis1=0, axis2=1): return N.diagonal(self, offset, axis1, axis2)
+    def trace(self, offset=0, axis1=0, axis2=1): return N.trace(self, offset, axis1, axis2)
+    def take(self, indices, axis=None): return N.take(self, indices, axis=axis)
+    def repeat(self, repeats, axis=None): return N.repeat(self, repeats, axis=axis)
+    def astype(self, dtype): return N.astype(self, dtype)
+
+    def reshape(self, *shape, order="C"):
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = shape[0]
+        return N.reshape(self, shape, order=order)
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and not isinstance(axes[0], int):
+            axes = axes[0]
+        return N.transpose(self, axes or None)
+
+    @property
+    def T(self): return N.transpose(self)
+
+    @property
+    def mT(self): return N.swapaxes(self, -1, -2)
+
+    @property
+    def real(self): return N.real(self)
+
+    @property
+    def imag(self): return N.imag(self)
+
+
+class ArrayImpl(Array):
+    """A concrete array over a backend buffer that is never written."""
+
+    __slots__ = ("_buf",)
+
+    def __init__(self, buf) -> None:
+        self._buf = buf
+
+    @property
+    def shape(self) -> tuple:
+        return self._buf.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._buf.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self._buf.ndim
+
+    @property
+    def size(self) -> int:
+        return int(self._buf.size)
+
+    @property
+    def aval(self) -> ShapedArray:
+        return ShapedArray(self._buf.shape, self._buf.dtype)
+
+    @property
+    def device(self):
+        from ..backends import backend_of_buffer
+
+        return backend_of_buffer(self._buf).device_of(self._buf)
+
+    def __array__(self, dtype=None, copy=None):
+        buf = self._buf
+        if type(buf) is not np.ndarray:
+            buf = np.asarray(buf.get() if hasattr(buf, "get") and not isinstance(buf, np.generic) else buf)
+        if dtype is not None and np.dtype(dtype) != buf.dtype:
+            return buf.astype(dtype)
+        if copy:
+            return buf.copy()
+        view = buf.view()
+        view.flags.writeable = False
+        return view
+
+    def __bool__(self) -> bool:
+        return bool(self._buf)
+
+    def __int__(self) -> int:
+        return int(self._buf)
+
+    def __float__(self) -> float:
+        return float(self._buf)
+
+    def __complex__(self) -> complex:
+        return complex(self._buf)
+
+    def __index__(self) -> int:
+        if self._buf.ndim != 0 or self._buf.dtype.kind not in "iub":
+            raise TypeError(f"only integer scalar arrays can be converted to an index, got {self.aval}")
+        return int(self._buf)
+
+    def item(self, *args):
+        return self._buf.item(*args)
+
+    def tolist(self):
+        return self._buf.tolist()
+
+    def block_until_ready(self):
+        return self
+
+    def __format__(self, spec):
+        if self._buf.ndim == 0:
+            return format(self._buf.item(), spec)
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        buf = np.asarray(self)
+        prefix = "Array("
+        body = np.array2string(buf, separator=", ", prefix=prefix)
+        return f"{prefix}{body}, dtype={buf.dtype.name})"
+
+    def __str__(self) -> str:
+        return str(np.asarray(self))
+
+    def __reduce__(self):
+        return (_rebuild, (np.asarray(self).copy(),))
+
+
+def _rebuild(buf):
+    return ArrayImpl(buf)
+
+
+def wrap(buf) -> ArrayImpl:
+    """Wrap a backend buffer (no copy)."""
+    a = object.__new__(ArrayImpl)
+    a._buf = buf
+    return a
+
+
+class Tracer(Array):
+    """A value inside a transform.  Subclasses set ``_trace`` and provide ``aval``."""
+
+    __slots__ = ("_trace",)
+
+    @property
+    def aval(self) -> ShapedArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def shape(self) -> tuple:
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.aval.dtype
+
+    def _concrete(self, what: str):
+        return self._trace.concretize(self, what)
+
+    def __bool__(self) -> bool:
+        return bool(self._concrete("bool()"))
+
+    def __int__(self) -> int:
+        return int(self._concrete("int()"))
+
+    def __float__(self) -> float:
+        return float(self._concrete("float()"))
+
+    def __complex__(self) -> complex:
+        return complex(self._concrete("complex()"))
+
+    def __index__(self) -> int:
+        return self._concrete("an index").__index__()
+
+    def item(self, *args):
+        return self._concrete(".item()").item(*args)
+
+    def tolist(self):
+        return self._concrete(".tolist()").tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        return self._concrete("numpy.asarray()").__array__(dtype, copy)
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
+
+    __str__ = __repr__
+
+
+def concretization_error(tracer: Tracer, what: str, extra: str = "") -> ConcretizationError:
+    from .trace import caller_site
+
+    return ConcretizationError(
+        f"Abstract tracer value {tracer.aval.str_short()} encountered where a concrete value is "
+        f"needed ({what}) at {caller_site()}.\n"
+        f"The value is traced by {tracer._trace.origin}: its value is not known while "
+        f"tracing.{extra}"
+    )
+
+
+def escaped_tracer_error(tracer: Tracer, prim_name: str) -> UnexpectedTracerError:
+    return UnexpectedTracerError(
+        f"`{prim_name}` received a tracer ({tracer.aval.str_short()}) that escaped its "
+        f"transform: it was created by {tracer._trace.origin} and used after that transform "
+        "returned (e.g. stored in a global or closure). Return values from the transformed "
+        "function instead of leaking them."
+    )
+
+
+class _IndexUpdateHelper:
+    """``x.at[idx]`` — functional indexed updates, as in JAX."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array) -> None:
+        self.array = array
+
+    def __getitem__(self, idx):
+        return _IndexUpdateRef(self.array, idx)
+
+
+class _IndexUpdateRef:
+    __slots__ = ("array", "idx")
+
+    def __init__(self, array, idx) -> None:
+        self.array, self.idx = array, idx
+
+    def get(self):
+        return N._getitem(self.array, self.idx)
+
+    def set(self, values):
+        return N._scatter(self.array, self.idx, values, "set")
+
+    def add(self, values):
+        return N._scatter(self.array, self.idx, values, "add")
+
+    def subtract(self, values):
+        return N._scatter(self.array, self.idx, N.negative(values), "add")
+
+    def multiply(self, values):
+        return N._scatter(self.array, self.idx, values, "mul")
+
+    def divide(self, values):
+        return N._scatter(self.array, self.idx, N.reciprocal(values), "mul")
+
+    def min(self, values):
+        return N._scatter(self.array, self.idx, values, "min")
+
+    def max(self, values):
+        return N._scatter(self.array, self.idx, values, "max")
+
+    def power(self, values):
+        return N._scatter(self.array, self.idx, N.power(N._getitem(self.array, self.idx), values), "set")

@@ -1,0 +1,119 @@
+"""The IR: a typed, first-order program in A-normal form (a "jaxpr").
+
+``Jaxpr(constvars, invars, eqns, outvars)``: each `Eqn` applies one primitive to variables
+or literals and defines new variables.  It is what staging produces (linearize's linear
+program, jit's traced program), what `eval_jaxpr` runs under the current trace, and what
+`backward_pass` transposes.  ``str(jaxpr)`` prints it readably; `fgrad.make_jaxpr` shows it.
+"""
+
+from __future__ import annotations
+
+from .array import ShapedArray
+
+
+class Var:
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray) -> None:
+        self.aval = aval
+
+
+class Literal:
+    """A Python scalar inlined into an equation."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val, aval: ShapedArray) -> None:
+        self.val, self.aval = val, aval
+
+    def __repr__(self) -> str:
+        return repr(self.val)
+
+
+class Eqn:
+    __slots__ = ("prim", "invars", "outvars", "params")
+
+    def __init__(self, prim, invars, outvars, params) -> None:
+        self.prim, self.invars, self.outvars, self.params = prim, invars, outvars, params
+
+
+class Jaxpr:
+    __slots__ = ("constvars", "invars", "eqns", "outvars")
+
+    def __init__(self, constvars, invars, eqns, outvars) -> None:
+        self.constvars, self.invars, self.eqns, self.outvars = constvars, invars, eqns, outvars
+
+    def __str__(self) -> str:
+        return pretty_print(self)
+
+    __repr__ = __str__
+
+
+def _names():
+    i = 0
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    while True:
+        n, s = i, ""
+        while True:
+            s = letters[n % 26] + s
+            n = n // 26 - 1
+            if n < 0:
+                break
+        yield s
+        i += 1
+
+
+def _fmt_param(v) -> str:
+    if callable(v) and not isinstance(v, type):
+        return getattr(v, "__name__", type(v).__name__)
+    if isinstance(v, Jaxpr):
+        return "{ " + pretty_print(v).replace("\n", "\n  ") + " }"
+    return repr(v)
+
+
+def pretty_print(jaxpr: Jaxpr) -> str:
+    names: dict[int, str] = {}
+    gen = _names()
+
+    def name(v) -> str:
+        if isinstance(v, Literal):
+            return repr(v.val)
+        if id(v) not in names:
+            names[id(v)] = next(gen)
+        return names[id(v)]
+
+    def decl(v) -> str:
+        return f"{name(v)}:{v.aval.str_short()}"
+
+    head = " ".join(decl(v) for v in jaxpr.constvars)
+    head = (head + "; " if head else "") + " ".join(decl(v) for v in jaxpr.invars)
+    lines = [f"{{ lambda {head}. let"]
+    for e in jaxpr.eqns:
+        outs = " ".join(decl(v) for v in e.outvars)
+        params = ", ".join(f"{k}={_fmt_param(v)}" for k, v in e.params.items())
+        params = f"[{params}]" if params else ""
+        ins = " ".join(name(v) for v in e.invars)
+        lines.append(f"    {outs} = {e.prim.name}{params} {ins}")
+    lines.append(f"  in ({', '.join(name(v) for v in jaxpr.outvars)}) }}")
+    return "\n".join(lines)
+
+
+def eval_jaxpr(jaxpr: Jaxpr, consts, args):
+    """Evaluate ``jaxpr`` under the current trace (so it can itself be transformed)."""
+    env: dict[int, object] = {}
+    for v, c in zip(jaxpr.constvars, consts):
+        env[id(v)] = c
+    for v, a in zip(jaxpr.invars, args):
+        env[id(v)] = a
+
+    def read(v):
+        return v.val if type(v) is Literal else env[id(v)]
+
+    for e in jaxpr.eqns:
+        out = e.prim.bind(*[read(v) for v in e.invars], **e.params)
+        if e.prim.multiple_results:
+            for v, o in zip(e.outvars, out):
+                env[id(v)] = o
+        else:
+            env[id(e.outvars[0])] = out
+    return [read(v) for v in jaxpr.outvars]

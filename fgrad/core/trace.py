@@ -1,0 +1,143 @@
+"""Traces: who interprets a primitive right now.
+
+fgrad uses context-based ("stackless") dispatch, like JAX's current design.  Exactly one
+trace is *current*.  `Primitive.bind` hands every operation to it.  A transform (jvp, vmap,
+linearize, jit) makes a new trace whose ``parent`` is the trace that was current when the
+transform started, makes it current while the user's function runs, and inside its rules
+makes the parent current again, so that the rule's own fgrad ops go one level down.
+
+A value belongs to a trace only if it is a `Tracer` whose ``_trace`` is that trace object
+(the trace *is* the tag).  Everything else is a constant to it.  That is what keeps nested
+derivatives apart (no perturbation confusion).
+
+When a transform returns, its trace is marked dead.  A tracer of a dead trace that reaches
+the evaluation trace has escaped; the error names the transform and the place it was made.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+
+
+class UnexpectedTracerError(Exception):
+    """A tracer was used outside the transform that created it."""
+
+
+class ConcretizationError(Exception):
+    """A traced (abstract) value was used where a concrete Python value is needed."""
+
+
+class Trace:
+    """Base class of all interpreters.  Subclasses override `process`."""
+
+    __slots__ = ("parent", "alive", "origin")
+
+    def __init__(self, parent: "Trace | None", origin: str = "") -> None:
+        self.parent = parent
+        self.alive = True
+        self.origin = origin
+
+    def process(self, prim, args, params):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # Higher-order calls default to running the function in the current context;
+    # traces that need to keep the custom rule (jvp, vmap, jit) override these.
+    def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
+        with current(self):
+            return fun(*args)
+
+    def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
+        with current(self):
+            return fun(*args)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.origin}>"
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.trace: Trace = EVAL_TRACE
+
+
+class EvalTrace(Trace):
+    """The bottom trace: run the primitive's implementation on backend buffers."""
+
+    __slots__ = ()
+
+    def process(self, prim, args, params):
+        from .primitive import eval_primitive
+
+        return eval_primitive(prim, args, params)
+
+    def concretize(self, tracer, what):  # pragma: no cover - eval has no tracers
+        raise TypeError(what)
+
+    def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
+        return fun(*args)
+
+    def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
+        return fun(*args)
+
+
+EVAL_TRACE = EvalTrace(None, "eval")
+state = _State()
+
+
+def current_trace() -> Trace:
+    return state.trace
+
+
+class current:
+    """Context manager: make ``trace`` the current trace for the block."""
+
+    __slots__ = ("trace", "saved")
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+
+    def __enter__(self) -> Trace:
+        self.saved = state.trace
+        state.trace = self.trace
+        return self.trace
+
+    def __exit__(self, *exc) -> None:
+        state.trace = self.saved
+
+
+def caller_site(skip_modules: tuple[str, ...] = ("fgrad",)) -> str:
+    """`file:line` of the first stack frame outside fgrad (for error messages)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        mod = frame.f_globals.get("__name__", "")
+        if not mod.startswith(skip_modules):
+            return f"{frame.f_code.co_filename}:{frame.f_lineno} (in {frame.f_code.co_name})"
+        frame = frame.f_back
+    return "<unknown>"
+
+
+class new_trace:
+    """Context manager for a transform: create a trace under the current one, make it
+    current, and mark it dead on exit.
+
+    Example::
+
+        with new_trace(JVPTrace, "jvp of f") as trace:
+            ...
+    """
+
+    __slots__ = ("cls", "origin", "kwargs", "trace", "saved")
+
+    def __init__(self, cls, origin: str, **kwargs: Any) -> None:
+        self.cls, self.origin, self.kwargs = cls, origin, kwargs
+
+    def __enter__(self):
+        self.saved = state.trace
+        self.trace = self.cls(self.saved, self.origin, **self.kwargs)
+        state.trace = self.trace
+        return self.trace
+
+    def __exit__(self, *exc) -> None:
+        state.trace = self.saved
+        self.trace.alive = False

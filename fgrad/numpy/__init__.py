@@ -1,0 +1,40 @@
+"""`fgrad.numpy`: the NumPy API over fgrad arrays, differentiable and transformable.
+
+Example::
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> fgrad.grad(lambda x: fnp.sum(fnp.tanh(x) ** 2))(fnp.ones(2))
+    Array([0.63970001, 0.63970001], dtype=float64)
+"""
+
+from __future__ import annotations
+
+import numpy as _np
+
+from ..core import array as _array_mod
+from ..core.array import Array as ndarray  # noqa: F401
+from ._creation import *  # noqa: F401,F403
+from ._creation import asarray, array  # noqa: F401
+from ._math import *  # noqa: F401,F403
+from ._math import abs, round, divmod, pow  # noqa: F401
+from ._reductions import *  # noqa: F401,F403
+from ._reductions import sum, max, min, all, any, prod, mean, var, std, argmax, argmin  # noqa: F401
+from ._shape import *  # noqa: F401,F403
+from ._shape import reshape, ravel, transpose, moveaxis, swapaxes, squeeze, shape, ndim, size  # noqa: F401
+
+# dtypes and constants, as in numpy
+from numpy import (  # noqa: F401
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
+    float64, complex64, complex128, dtype, finfo, iinfo, pi, e, inf, nan, newaxis,
+    result_type, promote_types, can_cast, issubdtype, integer, floating, inexact,
+    number, complexfloating, signedinteger, unsignedinteger, generic,
+)
+
+euler_gamma = _np.euler_gamma
+float_ = _np.float64
+int_ = _np.int64
+bool = _np.bool_  # noqa: A001
+
+from ._optional import *  # noqa: F401,F403,E402
+
+_array_mod._set_numpy_api(__import__(__name__, fromlist=["*"]))

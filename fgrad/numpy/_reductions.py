@@ -1,0 +1,142 @@
+"""Reductions with NumPy signatures (axis, keepdims, dtype) over the reduction primitives."""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from ..core.array import get_aval
+from ..ops import reductions as R
+from ..ops.elementwise import convert_element_type, div, mul, sub, sqrt, abs_, conj, real
+from ..ops.shape import reshape
+from ..ops._util import normalize_axes, normalize_axis
+
+
+def _keep(out, in_shape, axes, keepdims):
+    if not keepdims:
+        return out
+    return reshape(out, tuple(1 if i in axes else s for i, s in enumerate(in_shape)))
+
+
+def _reduce(prim_fn, name):
+    def f(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+        if out is not None:
+            raise NotImplementedError(f"fgrad.numpy.{name}: out= is not supported (arrays are immutable)")
+        av = get_aval(a)
+        axes = normalize_axes(axis, av.ndim, name)
+        if dtype is not None:
+            a = convert_element_type(a, dtype)
+        if where is not None:
+            raise NotImplementedError(f"fgrad.numpy.{name}: where= is not supported; use fnp.where first")
+        if name in ("max", "min") and builtins.any(av.shape[i] == 0 for i in axes) and initial is None:
+            raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+        res = prim_fn(a, axes) if axes else a
+        if not axes and name == "sum" and av.dtype.kind in "bi" and dtype is None:
+            res = convert_element_type(a, np.result_type(av.dtype, np.int64) if av.dtype.kind == "b" else np.sum(np.ones((), av.dtype)).dtype)
+        if initial is not None:
+            from ._math import add, maximum, minimum, multiply
+
+            comb = {"sum": add, "max": maximum, "min": minimum, "prod": multiply}[name]
+            res = comb(res, initial)
+        return _keep(res, av.shape, axes, keepdims)
+
+    f.__name__ = name
+    f.__doc__ = f"``{name}`` over ``axis`` (None: all axes), NumPy semantics."
+    return f
+
+
+sum = _reduce(R.reduce_sum, "sum")
+max = amax = _reduce(R.reduce_max, "max")
+min = amin = _reduce(R.reduce_min, "min")
+prod = _reduce(R.reduce_prod, "prod")
+
+
+def _bool_reduce(prim, name):
+    def f(a, axis=None, keepdims=False):
+        av = get_aval(a)
+        axes = normalize_axes(axis, av.ndim, name)
+        if av.dtype != np.bool_:
+            a = convert_element_type(a, np.bool_)
+        res = prim.bind(a, axes=axes) if axes else a
+        return _keep(res, av.shape, axes, keepdims)
+
+    f.__name__ = name
+    return f
+
+
+all = _bool_reduce(R.reduce_and_p, "all")
+any = _bool_reduce(R.reduce_or_p, "any")
+
+
+def _count(shape, axes) -> int:
+    return int(np.prod([shape[i] for i in axes], dtype=np.int64))
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Arithmetic mean (integers average in float64, like NumPy)."""
+    av = get_aval(a)
+    axes = normalize_axes(axis, av.ndim, "mean")
+    if dtype is None:
+        dtype = av.dtype if av.dtype.kind in "fc" else np.dtype(np.float64)
+    a = convert_element_type(a, dtype)
+    total = R.reduce_sum(a, axes) if axes else a
+    return _keep(div(total, float(_count(av.shape, axes)) if _count(av.shape, axes) else np.nan),
+                 av.shape, axes, keepdims)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    av = get_aval(a)
+    axes = normalize_axes(axis, av.ndim, "var")
+    m = mean(a, axes, dtype=dtype, keepdims=True)
+    d = sub(convert_element_type(a, get_aval(m).dtype), m)
+    sq = real(mul(d, conj(d))) if get_aval(d).dtype.kind == "c" else mul(d, d)
+    n = _count(av.shape, axes) - ddof
+    total = R.reduce_sum(sq, axes) if axes else sq
+    return _keep(div(total, float(n)), av.shape, axes, keepdims)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return sqrt(var(a, axis, dtype, out, ddof, keepdims))
+
+
+def _arg(prim, name):
+    def f(a, axis=None, out=None, keepdims=False):
+        av = get_aval(a)
+        if axis is None:
+            flat = reshape(a, (av.size,))
+            res = prim.bind(flat, axis=0, index_dtype=np.dtype(np.int64))
+            return reshape(res, (1,) * av.ndim) if keepdims else res
+        ax = normalize_axis(axis, av.ndim, name)
+        res = prim.bind(a, axis=ax, index_dtype=np.dtype(np.int64))
+        return _keep(res, av.shape, (ax,), keepdims)
+
+    f.__name__ = name
+    return f
+
+
+argmax = _arg(R.argmax_p, "argmax")
+argmin = _arg(R.argmin_p, "argmin")
+
+
+def average(a, axis=None, weights=None, returned=False, keepdims=False):
+    if weights is None:
+        avg = mean(a, axis, keepdims=keepdims)
+        return avg
+    w = weights
+    num = sum(mul(a, w), axis, keepdims=keepdims)
+    den = sum(mul(w, 1.0) if get_aval(a).shape == get_aval(w).shape else w, axis, keepdims=keepdims)
+    return div(num, den)
+
+
+def count_nonzero(a, axis=None, keepdims=False):
+    from ._math import not_equal
+
+    return sum(not_equal(a, 0), axis, keepdims=keepdims)
+
+
+def ptp(a, axis=None, keepdims=False):
+    return sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+
+
+__all__ = ["abs_"]

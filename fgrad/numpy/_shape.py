@@ -1,0 +1,133 @@
+"""Shape manipulation with NumPy names (composites of reshape/transpose/broadcast and the
+concatenate/slice primitives)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import get_aval
+from ..ops import shape as S
+from ..ops._util import normalize_axis, normalize_axes
+
+broadcast_to = S.broadcast_to
+moveaxis_one = S.moveaxis
+expand_dims = S.expand_dims
+
+
+def reshape(a, newshape=None, order="C", *, shape=None):
+    newshape = shape if newshape is None else newshape
+    if order != "C":
+        raise NotImplementedError("fgrad.numpy.reshape: only order='C' is supported")
+    return S.reshape(a, newshape)
+
+
+def ravel(a, order="C"):
+    return S.reshape(a, (get_aval(a).size,))
+
+
+def transpose(a, axes=None):
+    nd = get_aval(a).ndim
+    if axes is None:
+        axes = tuple(range(nd))[::-1]
+    axes = tuple(normalize_axis(int(x), nd, "transpose") for x in axes)
+    return S.transpose(a, axes)
+
+
+def permute_dims(a, axes):
+    return transpose(a, axes)
+
+
+def matrix_transpose(a):
+    return swapaxes(a, -1, -2)
+
+
+def moveaxis(a, source, destination):
+    nd = get_aval(a).ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(src) != len(dst):
+        raise ValueError("moveaxis: source and destination must have the same number of elements")
+    src = [normalize_axis(s, nd, "moveaxis") for s in src]
+    dst = [normalize_axis(d, nd, "moveaxis") for d in dst]
+    order = [n for n in range(nd) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return S.transpose(a, order)
+
+
+def swapaxes(a, axis1, axis2):
+    nd = get_aval(a).ndim
+    perm = list(range(nd))
+    i, j = normalize_axis(axis1, nd, "swapaxes"), normalize_axis(axis2, nd, "swapaxes")
+    perm[i], perm[j] = perm[j], perm[i]
+    return S.transpose(a, perm)
+
+
+def squeeze(a, axis=None):
+    shp = get_aval(a).shape
+    if axis is None:
+        axes = tuple(i for i, s in enumerate(shp) if s == 1)
+    else:
+        axes = normalize_axes(axis, len(shp), "squeeze")
+        for i in axes:
+            if shp[i] != 1:
+                raise ValueError(
+                    f"squeeze: cannot select an axis to squeeze out which has size not equal to "
+                    f"one (axis {i} of shape {shp})"
+                )
+    return S.reshape(a, tuple(s for i, s in enumerate(shp) if i not in axes))
+
+
+def atleast_1d(*arys):
+    res = [S.reshape(a, (1,)) if get_aval(a).ndim == 0 else a for a in map(_arr, arys)]
+    return res[0] if len(res) == 1 else res
+
+
+def atleast_2d(*arys):
+    res = []
+    for a in map(_arr, arys):
+        nd = get_aval(a).ndim
+        res.append(S.reshape(a, (1,) * (2 - nd) + get_aval(a).shape) if nd < 2 else a)
+    return res[0] if len(res) == 1 else res
+
+
+def atleast_3d(*arys):
+    res = []
+    for a in map(_arr, arys):
+        s = get_aval(a).shape
+        if len(s) == 0:
+            a = S.reshape(a, (1, 1, 1))
+        elif len(s) == 1:
+            a = S.reshape(a, (1, s[0], 1))
+        elif len(s) == 2:
+            a = S.reshape(a, s + (1,))
+        res.append(a)
+    return res[0] if len(res) == 1 else res
+
+
+def _arr(x):
+    from ._creation import asarray
+
+    return asarray(x)
+
+
+def broadcast_arrays(*args):
+    shp = tuple(np.broadcast_shapes(*[get_aval(a).shape for a in args]))
+    return [S.broadcast_to(a, shp) for a in args]
+
+
+def broadcast_shapes(*shapes):
+    return tuple(np.broadcast_shapes(*shapes))
+
+
+def shape(a):
+    return get_aval(a).shape
+
+
+def ndim(a):
+    return get_aval(a).ndim
+
+
+def size(a, axis=None):
+    s = get_aval(a).shape
+    return int(np.prod(s, dtype=np.int64)) if axis is None else s[axis]

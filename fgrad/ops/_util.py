@@ -1,0 +1,72 @@
+"""Helpers shared by primitive families: dtype probing, shape checks, batching utilities."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval
+
+_PROBE = {bool: True, int: 1, float: 1.0, complex: 1.0 + 0j}
+_WEAK_PROBE = {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1.0 + 0j}
+
+
+def probe_dtype(prim, avals, params) -> np.dtype:
+    """Result dtype of an elementwise primitive, found by running its implementation on
+    one-element inputs of the same dtypes (cached), so dtype rules match NumPy exactly."""
+    key = (tuple((a.dtype, a.weak_type) for a in avals), tuple(sorted(params.items())))
+    cache = prim.__dict__.setdefault("_dtype_cache", {})
+    dt = cache.get(key)
+    if dt is None:
+        args = [
+            _WEAK_PROBE[a.dtype.kind] if a.weak_type else np.ones((), a.dtype) for a in avals
+        ]
+        with np.errstate(all="ignore"):
+            out = prim.impl(np, *args, **params)
+        dt = np.asarray(out).dtype
+        cache[key] = dt
+    return dt
+
+
+def broadcast_shapes(prim_name: str, *shapes) -> tuple:
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        shown = ", ".join(str(tuple(s)) for s in shapes)
+        raise ValueError(
+            f"{prim_name}: operands could not be broadcast together with shapes {shown}. "
+            "Shapes are aligned from the right and each dimension must match or be 1; "
+            "reshape or use expand_dims to line them up."
+        ) from None
+
+
+def ndim(x) -> int:
+    return get_aval(x).ndim
+
+
+def shape(x) -> tuple:
+    return get_aval(x).shape
+
+
+def dtype(x) -> np.dtype:
+    return get_aval(x).dtype
+
+
+def normalize_axis(axis: int, nd: int, op: str) -> int:
+    if not -nd <= axis < nd:
+        raise ValueError(f"{op}: axis {axis} is out of bounds for an array of dimension {nd}")
+    return axis % nd
+
+
+def normalize_axes(axis, nd: int, op: str) -> tuple:
+    if axis is None:
+        return tuple(range(nd))
+    if isinstance(axis, (int, np.integer)):
+        axis = (int(axis),)
+    axes = tuple(normalize_axis(int(a), nd, op) for a in axis)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{op}: repeated axis in {axis}")
+    return axes
+
+
+def shaped(shape, dtype) -> ShapedArray:
+    return ShapedArray(shape, dtype)

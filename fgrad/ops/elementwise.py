@@ -1,0 +1,565 @@
+"""Elementwise primitives: unary math, binary arithmetic, comparisons, select, casts.
+
+Each is made by a family helper that fills in the shared rules (broadcasting shape rule,
+NumPy dtype rule, batching rule, fusion template); the op itself contributes only its
+implementation and its derivative.  Derivatives are written with fgrad ops, so they can be
+differentiated again.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval
+from ..core.primitive import Primitive
+from ..transforms.transpose import is_undefined
+from ._util import broadcast_shapes, ndim, probe_dtype, shape
+
+# ---------------------------------------------------------------------------------------
+# family rules
+
+
+def _ew_abstract_eval(prim):
+    def rule(*avals, **params):
+        shp = broadcast_shapes(prim.name, *[a.shape for a in avals]) if len(avals) > 1 else avals[0].shape
+        return ShapedArray(shp, probe_dtype(prim, avals, params))
+
+    return rule
+
+
+def _ew_batch(prim):
+    def rule(axis_size, vals, dims, **params):
+        batched = [d for d in dims if d is not None]
+        if len(vals) == 1:
+            return prim.bind(vals[0], **params), dims[0]
+        ranks = [ndim(v) - (d is not None) for v, d in zip(vals, dims)]
+        r = max(ranks)
+        d0 = batched[0]
+        # fast path: all batched at the same axis with equal rank, others are scalars
+        if all((d is None and rk == 0) or (d == d0 and rk == r) for d, rk in zip(dims, ranks)):
+            return prim.bind(*vals, **params), d0
+        from .. import numpy as fnp
+
+        new = []
+        for v, d, rk in zip(vals, dims, ranks):
+            if d is not None:
+                v = fnp.moveaxis(v, d, 0)
+                if rk < r:
+                    s = shape(v)
+                    v = fnp.reshape(v, (s[0],) + (1,) * (r - rk) + s[1:])
+            new.append(v)
+        return prim.bind(*new, **params), 0
+
+    return rule
+
+
+def elementwise(name: str, impl, kernel=None) -> Primitive:
+    prim = Primitive(name, impl, None, family="elementwise")
+    prim.abstract_eval = _ew_abstract_eval(prim)
+    prim.batch = _ew_batch(prim)
+    prim.kernel = kernel
+    return prim
+
+
+def _zero_jvp(prim):
+    def jvp(primals, tangents, **params):
+        return prim.bind(*primals, **params), None
+
+    return jvp
+
+
+def unary(name: str, np_fn, deriv=None, kernel=None) -> Primitive:
+    """A unary op; ``deriv(x, y)`` gives dy/dx from input and output (None: not
+    differentiable, tangent is zero)."""
+    prim = elementwise(name, lambda xp, x: np_fn(x), kernel)  # ufuncs dispatch to cupy too
+    if deriv is None:
+        prim.jvp = _zero_jvp(prim)
+    else:
+        def jvp(primals, tangents, **params):
+            (x,), (t,) = primals, tangents
+            y = prim.bind(x, **params)
+            return y, mul(t, deriv(x, y))
+
+        prim.jvp = jvp
+    return prim
+
+
+def nondiff(name: str, impl, kernel=None) -> Primitive:
+    prim = elementwise(name, impl, kernel)
+    prim.jvp = _zero_jvp(prim)
+    return prim
+
+
+# ---------------------------------------------------------------------------------------
+# small helpers used by rules (fgrad-level, so higher derivatives work)
+
+
+def _bcast_to(t, shp):
+    if t is None or shape(t) == tuple(shp):
+        return t
+    from .shape import broadcast_to
+
+    return broadcast_to(t, shp)
+
+
+def unbroadcast(ct, aval: ShapedArray):
+    """Sum ``ct`` down to ``aval``'s shape (the transpose of NumPy broadcasting)."""
+    cs = shape(ct)
+    target = aval.shape
+    if cs == target:
+        return _cast_like(ct, aval)
+    from .reductions import reduce_sum
+    from .shape import reshape
+
+    lead = len(cs) - len(target)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(target) if s == 1 and cs[i + lead] != 1
+    )
+    out = reduce_sum(ct, axes) if axes else ct
+    if shape(out) != target:
+        out = reshape(out, target)
+    return _cast_like(out, aval)
+
+
+def _cast_like(x, aval: ShapedArray):
+    if aval.weak_type or get_aval(x).dtype == aval.dtype:
+        return x
+    return convert_element_type(x, aval.dtype)
+
+
+def _out_shape(*xs):
+    return tuple(np.broadcast_shapes(*[shape(x) for x in xs]))
+
+
+# ---------------------------------------------------------------------------------------
+# arithmetic
+
+add_p = elementwise("add", lambda xp, x, y: xp.add(x, y), kernel="({0} + {1})")
+sub_p = elementwise("sub", lambda xp, x, y: xp.subtract(x, y), kernel="({0} - {1})")
+mul_p = elementwise("mul", lambda xp, x, y: xp.multiply(x, y), kernel="({0} * {1})")
+div_p = elementwise("div", lambda xp, x, y: xp.true_divide(x, y), kernel="({0} / {1})")
+neg_p = elementwise("neg", lambda xp, x: xp.negative(x), kernel="(-{0})")
+
+
+def add(x, y):
+    return add_p.bind(x, y)
+
+
+def sub(x, y):
+    return sub_p.bind(x, y)
+
+
+def mul(x, y):
+    return mul_p.bind(x, y)
+
+
+def div(x, y):
+    return div_p.bind(x, y)
+
+
+def neg(x):
+    return neg_p.bind(x)
+
+
+add_any = add
+
+
+def _add_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = add(x, y)
+    s = shape(out)
+    if tx is None:
+        return out, _bcast_to(ty, s)
+    if ty is None:
+        return out, _bcast_to(tx, s)
+    return out, _bcast_to(add(tx, ty), s)
+
+
+def _sub_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = sub(x, y)
+    s = shape(out)
+    if tx is None:
+        return out, _bcast_to(neg(ty), s)
+    if ty is None:
+        return out, _bcast_to(tx, s)
+    return out, _bcast_to(sub(tx, ty), s)
+
+
+def _mul_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = mul(x, y)
+    s = shape(out)
+    a = None if tx is None else mul(tx, y)
+    b = None if ty is None else mul(x, ty)
+    t = a if b is None else (b if a is None else add(a, b))
+    return out, _bcast_to(t, s)
+
+
+def _div_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = div(x, y)
+    a = None if tx is None else div(tx, y)
+    b = None if ty is None else neg(mul(ty, div(out, y)))
+    t = a if b is None else (b if a is None else add(a, b))
+    return out, _bcast_to(t, shape(out))
+
+
+add_p.jvp, sub_p.jvp, mul_p.jvp, div_p.jvp = _add_jvp, _sub_jvp, _mul_jvp, _div_jvp
+neg_p.jvp = lambda primals, tangents: (neg(primals[0]), neg(tangents[0]))
+
+
+def _add_transpose(ct, x, y):
+    return (unbroadcast(ct, x.aval) if is_undefined(x) else None,
+            unbroadcast(ct, y.aval) if is_undefined(y) else None)
+
+
+def _sub_transpose(ct, x, y):
+    return (unbroadcast(ct, x.aval) if is_undefined(x) else None,
+            unbroadcast(neg(ct), y.aval) if is_undefined(y) else None)
+
+
+def _mul_transpose(ct, x, y):
+    if is_undefined(x) and is_undefined(y):
+        raise ValueError("mul is not linear in both arguments at once")
+    if is_undefined(x):
+        return unbroadcast(mul(ct, y), x.aval), None
+    return None, unbroadcast(mul(x, ct), y.aval)
+
+
+def _div_transpose(ct, x, y):
+    if is_undefined(y):
+        raise ValueError("div is not linear in its denominator")
+    return unbroadcast(div(ct, y), x.aval), None
+
+
+add_p.transpose, sub_p.transpose = _add_transpose, _sub_transpose
+mul_p.transpose, div_p.transpose = _mul_transpose, _div_transpose
+neg_p.transpose = lambda ct, x: (neg(ct),)
+
+
+# ---------------------------------------------------------------------------------------
+# unary math
+
+
+def _sqrt_deriv(x, y):
+    return div(0.5, y)
+
+
+exp_p = unary("exp", np.exp, lambda x, y: y, kernel="exp({0})")
+exp2_p = unary("exp2", np.exp2, lambda x, y: mul(y, math.log(2.0)), kernel="exp2({0})")
+log_p = unary("log", np.log, lambda x, y: div(1.0, x), kernel="log({0})")
+log2_p = unary("log2", np.log2, lambda x, y: div(1.0 / math.log(2.0), x), kernel="log2({0})")
+log10_p = unary("log10", np.log10, lambda x, y: div(1.0 / math.log(10.0), x), kernel="log10({0})")
+log1p_p = unary("log1p", np.log1p, lambda x, y: div(1.0, add(x, 1.0)), kernel="log1p({0})")
+expm1_p = unary("expm1", np.expm1, lambda x, y: add(y, 1.0), kernel="expm1({0})")
+sqrt_p = unary("sqrt", np.sqrt, _sqrt_deriv, kernel="sqrt({0})")
+cbrt_p = unary("cbrt", np.cbrt, lambda x, y: div(1.0, mul(3.0, mul(y, y))), kernel="cbrt({0})")
+sin_p = unary("sin", np.sin, lambda x, y: cos(x), kernel="sin({0})")
+cos_p = unary("cos", np.cos, lambda x, y: neg(sin(x)), kernel="cos({0})")
+tan_p = unary("tan", np.tan, lambda x, y: add(1.0, mul(y, y)), kernel="tan({0})")
+asin_p = unary("asin", np.arcsin, lambda x, y: rsqrt_(sub(1.0, mul(x, x))), kernel="asin({0})")
+acos_p = unary("acos", np.arccos, lambda x, y: neg(rsqrt_(sub(1.0, mul(x, x)))), kernel="acos({0})")
+atan_p = unary("atan", np.arctan, lambda x, y: div(1.0, add(1.0, mul(x, x))), kernel="atan({0})")
+sinh_p = unary("sinh", np.sinh, lambda x, y: cosh(x), kernel="sinh({0})")
+cosh_p = unary("cosh", np.cosh, lambda x, y: sinh(x), kernel="cosh({0})")
+tanh_p = unary("tanh", np.tanh, lambda x, y: sub(1.0, mul(y, y)), kernel="tanh({0})")
+asinh_p = unary("asinh", np.arcsinh, lambda x, y: rsqrt_(add(mul(x, x), 1.0)), kernel="asinh({0})")
+acosh_p = unary("acosh", np.arccosh, lambda x, y: rsqrt_(sub(mul(x, x), 1.0)), kernel="acosh({0})")
+atanh_p = unary("atanh", np.arctanh, lambda x, y: div(1.0, sub(1.0, mul(x, x))), kernel="atanh({0})")
+abs_p = unary("abs", np.abs, lambda x, y: sign(x), kernel="fabs({0})")
+sign_p = unary("sign", np.sign, None, kernel="copysign(({0}) != 0, {0})")
+floor_p = unary("floor", np.floor, None, kernel="floor({0})")
+ceil_p = unary("ceil", np.ceil, None, kernel="ceil({0})")
+trunc_p = unary("trunc", np.trunc, None, kernel="trunc({0})")
+isnan_p = unary("isnan", np.isnan, None, kernel="isnan({0})")
+isinf_p = unary("isinf", np.isinf, None, kernel="isinf({0})")
+isfinite_p = unary("isfinite", np.isfinite, None, kernel="isfinite({0})")
+logical_not_p = unary("logical_not", np.logical_not, None, kernel="(!{0})")
+invert_p = unary("invert", np.invert, None, kernel="(~{0})")
+conj_p = elementwise("conj", lambda xp, x: xp.conjugate(x))
+real_p = elementwise("real", lambda xp, x: xp.real(x))
+imag_p = elementwise("imag", lambda xp, x: xp.imag(x))
+
+
+def _stable_logistic(xp, x):
+    return xp.exp(-xp.logaddexp(0, -x)) if xp.asarray(x).dtype.kind == "f" else 1 / (1 + xp.exp(-x))
+
+
+logistic_p = unary("logistic", np.exp, lambda x, y: mul(y, sub(1.0, y)), kernel="(1 / (1 + exp(-{0})))")
+logistic_p.impl = _stable_logistic
+round_p = elementwise("round", lambda xp, x, decimals=0: xp.round(x, decimals))
+round_p.jvp = _zero_jvp(round_p)
+
+for _p in (conj_p, real_p, imag_p):
+    _p.jvp = (lambda p: lambda primals, tangents: (p.bind(primals[0]), p.bind(tangents[0])))(_p)
+conj_p.transpose = lambda ct, x: (conj(ct),)
+real_p.transpose = lambda ct, x: (ct,)
+imag_p.transpose = lambda ct, x: (mul(ct, -1j),)
+
+
+def rsqrt_(x):
+    return div(1.0, sqrt(x))
+
+
+def _mk(p):
+    def f(x):
+        return p.bind(x)
+
+    f.__name__ = p.name
+    return f
+
+
+exp, exp2, log, log2, log10 = map(_mk, (exp_p, exp2_p, log_p, log2_p, log10_p))
+log1p, expm1, sqrt, cbrt = map(_mk, (log1p_p, expm1_p, sqrt_p, cbrt_p))
+sin, cos, tan, asin, acos, atan = map(_mk, (sin_p, cos_p, tan_p, asin_p, acos_p, atan_p))
+sinh, cosh, tanh, asinh, acosh, atanh = map(_mk, (sinh_p, cosh_p, tanh_p, asinh_p, acosh_p, atanh_p))
+abs_, sign, floor, ceil, trunc = map(_mk, (abs_p, sign_p, floor_p, ceil_p, trunc_p))
+isnan, isinf, isfinite, logical_not, invert = map(_mk, (isnan_p, isinf_p, isfinite_p, logical_not_p, invert_p))
+conj, real, imag, logistic = map(_mk, (conj_p, real_p, imag_p, logistic_p))
+
+
+# ---------------------------------------------------------------------------------------
+# binary math
+
+
+def _binary(name, np_fn, kernel=None):
+    return elementwise(name, lambda xp, x, y: np_fn(x, y), kernel)
+
+
+pow_p = _binary("pow", np.power, kernel="pow({0}, {1})")
+max_p = _binary("max", np.maximum, kernel="max({0}, {1})")
+min_p = _binary("min", np.minimum, kernel="min({0}, {1})")
+fmax_p = _binary("fmax", np.fmax, kernel="fmax({0}, {1})")
+fmin_p = _binary("fmin", np.fmin, kernel="fmin({0}, {1})")
+atan2_p = _binary("atan2", np.arctan2, kernel="atan2({0}, {1})")
+rem_p = _binary("rem", np.remainder)
+fmod_p = _binary("fmod", np.fmod, kernel="fmod({0}, {1})")
+hypot_p = _binary("hypot", np.hypot, kernel="hypot({0}, {1})")
+logaddexp_p = _binary("logaddexp", np.logaddexp)
+floor_divide_p = _binary("floor_divide", np.floor_divide)
+floor_divide_p.jvp = _zero_jvp(floor_divide_p)
+
+
+def pow_(x, y):
+    return pow_p.bind(x, y)
+
+
+def maximum(x, y):
+    return max_p.bind(x, y)
+
+
+def minimum(x, y):
+    return min_p.bind(x, y)
+
+
+def _combine(out, a, b):
+    t = a if b is None else (b if a is None else add(a, b))
+    return out, _bcast_to(t, shape(out))
+
+
+def _pow_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = pow_(x, y)
+    a = b = None
+    if tx is not None:
+        if isinstance(y, (int, float)) and not isinstance(y, bool):
+            a = mul(tx, mul(y, pow_(x, y - 1)) if y != 0 else mul(x, 0.0))
+        else:
+            yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
+            a = mul(tx, select(eq(yf, 0.0), mul(yf, 0.0), mul(yf, pow_(x, sub(yf, 1.0)))))
+    if ty is not None:
+        safe_x = select(eq(x, 0.0), add(mul(x, 0.0), 1.0), x)
+        a_log = select(eq(x, 0.0), mul(x, 0.0), log(safe_x))
+        b = mul(ty, mul(a_log, out))
+    return _combine(out, a, b)
+
+
+def _minmax_jvp(prim, cmp):
+    def jvp(primals, tangents):
+        x, y = primals
+        tx, ty = tangents
+        out = prim.bind(x, y)
+        # JAX convention: ties split the tangent evenly
+        wx = add(convert_like(cmp(x, y), out), mul(0.5, convert_like(eq(x, y), out)))
+        wy = sub(1.0, wx)
+        return _combine(out, None if tx is None else mul(tx, wx), None if ty is None else mul(ty, wy))
+
+    return jvp
+
+
+def convert_like(b, ref):
+    return convert_element_type(b, get_aval(ref).dtype)
+
+
+def _fminmax_jvp(prim, cmp):
+    def jvp(primals, tangents):
+        x, y = primals
+        tx, ty = tangents
+        out = prim.bind(x, y)
+        # the non-NaN operand wins; ties split evenly
+        pick_x = logical_or(cmp(x, y), isnan(y))
+        wx = add(convert_like(logical_and(pick_x, logical_not(isnan(x))), out),
+                 mul(0.5, convert_like(eq(x, y), out)))
+        wy = sub(1.0, wx)
+        return _combine(out, None if tx is None else mul(tx, wx), None if ty is None else mul(ty, wy))
+
+    return jvp
+
+
+pow_p.jvp = _pow_jvp
+max_p.jvp = _minmax_jvp(max_p, lambda x, y: gt(x, y))
+min_p.jvp = _minmax_jvp(min_p, lambda x, y: lt(x, y))
+fmax_p.jvp = _fminmax_jvp(fmax_p, lambda x, y: gt(x, y))
+fmin_p.jvp = _fminmax_jvp(fmin_p, lambda x, y: lt(x, y))
+
+
+def _atan2_jvp(primals, tangents):
+    x, y = primals  # atan2(x, y): angle of the point (y, x)
+    tx, ty = tangents
+    out = atan2_p.bind(x, y)
+    den = add(mul(x, x), mul(y, y))
+    return _combine(out, None if tx is None else mul(tx, div(y, den)),
+                    None if ty is None else mul(ty, neg(div(x, den))))
+
+
+def _rem_jvp(prim, rounding):
+    def jvp(primals, tangents):
+        x, y = primals
+        tx, ty = tangents
+        out = prim.bind(x, y)
+        return _combine(out, tx, None if ty is None else mul(ty, neg(rounding(div(x, y)))))
+
+    return jvp
+
+
+def _hypot_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = hypot_p.bind(x, y)
+    return _combine(out, None if tx is None else mul(tx, div(x, out)),
+                    None if ty is None else mul(ty, div(y, out)))
+
+
+def _logaddexp_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = logaddexp_p.bind(x, y)
+    return _combine(out, None if tx is None else mul(tx, exp(sub(x, out))),
+                    None if ty is None else mul(ty, exp(sub(y, out))))
+
+
+atan2_p.jvp = _atan2_jvp
+rem_p.jvp = _rem_jvp(rem_p, floor)
+fmod_p.jvp = _rem_jvp(fmod_p, trunc)
+hypot_p.jvp = _hypot_jvp
+logaddexp_p.jvp = _logaddexp_jvp
+
+
+# ---------------------------------------------------------------------------------------
+# comparisons, logic, select, casts
+
+eq_p = nondiff("eq", lambda xp, x, y: xp.equal(x, y), kernel="({0} == {1})")
+ne_p = nondiff("ne", lambda xp, x, y: xp.not_equal(x, y), kernel="({0} != {1})")
+lt_p = nondiff("lt", lambda xp, x, y: xp.less(x, y), kernel="({0} < {1})")
+le_p = nondiff("le", lambda xp, x, y: xp.less_equal(x, y), kernel="({0} <= {1})")
+gt_p = nondiff("gt", lambda xp, x, y: xp.greater(x, y), kernel="({0} > {1})")
+ge_p = nondiff("ge", lambda xp, x, y: xp.greater_equal(x, y), kernel="({0} >= {1})")
+and_p = nondiff("and", lambda xp, x, y: xp.bitwise_and(x, y), kernel="({0} & {1})")
+or_p = nondiff("or", lambda xp, x, y: xp.bitwise_or(x, y), kernel="({0} | {1})")
+xor_p = nondiff("xor", lambda xp, x, y: xp.bitwise_xor(x, y), kernel="({0} ^ {1})")
+logical_and_p = nondiff("logical_and", lambda xp, x, y: xp.logical_and(x, y), kernel="({0} && {1})")
+logical_or_p = nondiff("logical_or", lambda xp, x, y: xp.logical_or(x, y), kernel="({0} || {1})")
+logical_xor_p = nondiff("logical_xor", lambda xp, x, y: xp.logical_xor(x, y), kernel="(!{0} != !{1})")
+
+
+def eq(x, y):
+    return eq_p.bind(x, y)
+
+
+def lt(x, y):
+    return lt_p.bind(x, y)
+
+
+def gt(x, y):
+    return gt_p.bind(x, y)
+
+
+def logical_and(x, y):
+    return logical_and_p.bind(x, y)
+
+
+def logical_or(x, y):
+    return logical_or_p.bind(x, y)
+
+
+select_p = elementwise("select", lambda xp, c, x, y: xp.where(c, x, y), kernel="({0} ? {1} : {2})")
+
+
+def select(c, x, y):
+    """``where(c, x, y)`` elementwise (with broadcasting)."""
+    return select_p.bind(c, x, y)
+
+
+def _select_jvp(primals, tangents):
+    c, x, y = primals
+    _, tx, ty = tangents
+    out = select(c, x, y)
+    if tx is None and ty is None:
+        return out, None
+    zero = mul(out, 0.0) if (tx is None or ty is None) else None
+    return out, _bcast_to(select(c, zero if tx is None else tx, zero if ty is None else ty), shape(out))
+
+
+def _select_transpose(ct, c, x, y):
+    if is_undefined(c):
+        raise ValueError("select is not linear in its predicate")
+    zeros = mul(ct, 0.0)
+    return (None,
+            unbroadcast(select(c, ct, zeros), x.aval) if is_undefined(x) else None,
+            unbroadcast(select(c, zeros, ct), y.aval) if is_undefined(y) else None)
+
+
+select_p.jvp, select_p.transpose = _select_jvp, _select_transpose
+
+
+def _convert_impl(xp, x, new_dtype):
+    return xp.asarray(x).astype(new_dtype, copy=False)
+
+
+convert_element_type_p = elementwise("convert_element_type", _convert_impl)
+
+
+def convert_element_type(x, new_dtype):
+    new_dtype = np.dtype(new_dtype)
+    if get_aval(x).dtype == new_dtype and not isinstance(x, (int, float, complex)):
+        return x
+    return convert_element_type_p.bind(x, new_dtype=new_dtype)
+
+
+def _convert_jvp(primals, tangents, new_dtype):
+    (x,), (t,) = primals, tangents
+    out = convert_element_type(x, new_dtype)
+    if new_dtype.kind not in "fc":
+        return out, None
+    if new_dtype.kind == "f" and get_aval(t).dtype.kind == "c":
+        t = real(t)
+    return out, convert_element_type(t, new_dtype)
+
+
+def _convert_transpose(ct, x, new_dtype):
+    return (convert_element_type(ct, x.aval.dtype),)
+
+
+convert_element_type_p.jvp = _convert_jvp
+convert_element_type_p.transpose = _convert_transpose
+
+for _p in (add_p, sub_p, neg_p, convert_element_type_p, select_p, conj_p, real_p, imag_p):
+    _p.linear = True

@@ -1,0 +1,204 @@
+"""Shape primitives: broadcast_in_dim, reshape, transpose (and composites on them).
+
+These move data without arithmetic, so their derivatives are themselves (they are linear)
+and their transposes are the inverse movement (a sum, for broadcasting).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval
+from ..core.primitive import Primitive
+from ._util import normalize_axis, shape
+
+
+def _linear_jvp(prim):
+    def jvp(primals, tangents, **params):
+        return prim.bind(*primals, **params), prim.bind(*tangents, **params)
+
+    return jvp
+
+
+# -- broadcast_in_dim ------------------------------------------------------------------
+
+def _bid_impl(xp, x, shape, broadcast_dimensions):
+    x = xp.asarray(x)
+    expanded = [1] * len(shape)
+    for i, d in enumerate(broadcast_dimensions):
+        expanded[d] = x.shape[i]
+    return xp.broadcast_to(x.reshape(expanded), shape)
+
+
+def _bid_abstract(x, shape, broadcast_dimensions):
+    if len(broadcast_dimensions) != x.ndim:
+        raise ValueError(f"broadcast_in_dim: operand rank {x.ndim} != len(broadcast_dimensions)")
+    for i, d in enumerate(broadcast_dimensions):
+        if x.shape[i] not in (1, shape[d]):
+            raise ValueError(
+                f"broadcast_in_dim: cannot broadcast operand shape {x.shape} to {shape} "
+                f"(dimension {i} of size {x.shape[i]} maps to size {shape[d]})"
+            )
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+broadcast_in_dim_p = Primitive("broadcast_in_dim", _bid_impl, _bid_abstract, family="shape")
+broadcast_in_dim_p.jvp = _linear_jvp(broadcast_in_dim_p)
+
+
+def broadcast_in_dim(x, shape, broadcast_dimensions):
+    shape = tuple(int(s) for s in shape)
+    if get_aval(x).shape == shape and tuple(broadcast_dimensions) == tuple(range(len(shape))):
+        return x
+    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=tuple(broadcast_dimensions))
+
+
+def _bid_transpose(ct, x, shape, broadcast_dimensions):
+    from .reductions import reduce_sum
+
+    in_shape = x.aval.shape
+    sum_axes = tuple(d for d in range(len(shape)) if d not in broadcast_dimensions)
+    keep_axes = tuple(d for i, d in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[d] != 1)
+    out = ct
+    if keep_axes:
+        out = reduce_sum(out, keep_axes)
+        out = broadcast_in_dim(out, _shape_with_ones(shape, keep_axes),
+                               tuple(d for d in range(len(shape)) if d not in keep_axes))
+    if sum_axes:
+        out = reduce_sum(out, sum_axes)
+    return (reshape(out, in_shape),)
+
+
+def _shape_with_ones(shp, axes):
+    return tuple(1 if i in axes else s for i, s in enumerate(shp))
+
+
+def _bid_batch(axis_size, vals, dims, shape, broadcast_dimensions):
+    from .. import numpy as fnp
+
+    (x,), (d,) = vals, dims
+    x = fnp.moveaxis(x, d, 0)
+    return broadcast_in_dim(x, (axis_size,) + tuple(shape), (0,) + tuple(b + 1 for b in broadcast_dimensions)), 0
+
+
+broadcast_in_dim_p.transpose = _bid_transpose
+broadcast_in_dim_p.batch = _bid_batch
+broadcast_in_dim_p.linear = True
+
+
+def broadcast_to(x, shape):
+    """NumPy-style broadcast of ``x`` to ``shape`` (aligned from the right)."""
+    shape = tuple(int(s) for s in shape)
+    xs = get_aval(x).shape
+    if len(xs) > len(shape):
+        raise ValueError(f"broadcast_to: cannot broadcast a shape {xs} array to the smaller rank shape {shape}")
+    lead = len(shape) - len(xs)
+    for i, s in enumerate(xs):
+        if s != 1 and s != shape[lead + i]:
+            raise ValueError(
+                f"broadcast_to: cannot broadcast an array of shape {xs} to shape {shape} "
+                f"(dimension {i} has size {s}, target {shape[lead + i]})"
+            )
+    return broadcast_in_dim(x, shape, tuple(range(lead, len(shape))))
+
+
+# -- reshape ---------------------------------------------------------------------------
+
+def _reshape_abstract(x, new_sizes):
+    if int(np.prod(new_sizes, dtype=np.int64)) != int(np.prod(x.shape, dtype=np.int64)):
+        raise ValueError(
+            f"reshape: cannot reshape array of shape {x.shape} (size {x.size}) into shape "
+            f"{new_sizes} (size {int(np.prod(new_sizes, dtype=np.int64))})"
+        )
+    return ShapedArray(new_sizes, x.dtype, x.weak_type)
+
+
+reshape_p = Primitive("reshape", lambda xp, x, new_sizes: xp.reshape(x, new_sizes), _reshape_abstract,
+                      family="shape")
+reshape_p.jvp = _linear_jvp(reshape_p)
+reshape_p.transpose = lambda ct, x, new_sizes: (reshape(ct, x.aval.shape),)
+reshape_p.linear = True
+
+
+def _reshape_batch(axis_size, vals, dims, new_sizes):
+    from .. import numpy as fnp
+
+    x = fnp.moveaxis(vals[0], dims[0], 0)
+    return reshape(x, (axis_size,) + tuple(new_sizes)), 0
+
+
+reshape_p.batch = _reshape_batch
+
+
+def _resolve_shape(shp, size, op="reshape"):
+    shp = tuple(int(s) for s in shp)
+    if shp.count(-1) > 1:
+        raise ValueError(f"{op}: can only specify one unknown dimension (-1), got {shp}")
+    if -1 in shp:
+        known = int(np.prod([s for s in shp if s != -1], dtype=np.int64))
+        if known == 0 or size % known:
+            raise ValueError(f"{op}: cannot reshape array of size {size} into shape {shp}")
+        shp = tuple(size // known if s == -1 else s for s in shp)
+    return shp
+
+
+def reshape(x, new_sizes):
+    av = get_aval(x)
+    if isinstance(new_sizes, (int, np.integer)):
+        new_sizes = (int(new_sizes),)
+    new_sizes = _resolve_shape(new_sizes, av.size)
+    if av.shape == new_sizes:
+        return x
+    return reshape_p.bind(x, new_sizes=new_sizes)
+
+
+# -- transpose -------------------------------------------------------------------------
+
+def _transpose_abstract(x, permutation):
+    if sorted(permutation) != list(range(x.ndim)):
+        raise ValueError(f"transpose: axes {permutation} are not a permutation of {x.ndim} dims (shape {x.shape})")
+    return ShapedArray(tuple(x.shape[p] for p in permutation), x.dtype, x.weak_type)
+
+
+transpose_p = Primitive("transpose", lambda xp, x, permutation: xp.transpose(x, permutation),
+                        _transpose_abstract, family="shape")
+transpose_p.jvp = _linear_jvp(transpose_p)
+transpose_p.transpose = lambda ct, x, permutation: (transpose(ct, tuple(np.argsort(permutation).tolist())),)
+transpose_p.linear = True
+
+
+def _transpose_batch(axis_size, vals, dims, permutation):
+    (x,), (d,) = vals, dims
+    logical = [i for i in range(len(permutation) + 1) if i != d]  # physical index of logical dims
+    perm = (d,) + tuple(logical[p] for p in permutation)
+    return transpose(x, perm), 0
+
+
+transpose_p.batch = _transpose_batch
+
+
+def transpose(x, permutation):
+    permutation = tuple(int(p) for p in permutation)
+    if permutation == tuple(range(len(permutation))) and len(permutation) == get_aval(x).ndim:
+        return x
+    return transpose_p.bind(x, permutation=permutation)
+
+
+def moveaxis(x, source, destination):
+    nd = get_aval(x).ndim
+    src = normalize_axis(source, nd, "moveaxis")
+    dst = normalize_axis(destination, nd, "moveaxis")
+    if src == dst:
+        return x
+    perm = [i for i in range(nd) if i != src]
+    perm.insert(dst, src)
+    return transpose(x, perm)
+
+
+def expand_dims(x, axis):
+    s = list(shape(x))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    nd = len(s) + len(axes)
+    for a in sorted(normalize_axis(a, nd, "expand_dims") for a in axes):
+        s.insert(a, 1)
+    return reshape(x, tuple(s))

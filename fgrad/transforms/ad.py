@@ -1,0 +1,548 @@
+"""Automatic differentiation: forward mode (jvp), linearize, and reverse mode (vjp, grad).
+
+Forward mode is a trace whose tracers carry ``(primal, tangent)``; each primitive's ``jvp``
+rule maps both.  A tangent of ``None`` is a symbolic zero: rules skip it, and a result with
+a zero tangent leaves the trace as a plain value.
+
+Reverse mode is *linearize + transpose*: `linearize` runs the jvp trace with its tangent
+inputs staged by a partial evaluator (`StagingTrace(partial=True)`), so the primal runs
+eagerly and the tangent computation is recorded as a linear jaxpr; `vjp` transposes that
+jaxpr with `backward_pass`.  There is one derivative table (the jvp rules) plus transpose
+rules for the few linear primitives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ArrayImpl, Tracer, get_aval
+from ..core.trace import current, new_trace, Trace, caller_site
+from ..core.ir import eval_jaxpr
+from ..tree_util import tree_flatten, tree_unflatten, tree_map
+from .staging import StagingTrace
+from .transpose import backward_pass
+
+
+class JVPTracer(Tracer):
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace, primal, tangent) -> None:
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def aval(self):
+        return get_aval(self.primal)
+
+
+def to_concrete(x, what: str):
+    if isinstance(x, Tracer):
+        return x._concrete(what)
+    if type(x) is ArrayImpl:
+        return x
+    from ..core.array import wrap
+
+    return wrap(np.asarray(x))
+
+
+class JVPTrace(Trace):
+    __slots__ = ()
+
+    def process(self, prim, args, params):
+        primals, tangents = [], []
+        found = False
+        for a in args:
+            if type(a) is JVPTracer and a._trace is self:
+                primals.append(a.primal)
+                tangents.append(a.tangent)
+                found = True
+            else:
+                primals.append(a)
+                tangents.append(None)
+        if not found:
+            return self.parent.process(prim, args, params)
+        rule = prim.jvp
+        if rule is None:
+            raise NotImplementedError(f"Differentiation rule for '{prim.name}' not implemented")
+        with current(self.parent):
+            out, t_out = rule(primals, tangents, **params)
+        if prim.multiple_results:
+            return [o if t is None else JVPTracer(self, o, t) for o, t in zip(out, t_out)]
+        return out if t_out is None else JVPTracer(self, out, t_out)
+
+    def concretize(self, tracer, what):
+        return to_concrete(tracer.primal, what)
+
+    def split(self, args):
+        primals, tangents, found = [], [], False
+        for a in args:
+            if type(a) is JVPTracer and a._trace is self:
+                primals.append(a.primal)
+                tangents.append(a.tangent)
+                found = True
+            else:
+                primals.append(a)
+                tangents.append(None)
+        return primals, tangents, found
+
+    def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
+        primals, tangents, found = self.split(args)
+        if not found:
+            return self.parent.process_custom_jvp(fun, jvp, args, symbolic_zeros)
+        if not symbolic_zeros:
+            tangents = [zeros_like_tangent(p) if t is None else t for p, t in zip(primals, tangents)]
+        with current(self.parent):
+            outs, t_outs = jvp(primals, tangents)
+        return [o if t is None else JVPTracer(self, o, t) for o, t in zip(outs, t_outs)]
+
+    def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
+        from .custom import custom_lin_p
+
+        primals, tangents, found = self.split(args)
+        if not found:
+            return self.parent.process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
+        with current(self.parent):
+            outs, res = fwd(*primals)
+            tangents = [zeros_like_tangent(p) if t is None else t for p, t in zip(primals, tangents)]
+            out_avals = tuple(get_aval(o) for o in outs)
+            t_outs = custom_lin_p.bind(*tangents, res=res, bwd=bwd, out_avals=out_avals,
+                                       in_avals=tuple(get_aval(p) for p in primals))
+        return [JVPTracer(self, o, t) for o, t in zip(outs, t_outs)]
+
+
+def is_float(x) -> bool:
+    return get_aval(x).dtype.kind in "fc"
+
+
+def zeros_like_tangent(x):
+    from .. import numpy as fnp
+
+    return fnp.zeros_like(x)
+
+
+def _check_tangent(p, t, i):
+    ap, at = get_aval(p), get_aval(t)
+    if ap.shape != at.shape:
+        raise ValueError(
+            f"jvp: primal and tangent arguments must have equal shapes; argument {i} has "
+            f"primal shape {ap.shape} and tangent shape {at.shape}"
+        )
+    if ap.dtype.kind in "fc" and ap.dtype != at.dtype and not at.weak_type:
+        raise TypeError(
+            f"jvp: primal and tangent arguments must have equal dtypes; argument {i} has "
+            f"primal dtype {ap.dtype} and tangent dtype {at.dtype}"
+        )
+
+
+def _as_array(x):
+    from .. import numpy as fnp
+
+    if isinstance(x, (Tracer, ArrayImpl)):
+        return x
+    return fnp.asarray(x)
+
+
+def jvp(fun, primals, tangents, has_aux: bool = False):
+    """Forward-mode derivative: ``(fun(*primals), J·tangents)``.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.jvp(fnp.sin, (0.0,), (1.0,))
+        (Array(0., dtype=float64), Array(1., dtype=float64))
+    """
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError("jvp: primals and tangents must be tuples or lists of arguments")
+    flat_p, tree_p = tree_flatten(tuple(primals))
+    flat_t, tree_t = tree_flatten(tuple(tangents))
+    if tree_p != tree_t:
+        raise TypeError(f"jvp: primal and tangent structures differ: {tree_p} vs {tree_t}")
+    flat_p = [_as_array(p) for p in flat_p]
+    for i, (p, t) in enumerate(zip(flat_p, flat_t)):
+        _check_tangent(p, t, i)
+    with new_trace(JVPTrace, f"jvp of {_fname(fun)} called at {caller_site()}") as trace:
+        ins = [JVPTracer(trace, p, _as_array(t)) if is_float(p) else p for p, t in zip(flat_p, flat_t)]
+        out = fun(*tree_unflatten(tree_p, ins))
+        if has_aux:
+            out, aux = out
+        flat_o, tree_o = tree_flatten(out)
+        p_out, t_out = [], []
+        for o in flat_o:
+            if type(o) is JVPTracer and o._trace is trace:
+                p_out.append(o.primal)
+                t_out.append(o.tangent)
+            else:
+                p_out.append(o)
+                t_out.append(zeros_like_tangent(o))
+    res = (tree_unflatten(tree_o, p_out), tree_unflatten(tree_o, t_out))
+    return res + (aux,) if has_aux else res
+
+
+def _fname(f) -> str:
+    return getattr(f, "__name__", type(f).__name__)
+
+
+def linearize_flat(fun, flat_primals, origin: str, has_aux: bool = False):
+    """Linearize ``fun`` (taking and returning flat lists) at ``flat_primals``.
+
+    Returns ``(primals_out, jaxpr, consts, diff_mask, aux)`` where ``jaxpr`` maps the
+    tangents of the differentiable inputs to the output tangents.
+    """
+    with new_trace(StagingTrace, origin, partial=True) as staging:
+        with new_trace(JVPTrace, origin) as jvp_trace:
+            ins, mask = [], []
+            for p in flat_primals:
+                if is_float(p):
+                    ins.append(JVPTracer(jvp_trace, p, staging.new_arg(get_aval(p))))
+                    mask.append(True)
+                else:
+                    ins.append(p)
+                    mask.append(False)
+            out = fun(ins)
+            aux = None
+            if has_aux:
+                out, aux = out
+            p_out, t_out = [], []
+            for o in out:
+                if type(o) is JVPTracer and o._trace is jvp_trace:
+                    p_out.append(o.primal)
+                    t_out.append(o.tangent)
+                else:
+                    p_out.append(o)
+                    t_out.append(None)
+        jaxpr, consts = staging.to_jaxpr([t for t in t_out if t is not None])
+    jaxpr.outvars = _spread_outvars(jaxpr.outvars, t_out)
+    return p_out, jaxpr, consts, mask, aux
+
+
+def _spread_outvars(outvars, t_out):
+    it = iter(outvars)
+    return [None if t is None else next(it) for t in t_out]
+
+
+def _eval_linear(jaxpr, consts, tangents, out_primals):
+    outvars = jaxpr.outvars
+    live = [v for v in outvars if v is not None]
+    jaxpr.outvars = live
+    try:
+        vals = iter(eval_jaxpr(jaxpr, consts, tangents))
+    finally:
+        jaxpr.outvars = outvars
+    return [zeros_like_tangent(p) if v is None else next(vals) for v, p in zip(outvars, out_primals)]
+
+
+def _transpose_linear(jaxpr, consts, cts, in_primals):
+    outvars = jaxpr.outvars
+    live_cts = [c for v, c in zip(outvars, cts) if v is not None]
+    jaxpr.outvars = [v for v in outvars if v is not None]
+    try:
+        cts_in = backward_pass(jaxpr, consts, live_cts)
+    finally:
+        jaxpr.outvars = outvars
+    return [zeros_like_tangent(p) if c is None else c for c, p in zip(cts_in, in_primals)]
+
+
+def linearize(fun, *primals):
+    """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` evaluates the JVP at the
+    linearization point without re-running ``fun``.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> y, f_jvp = fgrad.linearize(fnp.sin, 0.0)
+        >>> f_jvp(2.0)
+        Array(2., dtype=float64)
+    """
+    flat_p, tree_p = tree_flatten(primals)
+    flat_p = [_as_array(p) for p in flat_p]
+    out_tree = []
+
+    def flat_fun(ins):
+        out = fun(*tree_unflatten(tree_p, ins))
+        flat, t = tree_flatten(out)
+        out_tree.append(t)
+        return flat
+
+    p_out, jaxpr, consts, mask, _ = linearize_flat(
+        flat_fun, flat_p, f"linearize of {_fname(fun)} called at {caller_site()}"
+    )
+
+    def f_jvp(*tangents):
+        flat_t, tree_t = tree_flatten(tangents)
+        if tree_t != tree_p:
+            raise TypeError(f"linearized function expects tangents of structure {tree_p}, got {tree_t}")
+        ts = [_as_array(t) for t, m in zip(flat_t, mask) if m]
+        return tree_unflatten(out_tree[0], _eval_linear(jaxpr, consts, ts, p_out))
+
+    return tree_unflatten(out_tree[0], p_out), f_jvp
+
+
+def vjp(fun, *primals, has_aux: bool = False):
+    """``(fun(*primals), vjp_fun)`` where ``vjp_fun(ct)`` returns a tuple of cotangents,
+    one per primal.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> y, f_vjp = fgrad.vjp(fnp.multiply, 2.0, 3.0)
+        >>> f_vjp(1.0)
+        (Array(3., dtype=float64), Array(2., dtype=float64))
+    """
+    flat_p, tree_p = tree_flatten(primals)
+    flat_p = [_as_array(p) for p in flat_p]
+    out_tree = []
+
+    def flat_fun(ins):
+        out = fun(*tree_unflatten(tree_p, ins))
+        if has_aux:
+            out, aux = out
+        flat, t = tree_flatten(out)
+        out_tree.append(t)
+        return (flat, aux) if has_aux else flat
+
+    p_out, jaxpr, consts, mask, aux = linearize_flat(
+        flat_fun, flat_p, f"vjp of {_fname(fun)} called at {caller_site()}", has_aux
+    )
+    diff_primals = [p for p, m in zip(flat_p, mask) if m]
+    tree_o = out_tree[0]
+
+    def vjp_fun(ct):
+        flat_ct, tree_ct = tree_flatten(ct)
+        if tree_ct != tree_o:
+            raise TypeError(
+                f"vjp function expects a cotangent of the output's structure {tree_o}, got {tree_ct}"
+            )
+        for c, p in zip(flat_ct, p_out):
+            if get_aval(c).shape != get_aval(p).shape:
+                raise ValueError(
+                    f"vjp: cotangent shape {get_aval(c).shape} does not match the output's "
+                    f"shape {get_aval(p).shape}"
+                )
+        cts = _transpose_linear(jaxpr, consts, [_as_array(c) for c in flat_ct], diff_primals)
+        it = iter(cts)
+        full = [next(it) if m else zeros_like_tangent(p) for p, m in zip(flat_p, mask)]
+        return tree_unflatten(tree_p, full)
+
+    out = tree_unflatten(tree_o, p_out)
+    return (out, vjp_fun, aux) if has_aux else (out, vjp_fun)
+
+
+def _check_argnums(argnums, nargs, name):
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    for a in nums:
+        if not -nargs <= a < nargs:
+            raise ValueError(
+                f"{name}: argnums={argnums!r} is out of range for a function called with "
+                f"{nargs} positional argument(s)"
+            )
+    return tuple(a % nargs for a in nums)
+
+
+def _split_args(args, argnums, name):
+    nums = _check_argnums(argnums, len(args), name)
+    dyn = tuple(args[i] for i in nums)
+
+    def rebuild(new_dyn):
+        a = list(args)
+        for i, v in zip(nums, new_dyn):
+            a[i] = v
+        return a
+
+    return dyn, rebuild
+
+
+def _check_differentiable(tree, name, allow_int=False):
+    for leaf in tree_flatten(tree)[0]:
+        av = get_aval(leaf)
+        if av.dtype.kind not in "fc" and not allow_int:
+            raise TypeError(
+                f"{name} requires real- or complex-valued inputs (input dtype that is a "
+                f"sub-dtype of np.inexact), but got {av.dtype.name}{list(av.shape)}. Convert the "
+                "input with `.astype(float)` (e.g. `fnp.asarray(x, dtype=float)`), or "
+                "differentiate with respect to another argument via `argnums`."
+            )
+
+
+def value_and_grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = False):
+    """Like `grad`, but returns ``(fun(*args), gradient)`` (``((value, aux), grad)`` with
+    ``has_aux``).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.value_and_grad(lambda x: (x ** 2).sum())(fnp.arange(3.0))
+        (Array(5., dtype=float64), Array([0., 2., 4.], dtype=float64))
+    """
+
+    def value_and_grad_f(*args, **kwargs):
+        name = f"grad of {_fname(fun)}"
+        dyn, rebuild = _split_args(args, argnums, "grad")
+        _check_differentiable(dyn, "grad", allow_int)
+
+        def f_dyn(*d):
+            return fun(*rebuild(d), **kwargs)
+
+        if has_aux:
+            out, f_vjp, aux = vjp(f_dyn, *dyn, has_aux=True)
+        else:
+            out, f_vjp = vjp(f_dyn, *dyn)
+        av = get_aval(out) if not isinstance(out, (tuple, list, dict)) else None
+        if av is None or av.shape != ():
+            shape = av.shape if av is not None else type(out).__name__
+            raise TypeError(
+                f"Gradient only defined for scalar-output functions. Output of {name} had "
+                f"shape: {shape}. Reduce it (e.g. `.sum()`), or use `vjp`/`jacrev` for "
+                "non-scalar outputs."
+            )
+        if av.dtype.kind not in "fc":
+            raise TypeError(f"grad requires a real- or complex-valued output, got {av.dtype.name}")
+        from .. import numpy as fnp
+
+        g = f_vjp(fnp.ones_like(out))
+        g = g[0] if isinstance(argnums, int) else tuple(g)
+        return ((out, aux), g) if has_aux else (out, g)
+
+    value_and_grad_f.__name__ = f"value_and_grad_{_fname(fun)}"
+    value_and_grad_f.__wrapped__ = fun
+    return value_and_grad_f
+
+
+def grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = False):
+    """The gradient of a scalar function with respect to argument(s) ``argnums``.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.grad(fnp.sin)(0.0)
+        Array(1., dtype=float64)
+        >>> fgrad.grad(fgrad.grad(fnp.sin))(0.0)
+        Array(-0., dtype=float64)
+    """
+    vg = value_and_grad(fun, argnums, has_aux, allow_int)
+
+    def grad_f(*args, **kwargs):
+        if has_aux:
+            (_, aux), g = vg(*args, **kwargs)
+            return g, aux
+        return vg(*args, **kwargs)[1]
+
+    grad_f.__name__ = f"grad_{_fname(fun)}"
+    grad_f.__wrapped__ = fun
+    return grad_f
+
+
+def _std_basis(flat):
+    """Identity basis over the concatenated flat inputs: list of arrays (n, *leaf.shape)."""
+    from .. import numpy as fnp
+
+    sizes = [int(np.prod(get_aval(x).shape, dtype=np.int64)) for x in flat]
+    n = sum(sizes)
+    dtype = np.result_type(*[get_aval(x).dtype for x in flat]) if flat else np.float64
+    eye = np.eye(n, dtype=dtype)
+    out, off = [], 0
+    for x, s in zip(flat, sizes):
+        av = get_aval(x)
+        out.append(fnp.asarray(eye[:, off:off + s].reshape((n,) + av.shape).astype(av.dtype)))
+        off += s
+    return out, sizes
+
+
+def jacfwd(fun, argnums=0, has_aux: bool = False):
+    """Jacobian by forward mode (one jvp per input element, batched with vmap).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.jacfwd(lambda x: x ** 2)(fnp.arange(2.0))
+        Array([[0., 0.],
+               [0., 2.]], dtype=float64)
+    """
+    from .batching import vmap
+    from .. import numpy as fnp
+
+    def jacfun(*args, **kwargs):
+        dyn, rebuild = _split_args(args, argnums, "jacfwd")
+        dyn = tree_map(_as_array, dyn)
+        _check_differentiable(dyn, "jacfwd")
+        flat, tree_in = tree_flatten(dyn)
+        basis, sizes = _std_basis(flat)
+
+        def push(*t_flat):
+            def f_flat(*d_flat):
+                d = tree_unflatten(tree_in, d_flat)
+                return fun(*rebuild(d), **kwargs)
+
+            res = jvp(f_flat, tuple(flat), tuple(t_flat), has_aux=has_aux)
+            return (res[1], res[2]) if has_aux else res[1]
+
+        if has_aux:
+            jac, aux = vmap(push, out_axes=(-1, None))(*basis)
+        else:
+            jac = vmap(push, out_axes=-1)(*basis)
+        flat_j, tree_out = tree_flatten(jac)
+        leaves = []
+        for j in flat_j:
+            parts = fnp.split(j, np.cumsum(sizes)[:-1].tolist(), axis=-1) if len(sizes) > 1 else [j]
+            leaves.append(tree_unflatten(tree_in, [
+                fnp.reshape(p, get_aval(j).shape[:-1] + get_aval(x).shape) for p, x in zip(parts, flat)
+            ]))
+        leaves = [lf[0] if isinstance(argnums, int) else lf for lf in leaves]
+        out = tree_unflatten(tree_out, leaves)
+        return (out, aux) if has_aux else out
+
+    return jacfun
+
+
+def jacrev(fun, argnums=0, has_aux: bool = False):
+    """Jacobian by reverse mode (one vjp per output element, batched with vmap).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.jacrev(lambda x: x ** 2)(fnp.arange(2.0))
+        Array([[0., 0.],
+               [0., 2.]], dtype=float64)
+    """
+    from .batching import vmap
+    from .. import numpy as fnp
+
+    def jacfun(*args, **kwargs):
+        dyn, rebuild = _split_args(args, argnums, "jacrev")
+        dyn = tree_map(_as_array, dyn)
+        _check_differentiable(dyn, "jacrev")
+
+        def f_dyn(*d):
+            return fun(*rebuild(d), **kwargs)
+
+        res = vjp(f_dyn, *dyn, has_aux=has_aux)
+        y, f_vjp = res[0], res[1]
+        flat_y, tree_out = tree_flatten(y)
+        basis, sizes = _std_basis(flat_y)
+        cts = vmap(lambda *b: f_vjp(tree_unflatten(tree_out, list(b))))(*basis)
+        # cts: tuple over dyn args of pytrees with leading axis = total output size
+        flat_c, tree_c = tree_flatten(cts)
+        offs = np.cumsum([0] + sizes)
+        per_out = []
+        for k, yk in enumerate(flat_y):
+            ys = get_aval(yk).shape
+            leaves = [fnp.reshape(c[offs[k]:offs[k + 1]], ys + get_aval(c).shape[1:]) for c in flat_c]
+            t = tree_unflatten(tree_c, leaves)
+            per_out.append(t[0] if isinstance(argnums, int) else t)
+        out = tree_unflatten(tree_out, per_out)
+        return (out, res[2]) if has_aux else out
+
+    return jacfun
+
+
+def hessian(fun, argnums=0, has_aux: bool = False):
+    """Hessian: ``jacfwd(jacrev(fun))``.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.hessian(lambda x: (x ** 3).sum())(fnp.asarray([1.0, 2.0]))
+        Array([[ 6.,  0.],
+               [ 0., 12.]], dtype=float64)
+    """
+    return jacfwd(jacrev(fun, argnums, has_aux=has_aux), argnums, has_aux=has_aux)

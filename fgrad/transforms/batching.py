@@ -1,0 +1,269 @@
+"""Vectorization: `vmap`.
+
+A `BatchTracer` holds a value with one extra axis, ``bdim``, the batch axis (its logical
+shape is the value's shape without that axis).  Each primitive's ``batch`` rule computes the
+batched result from batched inputs at once, so ``vmap(f)(xs)`` runs ``f`` a single time on
+whole arrays.  A result whose batch axis is ``None`` is the same for every example and
+leaves the trace as a plain value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
+from ..core.trace import ConcretizationError, Trace, caller_site, current, new_trace
+from ..tree_util import flatten_prefix, tree_flatten, tree_unflatten
+
+
+class BatchTracer(Tracer):
+    __slots__ = ("val", "bdim")
+
+    def __init__(self, trace, val, bdim: int) -> None:
+        self._trace = trace
+        self.val = val
+        self.bdim = bdim
+
+    @property
+    def aval(self) -> ShapedArray:
+        av = get_aval(self.val)
+        shape = av.shape[: self.bdim] + av.shape[self.bdim + 1:]
+        return ShapedArray(shape, av.dtype, av.weak_type)
+
+
+class BatchTrace(Trace):
+    __slots__ = ("axis_size", "axis_name")
+
+    def __init__(self, parent, origin: str, axis_size: int = 0, axis_name=None) -> None:
+        super().__init__(parent, origin)
+        self.axis_size = axis_size
+        self.axis_name = axis_name
+
+    def split(self, args):
+        vals, dims, found = [], [], False
+        for a in args:
+            if type(a) is BatchTracer and a._trace is self:
+                vals.append(a.val)
+                dims.append(a.bdim)
+                found = True
+            else:
+                vals.append(a)
+                dims.append(None)
+        return vals, dims, found
+
+    def process(self, prim, args, params):
+        vals, dims, found = self.split(args)
+        if not found:
+            return self.parent.process(prim, args, params)
+        rule = prim.batch
+        if rule is None:
+            raise NotImplementedError(
+                f"Batching rule for '{prim.name}' not implemented: vmap cannot vectorize this "
+                "primitive. Use a Python loop with fgrad.numpy.stack, or file an issue."
+            )
+        with current(self.parent):
+            out, out_dim = rule(self.axis_size, vals, dims, **params)
+        if prim.multiple_results:
+            if isinstance(out_dim, int) or out_dim is None:
+                out_dim = [out_dim] * len(out)
+            return [o if d is None else BatchTracer(self, o, d) for o, d in zip(out, out_dim)]
+        return out if out_dim is None else BatchTracer(self, out, out_dim)
+
+    def concretize(self, tracer, what):
+        raise ConcretizationError(
+            f"Python control flow ({what}) on a value that varies across the vmapped axis, at "
+            f"{caller_site()}.\nUnder {self.origin} each example may take a different branch, so "
+            "the value has no single Python truth value. Use `fgrad.numpy.where(cond, a, b)` "
+            "or `fgrad.lax.cond`/`select` to choose per example."
+        )
+
+    def _to_front(self, vals, dims):
+        from .. import numpy as fnp
+
+        return [
+            fnp.broadcast_to(fnp.expand_dims(v, 0), (self.axis_size,) + get_aval(v).shape)
+            if d is None else fnp.moveaxis(v, d, 0)
+            for v, d in zip(vals, dims)
+        ]
+
+    def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
+        vals, dims, found = self.split(args)
+        if not found:
+            return self.parent.process_custom_jvp(fun, jvp, args, symbolic_zeros)
+        with current(self.parent):
+            vals = self._to_front(vals, dims)
+            n = self.axis_size
+
+            def fun_b(*xs):
+                return vmap(lambda *a: list(fun(*a)), axis_size=n)(*xs)
+
+            def jvp_b(primals, tangents):
+                def one(p, t):
+                    o, to = jvp(list(p), list(t))
+                    return list(o), [fnp_zeros_like(x) if y is None else y for x, y in zip(o, to)]
+
+                return vmap(one, axis_size=n)(list(primals), list(tangents))
+
+            outs = self.parent.process_custom_jvp(fun_b, jvp_b, vals, symbolic_zeros)
+        return [BatchTracer(self, o, 0) for o in outs]
+
+    def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
+        vals, dims, found = self.split(args)
+        if not found:
+            return self.parent.process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
+        n = self.axis_size
+        with current(self.parent):
+            vals = self._to_front(vals, dims)
+
+            def fun_b(*xs):
+                return vmap(lambda *a: list(fun(*a)), axis_size=n)(*xs)
+
+            def fwd_b(*xs):
+                return vmap(lambda *a: _list_first(fwd(*a)), axis_size=n)(*xs)
+
+            def bwd_b(res, cts):
+                return vmap(lambda r, c: list(bwd(r, c)), axis_size=n)(res, list(cts))
+
+            outs = self.parent.process_custom_vjp(fun_b, fwd_b, bwd_b, vals, out_tree_hint)
+        return [BatchTracer(self, o, 0) for o in outs]
+
+
+def _list_first(pair):
+    outs, res = pair
+    return list(outs), res
+
+
+def fnp_zeros_like(x):
+    from .. import numpy as fnp
+
+    return fnp.zeros_like(x)
+
+
+def _as_array(x):
+    from .. import numpy as fnp
+
+    if isinstance(x, (Tracer, ArrayImpl)):
+        return x
+    return fnp.asarray(x)
+
+
+def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
+    """Vectorize ``fun`` over an axis of its arguments.
+
+    ``in_axes``/``out_axes``: an int, None (not mapped), or a pytree prefix of the
+    arguments/outputs; negative axes count from the end.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.vmap(fnp.dot, in_axes=(0, None))(fnp.ones((3, 2)), fnp.arange(2.0))
+        Array([1., 1., 1.], dtype=float64)
+    """
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+
+    def vmapped(*args, **kwargs):
+        if kwargs:
+            # keyword arguments are mapped over axis 0, like JAX
+            pass
+        axes = in_axes if isinstance(in_axes, tuple) or in_axes is None or isinstance(in_axes, int) else in_axes
+        if isinstance(axes, tuple) and len(axes) != len(args):
+            raise ValueError(
+                f"vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+                f"positional arguments passed to the function, but got len(in_axes)={len(axes)}, "
+                f"len(args)={len(args)}"
+            )
+        flat_args, tree_args = tree_flatten(args)
+        flat_kw, tree_kw = tree_flatten(kwargs)
+        flat_axes = flatten_prefix(axes, args, "vmap in_axes") if not isinstance(axes, int) else [axes] * len(flat_args)
+        flat_axes = flat_axes + [0] * len(flat_kw)
+        flat_all = flat_args + flat_kw
+        sizes = {}
+        norm_axes = []
+        for i, (x, ax) in enumerate(zip(flat_all, flat_axes)):
+            if ax is None:
+                norm_axes.append(None)
+                continue
+            av = get_aval(x)
+            if not -av.ndim <= ax < av.ndim or av.ndim == 0:
+                raise ValueError(
+                    f"vmap was requested to map its argument along axis {ax}, which implies "
+                    f"that its rank should be at least {max(ax + 1, -ax)}, but is only "
+                    f"{av.ndim} (its shape is {av.shape})"
+                )
+            ax = ax % av.ndim
+            norm_axes.append(ax)
+            sizes.setdefault(av.shape[ax], []).append(i)
+        if len(sizes) > 1:
+            desc = ", ".join(f"size {s} for argument(s) {idx}" for s, idx in sizes.items())
+            raise ValueError(f"vmap got inconsistent sizes for the mapped axis: {desc}")
+        if sizes:
+            n = next(iter(sizes))
+            if axis_size is not None and axis_size != n:
+                raise ValueError(f"vmap: axis_size={axis_size} but the mapped axis has size {n}")
+        elif axis_size is not None:
+            n = axis_size
+        else:
+            raise ValueError("vmap must have at least one non-None value in in_axes (or pass axis_size)")
+        origin = f"vmap of {getattr(fun, '__name__', 'function')} called at {caller_site()}"
+        with new_trace(BatchTrace, origin, axis_size=n, axis_name=axis_name) as trace:
+            ins = [
+                x if ax is None else BatchTracer(trace, _as_array(x), ax)
+                for x, ax in zip(flat_all, norm_axes)
+            ]
+            a = tree_unflatten(tree_args, ins[: len(flat_args)])
+            kw = tree_unflatten(tree_kw, ins[len(flat_args):])
+            out = fun(*a, **kw)
+            flat_out, tree_out = tree_flatten(out)
+            if isinstance(out_axes, int) or out_axes is None:
+                flat_oax = [out_axes] * len(flat_out)
+            else:
+                flat_oax = flatten_prefix(out_axes, out, "vmap out_axes")
+            results = []
+            from .. import numpy as fnp
+
+            for o, oax in zip(flat_out, flat_oax):
+                if type(o) is BatchTracer and o._trace is trace:
+                    val, bd = o.val, o.bdim
+                    if oax is None:
+                        raise ValueError(
+                            "vmap has mapped output but out_axes is None: the output varies "
+                            "along the mapped axis, so it cannot be returned unmapped"
+                        )
+                else:
+                    val, bd = o, None
+                if oax is None:
+                    results.append(val)
+                    continue
+                val = _as_array(val)
+                nd = get_aval(val).ndim + (1 if bd is None else 0)
+                if not -nd <= oax < nd:
+                    raise ValueError(f"vmap out_axes={oax} is out of range for an output of rank {nd - 1}")
+                oax = oax % nd
+                results.append(move_or_broadcast(val, bd, oax, n))
+        return tree_unflatten(tree_out, results)
+
+    vmapped.__name__ = f"vmap_{getattr(fun, '__name__', 'function')}"
+    vmapped.__wrapped__ = fun
+    return vmapped
+
+
+def move_or_broadcast(x, bdim, dst: int, size: int):
+    """Put the batch axis of ``x`` at ``dst`` (broadcasting if ``bdim`` is None)."""
+    from .. import numpy as fnp
+
+    if bdim is None:
+        x = fnp.expand_dims(x, dst)
+        shape = list(get_aval(x).shape)
+        shape[dst] = size
+        return fnp.broadcast_to(x, tuple(shape))
+    if bdim == dst:
+        return x
+    return fnp.moveaxis(x, bdim, dst)
+
+
+def bdim_to_front(x, bdim, size: int):
+    return move_or_broadcast(x, bdim, 0, size)
+
+
+__all__ = ["vmap", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front", "np"]

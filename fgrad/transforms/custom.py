@@ -1,0 +1,240 @@
+"""User-defined derivative rules: `custom_jvp` and `custom_vjp`.
+
+Both flatten their arguments and hand the function and its rule to the current trace
+(``process_custom_jvp`` / ``process_custom_vjp``).  The eval trace just calls the
+function; the jvp trace calls the rule; the batch trace vmaps function and rule and hands
+them down.  A custom VJP under reverse mode becomes a `custom_lin` primitive in the linear
+program, whose transpose rule is the user's ``bwd``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
+from ..core.primitive import Primitive
+from ..core.trace import state
+from ..tree_util import tree_flatten, tree_unflatten
+
+
+def _as_array(x):
+    from .. import numpy as fnp
+
+    return x if isinstance(x, (Tracer, ArrayImpl)) else fnp.asarray(x)
+
+
+def _resolve(fun, args, kwargs):
+    if not kwargs:
+        return args
+    sig = inspect.signature(fun)
+    bound = sig.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args
+
+
+def _split_nondiff(args, nondiff_argnums):
+    nondiff = tuple(args[i] for i in nondiff_argnums)
+    diff = tuple(a for i, a in enumerate(args) if i not in nondiff_argnums)
+
+    def merge(d):
+        it = iter(d)
+        nd = iter(nondiff)
+        return [next(nd) if i in nondiff_argnums else next(it) for i in range(len(args))]
+
+    return nondiff, diff, merge
+
+
+class custom_jvp:
+    """A function with a user-supplied forward-mode rule (reverse mode follows from it).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> @fgrad.custom_jvp
+        ... def f(x):
+        ...     return fnp.sin(x)
+        >>> @f.defjvp
+        ... def f_jvp(primals, tangents):
+        ...     (x,), (t,) = primals, tangents
+        ...     return f(x), 2.0 * t
+        >>> fgrad.grad(f)(0.0)
+        Array(2., dtype=float64)
+    """
+
+    def __init__(self, fun, nondiff_argnums=()) -> None:
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.jvp = None
+        self.symbolic_zeros = False
+
+    def defjvp(self, jvp, symbolic_zeros: bool = False):
+        self.jvp = jvp
+        self.symbolic_zeros = symbolic_zeros
+        return jvp
+
+    def defjvps(self, *jvps):
+        """One rule per argument: ``rule(tangent, ans, *primals) -> tangent of out``."""
+
+        def jvp(primals, tangents):
+            ans = self(*primals)
+            out = None
+            for rule, t in zip(jvps, tangents):
+                if rule is None:
+                    continue
+                contrib = rule(t, ans, *primals)
+                out = contrib if out is None else out + contrib
+            if out is None:
+                from .. import numpy as fnp
+
+                out = fnp.zeros_like(ans)
+            return ans, out
+
+        self.defjvp(jvp)
+
+    def __call__(self, *args, **kwargs):
+        if self.jvp is None:
+            raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} using defjvp.")
+        args = _resolve(self.fun, args, kwargs)
+        nondiff, diff, merge = _split_nondiff(args, self.nondiff_argnums)
+        flat, tree = tree_flatten(diff)
+        flat = [_as_array(x) for x in flat]
+        out_tree = []
+
+        def flat_fun(*xs):
+            out = self.fun(*merge(tree_unflatten(tree, xs)))
+            leaves, t = tree_flatten(out)
+            out_tree.append(t)
+            return leaves
+
+        def flat_jvp(primals, tangents):
+            p = tree_unflatten(tree, primals)
+            t = tree_unflatten(tree, tangents)
+            out, t_out = self.jvp(*nondiff, tuple(p), tuple(t))
+            leaves, tr = tree_flatten(out)
+            t_leaves, t_tr = tree_flatten(t_out)
+            if tr != t_tr:
+                raise TypeError(
+                    f"custom_jvp rule of {self.__name__} must produce primal and tangent outputs "
+                    f"with equal container structures, got {tr} and {t_tr}"
+                )
+            out_tree.append(tr)
+            return leaves, t_leaves
+
+        outs = state.trace.process_custom_jvp(flat_fun, flat_jvp, flat, self.symbolic_zeros)
+        return tree_unflatten(out_tree[-1], outs)
+
+
+class custom_vjp:
+    """A function with a user-supplied reverse-mode rule.
+
+    ``fwd(*args) -> (out, residuals)``; ``bwd(residuals, ct) -> tuple of input cotangents``.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> @fgrad.custom_vjp
+        ... def clip_grad(x):
+        ...     return x
+        >>> clip_grad.defvjp(lambda x: (x, None), lambda _, g: (fnp.clip(g, -1, 1),))
+        >>> fgrad.grad(lambda x: 5 * clip_grad(x))(0.0)
+        Array(1., dtype=float64)
+    """
+
+    def __init__(self, fun, nondiff_argnums=()) -> None:
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.fwd = self.bwd = None
+
+    def defvjp(self, fwd, bwd, symbolic_zeros: bool = False) -> None:
+        self.fwd, self.bwd = fwd, bwd
+
+    def __call__(self, *args, **kwargs):
+        if self.fwd is None:
+            raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} using defvjp.")
+        args = _resolve(self.fun, args, kwargs)
+        nondiff, diff, merge = _split_nondiff(args, self.nondiff_argnums)
+        flat, tree = tree_flatten(diff)
+        flat = [_as_array(x) for x in flat]
+        out_tree = []
+
+        def flat_fun(*xs):
+            out = self.fun(*merge(tree_unflatten(tree, xs)))
+            leaves, t = tree_flatten(out)
+            out_tree.append(t)
+            return leaves
+
+        def flat_fwd(*xs):
+            out, res = self.fwd(*merge(tree_unflatten(tree, xs)))
+            leaves, t = tree_flatten(out)
+            out_tree.append(t)
+            return leaves, res
+
+        def flat_bwd(res, cts):
+            ct = tree_unflatten(out_tree[-1], list(cts))
+            in_cts = self.bwd(*nondiff, res, ct)
+            if not isinstance(in_cts, (tuple, list)) or len(in_cts) != len(diff):
+                raise TypeError(
+                    f"custom_vjp bwd rule of {self.__name__} must return a tuple with one "
+                    f"cotangent per differentiable argument ({len(diff)}), got {type(in_cts).__name__}"
+                )
+            leaves = []
+            for arg, c in zip(diff, in_cts):
+                arg_leaves, arg_tree = tree_flatten(arg)
+                if c is None:
+                    from .. import numpy as fnp
+
+                    leaves.extend(fnp.zeros_like(a) for a in arg_leaves)
+                else:
+                    leaves.extend(tree_flatten(c)[0])
+            return leaves
+
+        outs = state.trace.process_custom_vjp(flat_fun, flat_fwd, flat_bwd, flat)
+        return tree_unflatten(out_tree[-1], outs)
+
+
+def _custom_lin_impl(xp, *tangents, res, bwd, out_avals, in_avals):
+    raise TypeError(
+        "can't apply forward-mode autodiff (jvp/jacfwd) to a custom_vjp function; define a "
+        "custom_jvp rule instead, or use reverse mode (grad/vjp/jacrev)."
+    )
+
+
+def _custom_lin_abstract(*avals, res, bwd, out_avals, in_avals):
+    return list(out_avals)
+
+
+custom_lin_p = Primitive("custom_lin", _custom_lin_impl, _custom_lin_abstract, multiple_results=True,
+                         family="custom")
+
+
+def _custom_lin_transpose(cts, *args, res, bwd, out_avals, in_avals):
+    from .. import numpy as fnp
+
+    cts = [fnp.zeros(av.shape, av.dtype) if c is None else c for c, av in zip(cts, out_avals)]
+    return list(bwd(res, cts))
+
+
+def _custom_lin_batch(axis_size, vals, dims, *, res, bwd, out_avals, in_avals):
+    from .batching import bdim_to_front, vmap
+
+    vals = [bdim_to_front(v, d, axis_size) for v, d in zip(vals, dims)]
+
+    def bwd_b(r, cts):
+        return vmap(lambda c: list(bwd(r, c)))(list(cts))
+
+    outs = custom_lin_p.bind(
+        *vals, res=res, bwd=bwd_b,
+        out_avals=tuple(ShapedArray((axis_size,) + a.shape, a.dtype) for a in out_avals),
+        in_avals=tuple(ShapedArray((axis_size,) + a.shape, a.dtype) for a in in_avals),
+    )
+    return outs, 0
+
+
+custom_lin_p.transpose = _custom_lin_transpose
+custom_lin_p.batch = _custom_lin_batch
+custom_lin_p.jvp = None
+custom_lin_p.linear = True
+__all__ = ["custom_jvp", "custom_vjp", "custom_lin_p", "get_aval"]

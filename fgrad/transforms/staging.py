@@ -1,0 +1,98 @@
+"""Staging: record operations into a `Jaxpr` instead of running them.
+
+A `StagingTrace` turns its tracers' operations into equations.  With ``partial=True`` it
+is a *partial evaluator*: an operation none of whose inputs is one of its tracers is
+"known" and runs at once in the parent trace; only operations that touch staged values are
+recorded.  `linearize` uses that: it stages the tangent inputs, so the primal computation
+runs eagerly while the (linear) tangent computation becomes a program we can evaluate
+again or transpose.  ``partial=False`` stages everything: that is jit's tracer.
+"""
+
+from __future__ import annotations
+
+from ..core.array import ShapedArray, Tracer, concretization_error, get_aval, is_python_scalar
+from ..core.ir import Eqn, Jaxpr, Literal, Var
+from ..core.trace import Trace
+
+
+class StagingTracer(Tracer):
+    __slots__ = ("var",)
+
+    def __init__(self, trace: "StagingTrace", var: Var) -> None:
+        self._trace = trace
+        self.var = var
+
+    @property
+    def aval(self) -> ShapedArray:
+        return self.var.aval
+
+
+class StagingTrace(Trace):
+    __slots__ = ("partial", "eqns", "invars", "constvars", "consts", "_const_ids", "hint")
+
+    def __init__(self, parent, origin: str, partial: bool = False, hint: str = "") -> None:
+        super().__init__(parent, origin)
+        self.partial = partial
+        self.eqns: list[Eqn] = []
+        self.invars: list[Var] = []
+        self.constvars: list[Var] = []
+        self.consts: list = []
+        self._const_ids: dict[int, Var] = {}
+        self.hint = hint
+
+    def new_arg(self, aval: ShapedArray) -> StagingTracer:
+        v = Var(aval)
+        self.invars.append(v)
+        return StagingTracer(self, v)
+
+    def atom(self, x):
+        """The IR atom for ``x``: its variable, a literal, or a captured constant."""
+        if isinstance(x, StagingTracer) and x._trace is self:
+            return x.var
+        if is_python_scalar(x):
+            return Literal(x, get_aval(x))
+        v = self._const_ids.get(id(x))
+        if v is None:
+            v = Var(get_aval(x))
+            self._const_ids[id(x)] = v
+            self.constvars.append(v)
+            self.consts.append(x)
+        return v
+
+    def is_own(self, x) -> bool:
+        return isinstance(x, StagingTracer) and x._trace is self
+
+    def process(self, prim, args, params):
+        if self.partial:
+            for a in args:
+                if type(a) is StagingTracer and a._trace is self:
+                    break
+            else:
+                return self.parent.process(prim, args, params)
+        atoms = [self.atom(a) for a in args]
+        out_aval = prim.abstract_eval(*[a.aval for a in atoms], **params)
+        if prim.multiple_results:
+            outvars = [Var(av) for av in out_aval]
+            self.eqns.append(Eqn(prim, atoms, outvars, params))
+            return [StagingTracer(self, v) for v in outvars]
+        v = Var(out_aval)
+        self.eqns.append(Eqn(prim, atoms, [v], params))
+        return StagingTracer(self, v)
+
+    def concretize(self, tracer, what):
+        raise concretization_error(tracer, what, self.hint)
+
+    def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
+        if self.partial and not any(self.is_own(a) for a in args):
+            return self.parent.process_custom_jvp(fun, jvp, args, symbolic_zeros)
+        return super().process_custom_jvp(fun, jvp, args, symbolic_zeros)
+
+    def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
+        if self.partial and not any(self.is_own(a) for a in args):
+            return self.parent.process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
+        return super().process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
+
+    def to_jaxpr(self, outs) -> tuple[Jaxpr, list]:
+        """Close the trace over ``outs``: returns the jaxpr and its constants."""
+        outvars = [self.atom(o) for o in outs]
+        return Jaxpr(list(self.constvars), list(self.invars), self.eqns, outvars), list(self.consts)
