@@ -1,4 +1,7 @@
-"""Collects the NumPy-API modules that are filled in family by family (indexing, linalg
-products, sorting, cumulative ops...).  Each import is explicit so a missing function is
-an AttributeError, not a silent fallback."""
+"""Collects the NumPy-API modules written family by family.  Each module defines
+``__all__``; a missing function is an AttributeError, never a silent fallback."""
 # ruff: noqa: F401,F403
+from ._indexing import *
+from ._products import *
+from ._sorting import *
+from . import linalg

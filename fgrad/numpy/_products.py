@@ -1,0 +1,2 @@
+"""(being written)"""
+__all__: list = []
