@@ -1,0 +1,257 @@
+"""Cumulative primitives along one axis: cumsum, cumprod, cummax, cummin, cumlogsumexp.
+
+Each takes ``axis`` (non-negative int) and ``reverse`` (scan from the end) and keeps the
+operand's dtype (promotion is the NumPy layer's job).
+
+* ``cumsum`` is linear; its transpose is the cumsum in the other direction.
+* The others are differentiated exactly (zeros included, to every order) by running an
+  associative scan over (value, tangent) pairs, built from mul/select/add and the
+  gather/scatter along an axis of `fgrad.ops.sorting`; that is O(n log n) and linear in the
+  tangents, so reverse mode transposes it.  Ties in cummax/cummin share the tangent evenly
+  (like reduce_max).
+
+`associative_scan(fn, elems, reverse, axis)` is exported as well (lax.associative_scan).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval, wrap
+from ..core.primitive import Primitive
+from ..tree_util import tree_flatten, tree_unflatten
+from ._util import normalize_axis, shape
+from .elementwise import add, div, eq, exp, gt, logaddexp_p, lt, mul, select, sub
+from .sorting import flip_axis, scatter_add_along_axis, slice_axis
+
+# ---------------------------------------------------------------------------------------
+# associative scan (composite)
+
+
+def _scan_flat(combine, elems, axis):
+    n = shape(elems[0])[axis]
+    if n < 2:
+        return elems
+    a = [slice_axis(e, axis, 0, n - 1, 2) for e in elems]
+    b = [slice_axis(e, axis, 1, None, 2) for e in elems]
+    odd = _scan_flat(combine, combine(a, b), axis)  # results at positions 1, 3, 5, ...
+    rest = [slice_axis(e, axis, 2, None, 2) for e in elems]
+    if n >= 3:
+        lhs = [slice_axis(o, axis, 0, n // 2 - 1) for o in odd] if n % 2 == 0 else odd
+        even = combine(lhs, rest)  # results at positions 2, 4, ...
+    else:
+        even = None
+    out = []
+    for i, e in enumerate(elems):
+        r = add(scatter_add_along_axis(slice_axis(e, axis, 0, 1), _idx([0], axis, e), axis, n),
+                scatter_add_along_axis(odd[i], _idx(range(1, n, 2), axis, e), axis, n))
+        if even is not None:
+            r = add(r, scatter_add_along_axis(even[i], _idx(range(2, n, 2), axis, e), axis, n))
+        out.append(r)
+    return out
+
+
+def _idx(positions, axis, like):
+    p = np.asarray(list(positions), dtype=np.int64)
+    nd = len(shape(like))
+    return p.reshape((1,) * axis + (p.size,) + (1,) * (nd - axis - 1))
+
+
+def associative_scan(fn, elems, reverse: bool = False, axis: int = 0):
+    """Inclusive scan of ``elems`` (a pytree of arrays with equal size along ``axis``) with
+    the associative ``fn(a, b)`` (pytrees in, pytree out, elementwise over the axis).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> associative_scan(fnp.add, fnp.arange(4.0))
+        Array([0., 1., 3., 6.], dtype=float64)
+    """
+    flat, tree = tree_flatten(elems)
+    if not flat:
+        return elems
+    nd = len(shape(flat[0]))
+    axis = normalize_axis(axis, nd, "associative_scan")
+    n = shape(flat[0])[axis]
+    for e in flat:
+        if shape(e)[axis] != n:
+            raise ValueError("associative_scan: all elements need the same size along the scan axis")
+
+    def combine(a, b):
+        out = fn(tree_unflatten(tree, a), tree_unflatten(tree, b))
+        leaves, t2 = tree_flatten(out)
+        if t2 != tree:
+            raise TypeError(f"associative_scan: fn must return the structure of its inputs {tree}, got {t2}")
+        return leaves
+
+    if reverse:
+        flat = [flip_axis(e, axis) for e in flat]
+    out = _scan_flat(combine, flat, axis)
+    if reverse:
+        out = [flip_axis(e, axis) for e in out]
+    return tree_unflatten(tree, out)
+
+
+# ---------------------------------------------------------------------------------------
+# primitives
+
+
+def _as_xp(xp, a):
+    return a if isinstance(a, xp.ndarray) else xp.asarray(a)
+
+
+def _accumulate(xp, ufunc_name, x, axis):
+    uf = getattr(xp, ufunc_name)
+    try:
+        return uf.accumulate(x, axis=axis)
+    except (AttributeError, NotImplementedError, TypeError):  # pragma: no cover - cupy gaps
+        return xp.asarray(getattr(np, ufunc_name).accumulate(xp.asnumpy(x), axis=axis))
+
+
+def _make_impl(kind):
+    def impl(xp, x, axis, reverse):
+        x = _as_xp(xp, x)
+        if reverse:
+            x = xp.flip(x, axis)
+        if kind == "cumsum":
+            out = xp.cumsum(x, axis=axis, dtype=x.dtype)
+        elif kind == "cumprod":
+            out = xp.cumprod(x, axis=axis, dtype=x.dtype)
+        elif kind == "cummax":
+            out = _accumulate(xp, "maximum", x, axis)
+        elif kind == "cummin":
+            out = _accumulate(xp, "minimum", x, axis)
+        else:
+            out = _accumulate(xp, "logaddexp", x, axis)
+        if reverse:
+            out = xp.flip(out, axis)
+        return out
+
+    return impl
+
+
+def _cum_abstract(x, axis, reverse):
+    if not 0 <= axis < x.ndim:
+        raise ValueError(f"cumulative op: axis {axis} is out of bounds for shape {x.shape}")
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+def _cum_batch(prim):
+    def rule(axis_size, vals, dims, axis, reverse):
+        (x,), (d,) = vals, dims
+        phys = axis if axis < d else axis + 1
+        return prim.bind(x, axis=phys, reverse=reverse), d
+
+    return rule
+
+
+def _cumulative(name):
+    p = Primitive(name, _make_impl(name), _cum_abstract, family="cumulative")
+    p.batch = _cum_batch(p)
+    return p
+
+
+cumsum_p = _cumulative("cumsum")
+cumprod_p = _cumulative("cumprod")
+cummax_p = _cumulative("cummax")
+cummin_p = _cumulative("cummin")
+cumlogsumexp_p = _cumulative("cumlogsumexp")
+
+
+def _check(x, axis, name):
+    nd = len(shape(x))
+    if nd == 0:
+        raise ValueError(f"{name}: needs an array of rank >= 1")
+    return normalize_axis(axis, nd, name)
+
+
+def cumsum(x, axis: int = 0, reverse: bool = False):
+    """Inclusive cumulative sum along ``axis`` (lax semantics: dtype is kept)."""
+    return cumsum_p.bind(x, axis=_check(x, axis, "cumsum"), reverse=bool(reverse))
+
+
+def cumprod(x, axis: int = 0, reverse: bool = False):
+    return cumprod_p.bind(x, axis=_check(x, axis, "cumprod"), reverse=bool(reverse))
+
+
+def cummax(x, axis: int = 0, reverse: bool = False):
+    return cummax_p.bind(x, axis=_check(x, axis, "cummax"), reverse=bool(reverse))
+
+
+def cummin(x, axis: int = 0, reverse: bool = False):
+    return cummin_p.bind(x, axis=_check(x, axis, "cummin"), reverse=bool(reverse))
+
+
+def cumlogsumexp(x, axis: int = 0, reverse: bool = False):
+    return cumlogsumexp_p.bind(x, axis=_check(x, axis, "cumlogsumexp"), reverse=bool(reverse))
+
+
+# -- derivative rules --------------------------------------------------------------------
+
+cumsum_p.jvp = lambda primals, tangents, axis, reverse: (
+    cumsum_p.bind(primals[0], axis=axis, reverse=reverse),
+    cumsum_p.bind(tangents[0], axis=axis, reverse=reverse),
+)
+cumsum_p.transpose = lambda ct, x, axis, reverse: (cumsum_p.bind(ct, axis=axis, reverse=not reverse),)
+cumsum_p.linear = True
+
+
+def _scan_jvp(prim, combine, init):
+    """JVP by scanning tuples ``init(x, t)`` with ``combine``; the tangent is read off the
+    scanned tuple with ``finish``."""
+
+    def jvp(primals, tangents, axis, reverse):
+        (x,), (t,) = primals, tangents
+        y = prim.bind(x, axis=axis, reverse=reverse)
+        if t is None:
+            return y, None
+        elems, finish = init(x, t)
+        out = associative_scan(combine, elems, reverse=reverse, axis=axis)
+        return y, finish(out)
+
+    return jvp
+
+
+def _prod_combine(a, b):
+    (ya, ta), (yb, tb) = a, b
+    return (mul(ya, yb), add(mul(ta, yb), mul(ya, tb)))
+
+
+cumprod_p.jvp = _scan_jvp(cumprod_p, _prod_combine, lambda x, t: ((x, t), lambda o: o[1]))
+
+
+def _ext_combine(better):
+    def combine(a, b):
+        (va, sa, ca), (vb, sb, cb) = a, b
+        b_wins, a_wins = better(vb, va), better(va, vb)
+        v = select(b_wins, vb, va)
+        s = select(b_wins, sb, select(a_wins, sa, add(sa, sb)))
+        c = select(b_wins, cb, select(a_wins, ca, add(ca, cb)))
+        return (v, s, c)
+
+    return combine
+
+
+def _ext_init(x, t):
+    ones = wrap(np.ones(shape(x), get_aval(t).dtype))
+    return (x, t, ones), lambda o: div(o[1], o[2])
+
+
+cummax_p.jvp = _scan_jvp(cummax_p, _ext_combine(gt), _ext_init)
+cummin_p.jvp = _scan_jvp(cummin_p, _ext_combine(lt), _ext_init)
+
+
+def _lse_combine(a, b):
+    (la, ta), (lb, tb) = a, b
+    out = logaddexp_p.bind(la, lb)
+    safe = select(eq(out, -np.inf), 0.0, out)  # both -inf: weights 0 instead of NaN
+    return (out, add(mul(ta, exp(sub(la, safe))), mul(tb, exp(sub(lb, safe)))))
+
+
+cumlogsumexp_p.jvp = _scan_jvp(cumlogsumexp_p, _lse_combine, lambda x, t: ((x, t), lambda o: o[1]))
+
+
+__all__ = [
+    "cumsum_p", "cumprod_p", "cummax_p", "cummin_p", "cumlogsumexp_p", "cumsum", "cumprod", "cummax",
+    "cummin", "cumlogsumexp", "associative_scan",
+]
