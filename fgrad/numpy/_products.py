@@ -1,2 +1,454 @@
-"""(being written)"""
-__all__: list = []
+"""Products with NumPy names: dot, matmul, vdot, inner, outer, tensordot, einsum, kron, cross.
+
+Every contraction lowers to the single ``dot_general`` primitive (plus reshape/transpose/
+broadcast/reduce_sum), so all of them differentiate, batch and stage through its rules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import get_aval
+from ..ops import elementwise as ew
+from ..ops.linalg import dot_general
+from ..ops.reductions import reduce_sum
+from ..ops.shape import broadcast_in_dim, moveaxis, reshape, transpose
+from ..ops._util import normalize_axis
+
+__all__ = [
+    "dot", "matmul", "vdot", "vecdot", "matvec", "vecmat", "inner", "outer", "tensordot", "einsum",
+    "kron", "cross",
+]
+
+
+def _arr(x):
+    from ._creation import asarray
+
+    return asarray(x)
+
+
+def _shape(x):
+    return get_aval(x).shape
+
+
+def _dn(lc, rc, lb=(), rb=()):
+    return ((tuple(lc), tuple(rc)), (tuple(lb), tuple(rb)))
+
+
+# ---------------------------------------------------------------------------------------
+# matmul / dot
+
+
+def matmul(a, b):
+    """Matrix product with NumPy's rules: 1-D operands are promoted to a row (left) or a
+    column (right) and the promoted axis is removed; leading axes broadcast.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.matmul(fnp.ones((2, 3)), fnp.ones(3))
+        Array([3., 3.], dtype=float64)
+    """
+    a, b = _arr(a), _arr(b)
+    sa, sb = _shape(a), _shape(b)
+    na, nb = len(sa), len(sb)
+    if na == 0 or nb == 0:
+        raise ValueError(
+            f"matmul: Input operand {0 if na == 0 else 1} does not have enough dimensions "
+            f"(shapes {sa} @ {sb}); use multiply (`*`) for scalars"
+        )
+    ka, kb = sa[-1], (sb[-2] if nb >= 2 else sb[0])
+    if ka != kb:
+        raise ValueError(
+            f"matmul: contracting dimension mismatch: {sa} @ {sb} (last axis of the left operand "
+            f"has size {ka}, {'second-to-last' if nb >= 2 else 'only'} axis of the right has size {kb})"
+        )
+    if nb == 1:  # (..., m, k) @ (k,) -> (..., m)   (also 1-D @ 1-D -> scalar)
+        return dot_general(a, b, _dn((na - 1,), (0,)))
+    if na == 1:  # (k,) @ (..., k, n) -> (..., n)
+        return dot_general(a, b, _dn((0,), (nb - 2,)))
+    if nb == 2:  # (..., m, k) @ (k, n)
+        return dot_general(a, b, _dn((na - 1,), (0,)))
+    if na == 2:  # (m, k) @ (..., k, n) -> (m, ..., n) -> (..., m, n)
+        return moveaxis(dot_general(a, b, _dn((1,), (nb - 2,))), 0, nb - 2)
+    return _matmul_batched(a, b, sa, sb)
+
+
+def _matmul_batched(a, b, sa, sb):
+    la, lb = sa[:-2], sb[:-2]
+    try:
+        lead = tuple(np.broadcast_shapes(la, lb))
+    except ValueError:
+        raise ValueError(
+            f"matmul: batch dimensions cannot be broadcast together: {sa} @ {sb} (leading axes "
+            f"{la} and {lb})"
+        ) from None
+    L = len(lead)
+    pa = (1,) * (L - len(la)) + la
+    pb = (1,) * (L - len(lb)) + lb
+    batch, a_free, b_free = [], [], []  # positions in the broadcast leading axes
+    keep_a, keep_b = [], []
+    for i in range(L):
+        if pa[i] == pb[i]:
+            batch.append(i); keep_a.append(i); keep_b.append(i)
+        elif pa[i] == 1:
+            b_free.append(i); keep_b.append(i)
+        else:
+            a_free.append(i); keep_a.append(i)
+    a2 = reshape(a, tuple(pa[i] for i in keep_a) + sa[-2:])
+    b2 = reshape(b, tuple(pb[i] for i in keep_b) + sb[-2:])
+    na2, nb2 = len(keep_a) + 2, len(keep_b) + 2
+    dn = _dn((na2 - 1,), (nb2 - 2,), [keep_a.index(i) for i in batch], [keep_b.index(i) for i in batch])
+    out = dot_general(a2, b2, dn)
+    labels = batch + a_free + [L] + b_free + [L + 1]  # L: rows (m), L + 1: columns (n)
+    return transpose(out, tuple(labels.index(j) for j in range(L + 2)))
+
+
+def dot(a, b):
+    """NumPy ``dot``: sum over the last axis of ``a`` and the second-to-last of ``b``
+    (the only axis if ``b`` is 1-D); scalars multiply."""
+    a, b = _arr(a), _arr(b)
+    sa, sb = _shape(a), _shape(b)
+    if not sa or not sb:
+        return ew.mul(a, b)
+    j = 0 if len(sb) == 1 else len(sb) - 2
+    if sa[-1] != sb[j]:
+        raise ValueError(
+            f"dot: shapes {sa} and {sb} not aligned: {sa[-1]} (dim {len(sa) - 1}) != {sb[j]} (dim {j})"
+        )
+    return dot_general(a, b, _dn((len(sa) - 1,), (j,)))
+
+
+def vdot(a, b):
+    """Dot product of the flattened arrays, conjugating the first."""
+    a, b = _arr(a), _arr(b)
+    if get_aval(a).dtype.kind == "c":
+        a = ew.conj(a)
+    a, b = reshape(a, (get_aval(a).size,)), reshape(b, (get_aval(b).size,))
+    if _shape(a) != _shape(b):
+        raise ValueError(f"vdot: arrays have different sizes {_shape(a)[0]} and {_shape(b)[0]}")
+    return dot_general(a, b, _dn((0,), (0,)))
+
+
+def inner(a, b):
+    """Sum over the last axes of ``a`` and ``b``; result shape ``a.shape[:-1] + b.shape[:-1]``."""
+    a, b = _arr(a), _arr(b)
+    sa, sb = _shape(a), _shape(b)
+    if not sa or not sb:
+        return ew.mul(a, b)
+    if sa[-1] != sb[-1]:
+        raise ValueError(f"inner: shapes {sa} and {sb} not aligned: last axes {sa[-1]} != {sb[-1]}")
+    return dot_general(a, b, _dn((len(sa) - 1,), (len(sb) - 1,)))
+
+
+def outer(a, b):
+    """``outer(a, b)[i, j] = a.ravel()[i] * b.ravel()[j]``."""
+    a, b = _arr(a), _arr(b)
+    m, n = get_aval(a).size, get_aval(b).size
+    return ew.mul(reshape(a, (m, 1)), reshape(b, (1, n)))
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """``sum(conj(x1) * x2, axis)`` with broadcasting (NumPy 2 ``vecdot``)."""
+    x1, x2 = _arr(x1), _arr(x2)
+    if get_aval(x1).dtype.kind == "c":
+        x1 = ew.conj(x1)
+    p = ew.mul(x1, x2)
+    nd = len(_shape(p))
+    return reduce_sum(p, (normalize_axis(axis, nd, "vecdot"),))
+
+
+def matvec(x1, x2, /):
+    """``x1 @ x2`` for matrices (..., m, n) and vectors (..., n), broadcasting the stacks."""
+    x2 = _arr(x2)
+    out = matmul(x1, reshape(x2, _shape(x2) + (1,)))
+    return reshape(out, _shape(out)[:-1])
+
+
+def vecmat(x1, x2, /):
+    """``conj(x1) @ x2`` for vectors (..., m) and matrices (..., m, n)."""
+    x1 = _arr(x1)
+    if get_aval(x1).dtype.kind == "c":
+        x1 = ew.conj(x1)
+    out = matmul(reshape(x1, _shape(x1)[:-1] + (1, _shape(x1)[-1])), x2)
+    return reshape(out, _shape(out)[:-2] + _shape(out)[-1:])
+
+
+def tensordot(a, b, axes=2):
+    """Sum over ``axes`` (an int N: last N of ``a`` with first N of ``b``; or a pair of
+    axis sequences).  Result: free axes of ``a`` then free axes of ``b``."""
+    a, b = _arr(a), _arr(b)
+    sa, sb = _shape(a), _shape(b)
+    if isinstance(axes, (int, np.integer)):
+        n = int(axes)
+        if n < 0:
+            raise ValueError("tensordot: axes must be non-negative")
+        if n > len(sa) or n > len(sb):
+            raise ValueError(f"tensordot: axes={n} exceeds the rank of {sa} or {sb}")
+        ax_a, ax_b = tuple(range(len(sa) - n, len(sa))), tuple(range(n))
+    else:
+        ax_a, ax_b = axes
+        ax_a = (ax_a,) if isinstance(ax_a, (int, np.integer)) else tuple(ax_a)
+        ax_b = (ax_b,) if isinstance(ax_b, (int, np.integer)) else tuple(ax_b)
+        if len(ax_a) != len(ax_b):
+            raise ValueError(f"tensordot: axes lists must have equal length, got {ax_a} and {ax_b}")
+        ax_a = tuple(normalize_axis(int(x), len(sa), "tensordot") for x in ax_a)
+        ax_b = tuple(normalize_axis(int(x), len(sb), "tensordot") for x in ax_b)
+    for i, j in zip(ax_a, ax_b, strict=True):
+        if sa[i] != sb[j]:
+            raise ValueError(
+                f"tensordot: shape mismatch for sum: {sa} axis {i} ({sa[i]}) vs {sb} axis {j} ({sb[j]})"
+            )
+    return dot_general(a, b, _dn(ax_a, ax_b))
+
+
+def kron(a, b):
+    """Kronecker product (ranks are equalized by prepending unit axes, as in NumPy)."""
+    a, b = _arr(a), _arr(b)
+    sa, sb = _shape(a), _shape(b)
+    nd = max(len(sa), len(sb))
+    sa, sb = (1,) * (nd - len(sa)) + sa, (1,) * (nd - len(sb)) + sb
+    a2 = reshape(a, tuple(x for s in sa for x in (s, 1)))
+    b2 = reshape(b, tuple(x for s in sb for x in (1, s)))
+    return reshape(ew.mul(a2, b2), tuple(x * y for x, y in zip(sa, sb, strict=True)))
+
+
+def _levi_civita():
+    e = np.zeros((3, 3, 3))
+    e[0, 1, 2] = e[1, 2, 0] = e[2, 0, 1] = 1.0
+    e[0, 2, 1] = e[2, 1, 0] = e[1, 0, 2] = -1.0
+    return e
+
+
+_EPS3 = _levi_civita()  # eps[i, j, k]
+_EPS2 = np.array([[0.0, 1.0], [-1.0, 0.0]])  # a x b (z component) = a_j eps2[j, k] b_k
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cross product of 3-vectors (2-vectors are taken with z = 0; two 2-vectors give the
+    z component), along ``axisa``/``axisb``, result vectors along ``axisc``."""
+    a, b = _arr(a), _arr(b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = moveaxis(a, axisa, -1)
+    b = moveaxis(b, axisb, -1)
+    na, nb = _shape(a)[-1], _shape(b)[-1]
+    if na not in (2, 3) or nb not in (2, 3):
+        raise ValueError(
+            f"cross: incompatible dimensions for cross product (dimension must be 2 or 3), got {na} and {nb}"
+        )
+    dt = np.result_type(get_aval(a).dtype, get_aval(b).dtype)
+    if na == 2 and nb == 2:
+        t = dot_general(a, _EPS2.astype(dt), _dn((len(_shape(a)) - 1,), (0,)))  # (..., k)
+        p = ew.mul(t, b)
+        return reduce_sum(p, (len(_shape(p)) - 1,))
+    embed = np.eye(2, 3, dtype=dt)
+    if na == 2:
+        a = dot_general(a, embed, _dn((len(_shape(a)) - 1,), (0,)))
+    if nb == 2:
+        b = dot_general(b, embed, _dn((len(_shape(b)) - 1,), (0,)))
+    # c_i = eps_ijk a_j b_k: t[..., i, k] = sum_j a_j eps_ijk, then c_i = sum_k t_ik b_k
+    t = dot_general(a, np.ascontiguousarray(_EPS3.transpose(1, 0, 2)).astype(dt),
+                    _dn((len(_shape(a)) - 1,), (0,)))
+    bb = reshape(b, _shape(b)[:-1] + (1, 3))
+    c = ew.mul(t, bb)
+    c = reduce_sum(c, (len(_shape(c)) - 1,))
+    return moveaxis(c, -1, axisc)
+
+
+# ---------------------------------------------------------------------------------------
+# einsum
+
+
+def _convert_interleaved(operands):
+    ops, terms = [], []
+    args = list(operands)
+    out = None
+    if len(args) % 2 == 1:
+        out = args.pop()
+    for i in range(0, len(args), 2):
+        ops.append(args[i])
+        terms.append(args[i + 1])
+
+    def sub(lst):
+        s = []
+        for v in lst:
+            if v is Ellipsis:
+                s.append("...")
+            else:
+                v = int(v)
+                if not 0 <= v < 52:
+                    raise ValueError(f"einsum: subscript {v} is out of range [0, 52)")
+                s.append("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[v])
+        return "".join(s)
+
+    spec = ",".join(sub(t) for t in terms)
+    if out is not None:
+        spec += "->" + sub(out)
+    return spec, ops
+
+
+def _parse_einsum(subscripts: str, ndims):
+    spec = subscripts.replace(" ", "")
+    if "->" in spec:
+        lhs, out = spec.split("->")
+        if "->" in out:
+            raise ValueError("einsum: subscripts contain more than one '->'")
+    else:
+        lhs, out = spec, None
+    terms = lhs.split(",")
+    if len(terms) != len(ndims):
+        raise ValueError(
+            f"einsum: {len(terms)} operand subscripts given for {len(ndims)} operands ({subscripts!r})"
+        )
+    parsed, n_ell = [], []
+    for t, nd in zip(terms, ndims, strict=True):
+        if t.count("...") > 1 or "." in t.replace("...", ""):
+            raise ValueError(f"einsum: invalid ellipsis in subscripts {t!r}")
+        letters = t.replace("...", "")
+        for c in letters:
+            if not c.isalpha():
+                raise ValueError(f"einsum: invalid subscript {c!r} in {subscripts!r} (use letters a-z, A-Z)")
+        e = nd - len(letters)
+        if e < 0 or (e > 0 and "..." not in t):
+            raise ValueError(
+                f"einsum: operand subscripts {t!r} do not match the operand's {nd} dimensions"
+            )
+        n_ell.append(e if "..." in t else 0)
+        parsed.append(t)
+    E = max(n_ell, default=0)
+    in_labels = []
+    for t, e in zip(parsed, n_ell, strict=True):
+        labs = []
+        if "..." in t:
+            pre, post = t.split("...")
+            labs = list(pre) + [f".{E - e + i}" for i in range(e)] + list(post)
+        else:
+            labs = list(t)
+        in_labels.append(labs)
+    ell = [f".{i}" for i in range(E)]
+    if out is None:
+        counts = {}
+        for labs in in_labels:
+            for lab in labs:
+                counts[lab] = counts.get(lab, 0) + 1
+        out_labels = ell + sorted(c for c, k in counts.items() if k == 1 and not c.startswith("."))
+    else:
+        if out.count("...") > 1 or "." in out.replace("...", ""):
+            raise ValueError(f"einsum: invalid ellipsis in output subscripts {out!r}")
+        if "..." in out:
+            pre, post = out.split("...")
+            out_labels = list(pre) + ell + list(post)
+        else:
+            if E and any(n_ell):
+                raise ValueError(
+                    "einsum: output has more dimensions than subscripts given in einstein sum, but "
+                    "no '...' ellipsis provided to broadcast the extra dimensions."
+                )
+            out_labels = list(out)
+        seen = set()
+        all_in = {lab for labs in in_labels for lab in labs}
+        for c in out_labels:
+            if c in seen:
+                raise ValueError(f"einsum: output subscript {c!r} appears more than once")
+            seen.add(c)
+            if c not in all_in:
+                raise ValueError(f"einsum: output subscript {c!r} does not appear in the input subscripts")
+    return in_labels, out_labels
+
+
+def _take_diagonals(x, labs):
+    """Collapse repeated labels of one operand onto their diagonal."""
+    labs = list(labs)
+    while True:
+        dup = next((lab for lab in labs if labs.count(lab) > 1), None)
+        if dup is None:
+            return x, labs
+        p = labs.index(dup)
+        q = labs.index(dup, p + 1)
+        s = _shape(x)
+        if s[p] != s[q]:
+            raise ValueError(
+                f"einsum: repeated subscript {dup!r} on axes of different sizes {s[p]} and {s[q]}"
+            )
+        mshape = [1] * len(s)
+        mshape[p] = mshape[q] = s[p]
+        mask = np.eye(s[p], dtype=get_aval(x).dtype).reshape(mshape)
+        x = reduce_sum(ew.mul(x, mask), (q,))
+        del labs[q]
+
+
+def einsum(subscripts, *operands, out=None, optimize=None, precision=None, preferred_element_type=None,
+           dtype=None):
+    """Einstein summation with NumPy's subscripts (``'...'`` broadcasting, implicit output).
+
+    Lowers to ``dot_general`` between operands left to right, plus transposes, reshapes,
+    reduce_sum and diagonal masks.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.einsum("ij,jk->ik", fnp.ones((2, 3)), fnp.ones((3, 4))).shape
+        (2, 4)
+    """
+    if out is not None:
+        raise NotImplementedError("fgrad.numpy.einsum: out= is not supported (arrays are immutable)")
+    if not isinstance(subscripts, str):
+        subscripts, operands = _convert_interleaved((subscripts,) + tuple(operands))
+    ops = [_arr(o) for o in operands]
+    if not ops:
+        raise ValueError("einsum: no operands given")
+    in_labels, out_labels = _parse_einsum(subscripts, [len(_shape(o)) for o in ops])
+    res_dtype = np.result_type(*[get_aval(o).dtype for o in ops])
+    if dtype is not None:
+        res_dtype = np.dtype(dtype)
+    if preferred_element_type is not None:
+        res_dtype = np.dtype(preferred_element_type)
+
+    # label sizes (size-1 axes broadcast)
+    sizes: dict = {}
+    for i, (o, labs) in enumerate(zip(ops, in_labels, strict=True)):
+        for lab, s in zip(labs, _shape(o), strict=True):
+            prev = sizes.get(lab)
+            if prev is None or prev == 1:
+                sizes[lab] = s
+            elif s not in (1, prev):
+                name = "'...'" if lab.startswith(".") else repr(lab)
+                raise ValueError(
+                    f"einsum: size of label {name} for operand {i} ({s}) does not match previous "
+                    f"terms ({prev}) in {subscripts!r}"
+                )
+
+    # per operand: diagonals, broadcasting, and summing labels used nowhere else
+    prepped = []
+    for i, (o, labs) in enumerate(zip(ops, in_labels, strict=True)):
+        o, labs = _take_diagonals(o, labs)
+        if get_aval(o).dtype != res_dtype:
+            o = ew.convert_element_type(o, res_dtype)
+        target = tuple(sizes[lab] for lab in labs)
+        if _shape(o) != target:
+            o = broadcast_in_dim(o, target, tuple(range(len(labs))))
+        elsewhere = set(out_labels).union(*[set(in_labels[j]) for j in range(len(ops)) if j != i])
+        drop = tuple(k for k, lab in enumerate(labs) if lab not in elsewhere)
+        if drop:
+            o = reduce_sum(o, drop)
+            labs = [lab for k, lab in enumerate(labs) if k not in drop]
+        prepped.append((o, labs))
+
+    cur, cl = prepped[0]
+    for i in range(1, len(prepped)):
+        b, bl = prepped[i]
+        later = set(out_labels).union(*[set(prepped[j][1]) for j in range(i + 1, len(prepped))])
+        shared = [lab for lab in cl if lab in bl]
+        batch = [lab for lab in shared if lab in later]
+        contract = [lab for lab in shared if lab not in later]
+        dn = _dn([cl.index(lab) for lab in contract], [bl.index(lab) for lab in contract],
+                 [cl.index(lab) for lab in batch], [bl.index(lab) for lab in batch])
+        cur = dot_general(cur, b, dn)
+        cl = batch + [lab for lab in cl if lab not in shared] + [lab for lab in bl if lab not in shared]
+    assert sorted(cl) == sorted(out_labels), (cl, out_labels)
+    perm = tuple(cl.index(lab) for lab in out_labels)
+    cur = transpose(cur, perm)
+    if get_aval(cur).dtype != res_dtype:
+        cur = ew.convert_element_type(cur, res_dtype)
+    return cur

@@ -1,0 +1,828 @@
+"""Contraction and linear-algebra primitives.
+
+* ``dot_general``  general tensor contraction (lax semantics: output dims are batch, lhs
+  free, rhs free), implemented as one ``matmul`` after a transpose/reshape to
+  ``(batch, free, contract)``;
+* ``triangular_solve``, ``solve``  linear in the right-hand side (transpose rules);
+* ``cholesky``, ``eigh``, ``svd``, ``qr``, ``slogdet``  decompositions.
+
+All linalg primitives act on the last two axes and accept equal leading (batch) axes, as
+``numpy.linalg`` does; the NumPy-facing wrappers in `fgrad.numpy.linalg` broadcast.
+Derivative rules are written with fgrad ops (they can be differentiated, batched and
+staged again); the matrix-calculus formulas are documented at each rule.  Derivatives of
+the decompositions are implemented for real inputs.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval
+from ..core.primitive import Primitive
+from ..transforms.transpose import is_undefined
+from .elementwise import add, convert_element_type, div, mul, neg, real, sub
+from .reductions import reduce_sum
+from .shape import broadcast_in_dim, reshape, transpose
+
+try:  # optional: a real triangular solver on CPU (NumPy has none)
+    import scipy
+    import scipy.linalg as _sla
+
+    _SCIPY_BATCH = tuple(int(p) for p in scipy.__version__.split(".")[:2]) >= (1, 15)
+except Exception:  # pragma: no cover - scipy is optional
+    _sla = None
+    _SCIPY_BATCH = False
+
+
+def _shape(x):
+    return get_aval(x).shape
+
+
+def _dtype(x):
+    return get_aval(x).dtype
+
+
+def _ndim(x):
+    return get_aval(x).ndim
+
+
+# =======================================================================================
+# dot_general
+
+
+def _norm_dn(dimension_numbers, nx, ny):
+    try:
+        (lc, rc), (lb, rb) = dimension_numbers
+    except (TypeError, ValueError):
+        raise TypeError(
+            "dot_general: dimension_numbers must be ((lhs_contract, rhs_contract), "
+            f"(lhs_batch, rhs_batch)), got {dimension_numbers!r}"
+        ) from None
+
+    def norm(axes, nd, what):
+        out = []
+        for a in axes:
+            a = int(a)
+            if not -nd <= a < nd:
+                raise ValueError(f"dot_general: {what} axis {a} is out of bounds for an operand of rank {nd}")
+            out.append(a % nd)
+        if len(set(out)) != len(out):
+            raise ValueError(f"dot_general: repeated {what} axis in {tuple(axes)}")
+        return tuple(out)
+
+    lc, lb = norm(lc, nx, "lhs contracting"), norm(lb, nx, "lhs batch")
+    rc, rb = norm(rc, ny, "rhs contracting"), norm(rb, ny, "rhs batch")
+    if set(lc) & set(lb) or set(rc) & set(rb):
+        raise ValueError("dot_general: an axis cannot be both a contracting and a batch axis")
+    if len(lc) != len(rc) or len(lb) != len(rb):
+        raise ValueError(
+            f"dot_general: lhs and rhs need as many contracting ({len(lc)} vs {len(rc)}) and "
+            f"batch ({len(lb)} vs {len(rb)}) axes"
+        )
+    return (lc, rc), (lb, rb)
+
+
+@functools.lru_cache(maxsize=4096)
+def _dg_plan(xs, ys, dn):
+    """How to run a contraction as one matmul: permutations, 2-/3-D shapes, out shape."""
+    (lc, rc), (lb, rb) = dn
+    nx, ny = len(xs), len(ys)
+    xf = tuple(i for i in range(nx) if i not in lc and i not in lb)
+    yf = tuple(i for i in range(ny) if i not in rc and i not in rb)
+    xperm, yperm = lb + xf + lc, rb + rc + yf
+    b = math.prod(xs[i] for i in lb)
+    m = math.prod(xs[i] for i in xf)
+    k = math.prod(xs[i] for i in lc)
+    n = math.prod(ys[i] for i in yf)
+    out_shape = tuple(xs[i] for i in lb) + tuple(xs[i] for i in xf) + tuple(ys[i] for i in yf)
+    if lb:
+        x3, y3 = (b, m, k), (b, k, n)
+    else:
+        x3, y3 = (m, k), (k, n)
+    return (None if xperm == tuple(range(nx)) else xperm, None if yperm == tuple(range(ny)) else yperm,
+            x3, y3, out_shape)
+
+
+def _dg_impl(xp, x, y, dimension_numbers):
+    x, y = xp.asarray(x), xp.asarray(y)
+    xperm, yperm, x3, y3, out_shape = _dg_plan(x.shape, y.shape, dimension_numbers)
+    if xperm is not None:
+        x = x.transpose(xperm)
+    if x.shape != x3:
+        x = x.reshape(x3)
+    if yperm is not None:
+        y = y.transpose(yperm)
+    if y.shape != y3:
+        y = y.reshape(y3)
+    out = xp.matmul(x, y)
+    if out.shape != out_shape:
+        out = out.reshape(out_shape)
+    return out
+
+
+def _dg_abstract(x, y, dimension_numbers):
+    (lc, rc), (lb, rb) = dimension_numbers
+    for what, la, ra in (("contracting", lc, rc), ("batch", lb, rb)):
+        ls, rs = tuple(x.shape[i] for i in la), tuple(y.shape[i] for i in ra)
+        if ls != rs:
+            raise ValueError(
+                f"dot_general: {what} dimensions must have equal sizes, got lhs shape {x.shape} "
+                f"axes {la} (sizes {ls}) and rhs shape {y.shape} axes {ra} (sizes {rs})"
+            )
+    out_shape = _dg_plan(x.shape, y.shape, dimension_numbers)[4]
+    dt = np.result_type(x.dtype, y.dtype)
+    return ShapedArray(out_shape, dt, x.weak_type and y.weak_type)
+
+
+dot_general_p = Primitive("dot_general", _dg_impl, _dg_abstract, family="contraction")
+
+
+def dot_general(x, y, dimension_numbers):
+    """Contract ``x`` and ``y`` (lax semantics).  ``dimension_numbers`` is
+    ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``; the result's axes are the
+    batch axes, then the free axes of ``x``, then the free axes of ``y`` (each in order).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> dot_general(fnp.ones((2, 3)), fnp.ones((3, 4)), (((1,), (0,)), ((), ()))).shape
+        (2, 4)
+    """
+    dn = _norm_dn(dimension_numbers, _ndim(x), _ndim(y))
+    return dot_general_p.bind(x, y, dimension_numbers=dn)
+
+
+def _dg_jvp(primals, tangents, dimension_numbers):
+    x, y = primals
+    tx, ty = tangents
+    out = dot_general_p.bind(x, y, dimension_numbers=dimension_numbers)
+    t = None
+    if tx is not None:
+        t = dot_general_p.bind(tx, y, dimension_numbers=dimension_numbers)
+    if ty is not None:
+        t2 = dot_general_p.bind(x, ty, dimension_numbers=dimension_numbers)
+        t = t2 if t is None else add(t, t2)
+    if t is not None and _dtype(t) != _dtype(out):
+        t = convert_element_type(t, _dtype(out))
+    return out, t
+
+
+def _argsort(labels):
+    return tuple(labels.index(j) for j in range(len(labels)))
+
+
+def _dg_transpose(ct, x, y, dimension_numbers):
+    (lc, rc), (lb, rb) = dimension_numbers
+    if is_undefined(x) and is_undefined(y):
+        raise ValueError("dot_general is not linear in both operands at once")
+    if is_undefined(x):
+        nx, ny = x.aval.ndim, _ndim(y)
+        xf = [i for i in range(nx) if i not in lc and i not in lb]
+        yf = tuple(i for i in range(ny) if i not in rc and i not in rb)
+        nb, nxf = len(lb), len(xf)
+        ct_free = tuple(range(nb + nxf, nb + nxf + len(yf)))
+        res = dot_general_p.bind(ct, y, dimension_numbers=((ct_free, yf), (tuple(range(nb)), rb)))
+        labels = list(lb) + xf + [lc[rc.index(d)] for d in sorted(rc)]
+        res = transpose(res, _argsort(labels))
+        if _dtype(res) != x.aval.dtype:
+            res = convert_element_type(res, x.aval.dtype)
+        return res, None
+    nx, ny = _ndim(x), y.aval.ndim
+    xf = tuple(i for i in range(nx) if i not in lc and i not in lb)
+    yf = [i for i in range(ny) if i not in rc and i not in rb]
+    nb, nxf = len(lb), len(xf)
+    res = dot_general_p.bind(ct, x, dimension_numbers=((tuple(range(nb, nb + nxf)), xf),
+                                                       (tuple(range(nb)), lb)))
+    labels = list(rb) + yf + [rc[lc.index(d)] for d in sorted(lc)]
+    res = transpose(res, _argsort(labels))
+    if _dtype(res) != y.aval.dtype:
+        res = convert_element_type(res, y.aval.dtype)
+    return None, res
+
+
+def _dg_batch(axis_size, vals, dims, dimension_numbers):
+    from .shape import moveaxis
+
+    x, y = vals
+    dx, dy = dims
+    (lc, rc), (lb, rb) = dimension_numbers
+
+    def shift(axes, d):  # logical axis -> physical axis when a batch axis sits at d
+        return tuple(a + (a >= d) for a in axes)
+
+    if dx is not None and dy is not None:
+        x, y = moveaxis(x, dx, 0), moveaxis(y, dy, 0)
+        dn = ((shift(lc, 0), shift(rc, 0)), ((0,) + shift(lb, 0), (0,) + shift(rb, 0)))
+        return dot_general_p.bind(x, y, dimension_numbers=dn), 0
+    if dx is not None:
+        lc2, lb2 = shift(lc, dx), shift(lb, dx)
+        free = [i for i in range(_ndim(x)) if i not in lc2 and i not in lb2]
+        dn = ((lc2, rc), (lb2, rb))
+        return dot_general_p.bind(x, y, dimension_numbers=dn), len(lb) + free.index(dx)
+    rc2, rb2 = shift(rc, dy), shift(rb, dy)
+    free = [i for i in range(_ndim(y)) if i not in rc2 and i not in rb2]
+    nxf = _ndim(x) - len(lc) - len(lb)
+    dn = ((lc, rc2), (lb, rb2))
+    return dot_general_p.bind(x, y, dimension_numbers=dn), len(lb) + nxf + free.index(dy)
+
+
+dot_general_p.jvp = _dg_jvp
+dot_general_p.transpose = _dg_transpose
+dot_general_p.batch = _dg_batch
+
+
+# =======================================================================================
+# helpers for the rules below: batched matrix algebra on the last two axes (fgrad ops)
+
+
+def _mT(x):
+    nd = _ndim(x)
+    return transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def _mm(a, b):
+    """``a @ b`` for (..., m, k) @ (..., k, n) with equal leading axes."""
+    na, nb = _ndim(a), _ndim(b)
+    if na != nb:
+        raise ValueError(f"internal: _mm needs equal ranks, got {_shape(a)} @ {_shape(b)}")
+    lead = tuple(range(na - 2))
+    return dot_general_p.bind(a, b, dimension_numbers=(((na - 1,), (na - 2,)), (lead, lead)))
+
+
+def _eye(n, dtype):
+    return np.eye(n, dtype=dtype)
+
+
+def _diag(x):
+    """Diagonal of the last two (square) axes: (..., n, n) -> (..., n)."""
+    n = _shape(x)[-1]
+    return reduce_sum(mul(x, _eye(n, _dtype(x))), (_ndim(x) - 1,))
+
+
+def _diag_embed(v, dtype=None):
+    """(..., n) -> (..., n, n) with ``v`` on the diagonal."""
+    s = _shape(v)
+    n = s[-1]
+    vv = reshape(v, s[:-1] + (1, n))
+    return mul(vv, _eye(n, dtype or _dtype(v)))
+
+
+def _tril(x, k=0):
+    m, n = _shape(x)[-2:]
+    return mul(x, np.tri(m, n, k, dtype=_dtype(x)))
+
+
+def _triu(x, k=0):
+    m, n = _shape(x)[-2:]
+    return mul(x, np.ones((m, n), _dtype(x)) - np.tri(m, n, k - 1, dtype=_dtype(x)))
+
+
+def _sym_from_lower(t):
+    """The symmetric matrix whose lower triangle is that of ``t`` (what the kernels read)."""
+    return add(_tril(t), _mT(_tril(t, -1)))
+
+
+def _real_only(name, *xs):
+    for x in xs:
+        if x is not None and _dtype(x).kind == "c":
+            raise NotImplementedError(f"{name}: derivatives of complex inputs are not implemented")
+
+
+def _batch_front(prim):
+    """Batching rule for primitives over the last axes with equal leading axes: move every
+    batch axis to the front (broadcasting unbatched operands) and call once."""
+    def rule(axis_size, vals, dims, **params):
+        from ..transforms.batching import bdim_to_front
+
+        vals = [bdim_to_front(v, d, axis_size) for v, d in zip(vals, dims, strict=True)]
+        out = prim.bind(*vals, **params)
+        return out, 0
+
+    return rule
+
+
+def _check_square(name, a):
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"{name}: expected square matrices in the last two axes, got shape {a.shape}")
+
+
+def _check_float(name, *avals):
+    for a in avals:
+        if a.dtype.kind not in "fc":
+            raise TypeError(f"{name}: expected a floating-point or complex array, got {a.dtype}")
+
+
+def _nan_fill(xp, shape, dtype):
+    return xp.full(shape, np.nan, dtype=dtype)
+
+
+def _per_matrix(xp, fn, out_shape, out_dtype, *arrays):
+    """Apply ``fn`` matrix by matrix (leading axes), filling NaN where LAPACK fails (JAX
+    returns NaN for a failed factorization rather than raising)."""
+    out = _nan_fill(xp, out_shape, out_dtype)
+    lead = out_shape[:-2]
+    for idx in np.ndindex(*lead):
+        try:
+            out[idx] = fn(*[a[idx] for a in arrays])
+        except np.linalg.LinAlgError:
+            pass
+    return out
+
+
+# =======================================================================================
+# triangular_solve
+
+
+def _tri_impl(xp, a, b, left_side, lower, transpose_a, unit_diagonal):
+    dt = np.result_type(a.dtype, b.dtype)
+    a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+    if not left_side:  # x op(a) = b  <=>  op(a)^T x^T = b^T
+        bt = xp.swapaxes(b, -1, -2)
+        return xp.swapaxes(_tri_impl(xp, a, bt, True, lower, not transpose_a, unit_diagonal), -1, -2)
+    if xp is np and _sla is not None and (a.ndim == 2 or _SCIPY_BATCH) and dt.kind in "fc":
+
+        def one(am, bm):
+            return _sla.solve_triangular(am, bm, trans=1 if transpose_a else 0, lower=lower,
+                                         unit_diagonal=unit_diagonal, check_finite=False)
+    else:
+        n = a.shape[-1]
+        mask = np.tri(n, n, 0 if lower else -1, dtype=bool)
+        if not lower:
+            mask = ~mask | np.eye(n, dtype=bool)
+
+        def one(am, bm):
+            am = xp.where(xp.asarray(mask), am, 0)
+            if unit_diagonal:
+                am = xp.where(xp.asarray(np.eye(n, dtype=bool)), 1, am)
+            if transpose_a:
+                am = xp.swapaxes(am, -1, -2)
+            return xp.linalg.solve(am, bm)
+    with np.errstate(all="ignore"):
+        try:
+            return one(a, b)
+        except (np.linalg.LinAlgError, ValueError):
+            if a.ndim == 2:
+                return _nan_fill(xp, b.shape, dt)
+            return _per_matrix(xp, one, b.shape, dt, a, b)
+
+
+def _tri_abstract(a, b, left_side, lower, transpose_a, unit_diagonal):
+    _check_square("triangular_solve", a)
+    _check_float("triangular_solve", a, b)
+    m = a.shape[-1]
+    k = b.shape[-2] if left_side else (b.shape[-1] if b.ndim else None)
+    if b.ndim < 2 or k != m or b.shape[:-2] != a.shape[:-2]:
+        side = "(..., m, n) with m" if left_side else "(..., n, m) with m"
+        raise ValueError(
+            f"triangular_solve: b must have shape {side} = {m} and the same leading axes as a "
+            f"{a.shape}, got {b.shape}"
+        )
+    return ShapedArray(b.shape, np.result_type(a.dtype, b.dtype))
+
+
+triangular_solve_p = Primitive("triangular_solve", _tri_impl, _tri_abstract, family="linalg")
+
+
+def triangular_solve(a, b, *, left_side=True, lower=True, transpose_a=False, unit_diagonal=False):
+    """Solve ``op(a) x = b`` (``left_side``) or ``x op(a) = b`` for triangular ``a``, where
+    ``op(a)`` is ``a`` or ``a.T`` (``transpose_a``).  Only the ``lower``/upper triangle of
+    ``a`` is read (and not its diagonal when ``unit_diagonal``).  Leading axes must match."""
+    return triangular_solve_p.bind(a, b, left_side=bool(left_side), lower=bool(lower),
+                                   transpose_a=bool(transpose_a), unit_diagonal=bool(unit_diagonal))
+
+
+def _tri_mask(t, lower, unit_diagonal):
+    if lower:
+        return _tril(t, -1 if unit_diagonal else 0)
+    return _triu(t, 1 if unit_diagonal else 0)
+
+
+def _tri_jvp(primals, tangents, left_side, lower, transpose_a, unit_diagonal):
+    # op(A) x = b  =>  op(A) dx = db - op(dA) x   (right side: dx op(A) = db - x op(dA))
+    a, b = primals
+    ta, tb = tangents
+    params = dict(left_side=left_side, lower=lower, transpose_a=transpose_a, unit_diagonal=unit_diagonal)
+    x = triangular_solve_p.bind(a, b, **params)
+    rhs = tb
+    if ta is not None:
+        _real_only("triangular_solve", ta)
+        da = _tri_mask(ta, lower, unit_diagonal)
+        if transpose_a:
+            da = _mT(da)
+        corr = _mm(da, x) if left_side else _mm(x, da)
+        rhs = neg(corr) if rhs is None else sub(rhs, corr)
+    if rhs is None:
+        return x, None
+    dt = _dtype(x)
+    if _dtype(rhs) != dt:
+        rhs = convert_element_type(rhs, dt)
+    return x, triangular_solve_p.bind(a, rhs, **params)
+
+
+def _tri_transpose(ct, a, b, left_side, lower, transpose_a, unit_diagonal):
+    if is_undefined(a):
+        raise ValueError("triangular_solve is linear only in b")
+    ct_b = triangular_solve_p.bind(a, ct, left_side=left_side, lower=lower,
+                                   transpose_a=not transpose_a, unit_diagonal=unit_diagonal)
+    if _dtype(ct_b) != b.aval.dtype:
+        ct_b = convert_element_type(ct_b, b.aval.dtype)
+    return None, ct_b
+
+
+def _fold_rhs_batch(prim, axis_size, a, b, db, left_side, **params):
+    """Unbatched ``a`` with batched ``b``: fold the batch into b's free axis (one solve with
+    more right-hand sides instead of broadcasting ``a``)."""
+    from .shape import moveaxis
+
+    nd = _ndim(b)  # physical rank, batch axis included
+    if left_side:
+        bb = moveaxis(b, db, nd - 1)  # (..., m, n, B)
+        s = _shape(bb)
+        x = prim.bind(a, reshape(bb, s[:-2] + (s[-2] * s[-1],)), left_side=left_side, **params)
+        return reshape(x, s), nd - 1
+    bb = moveaxis(b, db, nd - 3)  # (..., B, n, m)
+    s = _shape(bb)
+    x = prim.bind(a, reshape(bb, s[:-3] + (s[-3] * s[-2], s[-1])), left_side=left_side, **params)
+    return reshape(x, s), nd - 3
+
+
+def _tri_batch(axis_size, vals, dims, **params):
+    a, b = vals
+    da, db = dims
+    if da is None:
+        return _fold_rhs_batch(triangular_solve_p, axis_size, a, b, db, **params)
+    return _batch_front(triangular_solve_p)(axis_size, vals, dims, **params)
+
+
+triangular_solve_p.jvp = _tri_jvp
+triangular_solve_p.transpose = _tri_transpose
+triangular_solve_p.batch = _tri_batch
+
+
+# =======================================================================================
+# solve (general square systems, LU in LAPACK)
+
+
+def _solve_impl(xp, a, b):
+    dt = np.result_type(a.dtype, b.dtype)
+    a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+    try:
+        return xp.linalg.solve(a, b)
+    except np.linalg.LinAlgError:  # singular: NaN like JAX, matrix by matrix
+        if a.ndim == 2:
+            return _nan_fill(xp, b.shape, dt)
+        return _per_matrix(xp, xp.linalg.solve, b.shape, dt, a, b)
+
+
+def _solve_abstract(a, b):
+    _check_square("solve", a)
+    _check_float("solve", a, b)
+    if b.ndim < 2 or b.shape[-2] != a.shape[-1] or b.shape[:-2] != a.shape[:-2]:
+        raise ValueError(
+            f"solve: b must have shape (..., {a.shape[-1]}, k) with the leading axes of a "
+            f"{a.shape}, got {b.shape}"
+        )
+    return ShapedArray(b.shape, np.result_type(a.dtype, b.dtype))
+
+
+solve_p = Primitive("solve", _solve_impl, _solve_abstract, family="linalg")
+
+
+def solve(a, b):
+    """Solve ``a x = b`` for square ``a`` (..., m, m) and ``b`` (..., m, k), equal leading axes."""
+    return solve_p.bind(a, b)
+
+
+def _solve_jvp(primals, tangents):
+    # A x = b  =>  A dx = db - dA x
+    a, b = primals
+    ta, tb = tangents
+    x = solve_p.bind(a, b)
+    rhs = tb
+    if ta is not None:
+        corr = _mm(ta, x)
+        rhs = neg(corr) if rhs is None else sub(rhs, corr)
+    if rhs is None:
+        return x, None
+    if _dtype(rhs) != _dtype(x):
+        rhs = convert_element_type(rhs, _dtype(x))
+    return x, solve_p.bind(a, rhs)
+
+
+def _solve_transpose(ct, a, b):
+    if is_undefined(a):
+        raise ValueError("solve is linear only in b")
+    ct_b = solve_p.bind(_mT(a), ct)
+    if _dtype(ct_b) != b.aval.dtype:
+        ct_b = convert_element_type(ct_b, b.aval.dtype)
+    return None, ct_b
+
+
+def _solve_batch(axis_size, vals, dims):
+    a, b = vals
+    da, db = dims
+    if da is None:
+        return _fold_rhs_batch(_SolveAsTri, axis_size, a, b, db, left_side=True)
+    return _batch_front(solve_p)(axis_size, vals, dims)
+
+
+class _SolveAsTri:  # adapter so _fold_rhs_batch can call solve with its keyword
+    @staticmethod
+    def bind(a, b, left_side):
+        return solve_p.bind(a, b)
+
+
+solve_p.jvp = _solve_jvp
+solve_p.transpose = _solve_transpose
+solve_p.batch = _solve_batch
+
+
+# =======================================================================================
+# cholesky
+
+
+def _chol_impl(xp, a):
+    try:
+        return xp.linalg.cholesky(a)
+    except np.linalg.LinAlgError:  # not positive definite: NaN (JAX semantics)
+        if a.ndim == 2:
+            return _nan_fill(xp, a.shape, a.dtype)
+        return _per_matrix(xp, xp.linalg.cholesky, a.shape, a.dtype, a)
+
+
+def _chol_abstract(a):
+    _check_square("cholesky", a)
+    _check_float("cholesky", a)
+    return ShapedArray(a.shape, a.dtype)
+
+
+cholesky_p = Primitive("cholesky", _chol_impl, _chol_abstract, family="linalg")
+
+
+def cholesky(a):
+    """Lower Cholesky factor of the symmetric matrix whose lower triangle is that of ``a``."""
+    return cholesky_p.bind(a)
+
+
+def _phi(x):
+    """Lower triangle with the diagonal halved."""
+    n = _shape(x)[-1]
+    w = np.tri(n, n, -1, dtype=_dtype(x)) + 0.5 * np.eye(n, dtype=_dtype(x))
+    return mul(x, w)
+
+
+def _chol_jvp(primals, tangents):
+    # A = L L^T  =>  dL = L phi(L^-1 dA L^-T)   (phi: lower triangle, half diagonal)
+    (a,), (ta,) = primals, tangents
+    _real_only("cholesky", a)
+    L = cholesky_p.bind(a)
+    da = _sym_from_lower(ta)
+    tmp = triangular_solve(L, da, left_side=True, lower=True)
+    tmp = triangular_solve(L, tmp, left_side=False, lower=True, transpose_a=True)
+    return L, _mm(L, _phi(tmp))
+
+
+cholesky_p.jvp = _chol_jvp
+cholesky_p.batch = _batch_front(cholesky_p)
+
+
+# =======================================================================================
+# eigh
+
+
+def _eigh_impl(xp, a):
+    w, v = xp.linalg.eigh(a, UPLO="L")
+    return [w, v]
+
+
+def _eigh_abstract(a):
+    _check_square("eigh", a)
+    _check_float("eigh", a)
+    rdt = np.finfo(a.dtype).dtype
+    return [ShapedArray(a.shape[:-1], rdt), ShapedArray(a.shape, a.dtype)]
+
+
+eigh_p = Primitive("eigh", _eigh_impl, _eigh_abstract, multiple_results=True, family="linalg")
+
+
+def eigh(a):
+    """Eigenvalues (ascending) and eigenvectors (columns) of the symmetric matrix whose lower
+    triangle is that of ``a``: returns ``[w, v]``."""
+    return eigh_p.bind(a)
+
+
+def _gap_inverse(w):
+    """F[..., i, j] = 1 / (w_j - w_i) off the diagonal, 0 on it."""
+    n = _shape(w)[-1]
+    nd = _ndim(w)
+    wi = broadcast_in_dim(w, _shape(w) + (n,), tuple(range(nd)))  # [..., i, j] = w_i
+    wj = _mT(wi)  # [..., i, j] = w_j
+    eye = _eye(n, _dtype(w))
+    return sub(div(1.0, add(sub(wj, wi), eye)), eye)
+
+
+def _eigh_jvp(primals, tangents):
+    # A = V diag(w) V^T, M = V^T dA V:  dw = diag(M),  dV = V (F o M),  F_ij = 1/(w_j - w_i)
+    (a,), (ta,) = primals, tangents
+    _real_only("eigh", a)
+    w, v = eigh_p.bind(a)
+    m = _mm(_mT(v), _mm(_sym_from_lower(ta), v))
+    dw = _diag(m)
+    dv = _mm(v, mul(_gap_inverse(w), m))
+    return [w, v], [dw, dv]
+
+
+eigh_p.jvp = _eigh_jvp
+eigh_p.batch = _batch_front(eigh_p)
+
+
+# =======================================================================================
+# svd
+
+
+def _svd_impl(xp, a, full_matrices, compute_uv):
+    if compute_uv:
+        u, s, vh = xp.linalg.svd(a, full_matrices=full_matrices, compute_uv=True)
+        return [u, s, vh]
+    return [xp.linalg.svd(a, compute_uv=False)]
+
+
+def _svd_abstract(a, full_matrices, compute_uv):
+    if a.ndim < 2:
+        raise ValueError(f"svd: expected a matrix (or a stack of them), got shape {a.shape}")
+    _check_float("svd", a)
+    *lead, m, n = a.shape
+    lead = tuple(lead)
+    k = min(m, n)
+    rdt = np.finfo(a.dtype).dtype
+    s = ShapedArray(lead + (k,), rdt)
+    if not compute_uv:
+        return [s]
+    ku, kv = (m, n) if full_matrices else (k, k)
+    return [ShapedArray(lead + (m, ku), a.dtype), s, ShapedArray(lead + (kv, n), a.dtype)]
+
+
+svd_p = Primitive("svd", _svd_impl, _svd_abstract, multiple_results=True, family="linalg")
+
+
+def svd(a, full_matrices=False, compute_uv=True):
+    """``[u, s, vh]`` (or ``[s]``) with ``a = u @ diag(s) @ vh``, ``s`` descending."""
+    return svd_p.bind(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
+
+
+def _svd_jvp(primals, tangents, full_matrices, compute_uv):
+    # A = U S V^T (reduced), P = U^T dA V:  ds = diag(P),
+    #   dU = U (F o (P S + S P^T)) + (I - U U^T) dA V S^-1
+    #   dV = V (F o (S P + P^T S)) + (I - V V^T) dA^T U S^-1,   F_ij = 1/(s_j^2 - s_i^2)
+    (a,), (ta,) = primals, tangents
+    _real_only("svd", a)
+    m, n = _shape(a)[-2:]
+    out = svd_p.bind(a, full_matrices=full_matrices, compute_uv=compute_uv)
+    if compute_uv and full_matrices and m != n:
+        raise NotImplementedError(
+            "svd: the derivative of U/Vh with full_matrices=True is not defined for non-square "
+            "matrices (the extra columns are not unique); use full_matrices=False"
+        )
+    u, s, vh = out if (compute_uv and not full_matrices) else svd_p.bind(a, full_matrices=False,
+                                                                         compute_uv=True)
+    v = _mT(vh)
+    p = _mm(_mT(u), _mm(ta, v))
+    ds = _diag(p)
+    if not compute_uv:
+        return out, [ds]
+    s_row = reshape(s, _shape(s)[:-1] + (1, _shape(s)[-1]))  # [..., i, j] = s_j
+    f = _gap_inverse(mul(s, s))
+    ps = mul(p, s_row)  # P S
+    sp = mul(_mT(s_row), p)  # S P
+    du = _mm(u, mul(f, add(ps, _mT(ps))))
+    dv = _mm(v, mul(f, add(sp, _mT(sp))))
+    if m > n:
+        dav = _mm(ta, v)
+        du = add(du, div(sub(dav, _mm(u, _mm(_mT(u), dav))), s_row))
+    if n > m:
+        dau = _mm(_mT(ta), u)
+        dv = add(dv, div(sub(dau, _mm(v, _mm(_mT(v), dau))), s_row))
+    return out, [du, ds, _mT(dv)]
+
+
+svd_p.jvp = _svd_jvp
+svd_p.batch = _batch_front(svd_p)
+
+
+# =======================================================================================
+# qr
+
+
+def _qr_impl(xp, a, full_matrices):
+    q, r = xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
+    return [q, r]
+
+
+def _qr_abstract(a, full_matrices):
+    if a.ndim < 2:
+        raise ValueError(f"qr: expected a matrix (or a stack of them), got shape {a.shape}")
+    _check_float("qr", a)
+    *lead, m, n = a.shape
+    lead = tuple(lead)
+    k = m if full_matrices else min(m, n)
+    return [ShapedArray(lead + (m, k), a.dtype), ShapedArray(lead + (k, n), a.dtype)]
+
+
+qr_p = Primitive("qr", _qr_impl, _qr_abstract, multiple_results=True, family="linalg")
+
+
+def qr(a, full_matrices=False):
+    """``[q, r]`` with ``a = q @ r``; reduced (k = min(m, n)) or complete (q is m x m)."""
+    return qr_p.bind(a, full_matrices=bool(full_matrices))
+
+
+def _qr_square_jvp(q, r, da):
+    # A = QR (m >= n), C = Q^T dA R^-1, W = tril(C, -1) - tril(C, -1)^T (skew):
+    #   dQ = dA R^-1 + Q (W - C),   dR = (C - W) R
+    dar = triangular_solve(r, da, left_side=False, lower=False)
+    c = _mm(_mT(q), dar)
+    low = _tril(c, -1)
+    w = sub(low, _mT(low))
+    dq = add(dar, _mm(q, sub(w, c)))
+    dr = _mm(sub(c, w), r)
+    return dq, dr
+
+
+def _qr_jvp(primals, tangents, full_matrices):
+    (a,), (ta,) = primals, tangents
+    _real_only("qr", a)
+    m, n = _shape(a)[-2:]
+    q, r = qr_p.bind(a, full_matrices=full_matrices)
+    if m >= n:
+        if full_matrices and m != n:
+            raise NotImplementedError(
+                "qr: the derivative of the complete decomposition of a tall matrix is not "
+                "defined (the extra columns of q are not unique); use mode='reduced'"
+            )
+        dq, dr = _qr_square_jvp(q, r, ta)
+        return [q, r], [dq, dr]
+    # wide: A = [X | Y], X = Q R_X (square), R = [R_X | Q^T Y]
+    dt = _dtype(a)
+    e1 = np.eye(n, m, dtype=dt)  # A @ e1 = X
+    e2 = np.eye(n, dtype=dt)[:, m:]  # A @ e2 = Y
+
+    def rmul(x, c):  # x (..., p, n) @ constant c (n, k)
+        return dot_general_p.bind(x, c, dimension_numbers=(((_ndim(x) - 1,), (0,)), ((), ())))
+
+    rx = rmul(r, e1)
+    y = rmul(a, e2)
+    dq, drx = _qr_square_jvp(q, rx, rmul(ta, e1))
+    dry = add(_mm(_mT(dq), y), _mm(_mT(q), rmul(ta, e2)))
+    dr = add(rmul(drx, e1.T), rmul(dry, e2.T))
+    return [q, r], [dq, dr]
+
+
+qr_p.jvp = _qr_jvp
+qr_p.batch = _batch_front(qr_p)
+
+
+# =======================================================================================
+# slogdet
+
+
+def _slogdet_impl(xp, a):
+    sign, logdet = xp.linalg.slogdet(a)
+    return [sign, logdet]
+
+
+def _slogdet_abstract(a):
+    _check_square("slogdet", a)
+    _check_float("slogdet", a)
+    return [ShapedArray(a.shape[:-2], a.dtype), ShapedArray(a.shape[:-2], np.finfo(a.dtype).dtype)]
+
+
+slogdet_p = Primitive("slogdet", _slogdet_impl, _slogdet_abstract, multiple_results=True, family="linalg")
+
+
+def slogdet(a):
+    """``[sign, log|det a|]`` over the last two axes."""
+    return slogdet_p.bind(a)
+
+
+def _slogdet_jvp(primals, tangents):
+    # d log det A = tr(A^-1 dA); the sign of a real determinant is locally constant
+    (a,), (ta,) = primals, tangents
+    sign, logdet = slogdet_p.bind(a)
+    t = reduce_sum(_diag(solve_p.bind(a, ta)), (_ndim(a) - 2,))
+    if _dtype(a).kind == "c":
+        tr = real(t)
+        return [sign, logdet], [mul(sign, sub(t, tr)), tr]
+    return [sign, logdet], [None, t]
+
+
+slogdet_p.jvp = _slogdet_jvp
+slogdet_p.batch = _batch_front(slogdet_p)
+
+
+__all__ = [
+    "dot_general", "dot_general_p", "triangular_solve", "triangular_solve_p", "solve", "solve_p",
+    "cholesky", "cholesky_p", "eigh", "eigh_p", "svd", "svd_p", "qr", "qr_p", "slogdet", "slogdet_p",
+]
