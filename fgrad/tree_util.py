@@ -138,38 +138,46 @@ def _node_of(x):
     return None, None
 
 
+def _flatten(x, is_leaf, leaves: list) -> PyTreeDef:
+    # module-level recursion (a nested recursive closure would make a reference cycle per call)
+    if is_leaf is not None and is_leaf(x):
+        leaves.append(x)
+        return _LEAF
+    t, nt = _node_of(x)
+    if nt is None:
+        leaves.append(x)
+        return _LEAF
+    children, aux = nt.to_iter(x)
+    return PyTreeDef(t, aux, tuple([_flatten(c, is_leaf, leaves) for c in children]))
+
+
 def tree_flatten(tree: Any, is_leaf: Callable | None = None):
     """Returns ``(leaves, treedef)``.  Dict keys are sorted; None is an empty node."""
     leaves: list = []
+    t = type(tree)
+    if t not in _registry and is_leaf is None and not _is_namedtuple(tree):
+        return [tree], _LEAF
+    return leaves, _flatten(tree, is_leaf, leaves)
 
-    def rec(x) -> PyTreeDef:
-        if is_leaf is not None and is_leaf(x):
-            leaves.append(x)
-            return _LEAF
-        t, nt = _node_of(x)
-        if nt is None:
-            leaves.append(x)
-            return _LEAF
-        children, aux = nt.to_iter(x)
-        return PyTreeDef(t, aux, tuple(rec(c) for c in children))
 
-    return leaves, rec(tree)
+def _unflatten(t: PyTreeDef, it):
+    if t.node_type is None:
+        return next(it)
+    children = [_unflatten(c, it) for c in t.children]
+    nt = _registry.get(t.node_type)
+    if nt is None:  # namedtuple
+        return t.node_type(*children)
+    return nt.from_iter(t.aux, children)
 
 
 def tree_unflatten(treedef: PyTreeDef, leaves) -> Any:
     """Rebuild a pytree of structure ``treedef`` from ``leaves``."""
+    if treedef.node_type is None:
+        if len(leaves) != 1:
+            raise ValueError(f"tree_unflatten: expected 1 leaf for {treedef}, got {len(leaves)}")
+        return leaves[0]
     it = iter(leaves)
-
-    def rec(t: PyTreeDef):
-        if t.node_type is None:
-            return next(it)
-        children = [rec(c) for c in t.children]
-        nt = _registry.get(t.node_type)
-        if nt is None:  # namedtuple
-            return t.node_type(*children)
-        return nt.from_iter(t.aux, children)
-
-    out = rec(treedef)
+    out = _unflatten(treedef, it)
     rest = list(it)
     if rest:
         raise ValueError(f"tree_unflatten: {len(rest)} leaves left over for {treedef}")

@@ -69,15 +69,27 @@ _PY_SCALAR_DTYPE = {
 }
 
 
+def make_aval(shape: tuple, dtype: np.dtype, weak_type: bool = False) -> ShapedArray:
+    """Fast `ShapedArray` constructor for an already-normalized tuple and np.dtype."""
+    a = object.__new__(ShapedArray)
+    a.shape, a.dtype, a.weak_type = shape, dtype, weak_type
+    return a
+
+
+_PY_SCALAR_AVAL = {t: make_aval((), d, True) for t, d in _PY_SCALAR_DTYPE.items()}
+
+
 def get_aval(x) -> ShapedArray:
     """The abstract value of anything fgrad accepts as an array argument."""
+    t = type(x)
+    if t is ArrayImpl:
+        b = x._buf
+        return make_aval(b.shape, b.dtype)
     if isinstance(x, Tracer):
         return x.aval
-    if type(x) is ArrayImpl:
-        return ShapedArray(x._buf.shape, x._buf.dtype)
-    t = type(x)
-    if t in _PY_SCALAR_DTYPE:
-        return ShapedArray((), _PY_SCALAR_DTYPE[t], weak_type=True)
+    av = _PY_SCALAR_AVAL.get(t)
+    if av is not None:
+        return av
     if hasattr(x, "shape") and hasattr(x, "dtype"):
         return ShapedArray(x.shape, x.dtype)
     x = np.asarray(x)

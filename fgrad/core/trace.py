@@ -29,12 +29,37 @@ class ConcretizationError(Exception):
     """A traced (abstract) value was used where a concrete Python value is needed."""
 
 
+class Origin:
+    """Where a transform was started: ``what`` (e.g. "grad of f") and the user's call site.
+    Formatted only when an error message needs it."""
+
+    __slots__ = ("what", "site")
+
+    def __init__(self, what: str, site: tuple) -> None:
+        self.what, self.site = what, site
+
+    def __str__(self) -> str:
+        f, line, fn = self.site
+        return f"{self.what} called at {f}:{line} (in {fn})"
+
+    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
+
+
+def origin(what: str) -> Origin:
+    """Record the transform ``what`` and the first stack frame outside fgrad."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("fgrad"):
+        frame = frame.f_back
+    site = (frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name) if frame else ("?", 0, "?")
+    return Origin(what, site)
+
+
 class Trace:
     """Base class of all interpreters.  Subclasses override `process`."""
 
     __slots__ = ("parent", "alive", "origin")
 
-    def __init__(self, parent: "Trace | None", origin: str = "") -> None:
+    def __init__(self, parent: "Trace | None", origin: "Origin | str" = "") -> None:
         self.parent = parent
         self.alive = True
         self.origin = origin
@@ -67,8 +92,6 @@ class EvalTrace(Trace):
     __slots__ = ()
 
     def process(self, prim, args, params):
-        from .primitive import eval_primitive
-
         return eval_primitive(prim, args, params)
 
     def concretize(self, tracer, what):  # pragma: no cover - eval has no tracers
@@ -82,6 +105,7 @@ class EvalTrace(Trace):
 
 
 EVAL_TRACE = EvalTrace(None, "eval")
+eval_primitive = None  # set by fgrad.core.primitive (avoids an import cycle)
 state = _State()
 
 

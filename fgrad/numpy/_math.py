@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.array import get_aval
+from ..core.array import ArrayImpl, get_aval
+from ..core.trace import EVAL_TRACE, state
+
+new_array = object.__new__
 from ..ops import elementwise as ew
 from ..ops.elementwise import (
     add_p, sub_p, mul_p, div_p, neg_p, pow_p, max_p, min_p, fmax_p, fmin_p, atan2_p, rem_p,
@@ -19,9 +22,18 @@ from ..ops.elementwise import (
 
 def _unary(prim, name):
     bind = prim.bind
-
-    def f(x):
-        return bind(x)
+    ufunc = getattr(prim, "ufunc", None)
+    if ufunc is not None:
+        # eager fast path: no transform active and a concrete array -> call the ufunc directly
+        def f(x):
+            if type(x) is ArrayImpl and state.trace is EVAL_TRACE:
+                w = new_array(ArrayImpl)
+                w._buf = ufunc(x._buf)
+                return w
+            return bind(x)
+    else:
+        def f(x):
+            return bind(x)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise ``{name}`` (NumPy semantics; differentiable where defined)."

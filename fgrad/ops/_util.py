@@ -13,8 +13,10 @@ _WEAK_PROBE = {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1.0 + 0j}
 def probe_dtype(prim, avals, params) -> np.dtype:
     """Result dtype of an elementwise primitive, found by running its implementation on
     one-element inputs of the same dtypes (cached), so dtype rules match NumPy exactly."""
-    key = (tuple((a.dtype, a.weak_type) for a in avals), tuple(sorted(params.items())))
-    cache = prim.__dict__.setdefault("_dtype_cache", {})
+    key = tuple([(a.dtype, a.weak_type) for a in avals])
+    if params:
+        key += tuple(sorted(params.items()))
+    cache = prim.dtype_cache
     dt = cache.get(key)
     if dt is None:
         args = [
@@ -44,11 +46,17 @@ def ndim(x) -> int:
 
 
 def shape(x) -> tuple:
-    return get_aval(x).shape
+    try:
+        return x.shape
+    except AttributeError:
+        return get_aval(x).shape
 
 
 def dtype(x) -> np.dtype:
-    return get_aval(x).dtype
+    try:
+        return x.dtype
+    except AttributeError:
+        return get_aval(x).dtype
 
 
 def normalize_axis(axis: int, nd: int, op: str) -> int:

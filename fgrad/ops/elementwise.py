@@ -12,10 +12,10 @@ import math
 
 import numpy as np
 
-from ..core.array import ShapedArray, get_aval
+from ..core.array import ShapedArray, get_aval, make_aval
 from ..core.primitive import Primitive
 from ..transforms.transpose import is_undefined
-from ._util import broadcast_shapes, ndim, probe_dtype, shape
+from ._util import broadcast_shapes, dtype, ndim, probe_dtype, shape
 
 # ---------------------------------------------------------------------------------------
 # family rules
@@ -23,8 +23,12 @@ from ._util import broadcast_shapes, ndim, probe_dtype, shape
 
 def _ew_abstract_eval(prim):
     def rule(*avals, **params):
-        shp = broadcast_shapes(prim.name, *[a.shape for a in avals]) if len(avals) > 1 else avals[0].shape
-        return ShapedArray(shp, probe_dtype(prim, avals, params))
+        shp = avals[0].shape
+        for a in avals:
+            if a.shape != shp:
+                shp = broadcast_shapes(prim.name, *[a.shape for a in avals])
+                break
+        return make_aval(shp, probe_dtype(prim, avals, params))
 
     return rule
 
@@ -74,6 +78,7 @@ def unary(name: str, np_fn, deriv=None, kernel=None) -> Primitive:
     """A unary op; ``deriv(x, y)`` gives dy/dx from input and output (None: not
     differentiable, tangent is zero)."""
     prim = elementwise(name, lambda xp, x: np_fn(x), kernel)  # ufuncs dispatch to cupy too
+    prim.ufunc = np_fn
     if deriv is None:
         prim.jvp = _zero_jvp(prim)
     else:
@@ -124,7 +129,7 @@ def unbroadcast(ct, aval: ShapedArray):
 
 
 def _cast_like(x, aval: ShapedArray):
-    if aval.weak_type or get_aval(x).dtype == aval.dtype:
+    if aval.weak_type or dtype(x) == aval.dtype:
         return x
     return convert_element_type(x, aval.dtype)
 
@@ -371,7 +376,14 @@ def _pow_jvp(primals, tangents):
     a = b = None
     if tx is not None:
         if isinstance(y, (int, float)) and not isinstance(y, bool):
-            a = mul(tx, mul(y, pow_(x, y - 1)) if y != 0 else mul(x, 0.0))
+            if y == 0:
+                a = mul(tx, mul(x, 0.0))
+            elif y == 1:
+                a = tx
+            elif y == 2:
+                a = mul(tx, mul(x, 2))
+            else:
+                a = mul(tx, mul(y, pow_(x, y - 1)))
         else:
             yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
             a = mul(tx, select(eq(yf, 0.0), mul(yf, 0.0), mul(yf, pow_(x, sub(yf, 1.0)))))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, get_aval
-from ..core.trace import current, new_trace, Trace, caller_site
+from ..core.trace import current, new_trace, Trace, origin, state
 from ..core.ir import eval_jaxpr
 from ..tree_util import tree_flatten, tree_unflatten, tree_map
 from .staging import StagingTrace
@@ -34,6 +34,10 @@ class JVPTracer(Tracer):
     @property
     def aval(self):
         return get_aval(self.primal)
+
+    @property
+    def shape(self):
+        return self.primal.shape if hasattr(self.primal, "shape") else ()
 
 
 def to_concrete(x, what: str):
@@ -65,8 +69,12 @@ class JVPTrace(Trace):
         rule = prim.jvp
         if rule is None:
             raise NotImplementedError(f"Differentiation rule for '{prim.name}' not implemented")
-        with current(self.parent):
+        st = state
+        saved, st.trace = st.trace, self.parent
+        try:
             out, t_out = rule(primals, tangents, **params)
+        finally:
+            st.trace = saved
         if prim.multiple_results:
             return [o if t is None else JVPTracer(self, o, t) for o, t in zip(out, t_out)]
         return out if t_out is None else JVPTracer(self, out, t_out)
@@ -161,7 +169,7 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
     flat_p = [_as_array(p) for p in flat_p]
     for i, (p, t) in enumerate(zip(flat_p, flat_t)):
         _check_tangent(p, t, i)
-    with new_trace(JVPTrace, f"jvp of {_fname(fun)} called at {caller_site()}") as trace:
+    with new_trace(JVPTrace, origin(f"jvp of {_fname(fun)}")) as trace:
         ins = [JVPTracer(trace, p, _as_array(t)) if is_float(p) else p for p, t in zip(flat_p, flat_t)]
         out = fun(*tree_unflatten(tree_p, ins))
         if has_aux:
@@ -183,14 +191,14 @@ def _fname(f) -> str:
     return getattr(f, "__name__", type(f).__name__)
 
 
-def linearize_flat(fun, flat_primals, origin: str, has_aux: bool = False):
+def linearize_flat(fun, flat_primals, where, has_aux: bool = False):
     """Linearize ``fun`` (taking and returning flat lists) at ``flat_primals``.
 
     Returns ``(primals_out, jaxpr, consts, diff_mask, aux)`` where ``jaxpr`` maps the
     tangents of the differentiable inputs to the output tangents.
     """
-    with new_trace(StagingTrace, origin, partial=True) as staging:
-        with new_trace(JVPTrace, origin) as jvp_trace:
+    with new_trace(StagingTrace, where, partial=True) as staging:
+        with new_trace(JVPTrace, where) as jvp_trace:
             ins, mask = [], []
             for p in flat_primals:
                 if is_float(p):
@@ -265,7 +273,7 @@ def linearize(fun, *primals):
         return flat
 
     p_out, jaxpr, consts, mask, _ = linearize_flat(
-        flat_fun, flat_p, f"linearize of {_fname(fun)} called at {caller_site()}"
+        flat_fun, flat_p, origin(f"linearize of {_fname(fun)}")
     )
 
     def f_jvp(*tangents):
@@ -302,7 +310,7 @@ def vjp(fun, *primals, has_aux: bool = False):
         return (flat, aux) if has_aux else flat
 
     p_out, jaxpr, consts, mask, aux = linearize_flat(
-        flat_fun, flat_p, f"vjp of {_fname(fun)} called at {caller_site()}", has_aux
+        flat_fun, flat_p, origin(f"vjp of {_fname(fun)}"), has_aux
     )
     diff_primals = [p for p, m in zip(flat_p, mask) if m]
     tree_o = out_tree[0]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
-from ..core.trace import ConcretizationError, Trace, caller_site, current, new_trace
+from ..core.trace import ConcretizationError, Trace, caller_site, current, new_trace, origin, state
 from ..tree_util import flatten_prefix, tree_flatten, tree_unflatten
 
 
@@ -61,8 +61,12 @@ class BatchTrace(Trace):
                 f"Batching rule for '{prim.name}' not implemented: vmap cannot vectorize this "
                 "primitive. Use a Python loop with fgrad.numpy.stack, or file an issue."
             )
-        with current(self.parent):
+        st = state
+        saved, st.trace = st.trace, self.parent
+        try:
             out, out_dim = rule(self.axis_size, vals, dims, **params)
+        finally:
+            st.trace = saved
         if prim.multiple_results:
             if isinstance(out_dim, int) or out_dim is None:
                 out_dim = [out_dim] * len(out)
@@ -205,8 +209,8 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
             n = axis_size
         else:
             raise ValueError("vmap must have at least one non-None value in in_axes (or pass axis_size)")
-        origin = f"vmap of {getattr(fun, '__name__', 'function')} called at {caller_site()}"
-        with new_trace(BatchTrace, origin, axis_size=n, axis_name=axis_name) as trace:
+        where = origin(f"vmap of {getattr(fun, '__name__', 'function')}")
+        with new_trace(BatchTrace, where, axis_size=n, axis_name=axis_name) as trace:
             ins = [
                 x if ax is None else BatchTracer(trace, _as_array(x), ax)
                 for x, ax in zip(flat_all, norm_axes)

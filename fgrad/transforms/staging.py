@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ..core.array import ShapedArray, Tracer, concretization_error, get_aval, is_python_scalar
 from ..core.ir import Eqn, Jaxpr, Literal, Var
-from ..core.trace import Trace
+from ..core.trace import EVAL_TRACE, Trace
+from ..core.primitive import eval_primitive
 
 
 class StagingTracer(Tracer):
@@ -68,7 +69,10 @@ class StagingTrace(Trace):
                 if type(a) is StagingTracer and a._trace is self:
                     break
             else:
-                return self.parent.process(prim, args, params)
+                parent = self.parent
+                if parent is EVAL_TRACE:
+                    return eval_primitive(prim, args, params)
+                return parent.process(prim, args, params)
         atoms = [self.atom(a) for a in args]
         out_aval = prim.abstract_eval(*[a.aval for a in atoms], **params)
         if prim.multiple_results:
