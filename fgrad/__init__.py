@@ -18,12 +18,34 @@ from . import numpy  # noqa: F401  (installs the Array operator API)
 from .transforms.ad import grad, value_and_grad, jvp, vjp, linearize, jacfwd, jacrev, hessian
 from .transforms.batching import vmap
 from .transforms.custom import custom_jvp, custom_vjp
+from .transforms.jit import jit, make_jaxpr, disable_jit
 from . import tree_util  # noqa: F401
+from .tree_util import tree_map, tree_leaves, tree_structure, tree_flatten, tree_unflatten  # noqa: F401
+
+_LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing")
+
+
+def __getattr__(name):
+    # submodules load on first use, so `import fgrad` stays light
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'fgrad' has no attribute {name!r}")
+
+
+def stop_gradient(x):
+    """Identity whose derivative is zero (applied to every leaf of a pytree)."""
+    from .lax import stop_gradient as _sg
+
+    return _sg(x)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Array", "ArrayImpl", "ShapedArray", "Tracer", "Primitive", "ConcretizationError",
     "UnexpectedTracerError", "grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd",
-    "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "numpy", "tree_util",
+    "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "numpy", "tree_util", "jit",
+    "make_jaxpr", "disable_jit", "stop_gradient", "tree_map", "tree_leaves", "tree_structure",
+    "tree_flatten", "tree_unflatten",
 ]
