@@ -378,7 +378,9 @@ def _dist_version(name: str) -> str:
         return "?"
 
 
-def _setup_peers() -> None:
+def _setup_peers(opts) -> None:
+    if "torch" in opts.exclude:
+        return
     try:
         import torch
     except ImportError:
@@ -427,7 +429,7 @@ def main(argv=None) -> int:
     if unknown:
         raise SystemExit(f"unknown case(s): {', '.join(sorted(unknown))} (see --list)")
     cases = [c for c in cases if (not only or c.name in only) and (not groups or c.group in groups)]
-    _setup_peers()
+    _setup_peers(opts)
     overhead = harness_overhead(opts)
     results = []
     for c in cases:

@@ -1,0 +1,122 @@
+"""The demo and the README's code run, and what they print is right.
+
+The demo prints its own cross-checks (per-example vs batch gradients, HVP vs full Hessian,
+power iteration vs eigvalsh); these tests parse them and hold them to tolerances, and check
+that training actually learned the task.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOAT = r"([-+]?\d+\.?\d*(?:e[-+]?\d+)?)"
+
+
+def _run(args, timeout=120):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.setdefault("OMP_NUM_THREADS", "1")
+    proc = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, f"{args} failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def demo_output():
+    return _run(["examples/demo.py"])
+
+
+def test_demo_cross_checks_agree(demo_output):
+    diffs = [float(v) for v in re.findall(r"max \|[^|\n]+\| = " + FLOAT, demo_output)]
+    assert len(diffs) == 4, demo_output  # per-example (2), HVP, symmetry
+    assert max(diffs) < 1e-8, demo_output
+
+
+def test_demo_per_example_gradients_shape(demo_output):
+    m = re.search(r"dloss/dW1 has shape \((\d+), (\d+), (\d+)\)", demo_output)
+    assert m and tuple(map(int, m.groups())) == (200, 2, 16), demo_output
+    lo, med, hi = map(float, re.search(
+        r"gradient norms: min " + FLOAT + ", median " + FLOAT + ", max " + FLOAT, demo_output).groups())
+    assert 0 < lo <= med <= hi, demo_output
+
+
+def test_demo_training_learns(demo_output):
+    steps = [(int(s), float(loss), float(acc)) for s, loss, acc in re.findall(
+        r"step\s+(\d+)\s+loss " + FLOAT + r"\s+accuracy " + FLOAT, demo_output)]
+    assert [s for s, _, _ in steps] == [0, 100, 200, 300], demo_output
+    losses = [loss for _, loss, _ in steps]
+    assert all(b < a for a, b in zip(losses, losses[1:], strict=False)), demo_output  # strictly decreasing
+    assert losses[-1] < 0.5 * losses[0], demo_output
+    assert steps[-1][2] >= 0.95, demo_output  # two moons are separable by a small MLP
+
+
+def test_demo_top_eigenvalue(demo_output):
+    power, exact = map(float, re.search(
+        r"power iteration on HVPs " + FLOAT + ", numpy eigvalsh of the full Hessian " + FLOAT,
+        demo_output).groups())
+    assert exact != 0 and abs(power - exact) <= 1e-3 * abs(exact), demo_output
+
+
+def _readme_python_blocks():
+    text = (ROOT / "README.md").read_text()
+    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+
+
+@pytest.mark.parametrize("i", range(len(_readme_python_blocks())))
+def test_readme_python_blocks_run(i):
+    code = _readme_python_blocks()[i]
+    if "fgrad.torch" in code and importlib.util.find_spec("fgrad.torch.nn") is None:
+        pytest.skip("fgrad.torch.nn not available yet")
+    _run(["-c", code])
+
+
+def test_readme_quick_start_is_two_commands():
+    text = (ROOT / "README.md").read_text()
+    first_section = re.search(r"^## (.+)$", text, flags=re.M)
+    assert first_section and first_section.group(1).strip() == "Quick start"
+    section = text[first_section.end():].split("\n## ", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+    assert len(blocks) == 1
+    commands = [c for c in blocks[0].strip().splitlines() if c.strip()]
+    assert len(commands) == 2
+    assert commands[0].startswith("pip install -e .") and "examples/demo.py" in commands[0]
+    assert "'.[test]'" in commands[1] and commands[1].rstrip().endswith("pytest")
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert commands[1].split("&&")[-1].strip() in ci  # CI runs the README's test command
+
+
+def test_benchmark_cases_are_well_formed():
+    # in a subprocess: importing `benchmarks` pins thread counts in os.environ
+    out = _run(["-c", """
+from benchmarks.cases import IMPLS, all_cases
+cases = all_cases()
+names = [c.name for c in cases]
+assert len(names) == len(set(names)), names
+for c in cases:
+    impls = c().implementations()
+    assert "fgrad" in impls and c.reference in impls, c.name
+    assert all(peer in IMPLS and peer in impls for peer, _ in c.goals), c.name
+print(len(cases), "cases")
+"""])
+    assert int(out.split()[0]) >= 4
+
+
+def test_benchmark_runner_smoke(tmp_path):
+    """The runner itself: one tiny case, numpy + fgrad only, markdown between the markers."""
+    readme = tmp_path / "README.md"
+    readme.write_text("before\n<!-- bench:start -->\nold\n<!-- bench:end -->\nafter\n")
+    out = _run(["-m", "benchmarks", "--only", "sin", "--exclude", "autograd,torch,jax",
+                "--repeat", "2", "--min-time", "0.002", "--write-readme", "--readme", str(readme)])
+    assert "goal: ≤ 3× numpy" in out
+    text = readme.read_text()
+    assert text.startswith("before\n<!-- bench:start -->\n") and text.endswith("<!-- bench:end -->\nafter\n")
+    assert "old" not in text and "| `fgrad.numpy.sin`, 8 elements (float64) |" in text
