@@ -1,2 +1,1105 @@
-"""(being written)"""
-__all__: list = []
+"""Indexing, joining/splitting and structural array functions with NumPy names.
+
+Everything here is a composite of the ``gather``/``scatter`` primitives
+(`fgrad.ops.indexing`), the structural primitives (`fgrad.ops.structural`: concatenate,
+split, pad, rev) and the shape/elementwise primitives, so it differentiates, batches and
+stages like any other fgrad code.  Functions whose *output shape* depends on array values
+(``nonzero``, boolean masks, ``repeat`` with array repeats, ...) need concrete inputs and
+raise a clear error under a transform that hides the values.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from ..core.array import ArrayImpl, Tracer, get_aval, wrap
+from ..core.trace import ConcretizationError
+from ..ops import elementwise as ew
+from ..ops import indexing as I
+from ..ops import shape as S
+from ..ops import structural as ST
+from ..ops._util import normalize_axis, normalize_axes
+
+__all__ = [
+    "_getitem", "_scatter",
+    "take", "take_along_axis", "put_along_axis", "nonzero", "argwhere", "flatnonzero",
+    "concatenate", "concat", "stack", "unstack", "hstack", "vstack", "row_stack", "dstack",
+    "column_stack", "split", "array_split", "hsplit", "vsplit", "dsplit", "tile", "repeat",
+    "flip", "fliplr", "flipud", "roll", "pad", "triu", "tril", "diag", "diagflat", "diagonal",
+    "trace", "rot90", "select", "ix_", "indices", "meshgrid", "unravel_index",
+    "ravel_multi_index", "append", "delete", "insert", "compress", "extract", "choose",
+    "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices",
+    "diag_indices_from", "fill_diagonal",
+]
+
+
+# ---------------------------------------------------------------------------------------
+# helpers
+
+
+def _arr(x):
+    if isinstance(x, (ArrayImpl, Tracer)):
+        return x
+    from ._creation import asarray
+
+    return asarray(x)
+
+
+def _shape(x):
+    return get_aval(x).shape
+
+
+def _ndim(x):
+    return get_aval(x).ndim
+
+
+def _dtype(x):
+    return get_aval(x).dtype
+
+
+def _is_concrete(x) -> bool:
+    return not isinstance(x, Tracer)
+
+
+def _concrete(x, op: str, hint: str = ""):
+    """The value of ``x`` as a numpy array; a clear error when a transform hides it."""
+    if isinstance(x, Tracer):
+        try:
+            x = x._concrete(op)
+        except ConcretizationError as e:
+            raise ConcretizationError(
+                f"fgrad.numpy.{op} needs concrete (non-traced) input values because its output "
+                f"shape depends on them, but got a traced value. {hint}\n(underlying error: {e})"
+            ) from None
+    if isinstance(x, (list, tuple)):
+        return np.asarray([np.asarray(_concrete(e, op, hint)) for e in x]) if x else np.asarray(x)
+    return np.asarray(x)
+
+
+def _result_dtype(arrays):
+    dts = [get_aval(a) for a in arrays]
+    strong = [a.dtype for a in dts if not a.weak_type]
+    return np.result_type(*(strong or [a.dtype for a in dts]))
+
+
+def _cast(x, dtype):
+    return ew.convert_element_type(x, dtype) if _dtype(x) != dtype else x
+
+
+def _full_slices(n):
+    return (I.FULL,) * n
+
+
+def _take_axis(x, idx, axis, oob="clip", fill_value=None):
+    """``x[..., idx, ...]`` with ``idx`` (an index array) at ``axis``."""
+    indexer = _full_slices(axis) + (("a", 0),)
+    return I.gather(x, [idx], indexer, oob, fill_value)
+
+
+def _default_fill(dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind in "fc":
+        return math.nan
+    if dtype.kind == "i":
+        return int(np.iinfo(dtype).min)
+    if dtype.kind == "u":
+        return int(np.iinfo(dtype).max)
+    if dtype.kind == "b":
+        return True
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# x[idx] and x.at[idx]
+
+
+def _getitem(x, idx):
+    """``x[idx]`` with NumPy semantics (out-of-bounds integer indices are clamped, as in JAX)."""
+    x = _arr(x)
+    indexer, arrays = I.parse_index(_shape(x), idx, "indexing")
+    return I.gather(x, arrays, indexer, "clip")
+
+
+def _scatter(x, idx, values, mode):
+    """``x.at[idx].set/add/mul/min/max(values)``: a new array (out-of-bounds updates are
+    dropped, as in JAX)."""
+    x = _arr(x)
+    mode = {"multiply": "mul", "minimum": "min", "maximum": "max"}.get(mode, mode)
+    indexer, arrays = I.parse_index(_shape(x), idx, f".at[].{mode}")
+    target = I.indexed_shape(_shape(x), indexer, tuple(_shape(a) for a in arrays))
+    u = _cast(_arr(values), _dtype(x))
+    us = _shape(u)
+    if len(us) > len(target):  # NumPy drops leading length-1 axes of the values
+        extra = len(us) - len(target)
+        if any(s != 1 for s in us[:extra]):
+            raise ValueError(
+                f".at[].{mode}: cannot broadcast updates of shape {us} to the indexed shape {target}"
+            )
+        u = S.reshape(u, us[extra:])
+    try:
+        np.broadcast_shapes(_shape(u), target)
+    except ValueError:
+        raise ValueError(
+            f".at[].{mode}: updates of shape {us} cannot be broadcast to the indexed shape {target}"
+        ) from None
+    u = S.broadcast_to(u, target)
+    return I.scatter(x, u, arrays, indexer, mode, "drop")
+
+
+# ---------------------------------------------------------------------------------------
+# take / take_along_axis / put_along_axis
+
+
+def _oob_mode(mode, op):
+    if mode is None:
+        return "fill"
+    if mode not in ("fill", "clip", "wrap", "raise", "promise_in_bounds"):
+        raise ValueError(f"{op}: mode must be one of 'fill', 'clip', 'wrap', 'raise', got {mode!r}")
+    return mode
+
+
+def _prepare_indices(idx, n, mode, op):
+    """(index array, gather oob) for a take-like op along an axis of length ``n``."""
+    if mode == "wrap":
+        return ew.rem_p.bind(idx, n) if n else idx, "clip"
+    if mode == "raise":
+        if isinstance(idx, Tracer):
+            raise NotImplementedError(
+                f"{op}: mode='raise' needs concrete indices (it cannot raise under a transform); "
+                "use mode='clip' or mode='fill'"
+            )
+        v = np.asarray(idx)
+        if v.size and (v.min() < -n or v.max() >= n):
+            raise IndexError(f"{op}: index out of bounds for axis with size {n}")
+        return idx, "clip"
+    if mode in ("clip", "promise_in_bounds"):
+        return idx, "clip"
+    return idx, "fill"
+
+
+def take(a, indices, axis=None, out=None, mode=None, unique_indices=False, indices_are_sorted=False,
+         fill_value=None):
+    """Take elements along ``axis`` (the flattened array when ``axis`` is None).
+
+    Out-of-bounds indices follow JAX: ``mode=None``/``"fill"`` returns ``fill_value``
+    (NaN for floats), ``"clip"`` clamps, ``"wrap"`` wraps around; negative indices count
+    from the end."""
+    if out is not None:
+        raise NotImplementedError("fgrad.numpy.take: out= is not supported (arrays are immutable)")
+    a = _arr(a)
+    if axis is None:
+        a = S.reshape(a, (get_aval(a).size,))
+        axis = 0
+    axis = normalize_axis(axis, _ndim(a), "take")
+    idx = _arr(indices)
+    if _dtype(idx).kind not in "iu":
+        raise TypeError(f"take: indices must be integers, got dtype {_dtype(idx)}")
+    mode = _oob_mode(mode, "take")
+    idx, oob = _prepare_indices(idx, _shape(a)[axis], mode, "take")
+    fill = _default_fill(_dtype(a)) if fill_value is None else fill_value
+    return _take_axis(a, idx, axis, oob, fill if oob == "fill" else None)
+
+
+def _along_axis_index(arr, indices, axis, op):
+    ash, ish = _shape(arr), _shape(indices)
+    if len(ash) != len(ish):
+        raise ValueError(f"{op}: indices and arr must have the same number of dimensions, got "
+                         f"{len(ish)} and {len(ash)}")
+    arrays = []
+    nd = len(ash)
+    for d in range(nd):
+        if d == axis:
+            arrays.append(indices)
+        else:
+            sh = [1] * nd
+            sh[d] = ash[d]
+            arrays.append(wrap(np.arange(ash[d], dtype=np.intp).reshape(sh)))
+    return tuple(("a", d) for d in range(nd)), arrays
+
+
+def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
+    """``out[..., i, ...] = arr[..., indices[..., i, ...], ...]`` (NumPy semantics with
+    broadcasting of the other axes; out-of-bounds handling as in `take`)."""
+    arr = _arr(arr)
+    indices = _arr(indices)
+    if _dtype(indices).kind not in "iu":
+        raise TypeError(f"take_along_axis: indices must be integers, got dtype {_dtype(indices)}")
+    if axis is None:
+        arr = S.reshape(arr, (get_aval(arr).size,))
+        indices = S.reshape(indices, (get_aval(indices).size,))
+        axis = 0
+    axis = normalize_axis(axis, _ndim(arr), "take_along_axis")
+    mode = _oob_mode(mode, "take_along_axis")
+    idx, oob = _prepare_indices(indices, _shape(arr)[axis], mode, "take_along_axis")
+    indexer, arrays = _along_axis_index(arr, idx, axis, "take_along_axis")
+    fill = _default_fill(_dtype(arr)) if fill_value is None else fill_value
+    return I.gather(arr, arrays, indexer, oob, fill if oob == "fill" else None)
+
+
+def put_along_axis(arr, indices, values, axis, inplace=False, mode=None):
+    """Functional ``np.put_along_axis``: returns a new array (``inplace`` must be False)."""
+    if inplace:
+        raise ValueError("fgrad.numpy.put_along_axis: arrays are immutable; pass inplace=False")
+    arr = _arr(arr)
+    indices = _arr(indices)
+    if axis is None:
+        arr2 = S.reshape(arr, (get_aval(arr).size,))
+        return S.reshape(put_along_axis(arr2, S.reshape(indices, (-1,)), values, 0), _shape(arr))
+    axis = normalize_axis(axis, _ndim(arr), "put_along_axis")
+    indexer, arrays = _along_axis_index(arr, indices, axis, "put_along_axis")
+    target = I.indexed_shape(_shape(arr), indexer, tuple(_shape(a) for a in arrays))
+    u = S.broadcast_to(_cast(_arr(values), _dtype(arr)), target)
+    return I.scatter(arr, u, arrays, indexer, "set", "drop" if mode in (None, "fill", "drop") else "clip")
+
+
+# ---------------------------------------------------------------------------------------
+# nonzero & co
+
+
+def _nonzero_traced(a, size, fill_value):
+    """``nonzero`` with a static ``size`` under a transform (JAX's ``size=`` form)."""
+    from . import cumsum
+
+    shp = _shape(a)
+    n = int(np.prod(shp, dtype=np.int64))
+    flat = ew.ne_p.bind(S.reshape(a, (n,)), 0)
+    pos = ew.sub(cumsum(ew.convert_element_type(flat, np.int64)), 1)
+    target = ew.select(flat, pos, size)  # slot ``size`` is out of range: dropped
+    src = wrap(np.arange(n, dtype=np.int64))
+    fv = 0 if fill_value is None else fill_value
+    fills = fv if isinstance(fv, tuple) else (fv,) * len(shp)
+    flat_idx = I.scatter(wrap(np.full((size,), -1, np.int64)), src, [target], (("a", 0),), "set", "drop")
+    valid = ew.ge_p.bind(flat_idx, 0)
+    out = []
+    rem = ew.select(valid, flat_idx, 0)
+    strides = np.cumprod((1,) + tuple(shp[::-1]))[:-1][::-1] if shp else ()
+    for k, st in enumerate(strides):
+        coord = ew.floor_divide_p.bind(rem, int(st))
+        rem = ew.rem_p.bind(rem, int(st))
+        out.append(ew.select(valid, coord, fills[k]))
+    return tuple(out)
+
+
+def nonzero(a, *, size=None, fill_value=None):
+    """Indices of the nonzero elements, one integer array per dimension.
+
+    Needs a concrete input (the result's length depends on the values) unless ``size`` is
+    given: then the result has exactly ``size`` entries (padded with ``fill_value``, default
+    0, or truncated) and works under every transform."""
+    a = _arr(a)
+    if _ndim(a) == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use fnp.atleast_1d(x).nonzero().")
+    if isinstance(a, Tracer) and size is not None:
+        try:
+            vals = np.asarray(a._concrete("nonzero"))
+        except ConcretizationError:
+            return _nonzero_traced(a, int(size), fill_value)
+    else:
+        vals = _concrete(a, "nonzero", "Pass size=... to get a fixed-length result, or use "
+                         "fnp.where(cond, x, y) to keep shapes static.")
+    res = np.nonzero(vals)
+    if size is not None:
+        size = int(size)
+        fv = 0 if fill_value is None else fill_value
+        fills = fv if isinstance(fv, tuple) else (fv,) * len(res)
+        res = tuple(np.concatenate([r[:size], np.full(max(size - r.size, 0), f, r.dtype)])
+                    for r, f in zip(res, fills, strict=True))
+    return tuple(wrap(r.astype(np.int64)) for r in res)
+
+
+def argwhere(a, *, size=None, fill_value=None):
+    a = _arr(a)
+    if _ndim(a) == 0:
+        v = _concrete(a, "argwhere")
+        return wrap(np.zeros((1 if v else 0, 0), np.int64))
+    return stack(nonzero(a, size=size, fill_value=fill_value), axis=-1)
+
+
+def flatnonzero(a, *, size=None, fill_value=None):
+    a = _arr(a)
+    return nonzero(S.reshape(a, (get_aval(a).size,)), size=size, fill_value=fill_value)[0]
+
+
+_MASK_HINT = "Use fnp.where(cond, x, 0) to keep shapes static, or pass size=."
+
+
+def extract(condition, arr, *, size=None, fill_value=0):
+    arr = _arr(arr)
+    cond = S.reshape(_arr(condition), (-1,))
+    flat = S.reshape(arr, (-1,))
+    if size is None:
+        (idx,) = nonzero(cond)
+        return _take_axis(flat, idx, 0)
+    (idx,) = nonzero(cond, size=size, fill_value=-1)
+    vals = _take_axis(flat, ew.select(ew.ge_p.bind(idx, 0), idx, 0), 0)
+    return ew.select(ew.ge_p.bind(idx, 0), vals, fill_value)
+
+
+def compress(condition, a, axis=None):
+    a = _arr(a)
+    cond = _concrete(condition, "compress", _MASK_HINT).astype(bool).ravel()
+    return _index_map(a, "compress", lambda ids: np.compress(cond, ids, axis))
+
+
+# ---------------------------------------------------------------------------------------
+# joining
+
+
+def _seq(arrays, op):
+    if isinstance(arrays, (ArrayImpl, Tracer)):
+        return [arrays[i] for i in range(_shape(arrays)[0])] if _ndim(arrays) else [arrays]
+    try:
+        arrays = list(arrays)
+    except TypeError:
+        raise TypeError(f"{op}: expected a sequence of arrays, got {type(arrays).__name__}") from None
+    if not arrays:
+        raise ValueError(f"{op}: need at least one array to concatenate")
+    return [_arr(a) for a in arrays]
+
+
+def concatenate(arrays, axis=0, out=None, dtype=None):
+    """Join arrays along an existing axis (``axis=None`` flattens them first)."""
+    if out is not None:
+        raise NotImplementedError("fgrad.numpy.concatenate: out= is not supported")
+    xs = _seq(arrays, "concatenate")
+    if axis is None:
+        xs = [S.reshape(x, (get_aval(x).size,)) for x in xs]
+        axis = 0
+    if any(_ndim(x) == 0 for x in xs):
+        raise ValueError("concatenate: zero-dimensional arrays cannot be concatenated")
+    axis = normalize_axis(axis, _ndim(xs[0]), "concatenate")
+    dt = np.dtype(dtype) if dtype is not None else _result_dtype(xs)
+    xs = [_cast(x, dt) for x in xs]
+    return ST.concatenate(xs, axis)
+
+
+def concat(arrays, /, *, axis=0):
+    return concatenate(arrays, axis=axis)
+
+
+def stack(arrays, axis=0, out=None, dtype=None):
+    """Join arrays of equal shape along a new axis."""
+    xs = _seq(arrays, "stack")
+    shp = _shape(xs[0])
+    for x in xs[1:]:
+        if _shape(x) != shp:
+            raise ValueError(f"stack: all input arrays must have the same shape, got {shp} and {_shape(x)}")
+    axis = normalize_axis(axis, len(shp) + 1, "stack")
+    xs = [S.reshape(x, shp[:axis] + (1,) + shp[axis:]) for x in xs]
+    return concatenate(xs, axis, dtype=dtype)
+
+
+def unstack(x, /, *, axis=0):
+    x = _arr(x)
+    axis = normalize_axis(axis, _ndim(x), "unstack")
+    n = _shape(x)[axis]
+    shp = _shape(x)[:axis] + _shape(x)[axis + 1:]
+    return tuple(S.reshape(p, shp) for p in ST.split(x, (1,) * n, axis)) if n else ()
+
+
+def _atleast(x, k):
+    from ._shape import atleast_1d, atleast_2d, atleast_3d
+
+    return (atleast_1d, atleast_2d, atleast_3d)[k - 1](x)
+
+
+def hstack(tup, dtype=None):
+    xs = [_atleast(x, 1) for x in _seq(tup, "hstack")]
+    return concatenate(xs, 0 if _ndim(xs[0]) == 1 else 1, dtype=dtype)
+
+
+def vstack(tup, dtype=None):
+    return concatenate([_atleast(x, 2) for x in _seq(tup, "vstack")], 0, dtype=dtype)
+
+
+row_stack = vstack
+
+
+def dstack(tup, dtype=None):
+    return concatenate([_atleast(x, 3) for x in _seq(tup, "dstack")], 2, dtype=dtype)
+
+
+def column_stack(tup):
+    xs = []
+    for x in _seq(tup, "column_stack"):
+        if _ndim(x) < 2:
+            x = S.reshape(x, (get_aval(x).size, 1))
+        xs.append(x)
+    return concatenate(xs, 1)
+
+
+def append(arr, values, axis=None):
+    arr, values = _arr(arr), _arr(values)
+    if axis is None:
+        return concatenate([S.reshape(arr, (-1,)), S.reshape(values, (-1,))])
+    return concatenate([arr, values], axis)
+
+
+# ---------------------------------------------------------------------------------------
+# splitting
+
+
+def _split_sizes(n, indices_or_sections, op, even):
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0:
+            raise ValueError(f"{op}: number sections must be larger than 0")
+        if even and n % k:
+            raise ValueError(f"{op}: array split does not result in an equal division ({n} into {k})")
+        q, r = divmod(n, k)
+        return [q + 1] * r + [q] * (k - r)
+    bounds = [int(i) for i in np.asarray(_concrete(indices_or_sections, op)).ravel()]
+    sizes, prev = [], 0
+    for b in bounds + [n]:
+        b = b + n if b < 0 else b
+        b = min(max(b, prev), n)
+        sizes.append(b - prev)
+        prev = b
+    return sizes
+
+
+def _split(ary, indices_or_sections, axis, op, even):
+    ary = _arr(ary)
+    axis = normalize_axis(axis, _ndim(ary), op)
+    sizes = _split_sizes(_shape(ary)[axis], indices_or_sections, op, even)
+    return list(ST.split(ary, sizes, axis))
+
+
+def split(ary, indices_or_sections, axis=0):
+    """Split into equal sections (an int) or at the given indices (a sequence)."""
+    return _split(ary, indices_or_sections, axis, "split", True)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    return _split(ary, indices_or_sections, axis, "array_split", False)
+
+
+def hsplit(ary, indices_or_sections):
+    ary = _arr(ary)
+    return split(ary, indices_or_sections, 0 if _ndim(ary) == 1 else 1)
+
+
+def vsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 2)
+
+
+# ---------------------------------------------------------------------------------------
+# tile / repeat / delete / insert
+
+
+def tile(A, reps):
+    A = _arr(A)
+    reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    shp = _shape(A)
+    nd = max(len(shp), len(reps))
+    shp = (1,) * (nd - len(shp)) + shp
+    reps = (1,) * (nd - len(reps)) + reps
+    x = S.reshape(A, tuple(v for s in shp for v in (1, s)))
+    x = S.broadcast_to(x, tuple(v for r, s in zip(reps, shp, strict=True) for v in (r, s)))
+    return S.reshape(x, tuple(r * s for r, s in zip(reps, shp, strict=True)))
+
+
+def repeat(a, repeats, axis=None, *, total_repeat_length=None):
+    """Repeat elements; ``repeats`` is an int or a (concrete) array of per-element counts."""
+    a = _arr(a)
+    if axis is None:
+        a = S.reshape(a, (get_aval(a).size,))
+        axis = 0
+    axis = normalize_axis(axis, _ndim(a), "repeat")
+    shp = _shape(a)
+    n = shp[axis]
+    if isinstance(repeats, (int, np.integer)) or (_is_concrete(repeats) and np.ndim(repeats) == 0):
+        r = int(np.asarray(repeats))
+        if r < 0:
+            raise ValueError("repeat: repeats may not contain negative values")
+        x = S.reshape(a, shp[:axis + 1] + (1,) + shp[axis + 1:])
+        x = S.broadcast_to(x, shp[:axis + 1] + (r,) + shp[axis + 1:])
+        out = S.reshape(x, shp[:axis] + (n * r,) + shp[axis + 1:])
+    else:
+        reps = _concrete(repeats, "repeat", "Pass a Python int or concrete repeats.").astype(np.int64)
+        idx = np.repeat(np.arange(n, dtype=np.intp), reps)
+        out = _take_axis(a, wrap(idx), axis)
+    if total_repeat_length is not None:
+        m = _shape(out)[axis]
+        t = int(total_repeat_length)
+        if m >= t:
+            out = ST.slice_in_dim(out, 0, t, 1, axis)
+        else:
+            last = _take_axis(out, wrap(np.full((t - m,), m - 1, np.intp)), axis)
+            out = concatenate([out, last], axis)
+    return out
+
+
+def _index_map(arr, op, fn, *extra):
+    """Apply a NumPy function ``fn`` to the flat ids of ``arr`` (and ``extra`` id blocks) to get
+    the gather map of a value-independent rearrangement, then gather: exact NumPy layout
+    semantics, differentiable in the data."""
+    size = get_aval(arr).size
+    ids = np.arange(size, dtype=np.intp).reshape(_shape(arr))
+    off = size
+    more = []
+    for e in extra:
+        n = get_aval(e).size
+        more.append(np.arange(off, off + n, dtype=np.intp).reshape(_shape(e)))
+        off += n
+    m = np.asarray(fn(ids, *more))
+    src = S.reshape(arr, (size,))
+    if extra:
+        src = concatenate([src] + [S.reshape(e, (get_aval(e).size,)) for e in extra])
+    return I.gather(src, [wrap(m.astype(np.intp))], (("a", 0),))
+
+
+def _static_obj(obj, op):
+    if isinstance(obj, slice):
+        return obj
+    return _concrete(obj, op, "The index positions must be static.")
+
+
+def delete(arr, obj, axis=None):
+    """Delete sub-arrays along ``axis`` (``obj``: int, slice, or concrete index/boolean array)."""
+    arr = _arr(arr)
+    obj = _static_obj(obj, "delete")
+    return _index_map(arr, "delete", lambda ids: np.delete(ids, obj, axis))
+
+
+def insert(arr, obj, values, axis=None):
+    """Insert ``values`` before the positions ``obj`` along ``axis`` (NumPy semantics)."""
+    arr = _arr(arr)
+    obj = _static_obj(obj, "insert")
+    vals = _cast(_arr(values), _dtype(arr))
+    return _index_map(arr, "insert", lambda ids, vids: np.insert(ids, obj, vids, axis), vals)
+
+
+# ---------------------------------------------------------------------------------------
+# flips, rolls, rotations
+
+
+def flip(m, axis=None):
+    m = _arr(m)
+    axes = normalize_axes(axis, _ndim(m), "flip")
+    return ST.rev(m, axes)
+
+
+def fliplr(m):
+    m = _arr(m)
+    if _ndim(m) < 2:
+        raise ValueError("fliplr: input must be >= 2-d")
+    return flip(m, 1)
+
+
+def flipud(m):
+    m = _arr(m)
+    if _ndim(m) < 1:
+        raise ValueError("flipud: input must be >= 1-d")
+    return flip(m, 0)
+
+
+def _roll_one(a, shift, axis):
+    n = _shape(a)[axis]
+    if n == 0:
+        return a
+    if isinstance(shift, Tracer):
+        base = wrap(np.arange(n, dtype=np.int64))
+        idx = ew.rem_p.bind(ew.sub(base, ew.convert_element_type(shift, np.int64)), n)
+        return _take_axis(a, idx, axis)
+    s = int(np.asarray(shift)) % n
+    if s == 0:
+        return a
+    lo, hi = ST.split(a, (n - s, s), axis)
+    return ST.concatenate([hi, lo], axis)
+
+
+def roll(a, shift, axis=None):
+    """Roll elements along ``axis`` (the flattened array when None); ``shift`` may be traced."""
+    a = _arr(a)
+    if axis is None:
+        return S.reshape(roll(S.reshape(a, (-1,)), shift, 0), _shape(a))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    if isinstance(shift, Tracer) and _ndim(shift) == 0:
+        shifts = (shift,) * len(axes)
+    elif isinstance(shift, Tracer):
+        shifts = tuple(shift[i] for i in range(_shape(shift)[0]))
+    else:
+        shifts = np.atleast_1d(np.asarray(shift)).tolist()
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1 and len(shifts) > 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError("roll: shift and axis must have the same length")
+    for s, ax in zip(shifts, axes, strict=True):
+        a = _roll_one(a, s, normalize_axis(int(ax), _ndim(a), "roll"))
+    return a
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    m = _arr(m)
+    nd = _ndim(m)
+    if len(axes) != 2:
+        raise ValueError("rot90: len(axes) must be 2")
+    a0, a1 = normalize_axis(axes[0], nd, "rot90"), normalize_axis(axes[1], nd, "rot90")
+    if a0 == a1:
+        raise ValueError("rot90: axes must be different")
+    k = int(k) % 4
+    if k == 0:
+        return m
+    if k == 2:
+        return flip(flip(m, a0), a1)
+    perm = list(range(nd))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return S.transpose(flip(m, a1), perm)
+    return flip(S.transpose(m, perm), a1)
+
+
+# ---------------------------------------------------------------------------------------
+# pad
+
+
+def _pad_widths(pad_width, nd):
+    pw = np.asarray(_concrete(pad_width, "pad", "pad widths must be static"))
+    if pw.dtype.kind not in "iu":
+        if pw.size and not np.all(pw == np.round(pw)):
+            raise TypeError("pad: pad_width must be of integral type")
+        pw = pw.astype(np.int64)
+    pw = np.broadcast_to(pw, (nd, 2)) if pw.ndim < 2 or pw.shape[0] == 1 else pw
+    if pw.shape != (nd, 2):
+        raise ValueError(f"pad: pad_width of shape {pw.shape} does not fit an array of rank {nd}")
+    if (pw < 0).any():
+        raise ValueError("pad: index can't contain negative values")
+    return [(int(lo), int(hi)) for lo, hi in pw]
+
+
+def _per_axis_pairs(v, nd, name):
+    """NumPy's broadcasting of ``constant_values`` / ``stat_length``-like arguments to
+    ``(before, after)`` per axis; returns None when it is a single scalar."""
+    if isinstance(v, (ArrayImpl, Tracer)) and _ndim(v) == 0:
+        return None
+    if isinstance(v, (int, float, complex, np.number)):
+        return None
+    if isinstance(v, (list, tuple)) and any(isinstance(e, Tracer) or isinstance(e, (list, tuple)) for e in v):
+        rows = [e if isinstance(e, (list, tuple)) else (e, e) for e in v]
+        if len(rows) == 1:
+            rows = rows * nd
+        return [tuple(r) for r in rows]
+    arr = np.asarray(v)
+    if arr.ndim == 0:
+        return None
+    arr = np.broadcast_to(arr, (nd, 2)) if arr.ndim < 2 or arr.shape[0] == 1 else arr
+    return [(arr[i, 0].item(), arr[i, 1].item()) for i in range(nd)]
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """NumPy ``pad``.  ``mode`` is 'constant' (default; ``constant_values`` may be traced),
+    'edge', 'reflect', 'symmetric', 'wrap', 'empty', 'linear_ramp', 'maximum', 'minimum' or
+    'mean'.  All modes are differentiable in the array."""
+    x = _arr(array)
+    nd = _ndim(x)
+    widths = _pad_widths(pad_width, nd)
+    if callable(mode):
+        raise NotImplementedError("fgrad.numpy.pad: callable modes are not supported")
+    if mode == "constant":
+        cv = kwargs.pop("constant_values", 0)
+        _no_kwargs(kwargs, mode)
+        pairs = _per_axis_pairs(cv, nd, "constant_values")
+        if pairs is None:
+            pv = _cast(_arr(cv), _dtype(x)) if isinstance(cv, (ArrayImpl, Tracer)) else \
+                np.asarray(cv).astype(_dtype(x)).item()
+            return ST.pad(x, pv, [(lo, hi, 0) for lo, hi in widths])
+        for ax, ((lo, hi), (vlo, vhi)) in enumerate(zip(widths, pairs, strict=True)):
+            for amount, val, before in ((lo, vlo, True), (hi, vhi, False)):
+                if amount:
+                    cfg = [(0, 0, 0)] * nd
+                    cfg[ax] = (amount, 0, 0) if before else (0, amount, 0)
+                    pv = _cast(_arr(val), _dtype(x)) if isinstance(val, (ArrayImpl, Tracer)) else \
+                        np.asarray(val).astype(_dtype(x)).item()
+                    x = ST.pad(x, pv, cfg)
+        return x
+    if mode == "empty":
+        _no_kwargs(kwargs, mode)
+        return ST.pad(x, 0, [(lo, hi, 0) for lo, hi in widths])
+    if mode in ("edge", "reflect", "symmetric", "wrap"):
+        reflect_type = kwargs.pop("reflect_type", "even")
+        _no_kwargs(kwargs, mode)
+        for ax, (lo, hi) in enumerate(widths):
+            if lo == 0 and hi == 0:
+                continue
+            n = _shape(x)[ax]
+            if n == 0:
+                raise ValueError(
+                    f"pad: can't extend empty axis {ax} using modes other than 'constant' or 'empty'"
+                )
+            src = np.pad(np.arange(n), (lo, hi), mode=mode)
+            y = _take_axis(x, wrap(src.astype(np.intp)), ax)
+            if reflect_type == "odd" and mode in ("reflect", "symmetric"):
+                # odd reflection: 2 * edge - reflected value on the padded parts
+                edge_src = np.pad(np.arange(n), (lo, hi), mode="edge")
+                e = _take_axis(x, wrap(edge_src.astype(np.intp)), ax)
+                inside = np.zeros(n + lo + hi, bool)
+                inside[lo:lo + n] = True
+                shp = [1] * nd
+                shp[ax] = n + lo + hi
+                y = ew.select(inside.reshape(shp), y, ew.sub(ew.mul(e, 2), y))
+            elif reflect_type not in ("even", "odd"):
+                raise ValueError(f"pad: reflect_type must be 'even' or 'odd', got {reflect_type!r}")
+            x = y
+        return x
+    if mode in ("maximum", "minimum", "mean", "median"):
+        from . import _reductions as R
+
+        stat_length = kwargs.pop("stat_length", None)
+        _no_kwargs(kwargs, mode)
+        if stat_length is not None:
+            raise NotImplementedError("fgrad.numpy.pad: stat_length is not supported")
+        fn = {"maximum": R.max, "minimum": R.min, "mean": R.mean}.get(mode)
+        if fn is None:
+            raise NotImplementedError("fgrad.numpy.pad: mode='median' is not supported")
+        for ax, (lo, hi) in enumerate(widths):
+            if lo == 0 and hi == 0:
+                continue
+            stat = fn(x, axis=ax, keepdims=True)
+            if _dtype(stat) != _dtype(x):
+                stat = _cast(ew.round_p.bind(stat, decimals=0) if _dtype(x).kind in "iu" else stat, _dtype(x))
+            parts = []
+            if lo:
+                parts.append(_repeat_axis(stat, lo, ax))
+            parts.append(x)
+            if hi:
+                parts.append(_repeat_axis(stat, hi, ax))
+            x = ST.concatenate(parts, ax)
+        return x
+    if mode == "linear_ramp":
+        end_values = kwargs.pop("end_values", 0)
+        _no_kwargs(kwargs, mode)
+        pairs = _per_axis_pairs(end_values, nd, "end_values") or [(end_values, end_values)] * nd
+        for ax, ((lo, hi), (elo, ehi)) in enumerate(zip(widths, pairs, strict=True)):
+            n = _shape(x)[ax]
+            parts = []
+            if lo:
+                edge = ST.slice_in_dim(x, 0, 1, 1, ax)
+                t = _axis_vector(np.arange(lo, dtype=np.float64) / lo, nd, ax)
+                parts.append(_cast(ew.add(elo, ew.mul(ew.sub(edge, elo), t)), _dtype(x)))
+            parts.append(x)
+            if hi:
+                edge = ST.slice_in_dim(x, n - 1, n, 1, ax)
+                t = _axis_vector((hi - 1 - np.arange(hi, dtype=np.float64)) / hi, nd, ax)
+                parts.append(_cast(ew.add(ehi, ew.mul(ew.sub(edge, ehi), t)), _dtype(x)))
+            x = ST.concatenate(parts, ax) if len(parts) > 1 else x
+        return x
+    raise ValueError(f"pad: mode {mode!r} is not supported")
+
+
+def _axis_vector(v, nd, ax):
+    shp = [1] * nd
+    shp[ax] = v.size
+    return v.reshape(shp)
+
+
+def _repeat_axis(x, k, ax):
+    shp = list(_shape(x))
+    shp[ax] = k
+    return S.broadcast_to(x, tuple(shp))
+
+
+def _no_kwargs(kwargs, mode):
+    if kwargs:
+        raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: {sorted(kwargs)}")
+
+
+# ---------------------------------------------------------------------------------------
+# triangles and diagonals
+
+
+def _tri_mask(shp, k, lower):
+    n, m = shp[-2], shp[-1]
+    t = np.tri(n, m, k, dtype=bool)
+    return t if lower else ~np.tri(n, m, k - 1, dtype=bool)
+
+
+def tril(m, k=0):
+    m = _arr(m)
+    if _ndim(m) < 2:
+        raise ValueError("tril: input must be at least 2-d")
+    return ew.select(_tri_mask(_shape(m), int(k), True), m, ew.mul(m, 0) if _dtype(m).kind != "b" else False)
+
+
+def triu(m, k=0):
+    m = _arr(m)
+    if _ndim(m) < 2:
+        raise ValueError("triu: input must be at least 2-d")
+    return ew.select(_tri_mask(_shape(m), int(k), False), m, ew.mul(m, 0) if _dtype(m).kind != "b" else False)
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The diagonal of the (axis1, axis2) planes, as the last axis (NumPy semantics)."""
+    a = _arr(a)
+    nd = _ndim(a)
+    if nd < 2:
+        raise ValueError("diagonal: array must be at least 2-d")
+    a1, a2 = normalize_axis(axis1, nd, "diagonal"), normalize_axis(axis2, nd, "diagonal")
+    if a1 == a2:
+        raise ValueError("diagonal: axis1 and axis2 cannot be the same")
+    rest = [i for i in range(nd) if i not in (a1, a2)]
+    x = S.transpose(a, rest + [a1, a2])
+    n, m = _shape(a)[a1], _shape(a)[a2]
+    offset = int(offset)
+    length = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
+    i = np.arange(length, dtype=np.intp) + max(-offset, 0)
+    j = np.arange(length, dtype=np.intp) + max(offset, 0)
+    indexer = _full_slices(len(rest)) + (("a", 0), ("a", 1))
+    return I.gather(x, [wrap(i), wrap(j)], indexer)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    from ._reductions import sum as sum_
+
+    return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+def diag(v, k=0):
+    v = _arr(v)
+    k = int(k)
+    if _ndim(v) == 2:
+        return diagonal(v, k)
+    if _ndim(v) != 1:
+        raise ValueError("diag: input must be 1-d or 2-d")
+    n = _shape(v)[0]
+    size = n + builtins.abs(k)
+    i = np.arange(n, dtype=np.intp) + max(-k, 0)
+    j = np.arange(n, dtype=np.intp) + max(k, 0)
+    z = wrap(np.zeros((size, size), _dtype(v)))
+    return I.scatter(z, v, [wrap(i), wrap(j)], (("a", 0), ("a", 1)), "add", "drop")
+
+
+def diagflat(v, k=0):
+    v = _arr(v)
+    return diag(S.reshape(v, (get_aval(v).size,)), k)
+
+
+def diag_indices(n, ndim=2):
+    idx = wrap(np.arange(n))
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    shp = _shape(arr)
+    if len(shp) < 2 or len(set(shp)) != 1:
+        raise ValueError("diag_indices_from: input array must be at least 2-d with all dimensions equal")
+    return diag_indices(shp[0], len(shp))
+
+
+def tril_indices(n, k=0, m=None):
+    return tuple(wrap(i) for i in np.tril_indices(n, k, m))
+
+
+def triu_indices(n, k=0, m=None):
+    return tuple(wrap(i) for i in np.triu_indices(n, k, m))
+
+
+def tril_indices_from(arr, k=0):
+    shp = _shape(arr)
+    if len(shp) != 2:
+        raise ValueError("tril_indices_from: input array must be 2-d")
+    return tril_indices(shp[0], k, shp[1])
+
+
+def triu_indices_from(arr, k=0):
+    shp = _shape(arr)
+    if len(shp) != 2:
+        raise ValueError("triu_indices_from: input array must be 2-d")
+    return triu_indices(shp[0], k, shp[1])
+
+
+def fill_diagonal(a, val, wrap_=False, *, inplace=True, **kw):
+    """Functional ``fill_diagonal``: returns a new array; call with ``inplace=False``."""
+    if inplace:
+        raise ValueError("fgrad.numpy.fill_diagonal: arrays are immutable; pass inplace=False")
+    wrap_ = kw.pop("wrap", wrap_)
+    a = _arr(a)
+    shp = _shape(a)
+    if len(shp) < 2:
+        raise ValueError("fill_diagonal: array must be at least 2-d")
+    if len(shp) > 2 and len(set(shp)) != 1:
+        raise ValueError("fill_diagonal: all dimensions of input must be of equal length")
+    if len(shp) == 2:
+        n, m = shp
+        length = min(n, m)
+        if wrap_ and n > m:
+            flat = np.arange(0, n * m, m + 1)
+            rows, cols = flat // m, flat % m
+        else:
+            rows = cols = np.arange(length)
+        idx = [wrap(rows.astype(np.intp)), wrap(cols.astype(np.intp))]
+    else:
+        idx = [wrap(np.arange(shp[0], dtype=np.intp))] * len(shp)
+    k = _shape(idx[0])[0]
+    vals = S.reshape(_cast(_arr(val), _dtype(a)), (-1,))
+    nv = _shape(vals)[0]
+    if nv != k:
+        vals = _take_axis(vals, wrap((np.arange(k) % max(nv, 1)).astype(np.intp)), 0)
+    return I.scatter(a, vals, idx, tuple(("a", d) for d in range(len(idx))), "set", "drop")
+
+
+# ---------------------------------------------------------------------------------------
+# select / choose
+
+
+def select(condlist, choicelist, default=0):
+    """``np.select``: the first true condition picks its choice, else ``default``."""
+    condlist, choicelist = list(condlist), list(choicelist)
+    if len(condlist) != len(choicelist):
+        raise ValueError(f"select: condlist has {len(condlist)} entries but choicelist has {len(choicelist)}")
+    if not condlist:
+        raise ValueError("select: condlist must be non-empty")
+    conds = [_arr(c) for c in condlist]
+    for c in conds:
+        if _dtype(c) != np.bool_:
+            raise TypeError(f"select: condlist entries must be boolean, got {_dtype(c)}")
+    choices = [_arr(c) for c in choicelist]
+    dt = _result_dtype(choices + [_arr(default)] if not isinstance(default, (int, float, complex, bool))
+                       else choices)
+    out = _arr(default) if isinstance(default, (ArrayImpl, Tracer)) else np.asarray(default).astype(dt)
+    out = _cast(_arr(out), dt)
+    shp = np.broadcast_shapes(*[_shape(c) for c in conds + choices], _shape(out))
+    out = S.broadcast_to(out, shp)
+    for c, v in reversed(list(zip(conds, choices, strict=True))):
+        out = ew.select(c, _cast(v, dt), out)
+    return out
+
+
+def choose(a, choices, out=None, mode="raise"):
+    a = _arr(a)
+    cs = [_arr(c) for c in (choices if not isinstance(choices, (ArrayImpl, Tracer)) else
+                              [choices[i] for i in range(_shape(choices)[0])])]
+    n = len(cs)
+    if mode == "wrap":
+        a = ew.rem_p.bind(a, n)
+    elif mode == "clip":
+        a = ew.minimum(ew.maximum(a, 0), n - 1)
+    elif mode == "raise":
+        if not isinstance(a, Tracer):
+            v = np.asarray(a)
+            if v.size and (v.min() < 0 or v.max() >= n):
+                raise ValueError("choose: invalid entry in choice array")
+    else:
+        raise ValueError(f"choose: unknown mode {mode!r}")
+    dt = _result_dtype(cs)
+    shp = np.broadcast_shapes(_shape(a), *[_shape(c) for c in cs])
+    out = S.broadcast_to(_cast(cs[-1], dt), shp)
+    for i in range(n - 2, -1, -1):
+        out = ew.select(ew.eq(a, i), _cast(cs[i], dt), out)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# index helpers
+
+
+def ix_(*args):
+    out = []
+    n = len(args)
+    for k, a in enumerate(args):
+        a = _arr(a)
+        if _ndim(a) != 1:
+            raise ValueError("ix_: cross index must be 1 dimensional")
+        if _dtype(a) == np.bool_:
+            (a,) = nonzero(a)
+        shp = [1] * n
+        shp[k] = _shape(a)[0]
+        out.append(S.reshape(a, tuple(shp)))
+    return tuple(out)
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    res = np.indices(tuple(int(d) for d in dimensions), dtype=dtype, sparse=sparse)
+    return tuple(wrap(r) for r in res) if sparse else wrap(res)
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise ValueError("meshgrid: indexing must be 'xy' or 'ij'")
+    xs = [S.reshape(_arr(x), (-1,)) for x in xi]
+    n = len(xs)
+    shp = [_shape(x)[0] for x in xs]
+    if indexing == "xy" and n >= 2:
+        shp[0], shp[1] = shp[1], shp[0]
+    out = []
+    for k, x in enumerate(xs):
+        pos = k
+        if indexing == "xy" and n >= 2 and k < 2:
+            pos = 1 - k
+        s = [1] * n
+        s[pos] = _shape(x)[0]
+        y = S.reshape(x, tuple(s))
+        out.append(y if sparse else S.broadcast_to(y, tuple(shp)))
+    return out
+
+
+def unravel_index(indices, shape):
+    """Coordinates of flat indices in an array of ``shape``.  Concrete indices are checked
+    like NumPy; traced indices are clamped into range (as in JAX)."""
+    shape = tuple(int(s) for s in np.atleast_1d(np.asarray(shape)))
+    if not isinstance(indices, Tracer):
+        v = np.asarray(indices)
+        return tuple(wrap(np.asarray(r)) for r in np.unravel_index(v, shape))
+    total = int(np.prod(shape, dtype=np.int64))
+    idx = ew.convert_element_type(indices, np.int64)
+    idx = ew.select(ew.lt(idx, 0), ew.add(idx, total), idx)
+    idx = ew.minimum(ew.maximum(idx, 0), max(total - 1, 0))
+    out = []
+    strides = [int(np.prod(shape[k + 1:], dtype=np.int64)) for k in range(len(shape))]
+    for st in strides:
+        out.append(ew.floor_divide_p.bind(idx, st))
+        idx = ew.rem_p.bind(idx, st)
+    return tuple(out)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    dims = tuple(int(d) for d in dims)
+    if order not in ("C", "F"):
+        raise ValueError("ravel_multi_index: order must be 'C' or 'F'")
+    if len(multi_index) != len(dims):
+        raise ValueError(f"ravel_multi_index: parameter multi_index must be a sequence of length {len(dims)}")
+    if not any(isinstance(m, Tracer) for m in multi_index):
+        res = np.ravel_multi_index(tuple(np.asarray(m) for m in multi_index), dims, mode=mode, order=order)
+        return wrap(np.asarray(res))
+    if mode == "raise":
+        raise ConcretizationError(
+            "fgrad.numpy.ravel_multi_index: mode='raise' needs concrete indices; pass mode='clip' or "
+            "mode='wrap' under a transform"
+        )
+    order_dims = list(range(len(dims))) if order == "C" else list(range(len(dims)))[::-1]
+    out = None
+    stride = 1
+    for k in reversed(order_dims):
+        m = ew.convert_element_type(multi_index[k], np.int64)
+        if mode == "wrap":
+            m = ew.rem_p.bind(m, dims[k])
+        else:
+            m = ew.minimum(ew.maximum(m, 0), dims[k] - 1)
+        term = ew.mul(m, stride)
+        out = term if out is None else ew.add(out, term)
+        stride *= dims[k]
+    return out
+
+
+def _install_private_entry_points():
+    """`Array.__getitem__` / `.at` call ``fgrad.numpy._getitem`` / ``_scatter``; a star
+    import skips underscore names unless the importing module re-exports them, so make sure
+    the package has them."""
+    import sys
+
+    pkg = sys.modules.get(__name__.rpartition(".")[0])
+    if pkg is not None:
+        pkg._getitem = _getitem
+        pkg._scatter = _scatter
+
+
+_install_private_entry_points()

@@ -1,0 +1,607 @@
+"""Indexing primitives: ``gather`` (NumPy ``x[idx]``) and ``scatter`` (``x.at[idx].op(v)``).
+
+Both take the *static* structure of a NumPy index as a hashable param and the index *arrays*
+as operands.  The ``indexer`` param is a tuple with one entry per position of the
+(Ellipsis-expanded) index:
+
+* ``("s", start, stop, step)``  a slice with static bounds (``None`` allowed);
+* ``("i", k)``                  a static integer;
+* ``("n",)``                    ``None`` / ``newaxis``;
+* ``("a", j)``                  the ``j``-th index-array operand (any integer dtype/shape).
+
+Boolean masks never reach the primitives: `parse_index` turns a concrete mask into integer
+arrays with ``nonzero``.  The implementation *is* NumPy indexing, so the result layout
+(including NumPy's rule that separated advanced indices put their dimensions first) matches
+NumPy exactly.
+
+Out-of-bounds handling follows JAX: negative indices wrap once (``-n <= i < 0``); beyond
+that, ``oob="clip"`` clamps (the default for gathers), ``oob="fill"`` returns
+``fill_value`` (gathers) and ``oob="drop"`` skips the update (the default for scatters).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
+from ..core.primitive import Primitive
+from ..core.trace import ConcretizationError
+from ..transforms.transpose import is_undefined
+from ._util import shape
+
+FULL = ("s", None, None, None)
+
+# ---------------------------------------------------------------------------------------
+# index parsing (user index -> static indexer + index arrays)
+
+_INDEX_HELP = (
+    "only integers, slices (`:`), ellipsis (`...`), None (`newaxis`) and integer or "
+    "boolean arrays are valid indices"
+)
+
+
+def _concrete(x, what: str, hint: str):
+    """Concrete numpy value of ``x`` (a tracer is asked for its value; if it has none,
+    raise a ConcretizationError that names the operation and a traceable alternative)."""
+    if isinstance(x, Tracer):
+        try:
+            x = x._concrete(what)
+        except ConcretizationError as e:
+            raise ConcretizationError(
+                f"{what} needs a concrete value, but got an abstract tracer "
+                f"{x.aval.str_short()}: the result's shape would depend on traced data. {hint}"
+                f"\n(underlying error: {e})"
+            ) from None
+    return np.asarray(x)
+
+
+_MASK_HINT = (
+    "Boolean-mask indexing selects a data-dependent number of elements. Use "
+    "`fgrad.numpy.where(mask, x, 0)` (or `x.at[...].set` with `fnp.where`) to keep the "
+    "shape static, or pass `size=` to `fnp.nonzero`."
+)
+
+
+def _slice_bound(v, what):
+    if v is None:
+        return None
+    if isinstance(v, (bool, np.bool_)):
+        raise IndexError(f"slice {what} must be an integer or None, got a boolean")
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, Tracer):
+        try:
+            v = v._concrete("a slice bound")
+        except ConcretizationError:
+            raise ConcretizationError(
+                f"Array slice indices must have static (concrete) bounds; got a traced {what} "
+                f"({v.aval.str_short()}). Slice sizes are part of the result's shape. To select "
+                "a window at a traced offset use an index array, e.g. "
+                "`x[start + fnp.arange(size)]`."
+            ) from None
+    try:
+        return int(v.__index__())
+    except (AttributeError, TypeError):
+        raise IndexError(f"slice {what} must be an integer or None, got {type(v).__name__}") from None
+
+
+def _to_index_array(v):
+    """An fgrad array (or tracer) for an array-like index entry."""
+    if isinstance(v, (ArrayImpl, Tracer)):
+        return v
+    if isinstance(v, (list, tuple)) and _contains_tracer(v):
+        from ..numpy._indexing import stack
+
+        return stack([_to_index_array(e) for e in v])
+    a = np.asarray(v)
+    if a.dtype == object:
+        raise IndexError(_INDEX_HELP)
+    if a.size == 0 and a.dtype.kind == "f":  # `x[[]]` indexes with an empty integer array
+        a = a.astype(np.intp)
+    return wrap(a)
+
+
+def _contains_tracer(v) -> bool:
+    if isinstance(v, Tracer):
+        return True
+    if isinstance(v, (list, tuple)):
+        return any(_contains_tracer(e) for e in v)
+    return False
+
+
+def parse_index(xshape, idx, op: str = "indexing"):
+    """Turn a NumPy index into ``(indexer, arrays)`` for an operand of shape ``xshape``."""
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    entries = []  # (kind, payload) before Ellipsis expansion
+    arrays: list = []
+    n_ell = 0
+    for item in idx:
+        if item is None:
+            entries.append(("n",))
+        elif item is Ellipsis:
+            n_ell += 1
+            if n_ell > 1:
+                raise IndexError("an index can only have a single ellipsis ('...')")
+            entries.append(("e",))
+        elif isinstance(item, slice):
+            entries.append(("s", _slice_bound(item.start, "start"), _slice_bound(item.stop, "stop"),
+                            _slice_bound(item.step, "step")))
+            if entries[-1][3] == 0:
+                raise ValueError("slice step cannot be zero")
+        elif isinstance(item, (bool, np.bool_)):
+            entries.append(("mask", np.asarray(bool(item))))
+        elif isinstance(item, (int, np.integer)):
+            entries.append(("i", int(item)))
+        else:
+            a = _to_index_array(item)
+            av = get_aval(a)
+            kind = av.dtype.kind
+            if kind == "b":
+                m = _concrete(a, f"{op} with a boolean mask", _MASK_HINT)
+                entries.append(("mask", m))
+            elif kind in "iu":
+                if av.ndim == 0 and not isinstance(a, Tracer):
+                    entries.append(("i", int(np.asarray(a))))
+                else:
+                    entries.append(("arr", a))
+            else:
+                raise IndexError(f"{_INDEX_HELP}; got an array of dtype {av.dtype} in {op}")
+    consumed = sum(1 if e[0] in ("s", "i", "arr") else (e[1].ndim if e[0] == "mask" else 0)
+                   for e in entries)
+    nd = len(xshape)
+    if consumed > nd:
+        raise IndexError(
+            f"too many indices for array: array is {nd}-dimensional, but {consumed} were indexed"
+        )
+    indexer = []
+    ax = 0
+    for e in entries:
+        k = e[0]
+        if k == "e":
+            indexer.extend([FULL] * (nd - consumed))
+            ax += nd - consumed
+        elif k == "n":
+            indexer.append(e)
+        elif k in ("s", "i"):
+            indexer.append(e)
+            ax += 1
+        elif k == "arr":
+            indexer.append(("a", len(arrays)))
+            arrays.append(e[1])
+            ax += 1
+        else:  # boolean mask over m axes -> m integer arrays
+            m = e[1]
+            if m.ndim == 0:  # x[True] adds a length-1 axis; x[False] would add an empty one
+                if not bool(m):
+                    raise NotImplementedError(f"{op}: a scalar False index is not supported")
+                indexer.append(("n",))
+                continue
+            for i, s in enumerate(m.shape):
+                if xshape[ax + i] != s:
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {ax + i}; size of "
+                        f"axis is {xshape[ax + i]} but size of corresponding boolean axis is {s}"
+                    )
+            for nz in np.nonzero(m):
+                indexer.append(("a", len(arrays)))
+                arrays.append(wrap(nz.astype(np.intp)))
+            ax += m.ndim
+    while indexer and indexer[-1] == FULL:
+        indexer.pop()
+    return tuple(indexer), arrays
+
+
+# ---------------------------------------------------------------------------------------
+# shapes and layout
+
+
+@lru_cache(maxsize=4096)
+def indexed_shape(xshape: tuple, indexer: tuple, array_shapes: tuple) -> tuple:
+    """Shape of ``x[idx]`` (computed by NumPy on a zero-strided dummy, so it is exact)."""
+    dims = list(xshape)
+    ax = 0
+    idx = []
+    for e in indexer:
+        t = e[0]
+        if t == "n":
+            idx.append(None)
+            continue
+        if ax >= len(dims):
+            raise IndexError(f"too many indices for array of shape {xshape}")
+        if t == "s":
+            idx.append(slice(e[1], e[2], e[3]))
+        elif t == "i":
+            dims[ax] = max(dims[ax], 1)
+            idx.append(0)
+        else:
+            dims[ax] = max(dims[ax], 1)
+            idx.append(np.broadcast_to(np.zeros((), np.intp), array_shapes[e[1]]))
+        ax += 1
+    dummy = np.broadcast_to(np.empty((), np.int8), tuple(dims))
+    try:
+        return dummy[tuple(idx) + (Ellipsis,)].shape
+    except IndexError as err:
+        raise IndexError(f"indexing an array of shape {xshape}: {err}") from None
+
+
+def _adv_layout(indexer, array_shapes):
+    """``(R, q, adjacent)`` for an index with arrays: the rank of the broadcast
+    advanced-index block, its position in the output (0 when the advanced indices -- arrays
+    and, alongside them, integers -- are separated by a slice or None, as in NumPy), and
+    whether they are adjacent.  ``None`` when there are no index arrays."""
+    if not array_shapes:
+        return None
+    pos = [i for i, e in enumerate(indexer) if e[0] in "ia"]
+    adjacent = pos == list(range(pos[0], pos[0] + len(pos)))
+    r = len(np.broadcast_shapes(*array_shapes))
+    # entries before the first advanced one are slices / None: one output dim each
+    return r, (pos[0] if adjacent else 0), adjacent
+
+
+# ---------------------------------------------------------------------------------------
+# implementations
+
+
+def _np_index(xp, xshape, indexer, arrays, oob):
+    """The buffer-level NumPy index, plus the axes that need one extra (padding) slot to
+    receive out-of-bounds indices under ``oob`` in ('fill', 'drop')."""
+    idx = []
+    pad = set()
+    ax = 0
+    for e in indexer:
+        t = e[0]
+        if t == "n":
+            idx.append(None)
+            continue
+        n = xshape[ax]
+        if t == "s":
+            idx.append(slice(e[1], e[2], e[3]))
+        elif t == "i":
+            k = e[1] + n if e[1] < 0 else e[1]
+            if oob == "clip":
+                k = min(max(k, 0), n - 1)
+            elif not 0 <= k < n:
+                k = n
+                pad.add(ax)
+            idx.append(k)
+        else:
+            a = xp.asarray(arrays[e[1]]).astype(xp.intp, copy=False)
+            a = xp.where(a < 0, a + n, a)
+            if oob == "clip":
+                a = xp.clip(a, 0, n - 1)
+            else:
+                bad = (a < 0) | (a >= n)
+                if bool(bad.any()):
+                    a = xp.where(bad, n, a)
+                    pad.add(ax)
+            idx.append(a)
+        ax += 1
+    return tuple(idx) + (Ellipsis,), pad
+
+
+def _pad_axes(xp, x, pad, value):
+    widths = [(0, 1 if i in pad else 0) for i in range(x.ndim)]
+    return xp.pad(x, widths, mode="constant", constant_values=value)
+
+
+def _gather_impl(xp, x, *arrays, indexer, oob, fill_value):
+    x = xp.asarray(x)
+    idx, pad = _np_index(xp, x.shape, indexer, arrays, oob)
+    if pad:
+        x = _pad_axes(xp, x, pad, 0 if fill_value is None else fill_value)
+    return x[idx]
+
+
+_UFUNC = {"add": "add", "mul": "multiply", "min": "minimum", "max": "maximum"}
+
+
+def _ufunc_at(xp, mode, out, idx, u):
+    uf = getattr(xp, _UFUNC[mode])
+    try:
+        uf.at(out, idx, u)
+        return
+    except (AttributeError, NotImplementedError, TypeError):
+        if xp is np:
+            raise
+    import cupyx  # pragma: no cover - GPU fallback
+
+    fn = {"add": "scatter_add", "min": "scatter_min", "max": "scatter_max"}.get(mode)
+    if fn is None:
+        raise NotImplementedError(f"scatter mode {mode!r} is not supported on this backend")
+    getattr(cupyx, fn)(out, idx, u)
+
+
+def _scatter_impl(xp, x, u, *arrays, indexer, mode, oob):
+    x = xp.asarray(x)
+    idx, pad = _np_index(xp, x.shape, indexer, arrays, "clip" if oob == "clip" else "drop")
+    out = _pad_axes(xp, x, pad, 0) if pad else x.copy()
+    if mode == "set":
+        out[idx] = u
+    elif not arrays:  # basic indexing: no repeated targets
+        view = out[idx]
+        if mode == "add":
+            out[idx] = view + u
+        elif mode == "mul":
+            out[idx] = view * u
+        elif mode == "min":
+            out[idx] = xp.minimum(view, u)
+        else:
+            out[idx] = xp.maximum(view, u)
+    else:
+        _ufunc_at(xp, mode, out, idx, u)
+    if pad:
+        out = out[tuple(slice(0, n) for n in x.shape)]
+    return out
+
+
+def _gather_abstract(x, *arrays, indexer, oob, fill_value):
+    _check_index_dtypes(arrays, "gather")
+    shp = indexed_shape(x.shape, indexer, tuple(a.shape for a in arrays))
+    return ShapedArray(shp, x.dtype, x.weak_type)
+
+
+def _scatter_abstract(x, u, *arrays, indexer, mode, oob):
+    _check_index_dtypes(arrays, "scatter")
+    shp = indexed_shape(x.shape, indexer, tuple(a.shape for a in arrays))
+    if u.shape != shp:
+        raise ValueError(f"scatter: updates of shape {u.shape} do not match the indexed shape {shp}")
+    if u.dtype != x.dtype:
+        raise TypeError(f"scatter: updates dtype {u.dtype} differs from operand dtype {x.dtype}")
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+def _check_index_dtypes(arrays, op):
+    for a in arrays:
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"{op}: index arrays must have an integer dtype, got {a.dtype}")
+
+
+gather_p = Primitive("gather", _gather_impl, _gather_abstract, family="indexing")
+scatter_p = Primitive("scatter", _scatter_impl, _scatter_abstract, family="indexing")
+
+
+def _norm_fill(v):
+    if v is None:
+        return None
+    if isinstance(v, (float, np.floating)) and math.isnan(v):
+        return math.nan  # one NaN object, so params compare equal (cache keys)
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def gather(x, arrays, indexer, oob: str = "clip", fill_value=None):
+    """``x[idx]`` for a parsed index (see `parse_index`)."""
+    if oob not in ("clip", "fill"):
+        raise ValueError(f"gather: oob must be 'clip' or 'fill', got {oob!r}")
+    if not indexer:
+        return x
+    return gather_p.bind(x, *arrays, indexer=tuple(indexer), oob=oob, fill_value=_norm_fill(fill_value))
+
+
+def scatter(x, updates, arrays, indexer, mode: str, oob: str = "drop"):
+    """``x.at[idx].<mode>(updates)`` for a parsed index; ``updates`` must already have the
+    indexed shape and ``x``'s dtype."""
+    if mode not in ("set", "add", "mul", "min", "max"):
+        raise ValueError(f"scatter: unknown mode {mode!r}")
+    if oob not in ("clip", "drop"):
+        raise ValueError(f"scatter: oob must be 'clip' or 'drop', got {oob!r}")
+    return scatter_p.bind(x, updates, *arrays, indexer=tuple(indexer), mode=mode, oob=oob)
+
+
+# ---------------------------------------------------------------------------------------
+# derivative rules
+
+
+def _zeros(shp, dtype):
+    return wrap(np.zeros(shp, dtype))
+
+
+def _gather_jvp(primals, tangents, indexer, oob, fill_value):
+    x, *arrays = primals
+    tx = tangents[0]
+    out = gather_p.bind(x, *arrays, indexer=indexer, oob=oob, fill_value=fill_value)
+    if tx is None:
+        return out, None
+    return out, gather_p.bind(tx, *arrays, indexer=indexer, oob=oob,
+                              fill_value=None if oob == "clip" else 0)
+
+
+def _gather_transpose(ct, x, *arrays, indexer, oob, fill_value):
+    if not is_undefined(x):
+        return (None,) * (1 + len(arrays))
+    for a in arrays:
+        if is_undefined(a):
+            raise ValueError("gather is not linear in its index arrays")
+    av = x.aval
+    z = _zeros(av.shape, av.dtype)
+    ct_x = scatter_p.bind(z, ct, *arrays, indexer=indexer, mode="add",
+                          oob="clip" if oob == "clip" else "drop")
+    return (ct_x,) + (None,) * len(arrays)
+
+
+gather_p.jvp = _gather_jvp
+gather_p.transpose = _gather_transpose
+gather_p.linear = True
+
+
+def _gather_back(v, arrays, indexer, oob, fill=0):
+    """Gather matching a scatter's index semantics (dropped targets read ``fill``)."""
+    return gather_p.bind(v, *arrays, indexer=indexer, oob="clip" if oob == "clip" else "fill",
+                         fill_value=None if oob == "clip" else fill)
+
+
+def _scatter_jvp(primals, tangents, indexer, mode, oob):
+    from .. import numpy as fnp
+    from . import elementwise as ew
+
+    x, u, *arrays = primals
+    tx, tu = tangents[0], tangents[1]
+    kw = dict(indexer=indexer, oob=oob)
+    out = scatter_p.bind(x, u, *arrays, mode=mode, **kw)
+    if tx is None and tu is None:
+        return out, None
+    xav, uav = get_aval(x), get_aval(u)
+    if mode in ("set", "add"):
+        if tu is None and mode == "add":
+            return out, tx
+        tx_ = _zeros(xav.shape, xav.dtype) if tx is None else tx
+        tu_ = _zeros(uav.shape, uav.dtype) if tu is None else tu
+        return out, scatter_p.bind(tx_, tu_, *arrays, mode=mode, **kw)
+    ones = wrap(np.ones(xav.shape, xav.dtype))
+    zeros = _zeros(xav.shape, xav.dtype)
+    if mode == "mul":
+        prod = scatter_p.bind(ones, u, *arrays, mode="mul", **kw)  # product of updates per slot
+        t = None if tx is None else ew.mul(tx, prod)
+        if tu is not None:
+            # d prod[p] = sum_k tu_k * prod_{j != k} u_j, exact with zero factors: count the
+            # zero updates per slot and multiply the nonzero ones.
+            isz = ew.eq(u, 0)
+            u_nz = ew.select(isz, ew.add(ew.mul(u, 0), 1), u)
+            p_nz = scatter_p.bind(ones, u_nz, *arrays, mode="mul", **kw)
+            nz = scatter_p.bind(_zeros(xav.shape, np.int64), fnp.astype(isz, np.int64), *arrays,
+                                mode="add", **kw)
+            p_g = _gather_back(p_nz, arrays, indexer, oob)
+            z_g = _gather_back(nz, arrays, indexer, oob)
+            zero = ew.mul(p_g, 0)
+            others = ew.select(isz, ew.select(ew.eq(z_g, 1), p_g, zero),
+                               ew.select(ew.eq(z_g, 0), ew.div(p_g, u_nz), zero))
+            dprod = scatter_p.bind(zeros, ew.mul(tu, others), *arrays, mode="add", **kw)
+            tt = ew.mul(x, dprod)
+            t = tt if t is None else ew.add(t, tt)
+        return out, t
+    # min / max: m = extreme update per slot; out = min/max(x, m); ties split evenly
+    init = math.inf if mode == "min" else -math.inf
+    m = scatter_p.bind(wrap(np.full(xav.shape, init, xav.dtype)), u, *arrays, mode=mode, **kw)
+    hit = ew.convert_element_type(ew.eq(u, _gather_back(m, arrays, indexer, oob, init)), xav.dtype)
+    cnt = scatter_p.bind(zeros, hit, *arrays, mode="add", **kw)
+    has = ew.gt(cnt, 0)
+    safe = ew.select(has, cnt, ew.add(ew.mul(cnt, 0), 1))
+    better = ew.lt(x, m) if mode == "min" else ew.gt(x, m)
+    wx = ew.add(ew.convert_element_type(better, xav.dtype),
+                ew.mul(0.5, ew.convert_element_type(ew.eq(x, m), xav.dtype)))
+    wx = ew.select(has, wx, ew.add(ew.mul(wx, 0), 1))
+    t = None if tx is None else ew.mul(tx, wx)
+    if tu is not None:
+        dm = ew.div(scatter_p.bind(zeros, ew.mul(tu, hit), *arrays, mode="add", **kw), safe)
+        tt = ew.mul(dm, ew.sub(1.0, wx))
+        t = tt if t is None else ew.add(t, tt)
+    return out, t
+
+
+def _scatter_transpose(ct, x, u, *arrays, indexer, mode, oob):
+    from . import elementwise as ew
+
+    for a in arrays:
+        if is_undefined(a):
+            raise ValueError("scatter is not linear in its index arrays")
+    if mode not in ("set", "add"):
+        raise ValueError(f"scatter with mode={mode!r} is not linear; it has no transpose")
+    ct_x = ct_u = None
+    if mode == "add":
+        if is_undefined(x):
+            ct_x = ct
+        if is_undefined(u):
+            ct_u = _gather_back(ct, arrays, indexer, oob)
+        return (ct_x, ct_u) + (None,) * len(arrays)
+    uav = u.aval if is_undefined(u) else get_aval(u)
+    if is_undefined(x):
+        ct_x = scatter_p.bind(ct, _zeros(uav.shape, uav.dtype), *arrays, indexer=indexer, mode="set",
+                              oob=oob)
+    if is_undefined(u):
+        # only the update that lands last in a slot reaches the output: find the winners by
+        # scattering update ids and reading them back
+        xshape = x.aval.shape if is_undefined(x) else get_aval(x).shape
+        ids = wrap(np.arange(int(np.prod(uav.shape, dtype=np.int64)), dtype=np.int64).reshape(uav.shape))
+        slots = scatter_p.bind(wrap(np.full(xshape, -1, np.int64)), ids, *arrays, indexer=indexer,
+                               mode="set", oob=oob)
+        won = ew.eq(_gather_back(slots, arrays, indexer, oob, -1), ids)
+        g = _gather_back(ct, arrays, indexer, oob)
+        ct_u = ew.select(won, g, ew.mul(g, 0))
+    return (ct_x, ct_u) + (None,) * len(arrays)
+
+
+scatter_p.jvp = _scatter_jvp
+scatter_p.transpose = _scatter_transpose
+scatter_p.linear = True  # in (operand, updates) for modes 'set' and 'add'
+
+
+# ---------------------------------------------------------------------------------------
+# batching
+
+
+def _batch_operands(size, x, xd, arrays, ads, indexer, force_x):
+    """Rewrite a gather/scatter with batched operands as one unbatched-form call.
+
+    Returns ``(x, arrays, indexer, raw)``: ``raw`` lists, for each dimension of the new
+    call's indexed result, ``"B"`` (the batch axis) or the logical output dimension it holds.
+    """
+    from .. import numpy as fnp
+    from ..transforms.batching import move_or_broadcast
+
+    xshape = shape(x)
+    if xd is not None:
+        xshape = xshape[:xd] + xshape[xd + 1:]
+    ash = tuple(shape(a)[:d] + shape(a)[d + 1:] if d is not None else shape(a)
+                for a, d in zip(arrays, ads, strict=True))
+    labels = list(range(len(indexed_shape(tuple(xshape), tuple(indexer), ash))))
+    lay = _adv_layout(indexer, ash)
+    if all(d is None for d in ads):
+        x = move_or_broadcast(x, xd, 0, size)
+        if lay is None or lay[2]:
+            raw = ["B"] + labels
+        else:
+            r = lay[0]
+            raw = labels[:r] + ["B"] + labels[r:]
+        return x, list(arrays), (FULL,) + tuple(indexer), raw
+    r, q, _ = lay
+    new = []
+    for a, d, s in zip(arrays, ads, ash, strict=True):
+        if d is None:
+            new.append(a)
+        else:
+            a = fnp.moveaxis(a, d, 0)
+            new.append(fnp.reshape(a, (size,) + (1,) * (r - len(s)) + s))
+    if xd is None and not force_x:
+        return x, new, tuple(indexer), labels[:q] + ["B"] + labels[q:]
+    x = move_or_broadcast(x, xd, 0, size)
+    new.append(wrap(np.arange(size, dtype=np.intp).reshape((size,) + (1,) * r)))
+    raw = ["B"] + labels[q:q + r] + labels[:q] + labels[q + r:]
+    return x, new, (("a", len(arrays)),) + tuple(indexer), raw
+
+
+def _gather_batch(size, vals, dims, indexer, oob, fill_value):
+    from .shape import transpose
+
+    x, *arrays = vals
+    xd, *ads = dims
+    x, arrays, indexer, raw = _batch_operands(size, x, xd, arrays, ads, indexer, force_x=False)
+    y = gather_p.bind(x, *arrays, indexer=indexer, oob=oob, fill_value=fill_value)
+    b = raw.index("B")
+    rest = [lab for lab in raw if lab != "B"]
+    if rest == sorted(rest):
+        return y, b
+    return transpose(y, [b] + [raw.index(j) for j in range(len(rest))]), 0
+
+
+def _scatter_batch(size, vals, dims, indexer, mode, oob):
+    from ..transforms.batching import move_or_broadcast
+    from .shape import transpose
+
+    x, u, *arrays = vals
+    xd, ud, *ads = dims
+    x, arrays, indexer, raw = _batch_operands(size, x, xd, arrays, ads, indexer, force_x=True)
+    u = move_or_broadcast(u, ud, 0, size)
+    u = transpose(u, [0 if lab == "B" else lab + 1 for lab in raw])
+    return scatter_p.bind(x, u, *arrays, indexer=indexer, mode=mode, oob=oob), 0
+
+
+gather_p.batch = _gather_batch
+scatter_p.batch = _scatter_batch
+
+
+__all__ = ["gather_p", "scatter_p", "gather", "scatter", "parse_index", "indexed_shape", "FULL"]

@@ -1,0 +1,338 @@
+"""Structural primitives: concatenate, split, pad (lax-style, with interior padding) and rev.
+
+They move data without arithmetic, so they are linear: the tangent is the same operation on
+the tangents, and the transpose is the inverse movement (slicing for concatenate, concatenate
+for split, slicing + a sum for pad, rev for rev).  Static slicing is the ``gather``
+primitive with a slice-only indexer (see `static_slice`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval, wrap
+from ..core.primitive import Primitive
+from ..transforms.transpose import is_undefined
+from ._util import normalize_axis, shape
+from .indexing import gather
+
+
+def _zeros(shp, dtype):
+    return wrap(np.zeros(shp, dtype))
+
+
+def static_slice(x, starts, limits, strides=None):
+    """``x[starts[0]:limits[0]:strides[0], ...]`` with static bounds (lax.slice)."""
+    strides = strides or (1,) * len(starts)
+    indexer = tuple(("s", int(a), int(b), int(s)) for a, b, s in zip(starts, limits, strides, strict=True))
+    while indexer and indexer[-1] == ("s", 0, shape(x)[len(indexer) - 1], 1):
+        indexer = indexer[:-1]
+    return gather(x, [], indexer)
+
+
+def slice_in_dim(x, start, limit, stride=1, axis=0):
+    nd = len(shape(x))
+    axis = normalize_axis(axis, nd, "slice_in_dim")
+    indexer = ((("s", None, None, None),) * axis
+               + (("s", int(start), int(limit), int(stride)),))
+    return gather(x, [], indexer)
+
+
+# -- concatenate -----------------------------------------------------------------------
+
+
+def _concat_abstract(*xs, dimension):
+    x0 = xs[0]
+    if x0.ndim == 0:
+        raise ValueError("concatenate: zero-dimensional arrays cannot be concatenated")
+    if not 0 <= dimension < x0.ndim:
+        raise ValueError(f"concatenate: axis {dimension} is out of bounds for arrays of dimension {x0.ndim}")
+    total = 0
+    for i, x in enumerate(xs):
+        if x.ndim != x0.ndim:
+            raise ValueError(
+                f"concatenate: all the input arrays must have same number of dimensions, but the "
+                f"array at index 0 has {x0.ndim} dimension(s) and the array at index {i} has {x.ndim}"
+            )
+        for d in range(x0.ndim):
+            if d != dimension and x.shape[d] != x0.shape[d]:
+                raise ValueError(
+                    f"concatenate: all the input array dimensions except for the concatenation axis "
+                    f"must match exactly, but along dimension {d}, the array at index 0 has size "
+                    f"{x0.shape[d]} and the array at index {i} has size {x.shape[d]}"
+                )
+        if x.dtype != x0.dtype:
+            raise TypeError(f"concatenate: operands must share a dtype, got {x0.dtype} and {x.dtype}")
+        total += x.shape[dimension]
+    out = list(x0.shape)
+    out[dimension] = total
+    return ShapedArray(tuple(out), x0.dtype, all(x.weak_type for x in xs))
+
+
+concatenate_p = Primitive(
+    "concatenate", lambda xp, *xs, dimension: xp.concatenate(xs, axis=dimension), _concat_abstract,
+    family="structural",
+)
+
+
+def concatenate(xs, dimension):
+    xs = list(xs)
+    if len(xs) == 1:
+        return xs[0]
+    return concatenate_p.bind(*xs, dimension=int(dimension))
+
+
+def _concat_jvp(primals, tangents, dimension):
+    out = concatenate_p.bind(*primals, dimension=dimension)
+    if all(t is None for t in tangents):
+        return out, None
+    ts = [_zeros(get_aval(p).shape, get_aval(p).dtype) if t is None else t for p, t in zip(primals, tangents,
+                                                                                            strict=True)]
+    return out, concatenate_p.bind(*ts, dimension=dimension)
+
+
+def _concat_transpose(ct, *xs, dimension):
+    res = []
+    off = 0
+    nd = len(shape(ct))
+    for x in xs:
+        n = (x.aval if is_undefined(x) else get_aval(x)).shape[dimension]
+        if is_undefined(x):
+            starts = [0] * nd
+            limits = list(shape(ct))
+            starts[dimension], limits[dimension] = off, off + n
+            res.append(static_slice(ct, starts, limits))
+        else:
+            res.append(None)
+        off += n
+    return tuple(res)
+
+
+def _concat_batch(size, vals, dims, dimension):
+    from ..transforms.batching import move_or_broadcast
+
+    xs = [move_or_broadcast(v, d, 0, size) for v, d in zip(vals, dims, strict=True)]
+    return concatenate_p.bind(*xs, dimension=dimension + 1), 0
+
+
+concatenate_p.jvp = _concat_jvp
+concatenate_p.transpose = _concat_transpose
+concatenate_p.batch = _concat_batch
+concatenate_p.linear = True
+
+
+# -- split -----------------------------------------------------------------------------
+
+
+def _split_abstract(x, sizes, axis):
+    if not 0 <= axis < x.ndim:
+        raise ValueError(f"split: axis {axis} is out of bounds for an array of dimension {x.ndim}")
+    if sum(sizes) != x.shape[axis]:
+        raise ValueError(f"split: sizes {sizes} do not add up to the axis length {x.shape[axis]}")
+    outs = []
+    for s in sizes:
+        shp = list(x.shape)
+        shp[axis] = s
+        outs.append(ShapedArray(tuple(shp), x.dtype, x.weak_type))
+    return outs
+
+
+def _split_impl(xp, x, sizes, axis):
+    return xp.split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis)
+
+
+split_p = Primitive("split", _split_impl, _split_abstract, multiple_results=True, family="structural")
+
+
+def split(x, sizes, axis):
+    """Split ``x`` along ``axis`` into pieces of the given static ``sizes``."""
+    return split_p.bind(x, sizes=tuple(int(s) for s in sizes), axis=int(axis))
+
+
+def _split_jvp(primals, tangents, sizes, axis):
+    (x,), (t,) = primals, tangents
+    outs = split_p.bind(x, sizes=sizes, axis=axis)
+    if t is None:
+        return outs, [None] * len(outs)
+    return outs, split_p.bind(t, sizes=sizes, axis=axis)
+
+
+def _split_transpose(cts, x, sizes, axis):
+    av = x.aval
+    parts = []
+    for ct, s in zip(cts, sizes, strict=True):
+        if ct is None:
+            shp = list(av.shape)
+            shp[axis] = s
+            ct = _zeros(tuple(shp), av.dtype)
+        parts.append(ct)
+    return (concatenate(parts, axis),)
+
+
+def _split_batch(size, vals, dims, sizes, axis):
+    (x,), (d,) = vals, dims
+    phys = axis if axis < d else axis + 1
+    return split_p.bind(x, sizes=sizes, axis=phys), [d] * len(sizes)
+
+
+split_p.jvp = _split_jvp
+split_p.transpose = _split_transpose
+split_p.batch = _split_batch
+split_p.linear = True
+
+
+# -- pad -------------------------------------------------------------------------------
+
+
+def _pad_out_dim(n, lo, hi, interior):
+    return lo + hi + n + max(n - 1, 0) * interior
+
+
+def _pad_abstract(x, pv, padding_config):
+    if pv.ndim != 0:
+        raise ValueError(f"pad: the padding value must be a scalar, got shape {pv.shape}")
+    if len(padding_config) != x.ndim:
+        raise ValueError(
+            f"pad: padding_config has {len(padding_config)} entries for an operand of rank {x.ndim}"
+        )
+    out = []
+    for n, (lo, hi, it) in zip(x.shape, padding_config, strict=True):
+        if it < 0:
+            raise ValueError(f"pad: interior padding must be non-negative, got {it}")
+        d = _pad_out_dim(n, lo, hi, it)
+        if d < 0:
+            raise ValueError(f"pad: negative padding {(lo, hi)} removes more than the dimension {n} has")
+        out.append(d)
+    return ShapedArray(tuple(out), x.dtype, x.weak_type)
+
+
+def _pad_impl(xp, x, pv, padding_config):
+    x = xp.asarray(x)
+    full_shape, place, crop = [], [], []
+    for n, (lo, hi, it) in zip(x.shape, padding_config, strict=True):
+        lo_p, hi_p = max(lo, 0), max(hi, 0)
+        d = _pad_out_dim(n, lo_p, hi_p, it)
+        full_shape.append(d)
+        place.append(slice(lo_p, lo_p + max(n - 1, 0) * (it + 1) + 1 if n else lo_p, it + 1))
+        crop.append(slice(-min(lo, 0), d + min(hi, 0)))
+    out = xp.full(tuple(full_shape), pv, dtype=x.dtype)
+    out[tuple(place)] = x
+    return out[tuple(crop)]
+
+
+pad_p = Primitive("pad", _pad_impl, _pad_abstract, family="structural")
+
+
+def pad(x, padding_value, padding_config):
+    """lax.pad: ``padding_config`` holds ``(low, high, interior)`` per dimension; negative
+    low/high crop."""
+    cfg = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
+    if all(c == (0, 0, 0) for c in cfg):
+        return x
+    return pad_p.bind(x, padding_value, padding_config=cfg)
+
+
+def _pad_jvp(primals, tangents, padding_config):
+    (x, pv), (tx, tpv) = primals, tangents
+    out = pad_p.bind(x, pv, padding_config=padding_config)
+    if tx is None and tpv is None:
+        return out, None
+    av = get_aval(x)
+    if tx is None:
+        tx = _zeros(av.shape, av.dtype)
+    if tpv is None:
+        tpv = _zeros((), av.dtype)
+    return out, pad_p.bind(tx, tpv, padding_config=padding_config)
+
+
+def _unpad(ct, padding_config):
+    """The operand-shaped part of ``ct`` (transpose of padding with zeros)."""
+    t = pad(ct, _zeros((), get_aval(ct).dtype), [(-lo, -hi, 0) for lo, hi, _ in padding_config])
+    if any(it for _, _, it in padding_config):
+        shp = shape(t)
+        t = static_slice(t, [0] * len(shp), shp, [it + 1 for _, _, it in padding_config])
+    return t
+
+
+def _pad_transpose(ct, x, pv, padding_config):
+    from .reductions import reduce_sum
+    from .elementwise import sub
+
+    ct_x = _unpad(ct, padding_config) if is_undefined(x) or is_undefined(pv) else None
+    ct_pv = None
+    if is_undefined(pv):
+        nd = len(shape(ct))
+        ct_pv = sub(reduce_sum(ct, tuple(range(nd))), reduce_sum(ct_x, tuple(range(nd))))
+        if pv.aval.dtype != get_aval(ct_pv).dtype:
+            from .elementwise import convert_element_type
+
+            ct_pv = convert_element_type(ct_pv, pv.aval.dtype)
+    return (ct_x if is_undefined(x) else None, ct_pv)
+
+
+def _pad_batch(size, vals, dims, padding_config):
+    from ..transforms.batching import move_or_broadcast
+    from .elementwise import select
+    from .shape import reshape
+
+    (x, pv), (xd, pd) = vals, dims
+    if pd is None:
+        cfg = list(padding_config)
+        cfg.insert(xd, (0, 0, 0))
+        return pad_p.bind(x, pv, padding_config=tuple(cfg)), xd
+    # a per-example padding value: pad with zeros, then choose per position
+    x = move_or_broadcast(x, xd, 0, size)
+    av = get_aval(x)
+    cfg = ((0, 0, 0),) + tuple(padding_config)
+    padded = pad_p.bind(x, _zeros((), av.dtype), padding_config=cfg)
+    mask = _pad_impl(np, np.zeros(av.shape[1:], bool), True, padding_config)
+    pvb = reshape(move_or_broadcast(pv, pd, 0, size), (size,) + (1,) * (av.ndim - 1))
+    return select(mask, pvb, padded), 0
+
+
+pad_p.jvp = _pad_jvp
+pad_p.transpose = _pad_transpose
+pad_p.batch = _pad_batch
+pad_p.linear = True
+
+
+# -- rev -------------------------------------------------------------------------------
+
+
+def _rev_abstract(x, dimensions):
+    for d in dimensions:
+        if not 0 <= d < x.ndim:
+            raise ValueError(f"rev: dimension {d} is out of bounds for an array of dimension {x.ndim}")
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+rev_p = Primitive("rev", lambda xp, x, dimensions: xp.flip(x, dimensions), _rev_abstract, family="structural")
+
+
+def rev(x, dimensions):
+    dims = tuple(sorted(set(int(d) for d in dimensions)))
+    if not dims:
+        return x
+    return rev_p.bind(x, dimensions=dims)
+
+
+rev_p.jvp = lambda primals, tangents, dimensions: (
+    rev_p.bind(primals[0], dimensions=dimensions),
+    None if tangents[0] is None else rev_p.bind(tangents[0], dimensions=dimensions),
+)
+rev_p.transpose = lambda ct, x, dimensions: (rev_p.bind(ct, dimensions=dimensions),)
+
+
+def _rev_batch(size, vals, dims, dimensions):
+    (x,), (d,) = vals, dims
+    return rev_p.bind(x, dimensions=tuple(a if a < d else a + 1 for a in dimensions)), d
+
+
+rev_p.batch = _rev_batch
+rev_p.linear = True
+
+
+__all__ = [
+    "concatenate_p", "split_p", "pad_p", "rev_p", "concatenate", "split", "pad", "rev",
+    "static_slice", "slice_in_dim",
+]
