@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.array import get_aval
+from ..core.array import Array, get_aval
 from ..ops import elementwise as ew
-from ..ops.linalg import dot_general
+from ..ops.linalg import dot_general_p
 from ..ops.reductions import reduce_sum
 from ..ops.shape import broadcast_in_dim, moveaxis, reshape, transpose
 from ..ops._util import normalize_axis
@@ -22,6 +22,8 @@ __all__ = [
 
 
 def _arr(x):
+    if isinstance(x, Array):
+        return x
     from ._creation import asarray
 
     return asarray(x)
@@ -29,6 +31,10 @@ def _arr(x):
 
 def _shape(x):
     return get_aval(x).shape
+
+
+def _dg(x, y, dn):  # dimension numbers already normalized
+    return dot_general_p.bind(x, y, dimension_numbers=dn)
 
 
 def _dn(lc, rc, lb=(), rb=()):
@@ -64,13 +70,13 @@ def matmul(a, b):
             f"has size {ka}, {'second-to-last' if nb >= 2 else 'only'} axis of the right has size {kb})"
         )
     if nb == 1:  # (..., m, k) @ (k,) -> (..., m)   (also 1-D @ 1-D -> scalar)
-        return dot_general(a, b, _dn((na - 1,), (0,)))
+        return _dg(a, b, _dn((na - 1,), (0,)))
     if na == 1:  # (k,) @ (..., k, n) -> (..., n)
-        return dot_general(a, b, _dn((0,), (nb - 2,)))
+        return _dg(a, b, _dn((0,), (nb - 2,)))
     if nb == 2:  # (..., m, k) @ (k, n)
-        return dot_general(a, b, _dn((na - 1,), (0,)))
+        return _dg(a, b, _dn((na - 1,), (0,)))
     if na == 2:  # (m, k) @ (..., k, n) -> (m, ..., n) -> (..., m, n)
-        return moveaxis(dot_general(a, b, _dn((1,), (nb - 2,))), 0, nb - 2)
+        return moveaxis(_dg(a, b, _dn((1,), (nb - 2,))), 0, nb - 2)
     return _matmul_batched(a, b, sa, sb)
 
 
@@ -99,7 +105,7 @@ def _matmul_batched(a, b, sa, sb):
     b2 = reshape(b, tuple(pb[i] for i in keep_b) + sb[-2:])
     na2, nb2 = len(keep_a) + 2, len(keep_b) + 2
     dn = _dn((na2 - 1,), (nb2 - 2,), [keep_a.index(i) for i in batch], [keep_b.index(i) for i in batch])
-    out = dot_general(a2, b2, dn)
+    out = _dg(a2, b2, dn)
     labels = batch + a_free + [L] + b_free + [L + 1]  # L: rows (m), L + 1: columns (n)
     return transpose(out, tuple(labels.index(j) for j in range(L + 2)))
 
@@ -116,7 +122,7 @@ def dot(a, b):
         raise ValueError(
             f"dot: shapes {sa} and {sb} not aligned: {sa[-1]} (dim {len(sa) - 1}) != {sb[j]} (dim {j})"
         )
-    return dot_general(a, b, _dn((len(sa) - 1,), (j,)))
+    return _dg(a, b, _dn((len(sa) - 1,), (j,)))
 
 
 def vdot(a, b):
@@ -127,7 +133,7 @@ def vdot(a, b):
     a, b = reshape(a, (get_aval(a).size,)), reshape(b, (get_aval(b).size,))
     if _shape(a) != _shape(b):
         raise ValueError(f"vdot: arrays have different sizes {_shape(a)[0]} and {_shape(b)[0]}")
-    return dot_general(a, b, _dn((0,), (0,)))
+    return _dg(a, b, _dn((0,), (0,)))
 
 
 def inner(a, b):
@@ -138,7 +144,7 @@ def inner(a, b):
         return ew.mul(a, b)
     if sa[-1] != sb[-1]:
         raise ValueError(f"inner: shapes {sa} and {sb} not aligned: last axes {sa[-1]} != {sb[-1]}")
-    return dot_general(a, b, _dn((len(sa) - 1,), (len(sb) - 1,)))
+    return _dg(a, b, _dn((len(sa) - 1,), (len(sb) - 1,)))
 
 
 def outer(a, b):
@@ -199,7 +205,7 @@ def tensordot(a, b, axes=2):
             raise ValueError(
                 f"tensordot: shape mismatch for sum: {sa} axis {i} ({sa[i]}) vs {sb} axis {j} ({sb[j]})"
             )
-    return dot_general(a, b, _dn(ax_a, ax_b))
+    return _dg(a, b, _dn(ax_a, ax_b))
 
 
 def kron(a, b):
@@ -239,16 +245,16 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         )
     dt = np.result_type(get_aval(a).dtype, get_aval(b).dtype)
     if na == 2 and nb == 2:
-        t = dot_general(a, _EPS2.astype(dt), _dn((len(_shape(a)) - 1,), (0,)))  # (..., k)
+        t = _dg(a, _EPS2.astype(dt), _dn((len(_shape(a)) - 1,), (0,)))  # (..., k)
         p = ew.mul(t, b)
         return reduce_sum(p, (len(_shape(p)) - 1,))
     embed = np.eye(2, 3, dtype=dt)
     if na == 2:
-        a = dot_general(a, embed, _dn((len(_shape(a)) - 1,), (0,)))
+        a = _dg(a, embed, _dn((len(_shape(a)) - 1,), (0,)))
     if nb == 2:
-        b = dot_general(b, embed, _dn((len(_shape(b)) - 1,), (0,)))
+        b = _dg(b, embed, _dn((len(_shape(b)) - 1,), (0,)))
     # c_i = eps_ijk a_j b_k: t[..., i, k] = sum_j a_j eps_ijk, then c_i = sum_k t_ik b_k
-    t = dot_general(a, np.ascontiguousarray(_EPS3.transpose(1, 0, 2)).astype(dt),
+    t = _dg(a, np.ascontiguousarray(_EPS3.transpose(1, 0, 2)).astype(dt),
                     _dn((len(_shape(a)) - 1,), (0,)))
     bb = reshape(b, _shape(b)[:-1] + (1, 3))
     c = ew.mul(t, bb)
@@ -444,7 +450,7 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None, prefe
         contract = [lab for lab in shared if lab not in later]
         dn = _dn([cl.index(lab) for lab in contract], [bl.index(lab) for lab in contract],
                  [cl.index(lab) for lab in batch], [bl.index(lab) for lab in batch])
-        cur = dot_general(cur, b, dn)
+        cur = _dg(cur, b, dn)
         cl = batch + [lab for lab in cl if lab not in shared] + [lab for lab in bl if lab not in shared]
     assert sorted(cl) == sorted(out_labels), (cl, out_labels)
     perm = tuple(cl.index(lab) for lab in out_labels)

@@ -1,1 +1,554 @@
-"""(being written)"""
+"""`fgrad.numpy.linalg`: NumPy's linear-algebra API as composites of the linalg primitives
+(`fgrad.ops.linalg`: cholesky, triangular_solve, solve, slogdet, eigh, svd, qr).
+
+Functions act on the last two axes and broadcast leading axes like NumPy.  Integer inputs
+are promoted to float64.  Following JAX, `cholesky` and `eigh` symmetrize their input
+(``(a + a.T) / 2``) so that derivatives are symmetric, and failed factorizations give NaN
+instead of raising.
+
+Example::
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> a = fnp.asarray([[2.0, 1.0], [1.0, 3.0]])
+    >>> fgrad.grad(lambda a: fnp.linalg.slogdet(a).logabsdet)(a)  # inv(a).T
+    Array([[ 0.6, -0.2],
+           [-0.2,  0.4]], dtype=float64)
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections import namedtuple
+
+import numpy as np
+
+from ..core.array import Array, get_aval
+from ..ops import elementwise as ew
+from ..ops import linalg as L
+from ..ops.reductions import reduce_max, reduce_min, reduce_sum
+from ..ops.shape import broadcast_to, reshape, transpose
+from ..ops._util import normalize_axis
+from ._products import cross, matmul, outer, tensordot, vecdot
+
+__all__ = [
+    "LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh", "svd", "svdvals",
+    "qr", "norm", "vector_norm", "matrix_norm", "matrix_power", "pinv", "multi_dot", "matrix_rank",
+    "lstsq", "cond", "trace", "diagonal", "matmul", "tensordot", "vecdot", "outer", "cross",
+    "matrix_transpose", "tensorsolve", "tensorinv",
+    "SlogdetResult", "EighResult", "SVDResult", "QRResult",
+]
+
+LinAlgError = np.linalg.LinAlgError
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+QRResult = namedtuple("QRResult", ["Q", "R"])
+LstsqResult = namedtuple("LstsqResult", ["x", "residuals", "rank", "s"])
+
+
+def _arr(x):
+    if isinstance(x, Array):
+        return x
+    from ._creation import asarray
+
+    return asarray(x)
+
+
+def _shape(x):
+    return get_aval(x).shape
+
+
+def _dtype(x):
+    return get_aval(x).dtype
+
+
+def _float(x, name):
+    """As an inexact array (ints/bools -> float64, float16 -> float32, like numpy.linalg)."""
+    x = _arr(x)
+    dt = _dtype(x)
+    if dt.kind in "biu":
+        return ew.convert_element_type(x, np.float64)
+    if dt == np.float16:
+        return ew.convert_element_type(x, np.float32)
+    if dt.kind not in "fc":
+        raise TypeError(f"linalg.{name}: unsupported dtype {dt}")
+    return x
+
+
+def _square(a, name):
+    s = _shape(a)
+    if len(s) < 2:
+        raise LinAlgError(
+            f"linalg.{name}: {len(s)}-dimensional array given. Array must be at least two-dimensional"
+        )
+    if s[-1] != s[-2]:
+        raise LinAlgError(f"linalg.{name}: last 2 dimensions of the array must be square, got shape {s}")
+
+
+def _matrix(a, name):
+    if len(_shape(a)) < 2:
+        raise LinAlgError(
+            f"linalg.{name}: {len(_shape(a))}-dimensional array given. Array must be at least "
+            "two-dimensional"
+        )
+
+
+def _mT(x):
+    nd = len(_shape(x))
+    return transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def _hT(x):
+    x = _mT(x)
+    return ew.conj(x) if _dtype(x).kind == "c" else x
+
+
+def _common(a, b):
+    dt = np.result_type(_dtype(a), _dtype(b))
+    if _dtype(a) != dt:
+        a = ew.convert_element_type(a, dt)
+    if _dtype(b) != dt:
+        b = ew.convert_element_type(b, dt)
+    return a, b
+
+
+def matrix_transpose(x):
+    return _mT(_arr(x))
+
+
+# ---------------------------------------------------------------------------------------
+# solves, inverse, determinants
+
+
+def solve(a, b):
+    """Solve ``a @ x = b``.  ``b`` is a vector (M,) or a stack of matrices (..., M, K)
+    (NumPy 2 rule); leading axes broadcast."""
+    a, b = _float(a, "solve"), _float(b, "solve")
+    _square(a, "solve")
+    a, b = _common(a, b)
+    sa, sb = _shape(a), _shape(b)
+    vec = len(sb) == 1
+    if vec:
+        b = reshape(b, sb + (1,))
+        sb = _shape(b)
+    if sb[-2] != sa[-1]:
+        raise ValueError(
+            f"linalg.solve: a of shape {sa} and b of shape {sb[:-1] if vec else sb} are incompatible "
+            f"(b needs {sa[-1]} rows)"
+        )
+    lead = tuple(np.broadcast_shapes(sa[:-2], sb[:-2]))
+    if sa[:-2] != lead:
+        a = broadcast_to(a, lead + sa[-2:])
+    if sb[:-2] != lead:
+        b = broadcast_to(b, lead + sb[-2:])
+    x = L.solve(a, b)
+    return reshape(x, _shape(x)[:-1]) if vec else x
+
+
+def _eye_like(a):
+    s = _shape(a)
+    return broadcast_to(np.eye(s[-1], dtype=_dtype(a)), s)
+
+
+def inv(a):
+    """Inverse of (a stack of) square matrices."""
+    a = _float(a, "inv")
+    _square(a, "inv")
+    return L.solve(a, _eye_like(a))
+
+
+def slogdet(a):
+    """``(sign, logabsdet)`` of the determinant (a named tuple, as in NumPy 2)."""
+    a = _float(a, "slogdet")
+    _square(a, "slogdet")
+    sign, logdet = L.slogdet(a)
+    return SlogdetResult(sign, logdet)
+
+
+def det(a):
+    """Determinant, ``sign * exp(logabsdet)``; its derivative is ``det(a) * inv(a).T``."""
+    sign, logdet = slogdet(a)
+    return ew.mul(sign, ew.exp(logdet))
+
+
+def matrix_power(a, n):
+    """``a`` to the integer power ``n`` (negative: powers of the inverse)."""
+    a = _arr(a)
+    _square(a, "matrix_power")
+    if not isinstance(n, (int, np.integer)):
+        raise TypeError("linalg.matrix_power: exponent must be an integer")
+    n = int(n)
+    if n == 0:
+        return broadcast_to(np.eye(_shape(a)[-1], dtype=_dtype(a)), _shape(a))
+    if n < 0:
+        a, n = inv(a), -n
+    result, base = None, a
+    while n:
+        if n & 1:
+            result = base if result is None else matmul(result, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    return result
+
+
+def tensorsolve(a, b, axes=None):
+    """Solve ``tensordot(a, x, b.ndim) = b`` for ``x``."""
+    a, b = _float(a, "tensorsolve"), _float(b, "tensorsolve")
+    nd = len(_shape(a))
+    if axes is not None:
+        axes = [normalize_axis(int(x), nd, "tensorsolve") for x in axes]
+        order = [i for i in range(nd) if i not in axes] + axes
+        a = transpose(a, order)
+    sa, sb = _shape(a), _shape(b)
+    xs = sa[len(sb):]
+    m = int(np.prod(sb, dtype=np.int64))
+    x = solve(reshape(a, (m, int(np.prod(xs, dtype=np.int64)))), reshape(b, (m,)))
+    return reshape(x, xs)
+
+
+def tensorinv(a, ind=2):
+    a = _float(a, "tensorinv")
+    s = _shape(a)
+    out_shape = s[ind:] + s[:ind]
+    m = int(np.prod(s[:ind], dtype=np.int64))
+    return reshape(inv(reshape(a, (m, -1))), out_shape)
+
+
+# ---------------------------------------------------------------------------------------
+# factorizations
+
+
+def cholesky(a, *, upper=False, symmetrize_input=True):
+    """Cholesky factor ``L`` (``a = L @ L.T``; ``upper=True``: ``U = L.T``).  NaN where
+    ``a`` is not positive definite."""
+    a = _float(a, "cholesky")
+    _square(a, "cholesky")
+    if symmetrize_input:
+        a = ew.mul(ew.add(a, _hT(a)), 0.5)
+    lo = L.cholesky(a)
+    return _hT(lo) if upper else lo
+
+
+def eigh(a, UPLO="L", symmetrize_input=True):
+    """Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a symmetric matrix.
+    Returns ``EighResult(eigenvalues, eigenvectors)``."""
+    a = _float(a, "eigh")
+    _square(a, "eigh")
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"linalg.eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
+    if symmetrize_input:
+        a = ew.mul(ew.add(a, _hT(a)), 0.5)
+    elif UPLO == "U":
+        a = _hT(a)
+    w, v = L.eigh(a)
+    return EighResult(w, v)
+
+
+def eigvalsh(a, UPLO="L", symmetrize_input=True):
+    return eigh(a, UPLO, symmetrize_input).eigenvalues
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """Singular value decomposition ``a = U @ diag(S) @ Vh`` (``S`` descending).  With
+    ``compute_uv=False`` returns ``S`` only.  Derivatives of ``U``/``Vh`` need distinct
+    singular values (and ``full_matrices=False`` for non-square ``a``)."""
+    a = _float(a, "svd")
+    _matrix(a, "svd")
+    if not compute_uv:
+        return L.svd(a, full_matrices=False, compute_uv=False)[0]
+    u, s, vh = L.svd(a, full_matrices=full_matrices, compute_uv=True)
+    return SVDResult(u, s, vh)
+
+
+def svdvals(x):
+    return svd(x, compute_uv=False)
+
+
+def qr(a, mode="reduced"):
+    """QR decomposition; ``mode`` is 'reduced', 'complete' or 'r'."""
+    a = _float(a, "qr")
+    _matrix(a, "qr")
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"linalg.qr: unsupported mode {mode!r} (use 'reduced', 'complete' or 'r')")
+    q, r = L.qr(a, full_matrices=(mode == "complete"))
+    return r if mode == "r" else QRResult(q, r)
+
+
+# ---------------------------------------------------------------------------------------
+# norms
+
+
+def _abs2(x):
+    return ew.real(ew.mul(x, ew.conj(x))) if _dtype(x).kind == "c" else ew.mul(x, x)
+
+
+def _keep(r, nd, axes, keepdims):
+    if not keepdims:
+        return r
+    s = list(_shape(r))
+    for ax in sorted(axes):
+        s.insert(ax, 1)
+    return reshape(r, tuple(s))
+
+
+def _vector_norm(x, ord, axes):
+    if ord is None or ord == 2:
+        return ew.sqrt(reduce_sum(_abs2(x), axes))
+    if isinstance(ord, str):
+        raise ValueError(f"linalg.norm: invalid norm order {ord!r} for vectors")
+    ax = ew.abs_(x)
+    if ord == np.inf:
+        return reduce_max(ax, axes)
+    if ord == -np.inf:
+        return reduce_min(ax, axes)
+    if ord == 0:
+        return reduce_sum(ew.convert_element_type(ew.ne_p.bind(x, 0), _dtype(ax)), axes)
+    if ord == 1:
+        return reduce_sum(ax, axes)
+    p = float(ord)
+    return ew.pow_(reduce_sum(ew.pow_(ax, p), axes), 1.0 / p)
+
+
+def _matrix_norm(x, ord, axes):
+    r, c = axes
+    if ord is None or ord == "fro":
+        return ew.sqrt(reduce_sum(_abs2(x), axes))
+    if ord in ("nuc", 2, -2):
+        nd = len(_shape(x))
+        xm = transpose(x, tuple(i for i in range(nd) if i not in (r, c)) + (r, c))
+        s = L.svd(xm, full_matrices=False, compute_uv=False)[0]
+        last = (len(_shape(s)) - 1,)
+        if ord == "nuc":
+            return reduce_sum(s, last)
+        return reduce_max(s, last) if ord == 2 else reduce_min(s, last)
+    if isinstance(ord, str):
+        raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
+    ax = ew.abs_(x)
+    if ord in (1, -1):  # max/min absolute column sum
+        col = reduce_sum(ax, (r,))
+        c2 = c - (c > r)
+        return reduce_max(col, (c2,)) if ord == 1 else reduce_min(col, (c2,))
+    if ord in (np.inf, -np.inf):  # max/min absolute row sum
+        row = reduce_sum(ax, (c,))
+        r2 = r - (r > c)
+        return reduce_max(row, (r2,)) if ord == np.inf else reduce_min(row, (r2,))
+    raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """Vector or matrix norm, as in NumPy.  Vectors: ord None/2, 1, inf, -inf, 0, any p.
+    Matrices (two axes): None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf.  As in JAX, the
+    gradient of the 2-norm at 0 is NaN."""
+    x = _float(x, "norm")
+    nd = len(_shape(x))
+    if axis is None:
+        if ord is None:
+            r = ew.sqrt(reduce_sum(_abs2(x), tuple(range(nd))))
+            return _keep(r, nd, tuple(range(nd)), keepdims)
+        if nd not in (1, 2):
+            raise ValueError(
+                "linalg.norm: improper number of dimensions to norm (give axis for ord with ndim > 2)"
+            )
+        axes = tuple(range(nd))
+    else:
+        axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+        axes = tuple(normalize_axis(int(a), nd, "norm") for a in axes)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"linalg.norm: duplicate axes given: {axis}")
+    if len(axes) == 1:
+        r = _vector_norm(x, ord, axes)
+    elif len(axes) == 2:
+        r = _matrix_norm(x, ord, axes)
+    else:
+        raise ValueError("linalg.norm: improper number of dimensions to norm")
+    return _keep(r, nd, axes, keepdims)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    x = _float(x, "vector_norm")
+    nd = len(_shape(x))
+    if axis is None:
+        r = _vector_norm(reshape(x, (get_aval(x).size,)), ord, (0,))
+        return reshape(r, (1,) * nd) if keepdims else r
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = tuple(normalize_axis(int(a), nd, "vector_norm") for a in axes)
+    return _keep(_vector_norm(x, ord, axes), nd, axes, keepdims)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    x = _float(x, "matrix_norm")
+    nd = len(_shape(x))
+    return norm(x, ord=ord, axis=(nd - 2, nd - 1), keepdims=keepdims)
+
+
+def cond(x, p=None):
+    """Condition number (2-norm by default: ratio of extreme singular values)."""
+    x = _float(x, "cond")
+    if p is None or p in (2, -2):
+        s = svdvals(x)
+        last = (len(_shape(s)) - 1,)
+        big, small = reduce_max(s, last), reduce_min(s, last)
+        return ew.div(small, big) if p == -2 else ew.div(big, small)
+    return ew.mul(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
+
+
+# ---------------------------------------------------------------------------------------
+# pseudo-inverse, rank, least squares, products
+
+
+def _pinv_fwd(a, rtol):
+    u, s, vh = L.svd(a, full_matrices=False, compute_uv=True)
+    smax = reduce_max(s, (len(_shape(s)) - 1,))
+    cutoff = ew.mul(reshape(smax, _shape(smax) + (1,)), rtol)
+    keep = ew.gt(s, cutoff)
+    sinv = ew.select(keep, ew.div(1.0, ew.select(keep, s, ew.add(ew.mul(s, 0.0), 1.0))), ew.mul(s, 0.0))
+    # pinv = V diag(sinv) U^T
+    vs = ew.mul(_mT(vh), reshape(sinv, _shape(sinv)[:-1] + (1, _shape(sinv)[-1])))
+    return matmul(vs, _hT(u))
+
+
+def _make_pinv():
+    from ..transforms.custom import custom_jvp
+
+    @custom_jvp
+    def _pinv(a, rtol):
+        return _pinv_fwd(a, rtol)
+
+    def _pinv_jvp(primals, tangents):
+        # Golub & Pereyra: d(A+) = -A+ dA A+ + A+ A+^T dA^T (I - A A+) + (I - A+ A) dA^T A+^T A+
+        a, rtol = primals
+        da = tangents[0]
+        p = _pinv(a, rtol)
+        m, n = _shape(a)[-2:]
+        pt, dat = _hT(p), _hT(da)
+        t1 = ew.neg(matmul(p, matmul(da, p)))
+        left = ew.sub(np.eye(m, dtype=_dtype(a)), matmul(a, p))
+        right = ew.sub(np.eye(n, dtype=_dtype(a)), matmul(p, a))
+        t2 = matmul(matmul(p, pt), matmul(dat, left))
+        t3 = matmul(right, matmul(dat, matmul(pt, p)))
+        return p, ew.add(ew.add(t1, t2), t3)
+
+    _pinv.defjvp(_pinv_jvp)
+    return _pinv
+
+
+_PINV = None
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=None):
+    """Moore-Penrose pseudo-inverse via the SVD (singular values below ``rtol * max(s)`` are
+    dropped).  Differentiable where the rank is locally constant."""
+    global _PINV
+    a = _float(a, "pinv")
+    _matrix(a, "pinv")
+    if rcond is not None and rtol is not None:
+        raise ValueError("linalg.pinv: give rcond or rtol, not both")
+    if rtol is None:
+        rtol = rcond
+    if rtol is None:
+        m, n = _shape(a)[-2:]
+        rtol = float(builtins.max(m, n) * np.finfo(_dtype(a)).eps)
+    if _PINV is None:
+        _PINV = _make_pinv()
+    rtol = _arr(np.asarray(rtol, dtype=np.finfo(_dtype(a)).dtype))
+    return _PINV(a, rtol)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    A = _float(A, "matrix_rank")
+    s = svdvals(A) if len(_shape(A)) >= 2 else ew.abs_(A)
+    if len(_shape(A)) < 2:
+        return reduce_sum(ew.convert_element_type(ew.ne_p.bind(s, 0), np.int64), (0,))
+    last = (len(_shape(s)) - 1,)
+    smax = reduce_max(s, last)
+    if tol is None:
+        m, n = _shape(A)[-2:]
+        r = rtol if rtol is not None else builtins.max(m, n) * np.finfo(_dtype(A)).eps
+        tol = ew.mul(smax, r)
+    tol = reshape(_arr(tol), _shape(_arr(tol)) + (1,)) if len(_shape(_arr(tol))) else tol
+    return reduce_sum(ew.convert_element_type(ew.gt(s, tol), np.int64), last)
+
+
+def lstsq(a, b, rcond=None):
+    """Least-squares solution of ``a @ x = b``: ``(x, residuals, rank, s)``.  ``residuals``
+    holds the squared 2-norms of ``b - a @ x`` when ``a`` is tall and of full rank (else it is
+    empty), as in NumPy; it needs a concrete rank and is empty under a transform."""
+    a, b = _float(a, "lstsq"), _float(b, "lstsq")
+    a, b = _common(a, b)
+    if len(_shape(a)) != 2:
+        raise LinAlgError("linalg.lstsq: a must be two-dimensional")
+    m, n = _shape(a)
+    vec = len(_shape(b)) == 1
+    if _shape(b)[0] != m:
+        raise LinAlgError(f"linalg.lstsq: incompatible dimensions {_shape(a)} and {_shape(b)}")
+    eps = np.finfo(_dtype(a)).eps
+    rtol = builtins.max(m, n) * eps if rcond is None or rcond < 0 else rcond
+    s = svdvals(a)
+    x = matmul(pinv(a, rtol=rtol), b)
+    rank = matrix_rank(a, rtol=rtol)
+    from ..core.array import ArrayImpl
+
+    empty = _arr(np.zeros((0,), dtype=np.finfo(_dtype(a)).dtype))
+    resid = empty
+    if m > n and type(rank) is ArrayImpl and int(rank) == n:
+        r = ew.sub(b, matmul(a, x))
+        resid = reduce_sum(_abs2(r), (0,))
+        if vec:
+            resid = reshape(resid, (1,))
+    return LstsqResult(x, resid, rank, s)
+
+
+def multi_dot(arrays):
+    """``A @ B @ C @ ...`` in the cheapest association order (first/last may be 1-D)."""
+    arrays = [_arr(x) for x in arrays]
+    if len(arrays) < 2:
+        raise ValueError("linalg.multi_dot: expecting at least two arrays")
+    first_vec = len(_shape(arrays[0])) == 1
+    last_vec = len(_shape(arrays[-1])) == 1
+    if first_vec:
+        arrays[0] = reshape(arrays[0], (1,) + _shape(arrays[0]))
+    if last_vec:
+        arrays[-1] = reshape(arrays[-1], _shape(arrays[-1]) + (1,))
+    for x in arrays:
+        if len(_shape(x)) != 2:
+            raise ValueError(f"linalg.multi_dot: arrays must be 2-D (first/last may be 1-D), got {_shape(x)}")
+    dims = [_shape(arrays[0])[0]] + [_shape(x)[1] for x in arrays]
+    k = len(arrays)
+    cost = [[0] * k for _ in range(k)]
+    split = [[0] * k for _ in range(k)]
+    for length in range(1, k):
+        for i in range(k - length):
+            j = i + length
+            cost[i][j] = None
+            for s in range(i, j):
+                c = cost[i][s] + cost[s + 1][j] + dims[i] * dims[s + 1] * dims[j + 1]
+                if cost[i][j] is None or c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, s
+
+    def build(i, j):
+        if i == j:
+            return arrays[i]
+        return matmul(build(i, split[i][j]), build(split[i][j] + 1, j))
+
+    out = build(0, k - 1)
+    s = _shape(out)
+    if first_vec and last_vec:
+        return reshape(out, ())
+    if first_vec:
+        return reshape(out, s[1:])
+    if last_vec:
+        return reshape(out, s[:-1])
+    return out
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    import fgrad.numpy as fnp
+
+    return fnp.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+def diagonal(x, /, *, offset=0):
+    import fgrad.numpy as fnp
+
+    return fnp.diagonal(x, offset=offset, axis1=-2, axis2=-1)

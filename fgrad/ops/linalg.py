@@ -85,6 +85,9 @@ def _norm_dn(dimension_numbers, nx, ny):
     return (lc, rc), (lb, rb)
 
 
+_norm_dn_cached = functools.lru_cache(maxsize=1024)(_norm_dn)
+
+
 @functools.lru_cache(maxsize=4096)
 def _dg_plan(xs, ys, dn):
     """How to run a contraction as one matmul: permutations, 2-/3-D shapes, out shape."""
@@ -151,7 +154,11 @@ def dot_general(x, y, dimension_numbers):
         >>> dot_general(fnp.ones((2, 3)), fnp.ones((3, 4)), (((1,), (0,)), ((), ()))).shape
         (2, 4)
     """
-    dn = _norm_dn(dimension_numbers, _ndim(x), _ndim(y))
+    nx, ny = _ndim(x), _ndim(y)
+    try:
+        dn = _norm_dn_cached(dimension_numbers, nx, ny)
+    except TypeError:  # unhashable spelling (lists): normalize without the cache
+        dn = _norm_dn(dimension_numbers, nx, ny)
     return dot_general_p.bind(x, y, dimension_numbers=dn)
 
 
