@@ -1,2 +1,510 @@
-"""(being written)"""
-__all__: list = []
+"""Cumulative ops, sorting, order statistics, searching, unique and NaN-aware reductions with
+NumPy names, as composites over the cumulative and sort primitives.
+
+Sorting is stable (ties keep their order) and differentiable through the permutation;
+`median`/`quantile`/`percentile` are differentiable in the data and in ``q``.  `searchsorted`
+and the ``arg*`` functions return integers (no derivative); `unique` has a data-dependent
+shape and needs a concrete input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar, wrap
+from ..core.trace import ConcretizationError
+from ..ops import cumulative as C
+from ..ops import sorting as S
+from ..ops._util import normalize_axes, normalize_axis
+from ..ops.elementwise import convert_element_type
+from . import _math as M
+from . import _reductions as R
+from ._creation import asarray
+from ._shape import moveaxis, ravel, reshape
+
+__all__ = [
+    "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "nancumsum", "nancumprod",
+    "sort", "argsort", "lexsort", "partition", "argpartition",
+    "median", "quantile", "percentile", "searchsorted", "digitize",
+    "unique", "unique_values", "unique_counts", "unique_inverse", "unique_all",
+    "nanmax", "nanmin", "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin",
+]
+
+
+def _arr(a):
+    if isinstance(a, (Tracer, ArrayImpl)):
+        return a
+    return asarray(a)
+
+
+# ---------------------------------------------------------------------------------------
+# cumulative
+
+
+def _cum_dtype(dt: np.dtype, dtype) -> np.dtype:
+    if dtype is not None:
+        return np.dtype(dtype)
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+        return np.dtype(np.int64)
+    if dt.kind == "u" and dt.itemsize < 8:
+        return np.dtype(np.uint64)
+    return dt
+
+
+def _cumulative(prim_fn, name):
+    def f(a, axis=None, dtype=None, out=None):
+        if out is not None:
+            raise NotImplementedError(f"fgrad.numpy.{name}: out= is not supported (arrays are immutable)")
+        a = _arr(a)
+        if axis is None:
+            a, axis = ravel(a), 0
+        av = get_aval(a)
+        a = convert_element_type(a, _cum_dtype(av.dtype, dtype))
+        if av.ndim == 0:
+            raise ValueError(f"fgrad.numpy.{name}: axis {axis} is out of bounds for a 0-d array")
+        return prim_fn(a, normalize_axis(axis, av.ndim, name))
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"``numpy.{name}``: along ``axis`` (None: of the flattened array); small integer "
+                 "and bool inputs accumulate in the default integer, like NumPy.")
+    return f
+
+
+cumsum = _cumulative(C.cumsum, "cumsum")
+cumprod = _cumulative(C.cumprod, "cumprod")
+
+
+def _with_initial(res, axis, initial):
+    n = get_aval(res).shape[axis]
+    nd = get_aval(res).ndim
+    shifted = S.scatter_add_along_axis(res, S.static_index(n, axis, nd, np.arange(1, n + 1)), axis, n + 1)
+    first = np.zeros(tuple(1 if i == axis else s for i, s in enumerate(get_aval(res).shape)),
+                     get_aval(res).dtype)
+    if initial != 0:
+        first = first + initial
+        first = S.scatter_add_along_axis(wrap(first), S.static_index(n + 1, axis, nd, [0]), axis, n + 1)
+        return M.add(shifted, first)
+    return shifted
+
+
+def _cumulative_api(fn, name, initial):
+    def f(x, /, *, axis=None, dtype=None, include_initial=False):
+        x = _arr(x)
+        nd = get_aval(x).ndim
+        if axis is None:
+            if nd > 1:
+                raise ValueError(f"fgrad.numpy.{name}: axis is required for arrays of rank > 1")
+            axis = 0
+        if nd == 0:
+            x, axis = ravel(x), 0
+        res = fn(x, axis, dtype)
+        if not include_initial:
+            return res
+        return _with_initial(res, normalize_axis(axis, get_aval(res).ndim, name), initial)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"Array-API ``{name}`` (``include_initial`` prepends the identity)."
+    return f
+
+
+cumulative_sum = _cumulative_api(cumsum, "cumulative_sum", 0)
+cumulative_prod = _cumulative_api(cumprod, "cumulative_prod", 1)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """`cumsum` treating NaN as zero."""
+    a = _arr(a)
+    return cumsum(M.where(M.isnan(a), 0, a), axis, dtype, out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """`cumprod` treating NaN as one."""
+    a = _arr(a)
+    return cumprod(M.where(M.isnan(a), 1, a), axis, dtype, out)
+
+
+# ---------------------------------------------------------------------------------------
+# sorting
+
+
+def _flat_axis(a, axis):
+    if axis is None:
+        return ravel(a), 0
+    nd = get_aval(a).ndim
+    if nd == 0:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension 0")
+    return a, normalize_axis(axis, nd, "sort")
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
+    """Sorted copy along ``axis`` (None: flattened).  Stable; NaNs go last; differentiable
+    (the tangent follows the permutation)."""
+    if order is not None:
+        raise NotImplementedError("fgrad.numpy.sort: order= (structured arrays) is not supported")
+    a, axis = _flat_axis(_arr(a), axis)
+    return S.sort_along(a, axis, descending=bool(descending))
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
+    """Indices that sort ``a`` along ``axis`` (stable, also when ``descending``)."""
+    if order is not None:
+        raise NotImplementedError("fgrad.numpy.argsort: order= (structured arrays) is not supported")
+    a, axis = _flat_axis(_arr(a), axis)
+    return S.argsort(a, axis, descending=bool(descending))
+
+
+def lexsort(keys, axis=-1):
+    """Indirect stable sort by several keys; the *last* key is the primary one (NumPy)."""
+    if isinstance(keys, (list, tuple)):
+        ks = [_arr(k) for k in keys]
+    else:
+        keys = _arr(keys)
+        ks = [reshape(S.take_static(keys, [i], 0), get_aval(keys).shape[1:])
+              for i in range(get_aval(keys).shape[0])]
+    if not ks:
+        raise TypeError("fgrad.numpy.lexsort: need at least one key")
+    shp = np.broadcast_shapes(*[get_aval(k).shape for k in ks])
+    ks = [_broadcast(k, shp) for k in ks]
+    if len(shp) == 0:
+        raise ValueError("fgrad.numpy.lexsort: keys must be at least 1-d")
+    ax = normalize_axis(axis, len(shp), "lexsort")
+    iota = S.iota_along(shp, ax)
+    outs = S.sort_p.bind(*ks[::-1], iota, dimension=ax, is_stable=True, num_keys=len(ks))
+    return outs[-1]
+
+
+def _broadcast(x, shp):
+    from ..ops.shape import broadcast_to
+
+    return x if get_aval(x).shape == tuple(shp) else broadcast_to(x, shp)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A valid ``numpy.partition`` result: the fully sorted array (every ``kth`` is in place)."""
+    return sort(a, axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """A valid ``numpy.argpartition`` result: the sorting permutation."""
+    return argsort(a, axis)
+
+
+# ---------------------------------------------------------------------------------------
+# order statistics
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _quantile_dtype(a_dtype, q):
+    base = a_dtype if a_dtype.kind in "fc" else np.dtype(np.float64)
+    if is_python_scalar(q):
+        return base
+    return np.result_type(base, get_aval(q).dtype)
+
+
+def _move_reduced_last(a, axis, keepdims):
+    """``a`` with the reduced axes flattened into the last one, and the output's shape for
+    the kept axes."""
+    av = get_aval(a)
+    if axis is None:
+        axes = tuple(range(av.ndim))
+    else:
+        axes = normalize_axes(axis, av.ndim, "quantile")
+    kept = [i for i in range(av.ndim) if i not in axes]
+    moved = moveaxis(a, list(axes), list(range(av.ndim - len(axes), av.ndim))) if axes else a
+    kept_shape = tuple(av.shape[i] for i in kept)
+    n = int(np.prod([av.shape[i] for i in axes], dtype=np.int64))
+    flat = reshape(moved, kept_shape + (n,))
+    out_rest = tuple(1 if i in axes else s for i, s in enumerate(av.shape)) if keepdims else kept_shape
+    return flat, n, out_rest
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+             weights=None, interpolation=None):
+    """``numpy.quantile`` with the methods linear, lower, higher, nearest and midpoint
+    (output shape ``q.shape + reduced shape``).  Differentiable in ``a`` and, for linear,
+    in ``q``; assumes no NaNs."""
+    if out is not None:
+        raise NotImplementedError("fgrad.numpy.quantile: out= is not supported (arrays are immutable)")
+    if weights is not None:
+        raise NotImplementedError("fgrad.numpy.quantile: weights= is not supported")
+    method = interpolation or method
+    if method not in _METHODS:
+        raise ValueError(f"fgrad.numpy.quantile: method {method!r} is not supported; use one of {_METHODS}")
+    a = _arr(a)
+    out_dt = _quantile_dtype(get_aval(a).dtype, q)
+    if isinstance(q, (list, tuple)):
+        q = np.asarray(q, dtype=np.float64)
+    if isinstance(q, (np.ndarray, np.generic, float, int)):
+        qn = np.asarray(q, dtype=np.float64)
+        if np.any((qn < 0) | (qn > 1)):
+            raise ValueError("fgrad.numpy.quantile: quantiles must be in the range [0, 1]")
+    flat, n, rest = _move_reduced_last(a, axis, keepdims)
+    if n == 0:
+        raise ValueError("fgrad.numpy.quantile: cannot take a quantile of an empty array")
+    if get_aval(flat).dtype != out_dt:
+        flat = convert_element_type(flat, out_dt)
+    srt = S.sort_along(flat, -1)
+    q = _arr(q) if not is_python_scalar(q) else asarray(np.float64(q))
+    qshape = get_aval(q).shape
+    qf = reshape(convert_element_type(q, np.result_type(get_aval(q).dtype, np.float64)), (-1,))
+    virtual = M.multiply(float(n - 1), qf)
+    if method == "lower":
+        virtual = M.floor(virtual)
+    elif method == "higher":
+        virtual = M.ceil(virtual)
+    elif method == "nearest":
+        virtual = M.rint(virtual)
+    elif method == "midpoint":
+        virtual = M.multiply(0.5, M.add(M.floor(virtual), M.ceil(virtual)))
+    lo_f = M.clip(M.floor(virtual), 0.0, float(n - 1))
+    lo = convert_element_type(lo_f, np.int64)
+    nd = get_aval(srt).ndim
+    kept = get_aval(srt).shape[:-1]
+    m = get_aval(qf).shape[0]
+
+    def gather(idx):
+        idx = reshape(idx, (1,) * (nd - 1) + (m,))
+        g = S.take_along_axis(srt, idx, nd - 1)  # kept + (m,)
+        return moveaxis(g, -1, 0)  # (m,) + kept
+
+    x_lo = gather(lo)
+    if method in ("lower", "higher", "nearest"):
+        res = x_lo
+    else:
+        hi = convert_element_type(M.minimum(M.add(lo_f, 1.0), float(n - 1)), np.int64)
+        x_hi = gather(hi)
+        gamma = convert_element_type(M.subtract(virtual, lo_f), out_dt)
+        gamma = reshape(gamma, (m,) + (1,) * len(kept))
+        diff = M.subtract(x_hi, x_lo)
+        # NumPy's _lerp: a + d t below t = 1/2, b - d (1 - t) from there (exact at both ends)
+        res = M.where(M.greater_equal(gamma, 0.5), M.subtract(x_hi, M.multiply(diff, M.subtract(1.0, gamma))),
+                      M.add(x_lo, M.multiply(diff, gamma)))
+    res = reshape(res, tuple(qshape) + tuple(rest))
+    return convert_element_type(res, out_dt)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None, interpolation=None):
+    """``numpy.percentile``: `quantile` at ``q / 100``."""
+    if isinstance(q, (list, tuple)):
+        q = np.asarray(q, dtype=np.float64)
+    if isinstance(q, (np.ndarray, np.generic)):
+        qq = np.true_divide(q, 100)
+        if np.any((qq < 0) | (qq > 1)):
+            raise ValueError("fgrad.numpy.percentile: percentiles must be in the range [0, 100]")
+    else:
+        qq = M.true_divide(q, 100) if not is_python_scalar(q) else q / 100
+    return quantile(a, qq, axis, out, overwrite_input, method, keepdims, weights=weights,
+                    interpolation=interpolation)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """``numpy.median``: the middle value, or the mean of the two middle values for even
+    counts (float64 for integer input); assumes no NaNs."""
+    if out is not None:
+        raise NotImplementedError("fgrad.numpy.median: out= is not supported (arrays are immutable)")
+    a = _arr(a)
+    dt = get_aval(a).dtype
+    flat, n, rest = _move_reduced_last(a, axis, keepdims)
+    if n == 0:
+        raise ValueError("fgrad.numpy.median: cannot take the median of an empty array")
+    if dt.kind not in "fc":
+        flat = convert_element_type(flat, np.float64)
+    srt = S.sort_along(flat, -1)
+    nd = get_aval(srt).ndim
+    lo = reshape(S.take_static(srt, [(n - 1) // 2], nd - 1), rest)
+    if n % 2:
+        return lo
+    hi = reshape(S.take_static(srt, [n // 2], nd - 1), rest)
+    return M.divide(M.add(lo, hi), 2)
+
+
+# ---------------------------------------------------------------------------------------
+# searching
+
+
+def searchsorted(a, v, side="left", sorter=None, *, method=None):
+    """Insertion points of ``v`` into the sorted 1-d ``a`` (int64, no derivative)."""
+    if side not in ("left", "right"):
+        raise ValueError(f"fgrad.numpy.searchsorted: side must be 'left' or 'right', got {side!r}")
+    a = _arr(a)
+    if get_aval(a).ndim != 1:
+        raise ValueError("fgrad.numpy.searchsorted: a must be 1-d")
+    if sorter is not None:
+        a = S.take_along_axis(a, _arr(sorter), 0)
+    return S.searchsorted(a, _arr(v), side=side)
+
+
+def digitize(x, bins, right=False):
+    """``numpy.digitize``: the bin index of each ``x`` (bins increasing or decreasing;
+    traced bins are taken as increasing)."""
+    bins = _arr(bins)
+    side = "left" if right else "right"
+    if not isinstance(bins, Tracer):
+        b = np.asarray(bins)
+        if b.ndim != 1:
+            raise ValueError("fgrad.numpy.digitize: bins must be 1-d")
+        if b.size > 1 and b[0] > b[-1]:
+            n = b.size
+            rev = S.flip_axis(bins, 0)
+            return M.subtract(n, searchsorted(rev, x, side="right" if right else "left"))
+    return searchsorted(bins, x, side=side)
+
+
+# ---------------------------------------------------------------------------------------
+# unique (concrete inputs only)
+
+
+def _concrete(ar, name):
+    try:
+        return np.asarray(ar)
+    except ConcretizationError as e:
+        raise ConcretizationError(
+            f"{e}\nfgrad.numpy.{name} has an output shape that depends on the values, so it needs "
+            "a concrete array (call it outside jit/vmap, or on a value you pass in as static)."
+        ) from None
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, size=None, fill_value=None, sorted=True):
+    """``numpy.unique`` on a concrete array.  With ``size``, the result is padded (with
+    ``fill_value``, default: the smallest unique value) or truncated to that length, as in
+    JAX."""
+    buf = _concrete(ar, "unique")
+    res = np.unique(buf, return_index=return_index, return_inverse=return_inverse,
+                    return_counts=return_counts, axis=axis, equal_nan=equal_nan)
+    parts = list(res) if isinstance(res, tuple) else [res]
+    if size is not None:
+        vals = parts[0]
+        k = vals.shape[0 if axis is None else axis] if vals.ndim else 0
+        ax = 0 if axis is None else axis
+        if k >= size:
+            sel = np.arange(size)
+        else:
+            sel = np.concatenate([np.arange(k), np.zeros(size - k, np.int64)])
+        out = [np.take(vals, sel, axis=ax)]
+        if k < size:
+            fv = np.take(vals, [0], axis=ax) if fill_value is None else fill_value
+            pad_mask = np.arange(size) >= k
+            shape = [1] * out[0].ndim
+            shape[ax] = size
+            out[0] = np.where(pad_mask.reshape(shape), fv, out[0])
+        i = 1
+        if return_index:
+            out.append(np.where(np.arange(size) < k, np.take(parts[i], sel), 0))
+            i += 1
+        if return_inverse:
+            out.append(parts[i])
+            i += 1
+        if return_counts:
+            out.append(np.where(np.arange(size) < k, np.take(parts[i], sel), 0))
+        parts = out
+    parts = [wrap(np.asarray(p)) for p in parts]
+    return tuple(parts) if len(parts) > 1 else parts[0]
+
+
+def unique_values(x):
+    return unique(x)
+
+
+def unique_counts(x):
+    return unique(x, return_counts=True)
+
+
+def unique_inverse(x):
+    vals, inv = unique(x, return_inverse=True)
+    return vals, reshape(inv, get_aval(_arr(x)).shape)
+
+
+def unique_all(x):
+    vals, idx, inv, counts = unique(ravel(_arr(x)), return_index=True, return_inverse=True,
+                                    return_counts=True)
+    return vals, idx, reshape(inv, get_aval(_arr(x)).shape), counts
+
+
+# ---------------------------------------------------------------------------------------
+# NaN-aware reductions
+
+
+def _nan_to(a, value):
+    a = _arr(a)
+    if get_aval(a).dtype.kind not in "fc":
+        return a, None
+    nan = M.isnan(a)
+    return M.where(nan, value, a), nan
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Sum treating NaN as zero."""
+    b, _ = _nan_to(a, 0)
+    return R.sum(b, axis, dtype=dtype, keepdims=keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Product treating NaN as one."""
+    b, _ = _nan_to(a, 1)
+    return R.prod(b, axis, dtype=dtype, keepdims=keepdims)
+
+
+def _nan_ext(fill, red, name):
+    def f(a, axis=None, out=None, keepdims=False):
+        b, nan = _nan_to(a, fill)
+        res = red(b, axis, keepdims=keepdims)
+        if nan is None:
+            return res
+        all_nan = R.all(nan, axis, keepdims=keepdims)
+        return M.where(all_nan, np.nan, res)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``numpy.{name}``: ignores NaNs (an all-NaN slice gives NaN)."
+    return f
+
+
+nanmax = _nan_ext(-np.inf, R.max, "nanmax")
+nanmin = _nan_ext(np.inf, R.min, "nanmin")
+
+
+def _count_valid(nan, axis, keepdims, dtype):
+    valid = convert_element_type(M.logical_not(nan), dtype)
+    return R.sum(valid, axis, keepdims=keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Mean over the non-NaN entries (an all-NaN slice gives NaN)."""
+    a = _arr(a)
+    if get_aval(a).dtype.kind not in "fc":
+        return R.mean(a, axis, dtype=dtype, keepdims=keepdims)
+    b, nan = _nan_to(a, 0)
+    dt = np.dtype(dtype) if dtype is not None else get_aval(a).dtype
+    return M.divide(R.sum(b, axis, dtype=dt, keepdims=keepdims), _count_valid(nan, axis, keepdims, dt))
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """Variance over the non-NaN entries."""
+    a = _arr(a)
+    if get_aval(a).dtype.kind not in "fc":
+        return R.var(a, axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    dt = np.dtype(dtype) if dtype is not None else get_aval(a).dtype
+    m = nanmean(a, axis, dtype=dt, keepdims=True)
+    b, nan = _nan_to(a, 0)
+    d = M.where(nan, 0, M.subtract(b, m))
+    sq = M.real(M.multiply(d, M.conj(d))) if dt.kind == "c" else M.multiply(d, d)
+    cnt = _count_valid(nan, axis, keepdims, get_aval(sq).dtype)
+    return M.divide(R.sum(sq, axis, keepdims=keepdims), M.subtract(cnt, float(ddof)))
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return M.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims))
+
+
+def nanargmax(a, axis=None, out=None, keepdims=False):
+    """`argmax` ignoring NaNs."""
+    b, _ = _nan_to(a, -np.inf)
+    return R.argmax(b, axis, keepdims=keepdims)
+
+
+def nanargmin(a, axis=None, out=None, keepdims=False):
+    """`argmin` ignoring NaNs."""
+    b, _ = _nan_to(a, np.inf)
+    return R.argmin(b, axis, keepdims=keepdims)

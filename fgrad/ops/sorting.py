@@ -343,8 +343,54 @@ def top_k(operand, k: int):
     return take_along_axis(operand, idx, nd - 1), idx
 
 
+# ---------------------------------------------------------------------------------------
+# searchsorted (integer result, no derivative)
+
+
+def _searchsorted_impl(xp, a, v, side):
+    a, v = _as_xp(xp, a), _as_xp(xp, v)
+    return xp.asarray(xp.searchsorted(a, v, side=side)).astype(np.int64)
+
+
+def _searchsorted_abstract(a, v, side):
+    if a.ndim != 1:
+        raise ValueError(f"searchsorted: the sorted array must be 1-d, got shape {a.shape}")
+    return ShapedArray(v.shape, np.int64)
+
+
+searchsorted_p = Primitive("searchsorted", _searchsorted_impl, _searchsorted_abstract, family="sorting")
+searchsorted_p.jvp = lambda primals, tangents, side: (searchsorted_p.bind(*primals, side=side), None)
+
+
+def _searchsorted_batch(axis_size, vals, dims, side):
+    a, v = vals
+    da, dv = dims
+    if da is None:
+        return searchsorted_p.bind(a, v, side=side), dv
+    # a differs per example: count the entries below (left) / not above (right) each value
+    from .elementwise import convert_element_type, le, lt
+    from .reductions import reduce_sum
+    from .shape import reshape
+
+    a = bdim_to_front(a, da, axis_size)
+    v = bdim_to_front(v, dv, axis_size)
+    vs = shape(v)[1:]
+    a_b = reshape(a, (axis_size, shape(a)[1]) + (1,) * len(vs))
+    v_b = reshape(v, (axis_size, 1) + vs)
+    cmp = lt(a_b, v_b) if side == "left" else le(a_b, v_b)
+    return reduce_sum(convert_element_type(cmp, np.int64), (1,)), 0
+
+
+searchsorted_p.batch = _searchsorted_batch
+
+
+def searchsorted(a, v, side: str = "left"):
+    """Insertion indices of ``v`` into the sorted 1-d ``a`` (int64)."""
+    return searchsorted_p.bind(a, v, side=side)
+
+
 __all__ = [
     "sort_p", "gather_along_axis_p", "scatter_add_along_axis_p", "sort", "sort_key_val", "argsort",
     "sort_along", "top_k", "take_along_axis", "scatter_add_along_axis", "take_static", "slice_axis",
-    "flip_axis", "iota_along",
+    "flip_axis", "iota_along", "searchsorted", "searchsorted_p",
 ]
