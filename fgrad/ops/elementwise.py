@@ -335,7 +335,9 @@ conj, real, imag, logistic = map(_mk, (conj_p, real_p, imag_p, logistic_p))
 
 
 def _binary(name, np_fn, kernel=None):
-    return elementwise(name, lambda xp, x, y: np_fn(x, y), kernel)
+    prim = elementwise(name, lambda xp, x, y: np_fn(x, y), kernel)
+    prim.ufunc = np_fn
+    return prim
 
 
 pow_p = _binary("pow", np.power, kernel="pow({0}, {1})")
@@ -575,3 +577,13 @@ convert_element_type_p.transpose = _convert_transpose
 
 for _p in (add_p, sub_p, neg_p, convert_element_type_p, select_p, conj_p, real_p, imag_p):
     _p.linear = True
+
+# primitives that are exactly one NumPy ufunc: the eager fast path and generated code call it directly
+for _p, _u in ((add_p, np.add), (sub_p, np.subtract), (mul_p, np.multiply), (div_p, np.true_divide),
+               (neg_p, np.negative), (eq_p, np.equal), (ne_p, np.not_equal), (lt_p, np.less),
+               (le_p, np.less_equal), (gt_p, np.greater), (ge_p, np.greater_equal),
+               (and_p, np.bitwise_and), (or_p, np.bitwise_or), (xor_p, np.bitwise_xor),
+               (logical_and_p, np.logical_and), (logical_or_p, np.logical_or),
+               (logical_xor_p, np.logical_xor), (select_p, np.where), (conj_p, np.conjugate),
+               (real_p, np.real), (imag_p, np.imag)):
+    _p.ufunc = _u

@@ -21,6 +21,10 @@ from ..core.ir import eval_jaxpr
 from ..tree_util import tree_flatten, tree_unflatten, tree_map
 from .staging import StagingTrace
 from .transpose import backward_pass
+from .tape import tape_vjp
+from ..core.trace import EVAL_TRACE
+
+TAPE_ENABLED = True  # the cached-tape fast path for top-level reverse mode
 
 
 class JVPTracer(Tracer):
@@ -309,11 +313,27 @@ def vjp(fun, *primals, has_aux: bool = False):
         out_tree.append(t)
         return (flat, aux) if has_aux else flat
 
-    p_out, jaxpr, consts, mask, aux = linearize_flat(
-        flat_fun, flat_p, origin(f"vjp of {_fname(fun)}"), has_aux
-    )
+    where = origin(f"vjp of {_fname(fun)}")
+    if state.trace is EVAL_TRACE and TAPE_ENABLED:
+        # top level: cached per-op VJP programs on a tape (fgrad/transforms/tape.py)
+        p_out, tape_backward, mask, aux = tape_vjp(flat_fun, flat_p, where, has_aux)
+    else:
+        tape_backward = None
+        p_out, jaxpr, consts, mask, aux = linearize_flat(flat_fun, flat_p, where, has_aux)
     diff_primals = [p for p, m in zip(flat_p, mask) if m]
     tree_o = out_tree[0]
+    general = []
+
+    def transpose(flat_ct):
+        if tape_backward is not None:
+            if state.trace is EVAL_TRACE and all(type(c) is ArrayImpl for c in flat_ct):
+                cts = tape_backward(flat_ct)
+                return [zeros_like_tangent(p) if c is None else c for c, p in zip(cts, flat_p)], True
+            if not general:  # called under a transform (e.g. jacrev's vmap): linearize for real
+                general.append(linearize_flat(flat_fun, flat_p, where, has_aux))
+            _, jx, cs, _, _ = general[0]
+            return _transpose_linear(jx, cs, flat_ct, diff_primals), False
+        return _transpose_linear(jaxpr, consts, flat_ct, diff_primals), False
 
     def vjp_fun(ct):
         flat_ct, tree_ct = tree_flatten(ct)
@@ -327,7 +347,9 @@ def vjp(fun, *primals, has_aux: bool = False):
                     f"vjp: cotangent shape {get_aval(c).shape} does not match the output's "
                     f"shape {get_aval(p).shape}"
                 )
-        cts = _transpose_linear(jaxpr, consts, [_as_array(c) for c in flat_ct], diff_primals)
+        cts, full_list = transpose([_as_array(c) for c in flat_ct])
+        if full_list:
+            return tree_unflatten(tree_p, cts)
         it = iter(cts)
         full = [next(it) if m else zeros_like_tangent(p) for p, m in zip(flat_p, mask)]
         return tree_unflatten(tree_p, full)

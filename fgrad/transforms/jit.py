@@ -50,49 +50,65 @@ class _ClosedJaxpr:
 
 
 def compile_jaxpr(jaxpr: Jaxpr):
-    """A flat executor: a list of (impl, input slots, output slots, params) run over a
-    register file of buffers; slots of values not needed later are cleared after last use."""
-    slot: dict[int, int] = {}
-    n = 0
+    """Generate straight-line Python for ``jaxpr``: one call per equation on backend buffers
+    (a ufunc call directly where the primitive is a plain ufunc), with each intermediate
+    released (``del``) after its last use.  Returns ``run(xp, bufs) -> list of buffers``
+    taking constants then inputs."""
+    names: dict[int, str] = {}
+    ns: dict[str, object] = {}
+    lines = []
+    counter = iter(range(1 << 30))
+
+    def fresh(prefix="r"):
+        return f"{prefix}{next(counter)}"
+
+    def ref(v):
+        if type(v) is Literal:
+            key = fresh("k")
+            ns[key] = v.val
+            return key
+        return names[id(v)]
+
+    params_in = []
     for v in list(jaxpr.constvars) + list(jaxpr.invars):
-        slot[id(v)] = n
-        n += 1
-    steps = []
+        n = fresh("a")
+        names[id(v)] = n
+        params_in.append(n)
     last_use: dict[int, int] = {}
     for i, e in enumerate(jaxpr.eqns):
         for v in e.invars:
             if type(v) is not Literal:
                 last_use[id(v)] = i
-    for v in jaxpr.outvars:
-        if type(v) is not Literal:
-            last_use[id(v)] = len(jaxpr.eqns)
+    keep = {id(v) for v in jaxpr.outvars if type(v) is not Literal}
     for i, e in enumerate(jaxpr.eqns):
-        ins = [(True, v.val) if type(v) is Literal else (False, slot[id(v)]) for v in e.invars]
-        outs = []
-        for v in e.outvars:
-            slot[id(v)] = n
-            outs.append(n)
-            n += 1
-        free = [slot[id(v)] for v in e.invars if type(v) is not Literal and last_use.get(id(v)) == i]
-        steps.append((e.prim.impl, ins, outs, e.params, e.prim.multiple_results, free))
-    out_slots = [(True, v.val) if type(v) is Literal else (False, slot[id(v)]) for v in jaxpr.outvars]
-    nslots = n
-
-    def run(xp, bufs):
-        regs = [None] * nslots
-        regs[: len(bufs)] = bufs
-        for impl, ins, outs, params, multi, free in steps:
-            args = [val if lit else regs[val] for lit, val in ins]
-            res = impl(xp, *args, **params)
-            if multi:
-                for o, r in zip(outs, res):
-                    regs[o] = r
-            else:
-                regs[outs[0]] = res
-            for f in free:
-                regs[f] = None
-        return [val if lit else regs[val] for lit, val in out_slots]
-
+        args = ", ".join(ref(v) for v in e.invars)
+        ufunc = getattr(e.prim, "ufunc", None)
+        if ufunc is not None and not e.params:
+            fn = fresh("u")
+            ns[fn] = ufunc
+            call = f"{fn}({args})"
+        else:
+            fn = fresh("f")
+            ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
+            call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
+        outs = [fresh() for _ in e.outvars]
+        for v, n in zip(e.outvars, outs):
+            names[id(v)] = n
+        if e.prim.multiple_results:
+            lines.append(f"    {', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}")
+        else:
+            lines.append(f"    {outs[0]} = {call}")
+        dead = sorted({names[id(v)] for v in e.invars if type(v) is not Literal
+                       and last_use.get(id(v)) == i and id(v) not in keep})
+        if dead:
+            lines.append(f"    del {', '.join(dead)}")
+    rets = ", ".join(ref(v) for v in jaxpr.outvars)
+    lines.append(f"    return [{rets}]")
+    unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
+    src = "def run(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
+    exec(compile(src, "<fgrad generated>", "exec"), ns)
+    run = ns["run"]
+    run.source = src  # type: ignore[attr-defined]
     return run
 
 

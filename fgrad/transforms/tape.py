@@ -1,0 +1,365 @@
+"""Fast eager reverse mode: a tape of cached per-operation VJP programs.
+
+`vjp` at the top level (no other transform active, all values concrete) does not need the
+general linearize machinery for every call.  For each primitive application it looks up a
+cache keyed by (primitive, params, input shapes/dtypes, which inputs are differentiable).
+On a miss it derives, *from the primitive's jvp rule*, two small programs and compiles them
+with the flat executor:
+
+* the primal program: primal inputs -> (outputs, residuals), and
+* the VJP program: (residuals, output cotangents) -> input cotangents — the transpose of
+  the linear part of the jvp rule.
+
+A call then just runs the primal program and records (VJP program, residual buffers) on a
+tape; the backward pass walks the tape in reverse running the VJP programs.  The rules are
+the same jvp/transpose rules as everywhere else (one derivative table); only the bookkeeping
+is cached.  Operations whose rules cannot be staged abstractly (they need concrete values),
+custom rules, and non-hashable params fall back to a per-operation linearize.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
+from ..core.ir import Literal
+from ..core.primitive import eval_primitive
+from ..core.trace import ConcretizationError, Trace, new_trace, state
+from ..backends import xp_of
+from .jit import compile_jaxpr
+from .staging import StagingTrace
+from .transpose import backward_pass
+
+_PY = (int, float, bool, complex)
+_cache: dict = {}
+_UNCACHEABLE = object()
+
+
+class TapeTracer(Tracer):
+    __slots__ = ("primal", "node", "k")
+
+    def __init__(self, trace, primal: ArrayImpl, node: int, k: int) -> None:
+        self._trace = trace
+        self.primal = primal
+        self.node = node
+        self.k = k
+
+    @property
+    def aval(self):
+        b = self.primal._buf
+        return make_aval(b.shape, b.dtype)
+
+    @property
+    def shape(self):
+        return self.primal._buf.shape
+
+    @property
+    def dtype(self):
+        return self.primal._buf.dtype
+
+
+class _OpVJP:
+    """Cached programs for one primitive signature."""
+
+    __slots__ = ("primal_run", "n_out", "bwd_run", "consts", "ct_mask", "in_mask", "multi", "ct_avals")
+
+
+def _build(prim, params, args, diff):
+    """Derive the primal and VJP programs of ``prim`` from its jvp rule, abstractly."""
+    with new_trace(StagingTrace, "vjp cache", partial=False) as st:
+        prim_in, tan_in = [], []
+        for a, d in zip(args, diff):
+            if type(a) in _PY:
+                prim_in.append(a)
+            else:
+                prim_in.append(st.new_arg(get_aval(a)))
+        n_primal = len(st.invars)
+        for a, d in zip(args, diff):
+            tan_in.append(st.new_arg(get_aval(a)) if d else None)
+        out, t_out = prim.jvp(prim_in, tan_in, **params)
+        outs = list(out) if prim.multiple_results else [out]
+        t_outs = list(t_out) if prim.multiple_results else [t_out]
+        jaxpr, consts = st.to_jaxpr(outs + [t for t in t_outs if t is not None])
+    tangent_vars = {id(v) for v in jaxpr.invars[n_primal:]}
+    primal_eqns, linear_eqns = [], []
+    for e in jaxpr.eqns:
+        if any(id(v) in tangent_vars for v in e.invars if type(v) is not Literal):
+            linear_eqns.append(e)
+            tangent_vars.update(id(v) for v in e.outvars)
+        else:
+            primal_eqns.append(e)
+    n_out = len(outs)
+    primal_outvars = jaxpr.outvars[:n_out]
+    if any(type(v) is not Literal and id(v) in tangent_vars for v in primal_outvars):
+        raise ConcretizationError("primal output depends on tangents")
+    lin_outvars = jaxpr.outvars[n_out:]
+    # residuals: non-tangent values read by the linear equations
+    res, seen = [], set()
+    for e in linear_eqns:
+        for v in e.invars:
+            if type(v) is not Literal and id(v) not in tangent_vars and id(v) not in seen:
+                seen.add(id(v))
+                res.append(v)
+    for v in lin_outvars:  # a tangent output that is a primal value (rare): a residual too
+        if type(v) is not Literal and id(v) not in tangent_vars and id(v) not in seen:
+            seen.add(id(v))
+            res.append(v)
+    from ..core.ir import Jaxpr
+
+    primal_jaxpr = Jaxpr(jaxpr.constvars, jaxpr.invars[:n_primal], primal_eqns, list(primal_outvars) + res)
+    linear_jaxpr = Jaxpr(res, jaxpr.invars[n_primal:], linear_eqns, lin_outvars)
+    # transpose the linear program abstractly into a VJP program
+    with new_trace(StagingTrace, "vjp cache", partial=False) as st2:
+        res_tr = [st2.new_arg(v.aval) for v in res]
+        ct_tr = [st2.new_arg(v.aval) for v in lin_outvars]
+        cts_in = backward_pass(linear_jaxpr, res_tr, ct_tr)
+        in_mask = [c is not None for c in cts_in]
+        bwd_jaxpr, bwd_consts = st2.to_jaxpr([c for c in cts_in if c is not None])
+    op = _OpVJP()
+    op.consts = [c._buf if type(c) is ArrayImpl else c for c in consts]
+    op.primal_run = compile_jaxpr(primal_jaxpr)
+    op.n_out = n_out
+    bwd_run = compile_jaxpr(bwd_jaxpr)
+    bconsts = [c._buf if type(c) is ArrayImpl else c for c in bwd_consts]
+    op.bwd_run = (bwd_run, bconsts)
+    op.ct_mask = [t is not None for t in t_outs]
+    op.ct_avals = [(v.aval.shape, v.aval.dtype) for v in lin_outvars]
+    op.in_mask = in_mask
+    op.multi = prim.multiple_results
+    return op
+
+
+def _key_part(a):
+    t = type(a)
+    if t is ArrayImpl:
+        b = a._buf
+        return (b.shape, b.dtype)
+    if t in _PY:
+        return (t, a)
+    raise TypeError
+
+
+class TapeTrace(Trace):
+    """Records, for each operation on its tracers, a node (vjp program, residuals, inputs)."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, parent, origin) -> None:
+        super().__init__(parent, origin)
+        self.nodes: list = []
+
+    def concretize(self, tracer, what):
+        return tracer.primal
+
+    def process(self, prim, args, params):
+        prims, sources, key = [], [], [prim]
+        found = False
+        for a in args:
+            if type(a) is TapeTracer and a._trace is self:
+                p = a.primal
+                found = True
+                diff = p._buf.dtype.kind in "fc"
+                sources.append((a.node, a.k) if diff else None)
+                prims.append(p)
+            else:
+                if isinstance(a, Tracer) or (type(a) not in _PY and type(a) is not ArrayImpl):
+                    if isinstance(a, Tracer):
+                        return self.parent.process(prim, args, params)
+                    from .. import numpy as fnp
+
+                    a = fnp.asarray(a)
+                sources.append(None)
+                prims.append(a)
+        if not found:
+            return eval_primitive(prim, args, params)
+        diff = [s is not None for s in sources]
+        if not any(diff):
+            return eval_primitive(prim, prims, params)
+        try:
+            key.extend(_key_part(p) for p in prims)
+            key.append(tuple(diff))
+            if params:
+                key.append(tuple(params.items()))
+            key = tuple(key)
+            op = _cache.get(key)
+        except TypeError:
+            key, op = None, _UNCACHEABLE
+        if op is None:
+            try:
+                op = _build(prim, params, prims, diff)
+            except (ConcretizationError, TypeError, NotImplementedError, ValueError):
+                op = _UNCACHEABLE
+            _cache[key] = op
+        if op is _UNCACHEABLE:
+            return self._fallback(prim, params, prims, sources)
+        bufs = [p._buf for p in prims if type(p) is ArrayImpl]
+        xp = xp_of(bufs[0]) if bufs else np
+        res = op.primal_run(xp, op.consts + bufs)
+        outs = res[: op.n_out]
+        node = len(self.nodes)
+        self.nodes.append((op, res[op.n_out:], [s for s in sources if s is not None], xp))
+        return self._wrap(outs, node, op.multi, op.ct_mask)
+
+    def _wrap(self, outs, node, multi, ct_mask):
+        wrapped = []
+        for k, (o, live) in enumerate(zip(outs, ct_mask)):
+            o = o if type(o) is ArrayImpl else wrap(o if not isinstance(o, _PY) else np.asarray(o))
+            wrapped.append(TapeTracer(self, o, node, k) if live else o)
+        return wrapped if multi else wrapped[0]
+
+    def _fallback(self, prim, params, prims, sources):
+        from .ad import linearize_flat
+
+        diff_idx = [i for i, s in enumerate(sources) if s is not None]
+
+        def f(xs):
+            full = list(prims)
+            for i, x in zip(diff_idx, xs):
+                full[i] = x
+            out = prim.bind(*full, **params)
+            return list(out) if prim.multiple_results else [out]
+
+        with _parent_context(self):
+            p_out, jaxpr, consts, _, _ = linearize_flat(f, [prims[i] for i in diff_idx], self.origin)
+        node = len(self.nodes)
+        self.nodes.append(((jaxpr, consts), None, [sources[i] for i in diff_idx], None))
+        return self._wrap(p_out, node, prim.multiple_results, [v is not None for v in jaxpr.outvars])
+
+    def _custom(self, call, args):
+        from .ad import linearize_flat
+
+        sources, prims = [], []
+        for a in args:
+            if type(a) is TapeTracer and a._trace is self:
+                sources.append((a.node, a.k) if a.primal._buf.dtype.kind in "fc" else None)
+                prims.append(a.primal)
+            else:
+                sources.append(None)
+                prims.append(a)
+        if all(s is None for s in sources):
+            return call(prims)
+        diff_idx = [i for i, s in enumerate(sources) if s is not None]
+
+        def f(xs):
+            full = list(prims)
+            for i, x in zip(diff_idx, xs):
+                full[i] = x
+            return list(call(full))
+
+        with _parent_context(self):
+            p_out, jaxpr, consts, _, _ = linearize_flat(f, [prims[i] for i in diff_idx], self.origin)
+        node = len(self.nodes)
+        self.nodes.append(((jaxpr, consts), None, [sources[i] for i in diff_idx], None))
+        return self._wrap(p_out, node, True, [v is not None for v in jaxpr.outvars])
+
+    def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
+        return self._custom(lambda xs: state.trace.process_custom_jvp(fun, jvp, xs, symbolic_zeros), args)
+
+    def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
+        return self._custom(lambda xs: state.trace.process_custom_vjp(fun, fwd, bwd, xs, out_tree_hint), args)
+
+    def backward(self, out_tracers, cts, n_inputs):
+        """Cotangents (buffers or None) for the inputs, given output cotangents."""
+        node_cts: dict = {}
+        for o, c in zip(out_tracers, cts):
+            if type(o) is TapeTracer and o._trace is self and c is not None:
+                k = (o.node, o.k)
+                node_cts[k] = c if k not in node_cts else node_cts[k] + c
+        nodes = self.nodes
+        pop = node_cts.pop
+        for i in range(len(nodes) - 1, -1, -1):
+            op, res, sources, xp = nodes[i]
+            if type(op) is _OpVJP:
+                if op.n_out == 1:
+                    c = pop((i, 0), None)
+                    if c is None:
+                        continue
+                    live = [c]
+                else:
+                    cts_out = [pop((i, k), None) for k in range(op.n_out)]
+                    if all(c is None for c in cts_out):
+                        continue
+                    live = [c for c, m in zip(cts_out, op.ct_mask) if m]
+                    live = [xp.zeros(s, d) if c is None else c for c, (s, d) in zip(live, op.ct_avals)]
+                bwd_run, bconsts = op.bwd_run
+                in_cts = iter(bwd_run(xp, [*bconsts, *res, *live]))
+                for s, m in zip(sources, op.in_mask):
+                    if not m:
+                        continue
+                    c = next(in_cts)
+                    prev = node_cts.get(s)
+                    node_cts[s] = c if prev is None else prev + c
+                continue
+            jaxpr, consts = op
+            saved = jaxpr.outvars
+            cts_out = [pop((i, k), None) for k in range(len(saved))]
+            if all(c is None for c in cts_out):
+                continue
+            live_v = [v for v in saved if v is not None]
+            ct_arr = [wrap(c) if c is not None else _zeros(v.aval)
+                      for c, v in zip(cts_out, saved) if v is not None]
+            jaxpr.outvars = live_v
+            try:
+                res_cts = backward_pass(jaxpr, consts, ct_arr)
+            finally:
+                jaxpr.outvars = saved
+            for s, c in zip(sources, res_cts):
+                if s is None or c is None:
+                    continue
+                c = c._buf
+                prev = node_cts.get(s)
+                node_cts[s] = c if prev is None else prev + c
+        return [node_cts.get((-1 - i, 0)) for i in range(n_inputs)]
+
+
+def _zeros(aval):
+    return wrap(np.zeros(aval.shape, aval.dtype))
+
+
+class _parent_context:
+    """Run the fallback linearization with the tape's parent (eval) as the current trace."""
+
+    def __init__(self, trace) -> None:
+        self.trace = trace
+
+    def __enter__(self):
+        self.saved = state.trace
+        state.trace = self.trace.parent
+
+    def __exit__(self, *exc):
+        state.trace = self.saved
+
+
+def tape_vjp(fun, flat_primals, where, has_aux=False):
+    """Top-level reverse mode.  Returns ``(outs, backward, mask, aux)`` like linearize."""
+    with new_trace(TapeTrace, where) as trace:
+        ins, mask = [], []
+        for i, p in enumerate(flat_primals):
+            if type(p) is ArrayImpl and p._buf.dtype.kind in "fc":
+                ins.append(TapeTracer(trace, p, -1 - i, 0))
+                mask.append(True)
+            else:
+                ins.append(p)
+                mask.append(False)
+        out = fun(ins)
+        aux = None
+        if has_aux:
+            out, aux = out
+        p_out = [o.primal if type(o) is TapeTracer and o._trace is trace else o for o in out]
+    n = len(flat_primals)
+
+    def backward(cts):
+        bufs = [c._buf if type(c) is ArrayImpl else (None if c is None else np.asarray(c)) for c in cts]
+        res = trace.backward(out, bufs, n)
+        return [None if r is None else wrap(_cast(r, p)) for r, p in zip(res, flat_primals)]
+
+    return p_out, backward, mask, aux
+
+
+def _cast(buf, primal):
+    dt = primal._buf.dtype
+    if buf.dtype != dt:
+        buf = buf.astype(dt)
+    if buf.shape != primal._buf.shape:
+        buf = np.broadcast_to(buf, primal._buf.shape).copy()
+    return buf
