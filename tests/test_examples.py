@@ -66,6 +66,13 @@ def test_demo_top_eigenvalue(demo_output):
     assert exact != 0 and abs(power - exact) <= 1e-3 * abs(exact), demo_output
 
 
+def _have(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:  # a parent package is missing
+        return False
+
+
 def _readme_python_blocks():
     text = (ROOT / "README.md").read_text()
     return re.findall(r"```python\n(.*?)```", text, flags=re.S)
@@ -74,8 +81,8 @@ def _readme_python_blocks():
 @pytest.mark.parametrize("i", range(len(_readme_python_blocks())))
 def test_readme_python_blocks_run(i):
     code = _readme_python_blocks()[i]
-    if "fgrad.torch" in code and importlib.util.find_spec("fgrad.torch.nn") is None:
-        pytest.skip("fgrad.torch.nn not available yet")
+    if "fgrad.torch" in code and not all(map(_have, ("fgrad.torch.nn", "fgrad.torch.optim"))):
+        pytest.skip("fgrad.torch (nn, optim) not available yet")
     _run(["-c", code])
 
 
