@@ -1,0 +1,278 @@
+"""`fgrad.nn`: activation functions, softmax/logsumexp and friends (like `jax.nn`).
+
+All are composites of `fgrad.numpy` / `fgrad.ops`, so they differentiate (to any order),
+vectorize and stage like everything else.  Conventions follow JAX: ``relu`` has derivative
+0 at 0; ``gelu`` uses the tanh approximation unless ``approximate=False``; ``softmax``,
+``log_softmax`` and ``logsumexp`` subtract a ``stop_gradient``-ed maximum for stability.
+
+Example::
+
+    >>> import fgrad, fgrad.nn as nn, fgrad.numpy as fnp
+    >>> nn.softmax(fnp.asarray([1000.0, 1000.0]))
+    Array([0.5, 0.5], dtype=float64)
+    >>> fgrad.grad(nn.relu)(0.0)
+    Array(0., dtype=float64)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import numpy as fnp
+from .core.array import ArrayImpl, Tracer, get_aval
+from .ops import elementwise as _ew
+from .ops._util import normalize_axes, normalize_axis
+from .ops.bits import erf, stop_gradient
+from .ops.sorting import slice_axis
+from .transforms.custom import custom_jvp
+
+__all__ = [
+    "relu", "relu6", "leaky_relu", "elu", "celu", "selu", "gelu", "sigmoid", "log_sigmoid", "softplus",
+    "soft_sign", "silu", "swish", "hard_tanh", "hard_sigmoid", "hard_silu", "hard_swish", "mish", "tanh",
+    "glu", "softmax", "log_softmax", "logsumexp", "one_hot", "standardize",
+]
+
+
+def _arr(x):
+    if isinstance(x, (Tracer, ArrayImpl)):
+        return x
+    return fnp.asarray(x)
+
+
+# ---------------------------------------------------------------------------------------
+# activations
+
+
+@custom_jvp
+def relu(x):
+    """``max(x, 0)``; its derivative at 0 is 0 (like JAX)."""
+    return fnp.maximum(x, 0)
+
+
+relu.defjvps(lambda g, ans, x: _ew.select(_ew.gt(x, 0), g, 0.0))
+
+
+@custom_jvp
+def relu6(x):
+    """``min(max(x, 0), 6)``; derivative 1 strictly inside (0, 6), else 0."""
+    return fnp.minimum(fnp.maximum(x, 0), 6.0)
+
+
+relu6.defjvps(lambda g, ans, x: _ew.select(_ew.logical_and(_ew.gt(x, 0), _ew.lt(x, 6.0)), g, 0.0))
+
+
+def leaky_relu(x, negative_slope=0.01):
+    """``x`` for ``x >= 0``, ``negative_slope * x`` below."""
+    x = _arr(x)
+    return fnp.where(fnp.greater_equal(x, 0), x, fnp.multiply(negative_slope, x))
+
+
+def elu(x, alpha=1.0):
+    """``x`` for ``x > 0``, ``alpha * (exp(x) - 1)`` below."""
+    x = _arr(x)
+    pos = fnp.greater(x, 0)
+    safe = fnp.where(pos, 0.0, x)  # keeps expm1 from overflowing (and its gradient finite)
+    return fnp.where(pos, x, fnp.multiply(alpha, fnp.expm1(safe)))
+
+
+def celu(x, alpha=1.0):
+    """``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
+    x = _arr(x)
+    neg = fnp.expm1(fnp.divide(fnp.minimum(x, 0.0), alpha))
+    return fnp.add(fnp.maximum(x, 0.0), fnp.multiply(alpha, neg))
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(x):
+    """Scaled ELU with the self-normalizing constants."""
+    return fnp.multiply(_SELU_SCALE, elu(x, _SELU_ALPHA))
+
+
+def gelu(x, approximate: bool = True):
+    """Gaussian error linear unit: ``x * Phi(x)``; the tanh approximation by default (JAX),
+    the exact form with `erf` for ``approximate=False``."""
+    x = _arr(x)
+    if approximate:
+        cube = fnp.multiply(x, fnp.square(x))
+        inner = fnp.multiply(math.sqrt(2.0 / math.pi), fnp.add(x, fnp.multiply(0.044715, cube)))
+        return fnp.multiply(x, fnp.multiply(0.5, fnp.add(1.0, fnp.tanh(inner))))
+    return fnp.divide(fnp.multiply(x, fnp.add(erf(fnp.multiply(x, 1.0 / math.sqrt(2.0))), 1.0)), 2.0)
+
+
+def sigmoid(x):
+    """The logistic function ``1 / (1 + exp(-x))`` (numerically stable)."""
+    return _ew.logistic(x)
+
+
+def softplus(x):
+    """``log(1 + exp(x))`` (stable for large ``|x|``)."""
+    return fnp.logaddexp(x, 0.0)
+
+
+def log_sigmoid(x):
+    """``log(sigmoid(x)) = -softplus(-x)``."""
+    return fnp.negative(softplus(fnp.negative(x)))
+
+
+def soft_sign(x):
+    """``x / (|x| + 1)``."""
+    return fnp.divide(x, fnp.add(fnp.abs(x), 1.0))
+
+
+def silu(x):
+    """``x * sigmoid(x)`` (a.k.a. swish)."""
+    return fnp.multiply(x, sigmoid(x))
+
+
+swish = silu
+
+
+def hard_tanh(x):
+    """``x`` clipped to ``[-1, 1]``."""
+    x = _arr(x)
+    return fnp.where(fnp.greater(x, 1.0), 1.0, fnp.where(fnp.less(x, -1.0), -1.0, x))
+
+
+def hard_sigmoid(x):
+    """``relu6(x + 3) / 6``."""
+    return fnp.divide(relu6(fnp.add(x, 3.0)), 6.0)
+
+
+def hard_silu(x):
+    """``x * hard_sigmoid(x)``."""
+    return fnp.multiply(x, hard_sigmoid(x))
+
+
+hard_swish = hard_silu
+
+
+def mish(x):
+    """``x * tanh(softplus(x))``."""
+    return fnp.multiply(x, fnp.tanh(softplus(x)))
+
+
+def tanh(x):
+    return fnp.tanh(x)
+
+
+def glu(x, axis=-1):
+    """Gated linear unit: split ``x`` in halves ``a, b`` along ``axis``; ``a * sigmoid(b)``."""
+    x = _arr(x)
+    nd = get_aval(x).ndim
+    axis = normalize_axis(axis, nd, "glu")
+    n = get_aval(x).shape[axis]
+    if n % 2:
+        raise ValueError(f"glu: axis {axis} has odd size {n}; it must split in two halves")
+    a = slice_axis(x, axis, 0, n // 2)
+    b = slice_axis(x, axis, n // 2, n)
+    return fnp.multiply(a, sigmoid(b))
+
+
+# ---------------------------------------------------------------------------------------
+# softmax family
+
+
+def _red_axes(x, axis):
+    nd = get_aval(x).ndim
+    return normalize_axes(axis, nd, "reduction")
+
+
+def _masked(x, where, fill):
+    return x if where is None else fnp.where(where, x, fill)
+
+
+def softmax(x, axis=-1, where=None):
+    """``exp(x) / sum(exp(x))`` along ``axis`` (an int or tuple), computed with the maximum
+    subtracted (``stop_gradient``-ed; the result does not depend on it).  ``where`` masks
+    entries out (they get 0)."""
+    x = _arr(x)
+    axes = _red_axes(x, axis)
+    x_max = stop_gradient(fnp.max(_masked(x, where, -np.inf), axes, keepdims=True))
+    unnormalized = fnp.exp(fnp.subtract(x, x_max))
+    unnormalized = _masked(unnormalized, where, 0.0)
+    result = fnp.divide(unnormalized, fnp.sum(unnormalized, axes, keepdims=True))
+    return _masked(result, where, 0.0)
+
+
+def log_softmax(x, axis=-1, where=None):
+    """``x - logsumexp(x)`` along ``axis`` (stable for large inputs); masked entries get
+    ``-inf``."""
+    x = _arr(x)
+    axes = _red_axes(x, axis)
+    x_max = stop_gradient(fnp.max(_masked(x, where, -np.inf), axes, keepdims=True))
+    shifted = fnp.subtract(x, x_max)
+    lse = fnp.log(fnp.sum(_masked(fnp.exp(shifted), where, 0.0), axes, keepdims=True))
+    return _masked(fnp.subtract(shifted, lse), where, -np.inf)
+
+
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
+    """``log(sum(b * exp(a)))`` over ``axis`` (None: all), computed stably.
+
+    Entries equal to ``-inf`` (or masked out by ``where``, or with ``b == 0``) contribute
+    nothing and get a zero gradient; a row that is all ``-inf`` gives ``-inf``.  With
+    ``return_sign`` returns ``(log|s|, sign(s))``; otherwise a negative sum gives NaN.
+    """
+    a = _arr(a)
+    if b is not None:
+        b = _arr(b)
+        a = fnp.where(fnp.not_equal(b, 0), a, -np.inf)
+    axes = _red_axes(a, axis)
+    amax = fnp.max(_masked(a, where, -np.inf), axes, keepdims=True)
+    amax = stop_gradient(fnp.where(fnp.isfinite(amax), amax, 0.0))
+    exp_a = fnp.exp(fnp.subtract(a, amax))
+    if b is not None:
+        exp_a = fnp.multiply(exp_a, b)
+    sumexp = fnp.sum(_masked(exp_a, where, 0.0), axes, keepdims=keepdims)
+    sign = fnp.sign(sumexp)
+    is_complex = get_aval(sumexp).dtype.kind == "c"
+    if return_sign or not is_complex:
+        sumexp = fnp.abs(sumexp)
+    shift = amax if keepdims else fnp.reshape(amax, get_aval(sumexp).shape)
+    out = fnp.add(fnp.log(sumexp), shift)
+    if return_sign:
+        return out, sign
+    if b is not None and not is_complex:
+        out = fnp.where(fnp.less(sign, 0), np.nan, out)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# encodings and normalization
+
+
+def one_hot(x, num_classes: int, *, dtype=np.float64, axis=-1):
+    """One-hot encoding: a new axis ``axis`` of size ``num_classes`` with 1 where the class
+    index equals ``x`` (out-of-range indices give all zeros)."""
+    x = _arr(x)
+    nd = get_aval(x).ndim + 1
+    axis = normalize_axis(axis, nd, "one_hot")
+    num_classes = int(num_classes)
+    lhs = fnp.expand_dims(x, axis)
+    rhs = np.arange(num_classes).reshape((1,) * axis + (num_classes,) + (1,) * (nd - axis - 1))
+    return fnp.astype(fnp.equal(lhs, rhs), dtype)
+
+
+def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
+    """``(x - mean) / sqrt(variance + epsilon)`` along ``axis`` (statistics computed when not
+    given; ``where`` restricts them to the selected entries)."""
+    x = _arr(x)
+    axes = _red_axes(x, axis)
+    if where is not None:
+        w = fnp.astype(fnp.broadcast_to(where, get_aval(x).shape), get_aval(x).dtype)
+        cnt = fnp.sum(w, axes, keepdims=True)
+
+        def _mean(v):
+            return fnp.divide(fnp.sum(fnp.multiply(v, w), axes, keepdims=True), cnt)
+    else:
+        def _mean(v):
+            return fnp.mean(v, axes, keepdims=True)
+    if mean is None:
+        mean = _mean(x)
+    if variance is None:
+        variance = fnp.subtract(_mean(fnp.square(x)), fnp.square(mean))
+    return fnp.multiply(fnp.subtract(x, mean), fnp.divide(1.0, fnp.sqrt(fnp.add(variance, epsilon))))
