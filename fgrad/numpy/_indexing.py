@@ -239,7 +239,7 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     return I.gather(arr, arrays, indexer, oob, fill if oob == "fill" else None)
 
 
-def put_along_axis(arr, indices, values, axis, inplace=False, mode=None):
+def put_along_axis(arr, indices, values, axis, inplace=True, mode=None):
     """Functional ``np.put_along_axis``: returns a new array (``inplace`` must be False)."""
     if inplace:
         raise ValueError("fgrad.numpy.put_along_axis: arrays are immutable; pass inplace=False")
@@ -247,7 +247,7 @@ def put_along_axis(arr, indices, values, axis, inplace=False, mode=None):
     indices = _arr(indices)
     if axis is None:
         arr2 = S.reshape(arr, (get_aval(arr).size,))
-        return S.reshape(put_along_axis(arr2, S.reshape(indices, (-1,)), values, 0), _shape(arr))
+        return S.reshape(put_along_axis(arr2, S.reshape(indices, (-1,)), values, 0, False, mode), _shape(arr))
     axis = normalize_axis(axis, _ndim(arr), "put_along_axis")
     indexer, arrays = _along_axis_index(arr, indices, axis, "put_along_axis")
     target = I.indexed_shape(_shape(arr), indexer, tuple(_shape(a) for a in arrays))

@@ -7,7 +7,9 @@ as operands.  The ``indexer`` param is a tuple with one entry per position of th
 * ``("s", start, stop, step)``  a slice with static bounds (``None`` allowed);
 * ``("i", k)``                  a static integer;
 * ``("n",)``                    ``None`` / ``newaxis``;
-* ``("a", j)``                  the ``j``-th index-array operand (any integer dtype/shape).
+* ``("a", j)``                  the ``j``-th index-array operand (any integer dtype/shape);
+* ``("e",)``                    an Ellipsis covering no axis (it still separates advanced
+  indices, which moves their dimensions to the front, as in NumPy).
 
 Boolean masks never reach the primitives: `parse_index` turns a concrete mask into integer
 arrays with ``nonzero``.  The implementation *is* NumPy indexing, so the result layout
@@ -162,7 +164,9 @@ def parse_index(xshape, idx, op: str = "indexing"):
     for e in entries:
         k = e[0]
         if k == "e":
-            indexer.extend([FULL] * (nd - consumed))
+            # an Ellipsis that covers no axis still separates advanced indices in NumPy,
+            # so it stays in the indexer as a zero-width marker
+            indexer.extend([FULL] * (nd - consumed) if nd > consumed else [("e",)])
             ax += nd - consumed
         elif k == "n":
             indexer.append(e)
@@ -190,7 +194,7 @@ def parse_index(xshape, idx, op: str = "indexing"):
                 indexer.append(("a", len(arrays)))
                 arrays.append(wrap(nz.astype(np.intp)))
             ax += m.ndim
-    while indexer and indexer[-1] == FULL:
+    while indexer and indexer[-1] in (FULL, ("e",)):
         indexer.pop()
     return tuple(indexer), arrays
 
@@ -207,8 +211,8 @@ def indexed_shape(xshape: tuple, indexer: tuple, array_shapes: tuple) -> tuple:
     idx = []
     for e in indexer:
         t = e[0]
-        if t == "n":
-            idx.append(None)
+        if t == "n" or t == "e":
+            idx.append(None if t == "n" else Ellipsis)
             continue
         if ax >= len(dims):
             raise IndexError(f"too many indices for array of shape {xshape}")
@@ -223,7 +227,7 @@ def indexed_shape(xshape: tuple, indexer: tuple, array_shapes: tuple) -> tuple:
         ax += 1
     dummy = np.broadcast_to(np.empty((), np.int8), tuple(dims))
     try:
-        return dummy[tuple(idx) + (Ellipsis,)].shape
+        return np.shape(dummy[tuple(idx)])
     except IndexError as err:
         raise IndexError(f"indexing an array of shape {xshape}: {err}") from None
 
@@ -238,8 +242,10 @@ def _adv_layout(indexer, array_shapes):
     pos = [i for i, e in enumerate(indexer) if e[0] in "ia"]
     adjacent = pos == list(range(pos[0], pos[0] + len(pos)))
     r = len(np.broadcast_shapes(*array_shapes))
-    # entries before the first advanced one are slices / None: one output dim each
-    return r, (pos[0] if adjacent else 0), adjacent
+    # entries before the first advanced one are slices / None (one output dim each) or a
+    # zero-width Ellipsis marker
+    q = sum(1 for e in indexer[:pos[0]] if e[0] in "sn") if adjacent else 0
+    return r, q, adjacent
 
 
 # ---------------------------------------------------------------------------------------
@@ -254,8 +260,8 @@ def _np_index(xp, xshape, indexer, arrays, oob):
     ax = 0
     for e in indexer:
         t = e[0]
-        if t == "n":
-            idx.append(None)
+        if t == "n" or t == "e":
+            idx.append(None if t == "n" else Ellipsis)
             continue
         n = xshape[ax]
         if t == "s":
@@ -280,7 +286,7 @@ def _np_index(xp, xshape, indexer, arrays, oob):
                     pad.add(ax)
             idx.append(a)
         ax += 1
-    return tuple(idx) + (Ellipsis,), pad
+    return tuple(idx), pad
 
 
 def _pad_axes(xp, x, pad, value):
@@ -293,7 +299,8 @@ def _gather_impl(xp, x, *arrays, indexer, oob, fill_value):
     idx, pad = _np_index(xp, x.shape, indexer, arrays, oob)
     if pad:
         x = _pad_axes(xp, x, pad, 0 if fill_value is None else fill_value)
-    return x[idx]
+    out = x[idx]
+    return out if isinstance(out, xp.ndarray) else xp.asarray(out)
 
 
 _UFUNC = {"add": "add", "mul": "multiply", "min": "minimum", "max": "maximum"}
@@ -458,18 +465,22 @@ def _scatter_jvp(primals, tangents, indexer, mode, oob):
         prod = scatter_p.bind(ones, u, *arrays, mode="mul", **kw)  # product of updates per slot
         t = None if tx is None else ew.mul(tx, prod)
         if tu is not None:
-            # d prod[p] = sum_k tu_k * prod_{j != k} u_j, exact with zero factors: count the
-            # zero updates per slot and multiply the nonzero ones.
+            # d prod[p] = sum_k tu_k * others_k with others_k = prod_{j != k} u_j over the
+            # updates landing in k's slot.  Split each slot's product into nonzero factors
+            # (p_nz, divisible) and zero factors (zp, whose derivative is kept): exact to all
+            # orders when a slot holds at most one exact zero, and to first order otherwise.
             isz = ew.eq(u, 0)
-            u_nz = ew.select(isz, ew.add(ew.mul(u, 0), 1), u)
+            one_u = ew.add(ew.mul(u, 0), 1)
+            u_nz = ew.select(isz, one_u, u)
             p_nz = scatter_p.bind(ones, u_nz, *arrays, mode="mul", **kw)
+            zp = scatter_p.bind(ones, ew.select(isz, u, one_u), *arrays, mode="mul", **kw)
             nz = scatter_p.bind(_zeros(xav.shape, np.int64), fnp.astype(isz, np.int64), *arrays,
                                 mode="add", **kw)
             p_g = _gather_back(p_nz, arrays, indexer, oob)
+            zp_g = _gather_back(zp, arrays, indexer, oob)
             z_g = _gather_back(nz, arrays, indexer, oob)
-            zero = ew.mul(p_g, 0)
-            others = ew.select(isz, ew.select(ew.eq(z_g, 1), p_g, zero),
-                               ew.select(ew.eq(z_g, 0), ew.div(p_g, u_nz), zero))
+            others = ew.select(isz, ew.select(ew.eq(z_g, 1), p_g, ew.mul(p_g, 0)),
+                               ew.mul(ew.div(p_g, u_nz), zp_g))
             dprod = scatter_p.bind(zeros, ew.mul(tu, others), *arrays, mode="add", **kw)
             tt = ew.mul(x, dprod)
             t = tt if t is None else ew.add(t, tt)
