@@ -92,6 +92,13 @@ _norm_dn_cached = functools.lru_cache(maxsize=1024)(_norm_dn)
 def _dg_plan(xs, ys, dn):
     """How to run a contraction as one matmul: permutations, 2-/3-D shapes, out shape."""
     (lc, rc), (lb, rb) = dn
+    for what, la, ra in (("contracting", lc, rc), ("batch", lb, rb)):
+        ls, rs = tuple(xs[i] for i in la), tuple(ys[i] for i in ra)
+        if ls != rs:
+            raise ValueError(
+                f"dot_general: {what} dimensions must have equal sizes, got lhs shape {xs} "
+                f"axes {la} (sizes {ls}) and rhs shape {ys} axes {ra} (sizes {rs})"
+            )
     nx, ny = len(xs), len(ys)
     xf = tuple(i for i in range(nx) if i not in lc and i not in lb)
     yf = tuple(i for i in range(ny) if i not in rc and i not in rb)
@@ -127,14 +134,6 @@ def _dg_impl(xp, x, y, dimension_numbers):
 
 
 def _dg_abstract(x, y, dimension_numbers):
-    (lc, rc), (lb, rb) = dimension_numbers
-    for what, la, ra in (("contracting", lc, rc), ("batch", lb, rb)):
-        ls, rs = tuple(x.shape[i] for i in la), tuple(y.shape[i] for i in ra)
-        if ls != rs:
-            raise ValueError(
-                f"dot_general: {what} dimensions must have equal sizes, got lhs shape {x.shape} "
-                f"axes {la} (sizes {ls}) and rhs shape {y.shape} axes {ra} (sizes {rs})"
-            )
     out_shape = _dg_plan(x.shape, y.shape, dimension_numbers)[4]
     dt = np.result_type(x.dtype, y.dtype)
     return ShapedArray(out_shape, dt, x.weak_type and y.weak_type)
