@@ -1,0 +1,473 @@
+"""`fgrad.random`: explicit-key, counter-based pseudo-random numbers (like `jax.random`).
+
+A key is a ``uint32[2]`` array.  Every sampler is a pure function of its key: the same key
+gives the same numbers, and `split` / `fold_in` derive new independent keys.  Bits come from
+the Threefry-2x32 block cipher (20 rounds, Salmon et al. 2011) applied to a counter (the
+flat index of each output element), written with fgrad's uint32 primitives, so samplers
+work under every transform: ``vmap`` over keys, ``grad`` through the parameters of a
+distribution (``loc + scale * normal(key, shape)``), ``jit``.
+
+The key derivation follows JAX's "partitionable" Threefry scheme (``split(key, n)[i]`` is
+``fold_in(key, i)``), and the cipher matches the Random123 known-answer vectors.
+
+Example::
+
+    >>> import fgrad.random as random
+    >>> key = random.key(0)
+    >>> k1, k2 = random.split(key)
+    >>> random.normal(k1, (3,)).shape
+    (3,)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .core.array import ArrayImpl, Tracer, get_aval, wrap
+from .ops import elementwise as _ew
+from .ops.bits import bitcast_convert_type, erf, erf_inv, rotate_left, shift_left, shift_right_logical
+from .ops.bits import stop_gradient as _stop_gradient
+from .ops.shape import broadcast_to, reshape
+from .ops.sorting import searchsorted, sort_key_val, take_along_axis, take_static, top_k
+
+__all__ = [
+    "key", "PRNGKey", "key_data", "wrap_key_data", "clone", "split", "fold_in", "bits", "threefry2x32",
+    "uniform", "normal", "bernoulli", "randint", "permutation", "choice", "categorical", "gumbel",
+    "exponential", "laplace", "logistic", "cauchy", "rademacher", "truncated_normal",
+]
+
+_U32 = np.dtype(np.uint32)
+_UINT = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: _U32, 64: np.dtype(np.uint64)}
+_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
+_PARITY = 0x1BD11BDA
+
+
+def _arr(x):
+    if isinstance(x, (Tracer, ArrayImpl)):
+        return x
+    return wrap(np.asarray(x))
+
+
+def _shape(shape) -> tuple:
+    if shape is None:
+        return ()
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+# ---------------------------------------------------------------------------------------
+# the cipher
+
+
+def threefry2x32(k1, k2, x0, x1):
+    """Threefry-2x32 with 20 rounds: encrypt the counter words ``(x0, x1)`` (uint32 arrays,
+    broadcasting) under the key words ``(k1, k2)``.  Returns two uint32 arrays."""
+    add, xor = _ew.add, _ew.xor_p.bind
+    ks = (k1, k2, xor(xor(k1, k2), _PARITY))
+    x0 = add(x0, ks[0])
+    x1 = add(x1, ks[1])
+    for i in range(5):
+        for r in _ROTATIONS[i % 2]:
+            x0 = add(x0, x1)
+            x1 = xor(x0, rotate_left(x1, r))
+        x0 = add(x0, ks[(i + 1) % 3])
+        x1 = add(add(x1, ks[(i + 2) % 3]), i + 1)
+    return x0, x1
+
+
+def _counters(shape):
+    """High and low 32-bit words of the flat (row-major) index of each element."""
+    n = int(np.prod(shape, dtype=np.int64))
+    idx = np.arange(n, dtype=np.uint64).reshape(shape)
+    hi = (idx >> np.uint64(32)).astype(np.uint32)
+    lo = (idx & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    return wrap(hi), wrap(lo)
+
+
+def _check_key(k, name):
+    k = _arr(k)
+    av = get_aval(k)
+    if av.dtype != _U32 or av.shape != (2,):
+        extra = (" For a batch of keys use fgrad.vmap over the leading axis."
+                 if av.dtype == _U32 and av.ndim > 1 and av.shape[-1] == 2 else "")
+        raise TypeError(f"fgrad.random.{name}: expected a key (uint32[2], from fgrad.random.key), got "
+                        f"{av.str_short()}.{extra}")
+    return k
+
+
+def _words(k):
+    return reshape(take_static(k, [0], 0), ()), reshape(take_static(k, [1], 0), ())
+
+
+def _stack_last(a, b):
+    sel = np.array([True, False])
+    return _ew.select(sel, _expand_last(a), _expand_last(b))
+
+
+def _expand_last(x):
+    return reshape(x, get_aval(x).shape + (1,))
+
+
+# ---------------------------------------------------------------------------------------
+# keys
+
+
+def key(seed):
+    """A key from an integer seed (Python int or integer array, possibly traced): the high
+    and low 32-bit words of ``int64(seed)``."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        s = int(seed)
+        if not -(2 ** 63) <= s < 2 ** 64:
+            raise OverflowError(f"fgrad.random.key: seed {seed} does not fit in 64 bits")
+        s &= 0xFFFFFFFFFFFFFFFF
+        return wrap(np.array([s >> 32, s & 0xFFFFFFFF], dtype=np.uint32))
+    s = _arr(seed)
+    av = get_aval(s)
+    if av.shape != () or av.dtype.kind not in "iu":
+        raise TypeError(f"fgrad.random.key: seed must be a scalar integer, got {av.str_short()}")
+    s64 = _ew.convert_element_type(s, np.uint64 if av.dtype.kind == "u" else np.int64)
+    hi = _ew.convert_element_type(_ew.convert_element_type(shift_right_logical(s64, 32), np.uint64), _U32)
+    lo = _ew.convert_element_type(_ew.and_p.bind(_ew.convert_element_type(s64, np.uint64), 0xFFFFFFFF), _U32)
+    return _stack_last(hi, lo)
+
+
+PRNGKey = key
+
+
+def key_data(keys):
+    """The raw ``uint32`` data of a key (keys are raw data here)."""
+    return _arr(keys)
+
+
+def wrap_key_data(key_bits_array):
+    return _arr(key_bits_array)
+
+
+def clone(key):
+    return key
+
+
+def split(key, num=2):
+    """``num`` new keys (shape ``(num, 2)``, or ``num + (2,)`` for a shape), independent of
+    each other and of ``key``."""
+    k1, k2 = _words(_check_key(key, "split"))
+    hi, lo = _counters(_shape(num))
+    b1, b2 = threefry2x32(k1, k2, hi, lo)
+    return _stack_last(b1, b2)
+
+
+def fold_in(key, data):
+    """A new key from ``key`` and the integer ``data`` (a scalar, possibly traced)."""
+    k1, k2 = _words(_check_key(key, "fold_in"))
+    if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
+        d = wrap(np.asarray(int(data) & 0xFFFFFFFF, dtype=np.uint32))
+    else:
+        d = _arr(data)
+        if get_aval(d).ndim:
+            raise TypeError(f"fgrad.random.fold_in: data must be a scalar, got shape {get_aval(d).shape}")
+        d = _ew.convert_element_type(d, _U32)
+    b1, b2 = threefry2x32(k1, k2, wrap(np.zeros((), np.uint32)), d)
+    return _stack_last(b1, b2)
+
+
+def _split2(k):
+    ks = split(k, 2)
+    return reshape(take_static(ks, [0], 0), (2,)), reshape(take_static(ks, [1], 0), (2,))
+
+
+def _random_bits(k, width, shape):
+    k1, k2 = _words(k)
+    hi, lo = _counters(shape)
+    b1, b2 = threefry2x32(k1, k2, hi, lo)
+    if width == 64:
+        u64 = _UINT[64]
+        hi = shift_left(_ew.convert_element_type(b1, u64), 32)
+        return _ew.or_p.bind(hi, _ew.convert_element_type(b2, u64))
+    out = _ew.xor_p.bind(b1, b2)
+    return out if width == 32 else _ew.convert_element_type(out, _UINT[width])
+
+
+def bits(key, shape=(), dtype=np.uint32):
+    """Uniformly random unsigned integers of ``dtype`` (uint8/16/32/64)."""
+    dt = np.dtype(dtype)
+    if dt.kind != "u":
+        raise TypeError(f"fgrad.random.bits: dtype must be unsigned, got {dt}")
+    return _random_bits(_check_key(key, "bits"), dt.itemsize * 8, _shape(shape))
+
+
+# ---------------------------------------------------------------------------------------
+# continuous distributions
+
+
+def _float_dtype(dtype, name):
+    dt = np.dtype(dtype)
+    if dt.kind != "f":
+        raise TypeError(f"fgrad.random.{name}: dtype must be a float dtype, got {dt}")
+    return dt
+
+
+def _param(v, dt):
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return float(v)
+    return _ew.convert_element_type(_arr(v), dt)
+
+
+def _unit_floats(k, shape, dt):
+    """Floats uniform on [0, 1): random mantissa bits with the exponent of 1.0, minus 1."""
+    fi = np.finfo(dt)
+    nbits = fi.bits
+    u = _UINT[nbits]
+    b = _random_bits(k, nbits, shape)
+    one_bits = np.array(1.0, dt).view(u)
+    fb = _ew.or_p.bind(shift_right_logical(b, nbits - fi.nmant), one_bits)
+    return _ew.sub(bitcast_convert_type(fb, dt), 1.0)
+
+
+def _fit(x, shape, name):
+    s = get_aval(x).shape
+    if s == shape:
+        return x
+    try:
+        return broadcast_to(x, shape)
+    except ValueError:
+        raise ValueError(
+            f"fgrad.random.{name}: parameters of shape {s} do not broadcast to shape {shape}") from None
+
+
+def uniform(key, shape=(), dtype=np.float64, minval=0.0, maxval=1.0):
+    """Uniform on ``[minval, maxval)`` (differentiable in ``minval``/``maxval``)."""
+    dt = _float_dtype(dtype, "uniform")
+    shape = _shape(shape)
+    k = _check_key(key, "uniform")
+    lo, hi = _param(minval, dt), _param(maxval, dt)
+    f = _unit_floats(k, shape, dt)
+    out = _ew.add(_ew.mul(f, _ew.sub(hi, lo)), lo)
+    return _fit(_ew.maximum(out, lo), shape, "uniform")
+
+
+def normal(key, shape=(), dtype=np.float64):
+    """Standard normal samples: ``sqrt(2) * erf_inv(u)`` for ``u`` uniform on (-1, 1)."""
+    dt = _float_dtype(dtype, "normal")
+    lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
+    u = uniform(key, shape, dt, lo, 1.0)
+    return _ew.mul(math.sqrt(2.0), erf_inv(u))
+
+
+def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
+    """Standard normal conditioned on ``lower < x < upper`` (inverse-CDF sampling)."""
+    dt = _float_dtype(dtype, "truncated_normal")
+    lo, hi = _param(lower, dt), _param(upper, dt)
+    if shape is None:
+        shape = tuple(np.broadcast_shapes(get_aval(lo).shape, get_aval(hi).shape))
+    shape = _shape(shape)
+    s2 = math.sqrt(2.0)
+    a = erf(_ew.div(lo, s2))
+    b = erf(_ew.div(hi, s2))
+    u = uniform(key, shape, dt, a, b)
+    out = _ew.mul(s2, erf_inv(u))
+    return _ew.minimum(_ew.maximum(out, _stop_gradient(lo)), _stop_gradient(hi))
+
+
+def gumbel(key, shape=(), dtype=np.float64):
+    """Standard Gumbel samples ``-log(-log(u))``."""
+    dt = _float_dtype(dtype, "gumbel")
+    u = uniform(key, shape, dt, float(np.finfo(dt).tiny), 1.0)
+    return _ew.neg(_ew.log(_ew.neg(_ew.log(u))))
+
+
+def exponential(key, shape=(), dtype=np.float64):
+    """Exponential(1) samples ``-log1p(-u)``."""
+    dt = _float_dtype(dtype, "exponential")
+    return _ew.neg(_ew.log1p(_ew.neg(uniform(key, shape, dt))))
+
+
+def laplace(key, shape=(), dtype=np.float64):
+    """Laplace(0, 1) samples."""
+    dt = _float_dtype(dtype, "laplace")
+    lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
+    u = uniform(key, shape, dt, lo, 1.0)
+    return _ew.mul(_ew.sign(u), _ew.neg(_ew.log1p(_ew.neg(_ew.abs_(u)))))
+
+
+def logistic(key, shape=(), dtype=np.float64):
+    """Standard logistic samples ``log(u / (1 - u))``."""
+    dt = _float_dtype(dtype, "logistic")
+    u = uniform(key, shape, dt, float(np.finfo(dt).tiny), 1.0)
+    return _ew.sub(_ew.log(u), _ew.log1p(_ew.neg(u)))
+
+
+def cauchy(key, shape=(), dtype=np.float64):
+    """Standard Cauchy samples ``tan(pi (u - 1/2))``."""
+    dt = _float_dtype(dtype, "cauchy")
+    u = uniform(key, shape, dt, float(np.finfo(dt).eps), 1.0)
+    return _ew.tan(_ew.mul(math.pi, _ew.sub(u, 0.5)))
+
+
+# ---------------------------------------------------------------------------------------
+# discrete distributions
+
+
+def bernoulli(key, p=0.5, shape=None):
+    """Booleans that are True with probability ``p`` (shape: ``p``'s unless given)."""
+    if isinstance(p, (int, float)) and not isinstance(p, bool):
+        pa, pdt = float(p), np.dtype(np.float64)
+    else:
+        pa = _arr(p)
+        pdt = get_aval(pa).dtype
+        if pdt.kind != "f":
+            pdt = np.dtype(np.float64)
+            pa = _ew.convert_element_type(pa, pdt)
+    if shape is None:
+        shape = get_aval(pa).shape
+    return _ew.lt(uniform(key, shape, pdt), pa)
+
+
+def rademacher(key, shape=(), dtype=np.int64):
+    """Uniform on {-1, +1}."""
+    b = bernoulli(key, 0.5, _shape(shape))
+    return _ew.convert_element_type(_ew.sub(_ew.mul(_ew.convert_element_type(b, dtype), 2), 1), dtype)
+
+
+def randint(key, shape, minval, maxval, dtype=np.int64):
+    """Integers uniform on ``[minval, maxval)`` (``minval`` where ``maxval <= minval``).
+
+    Two draws of random bits combined modulo the span keep the bias below 2**-32 for spans
+    up to 2**32 (JAX's construction)."""
+    dt = np.dtype(dtype)
+    if dt.kind not in "iu":
+        raise TypeError(f"fgrad.random.randint: dtype must be an integer dtype, got {dt}")
+    shape = _shape(shape)
+    k = _check_key(key, "randint")
+    info = np.iinfo(dt)
+    nbits = info.bits
+    udt = _UINT[nbits]
+
+    def as_int(v):
+        if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            clipped = min(max(int(v), int(info.min)), int(info.max))
+            return wrap(np.asarray(clipped, dt)), int(v) > int(info.max)
+        a = _arr(v)
+        return _ew.convert_element_type(a, dt), False
+
+    lo, _ = as_int(minval)
+    hi, hi_out_of_range = as_int(maxval)
+    lo, hi = _fit(lo, shape, "randint"), _fit(hi, shape, "randint")
+    k1, k2 = _split2(k)
+    higher = _random_bits(k1, nbits, shape)
+    lower = _random_bits(k2, nbits, shape)
+    span = _ew.convert_element_type(_ew.sub(hi, lo), udt)
+    span = _ew.select(_ew.le_p.bind(hi, lo), np.ones((), udt), span)
+    if hi_out_of_range:  # maxval beyond the dtype: one more value (info.max) is allowed
+        span = _ew.select(_ew.gt(hi, lo), _ew.add(span, np.ones((), udt)), span)
+    span = _ew.select(_ew.eq(span, 0), np.ones((), udt), span)  # full 2**nbits range wrapped
+    rem = _ew.rem_p.bind
+    mult = rem(np.asarray(2 ** (nbits // 2), udt), span)
+    mult = rem(_ew.mul(mult, mult), span)
+    offset = rem(_ew.add(_ew.mul(rem(higher, span), mult), rem(lower, span)), span)
+    return _ew.add(lo, _ew.convert_element_type(offset, dt))
+
+
+def _shuffle(k, x, axis):
+    """Shuffle ``x`` along ``axis`` by sorting on random 32-bit keys, enough rounds that key
+    collisions are negligible."""
+    size = get_aval(x).size
+    rounds = int(math.ceil(3 * math.log(max(1, size)) / math.log(2 ** 32 - 1)))
+    for _ in range(rounds):
+        k, sub = _split2(k)
+        sort_keys = _random_bits(sub, 32, get_aval(x).shape)
+        _, x = sort_key_val(sort_keys, x, axis)
+    return x
+
+
+def _take(a, ind, axis):
+    """``numpy.take(a, ind, axis)`` with an integer index array of any shape."""
+    shp = get_aval(a).shape
+    ishape = get_aval(ind).shape
+    m = int(np.prod(ishape, dtype=np.int64))
+    flat_idx = reshape(ind, (1,) * axis + (m,) + (1,) * (len(shp) - axis - 1))
+    g = take_along_axis(a, flat_idx, axis)
+    return reshape(g, shp[:axis] + tuple(ishape) + shp[axis + 1:])
+
+
+def permutation(key, x, axis=0, independent=False):
+    """A random permutation of ``range(x)`` (integer ``x``), or of ``x`` along ``axis``
+    (each slice independently with ``independent=True``).  Differentiable in ``x``."""
+    k = _check_key(key, "permutation")
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return _shuffle(k, wrap(np.arange(int(x), dtype=np.int64)), 0)
+    x = _arr(x)
+    av = get_aval(x)
+    if av.ndim == 0:
+        raise TypeError("fgrad.random.permutation: x must be an integer or an array of rank >= 1")
+    axis = axis % av.ndim
+    if independent or av.ndim == 1:
+        return _shuffle(k, x, axis)
+    ind = _shuffle(k, wrap(np.arange(av.shape[axis], dtype=np.int64)), 0)
+    return _take(x, ind, axis)
+
+
+def choice(key, a, shape=(), replace=True, p=None, axis=0):
+    """Random samples from ``a`` (an int ``n``: ``range(n)``; an array: its slices along
+    ``axis``), uniformly or with probabilities ``p``, with or without replacement."""
+    k = _check_key(key, "choice")
+    shape = _shape(shape)
+    if isinstance(a, (int, np.integer)) and not isinstance(a, bool):
+        n, arr = int(a), None
+    else:
+        arr = _arr(a)
+        if get_aval(arr).ndim == 0:
+            raise ValueError("fgrad.random.choice: a must be an integer or an array of rank >= 1")
+        axis = axis % get_aval(arr).ndim
+        n = get_aval(arr).shape[axis]
+    n_draws = int(np.prod(shape, dtype=np.int64))
+    if n_draws and n == 0:
+        raise ValueError("fgrad.random.choice: a cannot be empty unless no samples are taken")
+    if not replace and n_draws > n:
+        raise ValueError(f"fgrad.random.choice: cannot take {n_draws} samples from {n} without replacement")
+    if p is None:
+        if replace:
+            ind = randint(k, shape, 0, n)
+        else:
+            ind = reshape(take_static(permutation(k, n), np.arange(n_draws), 0), shape)
+    else:
+        pa = _arr(p)
+        if get_aval(pa).shape != (n,):
+            raise ValueError(f"fgrad.random.choice: p must have shape ({n},), got {get_aval(pa).shape}")
+        pdt = get_aval(pa).dtype if get_aval(pa).dtype.kind == "f" else np.dtype(np.float64)
+        pa = _ew.convert_element_type(pa, pdt)
+        if replace:
+            from .ops.cumulative import cumsum
+
+            cum = cumsum(pa, 0)
+            total = reshape(take_static(cum, [n - 1], 0), ())
+            r = _ew.mul(total, _ew.sub(1.0, uniform(k, shape, pdt)))
+            ind = searchsorted(_stop_gradient(cum), r)
+        else:
+            g = _ew.add(gumbel(k, (n,), pdt), _ew.log(pa))
+            ind = reshape(top_k(g, n_draws)[1], shape)
+    if arr is None:
+        return ind
+    return _take(arr, ind, axis)
+
+
+def categorical(key, logits, axis=-1, shape=None):
+    """Samples of class indices from unnormalized log-probabilities ``logits`` along
+    ``axis`` (Gumbel-max); ``shape`` must end with the batch shape of ``logits``."""
+    k = _check_key(key, "categorical")
+    lg = _arr(logits)
+    av = get_aval(lg)
+    axis = axis % av.ndim
+    batch = av.shape[:axis] + av.shape[axis + 1:]
+    shape = batch if shape is None else _shape(shape)
+    if shape[len(shape) - len(batch):] != batch:
+        raise ValueError(f"fgrad.random.categorical: shape {shape} must end with the batch shape {batch}")
+    prefix = shape[: len(shape) - len(batch)]
+    full = prefix + av.shape
+    dt = av.dtype if av.dtype.kind == "f" else np.dtype(np.float64)
+    g = _ew.add(gumbel(k, full, dt), lg)
+    from .ops.reductions import argmax_p
+
+    return argmax_p.bind(g, axis=len(prefix) + axis, index_dtype=np.dtype(np.int64))
