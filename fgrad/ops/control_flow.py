@@ -285,3 +285,432 @@ def switch(index, branches, *operands, _what="switch"):
 cond_p.jvp = _cond_jvp
 cond_p.transpose = _cond_transpose
 cond_p.batch = _cond_batch
+
+
+# =======================================================================================
+# scan
+
+
+def _stack(xp, parts, aval, length):
+    if length == 0:
+        return xp.zeros((0,) + tuple(aval.shape), aval.dtype)
+    return xp.stack([xp.asarray(p) for p in parts])
+
+
+def _scan_impl(xp, *args, body, n_consts, n_carry, length, reverse):
+    consts = list(args[:n_consts])
+    carry = list(args[n_consts:n_consts + n_carry])
+    xs = args[n_consts + n_carry:]
+    ys = []
+    for i in (range(length - 1, -1, -1) if reverse else range(length)):
+        out = body.run(xp, consts + carry + [x[i] for x in xs])
+        carry = out[:n_carry]
+        ys.append(out[n_carry:])
+    if reverse:
+        ys.reverse()
+    y_avals = body.out_avals[n_carry:]
+    return carry + [_stack(xp, [y[j] for y in ys], av, length) for j, av in enumerate(y_avals)]
+
+
+def _scan_abstract(*avals, body, n_consts, n_carry, length, reverse):
+    outs = body.out_avals
+    return [ShapedArray(a.shape, a.dtype) for a in outs[:n_carry]] + [
+        ShapedArray((length,) + tuple(a.shape), a.dtype) for a in outs[n_carry:]
+    ]
+
+
+scan_p = Primitive("scan", _scan_impl, _scan_abstract, multiple_results=True, family="control")
+
+
+def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan"):
+    """Trace ``fun(*consts_in, *carry, *x) -> carry + ys`` and bind scan_p."""
+    x_avals = [ShapedArray(get_aval(x).shape[1:], get_aval(x).dtype) for x in xs]
+    body, body_consts = trace_flat(fun, _avals(consts_in) + _avals(init) + x_avals, what)
+    c_out = body.out_avals[: len(init)]
+    for i, (a, b) in enumerate(zip(_avals(init), c_out)):
+        if (a.shape, a.dtype) != (b.shape, b.dtype):
+            raise TypeError(
+                f"{what}: the body's carry output must have the same shape and dtype as its carry "
+                f"input; carry element {i} is {a.dtype.name}{list(a.shape)} on input but "
+                f"{b.dtype.name}{list(b.shape)} on output. Cast inside the body (e.g. .astype) or "
+                "fix the initial value's dtype."
+            )
+    return scan_p.bind(*body_consts, *consts_in, *init, *xs, body=body,
+                       n_consts=len(body_consts) + len(consts_in), n_carry=len(init),
+                       length=length, reverse=reverse)
+
+
+def _scan_split(args, n_consts, n_carry):
+    return list(args[:n_consts]), list(args[n_consts:n_consts + n_carry]), list(args[n_consts + n_carry:])
+
+
+def _scan_jvp(primals, tangents, body, n_consts, n_carry, length, reverse):
+    from ..transforms.ad import jvp
+
+    params = dict(body=body, n_consts=n_consts, n_carry=n_carry, length=length, reverse=reverse)
+    out = scan_p.bind(*primals, **params)
+    if all(t is None for t in tangents):
+        return out, [None] * len(out)
+    tans = [_zeros_like(p) if t is None else t for p, t in zip(primals, tangents)]
+    cp, carp, xsp = _scan_split(primals, n_consts, n_carry)
+    ct, cart, xst = _scan_split(tans, n_consts, n_carry)
+    nc, nx = n_consts, len(xsp)
+
+    def tbody(*a):
+        pc, tc = list(a[:nc]), list(a[nc:2 * nc])
+        pcar, tcar = list(a[2 * nc:2 * nc + n_carry]), list(a[2 * nc + n_carry:2 * nc + 2 * n_carry])
+        rest = a[2 * nc + 2 * n_carry:]
+        px, tx = list(rest[:nx]), list(rest[nx:])
+        o, to = jvp(lambda *z: body(*z), tuple(pc + pcar + px), tuple(tc + tcar + tx))
+        return list(o[:n_carry]) + list(to[:n_carry]) + list(to[n_carry:])
+
+    res = _bind_scan(tbody, cp + ct, carp + cart, xsp + xst, length, reverse, "scan (jvp)")
+    return out, res[n_carry:]
+
+
+def _scan_transpose(cts, *args, body, n_consts, n_carry, length, reverse):
+    """Replay the defined (primal) carries, then run per-step VJPs in reverse order.
+    Correct under every transform; under jit it unrolls (a compact reverse scan is future
+    work)."""
+    from .. import numpy as fnp
+    from ..transforms.ad import vjp
+
+    undef = [is_undefined(a) for a in args]
+    consts, carry, xs = _scan_split(args, n_consts, n_carry)
+    uc, ucar, ux = _scan_split(undef, n_consts, n_carry)
+    # a carry that starts as a known (zero) tangent can still become linear in the undefined
+    # inputs: find the carry positions that depend on them (fixpoint over the body)
+    ucar = _linear_carries(body.jaxpr, uc, ucar, ux)
+    carry = [UndefinedLike(c) if m and not is_undefined(c) else c for c, m in zip(carry, ucar)]
+    cts = list(cts)
+    ct_carry = [_zeros_aval(a.aval) if c is None else c
+                for c, a, u in zip(cts[:n_carry], carry, ucar) if u]
+    ct_ys = cts[n_carry:]
+    y_undef = [c is not None for c in ct_ys]
+
+    def fill(vals, mask, zeros_from):
+        it = iter(vals)
+        return [next(it) if m else z for m, z in zip(mask, zeros_from)]
+
+    def zeros_for(vals, mask):
+        return [_zeros_aval(v.aval) if m else v for v, m in zip(vals, mask)]
+
+    steps = list(range(length - 1, -1, -1) if reverse else range(length))
+    # 1. replay defined carries (undefined parts are zeros; defined outputs don't depend on them)
+    zc, zcar = zeros_for(consts, uc), zeros_for(carry, ucar)
+    carries = []
+    cur = zcar
+    for i in steps:
+        carries.append(cur)
+        xi = [_zeros_aval(ShapedArray(x.aval.shape[1:], x.aval.dtype)) if m else x[i] for x, m in zip(xs, ux)]
+        out = body(*(zc + cur + xi))
+        cur = [o if not m else z for o, m, z in zip(out[:n_carry], ucar, zcar)]
+    # 2. reverse sweep
+    ct_consts = [_zeros_aval(c.aval) for c, m in zip(consts, uc) if m]
+    ct_xs = [[None] * length for m in ux if m]
+    for k in range(len(steps) - 1, -1, -1):
+        i = steps[k]
+        car_d = carries[k]
+        x_d = [None if m else x[i] for x, m in zip(xs, ux)]
+
+        def lin(*u, car_d=car_d, x_d=x_d):
+            nu_c, nu_car = sum(uc), sum(ucar)
+            uc_v, ucar_v, ux_v = u[:nu_c], u[nu_c:nu_c + nu_car], u[nu_c + nu_car:]
+            full = fill(uc_v, uc, consts) + fill(ucar_v, ucar, car_d) + fill(ux_v, ux, x_d)
+            out = body(*full)
+            return ([o for o, m in zip(out[:n_carry], ucar) if m]
+                     + [o for o, m in zip(out[n_carry:], y_undef) if m])
+
+        zeros = ([_zeros_aval(c.aval) for c, m in zip(consts, uc) if m]
+                 + [_zeros_aval(c.aval) for c, m in zip(carry, ucar) if m]
+                 + [_zeros_aval(ShapedArray(x.aval.shape[1:], x.aval.dtype)) for x, m in zip(xs, ux) if m])
+        _, f_vjp = vjp(lin, *zeros)
+        cts_step = ct_carry + [c[i] for c, m in zip(ct_ys, y_undef) if m]
+        g = f_vjp(cts_step)
+        nu_c, nu_car = sum(uc), sum(ucar)
+        ct_consts = [a + b for a, b in zip(ct_consts, g[:nu_c])]
+        ct_carry = list(g[nu_c:nu_c + nu_car])
+        for j, gx in enumerate(g[nu_c + nu_car:]):
+            ct_xs[j][i] = gx
+    ct_xs_st = []
+    for lst, x in zip(ct_xs, [x for x, m in zip(xs, ux) if m]):
+        ct_xs_st.append(fnp.stack(lst) if length else _zeros_aval(x.aval))
+    it_c, it_car, it_x = iter(ct_consts), iter(ct_carry), iter(ct_xs_st)
+    carry_cts = []
+    for m, a in zip(ucar, args[n_consts:n_consts + n_carry]):
+        ct = next(it_car) if m else None
+        carry_cts.append(ct if is_undefined(a) else None)  # a known (zero) init gets no cotangent
+    return [next(it_c) if m else None for m in uc] + carry_cts + [next(it_x) if m else None for m in ux]
+
+
+def UndefinedLike(x):
+    """A known carry value that the transpose treats as a linear position (it is a zero
+    tangent in programs produced by jvp)."""
+    from ..transforms.transpose import UndefinedPrimal
+
+    return UndefinedPrimal(get_aval(x))
+
+
+def _linear_carries(jaxpr, uc, ucar, ux):
+    """Carry positions whose values depend on the undefined (linear) inputs."""
+    from ..core.ir import Literal
+
+    n_c, n_car = len(uc), len(ucar)
+    n_body_consts = len(jaxpr.invars) - n_c - n_car - len(ux)
+    lin = list(ucar)
+    while True:
+        mask = [False] * n_body_consts + list(uc) + lin + list(ux)
+        dep = {id(v) for v, m in zip(jaxpr.invars, mask) if m}
+        for e in jaxpr.eqns:
+            if any(type(v) is not Literal and id(v) in dep for v in e.invars):
+                dep.update(id(v) for v in e.outvars)
+        new = [m or (type(v) is not Literal and id(v) in dep) for m, v in zip(lin, jaxpr.outvars[:n_car])]
+        if new == lin:
+            return lin
+        lin = new
+
+
+def _scan_batch(axis_size, vals, dims, body, n_consts, n_carry, length, reverse):
+    from ..transforms.batching import bdim_to_front, move_or_broadcast, vmap
+
+    consts, carry, xs = _scan_split(vals, n_consts, n_carry)
+    cd, card, xd = _scan_split(dims, n_consts, n_carry)
+    consts = [c if d is None else bdim_to_front(c, d, axis_size) for c, d in zip(consts, cd)]
+    cdims = [None if d is None else 0 for d in cd]
+    carry = [bdim_to_front(c, d, axis_size) for c, d in zip(carry, card)]
+    xs = [x if d is None else move_or_broadcast(x, d, 1, axis_size) for x, d in zip(xs, xd)]
+    xdims = [None if d is None else 0 for d in xd]
+
+    def bbody(*a):
+        return vmap(lambda *z: body(*z), in_axes=tuple(cdims + [0] * n_carry + xdims),
+                    axis_size=axis_size)(*a)
+
+    outs = _bind_scan(bbody, consts, carry, xs, length, reverse, "scan (vmap)")
+    return outs, [0] * n_carry + [1] * (len(outs) - n_carry)
+
+
+scan_p.jvp = _scan_jvp
+scan_p.transpose = _scan_transpose
+scan_p.batch = _scan_batch
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+    """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs`` (pytrees), returning
+    ``(final_carry, stacked_ys)`` — as `jax.lax.scan`.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.lax import scan
+        >>> scan(lambda c, x: (c + x, c * x), 0.0, fnp.arange(4.0))
+        (Array(6., dtype=float64), Array([0., 0., 2., 9.], dtype=float64))
+    """
+    init_flat, init_tree = tree_flatten(init)
+    init_flat = _as_arrays(init_flat)
+    xs_flat, xs_tree = tree_flatten(xs)
+    xs_flat = _as_arrays(xs_flat)
+    lengths = {get_aval(x).shape[0] for x in xs_flat if get_aval(x).ndim > 0}
+    if any(get_aval(x).ndim == 0 for x in xs_flat):
+        raise ValueError("scan: every leaf of xs needs a leading axis to scan over (got a scalar)")
+    if length is not None:
+        lengths.add(int(length))
+    if len(lengths) != 1:
+        raise ValueError(
+            "scan got " + ("no xs and no length" if not lengths else
+                           f"inconsistent lengths for the leading axis of xs / length: {sorted(lengths)}")
+        )
+    n = lengths.pop()
+    out_tree = []
+
+    def body(*a):
+        carry = tree_unflatten(init_tree, list(a[: len(init_flat)]))
+        x = tree_unflatten(xs_tree, list(a[len(init_flat):]))
+        res = f(carry, x)
+        if not (isinstance(res, tuple) and len(res) == 2):
+            raise TypeError("scan body must return a pair (new_carry, y)")
+        c, y = res
+        c_flat, c_tree = tree_flatten(c)
+        if c_tree != init_tree:
+            raise TypeError(f"scan body carry output structure {c_tree} differs from its input {init_tree}")
+        y_flat, y_tree = tree_flatten(y)
+        out_tree.append(y_tree)
+        return _as_arrays(c_flat) + _as_arrays(y_flat)
+
+    outs = _bind_scan(body, [], init_flat, xs_flat, n, bool(reverse))
+    carry = tree_unflatten(init_tree, outs[: len(init_flat)])
+    return carry, tree_unflatten(out_tree[-1], outs[len(init_flat):])
+
+
+def map(f, xs):  # noqa: A001
+    """``stack([f(x) for x in xs])`` as a scan (as `jax.lax.map`)."""
+    _, ys = scan(lambda c, x: (c, f(x)), (), xs)
+    return ys
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    """``for i in range(lower, upper): val = body_fun(i, val)``.  With concrete bounds this is
+    a scan (reverse-differentiable); with traced bounds a while_loop (forward mode only).
+
+    Example::
+
+        >>> from fgrad.lax import fori_loop
+        >>> fori_loop(0, 5, lambda i, x: x + i, 0.0)
+        Array(10., dtype=float64)
+    """
+    from .. import numpy as fnp
+
+    if not isinstance(lower, Tracer) and not isinstance(upper, Tracer):
+        lo, hi = int(lower), int(upper)
+        idx = fnp.arange(lo, max(lo, hi), dtype=np.int64)
+        carry, _ = scan(lambda c, i: (body_fun(i, c), None), init_val, idx, length=max(0, hi - lo))
+        return carry
+
+    def cond_fun(s):
+        return s[0] < upper
+
+    def body(s):
+        return (s[0] + 1, body_fun(s[0], s[1]))
+
+    return while_loop(cond_fun, body, (fnp.asarray(lower, dtype=np.int64), init_val))[1]
+
+
+# =======================================================================================
+# while_loop
+
+
+def _while_impl(xp, *args, cond, body, n_cc, n_bc):
+    cc, bc = list(args[:n_cc]), list(args[n_cc:n_cc + n_bc])
+    carry = list(args[n_cc + n_bc:])
+    while bool(cond.run(xp, cc + carry)[0]):
+        carry = body.run(xp, bc + carry)
+    return carry
+
+
+def _while_abstract(*avals, cond, body, n_cc, n_bc):
+    return list(avals[n_cc + n_bc:])
+
+
+while_p = Primitive("while", _while_impl, _while_abstract, multiple_results=True, family="control")
+
+
+def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop"):
+    av = _avals(init)
+    cond_b, cc = trace_flat(cond_fun, _avals(cc_in) + av, what)
+    pav = cond_b.out_avals
+    if len(pav) != 1 or pav[0].shape != () or pav[0].dtype != np.bool_:
+        shown = ", ".join(a.str_short() for a in pav)
+        raise TypeError(f"{what}: cond_fun must return a boolean scalar, got ({shown})")
+    body_b, bc = trace_flat(body_fun, _avals(bc_in) + av, what)
+    for i, (a, b) in enumerate(zip(av, body_b.out_avals)):
+        if (a.shape, a.dtype) != (b.shape, b.dtype):
+            raise TypeError(
+                f"{what}: body_fun must return a carry of the same shapes and dtypes as its input; "
+                f"element {i} is {a.str_short()} on input but {b.str_short()} on output"
+            )
+    return while_p.bind(*cc, *cc_in, *bc, *bc_in, *init, cond=cond_b, body=body_b,
+                        n_cc=len(cc) + len(cc_in), n_bc=len(bc) + len(bc_in))
+
+
+def _while_jvp(primals, tangents, cond, body, n_cc, n_bc):
+    from ..transforms.ad import jvp
+
+    params = dict(cond=cond, body=body, n_cc=n_cc, n_bc=n_bc)
+    out = while_p.bind(*primals, **params)
+    if all(t is None for t in tangents):
+        return out, [None] * len(out)
+    cc, bc = list(primals[:n_cc]), list(primals[n_cc:n_cc + n_bc])
+    carry = list(primals[n_cc + n_bc:])
+    tans = [_zeros_like(p) if t is None else t for p, t in zip(primals, tangents)]
+    tbc, tcar = tans[n_cc:n_cc + n_bc], tans[n_cc + n_bc:]
+    n = len(carry)
+
+    def tcond(*a):
+        return cond(*(list(a[:n_cc]) + list(a[n_cc:n_cc + n])))
+
+    def tbody(*a):
+        pb, tb = list(a[:n_bc]), list(a[n_bc:2 * n_bc])
+        pc, tc = list(a[2 * n_bc:2 * n_bc + n]), list(a[2 * n_bc + n:])
+        o, to = jvp(lambda *z: body(*z), tuple(pb + pc), tuple(tb + tc))
+        return list(o) + list(to)
+
+    res = _bind_while(tcond, tbody, cc, bc + tbc, carry + tcar, "while_loop (jvp)")
+    return out, res[n:]
+
+
+def _while_transpose(cts, *args, **params):
+    raise ValueError(
+        "Reverse-mode differentiation does not work for lax.while_loop (its trip count is only "
+        "known at run time). Use lax.scan, or lax.fori_loop with Python int bounds (which "
+        "becomes a scan), or forward mode (jvp/jacfwd)."
+    )
+
+
+def _while_batch(axis_size, vals, dims, cond, body, n_cc, n_bc):
+    from .. import numpy as fnp
+    from ..transforms.batching import bdim_to_front, vmap
+
+    cc, bc = list(vals[:n_cc]), list(vals[n_cc:n_cc + n_bc])
+    ccd, bcd = list(dims[:n_cc]), list(dims[n_cc:n_cc + n_bc])
+    carry = [bdim_to_front(c, d, axis_size) for c, d in zip(vals[n_cc + n_bc:], dims[n_cc + n_bc:])]
+    n = len(carry)
+    ccd0 = [None if d is None else 0 for d in ccd]
+    bcd0 = [None if d is None else 0 for d in bcd]
+    cc = [c if d is None else bdim_to_front(c, d, axis_size) for c, d in zip(cc, ccd)]
+    bc = [c if d is None else bdim_to_front(c, d, axis_size) for c, d in zip(bc, bcd)]
+
+    def preds(ccv, car):
+        return vmap(lambda *z: cond(*z)[0], in_axes=tuple(ccd0 + [0] * n), axis_size=axis_size)(*ccv, *car)
+
+    def bcond(*a):
+        return [fnp.any(preds(list(a[:n_cc]), list(a[n_cc:n_cc + n])))]
+
+    def bbody(*a):
+        ccv = list(a[:n_cc])
+        bcv = list(a[n_cc:n_cc + n_bc])
+        car = list(a[n_cc + n_bc:])
+        p = preds(ccv, car)
+        new = vmap(lambda *z: body(*z), in_axes=tuple(bcd0 + [0] * n), axis_size=axis_size)(*bcv, *car)
+        out = []
+        for o, c in zip(new, car):
+            sel = fnp.reshape(p, (axis_size,) + (1,) * (get_aval(o).ndim - 1))
+            out.append(fnp.where(sel, o, c))
+        return out
+
+    res = _bind_while(bcond, bbody, cc, cc + bc, carry, "while_loop (vmap)")
+    return res, [0] * n
+
+
+while_p.jvp = _while_jvp
+while_p.transpose = _while_transpose
+while_p.batch = _while_batch
+
+
+def while_loop(cond_fun, body_fun, init_val):
+    """``while cond_fun(val): val = body_fun(val)`` as one primitive (jit/vmap/jvp-able).
+
+    Example::
+
+        >>> from fgrad.lax import while_loop
+        >>> while_loop(lambda x: x < 10, lambda x: x * 2, 1)
+        Array(16, dtype=int64)
+    """
+    flat, tree = tree_flatten(init_val)
+    flat = _as_arrays(flat)
+
+    def c(*a):
+        out = cond_fun(tree_unflatten(tree, list(a)))
+        return _as_arrays([out])
+
+    def b(*a):
+        out = body_fun(tree_unflatten(tree, list(a)))
+        o_flat, o_tree = tree_flatten(out)
+        if o_tree != tree:
+            raise TypeError(f"while_loop: body_fun must return the carry's structure {tree}, got {o_tree}")
+        return _as_arrays(o_flat)
+
+    outs = _bind_while(c, b, [], [], flat)
+    return tree_unflatten(tree, outs)
+
+
+__all__ = ["cond", "switch", "scan", "map", "fori_loop", "while_loop", "cond_p", "scan_p", "while_p",
+           "Branch", "trace_flat", "wrap"]
