@@ -17,17 +17,22 @@ Example::
 
 from __future__ import annotations
 
-import builtins
-from collections import namedtuple
+import builtins as _builtins
+from collections import namedtuple as _namedtuple
 
 import numpy as np
 
-from ..core.array import Array, get_aval
-from ..ops import elementwise as ew
-from ..ops import linalg as L
-from ..ops.reductions import reduce_max, reduce_min, reduce_sum
-from ..ops.shape import broadcast_to, reshape, transpose
-from ..ops._util import normalize_axis
+from ..core.array import Array as _Array
+from ..core.array import get_aval as _get_aval
+from ..ops import elementwise as _ew
+from ..ops import linalg as _L
+from ..ops.reductions import reduce_max as _rmax
+from ..ops.reductions import reduce_min as _rmin
+from ..ops.reductions import reduce_sum as _rsum
+from ..ops.shape import broadcast_to as _broadcast_to
+from ..ops.shape import reshape as _reshape
+from ..ops.shape import transpose as _transpose
+from ..ops._util import normalize_axis as _normalize_axis
 from ._products import cross, matmul, outer, tensordot, vecdot
 
 __all__ = [
@@ -39,15 +44,15 @@ __all__ = [
 ]
 
 LinAlgError = np.linalg.LinAlgError
-SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
-EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
-SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
-QRResult = namedtuple("QRResult", ["Q", "R"])
-LstsqResult = namedtuple("LstsqResult", ["x", "residuals", "rank", "s"])
+SlogdetResult = _namedtuple("SlogdetResult", ["sign", "logabsdet"])
+EighResult = _namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
+QRResult = _namedtuple("QRResult", ["Q", "R"])
+LstsqResult = _namedtuple("LstsqResult", ["x", "residuals", "rank", "s"])
 
 
 def _arr(x):
-    if isinstance(x, Array):
+    if isinstance(x, _Array):
         return x
     from ._creation import asarray
 
@@ -55,11 +60,11 @@ def _arr(x):
 
 
 def _shape(x):
-    return get_aval(x).shape
+    return _get_aval(x).shape
 
 
 def _dtype(x):
-    return get_aval(x).dtype
+    return _get_aval(x).dtype
 
 
 def _float(x, name):
@@ -67,9 +72,9 @@ def _float(x, name):
     x = _arr(x)
     dt = _dtype(x)
     if dt.kind in "biu":
-        return ew.convert_element_type(x, np.float64)
+        return _ew.convert_element_type(x, np.float64)
     if dt == np.float16:
-        return ew.convert_element_type(x, np.float32)
+        return _ew.convert_element_type(x, np.float32)
     if dt.kind not in "fc":
         raise TypeError(f"linalg.{name}: unsupported dtype {dt}")
     return x
@@ -95,20 +100,20 @@ def _matrix(a, name):
 
 def _mT(x):
     nd = len(_shape(x))
-    return transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+    return _transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
 
 
 def _hT(x):
     x = _mT(x)
-    return ew.conj(x) if _dtype(x).kind == "c" else x
+    return _ew.conj(x) if _dtype(x).kind == "c" else x
 
 
 def _common(a, b):
     dt = np.result_type(_dtype(a), _dtype(b))
     if _dtype(a) != dt:
-        a = ew.convert_element_type(a, dt)
+        a = _ew.convert_element_type(a, dt)
     if _dtype(b) != dt:
-        b = ew.convert_element_type(b, dt)
+        b = _ew.convert_element_type(b, dt)
     return a, b
 
 
@@ -129,7 +134,7 @@ def solve(a, b):
     sa, sb = _shape(a), _shape(b)
     vec = len(sb) == 1
     if vec:
-        b = reshape(b, sb + (1,))
+        b = _reshape(b, sb + (1,))
         sb = _shape(b)
     if sb[-2] != sa[-1]:
         raise ValueError(
@@ -138,37 +143,37 @@ def solve(a, b):
         )
     lead = tuple(np.broadcast_shapes(sa[:-2], sb[:-2]))
     if sa[:-2] != lead:
-        a = broadcast_to(a, lead + sa[-2:])
+        a = _broadcast_to(a, lead + sa[-2:])
     if sb[:-2] != lead:
-        b = broadcast_to(b, lead + sb[-2:])
-    x = L.solve(a, b)
-    return reshape(x, _shape(x)[:-1]) if vec else x
+        b = _broadcast_to(b, lead + sb[-2:])
+    x = _L.solve(a, b)
+    return _reshape(x, _shape(x)[:-1]) if vec else x
 
 
 def _eye_like(a):
     s = _shape(a)
-    return broadcast_to(np.eye(s[-1], dtype=_dtype(a)), s)
+    return _broadcast_to(np.eye(s[-1], dtype=_dtype(a)), s)
 
 
 def inv(a):
     """Inverse of (a stack of) square matrices."""
     a = _float(a, "inv")
     _square(a, "inv")
-    return L.solve(a, _eye_like(a))
+    return _L.solve(a, _eye_like(a))
 
 
 def slogdet(a):
     """``(sign, logabsdet)`` of the determinant (a named tuple, as in NumPy 2)."""
     a = _float(a, "slogdet")
     _square(a, "slogdet")
-    sign, logdet = L.slogdet(a)
+    sign, logdet = _L.slogdet(a)
     return SlogdetResult(sign, logdet)
 
 
 def det(a):
     """Determinant, ``sign * exp(logabsdet)``; its derivative is ``det(a) * inv(a).T``."""
     sign, logdet = slogdet(a)
-    return ew.mul(sign, ew.exp(logdet))
+    return _ew.mul(sign, _ew.exp(logdet))
 
 
 def matrix_power(a, n):
@@ -179,7 +184,7 @@ def matrix_power(a, n):
         raise TypeError("linalg.matrix_power: exponent must be an integer")
     n = int(n)
     if n == 0:
-        return broadcast_to(np.eye(_shape(a)[-1], dtype=_dtype(a)), _shape(a))
+        return _broadcast_to(np.eye(_shape(a)[-1], dtype=_dtype(a)), _shape(a))
     if n < 0:
         a, n = inv(a), -n
     result, base = None, a
@@ -197,14 +202,14 @@ def tensorsolve(a, b, axes=None):
     a, b = _float(a, "tensorsolve"), _float(b, "tensorsolve")
     nd = len(_shape(a))
     if axes is not None:
-        axes = [normalize_axis(int(x), nd, "tensorsolve") for x in axes]
+        axes = [_normalize_axis(int(x), nd, "tensorsolve") for x in axes]
         order = [i for i in range(nd) if i not in axes] + axes
-        a = transpose(a, order)
+        a = _transpose(a, order)
     sa, sb = _shape(a), _shape(b)
     xs = sa[len(sb):]
     m = int(np.prod(sb, dtype=np.int64))
-    x = solve(reshape(a, (m, int(np.prod(xs, dtype=np.int64)))), reshape(b, (m,)))
-    return reshape(x, xs)
+    x = solve(_reshape(a, (m, int(np.prod(xs, dtype=np.int64)))), _reshape(b, (m,)))
+    return _reshape(x, xs)
 
 
 def tensorinv(a, ind=2):
@@ -212,7 +217,7 @@ def tensorinv(a, ind=2):
     s = _shape(a)
     out_shape = s[ind:] + s[:ind]
     m = int(np.prod(s[:ind], dtype=np.int64))
-    return reshape(inv(reshape(a, (m, -1))), out_shape)
+    return _reshape(inv(_reshape(a, (m, -1))), out_shape)
 
 
 # ---------------------------------------------------------------------------------------
@@ -220,13 +225,13 @@ def tensorinv(a, ind=2):
 
 
 def cholesky(a, *, upper=False, symmetrize_input=True):
-    """Cholesky factor ``L`` (``a = L @ L.T``; ``upper=True``: ``U = L.T``).  NaN where
+    """Cholesky factor ``L`` (``a = L @ _L.T``; ``upper=True``: ``U = _L.T``).  NaN where
     ``a`` is not positive definite."""
     a = _float(a, "cholesky")
     _square(a, "cholesky")
     if symmetrize_input:
-        a = ew.mul(ew.add(a, _hT(a)), 0.5)
-    lo = L.cholesky(a)
+        a = _ew.mul(_ew.add(a, _hT(a)), 0.5)
+    lo = _L.cholesky(a)
     return _hT(lo) if upper else lo
 
 
@@ -238,10 +243,10 @@ def eigh(a, UPLO="L", symmetrize_input=True):
     if UPLO not in ("L", "U"):
         raise ValueError(f"linalg.eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
     if symmetrize_input:
-        a = ew.mul(ew.add(a, _hT(a)), 0.5)
+        a = _ew.mul(_ew.add(a, _hT(a)), 0.5)
     elif UPLO == "U":
         a = _hT(a)
-    w, v = L.eigh(a)
+    w, v = _L.eigh(a)
     return EighResult(w, v)
 
 
@@ -256,8 +261,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     a = _float(a, "svd")
     _matrix(a, "svd")
     if not compute_uv:
-        return L.svd(a, full_matrices=False, compute_uv=False)[0]
-    u, s, vh = L.svd(a, full_matrices=full_matrices, compute_uv=True)
+        return _L.svd(a, full_matrices=False, compute_uv=False)[0]
+    u, s, vh = _L.svd(a, full_matrices=full_matrices, compute_uv=True)
     return SVDResult(u, s, vh)
 
 
@@ -271,7 +276,7 @@ def qr(a, mode="reduced"):
     _matrix(a, "qr")
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"linalg.qr: unsupported mode {mode!r} (use 'reduced', 'complete' or 'r')")
-    q, r = L.qr(a, full_matrices=(mode == "complete"))
+    q, r = _L.qr(a, full_matrices=(mode == "complete"))
     return r if mode == "r" else QRResult(q, r)
 
 
@@ -280,7 +285,7 @@ def qr(a, mode="reduced"):
 
 
 def _abs2(x):
-    return ew.real(ew.mul(x, ew.conj(x))) if _dtype(x).kind == "c" else ew.mul(x, x)
+    return _ew.real(_ew.mul(x, _ew.conj(x))) if _dtype(x).kind == "c" else _ew.mul(x, x)
 
 
 def _keep(r, nd, axes, keepdims):
@@ -289,50 +294,50 @@ def _keep(r, nd, axes, keepdims):
     s = list(_shape(r))
     for ax in sorted(axes):
         s.insert(ax, 1)
-    return reshape(r, tuple(s))
+    return _reshape(r, tuple(s))
 
 
 def _vector_norm(x, ord, axes):
     if ord is None or ord == 2:
-        return ew.sqrt(reduce_sum(_abs2(x), axes))
+        return _ew.sqrt(_rsum(_abs2(x), axes))
     if isinstance(ord, str):
         raise ValueError(f"linalg.norm: invalid norm order {ord!r} for vectors")
-    ax = ew.abs_(x)
+    ax = _ew.abs_(x)
     if ord == np.inf:
-        return reduce_max(ax, axes)
+        return _rmax(ax, axes)
     if ord == -np.inf:
-        return reduce_min(ax, axes)
+        return _rmin(ax, axes)
     if ord == 0:
-        return reduce_sum(ew.convert_element_type(ew.ne_p.bind(x, 0), _dtype(ax)), axes)
+        return _rsum(_ew.convert_element_type(_ew.ne_p.bind(x, 0), _dtype(ax)), axes)
     if ord == 1:
-        return reduce_sum(ax, axes)
+        return _rsum(ax, axes)
     p = float(ord)
-    return ew.pow_(reduce_sum(ew.pow_(ax, p), axes), 1.0 / p)
+    return _ew.pow_(_rsum(_ew.pow_(ax, p), axes), 1.0 / p)
 
 
 def _matrix_norm(x, ord, axes):
     r, c = axes
     if ord is None or ord == "fro":
-        return ew.sqrt(reduce_sum(_abs2(x), axes))
+        return _ew.sqrt(_rsum(_abs2(x), axes))
     if ord in ("nuc", 2, -2):
         nd = len(_shape(x))
-        xm = transpose(x, tuple(i for i in range(nd) if i not in (r, c)) + (r, c))
-        s = L.svd(xm, full_matrices=False, compute_uv=False)[0]
+        xm = _transpose(x, tuple(i for i in range(nd) if i not in (r, c)) + (r, c))
+        s = _L.svd(xm, full_matrices=False, compute_uv=False)[0]
         last = (len(_shape(s)) - 1,)
         if ord == "nuc":
-            return reduce_sum(s, last)
-        return reduce_max(s, last) if ord == 2 else reduce_min(s, last)
+            return _rsum(s, last)
+        return _rmax(s, last) if ord == 2 else _rmin(s, last)
     if isinstance(ord, str):
         raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
-    ax = ew.abs_(x)
+    ax = _ew.abs_(x)
     if ord in (1, -1):  # max/min absolute column sum
-        col = reduce_sum(ax, (r,))
+        col = _rsum(ax, (r,))
         c2 = c - (c > r)
-        return reduce_max(col, (c2,)) if ord == 1 else reduce_min(col, (c2,))
+        return _rmax(col, (c2,)) if ord == 1 else _rmin(col, (c2,))
     if ord in (np.inf, -np.inf):  # max/min absolute row sum
-        row = reduce_sum(ax, (c,))
+        row = _rsum(ax, (c,))
         r2 = r - (r > c)
-        return reduce_max(row, (r2,)) if ord == np.inf else reduce_min(row, (r2,))
+        return _rmax(row, (r2,)) if ord == np.inf else _rmin(row, (r2,))
     raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
 
 
@@ -344,7 +349,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     nd = len(_shape(x))
     if axis is None:
         if ord is None:
-            r = ew.sqrt(reduce_sum(_abs2(x), tuple(range(nd))))
+            r = _ew.sqrt(_rsum(_abs2(x), tuple(range(nd))))
             return _keep(r, nd, tuple(range(nd)), keepdims)
         if nd not in (1, 2):
             raise ValueError(
@@ -353,7 +358,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         axes = tuple(range(nd))
     else:
         axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-        axes = tuple(normalize_axis(int(a), nd, "norm") for a in axes)
+        axes = tuple(_normalize_axis(int(a), nd, "norm") for a in axes)
         if len(set(axes)) != len(axes):
             raise ValueError(f"linalg.norm: duplicate axes given: {axis}")
     if len(axes) == 1:
@@ -369,10 +374,10 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     x = _float(x, "vector_norm")
     nd = len(_shape(x))
     if axis is None:
-        r = _vector_norm(reshape(x, (get_aval(x).size,)), ord, (0,))
-        return reshape(r, (1,) * nd) if keepdims else r
+        r = _vector_norm(_reshape(x, (_get_aval(x).size,)), ord, (0,))
+        return _reshape(r, (1,) * nd) if keepdims else r
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    axes = tuple(normalize_axis(int(a), nd, "vector_norm") for a in axes)
+    axes = tuple(_normalize_axis(int(a), nd, "vector_norm") for a in axes)
     return _keep(_vector_norm(x, ord, axes), nd, axes, keepdims)
 
 
@@ -388,9 +393,9 @@ def cond(x, p=None):
     if p is None or p in (2, -2):
         s = svdvals(x)
         last = (len(_shape(s)) - 1,)
-        big, small = reduce_max(s, last), reduce_min(s, last)
-        return ew.div(small, big) if p == -2 else ew.div(big, small)
-    return ew.mul(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
+        big, small = _rmax(s, last), _rmin(s, last)
+        return _ew.div(small, big) if p == -2 else _ew.div(big, small)
+    return _ew.mul(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
 
 
 # ---------------------------------------------------------------------------------------
@@ -398,13 +403,13 @@ def cond(x, p=None):
 
 
 def _pinv_fwd(a, rtol):
-    u, s, vh = L.svd(a, full_matrices=False, compute_uv=True)
-    smax = reduce_max(s, (len(_shape(s)) - 1,))
-    cutoff = ew.mul(reshape(smax, _shape(smax) + (1,)), rtol)
-    keep = ew.gt(s, cutoff)
-    sinv = ew.select(keep, ew.div(1.0, ew.select(keep, s, ew.add(ew.mul(s, 0.0), 1.0))), ew.mul(s, 0.0))
+    u, s, vh = _L.svd(a, full_matrices=False, compute_uv=True)
+    smax = _rmax(s, (len(_shape(s)) - 1,))
+    cutoff = _ew.mul(_reshape(smax, _shape(smax) + (1,)), rtol)
+    keep = _ew.gt(s, cutoff)
+    sinv = _ew.select(keep, _ew.div(1.0, _ew.select(keep, s, _ew.add(_ew.mul(s, 0.0), 1.0))), _ew.mul(s, 0.0))
     # pinv = V diag(sinv) U^T
-    vs = ew.mul(_mT(vh), reshape(sinv, _shape(sinv)[:-1] + (1, _shape(sinv)[-1])))
+    vs = _ew.mul(_mT(vh), _reshape(sinv, _shape(sinv)[:-1] + (1, _shape(sinv)[-1])))
     return matmul(vs, _hT(u))
 
 
@@ -422,12 +427,12 @@ def _make_pinv():
         p = _pinv(a, rtol)
         m, n = _shape(a)[-2:]
         pt, dat = _hT(p), _hT(da)
-        t1 = ew.neg(matmul(p, matmul(da, p)))
-        left = ew.sub(np.eye(m, dtype=_dtype(a)), matmul(a, p))
-        right = ew.sub(np.eye(n, dtype=_dtype(a)), matmul(p, a))
+        t1 = _ew.neg(matmul(p, matmul(da, p)))
+        left = _ew.sub(np.eye(m, dtype=_dtype(a)), matmul(a, p))
+        right = _ew.sub(np.eye(n, dtype=_dtype(a)), matmul(p, a))
         t2 = matmul(matmul(p, pt), matmul(dat, left))
         t3 = matmul(right, matmul(dat, matmul(pt, p)))
-        return p, ew.add(ew.add(t1, t2), t3)
+        return p, _ew.add(_ew.add(t1, t2), t3)
 
     _pinv.defjvp(_pinv_jvp)
     return _pinv
@@ -448,7 +453,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=None):
         rtol = rcond
     if rtol is None:
         m, n = _shape(a)[-2:]
-        rtol = float(builtins.max(m, n) * np.finfo(_dtype(a)).eps)
+        rtol = float(_builtins.max(m, n) * np.finfo(_dtype(a)).eps)
     if _PINV is None:
         _PINV = _make_pinv()
     rtol = _arr(np.asarray(rtol, dtype=np.finfo(_dtype(a)).dtype))
@@ -457,17 +462,17 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=None):
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     A = _float(A, "matrix_rank")
-    s = svdvals(A) if len(_shape(A)) >= 2 else ew.abs_(A)
+    s = svdvals(A) if len(_shape(A)) >= 2 else _ew.abs_(A)
     if len(_shape(A)) < 2:
-        return reduce_sum(ew.convert_element_type(ew.ne_p.bind(s, 0), np.int64), (0,))
+        return _rsum(_ew.convert_element_type(_ew.ne_p.bind(s, 0), np.int64), (0,))
     last = (len(_shape(s)) - 1,)
-    smax = reduce_max(s, last)
+    smax = _rmax(s, last)
     if tol is None:
         m, n = _shape(A)[-2:]
-        r = rtol if rtol is not None else builtins.max(m, n) * np.finfo(_dtype(A)).eps
-        tol = ew.mul(smax, r)
-    tol = reshape(_arr(tol), _shape(_arr(tol)) + (1,)) if len(_shape(_arr(tol))) else tol
-    return reduce_sum(ew.convert_element_type(ew.gt(s, tol), np.int64), last)
+        r = rtol if rtol is not None else _builtins.max(m, n) * np.finfo(_dtype(A)).eps
+        tol = _ew.mul(smax, r)
+    tol = _reshape(_arr(tol), _shape(_arr(tol)) + (1,)) if len(_shape(_arr(tol))) else tol
+    return _rsum(_ew.convert_element_type(_ew.gt(s, tol), np.int64), last)
 
 
 def lstsq(a, b, rcond=None):
@@ -483,7 +488,7 @@ def lstsq(a, b, rcond=None):
     if _shape(b)[0] != m:
         raise LinAlgError(f"linalg.lstsq: incompatible dimensions {_shape(a)} and {_shape(b)}")
     eps = np.finfo(_dtype(a)).eps
-    rtol = builtins.max(m, n) * eps if rcond is None or rcond < 0 else rcond
+    rtol = _builtins.max(m, n) * eps if rcond is None or rcond < 0 else rcond
     s = svdvals(a)
     x = matmul(pinv(a, rtol=rtol), b)
     rank = matrix_rank(a, rtol=rtol)
@@ -492,10 +497,10 @@ def lstsq(a, b, rcond=None):
     empty = _arr(np.zeros((0,), dtype=np.finfo(_dtype(a)).dtype))
     resid = empty
     if m > n and type(rank) is ArrayImpl and int(rank) == n:
-        r = ew.sub(b, matmul(a, x))
-        resid = reduce_sum(_abs2(r), (0,))
+        r = _ew.sub(b, matmul(a, x))
+        resid = _rsum(_abs2(r), (0,))
         if vec:
-            resid = reshape(resid, (1,))
+            resid = _reshape(resid, (1,))
     return LstsqResult(x, resid, rank, s)
 
 
@@ -507,9 +512,9 @@ def multi_dot(arrays):
     first_vec = len(_shape(arrays[0])) == 1
     last_vec = len(_shape(arrays[-1])) == 1
     if first_vec:
-        arrays[0] = reshape(arrays[0], (1,) + _shape(arrays[0]))
+        arrays[0] = _reshape(arrays[0], (1,) + _shape(arrays[0]))
     if last_vec:
-        arrays[-1] = reshape(arrays[-1], _shape(arrays[-1]) + (1,))
+        arrays[-1] = _reshape(arrays[-1], _shape(arrays[-1]) + (1,))
     for x in arrays:
         if len(_shape(x)) != 2:
             raise ValueError(f"linalg.multi_dot: arrays must be 2-D (first/last may be 1-D), got {_shape(x)}")
@@ -534,11 +539,11 @@ def multi_dot(arrays):
     out = build(0, k - 1)
     s = _shape(out)
     if first_vec and last_vec:
-        return reshape(out, ())
+        return _reshape(out, ())
     if first_vec:
-        return reshape(out, s[1:])
+        return _reshape(out, s[1:])
     if last_vec:
-        return reshape(out, s[:-1])
+        return _reshape(out, s[:-1])
     return out
 
 
