@@ -348,7 +348,7 @@ def digitize(x, bins, right=False):
         if b.size > 1 and b[0] > b[-1]:
             n = b.size
             rev = S.flip_axis(bins, 0)
-            return M.subtract(n, searchsorted(rev, x, side="right" if right else "left"))
+            return M.subtract(n, searchsorted(rev, x, side=side))
     return searchsorted(bins, x, side=side)
 
 

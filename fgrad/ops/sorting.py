@@ -368,7 +368,7 @@ def _searchsorted_batch(axis_size, vals, dims, side):
     if da is None:
         return searchsorted_p.bind(a, v, side=side), dv
     # a differs per example: count the entries below (left) / not above (right) each value
-    from .elementwise import convert_element_type, le, lt
+    from .elementwise import convert_element_type, le_p, lt_p
     from .reductions import reduce_sum
     from .shape import reshape
 
@@ -377,7 +377,7 @@ def _searchsorted_batch(axis_size, vals, dims, side):
     vs = shape(v)[1:]
     a_b = reshape(a, (axis_size, shape(a)[1]) + (1,) * len(vs))
     v_b = reshape(v, (axis_size, 1) + vs)
-    cmp = lt(a_b, v_b) if side == "left" else le(a_b, v_b)
+    cmp = (lt_p if side == "left" else le_p).bind(a_b, v_b)
     return reduce_sum(convert_element_type(cmp, np.int64), (1,)), 0
 
 
