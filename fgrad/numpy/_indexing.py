@@ -442,7 +442,8 @@ def append(arr, values, axis=None):
 # splitting
 
 
-def _split_sizes(n, indices_or_sections, op, even):
+def _split_ranges(n, indices_or_sections, op, even):
+    """``(start, stop)`` of each piece, NumPy semantics (pieces are ``a[prev:b]``)."""
     if isinstance(indices_or_sections, (int, np.integer)):
         k = int(indices_or_sections)
         if k <= 0:
@@ -450,22 +451,26 @@ def _split_sizes(n, indices_or_sections, op, even):
         if even and n % k:
             raise ValueError(f"{op}: array split does not result in an equal division ({n} into {k})")
         q, r = divmod(n, k)
-        return [q + 1] * r + [q] * (k - r)
+        sizes = [q + 1] * r + [q] * (k - r)
+        bounds = np.cumsum([0] + sizes)
+        return [(int(bounds[i]), int(bounds[i + 1])) for i in range(k)]
     bounds = [int(i) for i in np.asarray(_concrete(indices_or_sections, op)).ravel()]
-    sizes, prev = [], 0
-    for b in bounds + [n]:
-        b = b + n if b < 0 else b
-        b = min(max(b, prev), n)
-        sizes.append(b - prev)
-        prev = b
-    return sizes
+    out = []
+    for lo, hi in zip([None] + bounds, bounds + [None], strict=True):
+        r = range(n)[lo:hi]
+        out.append((r.start, r.start + len(r)))
+    return out
 
 
 def _split(ary, indices_or_sections, axis, op, even):
     ary = _arr(ary)
     axis = normalize_axis(axis, _ndim(ary), op)
-    sizes = _split_sizes(_shape(ary)[axis], indices_or_sections, op, even)
-    return list(ST.split(ary, sizes, axis))
+    n = _shape(ary)[axis]
+    ranges = _split_ranges(n, indices_or_sections, op, even)
+    if ranges[0][0] == 0 and ranges[-1][1] == n and all(
+            a[1] == b[0] for a, b in zip(ranges, ranges[1:], strict=False)):
+        return list(ST.split(ary, [hi - lo for lo, hi in ranges], axis))
+    return [ST.slice_in_dim(ary, lo, hi, 1, axis) for lo, hi in ranges]
 
 
 def split(ary, indices_or_sections, axis=0):
@@ -782,18 +787,27 @@ def pad(array, pad_width, mode="constant", **kwargs):
         for ax, ((lo, hi), (elo, ehi)) in enumerate(zip(widths, pairs, strict=True)):
             n = _shape(x)[ax]
             parts = []
+            # as np.linspace(end, edge, width, endpoint=False): i * ((edge - end) / width) + end
             if lo:
                 edge = ST.slice_in_dim(x, 0, 1, 1, ax)
-                t = _axis_vector(np.arange(lo, dtype=np.float64) / lo, nd, ax)
-                parts.append(_cast(ew.add(elo, ew.mul(ew.sub(edge, elo), t)), _dtype(x)))
+                ramp = ew.add(ew.mul(_axis_vector(np.arange(lo, dtype=np.float64), nd, ax),
+                                     ew.div(ew.sub(edge, elo), lo)), elo)
+                parts.append(_ramp_cast(ramp, _dtype(x)))
             parts.append(x)
             if hi:
                 edge = ST.slice_in_dim(x, n - 1, n, 1, ax)
-                t = _axis_vector((hi - 1 - np.arange(hi, dtype=np.float64)) / hi, nd, ax)
-                parts.append(_cast(ew.add(ehi, ew.mul(ew.sub(edge, ehi), t)), _dtype(x)))
+                ramp = ew.add(ew.mul(_axis_vector(np.arange(hi - 1, -1, -1, dtype=np.float64), nd, ax),
+                                     ew.div(ew.sub(edge, ehi), hi)), ehi)
+                parts.append(_ramp_cast(ramp, _dtype(x)))
             x = ST.concatenate(parts, ax) if len(parts) > 1 else x
         return x
     raise ValueError(f"pad: mode {mode!r} is not supported")
+
+
+def _ramp_cast(v, dtype):
+    if dtype.kind in "iu":  # np.linspace(..., dtype=int) floors
+        v = ew.floor(v)
+    return _cast(v, dtype)
 
 
 def _axis_vector(v, nd, ax):
