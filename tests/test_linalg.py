@@ -694,20 +694,57 @@ def test_grads_svd(rng, shape):
     check_grads(lambda x: fnp.linalg.svd(x, compute_uv=False), (a,), rng)
 
 
-def test_svd_full_matrices_square_grad_and_tall_error(rng):
-    a = distinct_sv(rng, 3, 3)
-    check_grads(lambda x: fnp.linalg.svd(x, full_matrices=True)[1], (a,), rng, order=1)
-    with pytest.raises(NotImplementedError, match="full_matrices"):
-        fgrad.jvp(lambda x: fnp.linalg.svd(x, full_matrices=True)[0], (fnp.ones((4, 2)),),
-                  (fnp.ones((4, 2)),))
+@pytest.mark.parametrize("shape", [(3, 3), (5, 3), (3, 5), (2, 5, 3)])
+def test_svd_full_matrices_grads(rng, shape):
+    """full_matrices=True: the extra columns of U (rows of Vh) are only defined up to a
+    rotation of the complement; the projector onto the complement is gauge invariant."""
+    m, n = shape[-2:]
+    k = min(m, n)
+    a = distinct_sv(rng, m, n, shape[:-2])
+
+    def f(x):
+        u, s, vh = fnp.linalg.svd(x, full_matrices=True)
+        u2, v2 = u[..., :, k:], fnp.swapaxes(vh, -1, -2)[..., :, k:]
+        return s, u2 @ fnp.swapaxes(u2, -1, -2), v2 @ fnp.swapaxes(v2, -1, -2), _svd_inv(x)[1]
+
+    check_grads(f, (a,), rng, order=1)
+    # the full factors stay orthogonal to first order, and U S Vh reproduces dA
+    t = rng.normal(size=a.shape)
+    (u, s, vh), (du, ds, dvh) = fgrad.jvp(lambda x: tuple(fnp.linalg.svd(x)), (fnp.asarray(a),),
+                                          (fnp.asarray(t),))
+    u, s, vh, du, ds, dvh = map(np.asarray, (u, s, vh, du, ds, dvh))
+    uT = np.swapaxes(u, -1, -2)
+    np.testing.assert_allclose(uT @ du, -np.swapaxes(uT @ du, -1, -2), atol=1e-12)
+    np.testing.assert_allclose(dvh @ np.swapaxes(vh, -1, -2), -vh @ np.swapaxes(dvh, -1, -2), atol=1e-12)
+    sm = np.zeros(a.shape)
+    dsm = np.zeros(a.shape)
+    for i in range(k):
+        sm[..., i, i], dsm[..., i, i] = s[..., i], ds[..., i]
+    np.testing.assert_allclose(du @ sm @ vh + u @ dsm @ vh + u @ sm @ dvh, t, atol=1e-10)
 
 
 @pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5), (2, 4, 3), (2, 3, 5)])
 def test_grads_qr(rng, shape):
     a = rng.normal(size=shape) + np.eye(*shape[-2:])
     check_grads(_qr_fixed, (a,), rng, order=2 if len(shape) == 2 else 1)
-    if shape[-2] <= shape[-1]:
+    m, n = shape[-2:]
+    if m <= n:
         check_grads(lambda x: _qr_fixed(x, "complete"), (a,), rng, order=1)
+    else:  # complete q of a tall matrix: the complement projector is gauge invariant
+        def f(x):
+            q, r = fnp.linalg.qr(x, mode="complete")
+            q2 = q[..., :, n:]
+            r1 = r[..., :n, :]
+            return q2 @ fnp.swapaxes(q2, -1, -2), r1 * fnp.expand_dims(fnp.sign(fnp.einsum("...ii->...i", r1)), -1)
+
+        check_grads(f, (a,), rng, order=1)
+        t = rng.normal(size=a.shape)
+        (q, r), (dq, dr) = fgrad.jvp(lambda x: tuple(fnp.linalg.qr(x, mode="complete")),
+                                     (fnp.asarray(a),), (fnp.asarray(t),))
+        q, r, dq, dr = map(np.asarray, (q, r, dq, dr))
+        np.testing.assert_allclose(dq @ r + q @ dr, t, atol=1e-10)
+        np.testing.assert_allclose(np.swapaxes(q, -1, -2) @ dq, -np.swapaxes(dq, -1, -2) @ q, atol=1e-12)
+        assert np.all(np.tril(dr, -1) == 0)
 
 
 def test_grads_pinv(rng):

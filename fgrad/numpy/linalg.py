@@ -257,7 +257,9 @@ def eigvalsh(a, UPLO="L", symmetrize_input=True):
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """Singular value decomposition ``a = U @ diag(S) @ Vh`` (``S`` descending).  With
     ``compute_uv=False`` returns ``S`` only.  Derivatives of ``U``/``Vh`` need distinct
-    singular values (and ``full_matrices=False`` for non-square ``a``)."""
+    singular values; with ``full_matrices=True`` the extra columns of ``U`` (rows of ``Vh``)
+    are only defined up to a rotation of the complement, and their tangent is one valid
+    choice (orthogonality is preserved)."""
     a = _float(a, "svd")
     _matrix(a, "svd")
     if not compute_uv:

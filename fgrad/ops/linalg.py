@@ -679,26 +679,36 @@ def svd(a, full_matrices=False, compute_uv=True):
     return svd_p.bind(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
 
 
-def _svd_jvp(primals, tangents, full_matrices, compute_uv):
+def _cols(x, start, stop):
+    """Columns ``start:stop`` of the last axis (a product with a constant selector)."""
+    n = _shape(x)[-1]
+    sel = np.eye(n, dtype=_dtype(x))[:, start:stop]
+    return dot_general_p.bind(x, sel, dimension_numbers=(((_ndim(x) - 1,), (0,)), ((), ())))
+
+
+def _hcat(x1, x2):
+    """Concatenate along the last axis (sum of products with constant embeddings)."""
+    k1, k2 = _shape(x1)[-1], _shape(x2)[-1]
+    eye = np.eye(k1 + k2, dtype=_dtype(x1))
+    dn = (((_ndim(x1) - 1,), (0,)), ((), ()))
+    return add(dot_general_p.bind(x1, eye[:k1], dimension_numbers=dn),
+               dot_general_p.bind(x2, eye[k1:], dimension_numbers=dn))
+
+
+def _complete_basis_jvp(q1, q2, dq1):
+    """Tangent of the orthonormal complement ``q2`` of ``q1`` (q = [q1 | q2] orthogonal):
+    q1^T dq2 = -dq1^T q2 fixes its component along q1; the rotation within span(q2) is a
+    free gauge, chosen zero:  dq2 = -q1 dq1^T q2."""
+    return neg(_mm(q1, _mm(_mT(dq1), q2)))
+
+
+def _svd_reduced_jvp(u, s, v, ta):
     # A = U S V^T (reduced), P = U^T dA V:  ds = diag(P),
     #   dU = U (F o (P S + S P^T)) + (I - U U^T) dA V S^-1
     #   dV = V (F o (S P + P^T S)) + (I - V V^T) dA^T U S^-1,   F_ij = 1/(s_j^2 - s_i^2)
-    (a,), (ta,) = primals, tangents
-    _real_only("svd", a)
-    m, n = _shape(a)[-2:]
-    out = svd_p.bind(a, full_matrices=full_matrices, compute_uv=compute_uv)
-    if compute_uv and full_matrices and m != n:
-        raise NotImplementedError(
-            "svd: the derivative of U/Vh with full_matrices=True is not defined for non-square "
-            "matrices (the extra columns are not unique); use full_matrices=False"
-        )
-    u, s, vh = out if (compute_uv and not full_matrices) else svd_p.bind(a, full_matrices=False,
-                                                                         compute_uv=True)
-    v = _mT(vh)
+    m, n = _shape(u)[-2], _shape(v)[-2]
     p = _mm(_mT(u), _mm(ta, v))
     ds = _diag(p)
-    if not compute_uv:
-        return out, [ds]
     s_row = reshape(s, _shape(s)[:-1] + (1, _shape(s)[-1]))  # [..., i, j] = s_j
     f = _gap_inverse(mul(s, s))
     ps = mul(p, s_row)  # P S
@@ -711,6 +721,30 @@ def _svd_jvp(primals, tangents, full_matrices, compute_uv):
     if n > m:
         dau = _mm(_mT(ta), u)
         dv = add(dv, div(sub(dau, _mm(v, _mm(_mT(v), dau))), s_row))
+    return du, ds, dv
+
+
+def _svd_jvp(primals, tangents, full_matrices, compute_uv):
+    (a,), (ta,) = primals, tangents
+    _real_only("svd", a)
+    m, n = _shape(a)[-2:]
+    k = min(m, n)
+    out = svd_p.bind(a, full_matrices=full_matrices, compute_uv=compute_uv)
+    if not compute_uv:
+        u, s, vh = svd_p.bind(a, full_matrices=False, compute_uv=True)
+        return out, [_diag(_mm(_mT(u), _mm(ta, _mT(vh))))]
+    u, s, vh = out
+    v = _mT(vh)
+    if not full_matrices or m == n:
+        du, ds, dv = _svd_reduced_jvp(u, s, v, ta)
+        return out, [du, ds, _mT(dv)]
+    # full_matrices, non-square: the reduced factors are the leading k columns; the extra
+    # columns span the orthogonal complement (their tangent is fixed up to a gauge)
+    u1 = _cols(u, 0, k) if m > k else u
+    v1 = _cols(v, 0, k) if n > k else v
+    du1, ds, dv1 = _svd_reduced_jvp(u1, s, v1, ta)
+    du = _hcat(du1, _complete_basis_jvp(u1, _cols(u, k, m), du1)) if m > k else du1
+    dv = _hcat(dv1, _complete_basis_jvp(v1, _cols(v, k, n), dv1)) if n > k else dv1
     return out, [du, ds, _mT(dv)]
 
 
@@ -763,12 +797,16 @@ def _qr_jvp(primals, tangents, full_matrices):
     m, n = _shape(a)[-2:]
     q, r = qr_p.bind(a, full_matrices=full_matrices)
     if m >= n:
-        if full_matrices and m != n:
-            raise NotImplementedError(
-                "qr: the derivative of the complete decomposition of a tall matrix is not "
-                "defined (the extra columns of q are not unique); use mode='reduced'"
-            )
-        dq, dr = _qr_square_jvp(q, r, ta)
+        if not full_matrices or m == n:
+            dq, dr = _qr_square_jvp(q, r, ta)
+            return [q, r], [dq, dr]
+        # complete, tall: q = [q1 | q2], r = [r1; 0]; q2 spans the complement of q1
+        q1 = _cols(q, 0, n)
+        r1 = _mT(_cols(_mT(r), 0, n))
+        dq1, dr1 = _qr_square_jvp(q1, r1, ta)
+        dq = _hcat(dq1, _complete_basis_jvp(q1, _cols(q, n, m), dq1))
+        pad = np.eye(n, m, dtype=_dtype(dr1))  # [dr1; 0]: embed the n rows into m
+        dr = _mT(dot_general_p.bind(_mT(dr1), pad, dimension_numbers=(((_ndim(dr1) - 1,), (0,)), ((), ()))))
         return [q, r], [dq, dr]
     # wide: A = [X | Y], X = Q R_X (square), R = [R_X | Q^T Y]
     dt = _dtype(a)
