@@ -178,6 +178,7 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
         out = fun(*tree_unflatten(tree_p, ins))
         if has_aux:
             out, aux = out
+            aux = strip_aux(aux, trace)
         flat_o, tree_o = tree_flatten(out)
         p_out, t_out = [], []
         for o in flat_o:
@@ -189,6 +190,12 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
                 t_out.append(zeros_like_tangent(o))
     res = (tree_unflatten(tree_o, p_out), tree_unflatten(tree_o, t_out))
     return res + (aux,) if has_aux else res
+
+
+def strip_aux(aux, trace):
+    """Auxiliary outputs are not differentiated: replace the transform's own tracers in
+    ``aux`` by their primal values, so they stay usable after the transform returns."""
+    return tree_map(lambda a: a.primal if isinstance(a, Tracer) and a._trace is trace else a, aux)
 
 
 def _fname(f) -> str:
@@ -215,6 +222,7 @@ def linearize_flat(fun, flat_primals, where, has_aux: bool = False):
             aux = None
             if has_aux:
                 out, aux = out
+                aux = strip_aux(aux, jvp_trace)
             p_out, t_out = [], []
             for o in out:
                 if type(o) is JVPTracer and o._trace is jvp_trace:

@@ -344,7 +344,10 @@ def tape_vjp(fun, flat_primals, where, has_aux=False):
         out = fun(ins)
         aux = None
         if has_aux:
+            from .ad import strip_aux
+
             out, aux = out
+            aux = strip_aux(aux, trace)
         p_out = [o.primal if type(o) is TapeTracer and o._trace is trace else o for o in out]
     n = len(flat_primals)
 
