@@ -34,7 +34,6 @@ def configure(threads: int | None = None) -> int:
     for v in THREAD_VARS:
         os.environ[v] = str(n)
     os.environ["JAX_PLATFORMS"] = "cpu"
-    os.environ.setdefault("JAX_ENABLE_X64", "1")  # float64 stays float64, as in numpy and fgrad
     os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
                                f" --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads={n}"
                                ).strip()

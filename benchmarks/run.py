@@ -12,7 +12,7 @@ warmed up while a loop count is calibrated so one repeat takes at least ``--min-
 the garbage collector off inside each timed block.  Reported: best (min) and median per-call
 time, minus the harness's own per-call overhead (an empty callable, measured the same way).
 Ratios are fgrad's best time / the peer's best time.  Every library runs on 1 thread
-(``--threads``), jax on the CPU with float64 enabled.
+(``--threads``), jax on the CPU (``jax_enable_x64`` on for float64 cases only).
 """
 
 from __future__ import annotations
@@ -128,6 +128,8 @@ def compare(a, b, rtol: float, atol: float) -> str:
         return "ok"
     if a.shape != b.shape:
         return f"shape {a.shape} vs {b.shape}"
+    if a.ndim and a.dtype != b.dtype:  # (scalars may come back as Python floats)
+        return f"dtype {a.dtype} vs {b.dtype}"
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     if not np.allclose(a64, b64, rtol=rtol, atol=atol):
         err = np.max(np.abs(a64 - b64) / (atol + rtol * np.abs(b64)))
@@ -141,6 +143,13 @@ def run_case(cls, opts, overhead: float) -> CaseResult:
                      cls.first_call_matters)
     names = case.implementations()
     wanted = [n for n in names if n == "fgrad" or n not in opts.exclude]
+    if "jax" in wanted:
+        try:
+            import jax
+
+            jax.config.update("jax_enable_x64", bool(case.jax_x64))
+        except ImportError:
+            pass
     case.setup()
     fns, outs = {}, {}
     for name in wanted:
@@ -223,7 +232,7 @@ def cell(res: CaseResult, name: str) -> str:
     s = fmt_time(r.best)
     if name != "fgrad" and res.ok("fgrad"):
         s += f" ({fmt_ratio(res.ratio(name))})"
-    if r.check.startswith(("mismatch", "shape", "different")):
+    if r.check not in ("", "ok"):
         s += " ⚠"
     return s
 

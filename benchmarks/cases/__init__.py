@@ -49,6 +49,8 @@ class Case:
     rtol = 1e-6
     atol = 1e-9
     first_call_matters = False  # report first-call (trace/compile) times in the notes
+    jax_x64 = True  # jax_enable_x64 while this case runs: on for float64 cases (else jax would
+    #                 silently compute in float32), off (jax's default, faster dispatch) for float32
 
     def setup(self) -> None:
         pass

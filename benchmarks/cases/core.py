@@ -116,6 +116,7 @@ class MLPStepEager(Case):
     notes = {"numpy": "the same step hand-written (forward, backward, in-place SGD)",
              "autograd": "`autograd.value_and_grad`", "jax": "`jax.value_and_grad`, no jit"}
     rtol = 1e-4
+    jax_x64 = False
 
     def setup(self):
         self.params, self.x, _, self.onehot = mlp_data()

@@ -24,6 +24,7 @@ class JitCase(Case):
     group = "jit"
     issue = 3
     first_call_matters = True
+    jax_x64 = False  # all float32
 
 
 @register
