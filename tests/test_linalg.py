@@ -734,8 +734,9 @@ def test_grads_qr(rng, shape):
         def f(x):
             q, r = fnp.linalg.qr(x, mode="complete")
             q2 = q[..., :, n:]
-            r1 = r[..., :n, :]
-            return q2 @ fnp.swapaxes(q2, -1, -2), r1 * fnp.expand_dims(fnp.sign(fnp.einsum("...ii->...i", r1)), -1)
+            r1 = fnp.swapaxes(fnp.swapaxes(r, -1, -2)[..., :n], -1, -2)  # rows :n
+            d = fnp.sign(fnp.einsum("...ii->...i", r1))
+            return q2 @ fnp.swapaxes(q2, -1, -2), r1 * fnp.expand_dims(d, -1)
 
         check_grads(f, (a,), rng, order=1)
         t = rng.normal(size=a.shape)
