@@ -6,6 +6,8 @@ broadcast/reduce_sum), so all of them differentiate, batch and stage through its
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..core.array import Array, get_aval
@@ -294,7 +296,8 @@ def _convert_interleaved(operands):
     return spec, ops
 
 
-def _parse_einsum(subscripts: str, ndims):
+@functools.lru_cache(maxsize=512)
+def _parse_einsum(subscripts: str, ndims: tuple):
     spec = subscripts.replace(" ", "")
     if "->" in spec:
         lhs, out = spec.split("->")
@@ -360,28 +363,7 @@ def _parse_einsum(subscripts: str, ndims):
             seen.add(c)
             if c not in all_in:
                 raise ValueError(f"einsum: output subscript {c!r} does not appear in the input subscripts")
-    return in_labels, out_labels
-
-
-def _take_diagonals(x, labs):
-    """Collapse repeated labels of one operand onto their diagonal."""
-    labs = list(labs)
-    while True:
-        dup = next((lab for lab in labs if labs.count(lab) > 1), None)
-        if dup is None:
-            return x, labs
-        p = labs.index(dup)
-        q = labs.index(dup, p + 1)
-        s = _shape(x)
-        if s[p] != s[q]:
-            raise ValueError(
-                f"einsum: repeated subscript {dup!r} on axes of different sizes {s[p]} and {s[q]}"
-            )
-        mshape = [1] * len(s)
-        mshape[p] = mshape[q] = s[p]
-        mask = np.eye(s[p], dtype=get_aval(x).dtype).reshape(mshape)
-        x = reduce_sum(ew.mul(x, mask), (q,))
-        del labs[q]
+    return tuple(tuple(labs) for labs in in_labels), tuple(out_labels)
 
 
 def einsum(subscripts, *operands, out=None, optimize=None, precision=None, preferred_element_type=None,
@@ -404,57 +386,90 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None, prefe
     ops = [_arr(o) for o in operands]
     if not ops:
         raise ValueError("einsum: no operands given")
-    in_labels, out_labels = _parse_einsum(subscripts, [len(_shape(o)) for o in ops])
-    res_dtype = np.result_type(*[get_aval(o).dtype for o in ops])
+    avals = [get_aval(o) for o in ops]
+    res_dtype = np.result_type(*[a.dtype for a in avals])
     if dtype is not None:
         res_dtype = np.dtype(dtype)
     if preferred_element_type is not None:
         res_dtype = np.dtype(preferred_element_type)
-
-    # label sizes (size-1 axes broadcast)
-    sizes: dict = {}
-    for i, (o, labs) in enumerate(zip(ops, in_labels, strict=True)):
-        for lab, s in zip(labs, _shape(o), strict=True):
-            prev = sizes.get(lab)
-            if prev is None or prev == 1:
-                sizes[lab] = s
-            elif s not in (1, prev):
-                name = "'...'" if lab.startswith(".") else repr(lab)
-                raise ValueError(
-                    f"einsum: size of label {name} for operand {i} ({s}) does not match previous "
-                    f"terms ({prev}) in {subscripts!r}"
-                )
-
-    # per operand: diagonals, broadcasting, and summing labels used nowhere else
-    prepped = []
-    for i, (o, labs) in enumerate(zip(ops, in_labels, strict=True)):
-        o, labs = _take_diagonals(o, labs)
-        if get_aval(o).dtype != res_dtype:
+    prep, dns, perm = _einsum_plan(subscripts, tuple(a.shape for a in avals),
+                                   tuple(a.dtype for a in avals), res_dtype)
+    xs = []
+    for o, (diags, cast, target, drop) in zip(ops, prep, strict=True):
+        for mask, q in diags:
+            o = reduce_sum(ew.mul(o, mask), (q,))
+        if cast:
             o = ew.convert_element_type(o, res_dtype)
-        target = tuple(sizes[lab] for lab in labs)
-        if _shape(o) != target:
-            o = broadcast_in_dim(o, target, tuple(range(len(labs))))
-        elsewhere = set(out_labels).union(*[set(in_labels[j]) for j in range(len(ops)) if j != i])
-        drop = tuple(k for k, lab in enumerate(labs) if lab not in elsewhere)
+        if target is not None:
+            o = broadcast_in_dim(o, target, tuple(range(len(target))))
         if drop:
             o = reduce_sum(o, drop)
-            labs = [lab for k, lab in enumerate(labs) if k not in drop]
-        prepped.append((o, labs))
-
-    cur, cl = prepped[0]
-    for i in range(1, len(prepped)):
-        b, bl = prepped[i]
-        later = set(out_labels).union(*[set(prepped[j][1]) for j in range(i + 1, len(prepped))])
-        shared = [lab for lab in cl if lab in bl]
-        batch = [lab for lab in shared if lab in later]
-        contract = [lab for lab in shared if lab not in later]
-        dn = _dn([cl.index(lab) for lab in contract], [bl.index(lab) for lab in contract],
-                 [cl.index(lab) for lab in batch], [bl.index(lab) for lab in batch])
+        xs.append(o)
+    cur = xs[0]
+    for b, dn in zip(xs[1:], dns, strict=True):
         cur = _dg(cur, b, dn)
-        cl = batch + [lab for lab in cl if lab not in shared] + [lab for lab in bl if lab not in shared]
-    assert sorted(cl) == sorted(out_labels), (cl, out_labels)
-    perm = tuple(cl.index(lab) for lab in out_labels)
     cur = transpose(cur, perm)
     if get_aval(cur).dtype != res_dtype:
         cur = ew.convert_element_type(cur, res_dtype)
     return cur
+
+
+@functools.lru_cache(maxsize=1024)
+def _einsum_plan(subscripts, shapes, dtypes, res_dtype):
+    """The static lowering of one einsum call: per-operand steps (diagonal masks, cast,
+    broadcast, sums over private labels), the dot_general dimension numbers of each
+    pairwise contraction (left to right), and the final permutation."""
+    in_labels, out_labels = _parse_einsum(subscripts, tuple(len(s) for s in shapes))
+    in_labels, out_labels = [list(labs) for labs in in_labels], list(out_labels)
+
+    # label sizes (size-1 axes broadcast)
+    sizes: dict = {}
+    for i, (shp, labs) in enumerate(zip(shapes, in_labels, strict=True)):
+        for lab, n in zip(labs, shp, strict=True):
+            prev = sizes.get(lab)
+            if prev is None or prev == 1:
+                sizes[lab] = n
+            elif n not in (1, prev):
+                name = "'...'" if lab.startswith(".") else repr(lab)
+                raise ValueError(
+                    f"einsum: size of label {name} for operand {i} ({n}) does not match previous "
+                    f"terms ({prev}) in {subscripts!r}"
+                )
+
+    # per operand: diagonals (repeated labels), cast, broadcasting, and sums over labels
+    # used nowhere else
+    prep, labels = [], []
+    for i, (shp, labs) in enumerate(zip(shapes, in_labels, strict=True)):
+        shp, labs, diags = list(shp), list(labs), []
+        while True:
+            dup = next((lab for lab in labs if labs.count(lab) > 1), None)
+            if dup is None:
+                break
+            p = labs.index(dup)
+            q = labs.index(dup, p + 1)
+            if shp[p] != shp[q]:
+                raise ValueError(
+                    f"einsum: repeated subscript {dup!r} on axes of different sizes {shp[p]} and {shp[q]}"
+                )
+            mshape = [1] * len(shp)
+            mshape[p] = mshape[q] = shp[p]
+            diags.append((np.eye(shp[p], dtype=dtypes[i]).reshape(mshape), q))
+            del labs[q], shp[q]
+        target = tuple(sizes[lab] for lab in labs)
+        elsewhere = set(out_labels).union(*[set(in_labels[j]) for j in range(len(shapes)) if j != i])
+        drop = tuple(k for k, lab in enumerate(labs) if lab not in elsewhere)
+        prep.append((tuple(diags), dtypes[i] != res_dtype, None if tuple(shp) == target else target, drop))
+        labels.append([lab for k, lab in enumerate(labs) if k not in drop])
+
+    cl, dns = labels[0], []
+    for i in range(1, len(labels)):
+        bl = labels[i]
+        later = set(out_labels).union(*[set(labels[j]) for j in range(i + 1, len(labels))])
+        shared = [lab for lab in cl if lab in bl]
+        batch = [lab for lab in shared if lab in later]
+        contract = [lab for lab in shared if lab not in later]
+        dns.append(_dn([cl.index(lab) for lab in contract], [bl.index(lab) for lab in contract],
+                       [cl.index(lab) for lab in batch], [bl.index(lab) for lab in batch]))
+        cl = batch + [lab for lab in cl if lab not in shared] + [lab for lab in bl if lab not in shared]
+    assert sorted(cl) == sorted(out_labels), (cl, out_labels)
+    return tuple(prep), tuple(dns), tuple(cl.index(lab) for lab in out_labels)
