@@ -252,6 +252,18 @@ def _adv_layout(indexer, array_shapes):
 # implementations
 
 
+def device_xp(xp, *bufs):
+    """The array module for a call whose buffers may mix backends (host constants such as
+    index arrays or zeros next to device data): the device one wins."""
+    for b in bufs:
+        mod = type(b).__module__
+        if mod.startswith("cupy"):
+            from ..backends import xp_of
+
+            return xp_of(b)
+    return xp
+
+
 def _np_index(xp, xshape, indexer, arrays, oob):
     """The buffer-level NumPy index, plus the axes that need one extra (padding) slot to
     receive out-of-bounds indices under ``oob`` in ('fill', 'drop')."""
@@ -295,6 +307,7 @@ def _pad_axes(xp, x, pad, value):
 
 
 def _gather_impl(xp, x, *arrays, indexer, oob, fill_value):
+    xp = device_xp(xp, x, *arrays)
     x = xp.asarray(x)
     idx, pad = _np_index(xp, x.shape, indexer, arrays, oob)
     if pad:
@@ -323,7 +336,9 @@ def _ufunc_at(xp, mode, out, idx, u):
 
 
 def _scatter_impl(xp, x, u, *arrays, indexer, mode, oob):
+    xp = device_xp(xp, x, u, *arrays)
     x = xp.asarray(x)
+    u = xp.asarray(u)
     idx, pad = _np_index(xp, x.shape, indexer, arrays, "clip" if oob == "clip" else "drop")
     out = _pad_axes(xp, x, pad, 0) if pad else x.copy()
     if mode == "set":

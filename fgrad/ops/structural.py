@@ -14,7 +14,7 @@ from ..core.array import ShapedArray, get_aval, wrap
 from ..core.primitive import Primitive
 from ..transforms.transpose import is_undefined
 from ._util import normalize_axis, shape
-from .indexing import gather
+from .indexing import device_xp, gather
 
 
 def _zeros(shp, dtype):
@@ -69,10 +69,12 @@ def _concat_abstract(*xs, dimension):
     return ShapedArray(tuple(out), x0.dtype, all(x.weak_type for x in xs))
 
 
-concatenate_p = Primitive(
-    "concatenate", lambda xp, *xs, dimension: xp.concatenate(xs, axis=dimension), _concat_abstract,
-    family="structural",
-)
+def _concat_impl(xp, *xs, dimension):
+    xp = device_xp(xp, *xs)
+    return xp.concatenate([xp.asarray(x) for x in xs], axis=dimension)
+
+
+concatenate_p = Primitive("concatenate", _concat_impl, _concat_abstract, family="structural")
 
 
 def concatenate(xs, dimension):
@@ -207,6 +209,7 @@ def _pad_abstract(x, pv, padding_config):
 
 
 def _pad_impl(xp, x, pv, padding_config):
+    xp = device_xp(xp, x, pv)
     x = xp.asarray(x)
     full_shape, place, crop = [], [], []
     for n, (lo, hi, it) in zip(x.shape, padding_config, strict=True):
