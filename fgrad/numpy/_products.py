@@ -7,6 +7,7 @@ broadcast/reduce_sum), so all of them differentiate, batch and stage through its
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -370,8 +371,9 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None, prefe
            dtype=None):
     """Einstein summation with NumPy's subscripts (``'...'`` broadcasting, implicit output).
 
-    Lowers to ``dot_general`` between operands left to right, plus transposes, reshapes,
-    reduce_sum and diagonal masks.
+    Lowers to pairwise ``dot_general`` contractions (greedily the pair with the smallest
+    intermediate; left to right for two operands), plus transposes, reduce_sum, broadcasts
+    and diagonal masks.  The lowering is cached per (subscripts, shapes, dtypes).
 
     Example::
 
@@ -405,10 +407,10 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None, prefe
         if drop:
             o = reduce_sum(o, drop)
         xs.append(o)
-    cur = xs[0]
-    for b, dn in zip(xs[1:], dns, strict=True):
-        cur = _dg(cur, b, dn)
-    cur = transpose(cur, perm)
+    for i, j, dn in dns:  # contract operands i < j; the result goes to the end
+        b, a = xs.pop(j), xs.pop(i)
+        xs.append(_dg(a, b, dn))
+    cur = transpose(xs[0], perm)
     if get_aval(cur).dtype != res_dtype:
         cur = ew.convert_element_type(cur, res_dtype)
     return cur
@@ -461,15 +463,35 @@ def _einsum_plan(subscripts, shapes, dtypes, res_dtype):
         prep.append((tuple(diags), dtypes[i] != res_dtype, None if tuple(shp) == target else target, drop))
         labels.append([lab for k, lab in enumerate(labs) if k not in drop])
 
-    cl, dns = labels[0], []
-    for i in range(1, len(labels)):
-        bl = labels[i]
-        later = set(out_labels).union(*[set(labels[j]) for j in range(i + 1, len(labels))])
-        shared = [lab for lab in cl if lab in bl]
-        batch = [lab for lab in shared if lab in later]
-        contract = [lab for lab in shared if lab not in later]
-        dns.append(_dn([cl.index(lab) for lab in contract], [bl.index(lab) for lab in contract],
-                       [cl.index(lab) for lab in batch], [bl.index(lab) for lab in batch]))
-        cl = batch + [lab for lab in cl if lab not in shared] + [lab for lab in bl if lab not in shared]
+    # pairwise contractions: greedily the pair with the smallest result (ties: leftmost),
+    # which is plain left to right for two operands
+    dns = []
+    while len(labels) > 1:
+        best = None
+        for i in range(len(labels)):
+            for j in range(i + 1, len(labels)):
+                res = _pair_result(labels, i, j, out_labels)[0]
+                size = math.prod(sizes[lab] for lab in res)
+                if best is None or size < best[0]:
+                    best = (size, i, j)
+        _, i, j = best
+        res, batch, contract = _pair_result(labels, i, j, out_labels)
+        al, bl = labels[i], labels[j]
+        dns.append((i, j, _dn([al.index(lab) for lab in contract], [bl.index(lab) for lab in contract],
+                              [al.index(lab) for lab in batch], [bl.index(lab) for lab in batch])))
+        del labels[j], labels[i]
+        labels.append(res)
+    cl = labels[0]
     assert sorted(cl) == sorted(out_labels), (cl, out_labels)
     return tuple(prep), tuple(dns), tuple(cl.index(lab) for lab in out_labels)
+
+
+def _pair_result(labels, i, j, out_labels):
+    """Labels of contracting operands i and j (dot_general order: batch, free i, free j)."""
+    al, bl = labels[i], labels[j]
+    later = set(out_labels).union(*[set(labels[k]) for k in range(len(labels)) if k not in (i, j)])
+    shared = [lab for lab in al if lab in bl]
+    batch = [lab for lab in shared if lab in later]
+    contract = [lab for lab in shared if lab not in later]
+    res = batch + [lab for lab in al if lab not in shared] + [lab for lab in bl if lab not in shared]
+    return res, batch, contract
