@@ -244,7 +244,8 @@ def uniform(key, shape=(), dtype=np.float64, minval=0.0, maxval=1.0):
     k = _check_key(key, "uniform")
     lo, hi = _param(minval, dt), _param(maxval, dt)
     f = _unit_floats(k, shape, dt)
-    out = _ew.add(_ew.mul(f, _ew.sub(hi, lo)), lo)
+    span = hi - lo if isinstance(hi, float) and isinstance(lo, float) else _ew.sub(hi, lo)
+    out = _ew.add(_ew.mul(f, span), lo)
     return _fit(_ew.maximum(out, lo), shape, "uniform")
 
 
