@@ -117,6 +117,7 @@ INDEX_CASES = [
     (X[:, 0, 0, 0] > 50,), (slice(None), X[0, :, :, 0] > 30), (Ellipsis, X[0, 0] > 8),
     (X[..., 0] > 100, [1, 2, 3]), (X[:, 0, 0, 0] > 10, slice(None), 2),
     True, (0, True), (slice(None), np.array([1, 0]), Ellipsis),
+    ((0, 1),), (1, (2, 0, 2)), (slice(None), 0, Ellipsis, [1, 2]), ([0], 1, ..., [2]),
 ]
 
 

@@ -16,7 +16,10 @@ import math
 import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
+from ..backends import xp_of as backend_xp
+from ..core.trace import EVAL_TRACE as _EVAL_TRACE
 from ..core.trace import ConcretizationError
+from ..core.trace import state as _trace_state
 from ..ops import elementwise as ew
 from ..ops import indexing as I
 from ..ops import shape as S
@@ -116,8 +119,51 @@ def _default_fill(dtype):
 # x[idx] and x.at[idx]
 
 
+_BASIC_CACHE: dict = {}
+
+
+def _basic_key(idx):
+    """A hashable key for an index made only of Python ints, slices with int bounds, None
+    and Ellipsis (whose buffer-level index depends on nothing but the shape); else None."""
+    t = type(idx)
+    if t is int or idx is None or idx is Ellipsis:
+        return idx
+    if t is slice:
+        a, b, c = idx.start, idx.stop, idx.step
+        if (a is None or type(a) is int) and (b is None or type(b) is int) and (c is None or type(c) is int):
+            return ("s", a, b, c)
+        return None
+    if t is tuple:
+        out = []
+        for e in idx:
+            if type(e) is tuple:  # a nested sequence is an index array
+                return None
+            k = _basic_key(e)
+            if k is None and e is not None:
+                return None
+            out.append(k)
+        return ("t",) + tuple(out)
+    return None
+
+
 def _getitem(x, idx):
     """``x[idx]`` with NumPy semantics (out-of-bounds integer indices are clamped, as in JAX)."""
+    if type(x) is ArrayImpl and _trace_state.trace is _EVAL_TRACE:
+        key = _basic_key(idx)
+        if key is not None:  # eager basic indexing: the buffer index depends only on the shape
+            buf = x._buf
+            ck = (buf.shape, key)
+            np_idx = _BASIC_CACHE.get(ck)
+            if np_idx is None:
+                indexer, _ = I.parse_index(buf.shape, idx, "indexing")
+                np_idx = I._np_index(np, buf.shape, indexer, (), "clip")[0] if indexer else ()
+                if len(_BASIC_CACHE) > 4096:
+                    _BASIC_CACHE.clear()
+                _BASIC_CACHE[ck] = np_idx
+            out = buf[np_idx] if np_idx else buf
+            if type(out) is not type(buf):
+                out = backend_xp(buf).asarray(out)
+            return wrap(out)
     x = _arr(x)
     indexer, arrays = I.parse_index(_shape(x), idx, "indexing")
     return I.gather(x, arrays, indexer, "clip")
