@@ -367,6 +367,8 @@ LAYOUT_CASES = [
     ("ellipsis-last", lambda x, i: x[..., i]),
     ("newaxis-before", lambda x, i: x[None, :, i]),
     ("reversed-slice", lambda x, i: x[::-1, i, 1:]),
+    ("zero-width-ellipsis-separates", lambda x, i: x[i, 0, ..., i]),
+    ("int-after-slice", lambda x, i: x[:, 2, i]),
 ]
 
 
@@ -747,3 +749,29 @@ def test_scatter_nonlinear_mode_has_no_transpose():
     with pytest.raises(ValueError, match="not linear"):
         scatter_p.transpose(av, UndefinedPrimal(av.aval), av[:1], indexer=(("s", 0, 1, None),), mode="mul",
                             oob="drop")
+
+
+# ---------------------------------------------------------------------------------------
+# staging (jit)
+
+
+def test_indexing_under_jit():
+    jit = getattr(fgrad, "jit", None)
+    if jit is None:
+        pytest.skip("fgrad.jit not available")
+    xn = A(3, 4)
+    i = np.array([2, 0, 2])
+
+    def f(x, i):
+        y = x[i, 1:].at[0].add(x[0, ::-1][:3])
+        return y.at[:, i[:2]].max(x[:3, :2] * 3.0), fnp.take(x, i, axis=1, mode="clip")
+
+    got = jit(f)(fnp.asarray(xn), fnp.asarray(i))
+    want = f(fnp.asarray(xn), fnp.asarray(i))
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+    g1 = jit(fgrad.grad(lambda x: fnp.sum(f(x, i)[0] ** 2)))(fnp.asarray(xn))
+    g2 = fgrad.grad(lambda x: fnp.sum(f(x, i)[0] ** 2))(fnp.asarray(xn))
+    np.testing.assert_allclose(np.asarray(g1), np.asarray(g2), rtol=1e-13)
+    with pytest.raises(fgrad.ConcretizationError, match="boolean mask"):
+        jit(lambda x: x[x > 0])(fnp.asarray(xn))

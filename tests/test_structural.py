@@ -535,3 +535,21 @@ def test_structural_ops_keep_dtype(dt):
     if dt == np.float32:
         g = fgrad.grad(lambda x: fnp.sum(fnp.pad(fnp.concatenate([x, x]), 1, mode="edge")))(X)
         assert g.dtype == np.float32
+
+
+def test_structural_under_jit():
+    jit = getattr(fgrad, "jit", None)
+    if jit is None:
+        pytest.skip("fgrad.jit not available")
+
+    def f(x):
+        parts = fnp.split(x, [1, 3], axis=1)
+        y = fnp.concatenate([fnp.flip(parts[2], 0), parts[0] * 2.0, parts[1]], axis=1)
+        z = fnp.pad(y, ((1, 0), (2, 1)), mode="reflect")[1:, 2:-1]
+        return z + fnp.roll(fnp.pad(y, 1)[1:-1, 1:-1], 1, 0)
+
+    x = fnp.asarray(A(3, 5))
+    np.testing.assert_array_equal(np.asarray(jit(f)(x)), np.asarray(f(x)))
+    g1 = jit(fgrad.grad(lambda x: fnp.sum(f(x) ** 2)))(x)
+    g2 = fgrad.grad(lambda x: fnp.sum(f(x) ** 2))(x)
+    np.testing.assert_allclose(np.asarray(g1), np.asarray(g2), rtol=1e-13)
