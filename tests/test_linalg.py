@@ -345,27 +345,43 @@ def test_cross_2d_vectors(rng):
     np.testing.assert_allclose(np.asarray(fnp.cross(a, b)), want, rtol=1e-12)
 
 
-def test_matmul_perf_matches_numpy():
-    """The 2-D float32 hot path is one BLAS call: cost within noise of numpy's."""
+def test_matmul_hot_path_is_one_blas_call(monkeypatch):
+    """2-D float32 matmul runs exactly one numpy matmul on the input buffers (no copies,
+    transposes or reshapes), so it costs what numpy's does; timing checked loosely."""
     import time
 
     rng = np.random.default_rng(0)
     a = rng.normal(size=(128, 784)).astype(np.float32)
     b = rng.normal(size=(784, 512)).astype(np.float32)
     A, B = fnp.asarray(a), fnp.asarray(b)
+    calls = []
+    real = np.matmul
 
-    def best(f, n=15):
-        ts = []
-        for _ in range(n):
-            t0 = time.perf_counter()
-            f()
-            ts.append(time.perf_counter() - t0)
-        return min(ts)
+    def spy(x, y, *args, **kw):
+        calls.append((x, y))
+        return real(x, y, *args, **kw)
 
-    best(lambda: a @ b, 3)
-    t_np, t_fg = best(lambda: a @ b), best(lambda: A @ B)
-    assert t_fg < 1.5 * t_np + 2e-4, (t_fg, t_np)
-    np.testing.assert_allclose(np.asarray(A @ B), a @ b, rtol=1e-5, atol=1e-4)
+    monkeypatch.setattr(np, "matmul", spy)
+    out = A @ B
+    monkeypatch.setattr(np, "matmul", real)
+    assert len(calls) == 1
+    assert calls[0][0] is A._buf and calls[0][1] is B._buf
+    assert out._buf.flags["C_CONTIGUOUS"] and out.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(out), a @ b, rtol=1e-5, atol=1e-4)
+    # the transpose rules also produce contiguous results in the operands' layouts
+    gw = fgrad.grad(lambda w: fnp.sum(A @ w))(B)
+    gx = fgrad.grad(lambda x: fnp.sum(x @ B))(A)
+    assert gw._buf.flags["C_CONTIGUOUS"] and gx._buf.flags["C_CONTIGUOUS"]
+
+    t_np = t_fg = float("inf")
+    for _ in range(15):  # interleaved, best of: robust to a busy machine
+        t0 = time.perf_counter()
+        a @ b
+        t1 = time.perf_counter()
+        A @ B
+        t2 = time.perf_counter()
+        t_np, t_fg = min(t_np, t1 - t0), min(t_fg, t2 - t1)
+    assert t_fg < 2 * t_np + 1e-3, (t_fg, t_np)
 
 
 # ---------------------------------------------------------------------------------------

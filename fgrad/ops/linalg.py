@@ -196,13 +196,14 @@ def _dg_transpose(ct, x, y, dimension_numbers):
         if _dtype(res) != x.aval.dtype:
             res = convert_element_type(res, x.aval.dtype)
         return res, None
+    # x first, so that for a plain matmul the result comes out as x^T @ ct in y's layout
     nx, ny = _ndim(x), y.aval.ndim
     xf = tuple(i for i in range(nx) if i not in lc and i not in lb)
     yf = [i for i in range(ny) if i not in rc and i not in rb]
     nb, nxf = len(lb), len(xf)
-    res = dot_general_p.bind(ct, x, dimension_numbers=((tuple(range(nb, nb + nxf)), xf),
-                                                       (tuple(range(nb)), lb)))
-    labels = list(rb) + yf + [rc[lc.index(d)] for d in sorted(lc)]
+    res = dot_general_p.bind(x, ct, dimension_numbers=((xf, tuple(range(nb, nb + nxf))),
+                                                       (lb, tuple(range(nb)))))
+    labels = list(rb) + [rc[lc.index(d)] for d in sorted(lc)] + yf
     res = transpose(res, _argsort(labels))
     if _dtype(res) != y.aval.dtype:
         res = convert_element_type(res, y.aval.dtype)
