@@ -88,7 +88,13 @@ def eval_primitive(prim: Primitive, args, params):
             raise escaped_tracer_error(a, prim.name)
         else:
             bufs.append(a)
-    out = prim.impl(xp or np, *bufs, **params)
+    try:
+        out = prim.impl(xp or np, *bufs, **params)
+    except (ValueError, TypeError) as e:
+        err = _abstract_error(prim, args, params)
+        if err is None:
+            raise
+        raise err from e
     if prim.multiple_results:
         res = []
         for o in out:
@@ -99,6 +105,19 @@ def eval_primitive(prim: Primitive, args, params):
     w = object.__new__(ArrayImpl)
     w._buf = out
     return w
+
+
+def _abstract_error(prim: Primitive, args, params):
+    """The shape/dtype rule's error (it names the op, the shapes and the fix) for arguments
+    the implementation rejected; None if the rule accepts them.  Only runs on failure, so
+    the eager path stays free of abstract evaluation."""
+    from .array import get_aval
+
+    try:
+        prim.abstract_eval(*[get_aval(a) for a in args], **params)
+    except (ValueError, TypeError) as err:
+        return err
+    return None
 
 
 _trace_mod.eval_primitive = eval_primitive
