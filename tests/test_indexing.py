@@ -775,3 +775,22 @@ def test_indexing_under_jit():
     np.testing.assert_allclose(np.asarray(g1), np.asarray(g2), rtol=1e-13)
     with pytest.raises(fgrad.ConcretizationError, match="boolean mask"):
         jit(lambda x: x[x > 0])(fnp.asarray(xn))
+
+
+def test_jacrev_matches_jacfwd_through_set_with_duplicates():
+    idx = np.array([1, 1, 2, 1, 0])
+
+    def f(x, v):
+        return fnp.sin(x.at[idx].set(v * x[0])) * x
+
+    x, v = fnp.asarray(A(4)), fnp.asarray(A(5))
+    for argnums in (0, 1):
+        np.testing.assert_allclose(np.asarray(fgrad.jacrev(f, argnums)(x, v)),
+                                   np.asarray(fgrad.jacfwd(f, argnums)(x, v)), atol=1e-14)
+    # per-example indices: the last update landing in a slot is the one that counts
+    ib = np.array([[1, 1, 2], [0, 3, 3]])
+    jac = fgrad.vmap(fgrad.jacrev(lambda v, i: fnp.zeros(4).at[i].set(v)), in_axes=(None, 0))(
+        fnp.ones(3), fnp.asarray(ib))
+    ref = np.zeros((2, 4, 3))
+    ref[0, 1, 1] = ref[0, 2, 2] = ref[1, 0, 0] = ref[1, 3, 2] = 1.0
+    np.testing.assert_array_equal(np.asarray(jac), ref)
