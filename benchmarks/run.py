@@ -30,7 +30,6 @@ import argparse  # noqa: E402
 import gc  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
-import re  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
@@ -86,6 +85,7 @@ class ImplResult:
 class CaseResult:
     name: str
     title: str
+    short: str
     issue: int
     group: str
     goals: list
@@ -139,7 +139,7 @@ def compare(a, b, rtol: float, atol: float) -> str:
 
 def run_case(cls, opts, overhead: float) -> CaseResult:
     case = cls()
-    res = CaseResult(cls.name, cls.title, cls.issue, cls.group, list(cls.goals), dict(cls.notes),
+    res = CaseResult(cls.name, cls.title, cls.short, cls.issue, cls.group, list(cls.goals), dict(cls.notes),
                      cls.first_call_matters)
     names = case.implementations()
     wanted = [n for n in names if n == "fgrad" or n not in opts.exclude]
@@ -314,22 +314,27 @@ def plot(results, path: str) -> None:
 
     shown = [r for r in results if not r.skipped]
     cols = columns(results)
-    fig, ax = plt.subplots(figsize=(9, 0.9 + 0.75 * len(shown) * max(1, len(cols)) / 3))
     height = 0.8 / max(1, len(cols))
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.32 * len(shown) * len(cols)))
     for j, c in enumerate(cols):
         ys, xs = [], []
         for i, r in enumerate(shown):
             if r.ok(c):
                 ys.append(i + (j - (len(cols) - 1) / 2) * height)
                 xs.append(r.impls[c].best * 1e6)
-        ax.barh(ys, xs, height=height, label=LABELS[c])
+        bars = ax.barh(ys, xs, height=height * 0.95, label=LABELS[c])
+        for y, x in zip(ys, xs, strict=True):
+            ax.text(x * 1.05, y, fmt_time(x * 1e-6), va="center", fontsize=6.5,
+                    color=bars.patches[0].get_facecolor())
     ax.set_yticks(range(len(shown)))
-    ax.set_yticklabels([re.sub(r"[`\\]", "", r.title.split(",")[0])[:48] for r in shown], fontsize=8)
+    ax.set_yticklabels([r.short or r.name for r in shown], fontsize=8.5)
     ax.invert_yaxis()
     ax.set_xscale("log")
-    ax.set_xlabel("time per call (µs, log scale; shorter is faster)")
-    ax.legend(fontsize=8, loc="lower right")
-    ax.grid(axis="x", which="both", alpha=0.3)
+    lo, hi = ax.get_xlim()
+    ax.set_xlim(lo, hi * 4)  # room for the labels
+    ax.set_xlabel("time per call, µs (log scale; shorter is faster) -- 1 thread")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=len(cols), frameon=False)
+    ax.grid(axis="x", which="major", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     print(f"wrote {path}")

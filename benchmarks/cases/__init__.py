@@ -13,6 +13,7 @@ Add a case: write a class in one of the modules below (or a new module listed in
     class MyCase(Case):
         name = "my_case"                 # id for --only
         title = "what is measured"       # markdown, first column of the README table
+        short = "plot label"
         issue = 3                        # the issue that sets the goal
         goals = [("numpy", 0.5)]         # fgrad time <= 0.5 x numpy's time
         notes = {"jax": "jax.jit"}       # what a peer column runs, when not obvious
@@ -41,6 +42,7 @@ class Skip(Exception):
 class Case:
     name = ""
     title = ""
+    short = ""     # label in the plot
     issue = 0
     group = "eager"
     goals: list[tuple[str, float]] = []

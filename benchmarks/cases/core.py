@@ -11,6 +11,7 @@ from ._models import functional_step, mlp_data, numpy_mlp_step, stateful
 @register
 class Sin8(Case):
     name = "sin"
+    short = "numpy.sin, 8 elements"
     title = "`fgrad.numpy.sin`, 8 elements (float64)"
     issue = 2
     goals = [("numpy", 3.0)]
@@ -56,6 +57,7 @@ def _tanh_loss(m):
 @register
 class GradTanh16(Case):
     name = "grad"
+    short = "grad(f), 16 elements"
     title = "`fgrad.grad(f)`, f(x) = sum(tanh(x)\\*\\*2 \\* exp(-x)), 16 elements (float64)"
     issue = 2
     goals = [("autograd", 1.0)]
@@ -111,6 +113,7 @@ class GradTanh16(Case):
 @register
 class MLPStepEager(Case):
     name = "mlp_eager"
+    short = "MLP train step, eager"
     title = "MLP 784-512-512-10 training step, batch 128 (float32), `value_and_grad` + SGD, eager"
     issue = 2
     notes = {"numpy": "the same step hand-written (forward, backward, in-place SGD)",

@@ -30,6 +30,7 @@ class JitCase(Case):
 @register
 class JitChain(JitCase):
     name = "jit_chain"
+    short = "jit: 14-op chain, 10M"
     title = "`jit` of a 14-op elementwise chain, 10M elements (float32)"
     goals = [("numpy", 0.5), ("jax", 0.25)]
     notes = {"numpy": "plain numpy, unfused", "jax": "`jax.jit`"}
@@ -60,6 +61,7 @@ class JitChain(JitCase):
 @register
 class JitMLPStep(JitCase):
     name = "jit_mlp"
+    short = "jit: MLP train step"
     title = "`jit` of an MLP 784-512-512-10 training step, batch 128 (float32)"
     goals = [("numpy", 1.15)]
     notes = {"numpy": "the same step hand-written", "jax": "`jax.jit`"}
@@ -92,6 +94,7 @@ class JitMLPStep(JitCase):
 @register
 class JitHessian(JitCase):
     name = "jit_hessian"
+    short = "jit: hessian, n = 64"
     title = "`jit(hessian(lambda x: sum(tanh(A @ x)**2)))`, n = 64 (float32)"
     goals = [("jax", 1.5)]
     notes = {"numpy": "analytic Hessian Aᵀ diag(f'') A", "autograd": "`autograd.hessian`, no jit",
@@ -150,6 +153,7 @@ def _logistic_loss(m):
 @register
 class JitPerExampleGrads(JitCase):
     name = "jit_per_example"
+    short = "jit: per-example grads"
     title = "`jit(vmap(grad(loss)))`: per-example logistic-regression gradients, 256 × 512 (float32)"
     goals = [("jax", 1.5)]
     notes = {"numpy": "analytic per-example gradients", "jax": "`jax.jit(jax.vmap(jax.grad(loss)))`"}

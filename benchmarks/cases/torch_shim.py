@@ -18,6 +18,7 @@ def _fgrad_torch():
 @register
 class TorchSin8(Case):
     name = "torch_sin"
+    short = "fgrad.torch.sin, 8 elements"
     title = "`fgrad.torch.sin`, 8 elements (float32)"
     issue = 4
     group = "torch"
@@ -47,6 +48,7 @@ class TorchSin8(Case):
 @register
 class TorchMLPStep(Case):
     name = "torch_mlp"
+    short = "fgrad.torch MLP train step"
     title = ("`fgrad.torch` training step: Sequential(Linear(784,512), ReLU, Linear(512,512), "
              "ReLU, Linear(512,10)), CrossEntropyLoss, SGD, batch 128 (float32)")
     issue = 4
