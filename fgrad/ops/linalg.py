@@ -142,10 +142,12 @@ def _dg_abstract(x, y, dimension_numbers):
 dot_general_p = Primitive("dot_general", _dg_impl, _dg_abstract, family="contraction")
 
 
-def dot_general(x, y, dimension_numbers):
+def dot_general(x, y, dimension_numbers, precision=None, preferred_element_type=None):
     """Contract ``x`` and ``y`` (lax semantics).  ``dimension_numbers`` is
     ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``; the result's axes are the
     batch axes, then the free axes of ``x``, then the free axes of ``y`` (each in order).
+    ``precision`` is accepted for JAX compatibility and ignored; ``preferred_element_type``
+    casts the result.
 
     Example::
 
@@ -158,7 +160,10 @@ def dot_general(x, y, dimension_numbers):
         dn = _norm_dn_cached(dimension_numbers, nx, ny)
     except TypeError:  # unhashable spelling (lists): normalize without the cache
         dn = _norm_dn(dimension_numbers, nx, ny)
-    return dot_general_p.bind(x, y, dimension_numbers=dn)
+    out = dot_general_p.bind(x, y, dimension_numbers=dn)
+    if preferred_element_type is not None and _dtype(out) != np.dtype(preferred_element_type):
+        out = convert_element_type(out, np.dtype(preferred_element_type))
+    return out
 
 
 def _dg_jvp(primals, tangents, dimension_numbers):
