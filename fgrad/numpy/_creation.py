@@ -31,7 +31,7 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
     if isinstance(a, (ArrayImpl, Tracer)):
         return a if dtype is None else convert_element_type(a, np.dtype(dtype))
     if isinstance(a, (list, tuple)) and _has_tracer(a):
-        from ._shape import stack
+        from ._indexing import stack
 
         out = stack([asarray(x) for x in a])
         return out if dtype is None else convert_element_type(out, np.dtype(dtype))
