@@ -14,11 +14,13 @@ Example::
 
 from __future__ import annotations
 
+import builtins as _builtins
 import importlib
 
 import numpy as np
 
-from .core.array import get_aval, wrap
+from .core.array import get_aval as _get_aval
+from .core.array import wrap as _wrap
 from .ops import elementwise as _ew
 from .ops import reductions as _red
 from .ops import shape as _shape
@@ -62,7 +64,7 @@ convert_element_type = _ew.convert_element_type
 
 def div(x, y):
     """``x / y``; for integers rounds toward zero (C semantics, like XLA)."""
-    if get_aval(x).dtype.kind in "iu" and get_aval(y).dtype.kind in "iu":
+    if _get_aval(x).dtype.kind in "iu" and _get_aval(y).dtype.kind in "iu":
         q = _ew.floor_divide_p.bind(x, y)
         inexact = _ew.ne_p.bind(_ew.rem_p.bind(x, y), 0)
         signs_differ = _ew.ne_p.bind(_ew.lt(x, 0), _ew.lt(y, 0))
@@ -166,9 +168,9 @@ def broadcast_in_dim(operand, shape, broadcast_dimensions):
 
 def broadcast(operand, sizes):
     """Prepend dimensions ``sizes`` to ``operand``."""
-    nd = get_aval(operand).ndim
+    nd = _get_aval(operand).ndim
     sizes = tuple(int(s) for s in sizes)
-    return _shape.broadcast_in_dim(operand, sizes + get_aval(operand).shape,
+    return _shape.broadcast_in_dim(operand, sizes + _get_aval(operand).shape,
                                    tuple(range(len(sizes), len(sizes) + nd)))
 
 
@@ -184,7 +186,7 @@ def transpose(operand, permutation):
 
 
 def squeeze(array, dimensions):
-    shp = get_aval(array).shape
+    shp = _get_aval(array).shape
     dims = {_normalize_axis(d, len(shp), "squeeze") for d in dimensions}
     for d in dims:
         if shp[d] != 1:
@@ -198,15 +200,27 @@ def expand_dims(array, dimensions):
 
 def rev(operand, dimensions):
     """Reverse ``operand`` along each of ``dimensions``."""
+    dims = tuple(_normalize_axis(d, _get_aval(operand).ndim, "rev") for d in dimensions)
+    st = _structural()
+    if st is not None:
+        return st.rev(operand, dims)
     from .ops.sorting import flip_axis
 
-    for d in dimensions:
+    for d in dims:
         operand = flip_axis(operand, d)
     return operand
 
 
+def _structural():
+    try:
+        from .ops import structural
+    except ImportError:  # pragma: no cover - module written elsewhere
+        return None
+    return structural
+
+
 def iota(dtype, size):
-    return wrap(np.arange(int(size), dtype=np.dtype(dtype)))
+    return _wrap(np.arange(int(size), dtype=np.dtype(dtype)))
 
 
 def full(shape, fill_value, dtype=None):
@@ -229,25 +243,35 @@ def zeros_like_array(x):
 
 def slice(operand, start_indices, limit_indices, strides=None):  # noqa: A001
     """Static slice ``operand[start:limit:stride, ...]``."""
+    st = _structural()
+    if st is not None:
+        return st.static_slice(operand, tuple(start_indices), tuple(limit_indices),
+                               None if strides is None else tuple(strides))
     from .ops.sorting import slice_axis
 
     strides = strides or (1,) * len(start_indices)
-    for d, (s, e, st) in enumerate(zip(start_indices, limit_indices, strides, strict=True)):
-        if (s, e, st) != (0, get_aval(operand).shape[d], 1):
-            operand = slice_axis(operand, d, s, e, st)
+    for d, (s, e, k) in enumerate(zip(start_indices, limit_indices, strides, strict=True)):
+        if (s, e, k) != (0, _get_aval(operand).shape[d], 1):
+            operand = slice_axis(operand, d, s, e, k)
     return operand
 
 
 def slice_in_dim(operand, start_index, limit_index, stride=1, axis=0):
-    from .ops.sorting import slice_axis
-
-    return slice_axis(operand, axis, start_index, limit_index, stride)
+    nd = _get_aval(operand).ndim
+    axis = _normalize_axis(axis, nd, "slice_in_dim")
+    n = _get_aval(operand).shape[axis]
+    start, limit, _ = _builtins.slice(start_index, limit_index).indices(n)
+    starts = [0] * nd
+    limits = list(_get_aval(operand).shape)
+    strides = [1] * nd
+    starts[axis], limits[axis], strides[axis] = start, limit, stride
+    return slice(operand, starts, limits, strides)
 
 
 def index_in_dim(operand, index, axis=0, keepdims=True):
     from .ops.sorting import take_static
 
-    axis = _normalize_axis(axis, get_aval(operand).ndim, "index_in_dim")
+    axis = _normalize_axis(axis, _get_aval(operand).ndim, "index_in_dim")
     out = take_static(operand, [index], axis)
     return out if keepdims else squeeze(out, (axis,))
 
@@ -285,12 +309,12 @@ def reduce_or(operand, axes):
 
 
 def argmax(operand, axis, index_dtype=np.int64):
-    return _red.argmax_p.bind(operand, axis=_normalize_axis(axis, get_aval(operand).ndim, "argmax"),
+    return _red.argmax_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmax"),
                               index_dtype=np.dtype(index_dtype))
 
 
 def argmin(operand, axis, index_dtype=np.int64):
-    return _red.argmin_p.bind(operand, axis=_normalize_axis(axis, get_aval(operand).ndim, "argmin"),
+    return _red.argmin_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmin"),
                               index_dtype=np.dtype(index_dtype))
 
 
@@ -308,7 +332,10 @@ def dot(lhs, rhs, precision=None, preferred_element_type=None):
 
 def concatenate(operands, dimension):
     """Join ``operands`` along ``dimension``."""
-    from .numpy import concatenate as _concat
+    st = _structural()
+    if st is not None:
+        return st.concatenate(list(operands), dimension)
+    from .numpy import concatenate as _concat  # pragma: no cover
 
     return _concat(list(operands), axis=dimension)
 
@@ -316,10 +343,6 @@ def concatenate(operands, dimension):
 _LAZY = {
     "dot_general": ("fgrad.ops.linalg", "dot_general"),
     "pad": ("fgrad.ops.structural", "pad"),
-    "dynamic_slice": ("fgrad.ops.indexing", "dynamic_slice"),
-    "dynamic_update_slice": ("fgrad.ops.indexing", "dynamic_update_slice"),
-    "gather": ("fgrad.ops.indexing", "gather"),
-    "scatter_add": ("fgrad.ops.indexing", "scatter_add"),
 }
 
 

@@ -21,12 +21,16 @@ import math
 import numpy as np
 
 from . import numpy as fnp
-from .core.array import ArrayImpl, Tracer, get_aval
+from .core.array import ArrayImpl as _ArrayImpl
+from .core.array import Tracer as _Tracer
+from .core.array import get_aval as _get_aval
 from .ops import elementwise as _ew
-from .ops._util import normalize_axes, normalize_axis
-from .ops.bits import erf, stop_gradient
-from .ops.sorting import slice_axis
-from .transforms.custom import custom_jvp
+from .ops._util import normalize_axes as _normalize_axes
+from .ops._util import normalize_axis as _normalize_axis
+from .ops.bits import erf as _erf
+from .ops.bits import stop_gradient as _stop_gradient
+from .ops.sorting import slice_axis as _slice_axis
+from .transforms.custom import custom_jvp as _custom_jvp
 
 __all__ = [
     "relu", "relu6", "leaky_relu", "elu", "celu", "selu", "gelu", "sigmoid", "log_sigmoid", "softplus",
@@ -36,7 +40,7 @@ __all__ = [
 
 
 def _arr(x):
-    if isinstance(x, (Tracer, ArrayImpl)):
+    if isinstance(x, (_Tracer, _ArrayImpl)):
         return x
     return fnp.asarray(x)
 
@@ -45,7 +49,7 @@ def _arr(x):
 # activations
 
 
-@custom_jvp
+@_custom_jvp
 def relu(x):
     """``max(x, 0)``; its derivative at 0 is 0 (like JAX)."""
     return fnp.maximum(x, 0)
@@ -54,7 +58,7 @@ def relu(x):
 relu.defjvps(lambda g, ans, x: _ew.select(_ew.gt(x, 0), g, 0.0))
 
 
-@custom_jvp
+@_custom_jvp
 def relu6(x):
     """``min(max(x, 0), 6)``; derivative 1 strictly inside (0, 6), else 0."""
     return fnp.minimum(fnp.maximum(x, 0), 6.0)
@@ -101,7 +105,7 @@ def gelu(x, approximate: bool = True):
         cube = fnp.multiply(x, fnp.square(x))
         inner = fnp.multiply(math.sqrt(2.0 / math.pi), fnp.add(x, fnp.multiply(0.044715, cube)))
         return fnp.multiply(x, fnp.multiply(0.5, fnp.add(1.0, fnp.tanh(inner))))
-    return fnp.divide(fnp.multiply(x, fnp.add(erf(fnp.multiply(x, 1.0 / math.sqrt(2.0))), 1.0)), 2.0)
+    return fnp.divide(fnp.multiply(x, fnp.add(_erf(fnp.multiply(x, 1.0 / math.sqrt(2.0))), 1.0)), 2.0)
 
 
 def sigmoid(x):
@@ -163,13 +167,13 @@ def tanh(x):
 def glu(x, axis=-1):
     """Gated linear unit: split ``x`` in halves ``a, b`` along ``axis``; ``a * sigmoid(b)``."""
     x = _arr(x)
-    nd = get_aval(x).ndim
-    axis = normalize_axis(axis, nd, "glu")
-    n = get_aval(x).shape[axis]
+    nd = _get_aval(x).ndim
+    axis = _normalize_axis(axis, nd, "glu")
+    n = _get_aval(x).shape[axis]
     if n % 2:
         raise ValueError(f"glu: axis {axis} has odd size {n}; it must split in two halves")
-    a = slice_axis(x, axis, 0, n // 2)
-    b = slice_axis(x, axis, n // 2, n)
+    a = _slice_axis(x, axis, 0, n // 2)
+    b = _slice_axis(x, axis, n // 2, n)
     return fnp.multiply(a, sigmoid(b))
 
 
@@ -178,8 +182,8 @@ def glu(x, axis=-1):
 
 
 def _red_axes(x, axis):
-    nd = get_aval(x).ndim
-    return normalize_axes(axis, nd, "reduction")
+    nd = _get_aval(x).ndim
+    return _normalize_axes(axis, nd, "reduction")
 
 
 def _masked(x, where, fill):
@@ -192,7 +196,7 @@ def softmax(x, axis=-1, where=None):
     entries out (they get 0)."""
     x = _arr(x)
     axes = _red_axes(x, axis)
-    x_max = stop_gradient(fnp.max(_masked(x, where, -np.inf), axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(_masked(x, where, -np.inf), axes, keepdims=True))
     unnormalized = fnp.exp(fnp.subtract(x, x_max))
     unnormalized = _masked(unnormalized, where, 0.0)
     result = fnp.divide(unnormalized, fnp.sum(unnormalized, axes, keepdims=True))
@@ -204,7 +208,7 @@ def log_softmax(x, axis=-1, where=None):
     ``-inf``."""
     x = _arr(x)
     axes = _red_axes(x, axis)
-    x_max = stop_gradient(fnp.max(_masked(x, where, -np.inf), axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(_masked(x, where, -np.inf), axes, keepdims=True))
     shifted = fnp.subtract(x, x_max)
     lse = fnp.log(fnp.sum(_masked(fnp.exp(shifted), where, 0.0), axes, keepdims=True))
     return _masked(fnp.subtract(shifted, lse), where, -np.inf)
@@ -223,16 +227,16 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=Non
         a = fnp.where(fnp.not_equal(b, 0), a, -np.inf)
     axes = _red_axes(a, axis)
     amax = fnp.max(_masked(a, where, -np.inf), axes, keepdims=True)
-    amax = stop_gradient(fnp.where(fnp.isfinite(amax), amax, 0.0))
+    amax = _stop_gradient(fnp.where(fnp.isfinite(amax), amax, 0.0))
     exp_a = fnp.exp(fnp.subtract(a, amax))
     if b is not None:
         exp_a = fnp.multiply(exp_a, b)
     sumexp = fnp.sum(_masked(exp_a, where, 0.0), axes, keepdims=keepdims)
     sign = fnp.sign(sumexp)
-    is_complex = get_aval(sumexp).dtype.kind == "c"
+    is_complex = _get_aval(sumexp).dtype.kind == "c"
     if return_sign or not is_complex:
         sumexp = fnp.abs(sumexp)
-    shift = amax if keepdims else fnp.reshape(amax, get_aval(sumexp).shape)
+    shift = amax if keepdims else fnp.reshape(amax, _get_aval(sumexp).shape)
     out = fnp.add(fnp.log(sumexp), shift)
     if return_sign:
         return out, sign
@@ -249,8 +253,8 @@ def one_hot(x, num_classes: int, *, dtype=np.float64, axis=-1):
     """One-hot encoding: a new axis ``axis`` of size ``num_classes`` with 1 where the class
     index equals ``x`` (out-of-range indices give all zeros)."""
     x = _arr(x)
-    nd = get_aval(x).ndim + 1
-    axis = normalize_axis(axis, nd, "one_hot")
+    nd = _get_aval(x).ndim + 1
+    axis = _normalize_axis(axis, nd, "one_hot")
     num_classes = int(num_classes)
     lhs = fnp.expand_dims(x, axis)
     rhs = np.arange(num_classes).reshape((1,) * axis + (num_classes,) + (1,) * (nd - axis - 1))
@@ -263,7 +267,7 @@ def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
     x = _arr(x)
     axes = _red_axes(x, axis)
     if where is not None:
-        w = fnp.astype(fnp.broadcast_to(where, get_aval(x).shape), get_aval(x).dtype)
+        w = fnp.astype(fnp.broadcast_to(where, _get_aval(x).shape), _get_aval(x).dtype)
         cnt = fnp.sum(w, axes, keepdims=True)
 
         def _mean(v):

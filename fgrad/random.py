@@ -25,12 +25,14 @@ import math
 
 import numpy as np
 
-from .core.array import ArrayImpl, Tracer, get_aval, wrap
+from .core import array as _array
+from .ops import bits as _bits
 from .ops import elementwise as _ew
-from .ops.bits import bitcast_convert_type, erf, erf_inv, rotate_left, shift_left, shift_right_logical
-from .ops.bits import stop_gradient as _stop_gradient
-from .ops.shape import broadcast_to, reshape
-from .ops.sorting import searchsorted, sort_key_val, take_along_axis, take_static, top_k
+from .ops import shape as _shp
+from .ops import sorting as _sorting
+
+_get_aval, _wrap = _array.get_aval, _array.wrap
+_reshape, _take_static = _shp.reshape, _sorting.take_static
 
 __all__ = [
     "key", "PRNGKey", "key_data", "wrap_key_data", "clone", "split", "fold_in", "bits", "threefry2x32",
@@ -45,9 +47,9 @@ _PARITY = 0x1BD11BDA
 
 
 def _arr(x):
-    if isinstance(x, (Tracer, ArrayImpl)):
+    if isinstance(x, (_array.Tracer, _array.ArrayImpl)):
         return x
-    return wrap(np.asarray(x))
+    return _wrap(np.asarray(x))
 
 
 def _shape(shape) -> tuple:
@@ -72,7 +74,7 @@ def threefry2x32(k1, k2, x0, x1):
     for i in range(5):
         for r in _ROTATIONS[i % 2]:
             x0 = add(x0, x1)
-            x1 = xor(x0, rotate_left(x1, r))
+            x1 = xor(x0, _bits.rotate_left(x1, r))
         x0 = add(x0, ks[(i + 1) % 3])
         x1 = add(add(x1, ks[(i + 2) % 3]), i + 1)
     return x0, x1
@@ -84,12 +86,12 @@ def _counters(shape):
     idx = np.arange(n, dtype=np.uint64).reshape(shape)
     hi = (idx >> np.uint64(32)).astype(np.uint32)
     lo = (idx & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    return wrap(hi), wrap(lo)
+    return _wrap(hi), _wrap(lo)
 
 
 def _check_key(k, name):
     k = _arr(k)
-    av = get_aval(k)
+    av = _get_aval(k)
     if av.dtype != _U32 or av.shape != (2,):
         extra = (" For a batch of keys use fgrad.vmap over the leading axis."
                  if av.dtype == _U32 and av.ndim > 1 and av.shape[-1] == 2 else "")
@@ -99,7 +101,7 @@ def _check_key(k, name):
 
 
 def _words(k):
-    return reshape(take_static(k, [0], 0), ()), reshape(take_static(k, [1], 0), ())
+    return _reshape(_take_static(k, [0], 0), ()), _reshape(_take_static(k, [1], 0), ())
 
 
 def _stack_last(a, b):
@@ -108,7 +110,7 @@ def _stack_last(a, b):
 
 
 def _expand_last(x):
-    return reshape(x, get_aval(x).shape + (1,))
+    return _reshape(x, _get_aval(x).shape + (1,))
 
 
 # ---------------------------------------------------------------------------------------
@@ -123,13 +125,14 @@ def key(seed):
         if not -(2 ** 63) <= s < 2 ** 64:
             raise OverflowError(f"fgrad.random.key: seed {seed} does not fit in 64 bits")
         s &= 0xFFFFFFFFFFFFFFFF
-        return wrap(np.array([s >> 32, s & 0xFFFFFFFF], dtype=np.uint32))
+        return _wrap(np.array([s >> 32, s & 0xFFFFFFFF], dtype=np.uint32))
     s = _arr(seed)
-    av = get_aval(s)
+    av = _get_aval(s)
     if av.shape != () or av.dtype.kind not in "iu":
         raise TypeError(f"fgrad.random.key: seed must be a scalar integer, got {av.str_short()}")
     s64 = _ew.convert_element_type(s, np.uint64 if av.dtype.kind == "u" else np.int64)
-    hi = _ew.convert_element_type(_ew.convert_element_type(shift_right_logical(s64, 32), np.uint64), _U32)
+    hi = _ew.convert_element_type(_bits.shift_right_logical(s64, 32), np.uint64)
+    hi = _ew.convert_element_type(hi, _U32)
     lo = _ew.convert_element_type(_ew.and_p.bind(_ew.convert_element_type(s64, np.uint64), 0xFFFFFFFF), _U32)
     return _stack_last(hi, lo)
 
@@ -163,19 +166,19 @@ def fold_in(key, data):
     """A new key from ``key`` and the integer ``data`` (a scalar, possibly traced)."""
     k1, k2 = _words(_check_key(key, "fold_in"))
     if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
-        d = wrap(np.asarray(int(data) & 0xFFFFFFFF, dtype=np.uint32))
+        d = _wrap(np.asarray(int(data) & 0xFFFFFFFF, dtype=np.uint32))
     else:
         d = _arr(data)
-        if get_aval(d).ndim:
-            raise TypeError(f"fgrad.random.fold_in: data must be a scalar, got shape {get_aval(d).shape}")
+        if _get_aval(d).ndim:
+            raise TypeError(f"fgrad.random.fold_in: data must be a scalar, got shape {_get_aval(d).shape}")
         d = _ew.convert_element_type(d, _U32)
-    b1, b2 = threefry2x32(k1, k2, wrap(np.zeros((), np.uint32)), d)
+    b1, b2 = threefry2x32(k1, k2, _wrap(np.zeros((), np.uint32)), d)
     return _stack_last(b1, b2)
 
 
 def _split2(k):
     ks = split(k, 2)
-    return reshape(take_static(ks, [0], 0), (2,)), reshape(take_static(ks, [1], 0), (2,))
+    return _reshape(_take_static(ks, [0], 0), (2,)), _reshape(_take_static(ks, [1], 0), (2,))
 
 
 def _random_bits(k, width, shape):
@@ -184,7 +187,7 @@ def _random_bits(k, width, shape):
     b1, b2 = threefry2x32(k1, k2, hi, lo)
     if width == 64:
         u64 = _UINT[64]
-        hi = shift_left(_ew.convert_element_type(b1, u64), 32)
+        hi = _bits.shift_left(_ew.convert_element_type(b1, u64), 32)
         return _ew.or_p.bind(hi, _ew.convert_element_type(b2, u64))
     out = _ew.xor_p.bind(b1, b2)
     return out if width == 32 else _ew.convert_element_type(out, _UINT[width])
@@ -222,16 +225,16 @@ def _unit_floats(k, shape, dt):
     u = _UINT[nbits]
     b = _random_bits(k, nbits, shape)
     one_bits = np.array(1.0, dt).view(u)
-    fb = _ew.or_p.bind(shift_right_logical(b, nbits - fi.nmant), one_bits)
-    return _ew.sub(bitcast_convert_type(fb, dt), 1.0)
+    fb = _ew.or_p.bind(_bits.shift_right_logical(b, nbits - fi.nmant), one_bits)
+    return _ew.sub(_bits.bitcast_convert_type(fb, dt), 1.0)
 
 
 def _fit(x, shape, name):
-    s = get_aval(x).shape
+    s = _get_aval(x).shape
     if s == shape:
         return x
     try:
-        return broadcast_to(x, shape)
+        return _shp.broadcast_to(x, shape)
     except ValueError:
         raise ValueError(
             f"fgrad.random.{name}: parameters of shape {s} do not broadcast to shape {shape}") from None
@@ -250,11 +253,11 @@ def uniform(key, shape=(), dtype=np.float64, minval=0.0, maxval=1.0):
 
 
 def normal(key, shape=(), dtype=np.float64):
-    """Standard normal samples: ``sqrt(2) * erf_inv(u)`` for ``u`` uniform on (-1, 1)."""
+    """Standard normal samples: ``sqrt(2) * _bits.erf_inv(u)`` for ``u`` uniform on (-1, 1)."""
     dt = _float_dtype(dtype, "normal")
     lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
     u = uniform(key, shape, dt, lo, 1.0)
-    return _ew.mul(math.sqrt(2.0), erf_inv(u))
+    return _ew.mul(math.sqrt(2.0), _bits.erf_inv(u))
 
 
 def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
@@ -262,14 +265,14 @@ def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
     dt = _float_dtype(dtype, "truncated_normal")
     lo, hi = _param(lower, dt), _param(upper, dt)
     if shape is None:
-        shape = tuple(np.broadcast_shapes(get_aval(lo).shape, get_aval(hi).shape))
+        shape = tuple(np.broadcast_shapes(_get_aval(lo).shape, _get_aval(hi).shape))
     shape = _shape(shape)
     s2 = math.sqrt(2.0)
-    a = erf(_ew.div(lo, s2))
-    b = erf(_ew.div(hi, s2))
+    a = _bits.erf(_ew.div(lo, s2))
+    b = _bits.erf(_ew.div(hi, s2))
     u = uniform(key, shape, dt, a, b)
-    out = _ew.mul(s2, erf_inv(u))
-    return _ew.minimum(_ew.maximum(out, _stop_gradient(lo)), _stop_gradient(hi))
+    out = _ew.mul(s2, _bits.erf_inv(u))
+    return _ew.minimum(_ew.maximum(out, _bits.stop_gradient(lo)), _bits.stop_gradient(hi))
 
 
 def gumbel(key, shape=(), dtype=np.float64):
@@ -317,12 +320,12 @@ def bernoulli(key, p=0.5, shape=None):
         pa, pdt = float(p), np.dtype(np.float64)
     else:
         pa = _arr(p)
-        pdt = get_aval(pa).dtype
+        pdt = _get_aval(pa).dtype
         if pdt.kind != "f":
             pdt = np.dtype(np.float64)
             pa = _ew.convert_element_type(pa, pdt)
     if shape is None:
-        shape = get_aval(pa).shape
+        shape = _get_aval(pa).shape
     return _ew.lt(uniform(key, shape, pdt), pa)
 
 
@@ -349,7 +352,7 @@ def randint(key, shape, minval, maxval, dtype=np.int64):
     def as_int(v):
         if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
             clipped = min(max(int(v), int(info.min)), int(info.max))
-            return wrap(np.asarray(clipped, dt)), int(v) > int(info.max)
+            return _wrap(np.asarray(clipped, dt)), int(v) > int(info.max)
         a = _arr(v)
         return _ew.convert_element_type(a, dt), False
 
@@ -374,23 +377,23 @@ def randint(key, shape, minval, maxval, dtype=np.int64):
 def _shuffle(k, x, axis):
     """Shuffle ``x`` along ``axis`` by sorting on random 32-bit keys, enough rounds that key
     collisions are negligible."""
-    size = get_aval(x).size
+    size = _get_aval(x).size
     rounds = int(math.ceil(3 * math.log(max(1, size)) / math.log(2 ** 32 - 1)))
     for _ in range(rounds):
         k, sub = _split2(k)
-        sort_keys = _random_bits(sub, 32, get_aval(x).shape)
-        _, x = sort_key_val(sort_keys, x, axis)
+        sort_keys = _random_bits(sub, 32, _get_aval(x).shape)
+        _, x = _sorting.sort_key_val(sort_keys, x, axis)
     return x
 
 
 def _take(a, ind, axis):
     """``numpy.take(a, ind, axis)`` with an integer index array of any shape."""
-    shp = get_aval(a).shape
-    ishape = get_aval(ind).shape
+    shp = _get_aval(a).shape
+    ishape = _get_aval(ind).shape
     m = int(np.prod(ishape, dtype=np.int64))
-    flat_idx = reshape(ind, (1,) * axis + (m,) + (1,) * (len(shp) - axis - 1))
-    g = take_along_axis(a, flat_idx, axis)
-    return reshape(g, shp[:axis] + tuple(ishape) + shp[axis + 1:])
+    flat_idx = _reshape(ind, (1,) * axis + (m,) + (1,) * (len(shp) - axis - 1))
+    g = _sorting.take_along_axis(a, flat_idx, axis)
+    return _reshape(g, shp[:axis] + tuple(ishape) + shp[axis + 1:])
 
 
 def permutation(key, x, axis=0, independent=False):
@@ -398,15 +401,15 @@ def permutation(key, x, axis=0, independent=False):
     (each slice independently with ``independent=True``).  Differentiable in ``x``."""
     k = _check_key(key, "permutation")
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
-        return _shuffle(k, wrap(np.arange(int(x), dtype=np.int64)), 0)
+        return _shuffle(k, _wrap(np.arange(int(x), dtype=np.int64)), 0)
     x = _arr(x)
-    av = get_aval(x)
+    av = _get_aval(x)
     if av.ndim == 0:
         raise TypeError("fgrad.random.permutation: x must be an integer or an array of rank >= 1")
     axis = axis % av.ndim
     if independent or av.ndim == 1:
         return _shuffle(k, x, axis)
-    ind = _shuffle(k, wrap(np.arange(av.shape[axis], dtype=np.int64)), 0)
+    ind = _shuffle(k, _wrap(np.arange(av.shape[axis], dtype=np.int64)), 0)
     return _take(x, ind, axis)
 
 
@@ -419,10 +422,10 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
         n, arr = int(a), None
     else:
         arr = _arr(a)
-        if get_aval(arr).ndim == 0:
+        if _get_aval(arr).ndim == 0:
             raise ValueError("fgrad.random.choice: a must be an integer or an array of rank >= 1")
-        axis = axis % get_aval(arr).ndim
-        n = get_aval(arr).shape[axis]
+        axis = axis % _get_aval(arr).ndim
+        n = _get_aval(arr).shape[axis]
     n_draws = int(np.prod(shape, dtype=np.int64))
     if n_draws and n == 0:
         raise ValueError("fgrad.random.choice: a cannot be empty unless no samples are taken")
@@ -432,23 +435,23 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
         if replace:
             ind = randint(k, shape, 0, n)
         else:
-            ind = reshape(take_static(permutation(k, n), np.arange(n_draws), 0), shape)
+            ind = _reshape(_take_static(permutation(k, n), np.arange(n_draws), 0), shape)
     else:
         pa = _arr(p)
-        if get_aval(pa).shape != (n,):
-            raise ValueError(f"fgrad.random.choice: p must have shape ({n},), got {get_aval(pa).shape}")
-        pdt = get_aval(pa).dtype if get_aval(pa).dtype.kind == "f" else np.dtype(np.float64)
+        if _get_aval(pa).shape != (n,):
+            raise ValueError(f"fgrad.random.choice: p must have shape ({n},), got {_get_aval(pa).shape}")
+        pdt = _get_aval(pa).dtype if _get_aval(pa).dtype.kind == "f" else np.dtype(np.float64)
         pa = _ew.convert_element_type(pa, pdt)
         if replace:
             from .ops.cumulative import cumsum
 
             cum = cumsum(pa, 0)
-            total = reshape(take_static(cum, [n - 1], 0), ())
+            total = _reshape(_take_static(cum, [n - 1], 0), ())
             r = _ew.mul(total, _ew.sub(1.0, uniform(k, shape, pdt)))
-            ind = searchsorted(_stop_gradient(cum), r)
+            ind = _sorting.searchsorted(_bits.stop_gradient(cum), r)
         else:
             g = _ew.add(gumbel(k, (n,), pdt), _ew.log(pa))
-            ind = reshape(top_k(g, n_draws)[1], shape)
+            ind = _reshape(_sorting.top_k(g, n_draws)[1], shape)
     if arr is None:
         return ind
     return _take(arr, ind, axis)
@@ -459,7 +462,7 @@ def categorical(key, logits, axis=-1, shape=None):
     ``axis`` (Gumbel-max); ``shape`` must end with the batch shape of ``logits``."""
     k = _check_key(key, "categorical")
     lg = _arr(logits)
-    av = get_aval(lg)
+    av = _get_aval(lg)
     axis = axis % av.ndim
     batch = av.shape[:axis] + av.shape[axis + 1:]
     shape = batch if shape is None else _shape(shape)

@@ -491,6 +491,21 @@ def test_lax_shape_ops():
     np.testing.assert_array_equal(lax.index_in_dim(A(x), 1, axis=1, keepdims=False), x[:, 1])
     np.testing.assert_array_equal(lax.iota(np.int32, 4), np.arange(4, dtype=np.int32))
     check_grads(lambda v: lax.slice(lax.rev(v, (1,)), (0, 1), (2, 3)), (A(x),), order=2)
+    np.testing.assert_array_equal(lax.slice_in_dim(A(x), -2, None, axis=1), x[:, -2:])
+    np.testing.assert_array_equal(lax.concatenate([A(x), A(x[:1])], 0), np.concatenate([x, x[:1]], 0))
+
+
+def test_lax_ops_from_other_modules():
+    x = RNG.normal(size=(2, 3))
+    try:
+        dg = lax.dot_general
+    except AttributeError:
+        pytest.skip("dot_general not available")
+    np.testing.assert_allclose(np.asarray(dg(A(x), A(x), (((1,), (1,)), ((), ())))), x @ x.T, rtol=1e-14)
+    np.testing.assert_allclose(np.asarray(lax.dot(A(x), A(x.T))), x @ x.T, rtol=1e-14)
+    np.testing.assert_array_equal(lax.pad(A(x), 0.0, ((1, 0, 0), (0, 2, 0))), np.pad(x, ((1, 0), (0, 2))))
+    with pytest.raises(AttributeError):
+        lax.no_such_op  # noqa: B018
 
 
 def test_lax_reductions_and_cumulative():
