@@ -905,3 +905,14 @@ def test_triangular_solve_without_scipy(rng, monkeypatch):
         got = np.asarray(L.triangular_solve(fnp.asarray(a), fnp.asarray(bb), **kw))
         monkeypatch.undo()
         np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_linalg_array_api_aliases(rng):
+    x = rng.normal(size=(2, 3, 3))
+    close(fnp.linalg.trace(x), np.linalg.trace(x), rtol=1e-12)
+    close(fnp.linalg.diagonal(x), np.linalg.diagonal(x))
+    close(fnp.linalg.matrix_transpose(x), np.linalg.matrix_transpose(x))
+    close(fnp.linalg.svdvals(x), np.linalg.svdvals(x), rtol=1e-12)
+    close(fnp.linalg.vecdot(x, x[0]), np.linalg.vecdot(x, x[0]), rtol=1e-12)
+    close(fnp.linalg.matmul(x, x), np.linalg.matmul(x, x), rtol=1e-12)
+    close(fnp.linalg.tensordot(x, x, 2), np.linalg.tensordot(x, x, 2), rtol=1e-12)
