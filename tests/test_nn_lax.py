@@ -528,4 +528,5 @@ def test_lax_reductions_and_cumulative():
     np.testing.assert_array_equal(v, np.argsort(x[0]))
     vals, idx = lax.top_k(A(x), 2)
     np.testing.assert_array_equal(idx, np.argsort(-x, 1, kind="stable")[:, :2])
-    np.testing.assert_array_equal(np.asarray(lax.associative_scan(lax.add, A(x), axis=1)), np.cumsum(x, 1))
+    np.testing.assert_allclose(np.asarray(lax.associative_scan(lax.add, A(x), axis=1)), np.cumsum(x, 1),
+                               rtol=1e-14, atol=1e-15)
