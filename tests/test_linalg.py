@@ -916,4 +916,4 @@ def test_linalg_array_api_aliases(rng):
     close(fnp.linalg.vecdot(x, x[0]), np.linalg.vecdot(x, x[0]), rtol=1e-12)
     close(fnp.linalg.matmul(x, x), np.linalg.matmul(x, x), rtol=1e-12)
     y = rng.normal(size=(3, 3, 2))
-    close(fnp.linalg.tensordot(x, y, 2), np.linalg.tensordot(x, y, 2), rtol=1e-12)
+    close(fnp.linalg.tensordot(x, y, axes=2), np.linalg.tensordot(x, y, axes=2), rtol=1e-12)
