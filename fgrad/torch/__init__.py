@@ -1,0 +1,293 @@
+"""`fgrad.torch`: a PyTorch-style imperative API on fgrad's engine.
+
+``import fgrad.torch as torch`` and write PyTorch: tensors over real NumPy buffers (views
+share memory with each other and with NumPy), in-place ops with version counters, a tape of
+recorded operations, ``backward``/``autograd.grad`` with hooks and ``create_graph``, and
+``autograd.Function``.  Every derivative comes from the core's primitive rules -- the same
+ones ``fgrad.grad`` uses (see `fgrad.torch.autograd.graph`).
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> x = torch.ones(2, 2, requires_grad=True)
+    >>> y = (x * x).sum()
+    >>> y
+    tensor(4., grad_fn=<SumBackward0>)
+    >>> y.backward()
+    >>> x.grad
+    tensor([[2., 2.],
+            [2., 2.]])
+"""
+
+from __future__ import annotations
+
+import math as _math
+import sys as _sys
+import types as _types
+
+import numpy as _np
+
+from . import _dtypes
+from ._dtypes import (  # noqa: F401
+    bool_ as bool, complex64, complex128, dtype, float16, float32, float64, get_default_dtype, int8, int16,
+    int32, int64, set_default_dtype, uint8, uint16, uint32, uint64,
+)
+from ._storage import (  # noqa: F401
+    BoolStorage, ByteStorage, CharStorage, DoubleStorage, FloatStorage, HalfStorage, IntStorage, LongStorage,
+    ShortStorage, TypedStorage, UntypedStorage,
+)
+from ._tensor import (  # noqa: F401
+    BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor,
+    Size, Tensor, device, get_printoptions, set_printoptions, strided,
+)
+from . import autograd  # noqa: F401
+from .autograd import (  # noqa: F401
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
+)
+from ._ops import *  # noqa: F401,F403
+from ._ops import (  # noqa: F401
+    abs, all, any, channels_last, contiguous_format, max, min, pow, preserve_format, round, sum, result_dtype,
+)
+from ._ops_shape import *  # noqa: F401,F403
+from ._ops_shape import (  # noqa: F401
+    cat, chunk, flatten, gather, masked_select, narrow, permute, reshape, select, split, squeeze, stack, t,
+    transpose, unbind, unsqueeze, index_select,
+)
+from ._ops_linalg import *  # noqa: F401,F403
+from ._ops_creation import *  # noqa: F401,F403
+from ._ops_creation import complex, range  # noqa: F401
+from ._random import (  # noqa: F401
+    Generator, bernoulli, default_generator, get_rng_state, initial_seed, manual_seed, multinomial, normal, poisson,
+    rand, rand_like, randint, randint_like, randn, randn_like, randperm, seed, set_rng_state,
+)
+from . import _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
+from . import linalg  # noqa: F401
+
+# dtype aliases
+float = float32  # noqa: A001
+double = float64
+half = float16
+cfloat = complex64
+cdouble = complex128
+long = int64
+int = int32  # noqa: A001
+short = int16
+layout = type(strided)
+memory_format = type(contiguous_format)  # noqa: F405
+
+inf = _math.inf
+nan = _math.nan
+pi = _math.pi
+e = _math.e
+newaxis = None
+
+__version__ = "2.13.0+fgrad"
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def is_storage(obj) -> bool:
+    return isinstance(obj, (TypedStorage, UntypedStorage))
+
+
+def numel(input) -> int:
+    return input.numel()
+
+
+def is_floating_point(input) -> bool:
+    return input.is_floating_point()
+
+
+def is_complex(input) -> bool:
+    return input.is_complex()
+
+
+def is_nonzero(input) -> bool:
+    return input.is_nonzero()
+
+
+def promote_types(type1, type2):
+    return _dtypes.promote_types(type1, type2)
+
+
+def result_type(tensor1, tensor2):
+    return _dtypes.from_np(result_dtype(tensor1, tensor2))
+
+
+def can_cast(from_, to) -> bool:
+    from ._ops import _can_cast
+
+    return _can_cast(_dtypes.to_np(from_), _dtypes.to_np(to))
+
+
+def typename(obj) -> str:
+    if isinstance(obj, Tensor):
+        return obj.type()
+    return type(obj).__name__
+
+
+def set_default_tensor_type(t) -> None:
+    if isinstance(t, str):
+        t = {"torch.FloatTensor": float32, "torch.DoubleTensor": float64}[t]
+    elif hasattr(t, "_dtype"):
+        t = t._dtype
+    set_default_dtype(t)
+
+
+def get_default_device():
+    return device("cpu")
+
+
+def set_default_device(dev) -> None:
+    from ._tensor import check_device
+
+    check_device(dev)
+
+
+def is_grad_enabled_() -> bool:  # pragma: no cover - alias kept for compatibility
+    return is_grad_enabled()
+
+
+def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+    pass
+
+
+def are_deterministic_algorithms_enabled() -> bool:
+    return False
+
+
+def set_num_threads(n) -> None:
+    pass
+
+
+def get_num_threads() -> int:
+    return 1
+
+
+def set_num_interop_threads(n) -> None:
+    pass
+
+
+def get_num_interop_threads() -> int:
+    return 1
+
+
+def compile(model=None, **kwargs):  # noqa: A001
+    """No compilation: returns the model (or a decorator returning the function)."""
+    if model is None:
+        return lambda m: m
+    return model
+
+
+class finfo:
+    """Machine limits of a floating dtype (as ``torch.finfo``)."""
+
+    def __init__(self, type=None) -> None:  # noqa: A002
+        dt = get_default_dtype() if type is None else _dtypes.canonical(type)
+        fi = _np.finfo(dt.np)
+        self.dtype = dt.name
+        self.bits = fi.bits
+        self.eps = float(fi.eps)
+        self.max = float(fi.max)
+        self.min = float(fi.min)
+        self.tiny = float(fi.tiny)
+        self.smallest_normal = float(fi.smallest_normal)
+        self.resolution = float(fi.resolution)
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    def __init__(self, type) -> None:  # noqa: A002
+        dt = _dtypes.canonical(type)
+        ii = _np.iinfo(dt.np)
+        self.dtype = dt.name
+        self.bits = ii.bits
+        self.max = int(ii.max)
+        self.min = int(ii.min)
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+
+
+# -- torch.cuda / torch.backends / torch.return_types (namespaces) -----------------------
+
+
+def _namespace(name: str, doc: str, **attrs):
+    mod = _types.ModuleType(f"{__name__}.{name}", doc)
+    mod.__dict__.update(attrs)
+    _sys.modules[mod.__name__] = mod
+    return mod
+
+
+def _cuda_is_available() -> bool:
+    return False
+
+
+def _cuda_raise(*args, **kwargs):
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+cuda = _namespace(
+    "cuda", "CUDA is not available in fgrad.torch (tensors live in NumPy buffers).",
+    is_available=_cuda_is_available, device_count=lambda: 0, current_device=_cuda_raise,
+    manual_seed=lambda seed: None, manual_seed_all=lambda seed: None, synchronize=lambda device=None: None,
+    empty_cache=lambda: None, is_initialized=lambda: False, get_device_name=_cuda_raise,
+    set_device=_cuda_raise, device=_cuda_raise, FloatTensor=_cuda_raise, DoubleTensor=_cuda_raise,
+    LongTensor=_cuda_raise, IntTensor=_cuda_raise, ByteTensor=_cuda_raise, HalfTensor=_cuda_raise,
+    memory_allocated=lambda device=None: 0, max_memory_allocated=lambda device=None: 0,
+)
+_cudnn = _types.SimpleNamespace(enabled=False, benchmark=False, deterministic=False,
+                                is_available=lambda: False, version=lambda: None)
+backends = _namespace(
+    "backends", "Backend flags (no accelerators in fgrad.torch).", cudnn=_cudnn,
+    mps=_types.SimpleNamespace(is_available=lambda: False, is_built=lambda: False),
+    cuda=_types.SimpleNamespace(matmul=_types.SimpleNamespace(allow_tf32=False)),
+)
+
+
+def _return_types_module():
+    from ._ops import _return_type
+
+    names = {n: _return_type(n) for n in ("max", "min", "sort", "topk", "kthvalue", "median", "mode", "cummax",
+                                          "cummin", "nanmedian")}
+    names["aminmax"] = _return_type("aminmax", ("min", "max"))
+    names["slogdet"] = _return_type("slogdet", ("sign", "logabsdet"))
+    names["svd"] = _return_type("svd", ("U", "S", "V"))
+    return _namespace("return_types", "Named-tuple result types (values, indices).", **names)
+
+
+return_types = _return_types_module()
+
+
+# -- the other engineer's subpackages (loaded defensively until they exist) --------------
+
+
+def _optional(name):
+    import importlib
+
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and exc.name.startswith(f"{__name__}.{name}"):
+            return None
+        raise
+
+
+nn = _optional("nn")
+optim = _optional("optim")
+utils = _optional("utils")
+_serialization = _optional("serialization")
+if _serialization is not None:
+    save = getattr(_serialization, "save", None)
+    load = getattr(_serialization, "load", None)
+from . import func  # noqa: E402,F401
+
+for _n in ("nn", "optim", "utils"):
+    if globals().get(_n) is None:
+        del globals()[_n]
+del _n

@@ -1,0 +1,2217 @@
+"""Tensor operations: the eager fast path, PyTorch dtype promotion, recording, in-place ops.
+
+Every differentiable op has an *fgrad definition* -- a primitive's ``bind`` or a composite
+of fgrad ops -- which is what autograd differentiates (see `autograd.graph`).  The forward
+pass runs either that primitive's implementation directly on the NumPy buffers (elementwise
+ops: one ufunc call) or the same fgrad function evaluated eagerly, so the numbers come from
+one place.  Inputs are cast to the PyTorch result dtype before the implementation runs.
+
+In-place ops write into the tensor's buffer (so every view and NumPy alias sees the
+change), bump the shared version counter, and -- when autograd is involved -- record a node
+whose input is the *old* value (copied only if the backward program needs it).  An
+in-place op on a view of a tensor that autograd tracks records ``CopySlices`` on the base:
+one node whose fgrad function writes the op's result into the view region of the base.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import math
+
+import numpy as np
+
+from ..core.array import ArrayImpl, Tracer
+from ..core.array import wrap as _awrap
+from ..ops import elementwise as ew
+from ..ops import reductions as R
+from ..ops import shape as S
+from . import _dtypes as D
+from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
+from .autograd import graph as G
+from .autograd.grad_mode import STATE
+
+_nd = np.ndarray
+_PY = (int, float, bool, complex)
+_i64 = np.dtype(np.int64)
+_bool = np.dtype(np.bool_)
+
+
+def _fnp():
+    from .. import numpy as fnp
+
+    return fnp
+
+
+# ---------------------------------------------------------------------------------------
+# machinery
+
+
+def _new(r) -> Tensor:
+    if type(r) is not _nd:
+        r = np.asarray(r)
+    t = object.__new__(Tensor)
+    t._buf = r
+    t._gfn = None
+    t._rg = False
+    t._vc = None
+    return t
+
+
+def _req(a) -> bool:
+    return a._rg or a._gfn is not None
+
+
+def _fval(a):
+    if isinstance(a, Tensor):
+        b = a._buf
+        return _awrap(b) if type(b) is _nd else b
+    if type(a) is _nd:
+        return _awrap(a)
+    return a
+
+
+def _fwrap(o) -> Tensor:
+    if type(o) is ArrayImpl:
+        b = o._buf
+        return _new(np.array(b) if isinstance(b, _nd) else b)
+    if isinstance(o, Tracer):
+        return _wrap(o)
+    return _new(np.asarray(o))
+
+
+def _functional(fn, args, multi=False):
+    """Run ``fn`` on fgrad values (the tensors hold tracers: functional mode)."""
+    out = fn(*[_fval(a) for a in args])
+    if multi:
+        return tuple(_fwrap(o) for o in out)
+    return _fwrap(out)
+
+
+def _is_functional(args) -> bool:
+    for a in args:
+        if type(a) is not _nd and isinstance(a, Tensor) and type(a._buf) is not _nd:
+            return True
+    return False
+
+
+def _run_fn(fn, bufs, multi):
+    """Evaluate an fgrad function eagerly on buffers; results never alias the inputs."""
+    out = fn(*[_awrap(b) if type(b) is _nd else b for b in bufs])
+    outs = out if multi else [out]
+    res = []
+    for o in outs:
+        b = o._buf if type(o) is ArrayImpl else o
+        if type(b) is not _nd:
+            b = np.asarray(b)
+        if not b.flags.writeable or builtins.any(type(x) is _nd and np.may_share_memory(b, x) for x in bufs):
+            b = b.copy()
+        res.append(b)
+    return res if multi else res[0]
+
+
+def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
+    """Apply an op given by its fgrad definition ``fn`` (and optionally a NumPy forward
+    ``fwd`` producing fresh buffers) to ``args`` (Tensors or constant NumPy arrays)."""
+    if _is_functional(args):
+        return _functional(fn, args, multi)
+    bufs = [a if type(a) is _nd else a._buf for a in args]
+    r = fwd(*bufs) if fwd is not None else _run_fn(fn, bufs, multi)
+    outs = [_new(o) for o in r] if multi else [_new(r)]
+    if STATE.enabled:
+        for a in args:
+            if type(a) is not _nd and (a._rg or a._gfn is not None):
+                G.record(name, key, fn, args, outs, edges, multi)
+                break
+    return tuple(outs) if multi else outs[0]
+
+
+_PRIM_NAMES = {
+    "add": "AddBackward0", "sub": "SubBackward0", "mul": "MulBackward0", "div": "DivBackward0",
+    "neg": "NegBackward0", "exp": "ExpBackward0", "log": "LogBackward0", "sin": "SinBackward0",
+    "cos": "CosBackward0", "tan": "TanBackward0", "tanh": "TanhBackward0", "sqrt": "SqrtBackward0",
+    "pow": "PowBackward1", "max": "MaximumBackward0", "min": "MinimumBackward0", "select": "WhereBackward0",
+    "convert_element_type": "ToCopyBackward0", "reduce_sum": "SumBackward1", "reduce_max": "AmaxBackward0",
+    "reduce_min": "AminBackward0", "reduce_prod": "ProdBackward1", "broadcast_in_dim": "ExpandBackward0",
+    "reshape": "ViewBackward0", "transpose": "PermuteBackward0", "logistic": "SigmoidBackward0",
+    "abs": "AbsBackward0", "sign": "SignBackward0", "dot_general": "MmBackward0", "gather": "IndexBackward0",
+    "scatter": "IndexPutBackward0", "concatenate": "CatBackward0", "cumsum": "CumsumBackward0",
+    "exp2": "Exp2Backward0", "log1p": "Log1PBackward0", "expm1": "Expm1Backward0", "sinh": "SinhBackward0",
+    "cosh": "CoshBackward0", "asin": "AsinBackward0", "acos": "AcosBackward0", "atan": "AtanBackward0",
+    "erf": "ErfBackward0", "atan2": "Atan2Backward0", "rem": "RemainderBackward0", "fmod": "FmodBackward0",
+}
+
+
+def _camel(name: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in name.split("_")) + "Backward0"
+
+
+def _params_key(params):
+    return tuple(sorted(params.items()))
+
+
+def apply_primitive(prim, params, args):
+    """Run ``prim`` on Tensors (and constants) with NumPy semantics, recording it.  Used by
+    the create_graph backward (`TensorTrace`)."""
+    bufs = [a._buf if isinstance(a, Tensor) else a for a in args]
+    r = prim.impl(np, *bufs, **params)
+    rs = list(r) if prim.multiple_results else [r]
+    outs = []
+    for o in rs:
+        if type(o) is not _nd:
+            o = np.asarray(o)
+        if not (o.flags.owndata and o.flags.writeable):
+            o = np.array(o)
+        outs.append(_new(o))
+    tensors = [a if isinstance(a, Tensor) else (a if type(a) is _nd else np.asarray(a)) for a in args]
+    if STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args):
+        name = _PRIM_NAMES.get(prim.name) or _camel(prim.name)
+        try:
+            key = (prim, _params_key(params))
+            hash(key)
+        except TypeError:
+            key = (prim, id(params))
+        bind = prim.bind
+
+        def fn(*xs):
+            return bind(*xs, **params)
+
+        G.record(name, key, fn, tensors, outs, multi=prim.multiple_results)
+    return outs if prim.multiple_results else outs[0]
+
+
+def _as_tensor_arg(x, name="input") -> Tensor:
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, (list, tuple, np.ndarray, np.generic)) or type(x) in _PY:
+        from ._ops_creation import tensor
+
+        return tensor(x)
+    raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+
+
+def _to_np_dtype(dtype):
+    return None if dtype is None else D.to_np(dtype)
+
+
+def _type_name(npd) -> str:
+    return D.from_np(npd)._legacy
+
+
+def _can_cast(frm: np.dtype, to: np.dtype) -> bool:
+    fk, tk = frm.kind, to.kind
+    if fk == "c" and tk != "c":
+        return False
+    if fk == "f" and tk in "biu":
+        return False
+    if fk != "b" and tk == "b":
+        return False
+    return True
+
+
+# -- dtype promotion ---------------------------------------------------------------------
+
+
+def _scalar_value(x):
+    """A Python scalar for a wrapped number (NumPy scalars are strongly typed in NumPy 2)."""
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+def result_dtype(*ops) -> np.dtype:
+    """PyTorch's result dtype for tensors and scalars."""
+    dim = zero = sc = None
+    for o in ops:
+        if o is None:
+            continue
+        if isinstance(o, Tensor):
+            d = o._buf.dtype
+            if o._buf.ndim:
+                dim = d if dim is None else D.promote_np(dim, d)
+            else:
+                zero = d if zero is None else D.promote_np(zero, d)
+        else:
+            d = D.scalar_np(o)
+            sc = d if sc is None else D.promote_np(sc, d)
+    r = D.result_np(dim, zero, sc)
+    return r if r is not None else D.DEFAULT.float.np
+
+
+def _dtype2(a, b) -> np.dtype:
+    """Fast path of `result_dtype` for (Tensor, Tensor-or-scalar)."""
+    ad = a._buf.dtype
+    if isinstance(b, Tensor):
+        bd = b._buf.dtype
+        if ad == bd:
+            return ad
+        return result_dtype(a, b)
+    tb = type(b)
+    if tb is float:
+        return ad if ad.kind in "fc" else D.DEFAULT.float.np
+    if tb is int:
+        return ad if ad.kind != "b" else _i64
+    if tb is bool:
+        return ad
+    return result_dtype(a, b)
+
+
+def _cvt_fn(prim, R):
+    bind = prim.bind
+    cvt = ew.convert_element_type
+
+    def f(*xs):
+        return bind(*[cvt(x, R) for x in xs])
+
+    return f
+
+
+# ---------------------------------------------------------------------------------------
+# out=
+
+
+def _out(out, res: Tensor, name: str) -> Tensor:
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if STATE.enabled and (res._gfn is not None or _req(out)):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    src = res._buf
+    ob = out._buf
+    if not _can_cast(src.dtype, ob.dtype):
+        raise RuntimeError(f"result type {_type_name(src.dtype)} can't be cast to the desired output type "
+                           f"{_type_name(ob.dtype)}")
+    if ob.shape != src.shape:
+        if ob.size != 0:
+            import warnings
+
+            warnings.warn(
+                f"An output with one or more elements was resized since it had shape {list(ob.shape)}, "
+                f"which does not match the required output shape {list(src.shape)}. This behavior is "
+                "deprecated, and in a future PyTorch release outputs will not be resized unless they have "
+                "zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+                "elements with t.resize_(0).", UserWarning, stacklevel=3)
+        resize_(out, src.shape)
+        ob = out._buf
+    np.copyto(ob, src, casting="unsafe")
+    out._get_vc().v += 1
+    return out
+
+
+def _out_multi(out, results, name):
+    if len(out) != len(results):
+        raise TypeError(f"{name}(): expected out to be a tuple of {len(results)} tensors")
+    for o, r in zip(out, results):
+        _out(o, r, name)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# in-place machinery
+
+
+def _check_inplace(self, need_grad: bool) -> None:
+    if need_grad:
+        if self._gfn is None and self._rg:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        base = self._base
+        if base is not None and base._gfn is None and base._rg:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+
+
+def _check_overlap(buf) -> None:
+    for s, st in zip(buf.shape, buf.strides):
+        if st == 0 and s > 1:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a single "
+                "memory location. Please clone() the tensor before performing the operation.")
+
+
+def _bump(self) -> None:
+    self._get_vc().v += 1
+
+
+def _standin(self) -> Tensor:
+    """A tensor object carrying ``self``'s current autograd identity (its old value's
+    history), sharing its buffer."""
+    s = object.__new__(Tensor)
+    s._buf = self._buf
+    s._vc = self._get_vc()
+    g = self._gfn
+    if self._base is not None:
+        g = G.view_grad_fn(self)
+    s._gfn = g
+    s._oi = self._oi
+    s._rg = self._rg
+    if self._acc is not None:
+        s._acc = self._acc
+    return s
+
+
+def _inplace(self, name, key, fn, args, new_val, edges=None):
+    """``self`` (= args[0]) becomes ``fn(*args)`` whose value ``new_val`` (a buffer, any
+    dtype, broadcastable) has been computed.  Handles autograd, views, versions."""
+    buf = self._buf
+    if type(buf) is not _nd:  # functional mode: rebind
+        return _inplace_functional(self, fn, args)
+    need_grad = STATE.enabled and builtins.any(type(a) is not _nd and _req(a) for a in args)
+    if self._base is not None and STATE.enabled and not need_grad:
+        b = self._base
+        need_grad = b._rg or b._gfn is not None
+    if not need_grad:
+        _check_overlap(buf)
+        np.copyto(buf, new_val, casting="unsafe")
+        _bump(self)
+        return self
+    _check_inplace(self, True)
+    _check_overlap(buf)
+    old = _standin(self)
+    args = (old,) + tuple(args[1:])
+    if self._base is not None:
+        return _inplace_view(self, name, key, fn, args, new_val, edges)
+    avals = tuple((a.shape, a.dtype) if type(a) is _nd else (a._buf.shape, a._buf.dtype) for a in args)
+    diff = tuple(i for i, a in enumerate(args) if type(a) is not _nd and _req(a) and a._buf.dtype.kind in "fc")
+    if diff:
+        prog = G.get_program(key, fn, avals, diff, False)
+        if 0 in prog.in_used:
+            old._buf = buf.copy()
+            old._vc = None
+    np.copyto(buf, new_val, casting="unsafe")
+    _bump(self)
+    G.record(name, key, fn, args, [self], edges)
+    return self
+
+
+def _inplace_functional(self, fn, args):
+    new = fn(*[_fval(a) for a in args])
+    if type(new) is ArrayImpl:
+        new = new._buf
+    base = self._base
+    if base is not None and type(base._buf) is not _nd:
+        # write through to the base value functionally
+        g = _copyslices_fn(self._vfn, lambda *a: a[0], ("id",))
+        mask = _view_mask(base, self) if type(base._buf) is _nd else None
+        if mask is not None:
+            base._buf = g(_fval(base), _awrap(mask), _fval(_wrap(new)) if not isinstance(new, Tracer) else new)
+    self._buf = new
+    return self
+
+
+def _view_mask(base, view) -> np.ndarray:
+    """Boolean array of ``base``'s shape: True where ``view``'s memory lies."""
+    bb, vb = base._buf, view._buf
+    st = base._storage()
+    n = st._flat.shape[0]
+    mflat = np.zeros(n, np.int8)
+    item = bb.itemsize
+    voff = view.storage_offset()
+    vview = np.lib.stride_tricks.as_strided(mflat[voff:], vb.shape, tuple(s // item for s in vb.strides))
+    vview[...] = 1
+    boff = base.storage_offset()
+    bview = np.lib.stride_tricks.as_strided(mflat[boff:], bb.shape, tuple(s // item for s in bb.strides))
+    return bview.astype(bool)
+
+
+def _apply_vfn(chain, x):
+    for f, params in chain:
+        x = f(x, *params)
+    return x
+
+
+def _chain_key(chain):
+    return tuple((f.__name__, params) for f, params in chain)
+
+
+def _copyslices_fn(chain, op_fn, op_key):
+    """fgrad function (base, mask, *others) -> new base: the op applied to the view region."""
+    from ..transforms.ad import vjp
+
+    def g(base, mask, *others):
+        v = _apply_vfn(chain, base)
+        nv = op_fn(v, *others)
+        _, f_vjp = vjp(lambda b: _apply_vfn(chain, b), base)
+        (placed,) = f_vjp(ew.convert_element_type(nv, base.dtype))
+        return ew.select(mask, placed, base)
+
+    return g
+
+
+def _inplace_view(self, name, key, fn, args, new_val, edges):
+    base = self._base
+    chain = self._vfn
+    mask = _view_mask(base, self)
+    bold = _standin(base)
+    nargs = (bold, mask) + tuple(args[1:])
+    g = _copyslices_fn(chain, fn, key)
+    ckey = ("CopySlices", _chain_key(chain), key)
+    avals = tuple((a.shape, a.dtype) if type(a) is _nd else (a._buf.shape, a._buf.dtype) for a in nargs)
+    diff = tuple(i for i, a in enumerate(nargs) if type(a) is not _nd and _req(a) and a._buf.dtype.kind in "fc")
+    if diff:
+        prog = G.get_program(ckey, g, avals, diff, False)
+        if 0 in prog.in_used:
+            bold._buf = base._buf.copy()
+            bold._vc = None
+    np.copyto(self._buf, new_val, casting="unsafe")
+    _bump(self)
+    if edges is None:
+        cedges = (0,) + tuple(i + 1 for i in range(1, len(args)) if type(nargs[i + 1]) is not _nd)
+    else:
+        cedges = (0,) + tuple(e + 1 for e in edges if e != 0)
+    node = G.record("CopySlices", ckey, g, nargs, [base], cedges)
+    if node is None:
+        return self
+    # the view's grad_fn is regenerated from the base on access (AsStridedBackward0)
+    return self
+
+
+def _view_regen(t) -> None:
+    """Give view ``t`` a fresh grad_fn reading from its base's current history."""
+    base = t._base
+    chain = t._vfn
+    fn = _view_fn_of(chain)
+    node = None
+    if base._rg or base._gfn is not None:
+        node = G.record("AsStridedBackward0", ("view", _chain_key(chain)), fn, (base,), [None])
+    t._gfn = node
+    t._oi = 0
+    t._vver = t._vc.v if t._vc is not None else 0
+
+
+def _view_fn_of(chain):
+    def fn(x):
+        return _apply_vfn(chain, x)
+
+    return fn
+
+
+# ---------------------------------------------------------------------------------------
+# elementwise unary
+
+
+_FLOAT_UNARY = {}
+
+
+def _unary(prim, gname, name, to_float=True):
+    uf = getattr(prim, "ufunc", None)
+    impl = prim.impl
+    if uf is None:
+        def uf(x):
+            return impl(np, x)
+    bind = prim.bind
+
+    def op(input, *, out=None):
+        try:
+            b = input._buf
+        except AttributeError:
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                            f"{type(input).__name__}") from None
+        if type(b) is not _nd:
+            res = _functional(_cvt_fn(prim, D.DEFAULT.float.np) if to_float and b.dtype.kind not in "fc" else bind,
+                              (input,))
+        else:
+            if to_float and b.dtype.kind not in "fc":
+                b = b.astype(D.DEFAULT.float.np)
+            r = uf(b)
+            if type(r) is not _nd:
+                r = np.asarray(r)
+            res = object.__new__(Tensor)
+            res._buf = r
+            res._gfn = None
+            res._rg = False
+            res._vc = None
+            if STATE.enabled and (input._rg or input._gfn is not None):
+                G.record(gname, prim, bind, (input,), (res,))
+        if out is not None:
+            return _out(out, res, name)
+        return res
+
+    def op_(self):
+        b = self._buf
+        if to_float and b.dtype.kind not in "fc":
+            raise RuntimeError(f"result type Float can't be cast to the desired output type {_type_name(b.dtype)}")
+        if type(b) is not _nd:
+            return _inplace(self, gname, prim, bind, (self,), None)
+        if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
+            _check_overlap(b)
+            uf(b, out=b) if isinstance(uf, np.ufunc) else np.copyto(b, uf(b), casting="unsafe")
+            _bump(self)
+            return self
+        return _inplace(self, gname, prim, bind, (self,), uf(b))
+
+    op.__name__ = op.__qualname__ = name
+    op_.__name__ = op_.__qualname__ = name + "_"
+    return op, op_
+
+
+def _composite_unary(name, gname, make_fn, to_float=True, fwd=None):
+    """A unary op defined by an fgrad composite."""
+    fn = make_fn()
+
+    def op(input, *, out=None):
+        input = _as_tensor_arg(input, name)
+        b = input._buf
+        x = input
+        if to_float and b.dtype.kind not in "fc":
+            x = input.to(D.DEFAULT.float)
+        res = _op(gname, name, fn, (x,), fwd)
+        return res if out is None else _out(out, res, name)
+
+    def op_(self):
+        if type(self._buf) is not _nd:
+            return _inplace(self, gname, name, fn, (self,), None)
+        new = fwd(self._buf) if fwd is not None else _run_fn(fn, [self._buf], False)
+        return _inplace(self, gname, name, fn, (self,), new)
+
+    op.__name__ = name
+    op_.__name__ = name + "_"
+    return op, op_
+
+
+exp, exp_ = _unary(ew.exp_p, "ExpBackward0", "exp")
+exp2, exp2_ = _unary(ew.exp2_p, "Exp2Backward0", "exp2")
+expm1, expm1_ = _unary(ew.expm1_p, "Expm1Backward0", "expm1")
+log, log_ = _unary(ew.log_p, "LogBackward0", "log")
+log2, log2_ = _unary(ew.log2_p, "Log2Backward0", "log2")
+log10, log10_ = _unary(ew.log10_p, "Log10Backward0", "log10")
+log1p, log1p_ = _unary(ew.log1p_p, "Log1PBackward0", "log1p")
+sqrt, sqrt_ = _unary(ew.sqrt_p, "SqrtBackward0", "sqrt")
+sin, sin_ = _unary(ew.sin_p, "SinBackward0", "sin")
+cos, cos_ = _unary(ew.cos_p, "CosBackward0", "cos")
+tan, tan_ = _unary(ew.tan_p, "TanBackward0", "tan")
+asin, asin_ = _unary(ew.asin_p, "AsinBackward0", "asin")
+acos, acos_ = _unary(ew.acos_p, "AcosBackward0", "acos")
+atan, atan_ = _unary(ew.atan_p, "AtanBackward0", "atan")
+sinh, sinh_ = _unary(ew.sinh_p, "SinhBackward0", "sinh")
+cosh, cosh_ = _unary(ew.cosh_p, "CoshBackward0", "cosh")
+tanh, tanh_ = _unary(ew.tanh_p, "TanhBackward0", "tanh")
+asinh, asinh_ = _unary(ew.asinh_p, "AsinhBackward0", "asinh")
+acosh, acosh_ = _unary(ew.acosh_p, "AcoshBackward0", "acosh")
+atanh, atanh_ = _unary(ew.atanh_p, "AtanhBackward0", "atanh")
+sigmoid, sigmoid_ = _unary(ew.logistic_p, "SigmoidBackward0", "sigmoid")
+abs, abs_ = _unary(ew.abs_p, "AbsBackward0", "abs", to_float=False)  # noqa: A001
+neg, neg_ = _unary(ew.neg_p, "NegBackward0", "neg", to_float=False)
+sign, sign_ = _unary(ew.sign_p, "SignBackward0", "sign", to_float=False)
+floor, floor_ = _unary(ew.floor_p, "FloorBackward0", "floor", to_float=False)
+ceil, ceil_ = _unary(ew.ceil_p, "CeilBackward0", "ceil", to_float=False)
+trunc, trunc_ = _unary(ew.trunc_p, "TruncBackward0", "trunc", to_float=False)
+arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+absolute, negative, fix = abs, neg, trunc
+
+
+def _erf_prims():
+    from ..ops import bits
+
+    return bits
+
+
+erf, erf_ = _unary(_erf_prims().erf_p, "ErfBackward0", "erf")
+erfc, erfc_ = _unary(_erf_prims().erfc_p, "ErfcBackward0", "erfc")
+erfinv, erfinv_ = _unary(_erf_prims().erf_inv_p, "ErfinvBackward0", "erfinv")
+
+
+def _mk_rsqrt():
+    def f(x):
+        return ew.div(1.0, ew.sqrt(x))
+    return f
+
+
+rsqrt, rsqrt_ = _composite_unary("rsqrt", "RsqrtBackward0", _mk_rsqrt,
+                                 fwd=lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype))
+reciprocal, reciprocal_ = _composite_unary("reciprocal", "ReciprocalBackward0", lambda: lambda x: ew.div(1.0, x),
+                                           fwd=lambda b: np.asarray(np.divide(1, b), b.dtype))
+
+def _mk_frac():
+    def f(x):
+        return ew.sub(x, ew.trunc(x))
+    return f
+
+
+frac, frac_ = _composite_unary("frac", "FracBackward0", _mk_frac, fwd=lambda b: b - np.trunc(b))
+
+
+def _mk_relu():
+    def f(x):
+        return ew.select(ew.gt(x, 0), x, ew.mul(x, 0))
+    return f
+
+
+relu, relu_ = _composite_unary("relu", "ReluBackward0", _mk_relu, to_float=False,
+                               fwd=lambda b: np.maximum(b, 0).astype(b.dtype, copy=False))
+
+
+def _mk_logit():
+    def f(x):
+        return ew.log(ew.div(x, ew.sub(1.0, x)))
+    return f
+
+
+logit, logit_ = _composite_unary("logit", "LogitBackward0", _mk_logit)
+
+
+def square(input, *, out=None):
+    return pow(input, 2, out=out)
+
+
+def square_(self):
+    return self.pow_(2)
+
+
+def positive(input):
+    return input
+
+
+def round(input, *, decimals=0, out=None):  # noqa: A001
+    input = _as_tensor_arg(input, "round")
+    key = ("round", decimals)
+
+    def fn(x):
+        return ew.round_p.bind(x, decimals=decimals)
+
+    res = _op("RoundBackward0" if not decimals else "RoundBackward1", key, fn, (input,),
+              lambda b: np.asarray(np.round(b, decimals)))
+    return res if out is None else _out(out, res, "round")
+
+
+def round_(self, *, decimals=0):
+    def fn(x):
+        return ew.round_p.bind(x, decimals=decimals)
+    return _inplace(self, "RoundBackward0", ("round", decimals), fn, (self,), np.round(self._buf, decimals))
+
+
+def logical_not(input, *, out=None):
+    res = _new(np.logical_not(input._buf))
+    return res if out is None else _out(out, res, "logical_not")
+
+
+def bitwise_not(input, *, out=None):
+    b = input._buf
+    res = _new(np.logical_not(b) if b.dtype == _bool else np.invert(b))
+    return res if out is None else _out(out, res, "bitwise_not")
+
+
+def isnan(input):
+    return _new(np.isnan(input._buf))
+
+
+def isinf(input):
+    return _new(np.isinf(input._buf))
+
+
+def isfinite(input):
+    return _new(np.isfinite(input._buf))
+
+
+def isposinf(input):
+    return _new(np.isposinf(input._buf))
+
+
+def isneginf(input):
+    return _new(np.isneginf(input._buf))
+
+
+def isreal(input):
+    return _new(np.isreal(input._buf))
+
+
+def signbit(input, *, out=None):
+    res = _new(np.signbit(input._buf))
+    return res if out is None else _out(out, res, "signbit")
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    def fn(x):
+        return _fnp().nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+    res = _op("NanToNumBackward0", ("nan_to_num", nan, posinf, neginf), fn, (input,),
+              lambda b: np.nan_to_num(b, nan=nan, posinf=posinf, neginf=neginf))
+    return res if out is None else _out(out, res, "nan_to_num")
+
+
+# ---------------------------------------------------------------------------------------
+# elementwise binary
+
+
+def _prep2(a, b, name):
+    """Normalize operands of a binary op: returns (a_tensor, b_tensor_or_scalar)."""
+    if not isinstance(a, Tensor):
+        if isinstance(b, Tensor):
+            a = _scalar_or_tensor(a, name)
+            if not isinstance(a, Tensor):
+                from ._ops_creation import scalar_tensor
+
+                a = scalar_tensor(a, b)
+        else:
+            a = _as_tensor_arg(a, name)
+    if not isinstance(b, Tensor):
+        b = _scalar_or_tensor(b, name)
+    return a, b
+
+
+def _scalar_or_tensor(x, name):
+    t = type(x)
+    if t in _PY:
+        return x
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, (np.ndarray, list, tuple)):
+        from ._ops_creation import tensor
+
+        return tensor(x)
+    if isinstance(x, (int, float, bool, complex)):
+        return x
+    raise TypeError(f"{name}(): argument 'other' must be Tensor or Number, not {t.__name__}")
+
+
+class _BinOp:
+    """A binary elementwise op: PyTorch promotion, fast ufunc path, recording."""
+
+    def __init__(self, prim, gname, name, kind="a"):
+        self.prim = prim
+        self.uf = getattr(prim, "ufunc", None)
+        if self.uf is None:
+            impl = prim.impl
+            self.uf = lambda x, y, out=None, casting=None: (
+                impl(np, x, y) if out is None else np.copyto(out, impl(np, x, y), casting="unsafe") or out)
+        self.gname = gname
+        self.name = name
+        self.kind = kind  # a: arithmetic, d: true division, c: comparison (bool out), f: float only
+        self.fns = {}
+
+    def fn(self, R):
+        f = self.fns.get(R)
+        if f is None:
+            f = self.fns[R] = _cvt_fn(self.prim, R)
+        return f
+
+    def dtype(self, a, b):
+        Rd = _dtype2(a, b)
+        if self.kind in "df" and Rd.kind in "biu":
+            Rd = D.DEFAULT.float.np
+        return Rd
+
+    def __call__(self, input, other, *, out=None):
+        a, b = input, other
+        if type(a) is not Tensor or not isinstance(b, (Tensor, float, int)):
+            a, b = _prep2(a, b, self.name)
+        Rd = self.dtype(a, b)
+        A = a._buf
+        tb = isinstance(b, Tensor)
+        if type(A) is not _nd or (tb and type(b._buf) is not _nd):
+            res = _functional(self.fn(Rd), (a, b if tb else np.asarray(b, Rd)))
+            return res if out is None else _out(out, res, self.name)
+        if A.dtype != Rd:
+            A = A.astype(Rd)
+        if tb:
+            B = b._buf
+            if B.dtype != Rd:
+                B = B.astype(Rd)
+        else:
+            B = b
+        try:
+            r = self.uf(A, B)
+        except ValueError:
+            raise _broadcast_error(A.shape, B.shape if tb else ()) from None
+        if type(r) is not _nd:
+            r = np.asarray(r)
+        res = object.__new__(Tensor)
+        res._buf = r
+        res._gfn = None
+        res._rg = False
+        res._vc = None
+        if STATE.enabled and self.kind != "c" and (a._rg or a._gfn is not None or (
+                tb and (b._rg or b._gfn is not None))):
+            G.record(self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,),
+                     (0, 1))
+        if out is not None:
+            return _out(out, res, self.name)
+        return res
+
+    def inplace(self, self_t, other):
+        a = self_t
+        b = other
+        if not isinstance(b, Tensor):
+            b = _scalar_or_tensor(b, self.name)
+        tb = isinstance(b, Tensor)
+        A = a._buf
+        if type(A) is not _nd or (tb and type(b._buf) is not _nd):
+            Rd = self.dtype(a, b)
+            return _inplace(a, self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(b, Rd)),
+                            None, (0, 1))
+        Rd = self.dtype(a, b)
+        if self.kind == "c":
+            Rd2 = _bool
+        else:
+            Rd2 = Rd
+        if not _can_cast(Rd2, A.dtype):
+            raise RuntimeError(f"result type {_type_name(Rd2)} can't be cast to the desired output type "
+                               f"{_type_name(A.dtype)}")
+        B = b._buf if tb else b
+        if tb and b._buf.ndim > A.ndim or (tb and np.broadcast_shapes(A.shape, b._buf.shape) != A.shape):
+            try:
+                shp = np.broadcast_shapes(A.shape, b._buf.shape)
+            except ValueError:
+                raise _broadcast_error(A.shape, b._buf.shape) from None
+            raise RuntimeError(f"output with shape {list(A.shape)} doesn't match the broadcast shape {list(shp)}")
+        grad = STATE.enabled and (a._rg or a._gfn is not None or a._base is not None or (
+            tb and (b._rg or b._gfn is not None)))
+        if not grad:
+            _check_overlap(A)
+            if self.kind == "c":
+                np.copyto(A, self.uf(A, B), casting="unsafe")
+            else:
+                if A.dtype != Rd or (tb and B.dtype != Rd):
+                    np.copyto(A, self.uf(A.astype(Rd), B.astype(Rd) if tb else B), casting="unsafe")
+                else:
+                    self.uf(A, B, out=A)
+            _bump(a)
+            return a
+        AA = A.astype(Rd) if A.dtype != Rd else A
+        BB = (B.astype(Rd) if B.dtype != Rd else B) if tb else B
+        new = self.uf(AA, BB)
+        return _inplace(a, self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new,
+                        (0, 1))
+
+
+def _broadcast_error(s1, s2):
+    n = builtins.max(len(s1), len(s2))
+    p1 = (1,) * (n - len(s1)) + tuple(s1)
+    p2 = (1,) * (n - len(s2)) + tuple(s2)
+    for i in range(n - 1, -1, -1):
+        if p1[i] != p2[i] and p1[i] != 1 and p2[i] != 1:
+            return RuntimeError(f"The size of tensor a ({p1[i]}) must match the size of tensor b ({p2[i]}) at "
+                                f"non-singleton dimension {i}")
+    return RuntimeError(f"shapes {list(s1)} and {list(s2)} are not broadcastable")
+
+
+_add = _BinOp(ew.add_p, "AddBackward0", "add")
+_sub = _BinOp(ew.sub_p, "SubBackward0", "sub")
+_mul = _BinOp(ew.mul_p, "MulBackward0", "mul")
+_div = _BinOp(ew.div_p, "DivBackward0", "div", "d")
+_maximum = _BinOp(ew.max_p, "MaximumBackward0", "maximum")
+_minimum = _BinOp(ew.min_p, "MinimumBackward0", "minimum")
+_fmax = _BinOp(ew.fmax_p, "FmaxBackward0", "fmax")
+_fmin = _BinOp(ew.fmin_p, "FminBackward0", "fmin")
+_atan2 = _BinOp(ew.atan2_p, "Atan2Backward0", "atan2", "f")
+_rem = _BinOp(ew.rem_p, "RemainderBackward0", "remainder")
+_fmod = _BinOp(ew.fmod_p, "FmodBackward0", "fmod")
+_hypot = _BinOp(ew.hypot_p, "HypotBackward0", "hypot", "f")
+_logaddexp = _BinOp(ew.logaddexp_p, "LogaddexpBackward0", "logaddexp", "f")
+_floordiv = _BinOp(ew.floor_divide_p, "FloorDivideBackward0", "floor_divide")
+_pow_tt = _BinOp(ew.pow_p, "PowBackward1", "pow")
+_eq = _BinOp(ew.eq_p, "EqBackward0", "eq", "c")
+_ne = _BinOp(ew.ne_p, "NeBackward0", "ne", "c")
+_lt = _BinOp(ew.lt_p, "LtBackward0", "lt", "c")
+_le = _BinOp(ew.le_p, "LeBackward0", "le", "c")
+_gt = _BinOp(ew.gt_p, "GtBackward0", "gt", "c")
+_ge = _BinOp(ew.ge_p, "GeBackward0", "ge", "c")
+_land = _BinOp(ew.logical_and_p, "LogicalAndBackward0", "logical_and", "c")
+_lor = _BinOp(ew.logical_or_p, "LogicalOrBackward0", "logical_or", "c")
+_lxor = _BinOp(ew.logical_xor_p, "LogicalXorBackward0", "logical_xor", "c")
+_band = _BinOp(ew.and_p, "BitwiseAndBackward0", "bitwise_and")
+_bor = _BinOp(ew.or_p, "BitwiseOrBackward0", "bitwise_or")
+_bxor = _BinOp(ew.xor_p, "BitwiseXorBackward0", "bitwise_xor")
+
+
+def add(input, other, *, alpha=1, out=None):
+    if alpha != 1:
+        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    return _add(input, other, out=out)
+
+
+def sub(input, other, *, alpha=1, out=None):
+    if alpha != 1:
+        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    return _sub(input, other, out=out)
+
+
+subtract = sub
+
+
+def mul(input, other, *, out=None):
+    return _mul(input, other, out=out)
+
+
+multiply = mul
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    if rounding_mode is None:
+        return _div(input, other, out=out)
+    if rounding_mode == "floor":
+        a, b = _prep2(input, other, "div")
+        Rd = _dtype2(a, b)
+        if Rd.kind in "biu":
+            res = _floordiv(a, b)
+        else:
+            key = ("div_floor", Rd)
+
+            def fn(x, y):
+                return ew.floor(ew.div(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)))
+
+            bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
+            res = _op("DivBackward2", key, fn, (a, bb), lambda x, y: np.asarray(np.floor_divide(
+                x.astype(Rd, copy=False), y.astype(Rd, copy=False))), edges=(0, 1))
+        return res if out is None else _out(out, res, "div")
+    if rounding_mode == "trunc":
+        a, b = _prep2(input, other, "div")
+        Rd = _dtype2(a, b)
+        bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
+
+        def fn(x, y):
+            q = ew.div(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
+            return ew.trunc(q) if Rd.kind in "fc" else q
+
+        def fwd(x, y):
+            x, y = x.astype(Rd, copy=False), y.astype(Rd, copy=False)
+            if Rd.kind in "biu":
+                q = np.floor_divide(x, y)
+                q = q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))
+                return np.asarray(q.astype(Rd))
+            return np.asarray(np.trunc(np.true_divide(x, y)))
+
+        res = _op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), fwd, edges=(0, 1))
+        return res if out is None else _out(out, res, "div")
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+
+
+divide = true_divide = div
+
+
+def floor_divide(input, other, *, out=None):
+    return _floordiv(input, other, out=out)
+
+
+def remainder(input, other, *, out=None):
+    return _rem(input, other, out=out)
+
+
+def fmod(input, other, *, out=None):
+    return _fmod(input, other, out=out)
+
+
+def maximum(input, other, *, out=None):
+    return _maximum(input, other, out=out)
+
+
+def minimum(input, other, *, out=None):
+    return _minimum(input, other, out=out)
+
+
+def fmax(input, other, *, out=None):
+    return _fmax(input, other, out=out)
+
+
+def fmin(input, other, *, out=None):
+    return _fmin(input, other, out=out)
+
+
+def atan2(input, other, *, out=None):
+    return _atan2(input, other, out=out)
+
+
+arctan2 = atan2
+
+
+def hypot(input, other, *, out=None):
+    return _hypot(input, other, out=out)
+
+
+def logaddexp(input, other, *, out=None):
+    return _logaddexp(input, other, out=out)
+
+
+def eq(input, other, *, out=None):
+    return _eq(input, other, out=out)
+
+
+def ne(input, other, *, out=None):
+    return _ne(input, other, out=out)
+
+
+def lt(input, other, *, out=None):
+    return _lt(input, other, out=out)
+
+
+def le(input, other, *, out=None):
+    return _le(input, other, out=out)
+
+
+def gt(input, other, *, out=None):
+    return _gt(input, other, out=out)
+
+
+def ge(input, other, *, out=None):
+    return _ge(input, other, out=out)
+
+
+not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge
+
+
+def logical_and(input, other, *, out=None):
+    return _land(input, other, out=out)
+
+
+def logical_or(input, other, *, out=None):
+    return _lor(input, other, out=out)
+
+
+def logical_xor(input, other, *, out=None):
+    return _lxor(input, other, out=out)
+
+
+def bitwise_and(input, other, *, out=None):
+    return _band(input, other, out=out)
+
+
+def bitwise_or(input, other, *, out=None):
+    return _bor(input, other, out=out)
+
+
+def bitwise_xor(input, other, *, out=None):
+    return _bxor(input, other, out=out)
+
+
+def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
+    Rd = _dtype2(x, e)
+    A = x._buf
+    if type(A) is not _nd:
+        res = _functional(_cvt_fn(ew.pow_p, Rd), (x, np.asarray(e, Rd)))
+        return res if out is None else _out(out, res, "pow")
+    AA = A.astype(Rd) if A.dtype != Rd else A
+    if Rd.kind in "iu" and isinstance(e, int) and e < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if e == 2 and Rd.kind in "fc":
+        r = np.multiply(AA, AA)
+    else:
+        r = np.power(AA, e)
+    res = _new(r)
+    if STATE.enabled and _req(x):
+        G.record(gname, (ew.pow_p, Rd), _cvt_fn(ew.pow_p, Rd), (x, np.asarray(e, Rd)), (res,), (0,))
+    return res if out is None else _out(out, res, "pow")
+
+
+def pow(input, exponent, *, out=None):  # noqa: A001
+    if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        e = _scalar_value(exponent)
+        if type(e) in _PY:
+            return _pow_scalar_exp(input, e, out)
+    if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
+        return _rpow(exponent, _scalar_value(input), out)
+    return _pow_tt(input, exponent, out=out)
+
+
+def _rpow(x, base, out=None):
+    Rd = result_dtype(x, base)
+    A = x._buf
+    AA = A.astype(Rd) if A.dtype != Rd else A
+    s = np.asarray(base, Rd)
+
+    def fn(y, c):
+        return ew.pow_p.bind(ew.convert_element_type(c, Rd), ew.convert_element_type(y, Rd))
+
+    res = _op("PowBackward2", ("rpow", Rd), fn, (x, s), lambda y, c: np.asarray(np.power(c, AA)), edges=(0,))
+    return res if out is None else _out(out, res, "pow")
+
+
+def float_power(input, exponent, *, out=None):
+    if isinstance(input, Tensor):
+        input = input.to(D.float64) if not input.is_complex() else input.to(D.complex128)
+    if isinstance(exponent, Tensor):
+        exponent = exponent.to(D.float64)
+    return pow(input, exponent, out=out)
+
+
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input`` (what ``2 - x`` calls)."""
+    if isinstance(other, Tensor):
+        return sub(other, input, alpha=alpha)
+    Rd = _dtype2(input, other)
+    s = np.asarray(other, Rd)
+
+    def fn(x, c):
+        x = ew.convert_element_type(x, Rd)
+        return ew.sub(ew.convert_element_type(c, Rd), x if alpha == 1 else ew.mul(x, alpha))
+
+    def fwd(x, c):
+        xx = x.astype(Rd, copy=False)
+        return np.asarray(np.subtract(c, xx if alpha == 1 else xx * alpha))
+
+    return _op("RsubBackward1", ("rsub", Rd, alpha), fn, (input, s), fwd, edges=(0,))
+
+
+def _rtruediv(x, other):
+    return mul(reciprocal(x if x.is_floating_point() or x.is_complex() else x.to(D.DEFAULT.float)), other)
+
+
+def lerp(input, end, weight, *, out=None):
+    w = weight if isinstance(weight, Tensor) else _scalar_value(weight)
+    res = add(input, mul(sub(end, input), w))
+    return res if out is None else _out(out, res, "lerp")
+
+
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    prod = mul(tensor1, tensor2)
+    res = add(input, prod if value == 1 else mul(prod, value))
+    return res if out is None else _out(out, res, "addcmul")
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    q = div(tensor1, tensor2)
+    res = add(input, q if value == 1 else mul(q, value))
+    return res if out is None else _out(out, res, "addcdiv")
+
+
+def copysign(input, other, *, out=None):
+    a, b = _prep2(input, other, "copysign")
+    Rd = _dtype2(a, b)
+    if Rd.kind not in "fc":
+        Rd = D.DEFAULT.float.np
+    bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
+
+    def fn(x, y):
+        x = ew.convert_element_type(x, Rd)
+        return _fnp().copysign(x, ew.convert_element_type(y, Rd))
+
+    res = _op("CopysignBackward0", ("copysign", Rd), fn, (a, bb),
+              lambda x, y: np.asarray(np.copysign(x.astype(Rd), y.astype(Rd))), edges=(0, 1))
+    return res if out is None else _out(out, res, "copysign")
+
+
+def xlogy(input, other, *, out=None):
+    a, b = _prep2(input, other, "xlogy")
+    Rd = _dtype2(a, b)
+    if Rd.kind not in "fc":
+        Rd = D.DEFAULT.float.np
+    bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
+
+    def fn(x, y):
+        x, y = ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)
+        z = ew.eq(x, 0)
+        safe_y = ew.select(z, ew.add(ew.mul(y, 0), 1), y)
+        return ew.select(z, ew.mul(x, 0), ew.mul(x, ew.log(safe_y)))
+
+    def fwd(x, y):
+        x, y = x.astype(Rd), np.asarray(y).astype(Rd)
+        with np.errstate(all="ignore"):
+            return np.asarray(np.where(x == 0, 0, x * np.log(y))).astype(Rd)
+
+    res = _op("XlogyBackward0", ("xlogy", Rd), fn, (a, bb), fwd, edges=(0, 1))
+    return res if out is None else _out(out, res, "xlogy")
+
+
+# -- clamp -------------------------------------------------------------------------------
+
+
+def _clamp_spec(x, min, max):  # noqa: A002
+    """(grad_fn name, key, fgrad fn, args, NumPy forward, edges) of clamp."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    tmin, tmax = isinstance(min, Tensor), isinstance(max, Tensor)
+    if tmin or tmax:
+        Rd = result_dtype(x, min, max)
+        args, pos = [x], []
+        for p, bnd, is_t in (("lo", min, tmin), ("hi", max, tmax)):
+            if bnd is not None:
+                args.append(bnd if is_t else np.asarray(_scalar_value(bnd), Rd))
+                pos.append(p)
+        pos = tuple(pos)
+
+        def fn(v, *bounds):
+            v = ew.convert_element_type(v, Rd)
+            for p, bnd in zip(pos, bounds):
+                bnd = ew.convert_element_type(bnd, Rd)
+                out_of = ew.lt(v, bnd) if p == "lo" else ew.gt(v, bnd)
+                v = ew.select(out_of, ew.add(ew.mul(v, 0), bnd), v)
+            return v
+
+        def fwd(xb, *bounds):
+            r = xb.astype(Rd)
+            for p, bnd in zip(pos, bounds):
+                r = np.maximum(r, bnd) if p == "lo" else np.minimum(r, bnd)
+            return np.asarray(r)
+
+        return "ClampBackward0", ("clamp_t", Rd, pos), fn, tuple(args), fwd, tuple(range(len(args)))
+    lo, hi = _scalar_value(min), _scalar_value(max)
+    Rd = result_dtype(x, lo, hi)
+
+    def fn(v):
+        v = ew.convert_element_type(v, Rd)
+        keep = None
+        c = v
+        if lo is not None:
+            keep = ew.ge(v, lo)
+            c = ew.max_p.bind(c, np.asarray(lo, Rd))
+        if hi is not None:
+            k2 = ew.le(v, hi)
+            keep = k2 if keep is None else ew.logical_and(keep, k2)
+            c = ew.min_p.bind(c, np.asarray(hi, Rd))
+        # gradient 1 inside [min, max] (ends included), 0 outside, as PyTorch
+        return ew.select(keep, v, ew.add(ew.mul(v, 0), c))
+
+    def fwd(b):
+        b = b.astype(Rd, copy=False)
+        r = b
+        if lo is not None:
+            r = np.maximum(r, np.asarray(lo, Rd))
+        if hi is not None:
+            r = np.minimum(r, np.asarray(hi, Rd))
+        return np.asarray(r if r is not b else b.copy())
+
+    return "ClampBackward1", ("clamp", Rd, lo, hi), fn, (x,), fwd, None
+
+
+def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
+    input = _as_tensor_arg(input, "clamp")
+    gname, key, fn, args, fwd, edges = _clamp_spec(input, min, max)
+    res = _op(gname, key, fn, args, fwd, edges=edges)
+    return res if out is None else _out(out, res, "clamp")
+
+
+clip = clamp
+
+
+def clamp_min(input, min):  # noqa: A002
+    return clamp(input, min=min)
+
+
+def clamp_max(input, max):  # noqa: A002
+    return clamp(input, max=max)
+
+
+def clamp_(self, min=None, max=None):  # noqa: A002
+    gname, key, fn, args, fwd, edges = _clamp_spec(self, min, max)
+    Rd = key[1]
+    if not _can_cast(Rd, self._buf.dtype):
+        raise RuntimeError(f"result type {_type_name(Rd)} can't be cast to the desired output type "
+                           f"{_type_name(self._buf.dtype)}")
+    if type(self._buf) is not _nd:
+        return _inplace(self, gname, key, fn, args, None, edges)
+    new = fwd(*[a if type(a) is _nd else a._buf for a in args])
+    return _inplace(self, gname, key, fn, args, new, edges)
+
+
+clip_ = clamp_
+
+
+def clamp_min_(self, min):  # noqa: A002
+    return clamp_(self, min=min)
+
+
+def clamp_max_(self, max):  # noqa: A002
+    return clamp_(self, max=max)
+
+
+# ---------------------------------------------------------------------------------------
+# where / comparisons helpers
+
+
+def where(condition, input=None, other=None, *, out=None):
+    if input is None and other is None:
+        from ._ops_shape import nonzero
+
+        return nonzero(condition, as_tuple=True)
+    c = condition if isinstance(condition, Tensor) else _as_tensor_arg(condition, "where")
+    cb = c._buf
+    if cb.dtype != _bool:
+        cb = cb.astype(bool)
+    x, y = input, other
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+        from ._ops_creation import tensor
+
+        x = tensor(x)
+    Rd = result_dtype(x, y) if isinstance(x, Tensor) and isinstance(y, Tensor) else \
+        (_dtype2(x, _scalar_value(y)) if isinstance(x, Tensor) else _dtype2(y, _scalar_value(x)))
+    xa = x if isinstance(x, Tensor) else np.asarray(_scalar_value(x), Rd)
+    ya = y if isinstance(y, Tensor) else np.asarray(_scalar_value(y), Rd)
+
+    def fn(cc, a, b):
+        return ew.select(cc, ew.convert_element_type(a, Rd), ew.convert_element_type(b, Rd))
+
+    def fwd(cc, a, b):
+        return np.asarray(np.where(cc, a.astype(Rd, copy=False), b.astype(Rd, copy=False)))
+
+    res = _op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), fwd, edges=(1, 2))
+    return res if out is None else _out(out, res, "where")
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a = input._buf
+    b = other._buf if isinstance(other, Tensor) else other
+    Rd = result_dtype(input, other)
+    return _new(np.isclose(a.astype(Rd, copy=False), np.asarray(b).astype(Rd, copy=False), rtol=rtol, atol=atol,
+                           equal_nan=equal_nan))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return bool(isclose(input, other, rtol, atol, equal_nan)._buf.all())
+
+
+def equal(input, other) -> bool:
+    a, b = input._buf, other._buf
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+# ---------------------------------------------------------------------------------------
+# reductions
+
+
+def _dims(dim, nd, name="dim"):
+    """Normalized sorted tuple of reduced axes (all if dim is None/empty)."""
+    if dim is None:
+        return tuple(range(nd))
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return tuple(range(nd))
+        ds = [_wrap_dim(d, nd) for d in dim]
+        if len(set(ds)) != len(ds):
+            raise RuntimeError(f"dim {ds[0]} appears multiple times in the list of dims")
+        return tuple(sorted(ds))
+    return (_wrap_dim(dim, nd),)
+
+
+def _keep_shape(shape, axes):
+    return tuple(1 if i in axes else s for i, s in enumerate(shape))
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
+    input = _as_tensor_arg(input, "sum")
+    b = input._buf
+    axes = _dims(dim, b.ndim)
+    if dtype is not None:
+        odt = D.to_np(dtype)
+    elif b.dtype.kind in "biu":
+        odt = _i64
+    else:
+        odt = b.dtype
+    full = dim is None
+
+    def fn(x):
+        return _fnp().sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+
+    def fwd(x):
+        return np.asarray(np.sum(x, axis=axes, dtype=odt, keepdims=keepdim))
+
+    res = _op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,), fwd)
+    return res if out is None else _out(out, res, "sum")
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    b = input._buf
+    axes = _dims(dim, b.ndim)
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if b.dtype.kind in "biu" else b.dtype)
+
+    def fn(x):
+        x = ew.convert_element_type(x, odt)
+        return _fnp().sum(ew.select(ew.isnan(x), ew.mul(x, 0), x), axis=axes, keepdims=keepdim)
+
+    res = _op("NansumBackward0", ("nansum", axes, keepdim, odt), fn, (input,),
+              lambda x: np.asarray(np.nansum(x, axis=axes, dtype=odt, keepdims=keepdim)))
+    return res if out is None else _out(out, res, "nansum")
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    input = _as_tensor_arg(input, "mean")
+    b = input._buf
+    odt = D.to_np(dtype) if dtype is not None else b.dtype
+    if odt.kind not in "fc":
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                           f"complex dtype. Got: {_type_name(odt)}")
+    axes = _dims(dim, b.ndim)
+
+    def fn(x):
+        return _fnp().mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+
+    def fwd(x):
+        return np.asarray(np.mean(x, axis=axes, dtype=odt, keepdims=keepdim))
+
+    res = _op("MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,), fwd)
+    return res if out is None else _out(out, res, "mean")
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    b = input._buf
+    axes = _dims(dim, b.ndim)
+    notnan = logical_not(isnan(input))
+    res = div(nansum(input, dim, keepdim), sum(notnan, dim, keepdim))
+    del b, axes
+    return res if out is None else _out(out, res, "nanmean")
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    b = input._buf
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if b.dtype.kind in "biu" else b.dtype)
+    if dim is not None and isinstance(dim, (list, tuple)):
+        raise TypeError("prod(): argument 'dim' must be int, not tuple")
+    axes = _dims(dim, b.ndim)
+
+    def fn(x):
+        return _fnp().prod(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+
+    res = _op("ProdBackward0" if dim is None else "ProdBackward1", ("prod", axes, keepdim, odt), fn, (input,),
+              lambda x: np.asarray(np.prod(x, axis=axes, dtype=odt, keepdims=keepdim)))
+    return res if out is None else _out(out, res, "prod")
+
+
+_ret_types: dict = {}
+
+
+def _return_type(name, fields=("values", "indices")):
+    cls = _ret_types.get(name)
+    if cls is None:
+        base = collections.namedtuple(name, fields)
+
+        def __repr__(self):
+            body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
+            return f"torch.return_types.{name}(\n{body})"
+
+        cls = type(name, (base,), {"__repr__": __repr__, "__slots__": (), "__module__": "torch.return_types"})
+        _ret_types[name] = cls
+    return cls
+
+
+def _take_dim_fn(dim, keepdim, nd):
+    """fgrad function (x, idx_keepdims) -> values gathered along dim (idx has keepdims)."""
+    def fn(x, idx):
+        v = _fnp().take_along_axis(x, idx, axis=dim)
+        if not keepdim:
+            v = _fnp().squeeze(v, axis=dim)
+        return v
+
+    return fn
+
+
+def _select_along(name, gname, input, idx_k, dim, keepdim, vals=None):
+    """values = input gathered at idx_k (keepdim layout) along dim; returns Tensor."""
+    nd = input._buf.ndim
+    fn = _take_dim_fn(dim, keepdim, nd)
+
+    def fwd(x, idx):
+        v = np.take_along_axis(x, idx, axis=dim)
+        return np.asarray(v if keepdim else np.squeeze(v, axis=dim))
+
+    return _op(gname, ("take_dim", dim, keepdim), fn, (input, idx_k), fwd, edges=(0,))
+
+
+def _reduce_idx(name, gname, input, dim, keepdim, argf):
+    b = input._buf
+    nd = b.ndim
+    if nd == 0:
+        d = 0
+        idx = np.zeros((), _i64)
+        vals = _op(gname, ("id",), lambda x: x, (input,), lambda x: x.copy())
+        return _return_type(name)(vals, _new(idx))
+    d = _wrap_dim(dim, nd)
+    if b.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    idx = argf(b, d)
+    idx_k = np.expand_dims(idx, d)
+    vals = _select_along(name, gname, input, idx_k, d, keepdim)
+    return _return_type(name)(vals, _new(idx_k if keepdim else idx))
+
+
+def _nan_arg(f):
+    def g(b, d):
+        i = f(b, axis=d)
+        if b.dtype.kind in "fc":
+            nanm = np.isnan(b)
+            if nanm.any():
+                i = np.where(nanm.any(axis=d), np.argmax(nanm, axis=d), i)
+        return i.astype(np.int64)
+    return g
+
+
+_argmax_nan = _nan_arg(np.argmax)
+_argmin_nan = _nan_arg(np.argmin)
+
+
+def _full_minmax(input, prim_name, gname, npf):
+    b = input._buf
+    if b.size == 0:
+        raise RuntimeError(f"{prim_name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.")
+    axes = tuple(range(b.ndim))
+
+    def fn(x):
+        return R.reduce_max(x, axes) if prim_name == "max" else R.reduce_min(x, axes)
+
+    return _op(gname, (prim_name, "full"), fn, (input,), lambda x: np.asarray(npf(x)))
+
+
+def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+    if isinstance(dim, Tensor):
+        return maximum(input, dim, out=out)
+    if dim is None:
+        res = _full_minmax(input, "max", "MaxBackward1", np.max)
+        return res if out is None else _out(out, res, "max")
+    res = _reduce_idx("max", "MaxBackward0", input, dim, keepdim, _argmax_nan)
+    return res if out is None else _out_multi(out, res, "max")
+
+
+def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+    if isinstance(dim, Tensor):
+        return minimum(input, dim, out=out)
+    if dim is None:
+        res = _full_minmax(input, "min", "MinBackward1", np.min)
+        return res if out is None else _out(out, res, "min")
+    res = _reduce_idx("min", "MinBackward0", input, dim, keepdim, _argmin_nan)
+    return res if out is None else _out_multi(out, res, "min")
+
+
+def amax(input, dim=(), keepdim=False, *, out=None):
+    b = input._buf
+    axes = _dims(dim, b.ndim)
+
+    def fn(x):
+        return _fnp().max(x, axis=axes, keepdims=keepdim)
+
+    res = _op("AmaxBackward0", ("amax", axes, keepdim), fn, (input,),
+              lambda x: np.asarray(np.max(x, axis=axes, keepdims=keepdim)))
+    return res if out is None else _out(out, res, "amax")
+
+
+def amin(input, dim=(), keepdim=False, *, out=None):
+    b = input._buf
+    axes = _dims(dim, b.ndim)
+
+    def fn(x):
+        return _fnp().min(x, axis=axes, keepdims=keepdim)
+
+    res = _op("AminBackward0", ("amin", axes, keepdim), fn, (input,),
+              lambda x: np.asarray(np.min(x, axis=axes, keepdims=keepdim)))
+    return res if out is None else _out(out, res, "amin")
+
+
+def aminmax(input, *, dim=None, keepdim=False):
+    return _return_type("aminmax", ("min", "max"))(amin(input, () if dim is None else dim, keepdim),
+                                                   amax(input, () if dim is None else dim, keepdim))
+
+
+def argmax(input, dim=None, keepdim=False):
+    b = input._buf
+    if dim is None:
+        r = _argmax_nan(b.reshape(-1), 0)
+        return _new(np.asarray(r).reshape((1,) * b.ndim) if keepdim else np.asarray(r))
+    d = _wrap_dim(dim, b.ndim)
+    r = _argmax_nan(b, d) if b.ndim else np.zeros((), _i64)
+    return _new(np.expand_dims(r, d) if keepdim and b.ndim else r)
+
+
+def argmin(input, dim=None, keepdim=False):
+    b = input._buf
+    if dim is None:
+        r = _argmin_nan(b.reshape(-1), 0)
+        return _new(np.asarray(r).reshape((1,) * b.ndim) if keepdim else np.asarray(r))
+    d = _wrap_dim(dim, b.ndim)
+    r = _argmin_nan(b, d) if b.ndim else np.zeros((), _i64)
+    return _new(np.expand_dims(r, d) if keepdim and b.ndim else r)
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return float(correction)
+    if unbiased is None:
+        return 1.0
+    return 1.0 if unbiased else 0.0
+
+
+def _var_args(dim, unbiased, keepdim, correction):
+    if isinstance(dim, bool):  # var(input, unbiased)
+        unbiased, dim = dim, None
+    return dim, _correction(unbiased, correction), keepdim
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
+    b = input._buf
+    if b.dtype.kind not in "fc":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    axes = _dims(dim, b.ndim)
+
+    def fn(x):
+        return _fnp().var(x, axis=axes, ddof=ddof, keepdims=keepdim)
+
+    res = _op("VarBackward0", ("var", axes, ddof, keepdim), fn, (input,),
+              lambda x: np.asarray(np.var(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False))
+    return res if out is None else _out(out, res, "var")
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
+    b = input._buf
+    if b.dtype.kind not in "fc":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    axes = _dims(dim, b.ndim)
+
+    def fn(x):
+        return _fnp().std(x, axis=axes, ddof=ddof, keepdims=keepdim)
+
+    res = _op("StdBackward0", ("std", axes, ddof, keepdim), fn, (input,),
+              lambda x: np.asarray(np.std(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False))
+    return res if out is None else _out(out, res, "std")
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return var(input, dim, unbiased, keepdim, correction=correction), mean(
+        input, None if isinstance(dim, bool) else dim, keepdim)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return std(input, dim, unbiased, keepdim, correction=correction), mean(
+        input, None if isinstance(dim, bool) else dim, keepdim)
+
+
+def _vector_norm_fn(ord_, axes, keepdim):
+    def fn(x):
+        fnp = _fnp()
+        a = ew.abs_(x) if x.dtype.kind != "c" else fnp.abs(x)
+        if ord_ == 2:
+            s = fnp.sum(ew.mul(a, a), axis=axes, keepdims=keepdim)
+            # sqrt with a zero-safe gradient (PyTorch gives 0 at the origin)
+            pos = ew.gt(s, 0)
+            safe = ew.select(pos, s, ew.add(ew.mul(s, 0), 1))
+            return ew.select(pos, ew.sqrt(safe), ew.mul(s, 0))
+        if ord_ == math.inf:
+            return fnp.max(a, axis=axes, keepdims=keepdim)
+        if ord_ == -math.inf:
+            return fnp.min(a, axis=axes, keepdims=keepdim)
+        if ord_ == 0:
+            return fnp.sum(ew.convert_element_type(ew.ne_p.bind(a, 0), a.dtype), axis=axes, keepdims=keepdim)
+        if ord_ == 1:
+            return fnp.sum(a, axis=axes, keepdims=keepdim)
+        s = fnp.sum(ew.pow_(a, float(ord_)), axis=axes, keepdims=keepdim)
+        return ew.pow_(s, 1.0 / ord_)
+
+    return fn
+
+
+def _np_vector_norm(b, ord_, axes, keepdim):
+    a = np.abs(b)
+    if ord_ == 2:
+        r = np.sqrt(np.sum(a * a, axis=axes, keepdims=keepdim))
+    elif ord_ == math.inf:
+        r = np.max(a, axis=axes, keepdims=keepdim)
+    elif ord_ == -math.inf:
+        r = np.min(a, axis=axes, keepdims=keepdim)
+    elif ord_ == 0:
+        r = np.sum(a != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
+    elif ord_ == 1:
+        r = np.sum(a, axis=axes, keepdims=keepdim)
+    else:
+        r = np.sum(a ** ord_, axis=axes, keepdims=keepdim) ** (1.0 / ord_)
+    return np.asarray(r).astype(a.dtype, copy=False)
+
+
+def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
+    x = input
+    if dtype is not None:
+        x = x.to(dtype)
+    b = x._buf
+    if b.dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{_type_name(b.dtype)}")
+    axes = _dims(dim, b.ndim)
+    ord_ = float(ord)
+    res = _op("LinalgVectorNormBackward0", ("vnorm", ord_, axes, keepdim), _vector_norm_fn(ord_, axes, keepdim),
+              (x,), lambda v: _np_vector_norm(v, ord_, axes, keepdim))
+    return res if out is None else _out(out, res, "linalg_vector_norm")
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    if isinstance(p, str):
+        if p == "fro":
+            res = vector_norm(input, 2, dim, keepdim, dtype=dtype)
+        elif p == "nuc":
+            from .linalg import matrix_norm
+
+            res = matrix_norm(input, "nuc", dim if dim is not None else (-2, -1), keepdim)
+        else:
+            raise RuntimeError(f"norm(): invalid norm type {p}")
+    else:
+        if dim is not None and isinstance(dim, (list, tuple)) and len(dim) == 2 and p not in (None,) and \
+                False:
+            pass
+        res = vector_norm(input, 2 if p is None else p, dim, keepdim, dtype=dtype)
+    return res if out is None else _out(out, res, "norm")
+
+
+def dist(input, other, p=2):
+    a, b = _prep2(input, other, "dist")
+    Rd = result_dtype(a, b)
+    bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
+    ord_ = float(p)
+    nfn = _vector_norm_fn(ord_, None, False)
+
+    def fn(x, y):
+        d = ew.sub(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
+        return nfn(_fnp().ravel(d))
+
+    def fwd(x, y):
+        d = (x.astype(Rd, copy=False) - np.asarray(y).astype(Rd, copy=False)).reshape(-1)
+        return _np_vector_norm(d, ord_, None, False)
+
+    return _op("DistBackward0", ("dist", Rd, ord_), fn, (a, bb), fwd, edges=(0, 1))
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    from .. import nn as fnn
+
+    b = input._buf
+    if b.dtype.kind not in "fc":
+        input = input.to(D.DEFAULT.float)
+    axes = _dims(dim, b.ndim)
+
+    def fn(x):
+        return fnn.logsumexp(x, axis=axes, keepdims=keepdim)
+
+    def fwd(x):
+        m = np.max(x, axis=axes, keepdims=True)
+        m = np.where(np.isfinite(m), m, 0)
+        r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+        return np.asarray(r if keepdim else np.squeeze(r, axis=axes)).astype(x.dtype, copy=False)
+
+    res = _op("LogsumexpBackward0", ("logsumexp", axes, keepdim), fn, (input,), fwd)
+    return res if out is None else _out(out, res, "logsumexp")
+
+
+def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
+    from .. import nn as fnn
+
+    x = input if dtype is None else input.to(dtype)
+    b = x._buf
+    if dim is None:
+        dim = 0 if b.ndim in (0, 1, 3) else 1
+    d = _wrap_dim(dim, b.ndim)
+
+    def fn(v):
+        return fnn.softmax(v, axis=d)
+
+    def fwd(v):
+        e = np.exp(v - np.max(v, axis=d, keepdims=True))
+        return np.asarray(e / np.sum(e, axis=d, keepdims=True))
+
+    return _op("SoftmaxBackward0", ("softmax", d), fn, (x,), fwd)
+
+
+def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
+    from .. import nn as fnn
+
+    x = input if dtype is None else input.to(dtype)
+    b = x._buf
+    if dim is None:
+        dim = 0 if b.ndim in (0, 1, 3) else 1
+    d = _wrap_dim(dim, b.ndim)
+
+    def fn(v):
+        return fnn.log_softmax(v, axis=d)
+
+    def fwd(v):
+        m = v - np.max(v, axis=d, keepdims=True)
+        return np.asarray(m - np.log(np.sum(np.exp(m), axis=d, keepdims=True)))
+
+    return _op("LogSoftmaxBackward0", ("log_softmax", d), fn, (x,), fwd)
+
+
+def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+    b = input._buf
+    if dim is None:
+        res = _new(np.asarray(np.all(b)))
+    else:
+        res = _new(np.asarray(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    return res if out is None else _out(out, res, "all")
+
+
+def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+    b = input._buf
+    if dim is None:
+        res = _new(np.asarray(np.any(b)))
+    else:
+        res = _new(np.asarray(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    return res if out is None else _out(out, res, "any")
+
+
+def count_nonzero(input, dim=None):
+    b = input._buf
+    return _new(np.asarray(np.count_nonzero(b, axis=None if dim is None else _dims(dim, b.ndim)), _i64))
+
+
+# -- sorting-like ----------------------------------------------------------------------
+
+
+def _sort_idx(b, d, descending, stable=True):
+    """Stable sort indices along ``d``; NaN sorts as the largest value (PyTorch)."""
+    if not descending:
+        return np.argsort(b, axis=d, kind="stable").astype(np.int64)
+    if b.dtype == _bool:
+        return np.argsort(~b, axis=d, kind="stable").astype(np.int64)
+    if b.dtype.kind == "f":
+        nanm = np.isnan(b)
+        if nanm.any():
+            key = np.where(nanm, 0, b)
+            return np.lexsort((-key, ~nanm), axis=d).astype(np.int64)
+        return np.argsort(-b, axis=d, kind="stable").astype(np.int64)
+    if b.dtype.kind == "u":
+        b = b.astype(np.int64)
+    return np.argsort(-b, axis=d, kind="stable").astype(np.int64)
+
+
+def sort(input, dim=-1, descending=False, stable=False, *, out=None):
+    if isinstance(dim, bool):
+        descending, dim = dim, -1
+    b = input._buf
+    if b.ndim == 0:
+        res = _return_type("sort")(input.clone(), _new(np.zeros((), _i64)))
+        return res
+    d = _wrap_dim(dim, b.ndim)
+    idx = _sort_idx(b, d, descending)
+    vals = _select_along("sort", "SortBackward0", input, idx, d, True)
+    res = _return_type("sort")(vals, _new(idx))
+    return res if out is None else _out_multi(out, res, "sort")
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    b = input._buf
+    if b.ndim == 0:
+        return _new(np.zeros((), _i64))
+    return _new(_sort_idx(b, _wrap_dim(dim, b.ndim), descending))
+
+
+def msort(input):
+    return sort(input, 0).values
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    n = b.shape[d] if b.ndim else 1
+    if k > n or k < 0:
+        raise RuntimeError("selected index k out of range")
+    if b.ndim == 0:
+        return _return_type("topk")(input.clone(), _new(np.zeros((), _i64)))
+    idx = _sort_idx(b, d, largest)
+    idx = np.ascontiguousarray(np.take(idx, np.arange(k), axis=d))
+    vals = _select_along("topk", "TopkBackward0", input, idx, d, True)
+    res = _return_type("topk")(vals, _new(idx))
+    return res if out is None else _out_multi(out, res, "topk")
+
+
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    if b.ndim == 0:
+        return _return_type("kthvalue")(input.clone(), _new(np.zeros((), _i64)))
+    if not 1 <= k <= b.shape[d]:
+        raise IndexError(f"kthvalue(): selected number k out of range for dimension {d}")
+    idx = np.take(_sort_idx(b, d, False), [k - 1], axis=d)
+    vals = _select_along("kthvalue", "KthvalueBackward0", input, idx, d, keepdim)
+    res = _return_type("kthvalue")(vals, _new(idx if keepdim else np.squeeze(idx, d)))
+    return res if out is None else _out_multi(out, res, "kthvalue")
+
+
+def median(input, dim=None, keepdim=False, *, out=None):
+    b = input._buf
+    if dim is None:
+        flat = b.reshape(-1)
+        n = flat.size
+        if n == 0:
+            return _new(np.asarray(np.nan, b.dtype))
+        order = _sort_idx(flat, 0, False)
+        if b.dtype.kind == "f" and np.isnan(flat).any():
+            v = np.asarray(np.nan, b.dtype)
+        else:
+            v = flat[order[(n - 1) // 2]]
+        mask = np.asarray(b == v) if not np.isnan(v) else np.isnan(b)
+
+        def fn(x, m):
+            cnt = ew.convert_element_type(_fnp().sum(m), x.dtype)
+            return ew.div(_fnp().sum(ew.select(m, x, ew.mul(x, 0))), cnt)
+
+        return _op("MedianBackward0", ("median",), fn, (input, mask), lambda x, m: np.asarray(v).copy(),
+                   edges=(0,))
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    if b.ndim == 0:
+        return _return_type("median")(input.clone(), _new(np.zeros((), _i64)))
+    n = b.shape[d]
+    order = _sort_idx(b, d, False)
+    idx = np.take(order, [(n - 1) // 2], axis=d)
+    if b.dtype.kind == "f":
+        nanm = np.isnan(b)
+        if nanm.any():
+            first_nan = np.expand_dims(np.argmax(nanm, axis=d), d)
+            idx = np.where(np.expand_dims(nanm.any(axis=d), d), first_nan, idx)
+    vals = _select_along("median", "MedianBackward1", input, idx, d, keepdim)
+    res = _return_type("median")(vals, _new(idx if keepdim else np.squeeze(idx, d)))
+    return res if out is None else _out_multi(out, res, "median")
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    b = input._buf
+    if dim is None:
+        flat = b.reshape(-1)
+        flat = flat[~np.isnan(flat)] if b.dtype.kind == "f" else flat
+        if flat.size == 0:
+            return _new(np.asarray(np.nan, b.dtype))
+        return median(_new(flat.copy()))
+    return median(input, dim, keepdim)
+
+
+def mode(input, dim=-1, keepdim=False):
+    b = input._buf
+    if b.ndim == 0:
+        return _return_type("mode")(input.clone(), _new(np.zeros((), _i64)))
+    d = _wrap_dim(dim, b.ndim)
+    moved = np.moveaxis(b, d, -1)
+    flat = moved.reshape(-1, moved.shape[-1])
+    vals_idx = np.empty(flat.shape[0], np.int64)
+    for r in range(flat.shape[0]):
+        row = flat[r]
+        u, counts = np.unique(row, return_counts=True)
+        best = u[np.argmax(counts)]  # smallest of the most frequent values
+        vals_idx[r] = np.nonzero(row == best)[0][-1]
+    idx = vals_idx.reshape(moved.shape[:-1])
+    idx_k = np.expand_dims(idx, d)
+    vals = _select_along("mode", "ModeBackward0", input, idx_k, d, keepdim)
+    return _return_type("mode")(vals, _new(idx_k if keepdim else idx))
+
+
+def cumsum(input, dim, *, dtype=None, out=None):
+    b = input._buf
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if b.dtype.kind in "biu" else b.dtype)
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+
+    def fn(x):
+        x = ew.convert_element_type(x, odt)
+        return _fnp().cumsum(x, axis=d) if x.ndim else x
+
+    res = _op("CumsumBackward0", ("cumsum", d, odt), fn, (input,),
+              lambda x: np.asarray(np.cumsum(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)))
+    return res if out is None else _out(out, res, "cumsum")
+
+
+def cumprod(input, dim, *, dtype=None, out=None):
+    b = input._buf
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if b.dtype.kind in "biu" else b.dtype)
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+
+    def fn(x):
+        x = ew.convert_element_type(x, odt)
+        return _fnp().cumprod(x, axis=d) if x.ndim else x
+
+    res = _op("CumprodBackward0", ("cumprod", d, odt), fn, (input,),
+              lambda x: np.asarray(np.cumprod(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)))
+    return res if out is None else _out(out, res, "cumprod")
+
+
+def _cum_extreme(name, gname, input, dim, better):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    if b.ndim == 0:
+        return _return_type(name)(input.clone(), _new(np.zeros((), _i64)))
+    moved = np.moveaxis(b, d, -1)
+    idx = np.empty(moved.shape, np.int64)
+    best = moved[..., 0].copy()
+    cur = np.zeros(moved.shape[:-1], np.int64)
+    for j in range(moved.shape[-1]):
+        v = moved[..., j]
+        upd = better(v, best) | (v == best) | (np.isnan(v) if b.dtype.kind == "f" else False)
+        best = np.where(upd, v, best)
+        cur = np.where(upd, j, cur)
+        idx[..., j] = cur
+    idx = np.moveaxis(idx, -1, d)
+    vals = _select_along(name, gname, input, idx, d, True)
+    return _return_type(name)(vals, _new(np.ascontiguousarray(idx)))
+
+
+def cummax(input, dim):
+    return _cum_extreme("cummax", "CummaxBackward0", input, dim, np.greater)
+
+
+def cummin(input, dim):
+    return _cum_extreme("cummin", "CumminBackward0", input, dim, np.less)
+
+
+def logcumsumexp(input, dim):
+    return log(cumsum(exp(input), dim))
+
+
+# ---------------------------------------------------------------------------------------
+# copy_, fill_, zero_, resize_
+
+
+def copy_(self, src, non_blocking=False):
+    if not isinstance(src, Tensor):
+        from ._ops_creation import tensor
+
+        src = tensor(src)
+    sb = src._buf
+    b = self._buf
+    try:
+        np.broadcast_shapes(b.shape, sb.shape)
+        if np.broadcast_shapes(b.shape, sb.shape) != b.shape:
+            raise ValueError
+    except ValueError:
+        raise RuntimeError(f"The size of tensor a ({b.shape[-1] if b.ndim else 1}) must match the size of tensor b "
+                           f"({sb.shape[-1] if sb.ndim else 1}) at non-singleton dimension "
+                           f"{builtins.max(b.ndim - 1, 0)}") from None
+    dt = b.dtype if type(b) is _nd else b.dtype
+
+    def fn(x, s):
+        s = ew.convert_element_type(s, dt)
+        return S.broadcast_to(s, x.shape)
+
+    if type(b) is not _nd or type(sb) is not _nd:
+        return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
+    if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
+        _check_overlap(b)
+        if np.may_share_memory(b, sb):
+            sb = sb.copy()
+        np.copyto(b, sb, casting="unsafe")
+        _bump(self)
+        return self
+    new = np.broadcast_to(sb, b.shape).astype(dt)
+    return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), new, (0, 1))
+
+
+def fill_(self, value):
+    if isinstance(value, Tensor):
+        if value._buf.ndim != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value._buf.ndim} dimensions.")
+        dt = self._buf.dtype
+
+        def fn(x, v):
+            return S.broadcast_to(ew.convert_element_type(v, dt), x.shape)
+
+        return _inplace(self, "FillBackward3", ("fill_t", dt), fn, (self, value),
+                        np.asarray(value._buf, dt), (0, 1))
+    value = _scalar_value(value)
+    b = self._buf
+    if not (STATE.enabled and (_req(self) or self._base is not None)) and type(b) is _nd:
+        _check_overlap(b)
+        b.fill(value)
+        _bump(self)
+        return self
+    dt = b.dtype
+
+    def fn(x):
+        return ew.add(ew.mul(x, 0), ew.convert_element_type(np.asarray(value, dt), dt))
+
+    return _inplace(self, "FillBackward2", ("fill", dt, value), fn, (self,), np.asarray(value, dt))
+
+
+def zero_(self):
+    b = self._buf
+    if not (STATE.enabled and (_req(self) or self._base is not None)) and type(b) is _nd:
+        _check_overlap(b)
+        b.fill(0)
+        _bump(self)
+        return self
+
+    def fn(x):
+        return ew.mul(x, 0)
+
+    return _inplace(self, "ZeroBackward0", ("zero",), fn, (self,), np.zeros((), b.dtype))
+
+
+def resize_(self, *sizes, memory_format=None):
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, Size)):
+        sizes = tuple(sizes[0])
+    sizes = tuple(int(s) for s in sizes)
+    if _req(self) and STATE.enabled:
+        raise RuntimeError("cannot resize variables that require grad")
+    b = self._buf
+    n = int(np.prod(sizes, dtype=np.int64))
+    if b.shape == sizes:
+        return self
+    st = self._storage()
+    off = self.storage_offset()
+    flat = st._flat
+    if off + n > flat.shape[0]:
+        new = np.zeros(off + n, b.dtype)
+        new[: flat.shape[0]] = flat
+        st._flat = new
+        flat = new
+    self._buf = flat[off:off + n].reshape(sizes)
+    return self
+
+
+def resize_as_(self, other, memory_format=None):
+    return resize_(self, other.shape)
+
+
+# ---------------------------------------------------------------------------------------
+# misc
+
+
+def clone(input, *, memory_format=None):
+    b = input._buf
+    if type(b) is not _nd:
+        return _functional(lambda x: x, (input,))
+
+    def fn(x):
+        return ew.add(x, ew.mul(x, 0)) if False else _identity(x)
+
+    if memory_format is not None and memory_format is contiguous_format:
+        fwd = np.array
+    else:
+        def fwd(x):
+            return np.array(x, order="K") if not x.flags.c_contiguous else x.copy()
+    return _op("CloneBackward0", ("clone",), _identity, (input,), fwd)
+
+
+def _identity(x):
+    return x
+
+
+class _MemoryFormat:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return "torch." + self.name
+
+
+contiguous_format = _MemoryFormat("contiguous_format")
+preserve_format = _MemoryFormat("preserve_format")
+channels_last = _MemoryFormat("channels_last")
+
+
+def contiguous(self, memory_format=None):
+    b = self._buf
+    if type(b) is not _nd or b.flags.c_contiguous:
+        return self
+    return _op("CloneBackward0", ("clone",), _identity, (self,), np.ascontiguousarray)
+
+
+def detach(input):
+    t = _alias(input)
+    return t
+
+
+def detach_(self):
+    if self._base is not None:
+        raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                           "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of "
+                           "DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, "
+                           "please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
+                           "solution.")
+    self._gfn = None
+    self._rg = False
+    return self
+
+
+def to_dtype(input, dt: D.dtype, copy=False):
+    b = input._buf
+    npd = dt.np
+    if b.dtype == npd and not copy:
+        return input
+    if type(b) is not _nd:
+        return _functional(lambda x: ew.convert_element_type(x, npd), (input,))
+
+    def fn(x):
+        return ew.convert_element_type(x, npd)
+
+    res = _op("ToCopyBackward0", ("to", npd), fn, (input,), lambda x: x.astype(npd))
+    return res
+
+
+__all__ = [n for n in dir() if not n.startswith("_")]

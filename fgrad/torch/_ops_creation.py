@@ -1,0 +1,405 @@
+"""Tensor creation: ``tensor``, ``from_numpy``, ``zeros``/``ones``/``full``/``empty``/``eye``/
+``arange``/``linspace``... and their ``*_like`` and ``new_*`` forms."""
+
+from __future__ import annotations
+
+import builtins
+import math
+import warnings
+
+import numpy as np
+
+from . import _dtypes as D
+from ._tensor import Size, Tensor, _concrete_buf, _to_nested, _wrap, check_device
+
+_nd = np.ndarray
+
+
+def _finish(buf, requires_grad=False, out=None) -> Tensor:
+    if out is not None:
+        from ._ops import _out
+
+        return _out(out, _wrap(buf), "creation")
+    t = _wrap(buf)
+    if requires_grad:
+        if buf.dtype.kind not in "fc":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t._rg = True
+    return t
+
+
+def _infer_np_dtype(data) -> np.dtype:
+    """PyTorch's dtype inference for ``torch.tensor(data)``."""
+    if isinstance(data, Tensor):
+        return data._buf.dtype
+    if isinstance(data, np.ndarray):
+        return data.dtype
+    if isinstance(data, np.generic):
+        return data.dtype
+    if isinstance(data, bool):
+        return np.dtype(np.bool_)
+    if isinstance(data, int):
+        return np.dtype(np.int64)
+    if isinstance(data, float):
+        return D.DEFAULT.float.np
+    if isinstance(data, builtins.complex):
+        return D.DEFAULT.complex.np
+    kinds = set()
+    tensor_dt = []
+    stack = [data]
+    while stack:
+        d = stack.pop()
+        if isinstance(d, (list, tuple)):
+            stack.extend(d)
+        elif isinstance(d, Tensor):
+            tensor_dt.append(d._buf.dtype)
+        elif isinstance(d, np.ndarray):
+            tensor_dt.append(d.dtype)
+        elif isinstance(d, bool) or isinstance(d, np.bool_):
+            kinds.add("b")
+        elif isinstance(d, (int, np.integer)):
+            kinds.add("i")
+        elif isinstance(d, (float, np.floating)):
+            kinds.add("f")
+        elif isinstance(d, (builtins.complex, np.complexfloating)):
+            kinds.add("c")
+        else:
+            raise TypeError(f"new(): invalid data type '{type(d).__name__}'")
+    if tensor_dt:
+        r = tensor_dt[0]
+        for t in tensor_dt[1:]:
+            r = D.promote_np(r, t)
+        k = r.kind
+        if "c" in kinds and k != "c":
+            return D.DEFAULT.complex.np
+        if "f" in kinds and k in "biu":
+            return D.DEFAULT.float.np
+        return r
+    if "c" in kinds:
+        return D.DEFAULT.complex.np
+    if "f" in kinds:
+        return D.DEFAULT.float.np
+    if "i" in kinds:
+        return np.dtype(np.int64)
+    if "b" in kinds:
+        return np.dtype(np.bool_)
+    return D.DEFAULT.float.np
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
+    """A new tensor with a copy of ``data`` (nested lists, scalars, NumPy arrays, tensors).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.tensor([[1, 2], [3, 4.5]])
+        tensor([[1.0000, 2.0000],
+                [3.0000, 4.5000]])
+    """
+    check_device(device)
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+            "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+            UserWarning, stacklevel=2)
+    npd = D.to_np(dtype) if dtype is not None else _infer_np_dtype(data)
+    try:
+        buf = np.array(_to_nested(data), dtype=npd)
+    except ValueError as e:
+        raise ValueError(str(e)) from None
+    if buf.dtype == object:
+        raise ValueError("expected sequence of equal-length sequences")
+    return _finish(buf, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    check_device(device)
+    if isinstance(data, Tensor):
+        if dtype is None or data._buf.dtype == D.to_np(dtype):
+            return data
+        return data.to(dtype)
+    if isinstance(data, np.ndarray):
+        t = from_numpy(data) if data.dtype.kind in "biufc" and all(s >= 0 for s in data.strides) else \
+            tensor(data)
+        return t if dtype is None else t.to(dtype)
+    return tensor(data, dtype=dtype)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False) -> Tensor:
+    if copy:
+        t = tensor(obj, dtype=dtype)
+    else:
+        t = as_tensor(obj, dtype=dtype)
+    if requires_grad:
+        t.requires_grad_()
+    return t
+
+
+def from_numpy(ndarray) -> Tensor:
+    """A tensor sharing memory with ``ndarray`` (changes to either are seen by both)."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    if ndarray.dtype.kind not in "biufc" or ndarray.dtype.byteorder == ">":
+        raise TypeError(f"can't convert np.ndarray of type numpy.{ndarray.dtype.name}. The only supported types are: "
+                        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
+                        "uint32, uint16, uint8, and bool.")
+    if any(s < 0 for s in ndarray.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative strides "
+                         "are not currently supported. (You can probably work around this by making a copy of your "
+                         "array  with array.copy().) ")
+    if not ndarray.flags.writeable:
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
+                      "This means writing to this tensor will result in undefined behavior. You may want to copy "
+                      "the array to protect its data or make it writable before converting it to a tensor. This "
+                      "type of warning will be suppressed for the rest of this program.", UserWarning, stacklevel=2)
+    D.from_np(ndarray.dtype)
+    return _wrap(ndarray.view())
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False) -> Tensor:
+    return _finish(np.frombuffer(buffer, D.to_np(dtype), count, offset), requires_grad)
+
+
+def _sizes(size) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
+        size = tuple(size[0])
+    out = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = int(s.item())
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"zeros(): argument 'size' must be tuple of ints, but found element of type "
+                            f"{type(s).__name__} at pos {len(out)}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+        out.append(int(s))
+    return tuple(out)
+
+
+def _dt(dtype) -> np.dtype:
+    return D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
+
+
+def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+          memory_format=None) -> Tensor:
+    check_device(device)
+    return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
+
+
+def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+         memory_format=None) -> Tensor:
+    check_device(device)
+    return _finish(np.ones(_sizes(size), _dt(dtype)), requires_grad, out)
+
+
+def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+          memory_format=None) -> Tensor:
+    """Like `zeros` (fgrad fills new memory with zeros)."""
+    check_device(device)
+    return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False) -> Tensor:
+    npd = _dt(dtype)
+    size, stride = tuple(size), tuple(stride)
+    n = 1 + sum((s - 1) * k for s, k in zip(size, stride)) if all(size) else 0
+    flat = np.zeros(n, npd)
+    buf = np.lib.stride_tricks.as_strided(flat, size, tuple(k * flat.itemsize for k in stride))
+    return _finish(buf, requires_grad)
+
+
+def _fill_dtype(fill_value) -> np.dtype:
+    if isinstance(fill_value, Tensor):
+        return fill_value._buf.dtype
+    return _infer_np_dtype(fill_value)
+
+
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False) -> Tensor:
+    check_device(device)
+    npd = D.to_np(dtype) if dtype is not None else _fill_dtype(fill_value)
+    v = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+    return _finish(np.full(_sizes((size,) if isinstance(size, int) else tuple(size)), v, npd), requires_grad, out)
+
+
+def scalar_tensor(s, like=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    if dtype is None:
+        npd = _infer_np_dtype(s) if not isinstance(s, float) else D.DEFAULT.float.np
+    else:
+        npd = D.to_np(dtype)
+    return _finish(np.asarray(s, npd), requires_grad)
+
+
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+        pin_memory=False) -> Tensor:
+    check_device(device)
+    return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad, out)
+
+
+def _num(v):
+    if isinstance(v, Tensor):
+        return v.item()
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False, pin_memory=False) -> Tensor:
+    """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 unless a bound is a
+    float (then the default float dtype)."""
+    check_device(device)
+    start, end, step = _num(start), _num(end), _num(step)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0 and end != start:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        is_float = any(isinstance(v, float) for v in (start, end, step))
+        npd = D.DEFAULT.float.np if is_float else np.dtype(np.int64)
+    else:
+        npd = D.to_np(dtype)
+    n = max(int(math.ceil((end - start) / step)), 0)
+    if npd.kind in "fc":
+        buf = (start + np.arange(n, dtype=np.float64) * step).astype(npd)
+    else:
+        buf = np.arange(start, start + n * step, step, dtype=np.float64 if isinstance(step, float) else None)[:n]
+        buf = buf.astype(npd)
+    return _finish(buf, requires_grad, out)
+
+
+def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,  # noqa: A001
+          requires_grad=False) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
+    n = int(math.floor((end - start) / step)) + 1
+    return _finish((start + np.arange(n, dtype=np.float64) * step).astype(npd), requires_grad, out)
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` (PyTorch's symmetric
+    formula, computed in the output dtype)."""
+    check_device(device)
+    start, end = _num(start), _num(end)
+    npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
+    steps = int(steps)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    calc = npd if npd.kind in "fc" else np.dtype(np.float64)
+    if steps == 0:
+        buf = np.empty(0, npd)
+    elif steps == 1:
+        buf = np.asarray([start], calc).astype(npd)
+    else:
+        st = calc.type(start)
+        en = calc.type(end)
+        step = (en - st) / calc.type(steps - 1)
+        idx = np.arange(steps)
+        half = steps // 2
+        lo = st + step * idx[:half].astype(calc)
+        hi = en - step * (steps - 1 - idx[half:]).astype(calc)
+        buf = np.concatenate([lo, hi]).astype(calc)
+        if npd.kind in "iu":
+            buf = np.trunc(buf)
+        buf = buf.astype(npd)
+    return _finish(buf, requires_grad, out)
+
+
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False) -> Tensor:
+    lin = linspace(start, end, steps, dtype=D.float64)
+    npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
+    return _finish(np.power(base, lin._buf).astype(npd), requires_grad, out)
+
+
+def _like(input, dtype):
+    return input._buf.shape, (input._buf.dtype if dtype is None else D.to_np(dtype))
+
+
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    s, d = _like(input, dtype)
+    return _finish(np.zeros(s, d), requires_grad)
+
+
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    s, d = _like(input, dtype)
+    return _finish(np.ones(s, d), requires_grad)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    s, d = _like(input, dtype)
+    return _finish(np.zeros(s, d), requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    s, d = _like(input, dtype)
+    return _finish(np.full(s, fill_value, d), requires_grad)
+
+
+def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
+    from ._ops import _op
+
+    cd = np.result_type(real._buf.dtype, np.complex64)
+
+    def fn(r, i):
+        from ..ops import elementwise as ew
+
+        return ew.add(ew.convert_element_type(r, cd), ew.mul(ew.convert_element_type(i, cd), 1j))
+
+    return _op("ComplexBackward0", ("complex", cd), fn, (real, imag), lambda r, i: (r + 1j * i).astype(cd))
+
+
+def polar(abs, angle, *, out=None) -> Tensor:  # noqa: A002
+    from ._ops import cos, mul, sin
+
+    return complex(mul(abs, cos(angle)), mul(abs, sin(angle)))
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
+    r, c = np.tril_indices(row, offset, col)
+    return _wrap(np.stack([r, c]).astype(np.int64 if dtype is None else D.to_np(dtype)))
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
+    r, c = np.triu_indices(row, offset, col)
+    return _wrap(np.stack([r, c]).astype(np.int64 if dtype is None else D.to_np(dtype)))
+
+
+# -- Tensor.new_* ---------------------------------------------------------------------------
+
+
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    return tensor(data, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad)
+
+
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    return zeros(*size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad)
+
+
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    return ones(*size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad)
+
+
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    return empty(*size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad)
+
+
+def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
+             pin_memory=False):
+    return full(size, fill_value, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
+                requires_grad=requires_grad)
+
+
+_ = (_concrete_buf, _nd)

@@ -1,0 +1,386 @@
+"""Matrix products and the ``torch.*`` linear-algebra functions (mm, bmm, matmul, addmm,
+dot, outer, cross, einsum, inverse, det, svd, ...).  Each is one recorded node whose fgrad
+definition is the corresponding ``fgrad.numpy`` composite (dot_general & co)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..ops import elementwise as ew
+from . import _dtypes as D
+from ._ops import _fnp, _new, _op, _out, _return_type, result_dtype
+from ._ops_shape import reshape, unsqueeze
+from ._tensor import Tensor
+
+_nd = np.ndarray
+
+
+def _cvt(x, Rd):
+    return ew.convert_element_type(x, Rd)
+
+
+def _same_dtype(name, a, b):
+    da, db = a._buf.dtype, b._buf.dtype
+    if da != db:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {D.from_np(da)} != {D.from_np(db)}"
+                           if name in ("mm", "addmm", "matmul") else
+                           f"expected scalar type {D.from_np(da)._legacy} but found {D.from_np(db)._legacy}")
+    return da
+
+
+def _mat_fn():
+    def fn(x, y):
+        return _fnp().matmul(x, y)
+    return fn
+
+
+_MATMUL = _mat_fn()
+
+
+def mm(input, mat2, *, out=None):
+    a, b = input._buf, mat2._buf
+    if a.ndim != 2:
+        raise RuntimeError(f"self must be a matrix")
+    if b.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                           f"{b.shape[0]}x{b.shape[1]})")
+    _same_dtype("mm", input, mat2)
+    res = _op("MmBackward0", ("matmul",), _MATMUL, (input, mat2), np.matmul)
+    return res if out is None else _out(out, res, "mm")
+
+
+def bmm(input, mat2, *, out=None):
+    a, b = input._buf, mat2._buf
+    if a.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError(f"batch2 must be a 3D tensor")
+    if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
+                           f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    _same_dtype("bmm", input, mat2)
+    res = _op("BmmBackward0", ("matmul",), _MATMUL, (input, mat2), np.matmul)
+    return res if out is None else _out(out, res, "bmm")
+
+
+def matmul(input, other, *, out=None):
+    a, b = input._buf, other._buf
+    na, nb = a.ndim, b.ndim
+    if na == 0 or nb == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D")
+    _same_dtype("matmul", input, other)
+    if na == 1 and nb == 1:
+        return dot(input, other, out=out)
+    if na == 2 and nb == 2:
+        return mm(input, other, out=out)
+    if na == 2 and nb == 1:
+        return mv(input, other, out=out)
+    ka = a.shape[-1]
+    kb = b.shape[-2] if nb >= 2 else b.shape[0]
+    if ka != kb:
+        if na >= 2 and nb >= 2:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{int(np.prod(a.shape[:-2]))}, {ka}] but got: [{int(np.prod(b.shape[:-2]))}, {kb}].")
+        raise RuntimeError(f"size mismatch, got input ({a.shape[0] if na else 1}), mat ({a.shape[0]}x{ka}), vec ({kb})"
+                           if nb == 1 else f"mat1 and mat2 shapes cannot be multiplied ({1}x{ka} and {kb}x{b.shape[-1]})")
+    name = "UnsafeViewBackward0" if na >= 3 or nb >= 3 else ("SqueezeBackward1" if na == 1 else "MmBackward0")
+    res = _op(name, ("matmul",), _MATMUL, (input, other), lambda x, y: np.asarray(np.matmul(x, y)))
+    return res if out is None else _out(out, res, "matmul")
+
+
+def mv(input, vec, *, out=None):
+    a, b = input._buf, vec._buf
+    if a.ndim != 2 or b.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {b.ndim}, {a.ndim}, {b.ndim}")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), vec "
+                           f"({b.shape[0]})")
+    res = _op("MvBackward0", ("matmul",), _MATMUL, (input, vec), np.matmul)
+    return res if out is None else _out(out, res, "mv")
+
+
+def dot(input, other, *, out=None):
+    a, b = input._buf, other._buf
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have "
+                           "the same number of elements, but got " f"{a.shape[0]} and {b.shape[0]} elements "
+                           "respectively")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {D.from_np(a.dtype)._legacy} "
+                           f"and {D.from_np(b.dtype)._legacy}")
+    res = _op("DotBackward0", ("matmul",), _MATMUL, (input, other), lambda x, y: np.asarray(np.dot(x, y)))
+    return res if out is None else _out(out, res, "dot")
+
+
+def vdot(input, other, *, out=None):
+    def fn(x, y):
+        return _fnp().vdot(x, y)
+
+    res = _op("VdotBackward0", ("vdot",), fn, (input, other), lambda x, y: np.asarray(np.vdot(x, y)))
+    return res if out is None else _out(out, res, "vdot")
+
+
+def inner(input, other, *, out=None):
+    if input._buf.ndim == 0 or other._buf.ndim == 0:
+        from ._ops import mul
+
+        return mul(input, other, out=out)
+
+    def fn(x, y):
+        return _fnp().inner(x, y)
+
+    res = _op("InnerBackward0", ("inner",), fn, (input, other), lambda x, y: np.asarray(np.inner(x, y)))
+    return res if out is None else _out(out, res, "inner")
+
+
+def outer(input, vec2, *, out=None):
+    from ._ops import mul
+
+    res = mul(unsqueeze(reshape(input, (-1,)), 1), reshape(vec2, (-1,)))
+    return res if out is None else _out(out, res, "outer")
+
+
+ger = outer
+
+
+def _scaled(x, s):
+    return x if s == 1 else ew.mul(x, s)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    a, b = mat1._buf, mat2._buf
+    if a.ndim != 2 or b.ndim != 2:
+        raise RuntimeError("mat1 must be a matrix, got " f"{a.ndim}-D tensor" if a.ndim != 2 else
+                           f"mat2 must be a matrix, got {b.ndim}-D tensor")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                           f"{b.shape[0]}x{b.shape[1]})")
+    Rd = result_dtype(input, mat1, mat2)
+
+    def fn(c, x, y):
+        p = _fnp().matmul(x, y)
+        return ew.add(_scaled(_cvt(c, Rd), beta) if beta != 0 else ew.mul(p, 0), _scaled(p, alpha))
+
+    def fwd(c, x, y):
+        p = np.matmul(x, y)
+        if alpha != 1:
+            p *= alpha
+        if beta == 0:
+            return np.broadcast_to(p, np.broadcast_shapes(c.shape, p.shape)).copy()
+        return np.add(p, c if beta == 1 else c * beta, dtype=Rd)
+
+    res = _op("AddmmBackward0", ("addmm", beta, alpha, Rd), fn, (input, mat1, mat2), fwd)
+    return res if out is None else _out(out, res, "addmm")
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    def fn(c, x, y):
+        return ew.add(_scaled(c, beta), _scaled(_fnp().matmul(x, y), alpha))
+
+    res = _op("AddmvBackward0", ("addmv", beta, alpha), fn, (input, mat, vec),
+              lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y)))
+    return res if out is None else _out(out, res, "addmv")
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    def fn(c, x, y):
+        return ew.add(_scaled(c, beta), _scaled(_fnp().sum(_fnp().matmul(x, y), axis=0), alpha))
+
+    res = _op("AddbmmBackward0", ("addbmm", beta, alpha), fn, (input, batch1, batch2),
+              lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y).sum(0)))
+    return res if out is None else _out(out, res, "addbmm")
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    def fn(c, x, y):
+        return ew.add(_scaled(c, beta), _scaled(_fnp().matmul(x, y), alpha))
+
+    res = _op("BaddbmmBackward0", ("baddbmm", beta, alpha), fn, (input, batch1, batch2),
+              lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y)))
+    return res if out is None else _out(out, res, "baddbmm")
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    def fn(c, x, y):
+        return ew.add(_scaled(c, beta), _scaled(_fnp().outer(x, y), alpha))
+
+    res = _op("AddrBackward0", ("addr", beta, alpha), fn, (input, vec1, vec2),
+              lambda c, x, y: np.asarray(c * beta + alpha * np.outer(x, y)))
+    return res if out is None else _out(out, res, "addr")
+
+
+def cross(input, other, dim=None, *, out=None):
+    a = input._buf
+    if dim is None:
+        dims = [i for i, s in enumerate(a.shape) if s == 3]
+        if not dims:
+            raise RuntimeError("no dimension of size 3 in input")
+        dim = dims[0]
+    d = dim % a.ndim
+
+    def fn(x, y):
+        return _fnp().cross(x, y, axis=d)
+
+    res = _op("LinalgCrossBackward0", ("cross", d), fn, (input, other), lambda x, y: np.cross(x, y, axis=d))
+    return res if out is None else _out(out, res, "cross")
+
+
+def einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    Rd = result_dtype(*operands)
+
+    def fn(*xs):
+        return _fnp().einsum(equation, *[_cvt(x, Rd) for x in xs])
+
+    return _op("EinsumBackward0", ("einsum", equation, Rd), fn, tuple(operands),
+               lambda *bs: np.asarray(np.einsum(equation, *[b.astype(Rd, copy=False) for b in bs])))
+
+
+def tensordot(a, b, dims=2, out=None):
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    axes = dims if isinstance(dims, int) else tuple(tuple(d) if isinstance(d, (list, tuple)) else (d,) for d in dims)
+
+    def fn(x, y):
+        return _fnp().tensordot(x, y, axes)
+
+    res = _op("TensordotBackward0", ("tensordot", axes), fn, (a, b), lambda x, y: np.tensordot(x, y, axes))
+    return res if out is None else _out(out, res, "tensordot")
+
+
+def kron(input, other, *, out=None):
+    def fn(x, y):
+        return _fnp().kron(x, y)
+
+    res = _op("KronBackward0", ("kron",), fn, (input, other), np.kron)
+    return res if out is None else _out(out, res, "kron")
+
+
+def chain_matmul(*matrices):
+    r = matrices[0]
+    for m in matrices[1:]:
+        r = mm(r, m)
+    return r
+
+
+# ---------------------------------------------------------------------------------------
+# decompositions and inverses
+
+
+def _float_in(x, name):
+    if x._buf.dtype.kind not in "fc":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{D.from_np(x._buf.dtype)._legacy}")
+
+
+def _square(x, name):
+    s = x._buf.shape
+    if len(s) < 2 or s[-1] != s[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {s[-2] if len(s) > 1 else 1} "
+                           f"by {s[-1] if s else 1} matrices")
+
+
+def inverse(input, *, out=None):
+    _float_in(input, "linalg.inv")
+    _square(input, "linalg.inv")
+    b = input._buf
+    try:
+        np.linalg.inv(b)
+    except np.linalg.LinAlgError:
+        raise RuntimeError("linalg.inv: The diagonal element 2 is zero, the inversion could not be completed "
+                           "because the input matrix is singular.") from None
+    res = _op("LinalgInvExBackward0", ("inv",), lambda x: _fnp().linalg.inv(x), (input,),
+              lambda x: np.linalg.inv(x).astype(x.dtype, copy=False))
+    return res if out is None else _out(out, res, "inverse")
+
+
+def det(input):
+    _float_in(input, "linalg.det")
+    _square(input, "linalg.det")
+    return _op("LinalgDetBackward0", ("det",), lambda x: _fnp().linalg.det(x), (input,),
+               lambda x: np.asarray(np.linalg.det(x)).astype(x.dtype, copy=False))
+
+
+def logdet(input):
+    from ._ops import log
+
+    sign, lad = slogdet(input)
+    res = log(det(input))
+    del sign, lad
+    return res
+
+
+def slogdet(input):
+    _float_in(input, "linalg.slogdet")
+    _square(input, "linalg.slogdet")
+
+    def fn(x):
+        r = _fnp().linalg.slogdet(x)
+        return (r[0], r[1])
+
+    def fwd(x):
+        s, l_ = np.linalg.slogdet(x)
+        return [np.asarray(s).astype(x.dtype), np.asarray(l_).astype(x.dtype)]
+
+    s, ld = _op("LinalgSlogdetBackward0", ("slogdet",), fn, (input,), fwd, multi=True)
+    return _return_type("slogdet", ("sign", "logabsdet"))(s, ld)
+
+
+def _svd(input, full_matrices):
+    _float_in(input, "linalg.svd")
+
+    def fn(x):
+        r = _fnp().linalg.svd(x, full_matrices=full_matrices)
+        return (r[0], r[1], r[2])
+
+    def fwd(x):
+        u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
+        return [u.astype(x.dtype), s.astype(x.dtype), vh.astype(x.dtype)]
+
+    return _op("LinalgSvdBackward0", ("svd", full_matrices), fn, (input,), fwd, multi=True)
+
+
+def svd(input, some=True, compute_uv=True, *, out=None):
+    from ._ops_shape import _mT
+
+    u, s, vh = _svd(input, not some)
+    if not compute_uv:
+        from ._ops_creation import zeros_like
+
+        return _return_type("svd", ("U", "S", "V"))(zeros_like(u), s, zeros_like(_mT(vh)))
+    return _return_type("svd", ("U", "S", "V"))(u, s, _mT(vh))
+
+
+def pinverse(input, rcond=1e-15):
+    return _op("LinalgPinvBackward0", ("pinv", rcond), lambda x: _fnp().linalg.pinv(x, rcond),
+               (input,), lambda x: np.linalg.pinv(x, rcond).astype(x.dtype))
+
+
+def matrix_power(input, n):
+    return _op("LinalgMatrixPowerBackward0", ("matrix_power", n), lambda x: _fnp().linalg.matrix_power(x, n),
+               (input,), lambda x: np.linalg.matrix_power(x, n))
+
+
+def cholesky(input, upper=False, *, out=None):
+    from .linalg import cholesky as lc
+
+    res = lc(input, upper=upper)
+    return res if out is None else _out(out, res, "cholesky")
+
+
+def qr(input, some=True, *, out=None):
+    from .linalg import qr as lq
+
+    return lq(input, "reduced" if some else "complete")
+
+
+def lu_unpack(*args, **kwargs):  # pragma: no cover - rarely used
+    raise NotImplementedError("fgrad.torch: lu_unpack is not supported")
+
+
+_ = (_new, _nd)

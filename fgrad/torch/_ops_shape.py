@@ -1,0 +1,1612 @@
+"""Views, indexing, joining and gathering.
+
+A view op makes a NumPy view of the input's buffer (so memory is shared exactly as in
+PyTorch), remembers its autograd base and the fgrad function that maps the base's value to
+the view's (``_vfn``: a chain of ``(function, params)``), and records a node whose fgrad
+definition is that function (a reshape, transpose, broadcast or static ``gather``).
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from ..ops import elementwise as ew
+from ..ops import indexing as I
+from ..ops import shape as S
+from . import _dtypes as D
+from ._ops import (
+    _bump, _can_cast, _check_overlap, _fnp, _functional, _inplace, _is_functional, _new, _op, _out, _req,
+    _standin, _type_name, result_dtype,
+)
+from ._tensor import Size, Tensor, _wrap, _wrap_dim
+from .autograd import graph as G
+from .autograd.grad_mode import STATE
+
+_nd = np.ndarray
+_i64 = np.dtype(np.int64)
+_as_strided = np.lib.stride_tricks.as_strided
+
+
+# ---------------------------------------------------------------------------------------
+# view functions (fgrad definitions of views; params are hashable)
+
+
+def _v_reshape(x, shape):
+    return S.reshape(x, shape)
+
+
+def _v_transpose(x, perm):
+    return S.transpose(x, perm)
+
+
+def _v_expand(x, shape):
+    return S.broadcast_to(x, shape)
+
+
+def _v_gather(x, indexer):
+    return I.gather(x, [], indexer, "clip")
+
+
+def _v_diagonal(x, offset, d1, d2):
+    return _fnp().diagonal(x, offset, d1, d2)
+
+
+def _v_take(x, idx_shape_key, flat_idx_bytes):
+    idx = np.frombuffer(flat_idx_bytes, np.int64).reshape(idx_shape_key)
+    return _fnp().take(S.reshape(x, (-1,)), idx, mode="clip")
+
+
+def _v_unfold(x, dim, size, step):
+    fnp = _fnp()
+    n = x.shape[dim]
+    count = (n - size) // step + 1
+    idx = (np.arange(count)[:, None] * step + np.arange(size)[None, :]).astype(np.int64)
+    y = fnp.take(x, idx.reshape(-1), axis=dim, mode="clip")
+    shp = list(x.shape)
+    shp[dim: dim + 1] = [count, size]
+    y = S.reshape(y, tuple(shp))
+    return fnp.moveaxis(y, dim + 1, -1)
+
+
+def _v_real(x):
+    return ew.real(x)
+
+
+def _v_imag(x):
+    return ew.imag(x)
+
+
+def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None):
+    """A view of ``src`` over ``buf`` whose value is ``vf(src_value, *params)``."""
+    t = object.__new__(Tensor)
+    t._buf = buf
+    t._gfn = None
+    t._rg = False
+    vc = src._get_vc()
+    t._vc = vc
+    base = src._base
+    if base is None:
+        base = src
+        t._vfn = ((vf, params),)
+    else:
+        t._vfn = src._vfn + ((vf, params),)
+    t._base = base
+    t._vver = vc.v
+    if STATE.enabled and (src._rg or src._gfn is not None):
+        def fn(x):
+            return vf(x, *params)
+
+        G.record(gname, (vf.__name__, params), fn, (src,), (t,))
+    return t
+
+
+def _view_or_functional(src, buf_fn, gname, vf, params):
+    b = src._buf
+    if type(b) is not _nd:
+        return _functional(lambda x: vf(x, *params), (src,))
+    return _make_view(src, buf_fn(b), gname, vf, params)
+
+
+# ---------------------------------------------------------------------------------------
+# shapes
+
+
+def _size_args(shape, name="view"):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list, Size)):
+        shape = tuple(shape[0])
+    try:
+        return tuple(int(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"{name}(): argument 'size' must be tuple of ints, but found element of type "
+                        f"{type(shape[0]).__name__} at pos 0") from None
+
+
+def _infer_shape(shape, numel):
+    neg = [i for i, s in enumerate(shape) if s == -1]
+    if len(neg) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    for s in shape:
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s}")
+    if neg:
+        known = math.prod(s for s in shape if s != -1)
+        if known == 0 or numel % known:
+            if known == 0 and numel == 0:
+                raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                                   "unspecified dimension size -1 can be any value and is ambiguous")
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif math.prod(shape) != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+def view(self, *shape):
+    if len(shape) == 1 and isinstance(shape[0], D.dtype):
+        return _view_dtype(self, shape[0])
+    shape = _infer_shape(_size_args(shape), int(np.prod(self._buf.shape, dtype=np.int64)))
+    b = self._buf
+    if type(b) is not _nd:
+        return _functional(lambda x: S.reshape(x, shape), (self,))
+    try:
+        nb = np.reshape(b, shape, copy=False)
+    except ValueError:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+    return _make_view(self, nb, "ViewBackward0", _v_reshape, (shape,))
+
+
+def _view_dtype(self, dt):
+    dt = D.canonical(dt)
+    b = self._buf
+    if dt.itemsize != b.itemsize and (b.ndim == 0 or b.strides[-1] != b.itemsize):
+        raise RuntimeError("self.stride(-1) must be 1 to view with a different element size")
+    t = _wrap(b.view(dt.np))
+    t._vc = self._get_vc()
+    t._stsrc = self._base if self._base is not None else self
+    return t
+
+
+def view_as(self, other):
+    return view(self, other._buf.shape)
+
+
+def reshape(input, *shape):
+    shape = _infer_shape(_size_args(shape, "reshape"), int(np.prod(input._buf.shape, dtype=np.int64)))
+    b = input._buf
+    if type(b) is not _nd:
+        return _functional(lambda x: S.reshape(x, shape), (input,))
+    try:
+        nb = np.reshape(b, shape, copy=False)
+    except ValueError:
+        from ._ops import clone
+
+        c = clone(input, memory_format=_contig())
+        return _op("UnsafeViewBackward0", ("reshape", shape), lambda x: S.reshape(x, shape), (c,),
+                   lambda x: np.reshape(x, shape).copy() if not x.flags.c_contiguous else x.reshape(shape))
+    return _make_view(input, nb, "ViewBackward0", _v_reshape, (shape,))
+
+
+def _contig():
+    from ._ops import contiguous_format
+
+    return contiguous_format
+
+
+def reshape_as(self, other):
+    return reshape(self, other._buf.shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    b = input._buf
+    nd = b.ndim
+    if nd == 0:
+        return reshape(input, (1,))
+    s = _wrap_dim(start_dim, nd)
+    e = _wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    shp = b.shape[:s] + (int(np.prod(b.shape[s:e + 1], dtype=np.int64)),) + b.shape[e + 1:]
+    return reshape(input, shp)
+
+
+def unflatten(self, dim, sizes):
+    b = self._buf
+    d = _wrap_dim(dim, b.ndim)
+    sizes = tuple(sizes)
+    n = b.shape[d]
+    if -1 in sizes:
+        known = math.prod(s for s in sizes if s != -1)
+        sizes = tuple(n // known if s == -1 else s for s in sizes)
+    if math.prod(sizes) != n:
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                           f"({n}) in the input tensor")
+    return view(self, b.shape[:d] + sizes + b.shape[d + 1:])
+
+
+def unsqueeze(input, dim):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim + 1)
+    shp = b.shape[:d] + (1,) + b.shape[d:]
+    return _view_or_functional(input, lambda x: x.reshape(shp), "UnsqueezeBackward0", _v_reshape, (shp,))
+
+
+def squeeze(input, dim=None):
+    b = input._buf
+    nd = b.ndim
+    if dim is None:
+        shp = tuple(s for s in b.shape if s != 1)
+        name = "SqueezeBackward0"
+    else:
+        dims = tuple(_wrap_dim(d, nd) for d in dim) if isinstance(dim, (tuple, list)) else (_wrap_dim(dim, nd),)
+        shp = tuple(s for i, s in enumerate(b.shape) if not (i in dims and s == 1))
+        name = "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
+    return _view_or_functional(input, lambda x: x.reshape(shp), name, _v_reshape, (shp,))
+
+
+def expand(self, *sizes):
+    sizes = _size_args(sizes, "expand")
+    b = self._buf
+    nd = b.ndim
+    if len(sizes) < nd:
+        raise RuntimeError(f"expand(torch.{D.from_np(b.dtype)._legacy}Tensor{{{list(b.shape)}}}, size={list(sizes)}): "
+                           "the number of sizes provided (" + str(len(sizes)) + ") must be greater or equal to "
+                           f"the number of dimensions in the tensor ({nd})")
+    lead = len(sizes) - nd
+    shp = []
+    strides = []
+    item = b.itemsize
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                   f"dimension {i}")
+            shp.append(s)
+            strides.append(0)
+            continue
+        cur = b.shape[i - lead]
+        if s == -1 or s == cur:
+            shp.append(cur)
+            strides.append(b.strides[i - lead] if type(b) is _nd else 0)
+        elif cur == 1:
+            shp.append(s)
+            strides.append(0)
+        else:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at "
+                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                               f"{list(b.shape)}")
+    shp = tuple(shp)
+    del item
+    return _view_or_functional(self, lambda x: _as_strided(x, shp, tuple(strides), writeable=x.flags.writeable),
+                               "ExpandBackward0", _v_expand, (shp,))
+
+
+def expand_as(self, other):
+    return expand(self, other._buf.shape)
+
+
+def broadcast_to(input, size):
+    return expand(input, tuple(size))
+
+
+def broadcast_tensors(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    shp = np.broadcast_shapes(*[t._buf.shape for t in tensors])
+    return tuple(expand(t, shp) for t in tensors)
+
+
+def broadcast_shapes(*shapes):
+    return Size(np.broadcast_shapes(*[tuple(s) if not isinstance(s, int) else (s,) for s in shapes]))
+
+
+def permute(input, *dims):
+    dims = _size_args(dims, "permute")
+    b = input._buf
+    nd = b.ndim
+    if len(dims) != nd:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                           f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to "
+                           f"len(dims) = {len(dims)}")
+    perm = tuple(_wrap_dim(d, nd) for d in dims)
+    if len(set(perm)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _view_or_functional(input, lambda x: x.transpose(perm), "PermuteBackward0", _v_transpose, (perm,))
+
+
+def transpose(input, dim0, dim1):
+    b = input._buf
+    nd = b.ndim
+    if nd == 0:
+        return _view_or_functional(input, lambda x: x.view(), "TransposeBackward0", _v_reshape, ((),))
+    d0, d1 = _wrap_dim(dim0, nd), _wrap_dim(dim1, nd)
+    perm = list(range(nd))
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    perm = tuple(perm)
+    return _view_or_functional(input, lambda x: x.transpose(perm), "TransposeBackward0", _v_transpose, (perm,))
+
+
+swapaxes = swapdims = transpose
+
+
+def t(input):
+    b = input._buf
+    nd = b.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    perm = tuple(range(nd))[::-1]
+    return _view_or_functional(input, lambda x: x.transpose(perm), "TBackward0", _v_transpose, (perm,))
+
+
+def _T(self):
+    nd = self._buf.ndim
+    if nd != 2:
+        import warnings
+
+        if nd > 2:
+            warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                          "deprecated and it will throw an error in a future release.", UserWarning, stacklevel=2)
+    return permute(self, tuple(range(nd))[::-1])
+
+
+def _mT(self):
+    if self._buf.ndim < 2:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+    return transpose(self, -2, -1)
+
+
+def movedim(input, source, destination):
+    b = input._buf
+    nd = b.ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [_wrap_dim(s, nd) for s in src]
+    dst = [_wrap_dim(d, nd) for d in dst]
+    order = [n for n in range(nd) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute(input, order)
+
+
+moveaxis = movedim
+
+
+def narrow(input, dim, start, length):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim)
+    start = int(start)
+    n = b.shape[d]
+    if start < 0:
+        start += n
+    if not 0 <= start <= n or length < 0 or start + length > n:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    return _index_view(input, (slice(None),) * d + (slice(start, start + length),), "SliceBackward0")
+
+
+def select(input, dim, index):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim)
+    n = b.shape[d]
+    i = int(index)
+    if not -n <= i < n:
+        raise IndexError(f"select(): index {i} out of range for tensor of size {list(b.shape)} at dimension {d}")
+    return _index_view(input, (slice(None),) * d + (i % n,), "SelectBackward0")
+
+
+def _index_view(input, idx, gname):
+    b = input._buf
+    indexer, arrays = I.parse_index(b.shape, idx, "indexing")
+    if type(b) is not _nd:
+        return _functional(lambda x: I.gather(x, [], indexer, "clip"), (input,))
+    return _make_view(input, b[idx], gname, _v_gather, (indexer,))
+
+
+def unbind(input, dim=0):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim)
+    n = b.shape[d]
+    return _multi_view(input, [(slice(None),) * d + (i,) for i in range(n)], "UnbindBackward0")
+
+
+def _multi_view(input, idxs, gname):
+    """Several views recorded by one node (unbind / split / chunk)."""
+    b = input._buf
+    parsed = [I.parse_index(b.shape, idx, "indexing")[0] for idx in idxs]
+    if type(b) is not _nd:
+        return tuple(_functional(lambda x, ix=ix: I.gather(x, [], ix, "clip"), (input,)) for ix in parsed)
+    outs = []
+    need = STATE.enabled and (input._rg or input._gfn is not None)
+    for idx, ix in zip(idxs, parsed):
+        with_grad = STATE.enabled
+        STATE.enabled = False
+        try:
+            v = _make_view(input, b[idx], gname, _v_gather, (ix,))
+        finally:
+            STATE.enabled = with_grad
+        outs.append(v)
+    if need and outs:
+        key = ("multi_view", tuple(parsed))
+
+        def fn(x):
+            return tuple(I.gather(x, [], ix, "clip") for ix in parsed)
+
+        G.record(gname, key, fn, (input,), outs, multi=True)
+        for v in outs:
+            v._vver = v._vc.v
+    return tuple(outs)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    b = tensor._buf
+    d = _wrap_dim(dim, b.ndim)
+    n = b.shape[d]
+    if isinstance(split_size_or_sections, int):
+        s = split_size_or_sections
+        if s <= 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+        bounds = list(range(0, n, s)) if s else [0]
+        sizes = [(a, builtins.min(a + s, n)) for a in bounds]
+        name = "SplitBackward0"
+    else:
+        sizes = []
+        a = 0
+        secs = [int(x) for x in split_size_or_sections]
+        if builtins.sum(secs) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                               f"dimension {d}), but got split_sizes={secs}")
+        for s in secs:
+            sizes.append((a, a + s))
+            a += s
+        name = "SplitWithSizesBackward0"
+    idxs = [(slice(None),) * d + (slice(lo, hi),) for lo, hi in sizes]
+    return _multi_view(tensor, idxs, name)
+
+
+def chunk(input, chunks, dim=0):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim)
+    n = b.shape[d]
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    size = -(-n // chunks) if n else 1
+    return split(input, size, d) if n else split(input, [0] * 1, d)
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim)
+    n = b.shape[d]
+    if isinstance(indices_or_sections, int):
+        k = indices_or_sections
+        q, r = divmod(n, k)
+        bounds = [0]
+        for i in range(k):
+            bounds.append(bounds[-1] + q + (1 if i < r else 0))
+    else:
+        bounds = [0] + [builtins.min(int(i), n) for i in indices_or_sections] + [n]
+    idxs = [(slice(None),) * d + (slice(lo, builtins.max(lo, hi)),) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    return _multi_view(input, idxs, "SplitBackward0")
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    b = input._buf
+    nd = b.ndim
+    d1, d2 = _wrap_dim(dim1, nd), _wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+
+    def mk(x):
+        v = np.diagonal(x, offset, d1, d2)
+        return _as_strided(v, v.shape, v.strides, writeable=x.flags.writeable)
+
+    return _view_or_functional(input, mk, "DiagonalBackward0", _v_diagonal, (offset, d1, d2))
+
+
+def unfold(self, dimension, size, step):
+    b = self._buf
+    d = _wrap_dim(dimension, b.ndim) if b.ndim else 0
+    n = b.shape[d] if b.ndim else 1
+    if size > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
+    count = (n - size) // step + 1
+
+    def mk(x):
+        shp = x.shape[:d] + (count,) + x.shape[d + 1:] + (size,)
+        st = x.strides[:d] + (x.strides[d] * step,) + x.strides[d + 1:] + (x.strides[d],)
+        return _as_strided(x, shp, st, writeable=x.flags.writeable)
+
+    return _view_or_functional(self, mk, "UnfoldBackward0", _v_unfold, (d, size, step))
+
+
+def as_strided(input, size, stride, storage_offset=None):
+    b = input._buf
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    st = input._storage()
+    off = input.storage_offset() if storage_offset is None else int(storage_offset)
+    flat = st._flat
+    need = off + builtins.sum((s - 1) * k for s, k in zip(size, stride)) + 1 if builtins.all(size) else off
+    if need > flat.shape[0]:
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {off}, and "
+                           f"itemsize {b.itemsize} requiring a storage size of {need * b.itemsize} are out of "
+                           f"bounds for storage of size {flat.nbytes}")
+    nb = _as_strided(flat[off:], size, tuple(k * b.itemsize for k in stride))
+    base_off = input.storage_offset()
+    if not b.flags.c_contiguous:
+        raise NotImplementedError("fgrad.torch.as_strided: the input must be contiguous for autograd")
+    idx = np.zeros(size, np.int64) + (off - base_off)
+    for ax, k in enumerate(stride):
+        shp = [1] * len(size)
+        shp[ax] = size[ax]
+        idx = idx + np.arange(size[ax], dtype=np.int64).reshape(shp) * k
+    return _make_view(input, nb, "AsStridedBackward0", _v_take, (idx.shape, idx.tobytes()))
+
+
+def real(input):
+    b = input._buf
+    if b.dtype.kind != "c":
+        return input
+    return _view_or_functional(input, lambda x: x.real, "RealBackward0", _v_real, ())
+
+
+def imag(input):
+    b = input._buf
+    if b.dtype.kind != "c":
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return _view_or_functional(input, lambda x: x.imag, "ImagBackward0", _v_imag, ())
+
+
+# -- in-place view ops ------------------------------------------------------------------
+
+
+def _inplace_view_op(self, new_view: Tensor, gname: str):
+    """``self`` takes ``new_view``'s layout (squeeze_, unsqueeze_, t_, transpose_)."""
+    self._buf = new_view._buf
+    if new_view._gfn is not None:
+        node = new_view._gfn
+        node._next = tuple(node._next)
+        self._gfn = node
+        self._oi = 0
+        new_view_node_rename(node, gname)
+    if new_view._base is not None and self._base is not None:
+        self._vfn = new_view._vfn
+        self._vver = new_view._vver
+    return self
+
+
+def new_view_node_rename(node, gname):
+    if type(node).__name__ != gname:
+        node.__class__ = G.node_class(gname, type(node).__mro__[1])
+
+
+def squeeze_(self, dim=None):
+    return _inplace_view_op(self, squeeze(self, dim), "SqueezeBackward3" if dim is None else "SqueezeBackward4")
+
+
+def unsqueeze_(self, dim):
+    return _inplace_view_op(self, unsqueeze(self, dim), "UnsqueezeBackward1")
+
+
+def t_(self):
+    return _inplace_view_op(self, t(self), "TBackward1")
+
+
+def transpose_(self, dim0, dim1):
+    return _inplace_view_op(self, transpose(self, dim0, dim1), "TransposeBackward1")
+
+
+swapaxes_ = swapdims_ = transpose_
+
+
+def as_strided_(self, size, stride, storage_offset=None):
+    return _inplace_view_op(self, as_strided(self, size, stride, storage_offset), "AsStridedBackward1")
+
+
+# ---------------------------------------------------------------------------------------
+# indexing
+
+
+def _is_basic(idx) -> bool:
+    for item in idx:
+        if item is None or item is Ellipsis or isinstance(item, slice):
+            continue
+        if isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+            continue
+        if isinstance(item, Tensor) and item._buf.ndim == 0 and item._buf.dtype.kind in "iu" and False:
+            continue
+        return False
+    return True
+
+
+def _check_basic(b, idx) -> None:
+    nd = b.ndim
+    consumed = builtins.sum(1 for i in idx if i is not None and i is not Ellipsis)
+    if consumed > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    # positions of ints / slices
+    ax = 0
+    n_after = 0
+    seen_ell = False
+    for item in idx:
+        if item is Ellipsis:
+            seen_ell = True
+            n_after = builtins.sum(1 for j in idx[idx.index(Ellipsis) + 1:] if j is not None and j is not Ellipsis)
+            ax = nd - n_after
+            continue
+        if item is None:
+            continue
+        if isinstance(item, slice):
+            if item.step is not None and int(item.step) <= 0:
+                raise ValueError("step must be greater than zero")
+        else:
+            size = b.shape[ax]
+            i = int(item)
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {ax} with size {size}")
+        ax += 1
+    del seen_ell
+
+
+def _basic_name(idx) -> str:
+    name = "SliceBackward0"
+    for item in idx:
+        if item is None:
+            name = "UnsqueezeBackward0"
+        elif item is Ellipsis:
+            continue
+        elif isinstance(item, slice):
+            if not (item.start is None and item.stop is None and item.step is None):
+                name = "SliceBackward0"
+        else:
+            name = "SelectBackward0"
+    return name
+
+
+def _np_index_item(item, arrays, tmpl):
+    """Convert one index item for NumPy; array entries are collected in ``arrays``."""
+    if isinstance(item, Tensor):
+        a = item._buf
+        if type(a) is not _nd:
+            from ..core.array import Tracer
+
+            if isinstance(a, Tracer):
+                a = a._concrete("indexing")._buf
+            else:
+                a = np.asarray(a._buf)
+    elif isinstance(item, (list, tuple)):
+        a = np.asarray([np.asarray(i._buf) if isinstance(i, Tensor) else i for i in item])
+    elif isinstance(item, np.ndarray):
+        a = item
+    elif isinstance(item, (bool, np.bool_)):
+        a = np.asarray(bool(item))
+    else:
+        tmpl.append(item)
+        return
+    if a.dtype == np.bool_ or a.dtype == np.uint8 and isinstance(item, Tensor):
+        if a.ndim == 0:
+            tmpl.append(bool(a))
+            return
+        for nz in np.nonzero(a):
+            tmpl.append(("A", len(arrays)))
+            arrays.append(nz.astype(np.int64))
+        return
+    if a.dtype.kind not in "iu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    tmpl.append(("A", len(arrays)))
+    arrays.append(a.astype(np.int64, copy=False))
+
+
+def _split_index(idx):
+    """(template, index arrays): template entries are ints/slices/None/Ellipsis/bools or
+    ("A", k) placeholders for ``arrays[k]``."""
+    arrays: list = []
+    tmpl: list = []
+    for item in idx:
+        _np_index_item(item, arrays, tmpl)
+    return tmpl, arrays
+
+
+def _rebuild(tmpl, arrays):
+    return tuple(arrays[e[1]] if isinstance(e, tuple) else e for e in tmpl)
+
+
+def _hashable(tmpl):
+    out = []
+    for e in tmpl:
+        if isinstance(e, slice):
+            out.append(("slice", e.start, e.stop, e.step))
+        elif e is Ellipsis:
+            out.append("...")
+        else:
+            out.append(e)
+    return tuple(out)
+
+
+def _norm_idx(idx):
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    out = []
+    for item in idx:
+        if isinstance(item, Tensor) and item._buf.ndim == 0 and item._buf.dtype.kind in "iu" and \
+                type(item._buf) is _nd:
+            out.append(int(item._buf))
+        elif isinstance(item, slice):
+            out.append(slice(_int_or_none(item.start), _int_or_none(item.stop), _int_or_none(item.step)))
+        else:
+            out.append(item)
+    return tuple(out)
+
+
+def _int_or_none(v):
+    if v is None:
+        return None
+    if isinstance(v, Tensor):
+        return int(v.item())
+    return int(v)
+
+
+def getitem(self, idx):
+    idx = _norm_idx(idx)
+    b = self._buf
+    if _is_basic(idx):
+        _check_basic(b, idx)
+        if type(b) is not _nd:
+            indexer, _ = I.parse_index(b.shape, idx, "indexing")
+            return _functional(lambda x: I.gather(x, [], indexer, "clip"), (self,))
+        indexer, _ = I.parse_index(b.shape, idx, "indexing")
+        return _make_view(self, b[idx], _basic_name(idx), _v_gather, (indexer,))
+    tmpl, arrays = _split_index(idx)
+    np_idx = _rebuild(tmpl, arrays)
+    key_t = _hashable(tmpl)
+
+    def fn(x, *arrs):
+        return _fnp()._getitem(x, _rebuild(tmpl, arrs))
+
+    def fwd(x, *arrs):
+        try:
+            return np.asarray(x[_rebuild(tmpl, arrs)]).copy()
+        except IndexError as e:
+            raise IndexError(str(e).replace("axis", "dimension")) from None
+
+    if type(b) is not _nd:
+        return _functional(fn, (self,) + tuple(arrays))
+    try:
+        return _op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), fwd, edges=(0,))
+    except IndexError:
+        raise
+    finally:
+        del np_idx
+
+
+def setitem(self, idx, value):
+    idx = _norm_idx(idx)
+    b = self._buf
+    vt = isinstance(value, Tensor)
+    if not vt and not isinstance(value, (int, float, bool, complex, np.generic)):
+        from ._ops_creation import tensor
+
+        value = tensor(value, dtype=D.from_np(b.dtype))
+        vt = True
+    grad = STATE.enabled and (_req(self) or (vt and _req(value)) or (
+        self._base is not None and _req(self._base)))
+    basic = _is_basic(idx)
+    if basic:
+        _check_basic(b, idx)
+    if type(b) is _nd and not grad and (not vt or type(value._buf) is _nd):
+        vb = value._buf if vt else value
+        if vt and not _can_cast(vb.dtype, b.dtype) and b.dtype.kind != "b":
+            pass
+        if basic:
+            target = b[idx]
+            if isinstance(target, _nd):
+                _check_overlap(target)
+        if vt and np.may_share_memory(b, vb):
+            vb = vb.copy()
+        try:
+            b[_rebuild(*_split_index(idx)) if not basic else idx] = vb
+        except ValueError as e:
+            raise RuntimeError(str(e)) from None
+        _bump(self)
+        return
+    if basic:
+        v = getitem(self, idx)
+        if vt:
+            from ._ops import copy_
+
+            copy_(v, value)
+        else:
+            from ._ops import fill_
+
+            fill_(v, value)
+        return
+    # advanced indexing: index_put_
+    tmpl, arrays = _split_index(idx)
+    dt = b.dtype
+    if not vt:
+        value = np.asarray(value, dt)
+
+    def fn(x, v, *arrs):
+        return _fnp()._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
+
+    if type(b) is not _nd:
+        return _inplace(self, "IndexPutBackward0", ("index_put", _hashable(tmpl), dt), fn,
+                        (self, value) + tuple(arrays), None, (0, 1))
+    new = b.copy()
+    new[_rebuild(tmpl, arrays)] = value._buf if vt else value
+    _inplace(self, "IndexPutBackward0", ("index_put", _hashable(tmpl), dt), fn, (self, value) + tuple(arrays), new,
+             (0, 1))
+
+
+def index_put_(self, indices, values, accumulate=False):
+    if not accumulate:
+        setitem(self, tuple(indices), values)
+        return self
+    tmpl, arrays = _split_index(tuple(indices))
+    dt = self._buf.dtype
+
+    def fn(x, v, *arrs):
+        return _fnp()._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "add")
+
+    new = self._buf.copy()
+    np.add.at(new, _rebuild(tmpl, arrays), values._buf)
+    return _inplace(self, "IndexPutBackward0", ("index_put_acc", _hashable(tmpl), dt), fn,
+                    (self, values) + tuple(arrays), new, (0, 1))
+
+
+def index_put(input, indices, values, accumulate=False):
+    from ._ops import clone
+
+    return index_put_(clone(input), indices, values, accumulate)
+
+
+# ---------------------------------------------------------------------------------------
+# gather / scatter / index_select / masked ops
+
+
+def _idx_buf(index, name="index"):
+    if not isinstance(index, Tensor):
+        index = _as_t(index)
+    b = index._buf
+    if b.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+    return b.astype(np.int64, copy=False)
+
+
+def _as_t(x):
+    from ._ops_creation import tensor
+
+    return x if isinstance(x, Tensor) else tensor(x)
+
+
+def _along_arrays(ishape, dim, idx):
+    """Index arrays selecting ``[..., idx, ...]`` along ``dim`` for an index of shape ishape."""
+    nd = len(ishape)
+    arrs = []
+    for d in range(nd):
+        if d == dim:
+            arrs.append(idx)
+        else:
+            sh = [1] * nd
+            sh[d] = ishape[d]
+            arrs.append(np.arange(ishape[d], dtype=np.int64).reshape(sh))
+    return tuple(np.broadcast_to(a, ishape) for a in arrs)
+
+
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    b = input._buf
+    nd = b.ndim
+    d = _wrap_dim(dim, nd) if nd else 0
+    ib = _idx_buf(index, "gather")
+    if ib.ndim != nd and not (nd == 0 and ib.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for k in range(nd):
+        if k != d and ib.shape[k] > b.shape[k]:
+            raise RuntimeError(f"Size does not match at dimension {k} expected index {list(ib.shape)} to be no "
+                               f"larger than self {list(b.shape)} apart from dimension {d}")
+    if ib.size and (ib.min() < -b.shape[d] if nd else False or ib.max() >= (b.shape[d] if nd else 1)):
+        raise RuntimeError(f"index {int(ib.max())} is out of bounds for dimension {d} with size "
+                           f"{b.shape[d] if nd else 1}")
+    arrs = _along_arrays(ib.shape, d, ib) if nd else ()
+    indexer = tuple(("a", k) for k in range(nd))
+
+    def fn(x, *a):
+        return I.gather(x, list(a), indexer, "clip")
+
+    res = _op("GatherBackward0", ("gather", indexer), fn, (input,) + tuple(np.ascontiguousarray(a) for a in arrs),
+              lambda x, *a: np.asarray(x[tuple(a)]) if nd else x.copy(), edges=(0,))
+    return res if out is None else _out(out, res, "gather")
+
+
+def take_along_dim(input, indices, dim=None):
+    if dim is None:
+        return gather(reshape(input, (-1,)), 0, reshape(indices, (-1,)))
+    b, ib = input._buf, indices._buf
+    d = _wrap_dim(dim, b.ndim)
+    shp = list(np.broadcast_shapes(tuple(s if k != d else 1 for k, s in enumerate(b.shape)),
+                                   tuple(s if k != d else 1 for k, s in enumerate(ib.shape))))
+    xs = list(shp)
+    xs[d] = b.shape[d]
+    js = list(shp)
+    js[d] = ib.shape[d]
+    return gather(expand(input, xs), d, expand(indices, js))
+
+
+def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
+    b = input._buf
+    nd = b.ndim
+    d = _wrap_dim(dim, nd) if nd else 0
+    ib = _idx_buf(index, name)
+    arrs = tuple(np.ascontiguousarray(a) for a in _along_arrays(ib.shape, d, ib))
+    indexer = tuple(("a", k) for k in range(nd))
+    dt = b.dtype
+    if isinstance(src, Tensor):
+        sb = src._buf
+        sl = tuple(slice(0, s) for s in ib.shape)
+        srcv = src
+        src_is_t = True
+    else:
+        sb = np.asarray(src, dt)
+        sl = ()
+        srcv = np.asarray(src, dt)
+        src_is_t = False
+    mode = {None: "set", "add": "add", "sum": "add", "multiply": "mul", "prod": "mul", "amax": "max",
+            "amin": "min", "mean": "add"}[reduce]
+
+    def fn(x, s, *a):
+        if src_is_t:
+            s = ew.convert_element_type(s, dt)
+            s = I.gather(s, [], tuple(("s", 0, k, 1) for k in ib.shape), "clip") if s.shape != ib.shape else s
+        else:
+            s = S.broadcast_to(ew.convert_element_type(s, dt), ib.shape)
+        return I.scatter(x, s, list(a), indexer, mode, "drop")
+
+    def fwd(x, s, *a):
+        out = x.copy()
+        vals = np.broadcast_to(s[sl] if src_is_t else s, ib.shape).astype(dt, copy=False)
+        if mode == "set":
+            out[tuple(a)] = vals
+        else:
+            {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[mode].at(out, tuple(a), vals)
+        return out
+
+    key = (gname, indexer, mode, src_is_t, dt)
+    args = (input, srcv) + arrs
+    edges = (0, 1)
+    if inplace:
+        if type(b) is not _nd:
+            return _inplace(input, gname, key, fn, args, None, edges)
+        return _inplace(input, gname, key, fn, args, fwd(b, sb, *arrs), edges)
+    return _op(gname, key, fn, args, fwd, edges=edges)
+
+
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    s = src if src is not None else value
+    return _scatter_common(input, dim, index, s, reduce, "scatter",
+                           "ScatterBackward0" if isinstance(s, Tensor) else "ScatterBackward1")
+
+
+def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
+    s = src if src is not None else value
+    return _scatter_common(self, dim, index, s, reduce, "scatter_",
+                           "ScatterBackward0" if isinstance(s, Tensor) else "ScatterBackward1", inplace=True)
+
+
+def scatter_add(input, dim, index, src):
+    return _scatter_common(input, dim, index, src, "add", "scatter_add", "ScatterAddBackward0")
+
+
+def scatter_add_(self, dim, index, src):
+    return _scatter_common(self, dim, index, src, "add", "scatter_add_", "ScatterAddBackward0", inplace=True)
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    return _scatter_common(input, dim, index, src, reduce, "scatter_reduce", "ScatterReduceBackward0")
+
+
+def index_select(input, dim, index, *, out=None):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    ib = _idx_buf(index, "index_select")
+    if ib.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    n = b.shape[d] if b.ndim else 1
+    if ib.size and (ib.max() >= n or ib.min() < -n):
+        raise IndexError("index out of range in self")
+    ib = ib.reshape(-1)
+
+    def fn(x, i):
+        return _fnp().take(x, i, axis=d, mode="clip") if x.ndim else x
+
+    res = _op("IndexSelectBackward0", ("index_select", d), fn, (input, ib),
+              lambda x, i: np.take(x, i, axis=d) if x.ndim else x.copy(), edges=(0,))
+    return res if out is None else _out(out, res, "index_select")
+
+
+def take(input, index):
+    ib = _idx_buf(index, "take")
+    n = input._buf.size
+    if ib.size and (ib.max() >= n or ib.min() < -n):
+        raise IndexError(f"out of range: tried to access index {int(ib.max())} on a tensor of {n} elements.")
+
+    def fn(x, i):
+        return _fnp().take(S.reshape(x, (-1,)), i, mode="clip")
+
+    return _op("TakeBackward0", ("take",), fn, (input, ib), lambda x, i: np.take(x.reshape(-1), i), edges=(0,))
+
+
+def masked_select(input, mask):
+    mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
+    if mb.dtype != np.bool_:
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask")
+    shp = np.broadcast_shapes(input._buf.shape, mb.shape)
+    x = expand(input, shp) if input._buf.shape != shp else input
+    m = np.broadcast_to(mb, shp)
+    arrs = tuple(a.astype(np.int64) for a in np.nonzero(m))
+    indexer = tuple(("a", k) for k in range(len(shp)))
+
+    def fn(v, *a):
+        return I.gather(v, list(a), indexer, "clip")
+
+    return _op("MaskedSelectBackward0", ("masked_select", indexer), fn, (x,) + arrs,
+               lambda v, *a: np.asarray(v[tuple(a)]) if a else v.reshape(-1).copy(), edges=(0,))
+
+
+def masked_fill(input, mask, value):
+    from ._ops import where
+
+    mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
+    if mb.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{D.from_np(mb.dtype)}")
+    dt = D.from_np(input._buf.dtype)
+    if isinstance(value, Tensor):
+        if value._buf.ndim != 0:
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._buf.ndim} dimension(s).")
+        v = value.to(dt)
+    else:
+        v = np.asarray(value).astype(dt.np).item()
+    res = where(_new(mb), v, input)
+    if res._gfn is not None:
+        new_view_node_rename(res._gfn, "MaskedFillBackward0")
+        if not isinstance(value, Tensor):
+            res._gfn._next = tuple(e for e, a in zip(res._gfn._next, res._gfn._edge_args) if a == 2)
+            res._gfn._edge_args = (2,)
+    if res._buf.shape != input._buf.shape:
+        raise RuntimeError(f"masked_fill: mask of shape {list(mb.shape)} is not broadcastable to "
+                           f"{list(input._buf.shape)}")
+    return res
+
+
+def masked_fill_(self, mask, value):
+    from ._ops import _standin as _si
+
+    mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
+    b = self._buf
+    if not (STATE.enabled and (_req(self) or (isinstance(value, Tensor) and _req(value)) or self._base is not None)) \
+            and type(b) is _nd:
+        _check_overlap(b)
+        vb = value._buf if isinstance(value, Tensor) else value
+        np.copyto(b, np.asarray(vb, b.dtype), where=np.broadcast_to(mb, b.shape))
+        _bump(self)
+        return self
+    del _si
+    dt = b.dtype
+    vv = value if isinstance(value, Tensor) else np.asarray(value, dt)
+
+    def fn(x, m, v):
+        return ew.select(m, ew.add(ew.mul(x, 0), ew.convert_element_type(v, dt)), x)
+
+    new = np.where(mb, np.asarray(vv._buf if isinstance(vv, Tensor) else vv, dt), b)
+    return _inplace(self, "MaskedFillBackward0", ("masked_fill", dt), fn, (self, mb, vv), new,
+                    (0, 2) if isinstance(value, Tensor) else (0,))
+
+
+def masked_scatter(input, mask, source):
+    mb = np.broadcast_to(mask._buf, input._buf.shape)
+    n = int(mb.sum())
+    src = reshape(source, (-1,))[:n] if n else None
+    out = input.clone() if src is None else index_put(input, (_new(np.asarray(mb)),), src)
+    return out
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    ib = _idx_buf(index, "index_add").reshape(-1)
+    dt = b.dtype
+
+    def fn(x, s, i):
+        s = ew.convert_element_type(s, dt)
+        if alpha != 1:
+            s = ew.mul(s, alpha)
+        idx = (slice(None),) * d + (i,)
+        return _fnp()._scatter(x, idx, s, "add")
+
+    def fwd(x, s, i):
+        out = x.copy()
+        sv = s.astype(dt, copy=False)
+        if alpha != 1:
+            sv = sv * alpha
+        np.add.at(out, (slice(None),) * d + (i,), sv)
+        return out
+
+    return _op("IndexAddBackward0", ("index_add", d, alpha, dt), fn, (input, source, ib), fwd, edges=(0, 1))
+
+
+def index_add_(self, dim, index, source, *, alpha=1):
+    res = index_add(self.detach(), dim, index, source.detach(), alpha=alpha)
+    from ._ops import copy_
+
+    if not (STATE.enabled and (_req(self) or _req(source))):
+        return copy_(self, res)
+    b = self._buf
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    ib = _idx_buf(index, "index_add").reshape(-1)
+    dt = b.dtype
+
+    def fn(x, s, i):
+        s = ew.convert_element_type(s, dt)
+        if alpha != 1:
+            s = ew.mul(s, alpha)
+        return _fnp()._scatter(x, (slice(None),) * d + (i,), s, "add")
+
+    return _inplace(self, "IndexAddBackward0", ("index_add", d, alpha, dt), fn, (self, source, ib), res._buf,
+                    (0, 1))
+
+
+def index_copy(input, dim, index, source):
+    b = input._buf
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    idx = (slice(None),) * d + (_new(_idx_buf(index).reshape(-1)),)
+    out = input.clone()
+    setitem(out, idx, source)
+    return out
+
+
+def index_copy_(self, dim, index, source):
+    b = self._buf
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    setitem(self, (slice(None),) * d + (_new(_idx_buf(index).reshape(-1)),), source)
+    return self
+
+
+def index_fill(input, dim, index, value):
+    out = input.clone()
+    return index_fill_(out, dim, index, value)
+
+
+def index_fill_(self, dim, index, value):
+    b = self._buf
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    setitem(self, (slice(None),) * d + (_new(_idx_buf(index).reshape(-1)),), value)
+    return self
+
+
+def put_(self, index, source, accumulate=False):
+    ib = _idx_buf(index).reshape(-1)
+    flat = reshape(self, (-1,)) if self._buf.flags.c_contiguous else None
+    if flat is None:
+        raise NotImplementedError("put_ on a non-contiguous tensor")
+    index_put_(flat, (_new(ib),), reshape(source, (-1,)), accumulate)
+    return self
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    b = input._buf
+    nz = np.nonzero(b) if b.ndim else np.nonzero(b.reshape(1))
+    if as_tuple:
+        return tuple(_new(a.astype(np.int64)) for a in nz)
+    res = _new(np.ascontiguousarray(np.stack(nz, axis=1).astype(np.int64)) if b.ndim else
+               np.zeros((int(bool(b)), 0), np.int64))
+    return res if out is None else _out(out, res, "nonzero")
+
+
+def argwhere(input):
+    return nonzero(input)
+
+
+# ---------------------------------------------------------------------------------------
+# joining
+
+
+def _seq(tensors, name):
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    ts = list(tensors)
+    if not ts:
+        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    return [t if isinstance(t, Tensor) else _as_t(t) for t in ts]
+
+
+def cat(tensors, dim=0, *, out=None):
+    ts = _seq(tensors, "cat")
+    # legacy: 1-D empty tensors are skipped
+    keep = [t for t in ts if not (t._buf.ndim == 1 and t._buf.shape[0] == 0)]
+    if not keep:
+        res = _new(np.empty((0,), result_dtype(*ts)))
+        return res if out is None else _out(out, res, "cat")
+    nd = keep[0]._buf.ndim
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = _wrap_dim(dim, nd)
+    ref = keep[0]._buf.shape
+    for i, t in enumerate(keep):
+        s = t._buf.shape
+        if len(s) != nd:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {len(s)}")
+        for k in range(nd):
+            if k != d and s[k] != ref[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} but "
+                                   f"got size {s[k]} for tensor number {i} in the list.")
+    Rd = result_dtype(*keep)
+
+    def fn(*xs):
+        return _fnp().concatenate([ew.convert_element_type(x, Rd) for x in xs], axis=d)
+
+    def fwd(*bs):
+        return np.concatenate([x.astype(Rd, copy=False) for x in bs], axis=d)
+
+    res = _op("CatBackward0", ("cat", d, Rd), fn, tuple(keep), fwd)
+    return res if out is None else _out(out, res, "cat")
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0, *, out=None):
+    ts = _seq(tensors, "stack")
+    shp = ts[0]._buf.shape
+    for i, t in enumerate(ts):
+        if t._buf.shape != shp:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(shp)} at entry 0 and "
+                               f"{list(t._buf.shape)} at entry {i}")
+    d = _wrap_dim(dim, len(shp) + 1)
+    Rd = result_dtype(*ts)
+
+    def fn(*xs):
+        return _fnp().stack([ew.convert_element_type(x, Rd) for x in xs], axis=d)
+
+    def fwd(*bs):
+        return np.stack([x.astype(Rd, copy=False) for x in bs], axis=d)
+
+    res = _op("StackBackward0", ("stack", d, Rd), fn, tuple(ts), fwd)
+    return res if out is None else _out(out, res, "stack")
+
+
+def _atleast(t, k):
+    while t._buf.ndim < k:
+        t = unsqueeze(t, 0) if t._buf.ndim == 0 or k == 2 else unsqueeze(t, -1)
+    return t
+
+
+def atleast_1d(*tensors):
+    r = [reshape(t, (1,)) if t._buf.ndim == 0 else t for t in _flat_args(tensors)]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def atleast_2d(*tensors):
+    r = []
+    for t in _flat_args(tensors):
+        nd = t._buf.ndim
+        r.append(reshape(t, (1,) * (2 - nd) + t._buf.shape) if nd < 2 else t)
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def atleast_3d(*tensors):
+    r = []
+    for t in _flat_args(tensors):
+        s = t._buf.shape
+        if len(s) == 0:
+            t = reshape(t, (1, 1, 1))
+        elif len(s) == 1:
+            t = reshape(t, (1, s[0], 1))
+        elif len(s) == 2:
+            t = reshape(t, s + (1,))
+        r.append(t)
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def _flat_args(ts):
+    if len(ts) == 1 and isinstance(ts[0], (list, tuple)):
+        return list(ts[0])
+    return list(ts)
+
+
+def hstack(tensors, *, out=None):
+    ts = [atleast_1d(t) for t in _seq(tensors, "hstack")]
+    return cat(ts, 0 if ts[0]._buf.ndim == 1 else 1, out=out)
+
+
+def vstack(tensors, *, out=None):
+    return cat([atleast_2d(t) for t in _seq(tensors, "vstack")], 0, out=out)
+
+
+row_stack = vstack
+
+
+def dstack(tensors, *, out=None):
+    return cat([atleast_3d(t) for t in _seq(tensors, "dstack")], 2, out=out)
+
+
+def column_stack(tensors, *, out=None):
+    ts = [reshape(t, (-1, 1)) if t._buf.ndim <= 1 else t for t in _seq(tensors, "column_stack")]
+    return cat(ts, 1, out=out)
+
+
+# ---------------------------------------------------------------------------------------
+# copies that move data
+
+
+def flip(input, dims):
+    b = input._buf
+    if isinstance(dims, int):
+        dims = (dims,)
+    ds = tuple(sorted(_wrap_dim(d, b.ndim) for d in dims))
+
+    def fn(x):
+        return _fnp().flip(x, ds) if ds else x
+
+    return _op("FlipBackward0", ("flip", ds), fn, (input,), lambda x: np.flip(x, ds).copy())
+
+
+def fliplr(input):
+    return flip(input, (1,))
+
+
+def flipud(input):
+    return flip(input, (0,))
+
+
+def roll(input, shifts, dims=None):
+    sh = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    ds = None if dims is None else ((dims,) if isinstance(dims, int) else tuple(dims))
+
+    def fn(x):
+        return _fnp().roll(x, sh if len(sh) > 1 else sh[0], ds)
+
+    return _op("RollBackward0", ("roll", sh, ds), fn, (input,), lambda x: np.roll(x, sh if len(sh) > 1 else sh[0],
+                                                                                      ds))
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    dims = tuple(dims)
+
+    def fn(x):
+        return _fnp().rot90(x, k, dims)
+
+    return _op("RotBackward0", ("rot90", k, dims), fn, (input,), lambda x: np.rot90(x, k, dims).copy())
+
+
+def repeat(self, *sizes):
+    sizes = _size_args(sizes, "repeat")
+    b = self._buf
+    if len(sizes) < b.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                           "tensor")
+
+    def fn(x):
+        return _fnp().tile(x, sizes)
+
+    return _op("RepeatBackward0", ("repeat", sizes), fn, (self,), lambda x: np.tile(x, sizes))
+
+
+def tile(input, dims):
+    dims = tuple(dims)
+    nd = input._buf.ndim
+    if len(dims) < nd:
+        dims = (1,) * (nd - len(dims)) + dims
+    return repeat(input, dims)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:  # torch.repeat_interleave(repeats)
+        r = input._buf
+        return _new(np.repeat(np.arange(r.shape[0], dtype=np.int64), r))
+    rep = repeats._buf if isinstance(repeats, Tensor) else repeats
+    b = input._buf
+    if dim is None:
+        x = reshape(input, (-1,))
+        d = 0
+    else:
+        x = input
+        d = _wrap_dim(dim, b.ndim)
+    rep_c = np.asarray(rep).astype(np.int64)
+    n = x._buf.shape[d]
+    idx = np.repeat(np.arange(n, dtype=np.int64), np.broadcast_to(rep_c, (n,)) if rep_c.ndim == 0 else rep_c)
+    return index_select(x, d, _new(idx))
+
+
+def tril(input, diagonal=0, *, out=None):
+    k = int(diagonal)
+    res = _op("TrilBackward0", ("tril", k), lambda x: _fnp().tril(x, k), (input,), lambda x: np.tril(x, k))
+    return res if out is None else _out(out, res, "tril")
+
+
+def triu(input, diagonal=0, *, out=None):
+    k = int(diagonal)
+    res = _op("TriuBackward0", ("triu", k), lambda x: _fnp().triu(x, k), (input,), lambda x: np.triu(x, k))
+    return res if out is None else _out(out, res, "triu")
+
+
+def tril_(self, diagonal=0):
+    k = int(diagonal)
+    return _inplace(self, "TrilBackward0", ("tril", k), lambda x: _fnp().tril(x, k), (self,),
+                    np.tril(self._buf, k))
+
+
+def triu_(self, diagonal=0):
+    k = int(diagonal)
+    return _inplace(self, "TriuBackward0", ("triu", k), lambda x: _fnp().triu(x, k), (self,),
+                    np.triu(self._buf, k))
+
+
+def diag(input, diagonal=0, *, out=None):
+    b = input._buf
+    k = int(diagonal)
+    if b.ndim == 1:
+        res = _op("DiagEmbedBackward0", ("diag1", k), lambda x: _fnp().diag(x, k), (input,), lambda x: np.diag(x, k))
+    elif b.ndim == 2:
+        res = _op("DiagonalBackward0", ("diag2", k), lambda x: _fnp().diag(x, k), (input,),
+                  lambda x: np.diag(x, k).copy())
+    else:
+        raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + str(b.ndim) + "D")
+    return res if out is None else _out(out, res, "diag")
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    b = input._buf
+    n = b.shape[-1] + builtins.abs(offset)
+    eye = np.zeros((b.shape[-1], n, n), bool)
+    for i in range(b.shape[-1]):
+        r, c = (i, i + offset) if offset >= 0 else (i - offset, i)
+        eye[i, r, c] = True
+    if (dim1, dim2) not in ((-2, -1), (b.ndim - 1, b.ndim)):
+        raise NotImplementedError("diag_embed: only the last two output dims are supported")
+
+    def fn(x, e):
+        return _fnp().sum(ew.mul(x[..., :, None, None], ew.convert_element_type(e, x.dtype)), axis=-3)
+
+    return _op("DiagEmbedBackward0", ("diag_embed", offset), fn, (input, eye),
+               lambda x, e: np.einsum("...i,ijk->...jk", x, e.astype(x.dtype)), edges=(0,))
+
+
+def diagflat(input, offset=0):
+    return diag(reshape(input, (-1,)), offset)
+
+
+def trace(input):
+    b = input._buf
+    if b.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {b.ndim}")
+    odt = _i64 if b.dtype.kind in "biu" else b.dtype
+
+    def fn(x):
+        return _fnp().trace(ew.convert_element_type(x, odt))
+
+    return _op("TraceBackward0", ("trace", odt), fn, (input,), lambda x: np.asarray(np.trace(x, dtype=odt)))
+
+
+def meshgrid(*tensors, indexing="ij"):
+    ts = _flat_args(tensors)
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+    n = len(ts)
+    sizes = [t._buf.size for t in ts]
+    if indexing == "xy" and n >= 2:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    out = []
+    for i, t in enumerate(ts):
+        shp = [1] * n
+        pos = i
+        if indexing == "xy" and n >= 2 and i < 2:
+            pos = 1 - i
+        shp[pos] = t._buf.size
+        out.append(expand(reshape(t, shp), sizes))
+    return tuple(out)
+
+
+def cartesian_prod(*tensors):
+    grids = meshgrid(*tensors, indexing="ij")
+    if len(grids) == 1:
+        return tensors[0]
+    return stack([reshape(g, (-1,)) for g in grids], 1)
+
+
+def block_diag(*tensors):
+    ts = [atleast_2d(t) for t in tensors]
+    rows = builtins.sum(t._buf.shape[0] for t in ts)
+    cols = builtins.sum(t._buf.shape[1] for t in ts)
+    Rd = result_dtype(*ts)
+    from ._ops_creation import zeros
+
+    out = zeros(rows, cols, dtype=D.from_np(Rd))
+    r = c = 0
+    parts = []
+    for t_ in ts:
+        h, w = t_._buf.shape
+        parts.append((r, c, h, w))
+        r += h
+        c += w
+    pieces = []
+    for (r0, c0, h, w), t_ in zip(parts, ts):
+        from ._ops import _fnp as _f
+
+        del _f
+        pieces.append(t_)
+    if not builtins.any(_req(p) for p in pieces) or not STATE.enabled:
+        for (r0, c0, h, w), t_ in zip(parts, ts):
+            out._buf[r0:r0 + h, c0:c0 + w] = t_._buf
+        return out
+    for (r0, c0, h, w), t_ in zip(parts, ts):
+        setitem(out, (slice(r0, r0 + h), slice(c0, c0 + w)), t_)
+    return out
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    b = input._buf if isinstance(input, Tensor) else np.asarray(input)
+    r = np.searchsorted(boundaries._buf, b, side="right" if right else "left")
+    return _new(r.astype(np.int32 if out_int32 else np.int64))
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    s = sorted_sequence._buf
+    v = input._buf if isinstance(input, Tensor) else np.asarray(input)
+    sd = side or ("right" if right else "left")
+    if s.ndim == 1:
+        r = np.searchsorted(s, v, side=sd)
+    else:
+        r = np.stack([np.searchsorted(s[i], v[i], side=sd) for i in range(s.shape[0])])
+    return _new(np.asarray(r).astype(np.int32 if out_int32 else np.int64))
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    b = input._buf
+    res = np.unique(b if dim is None else b, return_inverse=return_inverse, return_counts=return_counts,
+                    axis=dim)
+    if not (return_inverse or return_counts):
+        return _new(res)
+    out = [_new(res[0])]
+    k = 1
+    if return_inverse:
+        out.append(_new(res[k].reshape(b.shape if dim is None else -1).astype(np.int64)))
+        k += 1
+    if return_counts:
+        out.append(_new(res[k].astype(np.int64)))
+    return tuple(out)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    b = input._buf.reshape(-1)
+    if b.size == 0:
+        return _new(b.copy())
+    change = np.concatenate([[True], b[1:] != b[:-1]])
+    vals = b[change]
+    out = [_new(vals)]
+    if return_inverse:
+        out.append(_new((np.cumsum(change) - 1).reshape(input._buf.shape).astype(np.int64)))
+    if return_counts:
+        idx = np.flatnonzero(change)
+        out.append(_new(np.diff(np.append(idx, b.size)).astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def bincount(input, weights=None, minlength=0):
+    w = None if weights is None else weights._buf
+    return _new(np.bincount(input._buf, w, minlength))
+
+
+def histc(input, bins=100, min=0, max=0):  # noqa: A002
+    b = input._buf
+    lo, hi = float(min), float(max)
+    if lo == hi:
+        lo, hi = float(b.min()), float(b.max())
+    h, _ = np.histogram(b, bins=bins, range=(lo, hi))
+    return _new(h.astype(b.dtype))
+
+
+_ = (_can_cast, _type_name, _standin, _is_functional)

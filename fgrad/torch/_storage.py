@@ -1,0 +1,272 @@
+"""Storages: the flat memory under tensors.
+
+A tensor's buffer is a NumPy view into a flat 1-D NumPy array (its storage), with strides
+and offset counted in elements as in PyTorch.  `UntypedStorage` is the byte-level view
+(``tensor.untyped_storage()``); `TypedStorage` (``tensor.storage()``, deprecated in
+PyTorch) sees the same memory as elements of the tensor's dtype.  Tensors made from the
+same storage (views, ``Tensor(storage)``, ``from_numpy``) share memory.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import _dtypes as D
+
+
+class _VC:
+    """A version counter, shared by a tensor and its views; bumped by in-place ops."""
+
+    __slots__ = ("v",)
+
+    def __init__(self) -> None:
+        self.v = 0
+
+
+def _data_ptr(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def flat_of(buf: np.ndarray) -> np.ndarray:
+    """A flat 1-D array covering the memory of ``buf`` (which must have non-negative strides),
+    starting at ``buf``'s first element."""
+    if buf.flags.c_contiguous:
+        return buf.reshape(-1)
+    if buf.size == 0:
+        return np.empty(0, buf.dtype)
+    item = buf.itemsize
+    span = 1 + sum((s - 1) * (st // item) for s, st in zip(buf.shape, buf.strides))
+    return np.lib.stride_tricks.as_strided(buf, shape=(span,), strides=(item,), writeable=buf.flags.writeable)
+
+
+class UntypedStorage:
+    """Byte-addressed storage (``tensor.untyped_storage()``)."""
+
+    __slots__ = ("_flat", "__weakref__")
+
+    def __init__(self, size_or_flat=0, *, device=None) -> None:
+        if isinstance(size_or_flat, np.ndarray):
+            self._flat = size_or_flat
+        else:
+            self._flat = np.zeros(int(size_or_flat), np.uint8)
+
+    @property
+    def _bytes(self) -> np.ndarray:
+        f = self._flat
+        return f if f.dtype == np.uint8 else f.view(np.uint8)
+
+    @property
+    def device(self):
+        from ._tensor import device
+
+        return device("cpu")
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def nbytes(self) -> int:
+        return int(self._flat.nbytes)
+
+    def size(self) -> int:
+        return self.nbytes()
+
+    def __len__(self) -> int:
+        return self.nbytes()
+
+    def element_size(self) -> int:
+        return 1
+
+    def data_ptr(self) -> int:
+        return _data_ptr(self._flat)
+
+    def __getitem__(self, idx):
+        v = self._bytes[idx]
+        return v.tolist() if isinstance(v, np.ndarray) else int(v)
+
+    def __setitem__(self, idx, value) -> None:
+        self._bytes[idx] = value
+
+    def tolist(self) -> list:
+        return self._bytes.tolist()
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def fill_(self, value):
+        self._bytes[...] = value
+        return self
+
+    def copy_(self, other):
+        self._bytes[...] = other._bytes
+        return self
+
+    def clone(self) -> "UntypedStorage":
+        return UntypedStorage(self._flat.copy())
+
+    def cpu(self):
+        return self
+
+    def resize_(self, nbytes: int):
+        new = np.zeros(int(nbytes), np.uint8)
+        n = min(int(nbytes), self.nbytes())
+        new[:n] = self._bytes[:n]
+        self._flat = new
+        return self
+
+    def __repr__(self) -> str:
+        data = " " + "\n ".join(str(v) for v in self.tolist())
+        info = f"[torch.storage.UntypedStorage(device=cpu) of size {len(self)}]"
+        return (data + "\n" + info) if len(self) else info
+
+    __str__ = __repr__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, UntypedStorage) and self.data_ptr() == other.data_ptr() and \
+            self.nbytes() == other.nbytes()
+
+    __hash__ = object.__hash__
+
+
+_warned = [False]
+
+
+def _warn_typed() -> None:
+    if not _warned[0]:
+        _warned[0] = True
+        warnings.warn(
+            "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
+            "the only storage class. This should only matter to you if you are using storages "
+            "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead "
+            "of tensor.storage()", UserWarning, stacklevel=3)
+
+
+class TypedStorage:
+    """Element-typed storage (``tensor.storage()``)."""
+
+    __slots__ = ("_flat", "dtype", "__weakref__")
+
+    def __init__(self, flat_or_size=0, dtype=None) -> None:
+        if isinstance(flat_or_size, np.ndarray):
+            self._flat = flat_or_size
+            self.dtype = D.from_np(flat_or_size.dtype) if dtype is None else dtype
+        else:
+            self.dtype = D.get_default_dtype() if dtype is None else D.canonical(dtype)
+            if isinstance(flat_or_size, (list, tuple)):
+                self._flat = np.array(flat_or_size, self.dtype.np).reshape(-1)
+            else:
+                self._flat = np.zeros(int(flat_or_size), self.dtype.np)
+
+    @property
+    def device(self):
+        from ._tensor import device
+
+        return device("cpu")
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def size(self) -> int:
+        return int(self._flat.shape[0])
+
+    def __len__(self) -> int:
+        return self.size()
+
+    def element_size(self) -> int:
+        return self._flat.itemsize
+
+    def nbytes(self) -> int:
+        return int(self._flat.nbytes)
+
+    def data_ptr(self) -> int:
+        return _data_ptr(self._flat)
+
+    def untyped(self) -> UntypedStorage:
+        return UntypedStorage(self._flat)
+
+    _untyped_storage = property(untyped)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, int) and not -self.size() <= idx < self.size():
+            raise IndexError(f"index {idx} out of range for storage of size {self.size()}")
+        v = self._flat[idx]
+        return v.tolist() if isinstance(v, np.ndarray) else v.item()
+
+    def __setitem__(self, idx, value) -> None:
+        from ._tensor import Tensor
+
+        if isinstance(value, Tensor):
+            value = value._buf
+        self._flat[idx] = value
+
+    def tolist(self) -> list:
+        return self._flat.tolist()
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def fill_(self, value):
+        self._flat[...] = value
+        return self
+
+    def copy_(self, other):
+        self._flat[...] = other._flat
+        return self
+
+    def clone(self) -> "TypedStorage":
+        return TypedStorage(self._flat.copy())
+
+    def cpu(self):
+        return self
+
+    def resize_(self, size: int):
+        new = np.zeros(int(size), self._flat.dtype)
+        n = min(int(size), self.size())
+        new[:n] = self._flat[:n]
+        self._flat = new
+        return self
+
+    def __str__(self) -> str:
+        _warn_typed()
+        info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {len(self)}]"
+        if not len(self):
+            return " \n" + info
+        return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + info
+
+    __repr__ = __str__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TypedStorage) and self.data_ptr() == other.data_ptr() and \
+            self.size() == other.size() and self.dtype is other.dtype
+
+    __hash__ = object.__hash__
+
+    def tensor(self):
+        from ._tensor import _from_storage
+
+        return _from_storage(self)
+
+
+def _legacy_storage(dt):
+    class _S(TypedStorage):
+        __slots__ = ()
+
+        def __init__(self, size_or_data=0) -> None:
+            super().__init__(size_or_data, dt)
+
+    _S.__name__ = _S.__qualname__ = dt._legacy + "Storage"
+    return _S
+
+
+FloatStorage = _legacy_storage(D.float32)
+DoubleStorage = _legacy_storage(D.float64)
+HalfStorage = _legacy_storage(D.float16)
+LongStorage = _legacy_storage(D.int64)
+IntStorage = _legacy_storage(D.int32)
+ShortStorage = _legacy_storage(D.int16)
+CharStorage = _legacy_storage(D.int8)
+ByteStorage = _legacy_storage(D.uint8)
+BoolStorage = _legacy_storage(D.bool_)

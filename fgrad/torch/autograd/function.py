@@ -1,0 +1,362 @@
+"""`autograd.Function`: user-defined forward/backward pairs.
+
+``MyFn.apply(*args)`` runs ``forward(ctx, *args)`` without recording, then records one node
+(named ``MyFnBackward``) that *is* the ``ctx``: it holds the saved tensors and calls
+``backward(ctx, *grads)`` during the backward pass -- with grad mode on under
+``create_graph=True``, so a backward written with tensor ops can be differentiated again
+(unless it is marked `once_differentiable`).  Under fgrad transforms (functional mode, see
+`fgrad.torch.func`) ``apply`` becomes an ``fgrad.custom_vjp`` with the same forward and
+backward.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .._tensor import Tensor, _alias, _wrap
+from . import graph as G
+from .grad_mode import STATE, no_grad
+
+_nd = np.ndarray
+
+
+class FunctionCtx:
+    """Methods available on ``ctx`` (the backward node) inside ``forward``/``backward``."""
+
+    def save_for_backward(self, *tensors) -> None:
+        for t in tensors:
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError("save_for_backward can only save variables, but argument 0 is of type "
+                                f"{type(t).__name__}")
+        self._to_save = tensors
+
+    def save_for_forward(self, *tensors) -> None:
+        self._saved_fwd = tensors
+
+    def mark_dirty(self, *tensors) -> None:
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *outputs) -> None:
+        self._non_diff = {id(o) for o in outputs}
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self._materialize = bool(value)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        saved = self.__dict__.get("_saved")
+        if saved is G._RELEASED:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved tensors after they "
+                "have already been freed). Saved intermediate values of the graph are freed when you call "
+                ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved tensors after calling backward.")
+        if saved is None:
+            return tuple(getattr(self, "_to_save", ()))
+        out = []
+        for entry in saved:
+            if entry is None:
+                out.append(None)
+                continue
+            t, ver, is_out = entry
+            if t._vc is not None and t._vc.v != ver:
+                gfn = t._gfn
+                G._raise_modified(t._buf, t._vc.v, ver, None if gfn is None or gfn is self else
+                                  type(gfn).__name__)
+            out.append(t)
+        return tuple(out)
+
+    saved_variables = saved_tensors
+
+
+class BackwardCFunction(G.Node, FunctionCtx):
+    """The node of one ``Function.apply`` call (also its ``ctx``)."""
+
+    _fn_cls = None
+
+    def __init__(self) -> None:
+        G.Node.__init__(self)
+        self._materialize = True
+
+    def _n_outputs(self) -> int:
+        return self._nout
+
+    def _release(self) -> None:
+        if self.__dict__.get("_saved") is not None:
+            self._saved = G._RELEASED
+
+    def _apply(self, cts, create_graph):
+        cls = self._fn_cls
+        grads = []
+        for k, c in enumerate(cts):
+            if c is None:
+                if self._materialize:
+                    shape, dt = self._out_meta[k]
+                    c = np.zeros(shape, dt)
+                else:
+                    grads.append(None)
+                    continue
+            grads.append(c if isinstance(c, Tensor) else _wrap(c))
+        if getattr(cls.backward, "_once_differentiable", False) or not create_graph:
+            with no_grad():
+                res = cls.backward(self, *grads)
+        else:
+            res = cls.backward(self, *grads)
+        if not isinstance(res, tuple):
+            res = (res,)
+        n_in = self._n_inputs
+        if len(res) != n_in:
+            if len(res) > n_in and all(r is None for r in res[n_in:]):
+                res = res[:n_in]
+            else:
+                raise RuntimeError(f"function {type(self).__name__} returned an incorrect number of gradients "
+                                   f"(expected {n_in}, got {len(res)})")
+        out = []
+        for pos, meta in zip(self._edge_args, self._in_meta):
+            g = res[pos]
+            if g is None:
+                out.append(None)
+                continue
+            if not isinstance(g, Tensor):
+                raise TypeError(f"function {type(self).__name__} returned a gradient of type {type(g).__name__} at "
+                                f"index {pos}; expected a Tensor or None")
+            g = _validate(g, meta, pos, type(self).__name__, create_graph)
+            out.append(g if create_graph else g._buf)
+        return out
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+
+def _validate(g: Tensor, meta, pos, name, create_graph):
+    shape, dt = meta
+    if g._buf.shape != shape:
+        try:
+            bs = np.broadcast_shapes(shape, g._buf.shape)
+        except ValueError:
+            bs = None
+        if bs != g._buf.shape or bs is None:
+            raise RuntimeError(f"Function {name} returned an invalid gradient at index {pos} - got "
+                               f"{list(g._buf.shape)} but expected shape compatible with {list(shape)}")
+        from .._ops import sum as sum_, reshape
+
+        lead = len(g._buf.shape) - len(shape)
+        axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g._buf.shape[i + lead] != 1)
+        g = reshape(sum_(g, axes), shape) if axes else reshape(g, shape)
+    if g._buf.dtype != dt:
+        g = g.to(dt) if create_graph else _wrap(g._buf.astype(dt))
+    return g
+
+
+class FunctionMeta(type):
+    """Creates the backward node class (``<Name>Backward``) of each Function subclass."""
+
+    def __init__(cls, name, bases, attrs) -> None:
+        super().__init__(name, bases, attrs)
+        cls._backward_cls = type(name + "Backward", (BackwardCFunction,), {"_fn_cls": cls})
+
+
+class Function(metaclass=FunctionMeta):
+    """Base class for custom autograd operations.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Square(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         (x,) = ctx.saved_tensors
+        ...         return 2 * x * g
+        >>> x = torch.tensor([3.0], requires_grad=True)
+        >>> Square.apply(x).backward()
+        >>> x.grad
+        tensor([6.])
+    """
+
+    generate_vmap_rule = False
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd "
+            "function with static forward method. (Example: https://pytorch.org/docs/stable/autograd.html"
+            "#torch.autograd.Function)")
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
+                                  "with forward mode AD.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        if any(isinstance(a, Tensor) and type(a._buf) is not _nd for a in args):
+            return _apply_functional(cls, args, kwargs)
+        ctx = cls._backward_cls()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        new_style = cls.setup_context is not Function.setup_context
+        with no_grad():
+            if new_style:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else tuple(outputs)
+        record = STATE.enabled and any(ctx.needs_input_grad)
+        if not record:
+            return outputs
+        in_ids = {id(a) for a in args if isinstance(a, Tensor)}
+        non_diff = getattr(ctx, "_non_diff", set())
+        dirty = {id(t) for t in getattr(ctx, "_dirty", ())}
+        fixed = []
+        for o in outs:
+            if isinstance(o, Tensor) and id(o) in in_ids and id(o) not in dirty:
+                o2 = _alias(o)  # an input returned as-is becomes a new tensor (a view of it)
+                if id(o) in non_diff:
+                    non_diff = set(non_diff) | {id(o2)}
+                o = o2
+            fixed.append(o)
+        outs = tuple(fixed)
+        ctx._n_inputs = len(args)
+        ctx._edge_args = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+        ctx._in_meta = tuple((args[i]._buf.shape, args[i]._buf.dtype) for i in ctx._edge_args)
+        ctx._next = tuple(G.edge_of(args[i]) for i in ctx._edge_args)
+        ctx._nout = len(outs)
+        ctx._out_meta = tuple((o._buf.shape, o._buf.dtype) if isinstance(o, Tensor) else ((), np.float32)
+                              for o in outs)
+        for k, o in enumerate(outs):
+            if isinstance(o, Tensor) and id(o) not in non_diff and o._buf.dtype.kind in "fc":
+                if id(o) in dirty:
+                    o._get_vc()
+                o._gfn = ctx
+                o._oi = k
+                o._rg = False
+        to_save = getattr(ctx, "_to_save", None)
+        if to_save is not None:
+            saved = []
+            out_ids = {id(o) for o in outs}
+            for t in to_save:
+                if t is None:
+                    saved.append(None)
+                else:
+                    saved.append((t, t._get_vc().v, id(t) in out_ids))
+            ctx._saved = saved
+            del ctx._to_save
+        else:
+            ctx._saved = None
+        return outs[0] if single else outs
+
+
+class InplaceFunction(Function):
+    def __init__(self, inplace=False) -> None:
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    pass
+
+
+def once_differentiable(fn):
+    """Mark a ``backward`` as differentiable once only: it runs without recording (so it may
+    use NumPy on ``.numpy()`` values)."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with no_grad():
+            return fn(ctx, *args)
+
+    wrapper._once_differentiable = True
+    return wrapper
+
+
+# -- functional mode: Function.apply inside fgrad transforms ----------------------------
+
+
+def _apply_functional(cls, args, kwargs):
+    from ...core.array import ArrayImpl
+    from ...core.array import wrap as awrap
+    from ...transforms.custom import custom_vjp
+
+    tensor_pos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+
+    def as_val(t):
+        b = t._buf
+        return awrap(b) if type(b) is _nd else b
+
+    def run_forward(vals):
+        full = list(args)
+        for i, v in zip(tensor_pos, vals):
+            full[i] = _wrap(v)
+        ctx = cls._backward_cls()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) for a in full)
+        new_style = cls.setup_context is not Function.setup_context
+        if new_style:
+            out = cls.forward(*full, **kwargs)
+            cls.setup_context(ctx, tuple(full), out)
+        else:
+            out = cls.forward(ctx, *full, **kwargs)
+        single = not isinstance(out, tuple)
+        outs = (out,) if single else tuple(out)
+        ctx._saved = None
+        vals_out = tuple(o._buf if isinstance(o, Tensor) else o for o in outs)
+        return vals_out, ctx, single
+
+    def f(*vals):
+        return run_forward(vals)[0]
+
+    fcv = custom_vjp(f)
+
+    def fwd(*vals):
+        out, ctx, _ = run_forward(vals)
+        return out, (ctx, tuple(awrap(np.zeros(())) for _ in ()))
+
+    def bwd(res, cts):
+        ctx = res[0]
+        grads = [_wrap(c._buf if type(c) is ArrayImpl else c) for c in cts]
+        g = cls.backward(ctx, *grads)
+        if not isinstance(g, tuple):
+            g = (g,)
+        outs = []
+        for i in tensor_pos:
+            gi = g[i] if i < len(g) else None
+            if gi is None:
+                from ... import numpy as fnp
+
+                outs.append(fnp.zeros_like(as_val(args[i])))
+            else:
+                outs.append(as_val(gi))
+        return tuple(outs)
+
+    fcv.defvjp(fwd, bwd)
+    res = fcv(*[as_val(args[i]) for i in tensor_pos])
+    from .._ops import _fwrap
+
+    outs = tuple(_fwrap(r) for r in res)
+    return outs[0] if len(outs) == 1 else outs
+
+
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction",
+           "NestedIOFunction"]

@@ -1,0 +1,100 @@
+"""``torch.autograd.functional``: jacobian, hessian, vjp, jvp, hvp, vhp on the tape."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+
+
+def _tup(x):
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def _prep(inputs, create_graph):
+    return tuple(i.detach().requires_grad_(True) if not create_graph or not i.requires_grad else i
+                 for i in _tup(inputs))
+
+
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    from . import grad
+
+    single = isinstance(inputs, Tensor)
+    ins = _prep(inputs, create_graph)
+    out = func(*ins)
+    outs = _tup(out)
+    vs = _tup(v) if v is not None else (None,) * len(outs)
+    g = grad(outs, ins, vs, create_graph=create_graph, allow_unused=True, materialize_grads=True)
+    res = out if create_graph else (out.detach() if isinstance(out, Tensor) else tuple(o.detach() for o in outs))
+    return res, (g[0] if single else g)
+
+
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+    from . import grad
+
+    single_in = isinstance(inputs, Tensor)
+    ins = _prep(inputs, create_graph)
+    out = func(*ins)
+    single_out = isinstance(out, Tensor)
+    outs = _tup(out)
+    jac = []
+    for o in outs:
+        rows = []
+        n = o._buf.size
+        for j in range(n):
+            e = np.zeros(o._buf.shape, o._buf.dtype)
+            e.reshape(-1)[j] = 1
+            g = grad(o, ins, _wrap(e), retain_graph=True, create_graph=create_graph, allow_unused=True,
+                     materialize_grads=True)
+            rows.append(g)
+        per_in = []
+        for k, x in enumerate(ins):
+            from .._ops_shape import stack, reshape
+
+            st = stack([r[k] for r in rows]) if rows else _wrap(np.zeros((0,) + x._buf.shape, x._buf.dtype))
+            per_in.append(reshape(st, o._buf.shape + x._buf.shape))
+        jac.append(per_in[0] if single_in else tuple(per_in))
+    return jac[0] if single_out else tuple(jac)
+
+
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
+    from . import grad
+
+    single = isinstance(inputs, Tensor)
+
+    def jac_fn(*ins):
+        out = func(*ins)
+        g = grad(out, ins, create_graph=True, allow_unused=True, materialize_grads=True)
+        return g[0] if single else g
+
+    return jacobian(jac_fn, inputs, create_graph=create_graph)
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    from . import grad
+
+    single = isinstance(inputs, Tensor)
+    ins = _prep(inputs, True)
+    out = func(*ins)
+    outs = _tup(out)
+    vs = _tup(v)
+    dummies = tuple(_wrap(np.zeros(o._buf.shape, o._buf.dtype)).requires_grad_() for o in outs)
+    g = grad(outs, ins, dummies, create_graph=True, allow_unused=True, materialize_grads=True)
+    r = grad(g, dummies, vs, create_graph=create_graph, allow_unused=True, materialize_grads=True)
+    res = out.detach() if isinstance(out, Tensor) else tuple(o.detach() for o in outs)
+    del single
+    return res, (r[0] if isinstance(out, Tensor) else r)
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    from . import grad
+
+    single = isinstance(inputs, Tensor)
+    ins = _prep(inputs, True)
+    out = func(*ins)
+    g = grad(out, ins, create_graph=True)
+    r = grad(g, ins, _tup(v), create_graph=create_graph, allow_unused=True, materialize_grads=True)
+    return out.detach(), (r[0] if single else r)
+
+
+vhp = hvp

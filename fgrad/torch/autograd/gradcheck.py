@@ -1,0 +1,130 @@
+"""``gradcheck`` / ``gradgradcheck``: compare autograd's Jacobians with central finite
+differences (use float64 inputs)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from .grad_mode import no_grad
+
+
+class GradcheckError(RuntimeError):
+    """Raised by `gradcheck` when the analytical and numerical Jacobians differ."""
+
+
+def _as_tuple(x):
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _diff_inputs(inputs):
+    return [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+
+
+def _outputs(func, inputs):
+    out = func(*inputs)
+    return _as_tuple(out)
+
+
+def _numerical_jacobian(func, inputs, out_index, in_index, eps):
+    x = inputs[in_index]
+    buf = x._buf
+    n_in = buf.size
+    with no_grad():
+        base = _outputs(func, inputs)[out_index]
+        n_out = base._buf.size
+        jac = np.zeros((n_in, n_out), np.float64)
+        flat = buf.reshape(-1) if buf.flags.c_contiguous else None
+        if flat is None:
+            raise GradcheckError("gradcheck: inputs must be contiguous")
+        for i in range(n_in):
+            orig = flat[i].item()
+            flat[i] = orig - eps
+            lo = np.array(_outputs(func, inputs)[out_index]._buf, np.float64).reshape(-1)
+            flat[i] = orig + eps
+            hi = np.array(_outputs(func, inputs)[out_index]._buf, np.float64).reshape(-1)
+            flat[i] = orig
+            jac[i] = (hi - lo) / (2 * eps)
+    return jac
+
+
+def _analytical_jacobian(func, inputs, out_index, in_index):
+    from . import grad as autograd_grad
+
+    out = _outputs(func, inputs)[out_index]
+    x = inputs[in_index]
+    n_in, n_out = x._buf.size, out._buf.size
+    jac = np.zeros((n_in, n_out), np.float64)
+    if not out.requires_grad:
+        return jac
+    for j in range(n_out):
+        g = np.zeros(out._buf.shape, out._buf.dtype)
+        g.reshape(-1)[j] = 1
+        (gx,) = autograd_grad(out, x, _wrap(g), retain_graph=True, allow_unused=True)
+        if gx is not None:
+            jac[:, j] = np.asarray(gx._buf, np.float64).reshape(-1)
+    return jac
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
+              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
+              fast_mode=False, masked=None) -> bool:
+    """Check the gradients of ``func`` at ``inputs`` against finite differences.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+        >>> torch.autograd.gradcheck(lambda x: (x ** 3).sum(), (x,))
+        True
+    """
+    inputs = _as_tuple(inputs)
+    outs = _outputs(func, inputs)
+    for i in _diff_inputs(inputs):
+        for k, o in enumerate(outs):
+            if not isinstance(o, Tensor) or o._buf.dtype.kind not in "fc":
+                continue
+            num = _numerical_jacobian(func, inputs, k, i, eps)
+            ana = _analytical_jacobian(func, inputs, k, i)
+            if not np.allclose(ana, num, rtol=rtol, atol=atol):
+                msg = (f"Jacobian mismatch for output {k} with respect to input {i},\n"
+                       f"numerical:{_wrap(num)}\nanalytical:{_wrap(ana)}\n")
+                if raise_exception:
+                    raise GradcheckError(msg)
+                return False
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, gen_non_contig_grad_outputs=False,
+                  raise_exception=True, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+                  check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True,
+                  fast_mode=False, masked=False) -> bool:
+    """Check second derivatives: gradcheck of ``v -> d<func(x), v>/dx``."""
+    from . import grad as autograd_grad
+
+    inputs = _as_tuple(inputs)
+    outs = _outputs(func, inputs)
+    diff = _diff_inputs(inputs)
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        grad_outputs = tuple(_wrap(rng.standard_normal(o._buf.shape).astype(o._buf.dtype)).requires_grad_()
+                             for o in outs)
+    grad_outputs = _as_tuple(grad_outputs)
+    n_in = len(inputs)
+
+    def new_func(*args):
+        ins, gos = args[:n_in], args[n_in:]
+        o = _outputs(func, ins)
+        pairs = [(oo, g) for oo, g in zip(o, gos) if oo.requires_grad]
+        gi = autograd_grad([p[0] for p in pairs], [ins[i] for i in diff], [p[1] for p in pairs],
+                           create_graph=True, allow_unused=True)
+        return tuple(g for g in gi if g is not None)
+
+    return gradcheck(new_func, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)
+
+
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]

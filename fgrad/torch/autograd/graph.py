@@ -1,0 +1,843 @@
+"""The tape: graph nodes, backward programs from the core's rules, and the engine.
+
+Every differentiable tensor operation records a node (a ``grad_fn``) holding
+
+* an fgrad function ``fn`` of the operation's inputs (a primitive's ``bind``, or a
+  composite such as ``mean = sum / n``) and a hashable ``key`` naming it,
+* the inputs the backward pass needs (with their versions) and edges to the inputs' nodes.
+
+No derivative is written here.  The first time a (key, input shapes/dtypes, differentiable
+inputs) signature is seen, ``fgrad.vjp`` of ``fn`` is *staged* into a jaxpr whose inputs
+are the primal inputs, the primal outputs and the output cotangents; it is pruned (dead-code
+elimination, and the primal outputs substituted for their recomputation, so e.g. ``exp``
+saves its result as PyTorch does), and compiled to a flat list of primitive
+implementations.  That program is cached and run on NumPy buffers by `Node._apply`.
+
+With ``create_graph=True`` the same jaxpr is evaluated under a `TensorTrace`, whose tracers
+wrap Tensors and whose ``process`` runs each primitive as a recorded Tensor op -- so the
+backward computation is itself on the tape and derivatives of any order follow the same
+rules as ``fgrad.grad``.
+
+The engine walks the graph iteratively (no recursion), in decreasing creation order among
+ready nodes, runs tensor and node hooks, accumulates into leaves' ``.grad`` and frees
+saved values unless ``retain_graph``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import weakref
+
+import numpy as np
+
+from ...core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
+from ...core.ir import Literal, Var
+from ...core.trace import Trace, new_trace
+from .. import _dtypes as D
+from .._tensor import Tensor, _alias, _wrap
+from .grad_mode import STATE
+
+_ndarray = np.ndarray
+_seq = itertools.count()
+
+
+# ---------------------------------------------------------------------------------------
+# hook handles
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    _ids = itertools.count()
+
+    def __init__(self, container, key=None) -> None:
+        self._ref = weakref.ref(container) if container is not None else None
+        self.id = next(RemovableHandle._ids) if key is None else key
+
+    def remove(self) -> None:
+        c = self._ref() if self._ref is not None else None
+        if c is not None:
+            c.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+class _HookDict(dict):
+    """A dict that can be weakly referenced (hook storage)."""
+
+    __slots__ = ("__weakref__",)
+
+
+# ---------------------------------------------------------------------------------------
+# nodes
+
+
+class Node:
+    """Base class of all ``grad_fn`` objects."""
+
+    __slots__ = ("_next", "_seq", "_pre", "_post", "_tpre", "_retain", "metadata_", "__weakref__")
+
+    def __init__(self) -> None:
+        self._next = ()
+        self._seq = next(_seq)
+        self._pre = None
+        self._post = None
+        self._tpre = None
+        self._retain = None
+        self.metadata_ = None
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple:
+        return self._next
+
+    @property
+    def metadata(self) -> dict:
+        if self.metadata_ is None:
+            self.metadata_ = {}
+        return self.metadata_
+
+    def register_hook(self, fn) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new
+        grad_inputs."""
+        if self._post is None:
+            self._post = _HookDict()
+        h = RemovableHandle(self._post)
+        self._post[h.id] = fn
+        return h
+
+    def register_prehook(self, fn) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
+        if self._pre is None:
+            self._pre = _HookDict()
+        h = RemovableHandle(self._pre)
+        self._pre[h.id] = fn
+        return h
+
+    def _register_tensor_hook(self, oi: int, fn) -> RemovableHandle:
+        if self._tpre is None:
+            self._tpre = {}
+        d = self._tpre.get(oi)
+        if d is None:
+            d = self._tpre[oi] = _HookDict()
+        h = RemovableHandle(d)
+        d[h.id] = fn
+        return h
+
+    def _n_outputs(self) -> int:
+        return 1
+
+    def _release(self) -> None:
+        pass
+
+    def _apply(self, cts, create_graph: bool):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __call__(self, *grads):
+        cts = [None if g is None else (g if STATE.enabled else g._buf) for g in grads]
+        res = self._apply(cts, STATE.enabled)
+        out = tuple(None if r is None else (r if isinstance(r, Tensor) else _wrap(r)) for r in res)
+        return out if len(out) != 1 else out[0]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+
+_NODE_CLASSES: dict = {}
+
+
+def node_class(name: str, base=None):
+    """The (cached) ``grad_fn`` class called ``name`` (e.g. ``MulBackward0``)."""
+    key = (name, base)
+    cls = _NODE_CLASSES.get(key)
+    if cls is None:
+        cls = _NODE_CLASSES[key] = type(name, (base or FnNode,), {"__slots__": ()})
+    return cls
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: accumulates into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable) -> None:
+        super().__init__()
+        self.variable = variable
+        self._seq = float("inf")
+
+    def _apply(self, cts, create_graph):  # handled by the engine
+        return ()
+
+
+def grad_accumulator(t: Tensor) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node (made on first use, held weakly by the tensor)."""
+    ref = t._acc
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._acc = weakref.ref(node)
+    return node
+
+
+def edge_of(t) -> tuple:
+    """The (node, output index) a gradient for ``t`` flows into."""
+    if not isinstance(t, Tensor):
+        return (None, 0)
+    g = t._gfn
+    if t._base is not None:
+        g = view_grad_fn(t)
+    if g is not None:
+        return (g, t._oi)
+    if t._rg:
+        return (grad_accumulator(t), 0)
+    return (None, 0)
+
+
+# ---------------------------------------------------------------------------------------
+# backward programs (staged from the core's vjp, cached per signature)
+
+
+class _Prog:
+    """A compiled VJP: ``run(inputs) -> cotangents of the differentiable inputs``."""
+
+    __slots__ = ("jaxpr", "consts", "in_used", "out_used", "ct_used", "diff", "out_avals", "steps",
+                 "template", "in_slots", "res_slots", "n_saved", "zero_res")
+
+    def run(self, vals):
+        env = self.template.copy()
+        for s, v in zip(self.in_slots, vals):
+            env[s] = v
+        for impl, params, ins, outs in self.steps:
+            r = impl(np, *[env[i] for i in ins], **params)
+            if len(outs) == 1:
+                env[outs[0]] = r
+            else:
+                for s, o in zip(outs, r):
+                    env[s] = o
+        return [None if s is None else env[s] for s in self.res_slots]
+
+    def run_traced(self, tensors):
+        """Evaluate under a TensorTrace: every primitive becomes a recorded Tensor op."""
+        from ...core.ir import eval_jaxpr
+
+        with new_trace(TensorTrace, "fgrad.torch create_graph backward") as tr:
+            ins = [TensorTracer(tr, t) if isinstance(t, Tensor) else t for t in tensors]
+            consts = [wrap(c) if isinstance(c, _ndarray) else c for c in self.consts]
+            outs = eval_jaxpr(self.jaxpr, consts, ins)
+            res = []
+            it = iter(outs)
+            for s in self.res_slots:
+                if s is None:
+                    res.append(None)
+                    continue
+                o = next(it)
+                if type(o) is TensorTracer and o._trace is tr:
+                    res.append(o.t)
+                else:
+                    buf = np.array(o._buf if type(o) is ArrayImpl else o)
+                    res.append(_wrap(buf))
+        return res
+
+
+_PROGS: dict = {}
+
+
+def _dce(jaxpr) -> None:
+    live = {id(v) for v in jaxpr.outvars if type(v) is Var}
+    kept = []
+    for e in reversed(jaxpr.eqns):
+        if any(id(v) in live for v in e.outvars):
+            kept.append(e)
+            for v in e.invars:
+                if type(v) is Var:
+                    live.add(id(v))
+    kept.reverse()
+    jaxpr.eqns = kept
+    return live
+
+
+def get_program(key, fn, avals, diff, multi: bool) -> _Prog:
+    """The cached backward program of ``fn`` at this signature."""
+    ck = (key, avals, diff)
+    p = _PROGS.get(ck)
+    if p is None:
+        p = _PROGS[ck] = _build_program(fn, avals, diff, multi)
+    return p
+
+
+def _build_program(fn, avals, diff, multi) -> _Prog:
+    from ...transforms.ad import vjp
+    from ...transforms.staging import StagingTrace, StagingTracer
+
+    in_avals = [ShapedArray(s, d) for s, d in avals]
+    with new_trace(StagingTrace, "fgrad.torch backward", partial=False) as tr:
+        args = [tr.new_arg(av) for av in in_avals]
+
+        def f(*d):
+            a = list(args)
+            for i, v in zip(diff, d):
+                a[i] = v
+            return fn(*a)
+
+        out, f_vjp = vjp(f, *[args[i] for i in diff])
+        outs = list(out) if multi else [out]
+        out_avals = tuple(get_aval(o) for o in outs)
+        ct_args = [tr.new_arg(ShapedArray(av.shape, av.dtype)) for av in out_avals]
+        cts = f_vjp(type(out)(ct_args) if multi else ct_args[0])
+        zero_res = []
+        res_atoms = []
+        for c in cts:
+            res_atoms.append(c)
+        jaxpr, consts = tr.to_jaxpr(res_atoms)
+    n_in = len(in_avals)
+    in_vars = jaxpr.invars[:n_in]
+    ct_vars = jaxpr.invars[n_in:]
+    # substitute the primal outputs for their recomputation
+    defined = {}
+    for e in jaxpr.eqns:
+        for v in e.outvars:
+            defined[id(v)] = v
+    out_vars = []
+    rename = {}
+    for k, o in enumerate(outs):
+        if isinstance(o, StagingTracer) and o._trace is tr and id(o.var) in defined:
+            nv = Var(o.var.aval)
+            rename[id(o.var)] = nv
+            out_vars.append(nv)
+        else:
+            out_vars.append(None)
+    if rename:
+        for e in jaxpr.eqns:
+            e.invars = [rename.get(id(v), v) if type(v) is Var else v for v in e.invars]
+        jaxpr.outvars = [rename.get(id(v), v) if type(v) is Var else v for v in jaxpr.outvars]
+    live = _dce(jaxpr)
+    in_used = tuple(i for i, v in enumerate(in_vars) if id(v) in live)
+    out_used = tuple(k for k, v in enumerate(out_vars) if v is not None and id(v) in live)
+    ct_used = tuple(k for k, v in enumerate(ct_vars) if id(v) in live)
+    # cotangents that are plain inputs/constants/literals are fine; keep the structure
+    jaxpr.invars = [in_vars[i] for i in in_used] + [out_vars[k] for k in out_used] + \
+        [ct_vars[k] for k in ct_used]
+    consts = [c._buf if type(c) is ArrayImpl else c for c in consts]
+    p = _Prog()
+    p.jaxpr = jaxpr
+    p.consts = consts
+    p.in_used, p.out_used, p.ct_used = in_used, out_used, ct_used
+    p.diff = diff
+    p.out_avals = out_avals
+    p.n_saved = len(in_used) + len(out_used)
+    p.zero_res = tuple(zero_res)
+    _compile(p)
+    return p
+
+
+def _compile(p: _Prog) -> None:
+    jaxpr = p.jaxpr
+    slots: dict = {}
+    template: list = []
+
+    def slot_of(v):
+        if type(v) is Literal:
+            template.append(v.val)
+            return len(template) - 1
+        s = slots.get(id(v))
+        if s is None:
+            s = slots[id(v)] = len(template)
+            template.append(None)
+        return s
+
+    for v, c in zip(jaxpr.constvars, p.consts):
+        s = slot_of(v)
+        template[s] = c
+    p.in_slots = tuple(slot_of(v) for v in jaxpr.invars)
+    steps = []
+    for e in jaxpr.eqns:
+        ins = tuple(slot_of(v) for v in e.invars)
+        outs = tuple(slot_of(v) for v in e.outvars)
+        if e.prim.multiple_results and len(outs) == 1:
+            impl = e.prim.impl
+            steps.append(((lambda impl: lambda xp, *a, **k: impl(xp, *a, **k)[0])(impl), e.params, ins, outs))
+        else:
+            steps.append((e.prim.impl, e.params, ins, outs))
+    p.steps = steps
+    p.res_slots = tuple(None if v is None else slot_of(v) for v in jaxpr.outvars)
+    p.template = template
+
+
+# ---------------------------------------------------------------------------------------
+# the generic node
+
+
+_RELEASED = object()
+
+
+class FnNode(Node):
+    """A recorded operation: its backward is the cached core VJP of its fgrad function."""
+
+    __slots__ = ("_prog", "_saved", "_edge_args", "_outs")
+
+    def _n_outputs(self) -> int:
+        return len(self._prog.out_avals)
+
+    def _release(self) -> None:
+        if self._prog.n_saved:
+            self._saved = _RELEASED
+
+    def _unpack(self, create_graph: bool):
+        saved = self._saved
+        if saved is _RELEASED:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved tensors "
+                "after they have already been freed). Saved intermediate values of the graph are freed "
+                "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+                "backward through the graph a second time or if you need to access saved tensors after "
+                "calling backward.")
+        vals = []
+        for s in saved:
+            kind = s[0]
+            if kind == 0:  # constant buffer
+                vals.append(s[1] if not create_graph else _wrap(s[1]))
+            elif kind == 1:  # saved input tensor (t, version, grad_fn name at save)
+                t, ver = s[1], s[2]
+                if t._vc is not None and t._vc.v != ver:
+                    _raise_modified(t._buf, t._vc.v, ver, s[3])
+                vals.append(t if create_graph else t._buf)
+            else:  # saved output (buf, vc, version, k)
+                buf, vc, ver, k = s[1], s[2], s[3], s[4]
+                if vc.v != ver:
+                    _raise_modified(buf, vc.v, ver, type(self).__name__)
+                if create_graph:
+                    o = _wrap(buf)
+                    o._vc = vc
+                    o._gfn = self
+                    o._oi = k
+                    vals.append(o)
+                else:
+                    vals.append(buf)
+        return vals
+
+    def _apply(self, cts, create_graph: bool):
+        prog = self._prog
+        vals = self._unpack(create_graph)
+        for k in prog.ct_used:
+            c = cts[k]
+            if c is None:
+                av = prog.out_avals[k]
+                c = np.zeros(av.shape, av.dtype)
+                if create_graph:
+                    c = _wrap(c)
+            vals.append(c)
+        res = prog.run_traced(vals) if create_graph else prog.run(vals)
+        by_arg = dict(zip(prog.diff, res))
+        return [by_arg.get(a) for a in self._edge_args]
+
+
+def _type_name(buf) -> str:
+    return "torch." + D.from_np(buf.dtype)._legacy + "Tensor"
+
+
+def _raise_modified(buf, now, expected, producer) -> None:
+    shape = "[" + ", ".join(str(s) for s in buf.shape) + "]"
+    who = ""
+    if producer:
+        op = producer
+        for suffix in ("Backward0", "Backward1", "Backward2", "Backward3", "Backward"):
+            if op.endswith(suffix):
+                op = op[: -len(suffix)]
+                break
+        who = f", which is output 0 of {op},"
+    raise RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: "
+        f"[{_type_name(buf)} {shape}]{who} is at version {now}; expected version {expected} instead. Hint: "
+        "enable anomaly detection to find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+def _aval_key(b):
+    return (b.shape, b.dtype)
+
+
+def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node_base=None):
+    """Record an operation whose outputs ``outs`` (Tensors, already computed) are
+    ``fn(*args)``.  ``args`` are Tensors or constant NumPy arrays; ``edges`` are the
+    positions listed in ``next_functions`` (default: the Tensor arguments).  Returns the
+    node, or None when nothing requires grad."""
+    diff = []
+    for i, a in enumerate(args):
+        if type(a) is not _ndarray and (a._rg or a._gfn is not None) and a._buf.dtype.kind in "fc":
+            diff.append(i)
+    if not diff:
+        return None
+    diff = tuple(diff)
+    avals = tuple((a.shape, a.dtype) if type(a) is _ndarray else (a._buf.shape, a._buf.dtype) for a in args)
+    prog = get_program(key, fn, avals, diff, multi)
+    node = node_class(name, node_base)()
+    node._prog = prog
+    saved = []
+    for i in prog.in_used:
+        a = args[i]
+        if type(a) is _ndarray:
+            saved.append((0, a))
+        else:
+            g = a._gfn
+            saved.append((1, a, a._get_vc().v, None if g is None else type(g).__name__))
+    for k in prog.out_used:
+        o = outs[k]
+        vc = o._get_vc()
+        saved.append((2, o._buf, vc, vc.v, k))
+    node._saved = saved
+    if edges is None:
+        edges = tuple(i for i, a in enumerate(args) if type(a) is not _ndarray)
+    node._edge_args = edges
+    node._next = tuple(edge_of(args[i]) for i in edges)
+    for k, o in enumerate(outs):
+        if o is not None and o._buf.dtype.kind in "fc":
+            o._gfn = node
+            o._oi = k
+    return node
+
+
+# ---------------------------------------------------------------------------------------
+# views whose base was modified in place
+
+
+def view_grad_fn(t):
+    vc = t._vc
+    if vc is None or vc.v == t._vver:
+        return t._gfn
+    base = t._base
+    if base._gfn is None and not base._rg:
+        return t._gfn
+    from .._ops import _view_regen
+
+    _view_regen(t)
+    return t._gfn
+
+
+# ---------------------------------------------------------------------------------------
+# TensorTrace: run fgrad primitives as recorded Tensor ops (create_graph=True)
+
+
+class TensorTracer(Tracer):
+    __slots__ = ("t",)
+
+    def __init__(self, trace, t) -> None:
+        self._trace = trace
+        self.t = t
+
+    @property
+    def aval(self) -> ShapedArray:
+        b = self.t._buf
+        return ShapedArray(b.shape, b.dtype)
+
+
+class TensorTrace(Trace):
+    """Each primitive applied to this trace's tracers runs eagerly on the tensors' buffers
+    and is recorded on the tape (so the computation can be differentiated again)."""
+
+    __slots__ = ()
+
+    def process(self, prim, args, params):
+        for a in args:
+            if type(a) is TensorTracer and a._trace is self:
+                break
+        else:
+            return self.parent.process(prim, args, params)
+        targs = []
+        for a in args:
+            if type(a) is TensorTracer and a._trace is self:
+                targs.append(a.t)
+            elif type(a) is ArrayImpl:
+                targs.append(a._buf)
+            elif isinstance(a, Tracer):
+                targs.append(a._concrete("a create_graph backward")._buf)
+            else:
+                targs.append(a)
+        from .._ops import apply_primitive
+
+        res = apply_primitive(prim, params, targs)
+        if prim.multiple_results:
+            return [TensorTracer(self, r) for r in res]
+        return TensorTracer(self, res)
+
+    def concretize(self, tracer, what):
+        return wrap(tracer.t._buf)
+
+
+# ---------------------------------------------------------------------------------------
+# the engine
+
+
+def _call_tensor_hooks(hooks, g, create_graph):
+    for fn in list(hooks.values()):
+        r = fn(g if isinstance(g, Tensor) else _wrap(g))
+        if r is not None:
+            g = r if create_graph else (r._buf if isinstance(r, Tensor) else np.asarray(r))
+    return g
+
+
+def _as_tensor(g):
+    return g if isinstance(g, Tensor) else _wrap(g)
+
+
+def run_backward(roots, grads, retain_graph: bool, create_graph: bool, inputs=None,
+                 allow_unused: bool = True, accumulate: bool = True):
+    """Propagate ``grads`` (buffers, or Tensors when create_graph) from the root edges
+    ``roots`` [(node, output index)].  With ``inputs`` (Tensors), return their gradients
+    (and, if ``accumulate``, accumulate into them only)."""
+    # -- discover the graph and count dependencies ------------------------------------
+    deps: dict = {}
+    seen = set()
+    stack = []
+    for node, _ in roots:
+        if node is not None and id(node) not in seen:
+            seen.add(id(node))
+            stack.append(node)
+    order = []
+    while stack:
+        n = stack.pop()
+        order.append(n)
+        for nxt, _ in n._next:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if id(nxt) not in seen:
+                seen.add(id(nxt))
+                stack.append(nxt)
+    # -- capture targets -----------------------------------------------------------------
+    captures = None
+    needed = None
+    if inputs is not None:
+        captures = {}
+        targets = []
+        for i, t in enumerate(inputs):
+            if t._gfn is None and t._base is None or (t._base is not None and view_grad_fn(t) is None):
+                ref = t._acc
+                node = ref() if ref is not None else None
+                key = (id(node), 0) if node is not None else None
+            else:
+                node = t.grad_fn
+                key = (id(node), t._oi)
+            targets.append((node, key))
+            if key is not None:
+                captures.setdefault(key, []).append(i)
+        # nodes on a path to a target
+        target_ids = {id(n) for n, k in targets if n is not None}
+        needed = set()
+        post = []
+        vis = set()
+        for node, _ in roots:
+            if node is None or id(node) in vis:
+                continue
+            st = [(node, iter(node._next))]
+            vis.add(id(node))
+            while st:
+                n, it = st[-1]
+                for nxt, _ in it:
+                    if nxt is not None and id(nxt) not in vis:
+                        vis.add(id(nxt))
+                        st.append((nxt, iter(nxt._next)))
+                        break
+                else:
+                    st.pop()
+                    post.append(n)
+        for n in post:
+            if id(n) in target_ids or any(nx is not None and id(nx) in needed for nx, _ in n._next):
+                needed.add(id(n))
+        results = [None] * len(inputs)
+    # -- seed --------------------------------------------------------------------------
+    bufs: dict = {}
+    given = set()
+    for (node, oi), g in zip(roots, grads):
+        if node is None:
+            continue
+        given.add(id(g))
+        lst = bufs.get(node)
+        if lst is None:
+            lst = bufs[node] = [None] * node._n_outputs()
+        lst[oi] = g if lst[oi] is None else _add(lst[oi], g)
+    ready = []
+    counter = itertools.count()
+    for node, _ in roots:
+        if node is not None and deps.get(node, 0) == 0 and node in bufs and not any(
+                r[2] is node for r in ready):
+            heapq.heappush(ready, (-node._seq, next(counter), node))
+    prev_mode = STATE.enabled
+    STATE.enabled = bool(create_graph)
+    try:
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            cts = bufs.pop(node, None)
+            if cts is None:
+                cts = [None] * node._n_outputs()
+            # tensor hooks, retain_grad, captures
+            tpre = node._tpre
+            if tpre:
+                for oi, hooks in tpre.items():
+                    if cts[oi] is not None and hooks:
+                        cts[oi] = _call_tensor_hooks(hooks, cts[oi], create_graph)
+            ret = node._retain
+            if ret:
+                for oi, ref in ret.items():
+                    t = ref()
+                    if t is not None and cts[oi] is not None:
+                        _retain(t, cts[oi], create_graph, given)
+            if type(node) is AccumulateGrad:
+                _accumulate(node, cts[0], create_graph, captures, results if captures is not None else None,
+                            accumulate, given)
+                continue
+            if captures is not None:
+                for oi in range(len(cts)):
+                    idxs = captures.get((id(node), oi))
+                    if idxs and cts[oi] is not None:
+                        for i in idxs:
+                            results[i] = _as_tensor(cts[oi])
+                if id(node) not in needed:
+                    continue
+            if node._pre:
+                for fn in list(node._pre.values()):
+                    r = fn(tuple(None if c is None else _as_tensor(c) for c in cts))
+                    if r is not None:
+                        cts = [None if c is None else (c if create_graph else c._buf) for c in r]
+            if all(c is None for c in cts):
+                in_cts = [None] * len(node._next)
+            else:
+                in_cts = node._apply(cts, create_graph)
+            if node._post:
+                gi = tuple(None if c is None else _as_tensor(c) for c in in_cts)
+                go = tuple(None if c is None else _as_tensor(c) for c in cts)
+                for fn in list(node._post.values()):
+                    r = fn(gi, go)
+                    if r is not None:
+                        gi = r
+                in_cts = [None if c is None else (c if create_graph else c._buf) for c in gi]
+            if not retain_graph:
+                node._release()
+            for (nxt, idx), c in zip(node._next, in_cts):
+                if nxt is None:
+                    continue
+                if c is not None:
+                    lst = bufs.get(nxt)
+                    if lst is None:
+                        lst = bufs[nxt] = [None] * nxt._n_outputs()
+                    lst[idx] = c if lst[idx] is None else _add(lst[idx], c)
+                d = deps[nxt] - 1
+                deps[nxt] = d
+                if d == 0:
+                    if nxt in bufs:
+                        heapq.heappush(ready, (-nxt._seq, next(counter), nxt))
+                    else:
+                        _skip(nxt, deps, bufs, ready, counter, retain_graph)
+    finally:
+        STATE.enabled = prev_mode
+    if captures is not None:
+        if not allow_unused:
+            for i, r in enumerate(results):
+                if r is None:
+                    raise RuntimeError(
+                        f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
+                        "Set allow_unused=True if this is the desired behavior.")
+        return results
+    return None
+
+
+def _skip(node, deps, bufs, ready, counter, retain_graph) -> None:
+    """A node reached with no gradient at all: release it and propagate 'done'."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if not retain_graph:
+            n._release()
+        for nxt, _ in n._next:
+            if nxt is None:
+                continue
+            d = deps[nxt] - 1
+            deps[nxt] = d
+            if d == 0:
+                if nxt in bufs:
+                    heapq.heappush(ready, (-nxt._seq, next(counter), nxt))
+                else:
+                    stack.append(nxt)
+
+
+def _add(a, b):
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        from .._ops import add
+
+        return add(_as_tensor(a), _as_tensor(b))
+    if a.shape != b.shape:
+        return np.add(a, b)
+    return np.add(a, b)
+
+
+def _own(g, given):
+    """A buffer safe to store as a user-visible .grad."""
+    if isinstance(g, Tensor):
+        if id(g) in given:
+            from .._ops import clone
+
+            g = clone(g)
+        given.add(id(g))
+        return g
+    if id(g) in given or not (g.flags.owndata and g.flags.writeable) or type(g) is not _ndarray:
+        g = np.array(g)
+    given.add(id(g))
+    return g
+
+
+def _retain(t, g, create_graph, given) -> None:
+    if t._grad is None:
+        g = _own(g, given)
+        t._grad = g if isinstance(g, Tensor) else _wrap(g)
+    else:
+        from .._ops import add
+
+        t._grad = add(t._grad, _as_tensor(g))
+
+
+def _accumulate(node, g, create_graph, captures, results, accumulate, given) -> None:
+    if g is None:
+        return
+    var = node.variable
+    hooks = var._hooks
+    if hooks:
+        g = _call_tensor_hooks(hooks, g, create_graph)
+    if captures is not None:
+        idxs = captures.get((id(node), 0))
+        if idxs:
+            for i in idxs:
+                results[i] = _as_tensor(g)
+        if not accumulate or not idxs:
+            return
+    old = var._grad
+    if old is None:
+        g = _own(g, given)
+        var._grad = g if isinstance(g, Tensor) else _wrap(g)
+        if var._grad._buf.shape != var._buf.shape:
+            var._grad = _wrap(np.array(np.broadcast_to(var._grad._buf, var._buf.shape)))
+    elif create_graph or STATE.enabled:
+        from .._ops import add
+
+        var._grad = add(old, _as_tensor(g))
+    else:
+        ob = old._buf
+        gb = g._buf if isinstance(g, Tensor) else g
+        if type(ob) is _ndarray and ob.flags.writeable:
+            np.add(ob, gb, out=ob, casting="unsafe")
+            old._get_vc().v += 1
+        else:
+            var._grad = _wrap(np.add(ob, gb))
+    post = var._post_acc_hooks
+    if post:
+        for fn in list(post.values()):
+            fn(var)
+
+
+__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "record", "run_backward", "TensorTrace",
+           "TensorTracer", "node_class", "edge_of", "get_program", "_alias"]

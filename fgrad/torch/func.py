@@ -1,0 +1,249 @@
+"""Bridge between `fgrad.torch` and fgrad's functional transforms.
+
+* `functional_call(module, params, args)` runs a Module with its parameters/buffers replaced
+  by the given values.  Values may be Tensors (PyTorch semantics: autograd flows to them) or
+  fgrad arrays / tracers -- then the module's Tensor ops run their fgrad definitions on the
+  traced values (functional mode) and the outputs come back as fgrad arrays, so a
+  Module's loss can go through ``fgrad.grad``, ``fgrad.vmap`` and ``fgrad.jit``.
+* `to_array` / `from_array`: Tensor <-> `fgrad.Array` without copying.
+* `grad`, `vmap`, `vjp`, `jacrev`, `jacfwd`, `hessian`: ``torch.func``-style wrappers of the
+  fgrad transforms for functions of Tensors.
+
+Example::
+
+    >>> import fgrad, fgrad.torch as torch
+    >>> from fgrad.torch.func import functional_call
+    >>> lin = torch.nn.Linear(3, 1)                                        # doctest: +SKIP
+    >>> loss = lambda p, x: functional_call(lin, p, (x,)).sum()            # doctest: +SKIP
+    >>> fgrad.grad(loss)(dict(lin.named_parameters()), torch.ones(2, 3))    # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from ..core.array import Array, ArrayImpl, Tracer, wrap
+from ..tree_util import tree_map
+from ._tensor import Tensor, _wrap
+
+_nd = np.ndarray
+
+
+def to_array(t: Tensor) -> Array:
+    """The tensor's data as an `fgrad.Array` (no copy: the array sees later in-place
+    changes to the tensor, so treat it as a snapshot only while the tensor is unchanged)."""
+    b = t._buf
+    return wrap(b) if type(b) is _nd else b
+
+
+def from_array(a) -> Tensor:
+    """A Tensor over an `fgrad.Array`'s buffer (no copy) or holding a tracer."""
+    if type(a) is ArrayImpl:
+        return _wrap(a._buf)
+    if isinstance(a, Tracer):
+        return _wrap(a)
+    if isinstance(a, np.ndarray):
+        return _wrap(a)
+    return _wrap(np.asarray(a))
+
+
+def _to_tensor(v):
+    if isinstance(v, Tensor):
+        return v
+    if isinstance(v, Array):
+        return from_array(v)
+    if isinstance(v, np.ndarray):
+        return _wrap(v)
+    return v
+
+
+def _is_functional_value(v) -> bool:
+    return isinstance(v, Array) or (isinstance(v, Tensor) and not isinstance(v._buf, _nd))
+
+
+def _resolve(module, name):
+    parts = name.split(".")
+    mod = module
+    for p in parts[:-1]:
+        mod = getattr(mod, p)
+    return mod, parts[-1]
+
+
+@contextlib.contextmanager
+def _reparametrize(module, values: dict, strict: bool = False):
+    saved = []
+    try:
+        for name, v in values.items():
+            mod, attr = _resolve(module, name)
+            t = _to_tensor(v)
+            params = getattr(mod, "_parameters", None)
+            buffers = getattr(mod, "_buffers", None)
+            if params is not None and attr in params:
+                saved.append((params, attr, params[attr], "dict"))
+                params[attr] = t
+            elif buffers is not None and attr in buffers:
+                saved.append((buffers, attr, buffers[attr], "dict"))
+                buffers[attr] = t
+            else:
+                if strict:
+                    raise RuntimeError(f"functional_call: unexpected key {name!r}")
+                old = mod.__dict__.get(attr, _MISSING)
+                saved.append((mod, attr, old, "attr"))
+                object.__setattr__(mod, attr, t)
+        yield
+    finally:
+        for container, attr, old, kind in reversed(saved):
+            if kind == "dict":
+                container[attr] = old
+            elif old is _MISSING:
+                object.__delattr__(container, attr)
+            else:
+                object.__setattr__(container, attr, old)
+
+
+_MISSING = object()
+
+
+def _out_to_arrays(out):
+    def conv(x):
+        if isinstance(x, Tensor):
+            return to_array(x)
+        return x
+
+    return tree_map(conv, out, is_leaf=lambda x: isinstance(x, Tensor)) if _has_tree_map_is_leaf() else \
+        _simple_map(conv, out)
+
+
+def _has_tree_map_is_leaf() -> bool:
+    import inspect
+
+    try:
+        return "is_leaf" in inspect.signature(tree_map).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _simple_map(f, x):
+    if isinstance(x, (list, tuple)):
+        return type(x)(_simple_map(f, e) for e in x)
+    if isinstance(x, dict):
+        return {k: _simple_map(f, v) for k, v in x.items()}
+    return f(x)
+
+
+def functional_call(module, parameter_and_buffer_dicts, args=(), kwargs=None, *, tie_weights=True, strict=False):
+    """Call ``module(*args, **kwargs)`` with parameters/buffers replaced by the given values.
+
+    With fgrad arrays (or tracers) as values the outputs are fgrad arrays, so the call can be
+    differentiated/vectorized/compiled by fgrad transforms."""
+    if isinstance(parameter_and_buffer_dicts, (list, tuple)):
+        values: dict = {}
+        for d in parameter_and_buffer_dicts:
+            values.update(d)
+    else:
+        values = dict(parameter_and_buffer_dicts)
+    if not isinstance(args, tuple):
+        args = (args,)
+    functional = any(_is_functional_value(v) for v in values.values()) or any(
+        isinstance(a, Array) for a in args)
+    args = tuple(_to_tensor(a) if isinstance(a, (Array, np.ndarray)) else a for a in args)
+    kwargs = kwargs or {}
+    with _reparametrize(module, values, strict):
+        out = module(*args, **kwargs)
+    return _simple_map(lambda x: to_array(x) if isinstance(x, Tensor) else x, out) if functional else out
+
+
+# -- torch.func-style transforms --------------------------------------------------------
+
+
+def _tensor_fn(func):
+    """Wrap a function of Tensors as a function of fgrad arrays."""
+
+    def f(*arrays, **kwargs):
+        ins = _simple_map(lambda a: from_array(a) if isinstance(a, Array) else a, arrays)
+        out = func(*ins, **kwargs)
+        return _simple_map(lambda x: to_array(x) if isinstance(x, Tensor) else x, out)
+
+    return f
+
+
+def _to_arrays(args):
+    return _simple_map(lambda a: to_array(a) if isinstance(a, Tensor) else a, args)
+
+
+def _to_tensors(out):
+    return _simple_map(lambda a: from_array(a) if isinstance(a, Array) else a, out)
+
+
+def grad(func, argnums=0, has_aux=False):
+    import fgrad
+
+    g = fgrad.grad(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
+    return lambda *args, **kw: _to_tensors(g(*_to_arrays(args), **kw))
+
+
+def grad_and_value(func, argnums=0, has_aux=False):
+    import fgrad
+
+    g = fgrad.value_and_grad(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
+
+    def run(*args, **kw):
+        v, gr = g(*_to_arrays(args), **kw)
+        return _to_tensors(gr), _to_tensors(v)
+
+    return run
+
+
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    import fgrad
+
+    v = fgrad.vmap(_tensor_fn(func), in_axes=in_dims, out_axes=out_dims)
+    return lambda *args: _to_tensors(v(*_to_arrays(args)))
+
+
+def jacrev(func, argnums=0, *, has_aux=False):
+    import fgrad
+
+    j = fgrad.jacrev(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
+    return lambda *args: _to_tensors(j(*_to_arrays(args)))
+
+
+def jacfwd(func, argnums=0, has_aux=False):
+    import fgrad
+
+    j = fgrad.jacfwd(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
+    return lambda *args: _to_tensors(j(*_to_arrays(args)))
+
+
+def hessian(func, argnums=0):
+    import fgrad
+
+    h = fgrad.hessian(_tensor_fn(func), argnums=argnums)
+    return lambda *args: _to_tensors(h(*_to_arrays(args)))
+
+
+def vjp(func, *primals, has_aux=False):
+    import fgrad
+
+    res = fgrad.vjp(_tensor_fn(func), *_to_arrays(primals), has_aux=has_aux)
+    out, f_vjp = res[0], res[1]
+
+    def vjp_fn(ct):
+        return _to_tensors(f_vjp(_to_arrays(ct)))
+
+    if has_aux:
+        return _to_tensors(out), vjp_fn, _to_tensors(res[2])
+    return _to_tensors(out), vjp_fn
+
+
+def jvp(func, primals, tangents, *, has_aux=False):
+    import fgrad
+
+    res = fgrad.jvp(_tensor_fn(func), tuple(_to_arrays(primals)), tuple(_to_arrays(tangents)), has_aux=has_aux)
+    return _to_tensors(res)
+
+
+__all__ = ["functional_call", "to_array", "from_array", "grad", "grad_and_value", "vmap", "jacrev", "jacfwd",
+           "hessian", "vjp", "jvp"]

@@ -1,0 +1,195 @@
+"""``torch.linalg``: linear algebra with PyTorch names, each a recorded node whose fgrad
+definition is the ``fgrad.numpy.linalg`` composite."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _dtypes as D
+from ._ops import _fnp, _op, _out, _return_type, vector_norm  # noqa: F401
+from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_power, slogdet  # noqa: F401
+from ._ops_linalg import matmul  # noqa: F401
+from ._tensor import Tensor
+
+inv = inverse
+
+
+def inv_ex(A, *, check_errors=False):
+    r = inverse(A)
+    from ._ops import _new
+
+    return _return_type("inv_ex", ("inverse", "info"))(r, _new(np.zeros(A._buf.shape[:-2], np.int32)))
+
+
+def solve(A, B, *, left=True, out=None):
+    _float_in(A, "linalg.solve")
+    _square(A, "linalg.solve")
+    vec = B._buf.ndim == 1 or (B._buf.ndim == A._buf.ndim - 1 and B._buf.shape == A._buf.shape[:-1])
+
+    def fn(a, b):
+        fnp = _fnp()
+        if vec:
+            return fnp.linalg.solve(a, b[..., None])[..., 0]
+        return fnp.linalg.solve(a, b)
+
+    def fwd(a, b):
+        if vec:
+            return np.linalg.solve(a, b[..., None])[..., 0]
+        return np.linalg.solve(a, b)
+
+    res = _op("LinalgSolveExBackward0", ("solve", vec), fn, (A, B), fwd)
+    return res if out is None else _out(out, res, "linalg_solve")
+
+
+def svd(A, full_matrices=True, *, driver=None, out=None):
+    u, s, vh = _svd(A, full_matrices)
+    return _return_type("linalg_svd", ("U", "S", "Vh"))(u, s, vh)
+
+
+def svdvals(A, *, driver=None, out=None):
+    _float_in(A, "linalg.svdvals")
+    return _op("LinalgSvdBackward0", ("svdvals",), lambda x: _fnp().linalg.svdvals(x), (A,),
+               lambda x: np.linalg.svd(x, compute_uv=False).astype(x.dtype))
+
+
+def eigh(A, UPLO="L", *, out=None):
+    _float_in(A, "linalg.eigh")
+
+    def fn(x):
+        r = _fnp().linalg.eigh(x, UPLO)
+        return (r[0], r[1])
+
+    def fwd(x):
+        w, v = np.linalg.eigh(x, UPLO)
+        return [w.astype(x.dtype), v.astype(x.dtype)]
+
+    w, v = _op("LinalgEighBackward0", ("eigh", UPLO), fn, (A,), fwd, multi=True)
+    return _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))(w, v)
+
+
+def eigvalsh(A, UPLO="L", *, out=None):
+    return eigh(A, UPLO).eigenvalues
+
+
+def qr(A, mode="reduced", *, out=None):
+    _float_in(A, "linalg.qr")
+
+    def fn(x):
+        r = _fnp().linalg.qr(x, mode)
+        return (r[0], r[1])
+
+    def fwd(x):
+        q, r = np.linalg.qr(x, mode)
+        return [q.astype(x.dtype), r.astype(x.dtype)]
+
+    q, r = _op("LinalgQrBackward0", ("qr", mode), fn, (A,), fwd, multi=True)
+    return _return_type("linalg_qr", ("Q", "R"))(q, r)
+
+
+def cholesky(A, *, upper=False, out=None):
+    _float_in(A, "linalg.cholesky")
+    _square(A, "linalg.cholesky")
+    try:
+        np.linalg.cholesky(A._buf)
+    except np.linalg.LinAlgError:
+        raise RuntimeError("linalg.cholesky: The factorization could not be completed because the input is not "
+                           "positive-definite.") from None
+
+    def fn(x):
+        return _fnp().linalg.cholesky(x, upper=upper)
+
+    def fwd(x):
+        c = np.linalg.cholesky(x)
+        return np.swapaxes(c, -1, -2).copy() if upper else c
+
+    res = _op("LinalgCholeskyExBackward0", ("cholesky", upper), fn, (A,), fwd)
+    return res if out is None else _out(out, res, "linalg_cholesky")
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):  # noqa: A002
+    x = A if dtype is None else A.to(dtype)
+    nd = x._buf.ndim
+    d = tuple(int(k) % nd for k in dim)
+
+    def fn(v):
+        fnp = _fnp()
+        if d != (nd - 2, nd - 1):
+            v = fnp.moveaxis(v, d, (-2, -1))
+        return fnp.linalg.matrix_norm(v, keepdims=False, ord=ord)
+
+    def fwd(v):
+        if d != (nd - 2, nd - 1):
+            v = np.moveaxis(v, d, (-2, -1))
+        return np.asarray(np.linalg.norm(v, ord=ord, axis=(-2, -1))).astype(x._buf.dtype)
+
+    res = _op("LinalgMatrixNormBackward0", ("matrix_norm", str(ord), d), fn, (x,), fwd)
+    if keepdim:
+        from ._ops_shape import unsqueeze
+
+        for k in sorted(d):
+            res = unsqueeze(res, k)
+    return res if out is None else _out(out, res, "linalg_matrix_norm")
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
+    nd = A._buf.ndim
+    if isinstance(ord, str) or (dim is not None and not isinstance(dim, int) and len(dim) == 2) or \
+            (ord is not None and dim is None and nd == 2):
+        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim,
+                           dtype=dtype, out=out)
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    r = 1e-15 if rtol is None else rtol
+    return _op("LinalgPinvBackward0", ("pinv", r), lambda x: _fnp().linalg.pinv(x, r), (A,),
+               lambda x: np.linalg.pinv(x, r).astype(x.dtype))
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    from ._ops import _new
+
+    return _new(np.asarray(np.linalg.matrix_rank(A._buf), np.int64))
+
+
+def multi_dot(tensors, *, out=None):
+    r = tensors[0]
+    from ._ops_linalg import matmul as mm_
+
+    for t in tensors[1:]:
+        r = mm_(r, t)
+    return r
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    from ._ops import _new
+
+    sol = _op("LinalgLstsqBackward0", ("lstsq",), lambda a, b: _fnp().linalg.lstsq(a, b)[0], (A, B),
+              lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0].astype(a.dtype))
+    x, res, rank, s = np.linalg.lstsq(A._buf, B._buf, rcond=None)
+    return _return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))(
+        sol, _new(np.asarray(res)), _new(np.asarray(rank, np.int64)), _new(np.asarray(s)))
+
+
+def vecdot(x, y, *, dim=-1, out=None):
+    from ._ops import mul, sum as sum_
+
+    return sum_(mul(x, y), dim)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    from ._ops_shape import diagonal as dg
+
+    return dg(A, offset, dim1, dim2)
+
+
+def cond(A, p=None):
+    s = svdvals(A)
+    from ._ops import div, amax, amin
+
+    return div(amax(s, -1), amin(s, -1))
+
+
+_ = (D, math, Tensor)
