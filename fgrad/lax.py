@@ -31,6 +31,7 @@ from .ops.bits import (  # noqa: F401
 )
 from .ops.cumulative import associative_scan, cumlogsumexp, cummax, cummin, cumprod, cumsum  # noqa: F401
 from .ops.sorting import sort, sort_key_val, top_k  # noqa: F401
+from .ops.control_flow import cond, fori_loop, map, scan, switch, while_loop  # noqa: F401,A004
 
 __all__ = [
     "stop_gradient", "add", "sub", "mul", "div", "rem", "neg", "abs", "sign", "floor", "ceil", "round",
@@ -44,6 +45,7 @@ __all__ = [
     "reduce_and", "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin",
     "cumlogsumexp", "associative_scan", "sort", "sort_key_val", "top_k", "erf", "erfc", "erf_inv",
     "dot", "concatenate", "slice", "slice_in_dim", "index_in_dim", "RoundingMethod",
+    "cond", "switch", "scan", "map", "fori_loop", "while_loop",
 ]
 
 # ---------------------------------------------------------------------------------------

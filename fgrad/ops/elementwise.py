@@ -299,6 +299,7 @@ def _stable_logistic(xp, x):
 
 logistic_p = unary("logistic", np.exp, lambda x, y: mul(y, sub(1.0, y)), kernel="(1 / (1 + exp(-{0})))")
 logistic_p.impl = _stable_logistic
+logistic_p.ufunc = None  # not a single ufunc: compiled code must call the impl
 round_p = elementwise("round", lambda xp, x, decimals=0: xp.round(x, decimals))
 round_p.jvp = _zero_jvp(round_p)
 

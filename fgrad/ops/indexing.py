@@ -194,8 +194,13 @@ def parse_index(xshape, idx, op: str = "indexing"):
                 indexer.append(("a", len(arrays)))
                 arrays.append(wrap(nz.astype(np.intp)))
             ax += m.ndim
-    while indexer and indexer[-1] in (FULL, ("e",)):
-        indexer.pop()
+    # a zero-width Ellipsis marker matters only between advanced indices
+    adv = [i for i, e in enumerate(indexer) if e[0] in ("a", "i")]
+    indexer = [e for i, e in enumerate(indexer)
+               if e != ("e",) or (adv and adv[0] < i < adv[-1])]
+    if ("e",) not in indexer:  # trailing full slices are implicit (an Ellipsis would not be)
+        while indexer and indexer[-1] == FULL:
+            indexer.pop()
     return tuple(indexer), arrays
 
 
