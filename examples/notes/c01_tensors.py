@@ -15,7 +15,7 @@ w2 = torch.randn(H, D_out).type(dtype)
 
 learning_rate = 1e-6
 losses = []
-for t in range(500):
+for t in range(500):  # noqa: B007
     h = x.mm(w1)
     h_relu = h.clamp(min=0)
     y_pred = h_relu.mm(w2)

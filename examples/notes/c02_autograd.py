@@ -12,7 +12,7 @@ w2 = Variable(torch.randn(H, D_out), requires_grad=True)
 
 learning_rate = 1e-6
 losses = []
-for t in range(500):
+for t in range(500):  # noqa: B007
     y_pred = x.mm(w1).clamp(min=0).mm(w2)
     loss = (y_pred - y).pow(2).sum()
     losses.append(loss.item())

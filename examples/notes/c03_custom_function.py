@@ -27,7 +27,7 @@ w2 = Variable(torch.randn(H, D_out), requires_grad=True)
 
 learning_rate = 1e-6
 losses = []
-for t in range(500):
+for t in range(500):  # noqa: B007
     relu = ReLU.apply
     y_pred = relu(x.mm(w1)).mm(w2)
     loss = (y_pred - y).pow(2).sum()

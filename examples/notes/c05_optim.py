@@ -16,7 +16,7 @@ loss_fn = torch.nn.MSELoss(reduction='sum')
 learning_rate = 1e-4
 optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
 losses = []
-for t in range(500):
+for t in range(500):  # noqa: B007
     y_pred = model(x)
     loss = loss_fn(y_pred, y)
     losses.append(loss.item())

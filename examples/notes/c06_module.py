@@ -26,7 +26,7 @@ model = TwoLayerNet(D_in, H, D_out)
 criterion = torch.nn.MSELoss(reduction='sum')
 optimizer = torch.optim.SGD(model.parameters(), lr=1e-4)
 losses = []
-for t in range(500):
+for t in range(500):  # noqa: B007
     y_pred = model(x)
     loss = criterion(y_pred, y)
     losses.append(loss.item())

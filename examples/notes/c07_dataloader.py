@@ -30,7 +30,7 @@ if __name__ == '__main__':
     criterion = torch.nn.MSELoss(reduction='sum')
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-4)
     epoch_losses = []
-    for epoch in range(10):
+    for epoch in range(10):  # noqa: B007
         total = 0.0
         for x_batch, y_batch in loader:
             x_var, y_var = Variable(x_batch), Variable(y_batch)

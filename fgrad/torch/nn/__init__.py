@@ -1,0 +1,21 @@
+# ruff: noqa: F401
+"""``fgrad.torch.nn``: modules, functional ops, initialisers (PyTorch's ``torch.nn``).
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> from fgrad.torch import nn
+    >>> net = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 10))
+    >>> net(torch.zeros(2, 784)).shape
+    torch.Size([2, 10])
+"""
+
+from . import functional, init, utils  # noqa: F401
+from .modules import *  # noqa: F401,F403
+from .modules import Module  # noqa: F401
+from .parameter import Buffer, Parameter  # noqa: F401
+
+__all__ = ["Parameter", "Buffer", "Module", "functional", "init", "utils"]
+from .modules import __all__ as _mods  # noqa: E402
+
+__all__ += _mods

@@ -1,0 +1,49 @@
+"""How nn.functional defines an operation on fgrad's engine.
+
+An op is given by
+
+* ``fn``: its *fgrad definition*, written with ``fgrad.numpy`` / ``fgrad.lax`` / ``fgrad.nn``
+  ops on fgrad arrays.  Autograd differentiates it with the core's derivative rules (the
+  backward program is the core's VJP of ``fn``, staged once per input signature and
+  cached), ``create_graph=True`` replays those rules through Tensor ops, and in functional
+  mode (``fgrad.torch.func.functional_call`` under ``fgrad.grad``/``vmap``/``jit``) ``fn``
+  itself is what runs;
+* optionally ``fwd``: the same computation directly on NumPy buffers, used for the eager
+  forward pass when it is faster than evaluating ``fn`` op by op;
+* ``name``: the ``grad_fn`` class name PyTorch shows for it (``AddmmBackward0``...);
+* ``key``: a hashable description of everything ``fn`` closes over (the cache key of the
+  backward program together with the inputs' shapes and dtypes).
+
+Arguments are Tensors (integer tensors are carried along, never differentiated) or constant
+NumPy arrays.  This is the tape recorder of ``fgrad.torch._ops`` (``_op``); nothing here
+derives a gradient by hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _ops as _core
+from .._tensor import Tensor
+
+_nd = np.ndarray
+
+
+def defop(name: str, key, fn, args, fwd=None, multi: bool = False):
+    """Apply the op (see the module docstring) and return its output Tensor(s)."""
+    return _core._op(name, key, fn, tuple(args), fwd, multi)
+
+
+def buf(t: Tensor):
+    """The NumPy buffer of a tensor (or its fgrad value in functional mode)."""
+    return t._buf
+
+
+def is_concrete(t: Tensor) -> bool:
+    """True when the tensor holds a NumPy buffer (eager mode), False for traced values."""
+    return type(t._buf) is _nd
+
+
+def wrap(arr: np.ndarray) -> Tensor:
+    """A new leaf Tensor over a NumPy array (no copy)."""
+    return _core._new(arr)

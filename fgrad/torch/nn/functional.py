@@ -1,0 +1,1632 @@
+"""``torch.nn.functional`` on fgrad's engine.
+
+Each function is an op with an fgrad definition (see `_defop`): its gradient, its
+higher-order derivatives and its behaviour under ``fgrad.grad``/``vmap``/``jit`` (through
+``fgrad.torch.func.functional_call``) all come from the core's primitive rules.  Hot ops
+(``linear``, the losses, ``conv``) also carry a NumPy forward so eager mode runs one BLAS
+call or one vectorised expression per op; ``grad_fn`` names are PyTorch's.
+
+Convolution and pooling are im2col composites: the fgrad definition gathers the (padded)
+input's windows with ``take`` along each spatial axis (whose transpose is a scatter-add) and
+contracts them with the weight in one ``einsum``; the NumPy forward uses a strided window
+view and ``tensordot``.  Max pooling picks the *first* maximum of each window (argmax, as
+PyTorch does), so ties send the whole gradient to one element.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> import fgrad.torch.nn.functional as F
+    >>> F.relu(torch.tensor([-1.0, 2.0]))
+    tensor([0., 2.])
+    >>> F.cross_entropy(torch.zeros(2, 4), torch.tensor([0, 3]))
+    tensor(1.3863)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+import fgrad.numpy as fnp
+import fgrad.torch as torch
+from fgrad import lax
+from fgrad import nn as fnn
+
+from .._tensor import Tensor
+from ._defop import buf, defop, is_concrete, wrap
+
+__all__ = [
+    "linear", "bilinear", "relu", "relu_", "relu6", "elu", "elu_", "selu", "celu", "leaky_relu", "leaky_relu_",
+    "prelu", "rrelu", "glu", "gelu", "silu", "mish", "hardtanh", "hardtanh_", "hardsigmoid", "hardswish",
+    "hardshrink", "softshrink", "tanhshrink", "threshold", "threshold_", "logsigmoid", "softplus", "softsign",
+    "sigmoid", "tanh", "softmax", "softmin", "log_softmax", "normalize", "cosine_similarity", "pairwise_distance",
+    "one_hot", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding", "conv1d", "conv2d", "conv3d",
+    "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "pad", "batch_norm", "instance_norm",
+    "layer_norm", "group_norm", "l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "nll_loss",
+    "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss",
+    "gaussian_nll_loss", "soft_margin_loss", "margin_ranking_loss", "hinge_embedding_loss",
+    "cosine_embedding_loss", "triplet_margin_loss", "multilabel_soft_margin_loss", "unfold",
+]
+
+
+# ---------------------------------------------------------------------------------------
+# helpers
+
+
+def _pair(x, n: int, name: str = "") -> tuple:
+    if isinstance(x, (tuple, list)):
+        if len(x) == 1:
+            return tuple(x) * n
+        if len(x) != n:
+            raise ValueError(f"expected {n} values for {name}, got {len(x)}")
+        return tuple(int(v) for v in x)
+    return (int(x),) * n
+
+
+def _float(t: Tensor) -> Tensor:
+    return t if t.is_floating_point() or t.is_complex() else t.to(torch.get_default_dtype())
+
+
+def _same_dtype(a: Tensor, b: Tensor):
+    if a.dtype != b.dtype:
+        dt = torch.promote_types(a.dtype, b.dtype)
+        return a.to(dt), b.to(dt)
+    return a, b
+
+
+def _reduction_from_legacy(size_average, reduce, emit_warning: bool = True) -> str:
+    warnings.warn("size_average and reduce args will be deprecated, please use reduction='{}' instead."
+                  .format("mean" if (size_average is None or size_average) and (reduce is None or reduce)
+                          else ("sum" if reduce is None or reduce else "none")), UserWarning, stacklevel=3)
+    if size_average is None:
+        size_average = True
+    if reduce is None:
+        reduce = True
+    if size_average and reduce:
+        return "mean"
+    if reduce:
+        return "sum"
+    return "none"
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _reduce_fn(reduction: str):
+    if reduction == "mean":
+        return lambda v: fnp.mean(v)
+    if reduction == "sum":
+        return lambda v: fnp.sum(v)
+    return lambda v: v
+
+
+def _reduce_np(v: np.ndarray, reduction: str) -> np.ndarray:
+    if reduction == "mean":
+        return np.asarray(np.mean(v), v.dtype)
+    if reduction == "sum":
+        return np.asarray(np.sum(v), v.dtype)
+    return v
+
+
+def _reduce_t(v: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return v.mean()
+    if reduction == "sum":
+        return v.sum()
+    return v
+
+
+def _target_warning(input: Tensor, target: Tensor, stacklevel: int = 3) -> None:
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
+                      f"({input.size()}). This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.", UserWarning, stacklevel=stacklevel)
+
+
+def _shape_str(s) -> str:
+    return "x".join(str(v) for v in s)
+
+
+# ---------------------------------------------------------------------------------------
+# linear layers
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``: one node (``AddmmBackward0`` for a batch of vectors)."""
+    xb, wb = buf(input), buf(weight)
+    if is_concrete(input) and is_concrete(weight):
+        if xb.shape[-1:] != wb.shape[-1:] and wb.ndim == 2:
+            rows = int(np.prod(xb.shape[:-1])) if xb.ndim > 1 else 1
+            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied "
+                               f"({rows}x{xb.shape[-1] if xb.ndim else 1}"
+                               f" and {wb.shape[1]}x{wb.shape[0]})")
+        if xb.dtype != wb.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                               f"{torch._dtypes.from_np(xb.dtype)._legacy} and "
+                               f"{torch._dtypes.from_np(wb.dtype)._legacy}")
+    nd = xb.ndim
+    if bias is None:
+        name = "MmBackward0" if nd == 2 else ("SqueezeBackward4" if nd == 1 else "UnsafeViewBackward0")
+
+        def fn(x, w):
+            return fnp.matmul(x, fnp.swapaxes(w, -1, -2))
+
+        def fwd(x, w):
+            return np.matmul(x, w.T)
+
+        return defop(name, ("linear", False), fn, (input, weight), fwd)
+    name = "AddmmBackward0" if nd == 2 else "ViewBackward0"
+
+    def fn_b(x, w, b):
+        return fnp.matmul(x, fnp.swapaxes(w, -1, -2)) + b
+
+    def fwd_b(x, w, b):
+        r = np.matmul(x, w.T)
+        r += b
+        return r
+
+    return defop(name, ("linear", True), fn_b, (input, weight, bias), fwd_b)
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``y_k = x1 @ W_k @ x2 + b_k``."""
+    y = torch.einsum("...i,kij,...j->...k", input1, weight, input2)
+    return y + bias if bias is not None else y
+
+
+# ---------------------------------------------------------------------------------------
+# activations
+
+
+def _act(name: str, key, fn, input: Tensor, fwd=None, inplace: bool = False) -> Tensor:
+    x = _float(input)
+    out = defop(name, key, fn, (x,), fwd)
+    if inplace:
+        with torch.no_grad():
+            input.copy_(out) if not input.requires_grad else None
+        if input.requires_grad:
+            return out
+        return input
+    return out
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(x, 0)``."""
+    return torch.relu_(input) if inplace else torch.relu(input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    return torch.relu_(input)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``x if x > threshold else value``."""
+    th, v = float(threshold), float(value)
+
+    def fn(x):
+        return fnp.where(x > th, x, fnp.asarray(v, dtype=x.dtype))
+
+    def fwd(x):
+        return np.where(x > th, x, np.asarray(v, x.dtype))
+
+    return _act("ThresholdBackward0", ("threshold", th, v), fn, input, fwd, inplace)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    return globals()["threshold"](input, threshold, value, inplace=True)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """``clamp(x, min_val, max_val)`` (gradient 0 outside the interval)."""
+    lo, hi = float(min_val), float(max_val)
+    if lo > hi:
+        raise ValueError("min_val cannot be greater than max_val")
+
+    def fn(x):
+        return fnp.clip(x, lo, hi)
+
+    def fwd(x):
+        return np.clip(x, lo, hi).astype(x.dtype, copy=False)
+
+    return _act("HardtanhBackward0", ("hardtanh", lo, hi), fn, input, fwd, inplace)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``x if x > 0 else alpha * (exp(x) - 1)``."""
+    a = float(alpha)
+    return _act("EluBackward0", ("elu", a), lambda x: fnn.elu(x, a), input,
+                lambda x: np.where(x > 0, x, a * np.expm1(np.minimum(x, 0))).astype(x.dtype,
+                                                                                    copy=False), inplace)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return elu(input, alpha, inplace=True)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    a, s = _SELU_ALPHA, _SELU_SCALE
+    return _act("EluBackward0", ("selu",), lambda x: fnn.selu(x), input,
+                lambda x: (s * np.where(x > 0, x, a * np.expm1(np.minimum(x, 0)))).astype(x.dtype,
+                                                                                          copy=False),
+                inplace)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    a = float(alpha)
+    return _act("CeluBackward0", ("celu", a), lambda x: fnn.celu(x, a), input,
+                lambda x: np.where(x > 0, x, a * np.expm1(np.minimum(x, 0) / a)).astype(x.dtype, copy=False),
+                inplace)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``x if x > 0 else negative_slope * x``."""
+    s = float(negative_slope)
+
+    def fn(x):
+        return fnp.where(x > 0, x, x * s)
+
+    def fwd(x):
+        return np.where(x > 0, x, x * np.asarray(s, x.dtype))
+
+    return _act("LeakyReluBackward0", ("leaky_relu", s), fn, input, fwd, inplace)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """Leaky ReLU with a learned slope per channel (dim 1) or one shared slope."""
+    nd = buf(input).ndim
+    nw = buf(weight).size
+    shape = (1, nw) + (1,) * (nd - 2) if nd >= 2 and nw > 1 else (nw,) if nd == 1 else ()
+
+    def fn(x, w):
+        ww = fnp.reshape(w, shape) if shape else fnp.reshape(w, ())
+        return fnp.where(x > 0, x, x * ww)
+
+    return defop("PreluKernelBackward0", ("prelu", shape), fn, (input, weight))
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Randomized leaky ReLU: a random slope in [lower, upper] per element when training,
+    the mean slope otherwise."""
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+    slope = torch.empty_like(input).uniform_(lower, upper)
+    return torch.where(input >= 0, input, input * slope)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """``a * sigmoid(b)`` for the two halves of ``input`` along ``dim``."""
+    if buf(input).ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = dim % buf(input).ndim
+    if buf(input).shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {buf(input).shape[d]}")
+    return _act("GluBackward0", ("glu", d), lambda x: fnn.glu(x, axis=d), input)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """``x * Phi(x)`` (``approximate='tanh'``: the tanh approximation)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh., got {approximate}")
+    if approximate == "tanh":
+        c = math.sqrt(2.0 / math.pi)
+
+        def fn(x):
+            return 0.5 * x * (1.0 + fnp.tanh(c * (x + 0.044715 * x * x * x)))
+
+        def fwd(x):
+            return (0.5 * x * (1.0 + np.tanh(c * (x + 0.044715 * x * x * x)))).astype(x.dtype, copy=False)
+
+        return _act("GeluBackward0", ("gelu", "tanh"), fn, input, fwd)
+    r2 = 1.0 / math.sqrt(2.0)
+
+    def fn_e(x):
+        return 0.5 * x * (1.0 + lax.erf(x * r2))
+
+    return _act("GeluBackward0", ("gelu", "none"), fn_e, input)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * sigmoid(x)``."""
+    def fwd(x):
+        return (x / (1.0 + np.exp(-x))).astype(x.dtype, copy=False)
+
+    return _act("SiluBackward0", ("silu",), lambda x: x * lax.logistic(x), input, fwd, inplace)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * tanh(softplus(x))``."""
+    return _act("MishBackward0", ("mish",), lambda x: fnn.mish(x), input, None, inplace)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """``clamp(x / 6 + 1/2, 0, 1)``."""
+    def fn(x):
+        return fnp.clip(x / 6.0 + 0.5, 0.0, 1.0)
+
+    return _act("HardsigmoidBackward0", ("hardsigmoid",), fn, input, None, inplace)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * hardsigmoid(x)``."""
+    def fn(x):
+        return x * fnp.clip(x / 6.0 + 0.5, 0.0, 1.0)
+
+    return _act("HardswishBackward0", ("hardswish",), fn, input, None, inplace)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    lam = float(lambd)
+    return _act("HardshrinkBackward0", ("hardshrink", lam),
+                lambda x: fnp.where(fnp.abs(x) > lam, x, x * 0), input)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    lam = float(lambd)
+    return _act("SoftshrinkBackward0", ("softshrink", lam),
+                lambda x: fnp.where(x > lam, x - lam, fnp.where(x < -lam, x + lam, x * 0)), input)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    return input - torch.tanh(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """``log(sigmoid(x))``, computed stably."""
+    def fwd(x):
+        return (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+
+    return _act("LogSigmoidBackward0", ("logsigmoid",), lambda x: fnn.log_sigmoid(x), input, fwd)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``."""
+    b, th = float(beta), float(threshold)
+
+    def fn(x):
+        bx = x * b
+        return fnp.where(bx > th, x, fnp.log1p(fnp.exp(fnp.minimum(bx, th))) / b)
+
+    def fwd(x):
+        bx = x * b
+        return np.where(bx > th, x, np.log1p(np.exp(np.minimum(bx, th))) / b).astype(x.dtype, copy=False)
+
+    return _act("SoftplusBackward0", ("softplus", b, th), fn, input, fwd)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """``x / (1 + |x|)``."""
+    return input / (input.abs() + 1)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return torch.sigmoid(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return torch.tanh(input)
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+                  "dim=X as an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``dim``."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return torch.softmax(input, dim, dtype=dtype)
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return torch.softmax(-input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """``x - logsumexp(x)`` along ``dim``."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return torch.log_softmax(input, dim, dtype=dtype)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
+    """``x / max(||x||_p, eps)`` along ``dim``."""
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    r = input / denom
+    if out is not None:
+        out.copy_(r)
+        return out
+    return r
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """``sum(x1 * x2) / max(||x1|| * ||x2||, eps)`` along ``dim``."""
+    n1 = x1.norm(dim=dim, keepdim=True).clamp_min(eps)
+    n2 = x2.norm(dim=dim, keepdim=True).clamp_min(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    return (x1 - x2 + eps).norm(p, dim=-1, keepdim=keepdim)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Integer labels -> int64 one-hot vectors along a new last dim."""
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    b = buf(tensor)
+    if num_classes == -1:
+        num_classes = int(b.max()) + 1 if b.size else 0
+    if b.size and (b.min() < 0 or b.max() >= num_classes):
+        raise RuntimeError("Class values must be smaller than num_classes." if b.max() >= num_classes
+                           else "Class values must be non-negative.")
+    out = (b[..., None] == np.arange(num_classes)).astype(np.int64)
+    return wrap(out)
+
+
+# ---------------------------------------------------------------------------------------
+# dropout
+
+
+def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
+    """A random mask of 1/(1-p) (kept) and 0 (dropped) in ``like``'s dtype."""
+    keep = torch.rand(shape, dtype=like.dtype) if like.is_floating_point() else torch.rand(shape)
+    return (keep < (1.0 - p)).to(like.dtype) / (1.0 - p)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)`` when
+    ``training``; the identity otherwise."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return input.mul_(0) if inplace else input * 0
+    mask = _keep_mask(tuple(input.shape), p, input)
+    return input.mul_(mask) if inplace else input * mask
+
+
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool, nd: int, name: str) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    batched = input.dim() == nd + 2
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{name}: Expected {nd + 1}D or {nd + 2}D input, but received a {input.dim()}D "
+                           "input.")
+    shape = tuple(input.shape[:2] if batched else input.shape[:1]) + (1,) * nd
+    if p == 1.0:
+        return input.mul_(0) if inplace else input * 0
+    mask = _keep_mask(shape, p, input)
+    return input.mul_(mask) if inplace else input * mask
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    return _feature_dropout(input, p, training, inplace, 1, "dropout1d")
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    return _feature_dropout(input, p, training, inplace, 2, "dropout2d")
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    return _feature_dropout(input, p, training, inplace, 3, "dropout3d")
+
+
+# ---------------------------------------------------------------------------------------
+# embedding
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """Rows of ``weight`` at the integer indices ``input``; the row ``padding_idx`` gets no
+    gradient; ``max_norm`` renormalises the looked-up rows of ``weight`` in place."""
+    if input.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
+                           f"types: Long, Int; but got {input.type()} instead (while checking arguments for "
+                           "embedding)")
+    n = buf(weight).shape[0]
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= n:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            if padding_idx < -n:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = n + padding_idx
+    if is_concrete(input):
+        ib = buf(input)
+        if ib.size and (ib.min() < -n or ib.max() >= n):
+            raise IndexError("index out of range in self")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    pad = padding_idx
+    sg = scale_grad_by_freq
+
+    def fn(w, idx):
+        idx = fnp.asarray(idx)
+        rows = fnp.take(w, fnp.where(idx < 0, idx + n, idx), axis=0, mode="clip")
+        if sg:
+            flat = fnp.reshape(idx, (-1,))
+            counts = fnp.sum(flat[:, None] == flat[None, :], axis=1).astype(rows.dtype)
+            s = fnp.reshape(1.0 / counts, idx.shape + (1,))
+            rows = rows * s + lax.stop_gradient(rows * (1.0 - s))
+        if pad is not None:
+            rows = fnp.where((idx == pad)[..., None], lax.stop_gradient(rows), rows)
+        return rows
+
+    def fwd(w, idx):
+        return w[idx]
+
+    return defop("EmbeddingBackward0", ("embedding", pad, sg, n), fn, (weight, input), fwd)
+
+
+def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
+    with torch.no_grad():
+        rows = np.unique(buf(input).reshape(-1))
+        wb = buf(weight)
+        sub = wb[rows]
+        norms = np.linalg.norm(sub.astype(np.float64), ord=norm_type, axis=1)
+        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(wb.dtype)
+        idx = torch.as_tensor(rows)
+        weight[idx] = torch.as_tensor(sub * scale[:, None])
+
+
+# ---------------------------------------------------------------------------------------
+# padding
+
+
+def _pad_pairs(pad_, nd: int) -> list:
+    if len(pad_) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad_) // 2 > nd:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension "
+                           "but "
+                           f"got padding length {len(pad_)} and input of dimension {nd}")
+    pairs = [(0, 0)] * nd
+    for i in range(len(pad_) // 2):
+        pairs[nd - 1 - i] = (int(pad_[2 * i]), int(pad_[2 * i + 1]))
+    return pairs
+
+
+def _crop_and_pad_fn(pairs, mode: str, value):
+    np_mode = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}[mode]
+
+    def fn(x):
+        sl = tuple(slice(-lo if lo < 0 else 0, (x.shape[d] + hi) if hi < 0 else None)
+                   for d, (lo, hi) in enumerate(pairs))
+        if any(lo < 0 or hi < 0 for lo, hi in pairs):
+            x = x[sl]
+        widths = [(max(lo, 0), max(hi, 0)) for lo, hi in pairs]
+        if not any(lo or hi for lo, hi in widths):
+            return x + 0
+        if np_mode == "constant":
+            return fnp.pad(x, widths, mode="constant", constant_values=value)
+        return fnp.pad(x, widths, mode=np_mode)
+
+    def fwd(x):
+        sl = tuple(slice(-lo if lo < 0 else 0, (x.shape[d] + hi) if hi < 0 else None)
+                   for d, (lo, hi) in enumerate(pairs))
+        x = x[sl]
+        widths = [(max(lo, 0), max(hi, 0)) for lo, hi in pairs]
+        if np_mode == "constant":
+            return np.pad(x, widths, mode="constant", constant_values=value)
+        return np.pad(x, widths, mode=np_mode)
+
+    return fn, fwd
+
+
+def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``, last dim
+    first.  Modes: 'constant' (negative widths crop), 'reflect', 'replicate', 'circular'."""
+    nd = buf(input).ndim
+    pairs = _pad_pairs(tuple(pad), nd)
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant" and value not in (None, 0, 0.0):
+        raise AssertionError('Padding mode "{}"" doesn\'t take in value argument'.format(mode))
+    v = 0 if value is None else value
+    if mode == "reflect":
+        for d, (lo, hi) in enumerate(pairs):
+            if lo >= buf(input).shape[d] or hi >= buf(input).shape[d]:
+                raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input "
+                                   f"dimension, but got: padding ({lo}, {hi}) at dimension {d} of input "
+                                   f"{list(buf(input).shape)}")
+    fn, fwd = _crop_and_pad_fn(pairs, mode, v)
+    k = len(pad) // 2
+    name = {"constant": "ConstantPadNdBackward0", "reflect": f"ReflectionPad{k}DBackward0",
+            "replicate": f"ReplicationPad{k}DBackward0", "circular": "CopySlices"}[mode]
+    return defop(name, ("pad", tuple(pairs), mode, v), fn, (input,), fwd)
+
+
+# ---------------------------------------------------------------------------------------
+# im2col machinery for convolution and pooling
+
+
+def _out_size(size: int, k: int, s: int, p_lo: int, p_hi: int, d: int, ceil_mode: bool = False) -> int:
+    eff = d * (k - 1) + 1
+    num = size + p_lo + p_hi - eff
+    if ceil_mode:
+        o = -(-num // s) + 1
+        if (o - 1) * s >= size + p_lo:
+            o -= 1
+        return o
+    return num // s + 1
+
+
+def _windows_np(xp: np.ndarray, kernel, stride, dilation, out) -> np.ndarray:
+    """Strided view (N, C, *out, *kernel) of the windows of the padded input."""
+    nd = len(kernel)
+    span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    v = np.lib.stride_tricks.sliding_window_view(xp, span, axis=tuple(range(2, 2 + nd)))
+    sl = (slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, stride)) + \
+        tuple(slice(None, None, d) for d in dilation)
+    return v[sl]
+
+
+def _windows_fgrad(xp, kernel, stride, dilation, out):
+    """The same windows with fgrad ``take`` (transpose: scatter-add), laid out as
+    (N, C, K0, O0, K1, O1, ...)."""
+    nd = len(kernel)
+    x = xp
+    for i in range(nd):
+        idx = (np.arange(kernel[i])[:, None] * dilation[i] + np.arange(out[i])[None,
+                                                                               :] * stride[i]).reshape(-1)
+        ax = 2 + 2 * i
+        x = fnp.take(x, idx, axis=ax)
+        shp = tuple(x.shape)
+        x = fnp.reshape(x, shp[:ax] + (kernel[i], out[i]) + shp[ax + 1:])
+    return x
+
+
+def _einsum_spec(nd: int):
+    letters = "abcdefghij"
+    ks = letters[:nd]
+    os_ = letters[nd:2 * nd]
+    win = "nc" + "".join(k + o for k, o in zip(ks, os_))
+    return win, ks, os_
+
+
+def _pad_fgrad(x, pads, value):
+    if not any(lo or hi for lo, hi in pads):
+        return x
+    return fnp.pad(x, [(0, 0), (0, 0)] + [tuple(p) for p in pads], mode="constant", constant_values=value)
+
+
+def _pad_np(x, pads, value):
+    if not any(lo or hi for lo, hi in pads):
+        return x
+    return np.pad(x, [(0, 0), (0, 0)] + [tuple(p) for p in pads], mode="constant", constant_values=value)
+
+
+def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, groups: int, nd: int, fname: str):
+    xb, wb = buf(input), buf(weight)
+    unbatched = xb.ndim == nd + 1
+    if xb.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {fname}, but got "
+                           f"input of size: {list(xb.shape)}")
+    if unbatched:
+        input = input.unsqueeze(0)
+        xb = buf(input)
+    stride = _pair(stride, nd, "stride")
+    dilation = _pair(dilation, nd, "dilation")
+    kernel = tuple(wb.shape[2:])
+    c_in = xb.shape[1]
+    if c_in != wb.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(wb.shape)}, expected input"
+                           f"{list(xb.shape)} to have {wb.shape[1] * groups} channels, but got {c_in} "
+                           "channels "
+                           "instead")
+    if isinstance(padding, str):
+        if padding == "valid":
+            pads = [(0, 0)] * nd
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+            pads = []
+            for k, d in zip(kernel, dilation):
+                total = d * (k - 1)
+                pads.append((total // 2, total - total // 2))
+        else:
+            raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+    else:
+        pads = [(p, p) for p in _pair(padding, nd, "padding")]
+    spatial = xb.shape[2:]
+    out = tuple(_out_size(spatial[i], kernel[i], stride[i], pads[i][0], pads[i][1], dilation[i])
+                for i in range(nd))
+    if any(o <= 0 for o in out):
+        raise RuntimeError(f"Calculated output size: ({', '.join(str(o) for o in out)}). Output size is too "
+                           "small")
+    if xb.dtype != wb.dtype:
+        raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should be the "
+                           "same")
+    G = groups
+    cout = wb.shape[0]
+    win, ks, os_ = _einsum_spec(nd)
+    spec = f"{win.replace('c', 'gc', 1)},goc{ks}->ngo{os_}"
+    pads_t = tuple(pads)
+
+    def fn(x, w, *b):
+        xp = _pad_fgrad(x, pads_t, 0.0)
+        cols = _windows_fgrad(xp, kernel, stride, dilation, out)
+        shp = tuple(cols.shape)
+        cols = fnp.reshape(cols, (shp[0], G, shp[1] // G) + shp[2:])
+        wg = fnp.reshape(w, (G, cout // G) + tuple(w.shape[1:]))
+        y = fnp.einsum(spec, cols, wg)
+        y = fnp.reshape(y, (shp[0], cout) + out)
+        if b:
+            y = y + fnp.reshape(b[0], (cout,) + (1,) * nd)
+        return y
+
+    def fwd(x, w, *b):
+        xp = _pad_np(x, pads_t, 0)
+        v = _windows_np(xp, kernel, stride, dilation, out)  # (N, C, *out, *kernel)
+        n = x.shape[0]
+        cg = c_in // G
+        og = cout // G
+        res = np.empty((n, cout) + out, dtype=np.result_type(x.dtype, w.dtype))
+        axes_v = [1] + list(range(2 + nd, 2 + 2 * nd))
+        axes_w = list(range(1, 2 + nd))
+        for g in range(G):
+            vg = v[:, g * cg:(g + 1) * cg]
+            wg = w[g * og:(g + 1) * og]
+            r = np.tensordot(vg, wg, axes=(axes_v, axes_w))  # (N, *out, og)
+            res[:, g * og:(g + 1) * og] = np.moveaxis(r, -1, 1)
+        if b:
+            res += b[0].reshape((cout,) + (1,) * nd)
+        return res
+
+    args = (input, weight) if bias is None else (input, weight, bias)
+    key = ("conv", nd, stride, pads_t, dilation, G, bias is not None)
+    y = defop("ConvolutionBackward0", key, fn, args, fwd)
+    return y.squeeze(0) if unbatched else y
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    """1-D convolution (cross-correlation) over (N, C_in, L) with weight (C_out, C_in/groups, k)."""
+    return _convnd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    """2-D convolution (cross-correlation) over (N, C_in, H, W) with weight (C_out, C_in/groups, kh, kw)."""
+    return _convnd(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    return _convnd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """im2col: (N, C, H, W) -> (N, C * kh * kw, L) blocks."""
+    k = _pair(kernel_size, 2)
+    d, p, s = _pair(dilation, 2), _pair(padding, 2), _pair(stride, 2)
+    xb = buf(input)
+    unb = xb.ndim == 3
+    if unb:
+        input = input.unsqueeze(0)
+        xb = buf(input)
+    out = tuple(_out_size(xb.shape[2 + i], k[i], s[i], p[i], p[i], d[i]) for i in range(2))
+    pads = ((p[0], p[0]), (p[1], p[1]))
+
+    def fn(x):
+        cols = _windows_fgrad(_pad_fgrad(x, pads, 0.0), k, s, d, out)  # (N, C, K0, O0, K1, O1)
+        cols = fnp.transpose(cols, (0, 1, 2, 4, 3, 5))
+        n, c = cols.shape[0], cols.shape[1]
+        return fnp.reshape(cols, (n, c * k[0] * k[1], out[0] * out[1]))
+
+    def fwd(x):
+        v = _windows_np(_pad_np(x, pads, 0), k, s, d, out)  # (N, C, O0, O1, K0, K1)
+        v = np.transpose(v, (0, 1, 4, 5, 2, 3))
+        return np.ascontiguousarray(v).reshape(x.shape[0], -1, out[0] * out[1])
+
+    y = defop("Im2ColBackward0", ("unfold", k, d, p, s), fn, (input,), fwd)
+    return y.squeeze(0) if unb else y
+
+
+# ---------------------------------------------------------------------------------------
+# pooling
+
+
+def _pool_setup(input: Tensor, nd: int, kernel_size, stride, padding, dilation, ceil_mode, fname):
+    xb = buf(input)
+    if xb.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{fname}: Expected {nd + 1}D or {nd + 2}D input, got {xb.ndim}D")
+    unbatched = xb.ndim == nd + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+        xb = buf(input)
+    kernel = _pair(kernel_size, nd, "kernel_size")
+    stride = kernel if (stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0)) \
+        else _pair(stride, nd, "stride")
+    padding = _pair(padding, nd, "padding")
+    dilation = _pair(dilation, nd, "dilation")
+    for k, p in zip(kernel, padding):
+        if p > k // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation=1")
+    spatial = xb.shape[2:]
+    out = tuple(_out_size(spatial[i], kernel[i], stride[i], padding[i], padding[i], dilation[i], ceil_mode)
+                for i in range(nd))
+    if any(o <= 0 for o in out):
+        raise RuntimeError(f"Given input size: ({'x'.join(str(s) for s in xb.shape[1:])}). Calculated output "
+                           f"size: ({'x'.join(str(s) for s in (xb.shape[1],) + out)}). Output size is too "
+                           "small")
+    # right padding so that every window fits (ceil_mode windows may run past the padding)
+    pads = []
+    for i in range(nd):
+        need = (out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
+        hi = max(need - spatial[i] - padding[i], padding[i])
+        pads.append((padding[i], hi))
+    return input, unbatched, kernel, stride, padding, dilation, out, tuple(pads)
+
+
+def _max_poolnd(input, nd, kernel_size, stride, padding, dilation, ceil_mode, return_indices, fname):
+    input, unb, k, s, p, d, out, pads = _pool_setup(input, nd, kernel_size, stride, padding, dilation,
+                                                    ceil_mode, fname)
+    xb = buf(input)
+    dtype = xb.dtype
+    neg = -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    kn = int(np.prod(k))
+    perm = (0, 1) + tuple(3 + 2 * i for i in range(nd)) + tuple(2 + 2 * i for i in range(nd))
+
+    def fn(x):
+        cols = _windows_fgrad(_pad_fgrad(x, pads, neg), k, s, d, out)  # (N, C, K0, O0, ...)
+        cols = fnp.transpose(cols, perm)  # (N, C, *out, *k)
+        shp = tuple(cols.shape)
+        flat = fnp.reshape(cols, shp[:2 + nd] + (kn,))
+        idx = lax.stop_gradient(fnp.argmax(flat, axis=-1))
+        return fnp.take_along_axis(flat, idx[..., None], axis=-1)[..., 0]
+
+    def fwd(x):
+        v = _windows_np(_pad_np(x, pads, neg), k, s, d, out)
+        flat = v.reshape(v.shape[:2 + nd] + (kn,))
+        return flat.max(axis=-1)
+
+    name = "MaxPool2DWithIndicesBackward0" if nd == 2 else f"MaxPool{nd}DWithIndicesBackward0"
+    y = defop(name, ("max_pool", nd, k, s, pads, d), fn, (input,), fwd)
+    if return_indices:
+        v = _windows_np(_pad_np(xb, pads, neg), k, s, d, out)
+        am = v.reshape(v.shape[:2 + nd] + (kn,)).argmax(axis=-1)
+        kidx = np.unravel_index(am, k)
+        spatial = xb.shape[2:]
+        lin = np.zeros(am.shape, np.int64)
+        for i in range(nd):
+            o = np.arange(out[i]).reshape((1, 1) + tuple(out[i] if j == i else 1 for j in range(nd)))
+            pos = o * s[i] - p[i] + kidx[i] * d[i]
+            lin = lin * spatial[i] + pos
+        ind = wrap(lin)
+        if unb:
+            return y.squeeze(0), ind.squeeze(0)
+        return y, ind
+    return y.squeeze(0) if unb else y
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _max_poolnd(input, 1, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                       "max_pool1d")
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Max over each window (padding counts as -inf); ``return_indices`` also gives the
+    flat index (over H*W) of each maximum."""
+    return _max_poolnd(input, 2, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                       "max_pool2d")
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _max_poolnd(input, 3, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                       "max_pool3d")
+
+
+def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
+                fname):
+    input, unb, k, s, p, d, out, pads = _pool_setup(input, nd, kernel_size, stride, padding, 1, ceil_mode,
+                                                    fname)
+    xb = buf(input)
+    spatial = xb.shape[2:]
+    # divisor per output position, as PyTorch: windows clipped to the padded input
+    # (count_include_pad) or to the input itself
+    div = np.ones((1, 1) + out, np.float64)
+    for i in range(nd):
+        o = np.arange(out[i])
+        start = o * s[i] - p[i]
+        end = np.minimum(start + k[i], spatial[i] + p[i])
+        if count_include_pad:
+            cnt = end - start
+        else:
+            cnt = np.minimum(end, spatial[i]) - np.maximum(start, 0)
+        div = div * cnt.reshape((1, 1) + tuple(out[i] if j == i else 1 for j in range(nd)))
+    if divisor_override:
+        div = np.full_like(div, float(divisor_override))
+    div = div.astype(xb.dtype if xb.dtype.kind == "f" else np.float32)
+    perm = (0, 1) + tuple(3 + 2 * i for i in range(nd)) + tuple(2 + 2 * i for i in range(nd))
+    ones = (1,) * nd
+    kaxes = tuple(range(2 + nd, 2 + 2 * nd))
+
+    def fn(x, dv):
+        cols = _windows_fgrad(_pad_fgrad(x, pads, 0.0), k, s, ones, out)
+        cols = fnp.transpose(cols, perm)
+        return fnp.sum(cols, axis=kaxes) / dv
+
+    def fwd(x, dv):
+        v = _windows_np(_pad_np(x, pads, 0), k, s, ones, out)
+        return (v.sum(axis=kaxes) / dv).astype(x.dtype, copy=False)
+
+    name = f"AvgPool{nd}DBackward0"
+    y = defop(name, ("avg_pool", nd, k, s, pads), fn, (input, div), fwd)
+    return y.squeeze(0) if unb else y
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    return _avg_poolnd(input, 1, kernel_size, stride, padding, ceil_mode, count_include_pad, None,
+                       "avg_pool1d")
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """Mean over each window (zero padding counted unless ``count_include_pad=False``)."""
+    return _avg_poolnd(input, 2, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
+                       "avg_pool2d")
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return _avg_poolnd(input, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
+                       "avg_pool3d")
+
+
+def _adaptive_ranges(size: int, out: int):
+    return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
+
+
+def _adaptive_matrix(size: int, out: int, dtype) -> np.ndarray:
+    m = np.zeros((out, size), dtype)
+    for i, (a, b) in enumerate(_adaptive_ranges(size, out)):
+        m[i, a:b] = 1.0 / (b - a)
+    return m
+
+
+def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
+    xb = buf(input)
+    spatial = xb.shape[-nd:]
+    osz = _pair(output_size, nd) if not isinstance(output_size, (list, tuple)) else \
+        tuple(spatial[i] if output_size[i] is None else int(output_size[i]) for i in range(nd))
+    dtype = xb.dtype if xb.dtype.kind == "f" else np.float32
+    mats = [_adaptive_matrix(spatial[i], osz[i], dtype) for i in range(nd)]
+    letters = "hwd"[:nd]
+    outl = "HWD"[:nd]
+    spec = "...{}".format(letters) + "".join(f",{o}{i}" for o, i in zip(outl, letters)) + f"->...{outl}"
+
+    def fn(x, *ms):
+        return fnp.einsum(spec, x, *ms)
+
+    def fwd(x, *ms):
+        return np.einsum(spec, x, *ms).astype(x.dtype, copy=False)
+
+    return defop(f"AdaptiveAvgPool{nd}DBackward0", ("adaptive_avg", nd, osz), fn, (input, *mats), fwd)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    return _adaptive_avg(input, output_size, 1)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    """Average over the adaptive windows ``[floor(i*H/oh), ceil((i+1)*H/oh))``."""
+    return _adaptive_avg(input, output_size, 2)
+
+
+def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
+    xb = buf(input)
+    spatial = xb.shape[-nd:]
+    osz = _pair(output_size, nd) if not isinstance(output_size, (list, tuple)) else \
+        tuple(spatial[i] if output_size[i] is None else int(output_size[i]) for i in range(nd))
+    ranges = [_adaptive_ranges(spatial[i], osz[i]) for i in range(nd)]
+    lead = xb.ndim - nd
+
+    def window(x, pos):
+        sl = (slice(None),) * lead + tuple(slice(a, b) for (a, b) in (ranges[i][pos[i]] for i in range(nd)))
+        return x[sl]
+
+    positions = list(np.ndindex(*osz))
+
+    def fn(x):
+        vals = []
+        for pos in positions:
+            w = window(x, pos)
+            flat = fnp.reshape(w, tuple(w.shape[:lead]) + (-1,))
+            idx = lax.stop_gradient(fnp.argmax(flat, axis=-1))
+            vals.append(fnp.take_along_axis(flat, idx[..., None], axis=-1)[..., 0])
+        return fnp.reshape(fnp.stack(vals, axis=-1), tuple(x.shape[:lead]) + osz)
+
+    def fwd(x):
+        vals = [window(x, pos).reshape(x.shape[:lead] + (-1,)).max(axis=-1) for pos in positions]
+        return np.stack(vals, axis=-1).reshape(x.shape[:lead] + osz)
+
+    y = defop(f"AdaptiveMaxPool{nd}DBackward0", ("adaptive_max", nd, osz), fn, (input,), fwd)
+    if not return_indices:
+        return y
+    ind = []
+    for pos in positions:
+        w = window(xb, pos)
+        am = w.reshape(xb.shape[:lead] + (-1,)).argmax(axis=-1)
+        local = np.unravel_index(am, w.shape[lead:])
+        lin = np.zeros(am.shape, np.int64)
+        for i in range(nd):
+            lin = lin * spatial[i] + (local[i] + ranges[i][pos[i]][0])
+        ind.append(lin)
+    return y, wrap(np.stack(ind, axis=-1).reshape(xb.shape[:lead] + osz))
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    return _adaptive_max(input, output_size, 1, return_indices)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+    return _adaptive_max(input, output_size, 2, return_indices)
+
+
+# ---------------------------------------------------------------------------------------
+# normalization
+
+
+def _norm_fn(axes, eps, shape_wb, has_w, has_b):
+    def fn(x, *wb):
+        mean = fnp.mean(x, axis=axes, keepdims=True)
+        xc = x - mean
+        var = fnp.mean(xc * xc, axis=axes, keepdims=True)
+        y = xc * lax.rsqrt(var + eps)
+        i = 0
+        if has_w:
+            y = y * fnp.reshape(wb[i], shape_wb)
+            i += 1
+        if has_b:
+            y = y + fnp.reshape(wb[i], shape_wb)
+        return y
+
+    def fwd(x, *wb):
+        mean = x.mean(axis=axes, keepdims=True)
+        xc = x - mean
+        var = (xc * xc).mean(axis=axes, keepdims=True)
+        y = xc / np.sqrt(var + np.asarray(eps, x.dtype))
+        i = 0
+        if has_w:
+            y *= wb[i].reshape(shape_wb)
+            i += 1
+        if has_b:
+            y += wb[i].reshape(shape_wb)
+        return y.astype(x.dtype, copy=False)
+
+    return fn, fwd
+
+
+def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise over the batch (and spatial) dims per channel (dim 1).  In training the
+    batch statistics normalise (biased variance) and update the running statistics
+    (unbiased variance) in place; otherwise the running statistics normalise."""
+    xb = buf(input)
+    if xb.ndim < 2:
+        raise ValueError(f"Expected 2D or more input (got {xb.ndim}D input)")
+    c = xb.shape[1]
+    axes = (0,) + tuple(range(2, xb.ndim))
+    shape_wb = (1, c) + (1,) * (xb.ndim - 2)
+    wbs = [t for t in (weight, bias) if t is not None]
+    if training:
+        size = int(np.prod([xb.shape[a] for a in axes]))
+        if size == 1:
+            raise ValueError("Expected more than 1 value per channel when training, got input size "
+                             f"{input.size()}")
+        fn, fwd = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
+        y = defop("NativeBatchNormBackward0", ("batch_norm", True, axes, eps, weight is not None,
+                                               bias is not None),
+                  fn, (input, *wbs), fwd)
+        if running_mean is not None or running_var is not None:
+            if is_concrete(input):
+                with torch.no_grad():
+                    x64 = xb.astype(np.float64)
+                    mean = x64.mean(axis=axes)
+                    var_u = x64.var(axis=axes) * size / max(size - 1, 1)
+                    m = momentum
+                    if running_mean is not None:
+                        running_mean.mul_(1 - m).add_(torch.as_tensor(mean.astype(buf(running_mean).dtype)),
+                                                      alpha=m)
+                    if running_var is not None:
+                        running_var.mul_(1 - m).add_(torch.as_tensor(var_u.astype(buf(running_var).dtype)),
+                                                     alpha=m)
+        return y
+    if running_mean is None or running_var is None:
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    has_w, has_b = weight is not None, bias is not None
+
+    def fn_e(x, rm, rv, *wb):
+        y = (x - fnp.reshape(rm, shape_wb)) * lax.rsqrt(fnp.reshape(rv, shape_wb) + eps)
+        i = 0
+        if has_w:
+            y = y * fnp.reshape(wb[i], shape_wb)
+            i += 1
+        if has_b:
+            y = y + fnp.reshape(wb[i], shape_wb)
+        return y
+
+    def fwd_e(x, rm, rv, *wb):
+        y = (x - rm.reshape(shape_wb)) / np.sqrt(rv.reshape(shape_wb) + np.asarray(eps, x.dtype))
+        i = 0
+        if has_w:
+            y = y * wb[i].reshape(shape_wb)
+            i += 1
+        if has_b:
+            y = y + wb[i].reshape(shape_wb)
+        return y.astype(x.dtype, copy=False)
+
+    return defop("NativeBatchNormBackward0", ("batch_norm", False, xb.ndim, eps, has_w, has_b), fn_e,
+                 (input, running_mean, running_var, *wbs), fwd_e)
+
+
+def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each (sample, channel) over its spatial dims."""
+    xb = buf(input)
+    if use_input_stats:
+        axes = tuple(range(2, xb.ndim))
+        c = xb.shape[1]
+        shape_wb = (1, c) + (1,) * (xb.ndim - 2)
+        fn, fwd = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
+        wbs = [t for t in (weight, bias) if t is not None]
+        y = defop("NativeBatchNormBackward0", ("instance_norm", axes, eps, weight is not None,
+                                               bias is not None),
+                  fn, (input, *wbs), fwd)
+        if running_mean is not None and is_concrete(input):
+            with torch.no_grad():
+                x64 = xb.astype(np.float64)
+                n = int(np.prod(xb.shape[2:]))
+                mean = x64.mean(axis=axes).mean(axis=0)
+                var_u = (x64.var(axis=axes) * n / max(n - 1, 1)).mean(axis=0)
+                running_mean.mul_(1 - momentum).add_(torch.as_tensor(mean.astype(buf(running_mean).dtype)),
+                                                     alpha=momentum)
+                running_var.mul_(1 - momentum).add_(torch.as_tensor(var_u.astype(buf(running_var).dtype)),
+                                                    alpha=momentum)
+        return y
+    return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
+
+
+def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    """Normalise over the last ``len(normalized_shape)`` dims (biased variance)."""
+    if isinstance(normalized_shape, numbers.Integral):
+        normalized_shape = (int(normalized_shape),)
+    ns = tuple(int(s) for s in normalized_shape)
+    xb = buf(input)
+    if tuple(xb.shape[xb.ndim - len(ns):]) != ns:
+        raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape [*, "
+                           f"{', '.join(str(s) for s in ns)}], but got input of size{list(xb.shape)}")
+    axes = tuple(range(xb.ndim - len(ns), xb.ndim))
+    fn, fwd = _norm_fn(axes, eps, ns, weight is not None, bias is not None)
+    wbs = [t for t in (weight, bias) if t is not None]
+    return defop("NativeLayerNormBackward0", ("layer_norm", axes, eps, weight is not None, bias is not None),
+                 fn, (input, *wbs), fwd)
+
+
+def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    """Normalise over groups of channels (and the spatial dims)."""
+    xb = buf(input)
+    n, c = xb.shape[0], xb.shape[1]
+    if c % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got "
+                           "input of "
+                           f"shape {list(xb.shape)} and num_groups={num_groups}")
+    G = num_groups
+    rest = tuple(xb.shape[2:])
+    shape_wb = (1, c) + (1,) * len(rest)
+    has_w, has_b = weight is not None, bias is not None
+
+    def fn(x, *wb):
+        g = fnp.reshape(x, (n, G, -1))
+        mean = fnp.mean(g, axis=2, keepdims=True)
+        gc = g - mean
+        var = fnp.mean(gc * gc, axis=2, keepdims=True)
+        y = fnp.reshape(gc * lax.rsqrt(var + eps), (n, c) + rest)
+        i = 0
+        if has_w:
+            y = y * fnp.reshape(wb[i], shape_wb)
+            i += 1
+        if has_b:
+            y = y + fnp.reshape(wb[i], shape_wb)
+        return y
+
+    wbs = [t for t in (weight, bias) if t is not None]
+    return defop("NativeGroupNormBackward0", ("group_norm", n, G, eps, has_w, has_b), fn, (input, *wbs))
+
+
+# ---------------------------------------------------------------------------------------
+# losses
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+            weight=None) -> Tensor:
+    """``|input - target|``, reduced."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    _check_reduction(reduction)
+    _target_warning(input, target)
+    d = (input - target).abs()
+    if weight is not None:
+        d = d * weight
+    return _reduce_t(d, reduction)
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+             weight=None) -> Tensor:
+    """``(input - target)**2``, reduced (one ``MseLossBackward0`` node)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    _check_reduction(reduction)
+    _target_warning(input, target)
+    if weight is not None:
+        return _reduce_t((input - target) ** 2 * weight, reduction)
+    if not isinstance(target, Tensor):
+        target = torch.as_tensor(target, dtype=input.dtype)
+    input, target = _same_dtype(_float(input), target)
+    red = _reduce_fn(reduction)
+
+    def fn(x, t):
+        d = x - t
+        return red(d * d)
+
+    def fwd(x, t):
+        d = x - t
+        return _reduce_np(d * d, reduction)
+
+    return defop("MseLossBackward0", ("mse_loss", reduction), fn, (input, target), fwd)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight=None) -> Tensor:
+    """``0.5 d**2`` for ``|d| < delta``, ``delta (|d| - delta/2)`` beyond."""
+    _check_reduction(reduction)
+    _target_warning(input, target)
+    input, target = _same_dtype(_float(input), target)
+    de = float(delta)
+    red = _reduce_fn(reduction)
+
+    def fn(x, t):
+        z = fnp.abs(x - t)
+        return red(fnp.where(z < de, 0.5 * z * z, de * (z - 0.5 * de)))
+
+    y = defop("HuberLossBackward0", ("huber", reduction, de), fn, (input, target))
+    return y if weight is None else _reduce_t(y * weight, reduction)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    """``0.5 d**2 / beta`` for ``|d| < beta``, ``|d| - beta/2`` beyond (``beta=0``: L1)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    _check_reduction(reduction)
+    _target_warning(input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = _same_dtype(_float(input), target)
+    be = float(beta)
+    red = _reduce_fn(reduction)
+
+    def fn(x, t):
+        z = fnp.abs(x - t)
+        if be == 0.0:
+            return red(z)
+        return red(fnp.where(z < be, 0.5 * z * z / be, z - 0.5 * be))
+
+    def fwd(x, t):
+        z = np.abs(x - t)
+        if be == 0.0:
+            return _reduce_np(z, reduction)
+        return _reduce_np(np.where(z < be, 0.5 * z * z / be, z - 0.5 * be).astype(x.dtype, copy=False),
+                          reduction)
+
+    return defop("SmoothL1LossBackward0", ("smooth_l1", reduction, be), fn, (input, target), fwd)
+
+
+def _class_last(input: Tensor):
+    """(N, C, d1, ...) -> the class axis and batch layout used by the nll losses."""
+    nd = buf(input).ndim
+    return nd
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+    """``-input[n, target[n]] * weight[target[n]]`` (log-probabilities in, class indices as
+    target), averaged over the weights of non-ignored targets for 'mean'."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    _check_reduction(reduction)
+    xb, tb = buf(input), buf(target)
+    nd = xb.ndim
+    if nd < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {nd})")
+    if target.dtype not in (torch.int64, torch.uint8, torch.int32):
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype}".replace("torch.", ""))
+    batch_shape = xb.shape[:1] + xb.shape[2:] if nd >= 2 else ()
+    if tuple(tb.shape) != tuple(batch_shape):
+        if nd == 2 and tb.ndim == 1:
+            raise ValueError(f"Expected input batch_size ({xb.shape[0]}) to match target batch_size "
+                             f"({tb.shape[0]}).")
+        raise RuntimeError(f"Expected target size {list(batch_shape)}, got {list(tb.shape)}")
+    C = xb.shape[1] if nd >= 2 else xb.shape[0]
+    if is_concrete(target):
+        valid = tb != ignore_index
+        if np.any((tb[valid] < 0) | (tb[valid] >= C)):
+            bad = int(tb[valid][(tb[valid] < 0) | (tb[valid] >= C)][0])
+            raise IndexError(f"Target {bad} is out of bounds.")
+    ii = int(ignore_index)
+    has_w = weight is not None
+    cax = 1 if nd >= 2 else 0
+
+    def fn(x, t, *w):
+        valid = t != ii
+        ts = fnp.where(valid, t, 0)
+        picked = fnp.squeeze(fnp.take_along_axis(x, fnp.expand_dims(ts, cax), axis=cax), axis=cax)
+        wi = valid.astype(x.dtype)
+        if has_w:
+            wi = wi * fnp.take(w[0], ts, axis=0)
+        losses = -picked * wi
+        if reduction == "none":
+            return losses
+        if reduction == "sum":
+            return fnp.sum(losses)
+        return fnp.sum(losses) / fnp.sum(wi)
+
+    def fwd(x, t, *w):
+        valid = t != ii
+        ts = np.where(valid, t, 0)
+        picked = np.take_along_axis(x, np.expand_dims(ts, cax), axis=cax).squeeze(cax)
+        wi = valid.astype(x.dtype)
+        if has_w:
+            wi = wi * w[0][ts]
+        losses = -picked * wi
+        if reduction == "none":
+            return losses
+        if reduction == "sum":
+            return np.asarray(losses.sum(), x.dtype)
+        return np.asarray(losses.sum() / wi.sum(), x.dtype)
+
+    name = "NllLoss2DBackward0" if nd == 4 else "NllLossBackward0"
+    args = (input, target) if weight is None else (input, target, weight.detach())
+    return defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, fwd)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """``nll_loss(log_softmax(input, 1), target)`` for class indices; for class
+    probabilities as target ``-sum(target * log_softmax(input))``; ``label_smoothing`` mixes
+    the target with the uniform distribution."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    nd = buf(input).ndim
+    cax = 1 if nd >= 2 else 0
+    logp = torch.log_softmax(input, cax)
+    C = buf(input).shape[cax]
+    if target.is_floating_point():
+        if target.shape != input.shape:
+            raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
+        t = target
+        if label_smoothing > 0:
+            t = t * (1 - label_smoothing) + label_smoothing / C
+        prod = logp * t
+        if weight is not None:
+            prod = prod * weight.view((C,) + (1,) * (nd - 2) if nd >= 2 else (C,))
+        losses = -prod.sum(cax)
+        if reduction == "mean":
+            n = int(np.prod(buf(input).shape)) // C if nd >= 1 else 1
+            return losses.sum() / n
+        return _reduce_t(losses, reduction)
+    nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    if label_smoothing <= 0:
+        return nll
+    valid = (target != ignore_index)
+    if weight is not None:
+        wshape = (C,) + (1,) * (nd - 2) if nd >= 2 else (C,)
+        smooth = -(logp * weight.view(wshape)).sum(cax)
+    else:
+        smooth = -logp.sum(cax)
+    smooth = smooth * valid.to(smooth.dtype)
+    if reduction == "mean":
+        if weight is not None:
+            tsafe = torch.where(valid, target, torch.zeros_like(target))
+            denom = (weight[tsafe] * valid.to(weight.dtype)).sum()
+            smooth = smooth.sum() / denom
+        else:
+            smooth = smooth.sum() / valid.sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return nll * (1 - label_smoothing) + smooth * (label_smoothing / C)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None, reduce=None,
+                         reduction: str = "mean") -> Tensor:
+    """``-(t log x + (1 - t) log(1 - x))`` with each log clamped at -100 (PyTorch's rule)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    _check_reduction(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
+                         f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    if is_concrete(input):
+        b = buf(input)
+        if b.size and (np.nanmin(b) < 0 or np.nanmax(b) > 1):
+            raise RuntimeError("all elements of input should be between 0 and 1")
+    input, target = _same_dtype(_float(input), target)
+    red = _reduce_fn(reduction)
+    has_w = weight is not None
+
+    def fn(x, t, *w):
+        lx = fnp.maximum(fnp.log(x), -100.0)
+        l1x = fnp.maximum(fnp.log1p(-x), -100.0)
+        loss = -(t * lx + (1 - t) * l1x)
+        if has_w:
+            loss = loss * w[0]
+        return red(loss)
+
+    args = (input, target) if weight is None else (input, target, weight.detach())
+    return defop("BinaryCrossEntropyBackward0", ("bce", reduction, has_w), fn, args)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None, size_average=None,
+                                     reduce=None, reduction: str = "mean", pos_weight=None) -> Tensor:
+    """``-(p t log s(x) + (1 - t) log(1 - s(x)))`` computed stably from logits ``x``
+    (``p`` = ``pos_weight``)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    _check_reduction(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    input, target = _same_dtype(_float(input), target)
+    red = _reduce_fn(reduction)
+    has_w, has_pw = weight is not None, pos_weight is not None
+
+    def fn(x, t, *extra):
+        sp = fnp.log1p(fnp.exp(-fnp.abs(x))) + fnp.maximum(-x, 0.0)  # softplus(-x) = -log sigmoid(x)
+        i = 0
+        w = None
+        if has_w:
+            w = extra[i]
+            i += 1
+        if has_pw:
+            lw = 1 + (extra[i] - 1) * t
+            loss = (1 - t) * x + lw * sp
+        else:
+            loss = (1 - t) * x + sp
+        if w is not None:
+            loss = loss * w
+        return red(loss)
+
+    extra = [t.detach() if t.requires_grad else t for t in (weight, pos_weight) if t is not None]
+    return defop("BinaryCrossEntropyWithLogitsBackward0", ("bcel", reduction, has_w, has_pw), fn,
+                 (input, target, *extra))
+
+
+def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
+    """``target * (log target - input)`` (input: log-probabilities)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    if log_target:
+        loss = torch.exp(target) * (target - input)
+    else:
+        loss = torch.xlogy(target, target) - target * input
+    if reduction == "batchmean":
+        return loss.sum() / input.size(0) if input.dim() else loss.sum()
+    return _reduce_t(loss, reduction)
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
+                     size_average=None, eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    if log_input:
+        loss = torch.exp(input) - target * input
+    else:
+        loss = input - target * torch.log(input + eps)
+    if full:
+        st = target * torch.log(target) - target + 0.5 * torch.log(2 * math.pi * target)
+        loss = loss + torch.where(target > 1, st, torch.zeros_like(st))
+    return _reduce_t(loss, reduction)
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean") -> Tensor:
+    if not isinstance(var, Tensor):
+        var = torch.full_like(input, float(var))
+    if var.dim() == input.dim() - 1 or (var.size() != input.size() and var.size(-1) != 1 and var.dim() < input.dim()):
+        var = var.unsqueeze(-1)
+    var = var.clamp(min=eps)
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce_t(loss, reduction)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
+                     reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    return _reduce_t(torch.log1p(torch.exp(-target * input)), reduction)
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    return _reduce_t((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average=None, reduce=None,
+                         reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    zeros = torch.zeros_like(input)
+    pos = torch.where(target == 1, input, zeros)
+    neg = torch.where(target == -1, (margin - input).clamp_min(0), zeros)
+    return _reduce_t(pos + neg, reduction)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    cos = cosine_similarity(input1, input2, dim=-1, eps=1e-12)
+    zeros = torch.zeros_like(cos)
+    loss = torch.where(target == 1, 1 - cos, torch.where(target == -1, (cos - margin).clamp_min(0), zeros))
+    return _reduce_t(loss, reduction)
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        eps: float = 1e-6, swap: bool = False, size_average=None, reduce=None,
+                        reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    d_ap = pairwise_distance(anchor, positive, p, eps)
+    d_an = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_an = torch.minimum(d_an, pairwise_distance(positive, negative, p, eps))
+    return _reduce_t((d_ap - d_an + margin).clamp_min(0), reduction)
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight=None, size_average=None, reduce=None,
+                                reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _reduction_from_legacy(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(dim=-1) / input.size(-1)
+    return _reduce_t(loss, reduction)

@@ -1,0 +1,108 @@
+"""`Identity`, `Linear`, `Bilinear`.
+
+``Linear(in, out)`` holds ``weight`` (out, in) initialised with kaiming_uniform_(a=sqrt(5))
+and ``bias`` (out,) with U(-1/sqrt(in), 1/sqrt(in)) -- PyTorch's defaults -- and computes
+``x @ weight.T + bias`` as one node.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> torch.nn.Linear(784, 512)
+    Linear(in_features=784, out_features=512, bias=True)
+"""
+
+from __future__ import annotations
+
+import math
+
+import fgrad.torch as torch
+
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]
+
+
+class Identity(Module):
+    """Returns its input (accepts and ignores any constructor arguments)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    """``y = x A^T + b``."""
+
+    __constants__ = ["in_features", "out_features"]
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(torch.empty((out_features, in_features), **factory_kwargs))
+        if bias:
+            self.bias = Parameter(torch.empty(out_features, **factory_kwargs))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        p = self._parameters
+        return F.linear(input, p["weight"], p["bias"])
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class LazyLinear(Linear):
+    """Not supported: fgrad.torch has no uninitialised parameters; use Linear."""
+
+    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+        raise NotImplementedError("fgrad.torch.nn.LazyLinear is not supported; use Linear(in_features, ...)")
+
+
+class Bilinear(Module):
+    """``y_k = x1^T A_k x2 + b_k``."""
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True,
+                 device=None,
+                 dtype=None) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(torch.empty((out_features, in1_features, in2_features), **factory_kwargs))
+        if bias:
+            self.bias = Parameter(torch.empty(out_features, **factory_kwargs))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")

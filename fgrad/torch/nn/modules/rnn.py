@@ -1,0 +1,487 @@
+"""Recurrent layers: `RNN`, `LSTM`, `GRU` and their cells.
+
+Parameters have PyTorch's names, shapes, gate order (LSTM: i, f, g, o; GRU: r, z, n) and
+initialisation U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).  A layer projects the whole
+input sequence with one matmul, then runs one fused cell op per time step (its fgrad
+definition gives the gradient); outputs are stacked (``StackBackward0``) as in PyTorch.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> lstm = torch.nn.LSTM(3, 4, num_layers=2, batch_first=True)
+    >>> out, (h, c) = lstm(torch.randn(2, 5, 3))
+    >>> out.shape, h.shape, c.shape
+    (torch.Size([2, 5, 4]), torch.Size([2, 2, 4]), torch.Size([2, 2, 4]))
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+import fgrad.numpy as fnp
+import fgrad.torch as torch
+from fgrad import lax
+
+from .. import functional as F
+from .. import init
+from .._defop import defop
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+
+# ---------------------------------------------------------------------------------------
+# one time step, as a single op
+
+
+def _sig_np(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
+    """``act(xg + h @ w_hh.T + b_hh)`` with ``xg = x @ w_ih.T + b_ih`` precomputed."""
+    relu = nonlinearity == "relu"
+    has_b = b_hh is not None
+
+    def fn(xg, h, w, *b):
+        z = xg + fnp.matmul(h, fnp.swapaxes(w, -1, -2))
+        if has_b:
+            z = z + b[0]
+        return fnp.maximum(z, 0) if relu else fnp.tanh(z)
+
+    def fwd(xg, h, w, *b):
+        z = xg + h @ w.T
+        if has_b:
+            z += b[0]
+        return np.maximum(z, 0).astype(z.dtype, copy=False) if relu else np.tanh(z)
+
+    args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
+    return defop("ReluBackward0" if relu else "TanhBackward0", ("rnn_step", relu, has_b), fn, args, fwd)
+
+
+def _lstm_step(xg, h, c, w_hh, b_hh):
+    """One LSTM step: returns ``(h', c')``."""
+    has_b = b_hh is not None
+
+    def fn(xg, h, c, w, *b):
+        g = xg + fnp.matmul(h, fnp.swapaxes(w, -1, -2))
+        if has_b:
+            g = g + b[0]
+        i, f, gg, o = fnp.split(g, 4, axis=-1)
+        c2 = lax.logistic(f) * c + lax.logistic(i) * fnp.tanh(gg)
+        h2 = lax.logistic(o) * fnp.tanh(c2)
+        return h2, c2
+
+    def fwd(xg, h, c, w, *b):
+        g = xg + h @ w.T
+        if has_b:
+            g += b[0]
+        i, f, gg, o = np.split(g, 4, axis=-1)
+        c2 = _sig_np(f) * c + _sig_np(i) * np.tanh(gg)
+        h2 = _sig_np(o) * np.tanh(c2)
+        return h2.astype(xg.dtype, copy=False), c2.astype(xg.dtype, copy=False)
+
+    args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
+    return defop("MulBackward0", ("lstm_step", has_b), fn, args, fwd, multi=True)
+
+
+def _gru_step(xg, h, w_hh, b_hh):
+    """One GRU step: ``h' = (1 - z) * n + z * h``."""
+    has_b = b_hh is not None
+
+    def fn(xg, h, w, *b):
+        hg = fnp.matmul(h, fnp.swapaxes(w, -1, -2))
+        if has_b:
+            hg = hg + b[0]
+        xr, xz, xn = fnp.split(xg, 3, axis=-1)
+        hr, hz, hn = fnp.split(hg, 3, axis=-1)
+        r = lax.logistic(xr + hr)
+        z = lax.logistic(xz + hz)
+        n = fnp.tanh(xn + r * hn)
+        return (1 - z) * n + z * h
+
+    def fwd(xg, h, w, *b):
+        hg = h @ w.T
+        if has_b:
+            hg += b[0]
+        xr, xz, xn = np.split(xg, 3, axis=-1)
+        hr, hz, hn = np.split(hg, 3, axis=-1)
+        r = _sig_np(xr + hr)
+        z = _sig_np(xz + hz)
+        n = np.tanh(xn + r * hn)
+        return ((1 - z) * n + z * h).astype(xg.dtype, copy=False)
+
+    args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
+    return defop("AddBackward0", ("gru_step", has_b), fn, args, fwd)
+
+
+# ---------------------------------------------------------------------------------------
+# multi-layer recurrent networks
+
+
+class RNNBase(Module):
+    """Shared machinery of `RNN`, `LSTM` and `GRU`."""
+
+    __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
+                     "bidirectional", "proj_size"]
+
+    def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
+                 device=None, dtype=None) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        num_directions = 2 if bidirectional else 1
+        if not isinstance(dropout, numbers.Number) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
+                             "element "
+                             "being zeroed")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero "
+                          "dropout "
+                          f"expects num_layers greater than 1, but got dropout={dropout} and "
+                          f"num_layers={num_layers}",
+                          stacklevel=2)
+        if not isinstance(hidden_size, int):
+            raise TypeError(f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+        if hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if proj_size:
+            raise NotImplementedError("fgrad.torch.nn.LSTM: proj_size > 0 is not supported")
+        if mode == "LSTM":
+            gate_size = 4 * hidden_size
+        elif mode == "GRU":
+            gate_size = 3 * hidden_size
+        elif mode in ("RNN_TANH", "RNN_RELU"):
+            gate_size = hidden_size
+        else:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        self._flat_weights_names: list[str] = []
+        self._all_weights: list[list[str]] = []
+        for layer in range(num_layers):
+            for direction in range(num_directions):
+                layer_input_size = input_size if layer == 0 else hidden_size * num_directions
+                w_ih = Parameter(torch.empty((gate_size, layer_input_size), **factory_kwargs))
+                w_hh = Parameter(torch.empty((gate_size, hidden_size), **factory_kwargs))
+                b_ih = Parameter(torch.empty(gate_size, **factory_kwargs))
+                b_hh = Parameter(torch.empty(gate_size, **factory_kwargs))
+                layer_params = (w_ih, w_hh, b_ih, b_hh) if bias else (w_ih, w_hh)
+                suffix = "_reverse" if direction == 1 else ""
+                param_names = ["weight_ih_l{}{}", "weight_hh_l{}{}"]
+                if bias:
+                    param_names += ["bias_ih_l{}{}", "bias_hh_l{}{}"]
+                param_names = [x.format(layer, suffix) for x in param_names]
+                for name, param in zip(param_names, layer_params):
+                    setattr(self, name, param)
+                self._flat_weights_names.extend(param_names)
+                self._all_weights.append(param_names)
+        self.reset_parameters()
+
+    @property
+    def _flat_weights(self) -> list:
+        return [getattr(self, wn) if hasattr(self, wn) else None for wn in self._flat_weights_names]
+
+    @property
+    def all_weights(self) -> list:
+        return [[getattr(self, weight) for weight in weights] for weights in self._all_weights]
+
+    def flatten_parameters(self) -> None:
+        pass
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if self.proj_size != 0:
+            s += ", proj_size={proj_size}"
+        if self.num_layers != 1:
+            s += ", num_layers={num_layers}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if self.batch_first is not False:
+            s += ", batch_first={batch_first}"
+        if self.dropout != 0:
+            s += ", dropout={dropout}"
+        if self.bidirectional is not False:
+            s += ", bidirectional={bidirectional}"
+        return s.format(**self.__dict__)
+
+    def __setstate__(self, state) -> None:
+        super().__setstate__(state)
+        if "proj_size" not in self.__dict__:
+            self.proj_size = 0
+
+    # -- forward ----------------------------------------------------------------------------
+    def _prepare(self, input, hx, n_states: int):
+        if not isinstance(input, torch.Tensor):
+            raise NotImplementedError("fgrad.torch: PackedSequence inputs are not supported")
+        batch_dim = 0 if self.batch_first else 1
+        if input.dim() not in (2, 3):
+            raise ValueError(f"{self._get_name()}: Expected input to be 2D or 3D, got {input.dim()}D instead")
+        is_batched = input.dim() == 3
+        if not is_batched:
+            input = input.unsqueeze(batch_dim)
+        if input.size(-1) != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{input.size(-1)}")
+        if self.batch_first:
+            input = input.transpose(0, 1)
+        T, B = input.size(0), input.size(1)
+        D = 2 if self.bidirectional else 1
+        expected = (self.num_layers * D, B, self.hidden_size)
+        states = []
+        if hx is None:
+            z = torch.zeros(expected, dtype=input.dtype)
+            states = [z] * n_states
+        else:
+            hs = list(hx) if isinstance(hx, (tuple, list)) else [hx]
+            if len(hs) != n_states:
+                raise RuntimeError(f"{self._get_name()}: expected {n_states} hidden state tensors, got "
+                                   f"{len(hs)}")
+            for s in hs:
+                if not is_batched:
+                    if s.dim() != 2:
+                        raise RuntimeError("For unbatched 2-D input, hx should also be 2-D but got "
+                                           f"{s.dim()}-D "
+                                           "tensor")
+                    s = s.unsqueeze(1)
+                elif s.dim() != 3:
+                    raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {s.dim()}-D "
+                                       "tensor")
+                if tuple(s.shape) != expected:
+                    raise RuntimeError(f"Expected hidden size {expected}, got {list(s.size())}")
+                states.append(s)
+        return input, states, is_batched, T
+
+    def _run(self, input, states, step):
+        """Run all layers and directions; ``step(xg_t, state_tuple, w_hh, b_hh) -> state_tuple``
+        with the first state the output."""
+        D = 2 if self.bidirectional else 1
+        layer_input = input
+        finals = [[] for _ in states]
+        for layer in range(self.num_layers):
+            dir_outputs = []
+            for direction in range(D):
+                sfx = "_reverse" if direction == 1 else ""
+                w_ih = getattr(self, f"weight_ih_l{layer}{sfx}")
+                w_hh = getattr(self, f"weight_hh_l{layer}{sfx}")
+                b_ih = getattr(self, f"bias_ih_l{layer}{sfx}") if self.bias else None
+                b_hh = getattr(self, f"bias_hh_l{layer}{sfx}") if self.bias else None
+                xg = F.linear(layer_input, w_ih, b_ih)
+                k = layer * D + direction
+                st = tuple(s[k] for s in states)
+                T = xg.size(0)
+                order = range(T - 1, -1, -1) if direction == 1 else range(T)
+                outs = [None] * T
+                for t in order:
+                    st = step(xg[t], st, w_hh, b_hh)
+                    outs[t] = st[0]
+                for i, s in enumerate(st):
+                    finals[i].append(s)
+                dir_outputs.append(torch.stack(outs, 0))
+            layer_output = dir_outputs[0] if D == 1 else torch.cat(dir_outputs, 2)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_output = F.dropout(layer_output, self.dropout, True)
+            layer_input = layer_output
+        return layer_input, [torch.stack(f, 0) for f in finals]
+
+    def _finish(self, output, finals, is_batched):
+        if self.batch_first:
+            output = output.transpose(0, 1)
+        if not is_batched:
+            output = output.squeeze(0 if self.batch_first else 1)
+            finals = [f.squeeze(1) for f in finals]
+        return output, finals
+
+
+class RNN(RNNBase):
+    """Elman RNN: ``h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)`` (act = tanh or relu)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        if len(args) > 3:
+            self.nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        else:
+            self.nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        if self.nonlinearity == "tanh":
+            mode = "RNN_TANH"
+        elif self.nonlinearity == "relu":
+            mode = "RNN_RELU"
+        else:
+            raise ValueError(f"Unknown nonlinearity '{self.nonlinearity}'. Select from 'tanh' or 'relu'.")
+        super().__init__(mode, *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        x, states, batched, _ = self._prepare(input, hx, 1)
+        nl = self.nonlinearity
+
+        def step(xg, st, w_hh, b_hh):
+            return (_rnn_step(xg, st[0], w_hh, b_hh, nl),)
+
+        out, finals = self._run(x, states, step)
+        out, finals = self._finish(out, finals, batched)
+        return out, finals[0]
+
+
+class LSTM(RNNBase):
+    """Long short-term memory: returns ``output, (h_n, c_n)``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__("LSTM", *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        x, states, batched, _ = self._prepare(input, hx, 2)
+
+        def step(xg, st, w_hh, b_hh):
+            return _lstm_step(xg, st[0], st[1], w_hh, b_hh)
+
+        out, finals = self._run(x, states, step)
+        out, finals = self._finish(out, finals, batched)
+        return out, (finals[0], finals[1])
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit: returns ``output, h_n``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        x, states, batched, _ = self._prepare(input, hx, 1)
+
+        def step(xg, st, w_hh, b_hh):
+            return (_gru_step(xg, st[0], w_hh, b_hh),)
+
+        out, finals = self._run(x, states, step)
+        out, finals = self._finish(out, finals, batched)
+        return out, finals[0]
+
+
+# ---------------------------------------------------------------------------------------
+# cells
+
+
+class RNNCellBase(Module):
+    __constants__ = ["input_size", "hidden_size", "bias"]
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device=None,
+                 dtype=None) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(torch.empty((num_chunks * hidden_size, input_size), **factory_kwargs))
+        self.weight_hh = Parameter(torch.empty((num_chunks * hidden_size, hidden_size), **factory_kwargs))
+        if bias:
+            self.bias_ih = Parameter(torch.empty(num_chunks * hidden_size, **factory_kwargs))
+            self.bias_hh = Parameter(torch.empty(num_chunks * hidden_size, **factory_kwargs))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if "bias" in self.__dict__ and self.bias is not True:
+            s += ", bias={bias}"
+        if "nonlinearity" in self.__dict__ and self.nonlinearity != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _batch(self, input, hx, n):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{self._get_name()}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        if hx is not None:
+            hs = list(hx) if isinstance(hx, (tuple, list)) else [hx]
+            for h in hs:
+                if h.dim() not in (1, 2):
+                    raise ValueError(f"{self._get_name()}: Expected hidden to be 1D or 2D, got {h.dim()}D "
+                                     "instead")
+        batched = input.dim() == 2
+        if not batched:
+            input = input.unsqueeze(0)
+        if input.size(-1) != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.size(-1)} expected "
+                               f"{self.input_size}")
+        if hx is None:
+            z = torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+            hs = [z] * n
+        else:
+            hs = [h if batched else h.unsqueeze(0) for h in (list(hx) if isinstance(hx, (tuple,
+                                                                                         list)) else [hx])]
+        return input, hs, batched
+
+
+class RNNCell(RNNCellBase):
+    """``h' = act(W_ih x + b_ih + W_hh h + b_hh)``."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
+                 device=None, dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        x, hs, batched = self._batch(input, hx, 1)
+        xg = F.linear(x, self.weight_ih, self.bias_ih)
+        h = _rnn_step(xg, hs[0], self.weight_hh, self.bias_hh, self.nonlinearity)
+        return h if batched else h.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step: ``(h', c') = cell(x, (h, c))``."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        x, hs, batched = self._batch(input, hx, 2)
+        xg = F.linear(x, self.weight_ih, self.bias_ih)
+        h, c = _lstm_step(xg, hs[0], hs[1], self.weight_hh, self.bias_hh)
+        return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        x, hs, batched = self._batch(input, hx, 1)
+        xg = F.linear(x, self.weight_ih, self.bias_ih)
+        h = _gru_step(xg, hs[0], self.weight_hh, self.bias_hh)
+        return h if batched else h.squeeze(0)

@@ -1,0 +1,71 @@
+"""``clip_grad_norm_`` and ``clip_grad_value_``.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> w = torch.ones(4, requires_grad=True)
+    >>> (w * 3).sum().backward()
+    >>> torch.nn.utils.clip_grad_norm_([w], max_norm=1.0)
+    tensor(6.)
+    >>> w.grad
+    tensor([0.5000, 0.5000, 0.5000, 0.5000])
+"""
+
+from __future__ import annotations
+
+import math
+
+import fgrad.torch as torch
+
+from ..._tensor import Tensor
+
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm"]
+
+
+def _grads(parameters) -> list:
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    return [p.grad for p in parameters if p.grad is not None]
+
+
+def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = False, foreach=None):
+    """The ``norm_type``-norm of all ``tensors`` taken together."""
+    if isinstance(tensors, Tensor):
+        tensors = [tensors]
+    tensors = list(tensors)
+    norm_type = float(norm_type)
+    if len(tensors) == 0:
+        return torch.tensor(0.0)
+    norms = torch.stack([torch.linalg.vector_norm(g.detach(), norm_type) for g in tensors])
+    total = torch.linalg.vector_norm(norms, norm_type)
+    if error_if_nonfinite and (torch.isnan(total) or torch.isinf(total)):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is "
+                           "non-finite, so "
+                           "it cannot be clipped. To disable this error and scale the gradients by the "
+                           "non-finite "
+                           "norm anyway, set `error_if_nonfinite=False`")
+    return total
+
+
+def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                    foreach=None):
+    """Scale the gradients in place so their total norm is at most ``max_norm``; returns
+    the total norm before clipping."""
+    grads = _grads(parameters)
+    total = get_total_norm(grads, norm_type, error_if_nonfinite)
+    if not grads:
+        return total
+    clip_coef = float(max_norm) / (total.item() + 1e-6) if not math.isnan(total.item()) else math.nan
+    clip_coef_clamped = min(clip_coef, 1.0) if not math.isnan(clip_coef) else clip_coef
+    with torch.no_grad():
+        for g in grads:
+            g.mul_(clip_coef_clamped)
+    return total
+
+
+def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
+    """Clamp every gradient element into ``[-clip_value, clip_value]`` in place."""
+    clip_value = float(clip_value)
+    with torch.no_grad():
+        for g in _grads(parameters):
+            g.clamp_(min=-clip_value, max=clip_value)

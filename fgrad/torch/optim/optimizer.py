@@ -1,0 +1,337 @@
+"""`Optimizer`: parameter groups, per-parameter state, ``zero_grad``, ``state_dict``.
+
+Subclasses implement ``step`` with PyTorch's update formulas as in-place Tensor ops under
+``no_grad`` (so a step bumps the parameters' version counters like any in-place op).
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> w = torch.ones(2, requires_grad=True)
+    >>> opt = torch.optim.SGD([w], lr=0.5)
+    >>> (w * w).sum().backward(); opt.step()
+    >>> w
+    tensor([0., 0.], requires_grad=True)
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections import OrderedDict, defaultdict
+from copy import deepcopy
+from itertools import chain
+from typing import Any
+
+import fgrad.torch as torch
+
+from .._tensor import Tensor
+from ..utils.hooks import RemovableHandle
+
+__all__ = ["Optimizer", "required"]
+
+
+class _RequiredParameter:
+    """Singleton marking a hyper-parameter without default."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+def _typename(o) -> str:
+    if isinstance(o, Tensor):
+        return o.type()
+    mod = type(o).__module__
+    return type(o).__qualname__ if mod == "builtins" else f"{mod}.{type(o).__qualname__}"
+
+
+def _use_grad(step):
+    """Run ``step`` under no_grad (or grad mode when the group is ``differentiable``)."""
+
+    @functools.wraps(step)
+    def wrapper(self, *args, **kwargs):
+        prev = torch.is_grad_enabled()
+        try:
+            torch.set_grad_enabled(bool(self.defaults.get("differentiable", False)))
+            for pre_hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
+                res = pre_hook(self, args, kwargs)
+                if res is not None:
+                    args, kwargs = res
+            out = step(self, *args, **kwargs)
+            for post_hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
+                post_hook(self, args, kwargs)
+            return out
+        finally:
+            torch.set_grad_enabled(prev)
+
+    wrapper._uses_grad_wrapper = True
+    return wrapper
+
+
+_global_pre_hooks: dict = OrderedDict()
+_global_post_hooks: dict = OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
+    handle = RemovableHandle(_global_pre_hooks)
+    _global_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_optimizer_step_post_hook(hook) -> RemovableHandle:
+    handle = RemovableHandle(_global_post_hooks)
+    _global_post_hooks[handle.id] = hook
+    return handle
+
+
+class Optimizer:
+    """Base class of optimizers: ``Optimizer(params, defaults)`` where ``params`` is an
+    iterable of tensors, of ``(name, tensor)`` pairs, or of dicts (parameter groups)."""
+
+    def __init__(self, params, defaults: dict) -> None:
+        self.defaults = defaults
+        self._optimizer_step_pre_hooks: dict = OrderedDict()
+        self._optimizer_step_post_hooks: dict = OrderedDict()
+        self._optimizer_state_dict_pre_hooks: dict = OrderedDict()
+        self._optimizer_state_dict_post_hooks: dict = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks: dict = OrderedDict()
+        self._optimizer_load_state_dict_post_hooks: dict = OrderedDict()
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or "
+                            f"dicts, but got {_typename(params)}")
+        self.state: defaultdict = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(param_group)
+
+    def __getstate__(self) -> dict:
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        for name in ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+                     "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+                     "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks"):
+            if name not in self.__dict__:
+                self.__dict__[name] = OrderedDict()
+        self.defaults.setdefault("differentiable", False)
+
+    def __repr__(self) -> str:
+        format_string = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            format_string += "\n"
+            format_string += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    format_string += f"    {key}: {group[key]}\n"
+        format_string += ")"
+        return format_string
+
+    # -- groups ---------------------------------------------------------------------------
+    def add_param_group(self, param_group: dict) -> None:
+        """Add a group of parameters with its own hyper-parameters (missing ones default to
+        the optimizer's)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the "
+                            "ordering of tensors in sets will change between runs. Please use a list "
+                            "instead.")
+        else:
+            param_group["params"] = list(params)
+        extracted, names = [], []
+        for p in param_group["params"]:
+            if isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str):
+                names.append(p[0])
+                extracted.append(p[1])
+            else:
+                extracted.append(p)
+        if names:
+            if len(names) != len(extracted):
+                raise ValueError("all optimizer params should be with/without names. Some param names are "
+                                 "missing")
+            param_group["param_names"] = names
+        param_group["params"] = extracted
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + _typename(param))
+            if not self.defaults.get("differentiable", None) and not (param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError("parameter group didn't specify a value of required optimization parameter "
+                                 f"{name}")
+            param_group.setdefault(name, default)
+        params = param_group["params"]
+        if len(params) != len({id(p) for p in params}):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this "
+                          "will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+                          "information", stacklevel=3)
+        param_set = set()
+        for group in self.param_groups:
+            param_set.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                current = "with names" if "param_names" in param_group else "without names"
+                raise ValueError(f"all optimizer param groups should be with/without names. cannot add param "
+                                 f"group {current} to the optimizer")
+        if not param_set.isdisjoint(id(p) for p in param_group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    # -- gradients ----------------------------------------------------------------------------
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of all optimized tensors (to None by default)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                g = p.grad
+                if g is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        if g.grad_fn is not None:
+                            g.detach_()
+                        else:
+                            g.requires_grad_(False)
+                        g.zero_()
+
+    def step(self, closure=None):
+        raise NotImplementedError
+
+    # -- hooks --------------------------------------------------------------------------------
+    def register_step_pre_hook(self, hook) -> RemovableHandle:
+        handle = RemovableHandle(self._optimizer_step_pre_hooks)
+        self._optimizer_step_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_step_post_hook(self, hook) -> RemovableHandle:
+        handle = RemovableHandle(self._optimizer_step_post_hooks)
+        self._optimizer_step_post_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        handle = RemovableHandle(self._optimizer_state_dict_pre_hooks)
+        self._optimizer_state_dict_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        handle = RemovableHandle(self._optimizer_state_dict_post_hooks)
+        self._optimizer_state_dict_post_hooks[handle.id] = hook
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        handle = RemovableHandle(self._optimizer_load_state_dict_pre_hooks)
+        self._optimizer_load_state_dict_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        handle = RemovableHandle(self._optimizer_load_state_dict_post_hooks)
+        self._optimizer_load_state_dict_post_hooks[handle.id] = hook
+        return handle
+
+    # -- state dict ---------------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}`` where a
+        parameter's index is its position across all groups (PyTorch's format)."""
+        for hook in self._optimizer_state_dict_pre_hooks.values():
+            hook(self)
+        param_mappings: dict = {}
+        start_index = 0
+
+        def pack_group(group):
+            nonlocal start_index
+            packed = {k: v for k, v in group.items() if k != "params"}
+            param_mappings.update({id(p): i for i, p in enumerate(group["params"], start_index)
+                                   if id(p) not in param_mappings})
+            packed["params"] = [param_mappings[id(p)] for p in group["params"]]
+            start_index += len(packed["params"])
+            return packed
+
+        param_groups = [pack_group(g) for g in self.param_groups]
+        packed_state = {(param_mappings[id(k)] if isinstance(k, Tensor) else k): v
+                        for k, v in self.state.items()}
+        state_dict = {"state": packed_state, "param_groups": param_groups}
+        for hook in self._optimizer_state_dict_post_hooks.values():
+            res = hook(self, state_dict)
+            if res is not None:
+                state_dict = res
+        return state_dict
+
+    @staticmethod
+    def _process_value_according_to_param_policy(param, value, param_id, param_groups, key=None):
+        if key == "step":
+            return value
+        if param.is_floating_point():
+            return value.to(dtype=param.dtype, device=param.device)
+        return value.to(device=param.device)
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        """Restore hyper-parameters and per-parameter state saved by `state_dict`."""
+        state_dict = state_dict.copy()
+        for hook in self._optimizer_load_state_dict_pre_hooks.values():
+            res = hook(self, state_dict)
+            if res is not None:
+                state_dict = res
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        param_lens = (len(g["params"]) for g in groups)
+        saved_lens = (len(g["params"]) for g in saved_groups)
+        if any(p_len != s_len for p_len, s_len in zip(param_lens, saved_lens)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                          chain.from_iterable(g["params"] for g in groups)))
+
+        def _cast(param, value, param_id=None, param_groups=None, key=None):
+            if isinstance(value, Tensor):
+                return Optimizer._process_value_according_to_param_policy(param, value, param_id,
+                                                                          param_groups, key)
+            if isinstance(value, dict):
+                return {k: _cast(param, v, param_id=param_id, param_groups=param_groups, key=k)
+                        for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return type(value)(_cast(param, v, param_id=param_id, param_groups=param_groups)
+                                   for v in value)
+            return value
+
+        state: defaultdict = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = _cast(param, v, param_id=k, param_groups=state_dict["param_groups"])
+            else:
+                state[k] = v
+
+        def update_group(group, new_group):
+            new_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new_group:
+                new_group["param_names"] = group["param_names"]
+            return new_group
+
+        param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
+        self.__setstate__({"state": state, "param_groups": param_groups})
+        for hook in self._optimizer_load_state_dict_post_hooks.values():
+            hook(self)
+
+
+def _params_with_grad(group):
+    """(params, grads) of a group's parameters that have a gradient; raises for sparse."""
+    ps, gs = [], []
+    for p in group["params"]:
+        g = p.grad
+        if g is not None:
+            ps.append(p)
+            gs.append(g)
+    return ps, gs
