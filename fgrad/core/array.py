@@ -113,7 +113,8 @@ class Array:
 
     __slots__ = ()
     __array_priority__ = 1000
-    __array_ufunc__ = None  # numpy defers to our reflected operators
+    # no __array_ufunc__: numpy functions compute on np.asarray(x) (as with jax.Array), while
+    # the high __array_priority__ makes ndarray operators defer to our reflected ones
 
     # -- shape information (subclasses provide `aval` or faster properties) ----------
     @property
@@ -184,21 +185,21 @@ class Array:
     def __getitem__(self, idx): return N._getitem(self, idx)
 
     # -- methods (NumPy names) ----------------------------------------------------------
-    def sum(self, axis=None, dtype=None, keepdims=False): return N.sum(self, axis, dtype=dtype, keepdims=keepdims)
-    def mean(self, axis=None, dtype=None, keepdims=False): return N.mean(self, axis, dtype=dtype, keepdims=keepdims)
-    def prod(self, axis=None, dtype=None, keepdims=False): return N.prod(self, axis, dtype=dtype, keepdims=keepdims)
-    def max(self, axis=None, keepdims=False): return N.max(self, axis, keepdims=keepdims)
-    def min(self, axis=None, keepdims=False): return N.min(self, axis, keepdims=keepdims)
-    def argmax(self, axis=None, keepdims=False): return N.argmax(self, axis, keepdims=keepdims)
-    def argmin(self, axis=None, keepdims=False): return N.argmin(self, axis, keepdims=keepdims)
-    def var(self, axis=None, ddof=0, keepdims=False): return N.var(self, axis, ddof=ddof, keepdims=keepdims)
-    def std(self, axis=None, ddof=0, keepdims=False): return N.std(self, axis, ddof=ddof, keepdims=keepdims)
-    def all(self, axis=None, keepdims=False): return N.all(self, axis, keepdims=keepdims)
-    def any(self, axis=None, keepdims=False): return N.any(self, axis, keepdims=keepdims)
-    def cumsum(self, axis=None, dtype=None): return N.cumsum(self, axis, dtype=dtype)
-    def cumprod(self, axis=None, dtype=None): return N.cumprod(self, axis, dtype=dtype)
-    def clip(self, min=None, max=None): return N.clip(self, min, max)
-    def round(self, decimals=0): return N.round(self, decimals)
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw): return N.sum(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims, **kw)
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False): return N.mean(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims)
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, **kw): return N.prod(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims, **kw)
+    def max(self, axis=None, out=None, keepdims=False, **kw): return N.max(self, axis, out=_no_out(out), keepdims=keepdims, **kw)
+    def min(self, axis=None, out=None, keepdims=False, **kw): return N.min(self, axis, out=_no_out(out), keepdims=keepdims, **kw)
+    def argmax(self, axis=None, out=None, keepdims=False): return N.argmax(self, axis, out=_no_out(out), keepdims=keepdims)
+    def argmin(self, axis=None, out=None, keepdims=False): return N.argmin(self, axis, out=_no_out(out), keepdims=keepdims)
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False): return N.var(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False): return N.std(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims)
+    def all(self, axis=None, out=None, keepdims=False, **kw): _no_out(out); return N.all(self, axis, keepdims=keepdims)
+    def any(self, axis=None, out=None, keepdims=False, **kw): _no_out(out); return N.any(self, axis, keepdims=keepdims)
+    def cumsum(self, axis=None, dtype=None, out=None): _no_out(out); return N.cumsum(self, axis, dtype=dtype)
+    def cumprod(self, axis=None, dtype=None, out=None): _no_out(out); return N.cumprod(self, axis, dtype=dtype)
+    def clip(self, min=None, max=None, out=None, **kw): _no_out(out); return N.clip(self, min, max)
+    def round(self, decimals=0, out=None): _no_out(out); return N.round(self, decimals)
     def dot(self, other): return N.dot(self, other)
     def conj(self): return N.conjugate(self)
     def sort(self, axis=-1): return N.sort(self, axis)
@@ -405,6 +406,14 @@ def escaped_tracer_error(tracer: Tracer, prim_name: str) -> UnexpectedTracerErro
         "returned (e.g. stored in a global or closure). Return values from the transformed "
         "function instead of leaking them."
     )
+
+
+def _no_out(out):
+    if out is not None:
+        raise TypeError(
+            "fgrad.Array is immutable: the out= argument is not supported; use the returned "
+            "array instead"
+        )
 
 
 class _IndexUpdateHelper:

@@ -182,8 +182,11 @@ def rad2deg(x):
 radians, degrees = deg2rad, rad2deg
 
 
+_LN2 = float(np.log(2.0))
+
+
 def logaddexp2(x, y):
-    return multiply(logaddexp(multiply(x, np.log(2.0)), multiply(y, np.log(2.0))), 1 / np.log(2.0))
+    return multiply(logaddexp(multiply(x, _LN2), multiply(y, _LN2)), 1.0 / _LN2)
 
 
 def sinc(x):
@@ -196,16 +199,21 @@ def heaviside(x, h0):
     return where(less(x, 0), 0.0, where(equal(x, 0), h0, 1.0))
 
 
-def copysign(x, y):
-    return where(logical_xor(less(x, 0), less(y, 0)), negative(x), x)
-
-
 def signbit(x):
-    return less(x, 0)
+    """True where the sign bit is set (including -0.0 and negative NaNs)."""
+    return ew.signbit_p.bind(x)
+
+
+def copysign(x, y):
+    """``|x|`` with the sign of ``y`` (sign bit, so -0.0 counts as negative)."""
+    return where(logical_xor(signbit(x), signbit(y)), negative(x), x)
 
 
 def isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
-    out = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
+    """NumPy's ``|a - b| <= atol + rtol * |b|``, with infinities equal only to themselves."""
+    finite = logical_and(isfinite(a), isfinite(b))
+    close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
+    out = where(finite, close, equal(a, b))
     if equal_nan:
         out = logical_or(out, logical_and(isnan(a), isnan(b)))
     return out

@@ -287,6 +287,7 @@ isnan_p = unary("isnan", np.isnan, None, kernel="isnan({0})")
 isinf_p = unary("isinf", np.isinf, None, kernel="isinf({0})")
 isfinite_p = unary("isfinite", np.isfinite, None, kernel="isfinite({0})")
 logical_not_p = unary("logical_not", np.logical_not, None, kernel="(!{0})")
+signbit_p = unary("signbit", np.signbit, None, kernel="signbit({0})")
 invert_p = unary("invert", np.invert, None, kernel="(~{0})")
 conj_p = elementwise("conj", lambda xp, x: xp.conjugate(x))
 real_p = elementwise("real", lambda xp, x: xp.real(x))
@@ -391,8 +392,12 @@ def _pow_jvp(primals, tangents):
             yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
             a = mul(tx, select(eq(yf, 0.0), mul(yf, 0.0), mul(yf, pow_(x, sub(yf, 1.0)))))
     if ty is not None:
-        safe_x = select(eq(x, 0.0), add(mul(x, 0.0), 1.0), x)
-        a_log = select(eq(x, 0.0), mul(x, 0.0), log(safe_x))
+        if isinstance(x, (int, float)) and not isinstance(x, bool):
+            # a Python base stays weak: d/dy x**y = log(x) x**y
+            a_log = math.log(x) if x > 0 else (0.0 if x == 0 else math.nan)
+        else:
+            safe_x = select(eq(x, 0.0), add(mul(x, 0.0), 1.0), x)
+            a_log = select(eq(x, 0.0), mul(x, 0.0), log(safe_x))
         b = mul(ty, mul(a_log, out))
     return _combine(out, a, b)
 
