@@ -276,6 +276,12 @@ def _optional(name):
         if exc.name is not None and exc.name.startswith(f"{__name__}.{name}"):
             return None
         raise
+    except Exception as exc:  # a subpackage being written must not break `import fgrad.torch`
+        import warnings
+
+        warnings.warn(f"fgrad.torch.{name} failed to import: {type(exc).__name__}: {exc}", ImportWarning,
+                      stacklevel=2)
+        return None
 
 
 nn = _optional("nn")

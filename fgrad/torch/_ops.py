@@ -1239,10 +1239,10 @@ def _clamp_spec(x, min, max):  # noqa: A002
         keep = None
         c = v
         if lo is not None:
-            keep = ew.ge(v, lo)
+            keep = ew.ge_p.bind(v, lo)
             c = ew.max_p.bind(c, np.asarray(lo, Rd))
         if hi is not None:
-            k2 = ew.le(v, hi)
+            k2 = ew.le_p.bind(v, hi)
             keep = k2 if keep is None else ew.logical_and(keep, k2)
             c = ew.min_p.bind(c, np.asarray(hi, Rd))
         # gradient 1 inside [min, max] (ends included), 0 outside, as PyTorch

@@ -264,7 +264,9 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
         npd = D.to_np(dtype)
     n = max(int(math.ceil((end - start) / step)), 0)
     if npd.kind in "fc":
-        buf = (start + np.arange(n, dtype=np.float64) * step).astype(npd)
+        # start + i * step rounded once, as PyTorch's fused multiply-add does
+        ld = np.longdouble
+        buf = (ld(start) + np.arange(n, dtype=ld) * ld(step)).astype(np.float64).astype(npd)
     else:
         buf = np.arange(start, start + n * step, step, dtype=np.float64 if isinstance(step, float) else None)[:n]
         buf = buf.astype(npd)

@@ -398,12 +398,20 @@ def select(input, dim, index):
     return _index_view(input, (slice(None),) * d + (i % n,), "SelectBackward0")
 
 
+def _basic(b, idx):
+    """``b[idx]`` for a basic index, always a view (never a NumPy scalar)."""
+    for i in idx:
+        if i is Ellipsis:
+            return b[idx]
+    return b[idx + (Ellipsis,)]
+
+
 def _index_view(input, idx, gname):
     b = input._buf
     indexer, arrays = I.parse_index(b.shape, idx, "indexing")
     if type(b) is not _nd:
         return _functional(lambda x: I.gather(x, [], indexer, "clip"), (input,))
-    return _make_view(input, b[idx], gname, _v_gather, (indexer,))
+    return _make_view(input, _basic(b, idx), gname, _v_gather, (indexer,))
 
 
 def unbind(input, dim=0):
@@ -425,7 +433,7 @@ def _multi_view(input, idxs, gname):
         with_grad = STATE.enabled
         STATE.enabled = False
         try:
-            v = _make_view(input, b[idx], gname, _v_gather, (ix,))
+            v = _make_view(input, _basic(b, idx), gname, _v_gather, (ix,))
         finally:
             STATE.enabled = with_grad
         outs.append(v)
@@ -758,7 +766,7 @@ def getitem(self, idx):
             indexer, _ = I.parse_index(b.shape, idx, "indexing")
             return _functional(lambda x: I.gather(x, [], indexer, "clip"), (self,))
         indexer, _ = I.parse_index(b.shape, idx, "indexing")
-        return _make_view(self, b[idx], _basic_name(idx), _v_gather, (indexer,))
+        return _make_view(self, _basic(b, idx), _basic_name(idx), _v_gather, (indexer,))
     tmpl, arrays = _split_index(idx)
     np_idx = _rebuild(tmpl, arrays)
     key_t = _hashable(tmpl)
@@ -814,14 +822,13 @@ def setitem(self, idx, value):
         return
     if basic:
         v = getitem(self, idx)
-        if vt:
-            from ._ops import copy_
+        from ._ops import copy_
 
-            copy_(v, value)
-        else:
-            from ._ops import fill_
+        if not vt:  # PyTorch wraps the scalar in a tensor and copies it
+            from ._ops_creation import scalar_tensor
 
-            fill_(v, value)
+            value = scalar_tensor(value, dtype=D.from_np(b.dtype))
+        copy_(v, value)
         return
     # advanced indexing: index_put_
     tmpl, arrays = _split_index(idx)

@@ -293,7 +293,7 @@ class Tensor(metaclass=_TensorMeta):
         shp = buf.shape
         st = [s // item for s in buf.strides]
         for d in range(len(shp) - 1, -1, -1):
-            if shp[d] == 1:  # PyTorch's convention for size-1 dims
+            if shp[d] == 1 and st[d] == 0:  # NumPy's newaxis/broadcast: PyTorch's convention instead
                 st[d] = st[d + 1] * max(shp[d + 1], 1) if d + 1 < len(shp) else 1
         st = tuple(st)
         return st if dim is None else st[_wrap_dim(dim, len(shp))]
@@ -354,7 +354,7 @@ class Tensor(metaclass=_TensorMeta):
         return _concrete_buf(self).tolist()
 
     def numpy(self, *, force=False) -> np.ndarray:
-        if self.requires_grad and not force:
+        if self.requires_grad and not force and _grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                                "instead.")
         buf = _concrete_buf(self)
@@ -595,6 +595,12 @@ def _alias(src: Tensor, cls=Tensor) -> Tensor:
     else:
         t._stsrc = _storage_root(src)
     return t
+
+
+def _grad_enabled() -> bool:
+    from .autograd.grad_mode import STATE
+
+    return STATE.enabled
 
 
 def _storage_root(t):

@@ -127,7 +127,7 @@ class BackwardCFunction(G.Node, FunctionCtx):
         return out
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {hex(id(self))}>"
+        return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
 
 def _validate(g: Tensor, meta, pos, name, create_graph):

@@ -403,10 +403,11 @@ class FnNode(Node):
             kind = s[0]
             if kind == 0:  # constant buffer
                 vals.append(s[1] if not create_graph else _wrap(s[1]))
-            elif kind == 1:  # saved input tensor (t, version, grad_fn name at save)
+            elif kind == 1:  # saved input tensor (t, version)
                 t, ver = s[1], s[2]
                 if t._vc is not None and t._vc.v != ver:
-                    _raise_modified(t._buf, t._vc.v, ver, s[3])
+                    g = t.grad_fn
+                    _raise_modified(t._buf, t._vc.v, ver, None if g is None else type(g).__name__)
                 vals.append(t if create_graph else t._buf)
             else:  # saved output (buf, vc, version, k)
                 buf, vc, ver, k = s[1], s[2], s[3], s[4]
@@ -647,8 +648,8 @@ def run_backward(roots, grads, retain_graph: bool, create_graph: bool, inputs=No
                 else:
                     st.pop()
                     post.append(n)
-        for n in post:
-            if id(n) in target_ids or any(nx is not None and id(nx) in needed for nx, _ in n._next):
+        for n in post:  # post-order: a node runs only if a target lies strictly below it
+            if any(nx is not None and (id(nx) in needed or id(nx) in target_ids) for nx, _ in n._next):
                 needed.add(id(n))
         results = [None] * len(inputs)
     # -- seed --------------------------------------------------------------------------
