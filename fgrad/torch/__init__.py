@@ -21,6 +21,7 @@ Example::
 
 from __future__ import annotations
 
+import builtins as _b
 import math as _math
 import sys as _sys
 import types as _types
@@ -189,12 +190,12 @@ class finfo:
         fi = _np.finfo(dt.np)
         self.dtype = dt.name
         self.bits = fi.bits
-        self.eps = float(fi.eps)
-        self.max = float(fi.max)
-        self.min = float(fi.min)
-        self.tiny = float(fi.tiny)
-        self.smallest_normal = float(fi.smallest_normal)
-        self.resolution = float(fi.resolution)
+        self.eps = _b.float(fi.eps)
+        self.max = _b.float(fi.max)
+        self.min = _b.float(fi.min)
+        self.tiny = _b.float(fi.tiny)
+        self.smallest_normal = _b.float(fi.smallest_normal)
+        self.resolution = _b.float(fi.resolution)
 
     def __repr__(self) -> str:
         return (f"finfo(resolution={self.resolution}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
@@ -207,8 +208,8 @@ class iinfo:
         ii = _np.iinfo(dt.np)
         self.dtype = dt.name
         self.bits = ii.bits
-        self.max = int(ii.max)
-        self.min = int(ii.min)
+        self.max = _b.int(ii.max)
+        self.min = _b.int(ii.min)
 
     def __repr__(self) -> str:
         return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"

@@ -791,7 +791,9 @@ class _BinOp:
 
     def __call__(self, input, other, *, out=None):
         a, b = input, other
-        if type(a) is not Tensor or not isinstance(b, (Tensor, float, int)):
+        tb_ = type(b)
+        if type(a) is not Tensor or (tb_ is not Tensor and tb_ is not float and tb_ is not int and
+                                     not isinstance(b, Tensor)):
             a, b = _prep2(a, b, self.name)
         Rd = self.dtype(a, b)
         A = a._buf
@@ -1143,21 +1145,39 @@ def _rtruediv(x, other):
     return mul(reciprocal(x if x.is_floating_point() or x.is_complex() else x.to(D.DEFAULT.float)), other)
 
 
+def _ternary(name, gname, key, fn, args, fwd):
+    ts = [a if isinstance(a, Tensor) else np.asarray(_scalar_value(a)) for a in args]
+    Rd = result_dtype(*[a for a in args])
+    ts = [a if isinstance(a, Tensor) else a.astype(Rd) for a in ts]
+    edges = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+
+    def f(*xs):
+        return fn(*[ew.convert_element_type(x, Rd) for x in xs])
+
+    def fw(*bs):
+        return np.asarray(fwd(*[b.astype(Rd, copy=False) for b in bs])).astype(Rd, copy=False)
+
+    return _op(gname, key + (Rd,), f, tuple(ts), fw, edges=edges)
+
+
 def lerp(input, end, weight, *, out=None):
-    w = weight if isinstance(weight, Tensor) else _scalar_value(weight)
-    res = add(input, mul(sub(end, input), w))
+    res = _ternary("lerp", "LerpBackward0" if not isinstance(weight, Tensor) else "LerpBackward1", ("lerp",),
+                   lambda a, b, w: ew.add(a, ew.mul(w, ew.sub(b, a))), (input, end, weight),
+                   lambda a, b, w: a + w * (b - a))
     return res if out is None else _out(out, res, "lerp")
 
 
 def addcmul(input, tensor1, tensor2, *, value=1, out=None):
-    prod = mul(tensor1, tensor2)
-    res = add(input, prod if value == 1 else mul(prod, value))
+    res = _ternary("addcmul", "AddcmulBackward0", ("addcmul", value),
+                   lambda a, b, c: ew.add(a, ew.mul(ew.mul(b, c), value)), (input, tensor1, tensor2),
+                   lambda a, b, c: a + value * (b * c))
     return res if out is None else _out(out, res, "addcmul")
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
-    q = div(tensor1, tensor2)
-    res = add(input, q if value == 1 else mul(q, value))
+    res = _ternary("addcdiv", "AddcdivBackward0", ("addcdiv", value),
+                   lambda a, b, c: ew.add(a, ew.mul(ew.div(b, c), value)), (input, tensor1, tensor2),
+                   lambda a, b, c: a + value * (b / c))
     return res if out is None else _out(out, res, "addcdiv")
 
 

@@ -509,8 +509,17 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
 
     def mk(x):
-        v = np.diagonal(x, offset, d1, d2)
-        return _as_strided(v, v.shape, v.strides, writeable=x.flags.writeable)
+        n1, n2 = x.shape[d1], x.shape[d2]
+        r0, c0 = (0, offset) if offset >= 0 else (-offset, 0)
+        length = builtins.max(0, builtins.min(n1 - r0, n2 - c0))
+        sl = [slice(None)] * x.ndim
+        sl[d1] = slice(builtins.min(r0, n1), None)
+        sl[d2] = slice(builtins.min(c0, n2), None)
+        start = x[tuple(sl)]
+        keep = [k for k in range(x.ndim) if k not in (d1, d2)]
+        shape = tuple(x.shape[k] for k in keep) + (length,)
+        strides = tuple(x.strides[k] for k in keep) + (x.strides[d1] + x.strides[d2],)
+        return _as_strided(start, shape, strides, writeable=x.flags.writeable)
 
     return _view_or_functional(input, mk, "DiagonalBackward0", _v_diagonal, (offset, d1, d2))
 

@@ -80,16 +80,18 @@ class _HookDict(dict):
 class Node:
     """Base class of all ``grad_fn`` objects."""
 
-    __slots__ = ("_next", "_seq", "_pre", "_post", "_tpre", "_retain", "metadata_", "__weakref__")
+    __slots__ = ("_next", "_seq", "__dict__", "__weakref__")
+
+    # hooks and metadata are rare: class-level defaults, set per instance when used
+    _pre = None       # node pre-hooks
+    _post = None      # node post-hooks
+    _tpre = None      # tensor hooks of the outputs: {output index: hooks}
+    _retain = None    # retain_grad: {output index: weakref(tensor)}
+    metadata_ = None
 
     def __init__(self) -> None:
         self._next = ()
         self._seq = next(_seq)
-        self._pre = None
-        self._post = None
-        self._tpre = None
-        self._retain = None
-        self.metadata_ = None
 
     def name(self) -> str:
         return type(self).__name__
@@ -153,12 +155,20 @@ class Node:
 _NODE_CLASSES: dict = {}
 
 
+_FN_CLASSES: dict = {}
+
+
 def node_class(name: str, base=None):
     """The (cached) ``grad_fn`` class called ``name`` (e.g. ``MulBackward0``)."""
+    if base is None:
+        cls = _FN_CLASSES.get(name)
+        if cls is None:
+            cls = _FN_CLASSES[name] = type(name, (FnNode,), {"__slots__": ()})
+        return cls
     key = (name, base)
     cls = _NODE_CLASSES.get(key)
     if cls is None:
-        cls = _NODE_CLASSES[key] = type(name, (base or FnNode,), {"__slots__": ()})
+        cls = _NODE_CLASSES[key] = type(name, (base,), {"__slots__": ()})
     return cls
 
 
@@ -469,16 +479,28 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
     ``fn(*args)``.  ``args`` are Tensors or constant NumPy arrays; ``edges`` are the
     positions listed in ``next_functions`` (default: the Tensor arguments).  Returns the
     node, or None when nothing requires grad."""
-    diff = []
-    for i, a in enumerate(args):
-        if type(a) is not _ndarray and (a._rg or a._gfn is not None) and a._buf.dtype.kind in "fc":
-            diff.append(i)
+    diff = ()
+    avals = []
+    i = 0
+    for a in args:
+        if type(a) is _ndarray:
+            avals.append((a.shape, a.dtype))
+        else:
+            b = a._buf
+            avals.append((b.shape, b.dtype))
+            if (a._rg or a._gfn is not None) and b.dtype.kind in "fc":
+                diff += (i,)
+        i += 1
     if not diff:
         return None
-    diff = tuple(diff)
-    avals = tuple((a.shape, a.dtype) if type(a) is _ndarray else (a._buf.shape, a._buf.dtype) for a in args)
-    prog = get_program(key, fn, avals, diff, multi)
-    node = node_class(name, node_base)()
+    ck = (key, tuple(avals), diff)
+    prog = _PROGS.get(ck)
+    if prog is None:
+        prog = _PROGS[ck] = _build_program(fn, avals, diff, multi)
+    cls = _FN_CLASSES.get(name) if node_base is None else None
+    if cls is None:
+        cls = node_class(name, node_base)
+    node = cls()
     node._prog = prog
     saved = []
     for i in prog.in_used:
@@ -486,21 +508,34 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
         if type(a) is _ndarray:
             saved.append((0, a))
         else:
-            g = a._gfn
-            saved.append((1, a, a._get_vc().v, None if g is None else type(g).__name__))
+            vc = a._vc
+            if vc is None:
+                vc = a._get_vc()
+            saved.append((1, a, vc.v))
     for k in prog.out_used:
         o = outs[k]
         vc = o._get_vc()
         saved.append((2, o._buf, vc, vc.v, k))
     node._saved = saved
     if edges is None:
-        edges = tuple(i for i, a in enumerate(args) if type(a) is not _ndarray)
+        edges = tuple([i for i, a in enumerate(args) if type(a) is not _ndarray])
     node._edge_args = edges
-    node._next = tuple(edge_of(args[i]) for i in edges)
-    for k, o in enumerate(outs):
+    nxt = []
+    for i in edges:
+        a = args[i]
+        if type(a) is _ndarray:
+            nxt.append((None, 0))
+        elif a._base is None and a._gfn is not None:
+            nxt.append((a._gfn, a._oi))
+        else:
+            nxt.append(edge_of(a))
+    node._next = tuple(nxt)
+    k = 0
+    for o in outs:
         if o is not None and o._buf.dtype.kind in "fc":
             o._gfn = node
             o._oi = k
+        k += 1
     return node
 
 
