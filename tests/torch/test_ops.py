@@ -1,0 +1,363 @@
+"""fgrad.torch operations: forward values (vs NumPy, and vs PyTorch when installed),
+gradients vs central finite differences in float64 (first and second order), named-tuple
+results, broadcasting and shape errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fgrad.torch as ft
+
+RNG = np.random.default_rng(1234)
+
+
+def _torch():
+    try:
+        import torch
+    except Exception:  # noqa: BLE001
+        return None
+    return torch
+
+
+def _np(x):
+    return x.detach().numpy() if isinstance(x, ft.Tensor) else np.asarray(x)
+
+
+# ---------------------------------------------------------------------------------------
+# a table of differentiable ops: (name, function of the library module and tensors, inputs)
+
+A = RNG.standard_normal((3, 4))
+B = RNG.standard_normal((3, 4))
+P = RNG.uniform(0.5, 2.0, (3, 4))
+S = RNG.standard_normal((4, 4))
+SPD = S @ S.T + 4 * np.eye(4)
+V = RNG.standard_normal(4)
+
+OPS = [
+    ("add", lambda t, a, b: a + b, (A, B)),
+    ("add_alpha", lambda t, a, b: t.add(a, b, alpha=2.5), (A, B)),
+    ("sub", lambda t, a, b: a - b, (A, B)),
+    ("rsub", lambda t, a: 2.0 - a, (A,)),
+    ("mul", lambda t, a, b: a * b, (A, B)),
+    ("div", lambda t, a, b: a / b, (A, P)),
+    ("rdiv", lambda t, a: 2.0 / a, (P,)),
+    ("pow_scalar", lambda t, a: a ** 3, (A,)),
+    ("pow_frac", lambda t, a: a ** 0.5, (P,)),
+    ("pow_tensor", lambda t, a, b: a ** b, (P, A)),
+    ("rpow", lambda t, a: 2.0 ** a, (A,)),
+    ("neg", lambda t, a: -a, (A,)),
+    ("abs", lambda t, a: a.abs(), (A,)),
+    ("exp", lambda t, a: a.exp(), (A,)),
+    ("expm1", lambda t, a: t.expm1(a), (A,)),
+    ("log", lambda t, a: a.log(), (P,)),
+    ("log1p", lambda t, a: a.log1p(), (P,)),
+    ("log2", lambda t, a: t.log2(a), (P,)),
+    ("sqrt", lambda t, a: a.sqrt(), (P,)),
+    ("rsqrt", lambda t, a: a.rsqrt(), (P,)),
+    ("sin", lambda t, a: a.sin(), (A,)),
+    ("cos", lambda t, a: t.cos(a), (A,)),
+    ("tan", lambda t, a: a.tan(), (A * 0.3,)),
+    ("asin", lambda t, a: t.asin(a), (A * 0.2,)),
+    ("atan", lambda t, a: t.atan(a), (A,)),
+    ("sinh", lambda t, a: t.sinh(a), (A,)),
+    ("tanh", lambda t, a: a.tanh(), (A,)),
+    ("sigmoid", lambda t, a: a.sigmoid(), (A,)),
+    ("erf", lambda t, a: t.erf(a), (A,)),
+    ("relu", lambda t, a: a.relu(), (A,)),
+    ("reciprocal", lambda t, a: a.reciprocal(), (P,)),
+    ("square", lambda t, a: a.square(), (A,)),
+    ("clamp", lambda t, a: a.clamp(-0.5, 0.5), (A,)),
+    ("clamp_min_t", lambda t, a, b: t.clamp(a, min=b), (A, B)),
+    ("maximum", lambda t, a, b: t.maximum(a, b), (A, B)),
+    ("minimum", lambda t, a, b: t.minimum(a, b), (A, B)),
+    ("atan2", lambda t, a, b: t.atan2(a, b), (A, P)),
+    ("hypot", lambda t, a, b: t.hypot(a, b), (A, B)),
+    ("where", lambda t, a, b: t.where(a > 0, a, b), (A, B)),
+    ("lerp", lambda t, a, b: t.lerp(a, b, 0.3), (A, B)),
+    ("addcmul", lambda t, a, b: t.addcmul(a, a, b, value=0.5), (A, B)),
+    ("addcdiv", lambda t, a, b: t.addcdiv(a, a, b), (A, P)),
+    ("sum", lambda t, a: a.sum(), (A,)),
+    ("sum_dim", lambda t, a: a.sum(1, keepdim=True), (A,)),
+    ("sum_dims", lambda t, a: a.sum((0, 1)), (A,)),
+    ("mean", lambda t, a: a.mean(0), (A,)),
+    ("prod", lambda t, a: a.prod(1), (A,)),
+    ("std", lambda t, a: a.std(1), (A,)),
+    ("var", lambda t, a: a.var(unbiased=False), (A,)),
+    ("norm", lambda t, a: a.norm(), (A,)),
+    ("norm_p1_dim", lambda t, a: a.norm(p=1, dim=0), (A,)),
+    ("norm_p3", lambda t, a: a.norm(p=3), (A,)),
+    ("dist", lambda t, a, b: t.dist(a, b), (A, B)),
+    ("max", lambda t, a: a.max(), (A,)),
+    ("max_dim", lambda t, a: a.max(1)[0], (A,)),
+    ("min_dim", lambda t, a: a.min(0).values, (A,)),
+    ("amax", lambda t, a: a.amax(0), (A,)),
+    ("logsumexp", lambda t, a: a.logsumexp(1), (A,)),
+    ("softmax", lambda t, a: a.softmax(1), (A,)),
+    ("log_softmax", lambda t, a: a.log_softmax(0), (A,)),
+    ("cumsum", lambda t, a: a.cumsum(1), (A,)),
+    ("cumprod", lambda t, a: a.cumprod(0), (A,)),
+    ("sort", lambda t, a: a.sort(1)[0], (A,)),
+    ("sort_desc", lambda t, a: a.sort(0, descending=True).values, (A,)),
+    ("topk", lambda t, a: a.topk(2)[0], (A,)),
+    ("median_dim", lambda t, a: a.median(1)[0], (A,)),
+    ("kthvalue", lambda t, a: a.kthvalue(2, 1)[0], (A,)),
+    ("cummax", lambda t, a: a.cummax(1)[0], (A,)),
+    ("mm", lambda t, a, b: a.mm(b.t()), (A, B)),
+    ("matmul_batched", lambda t, a, b: a.view(3, 2, 2) @ b.view(3, 2, 2), (A, B)),
+    ("matmul_vec", lambda t, a, v: a @ v, (A, V)),
+    ("bmm", lambda t, a, b: t.bmm(a.view(3, 2, 2), b.view(3, 2, 2)), (A, B)),
+    ("mv", lambda t, a, v: t.mv(a, v), (A, V)),
+    ("dot", lambda t, v: t.dot(v, v), (V,)),
+    ("outer", lambda t, v: t.outer(v, v * 2), (V,)),
+    ("addmm", lambda t, a, b: t.addmm(a[:, :3], a, b.t()[:, :3], beta=0.5, alpha=2.0), (A, B)),
+    ("einsum", lambda t, a, b: t.einsum("ij,kj->ik", a, b), (A, B)),
+    ("trace", lambda t, s: s.trace(), (S,)),
+    ("diag", lambda t, s: s.diag(), (S,)),
+    ("triu", lambda t, s: s.triu(1), (S,)),
+    ("tril", lambda t, s: s.tril(), (S,)),
+    ("inverse", lambda t, s: s.inverse(), (SPD,)),
+    ("det", lambda t, s: s.det(), (SPD,)),
+    ("slogdet", lambda t, s: t.linalg.slogdet(s)[1], (SPD,)),
+    ("cholesky", lambda t, s: t.linalg.cholesky(s @ s.t() + 4 * t.eye(4, dtype=t.float64)), (S,)),
+    ("solve", lambda t, s, v: t.linalg.solve(s, v), (SPD, V)),
+    ("svdvals", lambda t, s: t.linalg.svdvals(s), (SPD,)),
+    ("eigvalsh", lambda t, s: t.linalg.eigh(s + s.t())[0], (S,)),
+    ("cross", lambda t, a, b: t.cross(a[:, :3], b[:, :3], dim=1), (A, B)),
+    ("view", lambda t, a: a.view(2, 6) * 2, (A,)),
+    ("reshape_t", lambda t, a: a.t().reshape(12), (A,)),
+    ("transpose", lambda t, a: a.transpose(0, 1) * 3, (A,)),
+    ("expand", lambda t, v: v.expand(3, 4) * t.arange(12.0, dtype=t.float64).view(3, 4), (V,)),
+    ("slice", lambda t, a: a[1:, ::2], (A,)),
+    ("select", lambda t, a: a[:, 2], (A,)),
+    ("index", lambda t, a: a[t.tensor([2, 0, 2])], (A,)),
+    ("mask", lambda t, a: a[a > 0], (A,)),
+    ("narrow", lambda t, a: a.narrow(1, 1, 2), (A,)),
+    ("cat", lambda t, a, b: t.cat([a, b * 2], 1), (A, B)),
+    ("stack", lambda t, a, b: t.stack([a, b], 1), (A, B)),
+    ("unbind", lambda t, a: a.unbind(1)[2] * a.unbind(0)[0][1], (A,)),
+    ("split", lambda t, a: a.split([1, 3], 1)[1], (A,)),
+    ("chunk", lambda t, a: a.chunk(2, 1)[0], (A,)),
+    ("gather", lambda t, a: a.gather(1, t.tensor([[0, 3], [1, 1], [2, 0]])), (A,)),
+    ("scatter", lambda t, a, b: a.scatter(1, t.tensor([[0], [2], [3]]), b), (A, B)),
+    ("scatter_add", lambda t, a, b: a.scatter_add(1, t.tensor([[0, 0], [2, 1], [3, 3]]), b), (A, B)),
+    ("index_select", lambda t, a: a.index_select(1, t.tensor([3, 0])), (A,)),
+    ("masked_fill", lambda t, a: a.masked_fill(a > 0.5, 2.0), (A,)),
+    ("masked_select", lambda t, a: a.masked_select(a < 0), (A,)),
+    ("take", lambda t, a: a.take(t.tensor([0, 5, 11])), (A,)),
+    ("index_add", lambda t, a, b: a.index_add(0, t.tensor([0, 2]), b[:2]), (A, B)),
+    ("repeat", lambda t, a: a.repeat(2, 1), (A,)),
+    ("flip", lambda t, a: a.flip(1), (A,)),
+    ("roll", lambda t, a: a.roll(1, 1), (A,)),
+    ("diagonal", lambda t, s: s.diagonal(1), (S,)),
+    ("unfold", lambda t, a: a.unfold(1, 2, 1), (A,)),
+    ("permute", lambda t, a: a.view(3, 2, 2).permute(2, 0, 1), (A,)),
+    ("squeeze", lambda t, a: a.view(3, 1, 4).squeeze(1), (A,)),
+    ("to_float", lambda t, a: a.float().double(), (A,)),
+]
+
+
+def _apply(lib, fn, arrays):
+    ts = [lib.tensor(a) for a in arrays]
+    return fn(lib, *ts), ts
+
+
+@pytest.mark.parametrize("name,fn,arrays", OPS, ids=[o[0] for o in OPS])
+def test_forward_matches_pytorch(name, fn, arrays):
+    out, _ = _apply(ft, fn, arrays)
+    torch = _torch()
+    if torch is None:
+        pytest.skip("torch not installed")
+    ref, _ = _apply(torch, fn, arrays)
+    assert tuple(out.shape) == tuple(ref.shape)
+    assert str(out.dtype) == str(ref.dtype)
+    assert np.allclose(_np(out), ref.detach().numpy(), rtol=1e-6, atol=1e-9)
+
+
+def _numeric_vjp(fn, arrays, i, ct, eps=1e-6):
+    """Central differences of <fn(arrays), ct> with respect to arrays[i]."""
+    base = [a.copy() for a in arrays]
+    g = np.zeros_like(base[i])
+    flat = base[i].reshape(-1)
+    for k in range(flat.size):
+        old = flat[k]
+        flat[k] = old + eps
+        hi = float((_np(fn(ft, *[ft.tensor(a) for a in base])) * ct).sum())
+        flat[k] = old - eps
+        lo = float((_np(fn(ft, *[ft.tensor(a) for a in base])) * ct).sum())
+        flat[k] = old
+        g.reshape(-1)[k] = (hi - lo) / (2 * eps)
+    return g
+
+
+@pytest.mark.parametrize("name,fn,arrays", [o for o in OPS if o[0] != "to_float"], ids=[o[0] for o in OPS
+                                                                                     if o[0] != "to_float"])
+def test_gradients_vs_finite_differences(name, fn, arrays):
+    ts = [ft.tensor(a, requires_grad=True) for a in arrays]
+    out = fn(ft, *ts)
+    ct = RNG.standard_normal(out.shape)
+    grads = ft.autograd.grad(out, ts, ft.tensor(ct), allow_unused=True)
+    for i, g in enumerate(grads):
+        num = _numeric_vjp(fn, [np.array(a, dtype=np.float64) for a in arrays], i, ct)
+        got = np.zeros_like(num) if g is None else g.numpy()
+        assert np.allclose(got, num, rtol=1e-4, atol=1e-6), (name, i)
+
+
+SECOND = ["mul", "div", "pow_tensor", "exp", "log", "sqrt", "sin", "tanh", "sigmoid", "erf", "norm", "std",
+          "logsumexp", "softmax", "log_softmax", "cumprod", "mm", "bmm", "inverse", "det", "prod", "atan2",
+          "hypot", "max_dim", "gather", "index", "cat", "lerp", "addcdiv", "dist", "rsqrt", "clamp"]
+
+
+@pytest.mark.parametrize("name", SECOND)
+def test_second_order_vs_finite_differences(name):
+    """d/dx <grad(<f(x), c>), v> by create_graph vs finite differences of the first-order
+    gradient (which itself was checked above)."""
+    fn, arrays = {o[0]: (o[1], o[2]) for o in OPS}[name]
+    ct = RNG.standard_normal(_apply(ft, fn, arrays)[0].shape)
+    vs = [RNG.standard_normal(np.shape(a)) for a in arrays]
+
+    def first(lib, *ts):
+        ts = [t.detach().requires_grad_() if t.requires_grad is False else t for t in ts]
+        out = fn(lib, *ts)
+        gs = lib.autograd.grad(out, ts, lib.tensor(ct), create_graph=True, allow_unused=True,
+                               materialize_grads=True)
+        return sum((g * lib.tensor(v)).sum() for g, v in zip(gs, vs))
+
+    ts = [ft.tensor(a, requires_grad=True) for a in arrays]
+    f1 = first(ft, *ts)
+    if f1.requires_grad:
+        hv = ft.autograd.grad(f1, ts, allow_unused=True, materialize_grads=True)
+    else:  # the gradient does not depend on the inputs (piecewise-linear op): zero Hessian
+        hv = [ft.zeros_like(t) for t in ts]
+    for i, h in enumerate(hv):
+        num = _numeric_vjp(lambda lib, *xs: first(lib, *[x.requires_grad_() for x in xs]),
+                           [np.array(a, dtype=np.float64) for a in arrays], i, np.ones(()), eps=1e-5)
+        assert np.allclose(h.numpy(), num, rtol=1e-3, atol=1e-5), (name, i)
+
+
+# ---------------------------------------------------------------------------------------
+# values and result types
+
+
+def test_reductions_and_named_tuples():
+    x = ft.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 5.0]])
+    r = x.max(1)
+    assert r.values.tolist() == [3.0, 5.0] and r.indices.tolist() == [0, 1] and r[0] is r.values
+    assert repr(ft.max(ft.linspace(15, 0, 6).view(2, 3), dim=1)) == (
+        "torch.return_types.max(\nvalues=tensor([15.,  6.]),\nindices=tensor([0, 0]))")
+    v, i = x.sort(1, descending=True)
+    assert v.tolist() == [[3.0, 2.0, 1.0], [5.0, 5.0, 0.0]] and i.tolist() == [[0, 2, 1], [1, 2, 0]]
+    assert x.topk(2).indices.tolist() == [[0, 2], [1, 2]]
+    assert x.median().item() == 2.0 and x.median(1).values.tolist() == [2.0, 5.0]
+    assert x.mode(1).values.tolist() == [1.0, 5.0]
+    assert x.kthvalue(1, 1).indices.tolist() == [1, 0]
+    assert x.argmax().item() == 4 and x.argmin(1).tolist() == [1, 0]
+    assert x.sum(dim=0, keepdim=True).shape == (1, 3) and x.mean((0, 1)).item() == pytest.approx(16 / 6)
+    assert x.std().item() == pytest.approx(np.std(x.numpy(), ddof=1), rel=1e-6)
+    assert x.var(1, unbiased=False).tolist() == pytest.approx(np.var(x.numpy(), 1).tolist(), rel=1e-6)
+    assert ft.tensor([1.0, float("nan")]).max().isnan().item()
+    assert x.cumsum(1).tolist() == [[3.0, 4.0, 6.0], [0.0, 5.0, 10.0]]
+    assert x.all().item() is False and x.any(1).tolist() == [True, True]
+    assert ft.count_nonzero(x).item() == 5 and x.logsumexp(1).shape == (2,)
+
+
+@pytest.mark.parametrize("code", [
+    "a = t.linspace(0, 15, 6).view(2, 3); b = t.linspace(15, 0, 6).view(2, 3); print(a, b, a[a > b], t.max(b, dim=1))",
+    "a = t.arange(0, 6).view(2, 3); print(t.cos(a), a % 3, t.clamp(a, min=3), t.fmod(a, 3), a // 4, -a % 4)",
+    "x = t.tensor([[3., 1., 2.], [0., 5., 5.]]); print(x.sort(), x.topk(2), x.median(1), x.mode(1), x.cumprod(0))",
+    "x = t.tensor([1.5, -2.5, 0.5, 2.5]); print(x.floor(), x.ceil(), x.round(), x.trunc(), x.frac(), x.sign(), "
+    "x.sigmoid(), x.relu(), x.clamp(min=0), x.rsqrt(), t.round(x, decimals=1))",
+    "a = t.ones(2, 3); b = t.ones(3, 4); print(t.mm(a, b), a @ b, t.matmul(a, b[:, 0]), t.bmm(a[None], b[None]).shape, "
+    "t.dot(b[:, 0], b[:, 1]), t.outer(t.arange(2.), t.arange(3.)), t.addmm(t.zeros(2, 4), a, b, beta=2, alpha=3))",
+    "m = t.tensor([[2., 1.], [1., 3.]]); print(m.trace(), m.diag(), t.diag(t.tensor([1., 2.])), m.triu(), m.tril(-1), "
+    "m.inverse(), m.det(), t.cross(t.tensor([1., 0, 0]), t.tensor([0., 1, 0]), dim=0), t.svd(m)[1])",
+    "a = t.tensor([[1., 2.], [3., 4.]]); print(t.cat([a, a]), t.cat((a, a), 1), t.stack([a, a], 2).shape, "
+    "a.index_select(0, t.tensor([1])), a.gather(1, t.tensor([[0], [1]])), t.zeros(2, 3).scatter(1, t.tensor([[0], [2]]), 5.), "
+    "t.where(a > 2, a, t.zeros(2, 2)), a.repeat(2, 1), t.clamp(a, 1.5, 3.5), a.masked_fill(a > 2, 0), a.flip(0))",
+    "x = t.tensor([1., 2, 3]); print(x == 2, x != 2, x > t.tensor([0., 5, 1]), t.eq(x, x), t.equal(x, x), "
+    "t.allclose(x, x + 1e-9), t.isclose(x, x + 1), x.le(2), x.ge(2), (x > 1) & (x < 3), ~(x > 1))",
+    "x = t.tensor([4, -7, 9]); print(x // 2, x % 3, t.div(x, 2, rounding_mode='trunc'), t.div(x, 2, rounding_mode='floor'), "
+    "x / 2, x.abs(), x ** 2, x.float().pow(0.5))",
+])
+def test_printed_results_match_pytorch(code):
+    import contextlib
+    import io
+
+    def run(lib):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            exec(code, {"t": lib})
+        return buf.getvalue()
+
+    ours = run(ft)
+    torch = _torch()
+    if torch is None:
+        pytest.skip("torch not installed")
+    assert ours == run(torch)
+
+
+def test_broadcasting():
+    a = ft.ones(3, 2)
+    b = ft.zeros(2, 3, 1)
+    assert (a + b).shape == (2, 3, 2)
+    assert ft.equal(a[None].expand(2, 3, 2) + b.expand(2, 3, 2), a + b)
+    with pytest.raises(RuntimeError, match="The size of tensor a \\(2\\) must match the size of tensor b \\(3\\) at "
+                                           "non-singleton dimension 1"):
+        ft.ones(2, 2) + ft.ones(2, 3)
+
+
+def test_shape_error_messages():
+    with pytest.raises(RuntimeError, match="mat1 and mat2 shapes cannot be multiplied \\(2x3 and 2x3\\)"):
+        ft.mm(ft.ones(2, 3), ft.ones(2, 3))
+    with pytest.raises(RuntimeError, match="1D tensors expected, but got 2D and 2D tensors"):
+        ft.dot(ft.ones(2, 2), ft.ones(2, 2))
+    with pytest.raises(RuntimeError, match="Sizes of tensors must match except in dimension 0"):
+        ft.cat([ft.ones(2, 3), ft.ones(2, 4)])
+    with pytest.raises(RuntimeError, match="stack expects each tensor to be equal size"):
+        ft.stack([ft.ones(2), ft.ones(3)])
+    with pytest.raises(IndexError, match="index out of range in self"):
+        ft.ones(3).index_select(0, ft.tensor([5]))
+    with pytest.raises(RuntimeError, match="mean\\(\\): could not infer output dtype"):
+        ft.tensor([1, 2]).mean()
+
+
+def test_allclose_isclose_equal():
+    x = ft.tensor([1.0, 2.0])
+    assert ft.allclose(x, x + 1e-9) and not ft.allclose(x, x + 1)
+    assert ft.isclose(x, ft.tensor([1.0, 3.0])).tolist() == [True, False]
+    assert ft.equal(x, ft.tensor([1.0, 2.0])) and not ft.equal(x, ft.tensor([1.0]))
+
+
+def test_linalg_namespace():
+    m = ft.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=ft.float64)
+    assert np.allclose(ft.linalg.inv(m).numpy(), np.linalg.inv(m.numpy()))
+    assert np.isclose(ft.linalg.det(m).item(), 5.0)
+    assert np.allclose(ft.linalg.norm(m).item(), np.linalg.norm(m.numpy()))
+    w, v = ft.linalg.eigh(m)
+    assert np.allclose(w.numpy(), np.linalg.eigvalsh(m.numpy()))
+    u, s, vh = ft.linalg.svd(m)
+    assert np.allclose((u * s) @ vh, m.numpy())
+    q, r = ft.linalg.qr(m)
+    assert np.allclose((q @ r).numpy(), m.numpy())
+    assert np.allclose(ft.linalg.solve(m, ft.tensor([1.0, 2.0], dtype=ft.float64)).numpy(),
+                       np.linalg.solve(m.numpy(), [1.0, 2.0]))
+    assert ft.linalg.matrix_norm(m, "fro").item() == pytest.approx(np.linalg.norm(m.numpy()))
+    assert ft.linalg.vector_norm(ft.tensor([3.0, 4.0])).item() == 5.0
+
+
+def test_norm_gradient_at_zero_is_zero():
+    x = ft.zeros(3, requires_grad=True)
+    x.norm().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_integer_and_bool_ops():
+    x = ft.tensor([4, -7, 9])
+    assert (x // 2).tolist() == [2, -4, 4] and (x % 3).tolist() == [1, 2, 0]
+    assert ft.div(x, 2, rounding_mode="trunc").tolist() == [2, -3, 4]
+    assert (x & 1).tolist() == [0, 1, 1] and (~ft.tensor([True, False])).tolist() == [False, True]
+    assert ft.tensor([True, False]).sum().item() == 1
+    assert (x > 0).dtype is ft.bool and x.bincount if hasattr(x, "bincount") else True
+    assert ft.unique(ft.tensor([3, 1, 3])).tolist() == [1, 3]
+    assert ft.nonzero(ft.tensor([0, 2, 0, 3])).tolist() == [[1], [3]]
+    assert ft.arange(6).view(2, 3).nonzero().shape == (5, 2)
