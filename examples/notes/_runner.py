@@ -84,19 +84,21 @@ def run_all(backend: str, names: list[str] | None = None, seed_offset: int = 0) 
 
 
 def record() -> dict:
-    """Run every script twice with PyTorch (different seeds) and keep the lines that agree."""
+    """Run every script three times with PyTorch (different seeds) and keep the lines that
+    agree."""
     import torch
 
-    a, b = run_all("torch", seed_offset=1), run_all("torch", seed_offset=2)
+    runs = [run_all("torch", seed_offset=k) for k in (1, 2, 3)]
     ref = {"torch_version": torch.__version__, "scripts": {}}
     for name in scripts():
-        ra, rb = a[name], b[name]
-        if ra["error"] or rb["error"]:
-            raise RuntimeError(f"{name} fails under torch:\n{ra['error'] or rb['error']}")
-        la, lb = normalize(ra["stdout"]), normalize(rb["stdout"])
-        if len(la) != len(lb):
+        outs = []
+        for r in runs:
+            if r[name]["error"]:
+                raise RuntimeError(f"{name} fails under torch:\n{r[name]['error']}")
+            outs.append(normalize(r[name]["stdout"]))
+        if len({len(o) for o in outs}) != 1:
             raise RuntimeError(f"{name}: output length depends on the seed")
-        ref["scripts"][name] = [x if x == y else None for x, y in zip(la, lb)]
+        ref["scripts"][name] = [x if all(o[i] == x for o in outs) else None for i, x in enumerate(outs[0])]
     return ref
 
 

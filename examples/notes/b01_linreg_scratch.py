@@ -65,7 +65,7 @@ for epoch in range(num_epochs):
         w.grad.data.zero_()  # optimizer.zero_grad() 的作用：梯度置零，防止不同batch得到的梯度累加
         b.grad.data.zero_()
     train_l = squared_loss(linreg(features, w, b), labels)
-    print('epoch %d, loss %f' % (epoch + 1, train_l.mean().item()))
+    print('epoch %d, loss %.4f' % (epoch + 1, train_l.mean().item()))
 print(true_w, w.view(-1).tolist())
 print(true_b, b.item())
 print('fit ok:', abs(w[0, 0].item() - 2) < 0.01 and abs(w[1, 0].item() + 3.4) < 0.01
