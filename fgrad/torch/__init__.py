@@ -30,36 +30,120 @@ import numpy as _np
 
 from . import _dtypes
 from ._dtypes import (  # noqa: F401
-    bool_ as bool, complex64, complex128, dtype, float16, float32, float64, get_default_dtype, int8, int16,
-    int32, int64, set_default_dtype, uint8, uint16, uint32, uint64,
+    bool_ as bool,
+    complex64,
+    complex128,
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    set_default_dtype,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from ._storage import (  # noqa: F401
-    BoolStorage, ByteStorage, CharStorage, DoubleStorage, FloatStorage, HalfStorage, IntStorage, LongStorage,
-    ShortStorage, TypedStorage, UntypedStorage,
+    BoolStorage,
+    ByteStorage,
+    CharStorage,
+    DoubleStorage,
+    FloatStorage,
+    HalfStorage,
+    IntStorage,
+    LongStorage,
+    ShortStorage,
+    TypedStorage,
+    UntypedStorage,
 )
 from ._tensor import (  # noqa: F401
-    BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor,
-    Size, Tensor, device, get_printoptions, set_printoptions, strided,
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+    Size,
+    Tensor,
+    device,
+    get_printoptions,
+    set_printoptions,
+    strided,
 )
 from . import autograd  # noqa: F401
 from .autograd import (  # noqa: F401
-    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
 )
 from ._ops import *  # noqa: F401,F403
 from ._ops import (  # noqa: F401
-    abs, all, any, channels_last, contiguous_format, max, min, pow, preserve_format, round, sum, result_dtype,
+    abs,
+    all,
+    any,
+    channels_last,
+    contiguous_format,
+    max,
+    min,
+    pow,
+    preserve_format,
+    round,
+    sum,
+    result_dtype,
 )
 from ._ops_shape import *  # noqa: F401,F403
 from ._ops_shape import (  # noqa: F401
-    cat, chunk, flatten, gather, masked_select, narrow, permute, reshape, select, split, squeeze, stack, t,
-    transpose, unbind, unsqueeze, index_select,
+    cat,
+    chunk,
+    flatten,
+    gather,
+    masked_select,
+    narrow,
+    permute,
+    reshape,
+    select,
+    split,
+    squeeze,
+    stack,
+    t,
+    transpose,
+    unbind,
+    unsqueeze,
+    index_select,
 )
 from ._ops_linalg import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
 from ._ops_creation import complex, range  # noqa: F401
 from ._random import (  # noqa: F401
-    Generator, bernoulli, default_generator, get_rng_state, initial_seed, manual_seed, multinomial, normal, poisson,
-    rand, rand_like, randint, randint_like, randn, randn_like, randperm, seed, set_rng_state,
+    Generator,
+    bernoulli,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    poisson,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
 )
 from . import _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
 from . import linalg  # noqa: F401
@@ -129,12 +213,12 @@ def typename(obj) -> str:
     return type(obj).__name__
 
 
-def set_default_tensor_type(t) -> None:
-    if isinstance(t, str):
-        t = {"torch.FloatTensor": float32, "torch.DoubleTensor": float64}[t]
-    elif hasattr(t, "_dtype"):
-        t = t._dtype
-    set_default_dtype(t)
+def set_default_tensor_type(tensor_type) -> None:
+    if isinstance(tensor_type, str):
+        tensor_type = {"torch.FloatTensor": float32, "torch.DoubleTensor": float64}[tensor_type]
+    elif hasattr(tensor_type, "_dtype"):
+        tensor_type = tensor_type._dtype
+    set_default_dtype(tensor_type)
 
 
 def get_default_device():
@@ -198,8 +282,10 @@ class finfo:
         self.resolution = _b.float(fi.resolution)
 
     def __repr__(self) -> str:
-        return (f"finfo(resolution={self.resolution}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
-                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+        return (
+            f"finfo(resolution={self.resolution}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+            f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})"
+        )
 
 
 class iinfo:
@@ -234,18 +320,35 @@ def _cuda_raise(*args, **kwargs):
 
 
 cuda = _namespace(
-    "cuda", "CUDA is not available in fgrad.torch (tensors live in NumPy buffers).",
-    is_available=_cuda_is_available, device_count=lambda: 0, current_device=_cuda_raise,
-    manual_seed=lambda seed: None, manual_seed_all=lambda seed: None, synchronize=lambda device=None: None,
-    empty_cache=lambda: None, is_initialized=lambda: False, get_device_name=_cuda_raise,
-    set_device=_cuda_raise, device=_cuda_raise, FloatTensor=_cuda_raise, DoubleTensor=_cuda_raise,
-    LongTensor=_cuda_raise, IntTensor=_cuda_raise, ByteTensor=_cuda_raise, HalfTensor=_cuda_raise,
-    memory_allocated=lambda device=None: 0, max_memory_allocated=lambda device=None: 0,
+    "cuda",
+    "CUDA is not available in fgrad.torch (tensors live in NumPy buffers).",
+    is_available=_cuda_is_available,
+    device_count=lambda: 0,
+    current_device=_cuda_raise,
+    manual_seed=lambda s: None,
+    manual_seed_all=lambda s: None,
+    synchronize=lambda device=None: None,
+    empty_cache=lambda: None,
+    is_initialized=lambda: False,
+    get_device_name=_cuda_raise,
+    set_device=_cuda_raise,
+    device=_cuda_raise,
+    FloatTensor=_cuda_raise,
+    DoubleTensor=_cuda_raise,
+    LongTensor=_cuda_raise,
+    IntTensor=_cuda_raise,
+    ByteTensor=_cuda_raise,
+    HalfTensor=_cuda_raise,
+    memory_allocated=lambda device=None: 0,
+    max_memory_allocated=lambda device=None: 0,
 )
-_cudnn = _types.SimpleNamespace(enabled=False, benchmark=False, deterministic=False,
-                                is_available=lambda: False, version=lambda: None)
+_cudnn = _types.SimpleNamespace(
+    enabled=False, benchmark=False, deterministic=False, is_available=lambda: False, version=lambda: None
+)
 backends = _namespace(
-    "backends", "Backend flags (no accelerators in fgrad.torch).", cudnn=_cudnn,
+    "backends",
+    "Backend flags (no accelerators in fgrad.torch).",
+    cudnn=_cudnn,
     mps=_types.SimpleNamespace(is_available=lambda: False, is_built=lambda: False),
     cuda=_types.SimpleNamespace(matmul=_types.SimpleNamespace(allow_tf32=False)),
 )
@@ -254,8 +357,10 @@ backends = _namespace(
 def _return_types_module():
     from ._ops import _return_type
 
-    names = {n: _return_type(n) for n in ("max", "min", "sort", "topk", "kthvalue", "median", "mode", "cummax",
-                                          "cummin", "nanmedian")}
+    names = {
+        n: _return_type(n)
+        for n in ("max", "min", "sort", "topk", "kthvalue", "median", "mode", "cummax", "cummin", "nanmedian")
+    }
     names["aminmax"] = _return_type("aminmax", ("min", "max"))
     names["slogdet"] = _return_type("slogdet", ("sign", "logabsdet"))
     names["svd"] = _return_type("svd", ("U", "S", "V"))
@@ -280,8 +385,9 @@ def _optional(name):
     except Exception as exc:  # a subpackage being written must not break `import fgrad.torch`
         import warnings
 
-        warnings.warn(f"fgrad.torch.{name} failed to import: {type(exc).__name__}: {exc}", ImportWarning,
-                      stacklevel=2)
+        warnings.warn(
+            f"fgrad.torch.{name} failed to import: {type(exc).__name__}: {exc}", ImportWarning, stacklevel=2
+        )
         return None
 
 

@@ -17,8 +17,16 @@ import numpy as np
 class dtype:
     """A PyTorch-style dtype (``fgrad.torch.float32``), backed by a NumPy dtype."""
 
-    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize",
-                 "_legacy", "__weakref__")
+    __slots__ = (
+        "name",
+        "np",
+        "is_floating_point",
+        "is_complex",
+        "is_signed",
+        "itemsize",
+        "_legacy",
+        "__weakref__",
+    )
 
     def __init__(self, name: str, np_dtype, legacy: str) -> None:
         self.name = name
@@ -60,8 +68,22 @@ uint32 = dtype("uint32", np.uint32, "UInt32")
 uint64 = dtype("uint64", np.uint64, "UInt64")
 bool_ = dtype("bool", np.bool_, "Bool")
 
-ALL = (float32, float64, float16, complex64, complex128, int8, int16, int32, int64, uint8,
-       uint16, uint32, uint64, bool_)
+ALL = (
+    float32,
+    float64,
+    float16,
+    complex64,
+    complex128,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    bool_,
+)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 
@@ -76,9 +98,11 @@ def from_np(npd) -> dtype:
     if d is None:
         d = _BY_NP.get(np.dtype(npd))
         if d is None:
-            raise TypeError(f"can't convert np.ndarray of type {np.dtype(npd)}. The only supported types "
-                            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
-                            "int8, uint64, uint32, uint16, uint8, and bool.")
+            raise TypeError(
+                f"can't convert np.ndarray of type {np.dtype(npd)}. The only supported types "
+                "are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
+                "int8, uint64, uint32, uint16, uint8, and bool."
+            )
     return d
 
 

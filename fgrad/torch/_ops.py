@@ -127,18 +127,50 @@ def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
 
 
 _PRIM_NAMES = {
-    "add": "AddBackward0", "sub": "SubBackward0", "mul": "MulBackward0", "div": "DivBackward0",
-    "neg": "NegBackward0", "exp": "ExpBackward0", "log": "LogBackward0", "sin": "SinBackward0",
-    "cos": "CosBackward0", "tan": "TanBackward0", "tanh": "TanhBackward0", "sqrt": "SqrtBackward0",
-    "pow": "PowBackward1", "max": "MaximumBackward0", "min": "MinimumBackward0", "select": "WhereBackward0",
-    "convert_element_type": "ToCopyBackward0", "reduce_sum": "SumBackward1", "reduce_max": "AmaxBackward0",
-    "reduce_min": "AminBackward0", "reduce_prod": "ProdBackward1", "broadcast_in_dim": "ExpandBackward0",
-    "reshape": "ViewBackward0", "transpose": "PermuteBackward0", "logistic": "SigmoidBackward0",
-    "abs": "AbsBackward0", "sign": "SignBackward0", "dot_general": "MmBackward0", "gather": "IndexBackward0",
-    "scatter": "IndexPutBackward0", "concatenate": "CatBackward0", "cumsum": "CumsumBackward0",
-    "exp2": "Exp2Backward0", "log1p": "Log1PBackward0", "expm1": "Expm1Backward0", "sinh": "SinhBackward0",
-    "cosh": "CoshBackward0", "asin": "AsinBackward0", "acos": "AcosBackward0", "atan": "AtanBackward0",
-    "erf": "ErfBackward0", "atan2": "Atan2Backward0", "rem": "RemainderBackward0", "fmod": "FmodBackward0",
+    "add": "AddBackward0",
+    "sub": "SubBackward0",
+    "mul": "MulBackward0",
+    "div": "DivBackward0",
+    "neg": "NegBackward0",
+    "exp": "ExpBackward0",
+    "log": "LogBackward0",
+    "sin": "SinBackward0",
+    "cos": "CosBackward0",
+    "tan": "TanBackward0",
+    "tanh": "TanhBackward0",
+    "sqrt": "SqrtBackward0",
+    "pow": "PowBackward1",
+    "max": "MaximumBackward0",
+    "min": "MinimumBackward0",
+    "select": "WhereBackward0",
+    "convert_element_type": "ToCopyBackward0",
+    "reduce_sum": "SumBackward1",
+    "reduce_max": "AmaxBackward0",
+    "reduce_min": "AminBackward0",
+    "reduce_prod": "ProdBackward1",
+    "broadcast_in_dim": "ExpandBackward0",
+    "reshape": "ViewBackward0",
+    "transpose": "PermuteBackward0",
+    "logistic": "SigmoidBackward0",
+    "abs": "AbsBackward0",
+    "sign": "SignBackward0",
+    "dot_general": "MmBackward0",
+    "gather": "IndexBackward0",
+    "scatter": "IndexPutBackward0",
+    "concatenate": "CatBackward0",
+    "cumsum": "CumsumBackward0",
+    "exp2": "Exp2Backward0",
+    "log1p": "Log1PBackward0",
+    "expm1": "Expm1Backward0",
+    "sinh": "SinhBackward0",
+    "cosh": "CoshBackward0",
+    "asin": "AsinBackward0",
+    "acos": "AcosBackward0",
+    "atan": "AtanBackward0",
+    "erf": "ErfBackward0",
+    "atan2": "Atan2Backward0",
+    "rem": "RemainderBackward0",
+    "fmod": "FmodBackward0",
 }
 
 
@@ -274,13 +306,17 @@ def _out(out, res: Tensor, name: str) -> Tensor:
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     if STATE.enabled and (res._gfn is not None or _req(out)):
-        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
-                           "differentiation, but one of the arguments requires grad.")
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
     src = res._buf
     ob = out._buf
     if not _can_cast(src.dtype, ob.dtype):
-        raise RuntimeError(f"result type {_type_name(src.dtype)} can't be cast to the desired output type "
-                           f"{_type_name(ob.dtype)}")
+        raise RuntimeError(
+            f"result type {_type_name(src.dtype)} can't be cast to the desired output type "
+            f"{_type_name(ob.dtype)}"
+        )
     if ob.shape != src.shape:
         if ob.size != 0:
             import warnings
@@ -290,7 +326,10 @@ def _out(out, res: Tensor, name: str) -> Tensor:
                 f"which does not match the required output shape {list(src.shape)}. This behavior is "
                 "deprecated, and in a future PyTorch release outputs will not be resized unless they have "
                 "zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
-                "elements with t.resize_(0).", UserWarning, stacklevel=3)
+                "elements with t.resize_(0).",
+                UserWarning,
+                stacklevel=3,
+            )
         resize_(out, src.shape)
         ob = out._buf
     np.copyto(ob, src, casting="unsafe")
@@ -301,7 +340,7 @@ def _out(out, res: Tensor, name: str) -> Tensor:
 def _out_multi(out, results, name):
     if len(out) != len(results):
         raise TypeError(f"{name}(): expected out to be a tuple of {len(results)} tensors")
-    for o, r in zip(out, results):
+    for o, r in zip(out, results, strict=False):
         _out(o, r, name)
     return out
 
@@ -316,16 +355,18 @@ def _check_inplace(self, need_grad: bool) -> None:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         base = self._base
         if base is not None and base._gfn is None and base._rg:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
-                               "operation.")
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place operation."
+            )
 
 
 def _check_overlap(buf) -> None:
-    for s, st in zip(buf.shape, buf.strides):
+    for s, st in zip(buf.shape, buf.strides, strict=False):
         if st == 0 and s > 1:
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a single "
-                "memory location. Please clone() the tensor before performing the operation.")
+                "memory location. Please clone() the tensor before performing the operation."
+            )
 
 
 def _bump(self) -> None:
@@ -371,7 +412,9 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
     if self._base is not None:
         return _inplace_view(self, name, key, fn, args, new_val, edges)
     avals = tuple((a.shape, a.dtype) if type(a) is _nd else (a._buf.shape, a._buf.dtype) for a in args)
-    diff = tuple(i for i, a in enumerate(args) if type(a) is not _nd and _req(a) and a._buf.dtype.kind in "fc")
+    diff = tuple(
+        i for i, a in enumerate(args) if type(a) is not _nd and _req(a) and a._buf.dtype.kind in "fc"
+    )
     if diff:
         prog = G.get_program(key, fn, avals, diff, False)
         if 0 in prog.in_used:
@@ -393,7 +436,9 @@ def _inplace_functional(self, fn, args):
         g = _copyslices_fn(self._vfn, lambda *a: a[0], ("id",))
         mask = _view_mask(base, self) if type(base._buf) is _nd else None
         if mask is not None:
-            base._buf = g(_fval(base), _awrap(mask), _fval(_wrap(new)) if not isinstance(new, Tracer) else new)
+            base._buf = g(
+                _fval(base), _awrap(mask), _fval(_wrap(new)) if not isinstance(new, Tracer) else new
+            )
     self._buf = new
     return self
 
@@ -446,7 +491,9 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
     g = _copyslices_fn(chain, fn, key)
     ckey = ("CopySlices", _chain_key(chain), key)
     avals = tuple((a.shape, a.dtype) if type(a) is _nd else (a._buf.shape, a._buf.dtype) for a in nargs)
-    diff = tuple(i for i, a in enumerate(nargs) if type(a) is not _nd and _req(a) and a._buf.dtype.kind in "fc")
+    diff = tuple(
+        i for i, a in enumerate(nargs) if type(a) is not _nd and _req(a) and a._buf.dtype.kind in "fc"
+    )
     if diff:
         prog = G.get_program(ckey, g, avals, diff, False)
         if 0 in prog.in_used:
@@ -496,19 +543,23 @@ def _unary(prim, gname, name, to_float=True):
     uf = getattr(prim, "ufunc", None)
     impl = prim.impl
     if uf is None:
+
         def uf(x):
             return impl(np, x)
+
     bind = prim.bind
 
     def op(input, *, out=None):
         try:
             b = input._buf
         except AttributeError:
-            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                            f"{type(input).__name__}") from None
+            raise TypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+            ) from None
         if type(b) is not _nd:
-            res = _functional(_cvt_fn(prim, D.DEFAULT.float.np) if to_float and b.dtype.kind not in "fc" else bind,
-                              (input,))
+            res = _functional(
+                _cvt_fn(prim, D.DEFAULT.float.np) if to_float and b.dtype.kind not in "fc" else bind, (input,)
+            )
         else:
             if to_float and b.dtype.kind not in "fc":
                 b = b.astype(D.DEFAULT.float.np)
@@ -529,7 +580,9 @@ def _unary(prim, gname, name, to_float=True):
     def op_(self):
         b = self._buf
         if to_float and b.dtype.kind not in "fc":
-            raise RuntimeError(f"result type Float can't be cast to the desired output type {_type_name(b.dtype)}")
+            raise RuntimeError(
+                f"result type Float can't be cast to the desired output type {_type_name(b.dtype)}"
+            )
         if type(b) is not _nd:
             return _inplace(self, gname, prim, bind, (self,), None)
         if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
@@ -613,17 +666,25 @@ erfinv, erfinv_ = _unary(_erf_prims().erf_inv_p, "ErfinvBackward0", "erfinv")
 def _mk_rsqrt():
     def f(x):
         return ew.div(1.0, ew.sqrt(x))
+
     return f
 
 
-rsqrt, rsqrt_ = _composite_unary("rsqrt", "RsqrtBackward0", _mk_rsqrt,
-                                 fwd=lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype))
-reciprocal, reciprocal_ = _composite_unary("reciprocal", "ReciprocalBackward0", lambda: lambda x: ew.div(1.0, x),
-                                           fwd=lambda b: np.asarray(np.divide(1, b), b.dtype))
+rsqrt, rsqrt_ = _composite_unary(
+    "rsqrt", "RsqrtBackward0", _mk_rsqrt, fwd=lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype)
+)
+reciprocal, reciprocal_ = _composite_unary(
+    "reciprocal",
+    "ReciprocalBackward0",
+    lambda: lambda x: ew.div(1.0, x),
+    fwd=lambda b: np.asarray(np.divide(1, b), b.dtype),
+)
+
 
 def _mk_frac():
     def f(x):
         return ew.sub(x, ew.trunc(x))
+
     return f
 
 
@@ -633,16 +694,23 @@ frac, frac_ = _composite_unary("frac", "FracBackward0", _mk_frac, fwd=lambda b: 
 def _mk_relu():
     def f(x):
         return ew.select(ew.gt(x, 0), x, ew.mul(x, 0))
+
     return f
 
 
-relu, relu_ = _composite_unary("relu", "ReluBackward0", _mk_relu, to_float=False,
-                               fwd=lambda b: np.maximum(b, 0).astype(b.dtype, copy=False))
+relu, relu_ = _composite_unary(
+    "relu",
+    "ReluBackward0",
+    _mk_relu,
+    to_float=False,
+    fwd=lambda b: np.maximum(b, 0).astype(b.dtype, copy=False),
+)
 
 
 def _mk_logit():
     def f(x):
         return ew.log(ew.div(x, ew.sub(1.0, x)))
+
     return f
 
 
@@ -668,14 +736,20 @@ def round(input, *, decimals=0, out=None):  # noqa: A001
     def fn(x):
         return ew.round_p.bind(x, decimals=decimals)
 
-    res = _op("RoundBackward0" if not decimals else "RoundBackward1", key, fn, (input,),
-              lambda b: np.asarray(np.round(b, decimals)))
+    res = _op(
+        "RoundBackward0" if not decimals else "RoundBackward1",
+        key,
+        fn,
+        (input,),
+        lambda b: np.asarray(np.round(b, decimals)),
+    )
     return res if out is None else _out(out, res, "round")
 
 
 def round_(self, *, decimals=0):
     def fn(x):
         return ew.round_p.bind(x, decimals=decimals)
+
     return _inplace(self, "RoundBackward0", ("round", decimals), fn, (self,), np.round(self._buf, decimals))
 
 
@@ -722,8 +796,14 @@ def signbit(input, *, out=None):
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     def fn(x):
         return _fnp().nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
-    res = _op("NanToNumBackward0", ("nan_to_num", nan, posinf, neginf), fn, (input,),
-              lambda b: np.nan_to_num(b, nan=nan, posinf=posinf, neginf=neginf))
+
+    res = _op(
+        "NanToNumBackward0",
+        ("nan_to_num", nan, posinf, neginf),
+        fn,
+        (input,),
+        lambda b: np.nan_to_num(b, nan=nan, posinf=posinf, neginf=neginf),
+    )
     return res if out is None else _out(out, res, "nan_to_num")
 
 
@@ -771,7 +851,8 @@ class _BinOp:
         if self.uf is None:
             impl = prim.impl
             self.uf = lambda x, y, out=None, casting=None: (
-                impl(np, x, y) if out is None else np.copyto(out, impl(np, x, y), casting="unsafe") or out)
+                impl(np, x, y) if out is None else np.copyto(out, impl(np, x, y), casting="unsafe") or out
+            )
         self.gname = gname
         self.name = name
         self.kind = kind  # a: arithmetic, d: true division, c: comparison (bool out), f: float only
@@ -792,8 +873,9 @@ class _BinOp:
     def __call__(self, input, other, *, out=None):
         a, b = input, other
         tb_ = type(b)
-        if type(a) is not Tensor or (tb_ is not Tensor and tb_ is not float and tb_ is not int and
-                                     not isinstance(b, Tensor)):
+        if type(a) is not Tensor or (
+            tb_ is not Tensor and tb_ is not float and tb_ is not int and not isinstance(b, Tensor)
+        ):
             a, b = _prep2(a, b, self.name)
         Rd = self.dtype(a, b)
         A = a._buf
@@ -820,10 +902,14 @@ class _BinOp:
         res._gfn = None
         res._rg = False
         res._vc = None
-        if STATE.enabled and self.kind != "c" and (a._rg or a._gfn is not None or (
-                tb and (b._rg or b._gfn is not None))):
-            G.record(self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,),
-                     (0, 1))
+        if (
+            STATE.enabled
+            and self.kind != "c"
+            and (a._rg or a._gfn is not None or (tb and (b._rg or b._gfn is not None)))
+        ):
+            G.record(
+                self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
+            )
         if out is not None:
             return _out(out, res, self.name)
         return res
@@ -837,25 +923,31 @@ class _BinOp:
         A = a._buf
         if type(A) is not _nd or (tb and type(b._buf) is not _nd):
             Rd = self.dtype(a, b)
-            return _inplace(a, self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(b, Rd)),
-                            None, (0, 1))
+            return _inplace(
+                a, self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(b, Rd)), None, (0, 1)
+            )
         Rd = self.dtype(a, b)
         if self.kind == "c":
             Rd2 = _bool
         else:
             Rd2 = Rd
         if not _can_cast(Rd2, A.dtype):
-            raise RuntimeError(f"result type {_type_name(Rd2)} can't be cast to the desired output type "
-                               f"{_type_name(A.dtype)}")
+            raise RuntimeError(
+                f"result type {_type_name(Rd2)} can't be cast to the desired output type "
+                f"{_type_name(A.dtype)}"
+            )
         B = b._buf if tb else b
         if tb and b._buf.ndim > A.ndim or (tb and np.broadcast_shapes(A.shape, b._buf.shape) != A.shape):
             try:
                 shp = np.broadcast_shapes(A.shape, b._buf.shape)
             except ValueError:
                 raise _broadcast_error(A.shape, b._buf.shape) from None
-            raise RuntimeError(f"output with shape {list(A.shape)} doesn't match the broadcast shape {list(shp)}")
-        grad = STATE.enabled and (a._rg or a._gfn is not None or a._base is not None or (
-            tb and (b._rg or b._gfn is not None)))
+            raise RuntimeError(
+                f"output with shape {list(A.shape)} doesn't match the broadcast shape {list(shp)}"
+            )
+        grad = STATE.enabled and (
+            a._rg or a._gfn is not None or a._base is not None or (tb and (b._rg or b._gfn is not None))
+        )
         if not grad:
             _check_overlap(A)
             if self.kind == "c":
@@ -870,8 +962,9 @@ class _BinOp:
         AA = A.astype(Rd) if A.dtype != Rd else A
         BB = (B.astype(Rd) if B.dtype != Rd else B) if tb else B
         new = self.uf(AA, BB)
-        return _inplace(a, self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new,
-                        (0, 1))
+        return _inplace(
+            a, self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new, (0, 1)
+        )
 
 
 def _broadcast_error(s1, s2):
@@ -880,8 +973,10 @@ def _broadcast_error(s1, s2):
     p2 = (1,) * (n - len(s2)) + tuple(s2)
     for i in range(n - 1, -1, -1):
         if p1[i] != p2[i] and p1[i] != 1 and p2[i] != 1:
-            return RuntimeError(f"The size of tensor a ({p1[i]}) must match the size of tensor b ({p2[i]}) at "
-                                f"non-singleton dimension {i}")
+            return RuntimeError(
+                f"The size of tensor a ({p1[i]}) must match the size of tensor b ({p2[i]}) at "
+                f"non-singleton dimension {i}"
+            )
     return RuntimeError(f"shapes {list(s1)} and {list(s2)} are not broadcastable")
 
 
@@ -951,8 +1046,14 @@ def div(input, other, *, rounding_mode=None, out=None):
                 return ew.floor(ew.div(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)))
 
             bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
-            res = _op("DivBackward2", key, fn, (a, bb), lambda x, y: np.asarray(np.floor_divide(
-                x.astype(Rd, copy=False), y.astype(Rd, copy=False))), edges=(0, 1))
+            res = _op(
+                "DivBackward2",
+                key,
+                fn,
+                (a, bb),
+                lambda x, y: np.asarray(np.floor_divide(x.astype(Rd, copy=False), y.astype(Rd, copy=False))),
+                edges=(0, 1),
+            )
         return res if out is None else _out(out, res, "div")
     if rounding_mode == "trunc":
         a, b = _prep2(input, other, "div")
@@ -973,7 +1074,9 @@ def div(input, other, *, rounding_mode=None, out=None):
 
         res = _op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), fwd, edges=(0, 1))
         return res if out is None else _out(out, res, "div")
-    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+    raise RuntimeError(
+        f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
+    )
 
 
 divide = true_divide = div
@@ -1161,23 +1264,38 @@ def _ternary(name, gname, key, fn, args, fwd):
 
 
 def lerp(input, end, weight, *, out=None):
-    res = _ternary("lerp", "LerpBackward0" if not isinstance(weight, Tensor) else "LerpBackward1", ("lerp",),
-                   lambda a, b, w: ew.add(a, ew.mul(w, ew.sub(b, a))), (input, end, weight),
-                   lambda a, b, w: a + w * (b - a))
+    res = _ternary(
+        "lerp",
+        "LerpBackward0" if not isinstance(weight, Tensor) else "LerpBackward1",
+        ("lerp",),
+        lambda a, b, w: ew.add(a, ew.mul(w, ew.sub(b, a))),
+        (input, end, weight),
+        lambda a, b, w: a + w * (b - a),
+    )
     return res if out is None else _out(out, res, "lerp")
 
 
 def addcmul(input, tensor1, tensor2, *, value=1, out=None):
-    res = _ternary("addcmul", "AddcmulBackward0", ("addcmul", value),
-                   lambda a, b, c: ew.add(a, ew.mul(ew.mul(b, c), value)), (input, tensor1, tensor2),
-                   lambda a, b, c: a + value * (b * c))
+    res = _ternary(
+        "addcmul",
+        "AddcmulBackward0",
+        ("addcmul", value),
+        lambda a, b, c: ew.add(a, ew.mul(ew.mul(b, c), value)),
+        (input, tensor1, tensor2),
+        lambda a, b, c: a + value * (b * c),
+    )
     return res if out is None else _out(out, res, "addcmul")
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
-    res = _ternary("addcdiv", "AddcdivBackward0", ("addcdiv", value),
-                   lambda a, b, c: ew.add(a, ew.mul(ew.div(b, c), value)), (input, tensor1, tensor2),
-                   lambda a, b, c: a + value * (b / c))
+    res = _ternary(
+        "addcdiv",
+        "AddcdivBackward0",
+        ("addcdiv", value),
+        lambda a, b, c: ew.add(a, ew.mul(ew.div(b, c), value)),
+        (input, tensor1, tensor2),
+        lambda a, b, c: a + value * (b / c),
+    )
     return res if out is None else _out(out, res, "addcdiv")
 
 
@@ -1192,8 +1310,14 @@ def copysign(input, other, *, out=None):
         x = ew.convert_element_type(x, Rd)
         return _fnp().copysign(x, ew.convert_element_type(y, Rd))
 
-    res = _op("CopysignBackward0", ("copysign", Rd), fn, (a, bb),
-              lambda x, y: np.asarray(np.copysign(x.astype(Rd), y.astype(Rd))), edges=(0, 1))
+    res = _op(
+        "CopysignBackward0",
+        ("copysign", Rd),
+        fn,
+        (a, bb),
+        lambda x, y: np.asarray(np.copysign(x.astype(Rd), y.astype(Rd))),
+        edges=(0, 1),
+    )
     return res if out is None else _out(out, res, "copysign")
 
 
@@ -1238,7 +1362,7 @@ def _clamp_spec(x, min, max):  # noqa: A002
 
         def fn(v, *bounds):
             v = ew.convert_element_type(v, Rd)
-            for p, bnd in zip(pos, bounds):
+            for p, bnd in zip(pos, bounds, strict=False):
                 bnd = ew.convert_element_type(bnd, Rd)
                 out_of = ew.lt(v, bnd) if p == "lo" else ew.gt(v, bnd)
                 v = ew.select(out_of, ew.add(ew.mul(v, 0), bnd), v)
@@ -1246,7 +1370,7 @@ def _clamp_spec(x, min, max):  # noqa: A002
 
         def fwd(xb, *bounds):
             r = xb.astype(Rd)
-            for p, bnd in zip(pos, bounds):
+            for p, bnd in zip(pos, bounds, strict=False):
                 r = np.maximum(r, bnd) if p == "lo" else np.minimum(r, bnd)
             return np.asarray(r)
 
@@ -1302,8 +1426,10 @@ def clamp_(self, min=None, max=None):  # noqa: A002
     gname, key, fn, args, fwd, edges = _clamp_spec(self, min, max)
     Rd = key[1]
     if not _can_cast(Rd, self._buf.dtype):
-        raise RuntimeError(f"result type {_type_name(Rd)} can't be cast to the desired output type "
-                           f"{_type_name(self._buf.dtype)}")
+        raise RuntimeError(
+            f"result type {_type_name(Rd)} can't be cast to the desired output type "
+            f"{_type_name(self._buf.dtype)}"
+        )
     if type(self._buf) is not _nd:
         return _inplace(self, gname, key, fn, args, None, edges)
     new = fwd(*[a if type(a) is _nd else a._buf for a in args])
@@ -1339,8 +1465,11 @@ def where(condition, input=None, other=None, *, out=None):
         from ._ops_creation import tensor
 
         x = tensor(x)
-    Rd = result_dtype(x, y) if isinstance(x, Tensor) and isinstance(y, Tensor) else \
-        (_dtype2(x, _scalar_value(y)) if isinstance(x, Tensor) else _dtype2(y, _scalar_value(x)))
+    Rd = (
+        result_dtype(x, y)
+        if isinstance(x, Tensor) and isinstance(y, Tensor)
+        else (_dtype2(x, _scalar_value(y)) if isinstance(x, Tensor) else _dtype2(y, _scalar_value(x)))
+    )
     xa = x if isinstance(x, Tensor) else np.asarray(_scalar_value(x), Rd)
     ya = y if isinstance(y, Tensor) else np.asarray(_scalar_value(y), Rd)
 
@@ -1358,8 +1487,15 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a = input._buf
     b = other._buf if isinstance(other, Tensor) else other
     Rd = result_dtype(input, other)
-    return _new(np.isclose(a.astype(Rd, copy=False), np.asarray(b).astype(Rd, copy=False), rtol=rtol, atol=atol,
-                           equal_nan=equal_nan))
+    return _new(
+        np.isclose(
+            a.astype(Rd, copy=False),
+            np.asarray(b).astype(Rd, copy=False),
+            rtol=rtol,
+            atol=atol,
+            equal_nan=equal_nan,
+        )
+    )
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
@@ -1424,8 +1560,13 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
         x = ew.convert_element_type(x, odt)
         return _fnp().sum(ew.select(ew.isnan(x), ew.mul(x, 0), x), axis=axes, keepdims=keepdim)
 
-    res = _op("NansumBackward0", ("nansum", axes, keepdim, odt), fn, (input,),
-              lambda x: np.asarray(np.nansum(x, axis=axes, dtype=odt, keepdims=keepdim)))
+    res = _op(
+        "NansumBackward0",
+        ("nansum", axes, keepdim, odt),
+        fn,
+        (input,),
+        lambda x: np.asarray(np.nansum(x, axis=axes, dtype=odt, keepdims=keepdim)),
+    )
     return res if out is None else _out(out, res, "nansum")
 
 
@@ -1434,8 +1575,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else b.dtype
     if odt.kind not in "fc":
-        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                           f"complex dtype. Got: {_type_name(odt)}")
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {_type_name(odt)}"
+        )
     axes = _dims(dim, b.ndim)
 
     def fn(x):
@@ -1444,7 +1587,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     def fwd(x):
         return np.asarray(np.mean(x, axis=axes, dtype=odt, keepdims=keepdim))
 
-    res = _op("MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,), fwd)
+    res = _op(
+        "MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,), fwd
+    )
     return res if out is None else _out(out, res, "mean")
 
 
@@ -1467,8 +1612,13 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     def fn(x):
         return _fnp().prod(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
 
-    res = _op("ProdBackward0" if dim is None else "ProdBackward1", ("prod", axes, keepdim, odt), fn, (input,),
-              lambda x: np.asarray(np.prod(x, axis=axes, dtype=odt, keepdims=keepdim)))
+    res = _op(
+        "ProdBackward0" if dim is None else "ProdBackward1",
+        ("prod", axes, keepdim, odt),
+        fn,
+        (input,),
+        lambda x: np.asarray(np.prod(x, axis=axes, dtype=odt, keepdims=keepdim)),
+    )
     return res if out is None else _out(out, res, "prod")
 
 
@@ -1481,7 +1631,7 @@ def _return_type(name, fields=("values", "indices")):
         base = collections.namedtuple(name, fields)
 
         def __repr__(self):
-            body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
+            body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self, strict=False))
             return f"torch.return_types.{name}(\n{body})"
 
         cls = type(name, (base,), {"__repr__": __repr__, "__slots__": (), "__module__": "torch.return_types"})
@@ -1491,6 +1641,7 @@ def _return_type(name, fields=("values", "indices")):
 
 def _take_dim_fn(dim, keepdim, nd):
     """fgrad function (x, idx_keepdims) -> values gathered along dim (idx has keepdims)."""
+
     def fn(x, idx):
         v = _fnp().take_along_axis(x, idx, axis=dim)
         if not keepdim:
@@ -1537,6 +1688,7 @@ def _nan_arg(f):
             if nanm.any():
                 i = np.where(nanm.any(axis=d), np.argmax(nanm, axis=d), i)
         return i.astype(np.int64)
+
     return g
 
 
@@ -1547,8 +1699,10 @@ _argmin_nan = _nan_arg(np.argmin)
 def _full_minmax(input, prim_name, gname, npf):
     b = input._buf
     if b.size == 0:
-        raise RuntimeError(f"{prim_name}(): Expected reduction dim to be specified for input.numel() == 0. "
-                           "Specify the reduction dim with the 'dim' argument.")
+        raise RuntimeError(
+            f"{prim_name}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+        )
     axes = tuple(range(b.ndim))
 
     def fn(x):
@@ -1584,8 +1738,13 @@ def amax(input, dim=(), keepdim=False, *, out=None):
     def fn(x):
         return _fnp().max(x, axis=axes, keepdims=keepdim)
 
-    res = _op("AmaxBackward0", ("amax", axes, keepdim), fn, (input,),
-              lambda x: np.asarray(np.max(x, axis=axes, keepdims=keepdim)))
+    res = _op(
+        "AmaxBackward0",
+        ("amax", axes, keepdim),
+        fn,
+        (input,),
+        lambda x: np.asarray(np.max(x, axis=axes, keepdims=keepdim)),
+    )
     return res if out is None else _out(out, res, "amax")
 
 
@@ -1596,14 +1755,20 @@ def amin(input, dim=(), keepdim=False, *, out=None):
     def fn(x):
         return _fnp().min(x, axis=axes, keepdims=keepdim)
 
-    res = _op("AminBackward0", ("amin", axes, keepdim), fn, (input,),
-              lambda x: np.asarray(np.min(x, axis=axes, keepdims=keepdim)))
+    res = _op(
+        "AminBackward0",
+        ("amin", axes, keepdim),
+        fn,
+        (input,),
+        lambda x: np.asarray(np.min(x, axis=axes, keepdims=keepdim)),
+    )
     return res if out is None else _out(out, res, "amin")
 
 
 def aminmax(input, *, dim=None, keepdim=False):
-    return _return_type("aminmax", ("min", "max"))(amin(input, () if dim is None else dim, keepdim),
-                                                   amax(input, () if dim is None else dim, keepdim))
+    return _return_type("aminmax", ("min", "max"))(
+        amin(input, () if dim is None else dim, keepdim), amax(input, () if dim is None else dim, keepdim)
+    )
 
 
 def argmax(input, dim=None, keepdim=False):
@@ -1650,8 +1815,13 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     def fn(x):
         return _fnp().var(x, axis=axes, ddof=ddof, keepdims=keepdim)
 
-    res = _op("VarBackward0", ("var", axes, ddof, keepdim), fn, (input,),
-              lambda x: np.asarray(np.var(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False))
+    res = _op(
+        "VarBackward0",
+        ("var", axes, ddof, keepdim),
+        fn,
+        (input,),
+        lambda x: np.asarray(np.var(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False),
+    )
     return res if out is None else _out(out, res, "var")
 
 
@@ -1665,19 +1835,26 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     def fn(x):
         return _fnp().std(x, axis=axes, ddof=ddof, keepdims=keepdim)
 
-    res = _op("StdBackward0", ("std", axes, ddof, keepdim), fn, (input,),
-              lambda x: np.asarray(np.std(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False))
+    res = _op(
+        "StdBackward0",
+        ("std", axes, ddof, keepdim),
+        fn,
+        (input,),
+        lambda x: np.asarray(np.std(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False),
+    )
     return res if out is None else _out(out, res, "std")
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return var(input, dim, unbiased, keepdim, correction=correction), mean(
-        input, None if isinstance(dim, bool) else dim, keepdim)
+        input, None if isinstance(dim, bool) else dim, keepdim
+    )
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return std(input, dim, unbiased, keepdim, correction=correction), mean(
-        input, None if isinstance(dim, bool) else dim, keepdim)
+        input, None if isinstance(dim, bool) else dim, keepdim
+    )
 
 
 def _vector_norm_fn(ord_, axes, keepdim):
@@ -1717,7 +1894,7 @@ def _np_vector_norm(b, ord_, axes, keepdim):
     elif ord_ == 1:
         r = np.sum(a, axis=axes, keepdims=keepdim)
     else:
-        r = np.sum(a ** ord_, axis=axes, keepdims=keepdim) ** (1.0 / ord_)
+        r = np.sum(a**ord_, axis=axes, keepdims=keepdim) ** (1.0 / ord_)
     return np.asarray(r).astype(a.dtype, copy=False)
 
 
@@ -1727,12 +1904,19 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         x = x.to(dtype)
     b = x._buf
     if b.dtype.kind not in "fc":
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{_type_name(b.dtype)}")
+        raise RuntimeError(
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{_type_name(b.dtype)}"
+        )
     axes = _dims(dim, b.ndim)
     ord_ = float(ord)
-    res = _op("LinalgVectorNormBackward0", ("vnorm", ord_, axes, keepdim), _vector_norm_fn(ord_, axes, keepdim),
-              (x,), lambda v: _np_vector_norm(v, ord_, axes, keepdim))
+    res = _op(
+        "LinalgVectorNormBackward0",
+        ("vnorm", ord_, axes, keepdim),
+        _vector_norm_fn(ord_, axes, keepdim),
+        (x,),
+        lambda v: _np_vector_norm(v, ord_, axes, keepdim),
+    )
     return res if out is None else _out(out, res, "linalg_vector_norm")
 
 
@@ -1747,8 +1931,13 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         else:
             raise RuntimeError(f"norm(): invalid norm type {p}")
     else:
-        if dim is not None and isinstance(dim, (list, tuple)) and len(dim) == 2 and p not in (None,) and \
-                False:
+        if (
+            dim is not None
+            and isinstance(dim, (list, tuple))
+            and len(dim) == 2
+            and p not in (None,)
+            and False
+        ):
             pass
         res = vector_norm(input, 2 if p is None else p, dim, keepdim, dtype=dtype)
     return res if out is None else _out(out, res, "norm")
@@ -1945,8 +2134,9 @@ def median(input, dim=None, keepdim=False, *, out=None):
             cnt = ew.convert_element_type(_fnp().sum(m), x.dtype)
             return ew.div(_fnp().sum(ew.select(m, x, ew.mul(x, 0))), cnt)
 
-        return _op("MedianBackward0", ("median",), fn, (input, mask), lambda x, m: np.asarray(v).copy(),
-                   edges=(0,))
+        return _op(
+            "MedianBackward0", ("median",), fn, (input, mask), lambda x, m: np.asarray(v).copy(), edges=(0,)
+        )
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
         return _return_type("median")(input.clone(), _new(np.zeros((), _i64)))
@@ -2002,8 +2192,13 @@ def cumsum(input, dim, *, dtype=None, out=None):
         x = ew.convert_element_type(x, odt)
         return _fnp().cumsum(x, axis=d) if x.ndim else x
 
-    res = _op("CumsumBackward0", ("cumsum", d, odt), fn, (input,),
-              lambda x: np.asarray(np.cumsum(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)))
+    res = _op(
+        "CumsumBackward0",
+        ("cumsum", d, odt),
+        fn,
+        (input,),
+        lambda x: np.asarray(np.cumsum(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)),
+    )
     return res if out is None else _out(out, res, "cumsum")
 
 
@@ -2016,8 +2211,13 @@ def cumprod(input, dim, *, dtype=None, out=None):
         x = ew.convert_element_type(x, odt)
         return _fnp().cumprod(x, axis=d) if x.ndim else x
 
-    res = _op("CumprodBackward0", ("cumprod", d, odt), fn, (input,),
-              lambda x: np.asarray(np.cumprod(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)))
+    res = _op(
+        "CumprodBackward0",
+        ("cumprod", d, odt),
+        fn,
+        (input,),
+        lambda x: np.asarray(np.cumprod(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)),
+    )
     return res if out is None else _out(out, res, "cumprod")
 
 
@@ -2069,9 +2269,11 @@ def copy_(self, src, non_blocking=False):
         if np.broadcast_shapes(b.shape, sb.shape) != b.shape:
             raise ValueError
     except ValueError:
-        raise RuntimeError(f"The size of tensor a ({b.shape[-1] if b.ndim else 1}) must match the size of tensor b "
-                           f"({sb.shape[-1] if sb.ndim else 1}) at non-singleton dimension "
-                           f"{builtins.max(b.ndim - 1, 0)}") from None
+        raise RuntimeError(
+            f"The size of tensor a ({b.shape[-1] if b.ndim else 1}) must match the size of tensor b "
+            f"({sb.shape[-1] if sb.ndim else 1}) at non-singleton dimension "
+            f"{builtins.max(b.ndim - 1, 0)}"
+        ) from None
     dt = b.dtype if type(b) is _nd else b.dtype
 
     def fn(x, s):
@@ -2094,15 +2296,18 @@ def copy_(self, src, non_blocking=False):
 def fill_(self, value):
     if isinstance(value, Tensor):
         if value._buf.ndim != 0:
-            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
-                               f"{value._buf.ndim} dimensions.")
+            raise RuntimeError(
+                f"fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value._buf.ndim} dimensions."
+            )
         dt = self._buf.dtype
 
         def fn(x, v):
             return S.broadcast_to(ew.convert_element_type(v, dt), x.shape)
 
-        return _inplace(self, "FillBackward3", ("fill_t", dt), fn, (self, value),
-                        np.asarray(value._buf, dt), (0, 1))
+        return _inplace(
+            self, "FillBackward3", ("fill_t", dt), fn, (self, value), np.asarray(value._buf, dt), (0, 1)
+        )
     value = _scalar_value(value)
     b = self._buf
     if not (STATE.enabled and (_req(self) or self._base is not None)) and type(b) is _nd:
@@ -2150,7 +2355,7 @@ def resize_(self, *sizes, memory_format=None):
         new[: flat.shape[0]] = flat
         st._flat = new
         flat = new
-    self._buf = flat[off:off + n].reshape(sizes)
+    self._buf = flat[off : off + n].reshape(sizes)
     return self
 
 
@@ -2173,8 +2378,10 @@ def clone(input, *, memory_format=None):
     if memory_format is not None and memory_format is contiguous_format:
         fwd = np.array
     else:
+
         def fwd(x):
             return np.array(x, order="K") if not x.flags.c_contiguous else x.copy()
+
     return _op("CloneBackward0", ("clone",), _identity, (input,), fwd)
 
 
@@ -2209,11 +2416,13 @@ def detach(input):
 
 def detach_(self):
     if self._base is not None:
-        raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
-                           "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of "
-                           "DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, "
-                           "please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
-                           "solution.")
+        raise RuntimeError(
+            "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+            "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of "
+            "DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, "
+            "please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
+            "solution."
+        )
     self._gfn = None
     self._rg = False
     return self

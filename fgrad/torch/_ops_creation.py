@@ -101,7 +101,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
             "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
-            UserWarning, stacklevel=2)
+            UserWarning,
+            stacklevel=2,
+        )
     npd = D.to_np(dtype) if dtype is not None else _infer_np_dtype(data)
     try:
         buf = np.array(_to_nested(data), dtype=npd)
@@ -119,8 +121,11 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
             return data
         return data.to(dtype)
     if isinstance(data, np.ndarray):
-        t = from_numpy(data) if data.dtype.kind in "biufc" and all(s >= 0 for s in data.strides) else \
-            tensor(data)
+        t = (
+            from_numpy(data)
+            if data.dtype.kind in "biufc" and all(s >= 0 for s in data.strides)
+            else tensor(data)
+        )
         return t if dtype is None else t.to(dtype)
     return tensor(data, dtype=dtype)
 
@@ -140,18 +145,26 @@ def from_numpy(ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     if ndarray.dtype.kind not in "biufc" or ndarray.dtype.byteorder == ">":
-        raise TypeError(f"can't convert np.ndarray of type numpy.{ndarray.dtype.name}. The only supported types are: "
-                        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
-                        "uint32, uint16, uint8, and bool.")
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{ndarray.dtype.name}. The only supported types are: "
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
+            "uint32, uint16, uint8, and bool."
+        )
     if any(s < 0 for s in ndarray.strides):
-        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative strides "
-                         "are not currently supported. (You can probably work around this by making a copy of your "
-                         "array  with array.copy().) ")
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative strides "
+            "are not currently supported. (You can probably work around this by making a copy of your "
+            "array  with array.copy().) "
+        )
     if not ndarray.flags.writeable:
-        warnings.warn("The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
-                      "This means writing to this tensor will result in undefined behavior. You may want to copy "
-                      "the array to protect its data or make it writable before converting it to a tensor. This "
-                      "type of warning will be suppressed for the rest of this program.", UserWarning, stacklevel=2)
+        warnings.warn(
+            "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
+            "This means writing to this tensor will result in undefined behavior. You may want to copy "
+            "the array to protect its data or make it writable before converting it to a tensor. This "
+            "type of warning will be suppressed for the rest of this program.",
+            UserWarning,
+            stacklevel=2,
+        )
     D.from_np(ndarray.dtype)
     return _wrap(ndarray.view())
 
@@ -168,8 +181,10 @@ def _sizes(size) -> tuple:
         if isinstance(s, Tensor):
             s = int(s.item())
         if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(f"zeros(): argument 'size' must be tuple of ints, but found element of type "
-                            f"{type(s).__name__} at pos {len(out)}")
+            raise TypeError(
+                f"zeros(): argument 'size' must be tuple of ints, but found element of type "
+                f"{type(s).__name__} at pos {len(out)}"
+            )
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
         out.append(int(s))
@@ -180,30 +195,55 @@ def _dt(dtype) -> np.dtype:
     return D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
 
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
-          memory_format=None) -> Tensor:
+def zeros(
+    *size,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+    memory_format=None,
+) -> Tensor:
     check_device(device)
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
-         memory_format=None) -> Tensor:
+def ones(
+    *size,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+    memory_format=None,
+) -> Tensor:
     check_device(device)
     return _finish(np.ones(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
-          memory_format=None) -> Tensor:
+def empty(
+    *size,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+    memory_format=None,
+) -> Tensor:
     """Like `zeros` (fgrad fills new memory with zeros)."""
     check_device(device)
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
-def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
-                  pin_memory=False) -> Tensor:
+def empty_strided(
+    size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
+) -> Tensor:
     npd = _dt(dtype)
     size, stride = tuple(size), tuple(stride)
-    n = 1 + sum((s - 1) * k for s, k in zip(size, stride)) if all(size) else 0
+    n = 1 + sum((s - 1) * k for s, k in zip(size, stride, strict=False)) if all(size) else 0
     flat = np.zeros(n, npd)
     buf = np.lib.stride_tricks.as_strided(flat, size, tuple(k * flat.itemsize for k in stride))
     return _finish(buf, requires_grad)
@@ -215,12 +255,15 @@ def _fill_dtype(fill_value) -> np.dtype:
     return _infer_np_dtype(fill_value)
 
 
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-         pin_memory=False) -> Tensor:
+def full(
+    size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
+) -> Tensor:
     check_device(device)
     npd = D.to_np(dtype) if dtype is not None else _fill_dtype(fill_value)
     v = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
-    return _finish(np.full(_sizes((size,) if isinstance(size, int) else tuple(size)), v, npd), requires_grad, out)
+    return _finish(
+        np.full(_sizes((size,) if isinstance(size, int) else tuple(size)), v, npd), requires_grad, out
+    )
 
 
 def scalar_tensor(s, like=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -231,8 +274,9 @@ def scalar_tensor(s, like=None, *, dtype=None, device=None, requires_grad=False)
     return _finish(np.asarray(s, npd), requires_grad)
 
 
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-        pin_memory=False) -> Tensor:
+def eye(
+    n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
+) -> Tensor:
     check_device(device)
     return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad, out)
 
@@ -245,8 +289,18 @@ def _num(v):
     return v
 
 
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False, pin_memory=False) -> Tensor:
+def arange(
+    start=0,
+    end=None,
+    step=1,
+    *,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 unless a bound is a
     float (then the default float dtype)."""
     check_device(device)
@@ -268,25 +322,41 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
         ld = np.longdouble
         buf = (ld(start) + np.arange(n, dtype=ld) * ld(step)).astype(np.float64).astype(npd)
     else:
-        buf = np.arange(start, start + n * step, step, dtype=np.float64 if isinstance(step, float) else None)[:n]
+        buf = np.arange(start, start + n * step, step, dtype=np.float64 if isinstance(step, float) else None)[
+            :n
+        ]
         buf = buf.astype(npd)
     return _finish(buf, requires_grad, out)
 
 
-def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,  # noqa: A001
-          requires_grad=False) -> Tensor:
+def range(
+    start=0,
+    end=None,
+    step=1,
+    *,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,  # noqa: A001
+    requires_grad=False,
+) -> Tensor:
     if end is None:
         start, end = 0, start
-    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
-                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
-                  "[start, end).", UserWarning, stacklevel=2)
+    warnings.warn(
+        "torch.range is deprecated and will be removed in a future release because its behavior is "
+        "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+        "[start, end).",
+        UserWarning,
+        stacklevel=2,
+    )
     npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
     n = int(math.floor((end - start) / step)) + 1
     return _finish((start + np.arange(n, dtype=np.float64) * step).astype(npd), requires_grad, out)
 
 
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False) -> Tensor:
+def linspace(
+    start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` (PyTorch's symmetric
     formula, computed in the output dtype)."""
     check_device(device)
@@ -315,8 +385,9 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     return _finish(buf, requires_grad, out)
 
 
-def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False) -> Tensor:
+def logspace(
+    start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False
+) -> Tensor:
     lin = linspace(start, end, steps, dtype=D.float64)
     npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
     return _finish(np.power(base, lin._buf).astype(npd), requires_grad, out)
@@ -326,26 +397,30 @@ def _like(input, dtype):
     return input._buf.shape, (input._buf.dtype if dtype is None else D.to_np(dtype))
 
 
-def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None) -> Tensor:
+def zeros_like(
+    input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
+) -> Tensor:
     s, d = _like(input, dtype)
     return _finish(np.zeros(s, d), requires_grad)
 
 
-def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None) -> Tensor:
+def ones_like(
+    input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
+) -> Tensor:
     s, d = _like(input, dtype)
     return _finish(np.ones(s, d), requires_grad)
 
 
-def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None) -> Tensor:
+def empty_like(
+    input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
+) -> Tensor:
     s, d = _like(input, dtype)
     return _finish(np.zeros(s, d), requires_grad)
 
 
-def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None) -> Tensor:
+def full_like(
+    input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
+) -> Tensor:
     s, d = _like(input, dtype)
     return _finish(np.full(s, fill_value, d), requires_grad)
 
@@ -383,25 +458,38 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) ->
 
 
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    return tensor(data, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad)
+    return tensor(
+        data, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad
+    )
 
 
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    return zeros(*size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad)
+    return zeros(
+        *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad
+    )
 
 
 def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    return ones(*size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad)
+    return ones(
+        *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad
+    )
 
 
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    return empty(*size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad)
+    return empty(
+        *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad
+    )
 
 
-def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
-             pin_memory=False):
-    return full(size, fill_value, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
-                requires_grad=requires_grad)
+def new_full(
+    self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False
+):
+    return full(
+        size,
+        fill_value,
+        dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
+        requires_grad=requires_grad,
+    )
 
 
 _ = (_concrete_buf, _nd)

@@ -22,15 +22,18 @@ def _cvt(x, Rd):
 def _same_dtype(name, a, b):
     da, db = a._buf.dtype, b._buf.dtype
     if da != db:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {D.from_np(da)} != {D.from_np(db)}"
-                           if name in ("mm", "addmm", "matmul") else
-                           f"expected scalar type {D.from_np(da)._legacy} but found {D.from_np(db)._legacy}")
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {D.from_np(da)} != {D.from_np(db)}"
+            if name in ("mm", "addmm", "matmul")
+            else f"expected scalar type {D.from_np(da)._legacy} but found {D.from_np(db)._legacy}"
+        )
     return da
 
 
 def _mat_fn():
     def fn(x, y):
         return _fnp().matmul(x, y)
+
     return fn
 
 
@@ -40,12 +43,14 @@ _MATMUL = _mat_fn()
 def mm(input, mat2, *, out=None):
     a, b = input._buf, mat2._buf
     if a.ndim != 2:
-        raise RuntimeError(f"self must be a matrix")
+        raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
-        raise RuntimeError(f"mat2 must be a matrix")
+        raise RuntimeError("mat2 must be a matrix")
     if a.shape[1] != b.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-                           f"{b.shape[0]}x{b.shape[1]})")
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+            f"{b.shape[0]}x{b.shape[1]})"
+        )
     _same_dtype("mm", input, mat2)
     res = _op("MmBackward0", ("matmul",), _MATMUL, (input, mat2), np.matmul)
     return res if out is None else _out(out, res, "mm")
@@ -54,12 +59,14 @@ def mm(input, mat2, *, out=None):
 def bmm(input, mat2, *, out=None):
     a, b = input._buf, mat2._buf
     if a.ndim != 3:
-        raise RuntimeError(f"batch1 must be a 3D tensor")
+        raise RuntimeError("batch1 must be a 3D tensor")
     if b.ndim != 3:
-        raise RuntimeError(f"batch2 must be a 3D tensor")
+        raise RuntimeError("batch2 must be a 3D tensor")
     if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
-                           f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
+            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
+        )
     _same_dtype("bmm", input, mat2)
     res = _op("BmmBackward0", ("matmul",), _MATMUL, (input, mat2), np.matmul)
     return res if out is None else _out(out, res, "bmm")
@@ -81,10 +88,15 @@ def matmul(input, other, *, out=None):
     kb = b.shape[-2] if nb >= 2 else b.shape[0]
     if ka != kb:
         if na >= 2 and nb >= 2:
-            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{int(np.prod(a.shape[:-2]))}, {ka}] but got: [{int(np.prod(b.shape[:-2]))}, {kb}].")
-        raise RuntimeError(f"size mismatch, got input ({a.shape[0] if na else 1}), mat ({a.shape[0]}x{ka}), vec ({kb})"
-                           if nb == 1 else f"mat1 and mat2 shapes cannot be multiplied ({1}x{ka} and {kb}x{b.shape[-1]})")
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{int(np.prod(a.shape[:-2]))}, {ka}] but got: [{int(np.prod(b.shape[:-2]))}, {kb}]."
+            )
+        raise RuntimeError(
+            f"size mismatch, got input ({a.shape[0] if na else 1}), mat ({a.shape[0]}x{ka}), vec ({kb})"
+            if nb == 1
+            else f"mat1 and mat2 shapes cannot be multiplied ({1}x{ka} and {kb}x{b.shape[-1]})"
+        )
     name = "UnsafeViewBackward0" if na >= 3 or nb >= 3 else ("SqueezeBackward1" if na == 1 else "MmBackward0")
     res = _op(name, ("matmul",), _MATMUL, (input, other), lambda x, y: np.asarray(np.matmul(x, y)))
     return res if out is None else _out(out, res, "matmul")
@@ -95,8 +107,9 @@ def mv(input, vec, *, out=None):
     if a.ndim != 2 or b.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {b.ndim}, {a.ndim}, {b.ndim}")
     if a.shape[1] != b.shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), vec "
-                           f"({b.shape[0]})")
+        raise RuntimeError(
+            f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), vec ({b.shape[0]})"
+        )
     res = _op("MvBackward0", ("matmul",), _MATMUL, (input, vec), np.matmul)
     return res if out is None else _out(out, res, "mv")
 
@@ -106,12 +119,17 @@ def dot(input, other, *, out=None):
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     if a.shape[0] != b.shape[0]:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have "
-                           "the same number of elements, but got " f"{a.shape[0]} and {b.shape[0]} elements "
-                           "respectively")
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have "
+            "the same number of elements, but got "
+            f"{a.shape[0]} and {b.shape[0]} elements "
+            "respectively"
+        )
     if a.dtype != b.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {D.from_np(a.dtype)._legacy} "
-                           f"and {D.from_np(b.dtype)._legacy}")
+        raise RuntimeError(
+            f"dot : expected both vectors to have same dtype, but found {D.from_np(a.dtype)._legacy} "
+            f"and {D.from_np(b.dtype)._legacy}"
+        )
     res = _op("DotBackward0", ("matmul",), _MATMUL, (input, other), lambda x, y: np.asarray(np.dot(x, y)))
     return res if out is None else _out(out, res, "dot")
 
@@ -154,11 +172,16 @@ def _scaled(x, s):
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     a, b = mat1._buf, mat2._buf
     if a.ndim != 2 or b.ndim != 2:
-        raise RuntimeError("mat1 must be a matrix, got " f"{a.ndim}-D tensor" if a.ndim != 2 else
-                           f"mat2 must be a matrix, got {b.ndim}-D tensor")
+        raise RuntimeError(
+            f"mat1 must be a matrix, got {a.ndim}-D tensor"
+            if a.ndim != 2
+            else f"mat2 must be a matrix, got {b.ndim}-D tensor"
+        )
     if a.shape[1] != b.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-                           f"{b.shape[0]}x{b.shape[1]})")
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+            f"{b.shape[0]}x{b.shape[1]})"
+        )
     Rd = result_dtype(input, mat1, mat2)
 
     def fn(c, x, y):
@@ -181,8 +204,13 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(_fnp().matmul(x, y), alpha))
 
-    res = _op("AddmvBackward0", ("addmv", beta, alpha), fn, (input, mat, vec),
-              lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y)))
+    res = _op(
+        "AddmvBackward0",
+        ("addmv", beta, alpha),
+        fn,
+        (input, mat, vec),
+        lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y)),
+    )
     return res if out is None else _out(out, res, "addmv")
 
 
@@ -190,8 +218,13 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(_fnp().sum(_fnp().matmul(x, y), axis=0), alpha))
 
-    res = _op("AddbmmBackward0", ("addbmm", beta, alpha), fn, (input, batch1, batch2),
-              lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y).sum(0)))
+    res = _op(
+        "AddbmmBackward0",
+        ("addbmm", beta, alpha),
+        fn,
+        (input, batch1, batch2),
+        lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y).sum(0)),
+    )
     return res if out is None else _out(out, res, "addbmm")
 
 
@@ -199,8 +232,13 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(_fnp().matmul(x, y), alpha))
 
-    res = _op("BaddbmmBackward0", ("baddbmm", beta, alpha), fn, (input, batch1, batch2),
-              lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y)))
+    res = _op(
+        "BaddbmmBackward0",
+        ("baddbmm", beta, alpha),
+        fn,
+        (input, batch1, batch2),
+        lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y)),
+    )
     return res if out is None else _out(out, res, "baddbmm")
 
 
@@ -208,8 +246,13 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(_fnp().outer(x, y), alpha))
 
-    res = _op("AddrBackward0", ("addr", beta, alpha), fn, (input, vec1, vec2),
-              lambda c, x, y: np.asarray(c * beta + alpha * np.outer(x, y)))
+    res = _op(
+        "AddrBackward0",
+        ("addr", beta, alpha),
+        fn,
+        (input, vec1, vec2),
+        lambda c, x, y: np.asarray(c * beta + alpha * np.outer(x, y)),
+    )
     return res if out is None else _out(out, res, "addr")
 
 
@@ -237,14 +280,23 @@ def einsum(equation, *operands):
     def fn(*xs):
         return _fnp().einsum(equation, *[_cvt(x, Rd) for x in xs])
 
-    return _op("EinsumBackward0", ("einsum", equation, Rd), fn, tuple(operands),
-               lambda *bs: np.asarray(np.einsum(equation, *[b.astype(Rd, copy=False) for b in bs])))
+    return _op(
+        "EinsumBackward0",
+        ("einsum", equation, Rd),
+        fn,
+        tuple(operands),
+        lambda *bs: np.asarray(np.einsum(equation, *[b.astype(Rd, copy=False) for b in bs])),
+    )
 
 
 def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, Tensor):
         dims = dims.tolist()
-    axes = dims if isinstance(dims, int) else tuple(tuple(d) if isinstance(d, (list, tuple)) else (d,) for d in dims)
+    axes = (
+        dims
+        if isinstance(dims, int)
+        else tuple(tuple(d) if isinstance(d, (list, tuple)) else (d,) for d in dims)
+    )
 
     def fn(x, y):
         return _fnp().tensordot(x, y, axes)
@@ -274,15 +326,19 @@ def chain_matmul(*matrices):
 
 def _float_in(x, name):
     if x._buf.dtype.kind not in "fc":
-        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
-                           f"{D.from_np(x._buf.dtype)._legacy}")
+        raise RuntimeError(
+            f"{name}: Expected a floating point or complex tensor as input. Got "
+            f"{D.from_np(x._buf.dtype)._legacy}"
+        )
 
 
 def _square(x, name):
     s = x._buf.shape
     if len(s) < 2 or s[-1] != s[-2]:
-        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {s[-2] if len(s) > 1 else 1} "
-                           f"by {s[-1] if s else 1} matrices")
+        raise RuntimeError(
+            f"{name}: A must be batches of square matrices, but they are {s[-2] if len(s) > 1 else 1} "
+            f"by {s[-1] if s else 1} matrices"
+        )
 
 
 def inverse(input, *, out=None):
@@ -292,18 +348,30 @@ def inverse(input, *, out=None):
     try:
         np.linalg.inv(b)
     except np.linalg.LinAlgError:
-        raise RuntimeError("linalg.inv: The diagonal element 2 is zero, the inversion could not be completed "
-                           "because the input matrix is singular.") from None
-    res = _op("LinalgInvExBackward0", ("inv",), lambda x: _fnp().linalg.inv(x), (input,),
-              lambda x: np.linalg.inv(x).astype(x.dtype, copy=False))
+        raise RuntimeError(
+            "linalg.inv: The diagonal element 2 is zero, the inversion could not be completed "
+            "because the input matrix is singular."
+        ) from None
+    res = _op(
+        "LinalgInvExBackward0",
+        ("inv",),
+        lambda x: _fnp().linalg.inv(x),
+        (input,),
+        lambda x: np.linalg.inv(x).astype(x.dtype, copy=False),
+    )
     return res if out is None else _out(out, res, "inverse")
 
 
 def det(input):
     _float_in(input, "linalg.det")
     _square(input, "linalg.det")
-    return _op("LinalgDetBackward0", ("det",), lambda x: _fnp().linalg.det(x), (input,),
-               lambda x: np.asarray(np.linalg.det(x)).astype(x.dtype, copy=False))
+    return _op(
+        "LinalgDetBackward0",
+        ("det",),
+        lambda x: _fnp().linalg.det(x),
+        (input,),
+        lambda x: np.asarray(np.linalg.det(x)).astype(x.dtype, copy=False),
+    )
 
 
 def logdet(input):
@@ -357,13 +425,23 @@ def svd(input, some=True, compute_uv=True, *, out=None):
 
 
 def pinverse(input, rcond=1e-15):
-    return _op("LinalgPinvBackward0", ("pinv", rcond), lambda x: _fnp().linalg.pinv(x, rcond),
-               (input,), lambda x: np.linalg.pinv(x, rcond).astype(x.dtype))
+    return _op(
+        "LinalgPinvBackward0",
+        ("pinv", rcond),
+        lambda x: _fnp().linalg.pinv(x, rcond),
+        (input,),
+        lambda x: np.linalg.pinv(x, rcond).astype(x.dtype),
+    )
 
 
 def matrix_power(input, n):
-    return _op("LinalgMatrixPowerBackward0", ("matrix_power", n), lambda x: _fnp().linalg.matrix_power(x, n),
-               (input,), lambda x: np.linalg.matrix_power(x, n))
+    return _op(
+        "LinalgMatrixPowerBackward0",
+        ("matrix_power", n),
+        lambda x: _fnp().linalg.matrix_power(x, n),
+        (input,),
+        lambda x: np.linalg.matrix_power(x, n),
+    )
 
 
 def cholesky(input, upper=False, *, out=None):

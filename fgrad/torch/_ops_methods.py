@@ -146,7 +146,10 @@ def apply_(self, callable):  # noqa: A002
 def map_(self, tensor, callable):  # noqa: A002
     b = self._buf
     o = np.broadcast_to(tensor._buf, b.shape)
-    new = np.asarray([callable(x, y) for x, y in zip(b.reshape(-1).tolist(), o.reshape(-1).tolist())], b.dtype)
+    new = np.asarray(
+        [callable(x, y) for x, y in zip(b.reshape(-1).tolist(), o.reshape(-1).tolist(), strict=False)],
+        b.dtype,
+    )
     b[...] = new.reshape(b.shape)
     O._bump(self)
     return self
@@ -154,8 +157,10 @@ def map_(self, tensor, callable):  # noqa: A002
 
 def is_nonzero(self):
     if self._buf.size != 1:
-        raise RuntimeError(f"Boolean value of Tensor with {'no values' if self._buf.size == 0 else 'more than one value'} "
-                           "is ambiguous")
+        raise RuntimeError(
+            f"Boolean value of Tensor with {'no values' if self._buf.size == 0 else 'more than one value'} "
+            "is ambiguous"
+        )
     return bool(self._buf.reshape(()))
 
 
@@ -186,7 +191,9 @@ def _no_inplace(name):
 def contains(self, element):
     if isinstance(element, (Tensor, int, float, bool, complex)):
         return bool(O.eq(self, element)._buf.any())
-    raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+    raise RuntimeError(
+        f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
+    )
 
 
 def iter_(self):
@@ -206,13 +213,17 @@ def reversed_(self):
 
 
 def _eq_op(self, other):
-    if other is None or not isinstance(other, (Tensor, int, float, bool, complex, np.generic, np.ndarray, list)):
+    if other is None or not isinstance(
+        other, (Tensor, int, float, bool, complex, np.generic, np.ndarray, list)
+    ):
         return False
     return O.eq(self, other)
 
 
 def _ne_op(self, other):
-    if other is None or not isinstance(other, (Tensor, int, float, bool, complex, np.generic, np.ndarray, list)):
+    if other is None or not isinstance(
+        other, (Tensor, int, float, bool, complex, np.generic, np.ndarray, list)
+    ):
         return True
     return O.ne(self, other)
 
@@ -297,8 +308,10 @@ def pow_(self, exponent):
         e = O._scalar_value(exponent)
         Rd = O._dtype2(self, e)
         if not O._can_cast(Rd, self._buf.dtype):
-            raise RuntimeError(f"result type {O._type_name(Rd)} can't be cast to the desired output type "
-                               f"{O._type_name(self._buf.dtype)}")
+            raise RuntimeError(
+                f"result type {O._type_name(Rd)} can't be cast to the desired output type "
+                f"{O._type_name(self._buf.dtype)}"
+            )
         fn = O._cvt_fn(__import__("fgrad.ops.elementwise", fromlist=["pow_p"]).pow_p, Rd)
         b = self._buf
         new = np.power(b.astype(Rd, copy=False), e) if type(b) is _nd else None
@@ -320,97 +333,432 @@ def _binary_inplace(binop):
 def _bind() -> None:
     T = Tensor
     m = {}
-    unary = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos", "tan", "asin", "acos",
-             "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "abs", "neg", "sign", "floor", "ceil",
-             "trunc", "erf", "erfc", "erfinv", "rsqrt", "reciprocal", "frac", "relu", "logit"]
+    unary = [
+        "exp",
+        "exp2",
+        "expm1",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "sqrt",
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "sinh",
+        "cosh",
+        "tanh",
+        "asinh",
+        "acosh",
+        "atanh",
+        "sigmoid",
+        "abs",
+        "neg",
+        "sign",
+        "floor",
+        "ceil",
+        "trunc",
+        "erf",
+        "erfc",
+        "erfinv",
+        "rsqrt",
+        "reciprocal",
+        "frac",
+        "relu",
+        "logit",
+    ]
     for n in unary:
         m[n] = getattr(O, n)
         m[n + "_"] = getattr(O, n + "_")
-    m.update(arcsin=O.asin, arccos=O.acos, arctan=O.atan, arcsinh=O.asinh, arccosh=O.acosh, arctanh=O.atanh,
-             arcsin_=O.asin_, arccos_=O.acos_, arctan_=O.atan_, absolute=O.abs, absolute_=O.abs_,
-             negative=O.neg, negative_=O.neg_, fix=O.trunc, fix_=O.trunc_, sgn=O.sign, square=O.square,
-             square_=O.square_, round=O.round, round_=O.round_, positive=O.positive, logical_not=O.logical_not,
-             bitwise_not=O.bitwise_not, isnan=O.isnan, isinf=O.isinf, isfinite=O.isfinite, isposinf=O.isposinf,
-             isneginf=O.isneginf, isreal=O.isreal, signbit=O.signbit, nan_to_num=O.nan_to_num)
-    binary = ["add", "sub", "mul", "div", "floor_divide", "remainder", "fmod", "pow", "maximum", "minimum", "fmax",
-              "fmin", "atan2", "hypot", "logaddexp", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
-              "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "lerp", "addcmul", "addcdiv", "copysign",
-              "xlogy", "float_power"]
+    m.update(
+        arcsin=O.asin,
+        arccos=O.acos,
+        arctan=O.atan,
+        arcsinh=O.asinh,
+        arccosh=O.acosh,
+        arctanh=O.atanh,
+        arcsin_=O.asin_,
+        arccos_=O.acos_,
+        arctan_=O.atan_,
+        absolute=O.abs,
+        absolute_=O.abs_,
+        negative=O.neg,
+        negative_=O.neg_,
+        fix=O.trunc,
+        fix_=O.trunc_,
+        sgn=O.sign,
+        square=O.square,
+        square_=O.square_,
+        round=O.round,
+        round_=O.round_,
+        positive=O.positive,
+        logical_not=O.logical_not,
+        bitwise_not=O.bitwise_not,
+        isnan=O.isnan,
+        isinf=O.isinf,
+        isfinite=O.isfinite,
+        isposinf=O.isposinf,
+        isneginf=O.isneginf,
+        isreal=O.isreal,
+        signbit=O.signbit,
+        nan_to_num=O.nan_to_num,
+    )
+    binary = [
+        "add",
+        "sub",
+        "mul",
+        "div",
+        "floor_divide",
+        "remainder",
+        "fmod",
+        "pow",
+        "maximum",
+        "minimum",
+        "fmax",
+        "fmin",
+        "atan2",
+        "hypot",
+        "logaddexp",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "lerp",
+        "addcmul",
+        "addcdiv",
+        "copysign",
+        "xlogy",
+        "float_power",
+    ]
     for n in binary:
         m[n] = getattr(O, n)
-    m.update(subtract=O.sub, multiply=O.mul, divide=O.div, true_divide=O.div, arctan2=O.atan2,
-             not_equal=O.ne, less=O.lt, less_equal=O.le, greater=O.gt, greater_equal=O.ge,
-             add_=add_, sub_=sub_, subtract_=sub_, mul_=mul_, multiply_=mul_, div_=div_, divide_=div_,
-             true_divide_=div_, pow_=pow_, floor_divide_=_binary_inplace(O._floordiv),
-             remainder_=_binary_inplace(O._rem), fmod_=_binary_inplace(O._fmod), atan2_=_binary_inplace(O._atan2),
-             arctan2_=_binary_inplace(O._atan2), hypot_=_binary_inplace(O._hypot), eq_=_binary_inplace(O._eq),
-             ne_=_binary_inplace(O._ne), lt_=_binary_inplace(O._lt), le_=_binary_inplace(O._le),
-             gt_=_binary_inplace(O._gt), ge_=_binary_inplace(O._ge), logical_and_=_binary_inplace(O._land),
-             logical_or_=_binary_inplace(O._lor), logical_xor_=_binary_inplace(O._lxor),
-             bitwise_and_=_binary_inplace(O._band), bitwise_or_=_binary_inplace(O._bor),
-             bitwise_xor_=_binary_inplace(O._bxor), clamp=O.clamp, clip=O.clamp, clamp_=O.clamp_, clip_=O.clamp_,
-             clamp_min=O.clamp_min, clamp_max=O.clamp_max, clamp_min_=O.clamp_min_, clamp_max_=O.clamp_max_,
-             where=where_method, isclose=O.isclose, allclose=O.allclose, equal=O.equal, rsub=O.rsub)
-    m.update(lerp_=lambda self, end, weight: O.copy_(self, O.lerp(self, end, weight)) if not O._req(self)
-             else _no_inplace("lerp_"),
-             addcmul_=lambda self, t1, t2, *, value=1: add_(self, O.mul(t1, t2), alpha=value),
-             addcdiv_=lambda self, t1, t2, *, value=1: add_(self, O.div(t1, t2), alpha=value))
-    reductions = ["sum", "nansum", "mean", "nanmean", "prod", "max", "min", "amax", "amin", "aminmax", "argmax",
-                  "argmin", "std", "var", "norm", "dist", "logsumexp", "softmax", "log_softmax", "all", "any",
-                  "count_nonzero", "median", "nanmedian", "mode", "sort", "argsort", "msort", "topk", "kthvalue",
-                  "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"]
+    m.update(
+        subtract=O.sub,
+        multiply=O.mul,
+        divide=O.div,
+        true_divide=O.div,
+        arctan2=O.atan2,
+        not_equal=O.ne,
+        less=O.lt,
+        less_equal=O.le,
+        greater=O.gt,
+        greater_equal=O.ge,
+        add_=add_,
+        sub_=sub_,
+        subtract_=sub_,
+        mul_=mul_,
+        multiply_=mul_,
+        div_=div_,
+        divide_=div_,
+        true_divide_=div_,
+        pow_=pow_,
+        floor_divide_=_binary_inplace(O._floordiv),
+        remainder_=_binary_inplace(O._rem),
+        fmod_=_binary_inplace(O._fmod),
+        atan2_=_binary_inplace(O._atan2),
+        arctan2_=_binary_inplace(O._atan2),
+        hypot_=_binary_inplace(O._hypot),
+        eq_=_binary_inplace(O._eq),
+        ne_=_binary_inplace(O._ne),
+        lt_=_binary_inplace(O._lt),
+        le_=_binary_inplace(O._le),
+        gt_=_binary_inplace(O._gt),
+        ge_=_binary_inplace(O._ge),
+        logical_and_=_binary_inplace(O._land),
+        logical_or_=_binary_inplace(O._lor),
+        logical_xor_=_binary_inplace(O._lxor),
+        bitwise_and_=_binary_inplace(O._band),
+        bitwise_or_=_binary_inplace(O._bor),
+        bitwise_xor_=_binary_inplace(O._bxor),
+        clamp=O.clamp,
+        clip=O.clamp,
+        clamp_=O.clamp_,
+        clip_=O.clamp_,
+        clamp_min=O.clamp_min,
+        clamp_max=O.clamp_max,
+        clamp_min_=O.clamp_min_,
+        clamp_max_=O.clamp_max_,
+        where=where_method,
+        isclose=O.isclose,
+        allclose=O.allclose,
+        equal=O.equal,
+        rsub=O.rsub,
+    )
+    m.update(
+        lerp_=lambda self, end, weight: (
+            O.copy_(self, O.lerp(self, end, weight)) if not O._req(self) else _no_inplace("lerp_")
+        ),
+        addcmul_=lambda self, t1, t2, *, value=1: add_(self, O.mul(t1, t2), alpha=value),
+        addcdiv_=lambda self, t1, t2, *, value=1: add_(self, O.div(t1, t2), alpha=value),
+    )
+    reductions = [
+        "sum",
+        "nansum",
+        "mean",
+        "nanmean",
+        "prod",
+        "max",
+        "min",
+        "amax",
+        "amin",
+        "aminmax",
+        "argmax",
+        "argmin",
+        "std",
+        "var",
+        "norm",
+        "dist",
+        "logsumexp",
+        "softmax",
+        "log_softmax",
+        "all",
+        "any",
+        "count_nonzero",
+        "median",
+        "nanmedian",
+        "mode",
+        "sort",
+        "argsort",
+        "msort",
+        "topk",
+        "kthvalue",
+        "cumsum",
+        "cumprod",
+        "cummax",
+        "cummin",
+        "logcumsumexp",
+    ]
     for n in reductions:
         m[n] = getattr(O, n)
     m["cumsum_"] = _cumsum_
-    shape_ops = ["view", "view_as", "reshape", "reshape_as", "flatten", "unflatten", "unsqueeze", "unsqueeze_",
-                 "squeeze", "squeeze_", "expand", "expand_as", "permute", "transpose", "transpose_", "swapaxes",
-                 "swapaxes_", "swapdims", "swapdims_", "t", "t_", "narrow", "select", "unbind", "split", "chunk",
-                 "tensor_split", "diagonal", "unfold", "as_strided", "as_strided_", "movedim", "moveaxis", "flip",
-                 "fliplr", "flipud", "roll", "rot90", "repeat", "tile", "repeat_interleave", "tril", "triu", "tril_",
-                 "triu_", "diag", "diag_embed", "trace", "gather", "scatter", "scatter_", "scatter_add",
-                 "scatter_add_", "scatter_reduce", "index_select", "masked_select", "masked_fill", "masked_fill_",
-                 "masked_scatter", "take", "take_along_dim", "index_add", "index_add_", "index_copy", "index_copy_",
-                 "index_fill", "index_fill_", "index_put", "index_put_", "put_", "nonzero", "argwhere", "unique",
-                 "unique_consecutive", "bincount", "histc", "broadcast_to", "diagflat"]
+    shape_ops = [
+        "view",
+        "view_as",
+        "reshape",
+        "reshape_as",
+        "flatten",
+        "unflatten",
+        "unsqueeze",
+        "unsqueeze_",
+        "squeeze",
+        "squeeze_",
+        "expand",
+        "expand_as",
+        "permute",
+        "transpose",
+        "transpose_",
+        "swapaxes",
+        "swapaxes_",
+        "swapdims",
+        "swapdims_",
+        "t",
+        "t_",
+        "narrow",
+        "select",
+        "unbind",
+        "split",
+        "chunk",
+        "tensor_split",
+        "diagonal",
+        "unfold",
+        "as_strided",
+        "as_strided_",
+        "movedim",
+        "moveaxis",
+        "flip",
+        "fliplr",
+        "flipud",
+        "roll",
+        "rot90",
+        "repeat",
+        "tile",
+        "repeat_interleave",
+        "tril",
+        "triu",
+        "tril_",
+        "triu_",
+        "diag",
+        "diag_embed",
+        "trace",
+        "gather",
+        "scatter",
+        "scatter_",
+        "scatter_add",
+        "scatter_add_",
+        "scatter_reduce",
+        "index_select",
+        "masked_select",
+        "masked_fill",
+        "masked_fill_",
+        "masked_scatter",
+        "take",
+        "take_along_dim",
+        "index_add",
+        "index_add_",
+        "index_copy",
+        "index_copy_",
+        "index_fill",
+        "index_fill_",
+        "index_put",
+        "index_put_",
+        "put_",
+        "nonzero",
+        "argwhere",
+        "unique",
+        "unique_consecutive",
+        "bincount",
+        "histc",
+        "broadcast_to",
+        "diagflat",
+    ]
     for n in shape_ops:
         m[n] = getattr(S, n)
-    m.update(real=property(S.real), imag=property(S.imag), T=property(S._T), mT=property(S._mT),
-             H=property(lambda self: S._T(self)), mH=property(lambda self: S._mT(self)),
-             __getitem__=S.getitem, __setitem__=S.setitem)
-    linalg = ["mm", "bmm", "matmul", "mv", "dot", "vdot", "inner", "outer", "ger", "addmm", "addmv", "addbmm",
-              "baddbmm", "addr", "cross", "inverse", "det", "logdet", "slogdet", "svd", "pinverse", "matrix_power",
-              "cholesky", "qr", "kron"]
+    m.update(
+        real=property(S.real),
+        imag=property(S.imag),
+        T=property(S._T),
+        mT=property(S._mT),
+        H=property(lambda self: S._T(self)),
+        mH=property(lambda self: S._mT(self)),
+        __getitem__=S.getitem,
+        __setitem__=S.setitem,
+    )
+    linalg = [
+        "mm",
+        "bmm",
+        "matmul",
+        "mv",
+        "dot",
+        "vdot",
+        "inner",
+        "outer",
+        "ger",
+        "addmm",
+        "addmv",
+        "addbmm",
+        "baddbmm",
+        "addr",
+        "cross",
+        "inverse",
+        "det",
+        "logdet",
+        "slogdet",
+        "svd",
+        "pinverse",
+        "matrix_power",
+        "cholesky",
+        "qr",
+        "kron",
+    ]
     for n in linalg:
         m[n] = getattr(L, n)
-    m.update(copy_=O.copy_, fill_=O.fill_, zero_=O.zero_, resize_=O.resize_, resize_as_=O.resize_as_,
-             clone=O.clone, contiguous=O.contiguous, detach=O.detach, detach_=O.detach_, to=to, type=type_,
-             type_as=type_as, cpu=cpu, cuda=cuda, float=_caster(D.float32), double=_caster(D.float64),
-             half=_caster(D.float16), long=_caster(D.int64), int=_caster(D.int32), short=_caster(D.int16),
-             char=_caster(D.int8), byte=_caster(D.uint8), bool=_caster(D.bool_), cfloat=_caster(D.complex64),
-             cdouble=_caster(D.complex128), new_tensor=C.new_tensor, new_zeros=C.new_zeros, new_ones=C.new_ones,
-             new_empty=C.new_empty, new_full=C.new_full, uniform_=RND.uniform_, normal_=RND.normal_,
-             random_=RND.random_, bernoulli_=RND.bernoulli_, exponential_=RND.exponential_,
-             geometric_=RND.geometric_, log_normal_=RND.log_normal_, cauchy_=RND.cauchy_,
-             bernoulli=RND.bernoulli, multinomial=RND.multinomial, register_hook=register_hook,
-             register_post_accumulate_grad_hook=register_post_accumulate_grad_hook, retain_grad=retain_grad,
-             backward=backward, apply_=apply_, map_=map_, is_nonzero=is_nonzero, fill_diagonal_=fill_diagonal_,
-             __contains__=contains, __iter__=iter_, __reversed__=reversed_)
+    m.update(
+        copy_=O.copy_,
+        fill_=O.fill_,
+        zero_=O.zero_,
+        resize_=O.resize_,
+        resize_as_=O.resize_as_,
+        clone=O.clone,
+        contiguous=O.contiguous,
+        detach=O.detach,
+        detach_=O.detach_,
+        to=to,
+        type=type_,
+        type_as=type_as,
+        cpu=cpu,
+        cuda=cuda,
+        float=_caster(D.float32),
+        double=_caster(D.float64),
+        half=_caster(D.float16),
+        long=_caster(D.int64),
+        int=_caster(D.int32),
+        short=_caster(D.int16),
+        char=_caster(D.int8),
+        byte=_caster(D.uint8),
+        bool=_caster(D.bool_),
+        cfloat=_caster(D.complex64),
+        cdouble=_caster(D.complex128),
+        new_tensor=C.new_tensor,
+        new_zeros=C.new_zeros,
+        new_ones=C.new_ones,
+        new_empty=C.new_empty,
+        new_full=C.new_full,
+        uniform_=RND.uniform_,
+        normal_=RND.normal_,
+        random_=RND.random_,
+        bernoulli_=RND.bernoulli_,
+        exponential_=RND.exponential_,
+        geometric_=RND.geometric_,
+        log_normal_=RND.log_normal_,
+        cauchy_=RND.cauchy_,
+        bernoulli=RND.bernoulli,
+        multinomial=RND.multinomial,
+        register_hook=register_hook,
+        register_post_accumulate_grad_hook=register_post_accumulate_grad_hook,
+        retain_grad=retain_grad,
+        backward=backward,
+        apply_=apply_,
+        map_=map_,
+        is_nonzero=is_nonzero,
+        fill_diagonal_=fill_diagonal_,
+        __contains__=contains,
+        __iter__=iter_,
+        __reversed__=reversed_,
+    )
     ops = {
-        "__add__": O.add, "__radd__": lambda s, o: O.add(s, o), "__iadd__": _iadd,
-        "__sub__": O.sub, "__rsub__": _rsub, "__isub__": _isub,
-        "__mul__": O.mul, "__rmul__": lambda s, o: O.mul(s, o), "__imul__": _imul,
-        "__truediv__": O.div, "__rtruediv__": _rtruediv, "__itruediv__": _itruediv,
-        "__floordiv__": O.floor_divide, "__rfloordiv__": _rfloordiv, "__ifloordiv__": _ifloordiv,
-        "__mod__": O.remainder, "__rmod__": _rmod, "__imod__": _imod,
-        "__pow__": O.pow, "__rpow__": _rpow, "__ipow__": _ipow,
-        "__matmul__": L.matmul, "__rmatmul__": _rmatmul,
-        "__neg__": O.neg, "__pos__": O.positive, "__abs__": O.abs, "__invert__": O.bitwise_not,
-        "__and__": O.bitwise_and, "__rand__": lambda s, o: O.bitwise_and(s, o),
+        "__add__": O.add,
+        "__radd__": lambda s, o: O.add(s, o),
+        "__iadd__": _iadd,
+        "__sub__": O.sub,
+        "__rsub__": _rsub,
+        "__isub__": _isub,
+        "__mul__": O.mul,
+        "__rmul__": lambda s, o: O.mul(s, o),
+        "__imul__": _imul,
+        "__truediv__": O.div,
+        "__rtruediv__": _rtruediv,
+        "__itruediv__": _itruediv,
+        "__floordiv__": O.floor_divide,
+        "__rfloordiv__": _rfloordiv,
+        "__ifloordiv__": _ifloordiv,
+        "__mod__": O.remainder,
+        "__rmod__": _rmod,
+        "__imod__": _imod,
+        "__pow__": O.pow,
+        "__rpow__": _rpow,
+        "__ipow__": _ipow,
+        "__matmul__": L.matmul,
+        "__rmatmul__": _rmatmul,
+        "__neg__": O.neg,
+        "__pos__": O.positive,
+        "__abs__": O.abs,
+        "__invert__": O.bitwise_not,
+        "__and__": O.bitwise_and,
+        "__rand__": lambda s, o: O.bitwise_and(s, o),
         "__iand__": _binary_inplace(O._band),
-        "__or__": O.bitwise_or, "__ror__": lambda s, o: O.bitwise_or(s, o), "__ior__": _binary_inplace(O._bor),
-        "__xor__": O.bitwise_xor, "__rxor__": lambda s, o: O.bitwise_xor(s, o),
+        "__or__": O.bitwise_or,
+        "__ror__": lambda s, o: O.bitwise_or(s, o),
+        "__ior__": _binary_inplace(O._bor),
+        "__xor__": O.bitwise_xor,
+        "__rxor__": lambda s, o: O.bitwise_xor(s, o),
         "__ixor__": _binary_inplace(O._bxor),
-        "__eq__": _eq_op, "__ne__": _ne_op, "__lt__": O.lt, "__le__": O.le, "__gt__": O.gt, "__ge__": O.ge,
+        "__eq__": _eq_op,
+        "__ne__": _ne_op,
+        "__lt__": O.lt,
+        "__le__": O.le,
+        "__gt__": O.gt,
+        "__ge__": O.ge,
     }
     m.update(ops)
     for k, v in m.items():

@@ -18,8 +18,20 @@ from ..ops import indexing as I
 from ..ops import shape as S
 from . import _dtypes as D
 from ._ops import (
-    _bump, _can_cast, _check_overlap, _fnp, _functional, _inplace, _is_functional, _new, _op, _out, _req,
-    _standin, _type_name, result_dtype,
+    _bump,
+    _can_cast,
+    _check_overlap,
+    _fnp,
+    _functional,
+    _inplace,
+    _is_functional,
+    _new,
+    _op,
+    _out,
+    _req,
+    _standin,
+    _type_name,
+    result_dtype,
 )
 from ._tensor import Size, Tensor, _wrap, _wrap_dim
 from .autograd import graph as G
@@ -66,7 +78,7 @@ def _v_unfold(x, dim, size, step):
     idx = (np.arange(count)[:, None] * step + np.arange(size)[None, :]).astype(np.int64)
     y = fnp.take(x, idx.reshape(-1), axis=dim, mode="clip")
     shp = list(x.shape)
-    shp[dim: dim + 1] = [count, size]
+    shp[dim : dim + 1] = [count, size]
     y = S.reshape(y, tuple(shp))
     return fnp.moveaxis(y, dim + 1, -1)
 
@@ -96,6 +108,7 @@ def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None):
     t._base = base
     t._vver = vc.v
     if STATE.enabled and (src._rg or src._gfn is not None):
+
         def fn(x):
             return vf(x, *params)
 
@@ -120,8 +133,10 @@ def _size_args(shape, name="view"):
     try:
         return tuple(int(s) for s in shape)
     except TypeError:
-        raise TypeError(f"{name}(): argument 'size' must be tuple of ints, but found element of type "
-                        f"{type(shape[0]).__name__} at pos 0") from None
+        raise TypeError(
+            f"{name}(): argument 'size' must be tuple of ints, but found element of type "
+            f"{type(shape[0]).__name__} at pos 0"
+        ) from None
 
 
 def _infer_shape(shape, numel):
@@ -135,8 +150,10 @@ def _infer_shape(shape, numel):
         known = math.prod(s for s in shape if s != -1)
         if known == 0 or numel % known:
             if known == 0 and numel == 0:
-                raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
-                                   "unspecified dimension size -1 can be any value and is ambiguous")
+                raise RuntimeError(
+                    f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                    "unspecified dimension size -1 can be any value and is ambiguous"
+                )
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         shape = tuple(numel // known if s == -1 else s for s in shape)
     elif math.prod(shape) != numel:
@@ -154,8 +171,10 @@ def view(self, *shape):
     try:
         nb = np.reshape(b, shape, copy=False)
     except ValueError:
-        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
-                           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
     return _make_view(self, nb, "ViewBackward0", _v_reshape, (shape,))
 
 
@@ -185,8 +204,13 @@ def reshape(input, *shape):
         from ._ops import clone
 
         c = clone(input, memory_format=_contig())
-        return _op("UnsafeViewBackward0", ("reshape", shape), lambda x: S.reshape(x, shape), (c,),
-                   lambda x: np.reshape(x, shape).copy() if not x.flags.c_contiguous else x.reshape(shape))
+        return _op(
+            "UnsafeViewBackward0",
+            ("reshape", shape),
+            lambda x: S.reshape(x, shape),
+            (c,),
+            lambda x: np.reshape(x, shape).copy() if not x.flags.c_contiguous else x.reshape(shape),
+        )
     return _make_view(input, nb, "ViewBackward0", _v_reshape, (shape,))
 
 
@@ -211,7 +235,7 @@ def flatten(input, start_dim=0, end_dim=-1):
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return input
-    shp = b.shape[:s] + (int(np.prod(b.shape[s:e + 1], dtype=np.int64)),) + b.shape[e + 1:]
+    shp = b.shape[:s] + (int(np.prod(b.shape[s : e + 1], dtype=np.int64)),) + b.shape[e + 1 :]
     return reshape(input, shp)
 
 
@@ -224,9 +248,11 @@ def unflatten(self, dim, sizes):
         known = math.prod(s for s in sizes if s != -1)
         sizes = tuple(n // known if s == -1 else s for s in sizes)
     if math.prod(sizes) != n:
-        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
-                           f"({n}) in the input tensor")
-    return view(self, b.shape[:d] + sizes + b.shape[d + 1:])
+        raise RuntimeError(
+            f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+            f"({n}) in the input tensor"
+        )
+    return view(self, b.shape[:d] + sizes + b.shape[d + 1 :])
 
 
 def unsqueeze(input, dim):
@@ -243,7 +269,9 @@ def squeeze(input, dim=None):
         shp = tuple(s for s in b.shape if s != 1)
         name = "SqueezeBackward0"
     else:
-        dims = tuple(_wrap_dim(d, nd) for d in dim) if isinstance(dim, (tuple, list)) else (_wrap_dim(dim, nd),)
+        dims = (
+            tuple(_wrap_dim(d, nd) for d in dim) if isinstance(dim, (tuple, list)) else (_wrap_dim(dim, nd),)
+        )
         shp = tuple(s for i, s in enumerate(b.shape) if not (i in dims and s == 1))
         name = "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
     return _view_or_functional(input, lambda x: x.reshape(shp), name, _v_reshape, (shp,))
@@ -254,9 +282,11 @@ def expand(self, *sizes):
     b = self._buf
     nd = b.ndim
     if len(sizes) < nd:
-        raise RuntimeError(f"expand(torch.{D.from_np(b.dtype)._legacy}Tensor{{{list(b.shape)}}}, size={list(sizes)}): "
-                           "the number of sizes provided (" + str(len(sizes)) + ") must be greater or equal to "
-                           f"the number of dimensions in the tensor ({nd})")
+        raise RuntimeError(
+            f"expand(torch.{D.from_np(b.dtype)._legacy}Tensor{{{list(b.shape)}}}, size={list(sizes)}): "
+            "the number of sizes provided (" + str(len(sizes)) + ") must be greater or equal to "
+            f"the number of dimensions in the tensor ({nd})"
+        )
     lead = len(sizes) - nd
     shp = []
     strides = []
@@ -264,8 +294,10 @@ def expand(self, *sizes):
     for i, s in enumerate(sizes):
         if i < lead:
             if s == -1:
-                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
-                                   f"dimension {i}")
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                    f"dimension {i}"
+                )
             shp.append(s)
             strides.append(0)
             continue
@@ -277,13 +309,20 @@ def expand(self, *sizes):
             shp.append(s)
             strides.append(0)
         else:
-            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at "
-                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
-                               f"{list(b.shape)}")
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at "
+                f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                f"{list(b.shape)}"
+            )
     shp = tuple(shp)
     del item
-    return _view_or_functional(self, lambda x: _as_strided(x, shp, tuple(strides), writeable=x.flags.writeable),
-                               "ExpandBackward0", _v_expand, (shp,))
+    return _view_or_functional(
+        self,
+        lambda x: _as_strided(x, shp, tuple(strides), writeable=x.flags.writeable),
+        "ExpandBackward0",
+        _v_expand,
+        (shp,),
+    )
 
 
 def expand_as(self, other):
@@ -310,9 +349,11 @@ def permute(input, *dims):
     b = input._buf
     nd = b.ndim
     if len(dims) != nd:
-        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
-                           f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to "
-                           f"len(dims) = {len(dims)}")
+        raise RuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to "
+            f"len(dims) = {len(dims)}"
+        )
     perm = tuple(_wrap_dim(d, nd) for d in dims)
     if len(set(perm)) != nd:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
@@ -328,7 +369,9 @@ def transpose(input, dim0, dim1):
     perm = list(range(nd))
     perm[d0], perm[d1] = perm[d1], perm[d0]
     perm = tuple(perm)
-    return _view_or_functional(input, lambda x: x.transpose(perm), "TransposeBackward0", _v_transpose, (perm,))
+    return _view_or_functional(
+        input, lambda x: x.transpose(perm), "TransposeBackward0", _v_transpose, (perm,)
+    )
 
 
 swapaxes = swapdims = transpose
@@ -349,8 +392,12 @@ def _T(self):
         import warnings
 
         if nd > 2:
-            warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-                          "deprecated and it will throw an error in a future release.", UserWarning, stacklevel=2)
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                "deprecated and it will throw an error in a future release.",
+                UserWarning,
+                stacklevel=2,
+            )
     return permute(self, tuple(range(nd))[::-1])
 
 
@@ -368,7 +415,7 @@ def movedim(input, source, destination):
     src = [_wrap_dim(s, nd) for s in src]
     dst = [_wrap_dim(d, nd) for d in dst]
     order = [n for n in range(nd) if n not in src]
-    for d, s in sorted(zip(dst, src)):
+    for d, s in sorted(zip(dst, src, strict=False)):
         order.insert(d, s)
     return permute(input, order)
 
@@ -394,7 +441,9 @@ def select(input, dim, index):
     n = b.shape[d]
     i = int(index)
     if not -n <= i < n:
-        raise IndexError(f"select(): index {i} out of range for tensor of size {list(b.shape)} at dimension {d}")
+        raise IndexError(
+            f"select(): index {i} out of range for tensor of size {list(b.shape)} at dimension {d}"
+        )
     return _index_view(input, (slice(None),) * d + (i % n,), "SelectBackward0")
 
 
@@ -429,7 +478,7 @@ def _multi_view(input, idxs, gname):
         return tuple(_functional(lambda x, ix=ix: I.gather(x, [], ix, "clip"), (input,)) for ix in parsed)
     outs = []
     need = STATE.enabled and (input._rg or input._gfn is not None)
-    for idx, ix in zip(idxs, parsed):
+    for idx, ix in zip(idxs, parsed, strict=False):
         with_grad = STATE.enabled
         STATE.enabled = False
         try:
@@ -456,7 +505,9 @@ def split(tensor, split_size_or_sections, dim=0):
     if isinstance(split_size_or_sections, int):
         s = split_size_or_sections
         if s <= 0 and n:
-            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+            raise RuntimeError(
+                f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+            )
         bounds = list(range(0, n, s)) if s else [0]
         sizes = [(a, builtins.min(a + s, n)) for a in bounds]
         name = "SplitBackward0"
@@ -465,8 +516,10 @@ def split(tensor, split_size_or_sections, dim=0):
         a = 0
         secs = [int(x) for x in split_size_or_sections]
         if builtins.sum(secs) != n:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
-                               f"dimension {d}), but got split_sizes={secs}")
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                f"dimension {d}), but got split_sizes={secs}"
+            )
         for s in secs:
             sizes.append((a, a + s))
             a += s
@@ -497,7 +550,10 @@ def tensor_split(input, indices_or_sections, dim=0):
             bounds.append(bounds[-1] + q + (1 if i < r else 0))
     else:
         bounds = [0] + [builtins.min(int(i), n) for i in indices_or_sections] + [n]
-    idxs = [(slice(None),) * d + (slice(lo, builtins.max(lo, hi)),) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    idxs = [
+        (slice(None),) * d + (slice(lo, builtins.max(lo, hi)),)
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=False)
+    ]
     return _multi_view(input, idxs, "SplitBackward0")
 
 
@@ -533,8 +589,8 @@ def unfold(self, dimension, size, step):
     count = (n - size) // step + 1
 
     def mk(x):
-        shp = x.shape[:d] + (count,) + x.shape[d + 1:] + (size,)
-        st = x.strides[:d] + (x.strides[d] * step,) + x.strides[d + 1:] + (x.strides[d],)
+        shp = x.shape[:d] + (count,) + x.shape[d + 1 :] + (size,)
+        st = x.strides[:d] + (x.strides[d] * step,) + x.strides[d + 1 :] + (x.strides[d],)
         return _as_strided(x, shp, st, writeable=x.flags.writeable)
 
     return _view_or_functional(self, mk, "UnfoldBackward0", _v_unfold, (d, size, step))
@@ -546,11 +602,17 @@ def as_strided(input, size, stride, storage_offset=None):
     st = input._storage()
     off = input.storage_offset() if storage_offset is None else int(storage_offset)
     flat = st._flat
-    need = off + builtins.sum((s - 1) * k for s, k in zip(size, stride)) + 1 if builtins.all(size) else off
+    need = (
+        off + builtins.sum((s - 1) * k for s, k in zip(size, stride, strict=False)) + 1
+        if builtins.all(size)
+        else off
+    )
     if need > flat.shape[0]:
-        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {off}, and "
-                           f"itemsize {b.itemsize} requiring a storage size of {need * b.itemsize} are out of "
-                           f"bounds for storage of size {flat.nbytes}")
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {off}, and "
+            f"itemsize {b.itemsize} requiring a storage size of {need * b.itemsize} are out of "
+            f"bounds for storage of size {flat.nbytes}"
+        )
     nb = _as_strided(flat[off:], size, tuple(k * b.itemsize for k in stride))
     base_off = input.storage_offset()
     if not b.flags.c_contiguous:
@@ -601,7 +663,9 @@ def new_view_node_rename(node, gname):
 
 
 def squeeze_(self, dim=None):
-    return _inplace_view_op(self, squeeze(self, dim), "SqueezeBackward3" if dim is None else "SqueezeBackward4")
+    return _inplace_view_op(
+        self, squeeze(self, dim), "SqueezeBackward3" if dim is None else "SqueezeBackward4"
+    )
 
 
 def unsqueeze_(self, dim):
@@ -651,7 +715,9 @@ def _check_basic(b, idx) -> None:
     for item in idx:
         if item is Ellipsis:
             seen_ell = True
-            n_after = builtins.sum(1 for j in idx[idx.index(Ellipsis) + 1:] if j is not None and j is not Ellipsis)
+            n_after = builtins.sum(
+                1 for j in idx[idx.index(Ellipsis) + 1 :] if j is not None and j is not Ellipsis
+            )
             ax = nd - n_after
             continue
         if item is None:
@@ -748,8 +814,12 @@ def _norm_idx(idx):
         idx = (idx,)
     out = []
     for item in idx:
-        if isinstance(item, Tensor) and item._buf.ndim == 0 and item._buf.dtype.kind in "iu" and \
-                type(item._buf) is _nd:
+        if (
+            isinstance(item, Tensor)
+            and item._buf.ndim == 0
+            and item._buf.dtype.kind in "iu"
+            and type(item._buf) is _nd
+        ):
             out.append(int(item._buf))
         elif isinstance(item, slice):
             out.append(slice(_int_or_none(item.start), _int_or_none(item.stop), _int_or_none(item.step)))
@@ -808,8 +878,9 @@ def setitem(self, idx, value):
 
         value = tensor(value, dtype=D.from_np(b.dtype))
         vt = True
-    grad = STATE.enabled and (_req(self) or (vt and _req(value)) or (
-        self._base is not None and _req(self._base)))
+    grad = STATE.enabled and (
+        _req(self) or (vt and _req(value)) or (self._base is not None and _req(self._base))
+    )
     basic = _is_basic(idx)
     if basic:
         _check_basic(b, idx)
@@ -849,12 +920,26 @@ def setitem(self, idx, value):
         return _fnp()._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
 
     if type(b) is not _nd:
-        return _inplace(self, "IndexPutBackward0", ("index_put", _hashable(tmpl), dt), fn,
-                        (self, value) + tuple(arrays), None, (0, 1))
+        return _inplace(
+            self,
+            "IndexPutBackward0",
+            ("index_put", _hashable(tmpl), dt),
+            fn,
+            (self, value) + tuple(arrays),
+            None,
+            (0, 1),
+        )
     new = b.copy()
     new[_rebuild(tmpl, arrays)] = value._buf if vt else value
-    _inplace(self, "IndexPutBackward0", ("index_put", _hashable(tmpl), dt), fn, (self, value) + tuple(arrays), new,
-             (0, 1))
+    _inplace(
+        self,
+        "IndexPutBackward0",
+        ("index_put", _hashable(tmpl), dt),
+        fn,
+        (self, value) + tuple(arrays),
+        new,
+        (0, 1),
+    )
 
 
 def index_put_(self, indices, values, accumulate=False):
@@ -869,8 +954,15 @@ def index_put_(self, indices, values, accumulate=False):
 
     new = self._buf.copy()
     np.add.at(new, _rebuild(tmpl, arrays), values._buf)
-    return _inplace(self, "IndexPutBackward0", ("index_put_acc", _hashable(tmpl), dt), fn,
-                    (self, values) + tuple(arrays), new, (0, 1))
+    return _inplace(
+        self,
+        "IndexPutBackward0",
+        ("index_put_acc", _hashable(tmpl), dt),
+        fn,
+        (self, values) + tuple(arrays),
+        new,
+        (0, 1),
+    )
 
 
 def index_put(input, indices, values, accumulate=False):
@@ -921,19 +1013,28 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for k in range(nd):
         if k != d and ib.shape[k] > b.shape[k]:
-            raise RuntimeError(f"Size does not match at dimension {k} expected index {list(ib.shape)} to be no "
-                               f"larger than self {list(b.shape)} apart from dimension {d}")
+            raise RuntimeError(
+                f"Size does not match at dimension {k} expected index {list(ib.shape)} to be no "
+                f"larger than self {list(b.shape)} apart from dimension {d}"
+            )
     if ib.size and (ib.min() < -b.shape[d] if nd else False or ib.max() >= (b.shape[d] if nd else 1)):
-        raise RuntimeError(f"index {int(ib.max())} is out of bounds for dimension {d} with size "
-                           f"{b.shape[d] if nd else 1}")
+        raise RuntimeError(
+            f"index {int(ib.max())} is out of bounds for dimension {d} with size {b.shape[d] if nd else 1}"
+        )
     arrs = _along_arrays(ib.shape, d, ib) if nd else ()
     indexer = tuple(("a", k) for k in range(nd))
 
     def fn(x, *a):
         return I.gather(x, list(a), indexer, "clip")
 
-    res = _op("GatherBackward0", ("gather", indexer), fn, (input,) + tuple(np.ascontiguousarray(a) for a in arrs),
-              lambda x, *a: np.asarray(x[tuple(a)]) if nd else x.copy(), edges=(0,))
+    res = _op(
+        "GatherBackward0",
+        ("gather", indexer),
+        fn,
+        (input,) + tuple(np.ascontiguousarray(a) for a in arrs),
+        lambda x, *a: np.asarray(x[tuple(a)]) if nd else x.copy(),
+        edges=(0,),
+    )
     return res if out is None else _out(out, res, "gather")
 
 
@@ -942,8 +1043,12 @@ def take_along_dim(input, indices, dim=None):
         return gather(reshape(input, (-1,)), 0, reshape(indices, (-1,)))
     b, ib = input._buf, indices._buf
     d = _wrap_dim(dim, b.ndim)
-    shp = list(np.broadcast_shapes(tuple(s if k != d else 1 for k, s in enumerate(b.shape)),
-                                   tuple(s if k != d else 1 for k, s in enumerate(ib.shape))))
+    shp = list(
+        np.broadcast_shapes(
+            tuple(s if k != d else 1 for k, s in enumerate(b.shape)),
+            tuple(s if k != d else 1 for k, s in enumerate(ib.shape)),
+        )
+    )
     xs = list(shp)
     xs[d] = b.shape[d]
     js = list(shp)
@@ -969,8 +1074,16 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
         sl = ()
         srcv = np.asarray(src, dt)
         src_is_t = False
-    mode = {None: "set", "add": "add", "sum": "add", "multiply": "mul", "prod": "mul", "amax": "max",
-            "amin": "min", "mean": "add"}[reduce]
+    mode = {
+        None: "set",
+        "add": "add",
+        "sum": "add",
+        "multiply": "mul",
+        "prod": "mul",
+        "amax": "max",
+        "amin": "min",
+        "mean": "add",
+    }[reduce]
 
     def fn(x, s, *a):
         if src_is_t:
@@ -986,7 +1099,9 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
         if mode == "set":
             out[tuple(a)] = vals
         else:
-            {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[mode].at(out, tuple(a), vals)
+            {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[mode].at(
+                out, tuple(a), vals
+            )
         return out
 
     key = (gname, indexer, mode, src_is_t, dt)
@@ -1001,14 +1116,29 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     s = src if src is not None else value
-    return _scatter_common(input, dim, index, s, reduce, "scatter",
-                           "ScatterBackward0" if isinstance(s, Tensor) else "ScatterBackward1")
+    return _scatter_common(
+        input,
+        dim,
+        index,
+        s,
+        reduce,
+        "scatter",
+        "ScatterBackward0" if isinstance(s, Tensor) else "ScatterBackward1",
+    )
 
 
 def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
     s = src if src is not None else value
-    return _scatter_common(self, dim, index, s, reduce, "scatter_",
-                           "ScatterBackward0" if isinstance(s, Tensor) else "ScatterBackward1", inplace=True)
+    return _scatter_common(
+        self,
+        dim,
+        index,
+        s,
+        reduce,
+        "scatter_",
+        "ScatterBackward0" if isinstance(s, Tensor) else "ScatterBackward1",
+        inplace=True,
+    )
 
 
 def scatter_add(input, dim, index, src):
@@ -1037,8 +1167,14 @@ def index_select(input, dim, index, *, out=None):
     def fn(x, i):
         return _fnp().take(x, i, axis=d, mode="clip") if x.ndim else x
 
-    res = _op("IndexSelectBackward0", ("index_select", d), fn, (input, ib),
-              lambda x, i: np.take(x, i, axis=d) if x.ndim else x.copy(), edges=(0,))
+    res = _op(
+        "IndexSelectBackward0",
+        ("index_select", d),
+        fn,
+        (input, ib),
+        lambda x, i: np.take(x, i, axis=d) if x.ndim else x.copy(),
+        edges=(0,),
+    )
     return res if out is None else _out(out, res, "index_select")
 
 
@@ -1051,13 +1187,15 @@ def take(input, index):
     def fn(x, i):
         return _fnp().take(S.reshape(x, (-1,)), i, mode="clip")
 
-    return _op("TakeBackward0", ("take",), fn, (input, ib), lambda x, i: np.take(x.reshape(-1), i), edges=(0,))
+    return _op(
+        "TakeBackward0", ("take",), fn, (input, ib), lambda x, i: np.take(x.reshape(-1), i), edges=(0,)
+    )
 
 
 def masked_select(input, mask):
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     if mb.dtype != np.bool_:
-        raise RuntimeError(f"masked_select: expected BoolTensor for mask")
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
     shp = np.broadcast_shapes(input._buf.shape, mb.shape)
     x = expand(input, shp) if input._buf.shape != shp else input
     m = np.broadcast_to(mb, shp)
@@ -1067,8 +1205,14 @@ def masked_select(input, mask):
     def fn(v, *a):
         return I.gather(v, list(a), indexer, "clip")
 
-    return _op("MaskedSelectBackward0", ("masked_select", indexer), fn, (x,) + arrs,
-               lambda v, *a: np.asarray(v[tuple(a)]) if a else v.reshape(-1).copy(), edges=(0,))
+    return _op(
+        "MaskedSelectBackward0",
+        ("masked_select", indexer),
+        fn,
+        (x,) + arrs,
+        lambda v, *a: np.asarray(v[tuple(a)]) if a else v.reshape(-1).copy(),
+        edges=(0,),
+    )
 
 
 def masked_fill(input, mask, value):
@@ -1076,13 +1220,16 @@ def masked_fill(input, mask, value):
 
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     if mb.dtype != np.bool_:
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{D.from_np(mb.dtype)}")
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {D.from_np(mb.dtype)}"
+        )
     dt = D.from_np(input._buf.dtype)
     if isinstance(value, Tensor):
         if value._buf.ndim != 0:
-            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value._buf.ndim} dimension(s).")
+            raise RuntimeError(
+                f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value._buf.ndim} dimension(s)."
+            )
         v = value.to(dt)
     else:
         v = np.asarray(value).astype(dt.np).item()
@@ -1090,11 +1237,14 @@ def masked_fill(input, mask, value):
     if res._gfn is not None:
         new_view_node_rename(res._gfn, "MaskedFillBackward0")
         if not isinstance(value, Tensor):
-            res._gfn._next = tuple(e for e, a in zip(res._gfn._next, res._gfn._edge_args) if a == 2)
+            res._gfn._next = tuple(
+                e for e, a in zip(res._gfn._next, res._gfn._edge_args, strict=False) if a == 2
+            )
             res._gfn._edge_args = (2,)
     if res._buf.shape != input._buf.shape:
-        raise RuntimeError(f"masked_fill: mask of shape {list(mb.shape)} is not broadcastable to "
-                           f"{list(input._buf.shape)}")
+        raise RuntimeError(
+            f"masked_fill: mask of shape {list(mb.shape)} is not broadcastable to {list(input._buf.shape)}"
+        )
     return res
 
 
@@ -1103,8 +1253,13 @@ def masked_fill_(self, mask, value):
 
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     b = self._buf
-    if not (STATE.enabled and (_req(self) or (isinstance(value, Tensor) and _req(value)) or self._base is not None)) \
-            and type(b) is _nd:
+    if (
+        not (
+            STATE.enabled
+            and (_req(self) or (isinstance(value, Tensor) and _req(value)) or self._base is not None)
+        )
+        and type(b) is _nd
+    ):
         _check_overlap(b)
         vb = value._buf if isinstance(value, Tensor) else value
         np.copyto(b, np.asarray(vb, b.dtype), where=np.broadcast_to(mb, b.shape))
@@ -1118,8 +1273,15 @@ def masked_fill_(self, mask, value):
         return ew.select(m, ew.add(ew.mul(x, 0), ew.convert_element_type(v, dt)), x)
 
     new = np.where(mb, np.asarray(vv._buf if isinstance(vv, Tensor) else vv, dt), b)
-    return _inplace(self, "MaskedFillBackward0", ("masked_fill", dt), fn, (self, mb, vv), new,
-                    (0, 2) if isinstance(value, Tensor) else (0,))
+    return _inplace(
+        self,
+        "MaskedFillBackward0",
+        ("masked_fill", dt),
+        fn,
+        (self, mb, vv),
+        new,
+        (0, 2) if isinstance(value, Tensor) else (0,),
+    )
 
 
 def masked_scatter(input, mask, source):
@@ -1171,8 +1333,9 @@ def index_add_(self, dim, index, source, *, alpha=1):
             s = ew.mul(s, alpha)
         return _fnp()._scatter(x, (slice(None),) * d + (i,), s, "add")
 
-    return _inplace(self, "IndexAddBackward0", ("index_add", d, alpha, dt), fn, (self, source, ib), res._buf,
-                    (0, 1))
+    return _inplace(
+        self, "IndexAddBackward0", ("index_add", d, alpha, dt), fn, (self, source, ib), res._buf, (0, 1)
+    )
 
 
 def index_copy(input, dim, index, source):
@@ -1217,8 +1380,11 @@ def nonzero(input, *, out=None, as_tuple=False):
     nz = np.nonzero(b) if b.ndim else np.nonzero(b.reshape(1))
     if as_tuple:
         return tuple(_new(a.astype(np.int64)) for a in nz)
-    res = _new(np.ascontiguousarray(np.stack(nz, axis=1).astype(np.int64)) if b.ndim else
-               np.zeros((int(bool(b)), 0), np.int64))
+    res = _new(
+        np.ascontiguousarray(np.stack(nz, axis=1).astype(np.int64))
+        if b.ndim
+        else np.zeros((int(bool(b)), 0), np.int64)
+    )
     return res if out is None else _out(out, res, "nonzero")
 
 
@@ -1257,8 +1423,10 @@ def cat(tensors, dim=0, *, out=None):
             raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {len(s)}")
         for k in range(nd):
             if k != d and s[k] != ref[k]:
-                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} but "
-                                   f"got size {s[k]} for tensor number {i} in the list.")
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} but "
+                    f"got size {s[k]} for tensor number {i} in the list."
+                )
     Rd = result_dtype(*keep)
 
     def fn(*xs):
@@ -1279,8 +1447,10 @@ def stack(tensors, dim=0, *, out=None):
     shp = ts[0]._buf.shape
     for i, t in enumerate(ts):
         if t._buf.shape != shp:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(shp)} at entry 0 and "
-                               f"{list(t._buf.shape)} at entry {i}")
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(shp)} at entry 0 and "
+                f"{list(t._buf.shape)} at entry {i}"
+            )
     d = _wrap_dim(dim, len(shp) + 1)
     Rd = result_dtype(*ts)
 
@@ -1385,8 +1555,13 @@ def roll(input, shifts, dims=None):
     def fn(x):
         return _fnp().roll(x, sh if len(sh) > 1 else sh[0], ds)
 
-    return _op("RollBackward0", ("roll", sh, ds), fn, (input,), lambda x: np.roll(x, sh if len(sh) > 1 else sh[0],
-                                                                                      ds))
+    return _op(
+        "RollBackward0",
+        ("roll", sh, ds),
+        fn,
+        (input,),
+        lambda x: np.roll(x, sh if len(sh) > 1 else sh[0], ds),
+    )
 
 
 def rot90(input, k=1, dims=(0, 1)):
@@ -1402,8 +1577,9 @@ def repeat(self, *sizes):
     sizes = _size_args(sizes, "repeat")
     b = self._buf
     if len(sizes) < b.ndim:
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
-                           "tensor")
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+        )
 
     def fn(x):
         return _fnp().tile(x, sizes)
@@ -1451,24 +1627,33 @@ def triu(input, diagonal=0, *, out=None):
 
 def tril_(self, diagonal=0):
     k = int(diagonal)
-    return _inplace(self, "TrilBackward0", ("tril", k), lambda x: _fnp().tril(x, k), (self,),
-                    np.tril(self._buf, k))
+    return _inplace(
+        self, "TrilBackward0", ("tril", k), lambda x: _fnp().tril(x, k), (self,), np.tril(self._buf, k)
+    )
 
 
 def triu_(self, diagonal=0):
     k = int(diagonal)
-    return _inplace(self, "TriuBackward0", ("triu", k), lambda x: _fnp().triu(x, k), (self,),
-                    np.triu(self._buf, k))
+    return _inplace(
+        self, "TriuBackward0", ("triu", k), lambda x: _fnp().triu(x, k), (self,), np.triu(self._buf, k)
+    )
 
 
 def diag(input, diagonal=0, *, out=None):
     b = input._buf
     k = int(diagonal)
     if b.ndim == 1:
-        res = _op("DiagEmbedBackward0", ("diag1", k), lambda x: _fnp().diag(x, k), (input,), lambda x: np.diag(x, k))
+        res = _op(
+            "DiagEmbedBackward0", ("diag1", k), lambda x: _fnp().diag(x, k), (input,), lambda x: np.diag(x, k)
+        )
     elif b.ndim == 2:
-        res = _op("DiagonalBackward0", ("diag2", k), lambda x: _fnp().diag(x, k), (input,),
-                  lambda x: np.diag(x, k).copy())
+        res = _op(
+            "DiagonalBackward0",
+            ("diag2", k),
+            lambda x: _fnp().diag(x, k),
+            (input,),
+            lambda x: np.diag(x, k).copy(),
+        )
     else:
         raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + str(b.ndim) + "D")
     return res if out is None else _out(out, res, "diag")
@@ -1487,8 +1672,14 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     def fn(x, e):
         return _fnp().sum(ew.mul(x[..., :, None, None], ew.convert_element_type(e, x.dtype)), axis=-3)
 
-    return _op("DiagEmbedBackward0", ("diag_embed", offset), fn, (input, eye),
-               lambda x, e: np.einsum("...i,ijk->...jk", x, e.astype(x.dtype)), edges=(0,))
+    return _op(
+        "DiagEmbedBackward0",
+        ("diag_embed", offset),
+        fn,
+        (input, eye),
+        lambda x, e: np.einsum("...i,ijk->...jk", x, e.astype(x.dtype)),
+        edges=(0,),
+    )
 
 
 def diagflat(input, offset=0):
@@ -1510,7 +1701,7 @@ def trace(input):
 def meshgrid(*tensors, indexing="ij"):
     ts = _flat_args(tensors)
     if indexing not in ("ij", "xy"):
-        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
     n = len(ts)
     sizes = [t._buf.size for t in ts]
     if indexing == "xy" and n >= 2:
@@ -1548,17 +1739,12 @@ def block_diag(*tensors):
         parts.append((r, c, h, w))
         r += h
         c += w
-    pieces = []
-    for (r0, c0, h, w), t_ in zip(parts, ts):
-        from ._ops import _fnp as _f
-
-        del _f
-        pieces.append(t_)
+    pieces = list(ts)
     if not builtins.any(_req(p) for p in pieces) or not STATE.enabled:
-        for (r0, c0, h, w), t_ in zip(parts, ts):
-            out._buf[r0:r0 + h, c0:c0 + w] = t_._buf
+        for (r0, c0, h, w), t_ in zip(parts, ts, strict=False):
+            out._buf[r0 : r0 + h, c0 : c0 + w] = t_._buf
         return out
-    for (r0, c0, h, w), t_ in zip(parts, ts):
+    for (r0, c0, h, w), t_ in zip(parts, ts, strict=False):
         setitem(out, (slice(r0, r0 + h), slice(c0, c0 + w)), t_)
     return out
 
@@ -1582,8 +1768,9 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
     b = input._buf
-    res = np.unique(b if dim is None else b, return_inverse=return_inverse, return_counts=return_counts,
-                    axis=dim)
+    res = np.unique(
+        b if dim is None else b, return_inverse=return_inverse, return_counts=return_counts, axis=dim
+    )
     if not (return_inverse or return_counts):
         return _new(res)
     out = [_new(res[0])]

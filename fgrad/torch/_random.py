@@ -113,24 +113,50 @@ def _normal(rng, shape, npd, mean=0.0, std=1.0):
     return r
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-         pin_memory=False) -> Tensor:
+def rand(
+    *size,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+) -> Tensor:
     """Uniform samples in [0, 1)."""
     check_device(device)
     npd = _float_dt(dtype)
     return _finish(_uniform(_rng(generator), _sizes(size), npd), requires_grad, out)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False) -> Tensor:
+def randn(
+    *size,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+) -> Tensor:
     """Standard normal samples."""
     check_device(device)
     npd = _float_dt(dtype)
     return _finish(_normal(_rng(generator), _sizes(size), npd), requires_grad, out)
 
 
-def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
-            requires_grad=False) -> Tensor:
+def randint(
+    low=0,
+    high=None,
+    size=None,
+    *,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+) -> Tensor:
     """Integers uniform in [low, high)."""
     check_device(device)
     if size is None:  # randint(high, size)
@@ -144,15 +170,34 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
     return _finish(r.astype(npd), requires_grad, out)
 
 
-def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-             pin_memory=False) -> Tensor:
+def randperm(
+    n,
+    *,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+) -> Tensor:
     check_device(device)
     npd = np.dtype(np.int64) if dtype is None else D.to_np(dtype)
     return _finish(_rng(generator).permutation(int(n)).astype(npd), requires_grad, out)
 
 
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False) -> Tensor:
+def normal(
+    mean=0.0,
+    std=1.0,
+    size=None,
+    *,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+) -> Tensor:
     """Normal samples: ``normal(mean, std, size)`` with floats, or elementwise with tensors."""
     rng = _rng(generator)
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
@@ -161,7 +206,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         sb = std._buf if st else np.asarray(std)
         if st and (sb < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
-        npd = (mean._buf.dtype if mt else std._buf.dtype)
+        npd = mean._buf.dtype if mt else std._buf.dtype
         shape = np.broadcast_shapes(mb.shape, sb.shape)
         z = _normal(rng, shape, npd)
         return _finish((z * sb + mb).astype(npd), False, out)
@@ -210,8 +255,9 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     return _finish(_normal(default_generator._rng, input._buf.shape, npd), requires_grad)
 
 
-def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
-                 memory_format=None):
+def randint_like(
+    input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
+):
     if high is None:
         low, high = 0, low
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
@@ -229,14 +275,17 @@ def _fill(self, values, name):
 
     if STATE.enabled and (self._rg and self._gfn is None):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    if STATE.enabled and (self._gfn is not None or (self._base is not None and (
-            self._base._rg or self._base._gfn is not None))):
+    if STATE.enabled and (
+        self._gfn is not None or (self._base is not None and (self._base._rg or self._base._gfn is not None))
+    ):
         from ..ops import elementwise as ew
 
         def fn(x, v):
             return ew.add(ew.mul(x, 0), ew.convert_element_type(v, x.dtype))
 
-        return _inplace(self, name, ("fill_random", name), fn, (self, np.asarray(values, b.dtype)), values, (0,))
+        return _inplace(
+            self, name, ("fill_random", name), fn, (self, np.asarray(values, b.dtype)), values, (0,)
+        )
     _check_overlap(b)
     np.copyto(b, values, casting="unsafe")
     _bump(self)
@@ -256,9 +305,17 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None) -> Tensor:
 def random_(self, from_=0, to=None, *, generator=None) -> Tensor:
     buf = self._buf
     if to is None:
-        to = 2 ** 24 if buf.dtype == np.float32 else (2 ** 53 if buf.dtype == np.float64 else
-                                                     int(np.iinfo(buf.dtype).max) + 1 if buf.dtype.kind in "iu"
-                                                     else 2)
+        to = (
+            2**24
+            if buf.dtype == np.float32
+            else (
+                2**53
+                if buf.dtype == np.float64
+                else int(np.iinfo(buf.dtype).max) + 1
+                if buf.dtype.kind in "iu"
+                else 2
+            )
+        )
         if from_ != 0 and to is not None:
             from_, to = 0, from_
     return _fill(self, _rng(generator).integers(from_, to, buf.shape).astype(buf.dtype), "RandomBackward0")
@@ -267,13 +324,18 @@ def random_(self, from_=0, to=None, *, generator=None) -> Tensor:
 def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:
     buf = self._buf
     pb = p._buf if isinstance(p, Tensor) else p
-    return _fill(self, (_uniform(_rng(generator), buf.shape, np.dtype(np.float64)) < pb).astype(buf.dtype),
-                 "BernoulliBackward0")
+    return _fill(
+        self,
+        (_uniform(_rng(generator), buf.shape, np.dtype(np.float64)) < pb).astype(buf.dtype),
+        "BernoulliBackward0",
+    )
 
 
 def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
     buf = self._buf
-    return _fill(self, _rng(generator).exponential(1.0 / lambd, buf.shape).astype(buf.dtype), "ExponentialBackward0")
+    return _fill(
+        self, _rng(generator).exponential(1.0 / lambd, buf.shape).astype(buf.dtype), "ExponentialBackward0"
+    )
 
 
 def geometric_(self, p, *, generator=None) -> Tensor:
@@ -283,10 +345,15 @@ def geometric_(self, p, *, generator=None) -> Tensor:
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
     buf = self._buf
-    return _fill(self, _rng(generator).lognormal(mean, std, buf.shape).astype(buf.dtype), "LogNormalBackward0")
+    return _fill(
+        self, _rng(generator).lognormal(mean, std, buf.shape).astype(buf.dtype), "LogNormalBackward0"
+    )
 
 
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
     buf = self._buf
-    return _fill(self, (median + sigma * _rng(generator).standard_cauchy(buf.shape)).astype(buf.dtype),
-                 "CauchyBackward0")
+    return _fill(
+        self,
+        (median + sigma * _rng(generator).standard_cauchy(buf.shape)).astype(buf.dtype),
+        "CauchyBackward0",
+    )

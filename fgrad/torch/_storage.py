@@ -37,7 +37,7 @@ def flat_of(buf: np.ndarray) -> np.ndarray:
     if buf.size == 0:
         return np.empty(0, buf.dtype)
     item = buf.itemsize
-    span = 1 + sum((s - 1) * (st // item) for s, st in zip(buf.shape, buf.strides))
+    span = 1 + sum((s - 1) * (st // item) for s, st in zip(buf.shape, buf.strides, strict=False))
     return np.lib.stride_tricks.as_strided(buf, shape=(span,), strides=(item,), writeable=buf.flags.writeable)
 
 
@@ -124,8 +124,11 @@ class UntypedStorage:
     __str__ = __repr__
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, UntypedStorage) and self.data_ptr() == other.data_ptr() and \
-            self.nbytes() == other.nbytes()
+        return (
+            isinstance(other, UntypedStorage)
+            and self.data_ptr() == other.data_ptr()
+            and self.nbytes() == other.nbytes()
+        )
 
     __hash__ = object.__hash__
 
@@ -140,7 +143,10 @@ def _warn_typed() -> None:
             "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
             "the only storage class. This should only matter to you if you are using storages "
             "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead "
-            "of tensor.storage()", UserWarning, stacklevel=3)
+            "of tensor.storage()",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 class TypedStorage:
@@ -239,8 +245,12 @@ class TypedStorage:
     __repr__ = __str__
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, TypedStorage) and self.data_ptr() == other.data_ptr() and \
-            self.size() == other.size() and self.dtype is other.dtype
+        return (
+            isinstance(other, TypedStorage)
+            and self.data_ptr() == other.data_ptr()
+            and self.size() == other.size()
+            and self.dtype is other.dtype
+        )
 
     __hash__ = object.__hash__
 

@@ -81,8 +81,9 @@ class device:
         if ":" in s:
             s, idx = s.split(":", 1)
             if index is not None:
-                raise RuntimeError(f"type (string) must not include an index because index was passed "
-                                   f"explicitly: {type}")
+                raise RuntimeError(
+                    f"type (string) must not include an index because index was passed explicitly: {type}"
+                )
             if not idx.isdigit():
                 raise RuntimeError(f"Invalid device string: '{type}'")
             index = int(idx)
@@ -90,7 +91,8 @@ class device:
             raise RuntimeError(
                 "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
                 f"xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device "
-                f"string: {type}")
+                f"string: {type}"
+            )
         self.type = s
         self.index = None if index is None else int(index)
 
@@ -159,16 +161,16 @@ class Tensor(metaclass=_TensorMeta):
     __array_priority__ = 1000
 
     # rarely-set metadata lives in the instance __dict__, with class-level defaults
-    _st = None          # TypedStorage object (shared by views), made lazily
-    _oi = 0             # output index in _gfn
+    _st = None  # TypedStorage object (shared by views), made lazily
+    _oi = 0  # output index in _gfn
     _grad = None
-    _base = None        # autograd view base (the root tensor), for views
-    _vfn = None         # fgrad function: base value -> this view's value
-    _vver = 0           # version when the view's grad_fn was set
-    _hooks = None       # hooks of a leaf (list of callables) / of a non-leaf (dict)
+    _base = None  # autograd view base (the root tensor), for views
+    _vfn = None  # fgrad function: base value -> this view's value
+    _vver = 0  # version when the view's grad_fn was set
+    _hooks = None  # hooks of a leaf (list of callables) / of a non-leaf (dict)
     _retains = False
-    _acc = None         # weakref to this leaf's AccumulateGrad
-    _stsrc = None       # tensor whose storage this alias shares (detach, .data)
+    _acc = None  # weakref to this leaf's AccumulateGrad
+    _stsrc = None  # tensor whose storage this alias shares (detach, .data)
     _post_acc_hooks = None
     _is_param = False
 
@@ -329,8 +331,11 @@ class Tensor(metaclass=_TensorMeta):
         return bool(_concrete_buf(self).flags.c_contiguous)
 
     def is_set_to(self, other) -> bool:
-        return self.data_ptr() == other.data_ptr() and self.shape == other.shape and \
-            self.stride() == other.stride()
+        return (
+            self.data_ptr() == other.data_ptr()
+            and self.shape == other.shape
+            and self.stride() == other.stride()
+        )
 
     def _get_vc(self) -> _VC:
         vc = self._vc
@@ -355,8 +360,9 @@ class Tensor(metaclass=_TensorMeta):
 
     def numpy(self, *, force=False) -> np.ndarray:
         if self.requires_grad and not force and _grad_enabled():
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                               "instead.")
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
         buf = _concrete_buf(self)
         return buf.copy() if force and self.requires_grad else buf.view()
 
@@ -425,7 +431,8 @@ class Tensor(metaclass=_TensorMeta):
                 raise RuntimeError(
                     "you can only change requires_grad flags of leaf variables. If you want to use a "
                     "computed variable in a subgraph that doesn't require differentiation use "
-                    "var_no_grad = var.detach().")
+                    "var_no_grad = var.detach()."
+                )
             return self
         if requires_grad:
             _check_can_require_grad(self)
@@ -457,16 +464,20 @@ class Tensor(metaclass=_TensorMeta):
                 "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
                 "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
                 "instead. See github.com/pytorch/pytorch/pull/30531 for more informations. (Triggered "
-                "internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:489.)", UserWarning,
-                stacklevel=2)
+                "internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:489.)",
+                UserWarning,
+                stacklevel=2,
+            )
         return self._grad
 
     @grad.setter
     def grad(self, value) -> None:
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
-                                f"{type(value).__name__}")
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
             if value._buf.dtype != self._buf.dtype:
                 raise RuntimeError("assigned grad has data of a different type")
             if value._buf.shape != self._buf.shape:
@@ -507,7 +518,8 @@ class Tensor(metaclass=_TensorMeta):
             raise RuntimeError(
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
                 "at the moment.  If you were attempting to deepcopy a module, this may be because of a "
-                "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
+                "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+            )
         if id(self) in memo:
             return memo[id(self)]
         buf = self._buf
@@ -631,7 +643,9 @@ def _wrap_dim(dim, nd: int) -> int:
         dim = int(dim)
     n = max(nd, 1)
     if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
     return dim % n
 
 
@@ -668,8 +682,10 @@ def _legacy_new(args, dt: D.dtype):
         if any(a < 0 for a in args):
             raise RuntimeError(f"Trying to create tensor with negative dimension {min(args)}: {list(args)}")
         return np.zeros(tuple(int(a) for a in args), dt.np)
-    raise TypeError("new() received an invalid combination of arguments - got "
-                    f"({', '.join(type(a).__name__ for a in args)})")
+    raise TypeError(
+        "new() received an invalid combination of arguments - got "
+        f"({', '.join(type(a).__name__ for a in args)})"
+    )
 
 
 def _to_nested(data):
@@ -713,8 +729,20 @@ ShortTensor = _legacy_type(D.int16)
 CharTensor = _legacy_type(D.int8)
 ByteTensor = _legacy_type(D.uint8)
 BoolTensor = _legacy_type(D.bool_)
-_LEGACY = {c._dtype: c for c in (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor,
-                                 CharTensor, ByteTensor, BoolTensor)}
+_LEGACY = {
+    c._dtype: c
+    for c in (
+        FloatTensor,
+        DoubleTensor,
+        HalfTensor,
+        LongTensor,
+        IntTensor,
+        ShortTensor,
+        CharTensor,
+        ByteTensor,
+        BoolTensor,
+    )
+}
 _LEGACY_BY_NAME = {"torch." + c.__name__: c for c in _LEGACY.values()}
 
 
@@ -740,8 +768,9 @@ class _PrintOptions:
 PRINT_OPTS = _PrintOptions()
 
 
-def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
-                     sci_mode=None) -> None:
+def set_printoptions(
+    precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
+) -> None:
     """Set printing options (as ``torch.set_printoptions``)."""
     if profile is not None:
         p = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}[profile]
@@ -817,8 +846,9 @@ def _summarized(a: np.ndarray) -> np.ndarray:
         return np.concatenate([a[:e], a[-e:]]) if a.shape[0] > 2 * e else a
     if not e:
         return np.empty((0,) * a.ndim, a.dtype)
-    rows = list(range(e)) + list(range(a.shape[0] - e, a.shape[0])) if a.shape[0] > 2 * e else \
-        range(a.shape[0])
+    rows = (
+        list(range(e)) + list(range(a.shape[0] - e, a.shape[0])) if a.shape[0] > 2 * e else range(a.shape[0])
+    )
     return np.stack([_summarized(a[i]) for i in rows])
 
 
@@ -837,11 +867,14 @@ def _vector_str(a, indent, summarize, f1, f2) -> str:
     if summarize and not e:
         data = ["..."]
     elif summarize and a.shape[0] > 2 * e:
-        data = [_fmt_val(v, f1, f2) for v in a[:e].tolist()] + [" ..."] + \
-            [_fmt_val(v, f1, f2) for v in a[-e:].tolist()]
+        data = (
+            [_fmt_val(v, f1, f2) for v in a[:e].tolist()]
+            + [" ..."]
+            + [_fmt_val(v, f1, f2) for v in a[-e:].tolist()]
+        )
     else:
         data = [_fmt_val(v, f1, f2) for v in a.tolist()]
-    lines = [", ".join(data[i:i + per_line]) for i in range(0, len(data), per_line)]
+    lines = [", ".join(data[i : i + per_line]) for i in range(0, len(data), per_line)]
     return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
 
 
@@ -852,8 +885,11 @@ def _nd_str(a, indent, summarize, f1, f2) -> str:
         return _vector_str(a, indent, summarize, f1, f2)
     e = PRINT_OPTS.edgeitems
     if summarize and a.shape[0] > 2 * e:
-        parts = [_nd_str(a[i], indent + 1, summarize, f1, f2) for i in range(e)] + ["..."] + \
-            [_nd_str(a[i], indent + 1, summarize, f1, f2) for i in range(a.shape[0] - e, a.shape[0])]
+        parts = (
+            [_nd_str(a[i], indent + 1, summarize, f1, f2) for i in range(e)]
+            + ["..."]
+            + [_nd_str(a[i], indent + 1, summarize, f1, f2) for i in range(a.shape[0] - e, a.shape[0])]
+        )
     else:
         parts = [_nd_str(a[i], indent + 1, summarize, f1, f2) for i in range(a.shape[0])]
     return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(parts) + "]"

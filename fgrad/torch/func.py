@@ -112,8 +112,11 @@ def _out_to_arrays(out):
             return to_array(x)
         return x
 
-    return tree_map(conv, out, is_leaf=lambda x: isinstance(x, Tensor)) if _has_tree_map_is_leaf() else \
-        _simple_map(conv, out)
+    return (
+        tree_map(conv, out, is_leaf=lambda x: isinstance(x, Tensor))
+        if _has_tree_map_is_leaf()
+        else _simple_map(conv, out)
+    )
 
 
 def _has_tree_map_is_leaf() -> bool:
@@ -133,7 +136,9 @@ def _simple_map(f, x):
     return f(x)
 
 
-def functional_call(module, parameter_and_buffer_dicts, args=(), kwargs=None, *, tie_weights=True, strict=False):
+def functional_call(
+    module, parameter_and_buffer_dicts, args=(), kwargs=None, *, tie_weights=True, strict=False
+):
     """Call ``module(*args, **kwargs)`` with parameters/buffers replaced by the given values.
 
     With fgrad arrays (or tracers) as values the outputs are fgrad arrays, so the call can be
@@ -147,7 +152,8 @@ def functional_call(module, parameter_and_buffer_dicts, args=(), kwargs=None, *,
     if not isinstance(args, tuple):
         args = (args,)
     functional = any(_is_functional_value(v) for v in values.values()) or any(
-        isinstance(a, Array) for a in args)
+        isinstance(a, Array) for a in args
+    )
     args = tuple(_to_tensor(a) if isinstance(a, (Array, np.ndarray)) else a for a in args)
     kwargs = kwargs or {}
     with _reparametrize(module, values, strict):
@@ -241,9 +247,22 @@ def vjp(func, *primals, has_aux=False):
 def jvp(func, primals, tangents, *, has_aux=False):
     import fgrad
 
-    res = fgrad.jvp(_tensor_fn(func), tuple(_to_arrays(primals)), tuple(_to_arrays(tangents)), has_aux=has_aux)
+    res = fgrad.jvp(
+        _tensor_fn(func), tuple(_to_arrays(primals)), tuple(_to_arrays(tangents)), has_aux=has_aux
+    )
     return _to_tensors(res)
 
 
-__all__ = ["functional_call", "to_array", "from_array", "grad", "grad_and_value", "vmap", "jacrev", "jacfwd",
-           "hessian", "vjp", "jvp"]
+__all__ = [
+    "functional_call",
+    "to_array",
+    "from_array",
+    "grad",
+    "grad_and_value",
+    "vmap",
+    "jacrev",
+    "jacfwd",
+    "hessian",
+    "vjp",
+    "jvp",
+]

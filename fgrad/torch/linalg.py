@@ -50,8 +50,13 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 
 def svdvals(A, *, driver=None, out=None):
     _float_in(A, "linalg.svdvals")
-    return _op("LinalgSvdBackward0", ("svdvals",), lambda x: _fnp().linalg.svdvals(x), (A,),
-               lambda x: np.linalg.svd(x, compute_uv=False).astype(x.dtype))
+    return _op(
+        "LinalgSvdBackward0",
+        ("svdvals",),
+        lambda x: _fnp().linalg.svdvals(x),
+        (A,),
+        lambda x: np.linalg.svd(x, compute_uv=False).astype(x.dtype),
+    )
 
 
 def eigh(A, UPLO="L", *, out=None):
@@ -94,8 +99,10 @@ def cholesky(A, *, upper=False, out=None):
     try:
         np.linalg.cholesky(A._buf)
     except np.linalg.LinAlgError:
-        raise RuntimeError("linalg.cholesky: The factorization could not be completed because the input is not "
-                           "positive-definite.") from None
+        raise RuntimeError(
+            "linalg.cholesky: The factorization could not be completed because the input is not "
+            "positive-definite."
+        ) from None
 
     def fn(x):
         return _fnp().linalg.cholesky(x, upper=upper)
@@ -135,17 +142,26 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
     nd = A._buf.ndim
-    if isinstance(ord, str) or (dim is not None and not isinstance(dim, int) and len(dim) == 2) or \
-            (ord is not None and dim is None and nd == 2):
-        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim,
-                           dtype=dtype, out=out)
+    if (
+        isinstance(ord, str)
+        or (dim is not None and not isinstance(dim, int) and len(dim) == 2)
+        or (ord is not None and dim is None and nd == 2)
+    ):
+        return matrix_norm(
+            A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out
+        )
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     r = 1e-15 if rtol is None else rtol
-    return _op("LinalgPinvBackward0", ("pinv", r), lambda x: _fnp().linalg.pinv(x, r), (A,),
-               lambda x: np.linalg.pinv(x, r).astype(x.dtype))
+    return _op(
+        "LinalgPinvBackward0",
+        ("pinv", r),
+        lambda x: _fnp().linalg.pinv(x, r),
+        (A,),
+        lambda x: np.linalg.pinv(x, r).astype(x.dtype),
+    )
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
@@ -166,11 +182,17 @@ def multi_dot(tensors, *, out=None):
 def lstsq(A, B, rcond=None, *, driver=None):
     from ._ops import _new
 
-    sol = _op("LinalgLstsqBackward0", ("lstsq",), lambda a, b: _fnp().linalg.lstsq(a, b)[0], (A, B),
-              lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0].astype(a.dtype))
+    sol = _op(
+        "LinalgLstsqBackward0",
+        ("lstsq",),
+        lambda a, b: _fnp().linalg.lstsq(a, b)[0],
+        (A, B),
+        lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0].astype(a.dtype),
+    )
     x, res, rank, s = np.linalg.lstsq(A._buf, B._buf, rcond=None)
     return _return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))(
-        sol, _new(np.asarray(res)), _new(np.asarray(rank, np.int64)), _new(np.asarray(s)))
+        sol, _new(np.asarray(res)), _new(np.asarray(rank, np.int64)), _new(np.asarray(s))
+    )
 
 
 def vecdot(x, y, *, dim=-1, out=None):

@@ -153,7 +153,8 @@ def test_grad_fn_names_match_pytorch(expr, name, nexts):
 
 def test_graph_structure_from_the_notes():
     same_as_torch(
-        "x = t.ones(1); b = t.rand(1, requires_grad=True); w = t.rand(1, requires_grad=True); y = w * x; z = y + b\n"
+        "x = t.ones(1); b = t.rand(1, requires_grad=True); w = t.rand(1, requires_grad=True); y = w * x; z = "
+        "y + b\n"
         "print(x.requires_grad, b.requires_grad, w.requires_grad, y.requires_grad)\n"
         "print(x.is_leaf, w.is_leaf, b.is_leaf, y.is_leaf, z.is_leaf)\n"
         "print(z.grad_fn, z.grad_fn.next_functions)\n"
@@ -161,7 +162,8 @@ def test_graph_structure_from_the_notes():
         "print(y.grad_fn.next_functions[0][0].variable is w)",
         "False True True True\nTrue True True False False\n<AddBackward0 object at 0x?> "
         "((<MulBackward0 object at 0x?>, 0), (<AccumulateGrad object at 0x?>, 0))\n"
-        "True ((<AccumulateGrad object at 0x?>, 0), (None, 0)) None None\nTrue\n")
+        "True ((<AccumulateGrad object at 0x?>, 0), (None, 0)) None None\nTrue\n",
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -174,7 +176,8 @@ def test_accumulation_and_zeroing():
         "y.backward(); print(x.grad); y.backward(); print(x.grad); y.backward(); print(x.grad)\n"
         "x.grad.data.zero_(); y.backward(); print(x.grad)\n"
         "x = t.arange(0., 3, requires_grad=True); y = x**2 + x*2; y.sum().backward(); print(x.grad)\n"
-        "x.grad = None; y = x**2 + x*2; y.backward(t.Tensor([1, 1, 1])); print(x.grad)")
+        "x.grad = None; y = x**2 + x*2; y.backward(t.Tensor([1, 1, 1])); print(x.grad)"
+    )
 
 
 def test_grad_object_identity_is_kept_across_accumulation():
@@ -190,38 +193,75 @@ def test_grad_object_identity_is_kept_across_accumulation():
 
 
 ERRORS = [
-    ("x = t.ones(3, requires_grad=True); (x*2).backward()", "grad can be implicitly created only for scalar outputs"),
-    ("x = t.ones(3, requires_grad=True); y = (x*x).sum(); y.backward(); y.backward()",
-     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
-     "already been freed)"),
-    ("x = t.ones(3, requires_grad=True); x.add_(1)",
-     "a leaf Variable that requires grad is being used in an in-place operation."),
-    ("x = t.ones(3, requires_grad=True); x[0:2].add_(1)",
-     "a view of a leaf Variable that requires grad is being used in an in-place operation."),
-    ("x = t.ones(3); x.sum().backward()", "element 0 of tensors does not require grad and does not have a grad_fn"),
-    ("x = t.ones(3, requires_grad=True); y = x.exp(); y.add_(1); y.sum().backward()",
-     "one of the variables needed for gradient computation has been modified by an inplace operation: "
-     "[torch.FloatTensor [3]], which is output 0 of Exp, is at version 1; expected version 0 instead. Hint: "
-     "enable anomaly detection"),
-    ("x = t.ones(3, requires_grad=True); w = x*1; y = w.sin(); w.add_(1); y.sum().backward()",
-     "[torch.FloatTensor [3]], which is output 0 of Add, is at version 1; expected version 0 instead."),
-    ("x = t.ones(3, requires_grad=True); w = t.ones(3); y = x*w; w.add_(1); y.sum().backward()",
-     "modified by an inplace operation: [torch.FloatTensor [3]] is at version 1; expected version 0 instead."),
-    ("x = t.ones(3, dtype=t.float64, requires_grad=True); y = x.exp(); y.mul_(2); y.sum().backward()",
-     "[torch.DoubleTensor [3]], which is output 0 of Exp, is at version 1; expected version 0 instead."),
-    ("x = t.ones(2, 3, requires_grad=True); y = x.exp().t(); y.mul_(2); y.sum().backward()",
-     "[torch.FloatTensor [2, 3]], which is output 0 of Exp, is at version 1; expected version 0 instead."),
-    ("x = t.ones(3, requires_grad=True); y = x*2; z = y.detach(); z.zero_(); w = y*y; y.detach().add_(1); "
-     "w.sum().backward()", "which is output 0 of Mul, is at version 2; expected version 1 instead."),
-    ("x = t.ones(3, requires_grad=True); t.autograd.grad((x*2).sum(), [x, t.ones(2, requires_grad=True)])",
-     "The differentiated Tensor at index 1 appears to not have been used in the graph. Set allow_unused=True"),
-    ("x = t.ones(3, requires_grad=True); (x * 2).backward(t.ones(2))",
-     "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] has a shape of "
-     "torch.Size([3])."),
-    ("x = t.ones(3, requires_grad=True); t.autograd.grad((x*2).sum(), t.ones(3))",
-     "One of the differentiated Tensors does not require grad"),
-    ("t.ones(3) + t.ones(4)",
-     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0"),
+    (
+        "x = t.ones(3, requires_grad=True); (x*2).backward()",
+        "grad can be implicitly created only for scalar outputs",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); y = (x*x).sum(); y.backward(); y.backward()",
+        "Trying to backward through the graph a second time (or directly access saved tensors after they "
+        "have "
+        "already been freed)",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); x.add_(1)",
+        "a leaf Variable that requires grad is being used in an in-place operation.",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); x[0:2].add_(1)",
+        "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+    ),
+    (
+        "x = t.ones(3); x.sum().backward()",
+        "element 0 of tensors does not require grad and does not have a grad_fn",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); y = x.exp(); y.add_(1); y.sum().backward()",
+        "one of the variables needed for gradient computation has been modified by an inplace operation: "
+        "[torch.FloatTensor [3]], which is output 0 of Exp, is at version 1; expected version 0 instead. "
+        "Hint: "
+        "enable anomaly detection",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); w = x*1; y = w.sin(); w.add_(1); y.sum().backward()",
+        "[torch.FloatTensor [3]], which is output 0 of Add, is at version 1; expected version 0 instead.",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); w = t.ones(3); y = x*w; w.add_(1); y.sum().backward()",
+        "modified by an inplace operation: [torch.FloatTensor [3]] is at version 1; expected version 0 "
+        "instead.",
+    ),
+    (
+        "x = t.ones(3, dtype=t.float64, requires_grad=True); y = x.exp(); y.mul_(2); y.sum().backward()",
+        "[torch.DoubleTensor [3]], which is output 0 of Exp, is at version 1; expected version 0 instead.",
+    ),
+    (
+        "x = t.ones(2, 3, requires_grad=True); y = x.exp().t(); y.mul_(2); y.sum().backward()",
+        "[torch.FloatTensor [2, 3]], which is output 0 of Exp, is at version 1; expected version 0 instead.",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); y = x*2; z = y.detach(); z.zero_(); w = y*y; y.detach().add_(1); "
+        "w.sum().backward()",
+        "which is output 0 of Mul, is at version 2; expected version 1 instead.",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); t.autograd.grad((x*2).sum(), [x, t.ones(2, requires_grad=True)])",
+        "The differentiated Tensor at index 1 appears to not have been used in the graph. Set "
+        "allow_unused=True",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); (x * 2).backward(t.ones(2))",
+        "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] has a shape of "
+        "torch.Size([3]).",
+    ),
+    (
+        "x = t.ones(3, requires_grad=True); t.autograd.grad((x*2).sum(), t.ones(3))",
+        "One of the differentiated Tensors does not require grad",
+    ),
+    (
+        "t.ones(3) + t.ones(4)",
+        "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0",
+    ),
     ("t.ones(3, 2).mm(t.ones(3, 2))", "mat1 and mat2 shapes cannot be multiplied (3x2 and 3x2)"),
     ("t.ones(2).register_hook(print)", "cannot register a hook on a tensor that doesn't require gradient"),
 ]
@@ -268,7 +308,8 @@ def test_autograd_grad_options():
         "u = t.ones(2, requires_grad=True)\n"
         "print(t.autograd.grad((x*2).sum(), [x, u], allow_unused=True))\n"
         "print(t.autograd.grad((x*2).sum(), [x, u], materialize_grads=True))\n"
-        "print(x.grad, u.grad)")
+        "print(x.grad, u.grad)"
+    )
 
 
 def test_deep_graph_has_no_recursion_limit():
@@ -277,7 +318,7 @@ def test_deep_graph_has_no_recursion_limit():
     for _ in range(5000):
         y = y * 1.0001
     y.backward()
-    assert np.isclose(float(x.grad), 1.0001 ** 5000, rtol=1e-3)
+    assert np.isclose(float(x.grad), 1.0001**5000, rtol=1e-3)
 
 
 # ---------------------------------------------------------------------------------------
@@ -299,7 +340,9 @@ def test_hooks_and_retain_grad_like_pytorch():
         "print(t.autograd.grad((c*c).sum(), c)); print(t.autograd.grad((c*c).sum(), x))",
         "tensor([0.7071, 0.7071])\ntensor([1.4142, 1.4142]) tensor([1.4142, 1.4142]) True False\n"
         "tensor([0.7071, 0.7071])\ntensor([10., 10., 10.]) tensor([10., 10., 10.])\n"
-        "tensor([3., 3., 3.])\ntensor([4., 4., 4.])\n(tensor([20., 20., 20.]),)\n(tensor([40., 40., 40.]),)\n")
+        "tensor([3., 3., 3.])\ntensor([4., 4., 4.])\n(tensor([20., 20., 20.]),)\n(tensor([40., 40., "
+        "40.]),)\n",
+    )
 
 
 def test_node_hooks():
@@ -332,25 +375,31 @@ def test_non_leaf_grad_access_warns():
 def test_higher_order_derivatives_match_analytic_formulas():
     x0 = np.array([0.3, -1.2, 2.0])
     x = ft.tensor(x0, requires_grad=True)
-    y = (x ** 3 * ft.sin(x)).sum()
+    y = (x**3 * ft.sin(x)).sum()
     (g1,) = ft.autograd.grad(y, x, create_graph=True)
     (g2,) = ft.autograd.grad(g1.sum(), x, create_graph=True)
     (g3,) = ft.autograd.grad(g2.sum(), x)
     s, c = np.sin(x0), np.cos(x0)
-    d1 = 3 * x0 ** 2 * s + x0 ** 3 * c
-    d2 = 6 * x0 * s + 6 * x0 ** 2 * c - x0 ** 3 * s
-    d3 = 6 * s + 18 * x0 * c - 9 * x0 ** 2 * s - x0 ** 3 * c
+    d1 = 3 * x0**2 * s + x0**3 * c
+    d2 = 6 * x0 * s + 6 * x0**2 * c - x0**3 * s
+    d3 = 6 * s + 18 * x0 * c - 9 * x0**2 * s - x0**3 * c
     assert np.allclose(g1.detach().numpy(), d1) and np.allclose(g2.detach().numpy(), d2)
     assert np.allclose(g3.numpy(), d3)
 
 
-@pytest.mark.parametrize("f_t,f_j", [
-    (lambda x: (x.tanh().sigmoid().log()).sum(), lambda x: fnp.sum(fnp.log(fgrad.nn.sigmoid(fnp.tanh(x))))),
-    (lambda x: (x @ x.t()).exp().mean(), lambda x: fnp.mean(fnp.exp(x @ x.T))),
-    (lambda x: x.softmax(1)[:, 0].prod(), lambda x: fnp.prod(fgrad.nn.softmax(x, axis=1)[:, 0])),
-    (lambda x: x.norm() * x.max(), lambda x: fnp.sqrt(fnp.sum(x * x)) * fnp.max(x)),
-    (lambda x: (x.cumsum(1) / (1 + x ** 2)).sum(), lambda x: fnp.sum(fnp.cumsum(x, 1) / (1 + x ** 2))),
-])
+@pytest.mark.parametrize(
+    "f_t,f_j",
+    [
+        (
+            lambda x: (x.tanh().sigmoid().log()).sum(),
+            lambda x: fnp.sum(fnp.log(fgrad.nn.sigmoid(fnp.tanh(x)))),
+        ),
+        (lambda x: (x @ x.t()).exp().mean(), lambda x: fnp.mean(fnp.exp(x @ x.T))),
+        (lambda x: x.softmax(1)[:, 0].prod(), lambda x: fnp.prod(fgrad.nn.softmax(x, axis=1)[:, 0])),
+        (lambda x: x.norm() * x.max(), lambda x: fnp.sqrt(fnp.sum(x * x)) * fnp.max(x)),
+        (lambda x: (x.cumsum(1) / (1 + x**2)).sum(), lambda x: fnp.sum(fnp.cumsum(x, 1) / (1 + x**2))),
+    ],
+)
 def test_second_order_matches_fgrad(f_t, f_j):
     """create_graph replays the same primitive rules as fgrad.grad: Hessian-vector products agree."""
     rng = np.random.default_rng(0)
@@ -367,10 +416,13 @@ def test_second_order_matches_fgrad(f_t, f_j):
 
 def test_backward_create_graph_then_backward_again():
     same_as_torch(
-        "x = t.tensor([0.5, -1.0], requires_grad=True); y = (x.sin() * x.exp()).sum(); y.backward(create_graph=True)\n"
-        "g = x.grad.clone(); print(g, x.grad.requires_grad); x.grad = None; g.sum().backward(); print(x.grad)\n"
+        "x = t.tensor([0.5, -1.0], requires_grad=True); y = (x.sin() * x.exp()).sum(); "
+        "y.backward(create_graph=True)\n"
+        "g = x.grad.clone(); print(g, x.grad.requires_grad); x.grad = None; g.sum().backward(); "
+        "print(x.grad)\n"
         "x = t.tensor([[1., 2.], [3., 4.]], requires_grad=True); y = (x @ x).sum()\n"
-        "g, = t.autograd.grad(y, x, create_graph=True); print(g); print(t.autograd.grad((g*g).sum(), x))")
+        "g, = t.autograd.grad(y, x, create_graph=True); print(g); print(t.autograd.grad((g*g).sum(), x))"
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -378,7 +430,7 @@ def test_backward_create_graph_then_backward_again():
 
 
 def test_custom_function_from_the_notes():
-    code = '''
+    code = """
 class MultiplyAdd(t.autograd.Function):
     @staticmethod
     def forward(ctx, w, x, b):
@@ -395,9 +447,12 @@ class MultiplyAdd(t.autograd.Function):
 x = t.ones(1); w = t.rand(1, requires_grad=True); b = t.rand(1, requires_grad=True)
 z = MultiplyAdd.apply(w, x, b); z.backward(); print(x.grad, w.grad, b.grad)
 print(z.grad_fn, z.grad_fn.next_functions)
-'''
-    same_as_torch(code, "None tensor([1.]) tensor([1.])\n<torch.autograd.function.MultiplyAddBackward object at "
-                        "0x?> ((<AccumulateGrad object at 0x?>, 0), (None, 0), (<AccumulateGrad object at 0x?>, 0))\n")
+"""
+    same_as_torch(
+        code,
+        "None tensor([1.]) tensor([1.])\n<torch.autograd.function.MultiplyAddBackward object at "
+        "0x?> ((<AccumulateGrad object at 0x?>, 0), (None, 0), (<AccumulateGrad object at 0x?>, 0))\n",
+    )
 
 
 class _Cube(ft.autograd.Function):
@@ -405,13 +460,13 @@ class _Cube(ft.autograd.Function):
     def forward(ctx, x):
         ctx.save_for_backward(x)
         ctx.marker = "kept"
-        return x ** 3
+        return x**3
 
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         assert ctx.marker == "kept"
-        return 3 * x ** 2 * g
+        return 3 * x**2 * g
 
 
 def test_custom_function_double_backward_and_ctx():
@@ -459,7 +514,9 @@ def test_custom_function_features():
         def backward(ctx, g):
             return g
 
-    with pytest.raises(RuntimeError, match="returned an incorrect number of gradients \\(expected 2, got 1\\)"):
+    with pytest.raises(
+        RuntimeError, match="returned an incorrect number of gradients \\(expected 2, got 1\\)"
+    ):
         Bad.apply(x, x).sum().backward()
 
 
@@ -494,7 +551,8 @@ def test_grad_modes():
         "with t.no_grad():\n    x = t.ones(1); w = t.rand(1, requires_grad=True); y = x * w\n"
         "print(x.requires_grad, w.requires_grad, y.requires_grad)\n"
         "t.set_grad_enabled(False); x = t.ones(1); w = t.rand(1, requires_grad=True); y = x * w\n"
-        "print(x.requires_grad, w.requires_grad, y.requires_grad); t.set_grad_enabled(True); print(t.is_grad_enabled())\n"
+        "print(x.requires_grad, w.requires_grad, y.requires_grad); t.set_grad_enabled(True); "
+        "print(t.is_grad_enabled())\n"
         "@t.no_grad()\ndef f(x): return x * 2\n"
         "x = t.ones(2, requires_grad=True); print(f(x).requires_grad)\n"
         "with t.no_grad():\n    with t.enable_grad(): print((x*1).requires_grad)\n"
@@ -503,7 +561,9 @@ def test_grad_modes():
         "print((x*1).requires_grad)\n"
         "@t.enable_grad()\ndef g(x): return x * 2\n"
         "with t.no_grad(): print(g(x).requires_grad)",
-        "True True True\nFalse True False\nFalse True False\nTrue\nFalse\nTrue\nFalse False\nFalse\nTrue\nTrue\n")
+        "True True True\nFalse True False\nFalse True False\nTrue\nFalse\nTrue\nFalse "
+        "False\nFalse\nTrue\nTrue\n",
+    )
 
 
 def test_no_grad_decorates_generators():
@@ -522,7 +582,9 @@ def test_variable_legacy_wrapper():
         "A = t.autograd.Variable(t.ones(2), requires_grad=True); print(A, A.requires_grad)\n"
         "B = t.autograd.Variable(t.ones(2)); print(B.requires_grad); B.fill_(3.0); print(B)\n"
         "A.data.fill_(3.0); print(A)",
-        "tensor([1., 1.], requires_grad=True) True\nFalse\ntensor([3., 3.])\ntensor([3., 3.], requires_grad=True)\n")
+        "tensor([1., 1.], requires_grad=True) True\nFalse\ntensor([3., 3.])\ntensor([3., 3.], "
+        "requires_grad=True)\n",
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -548,7 +610,7 @@ def _inplace_program(t, x, inplace):
 def test_inplace_gradients_equal_out_of_place():
     x0 = np.array([0.1, 0.7, -0.4])
     xs = [ft.tensor(x0, requires_grad=True) for _ in range(2)]
-    for x, inplace in zip(xs, (True, False)):
+    for x, inplace in zip(xs, (True, False), strict=False):
         _inplace_program(ft, x, inplace).backward()
     assert np.allclose(xs[0].grad.numpy(), xs[1].grad.numpy())
     torch = _torch()
@@ -560,15 +622,20 @@ def test_inplace_gradients_equal_out_of_place():
 
 def test_copyslices_and_view_regeneration():
     same_as_torch(
-        "x = t.ones(3, requires_grad=True); y = x * 1; y[0] = 5; print(y, y.grad_fn, y.grad_fn.next_functions)\n"
+        "x = t.ones(3, requires_grad=True); y = x * 1; y[0] = 5; print(y, y.grad_fn, "
+        "y.grad_fn.next_functions)\n"
         "y.sum().backward(); print(x.grad)\n"
-        "x = t.ones(3, requires_grad=True); z = t.zeros(3); z[0] = x[0] * 2; print(z, z.grad_fn.next_functions)\n"
+        "x = t.ones(3, requires_grad=True); z = t.zeros(3); z[0] = x[0] * 2; print(z, "
+        "z.grad_fn.next_functions)\n"
         "z.sum().backward(); print(x.grad)\n"
         "x = t.arange(6., requires_grad=True); y = x * 1; v = y[1:4]; v.mul_(2)\n"
-        "print(v.grad_fn, y.grad_fn, y.grad_fn.next_functions, v._version); (y * y).sum().backward(); print(x.grad)\n"
-        "x = t.arange(6., requires_grad=True); b = x * 1; v = b[0:2]; b.mul_(2); print(v.grad_fn, v._version)\n"
+        "print(v.grad_fn, y.grad_fn, y.grad_fn.next_functions, v._version); (y * y).sum().backward(); "
+        "print(x.grad)\n"
+        "x = t.arange(6., requires_grad=True); b = x * 1; v = b[0:2]; b.mul_(2); print(v.grad_fn, "
+        "v._version)\n"
         "v.sum().backward(); print(x.grad)",
-        None)
+        None,
+    )
 
 
 def test_inplace_on_leaf_allowed_under_no_grad():
@@ -605,9 +672,9 @@ def test_gradcheck_and_gradgradcheck():
 
 def test_autograd_functional_jacobian_and_hessian():
     x = ft.tensor([1.0, 2.0], dtype=ft.float64)
-    j = ft.autograd.functional.jacobian(lambda v: v ** 2, x)
+    j = ft.autograd.functional.jacobian(lambda v: v**2, x)
     assert np.allclose(j.numpy(), np.diag([2.0, 4.0]))
-    h = ft.autograd.functional.hessian(lambda v: (v ** 3).sum(), x)
+    h = ft.autograd.functional.hessian(lambda v: (v**3).sum(), x)
     assert np.allclose(h.numpy(), np.diag([6.0, 12.0]))
 
 
@@ -620,8 +687,10 @@ class _TinyModule:
 
     def __init__(self):
         ft.manual_seed(0)
-        self._parameters = {"weight": ft.randn(3, 2, dtype=ft.float64, requires_grad=True),
-                            "bias": ft.zeros(2, dtype=ft.float64, requires_grad=True)}
+        self._parameters = {
+            "weight": ft.randn(3, 2, dtype=ft.float64, requires_grad=True),
+            "bias": ft.zeros(2, dtype=ft.float64, requires_grad=True),
+        }
 
     def __getattr__(self, name):
         params = self.__dict__.get("_parameters", {})
@@ -672,7 +741,7 @@ def test_tensor_array_conversions_do_not_copy():
 def test_torch_func_style_transforms():
     from fgrad.torch import func
 
-    g = func.grad(lambda x: (x ** 3).sum())(ft.tensor([1.0, 2.0]))
+    g = func.grad(lambda x: (x**3).sum())(ft.tensor([1.0, 2.0]))
     assert isinstance(g, ft.Tensor) and g.tolist() == [3.0, 12.0]
     v = func.vmap(lambda x: x.sum())(ft.arange(6.0).view(2, 3))
     assert v.tolist() == [3.0, 12.0]

@@ -42,10 +42,10 @@ OPS = [
     ("mul", lambda t, a, b: a * b, (A, B)),
     ("div", lambda t, a, b: a / b, (A, P)),
     ("rdiv", lambda t, a: 2.0 / a, (P,)),
-    ("pow_scalar", lambda t, a: a ** 3, (A,)),
-    ("pow_frac", lambda t, a: a ** 0.5, (P,)),
-    ("pow_tensor", lambda t, a, b: a ** b, (P, A)),
-    ("rpow", lambda t, a: 2.0 ** a, (A,)),
+    ("pow_scalar", lambda t, a: a**3, (A,)),
+    ("pow_frac", lambda t, a: a**0.5, (P,)),
+    ("pow_tensor", lambda t, a, b: a**b, (P, A)),
+    ("rpow", lambda t, a: 2.0**a, (A,)),
     ("neg", lambda t, a: -a, (A,)),
     ("abs", lambda t, a: a.abs(), (A,)),
     ("exp", lambda t, a: a.exp(), (A,)),
@@ -190,8 +190,9 @@ def _numeric_vjp(fn, arrays, i, ct, eps=1e-6):
     return g
 
 
-@pytest.mark.parametrize("name,fn,arrays", [o for o in OPS if o[0] != "to_float"], ids=[o[0] for o in OPS
-                                                                                     if o[0] != "to_float"])
+@pytest.mark.parametrize(
+    "name,fn,arrays", [o for o in OPS if o[0] != "to_float"], ids=[o[0] for o in OPS if o[0] != "to_float"]
+)
 def test_gradients_vs_finite_differences(name, fn, arrays):
     ts = [ft.tensor(a, requires_grad=True) for a in arrays]
     out = fn(ft, *ts)
@@ -203,9 +204,40 @@ def test_gradients_vs_finite_differences(name, fn, arrays):
         assert np.allclose(got, num, rtol=1e-4, atol=1e-6), (name, i)
 
 
-SECOND = ["mul", "div", "pow_tensor", "exp", "log", "sqrt", "sin", "tanh", "sigmoid", "erf", "norm", "std",
-          "logsumexp", "softmax", "log_softmax", "cumprod", "mm", "bmm", "inverse", "det", "prod", "atan2",
-          "hypot", "max_dim", "gather", "index", "cat", "lerp", "addcdiv", "dist", "rsqrt", "clamp"]
+SECOND = [
+    "mul",
+    "div",
+    "pow_tensor",
+    "exp",
+    "log",
+    "sqrt",
+    "sin",
+    "tanh",
+    "sigmoid",
+    "erf",
+    "norm",
+    "std",
+    "logsumexp",
+    "softmax",
+    "log_softmax",
+    "cumprod",
+    "mm",
+    "bmm",
+    "inverse",
+    "det",
+    "prod",
+    "atan2",
+    "hypot",
+    "max_dim",
+    "gather",
+    "index",
+    "cat",
+    "lerp",
+    "addcdiv",
+    "dist",
+    "rsqrt",
+    "clamp",
+]
 
 
 @pytest.mark.parametrize("name", SECOND)
@@ -219,9 +251,10 @@ def test_second_order_vs_finite_differences(name):
     def first(lib, *ts):
         ts = [t.detach().requires_grad_() if t.requires_grad is False else t for t in ts]
         out = fn(lib, *ts)
-        gs = lib.autograd.grad(out, ts, lib.tensor(ct), create_graph=True, allow_unused=True,
-                               materialize_grads=True)
-        return sum((g * lib.tensor(v)).sum() for g, v in zip(gs, vs))
+        gs = lib.autograd.grad(
+            out, ts, lib.tensor(ct), create_graph=True, allow_unused=True, materialize_grads=True
+        )
+        return sum((g * lib.tensor(v)).sum() for g, v in zip(gs, vs, strict=False))
 
     ts = [ft.tensor(a, requires_grad=True) for a in arrays]
     f1 = first(ft, *ts)
@@ -230,8 +263,13 @@ def test_second_order_vs_finite_differences(name):
     else:  # the gradient does not depend on the inputs (piecewise-linear op): zero Hessian
         hv = [ft.zeros_like(t) for t in ts]
     for i, h in enumerate(hv):
-        num = _numeric_vjp(lambda lib, *xs: first(lib, *[x.requires_grad_() for x in xs]),
-                           [np.array(a, dtype=np.float64) for a in arrays], i, np.ones(()), eps=1e-5)
+        num = _numeric_vjp(
+            lambda lib, *xs: first(lib, *[x.requires_grad_() for x in xs]),
+            [np.array(a, dtype=np.float64) for a in arrays],
+            i,
+            np.ones(()),
+            eps=1e-5,
+        )
         assert np.allclose(h.numpy(), num, rtol=1e-3, atol=1e-5), (name, i)
 
 
@@ -244,7 +282,8 @@ def test_reductions_and_named_tuples():
     r = x.max(1)
     assert r.values.tolist() == [3.0, 5.0] and r.indices.tolist() == [0, 1] and r[0] is r.values
     assert repr(ft.max(ft.linspace(15, 0, 6).view(2, 3), dim=1)) == (
-        "torch.return_types.max(\nvalues=tensor([15.,  6.]),\nindices=tensor([0, 0]))")
+        "torch.return_types.max(\nvalues=tensor([15.,  6.]),\nindices=tensor([0, 0]))"
+    )
     v, i = x.sort(1, descending=True)
     assert v.tolist() == [[3.0, 2.0, 1.0], [5.0, 5.0, 0.0]] and i.tolist() == [[0, 2, 1], [1, 2, 0]]
     assert x.topk(2).indices.tolist() == [[0, 2], [1, 2]]
@@ -261,24 +300,39 @@ def test_reductions_and_named_tuples():
     assert ft.count_nonzero(x).item() == 5 and x.logsumexp(1).shape == (2,)
 
 
-@pytest.mark.parametrize("code", [
-    "a = t.linspace(0, 15, 6).view(2, 3); b = t.linspace(15, 0, 6).view(2, 3); print(a, b, a[a > b], t.max(b, dim=1))",
-    "a = t.arange(0, 6).view(2, 3); print(t.cos(a), a % 3, t.clamp(a, min=3), t.fmod(a, 3), a // 4, -a % 4)",
-    "x = t.tensor([[3., 1., 2.], [0., 5., 5.]]); print(x.sort(), x.topk(2), x.median(1), x.mode(1), x.cumprod(0))",
-    "x = t.tensor([1.5, -2.5, 0.5, 2.5]); print(x.floor(), x.ceil(), x.round(), x.trunc(), x.frac(), x.sign(), "
-    "x.sigmoid(), x.relu(), x.clamp(min=0), x.rsqrt(), t.round(x, decimals=1))",
-    "a = t.ones(2, 3); b = t.ones(3, 4); print(t.mm(a, b), a @ b, t.matmul(a, b[:, 0]), t.bmm(a[None], b[None]).shape, "
-    "t.dot(b[:, 0], b[:, 1]), t.outer(t.arange(2.), t.arange(3.)), t.addmm(t.zeros(2, 4), a, b, beta=2, alpha=3))",
-    "m = t.tensor([[2., 1.], [1., 3.]]); print(m.trace(), m.diag(), t.diag(t.tensor([1., 2.])), m.triu(), m.tril(-1), "
-    "m.inverse(), m.det(), t.cross(t.tensor([1., 0, 0]), t.tensor([0., 1, 0]), dim=0), t.svd(m)[1])",
-    "a = t.tensor([[1., 2.], [3., 4.]]); print(t.cat([a, a]), t.cat((a, a), 1), t.stack([a, a], 2).shape, "
-    "a.index_select(0, t.tensor([1])), a.gather(1, t.tensor([[0], [1]])), t.zeros(2, 3).scatter(1, t.tensor([[0], [2]]), 5.), "
-    "t.where(a > 2, a, t.zeros(2, 2)), a.repeat(2, 1), t.clamp(a, 1.5, 3.5), a.masked_fill(a > 2, 0), a.flip(0))",
-    "x = t.tensor([1., 2, 3]); print(x == 2, x != 2, x > t.tensor([0., 5, 1]), t.eq(x, x), t.equal(x, x), "
-    "t.allclose(x, x + 1e-9), t.isclose(x, x + 1), x.le(2), x.ge(2), (x > 1) & (x < 3), ~(x > 1))",
-    "x = t.tensor([4, -7, 9]); print(x // 2, x % 3, t.div(x, 2, rounding_mode='trunc'), t.div(x, 2, rounding_mode='floor'), "
-    "x / 2, x.abs(), x ** 2, x.float().pow(0.5))",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "a = t.linspace(0, 15, 6).view(2, 3); b = t.linspace(15, 0, 6).view(2, 3); print(a, b, a[a > b], "
+        "t.max(b, dim=1))",
+        "a = t.arange(0, 6).view(2, 3); print(t.cos(a), a % 3, t.clamp(a, min=3), t.fmod(a, 3), a // 4, -a % "
+        "4)",
+        "x = t.tensor([[3., 1., 2.], [0., 5., 5.]]); print(x.sort(), x.topk(2), x.median(1), x.mode(1), "
+        "x.cumprod(0))",
+        "x = t.tensor([1.5, -2.5, 0.5, 2.5]); print(x.floor(), x.ceil(), x.round(), x.trunc(), x.frac(), "
+        "x.sign(), "
+        "x.sigmoid(), x.relu(), x.clamp(min=0), x.rsqrt(), t.round(x, decimals=1))",
+        "a = t.ones(2, 3); b = t.ones(3, 4); print(t.mm(a, b), a @ b, t.matmul(a, b[:, 0]), t.bmm(a[None], "
+        "b[None]).shape, "
+        "t.dot(b[:, 0], b[:, 1]), t.outer(t.arange(2.), t.arange(3.)), t.addmm(t.zeros(2, 4), a, b, beta=2, "
+        "alpha=3))",
+        "m = t.tensor([[2., 1.], [1., 3.]]); print(m.trace(), m.diag(), t.diag(t.tensor([1., 2.])), "
+        "m.triu(), m.tril(-1), "
+        "m.inverse(), m.det(), t.cross(t.tensor([1., 0, 0]), t.tensor([0., 1, 0]), dim=0), t.svd(m)[1])",
+        "a = t.tensor([[1., 2.], [3., 4.]]); print(t.cat([a, a]), t.cat((a, a), 1), t.stack([a, a], "
+        "2).shape, "
+        "a.index_select(0, t.tensor([1])), a.gather(1, t.tensor([[0], [1]])), t.zeros(2, 3).scatter(1, "
+        "t.tensor([[0], [2]]), 5.), "
+        "t.where(a > 2, a, t.zeros(2, 2)), a.repeat(2, 1), t.clamp(a, 1.5, 3.5), a.masked_fill(a > 2, 0), "
+        "a.flip(0))",
+        "x = t.tensor([1., 2, 3]); print(x == 2, x != 2, x > t.tensor([0., 5, 1]), t.eq(x, x), t.equal(x, "
+        "x), "
+        "t.allclose(x, x + 1e-9), t.isclose(x, x + 1), x.le(2), x.ge(2), (x > 1) & (x < 3), ~(x > 1))",
+        "x = t.tensor([4, -7, 9]); print(x // 2, x % 3, t.div(x, 2, rounding_mode='trunc'), t.div(x, 2, "
+        "rounding_mode='floor'), "
+        "x / 2, x.abs(), x ** 2, x.float().pow(0.5))",
+    ],
+)
 def test_printed_results_match_pytorch(code):
     import contextlib
     import io
@@ -301,8 +355,11 @@ def test_broadcasting():
     b = ft.zeros(2, 3, 1)
     assert (a + b).shape == (2, 3, 2)
     assert ft.equal(a[None].expand(2, 3, 2) + b.expand(2, 3, 2), a + b)
-    with pytest.raises(RuntimeError, match="The size of tensor a \\(2\\) must match the size of tensor b \\(3\\) at "
-                                           "non-singleton dimension 1"):
+    with pytest.raises(
+        RuntimeError,
+        match="The size of tensor a \\(2\\) must match the size of tensor b \\(3\\) at "
+        "non-singleton dimension 1",
+    ):
         ft.ones(2, 2) + ft.ones(2, 3)
 
 
@@ -339,8 +396,10 @@ def test_linalg_namespace():
     assert np.allclose((u * s) @ vh, m.numpy())
     q, r = ft.linalg.qr(m)
     assert np.allclose((q @ r).numpy(), m.numpy())
-    assert np.allclose(ft.linalg.solve(m, ft.tensor([1.0, 2.0], dtype=ft.float64)).numpy(),
-                       np.linalg.solve(m.numpy(), [1.0, 2.0]))
+    assert np.allclose(
+        ft.linalg.solve(m, ft.tensor([1.0, 2.0], dtype=ft.float64)).numpy(),
+        np.linalg.solve(m.numpy(), [1.0, 2.0]),
+    )
     assert ft.linalg.matrix_norm(m, "fro").item() == pytest.approx(np.linalg.norm(m.numpy()))
     assert ft.linalg.vector_norm(ft.tensor([3.0, 4.0])).item() == 5.0
 

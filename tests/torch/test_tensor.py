@@ -70,21 +70,35 @@ REPRS = [
     ("print(t.tensor([100., 2.]))", "tensor([100.,   2.])\n"),
     ("print(t.tensor([-0., 1.]))", "tensor([-0., 1.])\n"),
     ("print(t.tensor([1.123456789, 1000.]))", "tensor([   1.1235, 1000.0000])\n"),
-    ("print(t.tensor([[0.11111, 0.222222, 0.3333333]], dtype=t.float64))",
-     "tensor([[0.1111, 0.2222, 0.3333]], dtype=torch.float64)\n"),
-    ("print(t.ones(2, 3, dtype=t.float64, requires_grad=True))",
-     "tensor([[1., 1., 1.],\n        [1., 1., 1.]], dtype=torch.float64, requires_grad=True)\n"),
-    ("print(t.tensor([1, 2], dtype=t.int32), t.tensor(2, dtype=t.uint8))",
-     "tensor([1, 2], dtype=torch.int32) tensor(2, dtype=torch.uint8)\n"),
-    ("print(t.empty(0, 3), t.empty(0), t.empty(2, 0, dtype=t.int64))",
-     "tensor([], size=(0, 3)) tensor([]) tensor([], size=(2, 0), dtype=torch.int64)\n"),
-    ("print(t.tensor([[1., 2.], [3., 4.]], dtype=t.float16))",
-     "tensor([[1., 2.],\n        [3., 4.]], dtype=torch.float16)\n"),
-    ("print(t.arange(12).view(3, 4))",
-     "tensor([[ 0,  1,  2,  3],\n        [ 4,  5,  6,  7],\n        [ 8,  9, 10, 11]])\n"),
+    (
+        "print(t.tensor([[0.11111, 0.222222, 0.3333333]], dtype=t.float64))",
+        "tensor([[0.1111, 0.2222, 0.3333]], dtype=torch.float64)\n",
+    ),
+    (
+        "print(t.ones(2, 3, dtype=t.float64, requires_grad=True))",
+        "tensor([[1., 1., 1.],\n        [1., 1., 1.]], dtype=torch.float64, requires_grad=True)\n",
+    ),
+    (
+        "print(t.tensor([1, 2], dtype=t.int32), t.tensor(2, dtype=t.uint8))",
+        "tensor([1, 2], dtype=torch.int32) tensor(2, dtype=torch.uint8)\n",
+    ),
+    (
+        "print(t.empty(0, 3), t.empty(0), t.empty(2, 0, dtype=t.int64))",
+        "tensor([], size=(0, 3)) tensor([]) tensor([], size=(2, 0), dtype=torch.int64)\n",
+    ),
+    (
+        "print(t.tensor([[1., 2.], [3., 4.]], dtype=t.float16))",
+        "tensor([[1., 2.],\n        [3., 4.]], dtype=torch.float16)\n",
+    ),
+    (
+        "print(t.arange(12).view(3, 4))",
+        "tensor([[ 0,  1,  2,  3],\n        [ 4,  5,  6,  7],\n        [ 8,  9, 10, 11]])\n",
+    ),
     ("print(t.tensor(1+2j))", "tensor(1.+2.j)\n"),
-    ("x = t.ones(2, requires_grad=True); print(x * 2, (x * 2).sum())",
-     "tensor([2., 2.], grad_fn=<MulBackward0>) tensor(4., grad_fn=<SumBackward0>)\n"),
+    (
+        "x = t.ones(2, requires_grad=True); print(x * 2, (x * 2).sum())",
+        "tensor([2., 2.], grad_fn=<MulBackward0>) tensor(4., grad_fn=<SumBackward0>)\n",
+    ),
 ]
 
 
@@ -148,27 +162,30 @@ def test_set_default_dtype():
     assert ft.tensor([1.0]).dtype is ft.float32
 
 
-@pytest.mark.parametrize("expr,dtype", [
-    ("t.tensor([1, 2]) + 2.5", "float32"),
-    ("t.tensor([1, 2]) / 2", "float32"),
-    ("t.tensor([1, 2]) // 2", "int64"),
-    ("t.tensor([1, 2], dtype=t.int32) * True", "int32"),
-    ("t.tensor([1, 2], dtype=t.int32) + t.tensor(2.5, dtype=t.float64)", "float64"),
-    ("t.tensor([1.]) + t.tensor(1., dtype=t.float64)", "float32"),
-    ("t.tensor([1.]) + t.tensor([1.], dtype=t.float64)", "float64"),
-    ("t.tensor([True]) + 1", "int64"),
-    ("t.tensor(1, dtype=t.int8) + t.tensor([1], dtype=t.uint8)", "uint8"),
-    ("t.tensor([1.], dtype=t.float16) + t.tensor(1., dtype=t.float64)", "float16"),
-    ("t.tensor([1, 2], dtype=t.int32) + (1 + 2j)", "complex64"),
-    ("t.ones(2) * np.float64(2)", "float32"),
-    ("t.tensor([1, 2]).sqrt()", "float32"),
-    ("t.tensor([1, 2]).sum()", "int64"),
-    ("t.tensor([True, False]).sum()", "int64"),
-    ("t.tensor([1, 2]) ** 2", "int64"),
-    ("t.tensor([1, 2]) ** 2.0", "float32"),
-    ("2 ** t.tensor([1, 2])", "int64"),
-    ("t.tensor([1, 2]) > 1", "bool"),
-])
+@pytest.mark.parametrize(
+    "expr,dtype",
+    [
+        ("t.tensor([1, 2]) + 2.5", "float32"),
+        ("t.tensor([1, 2]) / 2", "float32"),
+        ("t.tensor([1, 2]) // 2", "int64"),
+        ("t.tensor([1, 2], dtype=t.int32) * True", "int32"),
+        ("t.tensor([1, 2], dtype=t.int32) + t.tensor(2.5, dtype=t.float64)", "float64"),
+        ("t.tensor([1.]) + t.tensor(1., dtype=t.float64)", "float32"),
+        ("t.tensor([1.]) + t.tensor([1.], dtype=t.float64)", "float64"),
+        ("t.tensor([True]) + 1", "int64"),
+        ("t.tensor(1, dtype=t.int8) + t.tensor([1], dtype=t.uint8)", "uint8"),
+        ("t.tensor([1.], dtype=t.float16) + t.tensor(1., dtype=t.float64)", "float16"),
+        ("t.tensor([1, 2], dtype=t.int32) + (1 + 2j)", "complex64"),
+        ("t.ones(2) * np.float64(2)", "float32"),
+        ("t.tensor([1, 2]).sqrt()", "float32"),
+        ("t.tensor([1, 2]).sum()", "int64"),
+        ("t.tensor([True, False]).sum()", "int64"),
+        ("t.tensor([1, 2]) ** 2", "int64"),
+        ("t.tensor([1, 2]) ** 2.0", "float32"),
+        ("2 ** t.tensor([1, 2])", "int64"),
+        ("t.tensor([1, 2]) > 1", "bool"),
+    ],
+)
 def test_pytorch_promotion(expr, dtype):
     res = eval(expr, {"t": ft, "np": np})
     assert str(res.dtype) == "torch." + dtype
@@ -201,7 +218,8 @@ def test_legacy_constructors():
         "t.ByteTensor([1, 2]), t.LongTensor(2, 3).shape, repr(t.Tensor()))",
         "torch.Size([2, 3]) [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] 6 6 torch.Size([2, 3]) tensor([2., 3.])\n"
         "tensor([1., 2.]) tensor([1, 2]) torch.Size([2]) tensor([1], dtype=torch.int32) "
-        "tensor([1, 2], dtype=torch.uint8) torch.Size([2, 3]) tensor([])\n")
+        "tensor([1, 2], dtype=torch.uint8) torch.Size([2, 3]) tensor([])\n",
+    )
     x = ft.ones(2)
     assert isinstance(x, ft.FloatTensor) and not isinstance(x, ft.DoubleTensor)
     assert x.type() == "torch.FloatTensor" and x.long().type() == "torch.LongTensor"
@@ -245,9 +263,11 @@ def test_item_tolist_and_scalar_conversions():
 
 def test_device_objects_and_cuda():
     same_as_torch(
-        "print(t.device('cuda:0'), repr(t.device('cuda:0')), repr(t.device('cpu')), repr(t.device('cuda', 0)), "
+        "print(t.device('cuda:0'), repr(t.device('cuda:0')), repr(t.device('cpu')), repr(t.device('cuda', "
+        "0)), "
         "t.randn(3, 4).device, t.cuda.is_available())",
-        "cuda:0 device(type='cuda', index=0) device(type='cpu') device(type='cuda', index=0) cpu False\n")
+        "cuda:0 device(type='cuda', index=0) device(type='cpu') device(type='cuda', index=0) cpu False\n",
+    )
     with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
         ft.ones(2).cuda()
     with pytest.raises(AssertionError, match="CUDA"):
@@ -291,12 +311,14 @@ def test_tensor_constructor_copies_and_warns():
 
 def test_creation_functions():
     same_as_torch(
-        "print(t.ones(2, 3), t.zeros(2, 3), t.arange(1, 6, 2), t.linspace(1, 10, 3), t.eye(2, 3, dtype=t.int))\n"
+        "print(t.ones(2, 3), t.zeros(2, 3), t.arange(1, 6, 2), t.linspace(1, 10, 3), t.eye(2, 3, "
+        "dtype=t.int))\n"
         "print(t.arange(0, 1, 0.25), t.linspace(0, 1, 7).tolist(), t.arange(-1, 1.4, 0.2).tolist())\n"
         "print(t.zeros_like(t.ones(2)), t.ones_like(t.ones(2, dtype=t.int32)), t.full_like(t.ones(2), 3), "
         "t.empty(2, 3).shape, t.eye(3), t.tensor([]).shape, t.zeros((2, 1)).shape, t.ones([3]).shape)\n"
         "a = t.ones(2, dtype=t.float64); print(a.new_zeros(3), a.new_ones(2, 2), a.new_tensor([1, 2]), "
-        "a.new_full((2,), 3.), a.new_empty(1).dtype)")
+        "a.new_full((2,), 3.), a.new_empty(1).dtype)"
+    )
 
 
 def test_random_generator_is_seeded_and_stateful():

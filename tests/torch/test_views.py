@@ -100,7 +100,9 @@ def test_view_errors():
         ft.ones(3, 4).t().view(12)
     with pytest.raises(RuntimeError, match="only one dimension can be inferred"):
         ft.ones(4).view(-1, -1)
-    with pytest.raises(RuntimeError, match="The expanded size of the tensor \\(3\\) must match the existing size"):
+    with pytest.raises(
+        RuntimeError, match="The expanded size of the tensor \\(3\\) must match the existing size"
+    ):
         ft.ones(2, 3).expand(3, 3)
     with pytest.raises(RuntimeError, match="t\\(\\) expects a tensor with <= 2 dimensions"):
         ft.ones(2, 2, 2).t()
@@ -121,21 +123,28 @@ def test_reshape_copies_only_when_needed():
 def test_strides_offsets_and_contiguity():
     same_as_torch(
         "x = t.Tensor([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]); print(x.stride(), x.t().stride())\n"
-        "a = t.arange(0, 6, dtype=t.float32); b = a.view(2, 3); c = a[2:]; print(c.data_ptr() - a.data_ptr())\n"
+        "a = t.arange(0, 6, dtype=t.float32); b = a.view(2, 3); c = a[2:]; print(c.data_ptr() - "
+        "a.data_ptr())\n"
         "c[0] = -100; print(a); d = t.Tensor(c.storage()); d[0] = 6666; print(b)\n"
         "print(a.storage_offset(), c.storage_offset(), d.storage_offset())\n"
         "e = b[::2, ::2]; print(b.stride(), e.stride(), e.is_contiguous(), e.contiguous().is_contiguous())\n"
         "print(len({x.untyped_storage().data_ptr() for x in (a, b, c, d)}))\n"
-        "x = t.ones(3, 4); print(x[:, 1].stride(), x[1].stride(), x[:, None].stride(), x.unsqueeze(0).stride(), "
-        "x.t().contiguous().stride(), x[1].storage_offset(), t.tensor(3.).stride(), t.ones(2, 3).expand(4, 2, 3).stride())",
+        "x = t.ones(3, 4); print(x[:, 1].stride(), x[1].stride(), x[:, None].stride(), "
+        "x.unsqueeze(0).stride(), "
+        "x.t().contiguous().stride(), x[1].storage_offset(), t.tensor(3.).stride(), t.ones(2, 3).expand(4, "
+        "2, 3).stride())",
         "(5, 1) (1, 5)\n8\ntensor([   0.,    1., -100.,    3.,    4.,    5.])\n"
-        "tensor([[6666.,    1., -100.],\n        [   3.,    4.,    5.]])\n(0, 2, 0)\n((3, 1), (6, 2)) False True\n1\n"
-        "(4,) (1,) (4, 4, 1) (12, 4, 1) (3, 1) 4 () (0, 3, 1)\n")
+        "tensor([[6666.,    1., -100.],\n        [   3.,    4.,    5.]])\n(0, 2, 0)\n((3, 1), (6, 2)) False "
+        "True\n1\n"
+        "(4,) (1,) (4, 4, 1) (12, 4, 1) (3, 1) 4 () (0, 3, 1)\n",
+    )
 
 
 def test_storage_printing():
-    same_as_torch("a = t.arange(0, 6, dtype=t.float32); print(a.storage()); print(a[1:3].storage())\n"
-                  "print(t.arange(3).storage())")
+    same_as_torch(
+        "a = t.arange(0, 6, dtype=t.float32); print(a.storage()); print(a[1:3].storage())\n"
+        "print(t.arange(3).storage())"
+    )
 
 
 def test_storage_identity_and_sharing():
@@ -256,7 +265,8 @@ def test_resize_keeps_data_and_grows():
         "a = t.arange(0, 6); b = a.view(2, 3); c = b.view(1, 1, 1, 2, 3); c.squeeze_(0); print(c.shape)\n"
         "a[1] = 100; print(b); b.resize_(1, 3); print(b); b.resize_(3, 3); print(b.shape, b[:2])",
         "torch.Size([1, 1, 2, 3])\ntensor([[  0, 100,   2],\n        [  3,   4,   5]])\n"
-        "tensor([[  0, 100,   2]])\ntorch.Size([3, 3]) tensor([[  0, 100,   2],\n        [  3,   4,   5]])\n")
+        "tensor([[  0, 100,   2]])\ntorch.Size([3, 3]) tensor([[  0, 100,   2],\n        [  3,   4,   5]])\n",
+    )
 
 
 def test_clone_contiguous_and_copy_semantics():
@@ -287,14 +297,17 @@ def test_out_argument():
 
 
 def test_unbind_split_chunk_values():
-    same_as_torch("x = t.arange(6.).view(2, 3); print(x.unbind(1), x.chunk(2, 1), x.split(2, 1), x.split([1, 2], 1), "
-                  "x.narrow(1, 1, 2), x.select(1, 0), t.tensor_split(t.arange(7), 3))")
+    same_as_torch(
+        "x = t.arange(6.).view(2, 3); print(x.unbind(1), x.chunk(2, 1), x.split(2, 1), x.split([1, 2], 1), "
+        "x.narrow(1, 1, 2), x.select(1, 0), t.tensor_split(t.arange(7), 3))"
+    )
 
 
 def test_indexing_matches_pytorch():
     same_as_torch(
         "x = t.arange(12).view(3, 4); print(x[1], x[1:, ::2], x[..., 1], x[None].shape, x[:, None, 1].shape, "
-        "x[[0, 2]], x[[0, 2], [1, 3]], x[x > 5], x[t.tensor([True, False, True])], x[t.tensor(1)], x[0, -1])")
+        "x[[0, 2]], x[[0, 2], [1, 3]], x[x > 5], x[t.tensor([True, False, True])], x[t.tensor(1)], x[0, -1])"
+    )
 
 
 def test_iteration_and_containment():

@@ -9,7 +9,12 @@ from .._tensor import Tensor, _wrap
 from . import graph
 from .function import Function, FunctionCtx, InplaceFunction, NestedIOFunction, once_differentiable
 from .grad_mode import (
-    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
     set_multithreading_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
@@ -25,7 +30,7 @@ def _tensors(x):
 
 def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
     res = []
-    for i, (o, g) in enumerate(zip(outputs, grads)):
+    for i, (o, g) in enumerate(zip(outputs, grads, strict=False)):
         if g is None:
             if not o.requires_grad:
                 res.append(None)
@@ -33,8 +38,9 @@ def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
             if o._buf.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             if o._buf.dtype.kind != "f":
-                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got "
-                                   f"{o.dtype}")
+                raise RuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got {o.dtype}"
+                )
             b = np.ones(o._buf.shape, o._buf.dtype)
             res.append(_wrap(b) if create_graph else b)
             continue
@@ -45,8 +51,10 @@ def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
         if g._buf.shape != o._buf.shape:
             if g._buf.size == o._buf.size and False:
                 pass
-            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a "
-                               f"shape of {o.shape}.")
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a "
+                f"shape of {o.shape}."
+            )
         if g._buf.dtype.kind in "fc" and o._buf.dtype.kind in "fc" and g._buf.dtype != o._buf.dtype:
             g = g.to(o.dtype)
         res.append(g if create_graph else np.asarray(g._buf))
@@ -62,8 +70,9 @@ def _roots(outputs):
     return roots
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
-             inputs=None) -> None:
+def backward(
+    tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None
+) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``.
 
     Example::
@@ -89,18 +98,34 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         retain_graph = create_graph
     roots = _roots(outs)
     gs = _make_grads(outs, grads, create_graph)
-    pairs = [(r, g) for r, g in zip(roots, gs) if g is not None]
+    pairs = [(r, g) for r, g in zip(roots, gs, strict=False) if g is not None]
     ins = None
     if inputs is not None:
         ins = _tensors(inputs)
         if not ins:
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    graph.run_backward([p[0] for p in pairs], [p[1] for p in pairs], bool(retain_graph), bool(create_graph),
-                       ins, allow_unused=True, accumulate=True)
+    graph.run_backward(
+        [p[0] for p in pairs],
+        [p[1] for p in pairs],
+        bool(retain_graph),
+        bool(create_graph),
+        ins,
+        allow_unused=True,
+        accumulate=True,
+    )
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+def grad(
+    outputs,
+    inputs,
+    grad_outputs=None,
+    retain_graph=None,
+    create_graph=False,
+    only_inputs=True,
+    allow_unused=None,
+    is_grads_batched=False,
+    materialize_grads=False,
+):
     """Gradients of ``outputs`` with respect to ``inputs`` (returned, not accumulated).
 
     Example::
@@ -123,8 +148,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     else:
         grads = list(grad_outputs)
     if len(grads) != len(outs):
-        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} grad_outputs and "
-                           f"{len(outs)} outputs")
+        raise RuntimeError(
+            f"grad requires one grad_output per output: got {len(grads)} grad_outputs and {len(outs)} outputs"
+        )
     for i, t in enumerate(ins):
         if not isinstance(t, Tensor):
             raise TypeError(f"grad(): inputs must be Tensors, got {type(t).__name__} at index {i}")
@@ -134,12 +160,18 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         retain_graph = create_graph
     roots = _roots(outs)
     gs = _make_grads(outs, grads, create_graph)
-    pairs = [(r, g) for r, g in zip(roots, gs) if g is not None]
-    res = graph.run_backward([p[0] for p in pairs], [p[1] for p in pairs], bool(retain_graph),
-                             bool(create_graph), ins, allow_unused=allow_unused or materialize_grads,
-                             accumulate=False)
+    pairs = [(r, g) for r, g in zip(roots, gs, strict=False) if g is not None]
+    res = graph.run_backward(
+        [p[0] for p in pairs],
+        [p[1] for p in pairs],
+        bool(retain_graph),
+        bool(create_graph),
+        ins,
+        allow_unused=allow_unused or materialize_grads,
+        accumulate=False,
+    )
     out = []
-    for r, t in zip(res, ins):
+    for r, t in zip(res, ins, strict=False):
         if r is None and materialize_grads:
             from .._ops_creation import zeros_like
 
@@ -195,8 +227,26 @@ def is_anomaly_enabled() -> bool:
 from . import functional  # noqa: E402,F401
 
 __all__ = [
-    "backward", "grad", "Variable", "Function", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
-    "once_differentiable", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
-    "is_inference_mode_enabled", "set_multithreading_enabled", "gradcheck", "gradgradcheck", "GradcheckError",
-    "graph", "set_detect_anomaly", "detect_anomaly", "functional",
+    "backward",
+    "grad",
+    "Variable",
+    "Function",
+    "FunctionCtx",
+    "InplaceFunction",
+    "NestedIOFunction",
+    "once_differentiable",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "is_grad_enabled",
+    "inference_mode",
+    "is_inference_mode_enabled",
+    "set_multithreading_enabled",
+    "gradcheck",
+    "gradgradcheck",
+    "GradcheckError",
+    "graph",
+    "set_detect_anomaly",
+    "detect_anomaly",
+    "functional",
 ]

@@ -28,8 +28,9 @@ class FunctionCtx:
     def save_for_backward(self, *tensors) -> None:
         for t in tensors:
             if t is not None and not isinstance(t, Tensor):
-                raise TypeError("save_for_backward can only save variables, but argument 0 is of type "
-                                f"{type(t).__name__}")
+                raise TypeError(
+                    f"save_for_backward can only save variables, but argument 0 is of type {type(t).__name__}"
+                )
         self._to_save = tensors
 
     def save_for_forward(self, *tensors) -> None:
@@ -49,10 +50,13 @@ class FunctionCtx:
         saved = self.__dict__.get("_saved")
         if saved is G._RELEASED:
             raise RuntimeError(
-                "Trying to backward through the graph a second time (or directly access saved tensors after they "
+                "Trying to backward through the graph a second time (or directly access saved tensors after "
+                "they "
                 "have already been freed). Saved intermediate values of the graph are freed when you call "
-                ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-                "graph a second time or if you need to access saved tensors after calling backward.")
+                ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through "
+                "the "
+                "graph a second time or if you need to access saved tensors after calling backward."
+            )
         if saved is None:
             return tuple(getattr(self, "_to_save", ()))
         out = []
@@ -63,8 +67,9 @@ class FunctionCtx:
             t, ver, is_out = entry
             if t._vc is not None and t._vc.v != ver:
                 gfn = t._gfn
-                G._raise_modified(t._buf, t._vc.v, ver, None if gfn is None or gfn is self else
-                                  type(gfn).__name__)
+                G._raise_modified(
+                    t._buf, t._vc.v, ver, None if gfn is None or gfn is self else type(gfn).__name__
+                )
             out.append(t)
         return tuple(out)
 
@@ -111,17 +116,21 @@ class BackwardCFunction(G.Node, FunctionCtx):
             if len(res) > n_in and all(r is None for r in res[n_in:]):
                 res = res[:n_in]
             else:
-                raise RuntimeError(f"function {type(self).__name__} returned an incorrect number of gradients "
-                                   f"(expected {n_in}, got {len(res)})")
+                raise RuntimeError(
+                    f"function {type(self).__name__} returned an incorrect number of gradients "
+                    f"(expected {n_in}, got {len(res)})"
+                )
         out = []
-        for pos, meta in zip(self._edge_args, self._in_meta):
+        for pos, meta in zip(self._edge_args, self._in_meta, strict=False):
             g = res[pos]
             if g is None:
                 out.append(None)
                 continue
             if not isinstance(g, Tensor):
-                raise TypeError(f"function {type(self).__name__} returned a gradient of type {type(g).__name__} at "
-                                f"index {pos}; expected a Tensor or None")
+                raise TypeError(
+                    f"function {type(self).__name__} returned a gradient of type {type(g).__name__} at "
+                    f"index {pos}; expected a Tensor or None"
+                )
             g = _validate(g, meta, pos, type(self).__name__, create_graph)
             out.append(g if create_graph else g._buf)
         return out
@@ -138,12 +147,16 @@ def _validate(g: Tensor, meta, pos, name, create_graph):
         except ValueError:
             bs = None
         if bs != g._buf.shape or bs is None:
-            raise RuntimeError(f"Function {name} returned an invalid gradient at index {pos} - got "
-                               f"{list(g._buf.shape)} but expected shape compatible with {list(shape)}")
+            raise RuntimeError(
+                f"Function {name} returned an invalid gradient at index {pos} - got "
+                f"{list(g._buf.shape)} but expected shape compatible with {list(shape)}"
+            )
         from .._ops import sum as sum_, reshape
 
         lead = len(g._buf.shape) - len(shape)
-        axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g._buf.shape[i + lead] != 1)
+        axes = tuple(range(lead)) + tuple(
+            i + lead for i, s in enumerate(shape) if s == 1 and g._buf.shape[i + lead] != 1
+        )
         g = reshape(sum_(g, axes), shape) if axes else reshape(g, shape)
     if g._buf.dtype != dt:
         g = g.to(dt) if create_graph else _wrap(g._buf.astype(dt))
@@ -186,9 +199,11 @@ class Function(metaclass=FunctionMeta):
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
-            "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd "
+            "Legacy autograd function with non-static forward method is deprecated. Please use new-style "
+            "autograd "
             "function with static forward method. (Example: https://pytorch.org/docs/stable/autograd.html"
-            "#torch.autograd.Function)")
+            "#torch.autograd.Function)"
+        )
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -200,15 +215,18 @@ class Function(metaclass=FunctionMeta):
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
-                                  "autograd.Function to use it with backward mode AD.")
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
 
     vjp = backward
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
-        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
-                                  "with forward mode AD.")
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
+        )
 
     @classmethod
     def apply(cls, *args, **kwargs):
@@ -245,8 +263,9 @@ class Function(metaclass=FunctionMeta):
         ctx._in_meta = tuple((args[i]._buf.shape, args[i]._buf.dtype) for i in ctx._edge_args)
         ctx._next = tuple(G.edge_of(args[i]) for i in ctx._edge_args)
         ctx._nout = len(outs)
-        ctx._out_meta = tuple((o._buf.shape, o._buf.dtype) if isinstance(o, Tensor) else ((), np.float32)
-                              for o in outs)
+        ctx._out_meta = tuple(
+            (o._buf.shape, o._buf.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs
+        )
         for k, o in enumerate(outs):
             if isinstance(o, Tensor) and id(o) not in non_diff and o._buf.dtype.kind in "fc":
                 if id(o) in dirty:
@@ -308,7 +327,7 @@ def _apply_functional(cls, args, kwargs):
 
     def run_forward(vals):
         full = list(args)
-        for i, v in zip(tensor_pos, vals):
+        for i, v in zip(tensor_pos, vals, strict=False):
             full[i] = _wrap(v)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) for a in full)
@@ -358,5 +377,11 @@ def _apply_functional(cls, args, kwargs):
     return outs[0] if len(outs) == 1 else outs
 
 
-__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction",
-           "NestedIOFunction"]
+__all__ = [
+    "Function",
+    "FunctionCtx",
+    "BackwardCFunction",
+    "once_differentiable",
+    "InplaceFunction",
+    "NestedIOFunction",
+]

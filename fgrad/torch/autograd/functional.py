@@ -12,8 +12,10 @@ def _tup(x):
 
 
 def _prep(inputs, create_graph):
-    return tuple(i.detach().requires_grad_(True) if not create_graph or not i.requires_grad else i
-                 for i in _tup(inputs))
+    return tuple(
+        i.detach().requires_grad_(True) if not create_graph or not i.requires_grad else i
+        for i in _tup(inputs)
+    )
 
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
@@ -25,7 +27,11 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     outs = _tup(out)
     vs = _tup(v) if v is not None else (None,) * len(outs)
     g = grad(outs, ins, vs, create_graph=create_graph, allow_unused=True, materialize_grads=True)
-    res = out if create_graph else (out.detach() if isinstance(out, Tensor) else tuple(o.detach() for o in outs))
+    res = (
+        out
+        if create_graph
+        else (out.detach() if isinstance(out, Tensor) else tuple(o.detach() for o in outs))
+    )
     return res, (g[0] if single else g)
 
 
@@ -44,8 +50,15 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
         for j in range(n):
             e = np.zeros(o._buf.shape, o._buf.dtype)
             e.reshape(-1)[j] = 1
-            g = grad(o, ins, _wrap(e), retain_graph=True, create_graph=create_graph, allow_unused=True,
-                     materialize_grads=True)
+            g = grad(
+                o,
+                ins,
+                _wrap(e),
+                retain_graph=True,
+                create_graph=create_graph,
+                allow_unused=True,
+                materialize_grads=True,
+            )
             rows.append(g)
         per_in = []
         for k, x in enumerate(ins):
@@ -57,7 +70,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
     return jac[0] if single_out else tuple(jac)
 
 
-def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
+def hessian(
+    func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"
+):
     from . import grad
 
     single = isinstance(inputs, Tensor)

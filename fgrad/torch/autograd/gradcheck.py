@@ -67,10 +67,24 @@ def _analytical_jacobian(func, inputs, out_index, in_index):
     return jac
 
 
-def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
-              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
-              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
-              fast_mode=False, masked=None) -> bool:
+def gradcheck(
+    func,
+    inputs,
+    *,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    raise_exception=True,
+    nondet_tol=0.0,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_batched_forward_grad=False,
+    check_forward_ad=False,
+    check_backward_ad=True,
+    fast_mode=False,
+    masked=None,
+) -> bool:
     """Check the gradients of ``func`` at ``inputs`` against finite differences.
 
     Example::
@@ -89,18 +103,35 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             num = _numerical_jacobian(func, inputs, k, i, eps)
             ana = _analytical_jacobian(func, inputs, k, i)
             if not np.allclose(ana, num, rtol=rtol, atol=atol):
-                msg = (f"Jacobian mismatch for output {k} with respect to input {i},\n"
-                       f"numerical:{_wrap(num)}\nanalytical:{_wrap(ana)}\n")
+                msg = (
+                    f"Jacobian mismatch for output {k} with respect to input {i},\n"
+                    f"numerical:{_wrap(num)}\nanalytical:{_wrap(ana)}\n"
+                )
                 if raise_exception:
                     raise GradcheckError(msg)
                 return False
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, gen_non_contig_grad_outputs=False,
-                  raise_exception=True, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
-                  check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True,
-                  fast_mode=False, masked=False) -> bool:
+def gradgradcheck(
+    func,
+    inputs,
+    grad_outputs=None,
+    *,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    gen_non_contig_grad_outputs=False,
+    raise_exception=True,
+    nondet_tol=0.0,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_fwd_over_rev=False,
+    check_rev_over_rev=True,
+    fast_mode=False,
+    masked=False,
+) -> bool:
     """Check second derivatives: gradcheck of ``v -> d<func(x), v>/dx``."""
     from . import grad as autograd_grad
 
@@ -109,21 +140,28 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     diff = _diff_inputs(inputs)
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = tuple(_wrap(rng.standard_normal(o._buf.shape).astype(o._buf.dtype)).requires_grad_()
-                             for o in outs)
+        grad_outputs = tuple(
+            _wrap(rng.standard_normal(o._buf.shape).astype(o._buf.dtype)).requires_grad_() for o in outs
+        )
     grad_outputs = _as_tuple(grad_outputs)
     n_in = len(inputs)
 
     def new_func(*args):
         ins, gos = args[:n_in], args[n_in:]
         o = _outputs(func, ins)
-        pairs = [(oo, g) for oo, g in zip(o, gos) if oo.requires_grad]
-        gi = autograd_grad([p[0] for p in pairs], [ins[i] for i in diff], [p[1] for p in pairs],
-                           create_graph=True, allow_unused=True)
+        pairs = [(oo, g) for oo, g in zip(o, gos, strict=False) if oo.requires_grad]
+        gi = autograd_grad(
+            [p[0] for p in pairs],
+            [ins[i] for i in diff],
+            [p[1] for p in pairs],
+            create_graph=True,
+            allow_unused=True,
+        )
         return tuple(g for g in gi if g is not None)
 
-    return gradcheck(new_func, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+    return gradcheck(
+        new_func, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception
+    )
 
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]

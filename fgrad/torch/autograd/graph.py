@@ -83,10 +83,10 @@ class Node:
     __slots__ = ("_next", "_seq", "__dict__", "__weakref__")
 
     # hooks and metadata are rare: class-level defaults, set per instance when used
-    _pre = None       # node pre-hooks
-    _post = None      # node post-hooks
-    _tpre = None      # tensor hooks of the outputs: {output index: hooks}
-    _retain = None    # retain_grad: {output index: weakref(tensor)}
+    _pre = None  # node pre-hooks
+    _post = None  # node post-hooks
+    _tpre = None  # tensor hooks of the outputs: {output index: hooks}
+    _retain = None  # retain_grad: {output index: weakref(tensor)}
     metadata_ = None
 
     def __init__(self) -> None:
@@ -217,19 +217,32 @@ def edge_of(t) -> tuple:
 class _Prog:
     """A compiled VJP: ``run(inputs) -> cotangents of the differentiable inputs``."""
 
-    __slots__ = ("jaxpr", "consts", "in_used", "out_used", "ct_used", "diff", "out_avals", "steps",
-                 "template", "in_slots", "res_slots", "n_saved", "zero_res")
+    __slots__ = (
+        "jaxpr",
+        "consts",
+        "in_used",
+        "out_used",
+        "ct_used",
+        "diff",
+        "out_avals",
+        "steps",
+        "template",
+        "in_slots",
+        "res_slots",
+        "n_saved",
+        "zero_res",
+    )
 
     def run(self, vals):
         env = self.template.copy()
-        for s, v in zip(self.in_slots, vals):
+        for s, v in zip(self.in_slots, vals, strict=False):
             env[s] = v
         for impl, params, ins, outs in self.steps:
             r = impl(np, *[env[i] for i in ins], **params)
             if len(outs) == 1:
                 env[outs[0]] = r
             else:
-                for s, o in zip(outs, r):
+                for s, o in zip(outs, r, strict=False):
                     env[s] = o
         return [None if s is None else env[s] for s in self.res_slots]
 
@@ -292,7 +305,7 @@ def _build_program(fn, avals, diff, multi) -> _Prog:
 
         def f(*d):
             a = list(args)
-            for i, v in zip(diff, d):
+            for i, v in zip(diff, d, strict=False):
                 a[i] = v
             return fn(*a)
 
@@ -316,7 +329,7 @@ def _build_program(fn, avals, diff, multi) -> _Prog:
             defined[id(v)] = v
     out_vars = []
     rename = {}
-    for k, o in enumerate(outs):
+    for o in outs:
         if isinstance(o, StagingTracer) and o._trace is tr and id(o.var) in defined:
             nv = Var(o.var.aval)
             rename[id(o.var)] = nv
@@ -332,8 +345,9 @@ def _build_program(fn, avals, diff, multi) -> _Prog:
     out_used = tuple(k for k, v in enumerate(out_vars) if v is not None and id(v) in live)
     ct_used = tuple(k for k, v in enumerate(ct_vars) if id(v) in live)
     # cotangents that are plain inputs/constants/literals are fine; keep the structure
-    jaxpr.invars = [in_vars[i] for i in in_used] + [out_vars[k] for k in out_used] + \
-        [ct_vars[k] for k in ct_used]
+    jaxpr.invars = (
+        [in_vars[i] for i in in_used] + [out_vars[k] for k in out_used] + [ct_vars[k] for k in ct_used]
+    )
     consts = [c._buf if type(c) is ArrayImpl else c for c in consts]
     p = _Prog()
     p.jaxpr = jaxpr
@@ -362,7 +376,7 @@ def _compile(p: _Prog) -> None:
             template.append(None)
         return s
 
-    for v, c in zip(jaxpr.constvars, p.consts):
+    for v, c in zip(jaxpr.constvars, p.consts, strict=False):
         s = slot_of(v)
         template[s] = c
     p.in_slots = tuple(slot_of(v) for v in jaxpr.invars)
@@ -407,7 +421,8 @@ class FnNode(Node):
                 "after they have already been freed). Saved intermediate values of the graph are freed "
                 "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
                 "backward through the graph a second time or if you need to access saved tensors after "
-                "calling backward.")
+                "calling backward."
+            )
         vals = []
         for s in saved:
             kind = s[0]
@@ -445,7 +460,7 @@ class FnNode(Node):
                     c = _wrap(c)
             vals.append(c)
         res = prog.run_traced(vals) if create_graph else prog.run(vals)
-        by_arg = dict(zip(prog.diff, res))
+        by_arg = dict(zip(prog.diff, res, strict=False))
         return [by_arg.get(a) for a in self._edge_args]
 
 
@@ -467,7 +482,8 @@ def _raise_modified(buf, now, expected, producer) -> None:
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
         f"[{_type_name(buf)} {shape}]{who} is at version {now}; expected version {expected} instead. Hint: "
         "enable anomaly detection to find the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
 
 
 def _aval_key(b):
@@ -622,8 +638,15 @@ def _as_tensor(g):
     return g if isinstance(g, Tensor) else _wrap(g)
 
 
-def run_backward(roots, grads, retain_graph: bool, create_graph: bool, inputs=None,
-                 allow_unused: bool = True, accumulate: bool = True):
+def run_backward(
+    roots,
+    grads,
+    retain_graph: bool,
+    create_graph: bool,
+    inputs=None,
+    allow_unused: bool = True,
+    accumulate: bool = True,
+):
     """Propagate ``grads`` (buffers, or Tensors when create_graph) from the root edges
     ``roots`` [(node, output index)].  With ``inputs`` (Tensors), return their gradients
     (and, if ``accumulate``, accumulate into them only)."""
@@ -690,7 +713,7 @@ def run_backward(roots, grads, retain_graph: bool, create_graph: bool, inputs=No
     # -- seed --------------------------------------------------------------------------
     bufs: dict = {}
     given = set()
-    for (node, oi), g in zip(roots, grads):
+    for (node, oi), g in zip(roots, grads, strict=False):
         if node is None:
             continue
         given.add(id(g))
@@ -701,8 +724,12 @@ def run_backward(roots, grads, retain_graph: bool, create_graph: bool, inputs=No
     ready = []
     counter = itertools.count()
     for node, _ in roots:
-        if node is not None and deps.get(node, 0) == 0 and node in bufs and not any(
-                r[2] is node for r in ready):
+        if (
+            node is not None
+            and deps.get(node, 0) == 0
+            and node in bufs
+            and not any(r[2] is node for r in ready)
+        ):
             heapq.heappush(ready, (-node._seq, next(counter), node))
     prev_mode = STATE.enabled
     STATE.enabled = bool(create_graph)
@@ -725,8 +752,15 @@ def run_backward(roots, grads, retain_graph: bool, create_graph: bool, inputs=No
                     if t is not None and cts[oi] is not None:
                         _retain(t, cts[oi], create_graph, given)
             if type(node) is AccumulateGrad:
-                _accumulate(node, cts[0], create_graph, captures, results if captures is not None else None,
-                            accumulate, given)
+                _accumulate(
+                    node,
+                    cts[0],
+                    create_graph,
+                    captures,
+                    results if captures is not None else None,
+                    accumulate,
+                    given,
+                )
                 continue
             if captures is not None:
                 for oi in range(len(cts)):
@@ -755,7 +789,7 @@ def run_backward(roots, grads, retain_graph: bool, create_graph: bool, inputs=No
                 in_cts = [None if c is None else (c if create_graph else c._buf) for c in gi]
             if not retain_graph:
                 node._release()
-            for (nxt, idx), c in zip(node._next, in_cts):
+            for (nxt, idx), c in zip(node._next, in_cts, strict=False):
                 if nxt is None:
                     continue
                 if c is not None:
@@ -778,7 +812,8 @@ def run_backward(roots, grads, retain_graph: bool, create_graph: bool, inputs=No
                 if r is None:
                     raise RuntimeError(
                         f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
-                        "Set allow_unused=True if this is the desired behavior.")
+                        "Set allow_unused=True if this is the desired behavior."
+                    )
         return results
     return None
 
@@ -875,5 +910,16 @@ def _accumulate(node, g, create_graph, captures, results, accumulate, given) -> 
             fn(var)
 
 
-__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "record", "run_backward", "TensorTrace",
-           "TensorTracer", "node_class", "edge_of", "get_program", "_alias"]
+__all__ = [
+    "Node",
+    "AccumulateGrad",
+    "RemovableHandle",
+    "record",
+    "run_backward",
+    "TensorTrace",
+    "TensorTracer",
+    "node_class",
+    "edge_of",
+    "get_program",
+    "_alias",
+]
