@@ -1674,10 +1674,33 @@ def _reduce_idx(name, gname, input, dim, keepdim, argf):
     d = _wrap_dim(dim, nd)
     if b.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    if type(b) is not _nd:  # functional mode: indices from fgrad's argmax, values gathered by them
+        return _functional_select(name, input, d, keepdim, "max" if gname.startswith("Max") else "min")
     idx = argf(b, d)
     idx_k = np.expand_dims(idx, d)
     vals = _select_along(name, gname, input, idx_k, d, keepdim)
     return _return_type(name)(vals, _new(idx_k if keepdim else idx))
+
+
+def _functional_select(name, input, d, keepdim, which):
+    """max/min with dim in functional mode (tensors hold fgrad values)."""
+    fnp = _fnp()
+    x = _fval(input)
+    idx = (fnp.argmax if which == "max" else fnp.argmin)(x, axis=d, keepdims=True)
+    vals = fnp.take_along_axis(x, idx, axis=d)
+    if not keepdim:
+        vals, idx = fnp.squeeze(vals, axis=d), fnp.squeeze(idx, axis=d)
+    return _return_type(name)(_fwrap(vals), _fwrap(idx))
+
+
+def _functional_sort(name, input, d, descending, k):
+    fnp = _fnp()
+    x = _fval(input)
+    idx = fnp.argsort(ew.neg(x) if descending else x, axis=d)
+    if k is not None:
+        idx = fnp.take(idx, np.arange(k), axis=d)
+    vals = fnp.take_along_axis(x, idx, axis=d)
+    return _return_type(name)(_fwrap(vals), _fwrap(ew.convert_element_type(idx, _i64)))
 
 
 def _nan_arg(f):
@@ -2071,6 +2094,8 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
         res = _return_type("sort")(input.clone(), _new(np.zeros((), _i64)))
         return res
     d = _wrap_dim(dim, b.ndim)
+    if type(b) is not _nd:
+        return _functional_sort("sort", input, d, descending, None)
     idx = _sort_idx(b, d, descending)
     vals = _select_along("sort", "SortBackward0", input, idx, d, True)
     res = _return_type("sort")(vals, _new(idx))
@@ -2096,6 +2121,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
         raise RuntimeError("selected index k out of range")
     if b.ndim == 0:
         return _return_type("topk")(input.clone(), _new(np.zeros((), _i64)))
+    if type(b) is not _nd:
+        return _functional_sort("topk", input, d, largest, k)
     idx = _sort_idx(b, d, largest)
     idx = np.ascontiguousarray(np.take(idx, np.arange(k), axis=d))
     vals = _select_along("topk", "TopkBackward0", input, idx, d, True)
