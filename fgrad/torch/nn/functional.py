@@ -137,6 +137,15 @@ def _shape_str(s) -> str:
 # linear layers
 
 
+def _xwt(x, w):
+    """``x @ w.T`` written as ``(w @ x.T).T`` for 2-D ``x``: the core's transpose rule then
+    yields the weight gradient ``g.T @ x`` C-contiguous (the layout of ``weight``), so the
+    optimizer's in-place update streams through memory."""
+    if len(x.shape) == 2:
+        return fnp.swapaxes(fnp.matmul(w, fnp.swapaxes(x, -1, -2)), -1, -2)
+    return fnp.matmul(x, fnp.swapaxes(w, -1, -2))
+
+
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one node (``AddmmBackward0`` for a batch of vectors)."""
     xb, wb = buf(input), buf(weight)
@@ -155,7 +164,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         name = "MmBackward0" if nd == 2 else ("SqueezeBackward4" if nd == 1 else "UnsafeViewBackward0")
 
         def fn(x, w):
-            return fnp.matmul(x, fnp.swapaxes(w, -1, -2))
+            return _xwt(x, w)
 
         def fwd(x, w):
             return np.matmul(x, w.T)
@@ -164,7 +173,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     name = "AddmmBackward0" if nd == 2 else "ViewBackward0"
 
     def fn_b(x, w, b):
-        return fnp.matmul(x, fnp.swapaxes(w, -1, -2)) + b
+        return _xwt(x, w) + b
 
     def fwd_b(x, w, b):
         r = np.matmul(x, w.T)
@@ -196,9 +205,23 @@ def _act(name: str, key, fn, input: Tensor, fwd=None, inplace: bool = False) -> 
     return out
 
 
+def _relu_fn(x):
+    # the gradient is a multiplication by the (constant) mask x > 0: one fast elementwise
+    # op in the backward program
+    return x * lax.stop_gradient((x > 0).astype(x.dtype))
+
+
+def _relu_fwd(x):
+    return np.maximum(x, 0).astype(x.dtype, copy=False)
+
+
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)``."""
-    return torch.relu_(input) if inplace else torch.relu(input)
+    if inplace:
+        return torch.relu_(input)
+    if not input.is_floating_point():
+        return torch.relu(input)
+    return defop("ReluBackward0", ("relu",), _relu_fn, (input,), _relu_fwd)
 
 
 def relu_(input: Tensor) -> Tensor:

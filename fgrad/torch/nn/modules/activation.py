@@ -27,7 +27,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return torch.relu_(input) if self.inplace else torch.relu(input)
+        return F.relu(input, self.inplace)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
