@@ -28,7 +28,8 @@ SCRIPTS = _runner.scripts()
 
 
 def _run_backend(backend: str, seed_offset: int = 0) -> dict:
-    out = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"fgrad_notes_{backend}_{seed_offset}_{os.getpid()}.json")
+    out = os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                       f"fgrad_notes_{backend}_{seed_offset}_{os.getpid()}.json")
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     subprocess.run([sys.executable, os.path.join(NOTES, "_runner.py"), "--backend", backend, "--seed-offset",

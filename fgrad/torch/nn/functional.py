@@ -39,17 +39,18 @@ from .._tensor import Tensor
 from ._defop import buf, defop, is_concrete, wrap
 
 __all__ = [
-    "linear", "bilinear", "relu", "relu_", "relu6", "elu", "elu_", "selu", "celu", "leaky_relu", "leaky_relu_",
-    "prelu", "rrelu", "glu", "gelu", "silu", "mish", "hardtanh", "hardtanh_", "hardsigmoid", "hardswish",
-    "hardshrink", "softshrink", "tanhshrink", "threshold", "threshold_", "logsigmoid", "softplus", "softsign",
-    "sigmoid", "tanh", "softmax", "softmin", "log_softmax", "normalize", "cosine_similarity", "pairwise_distance",
-    "one_hot", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding", "conv1d", "conv2d", "conv3d",
-    "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d",
-    "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "pad", "batch_norm", "instance_norm",
-    "layer_norm", "group_norm", "l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "nll_loss",
-    "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss",
+    "linear", "bilinear", "relu", "relu_", "relu6", "elu", "elu_", "selu", "celu", "leaky_relu",
+    "leaky_relu_", "prelu", "rrelu", "glu", "gelu", "silu", "mish", "hardtanh", "hardtanh_",
+    "hardsigmoid", "hardswish", "hardshrink", "softshrink", "tanhshrink", "threshold", "threshold_",
+    "logsigmoid", "softplus", "softsign", "sigmoid", "tanh", "softmax", "softmin", "log_softmax",
+    "normalize", "cosine_similarity", "pairwise_distance", "one_hot", "dropout", "dropout1d",
+    "dropout2d", "dropout3d", "embedding", "conv1d", "conv2d", "conv3d", "max_pool1d", "max_pool2d",
+    "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d", "pad", "batch_norm", "instance_norm", "layer_norm",
+    "group_norm", "l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss",
     "gaussian_nll_loss", "soft_margin_loss", "margin_ranking_loss", "hinge_embedding_loss",
-    "cosine_embedding_loss", "triplet_margin_loss", "multilabel_soft_margin_loss", "unfold",
+    "cosine_embedding_loss", "triplet_margin_loss", "multilabel_soft_margin_loss", "unfold"
 ]
 
 
@@ -1589,7 +1590,8 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var, full: bool = False, ep
                       reduction: str = "mean") -> Tensor:
     if not isinstance(var, Tensor):
         var = torch.full_like(input, float(var))
-    if var.dim() == input.dim() - 1 or (var.size() != input.size() and var.size(-1) != 1 and var.dim() < input.dim()):
+    if var.dim() == input.dim() - 1 or (var.size() != input.size() and var.size(-1) != 1
+                                         and var.dim() < input.dim()):
         var = var.unsqueeze(-1)
     var = var.clamp(min=eps)
     loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)

@@ -290,8 +290,8 @@ class CosineAnnealingLR(LRScheduler):
         if self._is_initial:
             return _group_lrs(self.optimizer)
         if self._step_count == 1 and self.last_epoch > 0:
-            return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(self.last_epoch * math.pi / self.T_max))
-                    / 2 for base_lr in self.base_lrs]
+            return [self.eta_min + (base_lr - self.eta_min)
+                    * (1 + math.cos(self.last_epoch * math.pi / self.T_max)) / 2 for base_lr in self.base_lrs]
         if (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:
             return [g["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
                     for base_lr, g in zip(self.base_lrs, groups)]
@@ -300,8 +300,8 @@ class CosineAnnealingLR(LRScheduler):
                 * (g["lr"] - self.eta_min) + self.eta_min for g in groups]
 
     def _get_closed_form_lr(self) -> list:
-        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
-                for base_lr in self.base_lrs]
+        c = math.cos(math.pi * self.last_epoch / self.T_max)
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + c) / 2 for base_lr in self.base_lrs]
 
 
 class ReduceLROnPlateau(LRScheduler):

@@ -15,10 +15,12 @@ from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["ReLU", "ReLU6", "LeakyReLU", "PReLU", "RReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish",
-           "Sigmoid", "Tanh", "Hardtanh", "Hardsigmoid", "Hardswish", "Hardshrink", "Softshrink", "Tanhshrink",
-           "Threshold", "LogSigmoid", "Softplus", "Softsign", "Softmax", "Softmin", "LogSoftmax", "Softmax2d",
-           "GLU"]
+__all__ = [
+    "ReLU", "ReLU6", "LeakyReLU", "PReLU", "RReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish",
+    "Sigmoid", "Tanh", "Hardtanh", "Hardsigmoid", "Hardswish", "Hardshrink", "Softshrink", "Tanhshrink",
+    "Threshold", "LogSigmoid", "Softplus", "Softsign", "Softmax", "Softmin", "LogSoftmax", "Softmax2d",
+    "GLU"
+]
 
 
 class ReLU(Module):

@@ -135,7 +135,8 @@ class Conv1d(_ConvNd):
     """1-D convolution over (N, C_in, L)."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, 1), _ntuple(stride, 1),
                          padding if isinstance(padding, str) else _ntuple(padding, 1), _ntuple(dilation, 1),
                          False, (0,), groups, bias, padding_mode, device, dtype)
@@ -148,7 +149,8 @@ class Conv2d(_ConvNd):
     """2-D convolution over (N, C_in, H, W)."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, 2), _ntuple(stride, 2),
                          padding if isinstance(padding, str) else _ntuple(padding, 2), _ntuple(dilation, 2),
                          False, (0, 0), groups, bias, padding_mode, device, dtype)
@@ -161,7 +163,8 @@ class Conv3d(_ConvNd):
     """3-D convolution over (N, C_in, D, H, W)."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, 3), _ntuple(stride, 3),
                          padding if isinstance(padding, str) else _ntuple(padding, 3), _ntuple(dilation, 3),
                          False, (0, 0, 0), groups, bias, padding_mode, device, dtype)
