@@ -400,6 +400,19 @@ if _serialization is not None:
     load = getattr(_serialization, "load", None)
 from . import func  # noqa: E402,F401
 
+ravel = Tensor.ravel
+
+
+def __getattr__(name):
+    """``torch.conv2d``, ``torch.softplus``...: PyTorch exports many functional ops at the top
+    level; fall back to ``nn.functional``."""
+    nnmod = globals().get("nn")
+    fn = getattr(getattr(nnmod, "functional", None), name, None) if nnmod is not None else None
+    if fn is not None and not name.startswith("_"):
+        return fn
+    raise AttributeError(f"module 'fgrad.torch' has no attribute {name!r}")
+
+
 for _n in ("nn", "optim", "utils"):
     if globals().get(_n) is None:
         del globals()[_n]

@@ -2470,4 +2470,194 @@ def to_dtype(input, dt: D.dtype, copy=False):
     return res
 
 
+# ---------------------------------------------------------------------------------------
+# more elementwise and reductions
+
+
+def deg2rad(input, *, out=None):
+    x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
+    res = mul(x, math.pi / 180.0)
+    return res if out is None else _out(out, res, "deg2rad")
+
+
+def rad2deg(input, *, out=None):
+    x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
+    res = mul(x, 180.0 / math.pi)
+    return res if out is None else _out(out, res, "rad2deg")
+
+
+def angle(input, *, out=None):
+    b = input._buf
+    if b.dtype.kind == "c":
+
+        def fn(x):
+            return _fnp().angle(x) if hasattr(_fnp(), "angle") else ew.atan2_p.bind(ew.imag(x), ew.real(x))
+
+        res = _op("AngleBackward0", ("angle",), fn, (input,), lambda v: np.angle(v).astype(v.real.dtype))
+    else:
+        x = input if b.dtype.kind == "f" else input.to(D.DEFAULT.float)
+        res = mul(lt(x, 0).to(D.from_np(x._buf.dtype)), math.pi)
+    return res if out is None else _out(out, res, "angle")
+
+
+def sinc(input, *, out=None):
+    x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
+    res = _op(
+        "SincBackward0", ("sinc",), lambda v: _fnp().sinc(v), (x,), lambda v: np.sinc(v).astype(v.dtype)
+    )
+    return res if out is None else _out(out, res, "sinc")
+
+
+def heaviside(input, values, *, out=None):
+    res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
+    return res if out is None else _out(out, res, "heaviside")
+
+
+def gcd(input, other, *, out=None):
+    res = _new(np.gcd(input._buf, other._buf if isinstance(other, Tensor) else other))
+    return res if out is None else _out(out, res, "gcd")
+
+
+def lcm(input, other, *, out=None):
+    res = _new(np.lcm(input._buf, other._buf if isinstance(other, Tensor) else other))
+    return res if out is None else _out(out, res, "lcm")
+
+
+def ldexp(input, other, *, out=None):
+    res = mul(input, pow(2.0, other) if isinstance(other, Tensor) else 2.0**other)
+    return res if out is None else _out(out, res, "ldexp")
+
+
+def sgn(input, *, out=None):
+    return sign(input, out=out)
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    qv = q._buf if isinstance(q, Tensor) else q
+    scalar_q = np.ndim(qv) == 0
+    qa = np.asarray(qv, input._buf.dtype)
+    x = input if dim is not None else input.reshape(-1)
+    d = 0 if dim is None else _wrap_dim(dim, input._buf.ndim)
+    keep = keepdim and dim is not None
+
+    def fn(v, qq):
+        return _fnp().quantile(v, qq, axis=d, keepdims=keep, method=interpolation)
+
+    def fwd(v, qq):
+        return np.asarray(np.quantile(v, qq, axis=d, keepdims=keep, method=interpolation)).astype(v.dtype)
+
+    res = _op(
+        "QuantileBackward0", ("quantile", d, keep, interpolation, scalar_q), fn, (x, qa), fwd, edges=(0,)
+    )
+    if keepdim and dim is None:
+        res = res.reshape((1,) * input._buf.ndim if scalar_q else (res.shape[0],) + (1,) * input._buf.ndim)
+    return res if out is None else _out(out, res, "quantile")
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    b = input._buf
+    if not np.isnan(b).any():
+        return quantile(input, q, dim, keepdim, interpolation=interpolation, out=out)
+    qv = q._buf if isinstance(q, Tensor) else q
+    r = np.nanquantile(
+        b if dim is not None else b.reshape(-1),
+        qv,
+        axis=0 if dim is None else dim,
+        keepdims=keepdim and dim is not None,
+        method=interpolation,
+    )
+    res = _new(np.asarray(r).astype(b.dtype))
+    return res if out is None else _out(out, res, "nanquantile")
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    from ._ops_shape import cat, narrow
+
+    x = input
+    d = _wrap_dim(dim, x._buf.ndim)
+    if prepend is not None or append is not None:
+        parts = [p for p in (prepend, x, append) if p is not None]
+        x = cat(parts, d)
+    for _ in range(n):
+        m = x._buf.shape[d]
+        a, b = narrow(x, d, 1, m - 1), narrow(x, d, 0, m - 1)
+        x = logical_xor(a, b) if x._buf.dtype == _bool else sub(a, b)
+    return x
+
+
+def renorm(input, p, dim, maxnorm):
+    d = _wrap_dim(dim, input._buf.ndim)
+    others = tuple(k for k in range(input._buf.ndim) if k != d)
+    norms = vector_norm(input, p, others, keepdim=True)
+    factor = where(gt(norms, maxnorm), div(maxnorm, add(norms, 1e-7)), 1.0)
+    return mul(input, factor)
+
+
+def sum_to_size(self, *size):
+    size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list, Size)) else tuple(size)
+    b = self._buf
+    lead = b.ndim - len(size)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(size) if s == 1 and b.shape[i + lead] != 1
+    )
+    r = sum(self, axes, keepdim=True) if axes else self
+    return r.reshape(size) if r._buf.shape != size else r
+
+
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
+    return vector_norm(d, p, -1)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    num = sum(mul(x1, x2), dim)
+    n1 = clamp(vector_norm(x1, 2, dim), min=eps)
+    n2 = clamp(vector_norm(x2, 2, dim), min=eps)
+    return div(num, mul(n1, n2))
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    from ._ops_shape import narrow
+
+    d = _wrap_dim(dim, y._buf.ndim)
+    m = y._buf.shape[d]
+    avg = div(add(narrow(y, d, 1, m - 1), narrow(y, d, 0, m - 1)), 2.0)
+    if x is None:
+        return mul(sum(avg, d), 1.0 if dx is None else dx)
+    xd = diff(x, dim=-1 if x._buf.ndim == 1 else d)
+    if x._buf.ndim == 1 and y._buf.ndim > 1:
+        shp = [1] * y._buf.ndim
+        shp[d] = m - 1
+        xd = xd.reshape(shp)
+    return sum(mul(avg, xd), d)
+
+
+trapz = trapezoid
+
+
+def vander(x, N=None, increasing=False):
+    n = x._buf.shape[0] if N is None else N
+    from ._ops_shape import stack
+
+    cols = [pow(x, k) if k else ones_like_t(x) for k in range(n)]
+    if not increasing:
+        cols = cols[::-1]
+    return stack(cols, 1)
+
+
+def ones_like_t(x):
+    return _new(np.ones(x._buf.shape, x._buf.dtype))
+
+
+def dropout(input, p=0.5, train=True):
+    if not train or p == 0:
+        return input
+    from ._random import default_generator
+
+    if p == 1:
+        return mul(input, 0.0)
+    keep = (default_generator._rng.random(input._buf.shape) >= p).astype(input._buf.dtype) / (1 - p)
+    return mul(input, _new(keep))
+
+
 __all__ = [n for n in dir() if not n.startswith("_")]

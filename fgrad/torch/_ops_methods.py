@@ -184,6 +184,15 @@ def _cumsum_(self, dim, *, dtype=None):
     return O.copy_(self, O.cumsum(self, dim, dtype=dtype)) if not O._req(self) else _no_inplace("cumsum_")
 
 
+def _dim_order(self):
+    st = self.stride()
+    return tuple(sorted(range(len(st)), key=lambda d: -st[d]))
+
+
+def _no_bfloat16(self, memory_format=None):
+    raise TypeError("fgrad.torch has no bfloat16 dtype (NumPy has none); use float32 or float16")
+
+
 def _no_inplace(name):
     raise NotImplementedError(f"fgrad.torch: {name} with autograd is not supported; use the out-of-place op")
 
@@ -663,6 +672,29 @@ def _bind() -> None:
     ]
     for n in linalg:
         m[n] = getattr(L, n)
+    m.update(
+        deg2rad=O.deg2rad,
+        rad2deg=O.rad2deg,
+        angle=O.angle,
+        sinc=O.sinc,
+        heaviside=O.heaviside,
+        gcd=O.gcd,
+        lcm=O.lcm,
+        ldexp=O.ldexp,
+        quantile=O.quantile,
+        nanquantile=O.nanquantile,
+        diff=O.diff,
+        renorm=O.renorm,
+        sum_to_size=O.sum_to_size,
+        ravel=lambda self: S.reshape(self, -1),
+        narrow_copy=lambda self, dim, start, length: O.clone(S.narrow(self, dim, start, length)),
+        pin_memory=lambda self, device=None: self,
+        is_pinned=lambda self, device=None: False,
+        is_shared=lambda self: False,
+        share_memory_=lambda self: self,
+        dim_order=_dim_order,
+        bfloat16=_no_bfloat16,
+    )
     m.update(
         copy_=O.copy_,
         fill_=O.fill_,
