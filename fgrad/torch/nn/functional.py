@@ -732,9 +732,8 @@ def _windows_fgrad(xp, kernel, stride, dilation, out):
 
 
 def _einsum_spec(nd: int):
-    letters = "abcdefghij"
-    ks = letters[:nd]
-    os_ = letters[nd:2 * nd]
+    ks = "hij"[:nd]  # kernel offsets
+    os_ = "pqr"[:nd]  # output positions (n, c, g, o are batch, channels, groups, out channels)
     win = "nc" + "".join(k + o for k, o in zip(ks, os_))
     return win, ks, os_
 
@@ -1356,6 +1355,8 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     _target_warning(input, target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
     input, target = _same_dtype(_float(input), target)
     be = float(beta)
     red = _reduce_fn(reduction)
@@ -1604,7 +1605,14 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
                      reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
-    return _reduce_t(torch.log1p(torch.exp(-target * input)), reduction)
+    _check_reduction(reduction)
+    red = _reduce_fn(reduction)
+
+    def fn(x, t):
+        z = -t * x
+        return red(fnp.log1p(fnp.exp(-fnp.abs(z))) + fnp.maximum(z, 0.0))  # log(1 + exp(z)), stably
+
+    return defop("SoftMarginLossBackward0", ("soft_margin", reduction), fn, (input, target.detach()))
 
 
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
