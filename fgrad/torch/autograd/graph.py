@@ -32,7 +32,7 @@ import weakref
 import numpy as np
 
 from ...core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
-from ...core.ir import Literal, Var
+from ...core.ir import Var
 from ...core.trace import Trace, new_trace
 from .. import _dtypes as D
 from .._tensor import Tensor, _alias, _wrap
@@ -234,17 +234,7 @@ class _Prog:
     )
 
     def run(self, vals):
-        env = self.template.copy()
-        for s, v in zip(self.in_slots, vals, strict=False):
-            env[s] = v
-        for impl, params, ins, outs in self.steps:
-            r = impl(np, *[env[i] for i in ins], **params)
-            if len(outs) == 1:
-                env[outs[0]] = r
-            else:
-                for s, o in zip(outs, r, strict=False):
-                    env[s] = o
-        return [None if s is None else env[s] for s in self.res_slots]
+        return self.steps(np, self.template + vals)
 
     def run_traced(self, tensors):
         """Evaluate under a TensorTrace: every primitive becomes a recorded Tensor op."""
@@ -362,36 +352,12 @@ def _build_program(fn, avals, diff, multi) -> _Prog:
 
 
 def _compile(p: _Prog) -> None:
-    jaxpr = p.jaxpr
-    slots: dict = {}
-    template: list = []
+    """Straight-line Python for the program (the engine's flat executor, as jit uses)."""
+    from ...transforms.jit import compile_jaxpr
 
-    def slot_of(v):
-        if type(v) is Literal:
-            template.append(v.val)
-            return len(template) - 1
-        s = slots.get(id(v))
-        if s is None:
-            s = slots[id(v)] = len(template)
-            template.append(None)
-        return s
-
-    for v, c in zip(jaxpr.constvars, p.consts, strict=False):
-        s = slot_of(v)
-        template[s] = c
-    p.in_slots = tuple(slot_of(v) for v in jaxpr.invars)
-    steps = []
-    for e in jaxpr.eqns:
-        ins = tuple(slot_of(v) for v in e.invars)
-        outs = tuple(slot_of(v) for v in e.outvars)
-        if e.prim.multiple_results and len(outs) == 1:
-            impl = e.prim.impl
-            steps.append(((lambda impl: lambda xp, *a, **k: impl(xp, *a, **k)[0])(impl), e.params, ins, outs))
-        else:
-            steps.append((e.prim.impl, e.params, ins, outs))
-    p.steps = steps
-    p.res_slots = tuple(None if v is None else slot_of(v) for v in jaxpr.outvars)
-    p.template = template
+    p.steps = compile_jaxpr(p.jaxpr)
+    p.template = list(p.consts)
+    p.res_slots = tuple(None if v is None else i for i, v in enumerate(p.jaxpr.outvars))
 
 
 # ---------------------------------------------------------------------------------------
@@ -651,24 +617,24 @@ def run_backward(
     ``roots`` [(node, output index)].  With ``inputs`` (Tensors), return their gradients
     (and, if ``accumulate``, accumulate into them only)."""
     # -- discover the graph and count dependencies ------------------------------------
-    deps: dict = {}
-    seen = set()
+    deps: dict = {}  # node -> number of edges into it from the graph (its presence: seen)
     stack = []
     for node, _ in roots:
-        if node is not None and id(node) not in seen:
-            seen.add(id(node))
+        if node is not None and node not in deps:
+            deps[node] = 0
             stack.append(node)
-    order = []
+    get = deps.get
     while stack:
         n = stack.pop()
-        order.append(n)
         for nxt, _ in n._next:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if id(nxt) not in seen:
-                seen.add(id(nxt))
+            d = get(nxt)
+            if d is None:
+                deps[nxt] = 1
                 stack.append(nxt)
+            else:
+                deps[nxt] = d + 1
     # -- capture targets -----------------------------------------------------------------
     captures = None
     needed = None
@@ -775,10 +741,12 @@ def run_backward(
                     r = fn(tuple(None if c is None else _as_tensor(c) for c in cts))
                     if r is not None:
                         cts = [None if c is None else (c if create_graph else c._buf) for c in r]
-            if all(c is None for c in cts):
-                in_cts = [None] * len(node._next)
+            for c in cts:
+                if c is not None:
+                    in_cts = node._apply(cts, create_graph)
+                    break
             else:
-                in_cts = node._apply(cts, create_graph)
+                in_cts = [None] * len(node._next)
             if node._post:
                 gi = tuple(None if c is None else _as_tensor(c) for c in in_cts)
                 go = tuple(None if c is None else _as_tensor(c) for c in cts)
