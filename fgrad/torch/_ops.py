@@ -423,7 +423,23 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
     np.copyto(buf, new_val, casting="unsafe")
     _bump(self)
     G.record(name, key, fn, args, [self], edges)
+    if self._retains:
+        _move_retain(self, old)
     return self
+
+
+def _move_retain(self, old) -> None:
+    """retain_grad follows the tensor to its new grad_fn after an in-place op (PyTorch)."""
+    import weakref
+
+    prev = old._gfn
+    if prev is not None and prev._retain:
+        prev._retain.pop(old._oi, None)
+    node = self._gfn
+    if node is not None:
+        if node._retain is None:
+            node._retain = {}
+        node._retain[self._oi] = weakref.ref(self)
 
 
 def _inplace_functional(self, fn, args):
