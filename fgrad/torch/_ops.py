@@ -443,19 +443,9 @@ def _move_retain(self, old) -> None:
 
 
 def _inplace_functional(self, fn, args):
+    """Functional mode (tensors hold fgrad values): the tensor is rebound to the new value."""
     new = fn(*[_fval(a) for a in args])
-    if type(new) is ArrayImpl:
-        new = new._buf
-    base = self._base
-    if base is not None and type(base._buf) is not _nd:
-        # write through to the base value functionally
-        g = _copyslices_fn(self._vfn, lambda *a: a[0], ("id",))
-        mask = _view_mask(base, self) if type(base._buf) is _nd else None
-        if mask is not None:
-            base._buf = g(
-                _fval(base), _awrap(mask), _fval(_wrap(new)) if not isinstance(new, Tracer) else new
-            )
-    self._buf = new
+    self._buf = new._buf if type(new) is ArrayImpl else new
     return self
 
 

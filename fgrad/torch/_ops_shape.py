@@ -872,6 +872,8 @@ def getitem(self, idx):
 def setitem(self, idx, value):
     idx = _norm_idx(idx)
     b = self._buf
+    if type(b) is not _nd or (isinstance(value, Tensor) and type(value._buf) is not _nd):
+        return _setitem_functional(self, idx, value)
     vt = isinstance(value, Tensor)
     if not vt and not isinstance(value, (int, float, bool, complex, np.generic)):
         from ._ops_creation import tensor
@@ -940,6 +942,19 @@ def setitem(self, idx, value):
         new,
         (0, 1),
     )
+
+
+def _setitem_functional(self, idx, value):
+    """``x[idx] = v`` in functional mode: ``x`` is rebound to ``x.at[idx].set(v)``."""
+    from ._ops import _fval
+
+    tmpl, arrays = _split_index(idx)
+    x = _fval(self)
+    v = _fval(value) if isinstance(value, Tensor) else value
+    new = _fnp()._scatter(x, _rebuild(tmpl, [_fval(a) for a in arrays]), v, "set")
+    from ..core.array import ArrayImpl
+
+    self._buf = new._buf if type(new) is ArrayImpl else new
 
 
 def index_put_(self, indices, values, accumulate=False):
