@@ -425,12 +425,16 @@ def test_integer_and_bool_ops():
 @pytest.mark.parametrize(
     "code",
     [
-        "print(t.diff(t.tensor([1., 4, 9, 16])), t.diff(t.arange(6).view(2, 3), dim=0), t.tensor([1, 2]).deg2rad())",
+        "print(t.diff(t.tensor([1., 4, 9, 16])), t.diff(t.arange(6).view(2, 3), dim=0), t.tensor([1, "
+        "2]).deg2rad())",
         "print(t.quantile(t.arange(5.), 0.3), t.quantile(t.arange(6.).view(2, 3), 0.5, dim=1, keepdim=True))",
-        "print(t.cdist(t.ones(2, 3), t.zeros(4, 3)), t.cosine_similarity(t.ones(2, 3), t.arange(6.).view(2, 3)))",
+        "print(t.cdist(t.ones(2, 3), t.zeros(4, 3)), t.cosine_similarity(t.ones(2, 3), t.arange(6.).view(2, "
+        "3)))",
         "print(t.trapz(t.tensor([1., 2, 3])), t.vander(t.tensor([1., 2, 3])), t.sinc(t.tensor([0., 0.5])))",
-        "print(t.heaviside(t.tensor([-1., 0, 2]), t.tensor([0.5])), t.ones(2, 3).ravel(), t.sgn(t.tensor([-2., 0])))",
-        "print(t.tensor([[1., 2], [3, 4]]).renorm(2, 0, 1.), t.ones(2, 3).sum_to_size(1, 3), t.rad2deg(t.tensor([1.])))",
+        "print(t.heaviside(t.tensor([-1., 0, 2]), t.tensor([0.5])), t.ones(2, 3).ravel(), "
+        "t.sgn(t.tensor([-2., 0])))",
+        "print(t.tensor([[1., 2], [3, 4]]).renorm(2, 0, 1.), t.ones(2, 3).sum_to_size(1, 3), "
+        "t.rad2deg(t.tensor([1.])))",
     ],
 )
 def test_more_ops_match_pytorch(code):
