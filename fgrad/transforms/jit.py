@@ -1,14 +1,29 @@
-"""`jit`: trace a function once per input signature to a jaxpr, then run the jaxpr.
+"""`jit`: trace a function once per input signature, then run an optimized, fused program.
 
 ``jit(f)(*args)`` flattens the arguments, keys a cache by (static arguments, pytree
 structure, shapes, dtypes, weak types, backend), and on a miss traces ``f`` with a fully
-staging `StagingTrace` into a closed jaxpr.  The call then binds the higher-order `jit_p`
-primitive, whose implementation runs the program through a flat executor (`compile_jaxpr`)
-and whose jvp and batching rules re-enter the program under the transform, so ``jit``
-composes with every other transform in both directions.
+staging `StagingTrace` into a jaxpr.  Constants the trace captured are baked into the
+program (`Closed`); values of enclosing transforms it closed over become extra leading
+inputs.  A call binds the higher-order primitive `jit_p`:
 
-Status: tracing, caching, static arguments, `make_jaxpr` and composition are here; the
-optimizing pipeline (DCE/CSE/fusion) of DESIGN.md §4 is the next step (see the jit issue).
+* at the bottom (no transform active) its implementation runs the program compiled by
+  `fgrad.compile` (inline, DCE, CSE, folding and simplification, fusion, buffer reuse,
+  generated NumPy code) — compiled once per program and backend, on first use;
+* its jvp rule traces the JVP of the program into *new* programs, cached per program and
+  per set of inputs with nonzero tangents.  Under a staging trace (linearize for reverse
+  mode, or an enclosing jit) it is split into a *known* program (primal inputs -> primal
+  outputs and residuals) and a *linear* one (residuals, tangents -> output tangents), so
+  reverse mode runs the known part at once, compiled, and stages only the linear part;
+* its transpose rule transposes a linear program into a new program (cached per program
+  and per set of linear inputs / nonzero cotangents);
+* its batching rule vmaps the program into a new program (cached per batch axes and size).
+
+So ``grad(jit(f))``, ``vmap(jit(f))``, ``jit(grad(f))``, ``jit(vmap(grad(f)))``,
+``jit(hessian(f))`` and nested jits all run compiled programs; nothing falls back to
+op-by-op execution.
+
+The call path is kept lean: a call whose arguments are all concrete arrays (the common
+case) is keyed by a tuple of (buffer type, shape, dtype) and runs the executor directly.
 """
 
 from __future__ import annotations
@@ -16,13 +31,14 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import time
 
 import numpy as np
 
-from ..core.array import ArrayImpl, Tracer, get_aval
-from ..core.ir import Jaxpr, Literal, eval_jaxpr
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
+from ..core.ir import Jaxpr, Literal, Var, eval_jaxpr
 from ..core.primitive import Primitive
-from ..core.trace import new_trace, origin
+from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..tree_util import tree_flatten, tree_unflatten
 from .staging import StagingTrace
 
@@ -33,144 +49,372 @@ _JIT_HINT = (
     "without jit."
 )
 
+# one line per (re)compile: FGRAD_LOG_COMPILES=1, or set `fgrad.transforms.jit.LOG_COMPILES`
 LOG_COMPILES = os.environ.get("FGRAD_LOG_COMPILES", "") not in ("", "0")
+_PY_SCALARS = (bool, int, float, complex)
 
 
-class _ClosedJaxpr:
-    """A jaxpr with its constants, hashed by identity (cached per signature)."""
+def _unwrap(c):
+    return c._buf if type(c) is ArrayImpl else c
 
-    __slots__ = ("jaxpr", "consts", "out_tree", "executor", "__weakref__")
 
-    def __init__(self, jaxpr: Jaxpr, consts, out_tree) -> None:
-        self.jaxpr, self.consts, self.out_tree = jaxpr, consts, out_tree
-        self.executor = None
+class Closed:
+    """A traced program: ``jaxpr`` whose constant variables have the concrete values
+    ``consts`` (backend buffers).  Hashed by identity; caches its compiled executables and
+    the programs derived from it by the transforms."""
+
+    __slots__ = ("jaxpr", "consts", "out_tree", "name", "_exes", "_arrays", "_jvp", "_batch",
+                 "_transpose", "__weakref__")
+
+    def __init__(self, jaxpr: Jaxpr, consts, out_tree=None, name: str = "jit") -> None:
+        self.jaxpr, self.consts, self.out_tree, self.name = jaxpr, list(consts), out_tree, name
+        self._exes: dict = {}
+        self._arrays = None
+        self._jvp: dict = {}
+        self._batch: dict = {}
+        self._transpose: dict = {}
+
+    def executable(self, xp=np):
+        exe = self._exes.get(xp)
+        if exe is None:
+            from ..compile import compile_jaxpr
+
+            t0 = time.perf_counter()
+            exe = compile_jaxpr(self.jaxpr, self.consts, xp=xp)
+            exe.compile_time = time.perf_counter() - t0
+            self._exes[xp] = exe
+        return exe
+
+    @property
+    def const_arrays(self) -> list:
+        """The constants as fgrad arrays (to evaluate the program under a transform)."""
+        if self._arrays is None:
+            self._arrays = [wrap(c) if hasattr(c, "shape") and not isinstance(c, Tracer) else c
+                            for c in self.consts]
+        return self._arrays
+
+    def __call__(self, *args):
+        """Evaluate the program under the current trace."""
+        return eval_jaxpr(self.jaxpr, self.const_arrays, list(args))
 
     def __repr__(self) -> str:
         return str(self.jaxpr)
 
 
-def compile_jaxpr(jaxpr: Jaxpr):
-    """Generate straight-line Python for ``jaxpr``: one call per equation on backend buffers
-    (a ufunc call directly where the primitive is a plain ufunc), with each intermediate
-    released (``del``) after its last use.  Returns ``run(xp, bufs) -> list of buffers``
-    taking constants then inputs."""
-    names: dict[int, str] = {}
-    ns: dict[str, object] = {}
-    lines = []
-    counter = iter(range(1 << 30))
-
-    def fresh(prefix="r"):
-        return f"{prefix}{next(counter)}"
-
-    def ref(v):
-        if type(v) is Literal:
-            key = fresh("k")
-            ns[key] = v.val
-            return key
-        return names[id(v)]
-
-    params_in = []
-    for v in list(jaxpr.constvars) + list(jaxpr.invars):
-        n = fresh("a")
-        names[id(v)] = n
-        params_in.append(n)
-    last_use: dict[int, int] = {}
-    for i, e in enumerate(jaxpr.eqns):
-        for v in e.invars:
-            if type(v) is not Literal:
-                last_use[id(v)] = i
-    keep = {id(v) for v in jaxpr.outvars if type(v) is not Literal}
-    for i, e in enumerate(jaxpr.eqns):
-        args = ", ".join(ref(v) for v in e.invars)
-        ufunc = getattr(e.prim, "ufunc", None)
-        if ufunc is not None and not e.params:
-            fn = fresh("u")
-            ns[fn] = ufunc
-            call = f"{fn}({args})"
+def close(jaxpr: Jaxpr, consts, out_tree=None, name="jit"):
+    """Split a traced program's constants: concrete ones are baked in, tracers of enclosing
+    transforms become leading inputs.  Returns ``(closed, lifted_values)``."""
+    keep_v, keep_c, lift_v, lift_c = [], [], [], []
+    for v, c in zip(jaxpr.constvars, consts):
+        if isinstance(c, Tracer):
+            lift_v.append(v)
+            lift_c.append(c)
         else:
-            fn = fresh("f")
-            ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
-            call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
-        outs = [fresh() for _ in e.outvars]
-        for v, n in zip(e.outvars, outs):
-            names[id(v)] = n
-        if e.prim.multiple_results:
-            lines.append(f"    {', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}")
-        else:
-            lines.append(f"    {outs[0]} = {call}")
-        dead = sorted({names[id(v)] for v in e.invars if type(v) is not Literal
-                       and last_use.get(id(v)) == i and id(v) not in keep})
-        if dead:
-            lines.append(f"    del {', '.join(dead)}")
-    rets = ", ".join(ref(v) for v in jaxpr.outvars)
-    lines.append(f"    return [{rets}]")
-    unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
-    src = "def run(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
-    exec(compile(src, "<fgrad generated>", "exec"), ns)
-    run = ns["run"]
-    run.source = src  # type: ignore[attr-defined]
-    return run
+            keep_v.append(v)
+            keep_c.append(_unwrap(c))
+    jx = Jaxpr(keep_v, lift_v + list(jaxpr.invars), jaxpr.eqns, jaxpr.outvars)
+    return Closed(jx, keep_c, out_tree, name), lift_c
 
 
-def _jit_impl(xp, *bufs, closed, num_consts):
-    if closed.executor is None:
-        closed.executor = compile_jaxpr(closed.jaxpr)
-    return closed.executor(xp, list(bufs))
+def _jit_impl(xp, *bufs, closed):
+    return closed.executable(xp).run(list(bufs))
 
 
-def _jit_abstract(*avals, closed, num_consts):
+def _jit_abstract(*avals, closed):
     return [v.aval for v in closed.jaxpr.outvars]
 
 
 jit_p = Primitive("jit", _jit_impl, _jit_abstract, multiple_results=True, family="higher-order")
 
 
-def _jit_jvp(primals, tangents, closed, num_consts):
-    from .ad import jvp, zeros_like_tangent
-
-    def f(*args):
-        return eval_jaxpr(closed.jaxpr, args[:num_consts], args[num_consts:])
-
-    tangents = [zeros_like_tangent(p) if t is None else t for p, t in zip(primals, tangents)]
-    return jvp(f, tuple(primals), tuple(tangents))
+def _aval(x) -> ShapedArray:
+    return get_aval(x)
 
 
-def _jit_batch(axis_size, vals, dims, closed, num_consts):
-    from .batching import vmap
+def _stage(fn, in_avals, what):
+    """Trace ``fn(*tracers) -> list`` into a `Closed` program (fully staged)."""
+    with new_trace(StagingTrace, what, partial=False, hint=_JIT_HINT) as st:
+        args = [st.new_arg(a) for a in in_avals]
+        outs = fn(*args)
+        jaxpr, consts = st.to_jaxpr(list(outs))
+    closed, lifted = close(jaxpr, consts, name=what)
+    if lifted:  # pragma: no cover - rules only evaluate closed programs
+        raise RuntimeError("fgrad.jit: a derived program captured a tracer")
+    return closed
 
-    def f(*args):
-        return eval_jaxpr(closed.jaxpr, args[:num_consts], args[num_consts:])
 
-    outs = vmap(f, in_axes=tuple(dims), axis_size=axis_size)(*vals)
-    return outs, [0] * len(outs)
+# ---------------------------------------------------------------------------------------
+# forward mode (and its split for reverse mode)
+
+
+def _jvp_trace(closed, primals, tangents):
+    """The JVP program of ``closed``: (primals, nonzero tangents) -> (outs, nonzero output
+    tangents); returns (jaxpr, consts, n_primal_inputs, output tangent mask)."""
+    from .ad import JVPTrace, JVPTracer
+
+    nz = [t is not None for t in tangents]
+    n_out = len(closed.jaxpr.outvars)
+    mask: list = []
+    where = f"jvp of {closed.name}"
+    with new_trace(StagingTrace, where, partial=False, hint=_JIT_HINT) as st:
+        p_in = [st.new_arg(_aval(p)) for p in primals]
+        t_in = [st.new_arg(_aval(t)) for t in tangents if t is not None]
+        with new_trace(JVPTrace, where) as jt:
+            it = iter(t_in)
+            ins = [JVPTracer(jt, p, next(it)) if m else p for p, m in zip(p_in, nz)]
+            outs = closed(*ins)
+            p_out, t_out = [], []
+            for o in outs:
+                if type(o) is JVPTracer and o._trace is jt:
+                    p_out.append(o.primal)
+                    t_out.append(o.tangent)
+                else:
+                    p_out.append(o)
+                    t_out.append(None)
+        mask = [t is not None for t in t_out]
+        jaxpr, consts = st.to_jaxpr(p_out + [t for t in t_out if t is not None])
+    assert len(p_out) == n_out
+    return jaxpr, consts, len(p_in), mask
+
+
+def _jvp_joint(closed, nz, primals, tangents):
+    entry = closed._jvp.get(("joint", nz))
+    if entry is None:
+        jaxpr, consts, _, mask = _jvp_trace(closed, primals, tangents)
+        c, lifted = close(jaxpr, consts, name=f"jvp of {closed.name}")
+        assert not lifted
+        entry = closed._jvp[("joint", nz)] = (c, mask)
+    return entry
+
+
+def _jvp_split(closed, nz, primals, tangents):
+    """Known program (primals -> outs + residuals) and linear program (residuals, tangents
+    -> output tangents); None if the JVP does not split (a primal output would depend on a
+    tangent)."""
+    key = ("split", nz)
+    if key in closed._jvp:
+        return closed._jvp[key]
+    jaxpr, consts, n_p, mask = _jvp_trace(closed, primals, tangents)
+    n_out = len(closed.jaxpr.outvars)
+    p_vars, t_vars = jaxpr.invars[:n_p], jaxpr.invars[n_p:]
+    const_of = dict(zip(jaxpr.constvars, consts))
+    tan = set(t_vars)
+    known_eqns, lin_eqns = [], []
+    for e in jaxpr.eqns:
+        if any(type(v) is not Literal and v in tan for v in e.invars):
+            lin_eqns.append(e)
+            tan.update(e.outvars)
+        else:
+            known_eqns.append(e)
+    p_outs, t_outs = jaxpr.outvars[:n_out], jaxpr.outvars[n_out:]
+    if any(type(v) is not Literal and v in tan for v in p_outs):
+        closed._jvp[key] = None
+        return None
+    res, seen = [], set()
+    lin_consts = []
+
+    def need(v):
+        if type(v) is Literal or v in tan or v in seen:
+            return
+        seen.add(v)
+        if v in const_of:
+            lin_consts.append(v)
+        else:
+            res.append(v)
+
+    for e in lin_eqns:
+        for v in e.invars:
+            need(v)
+    for v in t_outs:
+        need(v)
+    used_known = set()
+    for e in known_eqns:
+        used_known.update(v for v in e.invars if type(v) is not Literal)
+    used_known.update(v for v in list(p_outs) + res if type(v) is not Literal)
+    k_consts = [v for v in jaxpr.constvars if v in used_known]
+    known = Closed(Jaxpr(k_consts, list(p_vars), known_eqns, list(p_outs) + res),
+                   [_unwrap(const_of[v]) for v in k_consts], name=f"jvp of {closed.name} (primal)")
+    lin = Closed(Jaxpr(lin_consts, res + list(t_vars), lin_eqns, list(t_outs)),
+                 [_unwrap(const_of[v]) for v in lin_consts], name=f"jvp of {closed.name} (tangent)")
+    entry = closed._jvp[key] = (known, lin, len(res), mask)
+    return entry
+
+
+def _jit_jvp(primals, tangents, closed):
+    nz = tuple(t is not None for t in tangents)
+    n_out = len(closed.jaxpr.outvars)
+    if not any(nz):
+        return jit_p.bind(*primals, closed=closed), [None] * n_out
+    t_in = [t for t in tangents if t is not None]
+    entry = None
+    if isinstance(state.trace, StagingTrace):
+        entry = _jvp_split(closed, nz, primals, tangents)
+    if entry is not None:
+        known, lin, n_res, mask = entry
+        res = jit_p.bind(*primals, closed=known)
+        outs, residuals = res[:n_out], res[n_out:]
+        t_out = jit_p.bind(*residuals, *t_in, closed=lin) if lin.jaxpr.outvars else []
+    else:
+        joint, mask = _jvp_joint(closed, nz, primals, tangents)
+        res = jit_p.bind(*primals, *t_in, closed=joint)
+        outs, t_out = res[:n_out], res[n_out:]
+    it = iter(t_out)
+    return outs, [next(it) if m else None for m in mask]
+
+
+# ---------------------------------------------------------------------------------------
+# reverse mode: transpose of a linear program
+
+
+def _jit_transpose(cts, *args, closed):
+    from .transpose import backward_pass, is_undefined
+
+    undef = tuple(is_undefined(a) for a in args)
+    ct_nz = tuple(c is not None for c in cts)
+    key = (undef, ct_nz)
+    entry = closed._transpose.get(key)
+    if entry is None:
+        jx = closed.jaxpr
+        known_avals = [_aval(a) for a, u in zip(args, undef) if not u]
+        ct_avals = [_aval(c) for c in cts if c is not None]
+        mask: list = []
+
+        def fn(*xs):
+            known_tr, ct_tr = xs[: len(known_avals)], xs[len(known_avals):]
+            env = dict(zip(jx.constvars, closed.const_arrays))
+            it = iter(known_tr)
+            lin_in = []
+            for v, u in zip(jx.invars, undef):
+                if u:
+                    lin_in.append(v)
+                else:
+                    env[v] = next(it)
+            lin = set(lin_in)
+            lin_eqns = []
+            for e in jx.eqns:  # evaluate what does not depend on the linear inputs first
+                if any(type(v) is not Literal and v in lin for v in e.invars):
+                    lin_eqns.append(e)
+                    lin.update(e.outvars)
+                    continue
+                vals = [v.val if type(v) is Literal else env[v] for v in e.invars]
+                out = e.prim.bind(*vals, **e.params)
+                for v, o in zip(e.outvars, out if e.prim.multiple_results else [out]):
+                    env[v] = o
+            sub = Jaxpr(list(env), lin_in, lin_eqns, jx.outvars)
+            itc = iter(ct_tr)
+            full_cts = [next(itc) if m else None for m in ct_nz]
+            res = backward_pass(sub, list(env.values()), full_cts)
+            mask.extend(r is not None for r in res)
+            return [r for r in res if r is not None]
+
+        tclosed = _stage(fn, known_avals + ct_avals, f"transpose of {closed.name}")
+        entry = closed._transpose[key] = (tclosed, mask)
+    tclosed, mask = entry
+    known = [a for a, u in zip(args, undef) if not u]
+    outs = []
+    if tclosed.jaxpr.outvars:
+        outs = jit_p.bind(*known, *[c for c in cts if c is not None], closed=tclosed)
+    it, itm = iter(outs), iter(mask)
+    return [(next(it) if next(itm) else None) if u else None for u in undef]
+
+
+# ---------------------------------------------------------------------------------------
+# batching
+
+
+def _jit_batch(axis_size, vals, dims, closed):
+    from .batching import BatchTrace, BatchTracer
+
+    key = (tuple(dims), axis_size)
+    entry = closed._batch.get(key)
+    if entry is None:
+        out_dims: list = []
+        where = f"vmap of {closed.name}"
+
+        def fn(*xs):
+            with new_trace(BatchTrace, where, axis_size=axis_size) as bt:
+                ins = [x if d is None else BatchTracer(bt, x, d) for x, d in zip(xs, dims)]
+                outs = closed(*ins)
+                res = []
+                for o in outs:
+                    if type(o) is BatchTracer and o._trace is bt:
+                        res.append(o.val)
+                        out_dims.append(o.bdim)
+                    else:
+                        res.append(o)
+                        out_dims.append(None)
+            return res
+
+        entry = closed._batch[key] = (_stage(fn, [_aval(v) for v in vals], where), out_dims)
+    bclosed, out_dims = entry
+    return jit_p.bind(*vals, closed=bclosed), list(out_dims)
 
 
 jit_p.jvp = _jit_jvp
+jit_p.transpose = _jit_transpose
 jit_p.batch = _jit_batch
 
 
-def _signature_key(flat):
-    key = []
-    for x in flat:
-        av = get_aval(x)
-        key.append((av.shape, av.dtype, av.weak_type, type(x._buf).__module__ if type(x) is ArrayImpl else ""))
-    return tuple(key)
+# ---------------------------------------------------------------------------------------
+# the user-facing function
 
 
-def _hashable_static(v, name):
+def _hashable_static(v, label, fname):
     try:
         hash(v)
     except TypeError:
         raise TypeError(
-            f"jit: static argument {name} has unhashable type {type(v).__name__}; static "
-            "arguments are cache keys and must be hashable (use a tuple instead of a list, or "
-            "pass it as a regular (traced) argument)."
+            f"jit of {fname}: static argument {label} has unhashable type {type(v).__name__} "
+            f"({v!r:.60}); static arguments are cache keys and must be hashable. Pass a tuple "
+            "instead of a list (or a frozen/hashable object), or make it a regular (traced) "
+            "argument by removing it from static_argnums/static_argnames."
         ) from None
     return v
 
 
+def _leaf_key(x):
+    t = type(x)
+    if t is ArrayImpl:
+        b = x._buf
+        return (type(b), b.shape, b.dtype)
+    if t in _PY_SCALARS:
+        return t
+    av = x.aval
+    return (Tracer, av.shape, av.dtype, av.weak_type)
+
+
+def _asarray(x):
+    from .. import numpy as fnp
+
+    return fnp.asarray(x)
+
+
+def _wrap_outs(outs):
+    res = []
+    for o in outs:
+        w = object.__new__(ArrayImpl)
+        w._buf = o
+        res.append(w)
+    return res
+
+
+class _Entry:
+    __slots__ = ("closed", "lifted", "exe", "single")
+
+    def __init__(self, closed, lifted) -> None:
+        self.closed, self.lifted, self.exe = closed, lifted, None
+        self.single = closed.out_tree.node_type is None
+
+
 def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
-    """Compile ``fun``: trace once per argument signature, then reuse the program.
+    """Compile ``fun``: trace it once per argument signature, optimize and fuse the traced
+    program, and run the compiled program on every later call with that signature.
+
+    ``static_argnums``/``static_argnames``: arguments passed as Python values (hashed by
+    value, part of the cache key) instead of traced arrays.  ``donate_argnums`` is
+    accepted for compatibility and ignored.  ``jit(f).lower(*args)`` gives the traced and
+    optimized programs and, with ``.compile()``, the executable (its generated source and
+    kernel statistics).
 
     Example::
 
@@ -185,72 +429,211 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
         static_argnums = (static_argnums,)
     if isinstance(static_argnames, str):
         static_argnames = (static_argnames,)
+    static_argnums = tuple(static_argnums)
+    static_argnames = tuple(static_argnames)
     try:
         sig = inspect.signature(fun)
+        pnames = [n for n, p in sig.parameters.items()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     except (TypeError, ValueError):
-        sig = None
-    static_argnums = tuple(static_argnums)
-    if sig is not None:
-        params = list(sig.parameters)
-        static_argnums += tuple(params.index(n) for n in static_argnames if n in params and params.index(n) not in static_argnums)
+        sig, pnames = None, []
+    for n in static_argnames:
+        if n in pnames and pnames.index(n) not in static_argnums:
+            static_argnums += (pnames.index(n),)
+    for i in static_argnums:
+        if 0 <= i < len(pnames) and pnames[i] not in static_argnames:
+            static_argnames += (pnames[i],)
+    fname = getattr(fun, "__name__", type(fun).__name__)
     cache: dict = {}
+    fast: dict = {}
+    stats = {"traces": 0}
+    has_static = bool(static_argnums or static_argnames)
+
+    def label(i):
+        return f"'{pnames[i]}' (argument {i})" if i < len(pnames) else f"argument {i}"
+
+    def lookup(args, kwargs):
+        """(entry, flat dynamic leaves) for a call, tracing on a cache miss."""
+        if kwargs and sig is not None:
+            try:
+                bound = sig.bind(*args, **kwargs)
+            except TypeError:
+                bound = None
+            if bound is not None:
+                args, kwargs = tuple(bound.args), dict(bound.kwargs)
+        nargs = len(args)
+        snums = tuple(sorted({i % nargs for i in static_argnums if -nargs <= i < nargs}))
+        statics = tuple((i, _hashable_static(args[i], label(i), fname)) for i in snums)
+        skw = tuple(sorted((k, _hashable_static(v, repr(k), fname)) for k, v in kwargs.items()
+                           if k in static_argnames))
+        dyn = tuple(a for i, a in enumerate(args) if i not in snums)
+        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_argnames}
+        flat, tree = tree_flatten((dyn, dyn_kwargs))
+        flat = [x if type(x) is ArrayImpl or type(x) in _PY_SCALARS or isinstance(x, Tracer)
+                else _asarray(x) for x in flat]
+        key = (statics, skw, tree, tuple(_leaf_key(x) for x in flat))
+        entry = cache.get(key)
+        if entry is None:
+            if LOG_COMPILES:
+                _log_compile(fname, key, cache, pnames, snums, dyn, dyn_kwargs)
+            stats["traces"] += 1
+            closed, lifted = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
+            entry = _Entry(closed, lifted)
+            if not lifted:  # closures over tracers of an enclosing transform: trace every call
+                cache[key] = entry
+                if not kwargs and not snums and all(type(x) is ArrayImpl for x in flat) and \
+                        len(flat) == nargs and tree == _flat_tree(nargs):
+                    fast[tuple(_leaf_key(x) for x in flat)] = entry
+        return entry, flat
+
+    def run(entry, flat):
+        if state.trace is EVAL_TRACE and not entry.lifted:
+            bufs = []
+            for x in flat:
+                if type(x) is ArrayImpl:
+                    bufs.append(x._buf)
+                elif isinstance(x, Tracer):
+                    break
+                else:
+                    bufs.append(x)
+            else:
+                exe = entry.exe
+                if exe is None:
+                    exe = entry.exe = entry.closed.executable(_xp_of(bufs))
+                return _wrap_outs(exe.run(bufs))
+        return jit_p.bind(*entry.lifted, *flat, closed=entry.closed)
 
     @functools.wraps(fun)
     def jitted(*args, **kwargs):
         if disable_jit.active:
             return fun(*args, **kwargs)
-        if sig is not None and kwargs:
-            bound = sig.bind(*args, **kwargs)
-            args, kwargs = tuple(bound.args), dict(bound.kwargs)
-        nargs = len(args)
-        snums = tuple(i % nargs for i in static_argnums if -nargs <= i < nargs)
-        statics = tuple((i, _hashable_static(args[i], f"#{i}")) for i in snums)
-        skw = tuple(sorted((k, _hashable_static(v, repr(k))) for k, v in kwargs.items() if k in static_argnames))
-        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_argnames}
-        dyn = [a for i, a in enumerate(args) if i not in snums]
-        flat, tree = tree_flatten((dyn, dyn_kwargs))
-        flat = [x if isinstance(x, (Tracer, ArrayImpl)) or type(x) in (int, float, bool, complex)
-                else _asarray(x) for x in flat]
-        key = (statics, skw, tree, _signature_key(flat))
-        closed = cache.get(key)
-        if closed is None:
-            if LOG_COMPILES:
-                _log_compile(fun, key, cache)
-            closed = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
-            cache[key] = closed
-        outs = jit_p.bind(*closed.consts, *flat, closed=closed, num_consts=len(closed.consts))
-        return tree_unflatten(closed.out_tree, outs)
+        if not kwargs and not has_static:
+            key = []
+            for a in args:
+                if type(a) is not ArrayImpl:
+                    break
+                b = a._buf
+                key.append((type(b), b.shape, b.dtype))
+            else:
+                entry = fast.get(tuple(key))
+                if entry is not None and state.trace is EVAL_TRACE:
+                    exe = entry.exe
+                    if exe is None:
+                        exe = entry.exe = entry.closed.executable(_xp_of([a._buf for a in args]))
+                    outs = exe.run([a._buf for a in args])
+                    if entry.single:
+                        w = object.__new__(ArrayImpl)
+                        w._buf = outs[0]
+                        return w
+                    return tree_unflatten(entry.closed.out_tree, _wrap_outs(outs))
+        entry, flat = lookup(args, kwargs)
+        outs = run(entry, flat)
+        return tree_unflatten(entry.closed.out_tree, outs)
+
+    def lower(*args, **kwargs):
+        entry, flat = lookup(args, kwargs)
+        return Lowered(entry, flat)
 
     jitted._cache = cache  # type: ignore[attr-defined]
-    jitted.lower = lambda *a, **k: make_jaxpr(fun, static_argnums=static_argnums)(*a, **k)  # type: ignore
+    jitted.stats = stats  # type: ignore[attr-defined]
+    jitted.lower = lower  # type: ignore[attr-defined]
     return jitted
 
 
-def _asarray(x):
-    from .. import numpy as fnp
+@functools.lru_cache(maxsize=64)
+def _flat_tree(n):
+    return tree_flatten((tuple(range(n)), {}))[1]
 
-    return fnp.asarray(x)
+
+def _xp_of(bufs):
+    from ..backends import xp_of
+
+    for b in bufs:
+        if hasattr(b, "shape"):
+            return xp_of(b)
+    return np
 
 
-def _log_compile(fun, key, cache):
-    name = getattr(fun, "__name__", "function")
+class Lowered:
+    """What `jit(f).lower(*args)` returns: the traced program (``jaxpr``), the optimized one
+    (``optimized``) and, via `compile`, the executable."""
+
+    def __init__(self, entry, flat) -> None:
+        self._entry, self._flat = entry, flat
+
+    @property
+    def jaxpr(self) -> Jaxpr:
+        return self._entry.closed.jaxpr
+
+    @property
+    def consts(self) -> list:
+        """Values of ``jaxpr.constvars`` (the constants the trace captured)."""
+        return self._entry.closed.consts
+
+    def compile(self):
+        """The `fgrad.compile.Executable` (``.source``, ``.stats``, ``.kernels``)."""
+        bufs = [x._buf if type(x) is ArrayImpl else x for x in self._flat]
+        return self._entry.closed.executable(_xp_of(bufs))
+
+    @property
+    def optimized(self):
+        return self.compile().program
+
+    def as_text(self) -> str:
+        return str(self.jaxpr)
+
+
+def _label_leaves(pnames, snums, dyn, dyn_kwargs):
+    labels = []
+    pos = [i for i in range(len(dyn) + len(snums)) if i not in snums]
+    for i, a in zip(pos, dyn):
+        n = len(tree_flatten(a)[0])
+        base = repr(pnames[i]) if i < len(pnames) else f"#{i}"
+        labels += [base] if n == 1 else [f"{base}[leaf {j}]" for j in range(n)]
+    for k in sorted(dyn_kwargs):
+        n = len(tree_flatten(dyn_kwargs[k])[0])
+        labels += [repr(k)] if n == 1 else [f"{k!r}[leaf {j}]" for j in range(n)]
+    return labels
+
+
+def _fmt_leaf(k):
+    if isinstance(k, tuple) and len(k) >= 3:
+        return f"{np.dtype(k[2]).name}{list(k[1])}" + ("(weak)" if len(k) > 3 and k[3] else "")
+    return getattr(k, "__name__", str(k))
+
+
+def _log_compile(fname, key, cache, pnames, snums, dyn, dyn_kwargs):
+    labels = _label_leaves(pnames, snums, dyn, dyn_kwargs)
+    leaves = key[3]
     if not cache:
-        print(f"[fgrad] compiling {name} for {_fmt_key(key)}")
+        shown = ", ".join(f"{lb}: {_fmt_leaf(k)}" for lb, k in zip(labels, leaves))
+        st = ", ".join(f"{_static_label(i, pnames)}={v!r}" for i, v in key[0])
+        print(f"[fgrad] compiling {fname} for ({shown}{', ' if shown and st else ''}{st})")
         return
     prev = next(reversed(cache))
     changes = []
-    if prev[0] != key[0] or prev[1] != key[1]:
-        changes.append(f"static arguments {prev[0] + prev[1]} -> {key[0] + key[1]}")
+    pst, nst = dict(prev[0]), dict(key[0])
+    for i in sorted(set(pst) | set(nst)):
+        if pst.get(i, "<absent>") != nst.get(i, "<absent>"):
+            changes.append(f"static argument {_static_label(i, pnames)} changed "
+                           f"{pst.get(i, '<absent>')!r} -> {nst.get(i, '<absent>')!r}")
+    pk, nk = dict(prev[1]), dict(key[1])
+    for k in sorted(set(pk) | set(nk)):
+        if pk.get(k, "<absent>") != nk.get(k, "<absent>"):
+            changes.append(f"static argument {k!r} changed {pk.get(k, '<absent>')!r} -> "
+                           f"{nk.get(k, '<absent>')!r}")
     if prev[2] != key[2]:
-        changes.append("argument structure changed")
-    for i, (a, b) in enumerate(zip(prev[3], key[3])):
-        if a[:2] != b[:2]:
-            changes.append(f"argument {i}: {a[1]}{list(a[0])} -> {b[1]}{list(b[0])}")
-    print(f"[fgrad] recompiling {name}: " + ("; ".join(changes) or "new signature"))
+        changes.append(f"argument structure changed {prev[2]} -> {key[2]}")
+    else:
+        for lb, a, b in zip(labels, prev[3], leaves):
+            if a != b:
+                changes.append(f"argument {lb} changed {_fmt_leaf(a)} -> {_fmt_leaf(b)}")
+    print(f"[fgrad] recompiling {fname} (compile #{len(cache) + 1}): "
+          + ("; ".join(changes) or "new signature"))
 
 
-def _fmt_key(key):
-    return ", ".join(f"{k[1]}{list(k[0])}" for k in key[3])
+def _static_label(i, pnames):
+    return repr(pnames[i]) if i < len(pnames) else f"#{i}"
 
 
 def _trace(fun, args, snums, kwargs, static_argnames, tree, flat):
@@ -264,7 +647,7 @@ def _trace(fun, args, snums, kwargs, static_argnames, tree, flat):
         out = fun(*full, **kw)
         flat_out, out_tree = tree_flatten(out)
         jaxpr, consts = trace.to_jaxpr(flat_out)
-    return _ClosedJaxpr(jaxpr, consts, out_tree)
+    return close(jaxpr, consts, out_tree, getattr(fun, "__name__", "jit"))
 
 
 def make_jaxpr(fun, static_argnums=()):
@@ -288,7 +671,7 @@ def make_jaxpr(fun, static_argnums=()):
         dyn = [a for i, a in enumerate(args) if i not in snums]
         flat, tree = tree_flatten((dyn, kwargs))
         flat = [x if isinstance(x, (Tracer, ArrayImpl)) else _asarray(x) for x in flat]
-        closed = _trace(fun, args, snums, kwargs, (), tree, flat)
+        closed, _ = _trace(fun, args, snums, kwargs, (), tree, flat)
         return closed.jaxpr
 
     return make
@@ -308,4 +691,70 @@ class disable_jit:
         disable_jit.active = self._saved
 
 
-__all__ = ["jit", "make_jaxpr", "disable_jit", "jit_p", "np"]
+def compile_jaxpr(jaxpr: Jaxpr):
+    """Straight-line Python for ``jaxpr`` without optimization (used for the small cached
+    programs of the reverse-mode tape and control-flow bodies): ``run(xp, bufs) -> list``
+    taking constants then inputs."""
+    return _simple_compile(jaxpr)
+
+
+def _simple_compile(jaxpr: Jaxpr):
+    names: dict = {}
+    ns: dict = {}
+    lines = []
+    counter = iter(range(1 << 30))
+
+    def fresh(prefix="r"):
+        return f"{prefix}{next(counter)}"
+
+    def ref(v):
+        if type(v) is Literal:
+            key = fresh("k")
+            ns[key] = v.val
+            return key
+        return names[v]
+
+    params_in = []
+    for v in list(jaxpr.constvars) + list(jaxpr.invars):
+        n = fresh("a")
+        names[v] = n
+        params_in.append(n)
+    last_use: dict = {}
+    for i, e in enumerate(jaxpr.eqns):
+        for v in e.invars:
+            if type(v) is not Literal:
+                last_use[v] = i
+    keep = {v for v in jaxpr.outvars if type(v) is not Literal}
+    for i, e in enumerate(jaxpr.eqns):
+        args = ", ".join(ref(v) for v in e.invars)
+        ufunc = getattr(e.prim, "ufunc", None)
+        if ufunc is not None and not e.params:
+            fn = fresh("u")
+            ns[fn] = ufunc
+            call = f"{fn}({args})"
+        else:
+            fn = fresh("f")
+            ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
+            call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
+        outs = [fresh() for _ in e.outvars]
+        for v, n in zip(e.outvars, outs):
+            names[v] = n
+        if e.prim.multiple_results:
+            lines.append(f"    {', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}")
+        else:
+            lines.append(f"    {outs[0]} = {call}")
+        dead = sorted({names[v] for v in e.invars if type(v) is not Literal
+                       and last_use.get(v) == i and v not in keep})
+        if dead:
+            lines.append(f"    del {', '.join(dead)}")
+    rets = ", ".join(ref(v) for v in jaxpr.outvars)
+    lines.append(f"    return [{rets}]")
+    unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
+    src = "def run(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
+    exec(compile(src, "<fgrad generated>", "exec"), ns)
+    run = ns["run"]
+    run.source = src  # type: ignore[attr-defined]
+    return run
+
+
+__all__ = ["jit", "make_jaxpr", "disable_jit", "jit_p", "Closed", "Lowered", "compile_jaxpr", "Var"]

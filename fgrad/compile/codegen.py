@@ -1,0 +1,715 @@
+"""NumPy code generation for a partitioned program, and the flat executor.
+
+The whole program becomes one generated Python function ``run(bufs) -> list`` of
+straight-line code: barrier ops are direct calls (a ufunc, a method such as ``reshape``,
+a ``matmul`` whose transposes/reshapes were planned at compile time, or the primitive's
+``impl``); each kernel is inlined as ufunc calls.  Everything the code needs is bound as a
+default argument (fast local lookups).  A value is deleted right after its last use, so
+big intermediates are freed as early as possible.
+
+Kernels run in one of three modes, chosen from the (static) number of elements ``N`` of
+their iteration shape:
+
+* **direct** (``N`` < `SCRATCH_MIN`, or any non-numpy backend): plain ufunc calls;
+* **whole** (``N`` < `BLOCK_MIN`): internal values are written with ``out=`` into scratch
+  buffers that are reused from call to call (and in place where an input dies), results
+  that leave the kernel are fresh arrays;
+* **blocked**: the kernel runs over cache-sized blocks of `BLOCK` elements (of the
+  flattened arrays when every input is either full-size or a single element, else of
+  rows of the leading axis), so its intermediates stay in cache; results that leave the
+  kernel are written block by block into their (fresh) arrays.  A trailing reduction over
+  non-leading axes is done per block; a full float sum follows NumPy's pairwise summation
+  tree exactly (leaves of at most `BLOCK` elements); any other reduction is done after the
+  loop on its materialized input.
+
+Every ufunc is called with the same operands (in the same dtypes) as unfused execution
+would, on contiguous pieces, so fused results are bit-identical to unfused ones, and
+dtypes are NumPy's (float32 stays float32).  Output dtypes of kernel values are found by
+running the kernel's ops once on one-element probes at compile time.
+
+Scratch buffers are a per-executable pool: a call takes a set (or allocates one) and
+returns it at the end, so concurrent or re-entrant calls never share buffers.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ..core.ir import Literal
+from .fusion import Node
+
+BLOCK = 65536
+BLOCK_MIN = 4 * BLOCK
+SCRATCH_MIN = 2048
+
+# numpy reductions that are exactly ``ufunc.reduce`` (see `_red_ufunc`)
+_RED_UFUNC = {"reduce_sum": np.add, "reduce_prod": np.multiply, "reduce_max": np.maximum,
+              "reduce_min": np.minimum, "reduce_and": np.logical_and, "reduce_or": np.logical_or}
+
+
+def _np_ufunc(prim):
+    u = getattr(prim, "ufunc", None)
+    return u if isinstance(u, np.ufunc) else None
+
+
+def _red_ufunc(e):
+    """The ufunc whose ``reduce`` is the reduction's implementation (None: use the impl)."""
+    u = _RED_UFUNC.get(e.prim.name)
+    if u is None:
+        return None
+    k = e.invars[0].aval.dtype.kind
+    if e.prim.name in ("reduce_sum", "reduce_prod") and k not in "fc":
+        return None  # np.sum/np.prod promote small integers; the impl knows how
+    if e.prim.name in ("reduce_and", "reduce_or") and k != "b":
+        return None
+    return u
+
+
+def pairwise_leaves(n: int, block: int):
+    """NumPy's pairwise summation tree over ``n`` contiguous elements, cut into leaves of at
+    most ``block`` elements: ``[(start, stop, number of additions after this leaf)]``."""
+    out = []
+    # explicit stack (no recursion): entries (start, length, is_combine)
+    stack = [(0, n, False)]
+    while stack:
+        s, ln, comb = stack.pop()
+        if comb:
+            a, b, k = out[-1]
+            out[-1] = (a, b, k + 1)
+            continue
+        if ln <= block:
+            out.append((s, s + ln, 0))
+            continue
+        n2 = ln // 2
+        n2 -= n2 % 8
+        stack.append((s, 0, True))
+        stack.append((s + n2, ln - n2, False))
+        stack.append((s, n2, False))
+    return tuple(out)
+
+
+def _lit_expr(v):
+    t = type(v)
+    if t is bool or t is int:
+        return repr(v)
+    if t is float and math.isfinite(v):
+        return repr(v)
+    return None
+
+
+class Gen:
+    """Generates the source of ``run`` for the ordered steps of a program."""
+
+    def __init__(self, prog, steps, xp, block, block_min, scratch_min) -> None:
+        self.prog, self.steps, self.xp = prog, steps, xp
+        self.numpy = xp is np
+        self.block, self.block_min, self.scratch_min = block, block_min, scratch_min
+        self.ns: dict = {"xp": xp}
+        self.const_ids: dict = {}
+        self.names: dict = {}
+        self.lines: list = []
+        self.counter = 0
+        # scratch slots: capacity in bytes; views: (slot, shape, dtype) -> name
+        self.slots: list = []
+        self.views: dict = {}
+        self.kernel_modes: list = []
+        self.weak_scalars = set()
+
+    # -- names ---------------------------------------------------------------------------
+    def fresh(self, prefix="v") -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def bind(self, obj, prefix="k") -> str:
+        key = id(obj)
+        name = self.const_ids.get(key)
+        if name is None:
+            name = self.fresh(prefix)
+            self.const_ids[key] = name
+            self.ns[name] = obj
+        return name
+
+    def expr(self, a) -> str:
+        if type(a) is Literal:
+            e = _lit_expr(a.val)
+            return e if e is not None else self.bind(a.val, "l")
+        return self.names[a]
+
+    def impl_fn(self, e) -> str:
+        if e.params:
+            return self.bind(functools.partial(e.prim.impl, **e.params), "f")
+        return self.bind(e.prim.impl, "f")
+
+    # -- whole program -------------------------------------------------------------------
+    def generate(self):
+        prog = self.prog
+        for v in prog.constvars:
+            self.names[v] = self.bind(prog.consts[v], "c")
+        params = []
+        for v in prog.invars:
+            n = self.fresh("a")
+            self.names[v] = n
+            params.append(n)
+            if v.aval.weak_type and v.aval.shape == ():
+                self.weak_scalars.add(v)
+        body = self.lines
+        if params:
+            body.append(f"    {', '.join(params)}{',' if len(params) == 1 else ''} = bufs")
+        for v in prog.invars:
+            if v in self.weak_scalars:
+                n = self.names[v]
+                body.append(f"    if type({n}) not in _PYS: {n} = {n}.item()")
+                self.ns["_PYS"] = (bool, int, float, complex)
+        outs = {v for v in prog.outvars if type(v) is not Literal}
+        last, where = {}, {}
+        for k, st in enumerate(self.steps):
+            for e in st.eqns:
+                for v in e.outvars:
+                    where[v] = k
+        self.escaping = set(outs)
+        for k, st in enumerate(self.steps):
+            for e in st.eqns:
+                for a in e.invars:
+                    if type(a) is not Literal:
+                        last[a] = k
+                        if where.get(a, k) != k:
+                            self.escaping.add(a)
+        self.deletable = set(prog.invars)
+        for k, st in enumerate(self.steps):
+            if st.kind == "op":
+                self.emit_op(st.eqns[0])
+            else:
+                self.emit_kernel(st)
+            dead = sorted({self.names[v] for v, j in last.items() if j == k and v not in outs
+                           and v in self.deletable})
+            if dead:
+                body.append(f"    del {', '.join(dead)}")
+        rets = []
+        for v in prog.outvars:
+            if type(v) is Literal:
+                rets.append(self.bind(v.aval.dtype.type(v.val), "o"))
+            elif v.aval.weak_type and v.aval.shape == ():
+                conv = self.bind(v.aval.dtype.type, "t")
+                rets.append(f"{conv}({self.names[v]})")
+            else:
+                rets.append(self.names[v])
+        if self.slots:
+            self.lines.insert(1 if params else 0, "    _S = _pool.pop() if _pool else _alloc()")
+            names = [n for n in self.views.values()]
+            self.lines.insert(2 if params else 1,
+                              f"    {', '.join(names)}{',' if len(names) == 1 else ''} = _S")
+            body.append("    _pool.append(_S)")
+        body.append(f"    return [{', '.join(rets)}]")
+        defaults = ", ".join(f"{k}={k}" for k in self.ns)
+        extra = ", _pool=_pool, _alloc=_alloc" if self.slots else ""
+        src = f"def run(bufs, {defaults}{extra}):\n" + "\n".join(body) + "\n"
+        return src
+
+    def scratch_alloc(self):
+        slots = list(self.slots)
+        specs = [(s, shape, dt) for (s, shape, dt) in self.views]
+
+        def alloc():
+            raws = [np.empty(max(nb, 1), np.uint8) for nb in slots]
+            return tuple(raws[s][: math.prod(shape) * dt.itemsize].view(dt).reshape(shape)
+                         for s, shape, dt in specs)
+
+        return alloc
+
+    # -- ops -----------------------------------------------------------------------------
+    def define(self, v, name=None) -> str:
+        n = name or self.fresh()
+        self.names[v] = n
+        self.deletable.add(v)
+        return n
+
+    def is_array(self, a) -> bool:
+        """Known to be an array (not a Python scalar) at run time."""
+        return type(a) is not Literal and a not in self.weak_scalars and not (
+            a.aval.weak_type and a.aval.shape == ())
+
+    def op_call(self, e, ins) -> str:
+        prim = e.prim
+        u = _np_ufunc(prim) if self.numpy else None
+        if u is not None and not e.params:
+            return f"{self.bind(u, 'u')}({', '.join(ins)})"
+        if self.numpy and all(self.is_array(a) for a in e.invars):
+            s = self.special(e, ins)
+            if s is not None:
+                return s
+        args = ", ".join(["xp"] + ins)
+        return f"{self.impl_fn(e)}({args})"
+
+    def special(self, e, ins):
+        name = e.prim.name
+        p = e.params
+        if name == "reshape":
+            return f"{ins[0]}.reshape({tuple(p['new_sizes'])!r})"
+        if name == "transpose":
+            return f"{ins[0]}.transpose({tuple(p['permutation'])!r})"
+        if name == "broadcast_in_dim":
+            shape = tuple(p["shape"])
+            xs = tuple(e.invars[0].aval.shape)
+            expanded = [1] * len(shape)
+            for i, d in enumerate(p["broadcast_dimensions"]):
+                expanded[d] = xs[i]
+            x = ins[0] if tuple(expanded) == xs else f"{ins[0]}.reshape({tuple(expanded)!r})"
+            return f"{self.bind(np.broadcast_to, 'u')}({x}, {shape!r})"
+        if name == "dot_general":
+            try:
+                from ..ops.linalg import _dg_plan
+
+                xperm, yperm, x3, y3, out_shape = _dg_plan(
+                    tuple(e.invars[0].aval.shape), tuple(e.invars[1].aval.shape), p["dimension_numbers"])
+            except Exception:  # noqa: BLE001
+                return None
+
+            def arrange(x, shape, perm, target):
+                if perm is not None:
+                    x = f"{x}.transpose({tuple(perm)!r})"
+                    shape = tuple(shape[i] for i in perm)
+                if tuple(shape) != tuple(target):
+                    x = f"{x}.reshape({tuple(target)!r})"
+                return x
+
+            xa = arrange(ins[0], e.invars[0].aval.shape, xperm, x3)
+            ya = arrange(ins[1], e.invars[1].aval.shape, yperm, y3)
+            mm = f"{self.bind(np.matmul, 'u')}({xa}, {ya})"
+            mshape = (x3[0], x3[1], y3[2]) if len(x3) == 3 else (x3[0], y3[1])
+            if tuple(mshape) != tuple(out_shape):
+                mm = f"{mm}.reshape({tuple(out_shape)!r})"
+            return mm
+        return None
+
+    def weak_fix(self, v) -> None:
+        if v.aval.weak_type and v.aval.shape == ():
+            n = self.names[v]
+            self.ns["_PYS"] = (bool, int, float, complex)
+            self.lines.append(f"    if type({n}) not in _PYS: {n} = {n}.item()")
+
+    def emit_op(self, e) -> None:
+        ins = [self.expr(a) for a in e.invars]
+        call = self.op_call(e, ins)
+        if e.prim.multiple_results:
+            outs = [self.define(v) for v in e.outvars]
+            self.lines.append(f"    {', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}")
+        else:
+            out = self.define(e.outvars[0])
+            self.lines.append(f"    {out} = {call}")
+        for v in e.outvars:
+            self.weak_fix(v)
+
+    # -- kernels -------------------------------------------------------------------------
+    def emit_kernel(self, node: Node) -> None:
+        n = math.prod(node.shape)
+        mode = "direct"
+        info = None
+        if self.numpy and node.members and n >= self.scratch_min:
+            info = self.probe(node)
+            if info is not None:
+                mode = "whole"
+                if n >= self.block_min:
+                    plan = self.block_plan(node, info)
+                    if plan is not None:
+                        mode = "blocked"
+        self.kernel_modes.append(mode)
+        if mode == "direct":
+            for e in node.eqns:
+                self.emit_direct(e)
+        elif mode == "whole":
+            self.emit_whole(node, info)
+        else:
+            self.emit_blocked(node, info, plan)
+
+    def emit_direct(self, e) -> None:
+        ins = [self.expr(a) for a in e.invars]
+        u = _red_ufunc(e) if self.numpy else None
+        if u is not None:
+            out = self.define(e.outvars[0])
+            axes = tuple(e.params["axes"])
+            self.lines.append(f"    {out} = {self.bind(u.reduce, 'r')}({ins[0]}, axis={axes!r})")
+            return
+        self.emit_op(e)
+
+    def probe(self, node):
+        """Run the kernel's elementwise ops on one-element probes: the dtype of every value.
+        None if that fails (the kernel then runs in direct mode)."""
+        vals = {}
+
+        def pv(a):
+            if type(a) is Literal:
+                return a.val
+            if a in vals:
+                return vals[a]
+            av = a.aval
+            if av.weak_type and av.shape == ():
+                return {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1.0 + 0j}[av.dtype.kind]
+            return np.ones((), av.dtype)
+
+        dtypes = {}
+        try:
+            with np.errstate(all="ignore"):
+                for e in node.members:
+                    ins = [pv(a) for a in e.invars]
+                    u = _np_ufunc(e.prim)
+                    r = u(*ins) if u is not None and not e.params else e.prim.impl(np, *ins, **e.params)
+                    r = np.asarray(r)
+                    if r.shape != ():
+                        r = r.reshape(-1)[:1].reshape(())
+                    v = e.outvars[0]
+                    if v.aval.weak_type and v.aval.shape == ():
+                        return None
+                    vals[v] = r
+                    dtypes[v] = r.dtype
+        except Exception:  # noqa: BLE001
+            return None
+        return dtypes
+
+    def classify(self, node):
+        inside = {v for e in node.eqns for v in e.outvars}
+        ext = []
+        for e in node.eqns:
+            for a in e.invars:
+                if type(a) is not Literal and a not in inside and a not in ext:
+                    ext.append(a)
+        escaping = [v for e in node.members for v in e.outvars if v in self.escaping]
+        return ext, escaping
+
+    def lifetimes(self, node):
+        """Index (within the kernel) of the last use of each member value, extended through
+        non-ufunc members (whose results may alias their inputs)."""
+        members = node.members
+        life = {}
+        for i, e in enumerate(node.eqns):
+            for a in e.invars:
+                if type(a) is not Literal:
+                    life[a] = i
+        for i in range(len(members) - 1, -1, -1):
+            e = members[i]
+            if self.out_capable(e):
+                continue
+            r = e.outvars[0]
+            for a in e.invars:
+                if type(a) is not Literal and a in life:
+                    life[a] = max(life[a], life.get(r, i))
+        return life
+
+    def out_capable(self, e) -> bool:
+        if e.prim.name == "convert_element_type":
+            return True
+        return _np_ufunc(e.prim) is not None and not e.params
+
+    def member_call(self, e, ins, target):
+        """Source of one member (``target``: an out= buffer expression or None)."""
+        if target is not None:
+            if e.prim.name == "convert_element_type":
+                return f"{self.bind(np.copyto, 'u')}({target}, {ins[0]}, casting='unsafe')"
+            u = _np_ufunc(e.prim)
+            return f"{self.bind(u, 'u')}({', '.join(ins)}, out={target})"
+        u = _np_ufunc(e.prim)
+        if u is not None and not e.params:
+            return f"{self.bind(u, 'u')}({', '.join(ins)})"
+        return f"{self.impl_fn(e)}({', '.join(['xp'] + ins)})"
+
+    # scratch slots ---------------------------------------------------------------------
+    def view(self, slot, shape, dtype) -> str:
+        key = (slot, tuple(shape), np.dtype(dtype))
+        name = self.views.get(key)
+        if name is None:
+            name = self.fresh("s")
+            self.views[key] = name
+            nb = math.prod(shape) * np.dtype(dtype).itemsize
+            self.slots[slot] = max(self.slots[slot], nb)
+        return name
+
+    def assign_slots(self, node, info, escaping, block_outputs):
+        """Linear scan over the members: a scratch slot (or None) for each internal value
+        written by an out=-capable op, reusing the slot of an input that dies there."""
+        life = self.lifetimes(node)
+        esc = set(escaping)
+        slot_of: dict = {}
+        free: list = list(range(len(self.slots)))
+        members = node.members
+        for i, e in enumerate(members):
+            v = e.outvars[0]
+            chosen = None
+            if v not in esc and self.out_capable(e):
+                for a in e.invars:
+                    if (type(a) is not Literal and a in slot_of and life.get(a, -1) == i
+                            and info[a] == info[v]):
+                        chosen = slot_of[a]
+                        break
+                if chosen is None:
+                    if free:
+                        chosen = free.pop()
+                    else:
+                        self.slots.append(0)
+                        chosen = len(self.slots) - 1
+                slot_of[v] = chosen
+            # release slots whose value dies here (unless handed over to v)
+            for a in e.invars:
+                if type(a) is not Literal and a in slot_of and life.get(a, -1) == i and a is not v:
+                    s = slot_of[a]
+                    if s != slot_of.get(v) and s not in free:
+                        free.append(s)
+        return slot_of
+
+    def emit_whole(self, node, info) -> None:
+        ext, escaping = self.classify(node)
+        slot_of = self.assign_slots(node, info, escaping, False)
+        shape = node.shape
+        esc = set(escaping)
+        for e in node.members:
+            v = e.outvars[0]
+            ins = [self.expr(a) for a in e.invars]
+            if v in slot_of:
+                t = self.view(slot_of[v], shape, info[v])
+                self.names[v] = t
+                self.lines.append(f"    {self.member_call(e, ins, t)}")
+            else:
+                out = self.define(v)
+                self.lines.append(f"    {out} = {self.member_call(e, ins, None)}")
+                if v in esc and not self.out_capable(e) and any(a in slot_of for a in e.invars
+                                                                  if type(a) is not Literal):
+                    self.lines.append(f"    if getattr({out}, 'base', None) is not None: "
+                                      f"{out} = {out}.copy()")
+        if node.reduction is not None:
+            self.emit_direct(node.reduction)
+
+    # blocking --------------------------------------------------------------------------
+    def block_plan(self, node, info):
+        """("flat", B) or ("rows", rows per block), or None if blocking does not apply."""
+        ext, _ = self.classify(node)
+        shape = node.shape
+        red = node.reduction
+        full_red = red is not None and len(red.params["axes"]) == len(shape)
+        flat_ok = True
+        for a in ext:
+            s = tuple(a.aval.shape)
+            if s != shape and math.prod(s) != 1:
+                flat_ok = False
+        if red is not None and not full_red and len(shape) > 1:
+            flat_ok = False
+        if flat_ok:
+            return ("flat", self.block)
+        if len(shape) < 2:
+            return None
+        inner = math.prod(shape[1:])
+        rows = max(1, self.block // max(inner, 1))
+        if shape[0] < 2 * rows:
+            return None
+        return ("rows", rows)
+
+    def emit_blocked(self, node, info, plan) -> None:
+        kind, step = plan
+        ext, escaping = self.classify(node)
+        shape = node.shape
+        n = math.prod(shape)
+        red = node.reduction
+        L = self.lines
+        esc = set(escaping)
+        # how the reduction is done
+        red_mode = None
+        if red is not None:
+            axes = tuple(red.params["axes"])
+            u = _red_ufunc(red)
+            rin = red.invars[0]
+            if (kind == "flat" and u is np.add and len(axes) == len(shape)
+                    and info.get(rin) is not None and info[rin] == red.outvars[0].aval.dtype
+                    and info[rin].kind == "f" and self.block >= 128):
+                red_mode = "pairwise"
+            elif kind == "rows" and u is not None and 0 not in axes:
+                red_mode = "rows"
+            else:
+                red_mode = "after"
+                if rin in info:
+                    esc.add(rin)
+                    if rin not in escaping:
+                        escaping.append(rin)
+        # the kernel's full-size results
+        out_full = {}
+        for v in escaping:
+            o = self.define(v, self.fresh("o"))
+            dt = self.bind(info[v], "d")
+            L.append(f"    {o} = {self.bind(np.empty, 'u')}({shape!r}, {dt})")
+            out_full[v] = o
+        # inputs prepared once per call
+        src_of = {}
+        for a in ext:
+            s = tuple(a.aval.shape)
+            nm = self.names[a]
+            if not self.is_array(a):
+                src_of[a] = ("whole", nm)
+            elif kind == "flat":
+                if s == shape:
+                    f = self.fresh("x")
+                    L.append(f"    {f} = {nm}.reshape(-1)")
+                    src_of[a] = ("slice", f)
+                elif len(s) > 0:
+                    f = self.fresh("x")
+                    L.append(f"    {f} = {nm}.reshape(())")
+                    src_of[a] = ("whole", f)
+                else:
+                    src_of[a] = ("whole", nm)
+            else:
+                if len(s) == len(shape) and s[0] == shape[0] and shape[0] != 1:
+                    src_of[a] = ("slice", nm)
+                else:
+                    src_of[a] = ("whole", nm)
+        flat_out = {}
+        for v, o in out_full.items():
+            if kind == "flat":
+                f = self.fresh("y")
+                L.append(f"    {f} = {o}.reshape(-1)")
+                flat_out[v] = f
+            else:
+                flat_out[v] = o
+        red_full = None
+        if red_mode == "rows":
+            red_full = self.define(red.outvars[0], self.fresh("o"))
+            raxes = tuple(red.params["axes"])
+            rshape = tuple(s for i, s in enumerate(shape) if i not in raxes)
+            probe = np.ones((1,) * len(shape), info[red.invars[0]])
+            with np.errstate(all="ignore"):
+                rdt = np.dtype(_red_ufunc(red).reduce(probe, axis=raxes).dtype)
+            L.append(f"    {red_full} = {self.bind(np.empty, 'u')}({rshape!r}, {self.bind(rdt, 'd')})")
+        slot_of = self.assign_slots(node, info, escaping, True)
+        inner = shape[1:] if kind == "rows" else ()
+
+        def block_shape(m):
+            return (m,) + tuple(inner)
+
+        def body(m, indent, dynamic=False):
+            """Lines for one block of ``m`` rows/elements starting at ``_s`` (``_e`` = end)."""
+            lines = []
+            pad = " " * indent
+            local = {}
+            for a in ext:
+                how, nm = src_of[a]
+                if how == "slice":
+                    b = self.fresh("b")
+                    lines.append(f"{pad}{b} = {nm}[_s:_e]")
+                    local[a] = b
+                else:
+                    local[a] = nm
+            for v, f in flat_out.items():
+                b = self.fresh("b")
+                lines.append(f"{pad}{b} = {f}[_s:_e]")
+                local[v] = b
+            views = {}
+            for v, s in slot_of.items():
+                if dynamic:
+                    full = self.view(s, block_shape(step), info[v])
+                    key = (full,)
+                    if key not in views:
+                        b = self.fresh("t")
+                        lines.append(f"{pad}{b} = {full}[:_m]")
+                        views[key] = b
+                    local[v] = views[key]
+                else:
+                    local[v] = self.view(s, block_shape(m), info[v])
+
+            def ex(a):
+                if type(a) is Literal:
+                    return self.expr(a)
+                return local[a]
+
+            for e in node.members:
+                v = e.outvars[0]
+                ins = [ex(a) for a in e.invars]
+                if v in slot_of:
+                    lines.append(f"{pad}{self.member_call(e, ins, local[v])}")
+                elif v in flat_out and self.out_capable(e):
+                    lines.append(f"{pad}{self.member_call(e, ins, local[v])}")
+                else:
+                    t = self.fresh("w")
+                    lines.append(f"{pad}{t} = {self.member_call(e, ins, None)}")
+                    if v in flat_out:
+                        lines.append(f"{pad}{local[v]}[...] = {t}")
+                    local[v] = t
+            if red_mode == "rows":
+                u = self.bind(_red_ufunc(red).reduce, "r")
+                lines.append(f"{pad}{u}({ex(red.invars[0])}, axis={tuple(red.params['axes'])!r}, "
+                             f"out={red_full}[_s:_e])")
+            elif red_mode == "pairwise":
+                u = self.bind(np.add.reduce, "r")
+                lines.append(f"{pad}_st.append({u}({ex(red.invars[0])}))")
+                lines.append(f"{pad}for _ in range(_k):")
+                lines.append(f"{pad}    _b = _st.pop(); _st[-1] = _st[-1] + _b")
+            return lines
+
+        total = n if kind == "flat" else shape[0]
+        if red_mode == "pairwise":
+            leaves = pairwise_leaves(n, step)
+            plan_name = self.bind(leaves, "p")
+            L.append("    _st = []")
+            L.append(f"    for _s, _e, _k in {plan_name}:")
+            L.append("        _m = _e - _s")
+            L.extend(body(step, 8, dynamic=True))
+            L.append(f"    {self.define(red.outvars[0])} = _st[0]")
+            self.weak_fix(red.outvars[0])
+            return
+        nfull = (total // step) * step
+        if nfull:
+            L.append(f"    for _s in range(0, {nfull}, {step}):")
+            L.append(f"        _e = _s + {step}")
+            L.extend(body(step, 8))
+        if total - nfull:
+            L.append(f"    _s, _e = {nfull}, {total}")
+            L.extend(body(total - nfull, 4))
+        if red_mode == "after":
+            self.emit_direct(red)
+
+
+class Executable:
+    """A compiled program: ``run(bufs) -> list of buffers`` plus what it was made of."""
+
+    def __init__(self, run, source, program, steps, kernel_modes, ns) -> None:
+        self.run = run
+        self.source = source
+        self.program = program
+        self.steps = steps
+        self.kernel_modes = kernel_modes
+        self.ns = ns
+
+    @property
+    def kernels(self) -> list:
+        return [s for s in self.steps if s.kind == "kernel"]
+
+    @property
+    def stats(self) -> dict:
+        ks = self.kernels
+        return {
+            "kernels": len(ks),
+            "ops": sum(1 for s in self.steps if s.kind == "op"),
+            "fused_eqns": sum(len(s.eqns) for s in ks),
+            "eqns": len(self.program.eqns),
+            "modes": list(self.kernel_modes),
+        }
+
+    def __call__(self, *bufs):
+        return self.run(list(bufs))
+
+    def as_text(self) -> str:
+        return self.source
+
+    def __repr__(self) -> str:
+        s = self.stats
+        return f"<fgrad Executable: {s['eqns']} eqns, {s['kernels']} kernels, {s['ops']} ops>"
+
+
+def generate(prog, steps, xp=np, block=BLOCK, block_min=BLOCK_MIN, scratch_min=SCRATCH_MIN) -> Executable:
+    g = Gen(prog, steps, xp, block, block_min, scratch_min)
+    src = g.generate()
+    ns = dict(g.ns)
+    if g.slots:
+        ns["_pool"] = []
+        ns["_alloc"] = g.scratch_alloc()
+    exec(compile(src, "<fgrad compiled>", "exec"), ns)
+    return Executable(ns["run"], src, prog, steps, g.kernel_modes, ns)
+
+
+__all__ = ["generate", "Executable", "pairwise_leaves", "BLOCK", "BLOCK_MIN", "SCRATCH_MIN"]

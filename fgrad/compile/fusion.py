@@ -1,0 +1,266 @@
+"""Fusion partition: group elementwise chains (plus at most one trailing reduction) into
+kernels; everything else is a barrier op.
+
+Walk the program in order.  An elementwise equation joins a kernel that produces one of
+its inputs and has the same iteration shape (its output shape); when it consumes the
+outputs of several such kernels, they are merged.  A reduction joins the kernel that
+produces its input (same iteration shape) as that kernel's one trailing reduction; nothing
+in a kernel may consume the kernel's own reduction.  Matmuls (``dot_general``), gathers and
+scatters, reshapes/transposes/broadcasts of intermediates, control flow and every other
+primitive are barriers: each is its own step.
+
+Joining or merging is refused when it would make a cycle between steps (a kernel K feeds a
+barrier B whose result another member of K would need): each node keeps the set of nodes
+it (transitively) depends on.  The result is a list of steps in an order that respects
+every dependency (original program order as the tie-break).
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from ..core.ir import Literal
+
+# elementwise primitives kept out of kernels: results that are views of their input
+# (real/imag) or reinterpret bytes
+NOT_FUSIBLE = {"real", "imag", "bitcast_convert_type"}
+REDUCTIONS = {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or"}
+# above this many equations, kernels are only grown along chains (no merging of kernels),
+# which keeps partitioning linear in the program size
+MERGE_LIMIT = 4000
+
+
+def fusible(e) -> bool:
+    p = e.prim
+    if p.family != "elementwise" or p.name in NOT_FUSIBLE or p.multiple_results:
+        return False
+    return e.outvars[0].aval.dtype.kind in "biufc"
+
+
+def fusible_reduction(e) -> bool:
+    if e.prim.name not in REDUCTIONS:
+        return False
+    x = e.invars[0]
+    return type(x) is not Literal and len(e.params.get("axes", ())) > 0 and x.aval.dtype.kind in "biufc"
+
+
+class Node:
+    """A kernel (``members`` elementwise equations + optional ``reduction``) or a barrier
+    op (one equation)."""
+
+    __slots__ = ("id", "kind", "members", "reduction", "shape", "anc", "desc", "ids", "first")
+
+    def __init__(self, nid, kind, shape, first) -> None:
+        self.id, self.kind, self.shape, self.first = nid, kind, shape, first
+        self.members: list = []
+        self.reduction = None
+        self.anc: set = set()  # raw ids of the nodes this one depends on (transitively)
+        self.desc: set = set()  # raw ids of the nodes that depend on this one (transitively)
+        self.ids = {nid}  # raw ids merged into this node
+
+    @property
+    def eqns(self) -> list:
+        return self.members + ([self.reduction] if self.reduction is not None else [])
+
+    def __repr__(self) -> str:
+        names = " ".join(e.prim.name for e in self.eqns)
+        return f"<{self.kind} {self.shape} {names}>"
+
+
+class Partition:
+    def __init__(self, prog, fuse: bool = True) -> None:
+        self.prog = prog
+        self.fuse = fuse
+        self.nodes: dict[int, Node] = {}
+        self.alias: dict[int, int] = {}  # merged raw id -> surviving id
+        self.of_var: dict = {}  # var -> producing node (raw id)
+        self.red_out: dict = {}  # reduction output var -> node (raw id)
+        self.count = 0
+        self.merge = len(prog.eqns) <= MERGE_LIMIT
+
+    def find(self, nid: int) -> int:
+        while nid in self.alias:
+            nid = self.alias[nid]
+        return nid
+
+    def node(self, nid: int) -> Node:
+        return self.nodes[self.find(nid)]
+
+    def node_of(self, v):
+        if type(v) is Literal:
+            return None
+        nid = self.of_var.get(v)
+        return None if nid is None else self.node(nid)
+
+    def deps(self, e) -> list:
+        """Nodes producing the inputs of ``e``."""
+        out = []
+        for v in e.invars:
+            n = self.node_of(v)
+            if n is not None and n not in out:
+                out.append(n)
+        return out
+
+    def new_node(self, kind, shape, first) -> Node:
+        n = Node(self.count, kind, shape, first)
+        self.count += 1
+        self.nodes[n.id] = n
+        return n
+
+    def _nodes(self, raw_ids) -> list:
+        seen, out = set(), []
+        for x in raw_ids:
+            n = self.node(x)
+            if n.id not in seen:
+                seen.add(n.id)
+                out.append(n)
+        return out
+
+    def link(self, node: Node, deps) -> None:
+        """Record that ``node`` depends on ``deps`` (keeping anc/desc transitive)."""
+        new = set()
+        for d in deps:
+            if d is not node:
+                new |= d.ids | d.anc
+        new -= node.anc
+        new -= node.ids
+        if not new:
+            return
+        down = node.ids | node.desc
+        for t in [node] + self._nodes(node.desc):
+            t.anc |= new
+        for a in self._nodes(new):
+            a.desc |= down
+
+    def add(self, node: Node, e, as_reduction=False) -> None:
+        self.link(node, self.deps(e))
+        if as_reduction:
+            node.reduction = e
+            self.red_out[e.outvars[0]] = node.id
+        else:
+            node.members.append(e)
+        for v in e.outvars:
+            self.of_var[v] = node.id
+
+    def consumes_reduction_of(self, e, ids) -> bool:
+        for v in e.invars:
+            if type(v) is Literal:
+                continue
+            rid = self.red_out.get(v)
+            if rid is not None and self.find(rid) in ids:
+                return True
+        return False
+
+    def can_join(self, node: Node, e, also: Node | None = None) -> bool:
+        ids = node.ids | (also.ids if also is not None else set())
+        if self.consumes_reduction_of(e, {self.find(i) for i in ids}):
+            return False
+        for d in self.deps(e):
+            if d is node or d is also:
+                continue
+            if d.anc & ids:  # d depends on the kernel: kernel -> d -> e
+                return False
+        return True
+
+    def can_merge(self, a: Node, b: Node) -> bool:
+        if a.reduction is not None and b.reduction is not None:
+            return False
+        for x, y in ((a, b), (b, a)):
+            if y.reduction is not None:
+                r = y.reduction.outvars[0]
+                if any(r is v for m in x.members for v in m.invars):
+                    return False
+        both = a.ids | b.ids
+        if (b.anc & a.desc) - both or (a.anc & b.desc) - both:
+            return False
+        return True
+
+    def do_merge(self, a: Node, b: Node) -> None:
+        """Merge kernel b into kernel a."""
+        a.members.extend(b.members)
+        if b.reduction is not None:
+            a.reduction = b.reduction
+        a.ids |= b.ids
+        a.anc = (a.anc | b.anc) - a.ids
+        a.desc = (a.desc | b.desc) - a.ids
+        a.first = min(a.first, b.first)
+        del self.nodes[b.id]
+        self.alias[b.id] = a.id
+        down, up = a.ids | a.desc, a.ids | a.anc
+        for n in self._nodes(a.anc):
+            n.desc |= down
+        for n in self._nodes(a.desc):
+            n.anc |= up
+
+    def run(self) -> list:
+        for i, e in enumerate(self.prog.eqns):
+            if self.fuse and fusible(e):
+                shape = tuple(e.outvars[0].aval.shape)
+                target = None
+                for d in self.deps(e):
+                    if d.kind != "kernel" or d.shape != shape:
+                        continue
+                    if target is None:
+                        if self.can_join(d, e):
+                            target = d
+                    elif self.merge and self.can_merge(target, d) and self.can_join(target, e, also=d):
+                        self.do_merge(target, d)
+                if target is None:
+                    target = self.new_node("kernel", shape, i)
+                self.add(target, e)
+                continue
+            if self.fuse and fusible_reduction(e):
+                shape = tuple(e.invars[0].aval.shape)
+                d = self.node_of(e.invars[0])
+                if (d is not None and d.kind == "kernel" and d.shape == shape and d.reduction is None
+                        and self.can_join(d, e)):
+                    self.add(d, e, as_reduction=True)
+                else:
+                    self.add(self.new_node("kernel", shape, i), e, as_reduction=True)
+                continue
+            if fusible(e) or fusible_reduction(e):  # fuse=False: one-op kernels
+                red = fusible_reduction(e)
+                shape = tuple((e.invars[0] if red else e.outvars[0]).aval.shape)
+                self.add(self.new_node("kernel", shape, i), e, as_reduction=red)
+                continue
+            self.add(self.new_node("op", None, i), e)
+        return self.schedule()
+
+    def schedule(self) -> list:
+        nodes = list(self.nodes.values())
+        pos = {id(e): i for i, e in enumerate(self.prog.eqns)}
+        for n in nodes:
+            n.members.sort(key=lambda m: pos[id(m)])
+        preds = {n.id: set() for n in nodes}
+        succs = {n.id: set() for n in nodes}
+        for n in nodes:
+            for e in n.eqns:
+                for v in e.invars:
+                    d = self.node_of(v)
+                    if d is not None and d is not n:
+                        preds[n.id].add(d.id)
+                        succs[d.id].add(n.id)
+        byid = {n.id: n for n in nodes}
+        heap = [(n.first, n.id) for n in nodes if not preds[n.id]]
+        heapq.heapify(heap)
+        order = []
+        while heap:
+            _, nid = heapq.heappop(heap)
+            order.append(byid[nid])
+            for s in succs[nid]:
+                preds[s].discard(nid)
+                if not preds[s]:
+                    heapq.heappush(heap, (byid[s].first, s))
+        if len(order) != len(nodes):  # pragma: no cover - the join/merge checks prevent it
+            raise RuntimeError("fgrad.compile: fusion produced a cyclic schedule")
+        return order
+
+
+def partition(prog, fuse: bool = True) -> list:
+    """Steps (`Node` objects, kind ``"kernel"`` or ``"op"``) in execution order."""
+    return Partition(prog, fuse).run()
+
+
+__all__ = ["partition", "Node", "fusible", "fusible_reduction", "np"]

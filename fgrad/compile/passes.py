@@ -1,0 +1,557 @@
+"""Optimizing passes over a traced program (DESIGN.md §4), before fusion and code generation.
+
+The passes work on a `Program`: a private, mutable copy of a jaxpr in which every variable
+is fresh (the traced jaxpr stays untouched: transforms keep using it) and the constants'
+values are known.  In order:
+
+* `inline`: the body of every nested ``jit`` equation is spliced into its caller (its
+  constants become the caller's), so a program is optimized and fused as a whole;
+* `forward` (one sweep, in program order): constant folding (an equation whose inputs are
+  all known runs now, at compile time, unless its result would be much bigger than its
+  inputs), algebraic simplification (``x*1``, ``x/1``, ``x+0``, ``x-0``, ``0-x``,
+  ``-(-x)``, ``x**1``, ``x**2 -> x*x``, a cast to the same dtype, an identity reshape /
+  transpose / broadcast / slice, reshape-of-reshape, transpose-of-transpose, a
+  ``select`` with equal branches or a known predicate, and a ``dot_general`` without
+  contracting dimensions -> a broadcasting multiply) and common-subexpression elimination;
+* `dce`: equations none of whose results is used are dropped (every primitive is pure).
+
+Simplifications keep values exactly, except that ``x+0 -> x`` and ``0-x -> -x`` may
+change the sign of a zero (as XLA's simplifier does); they apply to fused and unfused
+compilation alike, so fusion itself stays bit-exact.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core.array import ShapedArray
+from ..core.ir import Eqn, Jaxpr, Literal, Var
+
+_NO_VALUE = object()
+
+# results of constant folding bigger than this (elements) are only kept when they are no
+# bigger than the inputs (so e.g. broadcasting a scalar to a huge array stays an op)
+FOLD_MAX_ELEMENTS = 1 << 16
+MAX_ROUNDS = 4
+
+
+class Program:
+    """A jaxpr under optimization.  ``consts`` maps constant variables to their values."""
+
+    __slots__ = ("constvars", "consts", "invars", "eqns", "outvars")
+
+    def __init__(self, constvars, consts, invars, eqns, outvars) -> None:
+        self.constvars, self.consts, self.invars, self.eqns, self.outvars = (
+            constvars, consts, invars, eqns, outvars)
+
+    def to_jaxpr(self) -> Jaxpr:
+        return Jaxpr(list(self.constvars), list(self.invars), list(self.eqns), list(self.outvars))
+
+    def __str__(self) -> str:
+        return str(self.to_jaxpr())
+
+    __repr__ = __str__
+
+
+def is_call(e) -> bool:
+    """A nested ``jit`` equation (inlined by `inline`)."""
+    return e.prim.name == "jit" and "closed" in e.params
+
+
+def _size(shape) -> int:
+    return math.prod(shape)
+
+
+# ---------------------------------------------------------------------------------------
+# inlining (also makes the private copy with fresh variables)
+
+
+class _Frame:
+    __slots__ = ("eqns", "i", "env", "ret")
+
+    def __init__(self, eqns, env, ret) -> None:
+        self.eqns, self.i, self.env, self.ret = eqns, 0, env, ret
+
+
+def inline(jaxpr: Jaxpr, consts) -> Program:
+    """A `Program` equal to ``jaxpr`` (with constant values ``consts``) with every nested
+    jit call replaced by its body.  Iterative (no recursion over nesting depth)."""
+    constvars: list = []
+    values: dict = {}
+
+    def new_const(v, c):
+        nv = Var(v.aval)
+        constvars.append(nv)
+        values[nv] = c
+        return nv
+
+    top: dict = {}
+    for v, c in zip(jaxpr.constvars, consts):
+        top[v] = new_const(v, c)
+    invars = []
+    for v in jaxpr.invars:
+        nv = Var(v.aval)
+        top[v] = nv
+        invars.append(nv)
+    eqns: list = []
+    stack = [_Frame(jaxpr.eqns, top, None)]
+    while stack:
+        fr = stack[-1]
+        if fr.i == len(fr.eqns):
+            stack.pop()
+            if fr.ret is not None:
+                parent_env, outer_outs, inner_outs = fr.ret
+                for ov, iv in zip(outer_outs, inner_outs):
+                    parent_env[ov] = iv if type(iv) is Literal else fr.env[iv]
+            continue
+        e = fr.eqns[fr.i]
+        fr.i += 1
+        env = fr.env
+        ins = [v if type(v) is Literal else env[v] for v in e.invars]
+        if is_call(e):
+            closed = e.params["closed"]
+            inner = closed.jaxpr
+            ienv: dict = {}
+            for v, c in zip(inner.constvars, closed.consts):
+                ienv[v] = new_const(v, c)
+            for v, a in zip(inner.invars, ins):
+                ienv[v] = a
+            stack.append(_Frame(inner.eqns, ienv, (env, e.outvars, inner.outvars)))
+            continue
+        outs = []
+        for v in e.outvars:
+            nv = Var(v.aval)
+            env[v] = nv
+            outs.append(nv)
+        eqns.append(Eqn(e.prim, ins, outs, e.params))
+    outvars = [v if type(v) is Literal else top[v] for v in jaxpr.outvars]
+    return Program(constvars, values, invars, eqns, outvars)
+
+
+# ---------------------------------------------------------------------------------------
+# dead-code elimination
+
+
+def dce(prog: Program) -> bool:
+    """Drop equations whose results are unused, and unused constants.  Returns whether
+    anything changed."""
+    live = {v for v in prog.outvars if type(v) is not Literal}
+    kept = []
+    for e in reversed(prog.eqns):
+        if any(v in live for v in e.outvars):
+            kept.append(e)
+            for v in e.invars:
+                if type(v) is not Literal:
+                    live.add(v)
+    changed = len(kept) != len(prog.eqns)
+    kept.reverse()
+    prog.eqns = kept
+    cv = [v for v in prog.constvars if v in live]
+    if len(cv) != len(prog.constvars):
+        changed = True
+        prog.consts = {v: prog.consts[v] for v in cv}
+        prog.constvars = cv
+    return changed
+
+
+# ---------------------------------------------------------------------------------------
+# helpers for the forward pass
+
+
+def _freeze(v):
+    """A hashable key for a parameter value (floats by repr: -0.0 and nan stay distinct)."""
+    t = type(v)
+    if t is float:
+        return ("f", repr(v))
+    if t in (tuple, list):
+        return (t.__name__,) + tuple(_freeze(x) for x in v)
+    if t is dict:
+        return ("d",) + tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    hash(v)
+    return v
+
+
+def _atom_key(a):
+    if type(a) is Literal:
+        return ("lit", type(a.val), repr(a.val))
+    return a
+
+
+def _eqn_key(e):
+    try:
+        params = tuple(sorted((k, _freeze(v)) for k, v in e.params.items()))
+        key = (e.prim, tuple(_atom_key(a) for a in e.invars), params)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _same_aval(a, b) -> bool:
+    """``a`` can stand for a result of aval ``b``: same shape and dtype, and not weak
+    where the result is strong (a weak scalar would promote differently downstream)."""
+    return a.shape == b.shape and a.dtype == b.dtype and (b.weak_type or not a.weak_type)
+
+
+class _Rewriter:
+    """The forward sweep: folding, simplification and CSE, with a substitution map."""
+
+    def __init__(self, prog: Program) -> None:
+        self.prog = prog
+        self.subst: dict = {}
+        self.producer: dict = {}  # var -> eqn that defines it (after rewriting)
+        self.seen: dict = {}  # CSE table
+        self.out: list = []
+        self.changed = False
+
+    # -- values --------------------------------------------------------------------------
+    def value(self, a):
+        if type(a) is Literal:
+            return a.val
+        return self.prog.consts.get(a, _NO_VALUE)
+
+    def is_all(self, a, x) -> bool:
+        """``a`` is known and every element equals ``x``."""
+        v = self.value(a)
+        if v is _NO_VALUE:
+            return False
+        if type(v) is bool or (hasattr(v, "dtype") and v.dtype == np.bool_):
+            return False  # keep booleans out of arithmetic identities
+        if type(v) in (int, float, complex):
+            return v == x
+        arr = np.asarray(v)
+        if arr.size > 4096:
+            return False
+        with np.errstate(all="ignore"):
+            return bool(arr.size) and bool(np.all(arr == x))
+
+    def read(self, a):
+        if type(a) is Literal:
+            return a
+        return self.subst.get(a, a)
+
+    # -- emitting ------------------------------------------------------------------------
+    def emit(self, e) -> None:
+        key = _eqn_key(e)
+        if key is not None:
+            prev = self.seen.get(key)
+            if prev is not None:
+                for v, p in zip(e.outvars, prev.outvars):
+                    self.subst[v] = p
+                self.changed = True
+                return
+            self.seen[key] = e
+        for v in e.outvars:
+            self.producer[v] = e
+        self.out.append(e)
+
+    def alias(self, v, a) -> None:
+        self.subst[v] = a
+        self.changed = True
+
+    def new_eqn(self, prim, ins, aval, params, outvar=None):
+        v = outvar if outvar is not None else Var(aval)
+        e = Eqn(prim, ins, [v], params)
+        self.emit(e)
+        self.changed = True
+        # the emitted equation may have been merged by CSE
+        return self.subst.get(v, v)
+
+    # -- constant folding ----------------------------------------------------------------
+    def try_fold(self, e) -> bool:
+        vals = []
+        for a in e.invars:
+            v = self.value(a)
+            if v is _NO_VALUE:
+                return False
+            vals.append(v)
+        if e.prim.name in ("rng_bit_generator",):
+            return False
+        out_size = sum(_size(v.aval.shape) for v in e.outvars)
+        in_size = max([_size(np.shape(v)) for v in vals] + [1])
+        if out_size > FOLD_MAX_ELEMENTS and out_size > in_size:
+            return False
+        xp = np
+        for v in vals:
+            m = type(v).__module__
+            if m.startswith("cupy"):
+                import cupy  # pragma: no cover
+
+                xp = cupy
+        try:
+            with np.errstate(all="ignore"):
+                res = e.prim.impl(xp, *vals, **e.params)
+        except Exception:  # noqa: BLE001 - leave it to run time (and its error message)
+            return False
+        outs = list(res) if e.prim.multiple_results else [res]
+        for v, r in zip(e.outvars, outs):
+            av = v.aval
+            if np.shape(r) != tuple(av.shape):
+                return False
+        for v, r in zip(e.outvars, outs):
+            av = v.aval
+            if av.weak_type and av.shape == () and np.ndim(r) == 0:
+                self.subst[v] = Literal(_py_scalar(r, av), av)
+            else:
+                if not hasattr(r, "dtype"):
+                    r = np.asarray(r, av.dtype)
+                nv = Var(ShapedArray(av.shape, r.dtype, False) if r.dtype != av.dtype else av)
+                self.prog.constvars.append(nv)
+                self.prog.consts[nv] = r
+                self.subst[v] = nv
+        self.changed = True
+        return True
+
+    # -- simplification ------------------------------------------------------------------
+    def try_simplify(self, e) -> bool:
+        name = e.prim.name
+        rule = _RULES.get(name)
+        if rule is None:
+            return False
+        return bool(rule(self, e))
+
+    def run(self) -> bool:
+        prog = self.prog
+        for e in prog.eqns:
+            ins = [self.read(a) for a in e.invars]
+            if any(a is not b for a, b in zip(ins, e.invars)):
+                e = Eqn(e.prim, ins, e.outvars, e.params)
+            if self.try_fold(e):
+                continue
+            if self.try_simplify(e):
+                continue
+            self.emit(e)
+        prog.eqns = self.out
+        prog.outvars = [self.read(v) for v in prog.outvars]
+        return self.changed
+
+
+def _py_scalar(r, av):
+    kind = av.dtype.kind
+    v = np.asarray(r).item()
+    if kind == "b":
+        return bool(v)
+    if kind in "iu":
+        return int(v)
+    if kind == "f":
+        return float(v)
+    return complex(v)
+
+
+# ---------------------------------------------------------------------------------------
+# simplification rules: rule(rw, eqn) -> True when the equation was replaced
+
+
+def _alias_if(rw, e, a) -> bool:
+    out = e.outvars[0]
+    if type(a) is not Literal and _same_aval(a.aval, out.aval):
+        rw.alias(out, a)
+        return True
+    return False
+
+
+def _r_mul(rw, e):
+    x, y = e.invars
+    if rw.is_all(y, 1) and _alias_if(rw, e, x):
+        return True
+    return rw.is_all(x, 1) and _alias_if(rw, e, y)
+
+
+def _r_div(rw, e):
+    x, y = e.invars
+    return rw.is_all(y, 1) and _alias_if(rw, e, x)
+
+
+def _r_add(rw, e):
+    x, y = e.invars
+    if rw.is_all(y, 0) and _alias_if(rw, e, x):
+        return True
+    return rw.is_all(x, 0) and _alias_if(rw, e, y)
+
+
+def _r_sub(rw, e):
+    x, y = e.invars
+    if rw.is_all(y, 0) and _alias_if(rw, e, x):
+        return True
+    out = e.outvars[0]
+    if rw.is_all(x, 0) and type(y) is not Literal and _same_aval(y.aval, out.aval):
+        from ..ops.elementwise import neg_p
+
+        rw.new_eqn(neg_p, [y], out.aval, {}, outvar=out)
+        return True
+    return False
+
+
+def _r_neg(rw, e):
+    (x,) = e.invars
+    p = rw.producer.get(x) if type(x) is not Literal else None
+    if p is not None and p.prim is e.prim:
+        return _alias_if(rw, e, p.invars[0])
+    return False
+
+
+def _r_pow(rw, e):
+    x, y = e.invars
+    out = e.outvars[0]
+    if type(y) is not Literal or type(x) is Literal or type(y.val) is bool:
+        return False
+    if y.val == 1 and _alias_if(rw, e, x):
+        return True
+    if y.val == 2 and x.aval.dtype.kind in "fc" and _same_aval(x.aval, out.aval):
+        from ..ops.elementwise import mul_p
+
+        rw.new_eqn(mul_p, [x, x], out.aval, {}, outvar=out)
+        return True
+    return False
+
+
+def _r_convert(rw, e):
+    (x,) = e.invars
+    return type(x) is not Literal and x.aval.dtype == e.params.get("new_dtype") and _alias_if(rw, e, x)
+
+
+def _r_select(rw, e):
+    c, x, y = e.invars
+    if x is y or (type(x) is Literal and type(y) is Literal and repr(x.val) == repr(y.val)
+                  and type(x.val) is type(y.val)):
+        return _alias_if(rw, e, x)
+    v = rw.value(c)
+    if v is not _NO_VALUE and np.size(v) and np.size(v) <= 4096:
+        arr = np.asarray(v)
+        if arr.dtype == np.bool_ and arr.all():
+            return _alias_if(rw, e, x)
+        if arr.dtype == np.bool_ and not arr.any():
+            return _alias_if(rw, e, y)
+    return False
+
+
+def _r_reshape(rw, e):
+    (x,) = e.invars
+    out = e.outvars[0]
+    if type(x) is Literal:
+        return False
+    if tuple(x.aval.shape) == tuple(out.aval.shape):
+        return _alias_if(rw, e, x)
+    p = rw.producer.get(x)
+    if p is not None and p.prim is e.prim:
+        rw.new_eqn(e.prim, [p.invars[0]], out.aval, e.params, outvar=out)
+        return True
+    return False
+
+
+def _r_transpose(rw, e):
+    (x,) = e.invars
+    perm = tuple(e.params["permutation"])
+    if type(x) is Literal:
+        return False
+    if perm == tuple(range(len(perm))):
+        return _alias_if(rw, e, x)
+    p = rw.producer.get(x)
+    if p is not None and p.prim is e.prim:
+        inner = tuple(p.params["permutation"])
+        composed = tuple(inner[i] for i in perm)
+        y = p.invars[0]
+        if composed == tuple(range(len(composed))):
+            return _alias_if(rw, e, y)
+        rw.new_eqn(e.prim, [y], e.outvars[0].aval, {"permutation": composed}, outvar=e.outvars[0])
+        return True
+    return False
+
+
+def _r_bid(rw, e):
+    (x,) = e.invars
+    out = e.outvars[0]
+    if type(x) is Literal:
+        return False
+    if tuple(x.aval.shape) == tuple(out.aval.shape) and tuple(e.params["broadcast_dimensions"]) == tuple(
+            range(len(out.aval.shape))):
+        return _alias_if(rw, e, x)
+    return False
+
+
+def _r_reduce(rw, e):
+    (x,) = e.invars
+    return type(x) is not Literal and tuple(e.params.get("axes", (0,))) == () and _alias_if(rw, e, x)
+
+
+def _r_gather(rw, e):
+    if len(e.invars) != 1 or type(e.invars[0]) is Literal:
+        return False
+    x = e.invars[0]
+    idx = e.params.get("indexer", ())
+    if tuple(x.aval.shape) != tuple(e.outvars[0].aval.shape) or len(idx) != len(x.aval.shape):
+        return False
+    for ent in idx:
+        if ent[0] != "s" or ent[3] not in (None, 1):
+            return False
+    return _alias_if(rw, e, x)
+
+
+def _r_dot_general(rw, e):
+    """No contracting dimensions: an outer product (batched) is a broadcasting multiply."""
+    from ..ops.elementwise import mul_p
+    from ..ops.shape import reshape_p, transpose_p
+
+    x, y = e.invars
+    if type(x) is Literal or type(y) is Literal:
+        return False
+    (lc, rc), (lb, rb) = e.params["dimension_numbers"]
+    out = e.outvars[0]
+    if lc or rc:
+        return False
+    dt = out.aval.dtype
+    if dt.kind not in "fc" or x.aval.dtype != dt or y.aval.dtype != dt:
+        return False
+    xs, ys = x.aval.shape, y.aval.shape
+    xf = tuple(i for i in range(len(xs)) if i not in lb)
+    yf = tuple(i for i in range(len(ys)) if i not in rb)
+
+    def arrange(v, shape, batch, free, ones_before, ones_after):
+        perm = tuple(batch) + tuple(free)
+        if perm != tuple(range(len(shape))):
+            t_shape = tuple(shape[i] for i in perm)
+            v = rw.new_eqn(transpose_p, [v], ShapedArray(t_shape, dt), {"permutation": perm})
+        new = (tuple(shape[i] for i in batch) + (1,) * ones_before + tuple(shape[i] for i in free)
+               + (1,) * ones_after)
+        if new != tuple(shape[i] for i in perm):
+            v = rw.new_eqn(reshape_p, [v], ShapedArray(new, dt), {"new_sizes": new})
+        return v
+
+    xa = arrange(x, xs, lb, xf, 0, len(yf))
+    ya = arrange(y, ys, rb, yf, len(xf), 0)
+    rw.new_eqn(mul_p, [xa, ya], out.aval, {}, outvar=out)
+    return True
+
+
+_RULES = {
+    "mul": _r_mul, "div": _r_div, "add": _r_add, "sub": _r_sub, "neg": _r_neg, "pow": _r_pow,
+    "convert_element_type": _r_convert, "select": _r_select, "reshape": _r_reshape,
+    "transpose": _r_transpose, "broadcast_in_dim": _r_bid, "reduce_sum": _r_reduce,
+    "reduce_max": _r_reduce, "reduce_min": _r_reduce, "reduce_prod": _r_reduce,
+    "gather": _r_gather, "dot_general": _r_dot_general,
+}
+
+
+def forward(prog: Program, simplify: bool = True) -> bool:
+    """One sweep of constant folding, simplification and CSE."""
+    rw = _Rewriter(prog)
+    if not simplify:
+        rw.try_simplify = lambda e: False  # type: ignore[method-assign]
+    return rw.run()
+
+
+def optimize(jaxpr: Jaxpr, consts, simplify: bool = True) -> Program:
+    """The whole pass pipeline: inline, then fold/simplify/CSE and DCE to a fixpoint."""
+    prog = inline(jaxpr, consts)
+    dce(prog)
+    for _ in range(MAX_ROUNDS):
+        changed = forward(prog, simplify)
+        changed = dce(prog) or changed
+        if not changed:
+            break
+    return prog
+
+
+__all__ = ["Program", "inline", "dce", "forward", "optimize", "is_call"]
