@@ -32,6 +32,7 @@ import os
 import pickle
 import struct
 import sys
+import warnings
 import zipfile
 from collections import Counter, OrderedDict
 from typing import Any
@@ -452,6 +453,12 @@ class _Loader:
             return got
         dtype = storage_type.dtype if isinstance(storage_type, _StorageType) else D.float32
         raw = bytearray(self.zf.read(f"{self.prefix}/data/{key}"))
+        if isinstance(storage_type, _StorageType) and storage_type.name == "BFloat16Storage":
+            # NumPy has no bfloat16: widen to float32 (exact: bfloat16 is the top half of a float32)
+            warnings.warn("fgrad.torch has no bfloat16; bfloat16 tensors are loaded as float32", UserWarning,
+                          stacklevel=4)
+            halves = np.frombuffer(raw, dtype="<u2") if raw else np.empty(0, "<u2")
+            raw = bytearray((halves.astype("<u4") << 16).tobytes())
         flat = np.frombuffer(raw, dtype=dtype.np) if raw else np.empty(0, dtype.np)
         if flat.size != int(numel):
             flat = flat[: int(numel)]
