@@ -1111,3 +1111,68 @@ def test_mlp_step_is_few_nodes() -> None:
     assert sorted(names) == sorted(["NllLossBackward0", "LogSoftmaxBackward0", "AddmmBackward0",
                                     "ReluBackward0",
                                     "AddmmBackward0"] + ["AccumulateGrad"] * 4)
+
+
+@needs_torch
+def test_bilinear_flatten_padding_modules_match_torch() -> None:
+    rng = np.random.default_rng(23)
+    a = rng.standard_normal((4, 2)).astype(np.float32)
+    b = rng.standard_normal((4, 3)).astype(np.float32)
+    _compare_module(nn.Bilinear(2, 3, 5), _torch.nn.Bilinear(2, 3, 5), a, b)
+    x = rng.standard_normal((2, 6, 3)).astype(np.float32)
+    _compare_module(nn.Unflatten(1, (2, 3)), _torch.nn.Unflatten(1, (2, 3)), x)
+    x = rng.standard_normal((1, 2, 4, 5)).astype(np.float32)
+    for name, arg in (("ZeroPad2d", (1, 2, 0, 1)), ("ReflectionPad2d", 2), ("ReplicationPad2d", 1),
+                      ("ConstantPad2d", 1)):
+        args = (arg, 0.5) if name == "ConstantPad2d" else (arg,)
+        fm, tm = getattr(nn, name)(*args), getattr(_torch.nn, name)(*args)
+        _compare_module(fm, tm, x)
+        assert repr(fm) == repr(tm)
+
+
+@needs_torch
+def test_clip_grad_matches_torch() -> None:
+    rng = np.random.default_rng(24)
+    grads = [rng.standard_normal(s).astype(np.float32) for s in ((3, 4), (5,))]
+    for kw in (dict(max_norm=1.0), dict(max_norm=0.5, norm_type=1.0), dict(max_norm=2.0,
+                                                                           norm_type=float("inf")),
+               dict(max_norm=100.0)):
+        fp = [ft.zeros(g.shape, requires_grad=True) for g in grads]
+        tp = [_torch.zeros(g.shape, requires_grad=True) for g in grads]
+        for p, q, g in zip(fp, tp, grads):
+            p.grad, q.grad = ft.tensor(g), _torch.tensor(g)
+        fn = nn.utils.clip_grad_norm_(fp, **kw)
+        tn = _torch.nn.utils.clip_grad_norm_(tp, **kw)
+        _close(fn, tn)
+        for p, q in zip(fp, tp):
+            _close(p.grad, q.grad)
+    p = ft.zeros(3, requires_grad=True)
+    p.grad = ft.tensor([-3.0, 0.5, 9.0])
+    nn.utils.clip_grad_value_([p], 1.0)
+    assert p.grad.tolist() == [-1.0, 0.5, 1.0]
+    net = nn.Linear(3, 2)
+    v = nn.utils.parameters_to_vector(net.parameters())
+    assert v.shape == ft.Size([8])
+    nn.utils.vector_to_parameters(ft.arange(8.0), net.parameters())
+    assert net.bias.tolist() == [6.0, 7.0]
+
+
+def test_docstring_examples_run() -> None:
+    """The runnable examples in the docstrings of nn, optim, utils.data and serialization."""
+    import doctest
+    import importlib
+
+    mods = ["fgrad.torch.nn", "fgrad.torch.nn.functional", "fgrad.torch.nn.init", "fgrad.torch.nn.parameter",
+            "fgrad.torch.nn.utils.clip_grad", "fgrad.torch.optim.optimizer", "fgrad.torch.optim.sgd",
+            "fgrad.torch.optim.adam", "fgrad.torch.optim.lr_scheduler", "fgrad.torch.utils.data._collate",
+            "fgrad.torch.utils.data.dataset", "fgrad.torch.utils.data.sampler",
+            "fgrad.torch.utils.data.dataloader", "fgrad.torch.serialization"]
+    mods += ["fgrad.torch.nn.modules." + m for m in (
+        "module", "container", "linear", "conv", "pooling", "rnn", "sparse", "loss", "batchnorm", "normalization",
+        "activation", "dropout", "flatten", "padding")]
+    total = 0
+    for name in mods:
+        res = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+        assert res.failed == 0, name
+        total += res.attempted
+    assert total > 40

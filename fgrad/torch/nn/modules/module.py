@@ -416,6 +416,16 @@ class Module:
             self._backward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def register_backward_hook(self, hook) -> RemovableHandle:
+        """Deprecated in PyTorch; registered here as a full backward hook."""
+        import warnings
+
+        warnings.warn("Using a non-full backward hook when the forward contains multiple autograd Nodes is "
+                      "deprecated and will be removed in future versions. This hook will be missing some "
+                      "grad_input. Please use register_full_backward_hook to get the documented behavior.",
+                      FutureWarning, stacklevel=2)
+        return self.register_full_backward_hook(hook)
+
     def register_full_backward_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
         """``hook(module, grad_output) -> None or new grad_output``, run before the module's
         input gradients are computed."""
