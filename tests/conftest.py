@@ -17,7 +17,7 @@ _common = dict(
     print_blob=True,
 )
 settings.register_profile("ci", max_examples=5, derandomize=True, database=None,
-                          phases=[Phase.explicit, Phase.generate, Phase.shrink], **_common)
+                          phases=[Phase.explicit, Phase.generate], **_common)
 settings.register_profile("dev", max_examples=25, **_common)
 settings.register_profile("thorough", max_examples=200, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -87,6 +87,8 @@ def primitives_reached_by_rows():
     reached: dict[str, str] = {}
     errors = {}
     for row in T.ROWS:
+        if row.missing:
+            continue
         try:
             names = T.row_primitives(row)
         except Exception as e:  # a broken row is reported by test_op_table; note it here too
