@@ -1168,8 +1168,8 @@ def test_docstring_examples_run() -> None:
             "fgrad.torch.utils.data.dataset", "fgrad.torch.utils.data.sampler",
             "fgrad.torch.utils.data.dataloader", "fgrad.torch.serialization"]
     mods += ["fgrad.torch.nn.modules." + m for m in (
-        "module", "container", "linear", "conv", "pooling", "rnn", "sparse", "loss", "batchnorm", "normalization",
-        "activation", "dropout", "flatten", "padding")]
+        "module", "container", "linear", "conv", "pooling", "rnn", "sparse", "loss", "batchnorm",
+        "normalization", "activation", "dropout", "flatten", "padding")]
     total = 0
     for name in mods:
         res = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
