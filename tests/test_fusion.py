@@ -312,3 +312,23 @@ def test_nested_jits_are_inlined_and_fused():
     assert "jit" not in [e.prim.name for e in exe.program.eqns]
     assert exe.stats["kernels"] == 1 and exe.stats["ops"] == 0
     np.testing.assert_allclose(np.asarray(outer(x)), np.sin(np.sin(x._buf) * 2 + 1) * 2 - x._buf, rtol=1e-14)
+
+
+def test_big_results_are_recycled_only_when_dropped():
+    n = 300_000  # 2.4 MB of float64: a blocked kernel, result recycled
+    f = fgrad.jit(lambda x: fnp.sin(x) * 2.0 + x)
+    x1, x2 = A(RNG.standard_normal(n)), A(RNG.standard_normal(n))
+    kept = f(x1)
+    kept_copy = np.array(kept)
+    second = f(x2)  # `kept` is still referenced: a fresh array
+    np.testing.assert_array_equal(np.asarray(kept), kept_copy)
+    view = np.asarray(second)[::2]  # a view keeps `second`'s buffer alive
+    del second
+    third = f(x1)
+    np.testing.assert_array_equal(np.asarray(third), kept_copy)
+    np.testing.assert_array_equal(view, (np.sin(x2._buf) * 2.0 + x2._buf)[::2])
+    ptr = np.asarray(third).__array_interface__["data"][0]
+    del third
+    fourth = f(x2)  # nothing holds the previous result any more: its memory is reused
+    assert np.asarray(fourth).__array_interface__["data"][0] == ptr
+    np.testing.assert_array_equal(np.asarray(fourth), np.sin(x2._buf) * 2.0 + x2._buf)

@@ -451,3 +451,22 @@ def test_jit_matches_eager_over_op_table(row, dtype):
         want_t = fgrad.jvp(loss, tuple(d), t)
         close(fgrad.jvp(fgrad.jit(loss), tuple(d), t), want_t, rtol=1e-9, atol=1e-9)
         close(fgrad.jit(lambda *a: fgrad.jvp(loss, a, t))(*d), want_t, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.slow
+def test_mlp_digits_example_learns():
+    """examples/mlp_digits.py trains to a high test accuracy with one trace of its step."""
+    pytest.importorskip("sklearn")
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "examples/mlp_digits.py"], cwd=root, env=env, capture_output=True,
+                         text=True, timeout=300).stdout
+    acc = float(re.search(r"final test accuracy: ([0-9.]+)", out).group(1))
+    assert acc > 0.93, out
+    assert "traced 1 time(s)" in out, out

@@ -28,13 +28,17 @@ dtypes are NumPy's (float32 stays float32).  Output dtypes of kernel values are 
 running the kernel's ops once on one-element probes at compile time.
 
 Scratch buffers are a per-executable pool: a call takes a set (or allocates one) and
-returns it at the end, so concurrent or re-entrant calls never share buffers.
+returns it at the end, so concurrent or re-entrant calls never share buffers.  A big
+(>= `RECYCLE_MIN` bytes) result of a blocked kernel is remembered; if the caller has
+dropped it by the next call (its reference count shows that nothing else holds it), that
+call writes into it again instead of allocating (and page-faulting) a fresh array.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import sys
 
 import numpy as np
 
@@ -44,6 +48,7 @@ from .fusion import Node
 BLOCK = 65536
 BLOCK_MIN = 4 * BLOCK
 SCRATCH_MIN = 2048
+RECYCLE_MIN = 1 << 20  # bytes: big results the caller dropped are reused by the next call
 
 # numpy reductions that are exactly ``ufunc.reduce`` (see `_red_ufunc`)
 _RED_UFUNC = {"reduce_sum": np.add, "reduce_prod": np.multiply, "reduce_max": np.maximum,
@@ -117,6 +122,8 @@ class Gen:
         self.views: dict = {}
         self.kernel_modes: list = []
         self.weak_scalars = set()
+        self.recycle: list = []  # names of recycled program outputs
+        self.prog_outs = {v for v in prog.outvars if type(v) is not Literal}
 
     # -- names ---------------------------------------------------------------------------
     def fresh(self, prefix="v") -> str:
@@ -196,6 +203,8 @@ class Gen:
                 rets.append(f"{conv}({self.names[v]})")
             else:
                 rets.append(self.names[v])
+        for k, o in enumerate(self.recycle):
+            body.append(f"    _rc[{k}] = {o}")
         if self.slots:
             self.lines.insert(1 if params else 0, "    _S = _pool.pop() if _pool else _alloc()")
             names = [n for n in self.views.values()]
@@ -205,6 +214,8 @@ class Gen:
         body.append(f"    return [{', '.join(rets)}]")
         defaults = ", ".join(f"{k}={k}" for k in self.ns)
         extra = ", _pool=_pool, _alloc=_alloc" if self.slots else ""
+        if self.recycle:
+            extra += ", _rc=_rc"
         src = f"def run(bufs, {defaults}{extra}):\n" + "\n".join(body) + "\n"
         return src
 
@@ -534,7 +545,17 @@ class Gen:
         for v in escaping:
             o = self.define(v, self.fresh("o"))
             dt = self.bind(info[v], "d")
-            L.append(f"    {o} = {self.bind(np.empty, 'u')}({shape!r}, {dt})")
+            alloc = f"{self.bind(np.empty, 'u')}({shape!r}, {dt})"
+            if v in self.prog_outs and n * info[v].itemsize >= RECYCLE_MIN:
+                # a result the caller dropped since the last call is written again (only
+                # when nothing else references it: the list slot was cleared, so 2 refs)
+                k = len(self.recycle)
+                self.recycle.append(o)
+                self.ns["_grc"] = sys.getrefcount
+                L.append(f"    {o} = _rc[{k}]; _rc[{k}] = None")
+                L.append(f"    if {o} is None or _grc({o}) != 2: {o} = {alloc}")
+            else:
+                L.append(f"    {o} = {alloc}")
             out_full[v] = o
         # inputs prepared once per call
         src_of = {}
@@ -708,6 +729,8 @@ def generate(prog, steps, xp=np, block=BLOCK, block_min=BLOCK_MIN, scratch_min=S
     if g.slots:
         ns["_pool"] = []
         ns["_alloc"] = g.scratch_alloc()
+    if g.recycle:
+        ns["_rc"] = [None] * len(g.recycle)
     exec(compile(src, "<fgrad compiled>", "exec"), ns)
     return Executable(ns["run"], src, prog, steps, g.kernel_modes, ns)
 

@@ -481,7 +481,7 @@ def _r_gather(rw, e):
         return False
     x = e.invars[0]
     idx = e.params.get("indexer", ())
-    if tuple(x.aval.shape) != tuple(e.outvars[0].aval.shape) or len(idx) != len(x.aval.shape):
+    if tuple(x.aval.shape) != tuple(e.outvars[0].aval.shape) or len(idx) > len(x.aval.shape):
         return False
     for ent in idx:
         if ent[0] != "s" or ent[3] not in (None, 1):
