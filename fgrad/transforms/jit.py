@@ -32,6 +32,7 @@ import functools
 import inspect
 import os
 import time
+import weakref
 
 import numpy as np
 
@@ -177,13 +178,18 @@ def _jvp_trace(closed, primals, tangents):
     return jaxpr, consts, len(p_in), mask
 
 
+def _avals_key(xs):
+    return tuple(None if x is None else _aval(x) for x in xs)
+
+
 def _jvp_joint(closed, nz, primals, tangents):
-    entry = closed._jvp.get(("joint", nz))
+    key = ("joint", _avals_key(primals), _avals_key(tangents))
+    entry = closed._jvp.get(key)
     if entry is None:
         jaxpr, consts, _, mask = _jvp_trace(closed, primals, tangents)
         c, lifted = close(jaxpr, consts, name=f"jvp of {closed.name}")
         assert not lifted
-        entry = closed._jvp[("joint", nz)] = (c, mask)
+        entry = closed._jvp[key] = (c, mask)
     return entry
 
 
@@ -191,7 +197,7 @@ def _jvp_split(closed, nz, primals, tangents):
     """Known program (primals -> outs + residuals) and linear program (residuals, tangents
     -> output tangents); None if the JVP does not split (a primal output would depend on a
     tangent)."""
-    key = ("split", nz)
+    key = ("split", _avals_key(primals), _avals_key(tangents))
     if key in closed._jvp:
         return closed._jvp[key]
     jaxpr, consts, n_p, mask = _jvp_trace(closed, primals, tangents)
@@ -271,7 +277,7 @@ def _jit_transpose(cts, *args, closed):
 
     undef = tuple(is_undefined(a) for a in args)
     ct_nz = tuple(c is not None for c in cts)
-    key = (undef, ct_nz)
+    key = (undef, tuple(a.aval if u else _aval(a) for a, u in zip(args, undef)), _avals_key(cts))
     entry = closed._transpose.get(key)
     if entry is None:
         jx = closed.jaxpr
@@ -325,7 +331,7 @@ def _jit_transpose(cts, *args, closed):
 def _jit_batch(axis_size, vals, dims, closed):
     from .batching import BatchTrace, BatchTracer
 
-    key = (tuple(dims), axis_size)
+    key = (tuple(dims), axis_size, _avals_key(vals))
     entry = closed._batch.get(key)
     if entry is None:
         out_dims: list = []
@@ -444,9 +450,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
         if 0 <= i < len(pnames) and pnames[i] not in static_argnames:
             static_argnames += (pnames[i],)
     fname = getattr(fun, "__name__", type(fun).__name__)
-    cache: dict = {}
-    fast: dict = {}
-    stats = {"traces": 0}
+    cache, fast, stats = _caches_for(fun, (static_argnums, static_argnames))
     has_static = bool(static_argnums or static_argnames)
 
     def label(i):
@@ -538,6 +542,23 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
     jitted.stats = stats  # type: ignore[attr-defined]
     jitted.lower = lower  # type: ignore[attr-defined]
     return jitted
+
+
+# jit(f) called again on the same function (and static configuration) shares its cache
+_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _caches_for(fun, config):
+    try:
+        per = _SHARED.get(fun)
+        if per is None:
+            per = _SHARED[fun] = {}
+    except TypeError:  # not weak-referenceable: a private cache
+        return {}, {}, {"traces": 0}
+    entry = per.get(config)
+    if entry is None:
+        entry = per[config] = ({}, {}, {"traces": 0})
+    return entry
 
 
 @functools.lru_cache(maxsize=64)
