@@ -185,13 +185,16 @@ class Gen:
                         if where.get(a, k) != k:
                             self.escaping.add(a)
         self.deletable = set(prog.invars)
+        dies: dict = {}
+        for v, j in last.items():
+            if v not in outs:
+                dies.setdefault(j, []).append(v)
         for k, st in enumerate(self.steps):
             if st.kind == "op":
                 self.emit_op(st.eqns[0])
             else:
                 self.emit_kernel(st)
-            dead = sorted({self.names[v] for v, j in last.items() if j == k and v not in outs
-                           and v in self.deletable})
+            dead = sorted({self.names[v] for v in dies.get(k, ()) if v in self.deletable})
             if dead:
                 body.append(f"    del {', '.join(dead)}")
         rets = []

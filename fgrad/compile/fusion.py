@@ -10,8 +10,10 @@ scatters, reshapes/transposes/broadcasts of intermediates, control flow and ever
 primitive are barriers: each is its own step.
 
 Joining or merging is refused when it would make a cycle between steps (a kernel K feeds a
-barrier B whose result another member of K would need): each node keeps the set of nodes
-it (transitively) depends on.  The result is a list of steps in an order that respects
+barrier B whose result another member of K would need): a depth-first search over
+producers, pruned by program position (a step whose equations all precede K's cannot
+depend on K), answers "does this step depend on K?" without keeping transitive closures.
+The result is a list of steps in an order that respects
 every dependency (original program order as the tie-break).
 """
 
@@ -27,9 +29,6 @@ from ..core.ir import Literal
 # (real/imag) or reinterpret bytes
 NOT_FUSIBLE = {"real", "imag", "bitcast_convert_type"}
 REDUCTIONS = {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or"}
-# above this many equations, kernels are only grown along chains (no merging of kernels),
-# which keeps partitioning linear in the program size
-MERGE_LIMIT = 4000
 
 
 def fusible(e) -> bool:
@@ -50,19 +49,22 @@ class Node:
     """A kernel (``members`` elementwise equations + optional ``reduction``) or a barrier
     op (one equation)."""
 
-    __slots__ = ("id", "kind", "members", "reduction", "shape", "anc", "desc", "ids", "first")
+    __slots__ = ("id", "kind", "members", "reduction", "shape", "preds", "lo", "hi")
 
-    def __init__(self, nid, kind, shape, first) -> None:
-        self.id, self.kind, self.shape, self.first = nid, kind, shape, first
+    def __init__(self, nid, kind, shape, pos) -> None:
+        self.id, self.kind, self.shape = nid, kind, shape
         self.members: list = []
         self.reduction = None
-        self.anc: set = set()  # raw ids of the nodes this one depends on (transitively)
-        self.desc: set = set()  # raw ids of the nodes that depend on this one (transitively)
-        self.ids = {nid}  # raw ids merged into this node
+        self.preds: set = set()  # raw ids of the nodes producing this node's inputs
+        self.lo = self.hi = pos  # first and last program position of its equations
 
     @property
     def eqns(self) -> list:
         return self.members + ([self.reduction] if self.reduction is not None else [])
+
+    @property
+    def first(self) -> int:
+        return self.lo
 
     def __repr__(self) -> str:
         names = " ".join(e.prim.name for e in self.eqns)
@@ -78,12 +80,16 @@ class Partition:
         self.of_var: dict = {}  # var -> producing node (raw id)
         self.red_out: dict = {}  # reduction output var -> node (raw id)
         self.count = 0
-        self.merge = len(prog.eqns) <= MERGE_LIMIT
 
     def find(self, nid: int) -> int:
-        while nid in self.alias:
-            nid = self.alias[nid]
-        return nid
+        root = nid
+        while root in self.alias:
+            root = self.alias[root]
+        while nid != root:  # path compression
+            nxt = self.alias[nid]
+            self.alias[nid] = root
+            nid = nxt
+        return root
 
     def node(self, nid: int) -> Node:
         return self.nodes[self.find(nid)]
@@ -103,44 +109,41 @@ class Partition:
                 out.append(n)
         return out
 
-    def new_node(self, kind, shape, first) -> Node:
-        n = Node(self.count, kind, shape, first)
+    def new_node(self, kind, shape, pos) -> Node:
+        n = Node(self.count, kind, shape, pos)
         self.count += 1
         self.nodes[n.id] = n
         return n
 
-    def _nodes(self, raw_ids) -> list:
-        seen, out = set(), []
-        for x in raw_ids:
-            n = self.node(x)
-            if n.id not in seen:
-                seen.add(n.id)
-                out.append(n)
-        return out
+    def depends_on(self, x: Node, targets) -> bool:
+        """Whether ``x`` (transitively) consumes a result of one of the ``targets`` nodes.
+        A depth-first search over producers, pruned by program position: a node whose
+        equations all come before the targets' first equation cannot depend on them."""
+        tids = {t.id for t in targets}
+        lo = min(t.lo for t in targets)
+        stack, seen = [x], {x.id}
+        while stack:
+            n = stack.pop()
+            for p in n.preds:
+                pn = self.node(p)
+                if pn.id in tids:
+                    return True
+                if pn.id in seen or pn.hi < lo:
+                    continue
+                seen.add(pn.id)
+                stack.append(pn)
+        return False
 
-    def link(self, node: Node, deps) -> None:
-        """Record that ``node`` depends on ``deps`` (keeping anc/desc transitive)."""
-        new = set()
-        for d in deps:
+    def add(self, node: Node, e, pos: int, as_reduction=False) -> None:
+        for d in self.deps(e):
             if d is not node:
-                new |= d.ids | d.anc
-        new -= node.anc
-        new -= node.ids
-        if not new:
-            return
-        down = node.ids | node.desc
-        for t in [node] + self._nodes(node.desc):
-            t.anc |= new
-        for a in self._nodes(new):
-            a.desc |= down
-
-    def add(self, node: Node, e, as_reduction=False) -> None:
-        self.link(node, self.deps(e))
+                node.preds.add(d.id)
         if as_reduction:
             node.reduction = e
             self.red_out[e.outvars[0]] = node.id
         else:
             node.members.append(e)
+        node.hi = max(node.hi, pos)
         for v in e.outvars:
             self.of_var[v] = node.id
 
@@ -154,13 +157,13 @@ class Partition:
         return False
 
     def can_join(self, node: Node, e, also: Node | None = None) -> bool:
-        ids = node.ids | (also.ids if also is not None else set())
-        if self.consumes_reduction_of(e, {self.find(i) for i in ids}):
+        group = [node] if also is None else [node, also]
+        if self.consumes_reduction_of(e, {g.id for g in group}):
             return False
         for d in self.deps(e):
             if d is node or d is also:
                 continue
-            if d.anc & ids:  # d depends on the kernel: kernel -> d -> e
+            if self.depends_on(d, group):  # kernel -> d -> e
                 return False
         return True
 
@@ -172,9 +175,13 @@ class Partition:
                 r = y.reduction.outvars[0]
                 if any(r is v for m in x.members for v in m.invars):
                     return False
-        both = a.ids | b.ids
-        if (b.anc & a.desc) - both or (a.anc & b.desc) - both:
-            return False
+            # a path x -> (some other node) -> y
+            for p in y.preds:
+                pn = self.node(p)
+                if pn is x or pn is y:
+                    continue
+                if pn.hi >= x.lo and self.depends_on(pn, [x]):
+                    return False
         return True
 
     def do_merge(self, a: Node, b: Node) -> None:
@@ -182,17 +189,11 @@ class Partition:
         a.members.extend(b.members)
         if b.reduction is not None:
             a.reduction = b.reduction
-        a.ids |= b.ids
-        a.anc = (a.anc | b.anc) - a.ids
-        a.desc = (a.desc | b.desc) - a.ids
-        a.first = min(a.first, b.first)
+        a.preds |= b.preds
+        a.lo, a.hi = min(a.lo, b.lo), max(a.hi, b.hi)
         del self.nodes[b.id]
         self.alias[b.id] = a.id
-        down, up = a.ids | a.desc, a.ids | a.anc
-        for n in self._nodes(a.anc):
-            n.desc |= down
-        for n in self._nodes(a.desc):
-            n.anc |= up
+        a.preds = {i for i in a.preds if self.find(i) != a.id}
 
     def run(self) -> list:
         for i, e in enumerate(self.prog.eqns):
@@ -200,32 +201,32 @@ class Partition:
                 shape = tuple(e.outvars[0].aval.shape)
                 target = None
                 for d in self.deps(e):
-                    if d.kind != "kernel" or d.shape != shape:
+                    if d.kind != "kernel" or d.shape != shape or d.id not in self.nodes:
                         continue
                     if target is None:
                         if self.can_join(d, e):
                             target = d
-                    elif self.merge and self.can_merge(target, d) and self.can_join(target, e, also=d):
+                    elif self.can_merge(target, d) and self.can_join(target, e, also=d):
                         self.do_merge(target, d)
                 if target is None:
                     target = self.new_node("kernel", shape, i)
-                self.add(target, e)
+                self.add(target, e, i)
                 continue
             if self.fuse and fusible_reduction(e):
                 shape = tuple(e.invars[0].aval.shape)
                 d = self.node_of(e.invars[0])
                 if (d is not None and d.kind == "kernel" and d.shape == shape and d.reduction is None
                         and self.can_join(d, e)):
-                    self.add(d, e, as_reduction=True)
+                    self.add(d, e, i, as_reduction=True)
                 else:
-                    self.add(self.new_node("kernel", shape, i), e, as_reduction=True)
+                    self.add(self.new_node("kernel", shape, i), e, i, as_reduction=True)
                 continue
             if fusible(e) or fusible_reduction(e):  # fuse=False: one-op kernels
                 red = fusible_reduction(e)
                 shape = tuple((e.invars[0] if red else e.outvars[0]).aval.shape)
-                self.add(self.new_node("kernel", shape, i), e, as_reduction=red)
+                self.add(self.new_node("kernel", shape, i), e, i, as_reduction=red)
                 continue
-            self.add(self.new_node("op", None, i), e)
+            self.add(self.new_node("op", None, i), e, i)
         return self.schedule()
 
     def schedule(self) -> list:
@@ -233,17 +234,13 @@ class Partition:
         pos = {id(e): i for i, e in enumerate(self.prog.eqns)}
         for n in nodes:
             n.members.sort(key=lambda m: pos[id(m)])
-        preds = {n.id: set() for n in nodes}
-        succs = {n.id: set() for n in nodes}
-        for n in nodes:
-            for e in n.eqns:
-                for v in e.invars:
-                    d = self.node_of(v)
-                    if d is not None and d is not n:
-                        preds[n.id].add(d.id)
-                        succs[d.id].add(n.id)
+        preds = {n.id: {self.find(p) for p in n.preds} - {n.id} for n in nodes}
+        succs: dict = {n.id: set() for n in nodes}
+        for nid, ps in preds.items():
+            for p in ps:
+                succs[p].add(nid)
         byid = {n.id: n for n in nodes}
-        heap = [(n.first, n.id) for n in nodes if not preds[n.id]]
+        heap = [(n.lo, n.id) for n in nodes if not preds[n.id]]
         heapq.heapify(heap)
         order = []
         while heap:
@@ -252,7 +249,7 @@ class Partition:
             for s in succs[nid]:
                 preds[s].discard(nid)
                 if not preds[s]:
-                    heapq.heappush(heap, (byid[s].first, s))
+                    heapq.heappush(heap, (byid[s].lo, s))
         if len(order) != len(nodes):  # pragma: no cover - the join/merge checks prevent it
             raise RuntimeError("fgrad.compile: fusion produced a cyclic schedule")
         return order
