@@ -332,3 +332,17 @@ def test_big_results_are_recycled_only_when_dropped():
     fourth = f(x2)  # nothing holds the previous result any more: its memory is reused
     assert np.asarray(fourth).__array_interface__["data"][0] == ptr
     np.testing.assert_array_equal(np.asarray(fourth), np.sin(x2._buf) * 2.0 + x2._buf)
+
+
+def test_recycled_results_are_bounded(monkeypatch):
+    monkeypatch.setattr(codegen, "RECYCLE_BUDGET", 3 << 20)
+    n = 300_000  # 2.4 MB results: only the newest one fits the budget
+    f = fgrad.jit(lambda x: fnp.cos(x) * 3.0 - x)
+    g = fgrad.jit(lambda x: fnp.exp(x) * 0.5 + x)
+    x = A(RNG.standard_normal(n))
+    f(x)
+    rc_f = f.lower(x).compile().ns["_rc"]
+    assert rc_f[0] is not None  # f's dropped result is held for reuse
+    g(x)
+    assert rc_f[0] is None  # released: g's newer result took the budget
+    np.testing.assert_array_equal(np.asarray(f(x)), np.cos(x._buf) * 3.0 - x._buf)

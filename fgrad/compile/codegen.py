@@ -31,14 +31,18 @@ Scratch buffers are a per-executable pool: a call takes a set (or allocates one)
 returns it at the end, so concurrent or re-entrant calls never share buffers.  A big
 (>= `RECYCLE_MIN` bytes) result of a blocked kernel is remembered; if the caller has
 dropped it by the next call (its reference count shows that nothing else holds it), that
-call writes into it again instead of allocating (and page-faulting) a fresh array.
+call writes into it again instead of allocating (and page-faulting) a fresh array; at
+most `RECYCLE_BUDGET` bytes of such results are held over all executables (oldest
+released first).
 """
 
 from __future__ import annotations
 
+import collections
 import functools
 import math
 import sys
+import threading
 
 import numpy as np
 
@@ -53,6 +57,26 @@ RECYCLE_MIN = 1 << 20  # bytes: big results the caller dropped are reused by the
 # numpy reductions that are exactly ``ufunc.reduce`` (see `_red_ufunc`)
 _RED_UFUNC = {"reduce_sum": np.add, "reduce_prod": np.multiply, "reduce_max": np.maximum,
               "reduce_min": np.minimum, "reduce_and": np.logical_and, "reduce_or": np.logical_or}
+
+
+# recycled results held by all executables, oldest first: (list, slot) -> bytes
+_HELD: collections.OrderedDict = collections.OrderedDict()
+RECYCLE_BUDGET = 256 << 20  # bytes of dropped results kept for reuse, over all executables
+_held_lock = threading.Lock()
+
+
+def keep_recycled(rc, k, nbytes) -> None:
+    """Register slot ``k`` of ``rc`` as holding a fresh result; release the oldest held
+    results beyond `RECYCLE_BUDGET`."""
+    with _held_lock:
+        key = (id(rc), k)
+        _HELD.pop(key, None)
+        _HELD[key] = (rc, k, nbytes)
+        total = sum(e[2] for e in _HELD.values())
+        while total > RECYCLE_BUDGET and len(_HELD) > 1:
+            _, (orc, ok, nb) = _HELD.popitem(last=False)
+            orc[ok] = None
+            total -= nb
 
 
 def _np_ufunc(prim):
@@ -556,7 +580,10 @@ class Gen:
                 self.recycle.append(o)
                 self.ns["_grc"] = sys.getrefcount
                 L.append(f"    {o} = _rc[{k}]; _rc[{k}] = None")
-                L.append(f"    if {o} is None or _grc({o}) != 2: {o} = {alloc}")
+                L.append(f"    if {o} is None or _grc({o}) != 2:")
+                L.append(f"        {o} = {alloc}")
+                L.append(f"        _keep(_rc, {k}, {n * info[v].itemsize})")
+                self.ns["_keep"] = keep_recycled
             else:
                 L.append(f"    {o} = {alloc}")
             out_full[v] = o
