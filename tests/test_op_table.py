@@ -107,6 +107,35 @@ def test_forward(row, dtype, data):
     assert_tree_close(actual, expected, atol, rtol, what)
 
 
+SPECIAL_VALUES = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -2.5, np.inf, -np.inf, np.nan, 1e-30, 7.0])
+
+
+@pytest.mark.parametrize("row,dtype", _params(lambda r: r.specials and r.nargs <= 2, lambda r: r.dtypes))
+def test_forward_special_values(row, dtype):
+    """Signed zeros, infinities and NaNs (every pair, for binary ops) agree with NumPy."""
+    row, dtype = ROWS[row], np.dtype(dtype)
+    if row.nargs == 1:
+        vals = [SPECIAL_VALUES.astype(dtype)]
+    else:
+        a, b = np.meshgrid(SPECIAL_VALUES, SPECIAL_VALUES)
+        vals = [a.astype(dtype), b.astype(dtype)]
+    with np.errstate(all="ignore"):
+        expected = row.call_ref([v.copy() for v in vals], {})
+        actual = row.call([fnp.asarray(v) for v in vals], {})
+    atol, rtol = row.forward_tol(dtype)
+    assert_tree_close(actual, expected, atol, rtol, f"{row.name} {dtype.name} on special values")
+    # signed zeros must match too
+    for a, e in zip(_leaves(actual), _leaves(expected), strict=True):
+        e = np.asarray(e)
+        if e.dtype.kind == "f":
+            zero = e == 0
+            np.testing.assert_array_equal(
+                np.signbit(np.asarray(a)[zero]),
+                np.signbit(e[zero]),
+                err_msg=f"{row.name}: sign of zero results differs",
+            )
+
+
 # --------------------------------------------------------------------------------------
 # derivatives vs finite differences
 
@@ -257,7 +286,13 @@ def test_vmap_of_jvp_and_vjp(row, data):
     if not dn:
         pytest.skip("no differentiable arguments")
     f = _fn(row, kwargs)
+    if "fwd" in row.modes:
+        _check_vmap_of_jvp(row, kwargs, dn, shapes, axes, batched, examples, out_axis, rng, dtype)
+    if "rev" in row.modes:
+        _check_vmap_of_vjp(row, kwargs, dn, shapes, axes, batched, examples, f, rng, dtype)
 
+
+def _check_vmap_of_jvp(row, kwargs, dn, shapes, axes, batched, examples, out_axis, rng, dtype):
     def jvp_fn(*a):
         prim, tans = list(a[: len(examples[0])]), list(a[len(examples[0]) :])
         return fgrad.jvp(_diff_fn(row, prim, kwargs, dn), tuple(prim[i] for i in dn), tuple(tans))[1]
@@ -277,8 +312,9 @@ def test_vmap_of_jvp_and_vjp(row, data):
     what = f"vmap(jvp) {row.name} in_axes={axes} shapes={shapes} kwargs={kwargs}"
     assert_tree_close(actual, expected, atol * 100, rtol * 100, what)
 
-    if "rev" not in row.modes:
-        return
+
+def _check_vmap_of_vjp(row, kwargs, dn, shapes, axes, batched, examples, f, rng, dtype):
+    atol, rtol = row.forward_tol(dtype)
 
     def vjp_fn(*a):
         prim, ct = list(a[:-1]), a[-1]
@@ -328,10 +364,11 @@ def test_float32_preserved(row):
     dn = row.diff_argnums(F32)
     g = _diff_fn(row, args, kw, dn)
     primals = [args[i] for i in dn]
-    _, t_out = fgrad.jvp(g, tuple(primals), tuple(fnp.ones_like(p) for p in primals))
-    for o, t in zip(_leaves(out), _leaves(t_out), strict=True):
-        if o.dtype.kind == "f":
-            assert t.dtype == o.dtype, f"jvp {row.name}: tangent {t.dtype} for output {o.dtype}"
+    if "fwd" in row.modes:
+        _, t_out = fgrad.jvp(g, tuple(primals), tuple(fnp.ones_like(p) for p in primals))
+        for o, t in zip(_leaves(out), _leaves(t_out), strict=True):
+            if o.dtype.kind == "f":
+                assert t.dtype == o.dtype, f"jvp {row.name}: tangent {t.dtype} for output {o.dtype}"
     if "rev" not in row.modes:
         return
     leaves, tree = tree_flatten(out)
