@@ -421,6 +421,7 @@ def value_and_grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = Fals
         def f_dyn(*d):
             return fun(*rebuild(d), **kwargs)
 
+        f_dyn.__name__ = _fname(fun)
         if has_aux:
             out, f_vjp, aux = vjp(f_dyn, *dyn, has_aux=True)
         else:
@@ -511,6 +512,8 @@ def jacfwd(fun, argnums=0, has_aux: bool = False):
                 d = tree_unflatten(tree_in, d_flat)
                 return fun(*rebuild(d), **kwargs)
 
+            f_flat.__name__ = _fname(fun)
+
             res = jvp(f_flat, tuple(flat), tuple(t_flat), has_aux=has_aux)
             return (res[1], res[2]) if has_aux else res[1]
 
@@ -553,6 +556,7 @@ def jacrev(fun, argnums=0, has_aux: bool = False):
         def f_dyn(*d):
             return fun(*rebuild(d), **kwargs)
 
+        f_dyn.__name__ = _fname(fun)
         res = vjp(f_dyn, *dyn, has_aux=has_aux)
         y, f_vjp = res[0], res[1]
         flat_y, tree_out = tree_flatten(y)
