@@ -229,14 +229,16 @@ def check_vjp(f: Callable, args: Sequence, *, eps=None, atol=None, rtol=None, rn
 
 
 def check_grads(f: Callable, args: Sequence, order: int = 2, modes: Sequence[str] = ("fwd", "rev"),
-                eps: float | None = None, atol: float | None = None, rtol: float | None = None,
+                atol: float | None = None, rtol: float | None = None, eps: float | None = None,
                 *, seed: int = 0, check_dtypes: bool = True, err_msg: str = "") -> None:
     """Check derivatives of ``f`` at ``args`` up to ``order`` in forward and/or reverse mode.
 
-    ``args`` is a tuple of positional arguments (pytrees of arrays).  ``eps`` is the
-    finite-difference step; ``atol``/``rtol`` compare derivatives with finite differences
-    (defaults depend on the least precise float dtype among the inputs).  Non-float leaves
-    are held fixed.  Raises AssertionError naming the failing check (e.g. "JVP of VJP").
+    ``args`` is a tuple of positional arguments (pytrees of arrays).  The signature follows
+    ``jax.test_util.check_grads``: ``atol``/``rtol`` compare derivatives with finite
+    differences and ``eps`` is the finite-difference step (defaults depend on the least
+    precise float dtype among the inputs and outputs).  ``seed`` picks the random directions.
+    Non-float leaves are held fixed.  Raises AssertionError naming the failing check (e.g.
+    "JVP of VJP").
 
     Example::
 
