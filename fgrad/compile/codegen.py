@@ -59,24 +59,51 @@ _RED_UFUNC = {"reduce_sum": np.add, "reduce_prod": np.multiply, "reduce_max": np
               "reduce_min": np.minimum, "reduce_and": np.logical_and, "reduce_or": np.logical_or}
 
 
-# recycled results held by all executables, oldest first: (list, slot) -> bytes
-_HELD: collections.OrderedDict = collections.OrderedDict()
 RECYCLE_BUDGET = 256 << 20  # bytes of dropped results kept for reuse, over all executables
-_held_lock = threading.Lock()
+_SITES: collections.OrderedDict = collections.OrderedDict()  # id -> site, least recent first
+_sites_lock = threading.Lock()
 
 
-def keep_recycled(rc, k, nbytes) -> None:
-    """Register slot ``k`` of ``rc`` as holding a fresh result; release the oldest held
-    results beyond `RECYCLE_BUDGET`."""
-    with _held_lock:
-        key = (id(rc), k)
-        _HELD.pop(key, None)
-        _HELD[key] = (rc, k, nbytes)
-        total = sum(e[2] for e in _HELD.values())
-        while total > RECYCLE_BUDGET and len(_HELD) > 1:
-            _, (orc, ok, nb) = _HELD.popitem(last=False)
-            orc[ok] = None
-            total -= nb
+class RecycleSite:
+    """Where a kernel allocates a big program result.  It remembers the last two results it
+    produced; a call takes one that nothing references any more (its reference count says
+    so) instead of allocating.  Two, so that feeding each result into the next call (a
+    training step's parameters) still finds the one from two calls ago free."""
+
+    __slots__ = ("held", "nbytes", "lock", "__weakref__")
+
+    def __init__(self, nbytes: int) -> None:
+        self.held: list = []
+        self.nbytes = nbytes
+        self.lock = threading.Lock()
+
+    def take(self):
+        with self.lock:
+            h = self.held
+            for i in range(len(h)):
+                x = h[i]
+                if sys.getrefcount(x) == 3:  # the list, x, the argument: nobody else
+                    del h[i]
+                    return x
+                x = None
+        return None
+
+    def put(self, x) -> None:
+        with self.lock:
+            h = self.held
+            if any(y is x for y in h):
+                return
+            h.append(x)
+            if len(h) > 2:
+                del h[0]
+        with _sites_lock:
+            _SITES.pop(id(self), None)
+            _SITES[id(self)] = self
+            total = sum(len(st.held) * st.nbytes for st in _SITES.values())
+            while total > RECYCLE_BUDGET and len(_SITES) > 1:
+                _, old = _SITES.popitem(last=False)
+                total -= len(old.held) * old.nbytes
+                old.held = []
 
 
 def _np_ufunc(prim):
@@ -230,8 +257,8 @@ class Gen:
                 rets.append(f"{conv}({self.names[v]})")
             else:
                 rets.append(self.names[v])
-        for k, o in enumerate(self.recycle):
-            body.append(f"    _rc[{k}] = {o}")
+        for o, site in self.recycle:
+            body.append(f"    {site}.put({o})")
         if self.slots:
             self.lines.insert(1 if params else 0, "    _S = _pool.pop() if _pool else _alloc()")
             names = [n for n in self.views.values()]
@@ -241,8 +268,7 @@ class Gen:
         body.append(f"    return [{', '.join(rets)}]")
         defaults = ", ".join(f"{k}={k}" for k in self.ns)
         extra = ", _pool=_pool, _alloc=_alloc" if self.slots else ""
-        if self.recycle:
-            extra += ", _rc=_rc"
+
         src = f"def run(bufs, {defaults}{extra}):\n" + "\n".join(body) + "\n"
         return src
 
@@ -453,6 +479,9 @@ class Gen:
         return f"{self.impl_fn(e)}({', '.join(['xp'] + ins)})"
 
     # scratch slots ---------------------------------------------------------------------
+    def names_of_site(self, site) -> str:
+        return self.const_ids[id(site)]
+
     def view(self, slot, shape, dtype) -> str:
         key = (slot, tuple(shape), np.dtype(dtype))
         name = self.views.get(key)
@@ -574,16 +603,11 @@ class Gen:
             dt = self.bind(info[v], "d")
             alloc = f"{self.bind(np.empty, 'u')}({shape!r}, {dt})"
             if v in self.prog_outs and n * info[v].itemsize >= RECYCLE_MIN:
-                # a result the caller dropped since the last call is written again (only
-                # when nothing else references it: the list slot was cleared, so 2 refs)
-                k = len(self.recycle)
-                self.recycle.append(o)
-                self.ns["_grc"] = sys.getrefcount
-                L.append(f"    {o} = _rc[{k}]; _rc[{k}] = None")
-                L.append(f"    if {o} is None or _grc({o}) != 2:")
-                L.append(f"        {o} = {alloc}")
-                L.append(f"        _keep(_rc, {k}, {n * info[v].itemsize})")
-                self.ns["_keep"] = keep_recycled
+                # a result the caller dropped since an earlier call is written again
+                site = RecycleSite(n * info[v].itemsize)
+                self.recycle.append((o, self.bind(site, "rs")))
+                L.append(f"    {o} = {self.names_of_site(site)}.take()")
+                L.append(f"    if {o} is None: {o} = {alloc}")
             else:
                 L.append(f"    {o} = {alloc}")
             out_full[v] = o
@@ -759,8 +783,7 @@ def generate(prog, steps, xp=np, block=BLOCK, block_min=BLOCK_MIN, scratch_min=S
     if g.slots:
         ns["_pool"] = []
         ns["_alloc"] = g.scratch_alloc()
-    if g.recycle:
-        ns["_rc"] = [None] * len(g.recycle)
+
     exec(compile(src, "<fgrad compiled>", "exec"), ns)
     return Executable(ns["run"], src, prog, steps, g.kernel_modes, ns)
 
