@@ -9,8 +9,9 @@ Timing (timeit-style): each implementation is called once (checked against the r
 implementation's output and timed as "first call", which includes tracing/compilation), then
 warmed up while a loop count is calibrated so one repeat takes at least ``--min-time``; then
 ``--repeat`` repeats run round-robin across the implementations (rotating their order), with
-the garbage collector off inside each timed block.  Reported: best (min) and median per-call
-time, minus the harness's own per-call overhead (an empty callable, measured the same way).
+the garbage collector off inside each timed block (one full collection per case beforehand).
+Reported: best (min) and median per-call time, minus the harness's own per-call overhead (an
+empty callable, measured the same way).
 Ratios are fgrad's best time / the peer's best time.  Every library runs on 1 thread
 (``--threads``), jax on the CPU (``jax_enable_x64`` on for float64 cases only).
 """
@@ -46,7 +47,6 @@ START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 # ----------------------------------------------------------------------------- timing
 
 def _block(fn, number: int) -> float:
-    gc.collect()
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -174,6 +174,18 @@ def run_case(cls, opts, overhead: float) -> CaseResult:
     for name, out in outs.items():
         if ref is not None and name != ref:
             res.impls[name].check = compare(out, outs[ref], case.rtol, case.atol)
+    # one full collection per case, then freeze the survivors: with torch and jax loaded a
+    # collection takes ~0.3 s, and frozen objects keep the (untimed) automatic ones cheap
+    gc.collect()
+    gc.freeze()
+    try:
+        _time_all(res, fns, opts, overhead)
+    finally:
+        gc.unfreeze()
+    return res
+
+
+def _time_all(res: CaseResult, fns: dict, opts, overhead: float) -> None:
     for name, fn in fns.items():
         res.impls[name].number = calibrate(fn, opts.min_time)
     order = list(fns)
@@ -185,7 +197,6 @@ def run_case(cls, opts, overhead: float) -> CaseResult:
     for name in fns:
         r = res.impls[name]
         r.best, r.median = max(min(r.times), 0.0), max(statistics.median(r.times), 0.0)
-    return res
 
 
 def harness_overhead(opts) -> float:
@@ -412,8 +423,8 @@ def parse(argv):
     ap.add_argument("--only", default="", help="comma-separated case names (see --list)")
     ap.add_argument("--group", default="", help="comma-separated groups: eager, torch, jit")
     ap.add_argument("--exclude", default="", help="comma-separated peers not to run, e.g. jax")
-    ap.add_argument("--repeat", type=int, default=7)
-    ap.add_argument("--min-time", type=float, default=0.1, help="seconds per timed block")
+    ap.add_argument("--repeat", type=int, default=21)
+    ap.add_argument("--min-time", type=float, default=0.02, help="seconds per timed block")
     ap.add_argument("--quick", action="store_true", help="--repeat 3 --min-time 0.01")
     ap.add_argument("--threads", type=int, default=1, help="threads for every library (default 1)")
     ap.add_argument("--peers-only", action="store_true",
