@@ -3447,6 +3447,36 @@ NOT_OPS = {
         "broadcast_shapes": "static query (shapes in, shape out)",
     },
     "lax": {"iota": "creation", "full": "creation"},
+    # sampling has no NumPy reference: tests/test_random.py checks distributions and keys, and
+    # tests/test_transforms.py checks random functions under vmap / jit / grad
+    "random": {
+        n: "sampling"
+        for n in (
+            "PRNGKey",
+            "bernoulli",
+            "bits",
+            "categorical",
+            "cauchy",
+            "choice",
+            "clone",
+            "exponential",
+            "fold_in",
+            "gumbel",
+            "key",
+            "key_data",
+            "laplace",
+            "logistic",
+            "normal",
+            "permutation",
+            "rademacher",
+            "randint",
+            "split",
+            "threefry2x32",
+            "truncated_normal",
+            "uniform",
+            "wrap_key_data",
+        )
+    },
     "nn": {},
     "numpy.linalg": {},
 }
