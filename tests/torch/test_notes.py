@@ -32,6 +32,8 @@ def _run_backend(backend: str, seed_offset: int = 0) -> dict:
                        f"fgrad_notes_{backend}_{seed_offset}_{os.getpid()}.json")
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(var, "1")  # BLAS threads spinning on a busy machine make the loops crawl
     subprocess.run([sys.executable, os.path.join(NOTES, "_runner.py"), "--backend", backend, "--seed-offset",
                     str(seed_offset), "--json", out], check=True, cwd=ROOT, env=env, timeout=900,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
