@@ -134,7 +134,8 @@ def test_strides_offsets_and_contiguity():
         "x.t().contiguous().stride(), x[1].storage_offset(), t.tensor(3.).stride(), t.ones(2, 3).expand(4, "
         "2, 3).stride())",
         "(5, 1) (1, 5)\n8\ntensor([   0.,    1., -100.,    3.,    4.,    5.])\n"
-        "tensor([[ 6.6660e+03,  1.0000e+00, -1.0000e+02],\n        [ 3.0000e+00,  4.0000e+00,  5.0000e+00]])\n"
+        "tensor([[ 6.6660e+03,  1.0000e+00, -1.0000e+02],\n        [ 3.0000e+00,  4.0000e+00,  "
+        "5.0000e+00]])\n"
         "0 2 0\n(3, 1) (6, 2) False True\n1\n(4,) (1,) (4, 4, 1) (12, 4, 1) (3, 1) 4 () (0, 3, 1)\n",
     )
 
