@@ -262,7 +262,8 @@ def markdown(results, meta: dict, plot: str | None = None) -> str:
         bits = [f"{LABELS[k]}: {v}" for k, v in r.notes.items() if k in r.impls]
         if r.first_call_matters:
             bits.append("first call (trace + compile): " + ", ".join(
-                f"{LABELS[k]} {fmt_time(v.first_call)}" for k, v in r.impls.items() if v.status == "ok"))
+                f"{LABELS[k]} {fmt_time(v.first_call)}" for k, v in r.impls.items()
+                if v.status == "ok" and k != "numpy"))
         bad = [f"{LABELS[k]} {v.check}" for k, v in r.impls.items() if v.check not in ("", "ok")]
         if bad:
             bits.append("⚠ output differs from the reference: " + ", ".join(bad))
@@ -270,7 +271,7 @@ def markdown(results, meta: dict, plot: str | None = None) -> str:
         if errs:
             bits.append("; ".join(errs))
         if bits:
-            notes.append(f"- {r.title.split(',')[0]} — " + "; ".join(bits) + ".")
+            notes.append(f"- *{r.short or r.name}* — " + "; ".join(bits) + ".")
     skipped = [f"`{r.name}` ({r.skipped})" for r in results if r.skipped]
     if skipped:
         notes.append("- Not run yet (fgrad side missing): " + ", ".join(skipped) + ".")
