@@ -389,6 +389,30 @@ def test_control_flow_under_jit():
     close(fgrad.jit(fgrad.vmap(g))(xs), fgrad.vmap(g)(xs))
 
 
+def test_reverse_mode_through_while_loop_under_jit_is_a_clear_error():
+    f = fgrad.jit(lambda x: fnp.sum(lax.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, s[1] * 2.0),
+                                                   (0, x))[1]))
+    x = _x()
+    close(fgrad.jvp(f, (x,), (x,))[1], fnp.sum(x) * 8.0)  # forward mode works
+    with pytest.raises(ValueError, match="while_loop.*scan"):
+        fgrad.grad(f)(x)
+    with pytest.raises(ValueError, match="while_loop.*scan"):
+        fgrad.jit(fgrad.grad(f))(x)
+
+
+def test_log_compiles_environment_variable(monkeypatch, capsys):
+    monkeypatch.setenv("FGRAD_LOG_COMPILES", "1")
+
+    def scaled(x):
+        return x * 3.0
+
+    g = fgrad.jit(scaled)
+    g(A([1.0]))
+    g(A([1.0, 2.0]))
+    out = capsys.readouterr().out
+    assert "[fgrad] compiling scaled" in out and "recompiling scaled" in out and "'x' changed" in out
+
+
 def test_jit_inside_control_flow_bodies():
     inner = fgrad.jit(lambda v: fnp.tanh(v) * 1.5)
     f = lambda x: lax.fori_loop(0, 3, lambda i, v: inner(v) + 0.1, x)

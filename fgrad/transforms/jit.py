@@ -478,7 +478,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
         key = (statics, skw, tree, tuple(_leaf_key(x) for x in flat))
         entry = cache.get(key)
         if entry is None:
-            if LOG_COMPILES:
+            if LOG_COMPILES or os.environ.get("FGRAD_LOG_COMPILES", "") not in ("", "0"):
                 _log_compile(fname, key, cache, pnames, snums, dyn, dyn_kwargs)
             stats["traces"] += 1
             closed, lifted = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
