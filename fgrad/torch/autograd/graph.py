@@ -33,7 +33,7 @@ import numpy as np
 
 from ...core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ...core.ir import Var
-from ...core.trace import Trace, new_trace
+from ...core.trace import ConcretizationError, Trace, new_trace
 from .. import _dtypes as D
 from .._tensor import Tensor, _alias, _wrap
 from .grad_mode import STATE
@@ -276,12 +276,28 @@ def _dce(jaxpr) -> None:
     return live
 
 
-def get_program(key, fn, avals, diff, multi: bool) -> _Prog:
-    """The cached backward program of ``fn`` at this signature."""
+_DYNAMIC = object()  # marks signatures whose VJP cannot be staged abstractly
+_MAX_PROGS = 50000
+
+
+def _program(ck, fn, avals, diff, multi):
+    if len(_PROGS) > _MAX_PROGS:  # shapes that keep changing: do not grow without bound
+        _PROGS.clear()
+    try:
+        p = _build_program(fn, avals, diff, multi)
+    except (ConcretizationError, NotImplementedError, TypeError):
+        # a rule needs concrete values: linearize per call instead (see `_record_dynamic`)
+        p = _DYNAMIC
+    _PROGS[ck] = p
+    return p
+
+
+def get_program(key, fn, avals, diff, multi: bool):
+    """The cached backward program of ``fn`` at this signature (or `_DYNAMIC`)."""
     ck = (key, avals, diff)
     p = _PROGS.get(ck)
     if p is None:
-        p = _PROGS[ck] = _build_program(fn, avals, diff, multi)
+        p = _program(ck, fn, avals, diff, multi)
     return p
 
 
@@ -478,7 +494,9 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
     ck = (key, tuple(avals), diff)
     prog = _PROGS.get(ck)
     if prog is None:
-        prog = _PROGS[ck] = _build_program(fn, avals, diff, multi)
+        prog = _program(ck, fn, avals, diff, multi)
+    if prog is _DYNAMIC:
+        return _record_dynamic(name, fn, args, outs, edges, multi, diff)
     cls = _FN_CLASSES.get(name) if node_base is None else None
     if cls is None:
         cls = node_class(name, node_base)
@@ -518,6 +536,76 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
             o._gfn = node
             o._oi = k
         k += 1
+    return node
+
+
+class _DynNode(Node):
+    """A node whose VJP was linearized at record time (its rules needed concrete values)."""
+
+    __slots__ = ("_vjp", "_saved", "_edge_args", "_diff", "_multi", "_out_avals")
+
+    def _n_outputs(self) -> int:
+        return len(self._out_avals)
+
+    def _release(self) -> None:
+        self._vjp = None
+        self._saved = _RELEASED
+
+    def _apply(self, cts, create_graph: bool):
+        if self._saved is _RELEASED:
+            FnNode._unpack(self, create_graph)  # raises the "second time" error
+        for t, ver in self._saved:
+            if t._vc is not None and t._vc.v != ver:
+                g = t.grad_fn
+                _raise_modified(t._buf, t._vc.v, ver, None if g is None else type(g).__name__)
+        full = []
+        for c, (shape, dt) in zip(cts, self._out_avals, strict=True):
+            if c is None:
+                c = np.zeros(shape, dt)
+                c = _wrap(c) if create_graph else c
+            full.append(c)
+        if create_graph:
+            with new_trace(TensorTrace, "fgrad.torch create_graph backward") as tr:
+                ins = [TensorTracer(tr, c) for c in full]
+                res = self._vjp(tuple(ins) if self._multi else ins[0])
+                res = [
+                    r.t if type(r) is TensorTracer else _wrap(np.array(r._buf if type(r) is ArrayImpl else r))
+                    for r in res
+                ]
+        else:
+            ws = [wrap(c) for c in full]
+            res = self._vjp(tuple(ws) if self._multi else ws[0])
+            res = [np.asarray(r._buf if type(r) is ArrayImpl else r) for r in res]
+        by_arg = dict(zip(self._diff, res, strict=True))
+        return [by_arg.get(a) for a in self._edge_args]
+
+
+def _record_dynamic(name, fn, args, outs, edges, multi, diff):
+    from ...transforms.ad import vjp
+
+    vals = [wrap(a) if type(a) is _ndarray else wrap(a._buf) for a in args]
+
+    def f(*d):
+        full = list(vals)
+        for i, v in zip(diff, d, strict=True):
+            full[i] = v
+        return fn(*full)
+
+    _, f_vjp = vjp(f, *[vals[i] for i in diff])
+    node = node_class(name, _DynNode)()
+    node._vjp = f_vjp
+    node._diff = diff
+    node._multi = multi
+    node._out_avals = tuple((o._buf.shape, o._buf.dtype) for o in outs)
+    node._saved = [(args[i], args[i]._get_vc().v) for i in diff]
+    if edges is None:
+        edges = tuple([i for i, a in enumerate(args) if type(a) is not _ndarray])
+    node._edge_args = edges
+    node._next = tuple(edge_of(args[i]) if type(args[i]) is not _ndarray else (None, 0) for i in edges)
+    for k, o in enumerate(outs):
+        if o is not None and o._buf.dtype.kind in "fc":
+            o._gfn = node
+            o._oi = k
     return node
 
 
