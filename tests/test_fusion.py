@@ -362,3 +362,17 @@ def test_results_fed_back_as_inputs_are_recycled():
         ptrs.add(np.asarray(w).__array_interface__["data"][0])
     np.testing.assert_array_equal(np.asarray(w), want)
     assert len(ptrs) <= 3, ptrs
+
+
+@pytest.mark.parametrize("xs,ys,dn", [
+    ((5, 4), (5,), (((0,), (0,)), ((), ()))), ((4,), (3, 4), (((0,), (1,)), ((), ()))),
+    ((2, 3, 4), (2, 3), (((0, 1), (0, 1)), ((), ()))), ((2, 3, 4), (3, 2), (((0, 1), (1, 0)), ((), ()))),
+    ((3, 2), (5, 3, 2), (((0, 1), (1, 2)), ((), ()))), ((6, 4), (6, 3), (((0,), (0,)), ((), ()))),
+    ((2, 6, 4), (2, 6, 3), (((1,), (1,)), ((0,), (0,)))), ((4, 3), (3, 4), (((1,), (0,)), ((), ()))),
+])
+def test_compiled_dot_general_plans(xs, ys, dn):
+    x, y = A(RNG.standard_normal(xs)), A(RNG.standard_normal(ys))
+    f = lambda x, y: fgrad.lax.dot_general(x, y, dn)
+    got, want = np.asarray(fgrad.jit(f)(x, y)), np.asarray(f(x, y))
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-13)

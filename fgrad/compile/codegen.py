@@ -339,6 +339,9 @@ class Gen:
                     x = f"{x}.reshape({tuple(target)!r})"
                 return x
 
+            mm = self.matvec(e, ins, xperm, yperm, out_shape)
+            if mm is not None:
+                return mm
             xa = arrange(ins[0], e.invars[0].aval.shape, xperm, x3)
             ya = arrange(ins[1], e.invars[1].aval.shape, yperm, y3)
             mm = f"{self.bind(np.matmul, 'u')}({xa}, {ya})"
@@ -346,6 +349,38 @@ class Gen:
             if tuple(mshape) != tuple(out_shape):
                 mm = f"{mm}.reshape({tuple(out_shape)!r})"
             return mm
+        return None
+
+    def matvec(self, e, ins, xperm, yperm, out_shape):
+        """A matrix-vector product whose matrix would need a transposed (F-ordered) view in
+        the generic plan: multiply from the other side instead, so BLAS reads the matrix
+        in its own (C) order (``c @ X`` rather than ``X.T @ c``)."""
+        (lc, rc), (lb, rb) = e.params["dimension_numbers"]
+        if lb or rb:
+            return None
+        xs, ys = tuple(e.invars[0].aval.shape), tuple(e.invars[1].aval.shape)
+        xf = tuple(i for i in range(len(xs)) if i not in lc)
+        yf = tuple(i for i in range(len(ys)) if i not in rc)
+        k = math.prod(xs[i] for i in lc)
+        mm = self.bind(np.matmul, "u")
+
+        def flat(x, shape, order):
+            if tuple(order) != tuple(range(len(shape))):
+                x = f"{x}.transpose({tuple(order)!r})"
+            return f"{x}.reshape(({k},))" if len(shape) != 1 else x
+
+        if not yf and xf and xperm is not None and tuple(lc) + xf == tuple(range(len(xs))):
+            # out = y_k @ x as (k, m)
+            m = math.prod(xs[i] for i in xf)
+            xa = ins[0] if len(xs) == 2 else f"{ins[0]}.reshape(({k}, {m}))"
+            out = f"{mm}({flat(ins[1], ys, rc)}, {xa})"
+            return out if out_shape == (m,) else f"{out}.reshape({tuple(out_shape)!r})"
+        if not xf and yf and yperm is not None and yf + tuple(rc) == tuple(range(len(ys))):
+            # out = y as (n, k) @ x_k
+            n = math.prod(ys[i] for i in yf)
+            ya = ins[1] if len(ys) == 2 else f"{ins[1]}.reshape(({n}, {k}))"
+            out = f"{mm}({ya}, {flat(ins[0], xs, lc)})"
+            return out if out_shape == (n,) else f"{out}.reshape({tuple(out_shape)!r})"
         return None
 
     def weak_fix(self, v) -> None:
