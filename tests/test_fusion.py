@@ -376,3 +376,17 @@ def test_compiled_dot_general_plans(xs, ys, dn):
     got, want = np.asarray(fgrad.jit(f)(x, y)), np.asarray(f(x, y))
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-13)
+
+
+def test_explicit_broadcasts_become_implicit():
+    x = A(RNG.standard_normal((6, 5)))
+    s = A(RNG.standard_normal(6))
+
+    def f(x, s):
+        b = fnp.broadcast_to(s[:, None], (6, 5))  # an explicit broadcast of a column
+        c = fnp.broadcast_to(fnp.sum(s), (6, 5))  # and of a scalar
+        return fnp.exp(x * b) + c
+
+    exe = assert_fused_matches(f, x, s)
+    assert "broadcast_in_dim" not in [e.prim.name for e in exe.program.eqns]
+    np.testing.assert_allclose(exe.run([x._buf, s._buf])[0], np.asarray(f(x, s)), rtol=1e-15)

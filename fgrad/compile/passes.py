@@ -11,8 +11,10 @@ values are known.  In order:
   inputs), algebraic simplification (``x*1``, ``x/1``, ``x+0``, ``x-0``, ``0-x``,
   ``-(-x)``, ``x**1``, ``x**2 -> x*x``, a cast to the same dtype, an identity reshape /
   transpose / broadcast / slice, reshape-of-reshape, transpose-of-transpose, a
-  ``select`` with equal branches or a known predicate, and a ``dot_general`` without
-  contracting dimensions -> a broadcasting multiply) and common-subexpression elimination;
+  ``select`` with equal branches or a known predicate, a ``dot_general`` without
+  contracting dimensions -> a broadcasting multiply, and an explicit ``broadcast_in_dim``
+  operand of an elementwise op -> NumPy's implicit broadcasting) and common-subexpression
+  elimination;
 * `dce`: equations none of whose results is used are dropped (every primitive is pure).
 
 Simplifications keep values exactly, except that ``x+0 -> x`` and ``0-x -> -x`` may
@@ -308,9 +310,50 @@ class _Rewriter:
     def try_simplify(self, e) -> bool:
         name = e.prim.name
         rule = _RULES.get(name)
-        if rule is None:
+        if rule is not None and rule(self, e):
+            return True
+        if e.prim.family == "elementwise" and len(e.invars) > 1:
+            return self.unbroadcast_operands(e)
+        return False
+
+    def unbroadcast_operands(self, e) -> bool:
+        """An elementwise op whose operand is an explicit ``broadcast_in_dim`` while another
+        operand already has the full result shape: use the small operand and let NumPy
+        broadcast it (reshaped to line up), so no big broadcast array and no barrier."""
+        from ..ops.shape import reshape_p
+
+        out_shape = tuple(e.outvars[0].aval.shape)
+        full = [type(a) is not Literal and tuple(a.aval.shape) == out_shape for a in e.invars]
+        new, changed = list(e.invars), False
+        for i, a in enumerate(e.invars):
+            if type(a) is Literal:
+                continue
+            p = self.producer.get(a)
+            if p is None or p.prim.name != "broadcast_in_dim" or type(p.invars[0]) is Literal:
+                continue
+            if tuple(p.params["shape"]) != out_shape or not any(f for j, f in enumerate(full) if j != i):
+                continue
+            src = p.invars[0]
+            if src.aval.dtype != a.aval.dtype or (src.aval.weak_type and not a.aval.weak_type):
+                continue
+            expanded = [1] * len(out_shape)
+            for k, d in enumerate(p.params["broadcast_dimensions"]):
+                expanded[d] = src.aval.shape[k]
+            expanded = tuple(expanded)
+            # NumPy aligns shapes from the right: leading ones may be dropped
+            lead = 0
+            while lead < len(expanded) and expanded[lead] == 1:
+                lead += 1
+            if tuple(src.aval.shape) != expanded[lead:]:
+                aval = ShapedArray(expanded, src.aval.dtype, src.aval.weak_type)
+                src = self.new_eqn(reshape_p, [src], aval, {"new_sizes": expanded})
+            new[i] = src
+            changed = True
+        if not changed:
             return False
-        return bool(rule(self, e))
+        self.emit(Eqn(e.prim, new, e.outvars, e.params))
+        self.changed = True
+        return True
 
     def run(self) -> bool:
         prog = self.prog
