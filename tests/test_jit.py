@@ -91,6 +91,27 @@ def test_pytrees_kwargs_and_python_scalars():
     assert g(A([1.0], np.float32), 2.0).dtype == np.float32
 
 
+def test_pytree_structures_key_the_cache():
+    import collections
+
+    NT = collections.namedtuple("NT", "a b")
+    f = fgrad.jit(lambda d: {"x": d["b"] * 2, "y": (d["a"],), "z": [None, d["a"] + 1],
+                             "n": NT(d["a"], d["b"])})
+    a, b = A([0.0, 1.0]), A([2.0, 3.0])
+    out = f({"b": b, "a": a})
+    assert isinstance(out["n"], NT) and isinstance(out["y"], tuple) and out["z"][0] is None
+    close(out["x"], b * 2)
+    f({"a": a, "b": b})  # same structure (dict keys are sorted)
+    assert f.stats["traces"] == 1
+    out2 = f(collections.OrderedDict(a=a, b=b))  # a different node type: a new trace
+    assert f.stats["traces"] == 2 and isinstance(out2["n"], NT)
+    g = fgrad.jit(lambda t: t[0] + 1.0)
+    g((a,))
+    g([a])
+    g((a, None))
+    assert g.stats["traces"] == 3
+
+
 def test_static_argnums_and_argnames():
     def f(x, n, mode="sin"):
         y = x

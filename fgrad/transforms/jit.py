@@ -40,6 +40,7 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.ir import Jaxpr, Literal, Var, eval_jaxpr
 from ..core.primitive import Primitive
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
+from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import tree_flatten, tree_unflatten
 from .staging import StagingTrace
 
@@ -405,11 +406,12 @@ def _wrap_outs(outs):
 
 
 class _Entry:
-    __slots__ = ("closed", "lifted", "exe", "single")
+    __slots__ = ("closed", "lifted", "exe", "single", "unflatten")
 
     def __init__(self, closed, lifted) -> None:
         self.closed, self.lifted, self.exe = closed, lifted, None
         self.single = closed.out_tree.node_type is None
+        self.unflatten = _unflattener(closed.out_tree)
 
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
@@ -472,12 +474,20 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
                            if k in static_argnames))
         dyn = tuple(a for i, a in enumerate(args) if i not in snums)
         dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_argnames}
-        flat, tree = tree_flatten((dyn, dyn_kwargs))
+        flat: list = []
+        tree = None
+        try:
+            struct = _structure((dyn, dyn_kwargs), flat)
+        except _NotPlain:
+            flat, tree = tree_flatten((dyn, dyn_kwargs))
+            struct = tree
         flat = [x if type(x) is ArrayImpl or type(x) in _PY_SCALARS or isinstance(x, Tracer)
                 else _asarray(x) for x in flat]
-        key = (statics, skw, tree, tuple(_leaf_key(x) for x in flat))
+        key = (statics, skw, struct, tuple(_leaf_key(x) for x in flat))
         entry = cache.get(key)
         if entry is None:
+            if tree is None:
+                tree = tree_flatten((dyn, dyn_kwargs))[1]
             if LOG_COMPILES or os.environ.get("FGRAD_LOG_COMPILES", "") not in ("", "0"):
                 _log_compile(fname, key, cache, pnames, snums, dyn, dyn_kwargs)
             stats["traces"] += 1
@@ -486,7 +496,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
             if not lifted:  # closures over tracers of an enclosing transform: trace every call
                 cache[key] = entry
                 if not kwargs and not snums and all(type(x) is ArrayImpl for x in flat) and \
-                        len(flat) == nargs and tree == _flat_tree(nargs):
+                        len(flat) == nargs and struct == _flat_struct(nargs):
                     fast[tuple(_leaf_key(x) for x in flat)] = entry
         return entry, flat
 
@@ -529,10 +539,9 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
                         w = object.__new__(ArrayImpl)
                         w._buf = outs[0]
                         return w
-                    return tree_unflatten(entry.closed.out_tree, _wrap_outs(outs))
+                    return entry.unflatten(_wrap_outs(outs))
         entry, flat = lookup(args, kwargs)
-        outs = run(entry, flat)
-        return tree_unflatten(entry.closed.out_tree, outs)
+        return entry.unflatten(run(entry, flat))
 
     def lower(*args, **kwargs):
         entry, flat = lookup(args, kwargs)
@@ -561,9 +570,64 @@ def _caches_for(fun, config):
     return entry
 
 
+class _NotPlain(Exception):
+    pass
+
+
+def _structure(x, leaves):
+    """A cheap, hashable description of a pytree made of tuples, lists, dicts (sortable
+    keys) and None, collecting its leaves in `tree_flatten`'s order.  Other node types
+    raise `_NotPlain` (the caller then uses `tree_flatten`)."""
+    t = type(x)
+    if t is tuple:
+        return (0,) + tuple([_structure(c, leaves) for c in x])
+    if t is list:
+        return (1,) + tuple([_structure(c, leaves) for c in x])
+    if t is dict:
+        try:
+            keys = sorted(x)
+        except TypeError:
+            raise _NotPlain from None
+        return (2, tuple(keys)) + tuple([_structure(x[k], leaves) for k in keys])
+    if x is None:
+        return 3
+    if t is ArrayImpl or t in _PY_SCALARS or isinstance(x, Tracer) or (
+            t not in _TREE_NODES and not (isinstance(x, tuple) and hasattr(x, "_fields"))):
+        leaves.append(x)
+        return 4
+    raise _NotPlain
+
+
 @functools.lru_cache(maxsize=64)
-def _flat_tree(n):
-    return tree_flatten((tuple(range(n)), {}))[1]
+def _flat_struct(n):
+    return _structure((tuple(range(n)), {}), [])
+
+
+def _unflattener(treedef):
+    """A generated function building ``treedef``'s structure from a flat list (plain
+    containers), or `tree_unflatten` for anything else."""
+    counter = [0]
+
+    def build(t):
+        if t.node_type is None:
+            counter[0] += 1
+            return f"o[{counter[0] - 1}]"
+        parts = [build(c) for c in t.children]
+        if t.node_type is tuple:
+            return "(" + "".join(p + ", " for p in parts) + ")"
+        if t.node_type is list:
+            return "[" + ", ".join(parts) + "]"
+        if t.node_type is dict and all(type(k) in (str, int) for k in t.aux):
+            return "{" + ", ".join(f"{k!r}: {p}" for k, p in zip(t.aux, parts)) + "}"
+        if t.node_type is type(None):
+            return "None"
+        raise _NotPlain
+
+    try:
+        body = build(treedef)
+    except _NotPlain:
+        return lambda o: tree_unflatten(treedef, o)
+    return eval(f"lambda o: {body}")  # noqa: S307 - source built above from the tree
 
 
 def _xp_of(bufs):
