@@ -144,3 +144,11 @@ def identity(n, dtype=None):
 
 def tri(N, M=None, k=0, dtype=None):
     return wrap(np.tri(N, M, k, dtype=dtype or float_))
+
+
+def _public_names(namespace, extra=()):
+    return sorted({n for n, v in namespace.items() if not n.startswith("_") and callable(v)
+                   and getattr(v, "__module__", None) == __name__} | set(extra))
+
+
+__all__ = _public_names(globals(), ("float_",))

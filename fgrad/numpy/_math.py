@@ -241,3 +241,11 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     x = where(isnan(x), nan, x)
     x = where(logical_and(isinf(x), greater(x, 0)), info.max if posinf is None else posinf, x)
     return where(logical_and(isinf(x), less(x, 0)), info.min if neginf is None else neginf, x)
+
+
+def _public_names(namespace, extra=()):
+    return sorted({n for n, v in namespace.items() if not n.startswith("_") and callable(v)
+                   and getattr(v, "__module__", None) == __name__} | set(extra))
+
+
+__all__ = _public_names(globals(), ())

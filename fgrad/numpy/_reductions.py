@@ -139,4 +139,9 @@ def ptp(a, axis=None, keepdims=False):
     return sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
-__all__ = ["abs_"]
+def _public_names(namespace, extra=()):
+    return sorted({n for n, v in namespace.items() if not n.startswith("_") and callable(v)
+                   and getattr(v, "__module__", None) == __name__} | set(extra))
+
+
+__all__ = _public_names(globals(), ("amax", "amin"))

@@ -131,3 +131,11 @@ def ndim(a):
 def size(a, axis=None):
     s = get_aval(a).shape
     return int(np.prod(s, dtype=np.int64)) if axis is None else s[axis]
+
+
+def _public_names(namespace, extra=()):
+    return sorted({n for n, v in namespace.items() if not n.startswith("_") and callable(v)
+                   and getattr(v, "__module__", None) == __name__} | set(extra))
+
+
+__all__ = _public_names(globals(), ("broadcast_to", "expand_dims"))

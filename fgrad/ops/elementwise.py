@@ -128,6 +128,13 @@ def unbroadcast(ct, aval: ShapedArray):
     return _cast_like(out, aval)
 
 
+def _zeros_of(x):
+    """True zeros with ``x``'s shape and dtype (``x * 0`` would be NaN at inf/NaN)."""
+    from .. import numpy as fnp
+
+    return fnp.zeros_like(x)
+
+
 def _cast_like(x, aval: ShapedArray):
     if aval.weak_type or dtype(x) == aval.dtype:
         return x
@@ -308,7 +315,7 @@ for _p in (conj_p, real_p, imag_p):
     _p.jvp = (lambda p: lambda primals, tangents: (p.bind(primals[0]), p.bind(tangents[0])))(_p)
 conj_p.transpose = lambda ct, x: (conj(ct),)
 real_p.transpose = lambda ct, x: (ct,)
-imag_p.transpose = lambda ct, x: (mul(ct, -1j),)
+imag_p.transpose = lambda ct, x: (mul(ct, -1j) if x.aval.dtype.kind == "c" else _zeros_of(ct),)
 
 
 def rsqrt_(x):
@@ -381,7 +388,7 @@ def _pow_jvp(primals, tangents):
     if tx is not None:
         if isinstance(y, (int, float)) and not isinstance(y, bool):
             if y == 0:
-                a = mul(tx, mul(x, 0.0))
+                a = _zeros_of(mul(tx, x))
             elif y == 1:
                 a = tx
             elif y == 2:
@@ -390,14 +397,14 @@ def _pow_jvp(primals, tangents):
                 a = mul(tx, mul(y, pow_(x, y - 1)))
         else:
             yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
-            a = mul(tx, select(eq(yf, 0.0), mul(yf, 0.0), mul(yf, pow_(x, sub(yf, 1.0)))))
+            a = mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
     if ty is not None:
         if isinstance(x, (int, float)) and not isinstance(x, bool):
             # a Python base stays weak: d/dy x**y = log(x) x**y
             a_log = math.log(x) if x > 0 else (0.0 if x == 0 else math.nan)
         else:
-            safe_x = select(eq(x, 0.0), add(mul(x, 0.0), 1.0), x)
-            a_log = select(eq(x, 0.0), mul(x, 0.0), log(safe_x))
+            safe_x = select(eq(x, 0.0), 1.0, x)
+            a_log = select(eq(x, 0.0), 0.0, log(safe_x))
         b = mul(ty, mul(a_log, out))
     return _combine(out, a, b)
 
@@ -534,14 +541,14 @@ def _select_jvp(primals, tangents):
     out = select(c, x, y)
     if tx is None and ty is None:
         return out, None
-    zero = mul(out, 0.0) if (tx is None or ty is None) else None
+    zero = _zeros_of(out) if (tx is None or ty is None) else None
     return out, _bcast_to(select(c, zero if tx is None else tx, zero if ty is None else ty), shape(out))
 
 
 def _select_transpose(ct, c, x, y):
     if is_undefined(c):
         raise ValueError("select is not linear in its predicate")
-    zeros = mul(ct, 0.0)
+    zeros = _zeros_of(ct)
     return (None,
             unbroadcast(select(c, ct, zeros), x.aval) if is_undefined(x) else None,
             unbroadcast(select(c, zeros, ct), y.aval) if is_undefined(y) else None)

@@ -174,7 +174,7 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
     for i, (p, t) in enumerate(zip(flat_p, flat_t)):
         _check_tangent(p, t, i)
     with new_trace(JVPTrace, origin(f"jvp of {_fname(fun)}")) as trace:
-        ins = [JVPTracer(trace, p, _as_array(t)) if is_float(p) else p for p, t in zip(flat_p, flat_t)]
+        ins = [JVPTracer(trace, p, _tangent_like(t, p)) if is_float(p) else p for p, t in zip(flat_p, flat_t)]
         out = fun(*tree_unflatten(tree_p, ins))
         if has_aux:
             out, aux = out
@@ -196,6 +196,15 @@ def strip_aux(aux, trace):
     """Auxiliary outputs are not differentiated: replace the transform's own tracers in
     ``aux`` by their primal values, so they stay usable after the transform returns."""
     return tree_map(lambda a: a.primal if isinstance(a, Tracer) and a._trace is trace else a, aux)
+
+
+def _tangent_like(t, p):
+    """A tangent array with the primal's dtype (Python-scalar tangents are weak)."""
+    from .. import numpy as fnp
+
+    if isinstance(t, (Tracer, ArrayImpl)):
+        return t
+    return fnp.asarray(t, dtype=get_aval(p).dtype)
 
 
 def _fname(f) -> str:
