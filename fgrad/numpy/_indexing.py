@@ -610,7 +610,10 @@ def _index_map(arr, op, fn, *extra):
 def _static_obj(obj, op):
     if isinstance(obj, slice):
         return obj
-    return _concrete(obj, op, "The index positions must be static.")
+    obj = _concrete(obj, op, "The index positions must be static.")
+    if isinstance(obj, np.ndarray) and obj.size == 0 and obj.dtype.kind == "f":
+        obj = obj.astype(np.intp)  # an empty list/tuple means "no positions"
+    return obj
 
 
 def delete(arr, obj, axis=None):

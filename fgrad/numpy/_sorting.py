@@ -195,10 +195,10 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
-def _quantile_dtype(a_dtype, q):
+def _quantile_dtype(a_dtype, q, method="linear"):
     base = a_dtype if a_dtype.kind in "fc" else np.dtype(np.float64)
-    if is_python_scalar(q):
-        return base
+    if is_python_scalar(q) or method in ("lower", "higher", "nearest"):
+        return base  # NumPy: the discontinuous methods pick elements, so keep their dtype
     return np.result_type(base, get_aval(q).dtype)
 
 
@@ -232,7 +232,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     if method not in _METHODS:
         raise ValueError(f"fgrad.numpy.quantile: method {method!r} is not supported; use one of {_METHODS}")
     a = _arr(a)
-    out_dt = _quantile_dtype(get_aval(a).dtype, q)
+    out_dt = _quantile_dtype(get_aval(a).dtype, q, method)
     if isinstance(q, (list, tuple)):
         q = np.asarray(q, dtype=np.float64)
     if isinstance(q, (np.ndarray, np.generic, float, int)):

@@ -646,6 +646,9 @@ ROWS += [
     ),
     reduction("max", arg=_distinct),
     reduction("min", arg=_distinct),
+    reduction("ptp", arg=_distinct),
+    reduction("average"),
+    reduction("count_nonzero", grad="skip", arg=Arg(-2, 2, kind="int"), other_dtypes=INTS),
     reduction(
         "max[ties]",
         fn=fnp.max,
@@ -3294,7 +3297,9 @@ ROWS += [
     ),
     OpRow(
         "lax.fori_loop",
-        lambda x: LAX.fori_loop(0, 3, lambda i, c: c * 0.9 + fnp.sin(c) * i, x),
+        # NumPy promotion: the int64 index would turn a float32 carry into float64 (JAX's index
+        # is weakly typed and would not), so the body casts it, as NumPy code must.
+        lambda x: LAX.fori_loop(0, 3, lambda i, c: c * 0.9 + fnp.sin(c) * i.astype(c.dtype), x),
         _np_fori,
         covers=("lax.fori_loop",),
         fwd_tol={F32: (1e-6, 1e-5), F64: (1e-14, 1e-12)},
