@@ -390,3 +390,21 @@ def test_explicit_broadcasts_become_implicit():
     exe = assert_fused_matches(f, x, s)
     assert "broadcast_in_dim" not in [e.prim.name for e in exe.program.eqns]
     np.testing.assert_allclose(exe.run([x._buf, s._buf])[0], np.asarray(f(x, s)), rtol=1e-15)
+
+
+def test_complex_chains_and_strided_or_empty_inputs():
+    z = A(RNG.standard_normal(3000) + 1j * RNG.standard_normal(3000), np.complex128)
+    assert_fused_matches(lambda z: fnp.exp(z * 1j) * fnp.conj(z) + fnp.abs(z), z, **SMALL_BLOCKS)
+    big = RNG.standard_normal((90, 70))
+    xt = fnp.asarray(big).T  # a transposed (non-contiguous) input, flat blocks
+    f = lambda x: fnp.tanh(x) * 2.0 + x * x
+    assert_fused_matches(f, xt, **SMALL_BLOCKS)
+    np.testing.assert_array_equal(np.asarray(fgrad.jit(f)(xt)), np.asarray(f(xt)))
+    xs = fnp.asarray(big)[::2, ::3]  # a strided input, row blocks with a broadcast operand
+    g = lambda x, b: fnp.sum(fnp.exp(x - b) * 2.0, axis=1)
+    b = A(RNG.standard_normal(24))
+    assert_fused_matches(g, xs, b, block=64, block_min=128, scratch_min=8)
+    for shape in [(0,), (3, 0), (0, 5)]:
+        e = A(np.zeros(shape))
+        out = fgrad.jit(lambda x: (fnp.sin(x) * 2.0, fnp.sum(x * x, axis=-1)))(e)
+        assert out[0].shape == shape and out[1].shape == shape[:-1]
