@@ -37,7 +37,7 @@ import weakref
 import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
-from ..core.ir import Jaxpr, Literal, Var, eval_jaxpr
+from ..core.ir import Jaxpr, Literal, eval_jaxpr
 from ..core.primitive import Primitive
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..tree_util import _registry as _TREE_NODES
@@ -842,4 +842,4 @@ def _simple_compile(jaxpr: Jaxpr):
     return run
 
 
-__all__ = ["jit", "make_jaxpr", "disable_jit", "jit_p", "Closed", "Lowered", "compile_jaxpr", "Var"]
+__all__ = ["jit", "make_jaxpr", "disable_jit", "jit_p", "Closed", "Lowered", "compile_jaxpr"]
