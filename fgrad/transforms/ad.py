@@ -58,16 +58,7 @@ class JVPTrace(Trace):
     __slots__ = ()
 
     def process(self, prim, args, params):
-        primals, tangents = [], []
-        found = False
-        for a in args:
-            if type(a) is JVPTracer and a._trace is self:
-                primals.append(a.primal)
-                tangents.append(a.tangent)
-                found = True
-            else:
-                primals.append(a)
-                tangents.append(None)
+        primals, tangents, found = self.split(args)
         if not found:
             return self.parent.process(prim, args, params)
         rule = prim.jvp

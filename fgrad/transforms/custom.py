@@ -45,6 +45,25 @@ def _split_nondiff(args, nondiff_argnums):
     return nondiff, diff, merge
 
 
+def _flat_call(custom, args, kwargs):
+    """Shared set-up of custom_jvp/custom_vjp calls: split static arguments, flatten the
+    differentiable ones, and wrap the function to take and return flat lists (recording
+    its output structure in ``out_tree``)."""
+    args = _resolve(custom.fun, args, kwargs)
+    nondiff, diff, merge = _split_nondiff(args, custom.nondiff_argnums)
+    flat, tree = tree_flatten(diff)
+    flat = [_as_array(x) for x in flat]
+    out_tree: list = []
+
+    def flat_fun(*xs):
+        out = custom.fun(*merge(tree_unflatten(tree, xs)))
+        leaves, t = tree_flatten(out)
+        out_tree.append(t)
+        return leaves
+
+    return nondiff, diff, merge, flat, tree, out_tree, flat_fun
+
+
 class custom_jvp:
     """A function with a user-supplied forward-mode rule (reverse mode follows from it).
 
@@ -96,17 +115,7 @@ class custom_jvp:
     def __call__(self, *args, **kwargs):
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} using defjvp.")
-        args = _resolve(self.fun, args, kwargs)
-        nondiff, diff, merge = _split_nondiff(args, self.nondiff_argnums)
-        flat, tree = tree_flatten(diff)
-        flat = [_as_array(x) for x in flat]
-        out_tree = []
-
-        def flat_fun(*xs):
-            out = self.fun(*merge(tree_unflatten(tree, xs)))
-            leaves, t = tree_flatten(out)
-            out_tree.append(t)
-            return leaves
+        nondiff, diff, merge, flat, tree, out_tree, flat_fun = _flat_call(self, args, kwargs)
 
         def flat_jvp(primals, tangents):
             p = tree_unflatten(tree, primals)
@@ -154,17 +163,7 @@ class custom_vjp:
     def __call__(self, *args, **kwargs):
         if self.fwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} using defvjp.")
-        args = _resolve(self.fun, args, kwargs)
-        nondiff, diff, merge = _split_nondiff(args, self.nondiff_argnums)
-        flat, tree = tree_flatten(diff)
-        flat = [_as_array(x) for x in flat]
-        out_tree = []
-
-        def flat_fun(*xs):
-            out = self.fun(*merge(tree_unflatten(tree, xs)))
-            leaves, t = tree_flatten(out)
-            out_tree.append(t)
-            return leaves
+        nondiff, diff, merge, flat, tree, out_tree, flat_fun = _flat_call(self, args, kwargs)
 
         def flat_fwd(*xs):
             out, res = self.fwd(*merge(tree_unflatten(tree, xs)))
