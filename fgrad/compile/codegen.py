@@ -527,7 +527,7 @@ class Gen:
             self.slots[slot] = max(self.slots[slot], nb)
         return name
 
-    def assign_slots(self, node, info, escaping, block_outputs):
+    def assign_slots(self, node, info, escaping):
         """Linear scan over the members: a scratch slot (or None) for each internal value
         written by an out=-capable op, reusing the slot of an input that dies there."""
         life = self.lifetimes(node)
@@ -561,7 +561,7 @@ class Gen:
 
     def emit_whole(self, node, info) -> None:
         ext, escaping = self.classify(node)
-        slot_of = self.assign_slots(node, info, escaping, False)
+        slot_of = self.assign_slots(node, info, escaping)
         shape = node.shape
         esc = set(escaping)
         for e in node.members:
@@ -686,7 +686,7 @@ class Gen:
             with np.errstate(all="ignore"):
                 rdt = np.dtype(_red_ufunc(red).reduce(probe, axis=raxes).dtype)
             L.append(f"    {red_full} = {self.bind(np.empty, 'u')}({rshape!r}, {self.bind(rdt, 'd')})")
-        slot_of = self.assign_slots(node, info, escaping, True)
+        slot_of = self.assign_slots(node, info, escaping)
         inner = shape[1:] if kind == "rows" else ()
 
         def block_shape(m):

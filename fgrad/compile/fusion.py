@@ -62,10 +62,6 @@ class Node:
     def eqns(self) -> list:
         return self.members + ([self.reduction] if self.reduction is not None else [])
 
-    @property
-    def first(self) -> int:
-        return self.lo
-
     def __repr__(self) -> str:
         names = " ".join(e.prim.name for e in self.eqns)
         return f"<{self.kind} {self.shape} {names}>"
