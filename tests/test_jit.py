@@ -463,8 +463,6 @@ def _args(row, dtype, seed=0):
 
 # rows whose eager result itself is being fixed elsewhere (the op table's own tests fail too)
 KNOWN_EAGER_ISSUES = {
-    "imag": "the transpose of imag gives a complex cotangent for a real input",
-    "lax.imag": "the transpose of imag gives a complex cotangent for a real input",
     "linalg.lstsq[all]": "eager residuals have a value-dependent shape",
 }
 
