@@ -185,19 +185,34 @@ class Array:
     def __getitem__(self, idx): return N._getitem(self, idx)
 
     # -- methods (NumPy names) ----------------------------------------------------------
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw): return N.sum(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims, **kw)
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False): return N.mean(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims)
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False, **kw): return N.prod(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims, **kw)
-    def max(self, axis=None, out=None, keepdims=False, **kw): return N.max(self, axis, out=_no_out(out), keepdims=keepdims, **kw)
-    def min(self, axis=None, out=None, keepdims=False, **kw): return N.min(self, axis, out=_no_out(out), keepdims=keepdims, **kw)
-    def argmax(self, axis=None, out=None, keepdims=False): return N.argmax(self, axis, out=_no_out(out), keepdims=keepdims)
-    def argmin(self, axis=None, out=None, keepdims=False): return N.argmin(self, axis, out=_no_out(out), keepdims=keepdims)
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False): return N.var(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims)
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False): return N.std(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims)
-    def all(self, axis=None, out=None, keepdims=False, **kw): _no_out(out); return N.all(self, axis, keepdims=keepdims)
-    def any(self, axis=None, out=None, keepdims=False, **kw): _no_out(out); return N.any(self, axis, keepdims=keepdims)
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
+        return N.sum(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims, **kw)
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        return N.mean(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims)
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
+        return N.prod(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims, **kw)
+    def max(self, axis=None, out=None, keepdims=False, **kw):
+        return N.max(self, axis, out=_no_out(out), keepdims=keepdims, **kw)
+    def min(self, axis=None, out=None, keepdims=False, **kw):
+        return N.min(self, axis, out=_no_out(out), keepdims=keepdims, **kw)
+    def argmax(self, axis=None, out=None, keepdims=False):
+        return N.argmax(self, axis, out=_no_out(out), keepdims=keepdims)
+    def argmin(self, axis=None, out=None, keepdims=False):
+        return N.argmin(self, axis, out=_no_out(out), keepdims=keepdims)
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return N.var(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return N.std(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims)
+    def all(self, axis=None, out=None, keepdims=False, **kw):
+        _no_out(out)
+        return N.all(self, axis, keepdims=keepdims)
+    def any(self, axis=None, out=None, keepdims=False, **kw):
+        _no_out(out)
+        return N.any(self, axis, keepdims=keepdims)
     def cumsum(self, axis=None, dtype=None, out=None): _no_out(out); return N.cumsum(self, axis, dtype=dtype)
-    def cumprod(self, axis=None, dtype=None, out=None): _no_out(out); return N.cumprod(self, axis, dtype=dtype)
+    def cumprod(self, axis=None, dtype=None, out=None):
+        _no_out(out)
+        return N.cumprod(self, axis, dtype=dtype)
     def clip(self, min=None, max=None, out=None, **kw): _no_out(out); return N.clip(self, min, max)
     def round(self, decimals=0, out=None): _no_out(out); return N.round(self, decimals)
     def dot(self, other): return N.dot(self, other)

@@ -6,8 +6,6 @@ import numpy as np
 
 from ..core.array import ArrayImpl, get_aval
 from ..core.trace import EVAL_TRACE, state
-
-new_array = object.__new__
 from ..ops import elementwise as ew
 from ..ops.elementwise import (
     add_p, sub_p, mul_p, div_p, neg_p, pow_p, max_p, min_p, fmax_p, fmin_p, atan2_p, rem_p,
@@ -18,6 +16,9 @@ from ..ops.elementwise import (
     sign_p, floor_p, ceil_p, trunc_p, isnan_p, isinf_p, isfinite_p, logical_not_p, invert_p,
     conj_p, real_p, imag_p, round_p,
 )
+
+
+new_array = object.__new__
 
 
 def _unary(prim, name):

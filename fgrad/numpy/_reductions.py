@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core.array import get_aval
 from ..ops import reductions as R
-from ..ops.elementwise import convert_element_type, div, mul, sub, sqrt, abs_, conj, real
+from ..ops.elementwise import convert_element_type, div, mul, sub, sqrt, conj, real
 from ..ops.shape import reshape
 from ..ops._util import normalize_axes, normalize_axis
 
@@ -33,7 +33,8 @@ def _reduce(prim_fn, name):
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         res = prim_fn(a, axes) if axes else a
         if not axes and name == "sum" and av.dtype.kind in "bi" and dtype is None:
-            res = convert_element_type(a, np.result_type(av.dtype, np.int64) if av.dtype.kind == "b" else np.sum(np.ones((), av.dtype)).dtype)
+            # summing no axes still promotes small ints/bools like numpy.sum
+            res = convert_element_type(a, np.sum(np.ones((), av.dtype)).dtype)
         if initial is not None:
             from ._math import add, maximum, minimum, multiply
 

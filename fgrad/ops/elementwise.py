@@ -335,7 +335,8 @@ log1p, expm1, sqrt, cbrt = map(_mk, (log1p_p, expm1_p, sqrt_p, cbrt_p))
 sin, cos, tan, asin, acos, atan = map(_mk, (sin_p, cos_p, tan_p, asin_p, acos_p, atan_p))
 sinh, cosh, tanh, asinh, acosh, atanh = map(_mk, (sinh_p, cosh_p, tanh_p, asinh_p, acosh_p, atanh_p))
 abs_, sign, floor, ceil, trunc = map(_mk, (abs_p, sign_p, floor_p, ceil_p, trunc_p))
-isnan, isinf, isfinite, logical_not, invert = map(_mk, (isnan_p, isinf_p, isfinite_p, logical_not_p, invert_p))
+isnan, isinf, isfinite = map(_mk, (isnan_p, isinf_p, isfinite_p))
+logical_not, invert = map(_mk, (logical_not_p, invert_p))
 conj, real, imag, logistic = map(_mk, (conj_p, real_p, imag_p, logistic_p))
 
 

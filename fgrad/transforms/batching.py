@@ -167,10 +167,8 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
         in_axes = tuple(in_axes)
 
     def vmapped(*args, **kwargs):
-        if kwargs:
-            # keyword arguments are mapped over axis 0, like JAX
-            pass
-        axes = in_axes if isinstance(in_axes, tuple) or in_axes is None or isinstance(in_axes, int) else in_axes
+        # keyword arguments are mapped over axis 0, like JAX
+        axes = in_axes
         if isinstance(axes, tuple) and len(axes) != len(args):
             raise ValueError(
                 f"vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
@@ -179,7 +177,10 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
             )
         flat_args, tree_args = tree_flatten(args)
         flat_kw, tree_kw = tree_flatten(kwargs)
-        flat_axes = flatten_prefix(axes, args, "vmap in_axes") if not isinstance(axes, int) else [axes] * len(flat_args)
+        if isinstance(axes, int):
+            flat_axes = [axes] * len(flat_args)
+        else:
+            flat_axes = flatten_prefix(axes, args, "vmap in_axes")
         flat_axes = flat_axes + [0] * len(flat_kw)
         flat_all = flat_args + flat_kw
         sizes = {}
@@ -224,7 +225,6 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
             else:
                 flat_oax = flatten_prefix(out_axes, out, "vmap out_axes")
             results = []
-            from .. import numpy as fnp
 
             for o, oax in zip(flat_out, flat_oax):
                 if type(o) is BatchTracer and o._trace is trace:

@@ -68,7 +68,7 @@ def _build(prim, params, args, diff):
     """Derive the primal and VJP programs of ``prim`` from its jvp rule, abstractly."""
     with new_trace(StagingTrace, "vjp cache", partial=False) as st:
         prim_in, tan_in = [], []
-        for a, d in zip(args, diff):
+        for a in args:
             if type(a) in _PY:
                 prim_in.append(a)
             else:
