@@ -1,4 +1,5 @@
-"""Pin every math library to N threads (default 1) *before* numpy/torch/jax are imported.
+"""Pin every math library to N threads (default 1), and the process to N CPUs, *before*
+numpy/torch/jax are imported.
 
 Imported first by ``benchmarks/__init__.py``; reads ``--threads N`` from ``sys.argv`` itself
 because the environment must be set before the argument parser's imports pull numpy in.
@@ -38,6 +39,12 @@ def configure(threads: int | None = None) -> int:
                                f" --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads={n}"
                                ).strip()
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    # XLA:CPU sizes its own thread pool from the CPUs this process may run on, whatever the
+    # flags above say; pinning the process to n CPUs is what makes jax single-threaded.
+    if hasattr(os, "sched_setaffinity"):
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) > n:
+            os.sched_setaffinity(0, set(cpus[-n:]))
     return n
 
 

@@ -12,8 +12,8 @@ warmed up while a loop count is calibrated so one repeat takes at least ``--min-
 the garbage collector off inside each timed block (one full collection per case beforehand).
 Reported: best (min) and median per-call time, minus the harness's own per-call overhead (an
 empty callable, measured the same way).
-Ratios are fgrad's best time / the peer's best time.  Every library runs on 1 thread
-(``--threads``), jax on the CPU (``jax_enable_x64`` on for float64 cases only).
+Ratios are fgrad's best time / the peer's best time.  Every library runs on 1 thread and the
+process is pinned to 1 CPU (``--threads``), jax on the CPU (``jax_enable_x64`` on for float64 cases only).
 """
 
 from __future__ import annotations
