@@ -218,7 +218,9 @@ def fmt_time(t: float) -> str:
 
 
 def fmt_ratio(r: float) -> str:
-    return "—" if r != r else (f"{r:.2f}×" if r < 10 else f"{r:.1f}×")
+    if r != r:
+        return "—"
+    return f"{r:.1g}×" if r < 0.0095 else f"{r:.2f}×" if r < 10 else f"{r:.1f}×"
 
 
 def goal_text(res: CaseResult) -> str:
@@ -326,26 +328,27 @@ def plot(results, path: str) -> None:
 
     shown = [r for r in results if not r.skipped]
     cols = columns(results)
-    height = 0.8 / max(1, len(cols))
-    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.32 * len(shown) * len(cols)))
-    for j, c in enumerate(cols):
-        ys, xs = [], []
-        for i, r in enumerate(shown):
-            if r.ok(c):
-                ys.append(i + (j - (len(cols) - 1) / 2) * height)
-                xs.append(r.impls[c].best * 1e6)
-        bars = ax.barh(ys, xs, height=height * 0.95, label=LABELS[c])
-        for y, x in zip(ys, xs, strict=True):
-            ax.text(x * 1.05, y, fmt_time(x * 1e-6), va="center", fontsize=6.5,
-                    color=bars.patches[0].get_facecolor())
+    colors = {c: f"C{i}" for i, c in enumerate(cols)}
+    fig, ax = plt.subplots(figsize=(9, 1.3 + 0.6 * len(shown)))
+    for i, r in enumerate(shown):
+        present = [c for c in cols if r.ok(c)]
+        height = 0.84 / max(1, len(present))
+        for j, c in enumerate(present):
+            y, x = i + (j - (len(present) - 1) / 2) * height, r.impls[c].best * 1e6
+            ax.barh(y, x, height=height * 0.92, color=colors[c])
+            ax.text(x * 1.06, y, fmt_time(x * 1e-6), va="center", fontsize=6, color=colors[c])
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=colors[c], label=LABELS[c]) for c in cols]
     ax.set_yticks(range(len(shown)))
     ax.set_yticklabels([r.short or r.name for r in shown], fontsize=8.5)
     ax.invert_yaxis()
     ax.set_xscale("log")
     lo, hi = ax.get_xlim()
     ax.set_xlim(lo, hi * 4)  # room for the labels
-    ax.set_xlabel("time per call, µs (log scale; shorter is faster) -- 1 thread")
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=len(cols), frameon=False)
+    ax.set_xlabel(f"time per call, µs (log scale; shorter is faster) -- {_env.THREADS} thread(s)")
+    ax.legend(handles=handles, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
+              ncol=len(cols), frameon=False)
     ax.grid(axis="x", which="major", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -435,11 +438,19 @@ def parse(argv):
     ap.add_argument("--plot", metavar="FILE.png", help="bar chart (needs matplotlib)")
     ap.add_argument("--json", metavar="FILE", help="raw results")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--from-json", metavar="FILE", help="re-render the results of --json FILE, no run")
     opts = ap.parse_args(argv)
     if opts.quick:
         opts.repeat, opts.min_time = 3, 0.01
     opts.exclude = {s for s in opts.exclude.split(",") if s}
     return opts
+
+
+def load_json(path: str):
+    data = json.loads(Path(path).read_text())
+    results = [CaseResult(**{**r, "impls": {k: ImplResult(**v) for k, v in r["impls"].items()}})
+               for r in data["results"]]
+    return results, data["meta"]
 
 
 def main(argv=None) -> int:
@@ -455,13 +466,16 @@ def main(argv=None) -> int:
     if unknown:
         raise SystemExit(f"unknown case(s): {', '.join(sorted(unknown))} (see --list)")
     cases = [c for c in cases if (not only or c.name in only) and (not groups or c.group in groups)]
-    _setup_peers(opts)
-    overhead = harness_overhead(opts)
-    results = []
-    for c in cases:
-        print(f"running {c.name} ...", file=sys.stderr, flush=True)
-        results.append(run_case(c, opts, overhead))
-    meta = metadata(opts, overhead)
+    if opts.from_json:
+        results, meta = load_json(opts.from_json)
+    else:
+        _setup_peers(opts)
+        overhead = harness_overhead(opts)
+        results = []
+        for c in cases:
+            print(f"running {c.name} ...", file=sys.stderr, flush=True)
+            results.append(run_case(c, opts, overhead))
+        meta = metadata(opts, overhead)
     print_report(results, meta)
     plot_ref = None
     if opts.plot:
