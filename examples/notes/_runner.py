@@ -8,7 +8,7 @@ Each script runs as ``__main__`` in a fresh module, in this one process, with it
 ``--backend torch`` runs the same source with ``fgrad.torch`` replaced by ``torch`` (the notes'
 original import).  ``--seed-offset k`` shifts every ``manual_seed`` (and seeds the generator once
 before the script), so comparing two torch runs tells which printed lines depend on random draws;
-only the other lines are compared against fgrad (see tests/torch/test_notes.py).
+only the other lines are compared against fgrad (see tests/shim/test_notes.py).
 """
 
 from __future__ import annotations
