@@ -3331,7 +3331,46 @@ ROWS += [
         shapes=shapes_of(1, min_dims=1),
         covers=("lax.map",),
     ),
+    OpRow(
+        "lax.dot_general",
+        # batched matmul: contract a's last with b's middle axis, batch over axis 0
+        lambda a, b: LAX.dot_general(a, b, (((2,), (1,)), ((0,), (0,)))),
+        lambda a, b: np.einsum("bij,bjk->bik", a, b),
+        args=(Arg(), Arg()),
+        shapes=st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.integers(1, 3)).map(
+            lambda t: ((t[0], t[1], t[2]), (t[0], t[2], t[3]))
+        ),
+        example_shapes=((2, 3, 4), (2, 4, 2)),
+        covers=("lax.dot_general",),
+        fwd_tol={F32: (1e-5, 1e-5), F64: (1e-13, 1e-12)},
+    ),
+    OpRow(
+        "lax.pad",
+        lambda x: LAX.pad(x, 0.0, ((1, 2, 0), (0, 1, 1))),
+        lambda x: _np_lax_pad(x, ((1, 2, 0), (0, 1, 1))),
+        shapes=st.tuples(st.integers(1, 3), st.integers(1, 3)).map(lambda t: (t,)),
+        example_shapes=((2, 3),),
+        covers=("lax.pad",),
+    ),
 ]
+
+
+def _np_lax_pad(x, config):
+    """Reference for lax.pad: interior padding then edge padding, with zeros."""
+    for axis, (lo, hi, interior) in enumerate(config):
+        n = x.shape[axis]
+        if interior and n > 1:
+            shape = list(x.shape)
+            shape[axis] = n + (n - 1) * interior
+            out = np.zeros(shape, x.dtype)
+            idx = [slice(None)] * x.ndim
+            idx[axis] = slice(None, None, interior + 1)
+            out[tuple(idx)] = x
+            x = out
+        widths = [(0, 0)] * x.ndim
+        widths[axis] = (lo, hi)
+        x = np.pad(x, widths)
+    return x
 
 
 # --------------------------------------------------------------------------------------
