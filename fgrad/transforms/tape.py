@@ -25,7 +25,7 @@ from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
 from ..core.ir import Literal
 from ..core.primitive import eval_primitive
 from ..core.trace import ConcretizationError, Trace, new_trace, state
-from ..backends import xp_of
+from ..backends import _BY_TYPE, xp_of
 from .jit import compile_jaxpr
 from .staging import StagingTrace
 from .transpose import backward_pass
@@ -152,32 +152,47 @@ class TapeTrace(Trace):
         return tracer.primal
 
     def process(self, prim, args, params):
+        # one pass: primal values, tape sources of differentiable inputs, the cache key
         prims, sources, key = [], [], [prim]
-        found = False
+        bufs = []
+        any_diff = False
         for a in args:
-            if type(a) is TapeTracer and a._trace is self:
+            t = type(a)
+            if t is TapeTracer and a._trace is self:
                 p = a.primal
-                found = True
-                diff = p._buf.dtype.kind in "fc"
-                sources.append((a.node, a.k) if diff else None)
+                b = p._buf
+                if b.dtype.kind in "fc":
+                    sources.append((a.node, a.k))
+                    any_diff = True
+                else:
+                    sources.append(None)
                 prims.append(p)
-            else:
-                if isinstance(a, Tracer) or (type(a) not in _PY and type(a) is not ArrayImpl):
-                    if isinstance(a, Tracer):
-                        return self.parent.process(prim, args, params)
-                    from .. import numpy as fnp
-
-                    a = fnp.asarray(a)
+                bufs.append(b)
+                key.append(b.shape)
+                key.append(b.dtype)
+            elif t is ArrayImpl:
+                b = a._buf
                 sources.append(None)
                 prims.append(a)
-        if not found:
-            return eval_primitive(prim, args, params)
-        diff = [s is not None for s in sources]
-        if not any(diff):
+                bufs.append(b)
+                key.append(b.shape)
+                key.append(b.dtype)
+            elif t in _PY:
+                sources.append(None)
+                prims.append(a)
+                key.append(t)
+                key.append(a)
+            elif isinstance(a, Tracer):
+                return self.parent.process(prim, args, params)
+            else:
+                from .. import numpy as fnp
+
+                return self.process(prim, [fnp.asarray(x) if x is a else x for x in args], params)
+        if not any_diff:
             return eval_primitive(prim, prims, params)
+        diff = [s is not None for s in sources]
+        key.append(tuple(diff))
         try:
-            key.extend(_key_part(p) for p in prims)
-            key.append(tuple(diff))
             if params:
                 key.append(tuple(params.items()))
             key = tuple(key)
@@ -192,13 +207,18 @@ class TapeTrace(Trace):
             _cache[key] = op
         if op is _UNCACHEABLE:
             return self._fallback(prim, params, prims, sources)
-        bufs = [p._buf for p in prims if type(p) is ArrayImpl]
-        xp = xp_of(bufs[0]) if bufs else np
-        res = op.primal_run(xp, op.consts + bufs)
-        outs = res[: op.n_out]
+        be = _BY_TYPE.get(type(bufs[0])) if bufs else None
+        xp = be.xp if be is not None else (xp_of(bufs[0]) if bufs else np)
+        res = op.primal_run(xp, op.consts + bufs if op.consts else bufs)
         node = len(self.nodes)
-        self.nodes.append((op, res[op.n_out:], [s for s in sources if s is not None], xp))
-        return self._wrap(outs, node, op.multi, op.ct_mask)
+        n_out = op.n_out
+        self.nodes.append((op, res[n_out:], [s for s in sources if s is not None], xp))
+        if n_out == 1 and not op.multi:
+            o = res[0]
+            if type(o) is not ArrayImpl:
+                o = wrap(np.asarray(o) if type(o) in _PY else o)
+            return TapeTracer(self, o, node, 0) if op.ct_mask[0] else o
+        return self._wrap(res[:n_out], node, op.multi, op.ct_mask)
 
     def _wrap(self, outs, node, multi, ct_mask):
         wrapped = []
