@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.ir import Jaxpr, eval_jaxpr
 from ..core.primitive import Primitive
 from ..core.trace import new_trace
@@ -713,4 +713,4 @@ def while_loop(cond_fun, body_fun, init_val):
 
 
 __all__ = ["cond", "switch", "scan", "map", "fori_loop", "while_loop", "cond_p", "scan_p", "while_p",
-           "Branch", "trace_flat", "wrap"]
+           "Branch", "trace_flat"]

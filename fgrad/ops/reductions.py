@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
-from .elementwise import add, convert_element_type, div, eq, mul, select
+from .elementwise import convert_element_type, div, eq, mul, select
 from .shape import broadcast_in_dim, reshape
 
 
@@ -81,7 +81,11 @@ def reduce_prod(x, axes):
     return reduce_prod_p.bind(x, axes=tuple(sorted(axes)))
 
 
-reduce_sum_p.jvp = lambda primals, tangents, axes: (reduce_sum(primals[0], axes), reduce_sum(tangents[0], axes))
+def _sum_jvp(primals, tangents, axes):
+    return reduce_sum(primals[0], axes), reduce_sum(tangents[0], axes)
+
+
+reduce_sum_p.jvp = _sum_jvp
 reduce_sum_p.transpose = lambda ct, x, axes: (_expand_back(ct, x.aval.shape, axes),)
 reduce_sum_p.linear = True
 
@@ -150,4 +154,5 @@ for _p in (argmax_p, argmin_p):
     _p.jvp = (lambda p: lambda primals, tangents, **kw: (p.bind(primals[0], **kw), None))(_p)
     _p.batch = _arg_batch(_p)
 
-__all__ = ["reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "add"]
+__all__ = ["reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_sum_p", "reduce_max_p",
+           "reduce_min_p", "reduce_prod_p", "argmax_p", "argmin_p"]

@@ -9,7 +9,6 @@ leaves the trace as a plain value.
 
 from __future__ import annotations
 
-import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.trace import ConcretizationError, Trace, caller_site, current, new_trace, origin, state
@@ -270,4 +269,4 @@ def bdim_to_front(x, bdim, size: int):
     return move_or_broadcast(x, bdim, 0, size)
 
 
-__all__ = ["vmap", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front", "np"]
+__all__ = ["vmap", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front"]

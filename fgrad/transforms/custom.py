@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
+from ..core.array import ArrayImpl, ShapedArray, Tracer
 from ..core.primitive import Primitive
 from ..core.trace import state
 from ..tree_util import tree_flatten, tree_unflatten
@@ -236,4 +236,4 @@ custom_lin_p.transpose = _custom_lin_transpose
 custom_lin_p.batch = _custom_lin_batch
 custom_lin_p.jvp = None
 custom_lin_p.linear = True
-__all__ = ["custom_jvp", "custom_vjp", "custom_lin_p", "get_aval"]
+__all__ = ["custom_jvp", "custom_vjp", "custom_lin_p"]
