@@ -368,11 +368,22 @@ def _scan_jvp(primals, tangents, body, n_consts, n_carry, length, reverse):
     return out, res[n_carry:]
 
 
+def _merge(mask, undefined_vals, defined_vals):
+    """Interleave values by ``mask`` (True: next undefined value, False: next defined one)."""
+    u, d = iter(undefined_vals), iter(defined_vals)
+    return [next(u) if m else next(d) for m in mask]
+
+
 def _scan_transpose(cts, *args, body, n_consts, n_carry, length, reverse):
-    """Replay the defined (primal) carries, then run per-step VJPs in reverse order.
-    Correct under every transform; under jit it unrolls (a compact reverse scan is future
-    work)."""
-    from .. import numpy as fnp
+    """Transpose a scan that is linear in its undefined inputs, as two scans:
+
+    1. *replay*: run the scan on the defined (primal) parts only — undefined parts are zeros,
+       and defined outputs don't depend on them — stacking each step's defined carry input;
+    2. *sweep*: a scan in the opposite direction whose carry is the cotangent of the linear
+       carry (plus accumulators for the undefined constants), whose xs are the replayed
+       carries, the defined xs and the output cotangents, and whose body is the VJP of one
+       step — traced once, so eager runs compile it and jit gets a compact program.
+    """
     from ..transforms.ad import vjp
 
     undef = [is_undefined(a) for a in args]
@@ -383,59 +394,59 @@ def _scan_transpose(cts, *args, body, n_consts, n_carry, length, reverse):
     ucar = _linear_carries(body.jaxpr, uc, ucar, ux)
     carry = [UndefinedLike(c) if m and not is_undefined(c) else c for c, m in zip(carry, ucar)]
     cts = list(cts)
-    ct_carry = [_zeros_aval(a.aval) if c is None else c
-                for c, a, u in zip(cts[:n_carry], carry, ucar) if u]
     ct_ys = cts[n_carry:]
-    y_undef = [c is not None for c in ct_ys]
+    y_lin = [c is not None for c in ct_ys]
+    uc_avals = [c.aval for c, m in zip(consts, uc) if m]
+    ucar_avals = [c.aval for c, m in zip(carry, ucar) if m]
+    ux_avals = [ShapedArray(x.aval.shape[1:], x.aval.dtype) for x, m in zip(xs, ux) if m]
+    ct_carry0 = [_zeros_aval(a.aval) if c is None else c
+                 for c, a, m in zip(cts[:n_carry], carry, ucar) if m]
+    dconsts = [c for c, m in zip(consts, uc) if not m]
+    dcarry0 = [c for c, m in zip(carry, ucar) if not m]
+    dxs = [x for x, m in zip(xs, ux) if not m]
+    n_dc, n_dcar, n_dx = len(dconsts), len(dcarry0), len(dxs)
+    n_uc, n_ucar = len(uc_avals), len(ucar_avals)
 
-    def fill(vals, mask, zeros_from):
-        it = iter(vals)
-        return [next(it) if m else z for m, z in zip(mask, zeros_from)]
+    def zeros(avals):
+        return [_zeros_aval(a) for a in avals]
 
-    def zeros_for(vals, mask):
-        return [_zeros_aval(v.aval) if m else v for v, m in zip(vals, mask)]
+    # 1. replay the defined carries
+    stacked = []
+    if n_dcar:
+        def replay(*a):
+            dc, dcar, dx = a[:n_dc], list(a[n_dc:n_dc + n_dcar]), a[n_dc + n_dcar:]
+            full = (_merge(uc, zeros(uc_avals), dc) + _merge(ucar, zeros(ucar_avals), dcar)
+                    + _merge(ux, zeros(ux_avals), dx))
+            out = body(*full)
+            return [o for o, m in zip(out[:n_carry], ucar) if not m] + dcar
 
-    steps = list(range(length - 1, -1, -1) if reverse else range(length))
-    # 1. replay defined carries (undefined parts are zeros; defined outputs don't depend on them)
-    zc, zcar = zeros_for(consts, uc), zeros_for(carry, ucar)
-    carries = []
-    cur = zcar
-    for i in steps:
-        carries.append(cur)
-        xi = [_zeros_aval(ShapedArray(x.aval.shape[1:], x.aval.dtype)) if m else x[i] for x, m in zip(xs, ux)]
-        out = body(*(zc + cur + xi))
-        cur = [o if not m else z for o, m, z in zip(out[:n_carry], ucar, zcar)]
-    # 2. reverse sweep
-    ct_consts = [_zeros_aval(c.aval) for c, m in zip(consts, uc) if m]
-    ct_xs = [[None] * length for m in ux if m]
-    for k in range(len(steps) - 1, -1, -1):
-        i = steps[k]
-        car_d = carries[k]
-        x_d = [None if m else x[i] for x, m in zip(xs, ux)]
+        stacked = _bind_scan(replay, dconsts, dcarry0, dxs, length, reverse, "scan (transpose)")[n_dcar:]
 
-        def lin(*u, car_d=car_d, x_d=x_d):
-            nu_c, nu_car = sum(uc), sum(ucar)
-            uc_v, ucar_v, ux_v = u[:nu_c], u[nu_c:nu_c + nu_car], u[nu_c + nu_car:]
-            full = fill(uc_v, uc, consts) + fill(ucar_v, ucar, car_d) + fill(ux_v, ux, x_d)
+    # 2. sweep backwards with one step's VJP
+    ct_ys_live = [c for c in ct_ys if c is not None]
+
+    def sweep(*a):
+        dc = a[:n_dc]
+        ctc, acc = list(a[n_dc:n_dc + n_ucar]), list(a[n_dc + n_ucar:n_dc + n_ucar + n_uc])
+        rest = a[n_dc + n_ucar + n_uc:]
+        dcar_i, dx_i, cty_i = rest[:n_dcar], rest[n_dcar:n_dcar + n_dx], list(rest[n_dcar + n_dx:])
+
+        def step(*u):
+            full = (_merge(uc, u[:n_uc], dc) + _merge(ucar, u[n_uc:n_uc + n_ucar], dcar_i)
+                    + _merge(ux, u[n_uc + n_ucar:], dx_i))
             out = body(*full)
             return ([o for o, m in zip(out[:n_carry], ucar) if m]
-                     + [o for o, m in zip(out[n_carry:], y_undef) if m])
+                    + [o for o, m in zip(out[n_carry:], y_lin) if m])
 
-        zeros = ([_zeros_aval(c.aval) for c, m in zip(consts, uc) if m]
-                 + [_zeros_aval(c.aval) for c, m in zip(carry, ucar) if m]
-                 + [_zeros_aval(ShapedArray(x.aval.shape[1:], x.aval.dtype)) for x, m in zip(xs, ux) if m])
-        _, f_vjp = vjp(lin, *zeros)
-        cts_step = ct_carry + [c[i] for c, m in zip(ct_ys, y_undef) if m]
-        g = f_vjp(cts_step)
-        nu_c, nu_car = sum(uc), sum(ucar)
-        ct_consts = [a + b for a, b in zip(ct_consts, g[:nu_c])]
-        ct_carry = list(g[nu_c:nu_c + nu_car])
-        for j, gx in enumerate(g[nu_c + nu_car:]):
-            ct_xs[j][i] = gx
-    ct_xs_st = []
-    for lst, x in zip(ct_xs, [x for x, m in zip(xs, ux) if m]):
-        ct_xs_st.append(fnp.stack(lst) if length else _zeros_aval(x.aval))
-    it_c, it_car, it_x = iter(ct_consts), iter(ct_carry), iter(ct_xs_st)
+        _, f_vjp = vjp(step, *zeros(uc_avals + ucar_avals + ux_avals))
+        g = f_vjp(ctc + cty_i)
+        g_c, g_car, g_x = g[:n_uc], g[n_uc:n_uc + n_ucar], g[n_uc + n_ucar:]
+        return list(g_car) + [x + y for x, y in zip(acc, g_c)] + list(g_x)
+
+    res = _bind_scan(sweep, dconsts, ct_carry0 + zeros(uc_avals), list(stacked) + dxs + ct_ys_live,
+                     length, not reverse, "scan (transpose)")
+    ct_carry, ct_consts, ct_xs = res[:n_ucar], res[n_ucar:n_ucar + n_uc], res[n_ucar + n_uc:]
+    it_c, it_car, it_x = iter(ct_consts), iter(ct_carry), iter(ct_xs)
     carry_cts = []
     for m, a in zip(ucar, args[n_consts:n_consts + n_carry]):
         ct = next(it_car) if m else None
