@@ -11,7 +11,8 @@ been applied, in stages that each live in their own module:
 3. `codegen`: buffer liveness (free each value after its last use; internal kernel values
    live in reused scratch buffers), NumPy code generation for kernels (``out=`` into
    scratch, cache-sized blocks for big arrays) and one flat, straight-line Python
-   function for the whole program: the executor.
+   function for the whole program: the executor.  On cupy, `cuda_codegen` compiles each
+   kernel to a generated ``cupy.ElementwiseKernel`` / ``cupy.ReductionKernel`` instead.
 
 Example::
 
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import codegen, fusion, passes
+from . import codegen, cuda_codegen, fusion, passes
 from .codegen import BLOCK, BLOCK_MIN, SCRATCH_MIN, Executable
 from .passes import Program, optimize
 
@@ -44,6 +45,8 @@ def compile_jaxpr(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: bool = T
     are bit-identical to it.  ``block``/``block_min``/``scratch_min`` override the kernel
     mode thresholds (tests use small ones to exercise blocking on small arrays)."""
     prog = optimize(jaxpr, consts, simplify=simplify)
+    if cuda_codegen.supports(xp):  # cupy: fused groups become generated CUDA kernels
+        return cuda_codegen.generate(prog, fusion.partition(prog, fuse=fuse), xp)
     steps = fusion.partition(prog, fuse=fuse and xp is np)
     return codegen.generate(
         prog, steps, xp,
@@ -54,4 +57,4 @@ def compile_jaxpr(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: bool = T
 
 
 __all__ = ["compile_jaxpr", "Executable", "Program", "optimize", "passes", "fusion", "codegen",
-           "BLOCK", "BLOCK_MIN", "SCRATCH_MIN"]
+           "cuda_codegen", "BLOCK", "BLOCK_MIN", "SCRATCH_MIN"]

@@ -80,9 +80,11 @@ def _shift_right_arithmetic_impl(xp, x, y):
     return out if x.dtype.kind == "i" else out.astype(x.dtype)
 
 
-shift_left_p = nondiff("shift_left", _shift_left_impl)
-shift_right_logical_p = nondiff("shift_right_logical", _shift_right_logical_impl)
-shift_right_arithmetic_p = nondiff("shift_right_arithmetic", _shift_right_arithmetic_impl)
+shift_left_p = nondiff("shift_left", _shift_left_impl, kernel={"iu": "fg_shift_left({0}, {1})"})
+shift_right_logical_p = nondiff("shift_right_logical", _shift_right_logical_impl,
+                                kernel={"iu": "fg_shift_right_logical({0}, {1})"})
+shift_right_arithmetic_p = nondiff("shift_right_arithmetic", _shift_right_arithmetic_impl,
+                                   kernel={"iu": "fg_shift_right_arithmetic({0}, {1})"})
 
 
 def shift_left(x, y):
@@ -284,9 +286,12 @@ def _erf_inv_impl(y):
     return (xp.sign(yd) * x).astype(dt)
 
 
-erf_p = unary("erf", _erf_impl, lambda x, y: mul(_TWO_OVER_SQRT_PI, exp(neg(mul(x, x)))))
-erfc_p = unary("erfc", _erfc_impl, lambda x, y: mul(-_TWO_OVER_SQRT_PI, exp(neg(mul(x, x)))))
-erf_inv_p = unary("erf_inv", _erf_inv_impl, lambda x, y: mul(math.sqrt(math.pi) / 2.0, exp(mul(y, y))))
+erf_p = unary("erf", _erf_impl, lambda x, y: mul(_TWO_OVER_SQRT_PI, exp(neg(mul(x, x)))),
+              kernel={"f": "erf{f}({0})"})
+erfc_p = unary("erfc", _erfc_impl, lambda x, y: mul(-_TWO_OVER_SQRT_PI, exp(neg(mul(x, x)))),
+               kernel={"f": "erfc{f}({0})"})
+erf_inv_p = unary("erf_inv", _erf_inv_impl, lambda x, y: mul(math.sqrt(math.pi) / 2.0, exp(mul(y, y))),
+                  kernel={"f": "erfinv{f}({0})"})
 
 
 def erf(x):

@@ -152,7 +152,7 @@ add_p = elementwise("add", lambda xp, x, y: xp.add(x, y), kernel="({0} + {1})")
 sub_p = elementwise("sub", lambda xp, x, y: xp.subtract(x, y), kernel="({0} - {1})")
 mul_p = elementwise("mul", lambda xp, x, y: xp.multiply(x, y), kernel="({0} * {1})")
 div_p = elementwise("div", lambda xp, x, y: xp.true_divide(x, y), kernel="({0} / {1})")
-neg_p = elementwise("neg", lambda xp, x: xp.negative(x), kernel="(-{0})")
+neg_p = elementwise("neg", lambda xp, x: xp.negative(x), kernel={"iuf": "(-{0})"})
 
 
 def add(x, y):
@@ -264,39 +264,44 @@ def _sqrt_deriv(x, y):
     return div(0.5, y)
 
 
-exp_p = unary("exp", np.exp, lambda x, y: y, kernel="exp({0})")
-exp2_p = unary("exp2", np.exp2, lambda x, y: mul(y, math.log(2.0)), kernel="exp2({0})")
-log_p = unary("log", np.log, lambda x, y: div(1.0, x), kernel="log({0})")
-log2_p = unary("log2", np.log2, lambda x, y: div(1.0 / math.log(2.0), x), kernel="log2({0})")
-log10_p = unary("log10", np.log10, lambda x, y: div(1.0 / math.log(10.0), x), kernel="log10({0})")
-log1p_p = unary("log1p", np.log1p, lambda x, y: div(1.0, add(x, 1.0)), kernel="log1p({0})")
-expm1_p = unary("expm1", np.expm1, lambda x, y: add(y, 1.0), kernel="expm1({0})")
-sqrt_p = unary("sqrt", np.sqrt, _sqrt_deriv, kernel="sqrt({0})")
-cbrt_p = unary("cbrt", np.cbrt, lambda x, y: div(1.0, mul(3.0, mul(y, y))), kernel="cbrt({0})")
-sin_p = unary("sin", np.sin, lambda x, y: cos(x), kernel="sin({0})")
-cos_p = unary("cos", np.cos, lambda x, y: neg(sin(x)), kernel="cos({0})")
-tan_p = unary("tan", np.tan, lambda x, y: add(1.0, mul(y, y)), kernel="tan({0})")
-asin_p = unary("asin", np.arcsin, lambda x, y: rsqrt_(sub(1.0, mul(x, x))), kernel="asin({0})")
-acos_p = unary("acos", np.arccos, lambda x, y: neg(rsqrt_(sub(1.0, mul(x, x)))), kernel="acos({0})")
-atan_p = unary("atan", np.arctan, lambda x, y: div(1.0, add(1.0, mul(x, x))), kernel="atan({0})")
-sinh_p = unary("sinh", np.sinh, lambda x, y: cosh(x), kernel="sinh({0})")
-cosh_p = unary("cosh", np.cosh, lambda x, y: sinh(x), kernel="cosh({0})")
-tanh_p = unary("tanh", np.tanh, lambda x, y: sub(1.0, mul(y, y)), kernel="tanh({0})")
-asinh_p = unary("asinh", np.arcsinh, lambda x, y: rsqrt_(add(mul(x, x), 1.0)), kernel="asinh({0})")
-acosh_p = unary("acosh", np.arccosh, lambda x, y: rsqrt_(sub(mul(x, x), 1.0)), kernel="acosh({0})")
-atanh_p = unary("atanh", np.arctanh, lambda x, y: div(1.0, sub(1.0, mul(x, x))), kernel="atanh({0})")
-abs_p = unary("abs", np.abs, lambda x, y: sign(x), kernel="fabs({0})")
-sign_p = unary("sign", np.sign, None, kernel="copysign(({0}) != 0, {0})")
-floor_p = unary("floor", np.floor, None, kernel="floor({0})")
-ceil_p = unary("ceil", np.ceil, None, kernel="ceil({0})")
-trunc_p = unary("trunc", np.trunc, None, kernel="trunc({0})")
-isnan_p = unary("isnan", np.isnan, None, kernel="isnan({0})")
-isinf_p = unary("isinf", np.isinf, None, kernel="isinf({0})")
-isfinite_p = unary("isfinite", np.isfinite, None, kernel="isfinite({0})")
+exp_p = unary("exp", np.exp, lambda x, y: y, kernel={"f": "exp{f}({0})"})
+exp2_p = unary("exp2", np.exp2, lambda x, y: mul(y, math.log(2.0)), kernel={"f": "exp2{f}({0})"})
+log_p = unary("log", np.log, lambda x, y: div(1.0, x), kernel={"f": "log{f}({0})"})
+log2_p = unary("log2", np.log2, lambda x, y: div(1.0 / math.log(2.0), x), kernel={"f": "log2{f}({0})"})
+log10_p = unary("log10", np.log10, lambda x, y: div(1.0 / math.log(10.0), x), kernel={"f": "log10{f}({0})"})
+log1p_p = unary("log1p", np.log1p, lambda x, y: div(1.0, add(x, 1.0)), kernel={"f": "log1p{f}({0})"})
+expm1_p = unary("expm1", np.expm1, lambda x, y: add(y, 1.0), kernel={"f": "expm1{f}({0})"})
+sqrt_p = unary("sqrt", np.sqrt, _sqrt_deriv, kernel={"f": "sqrt{f}({0})"})
+cbrt_p = unary("cbrt", np.cbrt, lambda x, y: div(1.0, mul(3.0, mul(y, y))), kernel={"f": "cbrt{f}({0})"})
+sin_p = unary("sin", np.sin, lambda x, y: cos(x), kernel={"f": "sin{f}({0})"})
+cos_p = unary("cos", np.cos, lambda x, y: neg(sin(x)), kernel={"f": "cos{f}({0})"})
+tan_p = unary("tan", np.tan, lambda x, y: add(1.0, mul(y, y)), kernel={"f": "tan{f}({0})"})
+asin_p = unary("asin", np.arcsin, lambda x, y: rsqrt_(sub(1.0, mul(x, x))), kernel={"f": "asin{f}({0})"})
+acos_p = unary("acos", np.arccos, lambda x, y: neg(rsqrt_(sub(1.0, mul(x, x)))), kernel={"f": "acos{f}({0})"})
+atan_p = unary("atan", np.arctan, lambda x, y: div(1.0, add(1.0, mul(x, x))), kernel={"f": "atan{f}({0})"})
+sinh_p = unary("sinh", np.sinh, lambda x, y: cosh(x), kernel={"f": "sinh{f}({0})"})
+cosh_p = unary("cosh", np.cosh, lambda x, y: sinh(x), kernel={"f": "cosh{f}({0})"})
+tanh_p = unary("tanh", np.tanh, lambda x, y: sub(1.0, mul(y, y)), kernel={"f": "tanh{f}({0})"})
+asinh_p = unary("asinh", np.arcsinh, lambda x, y: rsqrt_(add(mul(x, x), 1.0)), kernel={"f": "asinh{f}({0})"})
+acosh_p = unary("acosh", np.arccosh, lambda x, y: rsqrt_(sub(mul(x, x), 1.0)), kernel={"f": "acosh{f}({0})"})
+atanh_p = unary("atanh", np.arctanh, lambda x, y: div(1.0, sub(1.0, mul(x, x))),
+                kernel={"f": "atanh{f}({0})"})
+abs_p = unary("abs", np.abs, lambda x, y: sign(x),
+              kernel={"f": "fabs{f}({0})", "i": "({0} < 0 ? -{0} : {0})", "ub": "{0}"})
+# NumPy: sign(nan) is nan and sign(-0.0) is +0.0
+sign_p = unary("sign", np.sign, None,
+               kernel={"f": "({0} > 0 ? ({T})1 : ({0} < 0 ? ({T})-1 : ({0} == 0 ? ({T})0 : {0})))",
+                       "i": "(({0} > 0) - ({0} < 0))", "u": "({0} > 0)"})
+floor_p = unary("floor", np.floor, None, kernel={"f": "floor{f}({0})", "iub": "{0}"})
+ceil_p = unary("ceil", np.ceil, None, kernel={"f": "ceil{f}({0})", "iub": "{0}"})
+trunc_p = unary("trunc", np.trunc, None, kernel={"f": "trunc{f}({0})", "iub": "{0}"})
+isnan_p = unary("isnan", np.isnan, None, kernel={"f": "isnan({0})", "iub": "false"})
+isinf_p = unary("isinf", np.isinf, None, kernel={"f": "isinf({0})", "iub": "false"})
+isfinite_p = unary("isfinite", np.isfinite, None, kernel={"f": "isfinite({0})", "iub": "true"})
 logical_not_p = unary("logical_not", np.logical_not, None, kernel="(!{0})")
-signbit_p = unary("signbit", np.signbit, None, kernel="signbit({0})")
-invert_p = unary("invert", np.invert, None, kernel="(~{0})")
-conj_p = elementwise("conj", lambda xp, x: xp.conjugate(x))
+signbit_p = unary("signbit", np.signbit, None, kernel={"f": "signbit({0})"})
+invert_p = unary("invert", np.invert, None, kernel={"iu": "(~{0})", "b": "(!{0})"})
+conj_p = elementwise("conj", lambda xp, x: xp.conjugate(x), kernel={"biuf": "{0}"})
 real_p = elementwise("real", lambda xp, x: xp.real(x))
 imag_p = elementwise("imag", lambda xp, x: xp.imag(x))
 
@@ -305,10 +310,12 @@ def _stable_logistic(xp, x):
     return xp.exp(-xp.logaddexp(0, -x)) if xp.asarray(x).dtype.kind == "f" else 1 / (1 + xp.exp(-x))
 
 
-logistic_p = unary("logistic", np.exp, lambda x, y: mul(y, sub(1.0, y)), kernel="(1 / (1 + exp(-{0})))")
+logistic_p = unary("logistic", np.exp, lambda x, y: mul(y, sub(1.0, y)),
+                   kernel={"f": "(({T})1 / (({T})1 + exp{f}(-{0})))"})
 logistic_p.impl = _stable_logistic
 logistic_p.ufunc = None  # not a single ufunc: compiled code must call the impl
-round_p = elementwise("round", lambda xp, x, decimals=0: xp.round(x, decimals))
+round_p = elementwise("round", lambda xp, x, decimals=0: xp.round(x, decimals),
+                      kernel={"f": "rint{f}({0})", "iu": "{0}"})  # decimals=0 only
 round_p.jvp = _zero_jvp(round_p)
 
 for _p in (conj_p, real_p, imag_p):
@@ -350,17 +357,27 @@ def _binary(name, np_fn, kernel=None):
     return prim
 
 
-pow_p = _binary("pow", np.power, kernel="pow({0}, {1})")
-max_p = _binary("max", np.maximum, kernel="max({0}, {1})")
-min_p = _binary("min", np.minimum, kernel="min({0}, {1})")
-fmax_p = _binary("fmax", np.fmax, kernel="fmax({0}, {1})")
-fmin_p = _binary("fmin", np.fmin, kernel="fmin({0}, {1})")
-atan2_p = _binary("atan2", np.arctan2, kernel="atan2({0}, {1})")
-rem_p = _binary("rem", np.remainder)
-fmod_p = _binary("fmod", np.fmod, kernel="fmod({0}, {1})")
-hypot_p = _binary("hypot", np.hypot, kernel="hypot({0}, {1})")
-logaddexp_p = _binary("logaddexp", np.logaddexp)
-floor_divide_p = _binary("floor_divide", np.floor_divide)
+# `kernel`: CUDA templates by dtype kind (see fgrad/compile/cuda_codegen.py; fg_* are its helpers)
+pow_p = _binary("pow", np.power, kernel={"f": "pow{f}({0}, {1})", "iu": "fg_ipow({0}, {1})"})
+# NaN-propagating (max/min) or NaN-ignoring (fmax/fmin); on ties NumPy returns the second operand
+max_p = _binary("max", np.maximum, kernel={"f": "(({0} > {1} || {0} != {0}) ? {0} : {1})",
+                                           "iub": "({0} > {1} ? {0} : {1})"})
+min_p = _binary("min", np.minimum, kernel={"f": "(({0} < {1} || {0} != {0}) ? {0} : {1})",
+                                           "iub": "({0} < {1} ? {0} : {1})"})
+fmax_p = _binary("fmax", np.fmax, kernel={"f": "(({0} > {1} || {1} != {1}) ? {0} : {1})",
+                                          "iub": "({0} > {1} ? {0} : {1})"})
+fmin_p = _binary("fmin", np.fmin, kernel={"f": "(({0} < {1} || {1} != {1}) ? {0} : {1})",
+                                          "iub": "({0} < {1} ? {0} : {1})"})
+atan2_p = _binary("atan2", np.arctan2, kernel={"f": "atan2{f}({0}, {1})"})
+rem_p = _binary("rem", np.remainder, kernel={"f": "fg_rem({0}, {1})", "i": "fg_rem_i({0}, {1})",
+                                             "u": "fg_rem_u({0}, {1})"})
+fmod_p = _binary("fmod", np.fmod, kernel={"f": "fmod{f}({0}, {1})", "i": "fg_fmod_i({0}, {1})",
+                                          "u": "fg_rem_u({0}, {1})"})
+hypot_p = _binary("hypot", np.hypot, kernel={"f": "hypot{f}({0}, {1})"})
+logaddexp_p = _binary("logaddexp", np.logaddexp, kernel={"f": "fg_logaddexp({0}, {1})"})
+floor_divide_p = _binary("floor_divide", np.floor_divide,
+                         kernel={"f": "fg_floordiv({0}, {1})", "i": "fg_floordiv_i({0}, {1})",
+                                 "u": "fg_floordiv_u({0}, {1})"})
 floor_divide_p.jvp = _zero_jvp(floor_divide_p)
 
 
@@ -562,7 +579,7 @@ def _convert_impl(xp, x, new_dtype):
     return xp.asarray(x).astype(new_dtype, copy=False)
 
 
-convert_element_type_p = elementwise("convert_element_type", _convert_impl)
+convert_element_type_p = elementwise("convert_element_type", _convert_impl, kernel="{0}")
 
 
 def convert_element_type(x, new_dtype):
