@@ -222,13 +222,18 @@ def set_default_tensor_type(tensor_type) -> None:
 
 
 def get_default_device():
-    return device("cpu")
+    from ._device import default_device
+
+    return device(default_device())
 
 
 def set_default_device(dev) -> None:
+    """Where factory functions (``zeros``, ``tensor``, ``randn``...) put new tensors."""
+    from ._device import set_default
     from ._tensor import check_device
 
     check_device(dev)
+    set_default(None if dev is None else str(dev))
 
 
 def is_grad_enabled_() -> bool:  # pragma: no cover - alias kept for compatibility
@@ -311,37 +316,8 @@ def _namespace(name: str, doc: str, **attrs):
     return mod
 
 
-def _cuda_is_available() -> bool:
-    return False
+from . import cuda  # noqa: E402,F401
 
-
-def _cuda_raise(*args, **kwargs):
-    raise AssertionError("Torch not compiled with CUDA enabled")
-
-
-cuda = _namespace(
-    "cuda",
-    "CUDA is not available in fgrad.torch (tensors live in NumPy buffers).",
-    is_available=_cuda_is_available,
-    device_count=lambda: 0,
-    current_device=_cuda_raise,
-    manual_seed=lambda s: None,
-    manual_seed_all=lambda s: None,
-    synchronize=lambda device=None: None,
-    empty_cache=lambda: None,
-    is_initialized=lambda: False,
-    get_device_name=_cuda_raise,
-    set_device=_cuda_raise,
-    device=_cuda_raise,
-    FloatTensor=_cuda_raise,
-    DoubleTensor=_cuda_raise,
-    LongTensor=_cuda_raise,
-    IntTensor=_cuda_raise,
-    ByteTensor=_cuda_raise,
-    HalfTensor=_cuda_raise,
-    memory_allocated=lambda device=None: 0,
-    max_memory_allocated=lambda device=None: 0,
-)
 _cudnn = _types.SimpleNamespace(
     enabled=False, benchmark=False, deterministic=False, is_available=lambda: False, version=lambda: None
 )

@@ -26,7 +26,9 @@ from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
 from ..ops import reductions as R
 from ..ops import shape as S
+from . import _device as _dev
 from . import _dtypes as D
+from ._device import DEV as _DEV
 from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
@@ -48,7 +50,7 @@ def _fnp():
 
 
 def _new(r) -> Tensor:
-    if type(r) is not _nd:
+    if type(r) is not _nd and type(r) not in _DEV:
         r = np.asarray(r)
     t = object.__new__(Tensor)
     t._buf = r
@@ -65,8 +67,8 @@ def _req(a) -> bool:
 def _fval(a):
     if isinstance(a, Tensor):
         b = a._buf
-        return _awrap(b) if type(b) is _nd else b
-    if type(a) is _nd:
+        return _awrap(b) if type(b) is _nd or type(b) in _DEV else b
+    if type(a) is _nd or type(a) in _DEV:
         return _awrap(a)
     return a
 
@@ -74,47 +76,151 @@ def _fval(a):
 def _fwrap(o) -> Tensor:
     if type(o) is ArrayImpl:
         b = o._buf
-        return _new(np.array(b) if isinstance(b, _nd) else b)
+        return _new(np.array(b) if isinstance(b, _nd) else (b.copy() if type(b) in _DEV else b))
     if isinstance(o, Tracer):
         return _wrap(o)
     return _new(np.asarray(o))
 
 
 def _functional(fn, args, multi=False):
-    """Run ``fn`` on fgrad values (the tensors hold tracers: functional mode)."""
+    """Run ``fn`` on fgrad values (the tensors hold tracers: functional mode).  Tensors on
+    the CUDA device and no tracer: the op runs there and is recorded (`_op_dev`)."""
+    if _on_device(args):
+        return _op_dev("Backward0", ("fn", fn), fn, args, multi, None)
     out = fn(*[_fval(a) for a in args])
     if multi:
         return tuple(_fwrap(o) for o in out)
     return _fwrap(out)
 
 
+def _on_device(args) -> bool:
+    """True if some argument lives on the CUDA device and none is a tracer."""
+    dev = False
+    for a in args:
+        if isinstance(a, Tensor):
+            b = a._buf
+            if type(b) is _nd:
+                continue
+            if type(b) not in _DEV:
+                return False
+            dev = True
+        elif type(a) in _DEV:
+            dev = True
+    return dev
+
+
 def _is_functional(args) -> bool:
     for a in args:
-        if type(a) is not _nd and isinstance(a, Tensor) and type(a._buf) is not _nd:
-            return True
+        if type(a) is not _nd and isinstance(a, Tensor):
+            tb = type(a._buf)
+            if tb is not _nd and tb not in _DEV:
+                return True
     return False
+
+
+def _fresh(b, bufs):
+    """``b`` or a copy of it: results must own their memory (not alias an input, not be a
+    broadcast)."""
+    if type(b) is _nd:
+        if not b.flags.writeable or builtins.any(type(x) is _nd and np.may_share_memory(b, x) for x in bufs):
+            b = b.copy()
+        return b
+    p = _dev.data_ptr(b)
+    if builtins.any(s == 0 and n > 1 for s, n in zip(b.strides, b.shape, strict=False)) or builtins.any(
+        type(x) in _DEV and _dev.data_ptr(x) <= p < _dev.data_ptr(x) + builtins.max(x.nbytes, 1) for x in bufs
+    ):
+        b = b.copy()
+    return b
 
 
 def _run_fn(fn, bufs, multi):
     """Evaluate an fgrad function eagerly on buffers; results never alias the inputs."""
-    out = fn(*[_awrap(b) if type(b) is _nd else b for b in bufs])
+    out = fn(*[_awrap(b) if type(b) is _nd or type(b) in _DEV else b for b in bufs])
     outs = out if multi else [out]
     res = []
     for o in outs:
         b = o._buf if type(o) is ArrayImpl else o
-        if type(b) is not _nd:
+        if type(b) is not _nd and type(b) not in _DEV:
             b = np.asarray(b)
-        if not b.flags.writeable or builtins.any(type(x) is _nd and np.may_share_memory(b, x) for x in bufs):
-            b = b.copy()
-        res.append(b)
+        res.append(_fresh(b, bufs))
     return res if multi else res[0]
+
+
+_DEV_CONSTS: dict = {}
+
+
+def _dev_const(c, di):
+    """A host constant (an internal scalar or mask) on CUDA device ``di``; 0-dim constants
+    are cached by value so repeated ops do not copy them again."""
+    if c.ndim == 0 and c.dtype.kind in "biufc":
+        v = c.item()
+        key = (c.dtype, di, v, repr(v))
+        d = _DEV_CONSTS.get(key)
+        if d is None:
+            if len(_DEV_CONSTS) > 4096:
+                _DEV_CONSTS.clear()
+            d = _DEV_CONSTS[key] = _dev.to_dev(c, di)
+        return d
+    return _dev.to_dev(c, di)
+
+
+def _unify(args):
+    """Arguments of an op on the CUDA device: host constants and 0-dim host tensors (PyTorch
+    treats those as scalars) moved to the device; any other host tensor, or a tensor on
+    another CUDA device, raises PyTorch's error.  Returns the new argument list."""
+    di = None
+    for a in args:
+        b = a._buf if isinstance(a, Tensor) else a
+        if type(b) in _DEV:
+            di = _dev.index_of(b)
+            break
+    if di is None:
+        return list(args)
+    out = []
+    for a in args:
+        if isinstance(a, Tensor):
+            b = a._buf
+            if type(b) is _nd:
+                if b.ndim:
+                    raise _dev.same_device_error(f"cuda:{di}", "cpu")
+                if _req(a) and STATE.enabled:
+                    a = to_device(a, di)
+                else:
+                    a = _dev_const(b, di)
+            elif type(b) in _DEV and _dev.index_of(b) != di:
+                raise _dev.same_device_error(f"cuda:{di}", f"cuda:{_dev.index_of(b)}")
+        elif type(a) is _nd:
+            a = _dev_const(a, di)
+        out.append(a)
+    return out
+
+
+def _op_dev(name, key, fn, args, multi=False, edges=None):
+    """`_op` on the CUDA device: the fgrad definition runs there (the core's backend)."""
+    args = _unify(args)
+    bufs = [a._buf if isinstance(a, Tensor) else a for a in args]
+    r = _run_fn(fn, bufs, multi)
+    outs = [_new(o) for o in r] if multi else [_new(r)]
+    if STATE.enabled:
+        for a in args:
+            if isinstance(a, Tensor) and (a._rg or a._gfn is not None):
+                G.record(name, key, fn, args, outs, edges, multi)
+                break
+    return tuple(outs) if multi else outs[0]
 
 
 def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
     """Apply an op given by its fgrad definition ``fn`` (and optionally a NumPy forward
-    ``fwd`` producing fresh buffers) to ``args`` (Tensors or constant NumPy arrays)."""
-    if _is_functional(args):
-        return _functional(fn, args, multi)
+    ``fwd`` producing fresh buffers) to ``args`` (Tensors or constant NumPy arrays).  On
+    the CUDA device ``fn`` itself runs there (`_op_dev`)."""
+    for a in args:
+        if type(a) is not _nd:
+            b = a._buf if isinstance(a, Tensor) else a
+            if type(b) is not _nd:
+                if type(b) in _DEV:
+                    if _on_device(args):
+                        return _op_dev(name, key, fn, args, multi, edges)
+                return _functional(fn, args, multi)
     bufs = [a if type(a) is _nd else a._buf for a in args]
     r = fwd(*bufs) if fwd is not None else _run_fn(fn, bufs, multi)
     outs = [_new(o) for o in r] if multi else [_new(r)]
@@ -185,17 +291,27 @@ def _params_key(params):
 def apply_primitive(prim, params, args):
     """Run ``prim`` on Tensors (and constants) with NumPy semantics, recording it.  Used by
     the create_graph backward (`TensorTrace`)."""
+    xp = np
+    if _on_device(args):
+        args = _unify(args)
+        xp = _dev.backend().xp
     bufs = [a._buf if isinstance(a, Tensor) else a for a in args]
-    r = prim.impl(np, *bufs, **params)
+    r = prim.impl(xp, *bufs, **params)
     rs = list(r) if prim.multiple_results else [r]
     outs = []
     for o in rs:
+        if type(o) in _DEV:
+            if not o.flags.owndata:
+                o = o.copy()
+            outs.append(_new(o))
+            continue
         if type(o) is not _nd:
             o = np.asarray(o)
         if not (o.flags.owndata and o.flags.writeable):
             o = np.array(o)
         outs.append(_new(o))
-    tensors = [a if isinstance(a, Tensor) else (a if type(a) is _nd else np.asarray(a)) for a in args]
+    tensors = [a if isinstance(a, Tensor) else (a if type(a) is _nd or type(a) in _DEV else np.asarray(a))
+               for a in args]
     if STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args):
         name = _PRIM_NAMES.get(prim.name) or _camel(prim.name)
         try:
@@ -390,19 +506,47 @@ def _standin(self) -> Tensor:
     return s
 
 
+def _copyto(dst, src) -> None:
+    """``dst[...] = src`` (cast unsafely), on ``dst``'s device."""
+    if type(dst) is _nd:
+        np.copyto(dst, src, casting="unsafe")
+    else:
+        _dev.xp_of(dst).copyto(dst, src, casting="unsafe")
+
+
+def _dev_new_val(new_val, fn, args):
+    """The new value of an in-place op on the CUDA device: ``new_val`` if the caller computed
+    it there (or it is a scalar), else ``fn`` evaluated there."""
+    t = type(new_val)
+    if t in _DEV:
+        return new_val
+    if t in _PY:
+        return new_val
+    if isinstance(new_val, (np.ndarray, np.generic)) and new_val.ndim == 0:
+        return new_val.item()
+    return _run_fn(fn, [a._buf if isinstance(a, Tensor) else a for a in args], False)
+
+
 def _inplace(self, name, key, fn, args, new_val, edges=None):
     """``self`` (= args[0]) becomes ``fn(*args)`` whose value ``new_val`` (a buffer, any
     dtype, broadcastable) has been computed.  Handles autograd, views, versions."""
     buf = self._buf
-    if type(buf) is not _nd:  # functional mode: rebind
-        return _inplace_functional(self, fn, args)
-    need_grad = STATE.enabled and builtins.any(type(a) is not _nd and _req(a) for a in args)
+    if type(buf) is not _nd:
+        if type(buf) not in _DEV or not _on_device(args):  # functional mode: rebind
+            return _inplace_functional(self, fn, args)
+        args = _unify(args)
+        new_val = _dev_new_val(new_val, fn, args)
+    elif STATE.enabled or len(args) > 1:
+        for a in args:
+            if isinstance(a, Tensor) and type(a._buf) in _DEV:
+                raise _dev.same_device_error(str(a.device), "cpu")
+    need_grad = STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args)
     if self._base is not None and STATE.enabled and not need_grad:
         b = self._base
         need_grad = b._rg or b._gfn is not None
     if not need_grad:
         _check_overlap(buf)
-        np.copyto(buf, new_val, casting="unsafe")
+        _copyto(buf, new_val)
         _bump(self)
         return self
     _check_inplace(self, True)
@@ -411,16 +555,18 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
     args = (old,) + tuple(args[1:])
     if self._base is not None:
         return _inplace_view(self, name, key, fn, args, new_val, edges)
-    avals = tuple((a.shape, a.dtype) if type(a) is _nd else (a._buf.shape, a._buf.dtype) for a in args)
+    avals = tuple(
+        (a._buf.shape, a._buf.dtype) if isinstance(a, Tensor) else (a.shape, a.dtype) for a in args
+    )
     diff = tuple(
-        i for i, a in enumerate(args) if type(a) is not _nd and _req(a) and a._buf.dtype.kind in "fc"
+        i for i, a in enumerate(args) if isinstance(a, Tensor) and _req(a) and a._buf.dtype.kind in "fc"
     )
     if diff:
         prog = G.get_program(key, fn, avals, diff, False)
         if 0 in prog.in_used:
             old._buf = buf.copy()
             old._vc = None
-    np.copyto(buf, new_val, casting="unsafe")
+    _copyto(buf, new_val)
     _bump(self)
     G.record(name, key, fn, args, [self], edges)
     if self._retains:
@@ -492,23 +638,27 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
     base = self._base
     chain = self._vfn
     mask = _view_mask(base, self)
+    if type(base._buf) in _DEV:
+        mask = _dev.to_dev(mask, _dev.index_of(base._buf))
     bold = _standin(base)
     nargs = (bold, mask) + tuple(args[1:])
     g = _copyslices_fn(chain, fn, key)
     ckey = ("CopySlices", _chain_key(chain), key)
-    avals = tuple((a.shape, a.dtype) if type(a) is _nd else (a._buf.shape, a._buf.dtype) for a in nargs)
+    avals = tuple(
+        (a._buf.shape, a._buf.dtype) if isinstance(a, Tensor) else (a.shape, a.dtype) for a in nargs
+    )
     diff = tuple(
-        i for i, a in enumerate(nargs) if type(a) is not _nd and _req(a) and a._buf.dtype.kind in "fc"
+        i for i, a in enumerate(nargs) if isinstance(a, Tensor) and _req(a) and a._buf.dtype.kind in "fc"
     )
     if diff:
         prog = G.get_program(ckey, g, avals, diff, False)
         if 0 in prog.in_used:
             bold._buf = base._buf.copy()
             bold._vc = None
-    np.copyto(self._buf, new_val, casting="unsafe")
+    _copyto(self._buf, new_val)
     _bump(self)
     if edges is None:
-        cedges = (0,) + tuple(i + 1 for i in range(1, len(args)) if type(nargs[i + 1]) is not _nd)
+        cedges = (0,) + tuple(i + 1 for i in range(1, len(args)) if isinstance(nargs[i + 1], Tensor))
     else:
         cedges = (0,) + tuple(e + 1 for e in edges if e != 0)
     node = G.record("CopySlices", ckey, g, nargs, [base], cedges)
@@ -553,6 +703,11 @@ def _unary(prim, gname, name, to_float=True):
         def uf(x):
             return impl(np, x)
 
+        def ufd(x):
+            return impl(_dev.xp_of(x), x)
+
+    else:
+        ufd = uf
     bind = prim.bind
 
     def op(input, *, out=None):
@@ -562,16 +717,19 @@ def _unary(prim, gname, name, to_float=True):
             raise TypeError(
                 f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
             ) from None
-        if type(b) is not _nd:
+        if type(b) is not _nd and type(b) not in _DEV:
             res = _functional(
                 _cvt_fn(prim, D.DEFAULT.float.np) if to_float and b.dtype.kind not in "fc" else bind, (input,)
             )
         else:
             if to_float and b.dtype.kind not in "fc":
                 b = b.astype(D.DEFAULT.float.np)
-            r = uf(b)
-            if type(r) is not _nd:
-                r = np.asarray(r)
+            if type(b) is _nd:
+                r = uf(b)
+                if type(r) is not _nd:
+                    r = np.asarray(r)
+            else:
+                r = ufd(b)
             res = object.__new__(Tensor)
             res._buf = r
             res._gfn = None
@@ -590,7 +748,14 @@ def _unary(prim, gname, name, to_float=True):
                 f"result type Float can't be cast to the desired output type {_type_name(b.dtype)}"
             )
         if type(b) is not _nd:
-            return _inplace(self, gname, prim, bind, (self,), None)
+            if type(b) not in _DEV:
+                return _inplace(self, gname, prim, bind, (self,), None)
+            if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
+                _check_overlap(b)
+                uf(b, out=b) if isinstance(uf, np.ufunc) else _copyto(b, ufd(b))
+                _bump(self)
+                return self
+            return _inplace(self, gname, prim, bind, (self,), ufd(b))
         if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
             _check_overlap(b)
             uf(b, out=b) if isinstance(uf, np.ufunc) else np.copyto(b, uf(b), casting="unsafe")
@@ -859,6 +1024,18 @@ class _BinOp:
             self.uf = lambda x, y, out=None, casting=None: (
                 impl(np, x, y) if out is None else np.copyto(out, impl(np, x, y), casting="unsafe") or out
             )
+
+            def ufd(x, y, out=None, casting=None):
+                xp = _dev.xp_of(x if type(x) in _DEV else y)
+                r = impl(xp, x, y)
+                if out is None:
+                    return r
+                xp.copyto(out, r, casting="unsafe")
+                return out
+
+            self.ufd = ufd
+        else:
+            self.ufd = self.uf
         self.gname = gname
         self.name = name
         self.kind = kind  # a: arithmetic, d: true division, c: comparison (bool out), f: float only
@@ -887,7 +1064,7 @@ class _BinOp:
         A = a._buf
         tb = isinstance(b, Tensor)
         if type(A) is not _nd or (tb and type(b._buf) is not _nd):
-            res = _functional(self.fn(Rd), (a, b if tb else np.asarray(b, Rd)))
+            res = self._slow(a, b, tb, Rd)
             return res if out is None else _out(out, res, self.name)
         if A.dtype != Rd:
             A = A.astype(Rd)
@@ -920,6 +1097,26 @@ class _BinOp:
             return _out(out, res, self.name)
         return res
 
+    def _slow(self, a, b, tb, Rd):
+        """Tracers (functional mode) or the CUDA device."""
+        args = (a, b if tb else np.asarray(b, Rd))
+        if not _on_device(args):
+            return _functional(self.fn(Rd), args)
+        xs = _unify(args)
+        A, B = [x._buf if isinstance(x, Tensor) else x for x in xs]
+        if A.dtype != Rd:
+            A = A.astype(Rd)
+        if B.dtype != Rd:
+            B = B.astype(Rd)
+        try:
+            r = self.ufd(A, B)
+        except ValueError:
+            raise _broadcast_error(A.shape, B.shape) from None
+        res = _new(r)
+        if STATE.enabled and self.kind != "c" and builtins.any(isinstance(x, Tensor) and _req(x) for x in xs):
+            G.record(self.gname, (self.prim, Rd), self.fn(Rd), xs, (res,), (0, 1))
+        return res
+
     def inplace(self, self_t, other):
         a = self_t
         b = other
@@ -927,11 +1124,21 @@ class _BinOp:
             b = _scalar_or_tensor(b, self.name)
         tb = isinstance(b, Tensor)
         A = a._buf
+        uf = self.uf
         if type(A) is not _nd or (tb and type(b._buf) is not _nd):
             Rd = self.dtype(a, b)
-            return _inplace(
-                a, self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(b, Rd)), None, (0, 1)
-            )
+            args = (a, b if tb else np.asarray(b, Rd))
+            if not _on_device(args):
+                return _inplace(a, self.gname, (self.prim, Rd), self.fn(Rd), args, None, (0, 1))
+            if type(A) not in _DEV:
+                raise _dev.same_device_error(str(b.device), "cpu")
+            if tb and type(b._buf) is _nd:
+                if b._buf.ndim:
+                    raise _dev.same_device_error(str(a.device), "cpu")
+                if not (STATE.enabled and _req(b)):
+                    b = b._buf.item()
+                    tb = False
+            uf = self.ufd
         Rd = self.dtype(a, b)
         if self.kind == "c":
             Rd2 = _bool
@@ -957,17 +1164,17 @@ class _BinOp:
         if not grad:
             _check_overlap(A)
             if self.kind == "c":
-                np.copyto(A, self.uf(A, B), casting="unsafe")
+                _copyto(A, uf(A, B))
             else:
                 if A.dtype != Rd or (tb and B.dtype != Rd):
-                    np.copyto(A, self.uf(A.astype(Rd), B.astype(Rd) if tb else B), casting="unsafe")
+                    _copyto(A, uf(A.astype(Rd), B.astype(Rd) if tb else B))
                 else:
-                    self.uf(A, B, out=A)
+                    uf(A, B, out=A)
             _bump(a)
             return a
         AA = A.astype(Rd) if A.dtype != Rd else A
         BB = (B.astype(Rd) if B.dtype != Rd else B) if tb else B
-        new = self.uf(AA, BB)
+        new = uf(AA, BB)
         return _inplace(
             a, self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new, (0, 1)
         )
@@ -2314,7 +2521,24 @@ def copy_(self, src, non_blocking=False):
         return S.broadcast_to(s, x.shape)
 
     if type(b) is not _nd or type(sb) is not _nd:
-        return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
+        bd, sd = type(b) in _DEV, type(sb) in _DEV
+        if (bd or type(b) is _nd) and (sd or type(sb) is _nd):
+            if bd != sd or (bd and _dev.index_of(b) != _dev.index_of(sb)):  # copy_ is a transfer
+                src = to_device(src, _dev.index_of(b) if bd else None)
+                sb = src._buf
+            if bd:
+                if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
+                    _check_overlap(b)
+                    if sb is b or _fresh(sb, [b]) is not sb:
+                        sb = sb.copy()
+                    _copyto(b, sb)
+                    _bump(self)
+                    return self
+                xp = _dev.xp_of(b)
+                return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src),
+                                xp.broadcast_to(sb, b.shape).astype(dt), (0, 1))
+        else:
+            return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
     if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
         _check_overlap(b)
         if np.may_share_memory(b, sb):
@@ -2402,7 +2626,7 @@ def resize_as_(self, other, memory_format=None):
 
 def clone(input, *, memory_format=None):
     b = input._buf
-    if type(b) is not _nd:
+    if type(b) is not _nd and type(b) not in _DEV:
         return _functional(lambda x: x, (input,))
 
     def fn(x):
@@ -2437,7 +2661,7 @@ channels_last = _MemoryFormat("channels_last")
 
 def contiguous(self, memory_format=None):
     b = self._buf
-    if type(b) is not _nd or b.flags.c_contiguous:
+    if (type(b) is not _nd and type(b) not in _DEV) or b.flags.c_contiguous:
         return self
     return _op("CloneBackward0", ("clone",), _identity, (self,), np.ascontiguousarray)
 
@@ -2466,13 +2690,56 @@ def to_dtype(input, dt: D.dtype, copy=False):
     npd = dt.np
     if b.dtype == npd and not copy:
         return input
-    if type(b) is not _nd:
+    if type(b) is not _nd and type(b) not in _DEV:
         return _functional(lambda x: ew.convert_element_type(x, npd), (input,))
 
     def fn(x):
         return ew.convert_element_type(x, npd)
 
     res = _op("ToCopyBackward0", ("to", npd), fn, (input,), lambda x: x.astype(npd))
+    return res
+
+
+class ToCopyBackward0(G.Node):
+    """The node of a device transfer: the gradient goes back to the source device."""
+
+    __slots__ = ("_src",)
+
+    def _apply(self, cts, create_graph: bool):
+        c = cts[0]
+        if create_graph:
+            return [to_device(c if isinstance(c, Tensor) else _wrap(c), self._src)]
+        from ._tensor import to_device_buf
+
+        return [to_device_buf(c._buf if isinstance(c, Tensor) else c, self._src)]
+
+
+def buf_index(b):
+    """The CUDA index of a buffer (None: host)."""
+    if type(b) is _nd:
+        return None
+    return _dev.index_of(b) if type(b) in _DEV else None
+
+
+def to_device(input, index, copy=False):
+    """``input`` on CUDA device ``index`` (None: the host): a copy recorded by autograd (the
+    gradient flows back to the source device); ``input`` itself if already there."""
+    from ._tensor import to_device_buf
+
+    b = input._buf
+    if type(b) is not _nd and type(b) not in _DEV:  # functional mode (tracers)
+        return input
+    src = buf_index(b)
+    if src == index:
+        return clone(input) if copy else input
+    res = _new(to_device_buf(b, index))
+    if STATE.enabled and _req(input):
+        node = ToCopyBackward0()
+        node._src = src
+        node._next = (G.edge_of(input),)
+        if res._buf.dtype.kind in "fc":
+            res._gfn = node
+            res._oi = 0
     return res
 
 

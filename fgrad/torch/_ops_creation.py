@@ -10,16 +10,25 @@ import warnings
 import numpy as np
 
 from . import _dtypes as D
-from ._tensor import Size, Tensor, _concrete_buf, _to_nested, _wrap, check_device
+from . import _device as _dev
+from ._device import DEV as _DEV
+from ._tensor import Size, Tensor, _concrete_buf, _to_nested, _wrap, check_device, to_device_buf
 
 _nd = np.ndarray
 
 
-def _finish(buf, requires_grad=False, out=None) -> Tensor:
+def _finish(buf, requires_grad=False, out=None, index=None) -> Tensor:
+    """A new tensor over ``buf`` (a host array), moved to CUDA device ``index`` (None: stays
+    on the host), or written into ``out`` (on ``out``'s device)."""
     if out is not None:
         from ._ops import _out
 
+        ob = out._buf
+        if type(ob) in _DEV:
+            buf = _dev.to_dev(buf, _dev.index_of(ob))
         return _out(out, _wrap(buf), "creation")
+    if index is not None:
+        buf = _dev.to_dev(buf, index)
     t = _wrap(buf)
     if requires_grad:
         if buf.dtype.kind not in "fc":
@@ -96,7 +105,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         tensor([[1.0000, 2.0000],
                 [3.0000, 4.5000]])
     """
-    check_device(device)
+    idx = check_device(device)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
@@ -105,21 +114,33 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             stacklevel=2,
         )
     npd = D.to_np(dtype) if dtype is not None else _infer_np_dtype(data)
+    if isinstance(data, Tensor) and type(data._buf) in _DEV and (device is None or idx is not None):
+        t = data.detach().to(dtype=D.from_np(npd), device=None if idx is None else f"cuda:{idx}", copy=True)
+        return t.requires_grad_(True) if requires_grad else t
+    if type(data) in _DEV:
+        return as_tensor(data, dtype=dtype, device=device).clone().requires_grad_(requires_grad)
     try:
         buf = np.array(_to_nested(data), dtype=npd)
     except ValueError as e:
         raise ValueError(str(e)) from None
     if buf.dtype == object:
         raise ValueError("expected sequence of equal-length sequences")
-    return _finish(buf, requires_grad)
+    return _finish(buf, requires_grad, None, idx)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
-    check_device(device)
+    idx = check_device(device)
     if isinstance(data, Tensor):
+        if device is not None:
+            data = data.to(device)
         if dtype is None or data._buf.dtype == D.to_np(dtype):
             return data
         return data.to(dtype)
+    if type(data) in _DEV:
+        t = _wrap(data if idx is not None and _dev.index_of(data) == idx else to_device_buf(data, idx))
+        return t if dtype is None else t.to(dtype)
+    if idx is not None:
+        return tensor(data, dtype=dtype, device=f"cuda:{idx}")
     if isinstance(data, np.ndarray):
         t = (
             from_numpy(data)
@@ -132,9 +153,9 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False) -> Tensor:
     if copy:
-        t = tensor(obj, dtype=dtype)
+        t = tensor(obj, dtype=dtype, device=device)
     else:
-        t = as_tensor(obj, dtype=dtype)
+        t = as_tensor(obj, dtype=dtype, device=device)
     if requires_grad:
         t.requires_grad_()
     return t
@@ -205,7 +226,9 @@ def zeros(
     pin_memory=False,
     memory_format=None,
 ) -> Tensor:
-    check_device(device)
+    idx = check_device(device)
+    if idx is not None and out is None:
+        return _finish(_dev.full(_sizes(size), 0, _dt(dtype), idx), requires_grad)
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
@@ -219,7 +242,9 @@ def ones(
     pin_memory=False,
     memory_format=None,
 ) -> Tensor:
-    check_device(device)
+    idx = check_device(device)
+    if idx is not None and out is None:
+        return _finish(_dev.full(_sizes(size), 1, _dt(dtype), idx), requires_grad)
     return _finish(np.ones(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
@@ -234,18 +259,21 @@ def empty(
     memory_format=None,
 ) -> Tensor:
     """Like `zeros` (fgrad fills new memory with zeros)."""
-    check_device(device)
+    idx = check_device(device)
+    if idx is not None and out is None:
+        return _finish(_dev.full(_sizes(size), 0, _dt(dtype), idx), requires_grad)
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
 def empty_strided(
     size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
 ) -> Tensor:
+    idx = check_device(device)
     npd = _dt(dtype)
     size, stride = tuple(size), tuple(stride)
     n = 1 + sum((s - 1) * k for s, k in zip(size, stride, strict=False)) if all(size) else 0
-    flat = np.zeros(n, npd)
-    buf = np.lib.stride_tricks.as_strided(flat, size, tuple(k * flat.itemsize for k in stride))
+    flat = np.zeros(n, npd) if idx is None else _dev.full((n,), 0, npd, idx)
+    buf = _dev.as_strided(flat, size, tuple(k * flat.itemsize for k in stride))
     return _finish(buf, requires_grad)
 
 
@@ -258,11 +286,11 @@ def _fill_dtype(fill_value) -> np.dtype:
 def full(
     size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
 ) -> Tensor:
-    check_device(device)
+    idx = check_device(device)
     npd = D.to_np(dtype) if dtype is not None else _fill_dtype(fill_value)
     v = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
     return _finish(
-        np.full(_sizes((size,) if isinstance(size, int) else tuple(size)), v, npd), requires_grad, out
+        np.full(_sizes((size,) if isinstance(size, int) else tuple(size)), v, npd), requires_grad, out, idx
     )
 
 
@@ -271,14 +299,19 @@ def scalar_tensor(s, like=None, *, dtype=None, device=None, requires_grad=False)
         npd = _infer_np_dtype(s) if not isinstance(s, float) else D.DEFAULT.float.np
     else:
         npd = D.to_np(dtype)
-    return _finish(np.asarray(s, npd), requires_grad)
+    if like is not None and device is None:
+        lb = like._buf
+        idx = _dev.index_of(lb) if type(lb) in _DEV else None
+    else:
+        idx = check_device(device)
+    return _finish(np.asarray(s, npd), requires_grad, None, idx)
 
 
 def eye(
     n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
 ) -> Tensor:
-    check_device(device)
-    return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad, out)
+    idx = check_device(device)
+    return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad, out, idx)
 
 
 def _num(v):
@@ -303,7 +336,7 @@ def arange(
 ) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 unless a bound is a
     float (then the default float dtype)."""
-    check_device(device)
+    idx = check_device(device)
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
@@ -326,7 +359,7 @@ def arange(
             :n
         ]
         buf = buf.astype(npd)
-    return _finish(buf, requires_grad, out)
+    return _finish(buf, requires_grad, out, idx)
 
 
 def range(
@@ -349,9 +382,10 @@ def range(
         UserWarning,
         stacklevel=2,
     )
+    idx = check_device(device)
     npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
     n = int(math.floor((end - start) / step)) + 1
-    return _finish((start + np.arange(n, dtype=np.float64) * step).astype(npd), requires_grad, out)
+    return _finish((start + np.arange(n, dtype=np.float64) * step).astype(npd), requires_grad, out, idx)
 
 
 def linspace(
@@ -359,7 +393,7 @@ def linspace(
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` (PyTorch's symmetric
     formula, computed in the output dtype)."""
-    check_device(device)
+    di = check_device(device)
     start, end = _num(start), _num(end)
     npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
     steps = int(steps)
@@ -382,47 +416,65 @@ def linspace(
         if npd.kind in "iu":
             buf = np.trunc(buf)
         buf = buf.astype(npd)
-    return _finish(buf, requires_grad, out)
+    return _finish(buf, requires_grad, out, di)
 
 
 def logspace(
     start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False
 ) -> Tensor:
-    lin = linspace(start, end, steps, dtype=D.float64)
+    idx = check_device(device)
+    lin = linspace(start, end, steps, dtype=D.float64, device="cpu")
     npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
-    return _finish(np.power(base, lin._buf).astype(npd), requires_grad, out)
+    return _finish(np.power(base, lin._buf).astype(npd), requires_grad, out, idx)
 
 
 def _like(input, dtype):
     return input._buf.shape, (input._buf.dtype if dtype is None else D.to_np(dtype))
 
 
+def like_index(input, device):
+    """The CUDA index of a ``*_like`` / ``new_*`` result: ``device`` if given, else the
+    input's device (None: the host)."""
+    if device is not None:
+        return check_device(device)
+    b = input._buf
+    if type(b) is _nd:
+        return None
+    return _dev.index_of(b) if type(b) in _DEV else None
+
+
+def _filled(s, value, d, requires_grad, idx):
+    if idx is None:
+        return _finish(np.zeros(s, d) if value == 0 else np.full(s, value, d), requires_grad)
+    return _finish(_dev.full(s, value, d, idx), requires_grad)
+
+
 def zeros_like(
     input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
 ) -> Tensor:
     s, d = _like(input, dtype)
-    return _finish(np.zeros(s, d), requires_grad)
+    return _filled(s, 0, d, requires_grad, like_index(input, device))
 
 
 def ones_like(
     input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
 ) -> Tensor:
     s, d = _like(input, dtype)
-    return _finish(np.ones(s, d), requires_grad)
+    return _filled(s, 1, d, requires_grad, like_index(input, device))
 
 
 def empty_like(
     input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
 ) -> Tensor:
     s, d = _like(input, dtype)
-    return _finish(np.zeros(s, d), requires_grad)
+    return _filled(s, 0, d, requires_grad, like_index(input, device))
 
 
 def full_like(
     input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
 ) -> Tensor:
     s, d = _like(input, dtype)
-    return _finish(np.full(s, fill_value, d), requires_grad)
+    return _finish(np.full(s, fill_value, d), requires_grad, None, like_index(input, device))
 
 
 def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
@@ -446,38 +498,51 @@ def polar(abs, angle, *, out=None) -> Tensor:  # noqa: A002
 
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
     r, c = np.tril_indices(row, offset, col)
-    return _wrap(np.stack([r, c]).astype(np.int64 if dtype is None else D.to_np(dtype)))
+    return _finish(np.stack([r, c]).astype(np.int64 if dtype is None else D.to_np(dtype)), False, None,
+                   check_device(device))
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
     r, c = np.triu_indices(row, offset, col)
-    return _wrap(np.stack([r, c]).astype(np.int64 if dtype is None else D.to_np(dtype)))
+    return _finish(np.stack([r, c]).astype(np.int64 if dtype is None else D.to_np(dtype)), False, None,
+                   check_device(device))
 
 
 # -- Tensor.new_* ---------------------------------------------------------------------------
 
 
+def _new_device(self, device):
+    if device is not None:
+        return device
+    b = self._buf
+    return "cpu" if type(b) is _nd or type(b) not in _DEV else f"cuda:{_dev.index_of(b)}"
+
+
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return tensor(
-        data, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad
+        data, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
+        requires_grad=requires_grad, device=_new_device(self, device)
     )
 
 
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return zeros(
-        *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad
+        *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
+        requires_grad=requires_grad, device=_new_device(self, device)
     )
 
 
 def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return ones(
-        *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad
+        *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
+        requires_grad=requires_grad, device=_new_device(self, device)
     )
 
 
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return empty(
-        *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype, requires_grad=requires_grad
+        *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
+        requires_grad=requires_grad, device=_new_device(self, device)
     )
 
 
@@ -489,6 +554,7 @@ def new_full(
         fill_value,
         dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
         requires_grad=requires_grad,
+        device=_new_device(self, device),
     )
 
 

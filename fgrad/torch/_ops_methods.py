@@ -10,7 +10,7 @@ from . import _ops_creation as C
 from . import _ops_linalg as L
 from . import _ops_shape as S
 from . import _random as RND
-from ._tensor import _LEGACY, _LEGACY_BY_NAME, Tensor, _wrap, device, legacy_type_name
+from ._tensor import _LEGACY, _LEGACY_BY_NAME, Tensor, _wrap, check_device, device, legacy_type_name
 from .autograd import graph as G
 
 _nd = np.ndarray
@@ -40,15 +40,33 @@ def _parse_to(args, kwargs):
     return dt, dev, copy
 
 
+def _parse_to_tensor(args, kwargs):
+    for a in args:
+        if isinstance(a, Tensor):
+            return a
+    return kwargs.get("other")
+
+
 def to(self, *args, **kwargs):
+    """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``: a converted copy,
+    or ``self`` when nothing changes (``copy=True``: always a copy)."""
     dt, dev, copy = _parse_to(args, kwargs)
-    if dev is not None:
-        d = dev if isinstance(dev, device) else device(dev)
-        if d.type == "cuda":
-            raise AssertionError("Torch not compiled with CUDA enabled")
-    if dt is None:
-        return O.clone(self) if copy else self
-    return O.to_dtype(self, D.canonical(dt), copy)
+    other = _parse_to_tensor(args, kwargs)
+    if other is not None and dev is None:
+        dev = other.device
+    if dev is None:
+        if dt is None:
+            return O.clone(self) if copy else self
+        return O.to_dtype(self, D.canonical(dt), copy)
+    idx = check_device(dev)
+    x = self
+    moved = False
+    if O.buf_index(self._buf) != idx:
+        x = O.to_device(self, idx)
+        moved = True
+    if dt is not None:
+        return O.to_dtype(x, D.canonical(dt), copy and not moved)
+    return O.clone(x) if copy and not moved else x
 
 
 def _caster(dt):
@@ -76,11 +94,23 @@ def type_as(self, other):
 
 
 def cpu(self, memory_format=None):
-    return self
+    """A copy on the host (``self`` if already there)."""
+    return O.to_device(self, None)
 
 
 def cuda(self, device=None, non_blocking=False, memory_format=None):
-    raise AssertionError("Torch not compiled with CUDA enabled")
+    """A copy on CUDA device ``device`` (default: the current one); ``self`` if already
+    there.  Without CUDA: PyTorch's "Torch not compiled with CUDA enabled"."""
+    if device is None:
+        from . import cuda as _cuda
+
+        idx = check_device("cuda")
+        idx = _cuda.current_device() if idx is not None else idx
+    else:
+        idx = check_device(device if not isinstance(device, int) else f"cuda:{device}")
+        if idx is None:
+            raise RuntimeError(f"Invalid device, must be cuda device, got {device}")
+    return O.to_device(self, idx)
 
 
 # ---------------------------------------------------------------------------------------

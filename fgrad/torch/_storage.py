@@ -1,7 +1,8 @@
 """Storages: the flat memory under tensors.
 
-A tensor's buffer is a NumPy view into a flat 1-D NumPy array (its storage), with strides
-and offset counted in elements as in PyTorch.  `UntypedStorage` is the byte-level view
+A tensor's buffer is a view into a flat 1-D array (its storage): NumPy on the CPU, the CUDA
+backend's arrays (CuPy) on ``cuda``, with strides and offset counted in elements as in
+PyTorch.  `UntypedStorage` is the byte-level view
 (``tensor.untyped_storage()``); `TypedStorage` (``tensor.storage()``, deprecated in
 PyTorch) sees the same memory as elements of the tensor's dtype.  Tensors made from the
 same storage (views, ``Tensor(storage)``, ``from_numpy``) share memory.
@@ -13,7 +14,9 @@ import warnings
 
 import numpy as np
 
+from . import _device as _dev
 from . import _dtypes as D
+from ._device import DEV as _DEV
 
 
 class _VC:
@@ -25,20 +28,52 @@ class _VC:
         self.v = 0
 
 
-def _data_ptr(a: np.ndarray) -> int:
-    return a.__array_interface__["data"][0]
+_data_ptr = _dev.data_ptr
 
 
 def flat_of(buf: np.ndarray) -> np.ndarray:
     """A flat 1-D array covering the memory of ``buf`` (which must have non-negative strides),
-    starting at ``buf``'s first element."""
+    starting at ``buf``'s first element (on ``buf``'s device)."""
     if buf.flags.c_contiguous:
         return buf.reshape(-1)
     if buf.size == 0:
-        return np.empty(0, buf.dtype)
+        return _dev.xp_of(buf).empty(0, buf.dtype)
     item = buf.itemsize
     span = 1 + sum((s - 1) * (st // item) for s, st in zip(buf.shape, buf.strides, strict=False))
-    return np.lib.stride_tricks.as_strided(buf, shape=(span,), strides=(item,), writeable=buf.flags.writeable)
+    return _dev.as_strided(buf, (span,), (item,), writeable=_dev.writeable(buf))
+
+
+def _device_of(flat):
+    from ._tensor import device_of_buf
+
+    return device_of_buf(flat)
+
+
+def _zeros(n, dtype, device=None):
+    """A zero-filled flat array on ``device`` (None / 'cpu': the host)."""
+    from ._tensor import check_device
+
+    idx = check_device(device)
+    if idx is None:
+        return np.zeros(n, dtype)
+    return _dev.to_dev(np.zeros(n, dtype), idx)
+
+
+def _moved(flat, index):
+    from ._tensor import to_device_buf
+
+    return to_device_buf(flat, index)
+
+
+def _item(v):
+    return v.tolist() if getattr(v, "ndim", 0) else v.item()
+
+
+def _assign(dst, src) -> None:
+    """``dst[...] = src`` across devices (a storage copy is an explicit transfer)."""
+    if (type(dst) in _DEV) != (type(src) in _DEV):
+        src = _dev.to_dev(src, _dev.index_of(dst)) if type(dst) in _DEV else _dev.to_host(src)
+    dst[...] = src
 
 
 class UntypedStorage:
@@ -47,10 +82,10 @@ class UntypedStorage:
     __slots__ = ("_flat", "__weakref__")
 
     def __init__(self, size_or_flat=0, *, device=None) -> None:
-        if isinstance(size_or_flat, np.ndarray):
+        if isinstance(size_or_flat, np.ndarray) or type(size_or_flat) in _DEV:
             self._flat = size_or_flat
         else:
-            self._flat = np.zeros(int(size_or_flat), np.uint8)
+            self._flat = _zeros(int(size_or_flat), np.uint8, device)
 
     @property
     def _bytes(self) -> np.ndarray:
@@ -59,13 +94,11 @@ class UntypedStorage:
 
     @property
     def device(self):
-        from ._tensor import device
-
-        return device("cpu")
+        return _device_of(self._flat)
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return type(self._flat) in _DEV
 
     def nbytes(self) -> int:
         return int(self._flat.nbytes)
@@ -84,7 +117,7 @@ class UntypedStorage:
 
     def __getitem__(self, idx):
         v = self._bytes[idx]
-        return v.tolist() if isinstance(v, np.ndarray) else int(v)
+        return v.tolist() if getattr(v, "ndim", 0) else int(v)
 
     def __setitem__(self, idx, value) -> None:
         self._bytes[idx] = value
@@ -100,17 +133,23 @@ class UntypedStorage:
         return self
 
     def copy_(self, other):
-        self._bytes[...] = other._bytes
+        _assign(self._bytes, other._bytes)
         return self
 
     def clone(self) -> "UntypedStorage":
         return UntypedStorage(self._flat.copy())
 
     def cpu(self):
-        return self
+        return self if type(self._flat) not in _DEV else UntypedStorage(_moved(self._bytes, None))
+
+    def cuda(self, device=None, non_blocking=False):
+        from ._tensor import check_device
+
+        idx = check_device("cuda" if device is None else device)
+        return UntypedStorage(_moved(self._bytes, idx))
 
     def resize_(self, nbytes: int):
-        new = np.zeros(int(nbytes), np.uint8)
+        new = _dev.xp_of(self._flat).zeros(int(nbytes), np.uint8)
         n = min(int(nbytes), self.nbytes())
         new[:n] = self._bytes[:n]
         self._flat = new
@@ -118,7 +157,7 @@ class UntypedStorage:
 
     def __repr__(self) -> str:
         data = " " + "\n ".join(str(v) for v in self.tolist())
-        info = f"[torch.storage.UntypedStorage(device=cpu) of size {len(self)}]"
+        info = f"[torch.storage.UntypedStorage(device={self.device}) of size {len(self)}]"
         return (data + "\n" + info) if len(self) else info
 
     __str__ = __repr__
@@ -154,26 +193,27 @@ class TypedStorage:
 
     __slots__ = ("_flat", "dtype", "__weakref__")
 
-    def __init__(self, flat_or_size=0, dtype=None) -> None:
-        if isinstance(flat_or_size, np.ndarray):
+    def __init__(self, flat_or_size=0, dtype=None, *, device=None) -> None:
+        if isinstance(flat_or_size, np.ndarray) or type(flat_or_size) in _DEV:
             self._flat = flat_or_size
             self.dtype = D.from_np(flat_or_size.dtype) if dtype is None else dtype
         else:
             self.dtype = D.get_default_dtype() if dtype is None else D.canonical(dtype)
             if isinstance(flat_or_size, (list, tuple)):
-                self._flat = np.array(flat_or_size, self.dtype.np).reshape(-1)
+                from ._tensor import check_device
+
+                flat = np.array(flat_or_size, self.dtype.np).reshape(-1)
+                self._flat = _moved(flat, check_device(device))
             else:
-                self._flat = np.zeros(int(flat_or_size), self.dtype.np)
+                self._flat = _zeros(int(flat_or_size), self.dtype.np, device)
 
     @property
     def device(self):
-        from ._tensor import device
-
-        return device("cpu")
+        return _device_of(self._flat)
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return type(self._flat) in _DEV
 
     def size(self) -> int:
         return int(self._flat.shape[0])
@@ -198,14 +238,15 @@ class TypedStorage:
     def __getitem__(self, idx):
         if isinstance(idx, int) and not -self.size() <= idx < self.size():
             raise IndexError(f"index {idx} out of range for storage of size {self.size()}")
-        v = self._flat[idx]
-        return v.tolist() if isinstance(v, np.ndarray) else v.item()
+        return _item(self._flat[idx])
 
     def __setitem__(self, idx, value) -> None:
         from ._tensor import Tensor
 
         if isinstance(value, Tensor):
             value = value._buf
+            if (type(value) in _DEV) != (type(self._flat) in _DEV):
+                raise _dev.same_device_error()
         self._flat[idx] = value
 
     def tolist(self) -> list:
@@ -219,17 +260,23 @@ class TypedStorage:
         return self
 
     def copy_(self, other):
-        self._flat[...] = other._flat
+        _assign(self._flat, other._flat)
         return self
 
     def clone(self) -> "TypedStorage":
         return TypedStorage(self._flat.copy())
 
     def cpu(self):
-        return self
+        return self if type(self._flat) not in _DEV else TypedStorage(_moved(self._flat, None), self.dtype)
+
+    def cuda(self, device=None, non_blocking=False):
+        from ._tensor import check_device
+
+        idx = check_device("cuda" if device is None else device)
+        return TypedStorage(_moved(self._flat, idx), self.dtype)
 
     def resize_(self, size: int):
-        new = np.zeros(int(size), self._flat.dtype)
+        new = _dev.xp_of(self._flat).zeros(int(size), self._flat.dtype)
         n = min(int(size), self.size())
         new[:n] = self._flat[:n]
         self._flat = new
@@ -237,7 +284,7 @@ class TypedStorage:
 
     def __str__(self) -> str:
         _warn_typed()
-        info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {len(self)}]"
+        info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size {len(self)}]"
         if not len(self):
             return " \n" + info
         return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + info

@@ -24,7 +24,9 @@ import warnings
 
 import numpy as np
 
+from . import _device as _dev
 from . import _dtypes as D
+from ._device import DEV as _DEV
 from ._storage import TypedStorage, UntypedStorage, _VC, _data_ptr, flat_of
 
 _ndarray = np.ndarray
@@ -127,15 +129,47 @@ def _cuda_error() -> AssertionError:
     return AssertionError("Torch not compiled with CUDA enabled")
 
 
-def check_device(dev) -> None:
-    """Accept CPU; raise PyTorch's error for CUDA (fgrad.torch runs on NumPy buffers)."""
+def check_device(dev):
+    """The CUDA device index asked for by ``dev`` (None for the CPU): PyTorch's errors
+    when there is no CUDA device (see `_device`)."""
     if dev is None:
-        return
+        return _dev.default_index()
     d = dev if isinstance(dev, device) else device(dev)
     if d.type == "cuda":
-        raise _cuda_error()
+        _dev.require(d.index)
+        return 0 if d.index is None else d.index
     if d.type not in ("cpu", "meta"):
-        raise RuntimeError(f"fgrad.torch supports the cpu device only, got {d}")
+        raise RuntimeError(f"fgrad.torch supports the cpu and cuda devices only, got {d}")
+    return None
+
+
+def to_device_buf(buf, index):
+    """``buf`` moved to CUDA device ``index`` (None: the host); no copy when already there."""
+    if index is None:
+        return _dev.to_host(buf) if type(buf) in _DEV else buf
+    return _dev.to_dev(buf, index)
+
+
+def device_of_buf(buf) -> device:
+    if type(buf) is _ndarray:
+        return CPU
+    if type(buf) in _DEV:
+        return _cuda_device(_dev.index_of(buf))
+    from ..core.array import ArrayImpl
+
+    if type(buf) is ArrayImpl and type(buf._buf) in _DEV:
+        return _cuda_device(_dev.index_of(buf._buf))
+    return CPU
+
+
+_CUDA_DEVICES: dict = {}
+
+
+def _cuda_device(i: int) -> device:
+    d = _CUDA_DEVICES.get(i)
+    if d is None:
+        d = _CUDA_DEVICES[i] = device("cuda", i)
+    return d
 
 
 # ---------------------------------------------------------------------------------------
@@ -175,13 +209,16 @@ class Tensor(metaclass=_TensorMeta):
     _is_param = False
 
     def __new__(cls, *args, device=None, dtype=None):
-        check_device(device)
+        idx = check_device(device)
         dt = D.get_default_dtype() if dtype is None else D.canonical(dtype)
         buf = _legacy_new(args, dt)
         if isinstance(buf, Tensor):
+            if device is not None and buf.device != _device_norm(device):
+                raise RuntimeError(
+                    f"Attempted to create a tensor on {_device_norm(device)} from a tensor on {buf.device}")
             return buf if cls is Tensor else _alias(buf, cls)
         t = object.__new__(cls)
-        _init(t, buf)
+        _init(t, to_device_buf(buf, idx))
         return t
 
     def __init__(self, *args, **kwargs) -> None:
@@ -212,15 +249,18 @@ class Tensor(metaclass=_TensorMeta):
 
     @property
     def device(self) -> device:
-        return CPU
+        b = self._buf
+        if type(b) is _ndarray:
+            return CPU
+        return device_of_buf(b)
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return self.device.type == "cuda"
 
     @property
     def is_cpu(self) -> bool:
-        return True
+        return self.device.type == "cpu"
 
     @property
     def is_sparse(self) -> bool:
@@ -247,7 +287,8 @@ class Tensor(metaclass=_TensorMeta):
         return strided
 
     def get_device(self) -> int:
-        return -1
+        d = self.device
+        return -1 if d.type == "cpu" else d.index
 
     def dim(self) -> int:
         return self._buf.ndim
@@ -359,11 +400,18 @@ class Tensor(metaclass=_TensorMeta):
         return _concrete_buf(self).tolist()
 
     def numpy(self, *, force=False) -> np.ndarray:
+        buf = _concrete_buf(self)
+        if type(buf) is not _ndarray and type(buf) in _DEV:
+            if not force:
+                raise TypeError(
+                    f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy the "
+                    "tensor to host memory first."
+                )
+            return _dev.to_host(buf)
         if self.requires_grad and not force and _grad_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
             )
-        buf = _concrete_buf(self)
         return buf.copy() if force and self.requires_grad else buf.view()
 
     def __array__(self, dtype=None, copy=None):
@@ -400,7 +448,8 @@ class Tensor(metaclass=_TensorMeta):
         return id(self)
 
     def __format__(self, spec: str) -> str:
-        if self._buf.ndim == 0 and isinstance(self._buf, _ndarray):
+        b = self._buf
+        if b.ndim == 0 and (isinstance(b, _ndarray) or type(b) in _DEV):
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
@@ -482,6 +531,8 @@ class Tensor(metaclass=_TensorMeta):
                 raise RuntimeError("assigned grad has data of a different type")
             if value._buf.shape != self._buf.shape:
                 raise RuntimeError("assigned grad has data of a different size")
+            if (type(value._buf) in _DEV) != (type(self._buf) in _DEV):
+                raise RuntimeError("assigned grad has data located on a different device")
         self._grad = value
 
     @grad.deleter
@@ -506,7 +557,8 @@ class Tensor(metaclass=_TensorMeta):
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
         self._buf = value._buf
-        self._st = value._storage() if isinstance(value._buf, _ndarray) else None
+        vb = value._buf
+        self._st = value._storage() if isinstance(vb, _ndarray) or type(vb) in _DEV else None
 
     @property
     def is_inference(self):
@@ -523,7 +575,7 @@ class Tensor(metaclass=_TensorMeta):
         if id(self) in memo:
             return memo[id(self)]
         buf = self._buf
-        if isinstance(buf, _ndarray):
+        if isinstance(buf, _ndarray) or type(buf) in _DEV:
             st = self._storage()
             key = ("storage", id(st))
             new_st = memo.get(key)
@@ -531,7 +583,7 @@ class Tensor(metaclass=_TensorMeta):
                 new_st = memo[key] = TypedStorage(st._flat.copy(), st.dtype)
                 memo.setdefault("_keep", []).append(st)
             off = self.storage_offset()
-            new_buf = np.lib.stride_tricks.as_strided(new_st._flat[off:], buf.shape, buf.strides)
+            new_buf = _dev.as_strided(new_st._flat[off:], buf.shape, buf.strides)
         else:
             new_buf, new_st = buf, None
         t = object.__new__(type(self))
@@ -551,6 +603,9 @@ class Tensor(metaclass=_TensorMeta):
     def __reduce_ex__(self, proto):
         state = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
         buf = _concrete_buf(self)
+        if type(buf) in _DEV:
+            return (_rebuild_tensor, (type(self), _dev.to_host(buf), bool(self._rg), state, self._grad,
+                                      _dev.index_of(buf)))
         return (_rebuild_tensor, (type(self), np.array(buf), bool(self._rg), state, self._grad))
 
     def __setstate__(self, state) -> None:
@@ -560,9 +615,9 @@ class Tensor(metaclass=_TensorMeta):
 strided = type("layout", (), {"__repr__": lambda self: "torch.strided"})()
 
 
-def _rebuild_tensor(cls, arr, requires_grad, state=None, grad=None):
+def _rebuild_tensor(cls, arr, requires_grad, state=None, grad=None, cuda_index=None):
     t = object.__new__(cls)
-    _init(t, arr)
+    _init(t, arr if cuda_index is None else _dev.to_dev(arr, cuda_index))
     if requires_grad:
         t._rg = True
     if state:
@@ -624,18 +679,34 @@ def _storage_root(t):
 
 
 def _concrete_buf(t) -> np.ndarray:
+    """The tensor's buffer (host or device); a tracer's concrete value in functional mode."""
     buf = t._buf
     if type(buf) is _ndarray:
         return buf
-    if isinstance(buf, _ndarray):
+    if isinstance(buf, _ndarray) or type(buf) in _DEV:
         return buf
     from ..core.array import ArrayImpl, Tracer
 
     if type(buf) is ArrayImpl:
-        return np.asarray(buf._buf)
+        b = buf._buf
+        return b if type(b) in _DEV else np.asarray(b)
     if isinstance(buf, Tracer):
-        return np.asarray(buf._concrete("a Tensor's data"))
+        c = buf._concrete("a Tensor's data")
+        c = c._buf if type(c) is ArrayImpl else c
+        return c if type(c) in _DEV else np.asarray(c)
     return np.asarray(buf)
+
+
+def _host_buf(t) -> np.ndarray:
+    """The tensor's values as a host array (a copy for a device tensor)."""
+    return _dev.to_host(_concrete_buf(t))
+
+
+def _device_norm(d) -> device:
+    d = d if isinstance(d, device) else device(d)
+    if d.type == "cuda" and d.index is None:
+        return _cuda_device(0)
+    return d
 
 
 def _wrap_dim(dim, nd: int) -> int:
@@ -691,7 +762,11 @@ def _legacy_new(args, dt: D.dtype):
 def _to_nested(data):
     """Replace tensors inside nested sequences by their values (for np.array)."""
     if isinstance(data, Tensor):
-        return _concrete_buf(data)
+        return _host_buf(data)
+    if type(data) in _DEV:
+        raise TypeError(
+            f"can't convert a {type(data).__name__} on the CUDA device implicitly; use torch.as_tensor"
+        )
     if isinstance(data, (list, tuple)):
         if any(isinstance(d, (Tensor, list, tuple)) for d in data):
             return [_to_nested(d) for d in data]
@@ -707,9 +782,9 @@ class _LegacyTypeMeta(_TensorMeta):
         return isinstance(inst, Tensor) and getattr(inst._buf, "dtype", None) == cls._dtype.np
 
     def __call__(cls, *args, device=None):
-        check_device(device)
+        idx = check_device(device)
         buf = _legacy_new(args, cls._dtype)
-        return buf if isinstance(buf, Tensor) else _wrap(buf)
+        return buf if isinstance(buf, Tensor) else _wrap(to_device_buf(buf, idx))
 
     def __repr__(cls) -> str:
         return f"<class 'torch.{cls.__name__}'>"
@@ -930,6 +1005,9 @@ def _str_intern(t: Tensor, contents=None) -> str:
     indent = len(prefix)
     suffixes = []
     buf = _concrete_buf(t)
+    if type(buf) is not _ndarray and type(buf) in _DEV:
+        suffixes.append(f"device='{device_of_buf(buf)}'")
+        buf = _dev.to_host(buf)
     dt = D.from_np(buf.dtype)
     default_ok = dt in (D.get_default_dtype(), D.DEFAULT.complex, D.int64, D.bool_)
     if contents is not None:

@@ -34,11 +34,31 @@ import numpy as np
 from ...core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ...core.ir import Var
 from ...core.trace import ConcretizationError, Trace, new_trace
+from .. import _device as _dev
 from .. import _dtypes as D
+from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
 from .grad_mode import STATE
 
 _ndarray = np.ndarray
+
+
+def _is_const(a) -> bool:
+    """A recorded argument that is a constant buffer (host or device), not a Tensor."""
+    t = type(a)
+    return t is _ndarray or t in _DEV
+
+
+def _zeros(shape, dtype, di):
+    """Zeros on the host (``di`` None) or on CUDA device ``di``."""
+    return np.zeros(shape, dtype) if di is None else _dev.full(shape, 0, dtype, di)
+
+
+def _copy(b):
+    """A fresh, writeable copy of a buffer on its own device."""
+    if type(b) is _ndarray or type(b) in _DEV:
+        return b.copy()
+    return np.array(b)
 _seq = itertools.count()
 
 
@@ -231,10 +251,21 @@ class _Prog:
         "res_slots",
         "n_saved",
         "zero_res",
+        "dev_templates",
     )
 
     def run(self, vals):
         return self.steps(np, self.template + vals)
+
+    def run_on(self, vals, di):
+        """Run on CUDA device ``di`` (constants copied there once per device)."""
+        dt = self.dev_templates
+        if dt is None:
+            dt = self.dev_templates = {}
+        tmpl = dt.get(di)
+        if tmpl is None:
+            tmpl = dt[di] = [_dev.to_dev(c, di) if isinstance(c, _ndarray) else c for c in self.template]
+        return self.steps(_dev.backend().xp, tmpl + vals)
 
     def run_traced(self, tensors):
         """Evaluate under a TensorTrace: every primitive becomes a recorded Tensor op."""
@@ -242,7 +273,13 @@ class _Prog:
 
         with new_trace(TensorTrace, "fgrad.torch create_graph backward") as tr:
             ins = [TensorTracer(tr, t) if isinstance(t, Tensor) else t for t in tensors]
-            consts = [wrap(c) if isinstance(c, _ndarray) else c for c in self.consts]
+            di = None
+            for t in tensors:
+                if isinstance(t, Tensor) and type(t._buf) in _DEV:
+                    di = _dev.index_of(t._buf)
+                    break
+            consts = [wrap(c if di is None else _dev.to_dev(c, di)) if isinstance(c, _ndarray) else c
+                      for c in self.consts]
             outs = eval_jaxpr(self.jaxpr, consts, ins)
             res = []
             it = iter(outs)
@@ -254,8 +291,7 @@ class _Prog:
                 if type(o) is TensorTracer and o._trace is tr:
                     res.append(o.t)
                 else:
-                    buf = np.array(o._buf if type(o) is ArrayImpl else o)
-                    res.append(_wrap(buf))
+                    res.append(_wrap(_copy(o._buf if type(o) is ArrayImpl else o)))
         return res
 
 
@@ -363,6 +399,7 @@ def _build_program(fn, avals, diff, multi) -> _Prog:
     p.out_avals = out_avals
     p.n_saved = len(in_used) + len(out_used)
     p.zero_res = tuple(zero_res)
+    p.dev_templates = None
     _compile(p)
     return p
 
@@ -387,6 +424,8 @@ class FnNode(Node):
     """A recorded operation: its backward is the cached core VJP of its fgrad function."""
 
     __slots__ = ("_prog", "_saved", "_edge_args", "_outs")
+
+    _di = None  # CUDA device index of a node recorded on the device (None: the host)
 
     def _n_outputs(self) -> int:
         return len(self._prog.out_avals)
@@ -437,11 +476,16 @@ class FnNode(Node):
             c = cts[k]
             if c is None:
                 av = prog.out_avals[k]
-                c = np.zeros(av.shape, av.dtype)
+                c = _zeros(av.shape, av.dtype, self._di)
                 if create_graph:
                     c = _wrap(c)
             vals.append(c)
-        res = prog.run_traced(vals) if create_graph else prog.run(vals)
+        if create_graph:
+            res = prog.run_traced(vals)
+        elif self._di is None:
+            res = prog.run(vals)
+        else:
+            res = prog.run_on(vals, self._di)
         by_arg = dict(zip(prog.diff, res, strict=False))
         return [by_arg.get(a) for a in self._edge_args]
 
@@ -481,7 +525,7 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
     avals = []
     i = 0
     for a in args:
-        if type(a) is _ndarray:
+        if type(a) is _ndarray or type(a) in _DEV:
             avals.append((a.shape, a.dtype))
         else:
             b = a._buf
@@ -502,10 +546,13 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
         cls = node_class(name, node_base)
     node = cls()
     node._prog = prog
+    ob = outs[0]._buf if outs and outs[0] is not None else None
+    if type(ob) is not _ndarray and type(ob) in _DEV:
+        node._di = _dev.index_of(ob)
     saved = []
     for i in prog.in_used:
         a = args[i]
-        if type(a) is _ndarray:
+        if type(a) is _ndarray or type(a) in _DEV:
             saved.append((0, a))
         else:
             vc = a._vc
@@ -518,12 +565,12 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
         saved.append((2, o._buf, vc, vc.v, k))
     node._saved = saved
     if edges is None:
-        edges = tuple([i for i, a in enumerate(args) if type(a) is not _ndarray])
+        edges = tuple([i for i, a in enumerate(args) if not _is_const(a)])
     node._edge_args = edges
     nxt = []
     for i in edges:
         a = args[i]
-        if type(a) is _ndarray:
+        if type(a) is _ndarray or type(a) in _DEV:
             nxt.append((None, 0))
         elif a._base is None and a._gfn is not None:
             nxt.append((a._gfn, a._oi))
@@ -544,6 +591,8 @@ class _DynNode(Node):
 
     __slots__ = ("_vjp", "_saved", "_edge_args", "_diff", "_multi", "_out_avals")
 
+    _di = None
+
     def _n_outputs(self) -> int:
         return len(self._out_avals)
 
@@ -561,7 +610,7 @@ class _DynNode(Node):
         full = []
         for c, (shape, dt) in zip(cts, self._out_avals, strict=True):
             if c is None:
-                c = np.zeros(shape, dt)
+                c = _zeros(shape, dt, self._di)
                 c = _wrap(c) if create_graph else c
             full.append(c)
         if create_graph:
@@ -569,13 +618,13 @@ class _DynNode(Node):
                 ins = [TensorTracer(tr, c) for c in full]
                 res = self._vjp(tuple(ins) if self._multi else ins[0])
                 res = [
-                    r.t if type(r) is TensorTracer else _wrap(np.array(r._buf if type(r) is ArrayImpl else r))
+                    r.t if type(r) is TensorTracer else _wrap(_copy(r._buf if type(r) is ArrayImpl else r))
                     for r in res
                 ]
         else:
             ws = [wrap(c) for c in full]
             res = self._vjp(tuple(ws) if self._multi else ws[0])
-            res = [np.asarray(r._buf if type(r) is ArrayImpl else r) for r in res]
+            res = [r._buf if type(r) is ArrayImpl else (r if _is_const(r) else np.asarray(r)) for r in res]
         by_arg = dict(zip(self._diff, res, strict=True))
         return [by_arg.get(a) for a in self._edge_args]
 
@@ -583,7 +632,7 @@ class _DynNode(Node):
 def _record_dynamic(name, fn, args, outs, edges, multi, diff):
     from ...transforms.ad import vjp
 
-    vals = [wrap(a) if type(a) is _ndarray else wrap(a._buf) for a in args]
+    vals = [wrap(a) if _is_const(a) else wrap(a._buf) for a in args]
 
     def f(*d):
         full = list(vals)
@@ -597,11 +646,14 @@ def _record_dynamic(name, fn, args, outs, edges, multi, diff):
     node._diff = diff
     node._multi = multi
     node._out_avals = tuple((o._buf.shape, o._buf.dtype) for o in outs)
+    ob = outs[0]._buf if outs and outs[0] is not None else None
+    if type(ob) in _DEV:
+        node._di = _dev.index_of(ob)
     node._saved = [(args[i], args[i]._get_vc().v) for i in diff]
     if edges is None:
-        edges = tuple([i for i, a in enumerate(args) if type(a) is not _ndarray])
+        edges = tuple([i for i, a in enumerate(args) if not _is_const(a)])
     node._edge_args = edges
-    node._next = tuple(edge_of(args[i]) if type(args[i]) is not _ndarray else (None, 0) for i in edges)
+    node._next = tuple(edge_of(args[i]) if not _is_const(args[i]) else (None, 0) for i in edges)
     for k, o in enumerate(outs):
         if o is not None and o._buf.dtype.kind in "fc":
             o._gfn = node
@@ -912,8 +964,14 @@ def _own(g, given):
             g = clone(g)
         given.add(id(g))
         return g
-    if id(g) in given or not (g.flags.owndata and g.flags.writeable) or type(g) is not _ndarray:
-        g = np.array(g)
+    if type(g) is _ndarray:
+        if id(g) in given or not (g.flags.owndata and g.flags.writeable):
+            g = g.copy()
+    elif type(g) in _DEV:
+        if id(g) in given or not g.flags.owndata:
+            g = g.copy()
+    else:
+        g = _copy(g)
     given.add(id(g))
     return g
 
@@ -947,7 +1005,8 @@ def _accumulate(node, g, create_graph, captures, results, accumulate, given) -> 
         g = _own(g, given)
         var._grad = g if isinstance(g, Tensor) else _wrap(g)
         if var._grad._buf.shape != var._buf.shape:
-            var._grad = _wrap(np.array(np.broadcast_to(var._grad._buf, var._buf.shape)))
+            gb = var._grad._buf
+            var._grad = _wrap(_copy(_dev.xp_of(gb).broadcast_to(gb, var._buf.shape)))
     elif create_graph or STATE.enabled:
         from .._ops import add
 
@@ -955,7 +1014,7 @@ def _accumulate(node, g, create_graph, captures, results, accumulate, given) -> 
     else:
         ob = old._buf
         gb = g._buf if isinstance(g, Tensor) else g
-        if type(ob) is _ndarray and ob.flags.writeable:
+        if (type(ob) is _ndarray and ob.flags.writeable) or (type(ob) in _DEV and ob.shape == var._buf.shape):
             np.add(ob, gb, out=ob, casting="unsafe")
             old._get_vc().v += 1
         else:
