@@ -5,14 +5,12 @@ of the CUDA backend's array types (``cupy.ndarray``) is on ``cuda:<id>``.  Nothi
 records a device, so a view, a result or a saved value is on its buffer's device by
 construction.
 
-The CUDA backend is found lazily (the first ``torch.cuda`` query or ``device='cuda'``):
-
-* a backend installed with `set_cuda_backend` (tests install the fake device of
-  `fgrad.testing.fake_device` this way, or with ``FGRAD_TORCH_FAKE_CUDA=1``);
-* otherwise CuPy, when it imports and sees at least one GPU.
-
-Without either, ``torch.cuda.is_available()`` is False and ``.cuda()`` raises PyTorch's
-"Torch not compiled with CUDA enabled"; nothing else changes.
+The CUDA backend is the core's (`fgrad.backends`): whatever ``get_backend("cuda")`` gives --
+CuPy when it imports and sees a GPU, or, in tests, the fake device installed with
+``fgrad.testing.fake_device.install(platform="cuda")`` (a NumPy ndarray subclass that
+refuses host arrays as CuPy does).  It is looked up again whenever the registry changes.
+Without one, ``torch.cuda.is_available()`` is False and ``.cuda()`` raises PyTorch's "Torch
+not compiled with CUDA enabled"; nothing else changes.
 
 Operations never move data implicitly: an op that mixes a CUDA tensor with a CPU tensor
 raises PyTorch's "Expected all tensors to be on the same device" error (a 0-dim CPU tensor
@@ -22,163 +20,101 @@ counts as a scalar, as in PyTorch).  ``.to``/``.cuda()``/``.cpu()``, ``copy_``,
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 _nd = np.ndarray
 
 # Buffer types that live on the CUDA device.  Shared by identity (``from ._device import
-# DEV``): registering a backend adds to this set in place.
+# DEV``): a change of backend updates this set in place.
 DEV: set = set()
 
-_state = {"backend": None, "probed": False, "default": None}
+_state = {"backend": None, "override": None, "default": None}
 
 
 class CudaBackend:
-    """What the shim needs from a GPU array library.
+    """What the shim needs from the core's CUDA backend (`fgrad.backends.Backend`):
+    ``xp`` (the array module), ``types`` (its array types), host<->device copies, device
+    indices, ``synchronize``."""
 
-    ``xp``: the array module (``cupy``); ``types``: its array types; ``put(ndarray)`` copies a
-    host array to the device, ``get(buf)`` copies a device buffer to a new host array,
-    ``synchronize()`` waits for the device, ``count`` is the number of devices."""
-
-    def __init__(self, xp, types, *, name="cupy", put=None, get=None, synchronize=None, count=1,
-                 device_name="CUDA device", device_id=None, memory_allocated=None) -> None:
-        self.xp = xp
-        self.types = tuple(types)
-        self.name = name
-        self._put = put
-        self._get = get
-        self._sync = synchronize
-        self.count = int(count)
-        self.device_name = device_name
-        self._device_id = device_id
-        self._mem = memory_allocated
+    def __init__(self, core) -> None:
+        self.core = core
+        self.xp = core.xp
+        self.types = tuple(t for t in core.array_types if t is not _nd)
+        self.name = core.name
+        self.devices = list(core.devices())
+        self.count = len(self.devices)
 
     def put(self, arr: np.ndarray, index: int = 0):
-        if self._put is not None:
-            return self._put(arr, index)
-        return self.xp.asarray(arr)
+        return self.core.from_host(arr, self.devices[index])
 
     def get(self, buf) -> np.ndarray:
-        if self._get is not None:
-            return self._get(buf)
-        asnumpy = getattr(self.xp, "asnumpy", None)
-        if asnumpy is not None:
-            return asnumpy(buf)
-        if isinstance(buf, np.ndarray):
-            return np.array(buf.view(np.ndarray))
-        return buf.get()
+        h = self.core.to_host(buf)
+        return h if type(h) is _nd else np.asarray(h.view(np.ndarray) if isinstance(h, _nd) else h)
 
-    def synchronize(self) -> None:
-        if self._sync is not None:
-            self._sync()
+    def move(self, buf, index: int):
+        return self.core.put(buf, self.devices[index])
 
     def index_of(self, buf) -> int:
-        if self._device_id is not None:
-            return self._device_id(buf)
-        d = getattr(buf, "device", None)
-        i = getattr(d, "id", 0)
-        return i if isinstance(i, int) else 0
+        return self.core.device_of(buf).id
+
+    def synchronize(self) -> None:
+        cuda = getattr(self.xp, "cuda", None)
+        if cuda is not None and hasattr(cuda, "runtime"):
+            cuda.runtime.deviceSynchronize()
+
+    @property
+    def device_name(self) -> str:
+        cuda = getattr(self.xp, "cuda", None)
+        try:
+            n = cuda.runtime.getDeviceProperties(0).get("name", b"CUDA device")
+            return n.decode() if isinstance(n, bytes) else str(n)
+        except Exception:  # noqa: BLE001 -- the fake device has no properties
+            return f"fgrad {self.name} device"
 
     def memory_allocated(self) -> int:
-        return int(self._mem()) if self._mem is not None else 0
+        pool = getattr(self.xp, "get_default_memory_pool", None)
+        return int(pool().used_bytes()) if pool is not None else 0
 
     def __repr__(self) -> str:
-        return f"CudaBackend({self.name})"
+        return f"CudaBackend({self.name}, {self.count} device(s))"
 
 
-def _cupy_backend():
-    """CuPy, when it imports and sees a GPU (else None)."""
+def _core_cuda():
+    """The core's backend for "cuda" (None when there is none or it has no device)."""
+    from .. import backends as B
+
     try:
-        import cupy
-    except Exception:  # noqa: BLE001 -- any import failure means no GPU backend
+        be = B.get_backend("cuda")
+    except Exception:  # noqa: BLE001 -- BackendUnavailableError, or a broken driver
+        return None
+    if be is B.NUMPY:
         return None
     try:
-        n = int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001 -- no driver / no device
-        return None
-    if n < 1:
+        return be if be.devices() else None
+    except Exception:  # noqa: BLE001
         return None
 
-    def put(arr, index):
-        with cupy.cuda.Device(index):
-            return cupy.asarray(arr)
 
-    def sync():
-        cupy.cuda.runtime.deviceSynchronize()
-
-    def name():
-        try:
-            props = cupy.cuda.runtime.getDeviceProperties(0)
-            n = props.get("name", b"CUDA device")
-            return n.decode() if isinstance(n, bytes) else str(n)
-        except Exception:  # noqa: BLE001
-            return "CUDA device"
-
-    def mem():
-        return cupy.get_default_memory_pool().used_bytes()
-
-    return CudaBackend(cupy, (cupy.ndarray,), name="cupy", put=put, get=cupy.asnumpy, synchronize=sync,
-                       count=n, device_name=name(), memory_allocated=mem)
-
-
-def _from_fake():
-    """The fake device of `fgrad.testing.fake_device`, as the CUDA backend (tests only)."""
-    from ..testing import fake_device as fd
-
-    make = getattr(fd, "torch_cuda_backend", None)
-    if make is not None:
-        return make()
-    return backend_from_core(fd)
-
-
-def backend_from_core(src) -> CudaBackend:
-    """A `CudaBackend` from an object that describes an array library the way the core does:
-    ``xp`` (array module) and ``array_type``/``types``/``ndarray`` (its array type(s)),
-    with optional ``to_device``/``to_host``/``synchronize``."""
-    be = getattr(src, "backend", None) or getattr(src, "BACKEND", None) or src
-    xp = getattr(be, "xp", None) or getattr(src, "xp", None)
-    types = (getattr(be, "types", None) or getattr(src, "types", None))
-    if types is None:
-        t = (getattr(be, "array_type", None) or getattr(src, "array_type", None)
-             or getattr(src, "FakeArray", None) or getattr(xp, "ndarray", None))
-        types = (t,)
-    put = getattr(src, "to_device", None)
-    get = getattr(src, "to_host", None)
-    sync = getattr(src, "synchronize", None)
-    return CudaBackend(xp, types, name=getattr(be, "name", "fake"),
-                       put=(lambda a, i: put(a)) if put is not None else None, get=get,
-                       synchronize=sync, device_name="fgrad fake CUDA device")
-
-
-def set_cuda_backend(backend: CudaBackend | None):
-    """Install ``backend`` as the shim's CUDA device (None: none); returns the previous one.
-    Tests use this to run the device logic on the fake device."""
-    prev = _state["backend"] if _state["probed"] else None
-    old = _state["backend"]
-    if old is not None:
-        DEV.difference_update(old.types)
-    _state["backend"] = backend
-    _state["probed"] = True
-    if backend is not None:
-        DEV.update(backend.types)
-    return prev
+def set_cuda_backend(core) -> None:
+    """Use the core backend ``core`` as the CUDA device regardless of the registry (None:
+    back to the registry's "cuda").  For tests that need a backend under another name."""
+    _state["override"] = core
+    backend()
 
 
 def backend() -> CudaBackend | None:
-    """The CUDA backend, probing once."""
-    if not _state["probed"]:
-        _state["probed"] = True
-        be = None
-        if os.environ.get("FGRAD_TORCH_FAKE_CUDA", "") not in ("", "0"):
-            be = _from_fake()
-        else:
-            be = _cupy_backend()
-        _state["backend"] = be
-        if be is not None:
-            DEV.update(be.types)
-    return _state["backend"]
+    """The CUDA backend (re-synchronized with the core's registry)."""
+    core = _state["override"] or _core_cuda()
+    cur = _state["backend"]
+    if cur is not None and cur.core is core:
+        return cur
+    if cur is not None:
+        DEV.difference_update(cur.types)
+    new = None if core is None else CudaBackend(core)
+    _state["backend"] = new
+    if new is not None:
+        DEV.update(new.types)
+    return new
 
 
 def is_available() -> bool:
@@ -250,12 +186,15 @@ def to_host(buf) -> np.ndarray:
 
 
 def to_dev(buf, index: int = 0):
-    """A device copy of a host buffer (or of a device buffer on another device)."""
-    be = require(index)
+    """A device copy of a host buffer (or of a device buffer on another device); a device
+    buffer already on ``index`` is returned as it is."""
+    be = _state["backend"]
+    if be is None or not 0 <= index < be.count:
+        be = require(index)
     if type(buf) in DEV:
         if be.index_of(buf) == index:
             return buf
-        buf = be.get(buf)
+        return be.move(buf, index)
     return be.put(np.asarray(buf), index)
 
 
@@ -263,10 +202,13 @@ def full(shape, value, dtype, index: int):
     """A new device array of ``shape`` filled with ``value`` (made on the device)."""
     be = require(index)
     xp = be.xp
-    if index == 0 or not hasattr(xp, "cuda"):
+    cuda = getattr(xp, "cuda", None)
+    if cuda is not None and hasattr(cuda, "Device"):
+        with cuda.Device(index):
+            return xp.zeros(shape, dtype) if value == 0 else xp.full(shape, value, dtype)
+    if index == 0:
         return xp.zeros(shape, dtype) if value == 0 else xp.full(shape, value, dtype)
-    with xp.cuda.Device(index):
-        return xp.zeros(shape, dtype) if value == 0 else xp.full(shape, value, dtype)
+    return be.put(np.zeros(shape, dtype) if value == 0 else np.full(shape, value, dtype), index)
 
 
 def put_like(arr, like):

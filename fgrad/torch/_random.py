@@ -11,8 +11,10 @@ import pickle
 
 import numpy as np
 
+from . import _device as _dev
 from . import _dtypes as D
-from ._ops_creation import _finish, _sizes
+from ._device import DEV as _DEV
+from ._ops_creation import _finish, _sizes, like_index
 from ._tensor import Tensor, _wrap, check_device
 
 _DEFAULT_SEED = 67280421310721
@@ -60,13 +62,42 @@ class Generator:
 
 default_generator = Generator()
 
+# one generator per CUDA device (``torch.cuda.manual_seed``); draws are made on the host and
+# copied to the device, so a seeded CUDA run is reproducible but differs from a CPU run
+_CUDA_GENERATORS: dict = {}
+_cuda_seed = [_DEFAULT_SEED]
 
-def _rng(generator):
-    return (generator or default_generator)._rng
+
+def cuda_generator(index: int) -> Generator:
+    g = _CUDA_GENERATORS.get(index)
+    if g is None:
+        g = _CUDA_GENERATORS[index] = Generator(f"cuda:{index}").manual_seed(_cuda_seed[0])
+    return g
+
+
+def _rng(generator, index=None):
+    """The bit generator for a draw on CUDA device ``index`` (None: the host)."""
+    if generator is not None:
+        return generator._rng
+    if index is None:
+        return default_generator._rng
+    return cuda_generator(index)._rng
+
+
+def _buf_index(b):
+    return _dev.index_of(b) if type(b) in _DEV else None
+
+
+def _grng(generator, buf):
+    """The bit generator for an in-place fill of ``buf`` (its device's generator)."""
+    return _rng(generator, _buf_index(buf))
 
 
 def manual_seed(seed) -> Generator:
-    """Seed the default generator (reproducible draws)."""
+    """Seed the default generator and those of the CUDA devices (reproducible draws)."""
+    _cuda_seed[0] = int(seed) & 0xFFFF_FFFF_FFFF_FFFF
+    for g in _CUDA_GENERATORS.values():
+        g.manual_seed(seed)
     return default_generator.manual_seed(seed)
 
 
@@ -124,9 +155,9 @@ def rand(
     pin_memory=False,
 ) -> Tensor:
     """Uniform samples in [0, 1)."""
-    check_device(device)
+    di = _out_index(out, check_device(device))
     npd = _float_dt(dtype)
-    return _finish(_uniform(_rng(generator), _sizes(size), npd), requires_grad, out)
+    return _finish(_uniform(_rng(generator, di), _sizes(size), npd), requires_grad, out, di)
 
 
 def randn(
@@ -140,9 +171,9 @@ def randn(
     pin_memory=False,
 ) -> Tensor:
     """Standard normal samples."""
-    check_device(device)
+    di = _out_index(out, check_device(device))
     npd = _float_dt(dtype)
-    return _finish(_normal(_rng(generator), _sizes(size), npd), requires_grad, out)
+    return _finish(_normal(_rng(generator, di), _sizes(size), npd), requires_grad, out, di)
 
 
 def randint(
@@ -158,7 +189,7 @@ def randint(
     requires_grad=False,
 ) -> Tensor:
     """Integers uniform in [low, high)."""
-    check_device(device)
+    di = _out_index(out, check_device(device))
     if size is None:  # randint(high, size)
         low, high, size = 0, low, high
     if high is None:
@@ -166,8 +197,9 @@ def randint(
     npd = np.dtype(np.int64) if dtype is None else D.to_np(dtype)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    r = _rng(generator).integers(low, high, size=_sizes((size,) if isinstance(size, int) else tuple(size)))
-    return _finish(r.astype(npd), requires_grad, out)
+    shape = _sizes((size,) if isinstance(size, int) else tuple(size))
+    r = _rng(generator, di).integers(low, high, size=shape)
+    return _finish(r.astype(npd), requires_grad, out, di)
 
 
 def randperm(
@@ -181,9 +213,9 @@ def randperm(
     requires_grad=False,
     pin_memory=False,
 ) -> Tensor:
-    check_device(device)
+    di = _out_index(out, check_device(device))
     npd = np.dtype(np.int64) if dtype is None else D.to_np(dtype)
-    return _finish(_rng(generator).permutation(int(n)).astype(npd), requires_grad, out)
+    return _finish(_rng(generator, di).permutation(int(n)).astype(npd), requires_grad, out, di)
 
 
 def normal(
@@ -199,33 +231,46 @@ def normal(
     requires_grad=False,
 ) -> Tensor:
     """Normal samples: ``normal(mean, std, size)`` with floats, or elementwise with tensors."""
-    rng = _rng(generator)
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
     if mt or st:
-        mb = mean._buf if mt else np.asarray(mean)
-        sb = std._buf if st else np.asarray(std)
+        di = _buf_index(mean._buf if mt else std._buf)
+        if mt and st and _buf_index(std._buf) != di:
+            raise _dev.same_device_error(str(mean.device), str(std.device))
+        rng = _rng(generator, di)
+        mb = _dev.to_host(mean._buf) if mt else np.asarray(mean)
+        sb = _dev.to_host(std._buf) if st else np.asarray(std)
         if st and (sb < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
         npd = mean._buf.dtype if mt else std._buf.dtype
         shape = np.broadcast_shapes(mb.shape, sb.shape)
         z = _normal(rng, shape, npd)
-        return _finish((z * sb + mb).astype(npd), False, out)
+        return _finish((z * sb + mb).astype(npd), False, out, None if out is not None else di)
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    di = _out_index(out, check_device(device))
     npd = _float_dt(dtype)
     shape = _sizes((size,) if isinstance(size, int) else tuple(size or ()))
-    return _finish(_normal(rng, shape, npd, mean, std), requires_grad, out)
+    return _finish(_normal(_rng(generator, di), shape, npd, mean, std), requires_grad, out, di)
+
+
+def _out_index(out, di):
+    """Draws for ``out=`` come from the generator of ``out``'s device."""
+    if out is not None:
+        return _buf_index(out._buf)
+    return di
 
 
 def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
-    pb = input._buf if p is None else np.full(input._buf.shape, p)
-    r = (_uniform(_rng(generator), input._buf.shape, np.dtype(np.float64)) < pb).astype(input._buf.dtype)
-    return _finish(r, False, out)
+    di = _buf_index(input._buf)
+    pb = _dev.to_host(input._buf) if p is None else np.full(input._buf.shape, p)
+    r = (_uniform(_rng(generator, di), input._buf.shape, np.dtype(np.float64)) < pb).astype(input._buf.dtype)
+    return _finish(r, False, out, None if out is not None else di)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> Tensor:
-    rng = _rng(generator)
-    p = np.asarray(input._buf, np.float64)
+    di = _buf_index(input._buf)
+    rng = _rng(generator, di)
+    p = np.asarray(_dev.to_host(input._buf), np.float64)
     rows = p.reshape(-1, p.shape[-1])
     res = []
     for row in rows:
@@ -238,21 +283,25 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     r = np.asarray(res, np.int64)
     if p.ndim == 1:
         r = r[0]
-    return _finish(r, False, out)
+    return _finish(r, False, out, None if out is not None else di)
 
 
 def poisson(input, generator=None) -> Tensor:
-    return _finish(_rng(generator).poisson(input._buf).astype(input._buf.dtype))
+    di = _buf_index(input._buf)
+    return _finish(_rng(generator, di).poisson(_dev.to_host(input._buf)).astype(input._buf.dtype), False,
+                   None, di)
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
-    return _finish(_uniform(default_generator._rng, input._buf.shape, npd), requires_grad)
+    di = like_index(input, device)
+    return _finish(_uniform(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
-    return _finish(_normal(default_generator._rng, input._buf.shape, npd), requires_grad)
+    di = like_index(input, device)
+    return _finish(_normal(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
 def randint_like(
@@ -261,7 +310,8 @@ def randint_like(
     if high is None:
         low, high = 0, low
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
-    return _finish(default_generator._rng.integers(low, high, input._buf.shape).astype(npd), requires_grad)
+    di = like_index(input, device)
+    return _finish(_rng(None, di).integers(low, high, input._buf.shape).astype(npd), requires_grad, None, di)
 
 
 # -- in-place fills (no autograd history: PyTorch records them as leaves of no gradient) --
@@ -283,23 +333,27 @@ def _fill(self, values, name):
         def fn(x, v):
             return ew.add(ew.mul(x, 0), ew.convert_element_type(v, x.dtype))
 
-        return _inplace(
-            self, name, ("fill_random", name), fn, (self, np.asarray(values, b.dtype)), values, (0,)
-        )
+        v = np.asarray(values, b.dtype)
+        if type(b) in _DEV:
+            values = v = _dev.to_dev(v, _dev.index_of(b))
+        return _inplace(self, name, ("fill_random", name), fn, (self, v), values, (0,))
     _check_overlap(b)
-    np.copyto(b, values, casting="unsafe")
+    if type(b) in _DEV:
+        _dev.xp_of(b).copyto(b, _dev.to_dev(np.asarray(values), _dev.index_of(b)), casting="unsafe")
+    else:
+        np.copyto(b, values, casting="unsafe")
     _bump(self)
     return self
 
 
 def uniform_(self, a=0.0, b=1.0, *, generator=None) -> Tensor:
     buf = self._buf
-    return _fill(self, _uniform(_rng(generator), buf.shape, buf.dtype, a, b), "UniformBackward0")
+    return _fill(self, _uniform(_grng(generator, buf), buf.shape, buf.dtype, a, b), "UniformBackward0")
 
 
 def normal_(self, mean=0.0, std=1.0, *, generator=None) -> Tensor:
     buf = self._buf
-    return _fill(self, _normal(_rng(generator), buf.shape, buf.dtype, mean, std), "NormalBackward0")
+    return _fill(self, _normal(_grng(generator, buf), buf.shape, buf.dtype, mean, std), "NormalBackward0")
 
 
 def random_(self, from_=0, to=None, *, generator=None) -> Tensor:
@@ -318,15 +372,16 @@ def random_(self, from_=0, to=None, *, generator=None) -> Tensor:
         )
         if from_ != 0 and to is not None:
             from_, to = 0, from_
-    return _fill(self, _rng(generator).integers(from_, to, buf.shape).astype(buf.dtype), "RandomBackward0")
+    vals = _grng(generator, buf).integers(from_, to, buf.shape).astype(buf.dtype)
+    return _fill(self, vals, "RandomBackward0")
 
 
 def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:
     buf = self._buf
-    pb = p._buf if isinstance(p, Tensor) else p
+    pb = _dev.to_host(p._buf) if isinstance(p, Tensor) else p
     return _fill(
         self,
-        (_uniform(_rng(generator), buf.shape, np.dtype(np.float64)) < pb).astype(buf.dtype),
+        (_uniform(_grng(generator, buf), buf.shape, np.dtype(np.float64)) < pb).astype(buf.dtype),
         "BernoulliBackward0",
     )
 
@@ -334,19 +389,20 @@ def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:
 def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
     buf = self._buf
     return _fill(
-        self, _rng(generator).exponential(1.0 / lambd, buf.shape).astype(buf.dtype), "ExponentialBackward0"
+        self, _grng(generator, buf).exponential(1.0 / lambd, buf.shape).astype(buf.dtype),
+        "ExponentialBackward0",
     )
 
 
 def geometric_(self, p, *, generator=None) -> Tensor:
     buf = self._buf
-    return _fill(self, _rng(generator).geometric(p, buf.shape).astype(buf.dtype), "GeometricBackward0")
+    return _fill(self, _grng(generator, buf).geometric(p, buf.shape).astype(buf.dtype), "GeometricBackward0")
 
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
     buf = self._buf
     return _fill(
-        self, _rng(generator).lognormal(mean, std, buf.shape).astype(buf.dtype), "LogNormalBackward0"
+        self, _grng(generator, buf).lognormal(mean, std, buf.shape).astype(buf.dtype), "LogNormalBackward0"
     )
 
 
@@ -354,6 +410,6 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
     buf = self._buf
     return _fill(
         self,
-        (median + sigma * _rng(generator).standard_cauchy(buf.shape)).astype(buf.dtype),
+        (median + sigma * _grng(generator, buf).standard_cauchy(buf.shape)).astype(buf.dtype),
         "CauchyBackward0",
     )
