@@ -1389,10 +1389,22 @@ def bitwise_xor(input, other, *, out=None):
     return _bxor(input, other, out=out)
 
 
+def _cst(c, like):
+    """The host constant ``c`` on ``like``'s device (itself when ``like`` is on the host)."""
+    if type(like) is _nd or type(like) not in _DEV:
+        return c
+    return _dev_const(c, _dev.index_of(like))
+
+
+def _traced(b) -> bool:
+    """True for a tracer / fgrad value (functional mode), False for a host or device buffer."""
+    return type(b) is not _nd and type(b) not in _DEV
+
+
 def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     Rd = _dtype2(x, e)
     A = x._buf
-    if type(A) is not _nd:
+    if type(A) is not _nd and type(A) not in _DEV:
         res = _functional(_cvt_fn(ew.pow_p, Rd), (x, np.asarray(e, Rd)))
         return res if out is None else _out(out, res, "pow")
     AA = A.astype(Rd) if A.dtype != Rd else A
@@ -1404,7 +1416,7 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
         r = np.power(AA, e)
     res = _new(r)
     if STATE.enabled and _req(x):
-        G.record(gname, (ew.pow_p, Rd), _cvt_fn(ew.pow_p, Rd), (x, np.asarray(e, Rd)), (res,), (0,))
+        G.record(gname, (ew.pow_p, Rd), _cvt_fn(ew.pow_p, Rd), (x, _cst(np.asarray(e, Rd), A)), (res,), (0,))
     return res if out is None else _out(out, res, "pow")
 
 
@@ -1881,13 +1893,13 @@ def _reduce_idx(name, gname, input, dim, keepdim, argf):
     nd = b.ndim
     if nd == 0:
         d = 0
-        idx = np.zeros((), _i64)
-        vals = _op(gname, ("id",), lambda x: x, (input,), lambda x: x.copy())
-        return _return_type(name)(vals, _new(idx))
+        idx = _cst(np.zeros((), _i64), b)
+        vals = _op(gname, ("id",), _identity, (input,), lambda x: x.copy())
+        return _return_type(name)(vals, _new(idx.copy()))
     d = _wrap_dim(dim, nd)
     if b.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-    if type(b) is not _nd:  # functional mode: indices from fgrad's argmax, values gathered by them
+    if _traced(b):  # functional mode: indices from fgrad's argmax, values gathered by them
         return _functional_select(name, input, d, keepdim, "max" if gname.startswith("Max") else "min")
     idx = argf(b, d)
     idx_k = np.expand_dims(idx, d)
@@ -2283,7 +2295,10 @@ def count_nonzero(input, dim=None):
 
 
 def _sort_idx(b, d, descending, stable=True):
-    """Stable sort indices along ``d``; NaN sorts as the largest value (PyTorch)."""
+    """Stable sort indices along ``d``; NaN sorts as the largest value (PyTorch).  On the
+    buffer's device."""
+    if type(b) is not _nd:
+        return _sort_idx_dev(b, d, descending)
     if not descending:
         return np.argsort(b, axis=d, kind="stable").astype(np.int64)
     if b.dtype == _bool:
@@ -2299,15 +2314,38 @@ def _sort_idx(b, d, descending, stable=True):
     return np.argsort(-b, axis=d, kind="stable").astype(np.int64)
 
 
+def _sort_idx_dev(b, d, descending):
+    xp = _dev.xp_of(b)
+    kw = {"kind": "stable"} if isinstance(b, np.ndarray) else {}  # cupy's argsort is stable
+
+    def asort(k):
+        return xp.argsort(k, axis=d, **kw)
+
+    if not descending:
+        return asort(b).astype(np.int64)
+    if b.dtype == _bool:
+        return asort(~b).astype(np.int64)
+    if b.dtype.kind == "f":
+        nanm = xp.isnan(b)
+        if bool(nanm.any()):  # NaNs first, then by value descending (np.lexsort((-key, ~nanm)))
+            o = asort(-xp.where(nanm, 0, b))
+            o2 = asort(xp.take_along_axis(~nanm, o, axis=d))
+            return xp.take_along_axis(o, o2, axis=d).astype(np.int64)
+        return asort(-b).astype(np.int64)
+    if b.dtype.kind == "u":
+        b = b.astype(np.int64)
+    return asort(-b).astype(np.int64)
+
+
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     if isinstance(dim, bool):
         descending, dim = dim, -1
     b = input._buf
     if b.ndim == 0:
-        res = _return_type("sort")(input.clone(), _new(np.zeros((), _i64)))
+        res = _return_type("sort")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
         return res
     d = _wrap_dim(dim, b.ndim)
-    if type(b) is not _nd:
+    if _traced(b):
         return _functional_sort("sort", input, d, descending, None)
     idx = _sort_idx(b, d, descending)
     vals = _select_along("sort", "SortBackward0", input, idx, d, True)
@@ -2318,7 +2356,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
 def argsort(input, dim=-1, descending=False, stable=False):
     b = input._buf
     if b.ndim == 0:
-        return _new(np.zeros((), _i64))
+        return _new(_cst(np.zeros((), _i64), b).copy())
     return _new(_sort_idx(b, _wrap_dim(dim, b.ndim), descending))
 
 
@@ -2333,11 +2371,11 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     if k > n or k < 0:
         raise RuntimeError("selected index k out of range")
     if b.ndim == 0:
-        return _return_type("topk")(input.clone(), _new(np.zeros((), _i64)))
-    if type(b) is not _nd:
+        return _return_type("topk")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+    if _traced(b):
         return _functional_sort("topk", input, d, largest, k)
     idx = _sort_idx(b, d, largest)
-    idx = np.ascontiguousarray(np.take(idx, np.arange(k), axis=d))
+    idx = idx[(slice(None),) * d + (slice(0, k),)].copy()
     vals = _select_along("topk", "TopkBackward0", input, idx, d, True)
     res = _return_type("topk")(vals, _new(idx))
     return res if out is None else _out_multi(out, res, "topk")
@@ -2347,10 +2385,10 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
-        return _return_type("kthvalue")(input.clone(), _new(np.zeros((), _i64)))
+        return _return_type("kthvalue")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
     if not 1 <= k <= b.shape[d]:
         raise IndexError(f"kthvalue(): selected number k out of range for dimension {d}")
-    idx = np.take(_sort_idx(b, d, False), [k - 1], axis=d)
+    idx = _sort_idx(b, d, False)[(slice(None),) * d + (slice(k - 1, k),)].copy()
     vals = _select_along("kthvalue", "KthvalueBackward0", input, idx, d, keepdim)
     res = _return_type("kthvalue")(vals, _new(idx if keepdim else np.squeeze(idx, d)))
     return res if out is None else _out_multi(out, res, "kthvalue")
@@ -2358,6 +2396,15 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 
 def median(input, dim=None, keepdim=False, *, out=None):
     b = input._buf
+    if type(b) in _DEV and (dim is None or b.ndim):  # indices found on the host, values gathered here
+        res = median(_new(_dev.to_host(b)), dim, keepdim)
+        if dim is None:
+            return _select_flat(input, res)
+        d = _wrap_dim(dim, b.ndim)
+        idx = _cst(res.indices._buf if keepdim else np.expand_dims(res.indices._buf, d), b)
+        vals = _select_along("median", "MedianBackward1", input, idx, d, keepdim)
+        res = _return_type("median")(vals, _new(idx if keepdim else _dev.xp_of(idx).squeeze(idx, d)))
+        return res if out is None else _out_multi(out, res, "median")
     if dim is None:
         flat = b.reshape(-1)
         n = flat.size
@@ -2404,8 +2451,29 @@ def nanmedian(input, dim=None, keepdim=False):
     return median(input, dim, keepdim)
 
 
+def _select_flat(input, host_res):
+    """median(dim=None) of a device tensor from the host result: the mean of the entries
+    equal to the median value (PyTorch's gradient), on the device."""
+    b = input._buf
+    v = host_res._buf
+    bh = _dev.to_host(b)
+    mask = np.asarray(bh == v) if not np.isnan(v) else np.isnan(bh)
+
+    def fn(x, m):
+        cnt = ew.convert_element_type(_fnp().sum(m), x.dtype)
+        return ew.div(_fnp().sum(ew.select(m, x, ew.mul(x, 0))), cnt)
+
+    return _op("MedianBackward0", ("median",), fn, (input, mask), None, edges=(0,))
+
+
 def mode(input, dim=-1, keepdim=False):
     b = input._buf
+    if type(b) in _DEV:  # indices on the host (one copy), values gathered on the device
+        d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+        hidx = mode(_new(_dev.to_host(b)), dim, True).indices._buf
+        idx_k = _cst(hidx, b)
+        vals = _select_along("mode", "ModeBackward0", input, idx_k, d, keepdim)
+        return _return_type("mode")(vals, _new(idx_k if keepdim else _dev.xp_of(idx_k).squeeze(idx_k, d)))
     if b.ndim == 0:
         return _return_type("mode")(input.clone(), _new(np.zeros((), _i64)))
     d = _wrap_dim(dim, b.ndim)
@@ -2465,8 +2533,9 @@ def _cum_extreme(name, gname, input, dim, better):
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
-        return _return_type(name)(input.clone(), _new(np.zeros((), _i64)))
-    moved = np.moveaxis(b, d, -1)
+        return _return_type(name)(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+    bh = _dev.to_host(b)  # the running indices are found on the host (one copy for a device tensor)
+    moved = np.moveaxis(bh, d, -1)
     idx = np.empty(moved.shape, np.int64)
     best = moved[..., 0].copy()
     cur = np.zeros(moved.shape[:-1], np.int64)
@@ -2476,9 +2545,9 @@ def _cum_extreme(name, gname, input, dim, better):
         best = np.where(upd, v, best)
         cur = np.where(upd, j, cur)
         idx[..., j] = cur
-    idx = np.moveaxis(idx, -1, d)
+    idx = _cst(np.ascontiguousarray(np.moveaxis(idx, -1, d)), b)
     vals = _select_along(name, gname, input, idx, d, True)
-    return _return_type(name)(vals, _new(np.ascontiguousarray(idx)))
+    return _return_type(name)(vals, _new(idx.copy()))
 
 
 def cummax(input, dim):

@@ -16,7 +16,9 @@ import numpy as np
 from ..ops import elementwise as ew
 from ..ops import indexing as I
 from ..ops import shape as S
+from . import _device as _dev
 from . import _dtypes as D
+from ._device import DEV as _DEV
 from ._ops import (
     _bump,
     _can_cast,
@@ -39,7 +41,68 @@ from .autograd.grad_mode import STATE
 
 _nd = np.ndarray
 _i64 = np.dtype(np.int64)
-_as_strided = np.lib.stride_tricks.as_strided
+
+
+def _as_strided(x, shape, strides, writeable=True):
+    return _dev.as_strided(x, shape, strides, writeable=writeable)
+
+
+def _traced(b) -> bool:
+    """True for a tracer / fgrad value (functional mode), False for a host or device buffer."""
+    return type(b) is not _nd and type(b) not in _DEV
+
+
+def _wr(x) -> bool:
+    return x.flags.writeable if type(x) is _nd else _dev.writeable(x)
+
+
+def _reshape_view(b, shape):
+    """``b`` viewed with ``shape`` (ValueError if that needs a copy), on ``b``'s device."""
+    if type(b) is _nd:
+        return np.reshape(b, shape, copy=False)
+    if b.flags.c_contiguous:
+        return b.reshape(shape)
+    strides = _nocopy_strides(b.shape, b.strides, shape)
+    if strides is None:
+        raise ValueError("reshape needs a copy")
+    return _dev.as_strided(b, shape, strides)
+
+
+def _nocopy_strides(old_shape, old_strides, new_shape):
+    """Strides (bytes) viewing a (C-order) array of ``old_shape``/``old_strides`` with
+    ``new_shape`` without a copy, or None (NumPy's attempt_nocopy_reshape)."""
+    olds = [(n, st) for n, st in zip(old_shape, old_strides, strict=False) if n != 1]
+    news = list(new_shape)
+    if 0 in news or 0 in old_shape:
+        return tuple(0 for _ in news)
+    out = [0] * len(news)
+    oi = ni = 0
+    on, nn = len(olds), len(news)
+    while oi < on and ni < nn:
+        np_, op = news[ni], olds[oi][0]
+        oj, nj = oi + 1, ni + 1
+        while np_ != op:
+            if np_ < op:
+                np_ *= news[nj]
+                nj += 1
+            else:
+                op *= olds[oj][0]
+                oj += 1
+        for k in range(oi, oj - 1):
+            if olds[k][1] != olds[k + 1][0] * olds[k + 1][1]:
+                return None
+        out[nj - 1] = olds[oj - 1][1]
+        for k in range(nj - 1, ni, -1):
+            out[k - 1] = out[k] * news[k]
+        oi, ni = oj, nj
+    last = olds[-1][1] if olds else 1
+    for k in range(ni, nn):
+        out[k] = last
+    # size-1 new dims: any stride works; give them the next one's for tidiness
+    for k in range(nn):
+        if news[k] == 1 and k + 1 < nn:
+            out[k] = out[k + 1] * news[k + 1]
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------
@@ -118,7 +181,7 @@ def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None):
 
 def _view_or_functional(src, buf_fn, gname, vf, params):
     b = src._buf
-    if type(b) is not _nd:
+    if _traced(b):
         return _functional(lambda x: vf(x, *params), (src,))
     return _make_view(src, buf_fn(b), gname, vf, params)
 
@@ -166,10 +229,10 @@ def view(self, *shape):
         return _view_dtype(self, shape[0])
     shape = _infer_shape(_size_args(shape), int(np.prod(self._buf.shape, dtype=np.int64)))
     b = self._buf
-    if type(b) is not _nd:
+    if _traced(b):
         return _functional(lambda x: S.reshape(x, shape), (self,))
     try:
-        nb = np.reshape(b, shape, copy=False)
+        nb = _reshape_view(b, shape)
     except ValueError:
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
@@ -196,10 +259,10 @@ def view_as(self, other):
 def reshape(input, *shape):
     shape = _infer_shape(_size_args(shape, "reshape"), int(np.prod(input._buf.shape, dtype=np.int64)))
     b = input._buf
-    if type(b) is not _nd:
+    if _traced(b):
         return _functional(lambda x: S.reshape(x, shape), (input,))
     try:
-        nb = np.reshape(b, shape, copy=False)
+        nb = _reshape_view(b, shape)
     except ValueError:
         from ._ops import clone
 
@@ -304,7 +367,7 @@ def expand(self, *sizes):
         cur = b.shape[i - lead]
         if s == -1 or s == cur:
             shp.append(cur)
-            strides.append(b.strides[i - lead] if type(b) is _nd else 0)
+            strides.append(b.strides[i - lead] if not _traced(b) else 0)
         elif cur == 1:
             shp.append(s)
             strides.append(0)
@@ -318,7 +381,7 @@ def expand(self, *sizes):
     del item
     return _view_or_functional(
         self,
-        lambda x: _as_strided(x, shp, tuple(strides), writeable=x.flags.writeable),
+        lambda x: _as_strided(x, shp, tuple(strides), writeable=_wr(x)),
         "ExpandBackward0",
         _v_expand,
         (shp,),
@@ -458,7 +521,7 @@ def _basic(b, idx):
 def _index_view(input, idx, gname):
     b = input._buf
     indexer, arrays = I.parse_index(b.shape, idx, "indexing")
-    if type(b) is not _nd:
+    if _traced(b):
         return _functional(lambda x: I.gather(x, [], indexer, "clip"), (input,))
     return _make_view(input, _basic(b, idx), gname, _v_gather, (indexer,))
 
@@ -474,7 +537,7 @@ def _multi_view(input, idxs, gname):
     """Several views recorded by one node (unbind / split / chunk)."""
     b = input._buf
     parsed = [I.parse_index(b.shape, idx, "indexing")[0] for idx in idxs]
-    if type(b) is not _nd:
+    if _traced(b):
         return tuple(_functional(lambda x, ix=ix: I.gather(x, [], ix, "clip"), (input,)) for ix in parsed)
     outs = []
     need = STATE.enabled and (input._rg or input._gfn is not None)
@@ -575,7 +638,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
         keep = [k for k in range(x.ndim) if k not in (d1, d2)]
         shape = tuple(x.shape[k] for k in keep) + (length,)
         strides = tuple(x.strides[k] for k in keep) + (x.strides[d1] + x.strides[d2],)
-        return _as_strided(start, shape, strides, writeable=x.flags.writeable)
+        return _as_strided(start, shape, strides, writeable=_wr(x))
 
     return _view_or_functional(input, mk, "DiagonalBackward0", _v_diagonal, (offset, d1, d2))
 
@@ -591,7 +654,7 @@ def unfold(self, dimension, size, step):
     def mk(x):
         shp = x.shape[:d] + (count,) + x.shape[d + 1 :] + (size,)
         st = x.strides[:d] + (x.strides[d] * step,) + x.strides[d + 1 :] + (x.strides[d],)
-        return _as_strided(x, shp, st, writeable=x.flags.writeable)
+        return _as_strided(x, shp, st, writeable=_wr(x))
 
     return _view_or_functional(self, mk, "UnfoldBackward0", _v_unfold, (d, size, step))
 
@@ -753,15 +816,15 @@ def _np_index_item(item, arrays, tmpl):
     """Convert one index item for NumPy; array entries are collected in ``arrays``."""
     if isinstance(item, Tensor):
         a = item._buf
-        if type(a) is not _nd:
+        if type(a) is not _nd and type(a) not in _DEV:
             from ..core.array import Tracer
 
             if isinstance(a, Tracer):
                 a = a._concrete("indexing")._buf
             else:
-                a = np.asarray(a._buf)
+                a = a._buf if type(a._buf) in _DEV else np.asarray(a._buf)
     elif isinstance(item, (list, tuple)):
-        a = np.asarray([np.asarray(i._buf) if isinstance(i, Tensor) else i for i in item])
+        a = np.asarray([_dev.to_host(i._buf) if isinstance(i, Tensor) else i for i in item])
     elif isinstance(item, np.ndarray):
         a = item
     elif isinstance(item, (bool, np.bool_)):
@@ -773,7 +836,7 @@ def _np_index_item(item, arrays, tmpl):
         if a.ndim == 0:
             tmpl.append(bool(a))
             return
-        for nz in np.nonzero(a):
+        for nz in (a.nonzero() if type(a) in _DEV else np.nonzero(a)):
             tmpl.append(("A", len(arrays)))
             arrays.append(nz.astype(np.int64))
         return
@@ -841,7 +904,7 @@ def getitem(self, idx):
     b = self._buf
     if _is_basic(idx):
         _check_basic(b, idx)
-        if type(b) is not _nd:
+        if _traced(b):
             indexer, _ = I.parse_index(b.shape, idx, "indexing")
             return _functional(lambda x: I.gather(x, [], indexer, "clip"), (self,))
         indexer, _ = I.parse_index(b.shape, idx, "indexing")
@@ -859,7 +922,7 @@ def getitem(self, idx):
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
 
-    if type(b) is not _nd:
+    if _traced(b):
         return _functional(fn, (self,) + tuple(arrays))
     try:
         return _op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), fwd, edges=(0,))
@@ -872,9 +935,11 @@ def getitem(self, idx):
 def setitem(self, idx, value):
     idx = _norm_idx(idx)
     b = self._buf
-    if type(b) is not _nd or (isinstance(value, Tensor) and type(value._buf) is not _nd):
+    if _traced(b) or (isinstance(value, Tensor) and _traced(value._buf)):
         return _setitem_functional(self, idx, value)
     vt = isinstance(value, Tensor)
+    if type(b) in _DEV or (vt and type(value._buf) in _DEV):
+        return _setitem_device(self, idx, value)
     if not vt and not isinstance(value, (int, float, bool, complex, np.generic)):
         from ._ops_creation import tensor
 
@@ -944,6 +1009,78 @@ def setitem(self, idx, value):
     )
 
 
+def _split_index_on(b, idx):
+    """`_split_index` with the index arrays on ``b``'s device (an explicit upload of host
+    index data, as PyTorch does for CPU indices of a CUDA tensor)."""
+    tmpl, arrays = _split_index(idx)
+    if type(b) in _DEV:
+        di = _dev.index_of(b)
+        arrays = [_dev.to_dev(a, di) for a in arrays]
+    elif builtins.any(type(a) in _DEV for a in arrays):
+        raise RuntimeError(
+            "indices should be either on cpu or on the same device as the indexed tensor (cpu)")
+    return tmpl, arrays
+
+
+def _setitem_device(self, idx, value):
+    """``self[idx] = value`` when a CUDA tensor is involved.  Basic indexing is a view plus
+    ``copy_`` (which may transfer, as in PyTorch); advanced indexing needs ``value`` on
+    ``self``'s device (or a scalar / 0-dim tensor)."""
+    from ._ops import _fresh, copy_
+
+    b = self._buf
+    vt = isinstance(value, Tensor)
+    if not vt and not isinstance(value, (int, float, bool, complex, np.generic)):
+        from ._ops_creation import tensor
+
+        value = tensor(value, dtype=D.from_np(b.dtype), device=self.device)
+        vt = True
+    basic = _is_basic(idx)
+    if basic:
+        _check_basic(b, idx)
+        v = getitem(self, idx)
+        if not vt:
+            from ._ops_creation import scalar_tensor
+
+            value = scalar_tensor(value, dtype=D.from_np(b.dtype), device=self.device)
+        copy_(v, value)
+        return
+    if type(b) not in _DEV:
+        raise RuntimeError(
+            "indices should be either on cpu or on the same device as the indexed tensor (cpu)")
+    if vt and type(value._buf) is _nd:
+        if value._buf.ndim:
+            raise _dev.same_device_error(str(self.device), "cpu")
+        value = value.to(self.device)
+    tmpl, arrays = _split_index_on(b, idx)
+    grad = STATE.enabled and (
+        _req(self) or (vt and _req(value)) or (self._base is not None and _req(self._base))
+    )
+    if not grad:
+        vb = value._buf if vt else value
+        if vt:
+            vb = _fresh(vb, [b]) if vb is not b else vb.copy()
+        b[_rebuild(tmpl, arrays)] = vb
+        _bump(self)
+        return
+    dt = b.dtype
+    if not vt:
+        value = np.asarray(value, dt)
+
+    def fn(x, v, *arrs):
+        return _fnp()._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
+
+    _inplace(
+        self,
+        "IndexPutBackward0",
+        ("index_put", _hashable(tmpl), dt),
+        fn,
+        (self, value) + tuple(arrays),
+        None,
+        (0, 1),
+    )
+
+
 def _setitem_functional(self, idx, value):
     """``x[idx] = v`` in functional mode: ``x`` is rebound to ``x.at[idx].set(v)``."""
     from ._ops import _fval
@@ -961,14 +1098,14 @@ def index_put_(self, indices, values, accumulate=False):
     if not accumulate:
         setitem(self, tuple(indices), values)
         return self
-    tmpl, arrays = _split_index(tuple(indices))
+    tmpl, arrays = _split_index_on(self._buf, tuple(indices))
     dt = self._buf.dtype
 
     def fn(x, v, *arrs):
         return _fnp()._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "add")
 
     new = self._buf.copy()
-    np.add.at(new, _rebuild(tmpl, arrays), values._buf)
+    _dev.xp_of(new).add.at(new, _rebuild(tmpl, arrays), values._buf)
     return _inplace(
         self,
         "IndexPutBackward0",
@@ -1123,7 +1260,7 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     args = (input, srcv) + arrs
     edges = (0, 1)
     if inplace:
-        if type(b) is not _nd:
+        if type(b) is not _nd:  # tracers, or the device: the fgrad definition computes it
             return _inplace(input, gname, key, fn, args, None, edges)
         return _inplace(input, gname, key, fn, args, fwd(b, sb, *arrs), edges)
     return _op(gname, key, fn, args, fwd, edges=edges)
@@ -1287,7 +1424,10 @@ def masked_fill_(self, mask, value):
     def fn(x, m, v):
         return ew.select(m, ew.add(ew.mul(x, 0), ew.convert_element_type(v, dt)), x)
 
-    new = np.where(mb, np.asarray(vv._buf if isinstance(vv, Tensor) else vv, dt), b)
+    if type(b) is _nd:
+        new = np.where(mb, np.asarray(vv._buf if isinstance(vv, Tensor) else vv, dt), b)
+    else:  # tracers or the device: the fgrad definition computes it there
+        new = None
     return _inplace(
         self,
         "MaskedFillBackward0",
@@ -1300,10 +1440,10 @@ def masked_fill_(self, mask, value):
 
 
 def masked_scatter(input, mask, source):
-    mb = np.broadcast_to(mask._buf, input._buf.shape)
+    mb = _dev.xp_of(mask._buf).broadcast_to(mask._buf, input._buf.shape)
     n = int(mb.sum())
     src = reshape(source, (-1,))[:n] if n else None
-    out = input.clone() if src is None else index_put(input, (_new(np.asarray(mb)),), src)
+    out = input.clone() if src is None else index_put(input, (_new(mb.copy()),), src)
     return out
 
 
@@ -1392,13 +1532,14 @@ def put_(self, index, source, accumulate=False):
 
 def nonzero(input, *, out=None, as_tuple=False):
     b = input._buf
-    nz = np.nonzero(b) if b.ndim else np.nonzero(b.reshape(1))
+    nz = (b if b.ndim else b.reshape(1)).nonzero()
     if as_tuple:
         return tuple(_new(a.astype(np.int64)) for a in nz)
+    xp = _dev.xp_of(b)
     res = _new(
-        np.ascontiguousarray(np.stack(nz, axis=1).astype(np.int64))
+        xp.ascontiguousarray(xp.stack(nz, axis=1).astype(np.int64))
         if b.ndim
-        else np.zeros((int(bool(b)), 0), np.int64)
+        else xp.zeros((int(bool(b)), 0), np.int64)
     )
     return res if out is None else _out(out, res, "nonzero")
 
@@ -1622,7 +1763,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     else:
         x = input
         d = _wrap_dim(dim, b.ndim)
-    rep_c = np.asarray(rep).astype(np.int64)
+    rep_c = np.asarray(_dev.to_host(rep)).astype(np.int64)
     n = x._buf.shape[d]
     idx = np.repeat(np.arange(n, dtype=np.int64), np.broadcast_to(rep_c, (n,)) if rep_c.ndim == 0 else rep_c)
     return index_select(x, d, _new(idx))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _device as _dev
+from .._device import DEV as _DEV
 from .._tensor import Tensor, _wrap
 from . import graph
 from .function import Function, FunctionCtx, InplaceFunction, NestedIOFunction, once_differentiable
@@ -41,7 +43,11 @@ def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
                 raise RuntimeError(
                     f"grad can be implicitly created only for real scalar outputs but got {o.dtype}"
                 )
-            b = np.ones(o._buf.shape, o._buf.dtype)
+            ob = o._buf
+            if type(ob) in _DEV:
+                b = _dev.full(ob.shape, 1, ob.dtype, _dev.index_of(ob))
+            else:
+                b = np.ones(ob.shape, ob.dtype)
             res.append(_wrap(b) if create_graph else b)
             continue
         if not isinstance(g, Tensor):
@@ -55,9 +61,14 @@ def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a "
                 f"shape of {o.shape}."
             )
+        if g.device != o.device:
+            raise RuntimeError(
+                f"invalid gradient at index {i} - expected device {o.device} but got {g.device}"
+            )
         if g._buf.dtype.kind in "fc" and o._buf.dtype.kind in "fc" and g._buf.dtype != o._buf.dtype:
             g = g.to(o.dtype)
-        res.append(g if create_graph else np.asarray(g._buf))
+        gb = g._buf
+        res.append(g if create_graph else (gb if type(gb) in _DEV else np.asarray(gb)))
     return res
 
 
@@ -177,7 +188,8 @@ def grad(
 
             r = zeros_like(t)
         elif r is not None and not create_graph:
-            r = _wrap(np.array(r._buf)) if r._gfn is None else r
+            if r._gfn is None:
+                r = _wrap(r._buf.copy() if type(r._buf) in _DEV else np.array(r._buf))
         out.append(r)
     del single_input
     return tuple(out)

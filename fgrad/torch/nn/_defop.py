@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _ops as _core
+from .._device import DEV as _DEV
 from .._tensor import Tensor
 
 _nd = np.ndarray
@@ -35,13 +36,16 @@ def defop(name: str, key, fn, args, fwd=None, multi: bool = False):
 
 
 def buf(t: Tensor):
-    """The NumPy buffer of a tensor (or its fgrad value in functional mode)."""
+    """The buffer of a tensor (NumPy, or CuPy on the CUDA device; its fgrad value in
+    functional mode)."""
     return t._buf
 
 
 def is_concrete(t: Tensor) -> bool:
-    """True when the tensor holds a NumPy buffer (eager mode), False for traced values."""
-    return type(t._buf) is _nd
+    """True when the tensor holds a buffer (NumPy, or the CUDA device's: eager mode), False for
+    traced values."""
+    tb = type(t._buf)
+    return tb is _nd or tb in _DEV
 
 
 def wrap(arr: np.ndarray) -> Tensor:

@@ -35,6 +35,7 @@ import fgrad.torch as torch
 from fgrad import lax
 from fgrad import nn as fnn
 
+from .. import _device as _dev
 from .._tensor import Tensor
 from ._defop import buf, defop, is_concrete, wrap
 
@@ -511,7 +512,8 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if b.size and (b.min() < 0 or b.max() >= num_classes):
         raise RuntimeError("Class values must be smaller than num_classes." if b.max() >= num_classes
                            else "Class values must be non-negative.")
-    out = (b[..., None] == np.arange(num_classes)).astype(np.int64)
+    xp = _dev.xp_of(b)
+    out = (b[..., None] == xp.arange(num_classes)).astype(np.int64)
     return wrap(out)
 
 
@@ -521,7 +523,9 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
     """A random mask of 1/(1-p) (kept) and 0 (dropped) in ``like``'s dtype."""
-    keep = torch.rand(shape, dtype=like.dtype) if like.is_floating_point() else torch.rand(shape)
+    dev = like.device
+    keep = torch.rand(shape, dtype=like.dtype, device=dev) if like.is_floating_point() else \
+        torch.rand(shape, device=dev)
     return (keep < (1.0 - p)).to(like.dtype) / (1.0 - p)
 
 

@@ -253,7 +253,7 @@ class RNNBase(Module):
         expected = (self.num_layers * D, B, self.hidden_size)
         states = []
         if hx is None:
-            z = torch.zeros(expected, dtype=input.dtype)
+            z = torch.zeros(expected, dtype=input.dtype, device=input.device)
             states = [z] * n_states
         else:
             hs = list(hx) if isinstance(hx, (tuple, list)) else [hx]
@@ -436,7 +436,7 @@ class RNNCellBase(Module):
             raise RuntimeError(f"input has inconsistent input_size: got {input.size(-1)} expected "
                                f"{self.input_size}")
         if hx is None:
-            z = torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+            z = torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
             hs = [z] * n
         else:
             hs = [h if batched else h.unsqueeze(0) for h in (list(hx) if isinstance(hx, (tuple,
