@@ -25,8 +25,8 @@ float16 values are held in ``float`` registers and rounded to half after every o
 
 **Templates.**  ``prim.kernel`` (set in ``fgrad/ops/*.py``) is a format string, or a dict
 from dtype kinds (``"f"``, ``"iu"``, ``"b"`` ...) to format strings, over the operands
-``{0}, {1}, ...`` (already in the loop dtype), the loop's C type ``{T}`` and the float
-function suffix ``{f}`` (``"f"`` for float32/float16 loops: ``exp{f}`` is ``expf`` there and
+``{0}, {1}, ...`` (already in the loop dtype), the equation's parameters by name, the
+loop's C type ``{T}`` and the float function suffix ``{f}`` (``"f"`` for float32/float16 loops: ``exp{f}`` is ``expf`` there and
 ``exp`` for float64).  NumPy semantics that C lacks (floor division and ``remainder`` with
 Python's sign rules, NaN-propagating max/min, ``logaddexp``, integer powers, XLA shifts)
 live in small ``fg_*`` device helpers below, included in a kernel only when it uses them.
@@ -217,6 +217,15 @@ HELPERS = {
   return mod;
 }
 """),
+    # numpy's round(x, d): x * 10**d (10**d rounded to the loop type), rint, divide back
+    "fg_round": _overloads("""__device__ __forceinline__ @T@ fg_round(@T@ x, int d) {
+  if (d == 0) return rint@f@(x);
+  double p = 1.0;
+  for (int k = 0; k < (d < 0 ? -d : d); ++k) p *= 10.0;
+  const @T@ s = (@T@)p;
+  return d > 0 ? rint@f@(x * s) / s : rint@f@(x / s) * s;
+}
+"""),
     "fg_logaddexp": _overloads("""__device__ __forceinline__ @T@ fg_logaddexp(@T@ x, @T@ y) {
   if (x == y) return x + 0.693147180559945309417232121458176568@f@;
   const @T@ d = x - y;
@@ -365,7 +374,9 @@ def _check_params(e, compute) -> None:
     """Per-primitive conditions beyond the template (guards for exactness)."""
     name = e.prim.name
     if name == "round" and e.params.get("decimals", 0) != 0:
-        raise Unsupported("round with decimals")
+        dt = np.dtype(compute)
+        if dt == F16 or (dt.kind in "iu" and e.params["decimals"] < 0):  # NumPy rounds in steps
+            raise Unsupported("round with decimals of float16 / to tens of integers")
     if name == "pow" and np.dtype(compute).kind in "iu":
         y = e.invars[1]
         if type(y) is not Literal or isinstance(y.val, float) or y.val < 0:
@@ -414,7 +425,7 @@ class Body:
     def equation(self, e) -> None:
         ins, compute = loop_types(e)
         code = template(e, compute).format(*[self.operand(a, d) for a, d in zip(e.invars, ins)],
-                                           T=reg_type(compute), f=fsuffix(compute))
+                                           T=reg_type(compute), f=fsuffix(compute), **e.params)
         out = e.outvars[0]
         dt = out.aval.dtype
         value = f"(float)(float16){paren(code)}" if dt == F16 else f"({reg_type(dt)}){paren(code)}"
@@ -753,6 +764,10 @@ def plan_program(prog, steps) -> list:
 # ---------------------------------------------------------------------------------------
 # building kernels (cached by source hash)
 
+# No contraction of a*b+c into fma: each operation rounds like NumPy's (and like unfused
+# cupy), so correctly rounded operations give bit-identical results; elementwise kernels are
+# memory-bound, fma buys nothing there.
+OPTIONS = ("--fmad=false",)
 _CACHE: dict = {}
 _cache_lock = threading.Lock()
 STATS = {"built": 0, "hits": 0}
@@ -774,11 +789,11 @@ def build(spec: KernelSpec, xp):
             return k
         if spec.kind == "elementwise":
             k = xp.ElementwiseKernel(spec.in_params, spec.out_params, spec.operation, spec.name,
-                                     preamble=spec.preamble)
+                                     preamble=spec.preamble, options=OPTIONS)
         else:
             k = xp.ReductionKernel(spec.in_params, spec.out_params, spec.map_expr, spec.reduce_expr,
                                    spec.post_map_expr, spec.identity, spec.name,
-                                   reduce_type=spec.reduce_type, preamble=spec.preamble)
+                                   reduce_type=spec.reduce_type, preamble=spec.preamble, options=OPTIONS)
         _CACHE[key] = k
         STATS["built"] += 1
         return k
@@ -846,4 +861,4 @@ def generate(prog, steps, xp) -> Executable:
 
 
 __all__ = ["supports", "generate", "plan_program", "plan_group", "build", "KernelSpec", "Part",
-           "Unsupported", "expressible", "literal", "ctype", "HELPERS", "STATS"]
+           "Unsupported", "expressible", "literal", "ctype", "HELPERS", "OPTIONS", "STATS"]

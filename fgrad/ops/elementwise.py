@@ -315,7 +315,7 @@ logistic_p = unary("logistic", np.exp, lambda x, y: mul(y, sub(1.0, y)),
 logistic_p.impl = _stable_logistic
 logistic_p.ufunc = None  # not a single ufunc: compiled code must call the impl
 round_p = elementwise("round", lambda xp, x, decimals=0: xp.round(x, decimals),
-                      kernel={"f": "rint{f}({0})", "iu": "{0}"})  # decimals=0 only
+                      kernel={"f": "fg_round({0}, {decimals})", "iu": "{0}"})
 round_p.jvp = _zero_jvp(round_p)
 
 for _p in (conj_p, real_p, imag_p):
