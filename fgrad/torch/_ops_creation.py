@@ -136,8 +136,8 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
         if dtype is None or data._buf.dtype == D.to_np(dtype):
             return data
         return data.to(dtype)
-    if type(data) in _DEV:
-        t = _wrap(data if idx is not None and _dev.index_of(data) == idx else to_device_buf(data, idx))
+    if type(data) in _DEV:  # a CuPy array: shared (device=None keeps it where it is)
+        t = _wrap(data if device is None or _dev.index_of(data) == idx else to_device_buf(data, idx))
         return t if dtype is None else t.to(dtype)
     if idx is not None:
         return tensor(data, dtype=dtype, device=f"cuda:{idx}")

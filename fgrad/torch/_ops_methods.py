@@ -78,12 +78,15 @@ def _caster(dt):
 
 def type_(self, dtype=None, non_blocking=False, **kwargs):
     if dtype is None:
-        return legacy_type_name(self.dtype)
+        name = legacy_type_name(self.dtype)
+        return name.replace("torch.", "torch.cuda.", 1) if O.buf_index(self._buf) is not None else name
     if isinstance(dtype, str):
-        cls = _LEGACY_BY_NAME.get(dtype)
+        on_cuda = dtype.startswith("torch.cuda.")
+        cls = _LEGACY_BY_NAME.get(dtype.replace("torch.cuda.", "torch.", 1))
         if cls is None:
             raise ValueError(f"invalid type: '{dtype}'")
-        return O.to_dtype(self, cls._dtype)
+        r = O.to_dtype(self, cls._dtype)
+        return cuda(r) if on_cuda else O.to_device(r, None)
     if isinstance(dtype, type) and hasattr(dtype, "_dtype"):
         return O.to_dtype(self, dtype._dtype)
     return O.to_dtype(self, D.canonical(dtype))

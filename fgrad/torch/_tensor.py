@@ -1005,9 +1005,14 @@ def _str_intern(t: Tensor, contents=None) -> str:
     indent = len(prefix)
     suffixes = []
     buf = _concrete_buf(t)
+    dflt = _dev.default_index()
     if type(buf) is not _ndarray and type(buf) in _DEV:
-        suffixes.append(f"device='{device_of_buf(buf)}'")
+        d = device_of_buf(buf)
+        if d.index != dflt:  # PyTorch omits the default device
+            suffixes.append(f"device='{d}'")
         buf = _dev.to_host(buf)
+    elif dflt is not None:
+        suffixes.append("device='cpu'")
     dt = D.from_np(buf.dtype)
     default_ok = dt in (D.get_default_dtype(), D.DEFAULT.complex, D.int64, D.bool_)
     if contents is not None:

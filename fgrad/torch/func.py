@@ -26,6 +26,7 @@ import numpy as np
 
 from ..core.array import Array, ArrayImpl, Tracer, wrap
 from ..tree_util import tree_map
+from ._device import DEV as _DEV
 from ._tensor import Tensor, _wrap
 
 _nd = np.ndarray
@@ -35,7 +36,7 @@ def to_array(t: Tensor) -> Array:
     """The tensor's data as an `fgrad.Array` (no copy: the array sees later in-place
     changes to the tensor, so treat it as a snapshot only while the tensor is unchanged)."""
     b = t._buf
-    return wrap(b) if type(b) is _nd else b
+    return wrap(b) if type(b) is _nd or type(b) in _DEV else b
 
 
 def from_array(a) -> Tensor:
@@ -44,7 +45,7 @@ def from_array(a) -> Tensor:
         return _wrap(a._buf)
     if isinstance(a, Tracer):
         return _wrap(a)
-    if isinstance(a, np.ndarray):
+    if isinstance(a, np.ndarray) or type(a) in _DEV:
         return _wrap(a)
     return _wrap(np.asarray(a))
 
@@ -60,7 +61,9 @@ def _to_tensor(v):
 
 
 def _is_functional_value(v) -> bool:
-    return isinstance(v, Array) or (isinstance(v, Tensor) and not isinstance(v._buf, _nd))
+    return isinstance(v, Array) or (
+        isinstance(v, Tensor) and not isinstance(v._buf, _nd) and type(v._buf) not in _DEV
+    )
 
 
 def _resolve(module, name):

@@ -41,9 +41,10 @@ import numpy as np
 
 import fgrad.torch as torch
 
+from . import _device as _dev
 from . import _dtypes as D
 from ._storage import TypedStorage, UntypedStorage
-from ._tensor import Tensor
+from ._tensor import Tensor, _wrap, check_device
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals", "safe_globals",
            "DEFAULT_PROTOCOL"]
@@ -137,7 +138,8 @@ def _encode(obj, encoding="latin1"):
 
 
 class _Loaded:
-    """A storage read from a file: a flat NumPy array and its location."""
+    """A storage read from a file: a flat array (host, or CUDA after ``map_location``) and its
+    location."""
 
     __slots__ = ("flat", "location", "typed")
 
@@ -309,10 +311,14 @@ class _Pickler(pickle._Pickler):
 
 
 def _storage_bytes(st: UntypedStorage) -> np.ndarray:
-    """The bytes of an untyped storage (no copy)."""
+    """The bytes of an untyped storage (no copy on the host; a copy to the host for a CUDA
+    storage)."""
     if st.nbytes() == 0:
         return np.empty(0, np.uint8)
-    return np.ascontiguousarray(st._bytes)
+    b = st._bytes
+    if _dev.is_dev(b):
+        return _dev.to_host(b)
+    return np.ascontiguousarray(b)
 
 
 def _aligned_extra(offset: int, name: str, size: int) -> bytes:
@@ -467,7 +473,9 @@ class _Loader:
         self.storages[key] = st
         return st
 
-    def _restore(self, flat: np.ndarray, location: str) -> np.ndarray:
+    def _restore(self, flat: np.ndarray, location: str):
+        """The storage ``flat`` (host bytes read from the file) placed where ``map_location``
+        says: on the host, or copied to a CUDA device."""
         ml = self.map_location
         target = location
         if ml is None:
@@ -487,12 +495,19 @@ class _Loader:
         else:
             raise ValueError(f"Unsupported map_location type {type(ml).__name__}")
         dev = torch.device(target)
-        if dev.type == "cuda" and not torch.cuda.is_available():
-            raise RuntimeError(
-                "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
-                "If "
-                "you are running on a CPU-only machine, please use torch.load with "
-                "map_location=torch.device('cpu') to map your storages to the CPU.")
+        if dev.type == "cuda":
+            if not torch.cuda.is_available():
+                raise RuntimeError(
+                    "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+                    "False. If you are running on a CPU-only machine, please use torch.load with "
+                    "map_location=torch.device('cpu') to map your storages to the CPU.")
+            idx = 0 if dev.index is None else dev.index
+            if idx >= torch.cuda.device_count():
+                raise RuntimeError(
+                    f"Attempting to deserialize object on CUDA device {idx} but torch.cuda.device_count() is "
+                    f"{torch.cuda.device_count()}. Please use torch.load with map_location to map your "
+                    "storages to an existing device.")
+            return _dev.to_dev(flat, check_device(f"cuda:{idx}"))
         return flat
 
 
@@ -598,10 +613,10 @@ def _view_of_storage(st, offset: int, size: tuple, stride: tuple) -> Tensor:
         base = torch.Tensor(st)
     if hasattr(base, "as_strided"):
         return base.as_strided(size, stride, offset)
-    flat = base.numpy()
+    flat = base._buf
     item = flat.itemsize
-    arr = np.lib.stride_tricks.as_strided(flat[offset:], size, tuple(s * item for s in stride))
-    return torch.from_numpy(arr)
+    arr = _dev.as_strided(flat[offset:], size, tuple(s * item for s in stride))
+    return _wrap(arr)
 
 
 def _default_weights_only(pickle_module) -> bool:
