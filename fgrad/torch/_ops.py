@@ -76,7 +76,9 @@ def _fval(a):
 def _fwrap(o) -> Tensor:
     if type(o) is ArrayImpl:
         b = o._buf
-        return _new(np.array(b) if isinstance(b, _nd) else (b.copy() if type(b) in _DEV else b))
+        if type(b) in _DEV:
+            return _new(b.copy())
+        return _new(np.array(b) if isinstance(b, _nd) else b)
     if isinstance(o, Tracer):
         return _wrap(o)
     return _new(np.asarray(o))
@@ -448,7 +450,13 @@ def _out(out, res: Tensor, name: str) -> Tensor:
             )
         resize_(out, src.shape)
         ob = out._buf
-    np.copyto(ob, src, casting="unsafe")
+    if type(ob) is _nd and type(src) is _nd:
+        np.copyto(ob, src, casting="unsafe")
+    else:
+        if buf_index(ob) != buf_index(src):
+            raise RuntimeError(
+                f"Expected out tensor to have device {res.device}, but got {out.device} instead")
+        _copyto(ob, src)
     out._get_vc().v += 1
     return out
 
@@ -1389,6 +1397,14 @@ def bitwise_xor(input, other, *, out=None):
     return _bxor(input, other, out=out)
 
 
+def _asb(r, dtype=None):
+    """``np.asarray`` for the result of a NumPy call on a buffer: host results become arrays,
+    results on the device (NumPy calls on CuPy arrays dispatch to CuPy) pass through."""
+    if type(r) in _DEV:
+        return r if dtype is None else r.astype(dtype, copy=False)
+    return np.asarray(r, dtype)
+
+
 def _cst(c, like):
     """The host constant ``c`` on ``like``'s device (itself when ``like`` is on the host)."""
     if type(like) is _nd or type(like) not in _DEV:
@@ -1712,6 +1728,12 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a = input._buf
     b = other._buf if isinstance(other, Tensor) else other
     Rd = result_dtype(input, other)
+    if type(a) in _DEV or type(b) in _DEV:
+        x, y = _unify((input, other if isinstance(other, Tensor) else np.asarray(_scalar_value(other), Rd)))
+        A = x._buf if isinstance(x, Tensor) else x
+        B = y._buf if isinstance(y, Tensor) else y
+        xp = _dev.xp_of(A if type(A) in _DEV else B)
+        return _new(xp.isclose(A.astype(Rd), B.astype(Rd), rtol=rtol, atol=atol, equal_nan=equal_nan))
     return _new(
         np.isclose(
             a.astype(Rd, copy=False),
@@ -1729,6 +1751,9 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
 def equal(input, other) -> bool:
     a, b = input._buf, other._buf
+    if type(a) in _DEV or type(b) in _DEV:
+        a, b = [t._buf if isinstance(t, Tensor) else t for t in _unify((input, other))]
+        return a.shape == b.shape and bool(_dev.xp_of(a).array_equal(a, b))
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
@@ -2023,9 +2048,9 @@ def argmax(input, dim=None, keepdim=False):
     b = input._buf
     if dim is None:
         r = _argmax_nan(b.reshape(-1), 0)
-        return _new(np.asarray(r).reshape((1,) * b.ndim) if keepdim else np.asarray(r))
+        return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
-    r = _argmax_nan(b, d) if b.ndim else np.zeros((), _i64)
+    r = _argmax_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
     return _new(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
 
@@ -2033,9 +2058,9 @@ def argmin(input, dim=None, keepdim=False):
     b = input._buf
     if dim is None:
         r = _argmin_nan(b.reshape(-1), 0)
-        return _new(np.asarray(r).reshape((1,) * b.ndim) if keepdim else np.asarray(r))
+        return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
-    r = _argmin_nan(b, d) if b.ndim else np.zeros((), _i64)
+    r = _argmin_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
     return _new(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
 
@@ -2143,7 +2168,7 @@ def _np_vector_norm(b, ord_, axes, keepdim):
         r = np.sum(a, axis=axes, keepdims=keepdim)
     else:
         r = np.sum(a**ord_, axis=axes, keepdims=keepdim) ** (1.0 / ord_)
-    return np.asarray(r).astype(a.dtype, copy=False)
+    return _asb(r).astype(a.dtype, copy=False)
 
 
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
@@ -2271,24 +2296,24 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
 def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
     if dim is None:
-        res = _new(np.asarray(np.all(b)))
+        res = _new(_asb(np.all(b)))
     else:
-        res = _new(np.asarray(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+        res = _new(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
     return res if out is None else _out(out, res, "all")
 
 
 def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
     if dim is None:
-        res = _new(np.asarray(np.any(b)))
+        res = _new(_asb(np.any(b)))
     else:
-        res = _new(np.asarray(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+        res = _new(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
     return res if out is None else _out(out, res, "any")
 
 
 def count_nonzero(input, dim=None):
     b = input._buf
-    return _new(np.asarray(np.count_nonzero(b, axis=None if dim is None else _dims(dim, b.ndim)), _i64))
+    return _new(_asb(np.count_nonzero(b, axis=None if dim is None else _dims(dim, b.ndim)), _i64))
 
 
 # -- sorting-like ----------------------------------------------------------------------
@@ -2632,7 +2657,7 @@ def fill_(self, value):
             return S.broadcast_to(ew.convert_element_type(v, dt), x.shape)
 
         return _inplace(
-            self, "FillBackward3", ("fill_t", dt), fn, (self, value), np.asarray(value._buf, dt), (0, 1)
+            self, "FillBackward3", ("fill_t", dt), fn, (self, value), value._buf.astype(dt), (0, 1)
         )
     value = _scalar_value(value)
     b = self._buf
@@ -2677,7 +2702,7 @@ def resize_(self, *sizes, memory_format=None):
     off = self.storage_offset()
     flat = st._flat
     if off + n > flat.shape[0]:
-        new = np.zeros(off + n, b.dtype)
+        new = _dev.xp_of(flat).zeros(off + n, b.dtype)
         new[: flat.shape[0]] = flat
         st._flat = new
         flat = new
@@ -2908,7 +2933,7 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", ou
         keepdims=keepdim and dim is not None,
         method=interpolation,
     )
-    res = _new(np.asarray(r).astype(b.dtype))
+    res = _new(_asb(r).astype(b.dtype))
     return res if out is None else _out(out, res, "nanquantile")
 
 
@@ -2988,7 +3013,7 @@ def vander(x, N=None, increasing=False):
 
 
 def ones_like_t(x):
-    return _new(np.ones(x._buf.shape, x._buf.dtype))
+    return _new(_dev.xp_of(x._buf).ones(x._buf.shape, x._buf.dtype))
 
 
 def dropout(input, p=0.5, train=True):

@@ -452,6 +452,9 @@ def _filled(s, value, d, requires_grad, idx):
 def zeros_like(
     input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
 ) -> Tensor:
+    b = input._buf
+    if device is None and type(b) is _nd:
+        return _finish(np.zeros(b.shape, b.dtype if dtype is None else D.to_np(dtype)), requires_grad)
     s, d = _like(input, dtype)
     return _filled(s, 0, d, requires_grad, like_index(input, device))
 
@@ -466,6 +469,9 @@ def ones_like(
 def empty_like(
     input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
 ) -> Tensor:
+    b = input._buf
+    if device is None and type(b) is _nd:
+        return _finish(np.zeros(b.shape, b.dtype if dtype is None else D.to_np(dtype)), requires_grad)
     s, d = _like(input, dtype)
     return _filled(s, 0, d, requires_grad, like_index(input, device))
 

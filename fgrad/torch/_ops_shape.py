@@ -836,7 +836,7 @@ def _np_index_item(item, arrays, tmpl):
         if a.ndim == 0:
             tmpl.append(bool(a))
             return
-        for nz in (a.nonzero() if type(a) in _DEV else np.nonzero(a)):
+        for nz in (_dev.xp_of(a).nonzero(a) if type(a) in _DEV else np.nonzero(a)):
             tmpl.append(("A", len(arrays)))
             arrays.append(nz.astype(np.int64))
         return
@@ -1532,7 +1532,7 @@ def put_(self, index, source, accumulate=False):
 
 def nonzero(input, *, out=None, as_tuple=False):
     b = input._buf
-    nz = (b if b.ndim else b.reshape(1)).nonzero()
+    nz = _dev.xp_of(b).nonzero(b if b.ndim else b.reshape(1))
     if as_tuple:
         return tuple(_new(a.astype(np.int64)) for a in nz)
     xp = _dev.xp_of(b)
@@ -1566,7 +1566,7 @@ def cat(tensors, dim=0, *, out=None):
     # legacy: 1-D empty tensors are skipped
     keep = [t for t in ts if not (t._buf.ndim == 1 and t._buf.shape[0] == 0)]
     if not keep:
-        res = _new(np.empty((0,), result_dtype(*ts)))
+        res = _new(_dev.xp_of(ts[0]._buf).empty((0,), result_dtype(*ts)))
         return res if out is None else _out(out, res, "cat")
     nd = keep[0]._buf.ndim
     if nd == 0:
@@ -1887,7 +1887,7 @@ def block_diag(*tensors):
     Rd = result_dtype(*ts)
     from ._ops_creation import zeros
 
-    out = zeros(rows, cols, dtype=D.from_np(Rd))
+    out = zeros(rows, cols, dtype=D.from_np(Rd), device=ts[0].device)
     r = c = 0
     parts = []
     for t_ in ts:
@@ -1919,7 +1919,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         r = np.searchsorted(s, v, side=sd)
     else:
         r = np.stack([np.searchsorted(s[i], v[i], side=sd) for i in range(s.shape[0])])
-    return _new(np.asarray(r).astype(np.int32 if out_int32 else np.int64))
+    r = r if type(r) in _DEV else np.asarray(r)
+    return _new(r.astype(np.int32 if out_int32 else np.int64))
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002

@@ -27,6 +27,7 @@ import numpy as np
 from . import _device as _dev
 from . import _dtypes as D
 from ._device import DEV as _DEV
+from ._device import _state as _DEV_STATE
 from ._storage import TypedStorage, UntypedStorage, _VC, _data_ptr, flat_of
 
 _ndarray = np.ndarray
@@ -133,7 +134,7 @@ def check_device(dev):
     """The CUDA device index asked for by ``dev`` (None for the CPU): PyTorch's errors
     when there is no CUDA device (see `_device`)."""
     if dev is None:
-        return _dev.default_index()
+        return _DEV_STATE["default"]
     d = dev if isinstance(dev, device) else device(dev)
     if d.type == "cuda":
         _dev.require(d.index)

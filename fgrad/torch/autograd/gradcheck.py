@@ -5,7 +5,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _device as _dev
 from .._tensor import Tensor, _wrap
+
+
+def _host64(t) -> np.ndarray:
+    """A float64 host copy of a tensor's values (its buffer may be on the CUDA device)."""
+    return np.array(_dev.to_host(t._buf), np.float64)
+
+
+def _like(arr: np.ndarray, t: Tensor):
+    """The host array ``arr`` as a tensor on ``t``'s device."""
+    b = t._buf
+    return _wrap(arr if not _dev.is_dev(b) else _dev.to_dev(arr, _dev.index_of(b)))
 
 
 class GradcheckError(RuntimeError):
@@ -41,9 +53,9 @@ def _numerical_jacobian(func, inputs, out_index, in_index, eps):
         for i in range(n_in):
             orig = flat[i].item()
             flat[i] = orig - eps
-            lo = np.array(_outputs(func, inputs)[out_index]._buf, np.float64).reshape(-1)
+            lo = _host64(_outputs(func, inputs)[out_index]).reshape(-1)
             flat[i] = orig + eps
-            hi = np.array(_outputs(func, inputs)[out_index]._buf, np.float64).reshape(-1)
+            hi = _host64(_outputs(func, inputs)[out_index]).reshape(-1)
             flat[i] = orig
             jac[i] = (hi - lo) / (2 * eps)
     return jac
@@ -61,9 +73,9 @@ def _analytical_jacobian(func, inputs, out_index, in_index):
     for j in range(n_out):
         g = np.zeros(out._buf.shape, out._buf.dtype)
         g.reshape(-1)[j] = 1
-        (gx,) = autograd_grad(out, x, _wrap(g), retain_graph=True, allow_unused=True)
+        (gx,) = autograd_grad(out, x, _like(g, out), retain_graph=True, allow_unused=True)
         if gx is not None:
-            jac[:, j] = np.asarray(gx._buf, np.float64).reshape(-1)
+            jac[:, j] = _host64(gx).reshape(-1)
     return jac
 
 
@@ -141,7 +153,7 @@ def gradgradcheck(
     if grad_outputs is None:
         rng = np.random.default_rng(0)
         grad_outputs = tuple(
-            _wrap(rng.standard_normal(o._buf.shape).astype(o._buf.dtype)).requires_grad_() for o in outs
+            _like(rng.standard_normal(o._buf.shape).astype(o._buf.dtype), o).requires_grad_() for o in outs
         )
     grad_outputs = _as_tuple(grad_outputs)
     n_in = len(inputs)

@@ -525,7 +525,8 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
     avals = []
     i = 0
     for a in args:
-        if type(a) is _ndarray or type(a) in _DEV:
+        ta = type(a)
+        if ta is not Tensor and (ta is _ndarray or ta in _DEV):
             avals.append((a.shape, a.dtype))
         else:
             b = a._buf
@@ -546,13 +547,14 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
         cls = node_class(name, node_base)
     node = cls()
     node._prog = prog
-    ob = outs[0]._buf if outs and outs[0] is not None else None
-    if type(ob) is not _ndarray and type(ob) in _DEV:
-        node._di = _dev.index_of(ob)
+    o0 = outs[0]
+    if o0 is not None and type(o0._buf) is not _ndarray and type(o0._buf) in _DEV:
+        node._di = _dev.index_of(o0._buf)
     saved = []
     for i in prog.in_used:
         a = args[i]
-        if type(a) is _ndarray or type(a) in _DEV:
+        ta = type(a)
+        if ta is not Tensor and (ta is _ndarray or ta in _DEV):
             saved.append((0, a))
         else:
             vc = a._vc
@@ -570,7 +572,8 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
     nxt = []
     for i in edges:
         a = args[i]
-        if type(a) is _ndarray or type(a) in _DEV:
+        ta = type(a)
+        if ta is not Tensor and (ta is _ndarray or ta in _DEV):
             nxt.append((None, 0))
         elif a._base is None and a._gfn is not None:
             nxt.append((a._gfn, a._oi))
