@@ -369,6 +369,39 @@ def test_gradient_crosses_a_transfer(cuda):
         torch.autograd.grad(v * 2, v, grad_outputs=torch.ones(2))
 
 
+def test_custom_function_hooks_and_gradcheck(cuda):
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 3 * x * x * g
+
+    class Bad(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.cpu()
+
+    x = torch.tensor([1.0, -2.0], device="cuda", requires_grad=True)
+    seen = []
+    x.register_hook(lambda g: seen.append(g.device) or g * 2)
+    Cube.apply(x).sum().backward()
+    assert on_dev(x.grad) and host(x.grad).tolist() == [6.0, 24.0] and seen == [torch.device("cuda:0")]
+    with pytest.raises(RuntimeError, match="expected device cuda:0 but got cpu"):
+        Bad.apply(x).sum().backward()
+    x64 = torch.tensor([0.3, -0.7], dtype=torch.float64, device="cuda", requires_grad=True)
+    assert torch.autograd.gradcheck(lambda t: (t.sin() * t).sum(), (x64,))
+    assert torch.autograd.gradgradcheck(lambda t: t.exp() * t, (x64,))
+
+
 # ---------------------------------------------------------------------------------------
 # modules and optimizers
 

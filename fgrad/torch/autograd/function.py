@@ -15,11 +15,18 @@ import functools
 
 import numpy as np
 
+from .. import _device as _dev
+from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
 from . import graph as G
 from .grad_mode import STATE, no_grad
 
 _nd = np.ndarray
+
+
+def _buf_index(b):
+    """The CUDA index of a buffer (None: the host)."""
+    return _dev.index_of(b) if type(b) in _DEV else None
 
 
 class FunctionCtx:
@@ -98,8 +105,8 @@ class BackwardCFunction(G.Node, FunctionCtx):
         for k, c in enumerate(cts):
             if c is None:
                 if self._materialize:
-                    shape, dt = self._out_meta[k]
-                    c = np.zeros(shape, dt)
+                    shape, dt, di = self._out_meta[k]
+                    c = np.zeros(shape, dt) if di is None else _dev.full(shape, 0, dt, di)
                 else:
                     grads.append(None)
                     continue
@@ -140,7 +147,13 @@ class BackwardCFunction(G.Node, FunctionCtx):
 
 
 def _validate(g: Tensor, meta, pos, name, create_graph):
-    shape, dt = meta
+    shape, dt, di = meta
+    gi = _buf_index(g._buf)
+    if gi != di:
+        want = "cpu" if di is None else f"cuda:{di}"
+        got = "cpu" if gi is None else f"cuda:{gi}"
+        raise RuntimeError(f"Function {name} returned an invalid gradient at index {pos} - expected device "
+                           f"{want} but got {got}")
     if g._buf.shape != shape:
         try:
             bs = np.broadcast_shapes(shape, g._buf.shape)
@@ -230,7 +243,7 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        if any(isinstance(a, Tensor) and type(a._buf) is not _nd for a in args):
+        if any(isinstance(a, Tensor) and type(a._buf) is not _nd and type(a._buf) not in _DEV for a in args):
             return _apply_functional(cls, args, kwargs)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
@@ -260,11 +273,15 @@ class Function(metaclass=FunctionMeta):
         outs = tuple(fixed)
         ctx._n_inputs = len(args)
         ctx._edge_args = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
-        ctx._in_meta = tuple((args[i]._buf.shape, args[i]._buf.dtype) for i in ctx._edge_args)
+        ctx._in_meta = tuple(
+            (args[i]._buf.shape, args[i]._buf.dtype, _buf_index(args[i]._buf)) for i in ctx._edge_args
+        )
         ctx._next = tuple(G.edge_of(args[i]) for i in ctx._edge_args)
         ctx._nout = len(outs)
         ctx._out_meta = tuple(
-            (o._buf.shape, o._buf.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs
+            (o._buf.shape, o._buf.dtype, _buf_index(o._buf)) if isinstance(o, Tensor)
+            else ((), np.float32, None)
+            for o in outs
         )
         for k, o in enumerate(outs):
             if isinstance(o, Tensor) and id(o) not in non_diff and o._buf.dtype.kind in "fc":
@@ -323,7 +340,7 @@ def _apply_functional(cls, args, kwargs):
 
     def as_val(t):
         b = t._buf
-        return awrap(b) if type(b) is _nd else b
+        return awrap(b) if type(b) is _nd or type(b) in _DEV else b
 
     def run_forward(vals):
         full = list(args)
