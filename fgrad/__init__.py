@@ -21,6 +21,13 @@ from .transforms.custom import custom_jvp, custom_vjp
 from .transforms.jit import jit, make_jaxpr, disable_jit
 from . import tree_util  # noqa: F401
 from .tree_util import tree_map, tree_leaves, tree_structure, tree_flatten, tree_unflatten  # noqa: F401
+from .backends import Device, DeviceMismatchError, devices  # noqa: F401
+from .backends import default_device_scope as default_device  # noqa: F401
+from .backends.transfer import device_put  # noqa: F401
+from ._config import config  # noqa: F401
+from . import backends as _backends
+
+_backends._init_from_env()
 
 _LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing")
 
@@ -47,5 +54,6 @@ __all__ = [
     "UnexpectedTracerError", "grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd",
     "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "numpy", "tree_util", "jit",
     "make_jaxpr", "disable_jit", "stop_gradient", "tree_map", "tree_leaves", "tree_structure",
-    "tree_flatten", "tree_unflatten",
+    "tree_flatten", "tree_unflatten", "device_put", "devices", "default_device", "Device",
+    "DeviceMismatchError", "config",
 ]

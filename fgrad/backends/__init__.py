@@ -1,42 +1,261 @@
-"""Array backends.  A buffer's type says where it lives: numpy (CPU) or cupy (GPU).
+"""Array backends and devices.  A buffer's type says where it lives: numpy (CPU) or cupy (GPU).
 
-Primitive implementations are written once against the NumPy API and receive the
-backend's array module as ``xp``.
+Primitive implementations are written once against the NumPy API and receive the backend's
+array module as ``xp``.  A `Backend` owns one kind of buffer (its ``array_types``) and knows
+how to move data to and from the host; a `Device` is a place arrays live (``cpu``,
+``cuda:0``, ...).
+
+The rules (see DESIGN.md, "Backends"):
+
+* an op runs on the backend of its fgrad Array operands; operands on different devices are
+  an error (`DeviceMismatchError`) — fgrad never moves Arrays implicitly.  Python and NumPy
+  scalars go with any backend; raw NumPy arrays handed to an op are constants, uploaded to
+  the op's device explicitly (as ``jax.numpy`` does with NumPy inputs);
+* an op with no Array operand, and every creation function (``fnp.zeros``, ``fnp.asarray``
+  of host data, ...), uses the *default device*: ``FGRAD_BACKEND=cupy`` in the environment,
+  ``fgrad.config.update("backend", "cuda")``, or ``with fgrad.default_device("cuda"):``;
+* ``*_like`` creation follows its operand's device;
+* `fgrad.device_put` is the one way to move an Array.
+
+Backends other than numpy load lazily (``import fgrad`` never imports cupy unless asked to),
+and a missing cupy or GPU only makes those devices unavailable.
+
+Example::
+
+    >>> import fgrad
+    >>> fgrad.devices()[0]
+    Device('cpu')
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import os
+import threading
+import warnings
+
 import numpy as np
 
 
+class DeviceMismatchError(ValueError):
+    """Operands of one op live on different devices (fgrad never moves Arrays implicitly)."""
+
+
+class BackendUnavailableError(RuntimeError):
+    """A backend or device was asked for that this machine does not have."""
+
+
+class Device:
+    """A place arrays live: ``platform`` (``"cpu"``, ``"cuda"``, ...) and ``id``.
+
+    ``str(d)`` is ``"cpu"`` or ``"cuda:0"``; a Device compares equal to its string
+    (``x.device == "cuda:0"``).  ``d.backend`` is the `Backend` that owns it.
+    """
+
+    __slots__ = ("platform", "id", "backend_name")
+
+    def __init__(self, platform: str, id: int = 0, backend_name: str | None = None) -> None:
+        self.platform = platform
+        self.id = int(id)
+        self.backend_name = backend_name or _PLATFORMS.get(platform, platform)
+
+    @property
+    def backend(self) -> "Backend":
+        return get_backend(self.backend_name)
+
+    @property
+    def device_kind(self) -> str:
+        return self.platform
+
+    def __str__(self) -> str:
+        return "cpu" if self.platform == "cpu" else f"{self.platform}:{self.id}"
+
+    def __repr__(self) -> str:
+        return f"Device({str(self)!r})"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Device):
+            return self.platform == other.platform and self.id == other.id
+        if isinstance(other, str):
+            return str(self) == other or (self.id == 0 and other == self.platform)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.platform, self.id))
+
+
 class Backend:
-    """A backend: its array module and device name."""
+    """A backend: its array module ``xp``, its buffer types and its devices.
 
-    def __init__(self, name: str, xp) -> None:
+    Subclasses override the data-movement methods; the numpy backend is the host.
+    """
+
+    name = "backend"
+    platform = "cpu"
+    is_host = False
+
+    def __init__(self, name: str, xp, array_types: tuple = (), platform: str | None = None) -> None:
         self.name, self.xp = name, xp
+        self.array_types = tuple(array_types)
+        if platform is not None:
+            self.platform = platform
 
-    def device_of(self, buf) -> str:
-        return "cpu" if self.name == "numpy" else f"cuda:{buf.device.id}"
+    # -- devices -----------------------------------------------------------------------
+    def available(self) -> bool:
+        return True
+
+    def devices(self) -> list:
+        return [Device(self.platform, 0, self.name)]
+
+    def current_device(self) -> Device:
+        return self.devices()[0]
+
+    def device_of(self, buf) -> Device:
+        return self.current_device()
+
+    # -- data movement (explicit) --------------------------------------------------------
+    def to_host(self, buf) -> np.ndarray:
+        """A NumPy copy of a buffer of this backend."""
+        raise NotImplementedError
+
+    def from_host(self, arr, device: Device | None = None):
+        """A buffer of this backend holding ``arr`` (host data), on ``device`` (default:
+        the backend's current device)."""
+        raise NotImplementedError
+
+    def put(self, buf, device: Device):
+        """Move a buffer of this backend to another of its devices."""
+        return buf
+
+    def device_scope(self, device: Device):
+        """Context manager: arrays created with ``xp`` inside go to ``device``."""
+        return contextlib.nullcontext()
+
+    def owns(self, buf) -> bool:
+        return isinstance(buf, self.array_types)
 
     def __repr__(self) -> str:
         return f"Backend({self.name})"
 
 
-NUMPY = Backend("numpy", np)
+class NumpyBackend(Backend):
+    """The host: NumPy arrays (and NumPy scalars) on the CPU."""
+
+    is_host = True
+
+    def __init__(self) -> None:
+        super().__init__("numpy", np, (np.ndarray, np.generic), platform="cpu")
+        self._cpu = Device("cpu", 0, "numpy")
+
+    def devices(self) -> list:
+        return [self._cpu]
+
+    def current_device(self) -> Device:
+        return self._cpu
+
+    def device_of(self, buf) -> Device:
+        return self._cpu
+
+    def to_host(self, buf) -> np.ndarray:
+        return np.asarray(buf)
+
+    def from_host(self, arr, device=None):
+        return np.asarray(arr)
+
+
+NUMPY = NumpyBackend()
+CPU = NUMPY._cpu
+
+# buffer type -> backend (the per-op lookup); numpy scalars are host buffers too
 _BY_TYPE: dict[type, Backend] = {np.ndarray: NUMPY}
+for _t in set(np.sctypeDict.values()):
+    _BY_TYPE[_t] = NUMPY
+_BACKENDS: dict[str, Backend] = {"numpy": NUMPY}
+# platform / alias -> backend name
+_PLATFORMS: dict[str, str] = {"cpu": "numpy", "numpy": "numpy", "host": "numpy", "cuda": "cupy",
+                              "gpu": "cupy", "cupy": "cupy"}
+# backends that load on first use: name -> module defining `load() -> Backend`
+_LAZY: dict[str, str] = {"cupy": "fgrad.backends.cupy_backend", "fake": "fgrad.testing.fake_device"}
+_LOAD_ERRORS: dict[str, str] = {}
+
+
+def register_backend(backend: Backend, aliases: tuple = ()) -> Backend:
+    """Make ``backend`` known: its buffer types dispatch to it and ``get_backend`` finds it
+    by name, platform or any alias."""
+    _BACKENDS[backend.name] = backend
+    _PLATFORMS[backend.name] = backend.name
+    _PLATFORMS.setdefault(backend.platform, backend.name)
+    for a in aliases:
+        _PLATFORMS[a] = backend.name
+    for t in backend.array_types:
+        _BY_TYPE[t] = backend
+    return backend
+
+
+def unregister_backend(name: str) -> None:
+    """Forget a registered backend (its buffers then count as unknown)."""
+    be = _BACKENDS.pop(name, None)
+    if be is None:
+        return
+    for t in [t for t, b in _BY_TYPE.items() if b is be]:
+        del _BY_TYPE[t]
+    for k in [k for k, v in _PLATFORMS.items() if v == name]:
+        del _PLATFORMS[k]
+    if _DEFAULT[0].backend_name == name:
+        _DEFAULT[0] = CPU
+
+
+def _load(name: str) -> Backend | None:
+    be = _BACKENDS.get(name)
+    if be is not None:
+        return be
+    mod = _LAZY.get(name)
+    if mod is None or name in _LOAD_ERRORS:
+        return None
+    try:
+        be = importlib.import_module(mod).load()
+    except Exception as e:  # noqa: BLE001 - any import/driver failure means "not available"
+        _LOAD_ERRORS[name] = f"{type(e).__name__}: {e}"
+        return None
+    return be
+
+
+def get_backend(name: str = None) -> Backend:
+    """The backend for a name, platform or alias (``"numpy"``/``"cpu"``, ``"cupy"``/
+    ``"cuda"``/``"gpu"``); None gives the default device's backend.  Raises
+    `BackendUnavailableError` (with the reason) when it cannot be loaded."""
+    if name is None:
+        return default_device().backend
+    if isinstance(name, Backend):
+        return name
+    key = _PLATFORMS.get(str(name).lower(), str(name).lower())
+    be = _load(key)
+    if be is None:
+        why = _LOAD_ERRORS.get(key, "no such backend")
+        known = sorted(set(_PLATFORMS) | set(_LAZY))
+        raise BackendUnavailableError(
+            f"fgrad backend {name!r} is not available ({why}). Known names: {', '.join(known)}. "
+            "For GPUs install the extra: pip install 'fgrad[cuda]' (needs an NVIDIA GPU and driver)."
+        )
+    return be
 
 
 def backend_of_buffer(buf) -> Backend:
+    """The backend owning a raw buffer (numpy/cupy array); host for scalars and unknowns."""
     be = _BY_TYPE.get(type(buf))
     if be is not None:
         return be
-    if isinstance(buf, (np.generic, np.ndarray, int, float, complex, bool)):
-        return NUMPY
+    for b in list(_BACKENDS.values()):
+        if b.array_types and isinstance(buf, b.array_types) and b is not NUMPY:
+            _BY_TYPE[type(buf)] = b
+            return b
     mod = type(buf).__module__.split(".")[0]
     if mod == "cupy":
-        from . import cupy_backend
-
-        return cupy_backend.register(type(buf))
+        be = _load("cupy")
+        if be is not None:
+            _BY_TYPE[type(buf)] = be
+            return be
     return NUMPY
 
 
@@ -44,3 +263,217 @@ def xp_of(buf):
     """The array module (numpy or cupy) of a buffer."""
     be = _BY_TYPE.get(type(buf))
     return be.xp if be is not None else backend_of_buffer(buf).xp
+
+
+def backend_of_xp(xp) -> Backend:
+    """The backend whose array module is ``xp`` (compiled programs receive ``xp``)."""
+    if xp is np:
+        return NUMPY
+    for be in list(_BACKENDS.values()):
+        if be.xp is xp:
+            return be
+    name = getattr(xp, "__name__", "")
+    if name.startswith("cupy"):
+        be = _load("cupy")
+        if be is not None:
+            return be
+    raise BackendUnavailableError(f"no fgrad backend has the array module {xp!r}")
+
+
+def backend_of(x) -> Backend | None:
+    """The backend of an fgrad Array / tracer / raw buffer when it is known concretely:
+    a tracer is followed to the concrete value it wraps (a JVP primal, a batched value);
+    None for purely abstract tracers (inside jit) and Python scalars."""
+    p = placement_of(x)
+    return None if p is None else p[0]
+
+
+def placement_of(x):
+    """``(backend, device)`` of an fgrad Array, a raw buffer, or a tracer that wraps a
+    concrete value (followed through ``.primal`` / ``.val``); None when unknown (abstract
+    tracers, Python scalars)."""
+    from ..core.array import ArrayImpl, Tracer
+
+    for _ in range(64):
+        if type(x) is ArrayImpl:
+            b = x._buf
+            be = _BY_TYPE.get(type(b)) or backend_of_buffer(b)
+            return be, be.device_of(b)
+        if not isinstance(x, Tracer):
+            break
+        for attr in ("primal", "val"):
+            y = getattr(x, attr, _MISSING)
+            if y is not _MISSING:
+                x = y
+                break
+        else:
+            return None
+    if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (int, float, complex, bool)):
+        be = backend_of_buffer(x)
+        return be, be.device_of(x)
+    return None
+
+
+_MISSING = object()
+
+
+# -- devices and the default device ------------------------------------------------------------
+
+def parse_device(spec) -> Device:
+    """A `Device` from ``"cpu"``, ``"cuda"``, ``"cuda:1"``, ``"gpu"``, a Device, or None
+    (the default device)."""
+    if spec is None:
+        return default_device()
+    if isinstance(spec, Device):
+        return spec
+    if isinstance(spec, Backend):
+        return spec.current_device()
+    if not isinstance(spec, str):
+        # torch-style device objects (``.type``/``.index``) and jax-style (``.platform``/``.id``)
+        plat = getattr(spec, "type", None) or getattr(spec, "platform", None)
+        if isinstance(plat, str):
+            idx = getattr(spec, "index", None)
+            if idx is None:
+                idx = getattr(spec, "id", None)
+            return parse_device(plat if idx is None else f"{plat}:{idx}")
+        raise TypeError(f"expected a device ('cpu', 'cuda', 'cuda:0' or an fgrad Device), got {spec!r}")
+    s = spec.strip().lower()
+    plat, _, idx = s.partition(":")
+    be = get_backend(plat)
+    devs = be.devices()
+    if not devs:
+        raise BackendUnavailableError(f"no {plat} device is available on this machine (asked for {spec!r})")
+    if not idx:
+        return be.current_device()
+    try:
+        i = int(idx)
+    except ValueError:
+        raise ValueError(f"bad device string {spec!r}: expected e.g. 'cuda:0'") from None
+    for d in devs:
+        if d.id == i:
+            return d
+    raise BackendUnavailableError(
+        f"device {spec!r} does not exist: this machine has {', '.join(map(str, devs))}")
+
+
+def devices(platform: str | None = None) -> list:
+    """The devices fgrad can use: the CPU, then each GPU (when cupy and a GPU are present).
+    ``platform`` (``"cpu"``, ``"cuda"``) restricts the list; an unavailable platform gives
+    an empty list."""
+    if platform is not None:
+        try:
+            return list(get_backend(platform).devices())
+        except BackendUnavailableError:
+            return []
+    out = list(NUMPY.devices())
+    names = ["cupy"] + [n for n in _BACKENDS if n not in ("numpy", "cupy")]
+    for n in names:
+        be = _BACKENDS.get(n) if n != "cupy" else _load("cupy")
+        if be is not None and be is not NUMPY:
+            try:
+                out.extend(be.devices())
+            except Exception:  # noqa: BLE001 - a broken driver lists no devices
+                pass
+    return out
+
+
+_DEFAULT: list = [CPU]  # the configured default device
+
+
+class _Local(threading.local):
+    device: Device | None = None
+
+
+_local = _Local()
+
+
+def default_device() -> Device:
+    """The device new arrays are created on (``with fgrad.default_device(...)`` overrides
+    the configured one in this thread)."""
+    d = _local.device
+    return d if d is not None else _DEFAULT[0]
+
+
+def default_backend() -> Backend:
+    d = _local.device
+    return _BACKENDS[(d if d is not None else _DEFAULT[0]).backend_name]
+
+
+def set_default_device(spec) -> Device:
+    """Configure the default device (``"cpu"``, ``"cuda"``, ``"cuda:1"``; backend names
+    ``"numpy"``/``"cupy"`` work too)."""
+    d = parse_device(spec)
+    _DEFAULT[0] = d
+    return d
+
+
+class default_device_scope:
+    """``with fgrad.default_device("cuda"):`` — create arrays on that device in this block
+    (this thread only)."""
+
+    def __init__(self, spec) -> None:
+        self.device = parse_device(spec)
+
+    def __enter__(self) -> Device:
+        self.saved = _local.device
+        _local.device = self.device
+        return self.device
+
+    def __exit__(self, *exc) -> None:
+        _local.device = self.saved
+
+
+def _init_from_env() -> None:
+    spec = os.environ.get("FGRAD_BACKEND", "").strip()
+    if not spec:
+        return
+    try:
+        set_default_device(spec)
+    except (BackendUnavailableError, ValueError, TypeError) as e:
+        warnings.warn(f"FGRAD_BACKEND={spec!r} ignored, using the CPU: {e}", RuntimeWarning, stacklevel=2)
+
+
+# -- moving data (explicit) -------------------------------------------------------------------
+
+def put_buffer(buf, device: Device):
+    """``buf`` (any backend's buffer, or host data) on ``device``: the one explicit transfer."""
+    src = backend_of_buffer(buf) if hasattr(buf, "shape") else NUMPY
+    dst = _BACKENDS.get(device.backend_name) or get_backend(device.backend_name)
+    if src is dst:
+        return dst.put(buf, device)
+    host = src.to_host(buf) if src is not NUMPY else np.asarray(buf)
+    return dst.from_host(host, device)
+
+
+def to_host(buf) -> np.ndarray:
+    """A NumPy view (host buffers) or copy (device buffers) of any buffer."""
+    be = _BY_TYPE.get(type(buf))
+    if be is NUMPY:
+        return buf if type(buf) is np.ndarray else np.asarray(buf)
+    if be is None:
+        be = backend_of_buffer(buf)
+    return be.to_host(buf)
+
+
+def mismatch_error(what: str, placed) -> DeviceMismatchError:
+    """The error for operands on different devices.  ``placed``: [(label, aval-ish, Device)]."""
+    devs = []
+    for _, _, d in placed:
+        if d not in devs:
+            devs.append(d)
+    parts = ", ".join(f"{label} ({av}) on {d}" for label, av, d in placed)
+    a, b = devs[0], devs[1]
+    return DeviceMismatchError(
+        f"`{what}` got operands on different devices: {parts}. fgrad never moves arrays "
+        f"between devices implicitly; move one explicitly first: `fgrad.device_put(arr, {str(a)!r})` "
+        f"for the operand on {b}, or `fgrad.device_put(arr, {str(b)!r})` for the one on {a}."
+    )
+
+
+__all__ = [
+    "Backend", "BackendUnavailableError", "CPU", "Device", "DeviceMismatchError", "NUMPY",
+    "NumpyBackend", "backend_of", "backend_of_buffer", "backend_of_xp", "default_backend",
+    "default_device", "default_device_scope", "devices", "get_backend", "mismatch_error",
+    "parse_device", "placement_of", "put_buffer", "register_backend", "set_default_device", "to_host",
+    "unregister_backend", "xp_of",
+]

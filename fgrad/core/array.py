@@ -282,14 +282,28 @@ class ArrayImpl(Array):
 
     @property
     def device(self):
+        """The `fgrad.Device` this array lives on (``str(x.device)`` is ``"cpu"`` or
+        ``"cuda:0"``; it compares equal to that string)."""
         from ..backends import backend_of_buffer
 
-        return backend_of_buffer(self._buf).device_of(self._buf)
+        b = self._buf
+        return backend_of_buffer(b).device_of(b)
+
+    def devices(self) -> set:
+        """``{self.device}`` (as ``jax.Array.devices()``)."""
+        return {self.device}
 
     def __array__(self, dtype=None, copy=None):
         buf = self._buf
         if type(buf) is not np.ndarray:
-            buf = np.asarray(buf.get() if hasattr(buf, "get") and not isinstance(buf, np.generic) else buf)
+            if isinstance(buf, np.generic):
+                buf = np.asarray(buf)
+            else:  # a device buffer (or a host ndarray subclass): an explicit copy to the host
+                from ..backends import to_host
+
+                buf = to_host(buf)
+                if type(buf) is not np.ndarray:
+                    buf = buf.view(np.ndarray)
         if dtype is not None and np.dtype(dtype) != buf.dtype:
             return buf.astype(dtype)
         if copy:
@@ -333,17 +347,32 @@ class ArrayImpl(Array):
         buf = np.asarray(self)
         prefix = "Array("
         body = np.array2string(buf, separator=", ", prefix=prefix)
-        return f"{prefix}{body}, dtype={buf.dtype.name})"
+        dev = self._device_suffix()
+        return f"{prefix}{body}, dtype={buf.dtype.name}{dev})"
+
+    def _device_suffix(self) -> str:
+        t = type(self._buf)
+        if t is np.ndarray or issubclass(t, np.generic):
+            return ""
+        d = self.device
+        return "" if d.platform == "cpu" else f", device={d}"
 
     def __str__(self) -> str:
         return str(np.asarray(self))
 
     def __reduce__(self):
-        return (_rebuild, (np.asarray(self).copy(),))
+        suffix = self._device_suffix()
+        if not suffix:
+            return (_rebuild, (np.asarray(self).copy(),))
+        return (_rebuild, (np.asarray(self).copy(), str(self.device)))
 
 
-def _rebuild(buf):
-    return ArrayImpl(buf)
+def _rebuild(buf, device=None):
+    if device is None:
+        return ArrayImpl(buf)
+    from ..backends import parse_device, put_buffer
+
+    return ArrayImpl(put_buffer(buf, parse_device(device)))
 
 
 def wrap(buf) -> ArrayImpl:

@@ -22,8 +22,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..backends import _BY_TYPE, backend_of_buffer
-from .array import ArrayImpl, Tracer, escaped_tracer_error
+from .. import backends as _backends
+from ..backends import _BY_TYPE, NUMPY, backend_of_buffer
+from .array import ArrayImpl, Tracer, escaped_tracer_error, get_aval
 from . import trace as _trace_mod
 from .trace import EVAL_TRACE, state
 
@@ -74,22 +75,38 @@ class Primitive:
 
 
 def eval_primitive(prim: Primitive, args, params):
-    """Run ``prim.impl`` on the buffers of concrete arguments and wrap the result."""
+    """Run ``prim.impl`` on the buffers of concrete arguments and wrap the result.
+
+    The backend is the one of the Array operands' buffers (the default device's when there
+    is none).  The numpy path costs one type comparison per operand over the plain call;
+    anything else goes through `_eval_on_device`, which checks that all operands share a
+    device and places raw host constants explicitly."""
     bufs = []
-    xp = None
+    t0 = None
+    mixed = False
     for a in args:
         if type(a) is ArrayImpl:
             b = a._buf
-            if xp is None:
-                be = _BY_TYPE.get(type(b))
-                xp = be.xp if be is not None else backend_of_buffer(b).xp
+            if t0 is None:
+                t0 = type(b)
+            elif type(b) is not t0:
+                mixed = True
             bufs.append(b)
         elif isinstance(a, Tracer):
             raise escaped_tracer_error(a, prim.name)
         else:
             bufs.append(a)
+    if t0 is None:
+        be = _backends.default_backend()
+    else:
+        be = _BY_TYPE.get(t0)
+        if be is None:
+            be = backend_of_buffer(bufs[0] if type(args[0]) is ArrayImpl else
+                                   next(a._buf for a in args if type(a) is ArrayImpl))
+    if mixed or be is not NUMPY:
+        return _eval_on_device(prim, args, bufs, params, be, mixed)
     try:
-        out = prim.impl(xp or np, *bufs, **params)
+        out = prim.impl(np, *bufs, **params)
     except (ValueError, TypeError) as e:
         err = _abstract_error(prim, args, params)
         if err is None:
@@ -105,6 +122,106 @@ def eval_primitive(prim: Primitive, args, params):
     w = object.__new__(ArrayImpl)
     w._buf = out
     return w
+
+
+_HOST_SCALARS = (int, float, complex, bool, np.generic)
+
+
+def _eval_on_device(prim, args, bufs, params, be, mixed):
+    """The general path: operands on one device (else `DeviceMismatchError`), raw host
+    constants uploaded explicitly, results checked to be on that device."""
+    if mixed:
+        be = None
+        for a in args:
+            if type(a) is ArrayImpl:
+                bb = _BY_TYPE.get(type(a._buf)) or backend_of_buffer(a._buf)
+                if be is None:
+                    be = bb
+                elif bb is not be:
+                    raise _mismatch(prim, args)
+        if be is NUMPY:  # numpy arrays and numpy scalars: the host path after all
+            return _run(prim, args, np, bufs, params)
+    if be is not NUMPY and sum(type(a) is ArrayImpl for a in args) > 1:
+        d0 = None
+        for a in args:
+            if type(a) is ArrayImpl:
+                d = be.device_of(a._buf)
+                if d0 is None:
+                    d0 = d
+                elif d != d0:
+                    raise _mismatch(prim, args)
+    if be is NUMPY:  # no Array operand and a host default device
+        return _run(prim, args, np, bufs, params)
+    dev = None
+    for i, (a, b) in enumerate(zip(args, bufs)):
+        if type(a) is ArrayImpl or isinstance(b, _HOST_SCALARS) or b is None:
+            continue
+        if be.owns(b):
+            continue
+        if isinstance(b, np.ndarray) and b.dtype != object:
+            # a raw host constant handed to the op (fgrad's own composites do this): upload it
+            # explicitly to the op's device, as jax.numpy does with NumPy inputs
+            if dev is None:
+                dev = _op_device(args, be)
+            bufs[i] = be.from_host(np.asarray(b), dev)
+        elif hasattr(b, "shape") and hasattr(b, "dtype"):
+            other = backend_of_buffer(b)
+            if other is not be:
+                raise _backends.mismatch_error(prim.name, [
+                    ("an operand", f"{b.dtype}{list(b.shape)}", other.device_of(b)),
+                    ("the others", "", _op_device(args, be))])
+    return _run(prim, args, be.xp, bufs, params, be)
+
+
+def _mismatch(prim, args):
+    placed = []
+    for i, a in enumerate(args):
+        if type(a) is ArrayImpl:
+            b = a._buf
+            placed.append((f"argument {i}", get_aval(a).str_short(), backend_of_buffer(b).device_of(b)))
+    return _backends.mismatch_error(prim.name, placed)
+
+
+def _op_device(args, be):
+    for a in args:
+        if type(a) is ArrayImpl:
+            return be.device_of(a._buf)
+    d = _backends.default_device()
+    return d if d.backend_name == be.name else be.current_device()
+
+
+def _run(prim, args, xp, bufs, params, be=None):
+    try:
+        out = prim.impl(xp, *bufs, **params)
+    except (ValueError, TypeError) as e:
+        if isinstance(e, _backends.DeviceMismatchError):
+            raise
+        err = _abstract_error(prim, args, params)
+        if err is None:
+            raise
+        raise err from e
+    outs = out if prim.multiple_results else (out,)
+    res = []
+    for o in outs:
+        if be is not None and not be.owns(o):
+            o = _device_result(prim, be, o, args)
+        w = object.__new__(ArrayImpl)
+        w._buf = o
+        res.append(w)
+    return res if prim.multiple_results else res[0]
+
+
+def _device_result(prim, be, o, args):
+    """A result that is not a buffer of the op's backend: scalars are placed (cupy returns
+    0-d arrays where NumPy returns scalars); a host array is a bug in the implementation."""
+    if isinstance(o, _HOST_SCALARS):
+        return be.from_host(np.asarray(o), _op_device(args, be))
+    raise TypeError(
+        f"internal error: the implementation of `{prim.name}` returned a "
+        f"{type(o).__module__}.{type(o).__name__} while running on the {be.name} backend "
+        f"(host data leaked into a device computation). Implementations must create arrays "
+        f"with `xp`, not numpy."
+    )
 
 
 def _abstract_error(prim: Primitive, args, params):

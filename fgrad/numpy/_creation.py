@@ -1,10 +1,21 @@
 """Array creation: asarray/array and constant factories.  Constants are concrete arrays
-(not primitives): transforms treat them as constants."""
+(not primitives): transforms treat them as constants.
+
+Placement (see `fgrad.backends`): factories without an operand (``zeros``, ``arange``,
+``asarray`` of host data, ...) create on the *default device*; ``*_like`` factories follow
+their operand's device, through tracers to the concrete value they wrap (a JVP primal, a
+batched value).  An abstract operand (inside `jit`, or a program staged once by the
+reverse-mode tape or `linearize`) has no device: its constants go to the default device.
+Rules that need a NumPy constant (an identity, a triangular mask, an index array) use
+`constant_like(value, like=operand)` for the same placement.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import backends as _B
+from ..backends import _BY_TYPE, NUMPY, backend_of_buffer
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..ops.elementwise import convert_element_type
 
@@ -19,8 +30,22 @@ def _has_tracer(obj) -> bool:
     return False
 
 
+def _is_device_buffer(a) -> bool:
+    t = type(a)
+    if t is np.ndarray:
+        return False
+    be = _BY_TYPE.get(t)
+    if be is not None:
+        return be is not NUMPY
+    return hasattr(a, "__cuda_array_interface__") or (
+        hasattr(a, "shape") and hasattr(a, "dtype") and backend_of_buffer(a) is not NUMPY)
+
+
 def asarray(a, dtype=None, copy=None) -> ArrayImpl:
     """Convert ``a`` (array, list, scalar, numpy array) to an `fgrad.Array`.
+
+    Host data goes to the default device; an fgrad Array stays where it is; a device buffer
+    (e.g. a cupy array) is copied on its own device.
 
     Example::
 
@@ -35,7 +60,7 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
 
         out = stack([asarray(x) for x in a])
         return out if dtype is None else convert_element_type(out, np.dtype(dtype))
-    if hasattr(a, "__cuda_array_interface__") and type(a).__module__.startswith("cupy"):
+    if _is_device_buffer(a):
         return wrap(a.astype(dtype) if dtype is not None else a.copy())
     try:
         buf = np.array(a, dtype=dtype, copy=True)
@@ -46,7 +71,10 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
             f"fgrad.numpy.asarray: {type(a).__name__} converts to an object array (ragged nested "
             "lists?); fgrad arrays need a numeric dtype"
         )
-    return wrap(buf)
+    be = _B.default_backend()
+    if be is NUMPY:
+        return wrap(buf)
+    return wrap(be.from_host(buf, _B.default_device()))
 
 
 array = asarray
@@ -58,12 +86,21 @@ def _shape_tuple(shape) -> tuple:
     return tuple(int(s) for s in shape)
 
 
+def _make(fn: str, *args, **kwargs):
+    """``xp.<fn>(*args)`` on the default device."""
+    be = _B.default_backend()
+    if be is NUMPY:
+        return wrap(getattr(np, fn)(*args, **kwargs))
+    with be.device_scope(_B.default_device()):
+        return wrap(getattr(be.xp, fn)(*args, **kwargs))
+
+
 def zeros(shape, dtype=None) -> ArrayImpl:
-    return wrap(np.zeros(_shape_tuple(shape), dtype or float_))
+    return _make("zeros", _shape_tuple(shape), dtype or float_)
 
 
 def ones(shape, dtype=None) -> ArrayImpl:
-    return wrap(np.ones(_shape_tuple(shape), dtype or float_))
+    return _make("ones", _shape_tuple(shape), dtype or float_)
 
 
 def empty(shape, dtype=None) -> ArrayImpl:
@@ -76,22 +113,50 @@ def full(shape, fill_value, dtype=None):
 
         fv = fill_value if dtype is None else convert_element_type(fill_value, dtype)
         return broadcast_to(fv, _shape_tuple(shape))
-    return wrap(np.full(_shape_tuple(shape), fill_value, dtype))
+    return _make("full", _shape_tuple(shape), fill_value, dtype)
 
 
 def _like(x, dtype, shape):
     av = get_aval(x)
-    return (av.shape if shape is None else shape), (dtype or av.dtype)
+    return (av.shape if shape is None else _shape_tuple(shape)), np.dtype(dtype or av.dtype)
+
+
+def _placement(x):
+    """``(backend, device)`` for constants made like ``x``: its own when known, else the
+    default device's."""
+    if type(x) is ArrayImpl:
+        b = x._buf
+        be = _BY_TYPE.get(type(b))
+        if be is NUMPY:
+            return NUMPY, None
+    p = _B.placement_of(x) if isinstance(x, (ArrayImpl, Tracer)) or _is_device_buffer(x) else None
+    if p is None:
+        be = _B.default_backend()
+        return be, (None if be is NUMPY else _B.default_device())
+    return p
+
+
+def _full_like(x, shape, dtype, fill_value):
+    """``full(shape, fill_value, dtype)`` placed like ``x``."""
+    be, dev = _placement(x)
+    if be is NUMPY:
+        return wrap(np.full(shape, fill_value, dtype))
+    with be.device_scope(dev):
+        return wrap(be.xp.full(shape, fill_value, dtype))
+
+
+def _py(v):
+    return v.item() if isinstance(v, np.generic) else v
 
 
 def zeros_like(x, dtype=None, shape=None):
     s, d = _like(x, dtype, shape)
-    return wrap(np.zeros(s, d))
+    return _full_like(x, s, d, 0)
 
 
 def ones_like(x, dtype=None, shape=None):
     s, d = _like(x, dtype, shape)
-    return wrap(np.ones(s, d))
+    return _full_like(x, s, d, 1)
 
 
 def empty_like(x, dtype=None, shape=None):
@@ -100,7 +165,9 @@ def empty_like(x, dtype=None, shape=None):
 
 def full_like(x, fill_value, dtype=None, shape=None):
     s, d = _like(x, dtype, shape)
-    return full(s, fill_value, d)
+    if isinstance(fill_value, (Tracer, ArrayImpl)):
+        return full(s, fill_value, d)
+    return _full_like(x, s, d, fill_value)
 
 
 def arange(start, stop=None, step=None, dtype=None):
@@ -110,9 +177,16 @@ def arange(start, stop=None, step=None, dtype=None):
                 "fgrad.numpy.arange needs concrete bounds (its output shape depends on them); "
                 "got a traced value. Pass the bound as a static argument."
             )
+    start, stop, step = (_py_bound(v) for v in (start, stop, step))
     if stop is None:
-        return wrap(np.arange(start, dtype=dtype) if step is None else np.arange(0, start, step, dtype=dtype))
-    return wrap(np.arange(start, stop, step if step is not None else 1, dtype=dtype))
+        if step is None:
+            return _make("arange", start, dtype=dtype)
+        return _make("arange", 0, start, step, dtype=dtype)
+    return _make("arange", start, stop, step if step is not None else 1, dtype=dtype)
+
+
+def _py_bound(v):
+    return v.item() if isinstance(v, ArrayImpl) else v
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
@@ -120,22 +194,41 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         from ..ops.elementwise import add, mul
 
         n = num - 1 if endpoint else num
-        steps = np.arange(num, dtype=float) / max(n, 1)
+        like = start if isinstance(start, Tracer) else stop
+        steps = constant_like(np.arange(num, dtype=float) / max(n, 1), like)
         out = add(start, mul(steps, (stop - start)))
         return (out, (stop - start) / max(n, 1)) if retstep else out
     res = np.linspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, retstep=retstep,
                       dtype=dtype, axis=axis)
+    place = _placer(start, stop)
     if retstep:
-        return wrap(res[0]), res[1]
-    return wrap(res)
+        return place(res[0]), res[1]
+    return place(res)
+
+
+def _placer(*operands):
+    """Put a host result on the device of the first Array operand (else the default one)."""
+    for o in operands:
+        if type(o) is ArrayImpl:
+            be = backend_of_buffer(o._buf)
+            if be is NUMPY:
+                return wrap
+            dev = be.device_of(o._buf)
+            return lambda h: wrap(be.from_host(h, dev))
+    be = _B.default_backend()
+    if be is NUMPY:
+        return wrap
+    dev = _B.default_device()
+    return lambda h: wrap(be.from_host(h, dev))
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None):
-    return wrap(np.logspace(start, stop, num, endpoint=endpoint, base=base, dtype=dtype))
+    return _placer(start, stop)(np.logspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint,
+                                            base=base, dtype=dtype))
 
 
 def eye(N, M=None, k=0, dtype=None):
-    return wrap(np.eye(N, M, k, dtype=dtype or float_))
+    return _make("eye", N, M, k, dtype=dtype or float_)
 
 
 def identity(n, dtype=None):
@@ -143,7 +236,21 @@ def identity(n, dtype=None):
 
 
 def tri(N, M=None, k=0, dtype=None):
-    return wrap(np.tri(N, M, k, dtype=dtype or float_))
+    return _make("tri", N, M, k, dtype=dtype or float_)
+
+
+# ---------------------------------------------------------------------------------------
+# constants that follow an operand's device
+
+
+def constant_like(value, like):
+    """The NumPy constant ``value`` as an Array placed like ``like`` (an Array, tracer or
+    buffer; see `_placement`): no copy on the host, an explicit upload on a device.  Rules
+    use it for NumPy-built constants so that they run on any backend."""
+    be, dev = _placement(like)
+    if be is NUMPY:
+        return wrap(np.asarray(value))
+    return wrap(be.from_host(np.asarray(value), dev))
 
 
 def _public_names(namespace, extra=()):
@@ -151,4 +258,5 @@ def _public_names(namespace, extra=()):
                    and getattr(v, "__module__", None) == __name__} | set(extra))
 
 
-__all__ = _public_names(globals(), ("float_",))
+__all__ = [n for n in _public_names(globals(), ("float_",))
+           if n not in ("constant_like",)]

@@ -70,9 +70,21 @@ def _avals(xs):
 
 
 def _as_arrays(xs):
+    """Arrays for loop/branch operands: Python and NumPy values become constants on the
+    device of the first Array among ``xs`` (the default device without one)."""
     from .. import numpy as fnp
 
-    return [x if isinstance(x, (Tracer, ArrayImpl)) else fnp.asarray(x) for x in xs]
+    if all(isinstance(x, (Tracer, ArrayImpl)) for x in xs):
+        return list(xs)
+    like = next((x for x in xs if isinstance(x, (Tracer, ArrayImpl))), None)
+    if like is None:
+        return [fnp.asarray(x) for x in xs]
+    from ..numpy._creation import constant_like
+
+    return [x if isinstance(x, (Tracer, ArrayImpl)) else
+            (constant_like(np.asarray(x), like) if isinstance(x, (np.ndarray, np.generic, int, float,
+                                                                  complex, bool, list, tuple))
+             else fnp.asarray(x)) for x in xs]
 
 
 def _zeros_like(x):
@@ -88,6 +100,14 @@ def _xp(bufs):
         if hasattr(b, "shape") and not isinstance(b, (int, float)):
             return xp_of(b)
     return np
+
+
+def _index_like(value, operands):
+    """A host index constant on the device of the first Array among ``operands``."""
+    from ..numpy._creation import constant_like
+
+    like = next((x for x in tree_flatten(list(operands))[0] if isinstance(x, (Tracer, ArrayImpl))), None)
+    return constant_like(value, like)
 
 
 # =======================================================================================
@@ -156,7 +176,8 @@ def _cond_transpose(cts, index, *args, branches, n_consts):
         raise ValueError("cond is not linear in its index")
     undef = [is_undefined(a) for a in args]
     defined = [a for a in args if not is_undefined(a)]
-    cts = [_zeros_like_aval(av) if c is None else c for c, av in zip(cts, branches[0].out_avals)]
+    like = next((c for c in list(cts) + defined + [index] if c is not None), None)
+    cts = [_zeros_aval(av, like) if c is None else c for c, av in zip(cts, branches[0].out_avals)]
     undef_avals = [a.aval for a in args if is_undefined(a)]
 
     def make(k):
@@ -168,7 +189,7 @@ def _cond_transpose(cts, index, *args, branches, n_consts):
                 full = [next(it_u) if un else next(it_d) for un in undef]
                 return branches[k](*_pick(k, full, n_consts))
 
-            zeros = [_zeros_aval(av) for av in undef_avals]
+            zeros = [_zeros_aval(av, c[0] if c else None) for av in undef_avals]
             _, f_vjp = vjp(lin, *zeros)
             return list(f_vjp(c))
 
@@ -179,13 +200,13 @@ def _cond_transpose(cts, index, *args, branches, n_consts):
     return [None] + [next(it) if un else None for un in undef]
 
 
-def _zeros_aval(av):
+def _zeros_aval(av, like=None):
+    """Zeros of an abstract value, on ``like``'s device (the default device without one)."""
     from .. import numpy as fnp
 
-    return fnp.zeros(av.shape, av.dtype)
-
-
-_zeros_like_aval = _zeros_aval
+    if like is None:
+        return fnp.zeros(av.shape, av.dtype)
+    return fnp.zeros_like(like, dtype=av.dtype, shape=av.shape)
 
 
 def _pick(k, xs, n_consts):
@@ -240,8 +261,10 @@ def cond(pred, true_fun, false_fun, *operands, operand=None):
         operands = (operand,)
     from .. import numpy as fnp
 
-    index = fnp.asarray(pred, dtype=np.int64) if not isinstance(pred, (Tracer, ArrayImpl)) else \
-        fnp.astype(pred, np.int64) if get_aval(pred).dtype != np.int64 else pred
+    if not isinstance(pred, (Tracer, ArrayImpl)):
+        index = _index_like(np.asarray(pred, dtype=np.int64), operands)
+    else:
+        index = fnp.astype(pred, np.int64) if get_aval(pred).dtype != np.int64 else pred
     if get_aval(index).shape != ():
         raise TypeError(f"cond: the predicate must be a scalar, got shape {get_aval(index).shape}")
     # index 1 selects true_fun (pred True), 0 selects false_fun
@@ -272,7 +295,7 @@ def switch(index, branches, *operands, _what="switch"):
 
         return g
 
-    idx = index if isinstance(index, (Tracer, ArrayImpl)) else fnp.asarray(int(index))
+    idx = index if isinstance(index, (Tracer, ArrayImpl)) else _index_like(np.asarray(int(index)), flat)
     if get_aval(idx).dtype.kind not in "iub":
         raise TypeError(f"{_what}: index must be an integer, got {get_aval(idx).dtype}")
     idx = fnp.clip(fnp.astype(idx, np.int64), 0, len(branches) - 1)
@@ -399,7 +422,8 @@ def _scan_transpose(cts, *args, body, n_consts, n_carry, length, reverse):
     uc_avals = [c.aval for c, m in zip(consts, uc) if m]
     ucar_avals = [c.aval for c, m in zip(carry, ucar) if m]
     ux_avals = [ShapedArray(x.aval.shape[1:], x.aval.dtype) for x, m in zip(xs, ux) if m]
-    ct_carry0 = [_zeros_aval(a.aval) if c is None else c
+    like = next((c for c in list(cts) + [a for a in args if not is_undefined(a)] if c is not None), None)
+    ct_carry0 = [_zeros_aval(a.aval, like) if c is None else c
                  for c, a, m in zip(cts[:n_carry], carry, ucar) if m]
     dconsts = [c for c, m in zip(consts, uc) if not m]
     dcarry0 = [c for c, m in zip(carry, ucar) if not m]
@@ -408,7 +432,7 @@ def _scan_transpose(cts, *args, body, n_consts, n_carry, length, reverse):
     n_uc, n_ucar = len(uc_avals), len(ucar_avals)
 
     def zeros(avals):
-        return [_zeros_aval(a) for a in avals]
+        return [_zeros_aval(a, like) for a in avals]
 
     # 1. replay the defined carries
     stacked = []
@@ -572,7 +596,7 @@ def fori_loop(lower, upper, body_fun, init_val):
 
     if not isinstance(lower, Tracer) and not isinstance(upper, Tracer):
         lo, hi = int(lower), int(upper)
-        idx = fnp.arange(lo, max(lo, hi), dtype=np.int64)
+        idx = _index_like(np.arange(lo, max(lo, hi), dtype=np.int64), tree_flatten(init_val)[0])
         carry, _ = scan(lambda c, i: (body_fun(i, c), None), init_val, idx, length=max(0, hi - lo))
         return carry
 
@@ -582,7 +606,9 @@ def fori_loop(lower, upper, body_fun, init_val):
     def body(s):
         return (s[0] + 1, body_fun(s[0], s[1]))
 
-    return while_loop(cond_fun, body, (fnp.asarray(lower, dtype=np.int64), init_val))[1]
+    lo = _index_like(np.asarray(lower, dtype=np.int64), tree_flatten(init_val)[0]) \
+        if not isinstance(lower, (Tracer, ArrayImpl)) else fnp.asarray(lower, dtype=np.int64)
+    return while_loop(cond_fun, body, (lo, init_val))[1]
 
 
 # =======================================================================================

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.array import ShapedArray, get_aval, wrap
+from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..tree_util import tree_flatten, tree_unflatten
 from ._util import normalize_axis, shape
@@ -233,7 +233,9 @@ def _ext_combine(better):
 
 
 def _ext_init(x, t):
-    ones = wrap(np.ones(shape(x), get_aval(t).dtype))
+    from ..numpy._creation import ones_like
+
+    ones = ones_like(x, dtype=get_aval(t).dtype)
     return (x, t, ones), lambda o: div(o[1], o[2])
 
 

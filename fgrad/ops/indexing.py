@@ -407,7 +407,8 @@ def gather(x, arrays, indexer, oob: str = "clip", fill_value=None):
         raise ValueError(f"gather: oob must be 'clip' or 'fill', got {oob!r}")
     if not indexer:
         return x
-    return gather_p.bind(x, *arrays, indexer=tuple(indexer), oob=oob, fill_value=_norm_fill(fill_value))
+    return gather_p.bind(x, *_place_indices(arrays, x), indexer=tuple(indexer), oob=oob,
+                         fill_value=_norm_fill(fill_value))
 
 
 def scatter(x, updates, arrays, indexer, mode: str, oob: str = "drop"):
@@ -417,15 +418,40 @@ def scatter(x, updates, arrays, indexer, mode: str, oob: str = "drop"):
         raise ValueError(f"scatter: unknown mode {mode!r}")
     if oob not in ("clip", "drop"):
         raise ValueError(f"scatter: oob must be 'clip' or 'drop', got {oob!r}")
-    return scatter_p.bind(x, updates, *arrays, indexer=tuple(indexer), mode=mode, oob=oob)
+    return scatter_p.bind(x, updates, *_place_indices(arrays, x), indexer=tuple(indexer), mode=mode,
+                          oob=oob)
+
+
+def _place_indices(arrays, x):
+    """Host index arrays (from Python lists, NumPy arrays, boolean masks) are constants: they
+    go to ``x``'s device (as with ``cupy_array[numpy_index]``)."""
+    if not arrays or (type(x) is ArrayImpl and type(x._buf) is np.ndarray):
+        return arrays
+    from ..backends import NUMPY, backend_of
+    from ..numpy._creation import constant_like
+
+    be = backend_of(x)
+    if be is None or be is NUMPY:
+        return arrays
+    out = []
+    for a in arrays:
+        if type(a) is ArrayImpl and isinstance(a._buf, (np.ndarray, np.generic)):
+            a = constant_like(np.asarray(a._buf), x)
+        elif isinstance(a, np.ndarray):
+            a = constant_like(a, x)
+        out.append(a)
+    return out
 
 
 # ---------------------------------------------------------------------------------------
 # derivative rules
 
 
-def _zeros(shp, dtype):
-    return wrap(np.zeros(shp, dtype))
+def _zeros(shp, dtype, like):
+    """Zeros on ``like``'s device."""
+    from ..numpy._creation import zeros_like
+
+    return zeros_like(like, dtype=dtype, shape=shp)
 
 
 def _gather_jvp(primals, tangents, indexer, oob, fill_value):
@@ -445,7 +471,7 @@ def _gather_transpose(ct, x, *arrays, indexer, oob, fill_value):
         if is_undefined(a):
             raise ValueError("gather is not linear in its index arrays")
     av = x.aval
-    z = _zeros(av.shape, av.dtype)
+    z = _zeros(av.shape, av.dtype, ct)
     ct_x = scatter_p.bind(z, ct, *arrays, indexer=indexer, mode="add",
                           oob="clip" if oob == "clip" else "drop")
     return (ct_x,) + (None,) * len(arrays)
@@ -476,11 +502,11 @@ def _scatter_jvp(primals, tangents, indexer, mode, oob):
     if mode in ("set", "add"):
         if tu is None and mode == "add":
             return out, tx
-        tx_ = _zeros(xav.shape, xav.dtype) if tx is None else tx
-        tu_ = _zeros(uav.shape, uav.dtype) if tu is None else tu
+        tx_ = _zeros(xav.shape, xav.dtype, x) if tx is None else tx
+        tu_ = _zeros(uav.shape, uav.dtype, x) if tu is None else tu
         return out, scatter_p.bind(tx_, tu_, *arrays, mode=mode, **kw)
-    ones = wrap(np.ones(xav.shape, xav.dtype))
-    zeros = _zeros(xav.shape, xav.dtype)
+    ones = fnp.ones_like(x)
+    zeros = _zeros(xav.shape, xav.dtype, x)
     if mode == "mul":
         prod = scatter_p.bind(ones, u, *arrays, mode="mul", **kw)  # product of updates per slot
         t = None if tx is None else ew.mul(tx, prod)
@@ -494,7 +520,7 @@ def _scatter_jvp(primals, tangents, indexer, mode, oob):
             u_nz = ew.select(isz, one_u, u)
             p_nz = scatter_p.bind(ones, u_nz, *arrays, mode="mul", **kw)
             zp = scatter_p.bind(ones, ew.select(isz, u, one_u), *arrays, mode="mul", **kw)
-            nz = scatter_p.bind(_zeros(xav.shape, np.int64), fnp.astype(isz, np.int64), *arrays,
+            nz = scatter_p.bind(_zeros(xav.shape, np.int64, x), fnp.astype(isz, np.int64), *arrays,
                                 mode="add", **kw)
             p_g = _gather_back(p_nz, arrays, indexer, oob)
             zp_g = _gather_back(zp, arrays, indexer, oob)
@@ -507,7 +533,7 @@ def _scatter_jvp(primals, tangents, indexer, mode, oob):
         return out, t
     # min / max: m = extreme update per slot; out = min/max(x, m); ties split evenly
     init = math.inf if mode == "min" else -math.inf
-    m = scatter_p.bind(wrap(np.full(xav.shape, init, xav.dtype)), u, *arrays, mode=mode, **kw)
+    m = scatter_p.bind(fnp.full_like(x, init), u, *arrays, mode=mode, **kw)
     hit = ew.convert_element_type(ew.eq(u, _gather_back(m, arrays, indexer, oob, init)), xav.dtype)
     cnt = scatter_p.bind(zeros, hit, *arrays, mode="add", **kw)
     has = ew.gt(cnt, 0)
@@ -541,14 +567,17 @@ def _scatter_transpose(ct, x, u, *arrays, indexer, mode, oob):
         return (ct_x, ct_u) + (None,) * len(arrays)
     uav = u.aval if is_undefined(u) else get_aval(u)
     if is_undefined(x):
-        ct_x = scatter_p.bind(ct, _zeros(uav.shape, uav.dtype), *arrays, indexer=indexer, mode="set",
+        ct_x = scatter_p.bind(ct, _zeros(uav.shape, uav.dtype, ct), *arrays, indexer=indexer, mode="set",
                               oob=oob)
     if is_undefined(u):
         # only the update that lands last in a slot reaches the output: find the winners by
         # scattering update ids and reading them back
         xshape = x.aval.shape if is_undefined(x) else get_aval(x).shape
-        ids = wrap(np.arange(int(np.prod(uav.shape, dtype=np.int64)), dtype=np.int64).reshape(uav.shape))
-        slots = scatter_p.bind(wrap(np.full(xshape, -1, np.int64)), ids, *arrays, indexer=indexer,
+        from ..numpy._creation import constant_like, full_like
+
+        ids = constant_like(np.arange(int(np.prod(uav.shape, dtype=np.int64)), dtype=np.int64)
+                            .reshape(uav.shape), ct)
+        slots = scatter_p.bind(full_like(ct, -1, np.int64, xshape), ids, *arrays, indexer=indexer,
                                mode="set", oob=oob)
         won = ew.eq(_gather_back(slots, arrays, indexer, oob, -1), ids)
         g = _gather_back(ct, arrays, indexer, oob)
@@ -572,6 +601,7 @@ def _batch_operands(size, x, xd, arrays, ads, indexer, force_x):
     call's indexed result, ``"B"`` (the batch axis) or the logical output dimension it holds.
     """
     from .. import numpy as fnp
+    from ..numpy._creation import constant_like
     from ..transforms.batching import move_or_broadcast
 
     xshape = shape(x)
@@ -600,7 +630,7 @@ def _batch_operands(size, x, xd, arrays, ads, indexer, force_x):
     if xd is None and not force_x:
         return x, new, tuple(indexer), labels[:q] + ["B"] + labels[q:]
     x = move_or_broadcast(x, xd, 0, size)
-    new.append(wrap(np.arange(size, dtype=np.intp).reshape((size,) + (1,) * r)))
+    new.append(constant_like(np.arange(size, dtype=np.intp).reshape((size,) + (1,) * r), x))
     raw = ["B"] + labels[q:q + r] + labels[:q] + labels[q + r:]
     return x, new, (("a", len(arrays)),) + tuple(indexer), raw
 

@@ -264,14 +264,21 @@ def _mm(a, b):
     return dot_general_p.bind(a, b, dimension_numbers=(((na - 1,), (na - 2,)), (lead, lead)))
 
 
-def _eye(n, dtype):
-    return np.eye(n, dtype=dtype)
+def _const(value, like):
+    """A NumPy constant (identity, mask, selector) on ``like``'s device."""
+    from ..numpy._creation import constant_like
+
+    return constant_like(value, like)
+
+
+def _eye(n, dtype, like):
+    return _const(np.eye(n, dtype=dtype), like)
 
 
 def _diag(x):
     """Diagonal of the last two (square) axes: (..., n, n) -> (..., n)."""
     n = _shape(x)[-1]
-    return reduce_sum(mul(x, _eye(n, _dtype(x))), (_ndim(x) - 1,))
+    return reduce_sum(mul(x, _eye(n, _dtype(x), x)), (_ndim(x) - 1,))
 
 
 def _diag_embed(v, dtype=None):
@@ -279,17 +286,17 @@ def _diag_embed(v, dtype=None):
     s = _shape(v)
     n = s[-1]
     vv = reshape(v, s[:-1] + (1, n))
-    return mul(vv, _eye(n, dtype or _dtype(v)))
+    return mul(vv, _eye(n, dtype or _dtype(v), v))
 
 
 def _tril(x, k=0):
     m, n = _shape(x)[-2:]
-    return mul(x, np.tri(m, n, k, dtype=_dtype(x)))
+    return mul(x, _const(np.tri(m, n, k, dtype=_dtype(x)), x))
 
 
 def _triu(x, k=0):
     m, n = _shape(x)[-2:]
-    return mul(x, np.ones((m, n), _dtype(x)) - np.tri(m, n, k - 1, dtype=_dtype(x)))
+    return mul(x, _const(np.ones((m, n), _dtype(x)) - np.tri(m, n, k - 1, dtype=_dtype(x)), x))
 
 
 def _sym_from_lower(t):
@@ -583,7 +590,7 @@ def _phi(x):
     """Lower triangle with the diagonal halved."""
     n = _shape(x)[-1]
     w = np.tri(n, n, -1, dtype=_dtype(x)) + 0.5 * np.eye(n, dtype=_dtype(x))
-    return mul(x, w)
+    return mul(x, _const(w, x))
 
 
 def _chol_jvp(primals, tangents):
@@ -632,7 +639,7 @@ def _gap_inverse(w):
     nd = _ndim(w)
     wi = broadcast_in_dim(w, _shape(w) + (n,), tuple(range(nd)))  # [..., i, j] = w_i
     wj = _mT(wi)  # [..., i, j] = w_j
-    eye = _eye(n, _dtype(w))
+    eye = _eye(n, _dtype(w), w)
     return sub(div(1.0, add(sub(wj, wi), eye)), eye)
 
 
@@ -688,7 +695,7 @@ def svd(a, full_matrices=False, compute_uv=True):
 def _cols(x, start, stop):
     """Columns ``start:stop`` of the last axis (a product with a constant selector)."""
     n = _shape(x)[-1]
-    sel = np.eye(n, dtype=_dtype(x))[:, start:stop]
+    sel = _const(np.eye(n, dtype=_dtype(x))[:, start:stop], x)
     return dot_general_p.bind(x, sel, dimension_numbers=(((_ndim(x) - 1,), (0,)), ((), ())))
 
 
@@ -697,8 +704,8 @@ def _hcat(x1, x2):
     k1, k2 = _shape(x1)[-1], _shape(x2)[-1]
     eye = np.eye(k1 + k2, dtype=_dtype(x1))
     dn = (((_ndim(x1) - 1,), (0,)), ((), ()))
-    return add(dot_general_p.bind(x1, eye[:k1], dimension_numbers=dn),
-               dot_general_p.bind(x2, eye[k1:], dimension_numbers=dn))
+    return add(dot_general_p.bind(x1, _const(eye[:k1], x1), dimension_numbers=dn),
+               dot_general_p.bind(x2, _const(eye[k1:], x2), dimension_numbers=dn))
 
 
 def _complete_basis_jvp(q1, q2, dq1):
@@ -811,13 +818,14 @@ def _qr_jvp(primals, tangents, full_matrices):
         r1 = _mT(_cols(_mT(r), 0, n))
         dq1, dr1 = _qr_square_jvp(q1, r1, ta)
         dq = _hcat(dq1, _complete_basis_jvp(q1, _cols(q, n, m), dq1))
-        pad = np.eye(n, m, dtype=_dtype(dr1))  # [dr1; 0]: embed the n rows into m
+        pad = _const(np.eye(n, m, dtype=_dtype(dr1)), dr1)  # [dr1; 0]: embed the n rows into m
         dr = _mT(dot_general_p.bind(_mT(dr1), pad, dimension_numbers=(((_ndim(dr1) - 1,), (0,)), ((), ()))))
         return [q, r], [dq, dr]
     # wide: A = [X | Y], X = Q R_X (square), R = [R_X | Q^T Y]
     dt = _dtype(a)
-    e1 = np.eye(n, m, dtype=dt)  # A @ e1 = X
-    e2 = np.eye(n, dtype=dt)[:, m:]  # A @ e2 = Y
+    e1_h = np.eye(n, m, dtype=dt)  # A @ e1 = X
+    e2_h = np.eye(n, dtype=dt)[:, m:]  # A @ e2 = Y
+    e1, e2, e1t, e2t = (_const(c, a) for c in (e1_h, e2_h, e1_h.T, e2_h.T))
 
     def rmul(x, c):  # x (..., p, n) @ constant c (n, k)
         return dot_general_p.bind(x, c, dimension_numbers=(((_ndim(x) - 1,), (0,)), ((), ())))
@@ -826,7 +834,7 @@ def _qr_jvp(primals, tangents, full_matrices):
     y = rmul(a, e2)
     dq, drx = _qr_square_jvp(q, rx, rmul(ta, e1))
     dry = add(_mm(_mT(dq), y), _mm(_mT(q), rmul(ta, e2)))
-    dr = add(rmul(drx, e1.T), rmul(dry, e2.T))
+    dr = add(rmul(drx, e1t), rmul(dry, e2t))
     return [q, r], [dq, dr]
 
 

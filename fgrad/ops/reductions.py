@@ -120,7 +120,7 @@ def _prod_jvp(primals, tangents, axes):
     lead = tuple(xs[i] for i in keep)
     xf = reshape(fnp.transpose(x, perm), lead + (n,))
     tf = reshape(fnp.transpose(t, perm), lead + (n,))
-    eye = np.eye(n, dtype=bool)
+    eye = fnp._creation.constant_like(np.eye(n, dtype=bool), x)
     xm = broadcast_in_dim(xf, lead + (n, n), tuple(range(len(lead))) + (len(lead) + 1,))
     others = reduce_prod(select(eye, 1.0, xm), (len(lead) + 1,))  # [..., i] = prod_{j != i}
     return y, reduce_sum(mul(tf, others), (len(lead),))

@@ -140,8 +140,11 @@ scatter_add_along_axis_p.batch = _scatter_batch
 gather_along_axis_p.linear = scatter_add_along_axis_p.linear = True
 
 
-def _const(a):
-    return wrap(np.asarray(a))
+def _const(a, like):
+    """A NumPy index constant on ``like``'s device."""
+    from ..numpy._creation import constant_like
+
+    return constant_like(np.asarray(a), like)
 
 
 def _broadcast_nonaxis(x, target, axis):
@@ -173,7 +176,7 @@ def take_along_axis(x, idx, axis: int):
     x = _broadcast_nonaxis(x, full, axis)
     idx = _broadcast_nonaxis(idx, full, axis)
     if isinstance(idx, np.ndarray):
-        idx = _const(idx)
+        idx = _const(idx, x)
     return gather_along_axis_p.bind(x, idx, axis=axis)
 
 
@@ -183,7 +186,7 @@ def scatter_add_along_axis(upd, idx, axis: int, size: int):
     axis = normalize_axis(axis, len(shape(upd)), "scatter_add_along_axis")
     idx = _broadcast_nonaxis(idx, shape(upd), axis)
     if isinstance(idx, np.ndarray):
-        idx = _const(idx)
+        idx = _const(idx, upd)
     return scatter_add_along_axis_p.bind(upd, idx, axis=axis, size=int(size))
 
 
@@ -254,10 +257,13 @@ def _sort_abstract(*avals, dimension, is_stable, num_keys):
 sort_p = Primitive("sort", _sort_impl, _sort_abstract, multiple_results=True, family="sorting")
 
 
-def iota_along(shp, dimension, dtype=np.int64):
-    """A constant array of ``shp`` that counts 0, 1, ... along ``dimension``."""
+def iota_along(shp, dimension, dtype=np.int64, like=None):
+    """A constant array of ``shp`` that counts 0, 1, ... along ``dimension`` (on ``like``'s
+    device when given)."""
     n = shp[dimension]
     r = np.arange(n, dtype=dtype).reshape((1,) * dimension + (n,) + (1,) * (len(shp) - dimension - 1))
+    if like is not None:
+        return _const(np.broadcast_to(r, shp), like)
     return wrap(np.broadcast_to(r, shp))
 
 
@@ -265,7 +271,7 @@ def _sort_jvp(primals, tangents, dimension, is_stable, num_keys):
     if all(t is None for t in tangents):
         return sort_p.bind(*primals, dimension=dimension, is_stable=is_stable, num_keys=num_keys), \
             [None] * len(primals)
-    iota = iota_along(shape(primals[0]), dimension)
+    iota = iota_along(shape(primals[0]), dimension, like=primals[0])
     outs = sort_p.bind(*primals, iota, dimension=dimension, is_stable=is_stable, num_keys=num_keys)
     perm = outs[-1]
     t_out = [None if t is None else gather_along_axis_p.bind(t, perm, axis=dimension) for t in tangents]
@@ -311,14 +317,14 @@ def argsort(x, axis: int = -1, descending: bool = False, index_dtype=np.int64):
     if descending:
         n = shp[axis]
         xr = flip_axis(x, axis)
-        iota = iota_along(shp, axis, index_dtype)
+        iota = iota_along(shp, axis, index_dtype, like=x)
         _, perm = sort_p.bind(xr, iota, dimension=axis, is_stable=True, num_keys=1)
         # perm indexes the reversed array; stable ascending on the reversed array then
         # reversed again gives the stable descending order of the original
         from .elementwise import sub
 
-        return flip_axis(sub(np.asarray(n - 1, index_dtype), perm), axis)
-    iota = iota_along(shp, axis, index_dtype)
+        return flip_axis(sub(_const(np.asarray(n - 1, index_dtype), perm), perm), axis)
+    iota = iota_along(shp, axis, index_dtype, like=x)
     return sort_p.bind(x, iota, dimension=axis, is_stable=True, num_keys=1)[1]
 
 

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.array import ShapedArray, get_aval, wrap
+from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..transforms.transpose import is_undefined
 from ._util import normalize_axis, shape
 from .indexing import device_xp, gather
 
 
-def _zeros(shp, dtype):
-    return wrap(np.zeros(shp, dtype))
+def _zeros(shp, dtype, like=None):
+    """Zeros on ``like``'s device (the default device without one)."""
+    from ..numpy._creation import zeros, zeros_like
+
+    if like is None:
+        return zeros(shp, dtype)
+    return zeros_like(like, dtype=dtype, shape=shp)
 
 
 def static_slice(x, starts, limits, strides=None):
@@ -88,8 +93,8 @@ def _concat_jvp(primals, tangents, dimension):
     out = concatenate_p.bind(*primals, dimension=dimension)
     if all(t is None for t in tangents):
         return out, None
-    ts = [_zeros(get_aval(p).shape, get_aval(p).dtype) if t is None else t for p, t in zip(primals, tangents,
-                                                                                            strict=True)]
+    ts = [_zeros(get_aval(p).shape, get_aval(p).dtype, p) if t is None else t
+          for p, t in zip(primals, tangents, strict=True)]
     return out, concatenate_p.bind(*ts, dimension=dimension)
 
 
@@ -162,11 +167,12 @@ def _split_jvp(primals, tangents, sizes, axis):
 def _split_transpose(cts, x, sizes, axis):
     av = x.aval
     parts = []
+    like = next((c for c in cts if c is not None), None)
     for ct, s in zip(cts, sizes, strict=True):
         if ct is None:
             shp = list(av.shape)
             shp[axis] = s
-            ct = _zeros(tuple(shp), av.dtype)
+            ct = _zeros(tuple(shp), av.dtype, like)
         parts.append(ct)
     return (concatenate(parts, axis),)
 
@@ -242,15 +248,15 @@ def _pad_jvp(primals, tangents, padding_config):
         return out, None
     av = get_aval(x)
     if tx is None:
-        tx = _zeros(av.shape, av.dtype)
+        tx = _zeros(av.shape, av.dtype, x)
     if tpv is None:
-        tpv = _zeros((), av.dtype)
+        tpv = _zeros((), av.dtype, x)
     return out, pad_p.bind(tx, tpv, padding_config=padding_config)
 
 
 def _unpad(ct, padding_config):
     """The operand-shaped part of ``ct`` (transpose of padding with zeros)."""
-    t = pad(ct, _zeros((), get_aval(ct).dtype), [(-lo, -hi, 0) for lo, hi, _ in padding_config])
+    t = pad(ct, _zeros((), get_aval(ct).dtype, ct), [(-lo, -hi, 0) for lo, hi, _ in padding_config])
     if any(it for _, _, it in padding_config):
         shp = shape(t)
         t = static_slice(t, [0] * len(shp), shp, [it + 1 for _, _, it in padding_config])
@@ -287,8 +293,10 @@ def _pad_batch(size, vals, dims, padding_config):
     x = move_or_broadcast(x, xd, 0, size)
     av = get_aval(x)
     cfg = ((0, 0, 0),) + tuple(padding_config)
-    padded = pad_p.bind(x, _zeros((), av.dtype), padding_config=cfg)
-    mask = _pad_impl(np, np.zeros(av.shape[1:], bool), True, padding_config)
+    padded = pad_p.bind(x, _zeros((), av.dtype, x), padding_config=cfg)
+    from ..numpy._creation import constant_like
+
+    mask = constant_like(_pad_impl(np, np.zeros(av.shape[1:], bool), True, padding_config), x)
     pvb = reshape(move_or_broadcast(pv, pd, 0, size), (size,) + (1,) * (av.ndim - 1))
     return select(mask, pvb, padded), 0
 

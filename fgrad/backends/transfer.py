@@ -1,0 +1,66 @@
+"""`device_put`: the one way an fgrad Array moves between devices."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ArrayImpl, Tracer, wrap
+from . import NUMPY, Device, backend_of, backend_of_buffer, parse_device, put_buffer
+
+
+def device_put(x, device=None):
+    """``x`` (an Array, NumPy/cupy array, scalar, or a pytree of them) on ``device``:
+    ``"cpu"``, ``"cuda"``, ``"cuda:1"``, an `fgrad.Device`, or None for the default device.
+    An Array already there is returned as is; otherwise the data is copied.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> x = fgrad.device_put(fnp.arange(3.0), "cpu")
+        >>> str(x.device)
+        'cpu'
+    """
+    from ..tree_util import tree_map
+
+    dev = parse_device(device)
+    return tree_map(lambda leaf: _put_leaf(leaf, dev), x)
+
+
+def _put_leaf(x, dev: Device):
+    if type(x) is ArrayImpl:
+        b = x._buf
+        out = put_buffer(b, dev)
+        return x if out is b else wrap(out)
+    if isinstance(x, Tracer):
+        be = backend_of(x)
+        if be is not None and _device_of_traced(x, be) == dev:
+            return x
+        where = "an abstract value (inside jit)" if be is None else f"a value on {_device_of_traced(x, be)}"
+        raise TypeError(
+            f"fgrad.device_put(..., {str(dev)!r}) got a traced value ({x.aval.str_short()}): {where}. "
+            "Moving data between devices inside grad/vmap/jit is not supported; put the inputs on "
+            "the device before calling the transformed function."
+        )
+    if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (np.ndarray, np.generic)):
+        return wrap(put_buffer(x, dev))  # a raw device buffer (cupy array)
+    host = np.array(x, copy=True)
+    if host.dtype == object:
+        raise TypeError(f"fgrad.device_put: cannot convert {type(x).__name__} to an array")
+    be = dev.backend
+    return wrap(host if be is NUMPY else be.from_host(host, dev))
+
+
+def _device_of_traced(x, be):
+    from ..core.array import ArrayImpl as _AI
+
+    y = x
+    for _ in range(64):
+        if type(y) is _AI:
+            return be.device_of(y._buf)
+        y = getattr(y, "primal", None) if hasattr(y, "primal") else getattr(y, "val", None)
+        if y is None:
+            break
+    return be.current_device()
+
+
+__all__ = ["device_put", "backend_of_buffer"]

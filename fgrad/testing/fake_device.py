@@ -1,0 +1,397 @@
+"""A fake accelerator, so device placement can be tested on a machine without a GPU.
+
+`install()` registers a backend named ``"fake"`` (devices ``fake:0``, ``fake:1``) whose
+buffers are `FakeDeviceArray`, a NumPy ndarray subclass: NumPy computes on them and returns
+them, so every primitive's ``xp``-generic implementation runs unchanged.  Like cupy, the fake
+device is strict about where data lives:
+
+* a plain ``numpy.ndarray`` meeting a device array in any NumPy function, ufunc or ``xp.*``
+  call raises `HostArrayLeak` (cupy raises ``TypeError: Unsupported type`` there) — that is
+  how tests catch host constants leaking into device computations (a silent transfer on a
+  real GPU);
+* arrays on ``fake:0`` and ``fake:1`` do not mix either;
+* NumPy scalars and Python scalars are fine, as on cupy;
+* its ``xp`` module (`fake_xp`) returns device arrays from creation functions, converts host
+  data only in the explicit converters (``xp.asarray``/``xp.array``), and, when cupy is
+  importable, offers only the names cupy offers (so an implementation using a NumPy-only
+  function fails here as it would on the GPU);
+* `transfers` counts the explicit host<->device copies.
+
+``install(platform="cuda")`` impersonates ``cuda`` (``device_put(x, "cuda")``,
+``devices()`` listing ``cuda:0``) for code that hard-codes that name, such as the PyTorch
+shim; only when the real cupy backend is not loaded.
+
+Example::
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> from fgrad.testing import fake_device
+    >>> with fake_device.installed():
+    ...     x = fgrad.device_put(fnp.arange(3.0), "fake")
+    ...     str((x * 2).device)
+    'fake:0'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import types
+
+import numpy as np
+
+from .. import backends as B
+
+
+class HostArrayLeak(TypeError):
+    """A host (numpy) array met device arrays: an implicit transfer a real GPU would reject."""
+
+
+_state = threading.local()
+
+
+def _current() -> int:
+    return getattr(_state, "device", 0)
+
+
+class FakeDeviceArray(np.ndarray):
+    """An ndarray "on the fake device" ``_fake_device`` (an int id)."""
+
+    _fake_device = 0
+
+    def __array_finalize__(self, obj) -> None:
+        self._fake_device = getattr(obj, "_fake_device", _current())
+
+    @property
+    def device(self):
+        return types.SimpleNamespace(id=self._fake_device)
+
+    def get(self) -> np.ndarray:
+        """A host copy (like ``cupy.ndarray.get``)."""
+        if BACKEND is not None:
+            BACKEND.transfers["d2h"] += 1
+        return np.array(self.view(np.ndarray), copy=True)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        where = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+        dev = _check((inputs, out), where)
+        args = _unwrap(inputs)
+        if out is not None:
+            kwargs["out"] = _unwrap(out)
+        res = getattr(ufunc, method)(*args, **kwargs)
+        if method == "at":
+            return None
+        if out is not None:
+            return out[0] if len(out) == 1 else out
+        return _wrap(res, dev)
+
+    def __array_function__(self, func, types_, args, kwargs):
+        where = f"numpy.{getattr(func, '__name__', func)}"
+        dev = _check((args, kwargs), where)
+        return _wrap(func(*_unwrap(args), **_unwrap(kwargs)), dev)
+
+    def __reduce__(self):
+        raise TypeError("fake device arrays cannot be pickled; use .get() for a host copy")
+
+
+def _check(obj, where, dev=None, depth=0):
+    """The device of the device arrays in ``obj`` (nested tuples/lists/dicts); raises on a
+    host ndarray or on arrays from two devices."""
+    if isinstance(obj, FakeDeviceArray):
+        d = obj._fake_device
+        if dev is not None and d != dev:
+            raise ValueError(f"{where}: arrays on fake:{dev} and fake:{d} in one call "
+                             "(no implicit peer copies)")
+        return d
+    if isinstance(obj, np.ndarray):
+        raise HostArrayLeak(
+            f"{where}: a host numpy.ndarray {obj.dtype}{list(obj.shape)} was passed to a fake-device "
+            "computation (an implicit host->device transfer; a real GPU backend rejects it). "
+            "Create constants on the operand's device (fgrad.numpy._creation.constant_like / "
+            "zeros_like) or use the backend's explicit xp.asarray."
+        )
+    if depth < 4:
+        if isinstance(obj, (tuple, list)):
+            for o in obj:
+                dev = _check(o, where, dev, depth + 1)
+        elif isinstance(obj, dict):
+            for o in obj.values():
+                dev = _check(o, where, dev, depth + 1)
+    return dev
+
+
+def _unwrap(obj, depth=0):
+    if isinstance(obj, FakeDeviceArray):
+        return obj.view(np.ndarray)
+    if depth < 4:
+        if type(obj) is tuple:
+            return tuple(_unwrap(o, depth + 1) for o in obj)
+        if type(obj) is list:
+            return [_unwrap(o, depth + 1) for o in obj]
+        if type(obj) is dict:
+            return {k: _unwrap(v, depth + 1) for k, v in obj.items()}
+    return obj
+
+
+def _wrap(res, dev=None):
+    if dev is None:
+        dev = _current()
+    if isinstance(res, np.ndarray):
+        if type(res) is not FakeDeviceArray:
+            res = res.view(FakeDeviceArray)
+        res._fake_device = dev
+        return res
+    if isinstance(res, np.generic):  # cupy returns 0-d arrays, never NumPy scalars
+        r = np.asarray(res).view(FakeDeviceArray)
+        r._fake_device = dev
+        return r
+    if isinstance(res, tuple):
+        vals = [_wrap(r, dev) for r in res]
+        return tuple(vals) if type(res) is tuple else type(res)(*vals)  # namedtuples (svd, eigh)
+    if type(res) is list:
+        return [_wrap(r, dev) for r in res]
+    return res
+
+
+# -- the array module -------------------------------------------------------------------
+
+_CONVERTERS = {"asarray", "array", "asanyarray", "ascontiguousarray", "asfortranarray"}
+
+
+def _cupy_names():
+    try:
+        import cupy
+    except Exception:  # noqa: BLE001 - no cupy: do not restrict
+        return None, None
+    return set(dir(cupy)), set(dir(cupy.linalg))
+
+
+class _FakeUfunc:
+    """A NumPy ufunc whose results are device arrays and which rejects host arrays."""
+
+    def __init__(self, uf) -> None:
+        self._uf = uf
+        self.__name__ = uf.__name__
+
+    def _apply(self, fn, where, args, kwargs):
+        dev = _check((args, kwargs), where)
+        res = fn(*_unwrap(args), **_unwrap(kwargs))
+        return _wrap(res, dev)
+
+    def __call__(self, *args, **kwargs):
+        return self._apply(self._uf, f"xp.{self.__name__}", args, kwargs)
+
+    def reduce(self, *args, **kwargs):
+        return self._apply(self._uf.reduce, f"xp.{self.__name__}.reduce", args, kwargs)
+
+    def accumulate(self, *args, **kwargs):
+        return self._apply(self._uf.accumulate, f"xp.{self.__name__}.accumulate", args, kwargs)
+
+    def outer(self, *args, **kwargs):
+        return self._apply(self._uf.outer, f"xp.{self.__name__}.outer", args, kwargs)
+
+    def reduceat(self, *args, **kwargs):
+        return self._apply(self._uf.reduceat, f"xp.{self.__name__}.reduceat", args, kwargs)
+
+    def at(self, a, indices, b=None):
+        if not isinstance(a, FakeDeviceArray):
+            raise HostArrayLeak(f"xp.{self.__name__}.at: the target is not a device array")
+        _check((a, b), f"xp.{self.__name__}.at")
+        idx = _unwrap(indices)
+        if b is None:
+            self._uf.at(a.view(np.ndarray), idx)
+        else:
+            self._uf.at(a.view(np.ndarray), idx, _unwrap(b))
+
+    def __getattr__(self, name):
+        return getattr(self._uf, name)
+
+    def __repr__(self) -> str:
+        return f"<fake ufunc {self.__name__}>"
+
+
+class _FakeModule(types.ModuleType):
+    """``xp`` of the fake backend: NumPy's namespace with device-array results."""
+
+    def __init__(self, name: str, np_mod, allowed=None) -> None:
+        super().__init__(name)
+        self._np_mod = np_mod
+        self._allowed = allowed
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._allowed is not None and name not in self._allowed:
+            raise AttributeError(f"the fake device's xp (like cupy) has no attribute {name!r}")
+        attr = getattr(self._np_mod, name)
+        if name == "ndarray":
+            w = FakeDeviceArray
+        elif isinstance(attr, np.ufunc):
+            w = _FakeUfunc(attr)
+        elif isinstance(attr, types.ModuleType):
+            sub = _SUBMODULE_NAMES.get(name)
+            w = _FakeModule(f"{self.__name__}.{name}", attr, sub)
+        elif isinstance(attr, type) or not callable(attr):
+            w = attr
+        elif name in _CONVERTERS:
+            w = _converter(attr, name)
+        elif name == "asnumpy":
+            w = _asnumpy
+        else:
+            w = _function(attr, name)
+        object.__setattr__(self, name, w)
+        return w
+
+
+def _function(fn, name):
+    where = f"xp.{name}"
+
+    def f(*args, **kwargs):
+        dev = _check((args, kwargs), where)
+        return _wrap(fn(*_unwrap(args), **_unwrap(kwargs)), dev)
+
+    f.__name__ = name
+    return f
+
+
+def _converter(fn, name):
+    """``xp.asarray`` and friends: the explicit host->device copy (as in cupy)."""
+
+    def f(a, *args, **kwargs):
+        if isinstance(a, FakeDeviceArray):
+            return _wrap(fn(a.view(np.ndarray), *args, **kwargs), a._fake_device)
+        _check((args, kwargs), f"xp.{name}")
+        if BACKEND is not None and (isinstance(a, np.ndarray) or isinstance(a, (list, tuple))):
+            BACKEND.transfers["h2d"] += 1
+        res = np.array(fn(_unwrap(a), *args, **kwargs), copy=True)
+        return _wrap(res)
+
+    f.__name__ = name
+    return f
+
+
+def _asnumpy(a, *args, **kwargs):
+    if isinstance(a, FakeDeviceArray):
+        return a.get()
+    return np.asarray(a, *args, **kwargs)
+
+
+_CUPY_NAMES, _CUPY_LINALG = _cupy_names()
+_SUBMODULE_NAMES = {"linalg": _CUPY_LINALG}
+if _CUPY_NAMES is not None:
+    _CUPY_NAMES |= {"asnumpy"}
+fake_xp = _FakeModule("fgrad_fake_xp", np, _CUPY_NAMES)
+fake_xp.asnumpy = _asnumpy  # type: ignore[attr-defined]
+
+
+# -- the backend ------------------------------------------------------------------------
+
+class FakeBackend(B.Backend):
+    """Backend ``"fake"``: `FakeDeviceArray` buffers on ``n_devices`` fake devices."""
+
+    def __init__(self, platform: str = "fake", n_devices: int = 2) -> None:
+        super().__init__("fake", fake_xp, (FakeDeviceArray,), platform=platform)
+        self._devices = [B.Device(platform, i, "fake") for i in range(n_devices)]
+        self.transfers = {"h2d": 0, "d2h": 0}
+
+    def devices(self) -> list:
+        return list(self._devices)
+
+    def current_device(self) -> B.Device:
+        return self._devices[_current()]
+
+    def device_of(self, buf) -> B.Device:
+        return self._devices[buf._fake_device]
+
+    def to_host(self, buf) -> np.ndarray:
+        return buf.get()
+
+    def from_host(self, arr, device=None):
+        self.transfers["h2d"] += 1
+        out = np.array(arr, copy=True).view(FakeDeviceArray)
+        out._fake_device = _current() if device is None else device.id
+        return out
+
+    def put(self, buf, device):
+        if buf._fake_device == device.id:
+            return buf
+        out = np.array(buf.view(np.ndarray), copy=True).view(FakeDeviceArray)
+        out._fake_device = device.id
+        return out
+
+    @contextlib.contextmanager
+    def device_scope(self, device):
+        saved = _current()
+        _state.device = device.id
+        try:
+            yield
+        finally:
+            _state.device = saved
+
+    def reset_counters(self) -> None:
+        self.transfers = {"h2d": 0, "d2h": 0}
+
+
+BACKEND: FakeBackend | None = None
+_saved_platforms: dict = {}
+
+
+def install(platform: str = "fake", n_devices: int = 2) -> FakeBackend:
+    """Register the fake backend (idempotent) and return it.  ``platform="cuda"`` makes
+    ``"cuda"``/``"gpu"`` resolve to it (refused while the real cupy backend is loaded)."""
+    global BACKEND
+    if BACKEND is not None:
+        if BACKEND.platform != platform:
+            uninstall()
+        else:
+            return BACKEND
+    aliases: tuple = ()
+    if platform != "fake":
+        if "cupy" in B._BACKENDS:
+            raise RuntimeError("the real cupy backend is loaded; the fake device cannot impersonate it")
+        aliases = (platform, "gpu") if platform == "cuda" else (platform,)
+        _saved_platforms.clear()
+        _saved_platforms.update({a: B._PLATFORMS.get(a) for a in aliases})
+    BACKEND = FakeBackend(platform, n_devices)
+    B.register_backend(BACKEND, aliases=aliases)
+    for a in aliases:
+        B._PLATFORMS[a] = "fake"
+    return BACKEND
+
+
+def uninstall() -> None:
+    """Unregister the fake backend (and restore any names it impersonated)."""
+    global BACKEND
+    if BACKEND is None:
+        return
+    B.unregister_backend("fake")
+    for a, v in _saved_platforms.items():
+        if v is not None:
+            B._PLATFORMS[a] = v
+    _saved_platforms.clear()
+    BACKEND = None
+
+
+def load() -> FakeBackend:
+    """Entry point for ``FGRAD_BACKEND=fake`` / ``get_backend("fake")``."""
+    return install()
+
+
+@contextlib.contextmanager
+def installed(platform: str = "fake", n_devices: int = 2, default: bool = False):
+    """``with installed():`` the fake backend is registered inside the block (and, with
+    ``default=True``, it is the default device there)."""
+    was = BACKEND
+    be = install(platform, n_devices)
+    try:
+        if default:
+            with B.default_device_scope(be.devices()[0]):
+                yield be
+        else:
+            yield be
+    finally:
+        if was is None:
+            uninstall()
+
+
+__all__ = ["BACKEND", "FakeBackend", "FakeDeviceArray", "HostArrayLeak", "fake_xp", "install",
+           "installed", "load", "uninstall"]
