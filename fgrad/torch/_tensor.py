@@ -117,10 +117,15 @@ class device:
         return (device, (self.type, self.index))
 
     def __enter__(self):
+        """``with torch.device('cuda'):`` -- factory functions create tensors there (PyTorch)."""
+        check_device(self)
+        st = _DEV_STATE.setdefault("default_stack", [])
+        st.append(_DEV_STATE["default"])
+        _dev.set_default(str(self))
         return self
 
     def __exit__(self, *exc) -> None:
-        pass
+        _DEV_STATE["default"] = _DEV_STATE["default_stack"].pop()
 
 
 CPU = device("cpu")

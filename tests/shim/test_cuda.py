@@ -214,6 +214,12 @@ def test_creation_on_the_device(cuda):
     assert torch.zeros(2, device="cpu").device.type == "cpu"
     torch.set_default_device("cpu")
     assert torch.zeros(2).device.type == "cpu"
+    with torch.device("cuda:1"):
+        assert on_dev(torch.zeros(2), 1) and on_dev(nn.Linear(2, 2).weight, 1)
+        with torch.device("cpu"):
+            assert torch.ones(1).device.type == "cpu"
+        assert on_dev(torch.ones(1), 1)
+    assert torch.zeros(2).device.type == "cpu"
 
 
 # ---------------------------------------------------------------------------------------
