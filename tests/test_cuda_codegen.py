@@ -186,6 +186,16 @@ def test_escaping_values_and_reduction_share_one_group():
         assert all(p.kind == "kernel" for p in parts)
 
 
+def test_reduction_reads_values_its_group_already_wrote():
+    # x * 2 leaves the group (it is returned): the sum reads it instead of recomputing it
+    _, _, plan, _ = lowered(lambda x: (x * 2.0, fnp.sum(x * 2.0, axis=0)), A(RNG.normal(size=(3, 4)), F32))
+    (node, parts), = plan
+    ew, red = (p.spec for p in parts)
+    assert (ew.kind, red.kind) == ("elementwise", "reduction")
+    assert red.inputs == ew.outputs and red.eqns == (node.reduction,)
+    assert "return x0;" in red.preamble
+
+
 def test_reduction_accumulator_types_follow_numpy():
     cases = {
         "sum_i32": (lambda x: fnp.sum(x, axis=0), A(np.arange(6).reshape(2, 3), np.int32), "long long",
@@ -343,7 +353,7 @@ def run_fake(f, *args):
     return exe, xp, exe.run(list(bufs)), ref
 
 
-@pytest.mark.parametrize("case", ["chain_sum", "softmax", "mixed", "fallback", "matmul", "consts"])
+@pytest.mark.parametrize("case", ["chain_sum", "softmax", "mixed", "fallback", "matmul", "consts", "scalar"])
 def test_executor_with_stand_in_kernels(case):
     x = A(RNG.normal(size=(4, 6)), F32)
     w = A(RNG.normal(size=(6, 3)), F32)
@@ -355,8 +365,10 @@ def test_executor_with_stand_in_kernels(case):
         "fallback": lambda x: fnp.real(fnp.exp(x * 1j)) * 2.0 + x,
         "matmul": lambda x: fnp.tanh(x @ w + 1.0),
         "consts": lambda x: x * fnp.asarray(c) + 1.0,
+        "scalar": lambda x, s: (fnp.sum(x * s, axis=1), x - s),
     }
-    exe, xp, got, want = run_fake(fs[case], x)
+    args = (x, 2.5) if case == "scalar" else (x,)
+    exe, xp, got, want = run_fake(fs[case], *args)
     assert xp.calls, exe.source
     assert len(got) == len(want)
     for g, r in zip(got, want):

@@ -8,9 +8,10 @@ stay ordinary calls of the primitives' ``impl`` with ``xp = cupy``, exactly as
 * one ``cupy.ElementwiseKernel`` computing the group's values that are needed outside it,
   written into arrays allocated by the executor, and/or
 * one ``cupy.ReductionKernel`` for the group's trailing reduction, whose elementwise
-  prologue (the part of the group that feeds the reduction) is a ``__device__`` function
-  ``fg_map`` called as the kernel's ``map_expr``; cupy reduces over any set of axes (it
-  permutes the reduced axes last), so the executor passes ``axis=`` unchanged.
+  prologue (the part of the group that feeds the reduction and is not already written by
+  the elementwise kernel) is a ``__device__`` function ``fg_map`` called as the kernel's
+  ``map_expr``; cupy reduces over any set of axes (it permutes the reduced axes last), so
+  the executor passes ``axis=`` unchanged.
 
 **Types.**  cupy does not promote like NumPy, so nothing is left to C's implicit
 conversions.  Every kernel parameter has a concrete dtype (the value's aval dtype; weak
@@ -21,28 +22,32 @@ writes literals as typed C literals of that dtype (``2.0f``, ``3LL``, ``fg_f32(0
 for ``inf``), applies the primitive's CUDA template and casts the result explicitly to
 the equation's output dtype.  So float32 stays float32 and int/float mixes follow NumPy.
 float16 values are held in ``float`` registers and rounded to half after every operation
-(``(float)(float16)(...)``), which is what NumPy's half loops do.
+(``(float)(float16)(...)``), which is what NumPy's half loops do.  Kernels are compiled
+without fma contraction (`OPTIONS`), so correctly rounded operations (``+ - * /``, sqrt,
+casts, ...) give NumPy's bits; transcendentals are CUDA's (within a few ulp).
 
 **Templates.**  ``prim.kernel`` (set in ``fgrad/ops/*.py``) is a format string, or a dict
 from dtype kinds (``"f"``, ``"iu"``, ``"b"`` ...) to format strings, over the operands
 ``{0}, {1}, ...`` (already in the loop dtype), the equation's parameters by name, the
-loop's C type ``{T}`` and the float function suffix ``{f}`` (``"f"`` for float32/float16 loops: ``exp{f}`` is ``expf`` there and
-``exp`` for float64).  NumPy semantics that C lacks (floor division and ``remainder`` with
-Python's sign rules, NaN-propagating max/min, ``logaddexp``, integer powers, XLA shifts)
-live in small ``fg_*`` device helpers below, included in a kernel only when it uses them.
+loop's C type ``{T}`` and the float function suffix ``{f}`` (``"f"`` for float32 and
+float16 loops, so ``exp{f}`` is ``expf`` there and ``exp`` for float64).  NumPy semantics
+that C lacks (floor division and ``remainder`` with Python's sign rules, NaN-propagating
+max/min, ``logaddexp``, integer powers, ``round(x, d)``, XLA shifts) live in small
+``fg_*`` device helpers below, included in a kernel only when it uses them.
 
 **Fallbacks.**  An equation the generator cannot express exactly (no template for its
 dtype kind, complex or other unsupported dtypes, NumPy loops mixing operand types, weak
-outputs, an integer power with a non-literal exponent, an out-of-range literal, ...) is
-never compiled into a wrong kernel: it runs as an ordinary cupy call between the kernels
-of its group (the group is split into layers around it).
+outputs, an integer power with a non-literal exponent, an out-of-range literal, max/min
+over an empty axis, ...) is never compiled into a wrong kernel: it runs as an ordinary
+cupy call between the kernels of its group (the group is split into layers around it).
 
 **Caching.**  Every kernel's full CUDA source (`KernelSpec.source`: preamble, and the
 kernel wrapped in an ``extern "C" __global__`` function with plain contiguous indexing in
 place of cupy's CIndexer) is hashed; the hash names the kernel and keys a process-wide
-cache, so each distinct source is built once (`build`).  The same text, with
-``__host__ __device__`` helpers and a sequential loop (`KernelSpec.render(host=True)`),
-is what the tests compile with ``nvcc`` and run on the CPU against NumPy.
+cache, so each distinct source is built once (`build`; cupy compiles a built kernel once
+per device and array layout, and caches binaries on disk).  The same text with
+``__host__ __device__`` helpers and a sequential loop (`KernelSpec.render(host=True)`) is
+what the tests compile with ``nvcc`` and run on the CPU against NumPy.
 
 Entry points: `supports(xp)` (does ``xp`` provide ``ElementwiseKernel``/``ReductionKernel``),
 `generate(prog, steps, xp)` (called by `fgrad.compile.compile_jaxpr`), and
@@ -600,6 +605,8 @@ def check_reduction(red) -> None:
     x, out = red.invars[0], red.outvars[0].aval
     ctype(x.aval.dtype)
     ctype(out.dtype)
+    if out.weak_type:
+        raise Unsupported("weak-typed result (a Python scalar)")
     shape, axes = x.aval.shape, red.params["axes"]
     if red.prim.name in ("reduce_max", "reduce_min") and math.prod(shape[a] for a in axes) == 0:
         raise Unsupported("max/min of an empty axis (NumPy raises)")
@@ -679,7 +686,7 @@ def _slice(eqns, targets, stop) -> list:
     """The equations of ``eqns`` needed for ``targets``, not looking past values in ``stop``."""
     producer = {v: e for e in eqns for v in e.outvars}
     need, seen = [], set()
-    stack = [t for t in targets if t in producer]
+    stack = [t for t in targets if t in producer and t not in stop]
     while stack:
         v = stack.pop()
         e = producer[v]
