@@ -311,7 +311,12 @@ class FakeCupy:
             def evaluate(self, args):
                 spec = fake.specs[self.name]
                 fake.calls.append(spec.kind)
-                env = dict(zip(spec.inputs, args))
+                for v, a in zip(spec.inputs, args):  # scalars of the declared dtype, arrays exact
+                    assert isinstance(a, np.ndarray) == cc._is_array(v), (v.aval, type(a))
+                    assert np.asarray(a).dtype == v.aval.dtype or type(a) in (bool, int, float)
+                # a scalar parameter holds a weak (Python) scalar's value: evaluate it as one
+                env = {v: a if isinstance(a, np.ndarray) else np.asarray(a).item()
+                       for v, a in zip(spec.inputs, args)}
                 with np.errstate(all="ignore"):
                     for e in spec.eqns:
                         vals = [a.val if type(a) is Literal else env[a] for a in e.invars]

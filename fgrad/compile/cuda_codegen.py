@@ -333,6 +333,16 @@ def loop_types(e):
     """``(operand dtypes, compute dtype)`` of the loop NumPy runs for equation ``e``: each
     operand is cast to its loop dtype; ``{T}``/``{f}`` and the template kind come from the
     compute dtype.  Raises `Unsupported` where a kernel could not reproduce NumPy."""
+    ins, compute = _numpy_loop(e)
+    for a, d in zip(e.invars, ins):
+        # a weak integer only known at run time might not fit a narrow loop type (NumPy
+        # raises there; a C cast would wrap)
+        if type(a) is not Literal and a.aval.weak_type and d.kind in "iu" and d.itemsize < 8:
+            raise Unsupported(f"{e.prim.name}: run-time Python int in a {d} loop")
+    return ins, compute
+
+
+def _numpy_loop(e):
     name = e.prim.name
     out = e.outvars[0].aval.dtype
     n = len(e.invars)
@@ -341,10 +351,10 @@ def loop_types(e):
     if name == "convert_element_type":
         src = e.invars[0].aval.dtype
         return (src,), src
-    if name in _SHIFTS:
+    if name in _SHIFTS:  # the amount keeps its own type (XLA semantics, see fgrad/ops/bits.py)
         return tuple(a.aval.dtype for a in e.invars), out
     u = getattr(e.prim, "ufunc", None)
-    if not isinstance(u, np.ufunc):
+    if not isinstance(u, np.ufunc):  # composites of NumPy calls computing in the result type
         return (out,) * n, out
     if u.nin != n or u.nout != 1:
         raise Unsupported(f"{name}: ufunc arity")
@@ -357,10 +367,6 @@ def loop_types(e):
         raise Unsupported(f"{name}: NumPy's loop gives {res[n]}, the program says {out}")
     if len(set(ins)) > 1:  # e.g. NumPy 2's uint64-vs-int64 comparisons
         raise Unsupported(f"{name}: mixed loop {ins}")
-    for a, d in zip(e.invars, ins):
-        # a weak integer only known at run time might not fit a narrow loop type
-        if type(a) is not Literal and a.aval.weak_type and d.kind in "iu" and d.itemsize < 8:
-            raise Unsupported(f"{name}: run-time Python int in a {d} loop")
     return ins, ins[0]
 
 
@@ -843,7 +849,10 @@ class CudaGen(Gen):
     def emit_reduction(self, spec: KernelSpec) -> None:
         self.specs.append(spec)
         k = self.bind(build(spec, self.xp), "K")
-        args = ", ".join(self.expr(a) for a in spec.inputs)
+        # Python scalars go in as NumPy scalars of their parameter's dtype (the form every
+        # cupy version's ReductionKernel accepts)
+        args = ", ".join(self.expr(a) if _is_array(a) else
+                         f"{self.bind(a.aval.dtype.type, 't')}({self.expr(a)})" for a in spec.inputs)
         self.lines.append(f"    {self.define(spec.outputs[0])} = {k}({args}, axis={spec.axes!r})")
 
 
