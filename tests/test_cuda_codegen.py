@@ -152,6 +152,19 @@ def test_inexpressible_equation_falls_back_between_kernels():
     assert all(not any(v.aval.dtype.kind == "c" for v in s.inputs + s.outputs) for s in specs_of(plan))
 
 
+def test_a_group_whose_kernel_cannot_be_written_runs_as_calls(monkeypatch):
+    x = A(RNG.normal(size=(3, 4)), F32)
+    node, _ = lowered(lambda x: fnp.sum(fnp.exp(x) * 2.0, axis=0), x)[2][0]
+
+    def fail(*args, **kw):
+        raise cc.Unsupported("test")
+
+    monkeypatch.setattr(cc, "reduction_spec", fail)
+    parts = cc.plan_group(node, lambda v: False)
+    assert [p.kind for p in parts] == ["op"] * len(node.eqns)
+    assert [p.eqn for p in parts] == node.eqns
+
+
 def test_integer_power_needs_a_literal_nonnegative_exponent():
     i = A(np.arange(1, 5), np.int64)
     _, _, plan, _ = lowered(lambda i: i ** 3, i)

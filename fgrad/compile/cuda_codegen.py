@@ -707,7 +707,15 @@ def _slice(eqns, targets, stop) -> list:
 
 def plan_group(node, needed) -> list:
     """The `Part` list for fusion group ``node``; ``needed(v)`` says whether value ``v`` is
-    used outside the group (program output or another step's input)."""
+    used outside the group (program output or another step's input).  Should writing a
+    kernel still fail, the whole group runs as ordinary calls (never a wrong kernel)."""
+    try:
+        return _plan_group(node, needed)
+    except Unsupported:
+        return [Part("op", eqn=e) for e in node.eqns]
+
+
+def _plan_group(node, needed) -> list:
     members = list(node.members)
     red = node.reduction
     ok = {id(e): expressible(e) for e in members}
