@@ -164,6 +164,8 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
 
 
 def apply_(self, callable):  # noqa: A002
+    if O.buf_index(self._buf) is not None:
+        raise TypeError("apply_ is only implemented on CPU tensors")
     b = self._buf
     flat = b.reshape(-1) if b.flags.c_contiguous else None
     vals = [callable(v) for v in b.reshape(-1).tolist()]
