@@ -229,12 +229,10 @@ def as_strided(buf, shape, strides_bytes, writeable=True):
 
 
 def data_ptr(a) -> int:
-    if type(a) is _nd:
+    """The address of a buffer's first element (host or device memory)."""
+    if isinstance(a, _nd):
         return a.__array_interface__["data"][0]
-    cai = getattr(type(a), "__cuda_array_interface__", None)
-    if cai is not None:
-        return a.__cuda_array_interface__["data"][0]
-    return a.__array_interface__["data"][0]
+    return a.data.ptr  # cupy.ndarray: a MemoryPointer
 
 
 def writeable(buf) -> bool:

@@ -127,6 +127,11 @@ def _fresh(b, bufs):
         if not b.flags.writeable or builtins.any(type(x) is _nd and np.may_share_memory(b, x) for x in bufs):
             b = b.copy()
         return b
+    for x in bufs:
+        if x is b:
+            return b.copy()
+    if b.flags.owndata:  # fresh memory (CuPy results): neither an input nor a broadcast view
+        return b
     p = _dev.data_ptr(b)
     if builtins.any(s == 0 and n > 1 for s, n in zip(b.strides, b.shape, strict=False)) or builtins.any(
         type(x) in _DEV and _dev.data_ptr(x) <= p < _dev.data_ptr(x) + builtins.max(x.nbytes, 1) for x in bufs
