@@ -114,7 +114,12 @@ def backend() -> CudaBackend | None:
     _state["backend"] = new
     if new is not None:
         DEV.update(new.types)
+    for fn in ON_CHANGE:  # caches of device constants belong to the old backend
+        fn()
     return new
+
+
+ON_CHANGE: list = []
 
 
 def is_available() -> bool:

@@ -156,6 +156,16 @@ def _run_fn(fn, bufs, multi):
 _DEV_CONSTS: dict = {}
 
 
+def _drop_device_caches() -> None:
+    _DEV_CONSTS.clear()
+    for p in list(G._PROGS.values()):
+        if hasattr(p, "dev_templates"):
+            p.dev_templates = None
+
+
+_dev.ON_CHANGE.append(_drop_device_caches)
+
+
 def _dev_const(c, di):
     """A host constant (an internal scalar or mask) on CUDA device ``di``; 0-dim constants
     are cached by value so repeated ops do not copy them again."""
