@@ -21,3 +21,102 @@ settings.register_profile("ci", max_examples=5, derandomize=True, database=None,
 settings.register_profile("dev", max_examples=25, **_common)
 settings.register_profile("thorough", max_examples=200, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# -- array backends ---------------------------------------------------------------------
+# A test that takes the `backend` fixture runs once per array backend: numpy and the fake
+# device (fgrad.testing.fake_device, a strict NumPy-subclass stand-in for a GPU) always;
+# real cupy when FGRAD_TEST_BACKENDS lists it (e.g. FGRAD_TEST_BACKENDS=numpy,cupy) and a
+# GPU is present, otherwise that case is skipped with the reason.  Inside the test the
+# backend's first device is the default device, so fgrad's creation functions land there.
+
+import contextlib  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+def requested_backends() -> list:
+    names = os.environ.get("FGRAD_TEST_BACKENDS", "numpy,fake")
+    return [n.strip() for n in names.split(",") if n.strip()]
+
+
+def _cupy_skip_reason():
+    if "cupy" not in requested_backends():
+        return "cupy backend not requested (run with FGRAD_TEST_BACKENDS=numpy,fake,cupy on a GPU machine)"
+    from fgrad import backends as B
+
+    try:
+        B.get_backend("cupy")
+    except B.BackendUnavailableError as e:
+        return f"cupy backend unavailable: {e}"
+    return None
+
+
+def backend_params() -> list:
+    """pytest params for the backends: numpy, fake, cupy (skipped with a reason unless
+    requested and available)."""
+    out = [pytest.param("numpy", id="numpy"), pytest.param("fake", id="fake")]
+    reason = _cupy_skip_reason()
+    marks = [pytest.mark.gpu] + ([pytest.mark.skip(reason=reason)] if reason else [])
+    out.append(pytest.param("cupy", id="cupy", marks=marks))
+    return out
+
+
+class BackendCase:
+    """The backend under test: ``name``, ``backend``, ``device``; ``put`` places a pytree
+    there, ``on_device`` checks a result's leaves, ``transfers`` counts the explicit
+    host->device uploads of a block (fake device only; None elsewhere)."""
+
+    def __init__(self, name: str, backend, device) -> None:
+        self.name, self.backend, self.device = name, backend, device
+
+    @property
+    def is_host(self) -> bool:
+        return self.name == "numpy"
+
+    def put(self, x):
+        import fgrad
+
+        return fgrad.device_put(x, self.device)
+
+    def on_device(self, tree) -> bool:
+        import fgrad
+
+        leaves = [x for x in fgrad.tree_leaves(tree) if isinstance(x, fgrad.Array)]
+        return bool(leaves) and all(x.device == self.device for x in leaves)
+
+    @contextlib.contextmanager
+    def transfers(self):
+        counts = {}
+        t = getattr(self.backend, "transfers", None)
+        before = dict(t) if t is not None else None
+        yield counts
+        if t is not None:
+            counts.update({k: self.backend.transfers[k] - before[k] for k in before})
+
+    def __repr__(self) -> str:
+        return f"BackendCase({self.name}, {self.device})"
+
+
+@contextlib.contextmanager
+def backend_case(name: str):
+    """Context manager behind the `backend` fixture (usable directly in helpers)."""
+    from fgrad import backends as B
+    from fgrad.testing import fake_device
+
+    if name == "fake":
+        with fake_device.installed() as be:
+            dev = be.devices()[0]
+            with B.default_device_scope(dev):
+                yield BackendCase(name, be, dev)
+        return
+    be = B.get_backend(name)
+    dev = be.devices()[0]
+    with B.default_device_scope(dev):
+        yield BackendCase(name, be, dev)
+
+
+@pytest.fixture(params=backend_params())
+def backend(request):
+    with backend_case(request.param) as case:
+        yield case

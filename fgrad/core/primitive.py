@@ -173,6 +173,20 @@ def _eval_on_device(prim, args, bufs, params, be, mixed):
     return _run(prim, args, be.xp, bufs, params, be)
 
 
+def check_same_device(prim, args) -> None:
+    """Raise `DeviceMismatchError` unless the Array operands of ``prim`` share one device
+    (for interpreters that run programs on buffers themselves, e.g. the reverse-mode tape)."""
+    dev = None
+    for a in args:
+        if type(a) is ArrayImpl:
+            b = a._buf
+            d = backend_of_buffer(b).device_of(b)
+            if dev is None:
+                dev = d
+            elif d != dev:
+                raise _mismatch(prim, args)
+
+
 def _mismatch(prim, args):
     placed = []
     for i, a in enumerate(args):

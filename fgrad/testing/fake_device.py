@@ -65,6 +65,13 @@ class FakeDeviceArray(np.ndarray):
     def device(self):
         return types.SimpleNamespace(id=self._fake_device)
 
+    def __getitem__(self, idx):
+        res = super().__getitem__(_unwrap(idx))
+        if isinstance(res, np.generic):  # cupy indexing gives 0-d arrays on the same device
+            res = np.asarray(res).view(FakeDeviceArray)
+            res._fake_device = self._fake_device
+        return res
+
     def get(self) -> np.ndarray:
         """A host copy (like ``cupy.ndarray.get``)."""
         if BACKEND is not None:
@@ -340,7 +347,7 @@ def install(platform: str = "fake", n_devices: int = 2) -> FakeBackend:
     ``"cuda"``/``"gpu"`` resolve to it (refused while the real cupy backend is loaded)."""
     global BACKEND
     if BACKEND is not None:
-        if BACKEND.platform != platform:
+        if BACKEND.platform != platform or len(BACKEND._devices) != n_devices:
             uninstall()
         else:
             return BACKEND
@@ -379,9 +386,10 @@ def load() -> FakeBackend:
 @contextlib.contextmanager
 def installed(platform: str = "fake", n_devices: int = 2, default: bool = False):
     """``with installed():`` the fake backend is registered inside the block (and, with
-    ``default=True``, it is the default device there)."""
-    was = BACKEND
-    be = install(platform, n_devices)
+    ``default=True``, it is the default device there); whatever was installed before is
+    restored on exit."""
+    prev = None if BACKEND is None else (BACKEND.platform, len(BACKEND._devices))
+    be = install(platform, n_devices) if prev != (platform, n_devices) else BACKEND
     try:
         if default:
             with B.default_device_scope(be.devices()[0]):
@@ -389,8 +397,10 @@ def installed(platform: str = "fake", n_devices: int = 2, default: bool = False)
         else:
             yield be
     finally:
-        if was is None:
+        if prev != (platform, n_devices):
             uninstall()
+            if prev is not None:
+                install(*prev)
 
 
 __all__ = ["BACKEND", "FakeBackend", "FakeDeviceArray", "HostArrayLeak", "fake_xp", "install",

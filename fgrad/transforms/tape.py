@@ -23,7 +23,7 @@ import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
 from ..core.ir import Literal
-from ..core.primitive import eval_primitive
+from ..core.primitive import check_same_device, eval_primitive
 from ..core.trace import ConcretizationError, Trace, new_trace, state
 from ..backends import _BY_TYPE, xp_of
 from .jit import compile_jaxpr
@@ -156,6 +156,7 @@ class TapeTrace(Trace):
         prims, sources, key = [], [], [prim]
         bufs = []
         any_diff = False
+        tb0, mixed = None, False
         for a in args:
             t = type(a)
             if t is TapeTracer and a._trace is self:
@@ -170,6 +171,12 @@ class TapeTrace(Trace):
                 bufs.append(b)
                 key.append(b.shape)
                 key.append(b.dtype)
+                tb = type(b)
+                key.append(tb)  # the backend: cached programs carry its constants
+                if tb0 is None:
+                    tb0 = tb
+                elif tb is not tb0:
+                    mixed = True
             elif t is ArrayImpl:
                 b = a._buf
                 sources.append(None)
@@ -177,6 +184,12 @@ class TapeTrace(Trace):
                 bufs.append(b)
                 key.append(b.shape)
                 key.append(b.dtype)
+                tb = type(b)
+                key.append(tb)
+                if tb0 is None:
+                    tb0 = tb
+                elif tb is not tb0:
+                    mixed = True
             elif t in _PY:
                 sources.append(None)
                 prims.append(a)
@@ -190,6 +203,8 @@ class TapeTrace(Trace):
                 return self.process(prim, [fnp.asarray(x) if x is a else x for x in args], params)
         if not any_diff:
             return eval_primitive(prim, prims, params)
+        if mixed:
+            check_same_device(prim, prims)  # DeviceMismatchError before any compiled program runs
         diff = [s is not None for s in sources]
         key.append(tuple(diff))
         try:

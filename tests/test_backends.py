@@ -1,0 +1,489 @@
+"""Backends and devices: the registry, `device_put`/`devices`/`Array.device`, the default
+device, mixing errors, and every transform on device arrays.
+
+Device behaviour is tested on the fake device (`fgrad.testing.fake_device`: a NumPy
+subclass that, like cupy, rejects host arrays meeting device arrays), so all of it runs on
+a machine without a GPU; the `backend` fixture (tests/conftest.py) also runs the
+parametrized tests on numpy and, when ``FGRAD_TEST_BACKENDS`` lists cupy and a GPU is
+present, on the real cupy backend.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import fgrad
+import fgrad.numpy as fnp
+from fgrad import backends as B
+from fgrad import lax
+from fgrad.core.primitive import PRIMITIVES, Primitive
+from fgrad.testing import check_grads, fake_device
+from fgrad.testing import op_table as T
+from fgrad.tree_util import tree_flatten
+
+FD = fake_device.FakeDeviceArray
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture
+def fake():
+    """The fake backend, installed for the test; the default device stays the CPU."""
+    with fake_device.installed() as be:
+        yield be
+
+
+def _host(x):
+    return np.asarray(x)
+
+
+# ---------------------------------------------------------------------------------------
+# registry, devices, configuration
+
+
+def test_import_and_devices_without_a_gpu_stack():
+    """``import fgrad`` works and lists only the CPU when cupy is missing (import blocked)
+    or cannot find a GPU, even when FGRAD_BACKEND asks for cupy (it warns and stays on the
+    CPU)."""
+    code = (
+        "import sys, warnings\n"
+        "sys.modules['cupy'] = None\n"  # `import cupy` raises ImportError
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n"
+        "    import fgrad, fgrad.numpy as fnp\n"
+        "print([str(d) for d in fgrad.devices()], fgrad.config.backend, str(fnp.ones(2).device),\n"
+        "      any('FGRAD_BACKEND' in str(x.message) for x in w))\n"
+    )
+    env = dict(os.environ, FGRAD_BACKEND="cupy", PYTHONPATH=REPO)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["['cpu']", "numpy", "cpu", "True"]
+
+
+def test_devices_lists_cpu_first_and_cuda_only_when_available():
+    devs = fgrad.devices()
+    assert devs[0] == "cpu" and devs[0] is B.CPU
+    try:
+        cuda = B.get_backend("cuda")
+    except B.BackendUnavailableError as e:
+        assert "not available" in str(e) and "fgrad[cuda]" in str(e)
+        assert [d for d in devs if d.platform == "cuda"] == []
+        assert fgrad.devices("cuda") == []
+    else:  # a GPU machine
+        assert [d for d in devs if d.platform == "cuda"] == cuda.devices()
+
+
+def test_fake_backend_registration(fake):
+    assert [str(d) for d in fgrad.devices("fake")] == ["fake:0", "fake:1"]
+    assert [str(d) for d in fgrad.devices()][:1] == ["cpu"] and "fake:1" in fgrad.devices()
+    assert B.get_backend("fake") is fake and B.backend_of_buffer(fake.from_host(np.ones(2))) is fake
+    fake_device.uninstall()
+    assert "fake" not in B._BACKENDS and all(d.platform != "fake" for d in fgrad.devices())
+    assert B.backend_of_buffer(np.ones(2)) is B.NUMPY
+    assert B.get_backend("fake").name == "fake"  # loads again on demand (FGRAD_BACKEND=fake)
+
+
+def test_device_objects_and_parsing(fake):
+    d = B.parse_device("fake:1")
+    assert (d.platform, d.id, str(d), repr(d)) == ("fake", 1, "fake:1", "Device('fake:1')")
+    assert d == "fake:1" and d != "fake:0" and d == B.Device("fake", 1)
+    assert hash(d) == hash(B.Device("fake", 1))
+    assert B.parse_device("fake") == "fake:0" and B.parse_device("cpu") is B.CPU
+    assert B.parse_device(None) is B.CPU and B.CPU == "cpu"
+    with pytest.raises(B.BackendUnavailableError, match="fake:7.*does not exist"):
+        B.parse_device("fake:7")
+    with pytest.raises(ValueError, match="bad device string"):
+        B.parse_device("fake:x")
+    with pytest.raises(B.BackendUnavailableError, match="'tpu' is not available"):
+        B.parse_device("tpu")
+
+
+def test_default_device_config_scope_and_env(fake):
+    assert fgrad.config.backend == "numpy"
+    with fgrad.default_device("fake:1"):
+        assert fnp.zeros(3).device == "fake:1" and fgrad.config.backend == "fake"
+        assert fnp.asarray([1.0, 2.0]).device == "fake:1"
+        with fgrad.default_device("cpu"):
+            assert fnp.ones(2).device == "cpu"
+    assert fnp.zeros(3).device == "cpu"
+    fgrad.config.update("backend", "fake")
+    try:
+        assert fnp.arange(3).device == "fake:0" and fgrad.config.read("default_device") == "fake"
+    finally:
+        fgrad.config.update("backend", "cpu")
+    assert fnp.arange(3).device == "cpu"
+    with pytest.raises(KeyError, match="unknown fgrad config option"):
+        fgrad.config.update("nonsense", 1)
+    with pytest.raises(B.BackendUnavailableError):
+        fgrad.config.update("backend", "tpu")
+    assert fgrad.config.backend == "numpy"
+    # FGRAD_BACKEND picks the default device at import
+    code = "import fgrad, fgrad.numpy as fnp; print(str(fnp.zeros(1).device), fgrad.config.backend)"
+    env = dict(os.environ, FGRAD_BACKEND="fake", PYTHONPATH=REPO)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["fake:0", "fake"]
+
+
+# ---------------------------------------------------------------------------------------
+# device_put, Array.device, conversions
+
+
+def test_device_put_between_devices(fake):
+    x = fnp.arange(6.0).reshape(2, 3)
+    assert x.device == "cpu" and x.devices() == {B.CPU}
+    y = fgrad.device_put(x, "fake")
+    assert type(y._buf) is FD and y.device == "fake:0" and str(y.device) == "fake:0"
+    assert fgrad.device_put(y, "fake:0") is y  # already there: no copy
+    z = fgrad.device_put(y, fgrad.devices("fake")[1])
+    assert z.device == "fake:1" and z._buf is not y._buf
+    back = fgrad.device_put(z, "cpu")
+    assert type(back._buf) is np.ndarray and back.device == "cpu"
+    np.testing.assert_array_equal(back, np.arange(6.0).reshape(2, 3))
+    # pytrees of arrays, numpy arrays and scalars
+    tree = fgrad.device_put({"a": np.ones(2, np.float32), "b": [x, 3.0]}, "fake:1")
+    assert tree["a"].device == "fake:1" and tree["a"].dtype == np.float32
+    assert tree["b"][0].device == "fake:1" and tree["b"][1].shape == () and tree["b"][1].device == "fake:1"
+    # the default device
+    with fgrad.default_device("fake:1"):
+        assert fgrad.device_put(x).device == "fake:1"
+
+
+def test_device_put_of_a_tracer_to_another_device_is_an_error(fake):
+    x = fgrad.device_put(fnp.ones(3), "fake")
+    assert fgrad.grad(lambda v: fnp.sum(fgrad.device_put(v, "fake:0") ** 2))(x).device == "fake:0"
+    with pytest.raises(TypeError, match="traced value.*inside grad/vmap/jit is not supported"):
+        fgrad.grad(lambda v: fnp.sum(fgrad.device_put(v, "cpu") ** 2))(x)
+    with pytest.raises(TypeError, match="abstract value"):
+        fgrad.jit(lambda v: fgrad.device_put(v, "fake:0"))(x)
+
+
+def test_host_conversion_repr_and_pickle(fake):
+    x = fgrad.device_put(fnp.asarray([1.5, -2.0]), "fake:1")
+    h = np.asarray(x)
+    assert type(h) is np.ndarray and h.tolist() == [1.5, -2.0]
+    assert repr(x) == "Array([ 1.5, -2. ], dtype=float64, device=fake:1)"
+    assert repr(fnp.asarray([1.5, -2.0])) == "Array([ 1.5, -2. ], dtype=float64)"
+    assert str(x) == "[ 1.5 -2. ]" and float(x[0]) == 1.5 and x.tolist() == [1.5, -2.0]
+    assert f"{x.sum():.2f}" == "-0.50" and bool(x[0] > 0)
+    y = pickle.loads(pickle.dumps(x))
+    assert y.device == "fake:1" and np.asarray(y).tolist() == [1.5, -2.0]
+    c = pickle.loads(pickle.dumps(fnp.ones(2)))
+    assert c.device == "cpu"
+
+
+# ---------------------------------------------------------------------------------------
+# mixing and leaks
+
+
+def test_mixing_devices_is_an_error_naming_the_op_devices_and_fix(fake):
+    x = fgrad.device_put(fnp.ones(3), "fake")
+    h = fnp.ones(3)
+    with pytest.raises(B.DeviceMismatchError) as e:
+        x + h
+    msg = str(e.value)
+    assert "`add`" in msg and "fake:0" in msg and "cpu" in msg and "fgrad.device_put" in msg
+    assert "float64[3]" in msg
+    y = fgrad.device_put(fnp.ones(3), "fake:1")
+    with pytest.raises(B.DeviceMismatchError, match="`mul`.*fake:0.*fake:1"):
+        x * y
+    with pytest.raises(B.DeviceMismatchError, match="`dot_general`"):
+        fnp.dot(x, h)
+    with pytest.raises(B.DeviceMismatchError):
+        fnp.where(x > 0, x, h)
+    # Python and NumPy scalars go with any device; results stay there
+    for r in (x + 1.0, 2 * x, x ** 2, x + np.float32(1.5), fnp.maximum(x, 0)):
+        assert r.device == "fake:0"
+    assert (x + np.float32(1.5)).dtype == np.float64
+
+
+def test_raw_numpy_constants_are_uploaded_explicitly(fake):
+    x = fgrad.device_put(fnp.arange(3.0), "fake")
+    fake.reset_counters()
+    r = fnp.add(x, np.array([10.0, 20.0, 30.0]))
+    assert r.device == "fake:0" and np.asarray(r).tolist() == [10.0, 21.0, 32.0]
+    assert fake.transfers["h2d"] == 1
+    # indexing a device array with host indices: the index array follows the data
+    assert x[[2, 0]].device == "fake:0" and np.asarray(x[np.array([2, 0])]).tolist() == [2.0, 0.0]
+    assert np.asarray(x[np.array([True, False, True])]).tolist() == [0.0, 2.0]
+    with fgrad.default_device("fake"):  # the update value 1.0 becomes an array on the default device
+        assert np.asarray(x.at[[0, 2]].add(1.0)).tolist() == [1.0, 1.0, 3.0]
+
+
+def test_fake_device_rejects_host_arrays_like_cupy(fake):
+    d = fake.from_host(np.arange(3.0))
+    with pytest.raises(fake_device.HostArrayLeak, match="numpy.add.*host numpy.ndarray"):
+        np.add(d, np.ones(3))
+    with pytest.raises(fake_device.HostArrayLeak):
+        np.concatenate([d, np.ones(2)])
+    with pytest.raises(fake_device.HostArrayLeak, match="xp.where"):
+        fake.xp.where(np.ones(3, bool), d, 0)
+    with pytest.raises(ValueError, match="fake:0 and fake:1"):
+        d + fake.from_host(np.ones(3), fake.devices()[1])
+    xp = fake.xp
+    assert type(xp.zeros(2)) is FD and type(xp.asarray(np.ones(2))) is FD  # explicit upload
+    assert type(np.sum(d)) is FD and np.sum(d).shape == ()  # 0-d arrays, never scalars
+    u, s, vh = xp.linalg.svd(fake.from_host(np.eye(2)))
+    assert type(u) is FD and type(s) is FD
+    assert type(d + np.float64(1)) is FD and type(d * 2) is FD
+    try:
+        import cupy  # noqa: F401
+    except Exception:  # noqa: BLE001
+        pass
+    else:  # the fake's xp offers only cupy's names
+        with pytest.raises(AttributeError, match="like cupy"):
+            xp.errstate  # noqa: B018
+
+
+def test_an_implementation_returning_host_data_on_a_device_is_caught(fake):
+    leak = Primitive("_test_leak", lambda xp, x: np.zeros(x.shape), lambda x: x)
+    try:
+        x = fgrad.device_put(fnp.ones(2), "fake")
+        with pytest.raises(TypeError, match="`_test_leak` returned a numpy.ndarray.*fake"):
+            leak.bind(x)
+        assert type(leak.bind(fnp.ones(2))._buf) is np.ndarray  # fine on the host
+    finally:
+        del PRIMITIVES["_test_leak"]
+
+
+# ---------------------------------------------------------------------------------------
+# creation follows the operand
+
+
+def test_like_creation_and_rule_constants_follow_the_operand(fake):
+    x = fgrad.device_put(fnp.ones((2, 3), np.float32), "fake:1")
+    for a in (fnp.zeros_like(x), fnp.ones_like(x), fnp.full_like(x, 7), fnp.empty_like(x),
+              fnp.zeros_like(x, shape=(4,)), fnp.linspace(x[0, 0], x[0, 1] + 1, 5)):
+        assert a.device == "fake:1"
+    assert fnp.zeros_like(x).dtype == np.float32
+    from fgrad.numpy._creation import constant_like
+
+    assert constant_like(np.eye(2), x).device == "fake:1"
+    assert type(constant_like(np.eye(2), fnp.ones(2))._buf) is np.ndarray
+    # constants a transform creates for a known value go where that value is
+    seen = []
+    fgrad.vmap(lambda r: seen.append(fnp.zeros_like(r)) or r)(x)
+    fgrad.jvp(lambda r: seen.append(fnp.ones_like(r)) or r, (x,), (x,))
+    assert [s.device for s in seen] == ["fake:1", "fake:1"]
+
+
+# ---------------------------------------------------------------------------------------
+# transforms on each backend
+
+
+def _f(x):
+    return fnp.sum(fnp.tanh(x) ** 2 * fnp.sin(x)) + fnp.max(x) * 0.5
+
+
+def _piecewise(x):
+    return fnp.sum(fnp.where(x > 0, x ** 2, 0.1 * x)) + fnp.sum(fgrad.nn.relu(x))
+
+
+def _loops(x):
+    c = lax.fori_loop(0, 3, lambda i, c: c * 0.9 + fnp.sin(x), fnp.zeros_like(x))
+    s, ys = lax.scan(lambda c, r: (c + r ** 2, c * r), 0.0 * x[0], x)
+    k = lax.cond(fnp.sum(x) > 0, lambda v: fnp.cos(v), lambda v: v ** 3, x)
+    return fnp.sum(c) + fnp.sum(s) + fnp.sum(ys) + fnp.sum(k)
+
+
+def _ref(fn, *args):
+    """``fn`` evaluated on the host (the numpy backend's result)."""
+    with fgrad.default_device("cpu"):
+        host = [fnp.asarray(np.asarray(a)) for a in args]
+        return fn(*host)
+
+
+def _check_same(got, want, case, rtol=1e-10):
+    lg, lw = tree_flatten(got)[0], tree_flatten(want)[0]
+    assert len(lg) == len(lw)
+    for g, w in zip(lg, lw):
+        assert g.device == case.device, f"result on {g.device}, expected {case.device}"
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=rtol, atol=1e-12)
+
+
+FUNCTIONS = {"smooth": _f, "piecewise": _piecewise, "control_flow": _loops}
+
+TRANSFORMS = {
+    "eager": lambda fn, x, X, v, one: fn(x),
+    "grad": lambda fn, x, X, v, one: fgrad.grad(fn)(x),
+    "value_and_grad": lambda fn, x, X, v, one: fgrad.value_and_grad(fn)(x),
+    "jvp": lambda fn, x, X, v, one: fgrad.jvp(fn, (x,), (v,)),
+    "vjp": lambda fn, x, X, v, one: fgrad.vjp(fn, x)[1](one),
+    "linearize": lambda fn, x, X, v, one: fgrad.linearize(fn, x)[1](v),
+    "vmap": lambda fn, x, X, v, one: fgrad.vmap(fn)(X),
+    "vmap(grad)": lambda fn, x, X, v, one: fgrad.vmap(fgrad.grad(fn))(X),
+    "jit": lambda fn, x, X, v, one: fgrad.jit(fn)(x),
+    "jit(grad)": lambda fn, x, X, v, one: fgrad.jit(fgrad.grad(fn))(x),
+    "grad(jit)": lambda fn, x, X, v, one: fgrad.grad(fgrad.jit(fn))(x),
+    "jit(vmap(grad))": lambda fn, x, X, v, one: fgrad.jit(fgrad.vmap(fgrad.grad(fn)))(X),
+    "jacfwd": lambda fn, x, X, v, one: fgrad.jacfwd(fn)(x),
+    "jacrev": lambda fn, x, X, v, one: fgrad.jacrev(fn)(x),
+    "hessian": lambda fn, x, X, v, one: fgrad.hessian(fn)(x),
+}
+# jacfwd/jacrev/hessian build their standard basis on the host and upload it once
+_UPLOADS_BASIS = {"jacfwd", "jacrev", "hessian"}
+
+
+def _transform_inputs():
+    x = fnp.asarray(np.linspace(-1.3, 1.1, 4) + 0.05)
+    X = fnp.asarray(np.linspace(-1, 1, 12).reshape(3, 4))
+    v = fnp.asarray(np.cos(np.arange(4.0)))
+    return x, X, v, fnp.asarray(1.0)
+
+
+# Known gap on the fake device (not on cupy, whose compile path uploads program constants):
+# a program traced once for abstract inputs (jit under grad/vmap) is shared by all backends
+# and keeps the constants of the backend that traced it first; the generic (non-cupy)
+# compile path neither uploads host constants nor folds them on the device (it folds with
+# NumPy).  Fix belongs in fgrad/compile (place constants per backend), see DESIGN.md §4.
+_COMPILE_CONST_GAP = {("piecewise", "jit(grad)"), ("piecewise", "grad(jit)"),
+                      ("piecewise", "jit(vmap(grad))"), ("control_flow", "jit(grad)"),
+                      ("control_flow", "grad(jit)"), ("control_flow", "jit(vmap(grad))")}
+
+
+@pytest.mark.parametrize("tname", list(TRANSFORMS))
+@pytest.mark.parametrize("fname", list(FUNCTIONS))
+def test_every_transform_stays_on_the_device(backend, fname, tname, request):
+    if backend.name == "fake" and (fname, tname) in _COMPILE_CONST_GAP:
+        request.applymarker(pytest.mark.xfail(reason="jit program constants are not placed per "
+                                                     "backend on the generic compile path", strict=False))
+    fn, t = FUNCTIONS[fname], TRANSFORMS[tname]
+    args = _transform_inputs()
+    assert all(backend.on_device(a) for a in args)
+    with backend.transfers() as moved:
+        got = t(fn, *args)
+    want = _ref(lambda *a: t(fn, *a), *args)
+    _check_same(got, want, backend)
+    if fname != "control_flow" and tname not in _UPLOADS_BASIS:  # no upload behind the user's back
+        assert moved.get("h2d", 0) == 0, f"{tname}: {moved}"
+
+
+def test_while_loop_forward_transforms_on_device(backend):
+    def fn(x):
+        body = lambda v: (v[0] + 1, v[1] * fnp.cos(v[1]))  # noqa: E731
+        return fnp.sum(lax.while_loop(lambda v: v[0] < 3, body, (0, x))[1])
+
+    x = fnp.asarray([0.3, -0.5, 1.1])
+    for t in (fn, fgrad.jit(fn), lambda a: fgrad.jvp(fn, (a,), (fnp.ones_like(a),)),
+              lambda a: fgrad.vmap(fn)(fnp.stack([a, 2 * a])), fgrad.jacfwd(fn)):
+        _check_same(t(x), _ref(t, x), backend)
+
+
+def test_grads_vs_finite_differences_on_device(backend):
+    x = fnp.asarray(np.linspace(-1.2, 0.9, 5) + 0.01)
+    check_grads(_f, (x,), order=2)
+    check_grads(_piecewise, (x,), order=1)
+
+
+def test_custom_rules_on_device(backend):
+    @fgrad.custom_jvp
+    def softclip(x):
+        return fnp.tanh(x)
+
+    @softclip.defjvp
+    def _(primals, tangents):
+        (x,), (t,) = primals, tangents
+        y = fnp.tanh(x)
+        return y, t * (1 - y * y)
+
+    @fgrad.custom_vjp
+    def scale(x):
+        return 3.0 * x
+
+    scale.defvjp(lambda x: (3.0 * x, None), lambda res, g: (3.0 * g,))
+    x = fnp.asarray([0.3, -0.4, 1.2])
+    for fn in (lambda v: fnp.sum(softclip(v) ** 2), lambda v: fnp.sum(scale(v) ** 2)):
+        _check_same(fgrad.grad(fn)(x), _ref(fgrad.grad(fn), x), backend)
+        _check_same(fgrad.vmap(fgrad.grad(fn))(fnp.stack([x, -x])),
+                    _ref(lambda a: fgrad.vmap(fgrad.grad(fn))(fnp.stack([a, -a])), x), backend)
+
+
+def test_jit_cache_is_keyed_by_backend(fake):
+    calls = []
+
+    @fgrad.jit
+    def f(x):
+        calls.append(1)
+        return fnp.sin(x) * 2.0
+
+    h = fnp.ones(3)
+    d = fgrad.device_put(h, "fake")
+    assert [str(f(a).device) for a in (h, d, h, d)] == ["cpu", "fake:0", "cpu", "fake:0"]
+    assert len(calls) == 2 and f.stats["traces"] == 2
+
+
+def test_explicit_device_inputs_with_a_cpu_default(fake):
+    """Data placed with device_put while the default device is the CPU: eager ops, vmap, jvp
+    and reverse mode of rules that create no constants stay on the device; mixing in a
+    host array is an error, never a silent transfer."""
+    x = fgrad.device_put(fnp.linspace(-1, 1, 6).reshape(2, 3), "fake:1")
+    f = lambda v: fnp.sum(fnp.tanh(v) ** 2 * fnp.exp(v))  # noqa: E731
+    for r in (f(x), fgrad.grad(f)(x), fgrad.vmap(f)(x), fgrad.jvp(f, (x,), (x,))[1],
+              fgrad.vmap(fgrad.grad(f))(x), fgrad.jit(fgrad.grad(f))(x),
+              fgrad.grad(lambda v: fnp.sum(fgrad.nn.softmax(v) * v))(x)):
+        assert r.device == "fake:1"
+    np.testing.assert_allclose(np.asarray(fgrad.grad(f)(x)), np.asarray(_ref(fgrad.grad(f), x)), rtol=1e-12)
+    with pytest.raises(B.DeviceMismatchError, match="fgrad.device_put"):
+        fgrad.grad(lambda v: fnp.sum(v * fnp.arange(3.0)))(x)
+
+
+# ---------------------------------------------------------------------------------------
+# a slice of the op table on each backend: forward vs NumPy, derivatives vs finite
+# differences, vmap vs a loop
+
+ROW_NAMES = [
+    "sin", "exp", "tanh", "sqrt", "abs", "add", "multiply", "true_divide", "power", "maximum",
+    "where", "clip", "sum", "mean", "max", "prod", "var", "cumsum", "matmul", "dot", "transpose",
+    "reshape", "concatenate", "stack", "take", "take_along_axis", "sort", "argsort", "roll",
+    "pad", "diagonal", "repeat", "nn.softmax", "nn.relu", "nn.gelu[exact]", "nn.logsumexp",
+    "linalg.solve", "linalg.cholesky", "linalg.inv", "linalg.det", "linalg.eigh", "linalg.svd",
+    "linalg.qr", "lax.erf", "lax.cumprod", "lax.cummax", "lax.top_k", "lax.dot_general",
+    "lax.sort", "lax.cond", "lax.scan", "lax.fori_loop", "lax.while_loop",
+]
+ROWS = T.rows_by_name()
+
+
+def test_row_names_exist():
+    assert [n for n in ROW_NAMES if n not in ROWS] == []
+
+
+@pytest.mark.parametrize("name", ROW_NAMES)
+def test_op_table_rows_on_device(backend, name):
+    row = ROWS[name]
+    dtype = T.F64 if T.F64 in row.dtypes else row.dtypes[0]
+    rng = np.random.default_rng(0)
+    np_args = row.sample_args(rng, row.get_example_shapes(), row.example_kwargs, dtype)
+    kw = row.example_kwargs
+    args = [fnp.asarray(a) for a in np_args]
+    assert all(backend.on_device(a) for a in args)
+    out = row.call(args, kw)
+    assert backend.on_device(out), f"{name}: forward result not on {backend.device}"
+    ref = row.call_ref([np.array(a) for a in np_args], kw)
+    atol, rtol = row.forward_tol(dtype)
+    for o, r in zip(tree_flatten(out)[0], tree_flatten(ref)[0] if isinstance(ref, (tuple, list)) else [ref]):
+        np.testing.assert_allclose(np.asarray(o), np.asarray(r), atol=max(atol, 1e-12), rtol=max(rtol, 1e-10))
+    if row.grad == "yes" and row.diff_argnums(dtype):
+        dn = row.diff_argnums(dtype)
+
+        def g(*d):
+            full = list(args)
+            for i, v in zip(dn, d):
+                full[i] = v
+            return row.call(full, kw)
+
+        tol = row.grad_tol or (1e-5, 1e-5)
+        check_grads(g, tuple(args[i] for i in dn), order=1, modes=row.modes, atol=tol[0], rtol=tol[1])
+    if row.vmap:
+        batched = [np.stack([a, a * 0.5 + 0.25 if np.asarray(a).dtype.kind == "f" else a]) for a in np_args]
+        bargs = [fnp.asarray(b) for b in batched]
+        got = fgrad.vmap(lambda *a: row.call(list(a), kw))(*bargs)
+        assert backend.on_device(got)
+        for i in range(2):
+            want = row.call([fnp.asarray(b[i]) for b in batched], kw)
+            for gl, wl in zip(tree_flatten(got)[0], tree_flatten(want)[0]):
+                np.testing.assert_allclose(np.asarray(gl)[i], np.asarray(wl), atol=1e-10, rtol=1e-8)
