@@ -1,4 +1,4 @@
-"""Shared pytest configuration: hypothesis profiles.
+"""Shared pytest configuration: hypothesis profiles and the array-backend fixture.
 
 * ``ci`` (default): few examples, deterministic (derandomized), no deadline — fast and
   reproducible.
@@ -6,8 +6,10 @@
 * ``dev``: a middle ground for local runs.
 """
 
+import contextlib
 import os
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 _common = dict(
@@ -29,10 +31,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # real cupy when FGRAD_TEST_BACKENDS lists it (e.g. FGRAD_TEST_BACKENDS=numpy,cupy) and a
 # GPU is present, otherwise that case is skipped with the reason.  Inside the test the
 # backend's first device is the default device, so fgrad's creation functions land there.
-
-import contextlib  # noqa: E402
-
-import pytest  # noqa: E402
 
 
 def requested_backends() -> list:
