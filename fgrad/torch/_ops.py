@@ -747,12 +747,9 @@ def _unary(prim, gname, name, to_float=True):
         else:
             if to_float and b.dtype.kind not in "fc":
                 b = b.astype(D.DEFAULT.float.np)
-            if type(b) is _nd:
-                r = uf(b)
-                if type(r) is not _nd:
-                    r = np.asarray(r)
-            else:
-                r = ufd(b)
+            r = uf(b) if type(b) is _nd else ufd(b)
+            if type(r) is not _nd and type(r) not in _DEV:
+                r = np.asarray(r)
             res = object.__new__(Tensor)
             res._buf = r
             res._gfn = None
