@@ -94,6 +94,7 @@ class Backend:
     name = "backend"
     platform = "cpu"
     is_host = False
+    multi_device = False  # more than one device: ops check that their operands share one
 
     def __init__(self, name: str, xp, array_types: tuple = (), platform: str | None = None) -> None:
         self.name, self.xp = name, xp

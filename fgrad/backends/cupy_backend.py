@@ -27,6 +27,7 @@ class CupyBackend(Backend):
         self._cupy = cupy
         n = cupy.cuda.runtime.getDeviceCount()
         self._devices = [Device("cuda", i, "cupy") for i in range(n)]
+        self.multi_device = n > 1
 
     def available(self) -> bool:
         return bool(self._devices)

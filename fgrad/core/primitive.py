@@ -141,7 +141,7 @@ def _eval_on_device(prim, args, bufs, params, be, mixed):
                     raise _mismatch(prim, args)
         if be is NUMPY:  # numpy arrays and numpy scalars: the host path after all
             return _run(prim, args, np, bufs, params)
-    if be is not NUMPY and sum(type(a) is ArrayImpl for a in args) > 1:
+    if be.multi_device and sum(type(a) is ArrayImpl for a in args) > 1:
         d0 = None
         for a in args:
             if type(a) is ArrayImpl:

@@ -298,6 +298,7 @@ class FakeBackend(B.Backend):
     def __init__(self, platform: str = "fake", n_devices: int = 2) -> None:
         super().__init__("fake", fake_xp, (FakeDeviceArray,), platform=platform)
         self._devices = [B.Device(platform, i, "fake") for i in range(n_devices)]
+        self.multi_device = n_devices > 1
         self.transfers = {"h2d": 0, "d2h": 0}
 
     def devices(self) -> list:
