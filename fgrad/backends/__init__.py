@@ -5,7 +5,7 @@ array module as ``xp``.  A `Backend` owns one kind of buffer (its ``array_types`
 how to move data to and from the host; a `Device` is a place arrays live (``cpu``,
 ``cuda:0``, ...).
 
-The rules (see DESIGN.md, "Backends"):
+The rules:
 
 * an op runs on the backend of its fgrad Array operands; operands on different devices are
   an error (`DeviceMismatchError`) — fgrad never moves Arrays implicitly.  Python and NumPy
@@ -14,7 +14,12 @@ The rules (see DESIGN.md, "Backends"):
 * an op with no Array operand, and every creation function (``fnp.zeros``, ``fnp.asarray``
   of host data, ...), uses the *default device*: ``FGRAD_BACKEND=cupy`` in the environment,
   ``fgrad.config.update("backend", "cuda")``, or ``with fgrad.default_device("cuda"):``;
-* ``*_like`` creation follows its operand's device;
+* ``*_like`` creation, and the constants rules build (identities, masks, index arrays),
+  follow their operand's device, through tracers to the concrete value they wrap; an
+  abstract operand (inside jit, or a reverse-mode program staged once per shape) has no
+  device, so those constants go to the default device — for GPU work make the GPU the
+  default device;
+* host index arrays (lists, NumPy arrays, boolean masks) indexing a device array follow it;
 * `fgrad.device_put` is the one way to move an Array.
 
 Backends other than numpy load lazily (``import fgrad`` never imports cupy unless asked to),

@@ -100,9 +100,8 @@ def eval_primitive(prim: Primitive, args, params):
         be = _backends.default_backend()
     else:
         be = _BY_TYPE.get(t0)
-        if be is None:
-            be = backend_of_buffer(bufs[0] if type(args[0]) is ArrayImpl else
-                                   next(a._buf for a in args if type(a) is ArrayImpl))
+        if be is None:  # a buffer type seen for the first time (e.g. cupy before it loaded)
+            be = backend_of_buffer(next(a._buf for a in args if type(a) is ArrayImpl))
     if mixed or be is not NUMPY:
         return _eval_on_device(prim, args, bufs, params, be, mixed)
     try:
