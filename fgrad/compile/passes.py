@@ -28,6 +28,8 @@ import math
 
 import numpy as np
 
+from ..backends import backend_of_buffer
+
 from ..core.array import ShapedArray
 from ..core.ir import Eqn, Jaxpr, Literal, Var
 
@@ -277,11 +279,11 @@ class _Rewriter:
             return False
         xp = np
         for v in vals:
-            m = type(v).__module__
-            if m.startswith("cupy"):
-                import cupy  # pragma: no cover
-
-                xp = cupy
+            if isinstance(v, (int, float, bool, complex)):
+                continue
+            be_xp = backend_of_buffer(v).xp
+            if be_xp is not np:
+                xp = be_xp
         try:
             with np.errstate(all="ignore"):
                 res = e.prim.impl(xp, *vals, **e.params)

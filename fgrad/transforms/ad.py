@@ -472,8 +472,9 @@ def grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = False):
 
 
 def _std_basis(flat):
-    """Identity basis over the concatenated flat inputs: list of arrays (n, *leaf.shape)."""
-    from .. import numpy as fnp
+    """Identity basis over the concatenated flat inputs: list of arrays (n, *leaf.shape),
+    each placed on its input's device."""
+    from ..numpy._creation import constant_like
 
     sizes = [int(np.prod(get_aval(x).shape, dtype=np.int64)) for x in flat]
     n = sum(sizes)
@@ -482,7 +483,7 @@ def _std_basis(flat):
     out, off = [], 0
     for x, s in zip(flat, sizes):
         av = get_aval(x)
-        out.append(fnp.asarray(eye[:, off:off + s].reshape((n,) + av.shape).astype(av.dtype)))
+        out.append(constant_like(eye[:, off:off + s].reshape((n,) + av.shape).astype(av.dtype), x))
         off += s
     return out, sizes
 
