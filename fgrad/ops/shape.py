@@ -78,7 +78,8 @@ def _bid_batch(axis_size, vals, dims, shape, broadcast_dimensions):
 
     (x,), (d,) = vals, dims
     x = fnp.moveaxis(x, d, 0)
-    return broadcast_in_dim(x, (axis_size,) + tuple(shape), (0,) + tuple(b + 1 for b in broadcast_dimensions)), 0
+    dims_out = (0,) + tuple(b + 1 for b in broadcast_dimensions)
+    return broadcast_in_dim(x, (axis_size,) + tuple(shape), dims_out), 0
 
 
 broadcast_in_dim_p.transpose = _bid_transpose
@@ -91,7 +92,9 @@ def broadcast_to(x, shape):
     shape = tuple(int(s) for s in shape)
     xs = get_aval(x).shape
     if len(xs) > len(shape):
-        raise ValueError(f"broadcast_to: cannot broadcast a shape {xs} array to the smaller rank shape {shape}")
+        raise ValueError(
+            f"broadcast_to: cannot broadcast a shape {xs} array to the smaller rank shape {shape}"
+        )
     lead = len(shape) - len(xs)
     for i, s in enumerate(xs):
         if s != 1 and s != shape[lead + i]:
@@ -156,7 +159,9 @@ def reshape(x, new_sizes):
 
 def _transpose_abstract(x, permutation):
     if sorted(permutation) != list(range(x.ndim)):
-        raise ValueError(f"transpose: axes {permutation} are not a permutation of {x.ndim} dims (shape {x.shape})")
+        raise ValueError(
+            f"transpose: axes {permutation} are not a permutation of {x.ndim} dims (shape {x.shape})"
+        )
     return ShapedArray(tuple(x.shape[p] for p in permutation), x.dtype, x.weak_type)
 
 
