@@ -51,6 +51,22 @@ def _arr(x):
     return asarray(x)
 
 
+def _const(value, like):
+    """The host constant ``value`` placed like ``like`` (an explicit upload on a device)."""
+    from ._creation import constant_like
+
+    return constant_like(value, like)
+
+
+def _arr_like(x, like):
+    """``x`` as an array: Arrays and tracers as they are, host data placed like ``like``."""
+    if isinstance(x, (ArrayImpl, Tracer)):
+        return x
+    if isinstance(x, (list, tuple)) and any(isinstance(e, (ArrayImpl, Tracer)) for e in x):
+        return _arr(x)
+    return _const(np.asarray(x), like)
+
+
 def _shape(x):
     return get_aval(x).shape
 
@@ -176,7 +192,7 @@ def _scatter(x, idx, values, mode):
     mode = {"multiply": "mul", "minimum": "min", "maximum": "max"}.get(mode, mode)
     indexer, arrays = I.parse_index(_shape(x), idx, f".at[].{mode}")
     target = I.indexed_shape(_shape(x), indexer, tuple(_shape(a) for a in arrays))
-    u = _cast(_arr(values), _dtype(x))
+    u = _cast(_arr_like(values, x), _dtype(x))
     us = _shape(u)
     if len(us) > len(target):  # NumPy drops leading length-1 axes of the values
         extra = len(us) - len(target)
@@ -314,10 +330,10 @@ def _nonzero_traced(a, size, fill_value):
     flat = ew.ne_p.bind(S.reshape(a, (n,)), 0)
     pos = ew.sub(cumsum(ew.convert_element_type(flat, np.int64)), 1)
     target = ew.select(flat, pos, size)  # slot ``size`` is out of range: dropped
-    src = wrap(np.arange(n, dtype=np.int64))
+    src = _const(np.arange(n, dtype=np.int64), a)
     fv = 0 if fill_value is None else fill_value
     fills = fv if isinstance(fv, tuple) else (fv,) * len(shp)
-    flat_idx = I.scatter(wrap(np.full((size,), -1, np.int64)), src, [target], (("a", 0),), "set", "drop")
+    flat_idx = I.scatter(_const(np.full((size,), -1, np.int64), a), src, [target], (("a", 0),), "set", "drop")
     valid = ew.ge_p.bind(flat_idx, 0)
     out = []
     rem = ew.select(valid, flat_idx, 0)
@@ -353,14 +369,14 @@ def nonzero(a, *, size=None, fill_value=None):
         fills = fv if isinstance(fv, tuple) else (fv,) * len(res)
         res = tuple(np.concatenate([r[:size], np.full(max(size - r.size, 0), f, r.dtype)])
                     for r, f in zip(res, fills, strict=True))
-    return tuple(wrap(r.astype(np.int64)) for r in res)
+    return tuple(_const(r.astype(np.int64), a) for r in res)
 
 
 def argwhere(a, *, size=None, fill_value=None):
     a = _arr(a)
     if _ndim(a) == 0:
         v = _concrete(a, "argwhere")
-        return wrap(np.zeros((1 if v else 0, 0), np.int64))
+        return _const(np.zeros((1 if v else 0, 0), np.int64), a)
     return stack(nonzero(a, size=size, fill_value=fill_value), axis=-1)
 
 
@@ -937,7 +953,9 @@ def diag(v, k=0):
     size = n + builtins.abs(k)
     i = np.arange(n, dtype=np.intp) + max(-k, 0)
     j = np.arange(n, dtype=np.intp) + max(k, 0)
-    z = wrap(np.zeros((size, size), _dtype(v)))
+    from ._creation import zeros_like
+
+    z = zeros_like(v, shape=(size, size))
     return I.scatter(z, v, [wrap(i), wrap(j)], (("a", 0), ("a", 1)), "add", "drop")
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar, wrap
+from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar
 from ..core.trace import ConcretizationError
 from ..ops import cumulative as C
 from ..ops import sorting as S
@@ -19,7 +19,7 @@ from ..ops._util import normalize_axes, normalize_axis
 from ..ops.elementwise import convert_element_type
 from . import _math as M
 from . import _reductions as R
-from ._creation import asarray
+from ._creation import asarray, constant_like
 from ._shape import moveaxis, ravel, reshape
 
 __all__ = [
@@ -82,7 +82,8 @@ def _with_initial(res, axis, initial):
                      get_aval(res).dtype)
     if initial != 0:
         first = first + initial
-        first = S.scatter_add_along_axis(wrap(first), S.static_index(n + 1, axis, nd, [0]), axis, n + 1)
+        first = S.scatter_add_along_axis(constant_like(first, res), S.static_index(n + 1, axis, nd, [0]),
+                                         axis, n + 1)
         return M.add(shifted, first)
     return shifted
 
@@ -168,7 +169,7 @@ def lexsort(keys, axis=-1):
     if len(shp) == 0:
         raise ValueError("fgrad.numpy.lexsort: keys must be at least 1-d")
     ax = normalize_axis(axis, len(shp), "lexsort")
-    iota = S.iota_along(shp, ax)
+    iota = S.iota_along(shp, ax, like=ks[0])
     outs = S.sort_p.bind(*ks[::-1], iota, dimension=ax, is_stable=True, num_keys=len(ks))
     return outs[-1]
 
@@ -400,7 +401,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         if return_counts:
             out.append(np.where(np.arange(size) < k, np.take(parts[i], sel), 0))
         parts = out
-    parts = [wrap(np.asarray(p)) for p in parts]
+    parts = [constant_like(np.asarray(p), ar) for p in parts]
     return tuple(parts) if len(parts) > 1 else parts[0]
 
 
