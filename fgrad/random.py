@@ -52,6 +52,13 @@ def _arr(x):
     return _wrap(np.asarray(x))
 
 
+def _const(value, like):
+    """The host constant ``value`` on the device of ``like`` (a key or other operand)."""
+    from .numpy._creation import constant_like
+
+    return constant_like(value, like)
+
+
 def _shape(shape) -> tuple:
     if shape is None:
         return ()
@@ -80,13 +87,13 @@ def threefry2x32(k1, k2, x0, x1):
     return x0, x1
 
 
-def _counters(shape):
+def _counters(shape, like):
     """High and low 32-bit words of the flat (row-major) index of each element."""
     n = int(np.prod(shape, dtype=np.int64))
     idx = np.arange(n, dtype=np.uint64).reshape(shape)
     hi = (idx >> np.uint64(32)).astype(np.uint32)
     lo = (idx & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    return _wrap(hi), _wrap(lo)
+    return _const(hi, like), _const(lo, like)
 
 
 def _check_key(k, name):
@@ -105,7 +112,7 @@ def _words(k):
 
 
 def _stack_last(a, b):
-    sel = np.array([True, False])
+    sel = _const(np.array([True, False]), a)
     return _ew.select(sel, _expand_last(a), _expand_last(b))
 
 
@@ -157,7 +164,7 @@ def split(key, num=2):
     """``num`` new keys (shape ``(num, 2)``, or ``num + (2,)`` for a shape), independent of
     each other and of ``key``."""
     k1, k2 = _words(_check_key(key, "split"))
-    hi, lo = _counters(_shape(num))
+    hi, lo = _counters(_shape(num), k1)
     b1, b2 = threefry2x32(k1, k2, hi, lo)
     return _stack_last(b1, b2)
 
@@ -166,13 +173,13 @@ def fold_in(key, data):
     """A new key from ``key`` and the integer ``data`` (a scalar, possibly traced)."""
     k1, k2 = _words(_check_key(key, "fold_in"))
     if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
-        d = _wrap(np.asarray(int(data) & 0xFFFFFFFF, dtype=np.uint32))
+        d = _const(np.asarray(int(data) & 0xFFFFFFFF, dtype=np.uint32), k1)
     else:
         d = _arr(data)
         if _get_aval(d).ndim:
             raise TypeError(f"fgrad.random.fold_in: data must be a scalar, got shape {_get_aval(d).shape}")
         d = _ew.convert_element_type(d, _U32)
-    b1, b2 = threefry2x32(k1, k2, _wrap(np.zeros((), np.uint32)), d)
+    b1, b2 = threefry2x32(k1, k2, _const(np.zeros((), np.uint32), k1), d)
     return _stack_last(b1, b2)
 
 
@@ -183,7 +190,7 @@ def _split2(k):
 
 def _random_bits(k, width, shape):
     k1, k2 = _words(k)
-    hi, lo = _counters(shape)
+    hi, lo = _counters(shape, k1)
     b1, b2 = threefry2x32(k1, k2, hi, lo)
     if width == 64:
         u64 = _UINT[64]
@@ -268,11 +275,12 @@ def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
         shape = tuple(np.broadcast_shapes(_get_aval(lo).shape, _get_aval(hi).shape))
     shape = _shape(shape)
     s2 = math.sqrt(2.0)
-    a = _bits.erf(_ew.div(lo, s2))
-    b = _bits.erf(_ew.div(hi, s2))
-    u = uniform(key, shape, dt, a, b)
+    # Python-float bounds stay Python floats (weak scalars go with the key's device)
+    erf = lambda v: math.erf(v / s2) if type(v) is float else _bits.erf(_ew.div(v, s2))  # noqa: E731
+    sg = lambda v: v if type(v) is float else _bits.stop_gradient(v)  # noqa: E731
+    u = uniform(key, shape, dt, erf(lo), erf(hi))
     out = _ew.mul(s2, _bits.erf_inv(u))
-    return _ew.minimum(_ew.maximum(out, _bits.stop_gradient(lo)), _bits.stop_gradient(hi))
+    return _ew.minimum(_ew.maximum(out, sg(lo)), sg(hi))
 
 
 def gumbel(key, shape=(), dtype=np.float64):
@@ -352,7 +360,7 @@ def randint(key, shape, minval, maxval, dtype=np.int64):
     def as_int(v):
         if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
             clipped = min(max(int(v), int(info.min)), int(info.max))
-            return _wrap(np.asarray(clipped, dt)), int(v) > int(info.max)
+            return _const(np.asarray(clipped, dt), k), int(v) > int(info.max)
         a = _arr(v)
         return _ew.convert_element_type(a, dt), False
 
@@ -363,12 +371,12 @@ def randint(key, shape, minval, maxval, dtype=np.int64):
     higher = _random_bits(k1, nbits, shape)
     lower = _random_bits(k2, nbits, shape)
     span = _ew.convert_element_type(_ew.sub(hi, lo), udt)
-    span = _ew.select(_ew.le_p.bind(hi, lo), np.ones((), udt), span)
+    span = _ew.select(_ew.le_p.bind(hi, lo), udt.type(1), span)
     if hi_out_of_range:  # maxval beyond the dtype: one more value (info.max) is allowed
-        span = _ew.select(_ew.gt(hi, lo), _ew.add(span, np.ones((), udt)), span)
-    span = _ew.select(_ew.eq(span, 0), np.ones((), udt), span)  # full 2**nbits range wrapped
+        span = _ew.select(_ew.gt(hi, lo), _ew.add(span, udt.type(1)), span)
+    span = _ew.select(_ew.eq(span, 0), udt.type(1), span)  # full 2**nbits range wrapped
     rem = _ew.rem_p.bind
-    mult = rem(np.asarray(2 ** (nbits // 2), udt), span)
+    mult = rem(udt.type(2 ** (nbits // 2)), span)
     mult = rem(_ew.mul(mult, mult), span)
     offset = rem(_ew.add(_ew.mul(rem(higher, span), mult), rem(lower, span)), span)
     return _ew.add(lo, _ew.convert_element_type(offset, dt))
@@ -401,7 +409,7 @@ def permutation(key, x, axis=0, independent=False):
     (each slice independently with ``independent=True``).  Differentiable in ``x``."""
     k = _check_key(key, "permutation")
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
-        return _shuffle(k, _wrap(np.arange(int(x), dtype=np.int64)), 0)
+        return _shuffle(k, _const(np.arange(int(x), dtype=np.int64), k), 0)
     x = _arr(x)
     av = _get_aval(x)
     if av.ndim == 0:
@@ -409,7 +417,7 @@ def permutation(key, x, axis=0, independent=False):
     axis = axis % av.ndim
     if independent or av.ndim == 1:
         return _shuffle(k, x, axis)
-    ind = _shuffle(k, _wrap(np.arange(av.shape[axis], dtype=np.int64)), 0)
+    ind = _shuffle(k, _const(np.arange(av.shape[axis], dtype=np.int64), k), 0)
     return _take(x, ind, axis)
 
 
