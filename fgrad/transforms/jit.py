@@ -76,15 +76,18 @@ class Closed:
         self._batch: dict = {}
         self._transpose: dict = {}
 
-    def executable(self, xp=np):
-        exe = self._exes.get(xp)
+    def executable(self, xp=np, device=None):
+        """The program compiled for the array module ``xp`` (and, for a device backend, with
+        its host constants uploaded to ``device``, default: the backend's current one)."""
+        key = xp if device is None else (xp, device)
+        exe = self._exes.get(key)
         if exe is None:
             from ..compile import compile_jaxpr
 
             t0 = time.perf_counter()
-            exe = compile_jaxpr(self.jaxpr, self.consts, xp=xp)
+            exe = compile_jaxpr(self.jaxpr, place_consts(self.consts, xp, device), xp=xp)
             exe.compile_time = time.perf_counter() - t0
-            self._exes[xp] = exe
+            self._exes[key] = exe
         return exe
 
     @property
@@ -103,6 +106,38 @@ class Closed:
         return str(self.jaxpr)
 
 
+def place_consts(consts, xp, device=None):
+    """``consts`` for a program running with ``xp``: on a device backend, host arrays (made
+    on the default device while tracing abstract inputs) are uploaded explicitly, and
+    buffers on another device of that backend are moved to ``device``."""
+    if xp is np:
+        return consts
+    from .. import backends as B
+
+    be = B.backend_of_xp(xp)
+    out = []
+    for c in consts:
+        if type(c) is np.ndarray:
+            c = be.from_host(c, device)
+        elif device is not None and hasattr(c, "shape") and B.backend_of_buffer(c) is be \
+                and be.device_of(c) != device:
+            c = be.put(c, device)
+        out.append(c)
+    return out
+
+
+def _device_of(bufs):
+    """The device of the first device buffer in ``bufs`` (None: host, or no buffer)."""
+    from ..backends import NUMPY, backend_of_buffer
+
+    for b in bufs:
+        if hasattr(b, "shape") and type(b) is not np.ndarray:
+            be = backend_of_buffer(b)
+            if be is not NUMPY:
+                return be.device_of(b)
+    return None
+
+
 def close(jaxpr: Jaxpr, consts, out_tree=None, name="jit"):
     """Split a traced program's constants: concrete ones are baked in, tracers of enclosing
     transforms become leading inputs.  Returns ``(closed, lifted_values)``."""
@@ -119,7 +154,9 @@ def close(jaxpr: Jaxpr, consts, out_tree=None, name="jit"):
 
 
 def _jit_impl(xp, *bufs, closed):
-    return closed.executable(xp).run(list(bufs))
+    if xp is np:
+        return closed.executable(np).run(list(bufs))
+    return closed.executable(xp, _device_of(bufs)).run(list(bufs))
 
 
 def _jit_abstract(*avals, closed):
@@ -387,7 +424,33 @@ def _leaf_key(x):
     if t in _PY_SCALARS:
         return t
     av = x.aval
-    return (Tracer, av.shape, av.dtype, av.weak_type)
+    # the backend of the concrete value behind the tracer (None inside jit): programs traced
+    # for it hold constants placed for that backend
+    return (Tracer, av.shape, av.dtype, av.weak_type, _concrete_backend(x))
+
+
+def _concrete_backend(x):
+    from ..backends import placement_of
+
+    p = placement_of(x)
+    return None if p is None else p[0].name
+
+
+def _check_devices(flat, fname):
+    """`DeviceMismatchError` when the concrete leaves of a call live on different devices."""
+    from .. import backends as B
+
+    placed, devs = [], set()
+    for i, x in enumerate(flat):
+        if type(x) in _PY_SCALARS:
+            continue
+        p = B.placement_of(x)
+        if p is None:
+            continue
+        placed.append((f"argument leaf {i}", get_aval(x).str_short(), p[1]))
+        devs.add(str(p[1]))
+    if len(devs) > 1:
+        raise B.mismatch_error(f"jit({fname})", placed)
 
 
 def _asarray(x):
@@ -483,6 +546,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
             struct = tree
         flat = [x if type(x) is ArrayImpl or type(x) in _PY_SCALARS or isinstance(x, Tracer)
                 else _asarray(x) for x in flat]
+        _check_devices(flat, fname)
         key = (statics, skw, struct, tuple(_leaf_key(x) for x in flat))
         entry = cache.get(key)
         if entry is None:

@@ -129,6 +129,18 @@ def _build(prim, params, args, diff):
     return op
 
 
+def _place(op, bufs):
+    """Upload the host constants of ``op`` (staged abstractly, so made on the default
+    device) to the device of ``bufs``."""
+    from .jit import _device_of, place_consts
+
+    xp = xp_of(bufs[0])
+    dev = _device_of(bufs)
+    op.consts = place_consts(op.consts, xp, dev)
+    bwd_run, bconsts = op.bwd_run
+    op.bwd_run = (bwd_run, place_consts(bconsts, xp, dev))
+
+
 def _key_part(a):
     t = type(a)
     if t is ArrayImpl:
@@ -217,6 +229,8 @@ class TapeTrace(Trace):
         if op is None:
             try:
                 op = _build(prim, params, prims, diff)
+                if tb0 is not np.ndarray:  # the key has the backend: place its constants
+                    _place(op, bufs)
             except (ConcretizationError, TypeError, NotImplementedError, ValueError):
                 op = _UNCACHEABLE
             _cache[key] = op
@@ -257,7 +271,8 @@ class TapeTrace(Trace):
         with _parent_context(self):
             p_out, jaxpr, consts, _, _ = linearize_flat(f, [prims[i] for i in diff_idx], self.origin)
         node = len(self.nodes)
-        self.nodes.append(((jaxpr, consts), None, [sources[i] for i in diff_idx], None))
+        # the last field (xp for cached nodes) holds a primal: zero cotangents are placed like it
+        self.nodes.append(((jaxpr, consts), None, [sources[i] for i in diff_idx], prims[diff_idx[0]]))
         return self._wrap(p_out, node, prim.multiple_results, [v is not None for v in jaxpr.outvars])
 
     def _custom(self, call, args):
@@ -284,7 +299,7 @@ class TapeTrace(Trace):
         with _parent_context(self):
             p_out, jaxpr, consts, _, _ = linearize_flat(f, [prims[i] for i in diff_idx], self.origin)
         node = len(self.nodes)
-        self.nodes.append(((jaxpr, consts), None, [sources[i] for i in diff_idx], None))
+        self.nodes.append(((jaxpr, consts), None, [sources[i] for i in diff_idx], prims[diff_idx[0]]))
         return self._wrap(p_out, node, True, [v is not None for v in jaxpr.outvars])
 
     def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
@@ -315,7 +330,9 @@ class TapeTrace(Trace):
                     if all(c is None for c in cts_out):
                         continue
                     live = [c for c, m in zip(cts_out, op.ct_mask) if m]
-                    live = [xp.zeros(s, d) if c is None else c for c, (s, d) in zip(live, op.ct_avals)]
+                    ref = next(c for c in live if c is not None)  # zeros on its device
+                    live = [xp.zeros_like(ref, shape=s, dtype=d) if c is None else c
+                            for c, (s, d) in zip(live, op.ct_avals)]
                 bwd_run, bconsts = op.bwd_run
                 in_cts = iter(bwd_run(xp, [*bconsts, *res, *live]))
                 for s, m in zip(sources, op.in_mask):
@@ -331,7 +348,7 @@ class TapeTrace(Trace):
             if all(c is None for c in cts_out):
                 continue
             live_v = [v for v in saved if v is not None]
-            ct_arr = [wrap(c) if c is not None else _zeros(v.aval)
+            ct_arr = [wrap(c) if c is not None else _zeros(v.aval, xp)
                       for c, v in zip(cts_out, saved) if v is not None]
             jaxpr.outvars = live_v
             try:
@@ -347,8 +364,11 @@ class TapeTrace(Trace):
         return [node_cts.get((-1 - i, 0)) for i in range(n_inputs)]
 
 
-def _zeros(aval):
-    return wrap(np.zeros(aval.shape, aval.dtype))
+def _zeros(aval, like):
+    """Zeros of ``aval`` on the device of ``like`` (an Array or tracer wrapping one)."""
+    from ..numpy._creation import _full_like
+
+    return _full_like(like, aval.shape, aval.dtype, 0)
 
 
 class _parent_context:
@@ -387,17 +407,26 @@ def tape_vjp(fun, flat_primals, where, has_aux=False):
     n = len(flat_primals)
 
     def backward(cts):
-        bufs = [c._buf if type(c) is ArrayImpl else (None if c is None else np.asarray(c)) for c in cts]
+        bufs = [c._buf if type(c) is ArrayImpl else (None if c is None else _host_ct(c, o))
+                for c, o in zip(cts, p_out)]
         res = trace.backward(out, bufs, n)
         return [None if r is None else wrap(_cast(r, p)) for r, p in zip(res, flat_primals)]
 
     return p_out, backward, mask, aux
 
 
+def _host_ct(c, out):
+    """A cotangent given as host data, placed like the output it belongs to."""
+    from ..numpy._creation import constant_like
+
+    return constant_like(np.asarray(c), out)._buf
+
+
 def _cast(buf, primal):
-    dt = primal._buf.dtype
-    if buf.dtype != dt:
-        buf = buf.astype(dt)
-    if buf.shape != primal._buf.shape:
-        buf = np.broadcast_to(buf, primal._buf.shape).copy()
+    """``buf`` with the dtype and shape of ``primal``, with the array module of its backend."""
+    pb = primal._buf
+    if buf.dtype != pb.dtype:
+        buf = buf.astype(pb.dtype)
+    if buf.shape != pb.shape:
+        buf = xp_of(pb).broadcast_to(buf, pb.shape).copy()
     return buf
