@@ -78,6 +78,8 @@ class JVPTrace(Trace):
         return to_concrete(tracer.primal, what)
 
     def split(self, args):
+        """Primals and tangents (None for values of other traces) and whether any value
+        belongs to this trace."""
         primals, tangents, found = [], [], False
         for a in args:
             if type(a) is JVPTracer and a._trace is self:
@@ -171,14 +173,8 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
             out, aux = out
             aux = strip_aux(aux, trace)
         flat_o, tree_o = tree_flatten(out)
-        p_out, t_out = [], []
-        for o in flat_o:
-            if type(o) is JVPTracer and o._trace is trace:
-                p_out.append(o.primal)
-                t_out.append(o.tangent)
-            else:
-                p_out.append(o)
-                t_out.append(zeros_like_tangent(o))
+        p_out, t_out, _ = trace.split(flat_o)
+        t_out = [zeros_like_tangent(p) if t is None else t for p, t in zip(p_out, t_out)]
     res = (tree_unflatten(tree_o, p_out), tree_unflatten(tree_o, t_out))
     return res + (aux,) if has_aux else res
 
@@ -223,14 +219,7 @@ def linearize_flat(fun, flat_primals, where, has_aux: bool = False):
             if has_aux:
                 out, aux = out
                 aux = strip_aux(aux, jvp_trace)
-            p_out, t_out = [], []
-            for o in out:
-                if type(o) is JVPTracer and o._trace is jvp_trace:
-                    p_out.append(o.primal)
-                    t_out.append(o.tangent)
-                else:
-                    p_out.append(o)
-                    t_out.append(None)
+            p_out, t_out, _ = jvp_trace.split(out)
         jaxpr, consts = staging.to_jaxpr([t for t in t_out if t is not None])
     jaxpr.outvars = _spread_outvars(jaxpr.outvars, t_out)
     return p_out, jaxpr, consts, mask, aux

@@ -202,14 +202,7 @@ def _jvp_trace(closed, primals, tangents):
             it = iter(t_in)
             ins = [JVPTracer(jt, p, next(it)) if m else p for p, m in zip(p_in, nz)]
             outs = closed(*ins)
-            p_out, t_out = [], []
-            for o in outs:
-                if type(o) is JVPTracer and o._trace is jt:
-                    p_out.append(o.primal)
-                    t_out.append(o.tangent)
-                else:
-                    p_out.append(o)
-                    t_out.append(None)
+            p_out, t_out, _ = jt.split(outs)
         mask = [t is not None for t in t_out]
         jaxpr, consts = st.to_jaxpr(p_out + [t for t in t_out if t is not None])
     assert len(p_out) == n_out
