@@ -6,7 +6,7 @@ Example::
     >>> import fgrad, fgrad.numpy as fnp
     >>> f = lambda x: fnp.sum(fnp.tanh(x) ** 2)
     >>> fgrad.grad(f)(fnp.asarray([0.5, -1.0]))
-    Array([ 0.7864477 , -0.83994868], dtype=float64)
+    Array([ 0.72686198, -0.63970001], dtype=float64)
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def stop_gradient(x):
 
     return _sg(x)
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402,F401
 
 __all__ = [
     "Array", "ArrayImpl", "ShapedArray", "Tracer", "Primitive", "ConcretizationError",

@@ -36,8 +36,13 @@ class Primitive:
 
     Example::
 
-        >>> sin_p = Primitive("sin", impl=lambda xp, x: xp.sin(x), abstract_eval=...)
-        >>> sin_p.bind(x)  # doctest: +SKIP
+        >>> import numpy as np
+        >>> from fgrad.core.array import ShapedArray
+        >>> twice_p = Primitive("doc_twice", impl=lambda xp, x: 2 * x,
+        ...                     abstract_eval=lambda a: ShapedArray(a.shape, a.dtype))
+        >>> twice_p.bind(np.arange(3.0))
+        Array([0., 2., 4.], dtype=float64)
+        >>> del PRIMITIVES["doc_twice"]  # (keep the doctest out of the registry)
     """
 
     def __init__(
