@@ -435,9 +435,14 @@ def _cvt_fn(prim, R):
 # out=
 
 
-def _out(out, res: Tensor, name: str) -> Tensor:
+def _out(out, res: Tensor, name: str, ins=()) -> Tensor:
+    """Copy ``res`` into ``out`` (PyTorch's ``out=``).  ``ins``: the op's inputs, for the
+    elementwise ops whose ``out`` may be an input but may not partially overlap one."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    for i in ins:
+        if isinstance(i, Tensor):
+            check_no_alias(out._buf, i._buf)
     if STATE.enabled and (res._gfn is not None or _req(out)):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
@@ -508,6 +513,71 @@ def _check_overlap(buf) -> None:
             )
 
 
+_ALIAS_MSG = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+# in-place ops for which even an input that is exactly the written-to tensor is refused (PyTorch's
+# ``assert_no_overlap``); the others allow it (``assert_no_partial_overlap``)
+_NO_FULL_ALIAS = frozenset(
+    ("IndexCopyBackward0", "IndexAddBackward0", "ScatterBackward0", "ScatterAddBackward0",
+     "ScatterReduceBackward0")
+)
+
+
+def _dense(b) -> bool:
+    """PyTorch's ``is_non_overlapping_and_dense``: some order of the dims is contiguous."""
+    expected = b.itemsize
+    for st, n in sorted((st, n) for n, st in zip(b.shape, b.strides, strict=False) if n != 1):
+        if st != expected:
+            return False
+        expected *= n
+    return True
+
+
+def _extent(b) -> tuple[int, int]:
+    """The byte range ``[lo, hi)`` a buffer's elements lie in."""
+    lo = hi = _dev.data_ptr(b)
+    for n, st in zip(b.shape, b.strides, strict=False):
+        if st >= 0:
+            hi += (n - 1) * st
+        else:
+            lo += (n - 1) * st
+    return lo, hi + b.itemsize
+
+
+def check_no_alias(out, inp, full_ok: bool = True) -> None:
+    """Raise PyTorch's error if buffer ``inp`` (an input) shares memory with ``out`` (the
+    written-to buffer) other than by being exactly it (``full_ok``).
+
+    PyTorch refuses a *partial* overlap of two dense tensors and computes an order-dependent
+    result when either is not dense; fgrad refuses every real overlap instead (checked
+    exactly), so the written values are always those PyTorch defines or an error."""
+    if out is inp:
+        if full_ok:
+            return
+        raise RuntimeError(_ALIAS_MSG)
+    if out.size == 0 or inp.size == 0:
+        return
+    host = type(out) is _nd and type(inp) is _nd
+    if host:
+        if not np.may_share_memory(out, inp):
+            return
+    else:
+        (lo, hi), (ilo, ihi) = _extent(out), _extent(inp)
+        if ihi <= lo or hi <= ilo:
+            return
+    same = (
+        _dev.data_ptr(out) == _dev.data_ptr(inp) and out.strides == inp.strides and out.shape == inp.shape
+        and out.itemsize == inp.itemsize
+    )
+    if same and full_ok:
+        return
+    if same or not host or (_dense(out) and _dense(inp)) or np.shares_memory(out, inp):
+        raise RuntimeError(_ALIAS_MSG)
+
+
 def _bump(self) -> None:
     self._get_vc().v += 1
 
@@ -563,6 +633,10 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
         for a in args:
             if isinstance(a, Tensor) and type(a._buf) in _DEV:
                 raise _dev.same_device_error(str(a.device), "cpu")
+    full_ok = name not in _NO_FULL_ALIAS
+    for a in args[1:]:
+        if isinstance(a, Tensor):
+            check_no_alias(self._buf, a._buf, full_ok)
     need_grad = STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args)
     if self._base is not None and STATE.enabled and not need_grad:
         b = self._base
@@ -758,7 +832,7 @@ def _unary(prim, gname, name, to_float=True):
             if STATE.enabled and (input._rg or input._gfn is not None):
                 G.record(gname, prim, bind, (input,), (res,))
         if out is not None:
-            return _out(out, res, name)
+            return _out(out, res, name, (input,))
         return res
 
     def op_(self):
@@ -1085,7 +1159,7 @@ class _BinOp:
         tb = isinstance(b, Tensor)
         if type(A) is not _nd or (tb and type(b._buf) is not _nd):
             res = self._slow(a, b, tb, Rd)
-            return res if out is None else _out(out, res, self.name)
+            return res if out is None else _out(out, res, self.name, (a, b))
         if A.dtype != Rd:
             A = A.astype(Rd)
         if tb:
@@ -1114,7 +1188,7 @@ class _BinOp:
                 self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
             )
         if out is not None:
-            return _out(out, res, self.name)
+            return _out(out, res, self.name, (a, b))
         return res
 
     def _slow(self, a, b, tb, Rd):
@@ -1181,6 +1255,8 @@ class _BinOp:
         grad = STATE.enabled and (
             a._rg or a._gfn is not None or a._base is not None or (tb and (b._rg or b._gfn is not None))
         )
+        if tb:
+            check_no_alias(A, B)
         if not grad:
             _check_overlap(A)
             if self.kind == "c":
@@ -1501,7 +1577,7 @@ def _rtruediv(x, other):
     return mul(reciprocal(x if x.is_floating_point() or x.is_complex() else x.to(D.DEFAULT.float)), other)
 
 
-def _ternary(name, gname, key, fn, args, fwd):
+def _ternary(name, gname, key, fn, args, fwd, inplace=False):
     ts = [a if isinstance(a, Tensor) else np.asarray(_scalar_value(a)) for a in args]
     Rd = result_dtype(*[a for a in args])
     ts = [a if isinstance(a, Tensor) else a.astype(Rd) for a in ts]
@@ -1513,43 +1589,92 @@ def _ternary(name, gname, key, fn, args, fwd):
     def fw(*bs):
         return np.asarray(fwd(*[b.astype(Rd, copy=False) for b in bs])).astype(Rd, copy=False)
 
+    if inplace:
+        return _ternary_inplace(gname, key + (Rd,), f, ts, fw, edges, Rd)
     return _op(gname, key + (Rd,), f, tuple(ts), fw, edges=edges)
 
 
-def lerp(input, end, weight, *, out=None):
-    res = _ternary(
+def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
+    """``ts[0]`` becomes ``f(*ts)`` (``addcmul_``, ``addcdiv_``, ``lerp_``): one in-place op
+    that saves its operands as PyTorch's does."""
+    self = ts[0]
+    b = self._buf
+    if not _can_cast(Rd, b.dtype):
+        raise RuntimeError(
+            f"result type {_type_name(Rd)} can't be cast to the desired output type {_type_name(b.dtype)}"
+        )
+    bufs = [t._buf if isinstance(t, Tensor) else t for t in ts]
+    new = None
+    if builtins.all(type(x) is _nd for x in bufs):
+        new = fw(*bufs)
+        if np.broadcast_shapes(new.shape, b.shape) != b.shape:
+            raise RuntimeError(
+                f"output with shape {list(b.shape)} doesn't match the broadcast shape {list(new.shape)}"
+            )
+    return _inplace(self, gname, key, f, tuple(ts), new, edges)
+
+
+def _lerp(input, end, weight, inplace=False):
+    return _ternary(
         "lerp",
         "LerpBackward0" if not isinstance(weight, Tensor) else "LerpBackward1",
         ("lerp",),
         lambda a, b, w: ew.add(a, ew.mul(w, ew.sub(b, a))),
         (input, end, weight),
         lambda a, b, w: a + w * (b - a),
+        inplace,
     )
-    return res if out is None else _out(out, res, "lerp")
 
 
-def addcmul(input, tensor1, tensor2, *, value=1, out=None):
-    res = _ternary(
+def _addcmul(input, tensor1, tensor2, value, inplace=False):
+    return _ternary(
         "addcmul",
         "AddcmulBackward0",
         ("addcmul", value),
         lambda a, b, c: ew.add(a, ew.mul(ew.mul(b, c), value)),
         (input, tensor1, tensor2),
         lambda a, b, c: a + value * (b * c),
+        inplace,
     )
-    return res if out is None else _out(out, res, "addcmul")
 
 
-def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
-    res = _ternary(
+def _addcdiv(input, tensor1, tensor2, value, inplace=False):
+    return _ternary(
         "addcdiv",
         "AddcdivBackward0",
         ("addcdiv", value),
         lambda a, b, c: ew.add(a, ew.mul(ew.div(b, c), value)),
         (input, tensor1, tensor2),
         lambda a, b, c: a + value * (b / c),
+        inplace,
     )
-    return res if out is None else _out(out, res, "addcdiv")
+
+
+def lerp(input, end, weight, *, out=None):
+    res = _lerp(input, end, weight)
+    return res if out is None else _out(out, res, "lerp", (input, end, weight))
+
+
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    res = _addcmul(input, tensor1, tensor2, value)
+    return res if out is None else _out(out, res, "addcmul", (input, tensor1, tensor2))
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    res = _addcdiv(input, tensor1, tensor2, value)
+    return res if out is None else _out(out, res, "addcdiv", (input, tensor1, tensor2))
+
+
+def lerp_(self, end, weight):
+    return _lerp(self, end, weight, True)
+
+
+def addcmul_(self, tensor1, tensor2, *, value=1):
+    return _addcmul(self, tensor1, tensor2, value, True)
+
+
+def addcdiv_(self, tensor1, tensor2, *, value=1):
+    return _addcdiv(self, tensor1, tensor2, value, True)
 
 
 def copysign(input, other, *, out=None):
@@ -2635,6 +2760,7 @@ def copy_(self, src, non_blocking=False):
             if bd:
                 if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
                     _check_overlap(b)
+                    check_no_alias(b, sb)
                     if sb is b or _fresh(sb, [b]) is not sb:
                         sb = sb.copy()
                     _copyto(b, sb)
@@ -2647,6 +2773,7 @@ def copy_(self, src, non_blocking=False):
             return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
     if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
         _check_overlap(b)
+        check_no_alias(b, sb)
         if np.may_share_memory(b, sb):
             sb = sb.copy()
         np.copyto(b, sb, casting="unsafe")
