@@ -663,9 +663,12 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
         if 0 in prog.in_used:
             old._buf = buf.copy()
             old._vc = None
+    vc = self._get_vc()
     _copyto(buf, new_val)
-    _bump(self)
-    G.record(name, key, fn, args, [self], edges)
+    vc.v += 1
+    node = G.record(name, key, fn, args, [self], edges)
+    if node is not None and len(args) > 1:
+        G.saved_before_write(node, vc, vc.v - 1)
     if self._retains:
         _move_retain(self, old)
     return self
@@ -752,8 +755,9 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
         if 0 in prog.in_used:
             bold._buf = base._buf.copy()
             bold._vc = None
+    vc = self._get_vc()
     _copyto(self._buf, new_val)
-    _bump(self)
+    vc.v += 1
     if edges is None:
         cedges = (0,) + tuple(i + 1 for i in range(1, len(args)) if isinstance(nargs[i + 1], Tensor))
     else:
@@ -761,6 +765,8 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
     node = G.record("CopySlices", ckey, g, nargs, [base], cedges)
     if node is None:
         return self
+    if len(args) > 1:
+        G.saved_before_write(node, vc, vc.v - 1)
     # the view's grad_fn is regenerated from the base on access (AsStridedBackward0)
     return self
 
