@@ -1610,6 +1610,9 @@ def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
             f"result type {_type_name(Rd)} can't be cast to the desired output type {_type_name(b.dtype)}"
         )
     bufs = [t._buf if isinstance(t, Tensor) else t for t in ts]
+    for t in ts[1:]:
+        if isinstance(t, Tensor):
+            check_no_alias(b, t._buf)
     new = None
     if builtins.all(type(x) is _nd for x in bufs):
         new = fw(*bufs)

@@ -97,6 +97,10 @@ class _HookDict(dict):
 # nodes
 
 
+# nodes PyTorch implements by hand in C++: ``name()`` carries the namespace
+_CPP_NODES = frozenset(("CopySlices", "AccumulateGrad"))
+
+
 class Node:
     """Base class of all ``grad_fn`` objects."""
 
@@ -114,7 +118,8 @@ class Node:
         self._seq = next(_seq)
 
     def name(self) -> str:
-        return type(self).__name__
+        n = type(self).__name__
+        return "torch::autograd::" + n if n in _CPP_NODES else n
 
     @property
     def next_functions(self) -> tuple:
