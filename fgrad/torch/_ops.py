@@ -440,9 +440,10 @@ def _out(out, res: Tensor, name: str, ins=()) -> Tensor:
     elementwise ops whose ``out`` may be an input but may not partially overlap one."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    ob = out._buf
     for i in ins:
-        if isinstance(i, Tensor):
-            check_no_alias(out._buf, i._buf)
+        if isinstance(i, Tensor) and may_alias(ob, i._buf):
+            check_no_alias(ob, i._buf)
     if STATE.enabled and (res._gfn is not None or _req(out)):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
@@ -547,6 +548,12 @@ def _extent(b) -> tuple[int, int]:
     return lo, hi + b.itemsize
 
 
+def may_alias(a, b) -> bool:
+    """False when buffers ``a`` and ``b`` certainly use different memory (NumPy's bounds
+    check; device buffers always go on to `check_no_alias`)."""
+    return type(a) is not _nd or type(b) is not _nd or np.may_share_memory(a, b)
+
+
 def check_no_alias(out, inp, full_ok: bool = True) -> None:
     """Raise PyTorch's error if buffer ``inp`` (an input) shares memory with ``out`` (the
     written-to buffer) other than by being exactly it (``full_ok``).
@@ -560,7 +567,9 @@ def check_no_alias(out, inp, full_ok: bool = True) -> None:
         raise RuntimeError(_ALIAS_MSG)
     if out.size == 0 or inp.size == 0:
         return
-    host = type(out) is _nd and type(inp) is _nd
+    host = type(out) is _nd
+    if host != (type(inp) is _nd):  # host and device memory
+        return
     if host:
         if not np.may_share_memory(out, inp):
             return
@@ -633,10 +642,9 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
         for a in args:
             if isinstance(a, Tensor) and type(a._buf) in _DEV:
                 raise _dev.same_device_error(str(a.device), "cpu")
-    full_ok = name not in _NO_FULL_ALIAS
     for a in args[1:]:
-        if isinstance(a, Tensor):
-            check_no_alias(self._buf, a._buf, full_ok)
+        if isinstance(a, Tensor) and may_alias(buf, a._buf):
+            check_no_alias(buf, a._buf, name not in _NO_FULL_ALIAS)
     need_grad = STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args)
     if self._base is not None and STATE.enabled and not need_grad:
         b = self._base
@@ -1261,7 +1269,7 @@ class _BinOp:
         grad = STATE.enabled and (
             a._rg or a._gfn is not None or a._base is not None or (tb and (b._rg or b._gfn is not None))
         )
-        if tb:
+        if tb and may_alias(A, B):
             check_no_alias(A, B)
         if not grad:
             _check_overlap(A)
@@ -1674,15 +1682,70 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
     return res if out is None else _out(out, res, "addcdiv", (input, tensor1, tensor2))
 
 
+def _plain_bufs(self, others):
+    """The buffers of ``self`` and ``others`` when an in-place op on them can skip autograd
+    and dtype handling (host tensors of one dtype, nothing recorded); else None."""
+    b = self._buf
+    if type(b) is not _nd:
+        return None
+    grad = STATE.enabled and (_req(self) or self._base is not None)
+    bufs = [b]
+    for t in others:
+        if type(t) is not Tensor or type(t._buf) is not _nd or t._buf.dtype != b.dtype:
+            return None
+        grad = grad or (STATE.enabled and _req(t))
+        bufs.append(t._buf)
+    if grad or b.dtype.kind not in "fc":
+        return None
+    return bufs
+
+
+def _write_plain(self, b, new) -> Tensor:
+    """Finish a plain in-place op: ``new`` (computed from the old values) goes into ``b``."""
+    _check_overlap(b)
+    np.copyto(b, new)
+    _bump(self)
+    return self
+
+
 def lerp_(self, end, weight):
+    bufs = _plain_bufs(self, (end,))
+    if bufs is not None and type(weight) in (int, float):
+        b, e = bufs
+        check_no_alias(b, e)
+        new = e - b
+        new *= weight
+        new += b
+        if new.shape == b.shape:
+            return _write_plain(self, b, new)
     return _lerp(self, end, weight, True)
 
 
 def addcmul_(self, tensor1, tensor2, *, value=1):
+    bufs = _plain_bufs(self, (tensor1, tensor2))
+    if bufs is not None and type(value) in (int, float):
+        b, t1, t2 = bufs
+        check_no_alias(b, t1)
+        check_no_alias(b, t2)
+        new = t1 * t2
+        new *= value
+        new += b
+        if new.shape == b.shape:
+            return _write_plain(self, b, new)
     return _addcmul(self, tensor1, tensor2, value, True)
 
 
 def addcdiv_(self, tensor1, tensor2, *, value=1):
+    bufs = _plain_bufs(self, (tensor1, tensor2))
+    if bufs is not None and type(value) in (int, float):
+        b, t1, t2 = bufs
+        check_no_alias(b, t1)
+        check_no_alias(b, t2)
+        new = t1 / t2
+        new *= value
+        new += b
+        if new.shape == b.shape:
+            return _write_plain(self, b, new)
     return _addcdiv(self, tensor1, tensor2, value, True)
 
 
@@ -2782,8 +2845,8 @@ def copy_(self, src, non_blocking=False):
             return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
     if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
         _check_overlap(b)
-        check_no_alias(b, sb)
-        if np.may_share_memory(b, sb):
+        if may_alias(b, sb):
+            check_no_alias(b, sb)
             sb = sb.copy()
         np.copyto(b, sb, casting="unsafe")
         _bump(self)

@@ -326,7 +326,7 @@ def _ipow(self, other):
 
 def add_(self, other, *, alpha=1):
     if alpha != 1:
-        if isinstance(other, Tensor):
+        if isinstance(other, Tensor) and O.may_alias(self._buf, other._buf):
             O.check_no_alias(self._buf, other._buf)
         other = O.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return O._add.inplace(self, other)
@@ -334,7 +334,7 @@ def add_(self, other, *, alpha=1):
 
 def sub_(self, other, *, alpha=1):
     if alpha != 1:
-        if isinstance(other, Tensor):
+        if isinstance(other, Tensor) and O.may_alias(self._buf, other._buf):
             O.check_no_alias(self._buf, other._buf)
         other = O.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return O._sub.inplace(self, other)

@@ -956,15 +956,14 @@ def setitem(self, idx, value):
         vb = value._buf if vt else value
         if vt and not _can_cast(vb.dtype, b.dtype) and b.dtype.kind != "b":
             pass
+        target = b
         if basic:
             target = b[idx]
             if isinstance(target, _nd):
                 _check_overlap(target)
-                if vt:
-                    check_no_alias(target, vb)
-        elif vt:
-            check_no_alias(b, vb)
         if vt and np.may_share_memory(b, vb):
+            if isinstance(target, _nd):
+                check_no_alias(target, vb)
             vb = vb.copy()
         try:
             b[_rebuild(*_split_index(idx)) if not basic else idx] = vb
