@@ -583,8 +583,31 @@ def check_no_alias(out, inp, full_ok: bool = True) -> None:
     )
     if same and full_ok:
         return
-    if same or not host or (_dense(out) and _dense(inp)) or np.shares_memory(out, inp):
+    if same or (_dense(out) and _dense(inp)):
         raise RuntimeError(_ALIAS_MSG)
+    if host:
+        if np.shares_memory(out, inp):
+            raise RuntimeError(_ALIAS_MSG)
+    elif np.shares_memory(address_view(out), address_view(inp)):
+        raise RuntimeError(_ALIAS_MSG)
+
+
+class _Addresses:
+    """An ``__array_interface__`` describing a buffer's addresses (never dereferenced)."""
+
+    __slots__ = ("__array_interface__",)
+
+    def __init__(self, b) -> None:
+        self.__array_interface__ = {
+            "data": (_dev.data_ptr(b), True), "shape": tuple(b.shape), "strides": tuple(b.strides),
+            "typestr": b.dtype.str, "version": 3,
+        }
+
+
+def address_view(b) -> np.ndarray:
+    """A NumPy array with ``b``'s addresses, shape and strides (``b`` on the host or the
+    device), for `np.shares_memory`, which only does arithmetic on them."""
+    return np.asarray(_Addresses(b))
 
 
 def _bump(self) -> None:

@@ -1709,3 +1709,23 @@ def test_slices_of_one_tensor(n, out_start, in_start, op):
         assert raised == partial
         if not raised:
             np.testing.assert_allclose(a.numpy(), t.numpy(), rtol=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    start=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    step=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+    other=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    transpose=st.booleans(),
+)
+def test_address_views_decide_overlap_like_numpy(start, step, other, transpose):
+    """Device buffers are checked through `address_view` (addresses only); on host buffers
+    it must agree with NumPy's exact overlap test."""
+    from fgrad.torch._ops import address_view
+
+    base = np.zeros((8, 8), np.float32)
+    a = base[start[0]::step[0], start[1]::step[1]][:3, :3]
+    b = base[other[0]::step[1], other[1]::step[0]][:3, :3]
+    if transpose:
+        b = b.T
+    assert np.shares_memory(address_view(a), address_view(b)) == np.shares_memory(a, b)
