@@ -435,9 +435,15 @@ def _cvt_fn(prim, R):
 # out=
 
 
-def _out(out, res: Tensor, name: str) -> Tensor:
+def _out(out, res: Tensor, name: str, ins=()) -> Tensor:
+    """Copy ``res`` into ``out`` (PyTorch's ``out=``).  ``ins``: the op's inputs, for the
+    elementwise ops whose ``out`` may be an input but may not partially overlap one."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    ob = out._buf
+    for i in ins:
+        if isinstance(i, Tensor) and may_alias(ob, i._buf):
+            check_no_alias(ob, i._buf)
     if STATE.enabled and (res._gfn is not None or _req(out)):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
@@ -508,6 +514,102 @@ def _check_overlap(buf) -> None:
             )
 
 
+_ALIAS_MSG = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+# in-place ops for which even an input that is exactly the written-to tensor is refused (PyTorch's
+# ``assert_no_overlap``); the others allow it (``assert_no_partial_overlap``)
+_NO_FULL_ALIAS = frozenset(
+    ("IndexCopyBackward0", "IndexAddBackward0", "ScatterBackward0", "ScatterAddBackward0",
+     "ScatterReduceBackward0")
+)
+
+
+def _dense(b) -> bool:
+    """PyTorch's ``is_non_overlapping_and_dense``: some order of the dims is contiguous."""
+    expected = b.itemsize
+    for st, n in sorted((st, n) for n, st in zip(b.shape, b.strides, strict=False) if n != 1):
+        if st != expected:
+            return False
+        expected *= n
+    return True
+
+
+def _extent(b) -> tuple[int, int]:
+    """The byte range ``[lo, hi)`` a buffer's elements lie in."""
+    lo = hi = _dev.data_ptr(b)
+    for n, st in zip(b.shape, b.strides, strict=False):
+        if st >= 0:
+            hi += (n - 1) * st
+        else:
+            lo += (n - 1) * st
+    return lo, hi + b.itemsize
+
+
+def may_alias(a, b) -> bool:
+    """False when buffers ``a`` and ``b`` certainly use different memory (NumPy's bounds
+    check; device buffers always go on to `check_no_alias`)."""
+    return type(a) is not _nd or type(b) is not _nd or np.may_share_memory(a, b)
+
+
+def check_no_alias(out, inp, full_ok: bool = True) -> None:
+    """Raise PyTorch's error if buffer ``inp`` (an input) shares memory with ``out`` (the
+    written-to buffer) other than by being exactly it (``full_ok``).
+
+    PyTorch refuses a *partial* overlap of two dense tensors and computes an order-dependent
+    result when either is not dense; fgrad refuses every real overlap instead (checked
+    exactly), so the written values are always those PyTorch defines or an error."""
+    if out is inp:
+        if full_ok:
+            return
+        raise RuntimeError(_ALIAS_MSG)
+    if out.size == 0 or inp.size == 0:
+        return
+    host = type(out) is _nd
+    if host != (type(inp) is _nd):  # host and device memory
+        return
+    if host:
+        if not np.may_share_memory(out, inp):
+            return
+    else:
+        (lo, hi), (ilo, ihi) = _extent(out), _extent(inp)
+        if ihi <= lo or hi <= ilo:
+            return
+    same = (
+        _dev.data_ptr(out) == _dev.data_ptr(inp) and out.strides == inp.strides and out.shape == inp.shape
+        and out.itemsize == inp.itemsize
+    )
+    if same and full_ok:
+        return
+    if same or (_dense(out) and _dense(inp)):
+        raise RuntimeError(_ALIAS_MSG)
+    if host:
+        if np.shares_memory(out, inp):
+            raise RuntimeError(_ALIAS_MSG)
+    elif np.shares_memory(address_view(out), address_view(inp)):
+        raise RuntimeError(_ALIAS_MSG)
+
+
+class _Addresses:
+    """An ``__array_interface__`` describing a buffer's addresses (never dereferenced)."""
+
+    __slots__ = ("__array_interface__",)
+
+    def __init__(self, b) -> None:
+        self.__array_interface__ = {
+            "data": (_dev.data_ptr(b), True), "shape": tuple(b.shape), "strides": tuple(b.strides),
+            "typestr": b.dtype.str, "version": 3,
+        }
+
+
+def address_view(b) -> np.ndarray:
+    """A NumPy array with ``b``'s addresses, shape and strides (``b`` on the host or the
+    device), for `np.shares_memory`, which only does arithmetic on them."""
+    return np.asarray(_Addresses(b))
+
+
 def _bump(self) -> None:
     self._get_vc().v += 1
 
@@ -563,6 +665,9 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
         for a in args:
             if isinstance(a, Tensor) and type(a._buf) in _DEV:
                 raise _dev.same_device_error(str(a.device), "cpu")
+    for a in args[1:]:
+        if isinstance(a, Tensor) and may_alias(buf, a._buf):
+            check_no_alias(buf, a._buf, name not in _NO_FULL_ALIAS)
     need_grad = STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args)
     if self._base is not None and STATE.enabled and not need_grad:
         b = self._base
@@ -589,9 +694,12 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
         if 0 in prog.in_used:
             old._buf = buf.copy()
             old._vc = None
+    vc = self._get_vc()
     _copyto(buf, new_val)
-    _bump(self)
-    G.record(name, key, fn, args, [self], edges)
+    vc.v += 1
+    node = G.record(name, key, fn, args, [self], edges)
+    if node is not None and len(args) > 1:
+        G.saved_before_write(node, vc, vc.v - 1)
     if self._retains:
         _move_retain(self, old)
     return self
@@ -678,8 +786,9 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
         if 0 in prog.in_used:
             bold._buf = base._buf.copy()
             bold._vc = None
+    vc = self._get_vc()
     _copyto(self._buf, new_val)
-    _bump(self)
+    vc.v += 1
     if edges is None:
         cedges = (0,) + tuple(i + 1 for i in range(1, len(args)) if isinstance(nargs[i + 1], Tensor))
     else:
@@ -687,6 +796,8 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
     node = G.record("CopySlices", ckey, g, nargs, [base], cedges)
     if node is None:
         return self
+    if len(args) > 1:
+        G.saved_before_write(node, vc, vc.v - 1)
     # the view's grad_fn is regenerated from the base on access (AsStridedBackward0)
     return self
 
@@ -758,7 +869,7 @@ def _unary(prim, gname, name, to_float=True):
             if STATE.enabled and (input._rg or input._gfn is not None):
                 G.record(gname, prim, bind, (input,), (res,))
         if out is not None:
-            return _out(out, res, name)
+            return _out(out, res, name, (input,))
         return res
 
     def op_(self):
@@ -1085,7 +1196,7 @@ class _BinOp:
         tb = isinstance(b, Tensor)
         if type(A) is not _nd or (tb and type(b._buf) is not _nd):
             res = self._slow(a, b, tb, Rd)
-            return res if out is None else _out(out, res, self.name)
+            return res if out is None else _out(out, res, self.name, (a, b))
         if A.dtype != Rd:
             A = A.astype(Rd)
         if tb:
@@ -1114,7 +1225,7 @@ class _BinOp:
                 self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
             )
         if out is not None:
-            return _out(out, res, self.name)
+            return _out(out, res, self.name, (a, b))
         return res
 
     def _slow(self, a, b, tb, Rd):
@@ -1181,6 +1292,8 @@ class _BinOp:
         grad = STATE.enabled and (
             a._rg or a._gfn is not None or a._base is not None or (tb and (b._rg or b._gfn is not None))
         )
+        if tb and may_alias(A, B):
+            check_no_alias(A, B)
         if not grad:
             _check_overlap(A)
             if self.kind == "c":
@@ -1501,7 +1614,7 @@ def _rtruediv(x, other):
     return mul(reciprocal(x if x.is_floating_point() or x.is_complex() else x.to(D.DEFAULT.float)), other)
 
 
-def _ternary(name, gname, key, fn, args, fwd):
+def _ternary(name, gname, key, fn, args, fwd, inplace=False):
     ts = [a if isinstance(a, Tensor) else np.asarray(_scalar_value(a)) for a in args]
     Rd = result_dtype(*[a for a in args])
     ts = [a if isinstance(a, Tensor) else a.astype(Rd) for a in ts]
@@ -1513,43 +1626,150 @@ def _ternary(name, gname, key, fn, args, fwd):
     def fw(*bs):
         return np.asarray(fwd(*[b.astype(Rd, copy=False) for b in bs])).astype(Rd, copy=False)
 
+    if inplace:
+        return _ternary_inplace(gname, key + (Rd,), f, ts, fw, edges, Rd)
     return _op(gname, key + (Rd,), f, tuple(ts), fw, edges=edges)
 
 
-def lerp(input, end, weight, *, out=None):
-    res = _ternary(
+def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
+    """``ts[0]`` becomes ``f(*ts)`` (``addcmul_``, ``addcdiv_``, ``lerp_``): one in-place op
+    that saves its operands as PyTorch's does."""
+    self = ts[0]
+    b = self._buf
+    if not _can_cast(Rd, b.dtype):
+        raise RuntimeError(
+            f"result type {_type_name(Rd)} can't be cast to the desired output type {_type_name(b.dtype)}"
+        )
+    bufs = [t._buf if isinstance(t, Tensor) else t for t in ts]
+    for t in ts[1:]:
+        if isinstance(t, Tensor):
+            check_no_alias(b, t._buf)
+    new = None
+    if builtins.all(type(x) is _nd for x in bufs):
+        new = fw(*bufs)
+        if np.broadcast_shapes(new.shape, b.shape) != b.shape:
+            raise RuntimeError(
+                f"output with shape {list(b.shape)} doesn't match the broadcast shape {list(new.shape)}"
+            )
+    return _inplace(self, gname, key, f, tuple(ts), new, edges)
+
+
+def _lerp(input, end, weight, inplace=False):
+    return _ternary(
         "lerp",
         "LerpBackward0" if not isinstance(weight, Tensor) else "LerpBackward1",
         ("lerp",),
         lambda a, b, w: ew.add(a, ew.mul(w, ew.sub(b, a))),
         (input, end, weight),
         lambda a, b, w: a + w * (b - a),
+        inplace,
     )
-    return res if out is None else _out(out, res, "lerp")
 
 
-def addcmul(input, tensor1, tensor2, *, value=1, out=None):
-    res = _ternary(
+def _addcmul(input, tensor1, tensor2, value, inplace=False):
+    return _ternary(
         "addcmul",
         "AddcmulBackward0",
         ("addcmul", value),
         lambda a, b, c: ew.add(a, ew.mul(ew.mul(b, c), value)),
         (input, tensor1, tensor2),
         lambda a, b, c: a + value * (b * c),
+        inplace,
     )
-    return res if out is None else _out(out, res, "addcmul")
 
 
-def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
-    res = _ternary(
+def _addcdiv(input, tensor1, tensor2, value, inplace=False):
+    return _ternary(
         "addcdiv",
         "AddcdivBackward0",
         ("addcdiv", value),
         lambda a, b, c: ew.add(a, ew.mul(ew.div(b, c), value)),
         (input, tensor1, tensor2),
         lambda a, b, c: a + value * (b / c),
+        inplace,
     )
-    return res if out is None else _out(out, res, "addcdiv")
+
+
+def lerp(input, end, weight, *, out=None):
+    res = _lerp(input, end, weight)
+    return res if out is None else _out(out, res, "lerp", (input, end, weight))
+
+
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    res = _addcmul(input, tensor1, tensor2, value)
+    return res if out is None else _out(out, res, "addcmul", (input, tensor1, tensor2))
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    res = _addcdiv(input, tensor1, tensor2, value)
+    return res if out is None else _out(out, res, "addcdiv", (input, tensor1, tensor2))
+
+
+def _plain_bufs(self, others):
+    """The buffers of ``self`` and ``others`` when an in-place op on them can skip autograd
+    and dtype handling (host tensors of one dtype, nothing recorded); else None."""
+    b = self._buf
+    if type(b) is not _nd:
+        return None
+    grad = STATE.enabled and (_req(self) or self._base is not None)
+    bufs = [b]
+    for t in others:
+        if type(t) is not Tensor or type(t._buf) is not _nd or t._buf.dtype != b.dtype:
+            return None
+        grad = grad or (STATE.enabled and _req(t))
+        bufs.append(t._buf)
+    if grad or b.dtype.kind not in "fc":
+        return None
+    return bufs
+
+
+def _write_plain(self, b, new) -> Tensor:
+    """Finish a plain in-place op: ``new`` (computed from the old values) goes into ``b``."""
+    _check_overlap(b)
+    np.copyto(b, new)
+    _bump(self)
+    return self
+
+
+def lerp_(self, end, weight):
+    bufs = _plain_bufs(self, (end,))
+    if bufs is not None and type(weight) in (int, float):
+        b, e = bufs
+        check_no_alias(b, e)
+        new = e - b
+        new *= weight
+        new += b
+        if new.shape == b.shape:
+            return _write_plain(self, b, new)
+    return _lerp(self, end, weight, True)
+
+
+def addcmul_(self, tensor1, tensor2, *, value=1):
+    bufs = _plain_bufs(self, (tensor1, tensor2))
+    if bufs is not None and type(value) in (int, float):
+        b, t1, t2 = bufs
+        check_no_alias(b, t1)
+        check_no_alias(b, t2)
+        new = t1 * t2
+        new *= value
+        new += b
+        if new.shape == b.shape:
+            return _write_plain(self, b, new)
+    return _addcmul(self, tensor1, tensor2, value, True)
+
+
+def addcdiv_(self, tensor1, tensor2, *, value=1):
+    bufs = _plain_bufs(self, (tensor1, tensor2))
+    if bufs is not None and type(value) in (int, float):
+        b, t1, t2 = bufs
+        check_no_alias(b, t1)
+        check_no_alias(b, t2)
+        new = t1 / t2
+        new *= value
+        new += b
+        if new.shape == b.shape:
+            return _write_plain(self, b, new)
+    return _addcdiv(self, tensor1, tensor2, value, True)
 
 
 def copysign(input, other, *, out=None):
@@ -2635,6 +2855,7 @@ def copy_(self, src, non_blocking=False):
             if bd:
                 if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
                     _check_overlap(b)
+                    check_no_alias(b, sb)
                     if sb is b or _fresh(sb, [b]) is not sb:
                         sb = sb.copy()
                     _copyto(b, sb)
@@ -2647,7 +2868,8 @@ def copy_(self, src, non_blocking=False):
             return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
     if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
         _check_overlap(b)
-        if np.may_share_memory(b, sb):
+        if may_alias(b, sb):
+            check_no_alias(b, sb)
             sb = sb.copy()
         np.copyto(b, sb, casting="unsafe")
         _bump(self)

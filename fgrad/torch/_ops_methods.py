@@ -326,12 +326,16 @@ def _ipow(self, other):
 
 def add_(self, other, *, alpha=1):
     if alpha != 1:
+        if isinstance(other, Tensor) and O.may_alias(self._buf, other._buf):
+            O.check_no_alias(self._buf, other._buf)
         other = O.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return O._add.inplace(self, other)
 
 
 def sub_(self, other, *, alpha=1):
     if alpha != 1:
+        if isinstance(other, Tensor) and O.may_alias(self._buf, other._buf):
+            O.check_no_alias(self._buf, other._buf)
         other = O.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return O._sub.inplace(self, other)
 
@@ -540,11 +544,9 @@ def _bind() -> None:
         rsub=O.rsub,
     )
     m.update(
-        lerp_=lambda self, end, weight: (
-            O.copy_(self, O.lerp(self, end, weight)) if not O._req(self) else _no_inplace("lerp_")
-        ),
-        addcmul_=lambda self, t1, t2, *, value=1: add_(self, O.mul(t1, t2), alpha=value),
-        addcdiv_=lambda self, t1, t2, *, value=1: add_(self, O.div(t1, t2), alpha=value),
+        lerp_=O.lerp_,
+        addcmul_=O.addcmul_,
+        addcdiv_=O.addcdiv_,
     )
     reductions = [
         "sum",

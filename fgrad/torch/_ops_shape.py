@@ -23,6 +23,7 @@ from ._ops import (
     _bump,
     _can_cast,
     _check_overlap,
+    check_no_alias,
     _fnp,
     _functional,
     _inplace,
@@ -955,11 +956,14 @@ def setitem(self, idx, value):
         vb = value._buf if vt else value
         if vt and not _can_cast(vb.dtype, b.dtype) and b.dtype.kind != "b":
             pass
+        target = b
         if basic:
             target = b[idx]
             if isinstance(target, _nd):
                 _check_overlap(target)
         if vt and np.may_share_memory(b, vb):
+            if isinstance(target, _nd):
+                check_no_alias(target, vb)
             vb = vb.copy()
         try:
             b[_rebuild(*_split_index(idx)) if not basic else idx] = vb
@@ -1059,6 +1063,7 @@ def _setitem_device(self, idx, value):
     if not grad:
         vb = value._buf if vt else value
         if vt:
+            check_no_alias(b, vb)
             vb = _fresh(vb, [b]) if vb is not b else vb.copy()
         b[_rebuild(tmpl, arrays)] = vb
         _bump(self)
@@ -1472,6 +1477,8 @@ def index_add(input, dim, index, source, *, alpha=1):
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
+    if isinstance(source, Tensor):
+        check_no_alias(self._buf, source._buf, full_ok=False)
     res = index_add(self.detach(), dim, index, source.detach(), alpha=alpha)
     from ._ops import copy_
 
@@ -1504,6 +1511,8 @@ def index_copy(input, dim, index, source):
 
 def index_copy_(self, dim, index, source):
     b = self._buf
+    if isinstance(source, Tensor):
+        check_no_alias(b, source._buf, full_ok=False)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     setitem(self, (slice(None),) * d + (_new(_idx_buf(index).reshape(-1)),), source)
     return self

@@ -97,6 +97,10 @@ class _HookDict(dict):
 # nodes
 
 
+# nodes PyTorch implements by hand in C++: ``name()`` carries the namespace
+_CPP_NODES = frozenset(("CopySlices", "AccumulateGrad"))
+
+
 class Node:
     """Base class of all ``grad_fn`` objects."""
 
@@ -114,7 +118,8 @@ class Node:
         self._seq = next(_seq)
 
     def name(self) -> str:
-        return type(self).__name__
+        n = type(self).__name__
+        return "torch::autograd::" + n if n in _CPP_NODES else n
 
     @property
     def next_functions(self) -> tuple:
@@ -455,6 +460,9 @@ class FnNode(Node):
                     g = t.grad_fn
                     _raise_modified(t._buf, t._vc.v, ver, None if g is None else type(g).__name__)
                 vals.append(t if create_graph else t._buf)
+            elif kind == 3:  # output PyTorch saves but this backward does not read: version check
+                if s[2].v != s[3]:
+                    _raise_modified(s[1], s[2].v, s[3], type(self).__name__)
             else:  # saved output (buf, vc, version, k)
                 buf, vc, ver, k = s[1], s[2], s[3], s[4]
                 if vc.v != ver:
@@ -498,11 +506,13 @@ def _raise_modified(buf, now, expected, producer) -> None:
     shape = "[" + ", ".join(str(s) for s in buf.shape) + "]"
     who = ""
     if producer:
+        # PyTorch names the node without "Backward0" (MulBackward0: Mul, PowBackward1: Pow1)
         op = producer
-        for suffix in ("Backward0", "Backward1", "Backward2", "Backward3", "Backward"):
-            if op.endswith(suffix):
-                op = op[: -len(suffix)]
-                break
+        head, sep, tail = op.rpartition("Backward")
+        if sep and (tail == "" or tail.isdigit()):
+            op = head + ("" if tail == "0" else tail)
+        if op == "CopySlices":
+            op = "torch::autograd::CopySlices"
         who = f", which is output 0 of {op},"
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
@@ -512,8 +522,29 @@ def _raise_modified(buf, now, expected, producer) -> None:
     )
 
 
+def saved_before_write(node, vc, version: int) -> None:
+    """Inputs of an in-place op that share the written tensor's version counter ``vc`` were
+    saved *before* the write (PyTorch saves inputs first): give them ``version``, so that a
+    backward needing them raises instead of reading the overwritten values."""
+    saved = node._saved
+    if type(node) is _DynNode:
+        node._saved = [(t, version if t._vc is vc else v) for t, v in saved]
+        return
+    node._saved = [
+        (1, s[1], version) if s[0] == 1 and s[1]._vc is vc else s for s in saved
+    ]
+
+
 def _aval_key(b):
     return (b.shape, b.dtype)
+
+
+# nodes whose PyTorch backward reads the op's result while fgrad's reads only the inputs:
+# the result is version-checked anyway, so modifying it in place raises as in PyTorch
+_RESULT_SAVERS = frozenset((
+    "ReluBackward0", "LogSoftmaxBackward0", "CumprodBackward0", "ProdBackward0", "ProdBackward1",
+    "LinalgVectorNormBackward0", "LogsumexpBackward0",
+))
 
 
 def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node_base=None):
@@ -565,6 +596,9 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
         o = outs[k]
         vc = o._get_vc()
         saved.append((2, o._buf, vc, vc.v, k))
+    if name in _RESULT_SAVERS and outs[0] is not None:
+        vc = outs[0]._get_vc()
+        saved.append((3, outs[0]._buf, vc, vc.v))
     node._saved = saved
     if edges is None:
         edges = tuple([i for i, a in enumerate(args) if not _is_const(a)])
