@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import backends as _B
 from ..backends import _BY_TYPE, NUMPY, backend_of_buffer
-from ..core.array import ArrayImpl, Tracer, get_aval, wrap
+from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
 from ..ops.elementwise import convert_element_type
 
 float_ = np.float64
@@ -53,8 +53,10 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
         >>> fnp.asarray([1, 2], dtype=float)
         Array([1., 2.], dtype=float64)
     """
+    if dtype is not None:
+        dtype = check_array_dtype(dtype, "fgrad.numpy.asarray")
     if isinstance(a, (ArrayImpl, Tracer)):
-        return a if dtype is None else convert_element_type(a, np.dtype(dtype))
+        return a if dtype is None else convert_element_type(a, dtype)
     if isinstance(a, (list, tuple)) and _has_tracer(a):
         from ._indexing import stack
 
@@ -69,8 +71,10 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
     if buf.dtype == object:
         raise TypeError(
             f"fgrad.numpy.asarray: {type(a).__name__} converts to an object array (ragged nested "
-            "lists?); fgrad arrays need a numeric dtype"
+            "lists, None, or Python objects?); fgrad only supports number and bool dtypes. "
+            "Convert the data to numbers of one shape first."
         )
+    check_array_dtype(buf.dtype, "fgrad.numpy.asarray")
     be = _B.default_backend()
     if be is NUMPY:
         return wrap(buf)
