@@ -243,28 +243,93 @@ def zeros_like_array(x):
     return zeros_like(x)
 
 
+def _static_ints(values, what: str, op: str) -> tuple:
+    try:
+        out = tuple(int(v) for v in values)
+    except TypeError:
+        raise TypeError(f"{op}: {what} must be a sequence of Python ints, got {values!r}") from None
+    if any(not isinstance(v, (int, np.integer)) or isinstance(v, bool) for v in values):
+        raise TypeError(f"{op}: {what} must be static Python ints, got {tuple(values)!r}")
+    return out
+
+
+def _check_slice(shp: tuple, starts: tuple, limits: tuple, strides: tuple) -> None:
+    """JAX's lax.slice shape rule: one start/limit/stride per dimension with
+    ``0 <= start <= limit <= size`` and ``stride >= 1`` (no clamping, no negative indices)."""
+    for what, v in (("start_indices", starts), ("limit_indices", limits), ("strides", strides)):
+        if len(v) != len(shp):
+            raise TypeError(
+                f"slice {what} must have length equal to the number of dimensions of the operand, "
+                f"got {what} {v} for operand shape {shp}."
+            )
+    if any(s < 0 for s in starts):
+        raise TypeError(
+            f"slice start_indices must be greater than or equal to zero, got start_indices "
+            f"{starts} for operand shape {shp}. lax.slice takes no negative indices; use "
+            "lax.slice_in_dim or operand[a:b] for Python-style indexing."
+        )
+    if any(e > n for e, n in zip(limits, shp)):
+        raise TypeError(
+            f"slice limit_indices must be less than or equal to operand shape, got limit_indices "
+            f"{limits} for operand shape {shp}."
+        )
+    if any(e < s for s, e in zip(starts, limits)):
+        raise TypeError(
+            f"slice limit_indices must be greater than or equal to start_indices, got "
+            f"start_indices {starts} and limit_indices {limits}."
+        )
+    if any(k < 1 for k in strides):
+        raise TypeError(f"slice strides must be positive, got {strides}.")
+
+
 def slice(operand, start_indices, limit_indices, strides=None):  # noqa: A001
-    """Static slice ``operand[start:limit:stride, ...]``."""
+    """Static slice ``operand[start:limit:stride, ...]``.
+
+    Every bound is checked as in JAX (``0 <= start <= limit <= size``, ``stride >= 1``):
+    out-of-range bounds raise a ``TypeError`` rather than being clamped.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.slice(fnp.arange(6.0), (1,), (5,), (2,))
+        Array([1., 3.], dtype=float64)
+    """
+    shp = _get_aval(operand).shape
+    starts = _static_ints(start_indices, "start_indices", "slice")
+    limits = _static_ints(limit_indices, "limit_indices", "slice")
+    strides = (1,) * len(shp) if strides is None else _static_ints(strides, "strides", "slice")
+    _check_slice(shp, starts, limits, strides)
     st = _structural()
     if st is not None:
-        return st.static_slice(operand, tuple(start_indices), tuple(limit_indices),
-                               None if strides is None else tuple(strides))
+        return st.static_slice(operand, starts, limits, strides)
     from .ops.sorting import slice_axis
 
-    strides = strides or (1,) * len(start_indices)
-    for d, (s, e, k) in enumerate(zip(start_indices, limit_indices, strides, strict=True)):
-        if (s, e, k) != (0, _get_aval(operand).shape[d], 1):
+    for d, (s, e, k) in enumerate(zip(starts, limits, strides, strict=True)):
+        if (s, e, k) != (0, shp[d], 1):
             operand = slice_axis(operand, d, s, e, k)
     return operand
 
 
 def slice_in_dim(operand, start_index, limit_index, stride=1, axis=0):
-    nd = _get_aval(operand).ndim
+    """`slice` along one ``axis``; ``None`` bounds mean the whole axis and a negative bound
+    counts from the end (as in JAX); out-of-range bounds raise a ``TypeError``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.slice_in_dim(fnp.arange(6.0), -3, None)
+        Array([3., 4., 5.], dtype=float64)
+    """
+    shp = _get_aval(operand).shape
+    nd = len(shp)
     axis = _normalize_axis(axis, nd, "slice_in_dim")
-    n = _get_aval(operand).shape[axis]
-    start, limit, _ = _builtins.slice(start_index, limit_index).indices(n)
+    n = shp[axis]
+    start = 0 if start_index is None else _static_ints((start_index,), "start_index", "slice_in_dim")[0]
+    limit = n if limit_index is None else _static_ints((limit_index,), "limit_index", "slice_in_dim")[0]
+    start = start + n if start < 0 else start
+    limit = limit + n if limit < 0 else limit
     starts = [0] * nd
-    limits = list(_get_aval(operand).shape)
+    limits = list(shp)
     strides = [1] * nd
     starts[axis], limits[axis], strides[axis] = start, limit, stride
     return slice(operand, starts, limits, strides)
