@@ -14,7 +14,6 @@ Example::
 
 from __future__ import annotations
 
-import builtins as _builtins
 import importlib
 
 import numpy as np

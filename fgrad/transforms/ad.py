@@ -138,6 +138,14 @@ def _check_tangent(p, t, i):
             f"jvp: primal and tangent arguments must have equal dtypes; argument {i} has "
             f"primal dtype {ap.dtype} and tangent dtype {at.dtype}"
         )
+    if ap.dtype.kind in "biu" and at.dtype.kind not in "biu":
+        # JAX wants a float0 tangent here; fgrad has no float0 and takes a zero tangent of
+        # the primal's own dtype (e.g. `fnp.zeros_like(x)`)
+        raise TypeError(
+            f"jvp: argument {i} has an integer/bool primal ({ap.dtype}), whose tangent is "
+            f"always zero, but got a {at.dtype} tangent. Pass `fnp.zeros_like(x)`, or convert "
+            "the primal to float to differentiate with respect to it."
+        )
 
 
 def _as_array(x):
@@ -281,6 +289,14 @@ def linearize(fun, *primals):
         flat_t, tree_t = tree_flatten(tangents)
         if tree_t != tree_p:
             raise TypeError(f"linearized function expects tangents of structure {tree_p}, got {tree_t}")
+        for i, (t, p) in enumerate(zip(flat_t, flat_p)):
+            ap, at = get_aval(p), get_aval(t)
+            if ap.shape != at.shape or (ap.dtype.kind in "fc" and ap.dtype != at.dtype and not at.weak_type):
+                raise ValueError(
+                    "linearized function called on tangent values inconsistent with the original "
+                    f"primal values: got tangent {at.str_short()} for primal {ap.str_short()} "
+                    f"(argument leaf {i}); tangents must have their primal's shape and dtype"
+                )
         ts = [_as_array(t) for t, m in zip(flat_t, mask) if m]
         return tree_unflatten(out_tree[0], _eval_linear(jaxpr, consts, ts, p_out))
 
@@ -339,10 +355,17 @@ def vjp(fun, *primals, has_aux: bool = False):
                 f"vjp function expects a cotangent of the output's structure {tree_o}, got {tree_ct}"
             )
         for c, p in zip(flat_ct, p_out):
-            if get_aval(c).shape != get_aval(p).shape:
+            ac, ap = get_aval(c), get_aval(p)
+            if ac.shape != ap.shape:
                 raise ValueError(
-                    f"vjp: cotangent shape {get_aval(c).shape} does not match the output's "
-                    f"shape {get_aval(p).shape}"
+                    f"vjp: cotangent shape {ac.shape} does not match the output's "
+                    f"shape {ap.shape}"
+                )
+            if ap.dtype.kind in "fc" and ac.dtype != ap.dtype and not ac.weak_type:
+                raise ValueError(
+                    f"vjp: unexpected cotangent dtype: got {ac.str_short()}, but expected "
+                    f"{ap.str_short()} because the corresponding output of the differentiated "
+                    f"function is {ap.str_short()}. Cast the cotangent (`.astype({ap.dtype.name})`)."
                 )
         cts, full_list = transpose([_as_array(c) for c in flat_ct])
         if full_list:
