@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import builtins as _builtins
 import importlib
 
 import numpy as np
@@ -44,6 +45,7 @@ __all__ = [
     "reduce_and", "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin",
     "cumlogsumexp", "associative_scan", "sort", "sort_key_val", "top_k", "erf", "erfc", "erf_inv",
     "dot", "concatenate", "slice", "slice_in_dim", "index_in_dim", "RoundingMethod",
+    "dynamic_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
     "cond", "switch", "scan", "map", "fori_loop", "while_loop",
 ]
 
@@ -332,6 +334,140 @@ def slice_in_dim(operand, start_index, limit_index, stride=1, axis=0):
     strides = [1] * nd
     starts[axis], limits[axis], strides[axis] = start, limit, stride
     return slice(operand, starts, limits, strides)
+
+
+def _dynamic_starts(operand, start_indices, sizes, op: str) -> list:
+    """Start indices (negative ones counted from the end) clamped to ``[0, dim - size]``
+    (JAX's dynamic_slice semantics): a
+    Python int for a concrete start, a scalar int64 Array for a traced one."""
+    from .core.array import Tracer
+
+    shp = _get_aval(operand).shape
+    starts = list(start_indices) if isinstance(start_indices, (tuple, list)) else None
+    if starts is None:
+        av = _get_aval(start_indices)
+        if av.ndim != 1:
+            raise TypeError(f"{op}: start_indices must be a sequence of scalars, got {av.str_short()}")
+        starts = [start_indices[i] for i in range(av.shape[0])]
+    if len(starts) != len(shp):
+        raise ValueError(
+            f"{op}: the number of start indices must match the number of operand dimensions "
+            f"({len(starts)} vs shape {shp}); pass one start per dimension."
+        )
+    for n, k in zip(shp, sizes):
+        if not 0 <= k <= n:
+            raise TypeError(
+                f"{op}: slice sizes must be between zero and the operand's shape, got sizes "
+                f"{tuple(sizes)} for operand shape {shp}."
+            )
+    out = []
+    for i, (st, n, k) in enumerate(zip(starts, shp, sizes)):
+        av = _get_aval(st)
+        if av.shape != () or av.dtype.kind not in "iu":
+            raise TypeError(
+                f"{op}: index arguments must be scalar integers, got {av.str_short()} for "
+                f"dimension {i}. Convert with `.astype(int)`."
+            )
+        # a negative start counts from the end once (as in JAX), then the start is clamped
+        if isinstance(st, Tracer):
+            st = _ew.convert_element_type(st, np.dtype(np.int64))
+            st = _ew.select(_ew.lt(st, 0), _ew.add(st, n), st)
+            out.append(_ew.minimum(_ew.maximum(st, 0), n - k))
+        else:
+            st = int(st)
+            st = st + n if st < 0 else st
+            out.append(_builtins.min(_builtins.max(st, 0), n - k))
+    return out
+
+
+def dynamic_slice(operand, start_indices, slice_sizes):
+    """``operand[s0:s0+k0, s1:s1+k1, ...]`` where the starts may be traced.  As in JAX, a
+    negative start counts from the end and each start is then clamped so the slice stays
+    inside the operand (no error).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.dynamic_slice(fnp.arange(5.0), (4,), (2,))
+        Array([3., 4.], dtype=float64)
+    """
+    from .numpy import take
+
+    sizes = _static_ints(slice_sizes, "slice_sizes", "dynamic_slice")
+    shp = _get_aval(operand).shape
+    if len(sizes) != len(shp):
+        raise TypeError(
+            f"dynamic_slice: slice_sizes must have one entry per operand dimension, got "
+            f"{sizes} for operand shape {shp}."
+        )
+    starts = _dynamic_starts(operand, start_indices, sizes, "dynamic_slice")
+    if all(isinstance(st, int) for st in starts):
+        return slice(operand, starts, [st + k for st, k in zip(starts, sizes)])
+    out = operand
+    for d, (st, k) in enumerate(zip(starts, sizes)):
+        if isinstance(st, int):
+            out = slice_in_dim(out, st, st + k, axis=d)
+        else:
+            out = take(out, _ew.add(st, np.arange(k, dtype=np.int64)), axis=d, mode="clip")
+    return out
+
+
+def dynamic_slice_in_dim(operand, start_index, slice_size, axis=0):
+    """`dynamic_slice` along one ``axis`` (the start is clamped, as in JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.dynamic_slice_in_dim(fnp.arange(5.0), 1, 2)
+        Array([1., 2.], dtype=float64)
+    """
+    shp = _get_aval(operand).shape
+    axis = _normalize_axis(axis, len(shp), "dynamic_slice_in_dim")
+    starts = [0] * len(shp)
+    sizes = list(shp)
+    starts[axis] = start_index
+    sizes[axis] = slice_size
+    return dynamic_slice(operand, starts, sizes)
+
+
+def dynamic_index_in_dim(operand, index, axis=0, keepdims=True):
+    """``operand`` at (clamped) ``index`` along ``axis``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.dynamic_index_in_dim(fnp.arange(5.0), 9, keepdims=False)
+        Array(4., dtype=float64)
+    """
+    out = dynamic_slice_in_dim(operand, index, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+def dynamic_update_slice(operand, update, start_indices):
+    """``operand`` with the block at ``start_indices`` replaced by ``update``; starts are
+    clamped so the block fits, as in JAX.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.dynamic_update_slice(fnp.zeros(4), fnp.ones(2), (3,))
+        Array([0., 0., 1., 1.], dtype=float64)
+    """
+    shp, ushp = _get_aval(operand).shape, _get_aval(update).shape
+    if len(ushp) != len(shp) or any(u > n for u, n in zip(ushp, shp)):
+        raise TypeError(
+            f"dynamic_update_slice: update shape must have the operand's rank and fit inside "
+            f"it, got update shape {ushp} for operand shape {shp}."
+        )
+    starts = _dynamic_starts(operand, start_indices, ushp, "dynamic_update_slice")
+    if all(isinstance(st, int) for st in starts):
+        block = tuple(_builtins.slice(st, st + k) for st, k in zip(starts, ushp))
+        return operand.at[block].set(update)
+    grids = []  # outer-product index arrays (as np.ix_) over the block
+    for d, (st, k) in enumerate(zip(starts, ushp)):
+        bshape = (1,) * d + (k,) + (1,) * (len(ushp) - d - 1)
+        grids.append(reshape(_ew.add(st, np.arange(k, dtype=np.int64)), bshape))
+    return operand.at[tuple(grids)].set(update)
 
 
 def index_in_dim(operand, index, axis=0, keepdims=True):
