@@ -231,7 +231,7 @@ def bits(key, shape=(), dtype=np.uint32):
 def _float_dtype(dtype, name):
     dt = np.dtype(dtype)
     if dt.kind != "f":
-        raise TypeError(f"fgrad.random.{name}: dtype must be a float dtype, got {dt}")
+        raise ValueError(f"fgrad.random.{name}: dtype argument must be a float dtype, got {dt}")
     return dt
 
 

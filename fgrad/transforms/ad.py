@@ -393,7 +393,7 @@ def _check_argnums(argnums, nargs, name):
         raise TypeError(f"{name}: argnums must be an int or a tuple of ints, got {argnums!r}")
     for a in nums:
         if not -nargs <= a < nargs:
-            raise ValueError(
+            raise TypeError(
                 f"{name}: argnums={argnums!r} is out of range for a function called with "
                 f"{nargs} positional argument(s)"
             )
