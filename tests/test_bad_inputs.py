@@ -22,6 +22,8 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fgrad
 import fgrad.lax
@@ -468,3 +470,34 @@ def test_grad_of_complex_output_no_longer_returns_a_number():
         fgrad.grad(lambda z: z ** 2)(1 + 2j)
     with pytest.raises(TypeError, match="jacfwd requires real-valued inputs"):
         fgrad.jacfwd(lambda z: (z * z).real)(fnp.asarray([1 + 2j]))  # used to drop the imaginary part
+
+
+# -- properties: never a silently clamped static slice, always JAX's clamped dynamic one ----
+
+
+@given(start=st.integers(-6, 8), limit=st.integers(-6, 8), stride=st.integers(0, 3))
+@settings(max_examples=30)
+def test_lax_slice_raises_exactly_when_out_of_range(start, limit, stride):
+    x = np.arange(6.0)
+    valid = 0 <= start <= limit <= 6 and stride >= 1
+    if not valid:
+        with pytest.raises(TypeError, match="slice"):
+            fgrad.lax.slice(fnp.asarray(x), (start,), (limit,), (stride,))
+    else:
+        got = fgrad.lax.slice(fnp.asarray(x), (start,), (limit,), (stride,))
+        np.testing.assert_array_equal(np.asarray(got), x[start:limit:stride])
+
+
+@given(i=st.integers(-12, 12), j=st.integers(-12, 12), rows=st.integers(0, 3), cols=st.integers(0, 4))
+@settings(max_examples=30)
+def test_dynamic_slice_matches_clamped_reference(i, j, rows, cols):
+    def ref_start(s, n, k):
+        s = s + n if s < 0 else s
+        return min(max(s, 0), n - k)
+
+    a, b = ref_start(i, 3, rows), ref_start(j, 4, cols)
+    expected = M[a:a + rows, b:b + cols]
+    eager = fgrad.lax.dynamic_slice(fnp.asarray(M), (i, j), (rows, cols))
+    traced = fgrad.jit(lambda p, q: fgrad.lax.dynamic_slice(fnp.asarray(M), (p, q), (rows, cols)))(i, j)
+    np.testing.assert_array_equal(np.asarray(eager), expected)
+    np.testing.assert_array_equal(np.asarray(traced), expected)
