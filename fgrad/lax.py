@@ -45,6 +45,7 @@ __all__ = [
     "reduce_and", "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin",
     "cumlogsumexp", "associative_scan", "sort", "sort_key_val", "top_k", "erf", "erfc", "erf_inv",
     "dot", "concatenate", "slice", "slice_in_dim", "index_in_dim", "RoundingMethod",
+    "dynamic_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
     "cond", "switch", "scan", "map", "fori_loop", "while_loop",
 ]
 
@@ -243,31 +244,230 @@ def zeros_like_array(x):
     return zeros_like(x)
 
 
+def _static_ints(values, what: str, op: str) -> tuple:
+    try:
+        out = tuple(int(v) for v in values)
+    except TypeError:
+        raise TypeError(f"{op}: {what} must be a sequence of Python ints, got {values!r}") from None
+    if any(not isinstance(v, (int, np.integer)) or isinstance(v, bool) for v in values):
+        raise TypeError(f"{op}: {what} must be static Python ints, got {tuple(values)!r}")
+    return out
+
+
+def _check_slice(shp: tuple, starts: tuple, limits: tuple, strides: tuple) -> None:
+    """JAX's lax.slice shape rule: one start/limit/stride per dimension with
+    ``0 <= start <= limit <= size`` and ``stride >= 1`` (no clamping, no negative indices)."""
+    for what, v in (("start_indices", starts), ("limit_indices", limits), ("strides", strides)):
+        if len(v) != len(shp):
+            raise TypeError(
+                f"slice {what} must have length equal to the number of dimensions of the operand, "
+                f"got {what} {v} for operand shape {shp}."
+            )
+    if any(s < 0 for s in starts):
+        raise TypeError(
+            f"slice start_indices must be greater than or equal to zero, got start_indices "
+            f"{starts} for operand shape {shp}. lax.slice takes no negative indices; use "
+            "lax.slice_in_dim or operand[a:b] for Python-style indexing."
+        )
+    if any(e > n for e, n in zip(limits, shp)):
+        raise TypeError(
+            f"slice limit_indices must be less than or equal to operand shape, got limit_indices "
+            f"{limits} for operand shape {shp}."
+        )
+    if any(e < s for s, e in zip(starts, limits)):
+        raise TypeError(
+            f"slice limit_indices must be greater than or equal to start_indices, got "
+            f"start_indices {starts} and limit_indices {limits}."
+        )
+    if any(k < 1 for k in strides):
+        raise TypeError(f"slice strides must be positive, got {strides}.")
+
+
 def slice(operand, start_indices, limit_indices, strides=None):  # noqa: A001
-    """Static slice ``operand[start:limit:stride, ...]``."""
+    """Static slice ``operand[start:limit:stride, ...]``.
+
+    Every bound is checked as in JAX (``0 <= start <= limit <= size``, ``stride >= 1``):
+    out-of-range bounds raise a ``TypeError`` rather than being clamped.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.slice(fnp.arange(6.0), (1,), (5,), (2,))
+        Array([1., 3.], dtype=float64)
+    """
+    shp = _get_aval(operand).shape
+    starts = _static_ints(start_indices, "start_indices", "slice")
+    limits = _static_ints(limit_indices, "limit_indices", "slice")
+    strides = (1,) * len(shp) if strides is None else _static_ints(strides, "strides", "slice")
+    _check_slice(shp, starts, limits, strides)
     st = _structural()
     if st is not None:
-        return st.static_slice(operand, tuple(start_indices), tuple(limit_indices),
-                               None if strides is None else tuple(strides))
+        return st.static_slice(operand, starts, limits, strides)
     from .ops.sorting import slice_axis
 
-    strides = strides or (1,) * len(start_indices)
-    for d, (s, e, k) in enumerate(zip(start_indices, limit_indices, strides, strict=True)):
-        if (s, e, k) != (0, _get_aval(operand).shape[d], 1):
+    for d, (s, e, k) in enumerate(zip(starts, limits, strides, strict=True)):
+        if (s, e, k) != (0, shp[d], 1):
             operand = slice_axis(operand, d, s, e, k)
     return operand
 
 
 def slice_in_dim(operand, start_index, limit_index, stride=1, axis=0):
-    nd = _get_aval(operand).ndim
+    """`slice` along one ``axis``; ``None`` bounds mean the whole axis and a negative bound
+    counts from the end (as in JAX); out-of-range bounds raise a ``TypeError``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.slice_in_dim(fnp.arange(6.0), -3, None)
+        Array([3., 4., 5.], dtype=float64)
+    """
+    shp = _get_aval(operand).shape
+    nd = len(shp)
     axis = _normalize_axis(axis, nd, "slice_in_dim")
-    n = _get_aval(operand).shape[axis]
-    start, limit, _ = _builtins.slice(start_index, limit_index).indices(n)
+    n = shp[axis]
+    start = 0 if start_index is None else _static_ints((start_index,), "start_index", "slice_in_dim")[0]
+    limit = n if limit_index is None else _static_ints((limit_index,), "limit_index", "slice_in_dim")[0]
+    start = start + n if start < 0 else start
+    limit = limit + n if limit < 0 else limit
     starts = [0] * nd
-    limits = list(_get_aval(operand).shape)
+    limits = list(shp)
     strides = [1] * nd
     starts[axis], limits[axis], strides[axis] = start, limit, stride
     return slice(operand, starts, limits, strides)
+
+
+def _dynamic_starts(operand, start_indices, sizes, op: str) -> list:
+    """Start indices (negative ones counted from the end) clamped to ``[0, dim - size]``
+    (JAX's dynamic_slice semantics): a
+    Python int for a concrete start, a scalar int64 Array for a traced one."""
+    from .core.array import Tracer
+
+    shp = _get_aval(operand).shape
+    starts = list(start_indices) if isinstance(start_indices, (tuple, list)) else None
+    if starts is None:
+        av = _get_aval(start_indices)
+        if av.ndim != 1:
+            raise TypeError(f"{op}: start_indices must be a sequence of scalars, got {av.str_short()}")
+        starts = [start_indices[i] for i in range(av.shape[0])]
+    if len(starts) != len(shp):
+        raise ValueError(
+            f"{op}: the number of start indices must match the number of operand dimensions "
+            f"({len(starts)} vs shape {shp}); pass one start per dimension."
+        )
+    for n, k in zip(shp, sizes):
+        if not 0 <= k <= n:
+            raise TypeError(
+                f"{op}: slice sizes must be between zero and the operand's shape, got sizes "
+                f"{tuple(sizes)} for operand shape {shp}."
+            )
+    out = []
+    for i, (st, n, k) in enumerate(zip(starts, shp, sizes)):
+        av = _get_aval(st)
+        if av.shape != () or av.dtype.kind not in "iu":
+            raise TypeError(
+                f"{op}: index arguments must be scalar integers, got {av.str_short()} for "
+                f"dimension {i}. Convert with `.astype(int)`."
+            )
+        # a negative start counts from the end once (as in JAX), then the start is clamped
+        if isinstance(st, Tracer):
+            st = _ew.convert_element_type(st, np.dtype(np.int64))
+            st = _ew.select(_ew.lt(st, 0), _ew.add(st, n), st)
+            out.append(_ew.minimum(_ew.maximum(st, 0), n - k))
+        else:
+            st = int(st)
+            st = st + n if st < 0 else st
+            out.append(_builtins.min(_builtins.max(st, 0), n - k))
+    return out
+
+
+def dynamic_slice(operand, start_indices, slice_sizes):
+    """``operand[s0:s0+k0, s1:s1+k1, ...]`` where the starts may be traced.  As in JAX, a
+    negative start counts from the end and each start is then clamped so the slice stays
+    inside the operand (no error).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.dynamic_slice(fnp.arange(5.0), (4,), (2,))
+        Array([3., 4.], dtype=float64)
+    """
+    from .numpy import take
+
+    sizes = _static_ints(slice_sizes, "slice_sizes", "dynamic_slice")
+    shp = _get_aval(operand).shape
+    if len(sizes) != len(shp):
+        raise TypeError(
+            f"dynamic_slice: slice_sizes must have one entry per operand dimension, got "
+            f"{sizes} for operand shape {shp}."
+        )
+    starts = _dynamic_starts(operand, start_indices, sizes, "dynamic_slice")
+    if all(isinstance(st, int) for st in starts):
+        return slice(operand, starts, [st + k for st, k in zip(starts, sizes)])
+    out = operand
+    for d, (st, k) in enumerate(zip(starts, sizes)):
+        if isinstance(st, int):
+            out = slice_in_dim(out, st, st + k, axis=d)
+        else:
+            out = take(out, _ew.add(st, np.arange(k, dtype=np.int64)), axis=d, mode="clip")
+    return out
+
+
+def dynamic_slice_in_dim(operand, start_index, slice_size, axis=0):
+    """`dynamic_slice` along one ``axis`` (the start is clamped, as in JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.dynamic_slice_in_dim(fnp.arange(5.0), 1, 2)
+        Array([1., 2.], dtype=float64)
+    """
+    shp = _get_aval(operand).shape
+    axis = _normalize_axis(axis, len(shp), "dynamic_slice_in_dim")
+    starts = [0] * len(shp)
+    sizes = list(shp)
+    starts[axis] = start_index
+    sizes[axis] = slice_size
+    return dynamic_slice(operand, starts, sizes)
+
+
+def dynamic_index_in_dim(operand, index, axis=0, keepdims=True):
+    """``operand`` at (clamped) ``index`` along ``axis``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.dynamic_index_in_dim(fnp.arange(5.0), 9, keepdims=False)
+        Array(4., dtype=float64)
+    """
+    out = dynamic_slice_in_dim(operand, index, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+def dynamic_update_slice(operand, update, start_indices):
+    """``operand`` with the block at ``start_indices`` replaced by ``update``; starts are
+    clamped so the block fits, as in JAX.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.dynamic_update_slice(fnp.zeros(4), fnp.ones(2), (3,))
+        Array([0., 0., 1., 1.], dtype=float64)
+    """
+    shp, ushp = _get_aval(operand).shape, _get_aval(update).shape
+    if len(ushp) != len(shp) or any(u > n for u, n in zip(ushp, shp)):
+        raise TypeError(
+            f"dynamic_update_slice: update shape must have the operand's rank and fit inside "
+            f"it, got update shape {ushp} for operand shape {shp}."
+        )
+    starts = _dynamic_starts(operand, start_indices, ushp, "dynamic_update_slice")
+    if all(isinstance(st, int) for st in starts):
+        block = tuple(_builtins.slice(st, st + k) for st, k in zip(starts, ushp))
+        return operand.at[block].set(update)
+    grids = []  # outer-product index arrays (as np.ix_) over the block
+    for d, (st, k) in enumerate(zip(starts, ushp)):
+        bshape = (1,) * d + (k,) + (1,) * (len(ushp) - d - 1)
+        grids.append(reshape(_ew.add(st, np.arange(k, dtype=np.int64)), bshape))
+    return operand.at[tuple(grids)].set(update)
 
 
 def index_in_dim(operand, index, axis=0, keepdims=True):

@@ -255,6 +255,8 @@ def one_hot(x, num_classes: int, *, dtype=np.float64, axis=-1):
     x = _arr(x)
     nd = _get_aval(x).ndim + 1
     axis = _normalize_axis(axis, nd, "one_hot")
+    if not isinstance(num_classes, (int, np.integer)) or isinstance(num_classes, bool) or num_classes < 0:
+        raise TypeError(f"one_hot: num_classes must be a non-negative Python int, got {num_classes!r}")
     num_classes = int(num_classes)
     lhs = fnp.expand_dims(x, axis)
     rhs = np.arange(num_classes).reshape((1,) * axis + (num_classes,) + (1,) * (nd - axis - 1))

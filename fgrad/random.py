@@ -30,6 +30,7 @@ from .ops import bits as _bits
 from .ops import elementwise as _ew
 from .ops import shape as _shp
 from .ops import sorting as _sorting
+from .ops._util import normalize_axis as _normalize_axis
 
 _get_aval, _wrap = _array.get_aval, _array.wrap
 _reshape, _take_static = _shp.reshape, _sorting.take_static
@@ -59,12 +60,27 @@ def _const(value, like):
     return constant_like(value, like)
 
 
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
 def _shape(shape) -> tuple:
+    """A static shape: an int or a sequence of non-negative ints (as in JAX, no floats)."""
     if shape is None:
         return ()
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
+    if _is_int(shape):
+        shape = (shape,)
+    try:
+        dims = tuple(shape)
+    except TypeError:
+        raise TypeError(
+            f"fgrad.random: a shape must be an int or a sequence of ints, got {shape!r}") from None
+    if not all(_is_int(d) for d in dims):
+        raise TypeError(
+            f"fgrad.random: shapes must be 1D sequences of concrete values of integer type, got {dims!r}")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"fgrad.random: shape dimensions must be non-negative, got {dims!r}")
+    return tuple(int(d) for d in dims)
 
 
 # ---------------------------------------------------------------------------------------
@@ -215,7 +231,7 @@ def bits(key, shape=(), dtype=np.uint32):
 def _float_dtype(dtype, name):
     dt = np.dtype(dtype)
     if dt.kind != "f":
-        raise TypeError(f"fgrad.random.{name}: dtype must be a float dtype, got {dt}")
+        raise ValueError(f"fgrad.random.{name}: dtype argument must be a float dtype, got {dt}")
     return dt
 
 
@@ -414,7 +430,7 @@ def permutation(key, x, axis=0, independent=False):
     av = _get_aval(x)
     if av.ndim == 0:
         raise TypeError("fgrad.random.permutation: x must be an integer or an array of rank >= 1")
-    axis = axis % av.ndim
+    axis = _normalize_axis(axis, av.ndim, "fgrad.random.permutation")
     if independent or av.ndim == 1:
         return _shuffle(k, x, axis)
     ind = _shuffle(k, _const(np.arange(av.shape[axis], dtype=np.int64), k), 0)
@@ -471,7 +487,7 @@ def categorical(key, logits, axis=-1, shape=None):
     k = _check_key(key, "categorical")
     lg = _arr(logits)
     av = _get_aval(lg)
-    axis = axis % av.ndim
+    axis = _normalize_axis(axis, av.ndim, "fgrad.random.categorical")
     batch = av.shape[:axis] + av.shape[axis + 1:]
     shape = batch if shape is None else _shape(shape)
     if shape[len(shape) - len(batch):] != batch:

@@ -177,7 +177,13 @@ def tree_unflatten(treedef: PyTreeDef, leaves) -> Any:
             raise ValueError(f"tree_unflatten: expected 1 leaf for {treedef}, got {len(leaves)}")
         return leaves[0]
     it = iter(leaves)
-    out = _unflatten(treedef, it)
+    try:
+        out = _unflatten(treedef, it)
+    except StopIteration:
+        raise ValueError(
+            f"tree_unflatten: too few leaves for {treedef}; expected {treedef.num_leaves}, got "
+            f"{len(list(leaves))}"
+        ) from None
     rest = list(it)
     if rest:
         raise ValueError(f"tree_unflatten: {len(rest)} leaves left over for {treedef}")

@@ -79,8 +79,32 @@ def make_aval(shape: tuple, dtype: np.dtype, weak_type: bool = False) -> ShapedA
 _PY_SCALAR_AVAL = {t: make_aval((), d, True) for t, d in _PY_SCALAR_DTYPE.items()}
 
 
+SUPPORTED_DTYPE_KINDS = "biufc"  # bool, signed/unsigned integer, floating, complex
+
+
+def check_array_dtype(dtype, what: str) -> np.dtype:
+    """``dtype`` as an ``np.dtype`` if fgrad arrays can hold it, else a ``TypeError`` (like
+    JAX's) naming ``what`` was being converted: strings, bytes, objects, datetimes and
+    structured dtypes are not numbers.
+
+    Example::
+
+        >>> check_array_dtype(np.float32, "asarray")
+        dtype('float32')
+    """
+    dt = np.dtype(dtype)
+    if dt.kind not in SUPPORTED_DTYPE_KINDS:
+        raise TypeError(
+            f"{what}: fgrad only supports number and bool dtypes, got dtype {dt.str} "
+            f"({dt.name}). Convert the data to numbers first (e.g. `np.asarray(x, dtype=float)`), "
+            "or pass non-numeric values as static arguments / closure constants."
+        )
+    return dt
+
+
 def get_aval(x) -> ShapedArray:
-    """The abstract value of anything fgrad accepts as an array argument."""
+    """The abstract value of anything fgrad accepts as an array argument (numbers and
+    bools; other dtypes raise a ``TypeError``)."""
     t = type(x)
     if t is ArrayImpl:
         b = x._buf
@@ -91,8 +115,19 @@ def get_aval(x) -> ShapedArray:
     if av is not None:
         return av
     if hasattr(x, "shape") and hasattr(x, "dtype"):
-        return ShapedArray(x.shape, x.dtype)
-    x = np.asarray(x)
+        return ShapedArray(x.shape, check_array_dtype(x.dtype, f"{type(x).__name__} argument"))
+    try:
+        x = np.asarray(x)
+    except ValueError as e:  # ragged nested sequences
+        raise TypeError(f"{type(x).__name__} argument is not an array: {e}") from None
+    if x.dtype.kind not in SUPPORTED_DTYPE_KINDS:
+        shown = repr(x.item()) if x.ndim == 0 else f"an array of dtype {x.dtype.str}"
+        raise TypeError(
+            f"value {shown[:80]} of type {type(x.item() if x.ndim == 0 else x).__name__} is not "
+            f"a valid fgrad array type: fgrad only supports number and bool dtypes, got dtype "
+            f"{x.dtype.str}. Convert it to numbers, or pass it as a static argument / closure "
+            "constant."
+        )
     return ShapedArray(x.shape, x.dtype)
 
 

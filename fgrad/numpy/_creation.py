@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import backends as _B
 from ..backends import _BY_TYPE, NUMPY, backend_of_buffer
-from ..core.array import ArrayImpl, Tracer, get_aval, wrap
+from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
 from ..ops.elementwise import convert_element_type
 
 float_ = np.float64
@@ -53,8 +53,10 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
         >>> fnp.asarray([1, 2], dtype=float)
         Array([1., 2.], dtype=float64)
     """
+    if dtype is not None:
+        dtype = check_array_dtype(dtype, "fgrad.numpy.asarray")
     if isinstance(a, (ArrayImpl, Tracer)):
-        return a if dtype is None else convert_element_type(a, np.dtype(dtype))
+        return a if dtype is None else convert_element_type(a, dtype)
     if isinstance(a, (list, tuple)) and _has_tracer(a):
         from ._indexing import stack
 
@@ -69,8 +71,10 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
     if buf.dtype == object:
         raise TypeError(
             f"fgrad.numpy.asarray: {type(a).__name__} converts to an object array (ragged nested "
-            "lists?); fgrad arrays need a numeric dtype"
+            "lists, None, or Python objects?); fgrad only supports number and bool dtypes. "
+            "Convert the data to numbers of one shape first."
         )
+    check_array_dtype(buf.dtype, "fgrad.numpy.asarray")
     be = _B.default_backend()
     if be is NUMPY:
         return wrap(buf)
@@ -80,19 +84,37 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
 array = asarray
 
 
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
 def _shape_tuple(shape) -> tuple:
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
+    """A static shape from an int or a sequence of ints (floats raise, as in JAX/NumPy)."""
+    if _is_int(shape):
+        shape = (shape,)
+    try:
+        dims = tuple(shape)
+    except TypeError:
+        raise TypeError(f"fgrad.numpy: a shape must be an int or a sequence of ints, got {shape!r}") from None
+    if not all(_is_int(d) for d in dims):
+        raise TypeError(
+            f"fgrad.numpy: shapes must be sequences of concrete integers, got {dims!r}. Convert "
+            "the sizes with int(...).")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"fgrad.numpy: negative dimensions are not allowed, got shape {dims!r}")
+    return tuple(int(d) for d in dims)
 
 
 def _make(fn: str, *args, **kwargs):
     """``xp.<fn>(*args)`` on the default device."""
     be = _B.default_backend()
     if be is NUMPY:
-        return wrap(getattr(np, fn)(*args, **kwargs))
-    with be.device_scope(_B.default_device()):
-        return wrap(getattr(be.xp, fn)(*args, **kwargs))
+        buf = getattr(np, fn)(*args, **kwargs)
+    else:
+        with be.device_scope(_B.default_device()):
+            buf = getattr(be.xp, fn)(*args, **kwargs)
+    check_array_dtype(buf.dtype, f"fgrad.numpy.{fn}")
+    return wrap(buf)
 
 
 def zeros(shape, dtype=None) -> ArrayImpl:
@@ -118,7 +140,8 @@ def full(shape, fill_value, dtype=None):
 
 def _like(x, dtype, shape):
     av = get_aval(x)
-    return (av.shape if shape is None else _shape_tuple(shape)), np.dtype(dtype or av.dtype)
+    shp = av.shape if shape is None else _shape_tuple(shape)
+    return shp, check_array_dtype(dtype or av.dtype, "fgrad.numpy")
 
 
 def _placement(x):

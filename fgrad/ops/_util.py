@@ -61,7 +61,7 @@ def dtype(x) -> np.dtype:
 
 def normalize_axis(axis: int, nd: int, op: str) -> int:
     if not -nd <= axis < nd:
-        raise ValueError(f"{op}: axis {axis} is out of bounds for an array of dimension {nd}")
+        raise np.exceptions.AxisError(f"{op}: axis {axis} is out of bounds for an array of dimension {nd}")
     return axis % nd
 
 

@@ -261,12 +261,21 @@ def cond(pred, true_fun, false_fun, *operands, operand=None):
         operands = (operand,)
     from .. import numpy as fnp
 
+    pred_aval = get_aval(pred)
+    if pred_aval.shape != ():
+        raise TypeError(
+            f"cond: the predicate must be a scalar, got shape {pred_aval.shape}. Reduce it (e.g. "
+            "`fnp.all(p)` / `fnp.any(p)`), or use `fnp.where` to select elementwise."
+        )
+    if pred_aval.dtype.kind not in "biuf":
+        raise TypeError(f"cond: the predicate must be a boolean or real number, got {pred_aval.dtype.name}")
+    # a number is true when non-zero (0.5 selects true_fun, as in JAX)
     if not isinstance(pred, (Tracer, ArrayImpl)):
-        index = _index_like(np.asarray(pred, dtype=np.int64), operands)
+        index = _index_like(np.asarray(bool(pred), dtype=np.int64), operands)
+    elif pred_aval.dtype == np.bool_:
+        index = fnp.astype(pred, np.int64)
     else:
-        index = fnp.astype(pred, np.int64) if get_aval(pred).dtype != np.int64 else pred
-    if get_aval(index).shape != ():
-        raise TypeError(f"cond: the predicate must be a scalar, got shape {get_aval(index).shape}")
+        index = fnp.astype(fnp.not_equal(pred, 0), np.int64)
     # index 1 selects true_fun (pred True), 0 selects false_fun
     return switch(index, [false_fun, true_fun], *operands, _what="cond")
 
@@ -295,9 +304,18 @@ def switch(index, branches, *operands, _what="switch"):
 
         return g
 
+    branches = list(branches)
+    if not branches:
+        raise ValueError(f"{_what}: empty branch sequence; pass at least one branch function")
+    idx_aval = get_aval(index)
+    if idx_aval.dtype.kind not in "iu":
+        raise TypeError(
+            f"{_what}: the index must be an integer, got {index!r} as {idx_aval.dtype.name}"[:300]
+            + ". Convert it with `.astype(int)` (fractional indices are not rounded)."
+        )
+    if idx_aval.shape != ():
+        raise TypeError(f"{_what}: the branch index must be a scalar, got shape {idx_aval.shape}")
     idx = index if isinstance(index, (Tracer, ArrayImpl)) else _index_like(np.asarray(int(index)), flat)
-    if get_aval(idx).dtype.kind not in "iub":
-        raise TypeError(f"{_what}: index must be an integer, got {get_aval(idx).dtype}")
     idx = fnp.clip(fnp.astype(idx, np.int64), 0, len(branches) - 1)
     outs = _bind_cond(idx, [wrap_fun(f) for f in branches], flat, _what)
     if any(t != out_trees[0] for t in out_trees):
@@ -566,7 +584,11 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         c, y = res
         c_flat, c_tree = tree_flatten(c)
         if c_tree != init_tree:
-            raise TypeError(f"scan body carry output structure {c_tree} differs from its input {init_tree}")
+            raise TypeError(
+                "scan body function carry input and carry output must have the same pytree "
+                f"structure, but the carry input is {init_tree} and the carry output is {c_tree}. "
+                "Return the new carry in the same containers as the initial value."
+            )
         y_flat, y_tree = tree_flatten(y)
         out_tree.append(y_tree)
         return _as_arrays(c_flat) + _as_arrays(y_flat)
@@ -594,6 +616,14 @@ def fori_loop(lower, upper, body_fun, init_val):
     """
     from .. import numpy as fnp
 
+    for name, bound in (("lower", lower), ("upper", upper)):
+        bav = get_aval(bound)
+        if bav.dtype.kind not in "iu" or bav.shape != ():
+            raise TypeError(
+                f"fori_loop: the {name} bound must be a scalar integer, got {bav.str_short()}. "
+                "Convert it with int(...) or `.astype(int)`, or use while_loop for a "
+                "non-integer loop variable."
+            )
     if not isinstance(lower, Tracer) and not isinstance(upper, Tracer):
         lo, hi = int(lower), int(upper)
         idx = _index_like(np.arange(lo, max(lo, hi), dtype=np.int64), tree_flatten(init_val)[0])

@@ -3246,7 +3246,69 @@ ROWS += [
         ),
         example_kwargs={"index": 1, "axis": 0},
     ),
+    # JAX's dynamic_slice: a negative start counts from the end, then starts are clamped
+    _lax(
+        "dynamic_slice",
+        lambda x, start, sizes: x[_np_dynamic_block(x.shape, start, sizes)],
+        fn=lambda x, start, sizes: LAX.dynamic_slice(x, start, sizes),
+        shapes=st.just(((4, 5),)),
+        kwargs=lambda s: st.sampled_from(
+            [{"start": (1, 2), "sizes": (2, 3)}, {"start": (3, -1), "sizes": (2, 2)},
+             {"start": (-9, 7), "sizes": (4, 1)}]
+        ),
+        example_shapes=((4, 5),),
+        example_kwargs={"start": (3, -1), "sizes": (2, 2)},
+    ),
+    _lax(
+        "dynamic_slice_in_dim",
+        lambda x, start, size, axis: x[_np_dynamic_block(
+            x.shape, tuple(start if d == axis else 0 for d in range(x.ndim)),
+            tuple(size if d == axis else n for d, n in enumerate(x.shape)))],
+        fn=lambda x, start, size, axis: LAX.dynamic_slice_in_dim(x, start, size, axis),
+        shapes=st.just(((4, 5),)),
+        kwargs=lambda s: st.sampled_from(
+            [{"start": 3, "size": 3, "axis": 1}, {"start": -2, "size": 1, "axis": 0}]
+        ),
+        example_shapes=((4, 5),),
+        example_kwargs={"start": 3, "size": 3, "axis": 1},
+    ),
+    _lax(
+        "dynamic_index_in_dim",
+        lambda x, index, axis: np.take(x, [min(max(index + x.shape[axis] if index < 0 else index, 0),
+                                               x.shape[axis] - 1)], axis=axis),
+        fn=lambda x, index, axis: LAX.dynamic_index_in_dim(x, index, axis),
+        shapes=st.just(((4, 5),)),
+        kwargs=lambda s: st.sampled_from([{"index": 7, "axis": 1}, {"index": -1, "axis": 0}]),
+        example_shapes=((4, 5),),
+        example_kwargs={"index": 7, "axis": 1},
+    ),
+    _lax(
+        "dynamic_update_slice",
+        lambda x, u, start: _np_dynamic_update(x, u, start),
+        nargs=2,
+        fn=lambda x, u, start: LAX.dynamic_update_slice(x, u, start),
+        shapes=st.just(((4, 5), (2, 3))),
+        kwargs=lambda s: st.sampled_from([{"start": (1, 1)}, {"start": (3, -1)}, {"start": (-9, 4)}]),
+        example_shapes=((4, 5), (2, 3)),
+        example_kwargs={"start": (3, -1)},
+    ),
 ]
+
+
+def _np_dynamic_block(shape, start, sizes) -> tuple:
+    """The block JAX's dynamic_slice reads: negative starts wrap once, then clamp."""
+    block = []
+    for n, s, k in zip(shape, start, sizes):
+        s = s + n if s < 0 else s
+        s = min(max(s, 0), n - k)
+        block.append(slice(s, s + k))
+    return tuple(block)
+
+
+def _np_dynamic_update(x, u, start):
+    out = np.array(x, copy=True)
+    out[_np_dynamic_block(x.shape, start, u.shape)] = u
+    return out
 
 
 # --------------------------------------------------------------------------------------

@@ -138,6 +138,14 @@ def _check_tangent(p, t, i):
             f"jvp: primal and tangent arguments must have equal dtypes; argument {i} has "
             f"primal dtype {ap.dtype} and tangent dtype {at.dtype}"
         )
+    if ap.dtype.kind in "biu" and at.dtype.kind not in "biu":
+        # JAX wants a float0 tangent here; fgrad has no float0 and takes a zero tangent of
+        # the primal's own dtype (e.g. `fnp.zeros_like(x)`)
+        raise TypeError(
+            f"jvp: argument {i} has an integer/bool primal ({ap.dtype}), whose tangent is "
+            f"always zero, but got a {at.dtype} tangent. Pass `fnp.zeros_like(x)`, or convert "
+            "the primal to float to differentiate with respect to it."
+        )
 
 
 def _as_array(x):
@@ -281,6 +289,14 @@ def linearize(fun, *primals):
         flat_t, tree_t = tree_flatten(tangents)
         if tree_t != tree_p:
             raise TypeError(f"linearized function expects tangents of structure {tree_p}, got {tree_t}")
+        for i, (t, p) in enumerate(zip(flat_t, flat_p)):
+            ap, at = get_aval(p), get_aval(t)
+            if ap.shape != at.shape or (ap.dtype.kind in "fc" and ap.dtype != at.dtype and not at.weak_type):
+                raise ValueError(
+                    "linearized function called on tangent values inconsistent with the original "
+                    f"primal values: got tangent {at.str_short()} for primal {ap.str_short()} "
+                    f"(argument leaf {i}); tangents must have their primal's shape and dtype"
+                )
         ts = [_as_array(t) for t, m in zip(flat_t, mask) if m]
         return tree_unflatten(out_tree[0], _eval_linear(jaxpr, consts, ts, p_out))
 
@@ -339,10 +355,17 @@ def vjp(fun, *primals, has_aux: bool = False):
                 f"vjp function expects a cotangent of the output's structure {tree_o}, got {tree_ct}"
             )
         for c, p in zip(flat_ct, p_out):
-            if get_aval(c).shape != get_aval(p).shape:
+            ac, ap = get_aval(c), get_aval(p)
+            if ac.shape != ap.shape:
                 raise ValueError(
-                    f"vjp: cotangent shape {get_aval(c).shape} does not match the output's "
-                    f"shape {get_aval(p).shape}"
+                    f"vjp: cotangent shape {ac.shape} does not match the output's "
+                    f"shape {ap.shape}"
+                )
+            if ap.dtype.kind in "fc" and ac.dtype != ap.dtype and not ac.weak_type:
+                raise ValueError(
+                    f"vjp: unexpected cotangent dtype: got {ac.str_short()}, but expected "
+                    f"{ap.str_short()} because the corresponding output of the differentiated "
+                    f"function is {ap.str_short()}. Cast the cotangent (`.astype({ap.dtype.name})`)."
                 )
         cts, full_list = transpose([_as_array(c) for c in flat_ct])
         if full_list:
@@ -355,11 +378,22 @@ def vjp(fun, *primals, has_aux: bool = False):
     return (out, vjp_fun, aux) if has_aux else (out, vjp_fun)
 
 
+def _check_callable(fun, name: str) -> None:
+    if not callable(fun):
+        raise TypeError(f"{name}: expected a callable value, got {fun!r}")
+
+
 def _check_argnums(argnums, nargs, name):
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    if isinstance(argnums, (int, np.integer)) and not isinstance(argnums, bool):
+        nums = (int(argnums),)
+    elif isinstance(argnums, (tuple, list)) and all(
+            isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in argnums):
+        nums = tuple(int(a) for a in argnums)
+    else:
+        raise TypeError(f"{name}: argnums must be an int or a tuple of ints, got {argnums!r}")
     for a in nums:
         if not -nargs <= a < nargs:
-            raise ValueError(
+            raise TypeError(
                 f"{name}: argnums={argnums!r} is out of range for a function called with "
                 f"{nargs} positional argument(s)"
             )
@@ -379,19 +413,91 @@ def _split_args(args, argnums, name):
     return dyn, rebuild
 
 
-def _check_differentiable(tree, name, allow_int=False):
+def _dtype_name(dt) -> str:
+    return np.dtype(dt).name
+
+
+def _check_input_dtypes_rev(tree, name: str, holomorphic: bool, allow_int: bool) -> None:
+    """JAX's input rule for reverse mode (grad, value_and_grad, jacrev): inexact inputs;
+    integers/bools only with ``allow_int``; complex only with ``holomorphic``."""
     for leaf in tree_flatten(tree)[0]:
-        av = get_aval(leaf)
-        if av.dtype.kind not in "fc" and not allow_int:
+        dt = get_aval(leaf).dtype
+        if holomorphic:
+            if dt.kind != "c":
+                raise TypeError(
+                    f"{name} with holomorphic=True requires inputs with complex dtype, but got "
+                    f"{_dtype_name(dt)}. Convert the input with `.astype(complex)`, or drop "
+                    "holomorphic=True to differentiate a real function."
+                )
+        elif dt.kind in "biu":
+            if not allow_int:
+                raise TypeError(
+                    f"{name} requires real- or complex-valued inputs (input dtype that is a "
+                    f"sub-dtype of np.inexact), but got {_dtype_name(dt)}. If you want to use "
+                    "Boolean- or integer-valued inputs, use vjp or set allow_int to True "
+                    "(or convert the input with `.astype(float)`, or differentiate with "
+                    "respect to another argument via `argnums`)."
+                )
+        elif dt.kind not in "fc":
             raise TypeError(
-                f"{name} requires real- or complex-valued inputs (input dtype that is a "
-                f"sub-dtype of np.inexact), but got {av.dtype.name}{list(av.shape)}. Convert the "
-                "input with `.astype(float)` (e.g. `fnp.asarray(x, dtype=float)`), or "
-                "differentiate with respect to another argument via `argnums`."
+                f"{name} requires numerical-valued inputs (input dtype that is a sub-dtype of "
+                f"np.bool_ or np.number), but got {_dtype_name(dt)}."
             )
 
 
-def value_and_grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = False):
+def _check_output_dtypes_rev(tree, name: str, holomorphic: bool) -> None:
+    """JAX's output rule for reverse mode: real floating outputs, or complex outputs with
+    ``holomorphic=True`` (a complex output's "gradient" is ambiguous otherwise)."""
+    for leaf in tree_flatten(tree)[0]:
+        dt = get_aval(leaf).dtype
+        if holomorphic:
+            if dt.kind != "c":
+                raise TypeError(
+                    f"{name} with holomorphic=True requires outputs with complex dtype, but got "
+                    f"{_dtype_name(dt)}."
+                )
+        elif dt.kind == "c":
+            raise TypeError(
+                f"{name} requires real-valued outputs (output dtype that is a sub-dtype of "
+                f"np.floating), but got {_dtype_name(dt)}. For holomorphic differentiation, "
+                "pass holomorphic=True. For differentiation of non-holomorphic functions "
+                "involving complex outputs, use fgrad.vjp directly."
+            )
+        elif dt.kind != "f":
+            raise TypeError(
+                f"{name} requires real-valued outputs (output dtype that is a sub-dtype of "
+                f"np.floating), but got {_dtype_name(dt)}. For differentiation of functions "
+                "with integer outputs, use fgrad.vjp directly."
+            )
+
+
+def _check_input_dtypes_fwd(tree, name: str, holomorphic: bool) -> None:
+    """JAX's input rule for jacfwd: real floating inputs, complex only with holomorphic."""
+    for leaf in tree_flatten(tree)[0]:
+        dt = get_aval(leaf).dtype
+        if holomorphic:
+            if dt.kind != "c":
+                raise TypeError(
+                    f"{name} with holomorphic=True requires inputs with complex dtype, but got "
+                    f"{_dtype_name(dt)}. Convert the input with `.astype(complex)`."
+                )
+        elif dt.kind != "f":
+            raise TypeError(
+                f"{name} requires real-valued inputs (input dtype that is a sub-dtype of "
+                f"np.floating), but got {_dtype_name(dt)}. For holomorphic differentiation, "
+                "pass holomorphic=True. For differentiation of non-holomorphic functions "
+                "involving complex inputs or integer inputs, use fgrad.jvp directly "
+                "(integer inputs: convert with `.astype(float)`)."
+            )
+
+
+def _check_output_dtypes_fwd(tree, name: str, holomorphic: bool) -> None:
+    if holomorphic:
+        _check_output_dtypes_rev(tree, name, True)
+
+
+def value_and_grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+                   allow_int: bool = False):
     """Like `grad`, but returns ``(fun(*args), gradient)`` (``((value, aux), grad)`` with
     ``has_aux``).
 
@@ -401,11 +507,13 @@ def value_and_grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = Fals
         >>> fgrad.value_and_grad(lambda x: (x ** 2).sum())(fnp.arange(3.0))
         (Array(5., dtype=float64), Array([0., 2., 4.], dtype=float64))
     """
+    _check_callable(fun, "value_and_grad")
 
     def value_and_grad_f(*args, **kwargs):
         name = f"grad of {_fname(fun)}"
         dyn, rebuild = _split_args(args, argnums, "grad")
-        _check_differentiable(dyn, "grad", allow_int)
+        dyn = tree_map(_as_array, dyn)
+        _check_input_dtypes_rev(dyn, "grad", holomorphic, allow_int)
 
         def f_dyn(*d):
             return fun(*rebuild(d), **kwargs)
@@ -423,10 +531,10 @@ def value_and_grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = Fals
                 f"shape: {shape}. Reduce it (e.g. `.sum()`), or use `vjp`/`jacrev` for "
                 "non-scalar outputs."
             )
-        if av.dtype.kind not in "fc":
-            raise TypeError(f"grad requires a real- or complex-valued output, got {av.dtype.name}")
+        _check_output_dtypes_rev(out, "grad", holomorphic)
         from .. import numpy as fnp
 
+        # cotangent 1 (1+0j for complex outputs): for a holomorphic f this gives f'(z)
         g = f_vjp(fnp.ones_like(out))
         g = g[0] if isinstance(argnums, int) else tuple(g)
         return ((out, aux), g) if has_aux else (out, g)
@@ -436,8 +544,14 @@ def value_and_grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = Fals
     return value_and_grad_f
 
 
-def grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = False):
+def grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+         allow_int: bool = False):
     """The gradient of a scalar function with respect to argument(s) ``argnums``.
+
+    The output must be a real scalar. With ``holomorphic=True`` inputs and output are
+    complex and the result is the complex derivative ``f'(z)``. With ``allow_int=True``
+    integer/bool inputs are accepted and get zero gradients of their own dtype (JAX
+    returns ``float0`` zeros; fgrad has no ``float0``).
 
     Example::
 
@@ -447,7 +561,8 @@ def grad(fun, argnums=0, has_aux: bool = False, allow_int: bool = False):
         >>> fgrad.grad(fgrad.grad(fnp.sin))(0.0)
         Array(-0., dtype=float64)
     """
-    vg = value_and_grad(fun, argnums, has_aux, allow_int)
+    _check_callable(fun, "grad")
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     def grad_f(*args, **kwargs):
         if has_aux:
@@ -477,8 +592,11 @@ def _std_basis(flat):
     return out, sizes
 
 
-def jacfwd(fun, argnums=0, has_aux: bool = False):
+def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
     """Jacobian by forward mode (one jvp per input element, batched with vmap).
+
+    Inputs must be real; with ``holomorphic=True`` inputs and outputs are complex and the
+    result is the complex Jacobian ``df_i/dz_j``.
 
     Example::
 
@@ -490,10 +608,12 @@ def jacfwd(fun, argnums=0, has_aux: bool = False):
     from .batching import vmap
     from .. import numpy as fnp
 
+    _check_callable(fun, "jacfwd")
+
     def jacfun(*args, **kwargs):
         dyn, rebuild = _split_args(args, argnums, "jacfwd")
         dyn = tree_map(_as_array, dyn)
-        _check_differentiable(dyn, "jacfwd")
+        _check_input_dtypes_fwd(dyn, "jacfwd", holomorphic)
         flat, tree_in = tree_flatten(dyn)
         basis, sizes = _std_basis(flat)
 
@@ -512,6 +632,7 @@ def jacfwd(fun, argnums=0, has_aux: bool = False):
         else:
             jac = vmap(push, out_axes=-1)(*basis)
         flat_j, tree_out = tree_flatten(jac)
+        _check_output_dtypes_fwd(flat_j, "jacfwd", holomorphic)
         leaves = []
         for j in flat_j:
             parts = fnp.split(j, np.cumsum(sizes)[:-1].tolist(), axis=-1) if len(sizes) > 1 else [j]
@@ -525,8 +646,12 @@ def jacfwd(fun, argnums=0, has_aux: bool = False):
     return jacfun
 
 
-def jacrev(fun, argnums=0, has_aux: bool = False):
+def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+           allow_int: bool = False):
     """Jacobian by reverse mode (one vjp per output element, batched with vmap).
+
+    Outputs must be real; with ``holomorphic=True`` inputs and outputs are complex and the
+    result is the complex Jacobian ``df_i/dz_j``.
 
     Example::
 
@@ -538,10 +663,12 @@ def jacrev(fun, argnums=0, has_aux: bool = False):
     from .batching import vmap
     from .. import numpy as fnp
 
+    _check_callable(fun, "jacrev")
+
     def jacfun(*args, **kwargs):
         dyn, rebuild = _split_args(args, argnums, "jacrev")
         dyn = tree_map(_as_array, dyn)
-        _check_differentiable(dyn, "jacrev")
+        _check_input_dtypes_rev(dyn, "jacrev", holomorphic, allow_int)
 
         def f_dyn(*d):
             return fun(*rebuild(d), **kwargs)
@@ -550,6 +677,7 @@ def jacrev(fun, argnums=0, has_aux: bool = False):
         res = vjp(f_dyn, *dyn, has_aux=has_aux)
         y, f_vjp = res[0], res[1]
         flat_y, tree_out = tree_flatten(y)
+        _check_output_dtypes_rev(flat_y, "jacrev", holomorphic)
         basis, sizes = _std_basis(flat_y)
         cts = vmap(lambda *b: f_vjp(tree_unflatten(tree_out, list(b))))(*basis)
         # cts: tuple over dyn args of pytrees with leading axis = total output size
@@ -567,8 +695,8 @@ def jacrev(fun, argnums=0, has_aux: bool = False):
     return jacfun
 
 
-def hessian(fun, argnums=0, has_aux: bool = False):
-    """Hessian: ``jacfwd(jacrev(fun))``.
+def hessian(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
+    """Hessian: ``jacfwd(jacrev(fun))`` (both with ``holomorphic`` for complex ``fun``).
 
     Example::
 
@@ -577,4 +705,5 @@ def hessian(fun, argnums=0, has_aux: bool = False):
         Array([[ 6.,  0.],
                [ 0., 12.]], dtype=float64)
     """
-    return jacfwd(jacrev(fun, argnums, has_aux=has_aux), argnums, has_aux=has_aux)
+    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
+                  has_aux=has_aux, holomorphic=holomorphic)

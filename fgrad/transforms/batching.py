@@ -9,6 +9,7 @@ leaves the trace as a plain value.
 
 from __future__ import annotations
 
+import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.trace import ConcretizationError, Trace, caller_site, current, new_trace, origin, state
@@ -162,8 +163,14 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
         >>> fgrad.vmap(fnp.dot, in_axes=(0, None))(fnp.ones((3, 2)), fnp.arange(2.0))
         Array([1., 1., 1.], dtype=float64)
     """
+    if not callable(fun):
+        raise TypeError(f"vmap: expected a callable value, got {fun!r}")
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
+    _check_axis_spec(in_axes, "in_axes")
+    _check_axis_spec(out_axes, "out_axes")
+    if axis_size is not None and (not isinstance(axis_size, (int, np.integer)) or axis_size < 0):
+        raise TypeError(f"vmap: axis_size must be a non-negative int or None, got {axis_size!r}")
 
     def vmapped(*args, **kwargs):
         # keyword arguments are mapped over axis 0, like JAX
@@ -198,13 +205,19 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
             ax = ax % av.ndim
             norm_axes.append(ax)
             sizes.setdefault(av.shape[ax], []).append(i)
-        if len(sizes) > 1:
-            desc = ", ".join(f"size {s} for argument(s) {idx}" for s, idx in sizes.items())
-            raise ValueError(f"vmap got inconsistent sizes for the mapped axis: {desc}")
+        if len(sizes) > 1 or (sizes and axis_size is not None and axis_size not in sizes):
+            desc = "; ".join(
+                f"size {s} for flat argument(s) {idx} (shapes "
+                f"{', '.join(str(get_aval(flat_all[i]).shape) for i in idx[:3])})"
+                for s, idx in sizes.items())
+            given = f"the axis_size argument was {axis_size}; " if axis_size is not None else ""
+            raise ValueError(
+                f"vmap got inconsistent sizes for array axes to be mapped: {given}{desc}. All "
+                "mapped axes must have the same length; use in_axes=None for arguments that "
+                "should not be mapped."
+            )
         if sizes:
             n = next(iter(sizes))
-            if axis_size is not None and axis_size != n:
-                raise ValueError(f"vmap: axis_size={axis_size} but the mapped axis has size {n}")
         elif axis_size is not None:
             n = axis_size
         else:
@@ -249,6 +262,17 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
     vmapped.__name__ = f"vmap_{getattr(fun, '__name__', 'function')}"
     vmapped.__wrapped__ = fun
     return vmapped
+
+
+def _check_axis_spec(spec, what: str) -> None:
+    """Each leaf of an in_axes/out_axes specification is an int or None."""
+    bad = [a for a in tree_flatten(spec, is_leaf=lambda v: v is None)[0]
+           if a is not None and (not isinstance(a, (int, np.integer)) or isinstance(a, bool))]
+    if bad:
+        raise TypeError(
+            f"vmap {what} must be an int, None, or a (nested) tuple/list/dict of them matching "
+            f"the arguments, but got {spec!r} (entry {bad[0]!r} of type {type(bad[0]).__name__})."
+        )
 
 
 def move_or_broadcast(x, bdim, dst: int, size: int):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-from ..core.array import ArrayImpl, ShapedArray, Tracer
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.primitive import Primitive
 from ..core.trace import state
 from ..tree_util import tree_flatten, tree_unflatten
@@ -31,6 +31,60 @@ def _resolve(fun, args, kwargs):
     bound = sig.bind(*args, **kwargs)
     bound.apply_defaults()
     return bound.args
+
+
+def _check_jvp_rule_output(name: str, primals_out, tangents_out) -> None:
+    """Each tangent must have its primal's shape and (for inexact primals) dtype, as in JAX;
+    ``None`` (a symbolic zero) and integer primals' tangents are not checked."""
+    for p, t in zip(primals_out, tangents_out):
+        if t is None:
+            continue
+        ap, at = get_aval(p), get_aval(t)
+        if ap.dtype.kind not in "fc":
+            continue
+        # a Python-scalar (weak) tangent takes the primal's dtype, unless it is complex for a
+        # real primal
+        dtype_ok = at.dtype == ap.dtype or (at.weak_type and (at.dtype.kind != "c" or ap.dtype.kind == "c"))
+        if at.shape != ap.shape or not dtype_ok:
+            raise TypeError(
+                f"Custom JVP rule of {name} must produce primal and tangent outputs with "
+                f"corresponding shapes and dtypes. Expected {ap.str_short()} (tangent type of "
+                f"{ap.str_short()}) but got {at.str_short()}. Fix the rule so each tangent "
+                "output has its primal output's shape and dtype."
+            )
+
+
+def _check_bwd_output(name: str, diff_args, in_cts) -> None:
+    """The bwd rule returns one cotangent (or None) per differentiable argument, each with
+    that argument's structure and shapes."""
+    if not isinstance(in_cts, (tuple, list)) or len(in_cts) != len(diff_args):
+        got = (f"a {type(in_cts).__name__} of length {len(in_cts)}" if isinstance(in_cts, (tuple, list))
+               else f"a {type(in_cts).__name__}")
+        raise TypeError(
+            f"Custom VJP bwd rule of {name} must return a tuple with one cotangent per "
+            f"differentiable argument of the primal function ({len(diff_args)}), but got {got}. "
+            "Return e.g. `(ct_x,)` for a single argument."
+        )
+    for i, (arg, c) in enumerate(zip(diff_args, in_cts)):
+        if c is None:
+            continue
+        arg_leaves, arg_tree = tree_flatten(arg)
+        ct_leaves, ct_tree = tree_flatten(c)
+        if arg_tree != ct_tree:
+            raise TypeError(
+                f"Custom VJP bwd rule of {name} must produce an output with the same container "
+                f"(pytree) structure as the args tuple of the primal function, but at output[{i}] "
+                f"it produced structure {ct_tree} for an input of structure {arg_tree}."
+            )
+        for a, ct in zip(arg_leaves, ct_leaves):
+            aa, ac = get_aval(a), get_aval(ct)
+            if aa.shape != ac.shape:
+                raise ValueError(
+                    f"Custom VJP bwd rule of {name} must produce an output with the same type as "
+                    f"the args tuple of the primal function, but at output[{i}] the bwd rule "
+                    f"produced an output of type {ac.str_short()} corresponding to an input of "
+                    f"type {aa.str_short()}, so the shapes do not match."
+                )
 
 
 def _split_nondiff(args, nondiff_argnums):
@@ -128,6 +182,7 @@ class custom_jvp:
                     f"custom_jvp rule of {self.__name__} must produce primal and tangent outputs "
                     f"with equal container structures, got {tr} and {t_tr}"
                 )
+            _check_jvp_rule_output(self.__name__, leaves, t_leaves)
             out_tree.append(tr)
             return leaves, t_leaves
 
@@ -174,11 +229,7 @@ class custom_vjp:
         def flat_bwd(res, cts):
             ct = tree_unflatten(out_tree[-1], list(cts))
             in_cts = self.bwd(*nondiff, res, ct)
-            if not isinstance(in_cts, (tuple, list)) or len(in_cts) != len(diff):
-                raise TypeError(
-                    f"custom_vjp bwd rule of {self.__name__} must return a tuple with one "
-                    f"cotangent per differentiable argument ({len(diff)}), got {type(in_cts).__name__}"
-                )
+            _check_bwd_output(self.__name__, tree_unflatten(tree, flat), in_cts)
             leaves = []
             for arg, c in zip(diff, in_cts):
                 arg_leaves, arg_tree = tree_flatten(arg)

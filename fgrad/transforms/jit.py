@@ -449,7 +449,50 @@ def _check_devices(flat, fname):
 def _asarray(x):
     from .. import numpy as fnp
 
-    return fnp.asarray(x)
+    try:
+        return fnp.asarray(x)
+    except TypeError as e:
+        raise TypeError(
+            f"jit: an argument of type {type(x).__name__} is not an array ({e}). Mark the "
+            "argument static with `jit(f, static_argnums=...)`/`static_argnames`, or close over it."
+        ) from None
+
+
+def _check_jit_args(fun, sig, static_argnums, static_argnames, donate_argnums) -> None:
+    """JAX's checks of jit's arguments: a callable, integer argnums within the function's
+    positional parameters (unless it takes ``*args``), static_argnames it accepts (unless it
+    takes ``**kwargs``), and no argument both static and donated."""
+    if not callable(fun):
+        raise TypeError(f"jit: expected a callable value, got {fun!r}")
+    for what, nums in (("static_argnums", static_argnums), ("donate_argnums", donate_argnums)):
+        if any(not isinstance(i, (int, np.integer)) or isinstance(i, bool) for i in nums):
+            raise TypeError(f"jit: {what} must be an int or a sequence of ints, got {nums!r}")
+    if any(not isinstance(n, str) for n in static_argnames):
+        raise TypeError(f"jit: static_argnames must be a str or a sequence of str, got {static_argnames!r}")
+    both = set(static_argnums) & set(donate_argnums)
+    if both:
+        raise ValueError(
+            f"jit: static_argnums and donate_argnums cannot intersect; arguments {sorted(both)} "
+            "appear in both (a static argument is a Python value, it cannot be donated)."
+        )
+    if sig is None:
+        return
+    params = sig.parameters.values()
+    if not any(p.kind == p.VAR_POSITIONAL for p in params):
+        npos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+        for what, nums in (("static_argnums", static_argnums), ("donate_argnums", donate_argnums)):
+            if any(not -npos <= i < npos for i in nums):
+                raise ValueError(
+                    f"Jitted function has {what}={nums}, but only accepts {npos} positional "
+                    f"arguments. Fix {what} (argument positions count from 0)."
+                )
+    if not any(p.kind == p.VAR_KEYWORD for p in params):
+        unknown = set(static_argnames) - set(sig.parameters)
+        if unknown:
+            raise ValueError(
+                f"Jitted function has invalid argnames {unknown} in static_argnames. Function "
+                f"does not take these args; its parameters are {list(sig.parameters)}."
+            )
 
 
 def _wrap_outs(outs):
@@ -488,19 +531,24 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
         Array([0., 0.], dtype=float64)
     """
     if fun is None:
-        return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames)
-    if isinstance(static_argnums, int):
+        return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames,
+                                 donate_argnums=donate_argnums)
+    if isinstance(static_argnums, (int, np.integer)):
         static_argnums = (static_argnums,)
     if isinstance(static_argnames, str):
         static_argnames = (static_argnames,)
+    if isinstance(donate_argnums, (int, np.integer)):
+        donate_argnums = (donate_argnums,)
     static_argnums = tuple(static_argnums)
     static_argnames = tuple(static_argnames)
+    donate_argnums = tuple(donate_argnums)
     try:
         sig = inspect.signature(fun)
         pnames = [n for n, p in sig.parameters.items()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     except (TypeError, ValueError):
         sig, pnames = None, []
+    _check_jit_args(fun, sig, static_argnums, static_argnames, donate_argnums)
     for n in static_argnames:
         if n in pnames and pnames.index(n) not in static_argnums:
             static_argnums += (pnames.index(n),)
