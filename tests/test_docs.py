@@ -1,6 +1,8 @@
 """The documentation tells the truth: every ```python block of README.md and docs/*.md runs
-(blocks of one file share a namespace, in order), and the site builds with warnings as errors."""
+(blocks of one file share a namespace, in order; a block written as a `>>>` session is run as
+a doctest, so its printed results are checked too), and the site builds with warnings as errors."""
 
+import doctest
 import pathlib
 import re
 import shutil
@@ -24,7 +26,15 @@ def test_code_blocks_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)          # pages may write files (checkpoints, plots)
     namespace: dict = {"__name__": "__docs__"}
     for i, block in enumerate(_python_blocks(page)):
-        exec(compile(block, f"{page.name}[python block {i}]", "exec"), namespace)
+        name = f"{page.name}[python block {i}]"
+        if block.lstrip().startswith(">>>"):
+            test = doctest.DocTestParser().get_doctest(block, namespace, name, str(page), 0)
+            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+            runner.run(test, clear_globs=False)
+            namespace.update(test.globs)  # DocTest works on a copy of the namespace
+            assert runner.failures == 0, f"{name}: {runner.failures} doctest example(s) failed (see output)"
+        else:
+            exec(compile(block, name, "exec"), namespace)
 
 
 def test_every_page_is_in_the_site_navigation():
