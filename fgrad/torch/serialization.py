@@ -510,8 +510,8 @@ class _Loader:
         ("torch", "device"): _safe_device,
     }
 
-    def __init__(self, records: "_Records", map_location) -> None:
-        self.records, self.map_location = records, map_location
+    def __init__(self, records: "_Records", map_location, trusted: bool = False) -> None:
+        self.records, self.map_location, self.trusted = records, map_location, trusted
         self.storages: dict = {}  # record key -> TypedStorage
         self.bases: dict = {}  # id(TypedStorage) -> the flat tensor its views are made from
         Parameter = _param_class()
@@ -575,9 +575,11 @@ class _Loader:
         )
 
     def build(self, obj, state) -> None:
-        if type(obj) is OrderedDict:  # a state dict's _metadata
-            if type(state) is not dict or not all(type(k) is str for k in state):
-                raise pickle.UnpicklingError("the state of an OrderedDict must be a dict with str keys")
+        if type(obj) is OrderedDict:  # a state dict's _metadata, nothing else (no method shadowing)
+            if type(state) is not dict or set(state) - {"_metadata"}:
+                raise pickle.UnpicklingError(
+                    f"the state of an OrderedDict may only set _metadata, got {state!r:.100}"
+                )
             obj.__dict__.update(state)
         elif isinstance(obj, Tensor) and (
             type(obj) in (Tensor, self.parameter) or self._user_allowed(type(obj))
@@ -664,8 +666,9 @@ class _Loader:
             raise pickle.UnpicklingError(
                 f"_rebuild_from_type_v2: {func!r:.100} is not a tensor rebuild function"
             )
+        subclass = isinstance(new_type, type) and issubclass(new_type, Tensor)
         allowed = new_type in (Tensor, self.parameter) or (
-            isinstance(new_type, type) and issubclass(new_type, Tensor) and self._user_allowed(new_type)
+            subclass and (self.trusted or self._user_allowed(new_type))
         )
         if not allowed:
             raise _weights_only_error(
@@ -674,7 +677,12 @@ class _Loader:
         ret = func(*args)
         if type(ret) is not new_type:
             ret = Tensor._make_subclass(new_type, ret, ret.requires_grad)
-        _set_public_state(ret, state)
+        if self.trusted and state:  # weights_only=False: the file's own __setstate__ semantics
+            for part in state if type(state) is tuple else (state,):
+                for k, v in (part or {}).items():
+                    setattr(ret, k, v)
+        else:
+            _set_public_state(ret, state)
         return ret
 
     def _restore(self, flat: np.ndarray, location: str):
@@ -773,6 +781,8 @@ class _Records:
             raise RuntimeError(f"PytorchStreamReader failed locating file {name}: file not found") from None
         if info.flag_bits & 0x1:
             raise _corrupt(f"record {name} is encrypted")
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise _corrupt(f"record {name} uses the unsupported compression method {info.compress_type}")
         if info.compress_type == zipfile.ZIP_STORED:
             if info.compress_size != info.file_size:
                 raise _corrupt(
@@ -798,8 +808,10 @@ class _Records:
     def read_bytes(self, info: zipfile.ZipInfo) -> bytes:
         try:
             return self.zf.read(info)
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
-            raise _corrupt(f"{info.filename}: {e}") from e
+        except RuntimeError:
+            raise
+        except Exception as e:  # noqa: BLE001 - zipfile reports corruption with many types
+            raise _corrupt(f"{info.filename}: {type(e).__name__}: {e}") from e
 
     def _data_offset(self, info: zipfile.ZipInfo) -> int:
         self.fh.seek(info.header_offset)
@@ -840,8 +852,10 @@ class _Records:
                     view[done : done + len(chunk)] = chunk
                     done += len(chunk)
                 src.read(1)  # reaching the end makes zipfile check the CRC
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
-            raise _corrupt(f"{info.filename}: {e}") from e
+        except RuntimeError:
+            raise
+        except Exception as e:  # noqa: BLE001 - zipfile reports corruption with many types
+            raise _corrupt(f"{info.filename}: {type(e).__name__}: {e}") from e
 
     def read_storage(self, key: str, storage_type: _StorageType, numel: int) -> np.ndarray:
         """The flat host array of storage ``key`` (``numel`` elements of ``storage_type``)."""
@@ -897,8 +911,8 @@ def _open_archive(fh) -> zipfile.ZipFile:
             "fgrad.torch.load reads the zip-file format written by torch.save since PyTorch 1.6 "
             "(and by fgrad.torch.save); this file is not a zip archive"
         ) from e
-    except (OSError, EOFError, ValueError, struct.error, OverflowError) as e:
-        raise _corrupt(str(e)) from e
+    except Exception as e:  # noqa: BLE001 - zipfile reports corruption with many types
+        raise _corrupt(f"{type(e).__name__}: {e}") from e
 
 
 def _valid_pickle_rest(data: bytes) -> bool:
@@ -950,9 +964,11 @@ def load(
     with contextlib.ExitStack() as stack:
         if isinstance(f, (str, os.PathLike)):
             fh = stack.enter_context(open(f, "rb"))
-        else:
+        elif getattr(f, "seekable", lambda: False)():
             fh = f
             fh.seek(0)
+        else:  # a pipe or socket: zip needs random access
+            fh = io.BytesIO(f.read())
         zf = stack.enter_context(_open_archive(fh))
         names = zf.namelist()
         pkl = next((n for n in names if n.endswith("/data.pkl") and n.count("/") == 1), None)
@@ -960,7 +976,7 @@ def load(
             raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
         records = _Records(fh, zf, pkl.split("/", 1)[0])
         data = records.read_bytes(records.info("data.pkl"))
-        loader = _Loader(records, map_location)
+        loader = _Loader(records, map_location, trusted=not weights_only)
         if not weights_only:
             return _FullUnpickler(io.BytesIO(data), loader).load()
         try:
