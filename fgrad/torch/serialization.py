@@ -611,7 +611,7 @@ class _Loader:
         if tag != "storage" or not isinstance(storage_type, _StorageType):
             raise pickle.UnpicklingError(f"Only persistent_load of storage is allowed, but got {pid!r:.100}")
         if type(key) is not str or type(location) is not str or type(numel) is not int or numel < 0:
-            raise pickle.UnpicklingError(f"malformed storage id {pid!r:.200}")
+            raise RuntimeError(f"malformed storage id {pid!r:.200}")
         got = self.storages.get(key)
         if got is not None:
             if got.dtype is not storage_type.dtype:
