@@ -562,16 +562,16 @@ class _Loader:
     def call(self, func, args: tuple):
         if self.callables.get(id(func)) is func or self._user_allowed(func):
             return func(*args)
-        raise _weights_only_error(f"Trying to call reduce for unrecognized function {func!r}")
+        raise pickle.UnpicklingError(f"Trying to call reduce for unrecognized function {func!r:.100}")
 
     def new_object(self, cls, args: tuple):
         if cls is self.parameter:
             return self.rebuild_parameter(*args)
         if isinstance(cls, type) and self._user_allowed(cls):
             return cls.__new__(cls, *args)
-        raise _weights_only_error(
+        raise pickle.UnpicklingError(
             "Can only create new object for nn.Parameter or classes allowlisted via "
-            f"`add_safe_globals` but got {cls!r}"
+            f"`add_safe_globals` but got {cls!r:.100}"
         )
 
     def build(self, obj, state) -> None:
@@ -597,7 +597,7 @@ class _Loader:
                 if state:
                     obj.__dict__.update(state)
         else:
-            raise _weights_only_error(
+            raise pickle.UnpicklingError(
                 "Can only build Tensor, Parameter, OrderedDict or types allowlisted via "
                 f"`add_safe_globals`, but got {type(obj)}"
             )
@@ -671,7 +671,7 @@ class _Loader:
             subclass and (self.trusted or self._user_allowed(new_type))
         )
         if not allowed:
-            raise _weights_only_error(
+            raise pickle.UnpicklingError(
                 f"_rebuild_from_type_v2: {new_type!r:.100} is not an allowed tensor type"
             )
         ret = func(*args)

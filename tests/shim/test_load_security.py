@@ -541,6 +541,47 @@ def test_fuzz_flips_and_truncations(flips, cut) -> None:
     assert set(os.listdir(".")) == before
 
 
+def _records_of(data: bytes) -> tuple[bytes, dict]:
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        prefix = zf.namelist()[0].split("/")[0]
+        records = {n.split("/")[-1]: zf.read(n) for n in zf.namelist() if n.startswith(f"{prefix}/data/")}
+        return zf.read(f"{prefix}/data.pkl"), records
+
+
+_FUZZ_PICKLE, _FUZZ_RECORDS = _records_of(_FUZZ_FILE)
+
+
+def _fuzz_pickle_one(flips: list, cut: int | None) -> None:
+    """Mutate the pickle itself and re-wrap it with correct CRCs, so that the restricted
+    unpickler (not the zip checksum) meets the damage."""
+    bad = bytearray(_FUZZ_PICKLE)
+    for pos, val in flips:
+        bad[pos % len(bad)] = val
+    if cut is not None:
+        bad = bad[: cut % (len(bad) + 1)]
+    try:
+        load_bytes(archive(bytes(bad), _FUZZ_RECORDS))
+    except LOAD_ERRORS as e:
+        assert str(e)
+        if "Unsupported global" not in str(e) and "add_safe_globals" not in str(e):
+            assert RETRY_HINT not in str(e), f"hint for a corrupted file: {e}"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(*_fuzz_args)
+def test_fuzz_pickle_opcodes(flips, cut) -> None:
+    before = set(os.listdir("."))
+    _fuzz_pickle_one(flips, cut)
+    assert set(os.listdir(".")) == before
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(*_fuzz_args)
+def test_fuzz_pickle_opcodes_slow(flips, cut) -> None:
+    _fuzz_pickle_one(flips, cut)
+
+
 @pytest.mark.slow
 @settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(*_fuzz_args)
@@ -550,35 +591,53 @@ def test_fuzz_flips_and_truncations_slow(flips, cut) -> None:
 
 @pytest.mark.slow
 def test_fuzz_in_a_subprocess_never_crashes(tmp_path) -> None:
-    """Random flips of a file with many tensors, in a child process: a crash (segfault) would
-    show up as a negative return code."""
+    """Random damage to a file with many tensors, in a child process (a segfault would show as
+    a negative return code): byte flips and cuts of the archive, and byte changes of the pickle
+    re-wrapped with valid checksums, so that lying sizes, strides and offsets reach the view
+    checks."""
     script = textwrap.dedent(
         """
-        import io, os, pickle, random, sys
+        import io, os, pickle, random, zipfile
         import fgrad.torch as ft
         buf = io.BytesIO()
         ft.save({"w": ft.arange(64.0).view(8, 8).t(), "i": ft.arange(5), "l": [ft.ones(3)] * 3}, buf)
         data = buf.getvalue()
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            entries = [(n, zf.read(n)) for n in zf.namelist()]
         rng = random.Random(0)
-        for _ in range(3000):
-            bad = bytearray(data)
-            for _ in range(rng.randint(1, 4)):
-                bad[rng.randrange(len(bad))] = rng.randrange(256)
+        for step in range(20000):
+            if step % 2:
+                bad = bytearray(data)
+                for _ in range(rng.randint(1, 4)):
+                    bad[rng.randrange(len(bad))] = rng.randrange(256)
+                if rng.random() < 0.3:
+                    bad = bad[: rng.randint(0, len(bad))]
+            else:
+                out = io.BytesIO()
+                with zipfile.ZipFile(out, "w") as zf:
+                    for name, payload in entries:
+                        if name.endswith("data.pkl"):
+                            payload = bytearray(payload)
+                            for _ in range(rng.randint(1, 3)):
+                                payload[rng.randrange(len(payload))] = rng.randrange(256)
+                        zf.writestr(name, bytes(payload))
+                bad = out.getvalue()
             try:
-                ft.load(io.BytesIO(bytes(bad[: rng.randint(0, len(bad))] if rng.random() < 0.3 else bad)))
+                ft.load(io.BytesIO(bytes(bad)))
             except (RuntimeError, pickle.UnpicklingError):
                 pass
         assert os.listdir(".") == [], os.listdir(".")
         print("survived")
         """
     )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(ft.__file__)))
     res = subprocess.run(
         [sys.executable, "-c", script],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=600,
-        env={**os.environ, "PYTHONPATH": os.getcwd()},
+        env={**os.environ, "PYTHONPATH": root},
     )
     assert res.returncode == 0, res.stderr[-3000:]
     assert "survived" in res.stdout
@@ -622,3 +681,15 @@ def test_pytorch_files_load_under_weights_only(tmp_path) -> None:
         assert r["nested"][0][1]["s"] == {1, 2} and r["bytes"] == b"\x00ab" and r["c"] == 1 + 2j
         assert r["expanded"].stride() == (0,) and r["empty"].shape == (0, 3)
         assert type(r["od"]) is OrderedDict
+
+
+def test_empty_strided_refuses_negative_strides() -> None:
+    # negative strides used to make a view that reached before its buffer (out-of-bounds memory)
+    with pytest.raises(RuntimeError, match=r"Storage size calculation overflowed with sizes=\[3, 2\]"):
+        ft.empty_strided((3, 2), (-1, 5))
+    with pytest.raises(RuntimeError, match=r"dimensionality of sizes \(1\) must match dimensionality of strides"):
+        ft.empty_strided((2,), (1, 2))
+    with pytest.raises(RuntimeError, match="negative dimension"):
+        ft.empty_strided((-1,), (1,))
+    t = ft.empty_strided((2, 3), (1, 2))
+    assert t.stride() == (1, 2) and t.untyped_storage().nbytes() == 6 * 4
