@@ -441,6 +441,34 @@ def _safe_encode(text, encoding="latin1") -> bytes:
     return text.encode(encoding)
 
 
+_PLAIN = (list, tuple, dict, OrderedDict, set, frozenset, str, bytes)
+
+
+def _plain_ctor(cls):
+    """``cls(iterable)`` for a plain container or string only: iterating a tensor from the file
+    (possibly 2**62 elements of stride 0) or any other object is refused."""
+
+    def make(*args):
+        if len(args) > 1 or (args and type(args[0]) not in _PLAIN):
+            raise pickle.UnpicklingError(f"{cls.__name__}: expected a plain container in the file")
+        return cls(*args)
+
+    make.__name__ = make.__qualname__ = cls.__name__
+    return make
+
+
+def _safe_complex(real=0.0, imag=0.0) -> complex:
+    if type(real) not in (int, float, str) or type(imag) not in (int, float):
+        raise pickle.UnpicklingError("complex: expected numbers in the file")
+    return complex(real, imag)
+
+
+def _safe_slice(*args) -> slice:
+    if not 1 <= len(args) <= 3 or any(a is not None and type(a) is not int for a in args):
+        raise pickle.UnpicklingError("slice: expected ints or None in the file")
+    return slice(*args)
+
+
 def _safe_device(*args) -> torch.device:
     if not 1 <= len(args) <= 2 or not all(type(a) in (str, int) for a in args):
         raise pickle.UnpicklingError("torch.device: expected (str) or (str, int) in the file")
@@ -498,12 +526,12 @@ class _Loader:
     is the policy of the restricted unpickler (what a file may name, call and build)."""
 
     _BUILTINS = {
-        ("collections", "OrderedDict"): OrderedDict,
-        ("collections", "Counter"): Counter,
-        ("builtins", "set"): set,
-        ("builtins", "frozenset"): frozenset,
-        ("builtins", "complex"): complex,
-        ("builtins", "slice"): slice,
+        ("collections", "OrderedDict"): _plain_ctor(OrderedDict),
+        ("collections", "Counter"): _plain_ctor(Counter),
+        ("builtins", "set"): _plain_ctor(set),
+        ("builtins", "frozenset"): _plain_ctor(frozenset),
+        ("builtins", "complex"): _safe_complex,
+        ("builtins", "slice"): _safe_slice,
         ("builtins", "bytearray"): _safe_bytearray,
         ("_codecs", "encode"): _safe_encode,
         ("torch", "Size"): _safe_size,
@@ -744,7 +772,7 @@ class _FullUnpickler(pickle.Unpickler):
         if module == "__builtin__":
             module = "builtins"
         g = self.loader.names.get((module, name))
-        if g is not None:
+        if g is not None and (module, name) not in _Loader._BUILTINS:  # trusted: the real builtins
             return g
         return super().find_class(_fgrad_name(module), name)
 
