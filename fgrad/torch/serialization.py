@@ -32,6 +32,7 @@ import os
 import pickle
 import pickletools
 import secrets
+import stat
 import struct
 import sys
 import warnings
@@ -288,11 +289,24 @@ def _write_archive(obj_pickle: bytes, order: list, prefix: str, target, disable_
 def _save_to_path(path: str, write) -> None:
     """Atomically create ``path``: ``write(fh)`` fills a new file beside it, which is flushed,
     fsync'ed and renamed over ``path`` (a crash leaves the old file or the new one, never a
-    torn one)."""
+    torn one).  A symlink is followed (its target is replaced); an existing non-regular file
+    (``/dev/null``, a FIFO) is written in place, never replaced."""
+    try:
+        existing = os.stat(path)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(path, "wb") as fh:
+            write(fh)
+        return
+    path = os.path.realpath(path)
     directory = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
+        if existing is not None:  # keep the permissions the old file had, as open(path, "wb") would
+            with contextlib.suppress(OSError):
+                os.chmod(fd, stat.S_IMODE(existing.st_mode))
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()

@@ -337,3 +337,18 @@ def test_save_is_atomic(tmp_path, monkeypatch) -> None:
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o666 & ~umask  # as a plain open() would create it
+
+
+def test_atomic_save_keeps_links_modes_and_special_files(tmp_path) -> None:
+    real = tmp_path / "real.pt"
+    link = tmp_path / "link.pt"
+    ft.save(ft.tensor([1.0]), real)
+    os.chmod(real, 0o600)
+    link.symlink_to(real)
+    ft.save(ft.tensor([2.0]), link)  # through the link: the target is replaced, the link stays
+    assert link.is_symlink() and ft.load(real).tolist() == [2.0]
+    assert stat.S_IMODE(os.stat(real).st_mode) == 0o600  # an existing file keeps its permissions
+    assert sorted(os.listdir(tmp_path)) == ["link.pt", "real.pt"]
+    if os.path.exists(os.devnull):  # a device is written to, never renamed over
+        ft.save(ft.tensor([3.0]), os.devnull)
+        assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
