@@ -8,6 +8,7 @@ and never crash the process.
 
 from __future__ import annotations
 
+import base64
 import io
 import os
 import pickle
@@ -17,6 +18,7 @@ import sys
 import textwrap
 import tracemalloc
 import zipfile
+import zlib
 from collections import OrderedDict
 
 import numpy as np
@@ -535,6 +537,8 @@ _FUZZ_FILE = _valid_file()
 def _files_here() -> set:
     """The working directory's entries (hypothesis's own database directory aside)."""
     return {n for n in os.listdir(".") if n != ".hypothesis"}
+
+
 _fuzz_args = (
     st.lists(st.tuples(st.integers(0, 2**20), st.integers(0, 255)), max_size=4),
     st.one_of(st.none(), st.integers(0, 2**20)),
@@ -703,3 +707,56 @@ def test_empty_strided_refuses_negative_strides() -> None:
         ft.empty_strided((-1,), (1,))
     t = ft.empty_strided((2, 3), (1, 2))
     assert t.stride() == (1, 2) and t.untyped_storage().nbytes() == 6 * 4
+
+
+# A checkpoint written by PyTorch 2.13's torch.save (zlib + base64), so that the compatibility
+# check runs without PyTorch installed:
+#   x = torch.arange(6.0).view(2, 3); x.note = "kept"
+#   lin = nn.Linear(2, 2) with weight [[1, 2], [3, 4]] and bias [-1, 0.5]
+#   {"sd": lin.state_dict(), "size": torch.Size([2, 3]), "dt": torch.float16,
+#    "p": nn.Parameter(torch.tensor([1.5, 2.5])), "attr": x, "view": x.t(),
+#    "nested": [(torch.tensor([7]), {"s": {1, 2}})], "bytes": b"\\x00ab",
+#    "half": torch.tensor([0.5, -2.0], dtype=torch.float16), "bool": torch.tensor([True, False]),
+#    "dev": torch.device("cpu")}
+_TORCH_2_13_FILE = zlib.decompress(
+    base64.b64decode(
+        "eNqlVl1z20QUXdux4wjyVQpJA5RC+XAhdfypOG3SpCaYFhWaKimYQFAVeWOLKJavtElIZzIThjrA9IHyBzq8MTzxADPwBB3+QRmm"
+        "wwNP9KHwxF9gd6U4kkKSkiiRJcv3nHvu7t6zmpIibQjF42jH0YOOINXSavoKHqqoRE02Fo1SsQvN+o6N8DqgRDlMAXYFQppmGgbW"
+        "iG7WbeGyVcEWrkzqGhEgfEqGSKIco4GrWK/WCLRpxKT8SWWZ6IYtKBaeX9aNikJw3TYtZSUjQDSRKLczahqpVjHEHIhQMkyVTDsP"
+        "BWgvh2hMCuLlCL1qjWXokNoICFckJIWl8CY8Qi+hTXj08xpT0UmgS4buMq0bzeuqDT01mqcWqzk8aeitdUhhAkc4vgmPSaEmHHWw"
+        "jxN4Qoa+5XXoL3fQYGUJE5WNDhzjvw+U2dDBk+vwFBe+gi2bjgU8LYVs257nOW39OobjbiXT9IsAz1CBkU040YRnZXiOj2aFwEk3"
+        "ZoFVmxYFeJ4LbMALu4xcQ7VUKghbArzoqykDLzk1JdyaTrGaXnZqeoXAoAynP+Nfkp/CkAwpLlQlxIL0Vi5nWraTLVjmkkLWGpjP"
+        "VCZRi7pyZ5xAyHoEZCFHBcQI5J1JocWKUoRNyrAjokBgZB3O8Lx1k2A4y28XcYPAqE1gTIZz/MmKjldhfKu6mks7wWgjbK7PSyHG"
+        "XnRoXyUwKcNrfNnVsU1wBUpz8LoDd/VeMuvV1lq6wOXm4CLlDRF4g/HSoZLYxyWH800Cb8lweR2meKwNVzRFYWNC9LqiCDamq12e"
+        "g+kEVRLGTZiR4aq9CW+r5ShbcWsE2/COpmhmBWu2gOvsRoAyX7xInYd3uVpDpXRpmN2E92R4n5deU40FmPNpv0AftbR/wPXkQXHm"
+        "+po71yrTPu9o1whUZMDO2jdNAxZ8dEX6qEVX5XQi1Bw63aX7kNEtOnQGgSUZ6lx6Ba+A6fLQe12jFI1WR0ITLBns5eSU1B5P/dn8"
+        "Ik0lsHNqVwPqQ0LLgJILprWkEsXtp1Ix5vpQmvH98M8fnzCt7NydbwANb/O5jqKohl6tL+E6KRWzAWt7qEPMMQHjq/A3a9rwngJ6"
+        "0XhLAFsGJvPHUvHsQfJuHYZOiIGZhubY/WNs4cT21NCFzvlcfShVKp45hACENsYp7QT9p+fGBFMyc/Trmz18B9lbSc6vJF0qptAB"
+        "8v9MycZZ3otrmsISxffJO+rPmykVC+jg9d+h9Z/gdf948/73B8ifPVx+dvjnAKGvuJ6+Ww++7Kc/9O+jZ9CvJ1cqJh5aT7vLwvI1"
+        "7j0wD1B//lD1F9AdlvvGN+VbzNTa9sk94c8tloqjh2m/2RCv/KeTv5T37/9udL6VvWVkY4dKP5sVWP67t6tX989/HGW2DZCXb2NL"
+        "pw54XWUvbIpeKRWT/1NOSiyM5DMjeTE3XMhnUmI+P1xI58RUVswX8qmUmMuzv0yWqZz87nYyQXUkuMoQE9vS6d0SenYoD76HBtHe"
+        "DaDPh/y4De22iQRJvCY+4CO56yXZsXMEebxG3OvjkaNo5wYQhHvds8sHvxdFAe8OYr0O6MdeiwWw6SDW615+7O9BbCaI9TqNH8ve"
+        "gv1uF8R6XcOP/SuIzQWx3q4P5I0HsPkg1tuzfuxvQawYxHr7rds/xR0o2ONBsLcNjvvAv3rA/92gU1IsNrjVzpHTLWRn4Docca4f"
+        "CVv2HONO/a0b4LwpRWMOppPHO7H/AriuP98="
+    )
+)
+
+
+def test_stored_pytorch_2_13_checkpoint_loads() -> None:
+    r = load_bytes(_TORCH_2_13_FILE)
+    assert r["sd"]["weight"].tolist() == [[1.0, 2.0], [3.0, 4.0]] and r["sd"]["bias"].tolist() == [-1.0, 0.5]
+    assert type(r["sd"]) is OrderedDict and r["sd"]._metadata[""] == {"version": 1}
+    assert r["size"] == ft.Size([2, 3]) and r["dt"] is ft.float16 and r["dev"] == ft.device("cpu")
+    assert isinstance(r["p"], ft.nn.Parameter) and r["p"].requires_grad and r["p"].tolist() == [1.5, 2.5]
+    assert r["attr"].note == "kept" and r["attr"].tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert (
+        r["view"].stride() == (1, 3)
+        and r["view"].untyped_storage().data_ptr() == r["attr"].untyped_storage().data_ptr()
+    )
+    assert (
+        r["nested"][0][0].dtype == ft.int64
+        and r["nested"][0][0].tolist() == [7]
+        and r["nested"][0][1] == {"s": {1, 2}}
+    )
+    assert r["bytes"] == b"\x00ab" and r["half"].dtype == ft.float16 and r["half"].tolist() == [0.5, -2.0]
+    assert r["bool"].tolist() == [True, False]
