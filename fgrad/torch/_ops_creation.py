@@ -12,6 +12,7 @@ import numpy as np
 from . import _dtypes as D
 from . import _device as _dev
 from ._device import DEV as _DEV
+from ._storage import check_view
 from ._tensor import Size, Tensor, _concrete_buf, _to_nested, _wrap, check_device, to_device_buf
 
 _nd = np.ndarray
@@ -270,8 +271,17 @@ def empty_strided(
 ) -> Tensor:
     idx = check_device(device)
     npd = _dt(dtype)
-    size, stride = tuple(size), tuple(stride)
+    size, stride = tuple(int(s) for s in size), tuple(int(k) for k in stride)
+    if len(size) != len(stride):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(size)}) must match dimensionality of strides ({len(stride)})"
+        )
+    if any(k < 0 for k in stride):
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={list(size)} and strides={list(stride)}"
+        )
     n = 1 + sum((s - 1) * k for s, k in zip(size, stride, strict=False)) if all(size) else 0
+    check_view(size, stride, 0, max(n, 0), npd.itemsize, "empty_strided")
     flat = np.zeros(n, npd) if idx is None else _dev.full((n,), 0, npd, idx)
     buf = _dev.as_strided(flat, size, tuple(k * flat.itemsize for k in stride))
     return _finish(buf, requires_grad)

@@ -36,6 +36,7 @@ from ._ops import (
     _type_name,
     result_dtype,
 )
+from ._storage import check_view
 from ._tensor import Size, Tensor, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
@@ -130,8 +131,14 @@ def _v_diagonal(x, offset, d1, d2):
     return _fnp().diagonal(x, offset, d1, d2)
 
 
-def _v_take(x, idx_shape_key, flat_idx_bytes):
-    idx = np.frombuffer(flat_idx_bytes, np.int64).reshape(idx_shape_key)
+def _v_strided(x, size, stride, rel_offset):
+    """The as_strided view of ``x`` (contiguous, starting at storage offset ``-rel_offset``
+    relative to the view) as a gather, for autograd and functional replay."""
+    idx = np.full(size, rel_offset, np.int64)
+    for ax, k in enumerate(stride):
+        shp = [1] * len(size)
+        shp[ax] = size[ax]
+        idx = idx + np.arange(size[ax], dtype=np.int64).reshape(shp) * k
     return _fnp().take(S.reshape(x, (-1,)), idx, mode="clip")
 
 
@@ -666,27 +673,13 @@ def as_strided(input, size, stride, storage_offset=None):
     st = input._storage()
     off = input.storage_offset() if storage_offset is None else int(storage_offset)
     flat = st._flat
-    need = (
-        off + builtins.sum((s - 1) * k for s, k in zip(size, stride, strict=False)) + 1
-        if builtins.all(size)
-        else off
-    )
-    if need > flat.shape[0]:
-        raise RuntimeError(
-            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {off}, and "
-            f"itemsize {b.itemsize} requiring a storage size of {need * b.itemsize} are out of "
-            f"bounds for storage of size {flat.nbytes}"
-        )
+    check_view(size, stride, off, flat.shape[0], b.itemsize)
     nb = _as_strided(flat[off:], size, tuple(k * b.itemsize for k in stride))
-    base_off = input.storage_offset()
     if not b.flags.c_contiguous:
         raise NotImplementedError("fgrad.torch.as_strided: the input must be contiguous for autograd")
-    idx = np.zeros(size, np.int64) + (off - base_off)
-    for ax, k in enumerate(stride):
-        shp = [1] * len(size)
-        shp[ax] = size[ax]
-        idx = idx + np.arange(size[ax], dtype=np.int64).reshape(shp) * k
-    return _make_view(input, nb, "AsStridedBackward0", _v_take, (idx.shape, idx.tobytes()))
+    # the autograd / functional view function gathers lazily: the view itself costs O(1)
+    rel = off - input.storage_offset()
+    return _make_view(input, nb, "AsStridedBackward0", _v_strided, (size, stride, rel))
 
 
 def real(input):

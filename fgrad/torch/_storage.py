@@ -30,6 +30,47 @@ class _VC:
 
 _data_ptr = _dev.data_ptr
 
+_INDEX_LIMIT = 1 << 63
+
+
+def check_view(size: tuple, stride: tuple, offset: int, storage_numel: int, itemsize: int,
+               op: str = "as_strided") -> None:
+    """Raise RuntimeError unless a view with ``size``/``stride``/``offset`` (in elements) fits
+    in a storage of ``storage_numel`` elements: sizes, strides and offset non-negative, and
+    the furthest element it can reach, ``offset + sum((size - 1) * stride)``, inside the
+    storage (a view with a zero size reaches nothing).  Arithmetic only: O(ndim).
+
+    Example::
+
+        >>> check_view((2, 3), (3, 1), 0, 6, 4)
+        >>> check_view((2, 3), (3, 1), 1, 6, 4)
+        Traceback (most recent call last):
+        RuntimeError: setStorage: sizes [2, 3], strides [3, 1], storage offset 1, and itemsize 4 ...
+    """
+    if len(size) != len(stride):
+        raise RuntimeError(f"{op}: mismatch in length of strides and shape (sizes {list(size)}, strides "
+                           f"{list(stride)})")
+    if any(s < 0 for s in size):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {list(size)}")
+    if any(k < 0 for k in stride):
+        raise RuntimeError(
+            f"{op}: Negative strides are not supported at the moment, got strides: {list(stride)}"
+        )
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    numel = 1
+    for s in size:
+        numel *= s
+    if numel >= _INDEX_LIMIT or any(k >= _INDEX_LIMIT for k in stride) or offset >= _INDEX_LIMIT:
+        raise RuntimeError(f"{op}: Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    need = offset + sum((s - 1) * k for s, k in zip(size, stride, strict=True)) + 1 if numel else 0
+    if need > storage_numel:
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and itemsize "
+            f"{itemsize} requiring a storage size of {need * itemsize} are out of bounds for storage of size "
+            f"{storage_numel * itemsize}")
+
 
 def flat_of(buf: np.ndarray) -> np.ndarray:
     """A flat 1-D array covering the memory of ``buf`` (which must have non-negative strides),

@@ -30,10 +30,14 @@ import contextlib
 import io
 import os
 import pickle
+import pickletools
+import secrets
+import stat
 import struct
 import sys
 import warnings
 import zipfile
+import zlib
 from collections import Counter, OrderedDict
 from typing import Any
 
@@ -43,11 +47,19 @@ import fgrad.torch as torch
 
 from . import _device as _dev
 from . import _dtypes as D
-from ._storage import TypedStorage, UntypedStorage
-from ._tensor import Tensor, _wrap, check_device
+from ._safe_unpickler import RestrictedUnpickler
+from ._storage import TypedStorage, UntypedStorage, check_view
+from ._tensor import Tensor, check_device
 
-__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals", "safe_globals",
-           "DEFAULT_PROTOCOL"]
+__all__ = [
+    "save",
+    "load",
+    "add_safe_globals",
+    "get_safe_globals",
+    "clear_safe_globals",
+    "safe_globals",
+    "DEFAULT_PROTOCOL",
+]
 
 DEFAULT_PROTOCOL = 2
 _ALIGNMENT = 64
@@ -55,9 +67,12 @@ _ALIGNMENT = 64
 UNSAFE_MESSAGE = (
     "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from "
     "`False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but "
-    "it can result in arbitrary code execution. Do it only if you got the file from a trusted source.")
-DOCS_MESSAGE = ("\n\nCheck the documentation of torch.load to learn more about types accepted by default "
-                "with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+    "it can result in arbitrary code execution. Do it only if you got the file from a trusted source."
+)
+DOCS_MESSAGE = (
+    "\n\nCheck the documentation of torch.load to learn more about types accepted by default "
+    "with weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -77,109 +92,6 @@ class _StorageType:
 _STORAGE_TYPES = {d: _StorageType(d._legacy + "Storage", d) for d in D.ALL}
 _STORAGE_BY_NAME = {st.name: st for st in _STORAGE_TYPES.values()}
 _STORAGE_BY_NAME["BFloat16Storage"] = _StorageType("BFloat16Storage", D.float32)
-
-
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False, backward_hooks=None,
-                       metadata=None):
-    """``torch._utils._rebuild_tensor_v2``: a tensor viewing ``storage``."""
-    t = _view_of_storage(storage, int(storage_offset), tuple(int(s) for s in size),
-                         tuple(int(s) for s in stride))
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
-
-
-def _rebuild_tensor(storage, storage_offset, size, stride):
-    return _rebuild_tensor_v2(storage, storage_offset, size, stride)
-
-
-def _rebuild_parameter(data, requires_grad, backward_hooks=None):
-    from .nn.parameter import Parameter
-
-    return Parameter(data, requires_grad)
-
-
-def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
-    p = _rebuild_parameter(data, requires_grad)
-    if state:
-        _set_safe_state(p, state)
-    return p
-
-
-def _rebuild_from_type_v2(func, new_type, args, state):
-    ret = func(*args)
-    if new_type is not Tensor and type(ret) is not new_type:
-        ret = Tensor._make_subclass(new_type, ret, ret.requires_grad) if isinstance(ret, Tensor) else ret
-    if state:
-        _set_safe_state(ret, state)
-    return ret
-
-
-def _set_safe_state(obj, state) -> None:
-    if isinstance(state, tuple):  # (dict state, slots state)
-        for s in state:
-            if s:
-                _set_safe_state(obj, s)
-        return
-    for k, v in state.items():
-        if k.startswith("_"):
-            raise pickle.UnpicklingError(f"refusing to set the private attribute {k!r} on a loaded tensor")
-        setattr(obj, k, v)
-
-
-def _get_layout(name):
-    return getattr(torch, name.split(".")[-1], None)
-
-
-def _encode(obj, encoding="latin1"):
-    import codecs
-
-    return codecs.encode(obj, encoding)
-
-
-class _Loaded:
-    """A storage read from a file: a flat array (host, or CUDA after ``map_location``) and its
-    location."""
-
-    __slots__ = ("flat", "location", "typed")
-
-    def __init__(self, flat: np.ndarray, location: str) -> None:
-        self.flat, self.location, self.typed = flat, location, None
-
-
-def _torch_globals() -> dict:
-    g = {
-        ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
-        ("torch._utils", "_rebuild_tensor"): _rebuild_tensor,
-        ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
-        ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
-        ("torch._tensor", "_rebuild_from_type_v2"): _rebuild_from_type_v2,
-        ("torch.serialization", "_get_layout"): _get_layout,
-        ("collections", "OrderedDict"): OrderedDict,
-        ("collections", "Counter"): Counter,
-        ("_codecs", "encode"): _encode,
-        ("builtins", "set"): set,
-        ("builtins", "frozenset"): frozenset,
-        ("builtins", "complex"): complex,
-        ("builtins", "bytearray"): bytearray,
-        ("builtins", "slice"): slice,
-        ("torch", "Size"): torch.Size,
-        ("torch", "device"): torch.device,
-        ("torch", "Tensor"): Tensor,
-        ("torch._tensor", "Tensor"): Tensor,
-        ("torch.nn.parameter", "Parameter"): _param_class(),
-    }
-    for d in D.ALL:
-        g[("torch", d.name)] = d
-    for name, st in _STORAGE_BY_NAME.items():
-        g[("torch", name)] = st
-    return g
-
-
-def _param_class():
-    from .nn.parameter import Parameter
-
-    return Parameter
 
 
 # ---------------------------------------------------------------------------------------
@@ -217,7 +129,7 @@ class _StorageRef:
 def _torch_module_name(mod: str) -> str:
     """``fgrad.torch.nn.modules.linear`` -> ``torch.nn.modules.linear`` (PyTorch's name)."""
     if mod == "fgrad.torch" or mod.startswith("fgrad.torch."):
-        return mod[len("fgrad."):]
+        return mod[len("fgrad.") :]
     return mod
 
 
@@ -249,8 +161,17 @@ class _Pickler(pickle._Pickler):
                 return (_REBUILD_PARAM, (obj.data, obj.requires_grad, OrderedDict()))
             t = obj.detach() if obj.requires_grad else obj
             ref = self._storage_ref(t)
-            return (_REBUILD_V2, (ref, t.storage_offset(), tuple(t.size()), tuple(t.stride()),
-                                  bool(obj.requires_grad), OrderedDict()))
+            return (
+                _REBUILD_V2,
+                (
+                    ref,
+                    t.storage_offset(),
+                    tuple(t.size()),
+                    tuple(t.stride()),
+                    bool(obj.requires_grad),
+                    OrderedDict(),
+                ),
+            )
         if isinstance(obj, torch.Size):
             return (_TORCH_SIZE, (tuple(obj),))
         if isinstance(obj, torch.device):
@@ -329,12 +250,6 @@ def _aligned_extra(offset: int, name: str, size: int) -> bytes:
     return b"FB" + struct.pack("<H", pad) + b"Z" * pad
 
 
-def _open_for_write(f):
-    if isinstance(f, (str, os.PathLike)):
-        return open(f, "wb"), True
-    return f, False
-
-
 def _archive_name(f) -> str:
     if isinstance(f, (str, os.PathLike)):
         base = os.path.basename(os.fspath(f))
@@ -343,50 +258,118 @@ def _archive_name(f) -> str:
     return "archive"
 
 
-def save(obj: Any, f, pickle_module: Any = pickle, pickle_protocol: int = DEFAULT_PROTOCOL,
-         _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False) -> None:
+def _write_archive(obj_pickle: bytes, order: list, prefix: str, target, disable_byteorder: bool) -> None:
+    """The zip archive (pickle, version records, one aligned record per storage) into the
+    seekable binary file ``target``."""
+    base = target.tell()
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+
+        def put(name: str, payload, align: bool = False) -> None:
+            full = f"{prefix}/{name}"
+            info = zipfile.ZipInfo(full, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_STORED
+            info.create_system = 0
+            if align:
+                info.extra = _aligned_extra(target.tell() - base, full, len(payload))
+            zf.writestr(info, payload)
+
+        put("data.pkl", obj_pickle)
+        put(".format_version", b"1")
+        put(".storage_alignment", str(_ALIGNMENT).encode())
+        if not disable_byteorder:
+            put("byteorder", sys.byteorder.encode())
+        for ref in order:
+            # a byte view of the storage: zipfile streams it without a copy
+            payload = memoryview(np.ascontiguousarray(ref.flat).reshape(-1).view(np.uint8))
+            put(f"data/{ref.key}", payload, align=True)
+        put("version", b"3\n")
+        put(".data/serialization_id", str(abs(hash((id(obj_pickle), len(order))))).zfill(40)[:40].encode())
+
+
+def _save_to_path(path: str, write) -> None:
+    """Atomically create ``path``: ``write(fh)`` fills a new file beside it, which is flushed,
+    fsync'ed and renamed over ``path`` (a crash leaves the old file or the new one, never a
+    torn one).  A symlink is followed (its target is replaced); an existing non-regular file
+    (``/dev/null``, a FIFO) is written in place, never replaced."""
+    try:
+        existing = os.stat(path)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(path, "wb") as fh:
+            write(fh)
+        return
+    path = os.path.realpath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        if existing is not None:  # keep the permissions the old file had, as open(path, "wb") would
+            with contextlib.suppress(OSError):
+                os.chmod(fd, stat.S_IMODE(existing.st_mode))
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable
+        with contextlib.suppress(OSError):
+            dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+
+
+def save(
+    obj: Any,
+    f,
+    pickle_module: Any = pickle,
+    pickle_protocol: int = DEFAULT_PROTOCOL,
+    _use_new_zipfile_serialization: bool = True,
+    _disable_byteorder_record: bool = False,
+) -> None:
     """Save ``obj`` (tensors, state dicts, whole modules, any picklable object holding
-    tensors) to the path or binary file ``f`` in PyTorch's zip format."""
+    tensors) to the path or binary file ``f`` in PyTorch's zip format.
+
+    Saving to a path is atomic: the archive is written to a temporary file in the same
+    directory, flushed to disk and renamed over ``f``.  A file object is written directly.
+
+    Example::
+
+        >>> import io, fgrad.torch as torch
+        >>> buf = io.BytesIO()
+        >>> torch.save({'w': torch.ones(2)}, buf)
+        >>> buf.getvalue()[:2]
+        b'PK'
+    """
     if not _use_new_zipfile_serialization:
         raise NotImplementedError("fgrad.torch.save writes only the zip-file format (PyTorch >= 1.6)")
     data = io.BytesIO()
     pickler = _Pickler(data, pickle_protocol)
     pickler.dump(obj)
     prefix = _archive_name(f)
-    fh, close = _open_for_write(f)
-    try:
-        seekable = getattr(fh, "seekable", lambda: False)()
-        target = fh if seekable else io.BytesIO()
-        base = target.tell() if seekable else 0
-        with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
-            def put(name: str, payload, align: bool = False) -> None:
-                full = f"{prefix}/{name}"
-                info = zipfile.ZipInfo(full, date_time=(1980, 1, 1, 0, 0, 0))
-                info.compress_type = zipfile.ZIP_STORED
-                info.create_system = 0
-                if align:
-                    info.extra = _aligned_extra(target.tell() - base, full, len(payload))
-                zf.writestr(info, payload)
 
-            put("data.pkl", data.getvalue())
-            put(".format_version", b"1")
-            put(".storage_alignment", str(_ALIGNMENT).encode())
-            if not _disable_byteorder_record:
-                put("byteorder", sys.byteorder.encode())
-            for ref in pickler.order:
-                put(f"data/{ref.key}", ref.flat.tobytes(), align=True)
-            put("version", b"3\n")
-            put(".data/serialization_id", str(abs(hash((id(obj),
-                                                        len(pickler.order))))).zfill(40)[:40].encode())
-        if not seekable:
-            fh.write(target.getvalue())
-    finally:
-        if close:
-            fh.close()
+    def write(fh) -> None:
+        if getattr(fh, "seekable", lambda: False)():
+            _write_archive(data.getvalue(), pickler.order, prefix, fh, _disable_byteorder_record)
+        else:  # zipfile needs to seek back to fill in the headers
+            target = io.BytesIO()
+            _write_archive(data.getvalue(), pickler.order, prefix, target, _disable_byteorder_record)
+            fh.write(target.getbuffer())
+
+    if isinstance(f, (str, os.PathLike)):
+        _save_to_path(os.fspath(f), write)
+    else:
+        write(f)
 
 
 # ---------------------------------------------------------------------------------------
-# loading
+# loading: what a file may name
 
 
 _safe_globals: dict = {}
@@ -394,23 +377,33 @@ _safe_globals: dict = {}
 
 def add_safe_globals(safe_globals: list) -> None:
     """Allow these classes/functions in ``load(weights_only=True)`` (entries may be objects or
-    ``(object, "module.name")`` pairs)."""
+    ``(object, "module.name")`` pairs).  An allowed class may be created (``__new__``/REDUCE)
+    and filled (``__setstate__`` or its ``__dict__``) by a file: only add classes you trust.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Cfg: pass
+        >>> torch.serialization.add_safe_globals([Cfg]); Cfg in torch.serialization.get_safe_globals()
+        True
+        >>> torch.serialization.clear_safe_globals()
+    """
     for g in safe_globals:
         if isinstance(g, tuple):
             obj, full = g
-        else:
-            obj, full = g, f"{_torch_module_name(g.__module__)}.{g.__qualname__}"
-        _safe_globals[full] = obj
-        own = f"{g.__module__}.{g.__qualname__}" if not isinstance(g, tuple) else None
-        if own:
-            _safe_globals[own] = obj
+            _safe_globals[full] = obj
+            continue
+        _safe_globals[f"{_torch_module_name(g.__module__)}.{g.__qualname__}"] = g
+        _safe_globals[f"{g.__module__}.{g.__qualname__}"] = g
 
 
 def get_safe_globals() -> list:
-    return list(dict.fromkeys(_safe_globals.values()))
+    """The objects allowed with `add_safe_globals`."""
+    return list({id(v): v for v in _safe_globals.values()}.values())
 
 
 def clear_safe_globals() -> None:
+    """Forget every `add_safe_globals` entry."""
     _safe_globals.clear()
 
 
@@ -427,13 +420,14 @@ def safe_globals(globals_list: list):
 
 
 def _weights_only_error(message: str) -> pickle.UnpicklingError:
+    """The error for a well-formed file that uses something not allowed by default: it says how
+    to opt in (and what that means)."""
     return pickle.UnpicklingError(
         "Weights only load failed. This file can still be loaded, to do so you have two options, do those "
-        "steps "
-        f"only if you trust the source of the checkpoint. \n\t(1) {UNSAFE_MESSAGE}\n\t(2) Alternatively, to "
-        "load "
-        "with `weights_only=True` please check the recommended steps in the following error message.\n\t"
-        "WeightsUnpickler error: " + message + DOCS_MESSAGE)
+        "steps only if you trust the source of the checkpoint. \n\t(1) " + UNSAFE_MESSAGE + "\n\t(2) "
+        "Alternatively, to load with `weights_only=True` please check the recommended steps in the "
+        "following error message.\n\tWeightsUnpickler error: " + message + DOCS_MESSAGE
+    )
 
 
 def _fgrad_name(module: str) -> str:
@@ -443,38 +437,298 @@ def _fgrad_name(module: str) -> str:
     return module
 
 
-class _Loader:
-    """State shared by the unpicklers: the zip file, the storages read so far, map_location."""
+def _safe_bytearray(*args) -> bytearray:
+    """``bytearray`` as protocol 2 pickles it (``(str, 'latin-1')`` or bytes), never ``bytearray(n)``."""
+    if len(args) == 0:
+        return bytearray()
+    if len(args) == 1 and isinstance(args[0], (bytes, bytearray)):
+        return bytearray(args[0])
+    if len(args) == 2 and isinstance(args[0], str) and args[1] in ("latin-1", "latin1"):
+        return bytearray(args[0], args[1])
+    raise pickle.UnpicklingError("bytearray: expected bytes or (str, 'latin-1') in the file")
 
-    def __init__(self, zf: zipfile.ZipFile, prefix: str, map_location) -> None:
-        self.zf, self.prefix, self.map_location = zf, prefix, map_location
-        self.storages: dict = {}
+
+def _safe_encode(text, encoding="latin1") -> bytes:
+    """``_codecs.encode`` as protocol 2 pickles bytes: ``encode(str, 'latin1')`` only."""
+    if not isinstance(text, str) or encoding not in ("latin1", "latin-1", "utf-8", "utf8", "ascii"):
+        raise pickle.UnpicklingError("_codecs.encode: only str with a latin1/utf-8/ascii encoding is allowed")
+    return text.encode(encoding)
+
+
+_PLAIN = (list, tuple, dict, OrderedDict, set, frozenset, str, bytes)
+
+
+def _plain_ctor(cls):
+    """``cls(iterable)`` for a plain container or string only: iterating a tensor from the file
+    (possibly 2**62 elements of stride 0) or any other object is refused."""
+
+    def make(*args):
+        if len(args) > 1 or (args and type(args[0]) not in _PLAIN):
+            raise pickle.UnpicklingError(f"{cls.__name__}: expected a plain container in the file")
+        return cls(*args)
+
+    make.__name__ = make.__qualname__ = cls.__name__
+    return make
+
+
+def _safe_complex(real=0.0, imag=0.0) -> complex:
+    if type(real) not in (int, float, str) or type(imag) not in (int, float):
+        raise pickle.UnpicklingError("complex: expected numbers in the file")
+    return complex(real, imag)
+
+
+def _safe_slice(*args) -> slice:
+    if not 1 <= len(args) <= 3 or any(a is not None and type(a) is not int for a in args):
+        raise pickle.UnpicklingError("slice: expected ints or None in the file")
+    return slice(*args)
+
+
+def _safe_device(*args) -> torch.device:
+    if not 1 <= len(args) <= 2 or not all(type(a) in (str, int) for a in args):
+        raise pickle.UnpicklingError("torch.device: expected (str) or (str, int) in the file")
+    return torch.device(*args)
+
+
+def _safe_size(dims=()) -> torch.Size:
+    if type(dims) not in (tuple, list) or not all(type(d) is int for d in dims):
+        raise pickle.UnpicklingError("torch.Size: expected a tuple of ints in the file")
+    return torch.Size(dims)
+
+
+def _param_class():
+    from .nn.parameter import Parameter
+
+    return Parameter
+
+
+def _check_int(value, what: str) -> int:
+    if type(value) is not int:
+        raise RuntimeError(f"{what} must be an int, got {type(value).__name__}")
+    return value
+
+
+def _check_ints(values, what: str) -> tuple:
+    if not isinstance(values, (tuple, list)):
+        raise RuntimeError(f"{what} must be a tuple of ints, got {type(values).__name__}")
+    return tuple(_check_int(v, what) for v in values)
+
+
+def _set_public_state(obj, state) -> None:
+    """Instance attributes from a file (a tensor's ``__dict__``): public names that the class
+    does not define (no property, method or internal slot is ever replaced)."""
+    if state is None:
+        return
+    if type(state) is tuple and len(state) == 2:  # (dict state, slots state)
+        for s in state:
+            _set_public_state(obj, s)
+        return
+    if type(state) not in (dict, OrderedDict):
+        raise pickle.UnpicklingError(
+            f"the state of a loaded {type(obj).__name__} must be a dict, got {type(state).__name__}"
+        )
+    for k in state:
+        if type(k) is not str or not k.isidentifier() or k.startswith("_") or hasattr(type(obj), k):
+            raise pickle.UnpicklingError(
+                f"refusing to set the attribute {k!r} on a loaded "
+                f"{type(obj).__name__}: only new public attributes can come from a file"
+            )
+    obj.__dict__.update(state)
+
+
+class _Loader:
+    """One load: reads the storage records of the zip file, builds tensors over them, and
+    is the policy of the restricted unpickler (what a file may name, call and build)."""
+
+    _BUILTINS = {
+        ("collections", "OrderedDict"): _plain_ctor(OrderedDict),
+        ("collections", "Counter"): _plain_ctor(Counter),
+        ("builtins", "set"): _plain_ctor(set),
+        ("builtins", "frozenset"): _plain_ctor(frozenset),
+        ("builtins", "complex"): _safe_complex,
+        ("builtins", "slice"): _safe_slice,
+        ("builtins", "bytearray"): _safe_bytearray,
+        ("_codecs", "encode"): _safe_encode,
+        ("torch", "Size"): _safe_size,
+        ("torch", "device"): _safe_device,
+    }
+
+    def __init__(self, records: "_Records", map_location, trusted: bool = False) -> None:
+        self.records, self.map_location, self.trusted = records, map_location, trusted
+        self.storages: dict = {}  # record key -> TypedStorage
+        self.bases: dict = {}  # id(TypedStorage) -> the flat tensor its views are made from
+        Parameter = _param_class()
+        self.parameter = Parameter
+        rebuilds = {
+            ("torch._utils", "_rebuild_tensor_v2"): self.rebuild_tensor_v2,
+            ("torch._utils", "_rebuild_tensor"): self.rebuild_tensor,
+            ("torch._utils", "_rebuild_parameter"): self.rebuild_parameter,
+            ("torch._utils", "_rebuild_parameter_with_state"): self.rebuild_parameter_with_state,
+            ("torch._tensor", "_rebuild_from_type_v2"): self.rebuild_from_type_v2,
+        }
+        # what REDUCE may call: exactly these objects (by identity)
+        self.callables = {id(f): f for f in (*rebuilds.values(), *self._BUILTINS.values())}
+        self.tensor_rebuilds = {id(f): f for f in rebuilds.values()}
+        self.names = {
+            **rebuilds,
+            **self._BUILTINS,
+            ("torch", "Tensor"): Tensor,
+            ("torch._tensor", "Tensor"): Tensor,
+            ("torch.nn.parameter", "Parameter"): Parameter,
+            ("torch.nn", "Parameter"): Parameter,
+        }
+        for d in D.ALL:
+            self.names[("torch", d.name)] = d
+        for name, st in _STORAGE_BY_NAME.items():
+            self.names[("torch", name)] = st
+
+    # -- the policy of the restricted unpickler --------------------------------------------
+    def find_class(self, module: str, name: str):
+        if module == "__builtin__":
+            module = "builtins"
+        g = self.names.get((module, name))
+        if g is not None:
+            return g
+        full = f"{module}.{name}"
+        if full in _safe_globals:
+            return _safe_globals[full]
+        raise _weights_only_error(
+            f"Unsupported global: GLOBAL {full} was not an allowed global by default. Please use "
+            f"`torch.serialization.add_safe_globals([{name}])` or the "
+            f"`torch.serialization.safe_globals([{name}])` context manager to allowlist this global if you "
+            "trust this class/function."
+        )
+
+    def _user_allowed(self, obj) -> bool:
+        return any(obj is v for v in _safe_globals.values())
+
+    def call(self, func, args: tuple):
+        if self.callables.get(id(func)) is func or self._user_allowed(func):
+            return func(*args)
+        raise pickle.UnpicklingError(f"Trying to call reduce for unrecognized function {func!r:.100}")
+
+    def new_object(self, cls, args: tuple):
+        if cls is self.parameter:
+            return self.rebuild_parameter(*args)
+        if isinstance(cls, type) and self._user_allowed(cls):
+            return cls.__new__(cls, *args)
+        raise pickle.UnpicklingError(
+            "Can only create new object for nn.Parameter or classes allowlisted via "
+            f"`add_safe_globals` but got {cls!r:.100}"
+        )
+
+    def build(self, obj, state) -> None:
+        if type(obj) is OrderedDict:  # a state dict's _metadata, nothing else (no method shadowing)
+            if type(state) is not dict or set(state) - {"_metadata"}:
+                raise pickle.UnpicklingError(
+                    f"the state of an OrderedDict may only set _metadata, got {state!r:.100}"
+                )
+            obj.__dict__.update(state)
+        elif isinstance(obj, Tensor) and (
+            type(obj) in (Tensor, self.parameter) or self._user_allowed(type(obj))
+        ):
+            _set_public_state(obj, state)
+        elif self._user_allowed(type(obj)):
+            setstate = getattr(obj, "__setstate__", None)
+            if setstate is not None and getattr(type(obj), "__setstate__", None) is not None:
+                setstate(state)
+            else:
+                if type(state) is tuple and len(state) == 2:
+                    state, slots = state
+                    for k, v in (slots or {}).items():
+                        setattr(obj, k, v)
+                if state:
+                    obj.__dict__.update(state)
+        else:
+            raise pickle.UnpicklingError(
+                "Can only build Tensor, Parameter, OrderedDict or types allowlisted via "
+                f"`add_safe_globals`, but got {type(obj)}"
+            )
 
     def persistent_load(self, pid):
-        if not isinstance(pid, tuple) or not pid or pid[0] != "storage":
-            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
-        _, storage_type, key, location, numel = pid
+        if type(pid) is not tuple or len(pid) != 5:
+            raise pickle.UnpicklingError(f"Only persistent_load of storage is allowed, but got {pid!r:.100}")
+        tag, storage_type, key, location, numel = pid
+        if isinstance(tag, bytes):
+            tag = tag.decode("ascii", "replace")
+        if tag != "storage" or not isinstance(storage_type, _StorageType):
+            raise pickle.UnpicklingError(f"Only persistent_load of storage is allowed, but got {pid!r:.100}")
+        if type(key) is not str or type(location) is not str or type(numel) is not int or numel < 0:
+            raise RuntimeError(f"malformed storage id {pid!r:.200}")
         got = self.storages.get(key)
         if got is not None:
+            if got.dtype is not storage_type.dtype:
+                raise RuntimeError(f"storage data/{key} is read as both {got.dtype} and {storage_type.dtype}")
             return got
-        dtype = storage_type.dtype if isinstance(storage_type, _StorageType) else D.float32
-        raw = bytearray(self.zf.read(f"{self.prefix}/data/{key}"))
-        if isinstance(storage_type, _StorageType) and storage_type.name == "BFloat16Storage":
-            # NumPy has no bfloat16: widen to float32 (exact: bfloat16 is the top half of a float32)
-            warnings.warn("fgrad.torch has no bfloat16; bfloat16 tensors are loaded as float32", UserWarning,
-                          stacklevel=4)
-            halves = np.frombuffer(raw, dtype="<u2") if raw else np.empty(0, "<u2")
-            raw = bytearray((halves.astype("<u4") << 16).tobytes())
-        flat = np.frombuffer(raw, dtype=dtype.np) if raw else np.empty(0, dtype.np)
-        if flat.size != int(numel):
-            flat = flat[: int(numel)]
-        flat = self._restore(flat, str(location))
-        st = _Loaded(flat, str(location))
+        flat = self.records.read_storage(key, storage_type, numel)
+        st = TypedStorage(self._restore(flat, location), storage_type.dtype)
         self.storages[key] = st
         return st
 
+    # -- the rebuild functions a file may call ---------------------------------------------
+    def _base(self, storage) -> Tensor:
+        if not isinstance(storage, TypedStorage):
+            raise RuntimeError(f"_rebuild_tensor: expected a storage, got {type(storage).__name__}")
+        base = self.bases.get(id(storage))
+        if base is None:
+            base = self.bases[id(storage)] = torch.Tensor(storage)
+        return base
+
+    def rebuild_tensor_v2(
+        self, storage, storage_offset, size, stride, requires_grad=False, backward_hooks=None, metadata=None
+    ):
+        """``torch._utils._rebuild_tensor_v2``: a validated view of ``storage``."""
+        base = self._base(storage)
+        offset = _check_int(storage_offset, "storage_offset")
+        size, stride = _check_ints(size, "size"), _check_ints(stride, "stride")
+        check_view(size, stride, offset, storage.size(), storage.element_size(), "_rebuild_tensor")
+        t = base.as_strided(size, stride, offset)
+        if type(requires_grad) is not bool:
+            raise RuntimeError(f"requires_grad must be a bool, got {type(requires_grad).__name__}")
+        if requires_grad:
+            t.requires_grad_(True)
+        return t
+
+    def rebuild_tensor(self, storage, storage_offset, size, stride):
+        return self.rebuild_tensor_v2(storage, storage_offset, size, stride)
+
+    def rebuild_parameter(self, data, requires_grad=True, backward_hooks=None):
+        if not isinstance(data, Tensor) or type(requires_grad) is not bool:
+            raise pickle.UnpicklingError("_rebuild_parameter: expected (Tensor, bool) in the file")
+        return self.parameter(data, requires_grad)
+
+    def rebuild_parameter_with_state(self, data, requires_grad, backward_hooks, state):
+        p = self.rebuild_parameter(data, requires_grad)
+        _set_public_state(p, state)
+        return p
+
+    def rebuild_from_type_v2(self, func, new_type, args, state):
+        """A tensor with attributes (or an allow-listed Tensor subclass): ``func`` must be one of
+        the rebuild functions above, ``new_type`` Tensor, Parameter or allow-listed."""
+        if self.tensor_rebuilds.get(id(func)) is not func or type(args) is not tuple:
+            raise pickle.UnpicklingError(
+                f"_rebuild_from_type_v2: {func!r:.100} is not a tensor rebuild function"
+            )
+        subclass = isinstance(new_type, type) and issubclass(new_type, Tensor)
+        allowed = new_type in (Tensor, self.parameter) or (
+            subclass and (self.trusted or self._user_allowed(new_type))
+        )
+        if not allowed:
+            raise pickle.UnpicklingError(
+                f"_rebuild_from_type_v2: {new_type!r:.100} is not an allowed tensor type"
+            )
+        ret = func(*args)
+        if type(ret) is not new_type:
+            ret = Tensor._make_subclass(new_type, ret, ret.requires_grad)
+        if self.trusted and state:  # weights_only=False: the file's own __setstate__ semantics
+            for part in state if type(state) is tuple else (state,):
+                for k, v in (part or {}).items():
+                    setattr(ret, k, v)
+        else:
+            _set_public_state(ret, state)
+        return ret
+
     def _restore(self, flat: np.ndarray, location: str):
-        """The storage ``flat`` (host bytes read from the file) placed where ``map_location``
+        """The storage ``flat`` (host memory read from the file) placed where ``map_location``
         says: on the host, or copied to a CUDA device."""
         ml = self.map_location
         target = location
@@ -494,30 +748,36 @@ class _Loader:
                 raise TypeError(f"map_location should return a storage, got {type(res).__name__}")
         else:
             raise ValueError(f"Unsupported map_location type {type(ml).__name__}")
-        dev = torch.device(target)
+        try:
+            dev = torch.device(target)
+        except Exception as e:  # noqa: BLE001 - a file's location string is untrusted
+            raise RuntimeError(f"don't know how to restore data location {target!r:.100}") from e
         if dev.type == "cuda":
             if not torch.cuda.is_available():
                 raise RuntimeError(
                     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
                     "False. If you are running on a CPU-only machine, please use torch.load with "
-                    "map_location=torch.device('cpu') to map your storages to the CPU.")
+                    "map_location=torch.device('cpu') to map your storages to the CPU."
+                )
             idx = 0 if dev.index is None else dev.index
             if idx >= torch.cuda.device_count():
                 raise RuntimeError(
                     f"Attempting to deserialize object on CUDA device {idx} but torch.cuda.device_count() is "
                     f"{torch.cuda.device_count()}. Please use torch.load with map_location to map your "
-                    "storages to an existing device.")
+                    "storages to an existing device."
+                )
             return _dev.to_dev(flat, check_device(f"cuda:{idx}"))
+        if dev.type != "cpu":
+            raise RuntimeError(f"don't know how to restore data location {target!r:.100}")
         return flat
 
 
 class _FullUnpickler(pickle.Unpickler):
-    """weights_only=False: any global; PyTorch's names are mapped to fgrad.torch's."""
+    """weights_only=False: any global (trusted files only); PyTorch's names map to fgrad.torch's."""
 
     def __init__(self, file, loader: _Loader) -> None:
         super().__init__(file, encoding="utf-8")
         self.loader = loader
-        self.torch_globals = _torch_globals()
 
     def persistent_load(self, pid):
         return self.loader.persistent_load(pid)
@@ -525,98 +785,186 @@ class _FullUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         if module == "__builtin__":
             module = "builtins"
-        g = self.torch_globals.get((module, name))
-        if g is not None:
+        g = self.loader.names.get((module, name))
+        if g is not None and (module, name) not in _Loader._BUILTINS:  # trusted: the real builtins
             return g
         return super().find_class(_fgrad_name(module), name)
 
 
-class _WeightsOnlyUnpickler(pickle._Unpickler):
-    """weights_only=True: only the globals of `_torch_globals` and `add_safe_globals`, and
-    BUILD only on containers and tensors with public attributes."""
+# ---------------------------------------------------------------------------------------
+# loading: the zip archive
 
-    def __init__(self, file, loader: _Loader) -> None:
-        super().__init__(file, encoding="utf-8")
-        self.loader = loader
-        self.torch_globals = _torch_globals()
 
-    def persistent_load(self, pid):
-        return self.loader.persistent_load(pid)
+_CHUNK = 1 << 24
+_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
+_DEFLATE_MAX_RATIO = 1100  # deflate cannot expand data more than ~1032x
 
-    def find_class(self, module, name):
-        if module == "__builtin__":
-            module = "builtins"
-        g = self.torch_globals.get((module, name))
-        if g is not None:
-            return g
-        full = f"{module}.{name}"
-        if full in _safe_globals:
-            return _safe_globals[full]
-        raise _weights_only_error(
-            f"Unsupported global: GLOBAL {full} was not an allowed global by default. Please use "
-            f"`torch.serialization.add_safe_globals([{name}])` or the "
-            f"`torch.serialization.safe_globals([{name}])` context manager to allowlist this global if you "
-            "trust this class/function.")
 
-    def load_build(self):
-        stack = self.stack
-        state = stack.pop()
-        inst = stack[-1]
-        if isinstance(inst, OrderedDict) and isinstance(state, dict):
-            for k, v in state.items():
-                if k != "_metadata":
-                    raise _weights_only_error(f"cannot set attribute {k!r} of an OrderedDict")
-                setattr(inst, k, v)
+def _corrupt(message: str) -> RuntimeError:
+    return RuntimeError(
+        f"PytorchStreamReader failed reading zip archive: {message} (the file is truncated or corrupted)"
+    )
+
+
+class _Records:
+    """The records of a torch zip archive, read straight into the arrays that hold them."""
+
+    def __init__(self, fh, zf: zipfile.ZipFile, prefix: str) -> None:
+        self.fh, self.zf, self.prefix = fh, zf, prefix
+        fh.seek(0, os.SEEK_END)
+        self.archive_size = fh.tell()
+        order = self.read_small("byteorder", 16)
+        self.swap = order is not None and order.decode("ascii", "replace").strip() not in ("", sys.byteorder)
+
+    def info(self, name: str) -> zipfile.ZipInfo:
+        try:
+            info = self.zf.getinfo(f"{self.prefix}/{name}")
+        except KeyError:
+            raise RuntimeError(f"PytorchStreamReader failed locating file {name}: file not found") from None
+        if info.flag_bits & 0x1:
+            raise _corrupt(f"record {name} is encrypted")
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise _corrupt(f"record {name} uses the unsupported compression method {info.compress_type}")
+        if info.compress_type == zipfile.ZIP_STORED:
+            if info.compress_size != info.file_size:
+                raise _corrupt(
+                    f"record {name} declares {info.file_size} bytes but stores {info.compress_size}"
+                )
+        elif info.file_size > _DEFLATE_MAX_RATIO * info.compress_size + 1024:
+            raise _corrupt(
+                f"record {name} declares {info.file_size} bytes from {info.compress_size} compressed"
+            )
+        if info.header_offset + info.compress_size > self.archive_size:
+            raise _corrupt(f"record {name} of {info.compress_size} bytes runs past the end of the file")
+        return info
+
+    def read_small(self, name: str, limit: int) -> bytes | None:
+        """A small text record (``byteorder``, ``version``), or None if there is none."""
+        if f"{self.prefix}/{name}" not in self.zf.NameToInfo:
+            return None
+        info = self.info(name)
+        if info.file_size > limit:
+            raise _corrupt(f"record {name} is {info.file_size} bytes")
+        return self.read_bytes(info)
+
+    def read_bytes(self, info: zipfile.ZipInfo) -> bytes:
+        try:
+            return self.zf.read(info)
+        except RuntimeError:
+            raise
+        except Exception as e:  # noqa: BLE001 - zipfile reports corruption with many types
+            raise _corrupt(f"{info.filename}: {type(e).__name__}: {e}") from e
+
+    def _data_offset(self, info: zipfile.ZipInfo) -> int:
+        self.fh.seek(info.header_offset)
+        head = self.fh.read(_LOCAL_HEADER.size)
+        if len(head) != _LOCAL_HEADER.size or head[:4] != b"PK\x03\x04":
+            raise _corrupt(f"bad local header of {info.filename}")
+        fields = _LOCAL_HEADER.unpack(head)
+        start = info.header_offset + _LOCAL_HEADER.size + fields[-2] + fields[-1]
+        if start + info.file_size > self.archive_size:
+            raise _corrupt(f"record {info.filename} runs past the end of the file")
+        return start
+
+    def read_into(self, info: zipfile.ZipInfo, out: np.ndarray) -> None:
+        """The record's bytes into ``out`` (uint8, exactly the record's size), CRC-checked."""
+        view = memoryview(out)
+        readinto = getattr(self.fh, "readinto", None)
+        if info.compress_type == zipfile.ZIP_STORED and readinto is not None:
+            self.fh.seek(self._data_offset(info))
+            done = 0
+            while done < len(view):
+                n = readinto(view[done : done + _CHUNK])
+                if not n:
+                    raise _corrupt(f"record {info.filename} is truncated")
+                done += n
+            crc = 0
+            for i in range(0, len(view), _CHUNK):
+                crc = zlib.crc32(view[i : i + _CHUNK], crc)
+            if crc != info.CRC:
+                raise _corrupt(f"CRC-32 mismatch in record {info.filename}")
             return
-        if isinstance(inst, Tensor) and (isinstance(state, dict) or isinstance(state, tuple)):
-            _set_safe_state(inst, state)
-            return
-        if type(inst) in _safe_globals.values() or type(inst) in set(_safe_globals.values()):
-            setstate = getattr(inst, "__setstate__", None)
-            if setstate is not None:
-                setstate(state)
-            else:
-                inst.__dict__.update(state)
-            return
-        raise _weights_only_error(f"Can only build Tensor, Parameter or OrderedDict objects, but got "
-                                  f"{type(inst)}")
+        try:
+            with self.zf.open(info) as src:  # compressed (or no readinto): chunk by chunk
+                done = 0
+                while done < len(view):
+                    chunk = src.read(min(_CHUNK, len(view) - done))
+                    if not chunk:
+                        raise _corrupt(f"record {info.filename} is truncated")
+                    view[done : done + len(chunk)] = chunk
+                    done += len(chunk)
+                src.read(1)  # reaching the end makes zipfile check the CRC
+        except RuntimeError:
+            raise
+        except Exception as e:  # noqa: BLE001 - zipfile reports corruption with many types
+            raise _corrupt(f"{info.filename}: {type(e).__name__}: {e}") from e
 
-    dispatch = pickle._Unpickler.dispatch.copy()
-    dispatch[pickle.BUILD[0]] = load_build
+    def read_storage(self, key: str, storage_type: _StorageType, numel: int) -> np.ndarray:
+        """The flat host array of storage ``key`` (``numel`` elements of ``storage_type``)."""
+        name = f"data/{key}"
+        info = self.info(name)
+        bf16 = storage_type.name == "BFloat16Storage"
+        itemsize = 2 if bf16 else storage_type.dtype.np.itemsize
+        if info.file_size != numel * itemsize:
+            raise RuntimeError(
+                f"PytorchStreamReader: record {name} has {info.file_size} bytes but its storage "
+                f"declares {numel} elements of {itemsize} bytes (the file is corrupted)"
+            )
+        if bf16:
+            return self._read_bfloat16(info, numel)
+        flat = np.empty(numel, storage_type.dtype.np)
+        self.read_into(info, flat.view(np.uint8))
+        if self.swap and itemsize > 1:
+            flat.byteswap(inplace=True)
+        return flat
 
-    def load_reduce(self):
-        stack = self.stack
-        args = stack.pop()
-        func = stack[-1]
-        if not callable(func) or type(func) is _StorageType:
-            raise _weights_only_error(f"Trying to call a non-allowed object {func!r}")
-        stack[-1] = func(*args)
-
-    dispatch[pickle.REDUCE[0]] = load_reduce
-
-    def load_ext(self, *a):  # pragma: no cover - copyreg extensions are never allowed
-        raise _weights_only_error("copyreg extension codes are not allowed")
-
-    for _op in (pickle.EXT1, pickle.EXT2, pickle.EXT4):
-        dispatch[_op[0]] = load_ext
+    def _read_bfloat16(self, info: zipfile.ZipInfo, numel: int) -> np.ndarray:
+        # NumPy has no bfloat16: widen to float32 (exact: bfloat16 is the top half of a float32)
+        warnings.warn(
+            "fgrad.torch has no bfloat16; bfloat16 tensors are loaded as float32", UserWarning, stacklevel=6
+        )
+        halves = np.empty(numel, np.uint16)
+        self.read_into(info, halves.view(np.uint8))
+        if self.swap:
+            halves.byteswap(inplace=True)
+        out = np.empty(numel, np.uint32)
+        np.left_shift(halves, 16, out=out, dtype=np.uint32)
+        return out.view(np.float32)
 
 
-def _view_of_storage(st, offset: int, size: tuple, stride: tuple) -> Tensor:
-    """A tensor over a loaded storage, sharing memory with the other tensors of that storage."""
-    if isinstance(st, _Loaded):
-        if st.typed is None:
-            st.typed = TypedStorage(st.flat, D.from_np(st.flat.dtype))
-        base = torch.Tensor(st.typed)
-    elif isinstance(st, Tensor):
-        base = st
-    else:
-        base = torch.Tensor(st)
-    if hasattr(base, "as_strided"):
-        return base.as_strided(size, stride, offset)
-    flat = base._buf
-    item = flat.itemsize
-    arr = _dev.as_strided(flat[offset:], size, tuple(s * item for s in stride))
-    return _wrap(arr)
+_LEGACY_MAGIC = b"\x80\x02\x8a\x0al\xfc\x9cF\xf9 j\xa8P\x19."
+
+
+def _open_archive(fh) -> zipfile.ZipFile:
+    head = fh.read(len(_LEGACY_MAGIC))
+    fh.seek(0)
+    if head == _LEGACY_MAGIC:
+        raise RuntimeError(
+            "fgrad.torch.load reads the zip-file format written by torch.save since PyTorch 1.6; "
+            "this file is in the legacy format (torch.save(..., "
+            "_use_new_zipfile_serialization=False)): load and re-save it with PyTorch"
+        )
+    try:
+        return zipfile.ZipFile(fh)
+    except zipfile.BadZipFile as e:
+        if head[:4] == b"PK\x03\x04":
+            raise _corrupt(f"failed finding central directory ({e})") from e
+        raise RuntimeError(
+            "fgrad.torch.load reads the zip-file format written by torch.save since PyTorch 1.6 "
+            "(and by fgrad.torch.save); this file is not a zip archive"
+        ) from e
+    except Exception as e:  # noqa: BLE001 - zipfile reports corruption with many types
+        raise _corrupt(f"{type(e).__name__}: {e}") from e
+
+
+def _valid_pickle_rest(data: bytes) -> bool:
+    """Whether ``data`` is a well-formed pickle up to its STOP (parsed, never run)."""
+    try:
+        for _ in pickletools.genops(data):
+            pass
+    except Exception:  # noqa: BLE001 - any parse failure means "not well-formed"
+        return False
+    return True
 
 
 def _default_weights_only(pickle_module) -> bool:
@@ -627,70 +975,57 @@ def _default_weights_only(pickle_module) -> bool:
     return pickle_module is None
 
 
-def load(f, map_location=None, pickle_module: Any = None, *, weights_only: bool | None = None,
-         mmap: bool | None = None, **pickle_load_args: Any) -> Any:
+def load(
+    f,
+    map_location=None,
+    pickle_module: Any = None,
+    *,
+    weights_only: bool | None = None,
+    mmap: bool | None = None,
+    **pickle_load_args: Any,
+) -> Any:
     """Load an object saved with `save` (or with PyTorch's ``torch.save``).
 
     ``map_location``: None (keep each storage's location), a device or string, a dict
     ``{'cuda:1': 'cuda:0'}``, or a callable ``(storage, location) -> storage``.
-    ``weights_only`` (default True): refuse anything but tensors and plain containers; pass
+    ``weights_only`` (default True): build only tensors, parameters, storages, dtypes, sizes,
+    devices and plain containers, never calling anything else (see docs/security.md); pass
     False only for files you trust (it runs pickle's full machinery, i.e. arbitrary code).
+
+    Example::
+
+        >>> import io, fgrad.torch as torch
+        >>> buf = io.BytesIO(); torch.save([torch.tensor([1, 2])], buf); _ = buf.seek(0)
+        >>> torch.load(buf)
+        [tensor([1, 2])]
     """
     if weights_only is None:
         weights_only = _default_weights_only(pickle_module)
     if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
-    close = False
-    if isinstance(f, (str, os.PathLike)):
-        fh = open(f, "rb")
-        close = True
-    else:
-        fh = f
-    try:
-        if not zipfile.is_zipfile(fh):
-            raise RuntimeError("fgrad.torch.load reads the zip-file format written by torch.save since "
-                               "PyTorch "
-                               "1.6 (and by fgrad.torch.save); this file is not a zip archive")
-        fh.seek(0)
-        with zipfile.ZipFile(fh) as zf:
-            names = zf.namelist()
-            pkl = next((n for n in names if n.endswith("/data.pkl") and n.count("/") == 1), None)
-            if pkl is None:
-                raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
-            prefix = pkl.split("/", 1)[0]
-            loader = _Loader(zf, prefix, map_location)
-            data = io.BytesIO(zf.read(pkl))
-            unpickler = _WeightsOnlyUnpickler(data, loader) if weights_only else _FullUnpickler(data, loader)
-            try:
-                result = unpickler.load()
-            except pickle.UnpicklingError:
-                raise
-            except RuntimeError:
-                raise
-            except Exception as e:  # noqa: BLE001 — restricted unpickling fails with UnpicklingError
-                if weights_only:
-                    raise _weights_only_error(f"{type(e).__name__}: {e}") from e
-                raise
-    finally:
-        if close:
-            fh.close()
-    return _storages_out(result)
-
-
-def _storages_out(obj):
-    """Loaded storages that are not under a tensor become TypedStorages."""
-    if type(obj) is _Loaded:
-        if obj.typed is None:
-            obj.typed = TypedStorage(obj.flat, D.from_np(obj.flat.dtype))
-        return obj.typed
-    if type(obj) in (dict, OrderedDict):
-        for k, v in obj.items():
-            if type(v) in (_Loaded, dict, OrderedDict, list):
-                obj[k] = _storages_out(v)
-    elif type(obj) is list:
-        for i, v in enumerate(obj):
-            if type(v) in (_Loaded, dict, OrderedDict, list):
-                obj[i] = _storages_out(v)
-    return obj
-
-
+    with contextlib.ExitStack() as stack:
+        if isinstance(f, (str, os.PathLike)):
+            fh = stack.enter_context(open(f, "rb"))
+        elif getattr(f, "seekable", lambda: False)():
+            fh = f
+            fh.seek(0)
+        else:  # a pipe or socket: zip needs random access
+            fh = io.BytesIO(f.read())
+        zf = stack.enter_context(_open_archive(fh))
+        names = zf.namelist()
+        pkl = next((n for n in names if n.endswith("/data.pkl") and n.count("/") == 1), None)
+        if pkl is None:
+            raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
+        records = _Records(fh, zf, pkl.split("/", 1)[0])
+        data = records.read_bytes(records.info("data.pkl"))
+        loader = _Loader(records, map_location, trusted=not weights_only)
+        if not weights_only:
+            return _FullUnpickler(io.BytesIO(data), loader).load()
+        try:
+            return RestrictedUnpickler(data, loader).load()
+        except pickle.UnpicklingError as e:
+            if "Weights only load failed" in str(e) and not _valid_pickle_rest(data):
+                raise pickle.UnpicklingError(
+                    f"the pickle in this file is corrupted: {e.args[0].splitlines()[-1]}"
+                ) from None
+            raise

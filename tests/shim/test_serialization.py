@@ -6,6 +6,9 @@ from __future__ import annotations
 import io
 import os
 import pickle
+import stat
+import sys
+import tracemalloc
 import zipfile
 
 import numpy as np
@@ -256,3 +259,96 @@ def test_fgrad_reads_pytorch_files(tmp_path) -> None:
     fm.eval()
     x = np.random.default_rng(1).standard_normal((4, 2)).astype(np.float32)
     assert np.allclose(fm(ft.tensor(x)).detach().numpy(), tm(t.tensor(x)).detach().numpy(), atol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------
+# streaming loads and atomic saves
+
+
+def _traced_peak(fn):
+    tracemalloc.start()
+    try:
+        out = fn()
+        return out, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_load_streams_storages_into_their_buffers(tmp_path) -> None:
+    n = 4 * 2**20  # 16 MiB of float32 in one storage, and the same again in 16 small ones
+    big = np.random.default_rng(0).standard_normal(n, dtype=np.float32)
+    for obj in ({"w": ft.tensor(big)}, {f"w{k}": ft.tensor(big[k::16]) for k in range(16)}):
+        path = tmp_path / "ckpt.pt"
+        ft.save(obj, path)
+        got, peak = _traced_peak(lambda: ft.load(path))  # noqa: B023
+        assert peak < 1.1 * big.nbytes + 2**20, f"load peak {peak / 2**20:.1f} MiB for a 16 MiB file"
+        for k, v in obj.items():
+            assert np.array_equal(got[k].numpy(), v.numpy())
+
+
+@needs_torch
+def test_load_of_pytorch_checkpoint_peak_memory(tmp_path) -> None:
+    path = tmp_path / "torch.pt"
+    _torch.save({"w": _torch.randn(4 * 2**20), "b": _torch.arange(1000)}, path)
+    got, peak = _traced_peak(lambda: ft.load(path))
+    assert peak < 1.1 * 16 * 2**20 + 2**20
+    assert np.array_equal(got["w"].numpy(), _torch.load(path)["w"].numpy())
+
+
+def test_big_endian_files_are_byteswapped() -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("a/data.pkl", b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storage"
+                    b"ctorch\nIntStorage\nX\x01\x00\x00\x000X\x03\x00\x00\x00cpuK\x02tQK\x00K\x02\x85K\x01"
+                    b"\x85\x89NtR.")
+        zf.writestr("a/byteorder", "big" if sys.byteorder == "little" else "little")
+        zf.writestr("a/data/0", np.array([1, 258], dtype=np.int32).byteswap().tobytes())
+    buf.seek(0)
+    assert ft.load(buf).tolist() == [1, 258]
+
+
+def test_save_is_atomic(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "model.pt"
+    ft.save({"v": ft.tensor([1.0])}, path)
+    old = path.read_bytes()
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+
+    def crash(*args, **kw):
+        raise KeyboardInterrupt("power cut")
+
+    with monkeypatch.context() as m:  # a crash in the middle of writing the archive
+        real_write = S._write_archive
+
+        def torn(obj_pickle, order, prefix, target, disable):
+            target.write(b"PK\x03\x04 half a file")
+            crash()
+
+        m.setattr(S, "_write_archive", torn)
+        with pytest.raises(KeyboardInterrupt):
+            ft.save({"v": ft.tensor([2.0])}, path)
+        assert real_write is not torn
+    assert path.read_bytes() == old  # the old file is intact
+    assert os.listdir(tmp_path) == ["model.pt"]  # and no temporary file is left behind
+    ft.save({"v": ft.tensor([3.0])}, path)
+    assert ft.load(path)["v"].tolist() == [3.0] and synced
+    assert os.listdir(tmp_path) == ["model.pt"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o666 & ~umask  # as a plain open() would create it
+
+
+def test_atomic_save_keeps_links_modes_and_special_files(tmp_path) -> None:
+    real = tmp_path / "real.pt"
+    link = tmp_path / "link.pt"
+    ft.save(ft.tensor([1.0]), real)
+    os.chmod(real, 0o600)
+    link.symlink_to(real)
+    ft.save(ft.tensor([2.0]), link)  # through the link: the target is replaced, the link stays
+    assert link.is_symlink() and ft.load(real).tolist() == [2.0]
+    assert stat.S_IMODE(os.stat(real).st_mode) == 0o600  # an existing file keeps its permissions
+    assert sorted(os.listdir(tmp_path)) == ["link.pt", "real.pt"]
+    if os.path.exists(os.devnull):  # a device is written to, never renamed over
+        ft.save(ft.tensor([3.0]), os.devnull)
+        assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
