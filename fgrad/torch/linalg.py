@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from . import _conventions as _conv
 from . import _dtypes as D
 from ._ops import _fnp, _op, _out, _return_type, vector_norm  # noqa: F401
 from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_power, slogdet  # noqa: F401
@@ -124,6 +125,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
         fnp = _fnp()
         if d != (nd - 2, nd - 1):
             v = fnp.moveaxis(v, d, (-2, -1))
+        if ord == "fro":  # gradient 0 at the zero matrix (PyTorch)
+            return _conv.root_zero_grad(fnp.sum(fnp.real(v * fnp.conj(v)), axis=(-2, -1)), 2.0)
         return fnp.linalg.matrix_norm(v, keepdims=False, ord=ord)
 
     def fwd(v):

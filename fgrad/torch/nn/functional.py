@@ -35,6 +35,7 @@ import fgrad.torch as torch
 from fgrad import lax
 from fgrad import nn as fnn
 
+from .. import _conventions as _conv
 from .. import _device as _dev
 from .._tensor import Tensor
 from ._defop import buf, defop, is_concrete, wrap
@@ -248,13 +249,14 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
-    """``clamp(x, min_val, max_val)`` (gradient 0 outside the interval)."""
+    """``clamp(x, min_val, max_val)``; the gradient is 1 strictly inside the interval and 0
+    on its boundary and outside (PyTorch: ``hardtanh'(±1) = 0``, ``relu6'(0) = relu6'(6) = 0``)."""
     lo, hi = float(min_val), float(max_val)
     if lo > hi:
         raise ValueError("min_val cannot be greater than max_val")
 
     def fn(x):
-        return fnp.clip(x, lo, hi)
+        return _conv.clamp_interior(x, lo, hi)
 
     def fwd(x):
         return np.clip(x, lo, hi).astype(x.dtype, copy=False)
@@ -387,17 +389,19 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
-    """``clamp(x / 6 + 1/2, 0, 1)``."""
+    """``clamp(x / 6 + 1/2, 0, 1)``; gradient 1/6 strictly inside (-3, 3), 0 at ±3 (PyTorch)."""
     def fn(x):
-        return fnp.clip(x / 6.0 + 0.5, 0.0, 1.0)
+        return _conv.clamp_interior(x / 6.0 + 0.5, 0.0, 1.0)
 
     return _act("HardsigmoidBackward0", ("hardsigmoid",), fn, input, None, inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
-    """``x * hardsigmoid(x)``."""
+    """``x * hardsigmoid(x)``; PyTorch's gradient: 0 for ``x <= -3``, ``x / 3 + 1/2`` for
+    ``-3 < x < 3``, 1 for ``x >= 3``."""
     def fn(x):
-        return x * fnp.clip(x / 6.0 + 0.5, 0.0, 1.0)
+        zero = fnp.zeros_like(x)
+        return fnp.where(x <= -3.0, zero, fnp.where(x >= 3.0, x, x * (x + 3.0) / 6.0))
 
     return _act("HardswishBackward0", ("hardswish",), fn, input, None, inplace)
 
@@ -1428,7 +1432,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
             return losses
         if reduction == "sum":
             return fnp.sum(losses)
-        return fnp.sum(losses) / fnp.sum(wi)
+        # all targets ignored: 0/0 = NaN as in PyTorch, but a zero gradient, not NaN
+        return _conv.divide_or_nan(fnp.sum(losses), fnp.sum(wi))
 
     def fwd(x, t, *w):
         valid = t != ii
@@ -1518,9 +1523,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_averag
     has_w = weight is not None
 
     def fn(x, t, *w):
-        lx = fnp.maximum(fnp.log(x), -100.0)
-        l1x = fnp.maximum(fnp.log1p(-x), -100.0)
-        loss = -(t * lx + (1 - t) * l1x)
+        loss = _conv.binary_cross_entropy(x, t)  # PyTorch's clamp and finite gradient at 0 and 1
         if has_w:
             loss = loss * w[0]
         return red(loss)
@@ -1640,7 +1643,11 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
                           size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
-    cos = cosine_similarity(input1, input2, dim=-1, eps=1e-12)
+    # PyTorch's formula: eps added to each squared magnitude (finite value and gradient when a
+    # vector is zero)
+    eps = 1e-12
+    mag = ((input1 * input1).sum(-1) + eps) * ((input2 * input2).sum(-1) + eps)
+    cos = (input1 * input2).sum(-1) / mag.sqrt()
     zeros = torch.zeros_like(cos)
     loss = torch.where(target == 1, 1 - cos, torch.where(target == -1, (cos - margin).clamp_min(0), zeros))
     return _reduce_t(loss, reduction)
