@@ -28,6 +28,7 @@ from ..ops import reductions as R
 from ..ops import shape as S
 from . import _conventions as _conv
 from . import _device as _dev
+from . import _errors
 from . import _dtypes as D
 from ._device import DEV as _DEV
 from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
@@ -217,7 +218,10 @@ def _op_dev(name, key, fn, args, multi=False, edges=None):
     """`_op` on the CUDA device: the fgrad definition runs there (the core's backend)."""
     args = _unify(args)
     bufs = [a._buf if isinstance(a, Tensor) else a for a in args]
-    r = _run_fn(fn, bufs, multi)
+    try:
+        r = _run_fn(fn, bufs, multi)
+    except _errors.TRANSLATED as e:
+        raise _errors.translate(e, name, args) from e
     outs = [_new(o) for o in r] if multi else [_new(r)]
     if STATE.enabled:
         for a in args:
@@ -240,7 +244,10 @@ def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
                         return _op_dev(name, key, fn, args, multi, edges)
                 return _functional(fn, args, multi)
     bufs = [a if type(a) is _nd else a._buf for a in args]
-    r = fwd(*bufs) if fwd is not None else _run_fn(fn, bufs, multi)
+    try:
+        r = fwd(*bufs) if fwd is not None else _run_fn(fn, bufs, multi)
+    except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
+        raise _errors.translate(e, name, args) from e
     outs = [_new(o) for o in r] if multi else [_new(r)]
     if STATE.enabled:
         for a in args:
@@ -1053,12 +1060,15 @@ def _scalar_or_tensor(x, name):
         return x
     if isinstance(x, np.generic):
         return x.item()
-    if isinstance(x, (np.ndarray, list, tuple)):
+    if isinstance(x, np.ndarray):
         from ._ops_creation import tensor
 
         return tensor(x)
     if isinstance(x, (int, float, bool, complex)):
         return x
+    if isinstance(x, (list, tuple)):  # PyTorch does not convert sequences in binary ops
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {t.__name__} "
+                        f"(convert it with torch.tensor(...) first)")
     raise TypeError(f"{name}(): argument 'other' must be Tensor or Number, not {t.__name__}")
 
 
@@ -1749,6 +1759,11 @@ def where(condition, input=None, other=None, *, out=None):
     c = condition if isinstance(condition, Tensor) else _as_tensor_arg(condition, "where")
     cb = c._buf
     if cb.dtype != _bool:
+        if cb.dtype != np.uint8:  # PyTorch accepts bool (and, deprecated, uint8) conditions only
+            raise RuntimeError(
+                f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                f"{_type_name(cb.dtype)} (use a comparison such as x > 0, or condition.bool())"
+            )
         cb = cb.astype(bool)
     x, y = input, other
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):
@@ -2093,8 +2108,14 @@ def aminmax(input, *, dim=None, keepdim=False):
     )
 
 
+def _check_arg_reduction(name, b, dim) -> None:
+    if dim is None and b.size == 0:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+
+
 def argmax(input, dim=None, keepdim=False):
     b = input._buf
+    _check_arg_reduction("argmax", b, dim)
     if dim is None:
         r = _argmax_nan(b.reshape(-1), 0)
         return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
@@ -2105,6 +2126,7 @@ def argmax(input, dim=None, keepdim=False):
 
 def argmin(input, dim=None, keepdim=False):
     b = input._buf
+    _check_arg_reduction("argmin", b, dim)
     if dim is None:
         r = _argmin_nan(b.reshape(-1), 0)
         return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
@@ -2308,11 +2330,20 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     return res if out is None else _out(out, res, "logsumexp")
 
 
+def _float_kernel(name, b) -> None:
+    if b.dtype.kind not in "fc":
+        raise NotImplementedError(
+            f'"{name}_lastdim_kernel_impl" not implemented for \'{_type_name(b.dtype)}\' '
+            f"(pass a floating-point tensor, or dtype=torch.float32)"
+        )
+
+
 def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     from .. import nn as fnn
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
+    _float_kernel("softmax", b)
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
@@ -2332,6 +2363,7 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
+    _float_kernel("log_softmax", b)
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
@@ -2465,7 +2497,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     if b.ndim == 0:
         return _return_type("kthvalue")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
     if not 1 <= k <= b.shape[d]:
-        raise IndexError(f"kthvalue(): selected number k out of range for dimension {d}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     idx = _sort_idx(b, d, False)[(slice(None),) * d + (slice(k - 1, k),)].copy()
     vals = _select_along("kthvalue", "KthvalueBackward0", input, idx, d, keepdim)
     res = _return_type("kthvalue")(vals, _new(idx if keepdim else np.squeeze(idx, d)))

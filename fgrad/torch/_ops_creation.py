@@ -72,8 +72,11 @@ def _infer_np_dtype(data) -> np.dtype:
             kinds.add("f")
         elif isinstance(d, (builtins.complex, np.complexfloating)):
             kinds.add("c")
-        else:
+        elif isinstance(d, str):
             raise TypeError(f"new(): invalid data type '{type(d).__name__}'")
+        else:
+            raise RuntimeError(f"Could not infer dtype of {type(d).__name__} (torch.tensor takes numbers, "
+                               f"nested lists of numbers, NumPy arrays or Tensors)")
     if tensor_dt:
         r = tensor_dt[0]
         for t in tensor_dt[1:]:
@@ -213,6 +216,8 @@ def _sizes(size) -> tuple:
 
 
 def _dt(dtype) -> np.dtype:
+    if isinstance(dtype, str):  # PyTorch takes torch.dtype (or a Python type), not a name
+        raise TypeError(f"argument 'dtype' must be torch.dtype, not str (use torch.{dtype.split('.')[-1]})")
     return D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
 
 
@@ -311,6 +316,9 @@ def eye(
     n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
 ) -> Tensor:
     idx = check_device(device)
+    for arg_name, v in (("n", n), ("m", m)):
+        if v is not None and v < 0:
+            raise RuntimeError(f"{arg_name} must be greater or equal to 0, got {v}")
     return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad, out, idx)
 
 

@@ -8,6 +8,8 @@ import math
 import numpy as np
 
 from . import _conventions as _conv
+from . import _errors
+from ._errors import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError)
 from . import _dtypes as D
 from ._ops import _fnp, _op, _out, _return_type, vector_norm  # noqa: F401
 from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_power, slogdet  # noqa: F401
@@ -100,7 +102,7 @@ def cholesky(A, *, upper=False, out=None):
     try:
         np.linalg.cholesky(A._buf)
     except np.linalg.LinAlgError:
-        raise RuntimeError(
+        raise _errors.LinAlgError(
             "linalg.cholesky: The factorization could not be completed because the input is not "
             "positive-definite."
         ) from None

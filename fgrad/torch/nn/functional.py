@@ -151,6 +151,10 @@ def _xwt(x, w):
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one node (``AddmmBackward0`` for a batch of vectors)."""
+    for pos, (arg_name, v) in enumerate((("input", input), ("weight", weight)), 1):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"linear(): argument '{arg_name}' (position {pos}) must be Tensor, not "
+                            f"{type(v).__name__}")
     xb, wb = buf(input), buf(weight)
     if is_concrete(input) and is_concrete(weight):
         if xb.shape[-1:] != wb.shape[-1:] and wb.ndim == 2:

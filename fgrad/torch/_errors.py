@@ -1,0 +1,113 @@
+"""PyTorch's exception types for errors raised deep inside an op.
+
+The shim validates its arguments where PyTorch does and raises PyTorch's messages.  What
+slips past those checks fails inside NumPy (a ``ValueError`` about broadcasting, an
+``IndexError`` from a gather, ``numpy.linalg.LinAlgError``...).  PyTorch users catch
+``RuntimeError``, so the shim's dispatch (`_ops._op`, the funnel every recorded op goes
+through) hands such an exception to `translate`, which returns the ``RuntimeError`` (or
+`LinAlgError`, a ``RuntimeError`` as in PyTorch) to raise instead: it names the op, the
+inputs' shapes and dtypes and, where there is one, the fix.  The original exception stays
+attached as ``__cause__``.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> try:
+    ...     torch.linalg.solve(torch.zeros(2, 2), torch.ones(2))
+    ... except torch.linalg.LinAlgError as e:
+    ...     print(str(e).split(":")[0])
+    linalg_solve
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+__all__ = ["LinAlgError", "TRANSLATED", "translate", "op_name", "describe_inputs"]
+
+
+class LinAlgError(RuntimeError):
+    """A linear-algebra op failed on its input (singular or not positive-definite matrix):
+    ``torch.linalg.LinAlgError``, a subclass of ``RuntimeError``."""
+
+
+# the exception types NumPy (and the core's shape checks) raise from inside an op's
+# computation.  A plain IndexError is left alone: PyTorch raises IndexError for indexing out
+# of range too, and the shim raises it deliberately there; an out-of-range axis (NumPy's
+# AxisError, also an IndexError) becomes PyTorch's "Dimension out of range" IndexError.
+TRANSLATED = (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError, np.exceptions.AxisError)
+
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+
+
+def op_name(gname: str) -> str:
+    """The op's name from its ``grad_fn`` name: ``'LinalgSolveBackward0'`` -> ``'linalg_solve'``.
+
+    >>> op_name("IndexAddBackward0")
+    'index_add'
+    """
+    base = _BACKWARD_SUFFIX.sub("", gname)
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", base).lower() or gname
+
+
+def describe_inputs(args) -> str:
+    """``'Tensor[2, 3] float32, Tensor[4] int64'`` for an op's tensor/array arguments.
+
+    >>> describe_inputs([np.zeros((2, 3), np.float32)])
+    'Tensor[2, 3] float32'
+    """
+    parts = []
+    for a in args:
+        b = getattr(a, "_buf", a)
+        shape, dtype = getattr(b, "shape", None), getattr(b, "dtype", None)
+        if shape is None or dtype is None:
+            parts.append(type(a).__name__)
+        else:
+            parts.append(f"Tensor{list(shape)} {np.dtype(dtype).name}")
+    return ", ".join(parts)
+
+
+def _broadcast_mismatch(shapes):
+    """PyTorch's message for the first pair of shapes that do not broadcast, or None."""
+    for i in range(len(shapes)):
+        for j in range(i + 1, len(shapes)):
+            s1, s2 = shapes[i], shapes[j]
+            n = max(len(s1), len(s2))
+            p1 = (1,) * (n - len(s1)) + tuple(s1)
+            p2 = (1,) * (n - len(s2)) + tuple(s2)
+            for k in range(n - 1, -1, -1):
+                if p1[k] != p2[k] and p1[k] != 1 and p2[k] != 1:
+                    return (f"The size of tensor a ({p1[k]}) must match the size of tensor b ({p2[k]}) at "
+                            f"non-singleton dimension {k}")
+    return None
+
+
+def translate(exc: BaseException, gname: str, args) -> BaseException:
+    """The PyTorch-typed exception to raise for ``exc``, raised while computing the op whose
+    ``grad_fn`` name is ``gname`` on ``args``.
+
+    >>> e = translate(ValueError("bad"), "WhereBackward0", [np.zeros(2)])
+    >>> type(e).__name__, str(e)
+    ('RuntimeError', 'where: bad (inputs: Tensor[2] float64)')
+    """
+    op = op_name(gname)
+    inputs = describe_inputs(args)
+    msg = str(exc).strip() or type(exc).__name__
+    if isinstance(exc, np.exceptions.AxisError):
+        return IndexError(f"{op}: Dimension out of range ({msg}; inputs: {inputs})")
+    if isinstance(exc, np.linalg.LinAlgError):
+        return LinAlgError(
+            f"{op}: {msg} (inputs: {inputs}). The matrix is singular or not positive-definite: "
+            f"check the input, or use linalg.pinv/linalg.lstsq, or add a small multiple of the identity"
+        )
+    if isinstance(exc, ValueError) and "broadcast" in msg:
+        shapes = [tuple(getattr(getattr(a, "_buf", a), "shape", ())) for a in args]
+        torch_msg = _broadcast_mismatch(shapes)
+        if torch_msg is not None:
+            return RuntimeError(
+                f"{torch_msg} ({op}: inputs {inputs}; make the shapes broadcastable, e.g. with "
+                f"unsqueeze/expand, or fix the input)"
+            )
+    return RuntimeError(f"{op}: {msg} (inputs: {inputs})")
