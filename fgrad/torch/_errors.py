@@ -21,11 +21,14 @@ Example::
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 
 import numpy as np
 
-__all__ = ["LinAlgError", "TRANSLATED", "translate", "op_name", "describe_inputs"]
+__all__ = ["LinAlgError", "TRANSLATED", "translate", "op_name", "describe_inputs", "public",
+           "wrap_public_functions"]
 
 
 class LinAlgError(RuntimeError):
@@ -111,3 +114,62 @@ def translate(exc: BaseException, gname: str, args) -> BaseException:
                 f"unsqueeze/expand, or fix the input)"
             )
     return RuntimeError(f"{op}: {msg} (inputs: {inputs})")
+
+
+def _wrong_argument(fn, name: str, args, kwargs, exc: AttributeError):
+    """PyTorch's TypeError if ``exc`` says one of the caller's own arguments is not a Tensor
+    (the op read a Tensor attribute of it), else None."""
+    obj = getattr(exc, "obj", None)
+    if obj is None or isinstance(obj, type):
+        return None
+    params = None
+    try:
+        params = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        params = []
+    for i, a in enumerate(args):
+        if a is obj:
+            pname = params[i] if i < len(params) else f"#{i + 1}"
+            return TypeError(f"{name}(): argument '{pname}' (position {i + 1}) must be Tensor, not "
+                             f"{type(obj).__name__}")
+    for k, a in kwargs.items():
+        if a is obj:
+            return TypeError(f"{name}(): argument '{k}' must be Tensor, not {type(obj).__name__}")
+    return None
+
+
+def public(fn, name: str | None = None):
+    """``fn`` as a public entry point: an argument that is not a Tensor where the op needs one
+    raises PyTorch's ``TypeError`` naming the argument, instead of an ``AttributeError`` from
+    inside.  No cost unless an exception is raised.
+
+    >>> import fgrad.torch as torch
+    >>> try:
+    ...     torch.relu("x")
+    ... except TypeError as e:
+    ...     print(e)
+    relu(): argument 'input' (position 1) must be Tensor, not str
+    """
+    op = name or fn.__name__
+
+    @functools.wraps(fn)
+    def entry(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except AttributeError as e:
+            wrong = _wrong_argument(fn, op, args, kwargs, e)
+            if wrong is None:
+                raise
+            raise wrong from None
+
+    entry.__fgrad_public__ = True
+    return entry
+
+
+def wrap_public_functions(namespace: dict, module_prefix: str = "fgrad.torch") -> None:
+    """Replace each public function of ``namespace`` defined in fgrad's shim by `public` of it."""
+    for key, value in list(namespace.items()):
+        if (key.startswith("_") or not inspect.isfunction(value) or getattr(value, "__fgrad_public__", False)
+                or not getattr(value, "__module__", "").startswith(module_prefix)):
+            continue
+        namespace[key] = public(value, key)

@@ -953,7 +953,7 @@ def square_(self):
 
 
 def positive(input):
-    return input
+    return _as_tensor_arg(input, "positive")
 
 
 def round(input, *, decimals=0, out=None):  # noqa: A001
@@ -1021,6 +1021,7 @@ def signbit(input, *, out=None):
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    input = _as_tensor_arg(input, "nan_to_num")
     def fn(x):
         return _fnp().nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
