@@ -100,6 +100,8 @@ def translate(exc: BaseException, gname: str, args) -> BaseException:
     msg = str(exc).strip() or type(exc).__name__
     if isinstance(exc, np.exceptions.AxisError):
         return IndexError(f"{op}: Dimension out of range ({msg}; inputs: {inputs})")
+    if isinstance(exc, np.linalg.LinAlgError) and ("dimension" in msg or "square" in msg):
+        return RuntimeError(f"{op}: {msg} (inputs: {inputs})")  # a shape error, not a numerical one
     if isinstance(exc, np.linalg.LinAlgError):
         return LinAlgError(
             f"{op}: {msg} (inputs: {inputs}). The matrix is singular or not positive-definite: "

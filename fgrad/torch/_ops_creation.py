@@ -125,7 +125,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     try:
         buf = np.array(_to_nested(data), dtype=npd)
     except ValueError as e:
-        raise ValueError(str(e)) from None
+        raise ValueError(_ragged_message(data) or str(e)) from None
     if buf.dtype == object:
         raise ValueError("expected sequence of equal-length sequences")
     return _finish(buf, requires_grad, None, idx)
@@ -213,6 +213,25 @@ def _sizes(size) -> tuple:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
         out.append(int(s))
     return tuple(out)
+
+
+def _ragged_message(data) -> str | None:
+    """PyTorch's message for a nested list whose lengths differ (breadth-first, no recursion)."""
+    level = [data]
+    dim = 0
+    while level:
+        seqs = [x for x in level if isinstance(x, (list, tuple))]
+        if not seqs:
+            return None
+        n = len(seqs[0])
+        for x in level:
+            if not isinstance(x, (list, tuple)):
+                return f"expected sequence of length {n} at dim {dim} (got a scalar)"
+            if len(x) != n:
+                return f"expected sequence of length {n} at dim {dim} (got {len(x)})"
+        level = [y for x in level for y in x]
+        dim += 1
+    return None
 
 
 def _dt(dtype) -> np.dtype:
