@@ -126,6 +126,7 @@ SINGULAR = [
         lambda t, F, a, b: F.pairwise_distance(a.reshape(1, 2), b.reshape(1, 2)),
         (A(1.0, 2.0), A(1.0, 2.0)),
     ),
+    ("pdist_eq", lambda t, F, a: F.pdist(a.reshape(3, 2)), (A(1.0, 2.0, 1.0, 2.0, 0.0, 1.0),)),
     ("sqrt_0", lambda t, F, x: t.sqrt(x), (A(0.0, 1.0),)),
     ("rsqrt_0", lambda t, F, x: t.rsqrt(x), (A(0.0, 1.0),)),
     ("pow_00", lambda t, F, x, y: t.pow(x, y), (A(0.0, 0.0, 0.0, 2.0), A(0.0, 1.0, 2.0, 0.0))),
@@ -527,6 +528,11 @@ TORCH = {
         [1.414213562373095e-06],
         [[0.7071067811865476, 0.7071067811865476], [-0.7071067811865476, -0.7071067811865476]],
     ),
+    "pdist_eq": (
+        [0.0, 1.4142135623730951, 1.4142135623730951],
+        [[0.7071067811865475, 0.7071067811865475, 0.7071067811865475, 0.7071067811865475, -1.414213562373095,
+          -1.414213562373095]],
+    ),
     "sqrt_0": ([0.0, 1.0], [[inf, 0.5]]),
     "rsqrt_0": ([inf, 1.0], [[-inf, -0.5]]),
     "pow_00": ([1.0, 0.0, 0.0, 1.0], [[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.6931471805599453]]),
@@ -831,3 +837,27 @@ def test_nanmedian_ignores_nan_and_records():
     m.backward()
     assert float(m) == 1.0 and m.grad_fn is not None
     np.testing.assert_array_equal(x.grad.numpy(), [[0.5, 0, 0, 0], [0, 0.5, 0, 0]])
+
+
+@pytest.mark.parametrize("name", ["bce_p0", "std_const", "det_singular", "atan2_00", "hardtanh", "fmax_tie",
+                                  "nanmedian", "relu6", "vector_norm_3_0", "logit_01", "matrix_norm_fro0"])
+def test_on_cuda_device_same_numbers(name):
+    """The convention definitions run on the CUDA device (the fake device without a GPU)."""
+    from fgrad.testing import fake_device
+
+    prev = fake_device.BACKEND
+    prev_platform = prev.platform if prev is not None else None
+    fake_device.install(platform="cuda")
+    try:
+        fn, xs = CASES[name]
+        ts = [ft.tensor(x, dtype=ft.float64, device="cuda", requires_grad=True) for x in xs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = fn(ft, FF, *ts)
+            grads = ft.autograd.grad(out.sum(), ts, allow_unused=True)
+        got = (out.detach().cpu().numpy(), [None if g is None else g.cpu().numpy() for g in grads])
+    finally:
+        fake_device.uninstall()
+        if prev_platform is not None:
+            fake_device.install(platform=prev_platform)
+    _assert_same(got, OURS.get(name, TORCH[name]), f"cuda {name}")

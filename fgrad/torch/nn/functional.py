@@ -45,7 +45,7 @@ __all__ = [
     "leaky_relu_", "prelu", "rrelu", "glu", "gelu", "silu", "mish", "hardtanh", "hardtanh_",
     "hardsigmoid", "hardswish", "hardshrink", "softshrink", "tanhshrink", "threshold", "threshold_",
     "logsigmoid", "softplus", "softsign", "sigmoid", "tanh", "softmax", "softmin", "log_softmax",
-    "normalize", "cosine_similarity", "pairwise_distance", "one_hot", "dropout", "dropout1d",
+    "normalize", "cosine_similarity", "pairwise_distance", "pdist", "one_hot", "dropout", "dropout1d",
     "dropout2d", "dropout3d", "embedding", "conv1d", "conv2d", "conv3d", "max_pool1d", "max_pool2d",
     "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_max_pool1d", "adaptive_max_pool2d", "pad", "batch_norm", "instance_norm", "layer_norm",
@@ -508,6 +508,19 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
                       keepdim: bool = False) -> Tensor:
     return (x1 - x2 + eps).norm(p, dim=-1, keepdim=keepdim)
+
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:
+    """The p-norm distances between the rows of an (N, M) input: the upper triangle of
+    ``cdist(input, input)`` in row order, N(N-1)/2 values; gradient 0 for equal rows
+    (PyTorch's convention)."""
+    if buf(input).ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {buf(input).ndim}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = buf(input).shape[0]
+    rows = torch.triu_indices(n, n, 1, device=input.device)
+    return torch.linalg.vector_norm(input[rows[0]] - input[rows[1]], p, dim=-1)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
