@@ -125,7 +125,7 @@ def det(a):
     ``create_graph`` answer; the exact cofactor matrix, 0 only where rank < n - 1).
 
     >>> import numpy as np
-    >>> float(det(np.array([[1.0, 2.0], [3.0, 4.0]])))
+    >>> round(float(det(np.array([[1.0, 2.0], [3.0, 4.0]]))), 12)
     -2.0
     """
     return fnp.linalg.det(a)
@@ -148,17 +148,25 @@ def binary_cross_entropy(p, y):
     >>> float(binary_cross_entropy(np.float64(0.0), np.float64(1.0)))
     100.0
     """
-    log_p = fnp.maximum(fnp.log(p), BCE_LOG_FLOOR)
-    log_q = fnp.maximum(fnp.log1p(-p), BCE_LOG_FLOOR)
+    log_p, log_q = _clamped_logs(p)
     return -(y * log_p + (1 - y) * log_q)
+
+
+def _clamped_logs(p):
+    """``max(log p, -100)`` and ``max(log(1 - p), -100)``, without evaluating log(0)."""
+    floor = fnp.zeros_like(p) + BCE_LOG_FLOOR
+    pos, below_one = p > 0, p < 1
+    log_p = fnp.where(pos, fnp.maximum(fnp.log(fnp.where(pos, p, fnp.ones_like(p))), floor), floor)
+    log_q = fnp.where(below_one, fnp.maximum(fnp.log1p(-fnp.where(below_one, p, fnp.zeros_like(p))), floor),
+                      floor)
+    return log_p, log_q
 
 
 @binary_cross_entropy.defjvp
 def _bce_jvp(primals, tangents):
     p, y = primals
     dp, dy = tangents
-    log_p = fnp.maximum(fnp.log(p), BCE_LOG_FLOOR)
-    log_q = fnp.maximum(fnp.log1p(-p), BCE_LOG_FLOOR)
+    log_p, log_q = _clamped_logs(p)
     out = -(y * log_p + (1 - y) * log_q)
     d_p = (p - y) / fnp.maximum(p * (1 - p), BCE_GRAD_EPS)
     d_y = log_q - log_p

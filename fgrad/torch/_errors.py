@@ -16,7 +16,7 @@ Example::
     ...     torch.linalg.solve(torch.zeros(2, 2), torch.ones(2))
     ... except torch.linalg.LinAlgError as e:
     ...     print(str(e).split(":")[0])
-    linalg_solve
+    linalg.solve
 """
 
 from __future__ import annotations
@@ -46,13 +46,18 @@ _BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
 
 
 def op_name(gname: str) -> str:
-    """The op's name from its ``grad_fn`` name: ``'LinalgSolveBackward0'`` -> ``'linalg_solve'``.
+    """The op's PyTorch name from its ``grad_fn`` name.
 
-    >>> op_name("IndexAddBackward0")
-    'index_add'
+    >>> op_name("IndexAddBackward0"), op_name("LinalgSolveExBackward0")
+    ('index_add', 'linalg.solve')
     """
     base = _BACKWARD_SUFFIX.sub("", gname)
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", base).lower() or gname
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", base).lower() or gname
+    if name.startswith("linalg_"):
+        name = "linalg." + name[len("linalg_"):]
+        if name.endswith("_ex"):  # linalg.inv_ex, linalg.solve_ex...: the user called linalg.inv/solve
+            name = name[: -len("_ex")]
+    return name
 
 
 def describe_inputs(args) -> str:

@@ -121,6 +121,8 @@ def cholesky(A, *, upper=False, out=None):
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):  # noqa: A002
     x = A if dtype is None else A.to(dtype)
     nd = x._buf.ndim
+    if nd < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     d = tuple(int(k) % nd for k in dim)
 
     def fn(v):

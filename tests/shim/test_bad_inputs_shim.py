@@ -603,13 +603,13 @@ BAD = [
         "solve_shape",
         lambda t: t.linalg.solve(t.eye(2), t.ones(3)),
         RuntimeError,
-        "linalg_solve_ex: solve: Input operand 1 has a mismatch in it",
+        "linalg.solve: solve: Input operand 1 has a mismatch in it",
     ),
     (
         "solve_singular",
         lambda t: t.linalg.solve(t.zeros(2, 2), t.ones(2)),
         LinAlgError,
-        "linalg_solve_ex: Singular matrix (inputs: Tensor[2, 2] float",
+        "linalg.solve: Singular matrix (inputs: Tensor[2, 2] float",
     ),
     (
         "det_nonsquare",
@@ -627,19 +627,19 @@ BAD = [
         "svd_1d",
         lambda t: t.linalg.svd(t.ones(3)),
         RuntimeError,
-        "linalg_svd: 1-dimensional array given. Array must be at leas",
+        "linalg.svd: 1-dimensional array given. Array must be at leas",
     ),
     (
         "eigh_nonsquare",
         lambda t: t.linalg.eigh(t.ones(2, 3)),
         RuntimeError,
-        "linalg_eigh: Last 2 dimensions of the array must be square (",
+        "linalg.eigh: Last 2 dimensions of the array must be square (",
     ),
     (
         "qr_1d",
         lambda t: t.linalg.qr(t.ones(3)),
         RuntimeError,
-        "linalg_qr: 1-dimensional array given. Array must be at least",
+        "linalg.qr: 1-dimensional array given. Array must be at least",
     ),
     (
         "norm_int",
@@ -651,7 +651,7 @@ BAD = [
         "matrix_norm_1d",
         lambda t: t.linalg.matrix_norm(t.ones(3)),
         RuntimeError,
-        "linalg_matrix_norm: repeated axis in `source` argument (inpu",
+        "linalg.matrix_norm: The input tensor A must have at least 2 d",
     ),
     (
         "cross_shape",
@@ -1074,7 +1074,7 @@ def test_numpy_errors_inside_ops_name_the_op():
     """A NumPy error from inside an op's computation comes out as RuntimeError naming the op
     and the inputs (the translation point in the dispatch), with NumPy's error as the cause."""
     with pytest.raises(
-        RuntimeError, match=r"linalg_solve_ex: .*inputs: Tensor\[2, 2\] float32, Tensor\[3\]"
+        RuntimeError, match=r"linalg.solve: .*inputs: Tensor\[2, 2\] float32, Tensor\[3\]"
     ) as ei:
         ft.linalg.solve(ft.eye(2), ft.ones(3))
     assert isinstance(ei.value.__cause__, ValueError)
