@@ -29,6 +29,7 @@ import types as _types
 import numpy as _np
 
 from . import _dtypes
+from . import _errors
 from ._dtypes import (  # noqa: F401
     bool_ as bool,
     complex64,
@@ -393,3 +394,10 @@ for _n in ("nn", "optim", "utils"):
     if globals().get(_n) is None:
         del globals()[_n]
 del _n
+
+# public entry points: a non-Tensor argument where a Tensor is needed raises PyTorch's
+# TypeError naming the argument (see _errors.public); errors inside ops are translated in _op
+_errors.wrap_public_functions(globals())
+_errors.wrap_public_functions(vars(linalg))
+if globals().get("nn") is not None:
+    _errors.wrap_public_functions(vars(nn.functional))

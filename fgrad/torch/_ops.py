@@ -26,7 +26,9 @@ from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
 from ..ops import reductions as R
 from ..ops import shape as S
+from . import _conventions as _conv
 from . import _device as _dev
+from . import _errors
 from . import _dtypes as D
 from ._device import DEV as _DEV
 from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
@@ -216,7 +218,10 @@ def _op_dev(name, key, fn, args, multi=False, edges=None):
     """`_op` on the CUDA device: the fgrad definition runs there (the core's backend)."""
     args = _unify(args)
     bufs = [a._buf if isinstance(a, Tensor) else a for a in args]
-    r = _run_fn(fn, bufs, multi)
+    try:
+        r = _run_fn(fn, bufs, multi)
+    except _errors.TRANSLATED as e:
+        raise _errors.translate(e, name, args) from e
     outs = [_new(o) for o in r] if multi else [_new(r)]
     if STATE.enabled:
         for a in args:
@@ -239,7 +244,10 @@ def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
                         return _op_dev(name, key, fn, args, multi, edges)
                 return _functional(fn, args, multi)
     bufs = [a if type(a) is _nd else a._buf for a in args]
-    r = fwd(*bufs) if fwd is not None else _run_fn(fn, bufs, multi)
+    try:
+        r = fwd(*bufs) if fwd is not None else _run_fn(fn, bufs, multi)
+    except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
+        raise _errors.translate(e, name, args) from e
     outs = [_new(o) for o in r] if multi else [_new(r)]
     if STATE.enabled:
         for a in args:
@@ -419,6 +427,15 @@ def _dtype2(a, b) -> np.dtype:
     if tb is bool:
         return ad
     return result_dtype(a, b)
+
+
+def _cvt_def(definition, R):
+    cvt = ew.convert_element_type
+
+    def f(*xs):
+        return definition(*[cvt(x, R) for x in xs])
+
+    return f
 
 
 def _cvt_fn(prim, R):
@@ -1009,14 +1026,33 @@ relu, relu_ = _composite_unary(
 )
 
 
-def _mk_logit():
+def _logit_fn(eps):
+    """``log(x) - log(1 - x)``: derivative ``1/x + 1/(1-x)``, +inf (not NaN) at 0 and 1; with
+    ``eps`` the input is clamped to ``[eps, 1 - eps]`` and the gradient is 0 outside it
+    (PyTorch)."""
     def f(x):
-        return ew.log(ew.div(x, ew.sub(1.0, x)))
+        if eps is not None:
+            lo, hi = float(eps), 1.0 - float(eps)
+            fnp = _fnp()
+            zero = fnp.zeros_like(x)
+            x = fnp.where(ew.lt(x, lo), zero + lo, fnp.where(ew.gt(x, hi), zero + hi, x))
+        return ew.sub(ew.log(x), ew.log1p(ew.neg(x)))
 
     return f
 
 
-logit, logit_ = _composite_unary("logit", "LogitBackward0", _mk_logit)
+def logit(input, eps=None, *, out=None):
+    input = _as_tensor_arg(input, "logit")
+    x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
+    res = _op("LogitBackward0", ("logit", eps), _logit_fn(eps), (x,))
+    return res if out is None else _out(out, res, "logit")
+
+
+def logit_(self, eps=None):
+    fn = _logit_fn(eps)
+    if type(self._buf) is not _nd:
+        return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), None)
+    return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), _run_fn(fn, [self._buf], False))
 
 
 def square(input, *, out=None):
@@ -1028,7 +1064,7 @@ def square_(self):
 
 
 def positive(input):
-    return input
+    return _as_tensor_arg(input, "positive")
 
 
 def round(input, *, decimals=0, out=None):  # noqa: A001
@@ -1096,6 +1132,7 @@ def signbit(input, *, out=None):
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    input = _as_tensor_arg(input, "nan_to_num")
     def fn(x):
         return _fnp().nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
@@ -1135,20 +1172,27 @@ def _scalar_or_tensor(x, name):
         return x
     if isinstance(x, np.generic):
         return x.item()
-    if isinstance(x, (np.ndarray, list, tuple)):
+    if isinstance(x, np.ndarray):
         from ._ops_creation import tensor
 
         return tensor(x)
     if isinstance(x, (int, float, bool, complex)):
         return x
+    if isinstance(x, (list, tuple)):  # PyTorch does not convert sequences in binary ops
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {t.__name__} "
+                        f"(convert it with torch.tensor(...) first)")
     raise TypeError(f"{name}(): argument 'other' must be Tensor or Number, not {t.__name__}")
 
 
 class _BinOp:
     """A binary elementwise op: PyTorch promotion, fast ufunc path, recording."""
 
-    def __init__(self, prim, gname, name, kind="a"):
+    def __init__(self, prim, gname, name, kind="a", definition=None):
         self.prim = prim
+        # the fgrad definition autograd differentiates, when PyTorch's derivative convention
+        # differs from the primitive's (JAX's) one; the forward still runs the ufunc
+        self.definition = definition
+        self.kp = prim if definition is None else (prim, definition)  # backward-program cache key
         self.uf = getattr(prim, "ufunc", None)
         if self.uf is None:
             impl = prim.impl
@@ -1175,7 +1219,11 @@ class _BinOp:
     def fn(self, R):
         f = self.fns.get(R)
         if f is None:
-            f = self.fns[R] = _cvt_fn(self.prim, R)
+            if self.definition is None:
+                f = _cvt_fn(self.prim, R)
+            else:
+                f = _cvt_def(self.definition, R)
+            f = self.fns[R] = f
         return f
 
     def dtype(self, a, b):
@@ -1222,7 +1270,7 @@ class _BinOp:
             and (a._rg or a._gfn is not None or (tb and (b._rg or b._gfn is not None)))
         ):
             G.record(
-                self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
+                self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
             )
         if out is not None:
             return _out(out, res, self.name, (a, b))
@@ -1245,7 +1293,7 @@ class _BinOp:
             raise _broadcast_error(A.shape, B.shape) from None
         res = _new(r)
         if STATE.enabled and self.kind != "c" and builtins.any(isinstance(x, Tensor) and _req(x) for x in xs):
-            G.record(self.gname, (self.prim, Rd), self.fn(Rd), xs, (res,), (0, 1))
+            G.record(self.gname, (self.kp, Rd), self.fn(Rd), xs, (res,), (0, 1))
         return res
 
     def inplace(self, self_t, other):
@@ -1260,7 +1308,7 @@ class _BinOp:
             Rd = self.dtype(a, b)
             args = (a, b if tb else np.asarray(b, Rd))
             if not _on_device(args):
-                return _inplace(a, self.gname, (self.prim, Rd), self.fn(Rd), args, None, (0, 1))
+                return _inplace(a, self.gname, (self.kp, Rd), self.fn(Rd), args, None, (0, 1))
             if type(A) not in _DEV:
                 raise _dev.same_device_error(str(b.device), "cpu")
             if tb and type(b._buf) is _nd:
@@ -1309,7 +1357,7 @@ class _BinOp:
         BB = (B.astype(Rd) if B.dtype != Rd else B) if tb else B
         new = uf(AA, BB)
         return _inplace(
-            a, self.gname, (self.prim, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new, (0, 1)
+            a, self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new, (0, 1)
         )
 
 
@@ -1332,9 +1380,9 @@ _mul = _BinOp(ew.mul_p, "MulBackward0", "mul")
 _div = _BinOp(ew.div_p, "DivBackward0", "div", "d")
 _maximum = _BinOp(ew.max_p, "MaximumBackward0", "maximum")
 _minimum = _BinOp(ew.min_p, "MinimumBackward0", "minimum")
-_fmax = _BinOp(ew.fmax_p, "FmaxBackward0", "fmax")
-_fmin = _BinOp(ew.fmin_p, "FminBackward0", "fmin")
-_atan2 = _BinOp(ew.atan2_p, "Atan2Backward0", "atan2", "f")
+_fmax = _BinOp(ew.fmax_p, "FmaxBackward0", "fmax", definition=_conv.fmax)
+_fmin = _BinOp(ew.fmin_p, "FminBackward0", "fmin", definition=_conv.fmin)
+_atan2 = _BinOp(ew.atan2_p, "Atan2Backward0", "atan2", "f", definition=_conv.atan2)
 _rem = _BinOp(ew.rem_p, "RemainderBackward0", "remainder")
 _fmod = _BinOp(ew.fmod_p, "FmodBackward0", "fmod")
 _hypot = _BinOp(ew.hypot_p, "HypotBackward0", "hypot", "f")
@@ -1932,6 +1980,11 @@ def where(condition, input=None, other=None, *, out=None):
     c = condition if isinstance(condition, Tensor) else _as_tensor_arg(condition, "where")
     cb = c._buf
     if cb.dtype != _bool:
+        if cb.dtype != np.uint8:  # PyTorch accepts bool (and, deprecated, uint8) conditions only
+            raise RuntimeError(
+                f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                f"{_type_name(cb.dtype)} (use a comparison such as x > 0, or condition.bool())"
+            )
         cb = cb.astype(bool)
     x, y = input, other
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):
@@ -2276,8 +2329,14 @@ def aminmax(input, *, dim=None, keepdim=False):
     )
 
 
+def _check_arg_reduction(name, b, dim) -> None:
+    if dim is None and b.size == 0:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+
+
 def argmax(input, dim=None, keepdim=False):
     b = input._buf
+    _check_arg_reduction("argmax", b, dim)
     if dim is None:
         r = _argmax_nan(b.reshape(-1), 0)
         return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
@@ -2288,6 +2347,7 @@ def argmax(input, dim=None, keepdim=False):
 
 def argmin(input, dim=None, keepdim=False):
     b = input._buf
+    _check_arg_reduction("argmin", b, dim)
     if dim is None:
         r = _argmin_nan(b.reshape(-1), 0)
         return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
@@ -2338,7 +2398,9 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().std(x, axis=axes, ddof=ddof, keepdims=keepdim)
+        # sqrt with gradient 0 where the variance is 0 (PyTorch: std of a constant has grad 0)
+        v = _fnp().var(x, axis=axes, ddof=ddof, keepdims=keepdim)
+        return _conv.root_zero_grad(v, 2.0)
 
     res = _op(
         "StdBackward0",
@@ -2381,6 +2443,8 @@ def _vector_norm_fn(ord_, axes, keepdim):
         if ord_ == 1:
             return fnp.sum(a, axis=axes, keepdims=keepdim)
         s = fnp.sum(ew.pow_(a, float(ord_)), axis=axes, keepdims=keepdim)
+        if ord_ > 0:
+            return _conv.root_zero_grad(s, ord_)  # gradient 0 at the origin (PyTorch)
         return ew.pow_(s, 1.0 / ord_)
 
     return fn
@@ -2487,11 +2551,20 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     return res if out is None else _out(out, res, "logsumexp")
 
 
+def _float_kernel(name, b) -> None:
+    if b.dtype.kind not in "fc":
+        raise NotImplementedError(
+            f'"{name}_lastdim_kernel_impl" not implemented for \'{_type_name(b.dtype)}\' '
+            f"(pass a floating-point tensor, or dtype=torch.float32)"
+        )
+
+
 def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     from .. import nn as fnn
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
+    _float_kernel("softmax", b)
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
@@ -2511,6 +2584,7 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
+    _float_kernel("log_softmax", b)
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
@@ -2644,7 +2718,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     if b.ndim == 0:
         return _return_type("kthvalue")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
     if not 1 <= k <= b.shape[d]:
-        raise IndexError(f"kthvalue(): selected number k out of range for dimension {d}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     idx = _sort_idx(b, d, False)[(slice(None),) * d + (slice(k - 1, k),)].copy()
     vals = _select_along("kthvalue", "KthvalueBackward0", input, idx, d, keepdim)
     res = _return_type("kthvalue")(vals, _new(idx if keepdim else np.squeeze(idx, d)))
@@ -2698,29 +2772,43 @@ def median(input, dim=None, keepdim=False, *, out=None):
 
 
 def nanmedian(input, dim=None, keepdim=False):
+    """The lower median of the non-NaN entries (NaN where all are NaN); recorded like
+    ``median`` (gradient to the selected entry, or shared by the entries equal to it)."""
     b = input._buf
+    if b.dtype.kind != "f" or type(b) not in (_nd, *_DEV):
+        return median(input, dim, keepdim)
+    bh = _dev.to_host(b) if type(b) in _DEV else b
     if dim is None:
-        flat = b.reshape(-1)
-        flat = flat[~np.isnan(flat)] if b.dtype.kind == "f" else flat
-        if flat.size == 0:
-            return _new(np.asarray(np.nan, b.dtype))
-        return median(_new(flat.copy()))
-    return median(input, dim, keepdim)
+        flat = bh.reshape(-1)
+        flat = flat[~np.isnan(flat)]
+        v = np.sort(flat)[(flat.size - 1) // 2] if flat.size else np.nan
+        return _select_flat(input, _new(np.asarray(v, b.dtype)), "NanmedianBackward0")
+    if b.ndim == 0:
+        return median(input, dim, keepdim)
+    d = _wrap_dim(dim, b.ndim)
+    order = np.argsort(bh, axis=d, kind="stable")  # NaNs sort last
+    count = np.sum(~np.isnan(bh), axis=d, keepdims=True)
+    idx = np.take_along_axis(order, np.maximum(count - 1, 0) // 2, axis=d)
+    idx = _cst(idx, b)
+    vals = _select_along("nanmedian", "NanmedianBackward1", input, idx, d, keepdim)
+    xp = _dev.xp_of(idx) if type(idx) in _DEV else np
+    return _return_type("nanmedian")(vals, _new(idx if keepdim else xp.squeeze(idx, d)))
 
 
-def _select_flat(input, host_res):
-    """median(dim=None) of a device tensor from the host result: the mean of the entries
-    equal to the median value (PyTorch's gradient), on the device."""
+def _select_flat(input, host_res, gname="MedianBackward0"):
+    """median(dim=None) from the host result: the mean of the entries equal to the median
+    value (PyTorch's gradient).  Entries outside the mask (NaNs, for nanmedian) do not leak
+    into the value."""
     b = input._buf
     v = host_res._buf
-    bh = _dev.to_host(b)
+    bh = _dev.to_host(b) if type(b) in _DEV else b
     mask = np.asarray(bh == v) if not np.isnan(v) else np.isnan(bh)
 
     def fn(x, m):
         cnt = ew.convert_element_type(_fnp().sum(m), x.dtype)
-        return ew.div(_fnp().sum(ew.select(m, x, ew.mul(x, 0))), cnt)
+        return ew.div(_fnp().sum(ew.select(m, x, _fnp().zeros_like(x))), cnt)
 
-    return _op("MedianBackward0", ("median",), fn, (input, mask), None, edges=(0,))
+    return _op(gname, ("median",), fn, (input, _cst(mask, b)), None, edges=(0,))
 
 
 def mode(input, dim=-1, keepdim=False):

@@ -73,8 +73,11 @@ def _infer_np_dtype(data) -> np.dtype:
             kinds.add("f")
         elif isinstance(d, (builtins.complex, np.complexfloating)):
             kinds.add("c")
-        else:
+        elif isinstance(d, str):
             raise TypeError(f"new(): invalid data type '{type(d).__name__}'")
+        else:
+            raise RuntimeError(f"Could not infer dtype of {type(d).__name__} (torch.tensor takes numbers, "
+                               f"nested lists of numbers, NumPy arrays or Tensors)")
     if tensor_dt:
         r = tensor_dt[0]
         for t in tensor_dt[1:]:
@@ -123,7 +126,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     try:
         buf = np.array(_to_nested(data), dtype=npd)
     except ValueError as e:
-        raise ValueError(str(e)) from None
+        raise ValueError(_ragged_message(data) or str(e)) from None
     if buf.dtype == object:
         raise ValueError("expected sequence of equal-length sequences")
     return _finish(buf, requires_grad, None, idx)
@@ -213,7 +216,28 @@ def _sizes(size) -> tuple:
     return tuple(out)
 
 
+def _ragged_message(data) -> str | None:
+    """PyTorch's message for a nested list whose lengths differ (breadth-first, no recursion)."""
+    level = [data]
+    dim = 0
+    while level:
+        seqs = [x for x in level if isinstance(x, (list, tuple))]
+        if not seqs:
+            return None
+        n = len(seqs[0])
+        for x in level:
+            if not isinstance(x, (list, tuple)):
+                return f"expected sequence of length {n} at dim {dim} (got a scalar)"
+            if len(x) != n:
+                return f"expected sequence of length {n} at dim {dim} (got {len(x)})"
+        level = [y for x in level for y in x]
+        dim += 1
+    return None
+
+
 def _dt(dtype) -> np.dtype:
+    if isinstance(dtype, str):  # PyTorch takes torch.dtype (or a Python type), not a name
+        raise TypeError(f"argument 'dtype' must be torch.dtype, not str (use torch.{dtype.split('.')[-1]})")
     return D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
 
 
@@ -321,6 +345,9 @@ def eye(
     n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
 ) -> Tensor:
     idx = check_device(device)
+    for arg_name, v in (("n", n), ("m", m)):
+        if v is not None and v < 0:
+            raise RuntimeError(f"{arg_name} must be greater or equal to 0, got {v}")
     return _finish(np.eye(n, n if m is None else m, dtype=_dt(dtype)), requires_grad, out, idx)
 
 

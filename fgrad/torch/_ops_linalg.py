@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import elementwise as ew
+from . import _conventions as _conv
+from . import _errors
 from . import _dtypes as D
 from ._ops import _fnp, _new, _op, _out, _return_type, result_dtype
 from ._ops_shape import reshape, unsqueeze
@@ -157,6 +159,10 @@ def inner(input, other, *, out=None):
 
 def outer(input, vec2, *, out=None):
     from ._ops import mul
+
+    for arg_name, v in (("input", input), ("vec2", vec2)):
+        if v._buf.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {arg_name}, but got {v._buf.ndim}-D")
 
     res = mul(unsqueeze(reshape(input, (-1,)), 1), reshape(vec2, (-1,)))
     return res if out is None else _out(out, res, "outer")
@@ -348,9 +354,10 @@ def inverse(input, *, out=None):
     try:
         np.linalg.inv(b)
     except np.linalg.LinAlgError:
-        raise RuntimeError(
-            "linalg.inv: The diagonal element 2 is zero, the inversion could not be completed "
-            "because the input matrix is singular."
+        raise _errors.LinAlgError(
+            "linalg.inv: A diagonal element of the LU factorization is zero, the inversion could not be "
+            "completed because the input matrix is singular. (Use linalg.pinv, or add a small multiple "
+            "of the identity.)"
         ) from None
     res = _op(
         "LinalgInvExBackward0",
@@ -368,7 +375,7 @@ def det(input):
     return _op(
         "LinalgDetBackward0",
         ("det",),
-        lambda x: _fnp().linalg.det(x),
+        _conv.det,  # gradient adj(A)^T: finite at singular matrices
         (input,),
         lambda x: np.asarray(np.linalg.det(x)).astype(x.dtype, copy=False),
     )
@@ -388,7 +395,7 @@ def slogdet(input):
     _square(input, "linalg.slogdet")
 
     def fn(x):
-        r = _fnp().linalg.slogdet(x)
+        r = _conv.slogdet(x)  # logabsdet's gradient is ±inf, not NaN, at singular matrices
         return (r[0], r[1])
 
     def fwd(x):

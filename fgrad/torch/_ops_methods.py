@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtypes as D
+from . import _errors
 from . import _ops as O
 from . import _ops_creation as C
 from . import _ops_linalg as L
@@ -830,6 +831,13 @@ def _bind() -> None:
         "__ge__": O.ge,
     }
     m.update(ops)
+    # methods whose other operand must be a Tensor: a non-Tensor raises PyTorch's TypeError
+    # naming it (not an AttributeError from inside)
+    for k in ("matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "mv", "dot", "inner", "expand_as",
+              "reshape_as", "view_as", "type_as", "take_along_dim", "bincount", "equal", "resize_as_",
+              "is_set_to"):
+        if k in m:
+            m[k] = _errors.public(m[k], k.strip("_"))
     for k, v in m.items():
         setattr(T, k, v)
     T.__hash__ = lambda self: id(self)

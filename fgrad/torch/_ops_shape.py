@@ -840,9 +840,53 @@ def _np_index_item(item, arrays, tmpl):
     arrays.append(a.astype(np.int64, copy=False))
 
 
-def _split_index(idx):
+def _mask_ndim(item) -> int | None:
+    """The number of dims a boolean-mask index covers (None: not a mask of ndim >= 1)."""
+    if isinstance(item, Tensor) and item._buf.dtype in (np.bool_, np.uint8) and item._buf.ndim:
+        return item._buf.ndim
+    if isinstance(item, np.ndarray) and item.dtype == np.bool_ and item.ndim:
+        return item.ndim
+    return None
+
+
+def _check_masks(idx, shape) -> None:
+    """A boolean mask must have the shape of the dims it indexes (PyTorch's IndexError);
+    NumPy would otherwise index with the mask's nonzero positions, silently."""
+    if not builtins.any(_mask_ndim(i) for i in idx):
+        return
+    covered = 0
+    for item in idx:
+        if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
+            continue
+        k = _mask_ndim(item)
+        covered += k if k else 1
+    pos = 0
+    for item in idx:
+        if item is Ellipsis:
+            pos += builtins.max(len(shape) - covered, 0)
+            continue
+        if item is None or isinstance(item, (bool, np.bool_)):
+            continue
+        k = _mask_ndim(item)
+        if k:
+            mshape = tuple(item.shape)
+            for j in range(k):
+                if pos + j >= len(shape) or mshape[j] != shape[pos + j]:
+                    raise IndexError(
+                        f"The shape of the mask {list(mshape)} at index {j} does not match the shape of "
+                        f"the indexed tensor {list(shape)} at index {pos + j}"
+                    )
+            pos += k
+        else:
+            pos += 1
+
+
+def _split_index(idx, shape=None):
     """(template, index arrays): template entries are ints/slices/None/Ellipsis/bools or
-    ("A", k) placeholders for ``arrays[k]``."""
+    ("A", k) placeholders for ``arrays[k]``.  With ``shape`` (the indexed tensor's), boolean
+    masks are checked against it."""
+    if shape is not None:
+        _check_masks(idx, shape)
     arrays: list = []
     tmpl: list = []
     for item in idx:
@@ -903,7 +947,7 @@ def getitem(self, idx):
             return _functional(lambda x: I.gather(x, [], indexer, "clip"), (self,))
         indexer, _ = I.parse_index(b.shape, idx, "indexing")
         return _make_view(self, _basic(b, idx), _basic_name(idx), _v_gather, (indexer,))
-    tmpl, arrays = _split_index(idx)
+    tmpl, arrays = _split_index(idx, b.shape)
     np_idx = _rebuild(tmpl, arrays)
     key_t = _hashable(tmpl)
 
@@ -959,9 +1003,9 @@ def setitem(self, idx, value):
                 check_no_alias(target, vb)
             vb = vb.copy()
         try:
-            b[_rebuild(*_split_index(idx)) if not basic else idx] = vb
+            b[_rebuild(*_split_index(idx, b.shape)) if not basic else idx] = vb
         except ValueError as e:
-            raise RuntimeError(str(e)) from None
+            raise RuntimeError(f"index_put_: {e} (the value must broadcast to the indexed region)") from None
         _bump(self)
         return
     if basic:
@@ -975,7 +1019,7 @@ def setitem(self, idx, value):
         copy_(v, value)
         return
     # advanced indexing: index_put_
-    tmpl, arrays = _split_index(idx)
+    tmpl, arrays = _split_index(idx, b.shape)
     dt = b.dtype
     if not vt:
         value = np.asarray(value, dt)
@@ -1009,7 +1053,7 @@ def setitem(self, idx, value):
 def _split_index_on(b, idx):
     """`_split_index` with the index arrays on ``b``'s device (an explicit upload of host
     index data, as PyTorch does for CPU indices of a CUDA tensor)."""
-    tmpl, arrays = _split_index(idx)
+    tmpl, arrays = _split_index(idx, b.shape)
     if type(b) in _DEV:
         di = _dev.index_of(b)
         arrays = [_dev.to_dev(a, di) for a in arrays]
@@ -1154,6 +1198,16 @@ def _along_arrays(ishape, dim, idx):
     return tuple(np.broadcast_to(a, ishape) for a in arrs)
 
 
+def _check_index_range(ib, size: int, d: int) -> None:
+    """gather/scatter indices must lie in [0, size): PyTorch's RuntimeError otherwise."""
+    if ib.size == 0 or type(ib) is not _nd:
+        return
+    bad = (ib < 0) | (ib >= size)
+    if bad.any():
+        first = int(ib[bad].flat[0])
+        raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size {size}")
+
+
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     b = input._buf
     nd = b.ndim
@@ -1167,10 +1221,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
                 f"Size does not match at dimension {k} expected index {list(ib.shape)} to be no "
                 f"larger than self {list(b.shape)} apart from dimension {d}"
             )
-    if ib.size and (ib.min() < -b.shape[d] if nd else False or ib.max() >= (b.shape[d] if nd else 1)):
-        raise RuntimeError(
-            f"index {int(ib.max())} is out of bounds for dimension {d} with size {b.shape[d] if nd else 1}"
-        )
+    _check_index_range(ib, b.shape[d] if nd else 1, d)
     arrs = _along_arrays(ib.shape, d, ib) if nd else ()
     indexer = tuple(("a", k) for k in range(nd))
 
@@ -1211,6 +1262,7 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     nd = b.ndim
     d = _wrap_dim(dim, nd) if nd else 0
     ib = _idx_buf(index, name)
+    _check_index_range(ib, b.shape[d] if nd else 1, d)
     arrs = tuple(np.ascontiguousarray(a) for a in _along_arrays(ib.shape, d, ib))
     indexer = tuple(("a", k) for k in range(nd))
     dt = b.dtype
@@ -1449,6 +1501,9 @@ def index_add(input, dim, index, source, *, alpha=1):
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     ib = _idx_buf(index, "index_add").reshape(-1)
+    size = b.shape[d] if b.ndim else 1
+    if type(ib) is _nd and ib.size and ((ib < -size) | (ib >= size)).any():
+        raise IndexError("index out of range in self")
     dt = b.dtype
 
     def fn(x, s, i):
@@ -1480,6 +1535,9 @@ def index_add_(self, dim, index, source, *, alpha=1):
     b = self._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     ib = _idx_buf(index, "index_add").reshape(-1)
+    size = b.shape[d] if b.ndim else 1
+    if type(ib) is _nd and ib.size and ((ib < -size) | (ib >= size)).any():
+        raise IndexError("index out of range in self")
     dt = b.dtype
 
     def fn(x, s, i):
@@ -1559,6 +1617,8 @@ def _seq(tensors, name):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
     ts = list(tensors)
     if not ts:
+        if name == "cat":  # PyTorch: ValueError for cat, RuntimeError for stack
+            raise ValueError("torch.cat(): expected a non-empty list of Tensors")
         raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
     return [t if isinstance(t, Tensor) else _as_t(t) for t in ts]
 

@@ -263,6 +263,9 @@ def _out_index(out, di):
 def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     di = _buf_index(input._buf)
     pb = _dev.to_host(input._buf) if p is None else np.full(input._buf.shape, p)
+    if not np.all((pb >= 0) & (pb <= 1)):  # NaN fails too
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false. "
+                           "(bernoulli: probabilities must lie in [0, 1])")
     r = (_uniform(_rng(generator, di), input._buf.shape, np.dtype(np.float64)) < pb).astype(input._buf.dtype)
     return _finish(r, False, out, None if out is not None else di)
 
@@ -379,6 +382,8 @@ def random_(self, from_=0, to=None, *, generator=None) -> Tensor:
 def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:
     buf = self._buf
     pb = _dev.to_host(p._buf) if isinstance(p, Tensor) else p
+    if not np.all((np.asarray(pb) >= 0) & (np.asarray(pb) <= 1)):
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={pb}")
     return _fill(
         self,
         (_uniform(_grng(generator, buf), buf.shape, np.dtype(np.float64)) < pb).astype(buf.dtype),

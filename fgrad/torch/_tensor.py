@@ -436,9 +436,13 @@ class Tensor(metaclass=_TensorMeta):
         return bool(buf.reshape(()))
 
     def __float__(self) -> float:
+        if self._buf.size != 1:  # PyTorch: ValueError here (item() raises RuntimeError)
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self) -> int:
+        if self._buf.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self.item())
 
     def __complex__(self) -> complex:
@@ -717,6 +721,8 @@ def _device_norm(d) -> device:
 
 def _wrap_dim(dim, nd: int) -> int:
     if not isinstance(dim, int):
+        if isinstance(dim, (str, float, bytes)) or dim is None:
+            raise TypeError(f"argument 'dim' must be int, not {type(dim).__name__}")
         dim = int(dim)
     n = max(nd, 1)
     if not -n <= dim < n:

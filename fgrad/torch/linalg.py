@@ -7,6 +7,9 @@ import math
 
 import numpy as np
 
+from . import _conventions as _conv
+from . import _errors
+from ._errors import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError)
 from . import _dtypes as D
 from ._ops import _fnp, _op, _out, _return_type, vector_norm  # noqa: F401
 from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_power, slogdet  # noqa: F401
@@ -99,7 +102,7 @@ def cholesky(A, *, upper=False, out=None):
     try:
         np.linalg.cholesky(A._buf)
     except np.linalg.LinAlgError:
-        raise RuntimeError(
+        raise _errors.LinAlgError(
             "linalg.cholesky: The factorization could not be completed because the input is not "
             "positive-definite."
         ) from None
@@ -118,12 +121,16 @@ def cholesky(A, *, upper=False, out=None):
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):  # noqa: A002
     x = A if dtype is None else A.to(dtype)
     nd = x._buf.ndim
+    if nd < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     d = tuple(int(k) % nd for k in dim)
 
     def fn(v):
         fnp = _fnp()
         if d != (nd - 2, nd - 1):
             v = fnp.moveaxis(v, d, (-2, -1))
+        if ord == "fro":  # gradient 0 at the zero matrix (PyTorch)
+            return _conv.root_zero_grad(fnp.sum(fnp.real(v * fnp.conj(v)), axis=(-2, -1)), 2.0)
         return fnp.linalg.matrix_norm(v, keepdims=False, ord=ord)
 
     def fwd(v):

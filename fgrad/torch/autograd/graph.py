@@ -773,6 +773,13 @@ def _call_tensor_hooks(hooks, g, create_graph):
     for fn in list(hooks.values()):
         r = fn(g if isinstance(g, Tensor) else _wrap(g))
         if r is not None:
+            if tuple(getattr(r, "shape", ())) != tuple(g.shape):  # PyTorch's check, word for word
+                name = getattr(fn, "__name__", type(fn).__name__)
+                raise RuntimeError(
+                    f"hook '{name}' has changed the size of value (it returned shape {list(r.shape)} "
+                    f"for a gradient of shape {list(g.shape)}; a tensor hook must return None or a "
+                    f"gradient of the same shape)"
+                )
             g = r if create_graph else (r._buf if isinstance(r, Tensor) else np.asarray(r))
     return g
 

@@ -35,6 +35,7 @@ import fgrad.torch as torch
 from fgrad import lax
 from fgrad import nn as fnn
 
+from .. import _conventions as _conv
 from .. import _device as _dev
 from .._tensor import Tensor
 from ._defop import buf, defop, is_concrete, wrap
@@ -44,7 +45,7 @@ __all__ = [
     "leaky_relu_", "prelu", "rrelu", "glu", "gelu", "silu", "mish", "hardtanh", "hardtanh_",
     "hardsigmoid", "hardswish", "hardshrink", "softshrink", "tanhshrink", "threshold", "threshold_",
     "logsigmoid", "softplus", "softsign", "sigmoid", "tanh", "softmax", "softmin", "log_softmax",
-    "normalize", "cosine_similarity", "pairwise_distance", "one_hot", "dropout", "dropout1d",
+    "normalize", "cosine_similarity", "pairwise_distance", "pdist", "one_hot", "dropout", "dropout1d",
     "dropout2d", "dropout3d", "embedding", "conv1d", "conv2d", "conv3d", "max_pool1d", "max_pool2d",
     "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_max_pool1d", "adaptive_max_pool2d", "pad", "batch_norm", "instance_norm", "layer_norm",
@@ -150,6 +151,10 @@ def _xwt(x, w):
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one node (``AddmmBackward0`` for a batch of vectors)."""
+    for pos, (arg_name, v) in enumerate((("input", input), ("weight", weight)), 1):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"linear(): argument '{arg_name}' (position {pos}) must be Tensor, not "
+                            f"{type(v).__name__}")
     xb, wb = buf(input), buf(weight)
     if is_concrete(input) and is_concrete(weight):
         if xb.shape[-1:] != wb.shape[-1:] and wb.ndim == 2:
@@ -248,13 +253,14 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
-    """``clamp(x, min_val, max_val)`` (gradient 0 outside the interval)."""
+    """``clamp(x, min_val, max_val)``; the gradient is 1 strictly inside the interval and 0
+    on its boundary and outside (PyTorch: ``hardtanh'(±1) = 0``, ``relu6'(0) = relu6'(6) = 0``)."""
     lo, hi = float(min_val), float(max_val)
     if lo > hi:
         raise ValueError("min_val cannot be greater than max_val")
 
     def fn(x):
-        return fnp.clip(x, lo, hi)
+        return _conv.clamp_interior(x, lo, hi)
 
     def fwd(x):
         return np.clip(x, lo, hi).astype(x.dtype, copy=False)
@@ -387,17 +393,19 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
-    """``clamp(x / 6 + 1/2, 0, 1)``."""
+    """``clamp(x / 6 + 1/2, 0, 1)``; gradient 1/6 strictly inside (-3, 3), 0 at ±3 (PyTorch)."""
     def fn(x):
-        return fnp.clip(x / 6.0 + 0.5, 0.0, 1.0)
+        return _conv.clamp_interior(x / 6.0 + 0.5, 0.0, 1.0)
 
     return _act("HardsigmoidBackward0", ("hardsigmoid",), fn, input, None, inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
-    """``x * hardsigmoid(x)``."""
+    """``x * hardsigmoid(x)``; PyTorch's gradient: 0 for ``x <= -3``, ``x / 3 + 1/2`` for
+    ``-3 < x < 3``, 1 for ``x >= 3``."""
     def fn(x):
-        return x * fnp.clip(x / 6.0 + 0.5, 0.0, 1.0)
+        zero = fnp.zeros_like(x)
+        return fnp.where(x <= -3.0, zero, fnp.where(x >= 3.0, x, x * (x + 3.0) / 6.0))
 
     return _act("HardswishBackward0", ("hardswish",), fn, input, None, inplace)
 
@@ -500,6 +508,19 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
                       keepdim: bool = False) -> Tensor:
     return (x1 - x2 + eps).norm(p, dim=-1, keepdim=keepdim)
+
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:
+    """The p-norm distances between the rows of an (N, M) input: the upper triangle of
+    ``cdist(input, input)`` in row order, N(N-1)/2 values; gradient 0 for equal rows
+    (PyTorch's convention)."""
+    if buf(input).ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {buf(input).ndim}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = buf(input).shape[0]
+    rows = torch.triu_indices(n, n, 1, device=input.device)
+    return torch.linalg.vector_norm(input[rows[0]] - input[rows[1]], p, dim=-1)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -1428,7 +1449,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
             return losses
         if reduction == "sum":
             return fnp.sum(losses)
-        return fnp.sum(losses) / fnp.sum(wi)
+        # all targets ignored: 0/0 = NaN as in PyTorch, but a zero gradient, not NaN
+        return _conv.divide_or_nan(fnp.sum(losses), fnp.sum(wi))
 
     def fwd(x, t, *w):
         valid = t != ii
@@ -1518,9 +1540,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_averag
     has_w = weight is not None
 
     def fn(x, t, *w):
-        lx = fnp.maximum(fnp.log(x), -100.0)
-        l1x = fnp.maximum(fnp.log1p(-x), -100.0)
-        loss = -(t * lx + (1 - t) * l1x)
+        loss = _conv.binary_cross_entropy(x, t)  # PyTorch's clamp and finite gradient at 0 and 1
         if has_w:
             loss = loss * w[0]
         return red(loss)
@@ -1640,7 +1660,11 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
                           size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
-    cos = cosine_similarity(input1, input2, dim=-1, eps=1e-12)
+    # PyTorch's formula: eps added to each squared magnitude (finite value and gradient when a
+    # vector is zero)
+    eps = 1e-12
+    mag = ((input1 * input1).sum(-1) + eps) * ((input2 * input2).sum(-1) + eps)
+    cos = (input1 * input2).sum(-1) / mag.sqrt()
     zeros = torch.zeros_like(cos)
     loss = torch.where(target == 1, 1 - cos, torch.where(target == -1, (cos - margin).clamp_min(0), zeros))
     return _reduce_t(loss, reduction)

@@ -1,0 +1,211 @@
+"""PyTorch's numerical conventions at singular points, as fgrad definitions for the shim.
+
+The functional face follows JAX: ``grad(jnp.sqrt)(0.)`` is ``inf``, the gradient of a norm
+at the origin is NaN, ``clip`` splits its gradient at the boundary.  PyTorch picks finite
+values at many of these points (``torch.norm`` has gradient 0 at the origin, binary
+cross-entropy clamps its logs at -100, ``fmax`` sends a tie's gradient to the first
+argument).  The shim's ops are *defined* by fgrad functions whose derivatives autograd takes
+from the core's rules, so the shim gets PyTorch's conventions by defining its ops with the
+functions below -- never by changing the shared primitives.
+
+Each function is written with fgrad ops only (``where`` with a safe operand, or a
+``custom_jvp`` whose rule is itself fgrad code), so higher derivatives (``create_graph``),
+``vmap`` and ``jit`` work on them as on any other definition.
+
+Example::
+
+    >>> import numpy as np, fgrad
+    >>> from fgrad.torch._conventions import root_zero_grad
+    >>> float(fgrad.grad(lambda s: root_zero_grad(s, 2.0))(np.float64(0.0)))
+    0.0
+"""
+
+from __future__ import annotations
+
+import fgrad.numpy as fnp
+from fgrad import lax
+from fgrad.transforms.custom import custom_jvp
+
+__all__ = [
+    "root_zero_grad", "atan2", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
+    "divide_or_nan", "slogdet",
+]
+
+BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
+BCE_GRAD_EPS = 1e-12  # ... and divides its gradient by max(p * (1 - p), 1e-12)
+
+
+def root_zero_grad(s, p: float = 2.0):
+    """``s ** (1 / p)`` for ``s >= 0`` whose derivative is 0 (not inf/NaN) where ``s == 0``:
+    PyTorch's convention for ``norm``/``std``/``cdist`` at zero.
+
+    >>> import numpy as np, fgrad
+    >>> float(root_zero_grad(np.float64(9.0), 2.0))
+    3.0
+    """
+    pos = s > 0
+    safe = fnp.where(pos, s, fnp.ones_like(s))
+    root = fnp.sqrt(safe) if p == 2.0 else safe ** (1.0 / p)
+    return fnp.where(pos, root, fnp.zeros_like(s))
+
+
+@custom_jvp
+def atan2(y, x):
+    """``atan2(y, x)`` whose gradient at ``(0, 0)`` is ``(0, 0)`` as in PyTorch.
+
+    >>> import numpy as np
+    >>> round(float(atan2(np.float64(1.0), np.float64(1.0))), 4)
+    0.7854
+    """
+    return lax.atan2(y, x)
+
+
+@atan2.defjvp
+def _atan2_jvp(primals, tangents):
+    y, x = primals
+    dy, dx = tangents
+    d = x * x + y * y
+    zero = d == 0
+    inv = fnp.where(zero, fnp.zeros_like(d), 1.0 / fnp.where(zero, fnp.ones_like(d), d))
+    return atan2(y, x), (x * dy - y * dx) * inv
+
+
+def fmax(x, y):
+    """``fmax`` whose gradient goes to ``x`` where ``x >= y`` or ``y`` is NaN (PyTorch).
+
+    >>> import numpy as np
+    >>> float(fmax(np.float64(1.0), np.float64(np.nan)))
+    1.0
+    """
+    return fnp.where((x >= y) | fnp.isnan(y), x, y)
+
+
+def fmin(x, y):
+    """``fmin`` whose gradient goes to ``x`` where ``x <= y`` or ``y`` is NaN (PyTorch).
+
+    >>> import numpy as np
+    >>> float(fmin(np.float64(1.0), np.float64(2.0)))
+    1.0
+    """
+    return fnp.where((x <= y) | fnp.isnan(y), x, y)
+
+
+def clamp_interior(x, lo, hi):
+    """``clamp(x, lo, hi)`` whose gradient is 1 strictly inside ``(lo, hi)`` and 0 on and
+    outside the boundary (``hardtanh``/``relu6``); NaN stays NaN.  ``lo``/``hi`` may be
+    ``None``.
+
+    >>> import numpy as np
+    >>> clamp_interior(np.array([-2.0, 0.5, 2.0]), -1.0, 1.0).tolist()
+    [-1.0, 0.5, 1.0]
+    """
+    r = x
+    if hi is not None:
+        r = fnp.where(x >= hi, fnp.zeros_like(x) + hi, r)
+    if lo is not None:
+        r = fnp.where(x <= lo, fnp.zeros_like(x) + lo, r)
+    return r
+
+
+def _adjugate_t(a):
+    """The transposed adjugate (cofactor matrix) of square ``a``, finite for every matrix:
+    from the SVD ``a = U diag(s) Vh``, ``adj(a) = det(U) det(Vh) Vh^T diag(prod_{j!=i} s_j) U^T``."""
+    u, s, vh = fnp.linalg.svd(a, full_matrices=False)
+    n = s.shape[-1]
+    eye = fnp.eye(n, dtype=s.dtype)
+    others = fnp.prod(s[..., None, :] * (1 - eye) + eye, axis=-1)  # prod over j != i
+    sign = fnp.linalg.det(u) * fnp.linalg.det(vh)
+    cof = (u * others[..., None, :]) @ vh  # = adj(a)^T up to the sign
+    return cof * sign[..., None, None]
+
+
+@custom_jvp
+def det(a):
+    """``det(a)`` whose derivative ``adj(a)^T`` is finite at singular matrices (PyTorch's
+    ``create_graph`` answer; the exact cofactor matrix, 0 only where rank < n - 1).
+
+    >>> import numpy as np
+    >>> round(float(det(np.array([[1.0, 2.0], [3.0, 4.0]]))), 12)
+    -2.0
+    """
+    return fnp.linalg.det(a)
+
+
+@det.defjvp
+def _det_jvp(primals, tangents):
+    (a,), (da,) = primals, tangents
+    return det(a), fnp.sum(_adjugate_t(a) * da, axis=(-2, -1))
+
+
+@custom_jvp
+def binary_cross_entropy(p, y):
+    """Elementwise ``-(y log p + (1 - y) log(1 - p))`` with both logs clamped at -100, as
+    PyTorch computes it; the derivative in ``p`` is PyTorch's
+    ``(p - y) / max(p (1 - p), 1e-12)`` (finite at p = 0 and 1), the derivative in ``y`` is
+    the exact one of the clamped value.
+
+    >>> import numpy as np
+    >>> float(binary_cross_entropy(np.float64(0.0), np.float64(1.0)))
+    100.0
+    """
+    log_p, log_q = _clamped_logs(p)
+    return -(y * log_p + (1 - y) * log_q)
+
+
+def _clamped_logs(p):
+    """``max(log p, -100)`` and ``max(log(1 - p), -100)``, without evaluating log(0)."""
+    floor = fnp.zeros_like(p) + BCE_LOG_FLOOR
+    pos, below_one = p > 0, p < 1
+    log_p = fnp.where(pos, fnp.maximum(fnp.log(fnp.where(pos, p, fnp.ones_like(p))), floor), floor)
+    log_q = fnp.where(below_one, fnp.maximum(fnp.log1p(-fnp.where(below_one, p, fnp.zeros_like(p))), floor),
+                      floor)
+    return log_p, log_q
+
+
+@binary_cross_entropy.defjvp
+def _bce_jvp(primals, tangents):
+    p, y = primals
+    dp, dy = tangents
+    log_p, log_q = _clamped_logs(p)
+    out = -(y * log_p + (1 - y) * log_q)
+    d_p = (p - y) / fnp.maximum(p * (1 - p), BCE_GRAD_EPS)
+    d_y = log_q - log_p
+    return out, d_p * dp + d_y * dy
+
+
+def divide_or_nan(total, count):
+    """``total / count`` whose value is NaN where ``count == 0`` (0/0, as PyTorch's mean of
+    nothing) but whose gradient there is 0: the NaN is a constant, not a derivative.
+
+    >>> import numpy as np
+    >>> float(divide_or_nan(np.float64(6.0), np.float64(3.0)))
+    2.0
+    """
+    empty = count == 0
+    q = total / fnp.where(empty, fnp.ones_like(count), count)
+    return q + lax.stop_gradient(fnp.where(empty, fnp.full_like(q, fnp.nan), fnp.zeros_like(q)))
+
+
+@custom_jvp
+def slogdet(a):
+    """``(sign, log|det a|)`` whose ``logabsdet`` derivative at a singular matrix is
+    ``adj(a)^T / 0`` (±inf where the cofactor is nonzero, as PyTorch) instead of NaN.
+
+    >>> import numpy as np
+    >>> round(float(slogdet(np.array([[2.0, 0.0], [0.0, 3.0]]))[1]), 4)
+    1.7918
+    """
+    sign, logabsdet = fnp.linalg.slogdet(a)
+    return sign, logabsdet
+
+
+@slogdet.defjvp
+def _slogdet_jvp(primals, tangents):
+    (a,), (da,) = primals, tangents
+    sign, logabsdet = slogdet(a)
+    singular = (sign == 0)[..., None, None]
+    safe = fnp.where(singular, fnp.eye(a.shape[-1], dtype=a.dtype) + fnp.zeros_like(a), a)
+    inv_t = fnp.swapaxes(fnp.linalg.inv(safe), -1, -2)
+    d = fnp.linalg.det(a)[..., None, None]
+    grad = fnp.where(singular, _adjugate_t(a) / fnp.where(singular, d, fnp.ones_like(d)), inv_t)
+    return (sign, logabsdet), (fnp.zeros_like(sign), fnp.sum(grad * da, axis=(-2, -1)))

@@ -1,0 +1,182 @@
+"""PyTorch's exception types for errors raised deep inside an op.
+
+The shim validates its arguments where PyTorch does and raises PyTorch's messages.  What
+slips past those checks fails inside NumPy (a ``ValueError`` about broadcasting, an
+``IndexError`` from a gather, ``numpy.linalg.LinAlgError``...).  PyTorch users catch
+``RuntimeError``, so the shim's dispatch (`_ops._op`, the funnel every recorded op goes
+through) hands such an exception to `translate`, which returns the ``RuntimeError`` (or
+`LinAlgError`, a ``RuntimeError`` as in PyTorch) to raise instead: it names the op, the
+inputs' shapes and dtypes and, where there is one, the fix.  The original exception stays
+attached as ``__cause__``.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> try:
+    ...     torch.linalg.solve(torch.zeros(2, 2), torch.ones(2))
+    ... except torch.linalg.LinAlgError as e:
+    ...     print(str(e).split(":")[0])
+    linalg.solve
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+
+import numpy as np
+
+__all__ = ["LinAlgError", "TRANSLATED", "translate", "op_name", "describe_inputs", "public",
+           "wrap_public_functions"]
+
+
+class LinAlgError(RuntimeError):
+    """A linear-algebra op failed on its input (singular or not positive-definite matrix):
+    ``torch.linalg.LinAlgError``, a subclass of ``RuntimeError``."""
+
+
+# the exception types NumPy (and the core's shape checks) raise from inside an op's
+# computation.  A plain IndexError is left alone: PyTorch raises IndexError for indexing out
+# of range too, and the shim raises it deliberately there; an out-of-range axis (NumPy's
+# AxisError, also an IndexError) becomes PyTorch's "Dimension out of range" IndexError.
+TRANSLATED = (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError, np.exceptions.AxisError)
+
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+
+
+def op_name(gname: str) -> str:
+    """The op's PyTorch name from its ``grad_fn`` name.
+
+    >>> op_name("IndexAddBackward0"), op_name("LinalgSolveExBackward0")
+    ('index_add', 'linalg.solve')
+    """
+    base = _BACKWARD_SUFFIX.sub("", gname)
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", base).lower() or gname
+    if name.startswith("linalg_"):
+        name = "linalg." + name[len("linalg_"):]
+        if name.endswith("_ex"):  # linalg.inv_ex, linalg.solve_ex...: the user called linalg.inv/solve
+            name = name[: -len("_ex")]
+    return name
+
+
+def describe_inputs(args) -> str:
+    """``'Tensor[2, 3] float32, Tensor[4] int64'`` for an op's tensor/array arguments.
+
+    >>> describe_inputs([np.zeros((2, 3), np.float32)])
+    'Tensor[2, 3] float32'
+    """
+    parts = []
+    for a in args:
+        b = getattr(a, "_buf", a)
+        shape, dtype = getattr(b, "shape", None), getattr(b, "dtype", None)
+        if shape is None or dtype is None:
+            parts.append(type(a).__name__)
+        else:
+            parts.append(f"Tensor{list(shape)} {np.dtype(dtype).name}")
+    return ", ".join(parts)
+
+
+def _broadcast_mismatch(shapes):
+    """PyTorch's message for the first pair of shapes that do not broadcast, or None."""
+    for i in range(len(shapes)):
+        for j in range(i + 1, len(shapes)):
+            s1, s2 = shapes[i], shapes[j]
+            n = max(len(s1), len(s2))
+            p1 = (1,) * (n - len(s1)) + tuple(s1)
+            p2 = (1,) * (n - len(s2)) + tuple(s2)
+            for k in range(n - 1, -1, -1):
+                if p1[k] != p2[k] and p1[k] != 1 and p2[k] != 1:
+                    return (f"The size of tensor a ({p1[k]}) must match the size of tensor b ({p2[k]}) at "
+                            f"non-singleton dimension {k}")
+    return None
+
+
+def translate(exc: BaseException, gname: str, args) -> BaseException:
+    """The PyTorch-typed exception to raise for ``exc``, raised while computing the op whose
+    ``grad_fn`` name is ``gname`` on ``args``.
+
+    >>> e = translate(ValueError("bad"), "WhereBackward0", [np.zeros(2)])
+    >>> type(e).__name__, str(e)
+    ('RuntimeError', 'where: bad (inputs: Tensor[2] float64)')
+    """
+    op = op_name(gname)
+    inputs = describe_inputs(args)
+    msg = str(exc).strip() or type(exc).__name__
+    if isinstance(exc, np.exceptions.AxisError):
+        return IndexError(f"{op}: Dimension out of range ({msg}; inputs: {inputs})")
+    if isinstance(exc, np.linalg.LinAlgError) and ("dimension" in msg or "square" in msg):
+        return RuntimeError(f"{op}: {msg} (inputs: {inputs})")  # a shape error, not a numerical one
+    if isinstance(exc, np.linalg.LinAlgError):
+        return LinAlgError(
+            f"{op}: {msg} (inputs: {inputs}). The matrix is singular or not positive-definite: "
+            f"check the input, or use linalg.pinv/linalg.lstsq, or add a small multiple of the identity"
+        )
+    if isinstance(exc, ValueError) and "broadcast" in msg:
+        shapes = [tuple(getattr(getattr(a, "_buf", a), "shape", ())) for a in args]
+        torch_msg = _broadcast_mismatch(shapes)
+        if torch_msg is not None:
+            return RuntimeError(
+                f"{torch_msg} ({op}: inputs {inputs}; make the shapes broadcastable, e.g. with "
+                f"unsqueeze/expand, or fix the input)"
+            )
+    return RuntimeError(f"{op}: {msg} (inputs: {inputs})")
+
+
+def _wrong_argument(fn, name: str, args, kwargs, exc: AttributeError):
+    """PyTorch's TypeError if ``exc`` says one of the caller's own arguments is not a Tensor
+    (the op read a Tensor attribute of it), else None."""
+    obj = getattr(exc, "obj", None)
+    if obj is None or isinstance(obj, type):
+        return None
+    params = None
+    try:
+        params = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        params = []
+    for i, a in enumerate(args):
+        if a is obj:
+            pname = params[i] if i < len(params) else f"#{i + 1}"
+            return TypeError(f"{name}(): argument '{pname}' (position {i + 1}) must be Tensor, not "
+                             f"{type(obj).__name__}")
+    for k, a in kwargs.items():
+        if a is obj:
+            return TypeError(f"{name}(): argument '{k}' must be Tensor, not {type(obj).__name__}")
+    return None
+
+
+def public(fn, name: str | None = None):
+    """``fn`` as a public entry point: an argument that is not a Tensor where the op needs one
+    raises PyTorch's ``TypeError`` naming the argument, instead of an ``AttributeError`` from
+    inside.  No cost unless an exception is raised.
+
+    >>> import fgrad.torch as torch
+    >>> try:
+    ...     torch.relu("x")
+    ... except TypeError as e:
+    ...     print(e)
+    relu(): argument 'input' (position 1) must be Tensor, not str
+    """
+    op = name or fn.__name__
+
+    @functools.wraps(fn)
+    def entry(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except AttributeError as e:
+            wrong = _wrong_argument(fn, op, args, kwargs, e)
+            if wrong is None:
+                raise
+            raise wrong from None
+
+    entry.__fgrad_public__ = True
+    return entry
+
+
+def wrap_public_functions(namespace: dict, module_prefix: str = "fgrad.torch") -> None:
+    """Replace each public function of ``namespace`` defined in fgrad's shim by `public` of it."""
+    for key, value in list(namespace.items()):
+        if (key.startswith("_") or not inspect.isfunction(value) or getattr(value, "__fgrad_public__", False)
+                or not getattr(value, "__module__", "").startswith(module_prefix)):
+            continue
+        namespace[key] = public(value, key)

@@ -1,0 +1,863 @@
+"""PyTorch's conventions at singular points and kinks, value AND gradient, on the shim.
+
+Two tables of ``(id, f(torch_module, F, *tensors), inputs)``:
+
+* ``SINGULAR``: points where a naive formula gives NaN/inf but PyTorch is finite (binary
+  cross-entropy at p = 0/1, ``std`` of a constant, ``det`` of a singular matrix, norms and
+  distances at 0, ``atan2(0, 0)``, ...);
+* ``KINKS``: subgradient conventions (``hardtanh'(±1) = 0``, ``clamp`` passes the gradient at
+  its bounds, ``amax`` splits ties evenly, ``max(dim)`` picks one index, ...).
+
+Each case runs in float64 on ``fgrad.torch``; its output and the gradient of ``out.sum()``
+are compared with ``TORCH``, numbers recorded from torch 2.13 (CPU) and stored here so the
+test runs without torch.  Where fgrad deliberately differs from PyTorch (a NaN or inf in
+PyTorch where fgrad gives the exact derivative of the value it computes), ``OURS`` holds
+fgrad's numbers and ``WHY`` the reason; docs/shim-conventions.md lists them.  With torch
+installed, ``test_live_torch`` re-checks the stored numbers against live torch.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import fgrad.torch as ft
+import fgrad.torch.nn.functional as FF
+
+inf, nan = np.inf, np.nan
+
+
+def A(*v):
+    return np.array(v, dtype=np.float64)
+
+
+SINGULAR = [
+    # NaN-vs-finite
+    (
+        "bce_p0",
+        lambda t, F, p, y: F.binary_cross_entropy(p, y),
+        (A(0.0, 1.0, 0.0, 1.0), A(1.0, 0.0, 0.0, 1.0)),
+    ),
+    (
+        "bce_p0_sum",
+        lambda t, F, p, y: F.binary_cross_entropy(p, y, reduction="none"),
+        (A(0.0, 1.0, 0.0, 1.0, 0.5), A(1.0, 0.0, 0.0, 1.0, 0.3)),
+    ),
+    ("bceloss_mod", lambda t, F, p, y: t.nn.BCELoss()(p, y), (A(0.0, 1.0), A(1.0, 0.0))),
+    (
+        "bce_logits_ext",
+        lambda t, F, x, y: F.binary_cross_entropy_with_logits(x, y, reduction="none"),
+        (A(-1000.0, 1000.0, 800.0, -800.0, 0.0), A(1.0, 0.0, 1.0, 0.0, 0.5)),
+    ),
+    (
+        "bce_logits_posw",
+        lambda t, F, x, y: F.binary_cross_entropy_with_logits(
+            x, y, pos_weight=t.tensor([2.0, 2.0, 2.0, 2.0, 2.0], dtype=t.float64), reduction="none"
+        ),
+        (A(-1000.0, 1000.0, 800.0, -800.0, 0.0), A(1.0, 0.0, 1.0, 0.0, 0.5)),
+    ),
+    (
+        "ce_neginf",
+        lambda t, F, x: F.cross_entropy(x.reshape(2, 3), t.tensor([0, 1])),
+        (A(1.0, -inf, 2.0, -inf, 3.0, 0.0),),
+    ),
+    (
+        "nll_neginf",
+        lambda t, F, x: F.nll_loss(F.log_softmax(x.reshape(2, 3), dim=1), t.tensor([0, 1])),
+        (A(1.0, -inf, 2.0, -inf, 3.0, 0.0),),
+    ),
+    ("log_softmax_neginf", lambda t, F, x: F.log_softmax(x, dim=0)[:2], (A(1.0, 2.0, -inf),)),
+    ("softmax_neginf", lambda t, F, x: F.softmax(x, dim=0), (A(1.0, 2.0, -inf),)),
+    (
+        "kl_div_zero_target",
+        lambda t, F, x, y: F.kl_div(x, y, reduction="sum"),
+        (A(-1.0, -2.0, -0.5), A(0.0, 0.5, 0.5)),
+    ),
+    (
+        "kl_div_logt",
+        lambda t, F, x, y: F.kl_div(x, y, reduction="sum", log_target=True),
+        (A(-1.0, -2.0, -0.5), A(-inf, -0.1, -2.0)),
+    ),
+    ("softplus_large", lambda t, F, x: F.softplus(x), (A(-1000.0, 0.0, 19.0, 21.0, 1000.0),)),
+    (
+        "softplus_beta",
+        lambda t, F, x: F.softplus(x, beta=2.0, threshold=5.0),
+        (A(-1000.0, 0.0, 2.4, 2.6, 1000.0),),
+    ),
+    ("logsigmoid", lambda t, F, x: F.logsigmoid(x), (A(-1000.0, -50.0, 0.0, 50.0, 1000.0),)),
+    ("sigmoid_ext", lambda t, F, x: t.sigmoid(x), (A(-1000.0, 0.0, 1000.0),)),
+    ("std_const", lambda t, F, x: x.std(), (A(2.0, 2.0, 2.0),)),
+    ("var_const", lambda t, F, x: x.var(), (A(2.0, 2.0, 2.0),)),
+    ("std_single", lambda t, F, x: x.std(correction=0), (A(2.0, 2.0, 2.0),)),
+    ("det_singular", lambda t, F, x: t.linalg.det(x.reshape(2, 2)), (A(1.0, 2.0, 2.0, 4.0),)),
+    (
+        "det_singular3",
+        lambda t, F, x: t.det(x.reshape(3, 3)),
+        (A(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0),),
+    ),
+    ("det_zero", lambda t, F, x: t.det(x.reshape(2, 2)), (A(0.0, 0.0, 0.0, 0.0),)),
+    ("logdet_singular", lambda t, F, x: t.logdet(x.reshape(2, 2)), (A(1.0, 2.0, 2.0, 4.0),)),
+    ("slogdet_singular", lambda t, F, x: t.linalg.slogdet(x.reshape(2, 2))[1], (A(1.0, 2.0, 2.0, 4.0),)),
+    ("atan2_00", lambda t, F, y, x: t.atan2(y, x), (A(0.0, 0.0, 1.0), A(0.0, -0.0, 0.0))),
+    ("hypot_00", lambda t, F, y, x: t.hypot(y, x), (A(0.0, 3.0), A(0.0, 4.0))),
+    ("logaddexp_inf", lambda t, F, a, b: t.logaddexp(a, b), (A(inf, -inf, 1.0), A(inf, -inf, 2.0))),
+    ("logsumexp_inf", lambda t, F, a: t.logsumexp(a, 0), (A(-inf, -inf),)),
+    ("norm_0", lambda t, F, x: t.norm(x), (A(0.0, 0.0, 0.0),)),
+    ("vector_norm_0", lambda t, F, x: t.linalg.vector_norm(x), (A(0.0, 0.0, 0.0),)),
+    ("vector_norm_1_0", lambda t, F, x: t.linalg.vector_norm(x, ord=1), (A(0.0, 0.0, 0.0),)),
+    ("vector_norm_inf_0", lambda t, F, x: t.linalg.vector_norm(x, ord=inf), (A(0.0, 0.0, 0.0),)),
+    ("vector_norm_3_0", lambda t, F, x: t.linalg.vector_norm(x, ord=3), (A(0.0, 0.0, 0.0),)),
+    ("matrix_norm_fro0", lambda t, F, x: t.linalg.matrix_norm(x.reshape(2, 2)), (A(0.0, 0.0, 0.0, 0.0),)),
+    ("dist_eq", lambda t, F, a, b: t.dist(a, b), (A(1.0, 2.0), A(1.0, 2.0))),
+    (
+        "cdist_eq",
+        lambda t, F, a, b: t.cdist(a.reshape(2, 2), b.reshape(2, 2)),
+        (A(1.0, 2.0, 3.0, 4.0), A(1.0, 2.0, 0.0, 0.0)),
+    ),
+    (
+        "cdist_eq_p1",
+        lambda t, F, a, b: t.cdist(a.reshape(2, 2), b.reshape(2, 2), p=1.0),
+        (A(1.0, 2.0, 3.0, 4.0), A(1.0, 2.0, 0.0, 0.0)),
+    ),
+    (
+        "pairwise_distance_eq",
+        lambda t, F, a, b: F.pairwise_distance(a.reshape(1, 2), b.reshape(1, 2)),
+        (A(1.0, 2.0), A(1.0, 2.0)),
+    ),
+    ("pdist_eq", lambda t, F, a: F.pdist(a.reshape(3, 2)), (A(1.0, 2.0, 1.0, 2.0, 0.0, 1.0),)),
+    ("sqrt_0", lambda t, F, x: t.sqrt(x), (A(0.0, 1.0),)),
+    ("rsqrt_0", lambda t, F, x: t.rsqrt(x), (A(0.0, 1.0),)),
+    ("pow_00", lambda t, F, x, y: t.pow(x, y), (A(0.0, 0.0, 0.0, 2.0), A(0.0, 1.0, 2.0, 0.0))),
+    ("pow_scalar0", lambda t, F, x: x**0, (A(0.0, 1.0),)),
+    ("pow_scalar05", lambda t, F, x: x**0.5, (A(0.0, 1.0),)),
+    ("pow_scalar2", lambda t, F, x: x**2, (A(0.0, 1.0),)),
+    ("pow_scalar1", lambda t, F, x: x**1, (A(0.0, 1.0),)),
+    ("pow_scalar_m1", lambda t, F, x: x**-1.0, (A(0.0, 1.0),)),
+    ("rpow_0", lambda t, F, y: 0.0**y, (A(0.0, 1.0, 2.0),)),
+    ("pow_x0_y", lambda t, F, y: t.pow(t.zeros(3, dtype=t.float64), y), (A(0.0, 1.0, 2.0),)),
+    ("xlogy_00", lambda t, F, x, y: t.xlogy(x, y), (A(0.0, 0.0, 1.0), A(0.0, 1.0, 0.0))),
+    ("sinc_0", lambda t, F, x: t.sinc(x), (A(0.0, 0.5),)),
+    ("normalize_zero", lambda t, F, x: F.normalize(x.reshape(2, 2), dim=1), (A(0.0, 0.0, 3.0, 4.0),)),
+    (
+        "cos_sim_zero",
+        lambda t, F, a, b: F.cosine_similarity(a.reshape(2, 2), b.reshape(2, 2)),
+        (A(0.0, 0.0, 1.0, 0.0), A(1.0, 1.0, 0.0, 0.0)),
+    ),
+    (
+        "layer_norm_const",
+        lambda t, F, x: F.layer_norm(x.reshape(2, 3), (3,)),
+        (A(1.0, 1.0, 1.0, 1.0, 2.0, 3.0),),
+    ),
+    (
+        "layer_norm_const_w",
+        lambda t, F, x: F.layer_norm(x.reshape(2, 3), (3,)) * t.tensor([1.0, 2.0, 3.0], dtype=t.float64),
+        (A(1.0, 1.0, 1.0, 1.0, 2.0, 3.0),),
+    ),
+    (
+        "batch_norm_const",
+        lambda t, F, x: (
+            F.batch_norm(x.reshape(3, 2), None, None, training=True) * t.tensor([1.0, 2.0], dtype=t.float64)
+        ),
+        (A(1.0, 1.0, 1.0, 2.0, 1.0, 3.0),),
+    ),
+    (
+        "group_norm_const",
+        lambda t, F, x: (
+            F.group_norm(x.reshape(1, 2, 2), 1)
+            * t.tensor([1.0, 2.0, 3.0, 4.0], dtype=t.float64).reshape(1, 2, 2)
+        ),
+        (A(1.0, 1.0, 1.0, 1.0),),
+    ),
+    (
+        "instance_norm_const",
+        lambda t, F, x: F.instance_norm(x.reshape(1, 1, 3)) * t.tensor([1.0, 2.0, 3.0], dtype=t.float64),
+        (A(1.0, 1.0, 1.0),),
+    ),
+    ("log_0", lambda t, F, x: t.log(x), (A(0.0, 1.0),)),
+    ("log_softmax_all_neginf", lambda t, F, x: F.log_softmax(x, dim=0), (A(-inf, -inf),)),
+    (
+        "gaussian_nll",
+        lambda t, F, x, y: F.gaussian_nll_loss(x, y, t.zeros(2, dtype=t.float64)),
+        (A(1.0, 2.0), A(1.0, 3.0)),
+    ),
+    ("poisson_nll", lambda t, F, x, y: F.poisson_nll_loss(x, y, log_input=False), (A(0.0, 1.0), A(1.0, 0.0))),
+    ("acos_1", lambda t, F, x: t.acos(x), (A(1.0, -1.0),)),
+    ("asin_1", lambda t, F, x: t.asin(x), (A(1.0, -1.0),)),
+    ("atanh_1", lambda t, F, x: t.atanh(x), (A(1.0, -1.0),)),
+    ("logit_eps", lambda t, F, x: t.logit(x, eps=1e-6), (A(0.0, 1.0, 0.5),)),
+    ("logit_01", lambda t, F, x: t.logit(x), (A(0.0, 1.0, 0.5),)),
+    ("softmin", lambda t, F, x: F.softmin(x, dim=0), (A(inf, 1.0),)),
+    ("mse_huge", lambda t, F, x, y: F.mse_loss(x, y), (A(1.0, 2.0), A(1.0, 2.0))),
+    ("prod_zero", lambda t, F, x: t.prod(x), (A(0.0, 2.0, 3.0),)),
+    ("prod_zeros2", lambda t, F, x: t.prod(x), (A(0.0, 0.0, 3.0),)),
+    ("prod_dim_zero", lambda t, F, x: t.prod(x.reshape(2, 2), 1), (A(0.0, 2.0, 0.0, 0.0),)),
+    ("cumprod_zero", lambda t, F, x: t.cumprod(x, 0), (A(2.0, 0.0, 3.0),)),
+    ("cummax_tie", lambda t, F, x: t.cummax(x, 0)[0], (A(1.0, 1.0, 0.0, 2.0),)),
+    ("cummin_tie", lambda t, F, x: t.cummin(x, 0)[0], (A(1.0, 1.0, 2.0, 0.0),)),
+    ("erfinv_1", lambda t, F, x: t.erfinv(x), (A(1.0, 0.0),)),
+    (
+        "margin_ranking",
+        lambda t, F, a, b: F.margin_ranking_loss(a, b, t.tensor([1.0, -1.0], dtype=t.float64)),
+        (A(1.0, 1.0), A(1.0, 1.0)),
+    ),
+    (
+        "hinge_emb",
+        lambda t, F, a: F.hinge_embedding_loss(a, t.tensor([1.0, -1.0], dtype=t.float64)),
+        (A(1.0, 1.0),),
+    ),
+    (
+        "soft_margin_ext",
+        lambda t, F, a: F.soft_margin_loss(a, t.tensor([1.0, -1.0], dtype=t.float64)),
+        (A(-1000.0, 1000.0),),
+    ),
+    (
+        "multilabel_soft_margin_ext",
+        lambda t, F, a: F.multilabel_soft_margin_loss(
+            a.reshape(1, 2), t.tensor([[1.0, 0.0]], dtype=t.float64)
+        ),
+        (A(-1000.0, 1000.0),),
+    ),
+    (
+        "triplet_eq",
+        lambda t, F, a, p, n: F.triplet_margin_loss(a.reshape(1, 2), p.reshape(1, 2), n.reshape(1, 2)),
+        (A(1.0, 2.0), A(1.0, 2.0), A(0.0, 0.0)),
+    ),
+    (
+        "cosine_emb_zero",
+        lambda t, F, a, b: F.cosine_embedding_loss(
+            a.reshape(1, 2), b.reshape(1, 2), t.tensor([1.0], dtype=t.float64)
+        ),
+        (A(0.0, 0.0), A(1.0, 0.0)),
+    ),
+    ("glu", lambda t, F, a: F.glu(a), (A(1.0, -1000.0),)),
+    ("mish_ext", lambda t, F, a: F.mish(a), (A(-1000.0, 1000.0, 0.0),)),
+    ("silu_ext", lambda t, F, a: F.silu(a), (A(-1000.0, 1000.0, 0.0),)),
+    ("gelu_tanh_ext", lambda t, F, a: F.gelu(a, approximate="tanh"), (A(-1000.0, 1000.0, 0.0),)),
+    ("tanh_ext", lambda t, F, a: t.tanh(a), (A(-1000.0, 1000.0),)),
+    ("exp_neg", lambda t, F, a: t.exp(a), (A(-inf, 0.0),)),
+    ("expm1_big", lambda t, F, a: t.log1p(a), (A(-1.0, 0.0),)),
+    ("l1_at_eq", lambda t, F, a, b: F.l1_loss(a, b), (A(1.0, 2.0), A(1.0, 3.0))),
+    ("smooth_l1_at_eq", lambda t, F, a, b: F.smooth_l1_loss(a, b), (A(1.0, 2.0), A(1.0, 3.0))),
+    ("smooth_l1_beta0", lambda t, F, a, b: F.smooth_l1_loss(a, b, beta=0.0), (A(1.0, 2.0), A(1.0, 3.0))),
+    ("huber_delta0", lambda t, F, a, b: F.huber_loss(a, b), (A(1.0, 2.0), A(1.0, 3.0))),
+    (
+        "nll_ignore_all",
+        lambda t, F, x: F.nll_loss(x.reshape(2, 2), t.tensor([-100, -100])),
+        (A(1.0, 2.0, 3.0, 4.0),),
+    ),
+    (
+        "ce_ignore_all",
+        lambda t, F, x: F.cross_entropy(x.reshape(2, 2), t.tensor([-100, -100])),
+        (A(1.0, 2.0, 3.0, 4.0),),
+    ),
+    (
+        "ce_label_smooth_neginf",
+        lambda t, F, x: F.cross_entropy(x.reshape(1, 3), t.tensor([0]), label_smoothing=0.1),
+        (A(1.0, -inf, 2.0),),
+    ),
+    (
+        "ce_probs_target",
+        lambda t, F, x: F.cross_entropy(x.reshape(1, 3), t.tensor([[1.0, 0.0, 0.0]], dtype=t.float64)),
+        (A(1.0, -inf, 2.0),),
+    ),
+]
+
+KINKS = [
+    ("hardtanh", lambda t, F, x: F.hardtanh(x), (A(-1.0, 1.0, 0.0, -2.0, 2.0),)),
+    ("hardtanh_mm", lambda t, F, x: F.hardtanh(x, -2.0, 3.0), (A(-2.0, 3.0),)),
+    ("relu6", lambda t, F, x: F.relu6(x), (A(0.0, 6.0, 3.0, -1.0, 7.0),)),
+    ("relu", lambda t, F, x: F.relu(x), (A(0.0, -0.0, 1.0),)),
+    ("relu_t", lambda t, F, x: t.relu(x), (A(0.0, 1.0),)),
+    ("relu_mod", lambda t, F, x: t.nn.ReLU()(x), (A(0.0, 1.0),)),
+    ("abs", lambda t, F, x: t.abs(x), (A(0.0, -0.0, 1.0),)),
+    ("leaky_relu", lambda t, F, x: F.leaky_relu(x, 0.1), (A(0.0, -1.0, 1.0),)),
+    ("elu", lambda t, F, x: F.elu(x), (A(0.0, -0.0, 1.0),)),
+    (
+        "elu_a",
+        lambda t, F, x: F.elu(x, alpha=2.0),
+        (
+            A(
+                0.0,
+            ),
+        ),
+    ),
+    (
+        "celu",
+        lambda t, F, x: F.celu(x, alpha=2.0),
+        (
+            A(
+                0.0,
+            ),
+        ),
+    ),
+    (
+        "selu",
+        lambda t, F, x: F.selu(x),
+        (
+            A(
+                0.0,
+            ),
+        ),
+    ),
+    ("hardsigmoid", lambda t, F, x: F.hardsigmoid(x), (A(-3.0, 3.0, 0.0),)),
+    ("hardswish", lambda t, F, x: F.hardswish(x), (A(-3.0, 3.0, 0.0),)),
+    ("hardshrink", lambda t, F, x: F.hardshrink(x, 0.5), (A(-0.5, 0.5, 0.0),)),
+    ("softshrink", lambda t, F, x: F.softshrink(x, 0.5), (A(-0.5, 0.5, 0.0),)),
+    (
+        "tanhshrink",
+        lambda t, F, x: F.tanhshrink(x),
+        (
+            A(
+                0.0,
+            ),
+        ),
+    ),
+    ("threshold", lambda t, F, x: F.threshold(x, 1.0, -5.0), (A(1.0, 0.0, 2.0),)),
+    ("prelu", lambda t, F, x: F.prelu(x, t.tensor([0.25], dtype=t.float64)), (A(0.0, -1.0),)),
+    ("rrelu_eval", lambda t, F, x: F.rrelu(x, training=False), (A(0.0, -1.0),)),
+    ("clamp01", lambda t, F, x: t.clamp(x, 0.0, 1.0), (A(0.0, 1.0, -1.0, 2.0, 0.5),)),
+    ("clamp_min", lambda t, F, x: t.clamp_min(x, 0.0), (A(0.0, 1.0),)),
+    ("clamp_max", lambda t, F, x: t.clamp_max(x, 0.0), (A(0.0, 1.0),)),
+    (
+        "clamp_tensor",
+        lambda t, F, x, lo, hi: t.clamp(x, lo, hi),
+        (A(0.0, 1.0, 0.5), A(0.0, 0.0, 0.0), A(1.0, 1.0, 1.0)),
+    ),
+    ("clip", lambda t, F, x: t.clip(x, 0.0, 1.0), (A(0.0, 1.0),)),
+    ("max_all_tie", lambda t, F, x: t.max(x), (A(1.0, 3.0, 3.0, 2.0),)),
+    ("min_all_tie", lambda t, F, x: t.min(x), (A(1.0, 0.0, 0.0, 2.0),)),
+    ("amax_tie", lambda t, F, x: t.amax(x, 0), (A(1.0, 3.0, 3.0, 3.0),)),
+    ("amin_tie", lambda t, F, x: t.amin(x, 0), (A(0.0, 3.0, 0.0, 3.0),)),
+    ("max_dim_tie", lambda t, F, x: t.max(x.reshape(2, 3), 1)[0], (A(3.0, 1.0, 3.0, 2.0, 2.0, 2.0),)),
+    ("min_dim_tie", lambda t, F, x: t.min(x.reshape(2, 3), 1)[0], (A(1.0, 3.0, 1.0, 2.0, 2.0, 2.0),)),
+    ("maximum_tie", lambda t, F, a, b: t.maximum(a, b), (A(1.0, 2.0), A(1.0, 1.0))),
+    ("minimum_tie", lambda t, F, a, b: t.minimum(a, b), (A(1.0, 2.0), A(1.0, 1.0))),
+    ("fmax_tie", lambda t, F, a, b: t.fmax(a, b), (A(1.0, 2.0), A(1.0, 1.0))),
+    ("fmin_tie", lambda t, F, a, b: t.fmin(a, b), (A(1.0, 2.0), A(1.0, 1.0))),
+    ("median_tie", lambda t, F, x: t.median(x), (A(1.0, 2.0, 2.0, 3.0),)),
+    ("median_even", lambda t, F, x: t.median(x), (A(4.0, 1.0, 3.0, 2.0),)),
+    ("median_dim", lambda t, F, x: t.median(x.reshape(2, 3), 1)[0], (A(2.0, 2.0, 1.0, 5.0, 5.0, 5.0),)),
+    ("nanmedian", lambda t, F, x: t.nanmedian(x), (A(1.0, 2.0, 2.0, 3.0),)),
+    (
+        "sort_tie",
+        lambda t, F, x: t.sort(x)[0] * t.tensor([1.0, 2.0, 3.0, 4.0], dtype=t.float64),
+        (A(2.0, 1.0, 2.0, 1.0),),
+    ),
+    (
+        "sort_tie_desc",
+        lambda t, F, x: t.sort(x, descending=True)[0] * t.tensor([1.0, 2.0, 3.0, 4.0], dtype=t.float64),
+        (A(2.0, 1.0, 2.0, 1.0),),
+    ),
+    ("kthvalue_tie", lambda t, F, x: t.kthvalue(x, 2)[0], (A(2.0, 1.0, 2.0, 1.0),)),
+    ("mode_tie", lambda t, F, x: t.mode(x)[0], (A(2.0, 1.0, 2.0, 1.0),)),
+    ("sign", lambda t, F, x: t.sign(x), (A(0.0, 1.0, -1.0),)),
+    ("round", lambda t, F, x: t.round(x), (A(0.0, 0.5, 1.5),)),
+    ("floor", lambda t, F, x: t.floor(x), (A(0.0, 1.0),)),
+    ("ceil", lambda t, F, x: t.ceil(x), (A(0.0, 1.0),)),
+    ("trunc", lambda t, F, x: t.trunc(x), (A(0.0, 1.0),)),
+    ("frac", lambda t, F, x: t.frac(x), (A(0.0, 1.5),)),
+    ("fmod", lambda t, F, x: t.fmod(x, 1.0), (A(0.0, 1.0),)),
+    ("remainder", lambda t, F, x: t.remainder(x, 1.0), (A(0.0, 1.0),)),
+    (
+        "smooth_l1_beta",
+        lambda t, F, a, b: F.smooth_l1_loss(a, b, beta=1.0, reduction="none"),
+        (A(1.0, -1.0, 0.0), A(0.0, 0.0, 0.0)),
+    ),
+    (
+        "huber_delta",
+        lambda t, F, a, b: F.huber_loss(a, b, delta=1.0, reduction="none"),
+        (A(1.0, -1.0, 0.0), A(0.0, 0.0, 0.0)),
+    ),
+    (
+        "l1_kink",
+        lambda t, F, a, b: F.l1_loss(a, b, reduction="none"),
+        (
+            A(
+                0.0,
+            ),
+            A(
+                0.0,
+            ),
+        ),
+    ),
+    ("max_pool_tie", lambda t, F, x: F.max_pool1d(x.reshape(1, 1, 4), 2), (A(1.0, 1.0, 2.0, 2.0),)),
+    (
+        "adaptive_max_pool_tie",
+        lambda t, F, x: F.adaptive_max_pool1d(x.reshape(1, 1, 4), 1),
+        (A(1.0, 2.0, 2.0, 1.0),),
+    ),
+    ("max_pool2d_tie", lambda t, F, x: F.max_pool2d(x.reshape(1, 1, 2, 2), 2), (A(1.0, 1.0, 1.0, 1.0),)),
+    (
+        "hinge_kink",
+        lambda t, F, a: F.hinge_embedding_loss(a, t.tensor([-1.0], dtype=t.float64), margin=1.0),
+        (A(1.0),),
+    ),
+    (
+        "margin_rank_kink",
+        lambda t, F, a, b: F.margin_ranking_loss(a, b, t.tensor([1.0], dtype=t.float64)),
+        (A(1.0), A(1.0)),
+    ),
+    ("logsumexp_tie", lambda t, F, a: t.logsumexp(a, 0), (A(1.0, 1.0),)),
+    ("norm_inf_tie", lambda t, F, x: t.linalg.vector_norm(x, ord=inf), (A(1.0, -1.0, 0.5),)),
+    ("norm_ninf_tie", lambda t, F, x: t.linalg.vector_norm(x, ord=-inf), (A(1.0, -1.0, 2.0),)),
+    (
+        "cummax_tie2",
+        lambda t, F, x: t.cummax(x, 0)[0] * t.tensor([1.0, 2.0, 3.0], dtype=t.float64),
+        (A(1.0, 1.0, 1.0),),
+    ),
+    (
+        "dropout_eval",
+        lambda t, F, x: F.dropout(x, 0.5, training=False),
+        (
+            A(
+                1.0,
+            ),
+        ),
+    ),
+    (
+        "softsign",
+        lambda t, F, x: F.softsign(x),
+        (
+            A(
+                0.0,
+            ),
+        ),
+    ),
+    ("hardtanh_inplace", lambda t, F, x: F.hardtanh(x * 1.0, inplace=True), (A(-1.0, 1.0),)),
+    ("relu_inplace", lambda t, F, x: F.relu(x * 1.0, inplace=True), (A(0.0, 1.0),)),
+    ("relu6_mod", lambda t, F, x: t.nn.ReLU6()(x), (A(0.0, 6.0),)),
+    ("hardtanh_mod", lambda t, F, x: t.nn.Hardtanh()(x), (A(-1.0, 1.0),)),
+    ("clamp_method", lambda t, F, x: x.clamp(0.0, 1.0), (A(0.0, 1.0),)),
+    ("clamp_", lambda t, F, x: (x * 1.0).clamp_(0.0, 1.0), (A(0.0, 1.0),)),
+    (
+        "max_binary",
+        lambda t, F, a, b: t.max(a, b),
+        (
+            A(
+                1.0,
+            ),
+            A(
+                1.0,
+            ),
+        ),
+    ),
+]
+
+TORCH = {
+    "bce_p0": (50.0, [[-250000000998.9507, 250000000998.9507, 0.0, 0.0], [inf, -inf, inf, -inf]]),
+    "bce_p0_sum": (
+        [100.0, 100.0, 0.0, -0.0, 0.6931471805599453],
+        [[-1000000003995.8029, 1000000003995.8029, 0.0, 0.0, 0.8], [inf, -inf, inf, -inf, -0.0]],
+    ),
+    "bceloss_mod": (100.0, [[-500000001997.9014, 500000001997.9014], [inf, -inf]]),
+    "bce_logits_ext": (
+        [1000.0, 1000.0, 0.0, 0.0, 0.6931471805599453],
+        [[-1.0, 1.0, 0.0, 0.0, 0.0], [1000.0, -1000.0, -800.0, 800.0, -0.0]],
+    ),
+    "bce_logits_posw": (
+        [2000.0, 1000.0, 0.0, 0.0, 1.0397207708399179],
+        [[-2.0, 1.0, 0.0, 0.0, -0.25], [2000.0, -1000.0, -800.0, 1600.0, 0.6931471805599453]],
+    ),
+    "ce_neginf": (
+        0.6809245195459824,
+        [[-0.36552928931500245, 0.0, 0.36552928931500245, 0.0, -0.023712936588783373, 0.02371293658878339]],
+    ),
+    "nll_neginf": (
+        0.6809245195459824,
+        [[-0.36552928931500245, 0.0, 0.36552928931500245, 0.0, -0.023712936588783373, 0.02371293658878339]],
+    ),
+    "log_softmax_neginf": (
+        [-1.3132616875182228, -0.31326168751822286],
+        [[0.4621171572600098, -0.4621171572600098, 0.0]],
+    ),
+    "softmax_neginf": ([0.26894142136999516, 0.7310585786300049, 0.0], [[0.0, 0.0, 0.0]]),
+    "kl_div_zero_target": (
+        0.5568528194400546,
+        [[-0.0, -0.5, -0.5], [nan, 2.3068528194400546, 0.8068528194400547]],
+    ),
+    "kl_div_logt": (
+        nan,
+        [[-0.0, -0.9048374180359595, -0.1353352832366127], [nan, 2.6240285123042826, -0.06766764161830635]],
+    ),
+    "softplus_large": (
+        [0.0, 0.6931471805599453, 19.000000005602796, 21.0, 1000.0],
+        [[0.0, 0.5, 0.9999999943972036, 1.0, 1.0]],
+    ),
+    "softplus_beta": (
+        [0.0, 0.34657359027997264, 2.404098033669134, 2.6, 1000.0],
+        [[0.0, 0.5, 0.9918374288468401, 1.0, 1.0]],
+    ),
+    "logsigmoid": (
+        [-1000.0, -50.0, -0.6931471805599453, -1.9287498479639178e-22, 0.0],
+        [[1.0, 1.0, 0.5, 1.9287498479639178e-22, 0.0]],
+    ),
+    "sigmoid_ext": ([0.0, 0.5, 1.0], [[0.0, 0.25, 0.0]]),
+    "std_const": (0.0, [[0.0, 0.0, 0.0]]),
+    "var_const": (0.0, [[0.0, 0.0, 0.0]]),
+    "std_single": (0.0, [[0.0, 0.0, 0.0]]),
+    "det_singular": (-0.0, [[0.0, -0.0, -0.0, 0.0]]),
+    "det_singular3": (0.0, [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]),
+    "det_zero": (0.0, [[0.0, 0.0, 0.0, 0.0]]),
+    "logdet_singular": (-inf, [[-inf, inf, inf, -inf]]),
+    "slogdet_singular": (-inf, [[-inf, inf, inf, -inf]]),
+    "atan2_00": ([0.0, 3.141592653589793, 1.5707963267948966], [[0.0, -0.0, 0.0], [-0.0, -0.0, -1.0]]),
+    "hypot_00": ([0.0, 5.0], [[nan, 0.6], [nan, 0.8]]),
+    "logaddexp_inf": (
+        [inf, -inf, 2.313261687518223],
+        [[nan, nan, 0.2689414213699951], [nan, nan, 0.7310585786300049]],
+    ),
+    "logsumexp_inf": (-inf, [[nan, nan]]),
+    "norm_0": (0.0, [[0.0, 0.0, 0.0]]),
+    "vector_norm_0": (0.0, [[0.0, 0.0, 0.0]]),
+    "vector_norm_1_0": (0.0, [[0.0, 0.0, 0.0]]),
+    "vector_norm_inf_0": (0.0, [[0.0, 0.0, 0.0]]),
+    "vector_norm_3_0": (0.0, [[0.0, 0.0, 0.0]]),
+    "matrix_norm_fro0": (0.0, [[0.0, 0.0, 0.0, 0.0]]),
+    "dist_eq": (0.0, [[0.0, 0.0], [-0.0, -0.0]]),
+    "cdist_eq": (
+        [0.0, 2.23606797749979, 2.8284271247461903, 5.0],
+        [
+            [0.4472135954999579, 0.8944271909999159, 1.3071067811865476, 1.5071067811865475],
+            [-0.7071067811865475, -0.7071067811865475, -1.047213595499958, -1.694427190999916],
+        ],
+    ),
+    "cdist_eq_p1": ([0.0, 3.0, 4.0, 7.0], [[1.0, 1.0, 2.0, 2.0], [-1.0, -1.0, -2.0, -2.0]]),
+    "pairwise_distance_eq": (
+        [1.414213562373095e-06],
+        [[0.7071067811865476, 0.7071067811865476], [-0.7071067811865476, -0.7071067811865476]],
+    ),
+    "pdist_eq": (
+        [0.0, 1.4142135623730951, 1.4142135623730951],
+        [[0.7071067811865475, 0.7071067811865475, 0.7071067811865475, 0.7071067811865475, -1.414213562373095,
+          -1.414213562373095]],
+    ),
+    "sqrt_0": ([0.0, 1.0], [[inf, 0.5]]),
+    "rsqrt_0": ([inf, 1.0], [[-inf, -0.5]]),
+    "pow_00": ([1.0, 0.0, 0.0, 1.0], [[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.6931471805599453]]),
+    "pow_scalar0": ([1.0, 1.0], [[0.0, 0.0]]),
+    "pow_scalar05": ([0.0, 1.0], [[inf, 0.5]]),
+    "pow_scalar2": ([0.0, 1.0], [[0.0, 2.0]]),
+    "pow_scalar1": ([0.0, 1.0], [[1.0, 1.0]]),
+    "pow_scalar_m1": ([inf, 1.0], [[-inf, -1.0]]),
+    "rpow_0": ([1.0, 0.0, 0.0], [[0.0, 0.0, 0.0]]),
+    "pow_x0_y": ([1.0, 0.0, 0.0], [[0.0, 0.0, 0.0]]),
+    "xlogy_00": ([0.0, 0.0, -inf], [[0.0, 0.0, -inf], [nan, 0.0, inf]]),
+    "sinc_0": ([1.0, 0.6366197723675814], [[0.0, -1.2732395447351625]]),
+    "normalize_zero": (
+        [0.0, 0.0, 0.6, 0.8],
+        [[1000000000000.0, 1000000000000.0, 0.032, -0.02400000000000002]],
+    ),
+    "cos_sim_zero": (
+        [0.0, 0.0],
+        [[70710678.11865474, 70710678.11865474, 0.0, 0.0], [0.0, 0.0, 100000000.0, 0.0]],
+    ),
+    "layer_norm_const": (
+        [0.0, 0.0, 0.0, -1.2247356859083902, 0.0, 1.2247356859083902],
+        [[0.0, 0.0, 0.0, 2.220446049250313e-16, 2.220446049250313e-16, 2.220446049250313e-16]],
+    ),
+    "layer_norm_const_w": (
+        [0.0, 0.0, 0.0, -1.2247356859083902, 0.0, 3.6742070577251704],
+        [
+            [
+                -316.2277660168379,
+                0.0,
+                316.2277660168379,
+                -1.837075972677127e-05,
+                4.440892098500626e-16,
+                1.8370759727437402e-05,
+            ]
+        ],
+    ),
+    "batch_norm_const": (
+        [0.0, -2.4494713718167804, 0.0, 0.0, 0.0, 2.4494713718167804],
+        [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]],
+    ),
+    "group_norm_const": (
+        [0.0, 0.0, 0.0, 0.0],
+        [[-474.34164902525686, -158.11388300841895, 158.11388300841895, 474.34164902525686]],
+    ),
+    "instance_norm_const": ([0.0, 0.0, 0.0], [[-316.2277660168379, 0.0, 316.2277660168379]]),
+    "log_0": ([-inf, 0.0], [[inf, 1.0]]),
+    "log_softmax_all_neginf": ([nan, nan], [[nan, nan]]),
+    "gaussian_nll": (249993.09224472102, [[0.0, -500000.0], [-0.0, 500000.0]]),
+    "poisson_nll": (9.710340371976184, [[-49999999.5, 0.5], [9.210340371976184, -4.9999999446126456e-09]]),
+    "acos_1": ([0.0, 3.141592653589793], [[-inf, -inf]]),
+    "asin_1": ([1.5707963267948966, -1.5707963267948966], [[inf, inf]]),
+    "atanh_1": ([inf, -inf], [[inf, inf]]),
+    "logit_eps": ([-13.815509557963773, 13.815509557935018, 0.0], [[0.0, 0.0, 4.0]]),
+    "logit_01": ([-inf, inf, 0.0], [[inf, inf, 4.0]]),
+    "softmin": ([0.0, 1.0], [[-0.0, -0.0]]),
+    "mse_huge": (0.0, [[0.0, 0.0], [0.0, 0.0]]),
+    "prod_zero": (0.0, [[6.0, 0.0, 0.0]]),
+    "prod_zeros2": (0.0, [[0.0, 0.0, 0.0]]),
+    "prod_dim_zero": ([0.0, 0.0], [[2.0, 0.0, 0.0, 0.0]]),
+    "cumprod_zero": ([2.0, 0.0, 0.0], [[1.0, 8.0, 0.0]]),
+    "cummax_tie": ([1.0, 1.0, 1.0, 2.0], [[1.0, 2.0, 0.0, 1.0]]),
+    "cummin_tie": ([1.0, 1.0, 1.0, 0.0], [[1.0, 2.0, 0.0, 1.0]]),
+    "erfinv_1": ([inf, 0.0], [[inf, 0.8862269254527579]]),
+    "margin_ranking": (0.0, [[-0.5, 0.5], [0.5, -0.5]]),
+    "hinge_emb": (0.5, [[0.5, -0.5]]),
+    "soft_margin_ext": (inf, [[nan, nan]]),
+    "multilabel_soft_margin_ext": (1000.0, [[-0.5, 0.5]]),
+    "triplet_eq": (0.0, [[0.0, 0.0], [-0.0, -0.0], [0.0, 0.0]]),
+    "cosine_emb_zero": (1.0, [[-1000000.0019974014, 0.0], [0.0, 0.0]]),
+    "glu": ([0.0], [[0.0, 0.0]]),
+    "mish_ext": ([-0.0, 1000.0, 0.0], [[0.0, 1.0, 0.6]]),
+    "silu_ext": ([-0.0, 1000.0, 0.0], [[-0.0, 1.0, 0.5]]),
+    "gelu_tanh_ext": ([-0.0, 1000.0, 0.0], [[0.0, 1.0, 0.5]]),
+    "tanh_ext": ([-1.0, 1.0], [[0.0, 0.0]]),
+    "exp_neg": ([0.0, 1.0], [[0.0, 1.0]]),
+    "expm1_big": ([-inf, 0.0], [[inf, 1.0]]),
+    "l1_at_eq": (0.5, [[0.0, -0.5], [-0.0, 0.5]]),
+    "smooth_l1_at_eq": (0.25, [[0.0, -0.5], [0.0, 0.5]]),
+    "smooth_l1_beta0": (0.5, [[0.0, -0.5], [-0.0, 0.5]]),
+    "huber_delta0": (0.25, [[0.0, -0.5], [0.0, 0.5]]),
+    "nll_ignore_all": (nan, [[0.0, 0.0, 0.0, 0.0]]),
+    "ce_ignore_all": (nan, [[0.0, 0.0, 0.0, 0.0]]),
+    "ce_label_smooth_neginf": (inf, [[-0.6643919119633382, -0.03333333333333333, 0.6977252452966716]]),
+    "ce_probs_target": (nan, [[-0.7310585786300049, 0.0, 0.7310585786300049]]),
+    "hardtanh": ([-1.0, 1.0, 0.0, -1.0, 1.0], [[0.0, 0.0, 1.0, 0.0, 0.0]]),
+    "hardtanh_mm": ([-2.0, 3.0], [[0.0, 0.0]]),
+    "relu6": ([0.0, 6.0, 3.0, 0.0, 6.0], [[0.0, 0.0, 1.0, 0.0, 0.0]]),
+    "relu": ([0.0, -0.0, 1.0], [[0.0, 0.0, 1.0]]),
+    "relu_t": ([0.0, 1.0], [[0.0, 1.0]]),
+    "relu_mod": ([0.0, 1.0], [[0.0, 1.0]]),
+    "abs": ([0.0, 0.0, 1.0], [[0.0, 0.0, 1.0]]),
+    "leaky_relu": ([0.0, -0.1, 1.0], [[0.1, 0.1, 1.0]]),
+    "elu": ([0.0, -0.0, 1.0], [[1.0, 1.0, 1.0]]),
+    "elu_a": ([0.0], [[2.0]]),
+    "celu": ([0.0], [[1.0]]),
+    "selu": ([0.0], [[1.7580993408473766]]),
+    "hardsigmoid": ([0.0, 1.0, 0.5], [[0.0, 0.0, 0.1666666716337204]]),
+    "hardswish": ([-0.0, 3.0, 0.0], [[0.0, 1.0, 0.5]]),
+    "hardshrink": ([0.0, 0.0, 0.0], [[0.0, 0.0, 0.0]]),
+    "softshrink": ([-0.0, 0.0, 0.0], [[0.0, 0.0, 0.0]]),
+    "tanhshrink": ([0.0], [[0.0]]),
+    "threshold": ([-5.0, -5.0, 2.0], [[0.0, 0.0, 1.0]]),
+    "prelu": ([0.0, -0.25], [[0.25, 0.25]]),
+    "rrelu_eval": ([0.0, -0.22916666666666666], [[0.22916666666666666, 0.22916666666666666]]),
+    "clamp01": ([0.0, 1.0, 0.0, 1.0, 0.5], [[1.0, 1.0, 0.0, 0.0, 1.0]]),
+    "clamp_min": ([0.0, 1.0], [[1.0, 1.0]]),
+    "clamp_max": ([0.0, 0.0], [[1.0, 0.0]]),
+    "clamp_tensor": ([0.0, 1.0, 0.5], [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]),
+    "clip": ([0.0, 1.0], [[1.0, 1.0]]),
+    "max_all_tie": (3.0, [[0.0, 0.5, 0.5, 0.0]]),
+    "min_all_tie": (0.0, [[0.0, 0.5, 0.5, 0.0]]),
+    "amax_tie": (3.0, [[0.0, 0.3333333333333333, 0.3333333333333333, 0.3333333333333333]]),
+    "amin_tie": (0.0, [[0.5, 0.0, 0.5, 0.0]]),
+    "max_dim_tie": ([3.0, 2.0], [[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]]),
+    "min_dim_tie": ([1.0, 2.0], [[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]]),
+    "maximum_tie": ([1.0, 2.0], [[0.5, 1.0], [0.5, 0.0]]),
+    "minimum_tie": ([1.0, 1.0], [[0.5, 0.0], [0.5, 1.0]]),
+    "fmax_tie": ([1.0, 2.0], [[1.0, 1.0], [0.0, 0.0]]),
+    "fmin_tie": ([1.0, 1.0], [[1.0, 0.0], [0.0, 1.0]]),
+    "median_tie": (2.0, [[0.0, 0.5, 0.5, 0.0]]),
+    "median_even": (2.0, [[0.0, 0.0, 0.0, 1.0]]),
+    "median_dim": ([2.0, 5.0], [[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]]),
+    "nanmedian": (2.0, [[0.0, 0.5, 0.5, 0.0]]),
+    "sort_tie": ([1.0, 2.0, 6.0, 8.0], [[3.0, 1.0, 4.0, 2.0]]),
+    "sort_tie_desc": ([2.0, 4.0, 3.0, 4.0], [[1.0, 3.0, 2.0, 4.0]]),
+    "kthvalue_tie": (1.0, [[0.0, 0.0, 0.0, 1.0]]),
+    "mode_tie": (1.0, [[0.0, 0.0, 0.0, 1.0]]),
+    "sign": ([0.0, 1.0, -1.0], [[0.0, 0.0, 0.0]]),
+    "round": ([0.0, 0.0, 2.0], [[0.0, 0.0, 0.0]]),
+    "floor": ([0.0, 1.0], [[0.0, 0.0]]),
+    "ceil": ([0.0, 1.0], [[0.0, 0.0]]),
+    "trunc": ([0.0, 1.0], [[0.0, 0.0]]),
+    "frac": ([0.0, 0.5], [[1.0, 1.0]]),
+    "fmod": ([0.0, 0.0], [[1.0, 1.0]]),
+    "remainder": ([0.0, 0.0], [[1.0, 1.0]]),
+    "smooth_l1_beta": ([0.5, 0.5, 0.0], [[1.0, -1.0, 0.0], [-1.0, 1.0, 0.0]]),
+    "huber_delta": ([0.5, 0.5, 0.0], [[1.0, -1.0, 0.0], [-1.0, 1.0, 0.0]]),
+    "l1_kink": ([0.0], [[0.0], [-0.0]]),
+    "max_pool_tie": ([1.0, 2.0], [[1.0, 0.0, 1.0, 0.0]]),
+    "adaptive_max_pool_tie": ([2.0], [[0.0, 1.0, 0.0, 0.0]]),
+    "max_pool2d_tie": ([1.0], [[1.0, 0.0, 0.0, 0.0]]),
+    "hinge_kink": (0.0, [[-1.0]]),
+    "margin_rank_kink": (0.0, [[-1.0], [1.0]]),
+    "logsumexp_tie": (1.6931471805599454, [[0.49999999999999994, 0.49999999999999994]]),
+    "norm_inf_tie": (1.0, [[0.5, -0.5, 0.0]]),
+    "norm_ninf_tie": (1.0, [[0.5, -0.5, 0.0]]),
+    "cummax_tie2": ([1.0, 2.0, 3.0], [[1.0, 2.0, 3.0]]),
+    "dropout_eval": ([1.0], [[1.0]]),
+    "softsign": ([0.0], [[1.0]]),
+    "hardtanh_inplace": ([-1.0, 1.0], [[0.0, 0.0]]),
+    "relu_inplace": ([0.0, 1.0], [[0.0, 1.0]]),
+    "relu6_mod": ([0.0, 6.0], [[0.0, 0.0]]),
+    "hardtanh_mod": ([-1.0, 1.0], [[0.0, 0.0]]),
+    "clamp_method": ([0.0, 1.0], [[1.0, 1.0]]),
+    "clamp_": ([0.0, 1.0], [[1.0, 1.0]]),
+    "max_binary": ([1.0], [[0.5], [0.5]]),
+}
+
+OURS = {
+    "bce_p0": (50.0, [[-250000000000.0, 250000000000.0, 0.0, 0.0], [25.0, -25.0, 25.0, -25.0]]),
+    "bce_p0_sum": (
+        [100.0, 100.0, 0.0, -0.0, 0.6931471805599453],
+        [[-1000000000000.0, 1000000000000.0, 0.0, 0.0, 0.8], [100.0, -100.0, 100.0, -100.0, 0.0]],
+    ),
+    "bceloss_mod": (100.0, [[-500000000000.0, 500000000000.0], [50.0, -50.0]]),
+    "kl_div_zero_target": (
+        0.5568528194400546,
+        [[-0.0, -0.5, -0.5], [1.0, 2.3068528194400546, 0.8068528194400547]],
+    ),
+    "det_singular": (0.0, [[4.0, -2.0, -2.0, 1.0]]),
+    "det_singular3": (0.0, [[-3.0, 6.0, -3.0, 6.0, -12.0, 6.0, -3.0, 6.0, -3.0]]),
+    "logdet_singular": (-inf, [[inf, -inf, -inf, inf]]),
+    "slogdet_singular": (-inf, [[inf, -inf, -inf, inf]]),
+    "xlogy_00": ([0.0, 0.0, -inf], [[0.0, 0.0, -inf], [0.0, 0.0, inf]]),
+    "soft_margin_ext": (1000.0, [[-0.5, 0.5]]),
+}
+
+WHY = {
+    "bce_p0": "target gradient: PyTorch gives ±inf (unclamped log); fgrad the exact derivative "
+    "of the clamped value",
+    "bce_p0_sum": "as bce_p0",
+    "bceloss_mod": "as bce_p0",
+    "kl_div_zero_target": "target gradient at target = 0: PyTorch NaN (0 * log 0); fgrad's "
+    "xlogy takes d/dt [t log t] = 0 there, giving -input",
+    "det_singular": "PyTorch's first-order det gradient is 0 at singular matrices (its "
+    "create_graph path gives the cofactor matrix); fgrad always gives the exact cofactor matrix adj(A)^T",
+    "det_singular3": "as det_singular",
+    "logdet_singular": "adj(A)^T / det(A) = ±inf in both; the sign follows the sign of the "
+    "computed zero determinant",
+    "slogdet_singular": "as logdet_singular",
+    "xlogy_00": "d/dy xlogy(0, 0): PyTorch NaN (0 / 0); fgrad 0 (xlogy(0, y) = 0 for every y)",
+    "soft_margin_ext": "PyTorch overflows log(1 + exp(1000)) to inf (and a NaN gradient); "
+    "fgrad computes it stably",
+}
+
+
+CASES = {name: (fn, xs) for name, fn, xs in SINGULAR + KINKS}
+
+
+def run_case(lib, F, name):
+    """(value, [grad of out.sum() per input or None]) of case ``name`` on ``lib``."""
+    fn, xs = CASES[name]
+    ts = [lib.tensor(x, dtype=lib.float64, requires_grad=True) for x in xs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = fn(lib, F, *ts)
+        grads = lib.autograd.grad(out.sum(), ts, allow_unused=True)
+    return out.detach().numpy().copy(), [None if g is None else g.numpy().copy() for g in grads]
+
+
+def _assert_same(got, want, what):
+    got_v, got_g = got
+    want_v, want_g = want
+    np.testing.assert_allclose(
+        got_v.reshape(np.shape(want_v)), np.asarray(want_v, np.float64), rtol=1e-7, atol=1e-12,
+        err_msg=f"{what}: value",
+    )
+    for i, (g, w) in enumerate(zip(got_g, want_g)):
+        g = np.zeros_like(np.asarray(w, np.float64)) if g is None else g
+        np.testing.assert_allclose(
+            g, np.asarray(w, np.float64), rtol=1e-7, atol=1e-12, err_msg=f"{what}: gradient of input {i}"
+        )
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_shim_matches_stored(name):
+    want = OURS.get(name, TORCH[name])
+    _assert_same(run_case(ft, FF, name), want, f"fgrad.torch {name}")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_live_torch(name):
+    torch = pytest.importorskip("torch")
+    import torch.nn.functional as TF
+
+    _assert_same(run_case(torch, TF, name), TORCH[name], f"live torch {name}")
+
+
+def test_deviations_are_documented():
+    assert set(OURS) == set(WHY) and set(OURS) <= set(CASES)
+    for name in OURS:  # a deviation never puts a NaN where PyTorch has none
+        for ours, theirs in zip(OURS[name][1], TORCH[name][1]):
+            if ours is not None and theirs is not None:
+                assert not np.any(np.isnan(ours) & ~np.isnan(np.asarray(theirs, np.float64))), name
+# ---------------------------------------------------------------------------------------
+# the convention definitions are ordinary differentiable code: second derivatives at regular
+# points agree with finite differences of the first derivative, and float32 stays float32
+
+SECOND_ORDER = [
+    ("bce", lambda x: FF.binary_cross_entropy(x, ft.tensor([0.3, 0.9], dtype=ft.float64)), A(0.2, 0.6)),
+    ("det", lambda x: ft.det(x.reshape(2, 2)), A(1.0, 2.0, 3.0, 5.0)),
+    ("slogdet", lambda x: ft.linalg.slogdet(x.reshape(2, 2))[1], A(1.0, 2.0, 3.0, 5.0)),
+    ("atan2", lambda x: ft.atan2(x[0], x[1]), A(0.3, -0.7)),
+    ("std", lambda x: x.std(), A(0.3, -0.7, 2.0)),
+    ("norm3", lambda x: ft.linalg.vector_norm(x, ord=3), A(0.3, -0.7, 2.0)),
+    ("logit_eps", lambda x: ft.logit(x, eps=0.01).sum(), A(0.3, 0.7)),
+]
+
+
+def _grad(f, x):
+    t = ft.tensor(x, dtype=ft.float64, requires_grad=True)
+    (g,) = ft.autograd.grad(f(t), t)
+    return g.numpy()
+
+
+@pytest.mark.parametrize("name,f,x", SECOND_ORDER, ids=[c[0] for c in SECOND_ORDER])
+def test_second_order_matches_finite_differences(name, f, x):
+    t = ft.tensor(x, dtype=ft.float64, requires_grad=True)
+    (g,) = ft.autograd.grad(f(t), t, create_graph=True)
+    w = np.linspace(0.5, 1.5, x.size)
+    (h,) = ft.autograd.grad((g * ft.tensor(w)).sum(), t)
+    eps = 1e-6
+    fd = np.array([
+        (_grad(f, x + eps * e) @ w - _grad(f, x - eps * e) @ w) / (2 * eps) for e in np.eye(x.size)
+    ])
+    np.testing.assert_allclose(h.numpy(), fd, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("op", [
+    lambda x: FF.hardtanh(x), lambda x: FF.relu6(x), lambda x: FF.hardsigmoid(x),
+    lambda x: FF.hardswish(x), lambda x: ft.fmax(x, x * 0.5), lambda x: ft.atan2(x, x + 1),
+    lambda x: x.std(), lambda x: ft.logit(x.sigmoid(), eps=1e-3),
+])
+def test_float32_stays_float32(op):
+    x = ft.tensor([-3.0, -1.0, 0.0, 1.0, 3.0, 6.0], requires_grad=True)
+    y = op(x)
+    y.sum().backward()
+    assert y.dtype == ft.float32 and x.grad.dtype == ft.float32
+
+
+def test_nanmedian_ignores_nan_and_records():
+    """nanmedian used to drop the graph (dim=None) and return NaN along a dim with a NaN."""
+    x = ft.tensor([[1.0, nan, 3.0, 2.0], [5.0, 1.0, nan, 0.0]], dtype=ft.float64, requires_grad=True)
+    r = ft.nanmedian(x, 1)
+    np.testing.assert_array_equal(r.values.detach().numpy(), [2.0, 1.0])
+    np.testing.assert_array_equal(r.indices.numpy(), [3, 1])
+    r.values.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[0, 0, 0, 1], [0, 1, 0, 0]])
+    x.grad = None
+    m = ft.nanmedian(x)
+    m.backward()
+    assert float(m) == 1.0 and m.grad_fn is not None
+    np.testing.assert_array_equal(x.grad.numpy(), [[0.5, 0, 0, 0], [0, 0.5, 0, 0]])
+
+
+@pytest.mark.parametrize("name", ["bce_p0", "std_const", "det_singular", "atan2_00", "hardtanh", "fmax_tie",
+                                  "nanmedian", "relu6", "vector_norm_3_0", "logit_01", "matrix_norm_fro0"])
+def test_on_cuda_device_same_numbers(name):
+    """The convention definitions run on the CUDA device (the fake device without a GPU)."""
+    from fgrad.testing import fake_device
+
+    prev = fake_device.BACKEND
+    prev_platform = prev.platform if prev is not None else None
+    fake_device.install(platform="cuda")
+    try:
+        fn, xs = CASES[name]
+        ts = [ft.tensor(x, dtype=ft.float64, device="cuda", requires_grad=True) for x in xs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = fn(ft, FF, *ts)
+            grads = ft.autograd.grad(out.sum(), ts, allow_unused=True)
+        got = (out.detach().cpu().numpy(), [None if g is None else g.cpu().numpy() for g in grads])
+    finally:
+        fake_device.uninstall()
+        if prev_platform is not None:
+            fake_device.install(platform=prev_platform)
+    _assert_same(got, OURS.get(name, TORCH[name]), f"cuda {name}")
