@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import types
 
 import pytest
 
@@ -24,7 +25,9 @@ def _python_blocks(page: pathlib.Path) -> list[str]:
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_code_blocks_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)          # pages may write files (checkpoints, plots)
-    namespace: dict = {"__name__": "__docs__"}
+    module = types.ModuleType(f"docs_{page.stem.replace('-', '_')}")   # a real module, so pickle
+    monkeypatch.setitem(sys.modules, module.__name__, module)          # finds the page's classes
+    namespace = module.__dict__
     for i, block in enumerate(_python_blocks(page)):
         name = f"{page.name}[python block {i}]"
         if block.lstrip().startswith(">>>"):
