@@ -286,7 +286,7 @@ asinh_p = unary("asinh", np.arcsinh, lambda x, y: rsqrt_(add(mul(x, x), 1.0)), k
 acosh_p = unary("acosh", np.arccosh, lambda x, y: rsqrt_(sub(mul(x, x), 1.0)), kernel={"f": "acosh{f}({0})"})
 atanh_p = unary("atanh", np.arctanh, lambda x, y: div(1.0, sub(1.0, mul(x, x))),
                 kernel={"f": "atanh{f}({0})"})
-abs_p = unary("abs", np.abs, lambda x, y: sign(x),
+abs_p = unary("abs", np.abs, None,
               kernel={"f": "fabs{f}({0})", "i": "({0} < 0 ? -{0} : {0})", "ub": "{0}"})
 # NumPy: sign(nan) is nan and sign(-0.0) is +0.0
 sign_p = unary("sign", np.sign, None,
@@ -321,8 +321,25 @@ round_p.jvp = _zero_jvp(round_p)
 for _p in (conj_p, real_p, imag_p):
     _p.jvp = (lambda p: lambda primals, tangents: (p.bind(primals[0]), p.bind(tangents[0])))(_p)
 conj_p.transpose = lambda ct, x: (conj(ct),)
-real_p.transpose = lambda ct, x: (ct,)
 imag_p.transpose = lambda ct, x: (mul(ct, -1j) if x.aval.dtype.kind == "c" else _zeros_of(ct),)
+
+
+def _abs_jvp(primals, tangents):
+    """JAX's ``_abs_jvp_rule`` (jax/_src/lax/lax.py): real input ``select(x >= 0, t, -t)``, so
+    abs'(0) = 1 (and abs'(-0.0) = 1); complex input ``real(t * conj(x) / |x|)`` with ``|x| = 0``
+    replaced by 1, so the tangent is real and zero at ``x = 0``."""
+    (x,), (t,) = primals, tangents
+    y = abs_(x)
+    if dtype(x).kind == "c":
+        safe = convert_element_type(select(eq(y, 0.0), 1.0, y), dtype(x))
+        return y, real(mul(t, div(conj(x), safe)))
+    return y, select(ge(x, 0), t, neg(t))
+
+
+def _real_transpose(ct, x):
+    """JAX: the transpose of ``real`` is ``complex(ct, 0)``: the cotangent of a complex input
+    is complex (so a jvp of a vjp stays complex too)."""
+    return (convert_element_type(ct, x.aval.dtype) if x.aval.dtype.kind == "c" else ct,)
 
 
 def rsqrt_(x):
@@ -486,19 +503,43 @@ def _rem_jvp(prim, rounding):
 
 
 def _hypot_jvp(primals, tangents):
+    """Matches the derivative of JAX's ``jnp.hypot`` (jax/_src/numpy/ufuncs.py: ``m * sqrt(1 +
+    (n/m)^2)`` with ``m, n = max, min of |x|, |y|``, ``m`` where ``m == 0``, ``inf`` where an input
+    is infinite): ``x/h, y/h`` computed scaled by ``m`` (finite when ``h`` overflows), ``0.5 *
+    (x >= 0 ? 1 : -1)`` each at ``x = y = 0`` (max's tie split, abs'(0) = 1), NaN at an infinite
+    input (as in JAX)."""
     x, y = primals
     tx, ty = tangents
     out = hypot_p.bind(x, y)
-    return _combine(out, None if tx is None else mul(tx, div(x, out)),
-                    None if ty is None else mul(ty, div(y, out)))
+    m = max_p.bind(abs_(x), abs_(y))
+    zero = eq(m, 0.0)
+    safe_m = select(zero, 1.0, m)
+    xs, ys = div(x, safe_m), div(y, safe_m)
+    r = sqrt(add(mul(xs, xs), mul(ys, ys)))
+    r = select(zero, 1.0, r)
+
+    def weight(v, vs):
+        return select(zero, select(ge(v, 0), 0.5, -0.5), div(vs, r))
+
+    return _combine(out, None if tx is None else mul(tx, weight(x, xs)),
+                    None if ty is None else mul(ty, weight(y, ys)))
+
+
+def _replace_posinf(x):
+    """``x`` with ``+inf`` replaced by 0 (JAX's ``_replace_inf`` in jax/_src/lax/other.py)."""
+    return select(eq(x, math.inf), 0.0, x)
 
 
 def _logaddexp_jvp(primals, tangents):
+    """JAX's ``_logaddexp_jvp`` (jax/_src/lax/other.py): ``exp(x - out)`` with ``+inf`` replaced by
+    0 in both, so ``logaddexp(inf, inf)`` has gradient (1, 1) and ``(inf, 0)`` gives (1, 1);
+    ``(-inf, -inf)`` stays NaN as in JAX."""
     x, y = primals
     tx, ty = tangents
     out = logaddexp_p.bind(x, y)
-    return _combine(out, None if tx is None else mul(tx, exp(sub(x, out))),
-                    None if ty is None else mul(ty, exp(sub(y, out))))
+    o = _replace_posinf(out)
+    return _combine(out, None if tx is None else mul(tx, exp(sub(_replace_posinf(x), o))),
+                    None if ty is None else mul(ty, exp(sub(_replace_posinf(y), o))))
 
 
 atan2_p.jvp = _atan2_jvp
@@ -531,6 +572,10 @@ def eq(x, y):
 
 def lt(x, y):
     return lt_p.bind(x, y)
+
+
+def ge(x, y):
+    return ge_p.bind(x, y)
 
 
 def gt(x, y):
@@ -573,6 +618,8 @@ def _select_transpose(ct, c, x, y):
 
 
 select_p.jvp, select_p.transpose = _select_jvp, _select_transpose
+abs_p.jvp = _abs_jvp
+real_p.transpose = _real_transpose
 
 
 def _convert_impl(xp, x, new_dtype):

@@ -833,7 +833,6 @@ asinh, asinh_ = _unary(ew.asinh_p, "AsinhBackward0", "asinh")
 acosh, acosh_ = _unary(ew.acosh_p, "AcoshBackward0", "acosh")
 atanh, atanh_ = _unary(ew.atanh_p, "AtanhBackward0", "atanh")
 sigmoid, sigmoid_ = _unary(ew.logistic_p, "SigmoidBackward0", "sigmoid")
-abs, abs_ = _unary(ew.abs_p, "AbsBackward0", "abs", to_float=False)  # noqa: A001
 neg, neg_ = _unary(ew.neg_p, "NegBackward0", "neg", to_float=False)
 sign, sign_ = _unary(ew.sign_p, "SignBackward0", "sign", to_float=False)
 floor, floor_ = _unary(ew.floor_p, "FloorBackward0", "floor", to_float=False)
@@ -870,6 +869,19 @@ reciprocal, reciprocal_ = _composite_unary(
     lambda: lambda x: ew.div(1.0, x),
     fwd=lambda b: np.asarray(np.divide(1, b), b.dtype),
 )
+
+
+def _mk_abs():
+    # PyTorch's abs'(0) is sgn(0) = 0; the core's abs_p follows JAX (abs'(0) = 1), so the zero is
+    # selected explicitly here (the value is unchanged: |0| = 0)
+    def f(x):
+        y = ew.abs_(x)
+        return ew.select(ew.eq(x, 0), ew._zeros_of(y), y)
+
+    return f
+
+
+abs, abs_ = _composite_unary("abs", "AbsBackward0", _mk_abs, to_float=False, fwd=np.abs)  # noqa: A001
 
 
 def _mk_frac():
