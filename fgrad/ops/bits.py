@@ -152,10 +152,18 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _NEWTON_STEPS = 3
 
 
-def _float_io(xp, x):
+def _float_io(xp, x, name):
+    """``x`` in float64 and the dtype to return.  Like JAX's ``lax.erf``/``erfc``/``erf_inv``
+    (``standard_unop(_float, ...)`` in jax/_src/lax/special.py), only real floating input is
+    accepted: a complex input would otherwise lose its imaginary part."""
     x = _as_arr(xp, x)
-    out_dt = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
-    return x.astype(np.float64), out_dt
+    if x.dtype.kind != "f":
+        raise TypeError(
+            f"{name} does not accept dtype {x.dtype}. Accepted dtypes are subtypes of floating "
+            f"(as in jax.lax.{name}); convert integers with astype(float), and for complex input "
+            "use a complex special-function library"
+        )
+    return x.astype(np.float64), x.dtype
 
 
 def _erf_series(xp, s):
@@ -216,13 +224,13 @@ def _erfc_abs(xp, ax):
 
 def _erf_impl(x):
     xp = _xp_of(x)
-    xd, dt = _float_io(xp, x)
+    xd, dt = _float_io(xp, x, "erf")
     return (xp.sign(xd) * _erf_abs(xp, xp.abs(xd))).astype(dt)  # sign(NaN) is NaN
 
 
 def _erfc_impl(x):
     xp = _xp_of(x)
-    xd, dt = _float_io(xp, x)
+    xd, dt = _float_io(xp, x, "erfc")
     c = _erfc_abs(xp, xp.abs(xd))
     return xp.where(xd < 0, 2.0 - c, c).astype(dt)
 
@@ -254,7 +262,7 @@ def _refine_tail(xp, x, c):
 
 def _erf_inv_impl(y):
     xp = _xp_of(y)
-    yd, dt = _float_io(xp, y)
+    yd, dt = _float_io(xp, y, "erf_inv")
     ay = xp.abs(yd)
     # Giles (2010) single-precision approximation as the starting point
     with np.errstate(all="ignore"):
