@@ -153,17 +153,19 @@ _NEWTON_STEPS = 3
 
 
 def _float_io(xp, x, name):
-    """``x`` in float64 and the dtype to return.  Like JAX's ``lax.erf``/``erfc``/``erf_inv``
-    (``standard_unop(_float, ...)`` in jax/_src/lax/special.py), only real floating input is
-    accepted: a complex input would otherwise lose its imaginary part."""
+    """``x`` in float64 and the dtype to return (bools and ints give float64).  Like JAX's
+    ``lax.erf``/``erfc``/``erf_inv`` (``standard_unop(_float, ...)`` in jax/_src/lax/special.py),
+    complex input raises TypeError: it would otherwise lose its imaginary part."""
     x = _as_arr(xp, x)
-    if x.dtype.kind != "f":
+    if x.dtype.kind not in "biuf":
         raise TypeError(
-            f"{name} does not accept dtype {x.dtype}. Accepted dtypes are subtypes of floating "
-            f"(as in jax.lax.{name}); convert integers with astype(float), and for complex input "
-            "use a complex special-function library"
+            f"{name} does not accept dtype {x.dtype}. Accepted dtypes are real floating point "
+            f"(as in jax.lax.{name}); fgrad has no complex {name}: compute it from its series or "
+            "continued fraction with fgrad ops, or apply it to the real and imaginary parts only "
+            "if that is what you mean"
         )
-    return x.astype(np.float64), x.dtype
+    out_dt = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    return x.astype(np.float64), out_dt
 
 
 def _erf_series(xp, s):

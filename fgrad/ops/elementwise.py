@@ -519,7 +519,8 @@ def _hypot_jvp(primals, tangents):
     r = select(zero, 1.0, r)
 
     def weight(v, vs):
-        return select(zero, select(ge(v, 0), 0.5, -0.5), div(vs, r))
+        half = sub(convert_like(ge(v, 0), out), 0.5)  # +-0.5 in out's dtype
+        return select(zero, half, div(vs, r))
 
     return _combine(out, None if tx is None else mul(tx, weight(x, xs)),
                     None if ty is None else mul(ty, weight(y, ys)))
