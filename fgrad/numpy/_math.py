@@ -23,7 +23,7 @@ new_array = object.__new__
 
 def _unary(prim, name):
     bind = prim.bind
-    ufunc = getattr(prim, "ufunc", None)
+    ufunc = getattr(prim, "quiet_ufunc", None)  # the ufunc, with NumPy's IEEE warnings off
     if ufunc is not None:
         # eager fast path: no transform active and a concrete array -> call the ufunc directly
         def f(x):

@@ -15,6 +15,7 @@ import numpy as np
 from ..core.array import ShapedArray, get_aval, make_aval
 from ..core.primitive import Primitive
 from ..transforms.transpose import is_undefined
+from ._quiet import quiet
 from ._util import broadcast_shapes, dtype, ndim, probe_dtype, shape
 
 # ---------------------------------------------------------------------------------------
@@ -666,3 +667,19 @@ for _p, _u in ((add_p, np.add), (sub_p, np.subtract), (mul_p, np.multiply), (div
                (logical_xor_p, np.logical_xor), (select_p, np.where), (conj_p, np.conjugate),
                (real_p, np.real), (imag_p, np.imag)):
     _p.ufunc = _u
+
+# NumPy reports IEEE special values (log(0), 0/0, overflow, sqrt(-1), NaN compared as complex,
+# a NaN cast to int) as RuntimeWarnings; JAX computes them silently and so does fgrad: every
+# primitive that can hit one runs its implementation with the reports off (`may_warn`; the eager
+# fast paths use `quiet_ufunc`, generated programs switch them off once per call)
+_NEVER_WARN = {abs_p, and_p, asinh_p, atan2_p, cbrt_p, ceil_p, conj_p, eq_p, floor_p, fmax_p, fmin_p,
+               hypot_p, imag_p, invert_p, isfinite_p, isinf_p, isnan_p, logical_and_p, logical_not_p,
+               logical_or_p, logical_xor_p, max_p, min_p, ne_p, neg_p, or_p, real_p, round_p, select_p,
+               sign_p, signbit_p, trunc_p, xor_p}
+for _p in list(globals().values()):
+    if isinstance(_p, Primitive) and _p.family == "elementwise":
+        _p.may_warn = _p not in _NEVER_WARN
+        if _p.may_warn:
+            _p.impl = quiet(_p.impl)
+        _u = getattr(_p, "ufunc", None)
+        _p.quiet_ufunc = None if _u is None else (quiet(_u) if _p.may_warn else _u)

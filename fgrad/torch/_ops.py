@@ -26,6 +26,7 @@ from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
 from ..ops import reductions as R
 from ..ops import shape as S
+from ..ops._quiet import quiet
 from . import _device as _dev
 from . import _dtypes as D
 from ._device import DEV as _DEV
@@ -720,6 +721,7 @@ _FLOAT_UNARY = {}
 
 def _unary(prim, gname, name, to_float=True):
     uf = getattr(prim, "ufunc", None)
+    is_ufunc = isinstance(uf, np.ufunc)
     impl = prim.impl
     if uf is None:
 
@@ -730,6 +732,8 @@ def _unary(prim, gname, name, to_float=True):
             return impl(_dev.xp_of(x), x)
 
     else:
+        if getattr(prim, "may_warn", False):  # log(0), sqrt(-1), ...: no RuntimeWarning, as in PyTorch
+            uf = quiet(uf)
         ufd = uf
     bind = prim.bind
 
@@ -772,13 +776,13 @@ def _unary(prim, gname, name, to_float=True):
                 return _inplace(self, gname, prim, bind, (self,), None)
             if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
                 _check_overlap(b)
-                uf(b, out=b) if isinstance(uf, np.ufunc) else _copyto(b, ufd(b))
+                uf(b, out=b) if is_ufunc else _copyto(b, ufd(b))
                 _bump(self)
                 return self
             return _inplace(self, gname, prim, bind, (self,), ufd(b))
         if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
             _check_overlap(b)
-            uf(b, out=b) if isinstance(uf, np.ufunc) else np.copyto(b, uf(b), casting="unsafe")
+            uf(b, out=b) if is_ufunc else np.copyto(b, uf(b), casting="unsafe")
             _bump(self)
             return self
         return _inplace(self, gname, prim, bind, (self,), uf(b))
@@ -861,7 +865,7 @@ def _mk_rsqrt():
 
 
 rsqrt, rsqrt_ = _composite_unary(
-    "rsqrt", "RsqrtBackward0", _mk_rsqrt, fwd=lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype)
+    "rsqrt", "RsqrtBackward0", _mk_rsqrt, fwd=quiet(lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype))
 )
 reciprocal, reciprocal_ = _composite_unary(
     "reciprocal",
@@ -1441,6 +1445,7 @@ def _traced(b) -> bool:
     return type(b) is not _nd and type(b) not in _DEV
 
 
+@quiet  # 0 ** -1 = inf and (-8) ** 0.5 = nan without a RuntimeWarning, as in PyTorch
 def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     Rd = _dtype2(x, e)
     A = x._buf
@@ -1470,6 +1475,7 @@ def pow(input, exponent, *, out=None):  # noqa: A001
     return _pow_tt(input, exponent, out=out)
 
 
+@quiet
 def _rpow(x, base, out=None):
     Rd = result_dtype(x, base)
     A = x._buf
