@@ -822,7 +822,7 @@ def generate(prog, steps, xp=np, block=BLOCK, block_min=BLOCK_MIN, scratch_min=S
 
     exec(compile(src, "<fgrad compiled>", "exec"), ns)
     # IEEE special values (overflow, 0/0, log(0), ...) are computed silently, as in JAX
-    return Executable(quiet(ns["run"]), src, prog, steps, g.kernel_modes, ns)
+    return Executable(quiet(ns["run"], 1), src, prog, steps, g.kernel_modes, ns)
 
 
 __all__ = ["generate", "Executable", "pairwise_leaves", "BLOCK", "BLOCK_MIN", "SCRATCH_MIN"]

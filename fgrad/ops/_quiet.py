@@ -28,8 +28,23 @@ except (ImportError, AttributeError):  # pragma: no cover - NumPy 1.x
     _IGNORE = None
 
 
-def quiet(fn: Callable) -> Callable:
+def switch() -> tuple:
+    """``(set, ignore, reset)`` for hot paths that inline the switch instead of calling through
+    `quiet`: ``token = set(ignore)``, compute, then ``reset(token)`` (in a ``finally``).
+
+    >>> set_, ignore, reset = switch()
+    >>> token = set_(ignore)
+    >>> reset(token)
+    """
+    if _STATE is None:  # pragma: no cover - NumPy 1.x: the (global) error state, restored after
+        return (lambda value: np.seterr(**value)), {"all": "ignore"}, (lambda old: np.seterr(**old))
+    return _STATE.set, _IGNORE, _STATE.reset
+
+
+def quiet(fn: Callable, nargs: int | None = None) -> Callable:
     """``fn`` run with NumPy's floating-point error reports off (results are unchanged).
+    ``nargs`` (1 or 2) makes a slightly faster wrapper for a function always called with that
+    many positional arguments (generated programs).
 
     >>> import numpy as np
     >>> quiet(np.log)(np.zeros(2))
@@ -43,17 +58,36 @@ def quiet(fn: Callable) -> Callable:
                 return fn(*args, **kwargs)
 
         return slow
-    state, ignore = _STATE, _IGNORE
+    set_state, ignore, reset_state = _STATE.set, _IGNORE, _STATE.reset
+
+    if nargs == 1:
+        def run1(a):
+            token = set_state(ignore)
+            try:
+                return fn(a)
+            finally:
+                reset_state(token)
+
+        return functools.wraps(fn)(run1)
+    if nargs == 2:
+        def run2(a, b):
+            token = set_state(ignore)
+            try:
+                return fn(a, b)
+            finally:
+                reset_state(token)
+
+        return functools.wraps(fn)(run2)
 
     @functools.wraps(fn)
     def run(*args, **kwargs):
-        token = state.set(ignore)
+        token = set_state(ignore)
         try:
             return fn(*args, **kwargs)
         finally:
-            state.reset(token)
+            reset_state(token)
 
     return run
 
 
-__all__ = ["quiet"]
+__all__ = ["quiet", "switch"]

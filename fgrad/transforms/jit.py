@@ -895,7 +895,7 @@ def _simple_compile(jaxpr: Jaxpr):
     unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
     src = "def run(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
     exec(compile(src, "<fgrad generated>", "exec"), ns)
-    run = quiet(ns["run"])  # IEEE special values are computed silently, as in JAX
+    run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
     run.source = src  # type: ignore[attr-defined]
     return run
 
