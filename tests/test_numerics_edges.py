@@ -70,6 +70,14 @@ SCALAR_CONVENTIONS = [
     ("log'(0)", fnp.log, "log", (0.0,), [INF]),
     ("maximum tie", fnp.maximum, "maximum", (1.0, 1.0), [0.5, 0.5]),
     ("minimum tie", fnp.minimum, "minimum", (1.0, 1.0), [0.5, 0.5]),
+    ("fmax tie", fnp.fmax, "fmax", (1.0, 1.0), [0.0, 1.0]),
+    ("fmin tie", fnp.fmin, "fmin", (1.0, 1.0), [0.0, 1.0]),
+    ("fmax(nan, 1)", fnp.fmax, "fmax", (NAN, 1.0), [0.0, 1.0]),
+    ("fmin(1, nan)", fnp.fmin, "fmin", (1.0, NAN), [1.0, 0.0]),
+    ("power(0, 0.0)", fnp.power, "power", (0.0, 0.0), [NAN, 0.0]),
+    ("power(0, 0.5)", fnp.power, "power", (0.0, 0.5), [INF, 0.0]),
+    ("power(-2, 2.0)", fnp.power, "power", (-2.0, 2.0), [-4.0, NAN]),
+    ("power(0, -1.0)", fnp.power, "power", (0.0, -1.0), [-INF, NAN]),
     ("clip at lower bound", lambda x: fnp.clip(x, 0.0, 1.0), "clip01", (0.0,), [0.5]),
     ("clip at upper bound", lambda x: fnp.clip(x, 0.0, 1.0), "clip01", (1.0,), [0.5]),
     ("clip outside", lambda x: fnp.clip(x, 0.0, 1.0), "clip01", (2.0,), [0.0]),
@@ -120,6 +128,12 @@ def test_array_conventions_live_jax(jax_modules, name, f, jname, x, want):
     jax, jnp = jax_modules
     live = np.asarray(jax.grad(_jnp(jname)(jnp, jax))(np.asarray(x)))
     np.testing.assert_allclose(live, want, rtol=1e-15)
+
+
+def test_integer_exponent_of_zero_has_derivative_zero():
+    # JAX: jnp.power(x, 0) is integer_pow (derivative 0); an integer-array exponent selects 0
+    assert grads(lambda x: fnp.power(x, 0), 0.0) == [0.0]
+    assert float(np.asarray(fgrad.grad(lambda x: fnp.power(x, A(0, np.int64)))(A(0.0)))) == 0.0
 
 
 def test_values_at_the_edges():
@@ -214,6 +228,17 @@ def test_shim_abs_keeps_pytorchs_zero_gradient_at_zero():
     x.abs().sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, -1.0, 1.0])  # PyTorch: sgn(x)
     assert type(x.abs().grad_fn).__name__ == "AbsBackward0"
+
+
+def test_angle_matches_jax():
+    z = A(3 + 4j, np.complex128)
+    got = np.asarray(fnp.angle(A([1j, -1.0, 2.0], np.complex128)))
+    np.testing.assert_allclose(got, [np.pi / 2, np.pi, 0.0])
+    np.testing.assert_allclose(np.asarray(fnp.angle(A([1, -2], np.int64), deg=True)), [0.0, 180.0])
+    _, t = fgrad.jvp(fnp.angle, (z,), (A(1j, np.complex128),))
+    assert float(np.asarray(t)) == pytest.approx(0.12, rel=1e-14)  # JAX: 0.12
+    (ct,) = fgrad.vjp(fnp.angle, z)[1](A(1.0))
+    assert complex(np.asarray(ct)) == pytest.approx(-0.16 - 0.12j, rel=1e-14)  # JAX: -0.16-0.12j
 
 
 def test_jvp_of_vjp_of_real_stays_complex():

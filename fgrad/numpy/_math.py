@@ -187,6 +187,21 @@ def astype(x, dtype):
     return ew.convert_element_type(x, np.dtype(dtype))
 
 
+def angle(z, deg=False):
+    """Argument of ``z``, ``arctan2(imag(z), real(z))`` (radians, or degrees with ``deg``), as
+    ``jnp.angle``: real input gives 0 or pi, integers are taken as float64.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.angle(fnp.asarray([1j, -1.0 + 0j]))
+    Array([1.57079633, 3.14159265], dtype=float64)
+    """
+    re, im = real(z), imag(z)
+    if get_aval(re).dtype.kind not in "fc":
+        re, im = astype(re, np.float64), astype(im, np.float64)
+    out = arctan2(im, re)
+    return rad2deg(out) if deg else out
+
+
 def deg2rad(x):
     return multiply(x, np.pi / 180.0)
 

@@ -423,7 +423,7 @@ def _pow_jvp(primals, tangents):
     a = b = None
     if tx is not None:
         if isinstance(y, (int, float)) and not isinstance(y, bool):
-            if y == 0:
+            if y == 0 and isinstance(y, int):  # JAX's integer_pow: x**0 has derivative 0
                 a = _zeros_of(mul(tx, x))
             elif y == 1:
                 a = tx
@@ -432,8 +432,13 @@ def _pow_jvp(primals, tangents):
             else:
                 a = mul(tx, mul(y, pow_(x, y - 1)))
         else:
-            yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
-            a = mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
+            # JAX's _pow_jvp_lhs (jax/_src/lax/lax.py): y x**(y-1), with 0 where an *integer*
+            # y is 0; for a floating y, 0**0 has the derivative 0 * 0**-1 = nan
+            if get_aval(y).dtype.kind in "fc":
+                a = mul(tx, mul(y, pow_(x, sub(y, 1.0))))
+            else:
+                yf = convert_element_type(y, get_aval(out).dtype)
+                a = mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
     if ty is not None:
         if isinstance(x, (int, float)) and not isinstance(x, bool):
             # a Python base stays weak: d/dy x**y = log(x) x**y
@@ -467,10 +472,9 @@ def _fminmax_jvp(prim, cmp):
         x, y = primals
         tx, ty = tangents
         out = prim.bind(x, y)
-        # the non-NaN operand wins; ties split evenly
-        pick_x = logical_or(cmp(x, y), isnan(y))
-        wx = add(convert_like(logical_and(pick_x, logical_not(isnan(x))), out),
-                 mul(0.5, convert_like(eq(x, y), out)))
+        # JAX's jnp.fmax/fmin (jax/_src/numpy/lax_numpy.py): where(x > y | isnan(y), x, y), so
+        # the tangent follows x where it wins or y is NaN, and y otherwise -- ties go to y
+        wx = convert_like(logical_or(cmp(x, y), isnan(y)), out)
         wy = sub(1.0, wx)
         return _combine(out, None if tx is None else mul(tx, wx), None if ty is None else mul(ty, wy))
 
