@@ -423,7 +423,7 @@ def _pow_jvp(primals, tangents):
     a = b = None
     if tx is not None:
         if isinstance(y, (int, float)) and not isinstance(y, bool):
-            if y == 0 and isinstance(y, int):  # JAX's integer_pow: x**0 has derivative 0
+            if y == 0:
                 a = _zeros_of(mul(tx, x))
             elif y == 1:
                 a = tx
@@ -432,13 +432,11 @@ def _pow_jvp(primals, tangents):
             else:
                 a = mul(tx, mul(y, pow_(x, y - 1)))
         else:
-            # JAX's _pow_jvp_lhs (jax/_src/lax/lax.py): y x**(y-1), with 0 where an *integer*
-            # y is 0; for a floating y, 0**0 has the derivative 0 * 0**-1 = nan
-            if get_aval(y).dtype.kind in "fc":
-                a = mul(tx, mul(y, pow_(x, sub(y, 1.0))))
-            else:
-                yf = convert_element_type(y, get_aval(out).dtype)
-                a = mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
+            # d/dx x**y = y x**(y-1), and exactly 0 where y == 0: finite at 0**0 like PyTorch and
+            # like JAX for integer exponents (JAX's float-exponent rule gives 0 * 0**-1 = nan there;
+            # the shim shares this rule, so fgrad keeps the finite value, see docs/numerics.md)
+            yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
+            a = mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
     if ty is not None:
         if isinstance(x, (int, float)) and not isinstance(x, bool):
             # a Python base stays weak: d/dy x**y = log(x) x**y
