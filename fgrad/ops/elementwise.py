@@ -682,6 +682,8 @@ for _p in list(globals().values()):
     if isinstance(_p, Primitive) and _p.family == "elementwise":
         _p.may_warn = _p not in _NEVER_WARN
         if _p.may_warn:
-            _p.impl = quiet(_p.impl)
+            # one-ufunc primitives take no parameters: a fixed-arity wrapper is cheaper
+            _n = _p.impl.__code__.co_argcount if getattr(_p, "ufunc", None) is not None else None
+            _p.impl = quiet(_p.impl, _n if _n in (2, 3) else None)
         _u = getattr(_p, "ufunc", None)
         _p.quiet_ufunc = None if _u is None else (quiet(_u) if _p.may_warn else _u)

@@ -720,7 +720,7 @@ _FLOAT_UNARY = {}
 
 
 def _unary(prim, gname, name, to_float=True):
-    uf = getattr(prim, "ufunc", None)
+    uf = uf_out = getattr(prim, "ufunc", None)
     is_ufunc = isinstance(uf, np.ufunc)
     impl = prim.impl
     if uf is None:
@@ -733,7 +733,8 @@ def _unary(prim, gname, name, to_float=True):
 
     else:
         if getattr(prim, "may_warn", False):  # log(0), sqrt(-1), ...: no RuntimeWarning, as in PyTorch
-            uf = quiet(uf)
+            uf_out = quiet(uf)
+            uf = quiet(uf, 1)
         ufd = uf
     bind = prim.bind
 
@@ -776,13 +777,13 @@ def _unary(prim, gname, name, to_float=True):
                 return _inplace(self, gname, prim, bind, (self,), None)
             if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
                 _check_overlap(b)
-                uf(b, out=b) if is_ufunc else _copyto(b, ufd(b))
+                uf_out(b, out=b) if is_ufunc else _copyto(b, ufd(b))
                 _bump(self)
                 return self
             return _inplace(self, gname, prim, bind, (self,), ufd(b))
         if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
             _check_overlap(b)
-            uf(b, out=b) if is_ufunc else np.copyto(b, uf(b), casting="unsafe")
+            uf_out(b, out=b) if is_ufunc else np.copyto(b, uf(b), casting="unsafe")
             _bump(self)
             return self
         return _inplace(self, gname, prim, bind, (self,), uf(b))
