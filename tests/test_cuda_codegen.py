@@ -644,8 +644,8 @@ def int_specials(dtype, n=24):
     info = np.iinfo(dtype)
     base = [0, 1, -1, 2, -2, 3, -3, 7, -7, info.max, info.min, info.min + 1] if info.min < 0 else \
         [0, 1, 2, 3, 7, info.max, info.max - 1]
-    v = np.array(base + list(RNG.integers(max(info.min, -100), min(info.max, 100), size=n - len(base))))
-    return v.astype(dtype)
+    rest = RNG.integers(max(info.min, -100), min(info.max, 100), size=n - len(base))
+    return np.array(base + [int(r) for r in rest], dtype=dtype)  # exact (no float64 detour)
 
 
 def _float_programs(dt):

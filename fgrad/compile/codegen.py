@@ -47,6 +47,7 @@ import threading
 import numpy as np
 
 from ..core.ir import Literal
+from ..ops._quiet import quiet
 from .fusion import Node
 
 BLOCK = 65536
@@ -820,7 +821,8 @@ def generate(prog, steps, xp=np, block=BLOCK, block_min=BLOCK_MIN, scratch_min=S
         ns["_alloc"] = g.scratch_alloc()
 
     exec(compile(src, "<fgrad compiled>", "exec"), ns)
-    return Executable(ns["run"], src, prog, steps, g.kernel_modes, ns)
+    # IEEE special values (overflow, 0/0, log(0), ...) are computed silently, as in JAX
+    return Executable(quiet(ns["run"], 1), src, prog, steps, g.kernel_modes, ns)
 
 
 __all__ = ["generate", "Executable", "pairwise_leaves", "BLOCK", "BLOCK_MIN", "SCRATCH_MIN"]

@@ -7,6 +7,7 @@ import numpy as np
 from ..core.array import ArrayImpl, get_aval
 from ..core.trace import EVAL_TRACE, state
 from ..ops import elementwise as ew
+from ..ops._quiet import switch
 from ..ops.elementwise import (
     add_p, sub_p, mul_p, div_p, neg_p, pow_p, max_p, min_p, fmax_p, fmin_p, atan2_p, rem_p,
     fmod_p, hypot_p, logaddexp_p, floor_divide_p, eq_p, ne_p, lt_p, le_p, gt_p, ge_p, and_p,
@@ -24,8 +25,22 @@ new_array = object.__new__
 def _unary(prim, name):
     bind = prim.bind
     ufunc = getattr(prim, "ufunc", None)
-    if ufunc is not None:
-        # eager fast path: no transform active and a concrete array -> call the ufunc directly
+    if ufunc is not None and getattr(prim, "may_warn", False):
+        # eager fast path: no transform active and a concrete array -> call the ufunc directly,
+        # with NumPy's IEEE-value warnings switched off around it (inlined: cheaper than `quiet`)
+        set_state, ignore, reset_state = switch()
+
+        def f(x):
+            if type(x) is ArrayImpl and state.trace is EVAL_TRACE:
+                w = new_array(ArrayImpl)
+                token = set_state(ignore)
+                try:
+                    w._buf = ufunc(x._buf)
+                finally:
+                    reset_state(token)
+                return w
+            return bind(x)
+    elif ufunc is not None:
         def f(x):
             if type(x) is ArrayImpl and state.trace is EVAL_TRACE:
                 w = new_array(ArrayImpl)
@@ -170,6 +185,21 @@ def clip(a, a_min=None, a_max=None, *, min=None, max=None):
 
 def astype(x, dtype):
     return ew.convert_element_type(x, np.dtype(dtype))
+
+
+def angle(z, deg=False):
+    """Argument of ``z``, ``arctan2(imag(z), real(z))`` (radians, or degrees with ``deg``), as
+    ``jnp.angle``: real input gives 0 or pi, integers are taken as float64.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.angle(fnp.asarray([1j, -1.0 + 0j]))
+    Array([1.57079633, 3.14159265], dtype=float64)
+    """
+    re, im = real(z), imag(z)
+    if get_aval(re).dtype.kind not in "fc":
+        re, im = astype(re, np.float64), astype(im, np.float64)
+    out = arctan2(im, re)
+    return rad2deg(out) if deg else out
 
 
 def deg2rad(x):

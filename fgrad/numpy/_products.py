@@ -158,13 +158,30 @@ def outer(a, b):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    """``sum(conj(x1) * x2, axis)`` with broadcasting (NumPy 2 ``vecdot``)."""
+    """``sum(conj(x1) * x2, axis)`` with the other axes broadcast (NumPy 2 ``vecdot``): ``axis``
+    counts in each input, the two contracted axes must have equal lengths (they are not
+    broadcast), and the result has the inputs' promoted dtype (uint8 stays uint8).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.vecdot(fnp.ones((2, 3)), fnp.arange(3.0))
+    Array([3., 3.], dtype=float64)
+    """
     x1, x2 = _arr(x1), _arr(x2)
+    s1, s2 = _shape(x1), _shape(x2)
+    if not s1 or not s2:
+        raise ValueError(f"vecdot: both inputs need at least one dimension, got shapes {s1} and {s2}")
+    a1, a2 = normalize_axis(axis, len(s1), "vecdot"), normalize_axis(axis, len(s2), "vecdot")
+    if s1[a1] != s2[a2]:
+        raise ValueError(
+            f"vecdot: the contracted axes must have the same length, got shapes {s1} and {s2} "
+            f"with axis={axis} ({s1[a1]} != {s2[a2]}); the contracted axis is not broadcast"
+        )
+    dt = np.result_type(get_aval(x1).dtype, get_aval(x2).dtype)
     if get_aval(x1).dtype.kind == "c":
         x1 = ew.conj(x1)
-    p = ew.mul(x1, x2)
-    nd = len(_shape(p))
-    return reduce_sum(p, (normalize_axis(axis, nd, "vecdot"),))
+    p = ew.mul(moveaxis(x1, a1, -1), moveaxis(x2, a2, -1))
+    out = reduce_sum(p, (len(_shape(p)) - 1,))
+    return out if get_aval(out).dtype == dt else ew.convert_element_type(out, dt)
 
 
 def matvec(x1, x2, /):
@@ -250,7 +267,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if na == 2 and nb == 2:
         t = _dg(a, _EPS2.astype(dt), _dn((len(_shape(a)) - 1,), (0,)))  # (..., k)
         p = ew.mul(t, b)
-        return reduce_sum(p, (len(_shape(p)) - 1,))
+        z = reduce_sum(p, (len(_shape(p)) - 1,))
+        return z if get_aval(z).dtype == dt else ew.convert_element_type(z, dt)
     embed = np.eye(2, 3, dtype=dt)
     if na == 2:
         a = _dg(a, embed, _dn((len(_shape(a)) - 1,), (0,)))
@@ -262,6 +280,9 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     bb = reshape(b, _shape(b)[:-1] + (1, 3))
     c = ew.mul(t, bb)
     c = reduce_sum(c, (len(_shape(c)) - 1,))
+    # integer sums accumulate in int64/uint64; NumPy keeps the promoted input dtype (wrapping
+    # modulo 2**bits, which the narrowing cast reproduces exactly)
+    c = c if get_aval(c).dtype == dt else ew.convert_element_type(c, dt)
     return moveaxis(c, -1, axisc)
 
 

@@ -19,6 +19,11 @@ def _keep(out, in_shape, axes, keepdims):
     return reshape(out, tuple(1 if i in axes else s for i, s in enumerate(in_shape)))
 
 
+def _accumulator_dtype(dt: np.dtype) -> np.dtype:
+    """The dtype ``numpy.sum``/``numpy.prod`` give for input ``dt`` (``np.add.reduce``'s rule)."""
+    return np.sum(np.ones((1,), dt)).dtype
+
+
 def _reduce(prim_fn, name):
     def f(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
         if out is not None:
@@ -32,9 +37,13 @@ def _reduce(prim_fn, name):
         if name in ("max", "min") and builtins.any(av.shape[i] == 0 for i in axes) and initial is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         res = prim_fn(a, axes) if axes else a
-        if not axes and name == "sum" and av.dtype.kind in "bi" and dtype is None:
-            # summing no axes still promotes small ints/bools like numpy.sum
-            res = convert_element_type(a, np.sum(np.ones((), av.dtype)).dtype)
+        if name in ("sum", "prod"):
+            # NumPy's accumulator: `dtype` when given, else bools and ints narrower than the
+            # platform int become int64 (uint64 for unsigned) -- also with no axes to reduce
+            # (a 0-d array), where the primitive is not even called
+            want = np.dtype(dtype) if dtype is not None else _accumulator_dtype(get_aval(a).dtype)
+            if get_aval(res).dtype != want:
+                res = convert_element_type(res, want)
         if initial is not None:
             from ._math import add, maximum, minimum, multiply
 

@@ -29,6 +29,7 @@ from ..ops import elementwise as _ew
 from ..ops import linalg as _L
 from ..ops.reductions import reduce_max as _rmax
 from ..ops.reductions import reduce_min as _rmin
+from ..ops.reductions import reduce_prod as _rprod
 from ..ops.reductions import reduce_sum as _rsum
 from ..ops.shape import broadcast_to as _broadcast_to
 from ..ops.shape import reshape as _reshape
@@ -171,10 +172,85 @@ def slogdet(a):
     return SlogdetResult(sign, logdet)
 
 
+def _entry(a, i, j):
+    return a[..., i, j]
+
+
+def _det_small(a, n):
+    """The Leibniz formula for n <= 3, as JAX's ``_det_2x2``/``_det_3x3``
+    (jax/_src/numpy/linalg.py): a polynomial, so every derivative is finite, singular or not."""
+    e = [[_entry(a, i, j) for j in range(n)] for i in range(n)]
+    m = _ew.mul
+    if n == 1:
+        return e[0][0]
+    if n == 2:
+        return _ew.sub(m(e[0][0], e[1][1]), m(e[0][1], e[1][0]))
+    pos = _ew.add(_ew.add(m(m(e[0][0], e[1][1]), e[2][2]), m(m(e[0][1], e[1][2]), e[2][0])),
+                  m(m(e[0][2], e[1][0]), e[2][1]))
+    neg = _ew.add(_ew.add(m(m(e[0][2], e[1][1]), e[2][0]), m(m(e[0][0], e[1][2]), e[2][1])),
+                  m(m(e[0][1], e[1][0]), e[2][2]))
+    return _ew.sub(pos, neg)
+
+
+def _adjugate(a):
+    """``adj(a)`` (= ``det(a) inv(a)`` when invertible) from the SVD ``a = u diag(s) vh``:
+    ``adj(a) = det(vh) det(u) vh^H diag(prod_{j != i} s_j) u^H`` -- exact at any rank (rank n-1:
+    rank one; lower: zero)."""
+    u, s, vh = _L.svd(a, full_matrices=False, compute_uv=True)
+    n = _shape(s)[-1]
+    lead = _shape(s)[:-1]
+    rows = _broadcast_to(_reshape(s, lead + (1, n)), lead + (n, n))
+    others = _rprod(_ew.select(np.eye(n, dtype=bool), 1.0, rows), (len(lead) + 1,))
+    if _dtype(others) != _dtype(a):
+        others = _ew.convert_element_type(others, _dtype(a))
+    phase = _ew.mul(_L.slogdet(u)[0], _L.slogdet(vh)[0])  # |det| = 1 for unitary factors
+    core = matmul(_ew.mul(_hT(vh), _reshape(others, lead + (1, n))), _hT(u))
+    return _ew.mul(_reshape(phase, lead + (1, 1)), core)
+
+
+def _make_det():
+    from ..transforms.custom import custom_jvp
+
+    @custom_jvp
+    def _det(a):
+        sign, logdet = _L.slogdet(a)
+        return _ew.mul(sign, _ew.exp(logdet))
+
+    def _det_jvp(primals, tangents):
+        # JAX's _det_jvp (jax/_src/numpy/linalg.py): d det = tr(adj(a) da), finite for singular
+        # a (JAX gets adj(a) from an LU "cofactor solve", here from the SVD)
+        (a,), (da,) = primals, tangents
+        nd = len(_shape(a))
+        return _det(a), _rsum(_ew.mul(_mT(_adjugate(a)), da), (nd - 2, nd - 1))
+
+    _det.defjvp(_det_jvp)
+    return _det
+
+
+_DET = None
+
+
 def det(a):
-    """Determinant, ``sign * exp(logabsdet)``; its derivative is ``det(a) * inv(a).T``."""
-    sign, logdet = slogdet(a)
-    return _ew.mul(sign, _ew.exp(logdet))
+    """Determinant.  As in JAX, n <= 3 uses the Leibniz formula and larger matrices the LU
+    factorization, and the derivative ``adj(a).T`` is finite for singular matrices.
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> fgrad.grad(fnp.linalg.det)(fnp.array([[1.0, 2.0], [2.0, 4.0]]))
+    Array([[ 4., -2.],
+           [-2.,  1.]], dtype=float64)
+    """
+    global _DET
+    a = _float(a, "det")
+    _square(a, "det")
+    n = _shape(a)[-1]
+    if 1 <= n <= 3:
+        return _det_small(a, n)
+    if n == 0:
+        sign, logdet = slogdet(a)
+        return _ew.mul(sign, _ew.exp(logdet))
+    if _DET is None:
+        _DET = _make_det()
+    return _DET(a)
 
 
 def matrix_power(a, n):
@@ -307,7 +383,7 @@ def _vector_norm(x, ord, axes):
         raise ValueError(f"linalg.norm: invalid norm order {ord!r} for vectors")
     ax = _ew.abs_(x)
     if ord == np.inf:
-        return _rmax(ax, axes)
+        return _max0(ax, axes)
     if ord == -np.inf:
         return _rmin(ax, axes)
     if ord == 0:
@@ -316,6 +392,13 @@ def _vector_norm(x, ord, axes):
         return _rsum(ax, axes)
     p = float(ord)
     return _ew.pow_(_rsum(_ew.pow_(ax, p), axes), 1.0 / p)
+
+
+def _max0(x, axes):
+    """``max(x, axes)`` of nonnegative ``x`` as JAX's norms compute it, ``amax(..., initial=0)``
+    (jax/_src/numpy/linalg.py): the same value, but at ``x = 0`` the tie with the initial 0
+    halves the gradient, and fgrad matches that."""
+    return _ew.maximum(_rmax(x, axes), 0.0)
 
 
 def _matrix_norm(x, ord, axes):
@@ -329,18 +412,18 @@ def _matrix_norm(x, ord, axes):
         last = (len(_shape(s)) - 1,)
         if ord == "nuc":
             return _rsum(s, last)
-        return _rmax(s, last) if ord == 2 else _rmin(s, last)
+        return _max0(s, last) if ord == 2 else _rmin(s, last)
     if isinstance(ord, str):
         raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
     ax = _ew.abs_(x)
     if ord in (1, -1):  # max/min absolute column sum
         col = _rsum(ax, (r,))
         c2 = c - (c > r)
-        return _rmax(col, (c2,)) if ord == 1 else _rmin(col, (c2,))
+        return _max0(col, (c2,)) if ord == 1 else _rmin(col, (c2,))
     if ord in (np.inf, -np.inf):  # max/min absolute row sum
         row = _rsum(ax, (c,))
         r2 = r - (r > c)
-        return _rmax(row, (r2,)) if ord == np.inf else _rmin(row, (r2,))
+        return _max0(row, (r2,)) if ord == np.inf else _rmin(row, (r2,))
     raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
 
 

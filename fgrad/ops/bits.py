@@ -152,8 +152,18 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _NEWTON_STEPS = 3
 
 
-def _float_io(xp, x):
+def _float_io(xp, x, name):
+    """``x`` in float64 and the dtype to return (bools and ints give float64).  Like JAX's
+    ``lax.erf``/``erfc``/``erf_inv`` (``standard_unop(_float, ...)`` in jax/_src/lax/special.py),
+    complex input raises TypeError: it would otherwise lose its imaginary part."""
     x = _as_arr(xp, x)
+    if x.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{name} does not accept dtype {x.dtype}. Accepted dtypes are real floating point "
+            f"(as in jax.lax.{name}); fgrad has no complex {name}: compute it from its series or "
+            "continued fraction with fgrad ops, or apply it to the real and imaginary parts only "
+            "if that is what you mean"
+        )
     out_dt = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     return x.astype(np.float64), out_dt
 
@@ -216,13 +226,13 @@ def _erfc_abs(xp, ax):
 
 def _erf_impl(x):
     xp = _xp_of(x)
-    xd, dt = _float_io(xp, x)
+    xd, dt = _float_io(xp, x, "erf")
     return (xp.sign(xd) * _erf_abs(xp, xp.abs(xd))).astype(dt)  # sign(NaN) is NaN
 
 
 def _erfc_impl(x):
     xp = _xp_of(x)
-    xd, dt = _float_io(xp, x)
+    xd, dt = _float_io(xp, x, "erfc")
     c = _erfc_abs(xp, xp.abs(xd))
     return xp.where(xd < 0, 2.0 - c, c).astype(dt)
 
@@ -254,7 +264,7 @@ def _refine_tail(xp, x, c):
 
 def _erf_inv_impl(y):
     xp = _xp_of(y)
-    yd, dt = _float_io(xp, y)
+    yd, dt = _float_io(xp, y, "erf_inv")
     ay = xp.abs(yd)
     # Giles (2010) single-precision approximation as the starting point
     with np.errstate(all="ignore"):

@@ -20,6 +20,7 @@ import numpy as np
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..tree_util import tree_flatten, tree_unflatten
+from ._quiet import quiet
 from ._util import normalize_axis, shape
 from .elementwise import add, div, eq, exp, gt, logaddexp_p, lt, mul, select, sub
 from .sorting import flip_axis, scatter_add_along_axis, slice_axis
@@ -146,7 +147,8 @@ def _cum_batch(prim):
 
 
 def _cumulative(name):
-    p = Primitive(name, _make_impl(name), _cum_abstract, family="cumulative")
+    # overflow to inf and logaddexp(inf, inf) are computed silently (as in JAX)
+    p = Primitive(name, quiet(_make_impl(name)), _cum_abstract, family="cumulative")
     p.batch = _cum_batch(p)
     return p
 

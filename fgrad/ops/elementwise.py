@@ -15,6 +15,7 @@ import numpy as np
 from ..core.array import ShapedArray, get_aval, make_aval
 from ..core.primitive import Primitive
 from ..transforms.transpose import is_undefined
+from ._quiet import quiet
 from ._util import broadcast_shapes, dtype, ndim, probe_dtype, shape
 
 # ---------------------------------------------------------------------------------------
@@ -286,7 +287,7 @@ asinh_p = unary("asinh", np.arcsinh, lambda x, y: rsqrt_(add(mul(x, x), 1.0)), k
 acosh_p = unary("acosh", np.arccosh, lambda x, y: rsqrt_(sub(mul(x, x), 1.0)), kernel={"f": "acosh{f}({0})"})
 atanh_p = unary("atanh", np.arctanh, lambda x, y: div(1.0, sub(1.0, mul(x, x))),
                 kernel={"f": "atanh{f}({0})"})
-abs_p = unary("abs", np.abs, lambda x, y: sign(x),
+abs_p = unary("abs", np.abs, None,
               kernel={"f": "fabs{f}({0})", "i": "({0} < 0 ? -{0} : {0})", "ub": "{0}"})
 # NumPy: sign(nan) is nan and sign(-0.0) is +0.0
 sign_p = unary("sign", np.sign, None,
@@ -321,8 +322,25 @@ round_p.jvp = _zero_jvp(round_p)
 for _p in (conj_p, real_p, imag_p):
     _p.jvp = (lambda p: lambda primals, tangents: (p.bind(primals[0]), p.bind(tangents[0])))(_p)
 conj_p.transpose = lambda ct, x: (conj(ct),)
-real_p.transpose = lambda ct, x: (ct,)
 imag_p.transpose = lambda ct, x: (mul(ct, -1j) if x.aval.dtype.kind == "c" else _zeros_of(ct),)
+
+
+def _abs_jvp(primals, tangents):
+    """JAX's ``_abs_jvp_rule`` (jax/_src/lax/lax.py): real input ``select(x >= 0, t, -t)``, so
+    abs'(0) = 1 (and abs'(-0.0) = 1); complex input ``real(t * conj(x) / |x|)`` with ``|x| = 0``
+    replaced by 1, so the tangent is real and zero at ``x = 0``."""
+    (x,), (t,) = primals, tangents
+    y = abs_(x)
+    if dtype(x).kind == "c":
+        safe = convert_element_type(select(eq(y, 0.0), 1.0, y), dtype(x))
+        return y, real(mul(t, div(conj(x), safe)))
+    return y, select(ge(x, 0), t, neg(t))
+
+
+def _real_transpose(ct, x):
+    """JAX: the transpose of ``real`` is ``complex(ct, 0)``: the cotangent of a complex input
+    is complex (so a jvp of a vjp stays complex too)."""
+    return (convert_element_type(ct, x.aval.dtype) if x.aval.dtype.kind == "c" else ct,)
 
 
 def rsqrt_(x):
@@ -414,6 +432,9 @@ def _pow_jvp(primals, tangents):
             else:
                 a = mul(tx, mul(y, pow_(x, y - 1)))
         else:
+            # d/dx x**y = y x**(y-1), and exactly 0 where y == 0: finite at 0**0 like PyTorch and
+            # like JAX for integer exponents (JAX's float-exponent rule gives 0 * 0**-1 = nan there;
+            # the shim shares this rule, so fgrad keeps the finite value, see docs/numerics.md)
             yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
             a = mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
     if ty is not None:
@@ -449,10 +470,9 @@ def _fminmax_jvp(prim, cmp):
         x, y = primals
         tx, ty = tangents
         out = prim.bind(x, y)
-        # the non-NaN operand wins; ties split evenly
-        pick_x = logical_or(cmp(x, y), isnan(y))
-        wx = add(convert_like(logical_and(pick_x, logical_not(isnan(x))), out),
-                 mul(0.5, convert_like(eq(x, y), out)))
+        # JAX's jnp.fmax/fmin (jax/_src/numpy/lax_numpy.py): where(x > y | isnan(y), x, y), so
+        # the tangent follows x where it wins or y is NaN, and y otherwise -- ties go to y
+        wx = convert_like(logical_or(cmp(x, y), isnan(y)), out)
         wy = sub(1.0, wx)
         return _combine(out, None if tx is None else mul(tx, wx), None if ty is None else mul(ty, wy))
 
@@ -486,19 +506,44 @@ def _rem_jvp(prim, rounding):
 
 
 def _hypot_jvp(primals, tangents):
+    """Matches the derivative of JAX's ``jnp.hypot`` (jax/_src/numpy/ufuncs.py: ``m * sqrt(1 +
+    (n/m)^2)`` with ``m, n = max, min of |x|, |y|``, ``m`` where ``m == 0``, ``inf`` where an input
+    is infinite): ``x/h, y/h`` computed scaled by ``m`` (finite when ``h`` overflows), ``0.5 *
+    (x >= 0 ? 1 : -1)`` each at ``x = y = 0`` (max's tie split, abs'(0) = 1), NaN at an infinite
+    input (as in JAX)."""
     x, y = primals
     tx, ty = tangents
     out = hypot_p.bind(x, y)
-    return _combine(out, None if tx is None else mul(tx, div(x, out)),
-                    None if ty is None else mul(ty, div(y, out)))
+    m = max_p.bind(abs_(x), abs_(y))
+    zero = eq(m, 0.0)
+    safe_m = select(zero, 1.0, m)
+    xs, ys = div(x, safe_m), div(y, safe_m)
+    r = sqrt(add(mul(xs, xs), mul(ys, ys)))
+    r = select(zero, 1.0, r)
+
+    def weight(v, vs):
+        half = sub(convert_like(ge(v, 0), out), 0.5)  # +-0.5 in out's dtype
+        return select(zero, half, div(vs, r))
+
+    return _combine(out, None if tx is None else mul(tx, weight(x, xs)),
+                    None if ty is None else mul(ty, weight(y, ys)))
+
+
+def _replace_posinf(x):
+    """``x`` with ``+inf`` replaced by 0 (JAX's ``_replace_inf`` in jax/_src/lax/other.py)."""
+    return select(eq(x, math.inf), 0.0, x)
 
 
 def _logaddexp_jvp(primals, tangents):
+    """JAX's ``_logaddexp_jvp`` (jax/_src/lax/other.py): ``exp(x - out)`` with ``+inf`` replaced by
+    0 in both, so ``logaddexp(inf, inf)`` has gradient (1, 1) and ``(inf, 0)`` gives (1, 1);
+    ``(-inf, -inf)`` stays NaN as in JAX."""
     x, y = primals
     tx, ty = tangents
     out = logaddexp_p.bind(x, y)
-    return _combine(out, None if tx is None else mul(tx, exp(sub(x, out))),
-                    None if ty is None else mul(ty, exp(sub(y, out))))
+    o = _replace_posinf(out)
+    return _combine(out, None if tx is None else mul(tx, exp(sub(_replace_posinf(x), o))),
+                    None if ty is None else mul(ty, exp(sub(_replace_posinf(y), o))))
 
 
 atan2_p.jvp = _atan2_jvp
@@ -531,6 +576,10 @@ def eq(x, y):
 
 def lt(x, y):
     return lt_p.bind(x, y)
+
+
+def ge(x, y):
+    return ge_p.bind(x, y)
 
 
 def gt(x, y):
@@ -573,6 +622,8 @@ def _select_transpose(ct, c, x, y):
 
 
 select_p.jvp, select_p.transpose = _select_jvp, _select_transpose
+abs_p.jvp = _abs_jvp
+real_p.transpose = _real_transpose
 
 
 def _convert_impl(xp, x, new_dtype):
@@ -618,3 +669,21 @@ for _p, _u in ((add_p, np.add), (sub_p, np.subtract), (mul_p, np.multiply), (div
                (logical_xor_p, np.logical_xor), (select_p, np.where), (conj_p, np.conjugate),
                (real_p, np.real), (imag_p, np.imag)):
     _p.ufunc = _u
+
+# NumPy reports IEEE special values (log(0), 0/0, overflow, sqrt(-1), NaN compared as complex,
+# a NaN cast to int) as RuntimeWarnings; JAX computes them silently and so does fgrad: every
+# primitive that can hit one runs its implementation with the reports off (`may_warn`; the eager
+# fast paths use `quiet_ufunc`, generated programs switch them off once per call)
+_NEVER_WARN = {abs_p, and_p, asinh_p, atan2_p, cbrt_p, ceil_p, conj_p, eq_p, floor_p, fmax_p, fmin_p,
+               hypot_p, imag_p, invert_p, isfinite_p, isinf_p, isnan_p, logical_and_p, logical_not_p,
+               logical_or_p, logical_xor_p, max_p, min_p, ne_p, neg_p, or_p, real_p, round_p, select_p,
+               sign_p, signbit_p, trunc_p, xor_p}
+for _p in list(globals().values()):
+    if isinstance(_p, Primitive) and _p.family == "elementwise":
+        _p.may_warn = _p not in _NEVER_WARN
+        if _p.may_warn:
+            # one-ufunc primitives take no parameters: a fixed-arity wrapper is cheaper
+            _n = _p.impl.__code__.co_argcount if getattr(_p, "ufunc", None) is not None else None
+            _p.impl = quiet(_p.impl, _n if _n in (2, 3) else None)
+        _u = getattr(_p, "ufunc", None)
+        _p.quiet_ufunc = None if _u is None else (quiet(_u) if _p.may_warn else _u)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
+from ._quiet import quiet
 from .elementwise import convert_element_type, div, eq, mul, select
 from .shape import broadcast_in_dim, reshape
 
@@ -57,10 +58,11 @@ def _expand_back(y, in_shape, axes):
     return broadcast_in_dim(y, in_shape, kept)
 
 
-reduce_sum_p = reduction("reduce_sum", lambda xp, x, axes: xp.sum(x, axis=axes))
+# sums and products overflow to inf silently (as in JAX)
+reduce_sum_p = reduction("reduce_sum", quiet(lambda xp, x, axes: xp.sum(x, axis=axes)))
 reduce_max_p = reduction("reduce_max", lambda xp, x, axes: xp.max(x, axis=axes))
 reduce_min_p = reduction("reduce_min", lambda xp, x, axes: xp.min(x, axis=axes))
-reduce_prod_p = reduction("reduce_prod", lambda xp, x, axes: xp.prod(x, axis=axes))
+reduce_prod_p = reduction("reduce_prod", quiet(lambda xp, x, axes: xp.prod(x, axis=axes)))
 reduce_and_p = reduction("reduce_and", lambda xp, x, axes: xp.all(x, axis=axes), np.dtype(bool))
 reduce_or_p = reduction("reduce_or", lambda xp, x, axes: xp.any(x, axis=axes), np.dtype(bool))
 

@@ -433,6 +433,9 @@ ROWS += [
     unary("real"),
     unary("imag", grad="zero"),
     unary("conjugate"),
+    unary("angle", grad="zero", avoid=np.abs),  # real input: 0 or pi (complex: tests/test_numerics_edges.py)
+    unary("angle[deg]", fn=lambda x: fnp.angle(x, deg=True), ref=lambda x: np.angle(x, deg=True), grad="zero",
+          avoid=np.abs, covers=("numpy.angle",)),
     unary("isnan", grad="no", specials=True),
     unary("isinf", grad="no", specials=True),
     unary("isfinite", grad="no", specials=True),

@@ -26,6 +26,7 @@ from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
 from ..ops import reductions as R
 from ..ops import shape as S
+from ..ops._quiet import quiet
 from . import _conventions as _conv
 from . import _device as _dev
 from . import _errors
@@ -847,7 +848,8 @@ _FLOAT_UNARY = {}
 
 
 def _unary(prim, gname, name, to_float=True):
-    uf = getattr(prim, "ufunc", None)
+    uf = uf_out = getattr(prim, "ufunc", None)
+    is_ufunc = isinstance(uf, np.ufunc)
     impl = prim.impl
     if uf is None:
 
@@ -858,6 +860,9 @@ def _unary(prim, gname, name, to_float=True):
             return impl(_dev.xp_of(x), x)
 
     else:
+        if getattr(prim, "may_warn", False):  # log(0), sqrt(-1), ...: no RuntimeWarning, as in PyTorch
+            uf_out = quiet(uf)
+            uf = quiet(uf, 1)
         ufd = uf
     bind = prim.bind
 
@@ -900,13 +905,13 @@ def _unary(prim, gname, name, to_float=True):
                 return _inplace(self, gname, prim, bind, (self,), None)
             if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
                 _check_overlap(b)
-                uf(b, out=b) if isinstance(uf, np.ufunc) else _copyto(b, ufd(b))
+                uf_out(b, out=b) if is_ufunc else _copyto(b, ufd(b))
                 _bump(self)
                 return self
             return _inplace(self, gname, prim, bind, (self,), ufd(b))
         if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
             _check_overlap(b)
-            uf(b, out=b) if isinstance(uf, np.ufunc) else np.copyto(b, uf(b), casting="unsafe")
+            uf_out(b, out=b) if is_ufunc else np.copyto(b, uf(b), casting="unsafe")
             _bump(self)
             return self
         return _inplace(self, gname, prim, bind, (self,), uf(b))
@@ -961,7 +966,6 @@ asinh, asinh_ = _unary(ew.asinh_p, "AsinhBackward0", "asinh")
 acosh, acosh_ = _unary(ew.acosh_p, "AcoshBackward0", "acosh")
 atanh, atanh_ = _unary(ew.atanh_p, "AtanhBackward0", "atanh")
 sigmoid, sigmoid_ = _unary(ew.logistic_p, "SigmoidBackward0", "sigmoid")
-abs, abs_ = _unary(ew.abs_p, "AbsBackward0", "abs", to_float=False)  # noqa: A001
 neg, neg_ = _unary(ew.neg_p, "NegBackward0", "neg", to_float=False)
 sign, sign_ = _unary(ew.sign_p, "SignBackward0", "sign", to_float=False)
 floor, floor_ = _unary(ew.floor_p, "FloorBackward0", "floor", to_float=False)
@@ -990,7 +994,7 @@ def _mk_rsqrt():
 
 
 rsqrt, rsqrt_ = _composite_unary(
-    "rsqrt", "RsqrtBackward0", _mk_rsqrt, fwd=lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype)
+    "rsqrt", "RsqrtBackward0", _mk_rsqrt, fwd=quiet(lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype))
 )
 reciprocal, reciprocal_ = _composite_unary(
     "reciprocal",
@@ -998,6 +1002,19 @@ reciprocal, reciprocal_ = _composite_unary(
     lambda: lambda x: ew.div(1.0, x),
     fwd=lambda b: np.asarray(np.divide(1, b), b.dtype),
 )
+
+
+def _mk_abs():
+    # PyTorch's abs'(0) is sgn(0) = 0; the core's abs_p follows JAX (abs'(0) = 1), so the zero is
+    # selected explicitly here (the value is unchanged: |0| = 0)
+    def f(x):
+        y = ew.abs_(x)
+        return ew.select(ew.eq(x, 0), ew._zeros_of(y), y)
+
+    return f
+
+
+abs, abs_ = _composite_unary("abs", "AbsBackward0", _mk_abs, to_float=False, fwd=np.abs)  # noqa: A001
 
 
 def _mk_frac():
@@ -1590,6 +1607,7 @@ def _traced(b) -> bool:
     return type(b) is not _nd and type(b) not in _DEV
 
 
+@quiet  # 0 ** -1 = inf and (-8) ** 0.5 = nan without a RuntimeWarning, as in PyTorch
 def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     Rd = _dtype2(x, e)
     A = x._buf
@@ -1619,6 +1637,7 @@ def pow(input, exponent, *, out=None):  # noqa: A001
     return _pow_tt(input, exponent, out=out)
 
 
+@quiet
 def _rpow(x, base, out=None):
     Rd = result_dtype(x, base)
     A = x._buf

@@ -40,6 +40,7 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.ir import Jaxpr, Literal, eval_jaxpr
 from ..core.primitive import Primitive
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
+from ..ops._quiet import quiet
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import tree_flatten, tree_unflatten
 from .staging import StagingTrace
@@ -942,7 +943,7 @@ def _simple_compile(jaxpr: Jaxpr):
     unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
     src = "def run(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
     exec(compile(src, "<fgrad generated>", "exec"), ns)
-    run = ns["run"]
+    run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
     run.source = src  # type: ignore[attr-defined]
     return run
 

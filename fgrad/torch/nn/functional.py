@@ -1464,7 +1464,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
             return losses
         if reduction == "sum":
             return np.asarray(losses.sum(), x.dtype)
-        return np.asarray(losses.sum() / wi.sum(), x.dtype)
+        with np.errstate(invalid="ignore", divide="ignore"):  # all targets ignored: nan, silently
+            return np.asarray(losses.sum() / wi.sum(), x.dtype)
 
     name = "NllLoss2DBackward0" if nd == 4 else "NllLossBackward0"
     args = (input, target) if weight is None else (input, target, weight.detach())
