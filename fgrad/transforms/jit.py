@@ -546,7 +546,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
         tree = None
         try:
             struct = _structure((dyn, dyn_kwargs), flat)
-        except _NotPlain:
+        except (_NotPlain, RecursionError):  # RecursionError: very deep trees (iterative path)
             flat, tree = tree_flatten((dyn, dyn_kwargs))
             struct = tree
         flat = [x if type(x) is ArrayImpl or type(x) in _PY_SCALARS or isinstance(x, Tracer)
@@ -711,9 +711,9 @@ def _unflattener(treedef):
 
     try:
         body = build(treedef)
-    except _NotPlain:
+        return eval(f"lambda o: {body}")  # noqa: S307 - source built above from the tree
+    except (_NotPlain, RecursionError, SyntaxError, MemoryError):  # deep trees: the generic path
         return lambda o: tree_unflatten(treedef, o)
-    return eval(f"lambda o: {body}")  # noqa: S307 - source built above from the tree
 
 
 def _xp_of(bufs):
