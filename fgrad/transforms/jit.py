@@ -1,7 +1,9 @@
 """`jit`: trace a function once per input signature, then run an optimized, fused program.
 
 ``jit(f)(*args)`` flattens the arguments, keys a cache by (static arguments, pytree
-structure, shapes, dtypes, weak types, backend), and on a miss traces ``f`` with a fully
+structure, shapes, dtypes, weak types, backend) -- an LRU bounded by the config options
+``jit_cache_size`` (per function) and ``jit_total_cache_size`` (all functions), see
+``docs/memory.md`` -- and on a miss traces ``f`` with a fully
 staging `StagingTrace` into a jaxpr.  Constants the trace captured are baked into the
 program (`Closed`); values of enclosing transforms it closed over become extra leading
 inputs.  A call binds the higher-order primitive `jit_p`:
