@@ -33,6 +33,7 @@ LIMIT_DEFAULTS: dict[str, int] = {
     "jit_derived_cache_size": 64,    # jvp/vmap/transpose programs kept per traced program
     "tape_cache_size": 4096,         # per-operation VJP programs of grad/vjp's tape
     "autograd_cache_size": 4096,     # fgrad.torch backward programs (per op signature)
+    "cuda_kernel_cache_size": 1024,  # built CUDA kernels (per distinct generated source)
     "jit_scratch_bytes": 64 << 20,   # idle scratch buffers held by compiled programs
     "jit_recycle_bytes": 256 << 20,  # dropped big jit results held for reuse
 }
@@ -54,7 +55,8 @@ class Config:
     """Settings: ``update(name, value)`` / ``read(name)``.  Names: ``backend`` (alias
     ``default_device``) and the cache bounds in `LIMIT_DEFAULTS` (``jit_cache_size``,
     ``jit_total_cache_size``, ``jit_derived_cache_size``, ``tape_cache_size``,
-    ``autograd_cache_size``, ``jit_scratch_bytes``, ``jit_recycle_bytes``); a bound of
+    ``autograd_cache_size``, ``cuda_kernel_cache_size``, ``jit_scratch_bytes``,
+    ``jit_recycle_bytes``); a bound of
     ``None`` restores its default."""
 
     def update(self, name: str, value) -> None:

@@ -272,3 +272,33 @@ def test_executables_are_freed_on_eviction(limits):
     f(fnp.ones(3))
     gc.collect()
     assert ref() is None
+
+
+def test_cuda_kernel_cache_is_bounded_and_lru(limits):
+    from types import SimpleNamespace
+
+    from fgrad.compile import cuda_codegen as cc
+
+    limits(cuda_kernel_cache_size=4)
+    built = []
+
+    class StandInXp:  # records kernel constructions (no GPU needed)
+        class ElementwiseKernel:
+            def __init__(self, *args, **kw):
+                built.append(args[3])
+
+    xp = StandInXp()
+
+    def spec(i):
+        return SimpleNamespace(key=f"k{i}", kind="elementwise", in_params="float32 x",
+                               out_params="float32 y", operation="y = x", name=f"fg_ew_{i}",
+                               preamble="")
+
+    hot = cc.build(spec(0), xp)
+    for i in range(1, 12):
+        cc.build(spec(i), xp)
+        assert cc.build(spec(0), xp) is hot  # used between every new kernel: never evicted
+    assert built.count("fg_ew_0") == 1 and len(built) == 12
+    assert len(cc._CACHE) <= 4
+    cc.build(spec(1), xp)  # evicted long ago: built again
+    assert built.count("fg_ew_1") == 2
