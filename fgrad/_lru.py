@@ -128,10 +128,10 @@ class LRU:
         n = min(n, len(d))
         if n <= 0:
             return
-        victims = heapq.nsmallest(n, d.items(), key=lambda kv: kv[1].tick)
+        # a snapshot (another thread may insert meanwhile); pop, not del, for the same reason
+        victims = heapq.nsmallest(n, list(d.items()), key=lambda kv: kv[1].tick)
         for k, v in victims:
-            del d[k]
-            if self.on_evict is not None:
+            if d.pop(k, None) is not None and self.on_evict is not None:
                 self.on_evict(k, v)
 
 
@@ -151,8 +151,8 @@ class LRUGroup:
         if over <= 0:
             return
         n = over + limit(self.option) // 16
-        entries = ((v.tick, id(m), m, k) for m in list(self.members) for k, v in m._d.items())
-        for _, _, m, k in heapq.nsmallest(n, entries, key=lambda e: e[0]):
+        entries = [(v.tick, m, k) for m in list(self.members) for k, v in list(m._d.items())]
+        for _, m, k in heapq.nsmallest(n, entries, key=lambda e: e[0]):
             v = m._d.pop(k, None)
             if v is not None and m.on_evict is not None:
                 m.on_evict(k, v)
