@@ -1004,17 +1004,7 @@ reciprocal, reciprocal_ = _composite_unary(
 )
 
 
-def _mk_abs():
-    # PyTorch's abs'(0) is sgn(0) = 0; the core's abs_p follows JAX (abs'(0) = 1), so the zero is
-    # selected explicitly here (the value is unchanged: |0| = 0)
-    def f(x):
-        y = ew.abs_(x)
-        return ew.select(ew.eq(x, 0), ew._zeros_of(y), y)
-
-    return f
-
-
-abs, abs_ = _composite_unary("abs", "AbsBackward0", _mk_abs, to_float=False, fwd=np.abs)  # noqa: A001
+abs, abs_ = _composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False, fwd=np.abs)  # noqa: A001
 
 
 def _mk_frac():
@@ -1402,8 +1392,8 @@ _fmin = _BinOp(ew.fmin_p, "FminBackward0", "fmin", definition=_conv.fmin)
 _atan2 = _BinOp(ew.atan2_p, "Atan2Backward0", "atan2", "f", definition=_conv.atan2)
 _rem = _BinOp(ew.rem_p, "RemainderBackward0", "remainder")
 _fmod = _BinOp(ew.fmod_p, "FmodBackward0", "fmod")
-_hypot = _BinOp(ew.hypot_p, "HypotBackward0", "hypot", "f")
-_logaddexp = _BinOp(ew.logaddexp_p, "LogaddexpBackward0", "logaddexp", "f")
+_hypot = _BinOp(ew.hypot_p, "HypotBackward0", "hypot", "f", definition=_conv.hypot)
+_logaddexp = _BinOp(ew.logaddexp_p, "LogaddexpBackward0", "logaddexp", "f", definition=_conv.logaddexp)
 _floordiv = _BinOp(ew.floor_divide_p, "FloorDivideBackward0", "floor_divide")
 _pow_tt = _BinOp(ew.pow_p, "PowBackward1", "pow")
 _eq = _BinOp(ew.eq_p, "EqBackward0", "eq", "c")
@@ -2446,7 +2436,7 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def _vector_norm_fn(ord_, axes, keepdim):
     def fn(x):
         fnp = _fnp()
-        a = ew.abs_(x) if x.dtype.kind != "c" else fnp.abs(x)
+        a = _conv.abs(x)  # PyTorch: sgn(0) = 0, so 1-, inf- and p-norms have gradient 0 at 0
         if ord_ == 2:
             s = fnp.sum(ew.mul(a, a), axis=axes, keepdims=keepdim)
             # sqrt with a zero-safe gradient (PyTorch gives 0 at the origin)
