@@ -26,7 +26,7 @@ from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
 from ..ops import reductions as R
 from ..ops import shape as S
-from ..ops._quiet import quiet
+from ..ops._quiet import quiet, switch
 from . import _conventions as _conv
 from . import _device as _dev
 from . import _errors
@@ -35,6 +35,8 @@ from ._device import DEV as _DEV
 from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
+
+_set_err, _IGNORE_ERR, _reset_err = switch()  # `_op` runs forwards with NumPy's error reports off
 
 _nd = np.ndarray
 _PY = (int, float, bool, complex)
@@ -245,10 +247,13 @@ def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
                         return _op_dev(name, key, fn, args, multi, edges)
                 return _functional(fn, args, multi)
     bufs = [a if type(a) is _nd else a._buf for a in args]
+    token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
     try:
         r = fwd(*bufs) if fwd is not None else _run_fn(fn, bufs, multi)
     except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
         raise _errors.translate(e, name, args) from e
+    finally:
+        _reset_err(token)
     outs = [_new(o) for o in r] if multi else [_new(r)]
     if STATE.enabled:
         for a in args:
@@ -1218,6 +1223,10 @@ class _BinOp:
             self.ufd = ufd
         else:
             self.ufd = self.uf
+        # x / 0, 0 * inf, i // 0 ... give IEEE values (or 0 for integers) silently, as in PyTorch
+        self.uf2 = quiet(self.uf, 2)
+        self.uf = quiet(self.uf)
+        self.ufd = quiet(self.ufd)
         self.gname = gname
         self.name = name
         self.kind = kind  # a: arithmetic, d: true division, c: comparison (bool out), f: float only
@@ -1261,7 +1270,7 @@ class _BinOp:
         else:
             B = b
         try:
-            r = self.uf(A, B)
+            r = self.uf2(A, B)
         except ValueError:
             raise _broadcast_error(A.shape, B.shape if tb else ()) from None
         if type(r) is not _nd:
@@ -2114,6 +2123,27 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return res if out is None else _out(out, res, "nansum")
 
 
+def _np_moment(x, axes, keepdim, odt, ddof=None, root=False):
+    """NumPy forward of ``mean`` (``ddof`` None), ``var`` or ``std`` (``root``) in ``odt``.
+    With no elements (or ``count <= ddof``) the result is NaN as in PyTorch, computed as
+    0 / 0 instead of through ``np.mean``/``np.var``, which warn ("Mean of empty slice",
+    "Degrees of freedom <= 0") whatever NumPy's error state."""
+    ax = (axes,) if isinstance(axes, int) else axes
+    n = x.size if axes is None else math.prod(x.shape[a] for a in ax)
+    if ddof is None:
+        if n:
+            return np.asarray(np.mean(x, axis=axes, dtype=odt, keepdims=keepdim))
+        return np.asarray(np.sum(x, axis=axes, dtype=odt, keepdims=keepdim) / np.asarray(0, odt))
+    if n > ddof:
+        r = np.std(x, axis=axes, ddof=ddof, keepdims=keepdim) if root else np.var(
+            x, axis=axes, ddof=ddof, keepdims=keepdim)
+        return np.asarray(r).astype(odt, copy=False)
+    # degenerate (run quietly by `_op`): 0 / 0 = NaN
+    c = x - np.sum(x, axis=axes, keepdims=True) / np.asarray(builtins.max(n, 1), x.dtype)
+    r = np.sum((c * np.conj(c)).real, axis=axes, keepdims=keepdim) / np.asarray(0, x.real.dtype)
+    return np.asarray(np.sqrt(r) if root else r).astype(odt, copy=False)
+
+
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     input = _as_tensor_arg(input, "mean")
     b = input._buf
@@ -2129,7 +2159,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         return _fnp().mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
 
     def fwd(x):
-        return np.asarray(np.mean(x, axis=axes, dtype=odt, keepdims=keepdim))
+        return _np_moment(x, axes, keepdim, odt)
 
     res = _op(
         "MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,), fwd
@@ -2394,7 +2424,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
         ("var", axes, ddof, keepdim),
         fn,
         (input,),
-        lambda x: np.asarray(np.var(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False),
+        lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof),
     )
     return res if out is None else _out(out, res, "var")
 
@@ -2416,7 +2446,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
         ("std", axes, ddof, keepdim),
         fn,
         (input,),
-        lambda x: np.asarray(np.std(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False),
+        lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof, root=True),
     )
     return res if out is None else _out(out, res, "std")
 

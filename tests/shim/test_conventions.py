@@ -103,11 +103,22 @@ SINGULAR = [
     ("atan2_00", lambda t, F, y, x: t.atan2(y, x), (A(0.0, 0.0, 1.0), A(0.0, -0.0, 0.0))),
     ("hypot_00", lambda t, F, y, x: t.hypot(y, x), (A(0.0, 3.0), A(0.0, 4.0))),
     ("logaddexp_inf", lambda t, F, a, b: t.logaddexp(a, b), (A(inf, -inf, 1.0), A(inf, -inf, 2.0))),
+    ("logaddexp_inf_fin", lambda t, F, a, b: t.logaddexp(a, b), (A(inf, 0.0), A(0.0, inf))),
     ("logsumexp_inf", lambda t, F, a: t.logsumexp(a, 0), (A(-inf, -inf),)),
     ("norm_0", lambda t, F, x: t.norm(x), (A(0.0, 0.0, 0.0),)),
     ("vector_norm_0", lambda t, F, x: t.linalg.vector_norm(x), (A(0.0, 0.0, 0.0),)),
     ("vector_norm_1_0", lambda t, F, x: t.linalg.vector_norm(x, ord=1), (A(0.0, 0.0, 0.0),)),
     ("vector_norm_inf_0", lambda t, F, x: t.linalg.vector_norm(x, ord=inf), (A(0.0, 0.0, 0.0),)),
+    ("vector_norm_minf_0", lambda t, F, x: t.linalg.vector_norm(x, ord=-inf), (A(0.0, 0.0, 1.0),)),
+    ("norm1_0", lambda t, F, x: t.norm(x, 1), (A(0.0, 0.0, 1.0),)),
+    ("matrix_norm_1_0", lambda t, F, x: t.linalg.matrix_norm(x.reshape(2, 2), 1), (A(0.0, 0.0, 0.0, 0.0),)),
+    (
+        "matrix_norm_inf_0",
+        lambda t, F, x: t.linalg.matrix_norm(x.reshape(2, 2), inf),
+        (A(0.0, 0.0, 0.0, 0.0),),
+    ),
+    ("dist1_eq", lambda t, F, a, b: t.dist(a, b, 1), (A(1.0, 2.0), A(1.0, 3.0))),
+    ("pdist_p1_eq", lambda t, F, a: F.pdist(a.reshape(2, 2), p=1.0), (A(1.0, 2.0, 1.0, 3.0),)),
     ("vector_norm_3_0", lambda t, F, x: t.linalg.vector_norm(x, ord=3), (A(0.0, 0.0, 0.0),)),
     ("matrix_norm_fro0", lambda t, F, x: t.linalg.matrix_norm(x.reshape(2, 2)), (A(0.0, 0.0, 0.0, 0.0),)),
     ("dist_eq", lambda t, F, a, b: t.dist(a, b), (A(1.0, 2.0), A(1.0, 2.0))),
@@ -692,6 +703,16 @@ TORCH = {
     "max_binary": ([1.0], [[0.5], [0.5]]),
 }
 
+TORCH.update({  # torch 2.13 (CPU)
+    "logaddexp_inf_fin": ([inf, inf], [[1.0, 0.0], [0.0, 1.0]]),
+    "vector_norm_minf_0": (0.0, [[0.0, 0.0, 0.0]]),
+    "norm1_0": (1.0, [[0.0, 0.0, 1.0]]),
+    "matrix_norm_1_0": (0.0, [[0.0, 0.0, 0.0, 0.0]]),
+    "matrix_norm_inf_0": (0.0, [[0.0, 0.0, 0.0, 0.0]]),
+    "dist1_eq": (1.0, [[0.0, -1.0], [0.0, 1.0]]),
+    "pdist_p1_eq": ([1.0], [[0.0, -1.0, 0.0, 1.0]]),
+})
+
 OURS = {
     "bce_p0": (50.0, [[-250000000000.0, 250000000000.0, 0.0, 0.0], [25.0, -25.0, 25.0, -25.0]]),
     "bce_p0_sum": (
@@ -861,3 +882,57 @@ def test_on_cuda_device_same_numbers(name):
         if prev_platform is not None:
             fake_device.install(platform=prev_platform)
     _assert_same(got, OURS.get(name, TORCH[name]), f"cuda {name}")
+
+
+# ---------------------------------------------------------------------------------------
+# IEEE special values are computed silently, as in PyTorch (pytest turns RuntimeWarning into
+# an error; the filter below makes each case fail on a warning also outside that config)
+
+SILENT = [
+    ("div_zero", lambda: ft.tensor([1.0, 0.0]) / 0, [inf, nan]),
+    ("div_zero_t", lambda: ft.tensor([1.0, 0.0]) / ft.tensor([0.0, 0.0]), [inf, nan]),
+    ("div_zero_inplace", lambda: ft.ones(2).div_(0), [inf, inf]),
+    ("floordiv_float_zero", lambda: ft.tensor([1.0, -1.0]) // 0.0, [inf, -inf]),
+    ("zero_times_inf", lambda: ft.zeros(2) * inf, [nan, nan]),
+    ("inf_minus_inf", lambda: ft.tensor([inf]) - inf, [nan]),
+    ("sum_overflow", lambda: ft.tensor([3e38, 3e38]).sum(), inf),
+    ("cumsum_inf", lambda: ft.cumsum(ft.tensor([inf, -inf]), 0), [inf, nan]),
+    ("remainder_zero", lambda: ft.remainder(ft.tensor([1.0, 2.0]), 0.0), [nan, nan]),
+    ("std_one", lambda: ft.tensor([1.0]).std(), nan),
+    ("var_one", lambda: ft.tensor([1.0]).var(), nan),
+    ("std_empty", lambda: ft.tensor([]).std(), nan),
+    ("mean_empty", lambda: ft.tensor([]).mean(), nan),
+    ("mean_empty_dim", lambda: ft.zeros(0, 2).mean(0), [nan, nan]),
+    ("softmax_all_neginf", lambda: ft.softmax(ft.tensor([-inf, -inf]), 0), [nan, nan]),
+]
+
+
+@pytest.mark.parametrize("name,f,want", SILENT, ids=[c[0] for c in SILENT])
+def test_special_values_without_warnings(name, f, want):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = f()
+    np.testing.assert_array_equal(got.numpy(), np.asarray(want, np.float32))
+
+
+@pytest.mark.parametrize("name,f", [
+    ("div_zero", lambda x: x / 0),
+    ("zero_times_inf", lambda x: x * inf),
+    ("std_one", lambda x: x[:1].std()),
+    ("mean_empty", lambda x: x[:0].mean()),
+])
+def test_backward_through_special_values_without_warnings(name, f):
+    x = ft.tensor([0.0, 1.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f(x).sum().backward()
+    assert x.grad is not None and x.grad.shape == (2,)
+
+
+@pytest.mark.parametrize("op", [lambda z: ft.abs(z), lambda z: ft.linalg.vector_norm(z)], ids=["abs", "norm"])
+def test_complex_abs_gradient_value(op):
+    """The gradient is z/|z| up to the complex convention (see docs/shim-conventions.md)."""
+    z = ft.tensor([3 + 4j, 0j], requires_grad=True)
+    op(z).sum().backward()
+    g = z.grad.numpy()
+    assert abs(g[0].real - 0.6) < 1e-6 and abs(abs(g[0].imag) - 0.8) < 1e-6 and g[1] == 0
