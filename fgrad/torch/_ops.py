@@ -1196,10 +1196,31 @@ def _scalar_or_tensor(x, name):
     raise TypeError(f"{name}(): argument 'other' must be Tensor or Number, not {t.__name__}")
 
 
+def _check_int_divisor(name: str, x, y) -> None:
+    """PyTorch raises for an integer division (``//``, ``%``, ``fmod``, ``div(..., 'trunc')``)
+    by zero; NumPy would return 0 silently."""
+    if x.dtype.kind in "iu" and bool((y == 0).any() if hasattr(y, "any") else y == 0):
+        raise RuntimeError(
+            f"ZeroDivisionError: {name}: integer division by zero (dtype {_type_name(x.dtype)}). "
+            f"Convert to a floating dtype (x.float()) to get inf/nan instead."
+        )
+
+
+def _int_divisor_checked(uf, name: str):
+    """``uf`` (a ufunc-like taking ``x, y, out=..., casting=...``) that raises PyTorch's error
+    for an integer divisor equal to 0."""
+
+    def checked(x, y, *args, **kwargs):
+        _check_int_divisor(name, x, y)
+        return uf(x, y, *args, **kwargs)
+
+    return checked
+
+
 class _BinOp:
     """A binary elementwise op: PyTorch promotion, fast ufunc path, recording."""
 
-    def __init__(self, prim, gname, name, kind="a", definition=None):
+    def __init__(self, prim, gname, name, kind="a", definition=None, int_divisor=False):
         self.prim = prim
         # the fgrad definition autograd differentiates, when PyTorch's derivative convention
         # differs from the primitive's (JAX's) one; the forward still runs the ufunc
@@ -1223,6 +1244,8 @@ class _BinOp:
             self.ufd = ufd
         else:
             self.ufd = self.uf
+        if int_divisor:  # x // 0, x % 0 for integers: PyTorch's RuntimeError
+            self.uf, self.ufd = _int_divisor_checked(self.uf, name), _int_divisor_checked(self.ufd, name)
         # x / 0, 0 * inf, i // 0 ... give IEEE values (or 0 for integers) silently, as in PyTorch
         self.uf2 = quiet(self.uf, 2)
         self.uf = quiet(self.uf)
@@ -1399,11 +1422,11 @@ _minimum = _BinOp(ew.min_p, "MinimumBackward0", "minimum")
 _fmax = _BinOp(ew.fmax_p, "FmaxBackward0", "fmax", definition=_conv.fmax)
 _fmin = _BinOp(ew.fmin_p, "FminBackward0", "fmin", definition=_conv.fmin)
 _atan2 = _BinOp(ew.atan2_p, "Atan2Backward0", "atan2", "f", definition=_conv.atan2)
-_rem = _BinOp(ew.rem_p, "RemainderBackward0", "remainder")
-_fmod = _BinOp(ew.fmod_p, "FmodBackward0", "fmod")
+_rem = _BinOp(ew.rem_p, "RemainderBackward0", "remainder", int_divisor=True)
+_fmod = _BinOp(ew.fmod_p, "FmodBackward0", "fmod", int_divisor=True)
 _hypot = _BinOp(ew.hypot_p, "HypotBackward0", "hypot", "f", definition=_conv.hypot)
 _logaddexp = _BinOp(ew.logaddexp_p, "LogaddexpBackward0", "logaddexp", "f", definition=_conv.logaddexp)
-_floordiv = _BinOp(ew.floor_divide_p, "FloorDivideBackward0", "floor_divide")
+_floordiv = _BinOp(ew.floor_divide_p, "FloorDivideBackward0", "floor_divide", int_divisor=True)
 _pow_tt = _BinOp(ew.pow_p, "PowBackward1", "pow")
 _eq = _BinOp(ew.eq_p, "EqBackward0", "eq", "c")
 _ne = _BinOp(ew.ne_p, "NeBackward0", "ne", "c")
@@ -1477,6 +1500,7 @@ def div(input, other, *, rounding_mode=None, out=None):
         def fwd(x, y):
             x, y = x.astype(Rd, copy=False), y.astype(Rd, copy=False)
             if Rd.kind in "biu":
+                _check_int_divisor("div", x, y)
                 q = np.floor_divide(x, y)
                 q = q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))
                 return np.asarray(q.astype(Rd))

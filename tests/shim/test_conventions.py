@@ -936,3 +936,35 @@ def test_complex_abs_gradient_value(op):
     op(z).sum().backward()
     g = z.grad.numpy()
     assert abs(g[0].real - 0.6) < 1e-6 and abs(abs(g[0].imag) - 0.8) < 1e-6 and g[1] == 0
+
+
+INT_DIV_ZERO = [
+    ("floordiv", lambda t: t.tensor([1, 2]) // 0),
+    ("floordiv_t", lambda t: t.tensor([1, 2]) // t.tensor([1, 0])),
+    ("remainder", lambda t: t.tensor([1, 2]) % 0),
+    ("fmod", lambda t: t.fmod(t.tensor([1, 2]), 0)),
+    ("div_trunc", lambda t: t.div(t.tensor([1, 2]), 0, rounding_mode="trunc")),
+    ("div_floor", lambda t: t.div(t.tensor([1, 2]), 0, rounding_mode="floor")),
+    ("floordiv_inplace", lambda t: t.tensor([1, 2]).floor_divide_(t.tensor(0))),
+    ("remainder_inplace", lambda t: t.tensor([1, 2]).remainder_(0)),
+]
+
+
+@pytest.mark.parametrize("name,f", INT_DIV_ZERO, ids=[c[0] for c in INT_DIV_ZERO])
+def test_integer_division_by_zero_raises_like_torch(name, f):
+    """NumPy gives 0 silently; PyTorch raises ``RuntimeError: ZeroDivisionError``."""
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        f(ft)
+
+
+@pytest.mark.parametrize("name,f", INT_DIV_ZERO, ids=[c[0] for c in INT_DIV_ZERO])
+def test_integer_division_by_zero_live_torch(name, f):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        f(torch)
+
+
+def test_integer_division_by_nonzero_unchanged():
+    np.testing.assert_array_equal((ft.tensor([5, -7]) // ft.tensor([2, 3])).numpy(), [2, -3])
+    np.testing.assert_array_equal((ft.tensor([5, -7]) % 3).numpy(), [2, 2])
+    np.testing.assert_array_equal(ft.div(ft.tensor([5, -7]), 2, rounding_mode="trunc").numpy(), [2, -3])
