@@ -28,7 +28,7 @@ from fgrad.transforms.custom import custom_jvp
 
 __all__ = [
     "root_zero_grad", "atan2", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
-    "divide_or_nan", "slogdet", "abs", "softplus", "hypot", "logaddexp",
+    "divide_or_nan", "slogdet", "abs", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -132,6 +132,26 @@ def _logaddexp_jvp(primals, tangents):
     x, y = primals
     dx, dy = tangents
     return logaddexp(x, y), dx / (1 + fnp.exp(y - x)) + dy / (1 + fnp.exp(x - y))
+
+
+@custom_jvp
+def max_abs_unsplit(d):
+    """``max(|d|)`` over the last axis whose gradient gives *every* tied maximum the full
+    ``sgn(d)`` (PyTorch's ``cdist(p=inf)``; ``vector_norm(ord=inf)`` splits ties instead).
+
+    >>> import numpy as np
+    >>> float(max_abs_unsplit(np.array([2.0, -3.0])))
+    3.0
+    """
+    return fnp.max(fnp.abs(d), axis=-1)
+
+
+@max_abs_unsplit.defjvp
+def _max_abs_unsplit_jvp(primals, tangents):
+    (d,), (dd,) = primals, tangents
+    m = max_abs_unsplit(d)
+    top = fnp.abs(d) == m[..., None]
+    return m, fnp.sum(fnp.where(top, fnp.sign(d) * dd, fnp.zeros_like(dd)), axis=-1)
 
 
 def fmax(x, y):

@@ -3358,6 +3358,8 @@ def sum_to_size(self, *size):
 
 def cdist(x1, x2, p=2.0, compute_mode=None):
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
+    if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)
+        return _op("CdistBackward0", ("cdist_inf",), _conv.max_abs_unsplit, (d,))
     return vector_norm(d, p, -1)
 
 

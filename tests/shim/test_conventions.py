@@ -133,6 +133,11 @@ SINGULAR = [
         (A(1.0, 2.0, 3.0, 4.0), A(1.0, 2.0, 0.0, 0.0)),
     ),
     (
+        "cdist_inf_ties",
+        lambda t, F, a, b: t.cdist(a.reshape(2, 2), b.reshape(2, 2), p=inf),
+        (A(3.0, 4.0, 1.0, -1.0), A(1.0, 2.0, 0.0, 0.0)),
+    ),
+    (
         "pairwise_distance_eq",
         lambda t, F, a, b: F.pairwise_distance(a.reshape(1, 2), b.reshape(1, 2)),
         (A(1.0, 2.0), A(1.0, 2.0)),
@@ -711,6 +716,7 @@ TORCH.update({  # torch 2.13 (CPU)
     "matrix_norm_inf_0": (0.0, [[0.0, 0.0, 0.0, 0.0]]),
     "dist1_eq": (1.0, [[0.0, -1.0], [0.0, 1.0]]),
     "pdist_p1_eq": ([1.0], [[0.0, -1.0, 0.0, 1.0]]),
+    "cdist_inf_ties": ([[2.0, 4.0], [3.0, 1.0]], [[1.0, 2.0, 1.0, -2.0], [-1.0, 0.0, -1.0, 0.0]]),
 })
 
 OURS = {
@@ -811,6 +817,19 @@ SECOND_ORDER = [
     ("std", lambda x: x.std(), A(0.3, -0.7, 2.0)),
     ("norm3", lambda x: ft.linalg.vector_norm(x, ord=3), A(0.3, -0.7, 2.0)),
     ("logit_eps", lambda x: ft.logit(x, eps=0.01).sum(), A(0.3, 0.7)),
+    ("hypot", lambda x: ft.hypot(x[0], x[1]), A(0.3, -0.7)),
+    ("logaddexp", lambda x: ft.logaddexp(x[0], x[1]), A(0.3, -0.7)),
+    (
+        "bce_logits",
+        lambda x: FF.binary_cross_entropy_with_logits(x, ft.tensor([0.3, 0.9], dtype=ft.float64)),
+        A(0.2, -0.6),
+    ),
+    (
+        "cdist_inf",
+        lambda x: ft.cdist(x.reshape(2, 2), x.reshape(2, 2) * 0.5, p=inf).sum(),
+        A(0.3, -0.7, 2.0, 1.0),
+    ),
+    ("norm1", lambda x: (ft.linalg.vector_norm(x, ord=1) ** 2), A(0.3, -0.7, 2.0)),
 ]
 
 
