@@ -32,6 +32,7 @@ from . import _device as _dev
 from . import _errors
 from . import _dtypes as D
 from ._device import DEV as _DEV
+from ._ops_creation import check_fill_value as _check_fill_value
 from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
@@ -1247,7 +1248,7 @@ class _BinOp:
         if int_divisor:  # x // 0, x % 0 for integers: PyTorch's RuntimeError
             self.uf, self.ufd = _int_divisor_checked(self.uf, name), _int_divisor_checked(self.ufd, name)
         # x / 0, 0 * inf, i // 0 ... give IEEE values (or 0 for integers) silently, as in PyTorch
-        self.uf2 = quiet(self.uf, 2)
+        self.uf_raw = self.uf  # __call__ switches the reports off inline (no extra call)
         self.uf = quiet(self.uf)
         self.ufd = quiet(self.ufd)
         self.gname = gname
@@ -1292,10 +1293,13 @@ class _BinOp:
                 B = B.astype(Rd)
         else:
             B = b
+        token = _set_err(_IGNORE_ERR)
         try:
-            r = self.uf2(A, B)
+            r = self.uf_raw(A, B)
         except ValueError:
             raise _broadcast_error(A.shape, B.shape if tb else ()) from None
+        finally:
+            _reset_err(token)
         if type(r) is not _nd:
             r = np.asarray(r)
         res = object.__new__(Tensor)
@@ -3046,6 +3050,7 @@ def fill_(self, value):
         )
     value = _scalar_value(value)
     b = self._buf
+    _check_fill_value(value, b.dtype, "fill_")
     if not (STATE.enabled and (_req(self) or self._base is not None)) and type(b) is _nd:
         _check_overlap(b)
         b.fill(value)

@@ -923,6 +923,11 @@ SILENT = [
     ("mean_empty", lambda: ft.tensor([]).mean(), nan),
     ("mean_empty_dim", lambda: ft.zeros(0, 2).mean(0), [nan, nan]),
     ("softmax_all_neginf", lambda: ft.softmax(ft.tensor([-inf, -inf]), 0), [nan, nan]),
+    ("tensor_overflow", lambda: ft.tensor([1e200, -1e200]), [inf, -inf]),
+    ("as_tensor_overflow", lambda: ft.as_tensor([1e200]), [inf]),
+    ("fill_inf", lambda: ft.ones(2).fill_(inf), [inf, inf]),
+    ("matmul_overflow", lambda: ft.tensor([[1e30]]) @ ft.tensor([[1e30]]), [[inf]]),
+    ("prod_overflow", lambda: ft.prod(ft.tensor([1e30, 1e30])), inf),
 ]
 
 
@@ -987,3 +992,26 @@ def test_integer_division_by_nonzero_unchanged():
     np.testing.assert_array_equal((ft.tensor([5, -7]) // ft.tensor([2, 3])).numpy(), [2, -3])
     np.testing.assert_array_equal((ft.tensor([5, -7]) % 3).numpy(), [2, 2])
     np.testing.assert_array_equal(ft.div(ft.tensor([5, -7]), 2, rounding_mode="trunc").numpy(), [2, -3])
+
+
+FILL_OVERFLOW = [
+    ("full", lambda t: t.full((2,), 1e200)),
+    ("full_like", lambda t: t.full_like(t.ones(2), 1e200)),
+    ("fill_", lambda t: t.ones(2).fill_(1e200)),
+    ("fill_half", lambda t: t.ones(2, dtype=t.float16).fill_(1e5)),
+    ("scalar_tensor", lambda t: t.scalar_tensor(1e200)),
+]
+
+
+@pytest.mark.parametrize("name,f", FILL_OVERFLOW, ids=[c[0] for c in FILL_OVERFLOW])
+def test_fill_value_overflow_raises_like_torch(name, f):
+    """PyTorch refuses a finite fill value beyond the dtype's range (NumPy stores inf and warns)."""
+    with pytest.raises(RuntimeError, match="without overflow"):
+        f(ft)
+
+
+@pytest.mark.parametrize("name,f", FILL_OVERFLOW, ids=[c[0] for c in FILL_OVERFLOW])
+def test_fill_value_overflow_live_torch(name, f):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError, match="without overflow"):
+        f(torch)
