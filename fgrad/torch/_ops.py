@@ -2156,12 +2156,12 @@ def _np_moment(x, axes, keepdim, odt, ddof=None, root=False):
     With no elements (or ``count <= ddof``) the result is NaN as in PyTorch, computed as
     0 / 0 instead of through ``np.mean``/``np.var``, which warn ("Mean of empty slice",
     "Degrees of freedom <= 0") whatever NumPy's error state."""
-    ax = (axes,) if isinstance(axes, int) else axes
-    n = x.size if axes is None else math.prod(x.shape[a] for a in ax)
     if ddof is None:
-        if n:
+        if x.size:  # (an empty x reduced over non-empty axes gives an empty result: no warning)
             return np.asarray(np.mean(x, axis=axes, dtype=odt, keepdims=keepdim))
         return np.asarray(np.sum(x, axis=axes, dtype=odt, keepdims=keepdim) / np.asarray(0, odt))
+    ax = (axes,) if isinstance(axes, int) else axes
+    n = x.size if axes is None else math.prod([x.shape[a] for a in ax])
     if n > ddof:
         r = np.std(x, axis=axes, ddof=ddof, keepdims=keepdim) if root else np.var(
             x, axis=axes, ddof=ddof, keepdims=keepdim)
