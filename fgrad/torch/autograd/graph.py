@@ -39,6 +39,7 @@ from .. import _device as _dev
 from .. import _dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
+from ...ops._quiet import quiet
 from .grad_mode import STATE
 
 _ndarray = np.ndarray
@@ -795,7 +796,13 @@ def _as_tensor(g):
     return g if isinstance(g, Tensor) else _wrap(g)
 
 
-def run_backward(
+def run_backward(*args, **kwargs):
+    """`_run_backward` with NumPy's floating-point reports off: a backward pass through
+    IEEE special values (``1/0``, ``0 * inf``) gives them silently, as PyTorch does."""
+    return _quiet_backward(*args, **kwargs)
+
+
+def _run_backward(
     roots,
     grads,
     retain_graph: bool,
@@ -975,6 +982,9 @@ def run_backward(
                     )
         return results
     return None
+
+
+_quiet_backward = quiet(_run_backward)
 
 
 def _skip(node, deps, bufs, ready, counter, retain_graph) -> None:
