@@ -248,6 +248,63 @@ def test_state_dict_loads_across_libraries() -> None:
         np.testing.assert_allclose(_np(a), b.detach().numpy(), rtol=1e-5, atol=1e-6)
 
 
+SAVED_CASES = [("SGD", dict(lr=0.1, momentum=0.9, nesterov=True)), ("Adam", dict(lr=0.01, amsgrad=True)),
+               ("AdamW", dict(lr=0.01, weight_decay=0.1)),
+               ("RMSprop", dict(lr=0.01, centered=True, momentum=0.5)), ("Adagrad", dict(lr=0.1, lr_decay=0.01))]
+
+
+@needs_torch
+@pytest.mark.parametrize("name,kw", SAVED_CASES)
+def test_torch_saved_state_dict_loads_and_continues(name, kw, tmp_path) -> None:
+    """A state dict written by ``torch.save`` loads with ``fgrad.torch.load`` into fgrad's
+    optimizer, which then takes the same steps as PyTorch's."""
+    tp, topt = _trajectory(_torch, name, kw, steps=4)
+    _torch.save(topt.state_dict(), tmp_path / "opt.pt")
+    fp = [ft.tensor(p.detach().numpy().copy(), requires_grad=True) for p in tp]
+    fopt = getattr(optim, name)(fp, **kw)
+    fopt.load_state_dict(ft.load(tmp_path / "opt.pt"))
+    for k in range(4, 8):
+        for lib, params, opt in ((ft, fp, fopt), (_torch, tp, topt)):
+            opt.zero_grad()
+            _grad_fn(lib, params, k).backward()
+            opt.step()
+    for a, b in zip(fp, tp):
+        np.testing.assert_allclose(_np(a), b.detach().numpy(), rtol=1e-5, atol=1e-6)
+    ft.save(fopt.state_dict(), tmp_path / "back.pt")  # and PyTorch reads fgrad's file back
+    tsd = _torch.load(tmp_path / "back.pt")
+    for k, state in topt.state_dict()["state"].items():
+        for key, value in state.items():
+            np.testing.assert_allclose(tsd["state"][k][key].numpy(), value.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_a_new_optimizer_writes_only_its_update_rule() -> None:
+    """The shared loop of `Optimizer.step` (maximize, weight decay, parameters without a
+    gradient, lazily created state, step counting) serves a subclass that writes only
+    ``_init_state`` and ``_update_parameter``."""
+
+    class SignSGD(optim.Optimizer):
+        def __init__(self, params, lr=0.1, weight_decay=0.0, maximize=False):
+            super().__init__(params, dict(lr=lr, weight_decay=weight_decay, maximize=maximize))
+
+        def _init_state(self, p, group):
+            return {"step": ft.tensor(0.0)}
+
+        def _update_parameter(self, p, grad, state, group):
+            p.add_(grad.sign(), alpha=-group["lr"] * float(state["step"]))
+
+    w = ft.tensor([1.0, -2.0], requires_grad=True)
+    unused = ft.zeros(2, requires_grad=True)
+    opt = SignSGD([w, unused], lr=0.1, weight_decay=0.5, maximize=True)
+    for _ in range(2):
+        opt.zero_grad()
+        (w * ft.tensor([1.0, 3.0])).sum().backward()  # maximize: -g = (-1, -3); + 0.5 w keeps the sign
+        opt.step()
+    np.testing.assert_allclose(_np(w), [1.0 + 0.1 + 0.2, -2.0 + 0.1 + 0.2], rtol=1e-6)
+    assert float(opt.state[w]["step"]) == 2.0 and unused not in opt.state
+    with pytest.raises(NotImplementedError):
+        optim.Optimizer([w], dict(lr=0.1, weight_decay=0, maximize=False)).step()
+
+
 # ---------------------------------------------------------------------------------------
 # lr schedulers
 
