@@ -250,7 +250,8 @@ def test_state_dict_loads_across_libraries() -> None:
 
 SAVED_CASES = [("SGD", dict(lr=0.1, momentum=0.9, nesterov=True)), ("Adam", dict(lr=0.01, amsgrad=True)),
                ("AdamW", dict(lr=0.01, weight_decay=0.1)),
-               ("RMSprop", dict(lr=0.01, centered=True, momentum=0.5)), ("Adagrad", dict(lr=0.1, lr_decay=0.01))]
+               ("RMSprop", dict(lr=0.01, centered=True, momentum=0.5)),
+               ("Adagrad", dict(lr=0.1, lr_decay=0.01))]
 
 
 @needs_torch
