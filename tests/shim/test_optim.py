@@ -385,6 +385,35 @@ def test_scheduler_closed_forms_and_warnings() -> None:
     assert s2.last_epoch == s.last_epoch and s2.get_last_lr() == s.get_last_lr()
 
 
+class _Decay:
+    """A callable object: its ``__dict__`` is what a lambda scheduler's state dict keeps."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+
+    def __call__(self, epoch: int) -> float:
+        return self.rate
+
+
+@pytest.mark.parametrize("cls", ["LambdaLR", "MultiplicativeLR"])
+def test_lambda_schedulers_check_and_save_their_lambdas(cls) -> None:
+    """Both lambda schedulers want one lambda per group (or one for all), a callable, and save
+    callable objects' attributes rather than the functions (as PyTorch does)."""
+    groups = [{"params": [ft.zeros(1, requires_grad=True)]}, {"params": [ft.zeros(1, requires_grad=True)]}]
+    opt = optim.SGD(groups, lr=1.0)
+    make = getattr(lr_scheduler, cls)
+    with pytest.raises(ValueError, match="Expected 2 lr_lambdas, but got 1"):
+        make(opt, [_Decay(0.5)])
+    with pytest.raises(TypeError, match="lr_lambda should be a function, but got float"):
+        make(opt, 0.5)
+    sched = make(opt, [_Decay(0.5), lambda epoch: 0.9])
+    sd = sched.state_dict()
+    assert sd["lr_lambdas"] == [{"rate": 0.5}, None] and "optimizer" not in sd
+    fresh = make(optim.SGD(copy.deepcopy(groups), lr=1.0), [_Decay(0.1), lambda epoch: 0.9])
+    fresh.load_state_dict(sd)
+    assert fresh.lr_lambdas[0].rate == 0.5 and sd["lr_lambdas"] == [{"rate": 0.5}, None]
+
+
 # ---------------------------------------------------------------------------------------
 # every option combination of every optimizer, against numbers recorded from torch 2.13
 
