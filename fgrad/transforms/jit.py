@@ -36,14 +36,22 @@ import weakref
 
 import numpy as np
 
+from ..backends import NUMPY, backend_of_buffer, backend_of_xp, mismatch_error, xp_of
+from ..compile import compile_jaxpr as compile_fused
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
+from ..core.constants import host_array
 from ..core.ir import Jaxpr, Literal, eval_jaxpr
+from ..core.placement import placement_of
 from ..core.primitive import Primitive
+from ..core.rules import defbatch, defjvp_rule, deflinear_in, is_undefined
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..ops._quiet import quiet
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import tree_flatten, tree_unflatten
+from .batching import BatchTrace, BatchTracer
+from .jvp_trace import JVPTrace, JVPTracer
 from .staging import StagingTrace
+from .transpose import backward_pass
 
 _JIT_HINT = (
     "\nInside jit, arguments are abstract (only shapes and dtypes are known). Fixes: mark the "
@@ -83,10 +91,8 @@ class Closed:
         key = xp if device is None else (xp, device)
         exe = self._exes.get(key)
         if exe is None:
-            from ..compile import compile_jaxpr
-
             t0 = time.perf_counter()
-            exe = compile_jaxpr(self.jaxpr, place_consts(self.consts, xp, device), xp=xp)
+            exe = compile_fused(self.jaxpr, place_consts(self.consts, xp, device), xp=xp)
             exe.compile_time = time.perf_counter() - t0
             self._exes[key] = exe
         return exe
@@ -113,14 +119,12 @@ def place_consts(consts, xp, device=None):
     buffers on another device of that backend are moved to ``device``."""
     if xp is np:
         return consts
-    from .. import backends as B
-
-    be = B.backend_of_xp(xp)
+    be = backend_of_xp(xp)
     out = []
     for c in consts:
         if type(c) is np.ndarray:
             c = be.from_host(c, device)
-        elif device is not None and hasattr(c, "shape") and B.backend_of_buffer(c) is be \
+        elif device is not None and hasattr(c, "shape") and backend_of_buffer(c) is be \
                 and be.device_of(c) != device:
             c = be.put(c, device)
         out.append(c)
@@ -129,8 +133,6 @@ def place_consts(consts, xp, device=None):
 
 def _device_of(bufs):
     """The device of the first device buffer in ``bufs`` (None: host, or no buffer)."""
-    from ..backends import NUMPY, backend_of_buffer
-
     for b in bufs:
         if hasattr(b, "shape") and type(b) is not np.ndarray:
             be = backend_of_buffer(b)
@@ -190,8 +192,6 @@ def _stage(fn, in_avals, what):
 def _jvp_trace(closed, primals, tangents):
     """The JVP program of ``closed``: (primals, nonzero tangents) -> (outs, nonzero output
     tangents); returns (jaxpr, consts, n_primal_inputs, output tangent mask)."""
-    from .ad import JVPTrace, JVPTracer
-
     nz = [t is not None for t in tangents]
     n_out = len(closed.jaxpr.outvars)
     mask: list = []
@@ -305,8 +305,6 @@ def _jit_jvp(primals, tangents, closed):
 
 
 def _jit_transpose(cts, *args, closed):
-    from .transpose import backward_pass, is_undefined
-
     undef = tuple(is_undefined(a) for a in args)
     ct_nz = tuple(c is not None for c in cts)
     key = (undef, tuple(a.aval if u else _aval(a) for a, u in zip(args, undef)), _avals_key(cts))
@@ -361,8 +359,6 @@ def _jit_transpose(cts, *args, closed):
 
 
 def _jit_batch(axis_size, vals, dims, closed):
-    from .batching import BatchTrace, BatchTracer
-
     key = (tuple(dims), axis_size, _avals_key(vals))
     entry = closed._batch.get(key)
     if entry is None:
@@ -388,9 +384,9 @@ def _jit_batch(axis_size, vals, dims, closed):
     return jit_p.bind(*vals, closed=bclosed), list(out_dims)
 
 
-jit_p.jvp = _jit_jvp
-jit_p.transpose = _jit_transpose
-jit_p.batch = _jit_batch
+defjvp_rule(jit_p, _jit_jvp)
+deflinear_in(jit_p, _jit_transpose)  # a program is linear in whichever inputs its body is
+defbatch(jit_p, _jit_batch)
 
 
 # ---------------------------------------------------------------------------------------
@@ -424,34 +420,28 @@ def _leaf_key(x):
 
 
 def _concrete_backend(x):
-    from ..backends import placement_of
-
     p = placement_of(x)
     return None if p is None else p[0].name
 
 
 def _check_devices(flat, fname):
     """`DeviceMismatchError` when the concrete leaves of a call live on different devices."""
-    from .. import backends as B
-
     placed, devs = [], set()
     for i, x in enumerate(flat):
         if type(x) in _PY_SCALARS:
             continue
-        p = B.placement_of(x)
+        p = placement_of(x)
         if p is None:
             continue
         placed.append((f"argument leaf {i}", get_aval(x).str_short(), p[1]))
         devs.add(str(p[1]))
     if len(devs) > 1:
-        raise B.mismatch_error(f"jit({fname})", placed)
+        raise mismatch_error(f"jit({fname})", placed)
 
 
 def _asarray(x):
-    from .. import numpy as fnp
-
     try:
-        return fnp.asarray(x)
+        return host_array(x)
     except TypeError as e:
         raise TypeError(
             f"jit: an argument of type {type(x).__name__} is not an array ({e}). Mark the "
@@ -737,8 +727,6 @@ def _unflattener(treedef):
 
 
 def _xp_of(bufs):
-    from ..backends import xp_of
-
     for b in bufs:
         if hasattr(b, "shape"):
             return xp_of(b)

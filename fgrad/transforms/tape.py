@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends import _BY_TYPE, xp_of
 from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
-from ..core.ir import Literal
+from ..core.constants import constant_like, full_placed_like, host_array
+from ..core.ir import Jaxpr, Literal
 from ..core.primitive import check_same_device, eval_primitive
 from ..core.trace import ConcretizationError, Trace, new_trace, state
-from ..backends import _BY_TYPE, xp_of
-from .jit import compile_jaxpr
+from .jit import _device_of, compile_jaxpr, place_consts
+from .jvp_trace import linearize_flat, strip_aux
 from .staging import StagingTrace
 from .transpose import backward_pass
 
@@ -104,8 +106,6 @@ def _build(prim, params, args, diff):
         if type(v) is not Literal and id(v) not in tangent_vars and id(v) not in seen:
             seen.add(id(v))
             res.append(v)
-    from ..core.ir import Jaxpr
-
     primal_jaxpr = Jaxpr(jaxpr.constvars, jaxpr.invars[:n_primal], primal_eqns, list(primal_outvars) + res)
     linear_jaxpr = Jaxpr(res, jaxpr.invars[n_primal:], linear_eqns, lin_outvars)
     # transpose the linear program abstractly into a VJP program
@@ -132,8 +132,6 @@ def _build(prim, params, args, diff):
 def _place(op, bufs):
     """Upload the host constants of ``op`` (staged abstractly, so made on the default
     device) to the device of ``bufs``."""
-    from .jit import _device_of, place_consts
-
     xp = xp_of(bufs[0])
     dev = _device_of(bufs)
     op.consts = place_consts(op.consts, xp, dev)
@@ -210,9 +208,7 @@ class TapeTrace(Trace):
             elif isinstance(a, Tracer):
                 return self.parent.process(prim, args, params)
             else:
-                from .. import numpy as fnp
-
-                return self.process(prim, [fnp.asarray(x) if x is a else x for x in args], params)
+                return self.process(prim, [host_array(x) if x is a else x for x in args], params)
         if not any_diff:
             return eval_primitive(prim, prims, params)
         if mixed:
@@ -257,8 +253,6 @@ class TapeTrace(Trace):
         return wrapped if multi else wrapped[0]
 
     def _fallback(self, prim, params, prims, sources):
-        from .ad import linearize_flat
-
         diff_idx = [i for i, s in enumerate(sources) if s is not None]
 
         def f(xs):
@@ -276,8 +270,6 @@ class TapeTrace(Trace):
         return self._wrap(p_out, node, prim.multiple_results, [v is not None for v in jaxpr.outvars])
 
     def _custom(self, call, args):
-        from .ad import linearize_flat
-
         sources, prims = [], []
         for a in args:
             if type(a) is TapeTracer and a._trace is self:
@@ -366,9 +358,7 @@ class TapeTrace(Trace):
 
 def _zeros(aval, like):
     """Zeros of ``aval`` on the device of ``like`` (an Array or tracer wrapping one)."""
-    from ..numpy._creation import _full_like
-
-    return _full_like(like, aval.shape, aval.dtype, 0)
+    return full_placed_like(like, aval.shape, aval.dtype, 0)
 
 
 class _parent_context:
@@ -399,8 +389,6 @@ def tape_vjp(fun, flat_primals, where, has_aux=False):
         out = fun(ins)
         aux = None
         if has_aux:
-            from .ad import strip_aux
-
             out, aux = out
             aux = strip_aux(aux, trace)
         p_out = [o.primal if type(o) is TapeTracer and o._trace is trace else o for o in out]
@@ -417,8 +405,6 @@ def tape_vjp(fun, flat_primals, where, has_aux=False):
 
 def _host_ct(c, out):
     """A cotangent given as host data, placed like the output it belongs to."""
-    from ..numpy._creation import constant_like
-
     return constant_like(np.asarray(c), out)._buf
 
 
