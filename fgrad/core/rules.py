@@ -9,6 +9,7 @@ helper and that ``p.linear`` agrees with the transpose rule.
   ``rule(t, out, *primals, **params)``) gives that argument's contribution to the output
   tangent.  Symbolic-zero tangents (None) are skipped and the contributions summed here,
   once; for broadcasting primitives the sum is broadcast to the output's shape.
+* `defjvp_shared`: per-argument rules over intermediates computed once for all arguments.
 * `defzero`: not differentiable (a zero tangent).
 * `deflinear`: a primitive linear in all its array inputs: its JVP is the primitive applied
   to the tangents, its transpose rule is given, and ``linear = True`` is set with it.
@@ -65,7 +66,10 @@ def _bind(name: str, *args, **params):
 
 
 def _shape(x) -> tuple:
-    return get_aval(x).shape
+    try:
+        return x.shape
+    except AttributeError:
+        return get_aval(x).shape
 
 
 def add_tangents(a, b):
@@ -93,17 +97,67 @@ def _declare(prim: Primitive, **rules) -> None:
 
 # -- JVP --------------------------------------------------------------------------------
 
-def _combine(prim: Primitive, out, parts: list):
-    t = None
-    for p in parts:
-        t = add_tangents(t, p)
-    if t is not None and prim.declared.get("broadcasting"):
+def _finish(prim: Primitive, out, t, n_in: int):
+    """The summed tangent made the output's: broadcast (broadcasting families with several
+    inputs) and converted (``cast_to_out``)."""
+    if t is None:
+        return None
+    declared = prim.declared
+    if n_in > 1 and declared.get("broadcasting"):
         t = _broadcast_to(t, _shape(out))
-    if t is not None and prim.declared.get("cast_to_out"):
+    if declared.get("cast_to_out"):
         dt = get_aval(out).dtype
         if get_aval(t).dtype != dt:
             t = _bind("convert_element_type", t, new_dtype=dt)
     return t
+
+
+def _combine(prim: Primitive, out, parts: list, n_in: int):
+    t = None
+    for p in parts:
+        t = add_tangents(t, p)
+    return _finish(prim, out, t, n_in)
+
+
+def _per_argument_jvp(prim: Primitive, rules: tuple, call: Callable, shared: Callable | None = None):
+    """The JVP rule summing ``call(rule, t, out, s, primals, params)`` over the arguments
+    with a nonzero tangent (``s = shared(out, *primals, **params)``, computed once).  One-
+    and two-argument primitives get unrolled versions: this runs on every differentiated
+    op."""
+    bind = prim.bind
+    if len(rules) == 1:
+        (r0,) = rules
+
+        def jvp1(primals, tangents, **params):
+            out = bind(*primals, **params)
+            t = tangents[0]
+            if t is None or r0 is None:
+                return out, None
+            s = None if shared is None else shared(out, *primals, **params)
+            return out, _finish(prim, out, call(r0, t, out, s, primals, params), len(primals))
+
+        return jvp1
+    if len(rules) == 2:
+        r0, r1 = rules
+
+        def jvp2(primals, tangents, **params):
+            out = bind(*primals, **params)
+            t0, t1 = tangents
+            s = None if shared is None else shared(out, *primals, **params)
+            a = None if t0 is None or r0 is None else call(r0, t0, out, s, primals, params)
+            b = None if t1 is None or r1 is None else call(r1, t1, out, s, primals, params)
+            return out, _finish(prim, out, add_tangents(a, b), 2)
+
+        return jvp2
+
+    def jvp(primals, tangents, **params):
+        out = bind(*primals, **params)
+        s = None if shared is None else shared(out, *primals, **params)
+        parts = [call(r, t, out, s, primals, params) for r, t in zip(rules, tangents)
+                 if r is not None and t is not None]
+        return out, _combine(prim, out, parts, len(primals))
+
+    return jvp
 
 
 def defjvp(prim: Primitive, *rules: Callable | None) -> None:
@@ -117,25 +171,31 @@ def defjvp(prim: Primitive, *rules: Callable | None) -> None:
         >>> sin_p.declared["jvp"] is sin_p.jvp
         True
     """
-    def jvp(primals, tangents, **params):
-        out = prim.bind(*primals, **params)
-        parts = [r(t, *primals, **params) for r, t in zip(rules, tangents)
-                 if r is not None and t is not None]
-        return out, _combine(prim, out, parts)
-
-    _declare(prim, jvp=jvp)
+    _declare(prim, jvp=_per_argument_jvp(
+        prim, rules, lambda r, t, out, s, primals, params: r(t, *primals, **params)))
 
 
 def defjvp2(prim: Primitive, *rules: Callable | None) -> None:
     """As `defjvp`, with rules that also get the primal output:
     ``rules[i](t_i, out, *primals, **params)``."""
-    def jvp(primals, tangents, **params):
-        out = prim.bind(*primals, **params)
-        parts = [r(t, out, *primals, **params) for r, t in zip(rules, tangents)
-                 if r is not None and t is not None]
-        return out, _combine(prim, out, parts)
+    _declare(prim, jvp=_per_argument_jvp(
+        prim, rules, lambda r, t, out, s, primals, params: r(t, out, *primals, **params)))
 
-    _declare(prim, jvp=jvp)
+
+def defjvp_shared(prim: Primitive, shared: Callable, *rules: Callable | None) -> None:
+    """As `defjvp`, for per-argument rules over common intermediates:
+    ``s = shared(out, *primals, **params)`` runs once (when some tangent is nonzero), then
+    ``rules[i](t_i, s)`` gives argument i's contribution (max/min's tie weights, hypot's
+    scaled operands: computed once, not once per argument).
+
+    Example::
+
+        >>> from fgrad.ops.elementwise import hypot_p
+        >>> hypot_p.declared["jvp"] is hypot_p.jvp
+        True
+    """
+    _declare(prim, jvp=_per_argument_jvp(
+        prim, rules, lambda r, t, out, s, primals, params: r(t, s), shared))
 
 
 def defzero(prim: Primitive) -> None:
@@ -180,13 +240,13 @@ def deflinear(prim: Primitive, transpose: Callable, *, partials: tuple | None = 
                 if t is None:
                     break
             else:
-                return out, _combine(prim, out, [prim.bind(*tangents, **params)])
+                return out, _combine(prim, out, [prim.bind(*tangents, **params)], len(primals))
             if partials is None:
                 raise NotImplementedError(
                     f"internal error: linear primitive '{prim.name}' got a symbolic-zero tangent "
                     "but declares no per-argument `partials` (fgrad.core.rules.deflinear)")
             parts = [r(t, *primals, **params) for r, t in zip(partials, tangents) if t is not None]
-            return out, _combine(prim, out, parts)
+            return out, _combine(prim, out, parts, len(primals))
 
     _declare(prim, jvp=jvp, transpose=transpose, linear=True)
     prim.declared["kind"] = "linear"
@@ -278,6 +338,6 @@ def defbroadcasting(prim: Primitive) -> None:
     _declare(prim, batch=rule, broadcasting=True)
 
 
-__all__ = ["UndefinedPrimal", "is_undefined", "add_tangents", "defjvp", "defjvp2", "defzero",
+__all__ = ["UndefinedPrimal", "is_undefined", "add_tangents", "defjvp", "defjvp2", "defjvp_shared", "defzero",
            "defjvp_rule", "deflinear", "defbilinear", "deflinear_in", "defbatch", "defvectorized",
            "defbroadcasting"]

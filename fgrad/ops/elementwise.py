@@ -15,8 +15,8 @@ import numpy as np
 from ..core.array import ShapedArray, get_aval, make_aval
 from ..core.constants import zeros_like
 from ..core.primitive import Primitive
-from ..core.rules import (defbilinear, defbroadcasting, defjvp, defjvp2, deflinear, deflinear_in, defzero,
-                          is_undefined)
+from ..core.rules import (defbilinear, defbroadcasting, defjvp, defjvp2, defjvp_shared, deflinear,
+                          deflinear_in, defzero, is_undefined)
 from ._quiet import quiet
 from ._util import broadcast_shapes, dtype, probe_dtype, shape
 from .shape import broadcast_to, reduce_sum, reshape
@@ -342,9 +342,12 @@ def _minmax_weight(cmp):
 
 
 def _def_weighted(prim, weight_x):
-    """Tangent ``tx * w + ty * (1 - w)`` with ``w = weight_x(out, x, y)``."""
-    defjvp2(prim, lambda t, out, x, y: mul(t, weight_x(out, x, y)),
-            lambda t, out, x, y: mul(t, sub(1.0, weight_x(out, x, y))))
+    """Tangent ``tx * w + ty * (1 - w)`` with ``w = weight_x(out, x, y)`` (computed once)."""
+    def weights(out, x, y):
+        wx = weight_x(out, x, y)
+        return wx, sub(1.0, wx)
+
+    defjvp_shared(prim, weights, lambda t, w: mul(t, w[0]), lambda t, w: mul(t, w[1]))
 
 
 def convert_like(b, ref):
@@ -367,32 +370,32 @@ _def_weighted(fmax_p, _fminmax_weight(lambda x, y: gt(x, y)))
 _def_weighted(fmin_p, _fminmax_weight(lambda x, y: lt(x, y)))
 
 
-def _atan2_den(x, y):  # atan2(x, y): angle of the point (y, x)
-    return add(mul(x, x), mul(y, y))
+def _atan2_shared(out, x, y):  # atan2(x, y): angle of the point (y, x)
+    return x, y, add(mul(x, x), mul(y, y))
 
 
 def _rem_tangent_y(rounding):
     return lambda t, x, y: mul(t, neg(rounding(div(x, y))))
 
 
-def _hypot_weight(which):
+def _hypot_shared(out, x, y):
     """Matches the derivative of JAX's ``jnp.hypot`` (jax/_src/numpy/ufuncs.py: ``m * sqrt(1 +
     (n/m)^2)`` with ``m, n = max, min of |x|, |y|``, ``m`` where ``m == 0``, ``inf`` where an input
     is infinite): ``x/h, y/h`` computed scaled by ``m`` (finite when ``h`` overflows), ``0.5 *
     (x >= 0 ? 1 : -1)`` each at ``x = y = 0`` (max's tie split, abs'(0) = 1), NaN at an infinite
-    input (as in JAX).  ``which`` picks the argument (0: x, 1: y)."""
-    def rule(t, out, x, y):
-        m = max_p.bind(abs_(x), abs_(y))
-        zero = eq(m, 0.0)
-        safe_m = select(zero, 1.0, m)
-        xs, ys = div(x, safe_m), div(y, safe_m)
-        r = sqrt(add(mul(xs, xs), mul(ys, ys)))
-        r = select(zero, 1.0, r)
-        v, vs = (x, xs) if which == 0 else (y, ys)
-        half = sub(convert_like(ge(v, 0), out), 0.5)  # +-0.5 in out's dtype
-        return mul(t, select(zero, half, div(vs, r)))
+    input (as in JAX)."""
+    m = max_p.bind(abs_(x), abs_(y))
+    zero = eq(m, 0.0)
+    safe_m = select(zero, 1.0, m)
+    xs, ys = div(x, safe_m), div(y, safe_m)
+    r = sqrt(add(mul(xs, xs), mul(ys, ys)))
+    r = select(zero, 1.0, r)
 
-    return rule
+    def weight(v, vs):
+        half = sub(convert_like(ge(v, 0), out), 0.5)  # +-0.5 in out's dtype
+        return select(zero, half, div(vs, r))
+
+    return weight, (x, xs), (y, ys)
 
 
 def _replace_posinf(x):
@@ -400,23 +403,20 @@ def _replace_posinf(x):
     return select(eq(x, math.inf), 0.0, x)
 
 
-def _logaddexp_tangent(which):
+def _logaddexp_shared(out, x, y):
     """JAX's ``_logaddexp_jvp`` (jax/_src/lax/other.py): ``exp(x - out)`` with ``+inf`` replaced by
     0 in both, so ``logaddexp(inf, inf)`` has gradient (1, 1) and ``(inf, 0)`` gives (1, 1);
-    ``(-inf, -inf)`` stays NaN as in JAX.  ``which`` picks the argument (0: x, 1: y)."""
-    def rule(t, out, x, y):
-        o = _replace_posinf(out)
-        return mul(t, exp(sub(_replace_posinf(x if which == 0 else y), o)))
-
-    return rule
+    ``(-inf, -inf)`` stays NaN as in JAX."""
+    return x, y, _replace_posinf(out)
 
 
-defjvp(atan2_p, lambda t, x, y: mul(t, div(y, _atan2_den(x, y))),
-       lambda t, x, y: mul(t, neg(div(x, _atan2_den(x, y)))))
+defjvp_shared(atan2_p, _atan2_shared, lambda t, s: mul(t, div(s[1], s[2])),
+              lambda t, s: mul(t, neg(div(s[0], s[2]))))
 defjvp(rem_p, _ident, _rem_tangent_y(floor))
 defjvp(fmod_p, _ident, _rem_tangent_y(trunc))
-defjvp2(hypot_p, _hypot_weight(0), _hypot_weight(1))
-defjvp2(logaddexp_p, _logaddexp_tangent(0), _logaddexp_tangent(1))
+defjvp_shared(hypot_p, _hypot_shared, lambda t, s: mul(t, s[0](*s[1])), lambda t, s: mul(t, s[0](*s[2])))
+defjvp_shared(logaddexp_p, _logaddexp_shared, lambda t, s: mul(t, exp(sub(_replace_posinf(s[0]), s[2]))),
+              lambda t, s: mul(t, exp(sub(_replace_posinf(s[1]), s[2]))))
 
 
 # ---------------------------------------------------------------------------------------
