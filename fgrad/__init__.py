@@ -11,6 +11,8 @@ Example::
 
 from __future__ import annotations
 
+import importlib
+
 from .core.array import Array, ArrayImpl, ShapedArray, Tracer
 from .core.trace import ConcretizationError, UnexpectedTracerError
 from .core.primitive import Primitive
@@ -23,7 +25,7 @@ from . import tree_util  # noqa: F401
 from .tree_util import tree_map, tree_leaves, tree_structure, tree_flatten, tree_unflatten  # noqa: F401
 from .backends import Device, DeviceMismatchError, devices  # noqa: F401
 from .backends import default_device_scope as default_device  # noqa: F401
-from .backends.transfer import device_put  # noqa: F401
+from .core.placement import device_put  # noqa: F401
 from ._config import config  # noqa: F401
 from . import backends as _backends
 
@@ -35,8 +37,6 @@ _LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing")
 def __getattr__(name):
     # submodules load on first use, so `import fgrad` stays light
     if name in _LAZY_SUBMODULES:
-        import importlib
-
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'fgrad' has no attribute {name!r}")
 

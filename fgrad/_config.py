@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import backends as _B
+from .backends import default_device, set_default_device
 
 _ALIASES = {"backend": "backend", "default_device": "backend", "fgrad_backend": "backend",
             "jax_default_device": "backend", "jax_platforms": "backend", "jax_platform_name": "backend"}
@@ -67,7 +67,7 @@ class Config:
         if key is None:
             raise KeyError(f"unknown fgrad config option {name!r}; options: backend (default_device), "
                            + ", ".join(LIMIT_DEFAULTS))
-        _B.set_default_device("cpu" if value is None else value)
+        set_default_device("cpu" if value is None else value)
 
     def read(self, name: str):
         if name in _limits:
@@ -86,15 +86,15 @@ class Config:
     @property
     def backend(self) -> str:
         """Name of the default device's backend (``"numpy"``, ``"cupy"``)."""
-        return _B.default_device().backend_name
+        return default_device().backend_name
 
     @property
     def default_device(self):
-        return _B.default_device()
+        return default_device()
 
     def __repr__(self) -> str:
         limits = ", ".join(f"{k}={v}" for k, v in _limits.items())
-        return (f"fgrad.config(backend={self.backend!r}, default_device={str(_B.default_device())!r}, "
+        return (f"fgrad.config(backend={self.backend!r}, default_device={str(default_device())!r}, "
                 f"{limits})")
 
 

@@ -26,11 +26,14 @@ import math
 import numpy as np
 
 from .core import array as _array
+from .core.constants import constant_like as _constant_like
 from .ops import bits as _bits
 from .ops import elementwise as _ew
 from .ops import shape as _shp
 from .ops import sorting as _sorting
 from .ops._util import normalize_axis as _normalize_axis
+from .ops.cumulative import cumsum as _cumsum
+from .ops.reductions import argmax_p
 
 _get_aval, _wrap = _array.get_aval, _array.wrap
 _reshape, _take_static = _shp.reshape, _sorting.take_static
@@ -55,9 +58,7 @@ def _arr(x):
 
 def _const(value, like):
     """The host constant ``value`` on the device of ``like`` (a key or other operand)."""
-    from .numpy._creation import constant_like
-
-    return constant_like(value, like)
+    return _constant_like(value, like)
 
 
 def _is_int(v) -> bool:
@@ -467,9 +468,7 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
         pdt = _get_aval(pa).dtype if _get_aval(pa).dtype.kind == "f" else np.dtype(np.float64)
         pa = _ew.convert_element_type(pa, pdt)
         if replace:
-            from .ops.cumulative import cumsum
-
-            cum = cumsum(pa, 0)
+            cum = _cumsum(pa, 0)
             total = _reshape(_take_static(cum, [n - 1], 0), ())
             r = _ew.mul(total, _ew.sub(1.0, uniform(k, shape, pdt)))
             ind = _sorting.searchsorted(_bits.stop_gradient(cum), r)
@@ -496,6 +495,4 @@ def categorical(key, logits, axis=-1, shape=None):
     full = prefix + av.shape
     dt = av.dtype if av.dtype.kind == "f" else np.dtype(np.float64)
     g = _ew.add(gumbel(k, full, dt), lg)
-    from .ops.reductions import argmax_p
-
     return argmax_p.bind(g, axis=len(prefix) + axis, index_dtype=np.dtype(np.int64))

@@ -17,6 +17,7 @@ pre-order key.
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
+import functools
 from typing import Any, Callable, NamedTuple
 
 __all__ = [
@@ -307,8 +308,6 @@ _NO_INIT = object()
 
 
 def tree_reduce(f: Callable, tree, initializer=_NO_INIT, is_leaf=None):
-    import functools
-
     leaves = tree_leaves(tree, is_leaf)
     if initializer is _NO_INIT:
         return functools.reduce(f, leaves)

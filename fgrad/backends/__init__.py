@@ -286,41 +286,6 @@ def backend_of_xp(xp) -> Backend:
     raise BackendUnavailableError(f"no fgrad backend has the array module {xp!r}")
 
 
-def backend_of(x) -> Backend | None:
-    """The backend of an fgrad Array / tracer / raw buffer when it is known concretely:
-    a tracer is followed to the concrete value it wraps (a JVP primal, a batched value);
-    None for purely abstract tracers (inside jit) and Python scalars."""
-    p = placement_of(x)
-    return None if p is None else p[0]
-
-
-def placement_of(x):
-    """``(backend, device)`` of an fgrad Array, a raw buffer, or a tracer that wraps a
-    concrete value (followed through ``.primal`` / ``.val``); None when unknown (abstract
-    tracers, Python scalars)."""
-    from ..core.array import ArrayImpl, Tracer
-
-    for _ in range(64):
-        if type(x) is ArrayImpl:
-            b = x._buf
-            be = _BY_TYPE.get(type(b)) or backend_of_buffer(b)
-            return be, be.device_of(b)
-        if not isinstance(x, Tracer):
-            break
-        for attr in ("primal", "val"):
-            y = getattr(x, attr, _MISSING)
-            if y is not _MISSING:
-                x = y
-                break
-        else:
-            return None
-    if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (int, float, complex, bool)):
-        be = backend_of_buffer(x)
-        return be, be.device_of(x)
-    return None
-
-
-_MISSING = object()
 
 
 # -- devices and the default device ------------------------------------------------------------
@@ -480,6 +445,6 @@ __all__ = [
     "Backend", "BackendUnavailableError", "CPU", "Device", "DeviceMismatchError", "NUMPY",
     "NumpyBackend", "backend_of", "backend_of_buffer", "backend_of_xp", "default_backend",
     "default_device", "default_device_scope", "devices", "get_backend", "mismatch_error",
-    "parse_device", "placement_of", "put_buffer", "register_backend", "set_default_device", "to_host",
+    "parse_device", "put_buffer", "register_backend", "set_default_device", "to_host",
     "unregister_backend", "xp_of",
 ]

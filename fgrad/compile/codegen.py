@@ -53,6 +53,7 @@ import numpy as np
 from .._config import limit
 from ..core.ir import Literal
 from ..core.quiet import quiet
+from ..ops.linalg import _dg_plan
 from .fusion import Node
 
 BLOCK = 65536
@@ -416,8 +417,6 @@ class Gen:
             return f"{self.bind(np.broadcast_to, 'u')}({x}, {shape!r})"
         if name == "dot_general":
             try:
-                from ..ops.linalg import _dg_plan
-
                 xperm, yperm, x3, y3, out_shape = _dg_plan(
                     tuple(e.invars[0].aval.shape), tuple(e.invars[1].aval.shape), p["dimension_numbers"])
             except Exception:  # noqa: BLE001

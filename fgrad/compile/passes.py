@@ -32,6 +32,8 @@ from ..backends import backend_of_buffer
 
 from ..core.array import ShapedArray
 from ..core.ir import Eqn, Jaxpr, Literal, Var
+from ..ops.elementwise import mul_p, neg_p
+from ..ops.shape import reshape_p, transpose_p
 
 _NO_VALUE = object()
 
@@ -322,8 +324,6 @@ class _Rewriter:
         """An elementwise op whose operand is an explicit ``broadcast_in_dim`` while another
         operand already has the full result shape: use the small operand and let NumPy
         broadcast it (reshaped to line up), so no big broadcast array and no barrier."""
-        from ..ops.shape import reshape_p
-
         out_shape = tuple(e.outvars[0].aval.shape)
         full = [type(a) is not Literal and tuple(a.aval.shape) == out_shape for a in e.invars]
         new, changed = list(e.invars), False
@@ -422,8 +422,6 @@ def _r_sub(rw, e):
         return True
     out = e.outvars[0]
     if rw.is_all(x, 0) and type(y) is not Literal and _same_aval(y.aval, out.aval):
-        from ..ops.elementwise import neg_p
-
         rw.new_eqn(neg_p, [y], out.aval, {}, outvar=out)
         return True
     return False
@@ -445,8 +443,6 @@ def _r_pow(rw, e):
     if y.val == 1 and _alias_if(rw, e, x):
         return True
     if y.val == 2 and x.aval.dtype.kind in "fc" and _same_aval(x.aval, out.aval):
-        from ..ops.elementwise import mul_p
-
         rw.new_eqn(mul_p, [x, x], out.aval, {}, outvar=out)
         return True
     return False
@@ -536,9 +532,6 @@ def _r_gather(rw, e):
 
 def _r_dot_general(rw, e):
     """No contracting dimensions: an outer product (batched) is a broadcasting multiply."""
-    from ..ops.elementwise import mul_p
-    from ..ops.shape import reshape_p, transpose_p
-
     x, y = e.invars
     if type(x) is Literal or type(y) is Literal:
         return False

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .trace import ConcretizationError, UnexpectedTracerError
+from ..backends import backend_of_buffer, parse_device, put_buffer, to_host
+from .trace import ConcretizationError, UnexpectedTracerError, caller_site
 
 # `fgrad.numpy`, installed by that package when it is imported (avoids an import cycle).
 N: Any = None
@@ -319,8 +320,6 @@ class ArrayImpl(Array):
     def device(self):
         """The `fgrad.Device` this array lives on (``str(x.device)`` is ``"cpu"`` or
         ``"cuda:0"``; it compares equal to that string)."""
-        from ..backends import backend_of_buffer
-
         b = self._buf
         return backend_of_buffer(b).device_of(b)
 
@@ -334,8 +333,6 @@ class ArrayImpl(Array):
             if isinstance(buf, np.generic):
                 buf = np.asarray(buf)
             else:  # a device buffer (or a host ndarray subclass): an explicit copy to the host
-                from ..backends import to_host
-
                 buf = to_host(buf)
                 if type(buf) is not np.ndarray:
                     buf = buf.view(np.ndarray)
@@ -405,8 +402,6 @@ class ArrayImpl(Array):
 def _rebuild(buf, device=None):
     if device is None:
         return ArrayImpl(buf)
-    from ..backends import parse_device, put_buffer
-
     return ArrayImpl(put_buffer(buf, parse_device(device)))
 
 
@@ -468,8 +463,6 @@ class Tracer(Array):
 
 
 def concretization_error(tracer: Tracer, what: str, extra: str = "") -> ConcretizationError:
-    from .trace import caller_site
-
     return ConcretizationError(
         f"Abstract tracer value {tracer.aval.str_short()} encountered where a concrete value is "
         f"needed ({what}) at {caller_site()}.\n"

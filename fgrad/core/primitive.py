@@ -11,6 +11,9 @@ A primitive carries
 * ``batch(axis_size, args, dims, **params)``  the vmap rule; returns ``(out, out_dim)``;
 * ``kernel`` (optional)  a template that makes the op fusible in jit.
 
+The rules are declared with the helpers of `fgrad.core.rules` (``defjvp``, ``deflinear``,
+``defbatch`` ...), which record them in ``declared``.
+
 `bind` hands the operation to the current trace.  At the bottom (no transform active),
 the eval path runs ``impl`` directly: no abstract evaluation, no allocation beyond the
 result wrapper.
@@ -22,8 +25,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import backends as _backends
-from ..backends import _BY_TYPE, NUMPY, backend_of_buffer
+from ..backends import (_BY_TYPE, NUMPY, DeviceMismatchError, backend_of_buffer, default_backend,
+                        default_device, mismatch_error)
 from .array import ArrayImpl, Tracer, escaped_tracer_error, get_aval
 from . import trace as _trace_mod
 from .trace import EVAL_TRACE, state
@@ -64,6 +67,7 @@ class Primitive:
         self.batch: Callable | None = None
         self.kernel: Any = None
         self.linear = False  # linear in all array inputs (transpose rule present)
+        self.declared: dict = {}  # the rules set through `fgrad.core.rules` helpers
         self.dtype_cache: dict = {}
         if name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} defined twice")
@@ -102,7 +106,7 @@ def eval_primitive(prim: Primitive, args, params):
         else:
             bufs.append(a)
     if t0 is None:
-        be = _backends.default_backend()
+        be = default_backend()
     else:
         be = _BY_TYPE.get(t0)
         if be is None:  # a buffer type seen for the first time (e.g. cupy before it loaded)
@@ -171,7 +175,7 @@ def _eval_on_device(prim, args, bufs, params, be, mixed):
         elif hasattr(b, "shape") and hasattr(b, "dtype"):
             other = backend_of_buffer(b)
             if other is not be:
-                raise _backends.mismatch_error(prim.name, [
+                raise mismatch_error(prim.name, [
                     ("an operand", f"{b.dtype}{list(b.shape)}", other.device_of(b)),
                     ("the others", "", _op_device(args, be))])
     return _run(prim, args, be.xp, bufs, params, be)
@@ -197,14 +201,14 @@ def _mismatch(prim, args):
         if type(a) is ArrayImpl:
             b = a._buf
             placed.append((f"argument {i}", get_aval(a).str_short(), backend_of_buffer(b).device_of(b)))
-    return _backends.mismatch_error(prim.name, placed)
+    return mismatch_error(prim.name, placed)
 
 
 def _op_device(args, be):
     for a in args:
         if type(a) is ArrayImpl:
             return be.device_of(a._buf)
-    d = _backends.default_device()
+    d = default_device()
     return d if d.backend_name == be.name else be.current_device()
 
 
@@ -212,7 +216,7 @@ def _run(prim, args, xp, bufs, params, be=None):
     try:
         out = prim.impl(xp, *bufs, **params)
     except (ValueError, TypeError) as e:
-        if isinstance(e, _backends.DeviceMismatchError):
+        if isinstance(e, DeviceMismatchError):
             raise
         err = _abstract_error(prim, args, params)
         if err is None:
@@ -246,8 +250,6 @@ def _abstract_error(prim: Primitive, args, params):
     """The shape/dtype rule's error (it names the op, the shapes and the fix) for arguments
     the implementation rejected; None if the rule accepts them.  Only runs on failure, so
     the eager path stays free of abstract evaluation."""
-    from .array import get_aval
-
     try:
         prim.abstract_eval(*[get_aval(a) for a in args], **params)
     except (ValueError, TypeError) as err:

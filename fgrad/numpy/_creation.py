@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import backends as _B
-from ..backends import _BY_TYPE, NUMPY, backend_of_buffer
+from ..backends import NUMPY, backend_of_buffer, default_backend, default_device
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
-from ..ops.elementwise import convert_element_type
-
-float_ = np.float64
+from ..core.constants import constant_like, host_array, ones_like, zeros, zeros_like  # noqa: F401 (re-exported)
+from ..core.constants import full_like as _full_like
+from ..core.constants import float_  # noqa: F401
+from ..core.constants import like as _like
+from ..core.constants import make_on_default_device as _make
+from ..core.constants import shape_tuple as _shape_tuple
+from ..ops.elementwise import add, convert_element_type, mul
+from ..ops.shape import broadcast_to, reshape
+from ..ops.structural import concatenate
 
 
 def _has_tracer(obj) -> bool:
@@ -30,15 +35,22 @@ def _has_tracer(obj) -> bool:
     return False
 
 
-def _is_device_buffer(a) -> bool:
-    t = type(a)
-    if t is np.ndarray:
-        return False
-    be = _BY_TYPE.get(t)
-    if be is not None:
-        return be is not NUMPY
-    return hasattr(a, "__cuda_array_interface__") or (
-        hasattr(a, "shape") and hasattr(a, "dtype") and backend_of_buffer(a) is not NUMPY)
+def _stack(a):
+    """``stack(a)`` for a list holding traced values: each entry as an array, the strong
+    dtypes promoted (weak ones when all are weak), joined along a new axis 0."""
+    if not a:
+        raise ValueError("stack: need at least one array to concatenate")
+    xs = [asarray(x) for x in a]
+    avals = [get_aval(x) for x in xs]
+    for av in avals[1:]:
+        if av.shape != avals[0].shape:
+            raise ValueError(f"stack: all input arrays must have the same shape, got {avals[0].shape} "
+                             f"and {av.shape}")
+    strong = [av.dtype for av in avals if not av.weak_type]
+    dt = np.result_type(*(strong or [av.dtype for av in avals]))
+    xs = [reshape(convert_element_type(x, dt) if av.dtype != dt else x, (1,) + av.shape)
+          for x, av in zip(xs, avals)]
+    return concatenate(xs, 0)
 
 
 def asarray(a, dtype=None, copy=None) -> ArrayImpl:
@@ -58,67 +70,12 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
     if isinstance(a, (ArrayImpl, Tracer)):
         return a if dtype is None else convert_element_type(a, dtype)
     if isinstance(a, (list, tuple)) and _has_tracer(a):
-        from ._indexing import stack
-
-        out = stack([asarray(x) for x in a])
+        out = _stack(a)
         return out if dtype is None else convert_element_type(out, np.dtype(dtype))
-    if _is_device_buffer(a):
-        return wrap(a.astype(dtype) if dtype is not None else a.copy())
-    try:
-        buf = np.array(a, dtype=dtype, copy=True)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"fgrad.numpy.asarray: cannot convert {type(a).__name__} to an array: {e}") from None
-    if buf.dtype == object:
-        raise TypeError(
-            f"fgrad.numpy.asarray: {type(a).__name__} converts to an object array (ragged nested "
-            "lists, None, or Python objects?); fgrad only supports number and bool dtypes. "
-            "Convert the data to numbers of one shape first."
-        )
-    check_array_dtype(buf.dtype, "fgrad.numpy.asarray")
-    be = _B.default_backend()
-    if be is NUMPY:
-        return wrap(buf)
-    return wrap(be.from_host(buf, _B.default_device()))
+    return host_array(a, dtype)
 
 
 array = asarray
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-
-
-def _shape_tuple(shape) -> tuple:
-    """A static shape from an int or a sequence of ints (floats raise, as in JAX/NumPy)."""
-    if _is_int(shape):
-        shape = (shape,)
-    try:
-        dims = tuple(shape)
-    except TypeError:
-        raise TypeError(f"fgrad.numpy: a shape must be an int or a sequence of ints, got {shape!r}") from None
-    if not all(_is_int(d) for d in dims):
-        raise TypeError(
-            f"fgrad.numpy: shapes must be sequences of concrete integers, got {dims!r}. Convert "
-            "the sizes with int(...).")
-    if any(d < 0 for d in dims):
-        raise ValueError(f"fgrad.numpy: negative dimensions are not allowed, got shape {dims!r}")
-    return tuple(int(d) for d in dims)
-
-
-def _make(fn: str, *args, **kwargs):
-    """``xp.<fn>(*args)`` on the default device."""
-    be = _B.default_backend()
-    if be is NUMPY:
-        buf = getattr(np, fn)(*args, **kwargs)
-    else:
-        with be.device_scope(_B.default_device()):
-            buf = getattr(be.xp, fn)(*args, **kwargs)
-    check_array_dtype(buf.dtype, f"fgrad.numpy.{fn}")
-    return wrap(buf)
-
-
-def zeros(shape, dtype=None) -> ArrayImpl:
-    return _make("zeros", _shape_tuple(shape), dtype or float_)
 
 
 def ones(shape, dtype=None) -> ArrayImpl:
@@ -131,55 +88,9 @@ def empty(shape, dtype=None) -> ArrayImpl:
 
 def full(shape, fill_value, dtype=None):
     if isinstance(fill_value, (Tracer, ArrayImpl)):
-        from ..ops.shape import broadcast_to
-
         fv = fill_value if dtype is None else convert_element_type(fill_value, dtype)
         return broadcast_to(fv, _shape_tuple(shape))
     return _make("full", _shape_tuple(shape), fill_value, dtype)
-
-
-def _like(x, dtype, shape):
-    av = get_aval(x)
-    shp = av.shape if shape is None else _shape_tuple(shape)
-    return shp, check_array_dtype(dtype or av.dtype, "fgrad.numpy")
-
-
-def _placement(x):
-    """``(backend, device)`` for constants made like ``x``: its own when known, else the
-    default device's."""
-    if type(x) is ArrayImpl:
-        b = x._buf
-        be = _BY_TYPE.get(type(b))
-        if be is NUMPY:
-            return NUMPY, None
-    p = _B.placement_of(x) if isinstance(x, (ArrayImpl, Tracer)) or _is_device_buffer(x) else None
-    if p is None:
-        be = _B.default_backend()
-        return be, (None if be is NUMPY else _B.default_device())
-    return p
-
-
-def _full_like(x, shape, dtype, fill_value):
-    """``full(shape, fill_value, dtype)`` placed like ``x``."""
-    be, dev = _placement(x)
-    if be is NUMPY:
-        return wrap(np.full(shape, fill_value, dtype))
-    with be.device_scope(dev):
-        return wrap(be.xp.full(shape, fill_value, dtype))
-
-
-def _py(v):
-    return v.item() if isinstance(v, np.generic) else v
-
-
-def zeros_like(x, dtype=None, shape=None):
-    s, d = _like(x, dtype, shape)
-    return _full_like(x, s, d, 0)
-
-
-def ones_like(x, dtype=None, shape=None):
-    s, d = _like(x, dtype, shape)
-    return _full_like(x, s, d, 1)
 
 
 def empty_like(x, dtype=None, shape=None):
@@ -187,10 +98,10 @@ def empty_like(x, dtype=None, shape=None):
 
 
 def full_like(x, fill_value, dtype=None, shape=None):
-    s, d = _like(x, dtype, shape)
     if isinstance(fill_value, (Tracer, ArrayImpl)):
+        s, d = _like(x, dtype, shape)
         return full(s, fill_value, d)
-    return _full_like(x, s, d, fill_value)
+    return _full_like(x, fill_value, dtype, shape)
 
 
 def arange(start, stop=None, step=None, dtype=None):
@@ -214,8 +125,6 @@ def _py_bound(v):
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
-        from ..ops.elementwise import add, mul
-
         n = num - 1 if endpoint else num
         like = start if isinstance(start, Tracer) else stop
         steps = constant_like(np.arange(num, dtype=float) / max(n, 1), like)
@@ -238,10 +147,10 @@ def _placer(*operands):
                 return wrap
             dev = be.device_of(o._buf)
             return lambda h: wrap(be.from_host(h, dev))
-    be = _B.default_backend()
+    be = default_backend()
     if be is NUMPY:
         return wrap
-    dev = _B.default_device()
+    dev = default_device()
     return lambda h: wrap(be.from_host(h, dev))
 
 
@@ -262,24 +171,9 @@ def tri(N, M=None, k=0, dtype=None):
     return _make("tri", N, M, k, dtype=dtype or float_)
 
 
-# ---------------------------------------------------------------------------------------
-# constants that follow an operand's device
-
-
-def constant_like(value, like):
-    """The NumPy constant ``value`` as an Array placed like ``like`` (an Array, tracer or
-    buffer; see `_placement`): no copy on the host, an explicit upload on a device.  Rules
-    use it for NumPy-built constants so that they run on any backend."""
-    be, dev = _placement(like)
-    if be is NUMPY:
-        return wrap(np.asarray(value))
-    return wrap(be.from_host(np.asarray(value), dev))
-
-
 def _public_names(namespace, extra=()):
     return sorted({n for n, v in namespace.items() if not n.startswith("_") and callable(v)
                    and getattr(v, "__module__", None) == __name__} | set(extra))
 
 
-__all__ = [n for n in _public_names(globals(), ("float_",))
-           if n not in ("constant_like",)]
+__all__ = _public_names(globals(), ("float_", "zeros", "zeros_like", "ones_like"))

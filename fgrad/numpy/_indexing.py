@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import sys
 
 import numpy as np
 
@@ -21,10 +22,15 @@ from ..core.trace import EVAL_TRACE as _EVAL_TRACE
 from ..core.trace import ConcretizationError
 from ..core.trace import state as _trace_state
 from ..ops import elementwise as ew
+from ..ops import cumulative
 from ..ops import indexing as I
 from ..ops import shape as S
 from ..ops import structural as ST
 from ..ops._util import normalize_axis, normalize_axes
+import fgrad.numpy._reductions as R
+from ..core.constants import constant_like, host_array, zeros_like
+from ._reductions import sum as sum_
+from ._shape import atleast_1d, atleast_2d, atleast_3d
 
 __all__ = [
     "_getitem", "_scatter",
@@ -44,17 +50,24 @@ __all__ = [
 
 
 def _arr(x):
+    """``fgrad.numpy.asarray(x)`` (that module builds on this one)."""
     if isinstance(x, (ArrayImpl, Tracer)):
         return x
-    from ._creation import asarray
+    if isinstance(x, (list, tuple)) and _contains_tracer(x):
+        return stack([_arr(e) for e in x])
+    return host_array(x)
 
-    return asarray(x)
+
+def _contains_tracer(obj) -> bool:
+    if isinstance(obj, Tracer):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(_contains_tracer(o) for o in obj)
+    return False
 
 
 def _const(value, like):
     """The host constant ``value`` placed like ``like`` (an explicit upload on a device)."""
-    from ._creation import constant_like
-
     return constant_like(value, like)
 
 
@@ -162,6 +175,19 @@ def _basic_key(idx):
     return None
 
 
+def _stack_traced_lists(idx):
+    """Index entries given as (nested) lists holding traced values, stacked into one array
+    each (a NumPy-face convenience: `fgrad.ops.indexing` takes arrays)."""
+    def fix(v):
+        if isinstance(v, (list, tuple)) and _contains_tracer(v):
+            return stack([_arr(fix(e)) for e in v])
+        return v
+
+    if isinstance(idx, tuple):
+        return tuple(fix(v) for v in idx) if _contains_tracer(idx) else idx
+    return fix(idx)
+
+
 def _getitem(x, idx):
     """``x[idx]`` with NumPy semantics (out-of-bounds integer indices are clamped, as in JAX)."""
     if type(x) is ArrayImpl and _trace_state.trace is _EVAL_TRACE:
@@ -181,7 +207,7 @@ def _getitem(x, idx):
                 out = backend_xp(buf).asarray(out)
             return wrap(out)
     x = _arr(x)
-    indexer, arrays = I.parse_index(_shape(x), idx, "indexing")
+    indexer, arrays = I.parse_index(_shape(x), _stack_traced_lists(idx), "indexing")
     return I.gather(x, arrays, indexer, "clip")
 
 
@@ -190,7 +216,7 @@ def _scatter(x, idx, values, mode):
     dropped, as in JAX)."""
     x = _arr(x)
     mode = {"multiply": "mul", "minimum": "min", "maximum": "max"}.get(mode, mode)
-    indexer, arrays = I.parse_index(_shape(x), idx, f".at[].{mode}")
+    indexer, arrays = I.parse_index(_shape(x), _stack_traced_lists(idx), f".at[].{mode}")
     target = I.indexed_shape(_shape(x), indexer, tuple(_shape(a) for a in arrays))
     u = _cast(_arr_like(values, x), _dtype(x))
     us = _shape(u)
@@ -323,12 +349,10 @@ def put_along_axis(arr, indices, values, axis, inplace=True, mode=None):
 
 def _nonzero_traced(a, size, fill_value):
     """``nonzero`` with a static ``size`` under a transform (JAX's ``size=`` form)."""
-    from . import cumsum
-
     shp = _shape(a)
     n = int(np.prod(shp, dtype=np.int64))
     flat = ew.ne_p.bind(S.reshape(a, (n,)), 0)
-    pos = ew.sub(cumsum(ew.convert_element_type(flat, np.int64)), 1)
+    pos = ew.sub(cumulative.cumsum(ew.convert_element_type(flat, np.int64), 0), 1)
     target = ew.select(flat, pos, size)  # slot ``size`` is out of range: dropped
     src = _const(np.arange(n, dtype=np.int64), a)
     fv = 0 if fill_value is None else fill_value
@@ -463,8 +487,6 @@ def unstack(x, /, *, axis=0):
 
 
 def _atleast(x, k):
-    from ._shape import atleast_1d, atleast_2d, atleast_3d
-
     return (atleast_1d, atleast_2d, atleast_3d)[k - 1](x)
 
 
@@ -822,8 +844,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
             x = y
         return x
     if mode in ("maximum", "minimum", "mean", "median"):
-        from . import _reductions as R
-
         stat_length = kwargs.pop("stat_length", None)
         _no_kwargs(kwargs, mode)
         if stat_length is not None:
@@ -937,8 +957,6 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    from ._reductions import sum as sum_
-
     return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
@@ -953,8 +971,6 @@ def diag(v, k=0):
     size = n + builtins.abs(k)
     i = np.arange(n, dtype=np.intp) + max(-k, 0)
     j = np.arange(n, dtype=np.intp) + max(k, 0)
-    from ._creation import zeros_like
-
     z = zeros_like(v, shape=(size, size))
     return I.scatter(z, v, [wrap(i), wrap(j)], (("a", 0), ("a", 1)), "add", "drop")
 
@@ -1175,8 +1191,6 @@ def _install_private_entry_points():
     """`Array.__getitem__` / `.at` call ``fgrad.numpy._getitem`` / ``_scatter``; a star
     import skips underscore names unless the importing module re-exports them, so make sure
     the package has them."""
-    import sys
-
     pkg = sys.modules.get(__name__.rpartition(".")[0])
     if pkg is not None:
         pkg._getitem = _getitem

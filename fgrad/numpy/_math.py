@@ -8,6 +8,8 @@ from ..core.array import ArrayImpl, get_aval
 from ..core.trace import EVAL_TRACE, state
 from ..ops import elementwise as ew
 from ..ops._quiet import switch
+from ._indexing import nonzero
+from ._reductions import all as all_
 from ..ops.elementwise import (
     add_p, sub_p, mul_p, div_p, neg_p, pow_p, max_p, min_p, fmax_p, fmin_p, atan2_p, rem_p,
     fmod_p, hypot_p, logaddexp_p, floor_divide_p, eq_p, ne_p, lt_p, le_p, gt_p, ge_p, and_p,
@@ -164,8 +166,6 @@ def where(condition, x=None, y=None):
     """``x`` where ``condition`` else ``y`` (elementwise, broadcasting).  The one-argument
     form is ``nonzero(condition)`` and needs a concrete condition."""
     if x is None and y is None:
-        from ._indexing import nonzero
-
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("fgrad.numpy.where: give both x and y, or neither")
@@ -251,14 +251,10 @@ def isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
 
 
 def allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
-    from ._reductions import all as all_
-
     return all_(isclose(a, b, rtol, atol, equal_nan))
 
 
 def array_equal(a, b):
-    from ._reductions import all as all_
-
     if get_aval(a).shape != get_aval(b).shape:
         return False
     return all_(equal(a, b))

@@ -17,6 +17,7 @@ from ..ops.linalg import dot_general_p
 from ..ops.reductions import reduce_sum
 from ..ops.shape import broadcast_in_dim, moveaxis, reshape, transpose
 from ..ops._util import normalize_axis
+from ._creation import asarray
 
 __all__ = [
     "dot", "matmul", "vdot", "vecdot", "matvec", "vecmat", "inner", "outer", "tensordot", "einsum",
@@ -27,8 +28,6 @@ __all__ = [
 def _arr(x):
     if isinstance(x, Array):
         return x
-    from ._creation import asarray
-
     return asarray(x)
 
 

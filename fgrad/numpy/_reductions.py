@@ -8,7 +8,8 @@ import numpy as np
 
 from ..core.array import get_aval
 from ..ops import reductions as R
-from ..ops.elementwise import convert_element_type, div, mul, sub, sqrt, conj, real
+from ..ops.elementwise import (add, conj, convert_element_type, div, maximum, minimum, mul, ne_p, real, sqrt,
+                               sub)
 from ..ops.shape import reshape
 from ..ops._util import normalize_axes, normalize_axis
 
@@ -45,9 +46,7 @@ def _reduce(prim_fn, name):
             if get_aval(res).dtype != want:
                 res = convert_element_type(res, want)
         if initial is not None:
-            from ._math import add, maximum, minimum, multiply
-
-            comb = {"sum": add, "max": maximum, "min": minimum, "prod": multiply}[name]
+            comb = {"sum": add, "max": maximum, "min": minimum, "prod": mul}[name]
             res = comb(res, initial)
         return _keep(res, av.shape, axes, keepdims)
 
@@ -140,9 +139,7 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
 
 
 def count_nonzero(a, axis=None, keepdims=False):
-    from ._math import not_equal
-
-    return sum(not_equal(a, 0), axis, keepdims=keepdims)
+    return sum(ne_p.bind(a, 0), axis, keepdims=keepdims)
 
 
 def ptp(a, axis=None, keepdims=False):

@@ -8,6 +8,7 @@ import numpy as np
 from ..core.array import get_aval
 from ..ops import shape as S
 from ..ops._util import normalize_axis, normalize_axes
+from ._creation import asarray
 
 broadcast_to = S.broadcast_to
 moveaxis_one = S.moveaxis
@@ -106,8 +107,6 @@ def atleast_3d(*arys):
 
 
 def _arr(x):
-    from ._creation import asarray
-
     return asarray(x)
 
 

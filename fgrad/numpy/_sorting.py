@@ -17,8 +17,9 @@ from ..ops import cumulative as C
 from ..ops import sorting as S
 from ..ops._util import normalize_axes, normalize_axis
 from ..ops.elementwise import convert_element_type
-from . import _math as M
-from . import _reductions as R
+from ..ops.shape import broadcast_to
+import fgrad.numpy._math as M
+import fgrad.numpy._reductions as R
 from ._creation import asarray, constant_like
 from ._shape import moveaxis, ravel, reshape
 
@@ -175,8 +176,6 @@ def lexsort(keys, axis=-1):
 
 
 def _broadcast(x, shp):
-    from ..ops.shape import broadcast_to
-
     return x if get_aval(x).shape == tuple(shp) else broadcast_to(x, shp)
 
 

@@ -36,6 +36,11 @@ from ..ops.shape import reshape as _reshape
 from ..ops.shape import transpose as _transpose
 from ..ops._util import normalize_axis as _normalize_axis
 from ._products import cross, matmul, outer, tensordot, vecdot
+from ..core.array import ArrayImpl as _ArrayImpl
+from ..transforms.custom import custom_jvp as _custom_jvp
+from ._creation import asarray as _asarray
+from ._indexing import diagonal as _diagonal
+from ._indexing import trace as _trace
 
 __all__ = [
     "LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh", "svd", "svdvals",
@@ -56,9 +61,7 @@ LstsqResult = _namedtuple("LstsqResult", ["x", "residuals", "rank", "s"])
 def _arr(x):
     if isinstance(x, _Array):
         return x
-    from ._creation import asarray
-
-    return asarray(x)
+    return _asarray(x)
 
 
 def _shape(x):
@@ -209,9 +212,7 @@ def _adjugate(a):
 
 
 def _make_det():
-    from ..transforms.custom import custom_jvp
-
-    @custom_jvp
+    @_custom_jvp
     def _det(a):
         sign, logdet = _L.slogdet(a)
         return _ew.mul(sign, _ew.exp(logdet))
@@ -500,9 +501,7 @@ def _pinv_fwd(a, rtol):
 
 
 def _make_pinv():
-    from ..transforms.custom import custom_jvp
-
-    @custom_jvp
+    @_custom_jvp
     def _pinv(a, rtol):
         return _pinv_fwd(a, rtol)
 
@@ -578,11 +577,9 @@ def lstsq(a, b, rcond=None):
     s = svdvals(a)
     x = matmul(pinv(a, rtol=rtol), b)
     rank = matrix_rank(a, rtol=rtol)
-    from ..core.array import ArrayImpl
-
     empty = _arr(np.zeros((0,), dtype=np.finfo(_dtype(a)).dtype))
     resid = empty
-    if m > n and type(rank) is ArrayImpl and int(rank) == n:
+    if m > n and type(rank) is _ArrayImpl and int(rank) == n:
         r = _ew.sub(b, matmul(a, x))
         resid = _rsum(_abs2(r), (0,))
         if vec:
@@ -634,12 +631,8 @@ def multi_dot(arrays):
 
 
 def trace(x, /, *, offset=0, dtype=None):
-    import fgrad.numpy as fnp
-
-    return fnp.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+    return _trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
 
 
 def diagonal(x, /, *, offset=0):
-    import fgrad.numpy as fnp
-
-    return fnp.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+    return _diagonal(x, offset=offset, axis1=-2, axis2=-1)

@@ -24,9 +24,11 @@ import math
 import numpy as np
 
 from ..core.array import ShapedArray, get_aval
+from ..backends import backend_of_buffer
 from ..core.primitive import Primitive
+from ..core.rules import defvectorized, defzero
 from ..tree_util import tree_map
-from .elementwise import exp, mul, neg, nondiff, or_p, unary
+from .elementwise import exp, mul, neg, nondiff, or_p, sub, unary
 
 # ---------------------------------------------------------------------------------------
 # shifts
@@ -107,8 +109,6 @@ def rotate_left(x, r):
 
 
 def _sub_int(a, b):
-    from .elementwise import sub
-
     return sub(a, b)
 
 
@@ -131,10 +131,8 @@ def _bitcast_abstract(x, new_dtype):
 
 bitcast_convert_type_p = Primitive("bitcast_convert_type", _bitcast_impl, _bitcast_abstract,
                                    family="elementwise")
-bitcast_convert_type_p.jvp = lambda primals, tangents, new_dtype: (
-    bitcast_convert_type_p.bind(primals[0], new_dtype=new_dtype), None)
-bitcast_convert_type_p.batch = lambda axis_size, vals, dims, new_dtype: (
-    bitcast_convert_type_p.bind(vals[0], new_dtype=new_dtype), dims[0])
+defzero(bitcast_convert_type_p)
+defvectorized(bitcast_convert_type_p)
 
 
 def bitcast_convert_type(x, new_dtype):
@@ -240,8 +238,6 @@ def _erfc_impl(x):
 def _xp_of(x):
     if type(x) is np.ndarray or np.isscalar(x) or isinstance(x, np.generic):
         return np
-    from ..backends import backend_of_buffer
-
     return backend_of_buffer(x).xp
 
 
@@ -328,8 +324,8 @@ def _same_aval(x):
 
 
 stop_gradient_p = Primitive("stop_gradient", lambda xp, x: x, _same_aval, family="other")
-stop_gradient_p.jvp = lambda primals, tangents: (stop_gradient_p.bind(primals[0]), None)
-stop_gradient_p.batch = lambda axis_size, vals, dims: (stop_gradient_p.bind(vals[0]), dims[0])
+defzero(stop_gradient_p)
+defvectorized(stop_gradient_p)
 
 
 def _stop_leaf(x):

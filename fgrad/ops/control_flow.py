@@ -18,14 +18,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends import xp_of
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.executor import straight_line
-from ..core.ir import Jaxpr, eval_jaxpr
+from ..core.constants import constant_like, host_array, zeros, zeros_like
+from ..core.ir import Jaxpr, Literal, eval_jaxpr
 from ..core.primitive import Primitive
+from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
 from ..core.trace import new_trace
-from ..tree_util import tree_flatten, tree_unflatten
+from ..transforms.ad import jvp, vjp
+from ..transforms.batching import vmap
 from ..transforms.staging import StagingTrace
-from ..transforms.transpose import is_undefined
+from ..tree_util import tree_flatten, tree_unflatten
+from .elementwise import convert_element_type, eq, maximum, minimum, ne_p, select
+from .reductions import reduce_or_p
+from .shape import bdim_to_front, move_or_broadcast, reshape
 
 
 class Branch:
@@ -64,6 +71,19 @@ def trace_flat(fun, avals, what="control flow"):
     return Branch(jaxpr, len(consts)), consts
 
 
+def _clip(index, hi: int):
+    """``index`` clamped to ``[0, hi]`` (``fgrad.numpy.clip``'s maximum-then-minimum)."""
+    return minimum(maximum(index, 0), hi)
+
+
+def _any(x):
+    """``fgrad.numpy.any(x)`` over all axes."""
+    av = get_aval(x)
+    if av.dtype != np.bool_:
+        x = convert_element_type(x, np.bool_)
+    return reduce_or_p.bind(x, axes=tuple(range(av.ndim))) if av.ndim else x
+
+
 def _avals(xs):
     return [ShapedArray(get_aval(x).shape, get_aval(x).dtype) for x in xs]
 
@@ -71,30 +91,22 @@ def _avals(xs):
 def _as_arrays(xs):
     """Arrays for loop/branch operands: Python and NumPy values become constants on the
     device of the first Array among ``xs`` (the default device without one)."""
-    from .. import numpy as fnp
-
     if all(isinstance(x, (Tracer, ArrayImpl)) for x in xs):
         return list(xs)
     like = next((x for x in xs if isinstance(x, (Tracer, ArrayImpl))), None)
     if like is None:
-        return [fnp.asarray(x) for x in xs]
-    from ..numpy._creation import constant_like
-
+        return [host_array(x) for x in xs]
     return [x if isinstance(x, (Tracer, ArrayImpl)) else
             (constant_like(np.asarray(x), like) if isinstance(x, (np.ndarray, np.generic, int, float,
                                                                   complex, bool, list, tuple))
-             else fnp.asarray(x)) for x in xs]
+             else host_array(x)) for x in xs]
 
 
 def _zeros_like(x):
-    from .. import numpy as fnp
-
-    return fnp.zeros_like(x)
+    return zeros_like(x)
 
 
 def _xp(bufs):
-    from ..backends import xp_of
-
     for b in bufs:
         if hasattr(b, "shape") and not isinstance(b, (int, float)):
             return xp_of(b)
@@ -103,8 +115,6 @@ def _xp(bufs):
 
 def _index_like(value, operands):
     """A host index constant on the device of the first Array among ``operands``."""
-    from ..numpy._creation import constant_like
-
     like = next((x for x in tree_flatten(list(operands))[0] if isinstance(x, (Tracer, ArrayImpl))), None)
     return constant_like(value, like)
 
@@ -147,8 +157,6 @@ def _fmt(avs):
 
 
 def _cond_jvp(primals, tangents, branches, n_consts):
-    from ..transforms.ad import jvp
-
     index, args = primals[0], list(primals[1:])
     targs = list(tangents[1:])
     out = cond_p.bind(index, *args, branches=branches, n_consts=n_consts)
@@ -169,8 +177,6 @@ def _cond_jvp(primals, tangents, branches, n_consts):
 
 
 def _cond_transpose(cts, index, *args, branches, n_consts):
-    from ..transforms.ad import vjp
-
     if is_undefined(index):
         raise ValueError("cond is not linear in its index")
     undef = [is_undefined(a) for a in args]
@@ -201,11 +207,9 @@ def _cond_transpose(cts, index, *args, branches, n_consts):
 
 def _zeros_aval(av, like=None):
     """Zeros of an abstract value, on ``like``'s device (the default device without one)."""
-    from .. import numpy as fnp
-
     if like is None:
-        return fnp.zeros(av.shape, av.dtype)
-    return fnp.zeros_like(like, dtype=av.dtype, shape=av.shape)
+        return zeros(av.shape, av.dtype)
+    return zeros_like(like, dtype=av.dtype, shape=av.shape)
 
 
 def _pick(k, xs, n_consts):
@@ -216,9 +220,6 @@ def _pick(k, xs, n_consts):
 
 
 def _cond_batch(axis_size, vals, dims, branches, n_consts):
-    from .. import numpy as fnp
-    from ..transforms.batching import bdim_to_front, vmap
-
     index, args = vals[0], list(vals[1:])
     idim, adims = dims[0], list(dims[1:])
 
@@ -232,15 +233,15 @@ def _cond_batch(axis_size, vals, dims, branches, n_consts):
     if idim is None:
         return _bind_cond(index, [vmapped(k) for k in range(len(branches))], args, "cond (vmap)"), 0
     # a batched predicate: evaluate every branch and select per example
-    idx = fnp.clip(bdim_to_front(index, idim, axis_size), 0, len(branches) - 1)
+    idx = _clip(bdim_to_front(index, idim, axis_size), len(branches) - 1)
     outs = [vmapped(k)(*args) for k in range(len(branches))]
     res = []
     for j in range(len(outs[0])):
         acc = outs[0][j]
         for k in range(1, len(branches)):
             o = outs[k][j]
-            sel = fnp.reshape(fnp.equal(idx, k), (axis_size,) + (1,) * (get_aval(o).ndim - 1))
-            acc = fnp.where(sel, o, acc)
+            sel = reshape(eq(idx, k), (axis_size,) + (1,) * (get_aval(o).ndim - 1))
+            acc = select(sel, o, acc)
         res.append(acc)
     return res, 0
 
@@ -258,8 +259,6 @@ def cond(pred, true_fun, false_fun, *operands, operand=None):
     """
     if operand is not None:
         operands = (operand,)
-    from .. import numpy as fnp
-
     pred_aval = get_aval(pred)
     if pred_aval.shape != ():
         raise TypeError(
@@ -272,9 +271,9 @@ def cond(pred, true_fun, false_fun, *operands, operand=None):
     if not isinstance(pred, (Tracer, ArrayImpl)):
         index = _index_like(np.asarray(bool(pred), dtype=np.int64), operands)
     elif pred_aval.dtype == np.bool_:
-        index = fnp.astype(pred, np.int64)
+        index = convert_element_type(pred, np.int64)
     else:
-        index = fnp.astype(fnp.not_equal(pred, 0), np.int64)
+        index = convert_element_type(ne_p.bind(pred, 0), np.int64)
     # index 1 selects true_fun (pred True), 0 selects false_fun
     return switch(index, [false_fun, true_fun], *operands, _what="cond")
 
@@ -288,8 +287,6 @@ def switch(index, branches, *operands, _what="switch"):
         >>> switch(2, [lambda x: x, lambda x: 2 * x, lambda x: 3 * x], 1.0)
         Array(3., dtype=float64)
     """
-    from .. import numpy as fnp
-
     flat, tree = tree_flatten(operands)
     flat = _as_arrays(flat)
     out_trees = []
@@ -315,16 +312,16 @@ def switch(index, branches, *operands, _what="switch"):
     if idx_aval.shape != ():
         raise TypeError(f"{_what}: the branch index must be a scalar, got shape {idx_aval.shape}")
     idx = index if isinstance(index, (Tracer, ArrayImpl)) else _index_like(np.asarray(int(index)), flat)
-    idx = fnp.clip(fnp.astype(idx, np.int64), 0, len(branches) - 1)
+    idx = _clip(convert_element_type(idx, np.int64), len(branches) - 1)
     outs = _bind_cond(idx, [wrap_fun(f) for f in branches], flat, _what)
     if any(t != out_trees[0] for t in out_trees):
         raise TypeError(f"{_what}: branches return different structures: {out_trees[0]} vs {out_trees[-1]}")
     return tree_unflatten(out_trees[0], outs)
 
 
-cond_p.jvp = _cond_jvp
-cond_p.transpose = _cond_transpose
-cond_p.batch = _cond_batch
+defjvp_rule(cond_p, _cond_jvp)
+deflinear_in(cond_p, _cond_transpose)
+defbatch(cond_p, _cond_batch)
 
 
 # =======================================================================================
@@ -385,8 +382,6 @@ def _scan_split(args, n_consts, n_carry):
 
 
 def _scan_jvp(primals, tangents, body, n_consts, n_carry, length, reverse):
-    from ..transforms.ad import jvp
-
     params = dict(body=body, n_consts=n_consts, n_carry=n_carry, length=length, reverse=reverse)
     out = scan_p.bind(*primals, **params)
     if all(t is None for t in tangents):
@@ -424,8 +419,6 @@ def _scan_transpose(cts, *args, body, n_consts, n_carry, length, reverse):
        carries, the defined xs and the output cotangents, and whose body is the VJP of one
        step — traced once, so eager runs compile it and jit gets a compact program.
     """
-    from ..transforms.ad import vjp
-
     undef = [is_undefined(a) for a in args]
     consts, carry, xs = _scan_split(args, n_consts, n_carry)
     uc, ucar, ux = _scan_split(undef, n_consts, n_carry)
@@ -498,15 +491,11 @@ def _scan_transpose(cts, *args, body, n_consts, n_carry, length, reverse):
 def UndefinedLike(x):
     """A known carry value that the transpose treats as a linear position (it is a zero
     tangent in programs produced by jvp)."""
-    from ..transforms.transpose import UndefinedPrimal
-
     return UndefinedPrimal(get_aval(x))
 
 
 def _linear_carries(jaxpr, uc, ucar, ux):
     """Carry positions whose values depend on the undefined (linear) inputs."""
-    from ..core.ir import Literal
-
     n_c, n_car = len(uc), len(ucar)
     n_body_consts = len(jaxpr.invars) - n_c - n_car - len(ux)
     lin = list(ucar)
@@ -523,8 +512,6 @@ def _linear_carries(jaxpr, uc, ucar, ux):
 
 
 def _scan_batch(axis_size, vals, dims, body, n_consts, n_carry, length, reverse):
-    from ..transforms.batching import bdim_to_front, move_or_broadcast, vmap
-
     consts, carry, xs = _scan_split(vals, n_consts, n_carry)
     cd, card, xd = _scan_split(dims, n_consts, n_carry)
     consts = [c if d is None else bdim_to_front(c, d, axis_size) for c, d in zip(consts, cd)]
@@ -541,9 +528,9 @@ def _scan_batch(axis_size, vals, dims, body, n_consts, n_carry, length, reverse)
     return outs, [0] * n_carry + [1] * (len(outs) - n_carry)
 
 
-scan_p.jvp = _scan_jvp
-scan_p.transpose = _scan_transpose
-scan_p.batch = _scan_batch
+defjvp_rule(scan_p, _scan_jvp)
+deflinear_in(scan_p, _scan_transpose)
+defbatch(scan_p, _scan_batch)
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
@@ -613,8 +600,6 @@ def fori_loop(lower, upper, body_fun, init_val):
         >>> fori_loop(0, 5, lambda i, x: x + i, 0.0)
         Array(10., dtype=float64)
     """
-    from .. import numpy as fnp
-
     for name, bound in (("lower", lower), ("upper", upper)):
         bav = get_aval(bound)
         if bav.dtype.kind not in "iu" or bav.shape != ():
@@ -636,7 +621,7 @@ def fori_loop(lower, upper, body_fun, init_val):
         return (s[0] + 1, body_fun(s[0], s[1]))
 
     lo = _index_like(np.asarray(lower, dtype=np.int64), tree_flatten(init_val)[0]) \
-        if not isinstance(lower, (Tracer, ArrayImpl)) else fnp.asarray(lower, dtype=np.int64)
+        if not isinstance(lower, (Tracer, ArrayImpl)) else host_array(lower, np.int64)
     return while_loop(cond_fun, body, (lo, init_val))[1]
 
 
@@ -678,8 +663,6 @@ def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop"):
 
 
 def _while_jvp(primals, tangents, cond, body, n_cc, n_bc):
-    from ..transforms.ad import jvp
-
     params = dict(cond=cond, body=body, n_cc=n_cc, n_bc=n_bc)
     out = while_p.bind(*primals, **params)
     if all(t is None for t in tangents):
@@ -712,9 +695,6 @@ def _while_transpose(cts, *args, **params):
 
 
 def _while_batch(axis_size, vals, dims, cond, body, n_cc, n_bc):
-    from .. import numpy as fnp
-    from ..transforms.batching import bdim_to_front, vmap
-
     cc, bc = list(vals[:n_cc]), list(vals[n_cc:n_cc + n_bc])
     ccd, bcd = list(dims[:n_cc]), list(dims[n_cc:n_cc + n_bc])
     carry = [bdim_to_front(c, d, axis_size) for c, d in zip(vals[n_cc + n_bc:], dims[n_cc + n_bc:])]
@@ -728,7 +708,7 @@ def _while_batch(axis_size, vals, dims, cond, body, n_cc, n_bc):
         return vmap(lambda *z: cond(*z)[0], in_axes=tuple(ccd0 + [0] * n), axis_size=axis_size)(*ccv, *car)
 
     def bcond(*a):
-        return [fnp.any(preds(list(a[:n_cc]), list(a[n_cc:n_cc + n])))]
+        return [_any(preds(list(a[:n_cc]), list(a[n_cc:n_cc + n])))]
 
     def bbody(*a):
         ccv = list(a[:n_cc])
@@ -738,17 +718,17 @@ def _while_batch(axis_size, vals, dims, cond, body, n_cc, n_bc):
         new = vmap(lambda *z: body(*z), in_axes=tuple(bcd0 + [0] * n), axis_size=axis_size)(*bcv, *car)
         out = []
         for o, c in zip(new, car):
-            sel = fnp.reshape(p, (axis_size,) + (1,) * (get_aval(o).ndim - 1))
-            out.append(fnp.where(sel, o, c))
+            sel = reshape(p, (axis_size,) + (1,) * (get_aval(o).ndim - 1))
+            out.append(select(sel, o, c))
         return out
 
     res = _bind_while(bcond, bbody, cc, cc + bc, carry, "while_loop (vmap)")
     return res, [0] * n
 
 
-while_p.jvp = _while_jvp
-while_p.transpose = _while_transpose
-while_p.batch = _while_batch
+defjvp_rule(while_p, _while_jvp)
+deflinear_in(while_p, _while_transpose)
+defbatch(while_p, _while_batch)
 
 
 def while_loop(cond_fun, body_fun, init_val):

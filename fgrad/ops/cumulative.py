@@ -18,7 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ShapedArray, get_aval
+from ..core.constants import ones_like
 from ..core.primitive import Primitive
+from ..core.rules import defbatch, defjvp2, deflinear
 from ..tree_util import tree_flatten, tree_unflatten
 from ._quiet import quiet
 from ._util import normalize_axis, shape
@@ -149,7 +151,7 @@ def _cum_batch(prim):
 def _cumulative(name):
     # overflow to inf and logaddexp(inf, inf) are computed silently (as in JAX)
     p = Primitive(name, quiet(_make_impl(name)), _cum_abstract, family="cumulative")
-    p.batch = _cum_batch(p)
+    defbatch(p, _cum_batch(p))
     return p
 
 
@@ -190,28 +192,19 @@ def cumlogsumexp(x, axis: int = 0, reverse: bool = False):
 
 # -- derivative rules --------------------------------------------------------------------
 
-cumsum_p.jvp = lambda primals, tangents, axis, reverse: (
-    cumsum_p.bind(primals[0], axis=axis, reverse=reverse),
-    cumsum_p.bind(tangents[0], axis=axis, reverse=reverse),
-)
-cumsum_p.transpose = lambda ct, x, axis, reverse: (cumsum_p.bind(ct, axis=axis, reverse=not reverse),)
-cumsum_p.linear = True
+deflinear(cumsum_p, lambda ct, x, axis, reverse: (cumsum_p.bind(ct, axis=axis, reverse=not reverse),))
 
 
-def _scan_jvp(prim, combine, init):
+def _def_scan_jvp(prim, combine, init):
     """JVP by scanning tuples ``init(x, t)`` with ``combine``; the tangent is read off the
     scanned tuple with ``finish``."""
 
-    def jvp(primals, tangents, axis, reverse):
-        (x,), (t,) = primals, tangents
-        y = prim.bind(x, axis=axis, reverse=reverse)
-        if t is None:
-            return y, None
+    def tangent(t, y, x, axis, reverse):
         elems, finish = init(x, t)
         out = associative_scan(combine, elems, reverse=reverse, axis=axis)
-        return y, finish(out)
+        return finish(out)
 
-    return jvp
+    defjvp2(prim, tangent)
 
 
 def _prod_combine(a, b):
@@ -219,7 +212,7 @@ def _prod_combine(a, b):
     return (mul(ya, yb), add(mul(ta, yb), mul(ya, tb)))
 
 
-cumprod_p.jvp = _scan_jvp(cumprod_p, _prod_combine, lambda x, t: ((x, t), lambda o: o[1]))
+_def_scan_jvp(cumprod_p, _prod_combine, lambda x, t: ((x, t), lambda o: o[1]))
 
 
 def _ext_combine(better):
@@ -235,14 +228,12 @@ def _ext_combine(better):
 
 
 def _ext_init(x, t):
-    from ..numpy._creation import ones_like
-
     ones = ones_like(x, dtype=get_aval(t).dtype)
     return (x, t, ones), lambda o: div(o[1], o[2])
 
 
-cummax_p.jvp = _scan_jvp(cummax_p, _ext_combine(gt), _ext_init)
-cummin_p.jvp = _scan_jvp(cummin_p, _ext_combine(lt), _ext_init)
+_def_scan_jvp(cummax_p, _ext_combine(gt), _ext_init)
+_def_scan_jvp(cummin_p, _ext_combine(lt), _ext_init)
 
 
 def _lse_combine(a, b):
@@ -252,7 +243,7 @@ def _lse_combine(a, b):
     return (out, add(mul(ta, exp(sub(la, safe))), mul(tb, exp(sub(lb, safe)))))
 
 
-cumlogsumexp_p.jvp = _scan_jvp(cumlogsumexp_p, _lse_combine, lambda x, t: ((x, t), lambda o: o[1]))
+_def_scan_jvp(cumlogsumexp_p, _lse_combine, lambda x, t: ((x, t), lambda o: o[1]))
 
 
 __all__ = [

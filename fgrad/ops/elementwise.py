@@ -13,10 +13,13 @@ import math
 import numpy as np
 
 from ..core.array import ShapedArray, get_aval, make_aval
+from ..core.constants import zeros_like
 from ..core.primitive import Primitive
-from ..transforms.transpose import is_undefined
+from ..core.rules import (defbilinear, defbroadcasting, defjvp, defjvp2, defjvp_shared, deflinear,
+                          deflinear_in, defzero, is_undefined)
 from ._quiet import quiet
-from ._util import broadcast_shapes, dtype, ndim, probe_dtype, shape
+from ._util import broadcast_shapes, dtype, probe_dtype, shape
+from .shape import broadcast_to, reduce_sum, reshape
 
 # ---------------------------------------------------------------------------------------
 # family rules
@@ -34,45 +37,12 @@ def _ew_abstract_eval(prim):
     return rule
 
 
-def _ew_batch(prim):
-    def rule(axis_size, vals, dims, **params):
-        batched = [d for d in dims if d is not None]
-        if len(vals) == 1:
-            return prim.bind(vals[0], **params), dims[0]
-        ranks = [ndim(v) - (d is not None) for v, d in zip(vals, dims)]
-        r = max(ranks)
-        d0 = batched[0]
-        # fast path: all batched at the same axis with equal rank, others are scalars
-        if all((d is None and rk == 0) or (d == d0 and rk == r) for d, rk in zip(dims, ranks)):
-            return prim.bind(*vals, **params), d0
-        from .. import numpy as fnp
-
-        new = []
-        for v, d, rk in zip(vals, dims, ranks):
-            if d is not None:
-                v = fnp.moveaxis(v, d, 0)
-                if rk < r:
-                    s = shape(v)
-                    v = fnp.reshape(v, (s[0],) + (1,) * (r - rk) + s[1:])
-            new.append(v)
-        return prim.bind(*new, **params), 0
-
-    return rule
-
-
 def elementwise(name: str, impl, kernel=None) -> Primitive:
     prim = Primitive(name, impl, None, family="elementwise")
     prim.abstract_eval = _ew_abstract_eval(prim)
-    prim.batch = _ew_batch(prim)
+    defbroadcasting(prim)
     prim.kernel = kernel
     return prim
-
-
-def _zero_jvp(prim):
-    def jvp(primals, tangents, **params):
-        return prim.bind(*primals, **params), None
-
-    return jvp
 
 
 def unary(name: str, np_fn, deriv=None, kernel=None) -> Primitive:
@@ -81,33 +51,20 @@ def unary(name: str, np_fn, deriv=None, kernel=None) -> Primitive:
     prim = elementwise(name, lambda xp, x: np_fn(x), kernel)  # ufuncs dispatch to cupy too
     prim.ufunc = np_fn
     if deriv is None:
-        prim.jvp = _zero_jvp(prim)
+        defzero(prim)
     else:
-        def jvp(primals, tangents, **params):
-            (x,), (t,) = primals, tangents
-            y = prim.bind(x, **params)
-            return y, mul(t, deriv(x, y))
-
-        prim.jvp = jvp
+        defjvp2(prim, lambda t, y, x: mul(t, deriv(x, y)))
     return prim
 
 
 def nondiff(name: str, impl, kernel=None) -> Primitive:
     prim = elementwise(name, impl, kernel)
-    prim.jvp = _zero_jvp(prim)
+    defzero(prim)
     return prim
 
 
 # ---------------------------------------------------------------------------------------
 # small helpers used by rules (fgrad-level, so higher derivatives work)
-
-
-def _bcast_to(t, shp):
-    if t is None or shape(t) == tuple(shp):
-        return t
-    from .shape import broadcast_to
-
-    return broadcast_to(t, shp)
 
 
 def unbroadcast(ct, aval: ShapedArray):
@@ -116,9 +73,6 @@ def unbroadcast(ct, aval: ShapedArray):
     target = aval.shape
     if cs == target:
         return _cast_like(ct, aval)
-    from .reductions import reduce_sum
-    from .shape import reshape
-
     lead = len(cs) - len(target)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, s in enumerate(target) if s == 1 and cs[i + lead] != 1
@@ -131,9 +85,7 @@ def unbroadcast(ct, aval: ShapedArray):
 
 def _zeros_of(x):
     """True zeros with ``x``'s shape and dtype (``x * 0`` would be NaN at inf/NaN)."""
-    from .. import numpy as fnp
-
-    return fnp.zeros_like(x)
+    return zeros_like(x)
 
 
 def _cast_like(x, aval: ShapedArray):
@@ -179,55 +131,6 @@ def neg(x):
 add_any = add
 
 
-def _add_jvp(primals, tangents):
-    x, y = primals
-    tx, ty = tangents
-    out = add(x, y)
-    s = shape(out)
-    if tx is None:
-        return out, _bcast_to(ty, s)
-    if ty is None:
-        return out, _bcast_to(tx, s)
-    return out, _bcast_to(add(tx, ty), s)
-
-
-def _sub_jvp(primals, tangents):
-    x, y = primals
-    tx, ty = tangents
-    out = sub(x, y)
-    s = shape(out)
-    if tx is None:
-        return out, _bcast_to(neg(ty), s)
-    if ty is None:
-        return out, _bcast_to(tx, s)
-    return out, _bcast_to(sub(tx, ty), s)
-
-
-def _mul_jvp(primals, tangents):
-    x, y = primals
-    tx, ty = tangents
-    out = mul(x, y)
-    s = shape(out)
-    a = None if tx is None else mul(tx, y)
-    b = None if ty is None else mul(x, ty)
-    t = a if b is None else (b if a is None else add(a, b))
-    return out, _bcast_to(t, s)
-
-
-def _div_jvp(primals, tangents):
-    x, y = primals
-    tx, ty = tangents
-    out = div(x, y)
-    a = None if tx is None else div(tx, y)
-    b = None if ty is None else neg(mul(ty, div(out, y)))
-    t = a if b is None else (b if a is None else add(a, b))
-    return out, _bcast_to(t, shape(out))
-
-
-add_p.jvp, sub_p.jvp, mul_p.jvp, div_p.jvp = _add_jvp, _sub_jvp, _mul_jvp, _div_jvp
-neg_p.jvp = lambda primals, tangents: (neg(primals[0]), neg(tangents[0]))
-
-
 def _add_transpose(ct, x, y):
     return (unbroadcast(ct, x.aval) if is_undefined(x) else None,
             unbroadcast(ct, y.aval) if is_undefined(y) else None)
@@ -238,23 +141,23 @@ def _sub_transpose(ct, x, y):
             unbroadcast(neg(ct), y.aval) if is_undefined(y) else None)
 
 
-def _mul_transpose(ct, x, y):
-    if is_undefined(x) and is_undefined(y):
-        raise ValueError("mul is not linear in both arguments at once")
-    if is_undefined(x):
-        return unbroadcast(mul(ct, y), x.aval), None
-    return None, unbroadcast(mul(x, ct), y.aval)
-
-
 def _div_transpose(ct, x, y):
     if is_undefined(y):
         raise ValueError("div is not linear in its denominator")
     return unbroadcast(div(ct, y), x.aval), None
 
 
-add_p.transpose, sub_p.transpose = _add_transpose, _sub_transpose
-mul_p.transpose, div_p.transpose = _mul_transpose, _div_transpose
-neg_p.transpose = lambda ct, x: (neg(ct),)
+def _ident(t, *primals):
+    return t
+
+
+deflinear(add_p, _add_transpose, partials=(_ident, _ident))
+deflinear(sub_p, _sub_transpose, partials=(_ident, lambda t, x, y: neg(t)))
+defbilinear(mul_p, lambda ct, x, y: unbroadcast(mul(ct, y), x.aval),
+            lambda ct, x, y: unbroadcast(mul(x, ct), y.aval))
+defjvp2(div_p, lambda t, out, x, y: div(t, y), lambda t, out, x, y: neg(mul(t, div(out, y))))
+deflinear_in(div_p, _div_transpose)
+deflinear(neg_p, lambda ct, x: (neg(ct),))
 
 
 # ---------------------------------------------------------------------------------------
@@ -317,24 +220,17 @@ logistic_p.impl = _stable_logistic
 logistic_p.ufunc = None  # not a single ufunc: compiled code must call the impl
 round_p = elementwise("round", lambda xp, x, decimals=0: xp.round(x, decimals),
                       kernel={"f": "fg_round({0}, {decimals})", "iu": "{0}"})
-round_p.jvp = _zero_jvp(round_p)
-
-for _p in (conj_p, real_p, imag_p):
-    _p.jvp = (lambda p: lambda primals, tangents: (p.bind(primals[0]), p.bind(tangents[0])))(_p)
-conj_p.transpose = lambda ct, x: (conj(ct),)
-imag_p.transpose = lambda ct, x: (mul(ct, -1j) if x.aval.dtype.kind == "c" else _zeros_of(ct),)
+defzero(round_p)
 
 
-def _abs_jvp(primals, tangents):
+def _abs_tangent(t, y, x):
     """JAX's ``_abs_jvp_rule`` (jax/_src/lax/lax.py): real input ``select(x >= 0, t, -t)``, so
     abs'(0) = 1 (and abs'(-0.0) = 1); complex input ``real(t * conj(x) / |x|)`` with ``|x| = 0``
     replaced by 1, so the tangent is real and zero at ``x = 0``."""
-    (x,), (t,) = primals, tangents
-    y = abs_(x)
     if dtype(x).kind == "c":
         safe = convert_element_type(select(eq(y, 0.0), 1.0, y), dtype(x))
-        return y, real(mul(t, div(conj(x), safe)))
-    return y, select(ge(x, 0), t, neg(t))
+        return real(mul(t, div(conj(x), safe)))
+    return select(ge(x, 0), t, neg(t))
 
 
 def _real_transpose(ct, x):
@@ -396,7 +292,7 @@ logaddexp_p = _binary("logaddexp", np.logaddexp, kernel={"f": "fg_logaddexp({0},
 floor_divide_p = _binary("floor_divide", np.floor_divide,
                          kernel={"f": "fg_floordiv({0}, {1})", "i": "fg_floordiv_i({0}, {1})",
                                  "u": "fg_floordiv_u({0}, {1})"})
-floor_divide_p.jvp = _zero_jvp(floor_divide_p)
+defzero(floor_divide_p)
 
 
 def pow_(x, y):
@@ -411,109 +307,83 @@ def minimum(x, y):
     return min_p.bind(x, y)
 
 
-def _combine(out, a, b):
-    t = a if b is None else (b if a is None else add(a, b))
-    return out, _bcast_to(t, shape(out))
+def _pow_tangent_x(tx, out, x, y):
+    if isinstance(y, (int, float)) and not isinstance(y, bool):
+        if y == 0:
+            return _zeros_of(mul(tx, x))
+        if y == 1:
+            return tx
+        if y == 2:
+            return mul(tx, mul(x, 2))
+        return mul(tx, mul(y, pow_(x, y - 1)))
+    # d/dx x**y = y x**(y-1), and exactly 0 where y == 0: finite at 0**0 like PyTorch and
+    # like JAX for integer exponents (JAX's float-exponent rule gives 0 * 0**-1 = nan there;
+    # the shim shares this rule, so fgrad keeps the finite value, see docs/numerics.md)
+    yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
+    return mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
 
 
-def _pow_jvp(primals, tangents):
-    x, y = primals
-    tx, ty = tangents
-    out = pow_(x, y)
-    a = b = None
-    if tx is not None:
-        if isinstance(y, (int, float)) and not isinstance(y, bool):
-            if y == 0:
-                a = _zeros_of(mul(tx, x))
-            elif y == 1:
-                a = tx
-            elif y == 2:
-                a = mul(tx, mul(x, 2))
-            else:
-                a = mul(tx, mul(y, pow_(x, y - 1)))
-        else:
-            # d/dx x**y = y x**(y-1), and exactly 0 where y == 0: finite at 0**0 like PyTorch and
-            # like JAX for integer exponents (JAX's float-exponent rule gives 0 * 0**-1 = nan there;
-            # the shim shares this rule, so fgrad keeps the finite value, see docs/numerics.md)
-            yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
-            a = mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
-    if ty is not None:
-        if isinstance(x, (int, float)) and not isinstance(x, bool):
-            # a Python base stays weak: d/dy x**y = log(x) x**y
-            a_log = math.log(x) if x > 0 else (0.0 if x == 0 else math.nan)
-        else:
-            safe_x = select(eq(x, 0.0), 1.0, x)
-            a_log = select(eq(x, 0.0), 0.0, log(safe_x))
-        b = mul(ty, mul(a_log, out))
-    return _combine(out, a, b)
+def _pow_tangent_y(ty, out, x, y):
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        # a Python base stays weak: d/dy x**y = log(x) x**y
+        a_log = math.log(x) if x > 0 else (0.0 if x == 0 else math.nan)
+    else:
+        safe_x = select(eq(x, 0.0), 1.0, x)
+        a_log = select(eq(x, 0.0), 0.0, log(safe_x))
+    return mul(ty, mul(a_log, out))
 
 
-def _minmax_jvp(prim, cmp):
-    def jvp(primals, tangents):
-        x, y = primals
-        tx, ty = tangents
-        out = prim.bind(x, y)
-        # JAX convention: ties split the tangent evenly
-        wx = add(convert_like(cmp(x, y), out), mul(0.5, convert_like(eq(x, y), out)))
-        wy = sub(1.0, wx)
-        return _combine(out, None if tx is None else mul(tx, wx), None if ty is None else mul(ty, wy))
+def _minmax_weight(cmp):
+    """The share of the tangent of x (JAX convention: ties split the tangent evenly)."""
+    def wx(out, x, y):
+        return add(convert_like(cmp(x, y), out), mul(0.5, convert_like(eq(x, y), out)))
 
-    return jvp
+    return wx
+
+
+def _def_weighted(prim, weight_x):
+    """Tangent ``tx * w + ty * (1 - w)`` with ``w = weight_x(out, x, y)`` (computed once)."""
+    def weights(out, x, y):
+        wx = weight_x(out, x, y)
+        return wx, sub(1.0, wx)
+
+    defjvp_shared(prim, weights, lambda t, w: mul(t, w[0]), lambda t, w: mul(t, w[1]))
 
 
 def convert_like(b, ref):
     return convert_element_type(b, get_aval(ref).dtype)
 
 
-def _fminmax_jvp(prim, cmp):
-    def jvp(primals, tangents):
-        x, y = primals
-        tx, ty = tangents
-        out = prim.bind(x, y)
-        # JAX's jnp.fmax/fmin (jax/_src/numpy/lax_numpy.py): where(x > y | isnan(y), x, y), so
-        # the tangent follows x where it wins or y is NaN, and y otherwise -- ties go to y
-        wx = convert_like(logical_or(cmp(x, y), isnan(y)), out)
-        wy = sub(1.0, wx)
-        return _combine(out, None if tx is None else mul(tx, wx), None if ty is None else mul(ty, wy))
+def _fminmax_weight(cmp):
+    # JAX's jnp.fmax/fmin (jax/_src/numpy/lax_numpy.py): where(x > y | isnan(y), x, y), so
+    # the tangent follows x where it wins or y is NaN, and y otherwise -- ties go to y
+    def wx(out, x, y):
+        return convert_like(logical_or(cmp(x, y), isnan(y)), out)
 
-    return jvp
+    return wx
 
 
-pow_p.jvp = _pow_jvp
-max_p.jvp = _minmax_jvp(max_p, lambda x, y: gt(x, y))
-min_p.jvp = _minmax_jvp(min_p, lambda x, y: lt(x, y))
-fmax_p.jvp = _fminmax_jvp(fmax_p, lambda x, y: gt(x, y))
-fmin_p.jvp = _fminmax_jvp(fmin_p, lambda x, y: lt(x, y))
+defjvp2(pow_p, _pow_tangent_x, _pow_tangent_y)
+_def_weighted(max_p, _minmax_weight(lambda x, y: gt(x, y)))
+_def_weighted(min_p, _minmax_weight(lambda x, y: lt(x, y)))
+_def_weighted(fmax_p, _fminmax_weight(lambda x, y: gt(x, y)))
+_def_weighted(fmin_p, _fminmax_weight(lambda x, y: lt(x, y)))
 
 
-def _atan2_jvp(primals, tangents):
-    x, y = primals  # atan2(x, y): angle of the point (y, x)
-    tx, ty = tangents
-    out = atan2_p.bind(x, y)
-    den = add(mul(x, x), mul(y, y))
-    return _combine(out, None if tx is None else mul(tx, div(y, den)),
-                    None if ty is None else mul(ty, neg(div(x, den))))
+def _atan2_shared(out, x, y):  # atan2(x, y): angle of the point (y, x)
+    return x, y, add(mul(x, x), mul(y, y))
 
 
-def _rem_jvp(prim, rounding):
-    def jvp(primals, tangents):
-        x, y = primals
-        tx, ty = tangents
-        out = prim.bind(x, y)
-        return _combine(out, tx, None if ty is None else mul(ty, neg(rounding(div(x, y)))))
-
-    return jvp
+def _rem_tangent_y(rounding):
+    return lambda t, x, y: mul(t, neg(rounding(div(x, y))))
 
 
-def _hypot_jvp(primals, tangents):
+def _hypot_shared(out, x, y):
     """Matches the derivative of JAX's ``jnp.hypot`` (jax/_src/numpy/ufuncs.py: ``m * sqrt(1 +
     (n/m)^2)`` with ``m, n = max, min of |x|, |y|``, ``m`` where ``m == 0``, ``inf`` where an input
     is infinite): ``x/h, y/h`` computed scaled by ``m`` (finite when ``h`` overflows), ``0.5 *
     (x >= 0 ? 1 : -1)`` each at ``x = y = 0`` (max's tie split, abs'(0) = 1), NaN at an infinite
     input (as in JAX)."""
-    x, y = primals
-    tx, ty = tangents
-    out = hypot_p.bind(x, y)
     m = max_p.bind(abs_(x), abs_(y))
     zero = eq(m, 0.0)
     safe_m = select(zero, 1.0, m)
@@ -525,8 +395,7 @@ def _hypot_jvp(primals, tangents):
         half = sub(convert_like(ge(v, 0), out), 0.5)  # +-0.5 in out's dtype
         return select(zero, half, div(vs, r))
 
-    return _combine(out, None if tx is None else mul(tx, weight(x, xs)),
-                    None if ty is None else mul(ty, weight(y, ys)))
+    return weight, (x, xs), (y, ys)
 
 
 def _replace_posinf(x):
@@ -534,23 +403,20 @@ def _replace_posinf(x):
     return select(eq(x, math.inf), 0.0, x)
 
 
-def _logaddexp_jvp(primals, tangents):
+def _logaddexp_shared(out, x, y):
     """JAX's ``_logaddexp_jvp`` (jax/_src/lax/other.py): ``exp(x - out)`` with ``+inf`` replaced by
     0 in both, so ``logaddexp(inf, inf)`` has gradient (1, 1) and ``(inf, 0)`` gives (1, 1);
     ``(-inf, -inf)`` stays NaN as in JAX."""
-    x, y = primals
-    tx, ty = tangents
-    out = logaddexp_p.bind(x, y)
-    o = _replace_posinf(out)
-    return _combine(out, None if tx is None else mul(tx, exp(sub(_replace_posinf(x), o))),
-                    None if ty is None else mul(ty, exp(sub(_replace_posinf(y), o))))
+    return x, y, _replace_posinf(out)
 
 
-atan2_p.jvp = _atan2_jvp
-rem_p.jvp = _rem_jvp(rem_p, floor)
-fmod_p.jvp = _rem_jvp(fmod_p, trunc)
-hypot_p.jvp = _hypot_jvp
-logaddexp_p.jvp = _logaddexp_jvp
+defjvp_shared(atan2_p, _atan2_shared, lambda t, s: mul(t, div(s[1], s[2])),
+              lambda t, s: mul(t, neg(div(s[0], s[2]))))
+defjvp(rem_p, _ident, _rem_tangent_y(floor))
+defjvp(fmod_p, _ident, _rem_tangent_y(trunc))
+defjvp_shared(hypot_p, _hypot_shared, lambda t, s: mul(t, s[0](*s[1])), lambda t, s: mul(t, s[0](*s[2])))
+defjvp_shared(logaddexp_p, _logaddexp_shared, lambda t, s: mul(t, exp(sub(_replace_posinf(s[0]), s[2]))),
+              lambda t, s: mul(t, exp(sub(_replace_posinf(s[1]), s[2]))))
 
 
 # ---------------------------------------------------------------------------------------
@@ -609,7 +475,7 @@ def _select_jvp(primals, tangents):
     if tx is None and ty is None:
         return out, None
     zero = _zeros_of(out) if (tx is None or ty is None) else None
-    return out, _bcast_to(select(c, zero if tx is None else tx, zero if ty is None else ty), shape(out))
+    return out, _broadcast_like(select(c, zero if tx is None else tx, zero if ty is None else ty), out)
 
 
 def _select_transpose(ct, c, x, y):
@@ -621,9 +487,15 @@ def _select_transpose(ct, c, x, y):
             unbroadcast(select(c, zeros, ct), y.aval) if is_undefined(y) else None)
 
 
-select_p.jvp, select_p.transpose = _select_jvp, _select_transpose
-abs_p.jvp = _abs_jvp
-real_p.transpose = _real_transpose
+def _broadcast_like(t, out):
+    return t if shape(t) == shape(out) else broadcast_to(t, shape(out))
+
+
+deflinear(select_p, _select_transpose, jvp=_select_jvp)
+defjvp2(abs_p, _abs_tangent)
+deflinear(conj_p, lambda ct, x: (conj(ct),))
+deflinear(real_p, _real_transpose)
+deflinear(imag_p, lambda ct, x: (mul(ct, -1j) if x.aval.dtype.kind == "c" else _zeros_of(ct),))
 
 
 def _convert_impl(xp, x, new_dtype):
@@ -657,11 +529,7 @@ def _convert_transpose(ct, x, new_dtype):
     return (convert_element_type(ct, x.aval.dtype),)
 
 
-convert_element_type_p.jvp = _convert_jvp
-convert_element_type_p.transpose = _convert_transpose
-
-for _p in (add_p, sub_p, neg_p, convert_element_type_p, select_p, conj_p, real_p, imag_p):
-    _p.linear = True
+deflinear(convert_element_type_p, _convert_transpose, jvp=_convert_jvp)
 
 # primitives that are exactly one NumPy ufunc: the eager fast path and generated code call it directly
 for _p, _u in ((add_p, np.add), (sub_p, np.subtract), (mul_p, np.multiply), (div_p, np.true_divide),

@@ -28,11 +28,16 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..backends import NUMPY, xp_of
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
+from ..core.constants import constant_like, full_like, ones_like, zeros_like
+from ..core.placement import backend_of
 from ..core.primitive import Primitive
+from ..core.rules import defbatch, deflinear, is_undefined
 from ..core.trace import ConcretizationError
-from ..transforms.transpose import is_undefined
+from . import elementwise as ew
 from ._util import shape
+from .shape import move_or_broadcast, moveaxis, reshape, transpose
 
 FULL = ("s", None, None, None)
 
@@ -95,9 +100,9 @@ def _to_index_array(v):
     if isinstance(v, (ArrayImpl, Tracer)):
         return v
     if isinstance(v, (list, tuple)) and _contains_tracer(v):
-        from ..numpy._indexing import stack
-
-        return stack([_to_index_array(e) for e in v])
+        raise TypeError(
+            "indexing: an index list holding traced values must be stacked into one array first "
+            "(fgrad.numpy's indexing does that: `x[fnp.stack([i, j])]`)")
     a = np.asarray(v)
     if a.dtype == object:
         raise IndexError(_INDEX_HELP)
@@ -263,8 +268,6 @@ def device_xp(xp, *bufs):
     for b in bufs:
         mod = type(b).__module__
         if mod.startswith("cupy"):
-            from ..backends import xp_of
-
             return xp_of(b)
     return xp
 
@@ -427,9 +430,6 @@ def _place_indices(arrays, x):
     go to ``x``'s device (as with ``cupy_array[numpy_index]``)."""
     if not arrays or (type(x) is ArrayImpl and type(x._buf) is np.ndarray):
         return arrays
-    from ..backends import NUMPY, backend_of
-    from ..numpy._creation import constant_like
-
     be = backend_of(x)
     if be is None or be is NUMPY:
         return arrays
@@ -449,8 +449,6 @@ def _place_indices(arrays, x):
 
 def _zeros(shp, dtype, like):
     """Zeros on ``like``'s device."""
-    from ..numpy._creation import zeros_like
-
     return zeros_like(like, dtype=dtype, shape=shp)
 
 
@@ -477,9 +475,7 @@ def _gather_transpose(ct, x, *arrays, indexer, oob, fill_value):
     return (ct_x,) + (None,) * len(arrays)
 
 
-gather_p.jvp = _gather_jvp
-gather_p.transpose = _gather_transpose
-gather_p.linear = True
+deflinear(gather_p, _gather_transpose, jvp=_gather_jvp)
 
 
 def _gather_back(v, arrays, indexer, oob, fill=0):
@@ -489,9 +485,6 @@ def _gather_back(v, arrays, indexer, oob, fill=0):
 
 
 def _scatter_jvp(primals, tangents, indexer, mode, oob):
-    from .. import numpy as fnp
-    from . import elementwise as ew
-
     x, u, *arrays = primals
     tx, tu = tangents[0], tangents[1]
     kw = dict(indexer=indexer, oob=oob)
@@ -505,7 +498,7 @@ def _scatter_jvp(primals, tangents, indexer, mode, oob):
         tx_ = _zeros(xav.shape, xav.dtype, x) if tx is None else tx
         tu_ = _zeros(uav.shape, uav.dtype, x) if tu is None else tu
         return out, scatter_p.bind(tx_, tu_, *arrays, mode=mode, **kw)
-    ones = fnp.ones_like(x)
+    ones = ones_like(x)
     zeros = _zeros(xav.shape, xav.dtype, x)
     if mode == "mul":
         prod = scatter_p.bind(ones, u, *arrays, mode="mul", **kw)  # product of updates per slot
@@ -520,8 +513,8 @@ def _scatter_jvp(primals, tangents, indexer, mode, oob):
             u_nz = ew.select(isz, one_u, u)
             p_nz = scatter_p.bind(ones, u_nz, *arrays, mode="mul", **kw)
             zp = scatter_p.bind(ones, ew.select(isz, u, one_u), *arrays, mode="mul", **kw)
-            nz = scatter_p.bind(_zeros(xav.shape, np.int64, x), fnp.astype(isz, np.int64), *arrays,
-                                mode="add", **kw)
+            nz = scatter_p.bind(_zeros(xav.shape, np.int64, x), ew.convert_element_type(isz, np.int64),
+                                *arrays, mode="add", **kw)
             p_g = _gather_back(p_nz, arrays, indexer, oob)
             zp_g = _gather_back(zp, arrays, indexer, oob)
             z_g = _gather_back(nz, arrays, indexer, oob)
@@ -533,7 +526,7 @@ def _scatter_jvp(primals, tangents, indexer, mode, oob):
         return out, t
     # min / max: m = extreme update per slot; out = min/max(x, m); ties split evenly
     init = math.inf if mode == "min" else -math.inf
-    m = scatter_p.bind(fnp.full_like(x, init), u, *arrays, mode=mode, **kw)
+    m = scatter_p.bind(full_like(x, init), u, *arrays, mode=mode, **kw)
     hit = ew.convert_element_type(ew.eq(u, _gather_back(m, arrays, indexer, oob, init)), xav.dtype)
     cnt = scatter_p.bind(zeros, hit, *arrays, mode="add", **kw)
     has = ew.gt(cnt, 0)
@@ -551,8 +544,6 @@ def _scatter_jvp(primals, tangents, indexer, mode, oob):
 
 
 def _scatter_transpose(ct, x, u, *arrays, indexer, mode, oob):
-    from . import elementwise as ew
-
     for a in arrays:
         if is_undefined(a):
             raise ValueError("scatter is not linear in its index arrays")
@@ -573,8 +564,6 @@ def _scatter_transpose(ct, x, u, *arrays, indexer, mode, oob):
         # only the update that lands last in a slot reaches the output: find the winners by
         # scattering update ids and reading them back
         xshape = x.aval.shape if is_undefined(x) else get_aval(x).shape
-        from ..numpy._creation import constant_like, full_like
-
         ids = constant_like(np.arange(int(np.prod(uav.shape, dtype=np.int64)), dtype=np.int64)
                             .reshape(uav.shape), ct)
         slots = scatter_p.bind(full_like(ct, -1, np.int64, xshape), ids, *arrays, indexer=indexer,
@@ -585,9 +574,8 @@ def _scatter_transpose(ct, x, u, *arrays, indexer, mode, oob):
     return (ct_x, ct_u) + (None,) * len(arrays)
 
 
-scatter_p.jvp = _scatter_jvp
-scatter_p.transpose = _scatter_transpose
-scatter_p.linear = True  # in (operand, updates) for modes 'set' and 'add'
+# linear in (operand, updates) for modes 'set' and 'add' (the others have no transpose)
+deflinear(scatter_p, _scatter_transpose, jvp=_scatter_jvp)
 
 
 # ---------------------------------------------------------------------------------------
@@ -600,10 +588,6 @@ def _batch_operands(size, x, xd, arrays, ads, indexer, force_x):
     Returns ``(x, arrays, indexer, raw)``: ``raw`` lists, for each dimension of the new
     call's indexed result, ``"B"`` (the batch axis) or the logical output dimension it holds.
     """
-    from .. import numpy as fnp
-    from ..numpy._creation import constant_like
-    from ..transforms.batching import move_or_broadcast
-
     xshape = shape(x)
     if xd is not None:
         xshape = xshape[:xd] + xshape[xd + 1:]
@@ -625,8 +609,8 @@ def _batch_operands(size, x, xd, arrays, ads, indexer, force_x):
         if d is None:
             new.append(a)
         else:
-            a = fnp.moveaxis(a, d, 0)
-            new.append(fnp.reshape(a, (size,) + (1,) * (r - len(s)) + s))
+            a = moveaxis(a, d, 0)
+            new.append(reshape(a, (size,) + (1,) * (r - len(s)) + s))
     if xd is None and not force_x:
         return x, new, tuple(indexer), labels[:q] + ["B"] + labels[q:]
     x = move_or_broadcast(x, xd, 0, size)
@@ -636,8 +620,6 @@ def _batch_operands(size, x, xd, arrays, ads, indexer, force_x):
 
 
 def _gather_batch(size, vals, dims, indexer, oob, fill_value):
-    from .shape import transpose
-
     x, *arrays = vals
     xd, *ads = dims
     x, arrays, indexer, raw = _batch_operands(size, x, xd, arrays, ads, indexer, force_x=False)
@@ -650,9 +632,6 @@ def _gather_batch(size, vals, dims, indexer, oob, fill_value):
 
 
 def _scatter_batch(size, vals, dims, indexer, mode, oob):
-    from ..transforms.batching import move_or_broadcast
-    from .shape import transpose
-
     x, u, *arrays = vals
     xd, ud, *ads = dims
     x, arrays, indexer, raw = _batch_operands(size, x, xd, arrays, ads, indexer, force_x=True)
@@ -661,8 +640,8 @@ def _scatter_batch(size, vals, dims, indexer, mode, oob):
     return scatter_p.bind(x, u, *arrays, indexer=indexer, mode=mode, oob=oob), 0
 
 
-gather_p.batch = _gather_batch
-scatter_p.batch = _scatter_batch
+defbatch(gather_p, _gather_batch)
+defbatch(scatter_p, _scatter_batch)
 
 
 __all__ = ["gather_p", "scatter_p", "gather", "scatter", "parse_index", "indexed_shape", "FULL"]

@@ -22,10 +22,11 @@ import numpy as np
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
-from ..transforms.transpose import is_undefined
+from ..core.constants import constant_like
+from ..core.rules import defbatch, defbilinear, defjvp_rule, deflinear_in, is_undefined
 from .elementwise import add, convert_element_type, div, mul, neg, real, sub
 from .reductions import reduce_sum
-from .shape import broadcast_in_dim, reshape, transpose
+from .shape import bdim_to_front, broadcast_in_dim, moveaxis, reshape, transpose
 
 try:  # optional: a real triangular solver on CPU (NumPy has none)
     import scipy
@@ -166,41 +167,27 @@ def dot_general(x, y, dimension_numbers, precision=None, preferred_element_type=
     return out
 
 
-def _dg_jvp(primals, tangents, dimension_numbers):
-    x, y = primals
-    tx, ty = tangents
-    out = dot_general_p.bind(x, y, dimension_numbers=dimension_numbers)
-    t = None
-    if tx is not None:
-        t = dot_general_p.bind(tx, y, dimension_numbers=dimension_numbers)
-    if ty is not None:
-        t2 = dot_general_p.bind(x, ty, dimension_numbers=dimension_numbers)
-        t = t2 if t is None else add(t, t2)
-    if t is not None and _dtype(t) != _dtype(out):
-        t = convert_element_type(t, _dtype(out))
-    return out, t
-
-
 def _argsort(labels):
     return tuple(labels.index(j) for j in range(len(labels)))
 
 
-def _dg_transpose(ct, x, y, dimension_numbers):
+def _dg_transpose_lhs(ct, x, y, dimension_numbers):
     (lc, rc), (lb, rb) = dimension_numbers
-    if is_undefined(x) and is_undefined(y):
-        raise ValueError("dot_general is not linear in both operands at once")
-    if is_undefined(x):
-        nx, ny = x.aval.ndim, _ndim(y)
-        xf = [i for i in range(nx) if i not in lc and i not in lb]
-        yf = tuple(i for i in range(ny) if i not in rc and i not in rb)
-        nb, nxf = len(lb), len(xf)
-        ct_free = tuple(range(nb + nxf, nb + nxf + len(yf)))
-        res = dot_general_p.bind(ct, y, dimension_numbers=((ct_free, yf), (tuple(range(nb)), rb)))
-        labels = list(lb) + xf + [lc[rc.index(d)] for d in sorted(rc)]
-        res = transpose(res, _argsort(labels))
-        if _dtype(res) != x.aval.dtype:
-            res = convert_element_type(res, x.aval.dtype)
-        return res, None
+    nx, ny = x.aval.ndim, _ndim(y)
+    xf = [i for i in range(nx) if i not in lc and i not in lb]
+    yf = tuple(i for i in range(ny) if i not in rc and i not in rb)
+    nb, nxf = len(lb), len(xf)
+    ct_free = tuple(range(nb + nxf, nb + nxf + len(yf)))
+    res = dot_general_p.bind(ct, y, dimension_numbers=((ct_free, yf), (tuple(range(nb)), rb)))
+    labels = list(lb) + xf + [lc[rc.index(d)] for d in sorted(rc)]
+    res = transpose(res, _argsort(labels))
+    if _dtype(res) != x.aval.dtype:
+        res = convert_element_type(res, x.aval.dtype)
+    return res
+
+
+def _dg_transpose_rhs(ct, x, y, dimension_numbers):
+    (lc, rc), (lb, rb) = dimension_numbers
     # x first, so that for a plain matmul the result comes out as x^T @ ct in y's layout
     nx, ny = _ndim(x), y.aval.ndim
     xf = tuple(i for i in range(nx) if i not in lc and i not in lb)
@@ -212,12 +199,10 @@ def _dg_transpose(ct, x, y, dimension_numbers):
     res = transpose(res, _argsort(labels))
     if _dtype(res) != y.aval.dtype:
         res = convert_element_type(res, y.aval.dtype)
-    return None, res
+    return res
 
 
 def _dg_batch(axis_size, vals, dims, dimension_numbers):
-    from .shape import moveaxis
-
     x, y = vals
     dx, dy = dims
     (lc, rc), (lb, rb) = dimension_numbers
@@ -241,9 +226,9 @@ def _dg_batch(axis_size, vals, dims, dimension_numbers):
     return dot_general_p.bind(x, y, dimension_numbers=dn), len(lb) + nxf + free.index(dy)
 
 
-dot_general_p.jvp = _dg_jvp
-dot_general_p.transpose = _dg_transpose
-dot_general_p.batch = _dg_batch
+# the tangent takes the output's dtype (mixed-dtype operands)
+defbilinear(dot_general_p, _dg_transpose_lhs, _dg_transpose_rhs, cast_to_out=True)
+defbatch(dot_general_p, _dg_batch)
 
 
 # =======================================================================================
@@ -266,8 +251,6 @@ def _mm(a, b):
 
 def _const(value, like):
     """A NumPy constant (identity, mask, selector) on ``like``'s device."""
-    from ..numpy._creation import constant_like
-
     return constant_like(value, like)
 
 
@@ -314,8 +297,6 @@ def _batch_front(prim):
     """Batching rule for primitives over the last axes with equal leading axes: move every
     batch axis to the front (broadcasting unbatched operands) and call once."""
     def rule(axis_size, vals, dims, **params):
-        from ..transforms.batching import bdim_to_front
-
         vals = [bdim_to_front(v, d, axis_size) for v, d in zip(vals, dims, strict=True)]
         out = prim.bind(*vals, **params)
         return out, 0
@@ -454,8 +435,6 @@ def _tri_transpose(ct, a, b, left_side, lower, transpose_a, unit_diagonal):
 def _fold_rhs_batch(prim, axis_size, a, b, db, left_side, **params):
     """Unbatched ``a`` with batched ``b``: fold the batch into b's free axis (one solve with
     more right-hand sides instead of broadcasting ``a``)."""
-    from .shape import moveaxis
-
     nd = _ndim(b)  # physical rank, batch axis included
     if left_side:
         bb = moveaxis(b, db, nd - 1)  # (..., m, n, B)
@@ -476,9 +455,9 @@ def _tri_batch(axis_size, vals, dims, **params):
     return _batch_front(triangular_solve_p)(axis_size, vals, dims, **params)
 
 
-triangular_solve_p.jvp = _tri_jvp
-triangular_solve_p.transpose = _tri_transpose
-triangular_solve_p.batch = _tri_batch
+defjvp_rule(triangular_solve_p, _tri_jvp)
+deflinear_in(triangular_solve_p, _tri_transpose)
+defbatch(triangular_solve_p, _tri_batch)
 
 
 # =======================================================================================
@@ -554,9 +533,9 @@ class _SolveAsTri:  # adapter so _fold_rhs_batch can call solve with its keyword
         return solve_p.bind(a, b)
 
 
-solve_p.jvp = _solve_jvp
-solve_p.transpose = _solve_transpose
-solve_p.batch = _solve_batch
+defjvp_rule(solve_p, _solve_jvp)
+deflinear_in(solve_p, _solve_transpose)
+defbatch(solve_p, _solve_batch)
 
 
 # =======================================================================================
@@ -604,8 +583,8 @@ def _chol_jvp(primals, tangents):
     return L, _mm(L, _phi(tmp))
 
 
-cholesky_p.jvp = _chol_jvp
-cholesky_p.batch = _batch_front(cholesky_p)
+defjvp_rule(cholesky_p, _chol_jvp)
+defbatch(cholesky_p, _batch_front(cholesky_p))
 
 
 # =======================================================================================
@@ -654,8 +633,8 @@ def _eigh_jvp(primals, tangents):
     return [w, v], [dw, dv]
 
 
-eigh_p.jvp = _eigh_jvp
-eigh_p.batch = _batch_front(eigh_p)
+defjvp_rule(eigh_p, _eigh_jvp)
+defbatch(eigh_p, _batch_front(eigh_p))
 
 
 # =======================================================================================
@@ -761,8 +740,8 @@ def _svd_jvp(primals, tangents, full_matrices, compute_uv):
     return out, [du, ds, _mT(dv)]
 
 
-svd_p.jvp = _svd_jvp
-svd_p.batch = _batch_front(svd_p)
+defjvp_rule(svd_p, _svd_jvp)
+defbatch(svd_p, _batch_front(svd_p))
 
 
 # =======================================================================================
@@ -838,8 +817,8 @@ def _qr_jvp(primals, tangents, full_matrices):
     return [q, r], [dq, dr]
 
 
-qr_p.jvp = _qr_jvp
-qr_p.batch = _batch_front(qr_p)
+defjvp_rule(qr_p, _qr_jvp)
+defbatch(qr_p, _batch_front(qr_p))
 
 
 # =======================================================================================
@@ -876,8 +855,8 @@ def _slogdet_jvp(primals, tangents):
     return [sign, logdet], [None, t]
 
 
-slogdet_p.jvp = _slogdet_jvp
-slogdet_p.batch = _batch_front(slogdet_p)
+defjvp_rule(slogdet_p, _slogdet_jvp)
+defbatch(slogdet_p, _batch_front(slogdet_p))
 
 
 __all__ = [

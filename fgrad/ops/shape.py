@@ -1,7 +1,10 @@
-"""Shape primitives: broadcast_in_dim, reshape, transpose (and composites on them).
+"""Shape primitives: broadcast_in_dim, reshape, transpose (and composites on them), and
+reduce_sum, broadcasting's transpose.
 
 These move data without arithmetic, so their derivatives are themselves (they are linear)
-and their transposes are the inverse movement (a sum, for broadcasting).
+and their transposes are the inverse movement (a sum, for broadcasting).  ``reduce_sum``
+and ``broadcast_in_dim`` are each other's transposes, so both live here (with the family
+helpers of reductions, `reduction`); `fgrad.ops.reductions` re-exports ``reduce_sum``.
 """
 
 from __future__ import annotations
@@ -10,14 +13,9 @@ import numpy as np
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
+from ..core.rules import defbatch, deflinear
+from ._quiet import quiet
 from ._util import normalize_axis, shape
-
-
-def _linear_jvp(prim):
-    def jvp(primals, tangents, **params):
-        return prim.bind(*primals, **params), prim.bind(*tangents, **params)
-
-    return jvp
 
 
 # -- broadcast_in_dim ------------------------------------------------------------------
@@ -43,7 +41,6 @@ def _bid_abstract(x, shape, broadcast_dimensions):
 
 
 broadcast_in_dim_p = Primitive("broadcast_in_dim", _bid_impl, _bid_abstract, family="shape")
-broadcast_in_dim_p.jvp = _linear_jvp(broadcast_in_dim_p)
 
 
 def broadcast_in_dim(x, shape, broadcast_dimensions):
@@ -54,8 +51,6 @@ def broadcast_in_dim(x, shape, broadcast_dimensions):
 
 
 def _bid_transpose(ct, x, shape, broadcast_dimensions):
-    from .reductions import reduce_sum
-
     in_shape = x.aval.shape
     sum_axes = tuple(d for d in range(len(shape)) if d not in broadcast_dimensions)
     keep_axes = tuple(d for i, d in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[d] != 1)
@@ -74,17 +69,14 @@ def _shape_with_ones(shp, axes):
 
 
 def _bid_batch(axis_size, vals, dims, shape, broadcast_dimensions):
-    from .. import numpy as fnp
-
     (x,), (d,) = vals, dims
-    x = fnp.moveaxis(x, d, 0)
+    x = moveaxis(x, d, 0)
     dims_out = (0,) + tuple(b + 1 for b in broadcast_dimensions)
     return broadcast_in_dim(x, (axis_size,) + tuple(shape), dims_out), 0
 
 
-broadcast_in_dim_p.transpose = _bid_transpose
-broadcast_in_dim_p.batch = _bid_batch
-broadcast_in_dim_p.linear = True
+deflinear(broadcast_in_dim_p, _bid_transpose)
+defbatch(broadcast_in_dim_p, _bid_batch)
 
 
 def broadcast_to(x, shape):
@@ -118,19 +110,15 @@ def _reshape_abstract(x, new_sizes):
 
 reshape_p = Primitive("reshape", lambda xp, x, new_sizes: xp.reshape(x, new_sizes), _reshape_abstract,
                       family="shape")
-reshape_p.jvp = _linear_jvp(reshape_p)
-reshape_p.transpose = lambda ct, x, new_sizes: (reshape(ct, x.aval.shape),)
-reshape_p.linear = True
+deflinear(reshape_p, lambda ct, x, new_sizes: (reshape(ct, x.aval.shape),))
 
 
 def _reshape_batch(axis_size, vals, dims, new_sizes):
-    from .. import numpy as fnp
-
-    x = fnp.moveaxis(vals[0], dims[0], 0)
+    x = moveaxis(vals[0], dims[0], 0)
     return reshape(x, (axis_size,) + tuple(new_sizes)), 0
 
 
-reshape_p.batch = _reshape_batch
+defbatch(reshape_p, _reshape_batch)
 
 
 def _resolve_shape(shp, size, op="reshape"):
@@ -167,9 +155,7 @@ def _transpose_abstract(x, permutation):
 
 transpose_p = Primitive("transpose", lambda xp, x, permutation: xp.transpose(x, permutation),
                         _transpose_abstract, family="shape")
-transpose_p.jvp = _linear_jvp(transpose_p)
-transpose_p.transpose = lambda ct, x, permutation: (transpose(ct, tuple(np.argsort(permutation).tolist())),)
-transpose_p.linear = True
+deflinear(transpose_p, lambda ct, x, permutation: (transpose(ct, tuple(np.argsort(permutation).tolist())),))
 
 
 def _transpose_batch(axis_size, vals, dims, permutation):
@@ -179,7 +165,7 @@ def _transpose_batch(axis_size, vals, dims, permutation):
     return transpose(x, perm), 0
 
 
-transpose_p.batch = _transpose_batch
+defbatch(transpose_p, _transpose_batch)
 
 
 def transpose(x, permutation):
@@ -207,3 +193,79 @@ def expand_dims(x, axis):
     for a in sorted(normalize_axis(a, nd, "expand_dims") for a in axes):
         s.insert(a, 1)
     return reshape(x, tuple(s))
+
+
+def move_or_broadcast(x, bdim, dst: int, size: int):
+    """Put the batch axis of ``x`` at ``dst`` (broadcasting if ``bdim`` is None): the
+    batching rules' way to align operands."""
+    if bdim is None:
+        x = expand_dims(x, dst)
+        shp = list(get_aval(x).shape)
+        shp[dst] = size
+        return broadcast_to(x, tuple(shp))
+    if bdim == dst:
+        return x
+    return moveaxis(x, bdim, dst)
+
+
+def bdim_to_front(x, bdim, size: int):
+    """`move_or_broadcast` to axis 0."""
+    return move_or_broadcast(x, bdim, 0, size)
+
+
+# -- reductions: the family helpers, and reduce_sum (broadcasting's transpose) ----------
+
+def _reduced_shape(shp, axes):
+    return tuple(s for i, s in enumerate(shp) if i not in axes)
+
+
+def _reduce_abstract(prim, out_dtype=None):
+    def rule(x, axes, **params):
+        for a in axes:
+            if a >= x.ndim:
+                raise ValueError(f"{prim.name}: axis {a} is out of bounds for shape {x.shape}")
+        if out_dtype is not None:
+            dt = out_dtype
+        else:
+            with np.errstate(all="ignore"):
+                dt = np.asarray(prim.impl(np, np.ones((1,) * x.ndim, x.dtype), axes=axes, **params)).dtype
+        return ShapedArray(_reduced_shape(x.shape, axes), dt)
+
+    return rule
+
+
+def _reduce_batch(prim):
+    def rule(axis_size, vals, dims, axes, **params):
+        (x,), (d,) = vals, dims
+        # physical positions: logical axis a is physical a if a < d else a + 1
+        phys = tuple(a if a < d else a + 1 for a in axes)
+        out_d = d - sum(1 for a in phys if a < d)
+        return prim.bind(x, axes=tuple(sorted(phys)), **params), out_d
+
+    return rule
+
+
+def reduction(name, impl, out_dtype=None) -> Primitive:
+    prim = Primitive(name, impl, None, family="reduction")
+    prim.abstract_eval = _reduce_abstract(prim, out_dtype)
+    defbatch(prim, _reduce_batch(prim))
+    return prim
+
+
+def _expand_back(y, in_shape, axes):
+    """Broadcast a reduced value back to ``in_shape``."""
+    kept = tuple(i for i in range(len(in_shape)) if i not in axes)
+    return broadcast_in_dim(y, in_shape, kept)
+
+
+# sums overflow to inf silently (as in JAX)
+reduce_sum_p = reduction("reduce_sum", quiet(lambda xp, x, axes: xp.sum(x, axis=axes)))
+
+
+def reduce_sum(x, axes):
+    return reduce_sum_p.bind(x, axes=tuple(sorted(axes)))
+
+
+deflinear(reduce_sum_p, lambda ct, x, axes: (_expand_back(ct, x.aval.shape, axes),))
+
+

@@ -15,9 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ShapedArray, wrap
+from ..core.constants import constant_like
 from ..core.primitive import Primitive
-from ..transforms.batching import bdim_to_front
-from ..transforms.transpose import is_undefined
+from ..core.rules import defbatch, defjvp_rule, deflinear, defzero, is_undefined
+from .elementwise import convert_element_type, le_p, lt_p, sub
+from .shape import bdim_to_front, broadcast_to, reduce_sum, reshape
 from ._util import normalize_axis, shape
 
 # ---------------------------------------------------------------------------------------
@@ -133,17 +135,14 @@ def _scatter_batch(axis_size, vals, dims, axis, size):
     return scatter_add_along_axis_p.bind(upd, idx, axis=axis + 1, size=size), 0
 
 
-gather_along_axis_p.jvp, gather_along_axis_p.transpose = _gather_jvp, _gather_transpose
-gather_along_axis_p.batch = _gather_batch
-scatter_add_along_axis_p.jvp, scatter_add_along_axis_p.transpose = _scatter_jvp, _scatter_transpose
-scatter_add_along_axis_p.batch = _scatter_batch
-gather_along_axis_p.linear = scatter_add_along_axis_p.linear = True
+deflinear(gather_along_axis_p, _gather_transpose, jvp=_gather_jvp)
+defbatch(gather_along_axis_p, _gather_batch)
+deflinear(scatter_add_along_axis_p, _scatter_transpose, jvp=_scatter_jvp)
+defbatch(scatter_add_along_axis_p, _scatter_batch)
 
 
 def _const(a, like):
     """A NumPy index constant on ``like``'s device."""
-    from ..numpy._creation import constant_like
-
     return constant_like(np.asarray(a), like)
 
 
@@ -155,8 +154,6 @@ def _broadcast_nonaxis(x, target, axis):
         return x
     if isinstance(x, np.ndarray):
         return np.broadcast_to(x, tgt)
-    from .shape import broadcast_to
-
     return broadcast_to(x, tgt)
 
 
@@ -283,7 +280,8 @@ def _sort_batch(axis_size, vals, dims, dimension, is_stable, num_keys):
     return sort_p.bind(*vals, dimension=dimension + 1, is_stable=is_stable, num_keys=num_keys), 0
 
 
-sort_p.jvp, sort_p.batch = _sort_jvp, _sort_batch
+defjvp_rule(sort_p, _sort_jvp)
+defbatch(sort_p, _sort_batch)
 
 
 def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1):
@@ -321,8 +319,6 @@ def argsort(x, axis: int = -1, descending: bool = False, index_dtype=np.int64):
         _, perm = sort_p.bind(xr, iota, dimension=axis, is_stable=True, num_keys=1)
         # perm indexes the reversed array; stable ascending on the reversed array then
         # reversed again gives the stable descending order of the original
-        from .elementwise import sub
-
         return flip_axis(sub(_const(np.asarray(n - 1, index_dtype), perm), perm), axis)
     iota = iota_along(shp, axis, index_dtype, like=x)
     return sort_p.bind(x, iota, dimension=axis, is_stable=True, num_keys=1)[1]
@@ -365,7 +361,7 @@ def _searchsorted_abstract(a, v, side):
 
 
 searchsorted_p = Primitive("searchsorted", _searchsorted_impl, _searchsorted_abstract, family="sorting")
-searchsorted_p.jvp = lambda primals, tangents, side: (searchsorted_p.bind(*primals, side=side), None)
+defzero(searchsorted_p)
 
 
 def _searchsorted_batch(axis_size, vals, dims, side):
@@ -374,10 +370,6 @@ def _searchsorted_batch(axis_size, vals, dims, side):
     if da is None:
         return searchsorted_p.bind(a, v, side=side), dv
     # a differs per example: count the entries below (left) / not above (right) each value
-    from .elementwise import convert_element_type, le_p, lt_p
-    from .reductions import reduce_sum
-    from .shape import reshape
-
     a = bdim_to_front(a, da, axis_size)
     v = bdim_to_front(v, dv, axis_size)
     vs = shape(v)[1:]
@@ -387,7 +379,7 @@ def _searchsorted_batch(axis_size, vals, dims, side):
     return reduce_sum(convert_element_type(cmp, np.int64), (1,)), 0
 
 
-searchsorted_p.batch = _searchsorted_batch
+defbatch(searchsorted_p, _searchsorted_batch)
 
 
 def searchsorted(a, v, side: str = "left"):

@@ -12,15 +12,16 @@ import numpy as np
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
-from ..transforms.transpose import is_undefined
+from ..core.constants import constant_like, zeros, zeros_like
+from ..core.rules import defbatch, deflinear, is_undefined
+from .elementwise import convert_element_type, select, sub
+from .shape import move_or_broadcast, reduce_sum, reshape
 from ._util import normalize_axis, shape
 from .indexing import device_xp, gather
 
 
 def _zeros(shp, dtype, like=None):
     """Zeros on ``like``'s device (the default device without one)."""
-    from ..numpy._creation import zeros, zeros_like
-
     if like is None:
         return zeros(shp, dtype)
     return zeros_like(like, dtype=dtype, shape=shp)
@@ -116,16 +117,13 @@ def _concat_transpose(ct, *xs, dimension):
 
 
 def _concat_batch(size, vals, dims, dimension):
-    from ..transforms.batching import move_or_broadcast
 
     xs = [move_or_broadcast(v, d, 0, size) for v, d in zip(vals, dims, strict=True)]
     return concatenate_p.bind(*xs, dimension=dimension + 1), 0
 
 
-concatenate_p.jvp = _concat_jvp
-concatenate_p.transpose = _concat_transpose
-concatenate_p.batch = _concat_batch
-concatenate_p.linear = True
+deflinear(concatenate_p, _concat_transpose, jvp=_concat_jvp)
+defbatch(concatenate_p, _concat_batch)
 
 
 # -- split -----------------------------------------------------------------------------
@@ -156,14 +154,6 @@ def split(x, sizes, axis):
     return split_p.bind(x, sizes=tuple(int(s) for s in sizes), axis=int(axis))
 
 
-def _split_jvp(primals, tangents, sizes, axis):
-    (x,), (t,) = primals, tangents
-    outs = split_p.bind(x, sizes=sizes, axis=axis)
-    if t is None:
-        return outs, [None] * len(outs)
-    return outs, split_p.bind(t, sizes=sizes, axis=axis)
-
-
 def _split_transpose(cts, x, sizes, axis):
     av = x.aval
     parts = []
@@ -183,10 +173,8 @@ def _split_batch(size, vals, dims, sizes, axis):
     return split_p.bind(x, sizes=sizes, axis=phys), [d] * len(sizes)
 
 
-split_p.jvp = _split_jvp
-split_p.transpose = _split_transpose
-split_p.batch = _split_batch
-split_p.linear = True
+deflinear(split_p, _split_transpose)
+defbatch(split_p, _split_batch)
 
 
 # -- pad -------------------------------------------------------------------------------
@@ -264,8 +252,6 @@ def _unpad(ct, padding_config):
 
 
 def _pad_transpose(ct, x, pv, padding_config):
-    from .reductions import reduce_sum
-    from .elementwise import sub
 
     ct_x = _unpad(ct, padding_config) if is_undefined(x) or is_undefined(pv) else None
     ct_pv = None
@@ -273,16 +259,12 @@ def _pad_transpose(ct, x, pv, padding_config):
         nd = len(shape(ct))
         ct_pv = sub(reduce_sum(ct, tuple(range(nd))), reduce_sum(ct_x, tuple(range(nd))))
         if pv.aval.dtype != get_aval(ct_pv).dtype:
-            from .elementwise import convert_element_type
 
             ct_pv = convert_element_type(ct_pv, pv.aval.dtype)
     return (ct_x if is_undefined(x) else None, ct_pv)
 
 
 def _pad_batch(size, vals, dims, padding_config):
-    from ..transforms.batching import move_or_broadcast
-    from .elementwise import select
-    from .shape import reshape
 
     (x, pv), (xd, pd) = vals, dims
     if pd is None:
@@ -294,17 +276,14 @@ def _pad_batch(size, vals, dims, padding_config):
     av = get_aval(x)
     cfg = ((0, 0, 0),) + tuple(padding_config)
     padded = pad_p.bind(x, _zeros((), av.dtype, x), padding_config=cfg)
-    from ..numpy._creation import constant_like
 
     mask = constant_like(_pad_impl(np, np.zeros(av.shape[1:], bool), True, padding_config), x)
     pvb = reshape(move_or_broadcast(pv, pd, 0, size), (size,) + (1,) * (av.ndim - 1))
     return select(mask, pvb, padded), 0
 
 
-pad_p.jvp = _pad_jvp
-pad_p.transpose = _pad_transpose
-pad_p.batch = _pad_batch
-pad_p.linear = True
+deflinear(pad_p, _pad_transpose, jvp=_pad_jvp)
+defbatch(pad_p, _pad_batch)
 
 
 # -- rev -------------------------------------------------------------------------------
@@ -327,11 +306,7 @@ def rev(x, dimensions):
     return rev_p.bind(x, dimensions=dims)
 
 
-rev_p.jvp = lambda primals, tangents, dimensions: (
-    rev_p.bind(primals[0], dimensions=dimensions),
-    None if tangents[0] is None else rev_p.bind(tangents[0], dimensions=dimensions),
-)
-rev_p.transpose = lambda ct, x, dimensions: (rev_p.bind(ct, dimensions=dimensions),)
+deflinear(rev_p, lambda ct, x, dimensions: (rev_p.bind(ct, dimensions=dimensions),))
 
 
 def _rev_batch(size, vals, dims, dimensions):
@@ -339,8 +314,7 @@ def _rev_batch(size, vals, dims, dimensions):
     return rev_p.bind(x, dimensions=tuple(a if a < d else a + 1 for a in dimensions)), d
 
 
-rev_p.batch = _rev_batch
-rev_p.linear = True
+defbatch(rev_p, _rev_batch)
 
 
 __all__ = [

@@ -16,114 +16,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, get_aval
-from ..core.trace import current, new_trace, Trace, origin, state
+from ..core.constants import constant_like, host_array, ones_like
 from ..core.ir import eval_jaxpr
-from ..tree_util import tree_flatten, tree_unflatten, tree_map
-from .staging import StagingTrace
-from .transpose import backward_pass
+from ..core.trace import EVAL_TRACE, new_trace, origin, state
+from ..ops.shape import reshape
+from ..ops.structural import split
+from ..tree_util import tree_flatten, tree_map, tree_unflatten
+from .batching import vmap
+from .jvp_trace import (  # noqa: F401 (JVPTrace/JVPTracer/to_concrete re-exported)
+    JVPTrace, JVPTracer, is_float, linearize_flat, strip_aux, to_concrete, zeros_like_tangent)
 from .tape import tape_vjp
-from ..core.trace import EVAL_TRACE
+from .transpose import backward_pass
 
 TAPE_ENABLED = True  # the cached-tape fast path for top-level reverse mode
-
-
-class JVPTracer(Tracer):
-    __slots__ = ("primal", "tangent")
-
-    def __init__(self, trace, primal, tangent) -> None:
-        self._trace = trace
-        self.primal = primal
-        self.tangent = tangent
-
-    @property
-    def aval(self):
-        return get_aval(self.primal)
-
-    @property
-    def shape(self):
-        return self.primal.shape if hasattr(self.primal, "shape") else ()
-
-
-def to_concrete(x, what: str):
-    if isinstance(x, Tracer):
-        return x._concrete(what)
-    if type(x) is ArrayImpl:
-        return x
-    from ..core.array import wrap
-
-    return wrap(np.asarray(x))
-
-
-class JVPTrace(Trace):
-    __slots__ = ()
-
-    def process(self, prim, args, params):
-        primals, tangents, found = self.split(args)
-        if not found:
-            return self.parent.process(prim, args, params)
-        rule = prim.jvp
-        if rule is None:
-            raise NotImplementedError(f"Differentiation rule for '{prim.name}' not implemented")
-        st = state
-        saved, st.trace = st.trace, self.parent
-        try:
-            out, t_out = rule(primals, tangents, **params)
-        finally:
-            st.trace = saved
-        if prim.multiple_results:
-            return [o if t is None else JVPTracer(self, o, t) for o, t in zip(out, t_out)]
-        return out if t_out is None else JVPTracer(self, out, t_out)
-
-    def concretize(self, tracer, what):
-        return to_concrete(tracer.primal, what)
-
-    def split(self, args):
-        """Primals and tangents (None for values of other traces) and whether any value
-        belongs to this trace."""
-        primals, tangents, found = [], [], False
-        for a in args:
-            if type(a) is JVPTracer and a._trace is self:
-                primals.append(a.primal)
-                tangents.append(a.tangent)
-                found = True
-            else:
-                primals.append(a)
-                tangents.append(None)
-        return primals, tangents, found
-
-    def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
-        primals, tangents, found = self.split(args)
-        if not found:
-            return self.parent.process_custom_jvp(fun, jvp, args, symbolic_zeros)
-        if not symbolic_zeros:
-            tangents = [zeros_like_tangent(p) if t is None else t for p, t in zip(primals, tangents)]
-        with current(self.parent):
-            outs, t_outs = jvp(primals, tangents)
-        return [o if t is None else JVPTracer(self, o, t) for o, t in zip(outs, t_outs)]
-
-    def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
-        from .custom import custom_lin_p
-
-        primals, tangents, found = self.split(args)
-        if not found:
-            return self.parent.process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
-        with current(self.parent):
-            outs, res = fwd(*primals)
-            tangents = [zeros_like_tangent(p) if t is None else t for p, t in zip(primals, tangents)]
-            out_avals = tuple(get_aval(o) for o in outs)
-            t_outs = custom_lin_p.bind(*tangents, res=res, bwd=bwd, out_avals=out_avals,
-                                       in_avals=tuple(get_aval(p) for p in primals))
-        return [JVPTracer(self, o, t) for o, t in zip(outs, t_outs)]
-
-
-def is_float(x) -> bool:
-    return get_aval(x).dtype.kind in "fc"
-
-
-def zeros_like_tangent(x):
-    from .. import numpy as fnp
-
-    return fnp.zeros_like(x)
 
 
 def _check_tangent(p, t, i):
@@ -149,11 +54,9 @@ def _check_tangent(p, t, i):
 
 
 def _as_array(x):
-    from .. import numpy as fnp
-
     if isinstance(x, (Tracer, ArrayImpl)):
         return x
-    return fnp.asarray(x)
+    return host_array(x)
 
 
 def jvp(fun, primals, tangents, has_aux: bool = False):
@@ -187,55 +90,15 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
     return res + (aux,) if has_aux else res
 
 
-def strip_aux(aux, trace):
-    """Auxiliary outputs are not differentiated: replace the transform's own tracers in
-    ``aux`` by their primal values, so they stay usable after the transform returns."""
-    return tree_map(lambda a: a.primal if isinstance(a, Tracer) and a._trace is trace else a, aux)
-
-
 def _tangent_like(t, p):
     """A tangent array with the primal's dtype (Python-scalar tangents are weak)."""
-    from .. import numpy as fnp
-
     if isinstance(t, (Tracer, ArrayImpl)):
         return t
-    return fnp.asarray(t, dtype=get_aval(p).dtype)
+    return host_array(t, get_aval(p).dtype)
 
 
 def _fname(f) -> str:
     return getattr(f, "__name__", type(f).__name__)
-
-
-def linearize_flat(fun, flat_primals, where, has_aux: bool = False):
-    """Linearize ``fun`` (taking and returning flat lists) at ``flat_primals``.
-
-    Returns ``(primals_out, jaxpr, consts, diff_mask, aux)`` where ``jaxpr`` maps the
-    tangents of the differentiable inputs to the output tangents.
-    """
-    with new_trace(StagingTrace, where, partial=True) as staging:
-        with new_trace(JVPTrace, where) as jvp_trace:
-            ins, mask = [], []
-            for p in flat_primals:
-                if is_float(p):
-                    ins.append(JVPTracer(jvp_trace, p, staging.new_arg(get_aval(p))))
-                    mask.append(True)
-                else:
-                    ins.append(p)
-                    mask.append(False)
-            out = fun(ins)
-            aux = None
-            if has_aux:
-                out, aux = out
-                aux = strip_aux(aux, jvp_trace)
-            p_out, t_out, _ = jvp_trace.split(out)
-        jaxpr, consts = staging.to_jaxpr([t for t in t_out if t is not None])
-    jaxpr.outvars = _spread_outvars(jaxpr.outvars, t_out)
-    return p_out, jaxpr, consts, mask, aux
-
-
-def _spread_outvars(outvars, t_out):
-    it = iter(outvars)
-    return [None if t is None else next(it) for t in t_out]
 
 
 def _eval_linear(jaxpr, consts, tangents, out_primals):
@@ -532,10 +395,8 @@ def value_and_grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = Fa
                 "non-scalar outputs."
             )
         _check_output_dtypes_rev(out, "grad", holomorphic)
-        from .. import numpy as fnp
-
         # cotangent 1 (1+0j for complex outputs): for a holomorphic f this gives f'(z)
-        g = f_vjp(fnp.ones_like(out))
+        g = f_vjp(ones_like(out))
         g = g[0] if isinstance(argnums, int) else tuple(g)
         return ((out, aux), g) if has_aux else (out, g)
 
@@ -578,8 +439,6 @@ def grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
 def _std_basis(flat):
     """Identity basis over the concatenated flat inputs: list of arrays (n, *leaf.shape),
     each placed on its input's device."""
-    from ..numpy._creation import constant_like
-
     sizes = [int(np.prod(get_aval(x).shape, dtype=np.int64)) for x in flat]
     n = sum(sizes)
     dtype = np.result_type(*[get_aval(x).dtype for x in flat]) if flat else np.float64
@@ -605,9 +464,6 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
         Array([[0., 0.],
                [0., 2.]], dtype=float64)
     """
-    from .batching import vmap
-    from .. import numpy as fnp
-
     _check_callable(fun, "jacfwd")
 
     def jacfun(*args, **kwargs):
@@ -635,9 +491,9 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
         _check_output_dtypes_fwd(flat_j, "jacfwd", holomorphic)
         leaves = []
         for j in flat_j:
-            parts = fnp.split(j, np.cumsum(sizes)[:-1].tolist(), axis=-1) if len(sizes) > 1 else [j]
+            parts = split(j, sizes, get_aval(j).ndim - 1) if len(sizes) > 1 else [j]
             leaves.append(tree_unflatten(tree_in, [
-                fnp.reshape(p, get_aval(j).shape[:-1] + get_aval(x).shape) for p, x in zip(parts, flat)
+                reshape(p, get_aval(j).shape[:-1] + get_aval(x).shape) for p, x in zip(parts, flat)
             ]))
         leaves = [lf[0] if isinstance(argnums, int) else lf for lf in leaves]
         out = tree_unflatten(tree_out, leaves)
@@ -660,9 +516,6 @@ def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
         Array([[0., 0.],
                [0., 2.]], dtype=float64)
     """
-    from .batching import vmap
-    from .. import numpy as fnp
-
     _check_callable(fun, "jacrev")
 
     def jacfun(*args, **kwargs):
@@ -686,7 +539,7 @@ def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
         per_out = []
         for k, yk in enumerate(flat_y):
             ys = get_aval(yk).shape
-            leaves = [fnp.reshape(c[offs[k]:offs[k + 1]], ys + get_aval(c).shape[1:]) for c in flat_c]
+            leaves = [reshape(c[offs[k]:offs[k + 1]], ys + get_aval(c).shape[1:]) for c in flat_c]
             t = tree_unflatten(tree_c, leaves)
             per_out.append(t[0] if isinstance(argnums, int) else t)
         out = tree_unflatten(tree_out, per_out)

@@ -13,6 +13,8 @@ import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.trace import ConcretizationError, Trace, caller_site, current, new_trace, origin, state
+from ..core.constants import host_array, zeros_like
+from ..ops.shape import bdim_to_front, broadcast_to, expand_dims, move_or_broadcast, moveaxis
 from ..tree_util import flatten_prefix, tree_flatten, tree_unflatten
 
 
@@ -82,11 +84,9 @@ class BatchTrace(Trace):
         )
 
     def _to_front(self, vals, dims):
-        from .. import numpy as fnp
-
         return [
-            fnp.broadcast_to(fnp.expand_dims(v, 0), (self.axis_size,) + get_aval(v).shape)
-            if d is None else fnp.moveaxis(v, d, 0)
+            broadcast_to(expand_dims(v, 0), (self.axis_size,) + get_aval(v).shape)
+            if d is None else moveaxis(v, d, 0)
             for v, d in zip(vals, dims)
         ]
 
@@ -104,7 +104,7 @@ class BatchTrace(Trace):
             def jvp_b(primals, tangents):
                 def one(p, t):
                     o, to = jvp(list(p), list(t))
-                    return list(o), [fnp_zeros_like(x) if y is None else y for x, y in zip(o, to)]
+                    return list(o), [zeros_like(x) if y is None else y for x, y in zip(o, to)]
 
                 return vmap(one, axis_size=n)(list(primals), list(tangents))
 
@@ -137,18 +137,10 @@ def _list_first(pair):
     return list(outs), res
 
 
-def fnp_zeros_like(x):
-    from .. import numpy as fnp
-
-    return fnp.zeros_like(x)
-
-
 def _as_array(x):
-    from .. import numpy as fnp
-
     if isinstance(x, (Tracer, ArrayImpl)):
         return x
-    return fnp.asarray(x)
+    return host_array(x)
 
 
 def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
@@ -273,24 +265,6 @@ def _check_axis_spec(spec, what: str) -> None:
             f"vmap {what} must be an int, None, or a (nested) tuple/list/dict of them matching "
             f"the arguments, but got {spec!r} (entry {bad[0]!r} of type {type(bad[0]).__name__})."
         )
-
-
-def move_or_broadcast(x, bdim, dst: int, size: int):
-    """Put the batch axis of ``x`` at ``dst`` (broadcasting if ``bdim`` is None)."""
-    from .. import numpy as fnp
-
-    if bdim is None:
-        x = fnp.expand_dims(x, dst)
-        shape = list(get_aval(x).shape)
-        shape[dst] = size
-        return fnp.broadcast_to(x, tuple(shape))
-    if bdim == dst:
-        return x
-    return fnp.moveaxis(x, bdim, dst)
-
-
-def bdim_to_front(x, bdim, size: int):
-    return move_or_broadcast(x, bdim, 0, size)
 
 
 __all__ = ["vmap", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front"]

@@ -14,14 +14,16 @@ import inspect
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.primitive import Primitive
+from ..core.constants import host_array, zeros, zeros_like
+from ..core.rules import defbatch, deflinear
 from ..core.trace import state
+from ..ops.shape import bdim_to_front
 from ..tree_util import tree_flatten, tree_unflatten
+from .batching import vmap
 
 
 def _as_array(x):
-    from .. import numpy as fnp
-
-    return x if isinstance(x, (Tracer, ArrayImpl)) else fnp.asarray(x)
+    return x if isinstance(x, (Tracer, ArrayImpl)) else host_array(x)
 
 
 def _resolve(fun, args, kwargs):
@@ -159,9 +161,7 @@ class custom_jvp:
                 contrib = rule(t, ans, *primals)
                 out = contrib if out is None else out + contrib
             if out is None:
-                from .. import numpy as fnp
-
-                out = fnp.zeros_like(ans)
+                out = zeros_like(ans)
             return ans, out
 
         self.defjvp(jvp)
@@ -234,9 +234,7 @@ class custom_vjp:
             for arg, c in zip(diff, in_cts):
                 arg_leaves, arg_tree = tree_flatten(arg)
                 if c is None:
-                    from .. import numpy as fnp
-
-                    leaves.extend(fnp.zeros_like(a) for a in arg_leaves)
+                    leaves.extend(zeros_like(a) for a in arg_leaves)
                 else:
                     leaves.extend(tree_flatten(c)[0])
             return leaves
@@ -261,15 +259,11 @@ custom_lin_p = Primitive("custom_lin", _custom_lin_impl, _custom_lin_abstract, m
 
 
 def _custom_lin_transpose(cts, *args, res, bwd, out_avals, in_avals):
-    from .. import numpy as fnp
-
-    cts = [fnp.zeros(av.shape, av.dtype) if c is None else c for c, av in zip(cts, out_avals)]
+    cts = [zeros(av.shape, av.dtype) if c is None else c for c, av in zip(cts, out_avals)]
     return list(bwd(res, cts))
 
 
 def _custom_lin_batch(axis_size, vals, dims, *, res, bwd, out_avals, in_avals):
-    from .batching import bdim_to_front, vmap
-
     vals = [bdim_to_front(v, d, axis_size) for v, d in zip(vals, dims)]
 
     def bwd_b(r, cts):
@@ -283,8 +277,13 @@ def _custom_lin_batch(axis_size, vals, dims, *, res, bwd, out_avals, in_avals):
     return outs, 0
 
 
-custom_lin_p.transpose = _custom_lin_transpose
-custom_lin_p.batch = _custom_lin_batch
-custom_lin_p.jvp = None
-custom_lin_p.linear = True
+def _custom_lin_jvp(primals, tangents, **params):
+    raise NotImplementedError(
+        "Differentiation rule for 'custom_lin' not implemented: can't apply forward-mode autodiff "
+        "(jvp/jacfwd) to the reverse-mode derivative of a custom_vjp function; define a custom_jvp "
+        "rule instead.")
+
+
+deflinear(custom_lin_p, _custom_lin_transpose, jvp=_custom_lin_jvp)
+defbatch(custom_lin_p, _custom_lin_batch)
 __all__ = ["custom_jvp", "custom_vjp", "custom_lin_p"]

@@ -27,9 +27,12 @@ import weakref
 import numpy as np
 
 from .._lru import CLOCK, LRU, LRUGroup
+from ..backends import mismatch_error, xp_of
 from ..core.array import ArrayImpl, Tracer, get_aval
+from ..core.constants import host_array
 from ..core.ir import Jaxpr
 from ..core.logs import enable_from_environment
+from ..core.placement import placement_of
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import tree_flatten, tree_unflatten
@@ -70,34 +73,28 @@ def _leaf_key(x):
 
 
 def _concrete_backend(x):
-    from ..backends import placement_of
-
     p = placement_of(x)
     return None if p is None else p[0].name
 
 
 def _check_devices(flat, fname):
     """`DeviceMismatchError` when the concrete leaves of a call live on different devices."""
-    from .. import backends as B
-
     placed, devs = [], set()
     for i, x in enumerate(flat):
         if type(x) in _PY_SCALARS:
             continue
-        p = B.placement_of(x)
+        p = placement_of(x)
         if p is None:
             continue
         placed.append((f"argument leaf {i}", get_aval(x).str_short(), p[1]))
         devs.add(str(p[1]))
     if len(devs) > 1:
-        raise B.mismatch_error(f"jit({fname})", placed)
+        raise mismatch_error(f"jit({fname})", placed)
 
 
 def _asarray(x):
-    from .. import numpy as fnp
-
     try:
-        return fnp.asarray(x)
+        return host_array(x)
     except TypeError as e:
         raise TypeError(
             f"jit: an argument of type {type(x).__name__} is not an array ({e}). Mark the "
@@ -405,8 +402,6 @@ def _unflattener(treedef):
 
 
 def _xp_of(bufs):
-    from ..backends import xp_of
-
     for b in bufs:
         if hasattr(b, "shape"):
             return xp_of(b)

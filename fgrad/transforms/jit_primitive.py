@@ -41,12 +41,13 @@ from ..core.executor import device_of, place_consts
 from ..core.logs import get_logger
 from ..core.ir import Jaxpr, Literal, eval_jaxpr
 from ..core.primitive import Primitive
+from ..core.rules import defbatch, defjvp_rule, deflinear_in, is_undefined
 from ..core.trace import ConcretizationError, new_trace, state
-from .ad import JVPTrace, JVPTracer
 from .backward_program import split
 from .batching import BatchTrace, BatchTracer
+from .jvp_trace import JVPTrace, JVPTracer
 from .staging import StagingTrace
-from .transpose import backward_pass, is_undefined
+from .transpose import backward_pass
 
 LOG = get_logger("jit")
 
@@ -338,8 +339,8 @@ def _jit_batch(axis_size, vals, dims, closed):
     return jit_p.bind(*vals, closed=bclosed), list(out_dims)
 
 
-jit_p.jvp = _jit_jvp
-jit_p.transpose = _jit_transpose
-jit_p.batch = _jit_batch
+defjvp_rule(jit_p, _jit_jvp)
+deflinear_in(jit_p, _jit_transpose)  # a program is linear in whichever inputs its body is
+defbatch(jit_p, _jit_batch)
 
 __all__ = ["jit_p", "Closed", "close", "JIT_HINT"]

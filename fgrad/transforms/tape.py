@@ -27,13 +27,15 @@ from __future__ import annotations
 import numpy as np
 
 from .._lru import LRU
+from ..backends import _BY_TYPE, xp_of
 from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
+from ..core.constants import constant_like, full_placed_like, host_array
 from ..core.executor import device_of, place_consts
 from ..core.logs import get_logger
 from ..core.primitive import check_same_device, eval_primitive
 from ..core.trace import ConcretizationError, Trace, new_trace, state
-from ..backends import _BY_TYPE, xp_of
 from .backward_program import stage
+from .jvp_trace import linearize_flat, strip_aux
 from .transpose import backward_pass
 
 _PY = (int, float, bool, complex)
@@ -179,9 +181,7 @@ class TapeTrace(Trace):
             elif isinstance(a, Tracer):
                 return self.parent.process(prim, args, params)
             else:
-                from .. import numpy as fnp
-
-                return self.process(prim, [fnp.asarray(x) if x is a else x for x in args], params)
+                return self.process(prim, [host_array(x) if x is a else x for x in args], params)
         if not any_diff:
             return eval_primitive(prim, prims, params)
         if mixed:
@@ -229,8 +229,6 @@ class TapeTrace(Trace):
         return wrapped if multi else wrapped[0]
 
     def _fallback(self, prim, params, prims, sources):
-        from .ad import linearize_flat
-
         diff_idx = [i for i, s in enumerate(sources) if s is not None]
 
         def f(xs):
@@ -248,8 +246,6 @@ class TapeTrace(Trace):
         return self._wrap(p_out, node, prim.multiple_results, [v is not None for v in jaxpr.outvars])
 
     def _custom(self, call, args):
-        from .ad import linearize_flat
-
         sources, prims = [], []
         for a in args:
             if type(a) is TapeTracer and a._trace is self:
@@ -338,9 +334,7 @@ class TapeTrace(Trace):
 
 def _zeros(aval, like):
     """Zeros of ``aval`` on the device of ``like`` (an Array or tracer wrapping one)."""
-    from ..numpy._creation import _full_like
-
-    return _full_like(like, aval.shape, aval.dtype, 0)
+    return full_placed_like(like, aval.shape, aval.dtype, 0)
 
 
 class _parent_context:
@@ -371,8 +365,6 @@ def tape_vjp(fun, flat_primals, where, has_aux=False):
         out = fun(ins)
         aux = None
         if has_aux:
-            from .ad import strip_aux
-
             out, aux = out
             aux = strip_aux(aux, trace)
         p_out = [o.primal if type(o) is TapeTracer and o._trace is trace else o for o in out]
@@ -389,8 +381,6 @@ def tape_vjp(fun, flat_primals, where, has_aux=False):
 
 def _host_ct(c, out):
     """A cotangent given as host data, placed like the output it belongs to."""
-    from ..numpy._creation import constant_like
-
     return constant_like(np.asarray(c), out)._buf
 
 

@@ -8,35 +8,14 @@ batched or staged: that is how `grad(grad(f))`, `vmap(grad(f))` and `jit(grad(f)
 
 from __future__ import annotations
 
-from ..core.array import ShapedArray
 from ..core.ir import Jaxpr, Literal
+from ..core.rules import UndefinedPrimal, add_tangents, is_undefined
 
-
-class UndefinedPrimal:
-    """Marks a linear input of a primitive during transposition (its value is unknown;
-    only its shape and dtype are)."""
-
-    __slots__ = ("aval",)
-
-    def __init__(self, aval: ShapedArray) -> None:
-        self.aval = aval
-
-    def __repr__(self) -> str:
-        return f"UndefinedPrimal({self.aval})"
-
-
-def is_undefined(x) -> bool:
-    return type(x) is UndefinedPrimal
+__all__ = ["UndefinedPrimal", "backward_pass", "is_undefined"]
 
 
 def _add_ct(a, b):
-    if a is None:
-        return b
-    if b is None:
-        return a
-    from ..ops.elementwise import add_any
-
-    return add_any(a, b)
+    return add_tangents(a, b)
 
 
 def backward_pass(jaxpr: Jaxpr, consts, cts_out) -> list:

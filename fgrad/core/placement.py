@@ -1,11 +1,49 @@
-"""`device_put`: the one way an fgrad Array moves between devices."""
+"""Placement of fgrad Arrays: where an Array (or a tracer over one) lives, and `device_put`,
+the one way an Array moves between devices.  It sits in core (above `fgrad.backends`, which
+knows only raw buffers)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.array import ArrayImpl, Tracer, wrap
-from . import NUMPY, Device, backend_of, backend_of_buffer, parse_device, put_buffer
+from ..backends import _BY_TYPE, NUMPY, Backend, Device, backend_of_buffer, parse_device, put_buffer
+from ..tree_util import tree_map
+from .array import ArrayImpl, Tracer, wrap
+
+
+def backend_of(x) -> Backend | None:
+    """The backend of an fgrad Array / tracer / raw buffer when it is known concretely:
+    a tracer is followed to the concrete value it wraps (a JVP primal, a batched value);
+    None for purely abstract tracers (inside jit) and Python scalars."""
+    p = placement_of(x)
+    return None if p is None else p[0]
+
+
+def placement_of(x):
+    """``(backend, device)`` of an fgrad Array, a raw buffer, or a tracer that wraps a
+    concrete value (followed through ``.primal`` / ``.val``); None when unknown (abstract
+    tracers, Python scalars)."""
+    for _ in range(64):
+        if type(x) is ArrayImpl:
+            b = x._buf
+            be = _BY_TYPE.get(type(b)) or backend_of_buffer(b)
+            return be, be.device_of(b)
+        if not isinstance(x, Tracer):
+            break
+        for attr in ("primal", "val"):
+            y = getattr(x, attr, _MISSING)
+            if y is not _MISSING:
+                x = y
+                break
+        else:
+            return None
+    if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (int, float, complex, bool)):
+        be = backend_of_buffer(x)
+        return be, be.device_of(x)
+    return None
+
+
+_MISSING = object()
 
 
 def device_put(x, device=None):
@@ -20,8 +58,6 @@ def device_put(x, device=None):
         >>> str(x.device)
         'cpu'
     """
-    from ..tree_util import tree_map
-
     dev = parse_device(device)
     return tree_map(lambda leaf: _put_leaf(leaf, dev), x)
 
@@ -51,11 +87,9 @@ def _put_leaf(x, dev: Device):
 
 
 def _device_of_traced(x, be):
-    from ..core.array import ArrayImpl as _AI
-
     y = x
     for _ in range(64):
-        if type(y) is _AI:
+        if type(y) is ArrayImpl:
             return be.device_of(y._buf)
         y = getattr(y, "primal", None) if hasattr(y, "primal") else getattr(y, "val", None)
         if y is None:
@@ -63,4 +97,4 @@ def _device_of_traced(x, be):
     return be.current_device()
 
 
-__all__ = ["device_put", "backend_of_buffer"]
+__all__ = ["backend_of", "device_put", "placement_of"]

@@ -1,0 +1,151 @@
+"""The forward-mode interpreter: `JVPTrace`, and `linearize_flat` built on it.
+
+A `JVPTrace`'s tracers carry ``(primal, tangent)``; each primitive's ``jvp`` rule maps both.
+A tangent of ``None`` is a symbolic zero: rules skip it, and a result with a zero tangent
+leaves the trace as a plain value.  `linearize_flat` runs the JVP trace with its tangent
+inputs staged by a partial evaluator (`StagingTrace(partial=True)`), so the primal runs
+eagerly and the tangent computation is recorded as a linear jaxpr.  The user-facing
+transforms (`fgrad.transforms.ad`), jit's rules and the reverse-mode tape build on this.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import ArrayImpl, Tracer, get_aval, wrap
+from ..core.constants import zeros_like
+from ..core.trace import Trace, current, new_trace, state
+from ..tree_util import tree_map
+from .custom import custom_lin_p
+from .staging import StagingTrace
+
+
+class JVPTracer(Tracer):
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace, primal, tangent) -> None:
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def aval(self):
+        return get_aval(self.primal)
+
+    @property
+    def shape(self):
+        return self.primal.shape if hasattr(self.primal, "shape") else ()
+
+
+def to_concrete(x, what: str):
+    if isinstance(x, Tracer):
+        return x._concrete(what)
+    if type(x) is ArrayImpl:
+        return x
+    return wrap(np.asarray(x))
+
+
+class JVPTrace(Trace):
+    __slots__ = ()
+
+    def process(self, prim, args, params):
+        primals, tangents, found = self.split(args)
+        if not found:
+            return self.parent.process(prim, args, params)
+        rule = prim.jvp
+        if rule is None:
+            raise NotImplementedError(f"Differentiation rule for '{prim.name}' not implemented")
+        st = state
+        saved, st.trace = st.trace, self.parent
+        try:
+            out, t_out = rule(primals, tangents, **params)
+        finally:
+            st.trace = saved
+        if prim.multiple_results:
+            return [o if t is None else JVPTracer(self, o, t) for o, t in zip(out, t_out)]
+        return out if t_out is None else JVPTracer(self, out, t_out)
+
+    def concretize(self, tracer, what):
+        return to_concrete(tracer.primal, what)
+
+    def split(self, args):
+        """Primals and tangents (None for values of other traces) and whether any value
+        belongs to this trace."""
+        primals, tangents, found = [], [], False
+        for a in args:
+            if type(a) is JVPTracer and a._trace is self:
+                primals.append(a.primal)
+                tangents.append(a.tangent)
+                found = True
+            else:
+                primals.append(a)
+                tangents.append(None)
+        return primals, tangents, found
+
+    def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
+        primals, tangents, found = self.split(args)
+        if not found:
+            return self.parent.process_custom_jvp(fun, jvp, args, symbolic_zeros)
+        if not symbolic_zeros:
+            tangents = [zeros_like_tangent(p) if t is None else t for p, t in zip(primals, tangents)]
+        with current(self.parent):
+            outs, t_outs = jvp(primals, tangents)
+        return [o if t is None else JVPTracer(self, o, t) for o, t in zip(outs, t_outs)]
+
+    def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
+        primals, tangents, found = self.split(args)
+        if not found:
+            return self.parent.process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
+        with current(self.parent):
+            outs, res = fwd(*primals)
+            tangents = [zeros_like_tangent(p) if t is None else t for p, t in zip(primals, tangents)]
+            out_avals = tuple(get_aval(o) for o in outs)
+            t_outs = custom_lin_p.bind(*tangents, res=res, bwd=bwd, out_avals=out_avals,
+                                       in_avals=tuple(get_aval(p) for p in primals))
+        return [JVPTracer(self, o, t) for o, t in zip(outs, t_outs)]
+
+
+def is_float(x) -> bool:
+    return get_aval(x).dtype.kind in "fc"
+
+
+def zeros_like_tangent(x):
+    return zeros_like(x)
+
+
+def strip_aux(aux, trace):
+    """Auxiliary outputs are not differentiated: replace the transform's own tracers in
+    ``aux`` by their primal values, so they stay usable after the transform returns."""
+    return tree_map(lambda a: a.primal if isinstance(a, Tracer) and a._trace is trace else a, aux)
+
+
+def linearize_flat(fun, flat_primals, where, has_aux: bool = False):
+    """Linearize ``fun`` (taking and returning flat lists) at ``flat_primals``.
+
+    Returns ``(primals_out, jaxpr, consts, diff_mask, aux)`` where ``jaxpr`` maps the
+    tangents of the differentiable inputs to the output tangents.
+    """
+    with new_trace(StagingTrace, where, partial=True) as staging:
+        with new_trace(JVPTrace, where) as jvp_trace:
+            ins, mask = [], []
+            for p in flat_primals:
+                if is_float(p):
+                    ins.append(JVPTracer(jvp_trace, p, staging.new_arg(get_aval(p))))
+                    mask.append(True)
+                else:
+                    ins.append(p)
+                    mask.append(False)
+            out = fun(ins)
+            aux = None
+            if has_aux:
+                out, aux = out
+                aux = strip_aux(aux, jvp_trace)
+            p_out, t_out, _ = jvp_trace.split(out)
+        jaxpr, consts = staging.to_jaxpr([t for t in t_out if t is not None])
+    jaxpr.outvars = _spread_outvars(jaxpr.outvars, t_out)
+    return p_out, jaxpr, consts, mask, aux
+
+
+def _spread_outvars(outvars, t_out):
+    it = iter(outvars)
+    return [None if t is None else next(it) for t in t_out]
