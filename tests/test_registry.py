@@ -105,7 +105,7 @@ def test_every_primitive_is_tested(primitives_reached_by_rows):
                 if n not in reached and not _tested_elsewhere(n) and not _is_throwaway(n)]
     assert not untested, (
         f"primitives not reached by any op-table row nor listed in TESTED_ELSEWHERE: {untested}. "
-        f"Add a row to fgrad/testing/op_table.py. (rows that failed to run: {errors})"
+        f"Add a row to the family module in fgrad/testing/op_table/. (rows that failed to run: {errors})"
     )
 
 
