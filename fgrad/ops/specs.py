@@ -139,6 +139,7 @@ def _spec(family, name, prim, *, numpy=None, lax=None, torch=None, grad_fn=None,
     torch = (name,) if torch is None else ((torch,) if isinstance(torch, str) else tuple(torch))
     if grad_fn is None and torch and kw.get("torch_dtype") not in ("nograd", "c"):
         grad_fn = _camel(torch[0])
+    grad_fn = grad_fn or None  # "": not differentiable (integer-only ops)
     if rows is None:
         rows = (Row(),) if numpy else ()
     return OpSpec(name, family, prim, numpy, lax, torch, grad_fn=grad_fn,
@@ -267,17 +268,18 @@ SPEC_LIST: list[OpSpec] = [
     binary("fmod", E.fmod_p, lax="rem", rows=(Row(args=(_MOD, _NZ), valid="mod"),)),
     binary("floor_divide", E.floor_divide_p, lax=None,
            rows=(Row(args=(_MOD, _NZ), valid="mod", grad="zero"), _int_row("floor_divide", (_I, _INZ)))),
-    *[binary(n, p, lax=n, rows=(Row(args=(_I, _I), dtypes=(), other_dtypes=INTS + (BOOL,), grad="no"),))
+    *[binary(n, p, lax=n, grad_fn="",
+             rows=(Row(args=(_I, _I), dtypes=(), other_dtypes=INTS + (BOOL,), grad="no"),))
       for n, p in (("bitwise_and", E.and_p), ("bitwise_or", E.or_p), ("bitwise_xor", E.xor_p))],
     # comparisons and logic: bool results, never recorded by autograd
-    *[binary(n, p, lax=lx, torch=tn, torch_dtype="c", grad_fn=_camel(tn[0]),
+    *[binary(n, p, lax=lx, torch=tn, torch_dtype="c",
              rows=(Row(args=(Domain(), Domain()), other_dtypes=INTS, grad="no", specials=True),))
       for n, p, lx, tn in (("equal", E.eq_p, "eq", ("eq",)), ("not_equal", E.ne_p, "ne", ("ne", "not_equal")),
                            ("less", E.lt_p, "lt", ("lt", "less")),
                            ("less_equal", E.le_p, "le", ("le", "less_equal")),
                            ("greater", E.gt_p, "gt", ("gt", "greater")),
                            ("greater_equal", E.ge_p, "ge", ("ge", "greater_equal")))],
-    *[binary(n, p, lax=None, torch_dtype="c", grad_fn=_camel(n),
+    *[binary(n, p, lax=None, torch_dtype="c",
              rows=(Row(args=(Domain(-1, 1), Domain(-1, 1)), other_dtypes=(BOOL,) + INTS, grad="no"),))
       for n, p in (("logical_and", E.logical_and_p), ("logical_or", E.logical_or_p),
                    ("logical_xor", E.logical_xor_p))],

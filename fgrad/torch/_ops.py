@@ -1387,7 +1387,8 @@ def _generate_faces() -> dict:
                     out[n + "_"] = op_
         elif spec.family == "binary":
             rule = getattr(_conv, spec.torch_rule) if spec.torch_rule else None
-            binop = BINOPS[spec.name] = _BinOp(spec.prim, spec.grad_fn, spec.torch[0], spec.torch_dtype, rule)
+            gname = spec.grad_fn or _camel(spec.torch[0])  # comparisons, bit ops: never recorded
+            binop = BINOPS[spec.name] = _BinOp(spec.prim, gname, spec.torch[0], spec.torch_dtype, rule)
             if not spec.generates("torch"):
                 continue
             op = _binary_function(binop)
