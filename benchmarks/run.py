@@ -253,12 +253,12 @@ def cell(res: CaseResult, name: str) -> str:
 def markdown(results, meta: dict, plot: str | None = None) -> str:
     shown = [r for r in results if not r.skipped]
     cols = columns(results)
-    lines = ["| benchmark | " + " | ".join(LABELS[c] for c in cols) + " | goal |",
-             "|---|" + "---:|" * len(cols) + "---|"]
+    lines = ["| benchmark | " + " | ".join(LABELS[c] for c in cols) + " |",
+             "|---|" + "---:|" * len(cols)]
     for r in shown:
-        lines.append(f"| {r.title} | " + " | ".join(cell(r, c) for c in cols) + f" | {goal_text(r)} |")
+        lines.append(f"| {r.title} | " + " | ".join(cell(r, c) for c in cols) + " |")
     out = ["Best per-call time; in parentheses fgrad's time ÷ that column's time "
-           "(below 1× means fgrad is faster). ✅/❌: the issue's goal for the row.", "", *lines, ""]
+           "(below 1× means fgrad is faster).", "", *lines, ""]
     notes = []
     for r in shown:
         bits = [f"{LABELS[k]}: {v}" for k, v in r.notes.items() if k in r.impls]
@@ -304,7 +304,7 @@ def print_report(results, meta) -> None:
             ratio = "" if name == "fgrad" else fmt_ratio(r.ratio(name))
             print(f"{r.name:<16} {LABELS[name]:<14} {fmt_time(v.best):>10} {fmt_time(v.median):>10} "
                   f"{fmt_time(v.first_call):>11} {ratio:>8}  {v.check}")
-        print(f"{'':<16} goal: {goal_text(r)}")
+        print(f"{'':<16} target: {goal_text(r)}")
     print()
     print(f"{meta['threads']} thread(s); OpenBLAS core {meta['blas_core']}; "
           f"harness overhead {fmt_time(meta['overhead'])}/call subtracted")
@@ -458,7 +458,7 @@ def main(argv=None) -> int:
     cases = all_cases()
     if opts.list:
         for c in cases:
-            print(f"{c.name:<18} [{c.group}, issue {c.issue}] {c.title}")
+            print(f"{c.name:<18} [{c.group}] {c.title}")
         return 0
     only = {s for s in opts.only.split(",") if s}
     groups = {s for s in opts.group.split(",") if s}

@@ -8,6 +8,10 @@ Example::
     [2.0, 1.0]
     >>> tree_unflatten(tree, [x * 10 for x in leaves])
     {'b': (20.0, None), 'w': 10.0}
+
+Every function here walks trees with an explicit stack, not Python recursion, so trees of
+any depth (nested lists 100,000 levels deep) work; a treedef compares and hashes by a flat
+pre-order key.
 """
 
 from __future__ import annotations
@@ -77,31 +81,54 @@ def _is_namedtuple(x) -> bool:
 class PyTreeDef:
     """The structure of a pytree (without its leaves).  Hashable and comparable."""
 
-    __slots__ = ("node_type", "aux", "children", "num_leaves")
+    __slots__ = ("node_type", "aux", "children", "num_leaves", "_flat_key")
 
     def __init__(self, node_type, aux, children) -> None:
         self.node_type = node_type  # None for a leaf
         self.aux = aux
         self.children = children
-        self.num_leaves = 1 if node_type is None else sum(c.num_leaves for c in children)
+        self.num_leaves = 1 if node_type is None else sum([c.num_leaves for c in children])
+        self._flat_key = None
 
-    def _key(self):
-        aux = self.aux
-        try:
-            hash(aux)
-        except TypeError:
-            aux = repr(aux)
-        return (self.node_type, aux, tuple(c._key() for c in self.children))
+    def _key(self) -> tuple:
+        """A flat pre-order key: (node type, aux, number of children) per node (computed
+        once; flat, so comparing and hashing deep trees needs no recursion)."""
+        k = self._flat_key
+        if k is None:
+            parts: list = []
+            stack = [self]
+            pop, push = stack.pop, stack.extend
+            while stack:
+                t = pop()
+                if t.node_type is None:
+                    parts.append(None)
+                    continue
+                aux = t.aux
+                if type(aux) is list:  # dict keys
+                    aux = tuple(aux)
+                try:
+                    hash(aux)
+                except TypeError:
+                    aux = repr(aux)
+                parts += (t.node_type, aux, len(t.children))
+                push(reversed(t.children))
+            k = self._flat_key = tuple(parts)
+        return k
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, PyTreeDef) and self._key() == other._key()
+        return isinstance(other, PyTreeDef) and (self is other or self._key() == other._key())
 
     def __hash__(self) -> int:
         return hash(self._key())
 
     @property
     def num_nodes(self) -> int:
-        return 1 + sum(c.num_nodes for c in self.children)
+        n, stack = 0, [self]
+        while stack:
+            t = stack.pop()
+            n += 1
+            stack.extend(t.children)
+        return n
 
     def unflatten(self, leaves):
         return tree_unflatten(self, leaves)
@@ -110,19 +137,40 @@ class PyTreeDef:
         return f"PyTreeDef({_show(self)})"
 
 
-def _show(t: PyTreeDef) -> str:
-    if t.node_type is None:
-        return "*"
-    inner = ", ".join(_show(c) for c in t.children)
-    if t.node_type is tuple:
-        return f"({inner}{',' if len(t.children) == 1 else ''})"
-    if t.node_type is list:
-        return f"[{inner}]"
-    if t.node_type is dict:
-        return "{" + ", ".join(f"{k!r}: {_show(c)}" for k, c in zip(t.aux, t.children)) + "}"
-    if t.node_type is type(None):
-        return "None"
-    return f"CustomNode({t.node_type.__name__}[{t.aux!r}], [{inner}])"
+def _show(tree: PyTreeDef) -> str:
+    """The text of a treedef (iterative: an explicit stack of pending pieces)."""
+    out: list = []
+    stack: list = [tree]  # PyTreeDefs to render, and strings to emit as they are
+    while stack:
+        t = stack.pop()
+        if type(t) is str:
+            out.append(t)
+            continue
+        nt, cs = t.node_type, t.children
+        if nt is None:
+            out.append("*")
+            continue
+        if nt is type(None):
+            out.append("None")
+            continue
+        if nt is tuple:
+            opening, closing = "(", ",)" if len(cs) == 1 else ")"
+        elif nt is list:
+            opening, closing = "[", "]"
+        elif nt is dict:
+            opening, closing = "{", "}"
+        else:
+            opening, closing = f"CustomNode({nt.__name__}[{t.aux!r}], [", "])"
+        pieces: list = [opening]
+        for i, c in enumerate(cs):
+            if i:
+                pieces.append(", ")
+            if nt is dict:
+                pieces.append(f"{t.aux[i]!r}: ")
+            pieces.append(c)
+        pieces.append(closing)
+        stack.extend(reversed(pieces))
+    return "".join(out)
 
 
 _LEAF = PyTreeDef(None, None, ())
@@ -139,16 +187,37 @@ def _node_of(x):
 
 
 def _flatten(x, is_leaf, leaves: list) -> PyTreeDef:
-    # module-level recursion (a nested recursive closure would make a reference cycle per call)
-    if is_leaf is not None and is_leaf(x):
-        leaves.append(x)
-        return _LEAF
-    t, nt = _node_of(x)
-    if nt is None:
-        leaves.append(x)
-        return _LEAF
-    children, aux = nt.to_iter(x)
-    return PyTreeDef(t, aux, tuple([_flatten(c, is_leaf, leaves) for c in children]))
+    """The treedef of ``x``, appending its leaves to ``leaves`` (depth-first, left to
+    right).  Iterative: ``stack`` holds the open nodes (type, aux, the iterator over their
+    remaining children, the finished treedefs of their parent)."""
+    registry = _registry
+    done: list = []  # finished treedefs of the children of the innermost open node
+    stack: list = []
+    it = iter((x,))
+    while True:
+        for c in it:
+            if is_leaf is not None and is_leaf(c):
+                leaves.append(c)
+                done.append(_LEAF)
+                continue
+            t = type(c)
+            nt = registry.get(t)
+            if nt is None:
+                t, nt = _node_of(c)
+                if nt is None:
+                    leaves.append(c)
+                    done.append(_LEAF)
+                    continue
+            children, aux = nt.to_iter(c)
+            stack.append((t, aux, it, done))
+            it, done = iter(children), []
+            break
+        else:
+            if not stack:
+                return done[0]
+            t, aux, it, parent = stack.pop()
+            parent.append(PyTreeDef(t, aux, tuple(done)))
+            done = parent
 
 
 def tree_flatten(tree: Any, is_leaf: Callable | None = None):
@@ -160,14 +229,34 @@ def tree_flatten(tree: Any, is_leaf: Callable | None = None):
     return leaves, _flatten(tree, is_leaf, leaves)
 
 
-def _unflatten(t: PyTreeDef, it):
-    if t.node_type is None:
-        return next(it)
-    children = [_unflatten(c, it) for c in t.children]
-    nt = _registry.get(t.node_type)
-    if nt is None:  # namedtuple
-        return t.node_type(*children)
-    return nt.from_iter(t.aux, children)
+def _unflatten(tree: PyTreeDef, leaves: list) -> Any:
+    """Build ``tree``'s structure from ``leaves`` (iterative, like `_flatten`); raises
+    ValueError when there are too few leaves."""
+    registry = _registry
+    pos = 0
+    n = len(leaves)
+    done: list = []
+    stack: list = []
+    it = iter((tree,))
+    while True:
+        for t in it:
+            if t.node_type is None:
+                if pos >= n:
+                    raise ValueError(
+                        f"tree_unflatten: too few leaves for {tree}; expected {tree.num_leaves}, got {n}")
+                done.append(leaves[pos])
+                pos += 1
+                continue
+            stack.append((t, it, done))
+            it, done = iter(t.children), []
+            break
+        else:
+            if not stack:
+                return done[0], pos
+            t, it, parent = stack.pop()
+            nt = registry.get(t.node_type)
+            parent.append(t.node_type(*done) if nt is None else nt.from_iter(t.aux, done))
+            done = parent
 
 
 def tree_unflatten(treedef: PyTreeDef, leaves) -> Any:
@@ -176,17 +265,11 @@ def tree_unflatten(treedef: PyTreeDef, leaves) -> Any:
         if len(leaves) != 1:
             raise ValueError(f"tree_unflatten: expected 1 leaf for {treedef}, got {len(leaves)}")
         return leaves[0]
-    it = iter(leaves)
-    try:
-        out = _unflatten(treedef, it)
-    except StopIteration:
-        raise ValueError(
-            f"tree_unflatten: too few leaves for {treedef}; expected {treedef.num_leaves}, got "
-            f"{len(list(leaves))}"
-        ) from None
-    rest = list(it)
-    if rest:
-        raise ValueError(f"tree_unflatten: {len(rest)} leaves left over for {treedef}")
+    if type(leaves) is not list:
+        leaves = list(leaves)
+    out, used = _unflatten(treedef, leaves)
+    if used != len(leaves):
+        raise ValueError(f"tree_unflatten: {len(leaves) - used} leaves left over for {treedef}")
     return out
 
 
@@ -247,12 +330,13 @@ def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef, pytree_to
 def flatten_prefix(prefix, tree, name: str = "argument") -> list:
     """Broadcast a pytree prefix (like vmap's in_axes) to the leaves of ``tree``."""
     out: list = []
-
-    def rec(p, t):
+    stack = [(prefix, tree)]  # iterative, so deep trees are fine; popped in left-to-right order
+    while stack:
+        p, t = stack.pop()
         tp, ntp = _node_of(p) if p is not None else (None, None)
         if p is None or ntp is None:
             out.extend([p] * len(tree_leaves(t)))
-            return
+            continue
         tt, ntt = _node_of(t)
         if tt is not tp:
             raise ValueError(
@@ -263,10 +347,7 @@ def flatten_prefix(prefix, tree, name: str = "argument") -> list:
         tc, taux = ntt.to_iter(t)
         if len(pc) != len(tc) or (paux != taux and tp is dict):
             raise ValueError(f"{name} specification {p!r} does not match the value's structure")
-        for a, b in zip(pc, tc):
-            rec(a, b)
-
-    rec(prefix, tree)
+        stack.extend(reversed(list(zip(pc, tc))))
     return out
 
 

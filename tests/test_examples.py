@@ -126,7 +126,7 @@ def test_benchmark_runner_smoke(tmp_path):
     readme.write_text("before\n<!-- bench:start -->\nold\n<!-- bench:end -->\nafter\n")
     out = _run(["-m", "benchmarks", "--only", "sin", "--exclude", "autograd,torch,jax",
                 "--repeat", "2", "--min-time", "0.002", "--write-readme", "--readme", str(readme)])
-    assert "goal: ≤ 3× numpy" in out
+    assert "target: ≤ 3× numpy" in out
     text = readme.read_text()
     assert text.startswith("before\n<!-- bench:start -->\n") and text.endswith("<!-- bench:end -->\nafter\n")
     assert "old" not in text and "| `fgrad.numpy.sin`, 8 elements (float64) |" in text

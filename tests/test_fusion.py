@@ -334,8 +334,9 @@ def test_big_results_are_recycled_only_when_dropped():
     np.testing.assert_array_equal(np.asarray(fourth), np.sin(x2._buf) * 2.0 + x2._buf)
 
 
-def test_recycled_results_are_bounded(monkeypatch):
-    monkeypatch.setattr(codegen, "RECYCLE_BUDGET", 3 << 20)
+def test_recycled_results_are_bounded(request):
+    fgrad.config.update("jit_recycle_bytes", 3 << 20)
+    request.addfinalizer(lambda: fgrad.config.update("jit_recycle_bytes", None))
     n = 300_000  # 2.4 MB results: only the newest one fits the budget
     f = fgrad.jit(lambda x: fnp.cos(x) * 3.0 - x)
     g = fgrad.jit(lambda x: fnp.exp(x) * 0.5 + x)

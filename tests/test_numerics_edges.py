@@ -428,3 +428,19 @@ def test_quiet_restores_the_error_state_after_an_exception():
             np.log(np.zeros(1))
         np.testing.assert_array_equal(quiet(np.log)(np.zeros(1)), [-INF])
         assert np.geterr()["divide"] == "raise"
+
+
+def test_convert_complex_to_real_takes_the_real_part_without_warning():
+    # regression: the cast warned (ComplexWarning, an error under pytest's config), e.g. while
+    # jacrev of a real -> complex function staged its backward program before raising
+    import warnings
+
+    from fgrad import lax
+
+    z = fnp.asarray([1.5 + 2.0j, -3.0 - 1.0j])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = lax.convert_element_type(z, np.float32)
+        jitted = fgrad.jit(lambda v: lax.convert_element_type(v, np.float64))(z)
+    assert out.dtype == np.float32 and np.array_equal(out, [1.5, -3.0])
+    assert np.array_equal(jitted, [1.5, -3.0])

@@ -319,3 +319,42 @@ def test_logaddexp2_from_its_spec_matches_pytorch():
     tz = torch.logaddexp2(tx, ty)
     tz.sum().backward()
     np.testing.assert_allclose(got, (tz.tolist(), tx.grad.tolist(), ty.grad.tolist()), rtol=1e-15, atol=1e-30)
+
+
+def test_logaddexp2_shim_follows_pytorch_at_infinities():
+    """The shim differentiates logaddexp2 with PyTorch's formula (spec ``torch_rule``): NaN at
+    ``x == y == ±inf``; the functional face keeps JAX's convention (+inf replaced by 0)."""
+    import fgrad
+
+    inf = float("inf")
+    xs, ys = [inf, inf, -inf, 1.0], [inf, 0.0, -inf, 1.0]
+    x = ft.tensor(xs, dtype=ft.float64, requires_grad=True)
+    y = ft.tensor(ys, dtype=ft.float64, requires_grad=True)
+    ft.logaddexp2(x, y).sum().backward()
+    want = ([np.nan, 1.0, np.nan, 0.5], [np.nan, 0.0, np.nan, 0.5])  # PyTorch 2.13
+    np.testing.assert_array_equal((x.grad.tolist(), y.grad.tolist()), want)
+    gx, gy = fgrad.grad(lambda a, b: fnp.sum(fnp.logaddexp2(a, b)), argnums=(0, 1))(
+        fnp.asarray(xs), fnp.asarray(ys))
+    np.testing.assert_array_equal((np.asarray(gx), np.asarray(gy)),
+                                  ([1.0, 1.0, np.nan, 0.5], [1.0, 1.0, np.nan, 0.5]))  # as jnp.logaddexp
+    torch = pytest.importorskip("torch")
+    tx = torch.tensor(xs, dtype=torch.float64, requires_grad=True)
+    ty = torch.tensor(ys, dtype=torch.float64, requires_grad=True)
+    torch.logaddexp2(tx, ty).sum().backward()
+    np.testing.assert_array_equal((tx.grad.tolist(), ty.grad.tolist()), want)
+
+
+def test_logaddexp2_functional_face_matches_jax():
+    """fnp.logaddexp2's derivative at infinities is jnp.logaddexp2's (live when JAX is installed;
+    the stored numbers are in the test above)."""
+    import fgrad
+
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    inf = float("inf")
+    xs, ys = [inf, inf, -inf, 1.0, -3.0], [inf, 0.0, -inf, 1.0, 2.5]
+    want = jax.grad(lambda a, b: jax.numpy.sum(jax.numpy.logaddexp2(a, b)), argnums=(0, 1))(
+        jax.numpy.asarray(xs), jax.numpy.asarray(ys))
+    got = fgrad.grad(lambda a, b: fnp.sum(fnp.logaddexp2(a, b)), argnums=(0, 1))(
+        fnp.asarray(xs), fnp.asarray(ys))
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-15)

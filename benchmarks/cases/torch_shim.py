@@ -3,6 +3,8 @@ with ``fgrad.torch`` in place of ``torch``."""
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 
 from . import Case, register
@@ -72,3 +74,80 @@ class TorchMLPStep(Case):
         import torch
 
         return torch_mlp_step(torch, self.params, self.x, self.y)
+
+
+def _deep_chain(t, n, backward=True):
+    """Forward (and backward) of an ``n``-op chain ``y = y * 1.0001`` on 3 elements, with
+    the garbage collector on (the harness turns it off while timing; a deep graph is where
+    its full collections cost, so these cases measure them as a real program would)."""
+
+    def run():
+        enabled = gc.isenabled()
+        gc.enable()
+        try:
+            x = t.ones(3, requires_grad=True)
+            y = x
+            for _ in range(n):
+                y = y * 1.0001
+            if not backward:
+                return y.detach().numpy()
+            y.sum().backward()
+            return x.grad.numpy()
+        finally:
+            if not enabled:
+                gc.disable()
+
+    return run
+
+
+@register
+class TorchDeepChain(Case):
+    name = "torch_deep_chain"
+    short = "fgrad.torch 100k-op chain"
+    title = ("`fgrad.torch`: forward and backward of a 100,000-op chain `y = y * 1.0001` on 3 "
+             "elements (float32, garbage collector on)")
+    issue = 10
+    group = "torch"
+    goals = [("torch", 1.5)]
+    reference = "torch"
+    rtol = 1e-3
+    notes = {"numpy": "the same chain's value and derivative, no graph",
+             "torch": "PyTorch CPU, same code"}
+    n = 100_000
+
+    def fgrad(self):
+        return _deep_chain(_fgrad_torch(), self.n)
+
+    def numpy(self):
+        n = self.n
+
+        def run():
+            g = np.ones(3, np.float32)
+            c = np.float32(1.0001)
+            for _ in range(n):
+                g = g * c
+            return g
+
+        return run
+
+    def torch(self):
+        import torch
+
+        return _deep_chain(torch, self.n)
+
+
+@register
+class TorchDeepChainForward(TorchDeepChain):
+    name = "torch_deep_chain_fwd"
+    short = "fgrad.torch 100k-op chain, forward"
+    title = ("`fgrad.torch`: forward only (recording the graph) of a 100,000-op chain "
+             "`y = y * 1.0001` on 3 elements (float32, garbage collector on)")
+    notes = {"numpy": "the same chain's value, no graph", "torch": "PyTorch CPU, same code"}
+
+    def fgrad(self):
+        return _deep_chain(_fgrad_torch(), self.n, backward=False)
+
+    def torch(self):
+        import torch
+
+        return _deep_chain(torch, self.n, backward=False)

@@ -27,13 +27,16 @@ would, on contiguous pieces, so fused results are bit-identical to unfused ones,
 dtypes are NumPy's (float32 stays float32).  Output dtypes of kernel values are found by
 running the kernel's ops once on one-element probes at compile time.
 
-Scratch buffers are a per-executable pool: a call takes a set (or allocates one) and
-returns it at the end, so concurrent or re-entrant calls never share buffers.  A big
+Scratch buffers are a per-executable pool (`ScratchPool`): a call takes a set (or
+allocates one) and returns it at the end, so concurrent or re-entrant calls never share
+buffers.  The scratch held by all executables together is bounded by the config option
+``jit_scratch_bytes``: when an allocation goes over it, the idle sets of the executables
+that allocated least recently are freed (they allocate again on their next call).  A big
 (>= `RECYCLE_MIN` bytes) result of a blocked kernel is remembered; if the caller has
 dropped it by the next call (its reference count shows that nothing else holds it), that
 call writes into it again instead of allocating (and page-faulting) a fresh array; at
-most `RECYCLE_BUDGET` bytes of such results are held over all executables (oldest
-released first).
+most ``jit_recycle_bytes`` (default 256 MB) of such results are held over all executables
+(oldest released first), and an executable that is freed releases its results with it.
 """
 
 from __future__ import annotations
@@ -43,9 +46,11 @@ import functools
 import math
 import sys
 import threading
+import weakref
 
 import numpy as np
 
+from .._config import limit
 from ..core.ir import Literal
 from ..ops._quiet import quiet
 from .fusion import Node
@@ -60,9 +65,23 @@ _RED_UFUNC = {"reduce_sum": np.add, "reduce_prod": np.multiply, "reduce_max": np
               "reduce_min": np.minimum, "reduce_and": np.logical_and, "reduce_or": np.logical_or}
 
 
-RECYCLE_BUDGET = 256 << 20  # bytes of dropped results kept for reuse, over all executables
-_SITES: collections.OrderedDict = collections.OrderedDict()  # id -> site, least recent first
+# the recycle sites of live executables: id -> weakref(site), least recently used first
+# (an executable that is freed takes its site, and the results it held, with it)
+_SITES: collections.OrderedDict = collections.OrderedDict()
 _sites_lock = threading.Lock()
+
+
+def _forget_site(ref, key) -> None:
+    with _sites_lock:
+        if _SITES.get(key) is ref:
+            del _SITES[key]
+
+
+def recycled_bytes() -> int:
+    """Bytes of dropped big results currently held for reuse (at most ``jit_recycle_bytes``)."""
+    with _sites_lock:
+        sites = [r() for r in _SITES.values()]
+    return sum(len(st.held) * st.nbytes for st in sites if st is not None)
 
 
 class RecycleSite:
@@ -97,14 +116,94 @@ class RecycleSite:
             h.append(x)
             if len(h) > 2:
                 del h[0]
+        key = id(self)
         with _sites_lock:
-            _SITES.pop(id(self), None)
-            _SITES[id(self)] = self
-            total = sum(len(st.held) * st.nbytes for st in _SITES.values())
-            while total > RECYCLE_BUDGET and len(_SITES) > 1:
-                _, old = _SITES.popitem(last=False)
+            ref = _SITES.pop(key, None)
+            if ref is None or ref() is not self:
+                ref = weakref.ref(self, functools.partial(_forget_site, key=key))
+            _SITES[key] = ref
+            live = [(k, st) for k, st in ((k, r()) for k, r in _SITES.items()) if st is not None]
+            total = sum(len(st.held) * st.nbytes for _, st in live)
+            budget = limit("jit_recycle_bytes")
+            for k, old in live:
+                if total <= budget or old is self:
+                    break
                 total -= len(old.held) * old.nbytes
                 old.held = []
+                del _SITES[k]
+            if total > budget:  # the newest result alone is over the budget
+                h.clear()
+
+
+class ScratchPool:
+    """The scratch buffer sets of one executable: ``sets`` holds the idle ones, `alloc`
+    makes a new one.  All pools together keep at most ``jit_scratch_bytes`` of sets (beyond
+    the ones in use): an allocation over the budget frees the idle sets of the pools that
+    allocated least recently."""
+
+    __slots__ = ("sets", "slots", "specs", "nbytes", "count", "__weakref__")
+
+    def __init__(self, slots, specs) -> None:
+        self.sets: list = []
+        self.slots = list(slots)
+        self.specs = list(specs)
+        self.nbytes = sum(max(nb, 1) for nb in self.slots)
+        self.count = 0  # sets this pool owns (idle or in use)
+
+    def alloc(self):
+        raws = [np.empty(max(nb, 1), np.uint8) for nb in self.slots]
+        s = tuple(raws[k][: math.prod(shape) * dt.itemsize].view(dt).reshape(shape)
+                  for k, shape, dt in self.specs)
+        _scratch_acquired(self)
+        return s
+
+
+# pools that own scratch: id -> (weakref(pool), [bytes it owns]), least recently allocating
+# first; the list is the callback's view of a pool that has died
+_POOLS: collections.OrderedDict = collections.OrderedDict()
+_scratch_total = [0]
+_pools_lock = threading.Lock()
+
+
+def _pool_freed(ref, key) -> None:
+    with _pools_lock:
+        item = _POOLS.get(key)
+        if item is not None and item[0] is ref:
+            del _POOLS[key]
+            _scratch_total[0] -= item[1][0]
+
+
+def _scratch_acquired(pool: ScratchPool) -> None:
+    key = id(pool)
+    with _pools_lock:
+        pool.count += 1
+        _scratch_total[0] += pool.nbytes
+        item = _POOLS.pop(key, None)
+        if item is None or item[0]() is not pool:
+            item = (weakref.ref(pool, functools.partial(_pool_freed, key=key)), [0])
+        item[1][0] = pool.count * pool.nbytes
+        _POOLS[key] = item
+        budget = limit("jit_scratch_bytes")
+        for k in list(_POOLS):
+            if _scratch_total[0] <= budget or k == key:
+                break
+            ref, owned = _POOLS[k]
+            p = ref()
+            if p is None:
+                continue
+            n = len(p.sets)
+            p.sets.clear()
+            p.count -= n
+            _scratch_total[0] -= n * p.nbytes
+            owned[0] = p.count * p.nbytes
+            if p.count == 0:
+                del _POOLS[k]
+
+
+def scratch_bytes() -> int:
+    """Bytes of scratch sets owned by live executables (idle ones at most
+    ``jit_scratch_bytes``, plus the sets of calls in progress and the newest allocation)."""
+    return _scratch_total[0]
 
 
 def _np_ufunc(prim):
@@ -273,16 +372,8 @@ class Gen:
         src = f"def run(bufs, {defaults}{extra}):\n" + "\n".join(body) + "\n"
         return src
 
-    def scratch_alloc(self):
-        slots = list(self.slots)
-        specs = [(s, shape, dt) for (s, shape, dt) in self.views]
-
-        def alloc():
-            raws = [np.empty(max(nb, 1), np.uint8) for nb in slots]
-            return tuple(raws[s][: math.prod(shape) * dt.itemsize].view(dt).reshape(shape)
-                         for s, shape, dt in specs)
-
-        return alloc
+    def scratch_pool(self) -> ScratchPool:
+        return ScratchPool(self.slots, list(self.views))
 
     # -- ops -----------------------------------------------------------------------------
     def define(self, v, name=None) -> str:
@@ -817,8 +908,9 @@ def generate(prog, steps, xp=np, block=BLOCK, block_min=BLOCK_MIN, scratch_min=S
     src = g.generate()
     ns = dict(g.ns)
     if g.slots:
-        ns["_pool"] = []
-        ns["_alloc"] = g.scratch_alloc()
+        pool = g.scratch_pool()
+        ns["_pool"] = pool.sets
+        ns["_alloc"] = pool.alloc
 
     exec(compile(src, "<fgrad compiled>", "exec"), ns)
     # IEEE special values (overflow, 0/0, log(0), ...) are computed silently, as in JAX

@@ -64,6 +64,7 @@ import threading
 
 import numpy as np
 
+from .._lru import LRU, Box
 from ..core.ir import Literal
 from .codegen import BLOCK, BLOCK_MIN, SCRATCH_MIN, Executable, Gen
 
@@ -789,7 +790,9 @@ def plan_program(prog, steps) -> list:
 # cupy), so correctly rounded operations give bit-identical results; elementwise kernels are
 # memory-bound, fma buys nothing there.
 OPTIONS = ("--fmad=false",)
-_CACHE: dict = {}
+# built kernels by (source hash, array module), bounded (config ``cuda_kernel_cache_size``);
+# executables hold their kernels themselves, so eviction never breaks a compiled program
+_CACHE = LRU("cuda_kernel_cache_size")
 _cache_lock = threading.Lock()
 STATS = {"built": 0, "hits": 0}
 
@@ -804,10 +807,10 @@ def build(spec: KernelSpec, xp):
     source (and array module) per process."""
     key = (spec.key, id(xp))
     with _cache_lock:
-        k = _CACHE.get(key)
-        if k is not None:
+        held = _CACHE.get(key)
+        if held is not None:
             STATS["hits"] += 1
-            return k
+            return held.value
         if spec.kind == "elementwise":
             k = xp.ElementwiseKernel(spec.in_params, spec.out_params, spec.operation, spec.name,
                                      preamble=spec.preamble, options=OPTIONS)
@@ -815,7 +818,7 @@ def build(spec: KernelSpec, xp):
             k = xp.ReductionKernel(spec.in_params, spec.out_params, spec.map_expr, spec.reduce_expr,
                                    spec.post_map_expr, spec.identity, spec.name,
                                    reduce_type=spec.reduce_type, preamble=spec.preamble, options=OPTIONS)
-        _CACHE[key] = k
+        _CACHE[key] = Box(k)
         STATS["built"] += 1
         return k
 

@@ -627,7 +627,10 @@ real_p.transpose = _real_transpose
 
 
 def _convert_impl(xp, x, new_dtype):
-    return xp.asarray(x).astype(new_dtype, copy=False)
+    x = xp.asarray(x)
+    if x.dtype.kind == "c" and new_dtype.kind != "c":
+        x = x.real  # JAX's rule: complex -> real drops the imaginary part (NumPy would warn)
+    return x.astype(new_dtype, copy=False)
 
 
 convert_element_type_p = elementwise("convert_element_type", _convert_impl, kernel="{0}")

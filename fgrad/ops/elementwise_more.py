@@ -19,7 +19,12 @@ from ._util import shape
 from .elementwise import add, elementwise, eq, exp2, mul, select, sub
 from .shape import broadcast_to
 
-logaddexp2_p = elementwise("logaddexp2", lambda xp, x, y: xp.logaddexp2(x, y))
+# CUDA template (fgrad/compile/cuda_codegen.py): NumPy's npy_logaddexp2, branch for branch
+_LOG2E = "1.442695040888963407359924681001892137"
+logaddexp2_p = elementwise("logaddexp2", lambda xp, x, y: xp.logaddexp2(x, y), kernel={"f": (
+    "(({0} == {1}) ? ({0} + ({T})1) : "
+    "(({0} - {1}) > 0 ? ({0} + log1p{f}(exp2{f}({1} - {0})) * ({T})" + _LOG2E + ") : "
+    "(({0} - {1}) <= 0 ? ({1} + log1p{f}(exp2{f}({0} - {1})) * ({T})" + _LOG2E + ") : ({0} - {1}))))")})
 logaddexp2_p.ufunc = np.logaddexp2
 
 

@@ -113,6 +113,8 @@ class OpSpec:
     # the shim's derivative convention where PyTorch's differs from the primitive's (JAX's):
     # the name of a definition in fgrad/torch/_conventions.py
     torch_rule: str | None = None
+    # integer division by zero raises PyTorch's RuntimeError (NumPy returns 0)
+    torch_int_divisor: bool = False
     rows: tuple = ()
     hand_written: frozenset = frozenset()
 
@@ -258,15 +260,15 @@ SPEC_LIST: list[OpSpec] = [
            rows=(Row(valid="not_tied", specials=True),)),
     binary("arctan2", E.atan2_p, torch=("atan2", "arctan2"), torch_dtype="f", torch_rule="atan2",
            rows=(Row(args=(Domain(), _NZ)),)),
-    binary("hypot", E.hypot_p, lax=None, torch_dtype="f", rows=(Row(args=(_NZ, _NZ)),)),
-    binary("logaddexp", E.logaddexp_p, lax=None, torch_dtype="f", inplace=False),
-    binary("logaddexp2", EM.logaddexp2_p, lax=None, torch_dtype="f", inplace=False,
+    binary("hypot", E.hypot_p, lax=None, torch_dtype="f", torch_rule="hypot", rows=(Row(args=(_NZ, _NZ)),)),
+    binary("logaddexp", E.logaddexp_p, lax=None, torch_dtype="f", inplace=False, torch_rule="logaddexp"),
+    binary("logaddexp2", EM.logaddexp2_p, lax=None, torch_dtype="f", inplace=False, torch_rule="logaddexp2",
            rows=(Row(fwd_tol=_F_TOL),)),
-    binary("mod", E.rem_p, numpy=("mod", "remainder"), lax=None, torch="remainder",
+    binary("mod", E.rem_p, numpy=("mod", "remainder"), lax=None, torch="remainder", torch_int_divisor=True,
            rows=(Row(args=(_MOD, _NZ), valid="mod"), Row(name="remainder", args=(_MOD, _NZ), valid="mod"),
                  _int_row("mod", (_I, _INZ)))),
-    binary("fmod", E.fmod_p, lax="rem", rows=(Row(args=(_MOD, _NZ), valid="mod"),)),
-    binary("floor_divide", E.floor_divide_p, lax=None,
+    binary("fmod", E.fmod_p, lax="rem", torch_int_divisor=True, rows=(Row(args=(_MOD, _NZ), valid="mod"),)),
+    binary("floor_divide", E.floor_divide_p, lax=None, torch_int_divisor=True,
            rows=(Row(args=(_MOD, _NZ), valid="mod", grad="zero"), _int_row("floor_divide", (_I, _INZ)))),
     *[binary(n, p, lax=n, grad_fn="",
              rows=(Row(args=(_I, _I), dtypes=(), other_dtypes=INTS + (BOOL,), grad="no"),))

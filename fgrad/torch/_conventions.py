@@ -28,7 +28,7 @@ from fgrad.transforms.custom import custom_jvp
 
 __all__ = [
     "root_zero_grad", "atan2", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
-    "divide_or_nan", "slogdet",
+    "divide_or_nan", "slogdet", "abs", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -68,6 +68,109 @@ def _atan2_jvp(primals, tangents):
     zero = d == 0
     inv = fnp.where(zero, fnp.zeros_like(d), 1.0 / fnp.where(zero, fnp.ones_like(d), d))
     return atan2(y, x), (x * dy - y * dx) * inv
+
+
+def abs(x):  # noqa: A001 - PyTorch's name
+    """``|x|`` whose derivative at 0 is ``sgn(0) = 0`` as in PyTorch (the core follows JAX:
+    ``abs'(0) = 1``).  Complex ``x`` keeps the core's ``|z|`` (no kink off the origin).
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(abs)(np.float64(0.0)))
+    0.0
+    """
+    a = fnp.abs(x)
+    return fnp.where(x == 0, fnp.zeros_like(a), a)
+
+
+def softplus(x):
+    """``log(1 + exp(x))`` computed stably, with the derivative ``sigmoid(x)`` everywhere
+    (also at 0, where ``log1p(exp(-|x|)) + max(x, 0)`` depends on the kink conventions of
+    ``abs`` and ``maximum``).  Both ``where`` branches are finite for every ``x``.
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(softplus)(np.float64(0.0)))
+    0.5
+    """
+    pos = x > 0
+    return fnp.where(pos, x, fnp.zeros_like(x)) + fnp.log1p(fnp.exp(-fnp.where(pos, x, -x)))
+
+
+@custom_jvp
+def hypot(x, y):
+    """``sqrt(x**2 + y**2)`` whose gradient is PyTorch's ``(x, y) / hypot(x, y)``: NaN at
+    ``(0, 0)`` (the core follows JAX there).
+
+    >>> import numpy as np
+    >>> float(hypot(np.float64(3.0), np.float64(4.0)))
+    5.0
+    """
+    return fnp.hypot(x, y)
+
+
+@hypot.defjvp
+def _hypot_jvp(primals, tangents):
+    x, y = primals
+    dx, dy = tangents
+    h = hypot(x, y)
+    return h, (x * dx + y * dy) / h
+
+
+@custom_jvp
+def logaddexp(x, y):
+    """``log(exp(x) + exp(y))`` whose gradient is PyTorch's ``1 / (1 + exp(y - x))`` (and
+    symmetric in ``y``): NaN where ``x == y == ±inf``, ``(1, 0)`` at ``(inf, finite)``.
+
+    >>> import numpy as np
+    >>> round(float(logaddexp(np.float64(0.0), np.float64(0.0))), 6)
+    0.693147
+    """
+    return fnp.logaddexp(x, y)
+
+
+@logaddexp.defjvp
+def _logaddexp_jvp(primals, tangents):
+    x, y = primals
+    dx, dy = tangents
+    return logaddexp(x, y), dx / (1 + fnp.exp(y - x)) + dy / (1 + fnp.exp(x - y))
+
+
+@custom_jvp
+def logaddexp2(x, y):
+    """``log2(2**x + 2**y)`` whose gradient is PyTorch's ``1 / (1 + 2**(y - x))`` (and
+    symmetric in ``y``): NaN where ``x == y == ±inf``, ``(1, 0)`` at ``(inf, finite)``.
+
+    >>> import numpy as np
+    >>> float(logaddexp2(np.float64(1.0), np.float64(1.0)))
+    2.0
+    """
+    return fnp.logaddexp2(x, y)
+
+
+@logaddexp2.defjvp
+def _logaddexp2_jvp(primals, tangents):
+    x, y = primals
+    dx, dy = tangents
+    return logaddexp2(x, y), dx / (1 + fnp.exp2(y - x)) + dy / (1 + fnp.exp2(x - y))
+
+
+@custom_jvp
+def max_abs_unsplit(d):
+    """``max(|d|)`` over the last axis whose gradient gives *every* tied maximum the full
+    ``sgn(d)`` (PyTorch's ``cdist(p=inf)``; ``vector_norm(ord=inf)`` splits ties instead).
+
+    >>> import numpy as np
+    >>> float(max_abs_unsplit(np.array([2.0, -3.0])))
+    3.0
+    """
+    return fnp.max(fnp.abs(d), axis=-1)
+
+
+@max_abs_unsplit.defjvp
+def _max_abs_unsplit_jvp(primals, tangents):
+    (d,), (dd,) = primals, tangents
+    m = max_abs_unsplit(d)
+    top = fnp.abs(d) == m[..., None]
+    return m, fnp.sum(fnp.where(top, fnp.sign(d) * dd, fnp.zeros_like(dd)), axis=-1)
 
 
 def fmax(x, y):

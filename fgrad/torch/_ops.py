@@ -26,16 +26,20 @@ from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
 from ..ops import reductions as R
 from ..ops import shape as S
-from ..ops._quiet import quiet
+from ..ops._quiet import quiet, switch
 from ..ops.specs import SPEC_LIST
 from . import _conventions as _conv
 from . import _device as _dev
 from . import _errors
 from . import _dtypes as D
 from ._device import DEV as _DEV
+from ._dispatch import run_definition
+from ._ops_creation import check_fill_value as _check_fill_value
 from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
+
+_set_err, _IGNORE_ERR, _reset_err = switch()  # `_op` runs forwards with NumPy's error reports off
 
 _nd = np.ndarray
 _PY = (int, float, bool, complex)
@@ -157,6 +161,16 @@ def _run_fn(fn, bufs, multi):
     return res if multi else res[0]
 
 
+def _forward(key, fn, bufs, multi):
+    """The op's forward from its fgrad definition: its cached straight-line program
+    (`_dispatch.run_definition`), or the definition run eagerly when it cannot be staged;
+    results never alias the inputs."""
+    outs = run_definition(key, fn, bufs, multi)
+    if outs is None:
+        return _run_fn(fn, bufs, multi)
+    return outs if multi else outs[0]
+
+
 _DEV_CONSTS: dict = {}
 
 
@@ -246,10 +260,13 @@ def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
                         return _op_dev(name, key, fn, args, multi, edges)
                 return _functional(fn, args, multi)
     bufs = [a if type(a) is _nd else a._buf for a in args]
+    token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
     try:
-        r = fwd(*bufs) if fwd is not None else _run_fn(fn, bufs, multi)
+        r = fwd(*bufs) if fwd is not None else _forward(key, fn, bufs, multi)
     except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
         raise _errors.translate(e, name, args) from e
+    finally:
+        _reset_err(token)
     outs = [_new(o) for o in r] if multi else [_new(r)]
     if STATE.enabled:
         for a in args:
@@ -259,22 +276,8 @@ def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
     return tuple(outs) if multi else outs[0]
 
 
+# grad_fn names of the create_graph backward's nodes: the op specs' (below), and these
 _PRIM_NAMES = {
-    "add": "AddBackward0",
-    "sub": "SubBackward0",
-    "mul": "MulBackward0",
-    "div": "DivBackward0",
-    "neg": "NegBackward0",
-    "exp": "ExpBackward0",
-    "log": "LogBackward0",
-    "sin": "SinBackward0",
-    "cos": "CosBackward0",
-    "tan": "TanBackward0",
-    "tanh": "TanhBackward0",
-    "sqrt": "SqrtBackward0",
-    "pow": "PowBackward1",
-    "max": "MaximumBackward0",
-    "min": "MinimumBackward0",
     "select": "WhereBackward0",
     "convert_element_type": "ToCopyBackward0",
     "reduce_sum": "SumBackward1",
@@ -284,27 +287,13 @@ _PRIM_NAMES = {
     "broadcast_in_dim": "ExpandBackward0",
     "reshape": "ViewBackward0",
     "transpose": "PermuteBackward0",
-    "logistic": "SigmoidBackward0",
-    "abs": "AbsBackward0",
-    "sign": "SignBackward0",
     "dot_general": "MmBackward0",
     "gather": "IndexBackward0",
     "scatter": "IndexPutBackward0",
     "concatenate": "CatBackward0",
     "cumsum": "CumsumBackward0",
-    "exp2": "Exp2Backward0",
-    "log1p": "Log1PBackward0",
-    "expm1": "Expm1Backward0",
-    "sinh": "SinhBackward0",
-    "cosh": "CoshBackward0",
-    "asin": "AsinBackward0",
-    "acos": "AcosBackward0",
-    "atan": "AtanBackward0",
-    "erf": "ErfBackward0",
-    "atan2": "Atan2Backward0",
-    "rem": "RemainderBackward0",
-    "fmod": "FmodBackward0",
 }
+_PRIM_NAMES.update({s.prim.name: s.grad_fn for s in SPEC_LIST if s.prim is not None and s.grad_fn})
 
 
 def _camel(name: str) -> str:
@@ -938,7 +927,7 @@ def _composite_unary(name, gname, make_fn, to_float=True, fwd=None):
     def op_(self):
         if type(self._buf) is not _nd:
             return _inplace(self, gname, name, fn, (self,), None)
-        new = fwd(self._buf) if fwd is not None else _run_fn(fn, [self._buf], False)
+        new = fwd(self._buf) if fwd is not None else _forward(name, fn, [self._buf], False)
         return _inplace(self, gname, name, fn, (self,), new)
 
     op.__name__ = name
@@ -996,17 +985,7 @@ reciprocal, reciprocal_ = _composite_unary(
 )
 
 
-def _mk_abs():
-    # PyTorch's abs'(0) is sgn(0) = 0; the core's abs_p follows JAX (abs'(0) = 1), so the zero is
-    # selected explicitly here (the value is unchanged: |0| = 0)
-    def f(x):
-        y = ew.abs_(x)
-        return ew.select(ew.eq(x, 0), ew._zeros_of(y), y)
-
-    return f
-
-
-abs, abs_ = _composite_unary("abs", "AbsBackward0", _mk_abs, to_float=False, fwd=np.abs)  # noqa: A001
+abs, abs_ = _composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False, fwd=np.abs)  # noqa: A001
 absolute = abs
 
 
@@ -1062,7 +1041,8 @@ def logit_(self, eps=None):
     fn = _logit_fn(eps)
     if type(self._buf) is not _nd:
         return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), None)
-    return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), _run_fn(fn, [self._buf], False))
+    new = _forward(("logit", eps), fn, [self._buf], False)
+    return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), new)
 
 
 def square(input, *, out=None):
@@ -1166,10 +1146,31 @@ def _scalar_or_tensor(x, name):
     raise TypeError(f"{name}(): argument 'other' must be Tensor or Number, not {t.__name__}")
 
 
+def _check_int_divisor(name: str, x, y) -> None:
+    """PyTorch raises for an integer division (``//``, ``%``, ``fmod``, ``div(..., 'trunc')``)
+    by zero; NumPy would return 0 silently."""
+    if x.dtype.kind in "iu" and bool((y == 0).any() if hasattr(y, "any") else y == 0):
+        raise RuntimeError(
+            f"ZeroDivisionError: {name}: integer division by zero (dtype {_type_name(x.dtype)}). "
+            f"Convert to a floating dtype (x.float()) to get inf/nan instead."
+        )
+
+
+def _int_divisor_checked(uf, name: str):
+    """``uf`` (a ufunc-like taking ``x, y, out=..., casting=...``) that raises PyTorch's error
+    for an integer divisor equal to 0."""
+
+    def checked(x, y, *args, **kwargs):
+        _check_int_divisor(name, x, y)
+        return uf(x, y, *args, **kwargs)
+
+    return checked
+
+
 class _BinOp:
     """A binary elementwise op: PyTorch promotion, fast ufunc path, recording."""
 
-    def __init__(self, prim, gname, name, kind="a", definition=None):
+    def __init__(self, prim, gname, name, kind="a", definition=None, int_divisor=False):
         self.prim = prim
         # the fgrad definition autograd differentiates, when PyTorch's derivative convention
         # differs from the primitive's (JAX's) one; the forward still runs the ufunc
@@ -1193,6 +1194,12 @@ class _BinOp:
             self.ufd = ufd
         else:
             self.ufd = self.uf
+        if int_divisor:  # x // 0, x % 0 for integers: PyTorch's RuntimeError
+            self.uf, self.ufd = _int_divisor_checked(self.uf, name), _int_divisor_checked(self.ufd, name)
+        # x / 0, 0 * inf, i // 0 ... give IEEE values (or 0 for integers) silently, as in PyTorch
+        self.uf_raw = self.uf  # __call__ switches the reports off inline (no extra call)
+        self.uf = quiet(self.uf)
+        self.ufd = quiet(self.ufd)
         self.gname = gname
         self.name = name
         self.kind = kind  # a: arithmetic, d: true division, c: comparison (bool out), f: float only
@@ -1235,10 +1242,13 @@ class _BinOp:
                 B = B.astype(Rd)
         else:
             B = b
+        token = _set_err(_IGNORE_ERR)
         try:
-            r = self.uf(A, B)
+            r = self.uf_raw(A, B)
         except ValueError:
             raise _broadcast_error(A.shape, B.shape if tb else ()) from None
+        finally:
+            _reset_err(token)
         if type(r) is not _nd:
             r = np.asarray(r)
         res = object.__new__(Tensor)
@@ -1388,7 +1398,8 @@ def _generate_faces() -> dict:
         elif spec.family == "binary":
             rule = getattr(_conv, spec.torch_rule) if spec.torch_rule else None
             gname = spec.grad_fn or _camel(spec.torch[0])  # comparisons, bit ops: never recorded
-            binop = BINOPS[spec.name] = _BinOp(spec.prim, gname, spec.torch[0], spec.torch_dtype, rule)
+            binop = BINOPS[spec.name] = _BinOp(spec.prim, gname, spec.torch[0], spec.torch_dtype, rule,
+                                               int_divisor=spec.torch_int_divisor)
             if not spec.generates("torch"):
                 continue
             op = _binary_function(binop)
@@ -1470,6 +1481,7 @@ def div(input, other, *, rounding_mode=None, out=None):
         def fwd(x, y):
             x, y = x.astype(Rd, copy=False), y.astype(Rd, copy=False)
             if Rd.kind in "biu":
+                _check_int_divisor("div", x, y)
                 q = np.floor_divide(x, y)
                 q = q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))
                 return np.asarray(q.astype(Rd))
@@ -2022,6 +2034,27 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return res if out is None else _out(out, res, "nansum")
 
 
+def _np_moment(x, axes, keepdim, odt, ddof=None, root=False):
+    """NumPy forward of ``mean`` (``ddof`` None), ``var`` or ``std`` (``root``) in ``odt``.
+    With no elements (or ``count <= ddof``) the result is NaN as in PyTorch, computed as
+    0 / 0 instead of through ``np.mean``/``np.var``, which warn ("Mean of empty slice",
+    "Degrees of freedom <= 0") whatever NumPy's error state."""
+    if ddof is None:
+        if x.size:  # (an empty x reduced over non-empty axes gives an empty result: no warning)
+            return np.asarray(np.mean(x, axis=axes, dtype=odt, keepdims=keepdim))
+        return np.asarray(np.sum(x, axis=axes, dtype=odt, keepdims=keepdim) / np.asarray(0, odt))
+    ax = (axes,) if isinstance(axes, int) else axes
+    n = x.size if axes is None else math.prod([x.shape[a] for a in ax])
+    if n > ddof:
+        r = np.std(x, axis=axes, ddof=ddof, keepdims=keepdim) if root else np.var(
+            x, axis=axes, ddof=ddof, keepdims=keepdim)
+        return np.asarray(r).astype(odt, copy=False)
+    # degenerate (run quietly by `_op`): 0 / 0 = NaN
+    c = x - np.sum(x, axis=axes, keepdims=True) / np.asarray(builtins.max(n, 1), x.dtype)
+    r = np.sum((c * np.conj(c)).real, axis=axes, keepdims=keepdim) / np.asarray(0, x.real.dtype)
+    return np.asarray(np.sqrt(r) if root else r).astype(odt, copy=False)
+
+
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     input = _as_tensor_arg(input, "mean")
     b = input._buf
@@ -2037,7 +2070,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         return _fnp().mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
 
     def fwd(x):
-        return np.asarray(np.mean(x, axis=axes, dtype=odt, keepdims=keepdim))
+        return _np_moment(x, axes, keepdim, odt)
 
     res = _op(
         "MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,), fwd
@@ -2302,7 +2335,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
         ("var", axes, ddof, keepdim),
         fn,
         (input,),
-        lambda x: np.asarray(np.var(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False),
+        lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof),
     )
     return res if out is None else _out(out, res, "var")
 
@@ -2324,7 +2357,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
         ("std", axes, ddof, keepdim),
         fn,
         (input,),
-        lambda x: np.asarray(np.std(x, axis=axes, ddof=ddof, keepdims=keepdim)).astype(b.dtype, copy=False),
+        lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof, root=True),
     )
     return res if out is None else _out(out, res, "std")
 
@@ -2344,7 +2377,7 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def _vector_norm_fn(ord_, axes, keepdim):
     def fn(x):
         fnp = _fnp()
-        a = ew.abs_(x) if x.dtype.kind != "c" else fnp.abs(x)
+        a = _conv.abs(x)  # PyTorch: sgn(0) = 0, so 1-, inf- and p-norms have gradient 0 at 0
         if ord_ == 2:
             s = fnp.sum(ew.mul(a, a), axis=axes, keepdims=keepdim)
             # sqrt with a zero-safe gradient (PyTorch gives 0 at the origin)
@@ -2900,6 +2933,7 @@ def fill_(self, value):
         )
     value = _scalar_value(value)
     b = self._buf
+    _check_fill_value(value, b.dtype, "fill_")
     if not (STATE.enabled and (_req(self) or self._base is not None)) and type(b) is _nd:
         _check_overlap(b)
         b.fill(value)
@@ -3212,6 +3246,8 @@ def sum_to_size(self, *size):
 
 def cdist(x1, x2, p=2.0, compute_mode=None):
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
+    if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)
+        return _op("CdistBackward0", ("cdist_inf",), _conv.max_abs_unsplit, (d,))
     return vector_norm(d, p, -1)
 
 

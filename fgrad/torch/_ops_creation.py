@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from ..ops._quiet import quiet
 from . import _dtypes as D
 from . import _device as _dev
 from ._device import DEV as _DEV
@@ -36,6 +37,20 @@ def _finish(buf, requires_grad=False, out=None, index=None) -> Tensor:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._rg = True
     return t
+
+
+def check_fill_value(value, dtype: np.dtype, name: str) -> None:
+    """PyTorch refuses a finite fill value beyond a floating dtype's range (``full``,
+    ``fill_``, ``scalar_tensor``) instead of storing inf; ``tensor(...)`` and arithmetic
+    overflow to inf silently."""
+    if dtype.kind == "f" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        v = float(value)
+        if math.isfinite(v) and builtins.abs(v) > float(np.finfo(dtype).max):
+            raise RuntimeError(
+                f"{name}: value cannot be converted to type {np.dtype(dtype).name} without overflow "
+                f"(got {value!r}; the largest finite {np.dtype(dtype).name} is {np.finfo(dtype).max}). "
+                f"Use a wider dtype or pass float('inf') explicitly."
+            )
 
 
 def _infer_np_dtype(data) -> np.dtype:
@@ -99,6 +114,7 @@ def _infer_np_dtype(data) -> np.dtype:
     return D.DEFAULT.float.np
 
 
+@quiet  # a number beyond the dtype's range becomes ±inf silently, as in PyTorch
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new tensor with a copy of ``data`` (nested lists, scalars, NumPy arrays, tensors).
 
@@ -132,6 +148,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(buf, requires_grad, None, idx)
 
 
+@quiet  # a number beyond the dtype's range becomes ±inf silently, as in PyTorch
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     idx = check_device(device)
     if isinstance(data, Tensor):
@@ -323,6 +340,7 @@ def full(
     idx = check_device(device)
     npd = D.to_np(dtype) if dtype is not None else _fill_dtype(fill_value)
     v = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+    check_fill_value(v, npd, "full")
     return _finish(
         np.full(_sizes((size,) if isinstance(size, int) else tuple(size)), v, npd), requires_grad, out, idx
     )
@@ -333,6 +351,7 @@ def scalar_tensor(s, like=None, *, dtype=None, device=None, requires_grad=False)
         npd = _infer_np_dtype(s) if not isinstance(s, float) else D.DEFAULT.float.np
     else:
         npd = D.to_np(dtype)
+    check_fill_value(s, npd, "scalar_tensor")
     if like is not None and device is None:
         lb = like._buf
         idx = _dev.index_of(lb) if type(lb) in _DEV else None
@@ -517,6 +536,7 @@ def full_like(
     input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
 ) -> Tensor:
     s, d = _like(input, dtype)
+    check_fill_value(fill_value, d, "full_like")
     return _finish(np.full(s, fill_value, d), requires_grad, None, like_index(input, device))
 
 

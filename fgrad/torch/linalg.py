@@ -131,6 +131,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
             v = fnp.moveaxis(v, d, (-2, -1))
         if ord == "fro":  # gradient 0 at the zero matrix (PyTorch)
             return _conv.root_zero_grad(fnp.sum(fnp.real(v * fnp.conj(v)), axis=(-2, -1)), 2.0)
+        if ord in (1, -1, math.inf, -math.inf):  # sums of |v| with PyTorch's abs'(0) = 0
+            sums = fnp.sum(_conv.abs(v), axis=-2 if ord in (1, -1) else -1)
+            return fnp.max(sums, axis=-1) if ord > 0 else fnp.min(sums, axis=-1)
         return fnp.linalg.matrix_norm(v, keepdims=False, ord=ord)
 
     def fwd(v):

@@ -1,7 +1,9 @@
 """`jit`: trace a function once per input signature, then run an optimized, fused program.
 
 ``jit(f)(*args)`` flattens the arguments, keys a cache by (static arguments, pytree
-structure, shapes, dtypes, weak types, backend), and on a miss traces ``f`` with a fully
+structure, shapes, dtypes, weak types, backend) -- an LRU bounded by the config options
+``jit_cache_size`` (per function) and ``jit_total_cache_size`` (all functions), see
+``docs/memory.md`` -- and on a miss traces ``f`` with a fully
 staging `StagingTrace` into a jaxpr.  Constants the trace captured are baked into the
 program (`Closed`); values of enclosing transforms it closed over become extra leading
 inputs.  A call binds the higher-order primitive `jit_p`:
@@ -36,6 +38,7 @@ import weakref
 
 import numpy as np
 
+from .._lru import CLOCK, LRU, LRUGroup
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.ir import Jaxpr, Literal, eval_jaxpr
 from ..core.primitive import Primitive
@@ -73,9 +76,11 @@ class Closed:
         self.jaxpr, self.consts, self.out_tree, self.name = jaxpr, list(consts), out_tree, name
         self._exes: dict = {}
         self._arrays = None
-        self._jvp: dict = {}
-        self._batch: dict = {}
-        self._transpose: dict = {}
+        # programs derived by the transforms, bounded (`jit_derived_cache_size`): values are
+        # `_Derived` tuples (an empty one stands for "no program")
+        self._jvp = LRU("jit_derived_cache_size")
+        self._batch = LRU("jit_derived_cache_size")
+        self._transpose = LRU("jit_derived_cache_size")
 
     def executable(self, xp=np, device=None):
         """The program compiled for the array module ``xp`` (and, for a device backend, with
@@ -105,6 +110,10 @@ class Closed:
 
     def __repr__(self) -> str:
         return str(self.jaxpr)
+
+
+class _Derived(tuple):
+    """A derived-program cache value: a tuple that can carry the cache's ``tick``."""
 
 
 def place_consts(consts, xp, device=None):
@@ -221,7 +230,7 @@ def _jvp_joint(closed, nz, primals, tangents):
         jaxpr, consts, _, mask = _jvp_trace(closed, primals, tangents)
         c, lifted = close(jaxpr, consts, name=f"jvp of {closed.name}")
         assert not lifted
-        entry = closed._jvp[key] = (c, mask)
+        entry = closed._jvp[key] = _Derived((c, mask))
     return entry
 
 
@@ -230,8 +239,9 @@ def _jvp_split(closed, nz, primals, tangents):
     -> output tangents); None if the JVP does not split (a primal output would depend on a
     tangent)."""
     key = ("split", _avals_key(primals), _avals_key(tangents))
-    if key in closed._jvp:
-        return closed._jvp[key]
+    entry = closed._jvp.get(key)
+    if entry is not None:
+        return entry or None  # empty: the JVP does not split
     jaxpr, consts, n_p, mask = _jvp_trace(closed, primals, tangents)
     n_out = len(closed.jaxpr.outvars)
     p_vars, t_vars = jaxpr.invars[:n_p], jaxpr.invars[n_p:]
@@ -246,7 +256,7 @@ def _jvp_split(closed, nz, primals, tangents):
             known_eqns.append(e)
     p_outs, t_outs = jaxpr.outvars[:n_out], jaxpr.outvars[n_out:]
     if any(type(v) is not Literal and v in tan for v in p_outs):
-        closed._jvp[key] = None
+        closed._jvp[key] = _Derived(())
         return None
     res, seen = [], set()
     lin_consts = []
@@ -274,7 +284,7 @@ def _jvp_split(closed, nz, primals, tangents):
                    [_unwrap(const_of[v]) for v in k_consts], name=f"jvp of {closed.name} (primal)")
     lin = Closed(Jaxpr(lin_consts, res + list(t_vars), lin_eqns, list(t_outs)),
                  [_unwrap(const_of[v]) for v in lin_consts], name=f"jvp of {closed.name} (tangent)")
-    entry = closed._jvp[key] = (known, lin, len(res), mask)
+    entry = closed._jvp[key] = _Derived((known, lin, len(res), mask))
     return entry
 
 
@@ -346,7 +356,7 @@ def _jit_transpose(cts, *args, closed):
             return [r for r in res if r is not None]
 
         tclosed = _stage(fn, known_avals + ct_avals, f"transpose of {closed.name}")
-        entry = closed._transpose[key] = (tclosed, mask)
+        entry = closed._transpose[key] = _Derived((tclosed, mask))
     tclosed, mask = entry
     known = [a for a, u in zip(args, undef) if not u]
     outs = []
@@ -383,7 +393,7 @@ def _jit_batch(axis_size, vals, dims, closed):
                         out_dims.append(None)
             return res
 
-        entry = closed._batch[key] = (_stage(fn, [_aval(v) for v in vals], where), out_dims)
+        entry = closed._batch[key] = _Derived((_stage(fn, [_aval(v) for v in vals], where), out_dims))
     bclosed, out_dims = entry
     return jit_p.bind(*vals, closed=bclosed), list(out_dims)
 
@@ -506,10 +516,14 @@ def _wrap_outs(outs):
 
 
 class _Entry:
-    __slots__ = ("closed", "lifted", "exe", "single", "unflatten")
+    """A compiled signature of a jitted function (``tick``: its last use, for the LRU;
+    ``fast_key``: its key in the call-path index, if any)."""
+
+    __slots__ = ("closed", "lifted", "exe", "single", "unflatten", "tick", "fast_key")
 
     def __init__(self, closed, lifted) -> None:
         self.closed, self.lifted, self.exe = closed, lifted, None
+        self.tick, self.fast_key = 0, None
         self.single = closed.out_tree.node_type is None
         self.unflatten = _unflattener(closed.out_tree)
 
@@ -583,7 +597,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
         tree = None
         try:
             struct = _structure((dyn, dyn_kwargs), flat)
-        except _NotPlain:
+        except (_NotPlain, RecursionError):  # RecursionError: very deep trees (iterative path)
             flat, tree = tree_flatten((dyn, dyn_kwargs))
             struct = tree
         flat = [x if type(x) is ArrayImpl or type(x) in _PY_SCALARS or isinstance(x, Tracer)
@@ -600,10 +614,11 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
             closed, lifted = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
             entry = _Entry(closed, lifted)
             if not lifted:  # closures over tracers of an enclosing transform: trace every call
-                cache[key] = entry
                 if not kwargs and not snums and all(type(x) is ArrayImpl for x in flat) and \
                         len(flat) == nargs and struct == _flat_struct(nargs):
-                    fast[tuple(_leaf_key(x) for x in flat)] = entry
+                    entry.fast_key = tuple(_leaf_key(x) for x in flat)
+                    fast[entry.fast_key] = entry
+                cache[key] = entry  # may evict the least recently used signatures
         return entry, flat
 
     def run(entry, flat):
@@ -637,6 +652,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
             else:
                 entry = fast.get(tuple(key))
                 if entry is not None and state.trace is EVAL_TRACE:
+                    entry.tick = next(CLOCK)
                     exe = entry.exe
                     if exe is None:
                         exe = entry.exe = entry.closed.executable(_xp_of([a._buf for a in args]))
@@ -661,6 +677,21 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
 
 # jit(f) called again on the same function (and static configuration) shares its cache
 _SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# the bound over all jitted functions' caches together
+JIT_CACHES = LRUGroup("jit_total_cache_size")
+
+
+def _new_caches():
+    """(signature cache, call-path index, stats) of a jitted function.  The cache is an
+    LRU bounded by `jit_cache_size` (and, with all others, `jit_total_cache_size`); the
+    index maps all-array signatures to the same entries and forgets evicted ones."""
+    fast: dict = {}
+
+    def forget(key, entry):
+        if entry.fast_key is not None and fast.get(entry.fast_key) is entry:
+            del fast[entry.fast_key]
+
+    return LRU("jit_cache_size", on_evict=forget, group=JIT_CACHES), fast, {"traces": 0}
 
 
 def _caches_for(fun, config):
@@ -669,10 +700,10 @@ def _caches_for(fun, config):
         if per is None:
             per = _SHARED[fun] = {}
     except TypeError:  # not weak-referenceable: a private cache
-        return {}, {}, {"traces": 0}
+        return _new_caches()
     entry = per.get(config)
     if entry is None:
-        entry = per[config] = ({}, {}, {"traces": 0})
+        entry = per[config] = _new_caches()
     return entry
 
 
@@ -731,9 +762,9 @@ def _unflattener(treedef):
 
     try:
         body = build(treedef)
-    except _NotPlain:
+        return eval(f"lambda o: {body}")  # noqa: S307 - source built above from the tree
+    except (_NotPlain, RecursionError, SyntaxError, MemoryError):  # deep trees: the generic path
         return lambda o: tree_unflatten(treedef, o)
-    return eval(f"lambda o: {body}")  # noqa: S307 - source built above from the tree
 
 
 def _xp_of(bufs):

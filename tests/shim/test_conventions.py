@@ -103,11 +103,22 @@ SINGULAR = [
     ("atan2_00", lambda t, F, y, x: t.atan2(y, x), (A(0.0, 0.0, 1.0), A(0.0, -0.0, 0.0))),
     ("hypot_00", lambda t, F, y, x: t.hypot(y, x), (A(0.0, 3.0), A(0.0, 4.0))),
     ("logaddexp_inf", lambda t, F, a, b: t.logaddexp(a, b), (A(inf, -inf, 1.0), A(inf, -inf, 2.0))),
+    ("logaddexp_inf_fin", lambda t, F, a, b: t.logaddexp(a, b), (A(inf, 0.0), A(0.0, inf))),
     ("logsumexp_inf", lambda t, F, a: t.logsumexp(a, 0), (A(-inf, -inf),)),
     ("norm_0", lambda t, F, x: t.norm(x), (A(0.0, 0.0, 0.0),)),
     ("vector_norm_0", lambda t, F, x: t.linalg.vector_norm(x), (A(0.0, 0.0, 0.0),)),
     ("vector_norm_1_0", lambda t, F, x: t.linalg.vector_norm(x, ord=1), (A(0.0, 0.0, 0.0),)),
     ("vector_norm_inf_0", lambda t, F, x: t.linalg.vector_norm(x, ord=inf), (A(0.0, 0.0, 0.0),)),
+    ("vector_norm_minf_0", lambda t, F, x: t.linalg.vector_norm(x, ord=-inf), (A(0.0, 0.0, 1.0),)),
+    ("norm1_0", lambda t, F, x: t.norm(x, 1), (A(0.0, 0.0, 1.0),)),
+    ("matrix_norm_1_0", lambda t, F, x: t.linalg.matrix_norm(x.reshape(2, 2), 1), (A(0.0, 0.0, 0.0, 0.0),)),
+    (
+        "matrix_norm_inf_0",
+        lambda t, F, x: t.linalg.matrix_norm(x.reshape(2, 2), inf),
+        (A(0.0, 0.0, 0.0, 0.0),),
+    ),
+    ("dist1_eq", lambda t, F, a, b: t.dist(a, b, 1), (A(1.0, 2.0), A(1.0, 3.0))),
+    ("pdist_p1_eq", lambda t, F, a: F.pdist(a.reshape(2, 2), p=1.0), (A(1.0, 2.0, 1.0, 3.0),)),
     ("vector_norm_3_0", lambda t, F, x: t.linalg.vector_norm(x, ord=3), (A(0.0, 0.0, 0.0),)),
     ("matrix_norm_fro0", lambda t, F, x: t.linalg.matrix_norm(x.reshape(2, 2)), (A(0.0, 0.0, 0.0, 0.0),)),
     ("dist_eq", lambda t, F, a, b: t.dist(a, b), (A(1.0, 2.0), A(1.0, 2.0))),
@@ -120,6 +131,11 @@ SINGULAR = [
         "cdist_eq_p1",
         lambda t, F, a, b: t.cdist(a.reshape(2, 2), b.reshape(2, 2), p=1.0),
         (A(1.0, 2.0, 3.0, 4.0), A(1.0, 2.0, 0.0, 0.0)),
+    ),
+    (
+        "cdist_inf_ties",
+        lambda t, F, a, b: t.cdist(a.reshape(2, 2), b.reshape(2, 2), p=inf),
+        (A(3.0, 4.0, 1.0, -1.0), A(1.0, 2.0, 0.0, 0.0)),
     ),
     (
         "pairwise_distance_eq",
@@ -692,6 +708,17 @@ TORCH = {
     "max_binary": ([1.0], [[0.5], [0.5]]),
 }
 
+TORCH.update({  # torch 2.13 (CPU)
+    "logaddexp_inf_fin": ([inf, inf], [[1.0, 0.0], [0.0, 1.0]]),
+    "vector_norm_minf_0": (0.0, [[0.0, 0.0, 0.0]]),
+    "norm1_0": (1.0, [[0.0, 0.0, 1.0]]),
+    "matrix_norm_1_0": (0.0, [[0.0, 0.0, 0.0, 0.0]]),
+    "matrix_norm_inf_0": (0.0, [[0.0, 0.0, 0.0, 0.0]]),
+    "dist1_eq": (1.0, [[0.0, -1.0], [0.0, 1.0]]),
+    "pdist_p1_eq": ([1.0], [[0.0, -1.0, 0.0, 1.0]]),
+    "cdist_inf_ties": ([[2.0, 4.0], [3.0, 1.0]], [[1.0, 2.0, 1.0, -2.0], [-1.0, 0.0, -1.0, 0.0]]),
+})
+
 OURS = {
     "bce_p0": (50.0, [[-250000000000.0, 250000000000.0, 0.0, 0.0], [25.0, -25.0, 25.0, -25.0]]),
     "bce_p0_sum": (
@@ -790,6 +817,19 @@ SECOND_ORDER = [
     ("std", lambda x: x.std(), A(0.3, -0.7, 2.0)),
     ("norm3", lambda x: ft.linalg.vector_norm(x, ord=3), A(0.3, -0.7, 2.0)),
     ("logit_eps", lambda x: ft.logit(x, eps=0.01).sum(), A(0.3, 0.7)),
+    ("hypot", lambda x: ft.hypot(x[0], x[1]), A(0.3, -0.7)),
+    ("logaddexp", lambda x: ft.logaddexp(x[0], x[1]), A(0.3, -0.7)),
+    (
+        "bce_logits",
+        lambda x: FF.binary_cross_entropy_with_logits(x, ft.tensor([0.3, 0.9], dtype=ft.float64)),
+        A(0.2, -0.6),
+    ),
+    (
+        "cdist_inf",
+        lambda x: ft.cdist(x.reshape(2, 2), x.reshape(2, 2) * 0.5, p=inf).sum(),
+        A(0.3, -0.7, 2.0, 1.0),
+    ),
+    ("norm1", lambda x: (ft.linalg.vector_norm(x, ord=1) ** 2), A(0.3, -0.7, 2.0)),
 ]
 
 
@@ -861,3 +901,117 @@ def test_on_cuda_device_same_numbers(name):
         if prev_platform is not None:
             fake_device.install(platform=prev_platform)
     _assert_same(got, OURS.get(name, TORCH[name]), f"cuda {name}")
+
+
+# ---------------------------------------------------------------------------------------
+# IEEE special values are computed silently, as in PyTorch (pytest turns RuntimeWarning into
+# an error; the filter below makes each case fail on a warning also outside that config)
+
+SILENT = [
+    ("div_zero", lambda: ft.tensor([1.0, 0.0]) / 0, [inf, nan]),
+    ("div_zero_t", lambda: ft.tensor([1.0, 0.0]) / ft.tensor([0.0, 0.0]), [inf, nan]),
+    ("div_zero_inplace", lambda: ft.ones(2).div_(0), [inf, inf]),
+    ("floordiv_float_zero", lambda: ft.tensor([1.0, -1.0]) // 0.0, [inf, -inf]),
+    ("zero_times_inf", lambda: ft.zeros(2) * inf, [nan, nan]),
+    ("inf_minus_inf", lambda: ft.tensor([inf]) - inf, [nan]),
+    ("sum_overflow", lambda: ft.tensor([3e38, 3e38]).sum(), inf),
+    ("cumsum_inf", lambda: ft.cumsum(ft.tensor([inf, -inf]), 0), [inf, nan]),
+    ("remainder_zero", lambda: ft.remainder(ft.tensor([1.0, 2.0]), 0.0), [nan, nan]),
+    ("std_one", lambda: ft.tensor([1.0]).std(), nan),
+    ("var_one", lambda: ft.tensor([1.0]).var(), nan),
+    ("std_empty", lambda: ft.tensor([]).std(), nan),
+    ("mean_empty", lambda: ft.tensor([]).mean(), nan),
+    ("mean_empty_dim", lambda: ft.zeros(0, 2).mean(0), [nan, nan]),
+    ("softmax_all_neginf", lambda: ft.softmax(ft.tensor([-inf, -inf]), 0), [nan, nan]),
+    ("tensor_overflow", lambda: ft.tensor([1e200, -1e200]), [inf, -inf]),
+    ("as_tensor_overflow", lambda: ft.as_tensor([1e200]), [inf]),
+    ("fill_inf", lambda: ft.ones(2).fill_(inf), [inf, inf]),
+    ("matmul_overflow", lambda: ft.tensor([[1e30]]) @ ft.tensor([[1e30]]), [[inf]]),
+    ("prod_overflow", lambda: ft.prod(ft.tensor([1e30, 1e30])), inf),
+]
+
+
+@pytest.mark.parametrize("name,f,want", SILENT, ids=[c[0] for c in SILENT])
+def test_special_values_without_warnings(name, f, want):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = f()
+    np.testing.assert_array_equal(got.numpy(), np.asarray(want, np.float32))
+
+
+@pytest.mark.parametrize("name,f", [
+    ("div_zero", lambda x: x / 0),
+    ("zero_times_inf", lambda x: x * inf),
+    ("std_one", lambda x: x[:1].std()),
+    ("mean_empty", lambda x: x[:0].mean()),
+])
+def test_backward_through_special_values_without_warnings(name, f):
+    x = ft.tensor([0.0, 1.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f(x).sum().backward()
+    assert x.grad is not None and x.grad.shape == (2,)
+
+
+@pytest.mark.parametrize("op", [lambda z: ft.abs(z), lambda z: ft.linalg.vector_norm(z)], ids=["abs", "norm"])
+def test_complex_abs_gradient_value(op):
+    """The gradient is z/|z| up to the complex convention (see docs/shim-conventions.md)."""
+    z = ft.tensor([3 + 4j, 0j], requires_grad=True)
+    op(z).sum().backward()
+    g = z.grad.numpy()
+    assert abs(g[0].real - 0.6) < 1e-6 and abs(abs(g[0].imag) - 0.8) < 1e-6 and g[1] == 0
+
+
+INT_DIV_ZERO = [
+    ("floordiv", lambda t: t.tensor([1, 2]) // 0),
+    ("floordiv_t", lambda t: t.tensor([1, 2]) // t.tensor([1, 0])),
+    ("remainder", lambda t: t.tensor([1, 2]) % 0),
+    ("fmod", lambda t: t.fmod(t.tensor([1, 2]), 0)),
+    ("div_trunc", lambda t: t.div(t.tensor([1, 2]), 0, rounding_mode="trunc")),
+    ("div_floor", lambda t: t.div(t.tensor([1, 2]), 0, rounding_mode="floor")),
+    ("floordiv_inplace", lambda t: t.tensor([1, 2]).floor_divide_(t.tensor(0))),
+    ("remainder_inplace", lambda t: t.tensor([1, 2]).remainder_(0)),
+]
+
+
+@pytest.mark.parametrize("name,f", INT_DIV_ZERO, ids=[c[0] for c in INT_DIV_ZERO])
+def test_integer_division_by_zero_raises_like_torch(name, f):
+    """NumPy gives 0 silently; PyTorch raises ``RuntimeError: ZeroDivisionError``."""
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        f(ft)
+
+
+@pytest.mark.parametrize("name,f", INT_DIV_ZERO, ids=[c[0] for c in INT_DIV_ZERO])
+def test_integer_division_by_zero_live_torch(name, f):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        f(torch)
+
+
+def test_integer_division_by_nonzero_unchanged():
+    np.testing.assert_array_equal((ft.tensor([5, -7]) // ft.tensor([2, 3])).numpy(), [2, -3])
+    np.testing.assert_array_equal((ft.tensor([5, -7]) % 3).numpy(), [2, 2])
+    np.testing.assert_array_equal(ft.div(ft.tensor([5, -7]), 2, rounding_mode="trunc").numpy(), [2, -3])
+
+
+FILL_OVERFLOW = [
+    ("full", lambda t: t.full((2,), 1e200)),
+    ("full_like", lambda t: t.full_like(t.ones(2), 1e200)),
+    ("fill_", lambda t: t.ones(2).fill_(1e200)),
+    ("fill_half", lambda t: t.ones(2, dtype=t.float16).fill_(1e5)),
+    ("scalar_tensor", lambda t: t.scalar_tensor(1e200)),
+]
+
+
+@pytest.mark.parametrize("name,f", FILL_OVERFLOW, ids=[c[0] for c in FILL_OVERFLOW])
+def test_fill_value_overflow_raises_like_torch(name, f):
+    """PyTorch refuses a finite fill value beyond the dtype's range (NumPy stores inf and warns)."""
+    with pytest.raises(RuntimeError, match="without overflow"):
+        f(ft)
+
+
+@pytest.mark.parametrize("name,f", FILL_OVERFLOW, ids=[c[0] for c in FILL_OVERFLOW])
+def test_fill_value_overflow_live_torch(name, f):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError, match="without overflow"):
+        f(torch)

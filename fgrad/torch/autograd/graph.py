@@ -31,6 +31,7 @@ import weakref
 
 import numpy as np
 
+from ..._lru import LRU
 from ...core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ...core.ir import Var
 from ...core.trace import ConcretizationError, Trace, new_trace
@@ -38,6 +39,7 @@ from .. import _device as _dev
 from .. import _dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
+from ...ops._quiet import quiet
 from .grad_mode import STATE
 
 _ndarray = np.ndarray
@@ -257,6 +259,7 @@ class _Prog:
         "n_saved",
         "zero_res",
         "dev_templates",
+        "tick",
     )
 
     def run(self, vals):
@@ -300,7 +303,8 @@ class _Prog:
         return res
 
 
-_PROGS: dict = {}
+# backward programs per op signature, bounded (config option ``autograd_cache_size``)
+_PROGS = LRU("autograd_cache_size")
 
 
 def _dce(jaxpr) -> None:
@@ -317,18 +321,22 @@ def _dce(jaxpr) -> None:
     return live
 
 
-_DYNAMIC = object()  # marks signatures whose VJP cannot be staged abstractly
-_MAX_PROGS = 50000
+class _Dynamic:
+    """Marks a signature whose VJP cannot be staged abstractly (linearized per call)."""
+
+    __slots__ = ("tick",)
+
+
+_DYNAMIC = _Dynamic()
 
 
 def _program(ck, fn, avals, diff, multi):
-    if len(_PROGS) > _MAX_PROGS:  # shapes that keep changing: do not grow without bound
-        _PROGS.clear()
     try:
         p = _build_program(fn, avals, diff, multi)
     except (ConcretizationError, NotImplementedError, TypeError):
         # a rule needs concrete values: linearize per call instead (see `_record_dynamic`)
-        p = _DYNAMIC
+        _PROGS[ck] = _Dynamic()
+        return _DYNAMIC
     _PROGS[ck] = p
     return p
 
@@ -339,7 +347,7 @@ def get_program(key, fn, avals, diff, multi: bool):
     p = _PROGS.get(ck)
     if p is None:
         p = _program(ck, fn, avals, diff, multi)
-    return p
+    return _DYNAMIC if type(p) is _Dynamic else p
 
 
 def _build_program(fn, avals, diff, multi) -> _Prog:
@@ -530,9 +538,9 @@ def saved_before_write(node, vc, version: int) -> None:
     if type(node) is _DynNode:
         node._saved = [(t, version if t._vc is vc else v) for t, v in saved]
         return
-    node._saved = [
+    node._saved = tuple([
         (1, s[1], version) if s[0] == 1 and s[1]._vc is vc else s for s in saved
-    ]
+    ])
 
 
 def _aval_key(b):
@@ -571,7 +579,7 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
     prog = _PROGS.get(ck)
     if prog is None:
         prog = _program(ck, fn, avals, diff, multi)
-    if prog is _DYNAMIC:
+    if type(prog) is _Dynamic:
         return _record_dynamic(name, fn, args, outs, edges, multi, diff)
     cls = _FN_CLASSES.get(name) if node_base is None else None
     if cls is None:
@@ -599,7 +607,7 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
     if name in _RESULT_SAVERS and outs[0] is not None:
         vc = outs[0]._get_vc()
         saved.append((3, outs[0]._buf, vc, vc.v))
-    node._saved = saved
+    node._saved = tuple(saved)
     if edges is None:
         edges = tuple([i for i, a in enumerate(args) if not _is_const(a)])
     node._edge_args = edges
@@ -788,7 +796,13 @@ def _as_tensor(g):
     return g if isinstance(g, Tensor) else _wrap(g)
 
 
-def run_backward(
+def run_backward(*args, **kwargs):
+    """`_run_backward` with NumPy's floating-point reports off: a backward pass through
+    IEEE special values (``1/0``, ``0 * inf``) gives them silently, as PyTorch does."""
+    return _quiet_backward(*args, **kwargs)
+
+
+def _run_backward(
     roots,
     grads,
     retain_graph: bool,
@@ -968,6 +982,9 @@ def run_backward(
                     )
         return results
     return None
+
+
+_quiet_backward = quiet(_run_backward)
 
 
 def _skip(node, deps, bufs, ready, counter, retain_graph) -> None:

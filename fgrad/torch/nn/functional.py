@@ -1564,7 +1564,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
     has_w, has_pw = weight is not None, pos_weight is not None
 
     def fn(x, t, *extra):
-        sp = fnp.log1p(fnp.exp(-fnp.abs(x))) + fnp.maximum(-x, 0.0)  # softplus(-x) = -log sigmoid(x)
+        sp = _conv.softplus(-x)  # = -log sigmoid(x), derivative -sigmoid(-x) also at x = 0
         i = 0
         w = None
         if has_w:
