@@ -942,7 +942,7 @@ def _nograd_unary(prim, name, has_out):
     host = getattr(prim, "quiet_ufunc", None) or (lambda b: impl(np, b))
     bind = prim.bind
 
-    def op(input, *, out=None):
+    def compute(input):
         try:
             b = input._buf
         except AttributeError:
@@ -950,19 +950,24 @@ def _nograd_unary(prim, name, has_out):
                 f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
             ) from None
         if type(b) is _nd:
-            res = _new(host(b))
+            r = host(b)
         elif type(b) in _DEV:
-            res = _new(impl(_dev.xp_of(b), b))
+            r = impl(_dev.xp_of(b), b)
         else:  # functional mode: the tensor holds an fgrad value
-            res = _fwrap(bind(_fval(input)))
-        return res if out is None else _out(out, res, name, (input,))
+            return _fwrap(bind(_fval(input)))
+        res = object.__new__(Tensor)
+        res._buf = r if type(r) is _nd or type(r) in _DEV else np.asarray(r)
+        res._gfn = None
+        res._rg = False
+        res._vc = None
+        return res
 
-    if not has_out:
-        def op_no_out(input):
-            return op(input)
-
-        op_no_out.__name__ = op_no_out.__qualname__ = name
-        return op_no_out
+    if has_out:
+        def op(input, *, out=None):
+            res = compute(input)
+            return res if out is None else _out(out, res, name, (input,))
+    else:
+        op = compute
     op.__name__ = op.__qualname__ = name
     return op
 
