@@ -38,7 +38,7 @@ OPTIONAL_PACKAGES: dict[str, str] = {
 # environment variables fgrad reads
 ENVIRONMENT: dict[str, str] = {
     "FGRAD_BACKEND": "default device at import (cpu, cuda, cuda:1, ...)",
-    "FGRAD_LOG_COMPILES": "1: log one line per jit (re)compile",
+    "FGRAD_LOG_COMPILES": "1: show fgrad log records (jit compiles and why, fallbacks) on stderr",
     "FGRAD_TEST_BACKENDS": "test suite: backends to run the backend tests on (numpy,cupy)",
 }
 

@@ -5,7 +5,7 @@
   explicit casts, typed literals, float vs double math functions, NumPy's loop dtypes;
   inexpressible equations fall back to ordinary calls (never a wrong kernel);
 * kernels are cached by a hash of their source (one build per distinct source);
-* the executor (`compile_jaxpr` on an array module with kernel classes) wires the kernels,
+* the executor (`compile_executable` on an array module with kernel classes) wires the kernels,
   checked with a NumPy stand-in for cupy whose kernels evaluate the equations they compile;
 * with ``nvcc``: every generated kernel compiles as device code, and its host twin (same
   preamble and body, sequential loop) runs on the CPU and matches NumPy — over hand-written
@@ -31,7 +31,7 @@ import pytest
 import fgrad
 import fgrad.lax as lax
 import fgrad.numpy as fnp
-from fgrad.compile import compile_jaxpr, cuda_codegen as cc, fusion, optimize
+from fgrad.compile import compile_executable, cuda_codegen as cc, fusion, optimize
 from fgrad.core.ir import Literal
 from fgrad.testing import op_table as T
 
@@ -364,10 +364,10 @@ def spec_inputs(fake, kernel):
 def run_fake(f, *args):
     low = fgrad.jit(f).lower(*args)
     xp = FakeCupy()
-    exe = compile_jaxpr(low.jaxpr, low.consts, xp=xp)
+    exe = compile_executable(low.jaxpr, low.consts, xp=xp)
     xp.specs = {s.name: s for s in exe.cuda_kernels}
     bufs = [a._buf if hasattr(a, "_buf") else a for a in args]
-    ref = compile_jaxpr(low.jaxpr, low.consts).run(list(bufs))
+    ref = compile_executable(low.jaxpr, low.consts).run(list(bufs))
     return exe, xp, exe.run(list(bufs)), ref
 
 
@@ -398,7 +398,7 @@ def test_executor_with_stand_in_kernels(case):
 
 def test_unfused_cupy_program_still_compiles_kernels():
     low = fgrad.jit(lambda x: fnp.sum(fnp.exp(x) + 1.0)).lower(A(RNG.normal(size=5)))
-    exe = compile_jaxpr(low.jaxpr, low.consts, xp=FakeCupy(), fuse=False)
+    exe = compile_executable(low.jaxpr, low.consts, xp=FakeCupy(), fuse=False)
     assert [s.kind for s in exe.cuda_kernels] == ["elementwise", "elementwise", "reduction"]
 
 

@@ -16,7 +16,7 @@ import pytest
 
 import fgrad
 import fgrad.numpy as fnp
-from fgrad.compile import codegen, compile_jaxpr
+from fgrad.compile import codegen, compile_executable
 from fgrad.testing import op_table as T
 
 RNG = np.random.default_rng(0)
@@ -29,8 +29,8 @@ def A(x, dtype=None):
 def compiled(f, *args, **opts):
     """(fused executable, unfused executable, numpy inputs) for ``f`` at ``args``."""
     lowered = fgrad.jit(f).lower(*args)
-    fused = compile_jaxpr(lowered.jaxpr, lowered.consts, **opts)
-    unfused = compile_jaxpr(lowered.jaxpr, lowered.consts, fuse=False)
+    fused = compile_executable(lowered.jaxpr, lowered.consts, **opts)
+    unfused = compile_executable(lowered.jaxpr, lowered.consts, fuse=False)
     bufs = [a._buf if hasattr(a, "_buf") else a for a in args]
     return fused, unfused, bufs
 

@@ -5,6 +5,7 @@ table (values and gradients)."""
 
 from __future__ import annotations
 
+import logging
 import threading
 
 import numpy as np
@@ -14,7 +15,6 @@ import fgrad
 import fgrad.numpy as fnp
 from fgrad import lax
 from fgrad.testing import op_table as T
-from fgrad.transforms import jit as jit_mod
 
 RNG = np.random.default_rng(0)
 THIS_FILE = __file__
@@ -140,8 +140,8 @@ def test_unhashable_static_argument_error_names_it():
         g2(A([1.0]), opts={"a": 1})
 
 
-def test_recompile_log_names_the_changed_argument(monkeypatch, capsys):
-    monkeypatch.setattr(jit_mod, "LOG_COMPILES", True)
+def test_recompile_log_names_the_changed_argument(caplog):
+    caplog.set_level(logging.INFO, logger="fgrad.jit")
 
     def model(weights, x, n):
         return fnp.sum(weights) * x * n
@@ -153,9 +153,10 @@ def test_recompile_log_names_the_changed_argument(monkeypatch, capsys):
     f(w, A([1.0, 1.0, 1.0]), 2)
     f(w, A([1.0, 1.0, 1.0], np.float32), 2)
     f(w, A([1.0, 1.0, 1.0], np.float32), 3)
-    lines = capsys.readouterr().out.strip().splitlines()
+    lines = [r.getMessage() for r in caplog.records
+             if r.name == "fgrad.jit" and r.levelno == logging.INFO]
     assert len(lines) == 4, lines
-    assert lines[0].startswith("[fgrad] compiling model") and "'weights': float64[2]" in lines[0]
+    assert lines[0].startswith("compiling model") and "'weights': float64[2]" in lines[0]
     assert "recompiling model" in lines[1] and "'x'" in lines[1] and "float64[2] -> float64[3]" in lines[1]
     assert "'x'" in lines[2] and "float64[3] -> float32[3]" in lines[2] and "'weights'" not in lines[2]
     assert "static argument 'n' changed 2 -> 3" in lines[3]
@@ -422,16 +423,50 @@ def test_reverse_mode_through_while_loop_under_jit_is_a_clear_error():
 
 
 def test_log_compiles_environment_variable(monkeypatch, capsys):
-    monkeypatch.setenv("FGRAD_LOG_COMPILES", "1")
+    """FGRAD_LOG_COMPILES=1 shows the ``fgrad`` log records on stderr (and only then:
+    without it nothing is printed, to stdout or stderr)."""
+    from fgrad.core import logs
+
+    monkeypatch.setattr(logs, "_handler", None)
+    monkeypatch.setattr(logs.ROOT, "handlers", [])
+    monkeypatch.setattr(logs.ROOT, "level", logging.NOTSET)
 
     def scaled(x):
         return x * 3.0
 
-    g = fgrad.jit(scaled)
+    monkeypatch.delenv("FGRAD_LOG_COMPILES", raising=False)
+    fgrad.jit(scaled)(A([1.0]))
+    assert capsys.readouterr() == ("", "")
+    monkeypatch.setenv("FGRAD_LOG_COMPILES", "1")
+    g = fgrad.jit(lambda x: x * 5.0)
     g(A([1.0]))
     g(A([1.0, 2.0]))
-    out = capsys.readouterr().out
-    assert "[fgrad] compiling scaled" in out and "recompiling scaled" in out and "'x' changed" in out
+    cap = capsys.readouterr()
+    assert cap.out == ""
+    assert "[fgrad.jit] compiling <lambda>" in cap.err and "recompiling <lambda>" in cap.err
+    assert "'x' changed float64[1] -> float64[2]" in cap.err
+
+
+def test_tape_fallback_is_logged(caplog):
+    """The reverse-mode tape logs (DEBUG, logger fgrad.tape) an operation whose backward
+    program cannot be staged abstractly -- here a jvp rule that reads a concrete value --
+    and still differentiates it, by linearizing it per call."""
+    from fgrad.core.array import ShapedArray
+    from fgrad.core.primitive import PRIMITIVES, Primitive
+
+    p = Primitive("_test_concrete_jvp", lambda xp, x: x * 2,
+                  lambda x: ShapedArray(x.shape, x.dtype), family="test")
+    # d/dx is scaled by a Python float of the primal: needs concrete values
+    p.jvp = lambda primals, tangents: (p.bind(primals[0]),
+                                       tangents[0] * float(fnp.sum(primals[0])))
+    try:
+        caplog.set_level(logging.DEBUG, logger="fgrad.tape")
+        g = fgrad.grad(lambda x: fnp.sum(p.bind(x)))(A([1.0, 2.0, 3.0]))
+        np.testing.assert_allclose(np.asarray(g), [6.0, 6.0, 6.0])
+        recs = [r.getMessage() for r in caplog.records if r.name == "fgrad.tape"]
+        assert any("_test_concrete_jvp" in m and "linearizing it per call" in m for m in recs), recs
+    finally:
+        PRIMITIVES.pop("_test_concrete_jvp", None)
 
 
 def test_jit_inside_control_flow_bodies():

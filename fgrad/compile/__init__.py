@@ -11,15 +11,15 @@ been applied, in stages that each live in their own module:
 3. `codegen`: buffer liveness (free each value after its last use; internal kernel values
    live in reused scratch buffers), NumPy code generation for kernels (``out=`` into
    scratch, cache-sized blocks for big arrays) and one flat, straight-line Python
-   function for the whole program: the executor.  On cupy, `cuda_codegen` compiles each
+   function for the whole program.  On cupy, `cuda_codegen` compiles each
    kernel to a generated ``cupy.ElementwiseKernel`` / ``cupy.ReductionKernel`` instead.
 
 Example::
 
     >>> import numpy as np, fgrad, fgrad.numpy as fnp
-    >>> from fgrad.compile import compile_jaxpr
+    >>> from fgrad.compile import compile_executable
     >>> f = lambda x: fnp.sum(fnp.exp(-x * x) * 2.0 + 1.0)
-    >>> exe = compile_jaxpr(fgrad.make_jaxpr(f)(fnp.zeros(4)), [])
+    >>> exe = compile_executable(fgrad.make_jaxpr(f)(fnp.zeros(4)), [])
     >>> exe.stats["kernels"]
     1
     >>> exe.run([np.zeros(4)])
@@ -35,7 +35,7 @@ from .codegen import BLOCK, BLOCK_MIN, SCRATCH_MIN, Executable
 from .passes import Program, optimize
 
 
-def compile_jaxpr(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: bool = True,
+def compile_executable(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: bool = True,
                   block: int | None = None, block_min: int | None = None,
                   scratch_min: int | None = None) -> Executable:
     """Compile ``jaxpr`` (whose constant variables have the values ``consts``) into an
@@ -56,5 +56,5 @@ def compile_jaxpr(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: bool = T
     )
 
 
-__all__ = ["compile_jaxpr", "Executable", "Program", "optimize", "passes", "fusion", "codegen",
+__all__ = ["compile_executable", "Executable", "Program", "optimize", "passes", "fusion", "codegen",
            "cuda_codegen", "BLOCK", "BLOCK_MIN", "SCRATCH_MIN"]

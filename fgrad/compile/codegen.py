@@ -52,7 +52,7 @@ import numpy as np
 
 from .._config import limit
 from ..core.ir import Literal
-from ..ops._quiet import quiet
+from ..core.quiet import quiet
 from .fusion import Node
 
 BLOCK = 65536

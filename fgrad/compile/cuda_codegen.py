@@ -50,7 +50,7 @@ per device and array layout, and caches binaries on disk).  The same text with
 what the tests compile with ``nvcc`` and run on the CPU against NumPy.
 
 Entry points: `supports(xp)` (does ``xp`` provide ``ElementwiseKernel``/``ReductionKernel``),
-`generate(prog, steps, xp)` (called by `fgrad.compile.compile_jaxpr`), and
+`generate(prog, steps, xp)` (called by `fgrad.compile.compile_executable`), and
 `plan_program(prog, steps)` (the kernels of a program, without building anything).
 """
 

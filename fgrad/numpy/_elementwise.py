@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..core.array import ArrayImpl
 from ..core.trace import EVAL_TRACE, state
-from ..ops._quiet import switch
+from ..core.quiet import switch
 from ..ops.specs import SPEC_LIST, OpSpec
 
 new_array = object.__new__

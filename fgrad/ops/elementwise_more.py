@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ._quiet import quiet
+from ..core.quiet import quiet
 from ._util import shape
 from .elementwise import add, elementwise, eq, exp2, mul, select, sub
 from .shape import broadcast_to

@@ -5,7 +5,7 @@ that autograd differentiates.  `run_definition` computes the op's forward from t
 definition, so the numbers come from one place: the definition is staged once per
 signature (the op's cache key -- the one its backward program is cached under -- and the
 input shapes and dtypes) into a program of primitive implementations, compiled to
-straight-line Python by the engine's executor (`fgrad.transforms.jit.compile_jaxpr`), and
+straight-line Python by the engine's executor (`fgrad.core.executor.straight_line`), and
 run on the NumPy buffers.  Definitions that need concrete values (value-dependent shapes,
 Python control flow on data) cannot be staged: their signature is remembered and they run
 eagerly, one primitive at a time, with the same implementations.
@@ -25,7 +25,7 @@ import numpy as np
 from .._lru import LRU
 from ..core.array import ArrayImpl, ShapedArray
 from ..core.trace import new_trace
-from ..transforms.jit import compile_jaxpr
+from ..core.executor import straight_line
 from ..transforms.staging import StagingTrace
 
 
@@ -57,7 +57,7 @@ def _stage(fn, bufs, multi: bool) -> _Forward:
     except Exception:  # noqa: BLE001 - the definition needs concrete values: run it eagerly
         return _EAGER
     consts = [c._buf if type(c) is ArrayImpl else c for c in consts]
-    return _Forward(compile_jaxpr(jaxpr), consts)
+    return _Forward(straight_line(jaxpr), consts)
 
 
 def _owned(o, inputs):

@@ -6,401 +6,37 @@ structure, shapes, dtypes, weak types, backend) -- an LRU bounded by the config 
 ``docs/memory.md`` -- and on a miss traces ``f`` with a fully
 staging `StagingTrace` into a jaxpr.  Constants the trace captured are baked into the
 program (`Closed`); values of enclosing transforms it closed over become extra leading
-inputs.  A call binds the higher-order primitive `jit_p`:
-
-* at the bottom (no transform active) its implementation runs the program compiled by
-  `fgrad.compile` (inline, DCE, CSE, folding and simplification, fusion, buffer reuse,
-  generated NumPy code) — compiled once per program and backend, on first use;
-* its jvp rule traces the JVP of the program into *new* programs, cached per program and
-  per set of inputs with nonzero tangents.  Under a staging trace (linearize for reverse
-  mode, or an enclosing jit) it is split into a *known* program (primal inputs -> primal
-  outputs and residuals) and a *linear* one (residuals, tangents -> output tangents), so
-  reverse mode runs the known part at once, compiled, and stages only the linear part;
-* its transpose rule transposes a linear program into a new program (cached per program
-  and per set of linear inputs / nonzero cotangents);
-* its batching rule vmaps the program into a new program (cached per batch axes and size).
-
-So ``grad(jit(f))``, ``vmap(jit(f))``, ``jit(grad(f))``, ``jit(vmap(grad(f)))``,
-``jit(hessian(f))`` and nested jits all run compiled programs; nothing falls back to
-op-by-op execution.
+inputs.  A call binds the higher-order primitive `jit_p` (transforms/jit_primitive.py:
+the primitive, its compiled implementation and its jvp/transpose/batching rules).
 
 The call path is kept lean: a call whose arguments are all concrete arrays (the common
 case) is keyed by a tuple of (buffer type, shape, dtype) and runs the executor directly.
+
+Each trace is logged (logger ``fgrad.jit``, level DEBUG) with the reason for a recompile:
+the argument whose shape, dtype or static value changed.  ``FGRAD_LOG_COMPILES=1`` shows
+these records on stderr (see docs/diagnostics.md).
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import os
-import time
+import logging
 import weakref
 
 import numpy as np
 
 from .._lru import CLOCK, LRU, LRUGroup
-from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
-from ..core.ir import Jaxpr, Literal, eval_jaxpr
-from ..core.primitive import Primitive
+from ..core.array import ArrayImpl, Tracer, get_aval
+from ..core.ir import Jaxpr
+from ..core.logs import enable_from_environment
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
-from ..ops._quiet import quiet
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import tree_flatten, tree_unflatten
+from .jit_primitive import JIT_HINT, LOG, Closed, close, jit_p
 from .staging import StagingTrace
 
-_JIT_HINT = (
-    "\nInside jit, arguments are abstract (only shapes and dtypes are known). Fixes: mark the "
-    "argument static with `jit(f, static_argnums=...)`/`static_argnames`, use "
-    "`fgrad.lax.cond`/`fgrad.numpy.where` for data-dependent choices, or call the function "
-    "without jit."
-)
-
-# one line per (re)compile: FGRAD_LOG_COMPILES=1, or set `fgrad.transforms.jit.LOG_COMPILES`
-LOG_COMPILES = os.environ.get("FGRAD_LOG_COMPILES", "") not in ("", "0")
 _PY_SCALARS = (bool, int, float, complex)
-
-
-def _unwrap(c):
-    return c._buf if type(c) is ArrayImpl else c
-
-
-class Closed:
-    """A traced program: ``jaxpr`` whose constant variables have the concrete values
-    ``consts`` (backend buffers).  Hashed by identity; caches its compiled executables and
-    the programs derived from it by the transforms."""
-
-    __slots__ = ("jaxpr", "consts", "out_tree", "name", "_exes", "_arrays", "_jvp", "_batch",
-                 "_transpose", "__weakref__")
-
-    def __init__(self, jaxpr: Jaxpr, consts, out_tree=None, name: str = "jit") -> None:
-        self.jaxpr, self.consts, self.out_tree, self.name = jaxpr, list(consts), out_tree, name
-        self._exes: dict = {}
-        self._arrays = None
-        # programs derived by the transforms, bounded (`jit_derived_cache_size`): values are
-        # `_Derived` tuples (an empty one stands for "no program")
-        self._jvp = LRU("jit_derived_cache_size")
-        self._batch = LRU("jit_derived_cache_size")
-        self._transpose = LRU("jit_derived_cache_size")
-
-    def executable(self, xp=np, device=None):
-        """The program compiled for the array module ``xp`` (and, for a device backend, with
-        its host constants uploaded to ``device``, default: the backend's current one)."""
-        key = xp if device is None else (xp, device)
-        exe = self._exes.get(key)
-        if exe is None:
-            from ..compile import compile_jaxpr
-
-            t0 = time.perf_counter()
-            exe = compile_jaxpr(self.jaxpr, place_consts(self.consts, xp, device), xp=xp)
-            exe.compile_time = time.perf_counter() - t0
-            self._exes[key] = exe
-        return exe
-
-    @property
-    def const_arrays(self) -> list:
-        """The constants as fgrad arrays (to evaluate the program under a transform)."""
-        if self._arrays is None:
-            self._arrays = [wrap(c) if hasattr(c, "shape") and not isinstance(c, Tracer) else c
-                            for c in self.consts]
-        return self._arrays
-
-    def __call__(self, *args):
-        """Evaluate the program under the current trace."""
-        return eval_jaxpr(self.jaxpr, self.const_arrays, list(args))
-
-    def __repr__(self) -> str:
-        return str(self.jaxpr)
-
-
-class _Derived(tuple):
-    """A derived-program cache value: a tuple that can carry the cache's ``tick``."""
-
-
-def place_consts(consts, xp, device=None):
-    """``consts`` for a program running with ``xp``: on a device backend, host arrays (made
-    on the default device while tracing abstract inputs) are uploaded explicitly, and
-    buffers on another device of that backend are moved to ``device``."""
-    if xp is np:
-        return consts
-    from .. import backends as B
-
-    be = B.backend_of_xp(xp)
-    out = []
-    for c in consts:
-        if type(c) is np.ndarray:
-            c = be.from_host(c, device)
-        elif device is not None and hasattr(c, "shape") and B.backend_of_buffer(c) is be \
-                and be.device_of(c) != device:
-            c = be.put(c, device)
-        out.append(c)
-    return out
-
-
-def _device_of(bufs):
-    """The device of the first device buffer in ``bufs`` (None: host, or no buffer)."""
-    from ..backends import NUMPY, backend_of_buffer
-
-    for b in bufs:
-        if hasattr(b, "shape") and type(b) is not np.ndarray:
-            be = backend_of_buffer(b)
-            if be is not NUMPY:
-                return be.device_of(b)
-    return None
-
-
-def close(jaxpr: Jaxpr, consts, out_tree=None, name="jit"):
-    """Split a traced program's constants: concrete ones are baked in, tracers of enclosing
-    transforms become leading inputs.  Returns ``(closed, lifted_values)``."""
-    keep_v, keep_c, lift_v, lift_c = [], [], [], []
-    for v, c in zip(jaxpr.constvars, consts):
-        if isinstance(c, Tracer):
-            lift_v.append(v)
-            lift_c.append(c)
-        else:
-            keep_v.append(v)
-            keep_c.append(_unwrap(c))
-    jx = Jaxpr(keep_v, lift_v + list(jaxpr.invars), jaxpr.eqns, jaxpr.outvars)
-    return Closed(jx, keep_c, out_tree, name), lift_c
-
-
-def _jit_impl(xp, *bufs, closed):
-    if xp is np:
-        return closed.executable(np).run(list(bufs))
-    return closed.executable(xp, _device_of(bufs)).run(list(bufs))
-
-
-def _jit_abstract(*avals, closed):
-    return [v.aval for v in closed.jaxpr.outvars]
-
-
-jit_p = Primitive("jit", _jit_impl, _jit_abstract, multiple_results=True, family="higher-order")
-
-
-def _aval(x) -> ShapedArray:
-    return get_aval(x)
-
-
-def _stage(fn, in_avals, what):
-    """Trace ``fn(*tracers) -> list`` into a `Closed` program (fully staged)."""
-    with new_trace(StagingTrace, what, partial=False, hint=_JIT_HINT) as st:
-        args = [st.new_arg(a) for a in in_avals]
-        outs = fn(*args)
-        jaxpr, consts = st.to_jaxpr(list(outs))
-    closed, lifted = close(jaxpr, consts, name=what)
-    if lifted:  # pragma: no cover - rules only evaluate closed programs
-        raise RuntimeError("fgrad.jit: a derived program captured a tracer")
-    return closed
-
-
-# ---------------------------------------------------------------------------------------
-# forward mode (and its split for reverse mode)
-
-
-def _jvp_trace(closed, primals, tangents):
-    """The JVP program of ``closed``: (primals, nonzero tangents) -> (outs, nonzero output
-    tangents); returns (jaxpr, consts, n_primal_inputs, output tangent mask)."""
-    from .ad import JVPTrace, JVPTracer
-
-    nz = [t is not None for t in tangents]
-    n_out = len(closed.jaxpr.outvars)
-    mask: list = []
-    where = f"jvp of {closed.name}"
-    with new_trace(StagingTrace, where, partial=False, hint=_JIT_HINT) as st:
-        p_in = [st.new_arg(_aval(p)) for p in primals]
-        t_in = [st.new_arg(_aval(t)) for t in tangents if t is not None]
-        with new_trace(JVPTrace, where) as jt:
-            it = iter(t_in)
-            ins = [JVPTracer(jt, p, next(it)) if m else p for p, m in zip(p_in, nz)]
-            outs = closed(*ins)
-            p_out, t_out, _ = jt.split(outs)
-        mask = [t is not None for t in t_out]
-        jaxpr, consts = st.to_jaxpr(p_out + [t for t in t_out if t is not None])
-    assert len(p_out) == n_out
-    return jaxpr, consts, len(p_in), mask
-
-
-def _avals_key(xs):
-    return tuple(None if x is None else _aval(x) for x in xs)
-
-
-def _jvp_joint(closed, nz, primals, tangents):
-    key = ("joint", _avals_key(primals), _avals_key(tangents))
-    entry = closed._jvp.get(key)
-    if entry is None:
-        jaxpr, consts, _, mask = _jvp_trace(closed, primals, tangents)
-        c, lifted = close(jaxpr, consts, name=f"jvp of {closed.name}")
-        assert not lifted
-        entry = closed._jvp[key] = _Derived((c, mask))
-    return entry
-
-
-def _jvp_split(closed, nz, primals, tangents):
-    """Known program (primals -> outs + residuals) and linear program (residuals, tangents
-    -> output tangents); None if the JVP does not split (a primal output would depend on a
-    tangent)."""
-    key = ("split", _avals_key(primals), _avals_key(tangents))
-    entry = closed._jvp.get(key)
-    if entry is not None:
-        return entry or None  # empty: the JVP does not split
-    jaxpr, consts, n_p, mask = _jvp_trace(closed, primals, tangents)
-    n_out = len(closed.jaxpr.outvars)
-    p_vars, t_vars = jaxpr.invars[:n_p], jaxpr.invars[n_p:]
-    const_of = dict(zip(jaxpr.constvars, consts))
-    tan = set(t_vars)
-    known_eqns, lin_eqns = [], []
-    for e in jaxpr.eqns:
-        if any(type(v) is not Literal and v in tan for v in e.invars):
-            lin_eqns.append(e)
-            tan.update(e.outvars)
-        else:
-            known_eqns.append(e)
-    p_outs, t_outs = jaxpr.outvars[:n_out], jaxpr.outvars[n_out:]
-    if any(type(v) is not Literal and v in tan for v in p_outs):
-        closed._jvp[key] = _Derived(())
-        return None
-    res, seen = [], set()
-    lin_consts = []
-
-    def need(v):
-        if type(v) is Literal or v in tan or v in seen:
-            return
-        seen.add(v)
-        if v in const_of:
-            lin_consts.append(v)
-        else:
-            res.append(v)
-
-    for e in lin_eqns:
-        for v in e.invars:
-            need(v)
-    for v in t_outs:
-        need(v)
-    used_known = set()
-    for e in known_eqns:
-        used_known.update(v for v in e.invars if type(v) is not Literal)
-    used_known.update(v for v in list(p_outs) + res if type(v) is not Literal)
-    k_consts = [v for v in jaxpr.constvars if v in used_known]
-    known = Closed(Jaxpr(k_consts, list(p_vars), known_eqns, list(p_outs) + res),
-                   [_unwrap(const_of[v]) for v in k_consts], name=f"jvp of {closed.name} (primal)")
-    lin = Closed(Jaxpr(lin_consts, res + list(t_vars), lin_eqns, list(t_outs)),
-                 [_unwrap(const_of[v]) for v in lin_consts], name=f"jvp of {closed.name} (tangent)")
-    entry = closed._jvp[key] = _Derived((known, lin, len(res), mask))
-    return entry
-
-
-def _jit_jvp(primals, tangents, closed):
-    nz = tuple(t is not None for t in tangents)
-    n_out = len(closed.jaxpr.outvars)
-    if not any(nz):
-        return jit_p.bind(*primals, closed=closed), [None] * n_out
-    t_in = [t for t in tangents if t is not None]
-    entry = None
-    if isinstance(state.trace, StagingTrace):
-        entry = _jvp_split(closed, nz, primals, tangents)
-    if entry is not None:
-        known, lin, n_res, mask = entry
-        res = jit_p.bind(*primals, closed=known)
-        outs, residuals = res[:n_out], res[n_out:]
-        t_out = jit_p.bind(*residuals, *t_in, closed=lin) if lin.jaxpr.outvars else []
-    else:
-        joint, mask = _jvp_joint(closed, nz, primals, tangents)
-        res = jit_p.bind(*primals, *t_in, closed=joint)
-        outs, t_out = res[:n_out], res[n_out:]
-    it = iter(t_out)
-    return outs, [next(it) if m else None for m in mask]
-
-
-# ---------------------------------------------------------------------------------------
-# reverse mode: transpose of a linear program
-
-
-def _jit_transpose(cts, *args, closed):
-    from .transpose import backward_pass, is_undefined
-
-    undef = tuple(is_undefined(a) for a in args)
-    ct_nz = tuple(c is not None for c in cts)
-    key = (undef, tuple(a.aval if u else _aval(a) for a, u in zip(args, undef)), _avals_key(cts))
-    entry = closed._transpose.get(key)
-    if entry is None:
-        jx = closed.jaxpr
-        known_avals = [_aval(a) for a, u in zip(args, undef) if not u]
-        ct_avals = [_aval(c) for c in cts if c is not None]
-        mask: list = []
-
-        def fn(*xs):
-            known_tr, ct_tr = xs[: len(known_avals)], xs[len(known_avals):]
-            env = dict(zip(jx.constvars, closed.const_arrays))
-            it = iter(known_tr)
-            lin_in = []
-            for v, u in zip(jx.invars, undef):
-                if u:
-                    lin_in.append(v)
-                else:
-                    env[v] = next(it)
-            lin = set(lin_in)
-            lin_eqns = []
-            for e in jx.eqns:  # evaluate what does not depend on the linear inputs first
-                if any(type(v) is not Literal and v in lin for v in e.invars):
-                    lin_eqns.append(e)
-                    lin.update(e.outvars)
-                    continue
-                vals = [v.val if type(v) is Literal else env[v] for v in e.invars]
-                out = e.prim.bind(*vals, **e.params)
-                for v, o in zip(e.outvars, out if e.prim.multiple_results else [out]):
-                    env[v] = o
-            sub = Jaxpr(list(env), lin_in, lin_eqns, jx.outvars)
-            itc = iter(ct_tr)
-            full_cts = [next(itc) if m else None for m in ct_nz]
-            res = backward_pass(sub, list(env.values()), full_cts)
-            mask.extend(r is not None for r in res)
-            return [r for r in res if r is not None]
-
-        tclosed = _stage(fn, known_avals + ct_avals, f"transpose of {closed.name}")
-        entry = closed._transpose[key] = _Derived((tclosed, mask))
-    tclosed, mask = entry
-    known = [a for a, u in zip(args, undef) if not u]
-    outs = []
-    if tclosed.jaxpr.outvars:
-        outs = jit_p.bind(*known, *[c for c in cts if c is not None], closed=tclosed)
-    it, itm = iter(outs), iter(mask)
-    return [(next(it) if next(itm) else None) if u else None for u in undef]
-
-
-# ---------------------------------------------------------------------------------------
-# batching
-
-
-def _jit_batch(axis_size, vals, dims, closed):
-    from .batching import BatchTrace, BatchTracer
-
-    key = (tuple(dims), axis_size, _avals_key(vals))
-    entry = closed._batch.get(key)
-    if entry is None:
-        out_dims: list = []
-        where = f"vmap of {closed.name}"
-
-        def fn(*xs):
-            with new_trace(BatchTrace, where, axis_size=axis_size) as bt:
-                ins = [x if d is None else BatchTracer(bt, x, d) for x, d in zip(xs, dims)]
-                outs = closed(*ins)
-                res = []
-                for o in outs:
-                    if type(o) is BatchTracer and o._trace is bt:
-                        res.append(o.val)
-                        out_dims.append(o.bdim)
-                    else:
-                        res.append(o)
-                        out_dims.append(None)
-            return res
-
-        entry = closed._batch[key] = _Derived((_stage(fn, [_aval(v) for v in vals], where), out_dims))
-    bclosed, out_dims = entry
-    return jit_p.bind(*vals, closed=bclosed), list(out_dims)
-
-
-jit_p.jvp = _jit_jvp
-jit_p.transpose = _jit_transpose
-jit_p.batch = _jit_batch
 
 
 # ---------------------------------------------------------------------------------------
@@ -608,7 +244,8 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
         if entry is None:
             if tree is None:
                 tree = tree_flatten((dyn, dyn_kwargs))[1]
-            if LOG_COMPILES or os.environ.get("FGRAD_LOG_COMPILES", "") not in ("", "0"):
+            enable_from_environment()
+            if LOG.isEnabledFor(logging.INFO):
                 _log_compile(fname, key, cache, pnames, snums, dyn, dyn_kwargs)
             stats["traces"] += 1
             closed, lifted = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
@@ -830,7 +467,7 @@ def _log_compile(fname, key, cache, pnames, snums, dyn, dyn_kwargs):
     if not cache:
         shown = ", ".join(f"{lb}: {_fmt_leaf(k)}" for lb, k in zip(labels, leaves))
         st = ", ".join(f"{_static_label(i, pnames)}={v!r}" for i, v in key[0])
-        print(f"[fgrad] compiling {fname} for ({shown}{', ' if shown and st else ''}{st})")
+        LOG.info("compiling %s for (%s%s%s)", fname, shown, ", " if shown and st else "", st)
         return
     prev = next(reversed(cache))
     changes = []
@@ -850,8 +487,8 @@ def _log_compile(fname, key, cache, pnames, snums, dyn, dyn_kwargs):
         for lb, a, b in zip(labels, prev[3], leaves):
             if a != b:
                 changes.append(f"argument {lb} changed {_fmt_leaf(a)} -> {_fmt_leaf(b)}")
-    print(f"[fgrad] recompiling {fname} (compile #{len(cache) + 1}): "
-          + ("; ".join(changes) or "new signature"))
+    LOG.info("recompiling %s (compile #%d): %s", fname, len(cache) + 1,
+             "; ".join(changes) or "new signature")
 
 
 def _static_label(i, pnames):
@@ -860,7 +497,7 @@ def _static_label(i, pnames):
 
 def _trace(fun, args, snums, kwargs, static_argnames, tree, flat):
     where = origin(f"jit of {getattr(fun, '__name__', 'function')}")
-    with new_trace(StagingTrace, where, partial=False, hint=_JIT_HINT) as trace:
+    with new_trace(StagingTrace, where, partial=False, hint=JIT_HINT) as trace:
         tracers = [trace.new_arg(get_aval(x)) for x in flat]
         dyn, dyn_kwargs = tree_unflatten(tree, tracers)
         it = iter(dyn)
@@ -913,70 +550,6 @@ class disable_jit:
         disable_jit.active = self._saved
 
 
-def compile_jaxpr(jaxpr: Jaxpr):
-    """Straight-line Python for ``jaxpr`` without optimization (used for the small cached
-    programs of the reverse-mode tape and control-flow bodies): ``run(xp, bufs) -> list``
-    taking constants then inputs."""
-    return _simple_compile(jaxpr)
 
 
-def _simple_compile(jaxpr: Jaxpr):
-    names: dict = {}
-    ns: dict = {}
-    lines = []
-    counter = iter(range(1 << 30))
-
-    def fresh(prefix="r"):
-        return f"{prefix}{next(counter)}"
-
-    def ref(v):
-        if type(v) is Literal:
-            key = fresh("k")
-            ns[key] = v.val
-            return key
-        return names[v]
-
-    params_in = []
-    for v in list(jaxpr.constvars) + list(jaxpr.invars):
-        n = fresh("a")
-        names[v] = n
-        params_in.append(n)
-    last_use: dict = {}
-    for i, e in enumerate(jaxpr.eqns):
-        for v in e.invars:
-            if type(v) is not Literal:
-                last_use[v] = i
-    keep = {v for v in jaxpr.outvars if type(v) is not Literal}
-    for i, e in enumerate(jaxpr.eqns):
-        args = ", ".join(ref(v) for v in e.invars)
-        ufunc = getattr(e.prim, "ufunc", None)
-        if ufunc is not None and not e.params:
-            fn = fresh("u")
-            ns[fn] = ufunc
-            call = f"{fn}({args})"
-        else:
-            fn = fresh("f")
-            ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
-            call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
-        outs = [fresh() for _ in e.outvars]
-        for v, n in zip(e.outvars, outs):
-            names[v] = n
-        if e.prim.multiple_results:
-            lines.append(f"    {', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}")
-        else:
-            lines.append(f"    {outs[0]} = {call}")
-        dead = sorted({names[v] for v in e.invars if type(v) is not Literal
-                       and last_use.get(v) == i and v not in keep})
-        if dead:
-            lines.append(f"    del {', '.join(dead)}")
-    rets = ", ".join(ref(v) for v in jaxpr.outvars)
-    lines.append(f"    return [{rets}]")
-    unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
-    src = "def run(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
-    exec(compile(src, "<fgrad generated>", "exec"), ns)
-    run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
-    run.source = src  # type: ignore[attr-defined]
-    return run
-
-
-__all__ = ["jit", "make_jaxpr", "disable_jit", "jit_p", "Closed", "Lowered", "compile_jaxpr"]
+__all__ = ["jit", "make_jaxpr", "disable_jit", "jit_p", "Closed", "Lowered"]

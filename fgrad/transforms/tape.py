@@ -3,8 +3,9 @@
 `vjp` at the top level (no other transform active, all values concrete) does not need the
 general linearize machinery for every call.  For each primitive application it looks up a
 cache keyed by (primitive, params, input shapes/dtypes, which inputs are differentiable).
-On a miss it derives, *from the primitive's jvp rule*, two small programs and compiles them
-with the flat executor:
+On a miss it derives, *from the primitive's jvp rule*, two small programs (the shared
+per-signature builder, `backward_program.stage`) and compiles them with the straight-line
+executor:
 
 * the primal program: primal inputs -> (outputs, residuals), and
 * the VJP program: (residuals, output cotangents) -> input cotangents — the transpose of
@@ -27,16 +28,17 @@ import numpy as np
 
 from .._lru import LRU
 from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
-from ..core.ir import Literal
+from ..core.executor import device_of, place_consts
+from ..core.logs import get_logger
 from ..core.primitive import check_same_device, eval_primitive
 from ..core.trace import ConcretizationError, Trace, new_trace, state
 from ..backends import _BY_TYPE, xp_of
-from .jit import compile_jaxpr
-from .staging import StagingTrace
+from .backward_program import stage
 from .transpose import backward_pass
 
 _PY = (int, float, bool, complex)
 _cache = LRU("tape_cache_size")
+LOG = get_logger("tape")
 
 
 class _Uncacheable:
@@ -76,66 +78,24 @@ class _OpVJP:
 
 
 def _build(prim, params, args, diff):
-    """Derive the primal and VJP programs of ``prim`` from its jvp rule, abstractly."""
-    with new_trace(StagingTrace, "vjp cache", partial=False) as st:
-        prim_in, tan_in = [], []
-        for a in args:
-            if type(a) in _PY:
-                prim_in.append(a)
-            else:
-                prim_in.append(st.new_arg(get_aval(a)))
-        n_primal = len(st.invars)
-        for a, d in zip(args, diff):
-            tan_in.append(st.new_arg(get_aval(a)) if d else None)
-        out, t_out = prim.jvp(prim_in, tan_in, **params)
-        outs = list(out) if prim.multiple_results else [out]
-        t_outs = list(t_out) if prim.multiple_results else [t_out]
-        jaxpr, consts = st.to_jaxpr(outs + [t for t in t_outs if t is not None])
-    tangent_vars = {id(v) for v in jaxpr.invars[n_primal:]}
-    primal_eqns, linear_eqns = [], []
-    for e in jaxpr.eqns:
-        if any(id(v) in tangent_vars for v in e.invars if type(v) is not Literal):
-            linear_eqns.append(e)
-            tangent_vars.update(id(v) for v in e.outvars)
-        else:
-            primal_eqns.append(e)
-    n_out = len(outs)
-    primal_outvars = jaxpr.outvars[:n_out]
-    if any(type(v) is not Literal and id(v) in tangent_vars for v in primal_outvars):
-        raise ConcretizationError("primal output depends on tangents")
-    lin_outvars = jaxpr.outvars[n_out:]
-    # residuals: non-tangent values read by the linear equations
-    res, seen = [], set()
-    for e in linear_eqns:
-        for v in e.invars:
-            if type(v) is not Literal and id(v) not in tangent_vars and id(v) not in seen:
-                seen.add(id(v))
-                res.append(v)
-    for v in lin_outvars:  # a tangent output that is a primal value (rare): a residual too
-        if type(v) is not Literal and id(v) not in tangent_vars and id(v) not in seen:
-            seen.add(id(v))
-            res.append(v)
-    from ..core.ir import Jaxpr
+    """The primal and VJP programs of ``prim`` at this signature, from its jvp rule."""
 
-    primal_jaxpr = Jaxpr(jaxpr.constvars, jaxpr.invars[:n_primal], primal_eqns, list(primal_outvars) + res)
-    linear_jaxpr = Jaxpr(res, jaxpr.invars[n_primal:], linear_eqns, lin_outvars)
-    # transpose the linear program abstractly into a VJP program
-    with new_trace(StagingTrace, "vjp cache", partial=False) as st2:
-        res_tr = [st2.new_arg(v.aval) for v in res]
-        ct_tr = [st2.new_arg(v.aval) for v in lin_outvars]
-        cts_in = backward_pass(linear_jaxpr, res_tr, ct_tr)
-        in_mask = [c is not None for c in cts_in]
-        bwd_jaxpr, bwd_consts = st2.to_jaxpr([c for c in cts_in if c is not None])
+    def jvp(primals, tangents):
+        out, t_out = prim.jvp(primals, tangents, **params)
+        if prim.multiple_results:
+            return list(out), list(t_out)
+        return [out], [t_out]
+
+    bp = stage(jvp, [a if type(a) in _PY else get_aval(a) for a in args], diff, "vjp cache")
     op = _OpVJP()
-    op.consts = [c._buf if type(c) is ArrayImpl else c for c in consts]
-    op.primal_run = compile_jaxpr(primal_jaxpr)
-    op.n_out = n_out
-    bwd_run = compile_jaxpr(bwd_jaxpr)
-    bconsts = [c._buf if type(c) is ArrayImpl else c for c in bwd_consts]
-    op.bwd_run = (bwd_run, bconsts)
-    op.ct_mask = [t is not None for t in t_outs]
-    op.ct_avals = [(v.aval.shape, v.aval.dtype) for v in lin_outvars]
-    op.in_mask = in_mask
+    op.consts = bp.consts
+    op.primal_run = bp.primal_run()
+    op.n_out = bp.n_out
+    op.bwd_run = (bp.backward_run(), bp.bwd_consts)
+    op.ct_mask = bp.ct_mask
+    n_res = len(bp.primal.outvars) - bp.n_out
+    op.ct_avals = [(v.aval.shape, v.aval.dtype) for v in bp.backward.invars[n_res:]]
+    op.in_mask = bp.in_mask
     op.multi = prim.multiple_results
     return op
 
@@ -143,10 +103,8 @@ def _build(prim, params, args, diff):
 def _place(op, bufs):
     """Upload the host constants of ``op`` (staged abstractly, so made on the default
     device) to the device of ``bufs``."""
-    from .jit import _device_of, place_consts
-
     xp = xp_of(bufs[0])
-    dev = _device_of(bufs)
+    dev = device_of(bufs)
     op.consts = place_consts(op.consts, xp, dev)
     bwd_run, bconsts = op.bwd_run
     op.bwd_run = (bwd_run, place_consts(bconsts, xp, dev))
@@ -237,12 +195,15 @@ class TapeTrace(Trace):
             op = _cache.get(key)
         except TypeError:
             key, op = None, _Uncacheable()
+            LOG.debug("%s: parameters are not hashable; linearizing it per call", prim.name)
         if op is None:
             try:
                 op = _build(prim, params, prims, diff)
                 if tb0 is not np.ndarray:  # the key has the backend: place its constants
                     _place(op, bufs)
-            except (ConcretizationError, TypeError, NotImplementedError, ValueError):
+            except (ConcretizationError, TypeError, NotImplementedError, ValueError) as e:
+                LOG.debug("%s: backward program not staged (%s: %s); linearizing it per call",
+                          prim.name, type(e).__name__, e)
                 op = _Uncacheable()
             _cache[key] = op
         if type(op) is _Uncacheable:

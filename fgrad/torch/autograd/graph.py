@@ -7,11 +7,12 @@ Every differentiable tensor operation records a node (a ``grad_fn``) holding
 * the inputs the backward pass needs (with their versions) and edges to the inputs' nodes.
 
 No derivative is written here.  The first time a (key, input shapes/dtypes, differentiable
-inputs) signature is seen, ``fgrad.vjp`` of ``fn`` is *staged* into a jaxpr whose inputs
-are the primal inputs, the primal outputs and the output cotangents; it is pruned (dead-code
-elimination, and the primal outputs substituted for their recomputation, so e.g. ``exp``
-saves its result as PyTorch does), and compiled to a flat list of primitive
-implementations.  That program is cached and run on NumPy buffers by `Node._apply`.
+inputs) signature is seen, the JVP of ``fn`` is staged, split and transposed by the
+per-signature builder the functional tape uses too (`fgrad.transforms.backward_program`),
+into a program whose inputs are the primal inputs, the primal outputs and the output
+cotangents; it is pruned (dead-code elimination, and the primal outputs substituted for
+their recomputation, so e.g. ``exp`` saves its result as PyTorch does), and compiled by the
+straight-line executor.  That program is cached and run on NumPy buffers by `Node._apply`.
 
 With ``create_graph=True`` the same jaxpr is evaluated under a `TensorTrace`, whose tracers
 wrap Tensors and whose ``process`` runs each primitive as a recorded Tensor op -- so the
@@ -32,9 +33,13 @@ import weakref
 import numpy as np
 
 from ..._lru import LRU
-from ...core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
-from ...core.ir import Var
+from ...core.array import ArrayImpl, ShapedArray, Tracer, wrap
+from ...core.executor import straight_line
+from ...core.ir import eval_jaxpr
+from ...core.logs import get_logger
 from ...core.trace import ConcretizationError, Trace, new_trace
+from ...transforms.ad import JVPTrace, JVPTracer
+from ...transforms.backward_program import stage
 from .. import _device as _dev
 from .. import _dtypes as D
 from .._device import DEV as _DEV
@@ -242,7 +247,12 @@ def edge_of(t) -> tuple:
 
 
 class _Prog:
-    """A compiled VJP: ``run(inputs) -> cotangents of the differentiable inputs``."""
+    """A compiled VJP: ``run(inputs) -> cotangents of the differentiable inputs``.
+
+    Built by the shared per-signature builder (`fgrad.transforms.backward_program`), as a
+    function of the used inputs, outputs and cotangents (``in_used``, ``out_used``,
+    ``ct_used``); ``zeros``: (position among ``diff``, shape, dtype) of the inputs whose
+    cotangent is zero (filled in after the run, as PyTorch gives them zeros)."""
 
     __slots__ = (
         "jaxpr",
@@ -254,16 +264,15 @@ class _Prog:
         "out_avals",
         "steps",
         "template",
-        "in_slots",
-        "res_slots",
         "n_saved",
-        "zero_res",
+        "zeros",
         "dev_templates",
         "tick",
     )
 
     def run(self, vals):
-        return self.steps(np, self.template + vals)
+        res = self.steps(np, self.template + vals)
+        return self._fill(res, None) if self.zeros else res
 
     def run_on(self, vals, di):
         """Run on CUDA device ``di`` (constants copied there once per device)."""
@@ -273,12 +282,19 @@ class _Prog:
         tmpl = dt.get(di)
         if tmpl is None:
             tmpl = dt[di] = [_dev.to_dev(c, di) if isinstance(c, _ndarray) else c for c in self.template]
-        return self.steps(_dev.backend().xp, tmpl + vals)
+        res = self.steps(_dev.backend().xp, tmpl + vals)
+        return self._fill(res, di) if self.zeros else res
+
+    def _fill(self, res, di, wrap_zeros: bool = False):
+        """``res`` with zero cotangents inserted at the positions ``zeros``."""
+        res = list(res)
+        for k, shape, dtype in self.zeros:
+            z = _zeros(shape, dtype, di)
+            res.insert(k, _wrap(z) if wrap_zeros else z)
+        return res
 
     def run_traced(self, tensors):
         """Evaluate under a TensorTrace: every primitive becomes a recorded Tensor op."""
-        from ...core.ir import eval_jaxpr
-
         with new_trace(TensorTrace, "fgrad.torch create_graph backward") as tr:
             ins = [TensorTracer(tr, t) if isinstance(t, Tensor) else t for t in tensors]
             di = None
@@ -290,35 +306,17 @@ class _Prog:
                       for c in self.consts]
             outs = eval_jaxpr(self.jaxpr, consts, ins)
             res = []
-            it = iter(outs)
-            for s in self.res_slots:
-                if s is None:
-                    res.append(None)
-                    continue
-                o = next(it)
+            for o in outs:
                 if type(o) is TensorTracer and o._trace is tr:
                     res.append(o.t)
                 else:
                     res.append(_wrap(_copy(o._buf if type(o) is ArrayImpl else o)))
-        return res
+        return self._fill(res, di, wrap_zeros=True) if self.zeros else res
 
 
 # backward programs per op signature, bounded (config option ``autograd_cache_size``)
 _PROGS = LRU("autograd_cache_size")
-
-
-def _dce(jaxpr) -> None:
-    live = {id(v) for v in jaxpr.outvars if type(v) is Var}
-    kept = []
-    for e in reversed(jaxpr.eqns):
-        if any(id(v) in live for v in e.outvars):
-            kept.append(e)
-            for v in e.invars:
-                if type(v) is Var:
-                    live.add(id(v))
-    kept.reverse()
-    jaxpr.eqns = kept
-    return live
+LOG = get_logger("autograd")
 
 
 class _Dynamic:
@@ -333,8 +331,10 @@ _DYNAMIC = _Dynamic()
 def _program(ck, fn, avals, diff, multi):
     try:
         p = _build_program(fn, avals, diff, multi)
-    except (ConcretizationError, NotImplementedError, TypeError):
+    except (ConcretizationError, NotImplementedError, TypeError) as e:
         # a rule needs concrete values: linearize per call instead (see `_record_dynamic`)
+        LOG.debug("%s: backward program not staged (%s: %s); linearizing it per call",
+                  ck[0], type(e).__name__, e)
         _PROGS[ck] = _Dynamic()
         return _DYNAMIC
     _PROGS[ck] = p
@@ -350,80 +350,36 @@ def get_program(key, fn, avals, diff, multi: bool):
     return _DYNAMIC if type(p) is _Dynamic else p
 
 
+def _jvp_of(fn, multi: bool):
+    """``fn``'s JVP as ``jvp(primals, tangents) -> (outputs, output tangents)`` (lists)."""
+
+    def jvp(primals, tangents):
+        with new_trace(JVPTrace, "fgrad.torch backward") as jt:
+            out = fn(*[p if t is None else JVPTracer(jt, p, t) for p, t in zip(primals, tangents)])
+            outs, t_outs, _ = jt.split(list(out) if multi else [out])
+        return outs, t_outs
+
+    return jvp
+
+
 def _build_program(fn, avals, diff, multi) -> _Prog:
-    from ...transforms.ad import vjp
-    from ...transforms.staging import StagingTrace, StagingTracer
-
     in_avals = [ShapedArray(s, d) for s, d in avals]
-    with new_trace(StagingTrace, "fgrad.torch backward", partial=False) as tr:
-        args = [tr.new_arg(av) for av in in_avals]
-
-        def f(*d):
-            a = list(args)
-            for i, v in zip(diff, d, strict=False):
-                a[i] = v
-            return fn(*a)
-
-        out, f_vjp = vjp(f, *[args[i] for i in diff])
-        outs = list(out) if multi else [out]
-        out_avals = tuple(get_aval(o) for o in outs)
-        ct_args = [tr.new_arg(ShapedArray(av.shape, av.dtype)) for av in out_avals]
-        cts = f_vjp(type(out)(ct_args) if multi else ct_args[0])
-        zero_res = []
-        res_atoms = []
-        for c in cts:
-            res_atoms.append(c)
-        jaxpr, consts = tr.to_jaxpr(res_atoms)
-    n_in = len(in_avals)
-    in_vars = jaxpr.invars[:n_in]
-    ct_vars = jaxpr.invars[n_in:]
-    # substitute the primal outputs for their recomputation
-    defined = {}
-    for e in jaxpr.eqns:
-        for v in e.outvars:
-            defined[id(v)] = v
-    out_vars = []
-    rename = {}
-    for o in outs:
-        if isinstance(o, StagingTracer) and o._trace is tr and id(o.var) in defined:
-            nv = Var(o.var.aval)
-            rename[id(o.var)] = nv
-            out_vars.append(nv)
-        else:
-            out_vars.append(None)
-    if rename:
-        for e in jaxpr.eqns:
-            e.invars = [rename.get(id(v), v) if type(v) is Var else v for v in e.invars]
-        jaxpr.outvars = [rename.get(id(v), v) if type(v) is Var else v for v in jaxpr.outvars]
-    live = _dce(jaxpr)
-    in_used = tuple(i for i, v in enumerate(in_vars) if id(v) in live)
-    out_used = tuple(k for k, v in enumerate(out_vars) if v is not None and id(v) in live)
-    ct_used = tuple(k for k, v in enumerate(ct_vars) if id(v) in live)
-    # cotangents that are plain inputs/constants/literals are fine; keep the structure
-    jaxpr.invars = (
-        [in_vars[i] for i in in_used] + [out_vars[k] for k in out_used] + [ct_vars[k] for k in ct_used]
-    )
-    consts = [c._buf if type(c) is ArrayImpl else c for c in consts]
+    bp = stage(_jvp_of(fn, multi), in_avals, [i in diff for i in range(len(in_avals))],
+               "fgrad.torch backward")
+    jaxpr, consts, in_used, out_used, ct_used = bp.recompute()
     p = _Prog()
     p.jaxpr = jaxpr
     p.consts = consts
     p.in_used, p.out_used, p.ct_used = in_used, out_used, ct_used
     p.diff = diff
-    p.out_avals = out_avals
+    p.out_avals = bp.out_avals
     p.n_saved = len(in_used) + len(out_used)
-    p.zero_res = tuple(zero_res)
+    p.zeros = tuple((k, in_avals[i].shape, in_avals[i].dtype)
+                    for k, (i, m) in enumerate(zip(diff, bp.in_mask)) if not m)
     p.dev_templates = None
-    _compile(p)
+    p.steps = straight_line(jaxpr)
+    p.template = list(consts)
     return p
-
-
-def _compile(p: _Prog) -> None:
-    """Straight-line Python for the program (the engine's flat executor, as jit uses)."""
-    from ...transforms.jit import compile_jaxpr
-
-    p.steps = compile_jaxpr(p.jaxpr)
-    p.template = list(p.consts)
-    p.res_slots = tuple(None if v is None else i for i, v in enumerate(p.jaxpr.outvars))
 
 
 # ---------------------------------------------------------------------------------------

@@ -167,8 +167,9 @@ class LRScheduler:
 _LRScheduler = LRScheduler
 
 
-class LambdaLR(LRScheduler):
-    """``lr = base_lr * lr_lambda(epoch)``."""
+class _LambdaScheduler(LRScheduler):
+    """One ``lr_lambda`` per param group (one function serves all groups); the state dict
+    keeps the ``__dict__`` of callable objects and ``None`` for plain functions."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch: int = -1) -> None:
         self.optimizer = optimizer
@@ -179,13 +180,16 @@ class LambdaLR(LRScheduler):
                 raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
                                  f"{len(lr_lambda)}")
             self.lr_lambdas = list(lr_lambda)
+        for fn in self.lr_lambdas:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self) -> dict:
         state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
         state["lr_lambdas"] = [None] * len(self.lr_lambdas)
         for idx, fn in enumerate(self.lr_lambdas):
-            if not callable(fn) or not hasattr(fn, "__dict__") or isinstance(fn, type(lambda: 0)):
+            if not hasattr(fn, "__dict__") or isinstance(fn, type(lambda: 0)):
                 continue
             state["lr_lambdas"][idx] = fn.__dict__.copy()
         return state
@@ -198,19 +202,17 @@ class LambdaLR(LRScheduler):
             if fn is not None:
                 self.lr_lambdas[idx].__dict__.update(fn)
 
+
+class LambdaLR(_LambdaScheduler):
+    """``lr = base_lr * lr_lambda(epoch)``."""
+
     def get_lr(self) -> list:
         _warn_get_lr_called_within_step(self)
         return [base_lr * lmbda(self.last_epoch) for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(_LambdaScheduler):
     """``lr = lr * lr_lambda(epoch)`` each step after the first."""
-
-    def __init__(self, optimizer, lr_lambda, last_epoch: int = -1) -> None:
-        self.optimizer = optimizer
-        self.lr_lambdas = list(lr_lambda) if isinstance(lr_lambda, (list, tuple)) else \
-            [lr_lambda] * len(optimizer.param_groups)
-        super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list:
         _warn_get_lr_called_within_step(self)

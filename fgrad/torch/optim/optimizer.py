@@ -1,7 +1,11 @@
-"""`Optimizer`: parameter groups, per-parameter state, ``zero_grad``, ``state_dict``.
+"""`Optimizer`: parameter groups, per-parameter state, ``step``, ``zero_grad``, ``state_dict``.
 
-Subclasses implement ``step`` with PyTorch's update formulas as in-place Tensor ops under
-``no_grad`` (so a step bumps the parameters' version counters like any in-place op).
+`Optimizer.step` holds the loop every PyTorch optimizer shares: under ``no_grad`` (so a step
+bumps the parameters' version counters like any in-place op), for each parameter with a
+gradient, it negates the gradient (``maximize``), creates the state (``_init_state``), counts
+the step (``state["step"]``, when the state has one), applies ``weight_decay`` (added to the
+gradient, or ``p *= 1 - lr * weight_decay`` when the group has ``decoupled_weight_decay``) and
+calls the subclass's ``_update_parameter``, which holds only the update formula.
 
 Example::
 
@@ -38,6 +42,19 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
+
+_LABELS = {"lr": "learning rate", "eps": "epsilon value"}
+
+
+def _check_non_negative(reject_nan: bool = True, **hyper_parameters: Any) -> None:
+    """PyTorch's ValueError for the first negative hyper-parameter (``Invalid learning rate:
+    -1``); NaN is rejected too unless ``reject_nan`` is false (SGD's check); ``lr`` may be a
+    one-element tensor."""
+    for name, value in hyper_parameters.items():
+        if name == "lr" and isinstance(value, Tensor) and value.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        if (not 0.0 <= value) if reject_nan else value < 0.0:
+            raise ValueError(f"Invalid {_LABELS.get(name, name + ' value')}: {value}")
 
 
 def _typename(o) -> str:
@@ -90,6 +107,9 @@ class Optimizer:
     """Base class of optimizers: ``Optimizer(params, defaults)`` where ``params`` is an
     iterable of tensors, of ``(name, tensor)`` pairs, or of dicts (parameter groups)."""
 
+    # hyper-parameters that groups saved by older PyTorch versions may lack, and their values
+    _legacy_group_defaults: dict[str, Any] = {}
+
     def __init__(self, params, defaults: dict) -> None:
         self.defaults = defaults
         self._optimizer_step_pre_hooks: dict = OrderedDict()
@@ -122,6 +142,9 @@ class Optimizer:
             if name not in self.__dict__:
                 self.__dict__[name] = OrderedDict()
         self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for name, default in self._legacy_group_defaults.items():
+                group.setdefault(name, default)
 
     def __repr__(self) -> str:
         format_string = self.__class__.__name__ + " ("
@@ -205,7 +228,46 @@ class Optimizer:
                             g.requires_grad_(False)
                         g.zero_()
 
+    @_use_grad
     def step(self, closure=None):
+        """One update of every parameter that has a gradient; ``closure`` re-evaluates the
+        loss and is called (with grad enabled) first."""
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            weight_decay = group["weight_decay"]
+            decoupled = group.get("decoupled_weight_decay", False)
+            for p in group["params"]:
+                grad = p.grad
+                if grad is None:
+                    continue
+                if group["maximize"]:
+                    grad = -grad
+                state = self.state.get(p)
+                fresh = not state
+                if fresh:
+                    state = self._init_state(p, group)
+                if "step" in state:
+                    state["step"] += 1
+                if weight_decay != 0:
+                    if decoupled:
+                        p.mul_(1 - group["lr"] * weight_decay)
+                    else:
+                        grad = grad.add(p, alpha=weight_decay)
+                self._update_parameter(p, grad, state, group)
+                if fresh and state:  # a state is kept once it holds something
+                    self.state[p] = state
+        return loss
+
+    def _init_state(self, p: Tensor, group: dict) -> dict:
+        """The new state of parameter ``p`` at its first step (empty by default)."""
+        return {}
+
+    def _update_parameter(self, p: Tensor, grad: Tensor, state: dict, group: dict) -> None:
+        """Update ``p`` in place from ``grad`` (already negated for ``maximize`` and with the
+        weight decay applied); ``state["step"]`` already counts this step."""
         raise NotImplementedError
 
     # -- hooks --------------------------------------------------------------------------------
@@ -325,13 +387,3 @@ class Optimizer:
         for hook in self._optimizer_load_state_dict_post_hooks.values():
             hook(self)
 
-
-def _params_with_grad(group):
-    """(params, grads) of a group's parameters that have a gradient; raises for sparse."""
-    ps, gs = [], []
-    for p in group["params"]:
-        g = p.grad
-        if g is not None:
-            ps.append(p)
-            gs.append(g)
-    return ps, gs

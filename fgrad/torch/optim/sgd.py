@@ -1,8 +1,7 @@
 """`SGD`: stochastic gradient descent with momentum, dampening, Nesterov and weight decay.
 
-PyTorch's update, for each parameter ``p`` with gradient ``g``::
+PyTorch's update, for each parameter ``p`` with gradient ``g`` (weight decay already added)::
 
-    g = g + weight_decay * p
     b = g                                  (first step)
     b = momentum * b + (1 - dampening) * g (later steps)
     g = g + momentum * b  (nesterov)   or   g = b
@@ -11,9 +10,7 @@ PyTorch's update, for each parameter ``p`` with gradient ``g``::
 
 from __future__ import annotations
 
-import fgrad.torch as torch
-
-from .optimizer import Optimizer, _use_grad
+from .optimizer import Optimizer, _check_non_negative
 
 __all__ = ["SGD"]
 
@@ -31,16 +28,12 @@ class SGD(Optimizer):
         tensor([ 0.8000, -1.6000], requires_grad=True)
     """
 
+    _legacy_group_defaults = dict(nesterov=False, maximize=False, foreach=None, differentiable=False,
+                                  fused=False)
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize: bool = False, foreach=None, differentiable: bool = False, fused=None) -> None:
-        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_non_negative(lr=lr, momentum=momentum, weight_decay=weight_decay, reject_nan=False)
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                         nesterov=nesterov, maximize=maximize, foreach=foreach, differentiable=differentiable,
                         fused=fused)
@@ -48,46 +41,14 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
-    def __setstate__(self, state) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
-
-    @_use_grad
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient; ``closure`` re-evaluates the
-        loss and is called (with grad enabled) first."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
-        for group in self.param_groups:
-            lr = group["lr"]
-            wd = group["weight_decay"]
-            momentum = group["momentum"]
-            dampening = group["dampening"]
-            nesterov = group["nesterov"]
-            maximize = group["maximize"]
-            for p in group["params"]:
-                grad = p.grad
-                if grad is None:
-                    continue
-                if maximize:
-                    grad = -grad
-                if wd != 0:
-                    grad = grad.add(p, alpha=wd)
-                if momentum != 0:
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = torch.clone(grad).detach()
-                        state["momentum_buffer"] = buf
-                    else:
-                        buf.mul_(momentum).add_(grad, alpha=1 - dampening)
-                    grad = grad.add(buf, alpha=momentum) if nesterov else buf
-                p.add_(grad, alpha=-lr)
-        return loss
+    def _update_parameter(self, p, grad, state, group) -> None:
+        momentum = group["momentum"]
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = grad.clone().detach()
+                state["momentum_buffer"] = buf
+            else:
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        p.add_(grad, alpha=-group["lr"])

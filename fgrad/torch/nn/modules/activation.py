@@ -1,13 +1,28 @@
 """Activation modules (``ReLU``, ``Sigmoid``, ``Tanh``, ``GELU``, ``Softmax``, ...).
 
+Almost all of them are a functional of `..functional` with fixed hyper-parameters, so they
+derive from `_Activation`: a subclass names its functional in the class line and writes only
+its constructor, whose parameters are stored as attributes of the same name and passed to the
+functional by keyword; ``forward`` and ``extra_repr`` come from the base class::
+
+    class LeakyReLU(_Activation, function=F.leaky_relu):
+        def __init__(self, negative_slope: float = 1e-2, inplace: bool = False) -> None:
+            super().__init__(negative_slope=negative_slope, inplace=inplace)
+
 Example::
 
     >>> import fgrad.torch as torch
     >>> torch.nn.Softmax(dim=1)(torch.zeros(1, 4))
     tensor([[0.2500, 0.2500, 0.2500, 0.2500]])
+    >>> torch.nn.LeakyReLU(0.2, inplace=True)
+    LeakyReLU(negative_slope=0.2, inplace=True)
 """
 
 from __future__ import annotations
+
+import inspect
+from functools import partial
+from typing import Any, Callable
 
 import fgrad.torch as torch
 
@@ -23,54 +38,208 @@ __all__ = [
 ]
 
 
-class ReLU(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
+class _Activation(Module):
+    """A module that applies ``function(input, **hyper-parameters)``.
+
+    The hyper-parameters are the parameters of the subclass's ``__init__`` (in order); the
+    class keyword ``function`` names the functional.  The repr lists ``name=value`` for each
+    hyper-parameter (``inplace`` only when true), as PyTorch's modules print themselves.
+    """
+
+    _function: Callable[..., Any]
+    _hyper_parameters: tuple[str, ...] = ()
+    _defaults: dict[str, Any] = {}
+
+    def __init_subclass__(cls, function: Callable[..., Any] | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if function is not None:
+            cls._function = staticmethod(function)
+        if "__init__" in cls.__dict__:
+            params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+            cls._hyper_parameters = tuple(p.name for p in params)
+            cls._defaults = {p.name: p.default for p in params if p.default is not p.empty}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Store the hyper-parameters ``kwargs`` as attributes; a class without any takes no
+        arguments (`Module` raises PyTorch's TypeError for them)."""
+        if not self._hyper_parameters:
+            super().__init__(*args, **kwargs)
+            return
+        super().__init__(*args)
+        for name, value in kwargs.items():
+            setattr(self, name, value)
+
+    def __setstate__(self, state: dict) -> None:
+        super().__setstate__(state)
+        for name, default in self._defaults.items():  # pickles from before an argument existed
+            self.__dict__.setdefault(name, default)
 
     def forward(self, input):
-        return F.relu(input, self.inplace)
+        return self._function(input, **{name: getattr(self, name) for name in self._hyper_parameters})
 
     def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
+        parts = [f"{name}={_format(getattr(self, name))}"
+                 for name in self._hyper_parameters if name != "inplace"]
+        if "inplace" in self._hyper_parameters and self.inplace:
+            parts.append("inplace=True")
+        return ", ".join(parts)
 
 
-class ReLU6(Module):
+def _format(value: Any) -> str:
+    """How PyTorch's ``extra_repr`` prints a hyper-parameter: strings quoted, the rest by ``str``."""
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+class ReLU(_Activation, function=F.relu):
     def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.relu6(input, self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
+        super().__init__(inplace=inplace)
 
 
-class Threshold(Module):
+class Threshold(_Activation, function=F.threshold):
     def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
-        super().__init__()
-        self.threshold, self.value, self.inplace = threshold, value, inplace
-
-    def forward(self, input):
-        return F.threshold(input, self.threshold, self.value, self.inplace)
-
-    def extra_repr(self) -> str:
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"threshold={self.threshold}, value={self.value}{inplace_str}"
+        super().__init__(threshold=threshold, value=value, inplace=inplace)
 
 
-class LeakyReLU(Module):
+class Hardtanh(_Activation, function=F.hardtanh):
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+        super().__init__(min_val=min_val, max_val=max_val, inplace=inplace)
+        if self.max_val <= self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
+
+
+class ReLU6(Hardtanh, function=F.relu6):
+    """``Hardtanh(0, 6)``, as in PyTorch (``min_val``/``max_val`` attributes included)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+
+class LeakyReLU(_Activation, function=F.leaky_relu):
     def __init__(self, negative_slope: float = 1e-2, inplace: bool = False) -> None:
-        super().__init__()
-        self.negative_slope, self.inplace = negative_slope, inplace
+        super().__init__(negative_slope=negative_slope, inplace=inplace)
+
+
+class RReLU(_Activation, function=F.rrelu):
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
+        super().__init__(lower=lower, upper=upper, inplace=inplace)
 
     def forward(self, input):
-        return F.leaky_relu(input, self.negative_slope, self.inplace)
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
 
-    def extra_repr(self) -> str:
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"negative_slope={self.negative_slope}{inplace_str}"
+
+class ELU(_Activation, function=F.elu):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__(alpha=alpha, inplace=inplace)
+
+
+class CELU(_Activation, function=F.celu):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__(alpha=alpha, inplace=inplace)
+
+
+class SELU(_Activation, function=F.selu):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(inplace=inplace)
+
+
+class GELU(_Activation, function=F.gelu):
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__(approximate=approximate)
+
+
+class SiLU(_Activation, function=F.silu):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(inplace=inplace)
+
+
+class Mish(_Activation, function=F.mish):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(inplace=inplace)
+
+
+class Hardsigmoid(_Activation, function=F.hardsigmoid):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(inplace=inplace)
+
+    def extra_repr(self) -> str:  # PyTorch prints no arguments, even with inplace=True
+        return ""
+
+
+class Hardswish(_Activation, function=F.hardswish):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(inplace=inplace)
+
+    def extra_repr(self) -> str:  # PyTorch prints no arguments, even with inplace=True
+        return ""
+
+
+class Hardshrink(_Activation, function=F.hardshrink):
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__(lambd=lambd)
+
+    def extra_repr(self) -> str:  # PyTorch prints the bare value
+        return str(self.lambd)
+
+
+class Softshrink(_Activation, function=F.softshrink):
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__(lambd=lambd)
+
+    def extra_repr(self) -> str:  # PyTorch prints the bare value
+        return str(self.lambd)
+
+
+class Softplus(_Activation, function=F.softplus):
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__(beta=beta, threshold=threshold)
+
+
+class GLU(_Activation, function=F.glu):
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__(dim=dim)
+
+
+# the softmax family warns about an implicit dim at the caller of the module
+class Softmax(_Activation, function=partial(F.softmax, _stacklevel=5)):
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__(dim=dim)
+
+
+class Softmin(_Activation, function=partial(F.softmin, _stacklevel=5)):
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__(dim=dim)
+
+
+class LogSoftmax(_Activation, function=partial(F.log_softmax, _stacklevel=5)):
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__(dim=dim)
+
+
+class Sigmoid(_Activation, function=F.sigmoid):
+    pass
+
+
+class Tanh(_Activation, function=F.tanh):
+    pass
+
+
+class Tanhshrink(_Activation, function=F.tanhshrink):
+    pass
+
+
+class LogSigmoid(_Activation, function=F.logsigmoid):
+    pass
+
+
+class Softsign(_Activation, function=F.softsign):
+    pass
+
+
+class Softmax2d(Module):
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
 
 
 class PReLU(Module):
@@ -90,249 +259,3 @@ class PReLU(Module):
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"
-
-
-class RReLU(Module):
-    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
-        super().__init__()
-        self.lower, self.upper, self.inplace = lower, upper, inplace
-
-    def forward(self, input):
-        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
-
-    def extra_repr(self) -> str:
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"lower={self.lower}, upper={self.upper}{inplace_str}"
-
-
-class ELU(Module):
-    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
-        super().__init__()
-        self.alpha, self.inplace = alpha, inplace
-
-    def forward(self, input):
-        return F.elu(input, self.alpha, self.inplace)
-
-    def extra_repr(self) -> str:
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"alpha={self.alpha}{inplace_str}"
-
-
-class CELU(Module):
-    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
-        super().__init__()
-        self.alpha, self.inplace = alpha, inplace
-
-    def forward(self, input):
-        return F.celu(input, self.alpha, self.inplace)
-
-    def extra_repr(self) -> str:
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"alpha={self.alpha}{inplace_str}"
-
-
-class SELU(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.selu(input, self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
-
-
-class GELU(Module):
-    def __init__(self, approximate: str = "none") -> None:
-        super().__init__()
-        self.approximate = approximate
-
-    def forward(self, input):
-        return F.gelu(input, approximate=self.approximate)
-
-    def extra_repr(self) -> str:
-        return f"approximate={self.approximate!r}"
-
-
-class SiLU(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.silu(input, inplace=self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
-
-
-class Mish(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.mish(input, inplace=self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
-
-
-class Sigmoid(Module):
-    def forward(self, input):
-        return torch.sigmoid(input)
-
-
-class Tanh(Module):
-    def forward(self, input):
-        return torch.tanh(input)
-
-
-class Hardtanh(Module):
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
-        super().__init__()
-        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
-        if self.max_val <= self.min_val:
-            raise AssertionError("max_val must be greater than min_val")
-
-    def forward(self, input):
-        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
-
-    def extra_repr(self) -> str:
-        inplace_str = ", inplace=True" if self.inplace else ""
-        return f"min_val={self.min_val}, max_val={self.max_val}{inplace_str}"
-
-
-class Hardsigmoid(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardsigmoid(input, self.inplace)
-
-
-class Hardswish(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardswish(input, self.inplace)
-
-
-class Hardshrink(Module):
-    def __init__(self, lambd: float = 0.5) -> None:
-        super().__init__()
-        self.lambd = lambd
-
-    def forward(self, input):
-        return F.hardshrink(input, self.lambd)
-
-    def extra_repr(self) -> str:
-        return f"{self.lambd}"
-
-
-class Softshrink(Module):
-    def __init__(self, lambd: float = 0.5) -> None:
-        super().__init__()
-        self.lambd = lambd
-
-    def forward(self, input):
-        return F.softshrink(input, self.lambd)
-
-    def extra_repr(self) -> str:
-        return str(self.lambd)
-
-
-class Tanhshrink(Module):
-    def forward(self, input):
-        return F.tanhshrink(input)
-
-
-class LogSigmoid(Module):
-    def forward(self, input):
-        return F.logsigmoid(input)
-
-
-class Softplus(Module):
-    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
-        super().__init__()
-        self.beta, self.threshold = beta, threshold
-
-    def forward(self, input):
-        return F.softplus(input, self.beta, self.threshold)
-
-    def extra_repr(self) -> str:
-        return f"beta={self.beta}, threshold={self.threshold}"
-
-
-class Softsign(Module):
-    def forward(self, input):
-        return F.softsign(input)
-
-
-class GLU(Module):
-    def __init__(self, dim: int = -1) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.glu(input, self.dim)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
-
-
-class Softmax(Module):
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def __setstate__(self, state) -> None:
-        super().__setstate__(state)
-        if not hasattr(self, "dim"):
-            self.dim = None
-
-    def forward(self, input):
-        return F.softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
-
-
-class Softmin(Module):
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.softmin(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
-
-
-class Softmax2d(Module):
-    def forward(self, input):
-        if input.dim() not in (3, 4):
-            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
-        return F.softmax(input, -3, _stacklevel=5)
-
-
-class LogSoftmax(Module):
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def __setstate__(self, state) -> None:
-        super().__setstate__(state)
-        if not hasattr(self, "dim"):
-            self.dim = None
-
-    def forward(self, input):
-        return F.log_softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"

@@ -1,0 +1,120 @@
+"""The straight-line executor: a jaxpr turned into one generated Python function.
+
+`straight_line(jaxpr)` writes a function ``run(xp, bufs) -> list`` whose body is one line
+per equation (a ufunc call for parameterless elementwise primitives, the primitive's
+implementation otherwise), taking the buffers of ``jaxpr.constvars`` then ``jaxpr.invars``
+and deleting each value after its last use.  It does no optimization: it is the executor of
+the small programs that are built often and run very often -- the reverse-mode tape's
+per-operation programs, the shim's backward programs and control-flow bodies.  `fgrad.jit`
+uses the optimizing, fusing pipeline of `fgrad.compile` instead.
+
+Example::
+
+    >>> import numpy as np, fgrad, fgrad.numpy as fnp
+    >>> run = straight_line(fgrad.make_jaxpr(lambda x: fnp.sin(x) * 2.0)(fnp.zeros(2)))
+    >>> run(np, [np.zeros(2)])
+    [array([0., 0.])]
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+import numpy as np
+
+from ..backends import NUMPY, backend_of_buffer, backend_of_xp
+from .ir import Jaxpr, Literal
+from .quiet import quiet
+
+
+def straight_line(jaxpr: Jaxpr) -> Callable:
+    """``run(xp, bufs) -> list of output buffers`` for ``jaxpr``, ``bufs`` being the
+    constants' then the inputs' buffers; ``run.source`` is the generated code."""
+    names: dict = {}
+    ns: dict = {}
+    lines = []
+    counter = iter(range(1 << 30))
+
+    def fresh(prefix="r"):
+        return f"{prefix}{next(counter)}"
+
+    def ref(v):
+        if type(v) is Literal:
+            key = fresh("k")
+            ns[key] = v.val
+            return key
+        return names[v]
+
+    params_in = []
+    for v in list(jaxpr.constvars) + list(jaxpr.invars):
+        n = fresh("a")
+        names[v] = n
+        params_in.append(n)
+    last_use: dict = {}
+    for i, e in enumerate(jaxpr.eqns):
+        for v in e.invars:
+            if type(v) is not Literal:
+                last_use[v] = i
+    keep = {v for v in jaxpr.outvars if type(v) is not Literal}
+    for i, e in enumerate(jaxpr.eqns):
+        args = ", ".join(ref(v) for v in e.invars)
+        ufunc = getattr(e.prim, "ufunc", None)
+        if ufunc is not None and not e.params:
+            fn = fresh("u")
+            ns[fn] = ufunc
+            call = f"{fn}({args})"
+        else:
+            fn = fresh("f")
+            ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
+            call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
+        outs = [fresh() for _ in e.outvars]
+        for v, n in zip(e.outvars, outs):
+            names[v] = n
+        if e.prim.multiple_results:
+            lines.append(f"    {', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}")
+        else:
+            lines.append(f"    {outs[0]} = {call}")
+        dead = sorted({names[v] for v in e.invars if type(v) is not Literal
+                       and last_use.get(v) == i and v not in keep})
+        if dead:
+            lines.append(f"    del {', '.join(dead)}")
+    rets = ", ".join(ref(v) for v in jaxpr.outvars)
+    lines.append(f"    return [{rets}]")
+    unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
+    src = "def run(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
+    exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
+    run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
+    run.source = src  # type: ignore[attr-defined]
+    return run
+
+
+def place_consts(consts: list, xp, device=None) -> list:
+    """``consts`` for a program running with the array module ``xp``: on a device backend,
+    host arrays (made on the default device while tracing abstract inputs) are uploaded
+    explicitly, and buffers on another device of that backend are moved to ``device``."""
+    if xp is np:
+        return consts
+    be = backend_of_xp(xp)
+    out = []
+    for c in consts:
+        if type(c) is np.ndarray:
+            c = be.from_host(c, device)
+        elif device is not None and hasattr(c, "shape") and backend_of_buffer(c) is be \
+                and be.device_of(c) != device:
+            c = be.put(c, device)
+        out.append(c)
+    return out
+
+
+def device_of(bufs):
+    """The device of the first device buffer in ``bufs`` (None: host, or no buffer)."""
+    for b in bufs:
+        if hasattr(b, "shape") and type(b) is not np.ndarray:
+            be = backend_of_buffer(b)
+            if be is not NUMPY:
+                return be.device_of(b)
+    return None
+
+
+__all__ = ["straight_line", "place_consts", "device_of"]
