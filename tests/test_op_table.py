@@ -1,4 +1,4 @@
-"""Per-op tests driven by the op table (fgrad/testing/op_table.py).
+"""Per-op tests driven by the op table (the package fgrad/testing/op_table/).
 
 For every row: forward vs NumPy (hypothesis over shapes, values, static arguments; float32,
 float64 and integer/bool dtypes; broadcasting for binary ops), derivatives vs finite

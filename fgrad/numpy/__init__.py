@@ -13,8 +13,10 @@ import numpy as _np
 
 from ..core import array as _array_mod
 from ..core.array import Array as ndarray  # noqa: F401
+from ..ops.specs import point_faces as _point_faces
 from ._creation import *  # noqa: F401,F403
 from ._creation import asarray, array  # noqa: F401
+from ._elementwise import *  # noqa: F401,F403
 from ._math import *  # noqa: F401,F403
 from ._math import abs, round, divmod, pow  # noqa: F401
 from ._reductions import *  # noqa: F401,F403
@@ -38,4 +40,5 @@ bool = _np.bool_  # noqa: A001
 from ._optional import *  # noqa: F401,F403,E402
 from ._optional import _getitem, _scatter, linalg  # noqa: F401,E402
 
+_point_faces(globals(), "numpy")
 _array_mod._set_numpy_api(__import__(__name__, fromlist=["*"]))

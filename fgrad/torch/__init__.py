@@ -28,6 +28,8 @@ import types as _types
 
 import numpy as _np
 
+from ..ops.specs import point_faces as _point_faces
+
 from . import _dtypes
 from . import _errors
 from ._dtypes import (  # noqa: F401
@@ -397,6 +399,7 @@ del _n
 
 # public entry points: a non-Tensor argument where a Tensor is needed raises PyTorch's
 # TypeError naming the argument (see _errors.public); errors inside ops are translated in _op
+_point_faces(globals(), "torch")
 _errors.wrap_public_functions(globals())
 _errors.wrap_public_functions(vars(linalg))
 if globals().get("nn") is not None:

@@ -135,6 +135,25 @@ def _logaddexp_jvp(primals, tangents):
 
 
 @custom_jvp
+def logaddexp2(x, y):
+    """``log2(2**x + 2**y)`` whose gradient is PyTorch's ``1 / (1 + 2**(y - x))`` (and
+    symmetric in ``y``): NaN where ``x == y == ±inf``, ``(1, 0)`` at ``(inf, finite)``.
+
+    >>> import numpy as np
+    >>> float(logaddexp2(np.float64(1.0), np.float64(1.0)))
+    2.0
+    """
+    return fnp.logaddexp2(x, y)
+
+
+@logaddexp2.defjvp
+def _logaddexp2_jvp(primals, tangents):
+    x, y = primals
+    dx, dy = tangents
+    return logaddexp2(x, y), dx / (1 + fnp.exp2(y - x)) + dy / (1 + fnp.exp2(x - y))
+
+
+@custom_jvp
 def max_abs_unsplit(d):
     """``max(|d|)`` over the last axis whose gradient gives *every* tied maximum the full
     ``sgn(d)`` (PyTorch's ``cdist(p=inf)``; ``vector_norm(ord=inf)`` splits ties instead).

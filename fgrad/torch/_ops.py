@@ -27,11 +27,13 @@ from ..ops import elementwise as ew
 from ..ops import reductions as R
 from ..ops import shape as S
 from ..ops._quiet import quiet, switch
+from ..ops.specs import SPEC_LIST
 from . import _conventions as _conv
 from . import _device as _dev
 from . import _errors
 from . import _dtypes as D
 from ._device import DEV as _DEV
+from ._dispatch import run_definition
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
 from .autograd import graph as G
@@ -159,6 +161,16 @@ def _run_fn(fn, bufs, multi):
     return res if multi else res[0]
 
 
+def _forward(key, fn, bufs, multi):
+    """The op's forward from its fgrad definition: its cached straight-line program
+    (`_dispatch.run_definition`), or the definition run eagerly when it cannot be staged;
+    results never alias the inputs."""
+    outs = run_definition(key, fn, bufs, multi)
+    if outs is None:
+        return _run_fn(fn, bufs, multi)
+    return outs if multi else outs[0]
+
+
 _DEV_CONSTS: dict = {}
 
 
@@ -250,7 +262,7 @@ def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
     bufs = [a if type(a) is _nd else a._buf for a in args]
     token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
     try:
-        r = fwd(*bufs) if fwd is not None else _run_fn(fn, bufs, multi)
+        r = fwd(*bufs) if fwd is not None else _forward(key, fn, bufs, multi)
     except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
         raise _errors.translate(e, name, args) from e
     finally:
@@ -264,22 +276,8 @@ def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
     return tuple(outs) if multi else outs[0]
 
 
+# grad_fn names of the create_graph backward's nodes: the op specs' (below), and these
 _PRIM_NAMES = {
-    "add": "AddBackward0",
-    "sub": "SubBackward0",
-    "mul": "MulBackward0",
-    "div": "DivBackward0",
-    "neg": "NegBackward0",
-    "exp": "ExpBackward0",
-    "log": "LogBackward0",
-    "sin": "SinBackward0",
-    "cos": "CosBackward0",
-    "tan": "TanBackward0",
-    "tanh": "TanhBackward0",
-    "sqrt": "SqrtBackward0",
-    "pow": "PowBackward1",
-    "max": "MaximumBackward0",
-    "min": "MinimumBackward0",
     "select": "WhereBackward0",
     "convert_element_type": "ToCopyBackward0",
     "reduce_sum": "SumBackward1",
@@ -289,27 +287,13 @@ _PRIM_NAMES = {
     "broadcast_in_dim": "ExpandBackward0",
     "reshape": "ViewBackward0",
     "transpose": "PermuteBackward0",
-    "logistic": "SigmoidBackward0",
-    "abs": "AbsBackward0",
-    "sign": "SignBackward0",
     "dot_general": "MmBackward0",
     "gather": "IndexBackward0",
     "scatter": "IndexPutBackward0",
     "concatenate": "CatBackward0",
     "cumsum": "CumsumBackward0",
-    "exp2": "Exp2Backward0",
-    "log1p": "Log1PBackward0",
-    "expm1": "Expm1Backward0",
-    "sinh": "SinhBackward0",
-    "cosh": "CoshBackward0",
-    "asin": "AsinBackward0",
-    "acos": "AcosBackward0",
-    "atan": "AtanBackward0",
-    "erf": "ErfBackward0",
-    "atan2": "Atan2Backward0",
-    "rem": "RemainderBackward0",
-    "fmod": "FmodBackward0",
 }
+_PRIM_NAMES.update({s.prim.name: s.grad_fn for s in SPEC_LIST if s.prim is not None and s.grad_fn})
 
 
 def _camel(name: str) -> str:
@@ -943,7 +927,7 @@ def _composite_unary(name, gname, make_fn, to_float=True, fwd=None):
     def op_(self):
         if type(self._buf) is not _nd:
             return _inplace(self, gname, name, fn, (self,), None)
-        new = fwd(self._buf) if fwd is not None else _run_fn(fn, [self._buf], False)
+        new = fwd(self._buf) if fwd is not None else _forward(name, fn, [self._buf], False)
         return _inplace(self, gname, name, fn, (self,), new)
 
     op.__name__ = name
@@ -951,45 +935,41 @@ def _composite_unary(name, gname, make_fn, to_float=True, fwd=None):
     return op, op_
 
 
-exp, exp_ = _unary(ew.exp_p, "ExpBackward0", "exp")
-exp2, exp2_ = _unary(ew.exp2_p, "Exp2Backward0", "exp2")
-expm1, expm1_ = _unary(ew.expm1_p, "Expm1Backward0", "expm1")
-log, log_ = _unary(ew.log_p, "LogBackward0", "log")
-log2, log2_ = _unary(ew.log2_p, "Log2Backward0", "log2")
-log10, log10_ = _unary(ew.log10_p, "Log10Backward0", "log10")
-log1p, log1p_ = _unary(ew.log1p_p, "Log1PBackward0", "log1p")
-sqrt, sqrt_ = _unary(ew.sqrt_p, "SqrtBackward0", "sqrt")
-sin, sin_ = _unary(ew.sin_p, "SinBackward0", "sin")
-cos, cos_ = _unary(ew.cos_p, "CosBackward0", "cos")
-tan, tan_ = _unary(ew.tan_p, "TanBackward0", "tan")
-asin, asin_ = _unary(ew.asin_p, "AsinBackward0", "asin")
-acos, acos_ = _unary(ew.acos_p, "AcosBackward0", "acos")
-atan, atan_ = _unary(ew.atan_p, "AtanBackward0", "atan")
-sinh, sinh_ = _unary(ew.sinh_p, "SinhBackward0", "sinh")
-cosh, cosh_ = _unary(ew.cosh_p, "CoshBackward0", "cosh")
-tanh, tanh_ = _unary(ew.tanh_p, "TanhBackward0", "tanh")
-asinh, asinh_ = _unary(ew.asinh_p, "AsinhBackward0", "asinh")
-acosh, acosh_ = _unary(ew.acosh_p, "AcoshBackward0", "acosh")
-atanh, atanh_ = _unary(ew.atanh_p, "AtanhBackward0", "atanh")
-sigmoid, sigmoid_ = _unary(ew.logistic_p, "SigmoidBackward0", "sigmoid")
-neg, neg_ = _unary(ew.neg_p, "NegBackward0", "neg", to_float=False)
-sign, sign_ = _unary(ew.sign_p, "SignBackward0", "sign", to_float=False)
-floor, floor_ = _unary(ew.floor_p, "FloorBackward0", "floor", to_float=False)
-ceil, ceil_ = _unary(ew.ceil_p, "CeilBackward0", "ceil", to_float=False)
-trunc, trunc_ = _unary(ew.trunc_p, "TruncBackward0", "trunc", to_float=False)
-arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
-absolute, negative, fix = abs, neg, trunc
+def _nograd_unary(prim, name, has_out):
+    """A unary op that autograd never records (predicates, bit ops): the primitive's
+    implementation on the buffer, its result dtype."""
+    impl = prim.impl
+    host = getattr(prim, "quiet_ufunc", None) or (lambda b: impl(np, b))
+    bind = prim.bind
 
+    def compute(input):
+        try:
+            b = input._buf
+        except AttributeError:
+            raise TypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+            ) from None
+        if type(b) is _nd:
+            r = host(b)
+        elif type(b) in _DEV:
+            r = impl(_dev.xp_of(b), b)
+        else:  # functional mode: the tensor holds an fgrad value
+            return _fwrap(bind(_fval(input)))
+        res = object.__new__(Tensor)
+        res._buf = r if type(r) is _nd or type(r) in _DEV else np.asarray(r)
+        res._gfn = None
+        res._rg = False
+        res._vc = None
+        return res
 
-def _erf_prims():
-    from ..ops import bits
-
-    return bits
-
-
-erf, erf_ = _unary(_erf_prims().erf_p, "ErfBackward0", "erf")
-erfc, erfc_ = _unary(_erf_prims().erfc_p, "ErfcBackward0", "erfc")
-erfinv, erfinv_ = _unary(_erf_prims().erf_inv_p, "ErfinvBackward0", "erfinv")
+    if has_out:
+        def op(input, *, out=None):
+            res = compute(input)
+            return res if out is None else _out(out, res, name, (input,))
+    else:
+        op = compute
+    op.__name__ = op.__qualname__ = name
+    return op
 
 
 def _mk_rsqrt():
@@ -1011,6 +991,7 @@ reciprocal, reciprocal_ = _composite_unary(
 
 
 abs, abs_ = _composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False, fwd=np.abs)  # noqa: A001
+absolute = abs
 
 
 def _mk_frac():
@@ -1065,7 +1046,8 @@ def logit_(self, eps=None):
     fn = _logit_fn(eps)
     if type(self._buf) is not _nd:
         return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), None)
-    return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), _run_fn(fn, [self._buf], False))
+    new = _forward(("logit", eps), fn, [self._buf], False)
+    return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), new)
 
 
 def square(input, *, out=None):
@@ -1104,29 +1086,6 @@ def round_(self, *, decimals=0):
     return _inplace(self, "RoundBackward0", ("round", decimals), fn, (self,), np.round(self._buf, decimals))
 
 
-def logical_not(input, *, out=None):
-    res = _new(np.logical_not(input._buf))
-    return res if out is None else _out(out, res, "logical_not")
-
-
-def bitwise_not(input, *, out=None):
-    b = input._buf
-    res = _new(np.logical_not(b) if b.dtype == _bool else np.invert(b))
-    return res if out is None else _out(out, res, "bitwise_not")
-
-
-def isnan(input):
-    return _new(np.isnan(input._buf))
-
-
-def isinf(input):
-    return _new(np.isinf(input._buf))
-
-
-def isfinite(input):
-    return _new(np.isfinite(input._buf))
-
-
 def isposinf(input):
     return _new(np.isposinf(input._buf))
 
@@ -1137,11 +1096,6 @@ def isneginf(input):
 
 def isreal(input):
     return _new(np.isreal(input._buf))
-
-
-def signbit(input, *, out=None):
-    res = _new(np.signbit(input._buf))
-    return res if out is None else _out(out, res, "signbit")
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
@@ -1417,33 +1371,61 @@ def _broadcast_error(s1, s2):
     return RuntimeError(f"shapes {list(s1)} and {list(s2)} are not broadcastable")
 
 
-_add = _BinOp(ew.add_p, "AddBackward0", "add")
-_sub = _BinOp(ew.sub_p, "SubBackward0", "sub")
-_mul = _BinOp(ew.mul_p, "MulBackward0", "mul")
-_div = _BinOp(ew.div_p, "DivBackward0", "div", "d")
-_maximum = _BinOp(ew.max_p, "MaximumBackward0", "maximum")
-_minimum = _BinOp(ew.min_p, "MinimumBackward0", "minimum")
-_fmax = _BinOp(ew.fmax_p, "FmaxBackward0", "fmax", definition=_conv.fmax)
-_fmin = _BinOp(ew.fmin_p, "FminBackward0", "fmin", definition=_conv.fmin)
-_atan2 = _BinOp(ew.atan2_p, "Atan2Backward0", "atan2", "f", definition=_conv.atan2)
-_rem = _BinOp(ew.rem_p, "RemainderBackward0", "remainder", int_divisor=True)
-_fmod = _BinOp(ew.fmod_p, "FmodBackward0", "fmod", int_divisor=True)
-_hypot = _BinOp(ew.hypot_p, "HypotBackward0", "hypot", "f", definition=_conv.hypot)
-_logaddexp = _BinOp(ew.logaddexp_p, "LogaddexpBackward0", "logaddexp", "f", definition=_conv.logaddexp)
-_floordiv = _BinOp(ew.floor_divide_p, "FloorDivideBackward0", "floor_divide", int_divisor=True)
-_pow_tt = _BinOp(ew.pow_p, "PowBackward1", "pow")
-_eq = _BinOp(ew.eq_p, "EqBackward0", "eq", "c")
-_ne = _BinOp(ew.ne_p, "NeBackward0", "ne", "c")
-_lt = _BinOp(ew.lt_p, "LtBackward0", "lt", "c")
-_le = _BinOp(ew.le_p, "LeBackward0", "le", "c")
-_gt = _BinOp(ew.gt_p, "GtBackward0", "gt", "c")
-_ge = _BinOp(ew.ge_p, "GeBackward0", "ge", "c")
-_land = _BinOp(ew.logical_and_p, "LogicalAndBackward0", "logical_and", "c")
-_lor = _BinOp(ew.logical_or_p, "LogicalOrBackward0", "logical_or", "c")
-_lxor = _BinOp(ew.logical_xor_p, "LogicalXorBackward0", "logical_xor", "c")
-_band = _BinOp(ew.and_p, "BitwiseAndBackward0", "bitwise_and")
-_bor = _BinOp(ew.or_p, "BitwiseOrBackward0", "bitwise_or")
-_bxor = _BinOp(ew.xor_p, "BitwiseXorBackward0", "bitwise_xor")
+def _binary_function(binop):
+    def op(input, other, *, out=None):
+        return binop(input, other, out=out)
+
+    op.__name__ = op.__qualname__ = binop.name
+    return op
+
+
+BINOPS: dict = {}  # spec name -> its `_BinOp` (the Tensor methods bind their in-place twins)
+
+
+def _generate_faces() -> dict:
+    """The torch functions (and in-place twins) of the op specs in `fgrad.ops.specs`."""
+    out = {}
+    for spec in SPEC_LIST:
+        if not spec.torch or spec.prim is None:
+            continue
+        if spec.family == "unary":
+            if not spec.generates("torch"):
+                continue
+            if spec.torch_dtype == "nograd":
+                op, op_ = _nograd_unary(spec.prim, spec.torch[0], spec.torch_out), None
+            else:
+                op, op_ = _unary(spec.prim, spec.grad_fn, spec.torch[0], to_float=spec.torch_dtype == "float")
+            faces = [op] + ([op_] if op_ is not None else [])
+            for n in spec.torch:
+                out[n] = op
+                if op_ is not None and spec.inplace and spec.generates("inplace"):
+                    out[n + "_"] = op_
+        elif spec.family == "binary":
+            rule = getattr(_conv, spec.torch_rule) if spec.torch_rule else None
+            gname = spec.grad_fn or _camel(spec.torch[0])  # comparisons, bit ops: never recorded
+            binop = BINOPS[spec.name] = _BinOp(spec.prim, gname, spec.torch[0], spec.torch_dtype, rule,
+                                               int_divisor=spec.torch_int_divisor)
+            if not spec.generates("torch"):
+                continue
+            op = _binary_function(binop)
+            faces = [op]
+            for n in spec.torch:
+                out[n] = op
+        else:
+            continue
+        for f in faces:
+            f.op_spec = spec
+    return out
+
+
+_FACES = _generate_faces()
+globals().update(_FACES)
+# generated functions that the hand-written ops in this module call
+eq, exp, gt, isnan, log, logical_not, logical_xor, lt, maximum, minimum, sign = (
+    _FACES[n] for n in ("eq", "exp", "gt", "isnan", "log", "logical_not", "logical_xor", "lt", "maximum",
+                        "minimum", "sign"))
+_add, _sub, _mul, _div, _pow_tt, _floordiv = (
+    BINOPS[n] for n in ("add", "subtract", "multiply", "divide", "power", "floor_divide"))
 
 
 def add(input, other, *, alpha=1, out=None):
@@ -1518,100 +1500,6 @@ def div(input, other, *, rounding_mode=None, out=None):
 
 
 divide = true_divide = div
-
-
-def floor_divide(input, other, *, out=None):
-    return _floordiv(input, other, out=out)
-
-
-def remainder(input, other, *, out=None):
-    return _rem(input, other, out=out)
-
-
-def fmod(input, other, *, out=None):
-    return _fmod(input, other, out=out)
-
-
-def maximum(input, other, *, out=None):
-    return _maximum(input, other, out=out)
-
-
-def minimum(input, other, *, out=None):
-    return _minimum(input, other, out=out)
-
-
-def fmax(input, other, *, out=None):
-    return _fmax(input, other, out=out)
-
-
-def fmin(input, other, *, out=None):
-    return _fmin(input, other, out=out)
-
-
-def atan2(input, other, *, out=None):
-    return _atan2(input, other, out=out)
-
-
-arctan2 = atan2
-
-
-def hypot(input, other, *, out=None):
-    return _hypot(input, other, out=out)
-
-
-def logaddexp(input, other, *, out=None):
-    return _logaddexp(input, other, out=out)
-
-
-def eq(input, other, *, out=None):
-    return _eq(input, other, out=out)
-
-
-def ne(input, other, *, out=None):
-    return _ne(input, other, out=out)
-
-
-def lt(input, other, *, out=None):
-    return _lt(input, other, out=out)
-
-
-def le(input, other, *, out=None):
-    return _le(input, other, out=out)
-
-
-def gt(input, other, *, out=None):
-    return _gt(input, other, out=out)
-
-
-def ge(input, other, *, out=None):
-    return _ge(input, other, out=out)
-
-
-not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge
-
-
-def logical_and(input, other, *, out=None):
-    return _land(input, other, out=out)
-
-
-def logical_or(input, other, *, out=None):
-    return _lor(input, other, out=out)
-
-
-def logical_xor(input, other, *, out=None):
-    return _lxor(input, other, out=out)
-
-
-def bitwise_and(input, other, *, out=None):
-    return _band(input, other, out=out)
-
-
-def bitwise_or(input, other, *, out=None):
-    return _bor(input, other, out=out)
-
-
-def bitwise_xor(input, other, *, out=None):
-    return _bxor(input, other, out=out)
 
 
 def _asb(r, dtype=None):
@@ -3419,4 +3307,4 @@ def dropout(input, p=0.5, train=True):
     return mul(input, _new(keep))
 
 
-__all__ = [n for n in dir() if not n.startswith("_")]
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("BINOPS", "SPEC_LIST")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops.specs import SPEC_LIST
 from . import _dtypes as D
 from . import _errors
 from . import _ops as O
@@ -298,27 +299,27 @@ def _rmatmul(self, other):
 
 
 def _iadd(self, other):
-    return O._add.inplace(self, other)
+    return O.BINOPS["add"].inplace(self, other)
 
 
 def _isub(self, other):
-    return O._sub.inplace(self, other)
+    return O.BINOPS["subtract"].inplace(self, other)
 
 
 def _imul(self, other):
-    return O._mul.inplace(self, other)
+    return O.BINOPS["multiply"].inplace(self, other)
 
 
 def _itruediv(self, other):
-    return O._div.inplace(self, other)
+    return O.BINOPS["divide"].inplace(self, other)
 
 
 def _ifloordiv(self, other):
-    return O._floordiv.inplace(self, other)
+    return O.BINOPS["floor_divide"].inplace(self, other)
 
 
 def _imod(self, other):
-    return O._rem.inplace(self, other)
+    return O.BINOPS["mod"].inplace(self, other)
 
 
 def _ipow(self, other):
@@ -330,7 +331,7 @@ def add_(self, other, *, alpha=1):
         if isinstance(other, Tensor) and O.may_alias(self._buf, other._buf):
             O.check_no_alias(self._buf, other._buf)
         other = O.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
-    return O._add.inplace(self, other)
+    return O.BINOPS["add"].inplace(self, other)
 
 
 def sub_(self, other, *, alpha=1):
@@ -338,16 +339,16 @@ def sub_(self, other, *, alpha=1):
         if isinstance(other, Tensor) and O.may_alias(self._buf, other._buf):
             O.check_no_alias(self._buf, other._buf)
         other = O.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
-    return O._sub.inplace(self, other)
+    return O.BINOPS["subtract"].inplace(self, other)
 
 
 def mul_(self, other):
-    return O._mul.inplace(self, other)
+    return O.BINOPS["multiply"].inplace(self, other)
 
 
 def div_(self, other, *, rounding_mode=None):
     if rounding_mode is None:
-        return O._div.inplace(self, other)
+        return O.BINOPS["divide"].inplace(self, other)
     res = O.div(self if not O._req(self) else self.detach(), other, rounding_mode=rounding_mode)
     return O.copy_(self, res)
 
@@ -365,7 +366,7 @@ def pow_(self, exponent):
         b = self._buf
         new = np.power(b.astype(Rd, copy=False), e) if type(b) is _nd else None
         return O._inplace(self, "PowBackward0", ("pow", Rd), fn, (self, np.asarray(e, Rd)), new, (0,))
-    return O._pow_tt.inplace(self, exponent)
+    return O.BINOPS["power"].inplace(self, exponent)
 
 
 def _binary_inplace(binop):
@@ -382,127 +383,39 @@ def _binary_inplace(binop):
 def _bind() -> None:
     T = Tensor
     m = {}
-    unary = [
-        "exp",
-        "exp2",
-        "expm1",
-        "log",
-        "log2",
-        "log10",
-        "log1p",
-        "sqrt",
-        "sin",
-        "cos",
-        "tan",
-        "asin",
-        "acos",
-        "atan",
-        "sinh",
-        "cosh",
-        "tanh",
-        "asinh",
-        "acosh",
-        "atanh",
-        "sigmoid",
-        "abs",
-        "neg",
-        "sign",
-        "floor",
-        "ceil",
-        "trunc",
-        "erf",
-        "erfc",
-        "erfinv",
-        "rsqrt",
-        "reciprocal",
-        "frac",
-        "relu",
-        "logit",
-    ]
-    for n in unary:
+    # the ops declared in fgrad.ops.specs: the method is the torch function; the in-place
+    # twin is the generated one (unary) or the binary op's in-place form
+    for spec in SPEC_LIST:
+        if spec.family not in ("unary", "binary") or not spec.torch:
+            continue
+        for n in spec.torch:
+            if spec.method and spec.generates("method"):
+                m[n] = getattr(O, n)
+            if spec.inplace and spec.generates("inplace"):
+                binop = O.BINOPS.get(spec.name)
+                m[n + "_"] = getattr(O, n + "_") if binop is None else _binary_inplace(binop)
+    # hand-written ops (composites, PyTorch-only ops, extra keyword arguments)
+    for n in ("rsqrt", "reciprocal", "frac", "relu", "logit", "abs", "square", "round"):
         m[n] = getattr(O, n)
         m[n + "_"] = getattr(O, n + "_")
     m.update(
-        arcsin=O.asin,
-        arccos=O.acos,
-        arctan=O.atan,
-        arcsinh=O.asinh,
-        arccosh=O.acosh,
-        arctanh=O.atanh,
-        arcsin_=O.asin_,
-        arccos_=O.acos_,
-        arctan_=O.atan_,
         absolute=O.abs,
         absolute_=O.abs_,
-        negative=O.neg,
-        negative_=O.neg_,
-        fix=O.trunc,
-        fix_=O.trunc_,
         sgn=O.sign,
-        square=O.square,
-        square_=O.square_,
-        round=O.round,
-        round_=O.round_,
         positive=O.positive,
-        logical_not=O.logical_not,
-        bitwise_not=O.bitwise_not,
-        isnan=O.isnan,
-        isinf=O.isinf,
-        isfinite=O.isfinite,
         isposinf=O.isposinf,
         isneginf=O.isneginf,
         isreal=O.isreal,
-        signbit=O.signbit,
         nan_to_num=O.nan_to_num,
     )
-    binary = [
-        "add",
-        "sub",
-        "mul",
-        "div",
-        "floor_divide",
-        "remainder",
-        "fmod",
-        "pow",
-        "maximum",
-        "minimum",
-        "fmax",
-        "fmin",
-        "atan2",
-        "hypot",
-        "logaddexp",
-        "eq",
-        "ne",
-        "lt",
-        "le",
-        "gt",
-        "ge",
-        "logical_and",
-        "logical_or",
-        "logical_xor",
-        "bitwise_and",
-        "bitwise_or",
-        "bitwise_xor",
-        "lerp",
-        "addcmul",
-        "addcdiv",
-        "copysign",
-        "xlogy",
-        "float_power",
-    ]
-    for n in binary:
+    for n in ("add", "sub", "mul", "div", "pow", "lerp", "addcmul", "addcdiv", "copysign", "xlogy",
+              "float_power"):
         m[n] = getattr(O, n)
     m.update(
         subtract=O.sub,
         multiply=O.mul,
         divide=O.div,
         true_divide=O.div,
-        arctan2=O.atan2,
-        not_equal=O.ne,
-        less=O.lt,
-        less_equal=O.le,
-        greater=O.gt,
-        greater_equal=O.ge,
         add_=add_,
         sub_=sub_,
         subtract_=sub_,
@@ -512,24 +425,6 @@ def _bind() -> None:
         divide_=div_,
         true_divide_=div_,
         pow_=pow_,
-        floor_divide_=_binary_inplace(O._floordiv),
-        remainder_=_binary_inplace(O._rem),
-        fmod_=_binary_inplace(O._fmod),
-        atan2_=_binary_inplace(O._atan2),
-        arctan2_=_binary_inplace(O._atan2),
-        hypot_=_binary_inplace(O._hypot),
-        eq_=_binary_inplace(O._eq),
-        ne_=_binary_inplace(O._ne),
-        lt_=_binary_inplace(O._lt),
-        le_=_binary_inplace(O._le),
-        gt_=_binary_inplace(O._gt),
-        ge_=_binary_inplace(O._ge),
-        logical_and_=_binary_inplace(O._land),
-        logical_or_=_binary_inplace(O._lor),
-        logical_xor_=_binary_inplace(O._lxor),
-        bitwise_and_=_binary_inplace(O._band),
-        bitwise_or_=_binary_inplace(O._bor),
-        bitwise_xor_=_binary_inplace(O._bxor),
         clamp=O.clamp,
         clip=O.clamp,
         clamp_=O.clamp_,
@@ -816,13 +711,13 @@ def _bind() -> None:
         "__invert__": O.bitwise_not,
         "__and__": O.bitwise_and,
         "__rand__": lambda s, o: O.bitwise_and(s, o),
-        "__iand__": _binary_inplace(O._band),
+        "__iand__": _binary_inplace(O.BINOPS["bitwise_and"]),
         "__or__": O.bitwise_or,
         "__ror__": lambda s, o: O.bitwise_or(s, o),
-        "__ior__": _binary_inplace(O._bor),
+        "__ior__": _binary_inplace(O.BINOPS["bitwise_or"]),
         "__xor__": O.bitwise_xor,
         "__rxor__": lambda s, o: O.bitwise_xor(s, o),
-        "__ixor__": _binary_inplace(O._bxor),
+        "__ixor__": _binary_inplace(O.BINOPS["bitwise_xor"]),
         "__eq__": _eq_op,
         "__ne__": _ne_op,
         "__lt__": O.lt,

@@ -1,0 +1,360 @@
+"""The `fgrad.lax` functions, on the primitives (re-exported by `fgrad.lax`).
+
+The wrappers of single primitives are generated from the op specs (`fgrad.ops.specs`, one
+per lax name: ``sin`` binds ``sin_p``, ``rem`` binds ``fmod_p``); the rest are written here
+with JAX's signatures and checks.
+
+Example::
+
+    >>> import fgrad.numpy as fnp
+    >>> from fgrad.ops import lax_ops
+    >>> lax_ops.rem(fnp.asarray(-7), 3), lax_ops.div(fnp.asarray(-7), 2)
+    (Array(-1, dtype=int64), Array(-3, dtype=int64))
+"""
+
+from __future__ import annotations
+
+import builtins as _builtins
+
+import numpy as np
+
+from ..core.array import Tracer
+from ..core.array import get_aval as _get_aval
+from ..core.array import wrap as _wrap
+from . import elementwise as _ew
+from . import reductions as _red
+from . import shape as _shape
+from ._util import normalize_axis as _normalize_axis
+from .sorting import take_static
+from .specs import SPEC_LIST
+from .structural import concatenate as _concatenate
+from .structural import rev as _rev
+from .structural import static_slice as _static_slice
+
+
+def _unary(bind, name):
+    def f(x):
+        return bind(x)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``lax.{name}``: elementwise, the primitive itself."
+    return f
+
+
+def _binary(bind, name):
+    def f(x, y):
+        return bind(x, y)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``lax.{name}``: elementwise with broadcasting, the primitive itself."
+    return f
+
+
+def _generate() -> dict:
+    out = {}
+    for spec in SPEC_LIST:
+        if spec.lax and spec.generates("lax") and spec.family in ("unary", "binary"):
+            f = (_unary if spec.family == "unary" else _binary)(spec.prim.bind, spec.lax)
+            f.__module__ = __name__
+            f.op_spec = spec
+            out[spec.lax] = f
+    return out
+
+
+GENERATED = _generate()
+globals().update(GENERATED)
+select = _ew.select
+convert_element_type = _ew.convert_element_type
+
+
+def div(x, y):
+    """``x / y``; for integers rounds toward zero (C semantics, like XLA)."""
+    if _get_aval(x).dtype.kind in "iu" and _get_aval(y).dtype.kind in "iu":
+        q = _ew.floor_divide_p.bind(x, y)
+        inexact = _ew.ne_p.bind(_ew.rem_p.bind(x, y), 0)
+        signs_differ = _ew.ne_p.bind(_ew.lt(x, 0), _ew.lt(y, 0))
+        return _ew.select(_ew.logical_and(inexact, signs_differ), _ew.add(q, 1), q)
+    return _ew.div(x, y)
+
+
+def rsqrt(x):
+    return _ew.rsqrt_(x)
+
+
+def square(x):
+    return _ew.mul(x, x)
+
+
+def integer_pow(x, y: int):
+    """``x ** y`` for a static Python integer ``y``."""
+    if not isinstance(y, (int, np.integer)):
+        raise TypeError(f"integer_pow: the exponent must be a Python int, got {type(y).__name__}")
+    return _ew.pow_(x, int(y))
+
+
+class RoundingMethod:
+    AWAY_FROM_ZERO = 0
+    TO_NEAREST_EVEN = 1
+
+
+def round(x, rounding_method=RoundingMethod.AWAY_FROM_ZERO):  # noqa: A001
+    """Round to integral values; halves away from zero (default) or to even."""
+    if int(rounding_method) == RoundingMethod.TO_NEAREST_EVEN:
+        return _ew.round_p.bind(x, decimals=0)
+    t = _ew.trunc(x)
+    return _ew.select(_ew.ge_p.bind(_ew.abs_(_ew.sub(x, t)), 0.5), _ew.add(t, _ew.sign(x)), t)
+
+
+def clamp(min, x, max):  # noqa: A002
+    """``min <= x <= max`` elementwise (lax argument order)."""
+    return _ew.minimum(_ew.maximum(x, min), max)
+
+
+def broadcast_in_dim(operand, shape, broadcast_dimensions):
+    return _shape.broadcast_in_dim(operand, shape, broadcast_dimensions)
+
+
+def broadcast(operand, sizes):
+    """Prepend dimensions ``sizes`` to ``operand``."""
+    nd = _get_aval(operand).ndim
+    sizes = tuple(int(s) for s in sizes)
+    return _shape.broadcast_in_dim(operand, sizes + _get_aval(operand).shape,
+                                   tuple(range(len(sizes), len(sizes) + nd)))
+
+
+def reshape(operand, new_sizes, dimensions=None):
+    """Reshape (after transposing by ``dimensions`` if given)."""
+    if dimensions is not None:
+        operand = _shape.transpose(operand, dimensions)
+    return _shape.reshape(operand, tuple(new_sizes))
+
+
+def transpose(operand, permutation):
+    return _shape.transpose(operand, permutation)
+
+
+def squeeze(array, dimensions):
+    shp = _get_aval(array).shape
+    dims = {_normalize_axis(d, len(shp), "squeeze") for d in dimensions}
+    for d in dims:
+        if shp[d] != 1:
+            raise ValueError(f"squeeze: dimension {d} of shape {shp} is not 1")
+    return _shape.reshape(array, tuple(s for i, s in enumerate(shp) if i not in dims))
+
+
+def expand_dims(array, dimensions):
+    return _shape.expand_dims(array, tuple(dimensions))
+
+
+def rev(operand, dimensions):
+    """Reverse ``operand`` along each of ``dimensions``."""
+    dims = tuple(_normalize_axis(d, _get_aval(operand).ndim, "rev") for d in dimensions)
+    return _rev(operand, dims)
+
+
+def iota(dtype, size):
+    return _wrap(np.arange(int(size), dtype=np.dtype(dtype)))
+
+
+def static_ints(values, what: str, op: str) -> tuple:
+    try:
+        out = tuple(int(v) for v in values)
+    except TypeError:
+        raise TypeError(f"{op}: {what} must be a sequence of Python ints, got {values!r}") from None
+    if any(not isinstance(v, (int, np.integer)) or isinstance(v, bool) for v in values):
+        raise TypeError(f"{op}: {what} must be static Python ints, got {tuple(values)!r}")
+    return out
+
+
+def _check_slice(shp: tuple, starts: tuple, limits: tuple, strides: tuple) -> None:
+    """JAX's lax.slice shape rule: one start/limit/stride per dimension with
+    ``0 <= start <= limit <= size`` and ``stride >= 1`` (no clamping, no negative indices)."""
+    for what, v in (("start_indices", starts), ("limit_indices", limits), ("strides", strides)):
+        if len(v) != len(shp):
+            raise TypeError(
+                f"slice {what} must have length equal to the number of dimensions of the operand, "
+                f"got {what} {v} for operand shape {shp}."
+            )
+    if any(s < 0 for s in starts):
+        raise TypeError(
+            f"slice start_indices must be greater than or equal to zero, got start_indices "
+            f"{starts} for operand shape {shp}. lax.slice takes no negative indices; use "
+            "lax.slice_in_dim or operand[a:b] for Python-style indexing."
+        )
+    if any(e > n for e, n in zip(limits, shp)):
+        raise TypeError(
+            f"slice limit_indices must be less than or equal to operand shape, got limit_indices "
+            f"{limits} for operand shape {shp}."
+        )
+    if any(e < s for s, e in zip(starts, limits)):
+        raise TypeError(
+            f"slice limit_indices must be greater than or equal to start_indices, got "
+            f"start_indices {starts} and limit_indices {limits}."
+        )
+    if any(k < 1 for k in strides):
+        raise TypeError(f"slice strides must be positive, got {strides}.")
+
+
+def slice(operand, start_indices, limit_indices, strides=None):  # noqa: A001
+    """Static slice ``operand[start:limit:stride, ...]``.
+
+    Every bound is checked as in JAX (``0 <= start <= limit <= size``, ``stride >= 1``):
+    out-of-range bounds raise a ``TypeError`` rather than being clamped.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.slice(fnp.arange(6.0), (1,), (5,), (2,))
+        Array([1., 3.], dtype=float64)
+    """
+    shp = _get_aval(operand).shape
+    starts = static_ints(start_indices, "start_indices", "slice")
+    limits = static_ints(limit_indices, "limit_indices", "slice")
+    strides = (1,) * len(shp) if strides is None else static_ints(strides, "strides", "slice")
+    _check_slice(shp, starts, limits, strides)
+    return _static_slice(operand, starts, limits, strides)
+
+
+def slice_in_dim(operand, start_index, limit_index, stride=1, axis=0):
+    """`slice` along one ``axis``; ``None`` bounds mean the whole axis and a negative bound
+    counts from the end (as in JAX); out-of-range bounds raise a ``TypeError``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.slice_in_dim(fnp.arange(6.0), -3, None)
+        Array([3., 4., 5.], dtype=float64)
+    """
+    shp = _get_aval(operand).shape
+    nd = len(shp)
+    axis = _normalize_axis(axis, nd, "slice_in_dim")
+    n = shp[axis]
+    start = 0 if start_index is None else static_ints((start_index,), "start_index", "slice_in_dim")[0]
+    limit = n if limit_index is None else static_ints((limit_index,), "limit_index", "slice_in_dim")[0]
+    start = start + n if start < 0 else start
+    limit = limit + n if limit < 0 else limit
+    starts = [0] * nd
+    limits = list(shp)
+    strides = [1] * nd
+    starts[axis], limits[axis], strides[axis] = start, limit, stride
+    return slice(operand, starts, limits, strides)
+
+
+def dynamic_starts(operand, start_indices, sizes, op: str) -> list:
+    """Start indices (negative ones counted from the end) clamped to ``[0, dim - size]``
+    (JAX's dynamic_slice semantics): a
+    Python int for a concrete start, a scalar int64 Array for a traced one."""
+    shp = _get_aval(operand).shape
+    starts = list(start_indices) if isinstance(start_indices, (tuple, list)) else None
+    if starts is None:
+        av = _get_aval(start_indices)
+        if av.ndim != 1:
+            raise TypeError(f"{op}: start_indices must be a sequence of scalars, got {av.str_short()}")
+        starts = [start_indices[i] for i in range(av.shape[0])]
+    if len(starts) != len(shp):
+        raise ValueError(
+            f"{op}: the number of start indices must match the number of operand dimensions "
+            f"({len(starts)} vs shape {shp}); pass one start per dimension."
+        )
+    for n, k in zip(shp, sizes):
+        if not 0 <= k <= n:
+            raise TypeError(
+                f"{op}: slice sizes must be between zero and the operand's shape, got sizes "
+                f"{tuple(sizes)} for operand shape {shp}."
+            )
+    out = []
+    for i, (st, n, k) in enumerate(zip(starts, shp, sizes)):
+        av = _get_aval(st)
+        if av.shape != () or av.dtype.kind not in "iu":
+            raise TypeError(
+                f"{op}: index arguments must be scalar integers, got {av.str_short()} for "
+                f"dimension {i}. Convert with `.astype(int)`."
+            )
+        # a negative start counts from the end once (as in JAX), then the start is clamped
+        if isinstance(st, Tracer):
+            st = _ew.convert_element_type(st, np.dtype(np.int64))
+            st = _ew.select(_ew.lt(st, 0), _ew.add(st, n), st)
+            out.append(_ew.minimum(_ew.maximum(st, 0), n - k))
+        else:
+            st = int(st)
+            st = st + n if st < 0 else st
+            out.append(_builtins.min(_builtins.max(st, 0), n - k))
+    return out
+
+
+def dynamic_update_slice(operand, update, start_indices):
+    """``operand`` with the block at ``start_indices`` replaced by ``update``; starts are
+    clamped so the block fits, as in JAX.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp, fgrad.lax as lax
+        >>> lax.dynamic_update_slice(fnp.zeros(4), fnp.ones(2), (3,))
+        Array([0., 0., 1., 1.], dtype=float64)
+    """
+    shp, ushp = _get_aval(operand).shape, _get_aval(update).shape
+    if len(ushp) != len(shp) or any(u > n for u, n in zip(ushp, shp)):
+        raise TypeError(
+            f"dynamic_update_slice: update shape must have the operand's rank and fit inside "
+            f"it, got update shape {ushp} for operand shape {shp}."
+        )
+    starts = dynamic_starts(operand, start_indices, ushp, "dynamic_update_slice")
+    if all(isinstance(st, int) for st in starts):
+        block = tuple(_builtins.slice(st, st + k) for st, k in zip(starts, ushp))
+        return operand.at[block].set(update)
+    grids = []  # outer-product index arrays (as np.ix_) over the block
+    for d, (st, k) in enumerate(zip(starts, ushp)):
+        bshape = (1,) * d + (k,) + (1,) * (len(ushp) - d - 1)
+        grids.append(reshape(_ew.add(st, np.arange(k, dtype=np.int64)), bshape))
+    return operand.at[tuple(grids)].set(update)
+
+
+def index_in_dim(operand, index, axis=0, keepdims=True):
+    axis = _normalize_axis(axis, _get_aval(operand).ndim, "index_in_dim")
+    out = take_static(operand, [index], axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+def _axes(axes):
+    return tuple(int(a) for a in axes)
+
+
+def reduce_sum(operand, axes):
+    return _red.reduce_sum(operand, _axes(axes))
+
+
+def reduce_max(operand, axes):
+    return _red.reduce_max(operand, _axes(axes))
+
+
+def reduce_min(operand, axes):
+    return _red.reduce_min(operand, _axes(axes))
+
+
+def reduce_prod(operand, axes):
+    return _red.reduce_prod(operand, _axes(axes))
+
+
+def reduce_and(operand, axes):
+    return _red.reduce_and_p.bind(operand, axes=tuple(sorted(_axes(axes))))
+
+
+def reduce_or(operand, axes):
+    return _red.reduce_or_p.bind(operand, axes=tuple(sorted(_axes(axes))))
+
+
+def argmax(operand, axis, index_dtype=np.int64):
+    return _red.argmax_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmax"),
+                              index_dtype=np.dtype(index_dtype))
+
+
+def argmin(operand, axis, index_dtype=np.int64):
+    return _red.argmin_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmin"),
+                              index_dtype=np.dtype(index_dtype))
+
+
+def concatenate(operands, dimension):
+    """Join ``operands`` along ``dimension``."""
+    return _concatenate(list(operands), dimension)
+
+
