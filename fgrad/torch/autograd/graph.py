@@ -40,6 +40,7 @@ from .. import _dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
 from ...ops._quiet import quiet
+from .complex_cotangents import torch_convention
 from .grad_mode import STATE
 
 _ndarray = np.ndarray
@@ -365,6 +366,7 @@ def _build_program(fn, avals, diff, multi) -> _Prog:
             return fn(*a)
 
         out, f_vjp = vjp(f, *[args[i] for i in diff])
+        f_vjp = torch_convention(f_vjp)  # PyTorch's complex convention: conj in and out
         outs = list(out) if multi else [out]
         out_avals = tuple(get_aval(o) for o in outs)
         ct_args = [tr.new_arg(ShapedArray(av.shape, av.dtype)) for av in out_avals]
@@ -687,7 +689,7 @@ def _record_dynamic(name, fn, args, outs, edges, multi, diff):
 
     _, f_vjp = vjp(f, *[vals[i] for i in diff])
     node = node_class(name, _DynNode)()
-    node._vjp = f_vjp
+    node._vjp = torch_convention(f_vjp)  # PyTorch's complex convention: conj in and out
     node._diff = diff
     node._multi = multi
     node._out_avals = tuple((o._buf.shape, o._buf.dtype) for o in outs)
