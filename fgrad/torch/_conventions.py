@@ -22,13 +22,17 @@ Example::
 
 from __future__ import annotations
 
+from functools import partial
+
 import fgrad.numpy as fnp
 from fgrad import lax
+from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import custom_jvp
 
 __all__ = [
     "root_zero_grad", "atan2", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
     "divide_or_nan", "slogdet", "abs", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
+    "extremum_nan_evenly", "prod",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -293,3 +297,56 @@ def _slogdet_jvp(primals, tangents):
     d = fnp.linalg.det(a)[..., None, None]
     grad = fnp.where(singular, _adjugate_t(a) / fnp.where(singular, d, fnp.ones_like(d)), inv_t)
     return (sign, logabsdet), (fnp.zeros_like(sign), fnp.sum(grad * da, axis=(-2, -1)))
+
+
+@partial(custom_jvp, nondiff_argnums=(1,))
+def extremum_nan_evenly(x, is_max: bool):
+    """Full ``max``/``min`` of ``x`` whose gradient is split evenly among the elements equal
+    to the result -- and, when the result is NaN, among the NaN elements (PyTorch: the
+    gradient of ``max([nan, 1.])`` is ``[1., 0.]``; the core gives NaN everywhere).
+
+    >>> import numpy as np, fgrad
+    >>> [float(v) for v in fgrad.grad(lambda x: extremum_nan_evenly(x, True))(np.array([np.nan, 1.0]))]
+    [1.0, 0.0]
+    """
+    return fnp.max(x) if is_max else fnp.min(x)
+
+
+@extremum_nan_evenly.defjvp
+def _extremum_nan_evenly_jvp(is_max, primals, tangents):
+    (x,), (dx,) = primals, tangents
+    m = extremum_nan_evenly(x, is_max)
+    hit = (x == m) | (fnp.isnan(x) & fnp.isnan(m))
+    count = fnp.sum(hit).astype(x.dtype)
+    return m, fnp.sum(fnp.where(hit, dx, fnp.zeros_like(dx))) / count
+
+
+@partial(custom_jvp, nondiff_argnums=(1, 2))
+def prod(x, axes: tuple, keepdims: bool):
+    """``prod`` over ``axes`` with PyTorch's gradient: ``out / x`` where the reduced slice
+    has no zero (so ``prod([-inf, -inf])`` and ``prod([nan, 1.])`` have NaN gradients, as in
+    PyTorch), the product of the other elements where it has one (the core uses the product
+    of the other elements everywhere).
+
+    >>> import numpy as np, fgrad
+    >>> [float(v) for v in fgrad.grad(lambda x: prod(x, (0,), False))(np.array([2.0, 3.0]))]
+    [3.0, 2.0]
+    """
+    return fnp.prod(x, axis=axes, keepdims=keepdims)
+
+
+@prod.defjvp
+def _prod_jvp(axes, keepdims, primals, tangents):
+    (x,), (dx,) = primals, tangents
+    out = prod(x, axes, keepdims)
+    out_k = fnp.prod(x, axis=axes, keepdims=True)
+    has_zero = fnp.any(x == 0, axis=axes, keepdims=True)
+    one = fnp.ones_like(x)
+    # each branch sees safe inputs where it is not selected, so its transpose stays finite
+    x_div = fnp.where(has_zero, one, x)
+    ratio = fnp.where(has_zero, fnp.ones_like(out_k), out_k) / x_div
+    by_ratio = fnp.sum(dx * ratio, axis=axes, keepdims=keepdims)
+    x_excl = fnp.where(has_zero, x, one)
+    _, by_others = jvp(lambda v: fnp.prod(v, axis=axes, keepdims=keepdims), (x_excl,), (dx,))
+    zero_k = has_zero if keepdims else fnp.squeeze(has_zero, axis=axes)
+    return out, fnp.where(zero_k, by_others, by_ratio)

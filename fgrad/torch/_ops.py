@@ -24,7 +24,6 @@ import numpy as np
 from ..core.array import ArrayImpl, Tracer
 from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
-from ..ops import reductions as R
 from ..ops import shape as S
 from ..ops._quiet import quiet, switch
 from . import _conventions as _conv
@@ -2212,7 +2211,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().prod(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return _conv.prod(ew.convert_element_type(x, odt), axes, keepdim)  # PyTorch's inf/NaN gradient
 
     res = _op(
         "ProdBackward0" if dim is None else "ProdBackward1",
@@ -2328,10 +2327,9 @@ def _full_minmax(input, prim_name, gname, npf):
             f"{prim_name}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument."
         )
-    axes = tuple(range(b.ndim))
 
     def fn(x):
-        return R.reduce_max(x, axes) if prim_name == "max" else R.reduce_min(x, axes)
+        return _conv.extremum_nan_evenly(x, prim_name == "max")  # NaN gets the gradient (PyTorch)
 
     return _op(gname, (prim_name, "full"), fn, (input,), lambda x: np.asarray(npf(x)))
 

@@ -1221,3 +1221,57 @@ def test_complex_hooks_and_function_match_torch(run, want):
     _assert_complex_close(run(ft), want)
     torch = pytest.importorskip("torch")
     _assert_complex_close(run(torch), want)
+
+
+# ---------------------------------------------------------------------------------------
+# NaN/inf in reductions: full max/min send the gradient to the NaN element(s) (split evenly,
+# like ties); prod's gradient is out / x unless the slice has a zero (PyTorch's prod_backward),
+# so ±inf/NaN entries give NaN.  (input, gradient of out.sum()) recorded from torch 2.13.
+
+NAN_REDUCTIONS = [
+    ("max_nan", lambda t, x: x.max(), A(nan, 1.0), A(1.0, 0.0)),
+    ("max_two_nan", lambda t, x: x.max(), A(1.0, nan, nan), A(0.0, 0.5, 0.5)),
+    ("max_inf_nan", lambda t, x: x.max(), A(inf, nan), A(0.0, 1.0)),
+    ("max_tie", lambda t, x: x.max(), A(2.0, 2.0, 1.0), A(0.5, 0.5, 0.0)),
+    ("min_nan", lambda t, x: x.min(), A(nan, 1.0), A(1.0, 0.0)),
+    ("min_2d_nan", lambda t, x: x.reshape(2, 3).min(), A(nan, 1.0, 2.0, 3.0, 1.0, 3.0),
+     A(1.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
+    ("max_dim_nan", lambda t, x: x.max(0)[0], A(1.0, nan, nan), A(0.0, 1.0, 0.0)),
+    ("amax_nan", lambda t, x: t.amax(x), A(nan, 1.0), A(nan, nan)),  # amax differs from max here
+    ("prod_neg_inf", lambda t, x: x.prod(), A(-inf, -inf), A(nan, nan)),
+    ("prod_nan", lambda t, x: x.prod(), A(nan, 1.0), A(nan, nan)),
+    ("prod_inf_finite", lambda t, x: x.prod(), A(-inf, 2.0), A(nan, -inf)),
+    ("prod_dim_nan", lambda t, x: x.reshape(2, 3).prod(1), A(nan, 1.0, 2.0, 3.0, 1.0, 3.0),
+     A(nan, nan, nan, 3.0, 9.0, 3.0)),
+    ("prod_zero", lambda t, x: x.prod(), A(0.0, 2.0, 3.0), A(6.0, 0.0, 0.0)),
+    ("prod_two_zeros", lambda t, x: x.prod(), A(0.0, 0.0, 2.0), A(0.0, 0.0, 0.0)),
+    ("prod_zero_inf", lambda t, x: x.prod(), A(0.0, inf), A(inf, 0.0)),
+    ("prod_keepdim", lambda t, x: x.reshape(2, 2).prod(0, keepdim=True), A(1.0, 0.0, 2.0, 3.0),
+     A(2.0, 3.0, 1.0, 0.0)),
+]
+
+
+def _reduction_grad(t, f, x):
+    xt = t.tensor(x, requires_grad=True)
+    f(t, xt).sum().backward()
+    return xt.grad.numpy()
+
+
+@pytest.mark.parametrize("name,f,x,want", NAN_REDUCTIONS, ids=[c[0] for c in NAN_REDUCTIONS])
+def test_nan_inf_reduction_gradient_matches_torch(name, f, x, want):
+    np.testing.assert_allclose(_reduction_grad(ft, f, x), want, equal_nan=True)
+
+
+@pytest.mark.parametrize("name,f,x,want", NAN_REDUCTIONS, ids=[c[0] for c in NAN_REDUCTIONS])
+def test_nan_inf_reduction_gradient_live_torch(name, f, x, want):
+    torch = pytest.importorskip("torch")
+    np.testing.assert_allclose(_reduction_grad(torch, f, x), want, equal_nan=True)
+
+
+def test_prod_gradient_second_order_finite_inputs():
+    """The convention's rule is fgrad code: second order of prod matches the product rule."""
+    x = ft.tensor([2.0, 3.0, 5.0], requires_grad=True)
+    (g,) = ft.autograd.grad(x.prod(), x, create_graph=True)
+    (h,) = ft.autograd.grad(g[0], x)
+    np.testing.assert_allclose(g.detach().numpy(), [15.0, 10.0, 6.0])
+    np.testing.assert_allclose(h.numpy(), [0.0, 5.0, 3.0])
