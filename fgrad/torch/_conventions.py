@@ -33,6 +33,7 @@ __all__ = [
     "root_zero_grad", "atan2", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
     "divide_or_nan", "slogdet", "abs", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
     "extremum_nan_evenly", "prod",
+    "logit", "copysign", "pow",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -350,3 +351,70 @@ def _prod_jvp(axes, keepdims, primals, tangents):
     _, by_others = jvp(lambda v: fnp.prod(v, axis=axes, keepdims=keepdims), (x_excl,), (dx,))
     zero_k = has_zero if keepdims else fnp.squeeze(has_zero, axis=axes)
     return out, fnp.where(zero_k, by_others, by_ratio)
+
+
+@custom_jvp
+def logit(x):
+    """``log(x / (1 - x))`` whose derivative is PyTorch's ``1 / (x (1 - x))`` inside
+    ``[0, 1]`` and NaN outside it (also at ±inf; the core's ``1/x + 1/(1 - x)`` is finite there).
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(logit)(np.float64(0.5))), float(fgrad.grad(logit)(np.float64(-1.0)))
+    (4.0, nan)
+    """
+    return fnp.log(x) - fnp.log1p(-x)
+
+
+@logit.defjvp
+def _logit_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    outside = (x < 0) | (x > 1) | fnp.isnan(x)
+    safe = fnp.where(outside, fnp.full_like(x, 0.5), x)
+    scale = fnp.where(outside, fnp.full_like(x, fnp.nan), 1 / (safe * (1 - safe)))
+    return logit(x), dx * scale
+
+
+@custom_jvp
+def copysign(x, y):
+    """``|x|`` with the sign of ``y``; PyTorch's gradient in ``x`` is ``out / x``: 0 at
+    ``x = 0``, NaN at ``x = ±inf`` (the core gives ``±1``); none in ``y``.
+
+    >>> import numpy as np, fgrad
+    >>> g = fgrad.grad(copysign)
+    >>> float(g(np.float64(0.0), np.float64(-1.0))), float(g(np.float64(np.inf), np.float64(1.0)))
+    (0.0, nan)
+    """
+    return fnp.copysign(x, y)
+
+
+@copysign.defjvp
+def _copysign_jvp(primals, tangents):
+    (x, y), (dx, _) = primals, tangents
+    out = copysign(x, y)
+    zero = x == 0
+    ratio = fnp.where(zero, fnp.zeros_like(x), out / fnp.where(zero, fnp.ones_like(x), x))
+    return out, dx * ratio
+
+
+@custom_jvp
+def pow(x, y):  # noqa: A001 - PyTorch's name
+    """``x ** y`` whose gradient in ``y`` is PyTorch's ``out * log(x)``, 0 only where
+    ``x == 0`` and ``y >= 0`` (so ``pow(0., -1.)`` has ``-inf``; the core gives NaN there, as
+    JAX).  The gradient in ``x`` is the core's.
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(pow, argnums=1)(np.float64(0.0), np.float64(-1.0)))
+    -inf
+    """
+    return lax.pow(x, y)
+
+
+@pow.defjvp
+def _pow_jvp(primals, tangents):
+    (x, y), (dx, dy) = primals, tangents
+    out = pow(x, y)
+    _, by_base = jvp(lambda b: lax.pow(b, y), (x,), (dx,))
+    zero = (x == 0) & (fnp.real(y) >= 0)
+    log_x = fnp.log(fnp.where(zero, fnp.ones_like(x), x))
+    by_exponent = dy * fnp.where(zero, fnp.zeros_like(out), out * log_x)
+    return out, by_base + by_exponent

@@ -1048,7 +1048,7 @@ def _logit_fn(eps):
             fnp = _fnp()
             zero = fnp.zeros_like(x)
             x = fnp.where(ew.lt(x, lo), zero + lo, fnp.where(ew.gt(x, hi), zero + hi, x))
-        return ew.sub(ew.log(x), ew.log1p(ew.neg(x)))
+        return ew.sub(ew.log(x), ew.log1p(ew.neg(x))) if eps is not None else _conv.logit(x)
 
     return f
 
@@ -1430,7 +1430,7 @@ _fmod = _BinOp(ew.fmod_p, "FmodBackward0", "fmod", int_divisor=True)
 _hypot = _BinOp(ew.hypot_p, "HypotBackward0", "hypot", "f", definition=_conv.hypot)
 _logaddexp = _BinOp(ew.logaddexp_p, "LogaddexpBackward0", "logaddexp", "f", definition=_conv.logaddexp)
 _floordiv = _BinOp(ew.floor_divide_p, "FloorDivideBackward0", "floor_divide", int_divisor=True)
-_pow_tt = _BinOp(ew.pow_p, "PowBackward1", "pow")
+_pow_tt = _BinOp(ew.pow_p, "PowBackward1", "pow", definition=_conv.pow)
 _eq = _BinOp(ew.eq_p, "EqBackward0", "eq", "c")
 _ne = _BinOp(ew.ne_p, "NeBackward0", "ne", "c")
 _lt = _BinOp(ew.lt_p, "LtBackward0", "lt", "c")
@@ -1671,7 +1671,7 @@ def _rpow(x, base, out=None):
     s = np.asarray(base, Rd)
 
     def fn(y, c):
-        return ew.pow_p.bind(ew.convert_element_type(c, Rd), ew.convert_element_type(y, Rd))
+        return _conv.pow(ew.convert_element_type(c, Rd), ew.convert_element_type(y, Rd))
 
     res = _op("PowBackward2", ("rpow", Rd), fn, (x, s), lambda y, c: np.asarray(np.power(c, AA)), edges=(0,))
     return res if out is None else _out(out, res, "pow")
@@ -1874,7 +1874,7 @@ def copysign(input, other, *, out=None):
 
     def fn(x, y):
         x = ew.convert_element_type(x, Rd)
-        return _fnp().copysign(x, ew.convert_element_type(y, Rd))
+        return _conv.copysign(x, ew.convert_element_type(y, Rd))  # PyTorch: 0 at x = 0
 
     res = _op(
         "CopysignBackward0",

@@ -1275,3 +1275,75 @@ def test_prod_gradient_second_order_finite_inputs():
     (h,) = ft.autograd.grad(g[0], x)
     np.testing.assert_allclose(g.detach().numpy(), [15.0, 10.0, 6.0])
     np.testing.assert_allclose(h.numpy(), [0.0, 5.0, 3.0])
+
+
+# ---------------------------------------------------------------------------------------
+# Gradients PyTorch defines at singular points: logit outside [0, 1] (no eps) is NaN,
+# copysign's gradient in x is out / x (0 at x = 0, NaN at ±inf), pow's gradient in the
+# exponent at a zero base is out * log(0) = -inf for a negative exponent, matrix_norm(ord=±2)
+# splits the gradient among equal singular values (0.5 I at the zero matrix).
+# (value, [gradient of out.sum() per input]) recorded from torch 2.13.
+
+SINGULAR_GRADS = [
+    ("logit_outside", lambda t, x: t.logit(x), (A(-1.0, 2.0, inf, -inf, 0.0, 1.0, 0.25),)),
+    ("logit_eps_inside", lambda t, x: t.logit(x, eps=0.1), (A(-1.0, 0.05, 0.5, 0.95, 2.0),)),
+    ("copysign_x", lambda t, x, y: t.copysign(x, y), (A(0.0, 0.0, -0.0, inf, -inf, 2.0, -3.0), A(1.0, -1.0, -2.0, inf, -1.0, -1.0, 5.0))),  # noqa: E501
+    ("pow_zero_base", lambda t, x, y: t.pow(x, y), (A(0.0, 0.0, 0.0, 0.0, 2.0), A(-1.0, -2.5, 0.0, 2.0, -1.0))),  # noqa: E501
+    ("pow_scalar_zero_base", lambda t, y: t.pow(0.0, y), (A(-1.0, 0.0, 2.0),)),
+    ("float_power_zero_base", lambda t, x, y: t.float_power(x, y), (A(0.0, 0.0, 3.0), A(-1.0, 1.0, 0.5))),
+    ("matrix_norm2_zero", lambda t, x: t.linalg.matrix_norm(x.reshape(2, 3), ord=2), (np.zeros(6),)),
+    ("matrix_norm2_neg_zero", lambda t, x: t.linalg.matrix_norm(x.reshape(2, 2), ord=-2), (np.zeros(4),)),
+    ("matrix_norm2_tie", lambda t, x: t.linalg.matrix_norm(x.reshape(2, 2), ord=2), (A(2.0, 0.0, 0.0, 2.0),)),
+]
+
+SINGULAR_GRADS_TORCH = {
+    'logit_outside': ([nan, nan, nan, nan, -inf, inf, -1.0986122886681098], [[nan, nan, nan, nan, inf, inf, 5.333333333333333]]),  # noqa: E501
+    'logit_eps_inside': ([-2.197224577336219, -2.197224577336219, 0.0, 2.1972245773362196, 2.1972245773362196], [[0.0, 0.0, 4.0, 0.0, 0.0]]),  # noqa: E501
+    'copysign_x': ([0.0, -0.0, -0.0, inf, -inf, -2.0, 3.0], [[0.0, 0.0, 0.0, nan, nan, -1.0, -1.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]),  # noqa: E501
+    'pow_zero_base': ([inf, inf, 1.0, 0.0, 0.5], [[-inf, -inf, 0.0, 0.0, -0.25], [-inf, -inf, 0.0, 0.0, 0.34657359027997264]]),  # noqa: E501
+    'pow_scalar_zero_base': ([inf, 1.0, 0.0], [[-inf, 0.0, 0.0]]),
+    'float_power_zero_base': ([inf, 0.0, 1.7320508075688772], [[-inf, 1.0, 0.28867513459481287], [-inf, 0.0, 1.902852301792692]]),  # noqa: E501
+    'matrix_norm2_zero': ([0.0], [[0.5, 0.0, 0.0, 0.0, 0.5, 0.0]]),
+    'matrix_norm2_neg_zero': ([0.0], [[0.5, 0.0, 0.0, 0.5]]),
+    'matrix_norm2_tie': ([2.0], [[0.5, 0.0, 0.0, 0.5]]),
+}
+
+
+def _singular_grad_run(t, f, xs):
+    ts = [t.tensor(x, requires_grad=True) for x in xs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = f(t, *ts)
+        grads = t.autograd.grad(out.sum(), ts)
+    return np.ravel(out.detach().numpy()), [g.numpy() for g in grads]
+
+
+def _assert_singular_grads(got, want):
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-12, equal_nan=True)
+    for g, w in zip(got[1], want[1], strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("name,f,xs", SINGULAR_GRADS, ids=[c[0] for c in SINGULAR_GRADS])
+def test_singular_point_gradient_matches_torch(name, f, xs):
+    _assert_singular_grads(_singular_grad_run(ft, f, xs), SINGULAR_GRADS_TORCH[name])
+
+
+@pytest.mark.parametrize("name,f,xs", SINGULAR_GRADS, ids=[c[0] for c in SINGULAR_GRADS])
+def test_singular_point_gradient_live_torch(name, f, xs):
+    torch = pytest.importorskip("torch")
+    _assert_singular_grads(_singular_grad_run(torch, f, xs), SINGULAR_GRADS_TORCH[name])
+
+
+def test_singular_point_conventions_second_order_away_from_the_points():
+    """The new rules are fgrad code: second derivatives at regular points are the analytic ones."""
+    x = ft.tensor([0.25], dtype=ft.float64, requires_grad=True)
+    (g,) = ft.autograd.grad(ft.logit(x).sum(), x, create_graph=True)
+    (h,) = ft.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(h.numpy(), [-(1 - 2 * 0.25) / (0.25 * 0.75) ** 2])  # d/dx 1/(x(1-x))
+    b = ft.tensor([2.0], dtype=ft.float64, requires_grad=True)
+    e = ft.tensor([3.0], dtype=ft.float64, requires_grad=True)
+    (ge,) = ft.autograd.grad(ft.pow(b, e).sum(), e, create_graph=True)
+    (hb, he) = ft.autograd.grad(ge.sum(), (b, e))
+    np.testing.assert_allclose(he.numpy(), [8 * np.log(2.0) ** 2])  # d2/de2 b^e
+    np.testing.assert_allclose(hb.numpy(), [3 * 4 * np.log(2.0) + 4])  # d/db (b^e log b)
