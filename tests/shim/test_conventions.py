@@ -1347,3 +1347,28 @@ def test_singular_point_conventions_second_order_away_from_the_points():
     (hb, he) = ft.autograd.grad(ge.sum(), (b, e))
     np.testing.assert_allclose(he.numpy(), [8 * np.log(2.0) ** 2])  # d2/de2 b^e
     np.testing.assert_allclose(hb.numpy(), [3 * 4 * np.log(2.0) + 4])  # d/db (b^e log b)
+
+
+def _func_complex(t):
+    z = t.tensor(CZ)
+    g = t.func.grad(lambda v: v.abs().sum())(z)
+    ga = t.func.grad(lambda v: (v.abs().sum(), v.abs()), has_aux=True)(z)[0]
+    gv = t.func.grad_and_value(lambda v: v.abs().sum())(z)[0]
+    _, f = t.func.vjp(lambda v: v * v, z)
+    (vj,) = f(t.tensor(CC))
+    return g.numpy(), ga.numpy(), gv.numpy(), vj.numpy()
+
+
+FUNC_COMPLEX_TORCH = [  # z / |z| and 2 conj(z) * c, recorded from torch 2.13
+    [(0.6+0.8j), (-0.894427191+0.4472135955j), (0.124034734589-0.992277876714j)],
+    [(0.6+0.8j), (-0.894427191+0.4472135955j), (0.124034734589-0.992277876714j)],
+    [(0.6+0.8j), (-0.894427191+0.4472135955j), (0.124034734589-0.992277876714j)],
+    [(-5-10j), (-3-4j), (-1.5-3.875j)],
+]
+
+
+def test_func_transforms_use_torch_complex_convention():
+    """``torch.func.grad``/``grad_and_value``/``vjp`` conjugate like the engine does."""
+    _assert_complex_close(_func_complex(ft), FUNC_COMPLEX_TORCH)
+    torch = pytest.importorskip("torch")
+    _assert_complex_close(_func_complex(torch), FUNC_COMPLEX_TORCH)
