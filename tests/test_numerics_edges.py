@@ -444,3 +444,35 @@ def test_convert_complex_to_real_takes_the_real_part_without_warning():
         jitted = fgrad.jit(lambda v: lax.convert_element_type(v, np.float64))(z)
     assert out.dtype == np.float32 and np.array_equal(out, [1.5, -3.0])
     assert np.array_equal(jitted, [1.5, -3.0])
+
+
+# ---------------------------------------------------------------------------------------
+# median/quantile of a slice with a NaN: NaN with zero gradient for every element of that
+# slice (JAX replaces such slices by a constant NaN); other slices are unaffected.
+# (name, f, x, value, gradient of sum(f(x))) recorded from jax 0.10 (x64).
+
+MEDIAN_NAN = [
+    ("median_nan_pair", lambda m, x: m.median(x), [NAN, 1.0], NAN, [0.0, 0.0]),
+    ("median_nan_even", lambda m, x: m.median(x), [1.0, NAN, 3.0, 2.0], NAN, [0.0, 0.0, 0.0, 0.0]),
+    ("median_axis1", lambda m, x: m.median(x, axis=1), [[NAN, 1.0, 2.0], [3.0, 1.0, 2.0]], [NAN, 2.0],
+     [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
+    ("median_axis0", lambda m, x: m.median(x, axis=0), [[NAN, 1.0, 2.0], [3.0, 1.0, 2.0]], [NAN, 1.0, 2.0],
+     [[0.0, 0.5, 0.5], [0.0, 0.5, 0.5]]),
+    ("quantile_nan", lambda m, x: m.quantile(x, 0.3), [NAN, 1.0, 2.0], NAN, [0.0, 0.0, 0.0]),
+    ("quantile_no_nan", lambda m, x: m.quantile(x, 0.3), [3.0, 1.0, 2.0], 1.6, [0.0, 0.4, 0.6]),
+]
+
+
+@pytest.mark.parametrize("name,f,x,value,grad", MEDIAN_NAN, ids=[c[0] for c in MEDIAN_NAN])
+def test_median_quantile_nan_slices_match_jax(name, f, x, value, grad):
+    x = np.asarray(x, np.float64)
+    np.testing.assert_allclose(np.asarray(f(fnp, x)), value, equal_nan=True)
+    np.testing.assert_allclose(np.asarray(fgrad.grad(lambda v: fnp.sum(f(fnp, v)))(x)), grad)
+
+
+@pytest.mark.parametrize("name,f,x,value,grad", MEDIAN_NAN, ids=[c[0] for c in MEDIAN_NAN])
+def test_median_quantile_nan_slices_live_jax(jax_modules, name, f, x, value, grad):
+    jax, jnp = jax_modules
+    x = np.asarray(x, np.float64)
+    np.testing.assert_allclose(np.asarray(f(jnp, x)), value, equal_nan=True)
+    np.testing.assert_allclose(np.asarray(jax.grad(lambda v: jnp.sum(f(jnp, v)))(x)), grad)

@@ -219,11 +219,21 @@ def _move_reduced_last(a, axis, keepdims):
     return flat, n, out_rest
 
 
+def _nan_slices_constant(flat):
+    """``flat`` with every last-axis slice that holds a NaN replaced by a constant NaN (JAX's
+    quantile/median): the result there is NaN and no gradient flows into such a slice
+    (``grad(median)([nan, 1.]) == [0., 0.]``)."""
+    if get_aval(flat).dtype.kind not in "fc":
+        return flat
+    poisoned = R.any(M.isnan(flat), axis=-1, keepdims=True)
+    return M.where(poisoned, constant_like(np.asarray(np.nan, get_aval(flat).dtype), flat), flat)
+
+
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None, interpolation=None):
     """``numpy.quantile`` with the methods linear, lower, higher, nearest and midpoint
     (output shape ``q.shape + reduced shape``).  Differentiable in ``a`` and, for linear,
-    in ``q``; assumes no NaNs."""
+    in ``q``.  A NaN in a slice makes its quantile NaN with zero gradient (JAX)."""
     if out is not None:
         raise NotImplementedError("fgrad.numpy.quantile: out= is not supported (arrays are immutable)")
     if weights is not None:
@@ -244,7 +254,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
         raise ValueError("fgrad.numpy.quantile: cannot take a quantile of an empty array")
     if get_aval(flat).dtype != out_dt:
         flat = convert_element_type(flat, out_dt)
-    srt = S.sort_along(flat, -1)
+    srt = S.sort_along(_nan_slices_constant(flat), -1)
     q = _arr(q) if not is_python_scalar(q) else asarray(np.float64(q))
     qshape = get_aval(q).shape
     qf = reshape(convert_element_type(q, np.result_type(get_aval(q).dtype, np.float64)), (-1,))
@@ -301,7 +311,8 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """``numpy.median``: the middle value, or the mean of the two middle values for even
-    counts (float64 for integer input); assumes no NaNs."""
+    counts (float64 for integer input).  A NaN in a slice makes its median NaN with zero
+    gradient (JAX)."""
     if out is not None:
         raise NotImplementedError("fgrad.numpy.median: out= is not supported (arrays are immutable)")
     a = _arr(a)
@@ -311,7 +322,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         raise ValueError("fgrad.numpy.median: cannot take the median of an empty array")
     if dt.kind not in "fc":
         flat = convert_element_type(flat, np.float64)
-    srt = S.sort_along(flat, -1)
+    srt = S.sort_along(_nan_slices_constant(flat), -1)
     nd = get_aval(srt).ndim
     lo = reshape(S.take_static(srt, [(n - 1) // 2], nd - 1), rest)
     if n % 2:

@@ -248,7 +248,7 @@ SPEC_LIST: list[OpSpec] = [
            torch_dtype="d", hand_written=("lax", "torch", "inplace"),
            rows=(Row(args=(Domain(), _NZ)), Row(name="true_divide", args=(Domain(), _NZ)),
                  _int_row("true_divide", (_I, _INZ)))),
-    binary("power", E.pow_p, numpy=("power", "pow"), torch="pow", grad_fn="PowBackward1",
+    binary("power", E.pow_p, numpy=("power", "pow"), torch="pow", grad_fn="PowBackward1", torch_rule="pow",
            hand_written=("torch", "inplace"), rows=(Row(args=(_POS, Domain())),)),
     binary("maximum", E.max_p, lax="max", inplace=False,
            rows=(Row(valid="not_tied", specials=True), _int_row("maximum", (_I, _I)))),

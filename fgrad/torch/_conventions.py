@@ -22,13 +22,18 @@ Example::
 
 from __future__ import annotations
 
+from functools import partial
+
 import fgrad.numpy as fnp
 from fgrad import lax
+from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import custom_jvp
 
 __all__ = [
     "root_zero_grad", "atan2", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
     "divide_or_nan", "slogdet", "abs", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
+    "extremum_nan_evenly", "prod",
+    "logit", "copysign", "pow",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -312,3 +317,123 @@ def _slogdet_jvp(primals, tangents):
     d = fnp.linalg.det(a)[..., None, None]
     grad = fnp.where(singular, _adjugate_t(a) / fnp.where(singular, d, fnp.ones_like(d)), inv_t)
     return (sign, logabsdet), (fnp.zeros_like(sign), fnp.sum(grad * da, axis=(-2, -1)))
+
+
+@partial(custom_jvp, nondiff_argnums=(1,))
+def extremum_nan_evenly(x, is_max: bool):
+    """Full ``max``/``min`` of ``x`` whose gradient is split evenly among the elements equal
+    to the result -- and, when the result is NaN, among the NaN elements (PyTorch: the
+    gradient of ``max([nan, 1.])`` is ``[1., 0.]``; the core gives NaN everywhere).
+
+    >>> import numpy as np, fgrad
+    >>> [float(v) for v in fgrad.grad(lambda x: extremum_nan_evenly(x, True))(np.array([np.nan, 1.0]))]
+    [1.0, 0.0]
+    """
+    return fnp.max(x) if is_max else fnp.min(x)
+
+
+@extremum_nan_evenly.defjvp
+def _extremum_nan_evenly_jvp(is_max, primals, tangents):
+    (x,), (dx,) = primals, tangents
+    m = extremum_nan_evenly(x, is_max)
+    hit = (x == m) | (fnp.isnan(x) & fnp.isnan(m))
+    count = fnp.sum(hit).astype(x.dtype)
+    return m, fnp.sum(fnp.where(hit, dx, fnp.zeros_like(dx))) / count
+
+
+@partial(custom_jvp, nondiff_argnums=(1, 2))
+def prod(x, axes: tuple, keepdims: bool):
+    """``prod`` over ``axes`` with PyTorch's gradient: ``out / x`` where the reduced slice
+    has no zero (so ``prod([-inf, -inf])`` and ``prod([nan, 1.])`` have NaN gradients, as in
+    PyTorch), the product of the other elements where it has one (the core uses the product
+    of the other elements everywhere).
+
+    >>> import numpy as np, fgrad
+    >>> [float(v) for v in fgrad.grad(lambda x: prod(x, (0,), False))(np.array([2.0, 3.0]))]
+    [3.0, 2.0]
+    """
+    return fnp.prod(x, axis=axes, keepdims=keepdims)
+
+
+@prod.defjvp
+def _prod_jvp(axes, keepdims, primals, tangents):
+    (x,), (dx,) = primals, tangents
+    out = prod(x, axes, keepdims)
+    out_k = fnp.prod(x, axis=axes, keepdims=True)
+    has_zero = fnp.any(x == 0, axis=axes, keepdims=True)
+    one = fnp.ones_like(x)
+    # each branch sees safe inputs where it is not selected, so its transpose stays finite
+    x_div = fnp.where(has_zero, one, x)
+    ratio = fnp.where(has_zero, fnp.ones_like(out_k), out_k) / x_div
+    by_ratio = fnp.sum(dx * ratio, axis=axes, keepdims=keepdims)
+    x_excl = fnp.where(has_zero, x, one)
+    _, by_others = jvp(lambda v: fnp.prod(v, axis=axes, keepdims=keepdims), (x_excl,), (dx,))
+    zero_k = has_zero if keepdims else fnp.squeeze(has_zero, axis=axes)
+    return out, fnp.where(zero_k, by_others, by_ratio)
+
+
+@custom_jvp
+def logit(x):
+    """``log(x / (1 - x))`` whose derivative is PyTorch's ``1 / (x (1 - x))`` inside
+    ``[0, 1]`` and NaN outside it (also at ±inf; the core's ``1/x + 1/(1 - x)`` is finite there).
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(logit)(np.float64(0.5))), float(fgrad.grad(logit)(np.float64(-1.0)))
+    (4.0, nan)
+    """
+    return fnp.log(x) - fnp.log1p(-x)
+
+
+@logit.defjvp
+def _logit_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    outside = (x < 0) | (x > 1) | fnp.isnan(x)
+    safe = fnp.where(outside, fnp.full_like(x, 0.5), x)
+    scale = fnp.where(outside, fnp.full_like(x, fnp.nan), 1 / (safe * (1 - safe)))
+    return logit(x), dx * scale
+
+
+@custom_jvp
+def copysign(x, y):
+    """``|x|`` with the sign of ``y``; PyTorch's gradient in ``x`` is ``out / x``: 0 at
+    ``x = 0``, NaN at ``x = ±inf`` (the core gives ``±1``); none in ``y``.
+
+    >>> import numpy as np, fgrad
+    >>> g = fgrad.grad(copysign)
+    >>> float(g(np.float64(0.0), np.float64(-1.0))), float(g(np.float64(np.inf), np.float64(1.0)))
+    (0.0, nan)
+    """
+    return fnp.copysign(x, y)
+
+
+@copysign.defjvp
+def _copysign_jvp(primals, tangents):
+    (x, y), (dx, _) = primals, tangents
+    out = copysign(x, y)
+    zero = x == 0
+    ratio = fnp.where(zero, fnp.zeros_like(x), out / fnp.where(zero, fnp.ones_like(x), x))
+    return out, dx * ratio
+
+
+@custom_jvp
+def pow(x, y):  # noqa: A001 - PyTorch's name
+    """``x ** y`` whose gradient in ``y`` is PyTorch's ``out * log(x)``, 0 only where
+    ``x == 0`` and ``y >= 0`` (so ``pow(0., -1.)`` has ``-inf``; the core gives NaN there, as
+    JAX).  The gradient in ``x`` is the core's.
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(pow, argnums=1)(np.float64(0.0), np.float64(-1.0)))
+    -inf
+    """
+    return lax.pow(x, y)
+
+
+@pow.defjvp
+def _pow_jvp(primals, tangents):
+    (x, y), (dx, dy) = primals, tangents
+    out = pow(x, y)
+    _, by_base = jvp(lambda b: lax.pow(b, y), (x,), (dx,))
+    zero = (x == 0) & (fnp.real(y) >= 0)
+    log_x = fnp.log(fnp.where(zero, fnp.ones_like(x), x))
+    by_exponent = dy * fnp.where(zero, fnp.zeros_like(out), out * log_x)
+    return out, by_base + by_exponent

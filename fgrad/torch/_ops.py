@@ -24,7 +24,6 @@ import numpy as np
 from ..core.array import ArrayImpl, Tracer
 from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
-from ..ops import reductions as R
 from ..ops import shape as S
 from ..ops._quiet import quiet, switch
 from ..ops.specs import SPEC_LIST
@@ -1030,7 +1029,7 @@ def _logit_fn(eps):
             fnp = _fnp()
             zero = fnp.zeros_like(x)
             x = fnp.where(ew.lt(x, lo), zero + lo, fnp.where(ew.gt(x, hi), zero + hi, x))
-        return ew.sub(ew.log(x), ew.log1p(ew.neg(x)))
+        return ew.sub(ew.log(x), ew.log1p(ew.neg(x))) if eps is not None else _conv.logit(x)
 
     return f
 
@@ -1560,7 +1559,7 @@ def _rpow(x, base, out=None):
     s = np.asarray(base, Rd)
 
     def fn(y, c):
-        return ew.pow_p.bind(ew.convert_element_type(c, Rd), ew.convert_element_type(y, Rd))
+        return _conv.pow(ew.convert_element_type(c, Rd), ew.convert_element_type(y, Rd))
 
     res = _op("PowBackward2", ("rpow", Rd), fn, (x, s), lambda y, c: np.asarray(np.power(c, AA)), edges=(0,))
     return res if out is None else _out(out, res, "pow")
@@ -1763,7 +1762,7 @@ def copysign(input, other, *, out=None):
 
     def fn(x, y):
         x = ew.convert_element_type(x, Rd)
-        return _fnp().copysign(x, ew.convert_element_type(y, Rd))
+        return _conv.copysign(x, ew.convert_element_type(y, Rd))  # PyTorch: 0 at x = 0
 
     res = _op(
         "CopysignBackward0",
@@ -2100,7 +2099,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().prod(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return _conv.prod(ew.convert_element_type(x, odt), axes, keepdim)  # PyTorch's inf/NaN gradient
 
     res = _op(
         "ProdBackward0" if dim is None else "ProdBackward1",
@@ -2216,10 +2215,9 @@ def _full_minmax(input, prim_name, gname, npf):
             f"{prim_name}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument."
         )
-    axes = tuple(range(b.ndim))
 
     def fn(x):
-        return R.reduce_max(x, axes) if prim_name == "max" else R.reduce_min(x, axes)
+        return _conv.extremum_nan_evenly(x, prim_name == "max")  # NaN gets the gradient (PyTorch)
 
     return _op(gname, (prim_name, "full"), fn, (input,), lambda x: np.asarray(npf(x)))
 

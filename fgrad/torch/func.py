@@ -28,6 +28,7 @@ from ..core.array import Array, ArrayImpl, Tracer, wrap
 from ..tree_util import tree_map
 from ._device import DEV as _DEV
 from ._tensor import Tensor, _wrap
+from .autograd.complex_cotangents import conj_if_complex
 
 _nd = np.ndarray
 
@@ -186,11 +187,23 @@ def _to_tensors(out):
     return _simple_map(lambda a: from_array(a) if isinstance(a, Array) else a, out)
 
 
+def _torch_convention(grads):
+    """PyTorch's complex gradients are the conjugate of the core's (JAX's) ones."""
+    return _simple_map(conj_if_complex, grads)
+
+
 def grad(func, argnums=0, has_aux=False):
     import fgrad
 
     g = fgrad.grad(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
-    return lambda *args, **kw: _to_tensors(g(*_to_arrays(args), **kw))
+
+    def run(*args, **kw):
+        res = g(*_to_arrays(args), **kw)
+        if has_aux:
+            return _to_tensors(_torch_convention(res[0])), _to_tensors(res[1])
+        return _to_tensors(_torch_convention(res))
+
+    return run
 
 
 def grad_and_value(func, argnums=0, has_aux=False):
@@ -200,7 +213,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
 
     def run(*args, **kw):
         v, gr = g(*_to_arrays(args), **kw)
-        return _to_tensors(gr), _to_tensors(v)
+        return _to_tensors(_torch_convention(gr)), _to_tensors(v)
 
     return run
 
@@ -240,7 +253,7 @@ def vjp(func, *primals, has_aux=False):
     out, f_vjp = res[0], res[1]
 
     def vjp_fn(ct):
-        return _to_tensors(f_vjp(_to_arrays(ct)))
+        return _to_tensors(_torch_convention(f_vjp(_torch_convention(_to_arrays(ct)))))
 
     if has_aux:
         return _to_tensors(out), vjp_fn, _to_tensors(res[2])

@@ -134,6 +134,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
         if ord in (1, -1, math.inf, -math.inf):  # sums of |v| with PyTorch's abs'(0) = 0
             sums = fnp.sum(_conv.abs(v), axis=-2 if ord in (1, -1) else -1)
             return fnp.max(sums, axis=-1) if ord > 0 else fnp.min(sums, axis=-1)
+        if ord in (2, -2):  # ties split evenly among equal singular values (0.5 I at 0, PyTorch)
+            s = fnp.linalg.svdvals(v)
+            return fnp.max(s, axis=-1) if ord > 0 else fnp.min(s, axis=-1)
         return fnp.linalg.matrix_norm(v, keepdims=False, ord=ord)
 
     def fwd(v):

@@ -1015,3 +1015,360 @@ def test_fill_value_overflow_live_torch(name, f):
     torch = pytest.importorskip("torch")
     with pytest.raises(RuntimeError, match="without overflow"):
         f(torch)
+
+
+# ---------------------------------------------------------------------------------------
+# Complex gradients: PyTorch's convention (conj of JAX's), recorded from torch 2.13.
+# For each op: value, z.grad, w.grad after ``out.backward(gradient=seed)`` with a complex seed
+# for complex outputs (so the seed's convention is checked too) and a real one otherwise.
+
+CZ = np.array([3 + 4j, -1 + 0.5j, 0.25 - 2j])
+CW = np.array([1 - 1j, 2 + 0.5j, -0.5 - 1.5j])
+CSEED = np.array([0.5 - 0.25j, -1 + 2j, 0.75 + 1j])
+COMPLEX_CASES = [
+    ("abs", lambda t, z, w: z.abs()),
+    ("real", lambda t, z, w: t.real(z)),
+    ("imag", lambda t, z, w: t.imag(z)),
+    ("angle", lambda t, z, w: t.angle(z)),
+    ("mul", lambda t, z, w: z * w),
+    ("div", lambda t, z, w: z / w),
+    ("exp", lambda t, z, w: t.exp(z)),
+    ("log", lambda t, z, w: t.log(z)),
+    ("sqrt", lambda t, z, w: t.sqrt(z)),
+    ("pow", lambda t, z, w: t.pow(z, w)),
+    ("pow_scalar", lambda t, z, w: z ** 2.5),
+    ("matmul", lambda t, z, w: t.matmul(z.reshape(3, 1), w.reshape(1, 3))),
+    ("sum", lambda t, z, w: (z * w).sum()),
+    ("mean", lambda t, z, w: (z * w).mean()),
+    ("polar", lambda t, z, w: t.polar(z.abs(), t.angle(w))),
+    ("complex", lambda t, z, w: t.complex(z.real, w.imag)),
+    ("real_mix", lambda t, z, w: z.real * 2 + z.imag * 5),
+]
+
+COMPLEX_TORCH = {
+    'abs': (
+        [5.0, 1.11803398875, 2.015564437075],
+        [(0.3+0.4j), (0.894427191-0.4472135955j), (0.093026050942-0.744208407535j)],
+        None,
+    ),
+    'real': ([3.0, -1.0, 0.25], [(0.5+0j), (-1+0j), (0.75+0j)], None),
+    'imag': ([4.0, 0.5, -2.0], [0.5j, -1j, 0.75j], None),
+    'angle': (
+        [0.927295218002, 2.677945044589, -1.446441332248],
+        [(-0.08+0.06j), (0.4+0.8j), (0.369230769231+0.046153846154j)],
+        None,
+    ),
+    'mul': (
+        [(7+1j), (-2.25+0.5j), (-3.125+0.625j)],
+        [(0.75+0.25j), (-1+4.5j), (-1.875+0.625j)],
+        [(0.5-2.75j), (2-1.5j), (-1.8125+1.75j)],
+    ),
+    'div': (
+        [(-0.5+3.5j), (-0.411764705882+0.352941176471j), (1.15+0.55j)],
+        [(0.125-0.375j), (-0.705882352941+0.823529411765j), (0.45-0.65j)],
+        [(1.375+0.25j), (-0.581314878893+0.089965397924j), (-0.16+0.995j)],
+    ),
+    'exp': (
+        [(-13.128783081462-15.200784463068j), (0.32284458245+0.176370799225j), (-0.534343115201-1.167561007373j)],  # noqa: E501
+        [(-2.764195424964+10.8825880019j), (0.029897016+0.822059964125j), (-1.568318343773+0.341327640329j)],
+        None,
+    ),
+    'log': (
+        [(1.609437912434+0.927295218002j), (0.111571775657+2.677945044589j), (0.700899273828-1.446441332248j)],  # noqa: E501
+        [(0.1+0.05j), (-0-2j), (0.538461538462-0.307692307692j)],
+        None,
+    ),
+    'sqrt': (
+        [(2+1j), (0.242934135878+1.029085513636j), (1.064322422266-0.939564909167j)],
+        [(0.125+0j), (-1.029085513636-0.242934135878j), (0.43109679202+0.089217872119j)],
+        None,
+    ),
+    'pow': (
+        [(9.810159228938-7.967923213205j), (0.210895046845-0.250746049141j), (0.076158360234-0.02592695988j)],
+        [(-0.704680520534+1.869920045001j), (0.792089149717-1.094326236521j), (-0.010283930609+0.078215146356j)],  # noqa: E501
+        [(12.520470632006-3.930882839836j), (0.378564252771+1.926817312886j), (-0.116422652645+0.112125603538j)],  # noqa: E501
+    ),
+    'pow_scalar': (
+        [(-38+41j), (1.211286115544+0.528879999348j), (-5.130334446837+2.635214407578j)],
+        [(-4.375-15j), (-2.644399996742-6.056430577722j), (-8.933307453495+0.399007102751j)],
+        None,
+    ),
+    'matmul': (
+        [(7+1j), (4+9.5j), (4.5-6.5j), (-0.5+1.5j), (-2.25+0.5j), (1.25+1.25j), (-1.75-2.25j), (1.5-3.875j), (-3.125+0.625j)],  # noqa: E501
+        [(-2.125+5.375j), (-2.125+5.375j), (-2.125+5.375j)],
+        [(0.5-1.8125j), (2.75+7j), (4.1875+0.375j)],
+    ),
+    'sum': (
+        [(1.625+2.125j)],
+        [(0.75+0.25j), (0.875-0.75j), (0.125+0.875j)],
+        [(0.5-2.75j), (-0.625+0j), (0.625+0.9375j)],
+    ),
+    'mean': (
+        [(0.541666666667+0.708333333333j)],
+        [(0.25+0.083333333333j), (0.291666666667-0.25j), (0.041666666667+0.291666666667j)],
+        [(0.166666666667-0.916666666667j), (-0.208333333333+0j), (0.208333333333+0.3125j)],
+    ),
+    'polar': (
+        [(3.535533905933-3.535533905933j), (1.084652289093+0.271163072273j), (-0.637377439199-1.912132317597j)],  # noqa: E501
+        [(0.318198051534+0.424264068712j), (0.433860915637-0.216930457819j), (-0.147087101354+1.176696810829j)],  # noqa: E501
+        [(0.441941738242+0.441941738242j), (-0.287113841231+1.148455364922j), (0.478033079399-0.1593443598j)],
+    ),
+    'complex': ([(3-1j), (-1+0.5j), (0.25-1.5j)], [(0.5+0j), (-1+0j), (0.75+0j)], [-0.25j, 2j, 1j]),
+    'real_mix': ([26.0, 0.5, -9.5], [(1+2.5j), (-2-5j), (1.5+3.75j)], None),
+}
+
+
+def _complex_run(t, f):
+    z = t.tensor(CZ, requires_grad=True)
+    w = t.tensor(CW, requires_grad=True)
+    out = f(t, z, w)
+    o = out.detach().numpy()
+    seed = np.resize(CSEED, o.shape)
+    if not np.iscomplexobj(o):
+        seed = seed.real.copy()
+    out.backward(gradient=t.tensor(seed))
+    return o, *(None if x.grad is None else x.grad.numpy() for x in (z, w))
+
+
+def _assert_complex_close(got, want):
+    for g, e in zip(got, want, strict=True):
+        if e is None:
+            assert g is None
+        else:
+            np.testing.assert_allclose(np.ravel(g), np.ravel(np.array(e, dtype=complex)), rtol=1e-9, atol=1e-12)  # noqa: E501
+
+
+@pytest.mark.parametrize("name,f", COMPLEX_CASES, ids=[c[0] for c in COMPLEX_CASES])
+def test_complex_gradient_matches_torch(name, f):
+    """``z.abs().backward()`` at 3+4j gives 0.6+0.8j (PyTorch), not JAX's conjugate."""
+    _assert_complex_close(_complex_run(ft, f), COMPLEX_TORCH[name])
+
+
+@pytest.mark.parametrize("name,f", COMPLEX_CASES, ids=[c[0] for c in COMPLEX_CASES])
+def test_complex_gradient_live_torch(name, f):
+    torch = pytest.importorskip("torch")
+    _assert_complex_close(_complex_run(torch, f), COMPLEX_TORCH[name])
+
+
+CC = np.array([0.5 - 1j, 2 + 1j, -1 + 0.25j])
+COMPLEX_SECOND = [
+    ("abs_sq", lambda t, z: (z * z).abs(),
+     [[(6+8j), (-2+1j), (0.5-4j)], [(1+2j), (4-2j), (-2-0.5j)]]),
+    ("angle", lambda t, z: t.angle(z * z),
+     [[(-0.32+0.24j), (-0.8-1.6j), (0.984615384615+0.123076923077j)],
+      [(0.0608-0.0656j), (-1.6-3.2j), (0.001893491124-0.507455621302j)]]),
+]
+
+
+def _complex_second(t, f):
+    z = t.tensor(CZ, requires_grad=True)
+    (g,) = t.autograd.grad(f(t, z).sum(), z, create_graph=True)
+    (g2,) = t.autograd.grad((g * t.tensor(CC)).real.sum(), z)
+    return g.detach().numpy(), g2.numpy()
+
+
+@pytest.mark.parametrize("name,f,want", COMPLEX_SECOND, ids=[c[0] for c in COMPLEX_SECOND])
+def test_complex_double_backward_matches_torch(name, f, want):
+    _assert_complex_close(_complex_second(ft, f), want)
+    torch = pytest.importorskip("torch")
+    _assert_complex_close(_complex_second(torch, f), want)
+
+
+def _complex_hooks(t):
+    """A hook sees PyTorch-convention gradients and what it returns is taken as one."""
+    z = t.tensor(CZ, requires_grad=True)
+    seen = []
+    y = z * z
+    y.register_hook(lambda g: seen.append(g.detach().clone()) or g * 1j)
+    z.register_hook(lambda g: seen.append(g.detach().clone()))
+    (y * t.tensor(CC)).abs().sum().backward()
+    return seen[0].numpy(), seen[1].numpy(), z.grad.numpy()
+
+
+def _complex_function(t):
+    """A custom Function's backward gets and returns PyTorch-convention gradients."""
+    seen = []
+
+    class Scale(t.autograd.Function):
+        @staticmethod
+        def forward(ctx, z):
+            return z * t.tensor(CC)
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(g.detach().clone())
+            return g * t.tensor(np.conj(CC))
+
+    z = t.tensor(CZ, requires_grad=True)
+    Scale.apply(z * z).abs().sum().backward()
+    return seen[0].numpy(), z.grad.numpy()
+
+
+COMPLEX_HOOKS_TORCH = [
+    [(-0.31304951685+1.0733126292j), (1.3416407865-1.788854382j), (-0.999060209284-0.253729576961j)],
+    [(-8.944271909999+6.708203932499j), (-2.2360679775-4.472135955j), (4.123105625618+0.515388203202j)],
+    [(-8.944271909999+6.708203932499j), (-2.2360679775-4.472135955j), (4.123105625618+0.515388203202j)],
+]
+COMPLEX_FUNCTION_TORCH = [
+    [(0.73343029662+0.67976466516j), (0.894427191-0.4472135955j), (0.999993038611+0.003731317308j)],
+    [(6.708203932499+8.944271909999j), (-4.472135955+2.2360679775j), (0.515388203202-4.123105625618j)],
+]
+
+
+@pytest.mark.parametrize("run,want", [(_complex_hooks, COMPLEX_HOOKS_TORCH),
+                                      (_complex_function, COMPLEX_FUNCTION_TORCH)], ids=["hooks", "function"])
+def test_complex_hooks_and_function_match_torch(run, want):
+    _assert_complex_close(run(ft), want)
+    torch = pytest.importorskip("torch")
+    _assert_complex_close(run(torch), want)
+
+
+# ---------------------------------------------------------------------------------------
+# NaN/inf in reductions: full max/min send the gradient to the NaN element(s) (split evenly,
+# like ties); prod's gradient is out / x unless the slice has a zero (PyTorch's prod_backward),
+# so ±inf/NaN entries give NaN.  (input, gradient of out.sum()) recorded from torch 2.13.
+
+NAN_REDUCTIONS = [
+    ("max_nan", lambda t, x: x.max(), A(nan, 1.0), A(1.0, 0.0)),
+    ("max_two_nan", lambda t, x: x.max(), A(1.0, nan, nan), A(0.0, 0.5, 0.5)),
+    ("max_inf_nan", lambda t, x: x.max(), A(inf, nan), A(0.0, 1.0)),
+    ("max_tie", lambda t, x: x.max(), A(2.0, 2.0, 1.0), A(0.5, 0.5, 0.0)),
+    ("min_nan", lambda t, x: x.min(), A(nan, 1.0), A(1.0, 0.0)),
+    ("min_2d_nan", lambda t, x: x.reshape(2, 3).min(), A(nan, 1.0, 2.0, 3.0, 1.0, 3.0),
+     A(1.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
+    ("max_dim_nan", lambda t, x: x.max(0)[0], A(1.0, nan, nan), A(0.0, 1.0, 0.0)),
+    ("amax_nan", lambda t, x: t.amax(x), A(nan, 1.0), A(nan, nan)),  # amax differs from max here
+    ("prod_neg_inf", lambda t, x: x.prod(), A(-inf, -inf), A(nan, nan)),
+    ("prod_nan", lambda t, x: x.prod(), A(nan, 1.0), A(nan, nan)),
+    ("prod_inf_finite", lambda t, x: x.prod(), A(-inf, 2.0), A(nan, -inf)),
+    ("prod_dim_nan", lambda t, x: x.reshape(2, 3).prod(1), A(nan, 1.0, 2.0, 3.0, 1.0, 3.0),
+     A(nan, nan, nan, 3.0, 9.0, 3.0)),
+    ("prod_zero", lambda t, x: x.prod(), A(0.0, 2.0, 3.0), A(6.0, 0.0, 0.0)),
+    ("prod_two_zeros", lambda t, x: x.prod(), A(0.0, 0.0, 2.0), A(0.0, 0.0, 0.0)),
+    ("prod_zero_inf", lambda t, x: x.prod(), A(0.0, inf), A(inf, 0.0)),
+    ("prod_keepdim", lambda t, x: x.reshape(2, 2).prod(0, keepdim=True), A(1.0, 0.0, 2.0, 3.0),
+     A(2.0, 3.0, 1.0, 0.0)),
+]
+
+
+def _reduction_grad(t, f, x):
+    xt = t.tensor(x, requires_grad=True)
+    f(t, xt).sum().backward()
+    return xt.grad.numpy()
+
+
+@pytest.mark.parametrize("name,f,x,want", NAN_REDUCTIONS, ids=[c[0] for c in NAN_REDUCTIONS])
+def test_nan_inf_reduction_gradient_matches_torch(name, f, x, want):
+    np.testing.assert_allclose(_reduction_grad(ft, f, x), want, equal_nan=True)
+
+
+@pytest.mark.parametrize("name,f,x,want", NAN_REDUCTIONS, ids=[c[0] for c in NAN_REDUCTIONS])
+def test_nan_inf_reduction_gradient_live_torch(name, f, x, want):
+    torch = pytest.importorskip("torch")
+    np.testing.assert_allclose(_reduction_grad(torch, f, x), want, equal_nan=True)
+
+
+def test_prod_gradient_second_order_finite_inputs():
+    """The convention's rule is fgrad code: second order of prod matches the product rule."""
+    x = ft.tensor([2.0, 3.0, 5.0], requires_grad=True)
+    (g,) = ft.autograd.grad(x.prod(), x, create_graph=True)
+    (h,) = ft.autograd.grad(g[0], x)
+    np.testing.assert_allclose(g.detach().numpy(), [15.0, 10.0, 6.0])
+    np.testing.assert_allclose(h.numpy(), [0.0, 5.0, 3.0])
+
+
+# ---------------------------------------------------------------------------------------
+# Gradients PyTorch defines at singular points: logit outside [0, 1] (no eps) is NaN,
+# copysign's gradient in x is out / x (0 at x = 0, NaN at ±inf), pow's gradient in the
+# exponent at a zero base is out * log(0) = -inf for a negative exponent, matrix_norm(ord=±2)
+# splits the gradient among equal singular values (0.5 I at the zero matrix).
+# (value, [gradient of out.sum() per input]) recorded from torch 2.13.
+
+SINGULAR_GRADS = [
+    ("logit_outside", lambda t, x: t.logit(x), (A(-1.0, 2.0, inf, -inf, 0.0, 1.0, 0.25),)),
+    ("logit_eps_inside", lambda t, x: t.logit(x, eps=0.1), (A(-1.0, 0.05, 0.5, 0.95, 2.0),)),
+    ("copysign_x", lambda t, x, y: t.copysign(x, y), (A(0.0, 0.0, -0.0, inf, -inf, 2.0, -3.0), A(1.0, -1.0, -2.0, inf, -1.0, -1.0, 5.0))),  # noqa: E501
+    ("pow_zero_base", lambda t, x, y: t.pow(x, y), (A(0.0, 0.0, 0.0, 0.0, 2.0), A(-1.0, -2.5, 0.0, 2.0, -1.0))),  # noqa: E501
+    ("pow_scalar_zero_base", lambda t, y: t.pow(0.0, y), (A(-1.0, 0.0, 2.0),)),
+    ("float_power_zero_base", lambda t, x, y: t.float_power(x, y), (A(0.0, 0.0, 3.0), A(-1.0, 1.0, 0.5))),
+    ("matrix_norm2_zero", lambda t, x: t.linalg.matrix_norm(x.reshape(2, 3), ord=2), (np.zeros(6),)),
+    ("matrix_norm2_neg_zero", lambda t, x: t.linalg.matrix_norm(x.reshape(2, 2), ord=-2), (np.zeros(4),)),
+    ("matrix_norm2_tie", lambda t, x: t.linalg.matrix_norm(x.reshape(2, 2), ord=2), (A(2.0, 0.0, 0.0, 2.0),)),
+]
+
+SINGULAR_GRADS_TORCH = {
+    'logit_outside': ([nan, nan, nan, nan, -inf, inf, -1.0986122886681098], [[nan, nan, nan, nan, inf, inf, 5.333333333333333]]),  # noqa: E501
+    'logit_eps_inside': ([-2.197224577336219, -2.197224577336219, 0.0, 2.1972245773362196, 2.1972245773362196], [[0.0, 0.0, 4.0, 0.0, 0.0]]),  # noqa: E501
+    'copysign_x': ([0.0, -0.0, -0.0, inf, -inf, -2.0, 3.0], [[0.0, 0.0, 0.0, nan, nan, -1.0, -1.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]),  # noqa: E501
+    'pow_zero_base': ([inf, inf, 1.0, 0.0, 0.5], [[-inf, -inf, 0.0, 0.0, -0.25], [-inf, -inf, 0.0, 0.0, 0.34657359027997264]]),  # noqa: E501
+    'pow_scalar_zero_base': ([inf, 1.0, 0.0], [[-inf, 0.0, 0.0]]),
+    'float_power_zero_base': ([inf, 0.0, 1.7320508075688772], [[-inf, 1.0, 0.28867513459481287], [-inf, 0.0, 1.902852301792692]]),  # noqa: E501
+    'matrix_norm2_zero': ([0.0], [[0.5, 0.0, 0.0, 0.0, 0.5, 0.0]]),
+    'matrix_norm2_neg_zero': ([0.0], [[0.5, 0.0, 0.0, 0.5]]),
+    'matrix_norm2_tie': ([2.0], [[0.5, 0.0, 0.0, 0.5]]),
+}
+
+
+def _singular_grad_run(t, f, xs):
+    ts = [t.tensor(x, requires_grad=True) for x in xs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = f(t, *ts)
+        grads = t.autograd.grad(out.sum(), ts)
+    return np.ravel(out.detach().numpy()), [g.numpy() for g in grads]
+
+
+def _assert_singular_grads(got, want):
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-12, equal_nan=True)
+    for g, w in zip(got[1], want[1], strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("name,f,xs", SINGULAR_GRADS, ids=[c[0] for c in SINGULAR_GRADS])
+def test_singular_point_gradient_matches_torch(name, f, xs):
+    _assert_singular_grads(_singular_grad_run(ft, f, xs), SINGULAR_GRADS_TORCH[name])
+
+
+@pytest.mark.parametrize("name,f,xs", SINGULAR_GRADS, ids=[c[0] for c in SINGULAR_GRADS])
+def test_singular_point_gradient_live_torch(name, f, xs):
+    torch = pytest.importorskip("torch")
+    _assert_singular_grads(_singular_grad_run(torch, f, xs), SINGULAR_GRADS_TORCH[name])
+
+
+def test_singular_point_conventions_second_order_away_from_the_points():
+    """The new rules are fgrad code: second derivatives at regular points are the analytic ones."""
+    x = ft.tensor([0.25], dtype=ft.float64, requires_grad=True)
+    (g,) = ft.autograd.grad(ft.logit(x).sum(), x, create_graph=True)
+    (h,) = ft.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(h.numpy(), [-(1 - 2 * 0.25) / (0.25 * 0.75) ** 2])  # d/dx 1/(x(1-x))
+    b = ft.tensor([2.0], dtype=ft.float64, requires_grad=True)
+    e = ft.tensor([3.0], dtype=ft.float64, requires_grad=True)
+    (ge,) = ft.autograd.grad(ft.pow(b, e).sum(), e, create_graph=True)
+    (hb, he) = ft.autograd.grad(ge.sum(), (b, e))
+    np.testing.assert_allclose(he.numpy(), [8 * np.log(2.0) ** 2])  # d2/de2 b^e
+    np.testing.assert_allclose(hb.numpy(), [3 * 4 * np.log(2.0) + 4])  # d/db (b^e log b)
+
+
+def _func_complex(t):
+    z = t.tensor(CZ)
+    g = t.func.grad(lambda v: v.abs().sum())(z)
+    ga = t.func.grad(lambda v: (v.abs().sum(), v.abs()), has_aux=True)(z)[0]
+    gv = t.func.grad_and_value(lambda v: v.abs().sum())(z)[0]
+    _, f = t.func.vjp(lambda v: v * v, z)
+    (vj,) = f(t.tensor(CC))
+    return g.numpy(), ga.numpy(), gv.numpy(), vj.numpy()
+
+
+FUNC_COMPLEX_TORCH = [  # z / |z| and 2 conj(z) * c, recorded from torch 2.13
+    [(0.6+0.8j), (-0.894427191+0.4472135955j), (0.124034734589-0.992277876714j)],
+    [(0.6+0.8j), (-0.894427191+0.4472135955j), (0.124034734589-0.992277876714j)],
+    [(0.6+0.8j), (-0.894427191+0.4472135955j), (0.124034734589-0.992277876714j)],
+    [(-5-10j), (-3-4j), (-1.5-3.875j)],
+]
+
+
+def test_func_transforms_use_torch_complex_convention():
+    """``torch.func.grad``/``grad_and_value``/``vjp`` conjugate like the engine does."""
+    _assert_complex_close(_func_complex(ft), FUNC_COMPLEX_TORCH)
+    torch = pytest.importorskip("torch")
+    _assert_complex_close(_func_complex(torch), FUNC_COMPLEX_TORCH)

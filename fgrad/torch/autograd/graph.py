@@ -45,6 +45,7 @@ from .. import _dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
 from ...ops._quiet import quiet
+from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
 
 _ndarray = np.ndarray
@@ -351,13 +352,17 @@ def get_program(key, fn, avals, diff, multi: bool):
 
 
 def _jvp_of(fn, multi: bool):
-    """``fn``'s JVP as ``jvp(primals, tangents) -> (outputs, output tangents)`` (lists)."""
+    """``fn``'s JVP as ``jvp(primals, tangents) -> (outputs, output tangents)`` (lists), in
+    PyTorch's complex convention: tangents are conjugated on the way in and out, so the
+    transposed program computes ``conj(vjp(conj(ct)))`` (see `complex_cotangents`; a no-op
+    on real dtypes)."""
 
     def jvp(primals, tangents):
+        tangents = [conj_if_complex(t) for t in tangents]
         with new_trace(JVPTrace, "fgrad.torch backward") as jt:
             out = fn(*[p if t is None else JVPTracer(jt, p, t) for p, t in zip(primals, tangents)])
             outs, t_outs, _ = jt.split(list(out) if multi else [out])
-        return outs, t_outs
+        return outs, [conj_if_complex(t) for t in t_outs]
 
     return jvp
 
@@ -643,7 +648,7 @@ def _record_dynamic(name, fn, args, outs, edges, multi, diff):
 
     _, f_vjp = vjp(f, *[vals[i] for i in diff])
     node = node_class(name, _DynNode)()
-    node._vjp = f_vjp
+    node._vjp = torch_convention(f_vjp)  # PyTorch's complex convention: conj in and out
     node._diff = diff
     node._multi = multi
     node._out_avals = tuple((o._buf.shape, o._buf.dtype) for o in outs)
