@@ -15,8 +15,6 @@ Example::
 
 from __future__ import annotations
 
-import importlib
-
 from ._lax_numpy import (
     dot, dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, full, full_like, zeros_like_array,
 )
@@ -33,8 +31,10 @@ from .ops.lax_ops import (  # noqa: A004
     reduce_min, reduce_or, reduce_prod, reduce_sum, reshape, rev, round, rsqrt, select, slice, slice_in_dim,
     square, squeeze, transpose,
 )
+from .ops.linalg import dot_general
 from .ops.sorting import sort, sort_key_val, top_k
 from .ops.specs import point_faces as _point_faces
+from .ops.structural import pad
 
 globals().update(_GENERATED)  # abs, add, sin, ... (one per lax name in the op specs)
 _point_faces(globals(), "lax")
@@ -45,29 +45,9 @@ __all__ = sorted(_GENERATED) + [
     "broadcast", "broadcast_in_dim", "reshape", "transpose", "squeeze", "expand_dims", "rev", "iota",
     "full", "full_like", "zeros_like_array", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
     "reduce_and", "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin",
-    "cumlogsumexp", "associative_scan", "sort", "sort_key_val", "top_k", "dot", "concatenate", "slice",
-    "slice_in_dim", "index_in_dim", "RoundingMethod", "dynamic_slice", "dynamic_slice_in_dim",
-    "dynamic_index_in_dim", "dynamic_update_slice", "cond", "switch", "scan", "map", "fori_loop",
-    "while_loop",
+    "cumlogsumexp", "associative_scan", "sort", "sort_key_val", "top_k", "dot", "dot_general", "pad",
+    "concatenate", "slice", "slice_in_dim", "index_in_dim", "RoundingMethod", "dynamic_slice",
+    "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice", "cond", "switch", "scan",
+    "map", "fori_loop", "while_loop",
 ]
 
-
-_LAZY = {
-    "dot_general": ("fgrad.ops.linalg", "dot_general"),
-    "pad": ("fgrad.ops.structural", "pad"),
-}
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        mod, attr = _LAZY[name]
-        try:
-            fn = getattr(importlib.import_module(mod), attr)
-        except (ImportError, AttributeError):
-            raise AttributeError(
-                f"fgrad.lax.{name} is not available: it is provided by {mod}.{attr}, which this "
-                "installation does not have yet"
-            ) from None
-        globals()[name] = fn
-        return fn
-    raise AttributeError(f"module 'fgrad.lax' has no attribute {name!r}")

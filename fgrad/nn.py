@@ -27,7 +27,7 @@ from .core.array import get_aval as _get_aval
 from .ops import elementwise as _ew
 from .ops._util import normalize_axes as _normalize_axes
 from .ops._util import normalize_axis as _normalize_axis
-from .ops.bits import erf as _erf
+from .ops.special import erf as _erf
 from .ops.bits import stop_gradient as _stop_gradient
 from .ops.sorting import slice_axis as _slice_axis
 from .transforms.custom import custom_jvp as _custom_jvp

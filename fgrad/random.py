@@ -28,6 +28,7 @@ import numpy as np
 from .core import array as _array
 from .core.constants import constant_like as _constant_like
 from .ops import bits as _bits
+from .ops import special as _special
 from .ops import elementwise as _ew
 from .ops import shape as _shp
 from .ops import sorting as _sorting
@@ -277,11 +278,11 @@ def uniform(key, shape=(), dtype=np.float64, minval=0.0, maxval=1.0):
 
 
 def normal(key, shape=(), dtype=np.float64):
-    """Standard normal samples: ``sqrt(2) * _bits.erf_inv(u)`` for ``u`` uniform on (-1, 1)."""
+    """Standard normal samples: ``sqrt(2) * _special.erf_inv(u)`` for ``u`` uniform on (-1, 1)."""
     dt = _float_dtype(dtype, "normal")
     lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
     u = uniform(key, shape, dt, lo, 1.0)
-    return _ew.mul(math.sqrt(2.0), _bits.erf_inv(u))
+    return _ew.mul(math.sqrt(2.0), _special.erf_inv(u))
 
 
 def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
@@ -293,10 +294,10 @@ def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
     shape = _shape(shape)
     s2 = math.sqrt(2.0)
     # Python-float bounds stay Python floats (weak scalars go with the key's device)
-    erf = lambda v: math.erf(v / s2) if type(v) is float else _bits.erf(_ew.div(v, s2))  # noqa: E731
+    erf = lambda v: math.erf(v / s2) if type(v) is float else _special.erf(_ew.div(v, s2))  # noqa: E731
     sg = lambda v: v if type(v) is float else _bits.stop_gradient(v)  # noqa: E731
     u = uniform(key, shape, dt, erf(lo), erf(hi))
-    out = _ew.mul(s2, _bits.erf_inv(u))
+    out = _ew.mul(s2, _special.erf_inv(u))
     return _ew.minimum(_ew.maximum(out, sg(lo)), sg(hi))
 
 

@@ -23,11 +23,11 @@ from ..core.trace import ConcretizationError
 from ..core.trace import state as _trace_state
 from ..ops import elementwise as ew
 from ..ops import cumulative
-from ..ops import indexing as I
-from ..ops import shape as S
+from ..ops import indexing as indexing_ops
+from ..ops import shape as shape_ops
 from ..ops import structural as ST
 from ..ops._util import normalize_axis, normalize_axes
-import fgrad.numpy._reductions as R
+import fgrad.numpy._reductions as fnp_reductions
 from ..core.constants import constant_like, host_array, zeros_like
 from ._reductions import sum as sum_
 from ._shape import atleast_1d, atleast_2d, atleast_3d
@@ -122,13 +122,13 @@ def _cast(x, dtype):
 
 
 def _full_slices(n):
-    return (I.FULL,) * n
+    return (indexing_ops.FULL,) * n
 
 
 def _take_axis(x, idx, axis, oob="clip", fill_value=None):
     """``x[..., idx, ...]`` with ``idx`` (an index array) at ``axis``."""
     indexer = _full_slices(axis) + (("a", 0),)
-    return I.gather(x, [idx], indexer, oob, fill_value)
+    return indexing_ops.gather(x, [idx], indexer, oob, fill_value)
 
 
 def _default_fill(dtype):
@@ -197,8 +197,8 @@ def _getitem(x, idx):
             ck = (buf.shape, key)
             np_idx = _BASIC_CACHE.get(ck)
             if np_idx is None:
-                indexer, _ = I.parse_index(buf.shape, idx, "indexing")
-                np_idx = I._np_index(np, buf.shape, indexer, (), "clip")[0] if indexer else ()
+                indexer, _ = indexing_ops.parse_index(buf.shape, idx, "indexing")
+                np_idx = indexing_ops._np_index(np, buf.shape, indexer, (), "clip")[0] if indexer else ()
                 if len(_BASIC_CACHE) > 4096:
                     _BASIC_CACHE.clear()
                 _BASIC_CACHE[ck] = np_idx
@@ -207,8 +207,8 @@ def _getitem(x, idx):
                 out = backend_xp(buf).asarray(out)
             return wrap(out)
     x = _arr(x)
-    indexer, arrays = I.parse_index(_shape(x), _stack_traced_lists(idx), "indexing")
-    return I.gather(x, arrays, indexer, "clip")
+    indexer, arrays = indexing_ops.parse_index(_shape(x), _stack_traced_lists(idx), "indexing")
+    return indexing_ops.gather(x, arrays, indexer, "clip")
 
 
 def _scatter(x, idx, values, mode):
@@ -216,8 +216,8 @@ def _scatter(x, idx, values, mode):
     dropped, as in JAX)."""
     x = _arr(x)
     mode = {"multiply": "mul", "minimum": "min", "maximum": "max"}.get(mode, mode)
-    indexer, arrays = I.parse_index(_shape(x), _stack_traced_lists(idx), f".at[].{mode}")
-    target = I.indexed_shape(_shape(x), indexer, tuple(_shape(a) for a in arrays))
+    indexer, arrays = indexing_ops.parse_index(_shape(x), _stack_traced_lists(idx), f".at[].{mode}")
+    target = indexing_ops.indexed_shape(_shape(x), indexer, tuple(_shape(a) for a in arrays))
     u = _cast(_arr_like(values, x), _dtype(x))
     us = _shape(u)
     if len(us) > len(target):  # NumPy drops leading length-1 axes of the values
@@ -226,15 +226,15 @@ def _scatter(x, idx, values, mode):
             raise ValueError(
                 f".at[].{mode}: cannot broadcast updates of shape {us} to the indexed shape {target}"
             )
-        u = S.reshape(u, us[extra:])
+        u = shape_ops.reshape(u, us[extra:])
     try:
         np.broadcast_shapes(_shape(u), target)
     except ValueError:
         raise ValueError(
             f".at[].{mode}: updates of shape {us} cannot be broadcast to the indexed shape {target}"
         ) from None
-    u = S.broadcast_to(u, target)
-    return I.scatter(x, u, arrays, indexer, mode, "drop")
+    u = shape_ops.broadcast_to(u, target)
+    return indexing_ops.scatter(x, u, arrays, indexer, mode, "drop")
 
 
 # ---------------------------------------------------------------------------------------
@@ -279,7 +279,7 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False, indic
         raise NotImplementedError("fgrad.numpy.take: out= is not supported (arrays are immutable)")
     a = _arr(a)
     if axis is None:
-        a = S.reshape(a, (get_aval(a).size,))
+        a = shape_ops.reshape(a, (get_aval(a).size,))
         axis = 0
     axis = normalize_axis(axis, _ndim(a), "take")
     idx = _arr(indices)
@@ -316,15 +316,15 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     if _dtype(indices).kind not in "iu":
         raise TypeError(f"take_along_axis: indices must be integers, got dtype {_dtype(indices)}")
     if axis is None:
-        arr = S.reshape(arr, (get_aval(arr).size,))
-        indices = S.reshape(indices, (get_aval(indices).size,))
+        arr = shape_ops.reshape(arr, (get_aval(arr).size,))
+        indices = shape_ops.reshape(indices, (get_aval(indices).size,))
         axis = 0
     axis = normalize_axis(axis, _ndim(arr), "take_along_axis")
     mode = _oob_mode(mode, "take_along_axis")
     idx, oob = _prepare_indices(indices, _shape(arr)[axis], mode, "take_along_axis")
     indexer, arrays = _along_axis_index(arr, idx, axis, "take_along_axis")
     fill = _default_fill(_dtype(arr)) if fill_value is None else fill_value
-    return I.gather(arr, arrays, indexer, oob, fill if oob == "fill" else None)
+    return indexing_ops.gather(arr, arrays, indexer, oob, fill if oob == "fill" else None)
 
 
 def put_along_axis(arr, indices, values, axis, inplace=True, mode=None):
@@ -334,13 +334,15 @@ def put_along_axis(arr, indices, values, axis, inplace=True, mode=None):
     arr = _arr(arr)
     indices = _arr(indices)
     if axis is None:
-        arr2 = S.reshape(arr, (get_aval(arr).size,))
-        return S.reshape(put_along_axis(arr2, S.reshape(indices, (-1,)), values, 0, False, mode), _shape(arr))
+        arr2 = shape_ops.reshape(arr, (get_aval(arr).size,))
+        flat = put_along_axis(arr2, shape_ops.reshape(indices, (-1,)), values, 0, False, mode)
+        return shape_ops.reshape(flat, _shape(arr))
     axis = normalize_axis(axis, _ndim(arr), "put_along_axis")
     indexer, arrays = _along_axis_index(arr, indices, axis, "put_along_axis")
-    target = I.indexed_shape(_shape(arr), indexer, tuple(_shape(a) for a in arrays))
-    u = S.broadcast_to(_cast(_arr(values), _dtype(arr)), target)
-    return I.scatter(arr, u, arrays, indexer, "set", "drop" if mode in (None, "fill", "drop") else "clip")
+    target = indexing_ops.indexed_shape(_shape(arr), indexer, tuple(_shape(a) for a in arrays))
+    u = shape_ops.broadcast_to(_cast(_arr(values), _dtype(arr)), target)
+    oob = "drop" if mode in (None, "fill", "drop") else "clip"
+    return indexing_ops.scatter(arr, u, arrays, indexer, "set", oob)
 
 
 # ---------------------------------------------------------------------------------------
@@ -351,13 +353,14 @@ def _nonzero_traced(a, size, fill_value):
     """``nonzero`` with a static ``size`` under a transform (JAX's ``size=`` form)."""
     shp = _shape(a)
     n = int(np.prod(shp, dtype=np.int64))
-    flat = ew.ne_p.bind(S.reshape(a, (n,)), 0)
+    flat = ew.ne_p.bind(shape_ops.reshape(a, (n,)), 0)
     pos = ew.sub(cumulative.cumsum(ew.convert_element_type(flat, np.int64), 0), 1)
     target = ew.select(flat, pos, size)  # slot ``size`` is out of range: dropped
     src = _const(np.arange(n, dtype=np.int64), a)
     fv = 0 if fill_value is None else fill_value
     fills = fv if isinstance(fv, tuple) else (fv,) * len(shp)
-    flat_idx = I.scatter(_const(np.full((size,), -1, np.int64), a), src, [target], (("a", 0),), "set", "drop")
+    flat_idx = indexing_ops.scatter(_const(np.full((size,), -1, np.int64), a), src, [target], (("a", 0),),
+                                    "set", "drop")
     valid = ew.ge_p.bind(flat_idx, 0)
     out = []
     rem = ew.select(valid, flat_idx, 0)
@@ -406,7 +409,7 @@ def argwhere(a, *, size=None, fill_value=None):
 
 def flatnonzero(a, *, size=None, fill_value=None):
     a = _arr(a)
-    return nonzero(S.reshape(a, (get_aval(a).size,)), size=size, fill_value=fill_value)[0]
+    return nonzero(shape_ops.reshape(a, (get_aval(a).size,)), size=size, fill_value=fill_value)[0]
 
 
 _MASK_HINT = "Use fnp.where(cond, x, 0) to keep shapes static, or pass size=."
@@ -414,8 +417,8 @@ _MASK_HINT = "Use fnp.where(cond, x, 0) to keep shapes static, or pass size=."
 
 def extract(condition, arr, *, size=None, fill_value=0):
     arr = _arr(arr)
-    cond = S.reshape(_arr(condition), (-1,))
-    flat = S.reshape(arr, (-1,))
+    cond = shape_ops.reshape(_arr(condition), (-1,))
+    flat = shape_ops.reshape(arr, (-1,))
     if size is None:
         (idx,) = nonzero(cond)
         return _take_axis(flat, idx, 0)
@@ -452,7 +455,7 @@ def concatenate(arrays, axis=0, out=None, dtype=None):
         raise NotImplementedError("fgrad.numpy.concatenate: out= is not supported")
     xs = _seq(arrays, "concatenate")
     if axis is None:
-        xs = [S.reshape(x, (get_aval(x).size,)) for x in xs]
+        xs = [shape_ops.reshape(x, (get_aval(x).size,)) for x in xs]
         axis = 0
     if any(_ndim(x) == 0 for x in xs):
         raise ValueError("concatenate: zero-dimensional arrays cannot be concatenated")
@@ -474,7 +477,7 @@ def stack(arrays, axis=0, out=None, dtype=None):
         if _shape(x) != shp:
             raise ValueError(f"stack: all input arrays must have the same shape, got {shp} and {_shape(x)}")
     axis = normalize_axis(axis, len(shp) + 1, "stack")
-    xs = [S.reshape(x, shp[:axis] + (1,) + shp[axis:]) for x in xs]
+    xs = [shape_ops.reshape(x, shp[:axis] + (1,) + shp[axis:]) for x in xs]
     return concatenate(xs, axis, dtype=dtype)
 
 
@@ -483,7 +486,7 @@ def unstack(x, /, *, axis=0):
     axis = normalize_axis(axis, _ndim(x), "unstack")
     n = _shape(x)[axis]
     shp = _shape(x)[:axis] + _shape(x)[axis + 1:]
-    return tuple(S.reshape(p, shp) for p in ST.split(x, (1,) * n, axis)) if n else ()
+    return tuple(shape_ops.reshape(p, shp) for p in ST.split(x, (1,) * n, axis)) if n else ()
 
 
 def _atleast(x, k):
@@ -510,7 +513,7 @@ def column_stack(tup):
     xs = []
     for x in _seq(tup, "column_stack"):
         if _ndim(x) < 2:
-            x = S.reshape(x, (get_aval(x).size, 1))
+            x = shape_ops.reshape(x, (get_aval(x).size, 1))
         xs.append(x)
     return concatenate(xs, 1)
 
@@ -518,7 +521,7 @@ def column_stack(tup):
 def append(arr, values, axis=None):
     arr, values = _arr(arr), _arr(values)
     if axis is None:
-        return concatenate([S.reshape(arr, (-1,)), S.reshape(values, (-1,))])
+        return concatenate([shape_ops.reshape(arr, (-1,)), shape_ops.reshape(values, (-1,))])
     return concatenate([arr, values], axis)
 
 
@@ -590,16 +593,16 @@ def tile(A, reps):
     nd = max(len(shp), len(reps))
     shp = (1,) * (nd - len(shp)) + shp
     reps = (1,) * (nd - len(reps)) + reps
-    x = S.reshape(A, tuple(v for s in shp for v in (1, s)))
-    x = S.broadcast_to(x, tuple(v for r, s in zip(reps, shp, strict=True) for v in (r, s)))
-    return S.reshape(x, tuple(r * s for r, s in zip(reps, shp, strict=True)))
+    x = shape_ops.reshape(A, tuple(v for s in shp for v in (1, s)))
+    x = shape_ops.broadcast_to(x, tuple(v for r, s in zip(reps, shp, strict=True) for v in (r, s)))
+    return shape_ops.reshape(x, tuple(r * s for r, s in zip(reps, shp, strict=True)))
 
 
 def repeat(a, repeats, axis=None, *, total_repeat_length=None):
     """Repeat elements; ``repeats`` is an int or a (concrete) array of per-element counts."""
     a = _arr(a)
     if axis is None:
-        a = S.reshape(a, (get_aval(a).size,))
+        a = shape_ops.reshape(a, (get_aval(a).size,))
         axis = 0
     axis = normalize_axis(axis, _ndim(a), "repeat")
     shp = _shape(a)
@@ -608,9 +611,9 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
         r = int(np.asarray(repeats))
         if r < 0:
             raise ValueError("repeat: repeats may not contain negative values")
-        x = S.reshape(a, shp[:axis + 1] + (1,) + shp[axis + 1:])
-        x = S.broadcast_to(x, shp[:axis + 1] + (r,) + shp[axis + 1:])
-        out = S.reshape(x, shp[:axis] + (n * r,) + shp[axis + 1:])
+        x = shape_ops.reshape(a, shp[:axis + 1] + (1,) + shp[axis + 1:])
+        x = shape_ops.broadcast_to(x, shp[:axis + 1] + (r,) + shp[axis + 1:])
+        out = shape_ops.reshape(x, shp[:axis] + (n * r,) + shp[axis + 1:])
     else:
         reps = _concrete(repeats, "repeat", "Pass a Python int or concrete repeats.").astype(np.int64)
         idx = np.repeat(np.arange(n, dtype=np.intp), reps)
@@ -639,10 +642,10 @@ def _index_map(arr, op, fn, *extra):
         more.append(np.arange(off, off + n, dtype=np.intp).reshape(_shape(e)))
         off += n
     m = np.asarray(fn(ids, *more))
-    src = S.reshape(arr, (size,))
+    src = shape_ops.reshape(arr, (size,))
     if extra:
-        src = concatenate([src] + [S.reshape(e, (get_aval(e).size,)) for e in extra])
-    return I.gather(src, [wrap(m.astype(np.intp))], (("a", 0),))
+        src = concatenate([src] + [shape_ops.reshape(e, (get_aval(e).size,)) for e in extra])
+    return indexing_ops.gather(src, [wrap(m.astype(np.intp))], (("a", 0),))
 
 
 def _static_obj(obj, op):
@@ -712,7 +715,7 @@ def roll(a, shift, axis=None):
     """Roll elements along ``axis`` (the flattened array when None); ``shift`` may be traced."""
     a = _arr(a)
     if axis is None:
-        return S.reshape(roll(S.reshape(a, (-1,)), shift, 0), _shape(a))
+        return shape_ops.reshape(roll(shape_ops.reshape(a, (-1,)), shift, 0), _shape(a))
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     if isinstance(shift, Tracer) and _ndim(shift) == 0:
         shifts = (shift,) * len(axes)
@@ -747,8 +750,8 @@ def rot90(m, k=1, axes=(0, 1)):
     perm = list(range(nd))
     perm[a0], perm[a1] = perm[a1], perm[a0]
     if k == 1:
-        return S.transpose(flip(m, a1), perm)
-    return flip(S.transpose(m, perm), a1)
+        return shape_ops.transpose(flip(m, a1), perm)
+    return flip(shape_ops.transpose(m, perm), a1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -848,7 +851,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
         _no_kwargs(kwargs, mode)
         if stat_length is not None:
             raise NotImplementedError("fgrad.numpy.pad: stat_length is not supported")
-        fn = {"maximum": R.max, "minimum": R.min, "mean": R.mean}.get(mode)
+        fn = {"maximum": fnp_reductions.max, "minimum": fnp_reductions.min,
+              "mean": fnp_reductions.mean}.get(mode)
         if fn is None:
             raise NotImplementedError("fgrad.numpy.pad: mode='median' is not supported")
         for ax, (lo, hi) in enumerate(widths):
@@ -904,7 +908,7 @@ def _axis_vector(v, nd, ax):
 def _repeat_axis(x, k, ax):
     shp = list(_shape(x))
     shp[ax] = k
-    return S.broadcast_to(x, tuple(shp))
+    return shape_ops.broadcast_to(x, tuple(shp))
 
 
 def _no_kwargs(kwargs, mode):
@@ -946,14 +950,14 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     if a1 == a2:
         raise ValueError("diagonal: axis1 and axis2 cannot be the same")
     rest = [i for i in range(nd) if i not in (a1, a2)]
-    x = S.transpose(a, rest + [a1, a2])
+    x = shape_ops.transpose(a, rest + [a1, a2])
     n, m = _shape(a)[a1], _shape(a)[a2]
     offset = int(offset)
     length = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
     i = np.arange(length, dtype=np.intp) + max(-offset, 0)
     j = np.arange(length, dtype=np.intp) + max(offset, 0)
     indexer = _full_slices(len(rest)) + (("a", 0), ("a", 1))
-    return I.gather(x, [wrap(i), wrap(j)], indexer)
+    return indexing_ops.gather(x, [wrap(i), wrap(j)], indexer)
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
@@ -972,12 +976,12 @@ def diag(v, k=0):
     i = np.arange(n, dtype=np.intp) + max(-k, 0)
     j = np.arange(n, dtype=np.intp) + max(k, 0)
     z = zeros_like(v, shape=(size, size))
-    return I.scatter(z, v, [wrap(i), wrap(j)], (("a", 0), ("a", 1)), "add", "drop")
+    return indexing_ops.scatter(z, v, [wrap(i), wrap(j)], (("a", 0), ("a", 1)), "add", "drop")
 
 
 def diagflat(v, k=0):
     v = _arr(v)
-    return diag(S.reshape(v, (get_aval(v).size,)), k)
+    return diag(shape_ops.reshape(v, (get_aval(v).size,)), k)
 
 
 def diag_indices(n, ndim=2):
@@ -1037,11 +1041,11 @@ def fill_diagonal(a, val, wrap_=False, *, inplace=True, **kw):
     else:
         idx = [wrap(np.arange(shp[0], dtype=np.intp))] * len(shp)
     k = _shape(idx[0])[0]
-    vals = S.reshape(_cast(_arr(val), _dtype(a)), (-1,))
+    vals = shape_ops.reshape(_cast(_arr(val), _dtype(a)), (-1,))
     nv = _shape(vals)[0]
     if nv != k:
         vals = _take_axis(vals, wrap((np.arange(k) % max(nv, 1)).astype(np.intp)), 0)
-    return I.scatter(a, vals, idx, tuple(("a", d) for d in range(len(idx))), "set", "drop")
+    return indexing_ops.scatter(a, vals, idx, tuple(("a", d) for d in range(len(idx))), "set", "drop")
 
 
 # ---------------------------------------------------------------------------------------
@@ -1065,7 +1069,7 @@ def select(condlist, choicelist, default=0):
     out = _arr(default) if isinstance(default, (ArrayImpl, Tracer)) else np.asarray(default).astype(dt)
     out = _cast(_arr(out), dt)
     shp = np.broadcast_shapes(*[_shape(c) for c in conds + choices], _shape(out))
-    out = S.broadcast_to(out, shp)
+    out = shape_ops.broadcast_to(out, shp)
     for c, v in reversed(list(zip(conds, choices, strict=True))):
         out = ew.select(c, _cast(v, dt), out)
     return out
@@ -1089,7 +1093,7 @@ def choose(a, choices, out=None, mode="raise"):
         raise ValueError(f"choose: unknown mode {mode!r}")
     dt = _result_dtype(cs)
     shp = np.broadcast_shapes(_shape(a), *[_shape(c) for c in cs])
-    out = S.broadcast_to(_cast(cs[-1], dt), shp)
+    out = shape_ops.broadcast_to(_cast(cs[-1], dt), shp)
     for i in range(n - 2, -1, -1):
         out = ew.select(ew.eq(a, i), _cast(cs[i], dt), out)
     return out
@@ -1110,7 +1114,7 @@ def ix_(*args):
             (a,) = nonzero(a)
         shp = [1] * n
         shp[k] = _shape(a)[0]
-        out.append(S.reshape(a, tuple(shp)))
+        out.append(shape_ops.reshape(a, tuple(shp)))
     return tuple(out)
 
 
@@ -1122,7 +1126,7 @@ def indices(dimensions, dtype=int, sparse=False):
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if indexing not in ("xy", "ij"):
         raise ValueError("meshgrid: indexing must be 'xy' or 'ij'")
-    xs = [S.reshape(_arr(x), (-1,)) for x in xi]
+    xs = [shape_ops.reshape(_arr(x), (-1,)) for x in xi]
     n = len(xs)
     shp = [_shape(x)[0] for x in xs]
     if indexing == "xy" and n >= 2:
@@ -1134,8 +1138,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
             pos = 1 - k
         s = [1] * n
         s[pos] = _shape(x)[0]
-        y = S.reshape(x, tuple(s))
-        out.append(y if sparse else S.broadcast_to(y, tuple(shp)))
+        y = shape_ops.reshape(x, tuple(s))
+        out.append(y if sparse else shape_ops.broadcast_to(y, tuple(shp)))
     return out
 
 

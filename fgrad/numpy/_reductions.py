@@ -7,7 +7,7 @@ import builtins
 import numpy as np
 
 from ..core.array import get_aval
-from ..ops import reductions as R
+from ..ops import reductions as reduction_ops
 from ..ops.elementwise import (add, conj, convert_element_type, div, maximum, minimum, mul, ne_p, real, sqrt,
                                sub)
 from ..ops.shape import reshape
@@ -55,10 +55,10 @@ def _reduce(prim_fn, name):
     return f
 
 
-sum = _reduce(R.reduce_sum, "sum")
-max = amax = _reduce(R.reduce_max, "max")
-min = amin = _reduce(R.reduce_min, "min")
-prod = _reduce(R.reduce_prod, "prod")
+sum = _reduce(reduction_ops.reduce_sum, "sum")
+max = amax = _reduce(reduction_ops.reduce_max, "max")
+min = amin = _reduce(reduction_ops.reduce_min, "min")
+prod = _reduce(reduction_ops.reduce_prod, "prod")
 
 
 def _bool_reduce(prim, name):
@@ -74,8 +74,8 @@ def _bool_reduce(prim, name):
     return f
 
 
-all = _bool_reduce(R.reduce_and_p, "all")
-any = _bool_reduce(R.reduce_or_p, "any")
+all = _bool_reduce(reduction_ops.reduce_and_p, "all")
+any = _bool_reduce(reduction_ops.reduce_or_p, "any")
 
 
 def _count(shape, axes) -> int:
@@ -89,7 +89,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     if dtype is None:
         dtype = av.dtype if av.dtype.kind in "fc" else np.dtype(np.float64)
     a = convert_element_type(a, dtype)
-    total = R.reduce_sum(a, axes) if axes else a
+    total = reduction_ops.reduce_sum(a, axes) if axes else a
     return _keep(div(total, float(_count(av.shape, axes)) if _count(av.shape, axes) else np.nan),
                  av.shape, axes, keepdims)
 
@@ -101,7 +101,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     d = sub(convert_element_type(a, get_aval(m).dtype), m)
     sq = real(mul(d, conj(d))) if get_aval(d).dtype.kind == "c" else mul(d, d)
     n = _count(av.shape, axes) - ddof
-    total = R.reduce_sum(sq, axes) if axes else sq
+    total = reduction_ops.reduce_sum(sq, axes) if axes else sq
     return _keep(div(total, float(n)), av.shape, axes, keepdims)
 
 
@@ -124,8 +124,8 @@ def _arg(prim, name):
     return f
 
 
-argmax = _arg(R.argmax_p, "argmax")
-argmin = _arg(R.argmin_p, "argmin")
+argmax = _arg(reduction_ops.argmax_p, "argmax")
+argmin = _arg(reduction_ops.argmin_p, "argmin")
 
 
 def average(a, axis=None, weights=None, returned=False, keepdims=False):

@@ -6,24 +6,24 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import get_aval
-from ..ops import shape as S
+from ..ops import shape as shape_ops
 from ..ops._util import normalize_axis, normalize_axes
 from ._creation import asarray
 
-broadcast_to = S.broadcast_to
-moveaxis_one = S.moveaxis
-expand_dims = S.expand_dims
+broadcast_to = shape_ops.broadcast_to
+moveaxis_one = shape_ops.moveaxis
+expand_dims = shape_ops.expand_dims
 
 
 def reshape(a, newshape=None, order="C", *, shape=None):
     newshape = shape if newshape is None else newshape
     if order != "C":
         raise NotImplementedError("fgrad.numpy.reshape: only order='C' is supported")
-    return S.reshape(a, newshape)
+    return shape_ops.reshape(a, newshape)
 
 
 def ravel(a, order="C"):
-    return S.reshape(a, (get_aval(a).size,))
+    return shape_ops.reshape(a, (get_aval(a).size,))
 
 
 def transpose(a, axes=None):
@@ -31,7 +31,7 @@ def transpose(a, axes=None):
     if axes is None:
         axes = tuple(range(nd))[::-1]
     axes = tuple(normalize_axis(int(x), nd, "transpose") for x in axes)
-    return S.transpose(a, axes)
+    return shape_ops.transpose(a, axes)
 
 
 def permute_dims(a, axes):
@@ -53,7 +53,7 @@ def moveaxis(a, source, destination):
     order = [n for n in range(nd) if n not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return S.transpose(a, order)
+    return shape_ops.transpose(a, order)
 
 
 def swapaxes(a, axis1, axis2):
@@ -61,7 +61,7 @@ def swapaxes(a, axis1, axis2):
     perm = list(range(nd))
     i, j = normalize_axis(axis1, nd, "swapaxes"), normalize_axis(axis2, nd, "swapaxes")
     perm[i], perm[j] = perm[j], perm[i]
-    return S.transpose(a, perm)
+    return shape_ops.transpose(a, perm)
 
 
 def squeeze(a, axis=None):
@@ -76,11 +76,11 @@ def squeeze(a, axis=None):
                     f"squeeze: cannot select an axis to squeeze out which has size not equal to "
                     f"one (axis {i} of shape {shp})"
                 )
-    return S.reshape(a, tuple(s for i, s in enumerate(shp) if i not in axes))
+    return shape_ops.reshape(a, tuple(s for i, s in enumerate(shp) if i not in axes))
 
 
 def atleast_1d(*arys):
-    res = [S.reshape(a, (1,)) if get_aval(a).ndim == 0 else a for a in map(_arr, arys)]
+    res = [shape_ops.reshape(a, (1,)) if get_aval(a).ndim == 0 else a for a in map(_arr, arys)]
     return res[0] if len(res) == 1 else res
 
 
@@ -88,7 +88,7 @@ def atleast_2d(*arys):
     res = []
     for a in map(_arr, arys):
         nd = get_aval(a).ndim
-        res.append(S.reshape(a, (1,) * (2 - nd) + get_aval(a).shape) if nd < 2 else a)
+        res.append(shape_ops.reshape(a, (1,) * (2 - nd) + get_aval(a).shape) if nd < 2 else a)
     return res[0] if len(res) == 1 else res
 
 
@@ -97,11 +97,11 @@ def atleast_3d(*arys):
     for a in map(_arr, arys):
         s = get_aval(a).shape
         if len(s) == 0:
-            a = S.reshape(a, (1, 1, 1))
+            a = shape_ops.reshape(a, (1, 1, 1))
         elif len(s) == 1:
-            a = S.reshape(a, (1, s[0], 1))
+            a = shape_ops.reshape(a, (1, s[0], 1))
         elif len(s) == 2:
-            a = S.reshape(a, s + (1,))
+            a = shape_ops.reshape(a, s + (1,))
         res.append(a)
     return res[0] if len(res) == 1 else res
 
@@ -112,7 +112,7 @@ def _arr(x):
 
 def broadcast_arrays(*args):
     shp = tuple(np.broadcast_shapes(*[get_aval(a).shape for a in args]))
-    return [S.broadcast_to(a, shp) for a in args]
+    return [shape_ops.broadcast_to(a, shp) for a in args]
 
 
 def broadcast_shapes(*shapes):

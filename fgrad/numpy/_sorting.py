@@ -13,13 +13,13 @@ import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar
 from ..core.trace import ConcretizationError
-from ..ops import cumulative as C
-from ..ops import sorting as S
+from ..ops import cumulative as cumulative_ops
+from ..ops import sorting as sorting_ops
 from ..ops._util import normalize_axes, normalize_axis
 from ..ops.elementwise import convert_element_type
 from ..ops.shape import broadcast_to
-import fgrad.numpy._math as M
-import fgrad.numpy._reductions as R
+import fgrad.numpy._math as fnp_math
+import fgrad.numpy._reductions as fnp_reductions
 from ._creation import asarray, constant_like
 from ._shape import moveaxis, ravel, reshape
 
@@ -71,21 +71,22 @@ def _cumulative(prim_fn, name):
     return f
 
 
-cumsum = _cumulative(C.cumsum, "cumsum")
-cumprod = _cumulative(C.cumprod, "cumprod")
+cumsum = _cumulative(cumulative_ops.cumsum, "cumsum")
+cumprod = _cumulative(cumulative_ops.cumprod, "cumprod")
 
 
 def _with_initial(res, axis, initial):
     n = get_aval(res).shape[axis]
     nd = get_aval(res).ndim
-    shifted = S.scatter_add_along_axis(res, S.static_index(n, axis, nd, np.arange(1, n + 1)), axis, n + 1)
+    after_first = sorting_ops.static_index(n, axis, nd, np.arange(1, n + 1))
+    shifted = sorting_ops.scatter_add_along_axis(res, after_first, axis, n + 1)
     first = np.zeros(tuple(1 if i == axis else s for i, s in enumerate(get_aval(res).shape)),
                      get_aval(res).dtype)
     if initial != 0:
         first = first + initial
-        first = S.scatter_add_along_axis(constant_like(first, res), S.static_index(n + 1, axis, nd, [0]),
-                                         axis, n + 1)
-        return M.add(shifted, first)
+        at_zero = sorting_ops.static_index(n + 1, axis, nd, [0])
+        first = sorting_ops.scatter_add_along_axis(constant_like(first, res), at_zero, axis, n + 1)
+        return fnp_math.add(shifted, first)
     return shifted
 
 
@@ -116,13 +117,13 @@ cumulative_prod = _cumulative_api(cumprod, "cumulative_prod", 1)
 def nancumsum(a, axis=None, dtype=None, out=None):
     """`cumsum` treating NaN as zero."""
     a = _arr(a)
-    return cumsum(M.where(M.isnan(a), 0, a), axis, dtype, out)
+    return cumsum(fnp_math.where(fnp_math.isnan(a), 0, a), axis, dtype, out)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
     """`cumprod` treating NaN as one."""
     a = _arr(a)
-    return cumprod(M.where(M.isnan(a), 1, a), axis, dtype, out)
+    return cumprod(fnp_math.where(fnp_math.isnan(a), 1, a), axis, dtype, out)
 
 
 # ---------------------------------------------------------------------------------------
@@ -144,7 +145,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
     if order is not None:
         raise NotImplementedError("fgrad.numpy.sort: order= (structured arrays) is not supported")
     a, axis = _flat_axis(_arr(a), axis)
-    return S.sort_along(a, axis, descending=bool(descending))
+    return sorting_ops.sort_along(a, axis, descending=bool(descending))
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
@@ -152,7 +153,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False)
     if order is not None:
         raise NotImplementedError("fgrad.numpy.argsort: order= (structured arrays) is not supported")
     a, axis = _flat_axis(_arr(a), axis)
-    return S.argsort(a, axis, descending=bool(descending))
+    return sorting_ops.argsort(a, axis, descending=bool(descending))
 
 
 def lexsort(keys, axis=-1):
@@ -161,7 +162,7 @@ def lexsort(keys, axis=-1):
         ks = [_arr(k) for k in keys]
     else:
         keys = _arr(keys)
-        ks = [reshape(S.take_static(keys, [i], 0), get_aval(keys).shape[1:])
+        ks = [reshape(sorting_ops.take_static(keys, [i], 0), get_aval(keys).shape[1:])
               for i in range(get_aval(keys).shape[0])]
     if not ks:
         raise TypeError("fgrad.numpy.lexsort: need at least one key")
@@ -170,8 +171,8 @@ def lexsort(keys, axis=-1):
     if len(shp) == 0:
         raise ValueError("fgrad.numpy.lexsort: keys must be at least 1-d")
     ax = normalize_axis(axis, len(shp), "lexsort")
-    iota = S.iota_along(shp, ax, like=ks[0])
-    outs = S.sort_p.bind(*ks[::-1], iota, dimension=ax, is_stable=True, num_keys=len(ks))
+    iota = sorting_ops.iota_along(shp, ax, like=ks[0])
+    outs = sorting_ops.sort_p.bind(*ks[::-1], iota, dimension=ax, is_stable=True, num_keys=len(ks))
     return outs[-1]
 
 
@@ -225,8 +226,8 @@ def _nan_slices_constant(flat):
     (``grad(median)([nan, 1.]) == [0., 0.]``)."""
     if get_aval(flat).dtype.kind not in "fc":
         return flat
-    poisoned = R.any(M.isnan(flat), axis=-1, keepdims=True)
-    return M.where(poisoned, constant_like(np.asarray(np.nan, get_aval(flat).dtype), flat), flat)
+    poisoned = fnp_reductions.any(fnp_math.isnan(flat), axis=-1, keepdims=True)
+    return fnp_math.where(poisoned, constant_like(np.asarray(np.nan, get_aval(flat).dtype), flat), flat)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
@@ -254,20 +255,20 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
         raise ValueError("fgrad.numpy.quantile: cannot take a quantile of an empty array")
     if get_aval(flat).dtype != out_dt:
         flat = convert_element_type(flat, out_dt)
-    srt = S.sort_along(_nan_slices_constant(flat), -1)
+    srt = sorting_ops.sort_along(_nan_slices_constant(flat), -1)
     q = _arr(q) if not is_python_scalar(q) else asarray(np.float64(q))
     qshape = get_aval(q).shape
     qf = reshape(convert_element_type(q, np.result_type(get_aval(q).dtype, np.float64)), (-1,))
-    virtual = M.multiply(float(n - 1), qf)
+    virtual = fnp_math.multiply(float(n - 1), qf)
     if method == "lower":
-        virtual = M.floor(virtual)
+        virtual = fnp_math.floor(virtual)
     elif method == "higher":
-        virtual = M.ceil(virtual)
+        virtual = fnp_math.ceil(virtual)
     elif method == "nearest":
-        virtual = M.rint(virtual)
+        virtual = fnp_math.rint(virtual)
     elif method == "midpoint":
-        virtual = M.multiply(0.5, M.add(M.floor(virtual), M.ceil(virtual)))
-    lo_f = M.clip(M.floor(virtual), 0.0, float(n - 1))
+        virtual = fnp_math.multiply(0.5, fnp_math.add(fnp_math.floor(virtual), fnp_math.ceil(virtual)))
+    lo_f = fnp_math.clip(fnp_math.floor(virtual), 0.0, float(n - 1))
     lo = convert_element_type(lo_f, np.int64)
     nd = get_aval(srt).ndim
     kept = get_aval(srt).shape[:-1]
@@ -275,21 +276,22 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
 
     def gather(idx):
         idx = reshape(idx, (1,) * (nd - 1) + (m,))
-        g = S.take_along_axis(srt, idx, nd - 1)  # kept + (m,)
+        g = sorting_ops.take_along_axis(srt, idx, nd - 1)  # kept + (m,)
         return moveaxis(g, -1, 0)  # (m,) + kept
 
     x_lo = gather(lo)
     if method in ("lower", "higher", "nearest"):
         res = x_lo
     else:
-        hi = convert_element_type(M.minimum(M.add(lo_f, 1.0), float(n - 1)), np.int64)
+        hi = convert_element_type(fnp_math.minimum(fnp_math.add(lo_f, 1.0), float(n - 1)), np.int64)
         x_hi = gather(hi)
-        gamma = convert_element_type(M.subtract(virtual, lo_f), out_dt)
+        gamma = convert_element_type(fnp_math.subtract(virtual, lo_f), out_dt)
         gamma = reshape(gamma, (m,) + (1,) * len(kept))
-        diff = M.subtract(x_hi, x_lo)
+        diff = fnp_math.subtract(x_hi, x_lo)
         # NumPy's _lerp: a + d t below t = 1/2, b - d (1 - t) from there (exact at both ends)
-        res = M.where(M.greater_equal(gamma, 0.5), M.subtract(x_hi, M.multiply(diff, M.subtract(1.0, gamma))),
-                      M.add(x_lo, M.multiply(diff, gamma)))
+        from_hi = fnp_math.subtract(x_hi, fnp_math.multiply(diff, fnp_math.subtract(1.0, gamma)))
+        from_lo = fnp_math.add(x_lo, fnp_math.multiply(diff, gamma))
+        res = fnp_math.where(fnp_math.greater_equal(gamma, 0.5), from_hi, from_lo)
     res = reshape(res, tuple(qshape) + tuple(rest))
     return convert_element_type(res, out_dt)
 
@@ -304,7 +306,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
         if np.any((qq < 0) | (qq > 1)):
             raise ValueError("fgrad.numpy.percentile: percentiles must be in the range [0, 100]")
     else:
-        qq = M.true_divide(q, 100) if not is_python_scalar(q) else q / 100
+        qq = fnp_math.true_divide(q, 100) if not is_python_scalar(q) else q / 100
     return quantile(a, qq, axis, out, overwrite_input, method, keepdims, weights=weights,
                     interpolation=interpolation)
 
@@ -322,13 +324,13 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         raise ValueError("fgrad.numpy.median: cannot take the median of an empty array")
     if dt.kind not in "fc":
         flat = convert_element_type(flat, np.float64)
-    srt = S.sort_along(_nan_slices_constant(flat), -1)
+    srt = sorting_ops.sort_along(_nan_slices_constant(flat), -1)
     nd = get_aval(srt).ndim
-    lo = reshape(S.take_static(srt, [(n - 1) // 2], nd - 1), rest)
+    lo = reshape(sorting_ops.take_static(srt, [(n - 1) // 2], nd - 1), rest)
     if n % 2:
         return lo
-    hi = reshape(S.take_static(srt, [n // 2], nd - 1), rest)
-    return M.divide(M.add(lo, hi), 2)
+    hi = reshape(sorting_ops.take_static(srt, [n // 2], nd - 1), rest)
+    return fnp_math.divide(fnp_math.add(lo, hi), 2)
 
 
 # ---------------------------------------------------------------------------------------
@@ -343,8 +345,8 @@ def searchsorted(a, v, side="left", sorter=None, *, method=None):
     if get_aval(a).ndim != 1:
         raise ValueError("fgrad.numpy.searchsorted: a must be 1-d")
     if sorter is not None:
-        a = S.take_along_axis(a, _arr(sorter), 0)
-    return S.searchsorted(a, _arr(v), side=side)
+        a = sorting_ops.take_along_axis(a, _arr(sorter), 0)
+    return sorting_ops.searchsorted(a, _arr(v), side=side)
 
 
 def digitize(x, bins, right=False):
@@ -358,8 +360,8 @@ def digitize(x, bins, right=False):
             raise ValueError("fgrad.numpy.digitize: bins must be 1-d")
         if b.size > 1 and b[0] > b[-1]:
             n = b.size
-            rev = S.flip_axis(bins, 0)
-            return M.subtract(n, searchsorted(rev, x, side=side))
+            rev = sorting_ops.flip_axis(bins, 0)
+            return fnp_math.subtract(n, searchsorted(rev, x, side=side))
     return searchsorted(bins, x, side=side)
 
 
@@ -442,20 +444,20 @@ def _nan_to(a, value):
     a = _arr(a)
     if get_aval(a).dtype.kind not in "fc":
         return a, None
-    nan = M.isnan(a)
-    return M.where(nan, value, a), nan
+    nan = fnp_math.isnan(a)
+    return fnp_math.where(nan, value, a), nan
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     """Sum treating NaN as zero."""
     b, _ = _nan_to(a, 0)
-    return R.sum(b, axis, dtype=dtype, keepdims=keepdims)
+    return fnp_reductions.sum(b, axis, dtype=dtype, keepdims=keepdims)
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     """Product treating NaN as one."""
     b, _ = _nan_to(a, 1)
-    return R.prod(b, axis, dtype=dtype, keepdims=keepdims)
+    return fnp_reductions.prod(b, axis, dtype=dtype, keepdims=keepdims)
 
 
 def _nan_ext(fill, red, name):
@@ -464,58 +466,60 @@ def _nan_ext(fill, red, name):
         res = red(b, axis, keepdims=keepdims)
         if nan is None:
             return res
-        all_nan = R.all(nan, axis, keepdims=keepdims)
-        return M.where(all_nan, np.nan, res)
+        all_nan = fnp_reductions.all(nan, axis, keepdims=keepdims)
+        return fnp_math.where(all_nan, np.nan, res)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"``numpy.{name}``: ignores NaNs (an all-NaN slice gives NaN)."
     return f
 
 
-nanmax = _nan_ext(-np.inf, R.max, "nanmax")
-nanmin = _nan_ext(np.inf, R.min, "nanmin")
+nanmax = _nan_ext(-np.inf, fnp_reductions.max, "nanmax")
+nanmin = _nan_ext(np.inf, fnp_reductions.min, "nanmin")
 
 
 def _count_valid(nan, axis, keepdims, dtype):
-    valid = convert_element_type(M.logical_not(nan), dtype)
-    return R.sum(valid, axis, keepdims=keepdims)
+    valid = convert_element_type(fnp_math.logical_not(nan), dtype)
+    return fnp_reductions.sum(valid, axis, keepdims=keepdims)
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Mean over the non-NaN entries (an all-NaN slice gives NaN)."""
     a = _arr(a)
     if get_aval(a).dtype.kind not in "fc":
-        return R.mean(a, axis, dtype=dtype, keepdims=keepdims)
+        return fnp_reductions.mean(a, axis, dtype=dtype, keepdims=keepdims)
     b, nan = _nan_to(a, 0)
     dt = np.dtype(dtype) if dtype is not None else get_aval(a).dtype
-    return M.divide(R.sum(b, axis, dtype=dt, keepdims=keepdims), _count_valid(nan, axis, keepdims, dt))
+    total = fnp_reductions.sum(b, axis, dtype=dt, keepdims=keepdims)
+    return fnp_math.divide(total, _count_valid(nan, axis, keepdims, dt))
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     """Variance over the non-NaN entries."""
     a = _arr(a)
     if get_aval(a).dtype.kind not in "fc":
-        return R.var(a, axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+        return fnp_reductions.var(a, axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     dt = np.dtype(dtype) if dtype is not None else get_aval(a).dtype
     m = nanmean(a, axis, dtype=dt, keepdims=True)
     b, nan = _nan_to(a, 0)
-    d = M.where(nan, 0, M.subtract(b, m))
-    sq = M.real(M.multiply(d, M.conj(d))) if dt.kind == "c" else M.multiply(d, d)
+    d = fnp_math.where(nan, 0, fnp_math.subtract(b, m))
+    sq = fnp_math.real(fnp_math.multiply(d, fnp_math.conj(d))) if dt.kind == "c" else fnp_math.multiply(d, d)
     cnt = _count_valid(nan, axis, keepdims, get_aval(sq).dtype)
-    return M.divide(R.sum(sq, axis, keepdims=keepdims), M.subtract(cnt, float(ddof)))
+    total = fnp_reductions.sum(sq, axis, keepdims=keepdims)
+    return fnp_math.divide(total, fnp_math.subtract(cnt, float(ddof)))
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return M.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims))
+    return fnp_math.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims))
 
 
 def nanargmax(a, axis=None, out=None, keepdims=False):
     """`argmax` ignoring NaNs."""
     b, _ = _nan_to(a, -np.inf)
-    return R.argmax(b, axis, keepdims=keepdims)
+    return fnp_reductions.argmax(b, axis, keepdims=keepdims)
 
 
 def nanargmin(a, axis=None, out=None, keepdims=False):
     """`argmin` ignoring NaNs."""
     b, _ = _nan_to(a, np.inf)
-    return R.argmin(b, axis, keepdims=keepdims)
+    return fnp_reductions.argmin(b, axis, keepdims=keepdims)

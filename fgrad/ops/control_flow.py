@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backends import xp_of
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.executor import straight_line
 from ..core.constants import constant_like, host_array, zeros, zeros_like
@@ -104,13 +103,6 @@ def _as_arrays(xs):
 
 def _zeros_like(x):
     return zeros_like(x)
-
-
-def _xp(bufs):
-    for b in bufs:
-        if hasattr(b, "shape") and not isinstance(b, (int, float)):
-            return xp_of(b)
-    return np
 
 
 def _index_like(value, operands):

@@ -22,7 +22,7 @@ from ..core.constants import ones_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp2, deflinear
 from ..tree_util import tree_flatten, tree_unflatten
-from ._quiet import quiet
+from ..core.quiet import quiet
 from ._util import normalize_axis, shape
 from .elementwise import add, div, eq, exp, gt, logaddexp_p, lt, mul, select, sub
 from .sorting import flip_axis, scatter_add_along_axis, slice_axis

@@ -17,7 +17,7 @@ from ..core.constants import zeros_like
 from ..core.primitive import Primitive
 from ..core.rules import (defbilinear, defbroadcasting, defjvp, defjvp2, defjvp_shared, deflinear,
                           deflinear_in, defzero, is_undefined)
-from ._quiet import quiet
+from ..core.quiet import quiet
 from ._util import broadcast_shapes, dtype, probe_dtype, shape
 from .shape import broadcast_to, reduce_sum, reshape
 
@@ -92,10 +92,6 @@ def _cast_like(x, aval: ShapedArray):
     if aval.weak_type or dtype(x) == aval.dtype:
         return x
     return convert_element_type(x, aval.dtype)
-
-
-def _out_shape(*xs):
-    return tuple(np.broadcast_shapes(*[shape(x) for x in xs]))
 
 
 # ---------------------------------------------------------------------------------------

@@ -264,14 +264,6 @@ def _diag(x):
     return reduce_sum(mul(x, _eye(n, _dtype(x), x)), (_ndim(x) - 1,))
 
 
-def _diag_embed(v, dtype=None):
-    """(..., n) -> (..., n, n) with ``v`` on the diagonal."""
-    s = _shape(v)
-    n = s[-1]
-    vv = reshape(v, s[:-1] + (1, n))
-    return mul(vv, _eye(n, dtype or _dtype(v), v))
-
-
 def _tril(x, k=0):
     m, n = _shape(x)[-2:]
     return mul(x, _const(np.tri(m, n, k, dtype=_dtype(x)), x))

@@ -12,7 +12,7 @@ from ..core.array import ShapedArray, get_aval
 from ..core.constants import constant_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, defzero
-from ._quiet import quiet
+from ..core.quiet import quiet
 from .elementwise import convert_element_type, div, eq, mul, select
 from .shape import (_expand_back, _reduced_shape, broadcast_in_dim, reduce_sum, reduce_sum_p, reduction,
                     reshape, transpose)

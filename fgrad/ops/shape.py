@@ -14,7 +14,7 @@ import numpy as np
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear
-from ._quiet import quiet
+from ..core.quiet import quiet
 from ._util import normalize_axis, shape
 
 

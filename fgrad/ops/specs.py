@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..core.primitive import Primitive
-from . import bits as B
+from . import special
 from . import elementwise as E
 from . import elementwise_more as EM
 
@@ -203,9 +203,9 @@ SPEC_LIST: list[OpSpec] = [
     unary("arccosh", E.acosh_p, torch=("acosh", "arccosh"), rows=(dom(1.1, 4.0),)),
     unary("arctanh", E.atanh_p, torch=("atanh", "arctanh"), rows=(dom(-0.9, 0.9),)),
     unary("sigmoid", E.logistic_p, numpy=(), rows=()),
-    unary("erf", B.erf_p, numpy=(), rows=()),
-    unary("erfc", B.erfc_p, numpy=(), rows=()),
-    unary("erfinv", B.erf_inv_p, numpy=(), lax="erf_inv", rows=()),
+    unary("erf", special.erf_p, numpy=(), rows=()),
+    unary("erfc", special.erfc_p, numpy=(), rows=()),
+    unary("erfinv", special.erf_inv_p, numpy=(), lax="erf_inv", rows=()),
     # PyTorch's abs'(0) = 0 (the primitive follows JAX: 1): the shim's abs is a composite
     unary("abs", E.abs_p, numpy=("abs", "absolute"), torch=("abs", "absolute"), torch_dtype="same",
           hand_written=("torch", "inplace"),

@@ -39,7 +39,7 @@ import types
 
 import numpy as np
 
-from .. import backends as B
+from .. import backends
 
 
 class HostArrayLeak(TypeError):
@@ -292,22 +292,22 @@ fake_xp.asnumpy = _asnumpy  # type: ignore[attr-defined]
 
 # -- the backend ------------------------------------------------------------------------
 
-class FakeBackend(B.Backend):
+class FakeBackend(backends.Backend):
     """Backend ``"fake"``: `FakeDeviceArray` buffers on ``n_devices`` fake devices."""
 
     def __init__(self, platform: str = "fake", n_devices: int = 2) -> None:
         super().__init__("fake", fake_xp, (FakeDeviceArray,), platform=platform)
-        self._devices = [B.Device(platform, i, "fake") for i in range(n_devices)]
+        self._devices = [backends.Device(platform, i, "fake") for i in range(n_devices)]
         self.multi_device = n_devices > 1
         self.transfers = {"h2d": 0, "d2h": 0}
 
     def devices(self) -> list:
         return list(self._devices)
 
-    def current_device(self) -> B.Device:
+    def current_device(self) -> backends.Device:
         return self._devices[_current()]
 
-    def device_of(self, buf) -> B.Device:
+    def device_of(self, buf) -> backends.Device:
         return self._devices[buf._fake_device]
 
     def to_host(self, buf) -> np.ndarray:
@@ -354,15 +354,15 @@ def install(platform: str = "fake", n_devices: int = 2) -> FakeBackend:
             return BACKEND
     aliases: tuple = ()
     if platform != "fake":
-        if "cupy" in B._BACKENDS:
+        if "cupy" in backends._BACKENDS:
             raise RuntimeError("the real cupy backend is loaded; the fake device cannot impersonate it")
         aliases = (platform, "gpu") if platform == "cuda" else (platform,)
         _saved_platforms.clear()
-        _saved_platforms.update({a: B._PLATFORMS.get(a) for a in aliases})
+        _saved_platforms.update({a: backends._PLATFORMS.get(a) for a in aliases})
     BACKEND = FakeBackend(platform, n_devices)
-    B.register_backend(BACKEND, aliases=aliases)
+    backends.register_backend(BACKEND, aliases=aliases)
     for a in aliases:
-        B._PLATFORMS[a] = "fake"
+        backends._PLATFORMS[a] = "fake"
     return BACKEND
 
 
@@ -371,10 +371,10 @@ def uninstall() -> None:
     global BACKEND
     if BACKEND is None:
         return
-    B.unregister_backend("fake")
+    backends.unregister_backend("fake")
     for a, v in _saved_platforms.items():
         if v is not None:
-            B._PLATFORMS[a] = v
+            backends._PLATFORMS[a] = v
     _saved_platforms.clear()
     BACKEND = None
 
@@ -393,7 +393,7 @@ def installed(platform: str = "fake", n_devices: int = 2, default: bool = False)
     be = install(platform, n_devices) if prev != (platform, n_devices) else BACKEND
     try:
         if default:
-            with B.default_device_scope(be.devices()[0]):
+            with backends.default_device_scope(be.devices()[0]):
                 yield be
         else:
             yield be

@@ -81,13 +81,13 @@ class CudaBackend:
 
 def _core_cuda():
     """The core's backend for "cuda" (None when there is none or it has no device)."""
-    from .. import backends as B
+    from .. import backends
 
     try:
-        be = B.get_backend("cuda")
+        be = backends.get_backend("cuda")
     except Exception:  # noqa: BLE001 -- BackendUnavailableError, or a broken driver
         return None
-    if be is B.NUMPY:
+    if be is backends.NUMPY:
         return None
     try:
         return be if be.devices() else None

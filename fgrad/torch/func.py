@@ -25,7 +25,6 @@ import contextlib
 import numpy as np
 
 from ..core.array import Array, ArrayImpl, Tracer, wrap
-from ..tree_util import tree_map
 from ._device import DEV as _DEV
 from ._tensor import Tensor, _wrap
 from .autograd.complex_cotangents import conj_if_complex
@@ -108,28 +107,6 @@ def _reparametrize(module, values: dict, strict: bool = False):
 
 
 _MISSING = object()
-
-
-def _out_to_arrays(out):
-    def conv(x):
-        if isinstance(x, Tensor):
-            return to_array(x)
-        return x
-
-    return (
-        tree_map(conv, out, is_leaf=lambda x: isinstance(x, Tensor))
-        if _has_tree_map_is_leaf()
-        else _simple_map(conv, out)
-    )
-
-
-def _has_tree_map_is_leaf() -> bool:
-    import inspect
-
-    try:
-        return "is_leaf" in inspect.signature(tree_map).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def _simple_map(f, x):

@@ -112,16 +112,6 @@ def _place(op, bufs):
     op.bwd_run = (bwd_run, place_consts(bconsts, xp, dev))
 
 
-def _key_part(a):
-    t = type(a)
-    if t is ArrayImpl:
-        b = a._buf
-        return (b.shape, b.dtype)
-    if t in _PY:
-        return (t, a)
-    raise TypeError
-
-
 class TapeTrace(Trace):
     """Records, for each operation on its tracers, a node (vjp program, residuals, inputs)."""
 

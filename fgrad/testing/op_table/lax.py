@@ -66,10 +66,6 @@ def _np_cumlogsumexp(x, axis):
     return np.logaddexp.accumulate(x, axis=axis)
 
 
-def _lax_round_ref(x, rounding_method):
-    return np.round(x) if rounding_method == 1 else np.sign(x) * np.floor(np.abs(x) + 0.5)
-
-
 _one_plus_lax = shapes_of(1, min_dims=1)
 
 ROWS += [

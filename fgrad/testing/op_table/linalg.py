@@ -60,10 +60,6 @@ def _distinct_spectrum(n):
     return np.linspace(-2.0, 2.5, n) + 0.1 * np.arange(n) if n > 1 else np.array([1.5])
 
 
-def _positive_spectrum(n):
-    return np.linspace(0.5, 2.5, n)
-
-
 def _la_args(*makers):
     def make(rng, shapes, kw, dt):
         return [mk(rng, s, dt) for mk, s in zip(makers, shapes, strict=True)]

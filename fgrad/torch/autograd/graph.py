@@ -44,7 +44,7 @@ from .. import _device as _dev
 from .. import _dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
-from ...ops._quiet import quiet
+from ...core.quiet import quiet
 from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
 
@@ -502,10 +502,6 @@ def saved_before_write(node, vc, version: int) -> None:
     node._saved = tuple([
         (1, s[1], version) if s[0] == 1 and s[1]._vc is vc else s for s in saved
     ])
-
-
-def _aval_key(b):
-    return (b.shape, b.dtype)
 
 
 # nodes whose PyTorch backward reads the op's result while fgrad's reads only the inputs:

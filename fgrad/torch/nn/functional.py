@@ -132,10 +132,6 @@ def _target_warning(input: Tensor, target: Tensor, stacklevel: int = 3) -> None:
                       "Please ensure they have the same size.", UserWarning, stacklevel=stacklevel)
 
 
-def _shape_str(s) -> str:
-    return "x".join(str(v) for v in s)
-
-
 # ---------------------------------------------------------------------------------------
 # linear layers
 
@@ -1145,19 +1141,23 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
 # normalization
 
 
+def _scale_shift(y, wb, has_w: bool, has_b: bool, shape_wb: tuple):
+    """``y * weight + bias`` for the normalisations: ``wb`` holds the weight (when ``has_w``) then
+    the bias (when ``has_b``), each reshaped to ``shape_wb`` to broadcast over ``y``."""
+    if has_w:
+        y = y * fnp.reshape(wb[0], shape_wb)
+    if has_b:
+        y = y + fnp.reshape(wb[1 if has_w else 0], shape_wb)
+    return y
+
+
 def _norm_fn(axes, eps, shape_wb, has_w, has_b):
     def fn(x, *wb):
         mean = fnp.mean(x, axis=axes, keepdims=True)
         xc = x - mean
         var = fnp.mean(xc * xc, axis=axes, keepdims=True)
         y = xc * lax.rsqrt(var + eps)
-        i = 0
-        if has_w:
-            y = y * fnp.reshape(wb[i], shape_wb)
-            i += 1
-        if has_b:
-            y = y + fnp.reshape(wb[i], shape_wb)
-        return y
+        return _scale_shift(y, wb, has_w, has_b, shape_wb)
 
     def fwd(x, *wb):
         mean = x.mean(axis=axes, keepdims=True)
@@ -1216,13 +1216,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
 
     def fn_e(x, rm, rv, *wb):
         y = (x - fnp.reshape(rm, shape_wb)) * lax.rsqrt(fnp.reshape(rv, shape_wb) + eps)
-        i = 0
-        if has_w:
-            y = y * fnp.reshape(wb[i], shape_wb)
-            i += 1
-        if has_b:
-            y = y + fnp.reshape(wb[i], shape_wb)
-        return y
+        return _scale_shift(y, wb, has_w, has_b, shape_wb)
 
     def fwd_e(x, rm, rv, *wb):
         y = (x - rm.reshape(shape_wb)) / np.sqrt(rv.reshape(shape_wb) + np.asarray(eps, x.dtype))
@@ -1300,13 +1294,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
         gc = g - mean
         var = fnp.mean(gc * gc, axis=2, keepdims=True)
         y = fnp.reshape(gc * lax.rsqrt(var + eps), (n, c) + rest)
-        i = 0
-        if has_w:
-            y = y * fnp.reshape(wb[i], shape_wb)
-            i += 1
-        if has_b:
-            y = y + fnp.reshape(wb[i], shape_wb)
-        return y
+        return _scale_shift(y, wb, has_w, has_b, shape_wb)
 
     wbs = [t for t in (weight, bias) if t is not None]
     return defop("NativeGroupNormBackward0", ("group_norm", n, G, eps, has_w, has_b), fn, (input, *wbs))
@@ -1400,12 +1388,6 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
                           reduction)
 
     return defop("SmoothL1LossBackward0", ("smooth_l1", reduction, be), fn, (input, target), fwd)
-
-
-def _class_last(input: Tensor):
-    """(N, C, d1, ...) -> the class axis and batch layout used by the nll losses."""
-    nd = buf(input).ndim
-    return nd
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
