@@ -150,6 +150,11 @@ from ._random import (  # noqa: F401
 )
 from . import _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
 from . import linalg  # noqa: F401
+from ._ops import _can_cast
+from ._device import default_device as _default_device
+from ._device import set_default as _set_default
+from ._tensor import check_device
+from ._ops import _return_type
 
 # dtype aliases
 float = float32  # noqa: A001
@@ -205,7 +210,6 @@ def result_type(tensor1, tensor2):
 
 
 def can_cast(from_, to) -> bool:
-    from ._ops import _can_cast
 
     return _can_cast(_dtypes.to_np(from_), _dtypes.to_np(to))
 
@@ -225,18 +229,15 @@ def set_default_tensor_type(tensor_type) -> None:
 
 
 def get_default_device():
-    from ._device import default_device
 
-    return device(default_device())
+    return device(_default_device())
 
 
 def set_default_device(dev) -> None:
     """Where factory functions (``zeros``, ``tensor``, ``randn``...) put new tensors."""
-    from ._device import set_default
-    from ._tensor import check_device
 
     check_device(dev)
-    set_default(None if dev is None else str(dev))
+    _set_default(None if dev is None else str(dev))
 
 
 def is_grad_enabled_() -> bool:  # pragma: no cover - alias kept for compatibility
@@ -334,7 +335,6 @@ backends = _namespace(
 
 
 def _return_types_module():
-    from ._ops import _return_type
 
     names = {
         n: _return_type(n)

@@ -14,6 +14,8 @@ from . import _ops_shape as S
 from . import _random as RND
 from ._tensor import _LEGACY, _LEGACY_BY_NAME, Tensor, _wrap, check_device, device, legacy_type_name
 from .autograd import graph as G
+from . import cuda as _cuda
+from .autograd import backward as bw
 
 _nd = np.ndarray
 
@@ -107,7 +109,6 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
     """A copy on CUDA device ``device`` (default: the current one); ``self`` if already
     there.  Without CUDA: PyTorch's "Torch not compiled with CUDA enabled"."""
     if device is None:
-        from . import cuda as _cuda
 
         idx = check_device("cuda")
         idx = _cuda.current_device() if idx is not None else idx
@@ -160,7 +161,6 @@ def retain_grad(self):
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    from .autograd import backward as bw
 
     bw(self, gradient, retain_graph, create_graph, inputs=inputs)
 

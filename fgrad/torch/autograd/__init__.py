@@ -20,6 +20,8 @@ from .grad_mode import (
     set_multithreading_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .._ops_creation import zeros_like as _zeros_like
+from .._ops_creation import tensor as _tensor_of
 
 
 def _tensors(x):
@@ -51,9 +53,8 @@ def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
             res.append(_wrap(b) if create_graph else b)
             continue
         if not isinstance(g, Tensor):
-            from .._ops_creation import tensor
 
-            g = tensor(g, dtype=o.dtype)
+            g = _tensor_of(g, dtype=o.dtype)
         if g._buf.shape != o._buf.shape:
             if g._buf.size == o._buf.size and False:
                 pass
@@ -184,9 +185,8 @@ def grad(
     out = []
     for r, t in zip(res, ins, strict=False):
         if r is None and materialize_grads:
-            from .._ops_creation import zeros_like
 
-            r = zeros_like(t)
+            r = _zeros_like(t)
         elif r is not None and not create_graph:
             if r._gfn is None:
                 r = _wrap(r._buf.copy() if type(r._buf) in _DEV else np.array(r._buf))
@@ -199,9 +199,8 @@ def Variable(data=None, requires_grad=False, volatile=False):  # noqa: N802
     """Legacy wrapper: returns ``data`` itself (with ``requires_grad`` set), as PyTorch does
     since 0.4."""
     if data is None:
-        from .._ops_creation import tensor
 
-        data = tensor([])
+        data = _tensor_of([])
     if not isinstance(data, Tensor):
         raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
     if requires_grad:

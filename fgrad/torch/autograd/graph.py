@@ -47,6 +47,7 @@ from .._tensor import Tensor, _alias, _wrap
 from ...ops._quiet import quiet
 from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
+from ...transforms.ad import vjp
 
 _ndarray = np.ndarray
 
@@ -636,7 +637,6 @@ class _DynNode(Node):
 
 
 def _record_dynamic(name, fn, args, outs, edges, multi, diff):
-    from ...transforms.ad import vjp
 
     vals = [wrap(a) if _is_const(a) else wrap(a._buf) for a in args]
 
