@@ -30,8 +30,8 @@ import numpy as _np
 
 from ..ops.specs import point_faces as _point_faces
 
-from . import _dtypes
-from . import _errors
+import fgrad.torch._dtypes as _dtypes
+import fgrad.torch._errors as _errors
 from ._dtypes import (  # noqa: F401
     bool_ as bool,
     complex64,
@@ -81,7 +81,7 @@ from ._tensor import (  # noqa: F401
     set_printoptions,
     strided,
 )
-from . import autograd  # noqa: F401
+import fgrad.torch.autograd as autograd  # noqa: F401
 from .autograd import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -148,8 +148,8 @@ from ._random import (  # noqa: F401
     seed,
     set_rng_state,
 )
-from . import _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
-from . import linalg  # noqa: F401
+import fgrad.torch._ops_methods as _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
+import fgrad.torch.linalg as linalg  # noqa: F401
 from ._ops import _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default
@@ -320,7 +320,7 @@ def _namespace(name: str, doc: str, **attrs):
     return mod
 
 
-from . import cuda  # noqa: E402,F401
+import fgrad.torch.cuda as cuda  # noqa: E402,F401
 
 _cudnn = _types.SimpleNamespace(
     enabled=False, benchmark=False, deterministic=False, is_available=lambda: False, version=lambda: None
@@ -377,7 +377,7 @@ _serialization = _optional("serialization")
 if _serialization is not None:
     save = getattr(_serialization, "save", None)
     load = getattr(_serialization, "load", None)
-from . import func  # noqa: E402,F401
+import fgrad.torch.func as func  # noqa: E402,F401
 
 ravel = Tensor.ravel
 

@@ -21,7 +21,7 @@ counts as a scalar, as in PyTorch).  ``.to``/``.cuda()``/``.cpu()``, ``copy_``,
 from __future__ import annotations
 
 import numpy as np
-from .. import backends as B
+import fgrad.backends as B
 
 _nd = np.ndarray
 

@@ -27,20 +27,20 @@ from ..ops import elementwise as ew
 from ..ops import shape as S
 from ..ops._quiet import quiet, switch
 from ..ops.specs import SPEC_LIST
-from . import _conventions as _conv
-from . import _device as _dev
-from . import _errors
-from . import _dtypes as D
+import fgrad.torch._conventions as _conv
+import fgrad.torch._device as _dev
+import fgrad.torch._errors as _errors
+import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._dispatch import run_definition
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
-from .. import numpy as fnp
+import fgrad.numpy as fnp
 from ..transforms.ad import vjp
 from ._ops_creation import scalar_tensor
-from .. import nn as fnn
+import fgrad.nn as fnn
 from ._ops_creation import tensor
 from ._tensor import to_device_buf
 

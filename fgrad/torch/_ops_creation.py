@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 
 from ..ops._quiet import quiet
-from . import _dtypes as D
-from . import _device as _dev
+import fgrad.torch._dtypes as D
+import fgrad.torch._device as _dev
 from ._device import DEV as _DEV
 from ._storage import check_view
 from ._tensor import Size, Tensor, _concrete_buf, _to_nested, _wrap, check_device, to_device_buf

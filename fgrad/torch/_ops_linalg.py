@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import elementwise as ew
-from . import _conventions as _conv
-from . import _errors
-from . import _dtypes as D
+import fgrad.torch._conventions as _conv
+import fgrad.torch._errors as _errors
+import fgrad.torch._dtypes as D
 from ._ops import _fnp, _new, _op, _out, _return_type, result_dtype
 from ._ops_shape import reshape, unsqueeze
 from ._tensor import Tensor

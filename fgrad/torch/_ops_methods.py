@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops.specs import SPEC_LIST
-from . import _dtypes as D
-from . import _errors
-from . import _ops as O
-from . import _ops_creation as C
-from . import _ops_linalg as L
-from . import _ops_shape as S
-from . import _random as RND
+import fgrad.torch._dtypes as D
+import fgrad.torch._errors as _errors
+import fgrad.torch._ops as O
+import fgrad.torch._ops_creation as C
+import fgrad.torch._ops_linalg as L
+import fgrad.torch._ops_shape as S
+import fgrad.torch._random as RND
 from ._tensor import _LEGACY, _LEGACY_BY_NAME, Tensor, _wrap, check_device, device, legacy_type_name
 from .autograd import graph as G
-from . import cuda as _cuda
+import fgrad.torch.cuda as _cuda
 from .autograd import backward as bw
 
 _nd = np.ndarray

@@ -16,8 +16,8 @@ import numpy as np
 from ..ops import elementwise as ew
 from ..ops import indexing as I
 from ..ops import shape as S
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._ops import (
     _bump,

@@ -11,8 +11,8 @@ import pickle
 
 import numpy as np
 
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._ops_creation import _finish, _sizes, like_index
 from ._tensor import Tensor, _wrap, check_device

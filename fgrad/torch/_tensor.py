@@ -24,8 +24,8 @@ import warnings
 
 import numpy as np
 
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._device import _state as _DEV_STATE
 from ._storage import TypedStorage, UntypedStorage, _VC, _data_ptr, flat_of

@@ -14,8 +14,8 @@ Example::
 
 from __future__ import annotations
 
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._tensor import device as _device
 from ._random import cuda_generator as _cuda_generator
 from ._tensor import _LegacyTypeMeta, _legacy_new, _wrap

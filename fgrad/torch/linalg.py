@@ -7,10 +7,10 @@ import math
 
 import numpy as np
 
-from . import _conventions as _conv
-from . import _errors
+import fgrad.torch._conventions as _conv
+import fgrad.torch._errors as _errors
 from ._errors import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError)
-from . import _dtypes as D
+import fgrad.torch._dtypes as D
 from ._ops import _fnp, _op, _out, _return_type, vector_norm  # noqa: F401
 from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_power, slogdet  # noqa: F401
 from ._ops_linalg import matmul  # noqa: F401

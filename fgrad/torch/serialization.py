@@ -45,8 +45,8 @@ import numpy as np
 
 import fgrad.torch as torch
 
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._safe_unpickler import RestrictedUnpickler
 from ._storage import TypedStorage, UntypedStorage, check_view
 from ._tensor import Tensor, check_device

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _device as _dev
+import fgrad.torch._device as _dev
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _wrap
-from . import graph
+import fgrad.torch.autograd.graph as graph
 from .function import Function, FunctionCtx, InplaceFunction, NestedIOFunction, once_differentiable
 from .grad_mode import (
     enable_grad,
@@ -235,7 +235,7 @@ def is_anomaly_enabled() -> bool:
     return False
 
 
-from . import functional  # noqa: E402,F401
+import fgrad.torch.autograd.functional as functional  # noqa: E402,F401
 
 __all__ = [
     "backward",

@@ -15,15 +15,15 @@ import functools
 
 import numpy as np
 
-from .. import _device as _dev
+import fgrad.torch._device as _dev
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
-from . import graph as G
+import fgrad.torch.autograd.graph as G
 from .grad_mode import STATE, no_grad
 from ...core.array import ArrayImpl
 from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
-from ... import numpy as fnp
+import fgrad.numpy as fnp
 
 _nd = np.ndarray
 

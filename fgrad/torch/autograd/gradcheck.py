@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _device as _dev
+import fgrad.torch._device as _dev
 from .._tensor import Tensor, _wrap
 
 

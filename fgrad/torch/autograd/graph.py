@@ -40,8 +40,8 @@ from ...core.logs import get_logger
 from ...core.trace import ConcretizationError, Trace, new_trace
 from ...transforms.ad import JVPTrace, JVPTracer
 from ...transforms.backward_program import stage
-from .. import _device as _dev
-from .. import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
 from ...ops._quiet import quiet
