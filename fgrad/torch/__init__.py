@@ -30,8 +30,8 @@ import numpy as _np
 
 from ..ops.specs import point_faces as _point_faces
 
-from . import _dtypes
-from . import _errors
+import fgrad.torch._dtypes as _dtypes
+import fgrad.torch._errors as _errors
 from ._dtypes import (  # noqa: F401
     bool_ as bool,
     complex64,
@@ -81,7 +81,7 @@ from ._tensor import (  # noqa: F401
     set_printoptions,
     strided,
 )
-from . import autograd  # noqa: F401
+import fgrad.torch.autograd as autograd  # noqa: F401
 from .autograd import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -148,8 +148,13 @@ from ._random import (  # noqa: F401
     seed,
     set_rng_state,
 )
-from . import _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
-from . import linalg  # noqa: F401
+import fgrad.torch._ops_methods as _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
+import fgrad.torch.linalg as linalg  # noqa: F401
+from ._ops import _can_cast
+from ._device import default_device as _default_device
+from ._device import set_default as _set_default
+from ._tensor import check_device
+from ._ops import _return_type
 
 # dtype aliases
 float = float32  # noqa: A001
@@ -205,7 +210,6 @@ def result_type(tensor1, tensor2):
 
 
 def can_cast(from_, to) -> bool:
-    from ._ops import _can_cast
 
     return _can_cast(_dtypes.to_np(from_), _dtypes.to_np(to))
 
@@ -225,18 +229,15 @@ def set_default_tensor_type(tensor_type) -> None:
 
 
 def get_default_device():
-    from ._device import default_device
 
-    return device(default_device())
+    return device(_default_device())
 
 
 def set_default_device(dev) -> None:
     """Where factory functions (``zeros``, ``tensor``, ``randn``...) put new tensors."""
-    from ._device import set_default
-    from ._tensor import check_device
 
     check_device(dev)
-    set_default(None if dev is None else str(dev))
+    _set_default(None if dev is None else str(dev))
 
 
 def is_grad_enabled_() -> bool:  # pragma: no cover - alias kept for compatibility
@@ -319,7 +320,7 @@ def _namespace(name: str, doc: str, **attrs):
     return mod
 
 
-from . import cuda  # noqa: E402,F401
+import fgrad.torch.cuda as cuda  # noqa: E402,F401
 
 _cudnn = _types.SimpleNamespace(
     enabled=False, benchmark=False, deterministic=False, is_available=lambda: False, version=lambda: None
@@ -334,7 +335,6 @@ backends = _namespace(
 
 
 def _return_types_module():
-    from ._ops import _return_type
 
     names = {
         n: _return_type(n)
@@ -377,7 +377,7 @@ _serialization = _optional("serialization")
 if _serialization is not None:
     save = getattr(_serialization, "save", None)
     load = getattr(_serialization, "load", None)
-from . import func  # noqa: E402,F401
+import fgrad.torch.func as func  # noqa: E402,F401
 
 ravel = Tensor.ravel
 

@@ -21,6 +21,7 @@ counts as a scalar, as in PyTorch).  ``.to``/``.cuda()``/``.cpu()``, ``copy_``,
 from __future__ import annotations
 
 import numpy as np
+import fgrad.backends as backends
 
 _nd = np.ndarray
 
@@ -81,7 +82,6 @@ class CudaBackend:
 
 def _core_cuda():
     """The core's backend for "cuda" (None when there is none or it has no device)."""
-    from .. import backends
 
     try:
         be = backends.get_backend("cuda")

@@ -27,16 +27,22 @@ from ..ops import elementwise as ew
 from ..ops import shape as S
 from ..ops._quiet import quiet, switch
 from ..ops.specs import SPEC_LIST
-from . import _conventions as _conv
-from . import _device as _dev
-from . import _errors
-from . import _dtypes as D
+import fgrad.torch._conventions as _conv
+import fgrad.torch._device as _dev
+import fgrad.torch._errors as _errors
+import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._dispatch import run_definition
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
+import fgrad.numpy as fnp
+from ..transforms.ad import vjp
+from ._ops_creation import scalar_tensor
+import fgrad.nn as fnn
+from ._ops_creation import tensor
+from ._tensor import to_device_buf
 
 _set_err, _IGNORE_ERR, _reset_err = switch()  # `_op` runs forwards with NumPy's error reports off
 
@@ -47,7 +53,6 @@ _bool = np.dtype(np.bool_)
 
 
 def _fnp():
-    from .. import numpy as fnp
 
     return fnp
 
@@ -347,7 +352,6 @@ def _as_tensor_arg(x, name="input") -> Tensor:
     if isinstance(x, Tensor):
         return x
     if isinstance(x, (list, tuple, np.ndarray, np.generic)) or type(x) in _PY:
-        from ._ops_creation import tensor
 
         return tensor(x)
     raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
@@ -760,7 +764,6 @@ def _chain_key(chain):
 
 def _copyslices_fn(chain, op_fn, op_key):
     """fgrad function (base, mask, *others) -> new base: the op applied to the view region."""
-    from ..transforms.ad import vjp
 
     def g(base, mask, *others):
         v = _apply_vfn(chain, base)
@@ -1122,7 +1125,6 @@ def _prep2(a, b, name):
         if isinstance(b, Tensor):
             a = _scalar_or_tensor(a, name)
             if not isinstance(a, Tensor):
-                from ._ops_creation import scalar_tensor
 
                 a = scalar_tensor(a, b)
         else:
@@ -1139,7 +1141,6 @@ def _scalar_or_tensor(x, name):
     if isinstance(x, np.generic):
         return x.item()
     if isinstance(x, np.ndarray):
-        from ._ops_creation import tensor
 
         return tensor(x)
     if isinstance(x, (int, float, bool, complex)):
@@ -1921,7 +1922,6 @@ def where(condition, input=None, other=None, *, out=None):
         cb = cb.astype(bool)
     x, y = input, other
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):
-        from ._ops_creation import tensor
 
         x = tensor(x)
     Rd = (
@@ -2484,7 +2484,6 @@ def dist(input, other, p=2):
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None):
-    from .. import nn as fnn
 
     b = input._buf
     if b.dtype.kind not in "fc":
@@ -2513,7 +2512,6 @@ def _float_kernel(name, b) -> None:
 
 
 def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
-    from .. import nn as fnn
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
@@ -2533,7 +2531,6 @@ def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
 
 
 def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
-    from .. import nn as fnn
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
@@ -2866,7 +2863,6 @@ def logcumsumexp(input, dim):
 
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, Tensor):
-        from ._ops_creation import tensor
 
         src = tensor(src)
     sb = src._buf
@@ -3079,7 +3075,6 @@ class ToCopyBackward0(G.Node):
         c = cts[0]
         if create_graph:
             return [to_device(c if isinstance(c, Tensor) else _wrap(c), self._src)]
-        from ._tensor import to_device_buf
 
         return [to_device_buf(c._buf if isinstance(c, Tensor) else c, self._src)]
 
@@ -3094,7 +3089,6 @@ def buf_index(b):
 def to_device(input, index, copy=False):
     """``input`` on CUDA device ``index`` (None: the host): a copy recorded by autograd (the
     gradient flows back to the source device); ``input`` itself if already there."""
-    from ._tensor import to_device_buf
 
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # functional mode (tracers)
@@ -3305,4 +3299,5 @@ def dropout(input, p=0.5, train=True):
     return mul(input, _new(keep))
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("BINOPS", "SPEC_LIST")]
+_NOT_EXPORTED = ("BINOPS", "SPEC_LIST", "fnn", "fnp", "vjp")  # core helpers, not torch names
+__all__ = [n for n in dir() if not n.startswith("_") and n not in _NOT_EXPORTED]

@@ -10,11 +10,12 @@ import warnings
 import numpy as np
 
 from ..ops._quiet import quiet
-from . import _dtypes as D
-from . import _device as _dev
+import fgrad.torch._dtypes as D
+import fgrad.torch._device as _dev
 from ._device import DEV as _DEV
 from ._storage import check_view
 from ._tensor import Size, Tensor, _concrete_buf, _to_nested, _wrap, check_device, to_device_buf
+from ..ops import elementwise as ew
 
 _nd = np.ndarray
 
@@ -546,7 +547,6 @@ def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
     cd = np.result_type(real._buf.dtype, np.complex64)
 
     def fn(r, i):
-        from ..ops import elementwise as ew
 
         return ew.add(ew.convert_element_type(r, cd), ew.mul(ew.convert_element_type(i, cd), 1j))
 

@@ -7,12 +7,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import elementwise as ew
-from . import _conventions as _conv
-from . import _errors
-from . import _dtypes as D
+import fgrad.torch._conventions as _conv
+import fgrad.torch._errors as _errors
+import fgrad.torch._dtypes as D
 from ._ops import _fnp, _new, _op, _out, _return_type, result_dtype
 from ._ops_shape import reshape, unsqueeze
 from ._tensor import Tensor
+from ._ops import mul
+from ._ops import log
+from ._ops_shape import _mT
+from ._ops_creation import zeros_like
 
 _nd = np.ndarray
 
@@ -146,7 +150,6 @@ def vdot(input, other, *, out=None):
 
 def inner(input, other, *, out=None):
     if input._buf.ndim == 0 or other._buf.ndim == 0:
-        from ._ops import mul
 
         return mul(input, other, out=out)
 
@@ -158,7 +161,6 @@ def inner(input, other, *, out=None):
 
 
 def outer(input, vec2, *, out=None):
-    from ._ops import mul
 
     for arg_name, v in (("input", input), ("vec2", vec2)):
         if v._buf.ndim != 1:
@@ -382,7 +384,6 @@ def det(input):
 
 
 def logdet(input):
-    from ._ops import log
 
     sign, lad = slogdet(input)
     res = log(det(input))
@@ -421,11 +422,9 @@ def _svd(input, full_matrices):
 
 
 def svd(input, some=True, compute_uv=True, *, out=None):
-    from ._ops_shape import _mT
 
     u, s, vh = _svd(input, not some)
     if not compute_uv:
-        from ._ops_creation import zeros_like
 
         return _return_type("svd", ("U", "S", "V"))(zeros_like(u), s, zeros_like(_mT(vh)))
     return _return_type("svd", ("U", "S", "V"))(u, s, _mT(vh))

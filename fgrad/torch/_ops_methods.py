@@ -5,15 +5,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops.specs import SPEC_LIST
-from . import _dtypes as D
-from . import _errors
-from . import _ops as O
-from . import _ops_creation as C
-from . import _ops_linalg as L
-from . import _ops_shape as S
-from . import _random as RND
+import fgrad.torch._dtypes as D
+import fgrad.torch._errors as _errors
+import fgrad.torch._ops as O
+import fgrad.torch._ops_creation as C
+import fgrad.torch._ops_linalg as L
+import fgrad.torch._ops_shape as S
+import fgrad.torch._random as RND
 from ._tensor import _LEGACY, _LEGACY_BY_NAME, Tensor, _wrap, check_device, device, legacy_type_name
 from .autograd import graph as G
+import fgrad.torch.cuda as _cuda
+from .autograd import backward as bw
 
 _nd = np.ndarray
 
@@ -107,7 +109,6 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
     """A copy on CUDA device ``device`` (default: the current one); ``self`` if already
     there.  Without CUDA: PyTorch's "Torch not compiled with CUDA enabled"."""
     if device is None:
-        from . import cuda as _cuda
 
         idx = check_device("cuda")
         idx = _cuda.current_device() if idx is not None else idx
@@ -160,7 +161,6 @@ def retain_grad(self):
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    from .autograd import backward as bw
 
     bw(self, gradient, retain_graph, create_graph, inputs=inputs)
 

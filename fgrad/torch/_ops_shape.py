@@ -16,8 +16,8 @@ import numpy as np
 from ..ops import elementwise as ew
 from ..ops import indexing as I
 from ..ops import shape as S
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._ops import (
     _bump,
@@ -40,6 +40,16 @@ from ._storage import check_view
 from ._tensor import Size, Tensor, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
+from ._ops import contiguous_format
+from ..core.array import Tracer
+from ._ops import _fresh, copy_
+from ._ops_creation import scalar_tensor
+from ._ops import _fval
+from ..core.array import ArrayImpl
+from ._ops import clone
+from ._ops_creation import tensor
+from ._ops import where
+from ._ops_creation import zeros
 
 _nd = np.ndarray
 _i64 = np.dtype(np.int64)
@@ -272,7 +282,6 @@ def reshape(input, *shape):
     try:
         nb = _reshape_view(b, shape)
     except ValueError:
-        from ._ops import clone
 
         c = clone(input, memory_format=_contig())
         return _op(
@@ -286,7 +295,6 @@ def reshape(input, *shape):
 
 
 def _contig():
-    from ._ops import contiguous_format
 
     return contiguous_format
 
@@ -811,7 +819,6 @@ def _np_index_item(item, arrays, tmpl):
     if isinstance(item, Tensor):
         a = item._buf
         if type(a) is not _nd and type(a) not in _DEV:
-            from ..core.array import Tracer
 
             if isinstance(a, Tracer):
                 a = a._concrete("indexing")._buf
@@ -979,7 +986,6 @@ def setitem(self, idx, value):
     if type(b) in _DEV or (vt and type(value._buf) in _DEV):
         return _setitem_device(self, idx, value)
     if not vt and not isinstance(value, (int, float, bool, complex, np.generic)):
-        from ._ops_creation import tensor
 
         value = tensor(value, dtype=D.from_np(b.dtype))
         vt = True
@@ -1010,10 +1016,8 @@ def setitem(self, idx, value):
         return
     if basic:
         v = getitem(self, idx)
-        from ._ops import copy_
 
         if not vt:  # PyTorch wraps the scalar in a tensor and copies it
-            from ._ops_creation import scalar_tensor
 
             value = scalar_tensor(value, dtype=D.from_np(b.dtype))
         copy_(v, value)
@@ -1067,12 +1071,10 @@ def _setitem_device(self, idx, value):
     """``self[idx] = value`` when a CUDA tensor is involved.  Basic indexing is a view plus
     ``copy_`` (which may transfer, as in PyTorch); advanced indexing needs ``value`` on
     ``self``'s device (or a scalar / 0-dim tensor)."""
-    from ._ops import _fresh, copy_
 
     b = self._buf
     vt = isinstance(value, Tensor)
     if not vt and not isinstance(value, (int, float, bool, complex, np.generic)):
-        from ._ops_creation import tensor
 
         value = tensor(value, dtype=D.from_np(b.dtype), device=self.device)
         vt = True
@@ -1081,7 +1083,6 @@ def _setitem_device(self, idx, value):
         _check_basic(b, idx)
         v = getitem(self, idx)
         if not vt:
-            from ._ops_creation import scalar_tensor
 
             value = scalar_tensor(value, dtype=D.from_np(b.dtype), device=self.device)
         copy_(v, value)
@@ -1125,13 +1126,11 @@ def _setitem_device(self, idx, value):
 
 def _setitem_functional(self, idx, value):
     """``x[idx] = v`` in functional mode: ``x`` is rebound to ``x.at[idx].set(v)``."""
-    from ._ops import _fval
 
     tmpl, arrays = _split_index(idx)
     x = _fval(self)
     v = _fval(value) if isinstance(value, Tensor) else value
     new = _fnp()._scatter(x, _rebuild(tmpl, [_fval(a) for a in arrays]), v, "set")
-    from ..core.array import ArrayImpl
 
     self._buf = new._buf if type(new) is ArrayImpl else new
 
@@ -1160,7 +1159,6 @@ def index_put_(self, indices, values, accumulate=False):
 
 
 def index_put(input, indices, values, accumulate=False):
-    from ._ops import clone
 
     return index_put_(clone(input), indices, values, accumulate)
 
@@ -1179,7 +1177,6 @@ def _idx_buf(index, name="index"):
 
 
 def _as_t(x):
-    from ._ops_creation import tensor
 
     return x if isinstance(x, Tensor) else tensor(x)
 
@@ -1418,7 +1415,6 @@ def masked_select(input, mask):
 
 
 def masked_fill(input, mask, value):
-    from ._ops import where
 
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     if mb.dtype != np.bool_:
@@ -1451,7 +1447,6 @@ def masked_fill(input, mask, value):
 
 
 def masked_fill_(self, mask, value):
-    from ._ops import _standin as _si
 
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     b = self._buf
@@ -1467,7 +1462,6 @@ def masked_fill_(self, mask, value):
         np.copyto(b, np.asarray(vb, b.dtype), where=np.broadcast_to(mb, b.shape))
         _bump(self)
         return self
-    del _si
     dt = b.dtype
     vv = value if isinstance(value, Tensor) else np.asarray(value, dt)
 
@@ -1528,7 +1522,6 @@ def index_add_(self, dim, index, source, *, alpha=1):
     if isinstance(source, Tensor):
         check_no_alias(self._buf, source._buf, full_ok=False)
     res = index_add(self.detach(), dim, index, source.detach(), alpha=alpha)
-    from ._ops import copy_
 
     if not (STATE.enabled and (_req(self) or _req(source))):
         return copy_(self, res)
@@ -1947,7 +1940,6 @@ def block_diag(*tensors):
     rows = builtins.sum(t._buf.shape[0] for t in ts)
     cols = builtins.sum(t._buf.shape[1] for t in ts)
     Rd = result_dtype(*ts)
-    from ._ops_creation import zeros
 
     out = zeros(rows, cols, dtype=D.from_np(Rd), device=ts[0].device)
     r = c = 0

@@ -11,11 +11,14 @@ import pickle
 
 import numpy as np
 
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._ops_creation import _finish, _sizes, like_index
 from ._tensor import Tensor, _wrap, check_device
+from ._ops import _check_overlap, _bump, _inplace
+from .autograd.grad_mode import STATE
+from ..ops import elementwise as ew
 
 _DEFAULT_SEED = 67280421310721
 
@@ -321,17 +324,14 @@ def randint_like(
 
 
 def _fill(self, values, name):
-    from ._ops import _check_overlap, _bump, _inplace
 
     b = self._buf
-    from .autograd.grad_mode import STATE
 
     if STATE.enabled and (self._rg and self._gfn is None):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if STATE.enabled and (
         self._gfn is not None or (self._base is not None and (self._base._rg or self._base._gfn is not None))
     ):
-        from ..ops import elementwise as ew
 
         def fn(x, v):
             return ew.add(ew.mul(x, 0), ew.convert_element_type(v, x.dtype))

@@ -14,8 +14,8 @@ import warnings
 
 import numpy as np
 
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 
 

@@ -24,11 +24,14 @@ import warnings
 
 import numpy as np
 
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._device import _state as _DEV_STATE
 from ._storage import TypedStorage, UntypedStorage, _VC, _data_ptr, flat_of
+from ..core.array import ArrayImpl
+from ._storage import _warn_typed
+from ..core.array import Tracer
 
 _ndarray = np.ndarray
 
@@ -161,7 +164,6 @@ def device_of_buf(buf) -> device:
         return CPU
     if type(buf) in _DEV:
         return _cuda_device(_dev.index_of(buf))
-    from ..core.array import ArrayImpl
 
     if type(buf) is ArrayImpl and type(buf._buf) in _DEV:
         return _cuda_device(_dev.index_of(buf._buf))
@@ -369,7 +371,6 @@ class Tensor(metaclass=_TensorMeta):
         return UntypedStorage(self._storage()._flat)
 
     def storage(self) -> TypedStorage:
-        from ._storage import _warn_typed
 
         _warn_typed()
         return self._storage()
@@ -695,7 +696,6 @@ def _concrete_buf(t) -> np.ndarray:
         return buf
     if isinstance(buf, _ndarray) or type(buf) in _DEV:
         return buf
-    from ..core.array import ArrayImpl, Tracer
 
     if type(buf) is ArrayImpl:
         b = buf._buf

@@ -14,8 +14,13 @@ Example::
 
 from __future__ import annotations
 
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
+from ._tensor import device as _device
+from ._random import cuda_generator as _cuda_generator
+from ._tensor import _LegacyTypeMeta, _legacy_new, _wrap
+from ._tensor import check_device as _check_device, to_device_buf as _to_device_buf
+from ._tensor import Tensor as _Tensor
 
 
 def is_available() -> bool:
@@ -44,7 +49,6 @@ _state = {"current": None}
 
 
 def set_device(device) -> None:
-    from ._tensor import device as _device
 
     d = device if isinstance(device, _device) else _device(device) if not isinstance(device, int) else None
     idx = device if isinstance(device, int) else (d.index or 0)
@@ -121,9 +125,8 @@ def reset_peak_memory_stats(device=None) -> None:
 
 
 def _gen(index=None):
-    from ._random import cuda_generator
 
-    return cuda_generator(current_device() if index is None else index)
+    return _cuda_generator(current_device() if index is None else index)
 
 
 def manual_seed(seed) -> None:
@@ -173,20 +176,18 @@ def set_rng_state_all(new_states) -> None:
 
 
 def _legacy_cuda_type(dt):
-    from ._tensor import _LegacyTypeMeta, _legacy_new, _wrap, check_device, to_device_buf
 
     class _Meta(_LegacyTypeMeta):
         def __instancecheck__(cls, inst) -> bool:
-            from ._tensor import Tensor
 
-            return isinstance(inst, Tensor) and inst._buf.dtype == cls._dtype.np and inst.is_cuda
+            return isinstance(inst, _Tensor) and inst._buf.dtype == cls._dtype.np and inst.is_cuda
 
         def __call__(cls, *args, device=None):
-            idx = check_device("cuda" if device is None else device)
+            idx = _check_device("cuda" if device is None else device)
             buf = _legacy_new(args, cls._dtype)
             if not isinstance(buf, (list, tuple)) and hasattr(buf, "_buf"):
                 return buf.cuda(idx)
-            return _wrap(to_device_buf(buf, idx))
+            return _wrap(_to_device_buf(buf, idx))
 
         def __repr__(cls) -> str:
             return f"<class 'torch.cuda.{cls.__name__}'>"

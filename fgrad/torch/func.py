@@ -28,6 +28,7 @@ from ..core.array import Array, ArrayImpl, Tracer, wrap
 from ._device import DEV as _DEV
 from ._tensor import Tensor, _wrap
 from .autograd.complex_cotangents import conj_if_complex
+import fgrad
 
 _nd = np.ndarray
 
@@ -170,7 +171,6 @@ def _torch_convention(grads):
 
 
 def grad(func, argnums=0, has_aux=False):
-    import fgrad
 
     g = fgrad.grad(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
 
@@ -184,7 +184,6 @@ def grad(func, argnums=0, has_aux=False):
 
 
 def grad_and_value(func, argnums=0, has_aux=False):
-    import fgrad
 
     g = fgrad.value_and_grad(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
 
@@ -196,35 +195,30 @@ def grad_and_value(func, argnums=0, has_aux=False):
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
-    import fgrad
 
     v = fgrad.vmap(_tensor_fn(func), in_axes=in_dims, out_axes=out_dims)
     return lambda *args: _to_tensors(v(*_to_arrays(args)))
 
 
 def jacrev(func, argnums=0, *, has_aux=False):
-    import fgrad
 
     j = fgrad.jacrev(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
     return lambda *args: _to_tensors(j(*_to_arrays(args)))
 
 
 def jacfwd(func, argnums=0, has_aux=False):
-    import fgrad
 
     j = fgrad.jacfwd(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
     return lambda *args: _to_tensors(j(*_to_arrays(args)))
 
 
 def hessian(func, argnums=0):
-    import fgrad
 
     h = fgrad.hessian(_tensor_fn(func), argnums=argnums)
     return lambda *args: _to_tensors(h(*_to_arrays(args)))
 
 
 def vjp(func, *primals, has_aux=False):
-    import fgrad
 
     res = fgrad.vjp(_tensor_fn(func), *_to_arrays(primals), has_aux=has_aux)
     out, f_vjp = res[0], res[1]
@@ -238,7 +232,6 @@ def vjp(func, *primals, has_aux=False):
 
 
 def jvp(func, primals, tangents, *, has_aux=False):
-    import fgrad
 
     res = fgrad.jvp(
         _tensor_fn(func), tuple(_to_arrays(primals)), tuple(_to_arrays(tangents)), has_aux=has_aux

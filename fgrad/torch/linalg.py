@@ -7,21 +7,26 @@ import math
 
 import numpy as np
 
-from . import _conventions as _conv
-from . import _errors
+import fgrad.torch._conventions as _conv
+import fgrad.torch._errors as _errors
 from ._errors import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError)
-from . import _dtypes as D
+import fgrad.torch._dtypes as D
 from ._ops import _fnp, _op, _out, _return_type, vector_norm  # noqa: F401
 from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_power, slogdet  # noqa: F401
 from ._ops_linalg import matmul  # noqa: F401
 from ._tensor import Tensor
+from ._ops_shape import unsqueeze as _unsqueeze
+from ._ops_linalg import matmul as _mm
+from ._ops import _new
+from ._ops import mul as _mul, sum as _sum
+from ._ops_shape import diagonal as _dg
+from ._ops import div as _div, amax as _amax, amin as _amin
 
 inv = inverse
 
 
 def inv_ex(A, *, check_errors=False):
     r = inverse(A)
-    from ._ops import _new
 
     return _return_type("inv_ex", ("inverse", "info"))(r, _new(np.zeros(A._buf.shape[:-2], np.int32)))
 
@@ -146,10 +151,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
 
     res = _op("LinalgMatrixNormBackward0", ("matrix_norm", str(ord), d), fn, (x,), fwd)
     if keepdim:
-        from ._ops_shape import unsqueeze
 
         for k in sorted(d):
-            res = unsqueeze(res, k)
+            res = _unsqueeze(res, k)
     return res if out is None else _out(out, res, "linalg_matrix_norm")
 
 
@@ -178,22 +182,19 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
-    from ._ops import _new
 
     return _new(np.asarray(np.linalg.matrix_rank(A._buf), np.int64))
 
 
 def multi_dot(tensors, *, out=None):
     r = tensors[0]
-    from ._ops_linalg import matmul as mm_
 
     for t in tensors[1:]:
-        r = mm_(r, t)
+        r = _mm(r, t)
     return r
 
 
 def lstsq(A, B, rcond=None, *, driver=None):
-    from ._ops import _new
 
     sol = _op(
         "LinalgLstsqBackward0",
@@ -209,22 +210,19 @@ def lstsq(A, B, rcond=None, *, driver=None):
 
 
 def vecdot(x, y, *, dim=-1, out=None):
-    from ._ops import mul, sum as sum_
 
-    return sum_(mul(x, y), dim)
+    return _sum(_mul(x, y), dim)
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
-    from ._ops_shape import diagonal as dg
 
-    return dg(A, offset, dim1, dim2)
+    return _dg(A, offset, dim1, dim2)
 
 
 def cond(A, p=None):
     s = svdvals(A)
-    from ._ops import div, amax, amin
 
-    return div(amax(s, -1), amin(s, -1))
+    return _div(_amax(s, -1), _amin(s, -1))
 
 
 _ = (D, math, Tensor)

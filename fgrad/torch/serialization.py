@@ -45,11 +45,12 @@ import numpy as np
 
 import fgrad.torch as torch
 
-from . import _device as _dev
-from . import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from ._safe_unpickler import RestrictedUnpickler
 from ._storage import TypedStorage, UntypedStorage, check_view
 from ._tensor import Tensor, check_device
+from .nn.parameter import Parameter
 
 __all__ = [
     "save",
@@ -154,7 +155,6 @@ class _Pickler(pickle._Pickler):
         return ref
 
     def reducer_override(self, obj):
-        from .nn.parameter import Parameter
 
         if isinstance(obj, Tensor):
             if isinstance(obj, Parameter):
@@ -496,7 +496,6 @@ def _safe_size(dims=()) -> torch.Size:
 
 
 def _param_class():
-    from .nn.parameter import Parameter
 
     return Parameter
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ... import lax
+import fgrad.lax as lax
 
 __all__ = ["torch_convention", "conj_if_complex"]
 

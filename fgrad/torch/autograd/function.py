@@ -15,11 +15,15 @@ import functools
 
 import numpy as np
 
-from .. import _device as _dev
+import fgrad.torch._device as _dev
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
-from . import graph as G
+import fgrad.torch.autograd.graph as G
 from .grad_mode import STATE, no_grad
+from ...core.array import ArrayImpl
+from ...core.array import wrap as awrap
+from ...transforms.custom import custom_vjp
+import fgrad.numpy as fnp
 
 _nd = np.ndarray
 
@@ -332,9 +336,6 @@ def once_differentiable(fn):
 
 
 def _apply_functional(cls, args, kwargs):
-    from ...core.array import ArrayImpl
-    from ...core.array import wrap as awrap
-    from ...transforms.custom import custom_vjp
 
     tensor_pos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
 
@@ -379,7 +380,6 @@ def _apply_functional(cls, args, kwargs):
         for i in tensor_pos:
             gi = g[i] if i < len(g) else None
             if gi is None:
-                from ... import numpy as fnp
 
                 outs.append(fnp.zeros_like(as_val(args[i])))
             else:

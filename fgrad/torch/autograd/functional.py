@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor, _wrap
+from ._grad import grad
 
 
 def _tup(x):
@@ -19,7 +20,7 @@ def _prep(inputs, create_graph):
 
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
-    from . import grad
+
 
     single = isinstance(inputs, Tensor)
     ins = _prep(inputs, create_graph)
@@ -36,7 +37,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
-    from . import grad
+
 
     single_in = isinstance(inputs, Tensor)
     ins = _prep(inputs, create_graph)
@@ -73,7 +74,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
 def hessian(
     func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"
 ):
-    from . import grad
+
 
     single = isinstance(inputs, Tensor)
 
@@ -86,7 +87,7 @@ def hessian(
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    from . import grad
+
 
     single = isinstance(inputs, Tensor)
     ins = _prep(inputs, True)
@@ -102,7 +103,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    from . import grad
+
 
     single = isinstance(inputs, Tensor)
     ins = _prep(inputs, True)

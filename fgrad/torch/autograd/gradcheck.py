@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _device as _dev
+import fgrad.torch._device as _dev
 from .._tensor import Tensor, _wrap
+from ._grad import grad as autograd_grad
 
 
 def _host64(t) -> np.ndarray:
@@ -62,7 +63,7 @@ def _numerical_jacobian(func, inputs, out_index, in_index, eps):
 
 
 def _analytical_jacobian(func, inputs, out_index, in_index):
-    from . import grad as autograd_grad
+
 
     out = _outputs(func, inputs)[out_index]
     x = inputs[in_index]
@@ -145,7 +146,7 @@ def gradgradcheck(
     masked=False,
 ) -> bool:
     """Check second derivatives: gradcheck of ``v -> d<func(x), v>/dx``."""
-    from . import grad as autograd_grad
+
 
     inputs = _as_tuple(inputs)
     outs = _outputs(func, inputs)

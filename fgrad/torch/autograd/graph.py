@@ -40,13 +40,14 @@ from ...core.logs import get_logger
 from ...core.trace import ConcretizationError, Trace, new_trace
 from ...transforms.ad import JVPTrace, JVPTracer
 from ...transforms.backward_program import stage
-from .. import _device as _dev
-from .. import _dtypes as D
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
 from ...core.quiet import quiet
 from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
+from ...transforms.ad import vjp
 
 _ndarray = np.ndarray
 
@@ -632,7 +633,6 @@ class _DynNode(Node):
 
 
 def _record_dynamic(name, fn, args, outs, edges, multi, diff):
-    from ...transforms.ad import vjp
 
     vals = [wrap(a) if _is_const(a) else wrap(a._buf) for a in args]
 

@@ -10,7 +10,9 @@ Example::
     torch.Size([2, 10])
 """
 
-from . import functional, init, utils  # noqa: F401
+import fgrad.torch.nn.functional as functional  # noqa: F401
+import fgrad.torch.nn.init as init
+import fgrad.torch.nn.utils as utils
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .parameter import Buffer, Parameter  # noqa: F401

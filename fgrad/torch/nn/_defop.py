@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _ops as _core
+import fgrad.torch._ops as _core
 from .._device import DEV as _DEV
 from .._tensor import Tensor
 

@@ -35,8 +35,8 @@ import fgrad.torch as torch
 from fgrad import lax
 from fgrad import nn as fnn
 
-from .. import _conventions as _conv
-from .. import _device as _dev
+import fgrad.torch._conventions as _conv
+import fgrad.torch._device as _dev
 from .._tensor import Tensor
 from ._defop import buf, defop, is_concrete, wrap
 

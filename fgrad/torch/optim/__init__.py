@@ -1,7 +1,7 @@
 # ruff: noqa: F401
 """``fgrad.torch.optim``: PyTorch's optimizers and learning-rate schedulers on fgrad tensors."""
 
-from . import lr_scheduler  # noqa: F401
+import fgrad.torch.optim.lr_scheduler as lr_scheduler  # noqa: F401
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .optimizer import Optimizer

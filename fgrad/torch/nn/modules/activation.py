@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import fgrad.torch as torch
 
-from .. import functional as F
+import fgrad.torch.nn.functional as F
 from ..parameter import Parameter
 from .module import Module
 

@@ -19,8 +19,8 @@ import math
 
 import fgrad.torch as torch
 
-from .. import functional as F
-from .. import init
+import fgrad.torch.nn.functional as F
+import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
 

@@ -10,7 +10,7 @@ Example::
 
 from __future__ import annotations
 
-from .. import functional as F
+import fgrad.torch.nn.functional as F
 from .module import Module
 
 __all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]

@@ -33,6 +33,7 @@ import fgrad.torch as torch
 from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
+from ._backward_hooks import BackwardHook
 
 __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
 
@@ -343,7 +344,6 @@ class Module:
                     args = res if isinstance(res, tuple) else (res,)
         bw = None
         if d["_backward_hooks"] or d["_backward_pre_hooks"]:
-            from ._backward_hooks import BackwardHook
 
             bw = BackwardHook(self, d["_backward_hooks"], d["_backward_pre_hooks"])
             args = bw.setup_input_hook(args)

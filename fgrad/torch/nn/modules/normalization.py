@@ -14,8 +14,8 @@ import numbers
 
 import fgrad.torch as torch
 
-from .. import functional as F
-from .. import init
+import fgrad.torch.nn.functional as F
+import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .batchnorm import _NormBase
 from .module import Module

@@ -12,7 +12,7 @@ Example::
 
 from __future__ import annotations
 
-from .. import functional as F
+import fgrad.torch.nn.functional as F
 from .module import Module
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",

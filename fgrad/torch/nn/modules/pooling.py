@@ -11,7 +11,7 @@ Example::
 
 from __future__ import annotations
 
-from .. import functional as F
+import fgrad.torch.nn.functional as F
 from .module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",

@@ -26,8 +26,8 @@ import fgrad.numpy as fnp
 import fgrad.torch as torch
 from fgrad import lax
 
-from .. import functional as F
-from .. import init
+import fgrad.torch.nn.functional as F
+import fgrad.torch.nn.init as init
 from .._defop import defop
 from ..parameter import Parameter
 from .module import Module

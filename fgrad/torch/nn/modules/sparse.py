@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import fgrad.torch as torch
 
-from .. import functional as F
-from .. import init
+import fgrad.torch.nn.functional as F
+import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
 

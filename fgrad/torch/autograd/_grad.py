@@ -1,0 +1,187 @@
+"""``torch.autograd.backward`` and ``torch.autograd.grad``: the entry points that seed the
+tape's roots with their gradients and run the engine in `graph`.
+
+Kept apart from the package so that `functional` and `gradcheck` import ``grad`` from here,
+below the package ``__init__`` that re-exports them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import fgrad.torch._device as _dev
+import fgrad.torch.autograd.graph as graph
+
+from .._device import DEV as _DEV
+from .._ops_creation import tensor as _tensor_of
+from .._ops_creation import zeros_like as _zeros_like
+from .._tensor import Tensor, _wrap
+
+def _tensors(x):
+    if isinstance(x, Tensor):
+        return [x]
+    if x is None:
+        return []
+    return list(x)
+
+
+def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
+    res = []
+    for i, (o, g) in enumerate(zip(outputs, grads, strict=False)):
+        if g is None:
+            if not o.requires_grad:
+                res.append(None)
+                continue
+            if o._buf.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if o._buf.dtype.kind != "f":
+                raise RuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got {o.dtype}"
+                )
+            ob = o._buf
+            if type(ob) in _DEV:
+                b = _dev.full(ob.shape, 1, ob.dtype, _dev.index_of(ob))
+            else:
+                b = np.ones(ob.shape, ob.dtype)
+            res.append(_wrap(b) if create_graph else b)
+            continue
+        if not isinstance(g, Tensor):
+
+            g = _tensor_of(g, dtype=o.dtype)
+        if g._buf.shape != o._buf.shape:
+            if g._buf.size == o._buf.size and False:
+                pass
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a "
+                f"shape of {o.shape}."
+            )
+        if g.device != o.device:
+            raise RuntimeError(
+                f"invalid gradient at index {i} - expected device {o.device} but got {g.device}"
+            )
+        if g._buf.dtype.kind in "fc" and o._buf.dtype.kind in "fc" and g._buf.dtype != o._buf.dtype:
+            g = g.to(o.dtype)
+        gb = g._buf
+        res.append(g if create_graph else (gb if type(gb) in _DEV else np.asarray(gb)))
+    return res
+
+
+def _roots(outputs):
+    roots = []
+    for i, o in enumerate(outputs):
+        if not o.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        roots.append(graph.edge_of(o))
+    return roots
+
+
+def backward(
+    tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None
+) -> None:
+    """Accumulate gradients of ``tensors`` into the leaves' ``.grad``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> torch.autograd.backward((x * 3).sum())
+        >>> x.grad
+        tensor([3., 3.])
+    """
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    outs = _tensors(tensors)
+    if grad_tensors is None:
+        grads = [None] * len(outs)
+    elif isinstance(grad_tensors, Tensor):
+        grads = [grad_tensors]
+    else:
+        grads = list(grad_tensors)
+    if len(grads) != len(outs):
+        raise RuntimeError(f"got {len(grads)} tensors and {len(outs)} gradients")
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _roots(outs)
+    gs = _make_grads(outs, grads, create_graph)
+    pairs = [(r, g) for r, g in zip(roots, gs, strict=False) if g is not None]
+    ins = None
+    if inputs is not None:
+        ins = _tensors(inputs)
+        if not ins:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    graph.run_backward(
+        [p[0] for p in pairs],
+        [p[1] for p in pairs],
+        bool(retain_graph),
+        bool(create_graph),
+        ins,
+        allow_unused=True,
+        accumulate=True,
+    )
+
+
+def grad(
+    outputs,
+    inputs,
+    grad_outputs=None,
+    retain_graph=None,
+    create_graph=False,
+    only_inputs=True,
+    allow_unused=None,
+    is_grads_batched=False,
+    materialize_grads=False,
+):
+    """Gradients of ``outputs`` with respect to ``inputs`` (returned, not accumulated).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([2.0], requires_grad=True)
+        >>> (g,) = torch.autograd.grad(x ** 3, x, create_graph=True)
+        >>> torch.autograd.grad(g, x)[0]
+        tensor([12.])
+    """
+    outs = _tensors(outputs)
+    single_input = isinstance(inputs, Tensor)
+    ins = _tensors(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if grad_outputs is None:
+        grads = [None] * len(outs)
+    elif isinstance(grad_outputs, Tensor):
+        grads = [grad_outputs]
+    else:
+        grads = list(grad_outputs)
+    if len(grads) != len(outs):
+        raise RuntimeError(
+            f"grad requires one grad_output per output: got {len(grads)} grad_outputs and {len(outs)} outputs"
+        )
+    for i, t in enumerate(ins):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"grad(): inputs must be Tensors, got {type(t).__name__} at index {i}")
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _roots(outs)
+    gs = _make_grads(outs, grads, create_graph)
+    pairs = [(r, g) for r, g in zip(roots, gs, strict=False) if g is not None]
+    res = graph.run_backward(
+        [p[0] for p in pairs],
+        [p[1] for p in pairs],
+        bool(retain_graph),
+        bool(create_graph),
+        ins,
+        allow_unused=allow_unused or materialize_grads,
+        accumulate=False,
+    )
+    out = []
+    for r, t in zip(res, ins, strict=False):
+        if r is None and materialize_grads:
+
+            r = _zeros_like(t)
+        elif r is not None and not create_graph:
+            if r._gfn is None:
+                r = _wrap(r._buf.copy() if type(r._buf) in _DEV else np.array(r._buf))
+        out.append(r)
+    del single_input
+    return tuple(out)
