@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import fgrad
 import fgrad.lax as lax
 import fgrad.numpy as fnp
-from fgrad.ops._quiet import quiet
+from fgrad.core.quiet import quiet
 
 INF, NAN = math.inf, math.nan
 

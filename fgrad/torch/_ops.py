@@ -25,7 +25,7 @@ from ..core.array import ArrayImpl, Tracer
 from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
 from ..ops import shape as S
-from ..ops._quiet import quiet, switch
+from ..core.quiet import quiet, switch
 from ..ops.specs import SPEC_LIST
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
@@ -356,9 +356,6 @@ def _as_tensor_arg(x, name="input") -> Tensor:
         return tensor(x)
     raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
 
-
-def _to_np_dtype(dtype):
-    return None if dtype is None else D.to_np(dtype)
 
 
 def _type_name(npd) -> str:
@@ -1992,9 +1989,6 @@ def _dims(dim, nd, name="dim"):
         return tuple(sorted(ds))
     return (_wrap_dim(dim, nd),)
 
-
-def _keep_shape(shape, axes):
-    return tuple(1 if i in axes else s for i, s in enumerate(shape))
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001

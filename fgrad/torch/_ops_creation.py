@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from ..ops._quiet import quiet
+from ..core.quiet import quiet
 import fgrad.torch._dtypes as D
 import fgrad.torch._device as _dev
 from ._device import DEV as _DEV

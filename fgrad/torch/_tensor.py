@@ -134,9 +134,6 @@ class device:
 CPU = device("cpu")
 
 
-def _cuda_error() -> AssertionError:
-    return AssertionError("Torch not compiled with CUDA enabled")
-
 
 def check_device(dev):
     """The CUDA device index asked for by ``dev`` (None for the CPU): PyTorch's errors
