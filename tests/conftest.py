@@ -118,3 +118,17 @@ def backend_case(name: str):
 def backend(request):
     with backend_case(request.param) as case:
         yield case
+
+
+# -- failure log (for remote runs that may be cut off before pytest's summary) ----------------
+# FGRAD_FAILURE_LOG=path: each failing test's id and traceback is appended to that file as it
+# happens (by the controlling process under pytest-xdist), so a run killed by a time limit still
+# says what failed.
+
+
+def pytest_runtest_logreport(report):
+    path = os.environ.get("FGRAD_FAILURE_LOG")
+    if not path or not report.failed or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"=== {report.nodeid} ({report.when})\n{report.longreprtext[-4000:]}\n")

@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from ..backends import backend_of_buffer
+from ..backends import backend_of_buffer, to_host
 
 from ..core.array import ShapedArray
 from ..core.ir import Eqn, Jaxpr, Literal, Var
@@ -227,9 +227,9 @@ class _Rewriter:
             return False  # keep booleans out of arithmetic identities
         if type(v) in (int, float, complex):
             return v == x
-        arr = np.asarray(v)
-        if arr.size > 4096:
+        if np.size(v) > 4096:
             return False
+        arr = to_host(v)  # a constant may live on a device: read it explicitly
         with np.errstate(all="ignore"):
             return bool(arr.size) and bool(np.all(arr == x))
 
@@ -375,7 +375,7 @@ class _Rewriter:
 
 def _py_scalar(r, av):
     kind = av.dtype.kind
-    v = np.asarray(r).item()
+    v = to_host(r).item() if hasattr(r, "shape") else r
     if kind == "b":
         return bool(v)
     if kind in "iu":
@@ -460,7 +460,7 @@ def _r_select(rw, e):
         return _alias_if(rw, e, x)
     v = rw.value(c)
     if v is not _NO_VALUE and np.size(v) and np.size(v) <= 4096:
-        arr = np.asarray(v)
+        arr = to_host(v)
         if arr.dtype == np.bool_ and arr.all():
             return _alias_if(rw, e, x)
         if arr.dtype == np.bool_ and not arr.any():

@@ -435,7 +435,7 @@ def _place_indices(arrays, x):
         return arrays
     out = []
     for a in arrays:
-        if type(a) is ArrayImpl and isinstance(a._buf, (np.ndarray, np.generic)):
+        if type(a) is ArrayImpl and (type(a._buf) is np.ndarray or isinstance(a._buf, np.generic)):
             a = constant_like(np.asarray(a._buf), x)
         elif isinstance(a, np.ndarray):
             a = constant_like(a, x)

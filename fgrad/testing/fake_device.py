@@ -384,6 +384,38 @@ def load() -> FakeBackend:
     return install()
 
 
+_NUMPY_CONVERTERS = ("asarray", "array", "ascontiguousarray", "asanyarray")
+
+
+@contextlib.contextmanager
+def strict_host_conversion():
+    """Inside the block ``np.asarray(a)`` / ``np.array(a)`` / ... of a fake device array raise
+    `HostArrayLeak`, as cupy's implicit conversion does (NumPy itself never calls
+    ``__array__`` on an ndarray subclass, so only these names, looked up on the numpy module
+    at call time, can catch it).  Host copies go through ``.get()`` / the backend's ``to_host``.
+    """
+    saved = {name: getattr(np, name) for name in _NUMPY_CONVERTERS}
+
+    def strict(name, fn):
+        def convert(a, *args, **kwargs):
+            if isinstance(a, FakeDeviceArray):
+                raise HostArrayLeak(
+                    f"numpy.{name} of a fake-device array {a.dtype}{list(a.shape)}: an implicit "
+                    "device->host copy (cupy raises TypeError here); use the backend's to_host")
+            return fn(a, *args, **kwargs)
+
+        convert.__wrapped__ = fn
+        return convert
+
+    for name, fn in saved.items():
+        setattr(np, name, strict(name, fn))
+    try:
+        yield
+    finally:
+        for name, fn in saved.items():
+            setattr(np, name, fn)
+
+
 @contextlib.contextmanager
 def installed(platform: str = "fake", n_devices: int = 2, default: bool = False):
     """``with installed():`` the fake backend is registered inside the block (and, with
@@ -392,11 +424,12 @@ def installed(platform: str = "fake", n_devices: int = 2, default: bool = False)
     prev = None if BACKEND is None else (BACKEND.platform, len(BACKEND._devices))
     be = install(platform, n_devices) if prev != (platform, n_devices) else BACKEND
     try:
-        if default:
-            with backends.default_device_scope(be.devices()[0]):
+        with strict_host_conversion():
+            if default:
+                with backends.default_device_scope(be.devices()[0]):
+                    yield be
+            else:
                 yield be
-        else:
-            yield be
     finally:
         if prev != (platform, n_devices):
             uninstall()
@@ -405,4 +438,4 @@ def installed(platform: str = "fake", n_devices: int = 2, default: bool = False)
 
 
 __all__ = ["BACKEND", "FakeBackend", "FakeDeviceArray", "HostArrayLeak", "fake_xp", "install",
-           "installed", "load", "uninstall"]
+           "installed", "load", "strict_host_conversion", "uninstall"]

@@ -1,0 +1,34 @@
+#!/bin/bash
+# On a machine with an NVIDIA GPU and cupy: the device tests on cupy, the GPU benchmarks, then
+# the whole default suite with the GPU as the default device.  Logs go to $OUT (default
+# /tmp/fgrad_gpu).  Each phase has a time limit so the whole script ends in about 9 minutes.
+#   bash tools/gpu_check.sh            # all phases
+#   PHASES="tests bench" bash tools/gpu_check.sh
+set -u
+OUT=${OUT:-/tmp/fgrad_gpu}; mkdir -p "$OUT"
+PY=${PY:-python3}
+PHASES=${PHASES:-"tests bench profile suite"}
+export PYTHONUNBUFFERED=1 XLA_PYTHON_CLIENT_PREALLOCATE=false
+NPROC=$(nproc)
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+  $PY -c "import sys, numpy, cupy; print(sys.version); print('numpy', numpy.__version__, 'cupy', cupy.__version__)"
+  $PY -m fgrad; } > "$OUT/env.txt" 2>&1
+cat "$OUT/env.txt"
+for phase in $PHASES; do
+  start=$SECONDS
+  case $phase in
+    tests)  # backend-parametrized tests on cupy, nvcc/cupy kernel codegen, the shim on cuda
+      FGRAD_FAILURE_LOG="$OUT/tests_failures.log" FGRAD_TEST_BACKENDS=numpy,fake,cupy timeout ${T_TESTS:-110} $PY -m pytest -q -m "" -p no:cacheprovider \
+        -n $((NPROC - 2)) -rfEs --tb=short tests/test_backends.py tests/test_cuda_codegen.py \
+        tests/shim/test_cuda.py > "$OUT/tests.log" 2>&1 ;;
+    bench)
+      timeout ${T_BENCH:-150} $PY -m benchmarks.gpu --json "$OUT/gpu_bench.json" > "$OUT/bench.log" 2>&1 ;;
+    profile)  # where the shim's train steps spend their time on the GPU
+      timeout ${T_PROF:-60} $PY -m benchmarks.gpu --profile "$OUT/profile.txt" > "$OUT/profile.log" 2>&1 ;;
+    suite)  # every default test with arrays created on the GPU
+      FGRAD_FAILURE_LOG="$OUT/suite_failures.log" FGRAD_BACKEND=cupy FGRAD_TEST_BACKENDS=numpy,fake,cupy timeout ${T_SUITE:-150} $PY -m pytest -q \
+        -p no:cacheprovider -n $((NPROC - 2)) -rfE --tb=line > "$OUT/suite.log" 2>&1 ;;
+  esac
+  echo "== $phase: rc=$? in $((SECONDS - start)) s"
+  tail -n ${TAIL:-25} "$OUT/$phase.log"
+done
