@@ -48,4 +48,10 @@ def configure(threads: int | None = None) -> int:
     return n
 
 
-THREADS = configure()
+def gpu_run(argv=None) -> bool:
+    """True for ``python -m benchmarks.gpu``: a GPU benchmark keeps every CPU and JAX's GPU."""
+    argv = getattr(sys, "orig_argv", sys.argv) if argv is None else argv
+    return "benchmarks.gpu" in argv or any(a.endswith(os.path.join("benchmarks", "gpu.py")) for a in argv)
+
+
+THREADS = None if gpu_run() else configure()

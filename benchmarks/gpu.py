@@ -158,16 +158,32 @@ def chain(m, x):
     return m.where(y > 0, y, 0.1 * y)
 
 
-def case_chain(device: str, rows: list, n: int) -> None:
+def light_chain(m, x):
+    """Five cheap ops: memory-bound on any GPU (the heavy chain's sin/cos/tanh/exp make it
+    compute-bound on an H200, where 8 bytes per element leave time for ~60 instructions)."""
+    return m.maximum(x * 1.5 + 0.5, 0.0) * x - 0.25 * x
+
+
+# The same chains written by hand as one CUDA kernel each: the best one kernel can do.
+HAND_WRITTEN = {
+    "chain": "float v = tanhf(sinf(x) * 1.5f + cosf(x) * cosf(x)) * expf(-x * x) + 0.5f * x;\n"
+             "y = v > 0.0f ? v : 0.1f * v;",
+    "light": "y = fmaxf(x * 1.5f + 0.5f, 0.0f) * x - 0.25f * x;",
+}
+CHAINS = {"chain": chain, "light": light_chain}
+
+
+def case_chain(device: str, rows: list, n: int, kind: str = "chain") -> None:
     import fgrad
     import fgrad.numpy as fnp
 
-    label = f"chain {n // 1_000_000}M f32"
+    fn = CHAINS[kind]
+    label = f"{kind} {n // 1_000_000}M f32"
     x_host = np.random.default_rng(0).standard_normal(n).astype(np.float32)
-    ref = chain(np, x_host.astype(np.float64))
+    ref = fn(np, x_host.astype(np.float64))
     nbytes = 2 * x_host.nbytes  # one read, one write
     x = fgrad.device_put(x_host, device)
-    fused = fgrad.jit(lambda v: chain(fnp, v))
+    fused = fgrad.jit(lambda v: fn(fnp, v))
     out = fused(x)
     assert out.device == x.device, (out.device, x.device)
     err = rel_err(np.asarray(out), ref)
@@ -179,10 +195,15 @@ def case_chain(device: str, rows: list, n: int) -> None:
         import cupy
 
         xc = cupy.asarray(x_host)
-        err_c = rel_err(chain(cupy, xc).get(), ref)
-        t_cupy = timeit(lambda: chain(cupy, xc))
+        err_c = rel_err(fn(cupy, xc).get(), ref)
+        t_cupy = timeit(lambda: fn(cupy, xc))
         rows.append(dict(case=label, impl="cupy (unfused)", seconds=t_cupy, err=err_c,
                          fused_speedup=t_cupy / t_fused))
+        hand = cupy.ElementwiseKernel("float32 x", "float32 y", HAND_WRITTEN[kind], f"hand_{kind}")
+        err_h = rel_err(hand(xc).get(), ref)
+        t_hand = kernel_time(lambda: hand(xc))
+        rows.append(dict(case=label, impl="hand-written kernel", seconds=t_hand, err=err_h,
+                         gbps=nbytes / t_hand / 1e9, fgrad_over_hand=t_fused / t_hand))
         big = cupy.empty(1 << 28, dtype=cupy.float32)
         dst = cupy.empty_like(big)
         tcopy = kernel_time(lambda: dst.__setitem__(Ellipsis, big), repeat=20)
@@ -198,7 +219,7 @@ def case_chain(device: str, rows: list, n: int) -> None:
     import jax.numpy as jnp
 
     xj = jax.device_put(x_host, dev)
-    jf = jax.jit(lambda v: chain(jnp, v))
+    jf = jax.jit(lambda v: fn(jnp, v))
     err_j = rel_err(np.asarray(jf(xj)), ref)
     t_jax = timeit(lambda: jf(xj))
     rows.append(dict(case=label, impl="jax.jit", seconds=t_jax, err=err_j,
@@ -231,6 +252,31 @@ def mlp_case(device: str, rows: list, sizes: tuple, batch: int) -> None:
     loss_f = float(np.asarray(fstep(fparams, fx, fo)[1]))
     t_f = timeit(run_f)
     rows.append(dict(case=label, impl="fgrad.jit", seconds=t_f, loss=loss_f))
+    torch = _torch(device)
+    if torch is not None:
+        nn = torch.nn
+        layers = []
+        for i, (W, b) in enumerate(params):
+            lin = nn.Linear(*W.shape)
+            with torch.no_grad():
+                lin.weight.copy_(torch.from_numpy(np.ascontiguousarray(W.T)))
+                lin.bias.copy_(torch.from_numpy(b))
+            layers += [lin] + ([nn.ReLU()] if i < len(params) - 1 else [])
+        model = nn.Sequential(*layers).to(device)
+        opt = torch.optim.SGD(model.parameters(), lr=M.LR)
+        tx, ty = torch.from_numpy(x).to(device), torch.from_numpy(y).to(device)
+
+        def run_t():
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(model(tx), ty)
+            loss.backward()
+            opt.step()
+            return loss
+
+        loss_t = float(run_t().item())
+        t_t = timeit(run_t)
+        rows.append(dict(case=label, impl="torch (eager)", seconds=t_t, loss=loss_t,
+                         fgrad_over_torch=t_f / t_t, loss_rel_diff=abs(loss_f - loss_t) / abs(loss_t)))
     jx = _jax(device)
     if not isinstance(jx, str):
         jax, dev = jx
@@ -422,6 +468,8 @@ def main(argv=None) -> list:
     cases = {
         "chain": lambda rows: case_chain(args.device, rows, N_CHAIN),
         "chain_100M": lambda rows: case_chain(args.device, rows, 10 * N_CHAIN),
+        "light_10M": lambda rows: case_chain(args.device, rows, N_CHAIN, "light"),
+        "light_100M": lambda rows: case_chain(args.device, rows, 10 * N_CHAIN, "light"),
         "jit_mlp_small": lambda rows: mlp_case(args.device, rows, (784, 512, 512, 10), 128),
         "jit_mlp_large": lambda rows: mlp_case(args.device, rows, (1024, 4096, 4096, 10), 2048),
         "shim_mlp": lambda rows: shim_case(args.device, rows, "mlp"),
