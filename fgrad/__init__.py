@@ -31,7 +31,7 @@ from . import backends as _backends
 
 _backends._init_from_env()
 
-_LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing")
+_LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing", "distributed")
 
 
 def __getattr__(name):

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .backends import default_device, set_default_device
+from .backends.world import settings as _distributed
 
 _ALIASES = {"backend": "backend", "default_device": "backend", "fgrad_backend": "backend",
             "jax_default_device": "backend", "jax_platforms": "backend", "jax_platform_name": "backend"}
@@ -56,26 +57,32 @@ class Config:
     ``default_device``) and the cache bounds in `LIMIT_DEFAULTS` (``jit_cache_size``,
     ``jit_total_cache_size``, ``jit_derived_cache_size``, ``tape_cache_size``,
     ``autograd_cache_size``, ``cuda_kernel_cache_size``, ``jit_scratch_bytes``,
-    ``jit_recycle_bytes``); a bound of
-    ``None`` restores its default."""
+    ``jit_recycle_bytes``; a bound of ``None`` restores its default), and the collectives'
+    ``distributed_debug`` (fingerprint and compare every collective across processes) and
+    ``distributed_timeout`` (seconds; None waits forever)."""
 
     def update(self, name: str, value) -> None:
+        if name in _DISTRIBUTED_OPTIONS:
+            _set_distributed(name, value)
+            return
         if name in _limits:
             _set_limit(name, value)
             return
         key = _ALIASES.get(name)
         if key is None:
             raise KeyError(f"unknown fgrad config option {name!r}; options: backend (default_device), "
-                           + ", ".join(LIMIT_DEFAULTS))
+                           + ", ".join((*LIMIT_DEFAULTS, *_DISTRIBUTED_OPTIONS)))
         set_default_device("cpu" if value is None else value)
 
     def read(self, name: str):
+        if name in _DISTRIBUTED_OPTIONS:
+            return getattr(_distributed, _DISTRIBUTED_OPTIONS[name])
         if name in _limits:
             return _limits[name]
         key = _ALIASES.get(name)
         if key is None:
             raise KeyError(f"unknown fgrad config option {name!r}; options: backend (default_device), "
-                           + ", ".join(LIMIT_DEFAULTS))
+                           + ", ".join((*LIMIT_DEFAULTS, *_DISTRIBUTED_OPTIONS)))
         return self.backend
 
     def __getattr__(self, name: str):
@@ -110,6 +117,22 @@ def _set_limit(name: str, value) -> None:
     _limits[name] = value
     for fn in list(_listeners[name]):
         fn()
+
+
+# collectives (fgrad.distributed): fingerprint every collective / seconds before a timeout
+_DISTRIBUTED_OPTIONS = {"distributed_debug": "debug", "distributed_timeout": "timeout"}
+
+
+def _set_distributed(name: str, value) -> None:
+    if name == "distributed_debug":
+        if not isinstance(value, (bool, int)):
+            raise TypeError(f"fgrad.config.update({name!r}, ...): expected a bool, got {value!r}")
+        _distributed.debug = bool(value)
+        return
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+        raise ValueError(f"fgrad.config.update({name!r}, {value!r}): expected seconds > 0 or None "
+                         "(wait forever)")
+    _distributed.timeout = None if value is None else float(value)
 
 
 config = Config()

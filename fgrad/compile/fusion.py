@@ -14,7 +14,8 @@ barrier B whose result another member of K would need): a depth-first search ove
 producers, pruned by program position (a step whose equations all precede K's cannot
 depend on K), answers "does this step depend on K?" without keeping transitive closures.
 The result is a list of steps in an order that respects
-every dependency (original program order as the tie-break).
+every dependency (original program order as the tie-break); effectful steps (collectives)
+depend on the previous effectful step, so they run in program order.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ class Partition:
         self.of_var: dict = {}  # var -> producing node (raw id)
         self.red_out: dict = {}  # reduction output var -> node (raw id)
         self.count = 0
+        self.last_effect: Node | None = None  # the latest effectful step (collectives)
 
     def find(self, nid: int) -> int:
         root = nid
@@ -222,7 +224,12 @@ class Partition:
                 shape = tuple((e.invars[0] if red else e.outvars[0]).aval.shape)
                 self.add(self.new_node("kernel", shape, i), e, i, as_reduction=red)
                 continue
-            self.add(self.new_node("op", None, i), e, i)
+            node = self.new_node("op", None, i)
+            if e.prim.effectful:  # effects (collectives) keep their program order
+                if self.last_effect is not None:
+                    node.preds.add(self.last_effect.id)
+                self.last_effect = node
+            self.add(node, e, i)
         return self.schedule()
 
     def schedule(self) -> list:

@@ -15,7 +15,9 @@ values are known.  In order:
   contracting dimensions -> a broadcasting multiply, and an explicit ``broadcast_in_dim``
   operand of an elementwise op -> NumPy's implicit broadcasting) and common-subexpression
   elimination;
-* `dce`: equations none of whose results is used are dropped (every primitive is pure).
+* `dce`: equations none of whose results is used are dropped (every primitive is pure
+  except the *effectful* ones, ``Primitive.effectful``: collectives, which every process
+  must run in the same order; they are never folded, merged by CSE or dropped).
 
 Simplifications keep values exactly, except that ``x+0 -> x`` and ``0-x -> -x`` may
 change the sign of a zero (as XLA's simplifier does); they apply to fused and unfused
@@ -146,7 +148,7 @@ def dce(prog: Program) -> bool:
     live = {v for v in prog.outvars if type(v) is not Literal}
     kept = []
     for e in reversed(prog.eqns):
-        if any(v in live for v in e.outvars):
+        if e.prim.effectful or any(v in live for v in e.outvars):
             kept.append(e)
             for v in e.invars:
                 if type(v) is not Literal:
@@ -240,7 +242,7 @@ class _Rewriter:
 
     # -- emitting ------------------------------------------------------------------------
     def emit(self, e) -> None:
-        key = _eqn_key(e)
+        key = None if e.prim.effectful else _eqn_key(e)
         if key is not None:
             prev = self.seen.get(key)
             if prev is not None:
@@ -273,7 +275,7 @@ class _Rewriter:
             if v is _NO_VALUE:
                 return False
             vals.append(v)
-        if e.prim.name in ("rng_bit_generator",):
+        if e.prim.name in ("rng_bit_generator",) or e.prim.effectful:
             return False
         out_size = sum(_size(v.aval.shape) for v in e.outvars)
         in_size = max([_size(np.shape(v)) for v in vals] + [1])

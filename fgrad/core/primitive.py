@@ -56,12 +56,16 @@ class Primitive:
         *,
         multiple_results: bool = False,
         family: str = "other",
+        effectful: bool = False,
     ) -> None:
         self.name = name
         self.impl = impl
         self.abstract_eval = abstract_eval
         self.multiple_results = multiple_results
         self.family = family
+        # communicates or otherwise acts outside its result (collectives): jit never folds,
+        # merges (CSE), drops (DCE) or reorders it
+        self.effectful = effectful
         self.jvp: Callable | None = None
         self.transpose: Callable | None = None
         self.batch: Callable | None = None

@@ -1,0 +1,488 @@
+"""The process world: collectives over raw buffers, on MPI (mpi4py) or on one process.
+
+A `Communicator` is a group of processes that run collectives together.  The world one
+(`world()`) is created on first use: when the program was started by an MPI launcher
+(``mpiexec``, ``srun``; seen in the environment: ``PMI_SIZE``, ``OMPI_COMM_WORLD_SIZE``,
+``PMIX_RANK``, ...) it wraps ``mpi4py.MPI.COMM_WORLD``; otherwise the world is this one
+process, every collective is the identity, and mpi4py is never imported.  So code written
+for many processes runs unchanged on one.
+
+Every collective goes through one place, `Communicator._run`, which
+
+* numbers it (a per-communicator sequence number);
+* in debug mode (`settings.debug`), first all-gathers a fingerprint of it (sequence
+  number, operation, dtype, shape, root) and raises `CollectiveMismatchError` naming both
+  sides when the processes disagree, instead of hanging or returning wrong numbers;
+* runs it non-blocking and waits with `settings.timeout` (`CollectiveTimeoutError` when it
+  runs out: a process that never arrives does not hang the others forever).
+
+Buffers are NumPy arrays or device buffers of a registered backend (cupy): device buffers go
+through NCCL when `nccl_engine` provides one for the communicator, else they are copied to the
+host and back explicitly.  This module sits with the backends: it knows raw buffers only.
+
+Example::
+
+    >>> import numpy as np
+    >>> w = world()
+    >>> w.size >= 1 and 0 <= w.rank < w.size
+    True
+    >>> single = Communicator(None, 0, 1)     # the one-process world: collectives are the identity
+    >>> single.allreduce(np.arange(3.0), "sum")
+    array([0., 1., 2.])
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+import traceback
+from typing import Any, Callable
+
+import numpy as np
+
+from . import backend_of_buffer, to_host
+
+# environment variables set by MPI launchers (MPICH/Hydra, Intel MPI, Open MPI, PMIx, MVAPICH)
+LAUNCHER_SIZE_VARS = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "MV2_COMM_WORLD_SIZE")
+LAUNCHER_RANK_VARS = ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK")
+
+REDUCTIONS = ("sum", "prod", "max", "min")
+
+
+class CollectiveMismatchError(RuntimeError):
+    """Processes called different collectives (operation, dtype, shape or root) at the same
+    point of the program."""
+
+
+class CollectiveTimeoutError(RuntimeError):
+    """A collective did not complete within the timeout (another process never joined)."""
+
+
+class Settings:
+    """Process-wide settings of the collectives.
+
+    * ``debug``: fingerprint every collective and compare it across processes (one small
+      extra all-gather per collective).  ``FGRAD_DISTRIBUTED_DEBUG=1`` or PyTorch's
+      ``TORCH_DISTRIBUTED_DEBUG=DETAIL`` switch it on at start.
+    * ``timeout``: seconds a collective may wait for the other processes (None: forever).
+      ``FGRAD_DISTRIBUTED_TIMEOUT`` sets it at start; the default is PyTorch's, 30 minutes.
+    """
+
+    def __init__(self) -> None:
+        self.debug = (os.environ.get("FGRAD_DISTRIBUTED_DEBUG", "") not in ("", "0")
+                      or os.environ.get("TORCH_DISTRIBUTED_DEBUG", "").upper() == "DETAIL")
+        t = os.environ.get("FGRAD_DISTRIBUTED_TIMEOUT")
+        self.timeout: float | None = float(t) if t else 1800.0
+
+
+settings = Settings()
+
+
+def launched_size() -> int:
+    """The number of processes an MPI launcher started (1 when not launched by one)."""
+    for var in LAUNCHER_SIZE_VARS:
+        v = os.environ.get(var)
+        if v:
+            try:
+                return int(v)
+            except ValueError:
+                continue
+    return 1
+
+
+def _mpi():
+    """mpi4py's MPI module (importing it initializes MPI)."""
+    try:
+        from mpi4py import MPI
+    except ImportError as e:
+        raise RuntimeError(
+            f"fgrad.distributed: this program was started by an MPI launcher with {launched_size()} "
+            "processes, but mpi4py is not installed, so the processes cannot communicate (each would "
+            "silently train alone). Install the extra: pip install 'fgrad[mpi]' (mpi4py + mpich)."
+        ) from e
+    return MPI
+
+
+# -- fingerprints (debug mode) --------------------------------------------------------------
+
+_OP_CODES = {name: i for i, name in enumerate((
+    "all_reduce", "all_gather", "reduce_scatter", "broadcast", "ppermute", "barrier",
+    "all_gather_object", "all_to_all"))}
+_OP_NAMES = {i: name for name, i in _OP_CODES.items()}
+_RED_CODES = {name: i for i, name in enumerate(("",) + REDUCTIONS)}
+_FP_LEN = 16  # seq, op, reduction, dtype, root, ndim, shape[0:9], crc of the perm
+
+
+def _fingerprint(seq: int, op: str, red: str, buf, root: int, extra: int) -> np.ndarray:
+    fp = np.full(_FP_LEN, -1, np.int64)
+    fp[0], fp[1], fp[2], fp[4], fp[5] = seq, _OP_CODES[op], _RED_CODES[red], root, extra
+    if buf is not None:
+        fp[3] = _dtype_code(buf.dtype)
+        fp[6] = len(buf.shape)
+        for i, s in enumerate(buf.shape[:_FP_LEN - 7]):
+            fp[7 + i] = s
+    return fp
+
+
+def _describe(fp) -> str:
+    seq, op, red, dt, root, extra, nd = (int(v) for v in fp[:7])
+    name = _OP_NAMES.get(op, f"op#{op}")
+    if red > 0:
+        name += f"({_RED_CODES_INV[red]})"
+    if dt >= 0:
+        shape = ",".join(str(int(s)) for s in fp[7:7 + nd])
+        dname = _DTYPES[dt].name if dt < len(_DTYPES) else "an unusual dtype"
+        name += f" of {dname}[{shape}]"
+    if root >= 0:
+        name += f" from root {root}"
+    return f"collective #{seq}: {name}"
+
+
+_RED_CODES_INV = {i: name for name, i in _RED_CODES.items()}
+
+
+_DTYPES = [np.dtype(n) for n in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+                                  "uint64", "float16", "float32", "float64", "complex64", "complex128")]
+
+
+def _dtype_code(dtype) -> int:
+    try:
+        return _DTYPES.index(np.dtype(dtype))
+    except (ValueError, TypeError):
+        return len(_DTYPES)
+
+
+# -- waiting with a timeout ---------------------------------------------------------------
+
+def wait(req, what: str) -> None:
+    """Complete the MPI request ``req`` within `settings.timeout` seconds."""
+    timeout = settings.timeout
+    if timeout is None:
+        req.Wait()
+        return
+    if req.Test():
+        return
+    deadline = time.monotonic() + timeout
+    spins = 0
+    while not req.Test():
+        spins += 1
+        if spins > 200:
+            time.sleep(min(1e-3, 1e-6 * spins))
+        if time.monotonic() > deadline:
+            raise CollectiveTimeoutError(
+                f"fgrad.distributed: {what} did not complete within {timeout:g} s: another process "
+                "never joined it (it raised, hangs, or runs a different sequence of collectives). "
+                "Set the timeout with fgrad.distributed.initialize(timeout=...) or "
+                "init_process_group(timeout=...); debug mode (FGRAD_DISTRIBUTED_DEBUG=1 / "
+                "TORCH_DISTRIBUTED_DEBUG=DETAIL) names mismatched collectives.")
+
+
+# -- the communicator ---------------------------------------------------------------------
+
+class Communicator:
+    """A group of processes.  ``comm`` is an mpi4py communicator, or None for one process.
+
+    Collectives take and return raw buffers (NumPy or a device backend's); results are new
+    buffers unless the method says otherwise.
+    """
+
+    def __init__(self, comm, rank: int, size: int, ranks: tuple | None = None) -> None:
+        self.comm = comm
+        self.rank = rank
+        self.size = size
+        self.ranks = ranks if ranks is not None else tuple(range(size))  # world ranks of members
+        self.seq = 0
+        self.nccl: Any = None  # an NCCL communicator for device buffers (see `nccl_engine`)
+
+    def __repr__(self) -> str:
+        return f"Communicator(rank={self.rank}, size={self.size})"
+
+    # -- the one place every collective goes through ----------------------------------
+    def _run(self, op: str, red: str, buf, start: Callable, root: int = -1, extra: int = -1):
+        """Number, (in debug mode) check, start and wait for one collective; ``start()``
+        returns an MPI request or a list of them."""
+        self.seq += 1
+        if settings.debug:
+            self._check(op, red, buf, root, extra)
+        reqs = start()
+        what = f"{op} (collective #{self.seq} on rank {self.rank} of {self.size})"
+        if isinstance(reqs, list):
+            for r in reqs:
+                wait(r, what)
+        else:
+            wait(reqs, what)
+
+    def _check(self, op, red, buf, root, extra) -> None:
+        mine = _fingerprint(self.seq, op, red, buf, root, extra)
+        allfp = np.empty((self.size, _FP_LEN), np.int64)
+        req = self.comm.Iallgather(mine, allfp)
+        wait(req, f"the fingerprint of {op} (debug mode, collective #{self.seq} on rank {self.rank})")
+        for r in range(self.size):
+            if not np.array_equal(allfp[r], mine):
+                raise CollectiveMismatchError(
+                    f"fgrad.distributed: mismatched collectives: rank {self.rank} called "
+                    f"{_describe(mine)}, but rank {r} called {_describe(allfp[r])}. Every process "
+                    "must call the same collectives, in the same order, with the same dtype and "
+                    "shape (and root).")
+
+    # -- buffers ----------------------------------------------------------------------
+    @staticmethod
+    def _host(buf):
+        """(host array, backend or None): device buffers are copied to the host."""
+        if isinstance(buf, np.ndarray):
+            return np.ascontiguousarray(buf), None
+        if np.isscalar(buf):
+            return np.asarray(buf), None
+        be = backend_of_buffer(buf)
+        if be.name == "numpy":
+            return np.ascontiguousarray(buf), None
+        return np.ascontiguousarray(to_host(buf)), be
+
+    @staticmethod
+    def _back(arr, be, like):
+        if be is None:
+            return arr
+        return be.from_host(arr, be.device_of(like))
+
+    def _mpi_op(self, red: str, dtype):
+        MPI = _mpi()
+        if dtype == np.bool_:
+            if red in ("max", "sum"):
+                return MPI.LOR
+            if red in ("min", "prod"):
+                return MPI.LAND
+        return {"sum": MPI.SUM, "prod": MPI.PROD, "max": MPI.MAX, "min": MPI.MIN}[red]
+
+    @staticmethod
+    def _check_red(red: str, dtype) -> None:
+        if red not in REDUCTIONS:
+            raise ValueError(f"unknown reduction {red!r}; expected one of {REDUCTIONS}")
+        if red in ("max", "min") and np.dtype(dtype).kind == "c":
+            raise TypeError(f"fgrad.distributed: {red} of complex values is not defined "
+                            f"(got {np.dtype(dtype).name}); reduce the real and imaginary parts.")
+
+    # -- collectives -----------------------------------------------------------------
+    def allreduce(self, buf, red: str = "sum"):
+        """Elementwise reduction (``sum``, ``prod``, ``max``, ``min``) over the processes."""
+        self._check_red(red, buf.dtype)
+        if self.size == 1:
+            return buf
+        if self.nccl is not None and not isinstance(buf, np.ndarray):
+            return self.nccl.allreduce(buf, red)
+        x, be = self._host(buf)
+        out = np.empty_like(x)
+        op = self._mpi_op(red, x.dtype)
+        self._run("all_reduce", red, x, lambda: self.comm.Iallreduce(x, out, op))
+        return self._back(out, be, buf)
+
+    def allreduce_inplace(self, arr: np.ndarray, red: str = "sum", start_only: bool = False):
+        """Reduce the C-contiguous host array ``arr`` into itself.  With ``start_only`` the
+        request is returned unfinished (``wait(req, ...)`` completes it)."""
+        self._check_red(red, arr.dtype)
+        if self.size == 1:
+            return None
+        MPI = _mpi()
+        op = self._mpi_op(red, arr.dtype)
+        if start_only:
+            self.seq += 1
+            if settings.debug:
+                self._check("all_reduce", red, arr, -1, -1)
+            return self.comm.Iallreduce(MPI.IN_PLACE, arr, op)
+        self._run("all_reduce", red, arr, lambda: self.comm.Iallreduce(MPI.IN_PLACE, arr, op))
+        return None
+
+    def allgather(self, buf):
+        """The processes' buffers stacked along a new leading axis (``size`` long)."""
+        if self.size == 1:
+            return buf[None]
+        if self.nccl is not None and not isinstance(buf, np.ndarray):
+            return self.nccl.allgather(buf)
+        x, be = self._host(buf)
+        out = np.empty((self.size,) + x.shape, x.dtype)
+        self._run("all_gather", "", x, lambda: self.comm.Iallgather(x, out))
+        return self._back(out, be, buf)
+
+    def reduce_scatter(self, buf, red: str = "sum"):
+        """``buf`` (leading axis ``size * k``) reduced over the processes; process i gets
+        rows ``i*k:(i+1)*k``."""
+        self._check_red(red, buf.dtype)
+        n = buf.shape[0] if buf.ndim else 0
+        if buf.ndim == 0 or n % self.size:
+            raise ValueError(f"fgrad.distributed: reduce_scatter needs a leading axis divisible by the "
+                             f"number of processes ({self.size}); got shape {tuple(buf.shape)}")
+        if self.size == 1:
+            return buf
+        if self.nccl is not None and not isinstance(buf, np.ndarray):
+            return self.nccl.reduce_scatter(buf, red)
+        x, be = self._host(buf)
+        out = np.empty((n // self.size,) + x.shape[1:], x.dtype)
+        op = self._mpi_op(red, x.dtype)
+        self._run("reduce_scatter", red, x, lambda: self.comm.Ireduce_scatter_block(x, out, op))
+        return self._back(out, be, buf)
+
+    def broadcast(self, buf, root: int = 0):
+        """Process ``root``'s buffer on every process."""
+        self._check_root(root)
+        if self.size == 1:
+            return buf
+        if self.nccl is not None and not isinstance(buf, np.ndarray):
+            return self.nccl.broadcast(buf, root)
+        x, be = self._host(buf)
+        out = x.copy() if self.rank == root else np.empty_like(x)
+        self._run("broadcast", "", x, lambda: self.comm.Ibcast(out, root), root=root)
+        return self._back(out, be, buf)
+
+    def permute(self, buf, perm: tuple):
+        """JAX's ``ppermute``: ``perm`` is a tuple of (source, destination) pairs; each
+        destination gets its source's buffer, processes that are no destination get zeros."""
+        srcs = [s for s, _ in perm]
+        dsts = [d for _, d in perm]
+        if len(set(srcs)) != len(srcs) or len(set(dsts)) != len(dsts) or not all(
+                0 <= r < self.size for r in srcs + dsts):
+            raise ValueError(f"ppermute: perm must be (source, destination) pairs of distinct process "
+                             f"indices below {self.size}; got {perm}")
+        x, be = self._host(buf)
+        out = np.zeros_like(x)
+        if self.size == 1:
+            if perm:
+                out = x.copy()
+            return self._back(out, be, buf)
+        me = self.rank
+
+        def start():
+            reqs = []
+            for s, d in perm:
+                if s == me:
+                    if d == me:
+                        out[...] = x
+                    else:
+                        reqs.append(self.comm.Isend(x, dest=d, tag=7))
+                if d == me and s != me:
+                    reqs.append(self.comm.Irecv(out, source=s, tag=7))
+            return reqs
+
+        self._run("ppermute", "", x, start, extra=hash(tuple(perm)) & 0x7FFFFFFF)
+        return self._back(out, be, buf)
+
+    def barrier(self) -> None:
+        """Wait until every process arrives."""
+        if self.size == 1:
+            return
+        self._run("barrier", "", None, lambda: self.comm.Ibarrier())
+
+    def allgather_object(self, obj) -> list:
+        """Python objects (pickled) from every process, in rank order."""
+        if self.size == 1:
+            return [obj]
+        self.seq += 1
+        return self.comm.allgather(obj)
+
+    def _check_root(self, root: int) -> None:
+        if not 0 <= root < self.size:
+            raise ValueError(f"fgrad.distributed: root {root} is not a process of this group "
+                             f"(size {self.size})")
+
+    def split(self, ranks: tuple) -> "Communicator | None":
+        """A communicator over the world ranks ``ranks`` (called by every process of this
+        one); None on processes outside it."""
+        ranks = tuple(ranks)
+        if self.size == 1 or self.comm is None:
+            return Communicator(None, 0, 1, ranks) if self.rank in ranks or not ranks else None
+        self.seq += 1
+        MPI = _mpi()
+        group = self.comm.Get_group().Incl(list(ranks))
+        sub = self.comm.Create(group)
+        if sub == MPI.COMM_NULL:
+            return None
+        return Communicator(sub, sub.Get_rank(), sub.Get_size(), ranks)
+
+    def abort(self, code: int = 1) -> None:
+        """End every process of the job now (MPI_Abort); on one process, exit."""
+        if self.comm is None:
+            os._exit(code)
+        self.comm.Abort(code)
+
+
+# -- the world ----------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_world: Communicator | None = None
+
+
+def world() -> Communicator:
+    """The world communicator, created on first use (see the module docstring)."""
+    w = _world
+    if w is not None:
+        return w
+    return initialize()
+
+
+def initialize(force_mpi: bool = False) -> Communicator:
+    """Create the world (idempotent): MPI's when launched by an MPI launcher (or
+    ``force_mpi``), else the one-process world."""
+    global _world
+    with _lock:
+        if _world is not None:
+            return _world
+        if force_mpi or launched_size() > 1:
+            MPI = _mpi()
+            comm = MPI.COMM_WORLD
+            w = Communicator(comm, comm.Get_rank(), comm.Get_size())
+            if w.size > 1:
+                install_abort_on_exception(w)
+        else:
+            w = Communicator(None, 0, 1)
+        _world = w
+        return w
+
+
+def is_initialized() -> bool:
+    """Whether the world exists already."""
+    return _world is not None
+
+
+def _reset_for_tests() -> None:
+    global _world
+    _world = None
+
+
+# -- faults: one process raises, the whole job ends ------------------------------------------
+
+_previous_hook = None
+
+
+def install_abort_on_exception(w: Communicator) -> None:
+    """An uncaught exception on any process prints that process's traceback (prefixed by its
+    rank) and aborts the whole job (MPI_Abort), so the other processes do not hang in their
+    next collective.  Idempotent."""
+    global _previous_hook
+    if _previous_hook is not None:
+        return
+    _previous_hook = sys.excepthook
+
+    def hook(etype, value, tb):
+        try:
+            text = "".join(traceback.format_exception(etype, value, tb))
+            prefix = f"[rank {w.rank}] "
+            sys.stderr.write("".join(prefix + line + "\n" for line in text.rstrip("\n").split("\n")))
+            sys.stderr.write(f"[rank {w.rank}] fgrad.distributed: uncaught exception; aborting all "
+                             f"{w.size} processes (MPI_Abort)\n")
+            sys.stderr.flush()
+            sys.stdout.flush()
+        finally:
+            if issubclass(etype, KeyboardInterrupt) and w.size == 1:
+                return
+            w.abort(1)
+
+    sys.excepthook = hook
+
+    def thread_hook(args):
+        hook(args.exc_type, args.exc_value, args.exc_traceback)
+
+    threading.excepthook = thread_hook
+
+
+__all__ = ["Communicator", "CollectiveMismatchError", "CollectiveTimeoutError", "settings", "world",
+           "initialize", "is_initialized", "launched_size", "install_abort_on_exception", "wait"]

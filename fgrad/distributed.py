@@ -1,0 +1,295 @@
+"""`fgrad.distributed`: data-parallel programs over processes (MPI), JAX-style.
+
+Run the same program on N processes (``mpiexec -n N python train.py``); each process works
+on its shard of the data and the collectives combine the results.  Started without a
+launcher, the world is this one process and every collective is the identity, so the
+program runs unchanged.
+
+* `initialize`, `process_index`, `process_count`: the world (`initialize` is optional:
+  the first collective creates the world).
+* collectives: `psum`, `pmean`, `pmax`, `pmin`, `all_gather`, `psum_scatter`, `ppermute`,
+  `broadcast`, `barrier`, and `pvary` (a replicated value used per process).  They accept
+  pytrees and work under `grad`, `jvp`, `vmap` and `jit` (where they are never folded,
+  dropped or reordered).
+* `data_parallel(loss_fn)`: places `pvary` and `pmean` for you, so ``grad`` of the result
+  is the full-batch gradient on every process, with one all-reduce for all gradients.
+
+Process collectives are separate functions, not ``vmap`` axis names: ``axis_name`` may be
+omitted or be the reserved name ``"processes"`` (`PROCESSES`).
+
+Example::
+
+    >>> import numpy as np, fgrad
+    >>> import fgrad.distributed as dist
+    >>> dist.process_count(), dist.process_index()      # not launched by mpiexec
+    (1, 0)
+    >>> def loss(w, x, y):
+    ...     return ((x @ w - y) ** 2).mean()
+    >>> x, y, w = np.ones((4, 2)), np.ones(4), np.zeros(2)
+    >>> fgrad.grad(dist.data_parallel(loss))(w, x, y)   # full-batch gradient on every process
+    Array([-2., -2.], dtype=float64)
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from . import numpy as fnp
+from .backends import world as _world
+from .backends.world import CollectiveMismatchError, CollectiveTimeoutError
+from .ops import collectives as _c
+from .tree_util import tree_flatten, tree_map, tree_unflatten
+
+PROCESSES = "processes"  # the reserved axis name of the process world
+
+
+def initialize(coordinator_address: str | None = None, num_processes: int | None = None,
+               process_id: int | None = None, *, timeout: float | None = None,
+               debug: bool | None = None) -> None:
+    """Join the process world (as ``jax.distributed.initialize``).  Under an MPI launcher
+    the world is MPI's and the arguments, if given, must agree with it; without one the
+    world is this process.  ``timeout`` (seconds) bounds every collective; ``debug``
+    fingerprints each collective and names mismatches across processes.
+
+    Example::
+
+        >>> initialize(); process_count()
+        1
+    """
+    if timeout is not None:
+        _world.settings.timeout = float(timeout)
+    if debug is not None:
+        _world.settings.debug = bool(debug)
+    w = _world.initialize(force_mpi=num_processes is not None and num_processes > 1)
+    if num_processes is not None and num_processes != w.size:
+        raise ValueError(f"fgrad.distributed.initialize: num_processes={num_processes}, but the launcher "
+                         f"started {w.size} (run: mpiexec -n {num_processes} python ...)")
+    if process_id is not None and process_id != w.rank:
+        raise ValueError(f"fgrad.distributed.initialize: process_id={process_id}, but MPI gave this "
+                         f"process rank {w.rank}")
+
+
+def process_index() -> int:
+    """This process's index in the world (0 on one process).
+
+    Example::
+
+        >>> process_index()
+        0
+    """
+    return _world.world().rank
+
+
+def process_count() -> int:
+    """The number of processes in the world (1 when not launched by MPI).
+
+    Example::
+
+        >>> process_count()
+        1
+    """
+    return _world.world().size
+
+
+def _check_axis_name(axis_name, op: str) -> None:
+    if axis_name is not None and axis_name != PROCESSES:
+        raise NameError(
+            f"fgrad.distributed.{op}: unbound axis name {axis_name!r}: process collectives run over the "
+            f"world of processes, whose reserved axis name is {PROCESSES!r} (or omit axis_name)")
+
+
+def psum(x, axis_name=None):
+    """Sum of ``x`` (a pytree) over the processes.  Transposes to `pvary`.
+
+    Example::
+
+        >>> psum({"a": 1.0})
+        {'a': Array(1., dtype=float64)}
+    """
+    _check_axis_name(axis_name, "psum")
+    return tree_map(_c.psum, x)
+
+
+def pmean(x, axis_name=None):
+    """Mean of ``x`` (a pytree) over the processes.
+
+    Example::
+
+        >>> pmean(np.arange(2.0))
+        Array([0., 1.], dtype=float64)
+    """
+    _check_axis_name(axis_name, "pmean")
+    n = process_count()
+    return tree_map(lambda v: _c.psum(v) / n if n > 1 else _c.psum(v), x)
+
+
+def pmax(x, axis_name=None):
+    """Elementwise maximum over the processes (pytrees).
+
+    Example::
+
+        >>> pmax(np.arange(2.0))
+        Array([0., 1.], dtype=float64)
+    """
+    _check_axis_name(axis_name, "pmax")
+    return tree_map(_c.pmax, x)
+
+
+def pmin(x, axis_name=None):
+    """Elementwise minimum over the processes (pytrees).
+
+    Example::
+
+        >>> pmin(np.arange(2.0))
+        Array([0., 1.], dtype=float64)
+    """
+    _check_axis_name(axis_name, "pmin")
+    return tree_map(_c.pmin, x)
+
+
+def pvary(x, axis_name=None):
+    """Mark replicated values (a pytree) as used per process; gradients flowing back
+    through it are summed over the processes.
+
+    Example::
+
+        >>> pvary(np.ones(2))
+        Array([1., 1.], dtype=float64)
+    """
+    _check_axis_name(axis_name, "pvary")
+    return tree_map(_c.pvary, x)
+
+
+def all_gather(x, axis_name=None, *, axis: int = 0, tiled: bool = False):
+    """Every process's ``x`` stacked along ``axis`` (concatenated with ``tiled``).
+
+    Example::
+
+        >>> all_gather(np.arange(2.0)).shape
+        (1, 2)
+    """
+    _check_axis_name(axis_name, "all_gather")
+    return tree_map(lambda v: _c.all_gather(v, axis=axis, tiled=tiled), x)
+
+
+def psum_scatter(x, axis_name=None, *, scatter_dimension: int = 0, tiled: bool = False):
+    """Sum over the processes; process i keeps block i of ``scatter_dimension``.
+
+    Example::
+
+        >>> psum_scatter(np.ones((1, 2)))
+        Array([1., 1.], dtype=float64)
+    """
+    _check_axis_name(axis_name, "psum_scatter")
+    return tree_map(lambda v: _c.psum_scatter(v, scatter_dimension, tiled), x)
+
+
+def ppermute(x, axis_name=None, perm=()):
+    """Send ``x`` along the (source, destination) pairs ``perm``; others get zeros.
+
+    Example::
+
+        >>> ppermute(np.ones(2), perm=[(0, 0)])
+        Array([1., 1.], dtype=float64)
+    """
+    _check_axis_name(axis_name, "ppermute")
+    return tree_map(lambda v: _c.ppermute(v, perm), x)
+
+
+def broadcast(x, root: int = 0):
+    """Process ``root``'s ``x`` (a pytree) on every process.
+
+    Example::
+
+        >>> broadcast(np.ones(2))
+        Array([1., 1.], dtype=float64)
+    """
+    return tree_map(lambda v: _c.broadcast(v, root), x)
+
+
+def barrier() -> None:
+    """Wait for every process.
+
+    Example::
+
+        >>> barrier()
+    """
+    _c.barrier()
+
+
+def _bucketed_pvary(params):
+    """`pvary` of every leaf through one flat vector per dtype: its transpose is one psum
+    per dtype (one all-reduce for all gradients), not one per parameter."""
+    leaves, tree = tree_flatten(params)
+    by_dtype: dict = {}
+    for i, leaf in enumerate(leaves):
+        by_dtype.setdefault(np.dtype(fnp.result_type(leaf)), []).append(i)
+    out = list(leaves)
+    for idx in by_dtype.values():
+        if len(idx) == 1:
+            out[idx[0]] = _c.pvary(leaves[idx[0]])
+            continue
+        flat = _c.pvary(fnp.concatenate([fnp.ravel(leaves[i]) for i in idx]))
+        start = 0
+        for i in idx:
+            shape = fnp.shape(leaves[i])
+            size = int(np.prod(shape))
+            out[i] = fnp.reshape(flat[start:start + size], shape)
+            start += size
+    return tree_unflatten(tree, out)
+
+
+def data_parallel(loss_fn: Callable, *, argnums: int = 0, reduce: str = "mean",
+                  bucket: bool = True) -> Callable:
+    """``loss_fn`` over a data-parallel world: argument ``argnums`` (the parameters, a
+    pytree, replicated) goes through `pvary`; the result through `pmean` (``reduce="sum"``:
+    `psum`).  ``grad`` of the returned function is then the gradient of the mean of the
+    per-process losses (the full-batch gradient when the shards have equal sizes and
+    ``loss_fn`` is a mean), identical on every process; with ``bucket`` all gradients of a
+    dtype are summed in one all-reduce.
+
+    Example::
+
+        >>> import fgrad
+        >>> f = data_parallel(lambda w, x: (w * x).sum())
+        >>> fgrad.grad(f)(np.ones(2), np.arange(2.0))
+        Array([0., 1.], dtype=float64)
+    """
+    if reduce not in ("mean", "sum"):
+        raise ValueError(f"data_parallel: reduce must be 'mean' or 'sum', got {reduce!r}")
+
+    def wrapped(*args, **kwargs):
+        args = list(args)
+        args[argnums] = _bucketed_pvary(args[argnums]) if bucket else pvary(args[argnums])
+        out = loss_fn(*args, **kwargs)
+        return pmean(out) if reduce == "mean" else psum(out)
+
+    wrapped.__name__ = getattr(loss_fn, "__name__", "loss") + "_data_parallel"
+    wrapped.__doc__ = loss_fn.__doc__
+    return wrapped
+
+
+def shard(x, axis: int = 0):
+    """This process's contiguous block of ``x`` along ``axis`` (sizes differ by at most one
+    when the length is not divisible by the number of processes).
+
+    Example::
+
+        >>> shard(np.arange(4.0)).shape
+        (4,)
+    """
+    n, r = process_count(), process_index()
+    length = np.shape(x)[axis]
+    base, extra = divmod(length, n)
+    start = r * base + min(r, extra)
+    stop = start + base + (r < extra)
+    index = [slice(None)] * np.ndim(x)
+    index[axis] = slice(start, stop)
+    return x[tuple(index)]
+
+
+__all__ = ["initialize", "process_index", "process_count", "psum", "pmean", "pmax", "pmin", "pvary",
+           "all_gather", "psum_scatter", "ppermute", "broadcast", "barrier", "data_parallel", "shard",
+           "PROCESSES", "CollectiveMismatchError", "CollectiveTimeoutError"]
