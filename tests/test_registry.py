@@ -41,6 +41,10 @@ EXEMPT: dict = {}
 # exist and mention the primitive).
 TESTED_ELSEWHERE = {
     "custom_lin": "tests/test_transforms.py",   # custom_vjp under grad / vmap / nesting
+    # collectives: values, JVP/transpose/vmap/jit on real processes (tests/mpi_programs/)
+    **{n: "tests/mpi_programs/mpi_functional.py" for n in (
+        "psum", "pvary", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "broadcast",
+        "barrier")},
 }
 
 REPO = pathlib.Path(__file__).resolve().parent.parent

@@ -472,8 +472,6 @@ def install_abort_on_exception(w: Communicator) -> None:
             sys.stderr.flush()
             sys.stdout.flush()
         finally:
-            if issubclass(etype, KeyboardInterrupt) and w.size == 1:
-                return
             w.abort(1)
 
     sys.excepthook = hook

@@ -227,6 +227,7 @@ def psum_scatter(x, scatter_dimension: int = 0, tiled: bool = False):
     """
     nd = np.ndim(x) if not hasattr(x, "aval") else len(x.aval.shape)
     d = _check_axis("psum_scatter", nd, scatter_dimension, 0)
+    _psum_scatter_abstract(get_aval(x), d, bool(tiled))  # the shape check, also when eager
     return psum_scatter_p.bind(x, scatter_dimension=d, tiled=bool(tiled))
 
 
@@ -311,6 +312,7 @@ def _barrier_impl(xp):
 
 barrier_p = collective("barrier", _barrier_impl, lambda: ShapedArray((), np.dtype(np.int32)))
 defzero(barrier_p)
+defbatch(barrier_p, lambda axis_size, vals, dims: (barrier_p.bind(), None))  # no operands to batch
 
 
 def barrier() -> None:

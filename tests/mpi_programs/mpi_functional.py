@@ -87,7 +87,13 @@ def derivatives(n, r):
     # vmap: collectives map over a batch axis
     X = np.stack([x, 2 * x])
     close(fgrad.vmap(dist.psum)(X), tri * np.stack([v, 2 * v]), what="vmap psum")
-    close(fgrad.vmap(dist.all_gather, in_axes=1, out_axes=1)(X.T), np.stack([np.stack([(q + 1) * v, 2 * (q + 1) * v]) for q in range(n)]), what="vmap all_gather")
+    gathered = np.stack([np.stack([(q + 1) * v, 2 * (q + 1) * v]) for q in range(n)])
+    close(fgrad.vmap(dist.all_gather, in_axes=1, out_axes=1)(X.T), gathered, what="vmap all_gather")
+    close(fgrad.vmap(lambda a: (dist.pvary(a) * dist.pmax(a), dist.barrier())[0])(X),
+          X * n * np.stack([v, 2 * v]), what="vmap pvary, pmax, barrier")
+    close(fgrad.vmap(lambda a: dist.broadcast(dist.ppermute(a, perm=[(0, 0)]), root=0))(X),
+          np.stack([v, 2 * v]), what="vmap ppermute, broadcast")
+    close(fgrad.vmap(dist.pmin)(X), np.stack([v, 2 * v]), what="vmap pmin")
     close(fgrad.vmap(lambda a: dist.psum_scatter(a))(np.stack([np.stack([x] * n)] * 2)),
           np.stack([tri * v] * 2), what="vmap psum_scatter")
 

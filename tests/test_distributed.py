@@ -1,0 +1,226 @@
+"""fgrad.distributed: the one-process world, jit's treatment of collectives as effects, and
+real multi-process runs (``mpiexec -n 2`` from a subprocess with a timeout; pytest itself
+never runs under mpiexec).  The multi-process programs live in tests/mpi_programs/ and check
+their own results on every process (see their docstrings); ``-n 4`` runs are slow tests."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import fgrad
+import fgrad.distributed as dist
+from fgrad.backends import world as W
+from fgrad.compile import passes
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PROGRAMS = pathlib.Path(__file__).resolve().parent / "mpi_programs"
+
+
+def _have_mpi() -> str | None:
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        return "mpi4py is not installed (pip install 'fgrad[mpi]')"
+    if shutil.which("mpiexec") is None:
+        return "mpiexec is not on PATH (pip install 'fgrad[mpi]' brings MPICH's)"
+    return None
+
+
+needs_mpi = pytest.mark.skipif(_have_mpi() is not None, reason=str(_have_mpi()))
+
+
+def _clean_env() -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PMI_", "PMIX_", "OMPI_", "MV2_", "HYDI_", "MPI_LOCAL"))}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("TORCH_DISTRIBUTED_DEBUG", None)
+    env.pop("FGRAD_DISTRIBUTED_DEBUG", None)
+    return env
+
+
+def run_mpi(n: int, program: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``mpiexec -n n python tests/mpi_programs/<program> args...`` with a timeout."""
+    cmd = ["mpiexec", "-n", str(n), sys.executable, str(PROGRAMS / program), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_clean_env(),
+                          cwd=str(ROOT))
+
+
+def _ok(proc, n: int) -> None:
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert sorted(proc.stdout.split()) == sorted(x for r in range(n) for x in ("OK", str(r))), proc.stdout
+
+
+# -- real multi-process runs ---------------------------------------------------------------
+
+@needs_mpi
+def test_functional_face_on_two_processes():
+    """Every collective, its JVP/transpose/vmap rules, jit effects, data-parallel training equal
+    to full-batch training, and the debug-mode mismatch error, on 2 processes."""
+    _ok(run_mpi(2, "mpi_functional.py", "3"), 2)
+
+
+@needs_mpi
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4])
+def test_functional_face_on_more_processes(n):
+    _ok(run_mpi(n, "mpi_functional.py", "20", timeout=300), n)
+
+
+@needs_mpi
+def test_a_raising_process_ends_the_job_with_its_traceback():
+    t0 = time.monotonic()
+    proc = run_mpi(2, "mpi_faults.py", "raise", timeout=60)
+    assert time.monotonic() - t0 < 30
+    assert proc.returncode != 0
+    assert "UNREACHED" not in proc.stdout
+    assert "[rank 1] ValueError: boom on rank 1" in proc.stderr, proc.stderr
+    assert "[rank 1] Traceback" in proc.stderr
+    assert "MPI_Abort" in proc.stderr
+
+
+@needs_mpi
+def test_a_collective_times_out_when_a_process_never_joins():
+    t0 = time.monotonic()
+    proc = run_mpi(2, "mpi_faults.py", "timeout", timeout=60)
+    assert time.monotonic() - t0 < 30  # process 1 sleeps 60 s: the abort ended it
+    assert proc.returncode != 0
+    assert "CollectiveTimeoutError" in proc.stderr and "did not complete within 1 s" in proc.stderr
+
+
+# -- the one-process world -----------------------------------------------------------------
+
+def test_import_fgrad_and_single_process_collectives_never_import_mpi4py():
+    code = ("import sys, numpy as np, fgrad, fgrad.distributed as d\n"
+            "print(d.psum(np.ones(2)), d.process_count(), 'mpi4py' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env=_clean_env(), cwd=str(ROOT))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[-2:] == ["1", "False"], out.stdout
+
+
+def test_single_process_collectives_are_the_identity():
+    x = np.arange(6.0).reshape(2, 3)
+    for f in (dist.psum, dist.pmean, dist.pmax, dist.pmin, dist.pvary, dist.broadcast):
+        np.testing.assert_array_equal(f(x), x)
+    np.testing.assert_array_equal(dist.all_gather(x), x[None])
+    np.testing.assert_array_equal(dist.all_gather(x, axis=2), x[:, :, None])
+    np.testing.assert_array_equal(dist.all_gather(x, tiled=True), x)
+    np.testing.assert_array_equal(dist.psum_scatter(x[None]), x)
+    np.testing.assert_array_equal(dist.ppermute(x, perm=[(0, 0)]), x)
+    np.testing.assert_array_equal(dist.ppermute(x, perm=[]), 0 * x)
+    dist.barrier()
+
+
+def test_single_process_data_parallel_gradient_is_the_plain_gradient():
+    rng = np.random.default_rng(1)
+    X, w = rng.normal(size=(5, 3)), rng.normal(size=3)
+
+    def loss(p, x):
+        return (fgrad.numpy.tanh(x @ p["w"]) ** 2).mean() + (p["b"] ** 2).sum()
+
+    p = {"w": w, "b": np.ones(2)}
+    got = fgrad.grad(dist.data_parallel(loss))(p, X)
+    want = fgrad.grad(loss)(p, X)
+    for k in p:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-14)
+
+
+def test_bad_arguments():
+    with pytest.raises(NameError, match="reserved axis name is 'processes'"):
+        dist.psum(np.ones(2), "batch")
+    np.testing.assert_array_equal(dist.psum(np.ones(2), dist.PROCESSES), np.ones(2))
+    with pytest.raises(ValueError, match="root 3"):
+        dist.broadcast(np.ones(2), root=3)
+    with pytest.raises(ValueError, match="must equal the number of processes"):
+        dist.psum_scatter(np.ones((3, 2)))
+    with pytest.raises(ValueError, match="distinct process"):
+        dist.ppermute(np.ones(2), perm=[(0, 1)])
+    with pytest.raises(TypeError, match="max of complex"):
+        W.Communicator(None, 0, 1).allreduce(np.ones(2, complex), "max")
+    with pytest.raises(ValueError, match="num_processes=4"):
+        dist.initialize(num_processes=1, process_id=0) or dist.initialize(num_processes=4)
+    with pytest.raises(ValueError, match="distributed_timeout"):
+        fgrad.config.update("distributed_timeout", -1)
+
+
+# -- jit treats collectives as effects ------------------------------------------------------
+
+class Recording(W.Communicator):
+    """A one-process communicator that records every collective it runs."""
+
+    def __init__(self):
+        super().__init__(None, 0, 1)
+        self.log: list = []
+
+    def allreduce(self, buf, red="sum"):
+        self.log.append("all_reduce_" + red)
+        return buf
+
+    def barrier(self):
+        self.log.append("barrier")
+
+    def allgather(self, buf):
+        self.log.append("all_gather")
+        return buf[None]
+
+
+@pytest.fixture
+def recording(monkeypatch):
+    rec = Recording()
+    monkeypatch.setattr(W, "_world", rec)
+    return rec
+
+
+def test_jit_runs_a_collective_of_a_constant_on_every_call(recording):
+    f = fgrad.jit(lambda: dist.psum(fgrad.numpy.ones(3)))
+    f()
+    f()
+    assert recording.log == ["all_reduce_sum"] * 2  # not folded at compile time
+
+
+def test_jit_keeps_an_unused_collective_and_does_not_merge_two(recording):
+    g = fgrad.jit(lambda x: (dist.psum(x), dist.barrier(), x * 2)[2])
+    np.testing.assert_array_equal(g(np.ones(2)), 2 * np.ones(2))
+    assert recording.log == ["all_reduce_sum", "barrier"]
+    recording.log.clear()
+    h = fgrad.jit(lambda x: dist.psum(x) + dist.psum(x))
+    h(np.ones(2))
+    assert recording.log == ["all_reduce_sum"] * 2
+
+
+def test_jit_keeps_the_program_order_of_collectives(recording):
+    def f(x):
+        a = dist.pmax(fgrad.numpy.sin(x))  # order: max, gather, sum, even though the later
+        b = dist.all_gather(x * 3)        # ones do not depend on the earlier ones
+        c = dist.psum(fgrad.numpy.cos(x) + 1)
+        return c + a + b[0]
+
+    fgrad.jit(f)(np.ones(4))
+    assert recording.log == ["all_reduce_max", "all_gather", "all_reduce_sum"]
+
+
+def test_dce_keeps_effectful_equations():
+    jaxpr = fgrad.make_jaxpr(lambda x: (dist.psum(x), x + 1)[1])(np.ones(2))
+    prog = passes.optimize(jaxpr.jaxpr if hasattr(jaxpr, "jaxpr") else jaxpr, [])
+    assert [e.prim.name for e in prog.eqns] == ["psum", "add"]
+
+
+def test_grad_under_jit_places_one_allreduce_per_gradient_bucket(recording):
+    def loss(p, x):
+        return ((x @ p["w"] + p["b"]) ** 2).mean()
+
+    p = {"w": np.ones((3, 2)), "b": np.zeros(2)}
+    fgrad.jit(fgrad.grad(dist.data_parallel(loss)))(p, np.ones((4, 3)))
+    # forward: the loss's pmean; backward: one psum for the bucket of all (float64) gradients
+    assert recording.log == ["all_reduce_sum", "all_reduce_sum"]
+    recording.log.clear()
+    fgrad.jit(fgrad.grad(dist.data_parallel(loss, bucket=False)))(p, np.ones((4, 3)))
+    assert recording.log == ["all_reduce_sum"] * 3
