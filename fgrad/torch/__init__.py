@@ -22,6 +22,7 @@ Example::
 from __future__ import annotations
 
 import builtins as _b
+import importlib as _importlib
 import math as _math
 import sys as _sys
 import types as _types
@@ -384,7 +385,9 @@ ravel = Tensor.ravel
 
 def __getattr__(name):
     """``torch.conv2d``, ``torch.softplus``...: PyTorch exports many functional ops at the top
-    level; fall back to ``nn.functional``."""
+    level; fall back to ``nn.functional``.  ``torch.distributed`` loads on first use."""
+    if name == "distributed":
+        return _importlib.import_module("fgrad.torch.distributed")
     nnmod = globals().get("nn")
     fn = getattr(getattr(nnmod, "functional", None), name, None) if nnmod is not None else None
     if fn is not None and not name.startswith("_"):

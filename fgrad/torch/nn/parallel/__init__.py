@@ -1,0 +1,5 @@
+"""``fgrad.torch.nn.parallel``: `DistributedDataParallel` (PyTorch's DDP over MPI)."""
+
+from .distributed import DistributedDataParallel
+
+__all__ = ["DistributedDataParallel"]
