@@ -87,6 +87,7 @@ def test_a_raising_process_ends_the_job_with_its_traceback():
 
 
 @needs_mpi
+@pytest.mark.slow
 def test_a_collective_times_out_when_a_process_never_joins():
     t0 = time.monotonic()
     proc = run_mpi(2, "mpi_faults.py", "timeout", timeout=60)
@@ -224,3 +225,120 @@ def test_grad_under_jit_places_one_allreduce_per_gradient_bucket(recording):
     recording.log.clear()
     fgrad.jit(fgrad.grad(dist.data_parallel(loss, bucket=False)))(p, np.ones((4, 3)))
     assert recording.log == ["all_reduce_sum"] * 3
+
+
+# -- the PyTorch face ---------------------------------------------------------------------------
+
+@needs_mpi
+def test_torch_face_through_the_launcher_on_two_processes():
+    """c10d collectives, new_group, DistributedSampler, DDP training equal to full-batch
+    training (float64), buckets, no_sync, find_unused_parameters, TORCH_DISTRIBUTED_DEBUG's
+    mismatch error; started by ``python -m fgrad.torch.distributed.run``."""
+    cmd = [sys.executable, "-m", "fgrad.torch.distributed.run", "--nproc-per-node", "2",
+           str(PROGRAMS / "mpi_torch.py"), "2"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=_clean_env(), cwd=str(ROOT))
+    _ok(proc, 2)
+
+
+@needs_mpi
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4])
+def test_torch_face_on_more_processes(n):
+    _ok(run_mpi(n, "mpi_torch.py", "10", timeout=300), n)
+
+
+# PyTorch 2.13's DistributedSampler(range(11), num_replicas=3, rank=r, seed=3) at epoch 2
+_TORCH_SAMPLER_11_3 = {
+    (False, 0): [9, 8, 3, 1], (False, 1): [5, 10, 6, 4], (False, 2): [0, 2, 7, 9],
+    (True, 0): [9, 8, 3], (True, 1): [5, 10, 6], (True, 2): [0, 2, 7],
+}
+
+
+def test_distributed_sampler_matches_pytorch_stored():
+    from fgrad.torch.utils.data import DistributedSampler
+
+    for (drop, r), want in _TORCH_SAMPLER_11_3.items():
+        s = DistributedSampler(range(11), num_replicas=3, rank=r, seed=3, drop_last=drop)
+        s.set_epoch(2)
+        assert list(s) == want and len(s) == len(want)
+
+
+def test_distributed_sampler_matches_pytorch_live():
+    torch = pytest.importorskip("torch")
+    from torch.utils.data.distributed import DistributedSampler as Theirs
+
+    from fgrad.torch.utils.data import DistributedSampler as Ours
+
+    for size in (0, 1, 2, 5, 11, 300):
+        for reps in (1, 3, 7):
+            for shuffle in (True, False):
+                for drop in (True, False):
+                    if size == 0 and not drop:
+                        continue
+                    for r in range(reps):
+                        kw = dict(num_replicas=reps, rank=r, shuffle=shuffle, seed=size, drop_last=drop)
+                        a, b = Ours(range(size), **kw), Theirs(range(size), **kw)
+                        for epoch in (0, 3):
+                            a.set_epoch(epoch)
+                            b.set_epoch(epoch)
+                            assert list(a) == list(b) and len(a) == len(b), (size, reps, r, shuffle, drop)
+    g = torch.Generator()
+    g.manual_seed(2**40 + 9)
+    from fgrad.torch.utils.data.distributed import torch_randperm
+
+    assert torch_randperm(50, 2**40 + 9) == torch.randperm(50, generator=g).tolist()
+
+
+def test_distributed_sampler_bad_rank():
+    from fgrad.torch.utils.data import DistributedSampler
+
+    with pytest.raises(ValueError, match=r"Invalid rank 2, rank should be in the interval \[0, 1\]"):
+        DistributedSampler(range(4), num_replicas=2, rank=2)
+
+
+def test_torch_process_group_on_one_process(monkeypatch):
+    import fgrad.torch as torch
+    import fgrad.torch.distributed as tdist
+
+    assert torch.distributed is tdist
+    with pytest.raises(ValueError, match="Default process group has not been initialized"):
+        tdist.get_rank()
+    with pytest.raises(ValueError, match="Invalid backend: 'ucc'"):
+        tdist.init_process_group("ucc")
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    with pytest.raises(RuntimeError, match="not started by an MPI launcher"):
+        tdist.init_process_group("gloo")
+    monkeypatch.delenv("WORLD_SIZE")
+    tdist.init_process_group("gloo")
+    try:
+        with pytest.raises(ValueError, match="initialize the default process group twice"):
+            tdist.init_process_group("mpi")
+        assert (tdist.get_rank(), tdist.get_world_size(), tdist.get_backend()) == (0, 1, "gloo")
+        t = torch.arange(4.0)
+        assert tdist.all_reduce(t, op=tdist.ReduceOp.AVG, async_op=True).wait()
+        assert t.tolist() == [0.0, 1.0, 2.0, 3.0]
+        out = torch.zeros(4)
+        tdist.all_gather_into_tensor(out, t)
+        assert out.tolist() == t.tolist()
+        with pytest.raises(ValueError, match="output tensor size must be equal to world_size"):
+            tdist.all_gather_into_tensor(torch.zeros(3), t)
+        with pytest.raises(TypeError, match="Expected parameter `tensor` of type torch.Tensor"):
+            tdist.all_reduce([1.0])
+        with pytest.raises(RuntimeError, match="doesn't have any parameter that requires a gradient"):
+            torch.nn.parallel.DistributedDataParallel(torch.nn.ReLU())
+    finally:
+        tdist.destroy_process_group()
+    assert not tdist.is_initialized()
+
+
+def test_launcher_command_line():
+    from fgrad.torch.distributed import run
+
+    args = run.parse_args(["--nproc_per_node=3", "--master-port", "1234", "train.py", "--lr", "0.1"])
+    cmd = run.build_command(args)
+    assert cmd[:3] == ["mpiexec", "-n", "3"]
+    assert cmd[-3:] == ["train.py", "--lr", "0.1"] and "--worker" in cmd
+    env = run.worker_environment(run.parse_args(["--worker", "--master-port", "1234", "t.py"]))
+    assert env["MASTER_PORT"] == "1234" and {"RANK", "LOCAL_RANK", "WORLD_SIZE"} <= set(env)
+    with pytest.raises(SystemExit, match="one node"):
+        run.parse_args(["--nnodes", "2", "t.py"])

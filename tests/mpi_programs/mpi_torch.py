@@ -61,7 +61,8 @@ def collectives(n, r):
     close(out, v * tri * (r + 1), what="reduce_scatter")
     out = torch.zeros(2, dtype=torch.float64)
     dist.reduce_scatter_tensor(out, torch.arange(2.0 * n, dtype=torch.float64) * (r + 1))
-    close(out, torch.arange(2.0 * n, dtype=torch.float64)[2 * r:2 * r + 2] * tri, what="reduce_scatter_tensor")
+    want = torch.arange(2.0 * n, dtype=torch.float64)[2 * r:2 * r + 2] * tri
+    close(out, want, what="reduce_scatter_tensor")
     t = v * (r + 1)
     dist.reduce(t, dst=0)
     close(t, v * tri if r == 0 else v * (r + 1), what="reduce")
@@ -84,7 +85,7 @@ def collectives(n, r):
 
 def sampler(n, r):
     for size, drop in ((10, False), (11, False), (11, True), (3, False)):
-        s = DistributedSampler(list(range(size)), num_replicas=n, rank=r, shuffle=True, seed=3, drop_last=drop)
+        s = DistributedSampler(list(range(size)), num_replicas=n, rank=r, seed=3, drop_last=drop)
         s.set_epoch(2)
         mine = list(s)
         allv = [None] * n

@@ -397,8 +397,8 @@ def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group=No
     outs = tuple(output_tensor.shape)
     ok = outs == (n,) + ins or (ins and outs == (n * ins[0],) + ins[1:])
     if not ok:
-        raise ValueError(f"all_gather_into_tensor: output tensor size must be equal to world_size times input "
-                         f"tensor size (output {outs}, input {ins}, world_size {n})")
+        raise ValueError("all_gather_into_tensor: output tensor size must be equal to world_size times "
+                         f"input tensor size (output {outs}, input {ins}, world_size {n})")
     _write(output_tensor, pg._comm.allgather(_host(input_tensor)))
     return _done(async_op, [output_tensor])
 

@@ -11,5 +11,5 @@ from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, S
 
 __all__ = ["DataLoader", "Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset",
            "StackDataset", "Subset", "random_split", "Sampler", "SequentialSampler", "RandomSampler",
-           "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler", "DistributedSampler", "default_collate",
-           "default_convert", "get_worker_info", "WorkerInfo"]
+           "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler", "DistributedSampler",
+           "default_collate", "default_convert", "get_worker_info", "WorkerInfo"]
