@@ -67,14 +67,15 @@ class Settings:
       extra all-gather per collective).  ``FGRAD_DISTRIBUTED_DEBUG=1`` or PyTorch's
       ``TORCH_DISTRIBUTED_DEBUG=DETAIL`` switch it on at start.
     * ``timeout``: seconds a collective may wait for the other processes (None: forever).
-      ``FGRAD_DISTRIBUTED_TIMEOUT`` sets it at start; the default is PyTorch's, 30 minutes.
+      ``FGRAD_DISTRIBUTED_TIMEOUT`` sets it at start (``none``: no timeout, plain blocking
+      waits); the default is PyTorch's, 30 minutes.
     """
 
     def __init__(self) -> None:
         self.debug = (os.environ.get("FGRAD_DISTRIBUTED_DEBUG", "") not in ("", "0")
                       or os.environ.get("TORCH_DISTRIBUTED_DEBUG", "").upper() == "DETAIL")
-        t = os.environ.get("FGRAD_DISTRIBUTED_TIMEOUT")
-        self.timeout: float | None = float(t) if t else 1800.0
+        t = os.environ.get("FGRAD_DISTRIBUTED_TIMEOUT", "").strip().lower()
+        self.timeout: float | None = (None if t in ("none", "0", "inf") else float(t)) if t else 1800.0
 
 
 settings = Settings()
@@ -156,6 +157,9 @@ def _dtype_code(dtype) -> int:
 
 # -- waiting with a timeout ---------------------------------------------------------------
 
+_SPIN_S = 0.5
+
+
 def wait(req, what: str) -> None:
     """Complete the MPI request ``req`` within `settings.timeout` seconds."""
     timeout = settings.timeout
@@ -164,13 +168,19 @@ def wait(req, what: str) -> None:
         return
     if req.Test():
         return
-    deadline = time.monotonic() + timeout
+    # spin on Test (it also drives MPI's progress engine, as a blocking call would); only a
+    # wait longer than `_SPIN_S` (a process is late) backs off with short sleeps
+    start = time.monotonic()
+    deadline = start + timeout
     spins = 0
     while not req.Test():
         spins += 1
-        if spins > 200:
-            time.sleep(min(1e-3, 1e-6 * spins))
-        if time.monotonic() > deadline:
+        if spins & 255:
+            continue
+        now = time.monotonic()
+        if now - start > _SPIN_S:
+            time.sleep(1e-4)
+        if now > deadline:
             raise CollectiveTimeoutError(
                 f"fgrad.distributed: {what} did not complete within {timeout:g} s: another process "
                 "never joined it (it raised, hangs, or runs a different sequence of collectives). "

@@ -331,7 +331,9 @@ def all_reduce(tensor: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = Fal
     comm = pg._comm
     if comm.size == 1:
         return _done(async_op, [tensor])
-    arr = _host(tensor).copy()
+    b = tensor._buf
+    direct = isinstance(b, np.ndarray) and b.flags.c_contiguous and b.flags.writeable and b.dtype != np.bool_
+    arr = b if direct else _host(tensor).copy()  # reduce in place in the tensor's own memory
     if red == "avg" and arr.dtype.kind not in "fc":
         raise RuntimeError(f"all_reduce: ReduceOp.AVG needs a floating point tensor, got {tensor.dtype}")
     mpi_red = "sum" if red == "avg" else red
@@ -340,12 +342,24 @@ def all_reduce(tensor: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = Fal
 
         def finish():
             _world.wait(req, f"all_reduce (collective #{comm.seq} on rank {comm.rank})")
-            _write(tensor, arr / comm.size if red == "avg" else arr)
+            _finish_all_reduce(tensor, arr, direct, red, comm.size)
 
         return Work(finish, [tensor])
-    out = comm.allreduce(arr, mpi_red)
-    _write(tensor, out / comm.size if red == "avg" else out)
+    if direct:
+        comm.allreduce_inplace(arr, mpi_red)
+    else:
+        arr = comm.allreduce(arr, mpi_red)
+    _finish_all_reduce(tensor, arr, direct, red, comm.size)
     return _done(async_op, [tensor])
+
+
+def _finish_all_reduce(tensor: Tensor, arr: np.ndarray, direct: bool, red: str, size: int) -> None:
+    if direct:
+        if red == "avg":
+            np.divide(arr, size, out=arr, casting="unsafe")
+        tensor._get_vc().v += 1
+    else:
+        _write(tensor, arr / size if red == "avg" else arr)
 
 
 def broadcast(tensor: Tensor, src: int | None = None, group=None, async_op: bool = False, group_src=None):

@@ -43,7 +43,7 @@ _UNFINISHED = (
 
 
 class _Bucket:
-    __slots__ = ("params", "indices", "pending", "buf", "req", "dtype")
+    __slots__ = ("params", "indices", "pending", "buf", "flat", "req", "dtype")
 
     def __init__(self, indices: list, params: list) -> None:
         self.indices = indices
@@ -51,6 +51,7 @@ class _Bucket:
         self.dtype = np.dtype(params[0]._buf.dtype)
         self.pending = len(params)
         self.buf: np.ndarray | None = None
+        self.flat: np.ndarray | None = None
         self.req: Any = None
 
 
@@ -220,14 +221,18 @@ class DistributedDataParallel(Module):
             self._finish()
 
     def _launch(self, b: _Bucket) -> None:
-        parts = []
+        if b.flat is None:  # one flat buffer per bucket, reused every step
+            b.flat = np.empty(sum(p._buf.size for p in b.params), b.dtype)
+        start = 0
         for p in b.params:
+            n = p._buf.size
             g = p.grad
             if g is None:
-                parts.append(np.zeros(p._buf.size, b.dtype))
+                b.flat[start:start + n] = 0
             else:
-                parts.append(np.ravel(dist._host(g)).astype(b.dtype, copy=False))
-        b.buf = np.concatenate(parts) if len(parts) > 1 else parts[0].copy()
+                b.flat[start:start + n] = np.ravel(dist._host(g))
+            start += n
+        b.buf = b.flat
         b.req = self._comm.allreduce_inplace(b.buf, "sum", start_only=True)
 
     def _finish(self) -> None:
@@ -240,7 +245,9 @@ class DistributedDataParallel(Module):
         for b in self._buckets:
             if b.req is not None:
                 _world.wait(b.req, f"DistributedDataParallel's gradient all_reduce on rank {comm.rank}")
-            flat = b.buf / comm.size if comm.size > 1 else b.buf
+            flat = b.buf
+            if comm.size > 1:
+                np.divide(flat, comm.size, out=flat, casting="unsafe")
             start = 0
             for i, p in zip(b.indices, b.params):
                 n = p._buf.size
