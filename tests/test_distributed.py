@@ -6,6 +6,7 @@ their own results on every process (see their docstrings); ``-n 4`` runs are slo
 from __future__ import annotations
 
 import os
+import re
 import pathlib
 import shutil
 import subprocess
@@ -55,7 +56,8 @@ def run_mpi(n: int, program: str, *args: str, timeout: float = 120) -> subproces
 
 def _ok(proc, n: int) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert sorted(proc.stdout.split()) == sorted(x for r in range(n) for x in ("OK", str(r))), proc.stdout
+    # (mpiexec may interleave the processes' lines)
+    assert sorted(int(r) for r in re.findall(r"OK (\d+)", proc.stdout)) == list(range(n)), proc.stdout
 
 
 # -- real multi-process runs ---------------------------------------------------------------
