@@ -28,8 +28,12 @@ from .backends import default_device_scope as default_device  # noqa: F401
 from .core.placement import device_put  # noqa: F401
 from ._config import config  # noqa: F401
 from . import backends as _backends
+from .backends import world as _world
+from .distributed import process_count, process_index  # noqa: F401  (as jax.process_index)
 
 _backends._init_from_env()
+if _world.launched_size() > 1:  # under mpiexec: an uncaught exception aborts the whole job
+    _world.install_abort_on_exception()
 
 _LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing", "distributed")
 

@@ -77,13 +77,16 @@ def test_functional_face_on_more_processes(n):
 
 
 @needs_mpi
-def test_a_raising_process_ends_the_job_with_its_traceback():
+@pytest.mark.parametrize("case", ["raise", pytest.param("early", marks=pytest.mark.slow)])
+def test_a_raising_process_ends_the_job_with_its_traceback(case):
+    """After a collective (``raise``) or before the world exists (``early``)."""
     t0 = time.monotonic()
-    proc = run_mpi(2, "mpi_faults.py", "raise", timeout=60)
+    proc = run_mpi(2, "mpi_faults.py", case, timeout=60)
     assert time.monotonic() - t0 < 30
     assert proc.returncode != 0
     assert "UNREACHED" not in proc.stdout
-    assert "[rank 1] ValueError: boom on rank 1" in proc.stderr, proc.stderr
+    boom = "boom on rank 1" if case == "raise" else "early boom on rank 1"
+    assert f"[rank 1] ValueError: {boom}" in proc.stderr, proc.stderr
     assert "[rank 1] Traceback" in proc.stderr
     assert "MPI_Abort" in proc.stderr
 

@@ -441,7 +441,7 @@ def initialize(force_mpi: bool = False) -> Communicator:
             comm = MPI.COMM_WORLD
             w = Communicator(comm, comm.Get_rank(), comm.Get_size())
             if w.size > 1:
-                install_abort_on_exception(w)
+                install_abort_on_exception()
         else:
             w = Communicator(None, 0, 1)
         _world = w
@@ -463,33 +463,45 @@ def _reset_for_tests() -> None:
 _previous_hook = None
 
 
-def install_abort_on_exception(w: Communicator) -> None:
-    """An uncaught exception on any process prints that process's traceback (prefixed by its
-    rank) and aborts the whole job (MPI_Abort), so the other processes do not hang in their
-    next collective.  Idempotent."""
+def _launched_rank() -> str:
+    for var in LAUNCHER_RANK_VARS:
+        v = os.environ.get(var)
+        if v:
+            return v
+    return "?"
+
+
+def install_abort_on_exception() -> None:
+    """An uncaught exception on any process prints that process's traceback (each line
+    prefixed by its rank) and aborts the whole job (``MPI_Abort``), so the other processes do
+    not hang in their next collective.  Installed by ``import fgrad`` under an MPI launcher
+    (an exception before the world exists initializes MPI just to abort it) and by
+    `initialize`.  Idempotent."""
     global _previous_hook
     if _previous_hook is not None:
         return
     _previous_hook = sys.excepthook
 
     def hook(etype, value, tb):
+        w = _world
+        rank = str(w.rank) if w is not None and w.comm is not None else _launched_rank()
         try:
             text = "".join(traceback.format_exception(etype, value, tb))
-            prefix = f"[rank {w.rank}] "
+            prefix = f"[rank {rank}] "
             sys.stderr.write("".join(prefix + line + "\n" for line in text.rstrip("\n").split("\n")))
-            sys.stderr.write(f"[rank {w.rank}] fgrad.distributed: uncaught exception; aborting all "
-                             f"{w.size} processes (MPI_Abort)\n")
+            sys.stderr.write(f"[rank {rank}] fgrad.distributed: uncaught exception; aborting all "
+                             f"{launched_size()} processes (MPI_Abort)\n")
             sys.stderr.flush()
             sys.stdout.flush()
         finally:
-            w.abort(1)
+            if w is not None and w.comm is not None:
+                w.abort(1)
+            try:
+                _mpi().COMM_WORLD.Abort(1)
+            finally:
+                os._exit(1)
 
     sys.excepthook = hook
-
-    def thread_hook(args):
-        hook(args.exc_type, args.exc_value, args.exc_traceback)
-
-    threading.excepthook = thread_hook
 
 
 __all__ = ["Communicator", "CollectiveMismatchError", "CollectiveTimeoutError", "settings", "world",
