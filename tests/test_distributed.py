@@ -82,12 +82,12 @@ def test_a_raising_process_ends_the_job_with_its_traceback(case):
     """After a collective (``raise``) or before the world exists (``early``)."""
     t0 = time.monotonic()
     proc = run_mpi(2, "mpi_faults.py", case, timeout=60)
-    assert time.monotonic() - t0 < 30
+    assert time.monotonic() - t0 < 45, proc.stderr
     assert proc.returncode != 0
     assert "UNREACHED" not in proc.stdout
     boom = "boom on rank 1" if case == "raise" else "early boom on rank 1"
-    assert f"[rank 1] ValueError: {boom}" in proc.stderr, proc.stderr
-    assert "[rank 1] Traceback" in proc.stderr
+    assert f"ValueError: {boom}" in proc.stderr, proc.stderr
+    assert "[rank 1] Traceback" in proc.stderr, proc.stderr
     assert "MPI_Abort" in proc.stderr
 
 
@@ -347,3 +347,124 @@ def test_launcher_command_line():
     assert env["MASTER_PORT"] == "1234" and {"RANK", "LOCAL_RANK", "WORLD_SIZE"} <= set(env)
     with pytest.raises(SystemExit, match="one node"):
         run.parse_args(["--nnodes", "2", "t.py"])
+
+
+# -- device buffers: NCCL logic against a stand-in, host staging on the fake device ------------
+
+class _FakeMPI:
+    """The one call NcclEngine makes on MPI: broadcasting process 0's unique id."""
+
+    def __init__(self):
+        self.bcasts = []
+
+    def bcast(self, obj, root=0):
+        self.bcasts.append((obj, root))
+        return ("uid-of-process-0",)
+
+
+class FakeNccl:
+    """``cupy.cuda.nccl``'s interface over host memory (pointers are host addresses),
+    simulating ``size`` processes that all hold the calling process's data."""
+
+    NCCL_INT8, NCCL_UINT8, NCCL_INT32, NCCL_UINT32, NCCL_INT64, NCCL_UINT64 = 0, 1, 2, 3, 4, 5
+    NCCL_FLOAT16, NCCL_FLOAT32, NCCL_FLOAT64 = 6, 7, 8
+    NCCL_SUM, NCCL_PROD, NCCL_MAX, NCCL_MIN = 0, 1, 2, 3
+    _NP = {0: np.int8, 1: np.uint8, 2: np.int32, 3: np.uint32, 4: np.int64, 5: np.uint64,
+           6: np.float16, 7: np.float32, 8: np.float64}
+    created: list = []
+    calls: list = []
+
+    @staticmethod
+    def get_unique_id():
+        raise AssertionError("only process 0 creates the id")
+
+    @staticmethod
+    def _view(ptr, count, dtype):
+        import ctypes
+
+        dt = np.dtype(FakeNccl._NP[dtype])
+        return np.frombuffer((ctypes.c_byte * (count * dt.itemsize)).from_address(ptr), dt)
+
+    class NcclCommunicator:
+        def __init__(self, ndev, uid, rank):
+            FakeNccl.created.append((ndev, uid, rank))
+            self.n, self.rank = ndev, rank
+
+        def allReduce(self, send, recv, count, dtype, op, stream):
+            FakeNccl.calls.append(("allReduce", count, dtype, op, stream))
+            x = FakeNccl._view(send, count, dtype)
+            red = {0: x * self.n, 1: x ** self.n, 2: x, 3: x}[op]
+            FakeNccl._view(recv, count, dtype)[:] = red
+
+        def allGather(self, send, recv, count, dtype, stream):
+            FakeNccl.calls.append(("allGather", count, dtype, stream))
+            x = FakeNccl._view(send, count, dtype)
+            FakeNccl._view(recv, count * self.n, dtype)[:] = np.tile(x, self.n)
+
+        def reduceScatter(self, send, recv, count, dtype, op, stream):
+            FakeNccl.calls.append(("reduceScatter", count, dtype, op, stream))
+            x = FakeNccl._view(send, count * self.n, dtype)[self.rank * count:(self.rank + 1) * count]
+            FakeNccl._view(recv, count, dtype)[:] = x * self.n
+
+        def broadcast(self, send, recv, count, dtype, root, stream):
+            FakeNccl.calls.append(("broadcast", count, dtype, root, stream))
+
+
+def test_nccl_engine_logic_against_a_stand_in(monkeypatch):
+    """The NCCL path (unique id over MPI, dtype/op codes, pointers, counts, output shapes,
+    routing of device buffers) on the fake device; a stand-in, not a GPU."""
+    from fgrad.backends.nccl import NcclEngine
+    from fgrad.testing import fake_device
+
+    FakeNccl.created.clear()
+    FakeNccl.calls.clear()
+    mpi = _FakeMPI()
+    with fake_device.installed():
+        x = fgrad.device_put(fgrad.numpy.arange(6.0).reshape(2, 3), "fake")
+        xp = fgrad.backends.backend_of_buffer(x._buf).xp
+        engine = NcclEngine(mpi, 1, 2, FakeNccl, xp, stream_ptr=lambda: 42)
+        assert FakeNccl.created == [(2, ("uid-of-process-0",), 1)] and mpi.bcasts == [(None, 0)]
+        comm = W.Communicator(object(), 1, 2)
+        comm.nccl = engine
+        monkeypatch.setattr(W, "_world", comm)
+        before = dict(fake_device.BACKEND.transfers)
+        s = dist.psum(x)
+        g = dist.all_gather(x)
+        m = dist.pmax(x)
+        sc = dist.psum_scatter(fgrad.device_put(fgrad.numpy.ones((4, 3)), "fake"), tiled=True)
+        assert fake_device.BACKEND.transfers["d2h"] == before["d2h"]  # no copy through the host
+        assert str(s.device) == "fake:0" and str(g.device) == "fake:0"
+        host = np.arange(6.0).reshape(2, 3)
+        np.testing.assert_array_equal(np.asarray(s._buf.get()), 2 * host)
+        np.testing.assert_array_equal(np.asarray(g._buf.get()), np.stack([host, host]))
+        np.testing.assert_array_equal(np.asarray(m._buf.get()), host)
+        np.testing.assert_array_equal(np.asarray(sc._buf.get()), 2 * np.ones((2, 3)))
+    assert FakeNccl.calls == [("allReduce", 6, 8, 0, 42), ("allGather", 6, 8, 42),
+                              ("allReduce", 6, 8, 2, 42), ("reduceScatter", 6, 8, 0, 42)]
+    assert comm.seq == 4
+
+
+def test_device_buffers_without_nccl_go_through_the_host(monkeypatch):
+    from fgrad.testing import fake_device
+
+    class HostStaged(W.Communicator):  # size 2, MPI replaced by "every process holds the same data"
+        def _run(self, op, red, buf, start, root=-1, extra=-1):
+            self.seq += 1
+            self.ops.append(op)
+            start()
+
+    with fake_device.installed():
+        comm = HostStaged(None, 0, 2)
+        comm.ops = []
+        comm.comm = type("C", (), {"Iallreduce": lambda self, x, out, op: out.__setitem__(Ellipsis, 2 * x)})()
+        comm.nccl = False
+        comm._mpi_op = lambda red, dtype: None
+        monkeypatch.setattr(W, "_world", comm)
+        x = fgrad.device_put(fgrad.numpy.arange(3.0), "fake")
+        before = dict(fake_device.BACKEND.transfers)
+        y = dist.psum(x)
+        assert str(y.device) == "fake:0"
+        np.testing.assert_array_equal(np.asarray(y._buf.get()), 2 * np.arange(3.0))
+        assert fake_device.BACKEND.transfers["d2h"] == before["d2h"] + 1
+        assert fake_device.BACKEND.transfers["h2d"] == before["h2d"] + 1
+    assert comm.ops == ["all_reduce"]

@@ -16,9 +16,9 @@ Every collective goes through one place, `Communicator._run`, which
 * runs it non-blocking and waits with `settings.timeout` (`CollectiveTimeoutError` when it
   runs out: a process that never arrives does not hang the others forever).
 
-Buffers are NumPy arrays or device buffers of a registered backend (cupy): device buffers go
-through NCCL when `nccl_engine` provides one for the communicator, else they are copied to the
-host and back explicitly.  This module sits with the backends: it knows raw buffers only.
+Buffers are NumPy arrays or device buffers of a registered backend (cupy): cupy buffers go
+through NCCL (`fgrad.backends.nccl`, created on the first one) when cupy has it, else they are
+copied to the host and back explicitly.  This module sits with the backends: it knows raw buffers only.
 
 Example::
 
@@ -43,6 +43,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import backend_of_buffer, to_host
+from .nccl import cupy_engine as nccl_factory
 
 # environment variables set by MPI launchers (MPICH/Hydra, Intel MPI, Open MPI, PMIx, MVAPICH)
 LAUNCHER_SIZE_VARS = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "MV2_COMM_WORLD_SIZE")
@@ -204,7 +205,7 @@ class Communicator:
         self.size = size
         self.ranks = ranks if ranks is not None else tuple(range(size))  # world ranks of members
         self.seq = 0
-        self.nccl: Any = None  # an NCCL communicator for device buffers (see `nccl_engine`)
+        self.nccl: Any = None  # NCCL engine for device buffers (None: not tried yet; False: none)
 
     def __repr__(self) -> str:
         return f"Communicator(rank={self.rank}, size={self.size})"
@@ -237,11 +238,29 @@ class Communicator:
                     "must call the same collectives, in the same order, with the same dtype and "
                     "shape (and root).")
 
+    # -- device buffers: NCCL ---------------------------------------------------------
+    def _engine_for(self, buf, op: str, red: str, root: int = -1):
+        """The NCCL engine for a device buffer (created on the first one, collectively), or
+        None: host buffers, no NCCL (device buffers then go through the host), or
+        ``FGRAD_NCCL=0``.  Collectives it runs are numbered and, in debug mode, checked."""
+        if type(buf) is np.ndarray or self.comm is None:
+            return None
+        if self.nccl is None:
+            if os.environ.get("FGRAD_NCCL", "1") == "0" or backend_of_buffer(buf).name != "cupy":
+                return None
+            self.nccl = nccl_factory(self.comm, self.rank, self.size) or False
+        if not self.nccl:
+            return None
+        self.seq += 1
+        if settings.debug:
+            self._check(op, red, buf, root, -1)
+        return self.nccl
+
     # -- buffers ----------------------------------------------------------------------
     @staticmethod
     def _host(buf):
         """(host array, backend or None): device buffers are copied to the host."""
-        if isinstance(buf, np.ndarray):
+        if type(buf) is np.ndarray:
             return np.ascontiguousarray(buf), None
         if np.isscalar(buf):
             return np.asarray(buf), None
@@ -279,8 +298,9 @@ class Communicator:
         self._check_red(red, buf.dtype)
         if self.size == 1:
             return buf
-        if self.nccl is not None and not isinstance(buf, np.ndarray):
-            return self.nccl.allreduce(buf, red)
+        eng = self._engine_for(buf, "all_reduce", red)
+        if eng is not None:
+            return eng.allreduce(buf, red)
         x, be = self._host(buf)
         out = np.empty_like(x)
         op = self._mpi_op(red, x.dtype)
@@ -307,8 +327,9 @@ class Communicator:
         """The processes' buffers stacked along a new leading axis (``size`` long)."""
         if self.size == 1:
             return buf[None]
-        if self.nccl is not None and not isinstance(buf, np.ndarray):
-            return self.nccl.allgather(buf)
+        eng = self._engine_for(buf, "all_gather", "")
+        if eng is not None:
+            return eng.allgather(buf)
         x, be = self._host(buf)
         out = np.empty((self.size,) + x.shape, x.dtype)
         self._run("all_gather", "", x, lambda: self.comm.Iallgather(x, out))
@@ -324,8 +345,9 @@ class Communicator:
                              f"number of processes ({self.size}); got shape {tuple(buf.shape)}")
         if self.size == 1:
             return buf
-        if self.nccl is not None and not isinstance(buf, np.ndarray):
-            return self.nccl.reduce_scatter(buf, red)
+        eng = self._engine_for(buf, "reduce_scatter", red)
+        if eng is not None:
+            return eng.reduce_scatter(buf, red)
         x, be = self._host(buf)
         out = np.empty((n // self.size,) + x.shape[1:], x.dtype)
         op = self._mpi_op(red, x.dtype)
@@ -337,8 +359,9 @@ class Communicator:
         self._check_root(root)
         if self.size == 1:
             return buf
-        if self.nccl is not None and not isinstance(buf, np.ndarray):
-            return self.nccl.broadcast(buf, root)
+        eng = self._engine_for(buf, "broadcast", "", root)
+        if eng is not None:
+            return eng.broadcast(buf, root)
         x, be = self._host(buf)
         out = x.copy() if self.rank == root else np.empty_like(x)
         self._run("broadcast", "", x, lambda: self.comm.Ibcast(out, root), root=root)
