@@ -335,12 +335,36 @@ def _ufunc_at(xp, mode, out, idx, u):
     except (AttributeError, NotImplementedError, TypeError):
         if xp is np:
             raise
+    if mode == "mul":  # cupy has no multiply.at (no CUDA atomic multiply)
+        _scatter_in_rounds(xp, out, idx, u, xp.multiply)
+        return
     import cupyx  # pragma: no cover - GPU fallback
 
-    fn = {"add": "scatter_add", "min": "scatter_min", "max": "scatter_max"}.get(mode)
-    if fn is None:
-        raise NotImplementedError(f"scatter mode {mode!r} is not supported on this backend")
+    fn = {"add": "scatter_add", "min": "scatter_min", "max": "scatter_max"}[mode]
     getattr(cupyx, fn)(out, idx, u)
+
+
+def _scatter_in_rounds(xp, out, idx, u, op) -> None:
+    """``op.at(out, idx, u)`` from duplicate-free fancy assignments only: the k-th update of
+    each target is applied in round k, so every target sees its updates in order, exactly
+    as NumPy's ``ufunc.at`` applies them.  For backends without that ``ufunc.at`` (cupy's
+    ``multiply``); one round per repeat of the most repeated target."""
+    lin = xp.arange(out.size).reshape(out.shape)[idx]
+    u = xp.broadcast_to(u, lin.shape).reshape(-1)
+    lin = lin.reshape(-1)
+    n = lin.size
+    if n == 0:
+        return
+    pos = xp.arange(n)
+    order = xp.argsort(lin * n + pos)  # by target, then in update order
+    lin, u = lin[order], u[order]
+    first = xp.concatenate([xp.ones(1, dtype=bool), lin[1:] != lin[:-1]])
+    rank = pos - xp.flatnonzero(first)[xp.cumsum(first) - 1]
+    flat = out.reshape(-1)  # a view: ``out`` is a fresh contiguous copy
+    for r in range(int(rank.max()) + 1):
+        sel = rank == r
+        t = lin[sel]
+        flat[t] = op(flat[t], u[sel])
 
 
 def _scatter_impl(xp, x, u, *arrays, indexer, mode, oob):

@@ -34,6 +34,7 @@ Example::
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import types
 
@@ -172,6 +173,16 @@ def _cupy_names():
     return set(dir(cupy)), set(dir(cupy.linalg))
 
 
+# the ufunc methods cupy implements, and for which ufuncs (cupy 14: ``cupy.maximum.reduce`` raises
+# NotImplementedError; ``ufunc.at`` exists only where a CUDA atomic does the scatter)
+_CUPY_UFUNC_METHODS = {
+    "reduce": {"add", "multiply"},
+    "accumulate": {"add", "multiply"},
+    "reduceat": {"add"},
+    "at": {"add", "subtract", "maximum", "minimum", "bitwise_and", "bitwise_or", "bitwise_xor"},
+}
+
+
 class _FakeUfunc:
     """A NumPy ufunc whose results are device arrays and which rejects host arrays."""
 
@@ -187,19 +198,29 @@ class _FakeUfunc:
     def __call__(self, *args, **kwargs):
         return self._apply(self._uf, f"xp.{self.__name__}", args, kwargs)
 
+    def _supported(self, method: str) -> None:
+        if self.__name__ not in _CUPY_UFUNC_METHODS[method]:
+            raise NotImplementedError(
+                f"{self.__name__}.{method} is not supported yet (cupy offers ufunc.{method} only for "
+                f"{', '.join(sorted(_CUPY_UFUNC_METHODS[method]))})")
+
     def reduce(self, *args, **kwargs):
+        self._supported("reduce")
         return self._apply(self._uf.reduce, f"xp.{self.__name__}.reduce", args, kwargs)
 
     def accumulate(self, *args, **kwargs):
+        self._supported("accumulate")
         return self._apply(self._uf.accumulate, f"xp.{self.__name__}.accumulate", args, kwargs)
 
     def outer(self, *args, **kwargs):
         return self._apply(self._uf.outer, f"xp.{self.__name__}.outer", args, kwargs)
 
     def reduceat(self, *args, **kwargs):
+        self._supported("reduceat")
         return self._apply(self._uf.reduceat, f"xp.{self.__name__}.reduceat", args, kwargs)
 
     def at(self, a, indices, b=None):
+        self._supported("at")
         if not isinstance(a, FakeDeviceArray):
             raise HostArrayLeak(f"xp.{self.__name__}.at: the target is not a device array")
         _check((a, b), f"xp.{self.__name__}.at")
@@ -379,9 +400,29 @@ def uninstall() -> None:
     BACKEND = None
 
 
+_strict_for_good: list = []  # the process-wide strict_host_conversion entered by load()
+
+
 def load() -> FakeBackend:
-    """Entry point for ``FGRAD_BACKEND=fake`` / ``get_backend("fake")``."""
-    return install()
+    """Entry point for ``get_backend("fake")`` and ``FGRAD_BACKEND=fake``.
+
+    With ``FGRAD_BACKEND=fake`` the fake stands in for the GPU as the default device: it
+    impersonates ``cuda`` (devices ``cuda:0``, ``cuda:1``; the shim's CUDA device too, as
+    cupy is on a GPU machine) and NumPy's converters stay strict for the rest of the process
+    (`strict_host_conversion`, as cupy's implicit conversion is), so
+    ``FGRAD_BACKEND=fake pytest`` behaves like a run with ``FGRAD_BACKEND=cupy`` on a GPU.
+    Otherwise it installs the plain ``fake`` backend.
+    """
+    if BACKEND is not None:
+        return BACKEND
+    if os.environ.get("FGRAD_BACKEND", "").strip().lower().partition(":")[0] != "fake":
+        return install()  # get_backend("fake") in a normal run: a plain fake, not strict
+    be = install(platform="cuda")
+    if not _strict_for_good:
+        block = strict_host_conversion()
+        block.__enter__()
+        _strict_for_good.append(block)
+    return be
 
 
 _NUMPY_CONVERTERS = ("asarray", "array", "ascontiguousarray", "asanyarray")
@@ -398,7 +439,8 @@ def strict_host_conversion():
 
     def strict(name, fn):
         def convert(a, *args, **kwargs):
-            if isinstance(a, FakeDeviceArray):
+            # ``subok=True`` keeps the device array (NumPy's own helpers, e.g. as_strided)
+            if isinstance(a, FakeDeviceArray) and not kwargs.get("subok"):
                 raise HostArrayLeak(
                     f"numpy.{name} of a fake-device array {a.dtype}{list(a.shape)}: an implicit "
                     "device->host copy (cupy raises TypeError here); use the backend's to_host")
@@ -422,6 +464,7 @@ def installed(platform: str = "fake", n_devices: int = 2, default: bool = False)
     ``default=True``, it is the default device there); whatever was installed before is
     restored on exit."""
     prev = None if BACKEND is None else (BACKEND.platform, len(BACKEND._devices))
+    configured_default = backends._DEFAULT[0]  # FGRAD_BACKEND=fake: survives a swap below
     be = install(platform, n_devices) if prev != (platform, n_devices) else BACKEND
     try:
         with strict_host_conversion():
@@ -435,6 +478,8 @@ def installed(platform: str = "fake", n_devices: int = 2, default: bool = False)
             uninstall()
             if prev is not None:
                 install(*prev)
+            if configured_default.backend_name in backends._BACKENDS:
+                backends._DEFAULT[0] = configured_default
 
 
 __all__ = ["BACKEND", "FakeBackend", "FakeDeviceArray", "HostArrayLeak", "fake_xp", "install",

@@ -20,6 +20,8 @@ counts as a scalar, as in PyTorch).  ``.to``/``.cuda()``/``.cpu()``, ``copy_``,
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import fgrad.backends as backends
 
@@ -160,6 +162,22 @@ def default_index():
 def default_device() -> str:
     i = _state["default"]
     return "cpu" if i is None else f"cuda:{i}"
+
+
+_NO_SCOPE = contextlib.nullcontext()
+
+
+def cpu_default():
+    """A ``with`` block in which fgrad's default device is the CPU.  PyTorch's default device
+    is the CPU whatever fgrad's is (``FGRAD_BACKEND=cupy``): the shim stages and evaluates
+    its definitions inside this block, so the constants they make without an operand (a
+    ``fnp.zeros``, the constants of a program staged from abstract shapes) are host arrays,
+    like the CPU tensors they meet; on CUDA tensors they are moved explicitly (`_unify`,
+    the programs' per-device constant templates).  Free when the default already is the CPU.
+    """
+    if backends.default_device() is backends.CPU:
+        return _NO_SCOPE
+    return backends.default_device_scope(backends.CPU)
 
 
 # ---------------------------------------------------------------------------------------

@@ -101,7 +101,8 @@ def _functional(fn, args, multi=False):
     the CUDA device and no tracer: the op runs there and is recorded (`_op_dev`)."""
     if _on_device(args):
         return _op_dev("Backward0", ("fn", fn), fn, args, multi, None)
-    out = fn(*[_fval(a) for a in args])
+    with _dev.cpu_default():
+        out = fn(*[_fval(a) for a in args])
     if multi:
         return tuple(_fwrap(o) for o in out)
     return _fwrap(out)
@@ -154,7 +155,8 @@ def _fresh(b, bufs):
 
 def _run_fn(fn, bufs, multi):
     """Evaluate an fgrad function eagerly on buffers; results never alias the inputs."""
-    out = fn(*[_awrap(b) if type(b) is _nd or type(b) in _DEV else b for b in bufs])
+    with _dev.cpu_default():
+        out = fn(*[_awrap(b) if type(b) is _nd or type(b) in _DEV else b for b in bufs])
     outs = out if multi else [out]
     res = []
     for o in outs:
