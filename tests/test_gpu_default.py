@@ -123,3 +123,11 @@ def test_swapping_fake_devices_keeps_the_configured_default_device():
         B._DEFAULT[0] = saved
         fake_device.uninstall()
         shim_device.backend()
+
+
+@pytest.mark.parametrize("make", [lambda: fnp.zeros(3, dtype=str), lambda: fnp.ones(2, dtype=object),
+                                  lambda: fnp.full(2, 1.0, dtype="U3")])
+def test_unsupported_dtypes_raise_fgrads_error_on_a_gpu_default(make):
+    """cupy refuses string dtypes with its own ValueError; fgrad's TypeError comes first."""
+    with gpu_default(), pytest.raises(TypeError, match="dtype"):
+        make()

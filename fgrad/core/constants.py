@@ -56,13 +56,18 @@ def shape_tuple(shape) -> tuple:
 
 
 def make_on_default_device(fn: str, *args, **kwargs) -> ArrayImpl:
-    """``xp.<fn>(*args)`` on the default device."""
+    """``xp.<fn>(*args, **kwargs)`` on the default device (pass ``dtype`` by keyword: an
+    unsupported one raises fgrad's TypeError before a GPU backend sees it)."""
     be = default_backend()
     if be is NUMPY:
         buf = getattr(np, fn)(*args, **kwargs)
-    else:
-        with be.device_scope(default_device()):
-            buf = getattr(be.xp, fn)(*args, **kwargs)
+        check_array_dtype(buf.dtype, f"fgrad.numpy.{fn}")
+        return wrap(buf)
+    dtype = kwargs.get("dtype")
+    if dtype is not None:  # fgrad's error, before a GPU backend's own (cupy: ValueError)
+        check_array_dtype(np.dtype(dtype), f"fgrad.numpy.{fn}")
+    with be.device_scope(default_device()):
+        buf = getattr(be.xp, fn)(*args, **kwargs)
     check_array_dtype(buf.dtype, f"fgrad.numpy.{fn}")
     return wrap(buf)
 
@@ -75,7 +80,7 @@ def zeros(shape, dtype=None) -> ArrayImpl:
         >>> zeros((2,), np.float32)
         Array([0., 0.], dtype=float32)
     """
-    return make_on_default_device("zeros", shape_tuple(shape), dtype or float_)
+    return make_on_default_device("zeros", shape_tuple(shape), dtype=dtype or float_)
 
 
 def placement(x):

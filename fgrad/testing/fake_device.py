@@ -144,6 +144,8 @@ def _wrap(res, dev=None):
     if dev is None:
         dev = _current()
     if isinstance(res, np.ndarray):
+        if res.dtype.kind in "USOV":  # cupy has numbers and bools only
+            raise ValueError(f"Unsupported dtype {res.dtype}")
         if type(res) is not FakeDeviceArray:
             res = res.view(FakeDeviceArray)
         res._fake_device = dev
