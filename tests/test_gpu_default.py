@@ -131,3 +131,14 @@ def test_unsupported_dtypes_raise_fgrads_error_on_a_gpu_default(make):
     """cupy refuses string dtypes with its own ValueError; fgrad's TypeError comes first."""
     with gpu_default(), pytest.raises(TypeError, match="dtype"):
         make()
+
+
+def test_jit_of_python_scalars_closing_over_a_device_array():
+    """A jitted function whose inputs are Python scalars runs where its captured device
+    constants live (it ran with NumPy on the device buffers: an implicit host copy)."""
+    m = np.arange(12.0).reshape(3, 4)
+    with gpu_default():
+        f = fgrad.jit(lambda i, j: fgrad.lax.dynamic_slice(fnp.asarray(m), (i, j), (2, 2)))
+        out = f(2, -1)
+        assert out.device == "cuda:0"
+        np.testing.assert_array_equal(np.asarray(out), [[6.0, 7.0], [10.0, 11.0]])  # stored from JAX
