@@ -151,10 +151,11 @@ def test_random_keys_and_samples_live_on_the_default_device():
         k = fgrad.random.key(0)
         assert k.device == "cuda:0"
         lo, hi = np.zeros(3), np.array([1.0, 2.0, 3.0])
-        samples = [fgrad.random.normal(k, (3,)), fgrad.random.uniform(k, (4, 3), minval=lo, maxval=hi),
-                   fgrad.random.bernoulli(k, np.array([0.1, 0.9])), fgrad.random.randint(k, (3,), lo.astype(int), 5),
-                   fgrad.random.choice(k, np.arange(5.0), (2,)), fgrad.random.categorical(k, np.zeros((2, 3))),
-                   fgrad.random.truncated_normal(k, lo, hi), fgrad.random.fold_in(k, np.uint32(3))]
+        r = fgrad.random
+        samples = [r.normal(k, (3,)), r.uniform(k, (4, 3), minval=lo, maxval=hi),
+                   r.bernoulli(k, np.array([0.1, 0.9])), r.randint(k, (3,), lo.astype(int), 5),
+                   r.choice(k, np.arange(5.0), (2,)), r.categorical(k, np.zeros((2, 3))),
+                   r.truncated_normal(k, lo, hi), r.fold_in(k, np.uint32(3))]
         assert all(s.device == "cuda:0" for s in samples)
     cpu = fgrad.random.uniform(fgrad.random.key(0), (4, 3), minval=lo, maxval=hi)
     np.testing.assert_array_equal(np.asarray(samples[1]), np.asarray(cpu))

@@ -289,7 +289,8 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
                     entry.tick = next(CLOCK)
                     exe = entry.exe
                     if exe is None:
-                        exe = entry.exe = entry.closed.executable(_xp_of([a._buf for a in args], entry.closed))
+                        bufs = [a._buf for a in args]
+                        exe = entry.exe = entry.closed.executable(_xp_of(bufs, entry.closed))
                     outs = exe.run([a._buf for a in args])
                     if entry.single:
                         w = object.__new__(ArrayImpl)
