@@ -130,6 +130,8 @@ def _keep_the_configured_default_device():
     before = backends._DEFAULT[0]
     yield
     backends._DEFAULT[0] = before
+    if before.backend_name not in backends._BACKENDS:  # the test removed it: load it again
+        backends.get_backend(before.backend_name)
 
 
 # -- failure log (for remote runs that may be cut off before pytest's summary) ----------------

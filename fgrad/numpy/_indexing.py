@@ -701,7 +701,7 @@ def _roll_one(a, shift, axis):
     if n == 0:
         return a
     if isinstance(shift, Tracer):
-        base = wrap(np.arange(n, dtype=np.int64))
+        base = constant_like(np.arange(n, dtype=np.int64), a)  # on ``a``'s device
         idx = ew.rem_p.bind(ew.sub(base, ew.convert_element_type(shift, np.int64)), n)
         return _take_axis(a, idx, axis)
     s = int(np.asarray(shift)) % n

@@ -274,7 +274,9 @@ def device_xp(xp, *bufs):
 
 def _np_index(xp, xshape, indexer, arrays, oob):
     """The buffer-level NumPy index, plus the axes that need one extra (padding) slot to
-    receive out-of-bounds indices under ``oob`` in ('fill', 'drop')."""
+    receive out-of-bounds indices under ``oob`` in ('fill', 'drop').  On a device backend
+    every index-array axis counts as padded: finding out whether an index is out of bounds
+    would read the indices on the host (a synchronisation per gather)."""
     idx = []
     pad = set()
     ax = 0
@@ -301,7 +303,7 @@ def _np_index(xp, xshape, indexer, arrays, oob):
                 a = xp.clip(a, 0, n - 1)
             else:
                 bad = (a < 0) | (a >= n)
-                if bool(bad.any()):
+                if xp is not np or bool(bad.any()):
                     a = xp.where(bad, n, a)
                     pad.add(ax)
             idx.append(a)
@@ -318,10 +320,40 @@ def _gather_impl(xp, x, *arrays, indexer, oob, fill_value):
     xp = device_xp(xp, x, *arrays)
     x = xp.asarray(x)
     idx, pad = _np_index(xp, x.shape, indexer, arrays, oob)
+    fill = 0 if fill_value is None else fill_value
+    if pad and xp is not np and all(x.shape[ax] for ax in pad):
+        return _gather_masked(xp, x, idx, pad, fill)
     if pad:
-        x = _pad_axes(xp, x, pad, 0 if fill_value is None else fill_value)
+        x = _pad_axes(xp, x, pad, fill)
     out = x[idx]
     return out if isinstance(out, xp.ndarray) else xp.asarray(out)
+
+
+def _gather_masked(xp, x, idx, pad, fill):
+    """``x[idx]`` where index ``n`` on an axis in ``pad`` (of length ``n``) means out of
+    bounds: ``fill`` there.  The gather reads clamped indices and a mask of the same index
+    into zero-stride flags replaces the out-of-bounds values -- no copy of ``x`` padded,
+    nothing read on the host."""
+    safe, ax = [], 0
+    for e in idx:
+        if e is None or e is Ellipsis:
+            safe.append(e)
+            continue
+        n = x.shape[ax]
+        if ax in pad:
+            e = min(e, n - 1) if isinstance(e, int) else xp.minimum(e, n - 1)
+        safe.append(e)
+        ax += 1
+    out = x[tuple(safe)]
+    padded = tuple(n + (ax in pad) for ax, n in enumerate(x.shape))
+    ok = None
+    for ax in sorted(pad):
+        flags = xp.ones(padded[ax], dtype=bool)
+        flags[-1] = False
+        view = xp.broadcast_to(flags.reshape([-1 if i == ax else 1 for i in range(x.ndim)]), padded)
+        m = view[idx]
+        ok = m if ok is None else ok & m
+    return xp.where(ok, out, out.dtype.type(fill))
 
 
 _UFUNC = {"add": "add", "mul": "multiply", "min": "minimum", "max": "maximum"}

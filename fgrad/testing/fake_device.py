@@ -15,7 +15,9 @@ device is strict about where data lives:
   data only in the explicit converters (``xp.asarray``/``xp.array``), and, when cupy is
   importable, offers only the names cupy offers (so an implementation using a NumPy-only
   function fails here as it would on the GPU);
-* `transfers` counts the explicit host<->device copies.
+* `transfers` counts the host<->device copies: the explicit ones and the host reads of
+  device values (``bool``, ``int``, ``float``, ``item``, ``tolist``: synchronisations on a
+  GPU).
 
 ``install(platform="cuda")`` impersonates ``cuda`` (``device_put(x, "cuda")``,
 ``devices()`` listing ``cuda:0``) for code that hard-codes that name, such as the PyTorch
@@ -73,6 +75,32 @@ class FakeDeviceArray(np.ndarray):
             res._fake_device = self._fake_device
         return res
 
+    # reading a value on the host (``bool(x.any())``, ``float(x)``, ``x.item()``) is a
+    # device->host copy and a synchronisation on a GPU: counted with the copies
+    def __bool__(self) -> bool:
+        _count("d2h")
+        return super().__bool__()
+
+    def __int__(self) -> int:
+        _count("d2h")
+        return super().__int__()
+
+    def __float__(self) -> float:
+        _count("d2h")
+        return super().__float__()
+
+    def __index__(self) -> int:
+        _count("d2h")
+        return super().__index__()
+
+    def item(self, *args):
+        _count("d2h")
+        return super().item(*args)
+
+    def tolist(self):
+        _count("d2h")
+        return super().tolist()
+
     def get(self) -> np.ndarray:
         """A host copy (like ``cupy.ndarray.get``)."""
         if BACKEND is not None:
@@ -99,6 +127,11 @@ class FakeDeviceArray(np.ndarray):
 
     def __reduce__(self):
         raise TypeError("fake device arrays cannot be pickled; use .get() for a host copy")
+
+
+def _count(kind: str) -> None:
+    if BACKEND is not None:
+        BACKEND.transfers[kind] += 1
 
 
 def _check(obj, where, dev=None, depth=0):
