@@ -160,3 +160,48 @@ def test_random_keys_and_samples_live_on_the_default_device():
         on_device = np.asarray(samples[1])
     cpu = fgrad.random.uniform(fgrad.random.key(0), (4, 3), minval=lo, maxval=hi)
     np.testing.assert_array_equal(on_device, np.asarray(cpu))
+
+
+def test_constants_of_roll_matrix_power_and_iota_follow_the_device():
+    """Host constants built with NumPy met device operands (DeviceMismatchError): roll's
+    index base with a traced shift, matrix_power's identity, lax.iota on the default device."""
+    x = np.arange(5.0)
+    a = np.array([[2.0, 1.0], [0.0, 3.0]])
+    with gpu_default():
+        rolled = fgrad.vmap(lambda s: fnp.roll(fnp.asarray(x), s))(fnp.asarray([0, 1, -2]))
+        eye = fnp.linalg.matrix_power(fnp.asarray(a), 0)
+        iota = fgrad.lax.iota(np.int32, 4)
+        assert rolled.device == eye.device == iota.device == "cuda:0"
+        got = [np.asarray(rolled), np.asarray(eye), np.asarray(iota)]
+    np.testing.assert_array_equal(got[0], [np.roll(x, s) for s in (0, 1, -2)])
+    np.testing.assert_array_equal(got[1], np.eye(2))
+    np.testing.assert_array_equal(got[2], np.arange(4, dtype=np.int32))
+
+
+def test_integer_scatter_add_along_axis_on_a_device(backend):
+    """The integer path called ``cupyx.scatter_add`` on any non-NumPy backend."""
+    from fgrad.ops import sorting
+
+    idx = np.array([[0, 2, 2, 1], [3, 3, 3, 0]])
+    got = sorting.scatter_add_along_axis(backend.put(fnp.ones((2, 4), np.int32)), idx, 1, 5)
+    assert backend.on_device(got) and got.dtype == np.int32
+    np.testing.assert_array_equal(np.asarray(got), [[1, 1, 2, 0, 0], [1, 0, 0, 3, 0]])
+
+
+def test_out_of_bounds_gathers_read_nothing_on_the_host(backend):
+    """``take`` / ``take_along_axis`` in fill mode checked their indices on the host (a
+    device->host synchronisation per gather on a GPU); the device path masks instead."""
+    x = np.arange(12.0).reshape(3, 4)
+    idx = np.array([0, 5, -1, -7, 3])
+    xd, idd = backend.put(fnp.asarray(x)), backend.put(fnp.asarray(idx))
+    with backend.transfers() as moved:
+        got = [fnp.take(xd, idd, axis=1), fnp.take(xd, idd, axis=0, fill_value=-1.0),
+               fnp.take_along_axis(xd, backend.put(fnp.asarray([[4], [0], [-9]])), axis=1)]
+    if not backend.is_host:
+        assert moved.get("d2h") == 0, moved
+    assert all(backend.on_device(g) for g in got)
+    want_cols = np.where((idx >= -4) & (idx < 4), np.take(x, np.clip(idx, -4, 3), axis=1), np.nan)
+    np.testing.assert_array_equal(np.asarray(got[0]), want_cols)
+    want_rows = np.where(((idx >= -3) & (idx < 3))[:, None], np.take(x, np.clip(idx, -3, 2), axis=0), -1.0)
+    np.testing.assert_array_equal(np.asarray(got[1]), want_rows)
+    np.testing.assert_array_equal(np.asarray(got[2]), [[np.nan], [4.0], [np.nan]])
