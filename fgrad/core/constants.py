@@ -167,6 +167,36 @@ def constant_like(value, like):
     return wrap(be.from_host(np.asarray(value), dev))
 
 
+# small NumPy constants already placed on a device, by value: (device, dtype, shape, bytes) ->
+# Array.  Rules and models use the same small constants every step (index offsets, iotas,
+# triangular masks); on a GPU each is uploaded once instead of at every call.
+_PLACED: dict = {}
+_PLACED_MAX_BYTES = 1 << 16  # larger constants are uploaded each time
+_PLACED_MAX_ENTRIES = 1024
+
+
+def cached_constant_like(value, like):
+    """`constant_like` for small constants, uploaded to a device once per value (Arrays are
+    immutable, so the cached one is shared).
+
+    Example::
+
+        >>> cached_constant_like(np.arange(3), np.zeros(2)).shape
+        (3,)
+    """
+    be, dev = placement(like)
+    a = np.asarray(value)
+    if be is NUMPY or a.nbytes > _PLACED_MAX_BYTES:
+        return constant_like(a, like)
+    key = (be.name, str(dev), a.dtype.str, a.shape, a.tobytes())
+    hit = _PLACED.get(key)
+    if hit is None:
+        if len(_PLACED) >= _PLACED_MAX_ENTRIES:
+            _PLACED.clear()
+        hit = _PLACED[key] = wrap(be.from_host(a, dev))
+    return hit
+
+
 def host_array(a, dtype=None) -> ArrayImpl:
     """Host data (a scalar, nested list, NumPy array) copied to the default device as an
     Array; a raw device buffer (e.g. a cupy array) copied on its own device; an Array or

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..backends import NUMPY, xp_of
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
-from ..core.constants import constant_like, full_like, ones_like, zeros_like
+from ..core.constants import cached_constant_like, constant_like, full_like, ones_like, zeros_like
 from ..core.placement import backend_of
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear, is_undefined
@@ -492,9 +492,9 @@ def _place_indices(arrays, x):
     out = []
     for a in arrays:
         if type(a) is ArrayImpl and (type(a._buf) is np.ndarray or isinstance(a._buf, np.generic)):
-            a = constant_like(np.asarray(a._buf), x)
+            a = cached_constant_like(np.asarray(a._buf), x)
         elif isinstance(a, np.ndarray):
-            a = constant_like(a, x)
+            a = cached_constant_like(a, x)
         out.append(a)
     return out
 
