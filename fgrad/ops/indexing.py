@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..backends import NUMPY, xp_of
+from ..backends import NUMPY, backend_of_buffer, xp_of
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.constants import cached_constant_like, constant_like, full_like, ones_like, zeros_like
 from ..core.placement import backend_of
@@ -322,11 +322,18 @@ def _gather_impl(xp, x, *arrays, indexer, oob, fill_value):
     idx, pad = _np_index(xp, x.shape, indexer, arrays, oob)
     fill = 0 if fill_value is None else fill_value
     if pad and xp is not np and all(x.shape[ax] for ax in pad):
-        return _gather_masked(xp, x, idx, pad, fill)
+        with _device_of(x):
+            return _gather_masked(xp, x, idx, pad, fill)
     if pad:
         x = _pad_axes(xp, x, pad, fill)
     out = x[idx]
     return out if isinstance(out, xp.ndarray) else xp.asarray(out)
+
+
+def _device_of(buf):
+    """A ``with`` block creating new ``xp`` arrays on ``buf``'s device."""
+    be = backend_of_buffer(buf)
+    return be.device_scope(be.device_of(buf))
 
 
 def _gather_masked(xp, x, idx, pad, fill):
@@ -368,7 +375,8 @@ def _ufunc_at(xp, mode, out, idx, u):
         if xp is np:
             raise
     if mode == "mul":  # cupy has no multiply.at (no CUDA atomic multiply)
-        _scatter_in_rounds(xp, out, idx, u, xp.multiply)
+        with _device_of(out):
+            _scatter_in_rounds(xp, out, idx, u, xp.multiply)
         return
     import cupyx  # pragma: no cover - GPU fallback
 
