@@ -172,7 +172,7 @@ def constant_like(value, like):
 # triangular masks); on a GPU each is uploaded once instead of at every call.
 _PLACED: dict = {}
 _PLACED_MAX_BYTES = 1 << 16  # larger constants are uploaded each time
-_PLACED_MAX_ENTRIES = 1024
+_PLACED_MAX_ENTRIES = 256
 
 
 def cached_constant_like(value, like):
