@@ -27,6 +27,8 @@ import numpy as np
 
 from .core import array as _array
 from .core.constants import constant_like as _constant_like
+from .core.constants import host_array as _host_array
+from .core.constants import is_device_buffer as _is_device_buffer
 from .ops import bits as _bits
 from .ops import special as _special
 from .ops import elementwise as _ew
@@ -51,10 +53,14 @@ _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _PARITY = 0x1BD11BDA
 
 
-def _arr(x):
+def _arr(x, like=None):
+    """``x`` as an Array: an Array or tracer as it is; host data placed like ``like`` (a
+    sampler's parameters follow its key's device) or, without one, on the default device."""
     if isinstance(x, (_array.Tracer, _array.ArrayImpl)):
         return x
-    return _wrap(np.asarray(x))
+    if like is None or _is_device_buffer(x):
+        return _host_array(x)
+    return _const(np.asarray(x), like)
 
 
 def _const(value, like):
@@ -150,7 +156,7 @@ def key(seed):
         if not -(2 ** 63) <= s < 2 ** 64:
             raise OverflowError(f"fgrad.random.key: seed {seed} does not fit in 64 bits")
         s &= 0xFFFFFFFFFFFFFFFF
-        return _wrap(np.array([s >> 32, s & 0xFFFFFFFF], dtype=np.uint32))
+        return _host_array(np.array([s >> 32, s & 0xFFFFFFFF], dtype=np.uint32))  # default device
     s = _arr(seed)
     av = _get_aval(s)
     if av.shape != () or av.dtype.kind not in "iu":
@@ -193,7 +199,7 @@ def fold_in(key, data):
     if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
         d = _const(np.asarray(int(data) & 0xFFFFFFFF, dtype=np.uint32), k1)
     else:
-        d = _arr(data)
+        d = _arr(data, k1)
         if _get_aval(d).ndim:
             raise TypeError(f"fgrad.random.fold_in: data must be a scalar, got shape {_get_aval(d).shape}")
         d = _ew.convert_element_type(d, _U32)
@@ -237,10 +243,10 @@ def _float_dtype(dtype, name):
     return dt
 
 
-def _param(v, dt):
+def _param(v, dt, k):
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return float(v)
-    return _ew.convert_element_type(_arr(v), dt)
+    return _ew.convert_element_type(_arr(v, k), dt)
 
 
 def _unit_floats(k, shape, dt):
@@ -249,7 +255,7 @@ def _unit_floats(k, shape, dt):
     nbits = fi.bits
     u = _UINT[nbits]
     b = _random_bits(k, nbits, shape)
-    one_bits = np.array(1.0, dt).view(u)
+    one_bits = np.array(1.0, dt).view(u)[()]  # a NumPy scalar: goes with the key's device
     fb = _ew.or_p.bind(_bits.shift_right_logical(b, nbits - fi.nmant), one_bits)
     return _ew.sub(_bits.bitcast_convert_type(fb, dt), 1.0)
 
@@ -270,7 +276,7 @@ def uniform(key, shape=(), dtype=np.float64, minval=0.0, maxval=1.0):
     dt = _float_dtype(dtype, "uniform")
     shape = _shape(shape)
     k = _check_key(key, "uniform")
-    lo, hi = _param(minval, dt), _param(maxval, dt)
+    lo, hi = _param(minval, dt, k), _param(maxval, dt, k)
     f = _unit_floats(k, shape, dt)
     span = hi - lo if isinstance(hi, float) and isinstance(lo, float) else _ew.sub(hi, lo)
     out = _ew.add(_ew.mul(f, span), lo)
@@ -288,7 +294,8 @@ def normal(key, shape=(), dtype=np.float64):
 def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
     """Standard normal conditioned on ``lower < x < upper`` (inverse-CDF sampling)."""
     dt = _float_dtype(dtype, "truncated_normal")
-    lo, hi = _param(lower, dt), _param(upper, dt)
+    k = _check_key(key, "truncated_normal")
+    lo, hi = _param(lower, dt, k), _param(upper, dt, k)
     if shape is None:
         shape = tuple(np.broadcast_shapes(_get_aval(lo).shape, _get_aval(hi).shape))
     shape = _shape(shape)
@@ -345,7 +352,7 @@ def bernoulli(key, p=0.5, shape=None):
     if isinstance(p, (int, float)) and not isinstance(p, bool):
         pa, pdt = float(p), np.dtype(np.float64)
     else:
-        pa = _arr(p)
+        pa = _arr(p, _check_key(key, "bernoulli"))
         pdt = _get_aval(pa).dtype
         if pdt.kind != "f":
             pdt = np.dtype(np.float64)
@@ -379,7 +386,7 @@ def randint(key, shape, minval, maxval, dtype=np.int64):
         if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
             clipped = min(max(int(v), int(info.min)), int(info.max))
             return _const(np.asarray(clipped, dt), k), int(v) > int(info.max)
-        a = _arr(v)
+        a = _arr(v, k)
         return _ew.convert_element_type(a, dt), False
 
     lo, _ = as_int(minval)
@@ -428,7 +435,7 @@ def permutation(key, x, axis=0, independent=False):
     k = _check_key(key, "permutation")
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
         return _shuffle(k, _const(np.arange(int(x), dtype=np.int64), k), 0)
-    x = _arr(x)
+    x = _arr(x, k)
     av = _get_aval(x)
     if av.ndim == 0:
         raise TypeError("fgrad.random.permutation: x must be an integer or an array of rank >= 1")
@@ -447,7 +454,7 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
     if isinstance(a, (int, np.integer)) and not isinstance(a, bool):
         n, arr = int(a), None
     else:
-        arr = _arr(a)
+        arr = _arr(a, k)
         if _get_aval(arr).ndim == 0:
             raise ValueError("fgrad.random.choice: a must be an integer or an array of rank >= 1")
         axis = axis % _get_aval(arr).ndim
@@ -463,7 +470,7 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
         else:
             ind = _reshape(_take_static(permutation(k, n), np.arange(n_draws), 0), shape)
     else:
-        pa = _arr(p)
+        pa = _arr(p, k)
         if _get_aval(pa).shape != (n,):
             raise ValueError(f"fgrad.random.choice: p must have shape ({n},), got {_get_aval(pa).shape}")
         pdt = _get_aval(pa).dtype if _get_aval(pa).dtype.kind == "f" else np.dtype(np.float64)
@@ -485,7 +492,7 @@ def categorical(key, logits, axis=-1, shape=None):
     """Samples of class indices from unnormalized log-probabilities ``logits`` along
     ``axis`` (Gumbel-max); ``shape`` must end with the batch shape of ``logits``."""
     k = _check_key(key, "categorical")
-    lg = _arr(logits)
+    lg = _arr(logits, k)
     av = _get_aval(lg)
     axis = _normalize_axis(axis, av.ndim, "fgrad.random.categorical")
     batch = av.shape[:axis] + av.shape[axis + 1:]

@@ -120,6 +120,20 @@ def backend(request):
         yield case
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_configured_default_device():
+    """The configured default device (``FGRAD_BACKEND=fake`` / ``cupy``) is the same for every
+    test: a test that installs and removes a fake backend resets it to the CPU when it was
+    that backend's (`fgrad.backends.unregister_backend`); put it back."""
+    from fgrad import backends
+
+    before = backends._DEFAULT[0]
+    yield
+    backends._DEFAULT[0] = before
+    if before.backend_name not in backends._BACKENDS:  # the test removed it: load it again
+        backends.get_backend(before.backend_name)
+
+
 # -- failure log (for remote runs that may be cut off before pytest's summary) ----------------
 # FGRAD_FAILURE_LOG=path: each failing test's id and traceback is appended to that file as it
 # happens (by the controlling process under pytest-xdist), so a run killed by a time limit still

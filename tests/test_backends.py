@@ -122,12 +122,18 @@ def test_default_device_config_scope_and_env(fake):
     with pytest.raises(B.BackendUnavailableError):
         fgrad.config.update("backend", "tpu")
     assert fgrad.config.backend == "numpy"
-    # FGRAD_BACKEND picks the default device at import
-    code = "import fgrad, fgrad.numpy as fnp; print(str(fnp.zeros(1).device), fgrad.config.backend)"
+    # FGRAD_BACKEND picks the default device at import; "fake" stands in for a GPU there: it
+    # is "cuda" (the shim's too) and refuses implicit host conversion as cupy does
+    code = ("import numpy as np, fgrad, fgrad.numpy as fnp, fgrad.torch as torch\n"
+            "x = fnp.zeros(1)\n"
+            "try:\n    np.asarray(x._buf); conversion = 'implicit'\n"
+            "except TypeError:\n    conversion = 'refused'\n"
+            "print(str(x.device), fgrad.config.backend, conversion, torch.cuda.is_available(),\n"
+            "      torch.ones(1).device, fgrad.devices()[1])")
     env = dict(os.environ, FGRAD_BACKEND="fake", PYTHONPATH=REPO)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["fake:0", "fake"]
+    assert out.stdout.split() == ["cuda:0", "fake", "refused", "True", "cpu", "cuda:0"]
 
 
 # ---------------------------------------------------------------------------------------

@@ -22,6 +22,15 @@ from fgrad.torch.autograd import graph as G
 from fgrad.transforms import tape
 
 
+@pytest.fixture(autouse=True)
+def _host_default():
+    """The bounds measured here are those of host memory (the NumPy code generator's scratch,
+    recycled results, the tape's caches): arrays are created on the CPU whatever the
+    configured default device."""
+    with fgrad.default_device("cpu"):
+        yield
+
+
 @pytest.fixture
 def limits():
     """``limits(name=value, ...)`` sets cache bounds for one test; all are restored after."""

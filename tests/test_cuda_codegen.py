@@ -38,6 +38,15 @@ from fgrad.testing import op_table as T
 NVCC = shutil.which("nvcc")
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not found")
 RNG = np.random.default_rng(0)
+
+
+@pytest.fixture(autouse=True)
+def _host_default():
+    """Arrays are placed explicitly here: host inputs for the NumPy-based stand-ins of cupy,
+    device inputs only through the ``backend`` fixture; creation without a device goes to
+    the CPU whatever the configured default device."""
+    with fgrad.default_device("cpu"):
+        yield
 F32, F64 = np.float32, np.float64
 
 

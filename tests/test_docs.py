@@ -12,6 +12,8 @@ import types
 
 import pytest
 
+import fgrad
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
@@ -33,7 +35,8 @@ def test_code_blocks_run(page, tmp_path, monkeypatch):
         if block.lstrip().startswith(">>>"):
             test = doctest.DocTestParser().get_doctest(block, namespace, name, str(page), 0)
             runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-            runner.run(test, clear_globs=False)
+            with fgrad.default_device("cpu"):  # printed arrays as with the default config
+                runner.run(test, clear_globs=False)
             namespace.update(test.globs)  # DocTest works on a copy of the namespace
             assert runner.failures == 0, f"{name}: {runner.failures} doctest example(s) failed (see output)"
         else:

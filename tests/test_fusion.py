@@ -22,6 +22,15 @@ from fgrad.testing import op_table as T
 RNG = np.random.default_rng(0)
 
 
+@pytest.fixture(autouse=True)
+def _on_the_host():
+    """These are the NumPy code generator's tests (raw host buffers, scratch memory,
+    pointers); they run on the CPU whatever the default device (the CUDA code generator's
+    are in test_cuda_codegen.py)."""
+    with fgrad.default_device("cpu"):
+        yield
+
+
 def A(x, dtype=None):
     return fnp.asarray(np.asarray(x, dtype=dtype))
 

@@ -9,9 +9,16 @@ OUT=${OUT:-/tmp/fgrad_gpu}; mkdir -p "$OUT"
 PY=${PY:-python3}
 PHASES=${PHASES:-"tests bench profile suite"}
 export PYTHONUNBUFFERED=1 XLA_PYTHON_CLIENT_PREALLOCATE=false
+# this checkout's fgrad, not an installed one (pytest-xdist workers do not put the working
+# directory on sys.path; an editable install elsewhere would be tested instead)
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+if ! $PY -c "import fgrad, os, sys; sys.exit(not fgrad.__file__.startswith(os.getcwd()))"; then
+  echo "fgrad does not import from $PWD: $($PY -c 'import fgrad; print(fgrad.__file__)')"; exit 2
+fi
 NPROC=$(nproc)
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
   $PY -c "import sys, numpy, cupy; print(sys.version); print('numpy', numpy.__version__, 'cupy', cupy.__version__)"
+  $PY -c "import fgrad; print('fgrad from', fgrad.__file__)"
   $PY -m fgrad; } > "$OUT/env.txt" 2>&1
 cat "$OUT/env.txt"
 for phase in $PHASES; do

@@ -56,13 +56,18 @@ def shape_tuple(shape) -> tuple:
 
 
 def make_on_default_device(fn: str, *args, **kwargs) -> ArrayImpl:
-    """``xp.<fn>(*args)`` on the default device."""
+    """``xp.<fn>(*args, **kwargs)`` on the default device (pass ``dtype`` by keyword: an
+    unsupported one raises fgrad's TypeError before a GPU backend sees it)."""
     be = default_backend()
     if be is NUMPY:
         buf = getattr(np, fn)(*args, **kwargs)
-    else:
-        with be.device_scope(default_device()):
-            buf = getattr(be.xp, fn)(*args, **kwargs)
+        check_array_dtype(buf.dtype, f"fgrad.numpy.{fn}")
+        return wrap(buf)
+    dtype = kwargs.get("dtype")
+    if dtype is not None:  # fgrad's error, before a GPU backend's own (cupy: ValueError)
+        check_array_dtype(np.dtype(dtype), f"fgrad.numpy.{fn}")
+    with be.device_scope(default_device()):
+        buf = getattr(be.xp, fn)(*args, **kwargs)
     check_array_dtype(buf.dtype, f"fgrad.numpy.{fn}")
     return wrap(buf)
 
@@ -75,7 +80,7 @@ def zeros(shape, dtype=None) -> ArrayImpl:
         >>> zeros((2,), np.float32)
         Array([0., 0.], dtype=float32)
     """
-    return make_on_default_device("zeros", shape_tuple(shape), dtype or float_)
+    return make_on_default_device("zeros", shape_tuple(shape), dtype=dtype or float_)
 
 
 def placement(x):
@@ -160,6 +165,36 @@ def constant_like(value, like):
     if be is NUMPY:
         return wrap(np.asarray(value))
     return wrap(be.from_host(np.asarray(value), dev))
+
+
+# small NumPy constants already placed on a device, by value: (device, dtype, shape, bytes) ->
+# Array.  Rules and models use the same small constants every step (index offsets, iotas,
+# triangular masks); on a GPU each is uploaded once instead of at every call.
+_PLACED: dict = {}
+_PLACED_MAX_BYTES = 1 << 16  # larger constants are uploaded each time
+_PLACED_MAX_ENTRIES = 256
+
+
+def cached_constant_like(value, like):
+    """`constant_like` for small constants, uploaded to a device once per value (Arrays are
+    immutable, so the cached one is shared).
+
+    Example::
+
+        >>> cached_constant_like(np.arange(3), np.zeros(2)).shape
+        (3,)
+    """
+    be, dev = placement(like)
+    a = np.asarray(value)
+    if be is NUMPY or a.nbytes > _PLACED_MAX_BYTES:
+        return constant_like(a, like)
+    key = (be.name, str(dev), a.dtype.str, a.shape, a.tobytes())
+    hit = _PLACED.get(key)
+    if hit is None:
+        if len(_PLACED) >= _PLACED_MAX_ENTRIES:
+            _PLACED.clear()
+        hit = _PLACED[key] = wrap(be.from_host(a, dev))
+    return hit
 
 
 def host_array(a, dtype=None) -> ArrayImpl:

@@ -79,7 +79,7 @@ array = asarray
 
 
 def ones(shape, dtype=None) -> ArrayImpl:
-    return _make("ones", _shape_tuple(shape), dtype or float_)
+    return _make("ones", _shape_tuple(shape), dtype=dtype or float_)
 
 
 def empty(shape, dtype=None) -> ArrayImpl:
@@ -90,7 +90,7 @@ def full(shape, fill_value, dtype=None):
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         fv = fill_value if dtype is None else convert_element_type(fill_value, dtype)
         return broadcast_to(fv, _shape_tuple(shape))
-    return _make("full", _shape_tuple(shape), fill_value, dtype)
+    return _make("full", _shape_tuple(shape), fill_value, dtype=dtype)
 
 
 def empty_like(x, dtype=None, shape=None):

@@ -28,7 +28,7 @@ from ..ops import shape as shape_ops
 from ..ops import structural as ST
 from ..ops._util import normalize_axis, normalize_axes
 import fgrad.numpy._reductions as fnp_reductions
-from ..core.constants import constant_like, host_array, zeros_like
+from ..core.constants import cached_constant_like, constant_like, host_array, zeros_like
 from ._reductions import sum as sum_
 from ._shape import atleast_1d, atleast_2d, atleast_3d
 
@@ -701,7 +701,7 @@ def _roll_one(a, shift, axis):
     if n == 0:
         return a
     if isinstance(shift, Tracer):
-        base = wrap(np.arange(n, dtype=np.int64))
+        base = constant_like(np.arange(n, dtype=np.int64), a)  # on ``a``'s device
         idx = ew.rem_p.bind(ew.sub(base, ew.convert_element_type(shift, np.int64)), n)
         return _take_axis(a, idx, axis)
     s = int(np.asarray(shift)) % n
@@ -930,14 +930,16 @@ def tril(m, k=0):
     m = _arr(m)
     if _ndim(m) < 2:
         raise ValueError("tril: input must be at least 2-d")
-    return ew.select(_tri_mask(_shape(m), int(k), True), m, ew.mul(m, 0) if _dtype(m).kind != "b" else False)
+    mask = cached_constant_like(_tri_mask(_shape(m), int(k), True), m)
+    return ew.select(mask, m, ew.mul(m, 0) if _dtype(m).kind != "b" else False)
 
 
 def triu(m, k=0):
     m = _arr(m)
     if _ndim(m) < 2:
         raise ValueError("triu: input must be at least 2-d")
-    return ew.select(_tri_mask(_shape(m), int(k), False), m, ew.mul(m, 0) if _dtype(m).kind != "b" else False)
+    mask = cached_constant_like(_tri_mask(_shape(m), int(k), False), m)
+    return ew.select(mask, m, ew.mul(m, 0) if _dtype(m).kind != "b" else False)
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..core.array import Array as _Array
 from ..core.array import get_aval as _get_aval
-from ..core.array import wrap as _wrap
+from ..core.constants import constant_like as _constant_like
 from ..ops import elementwise as _ew
 from ..ops import linalg as _L
 from ..ops.reductions import reduce_max as _rmax
@@ -262,7 +262,7 @@ def matrix_power(a, n):
         raise TypeError("linalg.matrix_power: exponent must be an integer")
     n = int(n)
     if n == 0:
-        return _broadcast_to(_wrap(np.eye(_shape(a)[-1], dtype=_dtype(a))), _shape(a))
+        return _broadcast_to(_constant_like(np.eye(_shape(a)[-1], dtype=_dtype(a)), a), _shape(a))
     if n < 0:
         a, n = inv(a), -n
     result, base = None, a

@@ -28,9 +28,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..backends import NUMPY, xp_of
+from ..backends import NUMPY, backend_of_buffer, xp_of
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
-from ..core.constants import constant_like, full_like, ones_like, zeros_like
+from ..core.constants import cached_constant_like, constant_like, full_like, ones_like, zeros_like
 from ..core.placement import backend_of
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear, is_undefined
@@ -274,7 +274,9 @@ def device_xp(xp, *bufs):
 
 def _np_index(xp, xshape, indexer, arrays, oob):
     """The buffer-level NumPy index, plus the axes that need one extra (padding) slot to
-    receive out-of-bounds indices under ``oob`` in ('fill', 'drop')."""
+    receive out-of-bounds indices under ``oob`` in ('fill', 'drop').  On a device backend
+    every index-array axis counts as padded: finding out whether an index is out of bounds
+    would read the indices on the host (a synchronisation per gather)."""
     idx = []
     pad = set()
     ax = 0
@@ -301,7 +303,7 @@ def _np_index(xp, xshape, indexer, arrays, oob):
                 a = xp.clip(a, 0, n - 1)
             else:
                 bad = (a < 0) | (a >= n)
-                if bool(bad.any()):
+                if xp is not np or bool(bad.any()):
                     a = xp.where(bad, n, a)
                     pad.add(ax)
             idx.append(a)
@@ -318,10 +320,47 @@ def _gather_impl(xp, x, *arrays, indexer, oob, fill_value):
     xp = device_xp(xp, x, *arrays)
     x = xp.asarray(x)
     idx, pad = _np_index(xp, x.shape, indexer, arrays, oob)
+    fill = 0 if fill_value is None else fill_value
+    if pad and xp is not np and all(x.shape[ax] for ax in pad):
+        with _device_of(x):
+            return _gather_masked(xp, x, idx, pad, fill)
     if pad:
-        x = _pad_axes(xp, x, pad, 0 if fill_value is None else fill_value)
+        x = _pad_axes(xp, x, pad, fill)
     out = x[idx]
     return out if isinstance(out, xp.ndarray) else xp.asarray(out)
+
+
+def _device_of(buf):
+    """A ``with`` block creating new ``xp`` arrays on ``buf``'s device."""
+    be = backend_of_buffer(buf)
+    return be.device_scope(be.device_of(buf))
+
+
+def _gather_masked(xp, x, idx, pad, fill):
+    """``x[idx]`` where index ``n`` on an axis in ``pad`` (of length ``n``) means out of
+    bounds: ``fill`` there.  The gather reads clamped indices and a mask of the same index
+    into zero-stride flags replaces the out-of-bounds values -- no copy of ``x`` padded,
+    nothing read on the host."""
+    safe, ax = [], 0
+    for e in idx:
+        if e is None or e is Ellipsis:
+            safe.append(e)
+            continue
+        n = x.shape[ax]
+        if ax in pad:
+            e = min(e, n - 1) if isinstance(e, int) else xp.minimum(e, n - 1)
+        safe.append(e)
+        ax += 1
+    out = x[tuple(safe)]
+    padded = tuple(n + (ax in pad) for ax, n in enumerate(x.shape))
+    ok = None
+    for ax in sorted(pad):
+        flags = xp.ones(padded[ax], dtype=bool)
+        flags[-1] = False
+        view = xp.broadcast_to(flags.reshape([-1 if i == ax else 1 for i in range(x.ndim)]), padded)
+        m = view[idx]
+        ok = m if ok is None else ok & m
+    return xp.where(ok, out, out.dtype.type(fill))
 
 
 _UFUNC = {"add": "add", "mul": "multiply", "min": "minimum", "max": "maximum"}
@@ -335,12 +374,37 @@ def _ufunc_at(xp, mode, out, idx, u):
     except (AttributeError, NotImplementedError, TypeError):
         if xp is np:
             raise
+    if mode == "mul":  # cupy has no multiply.at (no CUDA atomic multiply)
+        with _device_of(out):
+            _scatter_in_rounds(xp, out, idx, u, xp.multiply)
+        return
     import cupyx  # pragma: no cover - GPU fallback
 
-    fn = {"add": "scatter_add", "min": "scatter_min", "max": "scatter_max"}.get(mode)
-    if fn is None:
-        raise NotImplementedError(f"scatter mode {mode!r} is not supported on this backend")
+    fn = {"add": "scatter_add", "min": "scatter_min", "max": "scatter_max"}[mode]
     getattr(cupyx, fn)(out, idx, u)
+
+
+def _scatter_in_rounds(xp, out, idx, u, op) -> None:
+    """``op.at(out, idx, u)`` from duplicate-free fancy assignments only: the k-th update of
+    each target is applied in round k, so every target sees its updates in order, exactly
+    as NumPy's ``ufunc.at`` applies them.  For backends without that ``ufunc.at`` (cupy's
+    ``multiply``); one round per repeat of the most repeated target."""
+    lin = xp.arange(out.size).reshape(out.shape)[idx]
+    u = xp.broadcast_to(u, lin.shape).reshape(-1)
+    lin = lin.reshape(-1)
+    n = lin.size
+    if n == 0:
+        return
+    pos = xp.arange(n)
+    order = xp.argsort(lin * n + pos)  # by target, then in update order
+    lin, u = lin[order], u[order]
+    first = xp.concatenate([xp.ones(1, dtype=bool), lin[1:] != lin[:-1]])
+    rank = pos - xp.flatnonzero(first)[xp.cumsum(first) - 1]
+    flat = out.reshape(-1)  # a view: ``out`` is a fresh contiguous copy
+    for r in range(int(rank.max()) + 1):
+        sel = rank == r
+        t = lin[sel]
+        flat[t] = op(flat[t], u[sel])
 
 
 def _scatter_impl(xp, x, u, *arrays, indexer, mode, oob):
@@ -436,9 +500,9 @@ def _place_indices(arrays, x):
     out = []
     for a in arrays:
         if type(a) is ArrayImpl and (type(a._buf) is np.ndarray or isinstance(a._buf, np.generic)):
-            a = constant_like(np.asarray(a._buf), x)
+            a = cached_constant_like(np.asarray(a._buf), x)
         elif isinstance(a, np.ndarray):
-            a = constant_like(a, x)
+            a = cached_constant_like(a, x)
         out.append(a)
     return out
 

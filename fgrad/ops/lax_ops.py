@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.array import Tracer
 from ..core.array import get_aval as _get_aval
-from ..core.array import wrap as _wrap
+from ..core.constants import make_on_default_device as _make_on_default_device
 from . import elementwise as _ew
 from . import reductions as _red
 from . import shape as _shape
@@ -153,7 +153,14 @@ def rev(operand, dimensions):
 
 
 def iota(dtype, size):
-    return _wrap(np.arange(int(size), dtype=np.dtype(dtype)))
+    """``arange(size)`` of ``dtype`` on the default device, as ``jax.lax.iota``.
+
+    Example::
+
+        >>> iota(np.int32, 3)
+        Array([0, 1, 2], dtype=int32)
+    """
+    return _make_on_default_device("arange", int(size), dtype=np.dtype(dtype))
 
 
 def static_ints(values, what: str, op: str) -> tuple:

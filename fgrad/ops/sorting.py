@@ -73,9 +73,9 @@ def _scatter_add_impl(xp, upd, idx, axis, size):
                + 1j * xp.bincount(lin, weights=u.imag, minlength=n)).astype(upd.dtype)
     else:
         out = xp.zeros(n, upd.dtype)
-        if xp is np:
-            np.add.at(out, lin, u)
-        else:  # pragma: no cover - cupy
+        try:
+            xp.add.at(out, lin, u)
+        except (AttributeError, NotImplementedError):  # pragma: no cover - an older cupy
             import cupyx
 
             cupyx.scatter_add(out, lin, u)

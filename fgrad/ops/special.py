@@ -75,6 +75,8 @@ def _erfc_cf(xp, z, terms):
 
 def _erf_abs(xp, ax):
     """erf(a) for a = |x| >= 0 in float64 (NaN propagates)."""
+    if xp is not np:
+        return _erf_abs_device(xp, ax)
     out = xp.full(ax.shape, np.nan)
     m = ax < _SERIES_CUT
     if m.any():
@@ -84,6 +86,23 @@ def _erf_abs(xp, ax):
         out[m] = 1.0 - _erfc_cf(xp, ax[m], 80)
     out[xp.isinf(ax)] = 1.0
     return out
+
+
+def _erf_abs_device(xp, ax):
+    """`_erf_abs` without reading anything on the host (no ``any()`` of masks, no boolean
+    indexing: each would synchronise with the device): both branches on every element,
+    the series with its full number of terms."""
+    small = ax < _SERIES_CUT
+    s = xp.where(small, ax, 0.0)
+    s2 = 2.0 * s * s
+    acc = xp.ones_like(s)
+    for n in range(_SERIES_TERMS, 0, -1):
+        acc = 1.0 + acc * s2 / (2 * n + 1)
+    series = _TWO_OVER_SQRT_PI * xp.exp(-s * s) * s * acc
+    z = xp.where(small | ~xp.isfinite(ax), _SERIES_CUT, ax)
+    tail = 1.0 - _erfc_cf(xp, z, 80)
+    out = xp.where(small, series, xp.where(xp.isinf(ax), 1.0, tail))
+    return xp.where(xp.isnan(ax), ax, out)
 
 
 def _erfc_abs(xp, ax):

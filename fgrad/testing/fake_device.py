@@ -15,7 +15,9 @@ device is strict about where data lives:
   data only in the explicit converters (``xp.asarray``/``xp.array``), and, when cupy is
   importable, offers only the names cupy offers (so an implementation using a NumPy-only
   function fails here as it would on the GPU);
-* `transfers` counts the explicit host<->device copies.
+* `transfers` counts the host<->device copies: the explicit ones and the host reads of
+  device values (``bool``, ``int``, ``float``, ``item``, ``tolist``: synchronisations on a
+  GPU).
 
 ``install(platform="cuda")`` impersonates ``cuda`` (``device_put(x, "cuda")``,
 ``devices()`` listing ``cuda:0``) for code that hard-codes that name, such as the PyTorch
@@ -34,6 +36,7 @@ Example::
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import types
 
@@ -72,6 +75,32 @@ class FakeDeviceArray(np.ndarray):
             res._fake_device = self._fake_device
         return res
 
+    # reading a value on the host (``bool(x.any())``, ``float(x)``, ``x.item()``) is a
+    # device->host copy and a synchronisation on a GPU: counted with the copies
+    def __bool__(self) -> bool:
+        _count("d2h")
+        return super().__bool__()
+
+    def __int__(self) -> int:
+        _count("d2h")
+        return super().__int__()
+
+    def __float__(self) -> float:
+        _count("d2h")
+        return super().__float__()
+
+    def __index__(self) -> int:
+        _count("d2h")
+        return super().__index__()
+
+    def item(self, *args):
+        _count("d2h")
+        return super().item(*args)
+
+    def tolist(self):
+        _count("d2h")
+        return super().tolist()
+
     def get(self) -> np.ndarray:
         """A host copy (like ``cupy.ndarray.get``)."""
         if BACKEND is not None:
@@ -98,6 +127,11 @@ class FakeDeviceArray(np.ndarray):
 
     def __reduce__(self):
         raise TypeError("fake device arrays cannot be pickled; use .get() for a host copy")
+
+
+def _count(kind: str) -> None:
+    if BACKEND is not None:
+        BACKEND.transfers[kind] += 1
 
 
 def _check(obj, where, dev=None, depth=0):
@@ -143,6 +177,8 @@ def _wrap(res, dev=None):
     if dev is None:
         dev = _current()
     if isinstance(res, np.ndarray):
+        if res.dtype.kind in "USOV":  # cupy has numbers and bools only
+            raise ValueError(f"Unsupported dtype {res.dtype}")
         if type(res) is not FakeDeviceArray:
             res = res.view(FakeDeviceArray)
         res._fake_device = dev
@@ -172,6 +208,16 @@ def _cupy_names():
     return set(dir(cupy)), set(dir(cupy.linalg))
 
 
+# the ufunc methods cupy implements, and for which ufuncs (cupy 14: ``cupy.maximum.reduce`` raises
+# NotImplementedError; ``ufunc.at`` exists only where a CUDA atomic does the scatter)
+_CUPY_UFUNC_METHODS = {
+    "reduce": {"add", "multiply"},
+    "accumulate": {"add", "multiply"},
+    "reduceat": {"add"},
+    "at": {"add", "subtract", "maximum", "minimum", "bitwise_and", "bitwise_or", "bitwise_xor"},
+}
+
+
 class _FakeUfunc:
     """A NumPy ufunc whose results are device arrays and which rejects host arrays."""
 
@@ -187,19 +233,29 @@ class _FakeUfunc:
     def __call__(self, *args, **kwargs):
         return self._apply(self._uf, f"xp.{self.__name__}", args, kwargs)
 
+    def _supported(self, method: str) -> None:
+        if self.__name__ not in _CUPY_UFUNC_METHODS[method]:
+            raise NotImplementedError(
+                f"{self.__name__}.{method} is not supported yet (cupy offers ufunc.{method} only for "
+                f"{', '.join(sorted(_CUPY_UFUNC_METHODS[method]))})")
+
     def reduce(self, *args, **kwargs):
+        self._supported("reduce")
         return self._apply(self._uf.reduce, f"xp.{self.__name__}.reduce", args, kwargs)
 
     def accumulate(self, *args, **kwargs):
+        self._supported("accumulate")
         return self._apply(self._uf.accumulate, f"xp.{self.__name__}.accumulate", args, kwargs)
 
     def outer(self, *args, **kwargs):
         return self._apply(self._uf.outer, f"xp.{self.__name__}.outer", args, kwargs)
 
     def reduceat(self, *args, **kwargs):
+        self._supported("reduceat")
         return self._apply(self._uf.reduceat, f"xp.{self.__name__}.reduceat", args, kwargs)
 
     def at(self, a, indices, b=None):
+        self._supported("at")
         if not isinstance(a, FakeDeviceArray):
             raise HostArrayLeak(f"xp.{self.__name__}.at: the target is not a device array")
         _check((a, b), f"xp.{self.__name__}.at")
@@ -379,9 +435,29 @@ def uninstall() -> None:
     BACKEND = None
 
 
+_strict_for_good: list = []  # the process-wide strict_host_conversion entered by load()
+
+
 def load() -> FakeBackend:
-    """Entry point for ``FGRAD_BACKEND=fake`` / ``get_backend("fake")``."""
-    return install()
+    """Entry point for ``get_backend("fake")`` and ``FGRAD_BACKEND=fake``.
+
+    With ``FGRAD_BACKEND=fake`` the fake stands in for the GPU as the default device: it
+    impersonates ``cuda`` (devices ``cuda:0``, ``cuda:1``; the shim's CUDA device too, as
+    cupy is on a GPU machine) and NumPy's converters stay strict for the rest of the process
+    (`strict_host_conversion`, as cupy's implicit conversion is), so
+    ``FGRAD_BACKEND=fake pytest`` behaves like a run with ``FGRAD_BACKEND=cupy`` on a GPU.
+    Otherwise it installs the plain ``fake`` backend.
+    """
+    if BACKEND is not None:
+        return BACKEND
+    if os.environ.get("FGRAD_BACKEND", "").strip().lower().partition(":")[0] != "fake":
+        return install()  # get_backend("fake") in a normal run: a plain fake, not strict
+    be = install(platform="cuda")
+    if not _strict_for_good:
+        block = strict_host_conversion()
+        block.__enter__()
+        _strict_for_good.append(block)
+    return be
 
 
 _NUMPY_CONVERTERS = ("asarray", "array", "ascontiguousarray", "asanyarray")
@@ -398,7 +474,8 @@ def strict_host_conversion():
 
     def strict(name, fn):
         def convert(a, *args, **kwargs):
-            if isinstance(a, FakeDeviceArray):
+            # ``subok=True`` keeps the device array (NumPy's own helpers, e.g. as_strided)
+            if isinstance(a, FakeDeviceArray) and not kwargs.get("subok"):
                 raise HostArrayLeak(
                     f"numpy.{name} of a fake-device array {a.dtype}{list(a.shape)}: an implicit "
                     "device->host copy (cupy raises TypeError here); use the backend's to_host")
@@ -422,6 +499,7 @@ def installed(platform: str = "fake", n_devices: int = 2, default: bool = False)
     ``default=True``, it is the default device there); whatever was installed before is
     restored on exit."""
     prev = None if BACKEND is None else (BACKEND.platform, len(BACKEND._devices))
+    configured_default = backends._DEFAULT[0]  # FGRAD_BACKEND=fake: survives a swap below
     be = install(platform, n_devices) if prev != (platform, n_devices) else BACKEND
     try:
         with strict_host_conversion():
@@ -435,6 +513,8 @@ def installed(platform: str = "fake", n_devices: int = 2, default: bool = False)
             uninstall()
             if prev is not None:
                 install(*prev)
+            if configured_default.backend_name in backends._BACKENDS:
+                backends._DEFAULT[0] = configured_default
 
 
 __all__ = ["BACKEND", "FakeBackend", "FakeDeviceArray", "HostArrayLeak", "fake_xp", "install",

@@ -20,6 +20,8 @@ counts as a scalar, as in PyTorch).  ``.to``/``.cuda()``/``.cpu()``, ``copy_``,
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import fgrad.backends as backends
 
@@ -59,6 +61,7 @@ class CudaBackend:
         return self.core.device_of(buf).id
 
     def synchronize(self) -> None:
+        raise_deferred()
         cuda = getattr(self.xp, "cuda", None)
         if cuda is not None and hasattr(cuda, "runtime"):
             cuda.runtime.deviceSynchronize()
@@ -162,8 +165,57 @@ def default_device() -> str:
     return "cpu" if i is None else f"cuda:{i}"
 
 
+_NO_SCOPE = contextlib.nullcontext()
+
+
+def cpu_default():
+    """A ``with`` block in which fgrad's default device is the CPU.  PyTorch's default device
+    is the CPU whatever fgrad's is (``FGRAD_BACKEND=cupy``): the shim stages and evaluates
+    its definitions inside this block, so the constants they make without an operand (a
+    ``fnp.zeros``, the constants of a program staged from abstract shapes) are host arrays,
+    like the CPU tensors they meet; on CUDA tensors they are moved explicitly (`_unify`,
+    the programs' per-device constant templates).  Free when the default already is the CPU.
+    """
+    if backends.default_device() is backends.CPU:
+        return _NO_SCOPE
+    return backends.default_device_scope(backends.CPU)
+
+
 # ---------------------------------------------------------------------------------------
 # buffers
+
+
+# Input checks done on the device (class indices in range, ...): reading their verdict on the
+# host at once would synchronise every step, so, like PyTorch CUDA's device-side asserts, they
+# are reported at the next synchronisation -- ``item()``, ``tolist()``, ``bool()``, a copy
+# to the host, ``torch.cuda.synchronize()``.  Pairs of (device bool, error factory).
+PENDING: list = []
+_PENDING_MAX = 64  # more unchecked ones than this: check now (bounds what they keep alive)
+
+
+def defer_check(bad, error) -> None:
+    """Raise ``error()`` at the next synchronisation if the 0-dim device bool ``bad`` is
+    True (a device-side check of an op's inputs)."""
+    PENDING.append((bad, error))
+    if len(PENDING) > _PENDING_MAX:
+        raise_deferred()
+
+
+def raise_deferred() -> None:
+    """Read the pending device-side checks (one host read for all of them) and raise the
+    first failed one's error."""
+    if not PENDING:
+        return
+    checks = list(PENDING)
+    PENDING.clear()
+    anybad = checks[0][0]
+    for bad, _ in checks[1:]:
+        anybad = anybad | bad
+    if not bool(anybad):
+        return
+    for bad, error in checks:
+        if bool(bad):
+            raise error()
 
 
 def is_dev(buf) -> bool:
@@ -186,6 +238,8 @@ def index_of(buf) -> int:
 def to_host(buf) -> np.ndarray:
     """A host (NumPy) copy of a device buffer; host buffers are returned as they are."""
     if type(buf) in DEV:
+        if PENDING:
+            raise_deferred()
         return _state["backend"].get(buf)
     return buf
 
@@ -214,6 +268,20 @@ def full(shape, value, dtype, index: int):
     if index == 0:
         return xp.zeros(shape, dtype) if value == 0 else xp.full(shape, value, dtype)
     return be.put(np.zeros(shape, dtype) if value == 0 else np.full(shape, value, dtype), index)
+
+
+def arange(start: int, stop: int, step: int, dtype, index: int):
+    """A new device array ``arange(start, stop, step)`` of an integer ``dtype``, made on
+    device ``index`` (no upload)."""
+    be = require(index)
+    xp = be.xp
+    cuda = getattr(xp, "cuda", None)
+    if cuda is not None and hasattr(cuda, "Device"):
+        with cuda.Device(index):
+            return xp.arange(start, stop, step, dtype=dtype)
+    if index == 0:
+        return xp.arange(start, stop, step, dtype=dtype)
+    return be.put(np.arange(start, stop, step, dtype=dtype), index)
 
 
 def put_like(arr, like):

@@ -27,6 +27,7 @@ from ..core.array import ArrayImpl, ShapedArray
 from ..core.trace import new_trace
 from ..core.executor import straight_line
 from ..transforms.staging import StagingTrace
+from ._device import cpu_default
 
 
 _nd = np.ndarray
@@ -49,7 +50,7 @@ _EAGER = _Forward(None, ())
 
 def _stage(fn, bufs, multi: bool) -> _Forward:
     try:
-        with new_trace(StagingTrace, "fgrad.torch forward", partial=False) as tr:
+        with cpu_default(), new_trace(StagingTrace, "fgrad.torch forward", partial=False) as tr:
             args = [tr.new_arg(ShapedArray(b.shape, b.dtype)) for b in bufs]
             out = fn(*args)
             outs = list(out) if multi else [out]

@@ -85,9 +85,18 @@ def _fval(a):
     return a
 
 
+def _fvals(args) -> list:
+    """Functional-mode operands as fgrad values; a raw 0-dim host constant (a Python scalar
+    operand) as a NumPy scalar, which goes with operands on any device (wrapped, it would be
+    a CPU array meeting a device tracer)."""
+    return [a[()] if type(a) is _nd and not a.ndim else _fval(a) for a in args]
+
+
 def _fwrap(o) -> Tensor:
     if type(o) is ArrayImpl:
         b = o._buf
+        if type(b) is not _nd and type(b) not in _DEV:
+            _dev.backend()  # made outside the shim (fgrad's default device is the GPU): sync
         if type(b) in _DEV:
             return _new(b.copy())
         return _new(np.array(b) if isinstance(b, _nd) else b)
@@ -101,7 +110,8 @@ def _functional(fn, args, multi=False):
     the CUDA device and no tracer: the op runs there and is recorded (`_op_dev`)."""
     if _on_device(args):
         return _op_dev("Backward0", ("fn", fn), fn, args, multi, None)
-    out = fn(*[_fval(a) for a in args])
+    with _dev.cpu_default():
+        out = fn(*_fvals(args))
     if multi:
         return tuple(_fwrap(o) for o in out)
     return _fwrap(out)
@@ -154,7 +164,8 @@ def _fresh(b, bufs):
 
 def _run_fn(fn, bufs, multi):
     """Evaluate an fgrad function eagerly on buffers; results never alias the inputs."""
-    out = fn(*[_awrap(b) if type(b) is _nd or type(b) in _DEV else b for b in bufs])
+    with _dev.cpu_default():
+        out = fn(*[_awrap(b) if type(b) is _nd or type(b) in _DEV else b for b in bufs])
     outs = out if multi else [out]
     res = []
     for o in outs:
@@ -420,21 +431,26 @@ def _dtype2(a, b) -> np.dtype:
     return result_dtype(a, b)
 
 
-def _cvt_def(definition, R):
-    cvt = ew.convert_element_type
+def _cvt(x, R):
+    """``x`` as dtype ``R``: an op on arrays; a NumPy scalar becomes a (weakly typed) Python
+    scalar, which goes with operands on any device."""
+    if isinstance(x, np.generic):
+        return np.asarray(x, R).item()
+    return ew.convert_element_type(x, R)
 
+
+def _cvt_def(definition, R):
     def f(*xs):
-        return definition(*[cvt(x, R) for x in xs])
+        return definition(*[_cvt(x, R) for x in xs])
 
     return f
 
 
 def _cvt_fn(prim, R):
     bind = prim.bind
-    cvt = ew.convert_element_type
 
     def f(*xs):
-        return bind(*[cvt(x, R) for x in xs])
+        return bind(*[_cvt(x, R) for x in xs])
 
     return f
 
@@ -729,7 +745,8 @@ def _move_retain(self, old) -> None:
 
 def _inplace_functional(self, fn, args):
     """Functional mode (tensors hold fgrad values): the tensor is rebound to the new value."""
-    new = fn(*[_fval(a) for a in args])
+    with _dev.cpu_default():
+        new = fn(*_fvals(args))
     self._buf = new._buf if type(new) is ArrayImpl else new
     return self
 

@@ -396,12 +396,17 @@ class Tensor(metaclass=_TensorMeta):
     # -- conversion to Python / NumPy ---------------------------------------------------
     def item(self):
         buf = _concrete_buf(self)
+        if _dev.PENDING and type(buf) in _DEV:
+            _dev.raise_deferred()
         if buf.size != 1:
             raise RuntimeError(f"a Tensor with {buf.size} elements cannot be converted to Scalar")
         return buf.reshape(()).item() if buf.ndim else buf.item()
 
     def tolist(self):
-        return _concrete_buf(self).tolist()
+        buf = _concrete_buf(self)
+        if _dev.PENDING and type(buf) in _DEV:
+            _dev.raise_deferred()
+        return buf.tolist()
 
     def numpy(self, *, force=False) -> np.ndarray:
         buf = _concrete_buf(self)
@@ -429,6 +434,8 @@ class Tensor(metaclass=_TensorMeta):
 
     def __bool__(self) -> bool:
         buf = _concrete_buf(self)
+        if _dev.PENDING and type(buf) in _DEV:
+            _dev.raise_deferred()
         if buf.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(buf.reshape(()))

@@ -27,7 +27,7 @@ import weakref
 import numpy as np
 
 from .._lru import CLOCK, LRU, LRUGroup
-from ..backends import mismatch_error, xp_of
+from ..backends import default_backend, mismatch_error, xp_of
 from ..core.array import ArrayImpl, Tracer, get_aval
 from ..core.constants import host_array
 from ..core.ir import Jaxpr
@@ -268,7 +268,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
             else:
                 exe = entry.exe
                 if exe is None:
-                    exe = entry.exe = entry.closed.executable(_xp_of(bufs))
+                    exe = entry.exe = entry.closed.executable(_xp_of(bufs, entry.closed))
                 return _wrap_outs(exe.run(bufs))
         return jit_p.bind(*entry.lifted, *flat, closed=entry.closed)
 
@@ -289,7 +289,8 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
                     entry.tick = next(CLOCK)
                     exe = entry.exe
                     if exe is None:
-                        exe = entry.exe = entry.closed.executable(_xp_of([a._buf for a in args]))
+                        bufs = [a._buf for a in args]
+                        exe = entry.exe = entry.closed.executable(_xp_of(bufs, entry.closed))
                     outs = exe.run([a._buf for a in args])
                     if entry.single:
                         w = object.__new__(ArrayImpl)
@@ -401,11 +402,17 @@ def _unflattener(treedef):
         return lambda o: tree_unflatten(treedef, o)
 
 
-def _xp_of(bufs):
+def _xp_of(bufs, closed):
+    """The array module a program runs with: its array inputs'; without any, that of its
+    captured device constants (a jitted function of Python scalars closing over device
+    arrays; its host constants are then uploaded); else the default device's."""
     for b in bufs:
         if hasattr(b, "shape"):
             return xp_of(b)
-    return np
+    for c in closed.consts:
+        if hasattr(c, "shape") and type(c) is not np.ndarray and not isinstance(c, np.generic):
+            return xp_of(c)
+    return default_backend().xp
 
 
 class Lowered:
@@ -427,7 +434,7 @@ class Lowered:
     def compile(self):
         """The `fgrad.compile.Executable` (``.source``, ``.stats``, ``.kernels``)."""
         bufs = [x._buf if type(x) is ArrayImpl else x for x in self._flat]
-        return self._entry.closed.executable(_xp_of(bufs))
+        return self._entry.closed.executable(_xp_of(bufs, self._entry.closed))
 
     @property
     def optimized(self):

@@ -31,6 +31,9 @@ def _run_backend(backend: str, seed_offset: int = 0) -> dict:
     out = os.path.join(os.environ.get("TMPDIR", "/tmp"),
                        f"fgrad_notes_{backend}_{seed_offset}_{os.getpid()}.json")
     env = dict(os.environ)
+    # the recorded reference is a CPU-only PyTorch: the scripts run with fgrad's default
+    # device, not a GPU (or FGRAD_BACKEND=fake's stand-in) as the default
+    env.pop("FGRAD_BACKEND", None)
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(var, "1")  # BLAS threads spinning on a busy machine make the loops crawl

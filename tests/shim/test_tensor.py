@@ -261,7 +261,7 @@ def test_item_tolist_and_scalar_conversions():
     assert [1, 2, 3][ft.tensor(1)] == 2
 
 
-def test_device_objects_and_cuda():
+def test_device_objects_and_cuda(no_cuda):
     same_as_torch(
         "print(t.device('cuda:0'), repr(t.device('cuda:0')), repr(t.device('cpu')), repr(t.device('cuda', "
         "0)), "

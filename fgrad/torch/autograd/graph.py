@@ -370,8 +370,9 @@ def _jvp_of(fn, multi: bool):
 
 def _build_program(fn, avals, diff, multi) -> _Prog:
     in_avals = [ShapedArray(s, d) for s, d in avals]
-    bp = stage(_jvp_of(fn, multi), in_avals, [i in diff for i in range(len(in_avals))],
-               "fgrad.torch backward")
+    with _dev.cpu_default():  # host constants, placed per device by `run_on`
+        bp = stage(_jvp_of(fn, multi), in_avals, [i in diff for i in range(len(in_avals))],
+                   "fgrad.torch backward")
     jaxpr, consts, in_used, out_used, ct_used = bp.recompute()
     p = _Prog()
     p.jaxpr = jaxpr

@@ -609,7 +609,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             padding_idx = n + padding_idx
     if is_concrete(input):
         ib = buf(input)
-        if ib.size and (ib.min() < -n or ib.max() >= n):
+        if type(ib) in _dev.DEV:  # checked on the device, reported at the next synchronisation
+            _dev.defer_check(((ib < -n) | (ib >= n)).any(), lambda: IndexError("index out of range in self"))
+        elif ib.size and (ib.min() < -n or ib.max() >= n):
             raise IndexError("index out of range in self")
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
@@ -1390,6 +1392,23 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     return defop("SmoothL1LossBackward0", ("smooth_l1", reduction, be), fn, (input, target), fwd)
 
 
+def _check_targets(tb, C: int, ignore_index: int) -> None:
+    """PyTorch's IndexError for a class index outside ``[0, C)``.  CPU targets are checked
+    at once; CUDA targets on the device, reported at the next synchronisation (as PyTorch
+    CUDA's device-side assert): reading the verdict at once would stall every step."""
+    bad = (tb != ignore_index) & ((tb < 0) | (tb >= C))
+
+    def error() -> IndexError:
+        host = _dev.to_host(tb) if type(tb) in _dev.DEV else tb
+        flags = (host != ignore_index) & ((host < 0) | (host >= C))
+        return IndexError(f"Target {int(host[flags][0])} is out of bounds.")
+
+    if type(tb) in _dev.DEV:
+        _dev.defer_check(bad.any(), error)
+    elif bad.any():
+        raise error()
+
+
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
              ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
     """``-input[n, target[n]] * weight[target[n]]`` (log-probabilities in, class indices as
@@ -1411,10 +1430,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         raise RuntimeError(f"Expected target size {list(batch_shape)}, got {list(tb.shape)}")
     C = xb.shape[1] if nd >= 2 else xb.shape[0]
     if is_concrete(target):
-        valid = tb != ignore_index
-        if np.any((tb[valid] < 0) | (tb[valid] >= C)):
-            bad = int(tb[valid][(tb[valid] < 0) | (tb[valid] >= C)][0])
-            raise IndexError(f"Target {bad} is out of bounds.")
+        _check_targets(tb, C, ignore_index)
     ii = int(ignore_index)
     has_w = weight is not None
     cax = 1 if nd >= 2 else 0
