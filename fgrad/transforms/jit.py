@@ -383,7 +383,7 @@ def _unflattener(treedef):
         if t.node_type is None:
             counter[0] += 1
             return f"o[{counter[0] - 1}]"
-        parts = [build(c) for c in t.children]
+        parts = [build(c) for c in t.subtrees]
         if t.node_type is tuple:
             return "(" + "".join(p + ", " for p in parts) + ")"
         if t.node_type is list:
