@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..backends import backend_of_buffer, parse_device, put_buffer, to_host
-from .trace import ConcretizationError, UnexpectedTracerError, caller_site
+from .trace import ConcretizationError, UnexpectedTracerError, caller_site, concretization_error_type
 
 # `fgrad.numpy`, installed by that package when it is imported (avoids an import cycle).
 N: Any = None
@@ -463,7 +463,7 @@ class Tracer(Array):
 
 
 def concretization_error(tracer: Tracer, what: str, extra: str = "") -> ConcretizationError:
-    return ConcretizationError(
+    return concretization_error_type(what)(
         f"Abstract tracer value {tracer.aval.str_short()} encountered where a concrete value is "
         f"needed ({what}) at {caller_site()}.\n"
         f"The value is traced by {tracer._trace.origin}: its value is not known while "

@@ -19,7 +19,7 @@ import numpy as np
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..backends import xp_of as backend_xp
 from ..core.trace import EVAL_TRACE as _EVAL_TRACE
-from ..core.trace import ConcretizationError
+from ..core.trace import ConcretizationError, ConcretizationTypeError
 from ..core.trace import state as _trace_state
 from ..ops import elementwise as ew
 from ..ops import cumulative
@@ -102,7 +102,7 @@ def _concrete(x, op: str, hint: str = ""):
         try:
             x = x._concrete(op)
         except ConcretizationError as e:
-            raise ConcretizationError(
+            raise ConcretizationTypeError(
                 f"fgrad.numpy.{op} needs concrete (non-traced) input values because its output "
                 f"shape depends on them, but got a traced value. {hint}\n(underlying error: {e})"
             ) from None
@@ -1172,7 +1172,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         res = np.ravel_multi_index(tuple(np.asarray(m) for m in multi_index), dims, mode=mode, order=order)
         return wrap(np.asarray(res))
     if mode == "raise":
-        raise ConcretizationError(
+        raise ConcretizationTypeError(
             "fgrad.numpy.ravel_multi_index: mode='raise' needs concrete indices; pass mode='clip' or "
             "mode='wrap' under a transform"
         )
