@@ -179,7 +179,8 @@ def test_deep_trees_with_paths_and_prefix_map():
     tree, full = 1.0, (1.0, 2.0)
     for _ in range(depth):
         tree, full = [tree], [full]
-    assert tu.tree_map(lambda a, b: b, tree, full) == full  # prefix matching, no recursion
+    out = tu.tree_map(lambda a, b: b, tree, full)  # prefix matching, no recursion
+    assert tu.tree_structure(out) == tu.tree_structure(full) and tu.tree_leaves(out) == [1.0, 2.0]
     (path, leaf), = tu.tree_leaves_with_path(tree)
     assert leaf == 1.0 and len(path) == depth and tu.keystr(path[:2]) == "[0][0]"
     with pytest.raises(ValueError, match="structures differ"):

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..backends import backend_of_buffer, parse_device, put_buffer, to_host
+from ..backends import SingleDeviceSharding, backend_of_buffer, parse_device, put_buffer, to_host
 from .trace import ConcretizationError, UnexpectedTracerError, caller_site, concretization_error_type
 
 # `fgrad.numpy`, installed by that package when it is imported (avoids an import cycle).
@@ -327,6 +327,33 @@ class ArrayImpl(Array):
         """``{self.device}`` (as ``jax.Array.devices()``)."""
         return {self.device}
 
+    @property
+    def sharding(self) -> SingleDeviceSharding:
+        """The whole array on one device (``x.sharding.device == x.device``)."""
+        return SingleDeviceSharding(self.device)
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        """Always True: this process holds all of the array."""
+        return True
+
+    def addressable_data(self, index: int) -> "ArrayImpl":
+        """The data of shard ``index``; an fgrad array is one shard, ``index`` 0."""
+        if index not in (0, -1):
+            raise IndexError(f"addressable_data: index {index} out of range: the array has one shard")
+        return self
+
+    @property
+    def addressable_shards(self) -> list:
+        return [self]
+
+    def copy(self) -> "ArrayImpl":
+        """A new array with its own buffer: ``x.copy()``."""
+        return wrap(self._buf.copy())
+
+    def copy_to_host_async(self) -> None:
+        """No-op: fgrad transfers synchronously."""
+
     def __array__(self, dtype=None, copy=None):
         buf = self._buf
         if type(buf) is not np.ndarray:
@@ -456,6 +483,10 @@ class Tracer(Array):
     def __array__(self, dtype=None, copy=None):
         return self._concrete("numpy.asarray()").__array__(dtype, copy)
 
+    def copy(self):
+        """``x.copy()``: values are immutable, so a traced copy is the value itself."""
+        return self
+
     def __repr__(self) -> str:
         return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
 
@@ -501,34 +532,51 @@ class _IndexUpdateHelper:
 
 
 class _IndexUpdateRef:
+    """``x.at[idx]``: JAX's methods.  Every update takes ``mode`` (out-of-bounds indices:
+    None/``"drop"``/``"fill"``/``"promise_in_bounds"`` skip the update, ``"clip"`` clamps),
+    ``indices_are_sorted`` and ``unique_indices`` (hints; ``unique_indices=True`` is a
+    promise that lets ``apply``/``power`` skip handling repeated indices).  Repeated indices
+    accumulate: ``add``/``multiply``/``divide``/``power``/``apply`` apply once per update."""
+
     __slots__ = ("array", "idx")
 
     def __init__(self, array, idx) -> None:
         self.array, self.idx = array, idx
 
-    def get(self):
-        return N._getitem(self.array, self.idx)
+    def _update(self, values, op, mode):
+        return N._scatter(self.array, self.idx, values, op, N._at_mode(mode, N._SET_MODES, "scatter"))
 
-    def set(self, values):
-        return N._scatter(self.array, self.idx, values, "set")
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
+        """The indexed values; out of bounds: clamped (default), or ``fill_value`` with
+        ``mode="fill"`` (NaN for inexact dtypes)."""
+        return N._at_get(self.array, self.idx, mode, fill_value)
 
-    def add(self, values):
-        return N._scatter(self.array, self.idx, values, "add")
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "set", mode)
 
-    def subtract(self, values):
-        return N._scatter(self.array, self.idx, N.negative(values), "add")
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "add", mode)
 
-    def multiply(self, values):
-        return N._scatter(self.array, self.idx, values, "mul")
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(N.negative(values), "add", mode)
 
-    def divide(self, values):
-        return N._scatter(self.array, self.idx, N.reciprocal(values), "mul")
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "mul", mode)
 
-    def min(self, values):
-        return N._scatter(self.array, self.idx, values, "min")
+    mul = multiply
 
-    def max(self, values):
-        return N._scatter(self.array, self.idx, values, "max")
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(N.reciprocal(values), "mul", mode)
 
-    def power(self, values):
-        return N._scatter(self.array, self.idx, N.power(N._getitem(self.array, self.idx), values), "set")
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "min", mode)
+
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "max", mode)
+
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return N._at_power(self.array, self.idx, values, mode, unique_indices)
+
+    def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``func`` (elementwise) applied to the indexed elements, once per index."""
+        return N._at_apply(self.array, self.idx, func, mode, unique_indices)
