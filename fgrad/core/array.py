@@ -62,6 +62,52 @@ class ShapedArray:
     __repr__ = str_short
 
 
+class ShapeDtypeStruct:
+    """A shape and dtype standing in for an array (JAX's ``jax.ShapeDtypeStruct``): what
+    `fgrad.eval_shape` returns, and an argument `fgrad.eval_shape`/`fgrad.make_jaxpr`
+    accept without data.
+
+    Example::
+
+        >>> import numpy as np
+        >>> s = ShapeDtypeStruct((2, 3), np.float32)
+        >>> s, s.ndim, s.size
+        (ShapeDtypeStruct(shape=(2, 3), dtype=float32), 2, 6)
+    """
+
+    __slots__ = ("shape", "dtype", "sharding", "weak_type")
+
+    def __init__(self, shape, dtype, *, sharding=None, weak_type: bool = False) -> None:
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self.sharding = sharding
+        self.weak_type = bool(weak_type)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, ShapeDtypeStruct) and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+
 _PY_SCALAR_DTYPE = {
     bool: np.dtype(bool),
     int: np.dtype(np.int64),
@@ -116,7 +162,8 @@ def get_aval(x) -> ShapedArray:
     if av is not None:
         return av
     if hasattr(x, "shape") and hasattr(x, "dtype"):
-        return ShapedArray(x.shape, check_array_dtype(x.dtype, f"{type(x).__name__} argument"))
+        return ShapedArray(x.shape, check_array_dtype(x.dtype, f"{type(x).__name__} argument"),
+                           getattr(x, "weak_type", False) is True)
     try:
         x = np.asarray(x)
     except ValueError as e:  # ragged nested sequences
