@@ -27,6 +27,7 @@ import weakref
 
 import numpy as np
 
+from .._config import on_option_change
 from .._lru import CLOCK, LRU, LRUGroup
 from ..backends import mismatch_error, xp_of
 from ..core.array import ArrayImpl, ShapeDtypeStruct, Tracer, get_aval, wrap
@@ -579,6 +580,13 @@ class disable_jit:
 
     def __exit__(self, *exc):
         disable_jit.active = self._saved
+
+
+def _set_disable_jit(value: bool) -> None:
+    disable_jit.active = bool(value)
+
+
+on_option_change("jax_disable_jit", _set_disable_jit)
 
 
 
