@@ -34,6 +34,8 @@ from ._device_api import (  # noqa: F401
     device_put_sharded, local_device_count, local_devices, process_count, process_index,
 )
 from ._naming import named_call, named_scope  # noqa: F401
+from . import debug  # noqa: F401
+from ._callbacks_api import pure_callback  # noqa: F401
 from ._config import config  # noqa: F401
 from . import backends as _backends
 
@@ -69,5 +71,5 @@ __all__ = [
     "named_scope", "block_until_ready", "device_get", "device_put_replicated", "device_put_sharded",
     "default_backend", "local_devices", "local_device_count", "device_count", "process_index",
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
-    "flatten_util", "test_util",
+    "flatten_util", "test_util", "debug", "pure_callback",
 ]

@@ -41,6 +41,8 @@ EXEMPT: dict = {}
 # exist and mention the primitive).
 TESTED_ELSEWHERE = {
     "custom_lin": "tests/test_transforms.py",   # custom_vjp under grad / vmap / nesting
+    "debug_callback": "tests/test_jax_api_callbacks.py",  # effects: order, jit, vmap, grad
+    "pure_callback": "tests/test_jax_api_callbacks.py",
 }
 
 REPO = pathlib.Path(__file__).resolve().parent.parent

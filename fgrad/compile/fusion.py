@@ -192,6 +192,7 @@ class Partition:
         a.preds = {i for i in a.preds if self.find(i) != a.id}
 
     def run(self) -> list:
+        self.last_effect = None
         for i, e in enumerate(self.prog.eqns):
             if self.fuse and fusible(e):
                 shape = tuple(e.outvars[0].aval.shape)
@@ -222,7 +223,12 @@ class Partition:
                 shape = tuple((e.invars[0] if red else e.outvars[0]).aval.shape)
                 self.add(self.new_node("kernel", shape, i), e, i, as_reduction=red)
                 continue
-            self.add(self.new_node("op", None, i), e, i)
+            node = self.new_node("op", None, i)
+            self.add(node, e, i)
+            if e.prim.effectful:  # callbacks run in program order
+                if self.last_effect is not None:
+                    node.preds.add(self.last_effect.id)
+                self.last_effect = node
         return self.schedule()
 
     def schedule(self) -> list:

@@ -146,7 +146,7 @@ def dce(prog: Program) -> bool:
     live = {v for v in prog.outvars if type(v) is not Literal}
     kept = []
     for e in reversed(prog.eqns):
-        if any(v in live for v in e.outvars):
+        if e.prim.effectful or any(v in live for v in e.outvars):
             kept.append(e)
             for v in e.invars:
                 if type(v) is not Literal:
@@ -186,6 +186,8 @@ def _atom_key(a):
 
 
 def _eqn_key(e):
+    if e.prim.effectful:  # two identical callbacks both run
+        return None
     try:
         params = tuple(sorted((k, _freeze(v)) for k, v in e.params.items()))
         key = (e.prim, tuple(_atom_key(a) for a in e.invars), params)
@@ -273,7 +275,7 @@ class _Rewriter:
             if v is _NO_VALUE:
                 return False
             vals.append(v)
-        if e.prim.name in ("rng_bit_generator",):
+        if e.prim.name in ("rng_bit_generator",) or e.prim.effectful:
             return False
         out_size = sum(_size(v.aval.shape) for v in e.outvars)
         in_size = max([_size(np.shape(v)) for v in vals] + [1])

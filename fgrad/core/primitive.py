@@ -68,6 +68,7 @@ class Primitive:
         self.batch: Callable | None = None
         self.kernel: Any = None
         self.linear = False  # linear in all array inputs (transpose rule present)
+        self.effectful = False  # has a side effect (a host callback): never removed, folded or merged
         self.declared: dict = {}  # the rules set through `fgrad.core.rules` helpers
         self.dtype_cache: dict = {}
         if name in PRIMITIVES:
