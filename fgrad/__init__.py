@@ -36,6 +36,8 @@ from ._device_api import (  # noqa: F401
 from ._naming import named_call, named_scope  # noqa: F401
 from . import debug  # noqa: F401
 from ._callbacks_api import pure_callback  # noqa: F401
+from . import ad_checkpoint  # noqa: F401
+from .ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from ._config import config  # noqa: F401
 from . import backends as _backends
 
@@ -71,5 +73,6 @@ __all__ = [
     "named_scope", "block_until_ready", "device_get", "device_put_replicated", "device_put_sharded",
     "default_backend", "local_devices", "local_device_count", "device_count", "process_index",
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
-    "flatten_util", "test_util", "debug", "pure_callback",
+    "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
+    "checkpoint_policies",
 ]
