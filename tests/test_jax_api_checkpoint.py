@@ -51,7 +51,7 @@ def test_jvp_and_eager_call():
     x = fnp.asarray([0.3, -0.8])
     cb = fgrad.remat(_block)
     np.testing.assert_array_equal(np.asarray(cb(x)), np.asarray(_block(x)))
-    (y1, t1), (y2, t2) = fgrad.jvp(cb, (x,), (fnp.ones(2),)), fgrad.jvp(_block, (x,), (fnp.ones(2),))
+    (_, t1), (_, t2) = fgrad.jvp(cb, (x,), (fnp.ones(2),)), fgrad.jvp(_block, (x,), (fnp.ones(2),))
     np.testing.assert_allclose(np.asarray(t1), np.asarray(t2), rtol=1e-14)
 
 
@@ -111,7 +111,7 @@ def test_remat_saves_memory_in_grad_of_a_deep_chain():
     saved_all = _peak_bytes(fgrad.grad(_chain(fgrad.checkpoint(
         _block, policy=fgrad.checkpoint_policies.everything_saveable), depth)), x)
     # plain keeps ~5 intermediates per block (~10 MB measured), remat only each block's input
-    # (~2.5 MB measured): at least halve it
+    # (~3 MB measured): at least halve it
     assert remat < 0.5 * plain, (remat, plain)
     assert saved_all > 0.75 * plain  # everything_saveable: no rematerialization
     np.testing.assert_allclose(
