@@ -23,6 +23,7 @@ from ..core.trace import ConcretizationError, ConcretizationTypeError
 from ..core.trace import state as _trace_state
 from ..ops import elementwise as ew
 from ..ops import cumulative
+from ..ops.control_flow import fori_loop
 from ..ops import indexing as indexing_ops
 from ..ops import shape as shape_ops
 from ..ops import structural as ST
@@ -291,12 +292,12 @@ def _at_apply(x, idx, func, mode=None, unique_indices=False):
         return _scatter(x, idx, func(vals), "set", oob)
     counts = _scatter(zeros_like(x, np.int64), idx, 1, "add", oob)
     times = _getitem(counts, idx)
-    if isinstance(times, Tracer):
-        rounds = int(get_aval(times).size)  # an upper bound: the number of updates
+    if isinstance(times, Tracer):  # the repeat count is not known: loop over every update
+        vals = fori_loop(0, int(get_aval(times).size),
+                         lambda r, v: ew.select(ew.gt(times, r), func(v), v), vals)
     else:
-        rounds = int(np.max(np.asarray(times))) if get_aval(times).size else 0
-    for r in range(rounds):
-        vals = ew.select(ew.gt(times, r), func(vals), vals)
+        for r in range(int(np.max(np.asarray(times))) if get_aval(times).size else 0):
+            vals = ew.select(ew.gt(times, r), func(vals), vals)
     return _scatter(x, idx, vals, "set", oob)
 
 
