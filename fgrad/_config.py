@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .backends import default_device, set_default_device
+from .backends import BackendUnavailableError, default_device, set_default_device
 from .core.logs import enable_handler as _enable_log_handler
 
 _ALIASES = {"backend": "backend", "default_device": "backend", "fgrad_backend": "backend",
@@ -101,9 +101,18 @@ def _check_choice(name: str, value, supported: tuple, known: tuple) -> None:
                      f"{list(known)}, got {value!r}")
 
 
-def _device_from_platforms(value) -> str:
-    first = str(value).split(",")[0].strip().lower()
-    return {"gpu": "cuda", "cuda": "cuda", "rocm": "cuda", "cpu": "cpu", "": "cpu"}.get(first, first)
+def _set_platforms(value) -> None:
+    """The default device from JAX's platform list: the first that is available (a list of
+    one unavailable platform raises `BackendUnavailableError`, as JAX fails to start)."""
+    names = [{"gpu": "cuda", "rocm": "cuda", "": "cpu"}.get(p.strip().lower(), p.strip().lower())
+             for p in str(value).split(",")]
+    for i, name in enumerate(names):
+        try:
+            set_default_device(name)
+            return
+        except BackendUnavailableError:
+            if i == len(names) - 1:
+                raise
 
 
 _option_listeners: dict[str, list[Callable[[Any], None]]] = {}
@@ -126,7 +135,7 @@ def _set_jax_option(name: str, value) -> None:
     elif name in ("jax_debug_nans", "jax_debug_infs", "jax_disable_jit"):
         value = bool(value)
     elif name in ("jax_platforms", "jax_platform_name"):
-        set_default_device("cpu" if value is None else _device_from_platforms(value))
+        _set_platforms("cpu" if value is None else value)
     elif name == "jax_default_device":
         set_default_device("cpu" if value is None else value)
     elif name == "jax_numpy_rank_promotion":

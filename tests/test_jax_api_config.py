@@ -64,6 +64,8 @@ def test_debug_nans_raises_floating_point_error(restore):
         fgrad.jit(fnp.sqrt)(fnp.asarray(-1.0))
     with pytest.raises(FloatingPointError, match="sqrt"):
         fgrad.grad(fnp.sqrt)(-1.0)
+    with pytest.raises(FloatingPointError, match="mul"):  # backward values are checked too
+        fgrad.grad(lambda x: fnp.sqrt(x) * 0.0)(0.0)
     assert float(fnp.log(fnp.asarray(math.e))) == 1.0  # finite results pass
     fgrad.config.update("jax_debug_nans", False)
     assert np.isnan(float(fnp.log(fnp.asarray(-1.0))))
@@ -92,6 +94,11 @@ def test_disable_jit_and_platforms(restore):
     fgrad.config.update("jax_platform_name", "cpu")
     fgrad.config.update("jax_platforms", "cpu")
     assert fgrad.default_backend() == "cpu"
+    if not fgrad.devices("cuda"):
+        fgrad.config.update("jax_platforms", "cuda,cpu")  # the first available one
+        assert fgrad.default_backend() == "cpu"
+        with pytest.raises(RuntimeError):  # BackendUnavailableError
+            fgrad.config.update("jax_platforms", "cuda")
 
 
 def test_matmul_precision_values(restore):
