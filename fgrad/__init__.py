@@ -13,19 +13,31 @@ from __future__ import annotations
 
 import importlib
 
-from .core.array import Array, ArrayImpl, ShapedArray, Tracer
+from .core.array import Array, ArrayImpl, ShapeDtypeStruct, ShapedArray, Tracer
 from .core.trace import ConcretizationError, UnexpectedTracerError
 from .core.primitive import Primitive
 from . import numpy  # noqa: F401  (installs the Array operator API)
 from .transforms.ad import grad, value_and_grad, jvp, vjp, linearize, jacfwd, jacrev, hessian
 from .transforms.batching import vmap
 from .transforms.custom import custom_jvp, custom_vjp
-from .transforms.jit import jit, make_jaxpr, disable_jit
+from .transforms.jit import jit, make_jaxpr, disable_jit, eval_shape
+from .transforms.staging import ensure_compile_time_eval
 from . import tree_util  # noqa: F401
+from . import tree  # noqa: F401
+from . import errors, dtypes, typing, flatten_util, test_util  # noqa: F401
 from .tree_util import tree_map, tree_leaves, tree_structure, tree_flatten, tree_unflatten  # noqa: F401
 from .backends import Device, DeviceMismatchError, devices  # noqa: F401
 from .backends import default_device_scope as default_device  # noqa: F401
 from .core.placement import device_put  # noqa: F401
+from ._device_api import (  # noqa: F401
+    block_until_ready, default_backend, device_count, device_get, device_put_replicated,
+    device_put_sharded, local_device_count, local_devices,
+)
+from ._naming import named_call, named_scope  # noqa: F401
+from . import debug  # noqa: F401
+from ._callbacks_api import pure_callback  # noqa: F401
+from . import ad_checkpoint  # noqa: F401
+from .ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from ._config import config  # noqa: F401
 from . import backends as _backends
 from .backends import world as _world
@@ -34,6 +46,8 @@ from .distributed import process_count, process_index  # noqa: F401  (as jax.pro
 _backends._init_from_env()
 if _world.launched_size() > 1:  # under mpiexec: an uncaught exception aborts the whole job
     _world.install_abort_on_exception()
+
+jacobian = jacrev  # JAX's alias
 
 _LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing", "distributed")
 
@@ -59,5 +73,10 @@ __all__ = [
     "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "numpy", "tree_util", "jit",
     "make_jaxpr", "disable_jit", "stop_gradient", "tree_map", "tree_leaves", "tree_structure",
     "tree_flatten", "tree_unflatten", "device_put", "devices", "default_device", "Device",
-    "DeviceMismatchError", "config",
+    "DeviceMismatchError", "config", "jacobian", "eval_shape", "ShapeDtypeStruct", "named_call",
+    "named_scope", "block_until_ready", "device_get", "device_put_replicated", "device_put_sharded",
+    "default_backend", "local_devices", "local_device_count", "device_count", "process_index",
+    "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
+    "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
+    "checkpoint_policies",
 ]

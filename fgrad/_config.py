@@ -19,10 +19,11 @@ Example::
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
-from .backends import default_device, set_default_device
+from .backends import BackendUnavailableError, default_device, set_default_device
 from .backends.world import settings as _distributed
+from .core.logs import enable_handler as _enable_log_handler
 
 _ALIASES = {"backend": "backend", "default_device": "backend", "fgrad_backend": "backend",
             "jax_default_device": "backend", "jax_platforms": "backend", "jax_platform_name": "backend"}
@@ -52,6 +53,109 @@ def on_limit_change(name: str, fn: Callable[[], None]) -> None:
     _listeners[name].append(fn)
 
 
+class UnknownOptionError(AttributeError, KeyError):
+    """An unknown option name: an AttributeError as in JAX (and a KeyError, as fgrad raised
+    before it took JAX's names)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+# JAX's options: name -> default.  Each is either mapped to fgrad's behaviour (see
+# `_set_jax_option`) or, for diagnostics and caches that do not change results, stored.
+JAX_DEFAULTS: dict[str, Any] = {
+    "jax_enable_x64": True,  # fgrad keeps NumPy's 64-bit dtypes: always on
+    "jax_debug_nans": False,
+    "jax_debug_infs": False,
+    "jax_disable_jit": False,
+    "jax_platforms": None,
+    "jax_platform_name": None,
+    "jax_default_device": None,
+    "jax_numpy_rank_promotion": "allow",
+    "jax_numpy_dtype_promotion": "standard",
+    "jax_default_matmul_precision": None,
+    "jax_log_compiles": False,
+    "jax_explain_cache_misses": False,
+    "jax_enable_checks": False,
+    "jax_check_tracer_leaks": False,
+    "jax_traceback_filtering": "auto",
+    "jax_default_prng_impl": "threefry2x32",
+    "jax_threefry_partitionable": True,
+    "jax_compilation_cache_dir": None,
+    "jax_persistent_cache_min_compile_time_secs": 1.0,
+    "jax_softmax_custom_jvp": False,
+    "jax_transfer_guard": None,
+}
+_jax_values: dict[str, Any] = dict(JAX_DEFAULTS)
+_PRECISIONS = (None, "default", "high", "highest", "bfloat16", "tensorfloat32", "float32", "fastest",
+               "ANY_PRECISION")
+
+
+def _check_choice(name: str, value, supported: tuple, known: tuple) -> None:
+    if value in supported:
+        return
+    if value in known:
+        raise NotImplementedError(
+            f"fgrad.config.update({name!r}, {value!r}): fgrad supports only {supported!r} "
+            "(it follows NumPy's broadcasting and promotion rules)")
+    raise ValueError(f"fgrad.config.update({name!r}, ...): new enum value must be in "
+                     f"{list(known)}, got {value!r}")
+
+
+def _set_platforms(value) -> None:
+    """The default device from JAX's platform list: the first that is available (a list of
+    one unavailable platform raises `BackendUnavailableError`, as JAX fails to start)."""
+    names = [{"gpu": "cuda", "rocm": "cuda", "": "cpu"}.get(p.strip().lower(), p.strip().lower())
+             for p in str(value).split(",")]
+    for i, name in enumerate(names):
+        try:
+            set_default_device(name)
+            return
+        except BackendUnavailableError:
+            if i == len(names) - 1:
+                raise
+
+
+_option_listeners: dict[str, list[Callable[[Any], None]]] = {}
+
+
+def on_option_change(name: str, fn: Callable[[Any], None]) -> None:
+    """Call ``fn(value)`` whenever JAX option ``name`` is set (the modules that implement an
+    option register here, so this module stays below them)."""
+    _option_listeners.setdefault(name, []).append(fn)
+
+
+def _set_jax_option(name: str, value) -> None:
+    """Apply JAX option ``name`` to fgrad (see `JAX_DEFAULTS`)."""
+    if name == "jax_enable_x64":
+        if not value:
+            raise NotImplementedError(
+                "fgrad.config.update('jax_enable_x64', False): fgrad keeps NumPy's dtypes (64-bit "
+                "defaults) and cannot narrow them; create float32 arrays explicitly "
+                "(fgrad.numpy.asarray(x, 'float32')) where you want single precision")
+    elif name in ("jax_debug_nans", "jax_debug_infs", "jax_disable_jit"):
+        value = bool(value)
+    elif name in ("jax_platforms", "jax_platform_name"):
+        _set_platforms("cpu" if value is None else value)
+    elif name == "jax_default_device":
+        set_default_device("cpu" if value is None else value)
+    elif name == "jax_numpy_rank_promotion":
+        _check_choice(name, value, ("allow",), ("allow", "warn", "raise"))
+    elif name == "jax_numpy_dtype_promotion":
+        _check_choice(name, value, ("standard",), ("standard", "strict"))
+    elif name == "jax_default_matmul_precision":
+        # fgrad's matmuls always run at the operands' full precision, which meets any request
+        _check_choice(name, value, _PRECISIONS, _PRECISIONS)
+    elif name == "jax_default_prng_impl":
+        _check_choice(name, value, ("threefry2x32",), ("threefry2x32", "rbg", "unsafe_rbg"))
+    elif name in ("jax_log_compiles", "jax_explain_cache_misses"):
+        if value:
+            _enable_log_handler()  # the fgrad.jit records: each trace, why it recompiled
+    _jax_values[name] = value
+    for fn in _option_listeners.get(name, ()):
+        fn(value)
+
+
 class Config:
     """Settings: ``update(name, value)`` / ``read(name)``.  Names: ``backend`` (alias
     ``default_device``) and the cache bounds in `LIMIT_DEFAULTS` (``jit_cache_size``,
@@ -62,16 +166,27 @@ class Config:
     ``distributed_timeout`` (seconds; None waits forever)."""
 
     def update(self, name: str, value) -> None:
+        """Set option ``name``: fgrad's (``backend``, the cache bounds) or JAX's (`JAX_DEFAULTS`).
+
+        Example::
+
+            >>> import fgrad
+            >>> fgrad.config.update("jax_debug_nans", False)
+            >>> fgrad.config.jax_debug_nans
+            False
+        """
         if name in _DISTRIBUTED_OPTIONS:
             _set_distributed(name, value)
             return
         if name in _limits:
             _set_limit(name, value)
             return
+        if name in JAX_DEFAULTS:
+            _set_jax_option(name, value)
+            return
         key = _ALIASES.get(name)
         if key is None:
-            raise KeyError(f"unknown fgrad config option {name!r}; options: backend (default_device), "
-                           + ", ".join((*LIMIT_DEFAULTS, *_DISTRIBUTED_OPTIONS)))
+            raise _unknown(name)
         set_default_device("cpu" if value is None else value)
 
     def read(self, name: str):
@@ -79,16 +194,31 @@ class Config:
             return getattr(_distributed, _DISTRIBUTED_OPTIONS[name])
         if name in _limits:
             return _limits[name]
+        if name in JAX_DEFAULTS:
+            return self._jax_value(name)
         key = _ALIASES.get(name)
         if key is None:
-            raise KeyError(f"unknown fgrad config option {name!r}; options: backend (default_device), "
-                           + ", ".join((*LIMIT_DEFAULTS, *_DISTRIBUTED_OPTIONS)))
+            raise _unknown(name)
         return self.backend
+
+    def _jax_value(self, name: str):
+        return _jax_values[name]
+
+    @property
+    def values(self) -> dict:
+        """Every option's current value (JAX's ``config.values``)."""
+        out = {name: self._jax_value(name) for name in JAX_DEFAULTS}
+        out.update(_limits)
+        out["backend"] = self.backend
+        return out
 
     def __getattr__(self, name: str):
         if name in _limits:
             return _limits[name]
-        raise AttributeError(f"fgrad.config has no option {name!r}")
+        if name in JAX_DEFAULTS:
+            return self._jax_value(name)
+        raise AttributeError(f"'Config' object has no attribute {name!r} (fgrad.config has no option "
+                             f"{name!r})")
 
     @property
     def backend(self) -> str:
@@ -103,6 +233,12 @@ class Config:
         limits = ", ".join(f"{k}={v}" for k, v in _limits.items())
         return (f"fgrad.config(backend={self.backend!r}, default_device={str(default_device())!r}, "
                 f"{limits})")
+
+
+def _unknown(name: str) -> UnknownOptionError:
+    return UnknownOptionError(
+        f"Unrecognized config option: {name} (fgrad's options: backend (default_device), "
+        + ", ".join(LIMIT_DEFAULTS) + "; JAX's: " + ", ".join(JAX_DEFAULTS) + ")")
 
 
 def _set_limit(name: str, value) -> None:

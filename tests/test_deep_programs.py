@@ -123,8 +123,9 @@ def test_shallow_pytrees_unchanged():
     tree = {"w": 1.0, "b": (2.0, None), "l": [3.0, {"k": 4.0}], "p": Pair(5.0, 6.0)}
     leaves, td = tu.tree_flatten(tree)
     assert leaves == [2.0, 3.0, 4.0, 5.0, 6.0, 1.0]
+    # as JAX prints it
     assert repr(td) == ("PyTreeDef({'b': (*, None), 'l': [*, {'k': *}], "
-                        "'p': CustomNode(Pair[None], [*, *]), 'w': *})")
+                        "'p': CustomNode(namedtuple[Pair], [*, *]), 'w': *})")
     assert tu.tree_unflatten(td, leaves) == tree
     assert tu.tree_structure((1.0,)) != tu.tree_structure([1.0])
     assert repr(tu.tree_structure((1.0,))) == "PyTreeDef((*,))"

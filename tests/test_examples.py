@@ -130,3 +130,59 @@ def test_benchmark_runner_smoke(tmp_path):
     text = readme.read_text()
     assert text.startswith("before\n<!-- bench:start -->\n") and text.endswith("<!-- bench:end -->\nafter\n")
     assert "old" not in text and "| `fgrad.numpy.sin`, 8 elements (float64) |" in text
+
+
+# ---- examples/jax_tutorial_mlp.py: a JAX program that runs by changing its imports ----------
+
+# its output under JAX 0.10.2 (the same file with the four imports changed)
+JAX_TUTORIAL_OUTPUT = """\
+[0]['b']     (16,)
+[0]['w']     (1, 16)
+[1]['b']     (16,)
+[1]['w']     (16, 16)
+[2]['b']     (1,)
+[2]['w']     (16, 1)
+parameters: 321
+check_grads passed (order 2, fwd and rev)
+step    0  loss 0.24057698  grad norm 1.53596635
+step  100  loss 0.02532867  grad norm 0.05722123
+step  200  loss 0.01398144  grad norm 0.01727719
+step  300  loss 0.01175324  grad norm 0.01364973
+final loss 0.01173462
+"""
+
+_TO_JAX = [("import fgrad as jax\n", "import jax\n"),
+           ("import fgrad.numpy as jnp\n", "import jax.numpy as jnp\n"),
+           ("from fgrad.test_util import", "from jax.test_util import"),
+           ("from fgrad.flatten_util import", "from jax.flatten_util import")]
+
+
+def _same_text_and_numbers(got: str, want: str) -> None:
+    words = lambda s: re.sub(FLOAT, "#", s)  # noqa: E731
+    assert words(got) == words(want), got
+    for a, b in zip(re.findall(FLOAT, got), re.findall(FLOAT, want), strict=True):
+        assert abs(float(a) - float(b)) <= 1e-6 * max(1.0, abs(float(b))), (a, b, got)
+
+
+def test_jax_tutorial_example_matches_jax():
+    _same_text_and_numbers(_run(["examples/jax_tutorial_mlp.py"]), JAX_TUTORIAL_OUTPUT)
+
+
+def test_jax_tutorial_example_is_a_jax_program_by_its_imports():
+    source = (ROOT / "examples" / "jax_tutorial_mlp.py").read_text()
+    converted = source
+    for ours, theirs in _TO_JAX:
+        assert source.count(ours) == 1, ours
+        converted = converted.replace(ours, theirs)
+    assert "fgrad" not in converted.split('"""', 2)[2]  # nothing else names fgrad
+
+
+@pytest.mark.slow
+def test_jax_tutorial_example_runs_under_live_jax(tmp_path):
+    pytest.importorskip("jax")
+    source = (ROOT / "examples" / "jax_tutorial_mlp.py").read_text()
+    for ours, theirs in _TO_JAX:
+        source = source.replace(ours, theirs)
+    path = tmp_path / "jax_tutorial_mlp_jax.py"
+    path.write_text(source)
+    _same_text_and_numbers(_run([str(path)], timeout=300), JAX_TUTORIAL_OUTPUT)

@@ -45,6 +45,8 @@ TESTED_ELSEWHERE = {
     **{n: "tests/mpi_programs/mpi_functional.py" for n in (
         "psum", "pvary", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "broadcast",
         "barrier")},
+    "debug_callback": "tests/test_jax_api_callbacks.py",  # effects: order, jit, vmap, grad
+    "pure_callback": "tests/test_jax_api_callbacks.py",
 }
 
 REPO = pathlib.Path(__file__).resolve().parent.parent

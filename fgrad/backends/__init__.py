@@ -90,6 +90,54 @@ class Device:
         return hash((self.platform, self.id))
 
 
+class SingleDeviceSharding:
+    """Where an Array's data lives: one whole copy on ``device`` (JAX's
+    ``SingleDeviceSharding``; fgrad never splits an array over devices).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> s = fnp.zeros(3).sharding
+        >>> s.device_set == {fnp.zeros(3).device}, s.is_fully_addressable
+        (True, True)
+    """
+
+    __slots__ = ("device", "memory_kind")
+
+    def __init__(self, device: "Device", *, memory_kind: str | None = None) -> None:
+        self.device = device
+        self.memory_kind = memory_kind or "device"
+
+    @property
+    def device_set(self) -> set:
+        return {self.device}
+
+    @property
+    def addressable_devices(self) -> set:
+        return {self.device}
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        return True
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return True
+
+    @property
+    def num_devices(self) -> int:
+        return 1
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, SingleDeviceSharding) and other.device == self.device
+
+    def __hash__(self) -> int:
+        return hash(("SingleDeviceSharding", self.device))
+
+    def __repr__(self) -> str:
+        return f"SingleDeviceSharding(device={self.device!r}, memory_kind={self.memory_kind})"
+
+
 class Backend:
     """A backend: its array module ``xp``, its buffer types and its devices.
 

@@ -483,7 +483,9 @@ class Gen:
     def emit_op(self, e) -> None:
         ins = [self.expr(a) for a in e.invars]
         call = self.op_call(e, ins)
-        if e.prim.multiple_results:
+        if e.prim.multiple_results and not e.outvars:  # an effect only (a callback)
+            self.lines.append(f"    {call}")
+        elif e.prim.multiple_results:
             outs = [self.define(v) for v in e.outvars]
             self.lines.append(f"    {', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}")
         else:

@@ -194,6 +194,7 @@ class Partition:
         a.preds = {i for i in a.preds if self.find(i) != a.id}
 
     def run(self) -> list:
+        self.last_effect = None
         for i, e in enumerate(self.prog.eqns):
             if self.fuse and fusible(e):
                 shape = tuple(e.outvars[0].aval.shape)
@@ -225,7 +226,7 @@ class Partition:
                 self.add(self.new_node("kernel", shape, i), e, i, as_reduction=red)
                 continue
             node = self.new_node("op", None, i)
-            if e.prim.effectful:  # effects (collectives) keep their program order
+            if e.prim.effectful:  # effects (collectives, callbacks) keep their program order
                 if self.last_effect is not None:
                     node.preds.add(self.last_effect.id)
                 self.last_effect = node

@@ -188,6 +188,8 @@ def _atom_key(a):
 
 
 def _eqn_key(e):
+    if e.prim.effectful:  # two identical callbacks both run
+        return None
     try:
         params = tuple(sorted((k, _freeze(v)) for k, v in e.params.items()))
         key = (e.prim, tuple(_atom_key(a) for a in e.invars), params)

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..backends import backend_of_buffer, parse_device, put_buffer, to_host
-from .trace import ConcretizationError, UnexpectedTracerError, caller_site
+from ..backends import SingleDeviceSharding, backend_of_buffer, parse_device, put_buffer, to_host
+from .trace import ConcretizationError, UnexpectedTracerError, caller_site, concretization_error_type
 
 # `fgrad.numpy`, installed by that package when it is imported (avoids an import cycle).
 N: Any = None
@@ -60,6 +60,52 @@ class ShapedArray:
         return f"{self.dtype.name}[{','.join(map(str, self.shape))}]"
 
     __repr__ = str_short
+
+
+class ShapeDtypeStruct:
+    """A shape and dtype standing in for an array (JAX's ``jax.ShapeDtypeStruct``): what
+    `fgrad.eval_shape` returns, and an argument `fgrad.eval_shape`/`fgrad.make_jaxpr`
+    accept without data.
+
+    Example::
+
+        >>> import numpy as np
+        >>> s = ShapeDtypeStruct((2, 3), np.float32)
+        >>> s, s.ndim, s.size
+        (ShapeDtypeStruct(shape=(2, 3), dtype=float32), 2, 6)
+    """
+
+    __slots__ = ("shape", "dtype", "sharding", "weak_type")
+
+    def __init__(self, shape, dtype, *, sharding=None, weak_type: bool = False) -> None:
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self.sharding = sharding
+        self.weak_type = bool(weak_type)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, ShapeDtypeStruct) and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
 
 
 _PY_SCALAR_DTYPE = {
@@ -116,7 +162,8 @@ def get_aval(x) -> ShapedArray:
     if av is not None:
         return av
     if hasattr(x, "shape") and hasattr(x, "dtype"):
-        return ShapedArray(x.shape, check_array_dtype(x.dtype, f"{type(x).__name__} argument"))
+        return ShapedArray(x.shape, check_array_dtype(x.dtype, f"{type(x).__name__} argument"),
+                           getattr(x, "weak_type", False) is True)
     try:
         x = np.asarray(x)
     except ValueError as e:  # ragged nested sequences
@@ -327,6 +374,33 @@ class ArrayImpl(Array):
         """``{self.device}`` (as ``jax.Array.devices()``)."""
         return {self.device}
 
+    @property
+    def sharding(self) -> SingleDeviceSharding:
+        """The whole array on one device (``x.sharding.device == x.device``)."""
+        return SingleDeviceSharding(self.device)
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        """Always True: this process holds all of the array."""
+        return True
+
+    def addressable_data(self, index: int) -> "ArrayImpl":
+        """The data of shard ``index``; an fgrad array is one shard, ``index`` 0."""
+        if index not in (0, -1):
+            raise IndexError(f"addressable_data: index {index} out of range: the array has one shard")
+        return self
+
+    @property
+    def addressable_shards(self) -> list:
+        return [self]
+
+    def copy(self) -> "ArrayImpl":
+        """A new array with its own buffer: ``x.copy()``."""
+        return wrap(self._buf.copy())
+
+    def copy_to_host_async(self) -> None:
+        """No-op: fgrad transfers synchronously."""
+
     def __array__(self, dtype=None, copy=None):
         buf = self._buf
         if type(buf) is not np.ndarray:
@@ -456,6 +530,10 @@ class Tracer(Array):
     def __array__(self, dtype=None, copy=None):
         return self._concrete("numpy.asarray()").__array__(dtype, copy)
 
+    def copy(self):
+        """``x.copy()``: values are immutable, so a traced copy is the value itself."""
+        return self
+
     def __repr__(self) -> str:
         return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
 
@@ -463,7 +541,7 @@ class Tracer(Array):
 
 
 def concretization_error(tracer: Tracer, what: str, extra: str = "") -> ConcretizationError:
-    return ConcretizationError(
+    return concretization_error_type(what)(
         f"Abstract tracer value {tracer.aval.str_short()} encountered where a concrete value is "
         f"needed ({what}) at {caller_site()}.\n"
         f"The value is traced by {tracer._trace.origin}: its value is not known while "
@@ -501,34 +579,51 @@ class _IndexUpdateHelper:
 
 
 class _IndexUpdateRef:
+    """``x.at[idx]``: JAX's methods.  Every update takes ``mode`` (out-of-bounds indices:
+    None/``"drop"``/``"fill"``/``"promise_in_bounds"`` skip the update, ``"clip"`` clamps),
+    ``indices_are_sorted`` and ``unique_indices`` (hints; ``unique_indices=True`` is a
+    promise that lets ``apply``/``power`` skip handling repeated indices).  Repeated indices
+    accumulate: ``add``/``multiply``/``divide``/``power``/``apply`` apply once per update."""
+
     __slots__ = ("array", "idx")
 
     def __init__(self, array, idx) -> None:
         self.array, self.idx = array, idx
 
-    def get(self):
-        return N._getitem(self.array, self.idx)
+    def _update(self, values, op, mode):
+        return N._scatter(self.array, self.idx, values, op, N._at_mode(mode, N._SET_MODES, "scatter"))
 
-    def set(self, values):
-        return N._scatter(self.array, self.idx, values, "set")
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
+        """The indexed values; out of bounds: clamped (default), or ``fill_value`` with
+        ``mode="fill"`` (NaN for inexact dtypes)."""
+        return N._at_get(self.array, self.idx, mode, fill_value)
 
-    def add(self, values):
-        return N._scatter(self.array, self.idx, values, "add")
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "set", mode)
 
-    def subtract(self, values):
-        return N._scatter(self.array, self.idx, N.negative(values), "add")
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "add", mode)
 
-    def multiply(self, values):
-        return N._scatter(self.array, self.idx, values, "mul")
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(N.negative(values), "add", mode)
 
-    def divide(self, values):
-        return N._scatter(self.array, self.idx, N.reciprocal(values), "mul")
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "mul", mode)
 
-    def min(self, values):
-        return N._scatter(self.array, self.idx, values, "min")
+    mul = multiply
 
-    def max(self, values):
-        return N._scatter(self.array, self.idx, values, "max")
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(N.reciprocal(values), "mul", mode)
 
-    def power(self, values):
-        return N._scatter(self.array, self.idx, N.power(N._getitem(self.array, self.idx), values), "set")
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "min", mode)
+
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, "max", mode)
+
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return N._at_power(self.array, self.idx, values, mode, unique_indices)
+
+    def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``func`` (elementwise) applied to the indexed elements, once per index."""
+        return N._at_apply(self.array, self.idx, func, mode, unique_indices)

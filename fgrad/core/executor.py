@@ -71,7 +71,9 @@ def straight_line(jaxpr: Jaxpr) -> Callable:
         outs = [fresh() for _ in e.outvars]
         for v, n in zip(e.outvars, outs):
             names[v] = n
-        if e.prim.multiple_results:
+        if e.prim.multiple_results and not outs:  # an effect only (a callback)
+            lines.append(f"    {call}")
+        elif e.prim.multiple_results:
             lines.append(f"    {', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}")
         else:
             lines.append(f"    {outs[0]} = {call}")

@@ -36,6 +36,11 @@ class Eqn:
     def __init__(self, prim, invars, outvars, params) -> None:
         self.prim, self.invars, self.outvars, self.params = prim, invars, outvars, params
 
+    @property
+    def primitive(self):
+        """The primitive (JAX's name for it)."""
+        return self.prim
+
 
 class Jaxpr:
     __slots__ = ("constvars", "invars", "eqns", "outvars")
@@ -47,6 +52,47 @@ class Jaxpr:
         return pretty_print(self)
 
     __repr__ = __str__
+
+
+class ClosedJaxpr(Jaxpr):
+    """A `Jaxpr` with its constants' values (JAX's ``ClosedJaxpr``): what `fgrad.make_jaxpr`
+    returns.  ``.jaxpr`` is the program, ``.consts`` the constants' values (Arrays),
+    ``.eqns``, ``.in_avals`` and ``.out_avals`` its equations and argument/result types;
+    ``str()`` prints it.  It is itself a `Jaxpr`, so the executors take it directly.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> cj = fgrad.make_jaxpr(lambda x: fnp.sin(x) * 2.0)(fnp.zeros(3))
+        >>> cj.in_avals, cj.out_avals, [e.primitive.name for e in cj.eqns]
+        ([float64[3]], [float64[3]], ['sin', 'mul'])
+    """
+
+    __slots__ = ("consts",)
+
+    def __init__(self, jaxpr: Jaxpr, consts) -> None:
+        super().__init__(jaxpr.constvars, jaxpr.invars, jaxpr.eqns, jaxpr.outvars)
+        self.consts = list(consts)
+
+    @property
+    def jaxpr(self) -> Jaxpr:
+        return Jaxpr(self.constvars, self.invars, self.eqns, self.outvars)
+
+    @property
+    def in_avals(self) -> list:
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self) -> list:
+        return [v.aval for v in self.outvars]
+
+    @property
+    def literals(self) -> list:
+        return self.consts
+
+    @property
+    def effects(self) -> set:
+        return set()
 
 
 def _names():

@@ -45,12 +45,18 @@ class _Stderr(logging.StreamHandler):
 def enable_from_environment() -> None:
     """If ``FGRAD_LOG_COMPILES`` is set (not ``0``), make the ``fgrad`` records visible: a
     stderr handler on the ``fgrad`` logger (once) and level DEBUG."""
-    global _handler
     if _handler is not None or os.environ.get(ENV, "") in ("", "0"):
         return
-    _handler = _Stderr()
-    _handler.setFormatter(logging.Formatter("[%(name)s] %(message)s"))
-    ROOT.addHandler(_handler)
+    enable_handler()
+
+
+def enable_handler() -> None:
+    """Make the ``fgrad`` records visible on stderr at DEBUG (as ``FGRAD_LOG_COMPILES=1``)."""
+    global _handler
+    if _handler is None:
+        _handler = _Stderr()
+        _handler.setFormatter(logging.Formatter("[%(name)s] %(message)s"))
+        ROOT.addHandler(_handler)
     if ROOT.level == logging.NOTSET or ROOT.level > logging.DEBUG:
         ROOT.setLevel(logging.DEBUG)
 
@@ -66,4 +72,4 @@ def get_logger(name: str) -> logging.Logger:
 
 enable_from_environment()
 
-__all__ = ["ROOT", "ENV", "enable_from_environment", "get_logger"]
+__all__ = ["ROOT", "ENV", "enable_from_environment", "enable_handler", "get_logger"]

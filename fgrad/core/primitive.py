@@ -25,11 +25,12 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._config import on_option_change
 from ..backends import (_BY_TYPE, NUMPY, DeviceMismatchError, backend_of_buffer, default_backend,
                         default_device, mismatch_error)
 from .array import ArrayImpl, Tracer, escaped_tracer_error, get_aval
 from . import trace as _trace_mod
-from .trace import EVAL_TRACE, state
+from .trace import EVAL_TRACE, EvalTrace, state
 
 PRIMITIVES: dict[str, "Primitive"] = {}
 
@@ -63,8 +64,8 @@ class Primitive:
         self.abstract_eval = abstract_eval
         self.multiple_results = multiple_results
         self.family = family
-        # communicates or otherwise acts outside its result (collectives): jit never folds,
-        # merges (CSE), drops (DCE) or reorders it
+        # acts outside its result (collectives, host callbacks): jit never folds, merges (CSE),
+        # drops (DCE) or reorders it
         self.effectful = effectful
         self.jvp: Callable | None = None
         self.transpose: Callable | None = None
@@ -262,3 +263,49 @@ def _abstract_error(prim: Primitive, args, params):
 
 
 _trace_mod.eval_primitive = eval_primitive
+
+
+class DebugCheckTrace(EvalTrace):
+    """The bottom trace while ``jax_debug_nans``/``jax_debug_infs`` is on: it evaluates each
+    primitive as `EvalTrace` does, then raises FloatingPointError if a result has a NaN (or
+    an infinity), naming the primitive.  Being the current trace instead of ``EVAL_TRACE``
+    also turns off the eager fast paths that bypass ``bind`` (so every operation, and every
+    jit call as a whole, is checked)."""
+
+    __slots__ = ("nans", "infs")
+
+    def __init__(self, nans: bool, infs: bool) -> None:
+        super().__init__(None, "eval (debug checks)")
+        self.nans, self.infs = nans, infs
+
+    def process(self, prim, args, params):
+        out = eval_primitive(prim, args, params)
+        for o in (out if prim.multiple_results else (out,)):
+            b = getattr(o, "_buf", None)
+            if b is None or b.dtype.kind not in "fc":
+                continue
+            xp = backend_of_buffer(b).xp
+            if self.nans and bool(xp.isnan(b).any()):
+                raise FloatingPointError(f"invalid value (nan) encountered in {prim.name}")
+            if self.infs and bool(xp.isinf(b).any()):
+                raise FloatingPointError(f"invalid value (inf) encountered in {prim.name}")
+        return out
+
+
+_debug_checks = {"nans": False, "infs": False}
+
+
+def _set_debug_check(kind: str, value: bool) -> None:
+    """Turn the NaN/inf checks (config ``jax_debug_nans``/``jax_debug_infs``) on or off for
+    this thread: the bottom trace becomes a `DebugCheckTrace` or ``EVAL_TRACE`` again."""
+    cur = state.trace
+    if cur is not EVAL_TRACE and not isinstance(cur, DebugCheckTrace):
+        raise RuntimeError(f"fgrad.config: set jax_debug_{kind} outside any transform (not inside "
+                           "grad/jit/vmap)")
+    _debug_checks[kind] = bool(value)
+    nans, infs = _debug_checks["nans"], _debug_checks["infs"]
+    state.trace = DebugCheckTrace(nans, infs) if (nans or infs) else EVAL_TRACE
+
+
+on_option_change("jax_debug_nans", lambda v: _set_debug_check("nans", v))
+on_option_change("jax_debug_infs", lambda v: _set_debug_check("infs", v))

@@ -21,12 +21,42 @@ import threading
 from typing import Any
 
 
-class UnexpectedTracerError(Exception):
-    """A tracer was used outside the transform that created it."""
+class UnexpectedTracerError(TypeError):
+    """A tracer was used outside the transform that created it (a TypeError, as in JAX)."""
 
 
-class ConcretizationError(Exception):
-    """A traced (abstract) value was used where a concrete Python value is needed."""
+class ConcretizationError(TypeError):
+    """A traced (abstract) value was used where a concrete Python value is needed: the base
+    of the JAX-named errors below (all TypeErrors, as in JAX)."""
+
+
+class ConcretizationTypeError(ConcretizationError):
+    """A traced value was needed concretely (``float()``, ``.item()``, a shape, ...)."""
+
+
+class TracerBoolConversionError(ConcretizationTypeError):
+    """``bool()`` of a traced value: Python ``if``/``while``/``and`` on it."""
+
+
+class TracerIntegerConversionError(ConcretizationError):
+    """``__index__`` of a traced value: it was used as a Python index or in ``range``.  As in
+    JAX, not a `ConcretizationTypeError`."""
+
+
+class TracerArrayConversionError(ConcretizationError):
+    """``numpy.asarray`` of a traced value.  As in JAX, not a `ConcretizationTypeError`."""
+
+
+def concretization_error_type(what: str) -> type:
+    """The JAX error class for needing a traced value concretely in ``what`` (the
+    operation's description: ``"bool()"``, ``"an index"``, ``"numpy.asarray()"``, ...)."""
+    if what == "bool()":
+        return TracerBoolConversionError
+    if what == "an index":
+        return TracerIntegerConversionError
+    if what == "numpy.asarray()":
+        return TracerArrayConversionError
+    return ConcretizationTypeError
 
 
 class Origin:

@@ -19,10 +19,11 @@ import numpy as np
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..backends import xp_of as backend_xp
 from ..core.trace import EVAL_TRACE as _EVAL_TRACE
-from ..core.trace import ConcretizationError
+from ..core.trace import ConcretizationError, ConcretizationTypeError
 from ..core.trace import state as _trace_state
 from ..ops import elementwise as ew
 from ..ops import cumulative
+from ..ops.control_flow import fori_loop
 from ..ops import indexing as indexing_ops
 from ..ops import shape as shape_ops
 from ..ops import structural as ST
@@ -102,7 +103,7 @@ def _concrete(x, op: str, hint: str = ""):
         try:
             x = x._concrete(op)
         except ConcretizationError as e:
-            raise ConcretizationError(
+            raise ConcretizationTypeError(
                 f"fgrad.numpy.{op} needs concrete (non-traced) input values because its output "
                 f"shape depends on them, but got a traced value. {hint}\n(underlying error: {e})"
             ) from None
@@ -211,7 +212,7 @@ def _getitem(x, idx):
     return indexing_ops.gather(x, arrays, indexer, "clip")
 
 
-def _scatter(x, idx, values, mode):
+def _scatter(x, idx, values, mode, oob="drop"):
     """``x.at[idx].set/add/mul/min/max(values)``: a new array (out-of-bounds updates are
     dropped, as in JAX)."""
     x = _arr(x)
@@ -234,7 +235,82 @@ def _scatter(x, idx, values, mode):
             f".at[].{mode}: updates of shape {us} cannot be broadcast to the indexed shape {target}"
         ) from None
     u = shape_ops.broadcast_to(u, target)
-    return indexing_ops.scatter(x, u, arrays, indexer, mode, "drop")
+    return indexing_ops.scatter(x, u, arrays, indexer, mode, oob)
+
+
+_GET_MODES = {None: "clip", "promise_in_bounds": "clip", "clip": "clip", "fill": "fill", "drop": "fill"}
+_SET_MODES = {None: "drop", "promise_in_bounds": "drop", "drop": "drop", "fill": "drop", "clip": "clip"}
+
+
+def _at_mode(mode, table, what):
+    try:
+        return table[mode]
+    except (KeyError, TypeError):
+        raise ValueError(f"Unknown {what} mode {mode!r}: use one of 'promise_in_bounds', 'clip', "
+                         "'drop', 'fill' (or None)") from None
+
+
+def _at_get(x, idx, mode=None, fill_value=None):
+    """``x.at[idx].get(mode=, fill_value=)``: out-of-bounds indices are clamped (None,
+    ``"clip"``, ``"promise_in_bounds"``) or give ``fill_value`` (``"fill"``/``"drop"``; NaN
+    for inexact dtypes, as in JAX)."""
+    oob = _at_mode(mode, _GET_MODES, "gather")
+    if oob == "clip" and fill_value is None:
+        return _getitem(x, idx)
+    x = _arr(x)
+    if oob == "fill" and fill_value is None:
+        fill_value = _default_fill(_dtype(x))
+    indexer, arrays = indexing_ops.parse_index(_shape(x), _stack_traced_lists(idx), ".at[].get")
+    return indexing_ops.gather(x, arrays, indexer, oob, fill_value)
+
+
+def _default_fill(dt: np.dtype):
+    """JAX's out-of-bounds fill: NaN (inexact), the most negative (signed) or largest
+    (unsigned) integer, True (bool)."""
+    if dt.kind in "fc":
+        return math.nan
+    if dt.kind == "i":
+        return int(np.iinfo(dt).min)
+    if dt.kind == "u":
+        return int(np.iinfo(dt).max)
+    return True
+
+
+def _may_repeat(x, idx) -> bool:
+    """True if ``idx`` may name one element more than once (it has integer index arrays)."""
+    _, arrays = indexing_ops.parse_index(_shape(_arr(x)), _stack_traced_lists(idx), ".at[]")
+    return bool(arrays)
+
+
+def _at_apply(x, idx, func, mode=None, unique_indices=False):
+    """``x.at[idx].apply(func)``: ``func`` applied once per time an element is indexed (as
+    JAX's scatter-apply: an element indexed twice gets ``func(func(v))``)."""
+    oob = _at_mode(mode, _SET_MODES, "scatter")
+    x = _arr(x)
+    vals = _at_get(x, idx, "clip")
+    if unique_indices or not _may_repeat(x, idx):
+        return _scatter(x, idx, func(vals), "set", oob)
+    counts = _scatter(zeros_like(x, np.int64), idx, 1, "add", oob)
+    times = _getitem(counts, idx)
+    if isinstance(times, Tracer):  # the repeat count is not known: loop over every update
+        vals = fori_loop(0, int(get_aval(times).size),
+                         lambda r, v: ew.select(ew.gt(times, r), func(v), v), vals)
+    else:
+        for r in range(int(np.max(np.asarray(times))) if get_aval(times).size else 0):
+            vals = ew.select(ew.gt(times, r), func(vals), vals)
+    return _scatter(x, idx, vals, "set", oob)
+
+
+def _at_power(x, idx, values, mode=None, unique_indices=False):
+    """``x.at[idx].power(values)``: an element indexed several times is raised once per
+    update, ``(v ** a) ** b`` (computed as ``v ** (a * b)``)."""
+    oob = _at_mode(mode, _SET_MODES, "scatter")
+    x = _arr(x)
+    if unique_indices or not _may_repeat(x, idx):
+        return _scatter(x, idx, ew.pow_(_getitem(x, idx), values), "set", oob)
+    exponents = _scatter(ew.add(zeros_like(x), 1), idx, values, "mul", oob)
+    touched = _scatter(zeros_like(x, np.bool_), idx, True, "set", oob)
+    return ew.select(touched, ew.pow_(x, exponents), x)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1174,7 +1250,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         res = np.ravel_multi_index(tuple(np.asarray(m) for m in multi_index), dims, mode=mode, order=order)
         return wrap(np.asarray(res))
     if mode == "raise":
-        raise ConcretizationError(
+        raise ConcretizationTypeError(
             "fgrad.numpy.ravel_multi_index: mode='raise' needs concrete indices; pass mode='clip' or "
             "mode='wrap' under a transform"
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar
-from ..core.trace import ConcretizationError
+from ..core.trace import ConcretizationError, ConcretizationTypeError
 from ..ops import cumulative as cumulative_ops
 from ..ops import sorting as sorting_ops
 from ..ops._util import normalize_axes, normalize_axis
@@ -373,7 +373,7 @@ def _concrete(ar, name):
     try:
         return np.asarray(ar)
     except ConcretizationError as e:
-        raise ConcretizationError(
+        raise ConcretizationTypeError(
             f"{e}\nfgrad.numpy.{name} has an output shape that depends on the values, so it needs "
             "a concrete array (call it outside jit/vmap, or on a value you pass in as static)."
         ) from None

@@ -582,6 +582,40 @@ def map(f, xs):  # noqa: A001
     return ys
 
 
+def _weak_index_body(body_fun, init_val):
+    """``body_fun`` whose carry keeps its dtypes where only the int64 loop index promoted them.
+
+    In JAX the index does not widen a float32 carry (``c + i`` stays float32); under NumPy's
+    promotion ``float32 + int64`` is float64.  When the carry has narrow inexact leaves, the
+    body is traced once more with the index as a weak (Python-scalar-like) integer; a carry
+    leaf that keeps its dtype there but not with the real index is cast back to its dtype.
+    Any other dtype change is left for scan's carry check to report."""
+    flat, tree = tree_flatten(init_val)
+    in_dtypes = [get_aval(x).dtype for x in flat]
+    if not any(d.kind in "fc" and d.itemsize < (8 if d.kind == "f" else 16) for d in in_dtypes):
+        return body_fun
+
+    def flat_body(i, *leaves):
+        return tree_flatten(body_fun(i, tree_unflatten(tree, list(leaves))))[0]
+
+    try:
+        weak, _ = trace_flat(flat_body, [ShapedArray((), np.dtype(np.int64), True)] + _avals(flat),
+                             "fori_loop")
+    except Exception:  # noqa: BLE001 - the real trace below reports the body's own errors
+        return body_fun
+    keep = [a.dtype == d for a, d in zip(weak.out_avals, in_dtypes, strict=False)]
+
+    def body(i, val):
+        out_flat, out_tree = tree_flatten(body_fun(i, val))
+        if out_tree != tree:
+            return tree_unflatten(out_tree, out_flat)
+        return tree_unflatten(tree, [
+            convert_element_type(o, d) if k and get_aval(o).dtype != d else o
+            for o, d, k in zip(out_flat, in_dtypes, keep, strict=True)])
+
+    return body
+
+
 def fori_loop(lower, upper, body_fun, init_val):
     """``for i in range(lower, upper): val = body_fun(i, val)``.  With concrete bounds this is
     a scan (reverse-differentiable); with traced bounds a while_loop (forward mode only).
@@ -600,6 +634,7 @@ def fori_loop(lower, upper, body_fun, init_val):
                 "Convert it with int(...) or `.astype(int)`, or use while_loop for a "
                 "non-integer loop variable."
             )
+    body_fun = _weak_index_body(body_fun, init_val)
     if not isinstance(lower, Tracer) and not isinstance(upper, Tracer):
         lo, hi = int(lower), int(upper)
         idx = _index_like(np.arange(lo, max(lo, hi), dtype=np.int64), tree_flatten(init_val)[0])

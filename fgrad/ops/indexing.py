@@ -34,7 +34,7 @@ from ..core.constants import cached_constant_like, constant_like, full_like, one
 from ..core.placement import backend_of
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear, is_undefined
-from ..core.trace import ConcretizationError
+from ..core.trace import ConcretizationError, ConcretizationTypeError
 from . import elementwise as ew
 from ._util import shape
 from .shape import move_or_broadcast, moveaxis, reshape, transpose
@@ -57,7 +57,7 @@ def _concrete(x, what: str, hint: str):
         try:
             x = x._concrete(what)
         except ConcretizationError as e:
-            raise ConcretizationError(
+            raise ConcretizationTypeError(
                 f"{what} needs a concrete value, but got an abstract tracer "
                 f"{x.aval.str_short()}: the result's shape would depend on traced data. {hint}"
                 f"\n(underlying error: {e})"
@@ -83,7 +83,7 @@ def _slice_bound(v, what):
         try:
             v = v._concrete("a slice bound")
         except ConcretizationError:
-            raise ConcretizationError(
+            raise ConcretizationTypeError(
                 f"Array slice indices must have static (concrete) bounds; got a traced {what} "
                 f"({v.aval.str_short()}). Slice sizes are part of the result's shape. To select "
                 "a window at a traced offset use an index array, e.g. "

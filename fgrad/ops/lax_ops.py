@@ -41,12 +41,62 @@ def _unary(bind, name):
     return f
 
 
-def _binary(bind, name):
+_KIND_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _dtype_of(x) -> tuple[np.dtype | None, bool]:
+    """``(dtype, weak)``: Python scalars and weakly typed arrays are weak (they take the other
+    operand's dtype); anything else (Arrays, NumPy arrays and scalars) has a fixed dtype."""
+    if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
+        return np.result_type(x), True
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x.dtype, False
+    try:
+        aval = _get_aval(x)
+    except TypeError:
+        return None, True  # not an array: the primitive reports it
+    return aval.dtype, aval.weak_type
+
+
+def check_same_dtypes(name: str, numpy_name: str, x, y) -> None:
+    """JAX's rule for ``lax`` binary ops: no type promotion.  Two operands with fixed dtypes
+    must have the same dtype; a weak one (a Python scalar) may not be of a higher kind
+    (float into an integer op, complex into a real one).  Raises TypeError otherwise.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> check_same_dtypes("add", "add", fnp.ones(2, "float32"), 2.0)   # fine
+        >>> check_same_dtypes("add", "add", fnp.ones(2, "float32"), fnp.ones(2, "int32"))
+        Traceback (most recent call last):
+        ...
+        TypeError: lax.add requires arguments to have the same dtypes, got float32, int32. \
+(Tip: fgrad.numpy.add is a similar function that does automatic type promotion on inputs).
+    """
+    (dx, wx), (dy, wy) = _dtype_of(x), _dtype_of(y)
+    if dx is None or dy is None or dx == dy or (wx and wy):
+        return
+    if wx or wy:
+        (weak, strong) = (dx, dy) if wx else (dy, dx)
+        if _KIND_ORDER.get(weak.kind, 9) <= _KIND_ORDER.get(strong.kind, 9):
+            return
+    raise TypeError(
+        f"lax.{name} requires arguments to have the same dtypes, got {dx}, {dy}. (Tip: "
+        f"fgrad.numpy.{numpy_name} is a similar function that does automatic type promotion on inputs).")
+
+
+def _binary(bind, name, numpy_name=None, same_dtypes=True):
+    numpy_name = numpy_name or name
+
     def f(x, y):
+        if same_dtypes:
+            check_same_dtypes(name, numpy_name, x, y)
         return bind(x, y)
 
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"``lax.{name}``: elementwise with broadcasting, the primitive itself."
+    f.__doc__ = (f"``lax.{name}``: elementwise with broadcasting, the primitive itself; "
+                 + ("no dtype promotion (``fgrad.numpy.{numpy_name}`` promotes)." if same_dtypes
+                    else "mixed dtypes allowed, as in JAX."))
     return f
 
 
@@ -54,21 +104,40 @@ def _generate() -> dict:
     out = {}
     for spec in SPEC_LIST:
         if spec.lax and spec.generates("lax") and spec.family in ("unary", "binary"):
-            f = (_unary if spec.family == "unary" else _binary)(spec.prim.bind, spec.lax)
+            if spec.family == "unary":
+                f = _unary(spec.prim.bind, spec.lax)
+            else:
+                f = _binary(spec.prim.bind, spec.lax, spec.numpy[0] if spec.numpy else None,
+                            same_dtypes=spec.lax != "pow")
             f.__module__ = __name__
             f.op_spec = spec
             out[spec.lax] = f
     return out
 
 
+def _pow(x, y):
+    """``lax.pow``: ``x ** y``; an integer exponent array does not change ``x``'s dtype (as in
+    JAX: ``float32 ** int32`` is float32, where NumPy's promotion would give float64)."""
+    (dx, _), (dy, wy) = _dtype_of(x), _dtype_of(y)
+    if dx is not None and dy is not None and dx.kind in "fc" and dy.kind in "iub" and not wy:
+        y = _ew.convert_element_type(y, dx)
+    else:
+        check_same_dtypes("pow", "power", x, y)
+    return _ew.pow_p.bind(x, y)
+
+
 GENERATED = _generate()
+_pow.__name__ = _pow.__qualname__ = "pow"
+_pow.op_spec = GENERATED["pow"].op_spec
+GENERATED["pow"] = _pow
 globals().update(GENERATED)
 select = _ew.select
 convert_element_type = _ew.convert_element_type
 
 
 def div(x, y):
-    """``x / y``; for integers rounds toward zero (C semantics, like XLA)."""
+    """``x / y``; for integers rounds toward zero (C semantics, like XLA); no dtype promotion."""
+    check_same_dtypes("div", "divide", x, y)
     if _get_aval(x).dtype.kind in "iu" and _get_aval(y).dtype.kind in "iu":
         q = _ew.floor_divide_p.bind(x, y)
         inexact = _ew.ne_p.bind(_ew.rem_p.bind(x, y), 0)

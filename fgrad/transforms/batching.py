@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
-from ..core.trace import ConcretizationError, Trace, caller_site, current, new_trace, origin, state
+from ..core.trace import Trace, concretization_error_type, caller_site, current, new_trace, origin, state
 from ..core.constants import host_array, zeros_like
 from ..ops.shape import bdim_to_front, broadcast_to, expand_dims, move_or_broadcast, moveaxis
 from ..tree_util import flatten_prefix, tree_flatten, tree_unflatten
@@ -76,7 +76,7 @@ class BatchTrace(Trace):
         return out if out_dim is None else BatchTracer(self, out, out_dim)
 
     def concretize(self, tracer, what):
-        raise ConcretizationError(
+        raise concretization_error_type(what)(
             f"Python control flow ({what}) on a value that varies across the vmapped axis, at "
             f"{caller_site()}.\nUnder {self.origin} each example may take a different branch, so "
             "the value has no single Python truth value. Use `fgrad.numpy.where(cond, a, b)` "

@@ -20,17 +20,19 @@ these records on stderr (see docs/diagnostics.md).
 from __future__ import annotations
 
 import functools
+from typing import Any
 import inspect
 import logging
 import weakref
 
 import numpy as np
 
+from .._config import on_option_change
 from .._lru import CLOCK, LRU, LRUGroup
 from ..backends import default_backend, mismatch_error, xp_of
-from ..core.array import ArrayImpl, Tracer, get_aval
+from ..core.array import ArrayImpl, ShapeDtypeStruct, Tracer, get_aval, wrap
 from ..core.constants import host_array
-from ..core.ir import Jaxpr
+from ..core.ir import ClosedJaxpr, Jaxpr
 from ..core.logs import enable_from_environment
 from ..core.placement import placement_of
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
@@ -384,7 +386,7 @@ def _unflattener(treedef):
         if t.node_type is None:
             counter[0] += 1
             return f"o[{counter[0] - 1}]"
-        parts = [build(c) for c in t.children]
+        parts = [build(c) for c in t.subtrees]
         if t.node_type is tuple:
             return "(" + "".join(p + ", " for p in parts) + ")"
         if t.node_type is list:
@@ -511,8 +513,31 @@ def _trace(fun, args, snums, kwargs, static_argnames, tree, flat):
     return close(jaxpr, consts, out_tree, getattr(fun, "__name__", "jit"))
 
 
-def make_jaxpr(fun, static_argnums=()):
-    """Returns a function that traces ``fun`` and returns its jaxpr (printable IR).
+def _trace_avals(fun, static_argnums, args, kwargs):
+    """Trace ``fun(*args, **kwargs)`` (arrays, or `ShapeDtypeStruct` stand-ins) to
+    ``(closed program, output tree)``."""
+    if isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    nargs = len(args)
+    snums = tuple(i % nargs for i in static_argnums)
+    dyn = [a for i, a in enumerate(args) if i not in snums]
+    flat, tree = tree_flatten((dyn, kwargs))
+    flat = [x if isinstance(x, (Tracer, ArrayImpl, ShapeDtypeStruct)) else _asarray(x) for x in flat]
+    return _trace(fun, args, snums, kwargs, (), tree, flat)
+
+
+def _shape_structs(closed) -> Any:
+    return tree_unflatten(closed.out_tree, [
+        ShapeDtypeStruct(v.aval.shape, v.aval.dtype, weak_type=v.aval.weak_type)
+        for v in closed.jaxpr.outvars])
+
+
+def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape: bool = False,
+               abstracted_axes=None):
+    """Returns a function that traces ``fun`` and returns its `ClosedJaxpr` (printable IR;
+    ``.jaxpr``, ``.consts``, ``.eqns``, ``.in_avals``, ``.out_avals``).  Arguments may be
+    arrays or `ShapeDtypeStruct` stand-ins; ``return_shape=True`` also returns the outputs'
+    shapes as a pytree of `ShapeDtypeStruct`.
 
     Example::
 
@@ -523,19 +548,31 @@ def make_jaxpr(fun, static_argnums=()):
             c:float64[3] = add b 1.0
           in (c) }
     """
-    if isinstance(static_argnums, int):
-        static_argnums = (static_argnums,)
+    if axis_env is not None or abstracted_axes is not None:
+        raise NotImplementedError("make_jaxpr: axis_env and abstracted_axes are not supported")
 
     def make(*args, **kwargs):
-        nargs = len(args)
-        snums = tuple(i % nargs for i in static_argnums)
-        dyn = [a for i, a in enumerate(args) if i not in snums]
-        flat, tree = tree_flatten((dyn, kwargs))
-        flat = [x if isinstance(x, (Tracer, ArrayImpl)) else _asarray(x) for x in flat]
-        closed, _ = _trace(fun, args, snums, kwargs, (), tree, flat)
-        return closed.jaxpr
+        closed, _ = _trace_avals(fun, static_argnums, args, kwargs)
+        cj = ClosedJaxpr(closed.jaxpr, [wrap(c) for c in closed.consts])
+        return (cj, _shape_structs(closed)) if return_shape else cj
 
     return make
+
+
+def eval_shape(fun, *args, **kwargs):
+    """The shapes and dtypes of ``fun(*args, **kwargs)`` as a pytree of `ShapeDtypeStruct`,
+    without computing anything (``fun`` is traced; arguments may be arrays or
+    `ShapeDtypeStruct` stand-ins).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp, numpy as np
+        >>> fgrad.eval_shape(lambda a, b: a @ b, fgrad.ShapeDtypeStruct((2, 3), np.float32),
+        ...                  fnp.ones((3, 4), "float32"))
+        ShapeDtypeStruct(shape=(2, 4), dtype=float32)
+    """
+    closed, _ = _trace_avals(fun, (), args, kwargs)
+    return _shape_structs(closed)
 
 
 class disable_jit:
@@ -550,6 +587,13 @@ class disable_jit:
 
     def __exit__(self, *exc):
         disable_jit.active = self._saved
+
+
+def _set_disable_jit(value: bool) -> None:
+    disable_jit.active = bool(value)
+
+
+on_option_change("jax_disable_jit", _set_disable_jit)
 
 
 

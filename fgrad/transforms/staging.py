@@ -16,6 +16,34 @@ from ..core.trace import EVAL_TRACE, Trace
 from ..core.primitive import eval_primitive
 
 
+_COMPILE_TIME_EVAL = [0]  # > 0 inside `ensure_compile_time_eval`
+
+
+class ensure_compile_time_eval:
+    """Context manager: inside it, operations on values that are not traced (constants) run
+    at once even under `jit`, so their results are concrete (JAX's
+    ``jax.ensure_compile_time_eval``).  Operations on traced values are still staged.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> @fgrad.jit
+        ... def f(x):
+        ...     with fgrad.ensure_compile_time_eval():
+        ...         n = int(fnp.sum(fnp.arange(4)))   # concrete: 6
+        ...     return x * n
+        >>> f(fnp.asarray(2.0))
+        Array(12., dtype=float64)
+    """
+
+    def __enter__(self):
+        _COMPILE_TIME_EVAL[0] += 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _COMPILE_TIME_EVAL[0] -= 1
+
+
 class StagingTracer(Tracer):
     __slots__ = ("var",)
 
@@ -64,7 +92,7 @@ class StagingTrace(Trace):
         return isinstance(x, StagingTracer) and x._trace is self
 
     def process(self, prim, args, params):
-        if self.partial:
+        if self.partial or _COMPILE_TIME_EVAL[0]:
             for a in args:
                 if type(a) is StagingTracer and a._trace is self:
                     break

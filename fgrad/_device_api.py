@@ -1,0 +1,147 @@
+"""JAX's process- and device-level functions, for one process: `device_get`,
+`block_until_ready`, `device_put_replicated`/`device_put_sharded` (stacking on one device),
+`default_backend`, `local_devices`, `local_device_count`, `device_count`
+(`process_index`/`process_count` come from `fgrad.distributed`).  fgrad never splits an array
+over devices, so the multi-device functions have their single-device meaning.
+
+Example::
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> fgrad.device_get({"w": fnp.ones(2)})
+    {'w': array([1., 1.])}
+    >>> fgrad.process_index(), fgrad.process_count()
+    (0, 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from . import numpy as fnp
+from .backends import default_device, devices, to_host
+from .core.array import ArrayImpl, Tracer
+from .core.placement import device_put
+from .tree_util import tree_map
+
+_JAX_PLATFORM = {"cpu": "cpu", "cuda": "gpu", "rocm": "gpu"}
+
+
+def device_get(x: Any) -> Any:
+    """A pytree with every Array replaced by a NumPy array on the host (other leaves as they
+    are).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> device_get([fnp.arange(2), 3])
+        [array([0, 1]), 3]
+    """
+    def get(leaf):
+        if type(leaf) is ArrayImpl:
+            return to_host(leaf._buf)
+        if isinstance(leaf, Tracer):
+            return leaf.__array__()  # raises TracerArrayConversionError under jit
+        return leaf
+
+    return tree_map(get, x)
+
+
+def block_until_ready(x: Any) -> Any:
+    """Wait until every Array in the pytree ``x`` is computed; returns ``x``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> block_until_ready((fnp.ones(2), 1.0))[1]
+        1.0
+    """
+    def wait(leaf):
+        ready = getattr(leaf, "block_until_ready", None)
+        if ready is not None and not isinstance(leaf, Tracer):
+            ready()
+        return leaf
+
+    tree_map(wait, x)
+    return x
+
+
+def default_backend() -> str:
+    """The platform of the default device, as JAX names it: ``"cpu"`` or ``"gpu"``.
+
+    Example::
+
+        >>> default_backend() in ("cpu", "gpu")
+        True
+    """
+    p = default_device().platform
+    return _JAX_PLATFORM.get(p, p)
+
+
+def local_devices(process_index: int | None = None, backend: str | None = None) -> list:
+    """The devices of this process (all of fgrad's devices; ``backend`` ``"cpu"``/``"gpu"``
+    restricts them).
+
+    Example::
+
+        >>> [str(d) for d in local_devices(backend="cpu")]
+        ['cpu']
+    """
+    if process_index not in (None, 0):
+        raise ValueError(f"local_devices: there is one process (index 0), got {process_index}")
+    platform = {"gpu": "cuda"}.get(backend, backend)
+    return devices(platform)
+
+
+def local_device_count(backend: str | None = None) -> int:
+    """``len(local_devices(backend=backend))``."""
+    return len(local_devices(backend=backend))
+
+
+def device_count(backend: str | None = None) -> int:
+    """The number of devices (one process: the local ones)."""
+    return local_device_count(backend)
+
+
+def _stack(shards: Sequence, device):
+    return device_put(tree_map(lambda *xs: fnp.stack(xs), *shards), device)
+
+
+def device_put_replicated(x: Any, devices: Sequence) -> Any:
+    """``x`` stacked once per device along a new leading axis, as JAX's (deprecated)
+    ``device_put_replicated``; the stack lives on the one device given (fgrad does not
+    split arrays over devices, so ``devices`` must name one).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> device_put_replicated(fnp.arange(2.0), fgrad.local_devices()[:1]).shape
+        (1, 2)
+    """
+    devs = _one_device(devices, "device_put_replicated")
+    return _stack([x] * len(devices), devs)
+
+
+def device_put_sharded(shards: Sequence, devices: Sequence) -> Any:
+    """The pytrees ``shards`` stacked along a new leading axis, one per device, on the one
+    device given (as `device_put_replicated`).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> device_put_sharded([fnp.zeros(2)], fgrad.local_devices()[:1]).shape
+        (1, 2)
+    """
+    devs = _one_device(devices, "device_put_sharded")
+    if len(shards) != len(devices):
+        raise ValueError(f"device_put_sharded: {len(shards)} shards for {len(devices)} devices")
+    return _stack(list(shards), devs)
+
+
+def _one_device(devs: Sequence, what: str):
+    devs = list(devs)
+    if not devs:
+        raise ValueError(f"{what}: `devices` is empty")
+    if any(d != devs[0] for d in devs):
+        raise ValueError(f"{what}: fgrad keeps an array on one device; got several: {devs}. "
+                         "Pass one device, or move the parts with fgrad.device_put.")
+    return devs[0]
