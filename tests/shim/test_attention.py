@@ -10,6 +10,9 @@ Regenerate them with ``python tests/shim/test_attention.py``.
 
 from __future__ import annotations
 
+import doctest
+import importlib
+
 import numpy as np
 import pytest
 
@@ -351,6 +354,13 @@ def test_generate_square_subsequent_mask_and_causal_detection():
     assert _detect_is_causal_mask(m, None, 3) is True
     assert _detect_is_causal_mask(ft.zeros(3, 3), None, 3) is False
     assert _detect_is_causal_mask(None, None, 3) is False
+
+
+
+def test_docstring_examples_run():
+    for name in ("fgrad.torch.nn._attention", "fgrad.torch.nn.modules.transformer"):
+        res = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+        assert res.failed == 0 and res.attempted > 0, name
 
 
 def _regenerate() -> None:

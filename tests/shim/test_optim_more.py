@@ -11,6 +11,8 @@ stored fingerprints of PyTorch's sequences. Regenerate the stored numbers with
 from __future__ import annotations
 
 import copy
+import doctest
+import importlib
 import warnings
 
 import numpy as np
@@ -112,7 +114,9 @@ def test_state_dict_round_trip_continues_the_same_trajectory():
             opt.step()
         for x, y in zip(a, b):
             # (NAdam's float32 mu_product becomes float64 on loading, as in PyTorch: not bit-equal)
-            np.testing.assert_allclose(x.detach().numpy(), y.detach().numpy(), rtol=1e-8, atol=1e-10, err_msg=name)
+            np.testing.assert_allclose(
+                x.detach().numpy(), y.detach().numpy(), rtol=1e-8, atol=1e-10, err_msg=name
+            )
 
 
 def test_closed_forms_of_first_steps():
@@ -389,6 +393,15 @@ def test_scheduler_bad_arguments_raise_pytorch_errors():
         for _ in range(3):
             opt.step()
             sched.step()
+
+
+def test_docstring_examples_run():
+    mods = ["adadelta", "adamax", "nadam", "radam", "asgd", "rprop", "lbfgs", "lr_scheduler"]
+    for name in mods:
+        res = doctest.testmod(
+            importlib.import_module("fgrad.torch.optim." + name), optionflags=doctest.ELLIPSIS
+        )
+        assert res.failed == 0 and res.attempted > 0, name
 
 
 def _regenerate() -> None:

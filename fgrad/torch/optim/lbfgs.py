@@ -149,8 +149,8 @@ class LBFGS(Optimizer):
         ...     loss.backward()
         ...     return loss
         >>> _ = opt.step(closure)
-        >>> w
-        tensor([1., 2.], requires_grad=True)
+        >>> torch.allclose(w, torch.tensor([1.0, 2.0]))
+        True
     """
 
     def __init__(

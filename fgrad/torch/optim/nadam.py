@@ -30,7 +30,7 @@ class NAdam(Optimizer):
         >>> w = torch.tensor([1.0, -2.0], requires_grad=True)
         >>> opt = torch.optim.NAdam([w], lr=0.1)
         >>> (w ** 2).sum().backward(); opt.step(); w
-        tensor([ 0.8577, -1.8577], requires_grad=True)
+        tensor([ 0.8944, -1.8944], requires_grad=True)
     """
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
