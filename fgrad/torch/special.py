@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import math
 
+import fgrad.numpy as fnp
 import fgrad.torch as torch
+import fgrad.torch._ops as _ops
+from fgrad.transforms.custom import custom_jvp
 
 from ._tensor import Tensor
 
@@ -178,8 +181,24 @@ def xlog1py(input, other, *, out=None) -> Tensor:
     return _finish(torch.where(zero, x * torch.log1p(finite_y), x * torch.log1p(y)), out)
 
 
+@custom_jvp
+def _entr_definition(x):
+    positive = x > 0
+    safe = fnp.where(positive, x, fnp.ones_like(x))
+    value = fnp.where(positive, -safe * fnp.log(safe),
+                      fnp.where(x == 0, fnp.zeros_like(x), fnp.full_like(x, -math.inf)))
+    return fnp.where(fnp.isnan(x), x, value)
+
+
+@_entr_definition.defjvp
+def _entr_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return _entr_definition(x), -(1.0 + fnp.log(x)) * dx  # PyTorch's: inf at 0, NaN below 0
+
+
 def entr(input: Tensor, *, out=None) -> Tensor:
-    """The elementwise entropy term ``-x log x`` (0 at 0, -inf for x < 0, NaN for NaN).
+    """The elementwise entropy term ``-x log x`` (0 at 0, -inf for x < 0, NaN for NaN), with
+    PyTorch's derivative ``-(1 + log x)`` everywhere (inf at 0, NaN for x < 0).
 
     Example::
 
@@ -188,14 +207,7 @@ def entr(input: Tensor, *, out=None) -> Tensor:
         tensor([0., -0., -inf])
     """
     x = _float(input)
-    positive = x > 0
-    safe = torch.where(positive, x, torch.ones_like(x))
-    value = torch.where(
-        positive,
-        -safe * torch.log(safe),
-        torch.where(x == 0, torch.zeros_like(x), torch.full_like(x, float("-inf"))),
-    )
-    return _finish(torch.where(torch.isnan(x), _nan_passthrough(x), value), out)
+    return _finish(_ops._op("SpecialEntrBackward0", ("special_entr",), _entr_definition, (x,)), out)
 
 
 def ndtr(input: Tensor, *, out=None) -> Tensor:

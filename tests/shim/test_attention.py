@@ -345,6 +345,37 @@ def test_state_dicts_load_both_ways():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
+
+
+def test_saved_layer_names_its_activation_function_as_pytorch_does(tmp_path):
+    """A layer holding a function (``activation=F.relu``) is written with PyTorch's module
+    name for it, so PyTorch can load the file (it used to say ``fgrad.torch.nn.functional``)."""
+    import zipfile
+
+    ft.save(ft.nn.TransformerEncoderLayer(8, 2, 16), tmp_path / "layer.pt")
+    with zipfile.ZipFile(tmp_path / "layer.pt") as z:
+        data = z.read(next(n for n in z.namelist() if n.endswith("data.pkl")))
+    assert b"torch.nn.functional\nrelu" in data and b"fgrad" not in data
+    back = ft.load(tmp_path / "layer.pt", weights_only=False)
+    assert back.activation is ft.nn.functional.relu
+
+@needs_torch
+def test_whole_modules_pickle_both_ways(tmp_path):
+    _torch.manual_seed(0)
+    theirs = _torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)
+    _torch.save(theirs, tmp_path / "theirs.pt")
+    ours = ft.load(tmp_path / "theirs.pt", weights_only=False)
+    assert type(ours) is ft.nn.TransformerEncoderLayer
+    (x,) = _arrays(4, (5, 2, 8))
+    want = theirs(_torch.tensor(x, dtype=_torch.float32)).detach().numpy()
+    got = ours(ft.tensor(x, dtype=ft.float32)).detach().numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    ft.save(ours, tmp_path / "ours.pt")
+    again = _torch.load(tmp_path / "ours.pt", weights_only=False)
+    assert type(again) is _torch.nn.TransformerEncoderLayer
+    back = again(_torch.tensor(x, dtype=_torch.float32)).detach().numpy()
+    np.testing.assert_allclose(back, want, rtol=1e-5, atol=1e-5)
+
 def test_generate_square_subsequent_mask_and_causal_detection():
     from fgrad.torch.nn.modules.transformer import _detect_is_causal_mask
 

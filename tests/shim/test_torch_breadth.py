@@ -28,7 +28,7 @@ P = np.concatenate([np.linspace(0.0, 1.0, 21), [1e-10, 1 - 1e-10, -0.1, 1.1, np.
 FUNCS = {  # name -> (points, gradient checked against PyTorch)
     "ndtr": (X, True),
     "log_ndtr": (X, True),
-    "entr": (np.concatenate([X, [0.5, 2.0]]), False),  # gradient at x <= 0: see docs/torch-breadth.md
+    "entr": (np.concatenate([X, [0.5, 2.0, np.inf]]), True),
     "spherical_bessel_j0": (np.concatenate([X, [1e-5, -3e-5]]), False),  # PyTorch has no gradient
     "ndtri": (P, False),  # PyTorch has no ndtri gradient
     "expit": (X, True),
@@ -222,7 +222,8 @@ STORED: dict = {'entr': [-inf,
           -138.22827406960266,
           None,
           0.34657359027997264,
-          -1.3862943611198906],
+          -1.3862943611198906,
+          -inf],
  'erfinv': [-1.8213863677184494,
             -0.8903068206433328,
             -0.5875727278173403,
