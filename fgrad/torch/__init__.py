@@ -325,7 +325,6 @@ import fgrad.torch.cuda as cuda  # noqa: E402,F401
 import fgrad.torch.accelerator as accelerator  # noqa: E402,F401
 import fgrad.torch.backends as backends  # noqa: E402,F401
 import fgrad.torch.onnx as onnx  # noqa: E402,F401
-import fgrad.torch.special as special  # noqa: E402,F401
 
 
 def _return_types_module():
@@ -367,6 +366,7 @@ def _optional(name):
 nn = _optional("nn")
 optim = _optional("optim")
 utils = _optional("utils")
+special = _optional("special")  # written with fgrad.torch's own functions: loaded after them
 _serialization = _optional("serialization")
 if _serialization is not None:
     save = getattr(_serialization, "save", None)

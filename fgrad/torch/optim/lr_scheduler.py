@@ -387,7 +387,20 @@ class ReduceLROnPlateau(LRScheduler):
 
 
 class ConstantLR(LRScheduler):
-    """``lr = base_lr * factor`` for the first ``total_iters`` epochs, then ``base_lr``."""
+    """``lr = base_lr * factor`` for the first ``total_iters`` epochs, then ``base_lr``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.ConstantLR(opt, factor=0.5, total_iters=2)
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.5, 0.5, 1.0, 1.0]
+    """
 
     def __init__(self, optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
                  last_epoch: int = -1) -> None:
@@ -413,7 +426,20 @@ class ConstantLR(LRScheduler):
 
 class LinearLR(LRScheduler):
     """The factor on ``base_lr`` goes linearly from ``start_factor`` to ``end_factor`` over
-    ``total_iters`` epochs, then stays."""
+    ``total_iters`` epochs, then stays.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.LinearLR(opt, start_factor=0.25, total_iters=3)
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.25, 0.5, 0.75, 1.0]
+    """
 
     def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
                  total_iters: int = 5, last_epoch: int = -1) -> None:
@@ -443,7 +469,20 @@ class LinearLR(LRScheduler):
 
 
 class PolynomialLR(LRScheduler):
-    """``lr = base_lr * (1 - epoch / total_iters) ** power`` until ``total_iters``."""
+    """``lr = base_lr * (1 - epoch / total_iters) ** power`` until ``total_iters``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.PolynomialLR(opt, total_iters=4, power=2.0)
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [1.0, 0.5625, 0.25, 0.0625]
+    """
 
     def __init__(self, optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1) -> None:
         self.total_iters, self.power = total_iters, power
@@ -464,7 +503,20 @@ class PolynomialLR(LRScheduler):
 
 class CosineAnnealingWarmRestarts(LRScheduler):
     """Cosine annealing from ``base_lr`` to ``eta_min`` over ``T_i`` epochs, restarting with
-    ``T_i = T_0 * T_mult ** k`` (SGDR); ``step(epoch)`` accepts fractional epochs."""
+    ``T_i = T_0 * T_mult ** k`` (SGDR); ``step(epoch)`` accepts fractional epochs.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.CosineAnnealingWarmRestarts(opt, T_0=2)
+        >>> lrs = []
+        >>> for _ in range(5):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [1.0, 0.5, 1.0, 0.5, 1.0]
+    """
 
     def __init__(self, optimizer, T_0: int, T_mult: int = 1, eta_min: float = 0.0,
                  last_epoch: int = -1) -> None:
@@ -548,7 +600,20 @@ def _check_momentum_option(optimizer) -> bool:
 class OneCycleLR(LRScheduler):
     """The 1cycle policy (Smith & Topin): warm up from ``max_lr / div_factor`` to ``max_lr``
     over ``pct_start`` of ``total_steps``, then anneal (cos or linear) to
-    ``initial_lr / final_div_factor``; momentum cycles inversely. Step it once per batch."""
+    ``initial_lr / final_div_factor``; momentum cycles inversely. Step it once per batch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.OneCycleLR(opt, max_lr=1.0, total_steps=5)
+        >>> lrs = []
+        >>> for _ in range(5):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.04, 0.9505, 0.6113, 0.1883, 0.0]
+    """
 
     def __init__(self, optimizer, max_lr, total_steps: int | None = None, epochs: int | None = None,
                  steps_per_epoch: int | None = None, pct_start: float = 0.3, anneal_strategy: str = "cos",
@@ -642,7 +707,20 @@ class CyclicLR(LRScheduler):
     """Cyclical learning rates (Smith 2017): a triangle between ``base_lr`` and ``max_lr``
     (``step_size_up`` up, ``step_size_down`` down), scaled per cycle (``triangular2``: halved
     each cycle) or per iteration (``exp_range``: ``gamma ** iteration``) or by ``scale_fn``;
-    momentum cycles inversely. Step it once per batch."""
+    momentum cycles inversely. Step it once per batch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.CyclicLR(opt, base_lr=0.1, max_lr=1.0, step_size_up=2)
+        >>> lrs = []
+        >>> for _ in range(5):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.1, 0.55, 1.0, 0.55, 0.1]
+    """
 
     def __init__(self, optimizer, base_lr, max_lr, step_size_up: int = 2000,
                  step_size_down: int | None = None, mode: str = "triangular", gamma: float = 1.0,
@@ -754,7 +832,21 @@ class _Composite(LRScheduler):
 
 class SequentialLR(_Composite):
     """``schedulers[i]`` runs between ``milestones[i-1]`` and ``milestones[i]``; each starts
-    from its epoch 0 at its milestone."""
+    from its epoch 0 at its milestone.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.SequentialLR(opt, [L.ConstantLR(opt, factor=0.1, total_iters=2),
+        ...                                 L.ExponentialLR(opt, gamma=0.5)], milestones=[2])
+        >>> lrs = []
+        >>> for _ in range(5):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.1, 0.1, 1.0, 0.5, 0.25]
+    """
 
     def __init__(self, optimizer, schedulers, milestones, last_epoch: int = -1) -> None:
         if len(schedulers) < 1:
@@ -796,7 +888,21 @@ class SequentialLR(_Composite):
 
 
 class ChainedScheduler(_Composite):
-    """Steps every scheduler in turn each ``step()`` (their factors compose)."""
+    """Steps every scheduler in turn each ``step()`` (their factors compose).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.ChainedScheduler([L.ConstantLR(opt, factor=0.1, total_iters=2),
+        ...                             L.ExponentialLR(opt, gamma=0.5)])
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.1, 0.05, 0.25, 0.125]
+    """
 
     def __init__(self, schedulers, optimizer=None) -> None:
         if len(schedulers) < 1:
