@@ -1006,16 +1006,20 @@ def tril(m, k=0):
     m = _arr(m)
     if _ndim(m) < 2:
         raise ValueError("tril: input must be at least 2-d")
+    # zeros, not m * 0: that is NaN where m is +-inf or NaN (np.tril gives 0 there)
+    zeros = zeros_like(m) if _dtype(m).kind != "b" else False
     mask = cached_constant_like(_tri_mask(_shape(m), int(k), True), m)
-    return ew.select(mask, m, ew.mul(m, 0) if _dtype(m).kind != "b" else False)
+    return ew.select(mask, m, zeros)
 
 
 def triu(m, k=0):
     m = _arr(m)
     if _ndim(m) < 2:
         raise ValueError("triu: input must be at least 2-d")
+    # zeros, not m * 0: that is NaN where m is +-inf or NaN (np.triu gives 0 there)
+    zeros = zeros_like(m) if _dtype(m).kind != "b" else False
     mask = cached_constant_like(_tri_mask(_shape(m), int(k), False), m)
-    return ew.select(mask, m, ew.mul(m, 0) if _dtype(m).kind != "b" else False)
+    return ew.select(mask, m, zeros)
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):

@@ -323,16 +323,9 @@ def _namespace(name: str, doc: str, **attrs):
 
 import fgrad.torch.cuda as cuda  # noqa: E402,F401
 
-_cudnn = _types.SimpleNamespace(
-    enabled=False, benchmark=False, deterministic=False, is_available=lambda: False, version=lambda: None
-)
-backends = _namespace(
-    "backends",
-    "Backend flags (no accelerators in fgrad.torch).",
-    cudnn=_cudnn,
-    mps=_types.SimpleNamespace(is_available=lambda: False, is_built=lambda: False),
-    cuda=_types.SimpleNamespace(matmul=_types.SimpleNamespace(allow_tf32=False)),
-)
+import fgrad.torch.accelerator as accelerator  # noqa: E402,F401
+import fgrad.torch.backends as backends  # noqa: E402,F401
+import fgrad.torch.onnx as onnx  # noqa: E402,F401
 
 
 def _return_types_module():
@@ -374,6 +367,7 @@ def _optional(name):
 nn = _optional("nn")
 optim = _optional("optim")
 utils = _optional("utils")
+special = _optional("special")  # written with fgrad.torch's own functions: loaded after them
 _serialization = _optional("serialization")
 if _serialization is not None:
     save = getattr(_serialization, "save", None)

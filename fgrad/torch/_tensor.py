@@ -288,6 +288,30 @@ class Tensor(metaclass=_TensorMeta):
         return False
 
     @property
+    def is_xpu(self) -> bool:
+        return False
+
+    @property
+    def is_mkldnn(self) -> bool:
+        return False
+
+    @property
+    def is_vulkan(self) -> bool:
+        return False
+
+    @property
+    def is_ipu(self) -> bool:
+        return False
+
+    @property
+    def is_mtia(self) -> bool:
+        return False
+
+    @property
+    def is_maia(self) -> bool:
+        return False
+
+    @property
     def layout(self):
         return strided
 

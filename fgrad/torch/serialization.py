@@ -35,6 +35,7 @@ import secrets
 import stat
 import struct
 import sys
+import types
 import warnings
 import zipfile
 import zlib
@@ -211,8 +212,10 @@ class _Pickler(pickle._Pickler):
         if name is None:
             name = getattr(obj, "__qualname__", None) or obj.__name__
         module = getattr(obj, "__module__", None)
-        if isinstance(obj, type) and module is not None and _torch_module_name(module) != module:
-            # fgrad.torch classes are written under PyTorch's module names (fgrad maps them back)
+        if isinstance(obj, (type, types.FunctionType)) and module is not None \
+                and _torch_module_name(module) != module:
+            # fgrad.torch classes and functions (a transformer layer's ``activation=F.relu``) are
+            # written under PyTorch's module names (fgrad maps them back)
             self._check_importable(obj, module, name)
             self._write_global(obj, _torch_module_name(module), name)
             return
@@ -229,6 +232,7 @@ class _Pickler(pickle._Pickler):
             raise pickle.PicklingError(f"Can't pickle {obj!r}: it's not the same object as {module}.{name}")
 
     dispatch = pickle._Pickler.dispatch.copy()
+    dispatch[types.FunctionType] = save_global  # the base table holds the base class's save_global
 
 
 def _storage_bytes(st: UntypedStorage) -> np.ndarray:

@@ -212,4 +212,5 @@ def test_signature_and_bases_match_torch(name) -> None:
 def test_every_activation_is_in_the_table() -> None:
     from fgrad.torch.nn.modules import activation
 
-    assert set(activation.__all__) == set(NAMES)
+    # MultiheadAttention lives in activation.py as in PyTorch; tests/shim/test_attention.py covers it
+    assert set(activation.__all__) - {"MultiheadAttention"} == set(NAMES)

@@ -74,6 +74,16 @@ def _roots(outputs):
     return roots
 
 
+_accumulating: list[bool] = []  # one entry per running backward()/grad() call, innermost last
+
+
+def accumulating_into_leaves() -> bool:
+    """Whether the innermost running backward pass is a ``.backward()`` without ``inputs``
+    (it accumulates into every leaf's ``.grad``), not ``autograd.grad`` or
+    ``backward(inputs=...)``; reentrant checkpointing needs that."""
+    return not _accumulating or _accumulating[-1]
+
+
 def backward(
     tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None
 ) -> None:
@@ -108,15 +118,19 @@ def backward(
         ins = _tensors(inputs)
         if not ins:
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    graph.run_backward(
-        [p[0] for p in pairs],
-        [p[1] for p in pairs],
-        bool(retain_graph),
-        bool(create_graph),
-        ins,
-        allow_unused=True,
-        accumulate=True,
-    )
+    _accumulating.append(ins is None)
+    try:
+        graph.run_backward(
+            [p[0] for p in pairs],
+            [p[1] for p in pairs],
+            bool(retain_graph),
+            bool(create_graph),
+            ins,
+            allow_unused=True,
+            accumulate=True,
+        )
+    finally:
+        _accumulating.pop()
 
 
 def grad(
@@ -165,15 +179,19 @@ def grad(
     roots = _roots(outs)
     gs = _make_grads(outs, grads, create_graph)
     pairs = [(r, g) for r, g in zip(roots, gs, strict=False) if g is not None]
-    res = graph.run_backward(
-        [p[0] for p in pairs],
-        [p[1] for p in pairs],
-        bool(retain_graph),
-        bool(create_graph),
-        ins,
-        allow_unused=allow_unused or materialize_grads,
-        accumulate=False,
-    )
+    _accumulating.append(False)
+    try:
+        res = graph.run_backward(
+            [p[0] for p in pairs],
+            [p[1] for p in pairs],
+            bool(retain_graph),
+            bool(create_graph),
+            ins,
+            allow_unused=allow_unused or materialize_grads,
+            accumulate=False,
+        )
+    finally:
+        _accumulating.pop()
     out = []
     for r, t in zip(res, ins, strict=False):
         if r is None and materialize_grads:

@@ -38,6 +38,7 @@ from fgrad import nn as fnn
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 from .._tensor import Tensor
+from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
 from ._defop import buf, defop, is_concrete, wrap
 
 __all__ = [

@@ -1,5 +1,6 @@
 """Learning-rate schedulers: `StepLR`, `MultiStepLR`, `ExponentialLR`, `CosineAnnealingLR`,
-`LambdaLR`, `MultiplicativeLR`, `ReduceLROnPlateau`.
+`LambdaLR`, `MultiplicativeLR`, `ReduceLROnPlateau`, `ConstantLR`, `LinearLR`, `PolynomialLR`,
+`CosineAnnealingWarmRestarts`, `OneCycleLR`, `CyclicLR`, `SequentialLR`, `ChainedScheduler`.
 
 As in PyTorch, ``scheduler.step()`` (after ``optimizer.step()``) advances ``last_epoch`` and
 writes the new learning rates into the optimizer's param groups using the *recursive* form
@@ -29,7 +30,8 @@ from .._tensor import Tensor
 from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR",
-           "MultiplicativeLR", "ReduceLROnPlateau"]
+           "MultiplicativeLR", "ReduceLROnPlateau", "ConstantLR", "LinearLR", "PolynomialLR",
+           "CosineAnnealingWarmRestarts", "OneCycleLR", "CyclicLR", "SequentialLR", "ChainedScheduler"]
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where possible. "
@@ -382,3 +384,537 @@ class ReduceLROnPlateau(LRScheduler):
         if self.mode == "max" and self.threshold_mode == "rel":
             return a > best * (self.threshold + 1.0)
         return a > best + self.threshold
+
+
+class ConstantLR(LRScheduler):
+    """``lr = base_lr * factor`` for the first ``total_iters`` epochs, then ``base_lr``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.ConstantLR(opt, factor=0.5, total_iters=2)
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.5, 0.5, 1.0, 1.0]
+    """
+
+    def __init__(self, optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        _warn_get_lr_called_within_step(self)
+        groups = self.optimizer.param_groups
+        if self.last_epoch == 0:
+            return [g["lr"] * self.factor for g in groups]
+        if self.last_epoch != self.total_iters:
+            return _group_lrs(self.optimizer)
+        return [g["lr"] * (1.0 / self.factor) for g in groups]
+
+    def _get_closed_form_lr(self) -> list:
+        done = self.last_epoch >= self.total_iters
+        return [base_lr * (self.factor + done * (1 - self.factor)) for base_lr in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    """The factor on ``base_lr`` goes linearly from ``start_factor`` to ``end_factor`` over
+    ``total_iters`` epochs, then stays.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.LinearLR(opt, start_factor=0.25, total_iters=3)
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.25, 0.5, 0.75, 1.0]
+    """
+
+    def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch: int = -1) -> None:
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal "
+                             "to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor, self.end_factor, self.total_iters = start_factor, end_factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        _warn_get_lr_called_within_step(self)
+        groups = self.optimizer.param_groups
+        if self.last_epoch == 0:
+            return [g["lr"] * self.start_factor for g in groups]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _group_lrs(self.optimizer)
+        span = self.end_factor - self.start_factor
+        ratio = 1.0 + span / (self.total_iters * self.start_factor + (self.last_epoch - 1) * span)
+        return [g["lr"] * ratio for g in groups]
+
+    def _get_closed_form_lr(self) -> list:
+        frac = min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base_lr * (self.start_factor + (self.end_factor - self.start_factor) * frac)
+                for base_lr in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """``lr = base_lr * (1 - epoch / total_iters) ** power`` until ``total_iters``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.PolynomialLR(opt, total_iters=4, power=2.0)
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [1.0, 0.5625, 0.25, 0.0625]
+    """
+
+    def __init__(self, optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1) -> None:
+        self.total_iters, self.power = total_iters, power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        _warn_get_lr_called_within_step(self)
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _group_lrs(self.optimizer)
+        decay = ((1.0 - self.last_epoch / self.total_iters)
+                 / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [g["lr"] * decay for g in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list:
+        return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+                for base_lr in self.base_lrs]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from ``base_lr`` to ``eta_min`` over ``T_i`` epochs, restarting with
+    ``T_i = T_0 * T_mult ** k`` (SGDR); ``step(epoch)`` accepts fractional epochs.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.CosineAnnealingWarmRestarts(opt, T_0=2)
+        >>> lrs = []
+        >>> for _ in range(5):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [1.0, 0.5, 1.0, 0.5, 1.0]
+    """
+
+    def __init__(self, optimizer, T_0: int, T_mult: int = 1, eta_min: float = 0.0,
+                 last_epoch: int = -1) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}")
+        self.T_0 = self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        _warn_get_lr_called_within_step(self)
+        c = math.cos(math.pi * self.T_cur / self.T_i)
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + c) / 2 for base_lr in self.base_lrs]
+
+    def step(self, epoch=None) -> None:  # type: ignore[override]
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:  # which restart period holds `epoch`
+                n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** n
+        else:
+            self.T_i = self.T_0
+            self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        with _Flag(self, "_get_lr_called_within_step"):
+            values = self.get_lr()
+        for group, lr in zip(self.optimizer.param_groups, values):
+            _set_group_lr(group, lr)
+        self._last_lr = _group_lrs(self.optimizer)
+
+
+def _set_group_lr(group: dict, lr) -> None:
+    if isinstance(group["lr"], Tensor):
+        group["lr"].fill_(lr.item() if isinstance(lr, Tensor) else lr)
+    else:
+        group["lr"] = lr
+
+
+def _per_group(name: str, optimizer, value) -> list:
+    """One value per param group: a list/tuple of matching length, or a value for all."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(optimizer.param_groups):
+            raise ValueError(f"{name} must have the same length as optimizer.param_groups. {name} has "
+                             f"{len(value)} values, param_groups has {len(optimizer.param_groups)}.")
+        return list(value)
+    return [value] * len(optimizer.param_groups)
+
+
+def _set_momentum(group: dict, momentum: float, use_beta1: bool) -> None:
+    if use_beta1:
+        group["betas"] = (momentum, *group["betas"][1:])
+    else:
+        group["momentum"] = momentum
+
+
+def _check_momentum_option(optimizer) -> bool:
+    """Whether the optimizer's momentum is ``betas[0]`` (True) or ``momentum`` (False)."""
+    if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+        raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+    return "betas" in optimizer.defaults
+
+
+class OneCycleLR(LRScheduler):
+    """The 1cycle policy (Smith & Topin): warm up from ``max_lr / div_factor`` to ``max_lr``
+    over ``pct_start`` of ``total_steps``, then anneal (cos or linear) to
+    ``initial_lr / final_div_factor``; momentum cycles inversely. Step it once per batch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.OneCycleLR(opt, max_lr=1.0, total_steps=5)
+        >>> lrs = []
+        >>> for _ in range(5):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.04, 0.9505, 0.6113, 0.1883, 0.0]
+    """
+
+    def __init__(self, optimizer, max_lr, total_steps: int | None = None, epochs: int | None = None,
+                 steps_per_epoch: int | None = None, pct_start: float = 0.3, anneal_strategy: str = "cos",
+                 cycle_momentum: bool = True, base_momentum=0.85, max_momentum=0.95, div_factor: float = 25.0,
+                 final_div_factor: float = 1e4, three_phase: bool = False, last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        if total_steps is not None:
+            if total_steps <= 0 or not isinstance(total_steps, int):
+                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+            self.total_steps = total_steps
+        elif epochs is not None and steps_per_epoch is not None:
+            if not isinstance(epochs, int) or epochs <= 0:
+                raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+            if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
+                raise ValueError(f"Expected positive integer steps_per_epoch, but got {steps_per_epoch}")
+            self.total_steps = epochs * steps_per_epoch
+        else:
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+        warmup_end = float(pct_start * self.total_steps) - 1
+        last = self.total_steps - 1
+        if three_phase:
+            self._schedule_phases = [
+                dict(end_step=warmup_end, start_lr="initial_lr", end_lr="max_lr",
+                     start_momentum="max_momentum", end_momentum="base_momentum"),
+                dict(end_step=float(2 * pct_start * self.total_steps) - 2, start_lr="max_lr",
+                     end_lr="initial_lr", start_momentum="base_momentum", end_momentum="max_momentum"),
+                dict(end_step=last, start_lr="initial_lr", end_lr="min_lr", start_momentum="max_momentum",
+                     end_momentum="max_momentum")]
+        else:
+            self._schedule_phases = [
+                dict(end_step=warmup_end, start_lr="initial_lr", end_lr="max_lr",
+                     start_momentum="max_momentum", end_momentum="base_momentum"),
+                dict(end_step=last, start_lr="max_lr", end_lr="min_lr", start_momentum="base_momentum",
+                     end_momentum="max_momentum")]
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got "
+                             f"{anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
+        max_lrs = _per_group("max_lr", optimizer, max_lr)
+        if last_epoch == -1:
+            for group, top in zip(optimizer.param_groups, max_lrs):
+                group["initial_lr"] = top / div_factor
+                group["max_lr"] = top
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            self.use_beta1 = _check_momentum_option(optimizer)
+            tops = _per_group("max_momentum", optimizer, max_momentum)
+            bases = _per_group("base_momentum", optimizer, base_momentum)
+            if last_epoch == -1:
+                for top, base, group in zip(tops, bases, optimizer.param_groups):
+                    _set_momentum(group, top, self.use_beta1)
+                    group["max_momentum"], group["base_momentum"] = top, base
+        super().__init__(optimizer, last_epoch)
+
+    def _anneal(self, start: float, end: float, pct: float) -> float:
+        if self._anneal_func_type == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self) -> list:
+        _warn_get_lr_called_within_step(self)
+        step_num = self.last_epoch
+        if step_num > self.total_steps:
+            raise ValueError(f"Tried to step {step_num} times. The specified number of total steps is "
+                             f"{self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            start_step = 0.0
+            for i, phase in enumerate(self._schedule_phases):
+                end_step = phase["end_step"]
+                if step_num <= end_step or i == len(self._schedule_phases) - 1:
+                    pct = (step_num - start_step) / (end_step - start_step)
+                    lr = self._anneal(group[phase["start_lr"]], group[phase["end_lr"]], pct)
+                    if self.cycle_momentum:
+                        momentum = self._anneal(group[phase["start_momentum"]], group[phase["end_momentum"]],
+                                                pct)
+                    break
+                start_step = phase["end_step"]
+            lrs.append(lr)
+            if self.cycle_momentum:
+                _set_momentum(group, momentum, self.use_beta1)
+        return lrs
+
+
+class CyclicLR(LRScheduler):
+    """Cyclical learning rates (Smith 2017): a triangle between ``base_lr`` and ``max_lr``
+    (``step_size_up`` up, ``step_size_down`` down), scaled per cycle (``triangular2``: halved
+    each cycle) or per iteration (``exp_range``: ``gamma ** iteration``) or by ``scale_fn``;
+    momentum cycles inversely. Step it once per batch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.CyclicLR(opt, base_lr=0.1, max_lr=1.0, step_size_up=2)
+        >>> lrs = []
+        >>> for _ in range(5):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.1, 0.55, 1.0, 0.55, 0.1]
+    """
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up: int = 2000,
+                 step_size_down: int | None = None, mode: str = "triangular", gamma: float = 1.0,
+                 scale_fn=None, scale_mode: str = "cycle", cycle_momentum: bool = True, base_momentum=0.8,
+                 max_momentum=0.9, last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        base_lrs = _per_group("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                _set_group_lr(group, lr)
+        self.max_lrs = _per_group("max_lr", optimizer, max_lr)
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size = up + down
+        self.step_ratio = up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode, self.gamma = mode, gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        self._init_scale_fn()
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            self.use_beta1 = _check_momentum_option(optimizer)
+            self.base_momentums = _per_group("base_momentum", optimizer, base_momentum)
+            self.max_momentums = _per_group("max_momentum", optimizer, max_momentum)
+            if last_epoch == -1:
+                for top, base, group in zip(self.max_momentums, self.base_momentums, optimizer.param_groups):
+                    _set_momentum(group, top, self.use_beta1)
+                    group["max_momentum"], group["base_momentum"] = top, base
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _init_scale_fn(self) -> None:
+        if self._scale_fn_custom is not None:
+            return
+        self.scale_mode = "iterations" if self.mode == "exp_range" else "cycle"
+
+    def scale_fn(self, x) -> float:
+        """The amplitude's scale at cycle (or iteration) ``x``."""
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular":
+            return 1.0
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        return self.gamma ** x
+
+    def get_lr(self) -> list:
+        _warn_get_lr_called_within_step(self)
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        scale_factor = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [base + (top - base) * scale_factor * scale for base, top in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, base, top in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
+                _set_momentum(group, top - (top - base) * scale_factor * scale, self.use_beta1)
+        return lrs
+
+    def state_dict(self) -> dict:
+        state = super().state_dict()
+        fn = state.pop("_scale_fn_custom")
+        state["_scale_fn_custom"] = None
+        if fn is not None and not isinstance(fn, type(lambda: 0)):
+            state["_scale_fn_custom"] = fn.__dict__.copy()
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        fn = state_dict.pop("_scale_fn_custom")
+        super().load_state_dict(state_dict)
+        state_dict["_scale_fn_custom"] = fn
+        if fn is not None:
+            self._scale_fn_custom.__dict__.update(fn)
+        self._init_scale_fn()
+
+
+def _check_composable(owner: str, optimizer, schedulers) -> None:
+    for i, s in enumerate(schedulers):
+        if not hasattr(s, "optimizer"):
+            raise TypeError(f"{owner} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(s, ReduceLROnPlateau):
+            raise ValueError(f"{owner} does not support `ReduceLROnPlateau` scheduler as it requires "
+                             "additional kwargs to be specified when calling `step`, but got one at index "
+                             f"{i} in the given schedulers sequence.")
+        if optimizer != s.optimizer:
+            raise ValueError(f"{owner} expects all schedulers to belong to the same optimizer, but got "
+                             f"scheduler {type(s).__name__} at index {i} has {s.optimizer}, which is "
+                             f"different from {type(optimizer).__name__}.")
+
+
+class _Composite(LRScheduler):
+    """State dicts of schedulers made of schedulers: their own fields plus each child's."""
+
+    def state_dict(self) -> dict:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        children = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = children
+        for s, child in zip(self._schedulers, children):
+            s.load_state_dict(child)
+
+
+class SequentialLR(_Composite):
+    """``schedulers[i]`` runs between ``milestones[i-1]`` and ``milestones[i]``; each starts
+    from its epoch 0 at its milestone.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.SequentialLR(opt, [L.ConstantLR(opt, factor=0.1, total_iters=2),
+        ...                                 L.ExponentialLR(opt, gamma=0.5)], milestones=[2])
+        >>> lrs = []
+        >>> for _ in range(5):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.1, 0.1, 1.0, 0.5, 0.25]
+    """
+
+    def __init__(self, optimizer, schedulers, milestones, last_epoch: int = -1) -> None:
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler, but got no scheduler.")
+        _check_composable(type(self).__name__, optimizer, schedulers)
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more "
+                             "than the number of milestone points, but got number of schedulers "
+                             f"{len(schedulers)} and the number of milestones to be equal to "
+                             f"{len(milestones)}")
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        for group in optimizer.param_groups:
+            _set_group_lr(group, group["initial_lr"])
+        self.recursive_undo()  # the children's constructors each stepped once
+        idx = bisect_right(self._milestones, 0)
+        self._schedulers[idx]._initial_step()
+        self._last_lr = schedulers[idx].get_last_lr()
+
+    def recursive_undo(self, sched=None) -> None:
+        scheds = self if sched is None else sched
+        if hasattr(scheds, "_schedulers"):
+            for s in scheds._schedulers:
+                self.recursive_undo(s)
+        elif hasattr(scheds, "last_epoch"):
+            scheds.last_epoch -= 1
+
+    def step(self) -> None:  # type: ignore[override]
+        self.last_epoch += 1
+        idx = bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler._update_lr(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+
+class ChainedScheduler(_Composite):
+    """Steps every scheduler in turn each ``step()`` (their factors compose).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> L = torch.optim.lr_scheduler
+        >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = L.ChainedScheduler([L.ConstantLR(opt, factor=0.1, total_iters=2),
+        ...                             L.ExponentialLR(opt, gamma=0.5)])
+        >>> lrs = []
+        >>> for _ in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4)); opt.step(); sched.step()
+        >>> lrs
+        [0.1, 0.05, 0.25, 0.125]
+    """
+
+    def __init__(self, schedulers, optimizer=None) -> None:
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler to be chained, but got "
+                             "no scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_composable(type(self).__name__, optimizer, schedulers)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = _group_lrs(self._schedulers[-1].optimizer)
+
+    def step(self) -> None:  # type: ignore[override]
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = _group_lrs(self._schedulers[-1].optimizer)

@@ -237,7 +237,7 @@ class Optimizer:
             with torch.enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            weight_decay = group["weight_decay"]
+            weight_decay = group.get("weight_decay", 0)  # Rprop has none
             decoupled = group.get("decoupled_weight_decay", False)
             for p in group["params"]:
                 grad = p.grad

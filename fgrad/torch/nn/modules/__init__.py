@@ -3,14 +3,15 @@
 modules map onto them)."""
 
 from .activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU,
-                         LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax,
+                         LogSigmoid, LogSoftmax, Mish, MultiheadAttention, PReLU, ReLU, ReLU6, RReLU, Sigmoid,
+                         SiLU, Softmax,
                          Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
-from .linear import Bilinear, Identity, LazyLinear, Linear
+from .linear import Bilinear, Identity, LazyLinear, Linear, NonDynamicallyQuantizableLinear
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
                    HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
                    MultiLabelSoftMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
@@ -24,6 +25,8 @@ from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, A
                       AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
+from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+                          TransformerEncoderLayer)
 
 __all__ = [n for n in dir() if not n.startswith("_") and n[0].isupper()] + [
     "register_module_forward_hook", "register_module_forward_pre_hook"]

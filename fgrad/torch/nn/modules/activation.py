@@ -28,13 +28,14 @@ import fgrad.torch as torch
 
 import fgrad.torch.nn.functional as F
 from ..parameter import Parameter
+from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 
 __all__ = [
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "RReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish",
     "Sigmoid", "Tanh", "Hardtanh", "Hardsigmoid", "Hardswish", "Hardshrink", "Softshrink", "Tanhshrink",
     "Threshold", "LogSigmoid", "Softplus", "Softsign", "Softmax", "Softmin", "LogSoftmax", "Softmax2d",
-    "GLU"
+    "GLU", "MultiheadAttention"
 ]
 
 
@@ -259,3 +260,105 @@ class PReLU(Module):
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"
+
+
+class MultiheadAttention(Module):
+    """``MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False,
+    add_zero_attn=False, kdim=None, vdim=None, batch_first=False)``: PyTorch's layer, with its
+    parameter names (``in_proj_weight``, ``in_proj_bias``, ``out_proj.weight``...; separate
+    ``q_proj_weight``/``k_proj_weight``/``v_proj_weight`` when kdim or vdim differ from
+    embed_dim), so PyTorch state dicts load.
+
+    ``forward(query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+    average_attn_weights=True, is_causal=False)`` -> ``(output, weights or None)``; bool masks
+    mark the positions *not* attended (True = masked), float masks are added.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> mha = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+        >>> x = torch.randn(3, 5, 8)
+        >>> out, w = mha(x, x, x)
+        >>> out.shape, w.shape
+        (torch.Size([3, 5, 8]), torch.Size([3, 5, 5]))
+    """
+
+    __constants__ = ["batch_first"]
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
+                 add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
+                 vdim: int | None = None, batch_first: bool = False, device=None, dtype=None) -> None:
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                             f"num_heads={num_heads} instead")
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.batch_first = batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if not self._qkv_same_embed_dim:
+            self.q_proj_weight = Parameter(torch.empty((embed_dim, embed_dim), **factory_kwargs))
+            self.k_proj_weight = Parameter(torch.empty((embed_dim, self.kdim), **factory_kwargs))
+            self.v_proj_weight = Parameter(torch.empty((embed_dim, self.vdim), **factory_kwargs))
+            self.register_parameter("in_proj_weight", None)
+        else:
+            self.in_proj_weight = Parameter(torch.empty((3 * embed_dim, embed_dim), **factory_kwargs))
+            self.register_parameter("q_proj_weight", None)
+            self.register_parameter("k_proj_weight", None)
+            self.register_parameter("v_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(torch.empty(3 * embed_dim, **factory_kwargs))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **factory_kwargs)
+        if add_bias_kv:
+            self.bias_k = Parameter(torch.empty((1, 1, embed_dim), **factory_kwargs))
+            self.bias_v = Parameter(torch.empty((1, 1, embed_dim), **factory_kwargs))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        init = torch.nn.init
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
+
+    def __setstate__(self, state) -> None:
+        state.setdefault("_qkv_same_embed_dim", True)
+        super().__setstate__(state)
+
+    def forward(self, query, key, value, key_padding_mask=None, need_weights: bool = True, attn_mask=None,
+                average_attn_weights: bool = True, is_causal: bool = False):
+        if self.batch_first and query.dim() == 3:
+            query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        common = dict(training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
+                      attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal)
+        if not self._qkv_same_embed_dim:
+            common.update(use_separate_proj_weight=True, q_proj_weight=self.q_proj_weight,
+                          k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight)
+        out, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
+            self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight,
+            self.out_proj.bias, **common)
+        if self.batch_first and query.dim() == 3:
+            out = out.transpose(1, 0)
+        return out, weights

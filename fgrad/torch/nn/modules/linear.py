@@ -22,7 +22,7 @@ import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]
+__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear", "NonDynamicallyQuantizableLinear"]
 
 
 class Identity(Module):
@@ -67,6 +67,10 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A `Linear` (PyTorch's class of ``MultiheadAttention.out_proj``, kept so pickled modules load)."""
 
 
 class LazyLinear(Linear):

@@ -30,6 +30,7 @@ import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
 from .._defop import defop
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence, _packed_to_padded_time_major, _padded_to_packed_like
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -235,8 +236,16 @@ class RNNBase(Module):
 
     # -- forward ----------------------------------------------------------------------------
     def _prepare(self, input, hx, n_states: int):
-        if not isinstance(input, torch.Tensor):
-            raise NotImplementedError("fgrad.torch: PackedSequence inputs are not supported")
+        """(time-major input, initial states, is_batched, T, valid): ``valid`` (T, B) marks the
+        real steps of a PackedSequence input (None for a tensor input)."""
+        valid = None
+        if isinstance(input, PackedSequence):
+            padded, lengths = _packed_to_padded_time_major(input)
+            valid = torch.arange(padded.size(0)).unsqueeze(1) < torch.tensor(lengths).unsqueeze(0)
+            input = padded.transpose(0, 1) if self.batch_first else padded
+        elif not isinstance(input, torch.Tensor):
+            raise TypeError(f"{self._get_name()}: input must be a Tensor or a PackedSequence, got "
+                            f"{type(input).__name__}")
         batch_dim = 0 if self.batch_first else 1
         if input.dim() not in (2, 3):
             raise ValueError(f"{self._get_name()}: Expected input to be 2D or 3D, got {input.dim()}D instead")
@@ -273,11 +282,13 @@ class RNNBase(Module):
                 if tuple(s.shape) != expected:
                     raise RuntimeError(f"Expected hidden size {expected}, got {list(s.size())}")
                 states.append(s)
-        return input, states, is_batched, T
+        return input, states, is_batched, T, valid
 
-    def _run(self, input, states, step):
+    def _run(self, input, states, step, valid=None):
         """Run all layers and directions; ``step(xg_t, state_tuple, w_hh, b_hh) -> state_tuple``
-        with the first state the output."""
+        with the first state the output. Where ``valid[t]`` is False (past the end of a packed
+        sequence) the state is carried unchanged, so the final states are each sequence's
+        last real step, in either direction."""
         D = 2 if self.bidirectional else 1
         layer_input = input
         finals = [[] for _ in states]
@@ -296,7 +307,11 @@ class RNNBase(Module):
                 order = range(T - 1, -1, -1) if direction == 1 else range(T)
                 outs = [None] * T
                 for t in order:
-                    st = step(xg[t], st, w_hh, b_hh)
+                    new = step(xg[t], st, w_hh, b_hh)
+                    if valid is not None:
+                        keep = valid[t].unsqueeze(-1)
+                        new = tuple(torch.where(keep, n, o) for n, o in zip(new, st))
+                    st = new
                     outs[t] = st[0]
                 for i, s in enumerate(st):
                     finals[i].append(s)
@@ -307,7 +322,9 @@ class RNNBase(Module):
             layer_input = layer_output
         return layer_input, [torch.stack(f, 0) for f in finals]
 
-    def _finish(self, output, finals, is_batched):
+    def _finish(self, output, finals, is_batched, packed=None):
+        if isinstance(packed, PackedSequence):
+            return _padded_to_packed_like(output, packed), finals
         if self.batch_first:
             output = output.transpose(0, 1)
         if not is_batched:
@@ -336,14 +353,14 @@ class RNN(RNNBase):
         super().__init__(mode, *args, **kwargs)
 
     def forward(self, input, hx=None):
-        x, states, batched, _ = self._prepare(input, hx, 1)
+        x, states, batched, _, valid = self._prepare(input, hx, 1)
         nl = self.nonlinearity
 
         def step(xg, st, w_hh, b_hh):
             return (_rnn_step(xg, st[0], w_hh, b_hh, nl),)
 
-        out, finals = self._run(x, states, step)
-        out, finals = self._finish(out, finals, batched)
+        out, finals = self._run(x, states, step, valid)
+        out, finals = self._finish(out, finals, batched, input)
         return out, finals[0]
 
 
@@ -354,13 +371,13 @@ class LSTM(RNNBase):
         super().__init__("LSTM", *args, **kwargs)
 
     def forward(self, input, hx=None):
-        x, states, batched, _ = self._prepare(input, hx, 2)
+        x, states, batched, _, valid = self._prepare(input, hx, 2)
 
         def step(xg, st, w_hh, b_hh):
             return _lstm_step(xg, st[0], st[1], w_hh, b_hh)
 
-        out, finals = self._run(x, states, step)
-        out, finals = self._finish(out, finals, batched)
+        out, finals = self._run(x, states, step, valid)
+        out, finals = self._finish(out, finals, batched, input)
         return out, (finals[0], finals[1])
 
 
@@ -373,13 +390,13 @@ class GRU(RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
     def forward(self, input, hx=None):
-        x, states, batched, _ = self._prepare(input, hx, 1)
+        x, states, batched, _, valid = self._prepare(input, hx, 1)
 
         def step(xg, st, w_hh, b_hh):
             return (_gru_step(xg, st[0], w_hh, b_hh),)
 
-        out, finals = self._run(x, states, step)
-        out, finals = self._finish(out, finals, batched)
+        out, finals = self._run(x, states, step, valid)
+        out, finals = self._finish(out, finals, batched, input)
         return out, finals[0]
 
 

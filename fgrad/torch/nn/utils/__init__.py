@@ -1,8 +1,10 @@
 # ruff: noqa: F401
-"""``torch.nn.utils``: gradient clipping and parameter/vector conversion."""
+"""``torch.nn.utils``: gradient clipping, parameter/vector conversion, variable-length
+sequences (``rnn``)."""
 
+from . import rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm", "parameters_to_vector",
+__all__ = ["rnn", "clip_grad_norm_", "clip_grad_value_", "get_total_norm", "parameters_to_vector",
            "vector_to_parameters"]

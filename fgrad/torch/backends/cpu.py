@@ -1,0 +1,5 @@
+"""``torch.backends.cpu``."""
+
+
+def get_cpu_capability() -> str:
+    return "DEFAULT"

@@ -1,0 +1,36 @@
+"""``torch.backends.cudnn``: flags only (fgrad.torch does not use cuDNN); PyTorch's defaults."""
+
+enabled: bool = True
+benchmark: bool = False
+benchmark_limit: int = 10
+deterministic: bool = False
+allow_tf32: bool = True
+
+
+def is_available() -> bool:
+    """False: fgrad.torch has no cuDNN backend."""
+    return False
+
+
+def version() -> None:
+    """None, as PyTorch without cuDNN."""
+    return None
+
+
+class flags:
+    """``with torch.backends.cudnn.flags(enabled=False, ...):`` sets the flags for the block."""
+
+    def __init__(self, enabled=False, benchmark=False, benchmark_limit=10, deterministic=False,
+                 allow_tf32=True) -> None:
+        self.new = dict(enabled=enabled, benchmark=benchmark, benchmark_limit=benchmark_limit,
+                        deterministic=deterministic, allow_tf32=allow_tf32)
+        self.old: dict = {}
+
+    def __enter__(self):
+        g = globals()
+        self.old = {k: g[k] for k in self.new}
+        g.update(self.new)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        globals().update(self.old)

@@ -1,0 +1,7 @@
+"""``torch.backends.openmp``: not used by fgrad.torch."""
+
+enabled: bool = False
+
+
+def is_available() -> bool:
+    return False

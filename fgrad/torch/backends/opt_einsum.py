@@ -1,0 +1,13 @@
+"""``torch.backends.opt_einsum``: the einsum contraction-order switch (flags only)."""
+
+enabled: bool = True
+strategy: str = "auto"
+
+
+def is_available() -> bool:
+    """True: fgrad's einsum orders contractions itself (NumPy's ``optimize``)."""
+    return True
+
+
+def get_opt_einsum():
+    return None

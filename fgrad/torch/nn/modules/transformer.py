@@ -1,0 +1,481 @@
+"""`TransformerEncoderLayer`, `TransformerEncoder`, `TransformerDecoderLayer`,
+`TransformerDecoder`, `Transformer`: PyTorch's layers with its submodule names (``self_attn``,
+``linear1``, ``norm1``, ``layers.0``...), so state dicts load both ways.
+
+Post-norm (default) ``x = norm1(x + sa(x)); x = norm2(x + ff(x))``; ``norm_first=True``
+gives ``x = x + sa(norm1(x)); x = x + ff(norm2(x))``. PyTorch's inference fast path
+(nested tensors, fused kernels) is not reproduced: outputs equal PyTorch's regular path, which
+differs from the fast path only at padded positions (PyTorch's fast path writes zeros there).
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> layer = torch.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, batch_first=True)
+    >>> enc = torch.nn.TransformerEncoder(layer, num_layers=2)
+    >>> mask = torch.nn.Transformer.generate_square_subsequent_mask(5)
+    >>> enc(torch.randn(3, 5, 8), mask=mask, is_causal=True).shape
+    torch.Size([3, 5, 8])
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Callable
+
+import fgrad.torch as torch
+
+import fgrad.torch.nn.functional as F
+from .._attention import _canonical_mask
+from .activation import MultiheadAttention
+from .container import ModuleList
+from .dropout import Dropout
+from .linear import Linear
+from .module import Module
+from .normalization import LayerNorm
+
+__all__ = [
+    "TransformerEncoderLayer",
+    "TransformerEncoder",
+    "TransformerDecoderLayer",
+    "TransformerDecoder",
+    "Transformer",
+]
+
+
+def _generate_square_subsequent_mask(sz: int, device=None, dtype=None):
+    """An (sz, sz) float mask: -inf above the diagonal, 0 elsewhere."""
+    if dtype is None:
+        dtype = torch.get_default_dtype()
+    return torch.triu(torch.full((sz, sz), float("-inf"), dtype=dtype, device=device), diagonal=1)
+
+
+def _activation_fn(activation) -> Callable:
+    if callable(activation):
+        return activation
+    if activation == "relu":
+        return F.relu
+    if activation == "gelu":
+        return F.gelu
+    raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+
+
+def _detect_is_causal_mask(mask, is_causal: bool | None, size: int | None) -> bool:
+    """``is_causal`` if given; otherwise whether ``mask`` is the square subsequent mask."""
+    make_causal = is_causal is True
+    if is_causal is None and mask is not None:
+        sz = size if size is not None else mask.size(-2)
+        causal = _generate_square_subsequent_mask(sz, device=mask.device, dtype=mask.dtype)
+        make_causal = tuple(mask.shape) == tuple(causal.shape) and bool((mask == causal).all())
+    return make_causal
+
+
+def _seq_len(x, batch_first: bool) -> int:
+    if x.dim() == 2:  # unbatched (S, E)
+        return x.size(0)
+    return x.size(1 if batch_first else 0)
+
+
+def _clones(module: Module, n: int) -> ModuleList:
+    return ModuleList([copy.deepcopy(module) for _ in range(n)])
+
+
+class TransformerEncoderLayer(Module):
+    """Self-attention and a feed-forward block, each with a residual connection and LayerNorm.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> layer = torch.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16)
+        >>> layer(torch.randn(5, 3, 8)).shape
+        torch.Size([5, 3, 8])
+    """
+
+    __constants__ = ["norm_first"]
+
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation="relu",
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.self_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **factory_kwargs
+        )
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory_kwargs)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory_kwargs)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.activation = _activation_fn(activation)
+
+    def __setstate__(self, state) -> None:
+        super().__setstate__(state)
+        if not hasattr(self, "activation"):
+            self.activation = F.relu
+
+    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal: bool = False):
+        src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", src.dtype)
+        src_mask = _canonical_mask(src_mask, "src_mask", src.dtype)
+        x = src
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            x = x + self._ff_block(self.norm2(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+            x = self.norm2(x + self._ff_block(x))
+        return x
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal: bool = False):
+        x = self.self_attn(
+            x,
+            x,
+            x,
+            attn_mask=attn_mask,
+            key_padding_mask=key_padding_mask,
+            need_weights=False,
+            is_causal=is_causal,
+        )[0]
+        return self.dropout1(x)
+
+    def _ff_block(self, x):
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return self.dropout2(x)
+
+
+class TransformerDecoderLayer(Module):
+    """Self-attention, attention over the encoder's ``memory``, and a feed-forward block.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> layer = torch.nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16)
+        >>> layer(torch.randn(4, 3, 8), torch.randn(6, 3, 8)).shape
+        torch.Size([4, 3, 8])
+    """
+
+    __constants__ = ["norm_first"]
+
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation="relu",
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.self_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias, **factory_kwargs
+        )
+        self.multihead_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias, **factory_kwargs
+        )
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory_kwargs)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory_kwargs)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.dropout3 = Dropout(dropout)
+        self.activation = _activation_fn(activation)
+
+    def __setstate__(self, state) -> None:
+        if "activation" not in state:
+            state["activation"] = F.relu
+        super().__setstate__(state)
+
+    def forward(
+        self,
+        tgt,
+        memory,
+        tgt_mask=None,
+        memory_mask=None,
+        tgt_key_padding_mask=None,
+        memory_key_padding_mask=None,
+        tgt_is_causal: bool = False,
+        memory_is_causal: bool = False,
+    ):
+        x = tgt
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            x = x + self._mha_block(
+                self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal
+            )
+            x = x + self._ff_block(self.norm3(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+            x = self.norm2(
+                x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            )
+            x = self.norm3(x + self._ff_block(x))
+        return x
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal: bool = False):
+        x = self.self_attn(
+            x,
+            x,
+            x,
+            attn_mask=attn_mask,
+            key_padding_mask=key_padding_mask,
+            is_causal=is_causal,
+            need_weights=False,
+        )[0]
+        return self.dropout1(x)
+
+    def _mha_block(self, x, mem, attn_mask, key_padding_mask, is_causal: bool = False):
+        x = self.multihead_attn(
+            x,
+            mem,
+            mem,
+            attn_mask=attn_mask,
+            key_padding_mask=key_padding_mask,
+            is_causal=is_causal,
+            need_weights=False,
+        )[0]
+        return self.dropout2(x)
+
+    def _ff_block(self, x):
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return self.dropout3(x)
+
+
+class TransformerEncoder(Module):
+    """``num_layers`` deep copies of ``encoder_layer`` (``layers.0``, ``layers.1``...), then
+    ``norm`` if given; ``forward(src, mask=None, src_key_padding_mask=None, is_causal=None)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> layer = torch.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16)
+        >>> torch.nn.TransformerEncoder(layer, num_layers=2)(torch.randn(5, 3, 8)).shape
+        torch.Size([5, 3, 8])
+    """
+
+    def __init__(
+        self,
+        encoder_layer: Module,
+        num_layers: int,
+        norm: Module | None = None,
+        enable_nested_tensor: bool = True,
+        mask_check: bool = True,
+    ) -> None:
+        super().__init__()
+        self.layers = _clones(encoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = False  # fgrad.torch has no nested tensors
+        self.mask_check = mask_check
+
+    def forward(self, src, mask=None, src_key_padding_mask=None, is_causal: bool | None = None):
+        first = self.layers[0] if len(self.layers) else None
+        batch_first = bool(first is not None and getattr(first.self_attn, "batch_first", False))
+        is_causal = _detect_is_causal_mask(mask, is_causal, _seq_len(src, batch_first))
+        output = src
+        for mod in self.layers:
+            output = mod(
+                output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask
+            )
+        if self.norm is not None:
+            output = self.norm(output)
+        return output
+
+
+class TransformerDecoder(Module):
+    """``num_layers`` deep copies of ``decoder_layer``, then ``norm`` if given;
+    ``forward(tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+    memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> layer = torch.nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16)
+        >>> torch.nn.TransformerDecoder(layer, 2)(torch.randn(4, 3, 8), torch.randn(6, 3, 8)).shape
+        torch.Size([4, 3, 8])
+    """
+
+    def __init__(self, decoder_layer: Module, num_layers: int, norm: Module | None = None) -> None:
+        super().__init__()
+        self.layers = _clones(decoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(
+        self,
+        tgt,
+        memory,
+        tgt_mask=None,
+        memory_mask=None,
+        tgt_key_padding_mask=None,
+        memory_key_padding_mask=None,
+        tgt_is_causal: bool | None = None,
+        memory_is_causal: bool = False,
+    ):
+        first = self.layers[0] if len(self.layers) else None
+        batch_first = bool(first is not None and getattr(first.self_attn, "batch_first", False))
+        tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, _seq_len(tgt, batch_first))
+        output = tgt
+        for mod in self.layers:
+            output = mod(
+                output,
+                memory,
+                tgt_mask=tgt_mask,
+                memory_mask=memory_mask,
+                tgt_key_padding_mask=tgt_key_padding_mask,
+                memory_key_padding_mask=memory_key_padding_mask,
+                tgt_is_causal=tgt_is_causal,
+                memory_is_causal=memory_is_causal,
+            )
+        if self.norm is not None:
+            output = self.norm(output)
+        return output
+
+
+class Transformer(Module):
+    """An encoder-decoder transformer (Vaswani et al.), PyTorch's defaults: ``d_model=512,
+    nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048, dropout=0.1``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> model = torch.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
+        ...                              dim_feedforward=16, batch_first=True)
+        >>> tgt_mask = model.generate_square_subsequent_mask(4)
+        >>> model(torch.randn(2, 6, 8), torch.randn(2, 4, 8), tgt_mask=tgt_mask).shape
+        torch.Size([2, 4, 8])
+    """
+
+    def __init__(
+        self,
+        d_model: int = 512,
+        nhead: int = 8,
+        num_encoder_layers: int = 6,
+        num_decoder_layers: int = 6,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation="relu",
+        custom_encoder: Module | None = None,
+        custom_decoder: Module | None = None,
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            encoder_layer = TransformerEncoderLayer(
+                d_model,
+                nhead,
+                dim_feedforward,
+                dropout,
+                activation,
+                layer_norm_eps,
+                batch_first,
+                norm_first,
+                bias,
+                **factory_kwargs,
+            )
+            encoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+            self.encoder = TransformerEncoder(encoder_layer, num_encoder_layers, encoder_norm)
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            decoder_layer = TransformerDecoderLayer(
+                d_model,
+                nhead,
+                dim_feedforward,
+                dropout,
+                activation,
+                layer_norm_eps,
+                batch_first,
+                norm_first,
+                bias,
+                **factory_kwargs,
+            )
+            decoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+            self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers, decoder_norm)
+        self._reset_parameters()
+        self.d_model = d_model
+        self.nhead = nhead
+        self.batch_first = batch_first
+
+    def forward(
+        self,
+        src,
+        tgt,
+        src_mask=None,
+        tgt_mask=None,
+        memory_mask=None,
+        src_key_padding_mask=None,
+        tgt_key_padding_mask=None,
+        memory_key_padding_mask=None,
+        src_is_causal: bool | None = None,
+        tgt_is_causal: bool | None = None,
+        memory_is_causal: bool = False,
+    ):
+        is_batched = src.dim() == 3
+        if not self.batch_first and src.size(1) != tgt.size(1) and is_batched:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if self.batch_first and src.size(0) != tgt.size(0) and is_batched:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(
+            src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal
+        )
+        return self.decoder(
+            tgt,
+            memory,
+            tgt_mask=tgt_mask,
+            memory_mask=memory_mask,
+            tgt_key_padding_mask=tgt_key_padding_mask,
+            memory_key_padding_mask=memory_key_padding_mask,
+            tgt_is_causal=tgt_is_causal,
+            memory_is_causal=memory_is_causal,
+        )
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz: int, device=None, dtype=None):
+        """An (sz, sz) float mask with -inf above the diagonal (position i sees 0..i).
+
+        Example::
+
+            >>> import fgrad.torch as torch
+            >>> torch.nn.Transformer.generate_square_subsequent_mask(2)
+            tensor([[0., -inf],
+                    [0., 0.]])
+        """
+        return _generate_square_subsequent_mask(sz, device=device, dtype=dtype)
+
+    def _reset_parameters(self) -> None:
+        for p in self.parameters():
+            if p.dim() > 1:
+                torch.nn.init.xavier_uniform_(p)

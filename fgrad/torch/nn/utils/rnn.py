@@ -1,0 +1,253 @@
+"""``torch.nn.utils.rnn``: variable-length sequences for the recurrent layers.
+
+A `PackedSequence` holds the valid time steps of a batch of sequences sorted by decreasing
+length, time-major: ``data`` (sum of lengths, *), ``batch_sizes[t]`` = how many sequences
+are longer than t, and the permutations ``sorted_indices`` / ``unsorted_indices`` to and from
+the caller's batch order. `RNN`, `LSTM` and `GRU` accept one and return one (final states in
+the caller's order), as in PyTorch.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> from fgrad.torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence, pad_sequence
+    >>> seqs = [torch.ones(3, 2), torch.ones(1, 2), torch.ones(2, 2)]
+    >>> padded = pad_sequence(seqs, batch_first=True)
+    >>> packed = pack_padded_sequence(padded, [3, 1, 2], batch_first=True, enforce_sorted=False)
+    >>> packed.batch_sizes
+    tensor([3, 2, 1])
+    >>> out, lengths = pad_packed_sequence(packed, batch_first=True)
+    >>> out.shape, lengths
+    (torch.Size([3, 3, 2]), tensor([3, 1, 2]))
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+import fgrad.torch as torch
+
+from ..._tensor import Tensor
+
+__all__ = [
+    "PackedSequence",
+    "pad_sequence",
+    "pack_padded_sequence",
+    "pad_packed_sequence",
+    "pack_sequence",
+    "unpad_sequence",
+    "unpack_sequence",
+    "invert_permutation",
+]
+
+
+class _PackedSequenceBase(NamedTuple):
+    data: Tensor
+    batch_sizes: Tensor
+    sorted_indices: Tensor | None
+    unsorted_indices: Tensor | None
+
+
+class PackedSequence(_PackedSequenceBase):
+    """``PackedSequence(data, batch_sizes, sorted_indices, unsorted_indices)``; build one with
+    `pack_padded_sequence` or `pack_sequence`, not directly."""
+
+    def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
+        if unsorted_indices is None and sorted_indices is not None:
+            unsorted_indices = invert_permutation(sorted_indices)
+        return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
+
+    def to(self, *args, **kwargs) -> PackedSequence:
+        """``data`` moved/cast like ``Tensor.to``; the index tensors follow ``data``'s device."""
+        data = self.data.to(*args, **kwargs)
+        if data is self.data:
+            return self
+        device = data.device
+        sorted_indices = None if self.sorted_indices is None else self.sorted_indices.to(device)
+        unsorted_indices = None if self.unsorted_indices is None else self.unsorted_indices.to(device)
+        return type(self)(data, self.batch_sizes, sorted_indices, unsorted_indices)
+
+    def cpu(self) -> PackedSequence:
+        return self.to("cpu")
+
+    def double(self) -> PackedSequence:
+        return self.to(dtype=torch.float64)
+
+    def float(self) -> PackedSequence:
+        return self.to(dtype=torch.float32)
+
+    @property
+    def is_cuda(self) -> bool:
+        return self.data.is_cuda
+
+    def is_pinned(self) -> bool:
+        return False
+
+
+def invert_permutation(permutation: Tensor | None) -> Tensor | None:
+    """The inverse permutation (``out[permutation[i]] = i``)."""
+    if permutation is None:
+        return None
+    out = torch.empty_like(permutation)
+    out.scatter_(0, permutation, torch.arange(permutation.numel(), device=permutation.device))
+    return out
+
+
+def pad_sequence(
+    sequences, batch_first: bool = False, padding_value: float = 0.0, padding_side: str = "right"
+) -> Tensor:
+    """Stack tensors of shape (L_i, *) into (max L, B, *) (or (B, max L, *)), filling with
+    ``padding_value`` on the right (or left).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.utils.rnn.pad_sequence([torch.tensor([1, 2]), torch.tensor([3])], batch_first=True)
+        tensor([[1, 2],
+                [3, 0]])
+    """
+    if padding_side not in ("left", "right"):
+        raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
+    sequences = list(sequences)
+    if not sequences:
+        raise RuntimeError("received an empty list of sequences")
+    max_len = max(s.size(0) for s in sequences)
+    rows = []
+    for s in sequences:
+        pad = max_len - s.size(0)
+        if pad:
+            filler = torch.full((pad, *s.shape[1:]), padding_value, dtype=s.dtype, device=s.device)
+            s = torch.cat([s, filler] if padding_side == "right" else [filler, s], 0)
+        rows.append(s)
+    return torch.stack(rows, 0 if batch_first else 1)
+
+
+def _lengths_array(lengths) -> np.ndarray:
+    if isinstance(lengths, Tensor):
+        if lengths.device.type != "cpu":
+            raise RuntimeError(
+                "'lengths' argument should be a 1D CPU int64 tensor, but got 1D "
+                f"{lengths.device.type} Long tensor"
+            )
+        lengths = lengths.tolist()
+    return np.asarray(lengths, dtype=np.int64).reshape(-1)
+
+
+def pack_padded_sequence(
+    input: Tensor, lengths, batch_first: bool = False, enforce_sorted: bool = True
+) -> PackedSequence:
+    """Pack a padded batch (T, B, *) (or (B, T, *)) of sequences of the given lengths.
+    ``enforce_sorted=True`` requires decreasing lengths; otherwise the batch is sorted (and
+    the permutation kept so outputs come back in the caller's order)."""
+    lens = _lengths_array(lengths)
+    batch_dim = 0 if batch_first else 1
+    if len(lens) != input.size(batch_dim):
+        raise RuntimeError(
+            f"Expected `len(lengths)` to be equal to batch_size, but got {len(lens)} (batch_size="
+            f"{input.size(batch_dim)})"
+        )
+    if lens.size and lens.min() <= 0:
+        raise RuntimeError(
+            "Length of all samples has to be greater than 0, but found an element in 'lengths' that is <= 0"
+        )
+    if enforce_sorted:
+        if np.any(lens[1:] > lens[:-1]):
+            raise RuntimeError(
+                "`lengths` array must be sorted in decreasing order when `enforce_sorted` is "
+                "True. You can pass `enforce_sorted=False` to pack_padded_sequence and/or "
+                "pack_sequence to sidestep this requirement if you do not need ONNX "
+                "exportability."
+            )
+        sorted_indices = None
+        order = np.arange(len(lens))
+    else:
+        order = np.argsort(-lens, kind="stable")
+        sorted_indices = torch.tensor(order, dtype=torch.int64, device=input.device)
+    if batch_first:
+        input = input.transpose(0, 1)
+    if lens.max() > input.size(0):
+        raise RuntimeError(
+            f"the length of a sequence ({lens.max()}) exceeds the padded length ({input.size(0)})"
+        )
+    sorted_lens = lens[order]
+    batch_sizes = np.array([(sorted_lens > t).sum() for t in range(int(sorted_lens[0]))], dtype=np.int64)
+    index = torch.tensor(order, dtype=torch.int64, device=input.device)
+    sorted_input = input.index_select(1, index) if sorted_indices is not None else input
+    data = torch.cat([sorted_input[t, : int(n)] for t, n in enumerate(batch_sizes)], 0)
+    return PackedSequence(data, torch.tensor(batch_sizes), sorted_indices, invert_permutation(sorted_indices))
+
+
+def pad_packed_sequence(
+    sequence: PackedSequence,
+    batch_first: bool = False,
+    padding_value: float = 0.0,
+    total_length: int | None = None,
+):
+    """The inverse of `pack_padded_sequence`: ``(padded (T, B, *) or (B, T, *), lengths)``
+    in the caller's batch order; ``total_length`` pads to a fixed T."""
+    data, batch_sizes = sequence.data, [int(n) for n in sequence.batch_sizes.tolist()]
+    max_len = len(batch_sizes)
+    if total_length is not None:
+        if total_length < max_len:
+            raise ValueError(
+                "Expected total_length to be at least the length of the longest sequence in input, "
+                f"but got total_length={total_length} and max sequence length being {max_len}"
+            )
+        max_len = total_length
+    batch = batch_sizes[0]
+    rows, offset = [], 0
+    for n in batch_sizes:
+        step = data[offset : offset + n]
+        if n < batch:
+            filler = torch.full(
+                (batch - n, *data.shape[1:]), padding_value, dtype=data.dtype, device=data.device
+            )
+            step = torch.cat([step, filler], 0)
+        rows.append(step)
+        offset += n
+    for _ in range(max_len - len(batch_sizes)):
+        rows.append(torch.full((batch, *data.shape[1:]), padding_value, dtype=data.dtype, device=data.device))
+    padded = torch.stack(rows, 0)
+    sizes = np.array(batch_sizes)
+    lengths = np.array([(sizes > b).sum() for b in range(batch)], dtype=np.int64)
+    if sequence.unsorted_indices is not None:
+        padded = padded.index_select(1, sequence.unsorted_indices)
+        lengths = lengths[sequence.unsorted_indices.cpu().numpy()]
+    if batch_first:
+        padded = padded.transpose(0, 1)
+    return padded, torch.tensor(lengths)
+
+
+def pack_sequence(sequences, enforce_sorted: bool = True) -> PackedSequence:
+    """Pack a list of tensors (L_i, *)."""
+    lengths = [s.size(0) for s in sequences]
+    return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
+
+
+def unpad_sequence(padded_sequences: Tensor, lengths, batch_first: bool = False) -> list:
+    """The list of unpadded sequences of a padded batch."""
+    if not batch_first:
+        padded_sequences = padded_sequences.transpose(0, 1)
+    return [padded_sequences[i, :n] for i, n in enumerate(_lengths_array(lengths).tolist())]
+
+
+def unpack_sequence(packed_sequences: PackedSequence) -> list:
+    """The list of sequences of a `PackedSequence`, in the caller's order."""
+    padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded, lengths, batch_first=True)
+
+
+def _packed_to_padded_time_major(sequence: PackedSequence):
+    """For the recurrent layers: (T, B, *) in the caller's order and the lengths array."""
+    padded, lengths = pad_packed_sequence(sequence)
+    return padded, lengths.numpy()
+
+
+def _padded_to_packed_like(padded: Tensor, like: PackedSequence) -> PackedSequence:
+    """Pack a (T, B, *) tensor in the caller's order with ``like``'s sizes and permutation."""
+    batch_sizes = [int(n) for n in like.batch_sizes.tolist()]
+    if like.sorted_indices is not None:
+        padded = padded.index_select(1, like.sorted_indices)
+    data = torch.cat([padded[t, :n] for t, n in enumerate(batch_sizes)], 0)
+    return PackedSequence(data, like.batch_sizes, like.sorted_indices, like.unsorted_indices)

@@ -1,0 +1,33 @@
+"""``torch.onnx``: present so imports work; fgrad.torch cannot export ONNX graphs.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> torch.onnx.is_in_onnx_export()
+    False
+"""
+
+from __future__ import annotations
+
+__all__ = ["export", "is_in_onnx_export", "dynamo_export"]
+
+
+def is_in_onnx_export() -> bool:
+    """False: fgrad.torch never runs an ONNX export."""
+    return False
+
+
+def export(model, args=(), f=None, *unused, **kwargs):
+    """Not supported: raises RuntimeError (fgrad.torch records no TorchScript/FX graph to
+    export). Save the weights with ``torch.save(model.state_dict(), path)``, load them into
+    the same model under PyTorch and export there."""
+    raise RuntimeError(
+        "torch.onnx.export is not supported by fgrad.torch (it has no graph capture to export "
+        "from). Save the weights with torch.save(model.state_dict(), path), load them into the "
+        "same model class under PyTorch, and call torch.onnx.export there."
+    )
+
+
+def dynamo_export(model, *args, **kwargs):
+    """Not supported: raises RuntimeError, as `export`."""
+    return export(model, args)

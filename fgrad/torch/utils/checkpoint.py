@@ -1,0 +1,171 @@
+"""``torch.utils.checkpoint``: activation checkpointing by recomputation.
+
+``checkpoint(function, *args)`` runs ``function`` without recording its graph (its
+intermediate activations are freed) and, when the backward pass reaches it, runs it again
+with grad enabled (restoring the RNG state, so dropout draws the same mask) and
+back-propagates through that recomputed graph. This is PyTorch's reentrant scheme, used here
+for ``use_reentrant=True`` and ``False`` alike; like PyTorch's reentrant variant it needs
+``.backward()`` without ``inputs`` (``torch.autograd.grad`` raises), and gradients reach
+parameters the function closes over only through that ``.backward()``.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> from fgrad.torch.utils.checkpoint import checkpoint
+    >>> layer = torch.nn.Linear(3, 3)
+    >>> x = torch.ones(2, 3, requires_grad=True)
+    >>> y = checkpoint(lambda t: torch.tanh(layer(t)), x, use_reentrant=False)
+    >>> y.sum().backward()
+    >>> x.grad.shape, layer.weight.grad.shape
+    (torch.Size([2, 3]), torch.Size([3, 3]))
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import fgrad.torch as torch
+
+from .._tensor import Tensor
+from ..autograd._grad import accumulating_into_leaves
+from ..autograd.function import Function
+
+__all__ = ["checkpoint", "checkpoint_sequential"]
+
+
+class _Recompute(Function):
+    """forward: run without a graph; backward: recompute with one and back-propagate."""
+
+    @staticmethod
+    def forward(ctx, run_function, preserve_rng_state: bool, kwargs: dict, *args):
+        ctx.run_function = run_function
+        ctx.kwargs = kwargs
+        ctx.rng_state = torch.get_rng_state() if preserve_rng_state else None
+        ctx.tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        ctx.others = [None if isinstance(a, Tensor) else a for a in args]
+        ctx.save_for_backward(*(args[i] for i in ctx.tensor_positions))
+        return run_function(*args, **kwargs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        if not accumulating_into_leaves():
+            raise RuntimeError(
+                "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() or "
+                "passing an `inputs` parameter to .backward(). To resolve this error, you can "
+                "either set use_reentrant=False, or call .backward() without passing the "
+                "`inputs` argument. (fgrad.torch recomputes reentrantly in both modes: call "
+                ".backward() without `inputs`.)"
+            )
+        args = list(ctx.others)
+        for i, t in zip(ctx.tensor_positions, ctx.saved_tensors):
+            detached = t.detach()
+            detached.requires_grad_(t.requires_grad)
+            args[i] = detached
+        current_rng = torch.get_rng_state() if ctx.rng_state is not None else None
+        try:
+            if ctx.rng_state is not None:
+                torch.set_rng_state(ctx.rng_state)
+            with torch.enable_grad():
+                outputs = ctx.run_function(*args, **ctx.kwargs)
+        finally:
+            if current_rng is not None:
+                torch.set_rng_state(current_rng)
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        pairs = [
+            (o, g)
+            for o, g in zip(outputs, grads)
+            if isinstance(o, Tensor) and o.requires_grad and g is not None
+        ]
+        if not pairs:
+            raise RuntimeError("none of output has requires_grad=True, this checkpoint() is not necessary")
+        torch.autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
+        input_grads = tuple(a.grad if isinstance(a, Tensor) else None for a in args)
+        return (None, None, None, *input_grads)
+
+
+def checkpoint(
+    function,
+    *args,
+    use_reentrant: bool | None = None,
+    context_fn=None,
+    determinism_check: str = "default",
+    debug: bool = False,
+    preserve_rng_state: bool = True,
+    **kwargs,
+):
+    """``function(*args, **kwargs)`` without keeping its activations: recomputed during
+    backward. ``use_reentrant`` should be passed explicitly (PyTorch warns otherwise).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.utils.checkpoint import checkpoint
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> checkpoint(torch.sin, x, use_reentrant=True).sum().backward()
+        >>> torch.allclose(x.grad, torch.cos(x.detach()))
+        True
+    """
+    if use_reentrant is None:
+        warnings.warn(
+            "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
+            "in PyTorch 2.9, calling checkpoint without use_reentrant will raise an exception. "
+            "use_reentrant=False is recommended, but if you need to preserve the current default "
+            "behavior, you can pass use_reentrant=True. Refer to docs for more details on the "
+            "differences between the two variants.",
+            UserWarning,
+            stacklevel=2,
+        )
+        use_reentrant = True
+    if use_reentrant and kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+    if context_fn is not None and use_reentrant:
+        raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
+    if not torch.is_grad_enabled() or not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+        if torch.is_grad_enabled() and use_reentrant:
+            warnings.warn(
+                "None of the inputs have requires_grad=True. Gradients will be None",
+                UserWarning,
+                stacklevel=2,
+            )
+        return function(*args, **kwargs)
+    return _Recompute.apply(function, preserve_rng_state, kwargs, *args)
+
+
+def checkpoint_sequential(functions, segments: int, input, use_reentrant: bool | None = None, **kwargs):
+    """Split a Sequential (or list of modules) into ``segments`` checkpointed chunks; the last
+    chunk runs normally.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.utils.checkpoint import checkpoint_sequential
+        >>> net = torch.nn.Sequential(*[torch.nn.Linear(4, 4) for _ in range(4)])
+        >>> checkpoint_sequential(net, 2, torch.ones(1, 4, requires_grad=True), use_reentrant=False).shape
+        torch.Size([1, 4])
+    """
+    if use_reentrant is None:
+        warnings.warn(
+            "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be "
+            "passed explicitly.",
+            UserWarning,
+            stacklevel=2,
+        )
+        use_reentrant = True
+    if isinstance(functions, torch.nn.Sequential):
+        functions = list(functions.children())
+    functions = list(functions)
+
+    def run_function(start: int, end: int, fns):
+        def forward(x):
+            for j in range(start, end + 1):
+                x = fns[j](x)
+            return x
+
+        return forward
+
+    segment_size = len(functions) // segments
+    end = -1
+    for start in range(0, segment_size * (segments - 1), segment_size):
+        end = start + segment_size - 1
+        input = checkpoint(run_function(start, end, functions), input, use_reentrant=use_reentrant, **kwargs)
+    return run_function(end + 1, len(functions) - 1, functions)(input)
