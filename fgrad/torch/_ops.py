@@ -223,7 +223,7 @@ def _unify(args):
                 if b.ndim:
                     raise _dev.same_device_error(f"cuda:{di}", "cpu")
                 if _req(a) and STATE.enabled:
-                    a = to_device(a, di)
+                    a = transfer(a, di)
                 else:
                     a = _dev_const(b, di)
             elif type(b) in _DEV and _dev.index_of(b) != di:
@@ -3068,7 +3068,7 @@ class ToCopyBackward0(G.Node):
     def _apply(self, cts, create_graph: bool):
         c = cts[0]
         if create_graph:
-            return [to_device(c if isinstance(c, Tensor) else _wrap(c), self._src)]
+            return [transfer(c if isinstance(c, Tensor) else _wrap(c), self._src)]
 
         return [to_device_buf(c._buf if isinstance(c, Tensor) else c, self._src)]
 
@@ -3082,14 +3082,23 @@ def buf_index(b):
 
 def to_device(input, index, copy=False):
     """``input`` on CUDA device ``index`` (None: the host): a copy recorded by autograd (the
-    gradient flows back to the source device); ``input`` itself if already there."""
+    gradient flows back to the source device); ``input`` itself if already there (a clone
+    with ``copy``)."""
+    b = input._buf
+    if copy and (type(b) is _nd or type(b) in _DEV) and buf_index(b) == index:
+        return clone(input)
+    return transfer(input, index)
 
+
+def transfer(input, index):
+    """``input`` on CUDA device ``index`` (None: the host): a copy recorded by autograd (the
+    gradient flows back to the source device); ``input`` itself if already there."""
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # functional mode (tracers)
         return input
     src = buf_index(b)
     if src == index:
-        return clone(input) if copy else input
+        return input
     res = _new(to_device_buf(b, index))
     if STATE.enabled and _req(input):
         node = ToCopyBackward0()
@@ -3293,5 +3302,5 @@ def dropout(input, p=0.5, train=True):
     return mul(input, _new(keep))
 
 
-_NOT_EXPORTED = ("BINOPS", "SPEC_LIST", "fnn", "fnp", "vjp")  # core helpers, not torch names
+_NOT_EXPORTED = ("BINOPS", "SPEC_LIST", "fnn", "fnp", "vjp", "transfer")  # core helpers, not torch names
 __all__ = [n for n in dir() if not n.startswith("_") and n not in _NOT_EXPORTED]
