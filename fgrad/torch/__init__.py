@@ -103,8 +103,8 @@ from ._ops import (  # noqa: F401
     preserve_format,
     round,
     sum,
-    result_dtype,
 )
+from ._promotion import result_dtype  # noqa: F401
 from ._ops_shape import *  # noqa: F401,F403
 from ._ops_shape import (  # noqa: F401
     cat,
@@ -150,7 +150,7 @@ from ._random import (  # noqa: F401
 )
 import fgrad.torch._ops_methods as _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
 import fgrad.torch.linalg as linalg  # noqa: F401
-from ._ops import _can_cast
+from ._promotion import _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default
 from ._tensor import check_device

@@ -24,7 +24,7 @@ def _finish(buf, requires_grad=False, out=None, index=None) -> Tensor:
     """A new tensor over ``buf`` (a host array), moved to CUDA device ``index`` (None: stays
     on the host), or written into ``out`` (on ``out``'s device)."""
     if out is not None:
-        from ._ops import _out
+        from ._dispatch import _out
 
         ob = out._buf
         if type(ob) in _DEV:
@@ -542,7 +542,7 @@ def full_like(
 
 
 def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
-    from ._ops import _op
+    from ._dispatch import _op
 
     cd = np.result_type(real._buf.dtype, np.complex64)
 

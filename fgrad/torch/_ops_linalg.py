@@ -10,7 +10,9 @@ from ..ops import elementwise as ew
 import fgrad.torch._conventions as _conv
 import fgrad.torch._errors as _errors
 import fgrad.torch._dtypes as D
-from ._ops import _fnp, _new, _op, _out, _return_type, result_dtype
+from ._ops import _fnp, _return_type
+from ._dispatch import _new, _op, _out
+from ._promotion import result_dtype
 from ._ops_shape import reshape, unsqueeze
 from ._tensor import Tensor
 from ._ops import mul

@@ -19,12 +19,10 @@ from ..ops import shape as S
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
-from ._ops import (
+from ._dispatch import (
     _bump,
-    _can_cast,
     _check_overlap,
     check_no_alias,
-    _fnp,
     _functional,
     _inplace,
     _is_functional,
@@ -33,18 +31,19 @@ from ._ops import (
     _out,
     _req,
     _standin,
-    _type_name,
-    result_dtype,
 )
+from ._promotion import _can_cast, _type_name, result_dtype
+from ._ops import _fnp
 from ._storage import check_view
 from ._tensor import Size, Tensor, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 from ._ops import contiguous_format
 from ..core.array import Tracer
-from ._ops import _fresh, copy_
+from ._dispatch import _fresh
+from ._ops import copy_
 from ._ops_creation import scalar_tensor
-from ._ops import _fval
+from ._dispatch import _fval
 from ..core.array import ArrayImpl
 from ._ops import clone
 from ._ops_creation import tensor

@@ -16,7 +16,7 @@ import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._ops_creation import _finish, _sizes, like_index
 from ._tensor import Tensor, _wrap, check_device
-from ._ops import _check_overlap, _bump, _inplace
+from ._dispatch import _check_overlap, _bump, _inplace
 from .autograd.grad_mode import STATE
 from ..ops import elementwise as ew
 

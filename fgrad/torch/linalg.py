@@ -11,13 +11,14 @@ import fgrad.torch._conventions as _conv
 import fgrad.torch._errors as _errors
 from ._errors import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError)
 import fgrad.torch._dtypes as D
-from ._ops import _fnp, _op, _out, _return_type, vector_norm  # noqa: F401
+from ._ops import _fnp, _return_type, vector_norm  # noqa: F401
+from ._dispatch import _op, _out  # noqa: F401
 from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_power, slogdet  # noqa: F401
 from ._ops_linalg import matmul  # noqa: F401
 from ._tensor import Tensor
 from ._ops_shape import unsqueeze as _unsqueeze
 from ._ops_linalg import matmul as _mm
-from ._ops import _new
+from ._dispatch import _new
 from ._ops import mul as _mul, sum as _sum
 from ._ops_shape import diagonal as _dg
 from ._ops import div as _div, amax as _amax, amin as _amin
