@@ -1,7 +1,7 @@
 """The shim's dispatcher: how an op given by its fgrad definition runs on Tensors.
 
 Every differentiable op has an *fgrad definition* -- a primitive's ``bind`` or a composite
-of fgrad ops -- which autograd differentiates (see `autograd.graph`).  `_op` applies an op:
+of fgrad ops -- which autograd differentiates (see `autograd.graph`).  `apply_op` applies an op:
 its forward runs that same definition as one cached straight-line program
 (`run_definition`), so the numbers come from one place, then the op is recorded when grad is
 needed.  The definition is staged once per signature (the op's cache key -- the one its
@@ -52,9 +52,9 @@ from .autograd import graph as G
 from .autograd.grad_mode import STATE
 from ..transforms.ad import vjp
 from ._tensor import to_device_buf
-from ._promotion import _can_cast, _type_name
+from ._promotion import can_cast, scalar_type_name
 
-_set_err, _IGNORE_ERR, _reset_err = switch()  # `_op` runs forwards with NumPy's error reports off
+_set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
 
 _nd = np.ndarray
 _PY = (int, float, bool, complex)
@@ -125,7 +125,7 @@ def run_definition(key, fn, bufs, multi: bool):
     return [_owned(o, inputs) for o in fwd.run(np, inputs)]
 
 
-def _new(r) -> Tensor:
+def result_tensor(r) -> Tensor:
     if type(r) is not _nd and type(r) not in _DEV:
         r = np.asarray(r)
     t = object.__new__(Tensor)
@@ -136,11 +136,11 @@ def _new(r) -> Tensor:
     return t
 
 
-def _req(a) -> bool:
+def tracks_grad(a) -> bool:
     return a._rg or a._gfn is not None
 
 
-def _fval(a):
+def fgrad_value(a):
     if isinstance(a, Tensor):
         b = a._buf
         return _awrap(b) if type(b) is _nd or type(b) in _DEV else b
@@ -149,29 +149,29 @@ def _fval(a):
     return a
 
 
-def _fwrap(o) -> Tensor:
+def from_fgrad_value(o) -> Tensor:
     if type(o) is ArrayImpl:
         b = o._buf
         if type(b) in _DEV:
-            return _new(b.copy())
-        return _new(np.array(b) if isinstance(b, _nd) else b)
+            return result_tensor(b.copy())
+        return result_tensor(np.array(b) if isinstance(b, _nd) else b)
     if isinstance(o, Tracer):
         return _wrap(o)
-    return _new(np.asarray(o))
+    return result_tensor(np.asarray(o))
 
 
-def _functional(fn, args, multi=False):
+def run_functional(fn, args, multi=False):
     """Run ``fn`` on fgrad values (the tensors hold tracers: functional mode).  Tensors on
     the CUDA device and no tracer: the op runs there and is recorded (`_op_dev`)."""
-    if _on_device(args):
+    if on_device(args):
         return _op_dev("Backward0", ("fn", fn), fn, args, multi, None)
-    out = fn(*[_fval(a) for a in args])
+    out = fn(*[fgrad_value(a) for a in args])
     if multi:
-        return tuple(_fwrap(o) for o in out)
-    return _fwrap(out)
+        return tuple(from_fgrad_value(o) for o in out)
+    return from_fgrad_value(out)
 
 
-def _on_device(args) -> bool:
+def on_device(args) -> bool:
     """True if some argument lives on the CUDA device and none is a tracer."""
     dev = False
     for a in args:
@@ -187,7 +187,7 @@ def _on_device(args) -> bool:
     return dev
 
 
-def _is_functional(args) -> bool:
+def is_functional(args) -> bool:
     for a in args:
         if type(a) is not _nd and isinstance(a, Tensor):
             tb = type(a._buf)
@@ -196,7 +196,7 @@ def _is_functional(args) -> bool:
     return False
 
 
-def _fresh(b, bufs):
+def fresh_buffer(b, bufs):
     """``b`` or a copy of it: results must own their memory (not alias an input, not be a
     broadcast)."""
     if type(b) is _nd:
@@ -225,11 +225,11 @@ def _run_fn(fn, bufs, multi):
         b = o._buf if type(o) is ArrayImpl else o
         if type(b) is not _nd and type(b) not in _DEV:
             b = np.asarray(b)
-        res.append(_fresh(b, bufs))
+        res.append(fresh_buffer(b, bufs))
     return res if multi else res[0]
 
 
-def _forward(key, fn, bufs, multi):
+def run_forward(key, fn, bufs, multi):
     """The op's forward from its fgrad definition: its cached straight-line program
     (`_dispatch.run_definition`), or the definition run eagerly when it cannot be staged;
     results never alias the inputs."""
@@ -252,7 +252,7 @@ def _drop_device_caches() -> None:
 _dev.ON_CHANGE.append(_drop_device_caches)
 
 
-def _dev_const(c, di):
+def device_constant(c, di):
     """A host constant (an internal scalar or mask) on CUDA device ``di``; 0-dim constants
     are cached by value so repeated ops do not copy them again."""
     if c.ndim == 0 and c.dtype.kind in "biufc":
@@ -267,7 +267,7 @@ def _dev_const(c, di):
     return _dev.to_dev(c, di)
 
 
-def _unify(args):
+def unify_devices(args):
     """Arguments of an op on the CUDA device: host constants and 0-dim host tensors (PyTorch
     treats those as scalars) moved to the device; any other host tensor, or a tensor on
     another CUDA device, raises PyTorch's error.  Returns the new argument list."""
@@ -286,27 +286,27 @@ def _unify(args):
             if type(b) is _nd:
                 if b.ndim:
                     raise _dev.same_device_error(f"cuda:{di}", "cpu")
-                if _req(a) and STATE.enabled:
+                if tracks_grad(a) and STATE.enabled:
                     a = transfer(a, di)
                 else:
-                    a = _dev_const(b, di)
+                    a = device_constant(b, di)
             elif type(b) in _DEV and _dev.index_of(b) != di:
                 raise _dev.same_device_error(f"cuda:{di}", f"cuda:{_dev.index_of(b)}")
         elif type(a) is _nd:
-            a = _dev_const(a, di)
+            a = device_constant(a, di)
         out.append(a)
     return out
 
 
 def _op_dev(name, key, fn, args, multi=False, edges=None):
-    """`_op` on the CUDA device: the fgrad definition runs there (the core's backend)."""
-    args = _unify(args)
+    """`apply_op` on the CUDA device: the fgrad definition runs there (the core's backend)."""
+    args = unify_devices(args)
     bufs = [a._buf if isinstance(a, Tensor) else a for a in args]
     try:
         r = _run_fn(fn, bufs, multi)
     except _errors.TRANSLATED as e:
         raise _errors.translate(e, name, args) from e
-    outs = [_new(o) for o in r] if multi else [_new(r)]
+    outs = [result_tensor(o) for o in r] if multi else [result_tensor(r)]
     if STATE.enabled:
         for a in args:
             if isinstance(a, Tensor) and (a._rg or a._gfn is not None):
@@ -315,7 +315,7 @@ def _op_dev(name, key, fn, args, multi=False, edges=None):
     return tuple(outs) if multi else outs[0]
 
 
-def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
+def apply_op(name, key, fn, args, fwd=None, multi=False, edges=None):
     """Apply an op given by its fgrad definition ``fn`` (and optionally a NumPy forward
     ``fwd`` producing fresh buffers) to ``args`` (Tensors or constant NumPy arrays).  On
     the CUDA device ``fn`` itself runs there (`_op_dev`)."""
@@ -324,18 +324,18 @@ def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
             b = a._buf if isinstance(a, Tensor) else a
             if type(b) is not _nd:
                 if type(b) in _DEV:
-                    if _on_device(args):
+                    if on_device(args):
                         return _op_dev(name, key, fn, args, multi, edges)
-                return _functional(fn, args, multi)
+                return run_functional(fn, args, multi)
     bufs = [a if type(a) is _nd else a._buf for a in args]
     token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
     try:
-        r = fwd(*bufs) if fwd is not None else _forward(key, fn, bufs, multi)
+        r = fwd(*bufs) if fwd is not None else run_forward(key, fn, bufs, multi)
     except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
         raise _errors.translate(e, name, args) from e
     finally:
         _reset_err(token)
-    outs = [_new(o) for o in r] if multi else [_new(r)]
+    outs = [result_tensor(o) for o in r] if multi else [result_tensor(r)]
     if STATE.enabled:
         for a in args:
             if type(a) is not _nd and (a._rg or a._gfn is not None):
@@ -366,7 +366,7 @@ _PRIM_NAMES = {
 _PRIM_NAMES.update({s.prim.name: s.grad_fn for s in SPEC_LIST if s.prim is not None and s.grad_fn})
 
 
-def _camel(name: str) -> str:
+def grad_fn_name(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in name.split("_")) + "Backward0"
 
 
@@ -378,8 +378,8 @@ def apply_primitive(prim, params, args):
     """Run ``prim`` on Tensors (and constants) with NumPy semantics, recording it.  Used by
     the create_graph backward (`TensorTrace`)."""
     xp = np
-    if _on_device(args):
-        args = _unify(args)
+    if on_device(args):
+        args = unify_devices(args)
         xp = _dev.backend().xp
     bufs = [a._buf if isinstance(a, Tensor) else a for a in args]
     r = prim.impl(xp, *bufs, **params)
@@ -389,17 +389,17 @@ def apply_primitive(prim, params, args):
         if type(o) in _DEV:
             if not o.flags.owndata:
                 o = o.copy()
-            outs.append(_new(o))
+            outs.append(result_tensor(o))
             continue
         if type(o) is not _nd:
             o = np.asarray(o)
         if not (o.flags.owndata and o.flags.writeable):
             o = np.array(o)
-        outs.append(_new(o))
+        outs.append(result_tensor(o))
     tensors = [a if isinstance(a, Tensor) else (a if type(a) is _nd or type(a) in _DEV else np.asarray(a))
                for a in args]
-    if STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args):
-        name = _PRIM_NAMES.get(prim.name) or _camel(prim.name)
+    if STATE.enabled and builtins.any(isinstance(a, Tensor) and tracks_grad(a) for a in args):
+        name = _PRIM_NAMES.get(prim.name) or grad_fn_name(prim.name)
         try:
             key = (prim, _params_key(params))
             hash(key)
@@ -414,7 +414,7 @@ def apply_primitive(prim, params, args):
     return outs if prim.multiple_results else outs[0]
 
 
-def _cvt_def(definition, R):
+def cast_definition(definition, R):
     cvt = ew.convert_element_type
 
     def f(*xs):
@@ -423,7 +423,7 @@ def _cvt_def(definition, R):
     return f
 
 
-def _cvt_fn(prim, R):
+def cast_primitive(prim, R):
     bind = prim.bind
     cvt = ew.convert_element_type
 
@@ -433,7 +433,7 @@ def _cvt_fn(prim, R):
     return f
 
 
-def _out(out, res: Tensor, name: str, ins=()) -> Tensor:
+def write_out(out, res: Tensor, name: str, ins=()) -> Tensor:
     """Copy ``res`` into ``out`` (PyTorch's ``out=``).  ``ins``: the op's inputs, for the
     elementwise ops whose ``out`` may be an input but may not partially overlap one."""
     if not isinstance(out, Tensor):
@@ -442,17 +442,17 @@ def _out(out, res: Tensor, name: str, ins=()) -> Tensor:
     for i in ins:
         if isinstance(i, Tensor) and may_alias(ob, i._buf):
             check_no_alias(ob, i._buf)
-    if STATE.enabled and (res._gfn is not None or _req(out)):
+    if STATE.enabled and (res._gfn is not None or tracks_grad(out)):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
         )
     src = res._buf
     ob = out._buf
-    if not _can_cast(src.dtype, ob.dtype):
+    if not can_cast(src.dtype, ob.dtype):
         raise RuntimeError(
-            f"result type {_type_name(src.dtype)} can't be cast to the desired output type "
-            f"{_type_name(ob.dtype)}"
+            f"result type {scalar_type_name(src.dtype)} can't be cast to the desired output type "
+            f"{scalar_type_name(ob.dtype)}"
         )
     if ob.shape != src.shape:
         if ob.size != 0:
@@ -475,16 +475,16 @@ def _out(out, res: Tensor, name: str, ins=()) -> Tensor:
         if buf_index(ob) != buf_index(src):
             raise RuntimeError(
                 f"Expected out tensor to have device {res.device}, but got {out.device} instead")
-        _copyto(ob, src)
+        copy_into(ob, src)
     out._get_vc().v += 1
     return out
 
 
-def _out_multi(out, results, name):
+def write_out_multi(out, results, name):
     if len(out) != len(results):
         raise TypeError(f"{name}(): expected out to be a tuple of {len(results)} tensors")
     for o, r in zip(out, results, strict=False):
-        _out(o, r, name)
+        write_out(o, r, name)
     return out
 
 
@@ -499,7 +499,7 @@ def _check_inplace(self, need_grad: bool) -> None:
             )
 
 
-def _check_overlap(buf) -> None:
+def check_no_internal_overlap(buf) -> None:
     for s, st in zip(buf.shape, buf.strides, strict=False):
         if st == 0 and s > 1:
             raise RuntimeError(
@@ -605,11 +605,11 @@ def address_view(b) -> np.ndarray:
     return np.asarray(_Addresses(b))
 
 
-def _bump(self) -> None:
+def bump_version(self) -> None:
     self._get_vc().v += 1
 
 
-def _standin(self) -> Tensor:
+def standin(self) -> Tensor:
     """A tensor object carrying ``self``'s current autograd identity (its old value's
     history), sharing its buffer."""
     s = object.__new__(Tensor)
@@ -626,7 +626,7 @@ def _standin(self) -> Tensor:
     return s
 
 
-def _copyto(dst, src) -> None:
+def copy_into(dst, src) -> None:
     """``dst[...] = src`` (cast unsafely), on ``dst``'s device."""
     if type(dst) is _nd:
         np.copyto(dst, src, casting="unsafe")
@@ -647,14 +647,14 @@ def _dev_new_val(new_val, fn, args):
     return _run_fn(fn, [a._buf if isinstance(a, Tensor) else a for a in args], False)
 
 
-def _inplace(self, name, key, fn, args, new_val, edges=None):
+def apply_inplace(self, name, key, fn, args, new_val, edges=None):
     """``self`` (= args[0]) becomes ``fn(*args)`` whose value ``new_val`` (a buffer, any
     dtype, broadcastable) has been computed.  Handles autograd, views, versions."""
     buf = self._buf
     if type(buf) is not _nd:
-        if type(buf) not in _DEV or not _on_device(args):  # functional mode: rebind
+        if type(buf) not in _DEV or not on_device(args):  # functional mode: rebind
             return _inplace_functional(self, fn, args)
-        args = _unify(args)
+        args = unify_devices(args)
         new_val = _dev_new_val(new_val, fn, args)
     elif STATE.enabled or len(args) > 1:
         for a in args:
@@ -663,18 +663,18 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
     for a in args[1:]:
         if isinstance(a, Tensor) and may_alias(buf, a._buf):
             check_no_alias(buf, a._buf, name not in _NO_FULL_ALIAS)
-    need_grad = STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args)
+    need_grad = STATE.enabled and builtins.any(isinstance(a, Tensor) and tracks_grad(a) for a in args)
     if self._base is not None and STATE.enabled and not need_grad:
         b = self._base
         need_grad = b._rg or b._gfn is not None
     if not need_grad:
-        _check_overlap(buf)
-        _copyto(buf, new_val)
-        _bump(self)
+        check_no_internal_overlap(buf)
+        copy_into(buf, new_val)
+        bump_version(self)
         return self
     _check_inplace(self, True)
-    _check_overlap(buf)
-    old = _standin(self)
+    check_no_internal_overlap(buf)
+    old = standin(self)
     args = (old,) + tuple(args[1:])
     if self._base is not None:
         return _inplace_view(self, name, key, fn, args, new_val, edges)
@@ -682,7 +682,8 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
         (a._buf.shape, a._buf.dtype) if isinstance(a, Tensor) else (a.shape, a.dtype) for a in args
     )
     diff = tuple(
-        i for i, a in enumerate(args) if isinstance(a, Tensor) and _req(a) and a._buf.dtype.kind in "fc"
+        i for i, a in enumerate(args)
+        if isinstance(a, Tensor) and tracks_grad(a) and a._buf.dtype.kind in "fc"
     )
     if diff:
         prog = G.get_program(key, fn, avals, diff, False)
@@ -690,7 +691,7 @@ def _inplace(self, name, key, fn, args, new_val, edges=None):
             old._buf = buf.copy()
             old._vc = None
     vc = self._get_vc()
-    _copyto(buf, new_val)
+    copy_into(buf, new_val)
     vc.v += 1
     node = G.record(name, key, fn, args, [self], edges)
     if node is not None and len(args) > 1:
@@ -716,7 +717,7 @@ def _move_retain(self, old) -> None:
 
 def _inplace_functional(self, fn, args):
     """Functional mode (tensors hold fgrad values): the tensor is rebound to the new value."""
-    new = fn(*[_fval(a) for a in args])
+    new = fn(*[fgrad_value(a) for a in args])
     self._buf = new._buf if type(new) is ArrayImpl else new
     return self
 
@@ -765,7 +766,7 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
     mask = _view_mask(base, self)
     if type(base._buf) in _DEV:
         mask = _dev.to_dev(mask, _dev.index_of(base._buf))
-    bold = _standin(base)
+    bold = standin(base)
     nargs = (bold, mask) + tuple(args[1:])
     g = _copyslices_fn(chain, fn, key)
     ckey = ("CopySlices", _chain_key(chain), key)
@@ -773,7 +774,8 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
         (a._buf.shape, a._buf.dtype) if isinstance(a, Tensor) else (a.shape, a.dtype) for a in nargs
     )
     diff = tuple(
-        i for i, a in enumerate(nargs) if isinstance(a, Tensor) and _req(a) and a._buf.dtype.kind in "fc"
+        i for i, a in enumerate(nargs)
+        if isinstance(a, Tensor) and tracks_grad(a) and a._buf.dtype.kind in "fc"
     )
     if diff:
         prog = G.get_program(ckey, g, avals, diff, False)
@@ -781,7 +783,7 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
             bold._buf = base._buf.copy()
             bold._vc = None
     vc = self._get_vc()
-    _copyto(self._buf, new_val)
+    copy_into(self._buf, new_val)
     vc.v += 1
     if edges is None:
         cedges = (0,) + tuple(i + 1 for i in range(1, len(args)) if isinstance(nargs[i + 1], Tensor))
@@ -796,7 +798,7 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
     return self
 
 
-def _view_regen(t) -> None:
+def regenerate_view_grad_fn(t) -> None:
     """Give view ``t`` a fresh grad_fn reading from its base's current history."""
     base = t._base
     chain = t._vfn
@@ -820,7 +822,7 @@ def resize_(self, *sizes, memory_format=None):
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, Size)):
         sizes = tuple(sizes[0])
     sizes = tuple(int(s) for s in sizes)
-    if _req(self) and STATE.enabled:
+    if tracks_grad(self) and STATE.enabled:
         raise RuntimeError("cannot resize variables that require grad")
     b = self._buf
     n = int(np.prod(sizes, dtype=np.int64))
@@ -867,8 +869,8 @@ def transfer(input, index):
     src = buf_index(b)
     if src == index:
         return input
-    res = _new(to_device_buf(b, index))
-    if STATE.enabled and _req(input):
+    res = result_tensor(to_device_buf(b, index))
+    if STATE.enabled and tracks_grad(input):
         node = ToCopyBackward0()
         node._src = src
         node._next = (G.edge_of(input),)

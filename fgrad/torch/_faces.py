@@ -2,11 +2,11 @@
 ops (the primitive's implementation on the buffer, recorded under the spec's ``grad_fn``),
 unary ops defined by an fgrad composite, never-recorded unary ops (predicates, bit ops), and
 `_BinOp`, a binary op with PyTorch's promotion, a fast ufunc path and its in-place form.
-`_generate_faces` builds the torch functions and in-place twins of every spec.
+`generate_faces` builds the torch functions and in-place twins of every spec.
 
 Example::
 
-    >>> faces = _generate_faces()
+    >>> faces = generate_faces()
     >>> faces["sin"].op_spec.name
     'sin'
 """
@@ -26,25 +26,25 @@ from .autograd import graph as G
 from .autograd.grad_mode import STATE
 from ._ops_creation import scalar_tensor
 from ._ops_creation import tensor
-from ._promotion import _can_cast, _dtype2, _type_name
+from ._promotion import can_cast, binary_result_dtype, scalar_type_name
 from ._dispatch import (
-    _bump,
-    _camel,
-    _check_overlap,
-    _copyto,
-    _cvt_def,
-    _cvt_fn,
-    _forward,
-    _functional,
-    _fval,
-    _fwrap,
-    _inplace,
-    _new,
-    _on_device,
-    _op,
-    _out,
-    _req,
-    _unify,
+    bump_version,
+    grad_fn_name,
+    check_no_internal_overlap,
+    copy_into,
+    cast_definition,
+    cast_primitive,
+    run_forward,
+    run_functional,
+    fgrad_value,
+    from_fgrad_value,
+    apply_inplace,
+    result_tensor,
+    on_device,
+    apply_op,
+    write_out,
+    tracks_grad,
+    unify_devices,
     check_no_alias,
     may_alias,
 )
@@ -84,8 +84,10 @@ def _unary(prim, gname, name, to_float=True):
                 f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
             ) from None
         if type(b) is not _nd and type(b) not in _DEV:
-            res = _functional(
-                _cvt_fn(prim, D.DEFAULT.float.np) if to_float and b.dtype.kind not in "fc" else bind, (input,)
+            res = run_functional(
+                cast_primitive(prim, D.DEFAULT.float.np) if to_float and b.dtype.kind not in "fc" else bind, (
+                    input,
+                )
             )
         else:
             if to_float and b.dtype.kind not in "fc":
@@ -101,54 +103,54 @@ def _unary(prim, gname, name, to_float=True):
             if STATE.enabled and (input._rg or input._gfn is not None):
                 G.record(gname, prim, bind, (input,), (res,))
         if out is not None:
-            return _out(out, res, name, (input,))
+            return write_out(out, res, name, (input,))
         return res
 
     def op_(self):
         b = self._buf
         if to_float and b.dtype.kind not in "fc":
             raise RuntimeError(
-                f"result type Float can't be cast to the desired output type {_type_name(b.dtype)}"
+                f"result type Float can't be cast to the desired output type {scalar_type_name(b.dtype)}"
             )
         if type(b) is not _nd:
             if type(b) not in _DEV:
-                return _inplace(self, gname, prim, bind, (self,), None)
+                return apply_inplace(self, gname, prim, bind, (self,), None)
             if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
-                _check_overlap(b)
-                uf_out(b, out=b) if is_ufunc else _copyto(b, ufd(b))
-                _bump(self)
+                check_no_internal_overlap(b)
+                uf_out(b, out=b) if is_ufunc else copy_into(b, ufd(b))
+                bump_version(self)
                 return self
-            return _inplace(self, gname, prim, bind, (self,), ufd(b))
+            return apply_inplace(self, gname, prim, bind, (self,), ufd(b))
         if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
-            _check_overlap(b)
+            check_no_internal_overlap(b)
             uf_out(b, out=b) if is_ufunc else np.copyto(b, uf(b), casting="unsafe")
-            _bump(self)
+            bump_version(self)
             return self
-        return _inplace(self, gname, prim, bind, (self,), uf(b))
+        return apply_inplace(self, gname, prim, bind, (self,), uf(b))
 
     op.__name__ = op.__qualname__ = name
     op_.__name__ = op_.__qualname__ = name + "_"
     return op, op_
 
 
-def _composite_unary(name, gname, make_fn, to_float=True, fwd=None):
+def composite_unary(name, gname, make_fn, to_float=True, fwd=None):
     """A unary op defined by an fgrad composite."""
     fn = make_fn()
 
     def op(input, *, out=None):
-        input = _as_tensor_arg(input, name)
+        input = as_tensor_arg(input, name)
         b = input._buf
         x = input
         if to_float and b.dtype.kind not in "fc":
             x = input.to(D.DEFAULT.float)
-        res = _op(gname, name, fn, (x,), fwd)
-        return res if out is None else _out(out, res, name)
+        res = apply_op(gname, name, fn, (x,), fwd)
+        return res if out is None else write_out(out, res, name)
 
     def op_(self):
         if type(self._buf) is not _nd:
-            return _inplace(self, gname, name, fn, (self,), None)
-        new = fwd(self._buf) if fwd is not None else _forward(name, fn, [self._buf], False)
-        return _inplace(self, gname, name, fn, (self,), new)
+            return apply_inplace(self, gname, name, fn, (self,), None)
+        new = fwd(self._buf) if fwd is not None else run_forward(name, fn, [self._buf], False)
+        return apply_inplace(self, gname, name, fn, (self,), new)
 
     op.__name__ = name
     op_.__name__ = name + "_"
@@ -174,7 +176,7 @@ def _nograd_unary(prim, name, has_out):
         elif type(b) in _DEV:
             r = impl(_dev.xp_of(b), b)
         else:  # functional mode: the tensor holds an fgrad value
-            return _fwrap(bind(_fval(input)))
+            return from_fgrad_value(bind(fgrad_value(input)))
         res = object.__new__(Tensor)
         res._buf = r if type(r) is _nd or type(r) in _DEV else np.asarray(r)
         res._gfn = None
@@ -185,14 +187,14 @@ def _nograd_unary(prim, name, has_out):
     if has_out:
         def op(input, *, out=None):
             res = compute(input)
-            return res if out is None else _out(out, res, name, (input,))
+            return res if out is None else write_out(out, res, name, (input,))
     else:
         op = compute
     op.__name__ = op.__qualname__ = name
     return op
 
 
-def _as_tensor_arg(x, name="input") -> Tensor:
+def as_tensor_arg(x, name="input") -> Tensor:
     if isinstance(x, Tensor):
         return x
     if isinstance(x, (list, tuple, np.ndarray, np.generic)) or type(x) in _PY:
@@ -201,7 +203,7 @@ def _as_tensor_arg(x, name="input") -> Tensor:
     raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
 
 
-def _prep2(a, b, name):
+def binary_operands(a, b, name):
     """Normalize operands of a binary op: returns (a_tensor, b_tensor_or_scalar)."""
     if not isinstance(a, Tensor):
         if isinstance(b, Tensor):
@@ -210,7 +212,7 @@ def _prep2(a, b, name):
 
                 a = scalar_tensor(a, b)
         else:
-            a = _as_tensor_arg(a, name)
+            a = as_tensor_arg(a, name)
     if not isinstance(b, Tensor):
         b = _scalar_or_tensor(b, name)
     return a, b
@@ -233,12 +235,12 @@ def _scalar_or_tensor(x, name):
     raise TypeError(f"{name}(): argument 'other' must be Tensor or Number, not {t.__name__}")
 
 
-def _check_int_divisor(name: str, x, y) -> None:
+def check_int_divisor(name: str, x, y) -> None:
     """PyTorch raises for an integer division (``//``, ``%``, ``fmod``, ``div(..., 'trunc')``)
     by zero; NumPy would return 0 silently."""
     if x.dtype.kind in "iu" and bool((y == 0).any() if hasattr(y, "any") else y == 0):
         raise RuntimeError(
-            f"ZeroDivisionError: {name}: integer division by zero (dtype {_type_name(x.dtype)}). "
+            f"ZeroDivisionError: {name}: integer division by zero (dtype {scalar_type_name(x.dtype)}). "
             f"Convert to a floating dtype (x.float()) to get inf/nan instead."
         )
 
@@ -248,7 +250,7 @@ def _int_divisor_checked(uf, name: str):
     for an integer divisor equal to 0."""
 
     def checked(x, y, *args, **kwargs):
-        _check_int_divisor(name, x, y)
+        check_int_divisor(name, x, y)
         return uf(x, y, *args, **kwargs)
 
     return checked
@@ -296,14 +298,14 @@ class _BinOp:
         f = self.fns.get(R)
         if f is None:
             if self.definition is None:
-                f = _cvt_fn(self.prim, R)
+                f = cast_primitive(self.prim, R)
             else:
-                f = _cvt_def(self.definition, R)
+                f = cast_definition(self.definition, R)
             f = self.fns[R] = f
         return f
 
     def dtype(self, a, b):
-        Rd = _dtype2(a, b)
+        Rd = binary_result_dtype(a, b)
         if self.kind in "df" and Rd.kind in "biu":
             Rd = D.DEFAULT.float.np
         return Rd
@@ -314,13 +316,13 @@ class _BinOp:
         if type(a) is not Tensor or (
             tb_ is not Tensor and tb_ is not float and tb_ is not int and not isinstance(b, Tensor)
         ):
-            a, b = _prep2(a, b, self.name)
+            a, b = binary_operands(a, b, self.name)
         Rd = self.dtype(a, b)
         A = a._buf
         tb = isinstance(b, Tensor)
         if type(A) is not _nd or (tb and type(b._buf) is not _nd):
             res = self._slow(a, b, tb, Rd)
-            return res if out is None else _out(out, res, self.name, (a, b))
+            return res if out is None else write_out(out, res, self.name, (a, b))
         if A.dtype != Rd:
             A = A.astype(Rd)
         if tb:
@@ -352,15 +354,15 @@ class _BinOp:
                 self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
             )
         if out is not None:
-            return _out(out, res, self.name, (a, b))
+            return write_out(out, res, self.name, (a, b))
         return res
 
     def _slow(self, a, b, tb, Rd):
         """Tracers (functional mode) or the CUDA device."""
         args = (a, b if tb else np.asarray(b, Rd))
-        if not _on_device(args):
-            return _functional(self.fn(Rd), args)
-        xs = _unify(args)
+        if not on_device(args):
+            return run_functional(self.fn(Rd), args)
+        xs = unify_devices(args)
         A, B = [x._buf if isinstance(x, Tensor) else x for x in xs]
         if A.dtype != Rd:
             A = A.astype(Rd)
@@ -370,8 +372,10 @@ class _BinOp:
             r = self.ufd(A, B)
         except ValueError:
             raise _broadcast_error(A.shape, B.shape) from None
-        res = _new(r)
-        if STATE.enabled and self.kind != "c" and builtins.any(isinstance(x, Tensor) and _req(x) for x in xs):
+        res = result_tensor(r)
+        if STATE.enabled and self.kind != "c" and builtins.any(
+            isinstance(x, Tensor) and tracks_grad(x) for x in xs
+        ):
             G.record(self.gname, (self.kp, Rd), self.fn(Rd), xs, (res,), (0, 1))
         return res
 
@@ -386,14 +390,14 @@ class _BinOp:
         if type(A) is not _nd or (tb and type(b._buf) is not _nd):
             Rd = self.dtype(a, b)
             args = (a, b if tb else np.asarray(b, Rd))
-            if not _on_device(args):
-                return _inplace(a, self.gname, (self.kp, Rd), self.fn(Rd), args, None, (0, 1))
+            if not on_device(args):
+                return apply_inplace(a, self.gname, (self.kp, Rd), self.fn(Rd), args, None, (0, 1))
             if type(A) not in _DEV:
                 raise _dev.same_device_error(str(b.device), "cpu")
             if tb and type(b._buf) is _nd:
                 if b._buf.ndim:
                     raise _dev.same_device_error(str(a.device), "cpu")
-                if not (STATE.enabled and _req(b)):
+                if not (STATE.enabled and tracks_grad(b)):
                     b = b._buf.item()
                     tb = False
             uf = self.ufd
@@ -402,10 +406,10 @@ class _BinOp:
             Rd2 = _bool
         else:
             Rd2 = Rd
-        if not _can_cast(Rd2, A.dtype):
+        if not can_cast(Rd2, A.dtype):
             raise RuntimeError(
-                f"result type {_type_name(Rd2)} can't be cast to the desired output type "
-                f"{_type_name(A.dtype)}"
+                f"result type {scalar_type_name(Rd2)} can't be cast to the desired output type "
+                f"{scalar_type_name(A.dtype)}"
             )
         B = b._buf if tb else b
         if tb and b._buf.ndim > A.ndim or (tb and np.broadcast_shapes(A.shape, b._buf.shape) != A.shape):
@@ -422,20 +426,20 @@ class _BinOp:
         if tb and may_alias(A, B):
             check_no_alias(A, B)
         if not grad:
-            _check_overlap(A)
+            check_no_internal_overlap(A)
             if self.kind == "c":
-                _copyto(A, uf(A, B))
+                copy_into(A, uf(A, B))
             else:
                 if A.dtype != Rd or (tb and B.dtype != Rd):
-                    _copyto(A, uf(A.astype(Rd), B.astype(Rd) if tb else B))
+                    copy_into(A, uf(A.astype(Rd), B.astype(Rd) if tb else B))
                 else:
                     uf(A, B, out=A)
-            _bump(a)
+            bump_version(a)
             return a
         AA = A.astype(Rd) if A.dtype != Rd else A
         BB = (B.astype(Rd) if B.dtype != Rd else B) if tb else B
         new = uf(AA, BB)
-        return _inplace(
+        return apply_inplace(
             a, self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new, (0, 1)
         )
 
@@ -464,7 +468,7 @@ def _binary_function(binop):
 BINOPS: dict = {}  # spec name -> its `_BinOp` (the Tensor methods bind their in-place twins)
 
 
-def _generate_faces() -> dict:
+def generate_faces() -> dict:
     """The torch functions (and in-place twins) of the op specs in `fgrad.ops.specs`."""
     out = {}
     for spec in SPEC_LIST:
@@ -484,7 +488,7 @@ def _generate_faces() -> dict:
                     out[n + "_"] = op_
         elif spec.family == "binary":
             rule = getattr(_conv, spec.torch_rule) if spec.torch_rule else None
-            gname = spec.grad_fn or _camel(spec.torch[0])  # comparisons, bit ops: never recorded
+            gname = spec.grad_fn or grad_fn_name(spec.torch[0])  # comparisons, bit ops: never recorded
             binop = BINOPS[spec.name] = _BinOp(spec.prim, gname, spec.torch[0], spec.torch_dtype, rule,
                                                int_divisor=spec.torch_int_divisor)
             if not spec.generates("torch"):

@@ -22,51 +22,51 @@ import math
 import numpy as np
 
 from ..ops import elementwise as ew
-from ..ops import shape as S
+from ..ops import shape as shape_prims
 from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._dispatch import (  # noqa: F401
-    _new,
-    _req,
-    _fval,
-    _fwrap,
-    _functional,
-    _fresh,
-    _forward,
-    _dev_const,
-    _unify,
-    _op,
-    _cvt_fn,
-    _out,
-    _out_multi,
-    _check_overlap,
+    result_tensor,
+    tracks_grad,
+    fgrad_value,
+    from_fgrad_value,
+    run_functional,
+    fresh_buffer,
+    run_forward,
+    device_constant,
+    unify_devices,
+    apply_op,
+    cast_primitive,
+    write_out,
+    write_out_multi,
+    check_no_internal_overlap,
     may_alias,
     check_no_alias,
-    _bump,
-    _copyto,
-    _inplace,
+    bump_version,
+    copy_into,
+    apply_inplace,
     resize_,
     ToCopyBackward0,
     buf_index,
     transfer,
 )
 from ._promotion import (  # noqa: F401
-    _type_name,
-    _can_cast,
-    _scalar_value,
+    scalar_type_name,
+    can_cast,
+    scalar_value,
     result_dtype,
-    _dtype2,
+    binary_result_dtype,
 )
 from ._faces import (  # noqa: F401
-    _composite_unary,
-    _as_tensor_arg,
-    _prep2,
-    _check_int_divisor,
+    composite_unary,
+    as_tensor_arg,
+    binary_operands,
+    check_int_divisor,
     BINOPS,
-    _generate_faces,
+    generate_faces,
 )
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._tensor import Size, Tensor, _alias, _wrap_dim
@@ -76,17 +76,12 @@ import fgrad.numpy as fnp
 import fgrad.nn as fnn
 from ._ops_creation import tensor
 
-_set_err, _IGNORE_ERR, _reset_err = switch()  # `_op` runs forwards with NumPy's error reports off
+_set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
 
 _nd = np.ndarray
 _PY = (int, float, bool, complex)
 _i64 = np.dtype(np.int64)
 _bool = np.dtype(np.bool_)
-
-
-def _fnp():
-
-    return fnp
 
 
 # ---------------------------------------------------------------------------------------
@@ -100,10 +95,10 @@ def _mk_rsqrt():
     return f
 
 
-rsqrt, rsqrt_ = _composite_unary(
+rsqrt, rsqrt_ = composite_unary(
     "rsqrt", "RsqrtBackward0", _mk_rsqrt, fwd=quiet(lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype))
 )
-reciprocal, reciprocal_ = _composite_unary(
+reciprocal, reciprocal_ = composite_unary(
     "reciprocal",
     "ReciprocalBackward0",
     lambda: lambda x: ew.div(1.0, x),
@@ -111,7 +106,7 @@ reciprocal, reciprocal_ = _composite_unary(
 )
 
 
-abs, abs_ = _composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False, fwd=np.abs)  # noqa: A001
+abs, abs_ = composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False, fwd=np.abs)  # noqa: A001
 absolute = abs
 
 
@@ -122,7 +117,7 @@ def _mk_frac():
     return f
 
 
-frac, frac_ = _composite_unary("frac", "FracBackward0", _mk_frac, fwd=lambda b: b - np.trunc(b))
+frac, frac_ = composite_unary("frac", "FracBackward0", _mk_frac, fwd=lambda b: b - np.trunc(b))
 
 
 def _mk_relu():
@@ -132,7 +127,7 @@ def _mk_relu():
     return f
 
 
-relu, relu_ = _composite_unary(
+relu, relu_ = composite_unary(
     "relu",
     "ReluBackward0",
     _mk_relu,
@@ -148,7 +143,6 @@ def _logit_fn(eps):
     def f(x):
         if eps is not None:
             lo, hi = float(eps), 1.0 - float(eps)
-            fnp = _fnp()
             zero = fnp.zeros_like(x)
             x = fnp.where(ew.lt(x, lo), zero + lo, fnp.where(ew.gt(x, hi), zero + hi, x))
         return ew.sub(ew.log(x), ew.log1p(ew.neg(x))) if eps is not None else _conv.logit(x)
@@ -157,18 +151,18 @@ def _logit_fn(eps):
 
 
 def logit(input, eps=None, *, out=None):
-    input = _as_tensor_arg(input, "logit")
+    input = as_tensor_arg(input, "logit")
     x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
-    res = _op("LogitBackward0", ("logit", eps), _logit_fn(eps), (x,))
-    return res if out is None else _out(out, res, "logit")
+    res = apply_op("LogitBackward0", ("logit", eps), _logit_fn(eps), (x,))
+    return res if out is None else write_out(out, res, "logit")
 
 
 def logit_(self, eps=None):
     fn = _logit_fn(eps)
     if type(self._buf) is not _nd:
-        return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), None)
-    new = _forward(("logit", eps), fn, [self._buf], False)
-    return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), new)
+        return apply_inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), None)
+    new = run_forward(("logit", eps), fn, [self._buf], False)
+    return apply_inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), new)
 
 
 def square(input, *, out=None):
@@ -180,65 +174,67 @@ def square_(self):
 
 
 def positive(input):
-    return _as_tensor_arg(input, "positive")
+    return as_tensor_arg(input, "positive")
 
 
 def round(input, *, decimals=0, out=None):  # noqa: A001
-    input = _as_tensor_arg(input, "round")
+    input = as_tensor_arg(input, "round")
     key = ("round", decimals)
 
     def fn(x):
         return ew.round_p.bind(x, decimals=decimals)
 
-    res = _op(
+    res = apply_op(
         "RoundBackward0" if not decimals else "RoundBackward1",
         key,
         fn,
         (input,),
         lambda b: np.asarray(np.round(b, decimals)),
     )
-    return res if out is None else _out(out, res, "round")
+    return res if out is None else write_out(out, res, "round")
 
 
 def round_(self, *, decimals=0):
     def fn(x):
         return ew.round_p.bind(x, decimals=decimals)
 
-    return _inplace(self, "RoundBackward0", ("round", decimals), fn, (self,), np.round(self._buf, decimals))
+    return apply_inplace(
+        self, "RoundBackward0", ("round", decimals), fn, (self,), np.round(self._buf, decimals)
+    )
 
 
 def isposinf(input):
-    return _new(np.isposinf(input._buf))
+    return result_tensor(np.isposinf(input._buf))
 
 
 def isneginf(input):
-    return _new(np.isneginf(input._buf))
+    return result_tensor(np.isneginf(input._buf))
 
 
 def isreal(input):
-    return _new(np.isreal(input._buf))
+    return result_tensor(np.isreal(input._buf))
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
-    input = _as_tensor_arg(input, "nan_to_num")
+    input = as_tensor_arg(input, "nan_to_num")
     def fn(x):
-        return _fnp().nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+        return fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
-    res = _op(
+    res = apply_op(
         "NanToNumBackward0",
         ("nan_to_num", nan, posinf, neginf),
         fn,
         (input,),
         lambda b: np.nan_to_num(b, nan=nan, posinf=posinf, neginf=neginf),
     )
-    return res if out is None else _out(out, res, "nan_to_num")
+    return res if out is None else write_out(out, res, "nan_to_num")
 
 
 # ---------------------------------------------------------------------------------------
 # elementwise binary
 
 
-_FACES = _generate_faces()
+_FACES = generate_faces()
 globals().update(_FACES)
 # generated functions that the hand-written ops in this module call
 eq, exp, gt, isnan, log, logical_not, logical_xor, lt, maximum, minimum, sign = (
@@ -274,8 +270,8 @@ def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is None:
         return _div(input, other, out=out)
     if rounding_mode == "floor":
-        a, b = _prep2(input, other, "div")
-        Rd = _dtype2(a, b)
+        a, b = binary_operands(input, other, "div")
+        Rd = binary_result_dtype(a, b)
         if Rd.kind in "biu":
             res = _floordiv(a, b)
         else:
@@ -285,7 +281,7 @@ def div(input, other, *, rounding_mode=None, out=None):
                 return ew.floor(ew.div(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)))
 
             bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
-            res = _op(
+            res = apply_op(
                 "DivBackward2",
                 key,
                 fn,
@@ -293,10 +289,10 @@ def div(input, other, *, rounding_mode=None, out=None):
                 lambda x, y: np.asarray(np.floor_divide(x.astype(Rd, copy=False), y.astype(Rd, copy=False))),
                 edges=(0, 1),
             )
-        return res if out is None else _out(out, res, "div")
+        return res if out is None else write_out(out, res, "div")
     if rounding_mode == "trunc":
-        a, b = _prep2(input, other, "div")
-        Rd = _dtype2(a, b)
+        a, b = binary_operands(input, other, "div")
+        Rd = binary_result_dtype(a, b)
         bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
 
         def fn(x, y):
@@ -306,14 +302,14 @@ def div(input, other, *, rounding_mode=None, out=None):
         def fwd(x, y):
             x, y = x.astype(Rd, copy=False), y.astype(Rd, copy=False)
             if Rd.kind in "biu":
-                _check_int_divisor("div", x, y)
+                check_int_divisor("div", x, y)
                 q = np.floor_divide(x, y)
                 q = q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))
                 return np.asarray(q.astype(Rd))
             return np.asarray(np.trunc(np.true_divide(x, y)))
 
-        res = _op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), fwd, edges=(0, 1))
-        return res if out is None else _out(out, res, "div")
+        res = apply_op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), fwd, edges=(0, 1))
+        return res if out is None else write_out(out, res, "div")
     raise RuntimeError(
         f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
     )
@@ -334,7 +330,7 @@ def _cst(c, like):
     """The host constant ``c`` on ``like``'s device (itself when ``like`` is on the host)."""
     if type(like) is _nd or type(like) not in _DEV:
         return c
-    return _dev_const(c, _dev.index_of(like))
+    return device_constant(c, _dev.index_of(like))
 
 
 def _traced(b) -> bool:
@@ -344,11 +340,11 @@ def _traced(b) -> bool:
 
 @quiet  # 0 ** -1 = inf and (-8) ** 0.5 = nan without a RuntimeWarning, as in PyTorch
 def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
-    Rd = _dtype2(x, e)
+    Rd = binary_result_dtype(x, e)
     A = x._buf
     if type(A) is not _nd and type(A) not in _DEV:
-        res = _functional(_cvt_fn(ew.pow_p, Rd), (x, np.asarray(e, Rd)))
-        return res if out is None else _out(out, res, "pow")
+        res = run_functional(cast_primitive(ew.pow_p, Rd), (x, np.asarray(e, Rd)))
+        return res if out is None else write_out(out, res, "pow")
     AA = A.astype(Rd) if A.dtype != Rd else A
     if Rd.kind in "iu" and isinstance(e, int) and e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -356,19 +352,21 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
         r = np.multiply(AA, AA)
     else:
         r = np.power(AA, e)
-    res = _new(r)
-    if STATE.enabled and _req(x):
-        G.record(gname, (ew.pow_p, Rd), _cvt_fn(ew.pow_p, Rd), (x, _cst(np.asarray(e, Rd), A)), (res,), (0,))
-    return res if out is None else _out(out, res, "pow")
+    res = result_tensor(r)
+    if STATE.enabled and tracks_grad(x):
+        G.record(
+            gname, (ew.pow_p, Rd), cast_primitive(ew.pow_p, Rd), (x, _cst(np.asarray(e, Rd), A)), (res,), (0,)
+        )
+    return res if out is None else write_out(out, res, "pow")
 
 
 def pow(input, exponent, *, out=None):  # noqa: A001
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
-        e = _scalar_value(exponent)
+        e = scalar_value(exponent)
         if type(e) in _PY:
             return _pow_scalar_exp(input, e, out)
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        return _rpow(exponent, _scalar_value(input), out)
+        return _rpow(exponent, scalar_value(input), out)
     return _pow_tt(input, exponent, out=out)
 
 
@@ -382,8 +380,10 @@ def _rpow(x, base, out=None):
     def fn(y, c):
         return _conv.pow(ew.convert_element_type(c, Rd), ew.convert_element_type(y, Rd))
 
-    res = _op("PowBackward2", ("rpow", Rd), fn, (x, s), lambda y, c: np.asarray(np.power(c, AA)), edges=(0,))
-    return res if out is None else _out(out, res, "pow")
+    res = apply_op(
+        "PowBackward2", ("rpow", Rd), fn, (x, s), lambda y, c: np.asarray(np.power(c, AA)), edges=(0,)
+    )
+    return res if out is None else write_out(out, res, "pow")
 
 
 def float_power(input, exponent, *, out=None):
@@ -398,7 +398,7 @@ def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (what ``2 - x`` calls)."""
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
-    Rd = _dtype2(input, other)
+    Rd = binary_result_dtype(input, other)
     s = np.asarray(other, Rd)
 
     def fn(x, c):
@@ -409,15 +409,15 @@ def rsub(input, other, *, alpha=1):
         xx = x.astype(Rd, copy=False)
         return np.asarray(np.subtract(c, xx if alpha == 1 else xx * alpha))
 
-    return _op("RsubBackward1", ("rsub", Rd, alpha), fn, (input, s), fwd, edges=(0,))
+    return apply_op("RsubBackward1", ("rsub", Rd, alpha), fn, (input, s), fwd, edges=(0,))
 
 
-def _rtruediv(x, other):
+def rtruediv(x, other):
     return mul(reciprocal(x if x.is_floating_point() or x.is_complex() else x.to(D.DEFAULT.float)), other)
 
 
 def _ternary(name, gname, key, fn, args, fwd, inplace=False):
-    ts = [a if isinstance(a, Tensor) else np.asarray(_scalar_value(a)) for a in args]
+    ts = [a if isinstance(a, Tensor) else np.asarray(scalar_value(a)) for a in args]
     Rd = result_dtype(*[a for a in args])
     ts = [a if isinstance(a, Tensor) else a.astype(Rd) for a in ts]
     edges = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
@@ -430,7 +430,7 @@ def _ternary(name, gname, key, fn, args, fwd, inplace=False):
 
     if inplace:
         return _ternary_inplace(gname, key + (Rd,), f, ts, fw, edges, Rd)
-    return _op(gname, key + (Rd,), f, tuple(ts), fw, edges=edges)
+    return apply_op(gname, key + (Rd,), f, tuple(ts), fw, edges=edges)
 
 
 def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
@@ -438,9 +438,10 @@ def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
     that saves its operands as PyTorch's does."""
     self = ts[0]
     b = self._buf
-    if not _can_cast(Rd, b.dtype):
+    if not can_cast(Rd, b.dtype):
         raise RuntimeError(
-            f"result type {_type_name(Rd)} can't be cast to the desired output type {_type_name(b.dtype)}"
+            f"result type {scalar_type_name(Rd)} can't be cast to the desired output type "
+            f"{scalar_type_name(b.dtype)}"
         )
     bufs = [t._buf if isinstance(t, Tensor) else t for t in ts]
     for t in ts[1:]:
@@ -453,7 +454,7 @@ def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
             raise RuntimeError(
                 f"output with shape {list(b.shape)} doesn't match the broadcast shape {list(new.shape)}"
             )
-    return _inplace(self, gname, key, f, tuple(ts), new, edges)
+    return apply_inplace(self, gname, key, f, tuple(ts), new, edges)
 
 
 def _lerp(input, end, weight, inplace=False):
@@ -494,17 +495,17 @@ def _addcdiv(input, tensor1, tensor2, value, inplace=False):
 
 def lerp(input, end, weight, *, out=None):
     res = _lerp(input, end, weight)
-    return res if out is None else _out(out, res, "lerp", (input, end, weight))
+    return res if out is None else write_out(out, res, "lerp", (input, end, weight))
 
 
 def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     res = _addcmul(input, tensor1, tensor2, value)
-    return res if out is None else _out(out, res, "addcmul", (input, tensor1, tensor2))
+    return res if out is None else write_out(out, res, "addcmul", (input, tensor1, tensor2))
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
     res = _addcdiv(input, tensor1, tensor2, value)
-    return res if out is None else _out(out, res, "addcdiv", (input, tensor1, tensor2))
+    return res if out is None else write_out(out, res, "addcdiv", (input, tensor1, tensor2))
 
 
 def _plain_bufs(self, others):
@@ -513,12 +514,12 @@ def _plain_bufs(self, others):
     b = self._buf
     if type(b) is not _nd:
         return None
-    grad = STATE.enabled and (_req(self) or self._base is not None)
+    grad = STATE.enabled and (tracks_grad(self) or self._base is not None)
     bufs = [b]
     for t in others:
         if type(t) is not Tensor or type(t._buf) is not _nd or t._buf.dtype != b.dtype:
             return None
-        grad = grad or (STATE.enabled and _req(t))
+        grad = grad or (STATE.enabled and tracks_grad(t))
         bufs.append(t._buf)
     if grad or b.dtype.kind not in "fc":
         return None
@@ -527,9 +528,9 @@ def _plain_bufs(self, others):
 
 def _write_plain(self, b, new) -> Tensor:
     """Finish a plain in-place op: ``new`` (computed from the old values) goes into ``b``."""
-    _check_overlap(b)
+    check_no_internal_overlap(b)
     np.copyto(b, new)
-    _bump(self)
+    bump_version(self)
     return self
 
 
@@ -575,8 +576,8 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
 
 
 def copysign(input, other, *, out=None):
-    a, b = _prep2(input, other, "copysign")
-    Rd = _dtype2(a, b)
+    a, b = binary_operands(input, other, "copysign")
+    Rd = binary_result_dtype(a, b)
     if Rd.kind not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -585,7 +586,7 @@ def copysign(input, other, *, out=None):
         x = ew.convert_element_type(x, Rd)
         return _conv.copysign(x, ew.convert_element_type(y, Rd))  # PyTorch: 0 at x = 0
 
-    res = _op(
+    res = apply_op(
         "CopysignBackward0",
         ("copysign", Rd),
         fn,
@@ -593,12 +594,12 @@ def copysign(input, other, *, out=None):
         lambda x, y: np.asarray(np.copysign(x.astype(Rd), y.astype(Rd))),
         edges=(0, 1),
     )
-    return res if out is None else _out(out, res, "copysign")
+    return res if out is None else write_out(out, res, "copysign")
 
 
 def xlogy(input, other, *, out=None):
-    a, b = _prep2(input, other, "xlogy")
-    Rd = _dtype2(a, b)
+    a, b = binary_operands(input, other, "xlogy")
+    Rd = binary_result_dtype(a, b)
     if Rd.kind not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -614,8 +615,8 @@ def xlogy(input, other, *, out=None):
         with np.errstate(all="ignore"):
             return np.asarray(np.where(x == 0, 0, x * np.log(y))).astype(Rd)
 
-    res = _op("XlogyBackward0", ("xlogy", Rd), fn, (a, bb), fwd, edges=(0, 1))
-    return res if out is None else _out(out, res, "xlogy")
+    res = apply_op("XlogyBackward0", ("xlogy", Rd), fn, (a, bb), fwd, edges=(0, 1))
+    return res if out is None else write_out(out, res, "xlogy")
 
 
 # -- clamp -------------------------------------------------------------------------------
@@ -631,7 +632,7 @@ def _clamp_spec(x, min, max):  # noqa: A002
         args, pos = [x], []
         for p, bnd, is_t in (("lo", min, tmin), ("hi", max, tmax)):
             if bnd is not None:
-                args.append(bnd if is_t else np.asarray(_scalar_value(bnd), Rd))
+                args.append(bnd if is_t else np.asarray(scalar_value(bnd), Rd))
                 pos.append(p)
         pos = tuple(pos)
 
@@ -650,7 +651,7 @@ def _clamp_spec(x, min, max):  # noqa: A002
             return np.asarray(r)
 
         return "ClampBackward0", ("clamp_t", Rd, pos), fn, tuple(args), fwd, tuple(range(len(args)))
-    lo, hi = _scalar_value(min), _scalar_value(max)
+    lo, hi = scalar_value(min), scalar_value(max)
     Rd = result_dtype(x, lo, hi)
 
     def fn(v):
@@ -680,10 +681,10 @@ def _clamp_spec(x, min, max):  # noqa: A002
 
 
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
-    input = _as_tensor_arg(input, "clamp")
+    input = as_tensor_arg(input, "clamp")
     gname, key, fn, args, fwd, edges = _clamp_spec(input, min, max)
-    res = _op(gname, key, fn, args, fwd, edges=edges)
-    return res if out is None else _out(out, res, "clamp")
+    res = apply_op(gname, key, fn, args, fwd, edges=edges)
+    return res if out is None else write_out(out, res, "clamp")
 
 
 clip = clamp
@@ -700,15 +701,15 @@ def clamp_max(input, max):  # noqa: A002
 def clamp_(self, min=None, max=None):  # noqa: A002
     gname, key, fn, args, fwd, edges = _clamp_spec(self, min, max)
     Rd = key[1]
-    if not _can_cast(Rd, self._buf.dtype):
+    if not can_cast(Rd, self._buf.dtype):
         raise RuntimeError(
-            f"result type {_type_name(Rd)} can't be cast to the desired output type "
-            f"{_type_name(self._buf.dtype)}"
+            f"result type {scalar_type_name(Rd)} can't be cast to the desired output type "
+            f"{scalar_type_name(self._buf.dtype)}"
         )
     if type(self._buf) is not _nd:
-        return _inplace(self, gname, key, fn, args, None, edges)
+        return apply_inplace(self, gname, key, fn, args, None, edges)
     new = fwd(*[a if type(a) is _nd else a._buf for a in args])
-    return _inplace(self, gname, key, fn, args, new, edges)
+    return apply_inplace(self, gname, key, fn, args, new, edges)
 
 
 clip_ = clamp_
@@ -731,13 +732,13 @@ def where(condition, input=None, other=None, *, out=None):
         from ._ops_shape import nonzero
 
         return nonzero(condition, as_tuple=True)
-    c = condition if isinstance(condition, Tensor) else _as_tensor_arg(condition, "where")
+    c = condition if isinstance(condition, Tensor) else as_tensor_arg(condition, "where")
     cb = c._buf
     if cb.dtype != _bool:
         if cb.dtype != np.uint8:  # PyTorch accepts bool (and, deprecated, uint8) conditions only
             raise RuntimeError(
                 f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                f"{_type_name(cb.dtype)} (use a comparison such as x > 0, or condition.bool())"
+                f"{scalar_type_name(cb.dtype)} (use a comparison such as x > 0, or condition.bool())"
             )
         cb = cb.astype(bool)
     x, y = input, other
@@ -747,10 +748,11 @@ def where(condition, input=None, other=None, *, out=None):
     Rd = (
         result_dtype(x, y)
         if isinstance(x, Tensor) and isinstance(y, Tensor)
-        else (_dtype2(x, _scalar_value(y)) if isinstance(x, Tensor) else _dtype2(y, _scalar_value(x)))
+        else (binary_result_dtype(x, scalar_value(y)) if isinstance(x, Tensor)
+              else binary_result_dtype(y, scalar_value(x)))
     )
-    xa = x if isinstance(x, Tensor) else np.asarray(_scalar_value(x), Rd)
-    ya = y if isinstance(y, Tensor) else np.asarray(_scalar_value(y), Rd)
+    xa = x if isinstance(x, Tensor) else np.asarray(scalar_value(x), Rd)
+    ya = y if isinstance(y, Tensor) else np.asarray(scalar_value(y), Rd)
 
     def fn(cc, a, b):
         return ew.select(cc, ew.convert_element_type(a, Rd), ew.convert_element_type(b, Rd))
@@ -758,8 +760,8 @@ def where(condition, input=None, other=None, *, out=None):
     def fwd(cc, a, b):
         return np.asarray(np.where(cc, a.astype(Rd, copy=False), b.astype(Rd, copy=False)))
 
-    res = _op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), fwd, edges=(1, 2))
-    return res if out is None else _out(out, res, "where")
+    res = apply_op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), fwd, edges=(1, 2))
+    return res if out is None else write_out(out, res, "where")
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -767,12 +769,16 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     b = other._buf if isinstance(other, Tensor) else other
     Rd = result_dtype(input, other)
     if type(a) in _DEV or type(b) in _DEV:
-        x, y = _unify((input, other if isinstance(other, Tensor) else np.asarray(_scalar_value(other), Rd)))
+        x, y = unify_devices(
+            (input, other if isinstance(other, Tensor) else np.asarray(scalar_value(other), Rd))
+        )
         A = x._buf if isinstance(x, Tensor) else x
         B = y._buf if isinstance(y, Tensor) else y
         xp = _dev.xp_of(A if type(A) in _DEV else B)
-        return _new(xp.isclose(A.astype(Rd), B.astype(Rd), rtol=rtol, atol=atol, equal_nan=equal_nan))
-    return _new(
+        return result_tensor(
+            xp.isclose(A.astype(Rd), B.astype(Rd), rtol=rtol, atol=atol, equal_nan=equal_nan)
+        )
+    return result_tensor(
         np.isclose(
             a.astype(Rd, copy=False),
             np.asarray(b).astype(Rd, copy=False),
@@ -790,7 +796,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 def equal(input, other) -> bool:
     a, b = input._buf, other._buf
     if type(a) in _DEV or type(b) in _DEV:
-        a, b = [t._buf if isinstance(t, Tensor) else t for t in _unify((input, other))]
+        a, b = [t._buf if isinstance(t, Tensor) else t for t in unify_devices((input, other))]
         return a.shape == b.shape and bool(_dev.xp_of(a).array_equal(a, b))
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
@@ -814,7 +820,7 @@ def _dims(dim, nd, name="dim"):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
-    input = _as_tensor_arg(input, "sum")
+    input = as_tensor_arg(input, "sum")
     b = input._buf
     axes = _dims(dim, b.ndim)
     if dtype is not None:
@@ -826,13 +832,13 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     full = dim is None
 
     def fn(x):
-        return _fnp().sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
 
     def fwd(x):
         return np.asarray(np.sum(x, axis=axes, dtype=odt, keepdims=keepdim))
 
-    res = _op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,), fwd)
-    return res if out is None else _out(out, res, "sum")
+    res = apply_op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,), fwd)
+    return res if out is None else write_out(out, res, "sum")
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -842,16 +848,16 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _fnp().sum(ew.select(ew.isnan(x), ew.mul(x, 0), x), axis=axes, keepdims=keepdim)
+        return fnp.sum(ew.select(ew.isnan(x), ew.mul(x, 0), x), axis=axes, keepdims=keepdim)
 
-    res = _op(
+    res = apply_op(
         "NansumBackward0",
         ("nansum", axes, keepdim, odt),
         fn,
         (input,),
         lambda x: np.asarray(np.nansum(x, axis=axes, dtype=odt, keepdims=keepdim)),
     )
-    return res if out is None else _out(out, res, "nansum")
+    return res if out is None else write_out(out, res, "nansum")
 
 
 def _np_moment(x, axes, keepdim, odt, ddof=None, root=False):
@@ -869,33 +875,33 @@ def _np_moment(x, axes, keepdim, odt, ddof=None, root=False):
         r = np.std(x, axis=axes, ddof=ddof, keepdims=keepdim) if root else np.var(
             x, axis=axes, ddof=ddof, keepdims=keepdim)
         return np.asarray(r).astype(odt, copy=False)
-    # degenerate (run quietly by `_op`): 0 / 0 = NaN
+    # degenerate (run quietly by `apply_op`): 0 / 0 = NaN
     c = x - np.sum(x, axis=axes, keepdims=True) / np.asarray(builtins.max(n, 1), x.dtype)
     r = np.sum((c * np.conj(c)).real, axis=axes, keepdims=keepdim) / np.asarray(0, x.real.dtype)
     return np.asarray(np.sqrt(r) if root else r).astype(odt, copy=False)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    input = _as_tensor_arg(input, "mean")
+    input = as_tensor_arg(input, "mean")
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else b.dtype
     if odt.kind not in "fc":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {_type_name(odt)}"
+            f"complex dtype. Got: {scalar_type_name(odt)}"
         )
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return fnp.mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
 
     def fwd(x):
         return _np_moment(x, axes, keepdim, odt)
 
-    res = _op(
+    res = apply_op(
         "MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,), fwd
     )
-    return res if out is None else _out(out, res, "mean")
+    return res if out is None else write_out(out, res, "mean")
 
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -904,7 +910,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     notnan = logical_not(isnan(input))
     res = div(nansum(input, dim, keepdim), sum(notnan, dim, keepdim))
     del b, axes
-    return res if out is None else _out(out, res, "nanmean")
+    return res if out is None else write_out(out, res, "nanmean")
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -917,20 +923,20 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     def fn(x):
         return _conv.prod(ew.convert_element_type(x, odt), axes, keepdim)  # PyTorch's inf/NaN gradient
 
-    res = _op(
+    res = apply_op(
         "ProdBackward0" if dim is None else "ProdBackward1",
         ("prod", axes, keepdim, odt),
         fn,
         (input,),
         lambda x: np.asarray(np.prod(x, axis=axes, dtype=odt, keepdims=keepdim)),
     )
-    return res if out is None else _out(out, res, "prod")
+    return res if out is None else write_out(out, res, "prod")
 
 
 _ret_types: dict = {}
 
 
-def _return_type(name, fields=("values", "indices")):
+def return_type(name, fields=("values", "indices")):
     cls = _ret_types.get(name)
     if cls is None:
         base = collections.namedtuple(name, fields)
@@ -948,9 +954,9 @@ def _take_dim_fn(dim, keepdim, nd):
     """fgrad function (x, idx_keepdims) -> values gathered along dim (idx has keepdims)."""
 
     def fn(x, idx):
-        v = _fnp().take_along_axis(x, idx, axis=dim)
+        v = fnp.take_along_axis(x, idx, axis=dim)
         if not keepdim:
-            v = _fnp().squeeze(v, axis=dim)
+            v = fnp.squeeze(v, axis=dim)
         return v
 
     return fn
@@ -965,7 +971,7 @@ def _select_along(name, gname, input, idx_k, dim, keepdim, vals=None):
         v = np.take_along_axis(x, idx, axis=dim)
         return np.asarray(v if keepdim else np.squeeze(v, axis=dim))
 
-    return _op(gname, ("take_dim", dim, keepdim), fn, (input, idx_k), fwd, edges=(0,))
+    return apply_op(gname, ("take_dim", dim, keepdim), fn, (input, idx_k), fwd, edges=(0,))
 
 
 def _reduce_idx(name, gname, input, dim, keepdim, argf):
@@ -974,8 +980,8 @@ def _reduce_idx(name, gname, input, dim, keepdim, argf):
     if nd == 0:
         d = 0
         idx = _cst(np.zeros((), _i64), b)
-        vals = _op(gname, ("id",), _identity, (input,), lambda x: x.copy())
-        return _return_type(name)(vals, _new(idx.copy()))
+        vals = apply_op(gname, ("id",), _identity, (input,), lambda x: x.copy())
+        return return_type(name)(vals, result_tensor(idx.copy()))
     d = _wrap_dim(dim, nd)
     if b.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
@@ -984,28 +990,26 @@ def _reduce_idx(name, gname, input, dim, keepdim, argf):
     idx = argf(b, d)
     idx_k = np.expand_dims(idx, d)
     vals = _select_along(name, gname, input, idx_k, d, keepdim)
-    return _return_type(name)(vals, _new(idx_k if keepdim else idx))
+    return return_type(name)(vals, result_tensor(idx_k if keepdim else idx))
 
 
 def _functional_select(name, input, d, keepdim, which):
     """max/min with dim in functional mode (tensors hold fgrad values)."""
-    fnp = _fnp()
-    x = _fval(input)
+    x = fgrad_value(input)
     idx = (fnp.argmax if which == "max" else fnp.argmin)(x, axis=d, keepdims=True)
     vals = fnp.take_along_axis(x, idx, axis=d)
     if not keepdim:
         vals, idx = fnp.squeeze(vals, axis=d), fnp.squeeze(idx, axis=d)
-    return _return_type(name)(_fwrap(vals), _fwrap(idx))
+    return return_type(name)(from_fgrad_value(vals), from_fgrad_value(idx))
 
 
 def _functional_sort(name, input, d, descending, k):
-    fnp = _fnp()
-    x = _fval(input)
+    x = fgrad_value(input)
     idx = fnp.argsort(ew.neg(x) if descending else x, axis=d)
     if k is not None:
         idx = fnp.take(idx, np.arange(k), axis=d)
     vals = fnp.take_along_axis(x, idx, axis=d)
-    return _return_type(name)(_fwrap(vals), _fwrap(ew.convert_element_type(idx, _i64)))
+    return return_type(name)(from_fgrad_value(vals), from_fgrad_value(ew.convert_element_type(idx, _i64)))
 
 
 def _nan_arg(f):
@@ -1035,7 +1039,7 @@ def _full_minmax(input, prim_name, gname, npf):
     def fn(x):
         return _conv.extremum_nan_evenly(x, prim_name == "max")  # NaN gets the gradient (PyTorch)
 
-    return _op(gname, (prim_name, "full"), fn, (input,), lambda x: np.asarray(npf(x)))
+    return apply_op(gname, (prim_name, "full"), fn, (input,), lambda x: np.asarray(npf(x)))
 
 
 def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
@@ -1043,9 +1047,9 @@ def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
         return maximum(input, dim, out=out)
     if dim is None:
         res = _full_minmax(input, "max", "MaxBackward1", np.max)
-        return res if out is None else _out(out, res, "max")
+        return res if out is None else write_out(out, res, "max")
     res = _reduce_idx("max", "MaxBackward0", input, dim, keepdim, _argmax_nan)
-    return res if out is None else _out_multi(out, res, "max")
+    return res if out is None else write_out_multi(out, res, "max")
 
 
 def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
@@ -1053,9 +1057,9 @@ def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
         return minimum(input, dim, out=out)
     if dim is None:
         res = _full_minmax(input, "min", "MinBackward1", np.min)
-        return res if out is None else _out(out, res, "min")
+        return res if out is None else write_out(out, res, "min")
     res = _reduce_idx("min", "MinBackward0", input, dim, keepdim, _argmin_nan)
-    return res if out is None else _out_multi(out, res, "min")
+    return res if out is None else write_out_multi(out, res, "min")
 
 
 def amax(input, dim=(), keepdim=False, *, out=None):
@@ -1063,16 +1067,16 @@ def amax(input, dim=(), keepdim=False, *, out=None):
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().max(x, axis=axes, keepdims=keepdim)
+        return fnp.max(x, axis=axes, keepdims=keepdim)
 
-    res = _op(
+    res = apply_op(
         "AmaxBackward0",
         ("amax", axes, keepdim),
         fn,
         (input,),
         lambda x: np.asarray(np.max(x, axis=axes, keepdims=keepdim)),
     )
-    return res if out is None else _out(out, res, "amax")
+    return res if out is None else write_out(out, res, "amax")
 
 
 def amin(input, dim=(), keepdim=False, *, out=None):
@@ -1080,20 +1084,20 @@ def amin(input, dim=(), keepdim=False, *, out=None):
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().min(x, axis=axes, keepdims=keepdim)
+        return fnp.min(x, axis=axes, keepdims=keepdim)
 
-    res = _op(
+    res = apply_op(
         "AminBackward0",
         ("amin", axes, keepdim),
         fn,
         (input,),
         lambda x: np.asarray(np.min(x, axis=axes, keepdims=keepdim)),
     )
-    return res if out is None else _out(out, res, "amin")
+    return res if out is None else write_out(out, res, "amin")
 
 
 def aminmax(input, *, dim=None, keepdim=False):
-    return _return_type("aminmax", ("min", "max"))(
+    return return_type("aminmax", ("min", "max"))(
         amin(input, () if dim is None else dim, keepdim), amax(input, () if dim is None else dim, keepdim)
     )
 
@@ -1108,10 +1112,10 @@ def argmax(input, dim=None, keepdim=False):
     _check_arg_reduction("argmax", b, dim)
     if dim is None:
         r = _argmax_nan(b.reshape(-1), 0)
-        return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
+        return result_tensor(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
     r = _argmax_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
-    return _new(np.expand_dims(r, d) if keepdim and b.ndim else r)
+    return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
 
 def argmin(input, dim=None, keepdim=False):
@@ -1119,10 +1123,10 @@ def argmin(input, dim=None, keepdim=False):
     _check_arg_reduction("argmin", b, dim)
     if dim is None:
         r = _argmin_nan(b.reshape(-1), 0)
-        return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
+        return result_tensor(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
     r = _argmin_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
-    return _new(np.expand_dims(r, d) if keepdim and b.ndim else r)
+    return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
 
 def _correction(unbiased, correction):
@@ -1147,16 +1151,16 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().var(x, axis=axes, ddof=ddof, keepdims=keepdim)
+        return fnp.var(x, axis=axes, ddof=ddof, keepdims=keepdim)
 
-    res = _op(
+    res = apply_op(
         "VarBackward0",
         ("var", axes, ddof, keepdim),
         fn,
         (input,),
         lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof),
     )
-    return res if out is None else _out(out, res, "var")
+    return res if out is None else write_out(out, res, "var")
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
@@ -1168,17 +1172,17 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
     def fn(x):
         # sqrt with gradient 0 where the variance is 0 (PyTorch: std of a constant has grad 0)
-        v = _fnp().var(x, axis=axes, ddof=ddof, keepdims=keepdim)
+        v = fnp.var(x, axis=axes, ddof=ddof, keepdims=keepdim)
         return _conv.root_zero_grad(v, 2.0)
 
-    res = _op(
+    res = apply_op(
         "StdBackward0",
         ("std", axes, ddof, keepdim),
         fn,
         (input,),
         lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof, root=True),
     )
-    return res if out is None else _out(out, res, "std")
+    return res if out is None else write_out(out, res, "std")
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -1195,7 +1199,6 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def _vector_norm_fn(ord_, axes, keepdim):
     def fn(x):
-        fnp = _fnp()
         a = _conv.abs(x)  # PyTorch: sgn(0) = 0, so 1-, inf- and p-norms have gradient 0 at 0
         if ord_ == 2:
             s = fnp.sum(ew.mul(a, a), axis=axes, keepdims=keepdim)
@@ -1244,18 +1247,18 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     if b.dtype.kind not in "fc":
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{_type_name(b.dtype)}"
+            f"{scalar_type_name(b.dtype)}"
         )
     axes = _dims(dim, b.ndim)
     ord_ = float(ord)
-    res = _op(
+    res = apply_op(
         "LinalgVectorNormBackward0",
         ("vnorm", ord_, axes, keepdim),
         _vector_norm_fn(ord_, axes, keepdim),
         (x,),
         lambda v: _np_vector_norm(v, ord_, axes, keepdim),
     )
-    return res if out is None else _out(out, res, "linalg_vector_norm")
+    return res if out is None else write_out(out, res, "linalg_vector_norm")
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
@@ -1278,11 +1281,11 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         ):
             pass
         res = vector_norm(input, 2 if p is None else p, dim, keepdim, dtype=dtype)
-    return res if out is None else _out(out, res, "norm")
+    return res if out is None else write_out(out, res, "norm")
 
 
 def dist(input, other, p=2):
-    a, b = _prep2(input, other, "dist")
+    a, b = binary_operands(input, other, "dist")
     Rd = result_dtype(a, b)
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
     ord_ = float(p)
@@ -1290,13 +1293,13 @@ def dist(input, other, p=2):
 
     def fn(x, y):
         d = ew.sub(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
-        return nfn(_fnp().ravel(d))
+        return nfn(fnp.ravel(d))
 
     def fwd(x, y):
         d = (x.astype(Rd, copy=False) - np.asarray(y).astype(Rd, copy=False)).reshape(-1)
         return _np_vector_norm(d, ord_, None, False)
 
-    return _op("DistBackward0", ("dist", Rd, ord_), fn, (a, bb), fwd, edges=(0, 1))
+    return apply_op("DistBackward0", ("dist", Rd, ord_), fn, (a, bb), fwd, edges=(0, 1))
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None):
@@ -1315,14 +1318,14 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
         r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
         return np.asarray(r if keepdim else np.squeeze(r, axis=axes)).astype(x.dtype, copy=False)
 
-    res = _op("LogsumexpBackward0", ("logsumexp", axes, keepdim), fn, (input,), fwd)
-    return res if out is None else _out(out, res, "logsumexp")
+    res = apply_op("LogsumexpBackward0", ("logsumexp", axes, keepdim), fn, (input,), fwd)
+    return res if out is None else write_out(out, res, "logsumexp")
 
 
 def _float_kernel(name, b) -> None:
     if b.dtype.kind not in "fc":
         raise NotImplementedError(
-            f'"{name}_lastdim_kernel_impl" not implemented for \'{_type_name(b.dtype)}\' '
+            f'"{name}_lastdim_kernel_impl" not implemented for \'{scalar_type_name(b.dtype)}\' '
             f"(pass a floating-point tensor, or dtype=torch.float32)"
         )
 
@@ -1343,7 +1346,7 @@ def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
         e = np.exp(v - np.max(v, axis=d, keepdims=True))
         return np.asarray(e / np.sum(e, axis=d, keepdims=True))
 
-    return _op("SoftmaxBackward0", ("softmax", d), fn, (x,), fwd)
+    return apply_op("SoftmaxBackward0", ("softmax", d), fn, (x,), fwd)
 
 
 def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
@@ -1362,30 +1365,30 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
         m = v - np.max(v, axis=d, keepdims=True)
         return np.asarray(m - np.log(np.sum(np.exp(m), axis=d, keepdims=True)))
 
-    return _op("LogSoftmaxBackward0", ("log_softmax", d), fn, (x,), fwd)
+    return apply_op("LogSoftmaxBackward0", ("log_softmax", d), fn, (x,), fwd)
 
 
 def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
     if dim is None:
-        res = _new(_asb(np.all(b)))
+        res = result_tensor(_asb(np.all(b)))
     else:
-        res = _new(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
-    return res if out is None else _out(out, res, "all")
+        res = result_tensor(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    return res if out is None else write_out(out, res, "all")
 
 
 def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
     if dim is None:
-        res = _new(_asb(np.any(b)))
+        res = result_tensor(_asb(np.any(b)))
     else:
-        res = _new(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
-    return res if out is None else _out(out, res, "any")
+        res = result_tensor(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    return res if out is None else write_out(out, res, "any")
 
 
 def count_nonzero(input, dim=None):
     b = input._buf
-    return _new(_asb(np.count_nonzero(b, axis=None if dim is None else _dims(dim, b.ndim)), _i64))
+    return result_tensor(_asb(np.count_nonzero(b, axis=None if dim is None else _dims(dim, b.ndim)), _i64))
 
 
 # -- sorting-like ----------------------------------------------------------------------
@@ -1439,22 +1442,22 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
         descending, dim = dim, -1
     b = input._buf
     if b.ndim == 0:
-        res = _return_type("sort")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+        res = return_type("sort")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
         return res
     d = _wrap_dim(dim, b.ndim)
     if _traced(b):
         return _functional_sort("sort", input, d, descending, None)
     idx = _sort_idx(b, d, descending)
     vals = _select_along("sort", "SortBackward0", input, idx, d, True)
-    res = _return_type("sort")(vals, _new(idx))
-    return res if out is None else _out_multi(out, res, "sort")
+    res = return_type("sort")(vals, result_tensor(idx))
+    return res if out is None else write_out_multi(out, res, "sort")
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
     b = input._buf
     if b.ndim == 0:
-        return _new(_cst(np.zeros((), _i64), b).copy())
-    return _new(_sort_idx(b, _wrap_dim(dim, b.ndim), descending))
+        return result_tensor(_cst(np.zeros((), _i64), b).copy())
+    return result_tensor(_sort_idx(b, _wrap_dim(dim, b.ndim), descending))
 
 
 def msort(input):
@@ -1468,45 +1471,45 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     if k > n or k < 0:
         raise RuntimeError("selected index k out of range")
     if b.ndim == 0:
-        return _return_type("topk")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+        return return_type("topk")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
     if _traced(b):
         return _functional_sort("topk", input, d, largest, k)
     idx = _sort_idx(b, d, largest)
     idx = idx[(slice(None),) * d + (slice(0, k),)].copy()
     vals = _select_along("topk", "TopkBackward0", input, idx, d, True)
-    res = _return_type("topk")(vals, _new(idx))
-    return res if out is None else _out_multi(out, res, "topk")
+    res = return_type("topk")(vals, result_tensor(idx))
+    return res if out is None else write_out_multi(out, res, "topk")
 
 
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
-        return _return_type("kthvalue")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+        return return_type("kthvalue")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
     if not 1 <= k <= b.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     idx = _sort_idx(b, d, False)[(slice(None),) * d + (slice(k - 1, k),)].copy()
     vals = _select_along("kthvalue", "KthvalueBackward0", input, idx, d, keepdim)
-    res = _return_type("kthvalue")(vals, _new(idx if keepdim else np.squeeze(idx, d)))
-    return res if out is None else _out_multi(out, res, "kthvalue")
+    res = return_type("kthvalue")(vals, result_tensor(idx if keepdim else np.squeeze(idx, d)))
+    return res if out is None else write_out_multi(out, res, "kthvalue")
 
 
 def median(input, dim=None, keepdim=False, *, out=None):
     b = input._buf
     if type(b) in _DEV and (dim is None or b.ndim):  # indices found on the host, values gathered here
-        res = median(_new(_dev.to_host(b)), dim, keepdim)
+        res = median(result_tensor(_dev.to_host(b)), dim, keepdim)
         if dim is None:
             return _select_flat(input, res)
         d = _wrap_dim(dim, b.ndim)
         idx = _cst(res.indices._buf if keepdim else np.expand_dims(res.indices._buf, d), b)
         vals = _select_along("median", "MedianBackward1", input, idx, d, keepdim)
-        res = _return_type("median")(vals, _new(idx if keepdim else _dev.xp_of(idx).squeeze(idx, d)))
-        return res if out is None else _out_multi(out, res, "median")
+        res = return_type("median")(vals, result_tensor(idx if keepdim else _dev.xp_of(idx).squeeze(idx, d)))
+        return res if out is None else write_out_multi(out, res, "median")
     if dim is None:
         flat = b.reshape(-1)
         n = flat.size
         if n == 0:
-            return _new(np.asarray(np.nan, b.dtype))
+            return result_tensor(np.asarray(np.nan, b.dtype))
         order = _sort_idx(flat, 0, False)
         if b.dtype.kind == "f" and np.isnan(flat).any():
             v = np.asarray(np.nan, b.dtype)
@@ -1515,15 +1518,15 @@ def median(input, dim=None, keepdim=False, *, out=None):
         mask = np.asarray(b == v) if not np.isnan(v) else np.isnan(b)
 
         def fn(x, m):
-            cnt = ew.convert_element_type(_fnp().sum(m), x.dtype)
-            return ew.div(_fnp().sum(ew.select(m, x, ew.mul(x, 0))), cnt)
+            cnt = ew.convert_element_type(fnp.sum(m), x.dtype)
+            return ew.div(fnp.sum(ew.select(m, x, ew.mul(x, 0))), cnt)
 
-        return _op(
+        return apply_op(
             "MedianBackward0", ("median",), fn, (input, mask), lambda x, m: np.asarray(v).copy(), edges=(0,)
         )
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
-        return _return_type("median")(input.clone(), _new(np.zeros((), _i64)))
+        return return_type("median")(input.clone(), result_tensor(np.zeros((), _i64)))
     n = b.shape[d]
     order = _sort_idx(b, d, False)
     idx = np.take(order, [(n - 1) // 2], axis=d)
@@ -1533,8 +1536,8 @@ def median(input, dim=None, keepdim=False, *, out=None):
             first_nan = np.expand_dims(np.argmax(nanm, axis=d), d)
             idx = np.where(np.expand_dims(nanm.any(axis=d), d), first_nan, idx)
     vals = _select_along("median", "MedianBackward1", input, idx, d, keepdim)
-    res = _return_type("median")(vals, _new(idx if keepdim else np.squeeze(idx, d)))
-    return res if out is None else _out_multi(out, res, "median")
+    res = return_type("median")(vals, result_tensor(idx if keepdim else np.squeeze(idx, d)))
+    return res if out is None else write_out_multi(out, res, "median")
 
 
 def nanmedian(input, dim=None, keepdim=False):
@@ -1548,7 +1551,7 @@ def nanmedian(input, dim=None, keepdim=False):
         flat = bh.reshape(-1)
         flat = flat[~np.isnan(flat)]
         v = np.sort(flat)[(flat.size - 1) // 2] if flat.size else np.nan
-        return _select_flat(input, _new(np.asarray(v, b.dtype)), "NanmedianBackward0")
+        return _select_flat(input, result_tensor(np.asarray(v, b.dtype)), "NanmedianBackward0")
     if b.ndim == 0:
         return median(input, dim, keepdim)
     d = _wrap_dim(dim, b.ndim)
@@ -1558,7 +1561,7 @@ def nanmedian(input, dim=None, keepdim=False):
     idx = _cst(idx, b)
     vals = _select_along("nanmedian", "NanmedianBackward1", input, idx, d, keepdim)
     xp = _dev.xp_of(idx) if type(idx) in _DEV else np
-    return _return_type("nanmedian")(vals, _new(idx if keepdim else xp.squeeze(idx, d)))
+    return return_type("nanmedian")(vals, result_tensor(idx if keepdim else xp.squeeze(idx, d)))
 
 
 def _select_flat(input, host_res, gname="MedianBackward0"):
@@ -1571,22 +1574,24 @@ def _select_flat(input, host_res, gname="MedianBackward0"):
     mask = np.asarray(bh == v) if not np.isnan(v) else np.isnan(bh)
 
     def fn(x, m):
-        cnt = ew.convert_element_type(_fnp().sum(m), x.dtype)
-        return ew.div(_fnp().sum(ew.select(m, x, _fnp().zeros_like(x))), cnt)
+        cnt = ew.convert_element_type(fnp.sum(m), x.dtype)
+        return ew.div(fnp.sum(ew.select(m, x, fnp.zeros_like(x))), cnt)
 
-    return _op(gname, ("median",), fn, (input, _cst(mask, b)), None, edges=(0,))
+    return apply_op(gname, ("median",), fn, (input, _cst(mask, b)), None, edges=(0,))
 
 
 def mode(input, dim=-1, keepdim=False):
     b = input._buf
     if type(b) in _DEV:  # indices on the host (one copy), values gathered on the device
         d = _wrap_dim(dim, b.ndim) if b.ndim else 0
-        hidx = mode(_new(_dev.to_host(b)), dim, True).indices._buf
+        hidx = mode(result_tensor(_dev.to_host(b)), dim, True).indices._buf
         idx_k = _cst(hidx, b)
         vals = _select_along("mode", "ModeBackward0", input, idx_k, d, keepdim)
-        return _return_type("mode")(vals, _new(idx_k if keepdim else _dev.xp_of(idx_k).squeeze(idx_k, d)))
+        return return_type("mode")(
+            vals, result_tensor(idx_k if keepdim else _dev.xp_of(idx_k).squeeze(idx_k, d))
+        )
     if b.ndim == 0:
-        return _return_type("mode")(input.clone(), _new(np.zeros((), _i64)))
+        return return_type("mode")(input.clone(), result_tensor(np.zeros((), _i64)))
     d = _wrap_dim(dim, b.ndim)
     moved = np.moveaxis(b, d, -1)
     flat = moved.reshape(-1, moved.shape[-1])
@@ -1599,7 +1604,7 @@ def mode(input, dim=-1, keepdim=False):
     idx = vals_idx.reshape(moved.shape[:-1])
     idx_k = np.expand_dims(idx, d)
     vals = _select_along("mode", "ModeBackward0", input, idx_k, d, keepdim)
-    return _return_type("mode")(vals, _new(idx_k if keepdim else idx))
+    return return_type("mode")(vals, result_tensor(idx_k if keepdim else idx))
 
 
 def cumsum(input, dim, *, dtype=None, out=None):
@@ -1609,16 +1614,16 @@ def cumsum(input, dim, *, dtype=None, out=None):
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _fnp().cumsum(x, axis=d) if x.ndim else x
+        return fnp.cumsum(x, axis=d) if x.ndim else x
 
-    res = _op(
+    res = apply_op(
         "CumsumBackward0",
         ("cumsum", d, odt),
         fn,
         (input,),
         lambda x: np.asarray(np.cumsum(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)),
     )
-    return res if out is None else _out(out, res, "cumsum")
+    return res if out is None else write_out(out, res, "cumsum")
 
 
 def cumprod(input, dim, *, dtype=None, out=None):
@@ -1628,23 +1633,23 @@ def cumprod(input, dim, *, dtype=None, out=None):
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _fnp().cumprod(x, axis=d) if x.ndim else x
+        return fnp.cumprod(x, axis=d) if x.ndim else x
 
-    res = _op(
+    res = apply_op(
         "CumprodBackward0",
         ("cumprod", d, odt),
         fn,
         (input,),
         lambda x: np.asarray(np.cumprod(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)),
     )
-    return res if out is None else _out(out, res, "cumprod")
+    return res if out is None else write_out(out, res, "cumprod")
 
 
 def _cum_extreme(name, gname, input, dim, better):
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
-        return _return_type(name)(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+        return return_type(name)(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
     bh = _dev.to_host(b)  # the running indices are found on the host (one copy for a device tensor)
     moved = np.moveaxis(bh, d, -1)
     idx = np.empty(moved.shape, np.int64)
@@ -1658,7 +1663,7 @@ def _cum_extreme(name, gname, input, dim, better):
         idx[..., j] = cur
     idx = _cst(np.ascontiguousarray(np.moveaxis(idx, -1, d)), b)
     vals = _select_along(name, gname, input, idx, d, True)
-    return _return_type(name)(vals, _new(idx.copy()))
+    return return_type(name)(vals, result_tensor(idx.copy()))
 
 
 def cummax(input, dim):
@@ -1697,7 +1702,7 @@ def copy_(self, src, non_blocking=False):
 
     def fn(x, s):
         s = ew.convert_element_type(s, dt)
-        return S.broadcast_to(s, x.shape)
+        return shape_prims.broadcast_to(s, x.shape)
 
     if type(b) is not _nd or type(sb) is not _nd:
         bd, sd = type(b) in _DEV, type(sb) in _DEV
@@ -1706,29 +1711,29 @@ def copy_(self, src, non_blocking=False):
                 src = to_device(src, _dev.index_of(b) if bd else None)
                 sb = src._buf
             if bd:
-                if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
-                    _check_overlap(b)
+                if not (STATE.enabled and (tracks_grad(self) or tracks_grad(src) or self._base is not None)):
+                    check_no_internal_overlap(b)
                     check_no_alias(b, sb)
-                    if sb is b or _fresh(sb, [b]) is not sb:
+                    if sb is b or fresh_buffer(sb, [b]) is not sb:
                         sb = sb.copy()
-                    _copyto(b, sb)
-                    _bump(self)
+                    copy_into(b, sb)
+                    bump_version(self)
                     return self
                 xp = _dev.xp_of(b)
-                return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src),
+                return apply_inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src),
                                 xp.broadcast_to(sb, b.shape).astype(dt), (0, 1))
         else:
-            return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
-    if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
-        _check_overlap(b)
+            return apply_inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
+    if not (STATE.enabled and (tracks_grad(self) or tracks_grad(src) or self._base is not None)):
+        check_no_internal_overlap(b)
         if may_alias(b, sb):
             check_no_alias(b, sb)
             sb = sb.copy()
         np.copyto(b, sb, casting="unsafe")
-        _bump(self)
+        bump_version(self)
         return self
     new = np.broadcast_to(sb, b.shape).astype(dt)
-    return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), new, (0, 1))
+    return apply_inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), new, (0, 1))
 
 
 def fill_(self, value):
@@ -1741,39 +1746,39 @@ def fill_(self, value):
         dt = self._buf.dtype
 
         def fn(x, v):
-            return S.broadcast_to(ew.convert_element_type(v, dt), x.shape)
+            return shape_prims.broadcast_to(ew.convert_element_type(v, dt), x.shape)
 
-        return _inplace(
+        return apply_inplace(
             self, "FillBackward3", ("fill_t", dt), fn, (self, value), value._buf.astype(dt), (0, 1)
         )
-    value = _scalar_value(value)
+    value = scalar_value(value)
     b = self._buf
     _check_fill_value(value, b.dtype, "fill_")
-    if not (STATE.enabled and (_req(self) or self._base is not None)) and type(b) is _nd:
-        _check_overlap(b)
+    if not (STATE.enabled and (tracks_grad(self) or self._base is not None)) and type(b) is _nd:
+        check_no_internal_overlap(b)
         b.fill(value)
-        _bump(self)
+        bump_version(self)
         return self
     dt = b.dtype
 
     def fn(x):
         return ew.add(ew.mul(x, 0), ew.convert_element_type(np.asarray(value, dt), dt))
 
-    return _inplace(self, "FillBackward2", ("fill", dt, value), fn, (self,), np.asarray(value, dt))
+    return apply_inplace(self, "FillBackward2", ("fill", dt, value), fn, (self,), np.asarray(value, dt))
 
 
 def zero_(self):
     b = self._buf
-    if not (STATE.enabled and (_req(self) or self._base is not None)) and type(b) is _nd:
-        _check_overlap(b)
+    if not (STATE.enabled and (tracks_grad(self) or self._base is not None)) and type(b) is _nd:
+        check_no_internal_overlap(b)
         b.fill(0)
-        _bump(self)
+        bump_version(self)
         return self
 
     def fn(x):
         return ew.mul(x, 0)
 
-    return _inplace(self, "ZeroBackward0", ("zero",), fn, (self,), np.zeros((), b.dtype))
+    return apply_inplace(self, "ZeroBackward0", ("zero",), fn, (self,), np.zeros((), b.dtype))
 
 
 def resize_as_(self, other, memory_format=None):
@@ -1787,7 +1792,7 @@ def resize_as_(self, other, memory_format=None):
 def clone(input, *, memory_format=None):
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:
-        return _functional(lambda x: x, (input,))
+        return run_functional(lambda x: x, (input,))
 
     def fn(x):
         return ew.add(x, ew.mul(x, 0)) if False else _identity(x)
@@ -1799,7 +1804,7 @@ def clone(input, *, memory_format=None):
         def fwd(x):
             return np.array(x, order="K") if not x.flags.c_contiguous else x.copy()
 
-    return _op("CloneBackward0", ("clone",), _identity, (input,), fwd)
+    return apply_op("CloneBackward0", ("clone",), _identity, (input,), fwd)
 
 
 def _identity(x):
@@ -1823,7 +1828,7 @@ def contiguous(self, memory_format=None):
     b = self._buf
     if (type(b) is not _nd and type(b) not in _DEV) or b.flags.c_contiguous:
         return self
-    return _op("CloneBackward0", ("clone",), _identity, (self,), np.ascontiguousarray)
+    return apply_op("CloneBackward0", ("clone",), _identity, (self,), np.ascontiguousarray)
 
 
 def detach(input):
@@ -1851,12 +1856,12 @@ def to_dtype(input, dt: D.dtype, copy=False):
     if b.dtype == npd and not copy:
         return input
     if type(b) is not _nd and type(b) not in _DEV:
-        return _functional(lambda x: ew.convert_element_type(x, npd), (input,))
+        return run_functional(lambda x: ew.convert_element_type(x, npd), (input,))
 
     def fn(x):
         return ew.convert_element_type(x, npd)
 
-    res = _op("ToCopyBackward0", ("to", npd), fn, (input,), lambda x: x.astype(npd))
+    res = apply_op("ToCopyBackward0", ("to", npd), fn, (input,), lambda x: x.astype(npd))
     return res
 
 
@@ -1877,13 +1882,13 @@ def to_device(input, index, copy=False):
 def deg2rad(input, *, out=None):
     x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
     res = mul(x, math.pi / 180.0)
-    return res if out is None else _out(out, res, "deg2rad")
+    return res if out is None else write_out(out, res, "deg2rad")
 
 
 def rad2deg(input, *, out=None):
     x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
     res = mul(x, 180.0 / math.pi)
-    return res if out is None else _out(out, res, "rad2deg")
+    return res if out is None else write_out(out, res, "rad2deg")
 
 
 def angle(input, *, out=None):
@@ -1891,41 +1896,41 @@ def angle(input, *, out=None):
     if b.dtype.kind == "c":
 
         def fn(x):
-            return _fnp().angle(x) if hasattr(_fnp(), "angle") else ew.atan2_p.bind(ew.imag(x), ew.real(x))
+            return fnp.angle(x) if hasattr(fnp, "angle") else ew.atan2_p.bind(ew.imag(x), ew.real(x))
 
-        res = _op("AngleBackward0", ("angle",), fn, (input,), lambda v: np.angle(v).astype(v.real.dtype))
+        res = apply_op("AngleBackward0", ("angle",), fn, (input,), lambda v: np.angle(v).astype(v.real.dtype))
     else:
         x = input if b.dtype.kind == "f" else input.to(D.DEFAULT.float)
         res = mul(lt(x, 0).to(D.from_np(x._buf.dtype)), math.pi)
-    return res if out is None else _out(out, res, "angle")
+    return res if out is None else write_out(out, res, "angle")
 
 
 def sinc(input, *, out=None):
     x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
-    res = _op(
-        "SincBackward0", ("sinc",), lambda v: _fnp().sinc(v), (x,), lambda v: np.sinc(v).astype(v.dtype)
+    res = apply_op(
+        "SincBackward0", ("sinc",), lambda v: fnp.sinc(v), (x,), lambda v: np.sinc(v).astype(v.dtype)
     )
-    return res if out is None else _out(out, res, "sinc")
+    return res if out is None else write_out(out, res, "sinc")
 
 
 def heaviside(input, values, *, out=None):
     res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
-    return res if out is None else _out(out, res, "heaviside")
+    return res if out is None else write_out(out, res, "heaviside")
 
 
 def gcd(input, other, *, out=None):
-    res = _new(np.gcd(input._buf, other._buf if isinstance(other, Tensor) else other))
-    return res if out is None else _out(out, res, "gcd")
+    res = result_tensor(np.gcd(input._buf, other._buf if isinstance(other, Tensor) else other))
+    return res if out is None else write_out(out, res, "gcd")
 
 
 def lcm(input, other, *, out=None):
-    res = _new(np.lcm(input._buf, other._buf if isinstance(other, Tensor) else other))
-    return res if out is None else _out(out, res, "lcm")
+    res = result_tensor(np.lcm(input._buf, other._buf if isinstance(other, Tensor) else other))
+    return res if out is None else write_out(out, res, "lcm")
 
 
 def ldexp(input, other, *, out=None):
     res = mul(input, pow(2.0, other) if isinstance(other, Tensor) else 2.0**other)
-    return res if out is None else _out(out, res, "ldexp")
+    return res if out is None else write_out(out, res, "ldexp")
 
 
 def sgn(input, *, out=None):
@@ -1941,17 +1946,17 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=N
     keep = keepdim and dim is not None
 
     def fn(v, qq):
-        return _fnp().quantile(v, qq, axis=d, keepdims=keep, method=interpolation)
+        return fnp.quantile(v, qq, axis=d, keepdims=keep, method=interpolation)
 
     def fwd(v, qq):
         return np.asarray(np.quantile(v, qq, axis=d, keepdims=keep, method=interpolation)).astype(v.dtype)
 
-    res = _op(
+    res = apply_op(
         "QuantileBackward0", ("quantile", d, keep, interpolation, scalar_q), fn, (x, qa), fwd, edges=(0,)
     )
     if keepdim and dim is None:
         res = res.reshape((1,) * input._buf.ndim if scalar_q else (res.shape[0],) + (1,) * input._buf.ndim)
-    return res if out is None else _out(out, res, "quantile")
+    return res if out is None else write_out(out, res, "quantile")
 
 
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
@@ -1966,8 +1971,8 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", ou
         keepdims=keepdim and dim is not None,
         method=interpolation,
     )
-    res = _new(_asb(r).astype(b.dtype))
-    return res if out is None else _out(out, res, "nanquantile")
+    res = result_tensor(_asb(r).astype(b.dtype))
+    return res if out is None else write_out(out, res, "nanquantile")
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
@@ -2007,7 +2012,7 @@ def sum_to_size(self, *size):
 def cdist(x1, x2, p=2.0, compute_mode=None):
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)
-        return _op("CdistBackward0", ("cdist_inf",), _conv.max_abs_unsplit, (d,))
+        return apply_op("CdistBackward0", ("cdist_inf",), _conv.max_abs_unsplit, (d,))
     return vector_norm(d, p, -1)
 
 
@@ -2048,7 +2053,7 @@ def vander(x, N=None, increasing=False):
 
 
 def ones_like_t(x):
-    return _new(_dev.xp_of(x._buf).ones(x._buf.shape, x._buf.dtype))
+    return result_tensor(_dev.xp_of(x._buf).ones(x._buf.shape, x._buf.dtype))
 
 
 def dropout(input, p=0.5, train=True):
@@ -2059,8 +2064,10 @@ def dropout(input, p=0.5, train=True):
     if p == 1:
         return mul(input, 0.0)
     keep = (default_generator._rng.random(input._buf.shape) >= p).astype(input._buf.dtype) / (1 - p)
-    return mul(input, _new(keep))
+    return mul(input, result_tensor(keep))
 
 
-_NOT_EXPORTED = ("BINOPS", "SPEC_LIST", "fnn", "fnp", "vjp", "transfer")  # core helpers, not torch names
+# core helpers and internal helpers, not torch names
+_NOT_EXPORTED = ("BINOPS", "SPEC_LIST", "fnn", "fnp", "vjp", "transfer", "return_type", "rtruediv",
+                 "shape_prims")
 __all__ = [n for n in dir() if not n.startswith("_") and n not in _NOT_EXPORTED]

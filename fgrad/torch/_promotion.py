@@ -21,11 +21,11 @@ _i64 = np.dtype(np.int64)
 _bool = np.dtype(np.bool_)
 
 
-def _type_name(npd) -> str:
+def scalar_type_name(npd) -> str:
     return D.from_np(npd)._legacy
 
 
-def _can_cast(frm: np.dtype, to: np.dtype) -> bool:
+def can_cast(frm: np.dtype, to: np.dtype) -> bool:
     fk, tk = frm.kind, to.kind
     if fk == "c" and tk != "c":
         return False
@@ -36,7 +36,7 @@ def _can_cast(frm: np.dtype, to: np.dtype) -> bool:
     return True
 
 
-def _scalar_value(x):
+def scalar_value(x):
     """A Python scalar for a wrapped number (NumPy scalars are strongly typed in NumPy 2)."""
     if isinstance(x, np.generic):
         return x.item()
@@ -62,7 +62,7 @@ def result_dtype(*ops) -> np.dtype:
     return r if r is not None else D.DEFAULT.float.np
 
 
-def _dtype2(a, b) -> np.dtype:
+def binary_result_dtype(a, b) -> np.dtype:
     """Fast path of `result_dtype` for (Tensor, Tensor-or-scalar)."""
     ad = a._buf.dtype
     if isinstance(b, Tensor):

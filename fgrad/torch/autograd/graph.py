@@ -674,9 +674,9 @@ def view_grad_fn(t):
     base = t._base
     if base._gfn is None and not base._rg:
         return t._gfn
-    from .._dispatch import _view_regen
+    from .._dispatch import regenerate_view_grad_fn
 
-    _view_regen(t)
+    regenerate_view_grad_fn(t)
     return t._gfn
 
 
