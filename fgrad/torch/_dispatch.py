@@ -30,6 +30,10 @@ Example::
 
 from __future__ import annotations
 
+import builtins
+import warnings
+import weakref
+
 import numpy as np
 
 from .._lru import LRU
@@ -37,8 +41,6 @@ from ..core.array import ArrayImpl, ShapedArray
 from ..core.trace import new_trace
 from ..core.executor import straight_line
 from ..transforms.staging import StagingTrace
-
-import builtins
 from ..core.array import Tracer
 from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
@@ -456,8 +458,6 @@ def write_out(out, res: Tensor, name: str, ins=()) -> Tensor:
         )
     if ob.shape != src.shape:
         if ob.size != 0:
-            import warnings
-
             warnings.warn(
                 f"An output with one or more elements was resized since it had shape {list(ob.shape)}, "
                 f"which does not match the required output shape {list(src.shape)}. This behavior is "
@@ -703,8 +703,6 @@ def apply_inplace(self, name, key, fn, args, new_val, edges=None):
 
 def _move_retain(self, old) -> None:
     """retain_grad follows the tensor to its new grad_fn after an in-place op (PyTorch)."""
-    import weakref
-
     prev = old._gfn
     if prev is not None and prev._retain:
         prev._retain.pop(old._oi, None)

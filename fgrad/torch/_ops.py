@@ -69,6 +69,7 @@ from ._faces import (  # noqa: F401
     generate_faces,
 )
 from ._ops_creation import check_fill_value as _check_fill_value
+from ._random import default_generator
 from ._tensor import Size, Tensor, _alias, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
@@ -2059,8 +2060,6 @@ def ones_like_t(x):
 def dropout(input, p=0.5, train=True):
     if not train or p == 0:
         return input
-    from ._random import default_generator
-
     if p == 1:
         return mul(input, 0.0)
     keep = (default_generator._rng.random(input._buf.shape) >= p).astype(input._buf.dtype) / (1 - p)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..ops.specs import SPEC_LIST
@@ -165,8 +167,6 @@ def retain_grad(self):
     gfn = self.grad_fn
     if gfn is None:
         return
-    import weakref
-
     if gfn._retain is None:
         gfn._retain = {}
     gfn._retain[self._oi] = weakref.ref(self)
