@@ -38,6 +38,7 @@ import numpy as np
 
 from .._lru import LRU
 from ..core.array import ArrayImpl, ShapedArray
+from ..core.ir import Literal
 from ..core.trace import new_trace
 from ..core.executor import straight_line
 from ..transforms.staging import StagingTrace
@@ -65,13 +66,16 @@ _bool = np.dtype(np.bool_)
 
 
 class _Forward:
-    """A cached forward: ``run(xp, consts + bufs) -> list`` (None: run eagerly)."""
+    """A cached forward: ``run(xp, consts + bufs) -> list`` (None: run eagerly), and ``raw``,
+    the same program for callers that have switched NumPy's error reports off already."""
 
-    __slots__ = ("run", "consts", "tick")
+    __slots__ = ("run", "raw", "consts", "fresh", "tick")
 
-    def __init__(self, run, consts) -> None:
+    def __init__(self, run, consts, fresh: bool = False) -> None:
         self.run = run
+        self.raw = getattr(run, "__wrapped__", run)
         self.consts = consts
+        self.fresh = fresh  # every output is a new array from its own ufunc call (or a 0-d scalar)
         self.tick = 0
 
 
@@ -89,7 +93,25 @@ def _stage(fn, bufs, multi: bool) -> _Forward:
     except Exception:  # noqa: BLE001 - the definition needs concrete values: run it eagerly
         return _EAGER
     consts = [c._buf if type(c) is ArrayImpl else c for c in consts]
-    return _Forward(straight_line(jaxpr), consts)
+    return _Forward(straight_line(jaxpr), consts, _fresh_outputs(jaxpr))
+
+
+def _fresh_outputs(jaxpr) -> bool:
+    """True when each output of ``jaxpr`` is a distinct variable computed by a one-output
+    NumPy ufunc call (the executor calls parameterless ufunc primitives directly): a new
+    array that aliases nothing, or a NumPy scalar for 0-d operands."""
+    producer = {v: e for e in jaxpr.eqns for v in e.outvars}
+    outs = jaxpr.outvars
+    if len(set(map(id, outs))) != len(outs):
+        return False
+    for v in outs:
+        e = producer.get(v) if type(v) is not Literal else None
+        if e is None or e.params or e.prim.multiple_results:
+            return False
+        uf = getattr(e.prim, "ufunc", None)
+        if not isinstance(uf, np.ufunc) or uf.nout != 1:
+            return False
+    return True
 
 
 def _owned(o, inputs):
@@ -110,21 +132,37 @@ def _owned(o, inputs):
     return o
 
 
-def run_definition(key, fn, bufs, multi: bool):
+def run_definition(key, fn, bufs, multi: bool, errors_off: bool = False):
     """The outputs (a list of NumPy arrays owning their memory) of ``fn`` on host buffers
     ``bufs``, through its cached program; None when ``fn`` must run eagerly (unstageable, or
-    an unhashable key)."""
-    sig = (key, tuple([(b.shape, b.dtype) for b in bufs]))
+    an unhashable key).  ``errors_off``: the caller has switched NumPy's error reports off.
+
+    This runs for every op of the shim, so the signature is one flat tuple (op key, then
+    each buffer's shape and dtype) and a program without constants skips the copy of its
+    argument list."""
+    if len(bufs) == 1:
+        b = bufs[0]
+        sig = (key, b.shape, b.dtype)
+    else:
+        sig = (key, *[a for b in bufs for a in (b.shape, b.dtype)])
     try:
         fwd = _FORWARDS.get(sig)
     except TypeError:  # unhashable key
         return None
     if fwd is None:
         fwd = _FORWARDS[sig] = _stage(fn, bufs, multi)
-    if fwd.run is None:
+    run = fwd.raw if errors_off else fwd.run
+    if run is None:
         return None
-    inputs = [*fwd.consts, *bufs]
-    return [_owned(o, inputs) for o in fwd.run(np, inputs)]
+    inputs = [*fwd.consts, *bufs] if fwd.consts else bufs
+    outs = run(np, inputs)
+    if fwd.fresh:
+        for o in outs:
+            if type(o) is not _nd:
+                break
+        else:
+            return outs
+    return [_owned(o, inputs) for o in outs]
 
 
 def result_tensor(r) -> Tensor:
@@ -321,23 +359,39 @@ def apply_op(name, key, fn, args, fwd=None, multi=False, edges=None):
     """Apply an op given by its fgrad definition ``fn`` (and optionally a NumPy forward
     ``fwd`` producing fresh buffers) to ``args`` (Tensors or constant NumPy arrays).  On
     the CUDA device ``fn`` itself runs there (`_op_dev`)."""
+    bufs = []
     for a in args:
-        if type(a) is not _nd:
-            b = a._buf if isinstance(a, Tensor) else a
-            if type(b) is not _nd:
-                if type(b) in _DEV:
-                    if on_device(args):
-                        return _op_dev(name, key, fn, args, multi, edges)
-                return run_functional(fn, args, multi)
-    bufs = [a if type(a) is _nd else a._buf for a in args]
+        b = a if type(a) is _nd else (a._buf if isinstance(a, Tensor) else a)
+        if type(b) is not _nd:
+            if type(b) in _DEV and on_device(args):
+                return _op_dev(name, key, fn, args, multi, edges)
+            return run_functional(fn, args, multi)
+        bufs.append(b)
     token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
     try:
-        r = fwd(*bufs) if fwd is not None else run_forward(key, fn, bufs, multi)
+        if fwd is not None:
+            r = fwd(*bufs)
+        else:
+            r = run_definition(key, fn, bufs, multi, True)
+            if r is None:
+                r = _run_fn(fn, bufs, multi)
+            elif not multi:
+                r = r[0]
     except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
         raise _errors.translate(e, name, args) from e
     finally:
         _reset_err(token)
-    outs = [result_tensor(o) for o in r] if multi else [result_tensor(r)]
+    if multi:
+        outs = [result_tensor(o) for o in r]
+    else:
+        if type(r) is not _nd and type(r) not in _DEV:
+            r = np.asarray(r)
+        out = object.__new__(Tensor)  # `result_tensor`, inline: this runs for every op
+        out._buf = r
+        out._gfn = None
+        out._rg = False
+        out._vc = None
+        outs = (out,)
     if STATE.enabled:
         for a in args:
             if type(a) is not _nd and (a._rg or a._gfn is not None):
