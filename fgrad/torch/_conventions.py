@@ -87,6 +87,22 @@ def abs(x):  # noqa: A001 - PyTorch's name
     return fnp.where(x == 0, fnp.zeros_like(a), a)
 
 
+def relu(x):
+    """``max(x, 0)`` with PyTorch's values and derivative: ``relu(nan) = nan``, ``relu(-0.0)
+    = -0.0``, every other non-positive input (``-inf`` too) gives ``+0``; the derivative is 0
+    where ``x <= 0`` and 1 elsewhere (at NaN too).  (``x * (x > 0)`` would give ``-0`` for
+    negative inputs and NaN for ``-inf``.)
+
+    >>> import numpy as np, fgrad
+    >>> relu(np.array([-np.inf, -2.0, np.nan, 3.0]))
+    Array([ 0.,  0., nan,  3.], dtype=float64)
+    >>> float(fgrad.grad(relu)(np.float64(0.0)))
+    0.0
+    """
+    kept_zero = fnp.where(x < 0, fnp.zeros_like(x), x)  # +0, or the input's own signed zero
+    return fnp.where(x <= 0, lax.stop_gradient(kept_zero), x)
+
+
 def softplus(x):
     """``log(1 + exp(x))`` computed stably, with the derivative ``sigmoid(x)`` everywhere
     (also at 0, where ``log1p(exp(-|x|)) + max(x, 0)`` depends on the kink conventions of

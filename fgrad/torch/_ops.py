@@ -121,17 +121,10 @@ def _mk_frac():
 frac, frac_ = composite_unary("frac", "FracBackward0", _mk_frac, fwd=lambda b: b - np.trunc(b))
 
 
-def _mk_relu():
-    def f(x):
-        return ew.select(ew.gt(x, 0), x, ew.mul(x, 0))
-
-    return f
-
-
 relu, relu_ = composite_unary(
     "relu",
     "ReluBackward0",
-    _mk_relu,
+    lambda: _conv.relu,
     to_float=False,
     fwd=lambda b: np.maximum(b, 0).astype(b.dtype, copy=False),
 )
