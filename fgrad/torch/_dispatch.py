@@ -732,18 +732,9 @@ def apply_inplace(self, name, key, fn, args, new_val, edges=None):
     args = (old,) + tuple(args[1:])
     if self._base is not None:
         return _inplace_view(self, name, key, fn, args, new_val, edges)
-    avals = tuple(
-        (a._buf.shape, a._buf.dtype) if isinstance(a, Tensor) else (a.shape, a.dtype) for a in args
-    )
-    diff = tuple(
-        i for i, a in enumerate(args)
-        if isinstance(a, Tensor) and tracks_grad(a) and a._buf.dtype.kind in "fc"
-    )
-    if diff:
-        prog = G.get_program(key, fn, avals, diff, False)
-        if 0 in prog.in_used:
-            old._buf = buf.copy()
-            old._vc = None
+    if _reads_old_value(key, fn, args):
+        old._buf = buf.copy()
+        old._vc = None
     vc = self._get_vc()
     copy_into(buf, new_val)
     vc.v += 1
@@ -753,6 +744,19 @@ def apply_inplace(self, name, key, fn, args, new_val, edges=None):
     if self._retains:
         _move_retain(self, old)
     return self
+
+
+def _reads_old_value(key, fn, args) -> bool:
+    """Whether the backward program of the in-place op ``fn(*args)`` reads its first input,
+    the written tensor's old value (which must then be copied before the write)."""
+    avals = tuple(
+        (a._buf.shape, a._buf.dtype) if isinstance(a, Tensor) else (a.shape, a.dtype) for a in args
+    )
+    diff = tuple(
+        i for i, a in enumerate(args)
+        if isinstance(a, Tensor) and tracks_grad(a) and a._buf.dtype.kind in "fc"
+    )
+    return bool(diff) and 0 in G.get_program(key, fn, avals, diff, False).in_used
 
 
 def _move_retain(self, old) -> None:
@@ -822,18 +826,9 @@ def _inplace_view(self, name, key, fn, args, new_val, edges):
     nargs = (bold, mask) + tuple(args[1:])
     g = _copyslices_fn(chain, fn, key)
     ckey = ("CopySlices", _chain_key(chain), key)
-    avals = tuple(
-        (a._buf.shape, a._buf.dtype) if isinstance(a, Tensor) else (a.shape, a.dtype) for a in nargs
-    )
-    diff = tuple(
-        i for i, a in enumerate(nargs)
-        if isinstance(a, Tensor) and tracks_grad(a) and a._buf.dtype.kind in "fc"
-    )
-    if diff:
-        prog = G.get_program(ckey, g, avals, diff, False)
-        if 0 in prog.in_used:
-            bold._buf = base._buf.copy()
-            bold._vc = None
+    if _reads_old_value(ckey, g, nargs):
+        bold._buf = base._buf.copy()
+        bold._vc = None
     vc = self._get_vc()
     copy_into(self._buf, new_val)
     vc.v += 1
