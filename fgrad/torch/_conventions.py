@@ -87,11 +87,12 @@ def abs(x):  # noqa: A001 - PyTorch's name
     return fnp.where(x == 0, fnp.zeros_like(a), a)
 
 
+@custom_jvp
 def relu(x):
-    """``max(x, 0)`` with PyTorch's values and derivative: ``relu(nan) = nan``, ``relu(-0.0)
-    = -0.0``, every other non-positive input (``-inf`` too) gives ``+0``; the derivative is 0
-    where ``x <= 0`` and 1 elsewhere (at NaN too).  (``x * (x > 0)`` would give ``-0`` for
-    negative inputs and NaN for ``-inf``.)
+    """``max(x, 0)`` with PyTorch's values: ``relu(nan) = nan``, ``relu(-0.0) = -0.0``, every
+    other non-positive input (``-inf`` too) gives ``+0`` (``x * (x > 0)`` would give ``-0``
+    and NaN).  The derivative is the mask ``x > 0`` (0 at 0; also 0 at NaN, where PyTorch
+    passes the gradient through).
 
     >>> import numpy as np, fgrad
     >>> relu(np.array([-np.inf, -2.0, np.nan, 3.0]))
@@ -99,8 +100,13 @@ def relu(x):
     >>> float(fgrad.grad(relu)(np.float64(0.0)))
     0.0
     """
-    kept_zero = fnp.where(x < 0, fnp.zeros_like(x), x)  # +0, or the input's own signed zero
-    return fnp.where(x <= 0, lax.stop_gradient(kept_zero), x)
+    return fnp.where(x < 0, fnp.zeros_like(x), x)
+
+
+@relu.defjvp
+def _relu_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return relu(x), t * lax.stop_gradient((x > 0).astype(t.dtype))  # one multiplication backward
 
 
 def softplus(x):
