@@ -62,32 +62,97 @@ def _targets(mods, cur: str, is_pkg: bool, node) -> list[str]:
     for a in node.names:
         sub = f"{prefix}.{a.name}"
         if sub in mods:
-            out.append(sub)  # a submodule: importing it does not run more of the package
+            out.append(sub)  # a submodule
         elif prefix in mods:
             out.append(prefix)
     return out
 
 
-LAZY_ALLOWED = ("fgrad.torch",)  # may be imported inside a function (an optional face)
+def _with_packages(mods, importer: str, target: str) -> list[str]:
+    """``target`` and the packages whose ``__init__`` importing it runs: its enclosing
+    packages, except those enclosing ``importer`` (already initialized, or initializing,
+    when ``importer`` runs).  ``from .autograd import graph`` in ``fgrad.torch._ops`` runs
+    ``fgrad.torch.autograd``'s ``__init__`` before ``graph``."""
+    parts = target.split(".")
+    inside = importer.split(".")
+    out = [target]
+    for k in range(1, len(parts)):
+        pkg = ".".join(parts[:k])
+        if pkg in mods and parts[:k] != inside[:k]:
+            out.append(pkg)
+    return out
 
 
-def import_graph(root: pathlib.Path = PKG, in_functions: bool = True) -> dict[str, set[str]]:
-    """Module -> the fgrad modules it imports: at module level, and (``in_functions``)
-    inside functions, except the lazy imports of `LAZY_ALLOWED` there."""
+LAZY_ALLOWED = ("fgrad.torch",)  # other layers may load it inside a function (an optional face)
+
+# The imports inside functions in fgrad.torch: the upward calls its module order keeps
+# (DESIGN.md, "Import layering"), each with why it cannot be a module-level import.  They
+# are left out of the graph; any other import of an fgrad module inside a function in
+# fgrad.torch is an edge like a module-level one, and fails
+# `test_torch_imports_inside_functions_are_the_listed_ones`.
+_AUTOGRAD_INIT = ("importing any autograd submodule runs the autograd package, which loads this "
+                  "module, below the dispatcher (autograd.graph records the dispatcher's nodes)")
+TORCH_LAZY = {
+    ("fgrad.torch._storage", "fgrad.torch._tensor"):
+        "storage methods return Tensors; a Tensor is a view of a storage",
+    ("fgrad.torch._tensor", "fgrad.torch.autograd"):
+        "Tensor methods consult grad mode and the graph; autograd's nodes hold Tensors",
+    ("fgrad.torch._tensor", "fgrad.torch.autograd.grad_mode"): "as above",
+    ("fgrad.torch._tensor", "fgrad.torch.autograd.graph"): "as above",
+    ("fgrad.torch.autograd.graph", "fgrad.torch._dispatch"):
+        "the create_graph backward and view grad_fns run ops through the dispatcher, which records "
+        "into the graph",
+    ("fgrad.torch.autograd.graph", "fgrad.torch._ops"): "as above (add, clone)",
+    ("fgrad.torch.autograd.function", "fgrad.torch._dispatch"): _AUTOGRAD_INIT,
+    ("fgrad.torch.autograd.function", "fgrad.torch._ops"): _AUTOGRAD_INIT,
+    ("fgrad.torch.autograd.functional", "fgrad.torch._ops_shape"): _AUTOGRAD_INIT,
+    ("fgrad.torch._ops_creation", "fgrad.torch._dispatch"):
+        "the autograd package (Variable, grad's grad_outputs) creates tensors: " + _AUTOGRAD_INIT,
+    ("fgrad.torch._ops_creation", "fgrad.torch._ops"): "as above (polar: cos, sin, mul)",
+    ("fgrad.torch._ops", "fgrad.torch._ops_shape"):
+        "ops defined through higher ops (where(cond), cov, vander: nonzero, cat, narrow, stack); the "
+        "view ops are built on _ops' copy_/clone/where",
+    ("fgrad.torch._ops", "fgrad.torch.linalg"):
+        "norm(p='fro'/'nuc') is linalg.matrix_norm; torch.linalg is built on _ops",
+    ("fgrad.torch._ops_linalg", "fgrad.torch.linalg"):
+        "cholesky/qr are torch.linalg's; torch.linalg is built on _ops_linalg",
+}
+
+
+def _lazy_allowed(importer: str, target: str) -> bool:
+    if _under(importer, ("fgrad.torch",)):
+        return (importer, target) in TORCH_LAZY
+    return _under(target, LAZY_ALLOWED)
+
+
+def _imports(root: pathlib.Path = PKG):
+    """(importer, target, inside a function) for every import of an fgrad module."""
     mods = _modules(root)
-    graph: dict[str, set[str]] = {m: set() for m in mods}
+    out = []
     for m, p in mods.items():
         is_pkg = p.name == "__init__.py"
 
         def visit(node, in_func, m=m, is_pkg=is_pkg):
             for c in ast.iter_child_nodes(node):
                 f = in_func or isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                if isinstance(c, (ast.Import, ast.ImportFrom)) and (in_functions or not f):
-                    graph[m].update(t for t in _targets(mods, m, is_pkg, c)
-                                    if t != m and not (f and _under(t, LAZY_ALLOWED)))
+                if isinstance(c, (ast.Import, ast.ImportFrom)):
+                    for t in _targets(mods, m, is_pkg, c):
+                        out.extend((m, u, f) for u in _with_packages(mods, m, t) if u != m)
                 visit(c, f)
 
         visit(ast.parse(p.read_text()), False)
+    return mods, out
+
+
+def import_graph(root: pathlib.Path = PKG, in_functions: bool = True) -> dict[str, set[str]]:
+    """Module -> the fgrad modules it imports (and the packages that runs): at module level,
+    and (``in_functions``) inside functions, except the lazy imports `_lazy_allowed` lets
+    through."""
+    mods, imports = _imports(root)
+    graph: dict[str, set[str]] = {m: set() for m in mods}
+    for m, t, f in imports:
+        if not f or (in_functions and not _lazy_allowed(m, t)):
+            graph[m].add(t)
     return graph
 
 
@@ -169,10 +234,50 @@ def test_the_checks_see_cycles_and_upward_imports(tmp_path):
     (pkg / "core" / "b.py").write_text("from .a import x\n\ndef f():\n    from ..numpy import late\n")
     (pkg / "numpy" / "face.py").write_text("import fgrad.core.a\n")
     g = import_graph(pkg, in_functions=False)
-    assert g["fgrad.core.a"] == {"fgrad.core.b", "fgrad.numpy.face"}
+    # importing fgrad.numpy.face runs fgrad.numpy's __init__ first; fgrad.core's has run
+    assert g["fgrad.core.a"] == {"fgrad.core.b", "fgrad.numpy.face", "fgrad.numpy"}
     assert g["fgrad.core.b"] == {"fgrad.core.a"}  # module level only: f()'s import is left out
     assert sorted(map(tuple, cycles(g))) == [("fgrad.core.a", "fgrad.core.b", "fgrad.numpy.face")]
     (pkg / "numpy" / "late.py").write_text("from ..core import b\n")
     g = import_graph(pkg)
     assert "fgrad.numpy.late" in g["fgrad.core.b"]  # an import inside a function is an edge
     assert any({"fgrad.core.b", "fgrad.numpy.late"} <= set(c) for c in cycles(g))
+
+
+def test_torch_imports_inside_functions_are_the_listed_ones():
+    """Inside fgrad.torch, an fgrad module is imported inside a function only where
+    `TORCH_LAZY` says why (an upward call the module order keeps); each listed import is
+    needed (at module level it would close an import cycle) and still exists."""
+    mods, imports = _imports()
+    lazy = {(m, t) for m, t, f in imports if f and _under(m, ("fgrad.torch",)) and _under(t, ("fgrad",))}
+    unlisted = sorted(lazy - set(TORCH_LAZY))
+    assert not unlisted, (
+        f"imports inside functions in fgrad.torch: {unlisted}. Import at module level; if that "
+        "closes a cycle, move the shared piece down (DESIGN.md, 'Import layering'), or list it "
+        "in TORCH_LAZY with the reason."
+    )
+    stale = sorted(set(TORCH_LAZY) - lazy)
+    assert not stale, f"TORCH_LAZY lists imports that no longer exist: {stale}"
+    graph = import_graph()
+    hoistable = []
+    for m, t in sorted(TORCH_LAZY):
+        g = {k: set(v) for k, v in graph.items()}
+        g[m].update(u for u in _with_packages(mods, m, t) if u != m)
+        if not any(m in c for c in cycles(g)):
+            hoistable.append(f"{m} -> {t}")
+    assert not hoistable, f"these imports can move to module level (no cycle): {hoistable}"
+
+
+def test_the_torch_lazy_check_sees_package_inits(tmp_path):
+    """``from .sub import mod`` runs ``sub``'s ``__init__``: an edge to the package too."""
+    pkg = tmp_path / "fgrad"
+    (pkg / "torch" / "autograd").mkdir(parents=True)
+    for init in (pkg, pkg / "torch", pkg / "torch" / "autograd"):
+        (init / "__init__.py").write_text("")
+    (pkg / "torch" / "autograd" / "__init__.py").write_text("from . import function\n")
+    (pkg / "torch" / "autograd" / "graph.py").write_text("")
+    (pkg / "torch" / "autograd" / "function.py").write_text("def f():\n    from .._shim import x\n")
+    (pkg / "torch" / "_shim.py").write_text("from .autograd import graph\n")
+    g = import_graph(pkg)
+    assert g["fgrad.torch._shim"] == {"fgrad.torch.autograd.graph", "fgrad.torch.autograd"}
+    assert any({"fgrad.torch._shim", "fgrad.torch.autograd.function"} <= set(c) for c in cycles(g))

@@ -104,8 +104,8 @@ from ._ops import (  # noqa: F401
     preserve_format,
     round,
     sum,
-    result_dtype,
 )
+from ._promotion import result_dtype  # noqa: F401
 from ._ops_shape import *  # noqa: F401,F403
 from ._ops_shape import (  # noqa: F401
     cat,
@@ -151,11 +151,26 @@ from ._random import (  # noqa: F401
 )
 import fgrad.torch._ops_methods as _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
 import fgrad.torch.linalg as linalg  # noqa: F401
-from ._ops import _can_cast
+from ._promotion import can_cast as _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default
 from ._tensor import check_device
-from ._ops import _return_type
+from ._ops import return_type as _return_type
+import fgrad.torch._dispatch as _dispatch
+import fgrad.torch._faces as _faces
+import fgrad.torch._promotion as _promotion
+
+# the shim's internal API (the dispatcher's, promotion's and the face factories' names, which
+# the star imports above bring along) is not part of the torch namespace
+for _m in (_dispatch, _promotion, _faces):
+    for _n, _v in vars(_m).items():
+        if (not _n.startswith("_") and _n != "result_dtype" and globals().get(_n) is _v
+                and getattr(_v, "__module__", None) == _m.__name__):
+            del globals()[_n]
+del _m, _n, _v
+# the factory of fgrad.torch.return_types and fgrad.numpy, which the op modules import
+for _n in ("return_type", "fnp"):
+    globals().pop(_n)
 
 # dtype aliases
 float = float32  # noqa: A001
@@ -395,7 +410,7 @@ for _n in ("nn", "optim", "utils"):
 del _n
 
 # public entry points: a non-Tensor argument where a Tensor is needed raises PyTorch's
-# TypeError naming the argument (see _errors.public); errors inside ops are translated in _op
+# TypeError naming the argument (see _errors.public); errors inside ops are translated in _dispatch.apply_op
 _point_faces(globals(), "torch")
 _errors.wrap_public_functions(globals())
 _errors.wrap_public_functions(vars(linalg))

@@ -87,6 +87,28 @@ def abs(x):  # noqa: A001 - PyTorch's name
     return fnp.where(x == 0, fnp.zeros_like(a), a)
 
 
+@custom_jvp
+def relu(x):
+    """``max(x, 0)`` with PyTorch's values: ``relu(nan) = nan``, ``relu(-0.0) = -0.0``, every
+    other non-positive input (``-inf`` too) gives ``+0`` (``x * (x > 0)`` would give ``-0``
+    and NaN).  The derivative is the mask ``x > 0`` (0 at 0; also 0 at NaN, where PyTorch
+    passes the gradient through).
+
+    >>> import numpy as np, fgrad
+    >>> relu(np.array([-np.inf, -2.0, np.nan, 3.0]))
+    Array([ 0.,  0., nan,  3.], dtype=float64)
+    >>> float(fgrad.grad(relu)(np.float64(0.0)))
+    0.0
+    """
+    return fnp.where(x < 0, fnp.zeros_like(x), x)
+
+
+@relu.defjvp
+def _relu_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return relu(x), t * lax.stop_gradient((x > 0).astype(t.dtype))  # one multiplication backward
+
+
 def softplus(x):
     """``log(1 + exp(x))`` computed stably, with the derivative ``sigmoid(x)`` everywhere
     (also at 0, where ``log1p(exp(-|x|)) + max(x, 0)`` depends on the kink conventions of

@@ -3,7 +3,7 @@
 The shim validates its arguments where PyTorch does and raises PyTorch's messages.  What
 slips past those checks fails inside NumPy (a ``ValueError`` about broadcasting, an
 ``IndexError`` from a gather, ``numpy.linalg.LinAlgError``...).  PyTorch users catch
-``RuntimeError``, so the shim's dispatch (`_ops._op`, the funnel every recorded op goes
+``RuntimeError``, so the shim's dispatch (`_dispatch.apply_op`, the funnel every recorded op goes
 through) hands such an exception to `translate`, which returns the ``RuntimeError`` (or
 `LinAlgError`, a ``RuntimeError`` as in PyTorch) to raise instead: it names the op, the
 inputs' shapes and dtypes and, where there is one, the fix.  The original exception stays

@@ -21,30 +21,63 @@ import math
 
 import numpy as np
 
-from ..core.array import ArrayImpl, Tracer
-from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
-from ..ops import shape as S
+from ..ops import shape as shape_prims
 from ..core.quiet import quiet, switch
-from ..ops.specs import SPEC_LIST
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
-import fgrad.torch._errors as _errors
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
-from ._dispatch import run_definition
+from ._dispatch import (  # noqa: F401
+    result_tensor,
+    tracks_grad,
+    fgrad_value,
+    from_fgrad_value,
+    run_functional,
+    fresh_buffer,
+    run_forward,
+    device_constant,
+    unify_devices,
+    apply_op,
+    cast_primitive,
+    write_out,
+    write_out_multi,
+    check_no_internal_overlap,
+    may_alias,
+    check_no_alias,
+    bump_version,
+    copy_into,
+    apply_inplace,
+    resize_,
+    ToCopyBackward0,
+    buf_index,
+    transfer,
+)
+from ._promotion import (  # noqa: F401
+    scalar_type_name,
+    can_cast,
+    scalar_value,
+    result_dtype,
+    binary_result_dtype,
+)
+from ._faces import (  # noqa: F401
+    composite_unary,
+    as_tensor_arg,
+    binary_operands,
+    check_int_divisor,
+    BINOPS,
+    generate_faces,
+)
 from ._ops_creation import check_fill_value as _check_fill_value
-from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
+from ._random import default_generator
+from ._tensor import Size, Tensor, _alias, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
-from ..transforms.ad import vjp
-from ._ops_creation import scalar_tensor
 import fgrad.nn as fnn
 from ._ops_creation import tensor
-from ._tensor import to_device_buf
 
-_set_err, _IGNORE_ERR, _reset_err = switch()  # `_op` runs forwards with NumPy's error reports off
+_set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
 
 _nd = np.ndarray
 _PY = (int, float, bool, complex)
@@ -52,940 +85,8 @@ _i64 = np.dtype(np.int64)
 _bool = np.dtype(np.bool_)
 
 
-def _fnp():
-
-    return fnp
-
-
-# ---------------------------------------------------------------------------------------
-# machinery
-
-
-def _new(r) -> Tensor:
-    if type(r) is not _nd and type(r) not in _DEV:
-        r = np.asarray(r)
-    t = object.__new__(Tensor)
-    t._buf = r
-    t._gfn = None
-    t._rg = False
-    t._vc = None
-    return t
-
-
-def _req(a) -> bool:
-    return a._rg or a._gfn is not None
-
-
-def _fval(a):
-    if isinstance(a, Tensor):
-        b = a._buf
-        return _awrap(b) if type(b) is _nd or type(b) in _DEV else b
-    if type(a) is _nd or type(a) in _DEV:
-        return _awrap(a)
-    return a
-
-
-def _fvals(args) -> list:
-    """Functional-mode operands as fgrad values; a raw 0-dim host constant (a Python scalar
-    operand) as a NumPy scalar, which goes with operands on any device (wrapped, it would be
-    a CPU array meeting a device tracer)."""
-    return [a[()] if type(a) is _nd and not a.ndim else _fval(a) for a in args]
-
-
-def _fwrap(o) -> Tensor:
-    if type(o) is ArrayImpl:
-        b = o._buf
-        if type(b) is not _nd and type(b) not in _DEV:
-            _dev.backend()  # made outside the shim (fgrad's default device is the GPU): sync
-        if type(b) in _DEV:
-            return _new(b.copy())
-        return _new(np.array(b) if isinstance(b, _nd) else b)
-    if isinstance(o, Tracer):
-        return _wrap(o)
-    return _new(np.asarray(o))
-
-
-def _functional(fn, args, multi=False):
-    """Run ``fn`` on fgrad values (the tensors hold tracers: functional mode).  Tensors on
-    the CUDA device and no tracer: the op runs there and is recorded (`_op_dev`)."""
-    if _on_device(args):
-        return _op_dev("Backward0", ("fn", fn), fn, args, multi, None)
-    with _dev.cpu_default():
-        out = fn(*_fvals(args))
-    if multi:
-        return tuple(_fwrap(o) for o in out)
-    return _fwrap(out)
-
-
-def _on_device(args) -> bool:
-    """True if some argument lives on the CUDA device and none is a tracer."""
-    dev = False
-    for a in args:
-        if isinstance(a, Tensor):
-            b = a._buf
-            if type(b) is _nd:
-                continue
-            if type(b) not in _DEV:
-                return False
-            dev = True
-        elif type(a) in _DEV:
-            dev = True
-    return dev
-
-
-def _is_functional(args) -> bool:
-    for a in args:
-        if type(a) is not _nd and isinstance(a, Tensor):
-            tb = type(a._buf)
-            if tb is not _nd and tb not in _DEV:
-                return True
-    return False
-
-
-def _fresh(b, bufs):
-    """``b`` or a copy of it: results must own their memory (not alias an input, not be a
-    broadcast)."""
-    if type(b) is _nd:
-        if not b.flags.writeable or builtins.any(type(x) is _nd and np.may_share_memory(b, x) for x in bufs):
-            b = b.copy()
-        return b
-    for x in bufs:
-        if x is b:
-            return b.copy()
-    if b.flags.owndata:  # fresh memory (CuPy results): neither an input nor a broadcast view
-        return b
-    p = _dev.data_ptr(b)
-    if builtins.any(s == 0 and n > 1 for s, n in zip(b.strides, b.shape, strict=False)) or builtins.any(
-        type(x) in _DEV and _dev.data_ptr(x) <= p < _dev.data_ptr(x) + builtins.max(x.nbytes, 1) for x in bufs
-    ):
-        b = b.copy()
-    return b
-
-
-def _run_fn(fn, bufs, multi):
-    """Evaluate an fgrad function eagerly on buffers; results never alias the inputs."""
-    with _dev.cpu_default():
-        out = fn(*[_awrap(b) if type(b) is _nd or type(b) in _DEV else b for b in bufs])
-    outs = out if multi else [out]
-    res = []
-    for o in outs:
-        b = o._buf if type(o) is ArrayImpl else o
-        if type(b) is not _nd and type(b) not in _DEV:
-            b = np.asarray(b)
-        res.append(_fresh(b, bufs))
-    return res if multi else res[0]
-
-
-def _forward(key, fn, bufs, multi):
-    """The op's forward from its fgrad definition: its cached straight-line program
-    (`_dispatch.run_definition`), or the definition run eagerly when it cannot be staged;
-    results never alias the inputs."""
-    outs = run_definition(key, fn, bufs, multi)
-    if outs is None:
-        return _run_fn(fn, bufs, multi)
-    return outs if multi else outs[0]
-
-
-_DEV_CONSTS: dict = {}
-
-
-def _drop_device_caches() -> None:
-    _DEV_CONSTS.clear()
-    for p in list(G._PROGS.values()):
-        if hasattr(p, "dev_templates"):
-            p.dev_templates = None
-
-
-_dev.ON_CHANGE.append(_drop_device_caches)
-
-
-def _dev_const(c, di):
-    """A host constant (an internal scalar or mask) on CUDA device ``di``; 0-dim constants
-    are cached by value so repeated ops do not copy them again."""
-    if c.ndim == 0 and c.dtype.kind in "biufc":
-        v = c.item()
-        key = (c.dtype, di, v, repr(v))
-        d = _DEV_CONSTS.get(key)
-        if d is None:
-            if len(_DEV_CONSTS) > 4096:
-                _DEV_CONSTS.clear()
-            d = _DEV_CONSTS[key] = _dev.to_dev(c, di)
-        return d
-    return _dev.to_dev(c, di)
-
-
-def _unify(args):
-    """Arguments of an op on the CUDA device: host constants and 0-dim host tensors (PyTorch
-    treats those as scalars) moved to the device; any other host tensor, or a tensor on
-    another CUDA device, raises PyTorch's error.  Returns the new argument list."""
-    di = None
-    for a in args:
-        b = a._buf if isinstance(a, Tensor) else a
-        if type(b) in _DEV:
-            di = _dev.index_of(b)
-            break
-    if di is None:
-        return list(args)
-    out = []
-    for a in args:
-        if isinstance(a, Tensor):
-            b = a._buf
-            if type(b) is _nd:
-                if b.ndim:
-                    raise _dev.same_device_error(f"cuda:{di}", "cpu")
-                if _req(a) and STATE.enabled:
-                    a = to_device(a, di)
-                else:
-                    a = _dev_const(b, di)
-            elif type(b) in _DEV and _dev.index_of(b) != di:
-                raise _dev.same_device_error(f"cuda:{di}", f"cuda:{_dev.index_of(b)}")
-        elif type(a) is _nd:
-            a = _dev_const(a, di)
-        out.append(a)
-    return out
-
-
-def _op_dev(name, key, fn, args, multi=False, edges=None):
-    """`_op` on the CUDA device: the fgrad definition runs there (the core's backend)."""
-    args = _unify(args)
-    bufs = [a._buf if isinstance(a, Tensor) else a for a in args]
-    try:
-        r = _run_fn(fn, bufs, multi)
-    except _errors.TRANSLATED as e:
-        raise _errors.translate(e, name, args) from e
-    outs = [_new(o) for o in r] if multi else [_new(r)]
-    if STATE.enabled:
-        for a in args:
-            if isinstance(a, Tensor) and (a._rg or a._gfn is not None):
-                G.record(name, key, fn, args, outs, edges, multi)
-                break
-    return tuple(outs) if multi else outs[0]
-
-
-def _op(name, key, fn, args, fwd=None, multi=False, edges=None):
-    """Apply an op given by its fgrad definition ``fn`` (and optionally a NumPy forward
-    ``fwd`` producing fresh buffers) to ``args`` (Tensors or constant NumPy arrays).  On
-    the CUDA device ``fn`` itself runs there (`_op_dev`)."""
-    for a in args:
-        if type(a) is not _nd:
-            b = a._buf if isinstance(a, Tensor) else a
-            if type(b) is not _nd:
-                if type(b) in _DEV:
-                    if _on_device(args):
-                        return _op_dev(name, key, fn, args, multi, edges)
-                return _functional(fn, args, multi)
-    bufs = [a if type(a) is _nd else a._buf for a in args]
-    token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
-    try:
-        r = fwd(*bufs) if fwd is not None else _forward(key, fn, bufs, multi)
-    except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
-        raise _errors.translate(e, name, args) from e
-    finally:
-        _reset_err(token)
-    outs = [_new(o) for o in r] if multi else [_new(r)]
-    if STATE.enabled:
-        for a in args:
-            if type(a) is not _nd and (a._rg or a._gfn is not None):
-                G.record(name, key, fn, args, outs, edges, multi)
-                break
-    return tuple(outs) if multi else outs[0]
-
-
-# grad_fn names of the create_graph backward's nodes: the op specs' (below), and these
-_PRIM_NAMES = {
-    "select": "WhereBackward0",
-    "convert_element_type": "ToCopyBackward0",
-    "reduce_sum": "SumBackward1",
-    "reduce_max": "AmaxBackward0",
-    "reduce_min": "AminBackward0",
-    "reduce_prod": "ProdBackward1",
-    "broadcast_in_dim": "ExpandBackward0",
-    "reshape": "ViewBackward0",
-    "transpose": "PermuteBackward0",
-    "dot_general": "MmBackward0",
-    "gather": "IndexBackward0",
-    "scatter": "IndexPutBackward0",
-    "concatenate": "CatBackward0",
-    "cumsum": "CumsumBackward0",
-}
-_PRIM_NAMES.update({s.prim.name: s.grad_fn for s in SPEC_LIST if s.prim is not None and s.grad_fn})
-
-
-def _camel(name: str) -> str:
-    return "".join(p[:1].upper() + p[1:] for p in name.split("_")) + "Backward0"
-
-
-def _params_key(params):
-    return tuple(sorted(params.items()))
-
-
-def apply_primitive(prim, params, args):
-    """Run ``prim`` on Tensors (and constants) with NumPy semantics, recording it.  Used by
-    the create_graph backward (`TensorTrace`)."""
-    xp = np
-    if _on_device(args):
-        args = _unify(args)
-        xp = _dev.backend().xp
-    bufs = [a._buf if isinstance(a, Tensor) else a for a in args]
-    r = prim.impl(xp, *bufs, **params)
-    rs = list(r) if prim.multiple_results else [r]
-    outs = []
-    for o in rs:
-        if type(o) in _DEV:
-            if not o.flags.owndata:
-                o = o.copy()
-            outs.append(_new(o))
-            continue
-        if type(o) is not _nd:
-            o = np.asarray(o)
-        if not (o.flags.owndata and o.flags.writeable):
-            o = np.array(o)
-        outs.append(_new(o))
-    tensors = [a if isinstance(a, Tensor) else (a if type(a) is _nd or type(a) in _DEV else np.asarray(a))
-               for a in args]
-    if STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args):
-        name = _PRIM_NAMES.get(prim.name) or _camel(prim.name)
-        try:
-            key = (prim, _params_key(params))
-            hash(key)
-        except TypeError:
-            key = (prim, id(params))
-        bind = prim.bind
-
-        def fn(*xs):
-            return bind(*xs, **params)
-
-        G.record(name, key, fn, tensors, outs, multi=prim.multiple_results)
-    return outs if prim.multiple_results else outs[0]
-
-
-def _as_tensor_arg(x, name="input") -> Tensor:
-    if isinstance(x, Tensor):
-        return x
-    if isinstance(x, (list, tuple, np.ndarray, np.generic)) or type(x) in _PY:
-
-        return tensor(x)
-    raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
-
-
-
-def _type_name(npd) -> str:
-    return D.from_np(npd)._legacy
-
-
-def _can_cast(frm: np.dtype, to: np.dtype) -> bool:
-    fk, tk = frm.kind, to.kind
-    if fk == "c" and tk != "c":
-        return False
-    if fk == "f" and tk in "biu":
-        return False
-    if fk != "b" and tk == "b":
-        return False
-    return True
-
-
-# -- dtype promotion ---------------------------------------------------------------------
-
-
-def _scalar_value(x):
-    """A Python scalar for a wrapped number (NumPy scalars are strongly typed in NumPy 2)."""
-    if isinstance(x, np.generic):
-        return x.item()
-    return x
-
-
-def result_dtype(*ops) -> np.dtype:
-    """PyTorch's result dtype for tensors and scalars."""
-    dim = zero = sc = None
-    for o in ops:
-        if o is None:
-            continue
-        if isinstance(o, Tensor):
-            d = o._buf.dtype
-            if o._buf.ndim:
-                dim = d if dim is None else D.promote_np(dim, d)
-            else:
-                zero = d if zero is None else D.promote_np(zero, d)
-        else:
-            d = D.scalar_np(o)
-            sc = d if sc is None else D.promote_np(sc, d)
-    r = D.result_np(dim, zero, sc)
-    return r if r is not None else D.DEFAULT.float.np
-
-
-def _dtype2(a, b) -> np.dtype:
-    """Fast path of `result_dtype` for (Tensor, Tensor-or-scalar)."""
-    ad = a._buf.dtype
-    if isinstance(b, Tensor):
-        bd = b._buf.dtype
-        if ad == bd:
-            return ad
-        return result_dtype(a, b)
-    tb = type(b)
-    if tb is float:
-        return ad if ad.kind in "fc" else D.DEFAULT.float.np
-    if tb is int:
-        return ad if ad.kind != "b" else _i64
-    if tb is bool:
-        return ad
-    return result_dtype(a, b)
-
-
-def _cvt(x, R):
-    """``x`` as dtype ``R``: an op on arrays; a NumPy scalar becomes a (weakly typed) Python
-    scalar, which goes with operands on any device."""
-    if isinstance(x, np.generic):
-        return np.asarray(x, R).item()
-    return ew.convert_element_type(x, R)
-
-
-def _cvt_def(definition, R):
-    def f(*xs):
-        return definition(*[_cvt(x, R) for x in xs])
-
-    return f
-
-
-def _cvt_fn(prim, R):
-    bind = prim.bind
-
-    def f(*xs):
-        return bind(*[_cvt(x, R) for x in xs])
-
-    return f
-
-
-# ---------------------------------------------------------------------------------------
-# out=
-
-
-def _out(out, res: Tensor, name: str, ins=()) -> Tensor:
-    """Copy ``res`` into ``out`` (PyTorch's ``out=``).  ``ins``: the op's inputs, for the
-    elementwise ops whose ``out`` may be an input but may not partially overlap one."""
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    ob = out._buf
-    for i in ins:
-        if isinstance(i, Tensor) and may_alias(ob, i._buf):
-            check_no_alias(ob, i._buf)
-    if STATE.enabled and (res._gfn is not None or _req(out)):
-        raise RuntimeError(
-            f"{name}(): functions with out=... arguments don't support automatic "
-            "differentiation, but one of the arguments requires grad."
-        )
-    src = res._buf
-    ob = out._buf
-    if not _can_cast(src.dtype, ob.dtype):
-        raise RuntimeError(
-            f"result type {_type_name(src.dtype)} can't be cast to the desired output type "
-            f"{_type_name(ob.dtype)}"
-        )
-    if ob.shape != src.shape:
-        if ob.size != 0:
-            import warnings
-
-            warnings.warn(
-                f"An output with one or more elements was resized since it had shape {list(ob.shape)}, "
-                f"which does not match the required output shape {list(src.shape)}. This behavior is "
-                "deprecated, and in a future PyTorch release outputs will not be resized unless they have "
-                "zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
-                "elements with t.resize_(0).",
-                UserWarning,
-                stacklevel=3,
-            )
-        resize_(out, src.shape)
-        ob = out._buf
-    if type(ob) is _nd and type(src) is _nd:
-        np.copyto(ob, src, casting="unsafe")
-    else:
-        if buf_index(ob) != buf_index(src):
-            raise RuntimeError(
-                f"Expected out tensor to have device {res.device}, but got {out.device} instead")
-        _copyto(ob, src)
-    out._get_vc().v += 1
-    return out
-
-
-def _out_multi(out, results, name):
-    if len(out) != len(results):
-        raise TypeError(f"{name}(): expected out to be a tuple of {len(results)} tensors")
-    for o, r in zip(out, results, strict=False):
-        _out(o, r, name)
-    return out
-
-
-# ---------------------------------------------------------------------------------------
-# in-place machinery
-
-
-def _check_inplace(self, need_grad: bool) -> None:
-    if need_grad:
-        if self._gfn is None and self._rg:
-            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-        base = self._base
-        if base is not None and base._gfn is None and base._rg:
-            raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place operation."
-            )
-
-
-def _check_overlap(buf) -> None:
-    for s, st in zip(buf.shape, buf.strides, strict=False):
-        if st == 0 and s > 1:
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to a single "
-                "memory location. Please clone() the tensor before performing the operation."
-            )
-
-
-_ALIAS_MSG = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
-
-# in-place ops for which even an input that is exactly the written-to tensor is refused (PyTorch's
-# ``assert_no_overlap``); the others allow it (``assert_no_partial_overlap``)
-_NO_FULL_ALIAS = frozenset(
-    ("IndexCopyBackward0", "IndexAddBackward0", "ScatterBackward0", "ScatterAddBackward0",
-     "ScatterReduceBackward0")
-)
-
-
-def _dense(b) -> bool:
-    """PyTorch's ``is_non_overlapping_and_dense``: some order of the dims is contiguous."""
-    expected = b.itemsize
-    for st, n in sorted((st, n) for n, st in zip(b.shape, b.strides, strict=False) if n != 1):
-        if st != expected:
-            return False
-        expected *= n
-    return True
-
-
-def _extent(b) -> tuple[int, int]:
-    """The byte range ``[lo, hi)`` a buffer's elements lie in."""
-    lo = hi = _dev.data_ptr(b)
-    for n, st in zip(b.shape, b.strides, strict=False):
-        if st >= 0:
-            hi += (n - 1) * st
-        else:
-            lo += (n - 1) * st
-    return lo, hi + b.itemsize
-
-
-def may_alias(a, b) -> bool:
-    """False when buffers ``a`` and ``b`` certainly use different memory (NumPy's bounds
-    check; device buffers always go on to `check_no_alias`)."""
-    return type(a) is not _nd or type(b) is not _nd or np.may_share_memory(a, b)
-
-
-def check_no_alias(out, inp, full_ok: bool = True) -> None:
-    """Raise PyTorch's error if buffer ``inp`` (an input) shares memory with ``out`` (the
-    written-to buffer) other than by being exactly it (``full_ok``).
-
-    PyTorch refuses a *partial* overlap of two dense tensors and computes an order-dependent
-    result when either is not dense; fgrad refuses every real overlap instead (checked
-    exactly), so the written values are always those PyTorch defines or an error."""
-    if out is inp:
-        if full_ok:
-            return
-        raise RuntimeError(_ALIAS_MSG)
-    if out.size == 0 or inp.size == 0:
-        return
-    host = type(out) is _nd
-    if host != (type(inp) is _nd):  # host and device memory
-        return
-    if host:
-        if not np.may_share_memory(out, inp):
-            return
-    else:
-        (lo, hi), (ilo, ihi) = _extent(out), _extent(inp)
-        if ihi <= lo or hi <= ilo:
-            return
-    same = (
-        _dev.data_ptr(out) == _dev.data_ptr(inp) and out.strides == inp.strides and out.shape == inp.shape
-        and out.itemsize == inp.itemsize
-    )
-    if same and full_ok:
-        return
-    if same or (_dense(out) and _dense(inp)):
-        raise RuntimeError(_ALIAS_MSG)
-    if host:
-        if np.shares_memory(out, inp):
-            raise RuntimeError(_ALIAS_MSG)
-    elif np.shares_memory(address_view(out), address_view(inp)):
-        raise RuntimeError(_ALIAS_MSG)
-
-
-class _Addresses:
-    """An ``__array_interface__`` describing a buffer's addresses (never dereferenced)."""
-
-    __slots__ = ("__array_interface__",)
-
-    def __init__(self, b) -> None:
-        self.__array_interface__ = {
-            "data": (_dev.data_ptr(b), True), "shape": tuple(b.shape), "strides": tuple(b.strides),
-            "typestr": b.dtype.str, "version": 3,
-        }
-
-
-def address_view(b) -> np.ndarray:
-    """A NumPy array with ``b``'s addresses, shape and strides (``b`` on the host or the
-    device), for `np.shares_memory`, which only does arithmetic on them."""
-    return np.asarray(_Addresses(b))
-
-
-def _bump(self) -> None:
-    self._get_vc().v += 1
-
-
-def _standin(self) -> Tensor:
-    """A tensor object carrying ``self``'s current autograd identity (its old value's
-    history), sharing its buffer."""
-    s = object.__new__(Tensor)
-    s._buf = self._buf
-    s._vc = self._get_vc()
-    g = self._gfn
-    if self._base is not None:
-        g = G.view_grad_fn(self)
-    s._gfn = g
-    s._oi = self._oi
-    s._rg = self._rg
-    if self._acc is not None:
-        s._acc = self._acc
-    return s
-
-
-def _copyto(dst, src) -> None:
-    """``dst[...] = src`` (cast unsafely), on ``dst``'s device."""
-    if type(dst) is _nd:
-        np.copyto(dst, src, casting="unsafe")
-    else:
-        _dev.xp_of(dst).copyto(dst, src, casting="unsafe")
-
-
-def _dev_new_val(new_val, fn, args):
-    """The new value of an in-place op on the CUDA device: ``new_val`` if the caller computed
-    it there (or it is a scalar), else ``fn`` evaluated there."""
-    t = type(new_val)
-    if t in _DEV:
-        return new_val
-    if t in _PY:
-        return new_val
-    if isinstance(new_val, (np.ndarray, np.generic)) and new_val.ndim == 0:
-        return new_val.item()
-    return _run_fn(fn, [a._buf if isinstance(a, Tensor) else a for a in args], False)
-
-
-def _inplace(self, name, key, fn, args, new_val, edges=None):
-    """``self`` (= args[0]) becomes ``fn(*args)`` whose value ``new_val`` (a buffer, any
-    dtype, broadcastable) has been computed.  Handles autograd, views, versions."""
-    buf = self._buf
-    if type(buf) is not _nd:
-        if type(buf) not in _DEV or not _on_device(args):  # functional mode: rebind
-            return _inplace_functional(self, fn, args)
-        args = _unify(args)
-        new_val = _dev_new_val(new_val, fn, args)
-    elif STATE.enabled or len(args) > 1:
-        for a in args:
-            if isinstance(a, Tensor) and type(a._buf) in _DEV:
-                raise _dev.same_device_error(str(a.device), "cpu")
-    for a in args[1:]:
-        if isinstance(a, Tensor) and may_alias(buf, a._buf):
-            check_no_alias(buf, a._buf, name not in _NO_FULL_ALIAS)
-    need_grad = STATE.enabled and builtins.any(isinstance(a, Tensor) and _req(a) for a in args)
-    if self._base is not None and STATE.enabled and not need_grad:
-        b = self._base
-        need_grad = b._rg or b._gfn is not None
-    if not need_grad:
-        _check_overlap(buf)
-        _copyto(buf, new_val)
-        _bump(self)
-        return self
-    _check_inplace(self, True)
-    _check_overlap(buf)
-    old = _standin(self)
-    args = (old,) + tuple(args[1:])
-    if self._base is not None:
-        return _inplace_view(self, name, key, fn, args, new_val, edges)
-    avals = tuple(
-        (a._buf.shape, a._buf.dtype) if isinstance(a, Tensor) else (a.shape, a.dtype) for a in args
-    )
-    diff = tuple(
-        i for i, a in enumerate(args) if isinstance(a, Tensor) and _req(a) and a._buf.dtype.kind in "fc"
-    )
-    if diff:
-        prog = G.get_program(key, fn, avals, diff, False)
-        if 0 in prog.in_used:
-            old._buf = buf.copy()
-            old._vc = None
-    vc = self._get_vc()
-    _copyto(buf, new_val)
-    vc.v += 1
-    node = G.record(name, key, fn, args, [self], edges)
-    if node is not None and len(args) > 1:
-        G.saved_before_write(node, vc, vc.v - 1)
-    if self._retains:
-        _move_retain(self, old)
-    return self
-
-
-def _move_retain(self, old) -> None:
-    """retain_grad follows the tensor to its new grad_fn after an in-place op (PyTorch)."""
-    import weakref
-
-    prev = old._gfn
-    if prev is not None and prev._retain:
-        prev._retain.pop(old._oi, None)
-    node = self._gfn
-    if node is not None:
-        if node._retain is None:
-            node._retain = {}
-        node._retain[self._oi] = weakref.ref(self)
-
-
-def _inplace_functional(self, fn, args):
-    """Functional mode (tensors hold fgrad values): the tensor is rebound to the new value."""
-    with _dev.cpu_default():
-        new = fn(*_fvals(args))
-    self._buf = new._buf if type(new) is ArrayImpl else new
-    return self
-
-
-def _view_mask(base, view) -> np.ndarray:
-    """Boolean array of ``base``'s shape: True where ``view``'s memory lies."""
-    bb, vb = base._buf, view._buf
-    st = base._storage()
-    n = st._flat.shape[0]
-    mflat = np.zeros(n, np.int8)
-    item = bb.itemsize
-    voff = view.storage_offset()
-    vview = np.lib.stride_tricks.as_strided(mflat[voff:], vb.shape, tuple(s // item for s in vb.strides))
-    vview[...] = 1
-    boff = base.storage_offset()
-    bview = np.lib.stride_tricks.as_strided(mflat[boff:], bb.shape, tuple(s // item for s in bb.strides))
-    return bview.astype(bool)
-
-
-def _apply_vfn(chain, x):
-    for f, params in chain:
-        x = f(x, *params)
-    return x
-
-
-def _chain_key(chain):
-    return tuple((f.__name__, params) for f, params in chain)
-
-
-def _copyslices_fn(chain, op_fn, op_key):
-    """fgrad function (base, mask, *others) -> new base: the op applied to the view region."""
-
-    def g(base, mask, *others):
-        v = _apply_vfn(chain, base)
-        nv = op_fn(v, *others)
-        _, f_vjp = vjp(lambda b: _apply_vfn(chain, b), base)
-        (placed,) = f_vjp(ew.convert_element_type(nv, base.dtype))
-        return ew.select(mask, placed, base)
-
-    return g
-
-
-def _inplace_view(self, name, key, fn, args, new_val, edges):
-    base = self._base
-    chain = self._vfn
-    mask = _view_mask(base, self)
-    if type(base._buf) in _DEV:
-        mask = _dev.to_dev(mask, _dev.index_of(base._buf))
-    bold = _standin(base)
-    nargs = (bold, mask) + tuple(args[1:])
-    g = _copyslices_fn(chain, fn, key)
-    ckey = ("CopySlices", _chain_key(chain), key)
-    avals = tuple(
-        (a._buf.shape, a._buf.dtype) if isinstance(a, Tensor) else (a.shape, a.dtype) for a in nargs
-    )
-    diff = tuple(
-        i for i, a in enumerate(nargs) if isinstance(a, Tensor) and _req(a) and a._buf.dtype.kind in "fc"
-    )
-    if diff:
-        prog = G.get_program(ckey, g, avals, diff, False)
-        if 0 in prog.in_used:
-            bold._buf = base._buf.copy()
-            bold._vc = None
-    vc = self._get_vc()
-    _copyto(self._buf, new_val)
-    vc.v += 1
-    if edges is None:
-        cedges = (0,) + tuple(i + 1 for i in range(1, len(args)) if isinstance(nargs[i + 1], Tensor))
-    else:
-        cedges = (0,) + tuple(e + 1 for e in edges if e != 0)
-    node = G.record("CopySlices", ckey, g, nargs, [base], cedges)
-    if node is None:
-        return self
-    if len(args) > 1:
-        G.saved_before_write(node, vc, vc.v - 1)
-    # the view's grad_fn is regenerated from the base on access (AsStridedBackward0)
-    return self
-
-
-def _view_regen(t) -> None:
-    """Give view ``t`` a fresh grad_fn reading from its base's current history."""
-    base = t._base
-    chain = t._vfn
-    fn = _view_fn_of(chain)
-    node = None
-    if base._rg or base._gfn is not None:
-        node = G.record("AsStridedBackward0", ("view", _chain_key(chain)), fn, (base,), [None])
-    t._gfn = node
-    t._oi = 0
-    t._vver = t._vc.v if t._vc is not None else 0
-
-
-def _view_fn_of(chain):
-    def fn(x):
-        return _apply_vfn(chain, x)
-
-    return fn
-
-
 # ---------------------------------------------------------------------------------------
 # elementwise unary
-
-
-_FLOAT_UNARY = {}
-
-
-def _unary(prim, gname, name, to_float=True):
-    uf = uf_out = getattr(prim, "ufunc", None)
-    is_ufunc = isinstance(uf, np.ufunc)
-    impl = prim.impl
-    if uf is None:
-
-        def uf(x):
-            return impl(np, x)
-
-        def ufd(x):
-            return impl(_dev.xp_of(x), x)
-
-    else:
-        if getattr(prim, "may_warn", False):  # log(0), sqrt(-1), ...: no RuntimeWarning, as in PyTorch
-            uf_out = quiet(uf)
-            uf = quiet(uf, 1)
-        ufd = uf
-    bind = prim.bind
-
-    def op(input, *, out=None):
-        try:
-            b = input._buf
-        except AttributeError:
-            raise TypeError(
-                f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
-            ) from None
-        if type(b) is not _nd and type(b) not in _DEV:
-            res = _functional(
-                _cvt_fn(prim, D.DEFAULT.float.np) if to_float and b.dtype.kind not in "fc" else bind, (input,)
-            )
-        else:
-            if to_float and b.dtype.kind not in "fc":
-                b = b.astype(D.DEFAULT.float.np)
-            r = uf(b) if type(b) is _nd else ufd(b)
-            if type(r) is not _nd and type(r) not in _DEV:
-                r = np.asarray(r)
-            res = object.__new__(Tensor)
-            res._buf = r
-            res._gfn = None
-            res._rg = False
-            res._vc = None
-            if STATE.enabled and (input._rg or input._gfn is not None):
-                G.record(gname, prim, bind, (input,), (res,))
-        if out is not None:
-            return _out(out, res, name, (input,))
-        return res
-
-    def op_(self):
-        b = self._buf
-        if to_float and b.dtype.kind not in "fc":
-            raise RuntimeError(
-                f"result type Float can't be cast to the desired output type {_type_name(b.dtype)}"
-            )
-        if type(b) is not _nd:
-            if type(b) not in _DEV:
-                return _inplace(self, gname, prim, bind, (self,), None)
-            if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
-                _check_overlap(b)
-                uf_out(b, out=b) if is_ufunc else _copyto(b, ufd(b))
-                _bump(self)
-                return self
-            return _inplace(self, gname, prim, bind, (self,), ufd(b))
-        if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
-            _check_overlap(b)
-            uf_out(b, out=b) if is_ufunc else np.copyto(b, uf(b), casting="unsafe")
-            _bump(self)
-            return self
-        return _inplace(self, gname, prim, bind, (self,), uf(b))
-
-    op.__name__ = op.__qualname__ = name
-    op_.__name__ = op_.__qualname__ = name + "_"
-    return op, op_
-
-
-def _composite_unary(name, gname, make_fn, to_float=True, fwd=None):
-    """A unary op defined by an fgrad composite."""
-    fn = make_fn()
-
-    def op(input, *, out=None):
-        input = _as_tensor_arg(input, name)
-        b = input._buf
-        x = input
-        if to_float and b.dtype.kind not in "fc":
-            x = input.to(D.DEFAULT.float)
-        res = _op(gname, name, fn, (x,), fwd)
-        return res if out is None else _out(out, res, name)
-
-    def op_(self):
-        if type(self._buf) is not _nd:
-            return _inplace(self, gname, name, fn, (self,), None)
-        new = fwd(self._buf) if fwd is not None else _forward(name, fn, [self._buf], False)
-        return _inplace(self, gname, name, fn, (self,), new)
-
-    op.__name__ = name
-    op_.__name__ = name + "_"
-    return op, op_
-
-
-def _nograd_unary(prim, name, has_out):
-    """A unary op that autograd never records (predicates, bit ops): the primitive's
-    implementation on the buffer, its result dtype."""
-    impl = prim.impl
-    host = getattr(prim, "quiet_ufunc", None) or (lambda b: impl(np, b))
-    bind = prim.bind
-
-    def compute(input):
-        try:
-            b = input._buf
-        except AttributeError:
-            raise TypeError(
-                f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
-            ) from None
-        if type(b) is _nd:
-            r = host(b)
-        elif type(b) in _DEV:
-            r = impl(_dev.xp_of(b), b)
-        else:  # functional mode: the tensor holds an fgrad value
-            return _fwrap(bind(_fval(input)))
-        res = object.__new__(Tensor)
-        res._buf = r if type(r) is _nd or type(r) in _DEV else np.asarray(r)
-        res._gfn = None
-        res._rg = False
-        res._vc = None
-        return res
-
-    if has_out:
-        def op(input, *, out=None):
-            res = compute(input)
-            return res if out is None else _out(out, res, name, (input,))
-    else:
-        op = compute
-    op.__name__ = op.__qualname__ = name
-    return op
 
 
 def _mk_rsqrt():
@@ -995,10 +96,10 @@ def _mk_rsqrt():
     return f
 
 
-rsqrt, rsqrt_ = _composite_unary(
+rsqrt, rsqrt_ = composite_unary(
     "rsqrt", "RsqrtBackward0", _mk_rsqrt, fwd=quiet(lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype))
 )
-reciprocal, reciprocal_ = _composite_unary(
+reciprocal, reciprocal_ = composite_unary(
     "reciprocal",
     "ReciprocalBackward0",
     lambda: lambda x: ew.div(1.0, x),
@@ -1006,7 +107,7 @@ reciprocal, reciprocal_ = _composite_unary(
 )
 
 
-abs, abs_ = _composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False, fwd=np.abs)  # noqa: A001
+abs, abs_ = composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False, fwd=np.abs)  # noqa: A001
 absolute = abs
 
 
@@ -1017,20 +118,13 @@ def _mk_frac():
     return f
 
 
-frac, frac_ = _composite_unary("frac", "FracBackward0", _mk_frac, fwd=lambda b: b - np.trunc(b))
+frac, frac_ = composite_unary("frac", "FracBackward0", _mk_frac, fwd=lambda b: b - np.trunc(b))
 
 
-def _mk_relu():
-    def f(x):
-        return ew.select(ew.gt(x, 0), x, ew.mul(x, 0))
-
-    return f
-
-
-relu, relu_ = _composite_unary(
+relu, relu_ = composite_unary(
     "relu",
     "ReluBackward0",
-    _mk_relu,
+    lambda: _conv.relu,
     to_float=False,
     fwd=lambda b: np.maximum(b, 0).astype(b.dtype, copy=False),
 )
@@ -1043,7 +137,6 @@ def _logit_fn(eps):
     def f(x):
         if eps is not None:
             lo, hi = float(eps), 1.0 - float(eps)
-            fnp = _fnp()
             zero = fnp.zeros_like(x)
             x = fnp.where(ew.lt(x, lo), zero + lo, fnp.where(ew.gt(x, hi), zero + hi, x))
         return ew.sub(ew.log(x), ew.log1p(ew.neg(x))) if eps is not None else _conv.logit(x)
@@ -1052,18 +145,18 @@ def _logit_fn(eps):
 
 
 def logit(input, eps=None, *, out=None):
-    input = _as_tensor_arg(input, "logit")
+    input = as_tensor_arg(input, "logit")
     x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
-    res = _op("LogitBackward0", ("logit", eps), _logit_fn(eps), (x,))
-    return res if out is None else _out(out, res, "logit")
+    res = apply_op("LogitBackward0", ("logit", eps), _logit_fn(eps), (x,))
+    return res if out is None else write_out(out, res, "logit")
 
 
 def logit_(self, eps=None):
     fn = _logit_fn(eps)
     if type(self._buf) is not _nd:
-        return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), None)
-    new = _forward(("logit", eps), fn, [self._buf], False)
-    return _inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), new)
+        return apply_inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), None)
+    new = run_forward(("logit", eps), fn, [self._buf], False)
+    return apply_inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), new)
 
 
 def square(input, *, out=None):
@@ -1075,364 +168,67 @@ def square_(self):
 
 
 def positive(input):
-    return _as_tensor_arg(input, "positive")
+    return as_tensor_arg(input, "positive")
 
 
 def round(input, *, decimals=0, out=None):  # noqa: A001
-    input = _as_tensor_arg(input, "round")
+    input = as_tensor_arg(input, "round")
     key = ("round", decimals)
 
     def fn(x):
         return ew.round_p.bind(x, decimals=decimals)
 
-    res = _op(
+    res = apply_op(
         "RoundBackward0" if not decimals else "RoundBackward1",
         key,
         fn,
         (input,),
         lambda b: np.asarray(np.round(b, decimals)),
     )
-    return res if out is None else _out(out, res, "round")
+    return res if out is None else write_out(out, res, "round")
 
 
 def round_(self, *, decimals=0):
     def fn(x):
         return ew.round_p.bind(x, decimals=decimals)
 
-    return _inplace(self, "RoundBackward0", ("round", decimals), fn, (self,), np.round(self._buf, decimals))
+    return apply_inplace(
+        self, "RoundBackward0", ("round", decimals), fn, (self,), np.round(self._buf, decimals)
+    )
 
 
 def isposinf(input):
-    return _new(np.isposinf(input._buf))
+    return result_tensor(np.isposinf(input._buf))
 
 
 def isneginf(input):
-    return _new(np.isneginf(input._buf))
+    return result_tensor(np.isneginf(input._buf))
 
 
 def isreal(input):
-    return _new(np.isreal(input._buf))
+    return result_tensor(np.isreal(input._buf))
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
-    input = _as_tensor_arg(input, "nan_to_num")
+    input = as_tensor_arg(input, "nan_to_num")
     def fn(x):
-        return _fnp().nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+        return fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
-    res = _op(
+    res = apply_op(
         "NanToNumBackward0",
         ("nan_to_num", nan, posinf, neginf),
         fn,
         (input,),
         lambda b: np.nan_to_num(b, nan=nan, posinf=posinf, neginf=neginf),
     )
-    return res if out is None else _out(out, res, "nan_to_num")
+    return res if out is None else write_out(out, res, "nan_to_num")
 
 
 # ---------------------------------------------------------------------------------------
 # elementwise binary
 
 
-def _prep2(a, b, name):
-    """Normalize operands of a binary op: returns (a_tensor, b_tensor_or_scalar)."""
-    if not isinstance(a, Tensor):
-        if isinstance(b, Tensor):
-            a = _scalar_or_tensor(a, name)
-            if not isinstance(a, Tensor):
-
-                a = scalar_tensor(a, b)
-        else:
-            a = _as_tensor_arg(a, name)
-    if not isinstance(b, Tensor):
-        b = _scalar_or_tensor(b, name)
-    return a, b
-
-
-def _scalar_or_tensor(x, name):
-    t = type(x)
-    if t in _PY:
-        return x
-    if isinstance(x, np.generic):
-        return x.item()
-    if isinstance(x, np.ndarray):
-
-        return tensor(x)
-    if isinstance(x, (int, float, bool, complex)):
-        return x
-    if isinstance(x, (list, tuple)):  # PyTorch does not convert sequences in binary ops
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {t.__name__} "
-                        f"(convert it with torch.tensor(...) first)")
-    raise TypeError(f"{name}(): argument 'other' must be Tensor or Number, not {t.__name__}")
-
-
-def _check_int_divisor(name: str, x, y) -> None:
-    """PyTorch raises for an integer division (``//``, ``%``, ``fmod``, ``div(..., 'trunc')``)
-    by zero; NumPy would return 0 silently."""
-    if x.dtype.kind in "iu" and bool((y == 0).any() if hasattr(y, "any") else y == 0):
-        raise RuntimeError(
-            f"ZeroDivisionError: {name}: integer division by zero (dtype {_type_name(x.dtype)}). "
-            f"Convert to a floating dtype (x.float()) to get inf/nan instead."
-        )
-
-
-def _int_divisor_checked(uf, name: str):
-    """``uf`` (a ufunc-like taking ``x, y, out=..., casting=...``) that raises PyTorch's error
-    for an integer divisor equal to 0."""
-
-    def checked(x, y, *args, **kwargs):
-        _check_int_divisor(name, x, y)
-        return uf(x, y, *args, **kwargs)
-
-    return checked
-
-
-class _BinOp:
-    """A binary elementwise op: PyTorch promotion, fast ufunc path, recording."""
-
-    def __init__(self, prim, gname, name, kind="a", definition=None, int_divisor=False):
-        self.prim = prim
-        # the fgrad definition autograd differentiates, when PyTorch's derivative convention
-        # differs from the primitive's (JAX's) one; the forward still runs the ufunc
-        self.definition = definition
-        self.kp = prim if definition is None else (prim, definition)  # backward-program cache key
-        self.uf = getattr(prim, "ufunc", None)
-        if self.uf is None:
-            impl = prim.impl
-            self.uf = lambda x, y, out=None, casting=None: (
-                impl(np, x, y) if out is None else np.copyto(out, impl(np, x, y), casting="unsafe") or out
-            )
-
-            def ufd(x, y, out=None, casting=None):
-                xp = _dev.xp_of(x if type(x) in _DEV else y)
-                r = impl(xp, x, y)
-                if out is None:
-                    return r
-                xp.copyto(out, r, casting="unsafe")
-                return out
-
-            self.ufd = ufd
-        else:
-            self.ufd = self.uf
-        if int_divisor:  # x // 0, x % 0 for integers: PyTorch's RuntimeError
-            self.uf, self.ufd = _int_divisor_checked(self.uf, name), _int_divisor_checked(self.ufd, name)
-        # x / 0, 0 * inf, i // 0 ... give IEEE values (or 0 for integers) silently, as in PyTorch
-        self.uf_raw = self.uf  # __call__ switches the reports off inline (no extra call)
-        self.uf = quiet(self.uf)
-        self.ufd = quiet(self.ufd)
-        self.gname = gname
-        self.name = name
-        self.kind = kind  # a: arithmetic, d: true division, c: comparison (bool out), f: float only
-        self.fns = {}
-
-    def fn(self, R):
-        f = self.fns.get(R)
-        if f is None:
-            if self.definition is None:
-                f = _cvt_fn(self.prim, R)
-            else:
-                f = _cvt_def(self.definition, R)
-            f = self.fns[R] = f
-        return f
-
-    def dtype(self, a, b):
-        Rd = _dtype2(a, b)
-        if self.kind in "df" and Rd.kind in "biu":
-            Rd = D.DEFAULT.float.np
-        return Rd
-
-    def __call__(self, input, other, *, out=None):
-        a, b = input, other
-        tb_ = type(b)
-        if type(a) is not Tensor or (
-            tb_ is not Tensor and tb_ is not float and tb_ is not int and not isinstance(b, Tensor)
-        ):
-            a, b = _prep2(a, b, self.name)
-        Rd = self.dtype(a, b)
-        A = a._buf
-        tb = isinstance(b, Tensor)
-        if type(A) is not _nd or (tb and type(b._buf) is not _nd):
-            res = self._slow(a, b, tb, Rd)
-            return res if out is None else _out(out, res, self.name, (a, b))
-        if A.dtype != Rd:
-            A = A.astype(Rd)
-        if tb:
-            B = b._buf
-            if B.dtype != Rd:
-                B = B.astype(Rd)
-        else:
-            B = b
-        token = _set_err(_IGNORE_ERR)
-        try:
-            r = self.uf_raw(A, B)
-        except ValueError:
-            raise _broadcast_error(A.shape, B.shape if tb else ()) from None
-        finally:
-            _reset_err(token)
-        if type(r) is not _nd:
-            r = np.asarray(r)
-        res = object.__new__(Tensor)
-        res._buf = r
-        res._gfn = None
-        res._rg = False
-        res._vc = None
-        if (
-            STATE.enabled
-            and self.kind != "c"
-            and (a._rg or a._gfn is not None or (tb and (b._rg or b._gfn is not None)))
-        ):
-            G.record(
-                self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
-            )
-        if out is not None:
-            return _out(out, res, self.name, (a, b))
-        return res
-
-    def _slow(self, a, b, tb, Rd):
-        """Tracers (functional mode) or the CUDA device."""
-        args = (a, b if tb else np.asarray(b, Rd))
-        if not _on_device(args):
-            return _functional(self.fn(Rd), args)
-        xs = _unify(args)
-        A, B = [x._buf if isinstance(x, Tensor) else x for x in xs]
-        if A.dtype != Rd:
-            A = A.astype(Rd)
-        if B.dtype != Rd:
-            B = B.astype(Rd)
-        try:
-            r = self.ufd(A, B)
-        except ValueError:
-            raise _broadcast_error(A.shape, B.shape) from None
-        res = _new(r)
-        if STATE.enabled and self.kind != "c" and builtins.any(isinstance(x, Tensor) and _req(x) for x in xs):
-            G.record(self.gname, (self.kp, Rd), self.fn(Rd), xs, (res,), (0, 1))
-        return res
-
-    def inplace(self, self_t, other):
-        a = self_t
-        b = other
-        if not isinstance(b, Tensor):
-            b = _scalar_or_tensor(b, self.name)
-        tb = isinstance(b, Tensor)
-        A = a._buf
-        uf = self.uf
-        if type(A) is not _nd or (tb and type(b._buf) is not _nd):
-            Rd = self.dtype(a, b)
-            args = (a, b if tb else np.asarray(b, Rd))
-            if not _on_device(args):
-                return _inplace(a, self.gname, (self.kp, Rd), self.fn(Rd), args, None, (0, 1))
-            if type(A) not in _DEV:
-                raise _dev.same_device_error(str(b.device), "cpu")
-            if tb and type(b._buf) is _nd:
-                if b._buf.ndim:
-                    raise _dev.same_device_error(str(a.device), "cpu")
-                if not (STATE.enabled and _req(b)):
-                    b = b._buf.item()
-                    tb = False
-            uf = self.ufd
-        Rd = self.dtype(a, b)
-        if self.kind == "c":
-            Rd2 = _bool
-        else:
-            Rd2 = Rd
-        if not _can_cast(Rd2, A.dtype):
-            raise RuntimeError(
-                f"result type {_type_name(Rd2)} can't be cast to the desired output type "
-                f"{_type_name(A.dtype)}"
-            )
-        B = b._buf if tb else b
-        if tb and b._buf.ndim > A.ndim or (tb and np.broadcast_shapes(A.shape, b._buf.shape) != A.shape):
-            try:
-                shp = np.broadcast_shapes(A.shape, b._buf.shape)
-            except ValueError:
-                raise _broadcast_error(A.shape, b._buf.shape) from None
-            raise RuntimeError(
-                f"output with shape {list(A.shape)} doesn't match the broadcast shape {list(shp)}"
-            )
-        grad = STATE.enabled and (
-            a._rg or a._gfn is not None or a._base is not None or (tb and (b._rg or b._gfn is not None))
-        )
-        if tb and may_alias(A, B):
-            check_no_alias(A, B)
-        if not grad:
-            _check_overlap(A)
-            if self.kind == "c":
-                _copyto(A, uf(A, B))
-            else:
-                if A.dtype != Rd or (tb and B.dtype != Rd):
-                    _copyto(A, uf(A.astype(Rd), B.astype(Rd) if tb else B))
-                else:
-                    uf(A, B, out=A)
-            _bump(a)
-            return a
-        AA = A.astype(Rd) if A.dtype != Rd else A
-        BB = (B.astype(Rd) if B.dtype != Rd else B) if tb else B
-        new = uf(AA, BB)
-        return _inplace(
-            a, self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new, (0, 1)
-        )
-
-
-def _broadcast_error(s1, s2):
-    n = builtins.max(len(s1), len(s2))
-    p1 = (1,) * (n - len(s1)) + tuple(s1)
-    p2 = (1,) * (n - len(s2)) + tuple(s2)
-    for i in range(n - 1, -1, -1):
-        if p1[i] != p2[i] and p1[i] != 1 and p2[i] != 1:
-            return RuntimeError(
-                f"The size of tensor a ({p1[i]}) must match the size of tensor b ({p2[i]}) at "
-                f"non-singleton dimension {i}"
-            )
-    return RuntimeError(f"shapes {list(s1)} and {list(s2)} are not broadcastable")
-
-
-def _binary_function(binop):
-    def op(input, other, *, out=None):
-        return binop(input, other, out=out)
-
-    op.__name__ = op.__qualname__ = binop.name
-    return op
-
-
-BINOPS: dict = {}  # spec name -> its `_BinOp` (the Tensor methods bind their in-place twins)
-
-
-def _generate_faces() -> dict:
-    """The torch functions (and in-place twins) of the op specs in `fgrad.ops.specs`."""
-    out = {}
-    for spec in SPEC_LIST:
-        if not spec.torch or spec.prim is None:
-            continue
-        if spec.family == "unary":
-            if not spec.generates("torch"):
-                continue
-            if spec.torch_dtype == "nograd":
-                op, op_ = _nograd_unary(spec.prim, spec.torch[0], spec.torch_out), None
-            else:
-                op, op_ = _unary(spec.prim, spec.grad_fn, spec.torch[0], to_float=spec.torch_dtype == "float")
-            faces = [op] + ([op_] if op_ is not None else [])
-            for n in spec.torch:
-                out[n] = op
-                if op_ is not None and spec.inplace and spec.generates("inplace"):
-                    out[n + "_"] = op_
-        elif spec.family == "binary":
-            rule = getattr(_conv, spec.torch_rule) if spec.torch_rule else None
-            gname = spec.grad_fn or _camel(spec.torch[0])  # comparisons, bit ops: never recorded
-            binop = BINOPS[spec.name] = _BinOp(spec.prim, gname, spec.torch[0], spec.torch_dtype, rule,
-                                               int_divisor=spec.torch_int_divisor)
-            if not spec.generates("torch"):
-                continue
-            op = _binary_function(binop)
-            faces = [op]
-            for n in spec.torch:
-                out[n] = op
-        else:
-            continue
-        for f in faces:
-            f.op_spec = spec
-    return out
-
-
-_FACES = _generate_faces()
+_FACES = generate_faces()
 globals().update(_FACES)
 # generated functions that the hand-written ops in this module call
 eq, exp, gt, isnan, log, logical_not, logical_xor, lt, maximum, minimum, sign = (
@@ -1468,8 +264,8 @@ def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is None:
         return _div(input, other, out=out)
     if rounding_mode == "floor":
-        a, b = _prep2(input, other, "div")
-        Rd = _dtype2(a, b)
+        a, b = binary_operands(input, other, "div")
+        Rd = binary_result_dtype(a, b)
         if Rd.kind in "biu":
             res = _floordiv(a, b)
         else:
@@ -1479,7 +275,7 @@ def div(input, other, *, rounding_mode=None, out=None):
                 return ew.floor(ew.div(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)))
 
             bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
-            res = _op(
+            res = apply_op(
                 "DivBackward2",
                 key,
                 fn,
@@ -1487,10 +283,10 @@ def div(input, other, *, rounding_mode=None, out=None):
                 lambda x, y: np.asarray(np.floor_divide(x.astype(Rd, copy=False), y.astype(Rd, copy=False))),
                 edges=(0, 1),
             )
-        return res if out is None else _out(out, res, "div")
+        return res if out is None else write_out(out, res, "div")
     if rounding_mode == "trunc":
-        a, b = _prep2(input, other, "div")
-        Rd = _dtype2(a, b)
+        a, b = binary_operands(input, other, "div")
+        Rd = binary_result_dtype(a, b)
         bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
 
         def fn(x, y):
@@ -1500,14 +296,14 @@ def div(input, other, *, rounding_mode=None, out=None):
         def fwd(x, y):
             x, y = x.astype(Rd, copy=False), y.astype(Rd, copy=False)
             if Rd.kind in "biu":
-                _check_int_divisor("div", x, y)
+                check_int_divisor("div", x, y)
                 q = np.floor_divide(x, y)
                 q = q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))
                 return np.asarray(q.astype(Rd))
             return np.asarray(np.trunc(np.true_divide(x, y)))
 
-        res = _op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), fwd, edges=(0, 1))
-        return res if out is None else _out(out, res, "div")
+        res = apply_op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), fwd, edges=(0, 1))
+        return res if out is None else write_out(out, res, "div")
     raise RuntimeError(
         f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
     )
@@ -1528,7 +324,7 @@ def _cst(c, like):
     """The host constant ``c`` on ``like``'s device (itself when ``like`` is on the host)."""
     if type(like) is _nd or type(like) not in _DEV:
         return c
-    return _dev_const(c, _dev.index_of(like))
+    return device_constant(c, _dev.index_of(like))
 
 
 def _traced(b) -> bool:
@@ -1538,11 +334,11 @@ def _traced(b) -> bool:
 
 @quiet  # 0 ** -1 = inf and (-8) ** 0.5 = nan without a RuntimeWarning, as in PyTorch
 def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
-    Rd = _dtype2(x, e)
+    Rd = binary_result_dtype(x, e)
     A = x._buf
     if type(A) is not _nd and type(A) not in _DEV:
-        res = _functional(_cvt_fn(ew.pow_p, Rd), (x, np.asarray(e, Rd)))
-        return res if out is None else _out(out, res, "pow")
+        res = run_functional(cast_primitive(ew.pow_p, Rd), (x, np.asarray(e, Rd)))
+        return res if out is None else write_out(out, res, "pow")
     AA = A.astype(Rd) if A.dtype != Rd else A
     if Rd.kind in "iu" and isinstance(e, int) and e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -1550,19 +346,21 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
         r = np.multiply(AA, AA)
     else:
         r = np.power(AA, e)
-    res = _new(r)
-    if STATE.enabled and _req(x):
-        G.record(gname, (ew.pow_p, Rd), _cvt_fn(ew.pow_p, Rd), (x, _cst(np.asarray(e, Rd), A)), (res,), (0,))
-    return res if out is None else _out(out, res, "pow")
+    res = result_tensor(r)
+    if STATE.enabled and tracks_grad(x):
+        G.record(
+            gname, (ew.pow_p, Rd), cast_primitive(ew.pow_p, Rd), (x, _cst(np.asarray(e, Rd), A)), (res,), (0,)
+        )
+    return res if out is None else write_out(out, res, "pow")
 
 
 def pow(input, exponent, *, out=None):  # noqa: A001
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
-        e = _scalar_value(exponent)
+        e = scalar_value(exponent)
         if type(e) in _PY:
             return _pow_scalar_exp(input, e, out)
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        return _rpow(exponent, _scalar_value(input), out)
+        return _rpow(exponent, scalar_value(input), out)
     return _pow_tt(input, exponent, out=out)
 
 
@@ -1576,8 +374,10 @@ def _rpow(x, base, out=None):
     def fn(y, c):
         return _conv.pow(ew.convert_element_type(c, Rd), ew.convert_element_type(y, Rd))
 
-    res = _op("PowBackward2", ("rpow", Rd), fn, (x, s), lambda y, c: np.asarray(np.power(c, AA)), edges=(0,))
-    return res if out is None else _out(out, res, "pow")
+    res = apply_op(
+        "PowBackward2", ("rpow", Rd), fn, (x, s), lambda y, c: np.asarray(np.power(c, AA)), edges=(0,)
+    )
+    return res if out is None else write_out(out, res, "pow")
 
 
 def float_power(input, exponent, *, out=None):
@@ -1592,7 +392,7 @@ def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (what ``2 - x`` calls)."""
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
-    Rd = _dtype2(input, other)
+    Rd = binary_result_dtype(input, other)
     s = np.asarray(other, Rd)
 
     def fn(x, c):
@@ -1603,15 +403,15 @@ def rsub(input, other, *, alpha=1):
         xx = x.astype(Rd, copy=False)
         return np.asarray(np.subtract(c, xx if alpha == 1 else xx * alpha))
 
-    return _op("RsubBackward1", ("rsub", Rd, alpha), fn, (input, s), fwd, edges=(0,))
+    return apply_op("RsubBackward1", ("rsub", Rd, alpha), fn, (input, s), fwd, edges=(0,))
 
 
-def _rtruediv(x, other):
+def rtruediv(x, other):
     return mul(reciprocal(x if x.is_floating_point() or x.is_complex() else x.to(D.DEFAULT.float)), other)
 
 
 def _ternary(name, gname, key, fn, args, fwd, inplace=False):
-    ts = [a if isinstance(a, Tensor) else np.asarray(_scalar_value(a)) for a in args]
+    ts = [a if isinstance(a, Tensor) else np.asarray(scalar_value(a)) for a in args]
     Rd = result_dtype(*[a for a in args])
     ts = [a if isinstance(a, Tensor) else a.astype(Rd) for a in ts]
     edges = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
@@ -1624,7 +424,7 @@ def _ternary(name, gname, key, fn, args, fwd, inplace=False):
 
     if inplace:
         return _ternary_inplace(gname, key + (Rd,), f, ts, fw, edges, Rd)
-    return _op(gname, key + (Rd,), f, tuple(ts), fw, edges=edges)
+    return apply_op(gname, key + (Rd,), f, tuple(ts), fw, edges=edges)
 
 
 def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
@@ -1632,9 +432,10 @@ def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
     that saves its operands as PyTorch's does."""
     self = ts[0]
     b = self._buf
-    if not _can_cast(Rd, b.dtype):
+    if not can_cast(Rd, b.dtype):
         raise RuntimeError(
-            f"result type {_type_name(Rd)} can't be cast to the desired output type {_type_name(b.dtype)}"
+            f"result type {scalar_type_name(Rd)} can't be cast to the desired output type "
+            f"{scalar_type_name(b.dtype)}"
         )
     bufs = [t._buf if isinstance(t, Tensor) else t for t in ts]
     for t in ts[1:]:
@@ -1647,7 +448,7 @@ def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
             raise RuntimeError(
                 f"output with shape {list(b.shape)} doesn't match the broadcast shape {list(new.shape)}"
             )
-    return _inplace(self, gname, key, f, tuple(ts), new, edges)
+    return apply_inplace(self, gname, key, f, tuple(ts), new, edges)
 
 
 def _lerp(input, end, weight, inplace=False):
@@ -1688,17 +489,17 @@ def _addcdiv(input, tensor1, tensor2, value, inplace=False):
 
 def lerp(input, end, weight, *, out=None):
     res = _lerp(input, end, weight)
-    return res if out is None else _out(out, res, "lerp", (input, end, weight))
+    return res if out is None else write_out(out, res, "lerp", (input, end, weight))
 
 
 def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     res = _addcmul(input, tensor1, tensor2, value)
-    return res if out is None else _out(out, res, "addcmul", (input, tensor1, tensor2))
+    return res if out is None else write_out(out, res, "addcmul", (input, tensor1, tensor2))
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
     res = _addcdiv(input, tensor1, tensor2, value)
-    return res if out is None else _out(out, res, "addcdiv", (input, tensor1, tensor2))
+    return res if out is None else write_out(out, res, "addcdiv", (input, tensor1, tensor2))
 
 
 def _plain_bufs(self, others):
@@ -1707,12 +508,12 @@ def _plain_bufs(self, others):
     b = self._buf
     if type(b) is not _nd:
         return None
-    grad = STATE.enabled and (_req(self) or self._base is not None)
+    grad = STATE.enabled and (tracks_grad(self) or self._base is not None)
     bufs = [b]
     for t in others:
         if type(t) is not Tensor or type(t._buf) is not _nd or t._buf.dtype != b.dtype:
             return None
-        grad = grad or (STATE.enabled and _req(t))
+        grad = grad or (STATE.enabled and tracks_grad(t))
         bufs.append(t._buf)
     if grad or b.dtype.kind not in "fc":
         return None
@@ -1721,9 +522,9 @@ def _plain_bufs(self, others):
 
 def _write_plain(self, b, new) -> Tensor:
     """Finish a plain in-place op: ``new`` (computed from the old values) goes into ``b``."""
-    _check_overlap(b)
+    check_no_internal_overlap(b)
     np.copyto(b, new)
-    _bump(self)
+    bump_version(self)
     return self
 
 
@@ -1769,8 +570,8 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
 
 
 def copysign(input, other, *, out=None):
-    a, b = _prep2(input, other, "copysign")
-    Rd = _dtype2(a, b)
+    a, b = binary_operands(input, other, "copysign")
+    Rd = binary_result_dtype(a, b)
     if Rd.kind not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -1779,7 +580,7 @@ def copysign(input, other, *, out=None):
         x = ew.convert_element_type(x, Rd)
         return _conv.copysign(x, ew.convert_element_type(y, Rd))  # PyTorch: 0 at x = 0
 
-    res = _op(
+    res = apply_op(
         "CopysignBackward0",
         ("copysign", Rd),
         fn,
@@ -1787,12 +588,12 @@ def copysign(input, other, *, out=None):
         lambda x, y: np.asarray(np.copysign(x.astype(Rd), y.astype(Rd))),
         edges=(0, 1),
     )
-    return res if out is None else _out(out, res, "copysign")
+    return res if out is None else write_out(out, res, "copysign")
 
 
 def xlogy(input, other, *, out=None):
-    a, b = _prep2(input, other, "xlogy")
-    Rd = _dtype2(a, b)
+    a, b = binary_operands(input, other, "xlogy")
+    Rd = binary_result_dtype(a, b)
     if Rd.kind not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -1808,8 +609,8 @@ def xlogy(input, other, *, out=None):
         with np.errstate(all="ignore"):
             return np.asarray(np.where(x == 0, 0, x * np.log(y))).astype(Rd)
 
-    res = _op("XlogyBackward0", ("xlogy", Rd), fn, (a, bb), fwd, edges=(0, 1))
-    return res if out is None else _out(out, res, "xlogy")
+    res = apply_op("XlogyBackward0", ("xlogy", Rd), fn, (a, bb), fwd, edges=(0, 1))
+    return res if out is None else write_out(out, res, "xlogy")
 
 
 # -- clamp -------------------------------------------------------------------------------
@@ -1825,7 +626,7 @@ def _clamp_spec(x, min, max):  # noqa: A002
         args, pos = [x], []
         for p, bnd, is_t in (("lo", min, tmin), ("hi", max, tmax)):
             if bnd is not None:
-                args.append(bnd if is_t else np.asarray(_scalar_value(bnd), Rd))
+                args.append(bnd if is_t else np.asarray(scalar_value(bnd), Rd))
                 pos.append(p)
         pos = tuple(pos)
 
@@ -1844,7 +645,7 @@ def _clamp_spec(x, min, max):  # noqa: A002
             return np.asarray(r)
 
         return "ClampBackward0", ("clamp_t", Rd, pos), fn, tuple(args), fwd, tuple(range(len(args)))
-    lo, hi = _scalar_value(min), _scalar_value(max)
+    lo, hi = scalar_value(min), scalar_value(max)
     Rd = result_dtype(x, lo, hi)
 
     def fn(v):
@@ -1874,10 +675,10 @@ def _clamp_spec(x, min, max):  # noqa: A002
 
 
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
-    input = _as_tensor_arg(input, "clamp")
+    input = as_tensor_arg(input, "clamp")
     gname, key, fn, args, fwd, edges = _clamp_spec(input, min, max)
-    res = _op(gname, key, fn, args, fwd, edges=edges)
-    return res if out is None else _out(out, res, "clamp")
+    res = apply_op(gname, key, fn, args, fwd, edges=edges)
+    return res if out is None else write_out(out, res, "clamp")
 
 
 clip = clamp
@@ -1894,15 +695,15 @@ def clamp_max(input, max):  # noqa: A002
 def clamp_(self, min=None, max=None):  # noqa: A002
     gname, key, fn, args, fwd, edges = _clamp_spec(self, min, max)
     Rd = key[1]
-    if not _can_cast(Rd, self._buf.dtype):
+    if not can_cast(Rd, self._buf.dtype):
         raise RuntimeError(
-            f"result type {_type_name(Rd)} can't be cast to the desired output type "
-            f"{_type_name(self._buf.dtype)}"
+            f"result type {scalar_type_name(Rd)} can't be cast to the desired output type "
+            f"{scalar_type_name(self._buf.dtype)}"
         )
     if type(self._buf) is not _nd:
-        return _inplace(self, gname, key, fn, args, None, edges)
+        return apply_inplace(self, gname, key, fn, args, None, edges)
     new = fwd(*[a if type(a) is _nd else a._buf for a in args])
-    return _inplace(self, gname, key, fn, args, new, edges)
+    return apply_inplace(self, gname, key, fn, args, new, edges)
 
 
 clip_ = clamp_
@@ -1925,13 +726,13 @@ def where(condition, input=None, other=None, *, out=None):
         from ._ops_shape import nonzero
 
         return nonzero(condition, as_tuple=True)
-    c = condition if isinstance(condition, Tensor) else _as_tensor_arg(condition, "where")
+    c = condition if isinstance(condition, Tensor) else as_tensor_arg(condition, "where")
     cb = c._buf
     if cb.dtype != _bool:
         if cb.dtype != np.uint8:  # PyTorch accepts bool (and, deprecated, uint8) conditions only
             raise RuntimeError(
                 f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                f"{_type_name(cb.dtype)} (use a comparison such as x > 0, or condition.bool())"
+                f"{scalar_type_name(cb.dtype)} (use a comparison such as x > 0, or condition.bool())"
             )
         cb = cb.astype(bool)
     x, y = input, other
@@ -1941,10 +742,11 @@ def where(condition, input=None, other=None, *, out=None):
     Rd = (
         result_dtype(x, y)
         if isinstance(x, Tensor) and isinstance(y, Tensor)
-        else (_dtype2(x, _scalar_value(y)) if isinstance(x, Tensor) else _dtype2(y, _scalar_value(x)))
+        else (binary_result_dtype(x, scalar_value(y)) if isinstance(x, Tensor)
+              else binary_result_dtype(y, scalar_value(x)))
     )
-    xa = x if isinstance(x, Tensor) else np.asarray(_scalar_value(x), Rd)
-    ya = y if isinstance(y, Tensor) else np.asarray(_scalar_value(y), Rd)
+    xa = x if isinstance(x, Tensor) else np.asarray(scalar_value(x), Rd)
+    ya = y if isinstance(y, Tensor) else np.asarray(scalar_value(y), Rd)
 
     def fn(cc, a, b):
         return ew.select(cc, ew.convert_element_type(a, Rd), ew.convert_element_type(b, Rd))
@@ -1952,8 +754,8 @@ def where(condition, input=None, other=None, *, out=None):
     def fwd(cc, a, b):
         return np.asarray(np.where(cc, a.astype(Rd, copy=False), b.astype(Rd, copy=False)))
 
-    res = _op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), fwd, edges=(1, 2))
-    return res if out is None else _out(out, res, "where")
+    res = apply_op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), fwd, edges=(1, 2))
+    return res if out is None else write_out(out, res, "where")
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -1961,12 +763,16 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     b = other._buf if isinstance(other, Tensor) else other
     Rd = result_dtype(input, other)
     if type(a) in _DEV or type(b) in _DEV:
-        x, y = _unify((input, other if isinstance(other, Tensor) else np.asarray(_scalar_value(other), Rd)))
+        x, y = unify_devices(
+            (input, other if isinstance(other, Tensor) else np.asarray(scalar_value(other), Rd))
+        )
         A = x._buf if isinstance(x, Tensor) else x
         B = y._buf if isinstance(y, Tensor) else y
         xp = _dev.xp_of(A if type(A) in _DEV else B)
-        return _new(xp.isclose(A.astype(Rd), B.astype(Rd), rtol=rtol, atol=atol, equal_nan=equal_nan))
-    return _new(
+        return result_tensor(
+            xp.isclose(A.astype(Rd), B.astype(Rd), rtol=rtol, atol=atol, equal_nan=equal_nan)
+        )
+    return result_tensor(
         np.isclose(
             a.astype(Rd, copy=False),
             np.asarray(b).astype(Rd, copy=False),
@@ -1984,7 +790,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 def equal(input, other) -> bool:
     a, b = input._buf, other._buf
     if type(a) in _DEV or type(b) in _DEV:
-        a, b = [t._buf if isinstance(t, Tensor) else t for t in _unify((input, other))]
+        a, b = [t._buf if isinstance(t, Tensor) else t for t in unify_devices((input, other))]
         return a.shape == b.shape and bool(_dev.xp_of(a).array_equal(a, b))
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
@@ -2007,9 +813,8 @@ def _dims(dim, nd, name="dim"):
     return (_wrap_dim(dim, nd),)
 
 
-
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
-    input = _as_tensor_arg(input, "sum")
+    input = as_tensor_arg(input, "sum")
     b = input._buf
     axes = _dims(dim, b.ndim)
     if dtype is not None:
@@ -2021,13 +826,13 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     full = dim is None
 
     def fn(x):
-        return _fnp().sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
 
     def fwd(x):
         return np.asarray(np.sum(x, axis=axes, dtype=odt, keepdims=keepdim))
 
-    res = _op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,), fwd)
-    return res if out is None else _out(out, res, "sum")
+    res = apply_op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,), fwd)
+    return res if out is None else write_out(out, res, "sum")
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -2037,16 +842,16 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _fnp().sum(ew.select(ew.isnan(x), ew.mul(x, 0), x), axis=axes, keepdims=keepdim)
+        return fnp.sum(ew.select(ew.isnan(x), ew.mul(x, 0), x), axis=axes, keepdims=keepdim)
 
-    res = _op(
+    res = apply_op(
         "NansumBackward0",
         ("nansum", axes, keepdim, odt),
         fn,
         (input,),
         lambda x: np.asarray(np.nansum(x, axis=axes, dtype=odt, keepdims=keepdim)),
     )
-    return res if out is None else _out(out, res, "nansum")
+    return res if out is None else write_out(out, res, "nansum")
 
 
 def _np_moment(x, axes, keepdim, odt, ddof=None, root=False):
@@ -2064,33 +869,33 @@ def _np_moment(x, axes, keepdim, odt, ddof=None, root=False):
         r = np.std(x, axis=axes, ddof=ddof, keepdims=keepdim) if root else np.var(
             x, axis=axes, ddof=ddof, keepdims=keepdim)
         return np.asarray(r).astype(odt, copy=False)
-    # degenerate (run quietly by `_op`): 0 / 0 = NaN
+    # degenerate (run quietly by `apply_op`): 0 / 0 = NaN
     c = x - np.sum(x, axis=axes, keepdims=True) / np.asarray(builtins.max(n, 1), x.dtype)
     r = np.sum((c * np.conj(c)).real, axis=axes, keepdims=keepdim) / np.asarray(0, x.real.dtype)
     return np.asarray(np.sqrt(r) if root else r).astype(odt, copy=False)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    input = _as_tensor_arg(input, "mean")
+    input = as_tensor_arg(input, "mean")
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else b.dtype
     if odt.kind not in "fc":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {_type_name(odt)}"
+            f"complex dtype. Got: {scalar_type_name(odt)}"
         )
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return fnp.mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
 
     def fwd(x):
         return _np_moment(x, axes, keepdim, odt)
 
-    res = _op(
+    res = apply_op(
         "MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,), fwd
     )
-    return res if out is None else _out(out, res, "mean")
+    return res if out is None else write_out(out, res, "mean")
 
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -2099,7 +904,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     notnan = logical_not(isnan(input))
     res = div(nansum(input, dim, keepdim), sum(notnan, dim, keepdim))
     del b, axes
-    return res if out is None else _out(out, res, "nanmean")
+    return res if out is None else write_out(out, res, "nanmean")
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -2112,20 +917,20 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     def fn(x):
         return _conv.prod(ew.convert_element_type(x, odt), axes, keepdim)  # PyTorch's inf/NaN gradient
 
-    res = _op(
+    res = apply_op(
         "ProdBackward0" if dim is None else "ProdBackward1",
         ("prod", axes, keepdim, odt),
         fn,
         (input,),
         lambda x: np.asarray(np.prod(x, axis=axes, dtype=odt, keepdims=keepdim)),
     )
-    return res if out is None else _out(out, res, "prod")
+    return res if out is None else write_out(out, res, "prod")
 
 
 _ret_types: dict = {}
 
 
-def _return_type(name, fields=("values", "indices")):
+def return_type(name, fields=("values", "indices")):
     cls = _ret_types.get(name)
     if cls is None:
         base = collections.namedtuple(name, fields)
@@ -2143,9 +948,9 @@ def _take_dim_fn(dim, keepdim, nd):
     """fgrad function (x, idx_keepdims) -> values gathered along dim (idx has keepdims)."""
 
     def fn(x, idx):
-        v = _fnp().take_along_axis(x, idx, axis=dim)
+        v = fnp.take_along_axis(x, idx, axis=dim)
         if not keepdim:
-            v = _fnp().squeeze(v, axis=dim)
+            v = fnp.squeeze(v, axis=dim)
         return v
 
     return fn
@@ -2160,7 +965,7 @@ def _select_along(name, gname, input, idx_k, dim, keepdim, vals=None):
         v = np.take_along_axis(x, idx, axis=dim)
         return np.asarray(v if keepdim else np.squeeze(v, axis=dim))
 
-    return _op(gname, ("take_dim", dim, keepdim), fn, (input, idx_k), fwd, edges=(0,))
+    return apply_op(gname, ("take_dim", dim, keepdim), fn, (input, idx_k), fwd, edges=(0,))
 
 
 def _reduce_idx(name, gname, input, dim, keepdim, argf):
@@ -2169,8 +974,8 @@ def _reduce_idx(name, gname, input, dim, keepdim, argf):
     if nd == 0:
         d = 0
         idx = _cst(np.zeros((), _i64), b)
-        vals = _op(gname, ("id",), _identity, (input,), lambda x: x.copy())
-        return _return_type(name)(vals, _new(idx.copy()))
+        vals = apply_op(gname, ("id",), _identity, (input,), lambda x: x.copy())
+        return return_type(name)(vals, result_tensor(idx.copy()))
     d = _wrap_dim(dim, nd)
     if b.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
@@ -2179,28 +984,26 @@ def _reduce_idx(name, gname, input, dim, keepdim, argf):
     idx = argf(b, d)
     idx_k = np.expand_dims(idx, d)
     vals = _select_along(name, gname, input, idx_k, d, keepdim)
-    return _return_type(name)(vals, _new(idx_k if keepdim else idx))
+    return return_type(name)(vals, result_tensor(idx_k if keepdim else idx))
 
 
 def _functional_select(name, input, d, keepdim, which):
     """max/min with dim in functional mode (tensors hold fgrad values)."""
-    fnp = _fnp()
-    x = _fval(input)
+    x = fgrad_value(input)
     idx = (fnp.argmax if which == "max" else fnp.argmin)(x, axis=d, keepdims=True)
     vals = fnp.take_along_axis(x, idx, axis=d)
     if not keepdim:
         vals, idx = fnp.squeeze(vals, axis=d), fnp.squeeze(idx, axis=d)
-    return _return_type(name)(_fwrap(vals), _fwrap(idx))
+    return return_type(name)(from_fgrad_value(vals), from_fgrad_value(idx))
 
 
 def _functional_sort(name, input, d, descending, k):
-    fnp = _fnp()
-    x = _fval(input)
+    x = fgrad_value(input)
     idx = fnp.argsort(ew.neg(x) if descending else x, axis=d)
     if k is not None:
         idx = fnp.take(idx, np.arange(k), axis=d)
     vals = fnp.take_along_axis(x, idx, axis=d)
-    return _return_type(name)(_fwrap(vals), _fwrap(ew.convert_element_type(idx, _i64)))
+    return return_type(name)(from_fgrad_value(vals), from_fgrad_value(ew.convert_element_type(idx, _i64)))
 
 
 def _nan_arg(f):
@@ -2230,7 +1033,7 @@ def _full_minmax(input, prim_name, gname, npf):
     def fn(x):
         return _conv.extremum_nan_evenly(x, prim_name == "max")  # NaN gets the gradient (PyTorch)
 
-    return _op(gname, (prim_name, "full"), fn, (input,), lambda x: np.asarray(npf(x)))
+    return apply_op(gname, (prim_name, "full"), fn, (input,), lambda x: np.asarray(npf(x)))
 
 
 def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
@@ -2238,9 +1041,9 @@ def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
         return maximum(input, dim, out=out)
     if dim is None:
         res = _full_minmax(input, "max", "MaxBackward1", np.max)
-        return res if out is None else _out(out, res, "max")
+        return res if out is None else write_out(out, res, "max")
     res = _reduce_idx("max", "MaxBackward0", input, dim, keepdim, _argmax_nan)
-    return res if out is None else _out_multi(out, res, "max")
+    return res if out is None else write_out_multi(out, res, "max")
 
 
 def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
@@ -2248,9 +1051,9 @@ def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
         return minimum(input, dim, out=out)
     if dim is None:
         res = _full_minmax(input, "min", "MinBackward1", np.min)
-        return res if out is None else _out(out, res, "min")
+        return res if out is None else write_out(out, res, "min")
     res = _reduce_idx("min", "MinBackward0", input, dim, keepdim, _argmin_nan)
-    return res if out is None else _out_multi(out, res, "min")
+    return res if out is None else write_out_multi(out, res, "min")
 
 
 def amax(input, dim=(), keepdim=False, *, out=None):
@@ -2258,16 +1061,16 @@ def amax(input, dim=(), keepdim=False, *, out=None):
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().max(x, axis=axes, keepdims=keepdim)
+        return fnp.max(x, axis=axes, keepdims=keepdim)
 
-    res = _op(
+    res = apply_op(
         "AmaxBackward0",
         ("amax", axes, keepdim),
         fn,
         (input,),
         lambda x: np.asarray(np.max(x, axis=axes, keepdims=keepdim)),
     )
-    return res if out is None else _out(out, res, "amax")
+    return res if out is None else write_out(out, res, "amax")
 
 
 def amin(input, dim=(), keepdim=False, *, out=None):
@@ -2275,20 +1078,20 @@ def amin(input, dim=(), keepdim=False, *, out=None):
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().min(x, axis=axes, keepdims=keepdim)
+        return fnp.min(x, axis=axes, keepdims=keepdim)
 
-    res = _op(
+    res = apply_op(
         "AminBackward0",
         ("amin", axes, keepdim),
         fn,
         (input,),
         lambda x: np.asarray(np.min(x, axis=axes, keepdims=keepdim)),
     )
-    return res if out is None else _out(out, res, "amin")
+    return res if out is None else write_out(out, res, "amin")
 
 
 def aminmax(input, *, dim=None, keepdim=False):
-    return _return_type("aminmax", ("min", "max"))(
+    return return_type("aminmax", ("min", "max"))(
         amin(input, () if dim is None else dim, keepdim), amax(input, () if dim is None else dim, keepdim)
     )
 
@@ -2303,10 +1106,10 @@ def argmax(input, dim=None, keepdim=False):
     _check_arg_reduction("argmax", b, dim)
     if dim is None:
         r = _argmax_nan(b.reshape(-1), 0)
-        return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
+        return result_tensor(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
     r = _argmax_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
-    return _new(np.expand_dims(r, d) if keepdim and b.ndim else r)
+    return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
 
 def argmin(input, dim=None, keepdim=False):
@@ -2314,10 +1117,10 @@ def argmin(input, dim=None, keepdim=False):
     _check_arg_reduction("argmin", b, dim)
     if dim is None:
         r = _argmin_nan(b.reshape(-1), 0)
-        return _new(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
+        return result_tensor(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
     r = _argmin_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
-    return _new(np.expand_dims(r, d) if keepdim and b.ndim else r)
+    return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
 
 def _correction(unbiased, correction):
@@ -2342,16 +1145,16 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _fnp().var(x, axis=axes, ddof=ddof, keepdims=keepdim)
+        return fnp.var(x, axis=axes, ddof=ddof, keepdims=keepdim)
 
-    res = _op(
+    res = apply_op(
         "VarBackward0",
         ("var", axes, ddof, keepdim),
         fn,
         (input,),
         lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof),
     )
-    return res if out is None else _out(out, res, "var")
+    return res if out is None else write_out(out, res, "var")
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
@@ -2363,17 +1166,17 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
     def fn(x):
         # sqrt with gradient 0 where the variance is 0 (PyTorch: std of a constant has grad 0)
-        v = _fnp().var(x, axis=axes, ddof=ddof, keepdims=keepdim)
+        v = fnp.var(x, axis=axes, ddof=ddof, keepdims=keepdim)
         return _conv.root_zero_grad(v, 2.0)
 
-    res = _op(
+    res = apply_op(
         "StdBackward0",
         ("std", axes, ddof, keepdim),
         fn,
         (input,),
         lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof, root=True),
     )
-    return res if out is None else _out(out, res, "std")
+    return res if out is None else write_out(out, res, "std")
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -2390,7 +1193,6 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def _vector_norm_fn(ord_, axes, keepdim):
     def fn(x):
-        fnp = _fnp()
         a = _conv.abs(x)  # PyTorch: sgn(0) = 0, so 1-, inf- and p-norms have gradient 0 at 0
         if ord_ == 2:
             s = fnp.sum(ew.mul(a, a), axis=axes, keepdims=keepdim)
@@ -2439,18 +1241,18 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     if b.dtype.kind not in "fc":
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{_type_name(b.dtype)}"
+            f"{scalar_type_name(b.dtype)}"
         )
     axes = _dims(dim, b.ndim)
     ord_ = float(ord)
-    res = _op(
+    res = apply_op(
         "LinalgVectorNormBackward0",
         ("vnorm", ord_, axes, keepdim),
         _vector_norm_fn(ord_, axes, keepdim),
         (x,),
         lambda v: _np_vector_norm(v, ord_, axes, keepdim),
     )
-    return res if out is None else _out(out, res, "linalg_vector_norm")
+    return res if out is None else write_out(out, res, "linalg_vector_norm")
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
@@ -2473,11 +1275,11 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         ):
             pass
         res = vector_norm(input, 2 if p is None else p, dim, keepdim, dtype=dtype)
-    return res if out is None else _out(out, res, "norm")
+    return res if out is None else write_out(out, res, "norm")
 
 
 def dist(input, other, p=2):
-    a, b = _prep2(input, other, "dist")
+    a, b = binary_operands(input, other, "dist")
     Rd = result_dtype(a, b)
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
     ord_ = float(p)
@@ -2485,13 +1287,13 @@ def dist(input, other, p=2):
 
     def fn(x, y):
         d = ew.sub(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
-        return nfn(_fnp().ravel(d))
+        return nfn(fnp.ravel(d))
 
     def fwd(x, y):
         d = (x.astype(Rd, copy=False) - np.asarray(y).astype(Rd, copy=False)).reshape(-1)
         return _np_vector_norm(d, ord_, None, False)
 
-    return _op("DistBackward0", ("dist", Rd, ord_), fn, (a, bb), fwd, edges=(0, 1))
+    return apply_op("DistBackward0", ("dist", Rd, ord_), fn, (a, bb), fwd, edges=(0, 1))
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None):
@@ -2510,14 +1312,14 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
         r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
         return np.asarray(r if keepdim else np.squeeze(r, axis=axes)).astype(x.dtype, copy=False)
 
-    res = _op("LogsumexpBackward0", ("logsumexp", axes, keepdim), fn, (input,), fwd)
-    return res if out is None else _out(out, res, "logsumexp")
+    res = apply_op("LogsumexpBackward0", ("logsumexp", axes, keepdim), fn, (input,), fwd)
+    return res if out is None else write_out(out, res, "logsumexp")
 
 
 def _float_kernel(name, b) -> None:
     if b.dtype.kind not in "fc":
         raise NotImplementedError(
-            f'"{name}_lastdim_kernel_impl" not implemented for \'{_type_name(b.dtype)}\' '
+            f'"{name}_lastdim_kernel_impl" not implemented for \'{scalar_type_name(b.dtype)}\' '
             f"(pass a floating-point tensor, or dtype=torch.float32)"
         )
 
@@ -2538,7 +1340,7 @@ def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
         e = np.exp(v - np.max(v, axis=d, keepdims=True))
         return np.asarray(e / np.sum(e, axis=d, keepdims=True))
 
-    return _op("SoftmaxBackward0", ("softmax", d), fn, (x,), fwd)
+    return apply_op("SoftmaxBackward0", ("softmax", d), fn, (x,), fwd)
 
 
 def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
@@ -2557,30 +1359,30 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
         m = v - np.max(v, axis=d, keepdims=True)
         return np.asarray(m - np.log(np.sum(np.exp(m), axis=d, keepdims=True)))
 
-    return _op("LogSoftmaxBackward0", ("log_softmax", d), fn, (x,), fwd)
+    return apply_op("LogSoftmaxBackward0", ("log_softmax", d), fn, (x,), fwd)
 
 
 def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
     if dim is None:
-        res = _new(_asb(np.all(b)))
+        res = result_tensor(_asb(np.all(b)))
     else:
-        res = _new(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
-    return res if out is None else _out(out, res, "all")
+        res = result_tensor(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    return res if out is None else write_out(out, res, "all")
 
 
 def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
     if dim is None:
-        res = _new(_asb(np.any(b)))
+        res = result_tensor(_asb(np.any(b)))
     else:
-        res = _new(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
-    return res if out is None else _out(out, res, "any")
+        res = result_tensor(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    return res if out is None else write_out(out, res, "any")
 
 
 def count_nonzero(input, dim=None):
     b = input._buf
-    return _new(_asb(np.count_nonzero(b, axis=None if dim is None else _dims(dim, b.ndim)), _i64))
+    return result_tensor(_asb(np.count_nonzero(b, axis=None if dim is None else _dims(dim, b.ndim)), _i64))
 
 
 # -- sorting-like ----------------------------------------------------------------------
@@ -2634,22 +1436,22 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
         descending, dim = dim, -1
     b = input._buf
     if b.ndim == 0:
-        res = _return_type("sort")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+        res = return_type("sort")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
         return res
     d = _wrap_dim(dim, b.ndim)
     if _traced(b):
         return _functional_sort("sort", input, d, descending, None)
     idx = _sort_idx(b, d, descending)
     vals = _select_along("sort", "SortBackward0", input, idx, d, True)
-    res = _return_type("sort")(vals, _new(idx))
-    return res if out is None else _out_multi(out, res, "sort")
+    res = return_type("sort")(vals, result_tensor(idx))
+    return res if out is None else write_out_multi(out, res, "sort")
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
     b = input._buf
     if b.ndim == 0:
-        return _new(_cst(np.zeros((), _i64), b).copy())
-    return _new(_sort_idx(b, _wrap_dim(dim, b.ndim), descending))
+        return result_tensor(_cst(np.zeros((), _i64), b).copy())
+    return result_tensor(_sort_idx(b, _wrap_dim(dim, b.ndim), descending))
 
 
 def msort(input):
@@ -2663,45 +1465,45 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     if k > n or k < 0:
         raise RuntimeError("selected index k out of range")
     if b.ndim == 0:
-        return _return_type("topk")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+        return return_type("topk")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
     if _traced(b):
         return _functional_sort("topk", input, d, largest, k)
     idx = _sort_idx(b, d, largest)
     idx = idx[(slice(None),) * d + (slice(0, k),)].copy()
     vals = _select_along("topk", "TopkBackward0", input, idx, d, True)
-    res = _return_type("topk")(vals, _new(idx))
-    return res if out is None else _out_multi(out, res, "topk")
+    res = return_type("topk")(vals, result_tensor(idx))
+    return res if out is None else write_out_multi(out, res, "topk")
 
 
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
-        return _return_type("kthvalue")(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+        return return_type("kthvalue")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
     if not 1 <= k <= b.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     idx = _sort_idx(b, d, False)[(slice(None),) * d + (slice(k - 1, k),)].copy()
     vals = _select_along("kthvalue", "KthvalueBackward0", input, idx, d, keepdim)
-    res = _return_type("kthvalue")(vals, _new(idx if keepdim else np.squeeze(idx, d)))
-    return res if out is None else _out_multi(out, res, "kthvalue")
+    res = return_type("kthvalue")(vals, result_tensor(idx if keepdim else np.squeeze(idx, d)))
+    return res if out is None else write_out_multi(out, res, "kthvalue")
 
 
 def median(input, dim=None, keepdim=False, *, out=None):
     b = input._buf
     if type(b) in _DEV and (dim is None or b.ndim):  # indices found on the host, values gathered here
-        res = median(_new(_dev.to_host(b)), dim, keepdim)
+        res = median(result_tensor(_dev.to_host(b)), dim, keepdim)
         if dim is None:
             return _select_flat(input, res)
         d = _wrap_dim(dim, b.ndim)
         idx = _cst(res.indices._buf if keepdim else np.expand_dims(res.indices._buf, d), b)
         vals = _select_along("median", "MedianBackward1", input, idx, d, keepdim)
-        res = _return_type("median")(vals, _new(idx if keepdim else _dev.xp_of(idx).squeeze(idx, d)))
-        return res if out is None else _out_multi(out, res, "median")
+        res = return_type("median")(vals, result_tensor(idx if keepdim else _dev.xp_of(idx).squeeze(idx, d)))
+        return res if out is None else write_out_multi(out, res, "median")
     if dim is None:
         flat = b.reshape(-1)
         n = flat.size
         if n == 0:
-            return _new(np.asarray(np.nan, b.dtype))
+            return result_tensor(np.asarray(np.nan, b.dtype))
         order = _sort_idx(flat, 0, False)
         if b.dtype.kind == "f" and np.isnan(flat).any():
             v = np.asarray(np.nan, b.dtype)
@@ -2710,15 +1512,15 @@ def median(input, dim=None, keepdim=False, *, out=None):
         mask = np.asarray(b == v) if not np.isnan(v) else np.isnan(b)
 
         def fn(x, m):
-            cnt = ew.convert_element_type(_fnp().sum(m), x.dtype)
-            return ew.div(_fnp().sum(ew.select(m, x, ew.mul(x, 0))), cnt)
+            cnt = ew.convert_element_type(fnp.sum(m), x.dtype)
+            return ew.div(fnp.sum(ew.select(m, x, ew.mul(x, 0))), cnt)
 
-        return _op(
+        return apply_op(
             "MedianBackward0", ("median",), fn, (input, mask), lambda x, m: np.asarray(v).copy(), edges=(0,)
         )
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
-        return _return_type("median")(input.clone(), _new(np.zeros((), _i64)))
+        return return_type("median")(input.clone(), result_tensor(np.zeros((), _i64)))
     n = b.shape[d]
     order = _sort_idx(b, d, False)
     idx = np.take(order, [(n - 1) // 2], axis=d)
@@ -2728,8 +1530,8 @@ def median(input, dim=None, keepdim=False, *, out=None):
             first_nan = np.expand_dims(np.argmax(nanm, axis=d), d)
             idx = np.where(np.expand_dims(nanm.any(axis=d), d), first_nan, idx)
     vals = _select_along("median", "MedianBackward1", input, idx, d, keepdim)
-    res = _return_type("median")(vals, _new(idx if keepdim else np.squeeze(idx, d)))
-    return res if out is None else _out_multi(out, res, "median")
+    res = return_type("median")(vals, result_tensor(idx if keepdim else np.squeeze(idx, d)))
+    return res if out is None else write_out_multi(out, res, "median")
 
 
 def nanmedian(input, dim=None, keepdim=False):
@@ -2743,7 +1545,7 @@ def nanmedian(input, dim=None, keepdim=False):
         flat = bh.reshape(-1)
         flat = flat[~np.isnan(flat)]
         v = np.sort(flat)[(flat.size - 1) // 2] if flat.size else np.nan
-        return _select_flat(input, _new(np.asarray(v, b.dtype)), "NanmedianBackward0")
+        return _select_flat(input, result_tensor(np.asarray(v, b.dtype)), "NanmedianBackward0")
     if b.ndim == 0:
         return median(input, dim, keepdim)
     d = _wrap_dim(dim, b.ndim)
@@ -2753,7 +1555,7 @@ def nanmedian(input, dim=None, keepdim=False):
     idx = _cst(idx, b)
     vals = _select_along("nanmedian", "NanmedianBackward1", input, idx, d, keepdim)
     xp = _dev.xp_of(idx) if type(idx) in _DEV else np
-    return _return_type("nanmedian")(vals, _new(idx if keepdim else xp.squeeze(idx, d)))
+    return return_type("nanmedian")(vals, result_tensor(idx if keepdim else xp.squeeze(idx, d)))
 
 
 def _select_flat(input, host_res, gname="MedianBackward0"):
@@ -2766,22 +1568,24 @@ def _select_flat(input, host_res, gname="MedianBackward0"):
     mask = np.asarray(bh == v) if not np.isnan(v) else np.isnan(bh)
 
     def fn(x, m):
-        cnt = ew.convert_element_type(_fnp().sum(m), x.dtype)
-        return ew.div(_fnp().sum(ew.select(m, x, _fnp().zeros_like(x))), cnt)
+        cnt = ew.convert_element_type(fnp.sum(m), x.dtype)
+        return ew.div(fnp.sum(ew.select(m, x, fnp.zeros_like(x))), cnt)
 
-    return _op(gname, ("median",), fn, (input, _cst(mask, b)), None, edges=(0,))
+    return apply_op(gname, ("median",), fn, (input, _cst(mask, b)), None, edges=(0,))
 
 
 def mode(input, dim=-1, keepdim=False):
     b = input._buf
     if type(b) in _DEV:  # indices on the host (one copy), values gathered on the device
         d = _wrap_dim(dim, b.ndim) if b.ndim else 0
-        hidx = mode(_new(_dev.to_host(b)), dim, True).indices._buf
+        hidx = mode(result_tensor(_dev.to_host(b)), dim, True).indices._buf
         idx_k = _cst(hidx, b)
         vals = _select_along("mode", "ModeBackward0", input, idx_k, d, keepdim)
-        return _return_type("mode")(vals, _new(idx_k if keepdim else _dev.xp_of(idx_k).squeeze(idx_k, d)))
+        return return_type("mode")(
+            vals, result_tensor(idx_k if keepdim else _dev.xp_of(idx_k).squeeze(idx_k, d))
+        )
     if b.ndim == 0:
-        return _return_type("mode")(input.clone(), _new(np.zeros((), _i64)))
+        return return_type("mode")(input.clone(), result_tensor(np.zeros((), _i64)))
     d = _wrap_dim(dim, b.ndim)
     moved = np.moveaxis(b, d, -1)
     flat = moved.reshape(-1, moved.shape[-1])
@@ -2794,7 +1598,7 @@ def mode(input, dim=-1, keepdim=False):
     idx = vals_idx.reshape(moved.shape[:-1])
     idx_k = np.expand_dims(idx, d)
     vals = _select_along("mode", "ModeBackward0", input, idx_k, d, keepdim)
-    return _return_type("mode")(vals, _new(idx_k if keepdim else idx))
+    return return_type("mode")(vals, result_tensor(idx_k if keepdim else idx))
 
 
 def cumsum(input, dim, *, dtype=None, out=None):
@@ -2804,16 +1608,16 @@ def cumsum(input, dim, *, dtype=None, out=None):
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _fnp().cumsum(x, axis=d) if x.ndim else x
+        return fnp.cumsum(x, axis=d) if x.ndim else x
 
-    res = _op(
+    res = apply_op(
         "CumsumBackward0",
         ("cumsum", d, odt),
         fn,
         (input,),
         lambda x: np.asarray(np.cumsum(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)),
     )
-    return res if out is None else _out(out, res, "cumsum")
+    return res if out is None else write_out(out, res, "cumsum")
 
 
 def cumprod(input, dim, *, dtype=None, out=None):
@@ -2823,23 +1627,23 @@ def cumprod(input, dim, *, dtype=None, out=None):
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _fnp().cumprod(x, axis=d) if x.ndim else x
+        return fnp.cumprod(x, axis=d) if x.ndim else x
 
-    res = _op(
+    res = apply_op(
         "CumprodBackward0",
         ("cumprod", d, odt),
         fn,
         (input,),
         lambda x: np.asarray(np.cumprod(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)),
     )
-    return res if out is None else _out(out, res, "cumprod")
+    return res if out is None else write_out(out, res, "cumprod")
 
 
 def _cum_extreme(name, gname, input, dim, better):
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
-        return _return_type(name)(input.clone(), _new(_cst(np.zeros((), _i64), b).copy()))
+        return return_type(name)(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
     bh = _dev.to_host(b)  # the running indices are found on the host (one copy for a device tensor)
     moved = np.moveaxis(bh, d, -1)
     idx = np.empty(moved.shape, np.int64)
@@ -2853,7 +1657,7 @@ def _cum_extreme(name, gname, input, dim, better):
         idx[..., j] = cur
     idx = _cst(np.ascontiguousarray(np.moveaxis(idx, -1, d)), b)
     vals = _select_along(name, gname, input, idx, d, True)
-    return _return_type(name)(vals, _new(idx.copy()))
+    return return_type(name)(vals, result_tensor(idx.copy()))
 
 
 def cummax(input, dim):
@@ -2892,7 +1696,7 @@ def copy_(self, src, non_blocking=False):
 
     def fn(x, s):
         s = ew.convert_element_type(s, dt)
-        return S.broadcast_to(s, x.shape)
+        return shape_prims.broadcast_to(s, x.shape)
 
     if type(b) is not _nd or type(sb) is not _nd:
         bd, sd = type(b) in _DEV, type(sb) in _DEV
@@ -2901,29 +1705,29 @@ def copy_(self, src, non_blocking=False):
                 src = to_device(src, _dev.index_of(b) if bd else None)
                 sb = src._buf
             if bd:
-                if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
-                    _check_overlap(b)
+                if not (STATE.enabled and (tracks_grad(self) or tracks_grad(src) or self._base is not None)):
+                    check_no_internal_overlap(b)
                     check_no_alias(b, sb)
-                    if sb is b or _fresh(sb, [b]) is not sb:
+                    if sb is b or fresh_buffer(sb, [b]) is not sb:
                         sb = sb.copy()
-                    _copyto(b, sb)
-                    _bump(self)
+                    copy_into(b, sb)
+                    bump_version(self)
                     return self
                 xp = _dev.xp_of(b)
-                return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src),
+                return apply_inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src),
                                 xp.broadcast_to(sb, b.shape).astype(dt), (0, 1))
         else:
-            return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
-    if not (STATE.enabled and (_req(self) or _req(src) or self._base is not None)):
-        _check_overlap(b)
+            return apply_inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), None, (0, 1))
+    if not (STATE.enabled and (tracks_grad(self) or tracks_grad(src) or self._base is not None)):
+        check_no_internal_overlap(b)
         if may_alias(b, sb):
             check_no_alias(b, sb)
             sb = sb.copy()
         np.copyto(b, sb, casting="unsafe")
-        _bump(self)
+        bump_version(self)
         return self
     new = np.broadcast_to(sb, b.shape).astype(dt)
-    return _inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), new, (0, 1))
+    return apply_inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), new, (0, 1))
 
 
 def fill_(self, value):
@@ -2936,61 +1740,39 @@ def fill_(self, value):
         dt = self._buf.dtype
 
         def fn(x, v):
-            return S.broadcast_to(ew.convert_element_type(v, dt), x.shape)
+            return shape_prims.broadcast_to(ew.convert_element_type(v, dt), x.shape)
 
-        return _inplace(
+        return apply_inplace(
             self, "FillBackward3", ("fill_t", dt), fn, (self, value), value._buf.astype(dt), (0, 1)
         )
-    value = _scalar_value(value)
+    value = scalar_value(value)
     b = self._buf
     _check_fill_value(value, b.dtype, "fill_")
-    if not (STATE.enabled and (_req(self) or self._base is not None)) and type(b) is _nd:
-        _check_overlap(b)
+    if not (STATE.enabled and (tracks_grad(self) or self._base is not None)) and type(b) is _nd:
+        check_no_internal_overlap(b)
         b.fill(value)
-        _bump(self)
+        bump_version(self)
         return self
     dt = b.dtype
 
     def fn(x):
         return ew.add(ew.mul(x, 0), ew.convert_element_type(np.asarray(value, dt), dt))
 
-    return _inplace(self, "FillBackward2", ("fill", dt, value), fn, (self,), np.asarray(value, dt))
+    return apply_inplace(self, "FillBackward2", ("fill", dt, value), fn, (self,), np.asarray(value, dt))
 
 
 def zero_(self):
     b = self._buf
-    if not (STATE.enabled and (_req(self) or self._base is not None)) and type(b) is _nd:
-        _check_overlap(b)
+    if not (STATE.enabled and (tracks_grad(self) or self._base is not None)) and type(b) is _nd:
+        check_no_internal_overlap(b)
         b.fill(0)
-        _bump(self)
+        bump_version(self)
         return self
 
     def fn(x):
         return ew.mul(x, 0)
 
-    return _inplace(self, "ZeroBackward0", ("zero",), fn, (self,), np.zeros((), b.dtype))
-
-
-def resize_(self, *sizes, memory_format=None):
-    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, Size)):
-        sizes = tuple(sizes[0])
-    sizes = tuple(int(s) for s in sizes)
-    if _req(self) and STATE.enabled:
-        raise RuntimeError("cannot resize variables that require grad")
-    b = self._buf
-    n = int(np.prod(sizes, dtype=np.int64))
-    if b.shape == sizes:
-        return self
-    st = self._storage()
-    off = self.storage_offset()
-    flat = st._flat
-    if off + n > flat.shape[0]:
-        new = _dev.xp_of(flat).zeros(off + n, b.dtype)
-        new[: flat.shape[0]] = flat
-        st._flat = new
-        flat = new
-    self._buf = flat[off : off + n].reshape(sizes)
-    return self
+    return apply_inplace(self, "ZeroBackward0", ("zero",), fn, (self,), np.zeros((), b.dtype))
 
 
 def resize_as_(self, other, memory_format=None):
@@ -3004,7 +1786,7 @@ def resize_as_(self, other, memory_format=None):
 def clone(input, *, memory_format=None):
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:
-        return _functional(lambda x: x, (input,))
+        return run_functional(lambda x: x, (input,))
 
     def fn(x):
         return ew.add(x, ew.mul(x, 0)) if False else _identity(x)
@@ -3016,7 +1798,7 @@ def clone(input, *, memory_format=None):
         def fwd(x):
             return np.array(x, order="K") if not x.flags.c_contiguous else x.copy()
 
-    return _op("CloneBackward0", ("clone",), _identity, (input,), fwd)
+    return apply_op("CloneBackward0", ("clone",), _identity, (input,), fwd)
 
 
 def _identity(x):
@@ -3040,7 +1822,7 @@ def contiguous(self, memory_format=None):
     b = self._buf
     if (type(b) is not _nd and type(b) not in _DEV) or b.flags.c_contiguous:
         return self
-    return _op("CloneBackward0", ("clone",), _identity, (self,), np.ascontiguousarray)
+    return apply_op("CloneBackward0", ("clone",), _identity, (self,), np.ascontiguousarray)
 
 
 def detach(input):
@@ -3068,54 +1850,23 @@ def to_dtype(input, dt: D.dtype, copy=False):
     if b.dtype == npd and not copy:
         return input
     if type(b) is not _nd and type(b) not in _DEV:
-        return _functional(lambda x: ew.convert_element_type(x, npd), (input,))
+        return run_functional(lambda x: ew.convert_element_type(x, npd), (input,))
 
     def fn(x):
         return ew.convert_element_type(x, npd)
 
-    res = _op("ToCopyBackward0", ("to", npd), fn, (input,), lambda x: x.astype(npd))
+    res = apply_op("ToCopyBackward0", ("to", npd), fn, (input,), lambda x: x.astype(npd))
     return res
-
-
-class ToCopyBackward0(G.Node):
-    """The node of a device transfer: the gradient goes back to the source device."""
-
-    __slots__ = ("_src",)
-
-    def _apply(self, cts, create_graph: bool):
-        c = cts[0]
-        if create_graph:
-            return [to_device(c if isinstance(c, Tensor) else _wrap(c), self._src)]
-
-        return [to_device_buf(c._buf if isinstance(c, Tensor) else c, self._src)]
-
-
-def buf_index(b):
-    """The CUDA index of a buffer (None: host)."""
-    if type(b) is _nd:
-        return None
-    return _dev.index_of(b) if type(b) in _DEV else None
 
 
 def to_device(input, index, copy=False):
     """``input`` on CUDA device ``index`` (None: the host): a copy recorded by autograd (the
-    gradient flows back to the source device); ``input`` itself if already there."""
-
+    gradient flows back to the source device); ``input`` itself if already there (a clone
+    with ``copy``)."""
     b = input._buf
-    if type(b) is not _nd and type(b) not in _DEV:  # functional mode (tracers)
-        return input
-    src = buf_index(b)
-    if src == index:
-        return clone(input) if copy else input
-    res = _new(to_device_buf(b, index))
-    if STATE.enabled and _req(input):
-        node = ToCopyBackward0()
-        node._src = src
-        node._next = (G.edge_of(input),)
-        if res._buf.dtype.kind in "fc":
-            res._gfn = node
-            res._oi = 0
-    return res
+    if copy and (type(b) is _nd or type(b) in _DEV) and buf_index(b) == index:
+        return clone(input)
+    return transfer(input, index)
 
 
 # ---------------------------------------------------------------------------------------
@@ -3125,13 +1876,13 @@ def to_device(input, index, copy=False):
 def deg2rad(input, *, out=None):
     x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
     res = mul(x, math.pi / 180.0)
-    return res if out is None else _out(out, res, "deg2rad")
+    return res if out is None else write_out(out, res, "deg2rad")
 
 
 def rad2deg(input, *, out=None):
     x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
     res = mul(x, 180.0 / math.pi)
-    return res if out is None else _out(out, res, "rad2deg")
+    return res if out is None else write_out(out, res, "rad2deg")
 
 
 def angle(input, *, out=None):
@@ -3139,41 +1890,41 @@ def angle(input, *, out=None):
     if b.dtype.kind == "c":
 
         def fn(x):
-            return _fnp().angle(x) if hasattr(_fnp(), "angle") else ew.atan2_p.bind(ew.imag(x), ew.real(x))
+            return fnp.angle(x) if hasattr(fnp, "angle") else ew.atan2_p.bind(ew.imag(x), ew.real(x))
 
-        res = _op("AngleBackward0", ("angle",), fn, (input,), lambda v: np.angle(v).astype(v.real.dtype))
+        res = apply_op("AngleBackward0", ("angle",), fn, (input,), lambda v: np.angle(v).astype(v.real.dtype))
     else:
         x = input if b.dtype.kind == "f" else input.to(D.DEFAULT.float)
         res = mul(lt(x, 0).to(D.from_np(x._buf.dtype)), math.pi)
-    return res if out is None else _out(out, res, "angle")
+    return res if out is None else write_out(out, res, "angle")
 
 
 def sinc(input, *, out=None):
     x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
-    res = _op(
-        "SincBackward0", ("sinc",), lambda v: _fnp().sinc(v), (x,), lambda v: np.sinc(v).astype(v.dtype)
+    res = apply_op(
+        "SincBackward0", ("sinc",), lambda v: fnp.sinc(v), (x,), lambda v: np.sinc(v).astype(v.dtype)
     )
-    return res if out is None else _out(out, res, "sinc")
+    return res if out is None else write_out(out, res, "sinc")
 
 
 def heaviside(input, values, *, out=None):
     res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
-    return res if out is None else _out(out, res, "heaviside")
+    return res if out is None else write_out(out, res, "heaviside")
 
 
 def gcd(input, other, *, out=None):
-    res = _new(np.gcd(input._buf, other._buf if isinstance(other, Tensor) else other))
-    return res if out is None else _out(out, res, "gcd")
+    res = result_tensor(np.gcd(input._buf, other._buf if isinstance(other, Tensor) else other))
+    return res if out is None else write_out(out, res, "gcd")
 
 
 def lcm(input, other, *, out=None):
-    res = _new(np.lcm(input._buf, other._buf if isinstance(other, Tensor) else other))
-    return res if out is None else _out(out, res, "lcm")
+    res = result_tensor(np.lcm(input._buf, other._buf if isinstance(other, Tensor) else other))
+    return res if out is None else write_out(out, res, "lcm")
 
 
 def ldexp(input, other, *, out=None):
     res = mul(input, pow(2.0, other) if isinstance(other, Tensor) else 2.0**other)
-    return res if out is None else _out(out, res, "ldexp")
+    return res if out is None else write_out(out, res, "ldexp")
 
 
 def sgn(input, *, out=None):
@@ -3189,17 +1940,17 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=N
     keep = keepdim and dim is not None
 
     def fn(v, qq):
-        return _fnp().quantile(v, qq, axis=d, keepdims=keep, method=interpolation)
+        return fnp.quantile(v, qq, axis=d, keepdims=keep, method=interpolation)
 
     def fwd(v, qq):
         return np.asarray(np.quantile(v, qq, axis=d, keepdims=keep, method=interpolation)).astype(v.dtype)
 
-    res = _op(
+    res = apply_op(
         "QuantileBackward0", ("quantile", d, keep, interpolation, scalar_q), fn, (x, qa), fwd, edges=(0,)
     )
     if keepdim and dim is None:
         res = res.reshape((1,) * input._buf.ndim if scalar_q else (res.shape[0],) + (1,) * input._buf.ndim)
-    return res if out is None else _out(out, res, "quantile")
+    return res if out is None else write_out(out, res, "quantile")
 
 
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
@@ -3214,8 +1965,8 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", ou
         keepdims=keepdim and dim is not None,
         method=interpolation,
     )
-    res = _new(_asb(r).astype(b.dtype))
-    return res if out is None else _out(out, res, "nanquantile")
+    res = result_tensor(_asb(r).astype(b.dtype))
+    return res if out is None else write_out(out, res, "nanquantile")
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
@@ -3255,7 +2006,7 @@ def sum_to_size(self, *size):
 def cdist(x1, x2, p=2.0, compute_mode=None):
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)
-        return _op("CdistBackward0", ("cdist_inf",), _conv.max_abs_unsplit, (d,))
+        return apply_op("CdistBackward0", ("cdist_inf",), _conv.max_abs_unsplit, (d,))
     return vector_norm(d, p, -1)
 
 
@@ -3296,19 +2047,19 @@ def vander(x, N=None, increasing=False):
 
 
 def ones_like_t(x):
-    return _new(_dev.xp_of(x._buf).ones(x._buf.shape, x._buf.dtype))
+    return result_tensor(_dev.xp_of(x._buf).ones(x._buf.shape, x._buf.dtype))
 
 
 def dropout(input, p=0.5, train=True):
     if not train or p == 0:
         return input
-    from ._random import default_generator
-
     if p == 1:
         return mul(input, 0.0)
     keep = (default_generator._rng.random(input._buf.shape) >= p).astype(input._buf.dtype) / (1 - p)
-    return mul(input, _new(keep))
+    return mul(input, result_tensor(keep))
 
 
-_NOT_EXPORTED = ("BINOPS", "SPEC_LIST", "fnn", "fnp", "vjp")  # core helpers, not torch names
+# core helpers and internal helpers, not torch names
+_NOT_EXPORTED = ("BINOPS", "SPEC_LIST", "fnn", "fnp", "vjp", "transfer", "return_type", "rtruediv",
+                 "shape_prims")
 __all__ = [n for n in dir() if not n.startswith("_") and n not in _NOT_EXPORTED]

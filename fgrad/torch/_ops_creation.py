@@ -24,12 +24,12 @@ def _finish(buf, requires_grad=False, out=None, index=None) -> Tensor:
     """A new tensor over ``buf`` (a host array), moved to CUDA device ``index`` (None: stays
     on the host), or written into ``out`` (on ``out``'s device)."""
     if out is not None:
-        from ._ops import _out
+        from ._dispatch import write_out
 
         ob = out._buf
         if type(ob) in _DEV:
             buf = _dev.to_dev(buf, _dev.index_of(ob))
-        return _out(out, _wrap(buf), "creation")
+        return write_out(out, _wrap(buf), "creation")
     if index is not None:
         buf = _dev.to_dev(buf, index)
     t = _wrap(buf)
@@ -544,7 +544,7 @@ def full_like(
 
 
 def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
-    from ._ops import _op
+    from ._dispatch import apply_op
 
     cd = np.result_type(real._buf.dtype, np.complex64)
 
@@ -552,7 +552,9 @@ def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
 
         return ew.add(ew.convert_element_type(r, cd), ew.mul(ew.convert_element_type(i, cd), 1j))
 
-    return _op("ComplexBackward0", ("complex", cd), fn, (real, imag), lambda r, i: (r + 1j * i).astype(cd))
+    return apply_op(
+        "ComplexBackward0", ("complex", cd), fn, (real, imag), lambda r, i: (r + 1j * i).astype(cd)
+    )
 
 
 def polar(abs, angle, *, out=None) -> Tensor:  # noqa: A002

@@ -9,8 +9,11 @@ import numpy as np
 from ..ops import elementwise as ew
 import fgrad.torch._conventions as _conv
 import fgrad.torch._errors as _errors
+import fgrad.numpy as fnp
 import fgrad.torch._dtypes as D
-from ._ops import _fnp, _new, _op, _out, _return_type, result_dtype
+from ._ops import return_type
+from ._dispatch import result_tensor, apply_op, write_out
+from ._promotion import result_dtype
 from ._ops_shape import reshape, unsqueeze
 from ._tensor import Tensor
 from ._ops import mul
@@ -38,7 +41,7 @@ def _same_dtype(name, a, b):
 
 def _mat_fn():
     def fn(x, y):
-        return _fnp().matmul(x, y)
+        return fnp.matmul(x, y)
 
     return fn
 
@@ -58,8 +61,8 @@ def mm(input, mat2, *, out=None):
             f"{b.shape[0]}x{b.shape[1]})"
         )
     _same_dtype("mm", input, mat2)
-    res = _op("MmBackward0", ("matmul",), _MATMUL, (input, mat2), np.matmul)
-    return res if out is None else _out(out, res, "mm")
+    res = apply_op("MmBackward0", ("matmul",), _MATMUL, (input, mat2), np.matmul)
+    return res if out is None else write_out(out, res, "mm")
 
 
 def bmm(input, mat2, *, out=None):
@@ -74,8 +77,8 @@ def bmm(input, mat2, *, out=None):
             f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
         )
     _same_dtype("bmm", input, mat2)
-    res = _op("BmmBackward0", ("matmul",), _MATMUL, (input, mat2), np.matmul)
-    return res if out is None else _out(out, res, "bmm")
+    res = apply_op("BmmBackward0", ("matmul",), _MATMUL, (input, mat2), np.matmul)
+    return res if out is None else write_out(out, res, "bmm")
 
 
 def matmul(input, other, *, out=None):
@@ -104,8 +107,8 @@ def matmul(input, other, *, out=None):
             else f"mat1 and mat2 shapes cannot be multiplied ({1}x{ka} and {kb}x{b.shape[-1]})"
         )
     name = "UnsafeViewBackward0" if na >= 3 or nb >= 3 else ("SqueezeBackward1" if na == 1 else "MmBackward0")
-    res = _op(name, ("matmul",), _MATMUL, (input, other), lambda x, y: np.asarray(np.matmul(x, y)))
-    return res if out is None else _out(out, res, "matmul")
+    res = apply_op(name, ("matmul",), _MATMUL, (input, other), lambda x, y: np.asarray(np.matmul(x, y)))
+    return res if out is None else write_out(out, res, "matmul")
 
 
 def mv(input, vec, *, out=None):
@@ -116,8 +119,8 @@ def mv(input, vec, *, out=None):
         raise RuntimeError(
             f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), vec ({b.shape[0]})"
         )
-    res = _op("MvBackward0", ("matmul",), _MATMUL, (input, vec), np.matmul)
-    return res if out is None else _out(out, res, "mv")
+    res = apply_op("MvBackward0", ("matmul",), _MATMUL, (input, vec), np.matmul)
+    return res if out is None else write_out(out, res, "mv")
 
 
 def dot(input, other, *, out=None):
@@ -136,16 +139,18 @@ def dot(input, other, *, out=None):
             f"dot : expected both vectors to have same dtype, but found {D.from_np(a.dtype)._legacy} "
             f"and {D.from_np(b.dtype)._legacy}"
         )
-    res = _op("DotBackward0", ("matmul",), _MATMUL, (input, other), lambda x, y: np.asarray(np.dot(x, y)))
-    return res if out is None else _out(out, res, "dot")
+    res = apply_op(
+        "DotBackward0", ("matmul",), _MATMUL, (input, other), lambda x, y: np.asarray(np.dot(x, y))
+    )
+    return res if out is None else write_out(out, res, "dot")
 
 
 def vdot(input, other, *, out=None):
     def fn(x, y):
-        return _fnp().vdot(x, y)
+        return fnp.vdot(x, y)
 
-    res = _op("VdotBackward0", ("vdot",), fn, (input, other), lambda x, y: np.asarray(np.vdot(x, y)))
-    return res if out is None else _out(out, res, "vdot")
+    res = apply_op("VdotBackward0", ("vdot",), fn, (input, other), lambda x, y: np.asarray(np.vdot(x, y)))
+    return res if out is None else write_out(out, res, "vdot")
 
 
 def inner(input, other, *, out=None):
@@ -154,10 +159,10 @@ def inner(input, other, *, out=None):
         return mul(input, other, out=out)
 
     def fn(x, y):
-        return _fnp().inner(x, y)
+        return fnp.inner(x, y)
 
-    res = _op("InnerBackward0", ("inner",), fn, (input, other), lambda x, y: np.asarray(np.inner(x, y)))
-    return res if out is None else _out(out, res, "inner")
+    res = apply_op("InnerBackward0", ("inner",), fn, (input, other), lambda x, y: np.asarray(np.inner(x, y)))
+    return res if out is None else write_out(out, res, "inner")
 
 
 def outer(input, vec2, *, out=None):
@@ -167,7 +172,7 @@ def outer(input, vec2, *, out=None):
             raise RuntimeError(f"outer: Expected 1-D argument {arg_name}, but got {v._buf.ndim}-D")
 
     res = mul(unsqueeze(reshape(input, (-1,)), 1), reshape(vec2, (-1,)))
-    return res if out is None else _out(out, res, "outer")
+    return res if out is None else write_out(out, res, "outer")
 
 
 ger = outer
@@ -193,7 +198,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     Rd = result_dtype(input, mat1, mat2)
 
     def fn(c, x, y):
-        p = _fnp().matmul(x, y)
+        p = fnp.matmul(x, y)
         return ew.add(_scaled(_cvt(c, Rd), beta) if beta != 0 else ew.mul(p, 0), _scaled(p, alpha))
 
     def fwd(c, x, y):
@@ -204,64 +209,64 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
             return np.broadcast_to(p, np.broadcast_shapes(c.shape, p.shape)).copy()
         return np.add(p, c if beta == 1 else c * beta, dtype=Rd)
 
-    res = _op("AddmmBackward0", ("addmm", beta, alpha, Rd), fn, (input, mat1, mat2), fwd)
-    return res if out is None else _out(out, res, "addmm")
+    res = apply_op("AddmmBackward0", ("addmm", beta, alpha, Rd), fn, (input, mat1, mat2), fwd)
+    return res if out is None else write_out(out, res, "addmm")
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
-        return ew.add(_scaled(c, beta), _scaled(_fnp().matmul(x, y), alpha))
+        return ew.add(_scaled(c, beta), _scaled(fnp.matmul(x, y), alpha))
 
-    res = _op(
+    res = apply_op(
         "AddmvBackward0",
         ("addmv", beta, alpha),
         fn,
         (input, mat, vec),
         lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y)),
     )
-    return res if out is None else _out(out, res, "addmv")
+    return res if out is None else write_out(out, res, "addmv")
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
-        return ew.add(_scaled(c, beta), _scaled(_fnp().sum(_fnp().matmul(x, y), axis=0), alpha))
+        return ew.add(_scaled(c, beta), _scaled(fnp.sum(fnp.matmul(x, y), axis=0), alpha))
 
-    res = _op(
+    res = apply_op(
         "AddbmmBackward0",
         ("addbmm", beta, alpha),
         fn,
         (input, batch1, batch2),
         lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y).sum(0)),
     )
-    return res if out is None else _out(out, res, "addbmm")
+    return res if out is None else write_out(out, res, "addbmm")
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
-        return ew.add(_scaled(c, beta), _scaled(_fnp().matmul(x, y), alpha))
+        return ew.add(_scaled(c, beta), _scaled(fnp.matmul(x, y), alpha))
 
-    res = _op(
+    res = apply_op(
         "BaddbmmBackward0",
         ("baddbmm", beta, alpha),
         fn,
         (input, batch1, batch2),
         lambda c, x, y: np.asarray(c * beta + alpha * np.matmul(x, y)),
     )
-    return res if out is None else _out(out, res, "baddbmm")
+    return res if out is None else write_out(out, res, "baddbmm")
 
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
-        return ew.add(_scaled(c, beta), _scaled(_fnp().outer(x, y), alpha))
+        return ew.add(_scaled(c, beta), _scaled(fnp.outer(x, y), alpha))
 
-    res = _op(
+    res = apply_op(
         "AddrBackward0",
         ("addr", beta, alpha),
         fn,
         (input, vec1, vec2),
         lambda c, x, y: np.asarray(c * beta + alpha * np.outer(x, y)),
     )
-    return res if out is None else _out(out, res, "addr")
+    return res if out is None else write_out(out, res, "addr")
 
 
 def cross(input, other, dim=None, *, out=None):
@@ -274,10 +279,12 @@ def cross(input, other, dim=None, *, out=None):
     d = dim % a.ndim
 
     def fn(x, y):
-        return _fnp().cross(x, y, axis=d)
+        return fnp.cross(x, y, axis=d)
 
-    res = _op("LinalgCrossBackward0", ("cross", d), fn, (input, other), lambda x, y: np.cross(x, y, axis=d))
-    return res if out is None else _out(out, res, "cross")
+    res = apply_op(
+        "LinalgCrossBackward0", ("cross", d), fn, (input, other), lambda x, y: np.cross(x, y, axis=d)
+    )
+    return res if out is None else write_out(out, res, "cross")
 
 
 def einsum(equation, *operands):
@@ -286,9 +293,9 @@ def einsum(equation, *operands):
     Rd = result_dtype(*operands)
 
     def fn(*xs):
-        return _fnp().einsum(equation, *[_cvt(x, Rd) for x in xs])
+        return fnp.einsum(equation, *[_cvt(x, Rd) for x in xs])
 
-    return _op(
+    return apply_op(
         "EinsumBackward0",
         ("einsum", equation, Rd),
         fn,
@@ -307,18 +314,20 @@ def tensordot(a, b, dims=2, out=None):
     )
 
     def fn(x, y):
-        return _fnp().tensordot(x, y, axes)
+        return fnp.tensordot(x, y, axes)
 
-    res = _op("TensordotBackward0", ("tensordot", axes), fn, (a, b), lambda x, y: np.tensordot(x, y, axes))
-    return res if out is None else _out(out, res, "tensordot")
+    res = apply_op(
+        "TensordotBackward0", ("tensordot", axes), fn, (a, b), lambda x, y: np.tensordot(x, y, axes)
+    )
+    return res if out is None else write_out(out, res, "tensordot")
 
 
 def kron(input, other, *, out=None):
     def fn(x, y):
-        return _fnp().kron(x, y)
+        return fnp.kron(x, y)
 
-    res = _op("KronBackward0", ("kron",), fn, (input, other), np.kron)
-    return res if out is None else _out(out, res, "kron")
+    res = apply_op("KronBackward0", ("kron",), fn, (input, other), np.kron)
+    return res if out is None else write_out(out, res, "kron")
 
 
 def chain_matmul(*matrices):
@@ -361,20 +370,20 @@ def inverse(input, *, out=None):
             "completed because the input matrix is singular. (Use linalg.pinv, or add a small multiple "
             "of the identity.)"
         ) from None
-    res = _op(
+    res = apply_op(
         "LinalgInvExBackward0",
         ("inv",),
-        lambda x: _fnp().linalg.inv(x),
+        lambda x: fnp.linalg.inv(x),
         (input,),
         lambda x: np.linalg.inv(x).astype(x.dtype, copy=False),
     )
-    return res if out is None else _out(out, res, "inverse")
+    return res if out is None else write_out(out, res, "inverse")
 
 
 def det(input):
     _float_in(input, "linalg.det")
     _square(input, "linalg.det")
-    return _op(
+    return apply_op(
         "LinalgDetBackward0",
         ("det",),
         _conv.det,  # gradient adj(A)^T: finite at singular matrices
@@ -403,22 +412,22 @@ def slogdet(input):
         s, l_ = np.linalg.slogdet(x)
         return [np.asarray(s).astype(x.dtype), np.asarray(l_).astype(x.dtype)]
 
-    s, ld = _op("LinalgSlogdetBackward0", ("slogdet",), fn, (input,), fwd, multi=True)
-    return _return_type("slogdet", ("sign", "logabsdet"))(s, ld)
+    s, ld = apply_op("LinalgSlogdetBackward0", ("slogdet",), fn, (input,), fwd, multi=True)
+    return return_type("slogdet", ("sign", "logabsdet"))(s, ld)
 
 
 def _svd(input, full_matrices):
     _float_in(input, "linalg.svd")
 
     def fn(x):
-        r = _fnp().linalg.svd(x, full_matrices=full_matrices)
+        r = fnp.linalg.svd(x, full_matrices=full_matrices)
         return (r[0], r[1], r[2])
 
     def fwd(x):
         u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
         return [u.astype(x.dtype), s.astype(x.dtype), vh.astype(x.dtype)]
 
-    return _op("LinalgSvdBackward0", ("svd", full_matrices), fn, (input,), fwd, multi=True)
+    return apply_op("LinalgSvdBackward0", ("svd", full_matrices), fn, (input,), fwd, multi=True)
 
 
 def svd(input, some=True, compute_uv=True, *, out=None):
@@ -426,25 +435,25 @@ def svd(input, some=True, compute_uv=True, *, out=None):
     u, s, vh = _svd(input, not some)
     if not compute_uv:
 
-        return _return_type("svd", ("U", "S", "V"))(zeros_like(u), s, zeros_like(_mT(vh)))
-    return _return_type("svd", ("U", "S", "V"))(u, s, _mT(vh))
+        return return_type("svd", ("U", "S", "V"))(zeros_like(u), s, zeros_like(_mT(vh)))
+    return return_type("svd", ("U", "S", "V"))(u, s, _mT(vh))
 
 
 def pinverse(input, rcond=1e-15):
-    return _op(
+    return apply_op(
         "LinalgPinvBackward0",
         ("pinv", rcond),
-        lambda x: _fnp().linalg.pinv(x, rcond),
+        lambda x: fnp.linalg.pinv(x, rcond),
         (input,),
         lambda x: np.linalg.pinv(x, rcond).astype(x.dtype),
     )
 
 
 def matrix_power(input, n):
-    return _op(
+    return apply_op(
         "LinalgMatrixPowerBackward0",
         ("matrix_power", n),
-        lambda x: _fnp().linalg.matrix_power(x, n),
+        lambda x: fnp.linalg.matrix_power(x, n),
         (input,),
         lambda x: np.linalg.matrix_power(x, n),
     )
@@ -454,7 +463,7 @@ def cholesky(input, upper=False, *, out=None):
     from .linalg import cholesky as lc
 
     res = lc(input, upper=upper)
-    return res if out is None else _out(out, res, "cholesky")
+    return res if out is None else write_out(out, res, "cholesky")
 
 
 def qr(input, some=True, *, out=None):
@@ -467,4 +476,4 @@ def lu_unpack(*args, **kwargs):  # pragma: no cover - rarely used
     raise NotImplementedError("fgrad.torch: lu_unpack is not supported")
 
 
-_ = (_new, _nd)
+_ = (result_tensor, _nd)

@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..ops.specs import SPEC_LIST
 import fgrad.torch._dtypes as D
 import fgrad.torch._errors as _errors
-import fgrad.torch._ops as O
-import fgrad.torch._ops_creation as C
-import fgrad.torch._ops_linalg as L
-import fgrad.torch._ops_shape as S
-import fgrad.torch._random as RND
+import fgrad.torch._ops as tensor_ops
+from ._dispatch import (
+    apply_inplace,
+    buf_index,
+    bump_version,
+    cast_primitive,
+    check_no_alias,
+    may_alias,
+    resize_,
+    result_tensor,
+    tracks_grad,
+)
+from ._faces import BINOPS
+from ._promotion import binary_result_dtype, can_cast, scalar_type_name, scalar_value
+import fgrad.torch._ops_creation as creation_ops
+import fgrad.torch._ops_linalg as linalg_ops
+import fgrad.torch._ops_shape as view_ops
+import fgrad.torch._random as random_ops
 from ._tensor import _LEGACY, _LEGACY_BY_NAME, Tensor, _wrap, check_device, device, legacy_type_name
 from .autograd import graph as G
 import fgrad.torch.cuda as _cuda
@@ -60,22 +75,22 @@ def to(self, *args, **kwargs):
         dev = other.device
     if dev is None:
         if dt is None:
-            return O.clone(self) if copy else self
-        return O.to_dtype(self, D.canonical(dt), copy)
+            return tensor_ops.clone(self) if copy else self
+        return tensor_ops.to_dtype(self, D.canonical(dt), copy)
     idx = check_device(dev)
     x = self
     moved = False
-    if O.buf_index(self._buf) != idx:
-        x = O.to_device(self, idx)
+    if buf_index(self._buf) != idx:
+        x = tensor_ops.to_device(self, idx)
         moved = True
     if dt is not None:
-        return O.to_dtype(x, D.canonical(dt), copy and not moved)
-    return O.clone(x) if copy and not moved else x
+        return tensor_ops.to_dtype(x, D.canonical(dt), copy and not moved)
+    return tensor_ops.clone(x) if copy and not moved else x
 
 
 def _caster(dt):
     def f(self, memory_format=None):
-        return O.to_dtype(self, dt)
+        return tensor_ops.to_dtype(self, dt)
 
     return f
 
@@ -83,26 +98,26 @@ def _caster(dt):
 def type_(self, dtype=None, non_blocking=False, **kwargs):
     if dtype is None:
         name = legacy_type_name(self.dtype)
-        return name.replace("torch.", "torch.cuda.", 1) if O.buf_index(self._buf) is not None else name
+        return name.replace("torch.", "torch.cuda.", 1) if buf_index(self._buf) is not None else name
     if isinstance(dtype, str):
         on_cuda = dtype.startswith("torch.cuda.")
         cls = _LEGACY_BY_NAME.get(dtype.replace("torch.cuda.", "torch.", 1))
         if cls is None:
             raise ValueError(f"invalid type: '{dtype}'")
-        r = O.to_dtype(self, cls._dtype)
-        return cuda(r) if on_cuda else O.to_device(r, None)
+        r = tensor_ops.to_dtype(self, cls._dtype)
+        return cuda(r) if on_cuda else tensor_ops.to_device(r, None)
     if isinstance(dtype, type) and hasattr(dtype, "_dtype"):
-        return O.to_dtype(self, dtype._dtype)
-    return O.to_dtype(self, D.canonical(dtype))
+        return tensor_ops.to_dtype(self, dtype._dtype)
+    return tensor_ops.to_dtype(self, D.canonical(dtype))
 
 
 def type_as(self, other):
-    return O.to_dtype(self, other.dtype)
+    return tensor_ops.to_dtype(self, other.dtype)
 
 
 def cpu(self, memory_format=None):
     """A copy on the host (``self`` if already there)."""
-    return O.to_device(self, None)
+    return tensor_ops.to_device(self, None)
 
 
 def cuda(self, device=None, non_blocking=False, memory_format=None):
@@ -116,7 +131,7 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
         idx = check_device(device if not isinstance(device, int) else f"cuda:{device}")
         if idx is None:
             raise RuntimeError(f"Invalid device, must be cuda device, got {device}")
-    return O.to_device(self, idx)
+    return tensor_ops.to_device(self, idx)
 
 
 # ---------------------------------------------------------------------------------------
@@ -152,8 +167,6 @@ def retain_grad(self):
     gfn = self.grad_fn
     if gfn is None:
         return
-    import weakref
-
     if gfn._retain is None:
         gfn._retain = {}
     gfn._retain[self._oi] = weakref.ref(self)
@@ -166,7 +179,7 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
 
 
 def apply_(self, callable):  # noqa: A002
-    if O.buf_index(self._buf) is not None:
+    if buf_index(self._buf) is not None:
         raise TypeError("apply_ is only implemented on CPU tensors")
     b = self._buf
     flat = b.reshape(-1) if b.flags.c_contiguous else None
@@ -176,7 +189,7 @@ def apply_(self, callable):  # noqa: A002
         flat[...] = new.reshape(-1)
     else:
         b[...] = new
-    O._bump(self)
+    bump_version(self)
     return self
 
 
@@ -188,7 +201,7 @@ def map_(self, tensor, callable):  # noqa: A002
         b.dtype,
     )
     b[...] = new.reshape(b.shape)
-    O._bump(self)
+    bump_version(self)
     return self
 
 
@@ -209,16 +222,18 @@ def fill_diagonal_(self, fill_value, wrap=False):
         rows = np.arange(b.shape[0])
         keep = (rows % (b.shape[1] + 1)) < b.shape[1]
         idx = (rows[keep], (rows % (b.shape[1] + 1))[keep])
-    S.setitem(self, tuple(O._new(i.astype(np.int64)) for i in idx), fill_value)
+    view_ops.setitem(self, tuple(result_tensor(i.astype(np.int64)) for i in idx), fill_value)
     return self
 
 
 def where_method(self, condition, y):
-    return O.where(condition, self, y)
+    return tensor_ops.where(condition, self, y)
 
 
 def _cumsum_(self, dim, *, dtype=None):
-    return O.copy_(self, O.cumsum(self, dim, dtype=dtype)) if not O._req(self) else _no_inplace("cumsum_")
+    if tracks_grad(self):
+        return _no_inplace("cumsum_")
+    return tensor_ops.copy_(self, tensor_ops.cumsum(self, dim, dtype=dtype))
 
 
 def _dim_order(self):
@@ -236,7 +251,7 @@ def _no_inplace(name):
 
 def contains(self, element):
     if isinstance(element, (Tensor, int, float, bool, complex)):
-        return bool(O.eq(self, element)._buf.any())
+        return bool(tensor_ops.eq(self, element)._buf.any())
     raise RuntimeError(
         f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
     )
@@ -245,13 +260,13 @@ def contains(self, element):
 def iter_(self):
     if self._buf.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
-    return iter(S.unbind(self, 0))
+    return iter(view_ops.unbind(self, 0))
 
 
 def reversed_(self):
     if self._buf.ndim == 0:
         return self
-    return S.flip(self, 0)
+    return view_ops.flip(self, 0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -263,7 +278,7 @@ def _eq_op(self, other):
         other, (Tensor, int, float, bool, complex, np.generic, np.ndarray, list)
     ):
         return False
-    return O.eq(self, other)
+    return tensor_ops.eq(self, other)
 
 
 def _ne_op(self, other):
@@ -271,55 +286,59 @@ def _ne_op(self, other):
         other, (Tensor, int, float, bool, complex, np.generic, np.ndarray, list)
     ):
         return True
-    return O.ne(self, other)
+    return tensor_ops.ne(self, other)
 
 
 def _rsub(self, other):
-    return O.rsub(self, other)
+    return tensor_ops.rsub(self, other)
 
 
 def _rtruediv(self, other):
-    return O._rtruediv(self, other)
+    return tensor_ops.rtruediv(self, other)
 
 
 def _rfloordiv(self, other):
-    return O.floor_divide(C.scalar_tensor(other, self) if not isinstance(other, Tensor) else other, self)
+    return tensor_ops.floor_divide(
+        creation_ops.scalar_tensor(other, self) if not isinstance(other, Tensor) else other, self
+    )
 
 
 def _rmod(self, other):
-    return O.remainder(C.scalar_tensor(other, self) if not isinstance(other, Tensor) else other, self)
+    return tensor_ops.remainder(
+        creation_ops.scalar_tensor(other, self) if not isinstance(other, Tensor) else other, self
+    )
 
 
 def _rpow(self, other):
-    return O.pow(other, self)
+    return tensor_ops.pow(other, self)
 
 
 def _rmatmul(self, other):
-    return L.matmul(other, self)
+    return linalg_ops.matmul(other, self)
 
 
 def _iadd(self, other):
-    return O.BINOPS["add"].inplace(self, other)
+    return BINOPS["add"].inplace(self, other)
 
 
 def _isub(self, other):
-    return O.BINOPS["subtract"].inplace(self, other)
+    return BINOPS["subtract"].inplace(self, other)
 
 
 def _imul(self, other):
-    return O.BINOPS["multiply"].inplace(self, other)
+    return BINOPS["multiply"].inplace(self, other)
 
 
 def _itruediv(self, other):
-    return O.BINOPS["divide"].inplace(self, other)
+    return BINOPS["divide"].inplace(self, other)
 
 
 def _ifloordiv(self, other):
-    return O.BINOPS["floor_divide"].inplace(self, other)
+    return BINOPS["floor_divide"].inplace(self, other)
 
 
 def _imod(self, other):
-    return O.BINOPS["mod"].inplace(self, other)
+    return BINOPS["mod"].inplace(self, other)
 
 
 def _ipow(self, other):
@@ -328,45 +347,45 @@ def _ipow(self, other):
 
 def add_(self, other, *, alpha=1):
     if alpha != 1:
-        if isinstance(other, Tensor) and O.may_alias(self._buf, other._buf):
-            O.check_no_alias(self._buf, other._buf)
-        other = O.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
-    return O.BINOPS["add"].inplace(self, other)
+        if isinstance(other, Tensor) and may_alias(self._buf, other._buf):
+            check_no_alias(self._buf, other._buf)
+        other = tensor_ops.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    return BINOPS["add"].inplace(self, other)
 
 
 def sub_(self, other, *, alpha=1):
     if alpha != 1:
-        if isinstance(other, Tensor) and O.may_alias(self._buf, other._buf):
-            O.check_no_alias(self._buf, other._buf)
-        other = O.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
-    return O.BINOPS["subtract"].inplace(self, other)
+        if isinstance(other, Tensor) and may_alias(self._buf, other._buf):
+            check_no_alias(self._buf, other._buf)
+        other = tensor_ops.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    return BINOPS["subtract"].inplace(self, other)
 
 
 def mul_(self, other):
-    return O.BINOPS["multiply"].inplace(self, other)
+    return BINOPS["multiply"].inplace(self, other)
 
 
 def div_(self, other, *, rounding_mode=None):
     if rounding_mode is None:
-        return O.BINOPS["divide"].inplace(self, other)
-    res = O.div(self if not O._req(self) else self.detach(), other, rounding_mode=rounding_mode)
-    return O.copy_(self, res)
+        return BINOPS["divide"].inplace(self, other)
+    res = tensor_ops.div(self if not tracks_grad(self) else self.detach(), other, rounding_mode=rounding_mode)
+    return tensor_ops.copy_(self, res)
 
 
 def pow_(self, exponent):
     if not isinstance(exponent, Tensor):
-        e = O._scalar_value(exponent)
-        Rd = O._dtype2(self, e)
-        if not O._can_cast(Rd, self._buf.dtype):
+        e = scalar_value(exponent)
+        Rd = binary_result_dtype(self, e)
+        if not can_cast(Rd, self._buf.dtype):
             raise RuntimeError(
-                f"result type {O._type_name(Rd)} can't be cast to the desired output type "
-                f"{O._type_name(self._buf.dtype)}"
+                f"result type {scalar_type_name(Rd)} can't be cast to the desired output type "
+                f"{scalar_type_name(self._buf.dtype)}"
             )
-        fn = O._cvt_fn(__import__("fgrad.ops.elementwise", fromlist=["pow_p"]).pow_p, Rd)
+        fn = cast_primitive(__import__("fgrad.ops.elementwise", fromlist=["pow_p"]).pow_p, Rd)
         b = self._buf
         new = np.power(b.astype(Rd, copy=False), e) if type(b) is _nd else None
-        return O._inplace(self, "PowBackward0", ("pow", Rd), fn, (self, np.asarray(e, Rd)), new, (0,))
-    return O.BINOPS["power"].inplace(self, exponent)
+        return apply_inplace(self, "PowBackward0", ("pow", Rd), fn, (self, np.asarray(e, Rd)), new, (0,))
+    return BINOPS["power"].inplace(self, exponent)
 
 
 def _binary_inplace(binop):
@@ -390,32 +409,32 @@ def _bind() -> None:
             continue
         for n in spec.torch:
             if spec.method and spec.generates("method"):
-                m[n] = getattr(O, n)
+                m[n] = getattr(tensor_ops, n)
             if spec.inplace and spec.generates("inplace"):
-                binop = O.BINOPS.get(spec.name)
-                m[n + "_"] = getattr(O, n + "_") if binop is None else _binary_inplace(binop)
+                binop = BINOPS.get(spec.name)
+                m[n + "_"] = getattr(tensor_ops, n + "_") if binop is None else _binary_inplace(binop)
     # hand-written ops (composites, PyTorch-only ops, extra keyword arguments)
     for n in ("rsqrt", "reciprocal", "frac", "relu", "logit", "abs", "square", "round"):
-        m[n] = getattr(O, n)
-        m[n + "_"] = getattr(O, n + "_")
+        m[n] = getattr(tensor_ops, n)
+        m[n + "_"] = getattr(tensor_ops, n + "_")
     m.update(
-        absolute=O.abs,
-        absolute_=O.abs_,
-        sgn=O.sign,
-        positive=O.positive,
-        isposinf=O.isposinf,
-        isneginf=O.isneginf,
-        isreal=O.isreal,
-        nan_to_num=O.nan_to_num,
+        absolute=tensor_ops.abs,
+        absolute_=tensor_ops.abs_,
+        sgn=tensor_ops.sign,
+        positive=tensor_ops.positive,
+        isposinf=tensor_ops.isposinf,
+        isneginf=tensor_ops.isneginf,
+        isreal=tensor_ops.isreal,
+        nan_to_num=tensor_ops.nan_to_num,
     )
     for n in ("add", "sub", "mul", "div", "pow", "lerp", "addcmul", "addcdiv", "copysign", "xlogy",
               "float_power"):
-        m[n] = getattr(O, n)
+        m[n] = getattr(tensor_ops, n)
     m.update(
-        subtract=O.sub,
-        multiply=O.mul,
-        divide=O.div,
-        true_divide=O.div,
+        subtract=tensor_ops.sub,
+        multiply=tensor_ops.mul,
+        divide=tensor_ops.div,
+        true_divide=tensor_ops.div,
         add_=add_,
         sub_=sub_,
         subtract_=sub_,
@@ -425,24 +444,24 @@ def _bind() -> None:
         divide_=div_,
         true_divide_=div_,
         pow_=pow_,
-        clamp=O.clamp,
-        clip=O.clamp,
-        clamp_=O.clamp_,
-        clip_=O.clamp_,
-        clamp_min=O.clamp_min,
-        clamp_max=O.clamp_max,
-        clamp_min_=O.clamp_min_,
-        clamp_max_=O.clamp_max_,
+        clamp=tensor_ops.clamp,
+        clip=tensor_ops.clamp,
+        clamp_=tensor_ops.clamp_,
+        clip_=tensor_ops.clamp_,
+        clamp_min=tensor_ops.clamp_min,
+        clamp_max=tensor_ops.clamp_max,
+        clamp_min_=tensor_ops.clamp_min_,
+        clamp_max_=tensor_ops.clamp_max_,
         where=where_method,
-        isclose=O.isclose,
-        allclose=O.allclose,
-        equal=O.equal,
-        rsub=O.rsub,
+        isclose=tensor_ops.isclose,
+        allclose=tensor_ops.allclose,
+        equal=tensor_ops.equal,
+        rsub=tensor_ops.rsub,
     )
     m.update(
-        lerp_=O.lerp_,
-        addcmul_=O.addcmul_,
-        addcdiv_=O.addcdiv_,
+        lerp_=tensor_ops.lerp_,
+        addcmul_=tensor_ops.addcmul_,
+        addcdiv_=tensor_ops.addcdiv_,
     )
     reductions = [
         "sum",
@@ -482,7 +501,7 @@ def _bind() -> None:
         "logcumsumexp",
     ]
     for n in reductions:
-        m[n] = getattr(O, n)
+        m[n] = getattr(tensor_ops, n)
     m["cumsum_"] = _cumsum_
     shape_ops = [
         "view",
@@ -565,16 +584,16 @@ def _bind() -> None:
         "diagflat",
     ]
     for n in shape_ops:
-        m[n] = getattr(S, n)
+        m[n] = getattr(view_ops, n)
     m.update(
-        real=property(S.real),
-        imag=property(S.imag),
-        T=property(S._T),
-        mT=property(S._mT),
-        H=property(lambda self: S._T(self)),
-        mH=property(lambda self: S._mT(self)),
-        __getitem__=S.getitem,
-        __setitem__=S.setitem,
+        real=property(view_ops.real),
+        imag=property(view_ops.imag),
+        T=property(view_ops._T),
+        mT=property(view_ops._mT),
+        H=property(lambda self: view_ops._T(self)),
+        mH=property(lambda self: view_ops._mT(self)),
+        __getitem__=view_ops.getitem,
+        __setitem__=view_ops.setitem,
     )
     linalg = [
         "mm",
@@ -604,23 +623,24 @@ def _bind() -> None:
         "kron",
     ]
     for n in linalg:
-        m[n] = getattr(L, n)
+        m[n] = getattr(linalg_ops, n)
     m.update(
-        deg2rad=O.deg2rad,
-        rad2deg=O.rad2deg,
-        angle=O.angle,
-        sinc=O.sinc,
-        heaviside=O.heaviside,
-        gcd=O.gcd,
-        lcm=O.lcm,
-        ldexp=O.ldexp,
-        quantile=O.quantile,
-        nanquantile=O.nanquantile,
-        diff=O.diff,
-        renorm=O.renorm,
-        sum_to_size=O.sum_to_size,
-        ravel=lambda self: S.reshape(self, -1),
-        narrow_copy=lambda self, dim, start, length: O.clone(S.narrow(self, dim, start, length)),
+        deg2rad=tensor_ops.deg2rad,
+        rad2deg=tensor_ops.rad2deg,
+        angle=tensor_ops.angle,
+        sinc=tensor_ops.sinc,
+        heaviside=tensor_ops.heaviside,
+        gcd=tensor_ops.gcd,
+        lcm=tensor_ops.lcm,
+        ldexp=tensor_ops.ldexp,
+        quantile=tensor_ops.quantile,
+        nanquantile=tensor_ops.nanquantile,
+        diff=tensor_ops.diff,
+        renorm=tensor_ops.renorm,
+        sum_to_size=tensor_ops.sum_to_size,
+        ravel=lambda self: view_ops.reshape(self, -1),
+        narrow_copy=lambda self, dim, start, length: tensor_ops.clone(
+            view_ops.narrow(self, dim, start, length)),
         pin_memory=lambda self, device=None: self,
         is_pinned=lambda self, device=None: False,
         is_shared=lambda self: False,
@@ -629,15 +649,15 @@ def _bind() -> None:
         bfloat16=_no_bfloat16,
     )
     m.update(
-        copy_=O.copy_,
-        fill_=O.fill_,
-        zero_=O.zero_,
-        resize_=O.resize_,
-        resize_as_=O.resize_as_,
-        clone=O.clone,
-        contiguous=O.contiguous,
-        detach=O.detach,
-        detach_=O.detach_,
+        copy_=tensor_ops.copy_,
+        fill_=tensor_ops.fill_,
+        zero_=tensor_ops.zero_,
+        resize_=resize_,
+        resize_as_=tensor_ops.resize_as_,
+        clone=tensor_ops.clone,
+        contiguous=tensor_ops.contiguous,
+        detach=tensor_ops.detach,
+        detach_=tensor_ops.detach_,
         to=to,
         type=type_,
         type_as=type_as,
@@ -654,21 +674,21 @@ def _bind() -> None:
         bool=_caster(D.bool_),
         cfloat=_caster(D.complex64),
         cdouble=_caster(D.complex128),
-        new_tensor=C.new_tensor,
-        new_zeros=C.new_zeros,
-        new_ones=C.new_ones,
-        new_empty=C.new_empty,
-        new_full=C.new_full,
-        uniform_=RND.uniform_,
-        normal_=RND.normal_,
-        random_=RND.random_,
-        bernoulli_=RND.bernoulli_,
-        exponential_=RND.exponential_,
-        geometric_=RND.geometric_,
-        log_normal_=RND.log_normal_,
-        cauchy_=RND.cauchy_,
-        bernoulli=RND.bernoulli,
-        multinomial=RND.multinomial,
+        new_tensor=creation_ops.new_tensor,
+        new_zeros=creation_ops.new_zeros,
+        new_ones=creation_ops.new_ones,
+        new_empty=creation_ops.new_empty,
+        new_full=creation_ops.new_full,
+        uniform_=random_ops.uniform_,
+        normal_=random_ops.normal_,
+        random_=random_ops.random_,
+        bernoulli_=random_ops.bernoulli_,
+        exponential_=random_ops.exponential_,
+        geometric_=random_ops.geometric_,
+        log_normal_=random_ops.log_normal_,
+        cauchy_=random_ops.cauchy_,
+        bernoulli=random_ops.bernoulli,
+        multinomial=random_ops.multinomial,
         register_hook=register_hook,
         register_post_accumulate_grad_hook=register_post_accumulate_grad_hook,
         retain_grad=retain_grad,
@@ -682,48 +702,48 @@ def _bind() -> None:
         __reversed__=reversed_,
     )
     ops = {
-        "__add__": O.add,
-        "__radd__": lambda s, o: O.add(s, o),
+        "__add__": tensor_ops.add,
+        "__radd__": lambda s, o: tensor_ops.add(s, o),
         "__iadd__": _iadd,
-        "__sub__": O.sub,
+        "__sub__": tensor_ops.sub,
         "__rsub__": _rsub,
         "__isub__": _isub,
-        "__mul__": O.mul,
-        "__rmul__": lambda s, o: O.mul(s, o),
+        "__mul__": tensor_ops.mul,
+        "__rmul__": lambda s, o: tensor_ops.mul(s, o),
         "__imul__": _imul,
-        "__truediv__": O.div,
+        "__truediv__": tensor_ops.div,
         "__rtruediv__": _rtruediv,
         "__itruediv__": _itruediv,
-        "__floordiv__": O.floor_divide,
+        "__floordiv__": tensor_ops.floor_divide,
         "__rfloordiv__": _rfloordiv,
         "__ifloordiv__": _ifloordiv,
-        "__mod__": O.remainder,
+        "__mod__": tensor_ops.remainder,
         "__rmod__": _rmod,
         "__imod__": _imod,
-        "__pow__": O.pow,
+        "__pow__": tensor_ops.pow,
         "__rpow__": _rpow,
         "__ipow__": _ipow,
-        "__matmul__": L.matmul,
+        "__matmul__": linalg_ops.matmul,
         "__rmatmul__": _rmatmul,
-        "__neg__": O.neg,
-        "__pos__": O.positive,
-        "__abs__": O.abs,
-        "__invert__": O.bitwise_not,
-        "__and__": O.bitwise_and,
-        "__rand__": lambda s, o: O.bitwise_and(s, o),
-        "__iand__": _binary_inplace(O.BINOPS["bitwise_and"]),
-        "__or__": O.bitwise_or,
-        "__ror__": lambda s, o: O.bitwise_or(s, o),
-        "__ior__": _binary_inplace(O.BINOPS["bitwise_or"]),
-        "__xor__": O.bitwise_xor,
-        "__rxor__": lambda s, o: O.bitwise_xor(s, o),
-        "__ixor__": _binary_inplace(O.BINOPS["bitwise_xor"]),
+        "__neg__": tensor_ops.neg,
+        "__pos__": tensor_ops.positive,
+        "__abs__": tensor_ops.abs,
+        "__invert__": tensor_ops.bitwise_not,
+        "__and__": tensor_ops.bitwise_and,
+        "__rand__": lambda s, o: tensor_ops.bitwise_and(s, o),
+        "__iand__": _binary_inplace(BINOPS["bitwise_and"]),
+        "__or__": tensor_ops.bitwise_or,
+        "__ror__": lambda s, o: tensor_ops.bitwise_or(s, o),
+        "__ior__": _binary_inplace(BINOPS["bitwise_or"]),
+        "__xor__": tensor_ops.bitwise_xor,
+        "__rxor__": lambda s, o: tensor_ops.bitwise_xor(s, o),
+        "__ixor__": _binary_inplace(BINOPS["bitwise_xor"]),
         "__eq__": _eq_op,
         "__ne__": _ne_op,
-        "__lt__": O.lt,
-        "__le__": O.le,
-        "__gt__": O.gt,
-        "__ge__": O.ge,
+        "__lt__": tensor_ops.lt,
+        "__le__": tensor_ops.le,
+        "__gt__": tensor_ops.gt,
+        "__ge__": tensor_ops.ge,
     }
     m.update(ops)
     # methods whose other operand must be a Tensor: a non-Tensor raises PyTorch's TypeError

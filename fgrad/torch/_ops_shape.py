@@ -17,34 +17,33 @@ from ..ops import elementwise as ew
 from ..ops import indexing as I
 from ..ops import shape as S
 import fgrad.torch._device as _dev
+import fgrad.numpy as fnp
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
-from ._ops import (
-    _bump,
-    _can_cast,
-    _check_overlap,
+from ._dispatch import (
+    bump_version,
+    check_no_internal_overlap,
     check_no_alias,
-    _fnp,
-    _functional,
-    _inplace,
-    _is_functional,
-    _new,
-    _op,
-    _out,
-    _req,
-    _standin,
-    _type_name,
-    result_dtype,
+    run_functional,
+    apply_inplace,
+    is_functional,
+    result_tensor,
+    apply_op,
+    write_out,
+    tracks_grad,
+    standin,
 )
+from ._promotion import can_cast, scalar_type_name, result_dtype
 from ._storage import check_view
 from ._tensor import Size, Tensor, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 from ._ops import contiguous_format
 from ..core.array import Tracer
-from ._ops import _fresh, copy_
+from ._dispatch import fresh_buffer
+from ._ops import copy_
 from ._ops_creation import scalar_tensor
-from ._ops import _fval
+from ._dispatch import fgrad_value
 from ..core.array import ArrayImpl
 from ._ops import clone
 from ._ops_creation import tensor
@@ -138,7 +137,7 @@ def _v_gather(x, indexer):
 
 
 def _v_diagonal(x, offset, d1, d2):
-    return _fnp().diagonal(x, offset, d1, d2)
+    return fnp.diagonal(x, offset, d1, d2)
 
 
 def _v_strided(x, size, stride, rel_offset):
@@ -149,11 +148,10 @@ def _v_strided(x, size, stride, rel_offset):
         shp = [1] * len(size)
         shp[ax] = size[ax]
         idx = idx + np.arange(size[ax], dtype=np.int64).reshape(shp) * k
-    return _fnp().take(S.reshape(x, (-1,)), idx, mode="clip")
+    return fnp.take(S.reshape(x, (-1,)), idx, mode="clip")
 
 
 def _v_unfold(x, dim, size, step):
-    fnp = _fnp()
     n = x.shape[dim]
     count = (n - size) // step + 1
     idx = (np.arange(count)[:, None] * step + np.arange(size)[None, :]).astype(np.int64)
@@ -200,7 +198,7 @@ def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None):
 def _view_or_functional(src, buf_fn, gname, vf, params):
     b = src._buf
     if _traced(b):
-        return _functional(lambda x: vf(x, *params), (src,))
+        return run_functional(lambda x: vf(x, *params), (src,))
     return _make_view(src, buf_fn(b), gname, vf, params)
 
 
@@ -248,7 +246,7 @@ def view(self, *shape):
     shape = _infer_shape(_size_args(shape), int(np.prod(self._buf.shape, dtype=np.int64)))
     b = self._buf
     if _traced(b):
-        return _functional(lambda x: S.reshape(x, shape), (self,))
+        return run_functional(lambda x: S.reshape(x, shape), (self,))
     try:
         nb = _reshape_view(b, shape)
     except ValueError:
@@ -278,13 +276,13 @@ def reshape(input, *shape):
     shape = _infer_shape(_size_args(shape, "reshape"), int(np.prod(input._buf.shape, dtype=np.int64)))
     b = input._buf
     if _traced(b):
-        return _functional(lambda x: S.reshape(x, shape), (input,))
+        return run_functional(lambda x: S.reshape(x, shape), (input,))
     try:
         nb = _reshape_view(b, shape)
     except ValueError:
 
         c = clone(input, memory_format=_contig())
-        return _op(
+        return apply_op(
             "UnsafeViewBackward0",
             ("reshape", shape),
             lambda x: S.reshape(x, shape),
@@ -538,7 +536,7 @@ def _index_view(input, idx, gname):
     b = input._buf
     indexer, arrays = I.parse_index(b.shape, idx, "indexing")
     if _traced(b):
-        return _functional(lambda x: I.gather(x, [], indexer, "clip"), (input,))
+        return run_functional(lambda x: I.gather(x, [], indexer, "clip"), (input,))
     return _make_view(input, _basic(b, idx), gname, _v_gather, (indexer,))
 
 
@@ -554,7 +552,7 @@ def _multi_view(input, idxs, gname):
     b = input._buf
     parsed = [I.parse_index(b.shape, idx, "indexing")[0] for idx in idxs]
     if _traced(b):
-        return tuple(_functional(lambda x, ix=ix: I.gather(x, [], ix, "clip"), (input,)) for ix in parsed)
+        return tuple(run_functional(lambda x, ix=ix: I.gather(x, [], ix, "clip"), (input,)) for ix in parsed)
     outs = []
     need = STATE.enabled and (input._rg or input._gfn is not None)
     for idx, ix in zip(idxs, parsed, strict=False):
@@ -951,7 +949,7 @@ def getitem(self, idx):
         _check_basic(b, idx)
         if _traced(b):
             indexer, _ = I.parse_index(b.shape, idx, "indexing")
-            return _functional(lambda x: I.gather(x, [], indexer, "clip"), (self,))
+            return run_functional(lambda x: I.gather(x, [], indexer, "clip"), (self,))
         indexer, _ = I.parse_index(b.shape, idx, "indexing")
         return _make_view(self, _basic(b, idx), _basic_name(idx), _v_gather, (indexer,))
     tmpl, arrays = _split_index(idx, b.shape)
@@ -959,7 +957,7 @@ def getitem(self, idx):
     key_t = _hashable(tmpl)
 
     def fn(x, *arrs):
-        return _fnp()._getitem(x, _rebuild(tmpl, arrs))
+        return fnp._getitem(x, _rebuild(tmpl, arrs))
 
     def fwd(x, *arrs):
         try:
@@ -968,9 +966,9 @@ def getitem(self, idx):
             raise IndexError(str(e).replace("axis", "dimension")) from None
 
     if _traced(b):
-        return _functional(fn, (self,) + tuple(arrays))
+        return run_functional(fn, (self,) + tuple(arrays))
     try:
-        return _op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), fwd, edges=(0,))
+        return apply_op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), fwd, edges=(0,))
     except IndexError:
         raise
     finally:
@@ -990,20 +988,22 @@ def setitem(self, idx, value):
         value = tensor(value, dtype=D.from_np(b.dtype))
         vt = True
     grad = STATE.enabled and (
-        _req(self) or (vt and _req(value)) or (self._base is not None and _req(self._base))
+        tracks_grad(self) or (vt and tracks_grad(value)) or (
+            self._base is not None and tracks_grad(self._base)
+        )
     )
     basic = _is_basic(idx)
     if basic:
         _check_basic(b, idx)
     if type(b) is _nd and not grad and (not vt or type(value._buf) is _nd):
         vb = value._buf if vt else value
-        if vt and not _can_cast(vb.dtype, b.dtype) and b.dtype.kind != "b":
+        if vt and not can_cast(vb.dtype, b.dtype) and b.dtype.kind != "b":
             pass
         target = b
         if basic:
             target = b[idx]
             if isinstance(target, _nd):
-                _check_overlap(target)
+                check_no_internal_overlap(target)
         if vt and np.may_share_memory(b, vb):
             if isinstance(target, _nd):
                 check_no_alias(target, vb)
@@ -1012,7 +1012,7 @@ def setitem(self, idx, value):
             b[_rebuild(*_split_index(idx, b.shape)) if not basic else idx] = vb
         except ValueError as e:
             raise RuntimeError(f"index_put_: {e} (the value must broadcast to the indexed region)") from None
-        _bump(self)
+        bump_version(self)
         return
     if basic:
         v = getitem(self, idx)
@@ -1029,10 +1029,10 @@ def setitem(self, idx, value):
         value = np.asarray(value, dt)
 
     def fn(x, v, *arrs):
-        return _fnp()._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
+        return fnp._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
 
     if type(b) is not _nd:
-        return _inplace(
+        return apply_inplace(
             self,
             "IndexPutBackward0",
             ("index_put", _hashable(tmpl), dt),
@@ -1043,7 +1043,7 @@ def setitem(self, idx, value):
         )
     new = b.copy()
     new[_rebuild(tmpl, arrays)] = value._buf if vt else value
-    _inplace(
+    apply_inplace(
         self,
         "IndexPutBackward0",
         ("index_put", _hashable(tmpl), dt),
@@ -1096,24 +1096,26 @@ def _setitem_device(self, idx, value):
         value = value.to(self.device)
     tmpl, arrays = _split_index_on(b, idx)
     grad = STATE.enabled and (
-        _req(self) or (vt and _req(value)) or (self._base is not None and _req(self._base))
+        tracks_grad(self) or (vt and tracks_grad(value)) or (
+            self._base is not None and tracks_grad(self._base)
+        )
     )
     if not grad:
         vb = value._buf if vt else value
         if vt:
             check_no_alias(b, vb)
-            vb = _fresh(vb, [b]) if vb is not b else vb.copy()
+            vb = fresh_buffer(vb, [b]) if vb is not b else vb.copy()
         b[_rebuild(tmpl, arrays)] = vb
-        _bump(self)
+        bump_version(self)
         return
     dt = b.dtype
     if not vt:
         value = np.asarray(value, dt)
 
     def fn(x, v, *arrs):
-        return _fnp()._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
+        return fnp._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
 
-    _inplace(
+    apply_inplace(
         self,
         "IndexPutBackward0",
         ("index_put", _hashable(tmpl), dt),
@@ -1128,9 +1130,9 @@ def _setitem_functional(self, idx, value):
     """``x[idx] = v`` in functional mode: ``x`` is rebound to ``x.at[idx].set(v)``."""
 
     tmpl, arrays = _split_index(idx)
-    x = _fval(self)
-    v = _fval(value) if isinstance(value, Tensor) else value
-    new = _fnp()._scatter(x, _rebuild(tmpl, [_fval(a) for a in arrays]), v, "set")
+    x = fgrad_value(self)
+    v = fgrad_value(value) if isinstance(value, Tensor) else value
+    new = fnp._scatter(x, _rebuild(tmpl, [fgrad_value(a) for a in arrays]), v, "set")
 
     self._buf = new._buf if type(new) is ArrayImpl else new
 
@@ -1143,11 +1145,11 @@ def index_put_(self, indices, values, accumulate=False):
     dt = self._buf.dtype
 
     def fn(x, v, *arrs):
-        return _fnp()._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "add")
+        return fnp._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "add")
 
     new = self._buf.copy()
     _dev.xp_of(new).add.at(new, _rebuild(tmpl, arrays), values._buf)
-    return _inplace(
+    return apply_inplace(
         self,
         "IndexPutBackward0",
         ("index_put_acc", _hashable(tmpl), dt),
@@ -1225,7 +1227,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     def fn(x, *a):
         return I.gather(x, list(a), indexer, "clip")
 
-    res = _op(
+    res = apply_op(
         "GatherBackward0",
         ("gather", indexer),
         fn,
@@ -1233,7 +1235,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
         lambda x, *a: np.asarray(x[tuple(a)]) if nd else x.copy(),
         edges=(0,),
     )
-    return res if out is None else _out(out, res, "gather")
+    return res if out is None else write_out(out, res, "gather")
 
 
 def take_along_dim(input, indices, dim=None):
@@ -1308,9 +1310,9 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     edges = (0, 1)
     if inplace:
         if type(b) is not _nd:  # tracers, or the device: the fgrad definition computes it
-            return _inplace(input, gname, key, fn, args, None, edges)
-        return _inplace(input, gname, key, fn, args, fwd(b, sb, *arrs), edges)
-    return _op(gname, key, fn, args, fwd, edges=edges)
+            return apply_inplace(input, gname, key, fn, args, None, edges)
+        return apply_inplace(input, gname, key, fn, args, fwd(b, sb, *arrs), edges)
+    return apply_op(gname, key, fn, args, fwd, edges=edges)
 
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
@@ -1364,9 +1366,9 @@ def index_select(input, dim, index, *, out=None):
     ib = ib.reshape(-1)
 
     def fn(x, i):
-        return _fnp().take(x, i, axis=d, mode="clip") if x.ndim else x
+        return fnp.take(x, i, axis=d, mode="clip") if x.ndim else x
 
-    res = _op(
+    res = apply_op(
         "IndexSelectBackward0",
         ("index_select", d),
         fn,
@@ -1374,7 +1376,7 @@ def index_select(input, dim, index, *, out=None):
         lambda x, i: np.take(x, i, axis=d) if x.ndim else x.copy(),
         edges=(0,),
     )
-    return res if out is None else _out(out, res, "index_select")
+    return res if out is None else write_out(out, res, "index_select")
 
 
 def take(input, index):
@@ -1384,9 +1386,9 @@ def take(input, index):
         raise IndexError(f"out of range: tried to access index {int(ib.max())} on a tensor of {n} elements.")
 
     def fn(x, i):
-        return _fnp().take(S.reshape(x, (-1,)), i, mode="clip")
+        return fnp.take(S.reshape(x, (-1,)), i, mode="clip")
 
-    return _op(
+    return apply_op(
         "TakeBackward0", ("take",), fn, (input, ib), lambda x, i: np.take(x.reshape(-1), i), edges=(0,)
     )
 
@@ -1404,7 +1406,7 @@ def masked_select(input, mask):
     def fn(v, *a):
         return I.gather(v, list(a), indexer, "clip")
 
-    return _op(
+    return apply_op(
         "MaskedSelectBackward0",
         ("masked_select", indexer),
         fn,
@@ -1431,7 +1433,7 @@ def masked_fill(input, mask, value):
         v = value.to(dt)
     else:
         v = np.asarray(value).astype(dt.np).item()
-    res = where(_new(mb), v, input)
+    res = where(result_tensor(mb), v, input)
     if res._gfn is not None:
         new_view_node_rename(res._gfn, "MaskedFillBackward0")
         if not isinstance(value, Tensor):
@@ -1453,14 +1455,15 @@ def masked_fill_(self, mask, value):
     if (
         not (
             STATE.enabled
-            and (_req(self) or (isinstance(value, Tensor) and _req(value)) or self._base is not None)
+            and (tracks_grad(self) or (isinstance(value, Tensor) and tracks_grad(value))
+                 or self._base is not None)
         )
         and type(b) is _nd
     ):
-        _check_overlap(b)
+        check_no_internal_overlap(b)
         vb = value._buf if isinstance(value, Tensor) else value
         np.copyto(b, np.asarray(vb, b.dtype), where=np.broadcast_to(mb, b.shape))
-        _bump(self)
+        bump_version(self)
         return self
     dt = b.dtype
     vv = value if isinstance(value, Tensor) else np.asarray(value, dt)
@@ -1472,7 +1475,7 @@ def masked_fill_(self, mask, value):
         new = np.where(mb, np.asarray(vv._buf if isinstance(vv, Tensor) else vv, dt), b)
     else:  # tracers or the device: the fgrad definition computes it there
         new = None
-    return _inplace(
+    return apply_inplace(
         self,
         "MaskedFillBackward0",
         ("masked_fill", dt),
@@ -1487,7 +1490,7 @@ def masked_scatter(input, mask, source):
     mb = _dev.xp_of(mask._buf).broadcast_to(mask._buf, input._buf.shape)
     n = int(mb.sum())
     src = reshape(source, (-1,))[:n] if n else None
-    out = input.clone() if src is None else index_put(input, (_new(mb.copy()),), src)
+    out = input.clone() if src is None else index_put(input, (result_tensor(mb.copy()),), src)
     return out
 
 
@@ -1505,7 +1508,7 @@ def index_add(input, dim, index, source, *, alpha=1):
         if alpha != 1:
             s = ew.mul(s, alpha)
         idx = (slice(None),) * d + (i,)
-        return _fnp()._scatter(x, idx, s, "add")
+        return fnp._scatter(x, idx, s, "add")
 
     def fwd(x, s, i):
         out = x.copy()
@@ -1515,7 +1518,9 @@ def index_add(input, dim, index, source, *, alpha=1):
         np.add.at(out, (slice(None),) * d + (i,), sv)
         return out
 
-    return _op("IndexAddBackward0", ("index_add", d, alpha, dt), fn, (input, source, ib), fwd, edges=(0, 1))
+    return apply_op(
+        "IndexAddBackward0", ("index_add", d, alpha, dt), fn, (input, source, ib), fwd, edges=(0, 1)
+    )
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
@@ -1523,7 +1528,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
         check_no_alias(self._buf, source._buf, full_ok=False)
     res = index_add(self.detach(), dim, index, source.detach(), alpha=alpha)
 
-    if not (STATE.enabled and (_req(self) or _req(source))):
+    if not (STATE.enabled and (tracks_grad(self) or tracks_grad(source))):
         return copy_(self, res)
     b = self._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
@@ -1537,9 +1542,9 @@ def index_add_(self, dim, index, source, *, alpha=1):
         s = ew.convert_element_type(s, dt)
         if alpha != 1:
             s = ew.mul(s, alpha)
-        return _fnp()._scatter(x, (slice(None),) * d + (i,), s, "add")
+        return fnp._scatter(x, (slice(None),) * d + (i,), s, "add")
 
-    return _inplace(
+    return apply_inplace(
         self, "IndexAddBackward0", ("index_add", d, alpha, dt), fn, (self, source, ib), res._buf, (0, 1)
     )
 
@@ -1547,7 +1552,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
 def index_copy(input, dim, index, source):
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
-    idx = (slice(None),) * d + (_new(_idx_buf(index).reshape(-1)),)
+    idx = (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),)
     out = input.clone()
     setitem(out, idx, source)
     return out
@@ -1558,7 +1563,7 @@ def index_copy_(self, dim, index, source):
     if isinstance(source, Tensor):
         check_no_alias(b, source._buf, full_ok=False)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
-    setitem(self, (slice(None),) * d + (_new(_idx_buf(index).reshape(-1)),), source)
+    setitem(self, (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),), source)
     return self
 
 
@@ -1570,7 +1575,7 @@ def index_fill(input, dim, index, value):
 def index_fill_(self, dim, index, value):
     b = self._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
-    setitem(self, (slice(None),) * d + (_new(_idx_buf(index).reshape(-1)),), value)
+    setitem(self, (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),), value)
     return self
 
 
@@ -1579,7 +1584,7 @@ def put_(self, index, source, accumulate=False):
     flat = reshape(self, (-1,)) if self._buf.flags.c_contiguous else None
     if flat is None:
         raise NotImplementedError("put_ on a non-contiguous tensor")
-    index_put_(flat, (_new(ib),), reshape(source, (-1,)), accumulate)
+    index_put_(flat, (result_tensor(ib),), reshape(source, (-1,)), accumulate)
     return self
 
 
@@ -1587,14 +1592,14 @@ def nonzero(input, *, out=None, as_tuple=False):
     b = input._buf
     nz = _dev.xp_of(b).nonzero(b if b.ndim else b.reshape(1))
     if as_tuple:
-        return tuple(_new(a.astype(np.int64)) for a in nz)
+        return tuple(result_tensor(a.astype(np.int64)) for a in nz)
     xp = _dev.xp_of(b)
-    res = _new(
+    res = result_tensor(
         xp.ascontiguousarray(xp.stack(nz, axis=1).astype(np.int64))
         if b.ndim
         else xp.zeros((int(bool(b)), 0), np.int64)
     )
-    return res if out is None else _out(out, res, "nonzero")
+    return res if out is None else write_out(out, res, "nonzero")
 
 
 def argwhere(input):
@@ -1621,8 +1626,8 @@ def cat(tensors, dim=0, *, out=None):
     # legacy: 1-D empty tensors are skipped
     keep = [t for t in ts if not (t._buf.ndim == 1 and t._buf.shape[0] == 0)]
     if not keep:
-        res = _new(_dev.xp_of(ts[0]._buf).empty((0,), result_dtype(*ts)))
-        return res if out is None else _out(out, res, "cat")
+        res = result_tensor(_dev.xp_of(ts[0]._buf).empty((0,), result_dtype(*ts)))
+        return res if out is None else write_out(out, res, "cat")
     nd = keep[0]._buf.ndim
     if nd == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
@@ -1641,13 +1646,13 @@ def cat(tensors, dim=0, *, out=None):
     Rd = result_dtype(*keep)
 
     def fn(*xs):
-        return _fnp().concatenate([ew.convert_element_type(x, Rd) for x in xs], axis=d)
+        return fnp.concatenate([ew.convert_element_type(x, Rd) for x in xs], axis=d)
 
     def fwd(*bs):
         return np.concatenate([x.astype(Rd, copy=False) for x in bs], axis=d)
 
-    res = _op("CatBackward0", ("cat", d, Rd), fn, tuple(keep), fwd)
-    return res if out is None else _out(out, res, "cat")
+    res = apply_op("CatBackward0", ("cat", d, Rd), fn, tuple(keep), fwd)
+    return res if out is None else write_out(out, res, "cat")
 
 
 concat = concatenate = cat
@@ -1666,13 +1671,13 @@ def stack(tensors, dim=0, *, out=None):
     Rd = result_dtype(*ts)
 
     def fn(*xs):
-        return _fnp().stack([ew.convert_element_type(x, Rd) for x in xs], axis=d)
+        return fnp.stack([ew.convert_element_type(x, Rd) for x in xs], axis=d)
 
     def fwd(*bs):
         return np.stack([x.astype(Rd, copy=False) for x in bs], axis=d)
 
-    res = _op("StackBackward0", ("stack", d, Rd), fn, tuple(ts), fwd)
-    return res if out is None else _out(out, res, "stack")
+    res = apply_op("StackBackward0", ("stack", d, Rd), fn, tuple(ts), fwd)
+    return res if out is None else write_out(out, res, "stack")
 
 
 def _atleast(t, k):
@@ -1746,9 +1751,9 @@ def flip(input, dims):
     ds = tuple(sorted(_wrap_dim(d, b.ndim) for d in dims))
 
     def fn(x):
-        return _fnp().flip(x, ds) if ds else x
+        return fnp.flip(x, ds) if ds else x
 
-    return _op("FlipBackward0", ("flip", ds), fn, (input,), lambda x: np.flip(x, ds).copy())
+    return apply_op("FlipBackward0", ("flip", ds), fn, (input,), lambda x: np.flip(x, ds).copy())
 
 
 def fliplr(input):
@@ -1764,9 +1769,9 @@ def roll(input, shifts, dims=None):
     ds = None if dims is None else ((dims,) if isinstance(dims, int) else tuple(dims))
 
     def fn(x):
-        return _fnp().roll(x, sh if len(sh) > 1 else sh[0], ds)
+        return fnp.roll(x, sh if len(sh) > 1 else sh[0], ds)
 
-    return _op(
+    return apply_op(
         "RollBackward0",
         ("roll", sh, ds),
         fn,
@@ -1779,9 +1784,9 @@ def rot90(input, k=1, dims=(0, 1)):
     dims = tuple(dims)
 
     def fn(x):
-        return _fnp().rot90(x, k, dims)
+        return fnp.rot90(x, k, dims)
 
-    return _op("RotBackward0", ("rot90", k, dims), fn, (input,), lambda x: np.rot90(x, k, dims).copy())
+    return apply_op("RotBackward0", ("rot90", k, dims), fn, (input,), lambda x: np.rot90(x, k, dims).copy())
 
 
 def repeat(self, *sizes):
@@ -1793,9 +1798,9 @@ def repeat(self, *sizes):
         )
 
     def fn(x):
-        return _fnp().tile(x, sizes)
+        return fnp.tile(x, sizes)
 
-    return _op("RepeatBackward0", ("repeat", sizes), fn, (self,), lambda x: np.tile(x, sizes))
+    return apply_op("RepeatBackward0", ("repeat", sizes), fn, (self,), lambda x: np.tile(x, sizes))
 
 
 def tile(input, dims):
@@ -1809,7 +1814,7 @@ def tile(input, dims):
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     if repeats is None:  # torch.repeat_interleave(repeats)
         r = input._buf
-        return _new(np.repeat(np.arange(r.shape[0], dtype=np.int64), r))
+        return result_tensor(np.repeat(np.arange(r.shape[0], dtype=np.int64), r))
     rep = repeats._buf if isinstance(repeats, Tensor) else repeats
     b = input._buf
     if dim is None:
@@ -1821,32 +1826,36 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     rep_c = np.asarray(_dev.to_host(rep)).astype(np.int64)
     n = x._buf.shape[d]
     idx = np.repeat(np.arange(n, dtype=np.int64), np.broadcast_to(rep_c, (n,)) if rep_c.ndim == 0 else rep_c)
-    return index_select(x, d, _new(idx))
+    return index_select(x, d, result_tensor(idx))
 
 
 def tril(input, diagonal=0, *, out=None):
     k = int(diagonal)
-    res = _op("TrilBackward0", ("tril", k), lambda x: _fnp().tril(x, k), (input,), lambda x: np.tril(x, k))
-    return res if out is None else _out(out, res, "tril")
+    res = apply_op(
+        "TrilBackward0", ("tril", k), lambda x: fnp.tril(x, k), (input,), lambda x: np.tril(x, k)
+    )
+    return res if out is None else write_out(out, res, "tril")
 
 
 def triu(input, diagonal=0, *, out=None):
     k = int(diagonal)
-    res = _op("TriuBackward0", ("triu", k), lambda x: _fnp().triu(x, k), (input,), lambda x: np.triu(x, k))
-    return res if out is None else _out(out, res, "triu")
+    res = apply_op(
+        "TriuBackward0", ("triu", k), lambda x: fnp.triu(x, k), (input,), lambda x: np.triu(x, k)
+    )
+    return res if out is None else write_out(out, res, "triu")
 
 
 def tril_(self, diagonal=0):
     k = int(diagonal)
-    return _inplace(
-        self, "TrilBackward0", ("tril", k), lambda x: _fnp().tril(x, k), (self,), np.tril(self._buf, k)
+    return apply_inplace(
+        self, "TrilBackward0", ("tril", k), lambda x: fnp.tril(x, k), (self,), np.tril(self._buf, k)
     )
 
 
 def triu_(self, diagonal=0):
     k = int(diagonal)
-    return _inplace(
-        self, "TriuBackward0", ("triu", k), lambda x: _fnp().triu(x, k), (self,), np.triu(self._buf, k)
+    return apply_inplace(
+        self, "TriuBackward0", ("triu", k), lambda x: fnp.triu(x, k), (self,), np.triu(self._buf, k)
     )
 
 
@@ -1854,20 +1863,20 @@ def diag(input, diagonal=0, *, out=None):
     b = input._buf
     k = int(diagonal)
     if b.ndim == 1:
-        res = _op(
-            "DiagEmbedBackward0", ("diag1", k), lambda x: _fnp().diag(x, k), (input,), lambda x: np.diag(x, k)
+        res = apply_op(
+            "DiagEmbedBackward0", ("diag1", k), lambda x: fnp.diag(x, k), (input,), lambda x: np.diag(x, k)
         )
     elif b.ndim == 2:
-        res = _op(
+        res = apply_op(
             "DiagonalBackward0",
             ("diag2", k),
-            lambda x: _fnp().diag(x, k),
+            lambda x: fnp.diag(x, k),
             (input,),
             lambda x: np.diag(x, k).copy(),
         )
     else:
         raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + str(b.ndim) + "D")
-    return res if out is None else _out(out, res, "diag")
+    return res if out is None else write_out(out, res, "diag")
 
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
@@ -1881,9 +1890,9 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         raise NotImplementedError("diag_embed: only the last two output dims are supported")
 
     def fn(x, e):
-        return _fnp().sum(ew.mul(x[..., :, None, None], ew.convert_element_type(e, x.dtype)), axis=-3)
+        return fnp.sum(ew.mul(x[..., :, None, None], ew.convert_element_type(e, x.dtype)), axis=-3)
 
-    return _op(
+    return apply_op(
         "DiagEmbedBackward0",
         ("diag_embed", offset),
         fn,
@@ -1904,9 +1913,11 @@ def trace(input):
     odt = _i64 if b.dtype.kind in "biu" else b.dtype
 
     def fn(x):
-        return _fnp().trace(ew.convert_element_type(x, odt))
+        return fnp.trace(ew.convert_element_type(x, odt))
 
-    return _op("TraceBackward0", ("trace", odt), fn, (input,), lambda x: np.asarray(np.trace(x, dtype=odt)))
+    return apply_op(
+        "TraceBackward0", ("trace", odt), fn, (input,), lambda x: np.asarray(np.trace(x, dtype=odt))
+    )
 
 
 def meshgrid(*tensors, indexing="ij"):
@@ -1950,7 +1961,7 @@ def block_diag(*tensors):
         r += h
         c += w
     pieces = list(ts)
-    if not builtins.any(_req(p) for p in pieces) or not STATE.enabled:
+    if not builtins.any(tracks_grad(p) for p in pieces) or not STATE.enabled:
         for (r0, c0, h, w), t_ in zip(parts, ts, strict=False):
             out._buf[r0 : r0 + h, c0 : c0 + w] = t_._buf
         return out
@@ -1962,7 +1973,7 @@ def block_diag(*tensors):
 def bucketize(input, boundaries, *, out_int32=False, right=False):
     b = input._buf if isinstance(input, Tensor) else np.asarray(input)
     r = np.searchsorted(boundaries._buf, b, side="right" if right else "left")
-    return _new(r.astype(np.int32 if out_int32 else np.int64))
+    return result_tensor(r.astype(np.int32 if out_int32 else np.int64))
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
@@ -1974,7 +1985,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     else:
         r = np.stack([np.searchsorted(s[i], v[i], side=sd) for i in range(s.shape[0])])
     r = r if type(r) in _DEV else np.asarray(r)
-    return _new(r.astype(np.int32 if out_int32 else np.int64))
+    return result_tensor(r.astype(np.int32 if out_int32 else np.int64))
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
@@ -1983,35 +1994,35 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
         b if dim is None else b, return_inverse=return_inverse, return_counts=return_counts, axis=dim
     )
     if not (return_inverse or return_counts):
-        return _new(res)
-    out = [_new(res[0])]
+        return result_tensor(res)
+    out = [result_tensor(res[0])]
     k = 1
     if return_inverse:
-        out.append(_new(res[k].reshape(b.shape if dim is None else -1).astype(np.int64)))
+        out.append(result_tensor(res[k].reshape(b.shape if dim is None else -1).astype(np.int64)))
         k += 1
     if return_counts:
-        out.append(_new(res[k].astype(np.int64)))
+        out.append(result_tensor(res[k].astype(np.int64)))
     return tuple(out)
 
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     b = input._buf.reshape(-1)
     if b.size == 0:
-        return _new(b.copy())
+        return result_tensor(b.copy())
     change = np.concatenate([[True], b[1:] != b[:-1]])
     vals = b[change]
-    out = [_new(vals)]
+    out = [result_tensor(vals)]
     if return_inverse:
-        out.append(_new((np.cumsum(change) - 1).reshape(input._buf.shape).astype(np.int64)))
+        out.append(result_tensor((np.cumsum(change) - 1).reshape(input._buf.shape).astype(np.int64)))
     if return_counts:
         idx = np.flatnonzero(change)
-        out.append(_new(np.diff(np.append(idx, b.size)).astype(np.int64)))
+        out.append(result_tensor(np.diff(np.append(idx, b.size)).astype(np.int64)))
     return out[0] if len(out) == 1 else tuple(out)
 
 
 def bincount(input, weights=None, minlength=0):
     w = None if weights is None else weights._buf
-    return _new(np.bincount(input._buf, w, minlength))
+    return result_tensor(np.bincount(input._buf, w, minlength))
 
 
 def histc(input, bins=100, min=0, max=0):  # noqa: A002
@@ -2020,7 +2031,7 @@ def histc(input, bins=100, min=0, max=0):  # noqa: A002
     if lo == hi:
         lo, hi = float(b.min()), float(b.max())
     h, _ = np.histogram(b, bins=bins, range=(lo, hi))
-    return _new(h.astype(b.dtype))
+    return result_tensor(h.astype(b.dtype))
 
 
-_ = (_can_cast, _type_name, _standin, _is_functional)
+_ = (can_cast, scalar_type_name, standin, is_functional)

@@ -16,7 +16,7 @@ import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._ops_creation import _finish, _sizes, like_index
 from ._tensor import Tensor, _wrap, check_device
-from ._ops import _check_overlap, _bump, _inplace
+from ._dispatch import check_no_internal_overlap, bump_version, apply_inplace
 from .autograd.grad_mode import STATE
 from ..ops import elementwise as ew
 
@@ -339,13 +339,13 @@ def _fill(self, values, name):
         v = np.asarray(values, b.dtype)
         if type(b) in _DEV:
             values = v = _dev.to_dev(v, _dev.index_of(b))
-        return _inplace(self, name, ("fill_random", name), fn, (self, v), values, (0,))
-    _check_overlap(b)
+        return apply_inplace(self, name, ("fill_random", name), fn, (self, v), values, (0,))
+    check_no_internal_overlap(b)
     if type(b) in _DEV:
         _dev.xp_of(b).copyto(b, _dev.to_dev(np.asarray(values), _dev.index_of(b)), casting="unsafe")
     else:
         np.copyto(b, values, casting="unsafe")
-    _bump(self)
+    bump_version(self)
     return self
 
 

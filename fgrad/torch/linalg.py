@@ -10,14 +10,16 @@ import numpy as np
 import fgrad.torch._conventions as _conv
 import fgrad.torch._errors as _errors
 from ._errors import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError)
+import fgrad.numpy as _fnp
 import fgrad.torch._dtypes as D
-from ._ops import _fnp, _op, _out, _return_type, vector_norm  # noqa: F401
+from ._ops import return_type as _return_type, vector_norm  # noqa: F401
+from ._dispatch import apply_op as _apply_op, write_out as _write_out
 from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_power, slogdet  # noqa: F401
 from ._ops_linalg import matmul  # noqa: F401
 from ._tensor import Tensor
 from ._ops_shape import unsqueeze as _unsqueeze
 from ._ops_linalg import matmul as _mm
-from ._ops import _new
+from ._dispatch import result_tensor as _result_tensor
 from ._ops import mul as _mul, sum as _sum
 from ._ops_shape import diagonal as _dg
 from ._ops import div as _div, amax as _amax, amin as _amin
@@ -28,7 +30,8 @@ inv = inverse
 def inv_ex(A, *, check_errors=False):
     r = inverse(A)
 
-    return _return_type("inv_ex", ("inverse", "info"))(r, _new(np.zeros(A._buf.shape[:-2], np.int32)))
+    info = _result_tensor(np.zeros(A._buf.shape[:-2], np.int32))
+    return _return_type("inv_ex", ("inverse", "info"))(r, info)
 
 
 def solve(A, B, *, left=True, out=None):
@@ -37,18 +40,17 @@ def solve(A, B, *, left=True, out=None):
     vec = B._buf.ndim == 1 or (B._buf.ndim == A._buf.ndim - 1 and B._buf.shape == A._buf.shape[:-1])
 
     def fn(a, b):
-        fnp = _fnp()
         if vec:
-            return fnp.linalg.solve(a, b[..., None])[..., 0]
-        return fnp.linalg.solve(a, b)
+            return _fnp.linalg.solve(a, b[..., None])[..., 0]
+        return _fnp.linalg.solve(a, b)
 
     def fwd(a, b):
         if vec:
             return np.linalg.solve(a, b[..., None])[..., 0]
         return np.linalg.solve(a, b)
 
-    res = _op("LinalgSolveExBackward0", ("solve", vec), fn, (A, B), fwd)
-    return res if out is None else _out(out, res, "linalg_solve")
+    res = _apply_op("LinalgSolveExBackward0", ("solve", vec), fn, (A, B), fwd)
+    return res if out is None else _write_out(out, res, "linalg_solve")
 
 
 def svd(A, full_matrices=True, *, driver=None, out=None):
@@ -58,10 +60,10 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 
 def svdvals(A, *, driver=None, out=None):
     _float_in(A, "linalg.svdvals")
-    return _op(
+    return _apply_op(
         "LinalgSvdBackward0",
         ("svdvals",),
-        lambda x: _fnp().linalg.svdvals(x),
+        lambda x: _fnp.linalg.svdvals(x),
         (A,),
         lambda x: np.linalg.svd(x, compute_uv=False).astype(x.dtype),
     )
@@ -71,14 +73,14 @@ def eigh(A, UPLO="L", *, out=None):
     _float_in(A, "linalg.eigh")
 
     def fn(x):
-        r = _fnp().linalg.eigh(x, UPLO)
+        r = _fnp.linalg.eigh(x, UPLO)
         return (r[0], r[1])
 
     def fwd(x):
         w, v = np.linalg.eigh(x, UPLO)
         return [w.astype(x.dtype), v.astype(x.dtype)]
 
-    w, v = _op("LinalgEighBackward0", ("eigh", UPLO), fn, (A,), fwd, multi=True)
+    w, v = _apply_op("LinalgEighBackward0", ("eigh", UPLO), fn, (A,), fwd, multi=True)
     return _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))(w, v)
 
 
@@ -90,14 +92,14 @@ def qr(A, mode="reduced", *, out=None):
     _float_in(A, "linalg.qr")
 
     def fn(x):
-        r = _fnp().linalg.qr(x, mode)
+        r = _fnp.linalg.qr(x, mode)
         return (r[0], r[1])
 
     def fwd(x):
         q, r = np.linalg.qr(x, mode)
         return [q.astype(x.dtype), r.astype(x.dtype)]
 
-    q, r = _op("LinalgQrBackward0", ("qr", mode), fn, (A,), fwd, multi=True)
+    q, r = _apply_op("LinalgQrBackward0", ("qr", mode), fn, (A,), fwd, multi=True)
     return _return_type("linalg_qr", ("Q", "R"))(q, r)
 
 
@@ -113,14 +115,14 @@ def cholesky(A, *, upper=False, out=None):
         ) from None
 
     def fn(x):
-        return _fnp().linalg.cholesky(x, upper=upper)
+        return _fnp.linalg.cholesky(x, upper=upper)
 
     def fwd(x):
         c = np.linalg.cholesky(x)
         return np.swapaxes(c, -1, -2).copy() if upper else c
 
-    res = _op("LinalgCholeskyExBackward0", ("cholesky", upper), fn, (A,), fwd)
-    return res if out is None else _out(out, res, "linalg_cholesky")
+    res = _apply_op("LinalgCholeskyExBackward0", ("cholesky", upper), fn, (A,), fwd)
+    return res if out is None else _write_out(out, res, "linalg_cholesky")
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):  # noqa: A002
@@ -131,30 +133,29 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     d = tuple(int(k) % nd for k in dim)
 
     def fn(v):
-        fnp = _fnp()
         if d != (nd - 2, nd - 1):
-            v = fnp.moveaxis(v, d, (-2, -1))
+            v = _fnp.moveaxis(v, d, (-2, -1))
         if ord == "fro":  # gradient 0 at the zero matrix (PyTorch)
-            return _conv.root_zero_grad(fnp.sum(fnp.real(v * fnp.conj(v)), axis=(-2, -1)), 2.0)
+            return _conv.root_zero_grad(_fnp.sum(_fnp.real(v * _fnp.conj(v)), axis=(-2, -1)), 2.0)
         if ord in (1, -1, math.inf, -math.inf):  # sums of |v| with PyTorch's abs'(0) = 0
-            sums = fnp.sum(_conv.abs(v), axis=-2 if ord in (1, -1) else -1)
-            return fnp.max(sums, axis=-1) if ord > 0 else fnp.min(sums, axis=-1)
+            sums = _fnp.sum(_conv.abs(v), axis=-2 if ord in (1, -1) else -1)
+            return _fnp.max(sums, axis=-1) if ord > 0 else _fnp.min(sums, axis=-1)
         if ord in (2, -2):  # ties split evenly among equal singular values (0.5 I at 0, PyTorch)
-            s = fnp.linalg.svdvals(v)
-            return fnp.max(s, axis=-1) if ord > 0 else fnp.min(s, axis=-1)
-        return fnp.linalg.matrix_norm(v, keepdims=False, ord=ord)
+            s = _fnp.linalg.svdvals(v)
+            return _fnp.max(s, axis=-1) if ord > 0 else _fnp.min(s, axis=-1)
+        return _fnp.linalg.matrix_norm(v, keepdims=False, ord=ord)
 
     def fwd(v):
         if d != (nd - 2, nd - 1):
             v = np.moveaxis(v, d, (-2, -1))
         return np.asarray(np.linalg.norm(v, ord=ord, axis=(-2, -1))).astype(x._buf.dtype)
 
-    res = _op("LinalgMatrixNormBackward0", ("matrix_norm", str(ord), d), fn, (x,), fwd)
+    res = _apply_op("LinalgMatrixNormBackward0", ("matrix_norm", str(ord), d), fn, (x,), fwd)
     if keepdim:
 
         for k in sorted(d):
             res = _unsqueeze(res, k)
-    return res if out is None else _out(out, res, "linalg_matrix_norm")
+    return res if out is None else _write_out(out, res, "linalg_matrix_norm")
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
@@ -172,10 +173,10 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     r = 1e-15 if rtol is None else rtol
-    return _op(
+    return _apply_op(
         "LinalgPinvBackward0",
         ("pinv", r),
-        lambda x: _fnp().linalg.pinv(x, r),
+        lambda x: _fnp.linalg.pinv(x, r),
         (A,),
         lambda x: np.linalg.pinv(x, r).astype(x.dtype),
     )
@@ -183,7 +184,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
 
-    return _new(np.asarray(np.linalg.matrix_rank(A._buf), np.int64))
+    return _result_tensor(np.asarray(np.linalg.matrix_rank(A._buf), np.int64))
 
 
 def multi_dot(tensors, *, out=None):
@@ -196,16 +197,18 @@ def multi_dot(tensors, *, out=None):
 
 def lstsq(A, B, rcond=None, *, driver=None):
 
-    sol = _op(
+    sol = _apply_op(
         "LinalgLstsqBackward0",
         ("lstsq",),
-        lambda a, b: _fnp().linalg.lstsq(a, b)[0],
+        lambda a, b: _fnp.linalg.lstsq(a, b)[0],
         (A, B),
         lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0].astype(a.dtype),
     )
     x, res, rank, s = np.linalg.lstsq(A._buf, B._buf, rcond=None)
     return _return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))(
-        sol, _new(np.asarray(res)), _new(np.asarray(rank, np.int64)), _new(np.asarray(s))
+        sol, _result_tensor(np.asarray(res)), _result_tensor(np.asarray(rank, np.int64)), _result_tensor(
+            np.asarray(s)
+        )
     )
 
 

@@ -21,9 +21,9 @@ import math
 
 import fgrad.numpy as fnp
 import fgrad.torch as torch
-import fgrad.torch._ops as _ops
 from fgrad.transforms.custom import custom_jvp
 
+from ._dispatch import apply_op
 from ._tensor import Tensor
 
 __all__ = [
@@ -207,7 +207,7 @@ def entr(input: Tensor, *, out=None) -> Tensor:
         tensor([0., -0., -inf])
     """
     x = _float(input)
-    return _finish(_ops._op("SpecialEntrBackward0", ("special_entr",), _entr_definition, (x,)), out)
+    return _finish(apply_op("SpecialEntrBackward0", ("special_entr",), _entr_definition, (x,)), out)
 
 
 def ndtr(input: Tensor, *, out=None) -> Tensor:

@@ -1372,3 +1372,38 @@ def test_func_transforms_use_torch_complex_convention():
     _assert_complex_close(_func_complex(ft), FUNC_COMPLEX_TORCH)
     torch = pytest.importorskip("torch")
     _assert_complex_close(_func_complex(torch), FUNC_COMPLEX_TORCH)
+
+
+# relu at its special points, as PyTorch 2.13 computes it (torch.relu and F.relu alike):
+# values (with relu(-0.0) = -0.0) and the gradient of relu(x).sum()
+_RELU_X = [-np.inf, -2.5, -0.0, 0.0, 1.5, np.inf, np.nan]
+_RELU_Y = [0.0, 0.0, -0.0, 0.0, 1.5, np.inf, np.nan]
+_RELU_GRAD = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0]  # PyTorch passes the gradient through NaN
+
+
+@pytest.mark.parametrize("relu", [ft.relu, FF.relu], ids=["torch.relu", "F.relu"])
+def test_relu_definition_gives_pytorchs_values_and_gradient(relu):
+    """relu's fgrad definition -- what functional mode (here ``func.vmap``), the CUDA device
+    and autograd run -- gave NaN for -inf and -0.0 for negative inputs (``x * (x > 0)``); it
+    now gives PyTorch's values on every path.  The gradient is the mask ``x > 0``: PyTorch's
+    everywhere but at NaN, where fgrad gives 0 (the mask) and PyTorch 1."""
+    x = np.array(_RELU_X, np.float32)
+    by_definition = ft.func.vmap(relu)(ft.tensor(x)).numpy()
+    np.testing.assert_array_equal(by_definition, _RELU_Y)
+    assert list(np.signbit(by_definition[:4])) == [False, False, True, False]
+    eager = relu(ft.tensor(x)).numpy()  # the CPU forward (np.maximum: relu(-0.0) is +0 there)
+    np.testing.assert_array_equal(eager, _RELU_Y)
+    assert not np.signbit(eager[:2]).any()
+    t = ft.tensor(x, requires_grad=True)
+    relu(t).sum().backward()
+    np.testing.assert_array_equal(t.grad.numpy(), _RELU_GRAD[:-1] + [0.0])
+
+
+def test_relu_stored_numbers_match_live_torch():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor(_RELU_X, requires_grad=True)
+    y = torch.relu(x)
+    y.sum().backward()
+    np.testing.assert_array_equal(y.detach().numpy(), _RELU_Y)
+    assert list(torch.signbit(y[:4])) == [False, False, True, False]
+    np.testing.assert_array_equal(x.grad.numpy(), _RELU_GRAD)

@@ -1721,7 +1721,7 @@ def test_slices_of_one_tensor(n, out_start, in_start, op):
 def test_address_views_decide_overlap_like_numpy(start, step, other, transpose):
     """Device buffers are checked through `address_view` (addresses only); on host buffers
     it must agree with NumPy's exact overlap test."""
-    from fgrad.torch._ops import address_view
+    from fgrad.torch._dispatch import address_view
 
     base = np.zeros((8, 8), np.float32)
     a = base[start[0]::step[0], start[1]::step[1]][:3, :3]

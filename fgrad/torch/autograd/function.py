@@ -388,9 +388,9 @@ def _apply_functional(cls, args, kwargs):
 
     fcv.defvjp(fwd, bwd)
     res = fcv(*[as_val(args[i]) for i in tensor_pos])
-    from .._ops import _fwrap
+    from .._dispatch import from_fgrad_value
 
-    outs = tuple(_fwrap(r) for r in res)
+    outs = tuple(from_fgrad_value(r) for r in res)
     return outs[0] if len(outs) == 1 else outs
 
 

@@ -675,9 +675,9 @@ def view_grad_fn(t):
     base = t._base
     if base._gfn is None and not base._rg:
         return t._gfn
-    from .._ops import _view_regen
+    from .._dispatch import regenerate_view_grad_fn
 
-    _view_regen(t)
+    regenerate_view_grad_fn(t)
     return t._gfn
 
 
@@ -720,7 +720,7 @@ class TensorTrace(Trace):
                 targs.append(a._concrete("a create_graph backward")._buf)
             else:
                 targs.append(a)
-        from .._ops import apply_primitive
+        from .._dispatch import apply_primitive
 
         res = apply_primitive(prim, params, targs)
         if prim.multiple_results:

@@ -15,7 +15,7 @@ An op is given by
   backward program together with the inputs' shapes and dtypes).
 
 Arguments are Tensors (integer tensors are carried along, never differentiated) or constant
-NumPy arrays.  This is the tape recorder of ``fgrad.torch._ops`` (``_op``); nothing here
+NumPy arrays.  This is the shim's dispatcher, ``fgrad.torch._dispatch.apply_op``; nothing here
 derives a gradient by hand.
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import fgrad.torch._ops as _core
+from .._dispatch import apply_op, result_tensor
 from .._device import DEV as _DEV
 from .._tensor import Tensor
 
@@ -32,7 +32,7 @@ _nd = np.ndarray
 
 def defop(name: str, key, fn, args, fwd=None, multi: bool = False):
     """Apply the op (see the module docstring) and return its output Tensor(s)."""
-    return _core._op(name, key, fn, tuple(args), fwd, multi)
+    return apply_op(name, key, fn, tuple(args), fwd, multi)
 
 
 def buf(t: Tensor):
@@ -50,4 +50,4 @@ def is_concrete(t: Tensor) -> bool:
 
 def wrap(arr: np.ndarray) -> Tensor:
     """A new leaf Tensor over a NumPy array (no copy)."""
-    return _core._new(arr)
+    return result_tensor(arr)

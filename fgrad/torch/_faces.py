@@ -1,0 +1,504 @@
+"""The generated faces of the elementwise op specs (`fgrad.ops.specs`): factories for unary
+ops (the primitive's implementation on the buffer, recorded under the spec's ``grad_fn``),
+unary ops defined by an fgrad composite, never-recorded unary ops (predicates, bit ops), and
+`_BinOp`, a binary op with PyTorch's promotion, a fast ufunc path and its in-place form.
+`generate_faces` builds the torch functions and in-place twins of every spec.
+
+Example::
+
+    >>> faces = generate_faces()
+    >>> faces["sin"].op_spec.name
+    'sin'
+"""
+
+from __future__ import annotations
+
+import builtins
+import numpy as np
+from ..core.quiet import quiet, switch
+from ..ops.specs import SPEC_LIST
+import fgrad.torch._conventions as _conv
+import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
+from ._device import DEV as _DEV
+from ._tensor import Tensor
+from .autograd import graph as G
+from .autograd.grad_mode import STATE
+from ._ops_creation import scalar_tensor
+from ._ops_creation import tensor
+from ._promotion import can_cast, binary_result_dtype, scalar_type_name
+from ._dispatch import (
+    bump_version,
+    grad_fn_name,
+    check_no_internal_overlap,
+    copy_into,
+    cast_definition,
+    cast_primitive,
+    run_forward,
+    run_functional,
+    fgrad_value,
+    from_fgrad_value,
+    apply_inplace,
+    result_tensor,
+    on_device,
+    apply_op,
+    write_out,
+    tracks_grad,
+    unify_devices,
+    check_no_alias,
+    may_alias,
+)
+
+_set_err, _IGNORE_ERR, _reset_err = switch()
+
+_nd = np.ndarray
+_PY = (int, float, bool, complex)
+_i64 = np.dtype(np.int64)
+_bool = np.dtype(np.bool_)
+
+
+def _unary(prim, gname, name, to_float=True):
+    uf = uf_out = getattr(prim, "ufunc", None)
+    is_ufunc = isinstance(uf, np.ufunc)
+    impl = prim.impl
+    if uf is None:
+
+        def uf(x):
+            return impl(np, x)
+
+        def ufd(x):
+            return impl(_dev.xp_of(x), x)
+
+    else:
+        if getattr(prim, "may_warn", False):  # log(0), sqrt(-1), ...: no RuntimeWarning, as in PyTorch
+            uf_out = quiet(uf)
+            uf = quiet(uf, 1)
+        ufd = uf
+    bind = prim.bind
+
+    def op(input, *, out=None):
+        try:
+            b = input._buf
+        except AttributeError:
+            raise TypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+            ) from None
+        if type(b) is not _nd and type(b) not in _DEV:
+            res = run_functional(
+                cast_primitive(prim, D.DEFAULT.float.np) if to_float and b.dtype.kind not in "fc" else bind, (
+                    input,
+                )
+            )
+        else:
+            if to_float and b.dtype.kind not in "fc":
+                b = b.astype(D.DEFAULT.float.np)
+            r = uf(b) if type(b) is _nd else ufd(b)
+            if type(r) is not _nd and type(r) not in _DEV:
+                r = np.asarray(r)
+            res = object.__new__(Tensor)
+            res._buf = r
+            res._gfn = None
+            res._rg = False
+            res._vc = None
+            if STATE.enabled and (input._rg or input._gfn is not None):
+                G.record(gname, prim, bind, (input,), (res,))
+        if out is not None:
+            return write_out(out, res, name, (input,))
+        return res
+
+    def op_(self):
+        b = self._buf
+        if to_float and b.dtype.kind not in "fc":
+            raise RuntimeError(
+                f"result type Float can't be cast to the desired output type {scalar_type_name(b.dtype)}"
+            )
+        if type(b) is not _nd:
+            if type(b) not in _DEV:
+                return apply_inplace(self, gname, prim, bind, (self,), None)
+            if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
+                check_no_internal_overlap(b)
+                uf_out(b, out=b) if is_ufunc else copy_into(b, ufd(b))
+                bump_version(self)
+                return self
+            return apply_inplace(self, gname, prim, bind, (self,), ufd(b))
+        if not (STATE.enabled and (self._rg or self._gfn is not None or self._base is not None)):
+            check_no_internal_overlap(b)
+            uf_out(b, out=b) if is_ufunc else np.copyto(b, uf(b), casting="unsafe")
+            bump_version(self)
+            return self
+        return apply_inplace(self, gname, prim, bind, (self,), uf(b))
+
+    op.__name__ = op.__qualname__ = name
+    op_.__name__ = op_.__qualname__ = name + "_"
+    return op, op_
+
+
+def composite_unary(name, gname, make_fn, to_float=True, fwd=None):
+    """A unary op defined by an fgrad composite."""
+    fn = make_fn()
+
+    def op(input, *, out=None):
+        input = as_tensor_arg(input, name)
+        b = input._buf
+        x = input
+        if to_float and b.dtype.kind not in "fc":
+            x = input.to(D.DEFAULT.float)
+        res = apply_op(gname, name, fn, (x,), fwd)
+        return res if out is None else write_out(out, res, name)
+
+    def op_(self):
+        if type(self._buf) is not _nd:
+            return apply_inplace(self, gname, name, fn, (self,), None)
+        new = fwd(self._buf) if fwd is not None else run_forward(name, fn, [self._buf], False)
+        return apply_inplace(self, gname, name, fn, (self,), new)
+
+    op.__name__ = name
+    op_.__name__ = name + "_"
+    return op, op_
+
+
+def _nograd_unary(prim, name, has_out):
+    """A unary op that autograd never records (predicates, bit ops): the primitive's
+    implementation on the buffer, its result dtype."""
+    impl = prim.impl
+    host = getattr(prim, "quiet_ufunc", None) or (lambda b: impl(np, b))
+    bind = prim.bind
+
+    def compute(input):
+        try:
+            b = input._buf
+        except AttributeError:
+            raise TypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+            ) from None
+        if type(b) is _nd:
+            r = host(b)
+        elif type(b) in _DEV:
+            r = impl(_dev.xp_of(b), b)
+        else:  # functional mode: the tensor holds an fgrad value
+            return from_fgrad_value(bind(fgrad_value(input)))
+        res = object.__new__(Tensor)
+        res._buf = r if type(r) is _nd or type(r) in _DEV else np.asarray(r)
+        res._gfn = None
+        res._rg = False
+        res._vc = None
+        return res
+
+    if has_out:
+        def op(input, *, out=None):
+            res = compute(input)
+            return res if out is None else write_out(out, res, name, (input,))
+    else:
+        op = compute
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+def as_tensor_arg(x, name="input") -> Tensor:
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, (list, tuple, np.ndarray, np.generic)) or type(x) in _PY:
+
+        return tensor(x)
+    raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+
+
+def binary_operands(a, b, name):
+    """Normalize operands of a binary op: returns (a_tensor, b_tensor_or_scalar)."""
+    if not isinstance(a, Tensor):
+        if isinstance(b, Tensor):
+            a = _scalar_or_tensor(a, name)
+            if not isinstance(a, Tensor):
+
+                a = scalar_tensor(a, b)
+        else:
+            a = as_tensor_arg(a, name)
+    if not isinstance(b, Tensor):
+        b = _scalar_or_tensor(b, name)
+    return a, b
+
+
+def _scalar_or_tensor(x, name):
+    t = type(x)
+    if t in _PY:
+        return x
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+
+        return tensor(x)
+    if isinstance(x, (int, float, bool, complex)):
+        return x
+    if isinstance(x, (list, tuple)):  # PyTorch does not convert sequences in binary ops
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {t.__name__} "
+                        f"(convert it with torch.tensor(...) first)")
+    raise TypeError(f"{name}(): argument 'other' must be Tensor or Number, not {t.__name__}")
+
+
+def check_int_divisor(name: str, x, y) -> None:
+    """PyTorch raises for an integer division (``//``, ``%``, ``fmod``, ``div(..., 'trunc')``)
+    by zero; NumPy would return 0 silently."""
+    if x.dtype.kind in "iu" and bool((y == 0).any() if hasattr(y, "any") else y == 0):
+        raise RuntimeError(
+            f"ZeroDivisionError: {name}: integer division by zero (dtype {scalar_type_name(x.dtype)}). "
+            f"Convert to a floating dtype (x.float()) to get inf/nan instead."
+        )
+
+
+def _int_divisor_checked(uf, name: str):
+    """``uf`` (a ufunc-like taking ``x, y, out=..., casting=...``) that raises PyTorch's error
+    for an integer divisor equal to 0."""
+
+    def checked(x, y, *args, **kwargs):
+        check_int_divisor(name, x, y)
+        return uf(x, y, *args, **kwargs)
+
+    return checked
+
+
+class _BinOp:
+    """A binary elementwise op: PyTorch promotion, fast ufunc path, recording."""
+
+    def __init__(self, prim, gname, name, kind="a", definition=None, int_divisor=False):
+        self.prim = prim
+        # the fgrad definition autograd differentiates, when PyTorch's derivative convention
+        # differs from the primitive's (JAX's) one; the forward still runs the ufunc
+        self.definition = definition
+        self.kp = prim if definition is None else (prim, definition)  # backward-program cache key
+        self.uf = getattr(prim, "ufunc", None)
+        if self.uf is None:
+            impl = prim.impl
+            self.uf = lambda x, y, out=None, casting=None: (
+                impl(np, x, y) if out is None else np.copyto(out, impl(np, x, y), casting="unsafe") or out
+            )
+
+            def ufd(x, y, out=None, casting=None):
+                xp = _dev.xp_of(x if type(x) in _DEV else y)
+                r = impl(xp, x, y)
+                if out is None:
+                    return r
+                xp.copyto(out, r, casting="unsafe")
+                return out
+
+            self.ufd = ufd
+        else:
+            self.ufd = self.uf
+        if int_divisor:  # x // 0, x % 0 for integers: PyTorch's RuntimeError
+            self.uf, self.ufd = _int_divisor_checked(self.uf, name), _int_divisor_checked(self.ufd, name)
+        # x / 0, 0 * inf, i // 0 ... give IEEE values (or 0 for integers) silently, as in PyTorch
+        self.uf_raw = self.uf  # __call__ switches the reports off inline (no extra call)
+        self.uf = quiet(self.uf)
+        self.ufd = quiet(self.ufd)
+        self.gname = gname
+        self.name = name
+        self.kind = kind  # a: arithmetic, d: true division, c: comparison (bool out), f: float only
+        self.fns = {}
+
+    def fn(self, R):
+        f = self.fns.get(R)
+        if f is None:
+            if self.definition is None:
+                f = cast_primitive(self.prim, R)
+            else:
+                f = cast_definition(self.definition, R)
+            f = self.fns[R] = f
+        return f
+
+    def dtype(self, a, b):
+        Rd = binary_result_dtype(a, b)
+        if self.kind in "df" and Rd.kind in "biu":
+            Rd = D.DEFAULT.float.np
+        return Rd
+
+    def __call__(self, input, other, *, out=None):
+        a, b = input, other
+        tb_ = type(b)
+        if type(a) is not Tensor or (
+            tb_ is not Tensor and tb_ is not float and tb_ is not int and not isinstance(b, Tensor)
+        ):
+            a, b = binary_operands(a, b, self.name)
+        Rd = self.dtype(a, b)
+        A = a._buf
+        tb = isinstance(b, Tensor)
+        if type(A) is not _nd or (tb and type(b._buf) is not _nd):
+            res = self._slow(a, b, tb, Rd)
+            return res if out is None else write_out(out, res, self.name, (a, b))
+        if A.dtype != Rd:
+            A = A.astype(Rd)
+        if tb:
+            B = b._buf
+            if B.dtype != Rd:
+                B = B.astype(Rd)
+        else:
+            B = b
+        token = _set_err(_IGNORE_ERR)
+        try:
+            r = self.uf_raw(A, B)
+        except ValueError:
+            raise _broadcast_error(A.shape, B.shape if tb else ()) from None
+        finally:
+            _reset_err(token)
+        if type(r) is not _nd:
+            r = np.asarray(r)
+        res = object.__new__(Tensor)
+        res._buf = r
+        res._gfn = None
+        res._rg = False
+        res._vc = None
+        if (
+            STATE.enabled
+            and self.kind != "c"
+            and (a._rg or a._gfn is not None or (tb and (b._rg or b._gfn is not None)))
+        ):
+            G.record(
+                self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
+            )
+        if out is not None:
+            return write_out(out, res, self.name, (a, b))
+        return res
+
+    def _slow(self, a, b, tb, Rd):
+        """Tracers (functional mode) or the CUDA device."""
+        args = (a, b if tb else np.asarray(b, Rd))
+        if not on_device(args):
+            return run_functional(self.fn(Rd), args)
+        xs = unify_devices(args)
+        A, B = [x._buf if isinstance(x, Tensor) else x for x in xs]
+        if A.dtype != Rd:
+            A = A.astype(Rd)
+        if B.dtype != Rd:
+            B = B.astype(Rd)
+        try:
+            r = self.ufd(A, B)
+        except ValueError:
+            raise _broadcast_error(A.shape, B.shape) from None
+        res = result_tensor(r)
+        if STATE.enabled and self.kind != "c" and builtins.any(
+            isinstance(x, Tensor) and tracks_grad(x) for x in xs
+        ):
+            G.record(self.gname, (self.kp, Rd), self.fn(Rd), xs, (res,), (0, 1))
+        return res
+
+    def inplace(self, self_t, other):
+        a = self_t
+        b = other
+        if not isinstance(b, Tensor):
+            b = _scalar_or_tensor(b, self.name)
+        tb = isinstance(b, Tensor)
+        A = a._buf
+        uf = self.uf
+        if type(A) is not _nd or (tb and type(b._buf) is not _nd):
+            Rd = self.dtype(a, b)
+            args = (a, b if tb else np.asarray(b, Rd))
+            if not on_device(args):
+                return apply_inplace(a, self.gname, (self.kp, Rd), self.fn(Rd), args, None, (0, 1))
+            if type(A) not in _DEV:
+                raise _dev.same_device_error(str(b.device), "cpu")
+            if tb and type(b._buf) is _nd:
+                if b._buf.ndim:
+                    raise _dev.same_device_error(str(a.device), "cpu")
+                if not (STATE.enabled and tracks_grad(b)):
+                    b = b._buf.item()
+                    tb = False
+            uf = self.ufd
+        Rd = self.dtype(a, b)
+        if self.kind == "c":
+            Rd2 = _bool
+        else:
+            Rd2 = Rd
+        if not can_cast(Rd2, A.dtype):
+            raise RuntimeError(
+                f"result type {scalar_type_name(Rd2)} can't be cast to the desired output type "
+                f"{scalar_type_name(A.dtype)}"
+            )
+        B = b._buf if tb else b
+        if tb and b._buf.ndim > A.ndim or (tb and np.broadcast_shapes(A.shape, b._buf.shape) != A.shape):
+            try:
+                shp = np.broadcast_shapes(A.shape, b._buf.shape)
+            except ValueError:
+                raise _broadcast_error(A.shape, b._buf.shape) from None
+            raise RuntimeError(
+                f"output with shape {list(A.shape)} doesn't match the broadcast shape {list(shp)}"
+            )
+        grad = STATE.enabled and (
+            a._rg or a._gfn is not None or a._base is not None or (tb and (b._rg or b._gfn is not None))
+        )
+        if tb and may_alias(A, B):
+            check_no_alias(A, B)
+        if not grad:
+            check_no_internal_overlap(A)
+            if self.kind == "c":
+                copy_into(A, uf(A, B))
+            else:
+                if A.dtype != Rd or (tb and B.dtype != Rd):
+                    copy_into(A, uf(A.astype(Rd), B.astype(Rd) if tb else B))
+                else:
+                    uf(A, B, out=A)
+            bump_version(a)
+            return a
+        AA = A.astype(Rd) if A.dtype != Rd else A
+        BB = (B.astype(Rd) if B.dtype != Rd else B) if tb else B
+        new = uf(AA, BB)
+        return apply_inplace(
+            a, self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new, (0, 1)
+        )
+
+
+def _broadcast_error(s1, s2):
+    n = builtins.max(len(s1), len(s2))
+    p1 = (1,) * (n - len(s1)) + tuple(s1)
+    p2 = (1,) * (n - len(s2)) + tuple(s2)
+    for i in range(n - 1, -1, -1):
+        if p1[i] != p2[i] and p1[i] != 1 and p2[i] != 1:
+            return RuntimeError(
+                f"The size of tensor a ({p1[i]}) must match the size of tensor b ({p2[i]}) at "
+                f"non-singleton dimension {i}"
+            )
+    return RuntimeError(f"shapes {list(s1)} and {list(s2)} are not broadcastable")
+
+
+def _binary_function(binop):
+    def op(input, other, *, out=None):
+        return binop(input, other, out=out)
+
+    op.__name__ = op.__qualname__ = binop.name
+    return op
+
+
+BINOPS: dict = {}  # spec name -> its `_BinOp` (the Tensor methods bind their in-place twins)
+
+
+def generate_faces() -> dict:
+    """The torch functions (and in-place twins) of the op specs in `fgrad.ops.specs`."""
+    out = {}
+    for spec in SPEC_LIST:
+        if not spec.torch or spec.prim is None:
+            continue
+        if spec.family == "unary":
+            if not spec.generates("torch"):
+                continue
+            if spec.torch_dtype == "nograd":
+                op, op_ = _nograd_unary(spec.prim, spec.torch[0], spec.torch_out), None
+            else:
+                op, op_ = _unary(spec.prim, spec.grad_fn, spec.torch[0], to_float=spec.torch_dtype == "float")
+            faces = [op] + ([op_] if op_ is not None else [])
+            for n in spec.torch:
+                out[n] = op
+                if op_ is not None and spec.inplace and spec.generates("inplace"):
+                    out[n + "_"] = op_
+        elif spec.family == "binary":
+            rule = getattr(_conv, spec.torch_rule) if spec.torch_rule else None
+            gname = spec.grad_fn or grad_fn_name(spec.torch[0])  # comparisons, bit ops: never recorded
+            binop = BINOPS[spec.name] = _BinOp(spec.prim, gname, spec.torch[0], spec.torch_dtype, rule,
+                                               int_divisor=spec.torch_int_divisor)
+            if not spec.generates("torch"):
+                continue
+            op = _binary_function(binop)
+            faces = [op]
+            for n in spec.torch:
+                out[n] = op
+        else:
+            continue
+        for f in faces:
+            f.op_spec = spec
+    return out

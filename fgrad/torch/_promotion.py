@@ -1,0 +1,80 @@
+"""PyTorch's type promotion for the shim's ops: the result dtype of tensors and Python
+scalars (dimensioned tensors, then 0-dim tensors, then scalars, by category), and casting
+checks for in-place ops and ``out=``.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> result_dtype(torch.ones(2, dtype=torch.int32), 1.5)
+    dtype('float32')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import fgrad.torch._dtypes as D
+from ._tensor import Tensor
+
+_nd = np.ndarray
+_PY = (int, float, bool, complex)
+_i64 = np.dtype(np.int64)
+_bool = np.dtype(np.bool_)
+
+
+def scalar_type_name(npd) -> str:
+    return D.from_np(npd)._legacy
+
+
+def can_cast(frm: np.dtype, to: np.dtype) -> bool:
+    fk, tk = frm.kind, to.kind
+    if fk == "c" and tk != "c":
+        return False
+    if fk == "f" and tk in "biu":
+        return False
+    if fk != "b" and tk == "b":
+        return False
+    return True
+
+
+def scalar_value(x):
+    """A Python scalar for a wrapped number (NumPy scalars are strongly typed in NumPy 2)."""
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+def result_dtype(*ops) -> np.dtype:
+    """PyTorch's result dtype for tensors and scalars."""
+    dim = zero = sc = None
+    for o in ops:
+        if o is None:
+            continue
+        if isinstance(o, Tensor):
+            d = o._buf.dtype
+            if o._buf.ndim:
+                dim = d if dim is None else D.promote_np(dim, d)
+            else:
+                zero = d if zero is None else D.promote_np(zero, d)
+        else:
+            d = D.scalar_np(o)
+            sc = d if sc is None else D.promote_np(sc, d)
+    r = D.result_np(dim, zero, sc)
+    return r if r is not None else D.DEFAULT.float.np
+
+
+def binary_result_dtype(a, b) -> np.dtype:
+    """Fast path of `result_dtype` for (Tensor, Tensor-or-scalar)."""
+    ad = a._buf.dtype
+    if isinstance(b, Tensor):
+        bd = b._buf.dtype
+        if ad == bd:
+            return ad
+        return result_dtype(a, b)
+    tb = type(b)
+    if tb is float:
+        return ad if ad.kind in "fc" else D.DEFAULT.float.np
+    if tb is int:
+        return ad if ad.kind != "b" else _i64
+    if tb is bool:
+        return ad
+    return result_dtype(a, b)
