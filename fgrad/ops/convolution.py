@@ -214,23 +214,34 @@ def _conv_impl(xp, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilat
     v = window_view(xp, x, kernel, window_strides, rhs_dilation, out, 2)  # (N, C, *out, *K)
     sp = tuple(range(3, 3 + nd))
     ks = tuple(range(3 + nd, 3 + 2 * nd))
+    # groups: feature groups split C (lhs) and O (rhs); batch groups split N (lhs) and O (rhs)
     if batch_group_count == 1:
-        g = feature_group_count
-        v = v.reshape((n, g, i) + out + kernel)  # (N, G, I, *out, *K): splitting C is free
-        cols = v.transpose((1, 0) + sp + (2,) + ks).reshape(g, n * p, i * kn)
-        nb = n
+        g, nb, cg = feature_group_count, n, i
+        v = v.reshape((n, g, i) + out + kernel)  # (N, G, I, *out, *K): splitting an axis is free
+        lead = (0, 1)  # (Nb, G)
     else:
-        g = batch_group_count
-        nb = n // g
+        g, nb, cg = batch_group_count, n // batch_group_count, c
         v = v.reshape((g, nb, c) + out + kernel)
-        cols = v.transpose((0, 1) + sp + (2,) + ks).reshape(g, nb * p, c * kn)
+        lead = (1, 0)
     og = o // g
-    wm = w.reshape(g, og, -1).transpose(0, 2, 1)  # (G, I*K, Og)
-    res = xp.matmul(cols, wm)  # (G, Nb*P, Og)
-    res = res.reshape((g, nb, p, og)).transpose(1, 0, 3, 2).reshape((nb, o) + out)  # (Nb, O, *out)
+    w3 = w.reshape(g, og, cg * kn)
+    if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= cg * kn:
+        # patches as columns (Nb, G, I*K, P): the copy runs along output rows and the
+        # product lands in (Nb, O, *out) order directly
+        cols = v.transpose(lead + (2,) + ks + sp).reshape(nb, g, cg * kn, p)
+        res = xp.matmul(w3, cols)  # (Nb, G, Og, P)
+        res = res.reshape((nb, o) + out)
+    else:
+        # few output positions (a weight gradient): one GEMM per group over Nb*P rows
+        cols = v.transpose((lead[1],) + (lead[0],) + sp + (2,) + ks).reshape(g, nb * p, cg * kn)
+        res = xp.matmul(cols, w3.transpose(0, 2, 1))  # (G, Nb*P, Og)
+        res = res.reshape((g, nb, p, og)).transpose(1, 0, 3, 2).reshape((nb, o) + out)
     if ospec != tuple(range(res.ndim)):
         res = res.transpose(_inverse(ospec))
     return xp.ascontiguousarray(res)
+
+
+_ROWS_LAYOUT_MIN_P = 64
 
 
 def _conv_shape(lhs_shape, rhs_shape, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,

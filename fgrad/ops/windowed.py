@@ -71,10 +71,41 @@ def _windows(xp, x, fill, window_dimensions, window_strides, padding, base_dilat
 
 
 def _argselect(xp, kind, x, params):
-    """Flat index (into the window) of each window's first max/min, and the output shape."""
+    """Flat index (into the window) of each window's first max/min (NaN counts as the
+    extreme, as in ``argmax``), and the output shape.  One pass per window offset over
+    output-shaped strided views: no copy of the windows."""
     v, out = _windows(xp, x, _identity(kind, x.dtype), **params)
-    flat = v.reshape(out + (-1,))
-    return (flat.argmax(axis=-1) if kind == "max" else flat.argmin(axis=-1)), out
+    window = params["window_dimensions"]
+    offsets = list(np.ndindex(*window))
+    best = v[(Ellipsis,) + offsets[0]].copy()
+    idx = xp.zeros(out, dtype=np.int32)
+    # take = cand beats best; with NaNs: not (cand <= best) and best is not NaN (the first
+    # NaN wins and stays)
+    worse_or_equal = xp.less_equal if kind == "max" else xp.greater_equal
+    nan = x.dtype.kind in "fc"
+    take = xp.empty(out, dtype=bool)
+    keep = xp.empty(out, dtype=bool) if nan else None
+    for k, offs in enumerate(offsets[1:], 1):
+        cand = v[(Ellipsis,) + offs]
+        worse_or_equal(cand, best, out=take)
+        xp.logical_not(take, out=take)
+        if nan:
+            xp.equal(best, best, out=keep)
+            take &= keep
+        xp.copyto(best, cand, where=take)
+        xp.copyto(idx, np.int32(k), where=take)
+    return idx, out
+
+
+def _reduce_offsets(xp, kind, v, window):
+    """Max/min over the trailing window axes of ``v``, one elementwise pass per offset
+    (NaN propagates, as in ``max``)."""
+    offsets = list(np.ndindex(*window))
+    res = v[(Ellipsis,) + offsets[0]].copy()
+    op = xp.maximum if kind == "max" else xp.minimum
+    for offs in offsets[1:]:
+        op(res, v[(Ellipsis,) + offs], out=res)
+    return res
 
 
 # -- max / min ---------------------------------------------------------------------------------
@@ -82,11 +113,7 @@ def _argselect(xp, kind, x, params):
 def _make_extremum(kind: str) -> Primitive:
     def impl(xp, x, **params):
         v, out = _windows(xp, x, _identity(kind, x.dtype), **params)
-        nd = x.ndim
-        red = v.max if kind == "max" else v.min
-        if nd and math.prod(params["window_dimensions"]) > 1:
-            return xp.ascontiguousarray(red(axis=tuple(range(nd, 2 * nd))))
-        return xp.ascontiguousarray(v.reshape(out))
+        return _reduce_offsets(xp, kind, v, params["window_dimensions"])
 
     def abstract(x, **params):
         return ShapedArray(_out_shape(x.shape, **params), x.dtype, x.weak_type)
@@ -121,10 +148,18 @@ def _scatter_impl(xp, ct, x, *, select, window_dimensions, window_strides, paddi
     full = tuple(_dil(x.shape[i], base_dilation[i]) + padding[i][0] + padding[i][1] for i in range(nd))
     g = xp.zeros(full, dtype=ct.dtype)
     zero = xp.zeros((), dtype=ct.dtype)
-    for k, offs in enumerate(np.ndindex(*window_dimensions)):
-        sl = tuple(slice(o * wd, o * wd + (n - 1) * s + 1, s) if n else slice(0, 0)
-                   for o, wd, n, s in zip(offs, window_dilation, out, window_strides))
-        g[sl] += xp.where(am == k, ct, zero)
+    offsets = list(np.ndindex(*window_dimensions))
+    if all(s >= (k - 1) * wd + 1 for s, k, wd in zip(window_strides, window_dimensions, window_dilation)):
+        # disjoint windows: write every window's cells at once through a strided view of g
+        gv = window_view(xp, g, window_dimensions, window_strides, window_dilation, out, 0)
+        grid = xp.arange(len(offsets), dtype=np.int32).reshape(window_dimensions)
+        lift = out + (1,) * nd
+        xp.multiply(am.reshape(lift) == grid, ct.reshape(lift), out=gv)
+    else:
+        for k, offs in enumerate(offsets):
+            sl = tuple(slice(o * wd, o * wd + (n - 1) * s + 1, s) if n else slice(0, 0)
+                       for o, wd, n, s in zip(offs, window_dilation, out, window_strides))
+            g[sl] += xp.where(am == k, ct, zero)
     # undo the padding (negative pads: zeros for the cropped cells), then the base dilation
     g = g[tuple(slice(max(lo, 0), g.shape[i] - max(hi, 0)) for i, (lo, hi) in enumerate(padding))]
     if any(lo < 0 or hi < 0 for lo, hi in padding):
