@@ -70,7 +70,7 @@ def _windows(xp, x, fill, window_dimensions, window_strides, padding, base_dilat
     return window_view(xp, xd, window_dimensions, window_strides, window_dilation, out, 0), out
 
 
-def _argselect(xp, kind, x, params):
+def argselect(xp, kind, x, params):
     """Flat index (into the window) of each window's first max/min (NaN counts as the
     extreme, as in ``argmax``), and the output shape.  One pass per window offset over
     output-shaped strided views: no copy of the windows."""
@@ -95,6 +95,17 @@ def _argselect(xp, kind, x, params):
         xp.copyto(best, cand, where=take)
         xp.copyto(idx, np.int32(k), where=take)
     return idx, out
+
+
+def window_sum(xp, x, **params):
+    """Eager sum over each window (NumPy/CuPy buffers; zero padding): one strided add per
+    window offset.  The differentiable form is `reduce_window_sum`."""
+    v, out = _windows(xp, x, x.dtype.type(0), **params)
+    offsets = list(np.ndindex(*params["window_dimensions"]))
+    res = v[(Ellipsis,) + offsets[0]].copy()
+    for offs in offsets[1:]:
+        xp.add(res, v[(Ellipsis,) + offs], out=res)
+    return res
 
 
 def _reduce_offsets(xp, kind, v, window):
@@ -126,7 +137,7 @@ reduce_window_min_p = _make_extremum("min")
 
 
 def _gather_impl(xp, t, x, *, select, **params):
-    am, out = _argselect(xp, select, x, params)
+    am, out = argselect(xp, select, x, params)
     v, _ = _windows(xp, t, t.dtype.type(0), **params)
     flat = v.reshape(out + (-1,))
     return xp.take_along_axis(flat, am[..., None], axis=-1)[..., 0]
@@ -143,7 +154,7 @@ def _scatter_impl(xp, ct, x, *, select, window_dimensions, window_strides, paddi
                   window_dilation):
     params = dict(window_dimensions=window_dimensions, window_strides=window_strides, padding=padding,
                   base_dilation=base_dilation, window_dilation=window_dilation)
-    am, out = _argselect(xp, select, x, params)
+    am, out = argselect(xp, select, x, params)
     nd = x.ndim
     full = tuple(_dil(x.shape[i], base_dilation[i]) + padding[i][0] + padding[i][1] for i in range(nd))
     g = xp.zeros(full, dtype=ct.dtype)
@@ -383,5 +394,5 @@ def reduce_window_min(operand, window_dimensions, window_strides=None, padding="
     return reduce_window_min_p.bind(operand, **params)
 
 
-__all__ = ["reduce_window", "reduce_window_max", "reduce_window_min", "reduce_window_sum", "reduce_window_max_p",
+__all__ = ["argselect", "window_sum", "reduce_window", "reduce_window_max", "reduce_window_min", "reduce_window_sum", "reduce_window_max_p",
            "reduce_window_min_p", "select_and_gather_add_p", "select_and_scatter_add_p"]
