@@ -75,26 +75,39 @@ def argselect(xp, kind, x, params):
     extreme, as in ``argmax``), and the output shape.  One pass per window offset over
     output-shaped strided views: no copy of the windows."""
     v, out = _windows(xp, x, _identity(kind, x.dtype), **params)
-    window = params["window_dimensions"]
-    offsets = list(np.ndindex(*window))
+    offsets = list(np.ndindex(*params["window_dimensions"]))
+    idx_dtype = np.int8 if len(offsets) <= 127 else np.int32
     best = v[(Ellipsis,) + offsets[0]].copy()
-    idx = xp.zeros(out, dtype=np.int32)
-    # take = cand beats best; with NaNs: not (cand <= best) and best is not NaN (the first
-    # NaN wins and stays)
-    worse_or_equal = xp.less_equal if kind == "max" else xp.greater_equal
-    nan = x.dtype.kind in "fc"
+    idx = xp.zeros(out, dtype=idx_dtype)
     take = xp.empty(out, dtype=bool)
-    keep = xp.empty(out, dtype=bool) if nan else None
+    beats = xp.greater if kind == "max" else xp.less
+    keep_best = xp.maximum if kind == "max" else xp.minimum  # NaN propagates into best
     for k, offs in enumerate(offsets[1:], 1):
         cand = v[(Ellipsis,) + offs]
-        worse_or_equal(cand, best, out=take)
-        xp.logical_not(take, out=take)
-        if nan:
-            xp.equal(best, best, out=keep)
-            take &= keep
-        xp.copyto(best, cand, where=take)
-        xp.copyto(idx, np.int32(k), where=take)
+        beats(cand, best, out=take)
+        keep_best(best, cand, out=best)
+        xp.copyto(idx, idx_dtype(k), where=take)
+    if x.dtype.kind in "fc" and bool(xp.isnan(best).any()):
+        idx = _argselect_nan(xp, kind, v, offsets, out, idx_dtype)
     return idx, out
+
+
+def _argselect_nan(xp, kind, v, offsets, out, idx_dtype):
+    """`argselect` where NaNs occur: the first NaN of a window wins."""
+    best = v[(Ellipsis,) + offsets[0]].copy()
+    idx = xp.zeros(out, dtype=idx_dtype)
+    worse_or_equal = xp.less_equal if kind == "max" else xp.greater_equal
+    take = xp.empty(out, dtype=bool)
+    keep = xp.empty(out, dtype=bool)
+    for k, offs in enumerate(offsets[1:], 1):
+        cand = v[(Ellipsis,) + offs]
+        worse_or_equal(cand, best, out=take)  # False where cand beats best or either is NaN
+        xp.logical_not(take, out=take)
+        xp.equal(best, best, out=keep)  # best is not NaN
+        take &= keep
+        xp.copyto(best, cand, where=take)
+        xp.copyto(idx, idx_dtype(k), where=take)
+    return idx
 
 
 def window_sum(xp, x, **params):
@@ -157,16 +170,21 @@ def _scatter_impl(xp, ct, x, *, select, window_dimensions, window_strides, paddi
     am, out = argselect(xp, select, x, params)
     nd = x.ndim
     full = tuple(_dil(x.shape[i], base_dilation[i]) + padding[i][0] + padding[i][1] for i in range(nd))
-    g = xp.zeros(full, dtype=ct.dtype)
-    zero = xp.zeros((), dtype=ct.dtype)
     offsets = list(np.ndindex(*window_dimensions))
-    if all(s >= (k - 1) * wd + 1 for s, k, wd in zip(window_strides, window_dimensions, window_dilation)):
+    spans = [(k - 1) * wd + 1 for k, wd in zip(window_dimensions, window_dilation)]
+    if all(s >= sp for s, sp in zip(window_strides, spans)):
         # disjoint windows: write every window's cells at once through a strided view of g
+        # (no zero fill when the windows tile g exactly)
+        tiles = all(s == sp == k and n * s == f
+                    for s, sp, k, n, f in zip(window_strides, spans, window_dimensions, out, full))
+        g = xp.empty(full, dtype=ct.dtype) if tiles else xp.zeros(full, dtype=ct.dtype)
         gv = window_view(xp, g, window_dimensions, window_strides, window_dilation, out, 0)
-        grid = xp.arange(len(offsets), dtype=np.int32).reshape(window_dimensions)
+        grid = xp.arange(len(offsets), dtype=am.dtype).reshape(window_dimensions)
         lift = out + (1,) * nd
         xp.multiply(am.reshape(lift) == grid, ct.reshape(lift), out=gv)
     else:
+        g = xp.zeros(full, dtype=ct.dtype)
+        zero = xp.zeros((), dtype=ct.dtype)
         for k, offs in enumerate(offsets):
             sl = tuple(slice(o * wd, o * wd + (n - 1) * s + 1, s) if n else slice(0, 0)
                        for o, wd, n, s in zip(offs, window_dilation, out, window_strides))
