@@ -80,13 +80,17 @@ def argselect(xp, kind, x, params):
     best = v[(Ellipsis,) + offsets[0]].copy()
     idx = xp.zeros(out, dtype=idx_dtype)
     take = xp.empty(out, dtype=bool)
+    step = xp.empty(out, dtype=idx_dtype)
     beats = xp.greater if kind == "max" else xp.less
     keep_best = xp.maximum if kind == "max" else xp.minimum  # NaN propagates into best
     for k, offs in enumerate(offsets[1:], 1):
         cand = v[(Ellipsis,) + offs]
         beats(cand, best, out=take)
         keep_best(best, cand, out=best)
-        xp.copyto(idx, idx_dtype(k), where=take)
+        # idx = k where cand took the lead; k grows, so the last lead is the max of k * take
+        # (arithmetic: several times faster than a masked copy)
+        xp.multiply(take, idx_dtype(k), out=step)
+        xp.maximum(idx, step, out=idx)
     if x.dtype.kind in "fc" and bool(xp.isnan(best).any()):
         idx = _argselect_nan(xp, kind, v, offsets, out, idx_dtype)
     return idx, out
@@ -179,9 +183,10 @@ def _scatter_impl(xp, ct, x, *, select, window_dimensions, window_strides, paddi
                     for s, sp, k, n, f in zip(window_strides, spans, window_dimensions, out, full))
         g = xp.empty(full, dtype=ct.dtype) if tiles else xp.zeros(full, dtype=ct.dtype)
         gv = window_view(xp, g, window_dimensions, window_strides, window_dilation, out, 0)
-        grid = xp.arange(len(offsets), dtype=am.dtype).reshape(window_dimensions)
-        lift = out + (1,) * nd
-        xp.multiply(am.reshape(lift) == grid, ct.reshape(lift), out=gv)
+        hit = xp.empty(out, dtype=bool)
+        for k, offs in enumerate(offsets):  # one output-shaped strided write per offset
+            xp.equal(am, am.dtype.type(k), out=hit)
+            xp.multiply(hit, ct, out=gv[(Ellipsis,) + offs])
     else:
         g = xp.zeros(full, dtype=ct.dtype)
         zero = xp.zeros((), dtype=ct.dtype)
