@@ -205,6 +205,12 @@ def _conv_impl(xp, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilat
     dt = np.result_type(x.dtype, w.dtype)
     x, w = x.astype(dt, copy=False), w.astype(dt, copy=False)
     nd = x.ndim - 2
+    if batch_group_count == 1 and _prefer_shift_add(x.shape, w.shape, window_strides, padding, lhs_dilation,
+                                                      rhs_dilation, feature_group_count):
+        res = _conv_shift_add(xp, x, w, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count)
+        if ospec != tuple(range(res.ndim)):
+            res = res.transpose(_inverse(ospec))
+        return xp.ascontiguousarray(res)
     x = dilate_and_pad(xp, x, 2, lhs_dilation, padding)
     kernel = w.shape[2:]
     out = _out_spatial(x.shape[2:], kernel, window_strides, ((0, 0),) * nd, (1,) * nd, rhs_dilation)
@@ -242,6 +248,63 @@ def _conv_impl(xp, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilat
 
 
 _ROWS_LAYOUT_MIN_P = 64
+
+
+def _prefer_shift_add(xs, ws, strides, padding, lhs_dilation, rhs_dilation, groups) -> bool:
+    """Whether `_conv_shift_add` moves less memory than im2col: it writes ``O * K`` products
+    per input position, im2col copies ``C * K`` values per output position (of the dilated
+    input).  True for input gradients with fewer input than output channels and for
+    transposed convolutions (lhs dilation), where im2col would copy the inserted zeros."""
+    if any(s != 1 and d != 1 for s, d in zip(strides, lhs_dilation)):
+        return False
+    c, o = xs[1], ws[0]
+    p_in = math.prod(xs[2:])
+    p_out = math.prod(_out_spatial(xs[2:], ws[2:], strides, padding, lhs_dilation, rhs_dilation))
+    return o * p_in < c * p_out
+
+
+def _shift_slices(n_in: int, n_out: int, k: int, s: int, lo: int, ld: int, rd: int):
+    """For kernel offset ``k`` on one axis: the output slice and the input slice that meet
+    (output p reads dilated input q = p*s + k*rd - lo, a real input i = q / ld), or None."""
+    off = k * rd - lo
+    if ld == 1:  # i = p*s + off
+        p0 = max(0, -(off // s))  # ceil(-off / s)
+        p1 = min(n_out - 1, (n_in - 1 - off) // s)
+        if p1 < p0:
+            return None
+        return slice(p0, p1 + 1), slice(p0 * s + off, p1 * s + off + 1, s)
+    # s == 1: the dilated coordinate p + off is a real input i when it is i * ld
+    i0 = max(0, -(-off // ld))  # ceil(off / ld)
+    i1 = min(n_in - 1, (n_out - 1 + off) // ld)
+    if i1 < i0:
+        return None
+    return slice(i0 * ld - off, i1 * ld - off + 1, ld), slice(i0, i1 + 1)
+
+
+def _conv_shift_add(xp, x, w, strides, padding, lhs_dilation, rhs_dilation, groups):
+    """Convolution as GEMM then shift-and-add (col2im): ``Z = W @ x`` gives every kernel
+    offset's product at every input position; each offset's block is then added into its
+    output positions with one strided slice add.  The input is never copied into patches
+    (nor dilated: lhs dilation becomes the output slices' step)."""
+    n, c = x.shape[:2]
+    o, i = w.shape[:2]
+    kernel, sin = w.shape[2:], x.shape[2:]
+    nd = len(kernel)
+    g, og, kn = groups, o // groups, math.prod(kernel)
+    out_sp = _out_spatial(sin, kernel, strides, padding, lhs_dilation, rhs_dilation)
+    wk = w.reshape((g, og, i) + kernel)
+    wk = wk.transpose((0,) + tuple(range(3, 3 + nd)) + (1, 2)).reshape(g, kn * og, i)  # (G, K*Og, I)
+    z = xp.matmul(wk, x.reshape(n, g, i, -1))  # (N, G, K*Og, P_in)
+    z = z.reshape((n, g) + tuple(kernel) + (og,) + tuple(sin))
+    res = xp.zeros((n, g, og) + out_sp, dtype=z.dtype)
+    for offs in np.ndindex(*kernel):
+        pairs = [_shift_slices(sin[a], out_sp[a], offs[a], strides[a], padding[a][0], lhs_dilation[a],
+                               rhs_dilation[a]) for a in range(nd)]
+        if any(pr is None for pr in pairs):
+            continue
+        res[(slice(None),) * 3 + tuple(pr[0] for pr in pairs)] += \
+            z[(slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)]
+    return res.reshape((n, o) + out_sp)
 
 
 def _conv_shape(lhs_shape, rhs_shape, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
