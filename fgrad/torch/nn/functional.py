@@ -801,11 +801,11 @@ def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, grou
         if any(p < 0 for p, _ in pads):
             raise RuntimeError("negative padding is not supported")
     spatial = xb.shape[2:]
-    out = tuple(_out_size(spatial[i], kernel[i], stride[i], pads[i][0], pads[i][1], dilation[i])
-                for i in range(nd))
-    if any(o <= 0 for o in out):
-        raise RuntimeError(f"Calculated output size: ({', '.join(str(o) for o in out)}). Output size is too "
-                           "small")
+    padded = [spatial[i] + pads[i][0] + pads[i][1] for i in range(nd)]
+    dilated = [dilation[i] * (kernel[i] - 1) + 1 for i in range(nd)]
+    if any(p < k for p, k in zip(padded, dilated)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(map(str, dilated))}). Kernel size can't be greater than actual input size")
     if xb.dtype != wb.dtype:
         raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should be the "
                            "same")
