@@ -18,15 +18,47 @@ from fgrad.testing import check_grads
 CONV = [
     ("valid", (2, 3, 7, 6), (4, 3, 3, 2), dict(window_strides=(1, 1), padding="VALID")),
     ("same_strided", (2, 3, 7, 6), (4, 3, 3, 2), dict(window_strides=(2, 1), padding="SAME")),
-    ("dilations_negpad", (2, 3, 7, 6), (4, 3, 3, 2),
-     dict(window_strides=(2, 3), padding=((1, 2), (0, -1)), lhs_dilation=(2, 1), rhs_dilation=(1, 2))),
-    ("feature_groups", (2, 6, 7, 6), (4, 3, 3, 2), dict(window_strides=(2, 1), padding="SAME", feature_group_count=2)),
-    ("batch_groups", (4, 3, 7, 6), (4, 3, 3, 2), dict(window_strides=(2, 1), padding="SAME", batch_group_count=2)),
-    ("nhwc_same_lower", (2, 7, 6, 3), (3, 2, 3, 4),
-     dict(window_strides=(1, 2), padding="SAME_LOWER", dimension_numbers=("NHWC", "HWIO", "NHWC"))),
-    ("nhwc_to_nchw_groups", (2, 7, 6, 6), (3, 2, 3, 4),
-     dict(window_strides=(1, 2), padding="SAME", dimension_numbers=("NHWC", "HWIO", "NCHW"), feature_group_count=2)),
-    ("1d_lhs_dilation", (2, 3, 9), (4, 3, 3), dict(window_strides=(2,), padding=((1, 1),), lhs_dilation=(3,))),
+    (
+        "dilations_negpad",
+        (2, 3, 7, 6),
+        (4, 3, 3, 2),
+        dict(window_strides=(2, 3), padding=((1, 2), (0, -1)), lhs_dilation=(2, 1), rhs_dilation=(1, 2)),
+    ),
+    (
+        "feature_groups",
+        (2, 6, 7, 6),
+        (4, 3, 3, 2),
+        dict(window_strides=(2, 1), padding="SAME", feature_group_count=2),
+    ),
+    (
+        "batch_groups",
+        (4, 3, 7, 6),
+        (4, 3, 3, 2),
+        dict(window_strides=(2, 1), padding="SAME", batch_group_count=2),
+    ),
+    (
+        "nhwc_same_lower",
+        (2, 7, 6, 3),
+        (3, 2, 3, 4),
+        dict(window_strides=(1, 2), padding="SAME_LOWER", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+    ),
+    (
+        "nhwc_to_nchw_groups",
+        (2, 7, 6, 6),
+        (3, 2, 3, 4),
+        dict(
+            window_strides=(1, 2),
+            padding="SAME",
+            dimension_numbers=("NHWC", "HWIO", "NCHW"),
+            feature_group_count=2,
+        ),
+    ),
+    (
+        "1d_lhs_dilation",
+        (2, 3, 9),
+        (4, 3, 3),
+        dict(window_strides=(2,), padding=((1, 1),), lhs_dilation=(3,)),
+    ),
     ("3d", (2, 3, 5, 4, 6), (4, 3, 2, 3, 2), dict(window_strides=(1, 2, 1), padding="SAME")),
 ]
 
@@ -65,9 +97,11 @@ def _force_algorithm(monkeypatch, algorithm: str) -> None:
     rows, or GEMM + shift-and-add (where it applies)."""
     monkeypatch.setattr(C, "_ROWS_LAYOUT_MIN_P", 0 if algorithm == "columns" else 10**9)
     if algorithm == "shift_add":
-        monkeypatch.setattr(C, "_prefer_shift_add",
-                            lambda xs, ws, strides, padding, ld, rd, g: all(s == 1 or d == 1
-                                                                            for s, d in zip(strides, ld)))
+        monkeypatch.setattr(
+            C,
+            "_prefer_shift_add",
+            lambda xs, ws, strides, padding, ld, rd, g: all(s == 1 or d == 1 for s, d in zip(strides, ld)),
+        )
     else:
         monkeypatch.setattr(C, "_prefer_shift_add", lambda *a: False)
 
@@ -115,8 +149,9 @@ def test_conv_vmap_matches_loop(i, in_axes):
     for k in range(b):
         a = xb[0] if in_axes[0] is None else xb[k]
         w = wb[0] if in_axes[1] is None else wb[k]
-        np.testing.assert_allclose(np.asarray(got[k]), np.asarray(f(fnp.asarray(a), fnp.asarray(w))), rtol=1e-12,
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            np.asarray(got[k]), np.asarray(f(fnp.asarray(a), fnp.asarray(w))), rtol=1e-12, atol=1e-12
+        )
 
 
 def test_conv_second_derivatives_and_jit():
@@ -131,8 +166,12 @@ def test_conv_second_derivatives_and_jit():
 
 
 def _primitive_names(jaxpr_text: str) -> set:
-    return {tok.split("[")[0] for line in jaxpr_text.splitlines() if "=" in line
-            for tok in [line.split("=", 1)[1].strip().split(" ")[0]]}
+    return {
+        tok.split("[")[0]
+        for line in jaxpr_text.splitlines()
+        if "=" in line
+        for tok in [line.split("=", 1)[1].strip().split(" ")[0]]
+    }
 
 
 def test_derivative_programs_have_no_scatter():
@@ -152,9 +191,14 @@ def test_derivative_programs_have_no_scatter():
     assert not {n for n in names if n in ("scatter", "scatter_add", "gather")}, names
 
 
-CT_STORED = {(False, "SAME"): -10.200491700062, (False, "VALID"): -6.059039702735,
-             (False, "((1, 2), (0, 1))"): 50.234603274624, (True, "SAME"): 44.145609473079,
-             (True, "VALID"): 2.163296341343, (True, "((1, 2), (0, 1))"): -31.686089780592}
+CT_STORED = {
+    (False, "SAME"): -10.200491700062,
+    (False, "VALID"): -6.059039702735,
+    (False, "((1, 2), (0, 1))"): 50.234603274624,
+    (True, "SAME"): 44.145609473079,
+    (True, "VALID"): 2.163296341343,
+    (True, "((1, 2), (0, 1))"): -31.686089780592,
+}
 
 
 @pytest.mark.parametrize("transpose_kernel", [False, True])
@@ -163,15 +207,23 @@ def test_conv_transpose_matches_jax(transpose_kernel, padding):
     rng = np.random.default_rng(7)
     x, w = rng.standard_normal((2, 5, 6, 3)), rng.standard_normal((3, 2, 3, 4))
     dn = ("NHWC", "HWOI", "NHWC") if transpose_kernel else None
-    y = lax.conv_transpose(fnp.asarray(x), fnp.asarray(w), (2, 1), padding, transpose_kernel=transpose_kernel,
-                           dimension_numbers=dn)
+    y = lax.conv_transpose(
+        fnp.asarray(x),
+        fnp.asarray(w),
+        (2, 1),
+        padding,
+        transpose_kernel=transpose_kernel,
+        dimension_numbers=dn,
+    )
     np.testing.assert_allclose(_fp(y), CT_STORED[(transpose_kernel, str(padding))], rtol=1e-10)
     try:
         import jax
     except ImportError:
         return
     jax.config.update("jax_enable_x64", True)
-    want = jax.lax.conv_transpose(x, w, (2, 1), padding, transpose_kernel=transpose_kernel, dimension_numbers=dn)
+    want = jax.lax.conv_transpose(
+        x, w, (2, 1), padding, transpose_kernel=transpose_kernel, dimension_numbers=dn
+    )
     np.testing.assert_allclose(np.asarray(y), np.asarray(want), rtol=1e-10, atol=1e-10)
 
 
@@ -190,37 +242,83 @@ def test_conv_faces_and_dimension_numbers():
     x, w = fnp.asarray(np.arange(32.0).reshape(1, 2, 4, 4)), fnp.ones((3, 2, 2, 2))
     ref = lax.conv_general_dilated(x, w, (1, 1), "VALID")
     np.testing.assert_array_equal(np.asarray(lax.conv(x, w, (1, 1), "VALID")), np.asarray(ref))
-    np.testing.assert_array_equal(np.asarray(lax.conv_with_general_padding(x, w, (1, 1), [(0, 0)] * 2, None, None)),
-                                  np.asarray(ref))
+    np.testing.assert_array_equal(
+        np.asarray(lax.conv_with_general_padding(x, w, (1, 1), [(0, 0)] * 2, None, None)), np.asarray(ref)
+    )
     dn = lax.conv_dimension_numbers((1, 4, 4, 2), (2, 2, 2, 3), ("NHWC", "HWIO", "NHWC"))
     assert dn == lax.ConvDimensionNumbers((0, 3, 1, 2), (3, 2, 0, 1), (0, 3, 1, 2))
-    y = lax.conv_general_dilated(fnp.transpose(x, (0, 2, 3, 1)), fnp.transpose(w, (2, 3, 1, 0)), (1, 1), "VALID",
-                                 dimension_numbers=dn)
+    y = lax.conv_general_dilated(
+        fnp.transpose(x, (0, 2, 3, 1)), fnp.transpose(w, (2, 3, 1, 0)), (1, 1), "VALID", dimension_numbers=dn
+    )
     np.testing.assert_array_equal(np.asarray(y), np.transpose(np.asarray(ref), (0, 2, 3, 1)))
     assert float(ref[0, 0, 0, 0]) == 2 * (0 + 1 + 4 + 5) + 4 * 16  # both channels, 2x2 window
-    y32 = lax.conv(x.astype(np.float32), w.astype(np.float32), (1, 1), "VALID", preferred_element_type=np.float64)
+    y32 = lax.conv(
+        x.astype(np.float32), w.astype(np.float32), (1, 1), "VALID", preferred_element_type=np.float64
+    )
     assert y32.dtype == np.float64
 
 
-@pytest.mark.parametrize("call, exc, match", [
-    (lambda: lax.conv(fnp.ones((1, 3, 4, 4)), fnp.ones((2, 2, 3, 3)), (1, 1), "VALID"), TypeError,
-     r"lhs feature dimension \(3\) must equal rhs input feature dimension \(2\)"),
-    (lambda: lax.conv(fnp.ones((1, 3, 4, 4)), fnp.ones((2, 3, 3)), (1, 1), "VALID"), TypeError, "same rank"),
-    (lambda: lax.conv(fnp.ones((1, 3, 4, 4)), fnp.ones((2, 3, 3, 3)), (1,), "VALID"), TypeError,
-     "window_strides must have 2 entries"),
-    (lambda: lax.conv(fnp.ones((1, 3, 4, 4)), fnp.ones((2, 3, 3, 3)), (1, 1), "FULL"), ValueError, "unknown padding"),
-    (lambda: lax.conv_general_dilated(fnp.ones((1, 4, 4, 4)), fnp.ones((3, 2, 3, 3)), (1, 1), "VALID",
-                                      feature_group_count=2), ValueError, "multiple of feature_group_count"),
-    (lambda: lax.conv_general_dilated(fnp.ones((3, 2, 4, 4)), fnp.ones((4, 2, 3, 3)), (1, 1), "VALID",
-                                      batch_group_count=2), ValueError, "lhs batch dimension"),
-    (lambda: lax.conv_general_dilated(fnp.ones((1, 2, 4, 4)), fnp.ones((4, 2, 3, 3)), (1, 1), "VALID",
-                                      dimension_numbers=("NCHW", "OIHW", "NCHX")), TypeError, "inconsistent"),
-    (lambda: lax.reduce_window(fnp.ones((4, 4)), 0.0, lax.mul, (2, 2), (1, 1), "VALID"), NotImplementedError,
-     "add, max and min monoids"),
-    (lambda: lax.reduce_window(fnp.ones((4, 4)), 0.0, lax.add, (2,), (1, 1), "VALID"), TypeError,
-     "one entry per operand dimension"),
-    (lambda: fnp.convolve(fnp.ones((2, 2)), fnp.ones(2)), ValueError, "1-dimensional"),
-])
+@pytest.mark.parametrize(
+    "call, exc, match",
+    [
+        (
+            lambda: lax.conv(fnp.ones((1, 3, 4, 4)), fnp.ones((2, 2, 3, 3)), (1, 1), "VALID"),
+            TypeError,
+            r"lhs feature dimension \(3\) must equal rhs input feature dimension \(2\)",
+        ),
+        (
+            lambda: lax.conv(fnp.ones((1, 3, 4, 4)), fnp.ones((2, 3, 3)), (1, 1), "VALID"),
+            TypeError,
+            "same rank",
+        ),
+        (
+            lambda: lax.conv(fnp.ones((1, 3, 4, 4)), fnp.ones((2, 3, 3, 3)), (1,), "VALID"),
+            TypeError,
+            "window_strides must have 2 entries",
+        ),
+        (
+            lambda: lax.conv(fnp.ones((1, 3, 4, 4)), fnp.ones((2, 3, 3, 3)), (1, 1), "FULL"),
+            ValueError,
+            "unknown padding",
+        ),
+        (
+            lambda: lax.conv_general_dilated(
+                fnp.ones((1, 4, 4, 4)), fnp.ones((3, 2, 3, 3)), (1, 1), "VALID", feature_group_count=2
+            ),
+            ValueError,
+            "multiple of feature_group_count",
+        ),
+        (
+            lambda: lax.conv_general_dilated(
+                fnp.ones((3, 2, 4, 4)), fnp.ones((4, 2, 3, 3)), (1, 1), "VALID", batch_group_count=2
+            ),
+            ValueError,
+            "lhs batch dimension",
+        ),
+        (
+            lambda: lax.conv_general_dilated(
+                fnp.ones((1, 2, 4, 4)),
+                fnp.ones((4, 2, 3, 3)),
+                (1, 1),
+                "VALID",
+                dimension_numbers=("NCHW", "OIHW", "NCHX"),
+            ),
+            TypeError,
+            "inconsistent",
+        ),
+        (
+            lambda: lax.reduce_window(fnp.ones((4, 4)), 0.0, lax.mul, (2, 2), (1, 1), "VALID"),
+            NotImplementedError,
+            "add, max and min monoids",
+        ),
+        (
+            lambda: lax.reduce_window(fnp.ones((4, 4)), 0.0, lax.add, (2,), (1, 1), "VALID"),
+            TypeError,
+            "one entry per operand dimension",
+        ),
+        (lambda: fnp.convolve(fnp.ones((2, 2)), fnp.ones(2)), ValueError, "1-dimensional"),
+    ],
+)
 def test_bad_inputs(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
@@ -231,14 +329,22 @@ def test_bad_inputs(call, exc, match):
 RW = [
     ("pool2x2", (2, 3, 6, 7), (1, 1, 2, 2), (1, 1, 2, 2), "VALID", None, None),
     ("overlap_same", (2, 3, 6, 7), (1, 1, 3, 3), (1, 1, 2, 2), "SAME", None, None),
-    ("base_dilation_pads", (2, 3, 6, 7), (1, 2, 3, 2), (1, 1, 2, 3), ((0, 0), (0, 1), (1, 2), (0, 1)), (1, 1, 2, 1),
-     None),
+    (
+        "base_dilation_pads",
+        (2, 3, 6, 7),
+        (1, 2, 3, 2),
+        (1, 1, 2, 3),
+        ((0, 0), (0, 1), (1, 2), (0, 1)),
+        (1, 1, 2, 1),
+        None,
+    ),
 ]
 RW_STORED = {  # JAX 0.10.2: fingerprints of the output and of the VJP of cos(arange)
-    ("pool2x2", "max"): (-4.571267961345, -0.885582845479), ("pool2x2", "min"): (-0.189195189993, 4.640594452817),
+    ("pool2x2", "max"): (-4.571267961345, -0.885582845479),
+    ("pool2x2", "min"): (-0.189195189993, 4.640594452817),
     ("pool2x2", "sum"): (-5.603109444651, 3.391282719658),
-    ("overlap_same", "max"): (4.326394474672, -1.38886102727), ("overlap_same", "min"): (-1.367950216697,
-                                                                                       -0.351438427393),
+    ("overlap_same", "max"): (4.326394474672, -1.38886102727),
+    ("overlap_same", "min"): (-1.367950216697, -0.351438427393),
     ("overlap_same", "sum"): (-4.600846357339, 0.460017269899),
     ("base_dilation_pads", "max"): (-6.784118577687, 1.325645942998),
     ("base_dilation_pads", "min"): (-4.072576405204, 1.848354028276),
@@ -286,7 +392,9 @@ def test_reduce_window_init_value_and_integers():
     got = lax.reduce_window(xi, np.iinfo(np.int32).min, lax.max, (3,), (1,), ((1, 1),))
     assert got.dtype == np.int32
     np.testing.assert_array_equal(np.asarray(got), [3, 4, 4, 4, 9, 9])
-    np.testing.assert_array_equal(np.asarray(lax.reduce_window(xi, 0, lax.add, (2,), (2,), "VALID")), [2, 5, 4])
+    np.testing.assert_array_equal(
+        np.asarray(lax.reduce_window(xi, 0, lax.add, (2,), (2,), "VALID")), [2, 5, 4]
+    )
 
 
 @pytest.mark.parametrize("in_axis", [0, 1, 2])
@@ -299,11 +407,15 @@ def test_reduce_window_vmap_and_grad_of_vmap(in_axis):
         np.testing.assert_array_equal(np.asarray(got[k]), np.asarray(f(fnp.asarray(xb[k]))))
     gv = fgrad.vmap(fgrad.grad(lambda a: fnp.sum(f(a) ** 2)))(fnp.asarray(xb))
     for k in range(3):
-        np.testing.assert_allclose(np.asarray(gv[k]), np.asarray(fgrad.grad(lambda a: fnp.sum(f(a) ** 2))(
-            fnp.asarray(xb[k]))), rtol=1e-12)
+        np.testing.assert_allclose(
+            np.asarray(gv[k]),
+            np.asarray(fgrad.grad(lambda a: fnp.sum(f(a) ** 2))(fnp.asarray(xb[k]))),
+            rtol=1e-12,
+        )
 
 
 # -- numpy.convolve / correlate ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])
 @pytest.mark.parametrize("n, m", [(5, 3), (3, 5), (6, 6), (2, 7), (4, 1)])
@@ -313,7 +425,9 @@ def test_convolve_correlate_match_numpy(mode, n, m, complex_):
     a, v = rng.standard_normal(n), rng.standard_normal(m)
     if complex_:
         a, v = a + 1j * rng.standard_normal(n), v - 1j * rng.standard_normal(m)
-    np.testing.assert_allclose(np.asarray(fnp.convolve(fnp.asarray(a), fnp.asarray(v), mode)),
-                               np.convolve(a, v, mode), atol=1e-12)
-    np.testing.assert_allclose(np.asarray(fnp.correlate(fnp.asarray(a), fnp.asarray(v), mode)),
-                               np.correlate(a, v, mode), atol=1e-12)
+    np.testing.assert_allclose(
+        np.asarray(fnp.convolve(fnp.asarray(a), fnp.asarray(v), mode)), np.convolve(a, v, mode), atol=1e-12
+    )
+    np.testing.assert_allclose(
+        np.asarray(fnp.correlate(fnp.asarray(a), fnp.asarray(v), mode)), np.correlate(a, v, mode), atol=1e-12
+    )

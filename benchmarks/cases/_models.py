@@ -143,7 +143,8 @@ def cnn_loss(m, lax):
     (fgrad.numpy, jax.numpy) and ``lax`` its lax (fgrad.lax, jax.lax)."""
 
     def block(h, W, b):
-        h = lax.conv_general_dilated(h, W, (1, 1), ((1, 1), (1, 1)), dimension_numbers=("NCHW", "OIHW", "NCHW"))
+        h = lax.conv_general_dilated(h, W, (1, 1), ((1, 1), (1, 1)),
+                                     dimension_numbers=("NCHW", "OIHW", "NCHW"))
         h = m.maximum(h + b[None, :, None, None], 0.0)
         return lax.reduce_window(h, -m.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
 

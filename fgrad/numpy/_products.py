@@ -525,8 +525,9 @@ def _correlate_full(a, v):
     convolution."""
     m = _shape(v)[0]
     out = conv_general_dilated_p.bind(
-        reshape(a, (1, 1, _shape(a)[0])), reshape(v, (1, 1, m)), window_strides=(1,), padding=((m - 1, m - 1),),
-        lhs_dilation=(1,), rhs_dilation=(1,), dimension_numbers=ConvDimensionNumbers((0, 1, 2), (0, 1, 2), (0, 1, 2)),
+        reshape(a, (1, 1, _shape(a)[0])), reshape(v, (1, 1, m)), window_strides=(1,),
+        padding=((m - 1, m - 1),), lhs_dilation=(1,), rhs_dilation=(1,),
+        dimension_numbers=ConvDimensionNumbers((0, 1, 2), (0, 1, 2), (0, 1, 2)),
         feature_group_count=1, batch_group_count=1)
     return reshape(out, (_shape(out)[2],))
 
@@ -546,7 +547,8 @@ def _mode_slice(full, n: int, m: int, mode: str):
 def _check_1d(name, a, v):
     a, v = _arr(a), _arr(v)
     if get_aval(a).ndim != 1 or get_aval(v).ndim != 1:
-        raise ValueError(f"{name}() only supports 1-dimensional inputs, got shapes {_shape(a)} and {_shape(v)}")
+        raise ValueError(f"{name}() only supports 1-dimensional inputs, got shapes {_shape(a)} and "
+                         f"{_shape(v)}")
     if _shape(a)[0] == 0 or _shape(v)[0] == 0:
         raise ValueError(f"{name}: inputs cannot be empty")
     return a, v

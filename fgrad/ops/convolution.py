@@ -74,8 +74,10 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimen
     """
     nd = len(lhs_shape)
     if len(rhs_shape) != nd:
-        raise TypeError(f"conv_general_dilated: lhs and rhs must have the same rank, got lhs shape "
-                        f"{tuple(lhs_shape)} and rhs shape {tuple(rhs_shape)}")
+        raise TypeError(
+            f"conv_general_dilated: lhs and rhs must have the same rank, got lhs shape "
+            f"{tuple(lhs_shape)} and rhs shape {tuple(rhs_shape)}"
+        )
     if nd < 2:
         raise TypeError(f"conv_general_dilated: operands need rank >= 2, got shape {tuple(lhs_shape)}")
     if dimension_numbers is None:
@@ -87,13 +89,16 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimen
         try:
             lhs, rhs, out = dimension_numbers
         except (TypeError, ValueError):
-            raise TypeError("conv_general_dilated: dimension_numbers must be None, a ConvDimensionNumbers "
-                            f"or a (lhs, rhs, out) triple, got {dimension_numbers!r}") from None
+            raise TypeError(
+                "conv_general_dilated: dimension_numbers must be None, a ConvDimensionNumbers "
+                f"or a (lhs, rhs, out) triple, got {dimension_numbers!r}"
+            ) from None
         if all(isinstance(s, str) for s in (lhs, rhs, out)):
             for s in (lhs, rhs, out):
                 if len(s) != nd:
-                    raise TypeError(f"conv_general_dilated: dimension spec {s!r} does not match operand "
-                                    f"rank {nd}")
+                    raise TypeError(
+                        f"conv_general_dilated: dimension spec {s!r} does not match operand rank {nd}"
+                    )
             if sorted(lhs) != sorted(out) or set(lhs) - set("NC") != set(rhs) - set("OI"):
                 raise TypeError(f"conv_general_dilated: inconsistent dimension specs {dimension_numbers!r}")
             rs = _spec_from_string(rhs, "O", "I", "conv_general_dilated")
@@ -105,8 +110,9 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimen
             specs = tuple(tuple(int(a) for a in s) for s in (lhs, rhs, out))
     for s in specs:
         if sorted(s) != list(range(nd)):
-            raise TypeError(f"conv_general_dilated: dimension numbers {specs} are not permutations of "
-                            f"range({nd})")
+            raise TypeError(
+                f"conv_general_dilated: dimension numbers {specs} are not permutations of range({nd})"
+            )
     return ConvDimensionNumbers(*specs)
 
 
@@ -127,8 +133,10 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding: str) -> tup
     if p == "VALID":
         return tuple((0, 0) for _ in in_shape)
     if p not in ("SAME", "SAME_LOWER"):
-        raise ValueError(f"conv_general_dilated: unknown padding {padding!r}; use 'SAME', 'SAME_LOWER', "
-                         "'VALID' or a sequence of (low, high) pairs")
+        raise ValueError(
+            f"conv_general_dilated: unknown padding {padding!r}; use 'SAME', 'SAME_LOWER', "
+            "'VALID' or a sequence of (low, high) pairs"
+        )
     pads = []
     for n, k, s in zip(in_shape, window_shape, window_strides):
         out = -(-n // s)
@@ -143,14 +151,16 @@ def _ints(v, n: int, name: str) -> tuple:
         return (1,) * n
     t = tuple(int(a) for a in v)
     if len(t) != n:
-        raise TypeError(f"conv_general_dilated: {name} must have {n} entries (one per spatial dimension), "
-                        f"got {tuple(v)}")
+        raise TypeError(
+            f"conv_general_dilated: {name} must have {n} entries (one per spatial dimension), got {tuple(v)}"
+        )
     if any(a < 1 for a in t):
         raise ValueError(f"conv_general_dilated: {name} must be positive, got {t}")
     return t
 
 
 # -- the implementation: canonical layout, strided windows, one matmul ---------------------
+
 
 def window_view(xp, x, window: tuple, strides: tuple, dilation: tuple, out: tuple, first: int):
     """Strided view of ``x``'s windows over the axes ``first, first+1, ...``: the result has
@@ -159,8 +169,11 @@ def window_view(xp, x, window: tuple, strides: tuple, dilation: tuple, out: tupl
     st = x.strides
     shape = lead + tuple(out) + tuple(window)
     nd = len(window)
-    strides_ = st[:first] + tuple(st[first + i] * strides[i] for i in range(nd)) + \
-        tuple(st[first + i] * dilation[i] for i in range(nd))
+    strides_ = (
+        st[:first]
+        + tuple(st[first + i] * strides[i] for i in range(nd))
+        + tuple(st[first + i] * dilation[i] for i in range(nd))
+    )
     return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides_)
 
 
@@ -174,11 +187,16 @@ def dilate_and_pad(xp, x, first: int, dilation: tuple, padding: tuple, fill=0):
         z[(slice(None),) * first + tuple(slice(None, None, d) for d in dilation)] = x
         x = z
     if any(lo < 0 or hi < 0 for lo, hi in padding):
-        x = x[(slice(None),) * first + tuple(slice(max(-lo, 0), x.shape[first + i] - max(-hi, 0))
-                                             for i, (lo, hi) in enumerate(padding))]
+        x = x[
+            (slice(None),) * first
+            + tuple(
+                slice(max(-lo, 0), x.shape[first + i] - max(-hi, 0)) for i, (lo, hi) in enumerate(padding)
+            )
+        ]
     if any(lo > 0 or hi > 0 for lo, hi in padding):
-        x = xp.pad(x, ((0, 0),) * first + tuple((max(lo, 0), max(hi, 0)) for lo, hi in padding),
-                   constant_values=fill)
+        x = xp.pad(
+            x, ((0, 0),) * first + tuple((max(lo, 0), max(hi, 0)) for lo, hi in padding), constant_values=fill
+        )
     return x
 
 
@@ -197,17 +215,31 @@ def _out_spatial(lhs_sp, rhs_sp, strides, padding, lhs_dilation, rhs_dilation) -
     return tuple(out)
 
 
-def _conv_impl(xp, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
-               feature_group_count, batch_group_count):
+def _conv_impl(
+    xp,
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+):
     lspec, rspec, ospec = dimension_numbers
     x = lhs.transpose(lspec) if lspec != tuple(range(lhs.ndim)) else lhs  # (N, C, *S)
     w = rhs.transpose(rspec) if rspec != tuple(range(rhs.ndim)) else rhs  # (O, I, *K)
     dt = np.result_type(x.dtype, w.dtype)
     x, w = x.astype(dt, copy=False), w.astype(dt, copy=False)
     nd = x.ndim - 2
-    if batch_group_count == 1 and _prefer_shift_add(x.shape, w.shape, window_strides, padding, lhs_dilation,
-                                                      rhs_dilation, feature_group_count):
-        res = _conv_shift_add(xp, x, w, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count)
+    if batch_group_count == 1 and _prefer_shift_add(
+        x.shape, w.shape, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count
+    ):
+        res = _conv_shift_add(
+            xp, x, w, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count
+        )
         if ospec != tuple(range(res.ndim)):
             res = res.transpose(_inverse(ospec))
         return xp.ascontiguousarray(res)
@@ -298,42 +330,71 @@ def _conv_shift_add(xp, x, w, strides, padding, lhs_dilation, rhs_dilation, grou
     z = z.reshape((n, g) + tuple(kernel) + (og,) + tuple(sin))
     res = xp.zeros((n, g, og) + out_sp, dtype=z.dtype)
     for offs in np.ndindex(*kernel):
-        pairs = [_shift_slices(sin[a], out_sp[a], offs[a], strides[a], padding[a][0], lhs_dilation[a],
-                               rhs_dilation[a]) for a in range(nd)]
+        pairs = [
+            _shift_slices(
+                sin[a], out_sp[a], offs[a], strides[a], padding[a][0], lhs_dilation[a], rhs_dilation[a]
+            )
+            for a in range(nd)
+        ]
         if any(pr is None for pr in pairs):
             continue
-        res[(slice(None),) * 3 + tuple(pr[0] for pr in pairs)] += \
-            z[(slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)]
+        res[(slice(None),) * 3 + tuple(pr[0] for pr in pairs)] += z[
+            (slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)
+        ]
     return res.reshape((n, o) + out_sp)
 
 
-def _conv_shape(lhs_shape, rhs_shape, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
-                feature_group_count, batch_group_count) -> tuple:
+def _conv_shape(
+    lhs_shape,
+    rhs_shape,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+) -> tuple:
     lspec, rspec, ospec = dimension_numbers
     n, c = lhs_shape[lspec[0]], lhs_shape[lspec[1]]
     o, i = rhs_shape[rspec[0]], rhs_shape[rspec[1]]
     g, b = feature_group_count, batch_group_count
     what = f"lhs shape {tuple(lhs_shape)}, rhs shape {tuple(rhs_shape)}"
     if g < 1 or b < 1:
-        raise ValueError(f"conv_general_dilated: feature_group_count and batch_group_count must be >= 1, got "
-                         f"{g} and {b}")
+        raise ValueError(
+            f"conv_general_dilated: feature_group_count and batch_group_count must be >= 1, got {g} and {b}"
+        )
     if g > 1 and b > 1:
-        raise ValueError("conv_general_dilated: at most one of feature_group_count and batch_group_count may "
-                         f"exceed 1, got {g} and {b}")
+        raise ValueError(
+            "conv_general_dilated: at most one of feature_group_count and batch_group_count may "
+            f"exceed 1, got {g} and {b}"
+        )
     if c != i * g:
-        raise TypeError(f"conv_general_dilated: lhs feature dimension ({c}) must equal rhs input feature "
-                        f"dimension ({i}) times feature_group_count ({g}); {what}")
+        raise TypeError(
+            f"conv_general_dilated: lhs feature dimension ({c}) must equal rhs input feature "
+            f"dimension ({i}) times feature_group_count ({g}); {what}"
+        )
     if o % g or o % b:
-        raise ValueError(f"conv_general_dilated: rhs output feature dimension ({o}) must be a multiple of "
-                         f"feature_group_count ({g}) and batch_group_count ({b}); {what}")
+        raise ValueError(
+            f"conv_general_dilated: rhs output feature dimension ({o}) must be a multiple of "
+            f"feature_group_count ({g}) and batch_group_count ({b}); {what}"
+        )
     if n % b:
-        raise ValueError(f"conv_general_dilated: lhs batch dimension ({n}) must be a multiple of "
-                         f"batch_group_count ({b}); {what}")
+        raise ValueError(
+            f"conv_general_dilated: lhs batch dimension ({n}) must be a multiple of "
+            f"batch_group_count ({b}); {what}"
+        )
     nsp = len(lhs_shape) - 2
     if len(padding) != nsp:
         raise TypeError(f"conv_general_dilated: padding needs {nsp} (low, high) pairs, got {padding}")
-    sp = _out_spatial([lhs_shape[a] for a in lspec[2:]], [rhs_shape[a] for a in rspec[2:]], window_strides,
-                      padding, lhs_dilation, rhs_dilation)
+    sp = _out_spatial(
+        [lhs_shape[a] for a in lspec[2:]],
+        [rhs_shape[a] for a in rspec[2:]],
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+    )
     canon = (n // b, o) + sp
     shape = [0] * len(canon)
     for k, a in enumerate(ospec):
@@ -349,9 +410,19 @@ def _conv_abstract(lhs, rhs, **params):
 conv_general_dilated_p = Primitive("conv_general_dilated", _conv_impl, _conv_abstract, family="contraction")
 
 
-def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, rhs_dilation=None,
-                         dimension_numbers=None, feature_group_count: int = 1, batch_group_count: int = 1,
-                         precision=None, preferred_element_type=None):
+def conv_general_dilated(
+    lhs,
+    rhs,
+    window_strides,
+    padding,
+    lhs_dilation=None,
+    rhs_dilation=None,
+    dimension_numbers=None,
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    precision=None,
+    preferred_element_type=None,
+):
     """General dilated convolution (``jax.lax.conv_general_dilated``): ``padding`` is
     ``'SAME'``, ``'SAME_LOWER'``, ``'VALID'`` or one ``(low, high)`` pair per spatial
     dimension (negative pads crop); ``lhs_dilation`` dilates the input (a transposed
@@ -379,11 +450,21 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, r
         try:
             pads = tuple((int(lo), int(hi)) for lo, hi in padding)
         except (TypeError, ValueError):
-            raise TypeError("conv_general_dilated: padding must be a string or a sequence of (low, high) "
-                            f"pairs, got {padding!r}") from None
+            raise TypeError(
+                "conv_general_dilated: padding must be a string or a sequence of (low, high) "
+                f"pairs, got {padding!r}"
+            ) from None
     out = conv_general_dilated_p.bind(
-        lhs, rhs, window_strides=strides, padding=pads, lhs_dilation=ld, rhs_dilation=rd, dimension_numbers=dn,
-        feature_group_count=int(feature_group_count), batch_group_count=int(batch_group_count))
+        lhs,
+        rhs,
+        window_strides=strides,
+        padding=pads,
+        lhs_dilation=ld,
+        rhs_dilation=rd,
+        dimension_numbers=dn,
+        feature_group_count=int(feature_group_count),
+        batch_group_count=int(batch_group_count),
+    )
     if preferred_element_type is not None and get_aval(out).dtype != np.dtype(preferred_element_type):
         out = convert_element_type(out, np.dtype(preferred_element_type))
     return out
@@ -391,10 +472,11 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, r
 
 # -- transposes ------------------------------------------------------------------------------
 
+
 def _split_axis(x, axis: int, major: int):
     """Split ``axis`` into ``(major, size // major)`` in place (the new axis at ``axis``)."""
     s = get_aval(x).shape
-    return reshape(x, s[:axis] + (major, s[axis] // major) + s[axis + 1:])
+    return reshape(x, s[:axis] + (major, s[axis] // major) + s[axis + 1 :])
 
 
 def _merge_axis(x, src: int, dst: int):
@@ -417,8 +499,19 @@ def _cast_like(res, aval):
     return res if get_aval(res).dtype == aval.dtype else convert_element_type(res, aval.dtype)
 
 
-def _transpose_lhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
-                   feature_group_count, batch_group_count):
+def _transpose_lhs(
+    ct,
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+):
     lspec, rspec, ospec = dimension_numbers
     lhs_aval = lhs.aval
     rshape = get_aval(rhs).shape
@@ -440,17 +533,36 @@ def _transpose_lhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_d
         lo = kd - padding[k][0] - 1
         pads.append((lo, n_in + kd - 1 - od - lo))
     dn = ConvDimensionNumbers(ospec, _swap01(rspec), lspec)
-    res = conv_general_dilated_p.bind(ct, w, window_strides=lhs_dilation, padding=tuple(pads),
-                                      lhs_dilation=window_strides, rhs_dilation=rhs_dilation,
-                                      dimension_numbers=dn, feature_group_count=g, batch_group_count=1)
+    res = conv_general_dilated_p.bind(
+        ct,
+        w,
+        window_strides=lhs_dilation,
+        padding=tuple(pads),
+        lhs_dilation=window_strides,
+        rhs_dilation=rhs_dilation,
+        dimension_numbers=dn,
+        feature_group_count=g,
+        batch_group_count=1,
+    )
     if batch_group_count > 1:
         res = _split_axis(res, lspec[1], batch_group_count)
         res = _merge_axis(res, lspec[1], lspec[0])
     return _cast_like(res, lhs_aval)
 
 
-def _transpose_rhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
-                   feature_group_count, batch_group_count):
+def _transpose_rhs(
+    ct,
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+):
     lspec, rspec, ospec = dimension_numbers
     rhs_aval = rhs.aval
     lshape = get_aval(lhs).shape
@@ -468,9 +580,17 @@ def _transpose_rhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_d
         lo = padding[k][0]
         pads.append((lo, od - n_in + kd - lo - 1))
     dn = ConvDimensionNumbers(_swap01(lspec), _swap01(ospec), _swap01(rspec))
-    res = conv_general_dilated_p.bind(lhs, ct, window_strides=rhs_dilation, padding=tuple(pads),
-                                      lhs_dilation=lhs_dilation, rhs_dilation=window_strides,
-                                      dimension_numbers=dn, feature_group_count=g, batch_group_count=b)
+    res = conv_general_dilated_p.bind(
+        lhs,
+        ct,
+        window_strides=rhs_dilation,
+        padding=tuple(pads),
+        lhs_dilation=lhs_dilation,
+        rhs_dilation=window_strides,
+        dimension_numbers=dn,
+        feature_group_count=g,
+        batch_group_count=b,
+    )
     return _cast_like(res, rhs_aval)
 
 
@@ -479,6 +599,7 @@ defbilinear(conv_general_dilated_p, _transpose_lhs, _transpose_rhs, cast_to_out=
 
 # -- batching: the mapped axis joins the batch axis or the feature groups --------------------
 
+
 def _canonical(x, spec, bdim):
     """``x`` with its mapped axis first and the rest in canonical order."""
     x = moveaxis(x, bdim, 0)
@@ -486,8 +607,19 @@ def _canonical(x, spec, bdim):
     return transpose(x, perm) if perm != tuple(range(len(perm))) else x
 
 
-def _conv_batch(axis_size, vals, dims, *, window_strides, padding, lhs_dilation, rhs_dilation,
-                dimension_numbers, feature_group_count, batch_group_count):
+def _conv_batch(
+    axis_size,
+    vals,
+    dims,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+):
     lhs, rhs = vals
     dl, dr = dims
     lspec, rspec, ospec = dimension_numbers
@@ -495,8 +627,13 @@ def _conv_batch(axis_size, vals, dims, *, window_strides, padding, lhs_dilation,
     iota = tuple(range(nd))
     g, b = feature_group_count, batch_group_count
     B = axis_size
-    params = dict(window_strides=window_strides, padding=padding, lhs_dilation=lhs_dilation,
-                  rhs_dilation=rhs_dilation, dimension_numbers=ConvDimensionNumbers(iota, iota, iota))
+    params = dict(
+        window_strides=window_strides,
+        padding=padding,
+        lhs_dilation=lhs_dilation,
+        rhs_dilation=rhs_dilation,
+        dimension_numbers=ConvDimensionNumbers(iota, iota, iota),
+    )
     rest = lambda s: tuple(s[2:])  # noqa: E731
     if dl is not None:
         x = _canonical(lhs, lspec, dl)  # (B, N, C, *S)
@@ -514,16 +651,22 @@ def _conv_batch(axis_size, vals, dims, *, window_strides, padding, lhs_dilation,
     o, i = ws[1], ws[2]
     if dr is None:  # lhs mapped: fold into the batch axis
         if b == 1:
-            y = conv_general_dilated_p.bind(reshape(x, (B * n, c) + rest(xs[1:])), w, feature_group_count=g,
-                                            batch_group_count=1, **params)
+            y = conv_general_dilated_p.bind(
+                reshape(x, (B * n, c) + rest(xs[1:])), w, feature_group_count=g, batch_group_count=1, **params
+            )
             ys = get_aval(y).shape
             y = reshape(y, (B, n) + ys[1:])
         else:
             nb = n // b
             xg = reshape(x, (B, b, nb, c) + rest(xs[1:]))
             xg = moveaxis(xg, 0, 1)  # (b, B, nb, C, *S)
-            y = conv_general_dilated_p.bind(reshape(xg, (b * B * nb, c) + rest(xs[1:])), w,
-                                            feature_group_count=1, batch_group_count=b, **params)
+            y = conv_general_dilated_p.bind(
+                reshape(xg, (b * B * nb, c) + rest(xs[1:])),
+                w,
+                feature_group_count=1,
+                batch_group_count=b,
+                **params,
+            )
             ys = get_aval(y).shape
             y = reshape(y, (B, nb) + ys[1:])
     elif dl is None:  # rhs mapped: fold into the output features, inside each group
@@ -531,8 +674,13 @@ def _conv_batch(axis_size, vals, dims, *, window_strides, padding, lhs_dilation,
         og = o // gg
         wg = reshape(w, (B, gg, og, i) + rest(ws[1:]))
         wg = moveaxis(wg, 0, 1)  # (G, B, Og, I, *K)
-        y = conv_general_dilated_p.bind(x, reshape(wg, (gg * B * og, i) + rest(ws[1:])), feature_group_count=g,
-                                        batch_group_count=b, **params)
+        y = conv_general_dilated_p.bind(
+            x,
+            reshape(wg, (gg * B * og, i) + rest(ws[1:])),
+            feature_group_count=g,
+            batch_group_count=b,
+            **params,
+        )
         ys = get_aval(y).shape  # (N', G*B*Og, *S')
         y = reshape(y, (ys[0], gg, B, og) + ys[2:])
         y = moveaxis(y, 2, 0)  # (B, N', G, Og, *S')
@@ -540,14 +688,23 @@ def _conv_batch(axis_size, vals, dims, *, window_strides, padding, lhs_dilation,
     else:  # both mapped: each example is its own group
         if b == 1:
             xm = reshape(moveaxis(x, 0, 1), (n, B * c) + rest(xs[1:]))
-            y = conv_general_dilated_p.bind(xm, reshape(w, (B * o, i) + rest(ws[1:])), feature_group_count=B * g,
-                                            batch_group_count=1, **params)
+            y = conv_general_dilated_p.bind(
+                xm,
+                reshape(w, (B * o, i) + rest(ws[1:])),
+                feature_group_count=B * g,
+                batch_group_count=1,
+                **params,
+            )
             ys = get_aval(y).shape
             y = moveaxis(reshape(y, (ys[0], B, o) + ys[2:]), 1, 0)
         else:
-            y = conv_general_dilated_p.bind(reshape(x, (B * n, c) + rest(xs[1:])),
-                                            reshape(w, (B * o, i) + rest(ws[1:])), feature_group_count=1,
-                                            batch_group_count=B * b, **params)
+            y = conv_general_dilated_p.bind(
+                reshape(x, (B * n, c) + rest(xs[1:])),
+                reshape(w, (B * o, i) + rest(ws[1:])),
+                feature_group_count=1,
+                batch_group_count=B * b,
+                **params,
+            )
             ys = get_aval(y).shape
             y = moveaxis(reshape(y, (ys[0], B, o) + ys[2:]), 1, 0)
     # (B, *canonical out) -> the mapped axis first, then the output layout
@@ -560,6 +717,7 @@ defbatch(conv_general_dilated_p, _conv_batch)
 
 # -- the other lax faces ------------------------------------------------------------------
 
+
 def conv(lhs, rhs, window_strides: Sequence[int], padding, precision=None, preferred_element_type=None):
     """``conv_general_dilated`` in NCHW/OIHW layout without dilation (``jax.lax.conv``).
 
@@ -569,22 +727,33 @@ def conv(lhs, rhs, window_strides: Sequence[int], padding, precision=None, prefe
         >>> conv(fnp.ones((1, 2, 4, 4)), fnp.ones((3, 2, 2, 2)), (1, 1), "VALID").shape
         (1, 3, 3, 3)
     """
-    return conv_general_dilated(lhs, rhs, window_strides, padding, precision=precision,
-                                preferred_element_type=preferred_element_type)
+    return conv_general_dilated(
+        lhs, rhs, window_strides, padding, precision=precision, preferred_element_type=preferred_element_type
+    )
 
 
-def conv_with_general_padding(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, precision=None,
-                              preferred_element_type=None):
+def conv_with_general_padding(
+    lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, precision=None, preferred_element_type=None
+):
     """``conv_general_dilated`` in NCHW/OIHW layout (``jax.lax.conv_with_general_padding``).
 
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> conv_with_general_padding(fnp.ones((1, 1, 3)), fnp.ones((1, 1, 2)), (1,), [(1, 1)], None, None).shape
+        >>> x, w = fnp.ones((1, 1, 3)), fnp.ones((1, 1, 2))
+        >>> conv_with_general_padding(x, w, (1,), [(1, 1)], None, None).shape
         (1, 1, 4)
     """
-    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, precision=precision,
-                                preferred_element_type=preferred_element_type)
+    return conv_general_dilated(
+        lhs,
+        rhs,
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
 
 
 def _conv_transpose_padding(k: int, s: int, padding) -> tuple:
@@ -595,12 +764,23 @@ def _conv_transpose_padding(k: int, s: int, padding) -> tuple:
         pad_len = k + s - 2 + max(k - s, 0)
         lo = k - 1
     else:
-        raise ValueError(f"conv_transpose: padding must be 'SAME', 'VALID' or explicit pairs, got {padding!r}")
+        raise ValueError(
+            f"conv_transpose: padding must be 'SAME', 'VALID' or explicit pairs, got {padding!r}"
+        )
     return lo, pad_len - lo
 
 
-def conv_transpose(lhs, rhs, strides: Sequence[int], padding, rhs_dilation=None, dimension_numbers=None,
-                   transpose_kernel: bool = False, precision=None, preferred_element_type=None):
+def conv_transpose(
+    lhs,
+    rhs,
+    strides: Sequence[int],
+    padding,
+    rhs_dilation=None,
+    dimension_numbers=None,
+    transpose_kernel: bool = False,
+    precision=None,
+    preferred_element_type=None,
+):
     """Transposed convolution (``jax.lax.conv_transpose``): the input is dilated by
     ``strides``; with ``transpose_kernel=True`` the kernel is flipped spatially and its
     in/out axes swapped, which makes this the gradient of ``conv_general_dilated`` (as in
@@ -610,13 +790,14 @@ def conv_transpose(lhs, rhs, strides: Sequence[int], padding, rhs_dilation=None,
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> conv_transpose(fnp.ones((1, 3, 1)), fnp.ones((2, 1, 1)), (2,), "VALID", dimension_numbers=("NWC", "WIO", "NWC")).shape
+        >>> x, w = fnp.ones((1, 3, 1)), fnp.ones((2, 1, 1))
+        >>> conv_transpose(x, w, (2,), "VALID", dimension_numbers=("NWC", "WIO", "NWC")).shape
         (1, 6, 1)
     """
     la, ra = get_aval(lhs), get_aval(rhs)
     nd = la.ndim
     if dimension_numbers is None:  # channels last, as lax.conv_transpose
-        sp = "HWDXYZ"[:nd - 2]
+        sp = "HWDXYZ"[: nd - 2]
         dimension_numbers = ("N" + sp + "C", sp + "IO", "N" + sp + "C")
     dn = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
     k_sdims = [ra.shape[a] for a in dn.rhs_spec[2:]]
@@ -633,10 +814,28 @@ def conv_transpose(lhs, rhs, strides: Sequence[int], padding, rhs_dilation=None,
         sw = list(range(nd))
         sw[rs[0]], sw[rs[1]] = rs[1], rs[0]
         rhs = transpose(rhs, tuple(sw))
-    return conv_general_dilated(lhs, rhs, (1,) * (nd - 2), pads, strides, rd, dn, precision=precision,
-                                preferred_element_type=preferred_element_type)
+    return conv_general_dilated(
+        lhs,
+        rhs,
+        (1,) * (nd - 2),
+        pads,
+        strides,
+        rd,
+        dn,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
 
 
-__all__ = ["ConvDimensionNumbers", "conv_dimension_numbers", "conv_general_dilated", "conv_general_dilated_p",
-           "conv", "conv_with_general_padding", "conv_transpose", "padtype_to_pads", "window_view",
-           "dilate_and_pad"]
+__all__ = [
+    "ConvDimensionNumbers",
+    "conv_dimension_numbers",
+    "conv_general_dilated",
+    "conv_general_dilated_p",
+    "conv",
+    "conv_with_general_padding",
+    "conv_transpose",
+    "padtype_to_pads",
+    "window_view",
+    "dilate_and_pad",
+]

@@ -30,7 +30,13 @@ from ..core.array import ShapedArray, get_aval
 from ..core.constants import ones_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp, deflinear_in
-from .convolution import ConvDimensionNumbers, conv_general_dilated_p, dilate_and_pad, padtype_to_pads, window_view
+from .convolution import (
+    ConvDimensionNumbers,
+    conv_general_dilated_p,
+    dilate_and_pad,
+    padtype_to_pads,
+    window_view,
+)
 from .elementwise import add, maximum as _max, minimum as _min
 from .shape import move_or_broadcast, reshape, transpose
 
@@ -55,8 +61,9 @@ def _dil(n: int, d: int) -> int:
 
 def _out_shape(shape, window_dimensions, window_strides, padding, base_dilation, window_dilation) -> tuple:
     out = []
-    for n, k, s, (lo, hi), bd, wd in zip(shape, window_dimensions, window_strides, padding, base_dilation,
-                                         window_dilation):
+    for n, k, s, (lo, hi), bd, wd in zip(
+        shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    ):
         span = _dil(n, bd) + lo + hi - _dil(k, wd)
         out.append(span // s + 1 if span >= 0 else 0)
     return tuple(out)
@@ -65,8 +72,9 @@ def _out_shape(shape, window_dimensions, window_strides, padding, base_dilation,
 def _windows(xp, x, fill, window_dimensions, window_strides, padding, base_dilation, window_dilation):
     """The strided view ``out + window`` of ``x``'s windows (padding and holes hold ``fill``)."""
     xd = dilate_and_pad(xp, x, 0, base_dilation, padding, fill)
-    out = _out_shape(xd.shape, window_dimensions, window_strides, ((0, 0),) * x.ndim, (1,) * x.ndim,
-                     window_dilation)
+    out = _out_shape(
+        xd.shape, window_dimensions, window_strides, ((0, 0),) * x.ndim, (1,) * x.ndim, window_dilation
+    )
     return window_view(xp, xd, window_dimensions, window_strides, window_dilation, out, 0), out
 
 
@@ -138,6 +146,7 @@ def _reduce_offsets(xp, kind, v, window):
 
 # -- max / min ---------------------------------------------------------------------------------
 
+
 def _make_extremum(kind: str) -> Primitive:
     def impl(xp, x, **params):
         v, out = _windows(xp, x, _identity(kind, x.dtype), **params)
@@ -167,10 +176,16 @@ def _gather_abstract(t, x, *, select, **params):
 select_and_gather_add_p = Primitive("select_and_gather_add", _gather_impl, _gather_abstract, family="window")
 
 
-def _scatter_impl(xp, ct, x, *, select, window_dimensions, window_strides, padding, base_dilation,
-                  window_dilation):
-    params = dict(window_dimensions=window_dimensions, window_strides=window_strides, padding=padding,
-                  base_dilation=base_dilation, window_dilation=window_dilation)
+def _scatter_impl(
+    xp, ct, x, *, select, window_dimensions, window_strides, padding, base_dilation, window_dilation
+):
+    params = dict(
+        window_dimensions=window_dimensions,
+        window_strides=window_strides,
+        padding=padding,
+        base_dilation=base_dilation,
+        window_dilation=window_dilation,
+    )
     am, out = argselect(xp, select, x, params)
     nd = x.ndim
     full = tuple(_dil(x.shape[i], base_dilation[i]) + padding[i][0] + padding[i][1] for i in range(nd))
@@ -179,8 +194,10 @@ def _scatter_impl(xp, ct, x, *, select, window_dimensions, window_strides, paddi
     if all(s >= sp for s, sp in zip(window_strides, spans)):
         # disjoint windows: write every window's cells at once through a strided view of g
         # (no zero fill when the windows tile g exactly)
-        tiles = all(s == sp == k and n * s == f
-                    for s, sp, k, n, f in zip(window_strides, spans, window_dimensions, out, full))
+        tiles = all(
+            s == sp == k and n * s == f
+            for s, sp, k, n, f in zip(window_strides, spans, window_dimensions, out, full)
+        )
         g = xp.empty(full, dtype=ct.dtype) if tiles else xp.zeros(full, dtype=ct.dtype)
         gv = window_view(xp, g, window_dimensions, window_strides, window_dilation, out, 0)
         hit = xp.empty(out, dtype=bool)
@@ -191,8 +208,10 @@ def _scatter_impl(xp, ct, x, *, select, window_dimensions, window_strides, paddi
         g = xp.zeros(full, dtype=ct.dtype)
         zero = xp.zeros((), dtype=ct.dtype)
         for k, offs in enumerate(offsets):
-            sl = tuple(slice(o * wd, o * wd + (n - 1) * s + 1, s) if n else slice(0, 0)
-                       for o, wd, n, s in zip(offs, window_dilation, out, window_strides))
+            sl = tuple(
+                slice(o * wd, o * wd + (n - 1) * s + 1, s) if n else slice(0, 0)
+                for o, wd, n, s in zip(offs, window_dilation, out, window_strides)
+            )
             g[sl] += xp.where(am == k, ct, zero)
     # undo the padding (negative pads: zeros for the cropped cells), then the base dilation
     g = g[tuple(slice(max(lo, 0), g.shape[i] - max(hi, 0)) for i, (lo, hi) in enumerate(padding))]
@@ -207,12 +226,15 @@ def _scatter_abstract(ct, x, **params):
     return ShapedArray(x.shape, ct.dtype, ct.weak_type)
 
 
-select_and_scatter_add_p = Primitive("select_and_scatter_add", _scatter_impl, _scatter_abstract, family="window")
+select_and_scatter_add_p = Primitive(
+    "select_and_scatter_add", _scatter_impl, _scatter_abstract, family="window"
+)
 
 
 def _extremum_jvp(kind):
     def rule(t, x, **params):
         return select_and_gather_add_p.bind(t, x, select=kind, **params)
+
     return rule
 
 
@@ -230,10 +252,12 @@ def _scatter_t(tt, ct, x, **params):
 
 defjvp(select_and_gather_add_p, _gather_t, None)
 defjvp(select_and_scatter_add_p, _scatter_t, None)
-deflinear_in(select_and_gather_add_p,
-             lambda ct, t, x, **params: (select_and_scatter_add_p.bind(ct, x, **params), None))
-deflinear_in(select_and_scatter_add_p,
-             lambda ct, c, x, **params: (select_and_gather_add_p.bind(ct, x, **params), None))
+deflinear_in(
+    select_and_gather_add_p, lambda ct, t, x, **params: (select_and_scatter_add_p.bind(ct, x, **params), None)
+)
+deflinear_in(
+    select_and_scatter_add_p, lambda ct, c, x, **params: (select_and_gather_add_p.bind(ct, x, **params), None)
+)
 
 
 def _with_unit_window(params, axis: int) -> dict:
@@ -252,6 +276,7 @@ def _window_batch(prim):
             return prim.bind(vals[0], **_with_unit_window(params, dims[0])), dims[0]
         vals = [move_or_broadcast(v, d, 0, axis_size) for v, d in zip(vals, dims)]
         return prim.bind(*vals, **_with_unit_window(params, 0)), 0
+
     return rule
 
 
@@ -260,6 +285,7 @@ for _p in (reduce_window_max_p, reduce_window_min_p, select_and_gather_add_p, se
 
 
 # -- sum: a convolution with ones ---------------------------------------------------------------
+
 
 def reduce_window_sum(x, window_dimensions, window_strides, padding, base_dilation, window_dilation):
     """Sum over each window (normalized parameters: one entry per axis, ``padding`` pairs);
@@ -273,8 +299,12 @@ def reduce_window_sum(x, window_dimensions, window_strides, padding, base_dilati
     """
     aval = get_aval(x)
     shape = aval.shape
-    trivial = [i for i in range(len(shape)) if (window_dimensions[i], window_strides[i], tuple(padding[i]),
-                                                 base_dilation[i], window_dilation[i]) == (1, 1, (0, 0), 1, 1)]
+    trivial = [
+        i
+        for i in range(len(shape))
+        if (window_dimensions[i], window_strides[i], tuple(padding[i]), base_dilation[i], window_dilation[i])
+        == (1, 1, (0, 0), 1, 1)
+    ]
     spatial = [i for i in range(len(shape)) if i not in trivial]
     if not spatial:
         return x
@@ -286,10 +316,16 @@ def reduce_window_sum(x, window_dimensions, window_strides, padding, base_dilati
     n = len(spatial) + 2
     iota = tuple(range(n))
     y = conv_general_dilated_p.bind(
-        xt, kernel, window_strides=tuple(window_strides[i] for i in spatial),
-        padding=tuple(tuple(padding[i]) for i in spatial), lhs_dilation=tuple(base_dilation[i] for i in spatial),
-        rhs_dilation=tuple(window_dilation[i] for i in spatial), dimension_numbers=ConvDimensionNumbers(iota, iota, iota),
-        feature_group_count=1, batch_group_count=1)
+        xt,
+        kernel,
+        window_strides=tuple(window_strides[i] for i in spatial),
+        padding=tuple(tuple(padding[i]) for i in spatial),
+        lhs_dilation=tuple(base_dilation[i] for i in spatial),
+        rhs_dilation=tuple(window_dilation[i] for i in spatial),
+        dimension_numbers=ConvDimensionNumbers(iota, iota, iota),
+        feature_group_count=1,
+        batch_group_count=1,
+    )
     ysp = get_aval(y).shape[2:]
     y = reshape(y, lead + ysp)
     inv = [0] * len(perm)
@@ -300,6 +336,7 @@ def reduce_window_sum(x, window_dimensions, window_strides, padding, base_dilati
 
 # -- the lax face -------------------------------------------------------------------------------
 
+
 def _normalize(shape, window_dimensions, window_strides, padding, base_dilation, window_dilation) -> dict:
     nd = len(shape)
 
@@ -308,7 +345,9 @@ def _normalize(shape, window_dimensions, window_strides, padding, base_dilation,
             return (default,) * nd
         t = tuple(int(a) for a in v)
         if len(t) != nd:
-            raise TypeError(f"reduce_window: {name} must have one entry per operand dimension ({nd}), got {tuple(v)}")
+            raise TypeError(
+                f"reduce_window: {name} must have one entry per operand dimension ({nd}), got {tuple(v)}"
+            )
         if any(a < 1 for a in t):
             raise ValueError(f"reduce_window: {name} must be positive, got {t}")
         return t
@@ -318,13 +357,16 @@ def _normalize(shape, window_dimensions, window_strides, padding, base_dilation,
     bd = ints(base_dilation, "base_dilation")
     wdl = ints(window_dilation, "window_dilation")
     if isinstance(padding, str):
-        pads = padtype_to_pads([_dil(n, d) for n, d in zip(shape, bd)], [_dil(k, d) for k, d in zip(wd, wdl)], ws,
-                               padding)
+        pads = padtype_to_pads(
+            [_dil(n, d) for n, d in zip(shape, bd)], [_dil(k, d) for k, d in zip(wd, wdl)], ws, padding
+        )
     else:
         pads = tuple((int(lo), int(hi)) for lo, hi in padding)
         if len(pads) != nd:
-            raise TypeError(f"reduce_window: padding needs one (low, high) pair per operand dimension ({nd}), got "
-                            f"{padding}")
+            raise TypeError(
+                f"reduce_window: padding needs one (low, high) pair per operand dimension ({nd}), got "
+                f"{padding}"
+            )
     return dict(window_dimensions=wd, window_strides=ws, padding=pads, base_dilation=bd, window_dilation=wdl)
 
 
@@ -342,12 +384,21 @@ def _monoid(computation) -> str:
     if kind is None:
         raise NotImplementedError(
             f"reduce_window: only the add, max and min monoids are supported (lax.add/max/min, their NumPy "
-            f"names, or 'sum'/'max'/'min'), got {computation!r}")
+            f"names, or 'sum'/'max'/'min'), got {computation!r}"
+        )
     return kind
 
 
-def reduce_window(operand, init_value, computation, window_dimensions, window_strides=None, padding="VALID",
-                  base_dilation=None, window_dilation=None):
+def reduce_window(
+    operand,
+    init_value,
+    computation,
+    window_dimensions,
+    window_strides=None,
+    padding="VALID",
+    base_dilation=None,
+    window_dilation=None,
+):
     """Reduce each window of ``operand`` (``jax.lax.reduce_window`` for the add, max and min
     monoids): ``computation`` is ``lax.add``/``lax.max``/``lax.min`` (or the NumPy
     functions, or ``'sum'``/``'max'``/``'min'``); ``padding`` is ``'SAME'``, ``'VALID'`` or
@@ -363,13 +414,17 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     """
     kind = _monoid(computation)
     aval = get_aval(operand)
-    params = _normalize(aval.shape, window_dimensions, window_strides, padding, base_dilation, window_dilation)
+    params = _normalize(
+        aval.shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    )
     if kind == "sum":
         out = reduce_window_sum(operand, **params)
         if not _is_identity(init_value, 0):
             if any(lo or hi for lo, hi in params["padding"]) or any(d != 1 for d in params["base_dilation"]):
-                raise NotImplementedError("reduce_window: a non-zero init_value with padding or base dilation is "
-                                          "not supported for sums")
+                raise NotImplementedError(
+                    "reduce_window: a non-zero init_value with padding or base dilation is "
+                    "not supported for sums"
+                )
             out = add(out, init_value)
         return out
     prim = reduce_window_max_p if kind == "max" else reduce_window_min_p
@@ -387,8 +442,9 @@ def _is_identity(value, identity) -> bool:
     return v.shape == () and bool(v == identity)
 
 
-def reduce_window_max(operand, window_dimensions, window_strides=None, padding="VALID", base_dilation=None,
-                      window_dilation=None):
+def reduce_window_max(
+    operand, window_dimensions, window_strides=None, padding="VALID", base_dilation=None, window_dilation=None
+):
     """Max over each window (``-inf``-padded).
 
     Example::
@@ -397,13 +453,15 @@ def reduce_window_max(operand, window_dimensions, window_strides=None, padding="
         >>> reduce_window_max(fnp.array([1.0, 3.0, 2.0]), (2,), (1,))
         Array([3., 3.], dtype=float64)
     """
-    params = _normalize(get_aval(operand).shape, window_dimensions, window_strides, padding, base_dilation,
-                        window_dilation)
+    params = _normalize(
+        get_aval(operand).shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    )
     return reduce_window_max_p.bind(operand, **params)
 
 
-def reduce_window_min(operand, window_dimensions, window_strides=None, padding="VALID", base_dilation=None,
-                      window_dilation=None):
+def reduce_window_min(
+    operand, window_dimensions, window_strides=None, padding="VALID", base_dilation=None, window_dilation=None
+):
     """Min over each window (``+inf``-padded).
 
     Example::
@@ -412,10 +470,21 @@ def reduce_window_min(operand, window_dimensions, window_strides=None, padding="
         >>> reduce_window_min(fnp.array([1.0, 3.0, 2.0]), (2,), (1,))
         Array([1., 2.], dtype=float64)
     """
-    params = _normalize(get_aval(operand).shape, window_dimensions, window_strides, padding, base_dilation,
-                        window_dilation)
+    params = _normalize(
+        get_aval(operand).shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    )
     return reduce_window_min_p.bind(operand, **params)
 
 
-__all__ = ["argselect", "window_sum", "reduce_window", "reduce_window_max", "reduce_window_min", "reduce_window_sum", "reduce_window_max_p",
-           "reduce_window_min_p", "select_and_gather_add_p", "select_and_scatter_add_p"]
+__all__ = [
+    "argselect",
+    "window_sum",
+    "reduce_window",
+    "reduce_window_max",
+    "reduce_window_min",
+    "reduce_window_sum",
+    "reduce_window_max_p",
+    "reduce_window_min_p",
+    "select_and_gather_add_p",
+    "select_and_scatter_add_p",
+]

@@ -51,7 +51,8 @@ __all__ = [
     "dropout2d", "dropout3d", "embedding", "conv1d", "conv2d", "conv3d", "max_pool1d", "max_pool2d",
     "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
-    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "fold", "pad", "batch_norm", "instance_norm", "layer_norm",
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "fold", "pad", "batch_norm", "instance_norm",
+    "layer_norm",
     "group_norm", "l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss",
     "gaussian_nll_loss", "soft_margin_loss", "margin_ranking_loss", "hinge_embedding_loss",
@@ -782,7 +783,8 @@ def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, grou
                            "channels "
                            "instead")
     if wb.shape[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at "
+                           "dimension 0, "
                            f"but got weight of size {list(wb.shape)} instead")
     if isinstance(padding, str):
         if padding == "valid":
@@ -804,8 +806,9 @@ def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, grou
     padded = [spatial[i] + pads[i][0] + pads[i][1] for i in range(nd)]
     dilated = [dilation[i] * (kernel[i] - 1) + 1 for i in range(nd)]
     if any(p < k for p, k in zip(padded, dilated)):
-        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
-                           f"({' x '.join(map(str, dilated))}). Kernel size can't be greater than actual input size")
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+                           f"Kernel size: ({' x '.join(map(str, dilated))}). Kernel size can't be greater "
+                           "than actual input size")
     if xb.dtype != wb.dtype:
         raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should be the "
                            "same")
@@ -871,10 +874,12 @@ def _conv_transposend(input: Tensor, weight: Tensor, bias, stride, padding, outp
     if wb.ndim != nd + 2:
         raise RuntimeError(f"Expected {nd + 2}D weight for {fname}, but got weight of size {list(wb.shape)}")
     if xb.shape[1] != wb.shape[0]:
-        raise RuntimeError(f"Given transposed=1, weight of size {list(wb.shape)}, expected input {list(xb.shape)} "
+        raise RuntimeError(f"Given transposed=1, weight of size {list(wb.shape)}, expected input "
+                           f"{list(xb.shape)} "
                            f"to have {wb.shape[0]} channels, but got {xb.shape[1]} channels instead")
     if wb.shape[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at "
+                           "dimension 0, "
                            f"but got weight of size {list(wb.shape)} instead")
     for op, s, d in zip(output_padding, stride, dilation):
         if op >= s and op >= d:
@@ -884,13 +889,14 @@ def _conv_transposend(input: Tensor, weight: Tensor, bias, stride, padding, outp
         raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should be the "
                            "same")
     kernel = wb.shape[2:]
-    pads = [(d * (k - 1) - p, d * (k - 1) - p + op) for k, p, op, d in zip(kernel, padding, output_padding, dilation)]
+    pads = [(d * (k - 1) - p, d * (k - 1) - p + op)
+            for k, p, op, d in zip(kernel, padding, output_padding, dilation)]
     out = tuple((n - 1) * s - 2 * p + d * (k - 1) + op + 1 for n, s, p, d, k, op in
                 zip(xb.shape[2:], stride, padding, dilation, kernel, output_padding))
     if any(o <= 0 for o in out):
         raise RuntimeError(f"Given input size per channel: ({' x '.join(str(n) for n in xb.shape[2:])}). "
-                           f"Calculated output size per channel: ({' x '.join(str(o) for o in out)}). Output size is "
-                           "too small")
+                           f"Calculated output size per channel: ({' x '.join(str(o) for o in out)}). "
+                           "Output size is too small")
     params = _conv_params(nd, (1,) * nd, pads, dilation, groups, lhs_dilation=stride)
     prep, prep_np = _transposed_kernel_fn(groups, nd)
     args = (input, weight) if bias is None else (input, weight, bias)
@@ -997,7 +1003,8 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     d, p, s = _pair(dilation, 2, "dilation"), _pair(padding, 2, "padding"), _pair(stride, 2, "stride")
     xb = buf(input)
     if xb.ndim not in (2, 3):
-        raise RuntimeError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported (got "
+        raise RuntimeError("Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+                           "(got "
                            f"{xb.ndim}D)")
     unb = xb.ndim == 2
     if unb:
@@ -1005,13 +1012,16 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
         xb = buf(input)
     kn = k[0] * k[1]
     if xb.shape[1] % kn:
-        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
+        raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product of "
+                           "kernel_size, "
                            f"but got input.size(1)={xb.shape[1]} and kernel_size={k}")
     out = tuple(_out_size(osz[i], k[i], s[i], p[i], p[i], d[i]) for i in range(2))
     if out[0] * out[1] != xb.shape[2]:
-        raise RuntimeError(f"Given output_size={osz}, kernel_size={k}, dilation={d}, padding={p}, stride={s}, "
+        raise RuntimeError(f"Given output_size={osz}, kernel_size={k}, dilation={d}, padding={p}, "
+                           f"stride={s}, "
                            f"expected size of input's dimension 2 to match the calculated number of sliding "
-                           f"blocks {out[0]} * {out[1]} = {out[0] * out[1]}, but got input.size(2)={xb.shape[2]}.")
+                           f"blocks {out[0]} * {out[1]} = {out[0] * out[1]}, but got "
+                           f"input.size(2)={xb.shape[2]}.")
     c = xb.shape[1] // kn
     # the transpose of unfold's convolution: stride -> lhs dilation, the one-hot kernel
     # flipped with its in/out roles swapped per group

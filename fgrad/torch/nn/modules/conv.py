@@ -177,14 +177,14 @@ class _ConvTransposeNd(_ConvNd):
     _nd = 0
     _fn_name = ""
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None) -> None:
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None) -> None:
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {self.__class__.__name__}')
         n = self._nd
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, n), _ntuple(stride, n),
-                         _ntuple(padding, n), _ntuple(dilation, n), True, _ntuple(output_padding, n), groups, bias,
-                         padding_mode, device, dtype)
+                         _ntuple(padding, n), _ntuple(dilation, n), True, _ntuple(output_padding, n), groups,
+                         bias, padding_mode, device, dtype)
 
     def _output_padding(self, input, output_size) -> tuple:
         """The output padding that gives ``output_size`` (PyTorch's rule: between the minimum

@@ -32,8 +32,10 @@ class Fold(Module):
         return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
 
     def extra_repr(self) -> str:
-        return ("output_size={output_size}, kernel_size={kernel_size}, dilation={dilation}, padding={padding}, "
-                "stride={stride}".format(**self.__dict__))
+        return (
+            "output_size={output_size}, kernel_size={kernel_size}, dilation={dilation}, padding={padding}, "
+            "stride={stride}".format(**self.__dict__)
+        )
 
 
 class Unfold(Module):
@@ -53,4 +55,5 @@ class Unfold(Module):
 
     def extra_repr(self) -> str:
         return "kernel_size={kernel_size}, dilation={dilation}, padding={padding}, stride={stride}".format(
-            **self.__dict__)
+            **self.__dict__
+        )
