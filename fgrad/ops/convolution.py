@@ -179,25 +179,25 @@ def window_view(xp, x, window: tuple, strides: tuple, dilation: tuple, out: tupl
 
 def dilate_and_pad(xp, x, first: int, dilation: tuple, padding: tuple, fill=0):
     """``x`` with ``dilation - 1`` fill values between elements and ``padding`` (negative:
-    cropping) on the axes from ``first`` on."""
-    nd = len(padding)
-    if any(d != 1 for d in dilation):
-        shape = x.shape[:first] + tuple(_dilate(x.shape[first + i], dilation[i]) for i in range(nd))
-        z = xp.full(shape, fill, dtype=x.dtype)
-        z[(slice(None),) * first + tuple(slice(None, None, d) for d in dilation)] = x
-        x = z
-    if any(lo < 0 or hi < 0 for lo, hi in padding):
-        x = x[
-            (slice(None),) * first
-            + tuple(
-                slice(max(-lo, 0), x.shape[first + i] - max(-hi, 0)) for i, (lo, hi) in enumerate(padding)
-            )
-        ]
-    if any(lo > 0 or hi > 0 for lo, hi in padding):
-        x = xp.pad(
-            x, ((0, 0),) * first + tuple((max(lo, 0), max(hi, 0)) for lo, hi in padding), constant_values=fill
-        )
-    return x
+    cropping) on the axes from ``first`` on: one allocation and one strided copy."""
+    if all(d == 1 for d in dilation) and all(lo == 0 and hi == 0 for lo, hi in padding):
+        return x
+    shape, dst, src = list(x.shape[:first]), [slice(None)] * first, [slice(None)] * first
+    empty = False
+    for a, (d, (lo, hi)) in enumerate(zip(dilation, padding)):
+        n = x.shape[first + a]
+        size = max(_dilate(n, d) + lo + hi, 0)
+        shape.append(size)
+        j0 = max(0, -(lo // d))  # the first element at a position >= 0
+        j1 = min(n - 1, (size - 1 - lo) // d)  # the last element inside
+        empty = empty or j1 < j0
+        dst.append(slice(lo + j0 * d, lo + j1 * d + 1, d))
+        src.append(slice(j0, j1 + 1))
+    if empty:
+        return xp.full(tuple(shape), fill, dtype=x.dtype)
+    z = xp.full(tuple(shape), fill, dtype=x.dtype) if fill != 0 else xp.zeros(tuple(shape), dtype=x.dtype)
+    z[tuple(dst)] = x[tuple(src)]
+    return z
 
 
 def _inverse(perm) -> tuple:
