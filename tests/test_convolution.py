@@ -6,6 +6,8 @@ adds finite differences (orders 1-2, forward and reverse), jit vs eager and devi
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ import fgrad.lax as lax
 import fgrad.numpy as fnp
 from fgrad.ops import convolution as C
 from fgrad.testing import check_grads
+from fgrad.testing.op_table.convolution import np_conv
 
 CONV = [
     ("valid", (2, 3, 7, 6), (4, 3, 3, 2), dict(window_strides=(1, 1), padding="VALID")),
@@ -431,3 +434,48 @@ def test_convolve_correlate_match_numpy(mode, n, m, complex_):
     np.testing.assert_allclose(
         np.asarray(fnp.correlate(fnp.asarray(a), fnp.asarray(v), mode)), np.correlate(a, v, mode), atol=1e-12
     )
+
+
+# -- random configurations (hypothesis) --------------------------------------------------------
+
+@st.composite
+def _conv_configs(draw):
+    nd = draw(st.integers(1, 2))
+    g = draw(st.integers(1, 2))
+    b = 1 if g > 1 else draw(st.integers(1, 2))
+    n = b * draw(st.integers(1, 2))
+    c = g * draw(st.integers(1, 2))
+    o = g * b * draw(st.integers(1, 2))
+    kernel = tuple(draw(st.integers(1, 3)) for _ in range(nd))
+    strides = tuple(draw(st.integers(1, 3)) for _ in range(nd))
+    ld = tuple(draw(st.integers(1, 2)) for _ in range(nd))
+    rd = tuple(draw(st.integers(1, 2)) for _ in range(nd))
+    pads = tuple((draw(st.integers(-1, 2)), draw(st.integers(-1, 2))) for _ in range(nd))
+    spatial = []
+    for k, r, d, (lo, hi) in zip(kernel, rd, ld, pads):
+        need = (k - 1) * r + 1 - lo - hi  # dilated input must hold one window
+        m = max(1, -(-(need - 1) // d) + 1)
+        spatial.append(draw(st.integers(m, m + 4)))
+    return dict(xs=(n, c, *spatial), ws=(o, c // g, *kernel),
+                kw=dict(window_strides=strides, padding=pads, lhs_dilation=ld, rhs_dilation=rd,
+                        feature_group_count=g, batch_group_count=b))
+
+
+@settings(max_examples=30, deadline=None)
+@given(_conv_configs(), st.sampled_from(["auto", "columns", "rows", "shift_add"]))
+def test_random_conv_configs_forward_and_adjoint(cfg, algorithm):
+    """Forward vs the shift-and-accumulate reference of the op table; the VJP is the adjoint:
+    <conv(x, w), ct> == <x, vjp_x(ct)> == <w, vjp_w(ct)> (conv is bilinear)."""
+    with pytest.MonkeyPatch.context() as mp:
+        if algorithm != "auto":
+            _force_algorithm(mp, algorithm)
+        rng = np.random.default_rng(0)
+        x, w = rng.standard_normal(cfg["xs"]), rng.standard_normal(cfg["ws"])
+        kw = cfg["kw"]
+        y, vjp = fgrad.vjp(lambda a, b: lax.conv_general_dilated(a, b, **kw), fnp.asarray(x), fnp.asarray(w))
+        np.testing.assert_allclose(np.asarray(y), np_conv(x, w, **kw), rtol=1e-10, atol=1e-10)
+        ct = rng.standard_normal(y.shape)
+        gx, gw = vjp(fnp.asarray(ct))
+        inner = float(np.sum(np.asarray(y) * ct))
+        np.testing.assert_allclose(float(np.sum(x * np.asarray(gx))), inner, rtol=1e-9, atol=1e-9)
+        np.testing.assert_allclose(float(np.sum(w * np.asarray(gw))), inner, rtol=1e-9, atol=1e-9)
