@@ -24,8 +24,8 @@ from .ops.bits import (
 )
 from .ops.control_flow import cond, fori_loop, map, scan, switch, while_loop  # noqa: A004
 from .ops.convolution import (
-    ConvDimensionNumbers, conv, conv_dimension_numbers, conv_general_dilated, conv_transpose,
-    conv_with_general_padding,
+    ConvDimensionNumbers, conv, conv_dimension_numbers, conv_general_dilated, conv_general_shape_tuple,
+    conv_transpose, conv_transpose_shape_tuple, conv_with_general_padding, padtype_to_pads,
 )
 from .ops.cumulative import associative_scan, cumlogsumexp, cummax, cummin, cumprod, cumsum
 from .ops.lax_ops import GENERATED as _GENERATED
@@ -55,5 +55,6 @@ __all__ = sorted(_GENERATED) + [
     "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice", "cond", "switch", "scan",
     "map", "fori_loop", "while_loop", "conv_general_dilated", "conv", "conv_with_general_padding",
     "conv_transpose", "conv_dimension_numbers", "ConvDimensionNumbers", "reduce_window",
+    "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads",
 ]
 

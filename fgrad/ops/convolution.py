@@ -827,6 +827,45 @@ def conv_transpose(
     )
 
 
+def conv_general_shape_tuple(lhs_shape, rhs_shape, window_strides, padding, dimension_numbers) -> tuple:
+    """The output shape of ``conv_general_dilated`` (no dilation) for operands of these shapes
+    (``jax.lax.conv_general_shape_tuple``).
+
+    Example::
+
+        >>> conv_general_shape_tuple((1, 5, 5, 3), (3, 3, 3, 8), (2, 2), "SAME", ("NHWC", "HWIO", "NHWC"))
+        (1, 3, 3, 8)
+    """
+    dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    nsp = len(lhs_shape) - 2
+    strides = _ints(window_strides, nsp, "window_strides")
+    if isinstance(padding, str):
+        lsp = [lhs_shape[a] for a in dn.lhs_spec[2:]]
+        pads = padtype_to_pads(lsp, [rhs_shape[a] for a in dn.rhs_spec[2:]], strides, padding)
+    else:
+        pads = tuple((int(lo), int(hi)) for lo, hi in padding)
+    return _conv_shape(tuple(lhs_shape), tuple(rhs_shape), strides, pads, (1,) * nsp, (1,) * nsp, dn, 1, 1)
+
+
+def conv_transpose_shape_tuple(lhs_shape, rhs_shape, window_strides, padding, dimension_numbers) -> tuple:
+    """The output shape of ``conv_transpose`` (``jax.lax.conv_transpose_shape_tuple``).
+
+    Example::
+
+        >>> conv_transpose_shape_tuple((1, 3, 3, 2), (2, 2, 2, 4), (2, 2), "SAME", ("NHWC", "HWIO", "NHWC"))
+        (1, 6, 6, 4)
+    """
+    dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    nsp = len(lhs_shape) - 2
+    strides = _ints(window_strides, nsp, "window_strides")
+    ks = [rhs_shape[a] for a in dn.rhs_spec[2:]]
+    if isinstance(padding, str):
+        pads = tuple(_conv_transpose_padding(k, s, padding.upper()) for k, s in zip(ks, strides))
+    else:
+        pads = tuple((int(lo), int(hi)) for lo, hi in padding)
+    return _conv_shape(tuple(lhs_shape), tuple(rhs_shape), (1,) * nsp, pads, strides, (1,) * nsp, dn, 1, 1)
+
+
 __all__ = [
     "ConvDimensionNumbers",
     "conv_dimension_numbers",
@@ -838,4 +877,6 @@ __all__ = [
     "padtype_to_pads",
     "window_view",
     "dilate_and_pad",
+    "conv_general_shape_tuple",
+    "conv_transpose_shape_tuple",
 ]
