@@ -479,3 +479,26 @@ def test_random_conv_configs_forward_and_adjoint(cfg, algorithm):
         inner = float(np.sum(np.asarray(y) * ct))
         np.testing.assert_allclose(float(np.sum(x * np.asarray(gx))), inner, rtol=1e-9, atol=1e-9)
         np.testing.assert_allclose(float(np.sum(w * np.asarray(gw))), inner, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("args, want", [
+    (((1, 5, 5, 3), (3, 3, 3, 8), (2, 2), "SAME", ("NHWC", "HWIO", "NHWC")), (1, 3, 3, 8)),
+    (((2, 3, 7, 6), (4, 3, 3, 2), (2, 3), [(1, 2), (0, 1)], ("NCHW", "OIHW", "NCHW")), (2, 4, 4, 2)),
+])
+def test_conv_general_shape_tuple(args, want):
+    """Values from jax.lax.conv_general_shape_tuple (stax's Conv init uses it)."""
+    assert lax.conv_general_shape_tuple(*args) == want
+    x, w = fnp.zeros(args[0]), fnp.zeros(args[1])
+    assert lax.conv_general_dilated(x, w, args[2], args[3], dimension_numbers=args[4]).shape == want
+
+
+@pytest.mark.parametrize("args, want", [
+    (((1, 3, 3, 2), (2, 2, 2, 4), (2, 2), "SAME", ("NHWC", "HWIO", "NHWC")), (1, 6, 6, 4)),
+    (((1, 3, 5, 2), (3, 2, 2, 4), (2, 3), "VALID", ("NHWC", "HWIO", "NHWC")), (1, 7, 15, 4)),
+    (((1, 3, 5, 2), (3, 2, 2, 4), (2, 3), [(1, 0), (2, 1)], ("NHWC", "HWIO", "NHWC")), (1, 4, 15, 4)),
+])
+def test_conv_transpose_shape_tuple(args, want):
+    """Values from jax.lax.conv_transpose_shape_tuple (stax's ConvTranspose init uses it)."""
+    assert lax.conv_transpose_shape_tuple(*args) == want
+    x, w = fnp.zeros(args[0]), fnp.zeros(args[1])
+    assert lax.conv_transpose(x, w, args[2], args[3], dimension_numbers=args[4]).shape == want
