@@ -23,6 +23,10 @@ from .ops.bits import (
     stop_gradient,
 )
 from .ops.control_flow import cond, fori_loop, map, scan, switch, while_loop  # noqa: A004
+from .ops.convolution import (
+    ConvDimensionNumbers, conv, conv_dimension_numbers, conv_general_dilated, conv_general_shape_tuple,
+    conv_transpose, conv_transpose_shape_tuple, conv_with_general_padding, padtype_to_pads,
+)
 from .ops.cumulative import associative_scan, cumlogsumexp, cummax, cummin, cumprod, cumsum
 from .ops.lax_ops import GENERATED as _GENERATED
 from .ops.lax_ops import (  # noqa: A004
@@ -35,6 +39,7 @@ from .ops.linalg import dot_general
 from .ops.sorting import sort, sort_key_val, top_k
 from .ops.specs import point_faces as _point_faces
 from .ops.structural import pad
+from .ops.windowed import reduce_window
 
 globals().update(_GENERATED)  # abs, add, sin, ... (one per lax name in the op specs)
 _point_faces(globals(), "lax")
@@ -48,6 +53,8 @@ __all__ = sorted(_GENERATED) + [
     "cumlogsumexp", "associative_scan", "sort", "sort_key_val", "top_k", "dot", "dot_general", "pad",
     "concatenate", "slice", "slice_in_dim", "index_in_dim", "RoundingMethod", "dynamic_slice",
     "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice", "cond", "switch", "scan",
-    "map", "fori_loop", "while_loop",
+    "map", "fori_loop", "while_loop", "conv_general_dilated", "conv", "conv_with_general_padding",
+    "conv_transpose", "conv_dimension_numbers", "ConvDimensionNumbers", "reduce_window",
+    "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads",
 ]
 

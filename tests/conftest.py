@@ -25,6 +25,22 @@ settings.register_profile("thorough", max_examples=200, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+# Hypothesis's pytest plugin wraps a parametrized @given test's settings in a new settings
+# object on every invocation, the previous one as its parent; the `database` lookup walks
+# that chain recursively, so one @given function with ~1000 parametrizations (the op table's
+# test_forward) ends in a RecursionError.  Each invocation starts again from the settings
+# the function was defined with, so the chain stays two deep.
+_DEFINED_SETTINGS: dict = {}
+
+
+def pytest_runtest_setup(item):
+    fn = getattr(item, "obj", None)
+    fn = getattr(fn, "__func__", fn)
+    if getattr(fn, "is_hypothesis_test", False) and hasattr(fn, "_hypothesis_internal_use_settings"):
+        fn._hypothesis_internal_use_settings = _DEFINED_SETTINGS.setdefault(
+            fn, fn._hypothesis_internal_use_settings)
+
+
 # -- array backends ---------------------------------------------------------------------
 # A test that takes the `backend` fixture runs once per array backend: numpy and the fake
 # device (fgrad.testing.fake_device, a strict NumPy-subclass stand-in for a GPU) always;

@@ -566,6 +566,9 @@ ROW_NAMES = [
     "linalg.solve", "linalg.cholesky", "linalg.inv", "linalg.det", "linalg.eigh", "linalg.svd",
     "linalg.qr", "lax.erf", "lax.cumprod", "lax.cummax", "lax.top_k", "lax.dot_general",
     "lax.sort", "lax.cond", "lax.scan", "lax.fori_loop", "lax.while_loop",
+    "lax.conv_general_dilated[2d_dilated]", "lax.conv_general_dilated[2d_groups]",
+    "lax.conv_general_dilated[2d_batch_groups]", "lax.conv_transpose", "lax.reduce_window[max,pool2x2]",
+    "lax.reduce_window[min,overlap]", "lax.reduce_window[sum,dilated]", "convolve[same]",
 ]
 ROWS = T.rows_by_name()
 

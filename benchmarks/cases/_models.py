@@ -113,3 +113,86 @@ def torch_mlp_step(t, params, x, y, lr=LR):
         return loss.item()
 
     return step
+
+
+# -- a small CNN (issue 16): conv-relu-pool x2, linear --------------------------------------
+
+CNN_BATCH = 64
+CNN_SHAPES = {"c1": (16, 1, 3, 3), "c2": (32, 16, 3, 3), "fc": (32 * 7 * 7, 10)}
+
+
+def cnn_data(dtype=np.float32, seed=0):
+    """PyTorch-default-initialised CNN parameters {c1: (W, b), c2: (W, b), fc: (W (in, out), b)}
+    and one batch of 1x28x28 images."""
+    rng = np.random.default_rng(seed)
+    params = {}
+    for name, shape in CNN_SHAPES.items():
+        fan_in = int(np.prod(shape[1:])) if name != "fc" else shape[0]
+        bound = 1.0 / np.sqrt(fan_in)
+        nout = shape[0] if name != "fc" else shape[1]
+        params[name] = (rng.uniform(-bound, bound, shape).astype(dtype),
+                        rng.uniform(-bound, bound, (nout,)).astype(dtype))
+    x = rng.standard_normal((CNN_BATCH, 1, 28, 28)).astype(dtype)
+    y = rng.integers(0, 10, CNN_BATCH)
+    onehot = np.eye(10, dtype=dtype)[y]
+    return params, x, y, onehot
+
+
+def cnn_loss(m, lax):
+    """Softmax cross-entropy of the CNN in the functional style: ``m`` is a numpy module
+    (fgrad.numpy, jax.numpy) and ``lax`` its lax (fgrad.lax, jax.lax)."""
+
+    def block(h, W, b):
+        h = lax.conv_general_dilated(h, W, (1, 1), ((1, 1), (1, 1)),
+                                     dimension_numbers=("NCHW", "OIHW", "NCHW"))
+        h = m.maximum(h + b[None, :, None, None], 0.0)
+        return lax.reduce_window(h, -m.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+
+    def loss(params, x, onehot):
+        h = block(x, *params["c1"])
+        h = block(h, *params["c2"])
+        W, b = params["fc"]
+        z = h.reshape(h.shape[0], -1) @ W + b
+        zmax = m.max(z, axis=1, keepdims=True)
+        logp = z - zmax - m.log(m.sum(m.exp(z - zmax), axis=1, keepdims=True))
+        return -m.sum(logp * onehot) / x.shape[0]
+
+    return loss
+
+
+def cnn_functional_step(m, lax, value_and_grad, jit=None, lr=LR):
+    """One SGD step of the CNN: ``(params, x, onehot) -> (new_params, loss)``."""
+    vg = value_and_grad(cnn_loss(m, lax))
+
+    def step(params, x, onehot):
+        loss, grads = vg(params, x, onehot)
+        new = {k: (W - lr * grads[k][0], b - lr * grads[k][1]) for k, (W, b) in params.items()}
+        return new, loss
+
+    return jit(step) if jit is not None else step
+
+
+def torch_cnn_step(t, params, x, y, lr=LR):
+    """The CNN's PyTorch-style training step; ``t`` is ``torch`` or ``fgrad.torch``."""
+    nn = t.nn
+    model = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Flatten(), nn.Linear(32 * 7 * 7, 10))
+    with t.no_grad():
+        for layer, key in ((model[0], "c1"), (model[3], "c2"), (model[7], "fc")):
+            W, b = params[key]
+            W = W.T if key == "fc" else W
+            layer.weight.copy_(t.from_numpy(np.ascontiguousarray(W)))
+            layer.bias.copy_(t.from_numpy(b.copy()))
+    opt = t.optim.SGD(model.parameters(), lr=lr)
+    loss_fn = nn.CrossEntropyLoss()
+    xt, yt = t.from_numpy(x), t.from_numpy(y)
+
+    def step():
+        opt.zero_grad()
+        loss = loss_fn(model(xt), yt)
+        loss.backward()
+        opt.step()
+        return loss.item()
+
+    return step

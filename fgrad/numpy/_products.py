@@ -13,13 +13,16 @@ import numpy as np
 
 from ..core.array import Array, get_aval
 from ..ops import elementwise as ew
+from ..ops.convolution import conv_general_dilated_p, ConvDimensionNumbers
 from ..ops.linalg import dot_general_p
+from ..ops.structural import rev
 from ..ops.reductions import reduce_sum
 from ..ops.shape import broadcast_in_dim, moveaxis, reshape, transpose
 from ..ops._util import normalize_axis
 from ._creation import asarray
 
 __all__ = [
+    "convolve", "correlate",
     "dot", "matmul", "vdot", "vecdot", "matvec", "vecmat", "inner", "outer", "tensordot", "einsum",
     "kron", "cross",
 ]
@@ -515,3 +518,75 @@ def _pair_result(labels, i, j, out_labels):
     contract = [lab for lab in shared if lab not in later]
     res = batch + [lab for lab in al if lab not in shared] + [lab for lab in bl if lab not in shared]
     return res, batch, contract
+
+
+def _correlate_full(a, v):
+    """Full cross-correlation of 1-d ``a`` and ``v`` (``len(a) + len(v) - 1`` values), one
+    convolution."""
+    m = _shape(v)[0]
+    out = conv_general_dilated_p.bind(
+        reshape(a, (1, 1, _shape(a)[0])), reshape(v, (1, 1, m)), window_strides=(1,),
+        padding=((m - 1, m - 1),), lhs_dilation=(1,), rhs_dilation=(1,),
+        dimension_numbers=ConvDimensionNumbers((0, 1, 2), (0, 1, 2), (0, 1, 2)),
+        feature_group_count=1, batch_group_count=1)
+    return reshape(out, (_shape(out)[2],))
+
+
+def _mode_slice(full, n: int, m: int, mode: str):
+    if mode == "full":
+        return full
+    if mode == "same":
+        start = (min(n, m) - 1) // 2
+        return full[start:start + max(n, m)]
+    if mode == "valid":
+        k = min(n, m) - 1
+        return full[k:k + max(n, m) - min(n, m) + 1]
+    raise ValueError(f"mode must be one of 'full', 'same' or 'valid', got {mode!r}")
+
+
+def _check_1d(name, a, v):
+    a, v = _arr(a), _arr(v)
+    if get_aval(a).ndim != 1 or get_aval(v).ndim != 1:
+        raise ValueError(f"{name}() only supports 1-dimensional inputs, got shapes {_shape(a)} and "
+                         f"{_shape(v)}")
+    if _shape(a)[0] == 0 or _shape(v)[0] == 0:
+        raise ValueError(f"{name}: inputs cannot be empty")
+    return a, v
+
+
+def correlate(a, v, mode: str = "valid"):
+    """Cross-correlation of two 1-d sequences, ``c[k] = sum_n a[n + k] * conj(v[n])``
+    (``numpy.correlate``), as one convolution.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.correlate(fnp.array([1.0, 2.0, 3.0]), fnp.array([0.0, 1.0, 0.5]), "full")
+        Array([0.5, 2. , 3.5, 3. , 0. ], dtype=float64)
+    """
+    a, v = _check_1d("correlate", a, v)
+    n, m = _shape(a)[0], _shape(v)[0]
+    cplx = np.dtype(get_aval(a).dtype).kind == "c" or np.dtype(get_aval(v).dtype).kind == "c"
+    if m > n:  # numpy swaps the operands: c[k] = conj(d[-k]) for d = correlate(v, a)
+        d = _mode_slice(_correlate_full(v, ew.conj(a) if cplx else a), n, m, mode)
+        d = rev(d, (0,))
+        return ew.conj(d) if cplx else d
+    return _mode_slice(_correlate_full(a, ew.conj(v) if cplx else v), n, m, mode)
+
+
+def convolve(a, v, mode: str = "full"):
+    """Discrete linear convolution of two 1-d sequences (``numpy.convolve``), as one
+    convolution with the flipped kernel.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.convolve(fnp.array([1.0, 2.0, 3.0]), fnp.array([0.0, 1.0, 0.5]))
+        Array([0. , 1. , 2.5, 4. , 1.5], dtype=float64)
+    """
+    a, v = _check_1d("convolve", a, v)
+    n, m = _shape(a)[0], _shape(v)[0]
+    if m > n:
+        a, v = v, a
+    full = _correlate_full(a, rev(v, (0,)))
+    return _mode_slice(full, n, m, mode)

@@ -432,7 +432,7 @@ BAD = [
         "conv2d_small",
         lambda t: t.nn.Conv2d(3, 4, 3)(t.ones(1, 3, 2, 2)),
         RuntimeError,
-        "Calculated output size: (0, 0). Output size is too small",
+        "Calculated padded input size per channel: (2 x 2). Kernel size: (3 x 3). Kernel size can't",
     ),
     (
         "conv2d_ndim",

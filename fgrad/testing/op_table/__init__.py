@@ -10,7 +10,8 @@ in_axes, also of the op's jvp and vjp), and dtype preservation.  tests/test_regi
 checks that every primitive is reached by some row.
 
 The rows live in one module per family (`elementwise`, `reductions`, `shape`, `structural`,
-`indexing`, `products`, `sorting`, `linalg`, `nn`, `lax`, `control_flow`, `transforms`);
+`indexing`, `products`, `sorting`, `linalg`, `nn`, `lax`, `control_flow`, `transforms`,
+`convolution`);
 `ROWS` is their concatenation.  Ops declared in `fgrad.ops.specs` get their rows from the
 spec (`spec_rows`); adding any other op is usually one line in its family module::
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import (
-    control_flow, elementwise, indexing, lax, linalg, nn, products, reductions, shape, sorting,
+    control_flow, convolution, elementwise, indexing, lax, linalg, nn, products, reductions, shape, sorting,
     structural, transforms,
 )
 from ._base import (  # noqa: F401
@@ -42,7 +43,7 @@ from ._record import example_args, record_primitives, row_primitives
 from .not_rows import LEAKED_HELPERS, NOT_OPS
 
 FAMILIES = (elementwise, reductions, shape, structural, indexing, products, sorting, linalg, nn, lax,
-            control_flow, transforms)
+            control_flow, transforms, convolution)
 ROWS: list[OpRow] = [row for family in FAMILIES for row in family.ROWS]
 
 

@@ -50,7 +50,15 @@ NOT_OPS = {
         "size": "static query",
         "broadcast_shapes": "static query (shapes in, shape out)",
     },
-    "lax": {"iota": "creation", "full": "creation"},
+    "lax": {
+        "iota": "creation",
+        "full": "creation",
+        # static layout/shape helpers of the convolution (tested in tests/test_convolution.py)
+        "conv_dimension_numbers": "static query (shapes and layout strings in, axis specs out)",
+        "conv_general_shape_tuple": "static query (shapes in, shape out)",
+        "conv_transpose_shape_tuple": "static query (shapes in, shape out)",
+        "padtype_to_pads": "static query (shapes in, pads out)",
+    },
     # sampling has no NumPy reference: tests/test_random.py checks distributions and keys, and
     # tests/test_transforms.py checks random functions under vmap / jit / grad
     "random": {

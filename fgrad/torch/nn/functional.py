@@ -38,6 +38,8 @@ from fgrad import nn as fnn
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 from .._tensor import Tensor
+from fgrad.ops import windowed as W
+from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p, window_view
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
 from ._defop import buf, defop, is_concrete, wrap
 
@@ -49,7 +51,9 @@ __all__ = [
     "normalize", "cosine_similarity", "pairwise_distance", "pdist", "one_hot", "dropout", "dropout1d",
     "dropout2d", "dropout3d", "embedding", "conv1d", "conv2d", "conv3d", "max_pool1d", "max_pool2d",
     "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-    "adaptive_max_pool1d", "adaptive_max_pool2d", "pad", "batch_norm", "instance_norm", "layer_norm",
+    "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "fold", "pad", "batch_norm", "instance_norm",
+    "layer_norm",
     "group_norm", "l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss",
     "gaussian_nll_loss", "soft_margin_loss", "margin_ranking_loss", "hinge_embedding_loss",
@@ -713,7 +717,8 @@ def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None =
 
 
 # ---------------------------------------------------------------------------------------
-# im2col machinery for convolution and pooling
+# convolution, unfold/fold and pooling: lax.conv_general_dilated and lax.reduce_window
+# (the fgrad definitions bind those primitives; the NumPy forwards call their impls)
 
 
 def _out_size(size: int, k: int, s: int, p_lo: int, p_hi: int, d: int, ceil_mode: bool = False) -> int:
@@ -727,130 +732,90 @@ def _out_size(size: int, k: int, s: int, p_lo: int, p_hi: int, d: int, ceil_mode
     return num // s + 1
 
 
-def _windows_np(xp: np.ndarray, kernel, stride, dilation, out) -> np.ndarray:
-    """Strided view (N, C, *out, *kernel) of the windows of the padded input."""
-    nd = len(kernel)
-    span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
-    v = np.lib.stride_tricks.sliding_window_view(xp, span, axis=tuple(range(2, 2 + nd)))
-    sl = (slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, stride)) + \
-        tuple(slice(None, None, d) for d in dilation)
-    return v[sl]
+def _conv_params(nd: int, stride, pads, dilation, groups: int, lhs_dilation=None) -> dict:
+    """Normalized ``conv_general_dilated`` parameters for NC... / OI... layouts."""
+    iota = tuple(range(nd + 2))
+    return dict(window_strides=tuple(stride), padding=tuple(tuple(p) for p in pads),
+                lhs_dilation=tuple(lhs_dilation or (1,) * nd), rhs_dilation=tuple(dilation),
+                dimension_numbers=ConvDimensionNumbers(iota, iota, iota), feature_group_count=groups,
+                batch_group_count=1)
 
 
-def _windows_fgrad(xp, kernel, stride, dilation, out):
-    """The same windows with fgrad ``take`` (transpose: scatter-add), laid out as
-    (N, C, K0, O0, K1, O1, ...)."""
-    nd = len(kernel)
-    x = xp
-    for i in range(nd):
-        idx = (np.arange(kernel[i])[:, None] * dilation[i] + np.arange(out[i])[None,
-                                                                               :] * stride[i]).reshape(-1)
-        ax = 2 + 2 * i
-        x = fnp.take(x, idx, axis=ax)
-        shp = tuple(x.shape)
-        x = fnp.reshape(x, shp[:ax] + (kernel[i], out[i]) + shp[ax + 1:])
-    return x
+def _conv_op(name: str, key, args, params: dict, nd: int, cout: int, prep=None, prep_np=None):
+    """The convolution op ``conv(x, prep(w)) + b`` recorded under ``name``; ``prep`` turns the
+    weight argument into an OI... kernel (fgrad ops), ``prep_np`` the same on NumPy."""
+    bshape = (cout,) + (1,) * nd
+
+    def fn(x, w, *b):
+        y = conv_general_dilated_p.bind(x, w if prep is None else prep(w), **params)
+        return y + fnp.reshape(b[0], bshape) if b else y
+
+    def fwd(x, w, *b):
+        res = conv_general_dilated_p.impl(np, x, w if prep_np is None else prep_np(w), **params)
+        if b:
+            res += b[0].reshape(bshape)
+        return res
+
+    return defop(name, key, fn, args, fwd)
 
 
-def _einsum_spec(nd: int):
-    ks = "hij"[:nd]  # kernel offsets
-    os_ = "pqr"[:nd]  # output positions (n, c, g, o are batch, channels, groups, out channels)
-    win = "nc" + "".join(k + o for k, o in zip(ks, os_))
-    return win, ks, os_
-
-
-def _pad_fgrad(x, pads, value):
-    if not any(lo or hi for lo, hi in pads):
-        return x
-    return fnp.pad(x, [(0, 0), (0, 0)] + [tuple(p) for p in pads], mode="constant", constant_values=value)
-
-
-def _pad_np(x, pads, value):
-    if not any(lo or hi for lo, hi in pads):
-        return x
-    return np.pad(x, [(0, 0), (0, 0)] + [tuple(p) for p in pads], mode="constant", constant_values=value)
-
-
-def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, groups: int, nd: int, fname: str):
-    xb, wb = buf(input), buf(weight)
-    unbatched = xb.ndim == nd + 1
+def _batched(input: Tensor, nd: int, fname: str):
+    xb = buf(input)
     if xb.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {fname}, but got "
                            f"input of size: {list(xb.shape)}")
-    if unbatched:
-        input = input.unsqueeze(0)
-        xb = buf(input)
+    unbatched = xb.ndim == nd + 1
+    return (input.unsqueeze(0) if unbatched else input), unbatched
+
+
+def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, groups: int, nd: int, fname: str):
+    input, unbatched = _batched(input, nd, fname)
+    xb, wb = buf(input), buf(weight)
     stride = _pair(stride, nd, "stride")
     dilation = _pair(dilation, nd, "dilation")
     kernel = tuple(wb.shape[2:])
     c_in = xb.shape[1]
+    if wb.ndim != nd + 2:
+        raise RuntimeError(f"Expected {nd + 2}D weight for {fname}, but got weight of size {list(wb.shape)}")
     if c_in != wb.shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {list(wb.shape)}, expected input"
                            f"{list(xb.shape)} to have {wb.shape[1] * groups} channels, but got {c_in} "
                            "channels "
                            "instead")
+    if wb.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at "
+                           "dimension 0, "
+                           f"but got weight of size {list(wb.shape)} instead")
     if isinstance(padding, str):
         if padding == "valid":
             pads = [(0, 0)] * nd
         elif padding == "same":
             if any(s != 1 for s in stride):
-                raise ValueError("padding='same' is not supported for strided convolutions")
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
             pads = []
             for k, d in zip(kernel, dilation):
                 total = d * (k - 1)
                 pads.append((total // 2, total - total // 2))
         else:
-            raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+            raise RuntimeError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
     else:
         pads = [(p, p) for p in _pair(padding, nd, "padding")]
+        if any(p < 0 for p, _ in pads):
+            raise RuntimeError("negative padding is not supported")
     spatial = xb.shape[2:]
-    out = tuple(_out_size(spatial[i], kernel[i], stride[i], pads[i][0], pads[i][1], dilation[i])
-                for i in range(nd))
-    if any(o <= 0 for o in out):
-        raise RuntimeError(f"Calculated output size: ({', '.join(str(o) for o in out)}). Output size is too "
-                           "small")
+    padded = [spatial[i] + pads[i][0] + pads[i][1] for i in range(nd)]
+    dilated = [dilation[i] * (kernel[i] - 1) + 1 for i in range(nd)]
+    if any(p < k for p, k in zip(padded, dilated)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+                           f"Kernel size: ({' x '.join(map(str, dilated))}). Kernel size can't be greater "
+                           "than actual input size")
     if xb.dtype != wb.dtype:
         raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should be the "
                            "same")
-    G = groups
-    cout = wb.shape[0]
-    win, ks, os_ = _einsum_spec(nd)
-    spec = f"{win.replace('c', 'gc', 1)},goc{ks}->ngo{os_}"
-    pads_t = tuple(pads)
-
-    def fn(x, w, *b):
-        xp = _pad_fgrad(x, pads_t, 0.0)
-        cols = _windows_fgrad(xp, kernel, stride, dilation, out)
-        shp = tuple(cols.shape)
-        cols = fnp.reshape(cols, (shp[0], G, shp[1] // G) + shp[2:])
-        wg = fnp.reshape(w, (G, cout // G) + tuple(w.shape[1:]))
-        y = fnp.einsum(spec, cols, wg)
-        y = fnp.reshape(y, (shp[0], cout) + out)
-        if b:
-            y = y + fnp.reshape(b[0], (cout,) + (1,) * nd)
-        return y
-
-    def fwd(x, w, *b):
-        xp = _pad_np(x, pads_t, 0)
-        v = _windows_np(xp, kernel, stride, dilation, out)  # (N, C, *out, *kernel)
-        n = x.shape[0]
-        cg = c_in // G
-        og = cout // G
-        res = np.empty((n, cout) + out, dtype=np.result_type(x.dtype, w.dtype))
-        axes_v = [1] + list(range(2 + nd, 2 + 2 * nd))
-        axes_w = list(range(1, 2 + nd))
-        for g in range(G):
-            vg = v[:, g * cg:(g + 1) * cg]
-            wg = w[g * og:(g + 1) * og]
-            r = np.tensordot(vg, wg, axes=(axes_v, axes_w))  # (N, *out, og)
-            res[:, g * og:(g + 1) * og] = np.moveaxis(r, -1, 1)
-        if b:
-            res += b[0].reshape((cout,) + (1,) * nd)
-        return res
-
+    params = _conv_params(nd, stride, pads, dilation, groups)
     args = (input, weight) if bias is None else (input, weight, bias)
-    key = ("conv", nd, stride, pads_t, dilation, G, bias is not None)
-    y = defop("ConvolutionBackward0", key, fn, args, fwd)
+    key = ("conv", nd, stride, tuple(pads), dilation, groups, bias is not None)
+    y = _conv_op("ConvolutionBackward0", key, args, params, nd, wb.shape[0])
     return y.squeeze(0) if unbatched else y
 
 
@@ -860,38 +825,223 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
-    """2-D convolution (cross-correlation) over (N, C_in, H, W) with weight (C_out, C_in/groups, kh, kw)."""
+    """2-D convolution (cross-correlation) over (N, C_in, H, W) with weight (C_out, C_in/groups, kh, kw).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2))
+        tensor([[[[4., 4.],
+                  [4., 4.]]]])
+    """
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    """3-D convolution (cross-correlation) over (N, C_in, D, H, W)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
 
+def _transposed_kernel_fn(groups: int, nd: int):
+    """(C_in, C_out/G, *k) -> the OI... kernel of the equivalent convolution: per group, in and
+    out swapped, spatially flipped; as fgrad ops and on NumPy."""
+    flip_axes = tuple(range(2, 2 + nd))
+
+    def prep(w):
+        s = tuple(w.shape)
+        cig, og = s[0] // groups, s[1]
+        w = fnp.reshape(w, (groups, cig, og) + s[2:])
+        w = fnp.swapaxes(w, 1, 2)
+        return fnp.flip(fnp.reshape(w, (groups * og, cig) + s[2:]), flip_axes)
+
+    def prep_np(w):
+        s = w.shape
+        cig, og = s[0] // groups, s[1]
+        w = w.reshape((groups, cig, og) + s[2:]).swapaxes(1, 2)
+        return np.flip(w.reshape((groups * og, cig) + s[2:]), flip_axes)
+
+    return prep, prep_np
+
+
+def _conv_transposend(input: Tensor, weight: Tensor, bias, stride, padding, output_padding, groups: int,
+                      dilation, nd: int, fname: str):
+    input, unbatched = _batched(input, nd, fname)
+    xb, wb = buf(input), buf(weight)
+    stride = _pair(stride, nd, "stride")
+    padding = _pair(padding, nd, "padding")
+    output_padding = _pair(output_padding, nd, "output_padding")
+    dilation = _pair(dilation, nd, "dilation")
+    if wb.ndim != nd + 2:
+        raise RuntimeError(f"Expected {nd + 2}D weight for {fname}, but got weight of size {list(wb.shape)}")
+    if xb.shape[1] != wb.shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(wb.shape)}, expected input "
+                           f"{list(xb.shape)} "
+                           f"to have {wb.shape[0]} channels, but got {xb.shape[1]} channels instead")
+    if wb.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at "
+                           "dimension 0, "
+                           f"but got weight of size {list(wb.shape)} instead")
+    for op, s, d in zip(output_padding, stride, dilation):
+        if op >= s and op >= d:
+            raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got "
+                               f"output_padding: {op}, stride: {s}, dilation: {d}")
+    if xb.dtype != wb.dtype:
+        raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should be the "
+                           "same")
+    kernel = wb.shape[2:]
+    pads = [(d * (k - 1) - p, d * (k - 1) - p + op)
+            for k, p, op, d in zip(kernel, padding, output_padding, dilation)]
+    out = tuple((n - 1) * s - 2 * p + d * (k - 1) + op + 1 for n, s, p, d, k, op in
+                zip(xb.shape[2:], stride, padding, dilation, kernel, output_padding))
+    if any(o <= 0 for o in out):
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(str(n) for n in xb.shape[2:])}). "
+                           f"Calculated output size per channel: ({' x '.join(str(o) for o in out)}). "
+                           "Output size is too small")
+    params = _conv_params(nd, (1,) * nd, pads, dilation, groups, lhs_dilation=stride)
+    prep, prep_np = _transposed_kernel_fn(groups, nd)
+    args = (input, weight) if bias is None else (input, weight, bias)
+    key = ("conv_transpose", nd, stride, tuple(pads), dilation, groups, bias is not None)
+    y = _conv_op("ConvolutionBackward0", key, args, params, nd, wb.shape[1] * groups, prep, prep_np)
+    return y.squeeze(0) if unbatched else y
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1) -> Tensor:
+    """1-D transposed convolution over (N, C_in, L) with weight (C_in, C_out/groups, k)."""
+    return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
+                             "conv_transpose1d")
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1) -> Tensor:
+    """2-D transposed convolution (the gradient of ``conv2d`` with respect to its input) over
+    (N, C_in, H, W) with weight (C_in, C_out/groups, kh, kw).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2), stride=2).shape
+        torch.Size([1, 1, 4, 4])
+    """
+    return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, 2,
+                             "conv_transpose2d")
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1) -> Tensor:
+    """3-D transposed convolution over (N, C_in, D, H, W) with weight (C_in, C_out/groups, *k)."""
+    return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
+                             "conv_transpose3d")
+
+
+def _unfold_kernel(c: int, k: tuple, dtype) -> np.ndarray:
+    """One-hot kernel (C*K, 1, *k) whose grouped convolution copies each window offset into
+    its own channel: ``out[:, c*K + j] = window offset j of channel c``."""
+    kn = int(np.prod(k))
+    e = np.zeros((c, kn, kn), dtype)
+    e[:, np.arange(kn), np.arange(kn)] = 1
+    return e.reshape((c * kn, 1) + tuple(k))
+
+
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
-    """im2col: (N, C, H, W) -> (N, C * kh * kw, L) blocks."""
-    k = _pair(kernel_size, 2)
-    d, p, s = _pair(dilation, 2), _pair(padding, 2), _pair(stride, 2)
+    """im2col: (N, C, H, W) -> (N, C * kh * kw, L) blocks (a grouped convolution with a
+    one-hot kernel, so its gradient is a convolution too).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> unfold(torch.arange(9.0).reshape(1, 1, 3, 3), 2).shape
+        torch.Size([1, 4, 4])
+    """
+    k = _pair(kernel_size, 2, "kernel_size")
+    d, p, s = _pair(dilation, 2, "dilation"), _pair(padding, 2, "padding"), _pair(stride, 2, "stride")
     xb = buf(input)
+    if xb.ndim not in (3, 4):
+        raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported (got {xb.ndim}D)")
     unb = xb.ndim == 3
     if unb:
         input = input.unsqueeze(0)
         xb = buf(input)
+    c = xb.shape[1]
     out = tuple(_out_size(xb.shape[2 + i], k[i], s[i], p[i], p[i], d[i]) for i in range(2))
-    pads = ((p[0], p[0]), (p[1], p[1]))
+    if any(o <= 0 for o in out):
+        raise RuntimeError(f"Given input with spatial size ({xb.shape[2]}, {xb.shape[3]}), kernel_size={k}, "
+                           f"dilation={d}, padding={p}, calculated shape of the array of sliding blocks as "
+                           f"({out[0]}, {out[1]}), but its components must be at least one.")
+    params = _conv_params(2, s, [(p[0], p[0]), (p[1], p[1])], d, c)
+    kern = _unfold_kernel(c, k, xb.dtype if xb.dtype.kind in "fc" else np.float32)
+    L = out[0] * out[1]
 
-    def fn(x):
-        cols = _windows_fgrad(_pad_fgrad(x, pads, 0.0), k, s, d, out)  # (N, C, K0, O0, K1, O1)
-        cols = fnp.transpose(cols, (0, 1, 2, 4, 3, 5))
-        n, c = cols.shape[0], cols.shape[1]
-        return fnp.reshape(cols, (n, c * k[0] * k[1], out[0] * out[1]))
+    def fn(x, e):
+        y = conv_general_dilated_p.bind(x, e, **params)
+        return fnp.reshape(y, (x.shape[0], -1, L))
 
-    def fwd(x):
-        v = _windows_np(_pad_np(x, pads, 0), k, s, d, out)  # (N, C, O0, O1, K0, K1)
+    def fwd(x, e):
+        xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1]))) if any(p) else x
+        v = window_view(np, xp, k, s, d, out, 2)  # (N, C, O0, O1, K0, K1)
         v = np.transpose(v, (0, 1, 4, 5, 2, 3))
-        return np.ascontiguousarray(v).reshape(x.shape[0], -1, out[0] * out[1])
+        return np.ascontiguousarray(v).reshape(x.shape[0], -1, L)
 
-    y = defop("Im2ColBackward0", ("unfold", k, d, p, s), fn, (input,), fwd)
+    y = defop("Im2ColBackward0", ("unfold", k, d, p, s), fn, (input, kern), fwd)
+    return y.squeeze(0) if unb else y
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """col2im, the adjoint of `unfold`: (N, C * kh * kw, L) blocks summed into (N, C, H, W)
+    (a transposed grouped convolution: no scatter-add).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> fold(torch.ones(1, 4, 4), (3, 3), 2)
+        tensor([[[[1., 2., 1.],
+                  [2., 4., 2.],
+                  [1., 2., 1.]]]])
+    """
+    osz = _pair(output_size, 2, "output_size")
+    k = _pair(kernel_size, 2, "kernel_size")
+    d, p, s = _pair(dilation, 2, "dilation"), _pair(padding, 2, "padding"), _pair(stride, 2, "stride")
+    xb = buf(input)
+    if xb.ndim not in (2, 3):
+        raise RuntimeError("Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+                           "(got "
+                           f"{xb.ndim}D)")
+    unb = xb.ndim == 2
+    if unb:
+        input = input.unsqueeze(0)
+        xb = buf(input)
+    kn = k[0] * k[1]
+    if xb.shape[1] % kn:
+        raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product of "
+                           "kernel_size, "
+                           f"but got input.size(1)={xb.shape[1]} and kernel_size={k}")
+    out = tuple(_out_size(osz[i], k[i], s[i], p[i], p[i], d[i]) for i in range(2))
+    if out[0] * out[1] != xb.shape[2]:
+        raise RuntimeError(f"Given output_size={osz}, kernel_size={k}, dilation={d}, padding={p}, "
+                           f"stride={s}, "
+                           f"expected size of input's dimension 2 to match the calculated number of sliding "
+                           f"blocks {out[0]} * {out[1]} = {out[0] * out[1]}, but got "
+                           f"input.size(2)={xb.shape[2]}.")
+    c = xb.shape[1] // kn
+    # the transpose of unfold's convolution: stride -> lhs dilation, the one-hot kernel
+    # flipped with its in/out roles swapped per group
+    pads = []
+    for i in range(2):
+        kd = d[i] * (k[i] - 1) + 1
+        lo = kd - p[i] - 1
+        pads.append((lo, osz[i] + kd - 1 - ((out[i] - 1) * s[i] + 1) - lo))
+    params = _conv_params(2, (1, 1), pads, d, c, lhs_dilation=s)
+    e = _unfold_kernel(1, k, xb.dtype if xb.dtype.kind in "fc" else np.float32)  # (K, 1, *k)
+    kern = np.ascontiguousarray(np.tile(np.flip(e.reshape((1, kn) + k), (2, 3)), (c, 1, 1, 1)))  # (C, K, *k)
+
+    def fn(x, e):
+        y = fnp.reshape(x, (x.shape[0], c * kn) + out)
+        return conv_general_dilated_p.bind(y, e, **params)
+
+    def fwd(x, e):
+        return conv_general_dilated_p.impl(np, x.reshape((x.shape[0], c * kn) + out), e, **params)
+
+    y = defop("Col2ImBackward0", ("fold", osz, k, d, p, s), fn, (input, kern), fwd)
     return y.squeeze(0) if unb else y
 
 
@@ -927,65 +1077,80 @@ def _pool_setup(input: Tensor, nd: int, kernel_size, stride, padding, dilation, 
     pads = []
     for i in range(nd):
         need = (out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
-        hi = max(need - spatial[i] - padding[i], padding[i])
+        hi = need - spatial[i] - padding[i]
         pads.append((padding[i], hi))
     return input, unbatched, kernel, stride, padding, dilation, out, tuple(pads)
+
+
+def _window_params(k, s, pads, d) -> dict:
+    """``reduce_window`` parameters for windows over the spatial axes of (N, C, *spatial)."""
+    nd = len(k)
+    return dict(window_dimensions=(1, 1) + tuple(k), window_strides=(1, 1) + tuple(s),
+                padding=((0, 0), (0, 0)) + tuple(tuple(p) for p in pads), base_dilation=(1,) * (nd + 2),
+                window_dilation=(1, 1) + tuple(d))
+
+
+def _max_pool_op(input: Tensor, nd: int, k, s, pads, d, name: str, return_indices: bool, key):
+    """Max over windows (``reduce_window_max``; the gradient goes to each window's first
+    maximum) and, with ``return_indices``, the flat spatial index of that maximum."""
+    params = _window_params(k, s, pads, d)
+
+    def fn(x):
+        return W.reduce_window_max_p.bind(x, **params)
+
+    def fwd(x):
+        return W.reduce_window_max_p.impl(np, x, **params)
+
+    y = defop(name, key, fn, (input,), fwd)
+    if not return_indices:
+        return y
+    xb = buf(input)
+    xp = _dev.xp_of(xb)
+    am, out = W.argselect(xp, "max", xb, params)
+    kidx = xp.unravel_index(am, (1, 1) + tuple(k))[2:]
+    spatial = xb.shape[2:]
+    lin = xp.zeros(am.shape, np.int64)
+    for i in range(nd):
+        o = xp.arange(out[2 + i]).reshape((1, 1) + tuple(out[2 + i] if j == i else 1 for j in range(nd)))
+        pos = o * s[i] - pads[i][0] + kidx[i] * d[i]
+        lin = lin * spatial[i] + pos
+    return y, wrap(lin)
 
 
 def _max_poolnd(input, nd, kernel_size, stride, padding, dilation, ceil_mode, return_indices, fname):
     input, unb, k, s, p, d, out, pads = _pool_setup(input, nd, kernel_size, stride, padding, dilation,
                                                     ceil_mode, fname)
-    xb = buf(input)
-    dtype = xb.dtype
-    neg = -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
-    kn = int(np.prod(k))
-    perm = (0, 1) + tuple(3 + 2 * i for i in range(nd)) + tuple(2 + 2 * i for i in range(nd))
-
-    def fn(x):
-        cols = _windows_fgrad(_pad_fgrad(x, pads, neg), k, s, d, out)  # (N, C, K0, O0, ...)
-        cols = fnp.transpose(cols, perm)  # (N, C, *out, *k)
-        shp = tuple(cols.shape)
-        flat = fnp.reshape(cols, shp[:2 + nd] + (kn,))
-        idx = lax.stop_gradient(fnp.argmax(flat, axis=-1))
-        return fnp.take_along_axis(flat, idx[..., None], axis=-1)[..., 0]
-
-    def fwd(x):
-        v = _windows_np(_pad_np(x, pads, neg), k, s, d, out)
-        flat = v.reshape(v.shape[:2 + nd] + (kn,))
-        return flat.max(axis=-1)
-
-    name = "MaxPool2DWithIndicesBackward0" if nd == 2 else f"MaxPool{nd}DWithIndicesBackward0"
-    y = defop(name, ("max_pool", nd, k, s, pads, d), fn, (input,), fwd)
+    name = f"MaxPool{nd}DWithIndicesBackward0"
+    res = _max_pool_op(input, nd, k, s, pads, d, name, return_indices, ("max_pool", nd, k, s, pads, d))
     if return_indices:
-        v = _windows_np(_pad_np(xb, pads, neg), k, s, d, out)
-        am = v.reshape(v.shape[:2 + nd] + (kn,)).argmax(axis=-1)
-        kidx = np.unravel_index(am, k)
-        spatial = xb.shape[2:]
-        lin = np.zeros(am.shape, np.int64)
-        for i in range(nd):
-            o = np.arange(out[i]).reshape((1, 1) + tuple(out[i] if j == i else 1 for j in range(nd)))
-            pos = o * s[i] - p[i] + kidx[i] * d[i]
-            lin = lin * spatial[i] + pos
-        ind = wrap(lin)
-        if unb:
-            return y.squeeze(0), ind.squeeze(0)
-        return y, ind
-    return y.squeeze(0) if unb else y
+        y, ind = res
+        return (y.squeeze(0), ind.squeeze(0)) if unb else (y, ind)
+    return res.squeeze(0) if unb else res
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Max over each window of (N, C, L) (padding counts as -inf)."""
     return _max_poolnd(input, 1, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool1d")
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """Max over each window (padding counts as -inf); ``return_indices`` also gives the
-    flat index (over H*W) of each maximum."""
+    flat index (over H*W) of each maximum.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> max_pool2d(torch.arange(16.0).reshape(1, 1, 4, 4), 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
     return _max_poolnd(input, 2, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool2d")
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Max over each window of (N, C, D, H, W) (padding counts as -inf)."""
     return _max_poolnd(input, 3, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool3d")
 
@@ -1011,38 +1176,42 @@ def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_includ
     if divisor_override:
         div = np.full_like(div, float(divisor_override))
     div = div.astype(xb.dtype if xb.dtype.kind == "f" else np.float32)
-    perm = (0, 1) + tuple(3 + 2 * i for i in range(nd)) + tuple(2 + 2 * i for i in range(nd))
-    ones = (1,) * nd
-    kaxes = tuple(range(2 + nd, 2 + 2 * nd))
+    params = _window_params(k, s, pads, d)
 
     def fn(x, dv):
-        cols = _windows_fgrad(_pad_fgrad(x, pads, 0.0), k, s, ones, out)
-        cols = fnp.transpose(cols, perm)
-        return fnp.sum(cols, axis=kaxes) / dv
+        return W.reduce_window_sum(x, **params) / dv
 
     def fwd(x, dv):
-        v = _windows_np(_pad_np(x, pads, 0), k, s, ones, out)
-        return (v.sum(axis=kaxes) / dv).astype(x.dtype, copy=False)
+        return (W.window_sum(np, x, **params) / dv).astype(x.dtype, copy=False)
 
-    name = f"AvgPool{nd}DBackward0"
-    y = defop(name, ("avg_pool", nd, k, s, pads), fn, (input, div), fwd)
+    y = defop(f"AvgPool{nd}DBackward0", ("avg_pool", nd, k, s, pads), fn, (input, div), fwd)
     return y.squeeze(0) if unb else y
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """Mean over each window of (N, C, L)."""
     return _avg_poolnd(input, 1, kernel_size, stride, padding, ceil_mode, count_include_pad, None,
                        "avg_pool1d")
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
-    """Mean over each window (zero padding counted unless ``count_include_pad=False``)."""
+    """Mean over each window (zero padding counted unless ``count_include_pad=False``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> avg_pool2d(torch.arange(16.0).reshape(1, 1, 4, 4), 2)
+        tensor([[[[ 2.5000,  4.5000],
+                  [10.5000, 12.5000]]]])
+    """
     return _avg_poolnd(input, 2, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
                        "avg_pool2d")
 
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
+    """Mean over each window of (N, C, D, H, W)."""
     return _avg_poolnd(input, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
                        "avg_pool3d")
 
@@ -1092,8 +1261,17 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
     spatial = xb.shape[-nd:]
     osz = _pair(output_size, nd) if not isinstance(output_size, (list, tuple)) else \
         tuple(spatial[i] if output_size[i] is None else int(output_size[i]) for i in range(nd))
-    ranges = [_adaptive_ranges(spatial[i], osz[i]) for i in range(nd)]
     lead = xb.ndim - nd
+    if lead in (1, 2) and all(osz[i] and spatial[i] % osz[i] == 0 for i in range(nd)):
+        # equal windows: a max pool with kernel = stride = size / output size
+        k = tuple(spatial[i] // osz[i] for i in range(nd))
+        x = input.unsqueeze(0) if lead == 1 else input
+        res = _max_pool_op(x, nd, k, k, ((0, 0),) * nd, (1,) * nd, f"AdaptiveMaxPool{nd}DBackward0",
+                           return_indices, ("adaptive_max", nd, osz))
+        if lead == 1:
+            return (res[0].squeeze(0), res[1].squeeze(0)) if return_indices else res.squeeze(0)
+        return res
+    ranges = [_adaptive_ranges(spatial[i], osz[i]) for i in range(nd)]
 
     def window(x, pos):
         sl = (slice(None),) * lead + tuple(slice(a, b) for (a, b) in (ranges[i][pos[i]] for i in range(nd)))
@@ -1135,6 +1313,16 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
     return _adaptive_max(input, output_size, 2, return_indices)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
+    """Max over the adaptive windows of (N, C, D, H, W)."""
+    return _adaptive_max(input, output_size, 3, return_indices)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+    """Average over the adaptive windows of (N, C, D, H, W)."""
+    return _adaptive_avg(input, output_size, 3)
 
 
 # ---------------------------------------------------------------------------------------

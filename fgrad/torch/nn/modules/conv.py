@@ -1,9 +1,9 @@
-"""`Conv1d`, `Conv2d`, `Conv3d`.
+"""`Conv1d`, `Conv2d`, `Conv3d` and `ConvTranspose1d`, `ConvTranspose2d`, `ConvTranspose3d`.
 
 Weights (out_channels, in_channels/groups, *kernel_size) and bias are initialised as in
 PyTorch: kaiming_uniform_(a=sqrt(5)) and U(-1/sqrt(fan_in), 1/sqrt(fan_in)).  The forward is
-``F.conv{1,2,3}d`` (an im2col composite on fgrad primitives; padding modes other than
-'zeros' pad with ``F.pad`` first).
+``F.conv{1,2,3}d`` / ``F.conv_transpose{1,2,3}d`` (the ``lax.conv_general_dilated`` primitive;
+padding modes other than 'zeros' pad with ``F.pad`` first).
 
 Example::
 
@@ -24,7 +24,7 @@ import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
 def _ntuple(x, n):
@@ -171,3 +171,69 @@ class Conv3d(_ConvNd):
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias, F.conv3d)
+
+
+class _ConvTransposeNd(_ConvNd):
+    _nd = 0
+    _fn_name = ""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {self.__class__.__name__}')
+        n = self._nd
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, n), _ntuple(stride, n),
+                         _ntuple(padding, n), _ntuple(dilation, n), True, _ntuple(output_padding, n), groups,
+                         bias, padding_mode, device, dtype)
+
+    def _output_padding(self, input, output_size) -> tuple:
+        """The output padding that gives ``output_size`` (PyTorch's rule: between the minimum
+        size and that plus stride - 1)."""
+        if output_size is None:
+            return self.output_padding
+        n = self._nd
+        output_size = list(output_size)[-n:]
+        if len(output_size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or "
+                             f"{n + 2} elements (got {len(output_size) + 2})")
+        spatial = input.shape[-n:]
+        res = []
+        for d in range(n):
+            lo = ((spatial[d] - 1) * self.stride[d] - 2 * self.padding[d] + self.dilation[d] *
+                  (self.kernel_size[d] - 1) + 1)
+            hi = lo + self.stride[d] - 1
+            if not lo <= output_size[d] <= hi:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from "
+                                 f"{[lo]} to {[hi]} (for an input of {list(spatial)})")
+            res.append(output_size[d] - lo)
+        return tuple(res)
+
+    def forward(self, input, output_size=None):
+        op = self._output_padding(input, output_size)
+        fn = getattr(F, self._fn_name)
+        return fn(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-D transposed convolution over (N, C_in, L); weight (C_in, C_out/groups, k)."""
+
+    _nd, _fn_name = 1, "conv_transpose1d"
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution over (N, C_in, H, W); weight (C_in, C_out/groups, kh, kw).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.ConvTranspose2d(2, 3, 3, stride=2)(torch.randn(1, 2, 4, 4)).shape
+        torch.Size([1, 3, 9, 9])
+    """
+
+    _nd, _fn_name = 2, "conv_transpose2d"
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-D transposed convolution over (N, C_in, D, H, W)."""
+
+    _nd, _fn_name = 3, "conv_transpose3d"

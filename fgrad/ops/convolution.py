@@ -1,0 +1,882 @@
+"""``conv_general_dilated``: N-d convolution with lax semantics, one primitive.
+
+The forward pass is im2col + GEMM: the (dilated, padded) input's windows are a strided view
+(no copy) of shape ``(N, C, *out, *kernel)``; one reshape gathers them into a patch matrix
+per feature group and one batched ``matmul`` contracts it with the kernel.  The operation is
+bilinear, so its JVP is two convolutions and its transposes are convolutions too (the lhs
+transpose convolves the cotangent with the spatially flipped kernel, input and kernel roles
+of stride and lhs dilation swapped; the rhs transpose convolves the input with the
+cotangent, batch and feature axes swapped) -- no scatter-add anywhere.  ``vmap`` folds the
+mapped axis into the batch axis (lhs only) or into feature groups (rhs, or both), as JAX
+does.
+
+Layouts are given by dimension numbers: ``lhs_spec = (batch, feature, *spatial)``,
+``rhs_spec = (out_feature, in_feature, *spatial)``, ``out_spec = (batch, feature,
+*spatial)``, each a tuple of axis positions (`ConvDimensionNumbers`); strings such as
+``("NCHW", "OIHW", "NCHW")`` are converted by `conv_dimension_numbers`.
+
+Example::
+
+    >>> import fgrad.numpy as fnp
+    >>> x, w = fnp.ones((1, 1, 4, 4)), fnp.ones((1, 1, 3, 3))
+    >>> conv_general_dilated(x, w, (1, 1), "VALID").shape
+    (1, 1, 2, 2)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval
+from ..core.primitive import Primitive
+from ..core.rules import defbatch, defbilinear
+from .elementwise import convert_element_type
+from .shape import moveaxis, reshape, transpose
+from .structural import rev
+
+
+class ConvDimensionNumbers(NamedTuple):
+    """Axis positions of each operand's dimensions: ``lhs_spec = (batch, feature,
+    *spatial)``, ``rhs_spec = (out_feature, in_feature, *spatial)``, ``out_spec = (batch,
+    feature, *spatial)``.
+
+    Example::
+
+        >>> ConvDimensionNumbers((0, 1, 2), (0, 1, 2), (0, 1, 2)).lhs_spec
+        (0, 1, 2)
+    """
+
+    lhs_spec: tuple
+    rhs_spec: tuple
+    out_spec: tuple
+
+
+def _spec_from_string(s: str, batch: str, feature: str, op: str) -> tuple:
+    if batch not in s or feature not in s:
+        raise ValueError(f"{op}: dimension spec {s!r} must contain {batch!r} and {feature!r}")
+    return (s.index(batch), s.index(feature)) + tuple(i for i, c in enumerate(s) if c not in (batch, feature))
+
+
+def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimensionNumbers:
+    """Normalize ``dimension_numbers`` (None, a `ConvDimensionNumbers`, or a triple of strings
+    like ``("NHWC", "HWIO", "NHWC")`` or of int specs) for operands of these shapes.
+
+    Spatial dimensions are matched by their order in the rhs string: the rhs's first
+    non-``O``/``I`` letter pairs with the same letter in the lhs and output strings.
+
+    Example::
+
+        >>> conv_dimension_numbers((1, 5, 5, 3), (3, 3, 3, 8), ("NHWC", "HWIO", "NHWC"))
+        ConvDimensionNumbers(lhs_spec=(0, 3, 1, 2), rhs_spec=(3, 2, 0, 1), out_spec=(0, 3, 1, 2))
+    """
+    nd = len(lhs_shape)
+    if len(rhs_shape) != nd:
+        raise TypeError(
+            f"conv_general_dilated: lhs and rhs must have the same rank, got lhs shape "
+            f"{tuple(lhs_shape)} and rhs shape {tuple(rhs_shape)}"
+        )
+    if nd < 2:
+        raise TypeError(f"conv_general_dilated: operands need rank >= 2, got shape {tuple(lhs_shape)}")
+    if dimension_numbers is None:
+        iota = tuple(range(nd))
+        return ConvDimensionNumbers(iota, iota, iota)
+    if isinstance(dimension_numbers, ConvDimensionNumbers):
+        specs = tuple(tuple(int(a) for a in s) for s in dimension_numbers)
+    else:
+        try:
+            lhs, rhs, out = dimension_numbers
+        except (TypeError, ValueError):
+            raise TypeError(
+                "conv_general_dilated: dimension_numbers must be None, a ConvDimensionNumbers "
+                f"or a (lhs, rhs, out) triple, got {dimension_numbers!r}"
+            ) from None
+        if all(isinstance(s, str) for s in (lhs, rhs, out)):
+            for s in (lhs, rhs, out):
+                if len(s) != nd:
+                    raise TypeError(
+                        f"conv_general_dilated: dimension spec {s!r} does not match operand rank {nd}"
+                    )
+            if sorted(lhs) != sorted(out) or set(lhs) - set("NC") != set(rhs) - set("OI"):
+                raise TypeError(f"conv_general_dilated: inconsistent dimension specs {dimension_numbers!r}")
+            rs = _spec_from_string(rhs, "O", "I", "conv_general_dilated")
+            spatial = [rhs[i] for i in rs[2:]]
+            ls = (lhs.index("N"), lhs.index("C")) + tuple(lhs.index(c) for c in spatial)
+            os_ = (out.index("N"), out.index("C")) + tuple(out.index(c) for c in spatial)
+            specs = (ls, rs, os_)
+        else:
+            specs = tuple(tuple(int(a) for a in s) for s in (lhs, rhs, out))
+    for s in specs:
+        if sorted(s) != list(range(nd)):
+            raise TypeError(
+                f"conv_general_dilated: dimension numbers {specs} are not permutations of range({nd})"
+            )
+    return ConvDimensionNumbers(*specs)
+
+
+def _dilate(size: int, d: int) -> int:
+    return 0 if size == 0 else 1 + d * (size - 1)
+
+
+def padtype_to_pads(in_shape, window_shape, window_strides, padding: str) -> tuple:
+    """Explicit ``(lo, hi)`` pads for ``'SAME'``, ``'SAME_LOWER'`` or ``'VALID'`` (lax's rule:
+    the output size is ``ceil(in / stride)`` for SAME; SAME puts the odd pad at the end).
+
+    Example::
+
+        >>> padtype_to_pads((5,), (3,), (2,), "SAME")
+        ((1, 1),)
+    """
+    p = padding.upper()
+    if p == "VALID":
+        return tuple((0, 0) for _ in in_shape)
+    if p not in ("SAME", "SAME_LOWER"):
+        raise ValueError(
+            f"conv_general_dilated: unknown padding {padding!r}; use 'SAME', 'SAME_LOWER', "
+            "'VALID' or a sequence of (low, high) pairs"
+        )
+    pads = []
+    for n, k, s in zip(in_shape, window_shape, window_strides):
+        out = -(-n // s)
+        total = max(0, (out - 1) * s + k - n)
+        small, big = total // 2, total - total // 2
+        pads.append((small, big) if p == "SAME" else (big, small))
+    return tuple(pads)
+
+
+def _ints(v, n: int, name: str) -> tuple:
+    if v is None:
+        return (1,) * n
+    t = tuple(int(a) for a in v)
+    if len(t) != n:
+        raise TypeError(
+            f"conv_general_dilated: {name} must have {n} entries (one per spatial dimension), got {tuple(v)}"
+        )
+    if any(a < 1 for a in t):
+        raise ValueError(f"conv_general_dilated: {name} must be positive, got {t}")
+    return t
+
+
+# -- the implementation: canonical layout, strided windows, one matmul ---------------------
+
+
+def window_view(xp, x, window: tuple, strides: tuple, dilation: tuple, out: tuple, first: int):
+    """Strided view of ``x``'s windows over the axes ``first, first+1, ...``: the result has
+    shape ``x.shape[:first] + out + window`` (no copy)."""
+    lead = x.shape[:first]
+    st = x.strides
+    shape = lead + tuple(out) + tuple(window)
+    nd = len(window)
+    strides_ = (
+        st[:first]
+        + tuple(st[first + i] * strides[i] for i in range(nd))
+        + tuple(st[first + i] * dilation[i] for i in range(nd))
+    )
+    return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides_)
+
+
+def dilate_and_pad(xp, x, first: int, dilation: tuple, padding: tuple, fill=0):
+    """``x`` with ``dilation - 1`` fill values between elements and ``padding`` (negative:
+    cropping) on the axes from ``first`` on: one allocation and one strided copy."""
+    if all(d == 1 for d in dilation) and all(lo == 0 and hi == 0 for lo, hi in padding):
+        return x
+    shape, dst, src = list(x.shape[:first]), [slice(None)] * first, [slice(None)] * first
+    empty = False
+    for a, (d, (lo, hi)) in enumerate(zip(dilation, padding)):
+        n = x.shape[first + a]
+        size = max(_dilate(n, d) + lo + hi, 0)
+        shape.append(size)
+        j0 = max(0, -(lo // d))  # the first element at a position >= 0
+        j1 = min(n - 1, (size - 1 - lo) // d)  # the last element inside
+        empty = empty or j1 < j0
+        dst.append(slice(lo + j0 * d, lo + j1 * d + 1, d))
+        src.append(slice(j0, j1 + 1))
+    if empty:
+        return xp.full(tuple(shape), fill, dtype=x.dtype)
+    z = xp.full(tuple(shape), fill, dtype=x.dtype) if fill != 0 else xp.zeros(tuple(shape), dtype=x.dtype)
+    z[tuple(dst)] = x[tuple(src)]
+    return z
+
+
+def _inverse(perm) -> tuple:
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return tuple(inv)
+
+
+def _out_spatial(lhs_sp, rhs_sp, strides, padding, lhs_dilation, rhs_dilation) -> tuple:
+    out = []
+    for n, k, s, (lo, hi), ld, rd in zip(lhs_sp, rhs_sp, strides, padding, lhs_dilation, rhs_dilation):
+        span = _dilate(n, ld) + lo + hi - _dilate(k, rd)
+        out.append(max(0, span // s + 1) if span >= 0 else 0)
+    return tuple(out)
+
+
+def _conv_impl(
+    xp,
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+):
+    lspec, rspec, ospec = dimension_numbers
+    x = lhs.transpose(lspec) if lspec != tuple(range(lhs.ndim)) else lhs  # (N, C, *S)
+    w = rhs.transpose(rspec) if rspec != tuple(range(rhs.ndim)) else rhs  # (O, I, *K)
+    dt = np.result_type(x.dtype, w.dtype)
+    x, w = x.astype(dt, copy=False), w.astype(dt, copy=False)
+    nd = x.ndim - 2
+    if batch_group_count == 1 and _prefer_shift_add(
+        x.shape, w.shape, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count
+    ):
+        res = _conv_shift_add(
+            xp, x, w, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count
+        )
+        if ospec != tuple(range(res.ndim)):
+            res = res.transpose(_inverse(ospec))
+        return xp.ascontiguousarray(res)
+    x = dilate_and_pad(xp, x, 2, lhs_dilation, padding)
+    kernel = w.shape[2:]
+    out = _out_spatial(x.shape[2:], kernel, window_strides, ((0, 0),) * nd, (1,) * nd, rhs_dilation)
+    n, c = x.shape[:2]
+    o, i = w.shape[:2]
+    kn, p = math.prod(kernel), math.prod(out)
+    v = window_view(xp, x, kernel, window_strides, rhs_dilation, out, 2)  # (N, C, *out, *K)
+    sp = tuple(range(3, 3 + nd))
+    ks = tuple(range(3 + nd, 3 + 2 * nd))
+    # groups: feature groups split C (lhs) and O (rhs); batch groups split N (lhs) and O (rhs)
+    if batch_group_count == 1:
+        g, nb, cg = feature_group_count, n, i
+        v = v.reshape((n, g, i) + out + kernel)  # (N, G, I, *out, *K): splitting an axis is free
+        lead = (0, 1)  # (Nb, G)
+    else:
+        g, nb, cg = batch_group_count, n // batch_group_count, c
+        v = v.reshape((g, nb, c) + out + kernel)
+        lead = (1, 0)
+    og = o // g
+    w3 = w.reshape(g, og, cg * kn)
+    if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= cg * kn:
+        # patches as columns (Nb, G, I*K, P): the copy runs along output rows and the
+        # product lands in (Nb, O, *out) order directly
+        cols = v.transpose(lead + (2,) + ks + sp).reshape(nb, g, cg * kn, p)
+        res = xp.matmul(w3, cols)  # (Nb, G, Og, P)
+        res = res.reshape((nb, o) + out)
+    else:
+        # few output positions (a weight gradient): one GEMM per group over Nb*P rows
+        cols = v.transpose((lead[1],) + (lead[0],) + sp + (2,) + ks).reshape(g, nb * p, cg * kn)
+        res = xp.matmul(cols, w3.transpose(0, 2, 1))  # (G, Nb*P, Og)
+        res = res.reshape((g, nb, p, og)).transpose(1, 0, 3, 2).reshape((nb, o) + out)
+    if ospec != tuple(range(res.ndim)):
+        res = res.transpose(_inverse(ospec))
+    return xp.ascontiguousarray(res)
+
+
+_ROWS_LAYOUT_MIN_P = 64
+
+
+def _prefer_shift_add(xs, ws, strides, padding, lhs_dilation, rhs_dilation, groups) -> bool:
+    """Whether `_conv_shift_add` moves less memory than im2col: it writes ``O * K`` products
+    per input position, im2col copies ``C * K`` values per output position (of the dilated
+    input).  True for input gradients with fewer input than output channels and for
+    transposed convolutions (lhs dilation), where im2col would copy the inserted zeros."""
+    if any(s != 1 and d != 1 for s, d in zip(strides, lhs_dilation)):
+        return False
+    c, o = xs[1], ws[0]
+    p_in = math.prod(xs[2:])
+    p_out = math.prod(_out_spatial(xs[2:], ws[2:], strides, padding, lhs_dilation, rhs_dilation))
+    return o * p_in < c * p_out
+
+
+def _shift_slices(n_in: int, n_out: int, k: int, s: int, lo: int, ld: int, rd: int):
+    """For kernel offset ``k`` on one axis: the output slice and the input slice that meet
+    (output p reads dilated input q = p*s + k*rd - lo, a real input i = q / ld), or None."""
+    off = k * rd - lo
+    if ld == 1:  # i = p*s + off
+        p0 = max(0, -(off // s))  # ceil(-off / s)
+        p1 = min(n_out - 1, (n_in - 1 - off) // s)
+        if p1 < p0:
+            return None
+        return slice(p0, p1 + 1), slice(p0 * s + off, p1 * s + off + 1, s)
+    # s == 1: the dilated coordinate p + off is a real input i when it is i * ld
+    i0 = max(0, -(-off // ld))  # ceil(off / ld)
+    i1 = min(n_in - 1, (n_out - 1 + off) // ld)
+    if i1 < i0:
+        return None
+    return slice(i0 * ld - off, i1 * ld - off + 1, ld), slice(i0, i1 + 1)
+
+
+def _conv_shift_add(xp, x, w, strides, padding, lhs_dilation, rhs_dilation, groups):
+    """Convolution as GEMM then shift-and-add (col2im): ``Z = W @ x`` gives every kernel
+    offset's product at every input position; each offset's block is then added into its
+    output positions with one strided slice add.  The input is never copied into patches
+    (nor dilated: lhs dilation becomes the output slices' step)."""
+    n, c = x.shape[:2]
+    o, i = w.shape[:2]
+    kernel, sin = w.shape[2:], x.shape[2:]
+    nd = len(kernel)
+    g, og, kn = groups, o // groups, math.prod(kernel)
+    out_sp = _out_spatial(sin, kernel, strides, padding, lhs_dilation, rhs_dilation)
+    wk = w.reshape((g, og, i) + kernel)
+    wk = wk.transpose((0,) + tuple(range(3, 3 + nd)) + (1, 2)).reshape(g, kn * og, i)  # (G, K*Og, I)
+    z = xp.matmul(wk, x.reshape(n, g, i, -1))  # (N, G, K*Og, P_in)
+    z = z.reshape((n, g) + tuple(kernel) + (og,) + tuple(sin))
+    res = xp.zeros((n, g, og) + out_sp, dtype=z.dtype)
+    for offs in np.ndindex(*kernel):
+        pairs = [
+            _shift_slices(
+                sin[a], out_sp[a], offs[a], strides[a], padding[a][0], lhs_dilation[a], rhs_dilation[a]
+            )
+            for a in range(nd)
+        ]
+        if any(pr is None for pr in pairs):
+            continue
+        res[(slice(None),) * 3 + tuple(pr[0] for pr in pairs)] += z[
+            (slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)
+        ]
+    return res.reshape((n, o) + out_sp)
+
+
+def _conv_shape(
+    lhs_shape,
+    rhs_shape,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+) -> tuple:
+    lspec, rspec, ospec = dimension_numbers
+    n, c = lhs_shape[lspec[0]], lhs_shape[lspec[1]]
+    o, i = rhs_shape[rspec[0]], rhs_shape[rspec[1]]
+    g, b = feature_group_count, batch_group_count
+    what = f"lhs shape {tuple(lhs_shape)}, rhs shape {tuple(rhs_shape)}"
+    if g < 1 or b < 1:
+        raise ValueError(
+            f"conv_general_dilated: feature_group_count and batch_group_count must be >= 1, got {g} and {b}"
+        )
+    if g > 1 and b > 1:
+        raise ValueError(
+            "conv_general_dilated: at most one of feature_group_count and batch_group_count may "
+            f"exceed 1, got {g} and {b}"
+        )
+    if c != i * g:
+        raise TypeError(
+            f"conv_general_dilated: lhs feature dimension ({c}) must equal rhs input feature "
+            f"dimension ({i}) times feature_group_count ({g}); {what}"
+        )
+    if o % g or o % b:
+        raise ValueError(
+            f"conv_general_dilated: rhs output feature dimension ({o}) must be a multiple of "
+            f"feature_group_count ({g}) and batch_group_count ({b}); {what}"
+        )
+    if n % b:
+        raise ValueError(
+            f"conv_general_dilated: lhs batch dimension ({n}) must be a multiple of "
+            f"batch_group_count ({b}); {what}"
+        )
+    nsp = len(lhs_shape) - 2
+    if len(padding) != nsp:
+        raise TypeError(f"conv_general_dilated: padding needs {nsp} (low, high) pairs, got {padding}")
+    sp = _out_spatial(
+        [lhs_shape[a] for a in lspec[2:]],
+        [rhs_shape[a] for a in rspec[2:]],
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+    )
+    canon = (n // b, o) + sp
+    shape = [0] * len(canon)
+    for k, a in enumerate(ospec):
+        shape[a] = canon[k]
+    return tuple(shape)
+
+
+def _conv_abstract(lhs, rhs, **params):
+    shape = _conv_shape(lhs.shape, rhs.shape, **params)
+    return ShapedArray(shape, np.result_type(lhs.dtype, rhs.dtype), lhs.weak_type and rhs.weak_type)
+
+
+conv_general_dilated_p = Primitive("conv_general_dilated", _conv_impl, _conv_abstract, family="contraction")
+
+
+def conv_general_dilated(
+    lhs,
+    rhs,
+    window_strides,
+    padding,
+    lhs_dilation=None,
+    rhs_dilation=None,
+    dimension_numbers=None,
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    precision=None,
+    preferred_element_type=None,
+):
+    """General dilated convolution (``jax.lax.conv_general_dilated``): ``padding`` is
+    ``'SAME'``, ``'SAME_LOWER'``, ``'VALID'`` or one ``(low, high)`` pair per spatial
+    dimension (negative pads crop); ``lhs_dilation`` dilates the input (a transposed
+    convolution), ``rhs_dilation`` the kernel (atrous).  ``precision`` is accepted and
+    ignored; ``preferred_element_type`` casts the result.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> x = fnp.arange(5.0).reshape(1, 1, 5)
+        >>> conv_general_dilated(x, fnp.ones((1, 1, 2)), (1,), [(0, 0)])
+        Array([[[1., 3., 5., 7.]]], dtype=float64)
+    """
+    la, ra = get_aval(lhs), get_aval(rhs)
+    dn = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
+    nsp = la.ndim - 2
+    strides = _ints(window_strides, nsp, "window_strides")
+    ld = _ints(lhs_dilation, nsp, "lhs_dilation")
+    rd = _ints(rhs_dilation, nsp, "rhs_dilation")
+    if isinstance(padding, str):
+        lsp = [la.shape[a] for a in dn.lhs_spec[2:]]  # undilated, as lax does
+        ksp = [_dilate(ra.shape[a], d) for a, d in zip(dn.rhs_spec[2:], rd)]
+        pads = padtype_to_pads(lsp, ksp, strides, padding)
+    else:
+        try:
+            pads = tuple((int(lo), int(hi)) for lo, hi in padding)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "conv_general_dilated: padding must be a string or a sequence of (low, high) "
+                f"pairs, got {padding!r}"
+            ) from None
+    out = conv_general_dilated_p.bind(
+        lhs,
+        rhs,
+        window_strides=strides,
+        padding=pads,
+        lhs_dilation=ld,
+        rhs_dilation=rd,
+        dimension_numbers=dn,
+        feature_group_count=int(feature_group_count),
+        batch_group_count=int(batch_group_count),
+    )
+    if preferred_element_type is not None and get_aval(out).dtype != np.dtype(preferred_element_type):
+        out = convert_element_type(out, np.dtype(preferred_element_type))
+    return out
+
+
+# -- transposes ------------------------------------------------------------------------------
+
+
+def _split_axis(x, axis: int, major: int):
+    """Split ``axis`` into ``(major, size // major)`` in place (the new axis at ``axis``)."""
+    s = get_aval(x).shape
+    return reshape(x, s[:axis] + (major, s[axis] // major) + s[axis + 1 :])
+
+
+def _merge_axis(x, src: int, dst: int):
+    """Move axis ``src`` next to ``dst`` (as the major part) and merge them; ``dst`` counts
+    positions after ``src``'s removal."""
+    s = get_aval(x).shape
+    perm = [a for a in range(len(s)) if a != src]
+    perm.insert(dst, src)
+    y = transpose(x, tuple(perm)) if perm != list(range(len(s))) else x
+    rest = [s[a] for a in range(len(s)) if a != src]
+    rest[dst] *= s[src]
+    return reshape(y, tuple(rest))
+
+
+def _swap01(spec) -> tuple:
+    return (spec[1], spec[0]) + tuple(spec[2:])
+
+
+def _cast_like(res, aval):
+    return res if get_aval(res).dtype == aval.dtype else convert_element_type(res, aval.dtype)
+
+
+def _transpose_lhs(
+    ct,
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+):
+    lspec, rspec, ospec = dimension_numbers
+    lhs_aval = lhs.aval
+    rshape = get_aval(rhs).shape
+    ctshape = get_aval(ct).shape
+    g = feature_group_count
+    # the kernel's out/in roles swap; its groups move from the out-feature into the in-feature axis
+    w = rhs
+    if g > 1 or batch_group_count > 1:
+        gg = max(g, batch_group_count)
+        w = _split_axis(w, rspec[0], gg)
+        w = _merge_axis(w, rspec[0], rspec[1])
+        g = gg
+    w = rev(w, tuple(rspec[2:]))
+    pads = []
+    for k in range(len(lspec) - 2):
+        n_in = _dilate(lhs_aval.shape[lspec[2 + k]], lhs_dilation[k])
+        kd = _dilate(rshape[rspec[2 + k]], rhs_dilation[k])
+        od = _dilate(ctshape[ospec[2 + k]], window_strides[k])
+        lo = kd - padding[k][0] - 1
+        pads.append((lo, n_in + kd - 1 - od - lo))
+    dn = ConvDimensionNumbers(ospec, _swap01(rspec), lspec)
+    res = conv_general_dilated_p.bind(
+        ct,
+        w,
+        window_strides=lhs_dilation,
+        padding=tuple(pads),
+        lhs_dilation=window_strides,
+        rhs_dilation=rhs_dilation,
+        dimension_numbers=dn,
+        feature_group_count=g,
+        batch_group_count=1,
+    )
+    if batch_group_count > 1:
+        res = _split_axis(res, lspec[1], batch_group_count)
+        res = _merge_axis(res, lspec[1], lspec[0])
+    return _cast_like(res, lhs_aval)
+
+
+def _transpose_rhs(
+    ct,
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+):
+    lspec, rspec, ospec = dimension_numbers
+    rhs_aval = rhs.aval
+    lshape = get_aval(lhs).shape
+    ctshape = get_aval(ct).shape
+    g, b = feature_group_count, batch_group_count
+    if b > 1:
+        g, b = b, 1
+    elif g > 1:
+        g, b = 1, g
+    pads = []
+    for k in range(len(lspec) - 2):
+        n_in = _dilate(lshape[lspec[2 + k]], lhs_dilation[k])
+        kd = _dilate(rhs_aval.shape[rspec[2 + k]], rhs_dilation[k])
+        od = _dilate(ctshape[ospec[2 + k]], window_strides[k])
+        lo = padding[k][0]
+        pads.append((lo, od - n_in + kd - lo - 1))
+    dn = ConvDimensionNumbers(_swap01(lspec), _swap01(ospec), _swap01(rspec))
+    res = conv_general_dilated_p.bind(
+        lhs,
+        ct,
+        window_strides=rhs_dilation,
+        padding=tuple(pads),
+        lhs_dilation=lhs_dilation,
+        rhs_dilation=window_strides,
+        dimension_numbers=dn,
+        feature_group_count=g,
+        batch_group_count=b,
+    )
+    return _cast_like(res, rhs_aval)
+
+
+defbilinear(conv_general_dilated_p, _transpose_lhs, _transpose_rhs, cast_to_out=True)
+
+
+# -- batching: the mapped axis joins the batch axis or the feature groups --------------------
+
+
+def _canonical(x, spec, bdim):
+    """``x`` with its mapped axis first and the rest in canonical order."""
+    x = moveaxis(x, bdim, 0)
+    perm = (0,) + tuple(1 + a for a in spec)
+    return transpose(x, perm) if perm != tuple(range(len(perm))) else x
+
+
+def _conv_batch(
+    axis_size,
+    vals,
+    dims,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+):
+    lhs, rhs = vals
+    dl, dr = dims
+    lspec, rspec, ospec = dimension_numbers
+    nd = len(lspec)
+    iota = tuple(range(nd))
+    g, b = feature_group_count, batch_group_count
+    B = axis_size
+    params = dict(
+        window_strides=window_strides,
+        padding=padding,
+        lhs_dilation=lhs_dilation,
+        rhs_dilation=rhs_dilation,
+        dimension_numbers=ConvDimensionNumbers(iota, iota, iota),
+    )
+    rest = lambda s: tuple(s[2:])  # noqa: E731
+    if dl is not None:
+        x = _canonical(lhs, lspec, dl)  # (B, N, C, *S)
+        xs = get_aval(x).shape
+    else:
+        x = transpose(lhs, lspec)
+        xs = (None,) + get_aval(x).shape
+    if dr is not None:
+        w = _canonical(rhs, rspec, dr)  # (B, O, I, *K)
+        ws = get_aval(w).shape
+    else:
+        w = transpose(rhs, rspec)
+        ws = (None,) + get_aval(w).shape
+    n, c = xs[1], xs[2]
+    o, i = ws[1], ws[2]
+    if dr is None:  # lhs mapped: fold into the batch axis
+        if b == 1:
+            y = conv_general_dilated_p.bind(
+                reshape(x, (B * n, c) + rest(xs[1:])), w, feature_group_count=g, batch_group_count=1, **params
+            )
+            ys = get_aval(y).shape
+            y = reshape(y, (B, n) + ys[1:])
+        else:
+            nb = n // b
+            xg = reshape(x, (B, b, nb, c) + rest(xs[1:]))
+            xg = moveaxis(xg, 0, 1)  # (b, B, nb, C, *S)
+            y = conv_general_dilated_p.bind(
+                reshape(xg, (b * B * nb, c) + rest(xs[1:])),
+                w,
+                feature_group_count=1,
+                batch_group_count=b,
+                **params,
+            )
+            ys = get_aval(y).shape
+            y = reshape(y, (B, nb) + ys[1:])
+    elif dl is None:  # rhs mapped: fold into the output features, inside each group
+        gg = max(g, b)
+        og = o // gg
+        wg = reshape(w, (B, gg, og, i) + rest(ws[1:]))
+        wg = moveaxis(wg, 0, 1)  # (G, B, Og, I, *K)
+        y = conv_general_dilated_p.bind(
+            x,
+            reshape(wg, (gg * B * og, i) + rest(ws[1:])),
+            feature_group_count=g,
+            batch_group_count=b,
+            **params,
+        )
+        ys = get_aval(y).shape  # (N', G*B*Og, *S')
+        y = reshape(y, (ys[0], gg, B, og) + ys[2:])
+        y = moveaxis(y, 2, 0)  # (B, N', G, Og, *S')
+        y = reshape(y, (B, ys[0], o) + ys[2:])
+    else:  # both mapped: each example is its own group
+        if b == 1:
+            xm = reshape(moveaxis(x, 0, 1), (n, B * c) + rest(xs[1:]))
+            y = conv_general_dilated_p.bind(
+                xm,
+                reshape(w, (B * o, i) + rest(ws[1:])),
+                feature_group_count=B * g,
+                batch_group_count=1,
+                **params,
+            )
+            ys = get_aval(y).shape
+            y = moveaxis(reshape(y, (ys[0], B, o) + ys[2:]), 1, 0)
+        else:
+            y = conv_general_dilated_p.bind(
+                reshape(x, (B * n, c) + rest(xs[1:])),
+                reshape(w, (B * o, i) + rest(ws[1:])),
+                feature_group_count=1,
+                batch_group_count=B * b,
+                **params,
+            )
+            ys = get_aval(y).shape
+            y = moveaxis(reshape(y, (ys[0], B, o) + ys[2:]), 1, 0)
+    # (B, *canonical out) -> the mapped axis first, then the output layout
+    perm = (0,) + tuple(1 + _inverse(ospec)[a] for a in range(nd))
+    return (transpose(y, perm) if perm != tuple(range(nd + 1)) else y), 0
+
+
+defbatch(conv_general_dilated_p, _conv_batch)
+
+
+# -- the other lax faces ------------------------------------------------------------------
+
+
+def conv(lhs, rhs, window_strides: Sequence[int], padding, precision=None, preferred_element_type=None):
+    """``conv_general_dilated`` in NCHW/OIHW layout without dilation (``jax.lax.conv``).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> conv(fnp.ones((1, 2, 4, 4)), fnp.ones((3, 2, 2, 2)), (1, 1), "VALID").shape
+        (1, 3, 3, 3)
+    """
+    return conv_general_dilated(
+        lhs, rhs, window_strides, padding, precision=precision, preferred_element_type=preferred_element_type
+    )
+
+
+def conv_with_general_padding(
+    lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, precision=None, preferred_element_type=None
+):
+    """``conv_general_dilated`` in NCHW/OIHW layout (``jax.lax.conv_with_general_padding``).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> x, w = fnp.ones((1, 1, 3)), fnp.ones((1, 1, 2))
+        >>> conv_with_general_padding(x, w, (1,), [(1, 1)], None, None).shape
+        (1, 1, 4)
+    """
+    return conv_general_dilated(
+        lhs,
+        rhs,
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
+
+
+def _conv_transpose_padding(k: int, s: int, padding) -> tuple:
+    if padding == "SAME":
+        pad_len = k + s - 2
+        lo = (k - 1) if s > k - 1 else int(math.ceil(pad_len / 2))
+    elif padding == "VALID":
+        pad_len = k + s - 2 + max(k - s, 0)
+        lo = k - 1
+    else:
+        raise ValueError(
+            f"conv_transpose: padding must be 'SAME', 'VALID' or explicit pairs, got {padding!r}"
+        )
+    return lo, pad_len - lo
+
+
+def conv_transpose(
+    lhs,
+    rhs,
+    strides: Sequence[int],
+    padding,
+    rhs_dilation=None,
+    dimension_numbers=None,
+    transpose_kernel: bool = False,
+    precision=None,
+    preferred_element_type=None,
+):
+    """Transposed convolution (``jax.lax.conv_transpose``): the input is dilated by
+    ``strides``; with ``transpose_kernel=True`` the kernel is flipped spatially and its
+    in/out axes swapped, which makes this the gradient of ``conv_general_dilated`` (as in
+    TensorFlow's ``conv2d_transpose``).  ``dimension_numbers`` defaults to channels-last
+    layouts (``("NHWC", "HWIO", "NHWC")`` in 2-d), as in lax.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> x, w = fnp.ones((1, 3, 1)), fnp.ones((2, 1, 1))
+        >>> conv_transpose(x, w, (2,), "VALID", dimension_numbers=("NWC", "WIO", "NWC")).shape
+        (1, 6, 1)
+    """
+    la, ra = get_aval(lhs), get_aval(rhs)
+    nd = la.ndim
+    if dimension_numbers is None:  # channels last, as lax.conv_transpose
+        sp = "HWDXYZ"[: nd - 2]
+        dimension_numbers = ("N" + sp + "C", sp + "IO", "N" + sp + "C")
+    dn = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
+    k_sdims = [ra.shape[a] for a in dn.rhs_spec[2:]]
+    rd = _ints(rhs_dilation, nd - 2, "rhs_dilation")
+    strides = _ints(strides, nd - 2, "strides")
+    kd = [_dilate(k, d) for k, d in zip(k_sdims, rd)]
+    if isinstance(padding, str):
+        pads = tuple(_conv_transpose_padding(k, s, padding.upper()) for k, s in zip(kd, strides))
+    else:
+        pads = tuple((int(lo), int(hi)) for lo, hi in padding)
+    if transpose_kernel:
+        rhs = rev(rhs, tuple(dn.rhs_spec[2:]))
+        rs = dn.rhs_spec
+        sw = list(range(nd))
+        sw[rs[0]], sw[rs[1]] = rs[1], rs[0]
+        rhs = transpose(rhs, tuple(sw))
+    return conv_general_dilated(
+        lhs,
+        rhs,
+        (1,) * (nd - 2),
+        pads,
+        strides,
+        rd,
+        dn,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
+
+
+def conv_general_shape_tuple(lhs_shape, rhs_shape, window_strides, padding, dimension_numbers) -> tuple:
+    """The output shape of ``conv_general_dilated`` (no dilation) for operands of these shapes
+    (``jax.lax.conv_general_shape_tuple``).
+
+    Example::
+
+        >>> conv_general_shape_tuple((1, 5, 5, 3), (3, 3, 3, 8), (2, 2), "SAME", ("NHWC", "HWIO", "NHWC"))
+        (1, 3, 3, 8)
+    """
+    dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    nsp = len(lhs_shape) - 2
+    strides = _ints(window_strides, nsp, "window_strides")
+    if isinstance(padding, str):
+        lsp = [lhs_shape[a] for a in dn.lhs_spec[2:]]
+        pads = padtype_to_pads(lsp, [rhs_shape[a] for a in dn.rhs_spec[2:]], strides, padding)
+    else:
+        pads = tuple((int(lo), int(hi)) for lo, hi in padding)
+    return _conv_shape(tuple(lhs_shape), tuple(rhs_shape), strides, pads, (1,) * nsp, (1,) * nsp, dn, 1, 1)
+
+
+def conv_transpose_shape_tuple(lhs_shape, rhs_shape, window_strides, padding, dimension_numbers) -> tuple:
+    """The output shape of ``conv_transpose`` (``jax.lax.conv_transpose_shape_tuple``).
+
+    Example::
+
+        >>> conv_transpose_shape_tuple((1, 3, 3, 2), (2, 2, 2, 4), (2, 2), "SAME", ("NHWC", "HWIO", "NHWC"))
+        (1, 6, 6, 4)
+    """
+    dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    nsp = len(lhs_shape) - 2
+    strides = _ints(window_strides, nsp, "window_strides")
+    ks = [rhs_shape[a] for a in dn.rhs_spec[2:]]
+    if isinstance(padding, str):
+        pads = tuple(_conv_transpose_padding(k, s, padding.upper()) for k, s in zip(ks, strides))
+    else:
+        pads = tuple((int(lo), int(hi)) for lo, hi in padding)
+    return _conv_shape(tuple(lhs_shape), tuple(rhs_shape), (1,) * nsp, pads, strides, (1,) * nsp, dn, 1, 1)
+
+
+__all__ = [
+    "ConvDimensionNumbers",
+    "conv_dimension_numbers",
+    "conv_general_dilated",
+    "conv_general_dilated_p",
+    "conv",
+    "conv_with_general_padding",
+    "conv_transpose",
+    "padtype_to_pads",
+    "window_view",
+    "dilate_and_pad",
+    "conv_general_shape_tuple",
+    "conv_transpose_shape_tuple",
+]

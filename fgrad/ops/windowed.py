@@ -1,0 +1,494 @@
+"""Windowed reductions (``lax.reduce_window``): max, min and sum over sliding windows.
+
+* ``reduce_window_max`` / ``reduce_window_min`` are primitives.  The windows of the
+  (base-dilated, padded) operand are a strided view; the reduction runs over the window axes.
+  Their JVP gathers the tangent at each window's first maximum (minimum) --
+  ``select_and_gather_add`` -- and the transpose of that gather is
+  ``select_and_scatter_add``, which sends each cotangent back to its window's argmax with one
+  strided add per window offset (no ``add.at``); the two transpose into each other.
+* ``reduce_window_sum`` is a convolution with a kernel of ones over the windowed axes (the
+  others fold into the batch), so its derivatives and batching are the convolution's.
+
+Every rule here is written with fgrad ops.  ``vmap`` adds a size-1 window over the mapped
+axis.
+
+Example::
+
+    >>> import fgrad.numpy as fnp
+    >>> reduce_window(fnp.arange(6.0), -fnp.inf, "max", (2,), (2,), "VALID")
+    Array([1., 3., 5.], dtype=float64)
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval
+from ..core.constants import ones_like
+from ..core.primitive import Primitive
+from ..core.rules import defbatch, defjvp, deflinear_in
+from .convolution import (
+    ConvDimensionNumbers,
+    conv_general_dilated_p,
+    dilate_and_pad,
+    padtype_to_pads,
+    window_view,
+)
+from .elementwise import add, maximum as _max, minimum as _min
+from .shape import move_or_broadcast, reshape, transpose
+
+_PARAMS = ("window_dimensions", "window_strides", "padding", "base_dilation", "window_dilation")
+
+
+def _identity(kind: str, dtype: np.dtype):
+    dtype = np.dtype(dtype)
+    if kind == "sum":
+        return dtype.type(0)
+    if dtype.kind == "f" or dtype.kind == "c":
+        return dtype.type(-np.inf if kind == "max" else np.inf)
+    if dtype.kind == "b":
+        return kind == "min"
+    info = np.iinfo(dtype)
+    return dtype.type(info.min if kind == "max" else info.max)
+
+
+def _dil(n: int, d: int) -> int:
+    return 0 if n == 0 else 1 + d * (n - 1)
+
+
+def _out_shape(shape, window_dimensions, window_strides, padding, base_dilation, window_dilation) -> tuple:
+    out = []
+    for n, k, s, (lo, hi), bd, wd in zip(
+        shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    ):
+        span = _dil(n, bd) + lo + hi - _dil(k, wd)
+        out.append(span // s + 1 if span >= 0 else 0)
+    return tuple(out)
+
+
+def _windows(xp, x, fill, window_dimensions, window_strides, padding, base_dilation, window_dilation):
+    """The strided view ``out + window`` of ``x``'s windows (padding and holes hold ``fill``)."""
+    xd = dilate_and_pad(xp, x, 0, base_dilation, padding, fill)
+    out = _out_shape(
+        xd.shape, window_dimensions, window_strides, ((0, 0),) * x.ndim, (1,) * x.ndim, window_dilation
+    )
+    return window_view(xp, xd, window_dimensions, window_strides, window_dilation, out, 0), out
+
+
+def argselect(xp, kind, x, params):
+    """Flat index (into the window) of each window's first max/min (NaN counts as the
+    extreme, as in ``argmax``), and the output shape.  One pass per window offset over
+    output-shaped strided views: no copy of the windows."""
+    v, out = _windows(xp, x, _identity(kind, x.dtype), **params)
+    offsets = list(np.ndindex(*params["window_dimensions"]))
+    idx_dtype = np.int8 if len(offsets) <= 127 else np.int32
+    if x.dtype.kind in "fc" and xp is not np:
+        # on a device, asking whether a NaN occurred is a host synchronisation: take the
+        # NaN-aware pass, which gives the same indices where there is none
+        return _argselect_nan(xp, kind, v, offsets, out, idx_dtype), out
+    best = v[(Ellipsis,) + offsets[0]].copy()
+    idx = xp.zeros(out, dtype=idx_dtype)
+    take = xp.empty(out, dtype=bool)
+    step = xp.empty(out, dtype=idx_dtype)
+    beats = xp.greater if kind == "max" else xp.less
+    keep_best = xp.maximum if kind == "max" else xp.minimum  # NaN propagates into best
+    for k, offs in enumerate(offsets[1:], 1):
+        cand = v[(Ellipsis,) + offs]
+        beats(cand, best, out=take)
+        keep_best(best, cand, out=best)
+        # idx = k where cand took the lead; k grows, so the last lead is the max of k * take
+        # (arithmetic: several times faster than a masked copy)
+        xp.multiply(take, idx_dtype(k), out=step)
+        xp.maximum(idx, step, out=idx)
+    if x.dtype.kind in "fc" and bool(xp.isnan(best).any()):
+        idx = _argselect_nan(xp, kind, v, offsets, out, idx_dtype)
+    return idx, out
+
+
+def _argselect_nan(xp, kind, v, offsets, out, idx_dtype):
+    """`argselect` where NaNs occur: the first NaN of a window wins."""
+    best = v[(Ellipsis,) + offsets[0]].copy()
+    idx = xp.zeros(out, dtype=idx_dtype)
+    worse_or_equal = xp.less_equal if kind == "max" else xp.greater_equal
+    take = xp.empty(out, dtype=bool)
+    keep = xp.empty(out, dtype=bool)
+    for k, offs in enumerate(offsets[1:], 1):
+        cand = v[(Ellipsis,) + offs]
+        worse_or_equal(cand, best, out=take)  # False where cand beats best or either is NaN
+        xp.logical_not(take, out=take)
+        xp.equal(best, best, out=keep)  # best is not NaN
+        take &= keep
+        xp.copyto(best, cand, where=take)
+        xp.copyto(idx, idx_dtype(k), where=take)
+    return idx
+
+
+def window_sum(xp, x, **params):
+    """Eager sum over each window (NumPy/CuPy buffers; zero padding): one strided add per
+    window offset.  The differentiable form is `reduce_window_sum`."""
+    v, out = _windows(xp, x, x.dtype.type(0), **params)
+    offsets = list(np.ndindex(*params["window_dimensions"]))
+    res = v[(Ellipsis,) + offsets[0]].copy()
+    for offs in offsets[1:]:
+        xp.add(res, v[(Ellipsis,) + offs], out=res)
+    return res
+
+
+def _reduce_offsets(xp, kind, v, window):
+    """Max/min over the trailing window axes of ``v``, one elementwise pass per offset
+    (NaN propagates, as in ``max``)."""
+    offsets = list(np.ndindex(*window))
+    res = v[(Ellipsis,) + offsets[0]].copy()
+    op = xp.maximum if kind == "max" else xp.minimum
+    for offs in offsets[1:]:
+        op(res, v[(Ellipsis,) + offs], out=res)
+    return res
+
+
+# -- max / min ---------------------------------------------------------------------------------
+
+
+def _make_extremum(kind: str) -> Primitive:
+    def impl(xp, x, **params):
+        v, out = _windows(xp, x, _identity(kind, x.dtype), **params)
+        return _reduce_offsets(xp, kind, v, params["window_dimensions"])
+
+    def abstract(x, **params):
+        return ShapedArray(_out_shape(x.shape, **params), x.dtype, x.weak_type)
+
+    return Primitive(f"reduce_window_{kind}", impl, abstract, family="window")
+
+
+reduce_window_max_p = _make_extremum("max")
+reduce_window_min_p = _make_extremum("min")
+
+
+def _gather_impl(xp, t, x, *, select, **params):
+    am, out = argselect(xp, select, x, params)
+    v, _ = _windows(xp, t, t.dtype.type(0), **params)
+    flat = v.reshape(out + (-1,))
+    return xp.take_along_axis(flat, am[..., None], axis=-1)[..., 0]
+
+
+def _gather_abstract(t, x, *, select, **params):
+    return ShapedArray(_out_shape(x.shape, **params), t.dtype, t.weak_type)
+
+
+select_and_gather_add_p = Primitive("select_and_gather_add", _gather_impl, _gather_abstract, family="window")
+
+
+def _scatter_impl(
+    xp, ct, x, *, select, window_dimensions, window_strides, padding, base_dilation, window_dilation
+):
+    params = dict(
+        window_dimensions=window_dimensions,
+        window_strides=window_strides,
+        padding=padding,
+        base_dilation=base_dilation,
+        window_dilation=window_dilation,
+    )
+    am, out = argselect(xp, select, x, params)
+    nd = x.ndim
+    full = tuple(_dil(x.shape[i], base_dilation[i]) + padding[i][0] + padding[i][1] for i in range(nd))
+    offsets = list(np.ndindex(*window_dimensions))
+    spans = [(k - 1) * wd + 1 for k, wd in zip(window_dimensions, window_dilation)]
+    if all(s >= sp for s, sp in zip(window_strides, spans)):
+        # disjoint windows: write every window's cells at once through a strided view of g
+        # (no zero fill when the windows tile g exactly)
+        tiles = all(
+            s == sp == k and n * s == f
+            for s, sp, k, n, f in zip(window_strides, spans, window_dimensions, out, full)
+        )
+        g = xp.empty(full, dtype=ct.dtype) if tiles else xp.zeros(full, dtype=ct.dtype)
+        gv = window_view(xp, g, window_dimensions, window_strides, window_dilation, out, 0)
+        hit = xp.empty(out, dtype=bool)
+        for k, offs in enumerate(offsets):  # one output-shaped strided write per offset
+            xp.equal(am, am.dtype.type(k), out=hit)
+            xp.multiply(hit, ct, out=gv[(Ellipsis,) + offs])
+    else:
+        g = xp.zeros(full, dtype=ct.dtype)
+        zero = xp.zeros((), dtype=ct.dtype)
+        for k, offs in enumerate(offsets):
+            sl = tuple(
+                slice(o * wd, o * wd + (n - 1) * s + 1, s) if n else slice(0, 0)
+                for o, wd, n, s in zip(offs, window_dilation, out, window_strides)
+            )
+            g[sl] += xp.where(am == k, ct, zero)
+    # undo the padding (negative pads: zeros for the cropped cells), then the base dilation
+    g = g[tuple(slice(max(lo, 0), g.shape[i] - max(hi, 0)) for i, (lo, hi) in enumerate(padding))]
+    if any(lo < 0 or hi < 0 for lo, hi in padding):
+        g = xp.pad(g, tuple((max(-lo, 0), max(-hi, 0)) for lo, hi in padding))
+    if any(d != 1 for d in base_dilation):
+        g = g[tuple(slice(None, None, d) for d in base_dilation)]
+    return xp.ascontiguousarray(g)
+
+
+def _scatter_abstract(ct, x, **params):
+    return ShapedArray(x.shape, ct.dtype, ct.weak_type)
+
+
+select_and_scatter_add_p = Primitive(
+    "select_and_scatter_add", _scatter_impl, _scatter_abstract, family="window"
+)
+
+
+def _extremum_jvp(kind):
+    def rule(t, x, **params):
+        return select_and_gather_add_p.bind(t, x, select=kind, **params)
+
+    return rule
+
+
+defjvp(reduce_window_max_p, _extremum_jvp("max"))
+defjvp(reduce_window_min_p, _extremum_jvp("min"))
+
+
+def _gather_t(tt, t, x, **params):
+    return select_and_gather_add_p.bind(tt, x, **params)
+
+
+def _scatter_t(tt, ct, x, **params):
+    return select_and_scatter_add_p.bind(tt, x, **params)
+
+
+defjvp(select_and_gather_add_p, _gather_t, None)
+defjvp(select_and_scatter_add_p, _scatter_t, None)
+deflinear_in(
+    select_and_gather_add_p, lambda ct, t, x, **params: (select_and_scatter_add_p.bind(ct, x, **params), None)
+)
+deflinear_in(
+    select_and_scatter_add_p, lambda ct, c, x, **params: (select_and_gather_add_p.bind(ct, x, **params), None)
+)
+
+
+def _with_unit_window(params, axis: int) -> dict:
+    """``params`` with a size-1, stride-1, unpadded window inserted at ``axis``."""
+    new = dict(params)
+    for name, unit in zip(_PARAMS, (1, 1, (0, 0), 1, 1)):
+        v = list(params[name])
+        v.insert(axis, unit)
+        new[name] = tuple(v)
+    return new
+
+
+def _window_batch(prim):
+    def rule(axis_size, vals, dims, **params):
+        if len(vals) == 1:
+            return prim.bind(vals[0], **_with_unit_window(params, dims[0])), dims[0]
+        vals = [move_or_broadcast(v, d, 0, axis_size) for v, d in zip(vals, dims)]
+        return prim.bind(*vals, **_with_unit_window(params, 0)), 0
+
+    return rule
+
+
+for _p in (reduce_window_max_p, reduce_window_min_p, select_and_gather_add_p, select_and_scatter_add_p):
+    defbatch(_p, _window_batch(_p))
+
+
+# -- sum: a convolution with ones ---------------------------------------------------------------
+
+
+def reduce_window_sum(x, window_dimensions, window_strides, padding, base_dilation, window_dilation):
+    """Sum over each window (normalized parameters: one entry per axis, ``padding`` pairs);
+    a convolution of the windowed axes with a kernel of ones, the other axes as its batch.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> reduce_window_sum(fnp.arange(4.0), (2,), (1,), ((0, 0),), (1,), (1,))
+        Array([1., 3., 5.], dtype=float64)
+    """
+    aval = get_aval(x)
+    shape = aval.shape
+    trivial = [
+        i
+        for i in range(len(shape))
+        if (window_dimensions[i], window_strides[i], tuple(padding[i]), base_dilation[i], window_dilation[i])
+        == (1, 1, (0, 0), 1, 1)
+    ]
+    spatial = [i for i in range(len(shape)) if i not in trivial]
+    if not spatial:
+        return x
+    perm = tuple(trivial + spatial)
+    xt = transpose(x, perm) if perm != tuple(range(len(shape))) else x
+    lead = tuple(shape[i] for i in trivial)
+    xt = reshape(xt, (math.prod(lead), 1) + tuple(shape[i] for i in spatial))
+    kernel = ones_like(x, shape=(1, 1) + tuple(window_dimensions[i] for i in spatial))
+    n = len(spatial) + 2
+    iota = tuple(range(n))
+    y = conv_general_dilated_p.bind(
+        xt,
+        kernel,
+        window_strides=tuple(window_strides[i] for i in spatial),
+        padding=tuple(tuple(padding[i]) for i in spatial),
+        lhs_dilation=tuple(base_dilation[i] for i in spatial),
+        rhs_dilation=tuple(window_dilation[i] for i in spatial),
+        dimension_numbers=ConvDimensionNumbers(iota, iota, iota),
+        feature_group_count=1,
+        batch_group_count=1,
+    )
+    ysp = get_aval(y).shape[2:]
+    y = reshape(y, lead + ysp)
+    inv = [0] * len(perm)
+    for k, p in enumerate(perm):
+        inv[p] = k
+    return transpose(y, tuple(inv)) if perm != tuple(range(len(shape))) else y
+
+
+# -- the lax face -------------------------------------------------------------------------------
+
+
+def _normalize(shape, window_dimensions, window_strides, padding, base_dilation, window_dilation) -> dict:
+    nd = len(shape)
+
+    def ints(v, name, default=1):
+        if v is None:
+            return (default,) * nd
+        t = tuple(int(a) for a in v)
+        if len(t) != nd:
+            raise TypeError(
+                f"reduce_window: {name} must have one entry per operand dimension ({nd}), got {tuple(v)}"
+            )
+        if any(a < 1 for a in t):
+            raise ValueError(f"reduce_window: {name} must be positive, got {t}")
+        return t
+
+    wd = ints(window_dimensions, "window_dimensions")
+    ws = ints(window_strides, "window_strides")
+    bd = ints(base_dilation, "base_dilation")
+    wdl = ints(window_dilation, "window_dilation")
+    if isinstance(padding, str):
+        pads = padtype_to_pads(
+            [_dil(n, d) for n, d in zip(shape, bd)], [_dil(k, d) for k, d in zip(wd, wdl)], ws, padding
+        )
+    else:
+        pads = tuple((int(lo), int(hi)) for lo, hi in padding)
+        if len(pads) != nd:
+            raise TypeError(
+                f"reduce_window: padding needs one (low, high) pair per operand dimension ({nd}), got "
+                f"{padding}"
+            )
+    return dict(window_dimensions=wd, window_strides=ws, padding=pads, base_dilation=bd, window_dilation=wdl)
+
+
+_MONOIDS = {"max": "max", "min": "min", "sum": "sum", "add": "sum"}
+
+
+def _monoid(computation) -> str:
+    if isinstance(computation, str):
+        kind = _MONOIDS.get(computation)
+    else:
+        name = getattr(computation, "__name__", "")
+        kind = {"add": "sum", "max": "max", "maximum": "max", "min": "min", "minimum": "min"}.get(name)
+        if computation is operator.add:
+            kind = "sum"
+    if kind is None:
+        raise NotImplementedError(
+            f"reduce_window: only the add, max and min monoids are supported (lax.add/max/min, their NumPy "
+            f"names, or 'sum'/'max'/'min'), got {computation!r}"
+        )
+    return kind
+
+
+def reduce_window(
+    operand,
+    init_value,
+    computation,
+    window_dimensions,
+    window_strides=None,
+    padding="VALID",
+    base_dilation=None,
+    window_dilation=None,
+):
+    """Reduce each window of ``operand`` (``jax.lax.reduce_window`` for the add, max and min
+    monoids): ``computation`` is ``lax.add``/``lax.max``/``lax.min`` (or the NumPy
+    functions, or ``'sum'``/``'max'``/``'min'``); ``padding`` is ``'SAME'``, ``'VALID'`` or
+    ``(low, high)`` pairs, one entry per operand axis like the other window parameters.
+    Padding cells hold ``init_value``, which is folded into every window as lax does.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> reduce_window(fnp.ones((4, 4)), 0.0, "sum", (2, 2), (2, 2), "VALID")
+        Array([[4., 4.],
+               [4., 4.]], dtype=float64)
+    """
+    kind = _monoid(computation)
+    aval = get_aval(operand)
+    params = _normalize(
+        aval.shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    )
+    if kind == "sum":
+        out = reduce_window_sum(operand, **params)
+        if not _is_identity(init_value, 0):
+            if any(lo or hi for lo, hi in params["padding"]) or any(d != 1 for d in params["base_dilation"]):
+                raise NotImplementedError(
+                    "reduce_window: a non-zero init_value with padding or base dilation is "
+                    "not supported for sums"
+                )
+            out = add(out, init_value)
+        return out
+    prim = reduce_window_max_p if kind == "max" else reduce_window_min_p
+    out = prim.bind(operand, **params)
+    if not _is_identity(init_value, _identity(kind, aval.dtype)):
+        out = (_max if kind == "max" else _min)(out, init_value)
+    return out
+
+
+def _is_identity(value, identity) -> bool:
+    """True for a host scalar equal to the monoid's identity (anything else is folded in)."""
+    if not isinstance(value, (int, float, bool, np.generic, np.ndarray)):
+        return False
+    v = np.asarray(value)
+    return v.shape == () and bool(v == identity)
+
+
+def reduce_window_max(
+    operand, window_dimensions, window_strides=None, padding="VALID", base_dilation=None, window_dilation=None
+):
+    """Max over each window (``-inf``-padded).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> reduce_window_max(fnp.array([1.0, 3.0, 2.0]), (2,), (1,))
+        Array([3., 3.], dtype=float64)
+    """
+    params = _normalize(
+        get_aval(operand).shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    )
+    return reduce_window_max_p.bind(operand, **params)
+
+
+def reduce_window_min(
+    operand, window_dimensions, window_strides=None, padding="VALID", base_dilation=None, window_dilation=None
+):
+    """Min over each window (``+inf``-padded).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> reduce_window_min(fnp.array([1.0, 3.0, 2.0]), (2,), (1,))
+        Array([1., 2.], dtype=float64)
+    """
+    params = _normalize(
+        get_aval(operand).shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    )
+    return reduce_window_min_p.bind(operand, **params)
+
+
+__all__ = [
+    "argselect",
+    "window_sum",
+    "reduce_window",
+    "reduce_window_max",
+    "reduce_window_min",
+    "reduce_window_sum",
+    "reduce_window_max_p",
+    "reduce_window_min_p",
+    "select_and_gather_add_p",
+    "select_and_scatter_add_p",
+]

@@ -1,0 +1,59 @@
+"""`Unfold` (im2col) and `Fold` (col2im), over ``F.unfold``/``F.fold``.
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> torch.nn.Unfold(kernel_size=2)(torch.randn(1, 3, 4, 4)).shape
+    torch.Size([1, 12, 9])
+"""
+
+from __future__ import annotations
+
+import fgrad.torch.nn.functional as F
+from .module import Module
+
+__all__ = ["Fold", "Unfold"]
+
+
+class Fold(Module):
+    """Sum sliding blocks (N, C * prod(kernel_size), L) into (N, C, *output_size)."""
+
+    __constants__ = ["output_size", "kernel_size", "dilation", "padding", "stride"]
+
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return (
+            "output_size={output_size}, kernel_size={kernel_size}, dilation={dilation}, padding={padding}, "
+            "stride={stride}".format(**self.__dict__)
+        )
+
+
+class Unfold(Module):
+    """Extract sliding blocks: (N, C, H, W) -> (N, C * prod(kernel_size), L)."""
+
+    __constants__ = ["kernel_size", "dilation", "padding", "stride"]
+
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return "kernel_size={kernel_size}, dilation={dilation}, padding={padding}, stride={stride}".format(
+            **self.__dict__
+        )
