@@ -291,9 +291,22 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
     return _take(arr, ind, axis)
 
 
-def categorical(key, logits, axis=-1, shape=None):
+def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None):
     """Samples of class indices from unnormalized log-probabilities ``logits`` along
-    ``axis`` (Gumbel-max); ``shape`` must end with the batch shape of ``logits``."""
+    ``axis`` (Gumbel-max); ``shape`` must end with the batch shape of ``logits`` (its leading
+    dimensions are independent draws).  With ``replace=False`` the leading draws of each batch
+    entry are distinct classes (Gumbel top-k), at most as many as there are classes.
+
+    Example::
+
+        >>> import fgrad.random as random
+        >>> random.categorical(random.key(0), [0.0, 1.0, 2.0], shape=(5,)).shape
+        (5,)
+        >>> sorted(random.categorical(random.key(0), [0.0, 1.0, 2.0], shape=(3,), replace=False).tolist())
+        [0, 1, 2]
+    """
+    if mode not in (None, "low", "high"):
+        raise ValueError(f"fgrad.random.categorical: mode must be None, 'low' or 'high', got {mode!r}")
     k = _check_key(key, "categorical")
     lg = _arr(logits)
     av = _get_aval(lg)
@@ -303,7 +316,29 @@ def categorical(key, logits, axis=-1, shape=None):
     if shape[len(shape) - len(batch):] != batch:
         raise ValueError(f"fgrad.random.categorical: shape {shape} must end with the batch shape {batch}")
     prefix = shape[: len(shape) - len(batch)]
-    full = prefix + av.shape
     dt = av.dtype if av.dtype.kind == "f" else np.dtype(np.float64)
-    g = _ew.add(gumbel(k, full, dt), lg)
-    return argmax_p.bind(g, axis=len(prefix) + axis, index_dtype=np.dtype(np.int64))
+    if replace:
+        full = prefix + av.shape
+        g = _ew.add(gumbel(k, full, dt), lg)
+        return argmax_p.bind(g, axis=len(prefix) + axis, index_dtype=np.dtype(np.int64))
+    n_draws = int(np.prod(prefix, dtype=np.int64))
+    n_classes = av.shape[axis]
+    if n_draws > n_classes:
+        raise ValueError(f"Number of samples without replacement ({n_draws}) cannot exceed number of "
+                         f"categories ({n_classes}).")
+    moved = _move_last(lg, axis)
+    g = _ew.add(gumbel(k, batch + (n_classes,), dt), moved)
+    idx = _sorting.top_k(g, n_draws)[1]                       # batch + (n_draws,)
+    idx = _move_first(idx)                                    # (n_draws,) + batch
+    return _reshape(_ew.convert_element_type(idx, np.int64), prefix + batch)
+
+
+def _move_last(x, axis):
+    nd = _get_aval(x).ndim
+    perm = tuple(a for a in range(nd) if a != axis) + (axis,)
+    return _shp.transpose(x, perm)
+
+
+def _move_first(x):
+    nd = _get_aval(x).ndim
+    return _shp.transpose(x, (nd - 1,) + tuple(range(nd - 1)))
