@@ -426,3 +426,30 @@ def test_conv_apply_without_lax_says_what_is_missing():
     _, params = init_fun(KEY, (1, 5, 5, 1))
     with pytest.raises(NotImplementedError, match="conv_general_dilated"):
         apply_fun(params, fnp.ones((1, 5, 5, 1)))
+
+
+@pytest.mark.parametrize("make,shape", [
+    (lambda s: s.Conv(3, (3, 2), strides=(2, 1), padding="SAME"), (2, 7, 6, 3)),
+    (lambda s: s.GeneralConv(("NCHW", "OIHW", "NCHW"), 4, (2, 2), padding="VALID"), (2, 3, 7, 6)),
+    (lambda s: s.ConvTranspose(3, (3, 3), strides=(2, 2), padding="SAME"), (2, 5, 4, 3)),
+    (lambda s: s.ConvTranspose(2, (3, 2), strides=(2, 1), padding="VALID"), (2, 5, 4, 3)),
+    (lambda s: s.Conv1DTranspose(2, (3,), strides=(2,), padding="SAME"), (2, 7, 3)),
+    (lambda s: s.MaxPool((2, 2), padding="SAME"), (2, 7, 6, 3)),
+    (lambda s: s.AvgPool((3, 2), strides=(2, 1), padding="SAME"), (2, 7, 6, 3)),
+    (lambda s: s.SumPool((2, 2), strides=(1, 2)), (2, 7, 6, 3)),
+    (lambda s: s.AvgPool((2,), spec="NCW"), (2, 3, 7)),
+])
+def test_conv_and_pool_layers_match_live_jax(make, shape):
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    from jax.example_libraries import stax as jstax
+    _needs_lax("conv_general_dilated", "conv_transpose", "reduce_window")
+    (finit, fapply), (jinit, japply) = make(stax), make(jstax)
+    fshape, params = finit(KEY, shape)
+    jshape, _ = jinit(jax.random.key(0), shape)
+    assert tuple(jshape) == fshape
+    x = np.random.default_rng(0).standard_normal(shape)
+    expected = np.asarray(japply(fgrad.tree_map(np.asarray, params), x))
+    got = np.asarray(fapply(params, fnp.asarray(x)))
+    assert got.shape == fshape
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
