@@ -292,3 +292,35 @@ def test_initializers_run_under_jit_and_vmap():
     keys = random.split(KEY, 3)
     batched = fgrad.vmap(lambda k: init(k, (4, 3)))(keys)
     np.testing.assert_array_equal(np.asarray(batched[1]), np.asarray(init(keys[1], (4, 3))))
+
+
+def test_softmax_family_matches_live_jax():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((3, 5)) * 4
+    where = rng.random((3, 5)) > 0.3
+    b = rng.random((3, 5)) - 0.2
+    checks = [
+        (lambda m, v: m.softmax(v, axis=1, where=where)),
+        (lambda m, v: m.softmax(v, axis=(0, 1))),
+        (lambda m, v: m.log_softmax(v, axis=0, where=where)),
+        (lambda m, v: m.logsumexp(v, axis=1, b=b, return_sign=True)[0]),
+        (lambda m, v: m.logsumexp(v, axis=1, b=b, return_sign=True)[1]),
+        (lambda m, v: m.logsumexp(v, axis=0, keepdims=True, where=where)),
+        (lambda m, v: m.logmeanexp(v, axis=1)),
+        (lambda m, v: m.standardize(v, axis=1, where=where)),
+        (lambda m, v: m.glu(v[:, :4], axis=1)),
+        (lambda m, v: m.one_hot(np.array([0, 2, 5, -1]), 4)),
+    ]
+    for f in checks:
+        got = np.asarray(f(nn, fnp.asarray(x)))
+        expected = np.asarray(f(jax.nn, x))
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-13)
+    # and gradients (the -inf of masked log_softmax entries left out of the loss)
+    def loss(xp, m, f):
+        return lambda v: xp.sum(xp.where(xp.isfinite(f(m, v)), f(m, v), 0) ** 2)
+    for f in checks[:4] + checks[5:9]:
+        g = np.asarray(fgrad.grad(loss(fnp, nn, f))(fnp.asarray(x)))
+        jg = np.asarray(jax.grad(loss(jax.numpy, jax.nn, f))(x))
+        np.testing.assert_allclose(g, jg, rtol=1e-10, atol=1e-12)

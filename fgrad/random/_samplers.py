@@ -150,8 +150,18 @@ def cauchy(key, shape=(), dtype=np.float64):
 # discrete distributions
 
 
-def bernoulli(key, p=0.5, shape=None):
-    """Booleans that are True with probability ``p`` (shape: ``p``'s unless given)."""
+def bernoulli(key, p=0.5, shape=None, mode="low"):
+    """Booleans that are True with probability ``p`` (shape: ``p``'s unless given).  ``mode``
+    is accepted for JAX compatibility: fgrad's float64 uniforms already resolve small ``p``.
+
+    Example::
+
+        >>> import fgrad.random as random
+        >>> random.bernoulli(random.key(0), 0.5, (3,)).dtype
+        dtype('bool')
+    """
+    if mode not in ("low", "high"):
+        raise ValueError(f"fgrad.random.bernoulli: mode must be 'low' or 'high', got {mode!r}")
     if isinstance(p, (int, float)) and not isinstance(p, bool):
         pa, pdt = float(p), np.dtype(np.float64)
     else:
