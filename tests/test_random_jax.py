@@ -490,3 +490,29 @@ def test_same_distribution_as_live_jax(name):
     cdf_ours = np.searchsorted(ours, grid, side="right") / N
     cdf_theirs = np.searchsorted(theirs, grid, side="right") / N
     assert np.max(np.abs(cdf_ours - cdf_theirs)) < TWO_SAMPLE_CRIT, name
+
+
+@pytest.mark.parametrize("name", ["bits", "randint", "bernoulli", "gumbel", "exponential", "truncated_normal",
+                                  "categorical", "permutation", "choice", "cauchy", "pareto", "rademacher"])
+def test_bit_identical_streams_with_live_jax(name):
+    # these samplers use JAX's constructions on the same threefry bits, so they agree exactly
+    # (docs/nn-random.md lists them); the gamma family, Poisson, binomial, ... agree in law only
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    call = {
+        "bits": lambda m, k: m.bits(k, (5,), np.uint32),
+        "randint": lambda m, k: m.randint(k, (5,), -3, 100),
+        "bernoulli": lambda m, k: m.bernoulli(k, 0.3, (8,)),
+        "gumbel": lambda m, k: m.gumbel(k, (5,)),
+        "exponential": lambda m, k: m.exponential(k, (5,)),
+        "truncated_normal": lambda m, k: m.truncated_normal(k, -1.0, 2.0, (5,)),
+        "categorical": lambda m, k: m.categorical(k, np.log(np.arange(1.0, 8.0)), shape=(6,)),
+        "permutation": lambda m, k: m.permutation(k, 8),
+        "choice": lambda m, k: m.choice(k, 10, (4,), replace=False),
+        "cauchy": lambda m, k: m.cauchy(k, (5,)),
+        "pareto": lambda m, k: m.pareto(k, 2.0, (5,)),
+        "rademacher": lambda m, k: m.rademacher(k, (6,)),
+    }[name]
+    ours, theirs = np_(call(random, random.key(3))), np.asarray(call(jax.random, jax.random.key(3)))
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_allclose(ours, theirs, rtol=1e-14)
