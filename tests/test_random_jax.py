@@ -516,3 +516,41 @@ def test_bit_identical_streams_with_live_jax(name):
     ours, theirs = np_(call(random, random.key(3))), np.asarray(call(jax.random, jax.random.key(3)))
     assert ours.dtype == theirs.dtype
     np.testing.assert_allclose(ours, theirs, rtol=1e-14)
+
+
+# --------------------------------------------------------------------------------------
+# a key on a device (the fake device stands in for a GPU; the default device stays the CPU)
+
+
+def test_new_samplers_draw_on_the_keys_device():
+    from fgrad.testing import fake_device
+    with fake_device.installed():
+        host = random.key(7)
+        dev = random.wrap_key_data(fgrad.device_put(random.key_data(host), "fake:0"))
+        samplers = {
+            "gamma": lambda k: random.gamma(k, 0.7, (4,)),
+            # under grad the parameter is an Array (on the default device unless put with the key)
+            "gamma_grad": lambda k: fgrad.grad(lambda a: fnp.sum(random.gamma(k, a, (3,))))(
+                fgrad.device_put(fnp.asarray(1.5), "fake:0" if k is dev else "cpu")),
+            "beta": lambda k: random.beta(k, 2.0, 3.0, (3,)),
+            "dirichlet": lambda k: random.dirichlet(k, [1.0, 2.0], (2,)),
+            "t": lambda k: random.t(k, 3.0, (3,)),
+            "poisson": lambda k: random.poisson(k, np.array([2.0, 40.0]), (2,)),
+            "binomial": lambda k: random.binomial(k, 30, np.array([0.2, 0.9])),
+            "multivariate_normal": lambda k: random.multivariate_normal(k, [0.0, 1.0], np.eye(2), (3,)),
+            "orthogonal": lambda k: random.orthogonal(k, 3),
+            "ball": lambda k: random.ball(k, 2, shape=(2,)),
+            "pareto": lambda k: random.pareto(k, 2.0, (2,)),
+            "weibull_min": lambda k: random.weibull_min(k, 1.0, 2.0, (2,)),
+            "wald": lambda k: random.wald(k, 1.0, (2,)),
+            "geometric": lambda k: random.geometric(k, 0.3, (2,)),
+            "triangular": lambda k: random.triangular(k, 0.0, 0.5, 1.0, (2,)),
+            "double_sided_maxwell": lambda k: random.double_sided_maxwell(k, 0.0, 1.0, (2,)),
+            "categorical_no_replace": lambda k: random.categorical(  # logits given as an Array
+                k, fgrad.device_put(fnp.asarray([0.0, 1.0, 2.0]), "fake:0" if k is dev else "cpu"),
+                shape=(2,), replace=False),
+        }
+        for name, fn in samplers.items():
+            got = fn(dev)
+            assert str(got.device) == "fake:0", name
+            np.testing.assert_allclose(np.asarray(got), np.asarray(fn(host)), rtol=1e-14, err_msg=name)

@@ -20,15 +20,19 @@ import numpy as np
 
 from .. import lax
 from .. import numpy as fnp
+from ..core.array import ArrayImpl, Tracer
 from ..core.array import get_aval as _get_aval
+from ..core.constants import constant_like
 from ..transforms.custom import custom_jvp
 from ._keys import key_words, split, static_shape
 from ._samplers import _float_dtype, normal, rademacher, uniform
 from ._special import digamma_positive
 
 
-def _param_array(v, dt, name: str):
-    a = fnp.asarray(v)
+def _param_array(v, dt, name: str, like):
+    """A distribution parameter as an Array of ``dt``: host values (Python numbers, NumPy
+    arrays) are placed like ``like`` (the raw key), so a key on a device draws there."""
+    a = v if isinstance(v, (ArrayImpl, Tracer)) else constant_like(np.asarray(v), like)
     if a.dtype.kind not in "fiub":
         raise TypeError(f"fgrad.random.{name}: parameters must be real numbers, got {a.dtype}")
     return fnp.astype(a, dt)
@@ -74,7 +78,7 @@ def _marsaglia_tsang_log(key, a):
         return k, log_x, done | ok
 
     k_loop, k_boost = split(key, 2)
-    init = (k_loop, fnp.zeros(shape, dt), fnp.zeros(shape, bool))
+    init = (k_loop, fnp.zeros_like(a), fnp.zeros_like(a, dtype=bool))
     _, log_x, _ = lax.while_loop(cond, body, init)
     u = uniform(k_boost, shape, dt, tiny, 1.0)
     return log_x + fnp.where(boost, fnp.log(u) / a, 0.0)
@@ -88,7 +92,7 @@ def _dlogx_da(a, log_x):
     def cond(state):
         n, term, s, _, _ = state
         more = (term > eps * s) | (a + n < x)
-        return fnp.any(more) & (n < 100000)
+        return fnp.any(more & (n < 100000))
 
     def body(state):
         n, term, s, ds, harmonic = state
@@ -98,7 +102,7 @@ def _dlogx_da(a, log_x):
         return n, term, s + term, ds - term * harmonic, harmonic
 
     ones = fnp.ones_like(a)
-    init = (fnp.asarray(0.0, a.dtype), ones, ones, fnp.zeros_like(a), fnp.zeros_like(a))
+    init = (fnp.zeros_like(a), ones, ones, fnp.zeros_like(a), fnp.zeros_like(a))
     _, _, s, ds, _ = lax.while_loop(cond, body, init)
     return -(s * (log_x - digamma_positive(a + 1.0)) + ds) / a
 
@@ -130,7 +134,7 @@ def loggamma(key, a, shape=None, dtype=np.float64):
     """
     dt = _float_dtype(dtype, "loggamma")
     raw = key_words(key, "loggamma")
-    a = _param_array(a, dt, "loggamma")
+    a = _param_array(a, dt, "loggamma", raw)
     shape = _shape_or_broadcast(shape, a)
     return _log_gamma_sample(raw, fnp.broadcast_to(a, shape))
 
@@ -172,7 +176,8 @@ def beta(key, a, b, shape=None, dtype=np.float64):
         0.25
     """
     dt = _float_dtype(dtype, "beta")
-    a, b = _param_array(a, dt, "beta"), _param_array(b, dt, "beta")
+    raw = key_words(key, "beta")
+    a, b = _param_array(a, dt, "beta", raw), _param_array(b, dt, "beta", raw)
     shape = _shape_or_broadcast(shape, a, b)
     ka, kb = split(key)
     log_x = loggamma(ka, fnp.broadcast_to(a, shape), shape, dt)
@@ -194,7 +199,7 @@ def dirichlet(key, alpha, shape=None, dtype=np.float64):
         ((4, 3), True)
     """
     dt = _float_dtype(dtype, "dirichlet")
-    alpha = _param_array(alpha, dt, "dirichlet")
+    alpha = _param_array(alpha, dt, "dirichlet", key_words(key, "dirichlet"))
     if alpha.ndim < 1:
         raise ValueError(f"fgrad.random.dirichlet: alpha must have at least one dimension, got shape "
                          f"{alpha.shape}")
@@ -214,7 +219,7 @@ def chisquare(key, df, shape=None, dtype=np.float64):
         4.0
     """
     dt = _float_dtype(dtype, "chisquare")
-    df = _param_array(df, dt, "chisquare")
+    df = _param_array(df, dt, "chisquare", key_words(key, "chisquare"))
     return 2.0 * gamma(key, df / 2.0, shape, dt)
 
 
@@ -228,7 +233,8 @@ def f(key, dfnum, dfden, shape=None, dtype=np.float64):
         1.1
     """
     dt = _float_dtype(dtype, "f")
-    dfnum, dfden = _param_array(dfnum, dt, "f"), _param_array(dfden, dt, "f")
+    raw = key_words(key, "f")
+    dfnum, dfden = _param_array(dfnum, dt, "f", raw), _param_array(dfden, dt, "f", raw)
     shape = _shape_or_broadcast(shape, dfnum, dfden)
     k1, k2 = split(key)
     num = chisquare(k1, fnp.broadcast_to(dfnum, shape), shape, dt) / dfnum
@@ -248,7 +254,7 @@ def t(key, df, shape=None, dtype=np.float64):
         1.7
     """
     dt = _float_dtype(dtype, "t")
-    df = _param_array(df, dt, "t")
+    df = _param_array(df, dt, "t", key_words(key, "t"))
     shape = _shape_or_broadcast(shape, df)
     k1, k2 = split(key)
     z = normal(k1, shape, dt)
@@ -271,7 +277,7 @@ def generalized_normal(key, p, shape=(), dtype=np.float64):
     dt = _float_dtype(dtype, "generalized_normal")
     shape = static_shape(shape)
     k1, k2 = split(key)
-    p = _param_array(p, dt, "generalized_normal")
+    p = _param_array(p, dt, "generalized_normal", key_words(key, "generalized_normal"))
     g = gamma(k1, fnp.broadcast_to(1.0 / p, shape), shape, dt)
     r = rademacher(k2, shape, dt)
     return r * g ** (1.0 / p)

@@ -19,7 +19,7 @@ from .. import lax
 from .. import numpy as fnp
 from ..numpy import linalg as _linalg
 from ._gamma import _param_array, _shape_or_broadcast, generalized_normal
-from ._keys import split, static_shape
+from ._keys import key_words, split, static_shape
 from ._samplers import _float_dtype, exponential, normal, rademacher, uniform
 from ._special import lgamma_positive
 
@@ -34,7 +34,7 @@ def pareto(key, b, shape=None, dtype=np.float64):
         1.3
     """
     dt = _float_dtype(dtype, "pareto")
-    b = _param_array(b, dt, "pareto")
+    b = _param_array(b, dt, "pareto", key_words(key, "pareto"))
     shape = _shape_or_broadcast(shape, b)
     return fnp.exp(exponential(key, shape, dt) / b)
 
@@ -49,8 +49,8 @@ def weibull_min(key, scale, concentration, shape=(), dtype=np.float64):
         2.0
     """
     dt = _float_dtype(dtype, "weibull_min")
-    scale = _param_array(scale, dt, "weibull_min")
-    concentration = _param_array(concentration, dt, "weibull_min")
+    scale = _param_array(scale, dt, "weibull_min", key_words(key, "weibull_min"))
+    concentration = _param_array(concentration, dt, "weibull_min", key_words(key, "weibull_min"))
     shape = static_shape(shape)
     e = -fnp.log1p(-uniform(key, shape, dt))
     return scale * e ** (1.0 / concentration)
@@ -66,7 +66,7 @@ def rayleigh(key, scale, shape=None, dtype=np.float64):
         1.3
     """
     dt = _float_dtype(dtype, "rayleigh")
-    scale = _param_array(scale, dt, "rayleigh")
+    scale = _param_array(scale, dt, "rayleigh", key_words(key, "rayleigh"))
     shape = _shape_or_broadcast(shape, scale)
     u = uniform(key, shape, dt, float(np.finfo(dt).tiny), 1.0)
     return scale * fnp.sqrt(-2.0 * fnp.log(u))
@@ -82,7 +82,7 @@ def lognormal(key, sigma=1.0, shape=None, dtype=np.float64):
         1.13
     """
     dt = _float_dtype(dtype, "lognormal")
-    sigma = _param_array(sigma, dt, "lognormal")
+    sigma = _param_array(sigma, dt, "lognormal", key_words(key, "lognormal"))
     shape = _shape_or_broadcast(shape, sigma)
     return fnp.exp(sigma * normal(key, shape, dt))
 
@@ -97,7 +97,7 @@ def wald(key, mean, shape=None, dtype=np.float64):
         1.0
     """
     dt = _float_dtype(dtype, "wald")
-    mean = _param_array(mean, dt, "wald")
+    mean = _param_array(mean, dt, "wald", key_words(key, "wald"))
     shape = _shape_or_broadcast(shape, mean)
     k1, k2 = split(key)
     y = normal(k1, shape, dt) ** 2
@@ -115,7 +115,7 @@ def geometric(key, p, shape=None, dtype=np.int64):
         >>> round(float(random.geometric(random.key(0), 0.25, (40000,)).mean()), 1)
         4.0
     """
-    p = _param_array(p, np.float64, "geometric")
+    p = _param_array(p, np.float64, "geometric", key_words(key, "geometric"))
     shape = _shape_or_broadcast(shape, p)
     u = uniform(key, shape, np.float64)
     return fnp.astype(fnp.floor(fnp.log1p(-u) / fnp.log1p(-p)) + 1, dtype)
@@ -131,7 +131,8 @@ def triangular(key, left, mode, right, shape=None, dtype=np.float64):
         2.0
     """
     dt = _float_dtype(dtype, "triangular")
-    left, mode, right = (_param_array(v, dt, "triangular") for v in (left, mode, right))
+    raw = key_words(key, "triangular")
+    left, mode, right = (_param_array(v, dt, "triangular", raw) for v in (left, mode, right))
     shape = _shape_or_broadcast(shape, left, mode, right)
     u = uniform(key, shape, dt)
     fc = (mode - left) / (right - left)
@@ -164,8 +165,8 @@ def double_sided_maxwell(key, loc, scale, shape=(), dtype=np.float64):
         3.0
     """
     dt = _float_dtype(dtype, "double_sided_maxwell")
-    loc = _param_array(loc, dt, "double_sided_maxwell")
-    scale = _param_array(scale, dt, "double_sided_maxwell")
+    loc = _param_array(loc, dt, "double_sided_maxwell", key_words(key, "double_sided_maxwell"))
+    scale = _param_array(scale, dt, "double_sided_maxwell", key_words(key, "double_sided_maxwell"))
     shape = static_shape(shape)
     k1, k2 = split(key)
     return loc + scale * rademacher(k2, shape, dt) * maxwell(k1, shape, dt)
@@ -189,7 +190,9 @@ def multivariate_normal(key, mean, cov, shape=None, dtype=np.float64, method: st
         raise ValueError("fgrad.random.multivariate_normal: method must be one of 'cholesky', 'eigh', "
                          f"'svd', got {method!r}")
     dt = _float_dtype(dtype, "multivariate_normal")
-    mean, cov = _param_array(mean, dt, "multivariate_normal"), _param_array(cov, dt, "multivariate_normal")
+    raw = key_words(key, "multivariate_normal")
+    mean = _param_array(mean, dt, "multivariate_normal", raw)
+    cov = _param_array(cov, dt, "multivariate_normal", raw)
     if mean.ndim < 1 or cov.ndim < 2 or cov.shape[-2:] != (mean.shape[-1],) * 2:
         raise ValueError("multivariate_normal requires mean.shape[-1] == cov.shape[-1] == cov.shape[-2]; "
                          f"got mean.shape {mean.shape} and cov.shape {cov.shape}")
@@ -271,7 +274,7 @@ def _knuth_poisson(key, lam, shape):
         count = fnp.where(done | now_done, count, count + 1)
         return k, count, log_prod, done | now_done
 
-    init = (key, fnp.zeros(shape, np.float64), fnp.zeros(shape, np.float64), lam <= 0)
+    init = (key, fnp.zeros_like(lam), fnp.zeros_like(lam), lam <= 0)
     return lax.while_loop(cond, body, init)[1]
 
 
@@ -302,7 +305,7 @@ def _ptrs_poisson(key, lam, shape):
         out = fnp.where(fnp.logical_not(done) & ok, kk, out)
         return k, out, done | ok
 
-    return lax.while_loop(cond, body, (key, fnp.zeros(shape, np.float64), fnp.zeros(shape, bool)))[1]
+    return lax.while_loop(cond, body, (key, fnp.zeros_like(lam), fnp.zeros_like(lam, dtype=bool)))[1]
 
 
 def poisson(key, lam, shape=None, dtype=np.int64):
@@ -315,7 +318,7 @@ def poisson(key, lam, shape=None, dtype=np.int64):
         >>> x.dtype, round(float(x.mean()), 1)
         (dtype('int64'), 3.5)
     """
-    lam = _param_array(lam, np.float64, "poisson")
+    lam = _param_array(lam, np.float64, "poisson", key_words(key, "poisson"))
     shape = _shape_or_broadcast(shape, lam)
     lam = fnp.broadcast_to(lam, shape)
     lam = lax.stop_gradient(lam)
@@ -334,18 +337,18 @@ def _inversion_binomial(key, n, p, shape):
     r0 = fnp.exp(n * fnp.log(q))
 
     def cond(state):
-        return fnp.logical_not(fnp.all(state[4]))
+        return fnp.logical_not(fnp.all(state[3]))
 
     def body(state):
-        u, x, r, k, done = state
+        u, x, r, done = state
         stop = (u <= r) | (x >= n)
         u = fnp.where(stop | done, u, u - r)
         x_new = fnp.where(stop | done, x, x + 1)
         r = fnp.where(stop | done, r, r * (a / x_new - s))
-        return u, x_new, r, k, done | stop
+        return u, x_new, r, done | stop
 
     u = uniform(key, shape, np.float64)
-    return lax.while_loop(cond, body, (u, fnp.zeros(shape, np.float64), r0, 0, fnp.zeros(shape, bool)))[1]
+    return lax.while_loop(cond, body, (u, fnp.zeros_like(n), r0, fnp.zeros_like(n, dtype=bool)))[1]
 
 
 def _btrs_binomial(key, n, p, shape):
@@ -380,7 +383,7 @@ def _btrs_binomial(key, n, p, shape):
         out = fnp.where(fnp.logical_not(done) & ok, kk, out)
         return k, out, done | ok
 
-    return lax.while_loop(cond, body, (key, fnp.zeros(shape, np.float64), fnp.zeros(shape, bool)))[1]
+    return lax.while_loop(cond, body, (key, fnp.zeros_like(n), fnp.zeros_like(n, dtype=bool)))[1]
 
 
 def binomial(key, n, p, shape=None, dtype=np.float64):
@@ -395,8 +398,8 @@ def binomial(key, n, p, shape=None, dtype=np.float64):
         (6.0, 4.2)
     """
     dt = _float_dtype(dtype, "binomial")
-    n = lax.stop_gradient(_param_array(n, np.float64, "binomial"))
-    p = lax.stop_gradient(_param_array(p, np.float64, "binomial"))
+    n = lax.stop_gradient(_param_array(n, np.float64, "binomial", key_words(key, "binomial")))
+    p = lax.stop_gradient(_param_array(p, np.float64, "binomial", key_words(key, "binomial")))
     shape = _shape_or_broadcast(shape, n, p)
     n, p = fnp.broadcast_to(fnp.floor(n), shape), fnp.broadcast_to(p, shape)
     flip = p > 0.5
