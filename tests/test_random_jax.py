@@ -554,3 +554,18 @@ def test_new_samplers_draw_on_the_keys_device():
             got = fn(dev)
             assert str(got.device) == "fake:0", name
             np.testing.assert_allclose(np.asarray(got), np.asarray(fn(host)), rtol=1e-14, err_msg=name)
+
+
+def test_invalid_and_extreme_parameters_like_jax():
+    # jax 0.10.2 returns these values (and the rejection loops must terminate on them)
+    g = np_(random.gamma(KEY, np.array([0.0, -1.0, np.nan, np.inf, 1e-300])))
+    np.testing.assert_array_equal(g[[0, 3, 4]], [0.0, np.inf, 0.0])
+    assert np.isnan(g[1]) and np.isnan(g[2])
+    p = np_(random.poisson(KEY, np.array([0.0, -1.0, np.nan, np.inf])))
+    np.testing.assert_array_equal(p, [0, -1, -1, np.iinfo(np.int64).max])
+    b = np_(random.binomial(KEY, np.array([np.inf, np.nan, 5.0]), np.array([0.5, 0.5, np.nan])))
+    assert b[0] == np.inf and np.isnan(b[1]) and np.isnan(b[2])
+    be = np_(random.beta(KEY, np.array([0.0, -1.0]), 1.0))
+    assert be[0] == 0.0 and np.isnan(be[1])
+    grads = np_(fgrad.vmap(fgrad.grad(lambda a: random.gamma(KEY, a)))(np.array([-1.0, 1.0])))
+    assert np.isnan(grads[0]) and np.isfinite(grads[1])

@@ -53,11 +53,15 @@ def _shape_or_broadcast(shape, *params) -> tuple:
 
 
 def _marsaglia_tsang_log(key, a):
-    """``log`` of Gamma(a, 1) samples of ``a``'s shape (raw key ``key``)."""
+    """``log`` of Gamma(a, 1) samples of ``a``'s shape (raw key ``key``).  As in JAX,
+    ``a = 0`` gives ``x = 0`` (log ``-inf``), ``a = inf`` gives ``inf`` and ``a < 0`` or NaN
+    gives NaN; those elements never enter the rejection loop."""
     dt = a.dtype
     shape = a.shape
-    boost = a < 1
-    a_boosted = fnp.where(boost, a + 1, a)
+    valid = (a > 0) & fnp.isfinite(a)
+    a_ok = fnp.where(valid, a, 1.0)
+    boost = a_ok < 1
+    a_boosted = fnp.where(boost, a_ok + 1, a_ok)
     d = a_boosted - 1.0 / 3.0
     c = 1.0 / fnp.sqrt(9.0 * d)
     tiny = float(np.finfo(dt).tiny)
@@ -78,14 +82,19 @@ def _marsaglia_tsang_log(key, a):
         return k, log_x, done | ok
 
     k_loop, k_boost = split(key, 2)
-    init = (k_loop, fnp.zeros_like(a), fnp.zeros_like(a, dtype=bool))
+    init = (k_loop, fnp.zeros_like(a), fnp.logical_not(valid))
     _, log_x, _ = lax.while_loop(cond, body, init)
     u = uniform(k_boost, shape, dt, tiny, 1.0)
-    return log_x + fnp.where(boost, fnp.log(u) / a, 0.0)
+    log_x = log_x + fnp.where(boost, fnp.log(u) / a_ok, 0.0)
+    special = fnp.where(a == 0, -np.inf, fnp.where(a == np.inf, np.inf, np.nan))
+    return fnp.where(valid, log_x, special)
 
 
 def _dlogx_da(a, log_x):
     """``d log x / d a`` at fixed CDF value (see the module docstring)."""
+    valid = (a > 0) & fnp.isfinite(a) & fnp.isfinite(log_x)
+    a = fnp.where(valid, a, 1.0)
+    log_x = fnp.where(valid, log_x, 0.0)
     x = fnp.exp(log_x)
     eps = float(np.finfo(a.dtype).eps) * 0.25
 
@@ -104,7 +113,7 @@ def _dlogx_da(a, log_x):
     ones = fnp.ones_like(a)
     init = (fnp.zeros_like(a), ones, ones, fnp.zeros_like(a), fnp.zeros_like(a))
     _, _, s, ds, _ = lax.while_loop(cond, body, init)
-    return -(s * (log_x - digamma_positive(a + 1.0)) + ds) / a
+    return fnp.where(valid, -(s * (log_x - digamma_positive(a + 1.0)) + ds) / a, np.nan)
 
 
 @custom_jvp

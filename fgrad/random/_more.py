@@ -311,6 +311,8 @@ def _ptrs_poisson(key, lam, shape):
 def poisson(key, lam, shape=None, dtype=np.int64):
     """Poisson(lam) counts (Knuth below ``lam = 10``, PTRS above; see the module docstring).
 
+    As in JAX, a negative or NaN ``lam`` gives -1 and ``lam = inf`` the largest integer.
+
     Example::
 
         >>> import fgrad.random as random
@@ -320,13 +322,16 @@ def poisson(key, lam, shape=None, dtype=np.int64):
     """
     lam = _param_array(lam, np.float64, "poisson", key_words(key, "poisson"))
     shape = _shape_or_broadcast(shape, lam)
-    lam = fnp.broadcast_to(lam, shape)
-    lam = lax.stop_gradient(lam)
-    small = lam < 10
+    lam = lax.stop_gradient(fnp.broadcast_to(lam, shape))
+    valid = (lam >= 0) & fnp.isfinite(lam)
+    lam_ok = fnp.where(valid, lam, 0.0)
+    small = lam_ok < 10
     k1, k2 = split(key)
-    low = _knuth_poisson(k1, fnp.where(small, lam, 0.0), shape)
-    high = _ptrs_poisson(k2, fnp.where(small, 1e3, lam), shape)
-    return fnp.astype(fnp.where(small, low, high), dtype)
+    low = _knuth_poisson(k1, fnp.where(small, lam_ok, 0.0), shape)
+    high = _ptrs_poisson(k2, fnp.where(small, 1e3, lam_ok), shape)
+    counts = fnp.astype(fnp.where(small, low, high), dtype)
+    # as in JAX: -1 for a negative or NaN rate, the largest integer for an infinite one
+    return fnp.where(valid, counts, fnp.where(lam == np.inf, np.iinfo(dtype).max, -1))
 
 
 def _inversion_binomial(key, n, p, shape):
@@ -404,7 +409,7 @@ def binomial(key, n, p, shape=None, dtype=np.float64):
     n, p = fnp.broadcast_to(fnp.floor(n), shape), fnp.broadcast_to(p, shape)
     flip = p > 0.5
     pp = fnp.where(flip, 1.0 - p, p)
-    valid = (n >= 0) & (p >= 0) & (p <= 1)
+    valid = (n >= 0) & (p >= 0) & (p <= 1) & fnp.isfinite(n)
     trivial = (n == 0) | (pp == 0) | fnp.logical_not(valid)
     pp_safe = fnp.where(trivial, 0.5, pp)
     n_safe = fnp.where(trivial, 1.0, n)
@@ -415,7 +420,10 @@ def binomial(key, n, p, shape=None, dtype=np.float64):
     count = fnp.where(small, low, high)
     count = fnp.where(trivial, 0.0, count)
     count = fnp.where(flip, n - count, count)
-    return fnp.astype(fnp.where(valid, count, np.nan), dt)
+    # as in JAX: NaN for invalid parameters; n = inf gives inf (0 where p = 0)
+    infinite_n = (n == np.inf) & (p >= 0) & (p <= 1)
+    out = fnp.where(valid, count, fnp.where(infinite_n, fnp.where(p > 0, np.inf, 0.0), np.nan))
+    return fnp.astype(out, dt)
 
 
 __all__ = [
