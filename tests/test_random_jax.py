@@ -369,6 +369,14 @@ def test_distributions_vmap_and_jit_like_eager():
 def test_shape_and_dtype_rules():
     assert random.gamma(KEY, np.ones((2, 3))).shape == (2, 3)
     assert random.gamma(KEY, 2.0, (4,), np.float32).dtype == np.float32
+    for name, draw in [("loggamma", lambda: random.loggamma(KEY, 0.1, (2,), np.float32)),
+                       ("beta", lambda: random.beta(KEY, 2.0, 1.0, (2,), np.float32)),
+                       ("dirichlet", lambda: random.dirichlet(KEY, np.ones(2), (2,), np.float32)),
+                       ("t", lambda: random.t(KEY, 2.0, (2,), np.float32)),
+                       ("binomial", lambda: random.binomial(KEY, 3.0, 0.4, (2,), np.float32)),
+                       ("mvn", lambda: random.multivariate_normal(KEY, np.zeros(2), np.eye(2), (2,), np.float32))]:
+        assert draw().dtype == np.float32, name
+    assert random.poisson(KEY, 3.0, (2,), np.int32).dtype == np.int32
     assert random.beta(KEY, np.ones(3), 2.0).shape == (3,)
     with pytest.raises(ValueError, match="broadcast"):
         random.gamma(KEY, np.ones(3), (2,))

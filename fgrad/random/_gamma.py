@@ -86,7 +86,7 @@ def _marsaglia_tsang_log(key, a):
     _, log_x, _ = lax.while_loop(cond, body, init)
     u = uniform(k_boost, shape, dt, tiny, 1.0)
     log_x = log_x + fnp.where(boost, fnp.log(u) / a_ok, 0.0)
-    special = fnp.where(a == 0, -np.inf, fnp.where(a == np.inf, np.inf, np.nan))
+    special = fnp.astype(fnp.where(a == 0, -np.inf, fnp.where(a == np.inf, np.inf, np.nan)), dt)
     return fnp.where(valid, log_x, special)
 
 

@@ -331,7 +331,7 @@ def poisson(key, lam, shape=None, dtype=np.int64):
     high = _ptrs_poisson(k2, fnp.where(small, 1e3, lam_ok), shape)
     counts = fnp.astype(fnp.where(small, low, high), dtype)
     # as in JAX: -1 for a negative or NaN rate, the largest integer for an infinite one
-    return fnp.where(valid, counts, fnp.where(lam == np.inf, np.iinfo(dtype).max, -1))
+    return fnp.astype(fnp.where(valid, counts, fnp.where(lam == np.inf, np.iinfo(dtype).max, -1)), dtype)
 
 
 def _inversion_binomial(key, n, p, shape):
