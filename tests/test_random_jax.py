@@ -374,7 +374,8 @@ def test_shape_and_dtype_rules():
                        ("dirichlet", lambda: random.dirichlet(KEY, np.ones(2), (2,), np.float32)),
                        ("t", lambda: random.t(KEY, 2.0, (2,), np.float32)),
                        ("binomial", lambda: random.binomial(KEY, 3.0, 0.4, (2,), np.float32)),
-                       ("mvn", lambda: random.multivariate_normal(KEY, np.zeros(2), np.eye(2), (2,), np.float32))]:
+                       ("mvn", lambda: random.multivariate_normal(KEY, np.zeros(2), np.eye(2), (2,),
+                                                                  np.float32))]:
         assert draw().dtype == np.float32, name
     assert random.poisson(KEY, 3.0, (2,), np.int32).dtype == np.int32
     assert random.beta(KEY, np.ones(3), 2.0).shape == (3,)
