@@ -612,3 +612,22 @@ def test_op_table_rows_on_device(backend, name):
             want = row.call([fnp.asarray(b[i]) for b in batched], kw)
             for gl, wl in zip(tree_flatten(got)[0], tree_flatten(want)[0]):
                 np.testing.assert_allclose(np.asarray(gl)[i], np.asarray(wl), atol=1e-10, rtol=1e-8)
+
+
+def test_control_flow_bodies_with_host_constants_run_on_the_operands_device(fake):
+    """A loop or branch over device data whose body builds NumPy constants (indices, counters:
+    fgrad.random's rejection samplers do) runs on that device: the body's constants are
+    placed like the operands, as jit places its program's constants."""
+    x = fgrad.device_put(fnp.arange(3.0), "fake:0")
+    n = fgrad.device_put(fnp.asarray(0), "fake:0")
+    step = np.array([1.0, 2.0, 3.0])
+    _, w = fgrad.lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] + fnp.asarray(step)), (n, x))
+    _on("fake:0", w)
+    np.testing.assert_array_equal(np.asarray(w), np.arange(3.0) + 3 * step)
+    carry, ys = fgrad.lax.scan(lambda c, xi: (c + fnp.asarray(step), xi * fnp.asarray(2.0)), x, x)
+    _on("fake:0", carry)
+    _on("fake:0", ys)
+    np.testing.assert_array_equal(np.asarray(carry), np.arange(3.0) + 3 * step)
+    b = fgrad.lax.cond(True, lambda v: v + fnp.asarray(step), lambda v: v, x)
+    _on("fake:0", b)
+    np.testing.assert_array_equal(np.asarray(b), np.arange(3.0) + step)

@@ -186,3 +186,42 @@ def test_jax_tutorial_example_runs_under_live_jax(tmp_path):
     path = tmp_path / "jax_tutorial_mlp_jax.py"
     path.write_text(source)
     _same_text_and_numbers(_run([str(path)], timeout=300), JAX_TUTORIAL_OUTPUT)
+
+
+# --- examples/stax_classifier.py: a JAX-style program (stax + optimizers) on fgrad and on JAX
+
+STAX_EXAMPLE = ROOT / "examples" / "stax_classifier.py"
+FGRAD_TO_JAX_IMPORTS = {
+    "import fgrad as jax\n": "import jax\n",
+    "import fgrad.numpy as jnp\n": "import jax.numpy as jnp\n",
+    "from fgrad import random\n": "from jax import random\n",
+    "from fgrad.example_libraries import optimizers, stax\n":
+        "from jax.example_libraries import optimizers, stax\n",
+}
+
+
+def _stax_epochs(output):
+    losses = [float(v) for v in re.findall(r"Training set loss " + FLOAT, output)]
+    tests = [float(v) for v in re.findall(r"Test set accuracy " + FLOAT, output)]
+    assert len(losses) == len(tests) == 5, output
+    return losses, tests
+
+
+def test_stax_classifier_learns():
+    losses, tests = _stax_epochs(_run([str(STAX_EXAMPLE)]))
+    assert all(b < a for a, b in zip(losses, losses[1:])), losses
+    assert tests[-1] >= 0.85, tests
+
+
+@pytest.mark.slow  # starting JAX and compiling takes ~20 s
+def test_stax_classifier_is_a_jax_program():
+    pytest.importorskip("jax")
+    source = STAX_EXAMPLE.read_text()
+    for ours, theirs in FGRAD_TO_JAX_IMPORTS.items():
+        assert ours in source
+        source = source.replace(ours, theirs)
+    code = source.split('"""', 2)[2]  # below the docstring: no fgrad left
+    assert "fgrad" not in code
+    losses, tests = _stax_epochs(_run(["-c", source]))
+    assert all(b < a for a, b in zip(losses, losses[1:])), losses
+    assert tests[-1] >= 0.85, tests

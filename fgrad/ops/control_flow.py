@@ -20,7 +20,9 @@ import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.executor import straight_line
+from ..backends import NUMPY
 from ..core.constants import constant_like, host_array, zeros, zeros_like
+from ..core.placement import placement_of
 from ..core.ir import Jaxpr, Literal, eval_jaxpr
 from ..core.primitive import Primitive
 from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -68,6 +70,23 @@ def trace_flat(fun, avals, what="control flow"):
         jaxpr, consts = st.to_jaxpr(list(outs))
     jaxpr = Jaxpr([], list(jaxpr.constvars) + list(jaxpr.invars), jaxpr.eqns, jaxpr.outvars)
     return Branch(jaxpr, len(consts)), consts
+
+
+def _with_operands(consts, operands):
+    """The constants a body made while being traced (NumPy data wrapped on the default
+    device) placed like the first operand that lives on a device, as jit places its
+    program's constants: a loop over device data whose body builds a NumPy constant (an
+    index, a counter) then runs on that device instead of raising DeviceMismatchError."""
+    like = None
+    for o in operands:
+        where = placement_of(o)
+        if where is not None and where[0] is not NUMPY:
+            like = o
+            break
+    if like is None:
+        return consts
+    return [constant_like(c._buf, like) if type(c) is ArrayImpl and placement_of(c)[0] is NUMPY else c
+            for c in consts]
 
 
 def _clip(index, hi: int):
@@ -140,7 +159,7 @@ def _bind_cond(index, funs, ops, what="cond"):
                 f"{_fmt(outs0)} but branch {k} returns {_fmt(outs)}"
             )
     branches = tuple(b for b, _ in traced)
-    consts = [c for _, cs in traced for c in cs]
+    consts = _with_operands([c for _, cs in traced for c in cs], [index, *ops])
     return cond_p.bind(index, *consts, *ops, branches=branches, n_consts=tuple(len(cs) for _, cs in traced))
 
 
@@ -364,6 +383,7 @@ def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan"):
                 f"{b.dtype.name}{list(b.shape)} on output. Cast inside the body (e.g. .astype) or "
                 "fix the initial value's dtype."
             )
+    body_consts = _with_operands(body_consts, [*consts_in, *init, *xs])
     return scan_p.bind(*body_consts, *consts_in, *init, *xs, body=body,
                        n_consts=len(body_consts) + len(consts_in), n_carry=len(init),
                        length=length, reverse=reverse)
@@ -685,6 +705,8 @@ def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop"):
                 f"{what}: body_fun must return a carry of the same shapes and dtypes as its input; "
                 f"element {i} is {a.str_short()} on input but {b.str_short()} on output"
             )
+    cc = _with_operands(cc, [*cc_in, *bc_in, *init])
+    bc = _with_operands(bc, [*cc_in, *bc_in, *init])
     return while_p.bind(*cc, *cc_in, *bc, *bc_in, *init, cond=cond_b, body=body_b,
                         n_cc=len(cc) + len(cc_in), n_bc=len(bc) + len(bc_in))
 

@@ -233,5 +233,33 @@ ROWS += [
         grad="no",
         covers=("nn.one_hot",),
     ),
+    _nn_unary("identity", lambda x: x),
+    _nn_unary("squareplus", lambda x: (x + np.sqrt(x * x + 4)) / 2, fwd_tol=_NN_TOL),
+    _nn_unary(
+        "sparse_plus",
+        lambda x: np.where(x <= -1, 0.0, np.where(x >= 1, x, (x + 1) ** 2 / 4)).astype(x.dtype),
+        avoid=(-1.0, 1.0),
+        fwd_tol=_NN_TOL,
+    ),
+    _nn_unary(
+        "sparse_sigmoid", lambda x: np.clip((x + 1) / 2, 0, 1), avoid=(-1.0, 1.0), fwd_tol=_NN_TOL
+    ),
+    _nn_unary(
+        "log1mexp",
+        lambda x: np.where(x < math.log(2), np.log(-np.expm1(-x)), np.log1p(-np.exp(-x))).astype(x.dtype),
+        lo=0.05,
+        hi=4.0,
+        avoid=(math.log(2),),
+        fwd_tol=_NN_TOL,
+    ),
+    OpRow(
+        "nn.logmeanexp",
+        lambda x, **kw: NN.logmeanexp(x, **kw),
+        lambda x, axis=None, keepdims=False: _np_logsumexp(x, axis=axis, keepdims=keepdims)
+        - np.log(np.prod(np.shape(x)) / np.prod(np.shape(np.sum(x, axis=axis)))).astype(x.dtype),
+        kwargs=axis_kwargs(),
+        example_kwargs={"axis": 1, "keepdims": True},
+        fwd_tol=_NN_TOL,
+        covers=("nn.logmeanexp",),
+    ),
 ]
-

@@ -1,22 +1,9 @@
-"""`fgrad.random`: explicit-key, counter-based pseudo-random numbers (like `jax.random`).
+"""The samplers of `fgrad.random` built directly on random bits: uniform, normal and their
+transforms, Bernoulli, integers, permutations, choice and categorical.
 
-A key is a ``uint32[2]`` array.  Every sampler is a pure function of its key: the same key
-gives the same numbers, and `split` / `fold_in` derive new independent keys.  Bits come from
-the Threefry-2x32 block cipher (20 rounds, Salmon et al. 2011) applied to a counter (the
-flat index of each output element), written with fgrad's uint32 primitives, so samplers
-work under every transform: ``vmap`` over keys, ``grad`` through the parameters of a
-distribution (``loc + scale * normal(key, shape)``), ``jit``.
-
-The key derivation follows JAX's "partitionable" Threefry scheme (``split(key, n)[i]`` is
-``fold_in(key, i)``), and the cipher matches the Random123 known-answer vectors.
-
-Example::
-
-    >>> import fgrad.random as random
-    >>> key = random.key(0)
-    >>> k1, k2 = random.split(key)
-    >>> random.normal(k1, (3,)).shape
-    (3,)
+Every sampler is a pure function of its key (typed or legacy, see `_keys`), written with
+fgrad ops, so samplers work under every transform: ``vmap`` over keys, ``grad`` through the
+parameters of a distribution (``loc + scale * normal(key, shape)``), ``jit``.
 """
 
 from __future__ import annotations
@@ -25,203 +12,20 @@ import math
 
 import numpy as np
 
-from .core import array as _array
-from .core.constants import constant_like as _constant_like
-from .core.constants import host_array as _host_array
-from .core.constants import is_device_buffer as _is_device_buffer
-from .ops import bits as _bits
-from .ops import special as _special
-from .ops import elementwise as _ew
-from .ops import shape as _shp
-from .ops import sorting as _sorting
-from .ops._util import normalize_axis as _normalize_axis
-from .ops.cumulative import cumsum as _cumsum
-from .ops.reductions import argmax_p
+from ..core import array as _array
+from ..ops import bits as _bits
+from ..ops import special as _special
+from ..ops import elementwise as _ew
+from ..ops import shape as _shp
+from ..ops import sorting as _sorting
+from ..ops._util import normalize_axis as _normalize_axis
+from ..ops.cumulative import cumsum as _cumsum
+from ..ops.reductions import argmax_p
+from ._keys import _arr, _const, _UINT, key_words as _check_key, random_bits as _random_bits
+from ._keys import split2 as _split2, static_shape as _shape
 
 _get_aval, _wrap = _array.get_aval, _array.wrap
 _reshape, _take_static = _shp.reshape, _sorting.take_static
-
-__all__ = [
-    "key", "PRNGKey", "key_data", "wrap_key_data", "clone", "split", "fold_in", "bits", "threefry2x32",
-    "uniform", "normal", "bernoulli", "randint", "permutation", "choice", "categorical", "gumbel",
-    "exponential", "laplace", "logistic", "cauchy", "rademacher", "truncated_normal",
-]
-
-_U32 = np.dtype(np.uint32)
-_UINT = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: _U32, 64: np.dtype(np.uint64)}
-_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
-_PARITY = 0x1BD11BDA
-
-
-def _arr(x, like=None):
-    """``x`` as an Array: an Array or tracer as it is; host data placed like ``like`` (a
-    sampler's parameters follow its key's device) or, without one, on the default device."""
-    if isinstance(x, (_array.Tracer, _array.ArrayImpl)):
-        return x
-    if like is None or _is_device_buffer(x):
-        return _host_array(x)
-    return _const(np.asarray(x), like)
-
-
-def _const(value, like):
-    """The host constant ``value`` on the device of ``like`` (a key or other operand)."""
-    return _constant_like(value, like)
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-
-
-def _shape(shape) -> tuple:
-    """A static shape: an int or a sequence of non-negative ints (as in JAX, no floats)."""
-    if shape is None:
-        return ()
-    if _is_int(shape):
-        shape = (shape,)
-    try:
-        dims = tuple(shape)
-    except TypeError:
-        raise TypeError(
-            f"fgrad.random: a shape must be an int or a sequence of ints, got {shape!r}") from None
-    if not all(_is_int(d) for d in dims):
-        raise TypeError(
-            f"fgrad.random: shapes must be 1D sequences of concrete values of integer type, got {dims!r}")
-    if any(d < 0 for d in dims):
-        raise ValueError(f"fgrad.random: shape dimensions must be non-negative, got {dims!r}")
-    return tuple(int(d) for d in dims)
-
-
-# ---------------------------------------------------------------------------------------
-# the cipher
-
-
-def threefry2x32(k1, k2, x0, x1):
-    """Threefry-2x32 with 20 rounds: encrypt the counter words ``(x0, x1)`` (uint32 arrays,
-    broadcasting) under the key words ``(k1, k2)``.  Returns two uint32 arrays."""
-    add, xor = _ew.add, _ew.xor_p.bind
-    ks = (k1, k2, xor(xor(k1, k2), _PARITY))
-    x0 = add(x0, ks[0])
-    x1 = add(x1, ks[1])
-    for i in range(5):
-        for r in _ROTATIONS[i % 2]:
-            x0 = add(x0, x1)
-            x1 = xor(x0, _bits.rotate_left(x1, r))
-        x0 = add(x0, ks[(i + 1) % 3])
-        x1 = add(add(x1, ks[(i + 2) % 3]), i + 1)
-    return x0, x1
-
-
-def _counters(shape, like):
-    """High and low 32-bit words of the flat (row-major) index of each element."""
-    n = int(np.prod(shape, dtype=np.int64))
-    idx = np.arange(n, dtype=np.uint64).reshape(shape)
-    hi = (idx >> np.uint64(32)).astype(np.uint32)
-    lo = (idx & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    return _const(hi, like), _const(lo, like)
-
-
-def _check_key(k, name):
-    k = _arr(k)
-    av = _get_aval(k)
-    if av.dtype != _U32 or av.shape != (2,):
-        extra = (" For a batch of keys use fgrad.vmap over the leading axis."
-                 if av.dtype == _U32 and av.ndim > 1 and av.shape[-1] == 2 else "")
-        raise TypeError(f"fgrad.random.{name}: expected a key (uint32[2], from fgrad.random.key), got "
-                        f"{av.str_short()}.{extra}")
-    return k
-
-
-def _words(k):
-    return _reshape(_take_static(k, [0], 0), ()), _reshape(_take_static(k, [1], 0), ())
-
-
-def _stack_last(a, b):
-    sel = _const(np.array([True, False]), a)
-    return _ew.select(sel, _expand_last(a), _expand_last(b))
-
-
-def _expand_last(x):
-    return _reshape(x, _get_aval(x).shape + (1,))
-
-
-# ---------------------------------------------------------------------------------------
-# keys
-
-
-def key(seed):
-    """A key from an integer seed (Python int or integer array, possibly traced): the high
-    and low 32-bit words of ``int64(seed)``."""
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        s = int(seed)
-        if not -(2 ** 63) <= s < 2 ** 64:
-            raise OverflowError(f"fgrad.random.key: seed {seed} does not fit in 64 bits")
-        s &= 0xFFFFFFFFFFFFFFFF
-        return _host_array(np.array([s >> 32, s & 0xFFFFFFFF], dtype=np.uint32))  # default device
-    s = _arr(seed)
-    av = _get_aval(s)
-    if av.shape != () or av.dtype.kind not in "iu":
-        raise TypeError(f"fgrad.random.key: seed must be a scalar integer, got {av.str_short()}")
-    s64 = _ew.convert_element_type(s, np.uint64 if av.dtype.kind == "u" else np.int64)
-    hi = _ew.convert_element_type(_bits.shift_right_logical(s64, 32), np.uint64)
-    hi = _ew.convert_element_type(hi, _U32)
-    lo = _ew.convert_element_type(_ew.and_p.bind(_ew.convert_element_type(s64, np.uint64), 0xFFFFFFFF), _U32)
-    return _stack_last(hi, lo)
-
-
-PRNGKey = key
-
-
-def key_data(keys):
-    """The raw ``uint32`` data of a key (keys are raw data here)."""
-    return _arr(keys)
-
-
-def wrap_key_data(key_bits_array):
-    return _arr(key_bits_array)
-
-
-def clone(key):
-    return key
-
-
-def split(key, num=2):
-    """``num`` new keys (shape ``(num, 2)``, or ``num + (2,)`` for a shape), independent of
-    each other and of ``key``."""
-    k1, k2 = _words(_check_key(key, "split"))
-    hi, lo = _counters(_shape(num), k1)
-    b1, b2 = threefry2x32(k1, k2, hi, lo)
-    return _stack_last(b1, b2)
-
-
-def fold_in(key, data):
-    """A new key from ``key`` and the integer ``data`` (a scalar, possibly traced)."""
-    k1, k2 = _words(_check_key(key, "fold_in"))
-    if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
-        d = _const(np.asarray(int(data) & 0xFFFFFFFF, dtype=np.uint32), k1)
-    else:
-        d = _arr(data, k1)
-        if _get_aval(d).ndim:
-            raise TypeError(f"fgrad.random.fold_in: data must be a scalar, got shape {_get_aval(d).shape}")
-        d = _ew.convert_element_type(d, _U32)
-    b1, b2 = threefry2x32(k1, k2, _const(np.zeros((), np.uint32), k1), d)
-    return _stack_last(b1, b2)
-
-
-def _split2(k):
-    ks = split(k, 2)
-    return _reshape(_take_static(ks, [0], 0), (2,)), _reshape(_take_static(ks, [1], 0), (2,))
-
-
-def _random_bits(k, width, shape):
-    k1, k2 = _words(k)
-    hi, lo = _counters(shape, k1)
-    b1, b2 = threefry2x32(k1, k2, hi, lo)
-    if width == 64:
-        u64 = _UINT[64]
-        hi = _bits.shift_left(_ew.convert_element_type(b1, u64), 32)
-        return _ew.or_p.bind(hi, _ew.convert_element_type(b2, u64))
-    out = _ew.xor_p.bind(b1, b2)
-    return out if width == 32 else _ew.convert_element_type(out, _UINT[width])
 
 
 def bits(key, shape=(), dtype=np.uint32):
@@ -347,8 +151,18 @@ def cauchy(key, shape=(), dtype=np.float64):
 # discrete distributions
 
 
-def bernoulli(key, p=0.5, shape=None):
-    """Booleans that are True with probability ``p`` (shape: ``p``'s unless given)."""
+def bernoulli(key, p=0.5, shape=None, mode="low"):
+    """Booleans that are True with probability ``p`` (shape: ``p``'s unless given).  ``mode``
+    is accepted for JAX compatibility: fgrad's float64 uniforms already resolve small ``p``.
+
+    Example::
+
+        >>> import fgrad.random as random
+        >>> random.bernoulli(random.key(0), 0.5, (3,)).dtype
+        dtype('bool')
+    """
+    if mode not in ("low", "high"):
+        raise ValueError(f"fgrad.random.bernoulli: mode must be 'low' or 'high', got {mode!r}")
     if isinstance(p, (int, float)) and not isinstance(p, bool):
         pa, pdt = float(p), np.dtype(np.float64)
     else:
@@ -488,9 +302,22 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
     return _take(arr, ind, axis)
 
 
-def categorical(key, logits, axis=-1, shape=None):
+def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None):
     """Samples of class indices from unnormalized log-probabilities ``logits`` along
-    ``axis`` (Gumbel-max); ``shape`` must end with the batch shape of ``logits``."""
+    ``axis`` (Gumbel-max); ``shape`` must end with the batch shape of ``logits`` (its leading
+    dimensions are independent draws).  With ``replace=False`` the leading draws of each batch
+    entry are distinct classes (Gumbel top-k), at most as many as there are classes.
+
+    Example::
+
+        >>> import fgrad.random as random
+        >>> random.categorical(random.key(0), [0.0, 1.0, 2.0], shape=(5,)).shape
+        (5,)
+        >>> sorted(random.categorical(random.key(0), [0.0, 1.0, 2.0], shape=(3,), replace=False).tolist())
+        [0, 1, 2]
+    """
+    if mode not in (None, "low", "high"):
+        raise ValueError(f"fgrad.random.categorical: mode must be None, 'low' or 'high', got {mode!r}")
     k = _check_key(key, "categorical")
     lg = _arr(logits, k)
     av = _get_aval(lg)
@@ -500,7 +327,29 @@ def categorical(key, logits, axis=-1, shape=None):
     if shape[len(shape) - len(batch):] != batch:
         raise ValueError(f"fgrad.random.categorical: shape {shape} must end with the batch shape {batch}")
     prefix = shape[: len(shape) - len(batch)]
-    full = prefix + av.shape
     dt = av.dtype if av.dtype.kind == "f" else np.dtype(np.float64)
-    g = _ew.add(gumbel(k, full, dt), lg)
-    return argmax_p.bind(g, axis=len(prefix) + axis, index_dtype=np.dtype(np.int64))
+    if replace:
+        full = prefix + av.shape
+        g = _ew.add(gumbel(k, full, dt), lg)
+        return argmax_p.bind(g, axis=len(prefix) + axis, index_dtype=np.dtype(np.int64))
+    n_draws = int(np.prod(prefix, dtype=np.int64))
+    n_classes = av.shape[axis]
+    if n_draws > n_classes:
+        raise ValueError(f"Number of samples without replacement ({n_draws}) cannot exceed number of "
+                         f"categories ({n_classes}).")
+    moved = _move_last(lg, axis)
+    g = _ew.add(gumbel(k, batch + (n_classes,), dt), moved)
+    idx = _sorting.top_k(g, n_draws)[1]                       # batch + (n_draws,)
+    idx = _move_first(idx)                                    # (n_draws,) + batch
+    return _reshape(_ew.convert_element_type(idx, np.int64), prefix + batch)
+
+
+def _move_last(x, axis):
+    nd = _get_aval(x).ndim
+    perm = tuple(a for a in range(nd) if a != axis) + (axis,)
+    return _shp.transpose(x, perm)
+
+
+def _move_first(x):
+    nd = _get_aval(x).ndim
+    return _shp.transpose(x, (nd - 1,) + tuple(range(nd - 1)))

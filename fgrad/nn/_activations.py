@@ -1,4 +1,4 @@
-"""`fgrad.nn`: activation functions, softmax/logsumexp and friends (like `jax.nn`).
+"""Activation functions, softmax/logsumexp and friends of `fgrad.nn` (like `jax.nn`).
 
 All are composites of `fgrad.numpy` / `fgrad.ops`, so they differentiate (to any order),
 vectorize and stage like everything else.  Conventions follow JAX: ``relu`` has derivative
@@ -20,19 +20,20 @@ import math
 
 import numpy as np
 
-from . import numpy as fnp
-from .core.array import ArrayImpl as _ArrayImpl
-from .core.array import Tracer as _Tracer
-from .core.array import get_aval as _get_aval
-from .ops import elementwise as _ew
-from .ops._util import normalize_axes as _normalize_axes
-from .ops._util import normalize_axis as _normalize_axis
-from .ops.special import erf as _erf
-from .ops.bits import stop_gradient as _stop_gradient
-from .ops.sorting import slice_axis as _slice_axis
-from .transforms.custom import custom_jvp as _custom_jvp
+from .. import numpy as fnp
+from ..core.array import ArrayImpl as _ArrayImpl
+from ..core.array import Tracer as _Tracer
+from ..core.array import get_aval as _get_aval
+from ..ops import elementwise as _ew
+from ..ops._util import normalize_axes as _normalize_axes
+from ..ops._util import normalize_axis as _normalize_axis
+from ..ops.special import erf as _erf
+from ..ops.bits import stop_gradient as _stop_gradient
+from ..ops.sorting import slice_axis as _slice_axis
+from ..transforms.custom import custom_jvp as _custom_jvp
 
-__all__ = [
+__all__ = [  # the public names are re-exported by fgrad.nn
+
     "relu", "relu6", "leaky_relu", "elu", "celu", "selu", "gelu", "sigmoid", "log_sigmoid", "softplus",
     "soft_sign", "silu", "swish", "hard_tanh", "hard_sigmoid", "hard_silu", "hard_swish", "mish", "tanh",
     "glu", "softmax", "log_softmax", "logsumexp", "one_hot", "standardize",
@@ -282,3 +283,97 @@ def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
     if variance is None:
         variance = fnp.subtract(_mean(fnp.square(x)), fnp.square(mean))
     return fnp.multiply(fnp.subtract(x, mean), fnp.divide(1.0, fnp.sqrt(fnp.add(variance, epsilon))))
+
+
+# ---------------------------------------------------------------------------------------
+# more of jax.nn's activations
+
+
+def identity(x):
+    """The identity function (``jax.nn.identity``).
+
+    Example::
+
+        >>> import fgrad.nn as nn
+        >>> nn.identity(2.0)
+        Array(2., dtype=float64)
+    """
+    return _arr(x)
+
+
+def squareplus(x, b=4):
+    """``(x + sqrt(x**2 + b)) / 2``, a smooth ReLU (So, 2021).
+
+    Example::
+
+        >>> import fgrad.nn as nn
+        >>> nn.squareplus(0.0)
+        Array(1., dtype=float64)
+    """
+    x = _arr(x)
+    return fnp.divide(fnp.add(x, fnp.sqrt(fnp.add(fnp.square(x), b))), 2.0)
+
+
+def sparse_plus(x):
+    """0 for ``x <= -1``, ``(x + 1)**2 / 4`` on ``(-1, 1)``, ``x`` for ``x >= 1`` (the integral of
+    `sparse_sigmoid`).
+
+    Example::
+
+        >>> import fgrad.nn as nn, fgrad.numpy as fnp
+        >>> nn.sparse_plus(fnp.asarray([-2.0, 0.0, 2.0]))
+        Array([0.  , 0.25, 2.  ], dtype=float64)
+    """
+    x = _arr(x)
+    inner = fnp.divide(fnp.square(fnp.add(x, 1.0)), 4.0)
+    return fnp.where(fnp.less_equal(x, -1.0), 0.0, fnp.where(fnp.greater_equal(x, 1.0), x, inner))
+
+
+def sparse_sigmoid(x):
+    """``clip((x + 1) / 2, 0, 1)``, the sparsemax of ``[x, 0]`` (Martins & Astudillo, 2016);
+    at ``x = +-1`` the derivative is 1/4, as JAX's ``clip`` gives.
+
+    Example::
+
+        >>> import fgrad.nn as nn, fgrad.numpy as fnp
+        >>> nn.sparse_sigmoid(fnp.asarray([-2.0, 0.0, 0.5]))
+        Array([0.  , 0.5 , 0.75], dtype=float64)
+    """
+    return fnp.multiply(0.5, fnp.clip(fnp.add(_arr(x), 1.0), 0.0, 2.0))
+
+
+def log1mexp(x):
+    """``log(1 - exp(-x))`` computed accurately for every ``x >= 0`` (Maechler, 2012):
+    ``log(-expm1(-x))`` below ``log 2``, ``log1p(-exp(-x))`` above.
+
+    Example::
+
+        >>> import fgrad.nn as nn
+        >>> float(nn.log1mexp(1e-10))
+        -23.02585092999...
+    """
+    x = _arr(x)
+    small = fnp.less(x, math.log(2.0))
+    return fnp.where(small, fnp.log(fnp.negative(fnp.expm1(fnp.negative(x)))),
+                     fnp.log1p(fnp.negative(fnp.exp(fnp.negative(x)))))
+
+
+def logmeanexp(x, axis=None, where=None, keepdims=False):
+    """``log(mean(exp(x)))`` over ``axis``, computed stably (``logsumexp`` minus the log of
+    the number of entries, counting only those ``where`` selects).
+
+    Example::
+
+        >>> import fgrad.nn as nn, fgrad.numpy as fnp
+        >>> nn.logmeanexp(fnp.asarray([0.0, 0.0]))
+        Array(0., dtype=float64)
+    """
+    x = _arr(x)
+    lse = logsumexp(x, axis=axis, keepdims=keepdims, where=where)
+    axes = _red_axes(x, axis)
+    if where is None:
+        count = float(np.prod([_get_aval(x).shape[a] for a in axes]))
+        return fnp.subtract(lse, math.log(count))
+    selected = fnp.broadcast_to(where, _get_aval(x).shape)
+    count = fnp.sum(fnp.astype(selected, _get_aval(lse).dtype), axes, keepdims=keepdims)
+    return fnp.subtract(lse, fnp.log(count))
