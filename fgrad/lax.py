@@ -31,6 +31,7 @@ from .ops.lax_ops import (  # noqa: A004
     reduce_min, reduce_or, reduce_prod, reduce_sum, reshape, rev, round, rsqrt, select, slice, slice_in_dim,
     square, squeeze, transpose,
 )
+from .ops.fft import fft
 from .ops.linalg import dot_general
 from .ops.sorting import sort, sort_key_val, top_k
 from .ops.specs import point_faces as _point_faces
@@ -48,6 +49,6 @@ __all__ = sorted(_GENERATED) + [
     "cumlogsumexp", "associative_scan", "sort", "sort_key_val", "top_k", "dot", "dot_general", "pad",
     "concatenate", "slice", "slice_in_dim", "index_in_dim", "RoundingMethod", "dynamic_slice",
     "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice", "cond", "switch", "scan",
-    "map", "fori_loop", "while_loop",
+    "map", "fori_loop", "while_loop", "fft",
 ]
 

@@ -38,7 +38,7 @@ int_ = _np.int64
 bool = _np.bool_  # noqa: A001
 
 from ._optional import *  # noqa: F401,F403,E402
-from ._optional import _getitem, _scatter, linalg  # noqa: F401,E402
+from ._optional import _getitem, _scatter, fft, linalg  # noqa: F401,E402
 
 _point_faces(globals(), "numpy")
 _array_mod._set_numpy_api(__import__(__name__, fromlist=["*"]))

@@ -6,3 +6,4 @@ from ._indexing import _getitem, _scatter
 from ._products import *
 from ._sorting import *
 import fgrad.numpy.linalg as linalg
+import fgrad.numpy.fft as fft
