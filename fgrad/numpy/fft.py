@@ -10,7 +10,7 @@ Example::
     >>> import fgrad, fgrad.numpy as fnp
     >>> x = fnp.asarray([1.0, 2.0, 0.0, -1.0])
     >>> fgrad.grad(lambda x: fnp.sum(fnp.abs(fnp.fft.rfft(x)) ** 2))(x)
-    Array([ 8., 16.,  0., -8.], dtype=float64)
+    Array([ 6., 10.,  2., -2.], dtype=float64)
 """
 
 from __future__ import annotations
