@@ -306,6 +306,7 @@ defjvp2(log_ndtr_p, lambda t, y, x: mul(t, div(exp(sub(mul(mul(x, x), -0.5), y))
 
 __all__ = [
     "lgamma", "digamma", "gamma", "polygamma", "igamma", "igammac", "zeta", "bessel_i0e", "bessel_i1e",
-    "ndtri", "log_ndtr", "betainc", "betainc_p", "lgamma_p", "digamma_p", "gamma_p", "polygamma_p", "igamma_p", "igammac_p",
+    "ndtri", "log_ndtr", "betainc", "betainc_p", "lgamma_p", "digamma_p", "gamma_p", "polygamma_p",
+    "igamma_p", "igammac_p",
     "zeta_p", "bessel_i0e_p", "bessel_i1e_p", "ndtri_p", "log_ndtr_p",
 ]

@@ -14,5 +14,6 @@ Example::
 from __future__ import annotations
 
 import fgrad.scipy.special as special
+import fgrad.scipy.stats as stats
 
-__all__ = ["special"]
+__all__ = ["special", "stats"]
