@@ -13,7 +13,8 @@ Example::
 
 from __future__ import annotations
 
+import fgrad.scipy.linalg as linalg
 import fgrad.scipy.special as special
 import fgrad.scipy.stats as stats
 
-__all__ = ["special", "stats"]
+__all__ = ["linalg", "special", "stats"]
