@@ -14,7 +14,9 @@ Example::
 from __future__ import annotations
 
 import fgrad.scipy.linalg as linalg
+import fgrad.scipy.optimize as optimize
+import fgrad.scipy.signal as signal
 import fgrad.scipy.special as special
 import fgrad.scipy.stats as stats
 
-__all__ = ["linalg", "special", "stats"]
+__all__ = ["linalg", "optimize", "signal", "special", "stats"]
