@@ -52,10 +52,12 @@ def _as_float(xp, x, name):
     return x if x.dtype.kind == "f" else x.astype(np.float64)
 
 
-def _common(xp, a, b, name):
-    a, b = _as_float(xp, a, name), _as_float(xp, b, name)
-    dt = np.result_type(a.dtype, b.dtype)
-    return a.astype(dt, copy=False), b.astype(dt, copy=False), dt
+def _common(xp, *args, name):
+    """The operands in one floating dtype; Python scalars (weakly typed) take the arrays'."""
+    arrays = [_as_float(xp, a, name) for a in args]
+    strong = [a.dtype for a, raw in zip(arrays, args) if not isinstance(raw, (bool, int, float))]
+    dt = np.result_type(*strong) if strong else np.result_type(*[a.dtype for a in arrays])
+    return [a.astype(dt, copy=False) for a in arrays] + [dt]
 
 
 def _unary_impl(fn_name, name):
@@ -70,7 +72,7 @@ def _unary_impl(fn_name, name):
 
 def _binary_impl(fn, name):
     def impl(xp, a, b):
-        a, b, dt = _common(xp, a, b, name)
+        a, b, dt = _common(xp, a, b, name=name)
         with np.errstate(all="ignore"):
             out = fn(_special_module(xp, name), xp, a, b)
         return out.astype(dt, copy=False)
@@ -95,9 +97,7 @@ def _polygamma_values(sc, xp, n, x):
 
 
 def _betainc_impl(xp, a, b, x):
-    a, b = _as_float(xp, a, "betainc"), _as_float(xp, b, "betainc")
-    x = _as_float(xp, x, "betainc")
-    dt = np.result_type(a.dtype, b.dtype, x.dtype)
+    a, b, x, dt = _common(xp, a, b, x, name="betainc")
     with np.errstate(all="ignore"):
         out = _special_module(xp, "betainc").betainc(a, b, x)
     return out.astype(dt, copy=False)

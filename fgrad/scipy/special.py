@@ -26,6 +26,7 @@ from ..ops import special_functions as _sf
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.elementwise import logistic as _logistic
 from ..transforms.custom import custom_jvp as _custom_jvp
+from ._dtypes import inexact_dtype as _inexact_dtype
 
 
 def _float(x):
@@ -34,11 +35,9 @@ def _float(x):
 
 
 def _floats(*xs):
-    xs = [fnp.asarray(x) for x in xs]
-    dt = np.result_type(*[x.dtype for x in xs])
-    if dt.kind not in "fc":
-        dt = np.dtype(np.float64)
-    return [x.astype(dt) for x in xs]
+    """The arguments in one inexact dtype; Python scalars are weakly typed (as in JAX)."""
+    dt = _inexact_dtype(*xs, kinds="fc")
+    return [fnp.asarray(x).astype(dt) for x in xs]
 
 
 # -- the erf family and the primitives, re-exported under SciPy's names ------------------------
@@ -309,25 +308,40 @@ def logit(p):
     return fnp.log(p) - fnp.log1p(-p)
 
 
-@_custom_jvp
 def xlogy(x, y):
-    """``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``).
+    """``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``); its derivative in ``x`` is
+    ``log(y)`` everywhere (JAX's custom JVP).
 
     Example::
 
         >>> xlogy(0.0, 0.0)
         Array(0., dtype=float64)
     """
-    x, y = _floats(x, y)
+    return _xlogy(*_floats(x, y))
+
+
+def xlog1py(x, y):
+    """``x * log1p(y)``, 0 where ``x == 0``.
+
+    Example::
+
+        >>> xlog1py(0.0, -1.0)
+        Array(0., dtype=float64)
+    """
+    return _xlog1py(*_floats(x, y))
+
+
+@_custom_jvp
+def _xlogy(x, y):
     safe_y = fnp.where(x == 0, fnp.ones_like(y), y)
     return fnp.where(x == 0, fnp.zeros_like(x * y), x * fnp.log(safe_y))
 
 
-@xlogy.defjvp
+@_xlogy.defjvp
 def _xlogy_jvp(primals, tangents):
-    x, y = _floats(*primals)
+    x, y = primals
     tx, ty = tangents
-    out = xlogy(x, y)
+    out = _xlogy(x, y)
     t = fnp.zeros_like(out)
     if tx is not None:
         t = t + tx * fnp.log(y)
@@ -337,24 +351,16 @@ def _xlogy_jvp(primals, tangents):
 
 
 @_custom_jvp
-def xlog1py(x, y):
-    """``x * log1p(y)``, 0 where ``x == 0``.
-
-    Example::
-
-        >>> xlog1py(0.0, -1.0)
-        Array(0., dtype=float64)
-    """
-    x, y = _floats(x, y)
+def _xlog1py(x, y):
     safe_y = fnp.where(x == 0, fnp.zeros_like(y), y)
     return fnp.where(x == 0, fnp.zeros_like(x * y), x * fnp.log1p(safe_y))
 
 
-@xlog1py.defjvp
+@_xlog1py.defjvp
 def _xlog1py_jvp(primals, tangents):
-    x, y = _floats(*primals)
+    x, y = primals
     tx, ty = tangents
-    out = xlog1py(x, y)
+    out = _xlog1py(x, y)
     t = fnp.zeros_like(out)
     if tx is not None:
         t = t + tx * fnp.log1p(y)

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ... import numpy as fnp
+from .._dtypes import inexact_dtype
 
 
 def promote(*xs):
-    """The arguments as arrays of one inexact dtype (integers become float64)."""
-    xs = [fnp.asarray(x) for x in xs]
-    dt = np.result_type(*[x.dtype for x in xs])
-    if dt.kind not in "f":
-        dt = np.dtype(np.float64)
-    return [x.astype(dt) for x in xs]
+    """The arguments as arrays of one floating dtype (integers become float64); Python
+    scalars are weakly typed, as in JAX: ``loc=0`` keeps float32 inputs float32."""
+    dt = inexact_dtype(*xs)
+    return [fnp.asarray(x).astype(dt) for x in xs]
 
 
 def safe(cond, x, fill=1.0):

@@ -16,7 +16,8 @@ from ._util import masked, promote, safe
 
 
 def logpdf(x, alpha):
-    """Log density of ``x`` on the simplex (last axis; ``-inf`` off the simplex).
+    """Log density of ``x`` on the simplex (last axis; ``-inf`` off the open simplex, whose
+    sum must be 1 within 1e-6 as in JAX).
 
     Example::
 
@@ -28,8 +29,7 @@ def logpdf(x, alpha):
     if alpha.ndim == 0 or x.shape[-1:] != alpha.shape[-1:]:
         raise TypeError(f"dirichlet.logpdf: x has shape {x.shape} and alpha {alpha.shape}; both need the "
                         "same last (category) axis")
-    tol = 1e-6 if x.dtype == fnp.float32 else 1e-12
-    ok = fnp.all(x >= 0, axis=-1) & (fnp.abs(fnp.sum(x, axis=-1) - 1.0) < tol)
+    ok = fnp.all(x > 0, axis=-1) & (fnp.abs(fnp.sum(x, axis=-1) - 1.0) < 1e-6)  # JAX's tolerance
     xs = safe(ok[..., None], x, 0.5)
     norm = special.gammaln(fnp.sum(alpha, axis=-1)) - fnp.sum(special.gammaln(alpha), axis=-1)
     val = fnp.sum(special.xlogy(alpha - 1.0, xs), axis=-1) + norm
