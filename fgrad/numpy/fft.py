@@ -20,9 +20,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ..core.array import get_aval
+from ..core.array import get_aval as _get_aval
 from ..ops import elementwise as _ew
-from ..ops.fft import complex_dtype, fft as _fft_prim, real_dtype
+from ..ops.fft import complex_dtype as _complex_dtype
+from ..ops.fft import fft as _fft_prim
+from ..ops.fft import real_dtype as _real_dtype
 from ..ops.structural import pad as _pad, static_slice as _slice
 from ._creation import asarray as _asarray
 from ._indexing import roll as _roll
@@ -49,12 +51,12 @@ def _scale(x, norm, n: int, inverse: bool):
         f = math.sqrt(n) if inverse else 1.0 / math.sqrt(n)
     else:  # "forward"
         f = float(n) if inverse else 1.0 / n
-    return _ew.mul(x, np.asarray(f, real_dtype(get_aval(x).dtype)))
+    return _ew.mul(x, np.asarray(f, _real_dtype(_get_aval(x).dtype)))
 
 
 def _resize(x, axis: int, n: int):
     """Zero-pad or truncate axis ``axis`` (non-negative) of ``x`` to length ``n``."""
-    shp = get_aval(x).shape
+    shp = _get_aval(x).shape
     m = shp[axis]
     if n == m:
         return x
@@ -64,29 +66,29 @@ def _resize(x, axis: int, n: int):
         return _slice(x, (0,) * len(shp), tuple(limits))
     cfg = [(0, 0, 0)] * len(shp)
     cfg[axis] = (0, n - m, 0)
-    return _pad(x, np.zeros((), get_aval(x).dtype), cfg)
+    return _pad(x, np.zeros((), _get_aval(x).dtype), cfg)
 
 
 def _as_complex(x):
-    dt = get_aval(x).dtype
+    dt = _get_aval(x).dtype
     if dt.kind not in "biufc":
         raise TypeError(f"fgrad.numpy.fft: unsupported dtype {dt}")
-    return _ew.convert_element_type(x, complex_dtype(dt))
+    return _ew.convert_element_type(x, _complex_dtype(dt))
 
 
 def _as_real(x, fn: str):
-    dt = get_aval(x).dtype
+    dt = _get_aval(x).dtype
     if dt.kind == "c":
         raise TypeError(f"fgrad.numpy.fft.{fn}: input must be real, got {dt} (as numpy.fft.{fn}); "
                         "use the complex transform (fft/fftn) or pass the real part")
     if dt.kind not in "biuf":
         raise TypeError(f"fgrad.numpy.fft.{fn}: unsupported dtype {dt}")
-    return _ew.convert_element_type(x, real_dtype(dt))
+    return _ew.convert_element_type(x, _real_dtype(dt))
 
 
 def _cook(a, s, axes, fn: str, inverse_real: bool = False):
     """NumPy's rules for ``s``/``axes``: normalized axes and lengths (numpy/fft/_pocketfft)."""
-    shp = get_aval(a).shape
+    shp = _get_aval(a).shape
     nd = len(shp)
     if axes is None:
         axes = list(range(nd)) if s is None else list(range(-len(s), 0))
@@ -125,7 +127,7 @@ def _nd(a, s, axes, norm, fn: str, fft_type: str):
     if not axes:
         return a
     a = _as_real(a, fn) if real_in else _as_complex(a)
-    nd = get_aval(a).ndim
+    nd = _get_aval(a).ndim
     k = len(axes)
     x = _moveaxis(a, axes, tuple(range(nd - k, nd)))
     for i, n in enumerate(s):
@@ -353,7 +355,7 @@ def rfftfreq(n: int, d=1.0, *, dtype=None):
 
 def _shift(x, axes, sign: int):
     x = _arr(x)
-    shp = get_aval(x).shape
+    shp = _get_aval(x).shape
     if axes is None:
         axes = tuple(range(len(shp)))
     elif isinstance(axes, (int, np.integer)):

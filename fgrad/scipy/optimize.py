@@ -22,8 +22,8 @@ from typing import Any, Callable, Mapping, NamedTuple
 import numpy as np
 
 from .. import numpy as fnp
-from ..core.array import Array
-from ..transforms.ad import value_and_grad
+from ..core.array import Array as _Array
+from ..transforms.ad import value_and_grad as _value_and_grad
 
 
 class OptimizeResults(NamedTuple):
@@ -35,12 +35,12 @@ class OptimizeResults(NamedTuple):
         ('x', 'success', 'status')
     """
 
-    x: Array
+    x: _Array
     success: Any
     status: Any
-    fun: Array
-    jac: Array
-    hess_inv: Array | None
+    fun: _Array
+    jac: _Array
+    hess_inv: _Array | None
     nfev: Any
     njev: Any
     nit: Any
@@ -97,7 +97,7 @@ def _bfgs(fun, x0, args, gtol, maxiter, ls_maxiter):
         raise ValueError(f"minimize: x0 must be one-dimensional, got shape {x.shape} (as jax.scipy.optimize)")
     if x.dtype.kind != "f":
         x = x.astype(np.float64)
-    value_grad = value_and_grad(lambda z: fun(z, *args))
+    value_grad = _value_and_grad(lambda z: fun(z, *args))
     n = x.shape[0]
     eye = fnp.eye(n, dtype=x.dtype)
     h = eye

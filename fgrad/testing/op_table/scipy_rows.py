@@ -18,6 +18,7 @@ try:
 except ImportError:  # pragma: no cover - scipy is an optional test dependency
     _ssp = None
 
+import fgrad.numpy as fnp
 import fgrad.scipy as _fs
 
 ROWS: list[OpRow] = []
@@ -255,6 +256,27 @@ def _rand(rng, shape, dt):
     return rng.uniform(-1, 1, shape).astype(dt)
 
 
+def _tri_matrix_rect(rng, shape, dt):
+    """Tall matrices with a well-conditioned top block (R's diagonal stays away from 0)."""
+    return (2.0 * np.eye(*shape) + rng.uniform(-0.5, 0.5, shape)).astype(dt)
+
+
+def _abs_r(factors):
+    """QR's R with non-negative diagonal (the decomposition's sign freedom removed)."""
+    r = factors[-1]
+    m = np if isinstance(r, np.ndarray) else fnp
+    d = m.sign(m.diagonal(r))
+    rows = r.shape[-2]
+    if rows > d.shape[0]:  # 'full'/'r' modes of a tall matrix: zero rows below the diagonal
+        d = m.concatenate([d, m.ones(rows - d.shape[0], dtype=d.dtype)])
+    return r * d[:, None]
+
+
+def _distinct_singular_values(a):
+    s = np.linalg.svd(np.asarray(a, np.float64), compute_uv=False)
+    return bool(np.all(np.diff(s[::-1]) > 0.05)) and bool(np.all(s > 0.05))
+
+
 def _small(rng, shape, dt):
     return rng.uniform(-0.7, 0.7, shape).astype(dt)
 
@@ -266,11 +288,11 @@ def _makers(*fs):
     return make
 
 
-def _la(name, fn, ref, shapes, makers, example_shapes, kwargs=None, example_kwargs=None, **kw):
+def _la(name, fn, ref, shapes, makers, example_shapes, kwargs=None, example_kwargs=None, also=(), **kw):
     return OpRow(f"scipy.linalg.{name}", fn, _cast_like_first(ref), args=(Arg(),) * len(makers),
                  shapes=shapes, make_args=_makers(*makers), example_shapes=example_shapes, kwargs=kwargs,
                  example_kwargs=example_kwargs or {}, fwd_tol=kw.pop("fwd_tol", _LA_TOL),
-                 covers=(f"scipy.linalg.{name.split('[')[0]}",), **kw)
+                 covers=tuple(f"scipy.linalg.{n}" for n in (name.split("[")[0],) + tuple(also)), **kw)
 
 
 def _sq(n):
@@ -305,7 +327,8 @@ if _ssp is not None:
         _la("cho_solve", lambda a, b, lower: _LA.cho_solve(_LA.cho_factor(a, lower=lower), b),
             lambda a, b, lower: _sla.cho_solve(_sla.cho_factor(a, lower=lower), b), _N.map(_sq_rhs),
             [_spd, _rand], ((3, 3), (3, 2)),
-            kwargs=lambda s: st.fixed_dictionaries({"lower": st.booleans()}), example_kwargs={"lower": True}),
+            kwargs=lambda s: st.fixed_dictionaries({"lower": st.booleans()}), example_kwargs={"lower": True},
+            also=("cho_factor",)),
         _la("solve_triangular", lambda a, b, **kw: _LA.solve_triangular(a, b, **kw),
             lambda a, b, **kw: _sla.solve_triangular(a, b, **kw), _N.map(_sq_rhs), [_tri_matrix, _rand],
             ((3, 3), (3, 2)),
@@ -326,6 +349,13 @@ if _ssp is not None:
         _la("block_diag", lambda a, b, c: _LA.block_diag(a, b, c), lambda a, b, c: _sla.block_diag(a, b, c),
             st.tuples(_N, _N, _N).map(lambda t: ((t[0], t[1]), (t[2],), ())), [_rand, _rand, _rand],
             ((2, 3), (2,), ())),
+        _la("svd", lambda a: _LA.svd(a, compute_uv=False), lambda a: _sla.svd(a, compute_uv=False),
+            st.tuples(_N, _N).map(lambda t: ((t[0], t[1]),)), [_rand], ((3, 2),),
+            valid=lambda v, kw: _distinct_singular_values(v[0])),
+        _la("qr", lambda a, mode: _abs_r(_LA.qr(a, mode=mode)), lambda a, mode: _abs_r(_sla.qr(a, mode=mode)),
+            st.tuples(_N, _N).map(lambda t: ((max(t), min(t)),)), [_tri_matrix_rect], ((3, 2),),
+            kwargs=lambda s: st.fixed_dictionaries({"mode": st.sampled_from(["full", "economic", "r"])}),
+            example_kwargs={"mode": "economic"}),
         _la("det", _LA.det, _sla.det, _N.map(_sq), [_permuted_dominant], ((3, 3),)),
         _la("inv", _LA.inv, _sla.inv, _N.map(_sq), [_permuted_dominant], ((3, 3),)),
     ]
