@@ -81,8 +81,12 @@ def _binary_impl(fn, name):
 
 
 def _prim(name, impl):
+    """An elementwise primitive (NumPy broadcasting, dtype by probing) that jit does not fuse:
+    its values come from a library call with no CUDA kernel template (family
+    ``special_function``, a barrier for the fusion pass on both backends)."""
     p = elementwise(name, impl)
-    p.ufunc = None  # not a single NumPy ufunc: compiled code calls the impl
+    p.family = "special_function"
+    p.ufunc = None
     p.may_warn = True
     return p
 
