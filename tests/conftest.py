@@ -132,3 +132,29 @@ def pytest_runtest_logreport(report):
         return
     with open(path, "a", encoding="utf-8") as f:
         f.write(f"=== {report.nodeid} ({report.when})\n{report.longreprtext[-4000:]}\n")
+
+
+# -- hypothesis settings under pytest.mark.parametrize ------------------------------------
+# Hypothesis's pytest plugin wraps a parametrized @given test's settings in a new
+# ``Settings(parent=...)`` at every invocation, on the one shared function object, so the
+# parent chain grows by one per parametrized case; past ~1000 cases of one test function
+# (test_op_table's test_forward) reading a setting overflows the recursion limit.  Restore
+# each function's own settings after every test.
+_OWN_HYPOTHESIS_SETTINGS: dict = {}
+
+
+def _hypothesis_function(item):
+    obj = getattr(item, "obj", None)
+    return getattr(obj, "__func__", obj)
+
+
+def pytest_runtest_setup(item):
+    fn = _hypothesis_function(item)
+    if fn is not None and hasattr(fn, "_hypothesis_internal_use_settings"):
+        _OWN_HYPOTHESIS_SETTINGS.setdefault(id(fn), (fn, fn._hypothesis_internal_use_settings))
+
+
+def pytest_runtest_teardown(item):
+    saved = _OWN_HYPOTHESIS_SETTINGS.get(id(_hypothesis_function(item)))
+    if saved is not None:
+        saved[0]._hypothesis_internal_use_settings = saved[1]
