@@ -355,6 +355,7 @@ def test_value_grad_hessian_match_stored_jax(name, args, fn):
     _close(hess, sh, f"{name} Hessian")
 
 
+@pytest.mark.slow  # jax traces and compiles 3 programs per case (~30 s in all)
 @pytest.mark.parametrize("name,args,fn", CASES, ids=[c[0] for c in CASES])
 def test_value_grad_hessian_match_live_jax(name, args, fn, jax_x64):
     jax = jax_x64
