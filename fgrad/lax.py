@@ -35,6 +35,7 @@ from .ops.lax_ops import (  # noqa: A004
     reduce_min, reduce_or, reduce_prod, reduce_sum, reshape, rev, round, rsqrt, select, slice, slice_in_dim,
     square, squeeze, transpose,
 )
+from .ops.fft import fft
 from .ops.linalg import dot_general
 from .ops.sorting import sort, sort_key_val, top_k
 from .ops.specs import point_faces as _point_faces
@@ -55,6 +56,6 @@ __all__ = sorted(_GENERATED) + [
     "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice", "cond", "switch", "scan",
     "map", "fori_loop", "while_loop", "conv_general_dilated", "conv", "conv_with_general_padding",
     "conv_transpose", "conv_dimension_numbers", "ConvDimensionNumbers", "reduce_window",
-    "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads",
+    "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft",
 ]
 

@@ -27,12 +27,13 @@ PKG = pathlib.Path(__file__).resolve().parent.parent / "fgrad"
 # Packages / modules whose import graph must be acyclic.
 CYCLE_FREE = ("fgrad.core", "fgrad.ops", "fgrad.transforms", "fgrad.compile", "fgrad.backends",
               "fgrad.numpy", "fgrad.lax", "fgrad.random", "fgrad.nn", "fgrad.tree_util",
-              "fgrad.torch")
+              "fgrad.torch", "fgrad.scipy")
 
 # (importer prefix, forbidden prefixes)
 FORBIDDEN = [
-    ("fgrad.ops", ("fgrad.numpy", "fgrad.lax", "fgrad.torch")),
-    ("fgrad.transforms", ("fgrad.numpy", "fgrad.lax", "fgrad.torch")),
+    ("fgrad.ops", ("fgrad.numpy", "fgrad.lax", "fgrad.torch", "fgrad.scipy")),
+    ("fgrad.transforms", ("fgrad.numpy", "fgrad.lax", "fgrad.torch", "fgrad.scipy")),
+    ("fgrad.numpy", ("fgrad.scipy",)),
     ("fgrad.core", ("fgrad.numpy", "fgrad.lax", "fgrad.torch", "fgrad.ops", "fgrad.transforms")),
     ("fgrad.compile", ("fgrad.numpy", "fgrad.lax", "fgrad.torch")),
     ("fgrad.backends", ("fgrad.core", "fgrad.ops", "fgrad.transforms", "fgrad.numpy", "fgrad.lax",

@@ -385,7 +385,8 @@ def test_row_names_unique():
     T.rows_by_name()
 
 
-@pytest.mark.parametrize("namespace", ["numpy", "numpy.linalg", "nn", "lax", "random"])
+@pytest.mark.parametrize("namespace", ["numpy", "numpy.linalg", "numpy.fft", "nn", "lax", "random",
+                                       "scipy.special", "scipy.linalg", "scipy.signal", "scipy.optimize"])
 def test_table_covers_public_functions(namespace):
     """Every public function has a row (or is listed in NOT_OPS with a reason)."""
     import importlib

@@ -38,7 +38,7 @@ int_ = _np.int64
 bool = _np.bool_  # noqa: A001
 
 from ._optional import *  # noqa: F401,F403,E402
-from ._optional import _at_apply, _at_get, _at_mode, _at_power, _getitem, _scatter, _SET_MODES, linalg  # noqa: F401,E402,E501
+from ._optional import _at_apply, _at_get, _at_mode, _at_power, _getitem, _scatter, _SET_MODES, fft, linalg  # noqa: F401,E402,E501
 
 _point_faces(globals(), "numpy")
 _array_mod._set_numpy_api(__import__(__name__, fromlist=["*"]))

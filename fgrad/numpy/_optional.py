@@ -6,3 +6,4 @@ from ._indexing import _at_apply, _at_get, _at_mode, _at_power, _getitem, _scatt
 from ._products import *
 from ._sorting import *
 import fgrad.numpy.linalg as linalg
+import fgrad.numpy.fft as fft

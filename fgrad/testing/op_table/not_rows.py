@@ -19,6 +19,7 @@ _INDEX_HELPERS = (
     "unravel_index",
 )
 NOT_OPS = {
+    "scipy.optimize": {"minimize": "an iterative solver: tested in tests/test_scipy.py (vs jax, scipy)"},
     "numpy": {
         # array creation: no array inputs; tested in tests/test_op_table.py::test_creation
         **{

@@ -1,0 +1,22 @@
+"""`fgrad.scipy`: the ``jax.scipy`` surface over fgrad ops: `special`, `stats`, `linalg`,
+`signal`, `optimize`; everything differentiable and transformable.
+
+SciPy itself is optional: only some special functions need it, for their forward values.
+
+Example::
+
+    >>> import fgrad
+    >>> from fgrad.scipy.stats import norm
+    >>> fgrad.grad(norm.logpdf)(1.0)
+    Array(-1., dtype=float64)
+"""
+
+from __future__ import annotations
+
+import fgrad.scipy.linalg as linalg
+import fgrad.scipy.optimize as optimize
+import fgrad.scipy.signal as signal
+import fgrad.scipy.special as special
+import fgrad.scipy.stats as stats
+
+__all__ = ["linalg", "optimize", "signal", "special", "stats"]

@@ -1,0 +1,54 @@
+"""The result dtype of fgrad.scipy's functions: NumPy promotion among arrays, with Python
+scalars (and weakly typed arrays, such as constants from Python numbers) not widening it,
+as in JAX; integer and bool results become float64.
+
+Example::
+
+    >>> import numpy as np, fgrad.numpy as fnp
+    >>> inexact_dtype(fnp.ones(2, dtype=np.float32), 0.5)
+    dtype('float32')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.array import get_aval
+
+
+def _is_weak(x) -> bool:
+    if isinstance(x, (bool, int, float, complex)):
+        return True
+    try:
+        return bool(get_aval(x).weak_type)
+    except TypeError:
+        return False
+
+
+def _dtype_of(x) -> np.dtype:
+    if isinstance(x, (bool, int, float, complex)):
+        return np.dtype(type(x))
+    try:
+        return get_aval(x).dtype
+    except TypeError:
+        return np.asarray(x).dtype
+
+
+def inexact_dtype(*xs, kinds: str = "f") -> np.dtype:
+    """The common floating (or, with ``kinds="fc"``, complex) dtype of the arguments.
+
+    Example::
+
+        >>> inexact_dtype(1, 2)
+        dtype('float64')
+    """
+    strong = [_dtype_of(x) for x in xs if not _is_weak(x)]
+    weak = [_dtype_of(x) for x in xs if _is_weak(x)]
+    dt = np.result_type(*strong) if strong else (np.result_type(*weak) if weak else np.dtype(np.float64))
+    if weak and any(w.kind == "c" for w in weak) and dt.kind != "c" and "c" in kinds:
+        dt = np.dtype(np.complex64) if dt == np.float32 else np.dtype(np.complex128)
+    if dt.kind in "fc" and dt.kind in kinds:
+        return dt
+    if dt.kind == "c":
+        raise TypeError(f"expected real floating-point arguments, got {dt}")
+    return np.dtype(np.float64)

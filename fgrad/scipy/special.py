@@ -1,0 +1,525 @@
+"""`fgrad.scipy.special`: SciPy's special functions (the ``jax.scipy.special`` surface),
+differentiable to any order.
+
+The elementwise primitives live in `fgrad.ops.special` (erf family) and
+`fgrad.ops.special_functions` (gamma family, zeta, Bessel, normal quantile); everything else
+here is a composite of fgrad ops.  ``xlogy``/``xlog1py`` have JAX's custom JVP (finite
+derivative in ``x`` at ``x = 0``).
+
+Example::
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> from fgrad.scipy.special import gammaln
+    >>> fgrad.grad(fgrad.grad(gammaln))(2.0)  # polygamma(1, 2) = pi^2/6 - 1
+    Array(0.64493407, dtype=float64)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..ops import special as _erf_family
+from ..ops import special_functions as _sf
+from ..ops.bits import stop_gradient as _stop_gradient
+from ..ops.elementwise import logistic as _logistic
+from ..transforms.custom import custom_jvp as _custom_jvp
+from ._dtypes import inexact_dtype as _inexact_dtype
+
+
+def _float(x):
+    x = fnp.asarray(x)
+    return x if x.dtype.kind in "fc" else x.astype(np.float64)
+
+
+def _floats(*xs):
+    """The arguments in one inexact dtype; Python scalars are weakly typed (as in JAX)."""
+    dt = _inexact_dtype(*xs, kinds="fc")
+    return [fnp.asarray(x).astype(dt) for x in xs]
+
+
+# -- the erf family and the primitives, re-exported under SciPy's names ------------------------
+
+def erf(x):
+    """The error function.
+
+    Example::
+
+        >>> erf(0.0)
+        Array(0., dtype=float64)
+    """
+    return _erf_family.erf(_float(x))
+
+
+def erfc(x):
+    """``1 - erf(x)``.
+
+    Example::
+
+        >>> erfc(0.0)
+        Array(1., dtype=float64)
+    """
+    return _erf_family.erfc(_float(x))
+
+
+def erfinv(x):
+    """Inverse of `erf`.
+
+    Example::
+
+        >>> erfinv(0.0)
+        Array(0., dtype=float64)
+    """
+    return _erf_family.erf_inv(_float(x))
+
+
+def gammaln(x):
+    """``log |Gamma(x)|``.
+
+    Example::
+
+        >>> gammaln(3.0)
+        Array(0.69314718, dtype=float64)
+    """
+    return _sf.lgamma(_float(x))
+
+
+def digamma(x):
+    """The logarithmic derivative of Gamma.
+
+    Example::
+
+        >>> digamma(1.0)
+        Array(-0.57721566, dtype=float64)
+    """
+    return _sf.digamma(_float(x))
+
+
+def polygamma(n, x):
+    """The ``n``-th derivative of `digamma` (``n`` integer-valued; not differentiable in ``n``).
+
+    Example::
+
+        >>> polygamma(1, 1.0)
+        Array(1.64493407, dtype=float64)
+    """
+    n, x = _floats(n, x)
+    return _sf.polygamma(n, x)
+
+
+def gamma(x):
+    """The Gamma function.
+
+    Example::
+
+        >>> gamma(4.0)
+        Array(6., dtype=float64)
+    """
+    return _sf.gamma(_float(x))
+
+
+def gammasgn(x):
+    """The sign of Gamma(x) (0 at the poles), not differentiable.
+
+    Example::
+
+        >>> gammasgn(-0.5)
+        Array(-1., dtype=float64)
+    """
+    x = _float(x)
+    return _stop_gradient(fnp.sign(_sf.gamma(x)))
+
+
+def betaln(a, b):
+    """``log |B(a, b)|``.
+
+    Example::
+
+        >>> betaln(1.0, 1.0)
+        Array(0., dtype=float64)
+    """
+    a, b = _floats(a, b)
+    return _sf.lgamma(a) + _sf.lgamma(b) - _sf.lgamma(a + b)
+
+
+def beta(a, b):
+    """The Beta function ``Gamma(a) Gamma(b) / Gamma(a + b)``.
+
+    Example::
+
+        >>> beta(2.0, 3.0)
+        Array(0.08333333, dtype=float64)
+    """
+    a, b = _floats(a, b)
+    sign = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
+    return sign * fnp.exp(betaln(a, b))
+
+
+def betainc(a, b, x):
+    """The regularized incomplete beta function (differentiable in ``x``).
+
+    Example::
+
+        >>> betainc(2.0, 2.0, 0.5)
+        Array(0.5, dtype=float64)
+    """
+    a, b, x = _floats(a, b, x)
+    return _sf.betainc(a, b, x)
+
+
+def gammainc(a, x):
+    """The regularized lower incomplete gamma function (differentiable in ``x``).
+
+    Example::
+
+        >>> gammainc(1.0, 2.0)
+        Array(0.86466472, dtype=float64)
+    """
+    a, x = _floats(a, x)
+    return _sf.igamma(a, x)
+
+
+def gammaincc(a, x):
+    """The regularized upper incomplete gamma function (differentiable in ``x``).
+
+    Example::
+
+        >>> gammaincc(1.0, 2.0)
+        Array(0.13533528, dtype=float64)
+    """
+    a, x = _floats(a, x)
+    return _sf.igammac(a, x)
+
+
+def zeta(x, q=None):
+    """The Hurwitz zeta function (Riemann's for ``q = None``); differentiable in ``q``.
+
+    Example::
+
+        >>> zeta(2.0, 1.0)
+        Array(1.64493407, dtype=float64)
+    """
+    x, q = _floats(x, 1.0 if q is None else q)
+    return _sf.zeta(x, q)
+
+
+def i0e(x):
+    """``exp(-|x|) I0(x)``.
+
+    Example::
+
+        >>> i0e(0.0)
+        Array(1., dtype=float64)
+    """
+    return _sf.bessel_i0e(_float(x))
+
+
+def i1e(x):
+    """``exp(-|x|) I1(x)``.
+
+    Example::
+
+        >>> i1e(0.0)
+        Array(0., dtype=float64)
+    """
+    return _sf.bessel_i1e(_float(x))
+
+
+def i0(x):
+    """The modified Bessel function of order 0.
+
+    Example::
+
+        >>> i0(0.0)
+        Array(1., dtype=float64)
+    """
+    x = _float(x)
+    return fnp.exp(fnp.abs(x)) * _sf.bessel_i0e(x)
+
+
+def i1(x):
+    """The modified Bessel function of order 1.
+
+    Example::
+
+        >>> i1(0.0)
+        Array(0., dtype=float64)
+    """
+    x = _float(x)
+    return fnp.exp(fnp.abs(x)) * _sf.bessel_i1e(x)
+
+
+def ndtr(x):
+    """The standard normal CDF.
+
+    Example::
+
+        >>> ndtr(0.0)
+        Array(0.5, dtype=float64)
+    """
+    x = _float(x)
+    return 0.5 * _erf_family.erfc(x * (-1.0 / math.sqrt(2.0)))
+
+
+def ndtri(p):
+    """The standard normal quantile.
+
+    Example::
+
+        >>> ndtri(0.5)
+        Array(0., dtype=float64)
+    """
+    return _sf.ndtri(_float(p))
+
+
+def log_ndtr(x):
+    """``log ndtr(x)``, accurate in both tails.
+
+    Example::
+
+        >>> log_ndtr(0.0)
+        Array(-0.69314718, dtype=float64)
+    """
+    return _sf.log_ndtr(_float(x))
+
+
+def expit(x):
+    """The logistic sigmoid ``1 / (1 + exp(-x))``.
+
+    Example::
+
+        >>> expit(0.0)
+        Array(0.5, dtype=float64)
+    """
+    return _logistic(_float(x))
+
+
+def logit(p):
+    """``log(p / (1 - p))``, the inverse of `expit`.
+
+    Example::
+
+        >>> logit(0.5)
+        Array(0., dtype=float64)
+    """
+    p = _float(p)
+    return fnp.log(p) - fnp.log1p(-p)
+
+
+def xlogy(x, y):
+    """``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``); its derivative in ``x`` is
+    ``log(y)`` everywhere (JAX's custom JVP).
+
+    Example::
+
+        >>> xlogy(0.0, 0.0)
+        Array(0., dtype=float64)
+    """
+    return _xlogy(*_floats(x, y))
+
+
+def xlog1py(x, y):
+    """``x * log1p(y)``, 0 where ``x == 0``.
+
+    Example::
+
+        >>> xlog1py(0.0, -1.0)
+        Array(0., dtype=float64)
+    """
+    return _xlog1py(*_floats(x, y))
+
+
+@_custom_jvp
+def _xlogy(x, y):
+    safe_y = fnp.where(x == 0, fnp.ones_like(y), y)
+    return fnp.where(x == 0, fnp.zeros_like(x * y), x * fnp.log(safe_y))
+
+
+@_xlogy.defjvp
+def _xlogy_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = _xlogy(x, y)
+    t = fnp.zeros_like(out)
+    if tx is not None:
+        t = t + tx * fnp.log(y)
+    if ty is not None:
+        t = t + ty * x / y
+    return out, t.astype(out.dtype)
+
+
+@_custom_jvp
+def _xlog1py(x, y):
+    safe_y = fnp.where(x == 0, fnp.zeros_like(y), y)
+    return fnp.where(x == 0, fnp.zeros_like(x * y), x * fnp.log1p(safe_y))
+
+
+@_xlog1py.defjvp
+def _xlog1py_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = _xlog1py(x, y)
+    t = fnp.zeros_like(out)
+    if tx is not None:
+        t = t + tx * fnp.log1p(y)
+    if ty is not None:
+        t = t + ty * x / (1.0 + y)
+    return out, t.astype(out.dtype)
+
+
+def entr(x):
+    """``-x log x`` for ``x > 0``, 0 at 0, ``-inf`` below.
+
+    Example::
+
+        >>> entr(1.0)
+        Array(-0., dtype=float64)
+    """
+    x = _float(x)
+    safe = fnp.where(x > 0, x, fnp.ones_like(x))
+    return fnp.where(x > 0, -safe * fnp.log(safe), fnp.where(x == 0, fnp.zeros_like(x), -fnp.inf))
+
+
+def rel_entr(p, q):
+    """``p log(p / q)`` for ``p, q > 0``; 0 for ``p == 0, q >= 0``; ``inf`` otherwise.
+
+    Example::
+
+        >>> rel_entr(1.0, 1.0)
+        Array(0., dtype=float64)
+    """
+    p, q = _floats(p, q)
+    both = (p > 0) & (q > 0)
+    sp, sq = fnp.where(both, p, fnp.ones_like(p)), fnp.where(both, q, fnp.ones_like(q))
+    zero_p = (p == 0) & (q >= 0)
+    return fnp.where(both, sp * fnp.log(sp / sq), fnp.where(zero_p, fnp.zeros_like(p * q), fnp.inf))
+
+
+def kl_div(p, q):
+    """``p log(p / q) - p + q`` for ``p, q > 0``; ``q`` for ``p == 0, q >= 0``; ``inf`` otherwise.
+
+    Example::
+
+        >>> kl_div(1.0, 2.0)
+        Array(0.30685282, dtype=float64)
+    """
+    p, q = _floats(p, q)
+    both = (p > 0) & (q > 0)
+    sp, sq = fnp.where(both, p, fnp.ones_like(p)), fnp.where(both, q, fnp.ones_like(q))
+    zero_p = (p == 0) & (q >= 0)
+    return fnp.where(both, sp * fnp.log(sp / sq) - sp + sq, fnp.where(zero_p, q, fnp.inf))
+
+
+def multigammaln(a, d: int):
+    """The log of the multivariate gamma function of dimension ``d``.
+
+    Example::
+
+        >>> multigammaln(2.0, 1)
+        Array(0., dtype=float64)
+    """
+    d = int(d)
+    if d < 1:
+        raise ValueError(f"multigammaln: d must be a positive integer, got {d}")
+    a = _float(a)
+    terms = [_sf.lgamma(a - 0.5 * j) for j in range(d)]
+    total = terms[0]
+    for t in terms[1:]:
+        total = total + t
+    return total + d * (d - 1) / 4.0 * math.log(math.pi)
+
+
+def factorial(n, exact: bool = False):
+    """``n!`` as ``Gamma(n + 1)`` (0 for negative ``n``).
+
+    Example::
+
+        >>> factorial(4.0)
+        Array(24., dtype=float64)
+    """
+    if exact:
+        raise ValueError("factorial: exact=True is not supported (as jax.scipy.special.factorial)")
+    n = _float(n)
+    return fnp.where(n < 0, fnp.zeros_like(n), _sf.gamma(fnp.where(n < 0, fnp.zeros_like(n), n) + 1.0))
+
+
+def poch(z, m):
+    """The rising factorial ``Gamma(z + m) / Gamma(z)`` (positive arguments).
+
+    Example::
+
+        >>> poch(2.0, 3.0)
+        Array(24., dtype=float64)
+    """
+    z, m = _floats(z, m)
+    return fnp.exp(_sf.lgamma(z + m) - _sf.lgamma(z)) * gammasgn(z + m) * gammasgn(z)
+
+
+def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False):
+    """``log(sum(b * exp(a)))`` over ``axis``, computed stably (``scipy.special.logsumexp``).
+
+    With ``b`` the sum may be negative: ``return_sign=True`` returns ``(log|s|, sign(s))``;
+    otherwise a negative sum gives NaN.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> logsumexp(fnp.asarray([0.0, 0.0]))
+        Array(0.69314718, dtype=float64)
+    """
+    a = _float(a)
+    if b is not None:
+        a, b = _floats(a, b)
+        a, b = fnp.broadcast_arrays(a, b)
+    amax = fnp.max(a, axis=axis, keepdims=True) if a.size else fnp.zeros((1,) * a.ndim, a.dtype)
+    amax = _stop_gradient(fnp.where(fnp.isfinite(amax), amax, fnp.zeros_like(amax)))
+    e = fnp.exp(a - amax)
+    if b is not None:
+        e = e * b
+    s = fnp.sum(e, axis=axis, keepdims=True)
+    sign = fnp.sign(s) if b is not None else fnp.where(s > 0, fnp.ones_like(s), fnp.zeros_like(s))
+    out = fnp.log(fnp.abs(s)) + amax
+    if not keepdims:
+        out = fnp.squeeze(out, axis=axis)
+        sign = fnp.squeeze(sign, axis=axis)
+    if return_sign:
+        return out, _stop_gradient(sign)
+    if b is not None:
+        out = fnp.where(sign < 0, fnp.nan, out)
+    return out
+
+
+def softmax(x, axis=None):
+    """``exp(x) / sum(exp(x))`` over ``axis`` (all axes by default, as SciPy).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> softmax(fnp.asarray([0.0, 0.0]))
+        Array([0.5, 0.5], dtype=float64)
+    """
+    x = _float(x)
+    return fnp.exp(x - logsumexp(x, axis=axis, keepdims=True))
+
+
+def log_softmax(x, axis=None):
+    """``x - logsumexp(x)`` over ``axis`` (all axes by default, as SciPy).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> log_softmax(fnp.asarray([0.0, 0.0]))
+        Array([-0.69314718, -0.69314718], dtype=float64)
+    """
+    x = _float(x)
+    return x - logsumexp(x, axis=axis, keepdims=True)
+
+
+__all__ = [
+    "erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "gamma", "gammasgn", "betaln", "beta",
+    "betainc", "gammainc", "gammaincc", "zeta", "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr",
+    "expit", "logit", "xlogy", "xlog1py", "entr", "rel_entr", "kl_div", "multigammaln", "factorial",
+    "poch", "logsumexp", "softmax", "log_softmax",
+]

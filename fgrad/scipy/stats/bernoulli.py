@@ -1,0 +1,68 @@
+"""The Bernoulli distribution (``jax.scipy.stats.bernoulli``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import bernoulli
+    >>> bernoulli.pmf(1.0, 0.3)
+    Array(0.3, dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from .. import special
+from ._util import masked, promote
+
+
+def logpmf(k, p, loc=0):
+    """Log probability of ``k`` in {0, 1} (``-inf`` elsewhere).
+
+    Example::
+
+        >>> logpmf(0.0, 0.5)
+        Array(-0.69314718, dtype=float64)
+    """
+    k, p, loc = promote(k, p, loc)
+    y = k - loc
+    ok = (y == 0) | (y == 1)
+    val = special.xlogy(y, p) + special.xlog1py(1.0 - y, -p)
+    return masked(ok, val, -fnp.inf)
+
+
+def pmf(k, p, loc=0):
+    """Probability of ``k``.
+
+    Example::
+
+        >>> pmf(0.0, 0.25)
+        Array(0.75, dtype=float64)
+    """
+    return fnp.exp(logpmf(k, p, loc))
+
+
+def cdf(k, p):
+    """``P(K <= k)``: 0 below 0, ``1 - p`` on [0, 1), 1 from 1.
+
+    Example::
+
+        >>> cdf(0.5, 0.25)
+        Array(0.75, dtype=float64)
+    """
+    k, p = promote(k, p)
+    return fnp.where(k < 0, fnp.zeros_like(k * p), fnp.where(k < 1, 1.0 - p, fnp.ones_like(k * p)))
+
+
+def ppf(q, p):
+    """The smallest ``k`` with ``cdf(k) >= q`` (NaN outside [0, 1]).
+
+    Example::
+
+        >>> ppf(0.9, 0.25)
+        Array(1., dtype=float64)
+    """
+    q, p = promote(q, p)
+    out = fnp.where(q > 1.0 - p, fnp.ones_like(q * p), fnp.zeros_like(q * p))
+    return fnp.where((q < 0) | (q > 1) | fnp.isnan(q), fnp.nan, out)
+
+
+__all__ = ["logpmf", "pmf", "cdf", "ppf"]

@@ -1,0 +1,93 @@
+"""The beta distribution (``jax.scipy.stats.beta``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import beta
+    >>> beta.pdf(0.5, 2.0, 2.0)
+    Array(1.5, dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from .. import special
+from ._util import masked, promote, safe
+
+
+def logpdf(x, a, b, loc=0, scale=1):
+    """Log density (``-inf`` outside ``[loc, loc + scale]``).
+
+    Example::
+
+        >>> logpdf(0.5, 2.0, 2.0)
+        Array(0.40546511, dtype=float64)
+    """
+    x, a, b, loc, scale = promote(x, a, b, loc, scale)
+    y = (x - loc) / scale
+    ok = (y >= 0) & (y <= 1)
+    ys = safe(ok, y, 0.5)
+    val = (special.xlogy(a - 1.0, ys) + special.xlog1py(b - 1.0, -ys) - special.betaln(a, b)
+           - fnp.log(scale))
+    return masked(ok, val, -fnp.inf)
+
+
+def pdf(x, a, b, loc=0, scale=1):
+    """Density.
+
+    Example::
+
+        >>> pdf(0.5, 2.0, 2.0)
+        Array(1.5, dtype=float64)
+    """
+    return fnp.exp(logpdf(x, a, b, loc, scale))
+
+
+def cdf(x, a, b, loc=0, scale=1):
+    """CDF, ``betainc(a, b, y)`` (differentiable in x, loc, scale).
+
+    Example::
+
+        >>> cdf(0.5, 2.0, 2.0)
+        Array(0.5, dtype=float64)
+    """
+    x, a, b, loc, scale = promote(x, a, b, loc, scale)
+    y = fnp.clip((x - loc) / scale, 0.0, 1.0)
+    return special.betainc(a, b, y)
+
+
+def logcdf(x, a, b, loc=0, scale=1):
+    """Log CDF.
+
+    Example::
+
+        >>> logcdf(0.5, 2.0, 2.0)
+        Array(-0.69314718, dtype=float64)
+    """
+    return fnp.log(cdf(x, a, b, loc, scale))
+
+
+def sf(x, a, b, loc=0, scale=1):
+    """Survival function, ``betainc(b, a, 1 - y)``.
+
+    Example::
+
+        >>> sf(0.5, 2.0, 2.0)
+        Array(0.5, dtype=float64)
+    """
+    x, a, b, loc, scale = promote(x, a, b, loc, scale)
+    y = fnp.clip((x - loc) / scale, 0.0, 1.0)
+    return special.betainc(b, a, 1.0 - y)
+
+
+def logsf(x, a, b, loc=0, scale=1):
+    """Log survival function.
+
+    Example::
+
+        >>> logsf(0.5, 2.0, 2.0)
+        Array(-0.69314718, dtype=float64)
+    """
+    return fnp.log(sf(x, a, b, loc, scale))
+
+
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]

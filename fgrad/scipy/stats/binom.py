@@ -1,0 +1,45 @@
+"""The binomial distribution (``jax.scipy.stats.binom``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import binom
+    >>> binom.pmf(1.0, 2.0, 0.5)
+    Array(0.5, dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from .. import special
+from ._util import masked, promote, safe
+
+
+def logpmf(k, n, p, loc=0):
+    """Log probability of ``k`` successes in ``n`` trials (``-inf`` outside [0, n]).
+
+    Example::
+
+        >>> logpmf(0.0, 1.0, 0.5)
+        Array(-0.69314718, dtype=float64)
+    """
+    k, n, p, loc = promote(k, n, p, loc)
+    y = k - loc
+    ok = (y >= 0) & (y <= n)
+    ys = safe(ok, y, 0.0)
+    comb = special.gammaln(n + 1.0) - special.gammaln(ys + 1.0) - special.gammaln(n - ys + 1.0)
+    val = comb + special.xlogy(ys, p) + special.xlog1py(n - ys, -p)
+    return masked(ok, val, -fnp.inf)
+
+
+def pmf(k, n, p, loc=0):
+    """Probability of ``k``.
+
+    Example::
+
+        >>> pmf(2.0, 2.0, 0.5)
+        Array(0.25, dtype=float64)
+    """
+    return fnp.exp(logpmf(k, n, p, loc))
+
+
+__all__ = ["logpmf", "pmf"]

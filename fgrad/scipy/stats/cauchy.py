@@ -1,0 +1,112 @@
+"""The Cauchy distribution (``jax.scipy.stats.cauchy``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import cauchy
+    >>> cauchy.cdf(1.0)
+    Array(0.75, dtype=float64)
+"""
+
+from __future__ import annotations
+
+import math
+
+from ... import numpy as fnp
+from ._util import promote
+
+
+def logpdf(x, loc=0, scale=1):
+    """Log density ``-log(pi scale) - log1p(z^2)``.
+
+    Example::
+
+        >>> logpdf(0.0)
+        Array(-1.14472989, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    z = (x - loc) / scale
+    return -math.log(math.pi) - fnp.log(scale) - fnp.log1p(z * z)
+
+
+def pdf(x, loc=0, scale=1):
+    """Density.
+
+    Example::
+
+        >>> pdf(0.0)
+        Array(0.31830989, dtype=float64)
+    """
+    return fnp.exp(logpdf(x, loc, scale))
+
+
+def cdf(x, loc=0, scale=1):
+    """CDF ``1/2 + atan(z) / pi``.
+
+    Example::
+
+        >>> cdf(0.0)
+        Array(0.5, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    return 0.5 + fnp.arctan((x - loc) / scale) / math.pi
+
+
+def logcdf(x, loc=0, scale=1):
+    """Log CDF.
+
+    Example::
+
+        >>> logcdf(0.0)
+        Array(-0.69314718, dtype=float64)
+    """
+    return fnp.log(cdf(x, loc, scale))
+
+
+def sf(x, loc=0, scale=1):
+    """Survival function.
+
+    Example::
+
+        >>> sf(1.0)
+        Array(0.25, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    return 0.5 - fnp.arctan((x - loc) / scale) / math.pi
+
+
+def logsf(x, loc=0, scale=1):
+    """Log survival function.
+
+    Example::
+
+        >>> logsf(0.0)
+        Array(-0.69314718, dtype=float64)
+    """
+    return fnp.log(sf(x, loc, scale))
+
+
+def ppf(q, loc=0, scale=1):
+    """Quantile ``loc + scale tan(pi (q - 1/2))``.
+
+    Example::
+
+        >>> ppf(0.5)
+        Array(0., dtype=float64)
+    """
+    q, loc, scale = promote(q, loc, scale)
+    return loc + scale * fnp.tan(math.pi * (q - 0.5))
+
+
+def isf(q, loc=0, scale=1):
+    """Inverse survival function.
+
+    Example::
+
+        >>> isf(0.5)
+        Array(0., dtype=float64)
+    """
+    q, loc, scale = promote(q, loc, scale)
+    return loc + scale * fnp.tan(math.pi * (0.5 - q))
+
+
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

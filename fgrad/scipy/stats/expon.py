@@ -1,0 +1,107 @@
+"""The exponential distribution (``jax.scipy.stats.expon``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import expon
+    >>> expon.pdf(0.0)
+    Array(1., dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from ._util import masked, promote, safe
+
+
+def _z(x, loc, scale):
+    x, loc, scale = promote(x, loc, scale)
+    return (x - loc) / scale, scale
+
+
+def logpdf(x, loc=0, scale=1):
+    """Log density ``-z - log(scale)`` for ``z >= 0`` (``-inf`` below).
+
+    Example::
+
+        >>> logpdf(1.0)
+        Array(-1., dtype=float64)
+    """
+    z, scale = _z(x, loc, scale)
+    ok = z >= 0
+    return masked(ok, -safe(ok, z) - fnp.log(scale), -fnp.inf)
+
+
+def pdf(x, loc=0, scale=1):
+    """Density.
+
+    Example::
+
+        >>> pdf(1.0)
+        Array(0.36787944, dtype=float64)
+    """
+    return fnp.exp(logpdf(x, loc, scale))
+
+
+def cdf(x, loc=0, scale=1):
+    """CDF ``-expm1(-z)`` (0 below ``loc``).
+
+    Example::
+
+        >>> cdf(1.0)
+        Array(0.63212056, dtype=float64)
+    """
+    z, _ = _z(x, loc, scale)
+    ok = z >= 0
+    return masked(ok, -fnp.expm1(-safe(ok, z)), 0.0)
+
+
+def logcdf(x, loc=0, scale=1):
+    """Log CDF.
+
+    Example::
+
+        >>> logcdf(1.0)
+        Array(-0.45867515, dtype=float64)
+    """
+    z, _ = _z(x, loc, scale)
+    ok = z > 0
+    return masked(ok, fnp.log(-fnp.expm1(-safe(ok, z))), -fnp.inf)
+
+
+def sf(x, loc=0, scale=1):
+    """Survival function ``exp(-z)`` (1 below ``loc``).
+
+    Example::
+
+        >>> sf(1.0)
+        Array(0.36787944, dtype=float64)
+    """
+    return fnp.exp(logsf(x, loc, scale))
+
+
+def logsf(x, loc=0, scale=1):
+    """Log survival function ``-z`` (0 below ``loc``).
+
+    Example::
+
+        >>> logsf(1.0)
+        Array(-1., dtype=float64)
+    """
+    z, _ = _z(x, loc, scale)
+    ok = z >= 0
+    return masked(ok, -safe(ok, z), 0.0)
+
+
+def ppf(q, loc=0, scale=1):
+    """Quantile ``loc - scale log1p(-q)``.
+
+    Example::
+
+        >>> ppf(0.0)
+        Array(0., dtype=float64)
+    """
+    q, loc, scale = promote(q, loc, scale)
+    return loc - scale * fnp.log1p(-q)
+
+
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"]

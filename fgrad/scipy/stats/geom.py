@@ -1,0 +1,43 @@
+"""The geometric distribution on {1, 2, ...} (``jax.scipy.stats.geom``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import geom
+    >>> geom.pmf(2.0, 0.5)
+    Array(0.25, dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from .. import special
+from ._util import masked, promote, safe
+
+
+def logpmf(k, p, loc=0):
+    """Log probability that the first success is trial ``k`` (``-inf`` below 1).
+
+    Example::
+
+        >>> logpmf(1.0, 0.5)
+        Array(-0.69314718, dtype=float64)
+    """
+    k, p, loc = promote(k, p, loc)
+    y = k - loc
+    ok = y >= 1
+    ys = safe(ok, y, 1.0)
+    return masked(ok, special.xlog1py(ys - 1.0, -p) + fnp.log(p), -fnp.inf)
+
+
+def pmf(k, p, loc=0):
+    """Probability of ``k``.
+
+    Example::
+
+        >>> pmf(1.0, 0.5)
+        Array(0.5, dtype=float64)
+    """
+    return fnp.exp(logpmf(k, p, loc))
+
+
+__all__ = ["logpmf", "pmf"]

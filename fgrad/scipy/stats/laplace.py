@@ -1,0 +1,55 @@
+"""The Laplace distribution (``jax.scipy.stats.laplace``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import laplace
+    >>> laplace.pdf(0.0)
+    Array(0.5, dtype=float64)
+"""
+
+from __future__ import annotations
+
+import math
+
+from ... import numpy as fnp
+from ._util import promote
+
+
+def logpdf(x, loc=0, scale=1):
+    """Log density ``-log(2 scale) - |x - loc| / scale``.
+
+    Example::
+
+        >>> logpdf(0.0)
+        Array(-0.69314718, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    return -math.log(2.0) - fnp.log(scale) - fnp.abs(x - loc) / scale
+
+
+def pdf(x, loc=0, scale=1):
+    """Density.
+
+    Example::
+
+        >>> pdf(0.0)
+        Array(0.5, dtype=float64)
+    """
+    return fnp.exp(logpdf(x, loc, scale))
+
+
+def cdf(x, loc=0, scale=1):
+    """CDF.
+
+    Example::
+
+        >>> cdf(0.0)
+        Array(0.5, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    z = (x - loc) / scale
+    e = 0.5 * fnp.exp(-fnp.abs(z))
+    return fnp.where(z < 0, e, 1.0 - e)
+
+
+__all__ = ["logpdf", "pdf", "cdf"]

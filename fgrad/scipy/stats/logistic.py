@@ -1,0 +1,89 @@
+"""The logistic distribution (``jax.scipy.stats.logistic``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import logistic
+    >>> logistic.cdf(0.0)
+    Array(0.5, dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from .. import special
+from ._util import promote
+
+
+def logpdf(x, loc=0, scale=1):
+    """Log density ``-|z| - 2 log1p(exp(-|z|)) - log(scale)``.
+
+    Example::
+
+        >>> logpdf(0.0)
+        Array(-1.38629436, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    z = fnp.abs((x - loc) / scale)
+    return -z - 2.0 * fnp.log1p(fnp.exp(-z)) - fnp.log(scale)
+
+
+def pdf(x, loc=0, scale=1):
+    """Density.
+
+    Example::
+
+        >>> pdf(0.0)
+        Array(0.25, dtype=float64)
+    """
+    return fnp.exp(logpdf(x, loc, scale))
+
+
+def cdf(x, loc=0, scale=1):
+    """CDF ``expit(z)``.
+
+    Example::
+
+        >>> cdf(0.0)
+        Array(0.5, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    return special.expit((x - loc) / scale)
+
+
+def sf(x, loc=0, scale=1):
+    """Survival function ``expit(-z)``.
+
+    Example::
+
+        >>> sf(0.0)
+        Array(0.5, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    return special.expit((loc - x) / scale)
+
+
+def ppf(q, loc=0, scale=1):
+    """Quantile ``loc + scale logit(q)``.
+
+    Example::
+
+        >>> ppf(0.5)
+        Array(0., dtype=float64)
+    """
+    q, loc, scale = promote(q, loc, scale)
+    return loc + scale * special.logit(q)
+
+
+def isf(q, loc=0, scale=1):
+    """Inverse survival function.
+
+    Example::
+
+        >>> isf(0.5)
+        Array(0., dtype=float64)
+    """
+    q, loc, scale = promote(q, loc, scale)
+    return loc - scale * special.logit(q)
+
+
+__all__ = ["logpdf", "pdf", "cdf", "sf", "ppf", "isf"]

@@ -1,0 +1,45 @@
+"""The negative binomial distribution (``jax.scipy.stats.nbinom``): failures ``k`` before
+the ``n``-th success.
+
+Example::
+
+    >>> from fgrad.scipy.stats import nbinom
+    >>> nbinom.pmf(0.0, 1.0, 0.5)
+    Array(0.5, dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from .. import special
+from ._util import masked, promote, safe
+
+
+def logpmf(k, n, p, loc=0):
+    """Log probability of ``k`` failures (``-inf`` below 0).
+
+    Example::
+
+        >>> logpmf(0.0, 1.0, 0.5)
+        Array(-0.69314718, dtype=float64)
+    """
+    k, n, p, loc = promote(k, n, p, loc)
+    y = k - loc
+    ok = y >= 0
+    ys = safe(ok, y, 0.0)
+    comb = special.gammaln(n + ys) - special.gammaln(n) - special.gammaln(ys + 1.0)
+    return masked(ok, comb + n * fnp.log(p) + special.xlog1py(ys, -p), -fnp.inf)
+
+
+def pmf(k, n, p, loc=0):
+    """Probability of ``k``.
+
+    Example::
+
+        >>> pmf(1.0, 1.0, 0.5)
+        Array(0.25, dtype=float64)
+    """
+    return fnp.exp(logpmf(k, n, p, loc))
+
+
+__all__ = ["logpmf", "pmf"]

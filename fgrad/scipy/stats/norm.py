@@ -1,0 +1,117 @@
+"""The normal distribution (``jax.scipy.stats.norm``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import norm
+    >>> norm.cdf(0.0)
+    Array(0.5, dtype=float64)
+"""
+
+from __future__ import annotations
+
+import math
+
+from ... import numpy as fnp
+from .. import special
+from ._util import promote
+
+_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
+
+
+def logpdf(x, loc=0, scale=1):
+    """Log density.
+
+    Example::
+
+        >>> logpdf(0.0)
+        Array(-0.91893853, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    z = (x - loc) / scale
+    return -0.5 * z * z - _HALF_LOG_2PI - fnp.log(scale)
+
+
+def pdf(x, loc=0, scale=1):
+    """Density.
+
+    Example::
+
+        >>> pdf(0.0)
+        Array(0.39894228, dtype=float64)
+    """
+    return fnp.exp(logpdf(x, loc, scale))
+
+
+def cdf(x, loc=0, scale=1):
+    """Cumulative distribution function.
+
+    Example::
+
+        >>> cdf(0.0)
+        Array(0.5, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    return special.ndtr((x - loc) / scale)
+
+
+def logcdf(x, loc=0, scale=1):
+    """Log of the CDF (accurate in the lower tail).
+
+    Example::
+
+        >>> logcdf(0.0)
+        Array(-0.69314718, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    return special.log_ndtr((x - loc) / scale)
+
+
+def sf(x, loc=0, scale=1):
+    """Survival function ``1 - cdf``.
+
+    Example::
+
+        >>> sf(0.0)
+        Array(0.5, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    return special.ndtr((loc - x) / scale)
+
+
+def logsf(x, loc=0, scale=1):
+    """Log of the survival function.
+
+    Example::
+
+        >>> logsf(0.0)
+        Array(-0.69314718, dtype=float64)
+    """
+    x, loc, scale = promote(x, loc, scale)
+    return special.log_ndtr((loc - x) / scale)
+
+
+def ppf(q, loc=0, scale=1):
+    """Quantile function (inverse CDF).
+
+    Example::
+
+        >>> ppf(0.5)
+        Array(0., dtype=float64)
+    """
+    q, loc, scale = promote(q, loc, scale)
+    return loc + scale * special.ndtri(q)
+
+
+def isf(q, loc=0, scale=1):
+    """Inverse survival function.
+
+    Example::
+
+        >>> isf(0.5)
+        Array(0., dtype=float64)
+    """
+    q, loc, scale = promote(q, loc, scale)
+    return loc - scale * special.ndtri(q)
+
+
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

@@ -1,0 +1,105 @@
+"""The Pareto distribution (``jax.scipy.stats.pareto``): shape ``b``, support ``y >= 1``.
+
+Example::
+
+    >>> from fgrad.scipy.stats import pareto
+    >>> pareto.cdf(2.0, 1.0)
+    Array(0.5, dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from ._util import masked, promote, safe
+
+
+def _y(x, b, loc, scale):
+    x, b, loc, scale = promote(x, b, loc, scale)
+    y = (x - loc) / scale
+    ok = y >= 1
+    return safe(ok, y), ok, b, scale
+
+
+def logpdf(x, b, loc=0, scale=1):
+    """Log density ``log b - log scale - (b + 1) log y`` (``-inf`` below 1).
+
+    Example::
+
+        >>> logpdf(1.0, 2.0)
+        Array(0.69314718, dtype=float64)
+    """
+    y, ok, b, scale = _y(x, b, loc, scale)
+    return masked(ok, fnp.log(b) - fnp.log(scale) - (b + 1.0) * fnp.log(y), -fnp.inf)
+
+
+def pdf(x, b, loc=0, scale=1):
+    """Density.
+
+    Example::
+
+        >>> pdf(1.0, 2.0)
+        Array(2., dtype=float64)
+    """
+    return fnp.exp(logpdf(x, b, loc, scale))
+
+
+def logsf(x, b, loc=0, scale=1):
+    """Log survival function ``-b log y`` (0 below the support).
+
+    Example::
+
+        >>> logsf(1.0, 2.0)
+        Array(-0., dtype=float64)
+    """
+    y, ok, b, _ = _y(x, b, loc, scale)
+    return masked(ok, -b * fnp.log(y), 0.0)
+
+
+def sf(x, b, loc=0, scale=1):
+    """Survival function ``y^-b``.
+
+    Example::
+
+        >>> sf(2.0, 1.0)
+        Array(0.5, dtype=float64)
+    """
+    return fnp.exp(logsf(x, b, loc, scale))
+
+
+def cdf(x, b, loc=0, scale=1):
+    """CDF ``1 - y^-b``.
+
+    Example::
+
+        >>> cdf(2.0, 1.0)
+        Array(0.5, dtype=float64)
+    """
+    return -fnp.expm1(logsf(x, b, loc, scale))
+
+
+def logcdf(x, b, loc=0, scale=1):
+    """Log CDF.
+
+    Example::
+
+        >>> logcdf(2.0, 1.0)
+        Array(-0.69314718, dtype=float64)
+    """
+    y, ok, b, _ = _y(x, b, loc, scale)
+    inside = ok & (y > 1)
+    return masked(inside, fnp.log(-fnp.expm1(-b * fnp.log(safe(inside, y, 2.0)))), -fnp.inf)
+
+
+def ppf(q, b, loc=0, scale=1):
+    """Quantile ``loc + scale (1 - q)^(-1/b)``.
+
+    Example::
+
+        >>> ppf(0.5, 1.0)
+        Array(2., dtype=float64)
+    """
+    q, b, loc, scale = promote(q, b, loc, scale)
+    return loc + scale * fnp.exp(-fnp.log1p(-q) / b)
+
+
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"]

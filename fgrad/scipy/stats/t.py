@@ -1,0 +1,45 @@
+"""Student's t distribution (``jax.scipy.stats.t``).
+
+Example::
+
+    >>> from fgrad.scipy.stats import t
+    >>> t.pdf(0.0, 1.0)  # Cauchy at 0
+    Array(0.31830989, dtype=float64)
+"""
+
+from __future__ import annotations
+
+import math
+
+from ... import numpy as fnp
+from .. import special
+from ._util import promote
+
+
+def logpdf(x, df, loc=0, scale=1):
+    """Log density.
+
+    Example::
+
+        >>> logpdf(0.0, 1.0)
+        Array(-1.14472989, dtype=float64)
+    """
+    x, df, loc, scale = promote(x, df, loc, scale)
+    z = (x - loc) / scale
+    half = 0.5 * (df + 1.0)
+    return (special.gammaln(half) - special.gammaln(0.5 * df) - 0.5 * fnp.log(df * math.pi)
+            - fnp.log(scale) - half * fnp.log1p(z * z / df))
+
+
+def pdf(x, df, loc=0, scale=1):
+    """Density.
+
+    Example::
+
+        >>> pdf(0.0, 1.0)
+        Array(0.31830989, dtype=float64)
+    """
+    return fnp.exp(logpdf(x, df, loc, scale))
+
+
+__all__ = ["logpdf", "pdf"]
