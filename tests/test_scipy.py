@@ -587,3 +587,21 @@ def test_minimize_rejects_other_methods():
         fo.minimize(lambda x: fnp.sum(x**2), fnp.ones(2), method="Nelder-Mead")
     with pytest.raises(TypeError, match="unexpected options"):
         fo.minimize(lambda x: fnp.sum(x**2), fnp.ones(2), method="BFGS", options={"bogus": 1})
+
+
+def test_correlate2d_same_is_centred_as_scipys():
+    """correlate2d's 'same' crop puts the extra element on the left for even kernel sizes
+    (SciPy's and JAX's), unlike correlate's; it used correlate's and was shifted by one."""
+    a = np.array([[1.0, 2.0, 3.0]])
+    b = np.array([[1.0, 10.0]])
+    got = np.asarray(fsig.correlate2d(fnp.asarray(a), fnp.asarray(b), "same"))
+    np.testing.assert_allclose(got, [[21.0, 32.0, 3.0]])  # scipy.signal.correlate2d (stored)
+    sig = pytest.importorskip("scipy.signal")
+    rng = np.random.default_rng(0)
+    for sa in [(2, 3), (3, 4), (4, 1)]:
+        for sb in [(2, 2), (1, 3), (3, 2)]:
+            x, k = rng.standard_normal(sa), rng.standard_normal(sb)
+            for mode in ("full", "same"):
+                np.testing.assert_allclose(
+                    np.asarray(fsig.correlate2d(fnp.asarray(x), fnp.asarray(k), mode)),
+                    sig.correlate2d(x, k, mode), rtol=1e-12, atol=1e-12)

@@ -174,7 +174,12 @@ def correlate2d(in1, in2, mode: str = "full", boundary: str = "fill", fillvalue=
                [1., 1.]], dtype=float64)
     """
     in1, in2 = _check_2d(in1, in2, boundary, fillvalue, "correlate2d")
-    return correlate(in1, in2, mode)
+    if mode != "same":
+        return correlate(in1, in2, mode)
+    # SciPy centres correlate2d's 'same' output with the extra element on the left (ceil),
+    # unlike correlate's 'same' (floor); they differ for even kernel sizes
+    full = correlate(in1, in2, "full")
+    return _crop(full, [(f - n + 1) // 2 for f, n in zip(full.shape, in1.shape)], in1.shape)
 
 
 def fftconvolve(in1, in2, mode: str = "full", axes=None):
