@@ -468,3 +468,13 @@ def test_device_buffers_without_nccl_go_through_the_host(monkeypatch):
         assert fake_device.BACKEND.transfers["h2d"] == before["h2d"] + 1
         np.testing.assert_array_equal(np.asarray(y._buf.get()), 2 * np.arange(3.0))
     assert comm.ops == ["all_reduce"]
+
+
+def test_staging_keeps_zero_dim_buffers_zero_dim():
+    """Buffers were staged for MPI with np.ascontiguousarray, which makes a 0-d buffer shape
+    (1,): a psum'ed scalar loss on a device came back with shape (1,) and grad refused it."""
+    from fgrad.backends.world import Communicator
+
+    for buf in (np.zeros(()), np.float64(2.0), np.zeros((2, 3))[:, ::2]):
+        host, _ = Communicator._host(buf)
+        assert host.shape == np.shape(buf) and host.flags.c_contiguous

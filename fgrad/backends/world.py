@@ -260,14 +260,15 @@ class Communicator:
     @staticmethod
     def _host(buf):
         """(host array, backend or None): device buffers are copied to the host."""
+        # np.asarray(order="C"), not np.ascontiguousarray: that turns a 0-d buffer into shape (1,)
         if type(buf) is np.ndarray:
-            return np.ascontiguousarray(buf), None
+            return np.asarray(buf, order="C"), None
         if np.isscalar(buf):
             return np.asarray(buf), None
         be = backend_of_buffer(buf)
         if be.name == "numpy":
-            return np.ascontiguousarray(buf), None
-        return np.ascontiguousarray(to_host(buf)), be
+            return np.asarray(buf, order="C"), None
+        return np.asarray(to_host(buf), order="C"), be
 
     @staticmethod
     def _back(arr, be, like):

@@ -307,7 +307,7 @@ defvectorized(broadcast_p)
 
 def _barrier_impl(xp):
     world().barrier()
-    return np.zeros((), np.int32)
+    return xp.zeros((), np.int32)
 
 
 barrier_p = collective("barrier", _barrier_impl, lambda: ShapedArray((), np.dtype(np.int32)))

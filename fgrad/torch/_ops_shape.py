@@ -1262,7 +1262,9 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     d = _wrap_dim(dim, nd) if nd else 0
     ib = _idx_buf(index, name)
     _check_index_range(ib, b.shape[d] if nd else 1, d)
-    arrs = tuple(np.ascontiguousarray(a) for a in _along_arrays(ib.shape, d, ib))
+    # host index arrays made contiguous; a device index buffer is used as it is
+    arrs = tuple(np.ascontiguousarray(a) if type(a) is np.ndarray else a
+                 for a in _along_arrays(ib.shape, d, ib))
     indexer = tuple(("a", k) for k in range(nd))
     dt = b.dtype
     if isinstance(src, Tensor):
