@@ -149,7 +149,16 @@ def import_buffer(x, device: Device | str | None = None, copy: bool | None = Non
     dev_type, dev_id = (int(v) for v in x.__dlpack_device__())
     target = parse_device(device) if device is not None else None
     if dev_type in _HOST_TYPES:
-        buf = np.from_dlpack(x, copy=copy)
+        try:
+            buf = np.from_dlpack(x, copy=copy)
+        except RuntimeError as e:
+            if "dtype" not in str(e):
+                raise
+            raise BufferError(
+                f"from_dlpack: NumPy cannot hold the dtype of this {type(x).__name__} "
+                f"({getattr(x, 'dtype', 'unknown dtype')}): {e} Convert it first (e.g. a bfloat16 "
+                "tensor with .float())"
+            ) from None
     elif dev_type in (CUDA, CUDA_MANAGED):
         cp = get_backend("cupy").xp
         buf = cp.from_dlpack(x) if copy is None else cp.from_dlpack(x, copy=copy)

@@ -554,11 +554,11 @@ class Tracer(Array):
         return self._concrete("numpy.asarray()").__array__(dtype, copy)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        return self._concrete("__dlpack__()").__dlpack__(
+        return self._concrete("a DLPack export (__dlpack__)").__dlpack__(
             stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
 
     def __dlpack_device__(self) -> tuple:
-        return self._concrete("__dlpack_device__()").__dlpack_device__()
+        return self._concrete("a DLPack export (__dlpack__)").__dlpack_device__()
 
     def copy(self):
         """``x.copy()``: values are immutable, so a traced copy is the value itself."""
