@@ -74,7 +74,10 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
         out = _stack(a)
         return out if dtype is None else convert_element_type(out, np.dtype(dtype))
     if _is_dlpack_tensor(a):  # a PyTorch/JAX/shim tensor: read through DLPack, copied below
-        a = import_buffer(a)
+        try:
+            a = import_buffer(a)
+        except BufferError:  # a dtype or device DLPack cannot carry: __array__ as before
+            pass
     return host_array(a, dtype)
 
 
