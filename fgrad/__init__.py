@@ -37,6 +37,7 @@ from ._naming import named_call, named_scope  # noqa: F401
 from . import debug  # noqa: F401
 from ._callbacks_api import pure_callback  # noqa: F401
 from . import ad_checkpoint  # noqa: F401
+from . import io  # noqa: F401,E402  (checkpoints: fgrad.io.save / fgrad.io.load)
 from .ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from ._config import config  # noqa: F401
 from . import backends as _backends

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..backends import SingleDeviceSharding, backend_of_buffer, parse_device, put_buffer, to_host
+from ..backends import dlpack as _dlpack
 from .trace import ConcretizationError, UnexpectedTracerError, caller_site, concretization_error_type
 
 # `fgrad.numpy`, installed by that package when it is imported (avoids an import cycle).
@@ -418,6 +419,28 @@ class ArrayImpl(Array):
         view.flags.writeable = False
         return view
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule of this array (array API 2024.12): zero-copy and flagged read-only
+        for DLPack >= 1.0 consumers, a copy for legacy ones (``copy=False`` then raises
+        ``BufferError``).  ``torch.from_dlpack(x)``, ``np.from_dlpack(x)`` and
+        ``jax.dlpack.from_dlpack(x)`` call it.
+
+        Example::
+
+            >>> import numpy as np, fgrad.numpy as fnp
+            >>> x = fnp.arange(3.0)
+            >>> y = np.from_dlpack(x)
+            >>> np.shares_memory(y, np.asarray(x)), y.flags.writeable
+            (True, False)
+        """
+        return _dlpack.export(self._buf, stream=stream, max_version=max_version, dl_device=dl_device,
+                              copy=copy)
+
+    def __dlpack_device__(self) -> tuple:
+        """``(device_type, device_id)`` in DLPack's numbering: ``(1, 0)`` on the CPU, ``(2, i)``
+        on ``cuda:i``."""
+        return _dlpack.device_of(self._buf)
+
     def __bool__(self) -> bool:
         return bool(self._buf)
 
@@ -529,6 +552,13 @@ class Tracer(Array):
 
     def __array__(self, dtype=None, copy=None):
         return self._concrete("numpy.asarray()").__array__(dtype, copy)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        return self._concrete("a DLPack export (__dlpack__)").__dlpack__(
+            stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self) -> tuple:
+        return self._concrete("a DLPack export (__dlpack__)").__dlpack_device__()
 
     def copy(self):
         """``x.copy()``: values are immutable, so a traced copy is the value itself."""

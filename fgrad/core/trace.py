@@ -54,7 +54,7 @@ def concretization_error_type(what: str) -> type:
         return TracerBoolConversionError
     if what == "an index":
         return TracerIntegerConversionError
-    if what == "numpy.asarray()":
+    if what in ("numpy.asarray()", "a DLPack export (__dlpack__)"):
         return TracerArrayConversionError
     return ConcretizationTypeError
 

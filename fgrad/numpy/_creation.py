@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends import NUMPY, backend_of_buffer, default_backend, default_device
+from ..backends.dlpack import import_buffer
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
 from ..core.constants import constant_like, host_array, ones_like, zeros, zeros_like  # noqa: F401 (re-exported)
 from ..core.constants import full_like as _full_like
@@ -72,7 +73,17 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
     if isinstance(a, (list, tuple)) and _has_tracer(a):
         out = _stack(a)
         return out if dtype is None else convert_element_type(out, np.dtype(dtype))
+    if _is_dlpack_tensor(a):  # a PyTorch/JAX/shim tensor: read through DLPack, copied below
+        try:
+            a = import_buffer(a)
+        except BufferError:  # a dtype or device DLPack cannot carry: __array__ as before
+            pass
     return host_array(a, dtype)
+
+
+def _is_dlpack_tensor(a) -> bool:
+    return (hasattr(a, "__dlpack__") and not isinstance(a, (np.ndarray, np.generic))
+            and type(a).__module__.split(".")[0] != "cupy")
 
 
 array = asarray

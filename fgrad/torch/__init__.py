@@ -129,6 +129,7 @@ from ._ops_shape import (  # noqa: F401
 from ._ops_linalg import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
 from ._ops_creation import complex, range  # noqa: F401
+from ._dlpack import from_dlpack  # noqa: F401
 from ._random import (  # noqa: F401
     Generator,
     bernoulli,

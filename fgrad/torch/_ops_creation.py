@@ -16,6 +16,8 @@ from ._device import DEV as _DEV
 from ._storage import check_view
 from ._tensor import Size, Tensor, _concrete_buf, _to_nested, _wrap, check_device, to_device_buf
 from ..ops import elementwise as ew
+from ..core.array import ArrayImpl
+from ._dlpack import from_dlpack
 
 _nd = np.ndarray
 
@@ -115,6 +117,14 @@ def _infer_np_dtype(data) -> np.dtype:
     return D.DEFAULT.float.np
 
 
+def _is_foreign_array(data) -> bool:
+    """An fgrad Array or another library's DLPack producer (not a NumPy/cupy array or Tensor)."""
+    if isinstance(data, ArrayImpl):
+        return True
+    return (hasattr(data, "__dlpack__") and not isinstance(data, (np.ndarray, np.generic, Tensor))
+            and type(data) not in _DEV)
+
+
 @quiet  # a number beyond the dtype's range becomes ±inf silently, as in PyTorch
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new tensor with a copy of ``data`` (nested lists, scalars, NumPy arrays, tensors).
@@ -134,6 +144,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             UserWarning,
             stacklevel=2,
         )
+    if _is_foreign_array(data):  # an fgrad Array, a PyTorch/JAX tensor: its buffer, copied below
+        data = from_dlpack(data, copy=True)._buf
     npd = D.to_np(dtype) if dtype is not None else _infer_np_dtype(data)
     if isinstance(data, Tensor) and type(data._buf) in _DEV and (device is None or idx is not None):
         t = data.detach().to(dtype=D.from_np(npd), device=None if idx is None else f"cuda:{idx}", copy=True)
@@ -158,6 +170,11 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
         if dtype is None or data._buf.dtype == D.to_np(dtype):
             return data
         return data.to(dtype)
+    if _is_foreign_array(data):  # shared as from_dlpack shares (an fgrad Array: copied, it is immutable)
+        t = from_dlpack(data)
+        if device is not None:
+            t = t.to(device)
+        return t if dtype is None else t.to(dtype)
     if type(data) in _DEV:  # a CuPy array: shared (device=None keeps it where it is)
         t = _wrap(data if device is None or _dev.index_of(data) == idx else to_device_buf(data, idx))
         return t if dtype is None else t.to(dtype)

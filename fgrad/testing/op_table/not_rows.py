@@ -21,6 +21,8 @@ _INDEX_HELPERS = (
 NOT_OPS = {
     "scipy.optimize": {"minimize": "an iterative solver: tested in tests/test_scipy.py (vs jax, scipy)"},
     "numpy": {
+        "from_dlpack": "data exchange, not an op (an fgrad value passes through unchanged): "
+                       "tests/test_interop_dlpack.py",
         # array creation: no array inputs; tested in tests/test_op_table.py::test_creation
         **{
             n: "creation"
