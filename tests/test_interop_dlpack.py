@@ -21,6 +21,14 @@ from fgrad.testing import fake_device
 from fgrad.torch.utils.dlpack import from_dlpack as shim_from_capsule
 from fgrad.torch.utils.dlpack import to_dlpack
 
+
+@pytest.fixture(autouse=True)
+def _on_the_host():
+    """DLPack exchange with NumPy, torch (CPU) and JAX (CPU): arrays are made on the CPU
+    whatever fgrad's default device (the fake GPU has no DLPack device)."""
+    with fgrad.default_device("cpu"):
+        yield
+
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
           np.float16, np.float32, np.float64, np.complex64, np.complex128]
 
