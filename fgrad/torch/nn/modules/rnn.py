@@ -66,7 +66,11 @@ def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
 
 
 def _lstm_step(xg, h, c, w_hh, b_hh):
-    """One LSTM step: returns ``(h', c')``."""
+    """One LSTM step: returns ``(h', c')``.
+
+    The op also outputs the four gate activations and ``tanh(c')`` (dropped here): the
+    backward program reads them as saved outputs instead of recomputing the step's matmul,
+    sigmoids and tanhs (each activation's derivative is written with its output)."""
     has_b = b_hh is not None
 
     def fn(xg, h, c, w, *b):
@@ -74,21 +78,25 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
         if has_b:
             g = g + b[0]
         i, f, gg, o = fnp.split(g, 4, axis=-1)
-        c2 = lax.logistic(f) * c + lax.logistic(i) * fnp.tanh(gg)
-        h2 = lax.logistic(o) * fnp.tanh(c2)
-        return h2, c2
+        si, sf, tg, so = lax.logistic(i), lax.logistic(f), fnp.tanh(gg), lax.logistic(o)
+        c2 = sf * c + si * tg
+        tc = fnp.tanh(c2)
+        return so * tc, c2, si, sf, tg, so, tc
 
     def fwd(xg, h, c, w, *b):
         g = xg + h @ w.T
         if has_b:
             g += b[0]
+        dt = xg.dtype
         i, f, gg, o = np.split(g, 4, axis=-1)
-        c2 = _sig_np(f) * c + _sig_np(i) * np.tanh(gg)
-        h2 = _sig_np(o) * np.tanh(c2)
-        return h2.astype(xg.dtype, copy=False), c2.astype(xg.dtype, copy=False)
+        si, sf, tg, so = (_sig_np(i).astype(dt, copy=False), _sig_np(f).astype(dt, copy=False),
+                          np.tanh(gg).astype(dt, copy=False), _sig_np(o).astype(dt, copy=False))
+        c2 = (sf * c + si * tg).astype(dt, copy=False)
+        tc = np.tanh(c2)
+        return (so * tc).astype(dt, copy=False), c2, si, sf, tg, so, tc
 
     args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
-    return defop("MulBackward0", ("lstm_step", has_b), fn, args, fwd, multi=True)
+    return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, fwd, multi=True)[:2]
 
 
 def _gru_step(xg, h, w_hh, b_hh):
@@ -306,8 +314,9 @@ class RNNBase(Module):
                 T = xg.size(0)
                 order = range(T - 1, -1, -1) if direction == 1 else range(T)
                 outs = [None] * T
+                xgs = xg.unbind(0)  # one node: the backward concatenates the steps' gradients
                 for t in order:
-                    new = step(xg[t], st, w_hh, b_hh)
+                    new = step(xgs[t], st, w_hh, b_hh)
                     if valid is not None:
                         keep = valid[t].unsqueeze(-1)
                         new = tuple(torch.where(keep, n, o) for n, o in zip(new, st))
