@@ -84,14 +84,18 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
         return so * tc, c2, si, sf, tg, so, tc
 
     def fwd(xg, h, c, w, *b):
-        g = xg + h @ w.T
+        g = h @ w.T
+        g += xg
         if has_b:
             g += b[0]
         dt = xg.dtype
-        i, f, gg, o = np.split(g, 4, axis=-1)
-        si, sf, tg, so = (_sig_np(i).astype(dt, copy=False), _sig_np(f).astype(dt, copy=False),
-                          np.tanh(gg).astype(dt, copy=False), _sig_np(o).astype(dt, copy=False))
-        c2 = (sf * c + si * tg).astype(dt, copy=False)
+        n = g.shape[-1] // 4
+        s = _sig_np(g).astype(dt, copy=False)  # one call for the three sigmoid gates (views)
+        si, sf, so = s[..., :n], s[..., n:2 * n], s[..., 3 * n:]
+        tg = np.tanh(g[..., 2 * n:3 * n]).astype(dt, copy=False)
+        c2 = sf * c
+        c2 += si * tg
+        c2 = c2.astype(dt, copy=False)
         tc = np.tanh(c2)
         return (so * tc).astype(dt, copy=False), c2, si, sf, tg, so, tc
 
