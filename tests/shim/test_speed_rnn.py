@@ -54,24 +54,27 @@ def test_unbind_second_order():
     np.testing.assert_allclose(h.numpy(), want, rtol=1e-12)
 
 
-def test_lstm_step_backward_reads_saved_gates():
-    lstm = nn.LSTM(3, 4)
-    out, _ = lstm(ft.randn(5, 2, 3))
-    # the step op's backward: dh = dg @ W and dW = dg^T h only (no forward matmul again),
-    # and no sigmoid or tanh evaluated again
-    seen, stack, step_prims = set(), [out.grad_fn], None
+def _step_prims(out, node_name):
+    seen, stack = set(), [out.grad_fn]
     while stack:
         n = stack.pop()
         if n is None or id(n) in seen:
             continue
         seen.add(id(n))
-        if type(n).__name__ == "MulBackward0" and hasattr(n, "_prog"):
-            step_prims = [e.prim.name for e in n._prog.jaxpr.eqns]
-            break
+        if type(n).__name__ == node_name and hasattr(n, "_prog"):
+            return [e.prim.name for e in n._prog.jaxpr.eqns]
         stack.extend(f for f, _ in n.next_functions)
-    assert step_prims is not None
-    assert step_prims.count("dot_general") == 2
-    assert "logistic" not in step_prims and "tanh" not in step_prims
+    raise AssertionError(f"no {node_name} node")
+
+
+@pytest.mark.parametrize("name,node", [("LSTM", "MulBackward0"), ("GRU", "AddBackward0")])
+def test_step_backward_reads_saved_gates(name, node):
+    out, _ = getattr(nn, name)(3, 4)(ft.randn(5, 2, 3))
+    # the step op's backward: dh = dg @ W and dW = dg^T h only (no forward matmul again),
+    # and no sigmoid or tanh evaluated again
+    prims = _step_prims(out, node)
+    assert prims.count("dot_general") == 2
+    assert "logistic" not in prims and "tanh" not in prims
 
 
 def _lstm_loss(lstm, x):

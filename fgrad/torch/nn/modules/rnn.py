@@ -104,7 +104,9 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
 
 
 def _gru_step(xg, h, w_hh, b_hh):
-    """One GRU step: ``h' = (1 - z) * n + z * h``."""
+    """One GRU step: ``h' = (1 - z) * n + z * h``.  Like `_lstm_step`, the op also outputs
+    ``r``, ``z``, ``n`` and ``W_hn h + b_hn`` (dropped here) so that its backward reads them
+    instead of running the step's matmul and activations again."""
     has_b = b_hh is not None
 
     def fn(xg, h, w, *b):
@@ -116,21 +118,22 @@ def _gru_step(xg, h, w_hh, b_hh):
         r = lax.logistic(xr + hr)
         z = lax.logistic(xz + hz)
         n = fnp.tanh(xn + r * hn)
-        return (1 - z) * n + z * h
+        return (1 - z) * n + z * h, r, z, n, hn
 
     def fwd(xg, h, w, *b):
         hg = h @ w.T
         if has_b:
             hg += b[0]
+        dt = xg.dtype
         xr, xz, xn = np.split(xg, 3, axis=-1)
         hr, hz, hn = np.split(hg, 3, axis=-1)
-        r = _sig_np(xr + hr)
-        z = _sig_np(xz + hz)
-        n = np.tanh(xn + r * hn)
-        return ((1 - z) * n + z * h).astype(xg.dtype, copy=False)
+        r = _sig_np(xr + hr).astype(dt, copy=False)
+        z = _sig_np(xz + hz).astype(dt, copy=False)
+        n = np.tanh(xn + r * hn).astype(dt, copy=False)
+        return ((1 - z) * n + z * h).astype(dt, copy=False), r, z, n, hn.astype(dt, copy=False)
 
     args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
-    return defop("AddBackward0", ("gru_step", has_b), fn, args, fwd)
+    return defop("AddBackward0", ("gru_step", has_b, "saved_gates"), fn, args, fwd, multi=True)[0]
 
 
 # ---------------------------------------------------------------------------------------
