@@ -74,6 +74,36 @@ class JitOverhead(JitCase):
         return lambda: block(f(x))
 
 
+@register
+class JitScalarArg(JitCase):
+    name = "jit_scalar_arg"
+    short = "jit: call with a float arg"
+    title = "`jit(lambda x, s: x * s + 1)` on 8 elements, `s` a Python float: per-call overhead (float32)"
+    goals = [("jax", 1.0)]
+    notes = {"numpy": "`x * s + 1` in numpy", "jax": "`jax.jit`"}
+
+    def setup(self):
+        self.x = np.arange(8, dtype=np.float32)
+
+    def fgrad(self):
+        fgrad = _fgrad_jit()
+        import fgrad.numpy as fnp
+
+        f, x = fgrad.jit(lambda x, s: x * s + 1.0), fnp.asarray(self.x)
+        return lambda: f(x, 0.5)
+
+    def numpy(self):
+        x = self.x
+        return lambda: x * np.float32(0.5) + np.float32(1.0)
+
+    def jax(self):
+        import jax
+        import jax.numpy as jnp
+
+        f, x = jax.jit(lambda x, s: x * s + 1.0), jnp.asarray(self.x)
+        return lambda: block(f(x, 0.5))
+
+
 def _softmax(m):
     def f(z):
         e = m.exp(z - m.max(z, axis=1, keepdims=True))

@@ -151,3 +151,93 @@ class TorchDeepChainForward(TorchDeepChain):
         import torch
 
         return _deep_chain(torch, self.n, backward=False)
+
+
+def _lstm_step(t, params, x, y):
+    """One training step of LSTM(32, 64) over a length-50 sequence (batch 16) + Linear(64, 10)
+    on the last output, cross-entropy, SGD; returns the loss and the first weight's gradient."""
+    t.manual_seed(0)
+    lstm, head = t.nn.LSTM(32, 64), t.nn.Linear(64, 10)
+    with t.no_grad():
+        for p, v in zip(list(lstm.parameters()) + list(head.parameters()), params):
+            p.copy_(t.from_numpy(v.copy()))
+    opt = t.optim.SGD(list(lstm.parameters()) + list(head.parameters()), lr=0.0)
+    xt, yt = t.from_numpy(x), t.from_numpy(y)
+    lossf = t.nn.CrossEntropyLoss()
+
+    def run():
+        opt.zero_grad()
+        out, _ = lstm(xt)
+        loss = lossf(head(out[-1]), yt)
+        loss.backward()
+        opt.step()
+        return loss.detach(), lstm.weight_hh_l0.grad.detach()
+
+    return run
+
+
+@register
+class TorchLSTMStep(Case):
+    name = "torch_lstm"
+    short = "fgrad.torch LSTM train step"
+    title = ("`fgrad.torch` training step: LSTM(32, 64) over 50 steps, batch 16, Linear(64, 10) on the "
+             "last output, CrossEntropyLoss, SGD (float32)")
+    issue = 16
+    group = "torch"
+    goals = [("torch", 1.5)]
+    reference = "torch"
+    rtol, atol = 1e-4, 1e-6
+    notes = {"torch": "PyTorch CPU, same code"}
+
+    def setup(self):
+        rng = np.random.default_rng(0)
+        s = 1 / 8
+        shapes = [(256, 32), (256, 64), (256,), (256,), (10, 64), (10,)]
+        self.params = [rng.uniform(-s, s, sh).astype(np.float32) for sh in shapes]
+        self.x = rng.standard_normal((50, 16, 32)).astype(np.float32)
+        self.y = rng.integers(0, 10, 16).astype(np.int64)
+
+    def fgrad(self):
+        return _lstm_step(_fgrad_torch(), self.params, self.x, self.y)
+
+    def torch(self):
+        import torch
+
+        return _lstm_step(torch, self.params, self.x, self.y)
+
+
+def _gelu_fwd_bwd(t, x):
+    xt = t.from_numpy(x.copy()).requires_grad_()
+    gelu = t.nn.functional.gelu
+
+    def run():
+        xt.grad = None
+        y = gelu(xt)
+        y.sum().backward()
+        return y.detach(), xt.grad.detach()
+
+    return run
+
+
+@register
+class TorchGELU(Case):
+    name = "torch_gelu"
+    short = "fgrad.torch GELU fwd+bwd"
+    title = "`fgrad.torch.nn.functional.gelu` (erf form) forward and backward, 256 × 1024 (float32)"
+    issue = 16
+    group = "torch"
+    goals = [("torch", 1.5)]
+    reference = "torch"
+    rtol, atol = 1e-4, 1e-5
+    notes = {"torch": "PyTorch CPU, same code"}
+
+    def setup(self):
+        self.x = (3 * np.random.default_rng(0).standard_normal((256, 1024))).astype(np.float32)
+
+    def fgrad(self):
+        return _gelu_fwd_bwd(_fgrad_torch(), self.x)
+
+    def torch(self):
+        import torch
+
+        return _gelu_fwd_bwd(torch, self.x)

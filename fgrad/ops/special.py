@@ -7,6 +7,11 @@ The special functions are computed in float64 (then cast back):
   ``erfc`` for ``|x| >= 1`` from its continued fraction evaluated bottom-up (``1 - erf``
   below that, where ``erfc > 0.15``); both agree with ``math.erf``/``math.erfc`` to a few
   ulp.
+* ``erf`` of float32 (and narrower) inputs: one polynomial, ``erf(x) = x p(x^2/8 - 1)`` on
+  ``|x| <= 4`` (``erf(4)`` rounds to 1 in float32), evaluated in float64 by Horner's rule;
+  ``p`` is the degree-20 Chebyshev interpolant of ``erf(x)/x`` computed at import from the
+  float64 functions above (relative error below 2e-11, far under float32's half-ulp 3e-8),
+  about ten times faster than the float64 series.
 * ``erf_inv``: an initial guess (Giles' single-precision polynomial, or the erfc asymptotics
   far out) refined by three Halley steps on ``erf`` (Newton on ``log erfc`` for ``|y| > 0.5``,
   which is better conditioned there).
@@ -17,6 +22,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.polynomial import chebyshev as _cheb
 
 from ..backends import backend_of_buffer
 from .elementwise import exp, mul, neg, unary
@@ -119,8 +125,46 @@ def _erfc_abs(xp, ax):
     return out
 
 
+_F32_DEGREE = 20
+_F32_CLAMP = 4.0  # erf(x) rounds to 1.0 in float32 for x >= 3.92
+_F32_SCALE = _F32_CLAMP * _F32_CLAMP / 2.0  # u = x^2 / 8 - 1 maps [0, 4] onto [-1, 1]
+
+
+def _erf_over_x(u):
+    """erf(x)/x at x = sqrt((u + 1) * 8), from the float64 functions (its limit at x = 0)."""
+    x = np.sqrt((np.asarray(u, np.float64) + 1.0) * _F32_SCALE)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = _erf_abs(np, x) / x
+    return np.where(x == 0.0, _TWO_OVER_SQRT_PI, r)
+
+
+# power-basis coefficients in u, highest first (Chebyshev interpolant, then converted: its
+# coefficients stay below 0.36 in size, so Horner's rule loses nothing)
+_F32_POLY = tuple(float(c) for c in _cheb.cheb2poly(_cheb.chebinterpolate(_erf_over_x, _F32_DEGREE))[::-1])
+
+
+def _erf_low_precision(xp, x):
+    """erf for float32 and narrower ``x`` (float64 arithmetic, one polynomial, no branches):
+    ``copysign(a p(a^2/8 - 1), x)`` with ``a = min(|x|, 4)`` (NaN propagates)."""
+    a = xp.minimum(xp.abs(x.astype(np.float64)), _F32_CLAMP)
+    u = a * a
+    u *= 1.0 / _F32_SCALE
+    u -= 1.0
+    coeffs = _F32_POLY
+    acc = u * coeffs[0]
+    acc += coeffs[1]
+    for c in coeffs[2:]:
+        acc *= u
+        acc += c
+    acc *= a
+    return xp.copysign(acc, x).astype(x.dtype)
+
+
 def _erf_impl(x):
     xp = _xp_of(x)
+    dt = getattr(x, "dtype", None)
+    if dt is not None and dt.kind == "f" and dt.itemsize <= 4:
+        return _erf_low_precision(xp, x if isinstance(x, xp.ndarray) else xp.asarray(x))
     xd, dt = _float_io(xp, x, "erf")
     return (xp.sign(xd) * _erf_abs(xp, xp.abs(xd))).astype(dt)  # sign(NaN) is NaN
 

@@ -16,6 +16,7 @@ import numpy as np
 from ..ops import elementwise as ew
 from ..ops import indexing as I
 from ..ops import shape as S
+from ..ops import structural as ST
 import fgrad.torch._device as _dev
 import fgrad.numpy as fnp
 import fgrad.torch._dtypes as D
@@ -544,11 +545,37 @@ def unbind(input, dim=0):
     b = input._buf
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
-    return _multi_view(input, [(slice(None),) * d + (i,) for i in range(n)], "UnbindBackward0")
+    return _multi_view(input, [(slice(None),) * d + (i,) for i in range(n)], "UnbindBackward0",
+                       [(i, i + 1) for i in range(n)], d, squeeze=True)
 
 
-def _multi_view(input, idxs, gname):
-    """Several views recorded by one node (unbind / split / chunk)."""
+def _pieces_fn(bounds, d: int, n: int, squeeze: bool):
+    """The fgrad definition of views that tile axis ``d`` (length ``n``) with the contiguous
+    ranges ``bounds``, as one ``split`` (whose transpose is one ``concatenate``: the backward
+    writes each piece's cotangent once, instead of one full-size zero-padded gradient per
+    piece), or None when the ranges do not tile the axis in order."""
+    lo = 0
+    for a, b in bounds:
+        if a != lo or b < a:
+            return None
+        lo = b
+    if lo != n:
+        return None
+    sizes = [b - a for a, b in bounds]
+
+    def fn(x):
+        parts = ST.split(x, sizes, d)
+        if squeeze:
+            return tuple(S.reshape(p, p.shape[:d] + p.shape[d + 1:]) for p in parts)
+        return tuple(parts)
+
+    return fn
+
+
+def _multi_view(input, idxs, gname, bounds=None, d: int = 0, squeeze: bool = False):
+    """Several views recorded by one node (unbind / split / chunk); ``bounds``: the views'
+    ranges along axis ``d`` when they are contiguous pieces of it (``squeeze``: the axis
+    dropped, as ``unbind``)."""
     b = input._buf
     parsed = [I.parse_index(b.shape, idx, "indexing")[0] for idx in idxs]
     if _traced(b):
@@ -564,10 +591,14 @@ def _multi_view(input, idxs, gname):
             STATE.enabled = with_grad
         outs.append(v)
     if need and outs:
-        key = ("multi_view", tuple(parsed))
+        fn = None if bounds is None else _pieces_fn(bounds, d, b.shape[d], squeeze)
+        if fn is not None:
+            key = ("pieces", tuple(bounds), d, squeeze)
+        else:
+            key = ("multi_view", tuple(parsed))
 
-        def fn(x):
-            return tuple(I.gather(x, [], ix, "clip") for ix in parsed)
+            def fn(x):
+                return tuple(I.gather(x, [], ix, "clip") for ix in parsed)
 
         G.record(gname, key, fn, (input,), outs, multi=True)
         for v in outs:
@@ -602,7 +633,7 @@ def split(tensor, split_size_or_sections, dim=0):
             a += s
         name = "SplitWithSizesBackward0"
     idxs = [(slice(None),) * d + (slice(lo, hi),) for lo, hi in sizes]
-    return _multi_view(tensor, idxs, name)
+    return _multi_view(tensor, idxs, name, sizes, d)
 
 
 def chunk(input, chunks, dim=0):

@@ -9,8 +9,9 @@ program (`Closed`); values of enclosing transforms it closed over become extra l
 inputs.  A call binds the higher-order primitive `jit_p` (transforms/jit_primitive.py:
 the primitive, its compiled implementation and its jvp/transpose/batching rules).
 
-The call path is kept lean: a call whose arguments are all concrete arrays (the common
-case) is keyed by a tuple of (buffer type, shape, dtype) and runs the executor directly.
+The call path is kept lean: a call whose positional arguments are all concrete arrays or
+Python scalars (the common case) is keyed by a tuple of (buffer type, shape, dtype) per
+array and the type per scalar, and runs the executor directly.
 
 Each trace is logged (logger ``fgrad.jit``, level DEBUG) with the reason for a recompile:
 the argument whose shape, dtype or static value changed.  ``FGRAD_LOG_COMPILES=1`` shows
@@ -250,8 +251,9 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
             closed, lifted = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
             entry = _Entry(closed, lifted)
             if not lifted:  # closures over tracers of an enclosing transform: trace every call
-                if not kwargs and not snums and all(type(x) is ArrayImpl for x in flat) and \
-                        len(flat) == nargs and struct == _flat_struct(nargs):
+                if not kwargs and not snums and len(flat) == nargs and \
+                        all(type(x) is ArrayImpl or type(x) in _PY_SCALARS for x in flat) and \
+                        struct == _flat_struct(nargs):
                     entry.fast_key = tuple(_leaf_key(x) for x in flat)
                     fast[entry.fast_key] = entry
                 cache[key] = entry  # may evict the least recently used signatures
@@ -279,21 +281,30 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
         if disable_jit.active:
             return fun(*args, **kwargs)
         if not kwargs and not has_static:
+            # the call-path index: each argument an array (keyed by buffer type, shape and
+            # dtype) or a Python scalar (keyed by its type: weakly typed, its value traced),
+            # the same key `lookup` gives these leaves
             key = []
+            bufs = []
             for a in args:
-                if type(a) is not ArrayImpl:
+                ta = type(a)
+                if ta is ArrayImpl:
+                    b = a._buf
+                    key.append((type(b), b.shape, b.dtype))
+                    bufs.append(b)
+                elif ta in _PY_SCALARS:
+                    key.append(ta)
+                    bufs.append(a)
+                else:
                     break
-                b = a._buf
-                key.append((type(b), b.shape, b.dtype))
             else:
                 entry = fast.get(tuple(key))
                 if entry is not None and state.trace is EVAL_TRACE:
                     entry.tick = next(CLOCK)
                     exe = entry.exe
                     if exe is None:
-                        bufs = [a._buf for a in args]
                         exe = entry.exe = entry.closed.executable(_xp_of(bufs, entry.closed))
-                    outs = exe.run([a._buf for a in args])
+                    outs = exe.run(bufs)
                     if entry.single:
                         w = object.__new__(ArrayImpl)
                         w._buf = outs[0]

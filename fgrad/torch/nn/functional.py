@@ -372,9 +372,12 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     r2 = 1.0 / math.sqrt(2.0)
 
     def fn_e(x):
-        return 0.5 * x * (1.0 + lax.erf(x * r2))
+        # the normal cdf is a second output so that the backward program reads it instead of
+        # evaluating erf again (it only needs exp(-x^2/2) besides)
+        cdf = 0.5 * (1.0 + lax.erf(x * r2))
+        return x * cdf, cdf
 
-    return _act("GeluBackward0", ("gelu", "none"), fn_e, input)
+    return defop("GeluBackward0", ("gelu", "none"), fn_e, (_float(input),), multi=True)[0]
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:

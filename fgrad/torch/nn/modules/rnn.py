@@ -66,7 +66,11 @@ def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
 
 
 def _lstm_step(xg, h, c, w_hh, b_hh):
-    """One LSTM step: returns ``(h', c')``."""
+    """One LSTM step: returns ``(h', c')``.
+
+    The op also outputs the four gate activations and ``tanh(c')`` (dropped here): the
+    backward program reads them as saved outputs instead of recomputing the step's matmul,
+    sigmoids and tanhs (each activation's derivative is written with its output)."""
     has_b = b_hh is not None
 
     def fn(xg, h, c, w, *b):
@@ -74,25 +78,35 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
         if has_b:
             g = g + b[0]
         i, f, gg, o = fnp.split(g, 4, axis=-1)
-        c2 = lax.logistic(f) * c + lax.logistic(i) * fnp.tanh(gg)
-        h2 = lax.logistic(o) * fnp.tanh(c2)
-        return h2, c2
+        si, sf, tg, so = lax.logistic(i), lax.logistic(f), fnp.tanh(gg), lax.logistic(o)
+        c2 = sf * c + si * tg
+        tc = fnp.tanh(c2)
+        return so * tc, c2, si, sf, tg, so, tc
 
     def fwd(xg, h, c, w, *b):
-        g = xg + h @ w.T
+        g = h @ w.T
+        g += xg
         if has_b:
             g += b[0]
-        i, f, gg, o = np.split(g, 4, axis=-1)
-        c2 = _sig_np(f) * c + _sig_np(i) * np.tanh(gg)
-        h2 = _sig_np(o) * np.tanh(c2)
-        return h2.astype(xg.dtype, copy=False), c2.astype(xg.dtype, copy=False)
+        dt = xg.dtype
+        n = g.shape[-1] // 4
+        s = _sig_np(g).astype(dt, copy=False)  # one call for the three sigmoid gates (views)
+        si, sf, so = s[..., :n], s[..., n:2 * n], s[..., 3 * n:]
+        tg = np.tanh(g[..., 2 * n:3 * n]).astype(dt, copy=False)
+        c2 = sf * c
+        c2 += si * tg
+        c2 = c2.astype(dt, copy=False)
+        tc = np.tanh(c2)
+        return (so * tc).astype(dt, copy=False), c2, si, sf, tg, so, tc
 
     args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
-    return defop("MulBackward0", ("lstm_step", has_b), fn, args, fwd, multi=True)
+    return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, fwd, multi=True)[:2]
 
 
 def _gru_step(xg, h, w_hh, b_hh):
-    """One GRU step: ``h' = (1 - z) * n + z * h``."""
+    """One GRU step: ``h' = (1 - z) * n + z * h``.  Like `_lstm_step`, the op also outputs
+    ``r``, ``z``, ``n`` and ``W_hn h + b_hn`` (dropped here) so that its backward reads them
+    instead of running the step's matmul and activations again."""
     has_b = b_hh is not None
 
     def fn(xg, h, w, *b):
@@ -104,21 +118,22 @@ def _gru_step(xg, h, w_hh, b_hh):
         r = lax.logistic(xr + hr)
         z = lax.logistic(xz + hz)
         n = fnp.tanh(xn + r * hn)
-        return (1 - z) * n + z * h
+        return (1 - z) * n + z * h, r, z, n, hn
 
     def fwd(xg, h, w, *b):
         hg = h @ w.T
         if has_b:
             hg += b[0]
+        dt = xg.dtype
         xr, xz, xn = np.split(xg, 3, axis=-1)
         hr, hz, hn = np.split(hg, 3, axis=-1)
-        r = _sig_np(xr + hr)
-        z = _sig_np(xz + hz)
-        n = np.tanh(xn + r * hn)
-        return ((1 - z) * n + z * h).astype(xg.dtype, copy=False)
+        r = _sig_np(xr + hr).astype(dt, copy=False)
+        z = _sig_np(xz + hz).astype(dt, copy=False)
+        n = np.tanh(xn + r * hn).astype(dt, copy=False)
+        return ((1 - z) * n + z * h).astype(dt, copy=False), r, z, n, hn.astype(dt, copy=False)
 
     args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
-    return defop("AddBackward0", ("gru_step", has_b), fn, args, fwd)
+    return defop("AddBackward0", ("gru_step", has_b, "saved_gates"), fn, args, fwd, multi=True)[0]
 
 
 # ---------------------------------------------------------------------------------------
@@ -306,8 +321,9 @@ class RNNBase(Module):
                 T = xg.size(0)
                 order = range(T - 1, -1, -1) if direction == 1 else range(T)
                 outs = [None] * T
+                xgs = xg.unbind(0)  # one node: the backward concatenates the steps' gradients
                 for t in order:
-                    new = step(xg[t], st, w_hh, b_hh)
+                    new = step(xgs[t], st, w_hh, b_hh)
                     if valid is not None:
                         keep = valid[t].unsqueeze(-1)
                         new = tuple(torch.where(keep, n, o) for n, o in zip(new, st))
