@@ -114,18 +114,25 @@ def to_device(x, device, /, *, stream=None):
 
 
 def _integer_operands(name: str, x1, x2):
-    """Both operands as arrays of their promoted integer dtype."""
-    x1, x2 = asarray(x1) if not hasattr(x1, "dtype") else x1, x2
-    a1 = get_aval(x1)
-    a2 = get_aval(x2) if hasattr(x2, "dtype") else None
-    for av in (a1, a2):
-        if av is not None and av.dtype.kind not in "iu":
-            raise TypeError(f"fgrad.numpy.{name}: needs integer operands, got {av.dtype}")
-    dt = a1.dtype if a2 is None else np.result_type(a1.dtype, a2.dtype)
-    if a2 is None:
-        x2 = asarray(np.asarray(x2, dtype=dt))
-    return (x1 if a1.dtype == dt else convert_element_type(x1, dt),
-            x2 if get_aval(x2).dtype == dt else convert_element_type(x2, dt))
+    """Both operands as arrays of their promoted integer dtype; a Python int takes the
+    other operand's dtype (the array API's scalar rule)."""
+    scalar1, scalar2 = isinstance(x1, int), isinstance(x2, int)
+    if scalar1 and scalar2:
+        x1 = asarray(x1)
+        scalar1 = False
+    arrays = [x for x, sc in ((x1, scalar1), (x2, scalar2)) if not sc]
+    for x in arrays:
+        dt = get_aval(x).dtype
+        if dt.kind not in "iu":
+            raise TypeError(f"fgrad.numpy.{name}: needs integer operands, got {dt}")
+    dt = np.result_type(*(get_aval(x).dtype for x in arrays))
+
+    def cast(x, scalar):
+        if scalar:
+            return asarray(np.asarray(x, dtype=dt))
+        return x if get_aval(x).dtype == dt else convert_element_type(x, dt)
+
+    return cast(x1, scalar1), cast(x2, scalar2)
 
 
 def bitwise_left_shift(x1, x2):
@@ -175,6 +182,8 @@ def diff(x, n: int = 1, axis: int = -1, prepend=None, append=None):
     nd = get_aval(x).ndim
     if nd == 0:
         raise ValueError("fgrad.numpy.diff: needs an array of at least one dimension, got a scalar")
+    if n == 0:
+        return x  # NumPy: order 0 is the input itself, prepend/append ignored
     ax = axis + nd if axis < 0 else axis
     parts = []
     for extra in (prepend, append):
