@@ -173,7 +173,8 @@ def test_diff_matches_numpy(length, n, axis, prepend, append):
         kw["prepend"] = 1.5
     if append:
         kw["append"] = np.ones((2, 1) if axis == 1 else (1, length * 3))
-    np.testing.assert_array_equal(np.asarray(fnp.diff(fnp.asarray(a), n, axis, **kw)), np.diff(a, n, axis, **kw))
+    np.testing.assert_array_equal(np.asarray(fnp.diff(fnp.asarray(a), n, axis, **kw)),
+                                  np.diff(a, n, axis, **kw))
 
 
 def test_diff_gradient_and_errors():
@@ -224,6 +225,21 @@ def test_unique_named_results_nan_distinct():
 
 
 # beside the project (CI's clone and the main checkout have ../shared); FGRAD_CONFORMANCE_DIR overrides
+@pytest.mark.parametrize("idx", [False, (False,), (Ellipsis, False), (0, False), (None, False, 1),
+                                 (np.bool_(False), slice(None)), "array False"])
+def test_scalar_false_index_selects_nothing(idx):
+    a = np.arange(6.0).reshape(2, 3)
+    x = fnp.asarray(a)
+    fidx, nidx = (fnp.asarray(False), np.asarray(False)) if idx == "array False" else (idx, idx)
+    out = x[fidx]
+    assert out.shape == a[nidx].shape and out.dtype == a.dtype
+    assert fgrad.jit(lambda v: v[fidx])(x).shape == a[nidx].shape
+    # an empty selection contributes nothing to the gradient
+    g = fgrad.grad(lambda v: fnp.sum(v[fidx]) + fnp.sum(v))(x)
+    np.testing.assert_array_equal(np.asarray(g), np.ones_like(a))
+    assert fgrad.vmap(lambda v: v[False])(x).shape == a[:, False].shape
+
+
 CONFORMANCE = Path(os.environ.get("FGRAD_CONFORMANCE_DIR")
                    or Path(__file__).resolve().parents[2] / "shared" / "conformance") / "array-api-tests"
 
