@@ -30,7 +30,7 @@ Example::
     >>> from fgrad.ops.specs import SPECS
     >>> s = SPECS["arcsin"]
     >>> s.numpy, s.lax, s.torch, s.grad_fn
-    (('arcsin',), 'asin', ('asin', 'arcsin'), 'AsinBackward0')
+    (('arcsin', 'asin'), 'asin', ('asin', 'arcsin'), 'AsinBackward0')
 """
 
 from __future__ import annotations
