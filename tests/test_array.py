@@ -229,6 +229,14 @@ def test_float64_stays_float64():
 
 
 def test_repr():
+    with fgrad.default_device("cpu"):  # a device array's repr also names its device (below)
+        _check_host_reprs()
+    dev = fgrad.backends.default_device()
+    if dev.platform != "cpu":
+        assert repr(fnp.asarray([1.0, 2.5])) == f"Array([1. , 2.5], dtype=float64, device={dev})"
+
+
+def _check_host_reprs():
     assert repr(fnp.asarray([1.0, 2.5])) == "Array([1. , 2.5], dtype=float64)"
     assert repr(fnp.asarray(3)) == "Array(3, dtype=int64)"
     assert repr(fnp.asarray([True, False])) == "Array([ True, False], dtype=bool)"

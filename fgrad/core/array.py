@@ -184,6 +184,9 @@ def is_python_scalar(x) -> bool:
     return type(x) in _PY_SCALAR_DTYPE
 
 
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+
+
 class Array:
     """An immutable array.  Create one with `fgrad.numpy.asarray` (or any fgrad op).
 
@@ -257,6 +260,10 @@ class Array:
     def __or__(self, o): return N.bitwise_or(self, o)
     def __ror__(self, o): return N.bitwise_or(o, self)
     def __xor__(self, o): return N.bitwise_xor(self, o)
+    def __lshift__(self, o): return N.bitwise_left_shift(self, o)
+    def __rlshift__(self, o): return N.bitwise_left_shift(o, self)
+    def __rshift__(self, o): return N.bitwise_right_shift(self, o)
+    def __rrshift__(self, o): return N.bitwise_right_shift(o, self)
     def __rxor__(self, o): return N.bitwise_xor(o, self)
     def __eq__(self, o): return N.equal(self, o)  # type: ignore[override]
     def __ne__(self, o): return N.not_equal(self, o)  # type: ignore[override]
@@ -283,10 +290,12 @@ class Array:
         return N.argmax(self, axis, out=_no_out(out), keepdims=keepdims)
     def argmin(self, axis=None, out=None, keepdims=False):
         return N.argmin(self, axis, out=_no_out(out), keepdims=keepdims)
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return N.var(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims)
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return N.std(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims)
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+        return N.var(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims,
+                     correction=correction)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+        return N.std(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims,
+                     correction=correction)
     def all(self, axis=None, out=None, keepdims=False, **kw):
         _no_out(out)
         return N.all(self, axis, keepdims=keepdims)
@@ -311,7 +320,16 @@ class Array:
     def trace(self, offset=0, axis1=0, axis2=1): return N.trace(self, offset, axis1, axis2)
     def take(self, indices, axis=None): return N.take(self, indices, axis=axis)
     def repeat(self, repeats, axis=None): return N.repeat(self, repeats, axis=axis)
-    def astype(self, dtype): return N.astype(self, dtype)
+    def astype(self, dtype, copy=True, device=None): return N.astype(self, dtype, copy=copy, device=device)
+
+    def to_device(self, device, /, *, stream=None): return N.to_device(self, device, stream=stream)
+
+    def __array_namespace__(self, *, api_version=None):
+        """`fgrad.numpy`, the array API namespace of fgrad arrays (versions 2021.12-2024.12)."""
+        if api_version is not None and api_version not in _API_VERSIONS:
+            raise ValueError(f"__array_namespace__: unsupported api_version {api_version!r}; "
+                             f"fgrad.numpy follows {', '.join(_API_VERSIONS)}")
+        return N
 
     def reshape(self, *shape, order="C"):
         if len(shape) == 1 and not isinstance(shape[0], int):

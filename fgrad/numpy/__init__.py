@@ -33,13 +33,14 @@ from numpy import (  # noqa: F401
     number, complexfloating, signedinteger, unsignedinteger, generic,
 )
 
+__array_api_version__ = "2024.12"  # the array API standard version fgrad.numpy follows
 euler_gamma = _np.euler_gamma
 float_ = _np.float64
 int_ = _np.int64
 bool = _np.bool_  # noqa: A001
 
 from ._optional import *  # noqa: F401,F403,E402
-from ._optional import _at_apply, _at_get, _at_mode, _at_power, _getitem, _scatter, _SET_MODES, fft, linalg  # noqa: F401,E402,E501
+from ._optional import __array_namespace_info__, _at_apply, _at_get, _at_mode, _at_power, _getitem, _scatter, _SET_MODES, fft, linalg  # noqa: F401,E402,E501
 
 _point_faces(globals(), "numpy")
 _array_mod._set_numpy_api(__import__(__name__, fromlist=["*"]))

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backends import NUMPY, backend_of_buffer, default_backend, default_device
+from ..backends import NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
 from ..backends.dlpack import import_buffer
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
-from ..core.constants import constant_like, host_array, ones_like, zeros, zeros_like  # noqa: F401 (re-exported)
+from ..core.constants import constant_like, host_array  # noqa: F401 (re-exported)
 from ..core.constants import full_like as _full_like
+from ..core.constants import ones_like as _ones_like
+from ..core.constants import zeros as _zeros
+from ..core.constants import zeros_like as _zeros_like
+from ..core.placement import device_put
 from ..core.constants import float_  # noqa: F401
 from ..core.constants import like as _like
 from ..core.constants import make_on_default_device as _make
@@ -54,7 +58,19 @@ def _stack(a):
     return concatenate(xs, 0)
 
 
-def asarray(a, dtype=None, copy=None) -> ArrayImpl:
+def _on_device(make, device):
+    """``make()`` with ``device`` (None: the default device) as the default device."""
+    if device is None:
+        return make()
+    with default_device_scope(device):
+        return make()
+
+
+def _moved(x, device):
+    return x if device is None else device_put(x, device)
+
+
+def asarray(a, dtype=None, copy=None, *, device=None) -> ArrayImpl:
     """Convert ``a`` (array, list, scalar, numpy array) to an `fgrad.Array`.
 
     Host data goes to the default device; an fgrad Array stays where it is; a device buffer
@@ -69,7 +85,16 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
     if dtype is not None:
         dtype = check_array_dtype(dtype, "fgrad.numpy.asarray")
     if isinstance(a, (ArrayImpl, Tracer)):
-        return a if dtype is None else convert_element_type(a, dtype)
+        out = a if dtype is None or dtype == get_aval(a).dtype else convert_element_type(a, dtype)
+        if out is a and copy is False and device is not None and type(a) is ArrayImpl and a.device != device:
+            raise ValueError(f"fgrad.numpy.asarray: copy=False, but the array is on {a.device} and "
+                             f"device={device!r} needs a copy")
+        if out is a and copy and type(a) is ArrayImpl:
+            out = a.copy()
+        return _moved(out, device)
+    if copy is False and not isinstance(a, np.ndarray) and not hasattr(a, "__array__"):
+        raise ValueError(f"fgrad.numpy.asarray: copy=False, but a {type(a).__name__} must be copied "
+                         "into a new array; pass copy=None")
     if isinstance(a, (list, tuple)) and _has_tracer(a):
         out = _stack(a)
         return out if dtype is None else convert_element_type(out, np.dtype(dtype))
@@ -78,7 +103,7 @@ def asarray(a, dtype=None, copy=None) -> ArrayImpl:
             a = import_buffer(a)
         except BufferError:  # a dtype or device DLPack cannot carry: __array__ as before
             pass
-    return host_array(a, dtype)
+    return _on_device(lambda: host_array(a, dtype), device)
 
 
 def _is_dlpack_tensor(a) -> bool:
@@ -89,33 +114,67 @@ def _is_dlpack_tensor(a) -> bool:
 array = asarray
 
 
-def ones(shape, dtype=None) -> ArrayImpl:
-    return _make("ones", _shape_tuple(shape), dtype=dtype or float_)
+def zeros(shape, dtype=None, *, device=None) -> ArrayImpl:
+    """Zeros of ``shape`` (float64 by default) on ``device`` (default: the default device).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.zeros(2, dtype=fnp.int32, device="cpu")
+    Array([0, 0], dtype=int32)
+    """
+    return _on_device(lambda: _zeros(shape, dtype), device)
 
 
-def empty(shape, dtype=None) -> ArrayImpl:
-    return zeros(shape, dtype)
+def ones(shape, dtype=None, *, device=None) -> ArrayImpl:
+    return _on_device(lambda: _make("ones", _shape_tuple(shape), dtype=dtype or float_), device)
 
 
-def full(shape, fill_value, dtype=None):
+def empty(shape, dtype=None, *, device=None) -> ArrayImpl:
+    return zeros(shape, dtype, device=device)
+
+
+def full(shape, fill_value, dtype=None, *, device=None):
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         fv = fill_value if dtype is None else convert_element_type(fill_value, dtype)
-        return broadcast_to(fv, _shape_tuple(shape))
-    return _make("full", _shape_tuple(shape), fill_value, dtype=dtype)
+        return _moved(broadcast_to(fv, _shape_tuple(shape)), device)
+    return _on_device(lambda: _make("full", _shape_tuple(shape), fill_value, dtype=dtype), device)
 
 
-def empty_like(x, dtype=None, shape=None):
-    return zeros_like(x, dtype, shape)
+def zeros_like(x, dtype=None, shape=None, *, device=None) -> ArrayImpl:
+    """Zeros with ``x``'s shape and dtype (unless given), on ``x``'s device (or ``device``).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.zeros_like(fnp.ones(2))
+    Array([0., 0.], dtype=float64)
+    """
+    return _moved(_zeros_like(x, dtype, shape), device)
 
 
-def full_like(x, fill_value, dtype=None, shape=None):
+def ones_like(x, dtype=None, shape=None, *, device=None) -> ArrayImpl:
+    return _moved(_ones_like(x, dtype, shape), device)
+
+
+def empty_like(x, dtype=None, shape=None, *, device=None):
+    return zeros_like(x, dtype, shape, device=device)
+
+
+def full_like(x, fill_value, dtype=None, shape=None, *, device=None):
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         s, d = _like(x, dtype, shape)
-        return full(s, fill_value, d)
-    return _full_like(x, fill_value, dtype, shape)
+        return _moved(full(s, fill_value, d), device)
+    return _moved(_full_like(x, fill_value, dtype, shape), device)
 
 
-def arange(start, stop=None, step=None, dtype=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None):
+    """Evenly spaced values in ``[start, stop)`` (NumPy's rules), on ``device``.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.arange(3)
+    Array([0, 1, 2], dtype=int64)
+    """
+    return _on_device(lambda: _arange(start, stop, step, dtype), device)
+
+
+def _arange(start, stop=None, step=None, dtype=None):
     for v in (start, stop, step):
         if isinstance(v, Tracer):
             raise TypeError(
@@ -134,7 +193,15 @@ def _py_bound(v):
     return v.item() if isinstance(v, ArrayImpl) else v
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    """``num`` evenly spaced values from ``start`` to ``stop`` (NumPy's rules), on ``device``.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.linspace(0.0, 1.0, 3)
+    Array([0. , 0.5, 1. ], dtype=float64)
+    """
+    if device is not None:
+        return _on_device(lambda: linspace(start, stop, num, endpoint, retstep, dtype, axis), device)
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
         n = num - 1 if endpoint else num
         like = start if isinstance(start, Tracer) else stop
@@ -170,8 +237,8 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None):
                                             base=base, dtype=dtype))
 
 
-def eye(N, M=None, k=0, dtype=None):
-    return _make("eye", N, M, k, dtype=dtype or float_)
+def eye(N, M=None, k=0, dtype=None, *, device=None):
+    return _on_device(lambda: _make("eye", N, M, k, dtype=dtype or float_), device)
 
 
 def identity(n, dtype=None):

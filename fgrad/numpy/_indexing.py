@@ -208,8 +208,37 @@ def _getitem(x, idx):
                 out = backend_xp(buf).asarray(out)
             return wrap(out)
     x = _arr(x)
+    if _has_scalar_false(idx):
+        return _empty_selection(x, idx)
     indexer, arrays = indexing_ops.parse_index(_shape(x), _stack_traced_lists(idx), "indexing")
     return indexing_ops.gather(x, arrays, indexer, "clip")
+
+
+def _is_scalar_false(i) -> bool:
+    if i is False or (isinstance(i, np.bool_) and not i):
+        return True
+    return type(i) is ArrayImpl and i.dtype == np.bool_ and i.ndim == 0 and not bool(i)
+
+
+def _has_scalar_false(idx) -> bool:
+    items = idx if isinstance(idx, tuple) else (idx,)
+    return builtins.any(_is_scalar_false(i) for i in items)
+
+
+def _empty_selection(x, idx):
+    """``x[idx]`` where ``idx`` holds a scalar ``False``: NumPy's result is empty (the
+    ``False`` is a mask selecting nothing), of the shape NumPy gives; here computed on a
+    zero-strided dummy of ``x``'s shape."""
+    def host(i):
+        if isinstance(i, (ArrayImpl, Tracer)):
+            if _dtype(i) == np.bool_:
+                return _concrete(i, "indexing with a boolean mask")
+            return np.zeros(_shape(i), np.intp)
+        return i
+    items = idx if isinstance(idx, tuple) else (idx,)
+    dummy = np.broadcast_to(np.empty((), np.int8), _shape(x))
+    out_shape = np.shape(dummy[tuple(host(i) for i in items)])
+    return zeros_like(x, shape=out_shape)
 
 
 def _scatter(x, idx, values, mode, oob="drop"):

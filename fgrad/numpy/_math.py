@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.array import get_aval
+from ..core.array import ArrayImpl, check_array_dtype, get_aval
+from ..core.placement import device_put
 from ..ops import elementwise as ew
 from ..ops.elementwise import div_p, mul_p, round_p, select_p
 from ._indexing import nonzero
@@ -56,8 +57,14 @@ def where(condition, x=None, y=None):
     return select_p.bind(condition, x, y)
 
 
-def clip(a, a_min=None, a_max=None, *, min=None, max=None):
-    """Clip to ``[a_min, a_max]`` (gradient 1 inside, 0 outside, 1/2 at a tie, like JAX)."""
+def clip(a, min=None, max=None, *, a_min=None, a_max=None):
+    """Clip to ``[min, max]`` (gradient 1 inside, 0 outside, 1/2 at a tie, like JAX);
+    NumPy's ``a_min``/``a_max`` keywords are accepted too.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.clip(fnp.asarray([-2.0, 0.5, 3.0]), -1.0, 1.0)
+    Array([-1. ,  0.5,  1. ], dtype=float64)
+    """
     lo = a_min if min is None else min
     hi = a_max if max is None else max
     if lo is not None:
@@ -67,8 +74,20 @@ def clip(a, a_min=None, a_max=None, *, min=None, max=None):
     return a
 
 
-def astype(x, dtype):
-    return ew.convert_element_type(x, np.dtype(dtype))
+def astype(x, dtype, /, *, copy=True, device=None):
+    """``x`` as ``dtype`` (differentiable between float/complex dtypes).  ``copy=False``
+    returns ``x`` itself when the dtype already matches; ``device`` moves the result.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.astype(fnp.asarray([1.7, -2.2]), fnp.int32)
+    Array([ 1, -2], dtype=int32)
+    """
+    dt = check_array_dtype(dtype, "fgrad.numpy.astype")
+    if get_aval(x).dtype == dt:
+        out = x.copy() if copy and type(x) is ArrayImpl else x
+    else:
+        out = ew.convert_element_type(x, dt)
+    return out if device is None else device_put(out, device)
 
 
 def angle(z, deg=False):

@@ -5,5 +5,7 @@ from ._indexing import *
 from ._indexing import _at_apply, _at_get, _at_mode, _at_power, _getitem, _scatter, _SET_MODES
 from ._products import *
 from ._sorting import *
+from ._array_api import *
+from ._array_api import __array_namespace_info__
 import fgrad.numpy.linalg as linalg
 import fgrad.numpy.fft as fft

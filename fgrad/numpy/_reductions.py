@@ -94,7 +94,18 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
                  av.shape, axes, keepdims)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    """Variance over ``axis``, divided by ``N - ddof`` (``correction`` is the array API's
+    name for ``ddof``; give one of them).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.var(fnp.asarray([1.0, 2.0, 3.0]), correction=1)
+    Array(1., dtype=float64)
+    """
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("fgrad.numpy.var: give ddof or correction, not both")
+        ddof = correction
     av = get_aval(a)
     axes = normalize_axes(axis, av.ndim, "var")
     m = mean(a, axes, dtype=dtype, keepdims=True)
@@ -105,8 +116,14 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     return _keep(div(total, float(n)), av.shape, axes, keepdims)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return sqrt(var(a, axis, dtype, out, ddof, keepdims))
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    """Standard deviation, ``sqrt(var(...))`` (``correction`` as in `var`).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.std(fnp.asarray([1.0, 3.0]), correction=1)
+    Array(1.41421356, dtype=float64)
+    """
+    return sqrt(var(a, axis, dtype, out, ddof, keepdims, correction=correction))
 
 
 def _arg(prim, name):

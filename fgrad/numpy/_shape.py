@@ -15,11 +15,20 @@ moveaxis_one = shape_ops.moveaxis
 expand_dims = shape_ops.expand_dims
 
 
-def reshape(a, newshape=None, order="C", *, shape=None):
-    newshape = shape if newshape is None else newshape
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    """``a`` with a new ``shape`` (one entry may be -1), C order.  Arrays are immutable, so
+    the result never shares writes with ``a``: ``copy`` is accepted for the array API.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.reshape(fnp.arange(6), (2, -1)).shape
+    (2, 3)
+    """
+    shape = newshape if shape is None else shape
+    if shape is None:
+        raise TypeError("fgrad.numpy.reshape: missing the new shape")
     if order != "C":
         raise NotImplementedError("fgrad.numpy.reshape: only order='C' is supported")
-    return shape_ops.reshape(a, newshape)
+    return shape_ops.reshape(a, shape)
 
 
 def ravel(a, order="C"):

@@ -9,6 +9,8 @@ shape and needs a concrete input.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar
@@ -417,23 +419,65 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     return tuple(parts) if len(parts) > 1 else parts[0]
 
 
+class UniqueAllResult(NamedTuple):
+    values: Any
+    indices: Any
+    inverse_indices: Any
+    counts: Any
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Any
+    counts: Any
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Any
+    inverse_indices: Any
+
+
 def unique_values(x):
-    return unique(x)
+    """The distinct values of ``x``, sorted (each NaN counts as distinct, as the array API
+    and `numpy.unique_values` say).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.unique_values(fnp.asarray([2, 1, 2]))
+    Array([1, 2], dtype=int64)
+    """
+    return unique(x, equal_nan=False)
 
 
 def unique_counts(x):
-    return unique(x, return_counts=True)
+    """``(values, counts)`` as a named tuple (NaNs distinct).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.unique_counts(fnp.asarray([2, 1, 2])).counts
+    Array([1, 2], dtype=int64)
+    """
+    return UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False))
 
 
 def unique_inverse(x):
-    vals, inv = unique(x, return_inverse=True)
-    return vals, reshape(inv, get_aval(_arr(x)).shape)
+    """``(values, inverse_indices)`` as a named tuple; ``values[inverse_indices]`` is ``x``.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.unique_inverse(fnp.asarray([2, 1, 2])).inverse_indices
+    Array([1, 0, 1], dtype=int64)
+    """
+    vals, inv = unique(x, return_inverse=True, equal_nan=False)
+    return UniqueInverseResult(vals, reshape(inv, get_aval(_arr(x)).shape))
 
 
 def unique_all(x):
+    """``(values, indices, inverse_indices, counts)`` as a named tuple (NaNs distinct).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.unique_all(fnp.asarray([2, 1, 2])).indices
+    Array([1, 0], dtype=int64)
+    """
     vals, idx, inv, counts = unique(ravel(_arr(x)), return_index=True, return_inverse=True,
-                                    return_counts=True)
-    return vals, idx, reshape(inv, get_aval(_arr(x)).shape), counts
+                                    return_counts=True, equal_nan=False)
+    return UniqueAllResult(vals, idx, reshape(inv, get_aval(_arr(x)).shape), counts)
 
 
 # ---------------------------------------------------------------------------------------

@@ -324,7 +324,7 @@ def _freq_dtype(dtype):
     return np.dtype(np.float64) if dtype is None else np.dtype(dtype)
 
 
-def fftfreq(n: int, d=1.0, *, dtype=None):
+def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
     """Sample frequencies of `fft`: ``[0, 1, ..., n/2-1, -n/2, ..., -1] / (d n)``; differentiable
     in ``d``.
 
@@ -336,10 +336,10 @@ def fftfreq(n: int, d=1.0, *, dtype=None):
     """
     n = int(n)
     k = np.fft.fftfreq(n) * n  # exact integers
-    return _ew.div(_asarray(k.astype(_freq_dtype(dtype))), _ew.mul(d, float(n)))
+    return _ew.div(_asarray(k.astype(_freq_dtype(dtype)), device=device), _ew.mul(d, float(n)))
 
 
-def rfftfreq(n: int, d=1.0, *, dtype=None):
+def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
     """Sample frequencies of `rfft`: ``[0, 1, ..., n//2] / (d n)``.
 
     Example::
@@ -350,7 +350,7 @@ def rfftfreq(n: int, d=1.0, *, dtype=None):
     """
     n = int(n)
     k = np.arange(n // 2 + 1, dtype=np.float64)
-    return _ew.div(_asarray(k.astype(_freq_dtype(dtype))), _ew.mul(d, float(n)))
+    return _ew.div(_asarray(k.astype(_freq_dtype(dtype)), device=device), _ew.mul(d, float(n)))
 
 
 def _shift(x, axes, sign: int):

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from ..core.quiet import quiet
-from ..core.rules import defjvp_shared
+from ..core.rules import defjvp, defjvp_shared
 from .elementwise import elementwise, eq, exp2, mul, select, sub
 
 # CUDA template (fgrad/compile/cuda_codegen.py): NumPy's npy_logaddexp2, branch for branch
@@ -53,3 +53,22 @@ def logaddexp2(x, y):
     Array(2., dtype=float64)
     """
     return logaddexp2_p.bind(x, y)
+
+
+# nextafter(x, y): the floating-point number after x in the direction of y.  It is x plus a
+# step that is constant between binades, so its derivative is 1 in x and 0 in y (almost
+# everywhere), as a slope through the sampled points shows.
+nextafter_p = elementwise("nextafter", lambda xp, x, y: xp.nextafter(x, y),
+                          kernel={"f": "nextafter{f}({0}, {1})"})
+nextafter_p.ufunc = np.nextafter
+defjvp(nextafter_p, lambda t, x, y: t, None)
+
+
+def nextafter(x, y):
+    """The next representable float after ``x`` towards ``y`` (``x`` itself when equal).
+
+    >>> import fgrad.numpy as fnp
+    >>> float(nextafter(fnp.asarray(1.0), 2.0) - 1.0) == float(fnp.finfo(fnp.float64).eps)
+    True
+    """
+    return nextafter_p.bind(x, y)

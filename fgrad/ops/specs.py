@@ -30,7 +30,7 @@ Example::
     >>> from fgrad.ops.specs import SPECS
     >>> s = SPECS["arcsin"]
     >>> s.numpy, s.lax, s.torch, s.grad_fn
-    (('arcsin',), 'asin', ('asin', 'arcsin'), 'AsinBackward0')
+    (('arcsin', 'asin'), 'asin', ('asin', 'arcsin'), 'AsinBackward0')
 """
 
 from __future__ import annotations
@@ -193,15 +193,18 @@ SPEC_LIST: list[OpSpec] = [
     unary("sin", E.sin_p, rows=(dom(-4, 4),)),
     unary("cos", E.cos_p, rows=(dom(-4, 4),)),
     unary("tan", E.tan_p, rows=(dom(-1.3, 1.3),)),
-    unary("arcsin", E.asin_p, torch=("asin", "arcsin"), rows=(dom(-0.9, 0.9),)),
-    unary("arccos", E.acos_p, torch=("acos", "arccos"), rows=(dom(-0.9, 0.9),)),
-    unary("arctan", E.atan_p, torch=("atan", "arctan"), rows=(dom(-4, 4),)),
+    unary("arcsin", E.asin_p, numpy=("arcsin", "asin"), torch=("asin", "arcsin"), rows=(dom(-0.9, 0.9),)),
+    unary("arccos", E.acos_p, numpy=("arccos", "acos"), torch=("acos", "arccos"), rows=(dom(-0.9, 0.9),)),
+    unary("arctan", E.atan_p, numpy=("arctan", "atan"), torch=("atan", "arctan"), rows=(dom(-4, 4),)),
     unary("sinh", E.sinh_p),
     unary("cosh", E.cosh_p),
     unary("tanh", E.tanh_p, rows=(dom(-3, 3),)),
-    unary("arcsinh", E.asinh_p, torch=("asinh", "arcsinh"), rows=(dom(-4, 4),)),
-    unary("arccosh", E.acosh_p, torch=("acosh", "arccosh"), rows=(dom(1.1, 4.0),)),
-    unary("arctanh", E.atanh_p, torch=("atanh", "arctanh"), rows=(dom(-0.9, 0.9),)),
+    unary("arcsinh", E.asinh_p, numpy=("arcsinh", "asinh"), torch=("asinh", "arcsinh"),
+          rows=(dom(-4, 4),)),
+    unary("arccosh", E.acosh_p, numpy=("arccosh", "acosh"), torch=("acosh", "arccosh"),
+          rows=(dom(1.1, 4.0),)),
+    unary("arctanh", E.atanh_p, numpy=("arctanh", "atanh"), torch=("atanh", "arctanh"),
+          rows=(dom(-0.9, 0.9),)),
     unary("sigmoid", E.logistic_p, numpy=(), rows=()),
     unary("erf", special.erf_p, numpy=(), rows=()),
     unary("erfc", special.erfc_p, numpy=(), rows=()),
@@ -258,12 +261,15 @@ SPEC_LIST: list[OpSpec] = [
            rows=(Row(valid="not_tied", specials=True),)),
     binary("fmin", E.fmin_p, lax=None, inplace=False, torch_rule="fmin",
            rows=(Row(valid="not_tied", specials=True),)),
-    binary("arctan2", E.atan2_p, torch=("atan2", "arctan2"), torch_dtype="f", torch_rule="atan2",
+    binary("arctan2", E.atan2_p, numpy=("arctan2", "atan2"), torch=("atan2", "arctan2"),
+           torch_dtype="f", torch_rule="atan2",
            rows=(Row(args=(Domain(), _NZ)),)),
     binary("hypot", E.hypot_p, lax=None, torch_dtype="f", torch_rule="hypot", rows=(Row(args=(_NZ, _NZ)),)),
     binary("logaddexp", E.logaddexp_p, lax=None, torch_dtype="f", inplace=False, torch_rule="logaddexp"),
     binary("logaddexp2", EM.logaddexp2_p, lax=None, torch_dtype="f", inplace=False, torch_rule="logaddexp2",
            rows=(Row(fwd_tol=_F_TOL),)),
+    binary("nextafter", EM.nextafter_p, lax="nextafter", torch=(), inplace=False,
+           rows=(Row(args=(Domain(), Domain()), valid="not_tied"),)),
     binary("mod", E.rem_p, numpy=("mod", "remainder"), lax=None, torch="remainder", torch_int_divisor=True,
            rows=(Row(args=(_MOD, _NZ), valid="mod"), Row(name="remainder", args=(_MOD, _NZ), valid="mod"),
                  _int_row("mod", (_I, _INZ)))),

@@ -516,3 +516,14 @@ def _np_dynamic_update(x, u, start):
     return out
 
 
+
+# the array API's nextafter (lax face) and integer shifts/invert (fgrad.numpy faces)
+ROWS += [
+    _lax("nextafter", np.nextafter, 2, avoid=(0.0,)),
+    OpRow("bitwise_left_shift", fgrad.numpy.bitwise_left_shift, np.left_shift, args=(Arg(0, 50), Arg(0, 5)),
+          shapes=shapes_of(2), dtypes=(), other_dtypes=INTS, grad="no"),
+    OpRow("bitwise_right_shift", fgrad.numpy.bitwise_right_shift, np.right_shift,
+          args=(Arg(-50, 50), Arg(0, 5)), shapes=shapes_of(2), dtypes=(), other_dtypes=INTS, grad="no"),
+    OpRow("bitwise_invert", fgrad.numpy.bitwise_invert, np.invert, args=(Arg(-9, 9),), shapes=shapes_of(1),
+          dtypes=(), other_dtypes=INTS + (BOOL,), grad="no"),
+]

@@ -52,6 +52,8 @@ NOT_OPS = {
         "ndim": "static query",
         "size": "static query",
         "broadcast_shapes": "static query (shapes in, shape out)",
+        "isdtype": "static query (dtype in, bool out); tested in tests/test_array_api.py",
+        "to_device": "placement (device_put of one array); tested in tests/test_array_api.py",
     },
     "lax": {
         "iota": "creation",

@@ -164,3 +164,14 @@ ROWS += [
     OpRow("Array.T", lambda x: x.T, lambda x: x.T, shapes=shapes_of(1, max_dims=4), covers=("Array.T",)),
 ]
 
+
+ROWS += [
+    OpRow(
+        "diff",
+        lambda x, n: fnp.diff(x, n),
+        lambda x, n: np.diff(x, n),
+        shapes=shapes_of(1, min_dims=1),
+        kwargs=lambda shapes: st.fixed_dictionaries({"n": st.integers(0, 2)}),
+        example_kwargs={"n": 1},
+    ),
+]

@@ -1,0 +1,211 @@
+"""The Python array API standard's names that NumPy's API lacks or spells otherwise:
+dtype kinds (`isdtype`), the inspection namespace (`__array_namespace_info__`), `to_device`,
+the shift/invert aliases and `nextafter`/`diff`.
+
+>>> import fgrad.numpy as fnp
+>>> fnp.isdtype(fnp.float32, "real floating"), fnp.bitwise_left_shift(fnp.asarray(1), 3)
+(True, Array(8, dtype=int64))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..backends import default_device, devices as _devices
+from ..core.array import get_aval
+from ..core.placement import device_put
+from ..ops import bits
+from ..ops.elementwise import convert_element_type, invert_p
+from ..ops.shape import broadcast_to, expand_dims
+from ..ops.structural import concatenate, slice_in_dim
+from ._creation import asarray
+from ._elementwise import subtract
+
+_KINDS: dict[str, str] = {
+    "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
+    "real floating": "f", "complex floating": "c", "numeric": "iufc",
+}
+
+_DTYPES = {
+    "bool": (np.bool_,),
+    "signed integer": (np.int8, np.int16, np.int32, np.int64),
+    "unsigned integer": (np.uint8, np.uint16, np.uint32, np.uint64),
+    "real floating": (np.float32, np.float64),
+    "complex floating": (np.complex64, np.complex128),
+}
+
+
+def isdtype(dtype, kind) -> bool:
+    """Whether ``dtype`` is of ``kind``: a dtype, one of ``"bool"``, ``"signed integer"``,
+    ``"unsigned integer"``, ``"integral"``, ``"real floating"``, ``"complex floating"``,
+    ``"numeric"``, or a tuple of those (any matches).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.isdtype(fnp.int8, ("integral", "bool")), fnp.isdtype(fnp.float64, fnp.float32)
+    (True, False)
+    """
+    dt = np.dtype(dtype)
+    if isinstance(kind, tuple):
+        return any(isdtype(dt, k) for k in kind)
+    if isinstance(kind, str):
+        if kind not in _KINDS:
+            raise ValueError(f"isdtype: unknown kind {kind!r}; expected a dtype or one of {sorted(_KINDS)}")
+        return dt.kind in _KINDS[kind]
+    return dt == np.dtype(kind)
+
+
+class ArrayNamespaceInfo:
+    """What `fgrad.numpy` supports, as the array API's inspection namespace.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.__array_namespace_info__().default_dtypes()["real floating"]
+    dtype('float64')
+    """
+
+    def capabilities(self) -> dict:
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+
+    def default_device(self):
+        return default_device()
+
+    def devices(self) -> list:
+        return _devices()
+
+    def default_dtypes(self, *, device=None) -> dict:
+        return {"real floating": np.dtype(np.float64), "complex floating": np.dtype(np.complex128),
+                "integral": np.dtype(np.int64), "indexing": np.dtype(np.int64)}
+
+    def dtypes(self, *, device=None, kind=None) -> dict:
+        if kind is None:
+            kind = tuple(_DTYPES)
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        out = {}
+        for k in kinds:
+            if k in _DTYPES:
+                members = _DTYPES[k]
+            elif k in ("integral", "numeric"):
+                members = sum((_DTYPES[g] for g in _DTYPES if np.dtype(_DTYPES[g][0]).kind in _KINDS[k]), ())
+            else:
+                raise ValueError(f"__array_namespace_info__().dtypes: unknown kind {k!r}")
+            out.update({np.dtype(t).name: np.dtype(t) for t in members})
+        return out
+
+
+def __array_namespace_info__() -> ArrayNamespaceInfo:
+    """The array API inspection namespace of `fgrad.numpy`.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.__array_namespace_info__().capabilities()["boolean indexing"]
+    True
+    """
+    return ArrayNamespaceInfo()
+
+
+def to_device(x, device, /, *, stream=None):
+    """``x`` on ``device`` (`fgrad.device_put` of one array; ``stream`` must be None).
+
+    >>> import fgrad.numpy as fnp
+    >>> str(fnp.to_device(fnp.ones(2), "cpu").device)
+    'cpu'
+    """
+    if stream is not None:
+        raise ValueError("to_device: fgrad has no streams; pass stream=None")
+    return device_put(x, device)
+
+
+def _integer_operands(name: str, x1, x2):
+    """Both operands as arrays of their promoted integer dtype; a Python int takes the
+    other operand's dtype (the array API's scalar rule)."""
+    scalar1, scalar2 = isinstance(x1, int), isinstance(x2, int)
+    if scalar1 and scalar2:
+        x1 = asarray(x1)
+        scalar1 = False
+    arrays = [x for x, sc in ((x1, scalar1), (x2, scalar2)) if not sc]
+    for x in arrays:
+        dt = get_aval(x).dtype
+        if dt.kind not in "iu":
+            raise TypeError(f"fgrad.numpy.{name}: needs integer operands, got {dt}")
+    dt = np.result_type(*(get_aval(x).dtype for x in arrays))
+
+    def cast(x, scalar):
+        if scalar:
+            return asarray(np.asarray(x, dtype=dt))
+        return x if get_aval(x).dtype == dt else convert_element_type(x, dt)
+
+    return cast(x1, scalar1), cast(x2, scalar2)
+
+
+def bitwise_left_shift(x1, x2):
+    """``x1 << x2`` for integers (shifts of the bit width or more give 0, like NumPy).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.bitwise_left_shift(fnp.asarray([1, 3]), 2)
+    Array([ 4, 12], dtype=int64)
+    """
+    x1, x2 = _integer_operands("bitwise_left_shift", x1, x2)
+    return bits.shift_left_p.bind(x1, x2)
+
+
+def bitwise_right_shift(x1, x2):
+    """``x1 >> x2`` for integers: arithmetic for signed, logical for unsigned (like NumPy).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.bitwise_right_shift(fnp.asarray([-8, 8]), 2)
+    Array([-2,  2], dtype=int64)
+    """
+    x1, x2 = _integer_operands("bitwise_right_shift", x1, x2)
+    if get_aval(x1).dtype.kind == "u":
+        return bits.shift_right_logical_p.bind(x1, x2)
+    return bits.shift_right_arithmetic_p.bind(x1, x2)
+
+
+def bitwise_invert(x):
+    """``~x`` (bitwise NOT; logical NOT for bool), the array API's name for `invert`.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.bitwise_invert(fnp.asarray([0, 1]))
+    Array([-1, -2], dtype=int64)
+    """
+    return invert_p.bind(x)
+
+
+def diff(x, n: int = 1, axis: int = -1, prepend=None, append=None):
+    """``n``-th forward difference along ``axis`` (``x[1:] - x[:-1]``, repeated), with
+    optional ``prepend``/``append`` joined first, as `numpy.diff` (differentiable).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.diff(fnp.asarray([1.0, 4.0, 9.0]))
+    Array([3., 5.], dtype=float64)
+    """
+    if n < 0:
+        raise ValueError(f"fgrad.numpy.diff: order n must be non-negative, got {n}")
+    nd = get_aval(x).ndim
+    if nd == 0:
+        raise ValueError("fgrad.numpy.diff: needs an array of at least one dimension, got a scalar")
+    if n == 0:
+        return x  # NumPy: order 0 is the input itself, prepend/append ignored
+    ax = axis + nd if axis < 0 else axis
+    parts = []
+    for extra in (prepend, append):
+        parts.append(None if extra is None else _edge(extra, x, ax))
+    if parts[0] is not None or parts[1] is not None:
+        x = concatenate([p for p in (parts[0], x, parts[1]) if p is not None], ax)
+    for _ in range(n):
+        length = get_aval(x).shape[ax]
+        x = subtract(slice_in_dim(x, 1, length, axis=ax), slice_in_dim(x, 0, max(length - 1, 0), axis=ax))
+    return x
+
+
+def _edge(extra, x, ax):
+    e = asarray(extra)
+    if get_aval(e).ndim == 0:
+        shape = list(get_aval(x).shape)
+        shape[ax] = 1
+        return broadcast_to(e, tuple(shape))
+    if get_aval(e).ndim < get_aval(x).ndim:
+        e = expand_dims(e, ax)
+    return e
+
+
+__all__ = ["isdtype", "__array_namespace_info__", "to_device", "bitwise_left_shift", "bitwise_right_shift",
+           "bitwise_invert", "diff"]
