@@ -205,3 +205,14 @@ def test_out_of_bounds_gathers_read_nothing_on_the_host(backend):
     want_rows = np.where(((idx >= -3) & (idx < 3))[:, None], np.take(x, np.clip(idx, -3, 2), axis=0), -1.0)
     np.testing.assert_array_equal(np.asarray(got[1]), want_rows)
     np.testing.assert_array_equal(np.asarray(got[2]), [[np.nan], [4.0], [np.nan]])
+
+
+def test_fft_frequencies_on_the_host_while_the_default_is_a_gpu():
+    """fftfreq/rfftfreq(device="cpu") divided by d * n made on the default device (a GPU):
+    DeviceMismatchError."""
+    with gpu_default():
+        f = fnp.fft.fftfreq(4, device="cpu")
+        r = fnp.fft.rfftfreq(4, 0.5, device="cpu")
+    assert f.device == r.device == "cpu"
+    np.testing.assert_allclose(np.asarray(f), np.fft.fftfreq(4))
+    np.testing.assert_allclose(np.asarray(r), np.fft.rfftfreq(4, 0.5))

@@ -324,6 +324,13 @@ def _freq_dtype(dtype):
     return np.dtype(np.float64) if dtype is None else np.dtype(dtype)
 
 
+def _spacing_times(d, n: int):
+    """``d * n``: a Python number stays one (weak, so it goes with the frequencies' device)."""
+    if isinstance(d, (int, float)) and not isinstance(d, bool):
+        return float(d) * n
+    return _ew.mul(d, float(n))
+
+
 def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
     """Sample frequencies of `fft`: ``[0, 1, ..., n/2-1, -n/2, ..., -1] / (d n)``; differentiable
     in ``d``.
@@ -336,7 +343,7 @@ def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
     """
     n = int(n)
     k = np.fft.fftfreq(n) * n  # exact integers
-    return _ew.div(_asarray(k.astype(_freq_dtype(dtype)), device=device), _ew.mul(d, float(n)))
+    return _ew.div(_asarray(k.astype(_freq_dtype(dtype)), device=device), _spacing_times(d, n))
 
 
 def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
@@ -350,7 +357,7 @@ def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
     """
     n = int(n)
     k = np.arange(n // 2 + 1, dtype=np.float64)
-    return _ew.div(_asarray(k.astype(_freq_dtype(dtype)), device=device), _ew.mul(d, float(n)))
+    return _ew.div(_asarray(k.astype(_freq_dtype(dtype)), device=device), _spacing_times(d, n))
 
 
 def _shift(x, axes, sign: int):
