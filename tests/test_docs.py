@@ -40,7 +40,8 @@ def test_code_blocks_run(page, tmp_path, monkeypatch):
             namespace.update(test.globs)  # DocTest works on a copy of the namespace
             assert runner.failures == 0, f"{name}: {runner.failures} doctest example(s) failed (see output)"
         else:
-            exec(compile(block, name, "exec"), namespace)
+            with fgrad.default_device("cpu"):  # the pages describe the default configuration
+                exec(compile(block, name, "exec"), namespace)
 
 
 def test_every_page_is_in_the_site_navigation():
