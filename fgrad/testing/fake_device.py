@@ -469,6 +469,18 @@ def strict_host_conversion():
     `HostArrayLeak`, as cupy's implicit conversion does (NumPy itself never calls
     ``__array__`` on an ndarray subclass, so only these names, looked up on the numpy module
     at call time, can catch it).  Host copies go through ``.get()`` / the backend's ``to_host``.
+    ``installed()`` applies it inside its block.
+
+    Example::
+
+        >>> import numpy as np
+        >>> with installed() as be:
+        ...     x = be.from_host(np.arange(3.0))
+        ...     try:
+        ...         np.asarray(x)
+        ...     except HostArrayLeak:
+        ...         print("refused; host copy:", x.get())
+        refused; host copy: [0. 1. 2.]
     """
     saved = {name: getattr(np, name) for name in _NUMPY_CONVERTERS}
 
