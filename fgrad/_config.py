@@ -162,8 +162,9 @@ class Config:
     ``jit_total_cache_size``, ``jit_derived_cache_size``, ``tape_cache_size``,
     ``autograd_cache_size``, ``cuda_kernel_cache_size``, ``jit_scratch_bytes``,
     ``jit_recycle_bytes``; a bound of ``None`` restores its default), and the collectives'
-    ``distributed_debug`` (fingerprint and compare every collective across processes) and
-    ``distributed_timeout`` (seconds; None waits forever)."""
+    ``distributed_debug`` (fingerprint and compare every collective across processes),
+    ``distributed_check`` (the cheap form of that check, on by default: one 16-byte
+    all-reduce per collective) and ``distributed_timeout`` (seconds; None waits forever)."""
 
     def update(self, name: str, value) -> None:
         """Set option ``name``: fgrad's (``backend``, the cache bounds) or JAX's (`JAX_DEFAULTS`).
@@ -256,14 +257,15 @@ def _set_limit(name: str, value) -> None:
 
 
 # collectives (fgrad.distributed): fingerprint every collective / seconds before a timeout
-_DISTRIBUTED_OPTIONS = {"distributed_debug": "debug", "distributed_timeout": "timeout"}
+_DISTRIBUTED_OPTIONS = {"distributed_debug": "debug", "distributed_check": "check",
+                        "distributed_timeout": "timeout"}
 
 
 def _set_distributed(name: str, value) -> None:
-    if name == "distributed_debug":
+    if name in ("distributed_debug", "distributed_check"):
         if not isinstance(value, (bool, int)):
             raise TypeError(f"fgrad.config.update({name!r}, ...): expected a bool, got {value!r}")
-        _distributed.debug = bool(value)
+        setattr(_distributed, _DISTRIBUTED_OPTIONS[name], bool(value))
         return
     if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
         raise ValueError(f"fgrad.config.update({name!r}, {value!r}): expected seconds > 0 or None "

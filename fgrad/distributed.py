@@ -47,11 +47,13 @@ PROCESSES = "processes"  # the reserved axis name of the process world
 
 def initialize(coordinator_address: str | None = None, num_processes: int | None = None,
                process_id: int | None = None, *, timeout: float | None = None,
-               debug: bool | None = None) -> None:
+               debug: bool | None = None, check: bool | None = None) -> None:
     """Join the process world (as ``jax.distributed.initialize``).  Under an MPI launcher
     the world is MPI's and the arguments, if given, must agree with it; without one the
     world is this process.  ``timeout`` (seconds) bounds every collective; ``debug``
-    fingerprints each collective and names mismatches across processes.
+    all-gathers each collective's fingerprint and names mismatches across processes;
+    ``check`` (on by default) is the cheap form of that check: one 16-byte all-reduce per
+    collective, the fingerprints gathered only when the processes disagree.
 
     Example::
 
@@ -62,6 +64,8 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
         _world.settings.timeout = float(timeout)
     if debug is not None:
         _world.settings.debug = bool(debug)
+    if check is not None:
+        _world.settings.check = bool(check)
     w = _world.initialize(force_mpi=num_processes is not None and num_processes > 1)
     if num_processes is not None and num_processes != w.size:
         raise ValueError(f"fgrad.distributed.initialize: num_processes={num_processes}, but the launcher "

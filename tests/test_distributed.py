@@ -88,7 +88,8 @@ def test_a_raising_process_ends_the_job_with_its_traceback(case):
     boom = "boom on rank 1" if case == "raise" else "early boom on rank 1"
     assert f"ValueError: {boom}" in proc.stderr, proc.stderr
     assert "[rank 1] Traceback" in proc.stderr, proc.stderr
-    assert "MPI_Abort" in proc.stderr
+    # (MPICH's own "MPI_Abort" line is usually printed too, but can be lost when mpiexec
+    # kills the job first, so it is not asserted)
 
 
 @needs_mpi
@@ -418,6 +419,7 @@ def test_nccl_engine_logic_against_a_stand_in(monkeypatch):
 
     FakeNccl.created.clear()
     FakeNccl.calls.clear()
+    monkeypatch.setattr(W.settings, "check", False)  # the stand-in communicator has no MPI
     mpi = _FakeMPI()
     with fake_device.installed():
         x = fgrad.device_put(fgrad.numpy.arange(6.0).reshape(2, 3), "fake")

@@ -10,9 +10,13 @@ for many processes runs unchanged on one.
 Every collective goes through one place, `Communicator._run`, which
 
 * numbers it (a per-communicator sequence number);
-* in debug mode (`settings.debug`), first all-gathers a fingerprint of it (sequence
-  number, operation, dtype, shape, root) and raises `CollectiveMismatchError` naming both
-  sides when the processes disagree, instead of hanging or returning wrong numbers;
+* checks that every process called the same collective (sequence number, operation,
+  dtype, shape, root) before running it, and raises `CollectiveMismatchError` naming both
+  sides when they disagree, instead of hanging or returning wrong numbers.  By default the
+  check is cheap: one 16-byte all-reduce of a 64-bit hash of that fingerprint (the maximum
+  of ``h`` and of ``-h`` equal ``h`` and ``-h`` on every process only when all hashes agree);
+  only when it fails are the full fingerprints all-gathered to name both sides.  In debug
+  mode (`settings.debug`) the full fingerprints are all-gathered every time;
 * runs it non-blocking and waits with `settings.timeout` (`CollectiveTimeoutError` when it
   runs out: a process that never arrives does not hang the others forever).
 
@@ -33,6 +37,7 @@ Example::
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import threading
@@ -67,6 +72,8 @@ class Settings:
     * ``debug``: fingerprint every collective and compare it across processes (one small
       extra all-gather per collective).  ``FGRAD_DISTRIBUTED_DEBUG=1`` or PyTorch's
       ``TORCH_DISTRIBUTED_DEBUG=DETAIL`` switch it on at start.
+    * ``check``: the cheap mismatch check before every collective (on by default; one
+      16-byte all-reduce).  ``FGRAD_DISTRIBUTED_CHECK=0`` switches it off.
     * ``timeout``: seconds a collective may wait for the other processes (None: forever).
       ``FGRAD_DISTRIBUTED_TIMEOUT`` sets it at start (``none``: no timeout, plain blocking
       waits); the default is PyTorch's, 30 minutes.
@@ -75,6 +82,8 @@ class Settings:
     def __init__(self) -> None:
         self.debug = (os.environ.get("FGRAD_DISTRIBUTED_DEBUG", "") not in ("", "0")
                       or os.environ.get("TORCH_DISTRIBUTED_DEBUG", "").upper() == "DETAIL")
+        check = os.environ.get("FGRAD_DISTRIBUTED_CHECK", "1").strip().lower()
+        self.check = check not in ("0", "off", "false", "no")
         t = os.environ.get("FGRAD_DISTRIBUTED_TIMEOUT", "").strip().lower()
         self.timeout: float | None = (None if t in ("none", "0", "inf") else float(t)) if t else 1800.0
 
@@ -215,8 +224,7 @@ class Communicator:
         """Number, (in debug mode) check, start and wait for one collective; ``start()``
         returns an MPI request or a list of them."""
         self.seq += 1
-        if settings.debug:
-            self._check(op, red, buf, root, extra)
+        self._verify(op, red, buf, root, extra)
         reqs = start()
         what = f"{op} (collective #{self.seq} on rank {self.rank} of {self.size})"
         if isinstance(reqs, list):
@@ -224,6 +232,25 @@ class Communicator:
                 wait(r, what)
         else:
             wait(reqs, what)
+
+    def _verify(self, op, red, buf, root, extra) -> None:
+        """The mismatch check before a collective: full in debug mode, else cheap (unless
+        switched off)."""
+        if settings.debug:
+            self._check(op, red, buf, root, extra)
+        elif settings.check and not self._hashes_agree(_fingerprint(self.seq, op, red, buf, root, extra)):
+            self._check(op, red, buf, root, extra)  # every process gets here: name both sides
+
+    def _hashes_agree(self, fp: np.ndarray) -> bool:
+        """Whether every process's fingerprint hashes to the same 64-bit value: one all-reduce
+        (max) of ``[h, -h]``, whose result is ``[h, -h]`` exactly when max(h) == min(h)."""
+        h = int.from_bytes(hashlib.blake2b(fp.tobytes(), digest_size=8).digest(), "little", signed=True)
+        h = max(h, -(2 ** 63) + 1)  # so that -h fits
+        mine = np.array([h, -h], np.int64)
+        out = np.empty(2, np.int64)
+        wait(self.comm.Iallreduce(mine, out, _mpi().MAX),
+             f"the mismatch check of collective #{self.seq} on rank {self.rank}")
+        return bool(out[0] == h and out[1] == -h)
 
     def _check(self, op, red, buf, root, extra) -> None:
         mine = _fingerprint(self.seq, op, red, buf, root, extra)
@@ -252,8 +279,7 @@ class Communicator:
         if not self.nccl:
             return None
         self.seq += 1
-        if settings.debug:
-            self._check(op, red, buf, root, -1)
+        self._verify(op, red, buf, root, -1)
         return self.nccl
 
     # -- buffers ----------------------------------------------------------------------
@@ -318,8 +344,7 @@ class Communicator:
         op = self._mpi_op(red, arr.dtype)
         if start_only:
             self.seq += 1
-            if settings.debug:
-                self._check("all_reduce", red, arr, -1, -1)
+            self._verify("all_reduce", red, arr, -1, -1)
             return self.comm.Iallreduce(MPI.IN_PLACE, arr, op)
         self._run("all_reduce", red, arr, lambda: self.comm.Iallreduce(MPI.IN_PLACE, arr, op))
         return None

@@ -1,6 +1,7 @@
 """Run under ``mpiexec -n N``: every collective of fgrad.distributed, its AD and batching
 rules, jit with collectives, data-parallel training against full-batch training, and the
-debug-mode mismatch error.  Each process checks its own results and prints ``OK <rank>``;
+mismatch error (cheap default check and debug mode).  Each process checks its own
+results and prints ``OK <rank>``;
 any failure raises (and, through the abort hook, ends the job with a traceback).
 
 Usage: mpiexec -n 2 python tests/mpi_programs/mpi_functional.py [steps]
@@ -154,25 +155,37 @@ def training(n, r, steps):
 
 
 def mismatch(n, r):
-    fgrad.config.update("distributed_debug", True)
-    try:
-        dist.psum(np.ones(3 if r == 0 else 2))
-    except dist.CollectiveMismatchError as e:
-        msg = str(e)
-        assert "float64[3]" in msg and "float64[2]" in msg and "all_reduce(sum)" in msg, msg
-    else:
-        raise AssertionError("a mismatched psum did not raise")
-    try:  # different operations at the same point
-        if r == 0:
-            dist.psum(np.ones(2))
+    """Both the cheap default check and debug mode name the two sides of a mismatch."""
+    for debug in (False, True):
+        fgrad.config.update("distributed_debug", debug)
+        try:
+            dist.psum(np.ones(3 if r == 0 else 2))
+        except dist.CollectiveMismatchError as e:
+            msg = str(e)
+            assert "float64[3]" in msg and "float64[2]" in msg and "all_reduce(sum)" in msg, msg
         else:
-            dist.broadcast(np.ones(2), root=0)
-    except dist.CollectiveMismatchError as e:
-        assert "broadcast" in str(e) and "all_reduce" in str(e), str(e)
-    else:
-        raise AssertionError("psum against broadcast did not raise")
-    close(dist.psum(np.ones(2)), n * np.ones(2), what="after a mismatch")
+            raise AssertionError(f"a mismatched psum did not raise (debug={debug})")
+        try:  # different operations at the same point
+            if r == 0:
+                dist.psum(np.ones(2))
+            else:
+                dist.broadcast(np.ones(2), root=0)
+        except dist.CollectiveMismatchError as e:
+            assert "broadcast" in str(e) and "all_reduce" in str(e), str(e)
+        else:
+            raise AssertionError(f"psum against broadcast did not raise (debug={debug})")
+        try:  # the same shape, another dtype
+            dist.psum(np.ones(2, np.float32 if r == 0 else np.float64))
+        except dist.CollectiveMismatchError as e:
+            assert "float32[2]" in str(e) and "float64[2]" in str(e), str(e)
+        else:
+            raise AssertionError(f"float32 against float64 did not raise (debug={debug})")
+        close(dist.psum(np.ones(2)), n * np.ones(2), what="after a mismatch")
     fgrad.config.update("distributed_debug", False)
+    # switched off, matching collectives still run (the check only guards)
+    fgrad.config.update("distributed_check", False)
+    close(dist.psum(np.ones(2)), n * np.ones(2), what="without the check")
+    fgrad.config.update("distributed_check", True)
 
 
 def main():

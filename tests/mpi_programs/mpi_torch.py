@@ -183,14 +183,16 @@ def unused_parameters(n, r):
 
 
 def debug_mismatch(n, r):
-    W.settings.debug = True
-    try:
-        dist.all_reduce(torch.ones(3 if r == 0 else 4))
-    except dist.CollectiveMismatchError as e:
-        assert "float32[3]" in str(e) and "float32[4]" in str(e), str(e)
-        assert isinstance(e, RuntimeError)
-    else:
-        raise AssertionError("mismatched all_reduce did not raise")
+    """The cheap default check and TORCH_DISTRIBUTED_DEBUG's full one both name both sides."""
+    for debug in (False, True):
+        W.settings.debug = debug
+        try:
+            dist.all_reduce(torch.ones(3 if r == 0 else 4))
+        except dist.CollectiveMismatchError as e:
+            assert "float32[3]" in str(e) and "float32[4]" in str(e), str(e)
+            assert isinstance(e, RuntimeError)
+        else:
+            raise AssertionError(f"mismatched all_reduce did not raise (debug={debug})")
     W.settings.debug = False
 
 
