@@ -31,10 +31,13 @@ class Literal:
 
 
 class Eqn:
-    __slots__ = ("prim", "invars", "outvars", "params")
+    # source: the forward operation a linearized equation came from (a
+    # `core.provenance.ForwardOp`), recorded only while the NaN/inf checks are on
+    __slots__ = ("prim", "invars", "outvars", "params", "source")
 
-    def __init__(self, prim, invars, outvars, params) -> None:
+    def __init__(self, prim, invars, outvars, params, source=None) -> None:
         self.prim, self.invars, self.outvars, self.params = prim, invars, outvars, params
+        self.source = source
 
     @property
     def primitive(self):
