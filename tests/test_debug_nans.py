@@ -257,3 +257,73 @@ def test_no_false_positives_on_valid_inputs(values, k, how):
     with fgrad.debug_nans(True), fgrad.debug_infs(True):
         checked = np.asarray(run(x))
     np.testing.assert_allclose(checked, expected, rtol=1e-12, atol=0)
+
+
+def scan_body(c, x):
+    y = fnp.log(x)
+    return c + (y - y), None  # SCAN_BODY
+
+
+def run_scan(xs):
+    return fgrad.lax.scan(scan_body, 0.0, xs)[0]  # SCAN_CALL
+
+
+@pytest.mark.parametrize("how", ["eager", "jit"])
+def test_nan_inside_a_scan_body_names_the_body_line(how):
+    with fgrad.debug_nans(True), pytest.raises(FloatingPointError) as info:
+        TRANSFORMS[how](run_scan)(fnp.zeros(3))
+    msg = str(info.value)
+    assert msg.startswith("invalid value (nan) encountered in sub (forward pass)")
+    assert re.search("in a traced body .*, at: " + at("SCAN_BODY"), msg)
+    assert re.search(r"\n  at: " + at("SCAN_CALL"), msg)
+
+
+def cond_of_log(x):
+    return fgrad.lax.cond(x > 0, lambda v: v * 2.0,
+                          lambda v: fnp.sqrt(v - 1.0), x)  # COND_BRANCH
+
+
+def test_nan_inside_a_cond_branch():
+    with fgrad.debug_nans(True):
+        assert float(cond_of_log(fnp.asarray(2.0))) == 4.0
+        with pytest.raises(FloatingPointError) as info:
+            cond_of_log(fnp.asarray(-1.0))
+    msg = str(info.value)
+    assert "encountered in sqrt (forward pass)" in msg
+    assert re.search("in a traced body .*, at: " + at("COND_BRANCH"), msg)
+
+
+def sqrt_scan(xs):
+    def body(c, x):
+        return c + fnp.sqrt(x) * 0.0, None
+
+    return fgrad.lax.scan(body, 0.0, xs)[0]  # SQRT_SCAN
+
+
+def test_nan_in_the_backward_pass_of_a_scan():
+    with fgrad.debug_nans(True):
+        assert float(sqrt_scan(fnp.zeros(3))) == 0.0
+        with pytest.raises(FloatingPointError) as info:
+            fgrad.grad(sqrt_scan)(fnp.zeros(3))
+    msg = str(info.value)
+    assert "(backward pass of scan)" in msg
+    assert re.search("the forward operation's line: " + at("SQRT_SCAN"), msg)
+    assert "in a traced body" not in msg  # the reverse sweep's body is not the user's code
+
+
+def test_control_flow_results_unchanged_while_checked():
+    xs = fnp.linspace(0.5, 2.0, 4)
+
+    def f(xs):
+        c = fgrad.lax.scan(lambda c, x: (c * 0.5 + fnp.sin(x), c), 1.0, xs)
+        w = fgrad.lax.fori_loop(0, 3, lambda i, s: (s[0] + 1, s[1] * 1.5), (0, c[0]))
+        return w[1] + fgrad.lax.cond(c[0] > 0, fnp.exp, fnp.cos, c[0]) + c[1].sum()
+
+    def g(x):  # a while loop (forward mode only)
+        return fgrad.lax.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, s[1] * 1.5), (0, x))[1]
+
+    expected = (float(f(xs)), np.asarray(fgrad.grad(f)(xs)), fgrad.jvp(g, (2.0,), (1.0,)))
+    with fgrad.debug_nans(True), fgrad.debug_infs(True):
+        assert float(f(xs)) == expected[0]
+        np.testing.assert_allclose(fgrad.grad(f)(xs), expected[1], rtol=1e-14)
+        assert fgrad.jvp(g, (2.0,), (1.0,)) == expected[2]

@@ -9,6 +9,7 @@ program, jit's traced program), what `eval_jaxpr` runs under the current trace, 
 from __future__ import annotations
 
 from .array import ShapedArray
+from .provenance import register_rule_frame
 
 
 class Var:
@@ -166,3 +167,6 @@ def eval_jaxpr(jaxpr: Jaxpr, consts, args):
         else:
             env[id(e.outvars[0])] = out
     return [read(v) for v in jaxpr.outvars]
+
+
+register_rule_frame(eval_jaxpr.__code__, "eval")  # read by the NaN/inf checks' error

@@ -302,9 +302,12 @@ def _provenance_error(prim, args, what: str) -> FloatingPointError:
         if type(a) is ArrayImpl:
             b, xp = a._buf, backend_of_buffer(a._buf).xp
             avals.append(get_aval(a).str_short())
-        elif isinstance(a, (bool, int, float, complex, np.generic)):
+        elif type(a) in (bool, int, float, complex):
             b, xp = np.asarray(a), np
-            avals.append(f"{type(a).__name__} {a!r}")
+            avals.append(f"Python {type(a).__name__} {a!r}")
+        elif isinstance(a, np.generic):
+            b, xp = np.asarray(a), np
+            avals.append(f"{b.dtype}[] {a.item()!r}")
         else:
             avals.append(type(a).__name__)
             continue

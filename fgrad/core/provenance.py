@@ -71,8 +71,8 @@ class SourceLine:
 class ForwardOp:
     """The forward operation an equation of a linearized program came from."""
 
-    label: str          # "sqrt", or "custom_vjp function f (bwd rule f_bwd)"
-    source: SourceLine | None
+    label: str | None   # "sqrt", "custom_vjp function f (bwd rule f_bwd)"; None: an op of
+    source: SourceLine | None  # a traced body (cond/scan/while), not inside a derivative rule
 
 
 def _is_user_frame(f: FrameType) -> bool:
@@ -105,20 +105,21 @@ def _rule_label(kind: str, loc: dict) -> str:
     return loc["prim"].name
 
 
-def record_source() -> ForwardOp | None:
+def record_source() -> ForwardOp:
     """For an equation being staged while the checks are on: the forward operation whose
-    derivative rule is running (innermost) and the user's line that called it."""
-    f = sys._getframe(1)
-    label = None
+    derivative rule is running (innermost) and the user's line that called it; outside any
+    rule (a control-flow body being traced), the user's line of the operation itself."""
+    start = f = sys._getframe(1)
     while f is not None:
         kind = _RULE_FRAMES.get(f.f_code)
         if kind in ("jvp", "custom_vjp", "custom_jvp"):
-            label = _rule_label(kind, f.f_locals)
-            break
+            return ForwardOp(_rule_label(kind, f.f_locals), user_source(f))
+        if kind == "transpose":  # a body traced by a transpose rule (scan's reverse sweep)
+            fwd = getattr(f.f_locals.get("eqn"), "source", None)
+            if fwd is not None and fwd.label is not None:
+                return fwd
         f = f.f_back
-    if label is None:
-        return None
-    return ForwardOp(label, user_source(f))
+    return ForwardOp(None, user_source(start))
 
 
 @dataclass(frozen=True)
@@ -127,18 +128,31 @@ class _Context:
     source: SourceLine | None       # the user's line of the operation (forward) or forward op
     rule_source: SourceLine | None  # backward pass: a user-written rule's line (custom_vjp bwd)
     vmapped: bool
+    body_source: SourceLine | None = None  # the line of the op inside a control-flow body
 
 
 def _context(prim, args) -> _Context:
     """The pass the check fired in, from the interpreter frames on the stack."""
+    body, ctx = _walk(prim, args)
+    if body is None:
+        return ctx
+    return _Context(ctx.phase, ctx.source, ctx.rule_source, ctx.vmapped, body)
+
+
+def _walk(prim, args) -> tuple[SourceLine | None, _Context]:
     f = sys._getframe(1)
     vmapped = False
     inner_user = None  # the innermost user frame: a user rule running inside an interpreter
+    body = None  # the line of the innermost body equation being evaluated (cond/scan/while)
     while f is not None:
         kind = _RULE_FRAMES.get(f.f_code)
         if kind is None:
             if inner_user is None and _is_user_frame(f):
                 inner_user = f
+        elif kind == "eval":
+            fwd = getattr(f.f_locals.get("e"), "source", None)
+            if body is None and fwd is not None and fwd.label is None:
+                body = fwd.source
         elif kind == "vmap":
             vmapped = True
         elif kind == "transpose":
@@ -147,19 +161,20 @@ def _context(prim, args) -> _Context:
             fwd = getattr(eqn, "source", None)
             if fwd is None:
                 label = eqn.prim.name if eqn is not None else "an operation"
-                return _Context(f"backward pass, transposing {label} (its forward line was not "
+                return body, _Context(f"backward pass, transposing {label} (its forward line was not "
                                 "recorded: the derivative was built before the checks were on)",
                                 None, rule, vmapped)
-            return _Context(f"backward pass of {fwd.label}", fwd.source, rule, vmapped)
+            label = fwd.label or f"an operation (transposing {eqn.prim.name})"
+            return body, _Context(f"backward pass of {label}", fwd.source, rule, vmapped)
         elif kind in ("jvp", "custom_jvp", "custom_vjp"):
             loc = f.f_locals
             if kind == "jvp" and loc.get("prim") is prim and _same(args, loc.get("primals")):
-                return _Context("forward pass", user_source(f), None, vmapped)
+                return body, _Context("forward pass", user_source(f), None, vmapped)
             rule = user_source(inner_user) if inner_user is not None and kind != "jvp" else None
-            return _Context(f"forward-mode derivative (JVP rule) of {_rule_label(kind, loc)}",
+            return body, _Context(f"forward-mode derivative (JVP rule) of {_rule_label(kind, loc)}",
                             user_source(f), rule, vmapped)
         f = f.f_back
-    return _Context("forward pass", user_source(sys._getframe(1)), None, vmapped)
+    return body, _Context("forward pass", user_source(sys._getframe(1)), None, vmapped)
 
 
 def _same(args, primals) -> bool:
@@ -192,6 +207,8 @@ def floating_point_error(prim, args, what: str, bad_input: int | None,
             "passed in (an argument, a constant, or a value computed before the checks were on)")
     if ctx.rule_source is not None:
         lines.append(f"  in the rule, at: {ctx.rule_source}")
+    if ctx.body_source is not None:
+        lines.append(f"  in a traced body (cond/scan/while_loop), at: {ctx.body_source}")
     if ctx.source is not None:
         label = "the forward operation's line" if ctx.phase.startswith("backward") else "at"
         lines.append(f"  {label}: {ctx.source}")

@@ -104,7 +104,7 @@ class StagingTrace(Trace):
                 return parent.process(prim, args, params)
         atoms = [self.atom(a) for a in args]
         out_aval = prim.abstract_eval(*[a.aval for a in atoms], **params)
-        source = record_source() if self.partial and CHECKS["on"] else None
+        source = record_source() if CHECKS["on"] else None
         if prim.multiple_results:
             outvars = [Var(av) for av in out_aval]
             self.eqns.append(Eqn(prim, atoms, outvars, params, source))
