@@ -10,7 +10,9 @@ result; when one has a NaN (or an infinity) this module writes the error.  It na
 - the user's source line: the first stack frame outside the fgrad package.  In the backward
   pass that frame is long gone, so the line of the forward operation whose derivative is
   being transposed is recorded when the operation is linearized (only while the checks are
-  on: `record_source`, called by the partial staging trace).
+  on: `record_source`, called by the staging trace for each equation).  An operation inside
+  a control-flow body (evaluated op by op while the checks are on) is named by the body line
+  recorded the same way when the body was traced.
 
 Everything here runs only when the checks are on (`CHECKS["on"]`), and the stack is walked
 only when a NaN has been found or an equation is staged, so the checks cost nothing while
