@@ -39,12 +39,14 @@ from ._callbacks_api import pure_callback  # noqa: F401
 from . import ad_checkpoint  # noqa: F401
 from . import io  # noqa: F401,E402  (checkpoints: fgrad.io.save / fgrad.io.load)
 from .ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
-from ._config import config  # noqa: F401
+from ._config import config, debug_infs, debug_nans  # noqa: F401
+from ._config import apply_environment as _apply_config_environment
 from . import backends as _backends
 from .backends import world as _world
 from .distributed import process_count, process_index  # noqa: F401  (as jax.process_index)
 
 _backends._init_from_env()
+_apply_config_environment()
 if _world.launched_size() > 1:  # under mpiexec: an uncaught exception aborts the whole job
     _world.install_abort_on_exception()
 
@@ -79,5 +81,5 @@ __all__ = [
     "default_backend", "local_devices", "local_device_count", "device_count", "process_index",
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
-    "checkpoint_policies",
+    "checkpoint_policies", "debug_nans", "debug_infs",
 ]

@@ -40,6 +40,8 @@ ENVIRONMENT: dict[str, str] = {
     "FGRAD_BACKEND": "default device at import (cpu, cuda, cuda:1, ...)",
     "FGRAD_LOG_COMPILES": "1: show fgrad log records (jit compiles and why, fallbacks) on stderr",
     "FGRAD_TEST_BACKENDS": "test suite: backends to run the backend tests on (numpy,cupy)",
+    "FGRAD_DEBUG_NANS": "1: check every result for NaNs (jax_debug_nans; JAX_DEBUG_NANS too)",
+    "FGRAD_DEBUG_INFS": "1: check every result for infinities (jax_debug_infs; JAX_DEBUG_INFS too)",
 }
 
 

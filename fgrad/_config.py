@@ -19,6 +19,8 @@ Example::
 
 from __future__ import annotations
 
+import os
+import warnings
 from typing import Any, Callable
 
 from .backends import BackendUnavailableError, default_device, set_default_device
@@ -274,3 +276,80 @@ def _set_distributed(name: str, value) -> None:
 
 
 config = Config()
+
+
+class _OptionScope:
+    """Context manager: JAX option ``name`` set to ``value`` in the block, restored after
+    (JAX's ``jax.debug_nans(True)`` form)."""
+
+    name = ""
+
+    def __init__(self, value: bool = True) -> None:
+        self.value = bool(value)
+
+    def __enter__(self):
+        self._saved = _jax_values[self.name]
+        _set_jax_option(self.name, self.value)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _set_jax_option(self.name, self._saved)
+
+
+class debug_nans(_OptionScope):
+    """Context manager: check every operation's result for NaNs in the block (the option
+    ``jax_debug_nans``; also ``FGRAD_DEBUG_NANS=1``/``JAX_DEBUG_NANS=1`` at import).  The
+    first operation that produces a NaN raises FloatingPointError naming the primitive, the
+    pass (forward, forward-mode derivative, backward) and the user's source line; jitted
+    functions run op by op meanwhile.  See ``docs/debugging-and-jacobians.md``.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> with fgrad.debug_nans(True):
+        ...     fgrad.grad(fnp.sqrt)(4.0)
+        Array(0.25, dtype=float64)
+    """
+
+    name = "jax_debug_nans"
+
+
+class debug_infs(_OptionScope):
+    """Context manager: as `debug_nans`, for infinities (``jax_debug_infs``).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> with fgrad.debug_infs(True):
+        ...     try:
+        ...         fnp.log(0.0)
+        ...     except FloatingPointError as e:
+        ...         print(str(e).splitlines()[0])
+        invalid value (inf) encountered in log (forward pass)
+    """
+
+    name = "jax_debug_infs"
+
+
+_ENVIRONMENT_OPTIONS = {"jax_debug_nans": ("FGRAD_DEBUG_NANS", "JAX_DEBUG_NANS"),
+                        "jax_debug_infs": ("FGRAD_DEBUG_INFS", "JAX_DEBUG_INFS")}
+
+
+def apply_environment(environ=None) -> None:
+    """Set the options that environment variables turn on (``FGRAD_DEBUG_NANS=1`` or
+    ``JAX_DEBUG_NANS=1``, the same for INFS); run by ``import fgrad`` once every module
+    that implements an option has registered."""
+    environ = os.environ if environ is None else environ
+    for name, variables in _ENVIRONMENT_OPTIONS.items():
+        for var in variables:
+            raw = environ.get(var)
+            if raw is None or raw.strip() == "":
+                continue
+            flag = raw.strip().lower()
+            if flag not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+                # a bad value only warns, so `import fgrad` never fails
+                warnings.warn(f"{var}={raw!r} ignored: expected 1/true/yes/on or 0/false/no/off",
+                              stacklevel=2)
+                break
+            _set_jax_option(name, flag in ("1", "true", "yes", "on"))
+            break

@@ -9,6 +9,7 @@ program, jit's traced program), what `eval_jaxpr` runs under the current trace, 
 from __future__ import annotations
 
 from .array import ShapedArray
+from .provenance import register_rule_frame
 
 
 class Var:
@@ -31,10 +32,13 @@ class Literal:
 
 
 class Eqn:
-    __slots__ = ("prim", "invars", "outvars", "params")
+    # source: the forward operation a linearized equation came from (a
+    # `core.provenance.ForwardOp`), recorded only while the NaN/inf checks are on
+    __slots__ = ("prim", "invars", "outvars", "params", "source")
 
-    def __init__(self, prim, invars, outvars, params) -> None:
+    def __init__(self, prim, invars, outvars, params, source=None) -> None:
         self.prim, self.invars, self.outvars, self.params = prim, invars, outvars, params
+        self.source = source
 
     @property
     def primitive(self):
@@ -163,3 +167,6 @@ def eval_jaxpr(jaxpr: Jaxpr, consts, args):
         else:
             env[id(e.outvars[0])] = out
     return [read(v) for v in jaxpr.outvars]
+
+
+register_rule_frame(eval_jaxpr.__code__, "eval")  # read by the NaN/inf checks' error

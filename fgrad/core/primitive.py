@@ -29,6 +29,7 @@ from .._config import on_option_change
 from ..backends import (_BY_TYPE, NUMPY, DeviceMismatchError, backend_of_buffer, default_backend,
                         default_device, mismatch_error)
 from .array import ArrayImpl, Tracer, escaped_tracer_error, get_aval
+from . import provenance
 from . import trace as _trace_mod
 from .trace import EVAL_TRACE, EvalTrace, state
 
@@ -286,10 +287,34 @@ class DebugCheckTrace(EvalTrace):
                 continue
             xp = backend_of_buffer(b).xp
             if self.nans and bool(xp.isnan(b).any()):
-                raise FloatingPointError(f"invalid value (nan) encountered in {prim.name}")
+                raise _provenance_error(prim, args, "nan")
             if self.infs and bool(xp.isinf(b).any()):
-                raise FloatingPointError(f"invalid value (inf) encountered in {prim.name}")
+                raise _provenance_error(prim, args, "inf")
         return out
+
+
+def _provenance_error(prim, args, what: str) -> FloatingPointError:
+    """The error for a ``what`` ("nan"/"inf") value in ``prim``'s result: it blames the
+    primitive, or the first input that already had such a value (`fgrad.core.provenance`)."""
+    bad = None
+    avals = []
+    for i, a in enumerate(args):
+        if type(a) is ArrayImpl:
+            b, xp = a._buf, backend_of_buffer(a._buf).xp
+            avals.append(get_aval(a).str_short())
+        elif type(a) in (bool, int, float, complex):
+            b, xp = np.asarray(a), np
+            avals.append(f"Python {type(a).__name__} {a!r}")
+        elif isinstance(a, np.generic):
+            b, xp = np.asarray(a), np
+            avals.append(f"{b.dtype}[] {a.item()!r}")
+        else:
+            avals.append(type(a).__name__)
+            continue
+        test = xp.isnan if what == "nan" else xp.isinf
+        if bad is None and b.dtype.kind in "fc" and bool(test(b).any()):
+            bad = i
+    return provenance.floating_point_error(prim, args, what, bad, avals)
 
 
 _debug_checks = {"nans": False, "infs": False}
@@ -304,6 +329,7 @@ def _set_debug_check(kind: str, value: bool) -> None:
                            "grad/jit/vmap)")
     _debug_checks[kind] = bool(value)
     nans, infs = _debug_checks["nans"], _debug_checks["infs"]
+    provenance.CHECKS["on"] = nans or infs
     state.trace = DebugCheckTrace(nans, infs) if (nans or infs) else EVAL_TRACE
 
 

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.executor import straight_line
 from ..backends import NUMPY
 from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
 from ..core.ir import Jaxpr, Literal, eval_jaxpr
-from ..core.primitive import Primitive
+from ..core.primitive import DebugCheckTrace, Primitive
+from ..core.provenance import CHECKS
 from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
-from ..core.trace import new_trace
+from ..core.trace import new_trace, state
 from ..transforms.ad import jvp, vjp
 from ..transforms.batching import vmap
 from ..transforms.staging import StagingTrace
@@ -50,9 +51,19 @@ class Branch:
         return [get_aval(v) if not hasattr(v, "aval") else v.aval for v in self.jaxpr.outvars]
 
     def run(self, xp, bufs):
+        if CHECKS["on"] and isinstance(state.trace, DebugCheckTrace):
+            return self._run_checked(xp, bufs)
         if self._run is None:
             self._run = straight_line(self.jaxpr)
         return self._run(xp, bufs)
+
+    def _run_checked(self, xp, bufs):
+        """With the NaN/inf checks on: evaluate op by op through the checking trace, so a
+        bad value inside the body is named with the body's line (`Eqn.source`)."""
+        outs = eval_jaxpr(self.jaxpr, [], [b if type(b) in (bool, int, float, complex) else wrap(b)
+                                           for b in bufs])
+        return [o._buf if type(o) is ArrayImpl else xp.asarray(o, dtype=v.aval.dtype)
+                for o, v in zip(outs, self.jaxpr.outvars)]
 
     def __call__(self, *args):
         """Evaluate under the current trace (args include the constants)."""

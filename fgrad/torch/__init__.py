@@ -86,6 +86,8 @@ import fgrad.torch.autograd as autograd  # noqa: F401
 from .autograd import (  # noqa: F401
     enable_grad,
     inference_mode,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
     is_grad_enabled,
     is_inference_mode_enabled,
     no_grad,

@@ -200,15 +200,46 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return lambda *args: _to_tensors(v(*_to_arrays(args)))
 
 
-def jacrev(func, argnums=0, *, has_aux=False):
+def _check_chunk_size(name: str, chunk_size) -> None:
+    """torch.func's check and message (a float chunk size fails later there; here at once)."""
+    if chunk_size is None:
+        return
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int):
+        raise TypeError(f"{name}: `chunk_size` should be an int or None, got "
+                        f"{type(chunk_size).__name__}")
+    if chunk_size <= 0:
+        raise ValueError(f"{name}: `chunk_size` should be greater than 0.")
 
-    j = fgrad.jacrev(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    """``torch.func.jacrev``: ``chunk_size=k`` computes ``k`` rows of the Jacobian at a time
+    (``1``: one vjp per output element, in a loop; None: all rows in one vmap).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.func.jacrev(torch.sin, chunk_size=1)(torch.zeros(2))
+        tensor([[1., 0.],
+                [0., 1.]])
+    """
+    _check_chunk_size("jacrev", chunk_size)
+    j = fgrad.jacrev(_tensor_fn(func), argnums=argnums, has_aux=has_aux, chunk_size=chunk_size)
     return lambda *args: _to_tensors(j(*_to_arrays(args)))
 
 
-def jacfwd(func, argnums=0, has_aux=False):
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=None):
+    """``torch.func.jacfwd``; ``chunk_size`` (an fgrad extension: PyTorch 2.13's jacfwd has
+    none) as in `jacrev`, over the input elements.
 
-    j = fgrad.jacfwd(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.func.jacfwd(torch.sin, chunk_size=1)(torch.zeros(2))
+        tensor([[1., 0.],
+                [0., 1.]])
+    """
+    _check_chunk_size("jacfwd", chunk_size)
+    j = fgrad.jacfwd(_tensor_fn(func), argnums=argnums, has_aux=has_aux, chunk_size=chunk_size)
     return lambda *args: _to_tensors(j(*_to_arrays(args)))
 
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, get_aval
-from ..core.constants import constant_like, host_array, ones_like
+from ..core.constants import host_array, ones_like
 from ..core.ir import eval_jaxpr
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..ops.shape import reshape
 from ..ops.structural import split
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
-from .batching import vmap
+from .chunking import check_chunking, map_basis
 from .jvp_trace import (  # noqa: F401 (JVPTrace/JVPTracer/to_concrete re-exported)
     JVPTrace, JVPTracer, is_float, linearize_flat, strip_aux, to_concrete, zeros_like_tangent)
 from .tape import tape_vjp
@@ -436,26 +436,16 @@ def grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
     return grad_f
 
 
-def _std_basis(flat):
-    """Identity basis over the concatenated flat inputs: list of arrays (n, *leaf.shape),
-    each placed on its input's device."""
-    sizes = [int(np.prod(get_aval(x).shape, dtype=np.int64)) for x in flat]
-    n = sum(sizes)
-    dtype = np.result_type(*[get_aval(x).dtype for x in flat]) if flat else np.float64
-    eye = np.eye(n, dtype=dtype)
-    out, off = [], 0
-    for x, s in zip(flat, sizes):
-        av = get_aval(x)
-        out.append(constant_like(eye[:, off:off + s].reshape((n,) + av.shape).astype(av.dtype), x))
-        off += s
-    return out, sizes
-
-
-def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
+def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+           chunk_size: int | None = None, memory_budget: int | str | None = None):
     """Jacobian by forward mode (one jvp per input element, batched with vmap).
 
     Inputs must be real; with ``holomorphic=True`` inputs and outputs are complex and the
-    result is the complex Jacobian ``df_i/dz_j``.
+    result is the complex Jacobian ``df_i/dz_j``.  ``chunk_size=k`` pushes forward ``k``
+    input directions at a time (``1``: one plain jvp per input element; None: all at once),
+    and ``memory_budget`` (bytes, or a string like ``"2GB"``) picks ``k`` from the estimated
+    cost of one direction (`fgrad.transforms.chunking`), so large Jacobians need not
+    batch every direction at once.
 
     Example::
 
@@ -463,15 +453,19 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
         >>> fgrad.jacfwd(lambda x: x ** 2)(fnp.arange(2.0))
         Array([[0., 0.],
                [0., 2.]], dtype=float64)
+        >>> fgrad.jacfwd(lambda x: x ** 2, chunk_size=1)(fnp.arange(2.0))
+        Array([[0., 0.],
+               [0., 2.]], dtype=float64)
     """
     _check_callable(fun, "jacfwd")
+    budget = check_chunking("jacfwd", chunk_size, memory_budget)
 
     def jacfun(*args, **kwargs):
         dyn, rebuild = _split_args(args, argnums, "jacfwd")
         dyn = tree_map(_as_array, dyn)
         _check_input_dtypes_fwd(dyn, "jacfwd", holomorphic)
         flat, tree_in = tree_flatten(dyn)
-        basis, sizes = _std_basis(flat)
+        sizes = [int(np.prod(get_aval(x).shape, dtype=np.int64)) for x in flat]
 
         def push(*t_flat):
             def f_flat(*d_flat):
@@ -483,10 +477,8 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
             res = jvp(f_flat, tuple(flat), tuple(t_flat), has_aux=has_aux)
             return (res[1], res[2]) if has_aux else res[1]
 
-        if has_aux:
-            jac, aux = vmap(push, out_axes=(-1, None))(*basis)
-        else:
-            jac = vmap(push, out_axes=-1)(*basis)
+        res = map_basis("jacfwd", push, flat, chunk_size, budget, out_axes=-1, aux=has_aux)
+        jac, aux = res if has_aux else (res, None)
         flat_j, tree_out = tree_flatten(jac)
         _check_output_dtypes_fwd(flat_j, "jacfwd", holomorphic)
         leaves = []
@@ -503,11 +495,15 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
 
 
 def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
-           allow_int: bool = False):
+           allow_int: bool = False, chunk_size: int | None = None,
+           memory_budget: int | str | None = None):
     """Jacobian by reverse mode (one vjp per output element, batched with vmap).
 
     Outputs must be real; with ``holomorphic=True`` inputs and outputs are complex and the
-    result is the complex Jacobian ``df_i/dz_j``.
+    result is the complex Jacobian ``df_i/dz_j``.  ``chunk_size=k`` pulls back ``k`` output
+    directions at a time (``1``: one plain vjp per output element; None: all at once), and
+    ``memory_budget`` (bytes, or a string like ``"2GB"``) picks ``k`` from the estimated
+    cost of one direction (`fgrad.transforms.chunking`).
 
     Example::
 
@@ -517,6 +513,7 @@ def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
                [0., 2.]], dtype=float64)
     """
     _check_callable(fun, "jacrev")
+    budget = check_chunking("jacrev", chunk_size, memory_budget)
 
     def jacfun(*args, **kwargs):
         dyn, rebuild = _split_args(args, argnums, "jacrev")
@@ -531,8 +528,18 @@ def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
         y, f_vjp = res[0], res[1]
         flat_y, tree_out = tree_flatten(y)
         _check_output_dtypes_rev(flat_y, "jacrev", holomorphic)
-        basis, sizes = _std_basis(flat_y)
-        cts = vmap(lambda *b: f_vjp(tree_unflatten(tree_out, list(b))))(*basis)
+        sizes = [int(np.prod(get_aval(y).shape, dtype=np.int64)) for y in flat_y]
+
+        def pull(*b):
+            return f_vjp(tree_unflatten(tree_out, list(b)))
+
+        if budget is not None:
+            # the estimate traces a fresh vjp: tracing `f_vjp` would cache its linearization
+            # with the estimate's tracers in it
+            def pull_fresh(*b):
+                return vjp(f_dyn, *dyn, has_aux=has_aux)[1](tree_unflatten(tree_out, list(b)))
+        cts = map_basis("jacrev", pull, flat_y, chunk_size, budget,
+                        estimate_fn=pull_fresh if budget is not None else None)
         # cts: tuple over dyn args of pytrees with leading axis = total output size
         flat_c, tree_c = tree_flatten(cts)
         offs = np.cumsum([0] + sizes)
@@ -548,8 +555,11 @@ def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
     return jacfun
 
 
-def hessian(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
-    """Hessian: ``jacfwd(jacrev(fun))`` (both with ``holomorphic`` for complex ``fun``).
+def hessian(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+            chunk_size: int | None = None, memory_budget: int | str | None = None):
+    """Hessian: ``jacfwd(jacrev(fun))`` (both with ``holomorphic`` for complex ``fun``, and
+    both with ``chunk_size``/``memory_budget``: the outer jacfwd's row estimate counts the
+    whole inner jacrev, so the two chunk sizes together stay within the budget).
 
     Example::
 
@@ -557,6 +567,10 @@ def hessian(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
         >>> fgrad.hessian(lambda x: (x ** 3).sum())(fnp.asarray([1.0, 2.0]))
         Array([[ 6.,  0.],
                [ 0., 12.]], dtype=float64)
+        >>> fgrad.hessian(lambda x: (x ** 3).sum(), chunk_size=1)(fnp.asarray([1.0, 2.0]))
+        Array([[ 6.,  0.],
+               [ 0., 12.]], dtype=float64)
     """
-    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
-                  has_aux=has_aux, holomorphic=holomorphic)
+    chunks = {"chunk_size": chunk_size, "memory_budget": memory_budget}
+    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic, **chunks),
+                  argnums, has_aux=has_aux, holomorphic=holomorphic, **chunks)

@@ -14,6 +14,7 @@ import numpy as np
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.trace import Trace, concretization_error_type, caller_site, current, new_trace, origin, state
 from ..core.constants import host_array, zeros_like
+from ..core.provenance import register_rule_frame
 from ..ops.shape import bdim_to_front, broadcast_to, expand_dims, move_or_broadcast, moveaxis
 from ..tree_util import flatten_prefix, tree_flatten, tree_unflatten
 
@@ -130,6 +131,9 @@ class BatchTrace(Trace):
 
             outs = self.parent.process_custom_vjp(fun_b, fwd_b, bwd_b, vals, out_tree_hint)
         return [BatchTracer(self, o, 0) for o in outs]
+
+
+register_rule_frame(BatchTrace.process.__code__, "vmap")  # read by the NaN/inf checks' error
 
 
 def _list_first(pair):

@@ -117,6 +117,7 @@ def _flat_call(custom, args, kwargs):
         out_tree.append(t)
         return leaves
 
+    flat_fun.__wrapped__ = custom.fun  # the name the NaN/inf checks' error shows
     return nondiff, diff, merge, flat, tree, out_tree, flat_fun
 
 
@@ -186,6 +187,7 @@ class custom_jvp:
             out_tree.append(tr)
             return leaves, t_leaves
 
+        flat_jvp.__wrapped__ = self.jvp
         outs = state.trace.process_custom_jvp(flat_fun, flat_jvp, flat, self.symbolic_zeros)
         return tree_unflatten(out_tree[-1], outs)
 
@@ -239,6 +241,7 @@ class custom_vjp:
                     leaves.extend(tree_flatten(c)[0])
             return leaves
 
+        flat_bwd.__wrapped__ = self.bwd
         outs = state.trace.process_custom_vjp(flat_fun, flat_fwd, flat_bwd, flat)
         return tree_unflatten(out_tree[-1], outs)
 

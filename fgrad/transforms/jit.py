@@ -36,6 +36,7 @@ from ..core.constants import host_array
 from ..core.ir import ClosedJaxpr, Jaxpr
 from ..core.logs import enable_from_environment
 from ..core.placement import placement_of
+from ..core.provenance import CHECKS
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import tree_flatten, tree_unflatten
@@ -278,7 +279,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
 
     @functools.wraps(fun)
     def jitted(*args, **kwargs):
-        if disable_jit.active:
+        if disable_jit.eager:
             return fun(*args, **kwargs)
         if not kwargs and not has_static:
             # the call-path index: each argument an array (keyed by buffer type, shape and
@@ -589,22 +590,28 @@ def eval_shape(fun, *args, **kwargs):
 class disable_jit:
     """Context manager: run jitted functions eagerly (op by op), for debugging."""
 
-    active = False
+    active = False  # the user's setting
+    # what jitted functions read: the user's setting, or the NaN/inf checks being on (they
+    # run every operation of a jitted function eagerly, so each one is checked and named)
+    eager = CHECKS["on"]
 
     def __enter__(self):
         self._saved = disable_jit.active
-        disable_jit.active = True
+        _set_disable_jit(True)
         return self
 
     def __exit__(self, *exc):
-        disable_jit.active = self._saved
+        _set_disable_jit(self._saved)
 
 
 def _set_disable_jit(value: bool) -> None:
     disable_jit.active = bool(value)
+    disable_jit.eager = disable_jit.active or CHECKS["on"]
 
 
 on_option_change("jax_disable_jit", _set_disable_jit)
+on_option_change("jax_debug_nans", lambda _: _set_disable_jit(disable_jit.active))
+on_option_change("jax_debug_infs", lambda _: _set_disable_jit(disable_jit.active))
 
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..core.constants import zeros_like
+from ..core.provenance import register_rule_frame
 from ..core.trace import Trace, current, new_trace, state
 from ..tree_util import tree_map
 from .custom import custom_lin_p
@@ -103,6 +104,12 @@ class JVPTrace(Trace):
             t_outs = custom_lin_p.bind(*tangents, res=res, bwd=bwd, out_avals=out_avals,
                                        in_avals=tuple(get_aval(p) for p in primals))
         return [JVPTracer(self, o, t) for o, t in zip(outs, t_outs)]
+
+
+# frames the NaN/inf checks' error reads to name the derivative rule that ran
+register_rule_frame(JVPTrace.process.__code__, "jvp")
+register_rule_frame(JVPTrace.process_custom_jvp.__code__, "custom_jvp")
+register_rule_frame(JVPTrace.process_custom_vjp.__code__, "custom_vjp")
 
 
 def is_float(x) -> bool:

@@ -14,6 +14,7 @@ from ..core.array import ShapedArray, Tracer, concretization_error, get_aval, is
 from ..core.ir import Eqn, Jaxpr, Literal, Var
 from ..core.trace import EVAL_TRACE, Trace
 from ..core.primitive import eval_primitive
+from ..core.provenance import CHECKS, record_source
 
 
 _COMPILE_TIME_EVAL = [0]  # > 0 inside `ensure_compile_time_eval`
@@ -103,12 +104,13 @@ class StagingTrace(Trace):
                 return parent.process(prim, args, params)
         atoms = [self.atom(a) for a in args]
         out_aval = prim.abstract_eval(*[a.aval for a in atoms], **params)
+        source = record_source() if CHECKS["on"] else None
         if prim.multiple_results:
             outvars = [Var(av) for av in out_aval]
-            self.eqns.append(Eqn(prim, atoms, outvars, params))
+            self.eqns.append(Eqn(prim, atoms, outvars, params, source))
             return [StagingTracer(self, v) for v in outvars]
         v = Var(out_aval)
-        self.eqns.append(Eqn(prim, atoms, [v], params))
+        self.eqns.append(Eqn(prim, atoms, [v], params, source))
         return StagingTracer(self, v)
 
     def concretize(self, tracer, what):

@@ -9,6 +9,7 @@ batched or staged: that is how `grad(grad(f))`, `vmap(grad(f))` and `jit(grad(f)
 from __future__ import annotations
 
 from ..core.ir import Jaxpr, Literal
+from ..core.provenance import register_rule_frame
 from ..core.rules import UndefinedPrimal, add_tangents, is_undefined
 
 __all__ = ["UndefinedPrimal", "backward_pass", "is_undefined"]
@@ -48,3 +49,6 @@ def backward_pass(jaxpr: Jaxpr, consts, cts_out) -> list:
             if ct is not None and type(a) is UndefinedPrimal:
                 ct_env[id(v)] = _add_ct(ct_env.get(id(v)), ct)
     return [ct_env.get(id(v)) for v in jaxpr.invars]
+
+
+register_rule_frame(backward_pass.__code__, "transpose")  # read by the NaN/inf checks' error

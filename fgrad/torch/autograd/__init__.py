@@ -19,6 +19,8 @@ from .grad_mode import (
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .._ops_creation import tensor as _tensor_of
 from ._grad import backward, grad
+from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,
+                           set_detect_anomaly)
 
 backward.__module__ = grad.__module__ = __name__  # torch.autograd.backward / .grad
 
@@ -42,25 +44,6 @@ class _VariableMeta(type):
 
 
 Variable.__doc__ = Variable.__doc__
-
-
-def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
-    pass
-
-
-class detect_anomaly:
-    def __init__(self, check_nan: bool = True) -> None:
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        pass
-
-
-def is_anomaly_enabled() -> bool:
-    return False
 
 
 import fgrad.torch.autograd.functional as functional  # noqa: E402,F401
@@ -87,5 +70,7 @@ __all__ = [
     "graph",
     "set_detect_anomaly",
     "detect_anomaly",
+    "is_anomaly_enabled",
+    "is_anomaly_check_nan_enabled",
     "functional",
 ]

@@ -47,6 +47,7 @@ from .._tensor import Tensor, _alias, _wrap
 from ...core.quiet import quiet
 from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
+from .anomaly_mode import ANOMALY, check_node_gradients, record_forward
 from ...transforms.ad import vjp
 
 _ndarray = np.ndarray
@@ -125,6 +126,8 @@ class Node:
     def __init__(self) -> None:
         self._next = ()
         self._seq = next(_seq)
+        if ANOMALY.enabled:
+            record_forward(self)
 
     def name(self) -> str:
         n = type(self).__name__
@@ -911,6 +914,8 @@ def _run_backward(
                     if r is not None:
                         gi = r
                 in_cts = [None if c is None else (c if create_graph else c._buf) for c in gi]
+            if ANOMALY.enabled and ANOMALY.check_nan:
+                check_node_gradients(node, cts, in_cts)
             if not retain_graph:
                 node._release()
             for (nxt, idx), c in zip(node._next, in_cts, strict=False):
