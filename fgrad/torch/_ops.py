@@ -2055,7 +2055,9 @@ def dropout(input, p=0.5, train=True):
         return input
     if p == 1:
         return mul(input, 0.0)
-    keep = (default_generator._rng.random(input._buf.shape) >= p).astype(input._buf.dtype) / (1 - p)
+    n = int(np.prod(input._buf.shape, dtype=np.int64))  # PyTorch: bernoulli_(1 - p), div_(1 - p)
+    keep = default_generator._engine.bernoulli_scalar(n, 1 - p).reshape(input._buf.shape)
+    keep = keep.astype(input._buf.dtype) / (1 - p)
     return mul(input, result_tensor(keep))
 
 

@@ -1,13 +1,17 @@
 """Random numbers: a stateful `Generator` (``manual_seed`` resets the default one) and the
 random creation functions and in-place fills.
 
-Draws come from NumPy's PCG64 bit generator, so sequences differ from PyTorch's Mersenne
-Twister ones (seeding is reproducible within fgrad).
+Draws reproduce PyTorch's CPU streams (`fgrad.torch._cpu_rng`): after ``torch.manual_seed(s)``
+``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ``bernoulli``, dropout masks, the
+``nn.init`` fills, ``exponential_``, ``cauchy_``, ``log_normal_`` and ``geometric_`` give
+PyTorch's numbers; ``multinomial`` and ``poisson`` are reproducible under a seed but not
+PyTorch's sequence.  CUDA generators use the same engine on the host (PyTorch's CUDA
+generator is a different algorithm, Philox, so seeded CUDA runs differ from PyTorch's).
 """
 
 from __future__ import annotations
 
-import pickle
+import math
 
 import numpy as np
 
@@ -19,25 +23,28 @@ from ._tensor import Tensor, _wrap, check_device
 from ._dispatch import check_no_internal_overlap, bump_version, apply_inplace
 from .autograd.grad_mode import STATE
 from ..ops import elementwise as ew
+from ._cpu_rng import Engine
 
 _DEFAULT_SEED = 67280421310721
 
 
 class Generator:
     """A random number generator with PyTorch's methods (``manual_seed``, ``seed``,
-    ``initial_seed``, ``get_state``, ``set_state``)."""
+    ``initial_seed``, ``get_state``, ``set_state``) and PyTorch's CPU streams.
+
+    Example::
+
+        >>> g = Generator().manual_seed(1)
+        >>> randn(3, generator=g)
+        tensor([0.6614, 0.2669, 0.0617])
+    """
 
     def __init__(self, device="cpu") -> None:
         self.device = device
-        self._seed = _DEFAULT_SEED
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        self._engine = Engine(_DEFAULT_SEED)
 
     def manual_seed(self, seed) -> "Generator":
-        seed = int(seed)
-        if seed < 0:
-            seed &= 0xFFFF_FFFF_FFFF_FFFF
-        self._seed = seed
-        self._rng = np.random.Generator(np.random.PCG64(seed))
+        self._engine.seed(int(seed))
         return self
 
     def seed(self) -> int:
@@ -46,17 +53,19 @@ class Generator:
         return s
 
     def initial_seed(self) -> int:
-        return self._seed
+        return self._engine.initial_seed
 
     def get_state(self) -> Tensor:
-        data = pickle.dumps((self._seed, self._rng.bit_generator.state))
-        return _wrap(np.frombuffer(data, np.uint8).copy())
+        """The state as PyTorch's 5056-byte ``uint8`` tensor (loadable by PyTorch too)."""
+        return _wrap(np.frombuffer(self._engine.get_state(), np.uint8).copy())
 
     def set_state(self, new_state) -> "Generator":
-        seed, state = pickle.loads(np.asarray(new_state._buf, np.uint8).tobytes())
-        self._seed = seed
-        self._rng = np.random.Generator(np.random.PCG64())
-        self._rng.bit_generator.state = state
+        """Restore a state from `get_state` (or from PyTorch's ``get_rng_state``); plain
+        bytes are parsed, never unpickled."""
+        if not isinstance(new_state, Tensor) or new_state._buf.dtype != np.uint8:
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}"
+                            + (f" of dtype {new_state.dtype}" if isinstance(new_state, Tensor) else ""))
+        self._engine.set_state(np.ascontiguousarray(_dev.to_host(new_state._buf)).tobytes())
         return self
 
     def __repr__(self) -> str:
@@ -78,21 +87,21 @@ def cuda_generator(index: int) -> Generator:
     return g
 
 
-def _rng(generator, index=None):
-    """The bit generator for a draw on CUDA device ``index`` (None: the host)."""
+def _rng(generator, index=None) -> Engine:
+    """The engine for a draw on CUDA device ``index`` (None: the host)."""
     if generator is not None:
-        return generator._rng
+        return generator._engine
     if index is None:
-        return default_generator._rng
-    return cuda_generator(index)._rng
+        return default_generator._engine
+    return cuda_generator(index)._engine
 
 
 def _buf_index(b):
     return _dev.index_of(b) if type(b) in _DEV else None
 
 
-def _grng(generator, buf):
-    """The bit generator for an in-place fill of ``buf`` (its device's generator)."""
+def _grng(generator, buf) -> Engine:
+    """The engine for an in-place fill of ``buf`` (its device's generator)."""
     return _rng(generator, _buf_index(buf))
 
 
@@ -127,24 +136,26 @@ def _float_dt(dtype) -> np.dtype:
     return npd
 
 
-def _uniform(rng, shape, npd, lo=0.0, hi=1.0):
-    if npd in (np.float32, np.float64):
-        r = rng.random(shape, dtype=npd)
-    else:
-        r = rng.random(shape).astype(npd)
-    if lo != 0.0 or hi != 1.0:
-        r = (r * (hi - lo) + lo).astype(npd)
-    return r
+def _count(shape) -> int:
+    return int(np.prod(shape, dtype=np.int64))
 
 
-def _normal(rng, shape, npd, mean=0.0, std=1.0):
-    if npd in (np.float32, np.float64):
-        r = rng.standard_normal(shape, dtype=npd)
-    else:
-        r = rng.standard_normal(shape).astype(npd)
-    if mean != 0.0 or std != 1.0:
-        r = (r * std + mean).astype(npd)
-    return r
+def _uniform(rng: Engine, shape, npd, lo=0.0, hi=1.0):
+    """Uniforms as ``Tensor.uniform_`` (complex: real and imaginary parts interleaved)."""
+    npd = np.dtype(npd)
+    if npd.kind == "c":
+        real = np.dtype(np.float32 if npd == np.complex64 else np.float64)
+        return rng.uniform(2 * _count(shape), real, lo, hi).view(npd).reshape(shape)
+    return rng.uniform(_count(shape), npd, lo, hi).reshape(shape)
+
+
+def _normal(rng: Engine, shape, npd, mean=0.0, std=1.0):
+    """Normal samples as ``Tensor.normal_`` (complex: each part with variance 1/2)."""
+    npd = np.dtype(npd)
+    if npd.kind == "c":
+        real = np.dtype(np.float32 if npd == np.complex64 else np.float64)
+        return rng.normal(2 * _count(shape), real, 0.0, std / math.sqrt(2.0)).view(npd).reshape(shape) + mean
+    return rng.normal(_count(shape), npd, mean, std).reshape(shape)
 
 
 def rand(
@@ -201,7 +212,7 @@ def randint(
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     shape = _sizes((size,) if isinstance(size, int) else tuple(size))
-    r = _rng(generator, di).integers(low, high, size=shape)
+    r = _rng(generator, di).integers(_count(shape), low, high).reshape(shape)
     return _finish(r.astype(npd), requires_grad, out, di)
 
 
@@ -246,8 +257,9 @@ def normal(
             raise RuntimeError("normal expects all elements of std >= 0.0")
         npd = mean._buf.dtype if mt else std._buf.dtype
         shape = np.broadcast_shapes(mb.shape, sb.shape)
-        z = _normal(rng, shape, npd)
-        return _finish((z * sb + mb).astype(npd), False, out, None if out is not None else di)
+        z = _normal(rng, shape, npd)  # PyTorch: normal_(0, 1), then mul_(std), add_(mean)
+        return _finish((z * sb.astype(npd) + mb.astype(npd)).astype(npd), False, out,
+                       None if out is not None else di)
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     di = _out_index(out, check_device(device))
@@ -269,13 +281,14 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     if not np.all((pb >= 0) & (pb <= 1)):  # NaN fails too
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false. "
                            "(bernoulli: probabilities must lie in [0, 1])")
-    r = (_uniform(_rng(generator, di), input._buf.shape, np.dtype(np.float64)) < pb).astype(input._buf.dtype)
-    return _finish(r, False, out, None if out is not None else di)
+    eng = _rng(generator, di)
+    r = eng.bernoulli_tensor(pb) if p is None else eng.bernoulli_scalar(pb.size, float(p)).reshape(pb.shape)
+    return _finish(r.astype(input._buf.dtype), False, out, None if out is not None else di)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> Tensor:
     di = _buf_index(input._buf)
-    rng = _rng(generator, di)
+    rng = _rng(generator, di).numpy_generator()
     p = np.asarray(_dev.to_host(input._buf), np.float64)
     rows = p.reshape(-1, p.shape[-1])
     res = []
@@ -294,8 +307,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
 
 def poisson(input, generator=None) -> Tensor:
     di = _buf_index(input._buf)
-    return _finish(_rng(generator, di).poisson(_dev.to_host(input._buf)).astype(input._buf.dtype), False,
-                   None, di)
+    rng = _rng(generator, di).numpy_generator()
+    return _finish(rng.poisson(_dev.to_host(input._buf)).astype(input._buf.dtype), False, None, di)
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
@@ -317,7 +330,9 @@ def randint_like(
         low, high = 0, low
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
     di = like_index(input, device)
-    return _finish(_rng(None, di).integers(low, high, input._buf.shape).astype(npd), requires_grad, None, di)
+    shape = input._buf.shape
+    r = _rng(None, di).integers(_count(shape), low, high).reshape(shape)
+    return _finish(r.astype(npd), requires_grad, None, di)
 
 
 # -- in-place fills (no autograd history: PyTorch records them as leaves of no gradient) --
@@ -361,21 +376,13 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None) -> Tensor:
 
 def random_(self, from_=0, to=None, *, generator=None) -> Tensor:
     buf = self._buf
-    if to is None:
-        to = (
-            2**24
-            if buf.dtype == np.float32
-            else (
-                2**53
-                if buf.dtype == np.float64
-                else int(np.iinfo(buf.dtype).max) + 1
-                if buf.dtype.kind in "iu"
-                else 2
-            )
-        )
-        if from_ != 0 and to is not None:
+    eng = _grng(generator, buf)
+    if to is None and from_ == 0:
+        vals = eng.full_range(buf.size, buf.dtype).reshape(buf.shape)
+    else:
+        if to is None:  # random_(to)
             from_, to = 0, from_
-    vals = _grng(generator, buf).integers(from_, to, buf.shape).astype(buf.dtype)
+        vals = eng.integers(buf.size, from_, to).reshape(buf.shape).astype(buf.dtype)
     return _fill(self, vals, "RandomBackward0")
 
 
@@ -384,37 +391,36 @@ def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:
     pb = _dev.to_host(p._buf) if isinstance(p, Tensor) else p
     if not np.all((np.asarray(pb) >= 0) & (np.asarray(pb) <= 1)):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={pb}")
-    return _fill(
-        self,
-        (_uniform(_grng(generator, buf), buf.shape, np.dtype(np.float64)) < pb).astype(buf.dtype),
-        "BernoulliBackward0",
-    )
+    eng = _grng(generator, buf)
+    if isinstance(p, Tensor):
+        draws = eng.bernoulli_tensor(np.broadcast_to(np.asarray(pb), buf.shape))
+    else:
+        draws = eng.bernoulli_scalar(buf.size, float(p)).reshape(buf.shape)
+    return _fill(self, draws.astype(buf.dtype), "BernoulliBackward0")
+
+
+def _double_uniform(self, generator):
+    return _grng(generator, self._buf).uniform(self._buf.size, np.float64).reshape(self._buf.shape)
 
 
 def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
     buf = self._buf
-    return _fill(
-        self, _grng(generator, buf).exponential(1.0 / lambd, buf.shape).astype(buf.dtype),
-        "ExponentialBackward0",
-    )
+    vals = _grng(generator, buf).exponential(buf.size, lambd).reshape(buf.shape)
+    return _fill(self, vals.astype(buf.dtype), "ExponentialBackward0")
 
 
 def geometric_(self, p, *, generator=None) -> Tensor:
-    buf = self._buf
-    return _fill(self, _grng(generator, buf).geometric(p, buf.shape).astype(buf.dtype), "GeometricBackward0")
+    u = _double_uniform(self, generator)
+    return _fill(self, np.ceil(np.log(u) / np.log1p(-p)).astype(self._buf.dtype), "GeometricBackward0")
 
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
-    buf = self._buf
-    return _fill(
-        self, _grng(generator, buf).lognormal(mean, std, buf.shape).astype(buf.dtype), "LogNormalBackward0"
-    )
+    eng = _grng(generator, self._buf)
+    z = np.array([eng._double_normal() for _ in range(self._buf.size)], np.float64).reshape(self._buf.shape)
+    return _fill(self, np.exp(z * std + mean).astype(self._buf.dtype), "LogNormalBackward0")
 
 
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
-    buf = self._buf
-    return _fill(
-        self,
-        (median + sigma * _grng(generator, buf).standard_cauchy(buf.shape)).astype(buf.dtype),
-        "CauchyBackward0",
-    )
+    u = _double_uniform(self, generator)
+    vals = median + sigma * np.tan(math.pi * (u - 0.5))
+    return _fill(self, vals.astype(self._buf.dtype), "CauchyBackward0")

@@ -544,11 +544,10 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 
 def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
-    """A random mask of 1/(1-p) (kept) and 0 (dropped) in ``like``'s dtype."""
-    dev = like.device
-    keep = torch.rand(shape, dtype=like.dtype, device=dev) if like.is_floating_point() else \
-        torch.rand(shape, device=dev)
-    return (keep < (1.0 - p)).to(like.dtype) / (1.0 - p)
+    """A random mask of 1/(1-p) (kept) and 0 (dropped) in ``like``'s dtype, drawn as PyTorch
+    draws it (``bernoulli_(1 - p)`` then ``div_(1 - p)``), so seeded runs match."""
+    dt = like.dtype if like.is_floating_point() else None
+    return torch.empty(shape, dtype=dt, device=like.device).bernoulli_(1.0 - p).div_(1.0 - p)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -1,0 +1,296 @@
+"""PyTorch's CPU random streams, reproduced: the Mersenne Twister engine of ``torch.Generator``
+and the transformations PyTorch's CPU kernels apply to its output, so a program seeded with
+``torch.manual_seed`` draws the same numbers here as under PyTorch.
+
+The engine is MT19937 seeded with the low 32 bits of the seed (NumPy's `MT19937` with its
+legacy seeding is the same generator; its raw 32-bit outputs are PyTorch's ``random()``, and
+``random64()`` joins two of them, the first as the high half).  The transformations follow
+PyTorch 2.x's CPU kernels:
+
+* uniform ``[a, b)``: float32 (and, rounded, float16/bfloat16) from the low 24 bits of
+  ``random()``, float64 from the low 53 bits of ``random64()``, then ``x * (b - a) + a`` as one
+  fused multiply-add;
+* normal: tensors of 16 or more contiguous elements are filled with uniforms, then each block
+  of 16 becomes 8 Box-Muller pairs (``u1 = 1 - x[j]``, ``u2 = x[j + 8]``; the last partial
+  block redraws 16 uniforms); float32 blocks use the vectorized single-precision ``log`` and
+  ``sincos`` of PyTorch's AVX2 kernel (Cephes polynomials, fused multiply-adds where the
+  compiler contracts them).  Smaller tensors draw one float64 Box-Muller pair per two values,
+  keeping the second for the next draw (PyTorch caches it in the generator);
+* integers ``[lo, hi)``: ``random() % (hi - lo) + lo`` (``random64()`` when the range needs
+  more than 32 bits); ``randperm``: a forward Fisher-Yates shuffle with ``random() % (n - i)``;
+* Bernoulli and dropout: a float64 uniform below ``p`` (scalar ``p``) or a float32 uniform
+  below ``p`` (tensor ``p``); exponential: ``-log1p(-u) / lambda`` with a float64 uniform.
+
+States have PyTorch's byte layout (5056 bytes: the seed, the engine's position and its 624
+words, the cached normal sample), so ``torch.get_rng_state()`` from PyTorch can be loaded here
+and the other way round.
+
+Example::
+
+    >>> e = Engine(1)
+    >>> [round(float(v), 4) for v in e.normal(3, np.float32)]   # torch.manual_seed(1); torch.randn(3)
+    [0.6614, 0.2669, 0.0617]
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import numpy as np
+
+_N = 624                      # words of MT19937 state
+STATE_BYTES = 5056            # sizeof(CPUGeneratorImplState) in PyTorch
+_LEGACY = struct.Struct("<QiiQ" + "Q" * _N + "dddi4x")  # CPUGeneratorImplStateLegacy
+_TAIL = struct.Struct("<f?3x")                           # next float normal sample, valid flag
+_F32 = np.float32
+_MASK24 = np.uint64((1 << 24) - 1)
+_MASK53 = np.uint64((1 << 53) - 1)
+_MANTISSA_BITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}  # random_()
+
+
+class Engine:
+    """One generator's stream: ``random32``/``random64`` raw draws and PyTorch's
+    transformations of them (``uniform``, ``normal``, ``integers``, ``permutation``, ...)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        self.initial_seed = int(seed) & 0xFFFF_FFFF_FFFF_FFFF
+        self._bits = np.random.MT19937(0)
+        self._bits._legacy_seeding(self.initial_seed & 0xFFFF_FFFF)
+        self.next_double_normal: float | None = None
+        self.next_float_normal: float | None = None
+
+    # -- raw draws ------------------------------------------------------------------------
+    def random32(self, n: int) -> np.ndarray:
+        """``n`` raw 32-bit outputs (as uint64)."""
+        return self._bits.random_raw(n)
+
+    def random64(self, n: int) -> np.ndarray:
+        """``n`` 64-bit draws, each from two 32-bit ones (the first is the high half)."""
+        r = self._bits.random_raw(2 * n)
+        return (r[0::2] << np.uint64(32)) | r[1::2]
+
+    # -- PyTorch's transformations ------------------------------------------------------
+    def uniform(self, n: int, dtype, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+        """``n`` uniforms in ``[low, high)`` of ``dtype``, as ``Tensor.uniform_``."""
+        dt = np.dtype(dtype)
+        if dt == np.float64:
+            x = (self.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
+            return _fma64(x, np.float64(high) - np.float64(low), np.float64(low))
+        x = (self.random32(n) & _MASK24).astype(_F32) * _F32(2.0 ** -24)
+        if dt == np.float32:
+            lo, hi = _F32(low), _F32(high)
+        else:  # float16/bfloat16: float32 arithmetic on bounds rounded to the dtype, then rounded
+            lo, hi = _F32(np.asarray(low).astype(dt)), _F32(np.asarray(high).astype(dt))
+        return _fma32(x, hi - lo, lo).astype(dt)
+
+    def normal(self, n: int, dtype, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
+        """``n`` normal samples of ``dtype``, as ``Tensor.normal_`` on a contiguous tensor."""
+        dt = np.dtype(dtype)
+        if n >= 16:
+            work = _F32 if dt != np.float64 else np.float64
+            d = self.uniform(n, work)
+            fill = _fill16_f32 if work is _F32 else _fill16_f64
+            full = n - n % 16
+            fill(d[:full], mean, std)
+            if n % 16:
+                d[n - 16:] = self.uniform(16, work)
+                fill(d[n - 16:], mean, std)
+            return d.astype(dt, copy=False)
+        return np.array([self._double_normal() * std + mean for _ in range(n)], np.float64).astype(dt)
+
+    def _double_normal(self) -> float:
+        cached = self.next_double_normal
+        if cached is not None:
+            self.next_double_normal = None
+            return cached
+        u1, u2 = self.uniform(2, np.float64)
+        r = math.sqrt(-2.0 * math.log1p(-float(u2)))
+        theta = 2.0 * math.pi * float(u1)
+        self.next_double_normal = r * math.sin(theta)
+        return r * math.cos(theta)
+
+    def integers(self, n: int, low: int, high: int) -> np.ndarray:
+        """``n`` integers in ``[low, high)`` (int64), as ``random_(low, high)``/``randint``."""
+        span = int(high) - int(low)
+        raw = self.random64(n) if span >= 1 << 32 else self.random32(n)
+        return ((raw % np.uint64(span)).astype(np.int64) + np.int64(low)) if span < 1 << 63 else \
+            np.array([int(v) % span + int(low) for v in raw], np.int64)
+
+    def full_range(self, n: int, dtype) -> np.ndarray:
+        """``random_()`` without bounds: ``[0, 2**mantissa]`` for floats, ``[0, max]`` for
+        integers (64-bit draws for int64 and float64, 32-bit ones otherwise)."""
+        dt = np.dtype(dtype)
+        if dt.kind == "f":
+            bits = _MANTISSA_BITS.get(dt, 8)
+            raw = self.random64(n) if dt == np.float64 else self.random32(n)
+            return (raw % np.uint64((1 << bits) + 1)).astype(dt)
+        if dt == np.bool_:
+            return (self.random32(n) % np.uint64(2)).astype(dt)
+        top = int(np.iinfo(dt).max) + 1
+        raw = self.random64(n) if dt.itemsize == 8 else self.random32(n)
+        return (raw % np.uint64(top)).astype(dt)
+
+    def permutation(self, n: int) -> np.ndarray:
+        """``randperm(n)``: a forward Fisher-Yates shuffle with ``random() % (n - i)``."""
+        r = np.arange(n, dtype=np.int64)
+        if n < (1 << 32) // 20:
+            picks = (self.random32(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
+            for i, z in enumerate(picks.tolist()):
+                j = i + z
+                r[i], r[j] = r[j], r[i]
+            return r
+        picks = [int(v) % (i + 1) for i, v in enumerate(self.random64(n))]  # inside-out variant
+        for i, z in enumerate(picks):
+            r[i] = r[z]
+            r[z] = i
+        return r
+
+    def bernoulli_scalar(self, n: int, p: float) -> np.ndarray:
+        """``bernoulli_(p)`` with a Python ``p`` (and dropout's mask): float64 uniforms < p."""
+        return self.uniform(n, np.float64) < p
+
+    def bernoulli_tensor(self, p: np.ndarray) -> np.ndarray:
+        """``bernoulli(probs)``: a float32 uniform per element below its probability."""
+        return self.uniform(p.size, _F32).reshape(p.shape) < p
+
+    def exponential(self, n: int, lambd: float) -> np.ndarray:
+        """``exponential_(lambd)``: ``-log1p(-u) / lambd`` with float64 uniforms."""
+        return -np.log1p(-self.uniform(n, np.float64)) / lambd
+
+    def numpy_generator(self) -> np.random.Generator:
+        """A NumPy generator seeded from this stream, for the draws PyTorch's exact
+        transformation is not reproduced for (they stay reproducible under a seed)."""
+        return np.random.Generator(np.random.PCG64(self.random64(2)))
+
+    # -- state in PyTorch's byte layout ---------------------------------------------------
+    def get_state(self) -> bytes:
+        st = self._bits.state["state"]
+        pos = int(st["pos"])
+        key = [int(k) for k in st["key"]]
+        dn = self.next_double_normal
+        legacy = _LEGACY.pack(self.initial_seed, _N + 1 - pos, 1, pos % _N, *key,
+                              0.0, 0.0 if dn is None else dn, 0.0, int(dn is not None))
+        fn = self.next_float_normal
+        out = legacy + _TAIL.pack(0.0 if fn is None else fn, fn is not None)
+        return out + bytes(STATE_BYTES - len(out))
+
+    def set_state(self, data: bytes) -> None:
+        if len(data) != STATE_BYTES:
+            raise RuntimeError(f"Expected either a THGeneratorState of size {_LEGACY.size} or a "
+                               f"CPUGeneratorImplState of size {STATE_BYTES} but found the input RNG "
+                               f"state size to be {len(data)}")
+        fields = _LEGACY.unpack_from(data, 0)
+        seed, left = fields[0], fields[1]
+        key = np.array(fields[4:4 + _N], np.uint64)
+        normal_y, normal_valid = fields[4 + _N + 1], fields[4 + _N + 3]
+        fn, fn_valid = _TAIL.unpack_from(data, _LEGACY.size)
+        if not 1 <= left <= _N + 1:
+            raise RuntimeError(f"set_rng_state: the engine position {left} is out of range "
+                               "(the state is corrupt or not a torch RNG state)")
+        self.initial_seed = seed
+        self._bits.state = {"bit_generator": "MT19937",
+                            "state": {"key": key.astype(np.uint32), "pos": min(_N + 1 - left, _N)}}
+        self.next_double_normal = float(normal_y) if normal_valid else None
+        self.next_float_normal = float(fn) if fn_valid else None
+
+
+# -- arithmetic as PyTorch's compiled kernels do it ------------------------------------------
+
+def _fma32(a, b, c):
+    """Single-precision fused multiply-add (the exact product fits in float64)."""
+    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(_F32)
+
+
+def _split(v):
+    t = 134217729.0 * v  # 2**27 + 1 (Veltkamp)
+    hi = t - (t - v)
+    return hi, v - hi
+
+
+def _fma64(a, b, c):
+    """Double-precision fused multiply-add by error-free transformations (TwoProduct,
+    TwoSum): ``a * b + c`` with the product kept exact."""
+    a = np.asarray(a, np.float64)
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(np.asarray(b, np.float64))
+    ep = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    es = (p - (s - bb)) + (c - bb)
+    return s + (es + ep)
+
+
+_LOG_P = (-1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
+          2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)
+
+
+def _logf(x: np.ndarray) -> np.ndarray:
+    """float32 natural log of positive normal ``x`` by the Cephes polynomial (AVX2 kernel)."""
+    bits = np.ascontiguousarray(x, _F32).view(np.int32)
+    e = (((bits >> 23) & 0xFF) - 0x7F).astype(_F32) + _F32(1)
+    m = ((bits & ~0x7F800000) | 0x3F000000).view(_F32)  # mantissa in [0.5, 1)
+    small = m < _F32(0.707106781186547524)
+    m = m - _F32(1)
+    e = e - small.astype(_F32)
+    m = m + np.where(small, m + _F32(1), _F32(0))
+    z = m * m
+    y = np.full_like(m, _F32(7.0376836292e-2))
+    for p in _LOG_P:
+        y = _fma32(y, m, _F32(p))
+    y = y * m
+    y = _fma32(y, z, e * _F32(-2.12194440e-4))
+    y = _fma32(z, _F32(-0.5), y)
+    return _fma32(e, _F32(0.693359375), m + y)
+
+
+def _sincosf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """float32 sine and cosine of ``x >= 0`` by the Cephes polynomials (AVX2 kernel)."""
+    j = (x * _F32(1.27323954473516)).astype(np.int32)
+    j = (j + 1) & ~1
+    y = j.astype(_F32)
+    sin_negative = (j & 4) != 0
+    cos_negative = (~(j - 2) & 4) != 0
+    sin_poly = (j & 2) == 0
+    r = _fma32(y, _F32(-0.78515625), x)
+    r = _fma32(y, _F32(-2.4187564849853515625e-4), r)
+    r = _fma32(y, _F32(-3.77489497744594108e-8), r)
+    z = r * r
+    c = _fma32(_F32(2.443315711809948e-5), z, _F32(-1.388731625493765e-3))
+    c = _fma32(c, z, _F32(4.166664568298827e-2))
+    c = _fma32(c * z, z, -(z * _F32(0.5))) + _F32(1)
+    s = _fma32(_F32(-1.9515295891e-4), z, _F32(8.3321608736e-3))
+    s = _fma32(s, z, _F32(-1.6666654611e-1))
+    s = _fma32(s * z, r, r)
+    sin = np.where(sin_poly, s, c)
+    cos = np.where(sin_poly, c, s)
+    return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
+
+
+def _fill16_f32(d: np.ndarray, mean: float, std: float) -> None:
+    """Box-Muller over blocks of 16 float32 uniforms, in place (PyTorch's AVX2 kernel)."""
+    blocks = d.reshape(-1, 16)
+    u1 = _F32(1) - blocks[:, :8]
+    u2 = blocks[:, 8:]
+    radius = np.sqrt(_F32(-2) * _logf(u1))
+    sin, cos = _sincosf(_F32(2 * math.pi) * u2)
+    blocks[:, :8] = _fma32(radius * cos, _F32(std), _F32(mean))
+    blocks[:, 8:] = _fma32(radius * sin, _F32(std), _F32(mean))
+
+
+def _fill16_f64(d: np.ndarray, mean: float, std: float) -> None:
+    """Box-Muller over blocks of 16 float64 uniforms, in place (PyTorch's scalar kernel;
+    log/cos/sin correctly rounded, as the C library's)."""
+    blocks = d.reshape(-1, 16)
+    u1 = 1.0 - blocks[:, :8].astype(np.longdouble)
+    u2 = blocks[:, 8:]
+    radius = np.sqrt((-2.0 * np.log(u1)).astype(np.float64))
+    theta = (2.0 * math.pi) * u2
+    cos = np.cos(theta.astype(np.longdouble)).astype(np.float64)
+    sin = np.sin(theta.astype(np.longdouble)).astype(np.float64)
+    blocks[:, :8] = _fma64(radius * cos, std, mean)
+    blocks[:, 8:] = _fma64(radius * sin, std, mean)
