@@ -19,7 +19,9 @@ PyTorch 2.x's CPU kernels:
 * integers ``[lo, hi)``: ``random() % (hi - lo) + lo`` (``random64()`` when the range needs
   more than 32 bits); ``randperm``: a forward Fisher-Yates shuffle with ``random() % (n - i)``;
 * Bernoulli and dropout: a float64 uniform below ``p`` (scalar ``p``) or a float32 uniform
-  below ``p`` (tensor ``p``); exponential: ``-log1p(-u) / lambda`` with a float64 uniform.
+  below ``p`` (tensor ``p``); exponential: ``-log1p(-u) / lambda`` with a float64 uniform;
+  multinomial: a float64 uniform located in the normalized cumulative sum (with replacement),
+  or the top ``n`` of ``p / exponential`` (without).
 
 States have PyTorch's byte layout (5056 bytes: the seed, the engine's position and its 624
 words, the cached normal sample), so ``torch.get_rng_state()`` from PyTorch can be loaded here
@@ -160,6 +162,21 @@ class Engine:
     def exponential(self, n: int, lambd: float) -> np.ndarray:
         """``exponential_(lambd)``: ``-log1p(-u) / lambd`` with float64 uniforms."""
         return -np.log1p(-self.uniform(n, np.float64)) / lambd
+
+    def multinomial(self, probs: np.ndarray, n: int, replacement: bool) -> np.ndarray:
+        """``torch.multinomial`` over the rows of ``probs`` (2-d): with replacement, a float64
+        uniform per sample located in the row's normalized cumulative sum (binary search);
+        without, the top ``n`` of ``probs / exponential`` (one exponential per element)."""
+        if replacement:
+            acc = np.float64 if probs.dtype == np.float64 else _F32
+            out = np.empty((probs.shape[0], n), np.int64)
+            for i, row in enumerate(probs):
+                cum = np.cumsum(row, dtype=acc)
+                cum = (cum / cum[-1]).astype(acc)
+                out[i] = np.searchsorted(cum, self.uniform(n, np.float64), side="left")
+            return np.minimum(out, probs.shape[1] - 1)
+        q = probs / self.exponential(probs.size, 1.0).astype(probs.dtype).reshape(probs.shape)
+        return np.argsort(-q, axis=1, kind="stable")[:, :n].astype(np.int64)
 
     def numpy_generator(self) -> np.random.Generator:
         """A NumPy generator seeded from this stream, for the draws PyTorch's exact

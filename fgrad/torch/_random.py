@@ -4,8 +4,8 @@ random creation functions and in-place fills.
 Draws reproduce PyTorch's CPU streams (`fgrad.torch._cpu_rng`): after ``torch.manual_seed(s)``
 ``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ``bernoulli``, dropout masks, the
 ``nn.init`` fills, ``exponential_``, ``cauchy_``, ``log_normal_`` and ``geometric_`` give
-PyTorch's numbers; ``multinomial`` and ``poisson`` are reproducible under a seed but not
-PyTorch's sequence.  CUDA generators use the same engine on the host (PyTorch's CUDA
+PyTorch's numbers, as do ``multinomial`` and the samplers over it; ``poisson`` is
+reproducible under a seed but not PyTorch's sequence.  CUDA generators use the same engine on the host (PyTorch's CUDA
 generator is a different algorithm, Philox, so seeded CUDA runs differ from PyTorch's).
 """
 
@@ -288,18 +288,21 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> Tensor:
     di = _buf_index(input._buf)
-    rng = _rng(generator, di).numpy_generator()
-    p = np.asarray(_dev.to_host(input._buf), np.float64)
+    p = np.asarray(_dev.to_host(input._buf))
+    if p.dtype.kind != "f":
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{D.from_np(p.dtype)}")
+    if p.ndim not in (1, 2):
+        raise RuntimeError(f"prob_dist must be 1 or 2 dim, but got {p.ndim}-dim")
     rows = p.reshape(-1, p.shape[-1])
-    res = []
     for row in rows:
         if (row < 0).any() or not np.isfinite(row).all() or row.sum() <= 0:
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-        pr = row / row.sum()
-        if not replacement and num_samples > np.count_nonzero(pr):
+        if not replacement and num_samples > np.count_nonzero(row):
             raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-        res.append(rng.choice(len(pr), size=num_samples, replace=replacement, p=pr))
-    r = np.asarray(res, np.int64)
+    if num_samples <= 0:
+        raise RuntimeError(f"cannot sample n_sample <= 0 samples (got {num_samples})")
+    r = _rng(generator, di).multinomial(rows, int(num_samples), bool(replacement))
     if p.ndim == 1:
         r = r[0]
     return _finish(r, False, out, None if out is not None else di)

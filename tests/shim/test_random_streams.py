@@ -158,3 +158,29 @@ def test_states_load_both_ways_with_live_pytorch():
     torch.set_rng_state(torch.from_numpy(ftorch.get_rng_state().numpy()))
     np.testing.assert_array_equal(ftorch.randn(21).numpy(), torch.randn(21).numpy())
     assert torch.initial_seed() == 9
+
+
+def _samplers_and_inits(t):
+    from_data = t.utils.data
+    t.manual_seed(0)
+    ds = from_data.TensorDataset(t.arange(20.0), t.arange(20))
+    out = [yb.numpy() for _, yb in from_data.DataLoader(ds, batch_size=6, shuffle=True)]
+    a, b = from_data.random_split(ds, [15, 5])
+    out += [np.array(a.indices), np.array(b.indices)]
+    out.append(np.array(list(from_data.RandomSampler(range(10), generator=t.Generator().manual_seed(3)))))
+    out.append(np.array(list(from_data.WeightedRandomSampler([0.1, 0.5, 0.4], 6))))
+    p = t.tensor([[0.2, 0.3, 0.5], [1.0, 0.0, 3.0]])
+    out += [t.multinomial(p, 9, replacement=True).numpy(), t.multinomial(p, 2).numpy(),
+            t.multinomial(p.double()[0], 1).numpy()]
+    init = t.nn.init
+    out += [init.orthogonal_(t.empty(3, 5)).numpy(), init.xavier_normal_(t.empty(2, 3)).numpy(),
+            init.kaiming_normal_(t.empty(4, 3), mode="fan_out").numpy(), init.sparse_(t.empty(6, 4), 0.5).numpy()]
+    for args in ((0, 1, -2, 2), (0, 1, 1.5, 3), (0, 1, -0.2, 0.2)):
+        out.append(init.trunc_normal_(t.empty(40), *args).numpy())
+    return out
+
+
+def test_data_order_samplers_and_inits_match_live_pytorch():
+    torch = pytest.importorskip("torch")
+    for i, (g, w) in enumerate(zip(_samplers_and_inits(ftorch), _samplers_and_inits(torch), strict=True)):
+        np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-7, err_msg=f"item {i}")

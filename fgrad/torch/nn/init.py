@@ -95,22 +95,51 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None)
 
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                   generator=None) -> Tensor:
-    """Fill with N(mean, std**2) truncated to [a, b] (inverse-CDF method, as PyTorch)."""
+    """Fill with N(mean, std**2) truncated to [a, b] by rejection, drawing as PyTorch 2.13 does
+    (so seeded fills are PyTorch's): when [a, b] holds more than 30% of the mass, normals are
+    redrawn where they fall outside; otherwise uniform proposals on [a, b] are accepted with
+    probability pdf / pdf(mode).
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> trunc_normal_(torch.empty(5))
+        tensor([ 1.5410, -0.2934,  0.8380,  0.5684, -1.0845])
+    """
     def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
     if (mean < a - 2 * std) or (mean > b + 2 * std):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of "
-                      "values "
-                      "may be incorrect.", stacklevel=2)
+                      "values may be incorrect.", stacklevel=2)
+    gen = _gen(generator)
     with torch.no_grad():
-        lo = norm_cdf((a - mean) / std)
-        hi = norm_cdf((b - mean) / std)
-        tensor.uniform_(2 * lo - 1, 2 * hi - 1, **_gen(generator))
-        tensor.erfinv_()
-        tensor.mul_(std * math.sqrt(2.0))
-        tensor.add_(mean)
-        tensor.clamp_(min=a, max=b)
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            lo, hi = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()  # the dtype's bounds
+            result = tensor.normal_(mean, std, **gen)
+            while True:
+                outside = (result < lo) | (result > hi)
+                if not outside.any():
+                    break
+                result = torch.where(outside, torch.empty_like(result).normal_(mean, std, **gen), result)
+            if result is not tensor:
+                tensor.copy_(result)
+            return tensor
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+        def rejected(proposals):
+            log_pdf = (proposals - mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+            return torch.empty_like(tensor).uniform_(**gen).log_().gt(log_pdf)
+
+        tensor.uniform_(a, b, **gen)
+        pending = rejected(tensor.clone())
+        result = tensor
+        while pending.any():
+            proposals = torch.empty_like(tensor).uniform_(a, b, **gen)
+            result = torch.where(pending, proposals, result)
+            pending = torch.where(pending, rejected(proposals), pending)
+        if result is not tensor:
+            tensor.copy_(result)
         return tensor
 
 
