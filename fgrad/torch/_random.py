@@ -5,8 +5,9 @@ Draws reproduce PyTorch's CPU streams (`fgrad.torch._cpu_rng`): after ``torch.ma
 ``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ``bernoulli``, dropout masks, the
 ``nn.init`` fills, ``exponential_``, ``cauchy_``, ``log_normal_`` and ``geometric_`` give
 PyTorch's numbers, as do ``multinomial`` and the samplers over it; ``poisson`` is
-reproducible under a seed but not PyTorch's sequence.  CUDA generators use the same engine on the host (PyTorch's CUDA
-generator is a different algorithm, Philox, so seeded CUDA runs differ from PyTorch's).
+reproducible under a seed but not PyTorch's sequence.  CUDA generators use the same engine
+on the host (PyTorch's CUDA generator is a different algorithm, Philox, so seeded CUDA runs
+differ from PyTorch's).
 """
 
 from __future__ import annotations

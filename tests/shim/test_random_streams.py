@@ -174,7 +174,8 @@ def _samplers_and_inits(t):
             t.multinomial(p.double()[0], 1).numpy()]
     init = t.nn.init
     out += [init.orthogonal_(t.empty(3, 5)).numpy(), init.xavier_normal_(t.empty(2, 3)).numpy(),
-            init.kaiming_normal_(t.empty(4, 3), mode="fan_out").numpy(), init.sparse_(t.empty(6, 4), 0.5).numpy()]
+            init.kaiming_normal_(t.empty(4, 3), mode="fan_out").numpy(),
+            init.sparse_(t.empty(6, 4), 0.5).numpy()]
     for args in ((0, 1, -2, 2), (0, 1, 1.5, 3), (0, 1, -0.2, 0.2)):
         out.append(init.trunc_normal_(t.empty(40), *args).numpy())
     return out
