@@ -285,13 +285,6 @@ def get_num_interop_threads() -> int:
     return 1
 
 
-def compile(model=None, **kwargs):  # noqa: A001
-    """No compilation: returns the model (or a decorator returning the function)."""
-    if model is None:
-        return lambda m: m
-    return model
-
-
 class finfo:
     """Machine limits of a floating dtype (as ``torch.finfo``)."""
 
@@ -389,6 +382,10 @@ if _serialization is not None:
     save = getattr(_serialization, "save", None)
     load = getattr(_serialization, "load", None)
 import fgrad.torch.func as func  # noqa: E402,F401
+if globals().get("nn") is not None:
+    from ._compile import compile  # noqa: E402,F401
+    import fgrad.torch.compiler as compiler  # noqa: E402,F401
+    import fgrad.torch._dynamo as _dynamo  # noqa: E402,F401
 
 ravel = Tensor.ravel
 

@@ -190,10 +190,17 @@ def fgrad_value(a):
     return a
 
 
+# set by `fgrad.torch._compile` while ``torch.compile`` traces: sees each functional op's
+# operands (concrete tensors become constants of the program; it guards on their versions)
+COMPILE_SEEN: list = [None]
+
+
 def fgrad_values(args) -> list:
     """Functional-mode operands as fgrad values; a raw 0-dim host constant (a Python scalar
     operand) as a NumPy scalar, which goes with operands on any device (wrapped, it would be
     a CPU array meeting a device tracer)."""
+    if COMPILE_SEEN[0] is not None:
+        COMPILE_SEEN[0](args)
     return [a[()] if type(a) is _nd and not a.ndim else fgrad_value(a) for a in args]
 
 
