@@ -332,6 +332,8 @@ class _Entry:
 
     def __init__(self) -> None:
         self.fallback = None
+        self.modules = ()
+        self.consts = ()
 
     def valid(self) -> bool:
         for m, training in self.modules:
@@ -399,9 +401,10 @@ def _is_traced(t: Tensor) -> bool:
 class _Compiled:
     """A compiled callable: ``fn`` traced once per signature (see the module docstring)."""
 
-    def __init__(self, fn, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
+    def __init__(self, fn, *, name=None, fullgraph=False, dynamic=None, backend="inductor", mode=None,
                  options=None) -> None:
         self.fn = fn
+        self.name = name or _name(fn)
         self.fullgraph = bool(fullgraph)
         self.dynamic = dynamic
         self.backend = backend
@@ -429,6 +432,9 @@ class _Compiled:
         state: list = []
         mods: list = []
         _reachable(self.fn, state, mods)
+        for s in statics:
+            if isinstance(s, Module):  # a module passed in (``self`` of a compiled method)
+                _module_state(s, state, mods)
         inputs: list = []
         ids: dict = {}
         for t in state + self._extra + tensors:
@@ -463,13 +469,13 @@ class _Compiled:
         token = (id(self), reason)
         if token not in _WARNED:
             _WARNED.add(token)
-            warnings.warn(f"torch.compile({_name(self.fn)}): graph break, running eagerly: {reason}",
+            warnings.warn(f"torch.compile({self.name}): graph break, running eagerly: {reason}",
                           UserWarning, stacklevel=3)
         return self.fn(*args, **kwargs)
 
     def _break(self, key, reason: str, exc=None) -> _Entry:
         if self.fullgraph:
-            raise Unsupported(f"torch.compile(fullgraph=True) of {_name(self.fn)}: {reason}") from exc
+            raise Unsupported(f"torch.compile(fullgraph=True) of {self.name}: {reason}") from exc
         e = _Entry()
         e.fallback = reason
         self._cache[key] = e
@@ -529,7 +535,7 @@ class _Compiled:
             return self._break(key, _first_line(e), e)
         except Exception as e:  # noqa: BLE001 - an op the trace cannot run: eager decides
             if self.fullgraph:
-                raise Unsupported(f"torch.compile(fullgraph=True) of {_name(self.fn)}: "
+                raise Unsupported(f"torch.compile(fullgraph=True) of {self.name}: "
                                   f"{type(e).__name__}: {_first_line(e)}") from e
             reason = f"{type(e).__name__}: {_first_line(e)}"
             gen.state = gstate
@@ -594,8 +600,10 @@ class _Compiled:
         in_bufs = {id(t._buf) for t in inputs}
         tensors = []
         for o in outs:
-            b = o._buf if type(o) is ArrayImpl else np.asarray(o)
-            if id(b) in in_bufs:
+            b = o._buf if type(o) is ArrayImpl else o
+            if type(b) is not _nd and type(b) not in _DEV:  # a NumPy scalar
+                b = np.asarray(b)
+            elif id(b) in in_bufs:
                 b = b.copy()
             tensors.append(_wrap(b))
         n = entry.n_out
@@ -708,7 +716,7 @@ def compile(model: Any = None, *, fullgraph: bool = False, dynamic: bool | None 
         if disable:
             return m
         if isinstance(m, Module):
-            c = _Compiled(m._call_uncompiled, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
+            c = _Compiled(m._call_uncompiled, name=type(m).__name__, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
                           mode=mode, options=options)
             return OptimizedModule(m, c)
         if not callable(m):
@@ -724,7 +732,7 @@ def _module_compile(self: Module, *args, **kwargs) -> None:
     """``module.compile(...)``: later calls of the module go through ``torch.compile``."""
     kwargs.pop("disable", None)
     _check_options(kwargs.get("backend", "inductor"), kwargs.get("mode"), kwargs.get("options"))
-    self.__dict__["_compiled_call_impl"] = _Compiled(self._call_uncompiled, **kwargs)
+    self.__dict__["_compiled_call_impl"] = _Compiled(self._call_uncompiled, name=type(self).__name__, **kwargs)
 
 
 Module.compile = _module_compile

@@ -641,7 +641,9 @@ def check_no_alias(out, inp, full_ok: bool = True) -> None:
     if out.size == 0 or inp.size == 0:
         return
     host = type(out) is _nd
-    if host != (type(inp) is _nd):  # host and device memory
+    if host != (type(inp) is _nd):  # host and device memory, or a tracer (functional mode)
+        return
+    if not host and (type(out) not in _DEV or type(inp) not in _DEV):  # tracers: no memory
         return
     if host:
         if not np.may_share_memory(out, inp):

@@ -1400,6 +1400,8 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                     if running_var is not None:
                         running_var.mul_(1 - m).add_(torch.as_tensor(var_u.astype(buf(running_var).dtype)),
                                                      alpha=m)
+            else:  # traced (torch.compile, torch.func): the same update with tensor ops
+                _traced_running_stats(input, running_mean, running_var, axes, size, momentum)
         return y
     if running_mean is None or running_var is None:
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
@@ -1421,6 +1423,18 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
 
     return defop("NativeBatchNormBackward0", ("batch_norm", False, xb.ndim, eps, has_w, has_b), fn_e,
                  (input, running_mean, running_var, *wbs), fwd_e)
+
+
+def _traced_running_stats(input: Tensor, running_mean, running_var, axes, size: int, m: float) -> None:
+    """Batch norm's running-statistics update on a traced input (functional mode rebinds the
+    buffers; ``torch.compile`` writes them back after the call)."""
+    with torch.no_grad():
+        x = input.detach().double()
+        mean = x.mean(dim=axes)
+        var_u = ((x - mean.reshape((1, -1) + (1,) * (x.dim() - 2))) ** 2).sum(dim=axes) / max(size - 1, 1)
+        for stat, new in ((running_mean, mean), (running_var, var_u)):
+            if stat is not None:
+                stat.mul_(1 - m).add_(new.to(stat.dtype), alpha=m)
 
 
 def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
