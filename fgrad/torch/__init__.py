@@ -382,10 +382,12 @@ if _serialization is not None:
     save = getattr(_serialization, "save", None)
     load = getattr(_serialization, "load", None)
 import fgrad.torch.func as func  # noqa: E402,F401
-if globals().get("nn") is not None:
-    from ._compile import compile  # noqa: E402,F401
-    import fgrad.torch.compiler as compiler  # noqa: E402,F401
-    import fgrad.torch._dynamo as _dynamo  # noqa: E402,F401
+# torch.compile sits above nn (it compiles modules): loaded like nn, by name
+_compile_mod = _optional("_compile")
+if _compile_mod is not None:
+    compile = _compile_mod.compile  # noqa: A001
+    compiler = _optional("compiler")
+    _dynamo = _optional("_dynamo")
 
 ravel = Tensor.ravel
 

@@ -716,8 +716,8 @@ def compile(model: Any = None, *, fullgraph: bool = False, dynamic: bool | None 
         if disable:
             return m
         if isinstance(m, Module):
-            c = _Compiled(m._call_uncompiled, name=type(m).__name__, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
-                          mode=mode, options=options)
+            c = _Compiled(m._call_uncompiled, name=type(m).__name__, fullgraph=fullgraph, dynamic=dynamic,
+                          backend=backend, mode=mode, options=options)
             return OptimizedModule(m, c)
         if not callable(m):
             raise RuntimeError(f"torch.compile: expected a callable or an nn.Module, got {type(m).__name__}")
@@ -732,7 +732,8 @@ def _module_compile(self: Module, *args, **kwargs) -> None:
     """``module.compile(...)``: later calls of the module go through ``torch.compile``."""
     kwargs.pop("disable", None)
     _check_options(kwargs.get("backend", "inductor"), kwargs.get("mode"), kwargs.get("options"))
-    self.__dict__["_compiled_call_impl"] = _Compiled(self._call_uncompiled, name=type(self).__name__, **kwargs)
+    compiled = _Compiled(self._call_uncompiled, name=type(self).__name__, **kwargs)
+    self.__dict__["_compiled_call_impl"] = compiled
 
 
 Module.compile = _module_compile

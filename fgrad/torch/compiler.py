@@ -11,7 +11,12 @@ Example::
 
 from __future__ import annotations
 
-from ._compile import disable, is_compiling, list_backends, reset
+import fgrad.torch._compile as _compile
+
+disable = _compile.disable
+is_compiling = _compile.is_compiling
+list_backends = _compile.list_backends
+reset = _compile.reset
 
 is_dynamo_compiling = is_compiling
 

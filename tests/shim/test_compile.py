@@ -71,7 +71,8 @@ def test_cnn_with_batchnorm_training_matches_eager():
     torch.manual_seed(2)
     model = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
                           nn.Flatten(), nn.Linear(4 * 4 * 4, 3))
-    compiled = _train_both(model, torch.randn(5, 1, 8, 8), torch.tensor([0, 1, 2, 1, 0]), nn.CrossEntropyLoss())
+    compiled = _train_both(model, torch.randn(5, 1, 8, 8), torch.tensor([0, 1, 2, 1, 0]),
+                           nn.CrossEntropyLoss())
     # the running statistics moved (written back from the compiled program)
     bn = compiled._orig_mod[1]
     assert int(bn.num_batches_tracked) == 3

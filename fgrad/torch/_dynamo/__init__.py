@@ -12,8 +12,15 @@ Example::
 
 from __future__ import annotations
 
+import fgrad.torch._compile as _compile
 import fgrad.torch._dynamo.exc as exc
-from .._compile import OptimizedModule, config, disable, is_compiling, list_backends, reset
+
+OptimizedModule = _compile.OptimizedModule
+config = _compile.config
+disable = _compile.disable
+is_compiling = _compile.is_compiling
+list_backends = _compile.list_backends
+reset = _compile.reset
 
 
 def mark_dynamic(t, index, **kwargs) -> None:

@@ -9,6 +9,9 @@ Example::
 
 from __future__ import annotations
 
-from .._compile import InvalidBackend, TorchDynamoException, Unsupported
+import fgrad.torch._compile as _compile
+
+InvalidBackend, TorchDynamoException, Unsupported = (_compile.InvalidBackend, _compile.TorchDynamoException,
+                                                     _compile.Unsupported)
 
 __all__ = ["TorchDynamoException", "Unsupported", "InvalidBackend"]
