@@ -578,7 +578,10 @@ def _multi_view(input, idxs, gname, bounds=None, d: int = 0, squeeze: bool = Fal
     dropped, as ``unbind``)."""
     b = input._buf
     parsed = [I.parse_index(b.shape, idx, "indexing")[0] for idx in idxs]
-    if _traced(b):
+    if _traced(b):  # one split (its transpose one concatenate), as the recorded node
+        fn = None if bounds is None else _pieces_fn(bounds, d, b.shape[d], squeeze)
+        if fn is not None:
+            return tuple(run_functional(fn, (input,), multi=True))
         return tuple(run_functional(lambda x, ix=ix: I.gather(x, [], ix, "clip"), (input,)) for ix in parsed)
     outs = []
     need = STATE.enabled and (input._rg or input._gfn is not None)
