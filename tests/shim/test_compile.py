@@ -399,3 +399,52 @@ def test_inside_torch_func_the_compiled_function_inlines():
     g = torch.func.grad(lambda x: f(x).sum())(torch.tensor([0.3, 1.0]))
     x = np.array([0.3, 1.0])
     np.testing.assert_allclose(g.numpy(), np.cos(x) * x + np.sin(x), rtol=1e-6)
+
+
+# -- functional mode (the tracing torch.compile relies on) ------------------------------------
+
+
+def test_traced_add_with_alpha_runs():
+    """``add_(other, alpha=)`` on traced tensors skipped the memory-overlap check's pointer
+    arithmetic (a tracer has no memory); it raised AttributeError before."""
+
+    def f(x):
+        y = x * 1.0
+        y.add_(x, alpha=2.0)
+        return y.sum()
+
+    g = torch.func.grad(f)(torch.tensor([1.0, 2.0]))
+    assert g.tolist() == [3.0, 3.0]
+
+
+def test_traced_unbind_is_one_split():
+    """Traced ``unbind``/``chunk`` are one ``split`` (transpose: one concatenate), not one
+    gather per piece (whose transposes each wrote a full-size zero-padded gradient)."""
+    import fgrad
+    from fgrad.torch.func import from_array, to_array
+
+    def f(a):
+        x = from_array(a)
+        return to_array(sum((p * (i + 1)).sum() for i, p in enumerate(x.unbind(0))))
+
+    a = np.arange(12.0).reshape(4, 3)
+    text = str(fgrad.make_jaxpr(fgrad.grad(f))(a))
+    assert "split" in text and "gather" not in text and "scatter" not in text
+    np.testing.assert_allclose(np.asarray(fgrad.grad(f)(a)), np.repeat([[1.0], [2.0], [3.0], [4.0]], 3, 1))
+
+
+def test_functional_batch_norm_updates_running_stats():
+    """Under tracing, batch norm's running statistics update with tensor ops (they were
+    left unchanged when the input was not concrete)."""
+    import fgrad
+    from fgrad.torch.func import from_array, to_array
+
+    def f(x, rm, rv):
+        rmt, rvt = from_array(rm), from_array(rv)
+        nn.functional.batch_norm(from_array(x), rmt, rvt, training=True)
+        return to_array(rmt), to_array(rvt)
+
+    xs = np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 1.0]], np.float32)
+    rm, rv = fgrad.jit(f)(xs, np.zeros(2, np.float32), np.ones(2, np.float32))
+    np.testing.assert_allclose(np.asarray(rm), 0.1 * xs.mean(0), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(rv), 0.9 + 0.1 * xs.var(0, ddof=1), rtol=1e-6)
