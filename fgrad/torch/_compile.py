@@ -378,7 +378,8 @@ class _CompiledNode(G.Node):
             elif isinstance(c, Tensor):
                 c = c._buf
             full.append(conj_if_complex(_awrap(c)))
-        grads = self._vjp(tuple(full))
+        with _dev.cpu_default():
+            grads = self._vjp(tuple(full))
         return [conj_if_complex(g)._buf for g in grads]
 
 
@@ -530,7 +531,9 @@ class _Compiled:
         gen = _random.default_generator._rng.bit_generator
         gstate = gen.state
         try:
-            closed = fgrad.make_jaxpr(flat)(_NO_KEY, *[_dispatch.fgrad_value(t) for t in inputs])
+            with _dev.cpu_default():
+                closed = fgrad.make_jaxpr(flat)(_key_like(_NO_KEY, inputs),
+                                                *[_dispatch.fgrad_value(t) for t in inputs])
         except (_GraphBreak, fgrad.errors.ConcretizationError) as e:
             return self._break(key, _first_line(e), e)
         except Exception as e:  # noqa: BLE001 - an op the trace cannot run: eager decides
@@ -576,7 +579,7 @@ class _Compiled:
 
     def _run(self, entry: _Entry, inputs: list):
         vals = [_dispatch.fgrad_value(t) for t in inputs]
-        rkey = _draw_key() if entry.uses_rng else _NO_KEY
+        rkey = _key_like(_draw_key() if entry.uses_rng else _NO_KEY, inputs)
         diff = []
         if STATE.enabled:
             diff = [i for i, t in enumerate(inputs)
@@ -594,9 +597,11 @@ class _Compiled:
                     full[i] = v
                 return jf(rkey, *full)
 
-            outs, vjp_fn = fgrad.vjp(g, *[vals[i] for i in diff])
+            with _dev.cpu_default():  # the shim stages with the CPU as fgrad's default device
+                outs, vjp_fn = fgrad.vjp(g, *[vals[i] for i in diff])
         else:
-            outs = entry.jf(rkey, *vals)
+            with _dev.cpu_default():
+                outs = entry.jf(rkey, *vals)
         in_bufs = {id(t._buf) for t in inputs}
         tensors = []
         for o in outs:
@@ -627,6 +632,17 @@ _NO_KEY = np.zeros(2, np.uint32)
 
 def _buf_index(b):
     return _dev.index_of(b) if type(b) in _DEV else None
+
+
+def _key_like(key: np.ndarray, inputs: list):
+    """The key as an array on the inputs' device."""
+    for t in inputs:
+        b = t._buf
+        if type(b) in _DEV:
+            return _dispatch.fgrad_value(_dev.to_dev(key, _dev.index_of(b)))
+        if type(b) is _nd:
+            break
+    return _awrap(key)
 
 
 def _draw_key():

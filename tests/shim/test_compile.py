@@ -448,3 +448,21 @@ def test_functional_batch_norm_updates_running_stats():
     rm, rv = fgrad.jit(f)(xs, np.zeros(2, np.float32), np.ones(2, np.float32))
     np.testing.assert_allclose(np.asarray(rm), 0.1 * xs.mean(0), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(rv), 0.9 + 0.1 * xs.var(0, ddof=1), rtol=1e-6)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device (or FGRAD_BACKEND=fake)")
+def test_cuda_training_matches_eager():
+    torch.manual_seed(6)
+    model = nn.Sequential(nn.Linear(5, 8), nn.Dropout(0.0), nn.BatchNorm1d(8), nn.Tanh(), nn.Linear(8, 2)).cuda()
+    x, y = torch.randn(6, 5).cuda(), torch.randn(6, 2).cuda()
+    eager, twin = model, copy.deepcopy(model)
+    compiled = torch.compile(twin)
+    for m in (eager, compiled):
+        opt = torch.optim.SGD(m.parameters(), lr=0.1)
+        for _ in range(2):
+            opt.zero_grad()
+            nn.functional.mse_loss(m(x), y).backward()
+            opt.step()
+    assert next(twin.parameters()).device.type == "cuda"
+    for (k, a), b in zip(eager.state_dict().items(), twin.state_dict().values()):
+        np.testing.assert_allclose(a.cpu().numpy(), b.cpu().numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
