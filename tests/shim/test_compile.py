@@ -453,7 +453,8 @@ def test_functional_batch_norm_updates_running_stats():
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device (or FGRAD_BACKEND=fake)")
 def test_cuda_training_matches_eager():
     torch.manual_seed(6)
-    model = nn.Sequential(nn.Linear(5, 8), nn.Dropout(0.0), nn.BatchNorm1d(8), nn.Tanh(), nn.Linear(8, 2)).cuda()
+    model = nn.Sequential(nn.Linear(5, 8), nn.Dropout(0.0), nn.BatchNorm1d(8), nn.Tanh(),
+                          nn.Linear(8, 2)).cuda()
     x, y = torch.randn(6, 5).cuda(), torch.randn(6, 2).cuda()
     eager, twin = model, copy.deepcopy(model)
     compiled = torch.compile(twin)
