@@ -853,6 +853,10 @@ def _np_index_item(item, arrays, tmpl):
         if type(a) is not _nd and type(a) not in _DEV:
 
             if isinstance(a, Tracer):
+                if np.dtype(a.dtype).kind in "iu":  # an integer index stays traced (vmap, jit)
+                    tmpl.append(("A", len(arrays)))
+                    arrays.append(a if a.dtype == np.int64 else ew.convert_element_type(a, np.int64))
+                    return
                 a = a._concrete("indexing")._buf
             else:
                 a = a._buf if type(a._buf) in _DEV else np.asarray(a._buf)
@@ -1012,7 +1016,8 @@ def getitem(self, idx):
 def setitem(self, idx, value):
     idx = _norm_idx(idx)
     b = self._buf
-    if _traced(b) or (isinstance(value, Tensor) and _traced(value._buf)):
+    if _traced(b) or (isinstance(value, Tensor) and _traced(value._buf)) or builtins.any(
+            isinstance(i, Tensor) and _traced(i._buf) for i in idx):
         return _setitem_functional(self, idx, value)
     vt = isinstance(value, Tensor)
     if type(b) in _DEV or (vt and type(value._buf) in _DEV):
