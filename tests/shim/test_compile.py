@@ -467,3 +467,28 @@ def test_cuda_training_matches_eager():
     assert next(twin.parameters()).device.type == "cuda"
     for (k, a), b in zip(eager.state_dict().items(), twin.state_dict().values()):
         np.testing.assert_allclose(a.cpu().numpy(), b.cpu().numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+def test_complex_gradients_follow_pytorchs_convention():
+    def f(z):
+        return (z * z * torch.tensor([1 + 2j, 3 - 1j])).abs().sum()
+
+    z = torch.tensor([1 + 1j, 2 - 0.5j], requires_grad=True)
+    f(z).backward()
+    eager = z.grad.numpy().copy()
+    z.grad = None
+    torch.compile(f)(z).backward()
+    np.testing.assert_allclose(z.grad.numpy(), eager, rtol=1e-6)
+
+
+def test_in_place_update_of_a_grad_tensor_is_a_graph_break():
+    w = torch.ones(2, requires_grad=True)
+
+    def f(x):
+        with torch.no_grad():
+            w.mul_(2)
+        return x * w
+
+    with pytest.raises(torch._dynamo.exc.Unsupported, match="in-place"):
+        torch.compile(f, fullgraph=True)(torch.ones(2))
+    assert w.tolist() == [1.0, 1.0]  # the trace wrote nothing back
