@@ -57,9 +57,10 @@ import fgrad.torch.nn.modules.module as _module_mod
 from ..core.array import ArrayImpl, Tracer
 from ..core.array import wrap as _awrap
 from ..core.ir import eval_jaxpr
+from ..transforms.backward_program import stage
+from ..transforms.jit_primitive import Closed
 from ._device import DEV as _DEV
 from ._tensor import Tensor, _wrap
-from .autograd.complex_cotangents import conj_if_complex
 from .autograd.grad_mode import STATE
 from .nn.modules.module import Module
 
@@ -327,13 +328,14 @@ _SPY: list = [None]
 class _Entry:
     """A compiled signature: its program and what it needs to stay valid."""
 
-    __slots__ = ("jf", "n_out", "out_spec", "out_statics", "mutated", "uses_rng", "modules", "consts",
-                 "fallback")
+    __slots__ = ("jf", "closed", "aot", "n_out", "out_spec", "out_statics", "mutated", "uses_rng", "modules",
+                 "consts", "fallback")
 
     def __init__(self) -> None:
         self.fallback = None
         self.modules = ()
         self.consts = ()
+        self.aot = {}
 
     def valid(self) -> bool:
         for m, training in self.modules:
@@ -347,40 +349,91 @@ class _Entry:
 
 
 class _CompiledNode(G.Node):
-    """The backward node of a compiled call: the compiled VJP of the traced program."""
+    """The backward node of a compiled call: runs the compiled backward program on the
+    residuals the compiled forward program saved."""
 
-    def __init__(self, vjp_fn, out_meta, edges) -> None:
+    def __init__(self, aot, residuals, out_meta, edges, saved) -> None:
         super().__init__()
-        self._vjp = vjp_fn
+        self._aot = aot
+        self._res = residuals
         self._out_meta = out_meta
         self._next = edges
+        self._saved = saved  # (tensor, version) of the inputs: modified in place, backward raises
 
     def _n_outputs(self) -> int:
         return len(self._out_meta)
 
     def _release(self) -> None:
-        self._vjp = None
+        self._res = None
 
     def _apply(self, cts, create_graph):
         if create_graph:
             raise RuntimeError("torch.compile with aot_autograd does not currently support double backward")
-        if self._vjp is None:
+        if self._res is None:
             raise RuntimeError(
                 "Trying to backward through the graph a second time (or directly access saved tensors after "
                 "they have already been freed). Saved intermediate values of the graph are freed when you "
                 "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
                 "through the graph a second time or if you need to access saved tensors after calling "
                 "backward.")
+        for t, ver in self._saved:
+            vc = t._vc
+            if vc is not None and vc.v != ver:
+                G._raise_modified(t._buf, vc.v, ver, None)
+        aot = self._aot
         full = []
-        for c, (shape, dt, di) in zip(cts, self._out_meta, strict=True):
+        for k, c in enumerate(cts):
+            if not aot.ct_mask[k]:
+                continue
             if c is None:
+                shape, dt, di = self._out_meta[k]
                 c = np.zeros(shape, dt) if di is None else _dev.full(shape, 0, dt, di)
             elif isinstance(c, Tensor):
                 c = c._buf
-            full.append(conj_if_complex(_awrap(c)))
-        with _dev.cpu_default():
-            grads = self._vjp(tuple(full))
-        return [conj_if_complex(g)._buf for g in grads]
+            full.append(_conj(c))
+        xp = _dev.xp_of(full[0]) if full else np
+        grads = iter(aot.bwd.executable(xp).run(list(self._res) + full))
+        out = []
+        for m in aot.in_mask:
+            out.append(_conj(next(grads)) if m else None)
+        return out
+
+
+def _conj(b):
+    return b.conj() if b.dtype.kind == "c" else b
+
+
+class _Aot:
+    """A signature's forward (inputs -> outputs, residuals) and backward (residuals,
+    cotangents -> input cotangents) programs, split from the traced program's JVP."""
+
+    __slots__ = ("fwd", "bwd", "n_out", "ct_mask", "in_mask")
+
+
+def _split_programs(closed, diff_mask: list, name: str) -> _Aot:
+    jaxpr, consts = closed.jaxpr, closed.consts
+
+    def jvp(primals, tangents):
+        dpos = [k for k, t in enumerate(tangents) if t is not None]
+
+        def f(*d):
+            full = list(primals)
+            for k, v in zip(dpos, d, strict=True):
+                full[k] = v
+            return tuple(eval_jaxpr(jaxpr, consts, full))
+
+        outs, t_outs = fgrad.jvp(f, tuple(primals[k] for k in dpos), tuple(tangents[k] for k in dpos))
+        return list(outs), list(t_outs)
+
+    avals = [v.aval for v in jaxpr.invars]
+    bp = stage(jvp, avals, [False] + diff_mask, f"torch.compile({name})")
+    aot = _Aot()
+    aot.fwd = Closed(bp.primal, bp.consts, name=f"compiled {name} forward")
+    aot.bwd = Closed(bp.backward, bp.bwd_consts, name=f"compiled {name} backward")
+    aot.n_out = bp.n_out
+    aot.ct_mask = bp.ct_mask
+    aot.in_mask = bp.in_mask  # one per differentiable input
+    return aot
 
 
 _CompiledFunctionBackward = G.node_class("CompiledFunctionBackward", _CompiledNode)
@@ -548,6 +601,7 @@ class _Compiled:
         finally:
             gen.state = gstate
         jaxpr, consts = closed.jaxpr, closed.consts
+        entry.closed = closed
 
         def program(rng_key, *arrays):
             return tuple(eval_jaxpr(jaxpr, consts, (rng_key, *arrays)))
@@ -578,31 +632,27 @@ class _Compiled:
     # -- running -----------------------------------------------------------------------------
 
     def _run(self, entry: _Entry, inputs: list):
-        vals = [_dispatch.fgrad_value(t) for t in inputs]
         rkey = _key_like(_draw_key() if entry.uses_rng else _NO_KEY, inputs)
         diff = []
         if STATE.enabled:
             diff = [i for i, t in enumerate(inputs)
                     if (t._rg or t._gfn is not None) and t._buf.dtype.kind in "fc"]
+        bufs = [t._buf for t in inputs]
         if diff:
-            dset = set(diff)
-            rest = [(i, v) for i, v in enumerate(vals) if i not in dset]
-            jf = entry.jf
-
-            def g(*dv):
-                full = [None] * len(vals)
-                for i, v in zip(diff, dv, strict=True):
-                    full[i] = v
-                for i, v in rest:
-                    full[i] = v
-                return jf(rkey, *full)
-
-            with _dev.cpu_default():  # the shim stages with the CPU as fgrad's default device
-                outs, vjp_fn = fgrad.vjp(g, *[vals[i] for i in diff])
+            aot = entry.aot.get(None)
+            if aot is None:
+                dset = set(diff)
+                mask = [i in dset for i in range(len(inputs))]
+                with _dev.cpu_default():
+                    aot = entry.aot[None] = _split_programs(entry.closed, mask, self.name)
+            xp = _dev.xp_of(bufs[0]) if bufs else np
+            with _dev.cpu_default():
+                res = aot.fwd.executable(xp).run([rkey._buf, *bufs])
+            outs, residuals = res[:aot.n_out], res[aot.n_out:]
         else:
             with _dev.cpu_default():
-                outs = entry.jf(rkey, *vals)
-        in_bufs = {id(t._buf) for t in inputs}
+                outs = entry.jf(rkey, *[_dispatch.fgrad_value(t) for t in inputs])
+        in_bufs = {id(b) for b in bufs}
         tensors = []
         for o in outs:
             b = o._buf if type(o) is ArrayImpl else o
@@ -613,8 +663,13 @@ class _Compiled:
             tensors.append(_wrap(b))
         n = entry.n_out
         if diff:
+            if entry.mutated:  # a residual that is a buffer written back below: keep its old value
+                written = {id(bufs[i]) for i in entry.mutated}
+                residuals = [r.copy() if id(r) in written else r for r in residuals]
             meta = tuple((t._buf.shape, t._buf.dtype, _buf_index(t._buf)) for t in tensors)
-            node = _CompiledFunctionBackward(vjp_fn, meta, tuple(G.edge_of(inputs[i]) for i in diff))
+            saved = tuple((t, t._get_vc().v) for i, t in enumerate(inputs) if i not in entry.mutated)
+            node = _CompiledFunctionBackward(aot, residuals, meta, tuple(G.edge_of(inputs[i]) for i in diff),
+                                             saved)
             for k in range(n):
                 t = tensors[k]
                 if t._buf.dtype.kind in "fc":

@@ -492,3 +492,27 @@ def test_in_place_update_of_a_grad_tensor_is_a_graph_break():
     with pytest.raises(torch._dynamo.exc.Unsupported, match="in-place"):
         torch.compile(f, fullgraph=True)(torch.ones(2))
     assert w.tolist() == [1.0, 1.0]  # the trace wrote nothing back
+
+
+def test_input_modified_between_forward_and_backward_raises():
+    f = torch.compile(lambda x, w: (x * w).sum())
+    x = torch.ones(3, requires_grad=True)
+    w = torch.full((3,), 2.0)
+    loss = f(x, w)
+    w.mul_(3)  # the backward would read the saved (now overwritten) w
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()
+
+
+def test_intermediate_inputs_and_partial_grads():
+    """Non-leaf inputs (the graph continues below the compiled node) and inputs without grad."""
+    f = torch.compile(lambda a, b, c: (a * b + c).exp().sum())
+    x = torch.tensor([0.1, 0.2], requires_grad=True)
+    a = x * 2
+    b = torch.tensor([1.0, -1.0])
+    c = torch.tensor([0.5, 0.5], requires_grad=True)
+    f(a, b, c).backward()
+    e = np.exp(2 * np.array([0.1, 0.2]) * [1.0, -1.0] + 0.5)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * e * [1.0, -1.0], rtol=1e-6)
+    np.testing.assert_allclose(c.grad.numpy(), e, rtol=1e-6)
+    assert b.grad is None
