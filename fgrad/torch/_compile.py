@@ -12,9 +12,11 @@ their fgrad definitions on the tracers (functional mode), under ``fgrad.jit``.  
 are inputs of the program, never constants, so an optimizer's in-place update is seen by
 the next call without retracing.
 
-Forward runs the compiled program; when some input requires grad it runs under
-``fgrad.vjp``, whose backward is a compiled program too, and the outputs join the shim's
-autograd graph through ONE node, ``CompiledFunctionBackward``, whose backward is that VJP.
+Without gradients a call runs the compiled program.  When some input requires grad, the
+program's JVP is split once per signature into a forward program (inputs -> outputs,
+residuals) and a backward program (residuals, output cotangents -> input cotangents), both
+compiled by the fusing pipeline; the outputs join the shim's autograd graph through ONE
+node, ``CompiledFunctionBackward``, that runs the backward program on the saved residuals.
 In-place updates of buffers during the trace (BatchNorm's running statistics) are extra
 outputs, written back after each call.  ``torch.rand``/``randn`` (hence dropout) draw from
 a key that is an input of the program, drawn afresh from the default generator on each call.
