@@ -47,6 +47,7 @@ from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
 from ..core.quiet import switch
 from ..ops.specs import SPEC_LIST
+from ..ops.bits import stop_gradient
 import fgrad.torch._device as _dev
 import fgrad.torch._errors as _errors
 from ._device import DEV as _DEV
@@ -224,6 +225,8 @@ def run_functional(fn, args, multi=False):
         return _op_dev("Backward0", ("fn", fn), fn, args, multi, None)
     with cpu_default():
         out = fn(*fgrad_values(args))
+    if not STATE.enabled:  # under no_grad, traced values carry no derivative (as PyTorch's)
+        out = stop_gradient(out)
     if multi:
         return tuple(from_fgrad_value(o) for o in out)
     return from_fgrad_value(out)
@@ -801,6 +804,8 @@ def _inplace_functional(self, fn, args):
     """Functional mode (tensors hold fgrad values): the tensor is rebound to the new value."""
     with cpu_default():
         new = fn(*fgrad_values(args))
+    if not STATE.enabled:
+        new = stop_gradient(new)
     self._buf = new._buf if type(new) is ArrayImpl else new
     return self
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ..ops import elementwise as ew
+from ..ops.bits import stop_gradient
 from ..ops import indexing as I
 from ..ops import shape as S
 from ..ops import structural as ST
@@ -1172,7 +1173,8 @@ def _setitem_functional(self, idx, value):
     x = fgrad_value(self)
     v = fgrad_value(value) if isinstance(value, Tensor) else value
     new = fnp._scatter(x, _rebuild(tmpl, [fgrad_value(a) for a in arrays]), v, "set")
-
+    if not STATE.enabled:  # under no_grad: no derivative through the write
+        new = stop_gradient(new)
     self._buf = new._buf if type(new) is ArrayImpl else new
 
 

@@ -516,3 +516,30 @@ def test_intermediate_inputs_and_partial_grads():
     np.testing.assert_allclose(x.grad.numpy(), 2 * e * [1.0, -1.0], rtol=1e-6)
     np.testing.assert_allclose(c.grad.numpy(), e, rtol=1e-6)
     assert b.grad is None
+
+
+def _no_grad_inside(x):
+    with torch.no_grad():
+        y = x * 2
+    return (x * y).sum()
+
+
+def test_detach_and_no_grad_stop_gradients_when_traced():
+    """``detach()`` and ``no_grad`` blocks inside torch.func transforms and torch.compile
+    stop the derivative as they do eagerly (traced, they were ignored: d/dx x*detach(x)
+    came out as 2x)."""
+    x = torch.tensor([3.0])
+    assert torch.func.grad(lambda x: (x * x.detach()).sum())(x).tolist() == [3.0]
+    assert torch.func.grad(_no_grad_inside)(x).tolist() == [6.0]
+    xx = torch.tensor([3.0], requires_grad=True)
+    torch.compile(_no_grad_inside)(xx).backward()
+    assert xx.grad.tolist() == [6.0]
+    xx.grad = None
+    torch.compile(lambda x: (x * x.detach()).sum())(xx).backward()
+    assert xx.grad.tolist() == [3.0]
+
+
+def test_torch_func_ignores_an_outer_no_grad():
+    with torch.no_grad():
+        g = torch.func.grad(lambda x: (x * x).sum())(torch.tensor([3.0]))
+    assert g.tolist() == [6.0]
