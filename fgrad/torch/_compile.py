@@ -313,6 +313,10 @@ def _module_hook(module, args, kwargs):
     """`Module.__call__` once torch.compile was used (see ``module.COMPILE_HOOK``)."""
     spied = _SPY[0]
     if spied is not None:
+        d = module.__dict__
+        if d["_backward_hooks"] or d["_backward_pre_hooks"]:
+            raise _GraphBreak(f"{type(module).__name__} has backward hooks (the compiled backward would not "
+                              "call them)")
         spied[id(module)] = module
         return module._call_uncompiled(*args, **kwargs)
     compiled = module.__dict__.get("_compiled_call_impl")
@@ -545,6 +549,10 @@ class _Compiled:
             return self._break(key, f"cache_size_limit ({limit}) reached: the signature keeps changing "
                                     "(torch._dynamo.config.cache_size_limit)")
         self._n_traces += 1
+        owner = getattr(self.fn, "__self__", None)
+        if isinstance(owner, Module) and (owner._backward_hooks or owner._backward_pre_hooks):
+            return self._break(key, f"{type(owner).__name__} has backward hooks (the compiled backward "
+                                    "would not call them)")
         entry = _Entry()
         info: dict = {}
         fn = self.fn

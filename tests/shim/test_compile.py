@@ -543,3 +543,13 @@ def test_torch_func_ignores_an_outer_no_grad():
     with torch.no_grad():
         g = torch.func.grad(lambda x: (x * x).sum())(torch.tensor([3.0]))
     assert g.tolist() == [6.0]
+
+
+def test_module_backward_hooks_break_the_graph_and_run():
+    seen = []
+    m = nn.Linear(2, 2)
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append(1))
+    c = torch.compile(m)
+    x = torch.ones(1, 2, requires_grad=True)
+    _, msgs = _warned(lambda: [c(x).sum().backward() for _ in range(2)])
+    assert seen == [1, 1] and any("backward hooks" in s for s in msgs)
