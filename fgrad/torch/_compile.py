@@ -270,6 +270,41 @@ def _reachable(fn, out: list, mods: list) -> None:
             _collect(v, out, mods)
 
 
+_SIMPLE = (int, float, bool, str, complex, type(None))
+
+
+def _is_simple(v) -> bool:
+    return type(v) in _SIMPLE or (type(v) is tuple and all(type(e) in _SIMPLE for e in v))
+
+
+def _module_snapshot(m: Module) -> tuple:
+    """A module's plain attributes (``training``, ``p``, ``eps``, ``scale``...): the trace read
+    them as constants, so a change retraces."""
+    return tuple((k, v) for k, v in m.__dict__.items() if _is_simple(v))
+
+
+def _fn_snapshot(fn) -> tuple:
+    """The plain values a function's closure cells and read globals hold (as above)."""
+    fn = getattr(fn, "__func__", fn)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return ()
+    out = []
+    for cell in fn.__closure__ or ():
+        try:
+            v = cell.cell_contents
+        except ValueError:
+            continue
+        if _is_simple(v):
+            out.append(v)
+    g = fn.__globals__
+    for name in code.co_names:
+        v = g.get(name, _is_simple)
+        if _is_simple(v):
+            out.append((name, v))
+    return tuple(out)
+
+
 # -- tracing helpers -----------------------------------------------------------------------
 
 
@@ -344,8 +379,8 @@ class _Entry:
         self.aot = {}
 
     def valid(self) -> bool:
-        for m, training in self.modules:
-            if m.training is not training:
+        for m, snapshot in self.modules:
+            if _module_snapshot(m) != snapshot:
                 return False
         for t, v in self.consts:
             vc = t._vc
@@ -507,8 +542,8 @@ class _Compiled:
             skey = tuple(_static_key(s) for s in statics)
         except Exception:  # noqa: BLE001 - an odd argument: key by identity
             skey = tuple(id(s) for s in statics)
-        key = (spec, skey, tuple(_meta(t) for t in inputs), tuple(m.training for m in mods),
-               STATE.enabled, D.DEFAULT.float.np.str)
+        key = (spec, skey, tuple(_meta(t) for t in inputs), tuple(_module_snapshot(m) for m in mods),
+               _fn_snapshot(self.fn), STATE.enabled, D.DEFAULT.float.np.str)
         entry = self._cache.get(key)
         if entry is not None and not entry.valid():
             entry = None
@@ -631,7 +666,7 @@ class _Compiled:
         entry.out_statics = info["out_statics"]
         entry.mutated = tuple(info["mutated"])
         entry.uses_rng = info["uses_rng"]
-        entry.modules = tuple((m, m.training) for m in info["spied"])
+        entry.modules = tuple((m, _module_snapshot(m)) for m in info["spied"])
         entry.consts = tuple((t, t._version) for t in info["seen"])
         for i in entry.mutated:
             if inputs[i]._rg or inputs[i]._gfn is not None:

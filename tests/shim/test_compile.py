@@ -553,3 +553,40 @@ def test_module_backward_hooks_break_the_graph_and_run():
     x = torch.ones(1, 2, requires_grad=True)
     _, msgs = _warned(lambda: [c(x).sum().backward() for _ in range(2)])
     assert seen == [1, 1] and any("backward hooks" in s for s in msgs)
+
+
+SCALE = 2.0
+
+
+def test_plain_attributes_and_globals_are_guarded():
+    class Scaled(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = 2.0
+
+        def forward(self, x):
+            return x * self.scale
+
+    inner = Scaled()
+    outer = nn.Sequential(inner)
+    c = torch.compile(outer)
+    x = torch.ones(1)
+    assert c(x).item() == 2.0
+    inner.scale = 5.0  # a submodule's plain attribute, read during the trace
+    assert c(x).item() == 5.0
+    drop = nn.Dropout(0.0)
+    cd = torch.compile(drop)
+    assert cd(x).item() == 1.0
+    drop.p = 1.0
+    assert cd(x).item() == 0.0
+
+    def f(x):
+        return x * SCALE
+
+    g = torch.compile(f)
+    assert g(x).item() == 2.0
+    globals()["SCALE"] = 3.0
+    try:
+        assert g(x).item() == 3.0
+    finally:
+        globals()["SCALE"] = 2.0
