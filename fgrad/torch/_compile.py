@@ -513,6 +513,16 @@ class _Compiled:
         functools.update_wrapper(self, fn, updated=())
         _module_mod.COMPILE_HOOK[0] = _module_hook
 
+    def __reduce__(self):
+        """Copies and pickles hold the callable and the options, not the programs."""
+        return (_Compiled._remake, (self.fn, self.name, self.fullgraph, self.dynamic, self.backend, self.mode,
+                                    self.options))
+
+    @staticmethod
+    def _remake(fn, name, fullgraph, dynamic, backend, mode, options) -> _Compiled:
+        return _Compiled(fn, name=name, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
+                         options=options)
+
     def __get__(self, obj, objtype=None):
         return self if obj is None else types.MethodType(self, obj)
 

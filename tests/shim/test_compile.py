@@ -590,3 +590,23 @@ def test_plain_attributes_and_globals_are_guarded():
         assert g(x).item() == 3.0
     finally:
         globals()["SCALE"] = 2.0
+
+
+def test_deepcopy_and_pickle_of_compiled_modules():
+    import pickle
+
+    m = nn.Linear(2, 2)
+    c = torch.compile(m)
+    c(torch.ones(1, 2))
+    d = copy.deepcopy(c)
+    assert d._orig_mod is not m and d._compiled.fn.__self__ is d._orig_mod  # compiles the copy
+    with torch.no_grad():
+        d._orig_mod.weight.zero_()
+        d._orig_mod.bias.zero_()
+    assert d(torch.ones(1, 2)).tolist() == [[0.0, 0.0]]
+    assert type(d(torch.ones(1, 2)).grad_fn).__name__ == "CompiledFunctionBackward"
+    p = pickle.loads(pickle.dumps(c))
+    np.testing.assert_allclose(p(torch.ones(1, 2)).detach().numpy(), c(torch.ones(1, 2)).detach().numpy())
+    m.compile()
+    e = copy.deepcopy(m)
+    assert e._compiled_call_impl.fn.__self__ is e
