@@ -187,7 +187,8 @@ def main(argv=None) -> list:
     args = p.parse_args(argv)
     names = [n for n in args.only.split(",") if n] or list(BUILD)
     rows: list = []
-    print(f"{'workload':8} {'variant':22} {'ms/step':>9} {'spread':>7} {'first call':>11}  vs torch  vs shim eager")
+    print(f"{'workload':8} {'variant':22} {'ms/step':>9} {'spread':>7} {'first call':>11}  "
+          "vs torch  vs shim eager")
     for name in names:
         case_rows = run_case(name, args.repeat, args.steps)
         by = {r["impl"]: r["ms"] for r in case_rows}
