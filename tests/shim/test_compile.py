@@ -610,3 +610,24 @@ def test_deepcopy_and_pickle_of_compiled_modules():
     m.compile()
     e = copy.deepcopy(m)
     assert e._compiled_call_impl.fn.__self__ is e
+
+
+class _Holder:
+    pass
+
+
+def test_a_grad_tensor_reached_through_an_object_becomes_an_input():
+    holder = _Holder()
+    holder.w = torch.tensor([2.0, 3.0], requires_grad=True)
+
+    def helper(x):
+        return x * holder.w
+
+    c = torch.compile(lambda x: helper(x).sum())
+    x = torch.tensor([1.0, 4.0])
+    c(x).backward()
+    c(x).backward()
+    assert holder.w.grad.tolist() == [2.0, 8.0]
+    with torch.no_grad():
+        holder.w.mul_(10)  # an input, not a constant: the new value is used
+    assert c(x).item() == 20.0 + 120.0
