@@ -631,3 +631,15 @@ def test_a_grad_tensor_reached_through_an_object_becomes_an_input():
     with torch.no_grad():
         holder.w.mul_(10)  # an input, not a constant: the new value is used
     assert c(x).item() == 20.0 + 120.0
+
+
+@pytest.mark.parametrize("act", ["ELU", "LeakyReLU", "Hardtanh", "SiLU", "ReLU"])
+def test_inplace_activations_keep_their_gradient_when_traced(act):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), getattr(nn, act)(inplace=True), nn.Linear(4, 1))
+    _train_both(model, torch.randn(5, 3), torch.randn(5, 1), nn.MSELoss(), steps=2)
+    x = torch.randn(5, 3)
+    g = torch.func.grad(lambda x: model(x).sum())(x)
+    xe = x.clone().requires_grad_()
+    model(xe).sum().backward()
+    np.testing.assert_allclose(g.numpy(), xe.grad.numpy(), rtol=1e-5, atol=1e-7)

@@ -225,6 +225,9 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 def _act(name: str, key, fn, input: Tensor, fwd=None, inplace: bool = False) -> Tensor:
     x = _float(input)
     out = defop(name, key, fn, (x,), fwd)
+    if inplace and not is_concrete(input):  # traced: the rebound input keeps the derivative
+        input._buf = out._buf
+        return input
     if inplace:
         with torch.no_grad():
             input.copy_(out) if not input.requires_grad else None
