@@ -139,8 +139,8 @@ def functional_call(
     )
     args = tuple(_to_tensor(a) if isinstance(a, (Array, np.ndarray)) else a for a in args)
     kwargs = kwargs or {}
-    with _reparametrize(module, values, strict):
-        out = module(*args, **kwargs)
+    with _reparametrize(module, values, strict), enable_grad() if functional else contextlib.nullcontext():
+        out = module(*args, **kwargs)  # traced: an outer no_grad does not stop the transform's derivative
     return _simple_map(lambda x: to_array(x) if isinstance(x, Tensor) else x, out) if functional else out
 
 

@@ -643,3 +643,14 @@ def test_inplace_activations_keep_their_gradient_when_traced(act):
     xe = x.clone().requires_grad_()
     model(xe).sum().backward()
     np.testing.assert_allclose(g.numpy(), xe.grad.numpy(), rtol=1e-5, atol=1e-7)
+
+
+def test_functional_call_under_an_outer_no_grad_still_differentiates():
+    import fgrad
+    from fgrad.torch.func import functional_call, to_array
+
+    lin = nn.Linear(2, 1)
+    p = {k: to_array(v) for k, v in lin.named_parameters()}
+    with torch.no_grad():
+        g = fgrad.grad(lambda p: functional_call(lin, p, (torch.ones(3, 2),)).sum())(p)
+    np.testing.assert_allclose(np.asarray(g["weight"]), [[3.0, 3.0]])
