@@ -643,18 +643,18 @@ class _Compiled:
                 closed = fgrad.make_jaxpr(flat)(_key_like(_NO_KEY, inputs),
                                                 *[_dispatch.fgrad_value(t) for t in inputs])
         except (_GraphBreak, fgrad.errors.ConcretizationError) as e:
+            gen.state = gstate  # the trace drew nothing for real
             return self._break(key, _first_line(e), e)
         except Exception as e:  # noqa: BLE001 - an op the trace cannot run: eager decides
+            gen.state = gstate
             if self.fullgraph:
                 raise Unsupported(f"torch.compile(fullgraph=True) of {self.name}: "
                                   f"{type(e).__name__}: {_first_line(e)}") from e
             reason = f"{type(e).__name__}: {_first_line(e)}"
-            gen.state = gstate
             result = self.fn(*args, **kwargs)  # raises the user's error if it is one
             self._break(key, reason)
             raise _Eager(result) from None
-        finally:
-            gen.state = gstate
+        gen.state = gstate
         jaxpr, consts = closed.jaxpr, closed.consts
         entry.closed = closed
 
