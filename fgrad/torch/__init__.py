@@ -287,13 +287,6 @@ def get_num_interop_threads() -> int:
     return 1
 
 
-def compile(model=None, **kwargs):  # noqa: A001
-    """No compilation: returns the model (or a decorator returning the function)."""
-    if model is None:
-        return lambda m: m
-    return model
-
-
 class finfo:
     """Machine limits of a floating dtype (as ``torch.finfo``)."""
 
@@ -391,6 +384,12 @@ if _serialization is not None:
     save = getattr(_serialization, "save", None)
     load = getattr(_serialization, "load", None)
 import fgrad.torch.func as func  # noqa: E402,F401
+# torch.compile sits above nn (it compiles modules): loaded like nn, by name
+_compile_mod = _optional("_compile")
+if _compile_mod is not None:
+    compile = _compile_mod.compile  # noqa: A001
+    compiler = _optional("compiler")
+    _dynamo = _optional("_dynamo")
 
 ravel = Tensor.ravel
 

@@ -47,6 +47,7 @@ from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
 from ..core.quiet import switch
 from ..ops.specs import SPEC_LIST
+from ..ops.bits import stop_gradient
 import fgrad.torch._device as _dev
 import fgrad.torch._errors as _errors
 from ._device import DEV as _DEV
@@ -190,10 +191,17 @@ def fgrad_value(a):
     return a
 
 
+# set by `fgrad.torch._compile` while ``torch.compile`` traces: sees each functional op's
+# operands (concrete tensors become constants of the program; it guards on their versions)
+COMPILE_SEEN: list = [None]
+
+
 def fgrad_values(args) -> list:
     """Functional-mode operands as fgrad values; a raw 0-dim host constant (a Python scalar
     operand) as a NumPy scalar, which goes with operands on any device (wrapped, it would be
     a CPU array meeting a device tracer)."""
+    if COMPILE_SEEN[0] is not None:
+        COMPILE_SEEN[0](args)
     return [a[()] if type(a) is _nd and not a.ndim else fgrad_value(a) for a in args]
 
 
@@ -217,6 +225,8 @@ def run_functional(fn, args, multi=False):
         return _op_dev("Backward0", ("fn", fn), fn, args, multi, None)
     with cpu_default():
         out = fn(*fgrad_values(args))
+    if not STATE.enabled:  # under no_grad, traced values carry no derivative (as PyTorch's)
+        out = stop_gradient(out)
     if multi:
         return tuple(from_fgrad_value(o) for o in out)
     return from_fgrad_value(out)
@@ -634,7 +644,9 @@ def check_no_alias(out, inp, full_ok: bool = True) -> None:
     if out.size == 0 or inp.size == 0:
         return
     host = type(out) is _nd
-    if host != (type(inp) is _nd):  # host and device memory
+    if host != (type(inp) is _nd):  # host and device memory, or a tracer (functional mode)
+        return
+    if not host and (type(out) not in _DEV or type(inp) not in _DEV):  # tracers: no memory
         return
     if host:
         if not np.may_share_memory(out, inp):
@@ -792,6 +804,8 @@ def _inplace_functional(self, fn, args):
     """Functional mode (tensors hold fgrad values): the tensor is rebound to the new value."""
     with cpu_default():
         new = fn(*fgrad_values(args))
+    if not STATE.enabled:
+        new = stop_gradient(new)
     self._buf = new._buf if type(new) is ArrayImpl else new
     return self
 

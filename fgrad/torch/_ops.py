@@ -23,6 +23,7 @@ import numpy as np
 
 from ..ops import elementwise as ew
 from ..ops import shape as shape_prims
+from ..ops.bits import stop_gradient
 from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
@@ -70,7 +71,7 @@ from ._faces import (  # noqa: F401
 )
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._random import default_generator
-from ._tensor import Size, Tensor, _alias, _wrap_dim
+from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
@@ -1826,6 +1827,9 @@ def contiguous(self, memory_format=None):
 
 
 def detach(input):
+    b = input._buf
+    if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.func, torch.compile)
+        return _wrap(stop_gradient(b))
     t = _alias(input)
     return t
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ..ops import elementwise as ew
+from ..ops.bits import stop_gradient
 from ..ops import indexing as I
 from ..ops import shape as S
 from ..ops import structural as ST
@@ -578,7 +579,10 @@ def _multi_view(input, idxs, gname, bounds=None, d: int = 0, squeeze: bool = Fal
     dropped, as ``unbind``)."""
     b = input._buf
     parsed = [I.parse_index(b.shape, idx, "indexing")[0] for idx in idxs]
-    if _traced(b):
+    if _traced(b):  # one split (its transpose one concatenate), as the recorded node
+        fn = None if bounds is None else _pieces_fn(bounds, d, b.shape[d], squeeze)
+        if fn is not None:
+            return tuple(run_functional(fn, (input,), multi=True))
         return tuple(run_functional(lambda x, ix=ix: I.gather(x, [], ix, "clip"), (input,)) for ix in parsed)
     outs = []
     need = STATE.enabled and (input._rg or input._gfn is not None)
@@ -850,6 +854,10 @@ def _np_index_item(item, arrays, tmpl):
         if type(a) is not _nd and type(a) not in _DEV:
 
             if isinstance(a, Tracer):
+                if np.dtype(a.dtype).kind in "iu":  # an integer index stays traced (vmap, jit)
+                    tmpl.append(("A", len(arrays)))
+                    arrays.append(a if a.dtype == np.int64 else ew.convert_element_type(a, np.int64))
+                    return
                 a = a._concrete("indexing")._buf
             else:
                 a = a._buf if type(a._buf) in _DEV else np.asarray(a._buf)
@@ -1009,7 +1017,8 @@ def getitem(self, idx):
 def setitem(self, idx, value):
     idx = _norm_idx(idx)
     b = self._buf
-    if _traced(b) or (isinstance(value, Tensor) and _traced(value._buf)):
+    if _traced(b) or (isinstance(value, Tensor) and _traced(value._buf)) or builtins.any(
+            isinstance(i, Tensor) and _traced(i._buf) for i in idx):
         return _setitem_functional(self, idx, value)
     vt = isinstance(value, Tensor)
     if type(b) in _DEV or (vt and type(value._buf) in _DEV):
@@ -1164,7 +1173,8 @@ def _setitem_functional(self, idx, value):
     x = fgrad_value(self)
     v = fgrad_value(value) if isinstance(value, Tensor) else value
     new = fnp._scatter(x, _rebuild(tmpl, [fgrad_value(a) for a in arrays]), v, "set")
-
+    if not STATE.enabled:  # under no_grad: no derivative through the write
+        new = stop_gradient(new)
     self._buf = new._buf if type(new) is ArrayImpl else new
 
 

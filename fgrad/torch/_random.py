@@ -88,8 +88,15 @@ def cuda_generator(index: int) -> Generator:
     return g
 
 
+# set by `fgrad.torch._compile` while ``torch.compile`` traces: ``rand``/``randn`` (and their
+# ``_like`` forms) draw from the traced program's key input; any other draw is a graph break
+COMPILE_RNG: list = [None]
+
+
 def _rng(generator, index=None) -> Engine:
     """The engine for a draw on CUDA device ``index`` (None: the host)."""
+    if COMPILE_RNG[0] is not None:
+        COMPILE_RNG[0].refuse()
     if generator is not None:
         return generator._engine
     if index is None:
@@ -172,6 +179,8 @@ def rand(
     """Uniform samples in [0, 1)."""
     di = _out_index(out, check_device(device))
     npd = _float_dt(dtype)
+    if COMPILE_RNG[0] is not None and generator is None and out is None:
+        return COMPILE_RNG[0].draw("uniform", _sizes(size), npd, requires_grad)
     return _finish(_uniform(_rng(generator, di), _sizes(size), npd), requires_grad, out, di)
 
 
@@ -188,6 +197,8 @@ def randn(
     """Standard normal samples."""
     di = _out_index(out, check_device(device))
     npd = _float_dt(dtype)
+    if COMPILE_RNG[0] is not None and generator is None and out is None:
+        return COMPILE_RNG[0].draw("normal", _sizes(size), npd, requires_grad)
     return _finish(_normal(_rng(generator, di), _sizes(size), npd), requires_grad, out, di)
 
 
@@ -318,12 +329,16 @@ def poisson(input, generator=None) -> Tensor:
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
     di = like_index(input, device)
+    if COMPILE_RNG[0] is not None:
+        return COMPILE_RNG[0].draw("uniform", tuple(input._buf.shape), npd, requires_grad)
     return _finish(_uniform(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
     di = like_index(input, device)
+    if COMPILE_RNG[0] is not None:
+        return COMPILE_RNG[0].draw("normal", tuple(input._buf.shape), npd, requires_grad)
     return _finish(_normal(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 

@@ -28,6 +28,7 @@ from ..core.array import Array, ArrayImpl, Tracer, wrap
 from ._device import DEV as _DEV
 from ._tensor import Tensor, _wrap
 from .autograd.complex_cotangents import conj_if_complex
+from .autograd.grad_mode import enable_grad
 import fgrad
 
 _nd = np.ndarray
@@ -138,8 +139,8 @@ def functional_call(
     )
     args = tuple(_to_tensor(a) if isinstance(a, (Array, np.ndarray)) else a for a in args)
     kwargs = kwargs or {}
-    with _reparametrize(module, values, strict):
-        out = module(*args, **kwargs)
+    with _reparametrize(module, values, strict), enable_grad() if functional else contextlib.nullcontext():
+        out = module(*args, **kwargs)  # traced: an outer no_grad does not stop the transform's derivative
     return _simple_map(lambda x: to_array(x) if isinstance(x, Tensor) else x, out) if functional else out
 
 
@@ -151,7 +152,8 @@ def _tensor_fn(func):
 
     def f(*arrays, **kwargs):
         ins = _simple_map(lambda a: from_array(a) if isinstance(a, Array) else a, arrays)
-        out = func(*ins, **kwargs)
+        with enable_grad():  # a transform ignores an outer no_grad; an inner one stops gradients
+            out = func(*ins, **kwargs)
         return _simple_map(lambda x: to_array(x) if isinstance(x, Tensor) else x, out)
 
     return f

@@ -19,7 +19,7 @@ import fgrad.torch._device as _dev
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
 import fgrad.torch.autograd.graph as G
-from .grad_mode import STATE, no_grad
+from .grad_mode import STATE, enable_grad, no_grad
 from ...core.array import ArrayImpl
 from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
@@ -373,7 +373,11 @@ def _apply_functional(cls, args, kwargs):
     def bwd(res, cts):
         ctx = res[0]
         grads = [_wrap(c._buf if type(c) is ArrayImpl else c) for c in cts]
-        g = cls.backward(ctx, *grads)
+        backward = cls.backward
+        if getattr(backward, "_once_differentiable", False):  # traced: differentiable anyway
+            backward = backward.__wrapped__
+        with enable_grad():  # traced values under no_grad would stop the backward's derivative
+            g = backward(ctx, *grads)
         if not isinstance(g, tuple):
             g = (g,)
         outs = []

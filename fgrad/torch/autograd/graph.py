@@ -133,9 +133,18 @@ class Node:
         n = type(self).__name__
         return "torch::autograd::" + n if n in _CPP_NODES else n
 
+    # composite nodes (F.linear is one node where PyTorch has AddmmBackward0 -> TBackward0):
+    # a function ``edges -> edges as PyTorch shows them`` (see `show_as`), then its result
+    _shown = None
+
     @property
     def next_functions(self) -> tuple:
-        return self._next
+        s = self._shown
+        if s is None:
+            return self._next
+        if type(s) is not tuple:
+            s = self._shown = tuple(s(self._next))
+        return s
 
     @property
     def metadata(self) -> dict:
@@ -187,6 +196,40 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+
+class ShownNode(Node):
+    """A node of PyTorch's graph that fgrad's graph folds into its parent (the
+    ``TBackward0`` of ``F.linear``'s weight): it appears in ``next_functions`` (so code that
+    walks the graph sees PyTorch's structure) but the backward pass never runs it."""
+
+    __slots__ = ()
+
+    def _apply(self, cts, create_graph):
+        raise RuntimeError(f"{type(self).__name__} is shown for PyTorch's graph structure only; fgrad "
+                           "computes its gradient inside the parent node (call the parent node instead)")
+
+    def register_hook(self, fn):
+        raise RuntimeError(f"{type(self).__name__} is shown for PyTorch's graph structure only: its hooks "
+                           "would never run; register the hook on the tensor or on the parent node")
+
+    register_prehook = register_hook
+
+
+def shown_edge(name: str, *edges) -> tuple:
+    """The edge ``(node, 0)`` to a `ShownNode` named ``name`` over ``edges``; ``(None, 0)``
+    when no edge leads anywhere (PyTorch has no node over tensors without grad)."""
+    if all(e[0] is None for e in edges):
+        return (None, 0)
+    node = node_class(name, ShownNode)()
+    node._next = tuple(edges)
+    return (node, 0)
+
+
+def show_as(node, fn) -> None:
+    """Show ``node``'s ``next_functions`` as ``fn(node._next)`` (PyTorch's structure)."""
+    if node is not None:
+        node._shown = fn
 
 
 _NODE_CLASSES: dict = {}

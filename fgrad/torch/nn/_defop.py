@@ -30,9 +30,10 @@ from .._tensor import Tensor
 _nd = np.ndarray
 
 
-def defop(name: str, key, fn, args, fwd=None, multi: bool = False):
-    """Apply the op (see the module docstring) and return its output Tensor(s)."""
-    return apply_op(name, key, fn, tuple(args), fwd, multi)
+def defop(name: str, key, fn, args, fwd=None, multi: bool = False, edges=None):
+    """Apply the op (see the module docstring) and return its output Tensor(s); ``edges``:
+    the positions of ``args`` listed in ``next_functions`` (default: every Tensor)."""
+    return apply_op(name, key, fn, tuple(args), fwd, multi, edges)
 
 
 def buf(t: Tensor):

@@ -24,6 +24,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import warnings
@@ -37,6 +38,8 @@ from fgrad import nn as fnn
 
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
+import fgrad.torch._random as _random
+import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor
 from fgrad.ops import windowed as W
 from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p, window_view
@@ -177,7 +180,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         def fwd(x, w):
             return np.matmul(x, w.T)
 
-        return defop(name, ("linear", False), fn, (input, weight), fwd)
+        out = defop(name, ("linear", False), fn, (input, weight), fwd)
+        _graph.show_as(out._gfn, functools.partial(_linear_shown, nd, False))
+        return out
     name = "AddmmBackward0" if nd == 2 else "ViewBackward0"
 
     def fn_b(x, w, b):
@@ -188,7 +193,24 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         r += b
         return r
 
-    return defop(name, ("linear", True), fn_b, (input, weight, bias), fwd_b)
+    out = defop(name, ("linear", True), fn_b, (input, weight, bias), fwd_b)
+    _graph.show_as(out._gfn, functools.partial(_linear_shown, nd, True))
+    return out
+
+
+def _linear_shown(nd: int, has_bias: bool, edges) -> tuple:
+    """``F.linear``'s one node as PyTorch's graph shows it: ``AddmmBackward0(bias, input,
+    TBackward0(weight))`` (``MmBackward0`` without bias), under a view node (and the input
+    behind a view node, an unsqueeze node for a vector without bias) when the input is not a
+    matrix."""
+    x_e, w_e = edges[0], edges[1]
+    wt = _graph.shown_edge("TBackward0", w_e)
+    if nd != 2:
+        x_e = _graph.shown_edge("UnsqueezeBackward0" if nd == 1 and not has_bias else "ViewBackward0", x_e)
+    inner = (edges[2], x_e, wt) if has_bias else (x_e, wt)
+    if nd == 2:
+        return inner
+    return (_graph.shown_edge("AddmmBackward0" if has_bias else "MmBackward0", *inner),)
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -204,6 +226,9 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 def _act(name: str, key, fn, input: Tensor, fwd=None, inplace: bool = False) -> Tensor:
     x = _float(input)
     out = defop(name, key, fn, (x,), fwd)
+    if inplace and not is_concrete(input):  # traced: the rebound input keeps the derivative
+        input._buf = out._buf
+        return input
     if inplace:
         with torch.no_grad():
             input.copy_(out) if not input.requires_grad else None
@@ -547,6 +572,8 @@ def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
     """A random mask of 1/(1-p) (kept) and 0 (dropped) in ``like``'s dtype, drawn as PyTorch
     draws it (``bernoulli_(1 - p)`` then ``div_(1 - p)``), so seeded runs match."""
     dt = like.dtype if like.is_floating_point() else None
+    if _random.COMPILE_RNG[0] is not None:  # inside torch.compile's trace: the program's key
+        return (torch.rand(shape, dtype=dt, device=like.device) < (1.0 - p)).to(like.dtype) / (1.0 - p)
     return torch.empty(shape, dtype=dt, device=like.device).bernoulli_(1.0 - p).div_(1.0 - p)
 
 
@@ -637,7 +664,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     def fwd(w, idx):
         return w[idx]
 
-    return defop("EmbeddingBackward0", ("embedding", pad, sg, n), fn, (weight, input), fwd)
+    return defop("EmbeddingBackward0", ("embedding", pad, sg, n), fn, (weight, input), fwd, edges=(0,))
 
 
 def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
@@ -818,7 +845,13 @@ def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, grou
     args = (input, weight) if bias is None else (input, weight, bias)
     key = ("conv", nd, stride, tuple(pads), dilation, groups, bias is not None)
     y = _conv_op("ConvolutionBackward0", key, args, params, nd, wb.shape[0])
+    if bias is None:  # PyTorch lists the missing bias as None
+        _graph.show_as(y._gfn, _no_bias_shown)
     return y.squeeze(0) if unbatched else y
+
+
+def _no_bias_shown(edges) -> tuple:
+    return (*edges, (None, 0))
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
@@ -1386,6 +1419,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
         y = defop("NativeBatchNormBackward0", ("batch_norm", True, axes, eps, weight is not None,
                                                bias is not None),
                   fn, (input, *wbs), fwd)
+        _graph.show_as(y._gfn, functools.partial(_affine_shown, weight is not None, bias is not None, 0))
         if running_mean is not None or running_var is not None:
             if is_concrete(input):
                 with torch.no_grad():
@@ -1399,6 +1433,8 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                     if running_var is not None:
                         running_var.mul_(1 - m).add_(torch.as_tensor(var_u.astype(buf(running_var).dtype)),
                                                      alpha=m)
+            else:  # traced (torch.compile, torch.func): the same update with tensor ops
+                _traced_running_stats(input, running_mean, running_var, axes, size, momentum)
         return y
     if running_mean is None or running_var is None:
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
@@ -1418,8 +1454,29 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             y = y + wb[i].reshape(shape_wb)
         return y.astype(x.dtype, copy=False)
 
-    return defop("NativeBatchNormBackward0", ("batch_norm", False, xb.ndim, eps, has_w, has_b), fn_e,
-                 (input, running_mean, running_var, *wbs), fwd_e)
+    y = defop("NativeBatchNormBackward0", ("batch_norm", False, xb.ndim, eps, has_w, has_b), fn_e,
+              (input, running_mean, running_var, *wbs), fwd_e)
+    _graph.show_as(y._gfn, functools.partial(_affine_shown, has_w, has_b, 2))
+    return y
+
+
+def _affine_shown(has_w: bool, has_b: bool, n_stats: int, edges) -> tuple:
+    """A normalisation node as PyTorch shows it: ``(input, weight, bias)``, None for a missing
+    weight or bias, no edge for the running statistics (``n_stats`` edges after the input)."""
+    rest = iter(edges[1 + n_stats:])
+    return (edges[0], next(rest) if has_w else (None, 0), next(rest) if has_b else (None, 0))
+
+
+def _traced_running_stats(input: Tensor, running_mean, running_var, axes, size: int, m: float) -> None:
+    """Batch norm's running-statistics update on a traced input (functional mode rebinds the
+    buffers; ``torch.compile`` writes them back after the call)."""
+    with torch.no_grad():
+        x = input.detach().double()
+        mean = x.mean(dim=axes)
+        var_u = ((x - mean.reshape((1, -1) + (1,) * (x.dim() - 2))) ** 2).sum(dim=axes) / max(size - 1, 1)
+        for stat, new in ((running_mean, mean), (running_var, var_u)):
+            if stat is not None:
+                stat.mul_(1 - m).add_(new.to(stat.dtype), alpha=m)
 
 
 def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
@@ -1461,8 +1518,10 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
     axes = tuple(range(xb.ndim - len(ns), xb.ndim))
     fn, fwd = _norm_fn(axes, eps, ns, weight is not None, bias is not None)
     wbs = [t for t in (weight, bias) if t is not None]
-    return defop("NativeLayerNormBackward0", ("layer_norm", axes, eps, weight is not None, bias is not None),
-                 fn, (input, *wbs), fwd)
+    y = defop("NativeLayerNormBackward0", ("layer_norm", axes, eps, weight is not None, bias is not None),
+              fn, (input, *wbs), fwd)
+    _graph.show_as(y._gfn, functools.partial(_affine_shown, weight is not None, bias is not None, 0))
+    return y
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
@@ -1487,7 +1546,9 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
         return _scale_shift(y, wb, has_w, has_b, shape_wb)
 
     wbs = [t for t in (weight, bias) if t is not None]
-    return defop("NativeGroupNormBackward0", ("group_norm", n, G, eps, has_w, has_b), fn, (input, *wbs))
+    y = defop("NativeGroupNormBackward0", ("group_norm", n, G, eps, has_w, has_b), fn, (input, *wbs))
+    _graph.show_as(y._gfn, functools.partial(_affine_shown, has_w, has_b, 0))
+    return y
 
 
 # ---------------------------------------------------------------------------------------
@@ -1655,7 +1716,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
 
     name = "NllLoss2DBackward0" if nd == 4 else "NllLossBackward0"
     args = (input, target) if weight is None else (input, target, weight.detach())
-    return defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, fwd)
+    # next_functions: the input only (PyTorch lists no edge for the integer target)
+    return defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, fwd, edges=(0,))
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,

@@ -37,6 +37,10 @@ from ._backward_hooks import BackwardHook
 
 __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
 
+# set by `fgrad.torch._compile` once ``torch.compile`` is used: ``hook(module, args, kwargs)``
+# runs a module call (compiled when ``module.compile()`` was called; recorded while tracing)
+COMPILE_HOOK: list = [None]
+
 _global_forward_hooks: dict = OrderedDict()
 _global_forward_pre_hooks: dict = OrderedDict()
 
@@ -321,6 +325,16 @@ class Module:
 
     # -- calling --------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if COMPILE_HOOK[0] is not None:  # torch.compile: a compiled module, or a trace running
+            return COMPILE_HOOK[0](self, args, kwargs)
+        d = self.__dict__
+        if not (d["_forward_hooks"] or d["_forward_pre_hooks"] or d["_backward_hooks"]
+                or d["_backward_pre_hooks"] or _global_forward_hooks or _global_forward_pre_hooks):
+            return self.forward(*args, **kwargs)
+        return self._call_impl(*args, **kwargs)
+
+    def _call_uncompiled(self, *args, **kwargs):
+        """The module's call (hooks around ``forward``) as written, never compiled."""
         d = self.__dict__
         if not (d["_forward_hooks"] or d["_forward_pre_hooks"] or d["_backward_hooks"]
                 or d["_backward_pre_hooks"] or _global_forward_hooks or _global_forward_pre_hooks):
