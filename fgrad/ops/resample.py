@@ -125,12 +125,22 @@ class AxisMap:
         return got
 
 
+def _check(shape: tuple, dtype, table: AxisMap, axis: int) -> None:
+    if not 0 <= axis < len(shape):
+        raise ValueError(f"resample: axis {axis} is out of range for an operand of shape {shape}")
+    if shape[axis] != table.in_size:
+        raise ValueError(
+            f"resample: the map reads {table.in_size} positions but axis {axis} of the operand "
+            f"(shape {shape}) has {shape[axis]}")
+    if not table.is_selection and np.dtype(dtype).kind not in "fc":
+        raise TypeError(f"resample: a weighted map needs a floating input, got {dtype}")
+
+
 def _impl(xp, x, *, table: AxisMap, axis: int):
+    _check(x.shape, x.dtype, table, axis)
     index, weight = table.buffers(xp)
     if table.is_selection:
         return xp.take(x, index[:, 0], axis=axis)
-    if x.dtype.kind not in "fc":
-        raise TypeError(f"resample: a weighted map needs a floating input, got {x.dtype}")
     out, taps = index.shape
     gathered = xp.take(x, index.reshape(-1), axis=axis)
     gathered = gathered.reshape(x.shape[:axis] + (out, taps) + x.shape[axis + 1:])
@@ -139,14 +149,7 @@ def _impl(xp, x, *, table: AxisMap, axis: int):
 
 
 def _abstract(x, *, table: AxisMap, axis: int):
-    if not 0 <= axis < len(x.shape):
-        raise ValueError(f"resample: axis {axis} is out of range for an operand of shape {x.shape}")
-    if x.shape[axis] != table.in_size:
-        raise ValueError(
-            f"resample: the map reads {table.in_size} positions but axis {axis} of the operand "
-            f"(shape {x.shape}) has {x.shape[axis]}")
-    if not table.is_selection and np.dtype(x.dtype).kind not in "fc":
-        raise TypeError(f"resample: a weighted map needs a floating input, got {x.dtype}")
+    _check(x.shape, x.dtype, table, axis)
     shape = x.shape[:axis] + (table.out_size,) + x.shape[axis + 1:]
     return ShapedArray(shape, x.dtype, getattr(x, "weak_type", False))
 

@@ -149,7 +149,7 @@ class EmbeddingBag(Module):
             s += ", norm_type={norm_type}"
         if self.scale_grad_by_freq is not False:
             s += ", scale_grad_by_freq={scale_grad_by_freq}"
-        s += ", mode={mode}"
+        s += ", mode={mode!r}"
         if self.padding_idx is not None:
             s += ", padding_idx={padding_idx}"
         return s.format(**{k: v for k, v in self.__dict__.items()})
