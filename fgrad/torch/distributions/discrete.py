@@ -381,8 +381,9 @@ class Binomial(Distribution):
         shape = self._extended_shape(sample_shape)
         key_data = frandom.key_data(fgrad_key())
         with torch.no_grad():
-            return scipy_op("", _binomial_definition, fgrad.device_get(key_data),
-                            self.total_count.expand(shape), self.probs.expand(shape))
+            out = scipy_op("", _binomial_definition, fgrad.device_get(key_data),
+                           self.total_count.expand(shape), self.probs.expand(shape))
+            return out.to(self.probs.device)  # the key lives on the host
 
     def log_prob(self, value):
         if self._validate_args:

@@ -65,7 +65,8 @@ def broadcast_all(*values) -> tuple:
     if not all(isinstance(v, Tensor) for v in values):
         like = next((v for v in values if isinstance(v, Tensor)), None)
         dtype = like.dtype if like is not None else torch.get_default_dtype()
-        values = tuple(v if isinstance(v, Tensor) else torch.tensor(v, dtype=dtype) for v in values)
+        device = like.device if like is not None else None
+        values = tuple(v if isinstance(v, Tensor) else torch.tensor(v, dtype=dtype, device=device) for v in values)
     return tuple(torch.broadcast_tensors(*values))
 
 

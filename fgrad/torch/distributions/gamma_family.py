@@ -43,7 +43,8 @@ def _standard_gamma_definition(key_data, concentration):
 def standard_gamma(concentration):
     """Gamma(concentration, 1) samples of ``concentration``'s shape, differentiable in it."""
     key_data = frandom.key_data(fgrad_key())
-    return scipy_op("StandardGammaBackward0", _standard_gamma_definition, fgrad.device_get(key_data), concentration)
+    out = scipy_op("StandardGammaBackward0", _standard_gamma_definition, fgrad.device_get(key_data), concentration)
+    return out.to(concentration.device)  # the key lives on the host
 
 
 def _gamma_logpdf(value, concentration, rate):
