@@ -44,10 +44,21 @@ class ResizeMethod(enum.Enum):
     @staticmethod
     def from_string(s: str) -> "ResizeMethod":
         """The method a string names (``"bilinear"`` and ``"trilinear"`` are ``LINEAR``...)."""
-        names = {"nearest": "NEAREST", "linear": "LINEAR", "bilinear": "LINEAR", "trilinear": "LINEAR",
-                 "triangle": "LINEAR", "lanczos3": "LANCZOS3", "lanczos5": "LANCZOS5", "cubic": "CUBIC",
-                 "bicubic": "CUBIC", "tricubic": "CUBIC", "cubic-pytorch": "CUBIC_PYTORCH",
-                 "bicubic-pytorch": "CUBIC_PYTORCH", "area": "AREA"}
+        names = {
+            "nearest": "NEAREST",
+            "linear": "LINEAR",
+            "bilinear": "LINEAR",
+            "trilinear": "LINEAR",
+            "triangle": "LINEAR",
+            "lanczos3": "LANCZOS3",
+            "lanczos5": "LANCZOS5",
+            "cubic": "CUBIC",
+            "bicubic": "CUBIC",
+            "tricubic": "CUBIC",
+            "cubic-pytorch": "CUBIC_PYTORCH",
+            "bicubic-pytorch": "CUBIC_PYTORCH",
+            "area": "AREA",
+        }
         if s not in names:
             raise ValueError(f'Unknown resize method "{s}"')
         return ResizeMethod[names[s]]
@@ -57,8 +68,9 @@ def _lanczos(radius: float) -> Callable:
     def kernel(x):
         with np.errstate(divide="ignore", invalid="ignore"):
             y = radius * np.sin(np.pi * x) * np.sin(np.pi * x / radius)
-            out = np.where(x > 1e-3, y / np.where(x != 0, np.pi ** 2 * x ** 2, 1), 1.0)
+            out = np.where(x > 1e-3, y / np.where(x != 0, np.pi**2 * x**2, 1), 1.0)
         return np.where(x > radius, 0.0, out)
+
     return kernel
 
 
@@ -96,8 +108,16 @@ def _normalise(weights: np.ndarray) -> np.ndarray:
     return np.where(np.abs(total) > _TINY, weights / np.where(total != 0, total, 1), 0.0)
 
 
-def weight_matrix(in_size: int, out_size: int, scale: float, translation: float, kernel, antialias: bool,
-                  edge_padding: bool, radius: int) -> np.ndarray:
+def weight_matrix(
+    in_size: int,
+    out_size: int,
+    scale: float,
+    translation: float,
+    kernel,
+    antialias: bool,
+    edge_padding: bool,
+    radius: int,
+) -> np.ndarray:
     """JAX's ``compute_weight_mat``: the ``(in_size, out_size)`` weights of one axis."""
     inv_scale = 1.0 / scale
     kernel_scale = max(inv_scale, 1.0) if antialias else 1.0
@@ -111,8 +131,9 @@ def weight_matrix(in_size: int, out_size: int, scale: float, translation: float,
         left = np.arange(out_size) * inv_scale - translation * inv_scale
         right = left + inv_scale
         pix = np.arange(in_size, dtype=np.float64)
-        weights = np.maximum(0.0, np.minimum(right[None, :], pix[:, None] + 1.0)
-                             - np.maximum(left[None, :], pix[:, None]))
+        weights = np.maximum(
+            0.0, np.minimum(right[None, :], pix[:, None] + 1.0) - np.maximum(left[None, :], pix[:, None])
+        )
     else:
         weights = kernel(np.abs(sample[None, :] - positions[:, None]) / kernel_scale)
     if edge_padding:
@@ -137,8 +158,11 @@ def sparse_map(weights: np.ndarray) -> AxisMap:
 
 def _concrete(value, what: str) -> np.ndarray:
     if isinstance(value, Tracer) or any(isinstance(v, Tracer) for v in np.ravel(np.asarray(value, object))):
-        raise TypeError(f"scale_and_translate: {what} must be concrete (Python or NumPy numbers): fgrad builds "
-                        "the resampling maps from it on the host; got a traced value")
+        raise TypeError(
+            f"scale_and_translate: {what} must be concrete (Python or NumPy numbers): fgrad "
+            "builds "
+            "the resampling maps from it on the host; got a traced value"
+        )
     return np.asarray(value, dtype=np.float64).reshape(-1)
 
 
@@ -147,8 +171,16 @@ def _float_image(image):
     return image if fnp.issubdtype(image.dtype, fnp.inexact) else image.astype(fnp.result_type(float))
 
 
-def scale_and_translate(image, shape: Sequence[int], spatial_dims: Sequence[int], scale, translation,
-                        method, antialias: bool = True, precision=None):
+def scale_and_translate(
+    image,
+    shape: Sequence[int],
+    spatial_dims: Sequence[int],
+    scale,
+    translation,
+    method,
+    antialias: bool = True,
+    precision=None,
+):
     """Resample ``image`` to ``shape``: output location ``x`` samples the input at
     ``(x - translation) / scale`` along each of ``spatial_dims`` (half-pixel centres; samples
     outside the input give 0).
@@ -162,16 +194,19 @@ def scale_and_translate(image, shape: Sequence[int], spatial_dims: Sequence[int]
     image = fnp.asarray(image)
     shape = tuple(int(s) for s in shape)
     if len(shape) != image.ndim:
-        raise ValueError("shape must have length equal to the number of dimensions of x; "
-                         f" {shape} vs {image.shape}")
+        raise ValueError(
+            f"shape must have length equal to the number of dimensions of x;  {shape} vs {image.shape}"
+        )
     method = ResizeMethod.from_string(method) if isinstance(method, str) else method
     if method == ResizeMethod.NEAREST:
         raise ValueError("Nearest neighbor resampling is not currently supported for scale_and_translate.")
     scale = _concrete(scale, "scale")
     translation = _concrete(translation, "translation")
     if len(scale) != len(spatial_dims) or len(translation) != len(spatial_dims):
-        raise ValueError(f"scale_and_translate: scale and translation need one entry per spatial dim "
-                         f"({len(spatial_dims)}), got {len(scale)} and {len(translation)}")
+        raise ValueError(
+            f"scale_and_translate: scale and translation need one entry per spatial dim "
+            f"({len(spatial_dims)}), got {len(scale)} and {len(translation)}"
+        )
     return _apply(_float_image(image), shape, spatial_dims, scale, translation, method, antialias)
 
 
@@ -182,8 +217,16 @@ def _apply(image, shape, spatial_dims, scale, translation, method, antialias):
     edge_padding = method == ResizeMethod.CUBIC_PYTORCH and not antialias
     for i, d in enumerate(spatial_dims):
         d = d % image.ndim
-        w = weight_matrix(image.shape[d], shape[d], float(scale[i]), float(translation[i]), kernel, antialias,
-                          edge_padding, radius)
+        w = weight_matrix(
+            image.shape[d],
+            shape[d],
+            float(scale[i]),
+            float(translation[i]),
+            kernel,
+            antialias,
+            edge_padding,
+            radius,
+        )
         image = resample(image, sparse_map(w), d)
     return image
 
@@ -209,8 +252,9 @@ def resize(image, shape: Sequence[int], method, antialias: bool = True, precisio
     image = fnp.asarray(image)
     shape = tuple(int(s) for s in shape)
     if len(shape) != image.ndim:
-        raise ValueError("shape must have length equal to the number of dimensions of x; "
-                         f" {shape} vs {image.shape}")
+        raise ValueError(
+            f"shape must have length equal to the number of dimensions of x;  {shape} vs {image.shape}"
+        )
     method = ResizeMethod.from_string(method) if isinstance(method, str) else method
     dims = tuple(i for i in range(image.ndim) if image.shape[i] != shape[i])
     if method == ResizeMethod.NEAREST:

@@ -34,9 +34,13 @@ def run(image_module, grad, asarray, name: str) -> dict:
         f = lambda x: image_module.resize(x, shape, method, antialias=aa)  # noqa: E731
     else:
         f = lambda x: image_module.scale_and_translate(  # noqa: E731
-            x, shape, (1, 2), asarray(np.array([1.7, 0.6])), asarray(np.array([0.3, -0.5])), method)
+            x, shape, (1, 2), asarray(np.array([1.7, 0.6])), asarray(np.array([0.3, -0.5])), method
+        )
     x = asarray(image())
-    return {"out": np.asarray(f(x)).tolist(), "grad": np.asarray(grad(lambda x: (f(x) * ct).sum())(x)).tolist()}
+    return {
+        "out": np.asarray(f(x)).tolist(),
+        "grad": np.asarray(grad(lambda x: (f(x) * ct).sum())(x)).tolist(),
+    }
 
 
 if __name__ == "__main__":

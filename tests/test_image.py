@@ -26,13 +26,12 @@ def test_matches_stored_jax_numbers(name):
 
 
 def test_live_jax_float32():
-    jax = pytest.importorskip("jax")
-    import jax.image
+    jax_image = pytest.importorskip("jax.image")
     import jax.numpy as jnp
 
     x = image().astype(np.float32)
     for method in ("linear", "cubic", "lanczos3", "area", "nearest"):
-        want = np.asarray(jax.image.resize(jnp.asarray(x), (2, 8, 3), method))
+        want = np.asarray(jax_image.resize(jnp.asarray(x), (2, 8, 3), method))
         got = np.asarray(fimage.resize(fnp.asarray(x), (2, 8, 3), method))
         assert got.dtype == np.float32
         np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6)
@@ -59,6 +58,10 @@ def test_errors():
 def test_under_vmap_and_jit():
     x = fnp.asarray(image())
     f = lambda im: fimage.resize(im, (7, 4), "cubic")  # noqa: E731
-    np.testing.assert_allclose(np.asarray(fgrad.vmap(f)(x)), np.stack([np.asarray(f(x[i])) for i in range(2)]),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        np.asarray(fgrad.vmap(f)(x)),
+        np.stack([np.asarray(f(x[i])) for i in range(2)]),
+        rtol=1e-12,
+        atol=1e-12,
+    )
     np.testing.assert_allclose(np.asarray(fgrad.jit(f)(x[0])), np.asarray(f(x[0])), rtol=1e-12, atol=1e-12)

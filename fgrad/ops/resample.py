@@ -61,7 +61,8 @@ class AxisMap:
         if index.ndim != 2 or index.shape != weight.shape:
             raise ValueError(
                 f"AxisMap: index and weight must be 2-d arrays of one shape (outputs, taps), "
-                f"got {index.shape} and {weight.shape}")
+                f"got {index.shape} and {weight.shape}"
+            )
         if index.size and (index.min() < 0 or index.max() >= max(in_size, 1)):
             raise IndexError(f"AxisMap: an index lies outside [0, {in_size})")
         index.flags.writeable = False
@@ -131,7 +132,8 @@ def _check(shape: tuple, dtype, table: AxisMap, axis: int) -> None:
     if shape[axis] != table.in_size:
         raise ValueError(
             f"resample: the map reads {table.in_size} positions but axis {axis} of the operand "
-            f"(shape {shape}) has {shape[axis]}")
+            f"(shape {shape}) has {shape[axis]}"
+        )
     if not table.is_selection and np.dtype(dtype).kind not in "fc":
         raise TypeError(f"resample: a weighted map needs a floating input, got {dtype}")
 
@@ -143,14 +145,14 @@ def _impl(xp, x, *, table: AxisMap, axis: int):
         return xp.take(x, index[:, 0], axis=axis)
     out, taps = index.shape
     gathered = xp.take(x, index.reshape(-1), axis=axis)
-    gathered = gathered.reshape(x.shape[:axis] + (out, taps) + x.shape[axis + 1:])
+    gathered = gathered.reshape(x.shape[:axis] + (out, taps) + x.shape[axis + 1 :])
     w = weight.astype(x.dtype, copy=False).reshape((out, taps) + (1,) * (x.ndim - axis - 1))
     return (gathered * w).sum(axis=axis + 1)
 
 
 def _abstract(x, *, table: AxisMap, axis: int):
     _check(x.shape, x.dtype, table, axis)
-    shape = x.shape[:axis] + (table.out_size,) + x.shape[axis + 1:]
+    shape = x.shape[:axis] + (table.out_size,) + x.shape[axis + 1 :]
     return ShapedArray(shape, x.dtype, getattr(x, "weak_type", False))
 
 

@@ -345,9 +345,11 @@ def _pair(input, other, op: str) -> tuple:
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         raise TypeError(f"{op}(): at least one of input and other must be a Tensor")
     if not isinstance(input, Tensor):
-        input = torch.tensor(input, dtype=other.dtype if other.is_floating_point() else torch.get_default_dtype())
+        dtype = other.dtype if other.is_floating_point() else torch.get_default_dtype()
+        input = torch.tensor(input, dtype=dtype)
     if not isinstance(other, Tensor):
-        other = torch.tensor(other, dtype=input.dtype if input.is_floating_point() else torch.get_default_dtype())
+        dtype = input.dtype if input.is_floating_point() else torch.get_default_dtype()
+        other = torch.tensor(other, dtype=dtype)
     dtype = torch.promote_types(input.dtype, other.dtype)
     if not (dtype.is_floating_point or dtype.is_complex):
         dtype = torch.get_default_dtype()
@@ -386,7 +388,8 @@ def _trigamma(x):
         result = result + 1.0 / (z * z)
         z = z + 1.0
     ixx = 1.0 / (z * z)
-    result = result + (1.0 + 1.0 / (2.0 * z) + ixx * (1.0 / 6.0 - ixx * (1.0 / 30.0 - ixx * (1.0 / 42.0)))) / z
+    series = 1.0 + 1.0 / (2.0 * z) + ixx * (1.0 / 6.0 - ixx * (1.0 / 30.0 - ixx * (1.0 / 42.0)))
+    result = result + series / z
     return fnp.where(reflect, -result, result)
 
 
@@ -626,7 +629,8 @@ def modified_bessel_i1(input: Tensor, *, out=None) -> Tensor:
 def _check_tensors(op: str, input, other) -> None:
     for pos, (name, v) in enumerate((("input", input), ("other", other)), 1):
         if not isinstance(v, Tensor):
-            raise TypeError(f"{op}(): argument '{name}' (position {pos}) must be Tensor, not {type(v).__name__}")
+            raise TypeError(f"{op}(): argument '{name}' (position {pos}) must be Tensor, not "
+                            f"{type(v).__name__}")
 
 
 class _UndefinedDerivative(torch.autograd.Function):

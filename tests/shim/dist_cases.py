@@ -39,43 +39,92 @@ def make(torch, name: str, factor: float = 1.0):
         "Gamma": lambda: (D.Gamma(t([2.0, 0.7]), t([1.5, 3.0])), c(pos)),
         "Chi2": lambda: (D.Chi2(t([2.0, 3.7])), c(pos)),
         "Beta": lambda: (D.Beta(t([2.0, 0.7]), t([1.5, 3.0])), c(unit)),
-        "Dirichlet": lambda: (D.Dirichlet(t([[2.0, 0.7, 1.2], [1.5, 3.0, 0.4]])),
-                              c([[0.3, 0.5, 0.2], [0.1, 0.1, 0.8]])),
+        "Dirichlet": lambda: (
+            D.Dirichlet(t([[2.0, 0.7, 1.2], [1.5, 3.0, 0.4]])),
+            c([[0.3, 0.5, 0.2], [0.1, 0.1, 0.8]]),
+        ),
         "Bernoulli[probs]": lambda: (D.Bernoulli(probs=t(unit)), c([0.0, 1.0])),
         "Bernoulli[logits]": lambda: (D.Bernoulli(logits=t([0.3, -2.8])), c([0.0, 1.0])),
-        "Categorical[probs]": lambda: (D.Categorical(probs=t([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])),
-                                       c([2, 0], torch.long)),
-        "Categorical[logits]": lambda: (D.Categorical(logits=t([[0.2, 1.3, -0.5], [0.6, 0.3, 0.1]])),
-                                        c([2, 0], torch.long)),
-        "OneHotCategorical": lambda: (D.OneHotCategorical(probs=t([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])),
-                                      c([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])),
+        "Categorical[probs]": lambda: (
+            D.Categorical(probs=t([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])),
+            c([2, 0], torch.long),
+        ),
+        "Categorical[logits]": lambda: (
+            D.Categorical(logits=t([[0.2, 1.3, -0.5], [0.6, 0.3, 0.1]])),
+            c([2, 0], torch.long),
+        ),
+        "OneHotCategorical": lambda: (
+            D.OneHotCategorical(probs=t([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])),
+            c([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
+        ),
         "Poisson": lambda: (D.Poisson(t([2.0, 0.7])), c([1.0, 3.0])),
         "Binomial": lambda: (D.Binomial(c([5.0, 10.0]), probs=t(unit)), c([1.0, 7.0])),
-        "MultivariateNormal[cov]": lambda: (D.MultivariateNormal(t(loc), covariance_matrix=t([[2.0, 0.3], [0.3, 1.0]])),
-                                            c(v2)),
-        "MultivariateNormal[tril]": lambda: (D.MultivariateNormal(t([[0.3, -1.0], [0.0, 1.0]]),
-                                                                  scale_tril=t([[1.5, 0.0], [0.3, 0.7]])), c(v2)),
-        "MultivariateNormal[prec]": lambda: (D.MultivariateNormal(t(loc), precision_matrix=t([[2.0, 0.3], [0.3, 1.0]])),
-                                             c(v2)),
+        "MultivariateNormal[cov]": lambda: (
+            D.MultivariateNormal(t(loc), covariance_matrix=t([[2.0, 0.3], [0.3, 1.0]])),
+            c(v2),
+        ),
+        "MultivariateNormal[tril]": lambda: (
+            D.MultivariateNormal(t([[0.3, -1.0], [0.0, 1.0]]), scale_tril=t([[1.5, 0.0], [0.3, 0.7]])),
+            c(v2),
+        ),
+        "MultivariateNormal[prec]": lambda: (
+            D.MultivariateNormal(t(loc), precision_matrix=t([[2.0, 0.3], [0.3, 1.0]])),
+            c(v2),
+        ),
         "LogNormal": lambda: (D.LogNormal(t(loc), t(scale)), c(v2)),
         "Independent": lambda: (D.Independent(D.Normal(t(loc), t(scale)), 1), c(v2)),
-        "TransformedDistribution": lambda: (D.TransformedDistribution(
-            D.Normal(t(loc), t(scale)), [D.transforms.AffineTransform(1.0, 2.0), D.transforms.SigmoidTransform()]),
-            c([0.1, 0.8])),
+        "TransformedDistribution": lambda: (
+            D.TransformedDistribution(
+                D.Normal(t(loc), t(scale)),
+                [D.transforms.AffineTransform(1.0, 2.0), D.transforms.SigmoidTransform()],
+            ),
+            c([0.1, 0.8]),
+        ),
     }
     d, value = table[name]()
     return d, value, leaves
 
 
-NAMES = ["Normal", "Uniform", "Exponential", "Laplace", "Cauchy", "StudentT", "Gamma", "Chi2", "Beta", "Dirichlet",
-         "Bernoulli[probs]", "Bernoulli[logits]", "Categorical[probs]", "Categorical[logits]", "OneHotCategorical",
-         "Poisson", "Binomial", "MultivariateNormal[cov]", "MultivariateNormal[tril]", "MultivariateNormal[prec]",
-         "LogNormal", "Independent", "TransformedDistribution"]
-KL_PAIRS = [("Normal", "Normal"), ("Laplace", "Laplace"), ("Bernoulli[probs]", "Bernoulli[logits]"),
-            ("Categorical[probs]", "Categorical[logits]"), ("MultivariateNormal[cov]", "MultivariateNormal[tril]"),
-            ("Exponential", "Exponential"), ("Gamma", "Chi2"), ("Beta", "Beta"), ("Dirichlet", "Dirichlet"),
-            ("Uniform", "Uniform"), ("Poisson", "Poisson"), ("Independent", "Independent"),
-            ("OneHotCategorical", "OneHotCategorical")]
+NAMES = [
+    "Normal",
+    "Uniform",
+    "Exponential",
+    "Laplace",
+    "Cauchy",
+    "StudentT",
+    "Gamma",
+    "Chi2",
+    "Beta",
+    "Dirichlet",
+    "Bernoulli[probs]",
+    "Bernoulli[logits]",
+    "Categorical[probs]",
+    "Categorical[logits]",
+    "OneHotCategorical",
+    "Poisson",
+    "Binomial",
+    "MultivariateNormal[cov]",
+    "MultivariateNormal[tril]",
+    "MultivariateNormal[prec]",
+    "LogNormal",
+    "Independent",
+    "TransformedDistribution",
+]
+KL_PAIRS = [
+    ("Normal", "Normal"),
+    ("Laplace", "Laplace"),
+    ("Bernoulli[probs]", "Bernoulli[logits]"),
+    ("Categorical[probs]", "Categorical[logits]"),
+    ("MultivariateNormal[cov]", "MultivariateNormal[tril]"),
+    ("Exponential", "Exponential"),
+    ("Gamma", "Chi2"),
+    ("Beta", "Beta"),
+    ("Dirichlet", "Dirichlet"),
+    ("Uniform", "Uniform"),
+    ("Poisson", "Poisson"),
+    ("Independent", "Independent"),
+    ("OneHotCategorical", "OneHotCategorical"),
+]
 
 
 def _number(x):
@@ -119,7 +168,9 @@ def run_kl(torch, p_name: str, q_name: str) -> dict:
 if __name__ == "__main__":
     import torch as _torch
 
-    stored = {"dists": {n: run(_torch, n) for n in NAMES},
-              "kl": {f"{p}||{q}": run_kl(_torch, p, q) for p, q in KL_PAIRS}}
+    stored = {
+        "dists": {n: run(_torch, n) for n in NAMES},
+        "kl": {f"{p}||{q}": run_kl(_torch, p, q) for p, q in KL_PAIRS},
+    }
     STORED.write_text(json.dumps(stored, indent=0))
     print(f"wrote {len(NAMES)} distributions and {len(KL_PAIRS)} KL pairs to {STORED}")

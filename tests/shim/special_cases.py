@@ -16,14 +16,47 @@ EDGES = [0.0, -0.0, -1.0, -2.0, -2.5, INF, -INF, NAN, 0.5, 1e-300, 30.0, 1.3, -0
 POINTS = [0.3, 0.9, 1.7, 3.2, 6.5]  # gradients here (PyTorch's derivative is finite)
 SIGNED = [-2.2, -0.4, 0.6, 1.9, 4.0]
 
-UNARY = ["gammaln", "digamma", "psi", "i0", "i0e", "i1", "i1e", "erfcx", "bessel_j0", "bessel_j1",
-         "polygamma0", "polygamma1", "polygamma2", "polygamma3", "multigammaln1", "multigammaln3",
-         "modified_bessel_i0", "modified_bessel_i1"]
-DIFFERENTIABLE = {"gammaln", "digamma", "psi", "i0", "i0e", "i1", "i1e", "erfcx", "polygamma0", "polygamma1",
-                  "polygamma2", "polygamma3", "multigammaln1", "multigammaln3"}
+UNARY = [
+    "gammaln",
+    "digamma",
+    "psi",
+    "i0",
+    "i0e",
+    "i1",
+    "i1e",
+    "erfcx",
+    "bessel_j0",
+    "bessel_j1",
+    "polygamma0",
+    "polygamma1",
+    "polygamma2",
+    "polygamma3",
+    "multigammaln1",
+    "multigammaln3",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+]
+DIFFERENTIABLE = {
+    "gammaln",
+    "digamma",
+    "psi",
+    "i0",
+    "i0e",
+    "i1",
+    "i1e",
+    "erfcx",
+    "polygamma0",
+    "polygamma1",
+    "polygamma2",
+    "polygamma3",
+    "multigammaln1",
+    "multigammaln3",
+}
 BINARY = ["gammainc", "gammaincc", "zeta"]
-BINARY_EDGES = ([0.0, 0.0, 1.0, -1.0, INF, 2.0, NAN, 1.0, 0.0, 3.0, 2.0, 2.0, 0.5, 3.0],
-                [0.0, 1.0, 0.0, 1.0, 1.0, INF, 1.0, -1.0, INF, -2.5, -INF, INF, 2.0, -0.0])
+BINARY_EDGES = (
+    [0.0, 0.0, 1.0, -1.0, INF, 2.0, NAN, 1.0, 0.0, 3.0, 2.0, 2.0, 0.5, 3.0],
+    [0.0, 1.0, 0.0, 1.0, 1.0, INF, 1.0, -1.0, INF, -2.5, -INF, INF, 2.0, -0.0],
+)
 
 
 def call(torch, name: str, x):

@@ -26,8 +26,9 @@ def _close(got, want, what):
     if isinstance(want, str) or want is None:
         assert got == want, what
         return
-    np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float), rtol=1e-10, atol=1e-12,
-                               err_msg=what)
+    np.testing.assert_allclose(
+        np.asarray(got, float), np.asarray(want, float), rtol=1e-10, atol=1e-12, err_msg=what
+    )
 
 
 def _compare(got: dict, want: dict, name: str) -> None:
@@ -101,7 +102,7 @@ def test_sample_shapes_support_seeding_and_moments(make):
     xs = x.double()
     if isinstance(d, D.Categorical):  # the mean of a category index
         mean = (d.probs * ft.arange(3.0)).sum(-1).double()
-        var = (d.probs * ft.arange(3.0) ** 2).sum(-1).double() - mean ** 2
+        var = (d.probs * ft.arange(3.0) ** 2).sum(-1).double() - mean**2
     else:
         mean, var = d.mean.double(), d.variance.double()
     se = (var / _N).sqrt()
@@ -110,13 +111,16 @@ def test_sample_shapes_support_seeding_and_moments(make):
     assert bool(((sample_var - var).abs() <= 0.1 * var + 1e-6).all()), (sample_var, var)
 
 
-@pytest.mark.parametrize("make, mean_grad", [
-    (lambda c, r: D.Normal(c, r), lambda c, r: (ft.ones_like(c), ft.zeros_like(r))),
-    (lambda c, r: D.Gamma(c, r), lambda c, r: (1 / r, -c / r ** 2)),
-    (lambda c, r: D.Exponential(r), lambda c, r: (ft.zeros_like(c), -1 / r ** 2)),
-    (lambda c, r: D.Laplace(c, r), lambda c, r: (ft.ones_like(c), ft.zeros_like(r))),
-    (lambda c, r: D.Beta(c, r), lambda c, r: (r / (c + r) ** 2, -c / (c + r) ** 2)),
-])
+@pytest.mark.parametrize(
+    "make, mean_grad",
+    [
+        (lambda c, r: D.Normal(c, r), lambda c, r: (ft.ones_like(c), ft.zeros_like(r))),
+        (lambda c, r: D.Gamma(c, r), lambda c, r: (1 / r, -c / r**2)),
+        (lambda c, r: D.Exponential(r), lambda c, r: (ft.zeros_like(c), -1 / r**2)),
+        (lambda c, r: D.Laplace(c, r), lambda c, r: (ft.ones_like(c), ft.zeros_like(r))),
+        (lambda c, r: D.Beta(c, r), lambda c, r: (r / (c + r) ** 2, -c / (c + r) ** 2)),
+    ],
+)
 def test_rsample_gradients_are_pathwise(make, mean_grad):
     # d/dtheta E[x] = E[dx/dtheta]: the mean of the reparameterised samples' gradients
     c = ft.tensor([1.5, 0.6], dtype=ft.float64, requires_grad=True)
@@ -136,7 +140,7 @@ def test_dirichlet_rsample_gradient():
     x = D.Dirichlet(alpha).rsample((_N,))
     (g,) = ft.autograd.grad(x.mean(0)[0], [alpha])
     a0 = alpha.detach().sum()
-    want = -alpha.detach()[0] / a0 ** 2 * ft.ones(3, dtype=ft.float64)
+    want = -alpha.detach()[0] / a0**2 * ft.ones(3, dtype=ft.float64)
     want[0] += 1 / a0
     np.testing.assert_allclose(g.numpy(), want.numpy(), rtol=0.05, atol=0.01)
 
@@ -154,14 +158,21 @@ def test_sample_has_no_gradient_and_rsample_has_one():
 
 
 def test_argument_validation_errors():
-    with pytest.raises(ValueError, match=r"Expected parameter scale \(Tensor of shape \(1,\)\) of distribution "
-                                         r"Normal\(loc: tensor\(\[0.\]\), scale: tensor\(\[-1.\]\)\) to satisfy the "
-                                         r"constraint GreaterThan\(lower_bound=0.0\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"Expected parameter scale \(Tensor of shape \(1,\)\) of "
+        r"distribution "
+        r"Normal\(loc: tensor\(\[0.\]\), scale: tensor\(\[-1.\]\)\) to "
+        r"satisfy the "
+        r"constraint GreaterThan\(lower_bound=0.0\)",
+    ):
         D.Normal(ft.tensor([0.0]), ft.tensor([-1.0]))
     D.Normal(ft.tensor([0.0]), ft.tensor([-1.0]), validate_args=False)
     with pytest.raises(ValueError, match="Either `probs` or `logits` must be specified, but not both."):
         D.Bernoulli(probs=0.3, logits=0.1)
-    with pytest.raises(ValueError, match="Exactly one of covariance_matrix or precision_matrix or scale_tril"):
+    with pytest.raises(
+        ValueError, match="Exactly one of covariance_matrix or precision_matrix or scale_tril"
+    ):
         D.MultivariateNormal(ft.zeros(2))
     with pytest.raises(ValueError, match="Uniform is not defined when low>= high"):
         D.Uniform(1.0, 0.0)
@@ -204,8 +215,9 @@ def test_kl_dispatch():
 
     got = D.kl_divergence(MyNormal(0.0, 1.0), D.Normal(1.0, 1.0))
     assert got.item() == pytest.approx(0.5)
-    with pytest.raises(NotImplementedError, match="No KL\\(p \\|\\| q\\) is implemented for p type Normal and q type "
-                                                  "Cauchy"):
+    with pytest.raises(
+        NotImplementedError, match="No KL\\(p \\|\\| q\\) is implemented for p type Normal and q type Cauchy"
+    ):
         D.kl_divergence(D.Normal(0.0, 1.0), D.Cauchy(0.0, 1.0))
 
     @D.register_kl(MyNormal, D.Normal)
@@ -246,10 +258,17 @@ def test_on_the_cuda_device():
     try:
         z = ft.tensor([0.5, 2.0], device="cuda", requires_grad=True)
         assert str(D.Gamma(z, 1.0).rsample((4,)).device) == "cuda:0"
-        assert str(D.Binomial(ft.tensor([5.0], device="cuda"), probs=ft.tensor([0.3], device="cuda"))
-                   .sample((3,)).device) == "cuda:0"
+        assert (
+            str(
+                D.Binomial(ft.tensor([5.0], device="cuda"), probs=ft.tensor([0.3], device="cuda"))
+                .sample((3,))
+                .device
+            )
+            == "cuda:0"
+        )
         lp = D.MultivariateNormal(ft.zeros(2, device="cuda"), ft.eye(2, device="cuda")).log_prob(
-            ft.zeros(2, device="cuda"))
+            ft.zeros(2, device="cuda")
+        )
         assert str(lp.device) == "cuda:0"
         g = ft.special.gammaln(z) + ft.special.polygamma(1, z) + ft.special.i0(z)
         g.sum().backward()
@@ -258,8 +277,11 @@ def test_on_the_cuda_device():
         y = F.interpolate(x, scale_factor=1.5, mode="bicubic")
         y.sum().backward()
         assert str(x.grad.device) == "cuda:0"
-        np.testing.assert_allclose(F.interpolate(x.detach().cpu(), scale_factor=1.5, mode="bicubic").numpy(),
-                                   y.detach().cpu().numpy(), rtol=1e-6)
+        np.testing.assert_allclose(
+            F.interpolate(x.detach().cpu(), scale_factor=1.5, mode="bicubic").numpy(),
+            y.detach().cpu().numpy(),
+            rtol=1e-6,
+        )
     finally:
         fake_device.uninstall()
         _dev.backend()

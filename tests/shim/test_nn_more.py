@@ -57,8 +57,15 @@ def test_nearest_uses_the_given_scale_factor():
     # floor(j * 3 / 4) = [0, 0, 1, 2]... and at 5 -> 7 (1.5) floor(j/1.5)=[0,0,1,2,2,3,4]
     x = ft.arange(5.0).reshape(1, 1, 5)
     assert F.interpolate(x, scale_factor=1.5).flatten().tolist() == [0, 0, 1, 2, 2, 3, 4]
-    assert F.interpolate(x, scale_factor=1.5, recompute_scale_factor=True).flatten().tolist() == \
-        [0, 0, 1, 2, 2, 3, 4]
+    assert F.interpolate(x, scale_factor=1.5, recompute_scale_factor=True).flatten().tolist() == [
+        0,
+        0,
+        1,
+        2,
+        2,
+        3,
+        4,
+    ]
     assert F.interpolate(x, size=7).flatten().tolist() == [0, 0, 1, 2, 2, 3, 4]
     assert F.interpolate(x, scale_factor=1.4).flatten().tolist() == [0, 0, 1, 2, 2, 3, 4]
     # with the given scale 1.4 (7 outputs): floor(j / 1.4) = [0, 0, 1, 2, 2, 3, 4]; with
@@ -76,18 +83,25 @@ def test_integer_nearest_keeps_dtype_and_interpolating_modes_refuse_integers():
         F.interpolate(ft.zeros(1, 1, 2, 2, dtype=ft.long), scale_factor=2, mode="bilinear")
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"size": 3, "scale_factor": 2}, ValueError, "only one of size or scale_factor"),
-    ({}, ValueError, "either size or scale_factor"),
-    ({"size": (3, 3, 3)}, ValueError, "same number of spatial dimensions"),
-    ({"scale_factor": 2, "mode": "linear"}, NotImplementedError, "Got 4D input, but linear mode needs 3D"),
-    ({"scale_factor": 2, "align_corners": True}, ValueError, "align_corners option can only be set"),
-    ({"size": 3, "recompute_scale_factor": True}, ValueError, "recompute_scale_factor is not meaningful"),
-    ({"scale_factor": 2, "mode": "linear", "antialias": True}, ValueError, "Anti-alias option"),
-    ({"scale_factor": 2, "mode": "bilinear", "antialias": True}, NotImplementedError, "antialias"),
-    ({"scale_factor": 2, "mode": "cubic"}, NotImplementedError, "Only 3D, 4D and 5D"),
-    ({"scale_factor": 0.1}, RuntimeError, "should be greater than 0"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"size": 3, "scale_factor": 2}, ValueError, "only one of size or scale_factor"),
+        ({}, ValueError, "either size or scale_factor"),
+        ({"size": (3, 3, 3)}, ValueError, "same number of spatial dimensions"),
+        (
+            {"scale_factor": 2, "mode": "linear"},
+            NotImplementedError,
+            "Got 4D input, but linear mode needs 3D",
+        ),
+        ({"scale_factor": 2, "align_corners": True}, ValueError, "align_corners option can only be set"),
+        ({"size": 3, "recompute_scale_factor": True}, ValueError, "recompute_scale_factor is not meaningful"),
+        ({"scale_factor": 2, "mode": "linear", "antialias": True}, ValueError, "Anti-alias option"),
+        ({"scale_factor": 2, "mode": "bilinear", "antialias": True}, NotImplementedError, "antialias"),
+        ({"scale_factor": 2, "mode": "cubic"}, NotImplementedError, "Only 3D, 4D and 5D"),
+        ({"scale_factor": 0.1}, RuntimeError, "should be greater than 0"),
+    ],
+)
 def test_bad_arguments_raise_pytorchs_errors(kwargs, error, match):
     with pytest.raises(error, match=match):
         F.interpolate(ft.zeros(1, 1, 4, 4), **kwargs)
@@ -95,17 +109,21 @@ def test_bad_arguments_raise_pytorchs_errors(kwargs, error, match):
 
 def test_modules():
     x = ft.tensor(data((1, 2, 3, 4)), requires_grad=True)
-    assert ft.equal(nn.Upsample(scale_factor=2, mode="bilinear")(x), F.interpolate(x, scale_factor=2.0,
-                                                                                    mode="bilinear"))
+    assert ft.equal(
+        nn.Upsample(scale_factor=2, mode="bilinear")(x), F.interpolate(x, scale_factor=2.0, mode="bilinear")
+    )
     assert ft.equal(nn.UpsamplingNearest2d(size=(5, 5))(x), F.interpolate(x, size=(5, 5)))
-    assert ft.equal(nn.UpsamplingBilinear2d(scale_factor=2)(x),
-                    F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=True))
+    assert ft.equal(
+        nn.UpsamplingBilinear2d(scale_factor=2)(x),
+        F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=True),
+    )
     assert repr(nn.Upsample(scale_factor=2, mode="bilinear")) == "Upsample(scale_factor=2.0, mode='bilinear')"
     assert repr(nn.UpsamplingBilinear2d(size=(3, 4))) == "UpsamplingBilinear2d(size=(3, 4), mode='bilinear')"
     assert repr(nn.PixelShuffle(2)) == "PixelShuffle(upscale_factor=2)"
     assert repr(nn.PixelUnshuffle(3)) == "PixelUnshuffle(downscale_factor=3)"
     assert repr(nn.LocalResponseNorm(3)) == "LocalResponseNorm(3, alpha=0.0001, beta=0.75, k=1.0)"
-    assert repr(nn.EmbeddingBag(10, 3, mode="sum", padding_idx=1)) == "EmbeddingBag(10, 3, mode='sum', padding_idx=1)"
+    want = "EmbeddingBag(10, 3, mode='sum', padding_idx=1)"
+    assert repr(nn.EmbeddingBag(10, 3, mode="sum", padding_idx=1)) == want
     y = nn.PixelShuffle(2)(ft.zeros(1, 8, 2, 3))
     assert y.shape == (1, 2, 4, 6) and nn.PixelUnshuffle(2)(y).shape == (1, 8, 2, 3)
     bag = nn.EmbeddingBag(10, 3, mode="max")
@@ -151,8 +169,9 @@ def test_pixel_shuffle_errors():
 
 # -- the primitive --------------------------------------------------------------------------
 
-_LINEAR = AxisMap(np.array([[0, 1], [0, 1], [1, 2], [2, 2]]),
-                  np.array([[1.0, 0.0], [0.4, 0.6], [0.7, 0.3], [1.0, 0.0]]), 3)
+_LINEAR = AxisMap(
+    np.array([[0, 1], [0, 1], [1, 2], [2, 2]]), np.array([[1.0, 0.0], [0.4, 0.6], [0.7, 0.3], [1.0, 0.0]]), 3
+)
 
 
 def test_transpose_is_the_dense_transpose():
@@ -175,8 +194,9 @@ def test_primitive_under_transforms():
     fgrad.test_util.check_grads(f, (x,), order=2, modes=("fwd", "rev"))
     batched = fgrad.vmap(lambda x: resample(x, _LINEAR, 0), in_axes=0, out_axes=0)(x)
     np.testing.assert_allclose(np.asarray(batched), np.asarray(resample(x, _LINEAR, 1)))
-    np.testing.assert_allclose(np.asarray(fgrad.jit(lambda x: resample(x, _LINEAR, -2))(x)),
-                               np.asarray(resample(x, _LINEAR, 1)))
+    np.testing.assert_allclose(
+        np.asarray(fgrad.jit(lambda x: resample(x, _LINEAR, -2))(x)), np.asarray(resample(x, _LINEAR, 1))
+    )
 
 
 def test_primitive_errors():

@@ -78,7 +78,9 @@ def test_top_level_names_and_methods():
 def test_integer_inputs_promote_to_the_default_dtype():
     assert ft.special.gammaln(ft.tensor([2, 3])).dtype == ft.float32
     assert ft.special.zeta(2, ft.tensor([1.0, 2.0])).dtype == ft.float32
-    np.testing.assert_allclose(ft.special.zeta(ft.tensor([2.0, 3.0]), 1.0).numpy(), [1.6449341, 1.2020569], rtol=1e-6)
+    np.testing.assert_allclose(
+        ft.special.zeta(ft.tensor([2.0, 3.0]), 1.0).numpy(), [1.6449341, 1.2020569], rtol=1e-6
+    )
 
 
 def test_errors():

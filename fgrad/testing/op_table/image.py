@@ -35,7 +35,9 @@ def _np_nearest(x, shape):
 
 def _np_area_down(x, shape):
     for d, (n, m) in enumerate(zip(x.shape, shape)):
-        x = np.moveaxis(np.moveaxis(x, d, -1).reshape(np.moveaxis(x, d, -1).shape[:-1] + (m, n // m)).mean(-1), -1, d)
+        x = np.moveaxis(
+            np.moveaxis(x, d, -1).reshape(np.moveaxis(x, d, -1).shape[:-1] + (m, n // m)).mean(-1), -1, d
+        )
     return x
 
 
@@ -44,24 +46,28 @@ for _name, _method, _ref, _shape, _out in [
     ("nearest", "nearest", _np_nearest, (3, 4), (5, 3)),
     ("area,down", "area", _np_area_down, (4, 6), (2, 3)),
 ]:
-    ROWS.append(OpRow(
-        f"image.resize[{_name}]",
-        (lambda m, o: lambda x: fimage.resize(x, o, m))(_method, _out),
-        (lambda r, o: lambda x: r(x, o).astype(x.dtype))(_ref, _out),
-        args=(Arg(),),
-        shapes=st.just((_shape,)),
-        example_shapes=(_shape,),
-        covers=("image.resize",),
-        fwd_tol=_TOL,
-    ))
+    ROWS.append(
+        OpRow(
+            f"image.resize[{_name}]",
+            (lambda m, o: lambda x: fimage.resize(x, o, m))(_method, _out),
+            (lambda r, o: lambda x: r(x, o).astype(x.dtype))(_ref, _out),
+            args=(Arg(),),
+            shapes=st.just((_shape,)),
+            example_shapes=(_shape,),
+            covers=("image.resize",),
+            fwd_tol=_TOL,
+        )
+    )
 
-ROWS.append(OpRow(
-    "image.scale_and_translate[linear]",
-    lambda x: fimage.scale_and_translate(x, (6,), (0,), [2.0], [0.0], "linear"),
-    lambda x: _np_linear(x, (6,)).astype(x.dtype),
-    args=(Arg(),),
-    shapes=st.just(((3,),)),
-    example_shapes=((3,),),
-    covers=("image.scale_and_translate",),
-    fwd_tol=_TOL,
-))
+ROWS.append(
+    OpRow(
+        "image.scale_and_translate[linear]",
+        lambda x: fimage.scale_and_translate(x, (6,), (0,), [2.0], [0.0], "linear"),
+        lambda x: _np_linear(x, (6,)).astype(x.dtype),
+        args=(Arg(),),
+        shapes=st.just(((3,),)),
+        example_shapes=((3,),),
+        covers=("image.scale_and_translate",),
+        fwd_tol=_TOL,
+    )
+)

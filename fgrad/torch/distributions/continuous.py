@@ -118,7 +118,7 @@ class Laplace(_LocScale):
 
     @property
     def stddev(self):
-        return (2 ** 0.5) * self.scale
+        return (2**0.5) * self.scale
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
@@ -129,7 +129,9 @@ class Laplace(_LocScale):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        return scipy_op("LaplaceLogProbBackward", _laplace.logpdf, *broadcast_all(value, self.loc, self.scale))
+        return scipy_op(
+            "LaplaceLogProbBackward", _laplace.logpdf, *broadcast_all(value, self.loc, self.scale)
+        )
 
     def cdf(self, value):
         if self._validate_args:
@@ -180,8 +182,10 @@ class Cauchy(_LocScale):
 class Uniform(Distribution):
     """The uniform distribution on ``[low, high)``."""
 
-    arg_constraints = {"low": constraints.dependent(is_discrete=False, event_dim=0),
-                       "high": constraints.dependent(is_discrete=False, event_dim=0)}
+    arg_constraints = {
+        "low": constraints.dependent(is_discrete=False, event_dim=0),
+        "high": constraints.dependent(is_discrete=False, event_dim=0),
+    }
     has_rsample = True
 
     def __init__(self, low, high, validate_args=None) -> None:
@@ -214,7 +218,7 @@ class Uniform(Distribution):
 
     @property
     def stddev(self):
-        return (self.high - self.low) / 12 ** 0.5
+        return (self.high - self.low) / 12**0.5
 
     @property
     def variance(self):
@@ -289,7 +293,9 @@ class Exponential(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         value, rate = broadcast_all(value, self.rate)
-        return scipy_op("ExponentialLogProbBackward", _expon.logpdf, value, torch.zeros_like(rate), rate.reciprocal())
+        return scipy_op(
+            "ExponentialLogProbBackward", _expon.logpdf, value, torch.zeros_like(rate), rate.reciprocal()
+        )
 
     def cdf(self, value):
         if self._validate_args:

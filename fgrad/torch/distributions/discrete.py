@@ -23,8 +23,16 @@ from fgrad.scipy.stats import binom as _binom
 from fgrad.scipy.stats import poisson as _poisson
 
 from . import constraints
-from .distribution import (Distribution, ExponentialFamily, broadcast_all, fgrad_key, lazy_property,
-                           logits_to_probs, probs_to_logits, scipy_op)
+from .distribution import (
+    Distribution,
+    ExponentialFamily,
+    broadcast_all,
+    fgrad_key,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+    scipy_op,
+)
 
 __all__ = ["Bernoulli", "Binomial", "Categorical", "OneHotCategorical", "Poisson"]
 
@@ -178,7 +186,7 @@ class Categorical(Distribution):
         probs_2d = self.probs.reshape(-1, self._num_events)
         with torch.no_grad():
             samples_2d = torch.multinomial(probs_2d, max(math.prod(sample_shape), 1), True).T
-        return samples_2d[:math.prod(sample_shape)].reshape(self._extended_shape(sample_shape))
+        return samples_2d[: math.prod(sample_shape)].reshape(self._extended_shape(sample_shape))
 
     def log_prob(self, value):
         if self._validate_args:
@@ -324,8 +332,11 @@ def _binomial_definition(key_data, total_count, probs):
 class Binomial(Distribution):
     """The number of successes in ``total_count`` trials of probability ``probs``."""
 
-    arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
-                       "logits": constraints.real}
+    arg_constraints = {
+        "total_count": constraints.nonnegative_integer,
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
     has_enumerate_support = True
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None) -> None:
@@ -381,8 +392,13 @@ class Binomial(Distribution):
         shape = self._extended_shape(sample_shape)
         key_data = frandom.key_data(fgrad_key())
         with torch.no_grad():
-            out = scipy_op("", _binomial_definition, fgrad.device_get(key_data),
-                           self.total_count.expand(shape), self.probs.expand(shape))
+            out = scipy_op(
+                "",
+                _binomial_definition,
+                fgrad.device_get(key_data),
+                self.total_count.expand(shape),
+                self.probs.expand(shape),
+            )
             return out.to(self.probs.device)  # the key lives on the host
 
     def log_prob(self, value):

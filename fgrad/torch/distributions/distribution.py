@@ -30,7 +30,14 @@ from fgrad.torch._tensor import Tensor
 
 from . import constraints
 
-__all__ = ["Distribution", "broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+__all__ = [
+    "Distribution",
+    "broadcast_all",
+    "clamp_probs",
+    "lazy_property",
+    "logits_to_probs",
+    "probs_to_logits",
+]
 
 
 class lazy_property:  # noqa: N801 (PyTorch's name)
@@ -60,13 +67,17 @@ def broadcast_all(*values) -> tuple:
         [torch.Size([2, 1]), torch.Size([2, 1])]
     """
     if not all(isinstance(v, (Tensor, numbers.Number)) for v in values):
-        raise ValueError("Input arguments must all be instances of numbers.Number, torch.Tensor or objects "
-                         "implementing __torch_function__.")
+        raise ValueError(
+            "Input arguments must all be instances of numbers.Number, torch.Tensor or objects "
+            "implementing __torch_function__."
+        )
     if not all(isinstance(v, Tensor) for v in values):
         like = next((v for v in values if isinstance(v, Tensor)), None)
         dtype = like.dtype if like is not None else torch.get_default_dtype()
         device = like.device if like is not None else None
-        values = tuple(v if isinstance(v, Tensor) else torch.tensor(v, dtype=dtype, device=device) for v in values)
+        values = tuple(
+            v if isinstance(v, Tensor) else torch.tensor(v, dtype=dtype, device=device) for v in values
+        )
     return tuple(torch.broadcast_tensors(*values))
 
 
@@ -89,7 +100,7 @@ def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
 
 def sum_rightmost(value: Tensor, dim: int) -> Tensor:
     """Sum over the ``dim`` rightmost dimensions."""
-    return value if dim == 0 else value.reshape(value.shape[:value.dim() - dim] + (-1,)).sum(-1)
+    return value if dim == 0 else value.reshape(value.shape[: value.dim() - dim] + (-1,)).sum(-1)
 
 
 def scipy_op(name: str, fn, *tensors: Tensor) -> Tensor:
@@ -100,7 +111,7 @@ def scipy_op(name: str, fn, *tensors: Tensor) -> Tensor:
 
 def fgrad_key():
     """An ``fgrad.random`` key drawn from ``fgrad.torch``'s global generator."""
-    return frandom.key(int(torch.randint(0, 2 ** 31 - 1, ()).item()))
+    return frandom.key(int(torch.randint(0, 2**31 - 1, ()).item()))
 
 
 class Distribution:
@@ -129,9 +140,13 @@ class Distribution:
                 arg_constraints = self.arg_constraints
             except NotImplementedError:
                 arg_constraints = {}
-                warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set `arg_constraints = {{}}` "
-                              "or initialize the distribution with `validate_args=False` to turn off validation.",
-                              stacklevel=2)
+                warnings.warn(
+                    f"{self.__class__} does not define `arg_constraints`. Please set "
+                    f"`arg_constraints = {{}}` "
+                    "or initialize the distribution with `validate_args=False` to turn off "
+                    "validation.",
+                    stacklevel=2,
+                )
             for param, constraint in arg_constraints.items():
                 if constraints.is_dependent(constraint):
                     continue
@@ -141,9 +156,11 @@ class Distribution:
                 valid = constraint.check(value)
                 if not bool(valid.all()):
                     raise ValueError(
-                        f"Expected parameter {param} ({type(value).__name__} of shape {tuple(value.shape)}) of "
+                        f"Expected parameter {param} ({type(value).__name__} of shape {tuple(value.shape)}) "
+                        "of "
                         f"distribution {self!r} to satisfy the constraint {constraint!r}, but found invalid "
-                        f"values:\n{value}")
+                        f"values:\n{value}"
+                    )
         super().__init__()
 
     def expand(self, batch_shape, _instance=None):
@@ -224,39 +241,50 @@ class Distribution:
             raise ValueError("The value argument to log_prob must be a Tensor")
         event_dim_start = value.dim() - len(self._event_shape)
         if value.shape[event_dim_start:] != self._event_shape:
-            raise ValueError(f"The right-most size of value must match event_shape: {value.size()} vs "
-                             f"{self._event_shape}.")
+            raise ValueError(
+                f"The right-most size of value must match event_shape: {value.size()} vs {self._event_shape}."
+            )
         actual_shape = value.size()
         expected_shape = self._batch_shape + self._event_shape
         for i, j in zip(reversed(actual_shape), reversed(expected_shape)):
             if i != 1 and j != 1 and i != j:
-                raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: {actual_shape} vs "
-                                 f"{expected_shape}.")
+                raise ValueError(
+                    f"Value is not broadcastable with batch_shape+event_shape: {actual_shape} "
+                    "vs "
+                    f"{expected_shape}."
+                )
         try:
             support = self.support
         except NotImplementedError:
-            warnings.warn(f"{self.__class__} does not define `support` to enable sample validation. Please "
-                          "initialize the distribution with `validate_args=False` to turn off validation.",
-                          stacklevel=2)
+            warnings.warn(
+                f"{self.__class__} does not define `support` to enable sample validation. Please "
+                "initialize the distribution with `validate_args=False` to turn off validation.",
+                stacklevel=2,
+            )
             return
         valid = support.check(value)
         if not bool(valid.all()):
             raise ValueError(
-                f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) to be within the "
-                f"support ({support!r}) of the distribution {self!r}, but found invalid values:\n{value}")
+                f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) to be "
+                "within the "
+                f"support ({support!r}) of the distribution {self!r}, but found invalid values:\n{value}"
+            )
 
     def _get_checked_instance(self, cls, _instance=None):
         if _instance is None and type(self).__init__ != cls.__init__:
             raise NotImplementedError(
-                f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom __init__ method must "
-                "also define a custom .expand() method.")
+                f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom __init__ "
+                "method must "
+                "also define a custom .expand() method."
+            )
         return self.__new__(type(self)) if _instance is None else _instance
 
     def __repr__(self) -> str:
         param_names = [k for k, _ in self.arg_constraints.items() if k in self.__dict__]
         args_string = ", ".join(
             f"{p}: {self.__dict__[p] if self.__dict__[p].numel() == 1 else self.__dict__[p].size()}"
-            for p in param_names)
+            for p in param_names
+        )
         return self.__class__.__name__ + "(" + args_string + ")"
 
 

@@ -43,7 +43,9 @@ def _standard_gamma_definition(key_data, concentration):
 def standard_gamma(concentration):
     """Gamma(concentration, 1) samples of ``concentration``'s shape, differentiable in it."""
     key_data = frandom.key_data(fgrad_key())
-    out = scipy_op("StandardGammaBackward0", _standard_gamma_definition, fgrad.device_get(key_data), concentration)
+    out = scipy_op(
+        "StandardGammaBackward0", _standard_gamma_definition, fgrad.device_get(key_data), concentration
+    )
     return out.to(concentration.device)  # the key lives on the host
 
 
@@ -93,11 +95,17 @@ class Gamma(ExponentialFamily):
         value = torch.as_tensor(value, dtype=self.rate.dtype, device=self.rate.device)
         if self._validate_args:
             self._validate_sample(value)
-        return scipy_op("GammaLogProbBackward", _gamma_logpdf, *broadcast_all(value, self.concentration, self.rate))
+        return scipy_op(
+            "GammaLogProbBackward", _gamma_logpdf, *broadcast_all(value, self.concentration, self.rate)
+        )
 
     def entropy(self):
-        return (self.concentration - torch.log(self.rate) + torch.lgamma(self.concentration)
-                + (1.0 - self.concentration) * torch.digamma(self.concentration))
+        return (
+            self.concentration
+            - torch.log(self.rate)
+            + torch.lgamma(self.concentration)
+            + (1.0 - self.concentration) * torch.digamma(self.concentration)
+        )
 
     def cdf(self, value):
         if self._validate_args:
@@ -167,8 +175,12 @@ class Dirichlet(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         shape = torch.broadcast_shapes(value.shape, self.concentration.shape)
-        return scipy_op("DirichletLogProbBackward", _dirichlet_logpdf, value.expand(shape),
-                        self.concentration.expand(shape))
+        return scipy_op(
+            "DirichletLogProbBackward",
+            _dirichlet_logpdf,
+            value.expand(shape),
+            self.concentration.expand(shape),
+        )
 
     @property
     def mean(self):
@@ -179,7 +191,9 @@ class Dirichlet(ExponentialFamily):
         concentrationm1 = (self.concentration - 1).clamp(min=0.0)
         mode = concentrationm1 / concentrationm1.sum(-1, True)
         mask = (self.concentration < 1).all(dim=-1)
-        mode[mask] = torch.nn.functional.one_hot(mode[mask].argmax(dim=-1), concentrationm1.shape[-1]).to(mode)
+        mode[mask] = torch.nn.functional.one_hot(mode[mask].argmax(dim=-1), concentrationm1.shape[-1]).to(
+            mode
+        )
         return mode
 
     @property
@@ -190,8 +204,12 @@ class Dirichlet(ExponentialFamily):
     def entropy(self):
         k = self.concentration.size(-1)
         a0 = self.concentration.sum(-1)
-        return (torch.lgamma(self.concentration).sum(-1) - torch.lgamma(a0) - (k - a0) * torch.digamma(a0)
-                - ((self.concentration - 1.0) * torch.digamma(self.concentration)).sum(-1))
+        return (
+            torch.lgamma(self.concentration).sum(-1)
+            - torch.lgamma(a0)
+            - (k - a0) * torch.digamma(a0)
+            - ((self.concentration - 1.0) * torch.digamma(self.concentration)).sum(-1)
+        )
 
 
 class Beta(ExponentialFamily):
@@ -245,8 +263,11 @@ class Beta(ExponentialFamily):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        return scipy_op("BetaLogProbBackward", _beta.logpdf,
-                        *broadcast_all(value, self.concentration1, self.concentration0))
+        return scipy_op(
+            "BetaLogProbBackward",
+            _beta.logpdf,
+            *broadcast_all(value, self.concentration1, self.concentration0),
+        )
 
     def entropy(self):
         return self._dirichlet.entropy()
@@ -301,10 +322,15 @@ class StudentT(Distribution):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        return scipy_op("StudentTLogProbBackward", _t.logpdf, *broadcast_all(value, self.df, self.loc, self.scale))
+        return scipy_op(
+            "StudentTLogProbBackward", _t.logpdf, *broadcast_all(value, self.df, self.loc, self.scale)
+        )
 
     def entropy(self):
         lbeta = torch.lgamma(0.5 * self.df) + math.lgamma(0.5) - torch.lgamma(0.5 * (self.df + 1))
-        return (self.scale.log() + 0.5 * (self.df + 1) * (torch.digamma(0.5 * (self.df + 1))
-                                                          - torch.digamma(0.5 * self.df))
-                + 0.5 * self.df.log() + lbeta)
+        return (
+            self.scale.log()
+            + 0.5 * (self.df + 1) * (torch.digamma(0.5 * (self.df + 1)) - torch.digamma(0.5 * self.df))
+            + 0.5 * self.df.log()
+            + lbeta
+        )

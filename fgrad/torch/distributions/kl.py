@@ -39,7 +39,9 @@ def register_kl(type_p, type_q):
         >>> _KL_REGISTRY[Normal, Normal] = _kl_normal_normal  # (restore the built-in rule)
     """
     if not isinstance(type_p, type) or not isinstance(type_q, type):
-        raise TypeError(f"Expected type_p and type_q to be subclasses of Distribution, but got {type_p} and {type_q}")
+        raise TypeError(
+            f"Expected type_p and type_q to be subclasses of Distribution, but got {type_p} and {type_q}"
+        )
 
     def decorator(fun):
         _KL_REGISTRY[type_p, type_q] = fun
@@ -53,7 +55,7 @@ def _dispatch_kl(type_p, type_q):
     if not matches:
         return NotImplemented
     # the most specific pair: smallest combined distance in the two method resolution orders
-    best = min(matches, key=lambda pq: (type_p.__mro__.index(pq[0]) + type_q.__mro__.index(pq[1])))
+    best = min(matches, key=lambda pq: type_p.__mro__.index(pq[0]) + type_q.__mro__.index(pq[1]))
     return _KL_REGISTRY[best]
 
 
@@ -64,8 +66,11 @@ def kl_divergence(p, q):
     """
     fun = _dispatch_kl(type(p), type(q))
     if fun is NotImplemented:
-        raise NotImplementedError(f"No KL(p || q) is implemented for p type {p.__class__.__name__} and q type "
-                                  f"{q.__class__.__name__}")
+        raise NotImplementedError(
+            f"No KL(p || q) is implemented for p type {p.__class__.__name__} and q "
+            "type "
+            f"{q.__class__.__name__}"
+        )
     return fun(p, q)
 
 
@@ -103,12 +108,15 @@ def _kl_onehotcategorical_onehotcategorical(p, q):
 @register_kl(MultivariateNormal, MultivariateNormal)
 def _kl_multivariatenormal_multivariatenormal(p, q):
     if p.event_shape != q.event_shape:
-        raise ValueError("KL-divergence between two Multivariate Normals with different event shapes cannot be "
-                         "computed")
-    half_term1 = (q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-                  - p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1))
-    combined_batch_shape = torch.broadcast_shapes(q._unbroadcasted_scale_tril.shape[:-2],
-                                                  p._unbroadcasted_scale_tril.shape[:-2])
+        raise ValueError(
+            "KL-divergence between two Multivariate Normals with different event shapes cannot be computed"
+        )
+    half_term1 = q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(
+        -1
+    ) - p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    combined_batch_shape = torch.broadcast_shapes(
+        q._unbroadcasted_scale_tril.shape[:-2], p._unbroadcasted_scale_tril.shape[:-2]
+    )
     n = p.event_shape[0]
     q_scale_tril = q._unbroadcasted_scale_tril.expand(combined_batch_shape + (n, n))
     p_scale_tril = p._unbroadcasted_scale_tril.expand(combined_batch_shape + (n, n))

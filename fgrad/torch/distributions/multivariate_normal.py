@@ -49,41 +49,57 @@ def _tril_solve_definition(a, b):
 def tril_solve(a, b):
     """``a^-1 b`` for lower-triangular ``a`` (tensors, batched)."""
     shape = torch.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    return scipy_op("LinalgSolveTriangularBackward0", _tril_solve_definition,
-                    a.expand(shape + a.shape[-2:]), b.expand(shape + b.shape[-2:]))
+    return scipy_op(
+        "LinalgSolveTriangularBackward0",
+        _tril_solve_definition,
+        a.expand(shape + a.shape[-2:]),
+        b.expand(shape + b.shape[-2:]),
+    )
 
 
 class MultivariateNormal(Distribution):
     """The multivariate normal ``N(loc, covariance_matrix)`` (see the module docstring)."""
 
-    arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
-                       "precision_matrix": constraints.positive_definite,
-                       "scale_tril": constraints.lower_cholesky}
+    arg_constraints = {
+        "loc": constraints.real_vector,
+        "covariance_matrix": constraints.positive_definite,
+        "precision_matrix": constraints.positive_definite,
+        "scale_tril": constraints.lower_cholesky,
+    }
     support = constraints.real_vector
     has_rsample = True
 
-    def __init__(self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None,
-                 validate_args=None) -> None:
+    def __init__(
+        self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None, validate_args=None
+    ) -> None:
         if loc.dim() < 1:
             raise ValueError("loc must be at least one-dimensional.")
         if (covariance_matrix is not None) + (scale_tril is not None) + (precision_matrix is not None) != 1:
-            raise ValueError("Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified.")
+            raise ValueError(
+                "Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified."
+            )
         if scale_tril is not None:
             if scale_tril.dim() < 2:
-                raise ValueError("scale_tril matrix must be at least two-dimensional, with optional leading "
-                                 "batch dimensions")
+                raise ValueError(
+                    "scale_tril matrix must be at least two-dimensional, with optional leading "
+                    "batch dimensions"
+                )
             batch_shape = torch.broadcast_shapes(scale_tril.shape[:-2], loc.shape[:-1])
             self.scale_tril = scale_tril.expand(batch_shape + (-1, -1))
         elif covariance_matrix is not None:
             if covariance_matrix.dim() < 2:
-                raise ValueError("covariance_matrix must be at least two-dimensional, with optional leading "
-                                 "batch dimensions")
+                raise ValueError(
+                    "covariance_matrix must be at least two-dimensional, with optional leading "
+                    "batch dimensions"
+                )
             batch_shape = torch.broadcast_shapes(covariance_matrix.shape[:-2], loc.shape[:-1])
             self.covariance_matrix = covariance_matrix.expand(batch_shape + (-1, -1))
         else:
             if precision_matrix.dim() < 2:
-                raise ValueError("precision_matrix must be at least two-dimensional, with optional leading "
-                                 "batch dimensions")
+                raise ValueError(
+                    "precision_matrix must be at least two-dimensional, with optional leading "
+                    "batch dimensions"
+                )
             batch_shape = torch.broadcast_shapes(precision_matrix.shape[:-2], loc.shape[:-1])
             self.precision_matrix = precision_matrix.expand(batch_shape + (-1, -1))
         self.loc = loc.expand(batch_shape + (-1,))
@@ -112,7 +128,9 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def scale_tril(self):
-        return self._unbroadcasted_scale_tril.expand(self._batch_shape + self._event_shape + self._event_shape)
+        return self._unbroadcasted_scale_tril.expand(
+            self._batch_shape + self._event_shape + self._event_shape
+        )
 
     @lazy_property
     def covariance_matrix(self):

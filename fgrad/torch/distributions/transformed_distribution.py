@@ -45,16 +45,18 @@ class TransformedDistribution(Distribution):
         if domain_event_dim > base_event_dim:
             base_distribution = Independent(base_distribution, domain_event_dim - base_event_dim)
         self.base_dist = base_distribution
-        event_dim = max([t.codomain.event_dim for t in self.transforms] + [len(base_distribution.event_shape)])
+        event_dim = max(
+            [t.codomain.event_dim for t in self.transforms] + [len(base_distribution.event_shape)]
+        )
         shape = base_shape
-        batch_shape = shape[:len(shape) - event_dim]
-        event_shape = shape[len(shape) - event_dim:]
+        batch_shape = shape[: len(shape) - event_dim]
+        event_shape = shape[len(shape) - event_dim :]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(TransformedDistribution, _instance)
         batch_shape = torch.Size(batch_shape)
-        base_batch = batch_shape + self.base_dist.batch_shape[len(self.batch_shape):]
+        base_batch = batch_shape + self.base_dist.batch_shape[len(self.batch_shape) :]
         new.base_dist = self.base_dist.expand(base_batch)
         new.transforms = self.transforms
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
@@ -91,10 +93,13 @@ class TransformedDistribution(Distribution):
         for transform in reversed(self.transforms):
             x = transform.inv(y)
             event_dim += transform.domain.event_dim - transform.codomain.event_dim
-            log_prob = log_prob - sum_rightmost(transform.log_abs_det_jacobian(x, y),
-                                                event_dim - transform.domain.event_dim)
+            log_prob = log_prob - sum_rightmost(
+                transform.log_abs_det_jacobian(x, y), event_dim - transform.domain.event_dim
+            )
             y = x
-        return log_prob + sum_rightmost(self.base_dist.log_prob(y), event_dim - len(self.base_dist.event_shape))
+        return log_prob + sum_rightmost(
+            self.base_dist.log_prob(y), event_dim - len(self.base_dist.event_shape)
+        )
 
     def _monotonize_cdf(self, value):
         sign = 1

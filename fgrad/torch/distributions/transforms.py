@@ -166,7 +166,11 @@ class AffineTransform(Transform):
 
     @property
     def domain(self):
-        return constraints.real if self._event_dim == 0 else constraints.independent(constraints.real, self._event_dim)
+        return (
+            constraints.real
+            if self._event_dim == 0
+            else constraints.independent(constraints.real, self._event_dim)
+        )
 
     @property
     def codomain(self):
@@ -192,7 +196,7 @@ class AffineTransform(Transform):
         else:
             result = torch.abs(scale).log()
         if self._event_dim:
-            result_size = result.size()[:result.dim() - self._event_dim] + (-1,)
+            result_size = result.size()[: result.dim() - self._event_dim] + (-1,)
             result = result.view(result_size).sum(-1)
-            shape = shape[:len(shape) - self._event_dim]
+            shape = shape[: len(shape) - self._event_dim]
         return result.expand(shape)

@@ -43,7 +43,8 @@ def _bags(input: Tensor, offsets, include_last_offset: bool):
         if offsets is not None:
             raise ValueError(
                 "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
-                f"length sequences. However, found offsets of type {type(offsets)}")
+                f"length sequences. However, found offsets of type {type(offsets)}"
+            )
         b, length = input.shape
         starts = np.arange(b) * length
         return _host(input).reshape(-1), starts, starts + length
@@ -57,11 +58,15 @@ def _bags(input: Tensor, offsets, include_last_offset: bool):
     off = _host(offsets).astype(np.int64)
     if off.size and off[0] != 0:
         raise RuntimeError(
-            "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. "
-            f"However, got {off[0]}")
+            "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position "
+            "0. "
+            f"However, got {off[0]}"
+        )
     if off.size and (np.any(np.diff(off) < 0) or off[-1] > flat.size):
-        raise RuntimeError("embedding_bag: offsets must be non-decreasing and at most the number of indices "
-                           f"({flat.size}), got {off.tolist()}")
+        raise RuntimeError(
+            "embedding_bag: offsets must be non-decreasing and at most the number of indices "
+            f"({flat.size}), got {off.tolist()}"
+        )
     if include_last_offset:
         if off.size == 0:
             raise RuntimeError("embedding_bag: include_last_offset=True needs at least one offset")
@@ -80,20 +85,35 @@ def _bag_table(starts, ends, keep) -> tuple[np.ndarray, np.ndarray]:
     return pos, member
 
 
-def embedding_bag(input: Tensor, weight: Tensor, offsets=None, mode: str = "mean", per_sample_weights=None,
-                  include_last_offset: bool = False, padding_idx: int | None = None) -> Tensor:
+def embedding_bag(
+    input: Tensor,
+    weight: Tensor,
+    offsets=None,
+    mode: str = "mean",
+    per_sample_weights=None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> Tensor:
     """PyTorch's ``F.embedding_bag`` without ``max_norm`` (applied by the caller)."""
     if mode not in ("sum", "mean", "max"):
         raise ValueError("mode has to be one of sum, mean or max")
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(
-            "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum' "
-            f"(got mode='{mode}'). Please open a feature request on GitHub.")
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+            "mode='sum' "
+            f"(got mode='{mode}'). Please open a feature request on GitHub."
+        )
     if input.dtype.is_floating_point or input.dtype.is_complex or input.dtype.itemsize == 1:
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got {input.type()} instead (while checking arguments for embedding_bag)")
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            "types: "
+            f"Long, Int; but got {input.type()} instead (while checking arguments for "
+            "embedding_bag)"
+        )
     if weight.dim() != 2:
-        raise RuntimeError(f"embedding_bag: weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+        raise RuntimeError(
+            f"embedding_bag: weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}"
+        )
     if not (is_concrete(input) and is_concrete(weight)):
         raise NotImplementedError("embedding_bag reads its bags on the host: it runs in eager mode only")
     n, dim = weight.shape
@@ -114,11 +134,17 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets=None, mode: str = "mean
     rows = flat[pos] if flat.size else np.zeros(pos.shape, np.int64)
     bags = pos.shape[0]
     if per_sample_weights is not None:
-        if not isinstance(per_sample_weights, Tensor) or tuple(per_sample_weights.shape) != tuple(input.shape):
+        if not isinstance(per_sample_weights, Tensor) or tuple(per_sample_weights.shape) != tuple(
+            input.shape
+        ):
             got = tuple(per_sample_weights.shape) if isinstance(per_sample_weights, Tensor) else None
-            raise ValueError(f"embedding_bag: per_sample_weights must have the shape of input "
-                             f"{tuple(input.shape)}, got {got}")
-        gather = AxisMap(flat[:, None] if flat.size else np.zeros((0, 1), np.int64), np.ones((flat.size, 1)), n)
+            raise ValueError(
+                f"embedding_bag: per_sample_weights must have the shape of input "
+                f"{tuple(input.shape)}, got {got}"
+            )
+        gather = AxisMap(
+            flat[:, None] if flat.size else np.zeros((0, 1), np.int64), np.ones((flat.size, 1)), n
+        )
         bag_sum = AxisMap(pos, member.astype(np.float64), max(flat.size, 1))
 
         def fn_weighted(w, psw):
@@ -127,8 +153,12 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets=None, mode: str = "mean
                 return fnp.zeros((bags, dim), w.dtype)
             return resample(picked, bag_sum, 0)
 
-        return defop("EmbeddingBagBackward0", ("embedding_bag_psw", gather, bag_sum), fn_weighted,
-                     (weight, per_sample_weights))
+        return defop(
+            "EmbeddingBagBackward0",
+            ("embedding_bag_psw", gather, bag_sum),
+            fn_weighted,
+            (weight, per_sample_weights),
+        )
     if mode == "max":
         picks = AxisMap(rows.reshape(-1, 1), np.ones((rows.size, 1)), n)
         width = pos.shape[1]
@@ -141,7 +171,12 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets=None, mode: str = "mean
             top = fnp.max(block, axis=1)
             return fnp.where(empty, fnp.zeros_like(top), top)
 
-        return defop("EmbeddingBagBackward0", ("embedding_bag_max", picks, bags, width, member.tobytes()), fn_max, (weight,))
+        return defop(
+            "EmbeddingBagBackward0",
+            ("embedding_bag_max", picks, bags, width, member.tobytes()),
+            fn_max,
+            (weight,),
+        )
     counts = member.sum(axis=1)
     scale = 1.0 / np.maximum(counts, 1)[:, None] if mode == "mean" else np.ones((bags, 1))
     table = AxisMap(rows, np.where(member, scale, 0.0), n)

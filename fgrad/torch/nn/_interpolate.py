@@ -107,7 +107,11 @@ def nearest_map(in_size: int, out_size: int, scale, exact: bool) -> AxisMap:
     elif not exact and out_size == 2 * in_size:
         index = j >> 1
     else:
-        s = np.float32(1.0 / scale) if scale is not None and scale > 0 else np.float32(in_size) / np.float32(out_size)
+        s = (
+            np.float32(1.0 / scale)
+            if scale is not None and scale > 0
+            else np.float32(in_size) / np.float32(out_size)
+        )
         pos = (j.astype(np.float64) + 0.5) * np.float64(s) if exact else j.astype(np.float32) * s
         index = np.minimum(np.floor(pos.astype(np.float32)).astype(np.int64), in_size - 1)
     return AxisMap(index[:, None], np.ones((out_size, 1)), in_size)
@@ -133,7 +137,8 @@ def _as_list(value, dim: int, what: str, spatial) -> list:
                 f"Input and {'output' if what == 'size' else 'scale_factor'} must have the same number "
                 f"of spatial dimensions, but got input with spatial dimensions of {list(spatial)} and "
                 f"{other} of {list(value)}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
-                f"and {other} in (o1, o2, ...,oK) format.")
+                f"and {other} in (o1, o2, ...,oK) format."
+            )
         return list(value)
     return [value] * dim
 
@@ -156,8 +161,15 @@ def _output_sizes(input: Tensor, size, scale_factor, recompute_scale_factor):
     return sizes, ([None] * dim if recompute_scale_factor else scales)
 
 
-def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
-                recompute_scale_factor=None, antialias: bool = False) -> Tensor:
+def interpolate(
+    input: Tensor,
+    size=None,
+    scale_factor=None,
+    mode: str = "nearest",
+    align_corners=None,
+    recompute_scale_factor=None,
+    antialias: bool = False,
+) -> Tensor:
     """Resize the spatial axes of an ``(N, C, d1[, d2[, d3]])`` tensor (PyTorch's
     ``F.interpolate``; see the module docstring for the exact coordinate rules).
 
@@ -178,20 +190,26 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if mode not in _MODES:
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: "
-            f"nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})")
+            f"nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
+        )
     if mode in _INTERPOLATING:
         align_corners = bool(align_corners) if align_corners is not None else False
     elif align_corners is not None:
         raise ValueError(
-            "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear")
+            "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic "
+            "| trilinear"
+        )
     if input.dim() not in (3, 4, 5):
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: "
-            f"nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})")
+            f"nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
+        )
     if antialias:
         if not (mode in ("bilinear", "bicubic") and input.dim() == 4):
-            raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
-                             "requires a 4-D tensor as input")
+            raise ValueError(
+                "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
+                "requires a 4-D tensor as input"
+            )
         raise NotImplementedError("interpolate(antialias=True) is not implemented in fgrad.torch yet")
     sizes, scales = _output_sizes(input, size, scale_factor, recompute_scale_factor)
     if mode == "area":
@@ -200,11 +218,14 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_NEEDS[mode]}D input")
     for o in sizes:
         if o <= 0:
-            names = "DHW"[3 - len(sizes):]
+            names = "DHW"[3 - len(sizes) :]
             raise RuntimeError(
                 "Input and output sizes should be greater than 0, but got input ("
-                + ", ".join(f"{a}: {n}" for a, n in zip(names, input.shape[2:])) + ") output ("
-                + ", ".join(f"{a}: {n}" for a, n in zip(names, sizes)) + ")")
+                + ", ".join(f"{a}: {n}" for a, n in zip(names, input.shape[2:]))
+                + ") output ("
+                + ", ".join(f"{a}: {n}" for a, n in zip(names, sizes))
+                + ")"
+            )
     dtype = buf(input).dtype
     if mode not in ("nearest", "nearest-exact") and dtype.kind != "f":
         raise NotImplementedError(f"\"upsample_{mode}\" not implemented for '{_torch_dtype_name(dtype)}'")
@@ -228,12 +249,22 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
 
 
 def _torch_dtype_name(dtype) -> str:
-    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-            "bool": "Bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
+    return {
+        "int64": "Long",
+        "int32": "Int",
+        "int16": "Short",
+        "int8": "Char",
+        "uint8": "Byte",
+        "bool": "Bool",
+    }.get(np.dtype(dtype).name, np.dtype(dtype).name)
 
 
 def _is_identity(m: AxisMap) -> bool:
-    return m.is_selection and m.out_size == m.in_size and bool(np.array_equal(m.index[:, 0], np.arange(m.in_size)))
+    return (
+        m.is_selection
+        and m.out_size == m.in_size
+        and bool(np.array_equal(m.index[:, 0], np.arange(m.in_size)))
+    )
 
 
 def _apply_maps(input: Tensor, maps: list, grad_fn: str) -> Tensor:
@@ -248,7 +279,9 @@ def _apply_maps(input: Tensor, maps: list, grad_fn: str) -> Tensor:
     return defop(grad_fn, ("interpolate", steps), fn, (input,))
 
 
-def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None) -> Tensor:
+def upsample(
+    input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None
+) -> Tensor:
     """Deprecated alias of `interpolate` (as in PyTorch)."""
     return interpolate(input, size, scale_factor, mode, align_corners)
 
@@ -268,8 +301,11 @@ def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
 
 def _check_factor(name: str, factor) -> int:
     if isinstance(factor, bool) or not isinstance(factor, numbers.Integral):
-        raise TypeError(f"{name}(): argument '{'upscale_factor' if name == 'pixel_shuffle' else 'downscale_factor'}' "
-                        f"must be int, not {type(factor).__name__}")
+        raise TypeError(
+            f"{name}(): argument "
+            f"'{'upscale_factor' if name == 'pixel_shuffle' else 'downscale_factor'}' "
+            f"must be int, not {type(factor).__name__}"
+        )
     if factor <= 0:
         what = "upscale_factor" if name == "pixel_shuffle" else "downscale_factor"
         raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
@@ -289,12 +325,17 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """
     r = _check_factor("pixel_shuffle", upscale_factor)
     if input.dim() < 3:
-        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
-                           f"{input.dim()} dimension(s)")
+        raise RuntimeError(
+            f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+            f"{input.dim()} dimension(s)"
+        )
     *batch, c, h, w = input.shape
     if c % (r * r):
-        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
-                           f"of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+        raise RuntimeError(
+            "pixel_shuffle expects its input's 'channel' dimension to be divisible by the "
+            "square "
+            f"of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}"
+        )
     nb = len(batch)
     oc = c // (r * r)
     perm = tuple(range(nb)) + tuple(nb + i for i in (0, 3, 1, 4, 2))
@@ -318,13 +359,18 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """
     r = _check_factor("pixel_unshuffle", downscale_factor)
     if input.dim() < 3:
-        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
-                           f"{input.dim()} dimension(s)")
+        raise RuntimeError(
+            f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+            f"{input.dim()} dimension(s)"
+        )
     *batch, c, h, w = input.shape
     if h % r or w % r:
         axis, n = ("height", h) if h % r else ("width", w)
-        raise RuntimeError(f"pixel_unshuffle expects {axis} to be divisible by downscale_factor, but input.size("
-                           f"{-2 if axis == 'height' else -1})={n} is not divisible by {r}")
+        raise RuntimeError(
+            f"pixel_unshuffle expects {axis} to be divisible by downscale_factor, but "
+            "input.size("
+            f"{-2 if axis == 'height' else -1})={n} is not divisible by {r}"
+        )
     nb = len(batch)
     perm = tuple(range(nb)) + tuple(nb + i for i in (0, 2, 4, 1, 3))
 

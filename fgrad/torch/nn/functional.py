@@ -1906,19 +1906,22 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
         tensor([[1., 1.]])
     """
     if weight.dtype == torch.long and input.is_floating_point():
-        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, "
                       "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
                       stacklevel=2)
         weight, input = input, weight
     if scale_grad_by_freq:
-        raise NotImplementedError("embedding_bag(scale_grad_by_freq=True) is not implemented in fgrad.torch yet")
+        raise NotImplementedError("embedding_bag(scale_grad_by_freq=True) is not implemented in fgrad.torch "
+                                  "yet")
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
     return _embedding_bag.embedding_bag(input, weight, offsets, mode, per_sample_weights, include_last_offset,
                                         padding_idx)
 
 
-def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Tensor:
     """Normalise each channel by the mean square of its ``size`` neighbouring channels:
     ``x / (k + alpha * mean(x^2)) ** beta`` (PyTorch's composite, op for op).
 
@@ -1933,7 +1936,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
     """
     dim = input.dim()
     if dim < 3:
-        raise ValueError(f"Expected 3D (unbatched) or 4D (batched) input to local_response_norm, but got input of "
+        raise ValueError("Expected 3D (unbatched) or 4D (batched) input to local_response_norm, but got "
+                         "input of "
                          f"size: {list(input.shape)}")
     if input.numel() == 0:
         return input
@@ -1954,5 +1958,6 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
 
 from . import _embedding_bag  # noqa: E402
 
-__all__ += ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle", "pixel_unshuffle",
+__all__ += ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
+            "pixel_unshuffle",
             "embedding_bag", "local_response_norm"]

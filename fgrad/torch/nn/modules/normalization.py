@@ -20,7 +20,8 @@ from ..parameter import Parameter
 from .batchnorm import _NormBase
 from .module import Module
 
-__all__ = ["LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+           "LocalResponseNorm"]
 
 
 class LayerNorm(Module):

@@ -100,7 +100,8 @@ class EmbeddingBag(Module):
                      "sparse", "include_last_offset", "padding_idx"]
 
     def __init__(self, num_embeddings: int, embedding_dim: int, max_norm: float | None = None,
-                 norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                 norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = "mean",
+                 sparse: bool = False,
                  _weight=None, include_last_offset: bool = False, padding_idx: int | None = None, device=None,
                  dtype=None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
@@ -137,7 +138,8 @@ class EmbeddingBag(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input, offsets=None, per_sample_weights=None):
-        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type, self.scale_grad_by_freq,
+        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
+                               self.scale_grad_by_freq,
                                self.mode, self.sparse, per_sample_weights, self.include_last_offset,
                                self.padding_idx)
 
