@@ -31,7 +31,16 @@ __all__ = ["ResizeMethod", "resize", "scale_and_translate"]
 
 
 class ResizeMethod(enum.Enum):
-    """The resampling kernels (JAX's names and values)."""
+    """The resampling kernels (JAX's names and values).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.image import weight_matrix, sparse_map, ResizeMethod, _triangle
+        >>> ResizeMethod.from_string('bilinear')
+        <ResizeMethod.LINEAR: 1>
+    """
 
     NEAREST = 0
     LINEAR = 1
@@ -118,7 +127,16 @@ def weight_matrix(
     edge_padding: bool,
     radius: int,
 ) -> np.ndarray:
-    """JAX's ``compute_weight_mat``: the ``(in_size, out_size)`` weights of one axis."""
+    """JAX's ``compute_weight_mat``: the ``(in_size, out_size)`` weights of one axis.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.image import weight_matrix, sparse_map, ResizeMethod, _triangle
+        >>> weight_matrix(2, 4, 2.0, 0.0, _triangle, True, False, 1)[:, 0].tolist()
+        [1.0, 0.0]
+    """
     inv_scale = 1.0 / scale
     kernel_scale = max(inv_scale, 1.0) if antialias else 1.0
     sample = (np.arange(out_size) + 0.5) * inv_scale - translation * inv_scale - 0.5
@@ -146,7 +164,16 @@ def weight_matrix(
 
 
 def sparse_map(weights: np.ndarray) -> AxisMap:
-    """The nonzero entries of an ``(in, out)`` weight matrix as an `AxisMap` (out -> in)."""
+    """The nonzero entries of an ``(in, out)`` weight matrix as an `AxisMap` (out -> in).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.image import weight_matrix, sparse_map, ResizeMethod, _triangle
+        >>> sparse_map(np.array([[1.0, 0.0], [0.0, 1.0]])).index.tolist()
+        [[0], [1]]
+    """
     in_size, out_size = weights.shape
     nonzero = weights.T != 0
     width = max(int(nonzero.sum(axis=1).max(initial=0)), 1)
@@ -188,7 +215,7 @@ def scale_and_translate(
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> scale_and_translate(fnp.array([0.0, 1.0, 2.0, 3.0]), (2,), (0,), [0.5], [0.0], "linear")
+        >>> scale_and_translate(fnp.arange(4.0), (2,), (0,), [0.5], [0.0], "linear", antialias=False)
         Array([0.5, 2.5], dtype=float64)
     """
     image = fnp.asarray(image)

@@ -617,12 +617,26 @@ def bessel_j1(input: Tensor, *, out=None) -> Tensor:
 
 
 def modified_bessel_i0(input: Tensor, *, out=None) -> Tensor:
-    """``i0`` without a derivative (PyTorch's ``modified_bessel_i0`` has none)."""
+    """``i0`` without a derivative (PyTorch's ``modified_bessel_i0`` has none).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.modified_bessel_i0(torch.tensor([0.0]))
+        tensor([1.])
+    """
     return _not_differentiable(_i0_definition, input, out)
 
 
 def modified_bessel_i1(input: Tensor, *, out=None) -> Tensor:
-    """``i1`` without a derivative (PyTorch's ``modified_bessel_i1`` has none)."""
+    """``i1`` without a derivative (PyTorch's ``modified_bessel_i1`` has none).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.modified_bessel_i1(torch.tensor([0.0]))
+        tensor([0.])
+    """
     return _not_differentiable(_i1_definition, input, out)
 
 
@@ -719,7 +733,14 @@ def zeta(input, other, *, out=None) -> Tensor:
 
 def export_top_level(namespace: dict) -> None:
     """Bind PyTorch's top-level names for these functions (``torch.lgamma``, ``torch.i0``,
-    ``torch.mvlgamma``, ...) into ``namespace`` and their Tensor methods onto `Tensor`."""
+    ``torch.mvlgamma``, ...) into ``namespace`` and their Tensor methods onto `Tensor`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.lgamma is torch.special.gammaln
+        False
+    """
     functions = {
         "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": gammainc, "igammac": gammaincc,
         "polygamma": polygamma, "mvlgamma": lambda input, p, *, out=None: multigammaln(input, p, out=out),

@@ -43,7 +43,15 @@ __all__ = [
 
 
 class Constraint:
-    """A region of the reals (see the module docstring)."""
+    """A region of the reals (see the module docstring).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.constraints import is_dependent, dependent, real, interval
+        >>> interval(0.0, 1.0)
+        Interval(lower_bound=0.0, upper_bound=1.0)
+    """
 
     is_discrete = False
     event_dim = 0
@@ -83,7 +91,15 @@ class _Dependent(Constraint):
 
 
 def is_dependent(constraint) -> bool:
-    """Whether ``constraint`` is a `dependent` placeholder."""
+    """Whether ``constraint`` is a `dependent` placeholder.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.constraints import is_dependent, dependent, real, interval
+        >>> is_dependent(dependent), is_dependent(real)
+        (True, False)
+    """
     return isinstance(constraint, _Dependent)
 
 

@@ -110,7 +110,15 @@ class Normal(_LocScale, ExponentialFamily):
 
 
 class Laplace(_LocScale):
-    """The Laplace distribution with density ``exp(-|x - loc| / scale) / (2 scale)``."""
+    """The Laplace distribution with density ``exp(-|x - loc| / scale) / (2 scale)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Laplace, Cauchy, Uniform, Exponential
+        >>> Laplace(0.0, 1.0).log_prob(torch.tensor(0.0))
+        tensor(-0.6931)
+    """
 
     @property
     def variance(self):
@@ -147,7 +155,15 @@ class Laplace(_LocScale):
 
 
 class Cauchy(_LocScale):
-    """The Cauchy distribution (no mean: NaN; infinite variance)."""
+    """The Cauchy distribution (no mean: NaN; infinite variance).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Laplace, Cauchy, Uniform, Exponential
+        >>> Cauchy(0.0, 1.0).cdf(torch.tensor(1.0))
+        tensor(0.7500)
+    """
 
     @property
     def mean(self):
@@ -180,7 +196,15 @@ class Cauchy(_LocScale):
 
 
 class Uniform(Distribution):
-    """The uniform distribution on ``[low, high)``."""
+    """The uniform distribution on ``[low, high)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Laplace, Cauchy, Uniform, Exponential
+        >>> Uniform(0.0, 2.0).entropy()
+        tensor(0.6931)
+    """
 
     arg_constraints = {
         "low": constraints.dependent(is_discrete=False, event_dim=0),
@@ -250,7 +274,15 @@ class Uniform(Distribution):
 
 
 class Exponential(ExponentialFamily):
-    """The exponential distribution with density ``rate exp(-rate x)``."""
+    """The exponential distribution with density ``rate exp(-rate x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Laplace, Cauchy, Uniform, Exponential
+        >>> Exponential(torch.tensor([2.0])).mean
+        tensor([0.5000])
+    """
 
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative

@@ -43,7 +43,15 @@ def _one_of(probs, logits) -> None:
 
 
 class Bernoulli(ExponentialFamily):
-    """A coin with ``probs`` of heads (1)."""
+    """A coin with ``probs`` of heads (1).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Bernoulli, Categorical, OneHotCategorical, Poisson, Binomial
+        >>> Bernoulli(probs=torch.tensor([0.25])).variance
+        tensor([0.1875])
+    """
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
@@ -117,7 +125,15 @@ class Bernoulli(ExponentialFamily):
 
 class Categorical(Distribution):
     """One of ``K`` categories, with probabilities (or unnormalised log-probabilities) on the
-    last axis."""
+    last axis.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Bernoulli, Categorical, OneHotCategorical, Poisson, Binomial
+        >>> Categorical(logits=torch.zeros(4)).entropy()
+        tensor(1.3863)
+    """
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
     has_enumerate_support = True
@@ -210,7 +226,15 @@ class Categorical(Distribution):
 
 
 class OneHotCategorical(Distribution):
-    """`Categorical` with one-hot samples (event shape ``(K,)``)."""
+    """`Categorical` with one-hot samples (event shape ``(K,)``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Bernoulli, Categorical, OneHotCategorical, Poisson, Binomial
+        >>> OneHotCategorical(probs=torch.tensor([0.5, 0.5])).log_prob(torch.tensor([1.0, 0.0]))
+        tensor(-0.6931)
+    """
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
     support = constraints.one_hot
@@ -283,7 +307,15 @@ class OneHotCategorical(Distribution):
 
 
 class Poisson(ExponentialFamily):
-    """The Poisson distribution with mean ``rate``."""
+    """The Poisson distribution with mean ``rate``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Bernoulli, Categorical, OneHotCategorical, Poisson, Binomial
+        >>> Poisson(torch.tensor([2.0])).log_prob(torch.tensor([1.0]))
+        tensor([-1.3069])
+    """
 
     arg_constraints = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
@@ -330,7 +362,15 @@ def _binomial_definition(key_data, total_count, probs):
 
 
 class Binomial(Distribution):
-    """The number of successes in ``total_count`` trials of probability ``probs``."""
+    """The number of successes in ``total_count`` trials of probability ``probs``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Bernoulli, Categorical, OneHotCategorical, Poisson, Binomial
+        >>> Binomial(10, probs=torch.tensor([0.5])).mean
+        tensor([5.])
+    """
 
     arg_constraints = {
         "total_count": constraints.nonnegative_integer,

@@ -82,42 +82,98 @@ def broadcast_all(*values) -> tuple:
 
 
 def clamp_probs(probs: Tensor) -> Tensor:
-    """Probabilities clamped into ``[eps, 1 - eps]`` (eps of their dtype)."""
+    """Probabilities clamped into ``[eps, 1 - eps]`` (eps of their dtype).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.distribution import clamp_probs
+        >>> clamp_probs(torch.tensor([0.0, 0.5])).tolist()[1]
+        0.5
+    """
     eps = torch.finfo(probs.dtype).eps
     return probs.clamp(min=eps, max=1 - eps)
 
 
 def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
-    """``log p`` (categorical) or ``log p - log(1 - p)`` (binary), of clamped probabilities."""
+    """``log p`` (categorical) or ``log p - log(1 - p)`` (binary), of clamped probabilities.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.distribution import probs_to_logits
+        >>> probs_to_logits(torch.tensor([0.5]), is_binary=True)
+        tensor([0.])
+    """
     ps = clamp_probs(probs)
     return torch.log(ps) - torch.log1p(-ps) if is_binary else torch.log(ps)
 
 
 def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
-    """``sigmoid`` (binary) or ``softmax`` over the last dimension."""
+    """``sigmoid`` (binary) or ``softmax`` over the last dimension.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.distribution import logits_to_probs
+        >>> logits_to_probs(torch.tensor([0.0]), is_binary=True)
+        tensor([0.5000])
+    """
     return torch.sigmoid(logits) if is_binary else torch.softmax(logits, dim=-1)
 
 
 def sum_rightmost(value: Tensor, dim: int) -> Tensor:
-    """Sum over the ``dim`` rightmost dimensions."""
+    """Sum over the ``dim`` rightmost dimensions.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.distribution import sum_rightmost
+        >>> sum_rightmost(torch.ones(2, 3), 1)
+        tensor([3., 3.])
+    """
     return value if dim == 0 else value.reshape(value.shape[: value.dim() - dim] + (-1,)).sum(-1)
 
 
 def scipy_op(name: str, fn, *tensors: Tensor) -> Tensor:
     """``fn`` (an fgrad definition, e.g. an ``fgrad.scipy.stats`` log-density; module level,
-    so it keys the backward-program cache) applied to ``tensors`` as one recorded op."""
+    so it keys the backward-program cache) applied to ``tensors`` as one recorded op.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.distribution import scipy_op
+        >>> scipy_op('NormLogPdf', __import__('fgrad').scipy.stats.norm.logpdf, torch.tensor([0.0]))
+        tensor([-0.9189])
+    """
     return apply_op(name, (fn.__module__, fn.__qualname__), fn, tensors)
 
 
 def fgrad_key():
-    """An ``fgrad.random`` key drawn from ``fgrad.torch``'s global generator."""
+    """An ``fgrad.random`` key drawn from ``fgrad.torch``'s global generator.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.distribution import fgrad_key
+        >>> type(fgrad_key()).__name__
+        'PRNGKeyArray'
+    """
     return frandom.key(int(torch.randint(0, 2**31 - 1, ()).item()))
 
 
 class Distribution:
     """The base class: batch and event shapes, argument validation, and the interface
     (``sample``/``rsample``, ``log_prob``, ``cdf``/``icdf``, ``entropy``, ``mean``, ``mode``,
-    ``variance``, ``stddev``, ``expand``...)."""
+    ``variance``, ``stddev``, ``expand``...).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.distribution import Distribution
+        >>> Distribution(torch.Size([2]), validate_args=False).batch_shape
+        torch.Size([2])
+    """
 
     has_rsample = False
     has_enumerate_support = False

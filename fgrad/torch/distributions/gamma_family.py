@@ -41,7 +41,15 @@ def _standard_gamma_definition(key_data, concentration):
 
 
 def standard_gamma(concentration):
-    """Gamma(concentration, 1) samples of ``concentration``'s shape, differentiable in it."""
+    """Gamma(concentration, 1) samples of ``concentration``'s shape, differentiable in it.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.gamma_family import standard_gamma
+        >>> standard_gamma(torch.ones(3)).shape
+        torch.Size([3])
+    """
     key_data = frandom.key_data(fgrad_key())
     out = scipy_op(
         "StandardGammaBackward0", _standard_gamma_definition, fgrad.device_get(key_data), concentration
@@ -54,7 +62,15 @@ def _gamma_logpdf(value, concentration, rate):
 
 
 class Gamma(ExponentialFamily):
-    """The gamma distribution with shape ``concentration`` and inverse scale ``rate``."""
+    """The gamma distribution with shape ``concentration`` and inverse scale ``rate``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.gamma_family import Gamma
+        >>> Gamma(torch.tensor([2.0]), torch.tensor([1.0])).variance
+        tensor([2.])
+    """
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
@@ -114,7 +130,15 @@ class Gamma(ExponentialFamily):
 
 
 class Chi2(Gamma):
-    """The chi-square distribution: ``Gamma(df / 2, 1 / 2)``."""
+    """The chi-square distribution: ``Gamma(df / 2, 1 / 2)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.gamma_family import Chi2
+        >>> Chi2(torch.tensor([4.0])).mean
+        tensor([4.])
+    """
 
     arg_constraints = {"df": constraints.positive}
 
@@ -144,7 +168,15 @@ def _dirichlet_one(x, alpha):
 
 
 class Dirichlet(ExponentialFamily):
-    """The Dirichlet distribution over the simplex, concentrations on the last axis."""
+    """The Dirichlet distribution over the simplex, concentrations on the last axis.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.gamma_family import Dirichlet
+        >>> Dirichlet(torch.tensor([1.0, 3.0])).mean
+        tensor([0.2500, 0.7500])
+    """
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
@@ -213,7 +245,15 @@ class Dirichlet(ExponentialFamily):
 
 
 class Beta(ExponentialFamily):
-    """The beta distribution on [0, 1] (a two-category `Dirichlet`)."""
+    """The beta distribution on [0, 1] (a two-category `Dirichlet`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.gamma_family import Beta
+        >>> Beta(torch.tensor([1.0]), torch.tensor([3.0])).mean
+        tensor([0.2500])
+    """
 
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
     support = constraints.unit_interval
@@ -274,7 +314,15 @@ class Beta(ExponentialFamily):
 
 
 class StudentT(Distribution):
-    """Student's t distribution with ``df`` degrees of freedom, location and scale."""
+    """Student's t distribution with ``df`` degrees of freedom, location and scale.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.gamma_family import StudentT
+        >>> StudentT(torch.tensor([3.0])).variance
+        tensor([3.])
+    """
 
     arg_constraints = {"df": constraints.positive, "loc": constraints.real, "scale": constraints.positive}
     support = constraints.real

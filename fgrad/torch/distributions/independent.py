@@ -21,7 +21,15 @@ __all__ = ["Independent"]
 
 class Independent(Distribution):
     """``base_distribution`` with its ``reinterpreted_batch_ndims`` rightmost batch dims as
-    event dims."""
+    event dims.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Independent, Normal
+        >>> Independent(Normal(torch.zeros(2), torch.ones(2)), 1).log_prob(torch.zeros(2))
+        tensor(-1.8379)
+    """
 
     arg_constraints: dict = {}
 

@@ -63,6 +63,13 @@ def kl_divergence(p, q):
     """``KL(p || q) = E_p[log p(x) - log q(x)]``, batched.
 
     Raises NotImplementedError for a pair with no registered closed form.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Normal, kl_divergence
+        >>> kl_divergence(Normal(0.0, 1.0), Normal(0.0, 2.0))
+        tensor(0.3181)
     """
     fun = _dispatch_kl(type(p), type(q))
     if fun is NotImplemented:

@@ -38,7 +38,15 @@ def batch_mahalanobis_definition(scale_tril, diff):
 
 
 def batch_mahalanobis(scale_tril, diff):
-    """``|L^-1 diff|^2`` of tensors."""
+    """``|L^-1 diff|^2`` of tensors.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.multivariate_normal import batch_mahalanobis
+        >>> batch_mahalanobis(2 * torch.eye(2), torch.tensor([2.0, 4.0]))
+        tensor(5.)
+    """
     return scipy_op("MahalanobisBackward", batch_mahalanobis_definition, scale_tril, diff)
 
 
@@ -47,7 +55,15 @@ def _tril_solve_definition(a, b):
 
 
 def tril_solve(a, b):
-    """``a^-1 b`` for lower-triangular ``a`` (tensors, batched)."""
+    """``a^-1 b`` for lower-triangular ``a`` (tensors, batched).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.multivariate_normal import tril_solve
+        >>> tril_solve(2 * torch.eye(2), torch.ones(2, 1)).flatten()
+        tensor([0.5000, 0.5000])
+    """
     shape = torch.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     return scipy_op(
         "LinalgSolveTriangularBackward0",
@@ -58,7 +74,15 @@ def tril_solve(a, b):
 
 
 class MultivariateNormal(Distribution):
-    """The multivariate normal ``N(loc, covariance_matrix)`` (see the module docstring)."""
+    """The multivariate normal ``N(loc, covariance_matrix)`` (see the module docstring).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.multivariate_normal import MultivariateNormal
+        >>> MultivariateNormal(torch.zeros(2), scale_tril=torch.eye(2)).entropy()
+        tensor(2.8379)
+    """
 
     arg_constraints = {
         "loc": constraints.real_vector,

@@ -26,7 +26,15 @@ __all__ = ["LogNormal", "TransformedDistribution"]
 
 
 class TransformedDistribution(Distribution):
-    """``base_distribution`` pushed through ``transforms`` (a Transform or a list)."""
+    """``base_distribution`` pushed through ``transforms`` (a Transform or a list).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import TransformedDistribution, LogNormal, Normal, ExpTransform
+        >>> TransformedDistribution(Normal(0.0, 1.0), ExpTransform()).log_prob(torch.tensor(1.0))
+        tensor(-0.9189)
+    """
 
     arg_constraints: dict = {}
 
@@ -125,7 +133,15 @@ class TransformedDistribution(Distribution):
 
 
 class LogNormal(TransformedDistribution):
-    """``exp(X)`` for ``X ~ Normal(loc, scale)``."""
+    """``exp(X)`` for ``X ~ Normal(loc, scale)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import TransformedDistribution, LogNormal, Normal, ExpTransform
+        >>> LogNormal(0.0, 1.0).mean
+        tensor(1.6487)
+    """
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.positive

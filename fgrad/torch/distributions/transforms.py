@@ -26,7 +26,15 @@ __all__ = ["AffineTransform", "ExpTransform", "SigmoidTransform", "TanhTransform
 
 
 class Transform:
-    """A bijection with a log-Jacobian (see the module docstring)."""
+    """A bijection with a log-Jacobian (see the module docstring).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.transforms import ExpTransform
+        >>> ExpTransform()(torch.tensor([0.0]))
+        tensor([1.])
+    """
 
     bijective = True
     domain = constraints.real
@@ -101,7 +109,15 @@ class _InverseTransform(Transform):
 
 
 class ExpTransform(Transform):
-    """``y = exp(x)``."""
+    """``y = exp(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.transforms import ExpTransform
+        >>> ExpTransform().log_abs_det_jacobian(torch.tensor([1.0]), None)
+        tensor([1.])
+    """
 
     codomain = constraints.positive
     sign = +1
@@ -117,7 +133,15 @@ class ExpTransform(Transform):
 
 
 class SigmoidTransform(Transform):
-    """``y = sigmoid(x)`` (inverse: ``logit`` of the clamped value)."""
+    """``y = sigmoid(x)`` (inverse: ``logit`` of the clamped value).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.transforms import SigmoidTransform
+        >>> SigmoidTransform()(torch.tensor([0.0]))
+        tensor([0.5000])
+    """
 
     codomain = constraints.unit_interval
     sign = +1
@@ -136,7 +160,15 @@ class SigmoidTransform(Transform):
 
 
 class TanhTransform(Transform):
-    """``y = tanh(x)``."""
+    """``y = tanh(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.transforms import TanhTransform
+        >>> TanhTransform().inv(torch.tensor([0.0]))
+        tensor([0.])
+    """
 
     codomain = constraints.interval(-1.0, 1.0)
     sign = +1
@@ -152,7 +184,15 @@ class TanhTransform(Transform):
 
 
 class AffineTransform(Transform):
-    """``y = loc + scale * x`` (``event_dim`` trailing dims form one event)."""
+    """``y = loc + scale * x`` (``event_dim`` trailing dims form one event).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.transforms import AffineTransform
+        >>> AffineTransform(1.0, 2.0)(torch.tensor([3.0]))
+        tensor([7.])
+    """
 
     def __init__(self, loc, scale, event_dim: int = 0, cache_size: int = 0) -> None:
         super().__init__(cache_size=cache_size)

@@ -94,7 +94,15 @@ def embedding_bag(
     include_last_offset: bool = False,
     padding_idx: int | None = None,
 ) -> Tensor:
-    """PyTorch's ``F.embedding_bag`` without ``max_norm`` (applied by the caller)."""
+    """PyTorch's ``F.embedding_bag`` without ``max_norm`` (applied by the caller).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn._embedding_bag import embedding_bag
+        >>> embedding_bag(torch.tensor([[0, 1]]), torch.eye(2), mode='max')
+        tensor([[1., 1.]])
+    """
     if mode not in ("sum", "mean", "max"):
         raise ValueError("mode has to be one of sum, mean or max")
     if per_sample_weights is not None and mode != "sum":

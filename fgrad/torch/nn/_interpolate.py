@@ -68,7 +68,16 @@ def _source_coords(ftype, in_size: int, out_size: int, align_corners: bool, scal
 
 
 def linear_map(in_size: int, out_size: int, align_corners: bool, scale, ftype) -> AxisMap:
-    """PyTorch's two-tap linear interpolation along one axis."""
+    """PyTorch's two-tap linear interpolation along one axis.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.torch.nn._interpolate import linear_map
+        >>> linear_map(2, 4, False, None, np.float64).weight.tolist()
+        [[1.0, 0.0], [0.75, 0.25], [0.25, 0.75], [0.75, 0.25]]
+    """
     src = _source_coords(ftype, in_size, out_size, align_corners, scale, cubic=False)
     i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
     lam = np.clip(src - i0.astype(ftype), 0, 1).astype(ftype)
@@ -87,7 +96,16 @@ def _cc2(x, a):
 
 
 def cubic_map(in_size: int, out_size: int, align_corners: bool, scale, ftype) -> AxisMap:
-    """PyTorch's four-tap cubic convolution (``A = -0.75``), taps clamped to the border."""
+    """PyTorch's four-tap cubic convolution (``A = -0.75``), taps clamped to the border.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.torch.nn._interpolate import cubic_map
+        >>> cubic_map(4, 4, True, None, np.float64).weight[1].tolist()
+        [0.0, 1.0, 0.0, 0.0]
+    """
     src = _source_coords(ftype, in_size, out_size, align_corners, scale, cubic=True)
     i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
     t = np.clip(src - i0.astype(ftype), 0, 1).astype(ftype)
@@ -100,7 +118,16 @@ def cubic_map(in_size: int, out_size: int, align_corners: bool, scale, ftype) ->
 
 def nearest_map(in_size: int, out_size: int, scale, exact: bool) -> AxisMap:
     """PyTorch's nearest (``floor(j * scale)``) or nearest-exact (``floor((j + 0.5) * scale)``)
-    source pixel, in float32 as PyTorch computes it."""
+    source pixel, in float32 as PyTorch computes it.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.torch.nn._interpolate import nearest_map
+        >>> nearest_map(3, 4, 1.5, exact=False).index.ravel().tolist()
+        [0, 0, 1, 2]
+    """
     j = np.arange(out_size)
     if not exact and out_size == in_size:
         index = j
@@ -118,7 +145,16 @@ def nearest_map(in_size: int, out_size: int, scale, exact: bool) -> AxisMap:
 
 
 def area_map(in_size: int, out_size: int) -> AxisMap:
-    """Adaptive average pooling: output ``j`` averages ``[floor(j*in/out), ceil((j+1)*in/out))``."""
+    """Adaptive average pooling: output ``j`` averages ``[floor(j*in/out), ceil((j+1)*in/out))``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.torch.nn._interpolate import area_map
+        >>> area_map(4, 2).weight.tolist()
+        [[0.5, 0.5], [0.5, 0.5]]
+    """
     starts = (np.arange(out_size) * in_size) // out_size
     ends = -((-(np.arange(1, out_size + 1) * in_size)) // out_size)
     width = int((ends - starts).max(initial=1))
@@ -282,17 +318,44 @@ def _apply_maps(input: Tensor, maps: list, grad_fn: str) -> Tensor:
 def upsample(
     input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None
 ) -> Tensor:
-    """Deprecated alias of `interpolate` (as in PyTorch)."""
+    """Deprecated alias of `interpolate` (as in PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.torch.nn._interpolate import upsample
+        >>> upsample(torch.ones(1, 1, 2), scale_factor=2).shape
+        torch.Size([1, 1, 4])
+    """
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
-    """Deprecated: ``interpolate(mode="nearest")``."""
+    """Deprecated: ``interpolate(mode="nearest")``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.torch.nn._interpolate import upsample_nearest
+        >>> upsample_nearest(torch.ones(1, 1, 2, 2), scale_factor=2).shape
+        torch.Size([1, 1, 4, 4])
+    """
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
-    """Deprecated: ``interpolate(mode="bilinear", align_corners=True)``."""
+    """Deprecated: ``interpolate(mode="bilinear", align_corners=True)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> from fgrad.torch.nn._interpolate import upsample_bilinear
+        >>> upsample_bilinear(torch.ones(1, 1, 2, 2), size=3).shape
+        torch.Size([1, 1, 3, 3])
+    """
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
