@@ -48,6 +48,13 @@ for _mode, _shape in [
             CASES[f"interpolate[{_mode},{_nd}d,ac={_ac},{_kwname}]"] = _interp(
                 _shape, mode=_mode, align_corners=_ac, **_kw
             )
+for _mode in ("bilinear", "bicubic"):
+    for _ac in (False, True):
+        for _kwname, _kw in [("x0.37", {"scale_factor": 0.37}), ("size", {"size": [3, 2]}),
+                             ("x2.3", {"scale_factor": 2.3})]:
+            CASES[f"interpolate[{_mode},antialias,ac={_ac},{_kwname}]"] = _interp(
+                (1, 2, 9, 7), mode=_mode, align_corners=_ac, antialias=True, **_kw
+            )
 CASES["pixel_shuffle"] = ("pixel_shuffle", {"shape": (2, 8, 2, 3), "r": 2})
 CASES["pixel_unshuffle"] = ("pixel_unshuffle", {"shape": (1, 2, 4, 6), "r": 2})
 for _mode in ("sum", "mean", "max"):

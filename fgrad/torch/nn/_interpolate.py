@@ -165,6 +165,42 @@ def area_map(in_size: int, out_size: int) -> AxisMap:
     return AxisMap(index, weight, in_size)
 
 
+def _aa_filter(kind: str, x):
+    x = np.abs(x)
+    if kind == "bilinear":
+        return np.where(x < 1, 1 - x, 0)
+    a = -0.5  # PyTorch's antialiasing cubic (Keys, a = -0.5: PIL's)
+    outer = np.where(x < 2, (((x - 5) * x + 8) * x - 4) * a, 0)
+    return np.where(x < 1, ((a + 2) * x - (a + 3)) * x * x + 1, outer)
+
+
+def antialias_map(in_size: int, out_size: int, align_corners: bool, scale, ftype, kind: str) -> AxisMap:
+    """PyTorch's antialiased bilinear/bicubic weights (``_compute_weights_aa``): when
+    downsampling, the filter is widened by the scale and sampled at every input pixel it
+    covers around ``scale * (j + 0.5)``; weights normalised to sum 1.
+
+    Example::
+
+        >>> import numpy as np
+        >>> m = antialias_map(4, 2, False, None, np.float64, "bilinear")
+        >>> m.index[0].tolist(), m.weight[0].round(4).tolist()
+        ([0, 1, 2], [0.4286, 0.4286, 0.1429])
+    """
+    s = _compute_scale(ftype, in_size, out_size, align_corners, scale)
+    half = ftype((2 if kind == "bilinear" else 4) * 0.5)
+    support = half * s if s >= 1 else half
+    center = s * (np.arange(out_size) + ftype(0.5)).astype(ftype)
+    invscale = ftype(1) / s if s >= 1 else ftype(1)
+    xmin = np.maximum((center - support + ftype(0.5)).astype(np.int64), 0)
+    xsize = np.minimum((center + support + ftype(0.5)).astype(np.int64), in_size) - xmin
+    j = np.arange(max(int(xsize.max(initial=1)), 1))[None, :]
+    w = _aa_filter(kind, ((j + xmin[:, None]).astype(ftype) - center[:, None] + ftype(0.5)) * invscale)
+    w = np.where(j < xsize[:, None], w.astype(ftype), 0)
+    total = w.sum(axis=1, keepdims=True)
+    w = np.where(total != 0, w / np.where(total != 0, total, 1), 0)
+    return AxisMap(np.minimum(j + xmin[:, None], in_size - 1), w.astype(np.float64), in_size)
+
+
 def _as_list(value, dim: int, what: str, spatial) -> list:
     if isinstance(value, (list, tuple)):
         if len(value) != dim:
@@ -240,13 +276,11 @@ def interpolate(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: "
             f"nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
         )
-    if antialias:
-        if not (mode in ("bilinear", "bicubic") and input.dim() == 4):
-            raise ValueError(
-                "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
-                "requires a 4-D tensor as input"
-            )
-        raise NotImplementedError("interpolate(antialias=True) is not implemented in fgrad.torch yet")
+    if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
+            "requires a 4-D tensor as input"
+        )
     sizes, scales = _output_sizes(input, size, scale_factor, recompute_scale_factor)
     if mode == "area":
         scales = [None] * len(sizes)
@@ -272,11 +306,15 @@ def interpolate(
             maps.append(nearest_map(n, o, s, exact=mode == "nearest-exact"))
         elif mode == "area":
             maps.append(area_map(n, o))
+        elif antialias:
+            maps.append(antialias_map(n, o, align_corners, s, ftype, mode))
         elif mode == "bicubic":
             maps.append(cubic_map(n, o, align_corners, s, ftype))
         else:
             maps.append(linear_map(n, o, align_corners, s, ftype))
     grad_fn = _GRAD_FN[mode].format(d=len(maps))
+    if antialias:
+        grad_fn = grad_fn.replace("2DBackward0", "2DAaBackward0")
     if mode == "area" and all(o == 1 for o in sizes) and len(sizes) > 1:
         grad_fn = "MeanBackward1"  # PyTorch's adaptive average pooling to 1x1 is a mean
     elif mode == "area" and len(sizes) == 1:
