@@ -206,3 +206,22 @@ def test_primitive_errors():
         resample(fnp.zeros((3,), dtype=fnp.int32), _LINEAR, 0)
     with pytest.raises(IndexError):
         AxisMap(np.array([[3]]), np.ones((1, 1)), 3)
+
+
+def test_modules_under_functional_transforms():
+    import fgrad
+    from fgrad.torch.func import functional_call
+
+    ft.manual_seed(0)
+    m = nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.Upsample(scale_factor=2, mode="bicubic"), nn.PixelUnshuffle(2))
+    params = {k: v.detach().numpy() for k, v in m.named_parameters()}
+    x = data((1, 1, 4, 4)).astype(np.float32)
+
+    def loss(p):
+        return fnp.sum(functional_call(m, p, (x,)) ** 2)
+
+    (m(ft.tensor(x)) ** 2).sum().backward()
+    for g in (fgrad.grad(loss)(params), fgrad.jit(fgrad.grad(loss))(params)):
+        np.testing.assert_allclose(np.asarray(g["0.weight"]), m[0].weight.grad.numpy(), rtol=1e-5, atol=1e-6)
+    batched = fgrad.vmap(lambda xi: functional_call(m, params, (xi[None],)))(np.stack([x[0], 2 * x[0]]))
+    assert batched.shape == (2, 1, 8, 4, 4)
