@@ -213,7 +213,9 @@ def test_modules_under_functional_transforms():
     from fgrad.torch.func import functional_call
 
     ft.manual_seed(0)
-    m = nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.Upsample(scale_factor=2, mode="bicubic"), nn.PixelUnshuffle(2))
+    m = nn.Sequential(
+        nn.Conv2d(1, 2, 3, padding=1), nn.Upsample(scale_factor=2, mode="bicubic"), nn.PixelUnshuffle(2)
+    )
     params = {k: v.detach().numpy() for k, v in m.named_parameters()}
     x = data((1, 1, 4, 4)).astype(np.float32)
 
