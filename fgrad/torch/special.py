@@ -253,9 +253,14 @@ def ndtr(input: Tensor, *, out=None) -> Tensor:
     return _finish(0.5 * torch.erfc(-x * _SQRT_HALF), out)
 
 
+def _ndtri_definition(p):
+    return _sf.ndtri(p)
+
+
 def ndtri(input: Tensor, *, out=None) -> Tensor:
-    """The inverse of `ndtr`: ``sqrt 2 * erfinv(2p - 1)`` (computed in float64 for lower
-    precisions, so the tails keep their digits); -inf at 0, inf at 1, NaN outside [0, 1].
+    """The inverse of `ndtr` (the ``ndtri`` primitive: SciPy's/Cephes' rational
+    approximations, as PyTorch); -inf at 0, inf at 1, NaN outside [0, 1]; derivative
+    ``sqrt(2 pi) exp(x^2 / 2)``.
 
     Example::
 
@@ -263,16 +268,7 @@ def ndtri(input: Tensor, *, out=None) -> Tensor:
         >>> torch.special.ndtri(torch.tensor([0.5, 0.975]))
         tensor([0.0000, 1.9600])
     """
-    p = _float(input)
-    wide = _widen(p)
-    x0 = math.sqrt(2.0) * torch.erfinv(2.0 * wide - 1.0)
-    # one Newton step on ndtr(x) = p: 2p - 1 rounds away the digits of a small p (1e-10 has
-    # only ~6 left), ndtr (through erfc) keeps them
-    inside = (wide > 0) & (wide < 1)
-    x_safe = torch.where(inside, x0, torch.zeros_like(x0))
-    density = torch.exp(-0.5 * x_safe * x_safe) / math.sqrt(2 * math.pi)
-    x1 = x_safe - (0.5 * torch.erfc(-x_safe * _SQRT_HALF) - wide) / density
-    return _finish(torch.where(inside, x1, x0).to(p.dtype), out)
+    return _unary("SpecialNdtriBackward0", _ndtri_definition, input, out)
 
 
 # log_ndtr: three regions, each evaluated on inputs clamped into it (no NaN or inf reaches a
@@ -325,9 +321,11 @@ def spherical_bessel_j0(input: Tensor, *, out=None) -> Tensor:
     """
     x = _float(input)
     small = x.abs() < 1e-4
-    safe = torch.where(small, torch.ones_like(x), x)
+    infinite = torch.isinf(x)
+    safe = torch.where(small | infinite, torch.ones_like(x), x)
     series = 1.0 - x * x / 6.0  # the Taylor polynomial where sin(x)/x loses digits
-    return _finish(torch.where(small, series, torch.sin(safe) / safe), out)
+    value = torch.where(small, series, torch.sin(safe) / safe)
+    return _finish(torch.where(infinite, torch.zeros_like(x), value), out)  # PyTorch: 0 at +-inf
 
 
 # -- the gamma family, Bessel functions, erfcx --------------------------------------------

@@ -107,3 +107,32 @@ def test_errors():
 def test_still_missing_names_say_so():
     with pytest.raises(AttributeError, match="not available in fgrad.torch yet"):
         ft.special.airy_ai  # noqa: B018
+
+
+def test_ndtri_keeps_the_far_tail():
+    # regression: ndtri was sqrt(2) erfinv(2p - 1) plus a Newton step; below p ~ 1e-17,
+    # 2p - 1 rounds to -1, erfinv gives -inf and the Newton step turned it into NaN.
+    # Stored from torch 2.13:
+    p = ft.tensor([1e-300, 1e-20, 1e-10, 0.5, 1 - 1e-16, 0.0, 1.0], dtype=ft.float64, requires_grad=True)
+    want = [
+        -37.0470962993612,
+        -9.262340089798409,
+        -6.361340902404056,
+        0.0,
+        8.209536151601387,
+        -math.inf,
+        math.inf,
+    ]
+    y = ft.special.ndtri(p)
+    np.testing.assert_allclose(y.detach().numpy(), want, rtol=1e-13)
+    assert y.grad_fn.name() == "SpecialNdtriBackward0"
+    (g,) = ft.autograd.grad(y[1], p)
+    assert g[1].item() == pytest.approx(1.0674725333014075e19, rel=1e-12)
+    f32 = ft.special.ndtri(ft.tensor([1e-20, 1e-40], dtype=ft.float32))
+    np.testing.assert_allclose(f32.numpy(), [-9.262340545654297, -13.310921669006348], rtol=1e-6)
+
+
+def test_spherical_bessel_j0_is_zero_at_infinity():
+    # regression: sin(x) / x gave NaN at +-inf; PyTorch gives 0
+    y = ft.special.spherical_bessel_j0(ft.tensor([math.inf, -math.inf]))
+    assert y.tolist() == [0.0, 0.0]
