@@ -30,7 +30,7 @@ FUNCS = {  # name -> (points, gradient checked against PyTorch)
     "log_ndtr": (X, True),
     "entr": (np.concatenate([X, [0.5, 2.0, np.inf]]), True),
     "spherical_bessel_j0": (np.concatenate([X, [1e-5, -3e-5]]), False),  # PyTorch has no gradient
-    "ndtri": (P, False),  # PyTorch has no ndtri gradient
+    "ndtri": (P, True),
     "expit": (X, True),
     "xlog1py": (X, True),
     "erfinv": (np.linspace(-0.99, 0.99, 11), True),
