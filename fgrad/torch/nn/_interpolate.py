@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -366,6 +367,9 @@ def upsample(
         >>> upsample(torch.ones(1, 1, 2), scale_factor=2).shape
         torch.Size([1, 1, 4])
     """
+    warnings.warn(
+        "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2
+    )
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
@@ -380,6 +384,10 @@ def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
         >>> upsample_nearest(torch.ones(1, 1, 2, 2), scale_factor=2).shape
         torch.Size([1, 1, 4, 4])
     """
+    warnings.warn(
+        "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
@@ -394,6 +402,10 @@ def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
         >>> upsample_bilinear(torch.ones(1, 1, 2, 2), size=3).shape
         torch.Size([1, 1, 3, 3])
     """
+    warnings.warn(
+        "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
