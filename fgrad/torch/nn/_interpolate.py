@@ -364,7 +364,10 @@ def upsample(
         >>> import fgrad.torch as torch
         >>> import numpy as np
         >>> from fgrad.torch.nn._interpolate import upsample
-        >>> upsample(torch.ones(1, 1, 2), scale_factor=2).shape
+        >>> import warnings
+        >>> with warnings.catch_warnings():  # (the deprecation warning)
+        ...     warnings.simplefilter("ignore")
+        ...     upsample(torch.ones(1, 1, 2), scale_factor=2).shape
         torch.Size([1, 1, 4])
     """
     warnings.warn(
@@ -381,7 +384,10 @@ def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
         >>> import fgrad.torch as torch
         >>> import numpy as np
         >>> from fgrad.torch.nn._interpolate import upsample_nearest
-        >>> upsample_nearest(torch.ones(1, 1, 2, 2), scale_factor=2).shape
+        >>> import warnings
+        >>> with warnings.catch_warnings():  # (the deprecation warning)
+        ...     warnings.simplefilter("ignore")
+        ...     upsample_nearest(torch.ones(1, 1, 2, 2), scale_factor=2).shape
         torch.Size([1, 1, 4, 4])
     """
     warnings.warn(
@@ -399,7 +405,10 @@ def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
         >>> import fgrad.torch as torch
         >>> import numpy as np
         >>> from fgrad.torch.nn._interpolate import upsample_bilinear
-        >>> upsample_bilinear(torch.ones(1, 1, 2, 2), size=3).shape
+        >>> import warnings
+        >>> with warnings.catch_warnings():  # (the deprecation warning)
+        ...     warnings.simplefilter("ignore")
+        ...     upsample_bilinear(torch.ones(1, 1, 2, 2), size=3).shape
         torch.Size([1, 1, 3, 3])
     """
     warnings.warn(
