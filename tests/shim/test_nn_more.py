@@ -227,3 +227,21 @@ def test_modules_under_functional_transforms():
         np.testing.assert_allclose(np.asarray(g["0.weight"]), m[0].weight.grad.numpy(), rtol=1e-5, atol=1e-6)
     batched = fgrad.vmap(lambda xi: functional_call(m, params, (xi[None],)))(np.stack([x[0], 2 * x[0]]))
     assert batched.shape == (2, 1, 8, 4, 4)
+
+
+def test_instance_norm_bias_argument_and_repr():
+    # regression: InstanceNorm had no `bias` keyword (PyTorch 2.13 has one) and its repr left
+    # out "bias=..."; the reprs are torch 2.13's
+    m = nn.InstanceNorm2d(3, affine=True, bias=False)
+    assert [n for n, _ in m.named_parameters()] == ["weight"] and m.bias is None
+    assert (
+        repr(m)
+        == "InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=True, bias=False, track_running_stats=False)"
+    )
+    assert repr(nn.InstanceNorm1d(3)) == (
+        "InstanceNorm1d(3, eps=1e-05, momentum=0.1, affine=False, bias=False, track_running_stats=False)"
+    )
+    x = ft.tensor(data((2, 3, 4, 5)))
+    np.testing.assert_allclose(
+        m(x).detach().numpy(), F.instance_norm(x, weight=m.weight).detach().numpy(), rtol=1e-6
+    )

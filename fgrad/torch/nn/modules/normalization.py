@@ -102,8 +102,8 @@ class GroupNorm(Module):
 
 class _InstanceNorm(_NormBase):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
-                 track_running_stats: bool = False, device=None, dtype=None) -> None:
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+                 track_running_stats: bool = False, device=None, dtype=None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def _check_input_dim(self, input) -> None:
         raise NotImplementedError
@@ -119,10 +119,6 @@ class _InstanceNorm(_NormBase):
         out = F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
                               self.training or not self.track_running_stats, self.momentum or 0.0, self.eps)
         return out.squeeze(0) if unbatched else out
-
-    def extra_repr(self) -> str:
-        return ("{num_features}, eps={eps}, momentum={momentum}, affine={affine}, "
-                "track_running_stats={track_running_stats}".format(**self.__dict__))
 
 
 class InstanceNorm1d(_InstanceNorm):
