@@ -216,16 +216,18 @@ def test_modules_under_functional_transforms():
     m = nn.Sequential(
         nn.Conv2d(1, 2, 3, padding=1), nn.Upsample(scale_factor=2, mode="bicubic"), nn.PixelUnshuffle(2)
     )
-    params = {k: v.detach().numpy() for k, v in m.named_parameters()}
-    x = data((1, 1, 4, 4)).astype(np.float32)
+    params = {k: fnp.asarray(v.detach().numpy()) for k, v in m.named_parameters()}  # default device
+    x_host = data((1, 1, 4, 4)).astype(np.float32)
+    x = fnp.asarray(x_host)
 
     def loss(p):
         return fnp.sum(functional_call(m, p, (x,)) ** 2)
 
-    (m(ft.tensor(x)) ** 2).sum().backward()
+    (m(ft.tensor(x_host)) ** 2).sum().backward()
     for g in (fgrad.grad(loss)(params), fgrad.jit(fgrad.grad(loss))(params)):
-        np.testing.assert_allclose(np.asarray(g["0.weight"]), m[0].weight.grad.numpy(), rtol=1e-5, atol=1e-6)
-    batched = fgrad.vmap(lambda xi: functional_call(m, params, (xi[None],)))(np.stack([x[0], 2 * x[0]]))
+        got = fgrad.device_get(g["0.weight"])
+        np.testing.assert_allclose(got, m[0].weight.grad.numpy(), rtol=1e-5, atol=1e-6)
+    batched = fgrad.vmap(lambda xi: functional_call(m, params, (xi[None],)))(fnp.stack([x[0], 2 * x[0]]))
     assert batched.shape == (2, 1, 8, 4, 4)
 
 
