@@ -23,6 +23,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..ops import special as _erf_family
 from ..ops import special_functions as _sf
+from ..ops import special_more as _sm
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.elementwise import logistic as _logistic
 from ..transforms.custom import custom_jvp as _custom_jvp
@@ -249,6 +250,39 @@ def i1(x):
     """
     x = _float(x)
     return fnp.exp(fnp.abs(x)) * _sf.bessel_i1e(x)
+
+
+def erfcx(x):
+    """The scaled complementary error function ``exp(x^2) erfc(x)``.
+
+    Example::
+
+        >>> erfcx(0.0)
+        Array(1., dtype=float64)
+    """
+    return _sm.erfcx(_float(x))
+
+
+def j0(x):
+    """The Bessel function of the first kind of order 0 (``scipy.special.j0``).
+
+    Example::
+
+        >>> j0(0.0)
+        Array(1., dtype=float64)
+    """
+    return _sm.bessel_j0(_float(x))
+
+
+def j1(x):
+    """The Bessel function of the first kind of order 1 (``scipy.special.j1``).
+
+    Example::
+
+        >>> j1(0.0)
+        Array(0., dtype=float64)
+    """
+    return _sm.bessel_j1(_float(x))
 
 
 def ndtr(x):
@@ -521,5 +555,5 @@ __all__ = [
     "erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "gamma", "gammasgn", "betaln", "beta",
     "betainc", "gammainc", "gammaincc", "zeta", "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr",
     "expit", "logit", "xlogy", "xlog1py", "entr", "rel_entr", "kl_div", "multigammaln", "factorial",
-    "poch", "logsumexp", "softmax", "log_softmax",
+    "poch", "logsumexp", "softmax", "log_softmax", "erfcx", "j0", "j1",
 ]

@@ -379,6 +379,9 @@ nn = _optional("nn")
 optim = _optional("optim")
 utils = _optional("utils")
 special = _optional("special")  # written with fgrad.torch's own functions: loaded after them
+if special is not None:  # torch.lgamma, torch.i0, Tensor.digamma, ...: the definitions in special.py
+    special.export_top_level(globals())
+distributions = _optional("distributions")  # above nn and special
 _serialization = _optional("serialization")
 if _serialization is not None:
     save = getattr(_serialization, "save", None)

@@ -2,11 +2,19 @@
 distribution functions, entropy terms, softmax family), each written once with shim ops so
 gradients, devices and dtypes follow.
 
-Missing (they need primitives fgrad does not have yet: log-gamma, digamma, Bessel functions,
-incomplete gamma, zeta): ``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammaln``,
-``i0``/``i0e``/``i1``/``i1e``, ``bessel_*``/``modified_bessel_*``, ``gammainc``/``gammaincc``,
-``zeta``, ``erfcx``, ``airy_ai`` and the orthogonal polynomials; using one raises an
-AttributeError that says so.
+The gamma family (``gammaln``, ``digamma``/``psi``, ``polygamma``, ``multigammaln``,
+``gammainc``/``gammaincc``, ``zeta``), the modified Bessel functions ``i0``/``i0e``/``i1``/``i1e``,
+``erfcx`` and ``bessel_j0``/``bessel_j1`` sit on the primitives of `fgrad.ops.special_functions`
+and `fgrad.ops.special_more`, with PyTorch's values where they differ from SciPy's at the
+edges (probed from torch 2.13 and stored in ``tests/stored/torch_special_edges.json``):
+``gammaln(-inf) = inf``; ``polygamma(1, x)`` is PyTorch's trigamma series (huge finite values
+at the negative integers, NaN at -inf); ``zeta(s, inf)`` and ``polygamma(n >= 2, inf)`` are
+NaN.  ``bessel_j0``/``bessel_j1`` are not differentiable, as in PyTorch.  The ``torch.lgamma``,
+``digamma``, ``polygamma``, ``mvlgamma``, ``i0``, ``igamma``, ``igammac`` functions and their
+Tensor methods are these same definitions (`export_top_level`).
+
+Still missing: ``bessel_y0``/``bessel_y1``, ``modified_bessel_*``, ``airy_ai`` and the
+orthogonal polynomials; using one raises an AttributeError that says so.
 
 Example::
 
@@ -19,14 +27,35 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import fgrad.numpy as fnp
 import fgrad.torch as torch
+from fgrad.ops import special_functions as _sf
+from fgrad.ops import special_more as _sm
 from fgrad.transforms.custom import custom_jvp
 
 from ._dispatch import apply_op
 from ._tensor import Tensor
 
 __all__ = [
+    "bessel_j0",
+    "bessel_j1",
+    "digamma",
+    "erfcx",
+    "gammainc",
+    "gammaincc",
+    "gammaln",
+    "i0",
+    "i0e",
+    "i1",
+    "i1e",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "multigammaln",
+    "polygamma",
+    "psi",
+    "zeta",
     "entr",
     "erf",
     "erfc",
@@ -224,9 +253,14 @@ def ndtr(input: Tensor, *, out=None) -> Tensor:
     return _finish(0.5 * torch.erfc(-x * _SQRT_HALF), out)
 
 
+def _ndtri_definition(p):
+    return _sf.ndtri(p)
+
+
 def ndtri(input: Tensor, *, out=None) -> Tensor:
-    """The inverse of `ndtr`: ``sqrt 2 * erfinv(2p - 1)`` (computed in float64 for lower
-    precisions, so the tails keep their digits); -inf at 0, inf at 1, NaN outside [0, 1].
+    """The inverse of `ndtr` (the ``ndtri`` primitive: SciPy's/Cephes' rational
+    approximations, as PyTorch); -inf at 0, inf at 1, NaN outside [0, 1]; derivative
+    ``sqrt(2 pi) exp(x^2 / 2)``.
 
     Example::
 
@@ -234,16 +268,7 @@ def ndtri(input: Tensor, *, out=None) -> Tensor:
         >>> torch.special.ndtri(torch.tensor([0.5, 0.975]))
         tensor([0.0000, 1.9600])
     """
-    p = _float(input)
-    wide = _widen(p)
-    x0 = math.sqrt(2.0) * torch.erfinv(2.0 * wide - 1.0)
-    # one Newton step on ndtr(x) = p: 2p - 1 rounds away the digits of a small p (1e-10 has
-    # only ~6 left), ndtr (through erfc) keeps them
-    inside = (wide > 0) & (wide < 1)
-    x_safe = torch.where(inside, x0, torch.zeros_like(x0))
-    density = torch.exp(-0.5 * x_safe * x_safe) / math.sqrt(2 * math.pi)
-    x1 = x_safe - (0.5 * torch.erfc(-x_safe * _SQRT_HALF) - wide) / density
-    return _finish(torch.where(inside, x1, x0).to(p.dtype), out)
+    return _unary("SpecialNdtriBackward0", _ndtri_definition, input, out)
 
 
 # log_ndtr: three regions, each evaluated on inputs clamped into it (no NaN or inf reaches a
@@ -296,35 +321,446 @@ def spherical_bessel_j0(input: Tensor, *, out=None) -> Tensor:
     """
     x = _float(input)
     small = x.abs() < 1e-4
-    safe = torch.where(small, torch.ones_like(x), x)
+    infinite = torch.isinf(x)
+    safe = torch.where(small | infinite, torch.ones_like(x), x)
     series = 1.0 - x * x / 6.0  # the Taylor polynomial where sin(x)/x loses digits
-    return _finish(torch.where(small, series, torch.sin(safe) / safe), out)
+    value = torch.where(small, series, torch.sin(safe) / safe)
+    return _finish(torch.where(infinite, torch.zeros_like(x), value), out)  # PyTorch: 0 at +-inf
+
+
+# -- the gamma family, Bessel functions, erfcx --------------------------------------------
+
+
+def _unary(name: str, fn, input, out) -> Tensor:
+    """Apply the fgrad definition ``fn`` (module level: the backward-program cache key) to
+    ``input`` as a float tensor, recorded as ``name``."""
+    return _finish(apply_op(name, (fn.__name__,), fn, (_float(input),)), out)
+
+
+def _pair(input, other, op: str) -> tuple:
+    """Both operands as tensors of their promoted floating dtype (a number takes the
+    tensor's dtype, as PyTorch's wrapped scalars)."""
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise TypeError(f"{op}(): at least one of input and other must be a Tensor")
+    if not isinstance(input, Tensor):
+        dtype = other.dtype if other.is_floating_point() else torch.get_default_dtype()
+        input = torch.tensor(input, dtype=dtype)
+    if not isinstance(other, Tensor):
+        dtype = input.dtype if input.is_floating_point() else torch.get_default_dtype()
+        other = torch.tensor(other, dtype=dtype)
+    dtype = torch.promote_types(input.dtype, other.dtype)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        dtype = torch.get_default_dtype()
+    return input.to(dtype), other.to(dtype)
+
+
+def _lgamma_definition(x):
+    y = _sf.lgamma(x)
+    return fnp.where(x == -math.inf, -y, y)  # PyTorch: lgamma(-inf) = +inf (SciPy: -inf)
+
+
+def gammaln(input: Tensor, *, out=None) -> Tensor:
+    """``log|Gamma(x)|`` (``inf`` at the poles and at ``-inf``, as PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.gammaln(torch.tensor([1.0, 0.5]))
+        tensor([0.0000, 0.5724])
+    """
+    return _unary("LgammaBackward0", _lgamma_definition, input, out)
+
+
+
+
+@custom_jvp
+def _trigamma(x):
+    # PyTorch's trigamma series, term for term (the reflection for x < 1/2, six recurrence
+    # steps, then the asymptotic expansion), so the edge values are PyTorch's: huge finite
+    # values at the negative integers, where sin(pi x) rounds to ~1e-16, and NaN at -inf
+    reflect = x < 0.5
+    s = fnp.sin(math.pi * x)
+    result = fnp.where(reflect, -(math.pi ** 2) / (s * s), fnp.zeros_like(x))
+    z = fnp.where(reflect, 1.0 - x, x)
+    for _ in range(6):
+        result = result + 1.0 / (z * z)
+        z = z + 1.0
+    ixx = 1.0 / (z * z)
+    series = 1.0 + 1.0 / (2.0 * z) + ixx * (1.0 / 6.0 - ixx * (1.0 / 30.0 - ixx * (1.0 / 42.0)))
+    result = result + series / z
+    return fnp.where(reflect, -result, result)
+
+
+@_trigamma.defjvp
+def _trigamma_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return _trigamma(x), _polygamma_high(2, x) * dx
+
+
+def _polygamma_high(n: int, x):
+    """polygamma(n >= 2, x) with PyTorch's NaN at +inf (its zeta(s, inf) is NaN)."""
+    y = _sf.polygamma(fnp.full_like(x, float(n)), x)
+    return fnp.where(x == math.inf, fnp.full_like(x, math.nan), y)
+
+
+@custom_jvp
+def _digamma_definition(x):
+    return _sf.digamma(x)
+
+
+@_digamma_definition.defjvp
+def _digamma_jvp(primals, tangents):
+    # PyTorch differentiates digamma with its trigamma series (accurate to ~1e-10 relative
+    # at moderate x), not with polygamma(1, .) = zeta(2, .): use the same series
+    (x,), (dx,) = primals, tangents
+    return _digamma_definition(x), _trigamma(x) * dx
+
+
+def digamma(input: Tensor, *, out=None) -> Tensor:
+    """The logarithmic derivative of Gamma (``-inf`` at 0, ``inf`` at -0, NaN at the negative
+    integers).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.digamma(torch.tensor([1.0]))
+        tensor([-0.5772])
+    """
+    return _unary("DigammaBackward0", _digamma_definition, input, out)
+
+
+psi = digamma
+
+
+def _polygamma_definition(n: int):
+    if n == 0:
+        return _digamma_definition
+    if n == 1:
+        return _trigamma
+    return lambda x: _polygamma_high(n, x)
+
+
+def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:
+    """The ``n``-th derivative of digamma (``n = 0``: digamma itself).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.polygamma(1, torch.tensor([1.0]))
+        tensor([1.6449])
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"polygamma(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    fn = _polygamma_definition(n)
+    return _finish(apply_op("PolygammaBackward0", ("polygamma", n), fn, (_float(input),)), out)
+
+
+def multigammaln(input: Tensor, p: int, *, out=None) -> Tensor:
+    """The multivariate log-gamma ``sum_i lgamma(x - i/2) + p (p-1)/4 log(pi)``, i < p.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.multigammaln(torch.tensor([2.0]), 1)
+        tensor([0.])
+    """
+    if isinstance(p, bool) or not isinstance(p, int):
+        raise TypeError(f"multigammaln(): argument 'p' (position 2) must be int, not {type(p).__name__}")
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    offsets = np.arange(-p * 0.5 + 0.5, 0.5, 0.5)
+    const = p * (p - 1) / 4.0 * math.log(math.pi)
+
+    def fn(x):
+        args = x[..., None] + fnp.asarray(offsets, dtype=x.dtype)
+        return fnp.sum(_lgamma_definition(args), axis=-1) + const
+
+    return _finish(apply_op("MvlgammaBackward0", ("multigammaln", p), fn, (_float(input),)), out)
+
+
+@custom_jvp
+def _i0_definition(x):
+    return fnp.exp(fnp.abs(x)) * _sf.bessel_i0e(x)
+
+
+@_i0_definition.defjvp
+def _i0_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents  # i0' = i1 (through exp|x| i0e the kink of |x| at 0 leaks in)
+    return _i0_definition(x), _i1_definition(x) * dx
+
+
+def _i0e_definition(x):
+    return _sf.bessel_i0e(x)
+
+
+@custom_jvp
+def _i1_definition(x):
+    return fnp.exp(fnp.abs(x)) * _sf.bessel_i1e(x)
+
+
+@_i1_definition.defjvp
+def _i1_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents  # i1' = i0 - i1 / x, 1/2 at 0
+    y = _i1_definition(x)
+    zero = x == 0
+    safe = fnp.where(zero, fnp.ones_like(x), x)
+    return y, fnp.where(zero, fnp.full_like(x, 0.5), _i0_definition(x) - y / safe) * dx
+
+
+def _i1e_definition(x):
+    return _sf.bessel_i1e(x)
+
+
+def i0(input: Tensor, *, out=None) -> Tensor:
+    """The modified Bessel function of the first kind, order 0 (NaN at +-inf, as PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.i0(torch.tensor([0.0]))
+        tensor([1.])
+    """
+    return _unary("I0Backward0", _i0_definition, input, out)
+
+
+def i0e(input: Tensor, *, out=None) -> Tensor:
+    """``exp(-|x|) i0(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.i0e(torch.tensor([0.0]))
+        tensor([1.])
+    """
+    return _unary("SpecialI0EBackward0", _i0e_definition, input, out)
+
+
+def i1(input: Tensor, *, out=None) -> Tensor:
+    """The modified Bessel function of the first kind, order 1.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.i1(torch.tensor([0.0]))
+        tensor([0.])
+    """
+    return _unary("SpecialI1Backward0", _i1_definition, input, out)
+
+
+def i1e(input: Tensor, *, out=None) -> Tensor:
+    """``exp(-|x|) i1(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.i1e(torch.tensor([0.0]))
+        tensor([0.])
+    """
+    return _unary("SpecialI1EBackward0", _i1e_definition, input, out)
+
+
+def _erfcx_definition(x):
+    return _sm.erfcx(x)
+
+
+def erfcx(input: Tensor, *, out=None) -> Tensor:
+    """``exp(x^2) erfc(x)``, without overflow for large ``x``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.erfcx(torch.tensor([0.0]))
+        tensor([1.])
+    """
+    return _unary("SpecialErfcxBackward0", _erfcx_definition, input, out)
+
+
+def _not_differentiable(fn, input, out) -> Tensor:
+    # PyTorch defines no derivative for these: the result never requires grad
+    return _finish(apply_op("", (fn.__name__,), fn, (_float(input).detach(),)), out)
+
+
+def _j0_definition(x):
+    return _sm.bessel_j0(x)
+
+
+def _j1_definition(x):
+    return _sm.bessel_j1(x)
+
+
+def bessel_j0(input: Tensor, *, out=None) -> Tensor:
+    """The Bessel function of the first kind, order 0 (not differentiable, as in PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.bessel_j0(torch.tensor([0.0]))
+        tensor([1.])
+    """
+    return _not_differentiable(_j0_definition, input, out)
+
+
+def bessel_j1(input: Tensor, *, out=None) -> Tensor:
+    """The Bessel function of the first kind, order 1 (not differentiable, as in PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.bessel_j1(torch.tensor([0.0]))
+        tensor([0.])
+    """
+    return _not_differentiable(_j1_definition, input, out)
+
+
+def modified_bessel_i0(input: Tensor, *, out=None) -> Tensor:
+    """``i0`` without a derivative (PyTorch's ``modified_bessel_i0`` has none).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.modified_bessel_i0(torch.tensor([0.0]))
+        tensor([1.])
+    """
+    return _not_differentiable(_i0_definition, input, out)
+
+
+def modified_bessel_i1(input: Tensor, *, out=None) -> Tensor:
+    """``i1`` without a derivative (PyTorch's ``modified_bessel_i1`` has none).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.modified_bessel_i1(torch.tensor([0.0]))
+        tensor([0.])
+    """
+    return _not_differentiable(_i1_definition, input, out)
+
+
+def _check_tensors(op: str, input, other) -> None:
+    for pos, (name, v) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"{op}(): argument '{name}' (position {pos}) must be Tensor, not "
+                            f"{type(v).__name__}")
+
+
+class _UndefinedDerivative(torch.autograd.Function):
+    """Identity on ``y`` that raises PyTorch's error in the backward pass when ``arg`` needs a
+    gradient (PyTorch defines no derivative of ``igamma`` in ``a`` nor of ``zeta`` in ``s``:
+    the forward runs, the backward raises)."""
+
+    @staticmethod
+    def forward(ctx, y, arg, message):
+        ctx.message = message
+        return y.view_as(y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        if ctx.needs_input_grad[1]:
+            raise NotImplementedError(ctx.message)
+        return grad, None, None
+
+
+def _with_undefined_derivative(name: str, key, fn, first: Tensor, second: Tensor, message: str) -> Tensor:
+    """``fn(first, second)`` differentiable in ``second``; a gradient for ``first`` raises."""
+    if not first.requires_grad:
+        return apply_op(name, key, fn, (first, second))
+    y = apply_op(name, key, fn, (first.detach(), second))
+    return _UndefinedDerivative.apply(y, first, message)
+
+
+def _igamma_definition(a, x):
+    return _sf.igamma(a, x)
+
+
+def _igammac_definition(a, x):
+    return _sf.igammac(a, x)
+
+
+def gammainc(input: Tensor, other: Tensor, *, out=None) -> Tensor:
+    """The regularized lower incomplete gamma function ``P(a, x)``; differentiable in ``x``
+    only (as PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.gammainc(torch.tensor([1.0]), torch.tensor([0.0]))
+        tensor([0.])
+    """
+    _check_tensors("special_gammainc", input, other)
+    a, x = _pair(input, other, "gammainc")
+    return _finish(_with_undefined_derivative("IgammaBackward0", ("igamma",), _igamma_definition, a, x,
+                                              "the derivative for 'igamma: input' is not implemented."), out)
+
+
+def gammaincc(input: Tensor, other: Tensor, *, out=None) -> Tensor:
+    """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.gammaincc(torch.tensor([1.0]), torch.tensor([0.0]))
+        tensor([1.])
+    """
+    _check_tensors("special_gammaincc", input, other)
+    a, x = _pair(input, other, "gammaincc")
+    return _finish(_with_undefined_derivative("IgammacBackward0", ("igammac",), _igammac_definition, a, x,
+                                              "the derivative for 'igammac: input' is not implemented."), out)
+
+
+def _zeta_definition(s, q):
+    y = _sf.zeta(s, q)
+    return fnp.where(q == math.inf, fnp.full_like(y, math.nan), y)  # PyTorch: NaN (SciPy: 0)
+
+
+def zeta(input, other, *, out=None) -> Tensor:
+    """The Hurwitz zeta function ``sum_k (k + q)^-s`` (either argument may be a number);
+    differentiable in ``q`` only (as PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.zeta(torch.tensor([2.0]), 1.0)
+        tensor([1.6449])
+    """
+    s, q = _pair(input, other, "zeta")
+    return _finish(_with_undefined_derivative("SpecialZetaBackward0", ("zeta",), _zeta_definition, s, q,
+                                              "the derivative for 'zeta' is not implemented."), out)
+
+
+def export_top_level(namespace: dict) -> None:
+    """Bind PyTorch's top-level names for these functions (``torch.lgamma``, ``torch.i0``,
+    ``torch.mvlgamma``, ...) into ``namespace`` and their Tensor methods onto `Tensor`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.lgamma is torch.special.gammaln
+        False
+    """
+    functions = {
+        "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": gammainc, "igammac": gammaincc,
+        "polygamma": polygamma, "mvlgamma": lambda input, p, *, out=None: multigammaln(input, p, out=out),
+    }
+    for name, fn in functions.items():
+        namespace.setdefault(name, fn)
+    methods = {
+        "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": gammainc, "igammac": gammaincc,
+        "polygamma": lambda self, n: polygamma(n, self), "mvlgamma": lambda self, p: multigammaln(self, p),
+    }
+    for name, fn in methods.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, fn)
 
 
 _MISSING = {
-    "gammaln": "log-gamma",
-    "digamma": "digamma",
-    "psi": "digamma",
-    "polygamma": "polygamma",
-    "multigammaln": "log-gamma",
-    "i0": "Bessel I0",
-    "i0e": "Bessel I0",
-    "i1": "Bessel I1",
-    "i1e": "Bessel I1",
-    "bessel_j0": "Bessel J0",
-    "bessel_j1": "Bessel J1",
     "bessel_y0": "Bessel Y0",
     "bessel_y1": "Bessel Y1",
-    "modified_bessel_i0": "Bessel I0",
-    "modified_bessel_i1": "Bessel I1",
     "modified_bessel_k0": "Bessel K0",
     "modified_bessel_k1": "Bessel K1",
     "scaled_modified_bessel_k0": "Bessel K0",
     "scaled_modified_bessel_k1": "Bessel K1",
-    "gammainc": "incomplete gamma",
-    "gammaincc": "incomplete gamma",
-    "zeta": "Hurwitz zeta",
-    "erfcx": "scaled complementary error function",
     "airy_ai": "Airy Ai",
     "chebyshev_polynomial_t": "orthogonal polynomial",
     "chebyshev_polynomial_u": "orthogonal polynomial",

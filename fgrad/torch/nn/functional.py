@@ -1940,3 +1940,85 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight=None, size
         loss = loss * weight
     loss = loss.sum(dim=-1) / input.size(-1)
     return _reduce_t(loss, reduction)
+
+
+from ._interpolate import (  # noqa: E402  (defined in their own module; re-exported here)
+    interpolate,
+    pixel_shuffle,
+    pixel_unshuffle,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
+                  norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean",
+                  sparse: bool = False, per_sample_weights: Tensor | None = None,
+                  include_last_offset: bool = False, padding_idx: int | None = None) -> Tensor:
+    """Sums, means or maxima of bags of rows of ``weight`` (PyTorch's ``F.embedding_bag``; see
+    ``fgrad/torch/nn/_embedding_bag.py``); ``max_norm`` renormalises the rows used, in place.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.nn.functional as F
+        >>> F.embedding_bag(torch.tensor([[0, 1]]), torch.eye(2), mode="sum")
+        tensor([[1., 1.]])
+    """
+    if weight.dtype == torch.long and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, "
+                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
+                      stacklevel=2)
+        weight, input = input, weight
+    if scale_grad_by_freq:
+        raise NotImplementedError("embedding_bag(scale_grad_by_freq=True) is not implemented in fgrad.torch "
+                                  "yet")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    return _embedding_bag.embedding_bag(input, weight, offsets, mode, per_sample_weights, include_last_offset,
+                                        padding_idx)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Tensor:
+    """Normalise each channel by the mean square of its ``size`` neighbouring channels:
+    ``x / (k + alpha * mean(x^2)) ** beta`` (PyTorch's composite, op for op).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.nn.functional as F
+        >>> F.local_response_norm(torch.ones(1, 3, 1), 2, alpha=1.0, k=0.0)
+        tensor([[[1.6818],
+                 [1.0000],
+                 [1.0000]]])
+    """
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D (unbatched) or 4D (batched) input to local_response_norm, but got "
+                         "input of "
+                         f"size: {list(input.shape)}")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+from . import _embedding_bag  # noqa: E402
+
+__all__ += ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
+            "pixel_unshuffle",
+            "embedding_bag", "local_response_norm"]

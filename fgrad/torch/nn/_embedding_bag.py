@@ -1,0 +1,195 @@
+"""``F.embedding_bag``: sums, means or maxima of bags of embedding rows, without materialising
+the per-index rows for ``sum`` and ``mean``.
+
+The bags are read once, on the host, into an `fgrad.ops.resample.AxisMap` over the rows of
+``weight``: bag ``b`` has one tap per member (index, weight 1 for ``sum``, ``1/count`` for
+``mean``; ``padding_idx`` members and the padding of short bags weigh 0).  The forward is one
+``resample`` (a gather and a weighted sum) and the weight's gradient is its transposed map,
+which lists for every row the bags that read it: a gather and a weighted sum again, never a
+scatter-add.  ``per_sample_weights`` multiplies the gathered rows (one selection map) before
+a bag-sum map over positions, so its gradient is the usual product rule; ``max`` gathers the
+bags' rows into a padded ``(bags, longest, dim)`` block and reduces it (ties share the
+gradient, as ``amax``; PyTorch sends it to one of them).
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> import fgrad.torch.nn.functional as F
+    >>> w = torch.arange(6.0).reshape(3, 2)
+    >>> F.embedding_bag(torch.tensor([0, 2, 1]), w, torch.tensor([0, 2]), mode="mean")
+    tensor([[2., 3.],
+            [2., 3.]])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import fgrad.numpy as fnp
+from fgrad.ops.resample import AxisMap, resample
+
+from .._tensor import Tensor
+from ._defop import buf, defop, is_concrete
+
+
+def _host(t: Tensor) -> np.ndarray:
+    b = buf(t)
+    return b if type(b) is np.ndarray else b.get()
+
+
+def _bags(input: Tensor, offsets, include_last_offset: bool):
+    """(flat indices, bag start positions, bag end positions)."""
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError(
+                "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
+                f"length sequences. However, found offsets of type {type(offsets)}"
+            )
+        b, length = input.shape
+        starts = np.arange(b) * length
+        return _host(input).reshape(-1), starts, starts + length
+    if input.dim() != 1:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    if not isinstance(offsets, Tensor) or offsets.dim() != 1:
+        raise ValueError("offsets has to be a 1D Tensor")
+    flat = _host(input)
+    off = _host(offsets).astype(np.int64)
+    if off.size and off[0] != 0:
+        raise RuntimeError(
+            "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position "
+            "0. "
+            f"However, got {off[0]}"
+        )
+    if off.size and (np.any(np.diff(off) < 0) or off[-1] > flat.size):
+        raise RuntimeError(
+            "embedding_bag: offsets must be non-decreasing and at most the number of indices "
+            f"({flat.size}), got {off.tolist()}"
+        )
+    if include_last_offset:
+        if off.size == 0:
+            raise RuntimeError("embedding_bag: include_last_offset=True needs at least one offset")
+        return flat, off[:-1], off[1:]
+    return flat, off, np.append(off[1:], flat.size)
+
+
+def _bag_table(starts, ends, keep) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (bags, longest) into the flat indices and a mask of the real, kept members."""
+    lengths = ends - starts
+    width = max(int(lengths.max(initial=0)), 1)
+    pos = starts[:, None] + np.arange(width)[None, :]
+    real = np.arange(width)[None, :] < lengths[:, None]
+    pos = np.where(real, pos, 0)
+    member = real & (keep[pos] if keep.size else False)
+    return pos, member
+
+
+def embedding_bag(
+    input: Tensor,
+    weight: Tensor,
+    offsets=None,
+    mode: str = "mean",
+    per_sample_weights=None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> Tensor:
+    """PyTorch's ``F.embedding_bag`` without ``max_norm`` (applied by the caller).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn._embedding_bag import embedding_bag
+        >>> embedding_bag(torch.tensor([[0, 1]]), torch.eye(2), mode='max')
+        tensor([[1., 1.]])
+    """
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+            "mode='sum' "
+            f"(got mode='{mode}'). Please open a feature request on GitHub."
+        )
+    if input.dtype.is_floating_point or input.dtype.is_complex or input.dtype.itemsize == 1:
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            "types: "
+            f"Long, Int; but got {input.type()} instead (while checking arguments for "
+            "embedding_bag)"
+        )
+    if weight.dim() != 2:
+        raise RuntimeError(
+            f"embedding_bag: weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}"
+        )
+    if not (is_concrete(input) and is_concrete(weight)):
+        raise NotImplementedError("embedding_bag reads its bags on the host: it runs in eager mode only")
+    n, dim = weight.shape
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= n:
+            raise AssertionError("padding_idx must be within the number of embeddings")
+        if padding_idx < 0:
+            if padding_idx < -n:
+                raise AssertionError("padding_idx must be within the number of embeddings")
+            padding_idx += n
+    flat, starts, ends = _bags(input, offsets, include_last_offset)
+    if flat.size and (flat.min() < 0 or flat.max() >= n):
+        bad = int(flat[(flat < 0) | (flat >= n)][0])
+        raise IndexError(f"embedding_bag: index {bad} is out of range for a weight of {n} rows")
+    flat = flat.astype(np.int64)
+    keep = flat != padding_idx if padding_idx is not None else np.ones(flat.shape, bool)
+    pos, member = _bag_table(starts, ends, keep)
+    rows = flat[pos] if flat.size else np.zeros(pos.shape, np.int64)
+    bags = pos.shape[0]
+    if per_sample_weights is not None:
+        if not isinstance(per_sample_weights, Tensor) or tuple(per_sample_weights.shape) != tuple(
+            input.shape
+        ):
+            got = tuple(per_sample_weights.shape) if isinstance(per_sample_weights, Tensor) else None
+            raise ValueError(
+                f"embedding_bag: per_sample_weights must have the shape of input "
+                f"{tuple(input.shape)}, got {got}"
+            )
+        gather = AxisMap(
+            flat[:, None] if flat.size else np.zeros((0, 1), np.int64), np.ones((flat.size, 1)), n
+        )
+        bag_sum = AxisMap(pos, member.astype(np.float64), max(flat.size, 1))
+
+        def fn_weighted(w, psw):
+            picked = resample(w, gather, 0) * fnp.reshape(psw, (-1, 1))
+            if flat.size == 0:
+                return fnp.zeros((bags, dim), w.dtype)
+            return resample(picked, bag_sum, 0)
+
+        return defop(
+            "EmbeddingBagBackward0",
+            ("embedding_bag_psw", gather, bag_sum),
+            fn_weighted,
+            (weight, per_sample_weights),
+        )
+    if mode == "max":
+        picks = AxisMap(rows.reshape(-1, 1), np.ones((rows.size, 1)), n)
+        width = pos.shape[1]
+        mask = member[:, :, None]
+        empty = ~member.any(axis=1)[:, None]
+
+        def fn_max(w):
+            block = fnp.reshape(resample(w, picks, 0), (bags, width, dim))
+            block = fnp.where(mask, block, -fnp.inf)
+            top = fnp.max(block, axis=1)
+            return fnp.where(empty, fnp.zeros_like(top), top)
+
+        return defop(
+            "EmbeddingBagBackward0",
+            ("embedding_bag_max", picks, bags, width, member.tobytes()),
+            fn_max,
+            (weight,),
+        )
+    counts = member.sum(axis=1)
+    scale = 1.0 / np.maximum(counts, 1)[:, None] if mode == "mean" else np.ones((bags, 1))
+    table = AxisMap(rows, np.where(member, scale, 0.0), n)
+
+    def fn(w):
+        return resample(w, table, 0)
+
+    return defop("EmbeddingBagBackward0", ("embedding_bag", table), fn, (weight,))
