@@ -185,3 +185,26 @@ def test_data_order_samplers_and_inits_match_live_pytorch():
     torch = pytest.importorskip("torch")
     for i, (g, w) in enumerate(zip(_samplers_and_inits(ftorch), _samplers_and_inits(torch), strict=True)):
         np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-7, err_msg=f"item {i}")
+
+
+def _distribution_samples(t):
+    D = t.distributions
+    cases = [D.Normal(t.tensor([0.0, 1.0]), t.tensor([1.0, 2.0])),
+             D.Uniform(t.tensor([0.0]), t.tensor([3.0])),
+             D.Bernoulli(t.tensor([0.3, 0.6])), D.Categorical(t.tensor([0.2, 0.3, 0.5])),
+             D.Exponential(t.tensor([2.0])), D.Cauchy(t.tensor([0.0]), t.tensor([1.0])),
+             D.MultivariateNormal(t.zeros(2), t.tensor([[2.0, 0.5], [0.5, 1.0]])),
+             D.OneHotCategorical(t.tensor([0.2, 0.3, 0.5]))]
+    out = []
+    for d in cases:
+        t.manual_seed(1)
+        out.append(d.sample((5,)).numpy())
+        if d.has_rsample:
+            out.append(d.rsample((3,)).detach().numpy())
+    return out
+
+
+def test_distribution_samples_match_live_pytorch():
+    torch = pytest.importorskip("torch")
+    for i, (g, w) in enumerate(zip(_distribution_samples(ftorch), _distribution_samples(torch), strict=True)):
+        np.testing.assert_array_equal(g, w, err_msg=f"item {i}")
