@@ -21,6 +21,7 @@ import builtins as _builtins
 from collections import namedtuple as _namedtuple
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import Array as _Array
 from ..core.array import get_aval as _get_aval
@@ -76,11 +77,11 @@ def _float(x, name):
     """As an inexact array (ints/bools -> float64, float16 -> float32, like numpy.linalg)."""
     x = _arr(x)
     dt = _dtype(x)
-    if dt.kind in "biu":
+    if dtype_kind(dt) in "biu":
         return _ew.convert_element_type(x, np.float64)
     if dt == np.float16:
         return _ew.convert_element_type(x, np.float32)
-    if dt.kind not in "fc":
+    if dtype_kind(dt) not in "fc":
         raise TypeError(f"linalg.{name}: unsupported dtype {dt}")
     return x
 

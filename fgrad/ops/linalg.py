@@ -19,6 +19,7 @@ import functools
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
@@ -303,7 +304,7 @@ def _check_square(name, a):
 
 def _check_float(name, *avals):
     for a in avals:
-        if a.dtype.kind not in "fc":
+        if dtype_kind(a.dtype) not in "fc":
             raise TypeError(f"{name}: expected a floating-point or complex array, got {a.dtype}")
 
 
@@ -334,7 +335,7 @@ def _tri_impl(xp, a, b, left_side, lower, transpose_a, unit_diagonal):
     if not left_side:  # x op(a) = b  <=>  op(a)^T x^T = b^T
         bt = xp.swapaxes(b, -1, -2)
         return xp.swapaxes(_tri_impl(xp, a, bt, True, lower, not transpose_a, unit_diagonal), -1, -2)
-    if xp is np and _sla is not None and (a.ndim == 2 or _SCIPY_BATCH) and dt.kind in "fc":
+    if xp is np and _sla is not None and (a.ndim == 2 or _SCIPY_BATCH) and dtype_kind(dt) in "fc":
 
         def one(am, bm):
             return _sla.solve_triangular(am, bm, trans=1 if transpose_a else 0, lower=lower,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from .. import lax
 from .. import numpy as fnp
@@ -33,7 +34,7 @@ def _param_array(v, dt, name: str, like):
     """A distribution parameter as an Array of ``dt``: host values (Python numbers, NumPy
     arrays) are placed like ``like`` (the raw key), so a key on a device draws there."""
     a = v if isinstance(v, (ArrayImpl, Tracer)) else constant_like(np.asarray(v), like)
-    if a.dtype.kind not in "fiub":
+    if dtype_kind(a.dtype) not in "fiub":
         raise TypeError(f"fgrad.random.{name}: parameters must be real numbers, got {a.dtype}")
     return fnp.astype(a, dt)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..core.constants import zeros_like
 from ..core.trace import Trace, current, new_trace, state
@@ -106,7 +107,7 @@ class JVPTrace(Trace):
 
 
 def is_float(x) -> bool:
-    return get_aval(x).dtype.kind in "fc"
+    return dtype_kind(get_aval(x).dtype) in "fc"
 
 
 def zeros_like_tangent(x):
