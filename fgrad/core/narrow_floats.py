@@ -162,7 +162,8 @@ def finfo(dt: Any) -> Any:
         >>> float(finfo(bfloat16).eps)
         0.0078125
     """
-    return ml_dtypes.finfo(dt)
+    dt = np.dtype(dt)
+    return ml_dtypes.finfo(dt) if dt in _EXTRA_FLOATS else np.finfo(dt)
 
 
 def round_through(xp: Any, value: Any, dt: np.dtype) -> Any:

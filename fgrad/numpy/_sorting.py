@@ -548,7 +548,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     m = nanmean(a, axis, dtype=dt, keepdims=True)
     b, nan = _nan_to(a, 0)
     d = fnp_math.where(nan, 0, fnp_math.subtract(b, m))
-    sq = fnp_math.real(fnp_math.multiply(d, fnp_math.conj(d))) if dtype_kind(dt) == "c" else fnp_math.multiply(d, d)
+    sq = (fnp_math.real(fnp_math.multiply(d, fnp_math.conj(d))) if dtype_kind(dt) == "c"
+          else fnp_math.multiply(d, d))
     cnt = _count_valid(nan, axis, keepdims, get_aval(sq).dtype)
     total = fnp_reductions.sum(sq, axis, keepdims=keepdims)
     return fnp_math.divide(total, fnp_math.subtract(cnt, float(ddof)))

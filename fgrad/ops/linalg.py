@@ -19,7 +19,8 @@ import functools
 import math
 
 import numpy as np
-from ..core.narrow_floats import dtype_kind
+from ..core.narrow_floats import finfo as narrow_finfo
+from ..core.narrow_floats import dtype_kind, float32 as F32, is_narrow, promote_types
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
@@ -129,7 +130,11 @@ def _dg_impl(xp, x, y, dimension_numbers):
         y = y.transpose(yperm)
     if y.shape != y3:
         y = y.reshape(y3)
-    out = xp.matmul(x, y)
+    dt = promote_types(x.dtype, y.dtype)
+    if is_narrow(dt):  # accumulate in float32 and round once, as JAX and PyTorch do
+        out = xp.matmul(x.astype(F32), y.astype(F32)).astype(dt)
+    else:
+        out = xp.matmul(x, y)
     if out.shape != out_shape:
         out = out.reshape(out_shape)
     return out
@@ -137,7 +142,7 @@ def _dg_impl(xp, x, y, dimension_numbers):
 
 def _dg_abstract(x, y, dimension_numbers):
     out_shape = _dg_plan(x.shape, y.shape, dimension_numbers)[4]
-    dt = np.result_type(x.dtype, y.dtype)
+    dt = promote_types(x.dtype, y.dtype)
     return ShapedArray(out_shape, dt, x.weak_type and y.weak_type)
 
 
@@ -592,7 +597,7 @@ def _eigh_impl(xp, a):
 def _eigh_abstract(a):
     _check_square("eigh", a)
     _check_float("eigh", a)
-    rdt = np.finfo(a.dtype).dtype
+    rdt = narrow_finfo(a.dtype).dtype
     return [ShapedArray(a.shape[:-1], rdt), ShapedArray(a.shape, a.dtype)]
 
 
@@ -648,7 +653,7 @@ def _svd_abstract(a, full_matrices, compute_uv):
     *lead, m, n = a.shape
     lead = tuple(lead)
     k = min(m, n)
-    rdt = np.finfo(a.dtype).dtype
+    rdt = narrow_finfo(a.dtype).dtype
     s = ShapedArray(lead + (k,), rdt)
     if not compute_uv:
         return [s]
@@ -826,7 +831,7 @@ def _slogdet_impl(xp, a):
 def _slogdet_abstract(a):
     _check_square("slogdet", a)
     _check_float("slogdet", a)
-    return [ShapedArray(a.shape[:-2], a.dtype), ShapedArray(a.shape[:-2], np.finfo(a.dtype).dtype)]
+    return [ShapedArray(a.shape[:-2], a.dtype), ShapedArray(a.shape[:-2], narrow_finfo(a.dtype).dtype)]
 
 
 slogdet_p = Primitive("slogdet", _slogdet_impl, _slogdet_abstract, multiple_results=True, family="linalg")

@@ -155,7 +155,8 @@ def linearize(fun, *primals):
             raise TypeError(f"linearized function expects tangents of structure {tree_p}, got {tree_t}")
         for i, (t, p) in enumerate(zip(flat_t, flat_p)):
             ap, at = get_aval(p), get_aval(t)
-            if ap.shape != at.shape or (dtype_kind(ap.dtype) in "fc" and ap.dtype != at.dtype and not at.weak_type):
+            if ap.shape != at.shape or (dtype_kind(ap.dtype) in "fc" and ap.dtype != at.dtype
+                                        and not at.weak_type):
                 raise ValueError(
                     "linearized function called on tangent values inconsistent with the original "
                     f"primal values: got tangent {at.str_short()} for primal {ap.str_short()} "

@@ -47,7 +47,8 @@ def _check_jvp_rule_output(name: str, primals_out, tangents_out) -> None:
             continue
         # a Python-scalar (weak) tangent takes the primal's dtype, unless it is complex for a
         # real primal
-        dtype_ok = at.dtype == ap.dtype or (at.weak_type and (dtype_kind(at.dtype) != "c" or dtype_kind(ap.dtype) == "c"))
+        dtype_ok = at.dtype == ap.dtype or (at.weak_type and (dtype_kind(at.dtype) != "c"
+                                                            or dtype_kind(ap.dtype) == "c"))
         if at.shape != ap.shape or not dtype_ok:
             raise TypeError(
                 f"Custom JVP rule of {name} must produce primal and tangent outputs with "
