@@ -28,6 +28,7 @@ import sys as _sys
 import types as _types
 
 import numpy as _np
+from ..core.narrow_floats import finfo as _narrow_finfo
 
 from ..ops.specs import point_faces as _point_faces
 
@@ -38,6 +39,7 @@ from ._dtypes import (  # noqa: F401
     complex64,
     complex128,
     dtype,
+    bfloat16,
     float16,
     float32,
     float64,
@@ -297,7 +299,7 @@ class finfo:
 
     def __init__(self, type=None) -> None:  # noqa: A002
         dt = get_default_dtype() if type is None else _dtypes.canonical(type)
-        fi = _np.finfo(dt.np)
+        fi = _narrow_finfo(dt.np)
         self.dtype = dt.name
         self.bits = fi.bits
         self.eps = _b.float(fi.eps)
@@ -305,7 +307,7 @@ class finfo:
         self.min = _b.float(fi.min)
         self.tiny = _b.float(fi.tiny)
         self.smallest_normal = _b.float(fi.smallest_normal)
-        self.resolution = _b.float(fi.resolution)
+        self.resolution = 10.0 ** -fi.precision  # PyTorch: a power of ten (0.01 for bfloat16)
 
     def __repr__(self) -> str:
         return (
