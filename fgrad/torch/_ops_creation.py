@@ -8,7 +8,7 @@ import math
 import warnings
 
 import numpy as np
-from ..core.narrow_floats import dtype_kind
+from ..core.narrow_floats import dtype_kind, finfo as narrow_finfo
 
 from ..core.quiet import quiet
 import fgrad.torch._dtypes as D
@@ -49,10 +49,10 @@ def check_fill_value(value, dtype: np.dtype, name: str) -> None:
     overflow to inf silently."""
     if dtype_kind(dtype) == "f" and isinstance(value, (int, float)) and not isinstance(value, bool):
         v = float(value)
-        if math.isfinite(v) and builtins.abs(v) > float(np.finfo(dtype).max):
+        if math.isfinite(v) and builtins.abs(v) > float(narrow_finfo(dtype).max):
             raise RuntimeError(
                 f"{name}: value cannot be converted to type {np.dtype(dtype).name} without overflow "
-                f"(got {value!r}; the largest finite {np.dtype(dtype).name} is {np.finfo(dtype).max}). "
+                f"(got {value!r}; the largest finite {np.dtype(dtype).name} is {narrow_finfo(dtype).max}). "
                 f"Use a wider dtype or pass float('inf') explicitly."
             )
 
