@@ -340,6 +340,20 @@ def _namespace(name: str, doc: str, **attrs):
 
 
 import fgrad.torch.cuda as cuda  # noqa: E402,F401
+import fgrad.torch.amp as amp  # noqa: E402,F401
+from .amp.autocast_mode import (  # noqa: E402,F401
+    autocast, clear_autocast_cache, get_autocast_dtype, is_autocast_cache_enabled, is_autocast_cpu_enabled,
+    is_autocast_enabled, set_autocast_cache_enabled, set_autocast_dtype, set_autocast_enabled,
+)
+from .amp.autocast_mode import cpu_autocast as _cpu_autocast, cuda_autocast as _cuda_autocast  # noqa: E402
+from .amp.grad_scaler import CudaGradScaler as _CudaGradScaler  # noqa: E402
+
+cuda.amp = _namespace("cuda.amp", "torch.cuda.amp (deprecated aliases of torch.amp).",
+                      autocast=_cuda_autocast, GradScaler=_CudaGradScaler)
+cpu = _namespace("cpu", "torch.cpu: the CPU device's namespace.", is_available=lambda: True,
+                 device_count=lambda: 1, synchronize=lambda device=None: None,
+                 amp=_namespace("cpu.amp", "torch.cpu.amp (deprecated aliases of torch.amp).",
+                                autocast=_cpu_autocast))
 
 import fgrad.torch.accelerator as accelerator  # noqa: E402,F401
 import fgrad.torch.backends as backends  # noqa: E402,F401

@@ -77,6 +77,7 @@ from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
 import fgrad.nn as fnn
 from ._ops_creation import tensor
+from ._autocast_state import fp32 as autocast_fp32
 
 _set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
 
@@ -908,6 +909,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return res if out is None else write_out(out, res, "nanmean")
 
 
+@autocast_fp32
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else (_i64 if dtype_kind(b.dtype) in "biu" else b.dtype)
@@ -2020,6 +2022,7 @@ def sum_to_size(self, *size):
     return r.reshape(size) if r._buf.shape != size else r
 
 
+@autocast_fp32
 def cdist(x1, x2, p=2.0, compute_mode=None):
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)
