@@ -140,4 +140,4 @@ def test_random_normal_bfloat16():
 
 def test_dtype_kind_helper():
     assert narrow_floats.dtype_kind(BF16) == "f" and BF16.kind == "V"
-    assert narrow_floats.accumulation_dtype(BF16) == np.float32
+    assert narrow_floats.is_narrow(BF16) and not narrow_floats.is_narrow(np.dtype(np.float32))

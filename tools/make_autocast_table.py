@@ -1,7 +1,8 @@
-"""Regenerate tests/stored/autocast_cpu_torch.json: the dtype of each op of
-tests/shim/autocast_cases.py under PyTorch's CPU autocast, for float32 inputs and for
-bfloat16 inputs, with dtype bfloat16 and float16 (run from the repo root with torch
-installed: ``python tools/make_autocast_table.py``)."""
+"""Regenerate tests/stored/autocast_cpu_torch.json (the dtype of each op of
+tests/shim/autocast_cases.py under PyTorch's CPU autocast, for float32 and bfloat16 inputs,
+with autocast dtype bfloat16 and float16) and tests/stored/grad_scaler_torch.json (the loop
+of tests/shim/amp_loop_case.py).  Run from the repo root with torch installed:
+``python tools/make_autocast_table.py``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import torch
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "shim"))
 from autocast_cases import OPS  # noqa: E402
+from amp_loop_case import run  # noqa: E402
 
 
 def main() -> None:
@@ -34,6 +36,8 @@ def main() -> None:
                         row[f"{ac}/{inp}"] = "error: " + type(e).__name__
         table[name] = row
     (ROOT / "tests" / "stored" / "autocast_cpu_torch.json").write_text(json.dumps(table, indent=1, sort_keys=True))
+    loops = {"fp32": run(torch, False), "autocast_bf16": run(torch, True)}
+    (ROOT / "tests" / "stored" / "grad_scaler_torch.json").write_text(json.dumps(loops, indent=1))
 
 
 if __name__ == "__main__":

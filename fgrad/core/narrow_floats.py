@@ -11,8 +11,8 @@ the CPU and PyTorch's CPU kernels do.
 Example::
 
     >>> import numpy as np
-    >>> promote_types(bfloat16, np.float16), dtype_kind(bfloat16), accumulation_dtype(bfloat16)
-    (dtype('float32'), 'f', dtype('float32'))
+    >>> promote_types(bfloat16, np.float16), dtype_kind(bfloat16)
+    (dtype('float32'), 'f')
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ bfloat16: np.dtype = np.dtype(ml_dtypes.bfloat16)
 float16: np.dtype = np.dtype(np.float16)
 float32: np.dtype = np.dtype(np.float32)
 NARROW_FLOATS: tuple[np.dtype, ...] = (float16, bfloat16)
-_EXTRA_FLOATS = frozenset([bfloat16])
 
 
 def dtype_kind(dt: np.dtype) -> str:
@@ -37,29 +36,8 @@ def dtype_kind(dt: np.dtype) -> str:
         >>> dtype_kind(np.dtype(np.int32)), dtype_kind(bfloat16)
         ('i', 'f')
     """
-    return "f" if dt in _EXTRA_FLOATS else dt.kind
-
-
-def is_floating(dt: Any) -> bool:
-    """Whether ``dt`` is a real floating dtype (bfloat16 included).
-
-    Example::
-
-        >>> is_floating(bfloat16), is_floating(np.int8)
-        (True, False)
-    """
-    return dtype_kind(np.dtype(dt)) == "f"
-
-
-def is_inexact(dt: Any) -> bool:
-    """Whether ``dt`` is floating or complex (bfloat16 included).
-
-    Example::
-
-        >>> is_inexact(bfloat16), is_inexact(np.complex64), is_inexact(bool)
-        (True, True, False)
-    """
-    return dtype_kind(np.dtype(dt)) in "fc"
+    k = dt.kind
+    return "f" if k == "V" and dt == bfloat16 else k
 
 
 def is_narrow(dt: np.dtype) -> bool:
@@ -71,17 +49,6 @@ def is_narrow(dt: np.dtype) -> bool:
         (True, False)
     """
     return dt == float16 or dt == bfloat16
-
-
-def accumulation_dtype(dt: np.dtype) -> np.dtype:
-    """The dtype sums and products of ``dt`` accumulate in: float32 for 16-bit floats.
-
-    Example::
-
-        >>> accumulation_dtype(np.dtype(np.float16)), accumulation_dtype(np.dtype(np.int8))
-        (dtype('float32'), dtype('int8'))
-    """
-    return float32 if (dt == float16 or dt == bfloat16) else dt
 
 
 def _promote_bfloat16(other: np.dtype) -> np.dtype:
@@ -146,6 +113,8 @@ def result_type(*args: Any) -> np.dtype:
 
 
 def _is_bf16_spec(a: Any) -> bool:
+    if isinstance(a, np.dtype):
+        return a == bfloat16
     if isinstance(a, (bool, int, float, complex)) or hasattr(a, "shape"):
         return False
     try:
@@ -163,35 +132,4 @@ def finfo(dt: Any) -> Any:
         0.0078125
     """
     dt = np.dtype(dt)
-    return ml_dtypes.finfo(dt) if dt in _EXTRA_FLOATS else np.finfo(dt)
-
-
-def round_through(xp: Any, value: Any, dt: np.dtype) -> Any:
-    """``value`` (computed in a wider dtype) rounded once to ``dt``.
-
-    Example::
-
-        >>> round_through(np, np.float32(1.00001), bfloat16)
-        1
-    """
-    return xp.asarray(value).astype(dt, copy=False)
-
-
-def promote_operands(xp: Any, args: tuple) -> tuple | None:
-    """Arrays of ``args`` cast to their common dtype when bfloat16 is mixed with a dtype
-    NumPy cannot combine it with (float16, wide integers); None when there is nothing to do.
-
-    Example::
-
-        >>> [a.dtype for a in promote_operands(np, (np.ones(2, bfloat16), np.ones(2, np.int32)))]
-        [dtype(bfloat16), dtype(bfloat16)]
-    """
-    dts = [getattr(a, "dtype", None) for a in args]
-    arrays = [d for d in dts if d is not None]
-    if not any(d == bfloat16 for d in arrays) or all(d == arrays[0] for d in arrays):
-        return None
-    target = arrays[0]
-    for d in arrays[1:]:
-        target = promote_types(target, d)
-    return tuple(a.astype(target) if d is not None and d != target else a
-                 for a, d in zip(args, dts, strict=True))
+    return ml_dtypes.finfo(dt) if dt == bfloat16 else np.finfo(dt)
