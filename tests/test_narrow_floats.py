@@ -83,7 +83,8 @@ def test_promote_types_bfloat16_like_jax(pair):
 
 
 @pytest.mark.parametrize("other,expect", [(np.int32, BF16), (np.int64, BF16), (np.uint8, BF16),
-                                          (np.float16, np.dtype(np.float32)), (np.float32, np.dtype(np.float32)),
+                                          (np.float16, np.dtype(np.float32)),
+                                          (np.float32, np.dtype(np.float32)),
                                           (np.float64, np.dtype(np.float64))])
 def test_mixed_operands_promote(other, expect):
     x = fnp.ones(3, fnp.bfloat16)

@@ -35,7 +35,8 @@ def main() -> None:
                     except Exception as e:  # noqa: BLE001 - record PyTorch's refusal
                         row[f"{ac}/{inp}"] = "error: " + type(e).__name__
         table[name] = row
-    (ROOT / "tests" / "stored" / "autocast_cpu_torch.json").write_text(json.dumps(table, indent=1, sort_keys=True))
+    out = ROOT / "tests" / "stored" / "autocast_cpu_torch.json"
+    out.write_text(json.dumps(table, indent=1, sort_keys=True))
     loops = {"fp32": run(torch, False), "autocast_bf16": run(torch, True)}
     (ROOT / "tests" / "stored" / "grad_scaler_torch.json").write_text(json.dumps(loops, indent=1))
 

@@ -234,7 +234,8 @@ def _conv_impl(
     w = rhs.transpose(rspec) if rspec != tuple(range(rhs.ndim)) else rhs  # (O, I, *K)
     dt = promote_types(x.dtype, w.dtype)
     if is_narrow(dt):  # accumulate in float32 and round once, as JAX and PyTorch do
-        return _conv_impl(xp, lhs.astype(F32), rhs.astype(F32), window_strides=window_strides, padding=padding,
+        return _conv_impl(xp, lhs.astype(F32), rhs.astype(F32), window_strides=window_strides,
+                          padding=padding,
                           lhs_dilation=lhs_dilation, rhs_dilation=rhs_dilation,
                           dimension_numbers=dimension_numbers, feature_group_count=feature_group_count,
                           batch_group_count=batch_group_count).astype(dt)

@@ -48,7 +48,8 @@ class dtype:
         return (_dtype_by_name, (self.name,))
 
     def to_complex(self) -> "dtype":
-        return {float32: complex64, float64: complex128, float16: complex64, bfloat16: complex64}.get(self, self)
+        return {float32: complex64, float64: complex128, float16: complex64,
+                bfloat16: complex64}.get(self, self)
 
     def to_real(self) -> "dtype":
         return {complex64: float32, complex128: float64}.get(self, self)

@@ -100,7 +100,8 @@ def _unary(prim, gname, name, to_float=True):
             ) from None
         if type(b) is not _nd and type(b) not in _DEV:
             res = run_functional(
-                cast_primitive(prim, D.DEFAULT.float.np) if to_float and dtype_kind(b.dtype) not in "fc" else bind, (
+                cast_primitive(prim, D.DEFAULT.float.np)
+                if to_float and dtype_kind(b.dtype) not in "fc" else bind, (
                     input,
                 )
             )

@@ -77,7 +77,7 @@ from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
 import fgrad.nn as fnn
 from ._ops_creation import tensor
-from ._autocast_state import fp32 as autocast_fp32
+from ._autocast_state import fp32 as _autocast_fp32
 
 _set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
 
@@ -909,7 +909,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return res if out is None else write_out(out, res, "nanmean")
 
 
-@autocast_fp32
+@_autocast_fp32
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else (_i64 if dtype_kind(b.dtype) in "biu" else b.dtype)
@@ -1363,7 +1363,8 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
         return np.asarray(m - np.log(np.sum(np.exp(m), axis=d, keepdims=True)))
 
     if b.dtype in NARROW_FLOATS:
-        return apply_op("LogSoftmaxBackward0", ("log_softmax", d, b.dtype), _narrow_log_softmax(d, b.dtype), (x,))
+        return apply_op("LogSoftmaxBackward0", ("log_softmax", d, b.dtype), _narrow_log_softmax(d, b.dtype),
+                        (x,))
     return apply_op("LogSoftmaxBackward0", ("log_softmax", d), fn, (x,), fwd)
 
 
@@ -1374,8 +1375,8 @@ def _narrow_log_softmax(d, narrow):
     def fn(v):
         m = fnp.max(v, axis=d, keepdims=True)
         z = ew.sub(v, m)
-        s = ew.convert_element_type(ew.convert_element_type(fnp.sum(ew.exp(z), axis=d, keepdims=True), narrow),
-                                    v.dtype)
+        s = fnp.sum(ew.exp(z), axis=d, keepdims=True)
+        s = ew.convert_element_type(ew.convert_element_type(s, narrow), v.dtype)
         return ew.sub(z, ew.convert_element_type(ew.convert_element_type(ew.log(s), narrow), v.dtype))
 
     return fn
@@ -2022,7 +2023,7 @@ def sum_to_size(self, *size):
     return r.reshape(size) if r._buf.shape != size else r
 
 
-@autocast_fp32
+@_autocast_fp32
 def cdist(x1, x2, p=2.0, compute_mode=None):
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)

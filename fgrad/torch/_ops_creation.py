@@ -425,7 +425,8 @@ def arange(
     else:
         npd = D.to_np(dtype)
     n = max(int(math.ceil((end - start) / step)), 0)
-    if dtype_kind(npd) in "iu" and idx is not None and out is None and all(type(v) is int for v in (start, step)):
+    if (dtype_kind(npd) in "iu" and idx is not None and out is None
+            and all(type(v) is int for v in (start, step))):
         return _finish(_dev.arange(start, start + n * step, step, npd, idx), requires_grad)  # made there
     if dtype_kind(npd) in "fc":
         # start + i * step rounded once, as PyTorch's fused multiply-add does

@@ -21,7 +21,7 @@ from ._ops import mul
 from ._ops import log
 from ._ops_shape import _mT
 from ._ops_creation import zeros_like
-from ._autocast_state import lower_precision
+from ._autocast_state import lower_precision as _lower_precision
 
 _nd = np.ndarray
 
@@ -51,7 +51,7 @@ def _mat_fn():
 _MATMUL = _mat_fn()
 
 
-@lower_precision
+@_lower_precision
 def mm(input, mat2, *, out=None):
     a, b = input._buf, mat2._buf
     if a.ndim != 2:
@@ -68,7 +68,7 @@ def mm(input, mat2, *, out=None):
     return res if out is None else write_out(out, res, "mm")
 
 
-@lower_precision
+@_lower_precision
 def bmm(input, mat2, *, out=None):
     a, b = input._buf, mat2._buf
     if a.ndim != 3:
@@ -85,7 +85,7 @@ def bmm(input, mat2, *, out=None):
     return res if out is None else write_out(out, res, "bmm")
 
 
-@lower_precision
+@_lower_precision
 def matmul(input, other, *, out=None):
     a, b = input._buf, other._buf
     na, nb = a.ndim, b.ndim
@@ -187,7 +187,7 @@ def _scaled(x, s):
     return x if s == 1 else ew.mul(x, s)
 
 
-@lower_precision
+@_lower_precision
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     a, b = mat1._buf, mat2._buf
     if a.ndim != 2 or b.ndim != 2:
@@ -233,7 +233,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     return res if out is None else write_out(out, res, "addmv")
 
 
-@lower_precision
+@_lower_precision
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.sum(fnp.matmul(x, y), axis=0), alpha))
@@ -248,7 +248,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     return res if out is None else write_out(out, res, "addbmm")
 
 
-@lower_precision
+@_lower_precision
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.matmul(x, y), alpha))
@@ -295,7 +295,7 @@ def cross(input, other, dim=None, *, out=None):
     return res if out is None else write_out(out, res, "cross")
 
 
-@lower_precision
+@_lower_precision
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])

@@ -51,7 +51,7 @@ from ._ops import clone
 from ._ops_creation import tensor
 from ._ops import where
 from ._ops_creation import zeros
-from ._autocast_state import fp32 as autocast_fp32, promote as autocast_promote
+from ._autocast_state import fp32 as _autocast_fp32, promote as _autocast_promote
 
 _nd = np.ndarray
 _i64 = np.dtype(np.int64)
@@ -1656,7 +1656,7 @@ def _seq(tensors, name):
     return [t if isinstance(t, Tensor) else _as_t(t) for t in ts]
 
 
-@autocast_promote
+@_autocast_promote
 def cat(tensors, dim=0, *, out=None):
     ts = _seq(tensors, "cat")
     # legacy: 1-D empty tensors are skipped
@@ -1694,7 +1694,7 @@ def cat(tensors, dim=0, *, out=None):
 concat = concatenate = cat
 
 
-@autocast_promote
+@_autocast_promote
 def stack(tensors, dim=0, *, out=None):
     ts = _seq(tensors, "stack")
     shp = ts[0]._buf.shape
@@ -1943,7 +1943,7 @@ def diagflat(input, offset=0):
     return diag(reshape(input, (-1,)), offset)
 
 
-@autocast_fp32
+@_autocast_fp32
 def trace(input):
     b = input._buf
     if b.ndim != 2:

@@ -36,8 +36,8 @@ OPS = {
     "huber_loss": lambda t, mk: _f(t).huber_loss(mk(3, 4), mk(3, 4)),
     "cross_entropy": lambda t, mk: _f(t).cross_entropy(mk(3, 4), t.tensor([0, 1, 3])),
     "nll_loss": lambda t, mk: _f(t).nll_loss(mk(3, 4), t.tensor([0, 1, 3])),
-    "binary_cross_entropy_with_logits": lambda t, mk: _f(t).binary_cross_entropy_with_logits(mk(3, 4),
-                                                                                            mk(3, 4).sigmoid()),
+    "binary_cross_entropy_with_logits": lambda t, mk: _f(t).binary_cross_entropy_with_logits(
+        mk(3, 4), mk(3, 4).sigmoid()),
     "kl_div": lambda t, mk: _f(t).kl_div(mk(3, 4), mk(3, 4), reduction="batchmean"),
     "prod": lambda t, mk: t.prod(mk(3, 4)),
     "cdist": lambda t, mk: t.cdist(mk(3, 4), mk(2, 4)),

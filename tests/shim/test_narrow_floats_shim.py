@@ -13,7 +13,8 @@ import pytest
 import fgrad.torch as torch
 from narrow_float_shim_cases import CASES, inputs
 
-STORED = json.loads((pathlib.Path(__file__).parent.parent / "stored" / "narrow_floats_torch.json").read_text())
+STORED = json.loads((pathlib.Path(__file__).parent.parent / "stored" / "narrow_floats_torch.json")
+                    .read_text())
 BF16 = np.dtype(ml_dtypes.bfloat16)
 # PyTorch's nll_loss rounds its sum to the 16-bit type (bfloat16) or sums in a vectorised order
 # of its own (float16): 1 ulp apart

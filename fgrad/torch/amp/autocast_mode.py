@@ -23,6 +23,28 @@ import fgrad.torch._dtypes as D
 from .. import _autocast_state as _state
 
 _DEVICE_TYPES = ("cpu", "cuda")
+# PyTorch's device types (the ones its device-string parser names)
+_TORCH_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+                       "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
+def _device_type_arg(fn_name: str, device_type: object) -> str:
+    """``device_type`` checked as PyTorch checks it (TypeError for a non-str, RuntimeError
+    for an unknown device type)."""
+    if not isinstance(device_type, str):
+        raise TypeError(f"{fn_name}(): argument 'device_type' (position 1) must be str, not "
+                        f"{type(device_type).__name__}")
+    if device_type not in _TORCH_DEVICE_TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_TORCH_DEVICE_TYPES)} device type at start of device "
+                           f"string: {device_type}")
+    return device_type
+
+
+def _autocast_device(fn_name: str, device_type: object) -> str:
+    device_type = _device_type_arg(fn_name, device_type)
+    if device_type not in _DEVICE_TYPES:
+        raise RuntimeError(f"{fn_name}(): fgrad.torch has autocast for 'cpu' and 'cuda', not '{device_type}'")
+    return device_type
 _SUPPORTED_DTYPES = (D.bfloat16, D.float16)
 _NESTING = [0]
 
@@ -80,7 +102,8 @@ class autocast:  # noqa: N801 - PyTorch's name
         self._enabled = bool(enabled)
 
     def __enter__(self) -> "autocast":
-        self._prev = (_state.is_enabled(self.device), _state.get_dtype(self.device), _state.STATE.cache_enabled)
+        self._prev = (_state.is_enabled(self.device), _state.get_dtype(self.device),
+                      _state.STATE.cache_enabled)
         _state.set_enabled(self.device, self._enabled)
         _state.set_dtype(self.device, self.fast_dtype)
         _state.STATE.cache_enabled = self._cache_enabled
@@ -112,7 +135,8 @@ class autocast:  # noqa: N801 - PyTorch's name
 
 def _deprecated_autocast(device_type: str, default_dtype: D.dtype) -> type:
     class _DeviceAutocast(autocast):
-        def __init__(self, enabled: bool = True, dtype: D.dtype = default_dtype, cache_enabled: bool = True) -> None:
+        def __init__(self, enabled: bool = True, dtype: D.dtype = default_dtype,
+                     cache_enabled: bool = True) -> None:
             warnings.warn(
                 f"`torch.{device_type}.amp.autocast(args...)` is deprecated. Please use "
                 f"`torch.amp.autocast('{device_type}', args...)` instead.", FutureWarning, stacklevel=2)
@@ -136,17 +160,25 @@ def is_autocast_enabled(device_type: str | None = None) -> bool:
         >>> is_autocast_enabled("cpu")
         False
     """
-    return _state.is_enabled("cuda" if device_type is None else device_type)
+    if device_type is None:
+        return _state.is_enabled("cuda")
+    return _state.is_enabled(_device_type_arg("is_autocast_enabled", device_type))
 
 
-def set_autocast_enabled(device_type: str, enabled: bool) -> None:
-    """Switch autocast on ``device_type`` on or off for this thread.
+def set_autocast_enabled(device_type: str | bool, enabled: bool | None = None) -> None:
+    """Switch autocast on ``device_type`` on or off for this thread (``set_autocast_enabled(flag)``,
+    PyTorch's deprecated form, is CUDA's).
 
     Example::
 
         >>> set_autocast_enabled("cpu", False)
     """
-    _state.set_enabled(device_type, enabled)
+    if enabled is None:
+        device_type, enabled = "cuda", device_type
+    if not isinstance(enabled, bool):
+        raise TypeError("set_autocast_enabled(): argument 'enabled' must be bool, not "
+                        f"{type(enabled).__name__}")
+    _state.set_enabled(_autocast_device("set_autocast_enabled", device_type), enabled)
 
 
 def get_autocast_dtype(device_type: str) -> D.dtype:
@@ -157,7 +189,7 @@ def get_autocast_dtype(device_type: str) -> D.dtype:
         >>> get_autocast_dtype("cpu"), get_autocast_dtype("cuda")
         (torch.bfloat16, torch.float16)
     """
-    return _state.get_dtype(device_type)
+    return _state.get_dtype(_autocast_device("get_autocast_dtype", device_type))
 
 
 def set_autocast_dtype(device_type: str, dtype: D.dtype) -> None:
@@ -167,7 +199,7 @@ def set_autocast_dtype(device_type: str, dtype: D.dtype) -> None:
 
         >>> set_autocast_dtype("cpu", D.bfloat16)
     """
-    _state.set_dtype(device_type, D.canonical(dtype))
+    _state.set_dtype(_autocast_device("set_autocast_dtype", device_type), D.canonical(dtype))
 
 
 def is_autocast_cpu_enabled() -> bool:
@@ -199,7 +231,9 @@ def set_autocast_cache_enabled(enabled: bool) -> None:
 
         >>> set_autocast_cache_enabled(True)
     """
-    _state.STATE.cache_enabled = bool(enabled)
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be a bool (got {type(enabled).__name__})")
+    _state.STATE.cache_enabled = enabled
 
 
 def clear_autocast_cache() -> None:

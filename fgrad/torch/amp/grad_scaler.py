@@ -128,7 +128,8 @@ class GradScaler:
         self._check_scale("unscale_")
         state = self._per_optimizer_states[id(optimizer)]
         if state["stage"] is OptState.UNSCALED:
-            raise RuntimeError("unscale_() has already been called on this optimizer since the last update().")
+            raise RuntimeError("unscale_() has already been called on this optimizer since the last "
+                               "update().")
         if state["stage"] is OptState.STEPPED:
             raise RuntimeError("unscale_() is being called after step().")
         inv_scale = 1.0 / float(self._scale.item())  # the reciprocal in float64, then float32
@@ -194,12 +195,13 @@ class GradScaler:
             else:
                 reason = ("new_scale should be a float or a 1-element torch.cuda.FloatTensor or "
                           "torch.FloatTensor with requires_grad=False.")
-                if (not isinstance(new_scale, torch.Tensor) or new_scale.numel() != 1 or new_scale.requires_grad
-                        or new_scale.device.type != self._scale.device.type):
+                if (not isinstance(new_scale, torch.Tensor) or new_scale.numel() != 1
+                        or new_scale.requires_grad or new_scale.device.type != self._scale.device.type):
                     raise AssertionError(reason)
                 self._scale.copy_(new_scale.reshape(()))
         else:
-            recorded = [s["found_inf"] for s in self._per_optimizer_states.values() if s["found_inf"] is not None]
+            recorded = [s["found_inf"] for s in self._per_optimizer_states.values()
+                        if s["found_inf"] is not None]
             if not recorded:
                 raise AssertionError("No inf checks were recorded prior to update.")
             if any(recorded):
@@ -328,8 +330,8 @@ class GradScaler:
         if not self._enabled:
             return
         if len(state_dict) == 0:
-            raise RuntimeError("The source state dict is empty, possibly because it was saved from a disabled "
-                               "instance of GradScaler.")
+            raise RuntimeError("The source state dict is empty, possibly because it was saved from a "
+                               "disabled instance of GradScaler.")
         self._init_scale = float(state_dict["scale"])
         if self._scale is not None:
             self._scale.fill_(state_dict["scale"])

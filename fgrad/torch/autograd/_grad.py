@@ -59,7 +59,8 @@ def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
             raise RuntimeError(
                 f"invalid gradient at index {i} - expected device {o.device} but got {g.device}"
             )
-        if dtype_kind(g._buf.dtype) in "fc" and dtype_kind(o._buf.dtype) in "fc" and g._buf.dtype != o._buf.dtype:
+        if (dtype_kind(g._buf.dtype) in "fc" and dtype_kind(o._buf.dtype) in "fc"
+                and g._buf.dtype != o._buf.dtype):
             g = g.to(o.dtype)
         gb = g._buf
         res.append(g if create_graph else (gb if type(gb) in _DEV else np.asarray(gb)))

@@ -43,7 +43,7 @@ from fgrad.ops import windowed as W
 from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p, window_view
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
 from ._defop import buf, defop, is_concrete, wrap
-from .._autocast_state import fp32 as autocast_fp32, lower_precision
+from .._autocast_state import fp32 as _autocast_fp32, lower_precision as _lower_precision
 
 __all__ = [
     "linear", "bilinear", "relu", "relu_", "relu6", "elu", "elu_", "selu", "celu", "leaky_relu",
@@ -152,7 +152,7 @@ def _xwt(x, w):
     return fnp.matmul(x, fnp.swapaxes(w, -1, -2))
 
 
-@lower_precision
+@_lower_precision
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one node (``AddmmBackward0`` for a batch of vectors)."""
     for pos, (arg_name, v) in enumerate((("input", input), ("weight", weight)), 1):
@@ -325,7 +325,7 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
     return leaky_relu(input, negative_slope, inplace=True)
 
 
-@lower_precision
+@_lower_precision
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """Leaky ReLU with a learned slope per channel (dim 1) or one shared slope."""
     nd = buf(input).ndim
@@ -826,13 +826,13 @@ def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, grou
     return y.squeeze(0) if unbatched else y
 
 
-@lower_precision
+@_lower_precision
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """1-D convolution (cross-correlation) over (N, C_in, L) with weight (C_out, C_in/groups, k)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
-@lower_precision
+@_lower_precision
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """2-D convolution (cross-correlation) over (N, C_in, H, W) with weight (C_out, C_in/groups, kh, kw).
 
@@ -846,7 +846,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
-@lower_precision
+@_lower_precision
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """3-D convolution (cross-correlation) over (N, C_in, D, H, W)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
@@ -915,7 +915,7 @@ def _conv_transposend(input: Tensor, weight: Tensor, bias, stride, padding, outp
     return y.squeeze(0) if unbatched else y
 
 
-@lower_precision
+@_lower_precision
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1) -> Tensor:
     """1-D transposed convolution over (N, C_in, L) with weight (C_in, C_out/groups, k)."""
@@ -923,7 +923,7 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
                              "conv_transpose1d")
 
 
-@lower_precision
+@_lower_precision
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1) -> Tensor:
     """2-D transposed convolution (the gradient of ``conv2d`` with respect to its input) over
@@ -939,7 +939,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                              "conv_transpose2d")
 
 
-@lower_precision
+@_lower_precision
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1) -> Tensor:
     """3-D transposed convolution over (N, C_in, D, H, W) with weight (C_in, C_out/groups, *k)."""
@@ -1162,7 +1162,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                        "max_pool2d")
 
 
-@autocast_fp32
+@_autocast_fp32
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """Max over each window of (N, C, D, H, W) (padding counts as -inf)."""
     return _max_poolnd(input, 3, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
@@ -1223,7 +1223,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                        "avg_pool2d")
 
 
-@autocast_fp32
+@_autocast_fp32
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """Mean over each window of (N, C, D, H, W)."""
@@ -1335,7 +1335,7 @@ def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False
     return _adaptive_max(input, output_size, 3, return_indices)
 
 
-@autocast_fp32
+@_autocast_fp32
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     """Average over the adaptive windows of (N, C, D, H, W)."""
     return _adaptive_avg(input, output_size, 3)
@@ -1508,7 +1508,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
 # losses
 
 
-@autocast_fp32
+@_autocast_fp32
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
             weight=None) -> Tensor:
     """``|input - target|``, reduced."""
@@ -1522,7 +1522,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
     return _reduce_t(d, reduction)
 
 
-@autocast_fp32
+@_autocast_fp32
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
              weight=None) -> Tensor:
     """``(input - target)**2``, reduced (one ``MseLossBackward0`` node)."""
@@ -1548,7 +1548,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
     return defop("MseLossBackward0", ("mse_loss", reduction), fn, (input, target), fwd)
 
 
-@autocast_fp32
+@_autocast_fp32
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight=None) -> Tensor:
     """``0.5 d**2`` for ``|d| < delta``, ``delta (|d| - delta/2)`` beyond."""
@@ -1566,7 +1566,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     return y if weight is None else _reduce_t(y * weight, reduction)
 
 
-@autocast_fp32
+@_autocast_fp32
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     """``0.5 d**2 / beta`` for ``|d| < beta``, ``|d| - beta/2`` beyond (``beta=0``: L1)."""
@@ -1615,7 +1615,7 @@ def _check_targets(tb, C: int, ignore_index: int) -> None:
         raise error()
 
 
-@autocast_fp32
+@_autocast_fp32
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
              ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
     """``-input[n, target[n]] * weight[target[n]]`` (log-probabilities in, class indices as
@@ -1677,7 +1677,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     return defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, fwd)
 
 
-@autocast_fp32
+@_autocast_fp32
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
                   ignore_index: int = -100, reduce=None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
@@ -1729,7 +1729,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     return nll * (1 - label_smoothing) + smooth * (label_smoothing / C)
 
 
-@autocast_fp32
+@_autocast_fp32
 def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """``-(t log x + (1 - t) log(1 - x))`` with each log clamped at -100 (PyTorch's rule)."""
@@ -1757,7 +1757,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_averag
     return defop("BinaryCrossEntropyBackward0", ("bce", reduction, has_w), fn, args)
 
 
-@autocast_fp32
+@_autocast_fp32
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None, size_average=None,
                                      reduce=None, reduction: str = "mean", pos_weight=None) -> Tensor:
     """``-(p t log s(x) + (1 - t) log(1 - s(x)))`` computed stably from logits ``x``
@@ -1792,7 +1792,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
                  (input, target, *extra))
 
 
-@autocast_fp32
+@_autocast_fp32
 def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
            log_target: bool = False) -> Tensor:
     """``target * (log target - input)`` (input: log-probabilities)."""
@@ -1807,7 +1807,7 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
     return _reduce_t(loss, reduction)
 
 
-@autocast_fp32
+@_autocast_fp32
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
                      size_average=None, eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1836,7 +1836,7 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var, full: bool = False, ep
     return _reduce_t(loss, reduction)
 
 
-@autocast_fp32
+@_autocast_fp32
 def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
                      reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1851,7 +1851,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     return defop("SoftMarginLossBackward0", ("soft_margin", reduction), fn, (input, target.detach()))
 
 
-@autocast_fp32
+@_autocast_fp32
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                         size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1859,7 +1859,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     return _reduce_t((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
-@autocast_fp32
+@_autocast_fp32
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1870,7 +1870,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
     return _reduce_t(pos + neg, reduction)
 
 
-@autocast_fp32
+@_autocast_fp32
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                           size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1885,7 +1885,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     return _reduce_t(loss, reduction)
 
 
-@autocast_fp32
+@_autocast_fp32
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
                         eps: float = 1e-6, swap: bool = False, size_average=None, reduce=None,
                         reduction: str = "mean") -> Tensor:
