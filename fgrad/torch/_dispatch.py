@@ -384,8 +384,12 @@ def _upcast_definition(key, fn, bufs, multi):
     except TypeError:  # an unhashable key: computed as given
         return key, fn
     if hit is None:
-        with cpu_default():
-            outs = eval_shape(fn, *[ShapeDtypeStruct(b.shape, b.dtype) for b in bufs])
+        try:
+            with cpu_default():
+                outs = eval_shape(fn, *[ShapeDtypeStruct(b.shape, b.dtype) for b in bufs])
+        except Exception:  # noqa: BLE001 - not traceable from shapes (data-dependent): computed as given
+            _UPCAST[sig] = (key, fn)
+            return key, fn
         dts = tuple(o.dtype for o in (outs if multi else (outs,)))
 
         def upcast(*xs):
