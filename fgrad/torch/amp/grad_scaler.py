@@ -22,8 +22,12 @@ import warnings
 from collections import defaultdict
 from typing import Any
 
-import fgrad.torch as torch
 import fgrad.torch._device as _dev
+import fgrad.torch._dtypes as D
+from .._ops import isfinite
+from .._ops_creation import full, tensor
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 
 
 class OptState(enum.Enum):
@@ -64,7 +68,7 @@ class GradScaler:
             if backoff_factor >= 1.0:
                 raise AssertionError("The backoff factor must be < 1.0.")
             self._init_scale = float(init_scale)
-            self._scale: torch.Tensor | None = None
+            self._scale: Tensor | None = None
             self._growth_factor = float(growth_factor)
             self._backoff_factor = float(backoff_factor)
             self._growth_interval = int(growth_interval)
@@ -75,7 +79,7 @@ class GradScaler:
     # -- the iteration ------------------------------------------------------------------
 
     def _lazy_init(self, device: Any) -> None:
-        self._scale = torch.full((), self._init_scale, dtype=torch.float32, device=device)
+        self._scale = full((), self._init_scale, dtype=D.float32, device=device)
         self._growth_tracker = self._init_growth_tracker
 
     def _check_scale(self, funcname: str) -> None:
@@ -94,13 +98,13 @@ class GradScaler:
         """
         if not self._enabled:
             return outputs
-        if isinstance(outputs, torch.Tensor):
+        if isinstance(outputs, Tensor):
             if self._scale is None:
                 self._lazy_init(outputs.device)
             return outputs * self._scale.to(device=outputs.device)
 
         def apply(v: Any) -> Any:
-            if isinstance(v, torch.Tensor):
+            if isinstance(v, Tensor):
                 if self._scale is None:
                     self._lazy_init(v.device)
                 return v * self._scale.to(device=v.device)
@@ -134,17 +138,17 @@ class GradScaler:
             raise RuntimeError("unscale_() is being called after step().")
         inv_scale = 1.0 / float(self._scale.item())  # the reciprocal in float64, then float32
         found = False
-        with torch.no_grad():
+        with no_grad():
             for group in optimizer.param_groups:
                 for p in group["params"]:
                     g = p.grad
                     if g is None:
                         continue
-                    if g.dtype == torch.float16:
+                    if g.dtype == D.float16:
                         raise ValueError("Attempting to unscale FP16 gradients.")
-                    if not bool(torch.isfinite(g).all()):
+                    if not bool(isfinite(g).all()):
                         found = True
-                    g.mul_(torch.tensor(inv_scale, dtype=torch.float32, device=g.device))
+                    g.mul_(tensor(inv_scale, dtype=D.float32, device=g.device))
         state["found_inf"] = found
         state["stage"] = OptState.UNSCALED
 
@@ -174,7 +178,7 @@ class GradScaler:
         state["stage"] = OptState.STEPPED
         return retval
 
-    def update(self, new_scale: float | torch.Tensor | None = None) -> None:
+    def update(self, new_scale: float | Tensor | None = None) -> None:
         """Back the scale off (``* backoff_factor``) if any step of this iteration was
         skipped, else grow it (``* growth_factor``) after ``growth_interval`` clean steps in a
         row; ``new_scale`` sets it instead.
@@ -195,7 +199,7 @@ class GradScaler:
             else:
                 reason = ("new_scale should be a float or a 1-element torch.cuda.FloatTensor or "
                           "torch.FloatTensor with requires_grad=False.")
-                if (not isinstance(new_scale, torch.Tensor) or new_scale.numel() != 1
+                if (not isinstance(new_scale, Tensor) or new_scale.numel() != 1
                         or new_scale.requires_grad or new_scale.device.type != self._scale.device.type):
                     raise AssertionError(reason)
                 self._scale.copy_(new_scale.reshape(()))
