@@ -32,7 +32,7 @@ import zipfile
 
 import numpy as np
 
-from ..core.narrow_floats import dtype_kind
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import ArrayImpl, Tracer
 from ..numpy import asarray
@@ -139,7 +139,7 @@ def _host_leaf(name: str, leaf) -> np.ndarray:
             f"fgrad.io.save: leaf {name!r} is a {type(leaf).__name__}; checkpoints hold arrays and numbers "
             "(keep other values out of the tree, or register them as static fields)"
         )
-    if dtype_kind(arr.dtype) not in "biufc":
+    if _dtype_kind(arr.dtype) not in "biufc":
         raise TypeError(f"fgrad.io.save: leaf {name!r} has dtype {arr.dtype}; only bool, integer, float and "
                         "complex arrays can be saved")
     return arr

@@ -4,7 +4,7 @@ primitive are generated from the op specs in `._elementwise` and re-exported her
 from __future__ import annotations
 
 import numpy as np
-from ..core.narrow_floats import finfo as narrow_finfo
+from ..core.narrow_floats import finfo as _narrow_finfo
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, check_array_dtype, get_aval
@@ -157,7 +157,7 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     dt = get_aval(x).dtype
     if dtype_kind(dt) not in "fc":
         return x
-    info = narrow_finfo(dt)
+    info = _narrow_finfo(dt)
     x = where(isnan(x), nan, x)
     x = where(logical_and(isinf(x), greater(x, 0)), info.max if posinf is None else posinf, x)
     return where(logical_and(isinf(x), less(x, 0)), info.min if neginf is None else neginf, x)

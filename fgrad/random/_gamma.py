@@ -17,7 +17,7 @@ from __future__ import annotations
 
 
 import numpy as np
-from ..core.narrow_floats import finfo as narrow_finfo
+from ..core.narrow_floats import finfo as _narrow_finfo
 from ..core.narrow_floats import dtype_kind
 
 from .. import lax
@@ -66,7 +66,7 @@ def _marsaglia_tsang_log(key, a):
     a_boosted = fnp.where(boost, a_ok + 1, a_ok)
     d = a_boosted - 1.0 / 3.0
     c = 1.0 / fnp.sqrt(9.0 * d)
-    tiny = float(narrow_finfo(dt).tiny)
+    tiny = float(_narrow_finfo(dt).tiny)
 
     def cond(state):
         return fnp.logical_not(fnp.all(state[2]))
@@ -98,7 +98,7 @@ def _dlogx_da(a, log_x):
     a = fnp.where(valid, a, 1.0)
     log_x = fnp.where(valid, log_x, 0.0)
     x = fnp.exp(log_x)
-    eps = float(narrow_finfo(a.dtype).eps) * 0.25
+    eps = float(_narrow_finfo(a.dtype).eps) * 0.25
 
     def cond(state):
         n, term, s, _, _ = state

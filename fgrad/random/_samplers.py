@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from ..core.narrow_floats import finfo as narrow_finfo
+from ..core.narrow_floats import finfo as _narrow_finfo
 from ..core.narrow_floats import dtype_kind
 
 from ..core import array as _array
@@ -57,7 +57,7 @@ def _param(v, dt, k):
 
 def _unit_floats(k, shape, dt):
     """Floats uniform on [0, 1): random mantissa bits with the exponent of 1.0, minus 1."""
-    fi = narrow_finfo(dt)
+    fi = _narrow_finfo(dt)
     nbits = fi.bits
     u = _UINT[nbits]
     b = _random_bits(k, nbits, shape)
@@ -117,7 +117,7 @@ def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
 def gumbel(key, shape=(), dtype=np.float64):
     """Standard Gumbel samples ``-log(-log(u))``."""
     dt = _float_dtype(dtype, "gumbel")
-    u = uniform(key, shape, dt, float(narrow_finfo(dt).tiny), 1.0)
+    u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
     return _ew.neg(_ew.log(_ew.neg(_ew.log(u))))
 
 
@@ -138,14 +138,14 @@ def laplace(key, shape=(), dtype=np.float64):
 def logistic(key, shape=(), dtype=np.float64):
     """Standard logistic samples ``log(u / (1 - u))``."""
     dt = _float_dtype(dtype, "logistic")
-    u = uniform(key, shape, dt, float(narrow_finfo(dt).tiny), 1.0)
+    u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
     return _ew.sub(_ew.log(u), _ew.log1p(_ew.neg(u)))
 
 
 def cauchy(key, shape=(), dtype=np.float64):
     """Standard Cauchy samples ``tan(pi (u - 1/2))``."""
     dt = _float_dtype(dtype, "cauchy")
-    u = uniform(key, shape, dt, float(narrow_finfo(dt).eps), 1.0)
+    u = uniform(key, shape, dt, float(_narrow_finfo(dt).eps), 1.0)
     return _ew.tan(_ew.mul(math.pi, _ew.sub(u, 0.5)))
 
 

@@ -35,7 +35,7 @@ import warnings
 import weakref
 
 import numpy as np
-from ..core.narrow_floats import NARROW_FLOATS, dtype_kind, float32 as _F32
+from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind, float32 as _F32
 
 from .._lru import LRU
 from ..core.array import ArrayImpl, ShapedArray
@@ -310,7 +310,7 @@ _dev.ON_CHANGE.append(_drop_device_caches)
 def device_constant(c, di):
     """A host constant (an internal scalar or mask) on CUDA device ``di``; 0-dim constants
     are cached by value so repeated ops do not copy them again."""
-    if c.ndim == 0 and dtype_kind(c.dtype) in "biufc":
+    if c.ndim == 0 and _dtype_kind(c.dtype) in "biufc":
         v = c.item()
         key = (c.dtype, di, v, repr(v))
         d = _DEV_CONSTS.get(key)
@@ -370,7 +370,7 @@ def _op_dev(name, key, fn, args, multi=False, edges=None):
     return tuple(outs) if multi else outs[0]
 
 
-_NARROW = frozenset(NARROW_FLOATS)
+_NARROW = frozenset(_NARROW_FLOATS)
 _UPCAST: dict = {}
 
 
@@ -814,7 +814,7 @@ def _reads_old_value(key, fn, args) -> bool:
     )
     diff = tuple(
         i for i, a in enumerate(args)
-        if isinstance(a, Tensor) and tracks_grad(a) and dtype_kind(a._buf.dtype) in "fc"
+        if isinstance(a, Tensor) and tracks_grad(a) and _dtype_kind(a._buf.dtype) in "fc"
     )
     return bool(diff) and 0 in G.get_program(key, fn, avals, diff, False).in_used
 
@@ -982,7 +982,7 @@ def transfer(input, index):
         node = ToCopyBackward0()
         node._src = src
         node._next = (G.edge_of(input),)
-        if dtype_kind(res._buf.dtype) in "fc":
+        if _dtype_kind(res._buf.dtype) in "fc":
             res._gfn = node
             res._oi = 0
     return res

@@ -12,7 +12,8 @@ float32.
 from __future__ import annotations
 
 import numpy as np
-from ..core.narrow_floats import bfloat16 as _np_bfloat16, dtype_kind, promote_types as _promote_np_types
+from ..core.narrow_floats import bfloat16 as _np_bfloat16, dtype_kind as _dtype_kind
+from ..core.narrow_floats import promote_types as _promote_np_types
 
 
 class dtype:
@@ -32,7 +33,7 @@ class dtype:
     def __init__(self, name: str, np_dtype, legacy: str) -> None:
         self.name = name
         self.np = np.dtype(np_dtype)
-        k = dtype_kind(self.np)
+        k = _dtype_kind(self.np)
         self.is_floating_point = k == "f"
         self.is_complex = k == "c"
         self.is_signed = k in "ifc"
@@ -156,7 +157,7 @@ def set_default_dtype(d) -> None:
 
 
 def _cat(npd: np.dtype) -> int:
-    k = dtype_kind(npd)
+    k = _dtype_kind(npd)
     return 0 if k == "b" else (1 if k in "iu" else (2 if k == "f" else 3))
 
 
@@ -204,7 +205,7 @@ def scalar_np(x) -> np.dtype:
     if t is complex:
         return DEFAULT.complex.np
     if isinstance(x, np.generic):
-        k = dtype_kind(x.dtype)
+        k = _dtype_kind(x.dtype)
         if k == "f":
             return DEFAULT.float.np
         if k == "c":
@@ -249,4 +250,4 @@ def result_np(dim_dt, zero_dt, scalar_dt) -> np.dtype:
 
 
 def is_float_np(d: np.dtype) -> bool:
-    return dtype_kind(d) in "fc"
+    return _dtype_kind(d) in "fc"

@@ -5,7 +5,7 @@ definition is the corresponding ``fgrad.numpy`` composite (dot_general & co)."""
 from __future__ import annotations
 
 import numpy as np
-from ..core.narrow_floats import dtype_kind
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..ops import elementwise as ew
 import fgrad.torch._conventions as _conv
@@ -351,7 +351,7 @@ def chain_matmul(*matrices):
 
 
 def _float_in(x, name):
-    if dtype_kind(x._buf.dtype) not in "fc":
+    if _dtype_kind(x._buf.dtype) not in "fc":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
             f"{D.from_np(x._buf.dtype)._legacy}"

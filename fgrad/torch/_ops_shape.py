@@ -12,7 +12,7 @@ import builtins
 import math
 
 import numpy as np
-from ..core.narrow_floats import dtype_kind
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..ops import elementwise as ew
 from ..ops import indexing as I
@@ -723,14 +723,14 @@ def as_strided(input, size, stride, storage_offset=None):
 
 def real(input):
     b = input._buf
-    if dtype_kind(b.dtype) != "c":
+    if _dtype_kind(b.dtype) != "c":
         return input
     return _view_or_functional(input, lambda x: x.real, "RealBackward0", _v_real, ())
 
 
 def imag(input):
     b = input._buf
-    if dtype_kind(b.dtype) != "c":
+    if _dtype_kind(b.dtype) != "c":
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     return _view_or_functional(input, lambda x: x.imag, "ImagBackward0", _v_imag, ())
 
@@ -793,7 +793,7 @@ def _is_basic(idx) -> bool:
             continue
         if isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
             continue
-        if isinstance(item, Tensor) and item._buf.ndim == 0 and dtype_kind(item._buf.dtype) in "iu" and False:
+        if isinstance(item, Tensor) and item._buf.ndim == 0 and item._buf.dtype.kind in "iu" and False:
             continue
         return False
     return True
@@ -872,7 +872,7 @@ def _np_index_item(item, arrays, tmpl):
             tmpl.append(("A", len(arrays)))
             arrays.append(nz.astype(np.int64))
         return
-    if dtype_kind(a.dtype) not in "iu":
+    if _dtype_kind(a.dtype) not in "iu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     tmpl.append(("A", len(arrays)))
     arrays.append(a.astype(np.int64, copy=False))
@@ -956,7 +956,7 @@ def _norm_idx(idx):
         if (
             isinstance(item, Tensor)
             and item._buf.ndim == 0
-            and dtype_kind(item._buf.dtype) in "iu"
+            and _dtype_kind(item._buf.dtype) in "iu"
             and type(item._buf) is _nd
         ):
             out.append(int(item._buf))
@@ -1030,7 +1030,7 @@ def setitem(self, idx, value):
         _check_basic(b, idx)
     if type(b) is _nd and not grad and (not vt or type(value._buf) is _nd):
         vb = value._buf if vt else value
-        if vt and not can_cast(vb.dtype, b.dtype) and dtype_kind(b.dtype) != "b":
+        if vt and not can_cast(vb.dtype, b.dtype) and _dtype_kind(b.dtype) != "b":
             pass
         target = b
         if basic:
@@ -1206,7 +1206,7 @@ def _idx_buf(index, name="index"):
     if not isinstance(index, Tensor):
         index = _as_t(index)
     b = index._buf
-    if dtype_kind(b.dtype) not in "iu":
+    if _dtype_kind(b.dtype) not in "iu":
         raise RuntimeError(f"{name}(): Expected dtype int64 for index")
     return b.astype(np.int64, copy=False)
 
@@ -1948,7 +1948,7 @@ def trace(input):
     b = input._buf
     if b.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {b.ndim}")
-    odt = _i64 if dtype_kind(b.dtype) in "biu" else b.dtype
+    odt = _i64 if _dtype_kind(b.dtype) in "biu" else b.dtype
 
     def fn(x):
         return fnp.trace(ew.convert_element_type(x, odt))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
-from ..core.narrow_floats import dtype_kind
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
@@ -123,7 +123,7 @@ def set_rng_state(new_state) -> None:
 
 def _float_dt(dtype) -> np.dtype:
     npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
-    if dtype_kind(npd) not in "fc":
+    if _dtype_kind(npd) not in "fc":
         raise RuntimeError(f"\"check_uniform_bounds\" not implemented for '{D.from_np(npd)._legacy}'")
     return npd
 
@@ -370,7 +370,7 @@ def random_(self, from_=0, to=None, *, generator=None) -> Tensor:
                 2**53
                 if buf.dtype == np.float64
                 else int(np.iinfo(buf.dtype).max) + 1
-                if dtype_kind(buf.dtype) in "iu"
+                if _dtype_kind(buf.dtype) in "iu"
                 else 2
             )
         )

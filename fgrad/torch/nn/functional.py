@@ -29,7 +29,7 @@ import numbers
 import warnings
 
 import numpy as np
-from ...core.narrow_floats import dtype_kind
+from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 import fgrad.numpy as fnp
 import fgrad.torch as torch
@@ -982,7 +982,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
                            f"dilation={d}, padding={p}, calculated shape of the array of sliding blocks as "
                            f"({out[0]}, {out[1]}), but its components must be at least one.")
     params = _conv_params(2, s, [(p[0], p[0]), (p[1], p[1])], d, c)
-    kern = _unfold_kernel(c, k, xb.dtype if dtype_kind(xb.dtype) in "fc" else np.float32)
+    kern = _unfold_kernel(c, k, xb.dtype if _dtype_kind(xb.dtype) in "fc" else np.float32)
     L = out[0] * out[1]
 
     def fn(x, e):
@@ -1044,7 +1044,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
         lo = kd - p[i] - 1
         pads.append((lo, osz[i] + kd - 1 - ((out[i] - 1) * s[i] + 1) - lo))
     params = _conv_params(2, (1, 1), pads, d, c, lhs_dilation=s)
-    e = _unfold_kernel(1, k, xb.dtype if dtype_kind(xb.dtype) in "fc" else np.float32)  # (K, 1, *k)
+    e = _unfold_kernel(1, k, xb.dtype if _dtype_kind(xb.dtype) in "fc" else np.float32)  # (K, 1, *k)
     kern = np.ascontiguousarray(np.tile(np.flip(e.reshape((1, kn) + k), (2, 3)), (c, 1, 1, 1)))  # (C, K, *k)
 
     def fn(x, e):
@@ -1189,7 +1189,7 @@ def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_includ
         div = div * cnt.reshape((1, 1) + tuple(out[i] if j == i else 1 for j in range(nd)))
     if divisor_override:
         div = np.full_like(div, float(divisor_override))
-    div = div.astype(xb.dtype if dtype_kind(xb.dtype) == "f" else np.float32)
+    div = div.astype(xb.dtype if _dtype_kind(xb.dtype) == "f" else np.float32)
     params = _window_params(k, s, pads, d)
 
     def fn(x, dv):
@@ -1247,7 +1247,7 @@ def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
     spatial = xb.shape[-nd:]
     osz = _pair(output_size, nd) if not isinstance(output_size, (list, tuple)) else \
         tuple(spatial[i] if output_size[i] is None else int(output_size[i]) for i in range(nd))
-    dtype = xb.dtype if dtype_kind(xb.dtype) == "f" else np.float32
+    dtype = xb.dtype if _dtype_kind(xb.dtype) == "f" else np.float32
     mats = [_adaptive_matrix(spatial[i], osz[i], dtype) for i in range(nd)]
     letters = "hwd"[:nd]
     outl = "HWD"[:nd]
