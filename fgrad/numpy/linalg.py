@@ -22,7 +22,7 @@ from collections import namedtuple as _namedtuple
 
 import numpy as np
 from ..core.narrow_floats import finfo as _narrow_finfo
-from ..core.narrow_floats import dtype_kind
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import Array as _Array
 from ..core.array import get_aval as _get_aval
@@ -78,11 +78,11 @@ def _float(x, name):
     """As an inexact array (ints/bools -> float64, float16 -> float32, like numpy.linalg)."""
     x = _arr(x)
     dt = _dtype(x)
-    if dtype_kind(dt) in "biu":
+    if _dtype_kind(dt) in "biu":
         return _ew.convert_element_type(x, np.float64)
     if dt == np.float16:
         return _ew.convert_element_type(x, np.float32)
-    if dtype_kind(dt) not in "fc":
+    if _dtype_kind(dt) not in "fc":
         raise TypeError(f"linalg.{name}: unsupported dtype {dt}")
     return x
 
