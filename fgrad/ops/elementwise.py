@@ -44,9 +44,13 @@ def _promoting_bind(prim: Primitive):
     plain_bind = prim.bind
 
     def bind(*args, **params):
-        if len(args) > 1:
+        if len(args) == 2:  # the common case, without building lists (this runs for every op)
+            da, db = getattr(args[0], "dtype", None), getattr(args[1], "dtype", None)
+            if (da is BF16 or db is BF16) and da is not db:
+                args = _cast_to_common(args, [da, db])
+        elif len(args) > 2:
             dts = [getattr(a, "dtype", None) for a in args]
-            if any(d is BF16 for d in dts):
+            if any(d is BF16 for d in dts) and any(d is not BF16 for d in dts):
                 args = _cast_to_common(args, dts)
         return plain_bind(*args, **params)
 
