@@ -22,6 +22,18 @@ BF16 = np.dtype(ml_dtypes.bfloat16)
 ULPS = {"var_long": 2, "grad_tanh_sum": 4, "sigmoid": 1, "jit_chain": 1, "conv": 1, "grad_matmul": 1}
 
 
+@pytest.fixture(autouse=True)
+def _bfloat16_on_the_cpu(request):
+    """bfloat16 arrays live on the CPU (CuPy, and the fake device that stands in for it, have
+    no bfloat16); float16 cases run on the configured default device."""
+    params = getattr(getattr(request.node, "callspec", None), "params", {})
+    if params.get("dtype") == "float16":
+        yield
+        return
+    with fgrad.default_device("cpu"):
+        yield
+
+
 def _from_bits(entry) -> np.ndarray:
     dt = BF16 if entry["dtype"] == "bfloat16" else np.dtype(entry["dtype"])
     raw = np.asarray(entry["bits"], np.uint16 if dt.itemsize == 2 else np.uint32)
