@@ -204,7 +204,7 @@ def _blob(header: bytes, data: bytes = b"") -> bytes:
     (_blob(b"{nope"), "not valid JSON"),
     (_blob(b'{"x":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}'), "outside"),
     (_blob(b'{"x":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}}', bytes(16)), "bytes"),
-    (_blob(b'{"x":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]}}', bytes(4)), "BF16"),
+    (_blob(b'{"x":{"dtype":"F8_E4M3","shape":[2],"data_offsets":[0,2]}}', bytes(2)), "F8_E4M3"),
     (_blob(b'{"x":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}}', bytes(4)), "invalid shape"),
     (_blob(b'{"x":{"dtype":"F32"}}'), "lacks"),
 ])

@@ -49,6 +49,7 @@ import threading
 import weakref
 
 import numpy as np
+from ..core.narrow_floats import float16 as F16, is_narrow
 
 from .._config import limit
 from ..core.ir import Literal
@@ -218,8 +219,8 @@ def _red_ufunc(e):
     if u is None:
         return None
     k = e.invars[0].aval.dtype.kind
-    if e.prim.name in ("reduce_sum", "reduce_prod") and k not in "fc":
-        return None  # np.sum/np.prod promote small integers; the impl knows how
+    if e.prim.name in ("reduce_sum", "reduce_prod") and (k not in "fc" or e.invars[0].aval.dtype == F16):
+        return None  # np.sum/np.prod promote small integers, float16 accumulates in float32: the impl
     if e.prim.name in ("reduce_and", "reduce_or") and k != "b":
         return None
     return u
@@ -416,6 +417,8 @@ class Gen:
             x = ins[0] if tuple(expanded) == xs else f"{ins[0]}.reshape({tuple(expanded)!r})"
             return f"{self.bind(np.broadcast_to, 'u')}({x}, {shape!r})"
         if name == "dot_general":
+            if any(is_narrow(v.aval.dtype) for v in e.invars):
+                return None  # 16-bit floats accumulate in float32: the impl
             try:
                 xperm, yperm, x3, y3, out_shape = _dg_plan(
                     tuple(e.invars[0].aval.shape), tuple(e.invars[1].aval.shape), p["dimension_numbers"])

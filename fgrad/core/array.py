@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from .narrow_floats import dtype_kind
 
 from ..backends import SingleDeviceSharding, backend_of_buffer, parse_device, put_buffer, to_host
 from ..backends import dlpack as _dlpack
@@ -141,7 +142,7 @@ def check_array_dtype(dtype, what: str) -> np.dtype:
         dtype('float32')
     """
     dt = np.dtype(dtype)
-    if dt.kind not in SUPPORTED_DTYPE_KINDS:
+    if dtype_kind(dt) not in SUPPORTED_DTYPE_KINDS:
         raise TypeError(
             f"{what}: fgrad only supports number and bool dtypes, got dtype {dt.str} "
             f"({dt.name}). Convert the data to numbers first (e.g. `np.asarray(x, dtype=float)`), "
@@ -169,7 +170,7 @@ def get_aval(x) -> ShapedArray:
         x = np.asarray(x)
     except ValueError as e:  # ragged nested sequences
         raise TypeError(f"{type(x).__name__} argument is not an array: {e}") from None
-    if x.dtype.kind not in SUPPORTED_DTYPE_KINDS:
+    if dtype_kind(x.dtype) not in SUPPORTED_DTYPE_KINDS:
         shown = repr(x.item()) if x.ndim == 0 else f"an array of dtype {x.dtype.str}"
         raise TypeError(
             f"value {shown[:80]} of type {type(x.item() if x.ndim == 0 else x).__name__} is not "
@@ -472,7 +473,7 @@ class ArrayImpl(Array):
         return complex(self._buf)
 
     def __index__(self) -> int:
-        if self._buf.ndim != 0 or self._buf.dtype.kind not in "iub":
+        if self._buf.ndim != 0 or dtype_kind(self._buf.dtype) not in "iub":
             raise TypeError(f"only integer scalar arrays can be converted to an index, got {self.aval}")
         return int(self._buf)
 

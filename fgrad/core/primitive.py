@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
+from .narrow_floats import dtype_kind
 
 from .._config import on_option_change
 from ..backends import (_BY_TYPE, NUMPY, DeviceMismatchError, backend_of_buffer, default_backend,
@@ -283,7 +284,7 @@ class DebugCheckTrace(EvalTrace):
         out = eval_primitive(prim, args, params)
         for o in (out if prim.multiple_results else (out,)):
             b = getattr(o, "_buf", None)
-            if b is None or b.dtype.kind not in "fc":
+            if b is None or dtype_kind(b.dtype) not in "fc":
                 continue
             xp = backend_of_buffer(b).xp
             if self.nans and bool(xp.isnan(b).any()):

@@ -32,6 +32,8 @@ import zipfile
 
 import numpy as np
 
+from ..core.narrow_floats import dtype_kind as _dtype_kind
+
 from ..core.array import ArrayImpl, Tracer
 from ..numpy import asarray
 from ..tree_util import tree_flatten_with_path, tree_unflatten
@@ -76,6 +78,10 @@ def save(path: str | os.PathLike, tree, *, format: str | None = None) -> None:  
     if fmt == "safetensors":
         safetensors_format.save_file(arrays, path, metadata={"fgrad_tree": meta})
         return
+    for name, arr in arrays.items():
+        if arr.dtype.kind not in "biufc":  # NumPy's .npy format stores bfloat16 as raw bytes ('V2')
+            raise TypeError(f"fgrad.io.save: leaf {name!r} is {arr.dtype}, which .npz cannot describe; "
+                            "save to a '.safetensors' path (BF16), or convert the leaf with .astype(float32)")
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as z:
         _write_npy(z, _TREE_ENTRY, np.frombuffer(meta.encode(), np.uint8))
         for name, arr in arrays.items():
@@ -133,7 +139,7 @@ def _host_leaf(name: str, leaf) -> np.ndarray:
             f"fgrad.io.save: leaf {name!r} is a {type(leaf).__name__}; checkpoints hold arrays and numbers "
             "(keep other values out of the tree, or register them as static fields)"
         )
-    if arr.dtype.kind not in "biufc":
+    if _dtype_kind(arr.dtype) not in "biufc":
         raise TypeError(f"fgrad.io.save: leaf {name!r} has dtype {arr.dtype}; only bool, integer, float and "
                         "complex arrays can be saved")
     return arr

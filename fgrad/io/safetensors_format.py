@@ -24,10 +24,12 @@ import struct
 
 import numpy as np
 
+from ..core.narrow_floats import bfloat16 as _bfloat16
+
 _CODES = {
     "BOOL": np.bool_, "U8": np.uint8, "I8": np.int8, "U16": np.uint16, "I16": np.int16,
     "U32": np.uint32, "I32": np.int32, "U64": np.uint64, "I64": np.int64, "F16": np.float16,
-    "F32": np.float32, "F64": np.float64, "C64": np.complex64, "C128": np.complex128,
+    "F32": np.float32, "F64": np.float64, "C64": np.complex64, "C128": np.complex128, "BF16": _bfloat16,
 }
 _NAMES = {np.dtype(t): code for code, t in _CODES.items()}
 _MAX_HEADER = 100 * 1024 * 1024  # the safetensors package's own limit

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
 from ..core.array import ArrayImpl as _ArrayImpl
@@ -234,7 +235,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=Non
         exp_a = fnp.multiply(exp_a, b)
     sumexp = fnp.sum(_masked(exp_a, where, 0.0), axes, keepdims=keepdims)
     sign = fnp.sign(sumexp)
-    is_complex = _get_aval(sumexp).dtype.kind == "c"
+    is_complex = _dtype_kind(_get_aval(sumexp).dtype) == "c"
     if return_sign or not is_complex:
         sumexp = fnp.abs(sumexp)
     shift = amax if keepdims else fnp.reshape(amax, _get_aval(sumexp).shape)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core.narrow_floats import finfo as _narrow_finfo
 
 from .. import numpy as fnp
 from ..core.array import ArrayImpl as _ArrayImpl
@@ -23,7 +24,7 @@ def _arr(x):
 def _large_negative(dtype) -> float:
     # what a masked logit becomes: far below any real logit, yet finite, so a row with every
     # entry masked gives a uniform average (as in JAX) rather than NaN
-    return -0.7 * float(np.finfo(dtype).max)
+    return -0.7 * float(_narrow_finfo(dtype).max)
 
 
 def _check_qkv(query, key, value):

@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
 from .. import random as _random
@@ -41,7 +42,7 @@ _TRUNCATED_STDDEV = 0.87962566103423978
 
 def _float_dtype(dtype, name: str) -> np.dtype:
     dt = np.dtype(dtype)
-    if dt.kind != "f":
+    if _dtype_kind(dt) != "f":
         raise TypeError(f"fgrad.nn.initializers.{name}: dtype must be a real floating dtype, got {dt}")
     return dt
 

@@ -28,10 +28,11 @@ from ._shape import reshape, ravel, transpose, moveaxis, swapaxes, squeeze, shap
 # dtypes and constants, as in numpy
 from numpy import (  # noqa: F401
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
-    float64, complex64, complex128, dtype, finfo, iinfo, pi, e, inf, nan, newaxis,
-    result_type, promote_types, can_cast, issubdtype, integer, floating, inexact,
+    float64, complex64, complex128, dtype, iinfo, pi, e, inf, nan, newaxis,
+    can_cast, integer, floating, inexact,
     number, complexfloating, signedinteger, unsignedinteger, generic,
 )
+from ._dtypes import bfloat16, finfo, issubdtype, promote_types, result_type  # noqa: F401,E402
 
 __array_api_version__ = "2024.12"  # the array API standard version fgrad.numpy follows
 euler_gamma = _np.euler_gamma

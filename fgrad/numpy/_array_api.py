@@ -10,6 +10,7 @@ the shift/invert aliases and `nextafter`/`diff`.
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..backends import default_device, devices as _devices
 from ..core.array import get_aval
@@ -50,7 +51,7 @@ def isdtype(dtype, kind) -> bool:
     if isinstance(kind, str):
         if kind not in _KINDS:
             raise ValueError(f"isdtype: unknown kind {kind!r}; expected a dtype or one of {sorted(_KINDS)}")
-        return dt.kind in _KINDS[kind]
+        return _dtype_kind(dt) in _KINDS[kind]
     return dt == np.dtype(kind)
 
 
@@ -123,7 +124,7 @@ def _integer_operands(name: str, x1, x2):
     arrays = [x for x, sc in ((x1, scalar1), (x2, scalar2)) if not sc]
     for x in arrays:
         dt = get_aval(x).dtype
-        if dt.kind not in "iu":
+        if _dtype_kind(dt) not in "iu":
             raise TypeError(f"fgrad.numpy.{name}: needs integer operands, got {dt}")
     dt = np.result_type(*(get_aval(x).dtype for x in arrays))
 
@@ -154,7 +155,7 @@ def bitwise_right_shift(x1, x2):
     Array([-2,  2], dtype=int64)
     """
     x1, x2 = _integer_operands("bitwise_right_shift", x1, x2)
-    if get_aval(x1).dtype.kind == "u":
+    if _dtype_kind(get_aval(x1).dtype) == "u":
         return bits.shift_right_logical_p.bind(x1, x2)
     return bits.shift_right_arithmetic_p.bind(x1, x2)
 

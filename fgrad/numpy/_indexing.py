@@ -15,6 +15,7 @@ import math
 import sys
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..backends import xp_of as backend_xp
@@ -134,13 +135,13 @@ def _take_axis(x, idx, axis, oob="clip", fill_value=None):
 
 def _default_fill(dtype):
     dtype = np.dtype(dtype)
-    if dtype.kind in "fc":
+    if _dtype_kind(dtype) in "fc":
         return math.nan
-    if dtype.kind == "i":
+    if _dtype_kind(dtype) == "i":
         return int(np.iinfo(dtype).min)
-    if dtype.kind == "u":
+    if _dtype_kind(dtype) == "u":
         return int(np.iinfo(dtype).max)
-    if dtype.kind == "b":
+    if _dtype_kind(dtype) == "b":
         return True
     return 0
 
@@ -296,11 +297,11 @@ def _at_get(x, idx, mode=None, fill_value=None):
 def _default_fill(dt: np.dtype):
     """JAX's out-of-bounds fill: NaN (inexact), the most negative (signed) or largest
     (unsigned) integer, True (bool)."""
-    if dt.kind in "fc":
+    if _dtype_kind(dt) in "fc":
         return math.nan
-    if dt.kind == "i":
+    if _dtype_kind(dt) == "i":
         return int(np.iinfo(dt).min)
-    if dt.kind == "u":
+    if _dtype_kind(dt) == "u":
         return int(np.iinfo(dt).max)
     return True
 
@@ -757,7 +758,7 @@ def _static_obj(obj, op):
     if isinstance(obj, slice):
         return obj
     obj = _concrete(obj, op, "The index positions must be static.")
-    if isinstance(obj, np.ndarray) and obj.size == 0 and obj.dtype.kind == "f":
+    if isinstance(obj, np.ndarray) and obj.size == 0 and _dtype_kind(obj.dtype) == "f":
         obj = obj.astype(np.intp)  # an empty list/tuple means "no positions"
     return obj
 
@@ -865,7 +866,7 @@ def rot90(m, k=1, axes=(0, 1)):
 
 def _pad_widths(pad_width, nd):
     pw = np.asarray(_concrete(pad_width, "pad", "pad widths must be static"))
-    if pw.dtype.kind not in "iu":
+    if _dtype_kind(pw.dtype) not in "iu":
         if pw.size and not np.all(pw == np.round(pw)):
             raise TypeError("pad: pad_width must be of integral type")
         pw = pw.astype(np.int64)
@@ -999,7 +1000,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
 
 
 def _ramp_cast(v, dtype):
-    if dtype.kind in "iu":  # np.linspace(..., dtype=int) floors
+    if _dtype_kind(dtype) in "iu":  # np.linspace(..., dtype=int) floors
         v = ew.floor(v)
     return _cast(v, dtype)
 

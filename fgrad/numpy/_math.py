@@ -4,6 +4,8 @@ primitive are generated from the op specs in `._elementwise` and re-exported her
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import finfo as _narrow_finfo
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, check_array_dtype, get_aval
 from ..core.placement import device_put
@@ -28,7 +30,7 @@ def square(x):
 
 
 def reciprocal(x):
-    return div_p.bind(1.0 if get_aval(x).dtype.kind in "fc" else 1, x)
+    return div_p.bind(1.0 if dtype_kind(get_aval(x).dtype) in "fc" else 1, x)
 
 
 def divmod(x, y):
@@ -99,7 +101,7 @@ def angle(z, deg=False):
     Array([1.57079633, 3.14159265], dtype=float64)
     """
     re, im = real(z), imag(z)
-    if get_aval(re).dtype.kind not in "fc":
+    if dtype_kind(get_aval(re).dtype) not in "fc":
         re, im = astype(re, np.float64), astype(im, np.float64)
     out = arctan2(im, re)
     return rad2deg(out) if deg else out
@@ -153,9 +155,9 @@ def array_equal(a, b):
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     dt = get_aval(x).dtype
-    if dt.kind not in "fc":
+    if dtype_kind(dt) not in "fc":
         return x
-    info = np.finfo(dt)
+    info = _narrow_finfo(dt)
     x = where(isnan(x), nan, x)
     x = where(logical_and(isinf(x), greater(x, 0)), info.max if posinf is None else posinf, x)
     return where(logical_and(isinf(x), less(x, 0)), info.min if neginf is None else neginf, x)

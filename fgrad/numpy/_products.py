@@ -10,6 +10,7 @@ import functools
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import Array, get_aval
 from ..ops import elementwise as ew
@@ -133,7 +134,7 @@ def dot(a, b):
 def vdot(a, b):
     """Dot product of the flattened arrays, conjugating the first."""
     a, b = _arr(a), _arr(b)
-    if get_aval(a).dtype.kind == "c":
+    if _dtype_kind(get_aval(a).dtype) == "c":
         a = ew.conj(a)
     a, b = reshape(a, (get_aval(a).size,)), reshape(b, (get_aval(b).size,))
     if _shape(a) != _shape(b):
@@ -179,7 +180,7 @@ def vecdot(x1, x2, /, *, axis=-1):
             f"with axis={axis} ({s1[a1]} != {s2[a2]}); the contracted axis is not broadcast"
         )
     dt = np.result_type(get_aval(x1).dtype, get_aval(x2).dtype)
-    if get_aval(x1).dtype.kind == "c":
+    if _dtype_kind(get_aval(x1).dtype) == "c":
         x1 = ew.conj(x1)
     p = ew.mul(moveaxis(x1, a1, -1), moveaxis(x2, a2, -1))
     out = reduce_sum(p, (len(_shape(p)) - 1,))
@@ -196,7 +197,7 @@ def matvec(x1, x2, /):
 def vecmat(x1, x2, /):
     """``conj(x1) @ x2`` for vectors (..., m) and matrices (..., m, n)."""
     x1 = _arr(x1)
-    if get_aval(x1).dtype.kind == "c":
+    if _dtype_kind(get_aval(x1).dtype) == "c":
         x1 = ew.conj(x1)
     out = matmul(reshape(x1, _shape(x1)[:-1] + (1, _shape(x1)[-1])), x2)
     return reshape(out, _shape(out)[:-2] + _shape(out)[-1:])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import get_aval
 from ..ops import reductions as reduction_ops
@@ -87,7 +88,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     av = get_aval(a)
     axes = normalize_axes(axis, av.ndim, "mean")
     if dtype is None:
-        dtype = av.dtype if av.dtype.kind in "fc" else np.dtype(np.float64)
+        dtype = av.dtype if _dtype_kind(av.dtype) in "fc" else np.dtype(np.float64)
     a = convert_element_type(a, dtype)
     total = reduction_ops.reduce_sum(a, axes) if axes else a
     return _keep(div(total, float(_count(av.shape, axes)) if _count(av.shape, axes) else np.nan),
@@ -110,7 +111,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     axes = normalize_axes(axis, av.ndim, "var")
     m = mean(a, axes, dtype=dtype, keepdims=True)
     d = sub(convert_element_type(a, get_aval(m).dtype), m)
-    sq = real(mul(d, conj(d))) if get_aval(d).dtype.kind == "c" else mul(d, d)
+    sq = real(mul(d, conj(d))) if _dtype_kind(get_aval(d).dtype) == "c" else mul(d, d)
     n = _count(av.shape, axes) - ddof
     total = reduction_ops.reduce_sum(sq, axes) if axes else sq
     return _keep(div(total, float(n)), av.shape, axes, keepdims)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar
 from ..core.trace import ConcretizationError, ConcretizationTypeError
@@ -47,9 +48,9 @@ def _arr(a):
 def _cum_dtype(dt: np.dtype, dtype) -> np.dtype:
     if dtype is not None:
         return np.dtype(dtype)
-    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+    if _dtype_kind(dt) == "b" or (_dtype_kind(dt) == "i" and dt.itemsize < 8):
         return np.dtype(np.int64)
-    if dt.kind == "u" and dt.itemsize < 8:
+    if _dtype_kind(dt) == "u" and dt.itemsize < 8:
         return np.dtype(np.uint64)
     return dt
 
@@ -226,7 +227,7 @@ def _nan_slices_constant(flat):
     """``flat`` with every last-axis slice that holds a NaN replaced by a constant NaN (JAX's
     quantile/median): the result there is NaN and no gradient flows into such a slice
     (``grad(median)([nan, 1.]) == [0., 0.]``)."""
-    if get_aval(flat).dtype.kind not in "fc":
+    if _dtype_kind(get_aval(flat).dtype) not in "fc":
         return flat
     poisoned = fnp_reductions.any(fnp_math.isnan(flat), axis=-1, keepdims=True)
     return fnp_math.where(poisoned, constant_like(np.asarray(np.nan, get_aval(flat).dtype), flat), flat)
@@ -324,7 +325,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     flat, n, rest = _move_reduced_last(a, axis, keepdims)
     if n == 0:
         raise ValueError("fgrad.numpy.median: cannot take the median of an empty array")
-    if dt.kind not in "fc":
+    if _dtype_kind(dt) not in "fc":
         flat = convert_element_type(flat, np.float64)
     srt = sorting_ops.sort_along(_nan_slices_constant(flat), -1)
     nd = get_aval(srt).ndim
@@ -486,7 +487,7 @@ def unique_all(x):
 
 def _nan_to(a, value):
     a = _arr(a)
-    if get_aval(a).dtype.kind not in "fc":
+    if _dtype_kind(get_aval(a).dtype) not in "fc":
         return a, None
     nan = fnp_math.isnan(a)
     return fnp_math.where(nan, value, a), nan
@@ -530,7 +531,7 @@ def _count_valid(nan, axis, keepdims, dtype):
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Mean over the non-NaN entries (an all-NaN slice gives NaN)."""
     a = _arr(a)
-    if get_aval(a).dtype.kind not in "fc":
+    if _dtype_kind(get_aval(a).dtype) not in "fc":
         return fnp_reductions.mean(a, axis, dtype=dtype, keepdims=keepdims)
     b, nan = _nan_to(a, 0)
     dt = np.dtype(dtype) if dtype is not None else get_aval(a).dtype
@@ -541,13 +542,14 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     """Variance over the non-NaN entries."""
     a = _arr(a)
-    if get_aval(a).dtype.kind not in "fc":
+    if _dtype_kind(get_aval(a).dtype) not in "fc":
         return fnp_reductions.var(a, axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     dt = np.dtype(dtype) if dtype is not None else get_aval(a).dtype
     m = nanmean(a, axis, dtype=dt, keepdims=True)
     b, nan = _nan_to(a, 0)
     d = fnp_math.where(nan, 0, fnp_math.subtract(b, m))
-    sq = fnp_math.real(fnp_math.multiply(d, fnp_math.conj(d))) if dt.kind == "c" else fnp_math.multiply(d, d)
+    sq = (fnp_math.real(fnp_math.multiply(d, fnp_math.conj(d))) if _dtype_kind(dt) == "c"
+          else fnp_math.multiply(d, d))
     cnt = _count_valid(nan, axis, keepdims, get_aval(sq).dtype)
     total = fnp_reductions.sum(sq, axis, keepdims=keepdims)
     return fnp_math.divide(total, fnp_math.subtract(cnt, float(ddof)))

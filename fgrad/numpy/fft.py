@@ -19,6 +19,7 @@ import math
 from typing import Sequence
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import get_aval as _get_aval
 from ..ops import elementwise as _ew
@@ -71,17 +72,17 @@ def _resize(x, axis: int, n: int):
 
 def _as_complex(x):
     dt = _get_aval(x).dtype
-    if dt.kind not in "biufc":
+    if _dtype_kind(dt) not in "biufc":
         raise TypeError(f"fgrad.numpy.fft: unsupported dtype {dt}")
     return _ew.convert_element_type(x, _complex_dtype(dt))
 
 
 def _as_real(x, fn: str):
     dt = _get_aval(x).dtype
-    if dt.kind == "c":
+    if _dtype_kind(dt) == "c":
         raise TypeError(f"fgrad.numpy.fft.{fn}: input must be real, got {dt} (as numpy.fft.{fn}); "
                         "use the complex transform (fft/fftn) or pass the real part")
-    if dt.kind not in "biuf":
+    if _dtype_kind(dt) not in "biuf":
         raise TypeError(f"fgrad.numpy.fft.{fn}: unsupported dtype {dt}")
     return _ew.convert_element_type(x, _real_dtype(dt))
 

@@ -21,6 +21,8 @@ import builtins as _builtins
 from collections import namedtuple as _namedtuple
 
 import numpy as np
+from ..core.narrow_floats import finfo as _narrow_finfo
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import Array as _Array
 from ..core.array import get_aval as _get_aval
@@ -76,11 +78,11 @@ def _float(x, name):
     """As an inexact array (ints/bools -> float64, float16 -> float32, like numpy.linalg)."""
     x = _arr(x)
     dt = _dtype(x)
-    if dt.kind in "biu":
+    if _dtype_kind(dt) in "biu":
         return _ew.convert_element_type(x, np.float64)
     if dt == np.float16:
         return _ew.convert_element_type(x, np.float32)
-    if dt.kind not in "fc":
+    if _dtype_kind(dt) not in "fc":
         raise TypeError(f"linalg.{name}: unsupported dtype {dt}")
     return x
 
@@ -538,10 +540,10 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=None):
         rtol = rcond
     if rtol is None:
         m, n = _shape(a)[-2:]
-        rtol = float(_builtins.max(m, n) * np.finfo(_dtype(a)).eps)
+        rtol = float(_builtins.max(m, n) * _narrow_finfo(_dtype(a)).eps)
     if _PINV is None:
         _PINV = _make_pinv()
-    rtol = _arr(np.asarray(rtol, dtype=np.finfo(_dtype(a)).dtype))
+    rtol = _arr(np.asarray(rtol, dtype=_narrow_finfo(_dtype(a)).dtype))
     return _PINV(a, rtol)
 
 
@@ -554,7 +556,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     smax = _rmax(s, last)
     if tol is None:
         m, n = _shape(A)[-2:]
-        r = rtol if rtol is not None else _builtins.max(m, n) * np.finfo(_dtype(A)).eps
+        r = rtol if rtol is not None else _builtins.max(m, n) * _narrow_finfo(_dtype(A)).eps
         tol = _ew.mul(smax, r)
     tol = _reshape(_arr(tol), _shape(_arr(tol)) + (1,)) if len(_shape(_arr(tol))) else tol
     return _rsum(_ew.convert_element_type(_ew.gt(s, tol), np.int64), last)
@@ -572,12 +574,12 @@ def lstsq(a, b, rcond=None):
     vec = len(_shape(b)) == 1
     if _shape(b)[0] != m:
         raise LinAlgError(f"linalg.lstsq: incompatible dimensions {_shape(a)} and {_shape(b)}")
-    eps = np.finfo(_dtype(a)).eps
+    eps = _narrow_finfo(_dtype(a)).eps
     rtol = _builtins.max(m, n) * eps if rcond is None or rcond < 0 else rcond
     s = svdvals(a)
     x = matmul(pinv(a, rtol=rtol), b)
     rank = matrix_rank(a, rtol=rtol)
-    empty = _arr(np.zeros((0,), dtype=np.finfo(_dtype(a)).dtype))
+    empty = _arr(np.zeros((0,), dtype=_narrow_finfo(_dtype(a)).dtype))
     resid = empty
     if m > n and type(rank) is _ArrayImpl and int(rank) == n:
         r = _ew.sub(b, matmul(a, x))

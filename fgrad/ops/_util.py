@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, get_aval
 
@@ -20,7 +21,7 @@ def probe_dtype(prim, avals, params) -> np.dtype:
     dt = cache.get(key)
     if dt is None:
         args = [
-            _WEAK_PROBE[a.dtype.kind] if a.weak_type else np.ones((), a.dtype) for a in avals
+            _WEAK_PROBE[dtype_kind(a.dtype)] if a.weak_type else np.ones((), a.dtype) for a in avals
         ]
         with np.errstate(all="ignore"):
             out = prim.impl(np, *args, **params)

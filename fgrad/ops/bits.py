@@ -9,6 +9,7 @@ differentiable (integer ops).
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
@@ -53,19 +54,19 @@ def _signed(dt):
 def _shift_right_logical_impl(xp, x, y):
     x = _as_arr(xp, x)
     amt, bad = _shift_amount(xp, x, y)
-    u = x if x.dtype.kind == "u" else x.astype(_unsigned(x.dtype))
+    u = x if dtype_kind(x.dtype) == "u" else x.astype(_unsigned(x.dtype))
     out = xp.right_shift(u, xp.where(bad, 0, amt).astype(u.dtype))
     out = xp.where(bad, xp.zeros((), u.dtype), out)
-    return out if x.dtype.kind == "u" else out.astype(x.dtype)
+    return out if dtype_kind(x.dtype) == "u" else out.astype(x.dtype)
 
 
 def _shift_right_arithmetic_impl(xp, x, y):
     x = _as_arr(xp, x)
     nbits = _bits(x.dtype)
     amt, bad = _shift_amount(xp, x, y)
-    s = x if x.dtype.kind == "i" else x.astype(_signed(x.dtype))
+    s = x if dtype_kind(x.dtype) == "i" else x.astype(_signed(x.dtype))
     out = xp.right_shift(s, xp.where(bad, nbits - 1, amt).astype(s.dtype))
-    return out if x.dtype.kind == "i" else out.astype(x.dtype)
+    return out if dtype_kind(x.dtype) == "i" else out.astype(x.dtype)
 
 
 shift_left_p = nondiff("shift_left", _shift_left_impl, kernel={"iu": "fg_shift_left({0}, {1})"})

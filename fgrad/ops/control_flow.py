@@ -17,6 +17,7 @@ reverse mode transposes the tangent computation.
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.executor import straight_line
@@ -287,7 +288,7 @@ def cond(pred, true_fun, false_fun, *operands, operand=None):
             f"cond: the predicate must be a scalar, got shape {pred_aval.shape}. Reduce it (e.g. "
             "`fnp.all(p)` / `fnp.any(p)`), or use `fnp.where` to select elementwise."
         )
-    if pred_aval.dtype.kind not in "biuf":
+    if dtype_kind(pred_aval.dtype) not in "biuf":
         raise TypeError(f"cond: the predicate must be a boolean or real number, got {pred_aval.dtype.name}")
     # a number is true when non-zero (0.5 selects true_fun, as in JAX)
     if not isinstance(pred, (Tracer, ArrayImpl)):
@@ -326,7 +327,7 @@ def switch(index, branches, *operands, _what="switch"):
     if not branches:
         raise ValueError(f"{_what}: empty branch sequence; pass at least one branch function")
     idx_aval = get_aval(index)
-    if idx_aval.dtype.kind not in "iu":
+    if dtype_kind(idx_aval.dtype) not in "iu":
         raise TypeError(
             f"{_what}: the index must be an integer, got {index!r} as {idx_aval.dtype.name}"[:300]
             + ". Convert it with `.astype(int)` (fractional indices are not rounded)."
@@ -659,7 +660,7 @@ def fori_loop(lower, upper, body_fun, init_val):
     """
     for name, bound in (("lower", lower), ("upper", upper)):
         bav = get_aval(bound)
-        if bav.dtype.kind not in "iu" or bav.shape != ():
+        if dtype_kind(bav.dtype) not in "iu" or bav.shape != ():
             raise TypeError(
                 f"fori_loop: the {name} bound must be a scalar integer, got {bav.str_short()}. "
                 "Convert it with int(...) or `.astype(int)`, or use while_loop for a "

@@ -29,6 +29,7 @@ import math
 from typing import NamedTuple, Sequence
 
 import numpy as np
+from ..core.narrow_floats import float32 as F32, is_narrow, promote_types
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
@@ -231,7 +232,13 @@ def _conv_impl(
     lspec, rspec, ospec = dimension_numbers
     x = lhs.transpose(lspec) if lspec != tuple(range(lhs.ndim)) else lhs  # (N, C, *S)
     w = rhs.transpose(rspec) if rspec != tuple(range(rhs.ndim)) else rhs  # (O, I, *K)
-    dt = np.result_type(x.dtype, w.dtype)
+    dt = promote_types(x.dtype, w.dtype)
+    if is_narrow(dt):  # accumulate in float32 and round once, as JAX and PyTorch do
+        return _conv_impl(xp, lhs.astype(F32), rhs.astype(F32), window_strides=window_strides,
+                          padding=padding,
+                          lhs_dilation=lhs_dilation, rhs_dilation=rhs_dilation,
+                          dimension_numbers=dimension_numbers, feature_group_count=feature_group_count,
+                          batch_group_count=batch_group_count).astype(dt)
     x, w = x.astype(dt, copy=False), w.astype(dt, copy=False)
     nd = x.ndim - 2
     if batch_group_count == 1 and _prefer_shift_add(
@@ -404,7 +411,7 @@ def _conv_shape(
 
 def _conv_abstract(lhs, rhs, **params):
     shape = _conv_shape(lhs.shape, rhs.shape, **params)
-    return ShapedArray(shape, np.result_type(lhs.dtype, rhs.dtype), lhs.weak_type and rhs.weak_type)
+    return ShapedArray(shape, promote_types(lhs.dtype, rhs.dtype), lhs.weak_type and rhs.weak_type)
 
 
 conv_general_dilated_p = Primitive("conv_general_dilated", _conv_impl, _conv_abstract, family="contraction")

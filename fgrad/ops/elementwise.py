@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core.narrow_floats import bfloat16 as BF16, dtype_kind, promote_types
 
 from ..core.array import ShapedArray, get_aval, make_aval
 from ..core.constants import zeros_like
@@ -37,8 +38,47 @@ def _ew_abstract_eval(prim):
     return rule
 
 
+def _promoting_bind(prim: Primitive):
+    """``prim.bind`` that first casts the operands to their common dtype when bfloat16 meets
+    another dtype (NumPy has no such promotion: it would compute in float64 or fail)."""
+    plain_bind = prim.bind
+
+    def bind(*args, **params):
+        if len(args) == 2:  # the common case, without building lists (this runs for every op)
+            da, db = getattr(args[0], "dtype", None), getattr(args[1], "dtype", None)
+            if (da is BF16 or db is BF16) and da is not db:
+                args = _cast_to_common(args, [da, db])
+        elif len(args) > 2:
+            dts = [getattr(a, "dtype", None) for a in args]
+            if any(d is BF16 for d in dts) and any(d is not BF16 for d in dts):
+                args = _cast_to_common(args, dts)
+        return plain_bind(*args, **params)
+
+    return bind
+
+
+def _cast_to_common(args, dts):
+    weak = [d is None or get_aval(a).weak_type for a, d in zip(args, dts, strict=True)]
+    target = None
+    for d, w in zip(dts, weak, strict=True):
+        if not w:
+            target = d if target is None else promote_types(target, d)
+    if target is None:
+        return args
+    out = []
+    for a, d, w in zip(args, dts, weak, strict=True):
+        if w:  # a Python scalar takes bfloat16 (NumPy would make bfloat16 + 1.5 a float32)
+            if target is BF16 and dtype_kind(get_aval(a).dtype) in "biuf":
+                a = convert_element_type(a, BF16)
+        elif d != target:
+            a = convert_element_type(a, target)
+        out.append(a)
+    return tuple(out)
+
+
 def elementwise(name: str, impl, kernel=None) -> Primitive:
     prim = Primitive(name, impl, None, family="elementwise")
+    prim.bind = _promoting_bind(prim)
     prim.abstract_eval = _ew_abstract_eval(prim)
     defbroadcasting(prim)
     prim.kernel = kernel
@@ -207,7 +247,7 @@ imag_p = elementwise("imag", lambda xp, x: xp.imag(x))
 
 
 def _stable_logistic(xp, x):
-    return xp.exp(-xp.logaddexp(0, -x)) if xp.asarray(x).dtype.kind == "f" else 1 / (1 + xp.exp(-x))
+    return xp.exp(-xp.logaddexp(0, -x)) if dtype_kind(xp.asarray(x).dtype) == "f" else 1 / (1 + xp.exp(-x))
 
 
 logistic_p = unary("logistic", np.exp, lambda x, y: mul(y, sub(1.0, y)),
@@ -232,7 +272,7 @@ def _abs_tangent(t, y, x):
 def _real_transpose(ct, x):
     """JAX: the transpose of ``real`` is ``complex(ct, 0)``: the cotangent of a complex input
     is complex (so a jvp of a vjp stays complex too)."""
-    return (convert_element_type(ct, x.aval.dtype) if x.aval.dtype.kind == "c" else ct,)
+    return (convert_element_type(ct, x.aval.dtype) if dtype_kind(x.aval.dtype) == "c" else ct,)
 
 
 def rsqrt_(x):
@@ -315,7 +355,7 @@ def _pow_tangent_x(tx, out, x, y):
     # d/dx x**y = y x**(y-1), and exactly 0 where y == 0: finite at 0**0 like PyTorch and
     # like JAX for integer exponents (JAX's float-exponent rule gives 0 * 0**-1 = nan there;
     # the shim shares this rule, so fgrad keeps the finite value, see docs/numerics.md)
-    yf = y if get_aval(y).dtype.kind in "fc" else convert_element_type(y, get_aval(out).dtype)
+    yf = y if dtype_kind(get_aval(y).dtype) in "fc" else convert_element_type(y, get_aval(out).dtype)
     return mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
 
 
@@ -491,12 +531,12 @@ deflinear(select_p, _select_transpose, jvp=_select_jvp)
 defjvp2(abs_p, _abs_tangent)
 deflinear(conj_p, lambda ct, x: (conj(ct),))
 deflinear(real_p, _real_transpose)
-deflinear(imag_p, lambda ct, x: (mul(ct, -1j) if x.aval.dtype.kind == "c" else _zeros_of(ct),))
+deflinear(imag_p, lambda ct, x: (mul(ct, -1j) if dtype_kind(x.aval.dtype) == "c" else _zeros_of(ct),))
 
 
 def _convert_impl(xp, x, new_dtype):
     x = xp.asarray(x)
-    if x.dtype.kind == "c" and new_dtype.kind != "c":
+    if dtype_kind(x.dtype) == "c" and dtype_kind(new_dtype) != "c":
         x = x.real  # JAX's rule: complex -> real drops the imaginary part (NumPy would warn)
     return x.astype(new_dtype, copy=False)
 
@@ -514,9 +554,9 @@ def convert_element_type(x, new_dtype):
 def _convert_jvp(primals, tangents, new_dtype):
     (x,), (t,) = primals, tangents
     out = convert_element_type(x, new_dtype)
-    if new_dtype.kind not in "fc":
+    if dtype_kind(new_dtype) not in "fc":
         return out, None
-    if new_dtype.kind == "f" and get_aval(t).dtype.kind == "c":
+    if dtype_kind(new_dtype) == "f" and dtype_kind(get_aval(t).dtype) == "c":
         t = real(t)
     return out, convert_element_type(t, new_dtype)
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, get_aval
 from ..core.constants import constant_like
@@ -60,7 +61,7 @@ def _check(x: ShapedArray, fft_type: str, fft_lengths: tuple) -> None:
                          "give one length per transformed trailing axis")
     if any(int(n) < 1 for n in fft_lengths):
         raise ValueError(f"fft: invalid number of FFT data points {tuple(fft_lengths)}; lengths must be >= 1")
-    kind = x.dtype.kind
+    kind = dtype_kind(x.dtype)
     if fft_type in ("FFT", "IFFT", "IRFFT") and kind != "c":
         raise TypeError(f"fft: {fft_type} takes a complex operand, got {x.dtype}; convert it with "
                         "convert_element_type (or use RFFT for real input)")

@@ -27,6 +27,7 @@ import math
 from functools import lru_cache
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..backends import NUMPY, backend_of_buffer, xp_of
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
@@ -106,7 +107,7 @@ def _to_index_array(v):
     a = np.asarray(v)
     if a.dtype == object:
         raise IndexError(_INDEX_HELP)
-    if a.size == 0 and a.dtype.kind == "f":  # `x[[]]` indexes with an empty integer array
+    if a.size == 0 and dtype_kind(a.dtype) == "f":  # `x[[]]` indexes with an empty integer array
         a = a.astype(np.intp)
     return wrap(a)
 
@@ -146,7 +147,7 @@ def parse_index(xshape, idx, op: str = "indexing"):
         else:
             a = _to_index_array(item)
             av = get_aval(a)
-            kind = av.dtype.kind
+            kind = dtype_kind(av.dtype)
             if kind == "b":
                 m = _concrete(a, f"{op} with a boolean mask", _MASK_HINT)
                 entries.append(("mask", m))
@@ -450,7 +451,7 @@ def _scatter_abstract(x, u, *arrays, indexer, mode, oob):
 
 def _check_index_dtypes(arrays, op):
     for a in arrays:
-        if a.dtype.kind not in "iu":
+        if dtype_kind(a.dtype) not in "iu":
             raise TypeError(f"{op}: index arrays must have an integer dtype, got {a.dtype}")
 
 

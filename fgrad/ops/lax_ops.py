@@ -17,6 +17,7 @@ from __future__ import annotations
 import builtins as _builtins
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import Tracer
 from ..core.array import get_aval as _get_aval
@@ -78,7 +79,7 @@ def check_same_dtypes(name: str, numpy_name: str, x, y) -> None:
         return
     if wx or wy:
         (weak, strong) = (dx, dy) if wx else (dy, dx)
-        if _KIND_ORDER.get(weak.kind, 9) <= _KIND_ORDER.get(strong.kind, 9):
+        if _KIND_ORDER.get(dtype_kind(weak), 9) <= _KIND_ORDER.get(dtype_kind(strong), 9):
             return
     raise TypeError(
         f"lax.{name} requires arguments to have the same dtypes, got {dx}, {dy}. (Tip: "
@@ -119,7 +120,7 @@ def _pow(x, y):
     """``lax.pow``: ``x ** y``; an integer exponent array does not change ``x``'s dtype (as in
     JAX: ``float32 ** int32`` is float32, where NumPy's promotion would give float64)."""
     (dx, _), (dy, wy) = _dtype_of(x), _dtype_of(y)
-    if dx is not None and dy is not None and dx.kind in "fc" and dy.kind in "iub" and not wy:
+    if dx is not None and dy is not None and dtype_kind(dx) in "fc" and dtype_kind(dy) in "iub" and not wy:
         y = _ew.convert_element_type(y, dx)
     else:
         check_same_dtypes("pow", "power", x, y)
@@ -138,7 +139,7 @@ convert_element_type = _ew.convert_element_type
 def div(x, y):
     """``x / y``; for integers rounds toward zero (C semantics, like XLA); no dtype promotion."""
     check_same_dtypes("div", "divide", x, y)
-    if _get_aval(x).dtype.kind in "iu" and _get_aval(y).dtype.kind in "iu":
+    if dtype_kind(_get_aval(x).dtype) in "iu" and dtype_kind(_get_aval(y).dtype) in "iu":
         q = _ew.floor_divide_p.bind(x, y)
         inexact = _ew.ne_p.bind(_ew.rem_p.bind(x, y), 0)
         signs_differ = _ew.ne_p.bind(_ew.lt(x, 0), _ew.lt(y, 0))
@@ -341,7 +342,7 @@ def dynamic_starts(operand, start_indices, sizes, op: str) -> list:
     out = []
     for i, (st, n, k) in enumerate(zip(starts, shp, sizes)):
         av = _get_aval(st)
-        if av.shape != () or av.dtype.kind not in "iu":
+        if av.shape != () or dtype_kind(av.dtype) not in "iu":
             raise TypeError(
                 f"{op}: index arguments must be scalar integers, got {av.str_short()} for "
                 f"dimension {i}. Convert with `.astype(int)`."

@@ -19,6 +19,8 @@ import functools
 import math
 
 import numpy as np
+from ..core.narrow_floats import finfo as narrow_finfo
+from ..core.narrow_floats import dtype_kind, float32 as F32, is_narrow, promote_types
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
@@ -128,7 +130,11 @@ def _dg_impl(xp, x, y, dimension_numbers):
         y = y.transpose(yperm)
     if y.shape != y3:
         y = y.reshape(y3)
-    out = xp.matmul(x, y)
+    dt = promote_types(x.dtype, y.dtype)
+    if is_narrow(dt):  # accumulate in float32 and round once, as JAX and PyTorch do
+        out = xp.matmul(x.astype(F32), y.astype(F32)).astype(dt)
+    else:
+        out = xp.matmul(x, y)
     if out.shape != out_shape:
         out = out.reshape(out_shape)
     return out
@@ -136,7 +142,7 @@ def _dg_impl(xp, x, y, dimension_numbers):
 
 def _dg_abstract(x, y, dimension_numbers):
     out_shape = _dg_plan(x.shape, y.shape, dimension_numbers)[4]
-    dt = np.result_type(x.dtype, y.dtype)
+    dt = promote_types(x.dtype, y.dtype)
     return ShapedArray(out_shape, dt, x.weak_type and y.weak_type)
 
 
@@ -303,7 +309,7 @@ def _check_square(name, a):
 
 def _check_float(name, *avals):
     for a in avals:
-        if a.dtype.kind not in "fc":
+        if dtype_kind(a.dtype) not in "fc":
             raise TypeError(f"{name}: expected a floating-point or complex array, got {a.dtype}")
 
 
@@ -334,7 +340,7 @@ def _tri_impl(xp, a, b, left_side, lower, transpose_a, unit_diagonal):
     if not left_side:  # x op(a) = b  <=>  op(a)^T x^T = b^T
         bt = xp.swapaxes(b, -1, -2)
         return xp.swapaxes(_tri_impl(xp, a, bt, True, lower, not transpose_a, unit_diagonal), -1, -2)
-    if xp is np and _sla is not None and (a.ndim == 2 or _SCIPY_BATCH) and dt.kind in "fc":
+    if xp is np and _sla is not None and (a.ndim == 2 or _SCIPY_BATCH) and dtype_kind(dt) in "fc":
 
         def one(am, bm):
             return _sla.solve_triangular(am, bm, trans=1 if transpose_a else 0, lower=lower,
@@ -591,7 +597,7 @@ def _eigh_impl(xp, a):
 def _eigh_abstract(a):
     _check_square("eigh", a)
     _check_float("eigh", a)
-    rdt = np.finfo(a.dtype).dtype
+    rdt = narrow_finfo(a.dtype).dtype
     return [ShapedArray(a.shape[:-1], rdt), ShapedArray(a.shape, a.dtype)]
 
 
@@ -647,7 +653,7 @@ def _svd_abstract(a, full_matrices, compute_uv):
     *lead, m, n = a.shape
     lead = tuple(lead)
     k = min(m, n)
-    rdt = np.finfo(a.dtype).dtype
+    rdt = narrow_finfo(a.dtype).dtype
     s = ShapedArray(lead + (k,), rdt)
     if not compute_uv:
         return [s]
@@ -825,7 +831,7 @@ def _slogdet_impl(xp, a):
 def _slogdet_abstract(a):
     _check_square("slogdet", a)
     _check_float("slogdet", a)
-    return [ShapedArray(a.shape[:-2], a.dtype), ShapedArray(a.shape[:-2], np.finfo(a.dtype).dtype)]
+    return [ShapedArray(a.shape[:-2], a.dtype), ShapedArray(a.shape[:-2], narrow_finfo(a.dtype).dtype)]
 
 
 slogdet_p = Primitive("slogdet", _slogdet_impl, _slogdet_abstract, multiple_results=True, family="linalg")

@@ -18,6 +18,7 @@ Pivots and the permutation are integers (no tangent).
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray
 from ..core.constants import constant_like
@@ -128,7 +129,7 @@ def _pivots_impl(xp, pivots, permutation_size):
 
 
 def _pivots_abstract(pivots, permutation_size):
-    if pivots.dtype.kind not in "iu" or pivots.ndim < 1:
+    if dtype_kind(pivots.dtype) not in "iu" or pivots.ndim < 1:
         raise TypeError(f"lu_pivots_to_permutation: pivots must be an integer array of rank >= 1, got "
                         f"{pivots.dtype} of shape {pivots.shape}")
     if permutation_size < pivots.shape[-1]:

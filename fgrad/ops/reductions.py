@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ShapedArray, get_aval
+from ..core.narrow_floats import bfloat16 as BF16, float16 as F16, float32 as F32
 from ..core.constants import constant_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, defzero
@@ -21,7 +22,14 @@ from .shape import (_expand_back, _reduced_shape, broadcast_in_dim, reduce_sum, 
 # sums and products overflow to inf silently (as in JAX)
 reduce_max_p = reduction("reduce_max", lambda xp, x, axes: xp.max(x, axis=axes))
 reduce_min_p = reduction("reduce_min", lambda xp, x, axes: xp.min(x, axis=axes))
-reduce_prod_p = reduction("reduce_prod", quiet(lambda xp, x, axes: xp.prod(x, axis=axes)))
+def _prod_impl(xp, x, axes):
+    dt = x.dtype
+    if dt is BF16 or dt == F16:  # accumulate in float32 and round once, as JAX and PyTorch do
+        return xp.prod(x, axis=axes, dtype=F32).astype(dt)
+    return xp.prod(x, axis=axes)
+
+
+reduce_prod_p = reduction("reduce_prod", quiet(_prod_impl))
 reduce_and_p = reduction("reduce_and", lambda xp, x, axes: xp.all(x, axis=axes), np.dtype(bool))
 reduce_or_p = reduction("reduce_or", lambda xp, x, axes: xp.any(x, axis=axes), np.dtype(bool))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.array import ShapedArray, get_aval
+from ..core.narrow_floats import bfloat16 as BF16, float16 as F16, float32 as F32
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear
 from ..core.quiet import quiet
@@ -259,7 +260,14 @@ def _expand_back(y, in_shape, axes):
 
 
 # sums overflow to inf silently (as in JAX)
-reduce_sum_p = reduction("reduce_sum", quiet(lambda xp, x, axes: xp.sum(x, axis=axes)))
+def _sum_impl(xp, x, axes):
+    dt = x.dtype
+    if dt is BF16 or dt == F16:  # accumulate in float32 and round once, as JAX and PyTorch do
+        return xp.sum(x, axis=axes, dtype=F32).astype(dt)
+    return xp.sum(x, axis=axes)
+
+
+reduce_sum_p = reduction("reduce_sum", quiet(_sum_impl))
 
 
 def reduce_sum(x, axes):

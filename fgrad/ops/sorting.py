@@ -13,6 +13,7 @@ Composites: `argsort`, `sort_key_val`, `top_k`, `take_along_axis`, `flip_axis`.
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, wrap
 from ..core.constants import constant_like
@@ -35,7 +36,7 @@ def _gather_impl(xp, x, idx, axis):
 
 
 def _gather_abstract(x, idx, axis):
-    if idx.dtype.kind not in "iu":
+    if dtype_kind(idx.dtype) not in "iu":
         raise TypeError(f"gather_along_axis: indices must be integers, got {idx.dtype}")
     if x.ndim != idx.ndim or any(
         a != b for i, (a, b) in enumerate(zip(x.shape, idx.shape, strict=True)) if i != axis
@@ -66,9 +67,9 @@ def _scatter_add_impl(xp, upd, idx, axis, size):
     lin = (xp.arange(rows, dtype=np.int64)[:, None] * size + i.reshape(rows, k)).ravel()
     u = u.reshape(rows * k)
     n = rows * size
-    if upd.dtype.kind == "f":
+    if dtype_kind(upd.dtype) == "f":
         out = xp.bincount(lin, weights=u, minlength=n).astype(upd.dtype)
-    elif upd.dtype.kind == "c":
+    elif dtype_kind(upd.dtype) == "c":
         out = (xp.bincount(lin, weights=u.real, minlength=n)
                + 1j * xp.bincount(lin, weights=u.imag, minlength=n)).astype(upd.dtype)
     else:

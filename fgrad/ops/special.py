@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 from numpy.polynomial import chebyshev as _cheb
 
 from ..backends import backend_of_buffer
@@ -39,14 +40,14 @@ def _float_io(xp, x, name):
     ``lax.erf``/``erfc``/``erf_inv`` (``standard_unop(_float, ...)`` in jax/_src/lax/special.py),
     complex input raises TypeError: it would otherwise lose its imaginary part."""
     x = x if isinstance(x, xp.ndarray) else xp.asarray(x)
-    if x.dtype.kind not in "biuf":
+    if dtype_kind(x.dtype) not in "biuf":
         raise TypeError(
             f"{name} does not accept dtype {x.dtype}. Accepted dtypes are real floating point "
             f"(as in jax.lax.{name}); fgrad has no complex {name}: compute it from its series or "
             "continued fraction with fgrad ops, or apply it to the real and imaginary parts only "
             "if that is what you mean"
         )
-    out_dt = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    out_dt = x.dtype if dtype_kind(x.dtype) == "f" else np.dtype(np.float64)
     return x.astype(np.float64), out_dt
 
 
@@ -163,7 +164,7 @@ def _erf_low_precision(xp, x):
 def _erf_impl(x):
     xp = _xp_of(x)
     dt = getattr(x, "dtype", None)
-    if dt is not None and dt.kind == "f" and dt.itemsize <= 4:
+    if dt is not None and dtype_kind(dt) == "f" and dt.itemsize <= 4:
         return _erf_low_precision(xp, x if isinstance(x, xp.ndarray) else xp.asarray(x))
     xd, dt = _float_io(xp, x, "erf")
     return (xp.sign(xd) * _erf_abs(xp, xp.abs(xd))).astype(dt)  # sign(NaN) is NaN

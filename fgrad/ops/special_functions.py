@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.rules import defjvp, defjvp2
 from .elementwise import (
@@ -46,10 +47,10 @@ def _special_module(xp, name: str):
 def _as_float(xp, x, name):
     """``x`` as a floating array (bools and integers become float64); complex raises."""
     x = x if isinstance(x, xp.ndarray) else xp.asarray(x)
-    if x.dtype.kind not in "biuf":
+    if dtype_kind(x.dtype) not in "biuf":
         raise TypeError(f"{name} does not accept dtype {x.dtype}; it takes real floating point "
                         "(as jax.scipy.special)")
-    return x if x.dtype.kind == "f" else x.astype(np.float64)
+    return x if dtype_kind(x.dtype) == "f" else x.astype(np.float64)
 
 
 def _common(xp, *args, name):

@@ -25,6 +25,7 @@ import math
 import operator
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, get_aval
 from ..core.constants import ones_like
@@ -47,9 +48,9 @@ def _identity(kind: str, dtype: np.dtype):
     dtype = np.dtype(dtype)
     if kind == "sum":
         return dtype.type(0)
-    if dtype.kind == "f" or dtype.kind == "c":
+    if dtype_kind(dtype) == "f" or dtype_kind(dtype) == "c":
         return dtype.type(-np.inf if kind == "max" else np.inf)
-    if dtype.kind == "b":
+    if dtype_kind(dtype) == "b":
         return kind == "min"
     info = np.iinfo(dtype)
     return dtype.type(info.min if kind == "max" else info.max)
@@ -85,7 +86,7 @@ def argselect(xp, kind, x, params):
     v, out = _windows(xp, x, _identity(kind, x.dtype), **params)
     offsets = list(np.ndindex(*params["window_dimensions"]))
     idx_dtype = np.int8 if len(offsets) <= 127 else np.int32
-    if x.dtype.kind in "fc" and xp is not np:
+    if dtype_kind(x.dtype) in "fc" and xp is not np:
         # on a device, asking whether a NaN occurred is a host synchronisation: take the
         # NaN-aware pass, which gives the same indices where there is none
         return _argselect_nan(xp, kind, v, offsets, out, idx_dtype), out
@@ -103,7 +104,7 @@ def argselect(xp, kind, x, params):
         # (arithmetic: several times faster than a masked copy)
         xp.multiply(take, idx_dtype(k), out=step)
         xp.maximum(idx, step, out=idx)
-    if x.dtype.kind in "fc" and bool(xp.isnan(best).any()):
+    if dtype_kind(x.dtype) in "fc" and bool(xp.isnan(best).any()):
         idx = _argselect_nan(xp, kind, v, offsets, out, idx_dtype)
     return idx, out
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 
 import numpy as np
+from ..core.narrow_floats import finfo as _narrow_finfo
+from ..core.narrow_floats import dtype_kind
 
 from .. import lax
 from .. import numpy as fnp
@@ -33,7 +35,7 @@ def _param_array(v, dt, name: str, like):
     """A distribution parameter as an Array of ``dt``: host values (Python numbers, NumPy
     arrays) are placed like ``like`` (the raw key), so a key on a device draws there."""
     a = v if isinstance(v, (ArrayImpl, Tracer)) else constant_like(np.asarray(v), like)
-    if a.dtype.kind not in "fiub":
+    if dtype_kind(a.dtype) not in "fiub":
         raise TypeError(f"fgrad.random.{name}: parameters must be real numbers, got {a.dtype}")
     return fnp.astype(a, dt)
 
@@ -64,7 +66,7 @@ def _marsaglia_tsang_log(key, a):
     a_boosted = fnp.where(boost, a_ok + 1, a_ok)
     d = a_boosted - 1.0 / 3.0
     c = 1.0 / fnp.sqrt(9.0 * d)
-    tiny = float(np.finfo(dt).tiny)
+    tiny = float(_narrow_finfo(dt).tiny)
 
     def cond(state):
         return fnp.logical_not(fnp.all(state[2]))
@@ -96,7 +98,7 @@ def _dlogx_da(a, log_x):
     a = fnp.where(valid, a, 1.0)
     log_x = fnp.where(valid, log_x, 0.0)
     x = fnp.exp(log_x)
-    eps = float(np.finfo(a.dtype).eps) * 0.25
+    eps = float(_narrow_finfo(a.dtype).eps) * 0.25
 
     def cond(state):
         n, term, s, _, _ = state

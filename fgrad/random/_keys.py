@@ -16,6 +16,7 @@ JAX's "partitionable" scheme (``split(key, n)[i] == fold_in(key, i)``).
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
 from ..core import array as _array
@@ -302,9 +303,9 @@ def _raw_key(seed):
         return _host_array(np.array([s >> 32, s & 0xFFFFFFFF], dtype=np.uint32))  # default device
     s = _arr(seed)
     av = _get_aval(s)
-    if av.shape != () or av.dtype.kind not in "iu":
+    if av.shape != () or _dtype_kind(av.dtype) not in "iu":
         raise TypeError(f"fgrad.random.key: seed must be a scalar integer, got {av.str_short()}")
-    s64 = _ew.convert_element_type(s, np.uint64 if av.dtype.kind == "u" else np.int64)
+    s64 = _ew.convert_element_type(s, np.uint64 if _dtype_kind(av.dtype) == "u" else np.int64)
     hi = _ew.convert_element_type(_bits.shift_right_logical(s64, 32), np.uint64)
     hi = _ew.convert_element_type(hi, _U32)
     lo = _ew.convert_element_type(_ew.and_p.bind(_ew.convert_element_type(s64, np.uint64), 0xFFFFFFFF), _U32)

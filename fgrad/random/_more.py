@@ -14,6 +14,7 @@ from __future__ import annotations
 
 
 import numpy as np
+from ..core.narrow_floats import finfo as _narrow_finfo
 
 from .. import lax
 from .. import numpy as fnp
@@ -68,7 +69,7 @@ def rayleigh(key, scale, shape=None, dtype=np.float64):
     dt = _float_dtype(dtype, "rayleigh")
     scale = _param_array(scale, dt, "rayleigh", key_words(key, "rayleigh"))
     shape = _shape_or_broadcast(shape, scale)
-    u = uniform(key, shape, dt, float(np.finfo(dt).tiny), 1.0)
+    u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
     return scale * fnp.sqrt(-2.0 * fnp.log(u))
 
 
@@ -294,7 +295,7 @@ def _ptrs_poisson(key, lam, shape):
         k, out, done = state
         k, k1, k2 = split(k, 3)
         u = uniform(k1, shape, np.float64) - 0.5
-        v = uniform(k2, shape, np.float64, float(np.finfo(np.float64).tiny), 1.0)
+        v = uniform(k2, shape, np.float64, float(_narrow_finfo(np.float64).tiny), 1.0)
         us = 0.5 - fnp.abs(u)
         kk = fnp.floor((2 * a / us + b) * u + lam + 0.43)
         fast = (us >= 0.07) & (v <= v_r)
@@ -376,7 +377,7 @@ def _btrs_binomial(key, n, p, shape):
         k, out, done = state
         k, k1, k2 = split(k, 3)
         u = uniform(k1, shape, np.float64) - 0.5
-        v = uniform(k2, shape, np.float64, float(np.finfo(np.float64).tiny), 1.0)
+        v = uniform(k2, shape, np.float64, float(_narrow_finfo(np.float64).tiny), 1.0)
         us = 0.5 - fnp.abs(u)
         kk = fnp.floor((2 * a / us + b) * u + c)
         inside = (kk >= 0) & (kk <= n)

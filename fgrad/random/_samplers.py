@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core.narrow_floats import finfo as _narrow_finfo
+from ..core.narrow_floats import dtype_kind
 
 from ..core import array as _array
 from ..ops import bits as _bits
@@ -31,7 +33,7 @@ _reshape, _take_static = _shp.reshape, _sorting.take_static
 def bits(key, shape=(), dtype=np.uint32):
     """Uniformly random unsigned integers of ``dtype`` (uint8/16/32/64)."""
     dt = np.dtype(dtype)
-    if dt.kind != "u":
+    if dtype_kind(dt) != "u":
         raise TypeError(f"fgrad.random.bits: dtype must be unsigned, got {dt}")
     return _random_bits(_check_key(key, "bits"), dt.itemsize * 8, _shape(shape))
 
@@ -42,7 +44,7 @@ def bits(key, shape=(), dtype=np.uint32):
 
 def _float_dtype(dtype, name):
     dt = np.dtype(dtype)
-    if dt.kind != "f":
+    if dtype_kind(dt) != "f":
         raise ValueError(f"fgrad.random.{name}: dtype argument must be a float dtype, got {dt}")
     return dt
 
@@ -55,7 +57,7 @@ def _param(v, dt, k):
 
 def _unit_floats(k, shape, dt):
     """Floats uniform on [0, 1): random mantissa bits with the exponent of 1.0, minus 1."""
-    fi = np.finfo(dt)
+    fi = _narrow_finfo(dt)
     nbits = fi.bits
     u = _UINT[nbits]
     b = _random_bits(k, nbits, shape)
@@ -115,7 +117,7 @@ def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
 def gumbel(key, shape=(), dtype=np.float64):
     """Standard Gumbel samples ``-log(-log(u))``."""
     dt = _float_dtype(dtype, "gumbel")
-    u = uniform(key, shape, dt, float(np.finfo(dt).tiny), 1.0)
+    u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
     return _ew.neg(_ew.log(_ew.neg(_ew.log(u))))
 
 
@@ -136,14 +138,14 @@ def laplace(key, shape=(), dtype=np.float64):
 def logistic(key, shape=(), dtype=np.float64):
     """Standard logistic samples ``log(u / (1 - u))``."""
     dt = _float_dtype(dtype, "logistic")
-    u = uniform(key, shape, dt, float(np.finfo(dt).tiny), 1.0)
+    u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
     return _ew.sub(_ew.log(u), _ew.log1p(_ew.neg(u)))
 
 
 def cauchy(key, shape=(), dtype=np.float64):
     """Standard Cauchy samples ``tan(pi (u - 1/2))``."""
     dt = _float_dtype(dtype, "cauchy")
-    u = uniform(key, shape, dt, float(np.finfo(dt).eps), 1.0)
+    u = uniform(key, shape, dt, float(_narrow_finfo(dt).eps), 1.0)
     return _ew.tan(_ew.mul(math.pi, _ew.sub(u, 0.5)))
 
 
@@ -188,7 +190,7 @@ def randint(key, shape, minval, maxval, dtype=np.int64):
     Two draws of random bits combined modulo the span keep the bias below 2**-32 for spans
     up to 2**32 (JAX's construction)."""
     dt = np.dtype(dtype)
-    if dt.kind not in "iu":
+    if dtype_kind(dt) not in "iu":
         raise TypeError(f"fgrad.random.randint: dtype must be an integer dtype, got {dt}")
     shape = _shape(shape)
     k = _check_key(key, "randint")
@@ -287,7 +289,7 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
         pa = _arr(p, k)
         if _get_aval(pa).shape != (n,):
             raise ValueError(f"fgrad.random.choice: p must have shape ({n},), got {_get_aval(pa).shape}")
-        pdt = _get_aval(pa).dtype if _get_aval(pa).dtype.kind == "f" else np.dtype(np.float64)
+        pdt = _get_aval(pa).dtype if dtype_kind(_get_aval(pa).dtype) == "f" else np.dtype(np.float64)
         pa = _ew.convert_element_type(pa, pdt)
         if replace:
             cum = _cumsum(pa, 0)
@@ -327,7 +329,7 @@ def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None):
     if shape[len(shape) - len(batch):] != batch:
         raise ValueError(f"fgrad.random.categorical: shape {shape} must end with the batch shape {batch}")
     prefix = shape[: len(shape) - len(batch)]
-    dt = av.dtype if av.dtype.kind == "f" else np.dtype(np.float64)
+    dt = av.dtype if dtype_kind(av.dtype) == "f" else np.dtype(np.float64)
     if replace:
         full = prefix + av.shape
         g = _ew.add(gumbel(k, full, dt), lg)

@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import get_aval
 
@@ -45,10 +46,10 @@ def inexact_dtype(*xs, kinds: str = "f") -> np.dtype:
     strong = [_dtype_of(x) for x in xs if not _is_weak(x)]
     weak = [_dtype_of(x) for x in xs if _is_weak(x)]
     dt = np.result_type(*strong) if strong else (np.result_type(*weak) if weak else np.dtype(np.float64))
-    if weak and any(w.kind == "c" for w in weak) and dt.kind != "c" and "c" in kinds:
+    if weak and any(w.kind == "c" for w in weak) and _dtype_kind(dt) != "c" and "c" in kinds:
         dt = np.dtype(np.complex64) if dt == np.float32 else np.dtype(np.complex128)
-    if dt.kind in "fc" and dt.kind in kinds:
+    if _dtype_kind(dt) in "fc" and _dtype_kind(dt) in kinds:
         return dt
-    if dt.kind == "c":
+    if _dtype_kind(dt) == "c":
         raise TypeError(f"expected real floating-point arguments, got {dt}")
     return np.dtype(np.float64)

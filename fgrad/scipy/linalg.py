@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
 from ..ops.linalg import triangular_solve as _tri_solve
@@ -31,9 +32,9 @@ from ..ops.lu import permutation_matrix as _perm_matrix
 
 def _float(a, fn):
     a = fnp.asarray(a)
-    if a.dtype.kind not in "biufc":
+    if _dtype_kind(a.dtype) not in "biufc":
         raise TypeError(f"fgrad.scipy.linalg.{fn}: unsupported dtype {a.dtype}")
-    return a if a.dtype.kind in "fc" else a.astype(np.float64)
+    return a if _dtype_kind(a.dtype) in "fc" else a.astype(np.float64)
 
 
 def _square(a, fn):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
 from ..core.array import Array as _Array
@@ -95,7 +96,7 @@ def _bfgs(fun, x0, args, gtol, maxiter, ls_maxiter):
     x = fnp.asarray(x0)
     if x.ndim != 1:
         raise ValueError(f"minimize: x0 must be one-dimensional, got shape {x.shape} (as jax.scipy.optimize)")
-    if x.dtype.kind != "f":
+    if _dtype_kind(x.dtype) != "f":
         x = x.astype(np.float64)
     value_grad = _value_and_grad(lambda z: fun(z, *args))
     n = x.shape[0]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
 
@@ -60,7 +61,7 @@ def _full_direct(a, b):
 def _full_fft(a, b):
     shape = tuple(n + m - 1 for n, m in zip(a.shape, b.shape))
     axes = tuple(range(a.ndim))
-    if a.dtype.kind == "c":
+    if _dtype_kind(a.dtype) == "c":
         return fnp.fft.ifftn(fnp.fft.fftn(a, shape, axes) * fnp.fft.fftn(b, shape, axes), shape, axes)
     return fnp.fft.irfftn(fnp.fft.rfftn(a, shape, axes) * fnp.fft.rfftn(b, shape, axes), shape, axes)
 
@@ -78,7 +79,7 @@ def _convolve(in1, in2, mode, method, fn):
                          f"{in2.shape}")
     if method == "auto":
         method = "direct" if min(in1.size, in2.size) <= _DIRECT_MAX else "fft"
-    if in1.dtype.kind in "biu" and method == "fft":
+    if _dtype_kind(in1.dtype) in "biu" and method == "fft":
         restore = in1.dtype
         in1, in2 = in1.astype(np.float64), in2.astype(np.float64)
     else:
@@ -116,7 +117,7 @@ def _flip_conj(x):
     x = fnp.asarray(x)
     if x.ndim:
         x = fnp.flip(x)
-    return fnp.conj(x) if x.dtype.kind == "c" else x
+    return fnp.conj(x) if _dtype_kind(x.dtype) == "c" else x
 
 
 def correlate(in1, in2, mode: str = "full", method: str = "auto", *, precision=None):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
 from ..ops import special as _erf_family
@@ -32,7 +33,7 @@ from ._dtypes import inexact_dtype as _inexact_dtype
 
 def _float(x):
     x = fnp.asarray(x)
-    return x if x.dtype.kind in "fc" else x.astype(np.float64)
+    return x if _dtype_kind(x.dtype) in "fc" else x.astype(np.float64)
 
 
 def _floats(*xs):

@@ -28,6 +28,7 @@ import sys as _sys
 import types as _types
 
 import numpy as _np
+from ..core.narrow_floats import finfo as _narrow_finfo
 
 from ..ops.specs import point_faces as _point_faces
 
@@ -38,6 +39,7 @@ from ._dtypes import (  # noqa: F401
     complex64,
     complex128,
     dtype,
+    bfloat16,
     float16,
     float32,
     float64,
@@ -292,7 +294,7 @@ class finfo:
 
     def __init__(self, type=None) -> None:  # noqa: A002
         dt = get_default_dtype() if type is None else _dtypes.canonical(type)
-        fi = _np.finfo(dt.np)
+        fi = _narrow_finfo(dt.np)
         self.dtype = dt.name
         self.bits = fi.bits
         self.eps = _b.float(fi.eps)
@@ -300,7 +302,7 @@ class finfo:
         self.min = _b.float(fi.min)
         self.tiny = _b.float(fi.tiny)
         self.smallest_normal = _b.float(fi.smallest_normal)
-        self.resolution = _b.float(fi.resolution)
+        self.resolution = 10.0 ** -fi.precision  # PyTorch: a power of ten (0.01 for bfloat16)
 
     def __repr__(self) -> str:
         return (
@@ -333,6 +335,20 @@ def _namespace(name: str, doc: str, **attrs):
 
 
 import fgrad.torch.cuda as cuda  # noqa: E402,F401
+import fgrad.torch.amp as amp  # noqa: E402,F401
+from .amp.autocast_mode import (  # noqa: E402,F401
+    autocast, clear_autocast_cache, get_autocast_dtype, is_autocast_cache_enabled, is_autocast_cpu_enabled,
+    is_autocast_enabled, set_autocast_cache_enabled, set_autocast_dtype, set_autocast_enabled,
+)
+from .amp.autocast_mode import cpu_autocast as _cpu_autocast, cuda_autocast as _cuda_autocast  # noqa: E402
+from .amp.grad_scaler import CudaGradScaler as _CudaGradScaler  # noqa: E402
+
+cuda.amp = _namespace("cuda.amp", "torch.cuda.amp (deprecated aliases of torch.amp).",
+                      autocast=_cuda_autocast, GradScaler=_CudaGradScaler)
+cpu = _namespace("cpu", "torch.cpu: the CPU device's namespace.", is_available=lambda: True,
+                 device_count=lambda: 1, synchronize=lambda device=None: None,
+                 amp=_namespace("cpu.amp", "torch.cpu.amp (deprecated aliases of torch.amp).",
+                                autocast=_cpu_autocast))
 
 import fgrad.torch.accelerator as accelerator  # noqa: E402,F401
 import fgrad.torch.backends as backends  # noqa: E402,F401

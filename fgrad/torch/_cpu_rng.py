@@ -41,6 +41,8 @@ import struct
 
 import numpy as np
 
+from ..core.narrow_floats import dtype_kind
+
 _N = 624                      # words of MT19937 state
 STATE_BYTES = 5056            # sizeof(CPUGeneratorImplState) in PyTorch
 _LEGACY = struct.Struct("<QiiQ" + "Q" * _N + "dddi4x")  # CPUGeneratorImplStateLegacy
@@ -126,8 +128,8 @@ class Engine:
         """``random_()`` without bounds: ``[0, 2**mantissa]`` for floats, ``[0, max]`` for
         integers (64-bit draws for int64 and float64, 32-bit ones otherwise)."""
         dt = np.dtype(dtype)
-        if dt.kind == "f":
-            bits = _MANTISSA_BITS.get(dt, 8)
+        if dtype_kind(dt) == "f":
+            bits = _MANTISSA_BITS.get(dt, 8)  # bfloat16: 8
             raw = self.random64(n) if dt == np.float64 else self.random32(n)
             return (raw % np.uint64((1 << bits) + 1)).astype(dt)
         if dt == np.bool_:

@@ -35,6 +35,7 @@ import warnings
 import weakref
 
 import numpy as np
+from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind, float32 as _F32
 
 from .._lru import LRU
 from ..core.array import ArrayImpl, ShapedArray
@@ -55,6 +56,8 @@ from ._tensor import Size, Tensor, _wrap
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 from ..transforms.ad import vjp
+from ..transforms.jit import eval_shape
+from ..core.array import ShapeDtypeStruct
 from ._tensor import to_device_buf
 from ._promotion import can_cast, scalar_type_name
 from ._device import cpu_default
@@ -317,7 +320,7 @@ _dev.ON_CHANGE.append(_drop_device_caches)
 def device_constant(c, di):
     """A host constant (an internal scalar or mask) on CUDA device ``di``; 0-dim constants
     are cached by value so repeated ops do not copy them again."""
-    if c.ndim == 0 and c.dtype.kind in "biufc":
+    if c.ndim == 0 and _dtype_kind(c.dtype) in "biufc":
         v = c.item()
         key = (c.dtype, di, v, repr(v))
         d = _DEV_CONSTS.get(key)
@@ -377,18 +380,58 @@ def _op_dev(name, key, fn, args, multi=False, edges=None):
     return tuple(outs) if multi else outs[0]
 
 
+_NARROW = frozenset(_NARROW_FLOATS)
+_UPCAST: dict = {}
+
+
+def _upcast_definition(key, fn, bufs, multi):
+    """``(key, fn)`` of the op computed in float32 for its 16-bit float operands, each output
+    rounded once to the dtype ``fn`` gives on the operands themselves: PyTorch's CPU kernels
+    compute float16/bfloat16 in float32 (softmax, layer_norm, gelu, sum, matmul, ...)."""
+    try:
+        sig = (key, multi, *[(b.shape, b.dtype) for b in bufs])
+        hit = _UPCAST.get(sig)
+    except TypeError:  # an unhashable key: computed as given
+        return key, fn
+    if hit is None:
+        try:
+            with cpu_default():
+                outs = eval_shape(fn, *[ShapeDtypeStruct(b.shape, b.dtype) for b in bufs])
+        except Exception:  # noqa: BLE001 - not traceable from shapes (data-dependent): computed as given
+            _UPCAST[sig] = (key, fn)
+            return key, fn
+        dts = tuple(o.dtype for o in (outs if multi else (outs,)))
+
+        def upcast(*xs):
+            r = fn(*[ew.convert_element_type(x, _F32) if getattr(x, "dtype", None) in _NARROW else x
+                     for x in xs])
+            rs = [o if o.dtype == d else ew.convert_element_type(o, d)
+                  for o, d in zip(r if multi else (r,), dts, strict=True)]
+            return tuple(rs) if multi else rs[0]
+
+        hit = _UPCAST[sig] = (("float32 compute", key, dts), upcast)
+    return hit
+
+
 def apply_op(name, key, fn, args, fwd=None, multi=False, edges=None):
     """Apply an op given by its fgrad definition ``fn`` (and optionally a NumPy forward
     ``fwd`` producing fresh buffers) to ``args`` (Tensors or constant NumPy arrays).  On
-    the CUDA device ``fn`` itself runs there (`_op_dev`)."""
+    the CUDA device ``fn`` itself runs there (`_op_dev`).  16-bit float operands are
+    computed in float32 and rounded once (`_upcast_definition`)."""
     bufs = []
+    narrow = False
     for a in args:
         b = a if type(a) is _nd else (a._buf if isinstance(a, Tensor) else a)
         if type(b) is not _nd:
             if type(b) in _DEV and on_device(args):
                 return _op_dev(name, key, fn, args, multi, edges)
             return run_functional(fn, args, multi)
+        if b.dtype in _NARROW:
+            narrow = True
         bufs.append(b)
+    if narrow:
+        key, fn = _upcast_definition(key, fn, bufs, multi)
+        fwd = None
     token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
     try:
         if fwd is not None:
@@ -783,7 +826,7 @@ def _reads_old_value(key, fn, args) -> bool:
     )
     diff = tuple(
         i for i, a in enumerate(args)
-        if isinstance(a, Tensor) and tracks_grad(a) and a._buf.dtype.kind in "fc"
+        if isinstance(a, Tensor) and tracks_grad(a) and _dtype_kind(a._buf.dtype) in "fc"
     )
     return bool(diff) and 0 in G.get_program(key, fn, avals, diff, False).in_used
 
@@ -953,7 +996,7 @@ def transfer(input, index):
         node = ToCopyBackward0()
         node._src = src
         node._next = (G.edge_of(input),)
-        if res._buf.dtype.kind in "fc":
+        if _dtype_kind(res._buf.dtype) in "fc":
             res._gfn = node
             res._oi = 0
     return res

@@ -12,6 +12,8 @@ float32.
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import bfloat16 as _np_bfloat16, dtype_kind as _dtype_kind
+from ..core.narrow_floats import promote_types as _promote_np_types
 
 
 class dtype:
@@ -31,7 +33,7 @@ class dtype:
     def __init__(self, name: str, np_dtype, legacy: str) -> None:
         self.name = name
         self.np = np.dtype(np_dtype)
-        k = self.np.kind
+        k = _dtype_kind(self.np)
         self.is_floating_point = k == "f"
         self.is_complex = k == "c"
         self.is_signed = k in "ifc"
@@ -47,7 +49,8 @@ class dtype:
         return (_dtype_by_name, (self.name,))
 
     def to_complex(self) -> "dtype":
-        return {float32: complex64, float64: complex128, float16: complex64}.get(self, self)
+        return {float32: complex64, float64: complex128, float16: complex64,
+                bfloat16: complex64}.get(self, self)
 
     def to_real(self) -> "dtype":
         return {complex64: float32, complex128: float64}.get(self, self)
@@ -56,6 +59,7 @@ class dtype:
 float32 = dtype("float32", np.float32, "Float")
 float64 = dtype("float64", np.float64, "Double")
 float16 = dtype("float16", np.float16, "Half")
+bfloat16 = dtype("bfloat16", _np_bfloat16, "BFloat16")
 complex64 = dtype("complex64", np.complex64, "ComplexFloat")
 complex128 = dtype("complex128", np.complex128, "ComplexDouble")
 int8 = dtype("int8", np.int8, "Char")
@@ -72,6 +76,7 @@ ALL = (
     float32,
     float64,
     float16,
+    bfloat16,
     complex64,
     complex128,
     int8,
@@ -100,7 +105,7 @@ def from_np(npd) -> dtype:
         if d is None:
             raise TypeError(
                 f"can't convert np.ndarray of type {np.dtype(npd)}. The only supported types "
-                "are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
+                "are: float64, float32, float16, bfloat16, complex64, complex128, int64, int32, int16, "
                 "int8, uint64, uint32, uint16, uint8, and bool."
             )
     return d
@@ -145,14 +150,14 @@ def get_default_dtype() -> dtype:
 
 def set_default_dtype(d) -> None:
     d = canonical(d)
-    if d not in (float32, float64, float16):
+    if d not in (float32, float64, float16, bfloat16):
         raise TypeError(f"only floating-point types are supported as the default type, got {d}")
     DEFAULT.float = d
     DEFAULT.complex = complex128 if d is float64 else complex64
 
 
 def _cat(npd: np.dtype) -> int:
-    k = npd.kind
+    k = _dtype_kind(npd)
     return 0 if k == "b" else (1 if k in "iu" else (2 if k == "f" else 3))
 
 
@@ -171,13 +176,13 @@ def promote_np(a: np.dtype, b: np.dtype) -> np.dtype:
     if ca != cb:
         hi, lo = (a, b) if ca > cb else (b, a)
         if max(ca, cb) == 3 and min(ca, cb) == 2:  # complex with float: keep the wider precision
-            r = np.promote_types(hi, lo)
+            r = _promote_np_types(hi, lo)
         else:
             r = hi
     elif ca == 1 and {a, b} == {np.dtype(np.uint64), np.dtype(np.int64)}:
         r = np.dtype(np.int64)
     else:
-        r = np.promote_types(a, b)
+        r = _promote_np_types(a, b)  # bfloat16 + float16 -> float32, as in PyTorch
     _promote_cache[key] = r
     return r
 
@@ -200,7 +205,7 @@ def scalar_np(x) -> np.dtype:
     if t is complex:
         return DEFAULT.complex.np
     if isinstance(x, np.generic):
-        k = x.dtype.kind
+        k = _dtype_kind(x.dtype)
         if k == "f":
             return DEFAULT.float.np
         if k == "c":
@@ -245,4 +250,4 @@ def result_np(dim_dt, zero_dt, scalar_dt) -> np.dtype:
 
 
 def is_float_np(d: np.dtype) -> bool:
-    return d.kind in "fc"
+    return _dtype_kind(d) in "fc"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import builtins
 import numpy as np
+from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, bfloat16 as _BF16, dtype_kind as _dtype_kind
+from ..core.narrow_floats import float32 as _F32
 from ..core.quiet import quiet, switch
 from ..ops.specs import SPEC_LIST
 import fgrad.torch._conventions as _conv
@@ -57,6 +59,18 @@ _i64 = np.dtype(np.int64)
 _bool = np.dtype(np.bool_)
 
 
+def _via_float32(f):
+    """``f`` computing float16/bfloat16 buffers in float32 and rounding the result once, as
+    PyTorch's CPU kernels do (sigmoid, erf, ...)."""
+
+    def g(x):
+        if x.dtype in _NARROW_FLOATS:
+            return f(x.astype(_F32)).astype(x.dtype)
+        return f(x)
+
+    return g
+
+
 def _unary(prim, gname, name, to_float=True):
     uf = uf_out = getattr(prim, "ufunc", None)
     is_ufunc = isinstance(uf, np.ufunc)
@@ -75,6 +89,8 @@ def _unary(prim, gname, name, to_float=True):
             uf = quiet(uf, 1)
         ufd = uf
     bind = prim.bind
+    if not is_ufunc:  # a composite of NumPy calls: 16-bit floats computed in float32, rounded once
+        uf, ufd = _via_float32(uf), _via_float32(ufd)
 
     def op(input, *, out=None):
         try:
@@ -85,12 +101,13 @@ def _unary(prim, gname, name, to_float=True):
             ) from None
         if type(b) is not _nd and type(b) not in _DEV:
             res = run_functional(
-                cast_primitive(prim, D.DEFAULT.float.np) if to_float and b.dtype.kind not in "fc" else bind, (
+                cast_primitive(prim, D.DEFAULT.float.np)
+                if to_float and _dtype_kind(b.dtype) not in "fc" else bind, (
                     input,
                 )
             )
         else:
-            if to_float and b.dtype.kind not in "fc":
+            if to_float and _dtype_kind(b.dtype) not in "fc":
                 b = b.astype(D.DEFAULT.float.np)
             r = uf(b) if type(b) is _nd else ufd(b)
             if type(r) is not _nd and type(r) not in _DEV:
@@ -108,7 +125,7 @@ def _unary(prim, gname, name, to_float=True):
 
     def op_(self):
         b = self._buf
-        if to_float and b.dtype.kind not in "fc":
+        if to_float and _dtype_kind(b.dtype) not in "fc":
             raise RuntimeError(
                 f"result type Float can't be cast to the desired output type {scalar_type_name(b.dtype)}"
             )
@@ -141,7 +158,7 @@ def composite_unary(name, gname, make_fn, to_float=True, fwd=None):
         input = as_tensor_arg(input, name)
         b = input._buf
         x = input
-        if to_float and b.dtype.kind not in "fc":
+        if to_float and _dtype_kind(b.dtype) not in "fc":
             x = input.to(D.DEFAULT.float)
         res = apply_op(gname, name, fn, (x,), fwd)
         return res if out is None else write_out(out, res, name)
@@ -238,7 +255,7 @@ def _scalar_or_tensor(x, name):
 def check_int_divisor(name: str, x, y) -> None:
     """PyTorch raises for an integer division (``//``, ``%``, ``fmod``, ``div(..., 'trunc')``)
     by zero; NumPy would return 0 silently."""
-    if x.dtype.kind in "iu" and bool((y == 0).any() if hasattr(y, "any") else y == 0):
+    if _dtype_kind(x.dtype) in "iu" and bool((y == 0).any() if hasattr(y, "any") else y == 0):
         raise RuntimeError(
             f"ZeroDivisionError: {name}: integer division by zero (dtype {scalar_type_name(x.dtype)}). "
             f"Convert to a floating dtype (x.float()) to get inf/nan instead."
@@ -340,6 +357,8 @@ class _BinOp:
             _reset_err(token)
         if type(r) is not _nd:
             r = np.asarray(r)
+        if r.dtype is not Rd and Rd is _BF16 and self.kind != "c":
+            r = r.astype(Rd)  # NumPy computes bfloat16 with a Python float in float32: round once
         res = object.__new__(Tensor)
         res._buf = r
         res._gfn = None

@@ -20,6 +20,7 @@ import collections
 import math
 
 import numpy as np
+from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind
 
 from ..ops import elementwise as ew
 from ..ops import shape as shape_prims
@@ -77,6 +78,7 @@ from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
 import fgrad.nn as fnn
 from ._ops_creation import tensor
+from ._autocast_state import fp32 as _autocast_fp32
 
 _set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
 
@@ -147,7 +149,7 @@ def _logit_fn(eps):
 
 def logit(input, eps=None, *, out=None):
     input = as_tensor_arg(input, "logit")
-    x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
+    x = input if _dtype_kind(input._buf.dtype) in "fc" else input.to(D.DEFAULT.float)
     res = apply_op("LogitBackward0", ("logit", eps), _logit_fn(eps), (x,))
     return res if out is None else write_out(out, res, "logit")
 
@@ -267,7 +269,7 @@ def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode == "floor":
         a, b = binary_operands(input, other, "div")
         Rd = binary_result_dtype(a, b)
-        if Rd.kind in "biu":
+        if _dtype_kind(Rd) in "biu":
             res = _floordiv(a, b)
         else:
             key = ("div_floor", Rd)
@@ -292,11 +294,11 @@ def div(input, other, *, rounding_mode=None, out=None):
 
         def fn(x, y):
             q = ew.div(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
-            return ew.trunc(q) if Rd.kind in "fc" else q
+            return ew.trunc(q) if _dtype_kind(Rd) in "fc" else q
 
         def fwd(x, y):
             x, y = x.astype(Rd, copy=False), y.astype(Rd, copy=False)
-            if Rd.kind in "biu":
+            if _dtype_kind(Rd) in "biu":
                 check_int_divisor("div", x, y)
                 q = np.floor_divide(x, y)
                 q = q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))
@@ -341,9 +343,9 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
         res = run_functional(cast_primitive(ew.pow_p, Rd), (x, np.asarray(e, Rd)))
         return res if out is None else write_out(out, res, "pow")
     AA = A.astype(Rd) if A.dtype != Rd else A
-    if Rd.kind in "iu" and isinstance(e, int) and e < 0:
+    if _dtype_kind(Rd) in "iu" and isinstance(e, int) and e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    if e == 2 and Rd.kind in "fc":
+    if e == 2 and _dtype_kind(Rd) in "fc":
         r = np.multiply(AA, AA)
     else:
         r = np.power(AA, e)
@@ -516,7 +518,7 @@ def _plain_bufs(self, others):
             return None
         grad = grad or (STATE.enabled and tracks_grad(t))
         bufs.append(t._buf)
-    if grad or b.dtype.kind not in "fc":
+    if grad or _dtype_kind(b.dtype) not in "fc":
         return None
     return bufs
 
@@ -573,7 +575,7 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
 def copysign(input, other, *, out=None):
     a, b = binary_operands(input, other, "copysign")
     Rd = binary_result_dtype(a, b)
-    if Rd.kind not in "fc":
+    if _dtype_kind(Rd) not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
 
@@ -595,7 +597,7 @@ def copysign(input, other, *, out=None):
 def xlogy(input, other, *, out=None):
     a, b = binary_operands(input, other, "xlogy")
     Rd = binary_result_dtype(a, b)
-    if Rd.kind not in "fc":
+    if _dtype_kind(Rd) not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
 
@@ -820,7 +822,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     axes = _dims(dim, b.ndim)
     if dtype is not None:
         odt = D.to_np(dtype)
-    elif b.dtype.kind in "biu":
+    elif _dtype_kind(b.dtype) in "biu":
         odt = _i64
     else:
         odt = b.dtype
@@ -839,7 +841,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     b = input._buf
     axes = _dims(dim, b.ndim)
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if b.dtype.kind in "biu" else b.dtype)
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
@@ -880,7 +882,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     input = as_tensor_arg(input, "mean")
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else b.dtype
-    if odt.kind not in "fc":
+    if _dtype_kind(odt) not in "fc":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {scalar_type_name(odt)}"
@@ -908,9 +910,10 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return res if out is None else write_out(out, res, "nanmean")
 
 
+@_autocast_fp32
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     b = input._buf
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if b.dtype.kind in "biu" else b.dtype)
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
     if dim is not None and isinstance(dim, (list, tuple)):
         raise TypeError("prod(): argument 'dim' must be int, not tuple")
     axes = _dims(dim, b.ndim)
@@ -1010,7 +1013,7 @@ def _functional_sort(name, input, d, descending, k):
 def _nan_arg(f):
     def g(b, d):
         i = f(b, axis=d)
-        if b.dtype.kind in "fc":
+        if _dtype_kind(b.dtype) in "fc":
             nanm = np.isnan(b)
             if nanm.any():
                 i = np.where(nanm.any(axis=d), np.argmax(nanm, axis=d), i)
@@ -1141,7 +1144,7 @@ def _var_args(dim, unbiased, keepdim, correction):
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
     b = input._buf
-    if b.dtype.kind not in "fc":
+    if _dtype_kind(b.dtype) not in "fc":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     axes = _dims(dim, b.ndim)
 
@@ -1161,7 +1164,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
     b = input._buf
-    if b.dtype.kind not in "fc":
+    if _dtype_kind(b.dtype) not in "fc":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     axes = _dims(dim, b.ndim)
 
@@ -1239,7 +1242,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     if dtype is not None:
         x = x.to(dtype)
     b = x._buf
-    if b.dtype.kind not in "fc":
+    if _dtype_kind(b.dtype) not in "fc":
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
             f"{scalar_type_name(b.dtype)}"
@@ -1300,7 +1303,7 @@ def dist(input, other, p=2):
 def logsumexp(input, dim, keepdim=False, *, out=None):
 
     b = input._buf
-    if b.dtype.kind not in "fc":
+    if _dtype_kind(b.dtype) not in "fc":
         input = input.to(D.DEFAULT.float)
     axes = _dims(dim, b.ndim)
 
@@ -1318,7 +1321,7 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
 
 
 def _float_kernel(name, b) -> None:
-    if b.dtype.kind not in "fc":
+    if _dtype_kind(b.dtype) not in "fc":
         raise NotImplementedError(
             f'"{name}_lastdim_kernel_impl" not implemented for \'{scalar_type_name(b.dtype)}\' '
             f"(pass a floating-point tensor, or dtype=torch.float32)"
@@ -1360,7 +1363,24 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
         m = v - np.max(v, axis=d, keepdims=True)
         return np.asarray(m - np.log(np.sum(np.exp(m), axis=d, keepdims=True)))
 
+    if b.dtype in _NARROW_FLOATS:
+        return apply_op("LogSoftmaxBackward0", ("log_softmax", d, b.dtype), _narrow_log_softmax(d, b.dtype),
+                        (x,))
     return apply_op("LogSoftmaxBackward0", ("log_softmax", d), fn, (x,), fwd)
+
+
+def _narrow_log_softmax(d, narrow):
+    """PyTorch's CPU log_softmax of float16/bfloat16 (run in float32 by `apply_op`): its
+    buffer of ``log(sum(exp(x - max)))`` holds the 16-bit type, so that term is rounded."""
+
+    def fn(v):
+        m = fnp.max(v, axis=d, keepdims=True)
+        z = ew.sub(v, m)
+        s = fnp.sum(ew.exp(z), axis=d, keepdims=True)
+        s = ew.convert_element_type(ew.convert_element_type(s, narrow), v.dtype)
+        return ew.sub(z, ew.convert_element_type(ew.convert_element_type(ew.log(s), narrow), v.dtype))
+
+    return fn
 
 
 def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
@@ -1398,13 +1418,13 @@ def _sort_idx(b, d, descending, stable=True):
         return np.argsort(b, axis=d, kind="stable").astype(np.int64)
     if b.dtype == _bool:
         return np.argsort(~b, axis=d, kind="stable").astype(np.int64)
-    if b.dtype.kind == "f":
+    if _dtype_kind(b.dtype) == "f":
         nanm = np.isnan(b)
         if nanm.any():
             key = np.where(nanm, 0, b)
             return np.lexsort((-key, ~nanm), axis=d).astype(np.int64)
         return np.argsort(-b, axis=d, kind="stable").astype(np.int64)
-    if b.dtype.kind == "u":
+    if _dtype_kind(b.dtype) == "u":
         b = b.astype(np.int64)
     return np.argsort(-b, axis=d, kind="stable").astype(np.int64)
 
@@ -1420,14 +1440,14 @@ def _sort_idx_dev(b, d, descending):
         return asort(b).astype(np.int64)
     if b.dtype == _bool:
         return asort(~b).astype(np.int64)
-    if b.dtype.kind == "f":
+    if _dtype_kind(b.dtype) == "f":
         nanm = xp.isnan(b)
         if bool(nanm.any()):  # NaNs first, then by value descending (np.lexsort((-key, ~nanm)))
             o = asort(-xp.where(nanm, 0, b))
             o2 = asort(xp.take_along_axis(~nanm, o, axis=d))
             return xp.take_along_axis(o, o2, axis=d).astype(np.int64)
         return asort(-b).astype(np.int64)
-    if b.dtype.kind == "u":
+    if _dtype_kind(b.dtype) == "u":
         b = b.astype(np.int64)
     return asort(-b).astype(np.int64)
 
@@ -1506,7 +1526,7 @@ def median(input, dim=None, keepdim=False, *, out=None):
         if n == 0:
             return result_tensor(np.asarray(np.nan, b.dtype))
         order = _sort_idx(flat, 0, False)
-        if b.dtype.kind == "f" and np.isnan(flat).any():
+        if _dtype_kind(b.dtype) == "f" and np.isnan(flat).any():
             v = np.asarray(np.nan, b.dtype)
         else:
             v = flat[order[(n - 1) // 2]]
@@ -1525,7 +1545,7 @@ def median(input, dim=None, keepdim=False, *, out=None):
     n = b.shape[d]
     order = _sort_idx(b, d, False)
     idx = np.take(order, [(n - 1) // 2], axis=d)
-    if b.dtype.kind == "f":
+    if _dtype_kind(b.dtype) == "f":
         nanm = np.isnan(b)
         if nanm.any():
             first_nan = np.expand_dims(np.argmax(nanm, axis=d), d)
@@ -1539,7 +1559,7 @@ def nanmedian(input, dim=None, keepdim=False):
     """The lower median of the non-NaN entries (NaN where all are NaN); recorded like
     ``median`` (gradient to the selected entry, or shared by the entries equal to it)."""
     b = input._buf
-    if b.dtype.kind != "f" or type(b) not in (_nd, *_DEV):
+    if _dtype_kind(b.dtype) != "f" or type(b) not in (_nd, *_DEV):
         return median(input, dim, keepdim)
     bh = _dev.to_host(b) if type(b) in _DEV else b
     if dim is None:
@@ -1604,7 +1624,7 @@ def mode(input, dim=-1, keepdim=False):
 
 def cumsum(input, dim, *, dtype=None, out=None):
     b = input._buf
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if b.dtype.kind in "biu" else b.dtype)
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
 
     def fn(x):
@@ -1623,7 +1643,7 @@ def cumsum(input, dim, *, dtype=None, out=None):
 
 def cumprod(input, dim, *, dtype=None, out=None):
     b = input._buf
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if b.dtype.kind in "biu" else b.dtype)
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
 
     def fn(x):
@@ -1652,7 +1672,7 @@ def _cum_extreme(name, gname, input, dim, better):
     cur = np.zeros(moved.shape[:-1], np.int64)
     for j in range(moved.shape[-1]):
         v = moved[..., j]
-        upd = better(v, best) | (v == best) | (np.isnan(v) if b.dtype.kind == "f" else False)
+        upd = better(v, best) | (v == best) | (np.isnan(v) if _dtype_kind(b.dtype) == "f" else False)
         best = np.where(upd, v, best)
         cur = np.where(upd, j, cur)
         idx[..., j] = cur
@@ -1878,33 +1898,33 @@ def to_device(input, index, copy=False):
 
 
 def deg2rad(input, *, out=None):
-    x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
+    x = input if _dtype_kind(input._buf.dtype) in "fc" else input.to(D.DEFAULT.float)
     res = mul(x, math.pi / 180.0)
     return res if out is None else write_out(out, res, "deg2rad")
 
 
 def rad2deg(input, *, out=None):
-    x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
+    x = input if _dtype_kind(input._buf.dtype) in "fc" else input.to(D.DEFAULT.float)
     res = mul(x, 180.0 / math.pi)
     return res if out is None else write_out(out, res, "rad2deg")
 
 
 def angle(input, *, out=None):
     b = input._buf
-    if b.dtype.kind == "c":
+    if _dtype_kind(b.dtype) == "c":
 
         def fn(x):
             return fnp.angle(x) if hasattr(fnp, "angle") else ew.atan2_p.bind(ew.imag(x), ew.real(x))
 
         res = apply_op("AngleBackward0", ("angle",), fn, (input,), lambda v: np.angle(v).astype(v.real.dtype))
     else:
-        x = input if b.dtype.kind == "f" else input.to(D.DEFAULT.float)
+        x = input if _dtype_kind(b.dtype) == "f" else input.to(D.DEFAULT.float)
         res = mul(lt(x, 0).to(D.from_np(x._buf.dtype)), math.pi)
     return res if out is None else write_out(out, res, "angle")
 
 
 def sinc(input, *, out=None):
-    x = input if input._buf.dtype.kind in "fc" else input.to(D.DEFAULT.float)
+    x = input if _dtype_kind(input._buf.dtype) in "fc" else input.to(D.DEFAULT.float)
     res = apply_op(
         "SincBackward0", ("sinc",), lambda v: fnp.sinc(v), (x,), lambda v: np.sinc(v).astype(v.dtype)
     )
@@ -2007,6 +2027,7 @@ def sum_to_size(self, *size):
     return r.reshape(size) if r._buf.shape != size else r
 
 
+@_autocast_fp32
 def cdist(x1, x2, p=2.0, compute_mode=None):
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)

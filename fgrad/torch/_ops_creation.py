@@ -8,6 +8,7 @@ import math
 import warnings
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind, finfo as _narrow_finfo
 
 from ..core.quiet import quiet
 import fgrad.torch._dtypes as D
@@ -36,7 +37,7 @@ def _finish(buf, requires_grad=False, out=None, index=None) -> Tensor:
         buf = _dev.to_dev(buf, index)
     t = _wrap(buf)
     if requires_grad:
-        if buf.dtype.kind not in "fc":
+        if _dtype_kind(buf.dtype) not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._rg = True
     return t
@@ -46,12 +47,12 @@ def check_fill_value(value, dtype: np.dtype, name: str) -> None:
     """PyTorch refuses a finite fill value beyond a floating dtype's range (``full``,
     ``fill_``, ``scalar_tensor``) instead of storing inf; ``tensor(...)`` and arithmetic
     overflow to inf silently."""
-    if dtype.kind == "f" and isinstance(value, (int, float)) and not isinstance(value, bool):
+    if _dtype_kind(dtype) == "f" and isinstance(value, (int, float)) and not isinstance(value, bool):
         v = float(value)
-        if math.isfinite(v) and builtins.abs(v) > float(np.finfo(dtype).max):
+        if math.isfinite(v) and builtins.abs(v) > float(_narrow_finfo(dtype).max):
             raise RuntimeError(
                 f"{name}: value cannot be converted to type {np.dtype(dtype).name} without overflow "
-                f"(got {value!r}; the largest finite {np.dtype(dtype).name} is {np.finfo(dtype).max}). "
+                f"(got {value!r}; the largest finite {np.dtype(dtype).name} is {_narrow_finfo(dtype).max}). "
                 f"Use a wider dtype or pass float('inf') explicitly."
             )
 
@@ -100,7 +101,7 @@ def _infer_np_dtype(data) -> np.dtype:
         r = tensor_dt[0]
         for t in tensor_dt[1:]:
             r = D.promote_np(r, t)
-        k = r.kind
+        k = _dtype_kind(r)
         if "c" in kinds and k != "c":
             return D.DEFAULT.complex.np
         if "f" in kinds and k in "biu":
@@ -183,7 +184,7 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     if isinstance(data, np.ndarray):
         t = (
             from_numpy(data)
-            if data.dtype.kind in "biufc" and all(s >= 0 for s in data.strides)
+            if _dtype_kind(data.dtype) in "biufc" and all(s >= 0 for s in data.strides)
             else tensor(data)
         )
         return t if dtype is None else t.to(dtype)
@@ -204,7 +205,7 @@ def from_numpy(ndarray) -> Tensor:
     """A tensor sharing memory with ``ndarray`` (changes to either are seen by both)."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    if ndarray.dtype.kind not in "biufc" or ndarray.dtype.byteorder == ">":
+    if _dtype_kind(ndarray.dtype) not in "biufc" or ndarray.dtype.byteorder == ">":
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{ndarray.dtype.name}. The only supported types are: "
             "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
@@ -424,9 +425,10 @@ def arange(
     else:
         npd = D.to_np(dtype)
     n = max(int(math.ceil((end - start) / step)), 0)
-    if npd.kind in "iu" and idx is not None and out is None and all(type(v) is int for v in (start, step)):
+    if (_dtype_kind(npd) in "iu" and idx is not None and out is None
+            and all(type(v) is int for v in (start, step))):
         return _finish(_dev.arange(start, start + n * step, step, npd, idx), requires_grad)  # made there
-    if npd.kind in "fc":
+    if _dtype_kind(npd) in "fc":
         # start + i * step rounded once, as PyTorch's fused multiply-add does
         ld = np.longdouble
         buf = (ld(start) + np.arange(n, dtype=ld) * ld(step)).astype(np.float64).astype(npd)
@@ -475,7 +477,7 @@ def linspace(
     steps = int(steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    calc = npd if npd.kind in "fc" else np.dtype(np.float64)
+    calc = npd if _dtype_kind(npd) in "fc" else np.dtype(np.float64)
     if steps == 0:
         buf = np.empty(0, npd)
     elif steps == 1:
@@ -489,7 +491,7 @@ def linspace(
         lo = st + step * idx[:half].astype(calc)
         hi = en - step * (steps - 1 - idx[half:]).astype(calc)
         buf = np.concatenate([lo, hi]).astype(calc)
-        if npd.kind in "iu":
+        if _dtype_kind(npd) in "iu":
             buf = np.trunc(buf)
         buf = buf.astype(npd)
     return _finish(buf, requires_grad, out, di)

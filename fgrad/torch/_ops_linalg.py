@@ -5,6 +5,7 @@ definition is the corresponding ``fgrad.numpy`` composite (dot_general & co)."""
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..ops import elementwise as ew
 import fgrad.torch._conventions as _conv
@@ -20,6 +21,7 @@ from ._ops import mul
 from ._ops import log
 from ._ops_shape import _mT
 from ._ops_creation import zeros_like
+from ._autocast_state import lower_precision as _lower_precision
 
 _nd = np.ndarray
 
@@ -49,6 +51,7 @@ def _mat_fn():
 _MATMUL = _mat_fn()
 
 
+@_lower_precision
 def mm(input, mat2, *, out=None):
     a, b = input._buf, mat2._buf
     if a.ndim != 2:
@@ -65,6 +68,7 @@ def mm(input, mat2, *, out=None):
     return res if out is None else write_out(out, res, "mm")
 
 
+@_lower_precision
 def bmm(input, mat2, *, out=None):
     a, b = input._buf, mat2._buf
     if a.ndim != 3:
@@ -81,6 +85,7 @@ def bmm(input, mat2, *, out=None):
     return res if out is None else write_out(out, res, "bmm")
 
 
+@_lower_precision
 def matmul(input, other, *, out=None):
     a, b = input._buf, other._buf
     na, nb = a.ndim, b.ndim
@@ -182,6 +187,7 @@ def _scaled(x, s):
     return x if s == 1 else ew.mul(x, s)
 
 
+@_lower_precision
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     a, b = mat1._buf, mat2._buf
     if a.ndim != 2 or b.ndim != 2:
@@ -227,6 +233,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     return res if out is None else write_out(out, res, "addmv")
 
 
+@_lower_precision
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.sum(fnp.matmul(x, y), axis=0), alpha))
@@ -241,6 +248,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     return res if out is None else write_out(out, res, "addbmm")
 
 
+@_lower_precision
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.matmul(x, y), alpha))
@@ -287,6 +295,7 @@ def cross(input, other, dim=None, *, out=None):
     return res if out is None else write_out(out, res, "cross")
 
 
+@_lower_precision
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
@@ -342,7 +351,7 @@ def chain_matmul(*matrices):
 
 
 def _float_in(x, name):
-    if x._buf.dtype.kind not in "fc":
+    if _dtype_kind(x._buf.dtype) not in "fc":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
             f"{D.from_np(x._buf.dtype)._legacy}"

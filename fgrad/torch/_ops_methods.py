@@ -241,10 +241,6 @@ def _dim_order(self):
     return tuple(sorted(range(len(st)), key=lambda d: -st[d]))
 
 
-def _no_bfloat16(self, memory_format=None):
-    raise TypeError("fgrad.torch has no bfloat16 dtype (NumPy has none); use float32 or float16")
-
-
 def _no_inplace(name):
     raise NotImplementedError(f"fgrad.torch: {name} with autograd is not supported; use the out-of-place op")
 
@@ -646,7 +642,7 @@ def _bind() -> None:
         is_shared=lambda self: False,
         share_memory_=lambda self: self,
         dim_order=_dim_order,
-        bfloat16=_no_bfloat16,
+        bfloat16=_caster(D.bfloat16),
     )
     m.update(
         copy_=tensor_ops.copy_,

@@ -12,6 +12,7 @@ import builtins
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..ops import elementwise as ew
 from ..ops.bits import stop_gradient
@@ -51,6 +52,7 @@ from ._ops import clone
 from ._ops_creation import tensor
 from ._ops import where
 from ._ops_creation import zeros
+from ._autocast_state import fp32 as _autocast_fp32, promote as _autocast_promote
 
 _nd = np.ndarray
 _i64 = np.dtype(np.int64)
@@ -725,14 +727,14 @@ def as_strided(input, size, stride, storage_offset=None):
 
 def real(input):
     b = input._buf
-    if b.dtype.kind != "c":
+    if _dtype_kind(b.dtype) != "c":
         return input
     return _view_or_functional(input, lambda x: x.real, "RealBackward0", _v_real, ())
 
 
 def imag(input):
     b = input._buf
-    if b.dtype.kind != "c":
+    if _dtype_kind(b.dtype) != "c":
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     return _view_or_functional(input, lambda x: x.imag, "ImagBackward0", _v_imag, ())
 
@@ -878,7 +880,7 @@ def _np_index_item(item, arrays, tmpl):
             tmpl.append(("A", len(arrays)))
             arrays.append(nz.astype(np.int64))
         return
-    if a.dtype.kind not in "iu":
+    if _dtype_kind(a.dtype) not in "iu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     tmpl.append(("A", len(arrays)))
     arrays.append(a.astype(np.int64, copy=False))
@@ -962,7 +964,7 @@ def _norm_idx(idx):
         if (
             isinstance(item, Tensor)
             and item._buf.ndim == 0
-            and item._buf.dtype.kind in "iu"
+            and _dtype_kind(item._buf.dtype) in "iu"
             and type(item._buf) is _nd
         ):
             out.append(int(item._buf))
@@ -1037,7 +1039,7 @@ def setitem(self, idx, value):
         _check_basic(b, idx)
     if type(b) is _nd and not grad and (not vt or type(value._buf) is _nd):
         vb = value._buf if vt else value
-        if vt and not can_cast(vb.dtype, b.dtype) and b.dtype.kind != "b":
+        if vt and not can_cast(vb.dtype, b.dtype) and _dtype_kind(b.dtype) != "b":
             pass
         target = b
         if basic:
@@ -1214,7 +1216,7 @@ def _idx_buf(index, name="index"):
     if not isinstance(index, Tensor):
         index = _as_t(index)
     b = index._buf
-    if b.dtype.kind not in "iu":
+    if _dtype_kind(b.dtype) not in "iu":
         raise RuntimeError(f"{name}(): Expected dtype int64 for index")
     return b.astype(np.int64, copy=False)
 
@@ -1664,6 +1666,7 @@ def _seq(tensors, name):
     return [t if isinstance(t, Tensor) else _as_t(t) for t in ts]
 
 
+@_autocast_promote
 def cat(tensors, dim=0, *, out=None):
     ts = _seq(tensors, "cat")
     # legacy: 1-D empty tensors are skipped
@@ -1701,6 +1704,7 @@ def cat(tensors, dim=0, *, out=None):
 concat = concatenate = cat
 
 
+@_autocast_promote
 def stack(tensors, dim=0, *, out=None):
     ts = _seq(tensors, "stack")
     shp = ts[0]._buf.shape
@@ -1949,11 +1953,12 @@ def diagflat(input, offset=0):
     return diag(reshape(input, (-1,)), offset)
 
 
+@_autocast_fp32
 def trace(input):
     b = input._buf
     if b.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {b.ndim}")
-    odt = _i64 if b.dtype.kind in "biu" else b.dtype
+    odt = _i64 if _dtype_kind(b.dtype) in "biu" else b.dtype
 
     def fn(x):
         return fnp.trace(ew.convert_element_type(x, odt))

@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 import fgrad.torch._dtypes as D
 from ._tensor import Tensor
 
@@ -26,7 +27,7 @@ def scalar_type_name(npd) -> str:
 
 
 def can_cast(frm: np.dtype, to: np.dtype) -> bool:
-    fk, tk = frm.kind, to.kind
+    fk, tk = _dtype_kind(frm), _dtype_kind(to)
     if fk == "c" and tk != "c":
         return False
     if fk == "f" and tk in "biu":
@@ -72,7 +73,7 @@ def binary_result_dtype(a, b) -> np.dtype:
         return result_dtype(a, b)
     tb = type(b)
     if tb is float:
-        return ad if ad.kind in "fc" else D.DEFAULT.float.np
+        return ad if _dtype_kind(ad) in "fc" else D.DEFAULT.float.np
     if tb is int:
         return ad if ad.kind != "b" else _i64
     if tb is bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
@@ -139,7 +140,7 @@ def set_rng_state(new_state) -> None:
 
 def _float_dt(dtype) -> np.dtype:
     npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
-    if npd.kind not in "fc":
+    if _dtype_kind(npd) not in "fc":
         raise RuntimeError(f"\"check_uniform_bounds\" not implemented for '{D.from_np(npd)._legacy}'")
     return npd
 

@@ -23,6 +23,7 @@ import math
 import warnings
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
@@ -345,13 +346,13 @@ class Tensor(metaclass=_TensorMeta):
         return int(self._buf.size) * self._buf.itemsize
 
     def is_floating_point(self) -> bool:
-        return self._buf.dtype.kind == "f"
+        return _dtype_kind(self._buf.dtype) == "f"
 
     def is_complex(self) -> bool:
-        return self._buf.dtype.kind == "c"
+        return _dtype_kind(self._buf.dtype) == "c"
 
     def is_signed(self) -> bool:
-        return self._buf.dtype.kind in "ifc"
+        return _dtype_kind(self._buf.dtype) in "ifc"
 
     def __len__(self) -> int:
         if self._buf.ndim == 0:
@@ -479,7 +480,7 @@ class Tensor(metaclass=_TensorMeta):
 
     def __index__(self) -> int:
         buf = _concrete_buf(self)
-        if buf.dtype.kind not in "iub" or buf.size != 1:
+        if _dtype_kind(buf.dtype) not in "iub" or buf.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(buf.reshape(()))
 
@@ -667,7 +668,7 @@ def _rebuild_tensor(cls, arr, requires_grad, state=None, grad=None, cuda_index=N
 
 
 def _check_can_require_grad(t) -> None:
-    if t._buf.dtype.kind not in "fc":
+    if _dtype_kind(t._buf.dtype) not in "fc":
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
 
 
@@ -909,7 +910,7 @@ class _Fmt:
     """Chooses one width and style for all elements of a tensor."""
 
     def __init__(self, vals: np.ndarray) -> None:
-        self.floating = vals.dtype.kind == "f"
+        self.floating = _dtype_kind(vals.dtype) == "f"
         self.int_mode = True
         self.sci_mode = False
         self.width = 1
@@ -1016,7 +1017,7 @@ def _tensor_str(a: np.ndarray, indent: int) -> str:
     summarize = a.size > PRINT_OPTS.threshold
     if a.dtype == np.float16:
         a = a.astype(np.float32)
-    if a.dtype.kind == "c":
+    if _dtype_kind(a.dtype) == "c":
         re_, im_ = a.real, a.imag
         f1 = _Fmt(_summarized(re_) if summarize else re_)
         f2 = _Fmt(_summarized(im_) if summarize else im_)

@@ -36,7 +36,6 @@ import stat
 import struct
 import sys
 import types
-import warnings
 import zipfile
 import zlib
 from collections import Counter, OrderedDict
@@ -93,7 +92,6 @@ class _StorageType:
 
 _STORAGE_TYPES = {d: _StorageType(d._legacy + "Storage", d) for d in D.ALL}
 _STORAGE_BY_NAME = {st.name: st for st in _STORAGE_TYPES.values()}
-_STORAGE_BY_NAME["BFloat16Storage"] = _StorageType("BFloat16Storage", D.float32)
 
 
 # ---------------------------------------------------------------------------------------
@@ -906,33 +904,17 @@ class _Records:
         """The flat host array of storage ``key`` (``numel`` elements of ``storage_type``)."""
         name = f"data/{key}"
         info = self.info(name)
-        bf16 = storage_type.name == "BFloat16Storage"
-        itemsize = 2 if bf16 else storage_type.dtype.np.itemsize
+        itemsize = storage_type.dtype.np.itemsize
         if info.file_size != numel * itemsize:
             raise RuntimeError(
                 f"PytorchStreamReader: record {name} has {info.file_size} bytes but its storage "
                 f"declares {numel} elements of {itemsize} bytes (the file is corrupted)"
             )
-        if bf16:
-            return self._read_bfloat16(info, numel)
         flat = np.empty(numel, storage_type.dtype.np)
         self.read_into(info, flat.view(np.uint8))
         if self.swap and itemsize > 1:
             flat.byteswap(inplace=True)
         return flat
-
-    def _read_bfloat16(self, info: zipfile.ZipInfo, numel: int) -> np.ndarray:
-        # NumPy has no bfloat16: widen to float32 (exact: bfloat16 is the top half of a float32)
-        warnings.warn(
-            "fgrad.torch has no bfloat16; bfloat16 tensors are loaded as float32", UserWarning, stacklevel=6
-        )
-        halves = np.empty(numel, np.uint16)
-        self.read_into(info, halves.view(np.uint8))
-        if self.swap:
-            halves.byteswap(inplace=True)
-        out = np.empty(numel, np.uint32)
-        np.left_shift(halves, 16, out=out, dtype=np.uint32)
-        return out.view(np.float32)
 
 
 _LEGACY_MAGIC = b"\x80\x02\x8a\x0al\xfc\x9cF\xf9 j\xa8P\x19."

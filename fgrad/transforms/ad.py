@@ -14,6 +14,7 @@ rules for the few linear primitives.
 from __future__ import annotations
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, Tracer, get_aval
 from ..core.constants import host_array, ones_like
@@ -38,12 +39,12 @@ def _check_tangent(p, t, i):
             f"jvp: primal and tangent arguments must have equal shapes; argument {i} has "
             f"primal shape {ap.shape} and tangent shape {at.shape}"
         )
-    if ap.dtype.kind in "fc" and ap.dtype != at.dtype and not at.weak_type:
+    if dtype_kind(ap.dtype) in "fc" and ap.dtype != at.dtype and not at.weak_type:
         raise TypeError(
             f"jvp: primal and tangent arguments must have equal dtypes; argument {i} has "
             f"primal dtype {ap.dtype} and tangent dtype {at.dtype}"
         )
-    if ap.dtype.kind in "biu" and at.dtype.kind not in "biu":
+    if dtype_kind(ap.dtype) in "biu" and dtype_kind(at.dtype) not in "biu":
         # JAX wants a float0 tangent here; fgrad has no float0 and takes a zero tangent of
         # the primal's own dtype (e.g. `fnp.zeros_like(x)`)
         raise TypeError(
@@ -154,7 +155,8 @@ def linearize(fun, *primals):
             raise TypeError(f"linearized function expects tangents of structure {tree_p}, got {tree_t}")
         for i, (t, p) in enumerate(zip(flat_t, flat_p)):
             ap, at = get_aval(p), get_aval(t)
-            if ap.shape != at.shape or (ap.dtype.kind in "fc" and ap.dtype != at.dtype and not at.weak_type):
+            if ap.shape != at.shape or (dtype_kind(ap.dtype) in "fc" and ap.dtype != at.dtype
+                                        and not at.weak_type):
                 raise ValueError(
                     "linearized function called on tangent values inconsistent with the original "
                     f"primal values: got tangent {at.str_short()} for primal {ap.str_short()} "
@@ -224,7 +226,7 @@ def vjp(fun, *primals, has_aux: bool = False):
                     f"vjp: cotangent shape {ac.shape} does not match the output's "
                     f"shape {ap.shape}"
                 )
-            if ap.dtype.kind in "fc" and ac.dtype != ap.dtype and not ac.weak_type:
+            if dtype_kind(ap.dtype) in "fc" and ac.dtype != ap.dtype and not ac.weak_type:
                 raise ValueError(
                     f"vjp: unexpected cotangent dtype: got {ac.str_short()}, but expected "
                     f"{ap.str_short()} because the corresponding output of the differentiated "
@@ -286,13 +288,13 @@ def _check_input_dtypes_rev(tree, name: str, holomorphic: bool, allow_int: bool)
     for leaf in tree_flatten(tree)[0]:
         dt = get_aval(leaf).dtype
         if holomorphic:
-            if dt.kind != "c":
+            if dtype_kind(dt) != "c":
                 raise TypeError(
                     f"{name} with holomorphic=True requires inputs with complex dtype, but got "
                     f"{_dtype_name(dt)}. Convert the input with `.astype(complex)`, or drop "
                     "holomorphic=True to differentiate a real function."
                 )
-        elif dt.kind in "biu":
+        elif dtype_kind(dt) in "biu":
             if not allow_int:
                 raise TypeError(
                     f"{name} requires real- or complex-valued inputs (input dtype that is a "
@@ -301,7 +303,7 @@ def _check_input_dtypes_rev(tree, name: str, holomorphic: bool, allow_int: bool)
                     "(or convert the input with `.astype(float)`, or differentiate with "
                     "respect to another argument via `argnums`)."
                 )
-        elif dt.kind not in "fc":
+        elif dtype_kind(dt) not in "fc":
             raise TypeError(
                 f"{name} requires numerical-valued inputs (input dtype that is a sub-dtype of "
                 f"np.bool_ or np.number), but got {_dtype_name(dt)}."
@@ -314,19 +316,19 @@ def _check_output_dtypes_rev(tree, name: str, holomorphic: bool) -> None:
     for leaf in tree_flatten(tree)[0]:
         dt = get_aval(leaf).dtype
         if holomorphic:
-            if dt.kind != "c":
+            if dtype_kind(dt) != "c":
                 raise TypeError(
                     f"{name} with holomorphic=True requires outputs with complex dtype, but got "
                     f"{_dtype_name(dt)}."
                 )
-        elif dt.kind == "c":
+        elif dtype_kind(dt) == "c":
             raise TypeError(
                 f"{name} requires real-valued outputs (output dtype that is a sub-dtype of "
                 f"np.floating), but got {_dtype_name(dt)}. For holomorphic differentiation, "
                 "pass holomorphic=True. For differentiation of non-holomorphic functions "
                 "involving complex outputs, use fgrad.vjp directly."
             )
-        elif dt.kind != "f":
+        elif dtype_kind(dt) != "f":
             raise TypeError(
                 f"{name} requires real-valued outputs (output dtype that is a sub-dtype of "
                 f"np.floating), but got {_dtype_name(dt)}. For differentiation of functions "
@@ -339,12 +341,12 @@ def _check_input_dtypes_fwd(tree, name: str, holomorphic: bool) -> None:
     for leaf in tree_flatten(tree)[0]:
         dt = get_aval(leaf).dtype
         if holomorphic:
-            if dt.kind != "c":
+            if dtype_kind(dt) != "c":
                 raise TypeError(
                     f"{name} with holomorphic=True requires inputs with complex dtype, but got "
                     f"{_dtype_name(dt)}. Convert the input with `.astype(complex)`."
                 )
-        elif dt.kind != "f":
+        elif dtype_kind(dt) != "f":
             raise TypeError(
                 f"{name} requires real-valued inputs (input dtype that is a sub-dtype of "
                 f"np.floating), but got {_dtype_name(dt)}. For holomorphic differentiation, "

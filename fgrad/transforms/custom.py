@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 
+from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.primitive import Primitive
 from ..core.constants import host_array, zeros, zeros_like
@@ -42,11 +43,12 @@ def _check_jvp_rule_output(name: str, primals_out, tangents_out) -> None:
         if t is None:
             continue
         ap, at = get_aval(p), get_aval(t)
-        if ap.dtype.kind not in "fc":
+        if dtype_kind(ap.dtype) not in "fc":
             continue
         # a Python-scalar (weak) tangent takes the primal's dtype, unless it is complex for a
         # real primal
-        dtype_ok = at.dtype == ap.dtype or (at.weak_type and (at.dtype.kind != "c" or ap.dtype.kind == "c"))
+        dtype_ok = at.dtype == ap.dtype or (at.weak_type and (dtype_kind(at.dtype) != "c"
+                                                            or dtype_kind(ap.dtype) == "c"))
         if at.shape != ap.shape or not dtype_ok:
             raise TypeError(
                 f"Custom JVP rule of {name} must produce primal and tangent outputs with "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..core.constants import zeros_like
 from ..core.provenance import register_rule_frame
@@ -113,7 +114,7 @@ register_rule_frame(JVPTrace.process_custom_vjp.__code__, "custom_vjp")
 
 
 def is_float(x) -> bool:
-    return get_aval(x).dtype.kind in "fc"
+    return dtype_kind(get_aval(x).dtype) in "fc"
 
 
 def zeros_like_tangent(x):

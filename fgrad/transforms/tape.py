@@ -28,6 +28,7 @@ import numpy as np
 
 from .._lru import LRU
 from ..backends import _BY_TYPE, xp_of
+from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
 from ..core.constants import constant_like, full_placed_like, host_array
 from ..core.executor import device_of, place_consts
@@ -135,7 +136,7 @@ class TapeTrace(Trace):
             if t is TapeTracer and a._trace is self:
                 p = a.primal
                 b = p._buf
-                if b.dtype.kind in "fc":
+                if dtype_kind(b.dtype) in "fc":
                     sources.append((a.node, a.k))
                     any_diff = True
                 else:
@@ -239,7 +240,7 @@ class TapeTrace(Trace):
         sources, prims = [], []
         for a in args:
             if type(a) is TapeTracer and a._trace is self:
-                sources.append((a.node, a.k) if a.primal._buf.dtype.kind in "fc" else None)
+                sources.append((a.node, a.k) if dtype_kind(a.primal._buf.dtype) in "fc" else None)
                 prims.append(a.primal)
             else:
                 sources.append(None)
@@ -346,7 +347,7 @@ def tape_vjp(fun, flat_primals, where, has_aux=False):
     with new_trace(TapeTrace, where) as trace:
         ins, mask = [], []
         for i, p in enumerate(flat_primals):
-            if type(p) is ArrayImpl and p._buf.dtype.kind in "fc":
+            if type(p) is ArrayImpl and dtype_kind(p._buf.dtype) in "fc":
                 ins.append(TapeTracer(trace, p, -1 - i, 0))
                 mask.append(True)
             else:

@@ -1155,7 +1155,8 @@ def test_public_functions_reject_non_tensors():
 # Tensor methods whose argument is an option fgrad does not validate yet (memory_format,
 # a bool flag, a device hint), and is_set_to
 METHODS_NOT_CHECKED = {
-    "bool", "byte", "cdouble", "cfloat", "char", "contiguous", "cpu", "double", "float", "half", "int",
+    "bfloat16", "bool", "byte", "cdouble", "cfloat", "char", "contiguous", "cpu", "double", "float", "half",
+    "int",
     "is_contiguous", "is_pinned", "long", "pin_memory", "qr", "register_post_accumulate_grad_hook",
     "requires_grad_", "short", "svd", "unique", "unique_consecutive", "is_set_to",
 }

@@ -53,6 +53,10 @@ NOT_OPS = {
         "size": "static query",
         "broadcast_shapes": "static query (shapes in, shape out)",
         "isdtype": "static query (dtype in, bool out); tested in tests/test_array_api.py",
+        "finfo": "static query (dtype in, limits out); tested in tests/test_narrow_floats.py",
+        "issubdtype": "static query (dtypes in, bool out); tested in tests/test_narrow_floats.py",
+        "promote_types": "static query (dtypes in, dtype out); tested in tests/test_narrow_floats.py",
+        "result_type": "static query (dtype out); tested in tests/test_narrow_floats.py",
         "to_device": "placement (device_put of one array); tested in tests/test_array_api.py",
     },
     "lax": {

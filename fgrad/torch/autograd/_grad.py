@@ -7,6 +7,7 @@ below the package ``__init__`` that re-exports them."""
 from __future__ import annotations
 
 import numpy as np
+from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 import fgrad.torch._device as _dev
 import fgrad.torch.autograd.graph as graph
@@ -33,7 +34,7 @@ def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
                 continue
             if o._buf.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if o._buf.dtype.kind != "f":
+            if _dtype_kind(o._buf.dtype) != "f":
                 raise RuntimeError(
                     f"grad can be implicitly created only for real scalar outputs but got {o.dtype}"
                 )
@@ -58,7 +59,8 @@ def _make_grads(outputs, grads, create_graph, is_grads_batched=False):
             raise RuntimeError(
                 f"invalid gradient at index {i} - expected device {o.device} but got {g.device}"
             )
-        if g._buf.dtype.kind in "fc" and o._buf.dtype.kind in "fc" and g._buf.dtype != o._buf.dtype:
+        if (_dtype_kind(g._buf.dtype) in "fc" and _dtype_kind(o._buf.dtype) in "fc"
+                and g._buf.dtype != o._buf.dtype):
             g = g.to(o.dtype)
         gb = g._buf
         res.append(g if create_graph else (gb if type(gb) in _DEV else np.asarray(gb)))

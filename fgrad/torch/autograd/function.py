@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 import fgrad.torch._device as _dev
 from .._device import DEV as _DEV
@@ -288,7 +289,7 @@ class Function(metaclass=FunctionMeta):
             for o in outs
         )
         for k, o in enumerate(outs):
-            if isinstance(o, Tensor) and id(o) not in non_diff and o._buf.dtype.kind in "fc":
+            if isinstance(o, Tensor) and id(o) not in non_diff and _dtype_kind(o._buf.dtype) in "fc":
                 if id(o) in dirty:
                     o._get_vc()
                 o._gfn = ctx

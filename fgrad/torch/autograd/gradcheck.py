@@ -4,6 +4,7 @@ differences (use float64 inputs)."""
 from __future__ import annotations
 
 import numpy as np
+from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 import fgrad.torch._device as _dev
 from .._tensor import Tensor, _wrap
@@ -111,7 +112,7 @@ def gradcheck(
     outs = _outputs(func, inputs)
     for i in _diff_inputs(inputs):
         for k, o in enumerate(outs):
-            if not isinstance(o, Tensor) or o._buf.dtype.kind not in "fc":
+            if not isinstance(o, Tensor) or _dtype_kind(o._buf.dtype) not in "fc":
                 continue
             num = _numerical_jacobian(func, inputs, k, i, eps)
             ana = _analytical_jacobian(func, inputs, k, i)

@@ -31,6 +31,7 @@ import itertools
 import weakref
 
 import numpy as np
+from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..._lru import LRU
 from ...core.array import ArrayImpl, ShapedArray, Tracer, wrap
@@ -575,7 +576,7 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
         else:
             b = a._buf
             avals.append((b.shape, b.dtype))
-            if (a._rg or a._gfn is not None) and b.dtype.kind in "fc":
+            if (a._rg or a._gfn is not None) and _dtype_kind(b.dtype) in "fc":
                 diff += (i,)
         i += 1
     if not diff:
@@ -629,7 +630,7 @@ def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node
     node._next = tuple(nxt)
     k = 0
     for o in outs:
-        if o is not None and o._buf.dtype.kind in "fc":
+        if o is not None and _dtype_kind(o._buf.dtype) in "fc":
             o._gfn = node
             o._oi = k
         k += 1
@@ -704,7 +705,7 @@ def _record_dynamic(name, fn, args, outs, edges, multi, diff):
     node._edge_args = edges
     node._next = tuple(edge_of(args[i]) if not _is_const(args[i]) else (None, 0) for i in edges)
     for k, o in enumerate(outs):
-        if o is not None and o._buf.dtype.kind in "fc":
+        if o is not None and _dtype_kind(o._buf.dtype) in "fc":
             o._gfn = node
             o._oi = k
     return node

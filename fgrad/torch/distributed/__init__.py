@@ -27,6 +27,7 @@ import pickle
 from typing import Any
 
 import numpy as np
+from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 from fgrad.backends import world as _world
 from fgrad.backends.world import CollectiveMismatchError, CollectiveTimeoutError  # noqa: F401
@@ -334,7 +335,7 @@ def all_reduce(tensor: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = Fal
     b = tensor._buf
     direct = isinstance(b, np.ndarray) and b.flags.c_contiguous and b.flags.writeable and b.dtype != np.bool_
     arr = b if direct else _host(tensor).copy()  # reduce in place in the tensor's own memory
-    if red == "avg" and arr.dtype.kind not in "fc":
+    if red == "avg" and _dtype_kind(arr.dtype) not in "fc":
         raise RuntimeError(f"all_reduce: ReduceOp.AVG needs a floating point tensor, got {tensor.dtype}")
     mpi_red = "sum" if red == "avg" else red
     if async_op and arr.dtype != np.bool_:

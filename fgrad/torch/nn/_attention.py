@@ -26,6 +26,7 @@ import math
 import fgrad.torch as torch
 
 from .._tensor import Tensor
+from .._autocast_state import lower_precision as _lower_precision
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -65,6 +66,7 @@ def _safe_softmax(scores: Tensor) -> Tensor:
     return weights.masked_fill(all_masked, 0.0)
 
 
+@_lower_precision
 def scaled_dot_product_attention(
     query: Tensor,
     key: Tensor,

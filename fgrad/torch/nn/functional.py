@@ -30,6 +30,7 @@ import numbers
 import warnings
 
 import numpy as np
+from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 import fgrad.numpy as fnp
 import fgrad.torch as torch
@@ -45,6 +46,7 @@ from fgrad.ops import windowed as W
 from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p, window_view
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
 from ._defop import buf, defop, is_concrete, wrap
+from .._autocast_state import fp32 as _autocast_fp32, lower_precision as _lower_precision
 
 __all__ = [
     "linear", "bilinear", "relu", "relu_", "relu6", "elu", "elu_", "selu", "celu", "leaky_relu",
@@ -153,6 +155,7 @@ def _xwt(x, w):
     return fnp.matmul(x, fnp.swapaxes(w, -1, -2))
 
 
+@_lower_precision
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one node (``AddmmBackward0`` for a batch of vectors)."""
     for pos, (arg_name, v) in enumerate((("input", input), ("weight", weight)), 1):
@@ -347,6 +350,7 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
     return leaky_relu(input, negative_slope, inplace=True)
 
 
+@_lower_precision
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """Leaky ReLU with a learned slope per channel (dim 1) or one shared slope."""
     nd = buf(input).ndim
@@ -854,11 +858,13 @@ def _no_bias_shown(edges) -> tuple:
     return (*edges, (None, 0))
 
 
+@_lower_precision
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """1-D convolution (cross-correlation) over (N, C_in, L) with weight (C_out, C_in/groups, k)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
+@_lower_precision
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """2-D convolution (cross-correlation) over (N, C_in, H, W) with weight (C_out, C_in/groups, kh, kw).
 
@@ -872,6 +878,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+@_lower_precision
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """3-D convolution (cross-correlation) over (N, C_in, D, H, W)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
@@ -940,6 +947,7 @@ def _conv_transposend(input: Tensor, weight: Tensor, bias, stride, padding, outp
     return y.squeeze(0) if unbatched else y
 
 
+@_lower_precision
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1) -> Tensor:
     """1-D transposed convolution over (N, C_in, L) with weight (C_in, C_out/groups, k)."""
@@ -947,6 +955,7 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
                              "conv_transpose1d")
 
 
+@_lower_precision
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1) -> Tensor:
     """2-D transposed convolution (the gradient of ``conv2d`` with respect to its input) over
@@ -962,6 +971,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                              "conv_transpose2d")
 
 
+@_lower_precision
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1) -> Tensor:
     """3-D transposed convolution over (N, C_in, D, H, W) with weight (C_in, C_out/groups, *k)."""
@@ -1004,7 +1014,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
                            f"dilation={d}, padding={p}, calculated shape of the array of sliding blocks as "
                            f"({out[0]}, {out[1]}), but its components must be at least one.")
     params = _conv_params(2, s, [(p[0], p[0]), (p[1], p[1])], d, c)
-    kern = _unfold_kernel(c, k, xb.dtype if xb.dtype.kind in "fc" else np.float32)
+    kern = _unfold_kernel(c, k, xb.dtype if _dtype_kind(xb.dtype) in "fc" else np.float32)
     L = out[0] * out[1]
 
     def fn(x, e):
@@ -1066,7 +1076,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
         lo = kd - p[i] - 1
         pads.append((lo, osz[i] + kd - 1 - ((out[i] - 1) * s[i] + 1) - lo))
     params = _conv_params(2, (1, 1), pads, d, c, lhs_dilation=s)
-    e = _unfold_kernel(1, k, xb.dtype if xb.dtype.kind in "fc" else np.float32)  # (K, 1, *k)
+    e = _unfold_kernel(1, k, xb.dtype if _dtype_kind(xb.dtype) in "fc" else np.float32)  # (K, 1, *k)
     kern = np.ascontiguousarray(np.tile(np.flip(e.reshape((1, kn) + k), (2, 3)), (c, 1, 1, 1)))  # (C, K, *k)
 
     def fn(x, e):
@@ -1184,6 +1194,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                        "max_pool2d")
 
 
+@_autocast_fp32
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """Max over each window of (N, C, D, H, W) (padding counts as -inf)."""
     return _max_poolnd(input, 3, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
@@ -1210,7 +1221,7 @@ def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_includ
         div = div * cnt.reshape((1, 1) + tuple(out[i] if j == i else 1 for j in range(nd)))
     if divisor_override:
         div = np.full_like(div, float(divisor_override))
-    div = div.astype(xb.dtype if xb.dtype.kind == "f" else np.float32)
+    div = div.astype(xb.dtype if _dtype_kind(xb.dtype) == "f" else np.float32)
     params = _window_params(k, s, pads, d)
 
     def fn(x, dv):
@@ -1244,6 +1255,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                        "avg_pool2d")
 
 
+@_autocast_fp32
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """Mean over each window of (N, C, D, H, W)."""
@@ -1267,7 +1279,7 @@ def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
     spatial = xb.shape[-nd:]
     osz = _pair(output_size, nd) if not isinstance(output_size, (list, tuple)) else \
         tuple(spatial[i] if output_size[i] is None else int(output_size[i]) for i in range(nd))
-    dtype = xb.dtype if xb.dtype.kind == "f" else np.float32
+    dtype = xb.dtype if _dtype_kind(xb.dtype) == "f" else np.float32
     mats = [_adaptive_matrix(spatial[i], osz[i], dtype) for i in range(nd)]
     letters = "hwd"[:nd]
     outl = "HWD"[:nd]
@@ -1355,6 +1367,7 @@ def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False
     return _adaptive_max(input, output_size, 3, return_indices)
 
 
+@_autocast_fp32
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     """Average over the adaptive windows of (N, C, D, H, W)."""
     return _adaptive_avg(input, output_size, 3)
@@ -1555,6 +1568,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
 # losses
 
 
+@_autocast_fp32
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
             weight=None) -> Tensor:
     """``|input - target|``, reduced."""
@@ -1568,6 +1582,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
     return _reduce_t(d, reduction)
 
 
+@_autocast_fp32
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
              weight=None) -> Tensor:
     """``(input - target)**2``, reduced (one ``MseLossBackward0`` node)."""
@@ -1593,6 +1608,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
     return defop("MseLossBackward0", ("mse_loss", reduction), fn, (input, target), fwd)
 
 
+@_autocast_fp32
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight=None) -> Tensor:
     """``0.5 d**2`` for ``|d| < delta``, ``delta (|d| - delta/2)`` beyond."""
@@ -1610,6 +1626,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     return y if weight is None else _reduce_t(y * weight, reduction)
 
 
+@_autocast_fp32
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     """``0.5 d**2 / beta`` for ``|d| < beta``, ``|d| - beta/2`` beyond (``beta=0``: L1)."""
@@ -1658,6 +1675,7 @@ def _check_targets(tb, C: int, ignore_index: int) -> None:
         raise error()
 
 
+@_autocast_fp32
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
              ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
     """``-input[n, target[n]] * weight[target[n]]`` (log-probabilities in, class indices as
@@ -1720,6 +1738,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     return defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, fwd, edges=(0,))
 
 
+@_autocast_fp32
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
                   ignore_index: int = -100, reduce=None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
@@ -1771,6 +1790,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     return nll * (1 - label_smoothing) + smooth * (label_smoothing / C)
 
 
+@_autocast_fp32
 def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """``-(t log x + (1 - t) log(1 - x))`` with each log clamped at -100 (PyTorch's rule)."""
@@ -1798,6 +1818,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_averag
     return defop("BinaryCrossEntropyBackward0", ("bce", reduction, has_w), fn, args)
 
 
+@_autocast_fp32
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None, size_average=None,
                                      reduce=None, reduction: str = "mean", pos_weight=None) -> Tensor:
     """``-(p t log s(x) + (1 - t) log(1 - s(x)))`` computed stably from logits ``x``
@@ -1832,6 +1853,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
                  (input, target, *extra))
 
 
+@_autocast_fp32
 def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
            log_target: bool = False) -> Tensor:
     """``target * (log target - input)`` (input: log-probabilities)."""
@@ -1846,6 +1868,7 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
     return _reduce_t(loss, reduction)
 
 
+@_autocast_fp32
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
                      size_average=None, eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1874,6 +1897,7 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var, full: bool = False, ep
     return _reduce_t(loss, reduction)
 
 
+@_autocast_fp32
 def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
                      reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1888,6 +1912,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     return defop("SoftMarginLossBackward0", ("soft_margin", reduction), fn, (input, target.detach()))
 
 
+@_autocast_fp32
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                         size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1895,6 +1920,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     return _reduce_t((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
+@_autocast_fp32
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1905,6 +1931,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
     return _reduce_t(pos + neg, reduction)
 
 
+@_autocast_fp32
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                           size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
@@ -1919,6 +1946,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     return _reduce_t(loss, reduction)
 
 
+@_autocast_fp32
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
                         eps: float = 1e-6, swap: bool = False, size_average=None, reduce=None,
                         reduction: str = "mean") -> Tensor:

@@ -1,0 +1,135 @@
+"""The 16-bit floating dtypes: ``float16`` (NumPy's) and ``bfloat16`` (the ``ml_dtypes``
+package's, the one JAX uses), and the rules NumPy lacks for them.
+
+NumPy stores ``bfloat16`` as a user dtype whose ``kind`` is ``'V'`` and has no promotion
+with ``float16`` or wide integers; fgrad asks this module instead of ``dtype.kind`` where a
+dtype may be bfloat16.  Promotion follows JAX's lattice where bfloat16 is involved
+(``bfloat16 + float16 -> float32``, ``bfloat16 + int32 -> bfloat16``) and NumPy elsewhere.
+Reductions and contractions of 16-bit floats accumulate in float32 and round once, as JAX on
+the CPU and PyTorch's CPU kernels do.
+
+Example::
+
+    >>> import numpy as np
+    >>> promote_types(bfloat16, np.float16), dtype_kind(bfloat16)
+    (dtype('float32'), 'f')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+bfloat16: np.dtype = np.dtype(ml_dtypes.bfloat16)
+float16: np.dtype = np.dtype(np.float16)
+float32: np.dtype = np.dtype(np.float32)
+NARROW_FLOATS: tuple[np.dtype, ...] = (float16, bfloat16)
+
+
+def dtype_kind(dt: np.dtype) -> str:
+    """``dt.kind``, with ``'f'`` for bfloat16 (NumPy reports ``'V'``).
+
+    Example::
+
+        >>> dtype_kind(np.dtype(np.int32)), dtype_kind(bfloat16)
+        ('i', 'f')
+    """
+    k = dt.kind
+    return "f" if k == "V" and dt == bfloat16 else k
+
+
+def is_narrow(dt: np.dtype) -> bool:
+    """Whether ``dt`` is float16 or bfloat16.
+
+    Example::
+
+        >>> is_narrow(np.dtype(np.float16)), is_narrow(np.dtype(np.float32))
+        (True, False)
+    """
+    return dt == float16 or dt == bfloat16
+
+
+def _promote_bfloat16(other: np.dtype) -> np.dtype:
+    k = other.kind
+    if k in "biu":
+        return bfloat16
+    if other == float16:
+        return float32
+    if k == "c":
+        return other
+    if k == "f":
+        return other  # float32, float64: wider
+    raise TypeError(f"no common dtype of bfloat16 and {other}")
+
+
+def promote_types(a: Any, b: Any) -> np.dtype:
+    """``numpy.promote_types`` that also knows bfloat16 (JAX's lattice: it is below float32,
+    beside float16, above every integer).
+
+    Example::
+
+        >>> promote_types(bfloat16, np.int64), promote_types(bfloat16, np.float64)
+        (dtype(bfloat16), dtype('float64'))
+    """
+    a, b = np.dtype(a), np.dtype(b)
+    if a == b:
+        return a
+    if a == bfloat16:
+        return _promote_bfloat16(b)
+    if b == bfloat16:
+        return _promote_bfloat16(a)
+    return np.promote_types(a, b)
+
+
+def result_type(*args: Any) -> np.dtype:
+    """``numpy.result_type`` that knows bfloat16: arrays and dtypes promote with
+    `promote_types`; Python scalars are weak (they take an operand's float/complex kind).
+
+    Example::
+
+        >>> result_type(np.ones(2, bfloat16), 1.5), result_type(bfloat16, np.float16)
+        (dtype(bfloat16), dtype('float32'))
+    """
+    dts = [np.dtype(a.dtype) if hasattr(a, "dtype") and not isinstance(a, type) else None for a in args]
+    if not any(d == bfloat16 for d in dts) and not any(_is_bf16_spec(a) for a in args):
+        return np.result_type(*args)
+    strong: np.dtype | None = None
+    weak: list[Any] = []
+    for a, d in zip(args, dts, strict=True):
+        if d is None and isinstance(a, (bool, int, float, complex)):
+            weak.append(a)
+            continue
+        d = d if d is not None else np.dtype(a)
+        strong = d if strong is None else promote_types(strong, d)
+    assert strong is not None
+    for w in weak:  # a Python scalar raises the kind only: float -> float, complex -> complex
+        if isinstance(w, complex) and dtype_kind(strong) != "c":
+            strong = promote_types(strong, np.complex64)
+        elif isinstance(w, float) and not isinstance(w, bool) and dtype_kind(strong) in "biu":
+            strong = np.dtype(np.float64)
+    return strong
+
+
+def _is_bf16_spec(a: Any) -> bool:
+    if isinstance(a, np.dtype):
+        return a == bfloat16
+    if isinstance(a, (bool, int, float, complex)) or hasattr(a, "shape"):
+        return False
+    try:
+        return np.dtype(a) == bfloat16
+    except TypeError:
+        return False
+
+
+def finfo(dt: Any) -> Any:
+    """Machine limits of a floating dtype, bfloat16 included (``ml_dtypes.finfo``).
+
+    Example::
+
+        >>> float(finfo(bfloat16).eps)
+        0.0078125
+    """
+    dt = np.dtype(dt)
+    return ml_dtypes.finfo(dt) if dt == bfloat16 else np.finfo(dt)

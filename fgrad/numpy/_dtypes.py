@@ -1,0 +1,88 @@
+"""Dtype functions of `fgrad.numpy` that know ``bfloat16`` (the ``ml_dtypes`` type JAX uses):
+NumPy's own ``finfo``, ``promote_types``, ``result_type`` and ``issubdtype`` do not.
+
+Example::
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.promote_types(fnp.bfloat16, fnp.float16), fnp.issubdtype(fnp.bfloat16, fnp.floating)
+    (dtype('float32'), True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.array import get_aval
+from ..core import narrow_floats
+
+bfloat16 = narrow_floats.bfloat16.type
+
+
+def promote_types(type1: Any, type2: Any) -> np.dtype:
+    """The smallest dtype both promote to: NumPy's rule, and JAX's where bfloat16 is involved
+    (``bfloat16 + float16 -> float32``, ``bfloat16 + int32 -> bfloat16``).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.promote_types(fnp.bfloat16, fnp.int32)
+        dtype(bfloat16)
+    """
+    return narrow_floats.promote_types(type1, type2)
+
+
+def result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    """The dtype an operation on the arguments gives (Python scalars are weak), as
+    ``numpy.result_type`` with bfloat16 promoting as in `promote_types`.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.result_type(fnp.ones(2, fnp.bfloat16), 2.0)
+        dtype(bfloat16)
+    """
+    args = [np.empty((), get_aval(a).dtype) if _is_fgrad_array(a) else a for a in arrays_and_dtypes]
+    return narrow_floats.result_type(*args)
+
+
+def _is_fgrad_array(a: Any) -> bool:
+    return (hasattr(a, "dtype") and hasattr(a, "shape") and not isinstance(a, type)
+            and not isinstance(a, (np.ndarray, np.generic)))
+
+
+def finfo(dtype: Any) -> Any:
+    """Machine limits of a floating dtype (bfloat16 included; an array's dtype is used).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> float(fnp.finfo(fnp.bfloat16).eps), float(fnp.finfo(fnp.float16).max)
+        (0.0078125, 65504.0)
+    """
+    dt = dtype if isinstance(dtype, type) or not hasattr(dtype, "dtype") else dtype.dtype
+    return narrow_floats.finfo(dt)
+
+
+def issubdtype(arg1: Any, arg2: Any) -> bool:
+    """``numpy.issubdtype`` where bfloat16 is a ``floating`` (and ``inexact``) type, as in JAX.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.issubdtype(fnp.bfloat16, fnp.inexact), fnp.issubdtype(fnp.bfloat16, fnp.integer)
+        (True, False)
+    """
+    try:
+        is_bf16 = np.dtype(arg1) == narrow_floats.bfloat16
+    except TypeError:
+        is_bf16 = False
+    if is_bf16:
+        if isinstance(arg2, type) and issubclass(arg2, np.generic):
+            return arg2 in (np.floating, np.inexact, np.number, np.generic) or arg2 is bfloat16
+        return np.dtype(arg2) == narrow_floats.bfloat16
+    return bool(np.issubdtype(arg1, arg2))
+
+
+__all__ = ["bfloat16", "finfo", "issubdtype", "promote_types", "result_type"]
