@@ -9,3 +9,5 @@ from ._array_api import *
 from ._array_api import __array_namespace_info__
 import fgrad.numpy.linalg as linalg
 import fgrad.numpy.fft as fft
+from ._calculus import *
+from ._statistics import *
