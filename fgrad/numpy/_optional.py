@@ -11,3 +11,7 @@ import fgrad.numpy.linalg as linalg
 import fgrad.numpy.fft as fft
 from ._calculus import *
 from ._statistics import *
+from ._polynomial import *
+from ._setops import *
+from ._windows import *
+from ._elementwise_extra import *
