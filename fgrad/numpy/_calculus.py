@@ -23,8 +23,17 @@ from ..transforms.batching import vmap
 import fgrad.numpy._building_blocks as fnp
 from ._indexing import _concrete
 
-__all__ = ["interp", "gradient", "trapezoid", "unwrap", "ediff1d", "trim_zeros", "piecewise",
-           "apply_along_axis", "apply_over_axes"]
+__all__ = [
+    "interp",
+    "gradient",
+    "trapezoid",
+    "unwrap",
+    "ediff1d",
+    "trim_zeros",
+    "piecewise",
+    "apply_along_axis",
+    "apply_over_axes",
+]
 
 
 def _float_dtype(*xs) -> np.dtype:
@@ -46,17 +55,22 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     """
     x, xp, fp = fnp.asarray(x), fnp.asarray(xp), fnp.asarray(fp)
     if get_aval(xp).ndim != 1 or get_aval(fp).ndim != 1:
-        raise ValueError(f"fgrad.numpy.interp: xp and fp must be one-dimensional, got shapes "
-                         f"{get_aval(xp).shape} and {get_aval(fp).shape}")
+        raise ValueError(
+            f"fgrad.numpy.interp: xp and fp must be one-dimensional, got shapes "
+            f"{get_aval(xp).shape} and {get_aval(fp).shape}"
+        )
     if get_aval(xp).shape != get_aval(fp).shape:
-        raise ValueError(f"fgrad.numpy.interp: fp and xp are not of the same length "
-                         f"({get_aval(fp).shape[0]} and {get_aval(xp).shape[0]})")
+        raise ValueError(
+            f"fgrad.numpy.interp: fp and xp are not of the same length "
+            f"({get_aval(fp).shape[0]} and {get_aval(xp).shape[0]})"
+        )
     if get_aval(xp).shape[0] == 0:
         raise ValueError("fgrad.numpy.interp: array of sample points is empty")
     for name, v in (("left", left), ("right", right)):
         if isinstance(v, str) and v != "extrapolate":
-            raise ValueError(f"fgrad.numpy.interp: {name}={v!r} is not supported; use a value, None "
-                             "or 'extrapolate'")
+            raise ValueError(
+                f"fgrad.numpy.interp: {name}={v!r} is not supported; use a value, None or 'extrapolate'"
+            )
     dt = _float_dtype(x, xp)
     out_dt = np.result_type(dt, _float_dtype(fp))
     x, xp, fp = fnp.astype(x, dt), fnp.astype(xp, dt), fnp.astype(fp, out_dt)
@@ -96,8 +110,10 @@ def _gradient_1d(f, h, axis: int, edge_order: int):
     f = fnp.moveaxis(f, axis, -1)
     n = get_aval(f).shape[-1]
     if n < edge_order + 1:
-        raise ValueError("fgrad.numpy.gradient: shape of the array too small to calculate a numerical "
-                         f"gradient, at least (edge_order + 1) = {edge_order + 1} elements are required")
+        raise ValueError(
+            "fgrad.numpy.gradient: shape of the array too small to calculate a numerical "
+            f"gradient, at least (edge_order + 1) = {edge_order + 1} elements are required"
+        )
     uniform = get_aval(h).ndim == 0
     if uniform:
         interior = fnp.divide(fnp.subtract(f[..., 2:], f[..., :-2]), fnp.multiply(2.0, h))
@@ -105,17 +121,28 @@ def _gradient_1d(f, h, axis: int, edge_order: int):
             first = fnp.divide(fnp.subtract(f[..., 1:2], f[..., 0:1]), h)
             last = fnp.divide(fnp.subtract(f[..., -1:], f[..., -2:-1]), h)
         else:
-            first = fnp.divide(fnp.add(fnp.add(fnp.multiply(-1.5, f[..., 0:1]), fnp.multiply(2.0, f[..., 1:2])),
-                                       fnp.multiply(-0.5, f[..., 2:3])), h)
-            last = fnp.divide(fnp.add(fnp.add(fnp.multiply(0.5, f[..., -3:-2]), fnp.multiply(-2.0, f[..., -2:-1])),
-                                      fnp.multiply(1.5, f[..., -1:])), h)
+            first = fnp.divide(
+                fnp.add(
+                    fnp.add(fnp.multiply(-1.5, f[..., 0:1]), fnp.multiply(2.0, f[..., 1:2])),
+                    fnp.multiply(-0.5, f[..., 2:3]),
+                ),
+                h,
+            )
+            last = fnp.divide(
+                fnp.add(
+                    fnp.add(fnp.multiply(0.5, f[..., -3:-2]), fnp.multiply(-2.0, f[..., -2:-1])),
+                    fnp.multiply(1.5, f[..., -1:]),
+                ),
+                h,
+            )
     else:
         dx1, dx2 = h[:-1], h[1:]
         a = fnp.negative(fnp.divide(dx2, fnp.multiply(dx1, fnp.add(dx1, dx2))))
         b = fnp.divide(fnp.subtract(dx2, dx1), fnp.multiply(dx1, dx2))
         c = fnp.divide(dx1, fnp.multiply(dx2, fnp.add(dx1, dx2)))
-        interior = fnp.add(fnp.add(fnp.multiply(a, f[..., :-2]), fnp.multiply(b, f[..., 1:-1])),
-                           fnp.multiply(c, f[..., 2:]))
+        interior = fnp.add(
+            fnp.add(fnp.multiply(a, f[..., :-2]), fnp.multiply(b, f[..., 1:-1])), fnp.multiply(c, f[..., 2:])
+        )
         if edge_order == 1:
             first = fnp.divide(fnp.subtract(f[..., 1:2], f[..., 0:1]), h[0])
             last = fnp.divide(fnp.subtract(f[..., -1:], f[..., -2:-1]), h[-1])
@@ -125,16 +152,24 @@ def _gradient_1d(f, h, axis: int, edge_order: int):
             a = fnp.negative(fnp.divide(fnp.add(fnp.multiply(2.0, d1), d2), fnp.multiply(d1, s)))
             b = fnp.divide(s, fnp.multiply(d1, d2))
             c = fnp.negative(fnp.divide(d1, fnp.multiply(d2, s)))
-            first = fnp.add(fnp.add(fnp.multiply(a, f[..., 0:1]), fnp.multiply(b, f[..., 1:2])),
-                            fnp.multiply(c, f[..., 2:3]))
+            first = fnp.add(
+                fnp.add(fnp.multiply(a, f[..., 0:1]), fnp.multiply(b, f[..., 1:2])),
+                fnp.multiply(c, f[..., 2:3]),
+            )
             d1, d2 = h[-2], h[-1]
             s = fnp.add(d1, d2)
             a = fnp.divide(d2, fnp.multiply(d1, s))
             b = fnp.negative(fnp.divide(s, fnp.multiply(d1, d2)))
             c = fnp.divide(fnp.add(fnp.multiply(2.0, d2), d1), fnp.multiply(d2, s))
-            last = fnp.add(fnp.add(fnp.multiply(a, f[..., -3:-2]), fnp.multiply(b, f[..., -2:-1])),
-                           fnp.multiply(c, f[..., -1:]))
-    out = fnp.concatenate([first, interior, last], axis=-1) if n > 2 else fnp.concatenate([first, last], axis=-1)
+            last = fnp.add(
+                fnp.add(fnp.multiply(a, f[..., -3:-2]), fnp.multiply(b, f[..., -2:-1])),
+                fnp.multiply(c, f[..., -1:]),
+            )
+    out = (
+        fnp.concatenate([first, interior, last], axis=-1)
+        if n > 2
+        else fnp.concatenate([first, last], axis=-1)
+    )
     return fnp.moveaxis(out, -1, axis)
 
 
@@ -155,9 +190,15 @@ def gradient(f, *varargs, axis=None, edge_order=None):
     nd = get_aval(f).ndim
     if nd == 0:
         raise ValueError("fgrad.numpy.gradient: the input must have at least one dimension")
-    axes = tuple(range(nd)) if axis is None else (
-        (normalize_axis(axis, nd, "gradient"),) if isinstance(axis, int)
-        else tuple(normalize_axis(a, nd, "gradient") for a in axis))
+    axes = (
+        tuple(range(nd))
+        if axis is None
+        else (
+            (normalize_axis(axis, nd, "gradient"),)
+            if isinstance(axis, int)
+            else tuple(normalize_axis(a, nd, "gradient") for a in axis)
+        )
+    )
     if len(set(axes)) != len(axes):
         raise ValueError(f"fgrad.numpy.gradient: repeated axis in {axis}")
     order = 1 if edge_order is None else edge_order
@@ -170,8 +211,9 @@ def gradient(f, *varargs, axis=None, edge_order=None):
     elif len(varargs) == len(axes):
         spacings = list(varargs)
     else:
-        raise TypeError(f"fgrad.numpy.gradient: invalid number of spacing arguments ({len(varargs)}) "
-                        f"for {len(axes)} axes")
+        raise TypeError(
+            f"fgrad.numpy.gradient: invalid number of spacing arguments ({len(varargs)}) for {len(axes)} axes"
+        )
     dt = _float_dtype(f)
     f = fnp.astype(f, dt)
     out = []
@@ -179,8 +221,10 @@ def gradient(f, *varargs, axis=None, edge_order=None):
         h = fnp.asarray(h)
         if get_aval(h).ndim == 1:
             if get_aval(h).shape[0] != get_aval(f).shape[ax]:
-                raise ValueError("fgrad.numpy.gradient: when 1d, distances must match the length of the "
-                                 f"corresponding dimension ({get_aval(h).shape[0]} vs {get_aval(f).shape[ax]})")
+                raise ValueError(
+                    "fgrad.numpy.gradient: when 1d, distances must match the length of the "
+                    f"corresponding dimension ({get_aval(h).shape[0]} vs {get_aval(f).shape[ax]})"
+                )
             h = fnp.diff(fnp.astype(h, np.result_type(dt, _float_dtype(h))))
         elif get_aval(h).ndim != 0:
             raise ValueError("fgrad.numpy.gradient: distances must be either scalars or 1d")
@@ -242,13 +286,15 @@ def unwrap(p, discont=None, axis=-1, period=2 * np.pi):
     interval_low = fnp.negative(interval_high)
     ddmod = fnp.add(fnp.remainder(fnp.subtract(dd, interval_low), period), interval_low)
     if ambiguous:
-        ddmod = fnp.where(fnp.logical_and(fnp.equal(ddmod, interval_low), fnp.greater(dd, 0)),
-                          interval_high, ddmod)
+        ddmod = fnp.where(
+            fnp.logical_and(fnp.equal(ddmod, interval_low), fnp.greater(dd, 0)), interval_high, ddmod
+        )
     correct = fnp.subtract(ddmod, dd)
     correct = fnp.where(fnp.less(fnp.abs(dd), discont), 0, correct)
     pm = fnp.astype(pm, dt)
-    up = fnp.concatenate([pm[..., :1], fnp.add(pm[..., 1:], fnp.cumsum(fnp.astype(correct, dt), axis=-1))],
-                         axis=-1)
+    up = fnp.concatenate(
+        [pm[..., :1], fnp.add(pm[..., 1:], fnp.cumsum(fnp.astype(correct, dt), axis=-1))], axis=-1
+    )
     return fnp.moveaxis(up, -1, axis)
 
 
@@ -290,11 +336,20 @@ def trim_zeros(filt, trim="fb", axis=None):
     nd = get_aval(filt).ndim
     if nd == 0:
         raise ValueError("fgrad.numpy.trim_zeros: the input must be at least 1-D")
-    axes = range(nd) if axis is None else (
-        [normalize_axis(axis, nd, "trim_zeros")] if isinstance(axis, int)
-        else [normalize_axis(a, nd, "trim_zeros") for a in axis])
-    nonzero = _concrete(fnp.not_equal(filt, 0), "trim_zeros",
-                        "Trim a concrete array, or keep the shape and mask with fnp.where.")
+    axes = (
+        range(nd)
+        if axis is None
+        else (
+            [normalize_axis(axis, nd, "trim_zeros")]
+            if isinstance(axis, int)
+            else [normalize_axis(a, nd, "trim_zeros") for a in axis]
+        )
+    )
+    nonzero = _concrete(
+        fnp.not_equal(filt, 0),
+        "trim_zeros",
+        "Trim a concrete array, or keep the shape and mask with fnp.where.",
+    )
     index = [slice(None)] * nd
     for ax in axes:
         other = tuple(i for i in range(nd) if i != ax)
@@ -330,8 +385,10 @@ def piecewise(x, condlist, funclist, *args, **kw):
         conds = [c] if get_aval(c).ndim == get_aval(x).ndim else [c[i] for i in range(get_aval(c).shape[0])]
     n = len(conds)
     if len(funclist) not in (n, n + 1):
-        raise ValueError(f"fgrad.numpy.piecewise: with {n} condition(s), either {n} or {n + 1} functions "
-                         f"are expected, got {len(funclist)}")
+        raise ValueError(
+            f"fgrad.numpy.piecewise: with {n} condition(s), either {n} or {n + 1} functions "
+            f"are expected, got {len(funclist)}"
+        )
     dt = get_aval(x).dtype
 
     def value(func):
@@ -393,6 +450,7 @@ def apply_over_axes(func: Callable, a, axes):
         elif nd_b == nd_a - 1:
             a = fnp.expand_dims(b, axis)
         else:
-            raise ValueError("fgrad.numpy.apply_over_axes: function is not returning an array of the "
-                             "correct shape")
+            raise ValueError(
+                "fgrad.numpy.apply_over_axes: function is not returning an array of the correct shape"
+            )
     return a

@@ -18,8 +18,24 @@ from ..core.array import get_aval
 from ..ops.control_flow import while_loop
 import fgrad.numpy._building_blocks as fnp
 
-__all__ = ["fabs", "float_power", "frexp", "ldexp", "modf", "spacing", "gcd", "lcm", "isneginf", "isposinf",
-           "iscomplex", "isreal", "bitwise_count", "left_shift", "right_shift", "sort_complex"]
+__all__ = [
+    "fabs",
+    "float_power",
+    "frexp",
+    "ldexp",
+    "modf",
+    "spacing",
+    "gcd",
+    "lcm",
+    "isneginf",
+    "isposinf",
+    "iscomplex",
+    "isreal",
+    "bitwise_count",
+    "left_shift",
+    "right_shift",
+    "sort_complex",
+]
 
 left_shift = fnp.bitwise_left_shift
 right_shift = fnp.bitwise_right_shift
@@ -207,8 +223,11 @@ def isposinf(x):
     x = fnp.asarray(x)
     if get_aval(x).dtype.kind == "c":
         raise TypeError("fgrad.numpy.isposinf: this operation is not supported for complex values")
-    return fnp.logical_and(fnp.isinf(x), fnp.logical_not(fnp.signbit(x))) if get_aval(x).dtype.kind == "f" \
+    return (
+        fnp.logical_and(fnp.isinf(x), fnp.logical_not(fnp.signbit(x)))
+        if get_aval(x).dtype.kind == "f"
         else fnp.zeros(get_aval(x).shape, bool)
+    )
 
 
 def isneginf(x):
@@ -223,8 +242,11 @@ def isneginf(x):
     x = fnp.asarray(x)
     if get_aval(x).dtype.kind == "c":
         raise TypeError("fgrad.numpy.isneginf: this operation is not supported for complex values")
-    return fnp.logical_and(fnp.isinf(x), fnp.signbit(x)) if get_aval(x).dtype.kind == "f" \
+    return (
+        fnp.logical_and(fnp.isinf(x), fnp.signbit(x))
+        if get_aval(x).dtype.kind == "f"
         else fnp.zeros(get_aval(x).shape, bool)
+    )
 
 
 def iscomplex(x):
@@ -237,7 +259,9 @@ def iscomplex(x):
         Array([ True, False], dtype=bool)
     """
     x = fnp.asarray(x)
-    return fnp.not_equal(fnp.imag(x), 0) if get_aval(x).dtype.kind == "c" else fnp.zeros(get_aval(x).shape, bool)
+    return (
+        fnp.not_equal(fnp.imag(x), 0) if get_aval(x).dtype.kind == "c" else fnp.zeros(get_aval(x).shape, bool)
+    )
 
 
 def isreal(x):

@@ -15,3 +15,4 @@ from ._polynomial import *
 from ._setops import *
 from ._windows import *
 from ._elementwise_extra import *
+from ._array_tools import *

@@ -20,8 +20,19 @@ from ..core.array import get_aval
 import fgrad.numpy._building_blocks as fnp
 from ._indexing import _concrete
 
-__all__ = ["polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "polyfit",
-           "poly", "roots", "vander"]
+__all__ = [
+    "polyval",
+    "polyadd",
+    "polysub",
+    "polymul",
+    "polydiv",
+    "polyder",
+    "polyint",
+    "polyfit",
+    "poly",
+    "roots",
+    "vander",
+]
 
 
 def _coeffs(p, name: str):
@@ -34,7 +45,7 @@ def _coeffs(p, name: str):
 def _trim_leading(p, name: str):
     vals = _concrete(p, name, "Pass trim_leading_zeros=False to keep the shape static.")
     nz = np.flatnonzero(vals)
-    return p[int(nz[0]):] if nz.size else p[-1:]
+    return p[int(nz[0]) :] if nz.size else p[-1:]
 
 
 def polyval(p, x, *, unroll: int = 16):
@@ -160,8 +171,9 @@ def polyder(p, m: int = 1):
         n = get_aval(p).shape[0] - 1
         if n <= 0:
             return fnp.zeros(0, get_aval(p).dtype)
-        p = fnp.multiply(p[:-1], fnp.arange(n, 0, -1, dtype=get_aval(p).dtype if get_aval(p).dtype.kind
-                                            in "fc" else None))
+        p = fnp.multiply(
+            p[:-1], fnp.arange(n, 0, -1, dtype=get_aval(p).dtype if get_aval(p).dtype.kind in "fc" else None)
+        )
     return p
 
 
@@ -190,7 +202,9 @@ def polyint(p, m: int = 1, k=None):
         raise ValueError("fgrad.numpy.polyint: k must be a scalar or a rank-1 array of length 1 or >m.")
     for i in range(m):
         n = get_aval(p).shape[0]
-        p = fnp.concatenate([fnp.divide(p, fnp.arange(n, 0, -1, dtype=dt)), fnp.reshape(fnp.astype(k[i], dt), (1,))])
+        p = fnp.concatenate(
+            [fnp.divide(p, fnp.arange(n, 0, -1, dtype=dt)), fnp.reshape(fnp.astype(k[i], dt), (1,))]
+        )
     return p
 
 
@@ -208,16 +222,19 @@ def vander(x, N=None, increasing: bool = False):
     """
     x = fnp.asarray(x)
     if get_aval(x).ndim != 1:
-        raise ValueError(f"fgrad.numpy.vander: x must be a one-dimensional array or sequence, got shape "
-                         f"{get_aval(x).shape}")
+        raise ValueError(
+            f"fgrad.numpy.vander: x must be a one-dimensional array or sequence, got shape "
+            f"{get_aval(x).shape}"
+        )
     n = get_aval(x).shape[0] if N is None else int(N)
     if n < 0:
         raise ValueError("fgrad.numpy.vander: N must be nonnegative")
     rows = get_aval(x).shape[0]
     if n == 0:
         return fnp.zeros((rows, 0), get_aval(x).dtype)
-    cols = fnp.concatenate([fnp.ones((rows, 1), get_aval(x).dtype),
-                            fnp.broadcast_to(x[:, None], (rows, n - 1))], axis=1)
+    cols = fnp.concatenate(
+        [fnp.ones((rows, 1), get_aval(x).dtype), fnp.broadcast_to(x[:, None], (rows, n - 1))], axis=1
+    )
     v = fnp.cumprod(cols, axis=1)
     return v if increasing else v[:, ::-1]
 
@@ -274,8 +291,10 @@ def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov=False):
             fac = 1.0
         else:
             if n <= order:
-                raise ValueError("fgrad.numpy.polyfit: the number of data points must exceed order to scale "
-                                 "the covariance matrix")
+                raise ValueError(
+                    "fgrad.numpy.polyfit: the number of data points must exceed order to scale "
+                    "the covariance matrix"
+                )
             fac = fnp.divide(resids, n - order)
         if get_aval(y).ndim == 1:
             return c, fnp.multiply(vbase, fac)
@@ -334,7 +353,7 @@ def roots(p, *, strip_zeros: bool = True):
         if nz.size == 0:
             return fnp.zeros(0, cdt)
         trailing = vals.shape[0] - int(nz[-1]) - 1
-        p = p[int(nz[0]):int(nz[-1]) + 1]
+        p = p[int(nz[0]) : int(nz[-1]) + 1]
     p = fnp.astype(p, dt)
     n = get_aval(p).shape[0]
     if n < 2:

@@ -36,8 +36,10 @@ def isin(element, test_elements, assume_unique: bool = False, invert: bool = Fal
                [False,  True]], dtype=bool)
     """
     if method not in ("auto", "compare_all", "binary_search", "sort"):
-        raise ValueError(f"fgrad.numpy.isin: method={method!r} is not one of 'auto', 'compare_all', "
-                         "'binary_search', 'sort'")
+        raise ValueError(
+            f"fgrad.numpy.isin: method={method!r} is not one of 'auto', 'compare_all', "
+            "'binary_search', 'sort'"
+        )
     e = fnp.asarray(element)
     t = fnp.ravel(fnp.asarray(test_elements))
     n = get_aval(t).shape[0]
@@ -71,8 +73,9 @@ def _compress(values, mask, size, fill_value, default_fill, name: str):
     count = fnp.sum(fnp.astype(mask, np.int64))
     if fill_value is None:
         fill_value = default_fill(out, count)
-    return fnp.where(fnp.less(fnp.arange(size), count), out,
-                     fnp.astype(fnp.asarray(fill_value), get_aval(values).dtype))
+    return fnp.where(
+        fnp.less(fnp.arange(size), count), out, fnp.astype(fnp.asarray(fill_value), get_aval(values).dtype)
+    )
 
 
 def _smallest(out, count):
@@ -99,8 +102,9 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
     return _compress(s, first, size, fill_value, _smallest, "union1d")
 
 
-def intersect1d(ar1, ar2, assume_unique: bool = False, return_indices: bool = False, *, size=None,
-                fill_value=None):
+def intersect1d(
+    ar1, ar2, assume_unique: bool = False, return_indices: bool = False, *, size=None, fill_value=None
+):
     """``numpy.intersect1d``: the sorted unique values in both arrays; ``return_indices``
     also gives the index of each value's first occurrence in the flattened inputs.
 

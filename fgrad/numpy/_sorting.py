@@ -364,7 +364,8 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
         raise NotImplementedError("fgrad.numpy.nanquantile: weights= is not supported")
     method = interpolation or method
     if method not in _METHODS:
-        raise ValueError(f"fgrad.numpy.nanquantile: method {method!r} is not supported; use one of {_METHODS}")
+        raise ValueError(f"fgrad.numpy.nanquantile: method {method!r} is not supported; "
+                         f"use one of {_METHODS}")
     a = _arr(a)
     if get_aval(a).dtype.kind not in "fc":
         return quantile(a, q, axis, None, False, method, keepdims)

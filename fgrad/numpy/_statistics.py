@@ -61,14 +61,16 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if fweights is not None:
         fw = fnp.asarray(fweights)
         if get_aval(fw).ndim > 1 or get_aval(fw).shape[0] != n:
-            raise RuntimeError(f"fgrad.numpy.cov: fweights must be 1-D of length {n}, got shape "
-                               f"{get_aval(fw).shape}")
+            raise RuntimeError(
+                f"fgrad.numpy.cov: fweights must be 1-D of length {n}, got shape {get_aval(fw).shape}"
+            )
         w = fnp.astype(fw, dt)
     if aweights is not None:
         aw = fnp.asarray(aweights)
         if get_aval(aw).ndim > 1 or get_aval(aw).shape[0] != n:
-            raise RuntimeError(f"fgrad.numpy.cov: aweights must be 1-D of length {n}, got shape "
-                               f"{get_aval(aw).shape}")
+            raise RuntimeError(
+                f"fgrad.numpy.cov: aweights must be 1-D of length {n}, got shape {get_aval(aw).shape}"
+            )
         aw = fnp.astype(aw, dt)
         w = aw if w is None else fnp.multiply(w, aw)
     if w is None:
@@ -149,8 +151,10 @@ def bincount(x, weights=None, minlength=0, *, length=None):
     else:
         w = fnp.asarray(weights)
         if get_aval(w).shape != get_aval(x).shape:
-            raise ValueError(f"fgrad.numpy.bincount: the shape of weights {get_aval(w).shape} must match "
-                             f"the shape of x {get_aval(x).shape}")
+            raise ValueError(
+                f"fgrad.numpy.bincount: the shape of weights {get_aval(w).shape} must match "
+                f"the shape of x {get_aval(x).shape}"
+            )
     idx = fnp.clip(fnp.astype(x, np.int64), 0, None)
     return fnp.zeros(length, get_aval(w).dtype).at[idx].add(w, mode="drop")
 
@@ -172,8 +176,10 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 (Nu
         Array([0., 1., 2., 3., 4.], dtype=float64)
     """
     if isinstance(bins, str):
-        raise NotImplementedError("fgrad.numpy.histogram_bin_edges: string values for bins are not "
-                                  "supported (as in JAX); pass a number of bins or the edges")
+        raise NotImplementedError(
+            "fgrad.numpy.histogram_bin_edges: string values for bins are not "
+            "supported (as in JAX); pass a number of bins or the edges"
+        )
     a = fnp.asarray(a)
     dt = _float_like(a)
     if np.ndim(bins) == 1 or (hasattr(bins, "shape") and len(bins.shape) == 1):
@@ -193,7 +199,9 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 (Nu
         lo, hi = (fnp.astype(fnp.asarray(v), dt) for v in range)
         lo_c, hi_c = lo, hi
         if not isinstance(lo_c, Tracer) and not isinstance(hi_c, Tracer) and float(lo_c) > float(hi_c):
-            raise ValueError("fgrad.numpy.histogram_bin_edges: max must be larger than min in range parameter")
+            raise ValueError(
+                "fgrad.numpy.histogram_bin_edges: max must be larger than min in range parameter"
+            )
     same = fnp.equal(lo, hi)
     lo = fnp.where(same, fnp.subtract(lo, 0.5), lo)
     hi = fnp.where(same, fnp.add(hi, 0.5), hi)
@@ -226,13 +234,17 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noq
     if get_aval(sample).ndim == 1:
         sample = sample[:, None]
     if get_aval(sample).ndim != 2:
-        raise ValueError(f"fgrad.numpy.histogramdd: sample must be (N, D), got shape {get_aval(sample).shape}")
+        raise ValueError(
+            f"fgrad.numpy.histogramdd: sample must be (N, D), got shape {get_aval(sample).shape}"
+        )
     n, d = get_aval(sample).shape
     if weights is not None:
         weights = fnp.asarray(weights)
         if get_aval(weights).shape != (n,):
-            raise ValueError(f"fgrad.numpy.histogramdd: expected one weight for each of the {n} samples, got "
-                             f"shape {get_aval(weights).shape}")
+            raise ValueError(
+                f"fgrad.numpy.histogramdd: expected one weight for each of the {n} samples, got "
+                f"shape {get_aval(weights).shape}"
+            )
     if range is not None and len(range) != d:
         raise ValueError(f"fgrad.numpy.histogramdd: range must be a sequence of {d} pairs or Nones")
     try:
@@ -241,8 +253,10 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noq
         per_dim = [bins] * d
     else:
         if n_bins != d:
-            raise ValueError(f"fgrad.numpy.histogramdd: the dimension of bins ({n_bins}) must equal "
-                             f"the dimension of the sample ({d})")
+            raise ValueError(
+                f"fgrad.numpy.histogramdd: the dimension of bins ({n_bins}) must equal "
+                f"the dimension of the sample ({d})"
+            )
         per_dim = list(bins)
     edges_list, index_list = [], []
     for i in builtins.range(d):
@@ -276,7 +290,7 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
 
         >>> import fgrad.numpy as fnp
         >>> fnp.histogram(fnp.asarray([0.0, 0.5, 1.0, 3.0]), bins=3)[0]
-        Array([3, 0, 1], dtype=int64)
+        Array([2, 1, 1], dtype=int64)
     """
     a = fnp.ravel(fnp.asarray(a))
     if weights is not None:
@@ -306,8 +320,10 @@ def histogram2d(x, y, bins=10, range=None, weights=None, density=None):  # noqa:
     """
     x, y = fnp.asarray(x), fnp.asarray(y)
     if get_aval(x).shape != get_aval(y).shape or get_aval(x).ndim != 1:
-        raise ValueError(f"fgrad.numpy.histogram2d: x and y must be 1-D of the same length, got shapes "
-                         f"{get_aval(x).shape} and {get_aval(y).shape}")
+        raise ValueError(
+            f"fgrad.numpy.histogram2d: x and y must be 1-D of the same length, got shapes "
+            f"{get_aval(x).shape} and {get_aval(y).shape}"
+        )
     try:
         n = len(bins)
     except TypeError:

@@ -46,7 +46,9 @@ def bartlett(M):
     if M == 1:
         return fnp.ones(1)
     n = _symmetric(M)
-    return fnp.where(fnp.less_equal(n, 0), fnp.add(1.0, fnp.divide(n, M - 1)), fnp.subtract(1.0, fnp.divide(n, M - 1)))
+    return fnp.where(
+        fnp.less_equal(n, 0), fnp.add(1.0, fnp.divide(n, M - 1)), fnp.subtract(1.0, fnp.divide(n, M - 1))
+    )
 
 
 def _cosine_window(M, coeffs, name):
@@ -106,7 +108,7 @@ def i0(x):
 
         >>> import fgrad.numpy as fnp
         >>> fnp.i0(fnp.asarray([0.0, 1.0]))
-        Array([1.       , 1.26606588], dtype=float64)
+        Array([1.        , 1.26606588], dtype=float64)
     """
     x = fnp.asarray(x)
     if x.dtype.kind == "c":

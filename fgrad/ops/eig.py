@@ -29,13 +29,17 @@ from .shape import broadcast_in_dim
 
 
 def _complex_of(dtype) -> np.dtype:
-    return np.dtype(np.complex64) if np.dtype(dtype) in (np.float32, np.complex64) else np.dtype(np.complex128)
+    return (
+        np.dtype(np.complex64) if np.dtype(dtype) in (np.float32, np.complex64) else np.dtype(np.complex128)
+    )
 
 
 def _eig_impl(xp, a, vectors, eigvec_derivs):
     if xp is not np:
-        raise NotImplementedError("eig: the general eigendecomposition runs on the CPU only (as in JAX); "
-                                  "move the matrix there first: fgrad.device_put(a, fgrad.devices('cpu')[0])")
+        raise NotImplementedError(
+            "eig: the general eigendecomposition runs on the CPU only (as in JAX); "
+            "move the matrix there first: fgrad.device_put(a, fgrad.devices('cpu')[0])"
+        )
     cdt = _complex_of(a.dtype)
     n = a.shape[-1]
     w = np.full(a.shape[:-1], np.nan, cdt)
@@ -96,7 +100,8 @@ def _eig_jvp(primals, tangents, vectors, eigvec_derivs):
         raise NotImplementedError(
             "eig: derivatives of non-symmetric eigenvectors are only valid for functions invariant "
             "to each eigenvector's phase and for distinct eigenvalues, which fgrad cannot check (as in "
-            "JAX). Differentiate eigvals, or opt in with fgrad.ops.eig.eig(a, eigvec_derivs=True).")
+            "JAX). Differentiate eigvals, or opt in with fgrad.ops.eig.eig(a, eigvec_derivs=True)."
+        )
     w, v = eig_p.bind(a, vectors=True, eigvec_derivs=eigvec_derivs)
     m = _mm(solve(v, convert_element_type(ta, _dtype(v))), v)  # v^-1 da v
     du = _mm(v, mul(_gap_inverse(w), m))
@@ -105,10 +110,13 @@ def _eig_jvp(primals, tangents, vectors, eigvec_derivs):
     nd = _ndim(v)
     k = argmax_p.bind(abs_(v), axis=nd - 2, index_dtype=np.dtype(np.int64))  # (..., n)
     rows = constant_like(np.arange(_shape(v)[-2]).reshape(-1, 1), k)
-    mask = convert_element_type(eq(rows, broadcast_in_dim(k, _shape(v), tuple(range(nd - 2)) + (nd - 1,))),
-                                _dtype(v))
+    mask = convert_element_type(
+        eq(rows, broadcast_in_dim(k, _shape(v), tuple(range(nd - 2)) + (nd - 1,))), _dtype(v)
+    )
     norm_part = neg(real(reduce_sum(mul(conj(v), du), (nd - 2,))))
-    phase_part = neg(div(imag(reduce_sum(mul(mask, du), (nd - 2,))), real(reduce_sum(mul(mask, v), (nd - 2,)))))
+    phase_part = neg(
+        div(imag(reduce_sum(mul(mask, du), (nd - 2,))), real(reduce_sum(mul(mask, v), (nd - 2,))))
+    )
     c = add(convert_element_type(norm_part, _dtype(v)), mul(convert_element_type(phase_part, _dtype(v)), 1j))
     dv = add(du, mul(v, broadcast_in_dim(c, _shape(v), tuple(range(nd - 2)) + (nd - 1,))))
     if not vectors:
