@@ -1,6 +1,7 @@
-"""NumPy's remaining elementwise functions, as composites: `fabs`, `float_power`, `frexp`,
-`ldexp`, `modf`, `spacing`, `gcd`, `lcm`, `isneginf`, `isposinf`, `iscomplex`, `isreal`,
-`bitwise_count`, `left_shift`, `right_shift`, `sort_complex`.
+"""NumPy's remaining elementwise and bit functions, as composites: `fabs`, `float_power`,
+`frexp`, `ldexp`, `modf`, `spacing`, `gcd`, `lcm`, `isneginf`, `isposinf`, `iscomplex`,
+`isreal`, `bitwise_count`, `left_shift`, `right_shift`, `sort_complex`, `packbits`,
+`unpackbits`.
 
 `fabs`, `float_power`, `ldexp` (in ``x1``) and `modf` are differentiable; the others
 return integers, booleans or piecewise-constant values (zero derivative).
@@ -35,6 +36,8 @@ __all__ = [
     "left_shift",
     "right_shift",
     "sort_complex",
+    "packbits",
+    "unpackbits",
 ]
 
 left_shift = fnp.bitwise_left_shift
@@ -320,3 +323,75 @@ def sort_complex(a):
     dt = get_aval(a).dtype
     cdt = dt if dt.kind == "c" else np.dtype(np.complex64 if dt == np.float32 else np.complex128)
     return fnp.astype(a, cdt)
+
+
+def _bit_axis(a, axis, name):
+    a = fnp.asarray(a)
+    if axis is None:
+        return fnp.ravel(a), 0
+    from_axis = int(axis)
+    nd = get_aval(a).ndim
+    if not -nd <= from_axis < nd:
+        raise ValueError(f"fgrad.numpy.{name}: axis {axis} is out of bounds for array of dimension {nd}")
+    return a, from_axis % nd
+
+
+def _bit_weights(bitorder: str, name: str):
+    if bitorder not in ("big", "little"):
+        raise ValueError(f"fgrad.numpy.{name}: bitorder must be either 'big' or 'little', got {bitorder!r}")
+    w = np.array([128, 64, 32, 16, 8, 4, 2, 1], np.uint8)
+    return w if bitorder == "big" else w[::-1].copy()
+
+
+def packbits(a, axis=None, bitorder: str = "big"):
+    """``numpy.packbits``: the truth values of ``a`` along ``axis`` (flattened when None)
+    packed eight to a uint8 (zero-padded at the end).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.packbits(fnp.asarray([1, 0, 1, 1, 0, 0, 0, 0, 1]))
+        Array([176, 128], dtype=uint8)
+    """
+    a, axis = _bit_axis(a, axis, "packbits")
+    if get_aval(a).dtype.kind not in "iub":
+        raise TypeError(f"fgrad.numpy.packbits: expected an input array of integer or boolean data type, "
+                        f"got {get_aval(a).dtype}")
+    weights = _bit_weights(bitorder, "packbits")
+    bits = fnp.moveaxis(fnp.astype(fnp.not_equal(a, 0), np.uint8), axis, -1)
+    n = get_aval(bits).shape[-1]
+    pad = (-n) % 8
+    if pad:
+        bits = fnp.concatenate([bits, fnp.zeros(get_aval(bits).shape[:-1] + (pad,), np.uint8)], axis=-1)
+    groups = fnp.reshape(bits, get_aval(bits).shape[:-1] + ((n + pad) // 8, 8))
+    packed = fnp.astype(fnp.sum(fnp.multiply(groups, weights), axis=-1, dtype=np.uint64), np.uint8)
+    return fnp.moveaxis(packed, -1, axis)
+
+
+def unpackbits(a, axis=None, count=None, bitorder: str = "big"):
+    """``numpy.unpackbits``: the bits of the uint8 array ``a`` along ``axis`` (flattened when
+    None); ``count`` keeps that many (negative: drops from the end; more pads zeros).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.unpackbits(fnp.asarray([176], dtype=fnp.uint8))
+        Array([1, 0, 1, 1, 0, 0, 0, 0], dtype=uint8)
+    """
+    a, axis = _bit_axis(a, axis, "unpackbits")
+    if get_aval(a).dtype != np.uint8:
+        raise TypeError(f"fgrad.numpy.unpackbits: expected an input array of unsigned byte data type, got "
+                        f"{get_aval(a).dtype}")
+    weights = _bit_weights(bitorder, "unpackbits")
+    moved = fnp.moveaxis(a, axis, -1)
+    bits = fnp.astype(fnp.not_equal(fnp.bitwise_and(moved[..., None], weights), 0), np.uint8)
+    bits = fnp.reshape(bits, get_aval(moved).shape[:-1] + (get_aval(moved).shape[-1] * 8,))
+    if count is not None:
+        total = get_aval(bits).shape[-1]
+        keep = int(count) if count >= 0 else max(total + int(count), 0)
+        if keep <= total:
+            bits = bits[..., :keep]
+        else:
+            bits = fnp.concatenate([bits, fnp.zeros(get_aval(bits).shape[:-1] + (keep - total,), np.uint8)],
+                                   axis=-1)
+    return fnp.moveaxis(bits, -1, axis)
