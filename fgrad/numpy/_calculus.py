@@ -218,7 +218,7 @@ def gradient(f, *varargs, axis=None, edge_order=None):
     f = fnp.astype(f, dt)
     out = []
     for ax, h in zip(axes, spacings, strict=True):
-        h = fnp.asarray(h)
+        h = fnp.asarray(h, dt) if isinstance(h, (int, float)) else fnp.asarray(h)  # Python numbers are weak
         if get_aval(h).ndim == 1:
             if get_aval(h).shape[0] != get_aval(f).shape[ax]:
                 raise ValueError(
@@ -276,8 +276,11 @@ def unwrap(p, discont=None, axis=-1, period=2 * np.pi):
     dd = fnp.diff(pm, axis=-1)
     if discont is None:
         discont = period / 2 if not hasattr(period, "dtype") else fnp.divide(period, 2)
-    period_dt = np.result_type(period) if not hasattr(period, "dtype") else get_aval(period).dtype
-    dt = np.result_type(get_aval(dd).dtype, period_dt)
+    if isinstance(period, (int, float)):  # a Python number is weak: it keeps p's dtype
+        dt = get_aval(dd).dtype if (get_aval(dd).dtype.kind in "fc" or isinstance(period, int)) \
+            else np.dtype(np.float64)
+    else:
+        dt = np.result_type(get_aval(dd).dtype, get_aval(fnp.asarray(period)).dtype)
     if dt.kind in "iu":
         interval_high, rem = divmod(period, 2)
         ambiguous = rem == 0

@@ -131,7 +131,8 @@ def polydiv(u, v, *, trim_leading_zeros: bool = False):
     """
     u = fnp.atleast_1d(fnp.asarray(u))
     v = fnp.atleast_1d(fnp.asarray(v))
-    dt = np.result_type(get_aval(u).dtype, get_aval(v).dtype, np.float64)
+    dt = np.result_type(get_aval(u).dtype, get_aval(v).dtype)
+    dt = dt if dt.kind in "fc" else np.dtype(np.float64)
     u, v = fnp.astype(u, dt), fnp.astype(v, dt)
     if trim_leading_zeros:
         v = _trim_leading(v, "polydiv")
@@ -322,7 +323,7 @@ def poly(seq_of_zeros):
         z = fnp.reshape(z, (1,))
     else:
         raise ValueError("fgrad.numpy.poly: input must be 1d or non-empty square 2d array.")
-    dt = np.result_type(get_aval(z).dtype, np.float64)
+    dt = get_aval(z).dtype if get_aval(z).dtype.kind in "fc" else np.dtype(np.float64)
     a = fnp.ones(1, dt)
     for k in range(get_aval(z).shape[0]):
         a = fnp.convolve(a, fnp.stack([fnp.ones((), dt), fnp.negative(fnp.astype(z[k], dt))]), mode="full")
@@ -344,7 +345,7 @@ def roots(p, *, strip_zeros: bool = True):
     p = fnp.atleast_1d(fnp.asarray(p))
     if get_aval(p).ndim != 1:
         raise ValueError("fgrad.numpy.roots: input must be a rank-1 array.")
-    dt = np.result_type(get_aval(p).dtype, np.float64)
+    dt = get_aval(p).dtype if get_aval(p).dtype.kind in "fc" else np.dtype(np.float64)
     cdt = np.result_type(dt, np.complex64)
     trailing = 0
     if strip_zeros:

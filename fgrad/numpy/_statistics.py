@@ -269,7 +269,8 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noq
     for idx, nb in zip(index_list, nbins, strict=True):
         flat = fnp.add(fnp.multiply(flat, nb), fnp.astype(idx, np.int64))
     w = fnp.ones(n, np.float64) if weights is None else weights
-    hist = fnp.zeros(math.prod(nbins), np.result_type(get_aval(w).dtype, np.float64)).at[flat].add(w)
+    hist_dt = get_aval(w).dtype if get_aval(w).dtype.kind in "fc" else np.dtype(np.float64)  # JAX
+    hist = fnp.zeros(math.prod(nbins), hist_dt).at[flat].add(w)
     hist = fnp.reshape(hist, nbins)[(slice(1, -1),) * d]
     if density:
         hist = fnp.divide(hist, fnp.sum(hist))

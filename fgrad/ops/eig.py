@@ -102,7 +102,8 @@ def _eig_jvp(primals, tangents, vectors, eigvec_derivs):
             "to each eigenvector's phase and for distinct eigenvalues, which fgrad cannot check (as in "
             "JAX). Differentiate eigvals, or opt in with fgrad.ops.eig.eig(a, eigvec_derivs=True)."
         )
-    w, v = eig_p.bind(a, vectors=True, eigvec_derivs=eigvec_derivs)
+    # the eigenvalues' own derivative needs v's (second order): always allowed internally
+    w, v = eig_p.bind(a, vectors=True, eigvec_derivs=True)
     m = _mm(solve(v, convert_element_type(ta, _dtype(v))), v)  # v^-1 da v
     du = _mm(v, mul(_gap_inverse(w), m))
     # dv_j = du_j + c_j v_j, c_j fixed by LAPACK's normalization (unit norm, largest-magnitude

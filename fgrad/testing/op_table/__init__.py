@@ -31,8 +31,8 @@ from __future__ import annotations
 from typing import Callable
 
 from . import (
-    control_flow, convolution, elementwise, fft, indexing, lax, linalg, nn, products, reductions, scipy_rows,
-    shape, sorting, structural, transforms,
+    control_flow, convolution, elementwise, fft, indexing, lax, linalg, nn, numpy_more, products, reductions,
+    scipy_rows, shape, sorting, structural, transforms,
 )
 from ._base import (  # noqa: F401
     BOOL, F32, F64, FLOATS, INTS, Arg, MissingOp, OpRow, axis_kwargs, binary, broadcast_shapes_of,
@@ -43,7 +43,7 @@ from ._record import example_args, record_primitives, row_primitives
 from .not_rows import LEAKED_HELPERS, NOT_OPS
 
 FAMILIES = (elementwise, reductions, shape, structural, indexing, products, sorting, linalg, nn, lax,
-            control_flow, transforms, convolution, fft, scipy_rows)
+            control_flow, transforms, convolution, fft, scipy_rows, numpy_more)
 ROWS: list[OpRow] = [row for family in FAMILIES for row in family.ROWS]
 
 

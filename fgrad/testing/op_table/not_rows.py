@@ -54,6 +54,13 @@ NOT_OPS = {
         "broadcast_shapes": "static query (shapes in, shape out)",
         "isdtype": "static query (dtype in, bool out); tested in tests/test_array_api.py",
         "to_device": "placement (device_put of one array); tested in tests/test_array_api.py",
+        # numerical breadth (tests/test_numpy_breadth.py)
+        **{n: "creation (a window of a static length)" for n in ("bartlett", "blackman", "hamming", "hanning")},
+        **{n: "creation from host data or a Python function" for n in (
+            "fromfunction", "frombuffer", "fromstring", "fromiter", "fromfile", "load")},
+        "mask_indices": "index construction",
+        **{n: "static query (returns a Python value)" for n in ("isrealobj", "isscalar", "einsum_path")},
+        **{n: "host output (text or a file)" for n in ("array_repr", "array_str", "save", "savez")},
     },
     "lax": {
         "iota": "creation",
