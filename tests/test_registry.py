@@ -220,6 +220,10 @@ NOT_WRAPPERS = {
     "rint": "round_p with decimals=0",
     "astype": "convert_element_type with a dtype parameter",
     "where": "select, plus NumPy's one-argument form",
+    "fabs": "abs of real input only, as a float (complex input is a TypeError)",
+    "float_power": "pow after converting both operands to float64 (complex128)",
+    "polyadd": "add after zero-padding the shorter coefficient array (1-D only)",
+    "polysub": "sub after zero-padding the shorter coefficient array (1-D only)",
 }
 
 

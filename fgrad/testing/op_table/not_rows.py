@@ -55,7 +55,8 @@ NOT_OPS = {
         "isdtype": "static query (dtype in, bool out); tested in tests/test_array_api.py",
         "to_device": "placement (device_put of one array); tested in tests/test_array_api.py",
         # numerical breadth (tests/test_numpy_breadth.py)
-        **{n: "creation (a window of a static length)" for n in ("bartlett", "blackman", "hamming", "hanning")},
+        **{n: "creation (a window of a static length)"
+           for n in ("bartlett", "blackman", "hamming", "hanning")},
         **{n: "creation from host data or a Python function" for n in (
             "fromfunction", "frombuffer", "fromstring", "fromiter", "fromfile", "load")},
         "mask_indices": "index construction",
