@@ -3,7 +3,7 @@
 `poly`, `roots`, `vander`.
 
 Differentiable in the coefficients and the points (`polyval` by Horner's rule, `polyfit` via
-a least-squares solve, `roots` via the companion matrix's eigenvalues, CPU only as JAX's).
+a least-squares solve, `roots` via the companion matrix's eigenvalues).
 As in JAX, `roots` and `poly` of a matrix return complex arrays, and `polymul`/`polydiv`
 keep leading zeros unless ``trim_leading_zeros=True`` (which needs concrete values).
 
@@ -332,7 +332,7 @@ def poly(seq_of_zeros):
 
 def roots(p, *, strip_zeros: bool = True):
     """``numpy.roots``: the roots of the polynomial, the eigenvalues of its companion matrix
-    (complex, as in JAX; CPU only).  ``strip_zeros`` drops leading zeros (needs concrete
+    (complex, as in JAX).  ``strip_zeros`` drops leading zeros (needs concrete
     coefficients); trailing zeros give roots at 0.  With ``strip_zeros=False`` leading zeros
     give NaN roots (JAX).
 

@@ -135,12 +135,14 @@ def bincount(x, weights=None, minlength=0, *, length=None):
         raise ValueError(f"fgrad.numpy.bincount: x must be one-dimensional, got shape {get_aval(x).shape}")
     if minlength < 0:
         raise ValueError("fgrad.numpy.bincount: minlength must be non-negative")
-    concrete = None
-    if not isinstance(x, Tracer) or length is None:
+    hint = "Pass a static length=... to use bincount under jit/vmap."
+    if length is None:
+        concrete = _concrete(x, "bincount", hint)  # raises ConcretizationTypeError for a traced x
+    else:
         try:
-            concrete = _concrete(x, "bincount", "Pass a static length=... to use bincount under jit/vmap.")
+            concrete = _concrete(x, "bincount", hint)
         except ConcretizationError:
-            concrete = None
+            concrete = None  # traced with a static length: JAX's semantics
     if concrete is not None and concrete.size and concrete.min() < 0:
         raise ValueError("fgrad.numpy.bincount: x must contain non-negative integers (NumPy raises here)")
     if length is None:

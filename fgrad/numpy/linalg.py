@@ -334,9 +334,9 @@ def eigh(a, UPLO="L", symmetrize_input=True):
 def eig(a):
     """Eigenvalues and unit-norm right eigenvectors (columns) of a general square matrix:
     ``EigResult(eigenvalues, eigenvectors)``, both complex (as JAX; NumPy returns real arrays
-    when all eigenvalues are real).  CPU only, as in JAX.  Differentiable (eigenvalues, for
-    distinct eigenvalues; derivatives of the eigenvectors raise NotImplementedError, as in
-    JAX).
+    when all eigenvalues are real), computed by LAPACK on the host (a GPU matrix is copied).
+    Differentiable (eigenvalues, for distinct eigenvalues; derivatives of the eigenvectors
+    raise NotImplementedError, as in JAX).
 
     Example::
 
@@ -351,7 +351,7 @@ def eig(a):
 
 
 def eigvals(a):
-    """Eigenvalues of a general square matrix (complex; CPU only).
+    """Eigenvalues of a general square matrix (complex; computed by LAPACK on the host).
 
     Example::
 

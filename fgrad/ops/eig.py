@@ -4,8 +4,8 @@
 ``eig(a) -> (w, v)`` for square ``a`` (leading batch axes allowed): complex eigenvalues
 ``w`` and the unit-norm right eigenvectors in the columns of ``v`` (LAPACK's ``geev``
 through NumPy), ``a v = v diag(w)``.  The outputs are always complex (JAX; NumPy returns
-real arrays when every eigenvalue is real).  It runs on the CPU, as JAX's does: a device
-array raises a clear error.
+real arrays when every eigenvalue is real).  LAPACK runs on the host: a matrix on a GPU is
+copied there and the results back (explicitly, in the primitive).
 
 Derivative (JAX's rule): with ``M = v^-1 da v`` and ``U = v (F o M)``, where
 ``F_ij = 1 / (w_j - w_i)`` off the diagonal and 0 on it, ``dw = diag(M)`` and
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends import backend_of_buffer, to_host
 from ..core.array import ShapedArray
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule
@@ -35,24 +36,27 @@ def _complex_of(dtype) -> np.dtype:
 
 
 def _eig_impl(xp, a, vectors, eigvec_derivs):
-    if xp is not np:
-        raise NotImplementedError(
-            "eig: the general eigendecomposition runs on the CPU only (as in JAX); "
-            "move the matrix there first: fgrad.device_put(a, fgrad.devices('cpu')[0])"
-        )
-    cdt = _complex_of(a.dtype)
-    n = a.shape[-1]
-    w = np.full(a.shape[:-1], np.nan, cdt)
-    v = np.full(a.shape, np.nan, cdt)
-    for idx in np.ndindex(*a.shape[:-2]):
+    # LAPACK's geev through NumPy; a device matrix makes an explicit round trip to the host
+    # (as JAX's eig on a GPU calls LAPACK on the host)
+    backend = None if xp is np else backend_of_buffer(a)
+    host = a if backend is None else to_host(a)
+    cdt = _complex_of(host.dtype)
+    n = host.shape[-1]
+    w = np.full(host.shape[:-1], np.nan, cdt)
+    v = np.full(host.shape, np.nan, cdt)
+    for idx in np.ndindex(*host.shape[:-2]):
         if n == 0:
             continue
         try:
-            wi, vi = np.linalg.eig(a[idx])
+            wi, vi = np.linalg.eig(host[idx])
         except np.linalg.LinAlgError:
             continue  # NaN, as JAX returns for a failed factorization
         w[idx], v[idx] = wi, vi
-    return [w, v] if vectors else [w]
+    out = [w, v] if vectors else [w]
+    if backend is not None:
+        device = backend.device_of(a)
+        out = [backend.from_host(o, device) for o in out]
+    return out
 
 
 def _eig_abstract(a, vectors, eigvec_derivs):
