@@ -103,6 +103,13 @@ if _ssp is not None:
         _special("zeta", _nondiff(1.5, 4.0), Arg(0.3, 3.0)),
         _special("polygamma", _nondiff(0, 3, kind="int"), Arg(0.5, 4.0)),
         _special("betainc", _nondiff(0.5, 3.0), _nondiff(0.5, 3.0), Arg(0.1, 0.9)),
+        # derivatives in the shape parameters (first order: their own derivatives exist in x only)
+        _special("gammainc[shape]", Arg(0.5, 6.0), Arg(0.2, 8.0), fn=_fs.special.gammainc, ref=_ssp.gammainc,
+                 order=1),
+        _special("gammaincc[shape]", Arg(0.5, 6.0), Arg(0.2, 8.0), fn=_fs.special.gammaincc, ref=_ssp.gammaincc,
+                 order=1),
+        _special("betainc[shape]", Arg(0.5, 5.0), Arg(0.5, 5.0), Arg(0.05, 0.95), fn=_fs.special.betainc,
+                 ref=_ssp.betainc, order=1),
         _special("multigammaln", Arg(2.0, 5.0), example_kwargs={"d": 2},
                  kwargs=lambda s: st.fixed_dictionaries({"d": st.integers(1, 3)})),
         _special("logsumexp", Arg(-3.0, 3.0), shapes=shapes_of(1, min_dims=1), kwargs=_lse_kw,
