@@ -123,7 +123,8 @@ def betainc_grad_ab(xp, sc, a, b, x):
     p, q, y = xp.where(work, p, 1.0), xp.where(work, q, 1.0), xp.where(work, y, 0.5)
     if bool(xp.any(work)):
         h, dh_p, dh_q = _beta_cf(xp, p, q, y, work)
-        log_pref = p * xp.log(y) + q * xp.log1p(-y) - xp.log(p) - (sc.gammaln(p) + sc.gammaln(q) - sc.gammaln(p + q))
+        log_beta = sc.gammaln(p) + sc.gammaln(q) - sc.gammaln(p + q)
+        log_pref = p * xp.log(y) + q * xp.log1p(-y) - xp.log(p) - log_beta
         pref = xp.exp(log_pref)
         psi_pq = sc.psi(p + q)
         dlog_p = xp.log(y) - 1.0 / p - sc.psi(p) + psi_pq

@@ -106,8 +106,8 @@ if _ssp is not None:
         # derivatives in the shape parameters (first order: their own derivatives exist in x only)
         _special("gammainc[shape]", Arg(0.5, 6.0), Arg(0.2, 8.0), fn=_fs.special.gammainc, ref=_ssp.gammainc,
                  order=1),
-        _special("gammaincc[shape]", Arg(0.5, 6.0), Arg(0.2, 8.0), fn=_fs.special.gammaincc, ref=_ssp.gammaincc,
-                 order=1),
+        _special("gammaincc[shape]", Arg(0.5, 6.0), Arg(0.2, 8.0), fn=_fs.special.gammaincc,
+                 ref=_ssp.gammaincc, order=1),
         _special("betainc[shape]", Arg(0.5, 5.0), Arg(0.5, 5.0), Arg(0.05, 0.95), fn=_fs.special.betainc,
                  ref=_ssp.betainc, order=1),
         _special("multigammaln", Arg(2.0, 5.0), example_kwargs={"d": 2},
