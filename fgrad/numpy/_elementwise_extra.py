@@ -99,7 +99,8 @@ def ldexp(x1, x2):
     x1, x2 = _real_float(x1, "ldexp"), fnp.asarray(x2)
     if get_aval(x2).dtype.kind not in "iub":
         # JAX raises ValueError here (NumPy a TypeError)
-        raise ValueError(f"fgrad.numpy.ldexp: the exponent must be an integer array, got {get_aval(x2).dtype}")
+        raise ValueError(f"fgrad.numpy.ldexp: the exponent must be an integer array, got "
+                         f"{get_aval(x2).dtype}")
     dt = get_aval(x1).dtype
     e = fnp.clip(fnp.astype(x2, np.int64), -2200, 2200)
     a, b = _exp2_int(e, dt)
