@@ -531,8 +531,8 @@ def _pinv_fwd(a, rtol):
     cutoff = _ew.mul(_reshape(smax, _shape(smax) + (1,)), rtol)
     keep = _ew.gt(s, cutoff)
     sinv = _ew.select(keep, _ew.div(1.0, _ew.select(keep, s, _ew.add(_ew.mul(s, 0.0), 1.0))), _ew.mul(s, 0.0))
-    # pinv = V diag(sinv) U^T
-    vs = _ew.mul(_mT(vh), _reshape(sinv, _shape(sinv)[:-1] + (1, _shape(sinv)[-1])))
+    # pinv = V diag(sinv) U^H with V = vh^H (the conjugate transpose: complex input)
+    vs = _ew.mul(_hT(vh), _reshape(sinv, _shape(sinv)[:-1] + (1, _shape(sinv)[-1])))
     return matmul(vs, _hT(u))
 
 
