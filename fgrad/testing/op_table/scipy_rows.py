@@ -349,6 +349,22 @@ if _ssp is not None:
             [lambda rng, s, dt: np.diag(np.linspace(-2.0, 2.0, s[-1]) + 0.3 * np.arange(s[-1])).astype(dt)
              + (_small(rng, s, dt) + _small(rng, s, dt).T) * 0.05, _spd], ((3, 3), (3, 3))),
         _la("expm", lambda a: _LA.expm(a), _sla.expm, _BATCHED_SQ, [_rand], ((3, 3),)),
+        # sqrtm (complex, as JAX): real and imaginary parts; positive definite (real roots) and
+        # a general well-conditioned matrix (complex roots)
+        _la("sqrtm", lambda a: _LA.sqrtm(a).real, lambda a: _sla.sqrtm(a).real, _N.map(_sq), [_spd],
+            ((3, 3),), dtypes=(F64,)),
+        _la("sqrtm[general]", lambda a: (_LA.sqrtm(a).real, _LA.sqrtm(a).imag),
+            lambda a: (_sla.sqrtm(a.astype(complex)).real, _sla.sqrtm(a.astype(complex)).imag),
+            _N.map(_sq), [lambda rng, s, dt: (_small(rng, s, dt) + 1.5 * np.eye(s[-1])).astype(dt)],
+            ((3, 3),), dtypes=(F64,)),
+        _la("schur", lambda a, output: _LA.schur(a, output=output),
+            lambda a, output: _sla.schur(a, output=output), _N.map(_sq), [_rand], ((3, 3),), grad="skip",
+            kwargs=lambda s: st.fixed_dictionaries({"output": st.sampled_from(["real", "complex"])}),
+            example_kwargs={"output": "real"}),
+        _la("funm", lambda a: _LA.funm(a, fnp.exp).real, lambda a: _sla.expm(a), _N.map(_sq),
+            [lambda rng, s, dt: (np.diag(np.linspace(-1.0, 1.0, s[-1]) + 0.2 * np.arange(s[-1]))
+                                 + 0.1 * _small(rng, s, dt)).astype(dt)], ((3, 3),), dtypes=(F64,),
+            fwd_tol={F64: (1e-9, 1e-9)}),
         _la("expm[large]", lambda a: _LA.expm(a * 8.0), lambda a: _sla.expm(a * 8.0), _N.map(_sq), [_rand],
             ((3, 3),), fwd_tol={F32: (2e-3, 2e-3), F64: (1e-9, 1e-9)}),
         _la("expm_frechet", lambda a, e: _LA.expm_frechet(a, e), lambda a, e: _sla.expm_frechet(a, e),
