@@ -4,8 +4,9 @@ inputs through the decompositions (cholesky, eigh, svd, qr, triangular solves), 
 derivative rules raised NotImplementedError for complex input.
 
 fgrad follows JAX's convention for ``grad`` of a real function of a complex input
-(``grad(abs)(3+4j) == 0.6-0.8j``, the conjugate of PyTorch's), and the decompositions use JAX's gauges (eigenvector phases, the imaginary diagonal of
-``V^H dA V`` in the SVD, ``diag(R)`` real in QR).  Stored numbers were recorded from jax
+(``grad(abs)(3+4j) == 0.6-0.8j``, the conjugate of PyTorch's), and the decompositions use
+JAX's gauges (eigenvector phases, the imaginary diagonal of ``V^H dA V`` in the SVD,
+``diag(R)`` real in QR).  Stored numbers were recorded from jax
 0.10.2 (x64); the live checks run when JAX is installed."""
 
 from __future__ import annotations
