@@ -103,6 +103,10 @@ if _ssp is not None:
         _special("zeta", _nondiff(1.5, 4.0), Arg(0.3, 3.0)),
         _special("polygamma", _nondiff(0, 3, kind="int"), Arg(0.5, 4.0)),
         _special("betainc", _nondiff(0.5, 3.0), _nondiff(0.5, 3.0), Arg(0.1, 0.9)),
+        _special("loggamma", Arg(0.2, 5.0)),
+        _special("comb", Arg(3.0, 9.0), Arg(0.5, 2.5), fwd_tol={F32: (1e-4, 1e-4), F64: (1e-10, 1e-10)}),
+        _special("boxcox", Arg(0.2, 3.0), Arg(-1.5, 1.5)),
+        _special("boxcox1p", Arg(-0.5, 2.0), Arg(-1.5, 1.5)),
         # derivatives in the shape parameters (first order: their own derivatives exist in x only)
         _special("gammainc[shape]", Arg(0.5, 6.0), Arg(0.2, 8.0), fn=_fs.special.gammainc, ref=_ssp.gammainc,
                  order=1),
