@@ -47,8 +47,9 @@ TESTED_ELSEWHERE = {
         "barrier")},
     "debug_callback": "tests/test_jax_api_callbacks.py",  # effects: order, jit, vmap, grad
     "pure_callback": "tests/test_jax_api_callbacks.py",
-    # not differentiable (as in JAX): forward rows run, the recorder's gradient pass cannot
-    "schur": "tests/test_scipy_more.py and the scipy.linalg.schur op-table row (forward, vmap)",
+    # not differentiable (as in JAX): its op-table row runs forward and vmap, the recorder's
+    # gradient pass cannot; values, vmap and the error in tests/test_scipy_more.py
+    "schur": "tests/test_scipy_more.py",
 }
 
 REPO = pathlib.Path(__file__).resolve().parent.parent

@@ -250,7 +250,7 @@ def igamma_grad_a(a, x):
     Example::
 
         >>> igamma_grad_a(1.0, 1.0)  # d/da P(a, 1) at a = 1
-        Array(-0.31972025, dtype=float64)
+        Array(-0.43172971, dtype=float64)
     """
     return igamma_grad_a_p.bind(a, x)
 
