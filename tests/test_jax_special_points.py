@@ -75,6 +75,7 @@ DEVIATIONS = {
     # d/dx x**y at x = y = 0: JAX's rule y * x**(y - 1) gives 0 * inf = NaN for a float
     # exponent (0 for an integer one); fgrad (and PyTorch) give 0 for both.
     "dpower(0.0, 0.0)": (("ok", [0.0, 0.0], "float64"), "power'(0) with exponent 0 is 0, as PyTorch"),
+    "dfloat_power(0.0, 0.0)": (("ok", [0.0, 0.0], "float64"), "float_power is power in float64 (as above)"),
     # JAX's nextafter has no derivative rule (NotImplementedError); fgrad's is the slope of
     # x + (a step constant between binades): 1 in x, 0 in y (docs/conformance.md)
     **{f"dnextafter{p!r}": (("ok", [1.0, 0.0], "float64"), "nextafter' = (1, 0), JAX has no rule")

@@ -47,6 +47,9 @@ TESTED_ELSEWHERE = {
         "barrier")},
     "debug_callback": "tests/test_jax_api_callbacks.py",  # effects: order, jit, vmap, grad
     "pure_callback": "tests/test_jax_api_callbacks.py",
+    # not differentiable (as in JAX): its op-table row runs forward and vmap, the recorder's
+    # gradient pass cannot; values, vmap and the error in tests/test_scipy_more.py
+    "schur": "tests/test_scipy_more.py",
 }
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
@@ -220,6 +223,10 @@ NOT_WRAPPERS = {
     "rint": "round_p with decimals=0",
     "astype": "convert_element_type with a dtype parameter",
     "where": "select, plus NumPy's one-argument form",
+    "fabs": "abs of real input only, as a float (complex input is a TypeError)",
+    "float_power": "pow after converting both operands to float64 (complex128)",
+    "polyadd": "add after zero-padding the shorter coefficient array (1-D only)",
+    "polysub": "sub after zero-padding the shorter coefficient array (1-D only)",
 }
 
 

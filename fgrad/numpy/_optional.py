@@ -9,3 +9,10 @@ from ._array_api import *
 from ._array_api import __array_namespace_info__
 import fgrad.numpy.linalg as linalg
 import fgrad.numpy.fft as fft
+from ._calculus import *
+from ._statistics import *
+from ._polynomial import *
+from ._setops import *
+from ._windows import *
+from ._elementwise_extra import *
+from ._array_tools import *

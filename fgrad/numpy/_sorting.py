@@ -29,7 +29,8 @@ from ._shape import moveaxis, ravel, reshape
 __all__ = [
     "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "nancumsum", "nancumprod",
     "sort", "argsort", "lexsort", "partition", "argpartition",
-    "median", "quantile", "percentile", "searchsorted", "digitize",
+    "median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
+    "searchsorted", "digitize",
     "unique", "unique_values", "unique_counts", "unique_inverse", "unique_all",
     "nanmax", "nanmin", "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin",
 ]
@@ -334,6 +335,113 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         return lo
     hi = reshape(sorting_ops.take_static(srt, [n // 2], nd - 1), rest)
     return fnp_math.divide(fnp_math.add(lo, hi), 2)
+
+
+def _check_q(q, scale, name):
+    if isinstance(q, (list, tuple)):
+        q = np.asarray(q, dtype=np.float64)
+    if isinstance(q, (np.ndarray, np.generic, float, int)):
+        qn = np.asarray(q, dtype=np.float64) / scale
+        if np.any((qn < 0) | (qn > 1)):
+            raise ValueError(f"fgrad.numpy.{name}: q must be in the range [0, {scale}]")
+    return q
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None, interpolation=None):
+    """``numpy.nanquantile``: `quantile` ignoring NaNs (each slice uses its own count of
+    non-NaN values; an all-NaN slice gives NaN).  Differentiable in ``a`` and, for linear, in
+    ``q``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.nanquantile(fnp.asarray([1.0, fnp.nan, 3.0, 2.0]), 0.5)
+        Array(2., dtype=float64)
+    """
+    if out is not None:
+        raise NotImplementedError("fgrad.numpy.nanquantile: out= is not supported (arrays are immutable)")
+    if weights is not None:
+        raise NotImplementedError("fgrad.numpy.nanquantile: weights= is not supported")
+    method = interpolation or method
+    if method not in _METHODS:
+        raise ValueError(f"fgrad.numpy.nanquantile: method {method!r} is not supported; "
+                         f"use one of {_METHODS}")
+    a = _arr(a)
+    if get_aval(a).dtype.kind not in "fc":
+        return quantile(a, q, axis, None, False, method, keepdims)
+    q = _check_q(q, 1, "nanquantile")
+    out_dt = _quantile_dtype(get_aval(a).dtype, q, method)
+    flat, n, rest = _move_reduced_last(a, axis, keepdims)
+    if n == 0:
+        raise ValueError("fgrad.numpy.nanquantile: cannot take a quantile of an empty array")
+    if get_aval(flat).dtype != out_dt:
+        flat = convert_element_type(flat, out_dt)
+    srt = sorting_ops.sort_along(flat, -1)  # NaNs sort last
+    count = fnp_reductions.sum(convert_element_type(fnp_math.logical_not(fnp_math.isnan(flat)), np.float64),
+                               axis=-1, keepdims=True)  # kept + (1,)
+    q = _arr(q) if not is_python_scalar(q) else asarray(np.float64(q))
+    qshape = get_aval(q).shape
+    qf = reshape(convert_element_type(q, np.result_type(get_aval(q).dtype, np.float64)), (-1,))
+    last = fnp_math.maximum(fnp_math.subtract(count, 1.0), 0.0)
+    virtual = fnp_math.multiply(last, qf)  # kept + (m,)
+    if method == "lower":
+        virtual = fnp_math.floor(virtual)
+    elif method == "higher":
+        virtual = fnp_math.ceil(virtual)
+    elif method == "nearest":
+        virtual = fnp_math.rint(virtual)
+    elif method == "midpoint":
+        virtual = fnp_math.multiply(0.5, fnp_math.add(fnp_math.floor(virtual), fnp_math.ceil(virtual)))
+    lo_f = fnp_math.minimum(fnp_math.floor(virtual), last)
+    nd = get_aval(srt).ndim
+    x_lo = sorting_ops.take_along_axis(srt, convert_element_type(lo_f, np.int64), nd - 1)
+    if method in ("lower", "higher", "nearest"):
+        res = x_lo
+    else:
+        hi_f = fnp_math.minimum(fnp_math.add(lo_f, 1.0), last)
+        x_hi = sorting_ops.take_along_axis(srt, convert_element_type(hi_f, np.int64), nd - 1)
+        gamma = convert_element_type(fnp_math.subtract(virtual, lo_f), out_dt)
+        diff = fnp_math.subtract(x_hi, x_lo)
+        from_hi = fnp_math.subtract(x_hi, fnp_math.multiply(diff, fnp_math.subtract(1.0, gamma)))
+        from_lo = fnp_math.add(x_lo, fnp_math.multiply(diff, gamma))
+        res = fnp_math.where(fnp_math.greater_equal(gamma, 0.5), from_hi, from_lo)
+    res = fnp_math.where(fnp_math.equal(count, 0.0), constant_like(np.asarray(np.nan, out_dt), res), res)
+    res = moveaxis(res, -1, 0)  # (m,) + kept
+    return convert_element_type(reshape(res, tuple(qshape) + tuple(rest)), out_dt)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None, interpolation=None):
+    """``numpy.nanpercentile``: `nanquantile` at ``q / 100``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.nanpercentile(fnp.asarray([1.0, fnp.nan, 3.0]), 50)
+        Array(2., dtype=float64)
+    """
+    q = _check_q(q, 100, "nanpercentile")
+    qq = np.true_divide(q, 100) if isinstance(q, (np.ndarray, np.generic)) else (
+        q / 100 if is_python_scalar(q) else fnp_math.true_divide(q, 100))
+    return nanquantile(a, qq, axis, out, overwrite_input, method, keepdims, weights=weights,
+                       interpolation=interpolation)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """``numpy.nanmedian``: the median of the non-NaN values of each slice (NaN for an
+    all-NaN slice).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.nanmedian(fnp.asarray([[1.0, fnp.nan, 4.0], [2.0, 5.0, 3.0]]), axis=1)
+        Array([2.5, 3. ], dtype=float64)
+    """
+    a = _arr(a)
+    if get_aval(a).dtype.kind not in "fc":
+        return median(a, axis, out, overwrite_input, keepdims)
+    return nanquantile(a, 0.5, axis, out, overwrite_input, "linear", keepdims)
 
 
 # ---------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from ..core.array import get_aval as _get_aval
 from ..core.constants import constant_like as _constant_like
 from ..ops import elementwise as _ew
 from ..ops import linalg as _L
+from ..ops import eig as _eig
 from ..ops.reductions import reduce_max as _rmax
 from ..ops.reductions import reduce_min as _rmin
 from ..ops.reductions import reduce_prod as _rprod
@@ -45,16 +46,18 @@ from ._indexing import diagonal as _diagonal
 from ._indexing import trace as _trace
 
 __all__ = [
-    "LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh", "svd", "svdvals",
+    "LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eig", "eigvals", "eigh", "eigvalsh", "svd",
+    "svdvals",
     "qr", "norm", "vector_norm", "matrix_norm", "matrix_power", "pinv", "multi_dot", "matrix_rank",
     "lstsq", "cond", "trace", "diagonal", "matmul", "tensordot", "vecdot", "outer", "cross",
     "matrix_transpose", "tensorsolve", "tensorinv",
-    "SlogdetResult", "EighResult", "SVDResult", "QRResult",
+    "SlogdetResult", "EigResult", "EighResult", "SVDResult", "QRResult",
 ]
 
 LinAlgError = np.linalg.LinAlgError
 SlogdetResult = _namedtuple("SlogdetResult", ["sign", "logabsdet"])
 EighResult = _namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+EigResult = _namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
 QRResult = _namedtuple("QRResult", ["Q", "R"])
 LstsqResult = _namedtuple("LstsqResult", ["x", "residuals", "rank", "s"])
@@ -330,6 +333,39 @@ def eigh(a, UPLO="L", symmetrize_input=True):
     return EighResult(w, v)
 
 
+def eig(a):
+    """Eigenvalues and unit-norm right eigenvectors (columns) of a general square matrix:
+    ``EigResult(eigenvalues, eigenvectors)``, both complex (as JAX; NumPy returns real arrays
+    when all eigenvalues are real), computed by LAPACK on the host (a GPU matrix is copied).
+    Differentiable (eigenvalues, for distinct eigenvalues; derivatives of the eigenvectors
+    raise NotImplementedError, as in JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.linalg.eig(fnp.asarray([[2.0, 1.0], [0.0, 3.0]])).eigenvalues
+        Array([2.+0.j, 3.+0.j], dtype=complex128)
+    """
+    a = _float(a, "eig")
+    _square(a, "eig")
+    w, v = _eig.eig(a)
+    return EigResult(w, v)
+
+
+def eigvals(a):
+    """Eigenvalues of a general square matrix (complex; computed by LAPACK on the host).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.linalg.eigvals(fnp.asarray([[0.0, -1.0], [1.0, 0.0]]))
+        Array([0.+1.j, 0.-1.j], dtype=complex128)
+    """
+    a = _float(a, "eigvals")
+    _square(a, "eigvals")
+    return _eig.eig(a, vectors=False)[0]
+
+
 def eigvalsh(a, UPLO="L", symmetrize_input=True):
     return eigh(a, UPLO, symmetrize_input).eigenvalues
 
@@ -497,8 +533,8 @@ def _pinv_fwd(a, rtol):
     cutoff = _ew.mul(_reshape(smax, _shape(smax) + (1,)), rtol)
     keep = _ew.gt(s, cutoff)
     sinv = _ew.select(keep, _ew.div(1.0, _ew.select(keep, s, _ew.add(_ew.mul(s, 0.0), 1.0))), _ew.mul(s, 0.0))
-    # pinv = V diag(sinv) U^T
-    vs = _ew.mul(_mT(vh), _reshape(sinv, _shape(sinv)[:-1] + (1, _shape(sinv)[-1])))
+    # pinv = V diag(sinv) U^H with V = vh^H (the conjugate transpose: complex input)
+    vs = _ew.mul(_hT(vh), _reshape(sinv, _shape(sinv)[:-1] + (1, _shape(sinv)[-1])))
     return matmul(vs, _hT(u))
 
 

@@ -10,7 +10,8 @@ All linalg primitives act on the last two axes and accept equal leading (batch) 
 ``numpy.linalg`` does; the NumPy-facing wrappers in `fgrad.numpy.linalg` broadcast.
 Derivative rules are written with fgrad ops (they can be differentiated, batched and
 staged again); the matrix-calculus formulas are documented at each rule.  Derivatives of
-the decompositions are implemented for real inputs.
+the decompositions hold for real and complex inputs (complex: JAX's rules and gauges, with
+conjugate transposes and the non-conjugating pairing ``Re(sum(a * b))`` of §2).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..core.constants import constant_like
 from ..core.rules import defbatch, defbilinear, defjvp_rule, deflinear_in, is_undefined
-from .elementwise import add, convert_element_type, div, mul, neg, real, sub
+from .elementwise import add, conj, convert_element_type, div, eq, mul, neg, real, sub
 from .reductions import reduce_sum
 from .shape import bdim_to_front, broadcast_in_dim, moveaxis, reshape, transpose
 
@@ -246,6 +247,15 @@ def _mT(x):
     return transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
 
 
+def _hT(x):
+    """The conjugate transpose of the last two axes (the transpose for real dtypes)."""
+    return conj(_mT(x)) if _dtype(x).kind == "c" else _mT(x)
+
+
+def _as_dtype_of(x, like):
+    return convert_element_type(x, _dtype(like)) if _dtype(x) != _dtype(like) else x
+
+
 def _mm(a, b):
     """``a @ b`` for (..., m, k) @ (..., k, n) with equal leading axes."""
     na, nb = _ndim(a), _ndim(b)
@@ -281,14 +291,14 @@ def _triu(x, k=0):
 
 
 def _sym_from_lower(t):
-    """The symmetric matrix whose lower triangle is that of ``t`` (what the kernels read)."""
-    return add(_tril(t), _mT(_tril(t, -1)))
-
-
-def _real_only(name, *xs):
-    for x in xs:
-        if x is not None and _dtype(x).kind == "c":
-            raise NotImplementedError(f"{name}: derivatives of complex inputs are not implemented")
+    """The symmetric (complex: Hermitian) matrix whose lower triangle is that of ``t`` (what
+    the kernels read; LAPACK ignores the imaginary part of a Hermitian diagonal)."""
+    if _dtype(t).kind != "c":
+        return add(_tril(t), _mT(_tril(t, -1)))
+    n = _shape(t)[-1]
+    diag = mul(_as_dtype_of(real(t), t), _eye(n, _dtype(t), t))
+    low = _tril(t, -1)
+    return add(add(low, _hT(low)), diag)
 
 
 def _batch_front(prim):
@@ -405,8 +415,7 @@ def _tri_jvp(primals, tangents, left_side, lower, transpose_a, unit_diagonal):
     params = dict(left_side=left_side, lower=lower, transpose_a=transpose_a, unit_diagonal=unit_diagonal)
     x = triangular_solve_p.bind(a, b, **params)
     rhs = tb
-    if ta is not None:
-        _real_only("triangular_solve", ta)
+    if ta is not None:  # complex too: op(A) is a plain transpose, the formula is algebraic
         da = _tri_mask(ta, lower, unit_diagonal)
         if transpose_a:
             da = _mT(da)
@@ -571,13 +580,15 @@ def _phi(x):
 
 
 def _chol_jvp(primals, tangents):
-    # A = L L^T  =>  dL = L phi(L^-1 dA L^-T)   (phi: lower triangle, half diagonal)
+    # A = L L^H  =>  dL = L phi(L^-1 dA L^-H)   (phi: lower triangle, half diagonal)
     (a,), (ta,) = primals, tangents
-    _real_only("cholesky", a)
     L = cholesky_p.bind(a)
     da = _sym_from_lower(ta)
     tmp = triangular_solve(L, da, left_side=True, lower=True)
-    tmp = triangular_solve(L, tmp, left_side=False, lower=True, transpose_a=True)
+    if _dtype(a).kind == "c":  # X L^H = Y  <=>  conj(X) L^T = conj(Y)
+        tmp = conj(triangular_solve(L, conj(tmp), left_side=False, lower=True, transpose_a=True))
+    else:
+        tmp = triangular_solve(L, tmp, left_side=False, lower=True, transpose_a=True)
     return L, _mm(L, _phi(tmp))
 
 
@@ -623,11 +634,10 @@ def _gap_inverse(w):
 def _eigh_jvp(primals, tangents):
     # A = V diag(w) V^T, M = V^T dA V:  dw = diag(M),  dV = V (F o M),  F_ij = 1/(w_j - w_i)
     (a,), (ta,) = primals, tangents
-    _real_only("eigh", a)
     w, v = eigh_p.bind(a)
-    m = _mm(_mT(v), _mm(_sym_from_lower(ta), v))
-    dw = _diag(m)
-    dv = _mm(v, mul(_gap_inverse(w), m))
+    m = _mm(_hT(v), _mm(_sym_from_lower(ta), v))  # complex: V^H dA V, dw = Re diag (JAX)
+    dw = real(_diag(m)) if _dtype(m).kind == "c" else _diag(m)
+    dv = _mm(v, mul(_as_dtype_of(_gap_inverse(w), v), m))
     return [w, v], [dw, dv]
 
 
@@ -686,48 +696,58 @@ def _hcat(x1, x2):
 
 
 def _complete_basis_jvp(q1, q2, dq1):
-    """Tangent of the orthonormal complement ``q2`` of ``q1`` (q = [q1 | q2] orthogonal):
-    q1^T dq2 = -dq1^T q2 fixes its component along q1; the rotation within span(q2) is a
-    free gauge, chosen zero:  dq2 = -q1 dq1^T q2."""
-    return neg(_mm(q1, _mm(_mT(dq1), q2)))
+    """Tangent of the orthonormal complement ``q2`` of ``q1`` (q = [q1 | q2] unitary):
+    q1^H dq2 = -dq1^H q2 fixes its component along q1; the rotation within span(q2) is a
+    free gauge, chosen zero:  dq2 = -q1 dq1^H q2."""
+    return neg(_mm(q1, _mm(_hT(dq1), q2)))
 
 
 def _svd_reduced_jvp(u, s, v, ta):
-    # A = U S V^T (reduced), P = U^T dA V:  ds = diag(P),
-    #   dU = U (F o (P S + S P^T)) + (I - U U^T) dA V S^-1
-    #   dV = V (F o (S P + P^T S)) + (I - V V^T) dA^T U S^-1,   F_ij = 1/(s_j^2 - s_i^2)
+    # A = U S V^H (reduced), P = U^H dA V:  ds = Re diag(P),
+    #   dU = U (F o (P S + S P^H) + D) + (I - U U^H) dA V S^-1
+    #   dV = V (F o (S P + P^H S)) + (I - V V^H) dA^H U S^-1,   F_ij = 1/(s_j^2 - s_i^2),
+    # D = diag(Im P_ii / s_i) i for complex input (the phase gauge of JAX's rule; 0 for real)
     m, n = _shape(u)[-2], _shape(v)[-2]
-    p = _mm(_mT(u), _mm(ta, v))
-    ds = _diag(p)
+    cplx = _dtype(u).kind == "c"
+    p = _mm(_hT(u), _mm(ta, v))
+    ds = real(_diag(p)) if cplx else _diag(p)
     s_row = reshape(s, _shape(s)[:-1] + (1, _shape(s)[-1]))  # [..., i, j] = s_j
-    f = _gap_inverse(mul(s, s))
-    ps = mul(p, s_row)  # P S
-    sp = mul(_mT(s_row), p)  # S P
-    du = _mm(u, mul(f, add(ps, _mT(ps))))
-    dv = _mm(v, mul(f, add(sp, _mT(sp))))
+    f = _as_dtype_of(_gap_inverse(mul(s, s)), u)
+    s_row_c = _as_dtype_of(s_row, u)
+    ps = mul(p, s_row_c)  # P S
+    sp = mul(_mT(s_row_c), p)  # S P
+    inner = mul(f, add(ps, _hT(ps)))
+    if cplx:  # 0.5 (P - P^H) S^-1 on the diagonal: i Im(P_ii) / s_i
+        k = _shape(s)[-1]
+        s_zero = convert_element_type(eq(s, 0.0), _dtype(s))
+        s_inv = sub(div(1.0, add(s, s_zero)), s_zero)
+        half_skew = mul(mul(sub(p, _hT(p)), 0.5), _eye(k, _dtype(p), p))
+        inner = add(inner, mul(half_skew, _as_dtype_of(reshape(s_inv, _shape(s_inv)[:-1] + (1, k)), u)))
+    du = _mm(u, inner)
+    dv = _mm(v, mul(f, add(sp, _hT(sp))))
     if m > n:
         dav = _mm(ta, v)
-        du = add(du, div(sub(dav, _mm(u, _mm(_mT(u), dav))), s_row))
+        du = add(du, div(sub(dav, _mm(u, _mm(_hT(u), dav))), s_row_c))
     if n > m:
-        dau = _mm(_mT(ta), u)
-        dv = add(dv, div(sub(dau, _mm(v, _mm(_mT(v), dau))), s_row))
+        dau = _mm(_hT(ta), u)
+        dv = add(dv, div(sub(dau, _mm(v, _mm(_hT(v), dau))), s_row_c))
     return du, ds, dv
 
 
 def _svd_jvp(primals, tangents, full_matrices, compute_uv):
     (a,), (ta,) = primals, tangents
-    _real_only("svd", a)
     m, n = _shape(a)[-2:]
     k = min(m, n)
     out = svd_p.bind(a, full_matrices=full_matrices, compute_uv=compute_uv)
     if not compute_uv:
         u, s, vh = svd_p.bind(a, full_matrices=False, compute_uv=True)
-        return out, [_diag(_mm(_mT(u), _mm(ta, _mT(vh))))]
+        p = _diag(_mm(_hT(u), _mm(ta, _hT(vh))))
+        return out, [real(p) if _dtype(p).kind == "c" else p]
     u, s, vh = out
-    v = _mT(vh)
+    v = _hT(vh)
     if not full_matrices or m == n:
         du, ds, dv = _svd_reduced_jvp(u, s, v, ta)
-        return out, [du, ds, _mT(dv)]
+        return out, [du, ds, _hT(dv)]
     # full_matrices, non-square: the reduced factors are the leading k columns; the extra
     # columns span the orthogonal complement (their tangent is fixed up to a gauge)
     u1 = _cols(u, 0, k) if m > k else u
@@ -735,7 +755,7 @@ def _svd_jvp(primals, tangents, full_matrices, compute_uv):
     du1, ds, dv1 = _svd_reduced_jvp(u1, s, v1, ta)
     du = _hcat(du1, _complete_basis_jvp(u1, _cols(u, k, m), du1)) if m > k else du1
     dv = _hcat(dv1, _complete_basis_jvp(v1, _cols(v, k, n), dv1)) if n > k else dv1
-    return out, [du, ds, _mT(dv)]
+    return out, [du, ds, _hT(dv)]
 
 
 defjvp_rule(svd_p, _svd_jvp)
@@ -770,12 +790,16 @@ def qr(a, full_matrices=False):
 
 
 def _qr_square_jvp(q, r, da):
-    # A = QR (m >= n), C = Q^T dA R^-1, W = tril(C, -1) - tril(C, -1)^T (skew):
+    # A = QR (m >= n), C = Q^H dA R^-1, W = tril(C, -1) - tril(C, -1)^H (skew-Hermitian;
+    # complex: plus i Im diag(C), JAX's gauge keeping diag(R) real):
     #   dQ = dA R^-1 + Q (W - C),   dR = (C - W) R
     dar = triangular_solve(r, da, left_side=False, lower=False)
-    c = _mm(_mT(q), dar)
+    c = _mm(_hT(q), dar)
     low = _tril(c, -1)
-    w = sub(low, _mT(low))
+    w = sub(low, _hT(low))
+    if _dtype(c).kind == "c":
+        n = _shape(c)[-1]
+        w = add(w, mul(sub(c, _as_dtype_of(real(c), c)), _eye(n, _dtype(c), c)))
     dq = add(dar, _mm(q, sub(w, c)))
     dr = _mm(sub(c, w), r)
     return dq, dr
@@ -783,7 +807,6 @@ def _qr_square_jvp(q, r, da):
 
 def _qr_jvp(primals, tangents, full_matrices):
     (a,), (ta,) = primals, tangents
-    _real_only("qr", a)
     m, n = _shape(a)[-2:]
     q, r = qr_p.bind(a, full_matrices=full_matrices)
     if m >= n:
@@ -810,7 +833,7 @@ def _qr_jvp(primals, tangents, full_matrices):
     rx = rmul(r, e1)
     y = rmul(a, e2)
     dq, drx = _qr_square_jvp(q, rx, rmul(ta, e1))
-    dry = add(_mm(_mT(dq), y), _mm(_mT(q), rmul(ta, e2)))
+    dry = add(_mm(_hT(dq), y), _mm(_hT(q), rmul(ta, e2)))
     dr = add(rmul(drx, e1t), rmul(dry, e2t))
     return [q, r], [dq, dr]
 

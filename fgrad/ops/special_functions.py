@@ -8,9 +8,12 @@ dependency, as in JAX's CPU fallbacks; the derivative rules are fgrad's own, wri
 these primitives, so every order works (``d lgamma = digamma``, ``d digamma =
 polygamma(1, .)``, ``d polygamma(n, .) = polygamma(n + 1, .)``, ``d igamma/dx`` the
 Gamma density, ``d zeta(s, q)/dq = -s zeta(s + 1, q)``, ``d i0e = i1e - sign i0e``, ...).
-Derivatives with respect to ``polygamma``'s order, ``igamma``'s shape ``a`` and ``zeta``'s
-exponent are not implemented and raise (JAX implements the ``igamma`` one; fgrad never
-returns a silently wrong zero for them).
+Derivatives with respect to ``igamma``'s shape ``a`` (as JAX's ``igamma_grad_a``) and
+``betainc``'s ``a`` and ``b`` (JAX raises for these) are primitives of their own,
+``igamma_grad_a``/``betainc_grad_a``/``betainc_grad_b`` (`fgrad.ops._shape_derivatives`:
+the expansions differentiated term by term, ~1e-11 relative); their own derivatives exist
+in ``x`` only.  Derivatives with respect to ``polygamma``'s order and ``zeta``'s exponent
+are not implemented and raise (fgrad never returns a silently wrong zero for them).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import math
 import numpy as np
 from ..core.narrow_floats import dtype_kind
 
+from . import _shape_derivatives as shape_derivatives
 from ..core.rules import defjvp, defjvp2
 from .elementwise import (
     add, div, elementwise, eq, exp, log, log1p, mul, neg, select, sign, sub,
@@ -118,6 +122,25 @@ zeta_p = _prim("zeta", _binary_impl(lambda sc, xp, s, q: sc.zeta(s, q), "zeta"))
 bessel_i0e_p = _prim("bessel_i0e", _unary_impl("i0e", "bessel_i0e"))
 bessel_i1e_p = _prim("bessel_i1e", _unary_impl("i1e", "bessel_i1e"))
 betainc_p = _prim("betainc", lambda xp, a, b, x: _betainc_impl(xp, a, b, x))
+
+
+def _shape_grad_impl(which: str):
+    def impl(xp, *args):
+        *args, dt = _common(xp, *args, name=which)
+        sc = _special_module(xp, which)
+        with np.errstate(all="ignore"):
+            if which == "igamma_grad_a":
+                out = shape_derivatives.igamma_grad_a(xp, sc, *args)
+            else:
+                out = shape_derivatives.betainc_grad_ab(xp, sc, *args)[0 if which == "betainc_grad_a" else 1]
+        return out.astype(dt, copy=False)
+
+    return impl
+
+
+igamma_grad_a_p = _prim("igamma_grad_a", _shape_grad_impl("igamma_grad_a"))
+betainc_grad_a_p = _prim("betainc_grad_a", _shape_grad_impl("betainc_grad_a"))
+betainc_grad_b_p = _prim("betainc_grad_b", _shape_grad_impl("betainc_grad_b"))
 ndtri_p = _prim("ndtri", _unary_impl("ndtri", "ndtri"))
 log_ndtr_p = _prim("log_ndtr", _unary_impl("log_ndtr", "log_ndtr"))
 
@@ -221,6 +244,40 @@ def bessel_i1e(x):
     return bessel_i1e_p.bind(x)
 
 
+def igamma_grad_a(a, x):
+    """``d igamma(a, x) / da`` (JAX's ``lax.igamma_grad_a``): the series or continued
+    fraction of ``igamma`` differentiated term by term (`fgrad.ops._shape_derivatives`).
+
+    Example::
+
+        >>> igamma_grad_a(1.0, 1.0)  # d/da P(a, 1) at a = 1
+        Array(-0.43172971, dtype=float64)
+    """
+    return igamma_grad_a_p.bind(a, x)
+
+
+def betainc_grad_a(a, b, x):
+    """``d betainc(a, b, x) / da``.
+
+    Example::
+
+        >>> betainc_grad_a(1.0, 1.0, 0.5)  # d/da x^a = x^a log x
+        Array(-0.34657359, dtype=float64)
+    """
+    return betainc_grad_a_p.bind(a, b, x)
+
+
+def betainc_grad_b(a, b, x):
+    """``d betainc(a, b, x) / db``.
+
+    Example::
+
+        >>> betainc_grad_b(1.0, 1.0, 0.5)  # d/db [1 - (1 - x)^b] = -(1 - x)^b log(1 - x)
+        Array(0.34657359, dtype=float64)
+    """
+    return betainc_grad_b_p.bind(a, b, x)
+
+
 def betainc(a, b, x):
     """The regularized incomplete beta function ``I_x(a, b)``.
 
@@ -292,18 +349,31 @@ def _igamma_dx(a, x):
     return exp(sub(sub(mul(sub(a, 1.0), log(x)), x), lgamma(a)))
 
 
-_IGAMMA_A_FIX = ("differentiate with respect to x only (hold a constant), or write the "
-                 "a-derivative with a quadrature of fgrad ops")
-defjvp(igamma_p, _not_differentiable("igamma (gammainc)", "the shape a", _IGAMMA_A_FIX),
-       lambda t, a, x: mul(t, _igamma_dx(a, x)))
-defjvp(igammac_p, _not_differentiable("igammac (gammaincc)", "the shape a", _IGAMMA_A_FIX),
+def _betainc_dx(a, b, x):
+    """The Beta(a, b) density at x."""
+    return exp(sub(add(mul(sub(a, 1.0), log(x)), mul(sub(b, 1.0), log1p(neg(x)))),
+                   sub(add(lgamma(a), lgamma(b)), lgamma(add(a, b)))))
+
+
+defjvp(igamma_p, lambda t, a, x: mul(t, igamma_grad_a(a, x)), lambda t, a, x: mul(t, _igamma_dx(a, x)))
+defjvp(igammac_p, lambda t, a, x: neg(mul(t, igamma_grad_a(a, x))),
        lambda t, a, x: neg(mul(t, _igamma_dx(a, x))))
+_SECOND_SHAPE = "second derivatives in the shape parameters are not implemented (first order only)"
+# d/dx of d/da P = d/da of the density = density (log x - digamma(a))
+defjvp(igamma_grad_a_p, _not_differentiable("igamma_grad_a", "the shape a", _SECOND_SHAPE),
+       lambda t, a, x: mul(t, mul(_igamma_dx(a, x), sub(log(x), digamma(a)))))
+defjvp(betainc_grad_a_p, _not_differentiable("betainc_grad_a", "a", _SECOND_SHAPE),
+       _not_differentiable("betainc_grad_a", "b", _SECOND_SHAPE),
+       lambda t, a, b, x: mul(t, mul(_betainc_dx(a, b, x), add(sub(log(x), digamma(a)), digamma(add(a, b))))))
+defjvp(betainc_grad_b_p, _not_differentiable("betainc_grad_b", "a", _SECOND_SHAPE),
+       _not_differentiable("betainc_grad_b", "b", _SECOND_SHAPE),
+       lambda t, a, b, x: mul(t, mul(_betainc_dx(a, b, x), add(sub(log1p(neg(x)), digamma(b)),
+                                                               digamma(add(a, b))))))
 defjvp(zeta_p, _not_differentiable("zeta", "the exponent s", "hold s constant"),
        lambda t, s, q: mul(t, neg(mul(s, zeta(add(s, 1.0), q)))))
-defjvp(betainc_p, _not_differentiable("betainc", "a", "hold a and b constant"),
-       _not_differentiable("betainc", "b", "hold a and b constant"),
-       lambda t, a, b, x: mul(t, exp(sub(add(mul(sub(a, 1.0), log(x)), mul(sub(b, 1.0), log1p(neg(x)))),
-                                         sub(add(lgamma(a), lgamma(b)), lgamma(add(a, b)))))))
+defjvp(betainc_p, lambda t, a, b, x: mul(t, betainc_grad_a(a, b, x)),
+       lambda t, a, b, x: mul(t, betainc_grad_b(a, b, x)),
+       lambda t, a, b, x: mul(t, _betainc_dx(a, b, x)))
 defjvp2(bessel_i0e_p, lambda t, y, x: mul(t, sub(bessel_i1e(x), mul(sign(x), y))))
 defjvp2(bessel_i1e_p, lambda t, y, x: mul(t, _i1e_deriv(x, y)))
 defjvp2(ndtri_p, lambda t, y, p: mul(t, mul(_SQRT_2PI, exp(mul(mul(y, y), 0.5)))))
@@ -312,6 +382,7 @@ defjvp2(log_ndtr_p, lambda t, y, x: mul(t, div(exp(sub(mul(mul(x, x), -0.5), y))
 __all__ = [
     "lgamma", "digamma", "gamma", "polygamma", "igamma", "igammac", "zeta", "bessel_i0e", "bessel_i1e",
     "ndtri", "log_ndtr", "betainc", "betainc_p", "lgamma_p", "digamma_p", "gamma_p", "polygamma_p",
-    "igamma_p", "igammac_p",
+    "igamma_p", "igammac_p", "igamma_grad_a", "betainc_grad_a", "betainc_grad_b", "igamma_grad_a_p",
+    "betainc_grad_a_p", "betainc_grad_b_p",
     "zeta_p", "bessel_i0e_p", "bessel_i1e_p", "ndtri_p", "log_ndtr_p",
 ]

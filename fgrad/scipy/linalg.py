@@ -26,6 +26,8 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 from .. import numpy as fnp
 from ..ops.linalg import triangular_solve as _tri_solve
 from ..ops.lu import lu as _lu_prim
+from ..ops import schur as _schur_ops
+from ..ops.eig import eig as _eig
 from ..ops.lu import lu_pivots_to_permutation as _pivots_to_perm
 from ..ops.lu import permutation_matrix as _perm_matrix
 
@@ -419,5 +421,70 @@ def block_diag(*arrs):
     return fnp.concatenate(rows, axis=0)
 
 
+
+
+def schur(a, output: str = "real"):
+    """``scipy.linalg.schur``: ``(T, Z)`` with ``a = Z T Z^H``, ``T`` upper (quasi-)triangular
+    (``output="complex"``: triangular, complex).  LAPACK on the host; not differentiable (as in
+    JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> t, z = schur(fnp.asarray([[1.0, 2.0], [0.0, 3.0]]))
+        >>> bool(fnp.allclose(z @ t @ z.T, fnp.asarray([[1.0, 2.0], [0.0, 3.0]])))
+        True
+    """
+    a = _float(a, "schur")
+    _square(a, "schur")
+    if output not in ("real", "complex", "r", "c"):
+        raise ValueError(f"schur: output must be 'real' or 'complex', got {output!r}")
+    t, z = _schur_ops.schur(a, output="complex" if output in ("complex", "c") else "real")
+    return t, z
+
+
+def sqrtm(A, blocksize: int = 1):
+    """``scipy.linalg.sqrtm``: the principal square root ``X`` (``X @ X = A``), complex as in
+    JAX.  Differentiable (unlike JAX's): ``dX`` solves the Sylvester equation
+    ``X dX + dX X = dA``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> sqrtm(fnp.asarray([[4.0, 1.0], [0.0, 9.0]]))
+        Array([[2. +0.j, 0.2+0.j],
+               [0. +0.j, 3. +0.j]], dtype=complex128)
+    """
+    if blocksize < 1:
+        raise ValueError("sqrtm: the block size should be at least 1")
+    a = _float(A, "sqrtm")
+    _square(a, "sqrtm")
+    return _schur_ops.sqrtm(a)
+
+
+def funm(A, func, disp: bool = True):
+    """``scipy.linalg.funm`` for diagonalizable ``A``: ``V func(w) V^-1`` from the general
+    eigendecomposition (complex; differentiable where the eigenvalues are distinct).  JAX
+    uses a Schur-Parlett recurrence; results agree for diagonalizable matrices.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> funm(fnp.asarray([[1.0, 0.0], [0.0, 2.0]]), fnp.exp).real
+        Array([[2.71828183, 0.        ],
+               [0.        , 7.3890561 ]], dtype=float64)
+    """
+    a = _float(A, "funm")
+    _square(a, "funm")
+    w, v = _eig(a, eigvec_derivs=True)
+    fw = func(w)
+    res = fnp.linalg.solve(_mT(v), _mT(v * fw[..., None, :]))
+    res = _mT(res)
+    if disp:
+        return res
+    return res, fnp.asarray(0.0)
+
+
 __all__ = ["cholesky", "cho_factor", "cho_solve", "solve_triangular", "lu", "lu_factor", "lu_solve",
-           "det", "inv", "solve", "qr", "svd", "eigh", "expm", "expm_frechet", "block_diag", "QRResult"]
+           "det", "inv", "solve", "qr", "svd", "eigh", "expm", "expm_frechet", "block_diag", "QRResult",
+           "schur", "sqrtm", "funm"]

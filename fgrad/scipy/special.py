@@ -552,7 +552,76 @@ def log_softmax(x, axis=None):
     return x - logsumexp(x, axis=axis, keepdims=True)
 
 
+def loggamma(x):
+    """``scipy.special.loggamma`` for real ``x``: ``log Gamma(x)`` for ``x > 0``, NaN for
+    ``x <= 0`` (where Gamma is negative or infinite; the complex branch is not supported).
+
+    Example::
+
+        >>> loggamma(fnp.asarray([3.0, -2.5]))
+        Array([0.69314718,        nan], dtype=float64)
+    """
+    x = _float(x)
+    if x.dtype.kind == "c":
+        raise NotImplementedError("fgrad.scipy.special.loggamma: complex input is not supported")
+    return fnp.where(x > 0, _sf.lgamma(fnp.where(x > 0, x, 1.0)), np.nan)
+
+
+def comb(N, k, *, exact: bool = False, repetition: bool = False):
+    """``scipy.special.comb``: the binomial coefficient ``N choose k`` as a float
+    (``exp(lgamma(N + 1) - lgamma(k + 1) - lgamma(N - k + 1))``; 0 for ``k > N`` or negative
+    arguments), with ``repetition``: ``N + k - 1 choose k``.  Differentiable.
+
+    Example::
+
+        >>> comb(fnp.asarray([5.0, 3.0]), fnp.asarray([2.0, 4.0]))
+        Array([10.,  0.], dtype=float64)
+    """
+    if exact:
+        raise NotImplementedError("fgrad.scipy.special.comb: exact=True (Python integers) is not supported "
+                                  "(as in JAX)")
+    n, k = _floats(N, k)
+    if repetition:
+        n = n + k - 1.0
+    valid = (k <= n) & (n >= 0) & (k >= 0)
+    ns, ks = fnp.where(valid, n, 1.0), fnp.where(valid, k, 0.0)
+    log_c = _sf.lgamma(ns + 1.0) - _sf.lgamma(ks + 1.0) - _sf.lgamma(ns - ks + 1.0)
+    return fnp.where(valid, fnp.exp(log_c), 0.0)
+
+
+def boxcox(x, lmbda):
+    """``scipy.special.boxcox``: ``(x**lmbda - 1) / lmbda``, ``log(x)`` for ``|lmbda| < 1e-19``
+    (computed as ``expm1(lmbda log x) / lmbda``; NaN for ``x < 0``).
+
+    Example::
+
+        >>> boxcox(fnp.asarray([1.0, 2.0]), 0.5)
+        Array([0.        , 0.82842712], dtype=float64)
+    """
+    x, lmbda = _floats(x, lmbda)
+    return _boxcox_of_log(fnp.log(x), lmbda)
+
+
+def boxcox1p(x, lmbda):
+    """``scipy.special.boxcox1p``: `boxcox` of ``1 + x``, accurate for small ``x``.
+
+    Example::
+
+        >>> boxcox1p(fnp.asarray([0.0, 1.0]), 0.5)
+        Array([0.        , 0.82842712], dtype=float64)
+    """
+    x, lmbda = _floats(x, lmbda)
+    return _boxcox_of_log(fnp.log1p(x), lmbda)
+
+
+def _boxcox_of_log(log_x, lmbda):
+    zero = fnp.abs(lmbda) < 1e-19  # SciPy's threshold: below it, log x to double precision
+    safe = fnp.where(zero, 1.0, lmbda)
+    return fnp.where(zero, log_x, fnp.expm1(safe * log_x) / safe)
+
+
 __all__ = [
+    "loggamma", "comb", "boxcox", "boxcox1p",
     "erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "gamma", "gammasgn", "betaln", "beta",
     "betainc", "gammainc", "gammaincc", "zeta", "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr",
     "expit", "logit", "xlogy", "xlog1py", "entr", "rel_entr", "kl_div", "multigammaln", "factorial",

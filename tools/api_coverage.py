@@ -1,0 +1,235 @@
+"""Which public names of NumPy (main namespace, ``linalg``, ``fft``) and of JAX
+(``jax.numpy``, its ``linalg``/``fft``, ``jax.scipy.special``/``linalg``/``optimize``) fgrad
+lacks, with the reason for each deliberate gap.  Needs numpy and (for the JAX columns) jax.
+
+    python tools/api_coverage.py            # the missing names, by namespace
+    python tools/api_coverage.py --markdown # the table in docs/numpy-breadth.md
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# names deliberately not provided, with the reason (a prefix matches a family)
+SKIPPED = {
+    "dtype names of ml_dtypes": (
+        "bfloat16",
+        "float4_*",
+        "float6_*",
+        "float8_*",
+        "int1",
+        "int2",
+        "int4",
+        "uint1",
+        "uint2",
+        "uint4",
+    ),
+    "NumPy ufunc machinery (no ufunc objects in fgrad)": ("ufunc", "frompyfunc"),
+    "strings, characters, records, masked arrays, datetimes": (
+        "char",
+        "strings",
+        "rec",
+        "recarray",
+        "record",
+        "ma",
+        "datetime*",
+        "timedelta*",
+        "busday*",
+        "is_busday",
+        "isnat",
+        "str_",
+        "bytes_",
+        "void",
+        "flexible",
+        "character",
+        "format_float*",
+        "array2string",
+        "base_repr",
+        "binary_repr",
+        "typename",
+        "mintypecode",
+        "sctypeDict",
+        "typecodes",
+        "common_type",
+    ),
+    "NumPy's matrix class and polynomial classes": ("matrix", "asmatrix", "bmat", "poly1d", "polynomial"),
+    "NumPy internals, build info, testing and memory layout": (
+        "core",
+        "lib",
+        "ctypeslib",
+        "f2py",
+        "testing",
+        "test",
+        "show_config",
+        "show_runtime",
+        "get_include",
+        "info",
+        "little_endian",
+        "dtypes",
+        "exceptions",
+        "typing",
+        "random",
+        "emath",
+        "errstate",
+        "geterr",
+        "seterr",
+        "geterrcall",
+        "seterrcall",
+        "getbufsize",
+        "setbufsize",
+        "nditer",
+        "nested_iters",
+        "flatiter",
+        "ndenumerate",
+        "ndindex",
+        "broadcast",
+        "memmap",
+        "may_share_memory",
+        "shares_memory",
+        "copyto",
+        "asanyarray",
+        "ascontiguousarray",
+        "asfortranarray",
+        "asarray_chkfinite",
+        "require",
+        "isfortran",
+        "min_scalar_type",
+        "putmask",
+        "ScalarType",
+        "False_",
+        "True_",
+    ),
+    "scalar type aliases NumPy 2 keeps for C types (use the sized dtypes)": (
+        "byte",
+        "ubyte",
+        "short",
+        "ushort",
+        "intc",
+        "uintc",
+        "intp",
+        "uintp",
+        "long",
+        "ulong",
+        "longlong",
+        "ulonglong",
+        "longdouble",
+        "clongdouble",
+        "half",
+        "float128",
+        "complex256",
+    ),
+    "file and text I/O beyond .npy/.npz (use NumPy, then fnp.asarray)": (
+        "loadtxt",
+        "savetxt",
+        "genfromtxt",
+        "fromregex",
+        "savez_compressed",
+    ),
+    "a data-dependent dtype (JAX lacks it too)": ("real_if_close",),
+    "another helper's task in this session (optax: vectorize, iscomplexobj)": ("vectorize", "iscomplexobj"),
+    "SciPy special functions not yet provided (no cheap composite)": (
+        "bernoulli",
+        "bessel_jn",
+        "dawsn",
+        "erfcx",
+        "exp1",
+        "expi",
+        "expn",
+        "fresnel",
+        "hyp1f1",
+        "hyp2f1",
+        "owens_t",
+        "sici",
+        "spence",
+        "sph_harm_y",
+        "wofz",
+    ),
+    "SciPy linalg functions not yet provided": (
+        "circulant",
+        "companion",
+        "convolution_matrix",
+        "dft",
+        "eigh_tridiagonal",
+        "fiedler",
+        "fiedler_companion",
+        "hadamard",
+        "hankel",
+        "helmert",
+        "hessenberg",
+        "hilbert",
+        "invhilbert",
+        "invpascal",
+        "leslie",
+        "pascal",
+        "polar",
+        "qr_multiply",
+        "rsf2csf",
+        "solve_sylvester",
+        "toeplitz",
+    ),
+}
+
+PAIRS = [
+    ("numpy", "fgrad.numpy"),
+    ("numpy.linalg", "fgrad.numpy.linalg"),
+    ("numpy.fft", "fgrad.numpy.fft"),
+    ("jax.numpy", "fgrad.numpy"),
+    ("jax.numpy.linalg", "fgrad.numpy.linalg"),
+    ("jax.numpy.fft", "fgrad.numpy.fft"),
+    ("jax.scipy.special", "fgrad.scipy.special"),
+    ("jax.scipy.linalg", "fgrad.scipy.linalg"),
+    ("jax.scipy.optimize", "fgrad.scipy.optimize"),
+]
+
+
+def public(module) -> set[str]:
+    return {n for n in dir(module) if not n.startswith("_")}
+
+
+def reason(name: str) -> str | None:
+    for why, names in SKIPPED.items():
+        if any(name == n or (n.endswith("*") and name.startswith(n[:-1])) for n in names):
+            return why
+    return None
+
+
+def missing() -> dict[str, list[tuple[str, str | None]]]:
+    out = {}
+    for peer, ours in PAIRS:
+        try:
+            peer_mod = importlib.import_module(peer)
+        except ImportError:
+            continue
+        if peer.startswith("jax"):
+            import jax
+
+            jax.config.update("jax_enable_x64", True)
+        gap = sorted(public(peer_mod) - public(importlib.import_module(ours)))
+        out[peer] = [(n, reason(n)) for n in gap]
+    return out
+
+
+def main(argv: list[str]) -> int:
+    gaps = missing()
+    if "--markdown" in argv:
+        print("| peer namespace | missing in fgrad | why |")
+        print("|---|---|---|")
+        for peer, names in gaps.items():
+            by_reason: dict[str | None, list[str]] = {}
+            for n, why in names:
+                by_reason.setdefault(why, []).append(n)
+            for why, ns in by_reason.items():
+                print(f"| `{peer}` | {', '.join(f'`{n}`' for n in ns)} | {why or '**not classified**'} |")
+        return 0
+    unclassified = 0
+    for peer, names in gaps.items():
+        print(f"{peer}: {len(names)} missing")
+        for n, why in names:
+            print(f"  {n:28s} {why or 'NOT CLASSIFIED'}")
+            unclassified += why is None
+    return 1 if unclassified else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
