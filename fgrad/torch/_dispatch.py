@@ -367,10 +367,10 @@ def _op_dev(name, key, fn, args, multi=False, edges=None):
     return tuple(outs) if multi else outs[0]
 
 
-def apply_op(name, key, fn, args, fwd=None, multi=False, edges=None):
-    """Apply an op given by its fgrad definition ``fn`` (and optionally a NumPy forward
-    ``fwd`` producing fresh buffers) to ``args`` (Tensors or constant NumPy arrays).  On
-    the CUDA device ``fn`` itself runs there (`_op_dev`)."""
+def apply_op(name, key, fn, args, multi=False, edges=None):
+    """Apply an op given by its fgrad definition ``fn`` to ``args`` (Tensors or constant
+    NumPy arrays): the forward is ``fn`` itself, run through its cached per-signature program
+    (`run_definition`).  On the CUDA device ``fn`` itself runs there (`_op_dev`)."""
     bufs = []
     for a in args:
         b = a if type(a) is _nd else (a._buf if isinstance(a, Tensor) else a)
@@ -381,14 +381,11 @@ def apply_op(name, key, fn, args, fwd=None, multi=False, edges=None):
         bufs.append(b)
     token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
     try:
-        if fwd is not None:
-            r = fwd(*bufs)
-        else:
-            r = run_definition(key, fn, bufs, multi, True)
-            if r is None:
-                r = _run_fn(fn, bufs, multi)
-            elif not multi:
-                r = r[0]
+        r = run_definition(key, fn, bufs, multi, True)
+        if r is None:
+            r = _run_fn(fn, bufs, multi)
+        elif not multi:
+            r = r[0]
     except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
         raise _errors.translate(e, name, args) from e
     finally:

@@ -570,7 +570,7 @@ def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
         return ew.add(ew.convert_element_type(r, cd), ew.mul(ew.convert_element_type(i, cd), 1j))
 
     return apply_op(
-        "ComplexBackward0", ("complex", cd), fn, (real, imag), lambda r, i: (r + 1j * i).astype(cd)
+        "ComplexBackward0", ("complex", cd), fn, (real, imag)
     )
 
 

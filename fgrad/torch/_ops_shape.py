@@ -41,7 +41,7 @@ from .autograd import graph as G
 from .autograd.grad_mode import STATE
 from ._ops import contiguous_format
 from ..core.array import Tracer
-from ._dispatch import fresh_buffer
+from ._dispatch import fresh_buffer, run_forward
 from ._ops import copy_
 from ._ops_creation import scalar_tensor
 from ._dispatch import fgrad_value
@@ -288,7 +288,6 @@ def reshape(input, *shape):
             ("reshape", shape),
             lambda x: S.reshape(x, shape),
             (c,),
-            lambda x: np.reshape(x, shape).copy() if not x.flags.c_contiguous else x.reshape(shape),
         )
     return _make_view(input, nb, "ViewBackward0", _v_reshape, (shape,))
 
@@ -990,16 +989,10 @@ def getitem(self, idx):
     def fn(x, *arrs):
         return fnp._getitem(x, _rebuild(tmpl, arrs))
 
-    def fwd(x, *arrs):
-        try:
-            return np.asarray(x[_rebuild(tmpl, arrs)]).copy()
-        except IndexError as e:
-            raise IndexError(str(e).replace("axis", "dimension")) from None
-
     if _traced(b):
         return run_functional(fn, (self,) + tuple(arrays))
     try:
-        return apply_op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), fwd, edges=(0,))
+        return apply_op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), edges=(0,))
     except IndexError:
         raise
     finally:
@@ -1263,7 +1256,6 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
         ("gather", indexer),
         fn,
         (input,) + tuple(np.ascontiguousarray(a) for a in arrs),
-        lambda x, *a: np.asarray(x[tuple(a)]) if nd else x.copy(),
         edges=(0,),
     )
     return res if out is None else write_out(out, res, "gather")
@@ -1300,13 +1292,10 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     dt = b.dtype
     if isinstance(src, Tensor):
         sb = src._buf
-        sl = tuple(slice(0, s) for s in ib.shape)
         srcv = src
         src_is_t = True
     else:
-        sb = np.asarray(src, dt)
-        sl = ()
-        srcv = np.asarray(src, dt)
+        sb = srcv = np.asarray(src, dt)
         src_is_t = False
     mode = {
         None: "set",
@@ -1327,25 +1316,14 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
             s = S.broadcast_to(ew.convert_element_type(s, dt), ib.shape)
         return I.scatter(x, s, list(a), indexer, mode, "drop")
 
-    def fwd(x, s, *a):
-        out = x.copy()
-        vals = np.broadcast_to(s[sl] if src_is_t else s, ib.shape).astype(dt, copy=False)
-        if mode == "set":
-            out[tuple(a)] = vals
-        else:
-            {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[mode].at(
-                out, tuple(a), vals
-            )
-        return out
-
     key = (gname, indexer, mode, src_is_t, dt)
     args = (input, srcv) + arrs
     edges = (0, 1)
     if inplace:
         if type(b) is not _nd:  # tracers, or the device: the fgrad definition computes it
             return apply_inplace(input, gname, key, fn, args, None, edges)
-        return apply_inplace(input, gname, key, fn, args, fwd(b, sb, *arrs), edges)
-    return apply_op(gname, key, fn, args, fwd, edges=edges)
+        return apply_inplace(input, gname, key, fn, args, run_forward(key, fn, [b, sb, *arrs], False), edges)
+    return apply_op(gname, key, fn, args, edges=edges)
 
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
@@ -1406,7 +1384,6 @@ def index_select(input, dim, index, *, out=None):
         ("index_select", d),
         fn,
         (input, ib),
-        lambda x, i: np.take(x, i, axis=d) if x.ndim else x.copy(),
         edges=(0,),
     )
     return res if out is None else write_out(out, res, "index_select")
@@ -1422,7 +1399,7 @@ def take(input, index):
         return fnp.take(S.reshape(x, (-1,)), i, mode="clip")
 
     return apply_op(
-        "TakeBackward0", ("take",), fn, (input, ib), lambda x, i: np.take(x.reshape(-1), i), edges=(0,)
+        "TakeBackward0", ("take",), fn, (input, ib), edges=(0,)
     )
 
 
@@ -1444,7 +1421,6 @@ def masked_select(input, mask):
         ("masked_select", indexer),
         fn,
         (x,) + arrs,
-        lambda v, *a: np.asarray(v[tuple(a)]) if a else v.reshape(-1).copy(),
         edges=(0,),
     )
 
@@ -1543,16 +1519,8 @@ def index_add(input, dim, index, source, *, alpha=1):
         idx = (slice(None),) * d + (i,)
         return fnp._scatter(x, idx, s, "add")
 
-    def fwd(x, s, i):
-        out = x.copy()
-        sv = s.astype(dt, copy=False)
-        if alpha != 1:
-            sv = sv * alpha
-        np.add.at(out, (slice(None),) * d + (i,), sv)
-        return out
-
     return apply_op(
-        "IndexAddBackward0", ("index_add", d, alpha, dt), fn, (input, source, ib), fwd, edges=(0, 1)
+        "IndexAddBackward0", ("index_add", d, alpha, dt), fn, (input, source, ib), edges=(0, 1)
     )
 
 
@@ -1681,10 +1649,7 @@ def cat(tensors, dim=0, *, out=None):
     def fn(*xs):
         return fnp.concatenate([ew.convert_element_type(x, Rd) for x in xs], axis=d)
 
-    def fwd(*bs):
-        return np.concatenate([x.astype(Rd, copy=False) for x in bs], axis=d)
-
-    res = apply_op("CatBackward0", ("cat", d, Rd), fn, tuple(keep), fwd)
+    res = apply_op("CatBackward0", ("cat", d, Rd), fn, tuple(keep))
     return res if out is None else write_out(out, res, "cat")
 
 
@@ -1706,10 +1671,7 @@ def stack(tensors, dim=0, *, out=None):
     def fn(*xs):
         return fnp.stack([ew.convert_element_type(x, Rd) for x in xs], axis=d)
 
-    def fwd(*bs):
-        return np.stack([x.astype(Rd, copy=False) for x in bs], axis=d)
-
-    res = apply_op("StackBackward0", ("stack", d, Rd), fn, tuple(ts), fwd)
+    res = apply_op("StackBackward0", ("stack", d, Rd), fn, tuple(ts))
     return res if out is None else write_out(out, res, "stack")
 
 
@@ -1786,7 +1748,7 @@ def flip(input, dims):
     def fn(x):
         return fnp.flip(x, ds) if ds else x
 
-    return apply_op("FlipBackward0", ("flip", ds), fn, (input,), lambda x: np.flip(x, ds).copy())
+    return apply_op("FlipBackward0", ("flip", ds), fn, (input,))
 
 
 def fliplr(input):
@@ -1809,7 +1771,6 @@ def roll(input, shifts, dims=None):
         ("roll", sh, ds),
         fn,
         (input,),
-        lambda x: np.roll(x, sh if len(sh) > 1 else sh[0], ds),
     )
 
 
@@ -1819,7 +1780,7 @@ def rot90(input, k=1, dims=(0, 1)):
     def fn(x):
         return fnp.rot90(x, k, dims)
 
-    return apply_op("RotBackward0", ("rot90", k, dims), fn, (input,), lambda x: np.rot90(x, k, dims).copy())
+    return apply_op("RotBackward0", ("rot90", k, dims), fn, (input,))
 
 
 def repeat(self, *sizes):
@@ -1833,7 +1794,7 @@ def repeat(self, *sizes):
     def fn(x):
         return fnp.tile(x, sizes)
 
-    return apply_op("RepeatBackward0", ("repeat", sizes), fn, (self,), lambda x: np.tile(x, sizes))
+    return apply_op("RepeatBackward0", ("repeat", sizes), fn, (self,))
 
 
 def tile(input, dims):
@@ -1865,7 +1826,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 def tril(input, diagonal=0, *, out=None):
     k = int(diagonal)
     res = apply_op(
-        "TrilBackward0", ("tril", k), lambda x: fnp.tril(x, k), (input,), lambda x: np.tril(x, k)
+        "TrilBackward0", ("tril", k), lambda x: fnp.tril(x, k), (input,)
     )
     return res if out is None else write_out(out, res, "tril")
 
@@ -1873,7 +1834,7 @@ def tril(input, diagonal=0, *, out=None):
 def triu(input, diagonal=0, *, out=None):
     k = int(diagonal)
     res = apply_op(
-        "TriuBackward0", ("triu", k), lambda x: fnp.triu(x, k), (input,), lambda x: np.triu(x, k)
+        "TriuBackward0", ("triu", k), lambda x: fnp.triu(x, k), (input,)
     )
     return res if out is None else write_out(out, res, "triu")
 
@@ -1897,7 +1858,7 @@ def diag(input, diagonal=0, *, out=None):
     k = int(diagonal)
     if b.ndim == 1:
         res = apply_op(
-            "DiagEmbedBackward0", ("diag1", k), lambda x: fnp.diag(x, k), (input,), lambda x: np.diag(x, k)
+            "DiagEmbedBackward0", ("diag1", k), lambda x: fnp.diag(x, k), (input,)
         )
     elif b.ndim == 2:
         res = apply_op(
@@ -1905,7 +1866,6 @@ def diag(input, diagonal=0, *, out=None):
             ("diag2", k),
             lambda x: fnp.diag(x, k),
             (input,),
-            lambda x: np.diag(x, k).copy(),
         )
     else:
         raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + str(b.ndim) + "D")
@@ -1930,7 +1890,6 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         ("diag_embed", offset),
         fn,
         (input, eye),
-        lambda x, e: np.einsum("...i,ijk->...jk", x, e.astype(x.dtype)),
         edges=(0,),
     )
 
@@ -1949,7 +1908,7 @@ def trace(input):
         return fnp.trace(ew.convert_element_type(x, odt))
 
     return apply_op(
-        "TraceBackward0", ("trace", odt), fn, (input,), lambda x: np.asarray(np.trace(x, dtype=odt))
+        "TraceBackward0", ("trace", odt), fn, (input,)
     )
 
 

@@ -55,14 +55,8 @@ def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
             z = z + b[0]
         return fnp.maximum(z, 0) if relu else fnp.tanh(z)
 
-    def fwd(xg, h, w, *b):
-        z = xg + h @ w.T
-        if has_b:
-            z += b[0]
-        return np.maximum(z, 0).astype(z.dtype, copy=False) if relu else np.tanh(z)
-
     args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
-    return defop("ReluBackward0" if relu else "TanhBackward0", ("rnn_step", relu, has_b), fn, args, fwd)
+    return defop("ReluBackward0" if relu else "TanhBackward0", ("rnn_step", relu, has_b), fn, args)
 
 
 def _lstm_step(xg, h, c, w_hh, b_hh):
@@ -83,24 +77,8 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
         tc = fnp.tanh(c2)
         return so * tc, c2, si, sf, tg, so, tc
 
-    def fwd(xg, h, c, w, *b):
-        g = h @ w.T
-        g += xg
-        if has_b:
-            g += b[0]
-        dt = xg.dtype
-        n = g.shape[-1] // 4
-        s = _sig_np(g).astype(dt, copy=False)  # one call for the three sigmoid gates (views)
-        si, sf, so = s[..., :n], s[..., n:2 * n], s[..., 3 * n:]
-        tg = np.tanh(g[..., 2 * n:3 * n]).astype(dt, copy=False)
-        c2 = sf * c
-        c2 += si * tg
-        c2 = c2.astype(dt, copy=False)
-        tc = np.tanh(c2)
-        return (so * tc).astype(dt, copy=False), c2, si, sf, tg, so, tc
-
     args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
-    return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, fwd, multi=True)[:2]
+    return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, multi=True)[:2]
 
 
 def _gru_step(xg, h, w_hh, b_hh):
@@ -120,20 +98,8 @@ def _gru_step(xg, h, w_hh, b_hh):
         n = fnp.tanh(xn + r * hn)
         return (1 - z) * n + z * h, r, z, n, hn
 
-    def fwd(xg, h, w, *b):
-        hg = h @ w.T
-        if has_b:
-            hg += b[0]
-        dt = xg.dtype
-        xr, xz, xn = np.split(xg, 3, axis=-1)
-        hr, hz, hn = np.split(hg, 3, axis=-1)
-        r = _sig_np(xr + hr).astype(dt, copy=False)
-        z = _sig_np(xz + hz).astype(dt, copy=False)
-        n = np.tanh(xn + r * hn).astype(dt, copy=False)
-        return ((1 - z) * n + z * h).astype(dt, copy=False), r, z, n, hn.astype(dt, copy=False)
-
     args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
-    return defop("AddBackward0", ("gru_step", has_b, "saved_gates"), fn, args, fwd, multi=True)[0]
+    return defop("AddBackward0", ("gru_step", has_b, "saved_gates"), fn, args, multi=True)[0]
 
 
 # ---------------------------------------------------------------------------------------
