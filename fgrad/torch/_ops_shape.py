@@ -929,6 +929,25 @@ def _split_index(idx, shape=None):
     return tmpl, arrays
 
 
+def _check_index_arrays(tmpl, arrays, shape) -> None:
+    """PyTorch's IndexError for an index array entry outside its dimension (the fgrad
+    definition of indexing clamps, as JAX does, so the shim checks the values first)."""
+    consumes = [0 if e is None or e is Ellipsis or isinstance(e, bool) else 1 for e in tmpl]
+    ax = 0
+    for i, e in enumerate(tmpl):
+        if e is Ellipsis:
+            ax = len(shape) - builtins.sum(consumes[i + 1:])
+            continue
+        if isinstance(e, tuple) and ax < len(shape):
+            a, size = arrays[e[1]], shape[ax]
+            if type(a) is _nd and a.size:
+                bad = (a < -size) | (a >= size)
+                if bad.any():
+                    v = int(a[bad].flat[0])
+                    raise IndexError(f"index {v} is out of bounds for dimension {ax} with size {size}")
+        ax += consumes[i]
+
+
 def _rebuild(tmpl, arrays):
     return tuple(arrays[e[1]] if isinstance(e, tuple) else e for e in tmpl)
 
@@ -983,7 +1002,6 @@ def getitem(self, idx):
         indexer, _ = I.parse_index(b.shape, idx, "indexing")
         return _make_view(self, _basic(b, idx), _basic_name(idx), _v_gather, (indexer,))
     tmpl, arrays = _split_index(idx, b.shape)
-    np_idx = _rebuild(tmpl, arrays)
     key_t = _hashable(tmpl)
 
     def fn(x, *arrs):
@@ -991,12 +1009,8 @@ def getitem(self, idx):
 
     if _traced(b):
         return run_functional(fn, (self,) + tuple(arrays))
-    try:
-        return apply_op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), edges=(0,))
-    except IndexError:
-        raise
-    finally:
-        del np_idx
+    _check_index_arrays(tmpl, arrays, b.shape)
+    return apply_op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), edges=(0,))
 
 
 def setitem(self, idx, value):

@@ -45,7 +45,20 @@ def solve(A, B, *, left=True, out=None):
         return _fnp.linalg.solve(a, b)
 
     res = _apply_op("LinalgSolveExBackward0", ("solve", vec), fn, (A, B))
+    _check_solved(res, A, B)
     return res if out is None else _write_out(out, res, "linalg_solve")
+
+
+def _check_solved(res, A, B) -> None:
+    """PyTorch's LinAlgError for a singular ``A``: finite inputs whose solution is not finite
+    (the fgrad definition, like JAX, returns inf/NaN there instead of raising)."""
+    r, a, b = res._buf, A._buf, B._buf
+    if type(r) is np.ndarray and not np.isfinite(r).all() and np.isfinite(a).all() and np.isfinite(b).all():
+        raise _errors.LinAlgError(
+            "linalg.solve: The solver failed because the input matrix is singular "
+            f"(inputs: {_errors.describe_inputs((A, B))}). Use linalg.lstsq, or add a small multiple "
+            "of the identity."
+        )
 
 
 def svd(A, full_matrices=True, *, driver=None, out=None):
