@@ -367,7 +367,7 @@ def _op_dev(name, key, fn, args, multi=False, edges=None):
     return tuple(outs) if multi else outs[0]
 
 
-def apply_op(name, key, fn, args, multi=False, edges=None):
+def apply_op(name, key, fn, args, *, multi=False, edges=None):
     """Apply an op given by its fgrad definition ``fn`` to ``args`` (Tensors or constant
     NumPy arrays): the forward is ``fn`` itself, run through its cached per-signature program
     (`run_definition`).  On the CUDA device ``fn`` itself runs there (`_op_dev`)."""

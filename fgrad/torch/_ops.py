@@ -1498,7 +1498,7 @@ def _select_flat(input, host_res, gname="MedianBackward0"):
         cnt = ew.convert_element_type(fnp.sum(m), x.dtype)
         return ew.div(fnp.sum(ew.select(m, x, fnp.zeros_like(x))), cnt)
 
-    return apply_op(gname, ("median",), fn, (input, _cst(mask, b)), None, edges=(0,))
+    return apply_op(gname, ("median",), fn, (input, _cst(mask, b)), edges=(0,))
 
 
 def mode(input, dim=-1, keepdim=False):

@@ -28,10 +28,10 @@ from .._tensor import Tensor
 _nd = np.ndarray
 
 
-def defop(name: str, key, fn, args, multi: bool = False):
+def defop(name: str, key, fn, args, *, multi: bool = False):
     """Apply the op (see the module docstring) and return its output Tensor(s): its forward
     is ``fn`` itself, run as a cached program per input signature."""
-    return apply_op(name, key, fn, tuple(args), multi)
+    return apply_op(name, key, fn, tuple(args), multi=multi)
 
 
 def buf(t: Tensor):
