@@ -8,6 +8,7 @@ definition gives the gradient); outputs are stacked (``StackBackward0``) as in P
 Example::
 
     >>> import fgrad.torch as torch
+import fgrad.torch._conventions as _conv
     >>> lstm = torch.nn.LSTM(3, 4, num_layers=2, batch_first=True)
     >>> out, (h, c) = lstm(torch.randn(2, 5, 3))
     >>> out.shape, h.shape, c.shape
@@ -20,11 +21,10 @@ import math
 import numbers
 import warnings
 
-import numpy as np
 
 import fgrad.numpy as fnp
 import fgrad.torch as torch
-from fgrad import lax
+import fgrad.torch._conventions as _conv
 
 import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
@@ -38,10 +38,6 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 
 # ---------------------------------------------------------------------------------------
 # one time step, as a single op
-
-
-def _sig_np(x):
-    return 1.0 / (1.0 + np.exp(-x))
 
 
 def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
@@ -62,7 +58,7 @@ def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
 def _lstm_step(xg, h, c, w_hh, b_hh):
     """One LSTM step: returns ``(h', c')``.
 
-    The op also outputs the four gate activations and ``tanh(c')`` (dropped here): the
+    The op also outputs the gate activations and ``tanh(c')`` (dropped here): the
     backward program reads them as saved outputs instead of recomputing the step's matmul,
     sigmoids and tanhs (each activation's derivative is written with its output)."""
     has_b = b_hh is not None
@@ -71,11 +67,12 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
         g = xg + fnp.matmul(h, fnp.swapaxes(w, -1, -2))
         if has_b:
             g = g + b[0]
-        i, f, gg, o = fnp.split(g, 4, axis=-1)
-        si, sf, tg, so = lax.logistic(i), lax.logistic(f), fnp.tanh(gg), lax.logistic(o)
+        s = _conv.sigmoid(g)  # one call for the three sigmoid gates (PyTorch's formula)
+        si, sf, _, so = fnp.split(s, 4, axis=-1)
+        tg = fnp.tanh(fnp.split(g, 4, axis=-1)[2])
         c2 = sf * c + si * tg
         tc = fnp.tanh(c2)
-        return so * tc, c2, si, sf, tg, so, tc
+        return so * tc, c2, s, tg, tc
 
     args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
     return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, multi=True)[:2]
@@ -93,8 +90,8 @@ def _gru_step(xg, h, w_hh, b_hh):
             hg = hg + b[0]
         xr, xz, xn = fnp.split(xg, 3, axis=-1)
         hr, hz, hn = fnp.split(hg, 3, axis=-1)
-        r = lax.logistic(xr + hr)
-        z = lax.logistic(xz + hz)
+        r = _conv.sigmoid(xr + hr)
+        z = _conv.sigmoid(xz + hz)
         n = fnp.tanh(xn + r * hn)
         return (1 - z) * n + z * h, r, z, n, hn
 
