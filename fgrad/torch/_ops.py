@@ -70,7 +70,7 @@ from ._faces import (  # noqa: F401
 )
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._random import default_generator
-from ._tensor import Size, Tensor, _alias, _wrap_dim
+from ._tensor import Size, Tensor, _alias, wrap_dim as _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp

@@ -36,7 +36,7 @@ from ._dispatch import (
 )
 from ._promotion import can_cast, scalar_type_name, result_dtype
 from ._storage import check_view
-from ._tensor import Size, Tensor, _wrap, _wrap_dim
+from ._tensor import Size, Tensor, _wrap, wrap_dim as _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 from ._ops import contiguous_format
