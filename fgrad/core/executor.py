@@ -30,14 +30,39 @@ from .quiet import quiet
 
 def straight_line(jaxpr: Jaxpr) -> Callable:
     """``run(xp, bufs) -> list of output buffers`` for ``jaxpr``, ``bufs`` being the
-    constants' then the inputs' buffers; ``run.source`` is the generated code."""
+    constants' then the inputs' buffers; ``run.source`` is the generated code.
+
+    On the host (``xp`` is NumPy) a ufunc whose operand is a dead intermediate of the same
+    shape and dtype -- an array an earlier ufunc of this program made, never an input, a
+    constant, an output or the operand of an equation that may return a view of it --
+    writes its result into that operand (``out=``): the same numbers without a new
+    allocation per equation."""
+    any_src, ns = _generate(jaxpr, reuse=False)
+    host_src, ns2 = _generate(jaxpr, reuse=True)
+    if "out=" not in host_src:  # nothing to reuse: one function for every backend
+        src = any_src.replace("def run_any(", "def run(", 1)
+    else:
+        ns.update(ns2)
+        src = (host_src + any_src + "def run(xp, bufs):\n"
+               "    return run_host(xp, bufs) if xp is _np else run_any(xp, bufs)\n")
+        ns["_np"] = np
+    exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
+    run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
+    run.source = src  # type: ignore[attr-defined]
+    return run
+
+
+def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
+    """The source of ``run_host`` (``reuse``: buffers reused, see `straight_line`) or
+    ``run_any``, and its namespace."""
+    tag = "h" if reuse else "g"
     names: dict = {}
     ns: dict = {}
     lines = []
     counter = iter(range(1 << 30))
 
     def fresh(prefix="r"):
-        return f"{prefix}{next(counter)}"
+        return f"{prefix}{tag}{next(counter)}"
 
     def ref(v):
         if type(v) is Literal:
@@ -57,14 +82,29 @@ def straight_line(jaxpr: Jaxpr) -> Callable:
             if type(v) is not Literal:
                 last_use[v] = i
     keep = {v for v in jaxpr.outvars if type(v) is not Literal}
+    owned: set = set()  # intermediates made by a ufunc of this program (new arrays, ndim >= 1)
     for i, e in enumerate(jaxpr.eqns):
         args = ", ".join(ref(v) for v in e.invars)
         ufunc = getattr(e.prim, "ufunc", None)
+        target = None
         if ufunc is not None and not e.params:
             fn = fresh("u")
             ns[fn] = ufunc
-            call = f"{fn}({args})"
+            is_np_ufunc = isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and len(e.outvars) == 1
+            if reuse and is_np_ufunc:
+                oa = e.outvars[0].aval
+                for v in e.invars:
+                    if (type(v) is not Literal and v in owned and last_use.get(v) == i and v not in keep
+                            and v.aval.shape == oa.shape and v.aval.dtype == oa.dtype):
+                        target = v
+                        break
+            call = f"{fn}({args}, out={names[target]})" if target is not None else f"{fn}({args})"
+            if is_np_ufunc and e.outvars[0].aval.shape:
+                owned.add(e.outvars[0])
+            elif not is_np_ufunc:
+                owned.difference_update(e.invars)
         else:
+            owned.difference_update(e.invars)  # its results may be views of them (slices, reshapes)
             fn = fresh("f")
             ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
             call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
@@ -84,11 +124,9 @@ def straight_line(jaxpr: Jaxpr) -> Callable:
     rets = ", ".join(ref(v) for v in jaxpr.outvars)
     lines.append(f"    return [{rets}]")
     unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
-    src = "def run(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
-    exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
-    run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
-    run.source = src  # type: ignore[attr-defined]
-    return run
+    name = "run_host" if reuse else "run_any"
+    src = f"def {name}(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
+    return src, ns
 
 
 def place_consts(consts: list, xp, device=None) -> list:
