@@ -813,27 +813,6 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return res if out is None else write_out(out, res, "nansum")
 
 
-def _np_moment(x, axes, keepdim, odt, ddof=None, root=False):
-    """NumPy forward of ``mean`` (``ddof`` None), ``var`` or ``std`` (``root``) in ``odt``.
-    With no elements (or ``count <= ddof``) the result is NaN as in PyTorch, computed as
-    0 / 0 instead of through ``np.mean``/``np.var``, which warn ("Mean of empty slice",
-    "Degrees of freedom <= 0") whatever NumPy's error state."""
-    if ddof is None:
-        if x.size:  # (an empty x reduced over non-empty axes gives an empty result: no warning)
-            return np.asarray(np.mean(x, axis=axes, dtype=odt, keepdims=keepdim))
-        return np.asarray(np.sum(x, axis=axes, dtype=odt, keepdims=keepdim) / np.asarray(0, odt))
-    ax = (axes,) if isinstance(axes, int) else axes
-    n = x.size if axes is None else math.prod([x.shape[a] for a in ax])
-    if n > ddof:
-        r = np.std(x, axis=axes, ddof=ddof, keepdims=keepdim) if root else np.var(
-            x, axis=axes, ddof=ddof, keepdims=keepdim)
-        return np.asarray(r).astype(odt, copy=False)
-    # degenerate (run quietly by `apply_op`): 0 / 0 = NaN
-    c = x - np.sum(x, axis=axes, keepdims=True) / np.asarray(builtins.max(n, 1), x.dtype)
-    r = np.sum((c * np.conj(c)).real, axis=axes, keepdims=keepdim) / np.asarray(0, x.real.dtype)
-    return np.asarray(np.sqrt(r) if root else r).astype(odt, copy=False)
-
-
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     input = as_tensor_arg(input, "mean")
     b = input._buf
@@ -1160,23 +1139,6 @@ def _vector_norm_fn(ord_, axes, keepdim):
         return ew.pow_(s, 1.0 / ord_)
 
     return fn
-
-
-def _np_vector_norm(b, ord_, axes, keepdim):
-    a = np.abs(b)
-    if ord_ == 2:
-        r = np.sqrt(np.sum(a * a, axis=axes, keepdims=keepdim))
-    elif ord_ == math.inf:
-        r = np.max(a, axis=axes, keepdims=keepdim)
-    elif ord_ == -math.inf:
-        r = np.min(a, axis=axes, keepdims=keepdim)
-    elif ord_ == 0:
-        r = np.sum(a != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
-    elif ord_ == 1:
-        r = np.sum(a, axis=axes, keepdims=keepdim)
-    else:
-        r = np.sum(a**ord_, axis=axes, keepdims=keepdim) ** (1.0 / ord_)
-    return _asb(r).astype(a.dtype, copy=False)
 
 
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002

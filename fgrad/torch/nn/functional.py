@@ -114,14 +114,6 @@ def _reduce_fn(reduction: str):
     return lambda v: v
 
 
-def _reduce_np(v: np.ndarray, reduction: str) -> np.ndarray:
-    if reduction == "mean":
-        return np.asarray(np.mean(v), v.dtype)
-    if reduction == "sum":
-        return np.asarray(np.sum(v), v.dtype)
-    return v
-
-
 def _reduce_t(v: Tensor, reduction: str) -> Tensor:
     if reduction == "mean":
         return v.mean()
@@ -266,8 +258,6 @@ def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
     return elu(input, alpha, inplace=True)
 
 
-_SELU_ALPHA = 1.6732632423543772848170429916717
-_SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
