@@ -82,12 +82,25 @@ def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
             if type(v) is not Literal:
                 last_use[v] = i
     keep = {v for v in jaxpr.outvars if type(v) is not Literal}
+    consumers: dict = {}
+    for e in jaxpr.eqns:
+        for v in e.invars:
+            if type(v) is not Literal:
+                consumers.setdefault(v, []).append(e)
     owned: set = set()  # intermediates made by a ufunc of this program (new arrays, ndim >= 1)
     for i, e in enumerate(jaxpr.eqns):
         args = ", ".join(ref(v) for v in e.invars)
         ufunc = getattr(e.prim, "ufunc", None)
         target = None
-        if ufunc is not None and not e.params:
+        if e.prim.name == "broadcast_in_dim" and _ufuncs_broadcast_it(e.outvars[0], consumers, keep):
+            # only ufuncs read it, each with a full-shape operand: NumPy's broadcasting does the
+            # rest, so the operand only gets its rank (a reshape, not np.broadcast_to)
+            owned.difference_update(e.invars)
+            expanded = [1] * len(e.params["shape"])
+            for k, d in enumerate(e.params["broadcast_dimensions"]):
+                expanded[d] = e.invars[0].aval.shape[k]
+            call = f"xp.asarray({args}).reshape({tuple(expanded)})"
+        elif ufunc is not None and not e.params:
             fn = fresh("u")
             ns[fn] = ufunc
             is_np_ufunc = isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and len(e.outvars) == 1
@@ -103,6 +116,9 @@ def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
                 owned.add(e.outvars[0])
             elif not is_np_ufunc:
                 owned.difference_update(e.invars)
+        elif e.prim.name in _INLINE:  # an identity or a reshape: no call through the implementation
+            owned.difference_update(e.invars)
+            call = _INLINE[e.prim.name](args, e.params, ns, fresh)
         else:
             owned.difference_update(e.invars)  # its results may be views of them (slices, reshapes)
             fn = fresh("f")
@@ -127,6 +143,37 @@ def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
     name = "run_host" if reuse else "run_any"
     src = f"def {name}(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
     return src, ns
+
+
+def _inline_reshape(args: str, params: dict, ns: dict, fresh) -> str:
+    key = fresh("k")
+    ns[key] = params["new_sizes"]
+    return f"xp.reshape({args}, {key})"
+
+
+# primitives written inline (the same as their implementation, without the call through it)
+_INLINE = {
+    "stop_gradient": lambda args, params, ns, fresh: args,
+    "reshape": _inline_reshape,
+}
+
+
+def _ufuncs_broadcast_it(v, consumers: dict, keep: set) -> bool:
+    """True when ``v`` (a ``broadcast_in_dim`` result) is not an output and each equation
+    reading it is a parameterless NumPy ufunc whose result has ``v``'s shape and which has
+    another operand of that full shape."""
+    if v in keep or v not in consumers:
+        return False
+    shape = v.aval.shape
+    for c in consumers[v]:
+        uf = getattr(c.prim, "ufunc", None)
+        if not isinstance(uf, np.ufunc) or c.params or len(c.outvars) != 1:
+            return False
+        if c.outvars[0].aval.shape != shape:
+            return False
+        if not any(u is not v and type(u) is not Literal and u.aval.shape == shape for u in c.invars):
+            return False
+    return True
 
 
 def place_consts(consts: list, xp, device=None) -> list:
