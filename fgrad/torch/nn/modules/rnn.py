@@ -8,7 +8,6 @@ definition gives the gradient); outputs are stacked (``StackBackward0``) as in P
 Example::
 
     >>> import fgrad.torch as torch
-import fgrad.torch._conventions as _conv
     >>> lstm = torch.nn.LSTM(3, 4, num_layers=2, batch_first=True)
     >>> out, (h, c) = lstm(torch.randn(2, 5, 3))
     >>> out.shape, h.shape, c.shape
@@ -20,7 +19,6 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-
 
 import fgrad.numpy as fnp
 import fgrad.torch as torch
