@@ -87,3 +87,17 @@ def test_fgrad_numpy_var_without_degrees_of_freedom_is_nan_as_jax():
     assert float(fnp.var(x, ddof=1)) == 0.5
     jnp = pytest.importorskip("jax.numpy")
     assert np.isnan(float(jnp.var(jnp.asarray(x), ddof=3)))
+
+
+def test_relu_keeps_negative_zero_as_pytorch():
+    """``relu(-0.0) = -0.0`` and ``relu(-2.0) = +0.0`` (PyTorch's ``x < 0 ? 0 : x``); the removed
+    NumPy forward ``maximum(x, 0)`` gave ``+0.0`` for ``-0.0``."""
+    import fgrad.torch.nn.functional as F
+
+    x = ft.tensor([-0.0, -2.0, nan, 3.0])
+    for got in (F.relu(x).numpy(), ft.relu(x).numpy()):
+        assert list(np.signbit(got[:2])) == [True, False]
+        assert np.isnan(got[2]) and got[3] == 3.0
+    torch = pytest.importorskip("torch")
+    want = torch.relu(torch.tensor([-0.0, -2.0])).numpy()
+    assert list(np.signbit(want)) == [True, False]
