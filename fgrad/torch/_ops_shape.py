@@ -940,11 +940,9 @@ def _check_index_arrays(tmpl, arrays, shape) -> None:
             continue
         if isinstance(e, tuple) and ax < len(shape):
             a, size = arrays[e[1]], shape[ax]
-            if type(a) is _nd and a.size:
-                bad = (a < -size) | (a >= size)
-                if bad.any():
-                    v = int(a[bad].flat[0])
-                    raise IndexError(f"index {v} is out of bounds for dimension {ax} with size {size}")
+            if type(a) is _nd and a.size and (a.min() < -size or a.max() >= size):
+                v = int(a[(a < -size) | (a >= size)].flat[0])
+                raise IndexError(f"index {v} is out of bounds for dimension {ax} with size {size}")
         ax += consumes[i]
 
 
