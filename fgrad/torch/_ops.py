@@ -189,9 +189,9 @@ def round_(self, *, decimals=0):
     def fn(x):
         return ew.round_p.bind(x, decimals=decimals)
 
-    return apply_inplace(
-        self, "RoundBackward0", ("round", decimals), fn, (self,), np.round(self._buf, decimals)
-    )
+    b = self._buf
+    new = run_forward(("round", decimals), fn, [b], False) if type(b) is _nd else None
+    return apply_inplace(self, "RoundBackward0", ("round", decimals), fn, (self,), new)
 
 
 def isposinf(input):

@@ -1853,16 +1853,24 @@ def triu(input, diagonal=0, *, out=None):
 
 def tril_(self, diagonal=0):
     k = int(diagonal)
-    return apply_inplace(
-        self, "TrilBackward0", ("tril", k), lambda x: fnp.tril(x, k), (self,), np.tril(self._buf, k)
-    )
+    key, b = ("tril", k), self._buf
+
+    def fn(x):
+        return fnp.tril(x, k)
+
+    new = run_forward(key, fn, [b], False) if type(b) is _nd else None
+    return apply_inplace(self, "TrilBackward0", key, fn, (self,), new)
 
 
 def triu_(self, diagonal=0):
     k = int(diagonal)
-    return apply_inplace(
-        self, "TriuBackward0", ("triu", k), lambda x: fnp.triu(x, k), (self,), np.triu(self._buf, k)
-    )
+    key, b = ("triu", k), self._buf
+
+    def fn(x):
+        return fnp.triu(x, k)
+
+    new = run_forward(key, fn, [b], False) if type(b) is _nd else None
+    return apply_inplace(self, "TriuBackward0", key, fn, (self,), new)
 
 
 def diag(input, diagonal=0, *, out=None):
