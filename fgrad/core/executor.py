@@ -30,14 +30,39 @@ from .quiet import quiet
 
 def straight_line(jaxpr: Jaxpr) -> Callable:
     """``run(xp, bufs) -> list of output buffers`` for ``jaxpr``, ``bufs`` being the
-    constants' then the inputs' buffers; ``run.source`` is the generated code."""
+    constants' then the inputs' buffers; ``run.source`` is the generated code.
+
+    On the host (``xp`` is NumPy) a ufunc whose operand is a dead intermediate of the same
+    shape and dtype -- an array an earlier ufunc of this program made, never an input, a
+    constant, an output or the operand of an equation that may return a view of it --
+    writes its result into that operand (``out=``): the same numbers without a new
+    allocation per equation."""
+    any_src, ns = _generate(jaxpr, reuse=False)
+    host_src, ns2 = _generate(jaxpr, reuse=True)
+    if "out=" not in host_src:  # nothing to reuse: one function for every backend
+        src = any_src.replace("def run_any(", "def run(", 1)
+    else:
+        ns.update(ns2)
+        src = (host_src + any_src + "def run(xp, bufs):\n"
+               "    return run_host(xp, bufs) if xp is _np else run_any(xp, bufs)\n")
+        ns["_np"] = np
+    exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
+    run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
+    run.source = src  # type: ignore[attr-defined]
+    return run
+
+
+def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
+    """The source of ``run_host`` (``reuse``: buffers reused, see `straight_line`) or
+    ``run_any``, and its namespace."""
+    tag = "h" if reuse else "g"
     names: dict = {}
     ns: dict = {}
     lines = []
     counter = iter(range(1 << 30))
 
     def fresh(prefix="r"):
-        return f"{prefix}{next(counter)}"
+        return f"{prefix}{tag}{next(counter)}"
 
     def ref(v):
         if type(v) is Literal:
@@ -57,14 +82,45 @@ def straight_line(jaxpr: Jaxpr) -> Callable:
             if type(v) is not Literal:
                 last_use[v] = i
     keep = {v for v in jaxpr.outvars if type(v) is not Literal}
+    consumers: dict = {}
+    for e in jaxpr.eqns:
+        for v in e.invars:
+            if type(v) is not Literal:
+                consumers.setdefault(v, []).append(e)
+    owned: set = set()  # intermediates made by a ufunc of this program (new arrays, ndim >= 1)
     for i, e in enumerate(jaxpr.eqns):
         args = ", ".join(ref(v) for v in e.invars)
         ufunc = getattr(e.prim, "ufunc", None)
-        if ufunc is not None and not e.params:
+        target = None
+        if e.prim.name == "broadcast_in_dim" and _ufuncs_broadcast_it(e.outvars[0], consumers, keep):
+            # only ufuncs read it, each with a full-shape operand: NumPy's broadcasting does the
+            # rest, so the operand only gets its rank (a reshape, not np.broadcast_to)
+            owned.difference_update(e.invars)
+            expanded = [1] * len(e.params["shape"])
+            for k, d in enumerate(e.params["broadcast_dimensions"]):
+                expanded[d] = e.invars[0].aval.shape[k]
+            call = f"xp.asarray({args}).reshape({tuple(expanded)})"
+        elif ufunc is not None and not e.params:
             fn = fresh("u")
             ns[fn] = ufunc
-            call = f"{fn}({args})"
+            is_np_ufunc = isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and len(e.outvars) == 1
+            if reuse and is_np_ufunc:
+                oa = e.outvars[0].aval
+                for v in e.invars:
+                    if (type(v) is not Literal and v in owned and last_use.get(v) == i and v not in keep
+                            and v.aval.shape == oa.shape and v.aval.dtype == oa.dtype):
+                        target = v
+                        break
+            call = f"{fn}({args}, out={names[target]})" if target is not None else f"{fn}({args})"
+            if is_np_ufunc and e.outvars[0].aval.shape:
+                owned.add(e.outvars[0])
+            elif not is_np_ufunc:
+                owned.difference_update(e.invars)
+        elif e.prim.name in _INLINE:  # an identity or a reshape: no call through the implementation
+            owned.difference_update(e.invars)
+            call = _INLINE[e.prim.name](args, e.params, ns, fresh)
         else:
+            owned.difference_update(e.invars)  # its results may be views of them (slices, reshapes)
             fn = fresh("f")
             ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
             call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
@@ -84,11 +140,40 @@ def straight_line(jaxpr: Jaxpr) -> Callable:
     rets = ", ".join(ref(v) for v in jaxpr.outvars)
     lines.append(f"    return [{rets}]")
     unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
-    src = "def run(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
-    exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
-    run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
-    run.source = src  # type: ignore[attr-defined]
-    return run
+    name = "run_host" if reuse else "run_any"
+    src = f"def {name}(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
+    return src, ns
+
+
+def _inline_reshape(args: str, params: dict, ns: dict, fresh) -> str:
+    key = fresh("k")
+    ns[key] = params["new_sizes"]
+    return f"xp.reshape({args}, {key})"
+
+
+# primitives written inline (the same as their implementation, without the call through it)
+_INLINE = {
+    "stop_gradient": lambda args, params, ns, fresh: args,
+    "reshape": _inline_reshape,
+}
+
+
+def _ufuncs_broadcast_it(v, consumers: dict, keep: set) -> bool:
+    """True when ``v`` (a ``broadcast_in_dim`` result) is not an output and each equation
+    reading it is a parameterless NumPy ufunc whose result has ``v``'s shape and which has
+    another operand of that full shape."""
+    if v in keep or v not in consumers:
+        return False
+    shape = v.aval.shape
+    for c in consumers[v]:
+        uf = getattr(c.prim, "ufunc", None)
+        if not isinstance(uf, np.ufunc) or c.params or len(c.outvars) != 1:
+            return False
+        if c.outvars[0].aval.shape != shape:
+            return False
+        if not any(u is not v and type(u) is not Literal and u.aval.shape == shape for u in c.invars):
+            return False
+    return True
 
 
 def place_consts(consts: list, xp, device=None) -> list:

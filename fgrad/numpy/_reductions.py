@@ -114,6 +114,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     sq = real(mul(d, conj(d))) if _dtype_kind(get_aval(d).dtype) == "c" else mul(d, d)
     n = _count(av.shape, axes) - ddof
     total = reduction_ops.reduce_sum(sq, axes) if axes else sq
+    if n <= 0:  # no degrees of freedom left: NaN (as JAX), with gradient 0
+        return _keep(add(mul(total, 0.0), np.nan), av.shape, axes, keepdims)
     return _keep(div(total, float(n)), av.shape, axes, keepdims)
 
 

@@ -496,7 +496,40 @@ def logical_or(x, y):
     return logical_or_p.bind(x, y)
 
 
-select_p = elementwise("select", lambda xp, c, x, y: xp.where(c, x, y), kernel="({0} ? {1} : {2})")
+_UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_BLEND_MIN_SIZE = 1024
+
+
+def host_where(c, x, y):
+    """``np.where(c, x, y)`` with the same bits, faster on large host arrays: NumPy's ``where``
+    takes a data-dependent branch per element, which an irregular mask (ReLU's ``x < 0`` on
+    random data) mispredicts half the time (~7x slower than arithmetic).  Two same-dtype real
+    operands are blended branch-free on their bit patterns instead: ``y ^ ((x ^ y) & m)``
+    with ``m`` all ones where ``c``.  Anything else (devices, scalars, mixed dtypes) goes
+    to ``np.where``.
+
+    >>> host_where(np.arange(2048) % 3 == 0, np.ones(2048), np.zeros(2048))[:4].tolist()
+    [1.0, 0.0, 0.0, 1.0]
+    """
+    tx = type(x)
+    if (tx is np.ndarray and type(y) is np.ndarray and type(c) is np.ndarray and c.dtype == np.bool_
+            and x.dtype == y.dtype and x.dtype.kind in "fiu" and c.size >= _BLEND_MIN_SIZE):
+        u = _UINT_OF_SIZE.get(x.dtype.itemsize)
+        if u is not None:
+            xb, yb = x.view(u), y.view(u)
+            m = c.astype(u)
+            np.negative(m, out=m)  # 1 -> all ones (unsigned wrap-around)
+            d = np.bitwise_xor(xb, yb)
+            d = np.bitwise_and(d, m, out=d) if d.shape == m.shape else np.bitwise_and(d, m)
+            np.bitwise_xor(d, yb, out=d)
+            return d.view(x.dtype)
+    return np.where(c, x, y)
+
+
+select_p = elementwise(
+    "select", lambda xp, c, x, y: host_where(c, x, y) if xp is np else xp.where(c, x, y),
+    kernel="({0} ? {1} : {2})",
+)
 
 
 def select(c, x, y):
@@ -573,7 +606,7 @@ for _p, _u in ((add_p, np.add), (sub_p, np.subtract), (mul_p, np.multiply), (div
                (le_p, np.less_equal), (gt_p, np.greater), (ge_p, np.greater_equal),
                (and_p, np.bitwise_and), (or_p, np.bitwise_or), (xor_p, np.bitwise_xor),
                (logical_and_p, np.logical_and), (logical_or_p, np.logical_or),
-               (logical_xor_p, np.logical_xor), (select_p, np.where), (conj_p, np.conjugate),
+               (logical_xor_p, np.logical_xor), (select_p, host_where), (conj_p, np.conjugate),
                (real_p, np.real), (imag_p, np.imag)):
     _p.ufunc = _u
 

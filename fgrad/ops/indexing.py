@@ -299,6 +299,10 @@ def _np_index(xp, xshape, indexer, arrays, oob):
             idx.append(k)
         else:
             a = xp.asarray(arrays[e[1]]).astype(xp.intp, copy=False)
+            if xp is np and a.size and 0 <= a.min() and a.max() < n:  # in bounds: nothing to change
+                idx.append(a)
+                ax += 1
+                continue
             a = xp.where(a < 0, a + n, a)
             if oob == "clip":
                 a = xp.clip(a, 0, n - 1)

@@ -22,6 +22,8 @@ Example::
 
 from __future__ import annotations
 
+import builtins
+
 from functools import partial
 
 import fgrad.numpy as fnp
@@ -40,18 +42,36 @@ BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary
 BCE_GRAD_EPS = 1e-12  # ... and divides its gradient by max(p * (1 - p), 1e-12)
 
 
+def var(x, axes, correction: float, keepdims: bool):
+    """PyTorch's variance: the squared deviations' sum over ``max(N - correction, 0)``, so
+    no degrees of freedom left give ``0 / 0 = NaN`` or ``s / 0 = inf`` (JAX gives NaN).
+
+    >>> import numpy as np
+    >>> float(var(np.array([5.0, 6.0]), (0,), 3.0, False))
+    inf
+    """
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    m = fnp.mean(x, axis=axes, keepdims=True)
+    d = x - m
+    sq = fnp.real(d * fnp.conj(d)) if fnp.result_type(x).kind == "c" else d * d
+    return fnp.sum(sq, axis=axes, keepdims=keepdims) / float(builtins.max(n - correction, 0))
+
+
 def root_zero_grad(s, p: float = 2.0):
     """``s ** (1 / p)`` for ``s >= 0`` whose derivative is 0 (not inf/NaN) where ``s == 0``:
-    PyTorch's convention for ``norm``/``std``/``cdist`` at zero.
+    PyTorch's convention for ``norm``/``std``/``cdist`` at zero.  A NaN ``s`` (the variance
+    of one element with ``correction=1``, a NaN input) stays NaN, as in PyTorch.
 
     >>> import numpy as np, fgrad
     >>> float(root_zero_grad(np.float64(9.0), 2.0))
     3.0
     """
-    pos = s > 0
-    safe = fnp.where(pos, s, fnp.ones_like(s))
+    zero = s == 0
+    safe = fnp.where(zero, fnp.ones_like(s), s)
     root = fnp.sqrt(safe) if p == 2.0 else safe ** (1.0 / p)
-    return fnp.where(pos, root, fnp.zeros_like(s))
+    return fnp.where(zero, fnp.zeros_like(s), root)
 
 
 @custom_jvp
@@ -107,6 +127,27 @@ def relu(x):
 def _relu_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     return relu(x), t * lax.stop_gradient((x > 0).astype(t.dtype))  # one multiplication backward
+
+
+@custom_jvp
+def sigmoid(x):
+    """PyTorch's ``sigmoid`` formula ``1 / (1 + exp(-x))``: one ``exp`` (``lax.logistic``'s
+    stable form costs a ``logaddexp``, several times slower), and 0 below ``log`` of the
+    smallest normal number (PyTorch's ``sigmoid(-100.)`` is 0 in float32).  The derivative
+    is written with the output, ``y (1 - y)``.
+
+    >>> import numpy as np
+    >>> float(sigmoid(np.float32(0.0)))
+    0.5
+    """
+    return 1 / (1 + fnp.exp(-x))
+
+
+@sigmoid.defjvp
+def _sigmoid_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    y = sigmoid(x)
+    return y, t * (y * (1 - y))
 
 
 def softplus(x):

@@ -413,11 +413,11 @@ def _upcast_definition(key, fn, bufs, multi):
     return hit
 
 
-def apply_op(name, key, fn, args, fwd=None, multi=False, edges=None):
-    """Apply an op given by its fgrad definition ``fn`` (and optionally a NumPy forward
-    ``fwd`` producing fresh buffers) to ``args`` (Tensors or constant NumPy arrays).  On
-    the CUDA device ``fn`` itself runs there (`_op_dev`).  16-bit float operands are
-    computed in float32 and rounded once (`_upcast_definition`)."""
+def apply_op(name, key, fn, args, *, multi=False, edges=None):
+    """Apply an op given by its fgrad definition ``fn`` to ``args`` (Tensors or constant
+    NumPy arrays): the forward is ``fn`` itself, run through its cached per-signature program
+    (`run_definition`).  On the CUDA device ``fn`` itself runs there (`_op_dev`).  16-bit
+    float operands are computed in float32 and rounded once (`_upcast_definition`)."""
     bufs = []
     narrow = False
     for a in args:
@@ -431,17 +431,13 @@ def apply_op(name, key, fn, args, fwd=None, multi=False, edges=None):
         bufs.append(b)
     if narrow:
         key, fn = _upcast_definition(key, fn, bufs, multi)
-        fwd = None
     token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
     try:
-        if fwd is not None:
-            r = fwd(*bufs)
-        else:
-            r = run_definition(key, fn, bufs, multi, True)
-            if r is None:
-                r = _run_fn(fn, bufs, multi)
-            elif not multi:
-                r = r[0]
+        r = run_definition(key, fn, bufs, multi, True)
+        if r is None:
+            r = _run_fn(fn, bufs, multi)
+        elif not multi:
+            r = r[0]
     except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
         raise _errors.translate(e, name, args) from e
     finally:

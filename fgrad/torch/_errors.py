@@ -103,6 +103,8 @@ def translate(exc: BaseException, gname: str, args) -> BaseException:
     op = op_name(gname)
     inputs = describe_inputs(args)
     msg = str(exc).strip() or type(exc).__name__
+    if msg.startswith(op + ": "):  # fgrad's own message already names the op
+        msg = msg[len(op) + 2:]
     if isinstance(exc, np.exceptions.AxisError):
         return IndexError(f"{op}: Dimension out of range ({msg}; inputs: {inputs})")
     if isinstance(exc, np.linalg.LinAlgError) and ("dimension" in msg or "square" in msg):

@@ -150,7 +150,7 @@ def _unary(prim, gname, name, to_float=True):
     return op, op_
 
 
-def composite_unary(name, gname, make_fn, to_float=True, fwd=None):
+def composite_unary(name, gname, make_fn, to_float=True):
     """A unary op defined by an fgrad composite."""
     fn = make_fn()
 
@@ -160,13 +160,13 @@ def composite_unary(name, gname, make_fn, to_float=True, fwd=None):
         x = input
         if to_float and _dtype_kind(b.dtype) not in "fc":
             x = input.to(D.DEFAULT.float)
-        res = apply_op(gname, name, fn, (x,), fwd)
+        res = apply_op(gname, name, fn, (x,))
         return res if out is None else write_out(out, res, name)
 
     def op_(self):
         if type(self._buf) is not _nd:
             return apply_inplace(self, gname, name, fn, (self,), None)
-        new = fwd(self._buf) if fwd is not None else run_forward(name, fn, [self._buf], False)
+        new = run_forward(name, fn, [self._buf], False)
         return apply_inplace(self, gname, name, fn, (self,), new)
 
     op.__name__ = name

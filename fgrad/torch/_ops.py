@@ -72,7 +72,7 @@ from ._faces import (  # noqa: F401
 )
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._random import default_generator
-from ._tensor import Size, Tensor, _alias, _wrap, _wrap_dim
+from ._tensor import Size, Tensor, _alias, _wrap, wrap_dim as _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
@@ -100,17 +100,16 @@ def _mk_rsqrt():
 
 
 rsqrt, rsqrt_ = composite_unary(
-    "rsqrt", "RsqrtBackward0", _mk_rsqrt, fwd=quiet(lambda b: np.asarray(np.divide(1, np.sqrt(b)), b.dtype))
+    "rsqrt", "RsqrtBackward0", _mk_rsqrt
 )
 reciprocal, reciprocal_ = composite_unary(
     "reciprocal",
     "ReciprocalBackward0",
     lambda: lambda x: ew.div(1.0, x),
-    fwd=lambda b: np.asarray(np.divide(1, b), b.dtype),
 )
 
 
-abs, abs_ = composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False, fwd=np.abs)  # noqa: A001
+abs, abs_ = composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False)  # noqa: A001
 absolute = abs
 
 
@@ -121,7 +120,7 @@ def _mk_frac():
     return f
 
 
-frac, frac_ = composite_unary("frac", "FracBackward0", _mk_frac, fwd=lambda b: b - np.trunc(b))
+frac, frac_ = composite_unary("frac", "FracBackward0", _mk_frac)
 
 
 relu, relu_ = composite_unary(
@@ -129,7 +128,6 @@ relu, relu_ = composite_unary(
     "ReluBackward0",
     lambda: _conv.relu,
     to_float=False,
-    fwd=lambda b: np.maximum(b, 0).astype(b.dtype, copy=False),
 )
 
 
@@ -186,7 +184,6 @@ def round(input, *, decimals=0, out=None):  # noqa: A001
         key,
         fn,
         (input,),
-        lambda b: np.asarray(np.round(b, decimals)),
     )
     return res if out is None else write_out(out, res, "round")
 
@@ -195,9 +192,9 @@ def round_(self, *, decimals=0):
     def fn(x):
         return ew.round_p.bind(x, decimals=decimals)
 
-    return apply_inplace(
-        self, "RoundBackward0", ("round", decimals), fn, (self,), np.round(self._buf, decimals)
-    )
+    b = self._buf
+    new = run_forward(("round", decimals), fn, [b], False) if type(b) is _nd else None
+    return apply_inplace(self, "RoundBackward0", ("round", decimals), fn, (self,), new)
 
 
 def isposinf(input):
@@ -222,7 +219,6 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
         ("nan_to_num", nan, posinf, neginf),
         fn,
         (input,),
-        lambda b: np.nan_to_num(b, nan=nan, posinf=posinf, neginf=neginf),
     )
     return res if out is None else write_out(out, res, "nan_to_num")
 
@@ -274,8 +270,8 @@ def div(input, other, *, rounding_mode=None, out=None):
         else:
             key = ("div_floor", Rd)
 
-            def fn(x, y):
-                return ew.floor(ew.div(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)))
+            def fn(x, y):  # NumPy's floor_divide is PyTorch's algorithm: 1.0 // 0.1 == 9.0, not 10.0
+                return ew.floor_divide_p.bind(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
 
             bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
             res = apply_op(
@@ -283,7 +279,6 @@ def div(input, other, *, rounding_mode=None, out=None):
                 key,
                 fn,
                 (a, bb),
-                lambda x, y: np.asarray(np.floor_divide(x.astype(Rd, copy=False), y.astype(Rd, copy=False))),
                 edges=(0, 1),
             )
         return res if out is None else write_out(out, res, "div")
@@ -293,19 +288,18 @@ def div(input, other, *, rounding_mode=None, out=None):
         bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
 
         def fn(x, y):
-            q = ew.div(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
-            return ew.trunc(q) if _dtype_kind(Rd) in "fc" else q
+            x, y = ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)
+            if _dtype_kind(Rd) in "fc":
+                return ew.trunc(ew.div(x, y))
+            # integers: the floor quotient, plus one where it was rounded down across zero
+            q = ew.floor_divide_p.bind(x, y)
+            inexact = ew.ne_p.bind(ew.rem_p.bind(x, y), ew.mul(x, 0))
+            across = ew.ne_p.bind(ew.lt(x, ew.mul(x, 0)), ew.lt(y, ew.mul(y, 0)))
+            return ew.add(q, ew.convert_element_type(ew.logical_and(inexact, across), Rd))
 
-        def fwd(x, y):
-            x, y = x.astype(Rd, copy=False), y.astype(Rd, copy=False)
-            if _dtype_kind(Rd) in "biu":
-                check_int_divisor("div", x, y)
-                q = np.floor_divide(x, y)
-                q = q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))
-                return np.asarray(q.astype(Rd))
-            return np.asarray(np.trunc(np.true_divide(x, y)))
-
-        res = apply_op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), fwd, edges=(0, 1))
+        if _dtype_kind(Rd) in "biu" and type(getattr(bb, "_buf", bb)) is _nd:
+            check_int_divisor("div", np.zeros((), Rd), getattr(bb, "_buf", bb))
+        res = apply_op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), edges=(0, 1))
         return res if out is None else write_out(out, res, "div")
     raise RuntimeError(
         f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
@@ -342,9 +336,9 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     if type(A) is not _nd and type(A) not in _DEV:
         res = run_functional(cast_primitive(ew.pow_p, Rd), (x, np.asarray(e, Rd)))
         return res if out is None else write_out(out, res, "pow")
-    AA = A.astype(Rd) if A.dtype != Rd else A
     if _dtype_kind(Rd) in "iu" and isinstance(e, int) and e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    AA = A.astype(Rd) if A.dtype != Rd else A
     if e == 2 and _dtype_kind(Rd) in "fc":
         r = np.multiply(AA, AA)
     else:
@@ -370,15 +364,13 @@ def pow(input, exponent, *, out=None):  # noqa: A001
 @quiet
 def _rpow(x, base, out=None):
     Rd = result_dtype(x, base)
-    A = x._buf
-    AA = A.astype(Rd) if A.dtype != Rd else A
     s = np.asarray(base, Rd)
 
     def fn(y, c):
         return _conv.pow(ew.convert_element_type(c, Rd), ew.convert_element_type(y, Rd))
 
     res = apply_op(
-        "PowBackward2", ("rpow", Rd), fn, (x, s), lambda y, c: np.asarray(np.power(c, AA)), edges=(0,)
+        "PowBackward2", ("rpow", Rd), fn, (x, s), edges=(0,)
     )
     return res if out is None else write_out(out, res, "pow")
 
@@ -402,18 +394,14 @@ def rsub(input, other, *, alpha=1):
         x = ew.convert_element_type(x, Rd)
         return ew.sub(ew.convert_element_type(c, Rd), x if alpha == 1 else ew.mul(x, alpha))
 
-    def fwd(x, c):
-        xx = x.astype(Rd, copy=False)
-        return np.asarray(np.subtract(c, xx if alpha == 1 else xx * alpha))
-
-    return apply_op("RsubBackward1", ("rsub", Rd, alpha), fn, (input, s), fwd, edges=(0,))
+    return apply_op("RsubBackward1", ("rsub", Rd, alpha), fn, (input, s), edges=(0,))
 
 
 def rtruediv(x, other):
     return mul(reciprocal(x if x.is_floating_point() or x.is_complex() else x.to(D.DEFAULT.float)), other)
 
 
-def _ternary(name, gname, key, fn, args, fwd, inplace=False):
+def _ternary(name, gname, key, fn, args, inplace=False):
     ts = [a if isinstance(a, Tensor) else np.asarray(scalar_value(a)) for a in args]
     Rd = result_dtype(*[a for a in args])
     ts = [a if isinstance(a, Tensor) else a.astype(Rd) for a in ts]
@@ -422,19 +410,17 @@ def _ternary(name, gname, key, fn, args, fwd, inplace=False):
     def f(*xs):
         return fn(*[ew.convert_element_type(x, Rd) for x in xs])
 
-    def fw(*bs):
-        return np.asarray(fwd(*[b.astype(Rd, copy=False) for b in bs])).astype(Rd, copy=False)
-
     if inplace:
-        return _ternary_inplace(gname, key + (Rd,), f, ts, fw, edges, Rd)
-    return apply_op(gname, key + (Rd,), f, tuple(ts), fw, edges=edges)
+        return _ternary_inplace(gname, key + (Rd,), f, ts, edges)
+    return apply_op(gname, key + (Rd,), f, tuple(ts), edges=edges)
 
 
-def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
+def _ternary_inplace(gname, key, f, ts, edges):
     """``ts[0]`` becomes ``f(*ts)`` (``addcmul_``, ``addcdiv_``, ``lerp_``): one in-place op
     that saves its operands as PyTorch's does."""
     self = ts[0]
     b = self._buf
+    Rd = key[-1]
     if not can_cast(Rd, b.dtype):
         raise RuntimeError(
             f"result type {scalar_type_name(Rd)} can't be cast to the desired output type "
@@ -446,7 +432,7 @@ def _ternary_inplace(gname, key, f, ts, fw, edges, Rd):
             check_no_alias(b, t._buf)
     new = None
     if builtins.all(type(x) is _nd for x in bufs):
-        new = fw(*bufs)
+        new = run_forward(key, f, bufs, False)
         if np.broadcast_shapes(new.shape, b.shape) != b.shape:
             raise RuntimeError(
                 f"output with shape {list(b.shape)} doesn't match the broadcast shape {list(new.shape)}"
@@ -461,7 +447,6 @@ def _lerp(input, end, weight, inplace=False):
         ("lerp",),
         lambda a, b, w: ew.add(a, ew.mul(w, ew.sub(b, a))),
         (input, end, weight),
-        lambda a, b, w: a + w * (b - a),
         inplace,
     )
 
@@ -473,7 +458,6 @@ def _addcmul(input, tensor1, tensor2, value, inplace=False):
         ("addcmul", value),
         lambda a, b, c: ew.add(a, ew.mul(ew.mul(b, c), value)),
         (input, tensor1, tensor2),
-        lambda a, b, c: a + value * (b * c),
         inplace,
     )
 
@@ -485,7 +469,6 @@ def _addcdiv(input, tensor1, tensor2, value, inplace=False):
         ("addcdiv", value),
         lambda a, b, c: ew.add(a, ew.mul(ew.div(b, c), value)),
         (input, tensor1, tensor2),
-        lambda a, b, c: a + value * (b / c),
         inplace,
     )
 
@@ -588,7 +571,6 @@ def copysign(input, other, *, out=None):
         ("copysign", Rd),
         fn,
         (a, bb),
-        lambda x, y: np.asarray(np.copysign(x.astype(Rd), y.astype(Rd))),
         edges=(0, 1),
     )
     return res if out is None else write_out(out, res, "copysign")
@@ -607,12 +589,7 @@ def xlogy(input, other, *, out=None):
         safe_y = ew.select(z, ew.add(ew.mul(y, 0), 1), y)
         return ew.select(z, ew.mul(x, 0), ew.mul(x, ew.log(safe_y)))
 
-    def fwd(x, y):
-        x, y = x.astype(Rd), np.asarray(y).astype(Rd)
-        with np.errstate(all="ignore"):
-            return np.asarray(np.where(x == 0, 0, x * np.log(y))).astype(Rd)
-
-    res = apply_op("XlogyBackward0", ("xlogy", Rd), fn, (a, bb), fwd, edges=(0, 1))
+    res = apply_op("XlogyBackward0", ("xlogy", Rd), fn, (a, bb), edges=(0, 1))
     return res if out is None else write_out(out, res, "xlogy")
 
 
@@ -620,7 +597,7 @@ def xlogy(input, other, *, out=None):
 
 
 def _clamp_spec(x, min, max):  # noqa: A002
-    """(grad_fn name, key, fgrad fn, args, NumPy forward, edges) of clamp."""
+    """(grad_fn name, key, fgrad fn, args, edges) of clamp."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     tmin, tmax = isinstance(min, Tensor), isinstance(max, Tensor)
@@ -635,19 +612,17 @@ def _clamp_spec(x, min, max):  # noqa: A002
 
         def fn(v, *bounds):
             v = ew.convert_element_type(v, Rd)
+            keep = None
+            c = v
             for p, bnd in zip(pos, bounds, strict=False):
                 bnd = ew.convert_element_type(bnd, Rd)
-                out_of = ew.lt(v, bnd) if p == "lo" else ew.gt(v, bnd)
-                v = ew.select(out_of, ew.add(ew.mul(v, 0), bnd), v)
-            return v
+                inside = ew.ge_p.bind(v, bnd) if p == "lo" else ew.le_p.bind(v, bnd)
+                keep = inside if keep is None else ew.logical_and(keep, inside)
+                c = ew.max_p.bind(c, bnd) if p == "lo" else ew.min_p.bind(c, bnd)  # NaN bounds propagate
+            # gradient to x inside [min, max] (ends included), to the bound outside, as PyTorch
+            return ew.select(keep, ew.add(v, ew.mul(c, 0)), ew.add(ew.mul(v, 0), c))
 
-        def fwd(xb, *bounds):
-            r = xb.astype(Rd)
-            for p, bnd in zip(pos, bounds, strict=False):
-                r = np.maximum(r, bnd) if p == "lo" else np.minimum(r, bnd)
-            return np.asarray(r)
-
-        return "ClampBackward0", ("clamp_t", Rd, pos), fn, tuple(args), fwd, tuple(range(len(args)))
+        return "ClampBackward0", ("clamp_t", Rd, pos), fn, tuple(args), tuple(range(len(args)))
     lo, hi = scalar_value(min), scalar_value(max)
     Rd = result_dtype(x, lo, hi)
 
@@ -665,22 +640,13 @@ def _clamp_spec(x, min, max):  # noqa: A002
         # gradient 1 inside [min, max] (ends included), 0 outside, as PyTorch
         return ew.select(keep, v, ew.add(ew.mul(v, 0), c))
 
-    def fwd(b):
-        b = b.astype(Rd, copy=False)
-        r = b
-        if lo is not None:
-            r = np.maximum(r, np.asarray(lo, Rd))
-        if hi is not None:
-            r = np.minimum(r, np.asarray(hi, Rd))
-        return np.asarray(r if r is not b else b.copy())
-
-    return "ClampBackward1", ("clamp", Rd, lo, hi), fn, (x,), fwd, None
+    return "ClampBackward1", ("clamp", Rd, lo, hi), fn, (x,), None
 
 
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
     input = as_tensor_arg(input, "clamp")
-    gname, key, fn, args, fwd, edges = _clamp_spec(input, min, max)
-    res = apply_op(gname, key, fn, args, fwd, edges=edges)
+    gname, key, fn, args, edges = _clamp_spec(input, min, max)
+    res = apply_op(gname, key, fn, args, edges=edges)
     return res if out is None else write_out(out, res, "clamp")
 
 
@@ -696,7 +662,7 @@ def clamp_max(input, max):  # noqa: A002
 
 
 def clamp_(self, min=None, max=None):  # noqa: A002
-    gname, key, fn, args, fwd, edges = _clamp_spec(self, min, max)
+    gname, key, fn, args, edges = _clamp_spec(self, min, max)
     Rd = key[1]
     if not can_cast(Rd, self._buf.dtype):
         raise RuntimeError(
@@ -705,7 +671,7 @@ def clamp_(self, min=None, max=None):  # noqa: A002
         )
     if type(self._buf) is not _nd:
         return apply_inplace(self, gname, key, fn, args, None, edges)
-    new = fwd(*[a if type(a) is _nd else a._buf for a in args])
+    new = run_forward(key, fn, [a if type(a) is _nd else a._buf for a in args], False)
     return apply_inplace(self, gname, key, fn, args, new, edges)
 
 
@@ -754,10 +720,7 @@ def where(condition, input=None, other=None, *, out=None):
     def fn(cc, a, b):
         return ew.select(cc, ew.convert_element_type(a, Rd), ew.convert_element_type(b, Rd))
 
-    def fwd(cc, a, b):
-        return np.asarray(np.where(cc, a.astype(Rd, copy=False), b.astype(Rd, copy=False)))
-
-    res = apply_op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), fwd, edges=(1, 2))
+    res = apply_op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), edges=(1, 2))
     return res if out is None else write_out(out, res, "where")
 
 
@@ -831,10 +794,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     def fn(x):
         return fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
 
-    def fwd(x):
-        return np.asarray(np.sum(x, axis=axes, dtype=odt, keepdims=keepdim))
-
-    res = apply_op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,), fwd)
+    res = apply_op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,))
     return res if out is None else write_out(out, res, "sum")
 
 
@@ -845,37 +805,15 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return fnp.sum(ew.select(ew.isnan(x), ew.mul(x, 0), x), axis=axes, keepdims=keepdim)
+        return fnp.sum(fnp.where(ew.isnan(x), fnp.zeros_like(x), x), axis=axes, keepdims=keepdim)
 
     res = apply_op(
         "NansumBackward0",
         ("nansum", axes, keepdim, odt),
         fn,
         (input,),
-        lambda x: np.asarray(np.nansum(x, axis=axes, dtype=odt, keepdims=keepdim)),
     )
     return res if out is None else write_out(out, res, "nansum")
-
-
-def _np_moment(x, axes, keepdim, odt, ddof=None, root=False):
-    """NumPy forward of ``mean`` (``ddof`` None), ``var`` or ``std`` (``root``) in ``odt``.
-    With no elements (or ``count <= ddof``) the result is NaN as in PyTorch, computed as
-    0 / 0 instead of through ``np.mean``/``np.var``, which warn ("Mean of empty slice",
-    "Degrees of freedom <= 0") whatever NumPy's error state."""
-    if ddof is None:
-        if x.size:  # (an empty x reduced over non-empty axes gives an empty result: no warning)
-            return np.asarray(np.mean(x, axis=axes, dtype=odt, keepdims=keepdim))
-        return np.asarray(np.sum(x, axis=axes, dtype=odt, keepdims=keepdim) / np.asarray(0, odt))
-    ax = (axes,) if isinstance(axes, int) else axes
-    n = x.size if axes is None else math.prod([x.shape[a] for a in ax])
-    if n > ddof:
-        r = np.std(x, axis=axes, ddof=ddof, keepdims=keepdim) if root else np.var(
-            x, axis=axes, ddof=ddof, keepdims=keepdim)
-        return np.asarray(r).astype(odt, copy=False)
-    # degenerate (run quietly by `apply_op`): 0 / 0 = NaN
-    c = x - np.sum(x, axis=axes, keepdims=True) / np.asarray(builtins.max(n, 1), x.dtype)
-    r = np.sum((c * np.conj(c)).real, axis=axes, keepdims=keepdim) / np.asarray(0, x.real.dtype)
-    return np.asarray(np.sqrt(r) if root else r).astype(odt, copy=False)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -892,11 +830,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     def fn(x):
         return fnp.mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
 
-    def fwd(x):
-        return _np_moment(x, axes, keepdim, odt)
-
     res = apply_op(
-        "MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,), fwd
+        "MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,)
     )
     return res if out is None else write_out(out, res, "mean")
 
@@ -926,7 +861,6 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
         ("prod", axes, keepdim, odt),
         fn,
         (input,),
-        lambda x: np.asarray(np.prod(x, axis=axes, dtype=odt, keepdims=keepdim)),
     )
     return res if out is None else write_out(out, res, "prod")
 
@@ -965,11 +899,7 @@ def _select_along(name, gname, input, idx_k, dim, keepdim, vals=None):
     nd = input._buf.ndim
     fn = _take_dim_fn(dim, keepdim, nd)
 
-    def fwd(x, idx):
-        v = np.take_along_axis(x, idx, axis=dim)
-        return np.asarray(v if keepdim else np.squeeze(v, axis=dim))
-
-    return apply_op(gname, ("take_dim", dim, keepdim), fn, (input, idx_k), fwd, edges=(0,))
+    return apply_op(gname, ("take_dim", dim, keepdim), fn, (input, idx_k), edges=(0,))
 
 
 def _reduce_idx(name, gname, input, dim, keepdim, argf):
@@ -978,7 +908,7 @@ def _reduce_idx(name, gname, input, dim, keepdim, argf):
     if nd == 0:
         d = 0
         idx = _cst(np.zeros((), _i64), b)
-        vals = apply_op(gname, ("id",), _identity, (input,), lambda x: x.copy())
+        vals = apply_op(gname, ("id",), _identity, (input,))
         return return_type(name)(vals, result_tensor(idx.copy()))
     d = _wrap_dim(dim, nd)
     if b.shape[d] == 0:
@@ -1037,7 +967,7 @@ def _full_minmax(input, prim_name, gname, npf):
     def fn(x):
         return _conv.extremum_nan_evenly(x, prim_name == "max")  # NaN gets the gradient (PyTorch)
 
-    return apply_op(gname, (prim_name, "full"), fn, (input,), lambda x: np.asarray(npf(x)))
+    return apply_op(gname, (prim_name, "full"), fn, (input,))
 
 
 def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
@@ -1072,7 +1002,6 @@ def amax(input, dim=(), keepdim=False, *, out=None):
         ("amax", axes, keepdim),
         fn,
         (input,),
-        lambda x: np.asarray(np.max(x, axis=axes, keepdims=keepdim)),
     )
     return res if out is None else write_out(out, res, "amax")
 
@@ -1089,7 +1018,6 @@ def amin(input, dim=(), keepdim=False, *, out=None):
         ("amin", axes, keepdim),
         fn,
         (input,),
-        lambda x: np.asarray(np.min(x, axis=axes, keepdims=keepdim)),
     )
     return res if out is None else write_out(out, res, "amin")
 
@@ -1149,14 +1077,13 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return fnp.var(x, axis=axes, ddof=ddof, keepdims=keepdim)
+        return _conv.var(x, axes, ddof, keepdim)
 
     res = apply_op(
         "VarBackward0",
         ("var", axes, ddof, keepdim),
         fn,
         (input,),
-        lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof),
     )
     return res if out is None else write_out(out, res, "var")
 
@@ -1170,15 +1097,13 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
     def fn(x):
         # sqrt with gradient 0 where the variance is 0 (PyTorch: std of a constant has grad 0)
-        v = fnp.var(x, axis=axes, ddof=ddof, keepdims=keepdim)
-        return _conv.root_zero_grad(v, 2.0)
+        return _conv.root_zero_grad(_conv.var(x, axes, ddof, keepdim), 2.0)
 
     res = apply_op(
         "StdBackward0",
         ("std", axes, ddof, keepdim),
         fn,
         (input,),
-        lambda x: _np_moment(x, axes, keepdim, b.dtype, ddof, root=True),
     )
     return res if out is None else write_out(out, res, "std")
 
@@ -1220,23 +1145,6 @@ def _vector_norm_fn(ord_, axes, keepdim):
     return fn
 
 
-def _np_vector_norm(b, ord_, axes, keepdim):
-    a = np.abs(b)
-    if ord_ == 2:
-        r = np.sqrt(np.sum(a * a, axis=axes, keepdims=keepdim))
-    elif ord_ == math.inf:
-        r = np.max(a, axis=axes, keepdims=keepdim)
-    elif ord_ == -math.inf:
-        r = np.min(a, axis=axes, keepdims=keepdim)
-    elif ord_ == 0:
-        r = np.sum(a != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
-    elif ord_ == 1:
-        r = np.sum(a, axis=axes, keepdims=keepdim)
-    else:
-        r = np.sum(a**ord_, axis=axes, keepdims=keepdim) ** (1.0 / ord_)
-    return _asb(r).astype(a.dtype, copy=False)
-
-
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
     x = input
     if dtype is not None:
@@ -1254,7 +1162,6 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         ("vnorm", ord_, axes, keepdim),
         _vector_norm_fn(ord_, axes, keepdim),
         (x,),
-        lambda v: _np_vector_norm(v, ord_, axes, keepdim),
     )
     return res if out is None else write_out(out, res, "linalg_vector_norm")
 
@@ -1293,11 +1200,7 @@ def dist(input, other, p=2):
         d = ew.sub(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
         return nfn(fnp.ravel(d))
 
-    def fwd(x, y):
-        d = (x.astype(Rd, copy=False) - np.asarray(y).astype(Rd, copy=False)).reshape(-1)
-        return _np_vector_norm(d, ord_, None, False)
-
-    return apply_op("DistBackward0", ("dist", Rd, ord_), fn, (a, bb), fwd, edges=(0, 1))
+    return apply_op("DistBackward0", ("dist", Rd, ord_), fn, (a, bb), edges=(0, 1))
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None):
@@ -1310,13 +1213,7 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     def fn(x):
         return fnn.logsumexp(x, axis=axes, keepdims=keepdim)
 
-    def fwd(x):
-        m = np.max(x, axis=axes, keepdims=True)
-        m = np.where(np.isfinite(m), m, 0)
-        r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
-        return np.asarray(r if keepdim else np.squeeze(r, axis=axes)).astype(x.dtype, copy=False)
-
-    res = apply_op("LogsumexpBackward0", ("logsumexp", axes, keepdim), fn, (input,), fwd)
+    res = apply_op("LogsumexpBackward0", ("logsumexp", axes, keepdim), fn, (input,))
     return res if out is None else write_out(out, res, "logsumexp")
 
 
@@ -1340,11 +1237,7 @@ def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     def fn(v):
         return fnn.softmax(v, axis=d)
 
-    def fwd(v):
-        e = np.exp(v - np.max(v, axis=d, keepdims=True))
-        return np.asarray(e / np.sum(e, axis=d, keepdims=True))
-
-    return apply_op("SoftmaxBackward0", ("softmax", d), fn, (x,), fwd)
+    return apply_op("SoftmaxBackward0", ("softmax", d), fn, (x,))
 
 
 def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
@@ -1359,14 +1252,10 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     def fn(v):
         return fnn.log_softmax(v, axis=d)
 
-    def fwd(v):
-        m = v - np.max(v, axis=d, keepdims=True)
-        return np.asarray(m - np.log(np.sum(np.exp(m), axis=d, keepdims=True)))
-
     if b.dtype in _NARROW_FLOATS:
         return apply_op("LogSoftmaxBackward0", ("log_softmax", d, b.dtype), _narrow_log_softmax(d, b.dtype),
                         (x,))
-    return apply_op("LogSoftmaxBackward0", ("log_softmax", d), fn, (x,), fwd)
+    return apply_op("LogSoftmaxBackward0", ("log_softmax", d), fn, (x,))
 
 
 def _narrow_log_softmax(d, narrow):
@@ -1537,7 +1426,7 @@ def median(input, dim=None, keepdim=False, *, out=None):
             return ew.div(fnp.sum(ew.select(m, x, ew.mul(x, 0))), cnt)
 
         return apply_op(
-            "MedianBackward0", ("median",), fn, (input, mask), lambda x, m: np.asarray(v).copy(), edges=(0,)
+            "MedianBackward0", ("median",), fn, (input, mask), edges=(0,)
         )
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
@@ -1592,7 +1481,7 @@ def _select_flat(input, host_res, gname="MedianBackward0"):
         cnt = ew.convert_element_type(fnp.sum(m), x.dtype)
         return ew.div(fnp.sum(ew.select(m, x, fnp.zeros_like(x))), cnt)
 
-    return apply_op(gname, ("median",), fn, (input, _cst(mask, b)), None, edges=(0,))
+    return apply_op(gname, ("median",), fn, (input, _cst(mask, b)), edges=(0,))
 
 
 def mode(input, dim=-1, keepdim=False):
@@ -1636,7 +1525,6 @@ def cumsum(input, dim, *, dtype=None, out=None):
         ("cumsum", d, odt),
         fn,
         (input,),
-        lambda x: np.asarray(np.cumsum(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)),
     )
     return res if out is None else write_out(out, res, "cumsum")
 
@@ -1655,7 +1543,6 @@ def cumprod(input, dim, *, dtype=None, out=None):
         ("cumprod", d, odt),
         fn,
         (input,),
-        lambda x: np.asarray(np.cumprod(x, axis=d, dtype=odt) if x.ndim else x.astype(odt)),
     )
     return res if out is None else write_out(out, res, "cumprod")
 
@@ -1808,18 +1695,12 @@ def clone(input, *, memory_format=None):
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:
         return run_functional(lambda x: x, (input,))
-
-    def fn(x):
-        return ew.add(x, ew.mul(x, 0)) if False else _identity(x)
-
-    if memory_format is not None and memory_format is contiguous_format:
-        fwd = np.array
-    else:
-
-        def fwd(x):
-            return np.array(x, order="K") if not x.flags.c_contiguous else x.copy()
-
-    return apply_op("CloneBackward0", ("clone",), _identity, (input,), fwd)
+    res = apply_op("CloneBackward0", ("clone",), _identity, (input,))
+    if memory_format is not contiguous_format and type(b) is _nd and not b.flags.c_contiguous:
+        kept = np.empty_like(b)  # the preserved layout (PyTorch's preserve_format): b's strides order
+        kept[...] = res._buf
+        res._buf = kept
+    return res
 
 
 def _identity(x):
@@ -1843,7 +1724,7 @@ def contiguous(self, memory_format=None):
     b = self._buf
     if (type(b) is not _nd and type(b) not in _DEV) or b.flags.c_contiguous:
         return self
-    return apply_op("CloneBackward0", ("clone",), _identity, (self,), np.ascontiguousarray)
+    return apply_op("CloneBackward0", ("clone",), _identity, (self,))
 
 
 def detach(input):
@@ -1879,7 +1760,7 @@ def to_dtype(input, dt: D.dtype, copy=False):
     def fn(x):
         return ew.convert_element_type(x, npd)
 
-    res = apply_op("ToCopyBackward0", ("to", npd), fn, (input,), lambda x: x.astype(npd))
+    res = apply_op("ToCopyBackward0", ("to", npd), fn, (input,))
     return res
 
 
@@ -1916,7 +1797,7 @@ def angle(input, *, out=None):
         def fn(x):
             return fnp.angle(x) if hasattr(fnp, "angle") else ew.atan2_p.bind(ew.imag(x), ew.real(x))
 
-        res = apply_op("AngleBackward0", ("angle",), fn, (input,), lambda v: np.angle(v).astype(v.real.dtype))
+        res = apply_op("AngleBackward0", ("angle",), fn, (input,))
     else:
         x = input if _dtype_kind(b.dtype) == "f" else input.to(D.DEFAULT.float)
         res = mul(lt(x, 0).to(D.from_np(x._buf.dtype)), math.pi)
@@ -1926,7 +1807,7 @@ def angle(input, *, out=None):
 def sinc(input, *, out=None):
     x = input if _dtype_kind(input._buf.dtype) in "fc" else input.to(D.DEFAULT.float)
     res = apply_op(
-        "SincBackward0", ("sinc",), lambda v: fnp.sinc(v), (x,), lambda v: np.sinc(v).astype(v.dtype)
+        "SincBackward0", ("sinc",), lambda v: fnp.sinc(v), (x,)
     )
     return res if out is None else write_out(out, res, "sinc")
 
@@ -1966,11 +1847,8 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=N
     def fn(v, qq):
         return fnp.quantile(v, qq, axis=d, keepdims=keep, method=interpolation)
 
-    def fwd(v, qq):
-        return np.asarray(np.quantile(v, qq, axis=d, keepdims=keep, method=interpolation)).astype(v.dtype)
-
     res = apply_op(
-        "QuantileBackward0", ("quantile", d, keep, interpolation, scalar_q), fn, (x, qa), fwd, edges=(0,)
+        "QuantileBackward0", ("quantile", d, keep, interpolation, scalar_q), fn, (x, qa), edges=(0,)
     )
     if keepdim and dim is None:
         res = res.reshape((1,) * input._buf.ndim if scalar_q else (res.shape[0],) + (1,) * input._buf.ndim)

@@ -15,7 +15,9 @@ import fgrad.torch._dtypes as D
 import fgrad.torch._device as _dev
 from ._device import DEV as _DEV
 from ._storage import check_view
-from ._tensor import Size, Tensor, _concrete_buf, _to_nested, _wrap, check_device, to_device_buf
+from ._tensor import (
+    Size, Tensor, concrete_buf as _concrete_buf, to_nested as _to_nested, _wrap, check_device, to_device_buf,
+)
 from ..ops import elementwise as ew
 from ..core.array import ArrayImpl
 from ._dlpack import from_dlpack
@@ -572,7 +574,7 @@ def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
         return ew.add(ew.convert_element_type(r, cd), ew.mul(ew.convert_element_type(i, cd), 1j))
 
     return apply_op(
-        "ComplexBackward0", ("complex", cd), fn, (real, imag), lambda r, i: (r + 1j * i).astype(cd)
+        "ComplexBackward0", ("complex", cd), fn, (real, imag)
     )
 
 

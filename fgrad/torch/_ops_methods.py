@@ -27,7 +27,10 @@ import fgrad.torch._ops_creation as creation_ops
 import fgrad.torch._ops_linalg as linalg_ops
 import fgrad.torch._ops_shape as view_ops
 import fgrad.torch._random as random_ops
-from ._tensor import _LEGACY, _LEGACY_BY_NAME, Tensor, _wrap, check_device, device, legacy_type_name
+from ._tensor import (
+    LEGACY as _LEGACY, LEGACY_BY_NAME as _LEGACY_BY_NAME, Tensor, _wrap, check_device, device,
+    legacy_type_name,
+)
 from .autograd import graph as G
 import fgrad.torch.cuda as _cuda
 from .autograd import backward as bw

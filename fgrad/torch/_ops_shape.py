@@ -38,12 +38,12 @@ from ._dispatch import (
 )
 from ._promotion import can_cast, scalar_type_name, result_dtype
 from ._storage import check_view
-from ._tensor import Size, Tensor, _wrap, _wrap_dim
+from ._tensor import Size, Tensor, _wrap, wrap_dim as _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 from ._ops import contiguous_format
 from ..core.array import Tracer
-from ._dispatch import fresh_buffer
+from ._dispatch import fresh_buffer, run_forward
 from ._ops import copy_
 from ._ops_creation import scalar_tensor
 from ._dispatch import fgrad_value
@@ -291,7 +291,6 @@ def reshape(input, *shape):
             ("reshape", shape),
             lambda x: S.reshape(x, shape),
             (c,),
-            lambda x: np.reshape(x, shape).copy() if not x.flags.c_contiguous else x.reshape(shape),
         )
     return _make_view(input, nb, "ViewBackward0", _v_reshape, (shape,))
 
@@ -940,6 +939,23 @@ def _split_index(idx, shape=None):
     return tmpl, arrays
 
 
+def _check_index_arrays(tmpl, arrays, shape) -> None:
+    """PyTorch's IndexError for an index array entry outside its dimension (the fgrad
+    definition of indexing clamps, as JAX does, so the shim checks the values first)."""
+    consumes = [0 if e is None or e is Ellipsis or isinstance(e, bool) else 1 for e in tmpl]
+    ax = 0
+    for i, e in enumerate(tmpl):
+        if e is Ellipsis:
+            ax = len(shape) - builtins.sum(consumes[i + 1:])
+            continue
+        if isinstance(e, tuple) and ax < len(shape):
+            a, size = arrays[e[1]], shape[ax]
+            if type(a) is _nd and a.size and (a.min() < -size or a.max() >= size):
+                v = int(a[(a < -size) | (a >= size)].flat[0])
+                raise IndexError(f"index {v} is out of bounds for dimension {ax} with size {size}")
+        ax += consumes[i]
+
+
 def _rebuild(tmpl, arrays):
     return tuple(arrays[e[1]] if isinstance(e, tuple) else e for e in tmpl)
 
@@ -994,26 +1010,15 @@ def getitem(self, idx):
         indexer, _ = I.parse_index(b.shape, idx, "indexing")
         return _make_view(self, _basic(b, idx), _basic_name(idx), _v_gather, (indexer,))
     tmpl, arrays = _split_index(idx, b.shape)
-    np_idx = _rebuild(tmpl, arrays)
     key_t = _hashable(tmpl)
 
     def fn(x, *arrs):
         return fnp._getitem(x, _rebuild(tmpl, arrs))
 
-    def fwd(x, *arrs):
-        try:
-            return np.asarray(x[_rebuild(tmpl, arrs)]).copy()
-        except IndexError as e:
-            raise IndexError(str(e).replace("axis", "dimension")) from None
-
     if _traced(b):
         return run_functional(fn, (self,) + tuple(arrays))
-    try:
-        return apply_op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), fwd, edges=(0,))
-    except IndexError:
-        raise
-    finally:
-        del np_idx
+    _check_index_arrays(tmpl, arrays, b.shape)
+    return apply_op("IndexBackward0", ("index", key_t), fn, (self,) + tuple(arrays), edges=(0,))
 
 
 def setitem(self, idx, value):
@@ -1275,7 +1280,6 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
         ("gather", indexer),
         fn,
         (input,) + tuple(np.ascontiguousarray(a) for a in arrs),
-        lambda x, *a: np.asarray(x[tuple(a)]) if nd else x.copy(),
         edges=(0,),
     )
     return res if out is None else write_out(out, res, "gather")
@@ -1312,13 +1316,10 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     dt = b.dtype
     if isinstance(src, Tensor):
         sb = src._buf
-        sl = tuple(slice(0, s) for s in ib.shape)
         srcv = src
         src_is_t = True
     else:
-        sb = np.asarray(src, dt)
-        sl = ()
-        srcv = np.asarray(src, dt)
+        sb = srcv = np.asarray(src, dt)
         src_is_t = False
     mode = {
         None: "set",
@@ -1339,25 +1340,14 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
             s = S.broadcast_to(ew.convert_element_type(s, dt), ib.shape)
         return I.scatter(x, s, list(a), indexer, mode, "drop")
 
-    def fwd(x, s, *a):
-        out = x.copy()
-        vals = np.broadcast_to(s[sl] if src_is_t else s, ib.shape).astype(dt, copy=False)
-        if mode == "set":
-            out[tuple(a)] = vals
-        else:
-            {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[mode].at(
-                out, tuple(a), vals
-            )
-        return out
-
     key = (gname, indexer, mode, src_is_t, dt)
     args = (input, srcv) + arrs
     edges = (0, 1)
     if inplace:
         if type(b) is not _nd:  # tracers, or the device: the fgrad definition computes it
             return apply_inplace(input, gname, key, fn, args, None, edges)
-        return apply_inplace(input, gname, key, fn, args, fwd(b, sb, *arrs), edges)
-    return apply_op(gname, key, fn, args, fwd, edges=edges)
+        return apply_inplace(input, gname, key, fn, args, run_forward(key, fn, [b, sb, *arrs], False), edges)
+    return apply_op(gname, key, fn, args, edges=edges)
 
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
@@ -1418,7 +1408,6 @@ def index_select(input, dim, index, *, out=None):
         ("index_select", d),
         fn,
         (input, ib),
-        lambda x, i: np.take(x, i, axis=d) if x.ndim else x.copy(),
         edges=(0,),
     )
     return res if out is None else write_out(out, res, "index_select")
@@ -1434,7 +1423,7 @@ def take(input, index):
         return fnp.take(S.reshape(x, (-1,)), i, mode="clip")
 
     return apply_op(
-        "TakeBackward0", ("take",), fn, (input, ib), lambda x, i: np.take(x.reshape(-1), i), edges=(0,)
+        "TakeBackward0", ("take",), fn, (input, ib), edges=(0,)
     )
 
 
@@ -1456,7 +1445,6 @@ def masked_select(input, mask):
         ("masked_select", indexer),
         fn,
         (x,) + arrs,
-        lambda v, *a: np.asarray(v[tuple(a)]) if a else v.reshape(-1).copy(),
         edges=(0,),
     )
 
@@ -1555,16 +1543,8 @@ def index_add(input, dim, index, source, *, alpha=1):
         idx = (slice(None),) * d + (i,)
         return fnp._scatter(x, idx, s, "add")
 
-    def fwd(x, s, i):
-        out = x.copy()
-        sv = s.astype(dt, copy=False)
-        if alpha != 1:
-            sv = sv * alpha
-        np.add.at(out, (slice(None),) * d + (i,), sv)
-        return out
-
     return apply_op(
-        "IndexAddBackward0", ("index_add", d, alpha, dt), fn, (input, source, ib), fwd, edges=(0, 1)
+        "IndexAddBackward0", ("index_add", d, alpha, dt), fn, (input, source, ib), edges=(0, 1)
     )
 
 
@@ -1694,10 +1674,7 @@ def cat(tensors, dim=0, *, out=None):
     def fn(*xs):
         return fnp.concatenate([ew.convert_element_type(x, Rd) for x in xs], axis=d)
 
-    def fwd(*bs):
-        return np.concatenate([x.astype(Rd, copy=False) for x in bs], axis=d)
-
-    res = apply_op("CatBackward0", ("cat", d, Rd), fn, tuple(keep), fwd)
+    res = apply_op("CatBackward0", ("cat", d, Rd), fn, tuple(keep))
     return res if out is None else write_out(out, res, "cat")
 
 
@@ -1720,10 +1697,7 @@ def stack(tensors, dim=0, *, out=None):
     def fn(*xs):
         return fnp.stack([ew.convert_element_type(x, Rd) for x in xs], axis=d)
 
-    def fwd(*bs):
-        return np.stack([x.astype(Rd, copy=False) for x in bs], axis=d)
-
-    res = apply_op("StackBackward0", ("stack", d, Rd), fn, tuple(ts), fwd)
+    res = apply_op("StackBackward0", ("stack", d, Rd), fn, tuple(ts))
     return res if out is None else write_out(out, res, "stack")
 
 
@@ -1800,7 +1774,7 @@ def flip(input, dims):
     def fn(x):
         return fnp.flip(x, ds) if ds else x
 
-    return apply_op("FlipBackward0", ("flip", ds), fn, (input,), lambda x: np.flip(x, ds).copy())
+    return apply_op("FlipBackward0", ("flip", ds), fn, (input,))
 
 
 def fliplr(input):
@@ -1823,7 +1797,6 @@ def roll(input, shifts, dims=None):
         ("roll", sh, ds),
         fn,
         (input,),
-        lambda x: np.roll(x, sh if len(sh) > 1 else sh[0], ds),
     )
 
 
@@ -1833,7 +1806,7 @@ def rot90(input, k=1, dims=(0, 1)):
     def fn(x):
         return fnp.rot90(x, k, dims)
 
-    return apply_op("RotBackward0", ("rot90", k, dims), fn, (input,), lambda x: np.rot90(x, k, dims).copy())
+    return apply_op("RotBackward0", ("rot90", k, dims), fn, (input,))
 
 
 def repeat(self, *sizes):
@@ -1847,7 +1820,7 @@ def repeat(self, *sizes):
     def fn(x):
         return fnp.tile(x, sizes)
 
-    return apply_op("RepeatBackward0", ("repeat", sizes), fn, (self,), lambda x: np.tile(x, sizes))
+    return apply_op("RepeatBackward0", ("repeat", sizes), fn, (self,))
 
 
 def tile(input, dims):
@@ -1879,7 +1852,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 def tril(input, diagonal=0, *, out=None):
     k = int(diagonal)
     res = apply_op(
-        "TrilBackward0", ("tril", k), lambda x: fnp.tril(x, k), (input,), lambda x: np.tril(x, k)
+        "TrilBackward0", ("tril", k), lambda x: fnp.tril(x, k), (input,)
     )
     return res if out is None else write_out(out, res, "tril")
 
@@ -1887,23 +1860,31 @@ def tril(input, diagonal=0, *, out=None):
 def triu(input, diagonal=0, *, out=None):
     k = int(diagonal)
     res = apply_op(
-        "TriuBackward0", ("triu", k), lambda x: fnp.triu(x, k), (input,), lambda x: np.triu(x, k)
+        "TriuBackward0", ("triu", k), lambda x: fnp.triu(x, k), (input,)
     )
     return res if out is None else write_out(out, res, "triu")
 
 
 def tril_(self, diagonal=0):
     k = int(diagonal)
-    return apply_inplace(
-        self, "TrilBackward0", ("tril", k), lambda x: fnp.tril(x, k), (self,), np.tril(self._buf, k)
-    )
+    key, b = ("tril", k), self._buf
+
+    def fn(x):
+        return fnp.tril(x, k)
+
+    new = run_forward(key, fn, [b], False) if type(b) is _nd else None
+    return apply_inplace(self, "TrilBackward0", key, fn, (self,), new)
 
 
 def triu_(self, diagonal=0):
     k = int(diagonal)
-    return apply_inplace(
-        self, "TriuBackward0", ("triu", k), lambda x: fnp.triu(x, k), (self,), np.triu(self._buf, k)
-    )
+    key, b = ("triu", k), self._buf
+
+    def fn(x):
+        return fnp.triu(x, k)
+
+    new = run_forward(key, fn, [b], False) if type(b) is _nd else None
+    return apply_inplace(self, "TriuBackward0", key, fn, (self,), new)
 
 
 def diag(input, diagonal=0, *, out=None):
@@ -1911,7 +1892,7 @@ def diag(input, diagonal=0, *, out=None):
     k = int(diagonal)
     if b.ndim == 1:
         res = apply_op(
-            "DiagEmbedBackward0", ("diag1", k), lambda x: fnp.diag(x, k), (input,), lambda x: np.diag(x, k)
+            "DiagEmbedBackward0", ("diag1", k), lambda x: fnp.diag(x, k), (input,)
         )
     elif b.ndim == 2:
         res = apply_op(
@@ -1919,7 +1900,6 @@ def diag(input, diagonal=0, *, out=None):
             ("diag2", k),
             lambda x: fnp.diag(x, k),
             (input,),
-            lambda x: np.diag(x, k).copy(),
         )
     else:
         raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + str(b.ndim) + "D")
@@ -1944,7 +1924,6 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         ("diag_embed", offset),
         fn,
         (input, eye),
-        lambda x, e: np.einsum("...i,ijk->...jk", x, e.astype(x.dtype)),
         edges=(0,),
     )
 
@@ -1964,7 +1943,7 @@ def trace(input):
         return fnp.trace(ew.convert_element_type(x, odt))
 
     return apply_op(
-        "TraceBackward0", ("trace", odt), fn, (input,), lambda x: np.asarray(np.trace(x, dtype=odt))
+        "TraceBackward0", ("trace", odt), fn, (input,)
     )
 
 

@@ -19,7 +19,7 @@ import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 
 
-class _VC:
+class VersionCounter:
     """A version counter, shared by a tensor and its views; bumped by in-place ops."""
 
     __slots__ = ("v",)
@@ -216,7 +216,7 @@ class UntypedStorage:
 _warned = [False]
 
 
-def _warn_typed() -> None:
+def warn_typed() -> None:
     if not _warned[0]:
         _warned[0] = True
         warnings.warn(
@@ -324,7 +324,7 @@ class TypedStorage:
         return self
 
     def __str__(self) -> str:
-        _warn_typed()
+        warn_typed()
         info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size {len(self)}]"
         if not len(self):
             return " \n" + info
@@ -343,7 +343,7 @@ class TypedStorage:
     __hash__ = object.__hash__
 
     def tensor(self):
-        from ._tensor import _from_storage
+        from ._tensor import from_storage as _from_storage
 
         return _from_storage(self)
 

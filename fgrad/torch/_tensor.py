@@ -29,9 +29,9 @@ import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._device import _state as _DEV_STATE
-from ._storage import TypedStorage, UntypedStorage, _VC, _data_ptr, flat_of
+from ._storage import TypedStorage, UntypedStorage, VersionCounter as _VC, _data_ptr, flat_of
 from ..core.array import ArrayImpl
-from ._storage import _warn_typed
+from ._storage import warn_typed as _warn_typed
 from ..core.array import Tracer
 
 _ndarray = np.ndarray
@@ -217,7 +217,7 @@ class Tensor(metaclass=_TensorMeta):
     def __new__(cls, *args, device=None, dtype=None):
         idx = check_device(device)
         dt = D.get_default_dtype() if dtype is None else D.canonical(dtype)
-        buf = _legacy_new(args, dt)
+        buf = legacy_new(args, dt)
         if isinstance(buf, Tensor):
             if device is not None and buf.device != _device_norm(device):
                 raise RuntimeError(
@@ -247,7 +247,7 @@ class Tensor(metaclass=_TensorMeta):
     def size(self, dim=None):
         if dim is None:
             return Size(self._buf.shape)
-        return self._buf.shape[_wrap_dim(dim, self._buf.ndim)]
+        return self._buf.shape[wrap_dim(dim, self._buf.ndim)]
 
     @property
     def dtype(self) -> D.dtype:
@@ -361,7 +361,7 @@ class Tensor(metaclass=_TensorMeta):
 
     # -- strides and storage ----------------------------------------------------------
     def stride(self, dim=None):
-        buf = _concrete_buf(self)
+        buf = concrete_buf(self)
         item = buf.itemsize
         shp = buf.shape
         st = [s // item for s in buf.strides]
@@ -369,7 +369,7 @@ class Tensor(metaclass=_TensorMeta):
             if shp[d] == 1 and st[d] == 0:  # NumPy's newaxis/broadcast: PyTorch's convention instead
                 st[d] = st[d + 1] * max(shp[d + 1], 1) if d + 1 < len(shp) else 1
         st = tuple(st)
-        return st if dim is None else st[_wrap_dim(dim, len(shp))]
+        return st if dim is None else st[wrap_dim(dim, len(shp))]
 
     def _storage(self) -> TypedStorage:
         st = self._st
@@ -378,16 +378,16 @@ class Tensor(metaclass=_TensorMeta):
             if src is not None:
                 st = src._storage()
             else:
-                st = TypedStorage(flat_of(_concrete_buf(self)))
+                st = TypedStorage(flat_of(concrete_buf(self)))
             self._st = st
         return st
 
     def storage_offset(self) -> int:
-        buf = _concrete_buf(self)
+        buf = concrete_buf(self)
         return (_data_ptr(buf) - self._storage().data_ptr()) // buf.itemsize
 
     def data_ptr(self) -> int:
-        return _data_ptr(_concrete_buf(self))
+        return _data_ptr(concrete_buf(self))
 
     def untyped_storage(self) -> UntypedStorage:
         return UntypedStorage(self._storage()._flat)
@@ -398,7 +398,7 @@ class Tensor(metaclass=_TensorMeta):
         return self._storage()
 
     def is_contiguous(self, memory_format=None) -> bool:
-        return bool(_concrete_buf(self).flags.c_contiguous)
+        return bool(concrete_buf(self).flags.c_contiguous)
 
     def is_set_to(self, other) -> bool:
         return (
@@ -420,7 +420,7 @@ class Tensor(metaclass=_TensorMeta):
 
     # -- conversion to Python / NumPy ---------------------------------------------------
     def item(self):
-        buf = _concrete_buf(self)
+        buf = concrete_buf(self)
         if _dev.PENDING and type(buf) in _DEV:
             _dev.raise_deferred()
         if buf.size != 1:
@@ -428,13 +428,13 @@ class Tensor(metaclass=_TensorMeta):
         return buf.reshape(()).item() if buf.ndim else buf.item()
 
     def tolist(self):
-        buf = _concrete_buf(self)
+        buf = concrete_buf(self)
         if _dev.PENDING and type(buf) in _DEV:
             _dev.raise_deferred()
         return buf.tolist()
 
     def numpy(self, *, force=False) -> np.ndarray:
-        buf = _concrete_buf(self)
+        buf = concrete_buf(self)
         if type(buf) is not _ndarray and type(buf) in _DEV:
             if not force:
                 raise TypeError(
@@ -458,7 +458,7 @@ class Tensor(metaclass=_TensorMeta):
         return _wrap(np.asarray(arr))
 
     def __bool__(self) -> bool:
-        buf = _concrete_buf(self)
+        buf = concrete_buf(self)
         if _dev.PENDING and type(buf) in _DEV:
             _dev.raise_deferred()
         if buf.size != 1:
@@ -479,7 +479,7 @@ class Tensor(metaclass=_TensorMeta):
         return complex(self.item())
 
     def __index__(self) -> int:
-        buf = _concrete_buf(self)
+        buf = concrete_buf(self)
         if _dtype_kind(buf.dtype) not in "iub" or buf.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(buf.reshape(()))
@@ -642,7 +642,7 @@ class Tensor(metaclass=_TensorMeta):
 
     def __reduce_ex__(self, proto):
         state = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-        buf = _concrete_buf(self)
+        buf = concrete_buf(self)
         if type(buf) in _DEV:
             return (_rebuild_tensor, (type(self), _dev.to_host(buf), bool(self._rg), state, self._grad,
                                       _dev.index_of(buf)))
@@ -718,7 +718,7 @@ def _storage_root(t):
     return t
 
 
-def _concrete_buf(t) -> np.ndarray:
+def concrete_buf(t) -> np.ndarray:
     """The tensor's buffer (host or device); a tracer's concrete value in functional mode."""
     buf = t._buf
     if type(buf) is _ndarray:
@@ -738,7 +738,7 @@ def _concrete_buf(t) -> np.ndarray:
 
 def _host_buf(t) -> np.ndarray:
     """The tensor's values as a host array (a copy for a device tensor)."""
-    return _dev.to_host(_concrete_buf(t))
+    return _dev.to_host(concrete_buf(t))
 
 
 def _device_norm(d) -> device:
@@ -748,7 +748,7 @@ def _device_norm(d) -> device:
     return d
 
 
-def _wrap_dim(dim, nd: int) -> int:
+def wrap_dim(dim, nd: int) -> int:
     if not isinstance(dim, int):
         if isinstance(dim, (str, float, bytes)) or dim is None:
             raise TypeError(f"argument 'dim' must be int, not {type(dim).__name__}")
@@ -761,7 +761,7 @@ def _wrap_dim(dim, nd: int) -> int:
     return dim % n
 
 
-def _from_storage(st, dtype=None) -> Tensor:
+def from_storage(st, dtype=None) -> Tensor:
     if isinstance(st, UntypedStorage):
         dt = D.get_default_dtype() if dtype is None else D.canonical(dtype)
         flat = st._bytes.view(dt.np)
@@ -771,7 +771,7 @@ def _from_storage(st, dtype=None) -> Tensor:
     return t
 
 
-def _legacy_new(args, dt: D.dtype):
+def legacy_new(args, dt: D.dtype):
     """Arguments of ``torch.Tensor(...)`` / ``torch.FloatTensor(...)`` -> buffer (or tensor)."""
     if not args:
         return np.empty(0, dt.np)
@@ -782,13 +782,13 @@ def _legacy_new(args, dt: D.dtype):
                 raise TypeError(f"expected {dt._legacy} (got {D.from_np(a._buf.dtype)._legacy})")
             return a
         if isinstance(a, (TypedStorage, UntypedStorage)):
-            return _from_storage(a, dt if isinstance(a, UntypedStorage) else None)
+            return from_storage(a, dt if isinstance(a, UntypedStorage) else None)
         if isinstance(a, Size):
             return np.zeros(tuple(a), dt.np)
         if isinstance(a, (int, np.integer)) and not isinstance(a, bool):
             return np.zeros((int(a),), dt.np)
         if isinstance(a, (list, tuple, np.ndarray)):
-            return np.array(_to_nested(a), dtype=dt.np)
+            return np.array(to_nested(a), dtype=dt.np)
         raise TypeError(f"new(): data must be a sequence (got {type(a).__name__})")
     if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
         if any(a < 0 for a in args):
@@ -800,7 +800,7 @@ def _legacy_new(args, dt: D.dtype):
     )
 
 
-def _to_nested(data):
+def to_nested(data):
     """Replace tensors inside nested sequences by their values (for np.array)."""
     if isinstance(data, Tensor):
         return _host_buf(data)
@@ -810,7 +810,7 @@ def _to_nested(data):
         )
     if isinstance(data, (list, tuple)):
         if any(isinstance(d, (Tensor, list, tuple)) for d in data):
-            return [_to_nested(d) for d in data]
+            return [to_nested(d) for d in data]
     return data
 
 
@@ -818,13 +818,13 @@ def _to_nested(data):
 # legacy tensor types (FloatTensor, ...)
 
 
-class _LegacyTypeMeta(_TensorMeta):
+class LegacyTypeMeta(_TensorMeta):
     def __instancecheck__(cls, inst) -> bool:
         return isinstance(inst, Tensor) and getattr(inst._buf, "dtype", None) == cls._dtype.np
 
     def __call__(cls, *args, device=None):
         idx = check_device(device)
-        buf = _legacy_new(args, cls._dtype)
+        buf = legacy_new(args, cls._dtype)
         return buf if isinstance(buf, Tensor) else _wrap(to_device_buf(buf, idx))
 
     def __repr__(cls) -> str:
@@ -832,7 +832,7 @@ class _LegacyTypeMeta(_TensorMeta):
 
 
 def _legacy_type(dt: D.dtype):
-    cls = _LegacyTypeMeta(dt._legacy + "Tensor", (), {"_dtype": dt})
+    cls = LegacyTypeMeta(dt._legacy + "Tensor", (), {"_dtype": dt})
     return cls
 
 
@@ -845,7 +845,7 @@ ShortTensor = _legacy_type(D.int16)
 CharTensor = _legacy_type(D.int8)
 ByteTensor = _legacy_type(D.uint8)
 BoolTensor = _legacy_type(D.bool_)
-_LEGACY = {
+LEGACY = {
     c._dtype: c
     for c in (
         FloatTensor,
@@ -859,7 +859,7 @@ _LEGACY = {
         BoolTensor,
     )
 }
-_LEGACY_BY_NAME = {"torch." + c.__name__: c for c in _LEGACY.values()}
+LEGACY_BY_NAME = {"torch." + c.__name__: c for c in LEGACY.values()}
 
 
 def legacy_type_name(dt: D.dtype) -> str:
@@ -1045,7 +1045,7 @@ def _str_intern(t: Tensor, contents=None) -> str:
     prefix = "tensor(" if plain else f"{type(t).__name__}("
     indent = len(prefix)
     suffixes = []
-    buf = _concrete_buf(t)
+    buf = concrete_buf(t)
     dflt = _dev.default_index()
     if type(buf) is not _ndarray and type(buf) in _DEV:
         d = device_of_buf(buf)

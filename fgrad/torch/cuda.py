@@ -18,7 +18,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from ._tensor import device as _device
 from ._random import cuda_generator as _cuda_generator
-from ._tensor import _LegacyTypeMeta, _legacy_new, _wrap
+from ._tensor import LegacyTypeMeta as _LegacyTypeMeta, legacy_new as _legacy_new, _wrap
 from ._tensor import check_device as _check_device, to_device_buf as _to_device_buf
 from ._tensor import Tensor as _Tensor
 

@@ -44,13 +44,21 @@ def solve(A, B, *, left=True, out=None):
             return _fnp.linalg.solve(a, b[..., None])[..., 0]
         return _fnp.linalg.solve(a, b)
 
-    def fwd(a, b):
-        if vec:
-            return np.linalg.solve(a, b[..., None])[..., 0]
-        return np.linalg.solve(a, b)
-
-    res = _apply_op("LinalgSolveExBackward0", ("solve", vec), fn, (A, B), fwd)
+    res = _apply_op("LinalgSolveExBackward0", ("solve", vec), fn, (A, B))
+    _check_solved(res, A, B)
     return res if out is None else _write_out(out, res, "linalg_solve")
+
+
+def _check_solved(res, A, B) -> None:
+    """PyTorch's LinAlgError for a singular ``A``: finite inputs whose solution is not finite
+    (the fgrad definition, like JAX, returns inf/NaN there instead of raising)."""
+    r, a, b = res._buf, A._buf, B._buf
+    if type(r) is np.ndarray and not np.isfinite(r).all() and np.isfinite(a).all() and np.isfinite(b).all():
+        raise _errors.LinAlgError(
+            "linalg.solve: The solver failed because the input matrix is singular "
+            f"(inputs: {_errors.describe_inputs((A, B))}). Use linalg.lstsq, or add a small multiple "
+            "of the identity."
+        )
 
 
 def svd(A, full_matrices=True, *, driver=None, out=None):
@@ -65,7 +73,6 @@ def svdvals(A, *, driver=None, out=None):
         ("svdvals",),
         lambda x: _fnp.linalg.svdvals(x),
         (A,),
-        lambda x: np.linalg.svd(x, compute_uv=False).astype(x.dtype),
     )
 
 
@@ -76,11 +83,7 @@ def eigh(A, UPLO="L", *, out=None):
         r = _fnp.linalg.eigh(x, UPLO)
         return (r[0], r[1])
 
-    def fwd(x):
-        w, v = np.linalg.eigh(x, UPLO)
-        return [w.astype(x.dtype), v.astype(x.dtype)]
-
-    w, v = _apply_op("LinalgEighBackward0", ("eigh", UPLO), fn, (A,), fwd, multi=True)
+    w, v = _apply_op("LinalgEighBackward0", ("eigh", UPLO), fn, (A,), multi=True)
     return _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))(w, v)
 
 
@@ -95,11 +98,7 @@ def qr(A, mode="reduced", *, out=None):
         r = _fnp.linalg.qr(x, mode)
         return (r[0], r[1])
 
-    def fwd(x):
-        q, r = np.linalg.qr(x, mode)
-        return [q.astype(x.dtype), r.astype(x.dtype)]
-
-    q, r = _apply_op("LinalgQrBackward0", ("qr", mode), fn, (A,), fwd, multi=True)
+    q, r = _apply_op("LinalgQrBackward0", ("qr", mode), fn, (A,), multi=True)
     return _return_type("linalg_qr", ("Q", "R"))(q, r)
 
 
@@ -117,11 +116,7 @@ def cholesky(A, *, upper=False, out=None):
     def fn(x):
         return _fnp.linalg.cholesky(x, upper=upper)
 
-    def fwd(x):
-        c = np.linalg.cholesky(x)
-        return np.swapaxes(c, -1, -2).copy() if upper else c
-
-    res = _apply_op("LinalgCholeskyExBackward0", ("cholesky", upper), fn, (A,), fwd)
+    res = _apply_op("LinalgCholeskyExBackward0", ("cholesky", upper), fn, (A,))
     return res if out is None else _write_out(out, res, "linalg_cholesky")
 
 
@@ -145,12 +140,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
             return _fnp.max(s, axis=-1) if ord > 0 else _fnp.min(s, axis=-1)
         return _fnp.linalg.matrix_norm(v, keepdims=False, ord=ord)
 
-    def fwd(v):
-        if d != (nd - 2, nd - 1):
-            v = np.moveaxis(v, d, (-2, -1))
-        return np.asarray(np.linalg.norm(v, ord=ord, axis=(-2, -1))).astype(x._buf.dtype)
-
-    res = _apply_op("LinalgMatrixNormBackward0", ("matrix_norm", str(ord), d), fn, (x,), fwd)
+    res = _apply_op("LinalgMatrixNormBackward0", ("matrix_norm", str(ord), d), fn, (x,))
     if keepdim:
 
         for k in sorted(d):
@@ -178,7 +168,6 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
         ("pinv", r),
         lambda x: _fnp.linalg.pinv(x, r),
         (A,),
-        lambda x: np.linalg.pinv(x, r).astype(x.dtype),
     )
 
 
@@ -202,7 +191,6 @@ def lstsq(A, B, rcond=None, *, driver=None):
         ("lstsq",),
         lambda a, b: _fnp.linalg.lstsq(a, b)[0],
         (A, B),
-        lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0].astype(a.dtype),
     )
     x, res, rank, s = np.linalg.lstsq(A._buf, B._buf, rcond=None)
     return _return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))(

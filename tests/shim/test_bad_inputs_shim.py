@@ -603,13 +603,13 @@ BAD = [
         "solve_shape",
         lambda t: t.linalg.solve(t.eye(2), t.ones(3)),
         RuntimeError,
-        "linalg.solve: solve: Input operand 1 has a mismatch in it",
+        "linalg.solve: a of shape (2, 2) and b of shape (3, 1) are incompatible",
     ),
     (
         "solve_singular",
         lambda t: t.linalg.solve(t.zeros(2, 2), t.ones(2)),
         LinAlgError,
-        "linalg.solve: Singular matrix (inputs: Tensor[2, 2] float",
+        "linalg.solve: The solver failed because the input matrix is singular",
     ),
     (
         "det_nonsquare",
@@ -633,7 +633,7 @@ BAD = [
         "eigh_nonsquare",
         lambda t: t.linalg.eigh(t.ones(2, 3)),
         RuntimeError,
-        "linalg.eigh: Last 2 dimensions of the array must be square (",
+        "linalg.eigh: last 2 dimensions of the array must be square, got shape (2, 3)",
     ),
     (
         "qr_1d",
@@ -741,7 +741,7 @@ BAD = [
         "roll_dim",
         lambda t: t.ones(4).roll(1, 1),
         IndexError,
-        "roll: Dimension out of range (axis 1 is out of bounds for ar",
+        "roll: Dimension out of range (axis 1 is out of bounds for an array of dimension 1",
     ),
     ("topk_k", lambda t: t.ones(4).topk(5), RuntimeError, "selected index k out of range"),
     (
@@ -803,7 +803,7 @@ BAD = [
         "batchnorm_features",
         lambda t: t.nn.BatchNorm1d(4)(t.ones(2, 3)),
         RuntimeError,
-        "native_batch_norm: cannot reshape array of size 4 into shape",
+        "native_batch_norm: reshape: cannot reshape array of shape (4,) (size 4) into shape (1, 3)",
     ),
     (
         "batchnorm_one",
@@ -912,13 +912,13 @@ BAD = [
         "einsum_bad",
         lambda t: t.einsum("ij,jk->ik", t.ones(2, 3), t.ones(4, 5)),
         RuntimeError,
-        "The size of tensor a (3) must match the size of tensor b (5)",
+        "einsum: size of label 'j' for operand 1 (4) does not match previous terms (3)",
     ),
     (
         "einsum_ops",
         lambda t: t.einsum("ij,jk->ik", t.ones(2, 3)),
         RuntimeError,
-        "einsum: more operands provided to einstein sum function than",
+        "einsum: 2 operand subscripts given for 1 operands",
     ),
     (
         "broadcast_to_bad",
@@ -948,13 +948,13 @@ BAD = [
         "baddbmm_shape",
         lambda t: t.baddbmm(t.ones(2, 2, 2), t.ones(2, 2, 3), t.ones(2, 4, 2)),
         RuntimeError,
-        "baddbmm: matmul: Input operand 1 has a mismatch in its core",
+        "baddbmm: matmul: contracting dimension mismatch: (2, 2, 3) @ (2, 4, 2)",
     ),
     (
         "tensordot_shape",
         lambda t: t.tensordot(t.ones(2, 3), t.ones(4, 5), dims=1),
         RuntimeError,
-        "tensordot: shape-mismatch for sum (inputs: Tensor[2, 3] floa",
+        "tensordot: shape mismatch for sum: (2, 3) axis 1 (3) vs (4, 5) axis 0 (4)",
     ),
     (
         "cdist_shape",
@@ -1082,9 +1082,9 @@ def test_numpy_errors_inside_ops_name_the_op():
     ) as ei:
         ft.linalg.solve(ft.eye(2), ft.ones(3))
     assert isinstance(ei.value.__cause__, ValueError)
-    with pytest.raises(LinAlgError, match="singular") as ei:
+    with pytest.raises(LinAlgError, match=r"linalg.solve: .*singular \(inputs: Tensor\[2, 2\] float32") as ei:
         ft.linalg.solve(ft.zeros(2, 2), ft.ones(2))
-    assert isinstance(ei.value, RuntimeError) and isinstance(ei.value.__cause__, np.linalg.LinAlgError)
+    assert isinstance(ei.value, RuntimeError)
 
 
 def test_public_function_argument_type_error_names_the_argument():

@@ -38,11 +38,6 @@ def Variable(data=None, requires_grad=False, volatile=False):  # noqa: N802
     return data
 
 
-class _VariableMeta(type):
-    def __instancecheck__(cls, inst) -> bool:
-        return isinstance(inst, Tensor)
-
-
 Variable.__doc__ = Variable.__doc__
 
 

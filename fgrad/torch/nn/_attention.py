@@ -143,7 +143,7 @@ def scaled_dot_product_attention(
 # multi-head attention
 
 
-def _canonical_mask(mask, mask_name: str, target_type) -> Tensor | None:
+def canonical_mask(mask, mask_name: str, target_type) -> Tensor | None:
     """A bool mask (True = masked out) -> a float one with -inf there; a float mask as is."""
     if mask is None:
         return None
@@ -233,11 +233,11 @@ def multi_head_attention_forward(
             "Need attn_mask if specifying the is_causal hint. You may use the Transformer "
             "module method `generate_square_subsequent_mask` to create this mask."
         )
-    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", query.dtype)
+    key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", query.dtype)
     if is_causal and key_padding_mask is None and not need_weights:
         attn_mask = None  # the SDPA call below gets is_causal instead
     else:
-        attn_mask = _canonical_mask(attn_mask, "attn_mask", query.dtype)
+        attn_mask = canonical_mask(attn_mask, "attn_mask", query.dtype)
         if key_padding_mask is not None:
             is_causal = False
 

@@ -8,8 +8,6 @@ An op is given by
   cached), ``create_graph=True`` replays those rules through Tensor ops, and in functional
   mode (``fgrad.torch.func.functional_call`` under ``fgrad.grad``/``vmap``/``jit``) ``fn``
   itself is what runs;
-* optionally ``fwd``: the same computation directly on NumPy buffers, used for the eager
-  forward pass when it is faster than evaluating ``fn`` op by op;
 * ``name``: the ``grad_fn`` class name PyTorch shows for it (``AddmmBackward0``...);
 * ``key``: a hashable description of everything ``fn`` closes over (the cache key of the
   backward program together with the inputs' shapes and dtypes).
@@ -30,10 +28,11 @@ from .._tensor import Tensor
 _nd = np.ndarray
 
 
-def defop(name: str, key, fn, args, fwd=None, multi: bool = False, edges=None):
-    """Apply the op (see the module docstring) and return its output Tensor(s); ``edges``:
-    the positions of ``args`` listed in ``next_functions`` (default: every Tensor)."""
-    return apply_op(name, key, fn, tuple(args), fwd, multi, edges)
+def defop(name: str, key, fn, args, *, multi: bool = False, edges=None):
+    """Apply the op (see the module docstring) and return its output Tensor(s): its forward
+    is ``fn`` itself, run as a cached program per input signature; ``edges``: the positions
+    of ``args`` listed in ``next_functions`` (default: every Tensor)."""
+    return apply_op(name, key, fn, tuple(args), multi=multi, edges=edges)
 
 
 def buf(t: Tensor):

@@ -43,7 +43,7 @@ import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor
 from fgrad.ops import windowed as W
-from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p, window_view
+from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
 from ._defop import buf, defop, is_concrete, wrap
 from .._autocast_state import fp32 as _autocast_fp32, lower_precision as _lower_precision
@@ -119,14 +119,6 @@ def _reduce_fn(reduction: str):
     return lambda v: v
 
 
-def _reduce_np(v: np.ndarray, reduction: str) -> np.ndarray:
-    if reduction == "mean":
-        return np.asarray(np.mean(v), v.dtype)
-    if reduction == "sum":
-        return np.asarray(np.sum(v), v.dtype)
-    return v
-
-
 def _reduce_t(v: Tensor, reduction: str) -> Tensor:
     if reduction == "mean":
         return v.mean()
@@ -180,10 +172,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         def fn(x, w):
             return _xwt(x, w)
 
-        def fwd(x, w):
-            return np.matmul(x, w.T)
-
-        out = defop(name, ("linear", False), fn, (input, weight), fwd)
+        out = defop(name, ("linear", False), fn, (input, weight))
         _graph.show_as(out._gfn, functools.partial(_linear_shown, nd, False))
         return out
     name = "AddmmBackward0" if nd == 2 else "ViewBackward0"
@@ -191,12 +180,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     def fn_b(x, w, b):
         return _xwt(x, w) + b
 
-    def fwd_b(x, w, b):
-        r = np.matmul(x, w.T)
-        r += b
-        return r
-
-    out = defop(name, ("linear", True), fn_b, (input, weight, bias), fwd_b)
+    out = defop(name, ("linear", True), fn_b, (input, weight, bias))
     _graph.show_as(out._gfn, functools.partial(_linear_shown, nd, True))
     return out
 
@@ -226,9 +210,9 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 # activations
 
 
-def _act(name: str, key, fn, input: Tensor, fwd=None, inplace: bool = False) -> Tensor:
+def _act(name: str, key, fn, input: Tensor, inplace: bool = False) -> Tensor:
     x = _float(input)
-    out = defop(name, key, fn, (x,), fwd)
+    out = defop(name, key, fn, (x,))
     if inplace and not is_concrete(input):  # traced: the rebound input keeps the derivative
         input._buf = out._buf
         return input
@@ -244,17 +228,13 @@ def _act(name: str, key, fn, input: Tensor, fwd=None, inplace: bool = False) -> 
 _relu_fn = _conv.relu
 
 
-def _relu_fwd(x):
-    return np.maximum(x, 0).astype(x.dtype, copy=False)
-
-
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)``."""
     if inplace:
         return torch.relu_(input)
     if not input.is_floating_point():
         return torch.relu(input)
-    return defop("ReluBackward0", ("relu",), _relu_fn, (input,), _relu_fwd)
+    return defop("ReluBackward0", ("relu",), _relu_fn, (input,))
 
 
 def relu_(input: Tensor) -> Tensor:
@@ -268,10 +248,7 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     def fn(x):
         return fnp.where(x > th, x, fnp.asarray(v, dtype=x.dtype))
 
-    def fwd(x):
-        return np.where(x > th, x, np.asarray(v, x.dtype))
-
-    return _act("ThresholdBackward0", ("threshold", th, v), fn, input, fwd, inplace)
+    return _act("ThresholdBackward0", ("threshold", th, v), fn, input, inplace)
 
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
@@ -288,10 +265,7 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
     def fn(x):
         return _conv.clamp_interior(x, lo, hi)
 
-    def fwd(x):
-        return np.clip(x, lo, hi).astype(x.dtype, copy=False)
-
-    return _act("HardtanhBackward0", ("hardtanh", lo, hi), fn, input, fwd, inplace)
+    return _act("HardtanhBackward0", ("hardtanh", lo, hi), fn, input, inplace)
 
 
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -305,31 +279,22 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x if x > 0 else alpha * (exp(x) - 1)``."""
     a = float(alpha)
-    return _act("EluBackward0", ("elu", a), lambda x: fnn.elu(x, a), input,
-                lambda x: np.where(x > 0, x, a * np.expm1(np.minimum(x, 0))).astype(x.dtype,
-                                                                                    copy=False), inplace)
+    return _act("EluBackward0", ("elu", a), lambda x: fnn.elu(x, a), input, inplace)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
     return elu(input, alpha, inplace=True)
 
 
-_SELU_ALPHA = 1.6732632423543772848170429916717
-_SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
-    a, s = _SELU_ALPHA, _SELU_SCALE
-    return _act("EluBackward0", ("selu",), lambda x: fnn.selu(x), input,
-                lambda x: (s * np.where(x > 0, x, a * np.expm1(np.minimum(x, 0)))).astype(x.dtype,
-                                                                                          copy=False),
-                inplace)
+    return _act("EluBackward0", ("selu",), lambda x: fnn.selu(x), input, inplace)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     a = float(alpha)
     return _act("CeluBackward0", ("celu", a), lambda x: fnn.celu(x, a), input,
-                lambda x: np.where(x > 0, x, a * np.expm1(np.minimum(x, 0) / a)).astype(x.dtype, copy=False),
                 inplace)
 
 
@@ -340,10 +305,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     def fn(x):
         return fnp.where(x > 0, x, x * s)
 
-    def fwd(x):
-        return np.where(x > 0, x, x * np.asarray(s, x.dtype))
-
-    return _act("LeakyReluBackward0", ("leaky_relu", s), fn, input, fwd, inplace)
+    return _act("LeakyReluBackward0", ("leaky_relu", s), fn, input, inplace)
 
 
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -394,10 +356,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         def fn(x):
             return 0.5 * x * (1.0 + fnp.tanh(c * (x + 0.044715 * x * x * x)))
 
-        def fwd(x):
-            return (0.5 * x * (1.0 + np.tanh(c * (x + 0.044715 * x * x * x)))).astype(x.dtype, copy=False)
-
-        return _act("GeluBackward0", ("gelu", "tanh"), fn, input, fwd)
+        return _act("GeluBackward0", ("gelu", "tanh"), fn, input)
     r2 = 1.0 / math.sqrt(2.0)
 
     def fn_e(x):
@@ -411,15 +370,12 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * sigmoid(x)``."""
-    def fwd(x):
-        return (x / (1.0 + np.exp(-x))).astype(x.dtype, copy=False)
-
-    return _act("SiluBackward0", ("silu",), lambda x: x * lax.logistic(x), input, fwd, inplace)
+    return _act("SiluBackward0", ("silu",), lambda x: x * lax.logistic(x), input, inplace)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * tanh(softplus(x))``."""
-    return _act("MishBackward0", ("mish",), lambda x: fnn.mish(x), input, None, inplace)
+    return _act("MishBackward0", ("mish",), lambda x: fnn.mish(x), input, inplace)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
@@ -427,7 +383,7 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     def fn(x):
         return _conv.clamp_interior(x / 6.0 + 0.5, 0.0, 1.0)
 
-    return _act("HardsigmoidBackward0", ("hardsigmoid",), fn, input, None, inplace)
+    return _act("HardsigmoidBackward0", ("hardsigmoid",), fn, input, inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
@@ -437,7 +393,7 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
         zero = fnp.zeros_like(x)
         return fnp.where(x <= -3.0, zero, fnp.where(x >= 3.0, x, x * (x + 3.0) / 6.0))
 
-    return _act("HardswishBackward0", ("hardswish",), fn, input, None, inplace)
+    return _act("HardswishBackward0", ("hardswish",), fn, input, inplace)
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -458,10 +414,7 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 def logsigmoid(input: Tensor) -> Tensor:
     """``log(sigmoid(x))``, computed stably."""
-    def fwd(x):
-        return (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
-
-    return _act("LogSigmoidBackward0", ("logsigmoid",), lambda x: fnn.log_sigmoid(x), input, fwd)
+    return _act("LogSigmoidBackward0", ("logsigmoid",), lambda x: fnn.log_sigmoid(x), input)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -472,11 +425,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
         bx = x * b
         return fnp.where(bx > th, x, fnp.log1p(fnp.exp(fnp.minimum(bx, th))) / b)
 
-    def fwd(x):
-        bx = x * b
-        return np.where(bx > th, x, np.log1p(np.exp(np.minimum(bx, th))) / b).astype(x.dtype, copy=False)
-
-    return _act("SoftplusBackward0", ("softplus", b, th), fn, input, fwd)
+    return _act("SoftplusBackward0", ("softplus", b, th), fn, input)
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -665,10 +614,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             rows = fnp.where((idx == pad)[..., None], lax.stop_gradient(rows), rows)
         return rows
 
-    def fwd(w, idx):
-        return w[idx]
-
-    return defop("EmbeddingBackward0", ("embedding", pad, sg, n), fn, (weight, input), fwd, edges=(0,))
+    return defop("EmbeddingBackward0", ("embedding", pad, sg, n), fn, (weight, input), edges=(0,))
 
 
 def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
@@ -714,16 +660,7 @@ def _crop_and_pad_fn(pairs, mode: str, value):
             return fnp.pad(x, widths, mode="constant", constant_values=value)
         return fnp.pad(x, widths, mode=np_mode)
 
-    def fwd(x):
-        sl = tuple(slice(-lo if lo < 0 else 0, (x.shape[d] + hi) if hi < 0 else None)
-                   for d, (lo, hi) in enumerate(pairs))
-        x = x[sl]
-        widths = [(max(lo, 0), max(hi, 0)) for lo, hi in pairs]
-        if np_mode == "constant":
-            return np.pad(x, widths, mode="constant", constant_values=value)
-        return np.pad(x, widths, mode=np_mode)
-
-    return fn, fwd
+    return fn
 
 
 def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None = None) -> Tensor:
@@ -742,11 +679,11 @@ def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None =
                 raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input "
                                    f"dimension, but got: padding ({lo}, {hi}) at dimension {d} of input "
                                    f"{list(buf(input).shape)}")
-    fn, fwd = _crop_and_pad_fn(pairs, mode, v)
+    fn = _crop_and_pad_fn(pairs, mode, v)
     k = len(pad) // 2
     name = {"constant": "ConstantPadNdBackward0", "reflect": f"ReflectionPad{k}DBackward0",
             "replicate": f"ReplicationPad{k}DBackward0", "circular": "CopySlices"}[mode]
-    return defop(name, ("pad", tuple(pairs), mode, v), fn, (input,), fwd)
+    return defop(name, ("pad", tuple(pairs), mode, v), fn, (input,))
 
 
 # ---------------------------------------------------------------------------------------
@@ -783,13 +720,7 @@ def _conv_op(name: str, key, args, params: dict, nd: int, cout: int, prep=None, 
         y = conv_general_dilated_p.bind(x, w if prep is None else prep(w), **params)
         return y + fnp.reshape(b[0], bshape) if b else y
 
-    def fwd(x, w, *b):
-        res = conv_general_dilated_p.impl(np, x, w if prep_np is None else prep_np(w), **params)
-        if b:
-            res += b[0].reshape(bshape)
-        return res
-
-    return defop(name, key, fn, args, fwd)
+    return defop(name, key, fn, args)
 
 
 def _batched(input: Tensor, nd: int, fname: str):
@@ -1021,13 +952,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
         y = conv_general_dilated_p.bind(x, e, **params)
         return fnp.reshape(y, (x.shape[0], -1, L))
 
-    def fwd(x, e):
-        xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1]))) if any(p) else x
-        v = window_view(np, xp, k, s, d, out, 2)  # (N, C, O0, O1, K0, K1)
-        v = np.transpose(v, (0, 1, 4, 5, 2, 3))
-        return np.ascontiguousarray(v).reshape(x.shape[0], -1, L)
-
-    y = defop("Im2ColBackward0", ("unfold", k, d, p, s), fn, (input, kern), fwd)
+    y = defop("Im2ColBackward0", ("unfold", k, d, p, s), fn, (input, kern))
     return y.squeeze(0) if unb else y
 
 
@@ -1083,10 +1008,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
         y = fnp.reshape(x, (x.shape[0], c * kn) + out)
         return conv_general_dilated_p.bind(y, e, **params)
 
-    def fwd(x, e):
-        return conv_general_dilated_p.impl(np, x.reshape((x.shape[0], c * kn) + out), e, **params)
-
-    y = defop("Col2ImBackward0", ("fold", osz, k, d, p, s), fn, (input, kern), fwd)
+    y = defop("Col2ImBackward0", ("fold", osz, k, d, p, s), fn, (input, kern))
     return y.squeeze(0) if unb else y
 
 
@@ -1143,10 +1065,7 @@ def _max_pool_op(input: Tensor, nd: int, k, s, pads, d, name: str, return_indice
     def fn(x):
         return W.reduce_window_max_p.bind(x, **params)
 
-    def fwd(x):
-        return W.reduce_window_max_p.impl(np, x, **params)
-
-    y = defop(name, key, fn, (input,), fwd)
+    y = defop(name, key, fn, (input,))
     if not return_indices:
         return y
     xb = buf(input)
@@ -1227,10 +1146,7 @@ def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_includ
     def fn(x, dv):
         return W.reduce_window_sum(x, **params) / dv
 
-    def fwd(x, dv):
-        return (W.window_sum(np, x, **params) / dv).astype(x.dtype, copy=False)
-
-    y = defop(f"AvgPool{nd}DBackward0", ("avg_pool", nd, k, s, pads), fn, (input, div), fwd)
+    y = defop(f"AvgPool{nd}DBackward0", ("avg_pool", nd, k, s, pads), fn, (input, div))
     return y.squeeze(0) if unb else y
 
 
@@ -1288,10 +1204,7 @@ def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
     def fn(x, *ms):
         return fnp.einsum(spec, x, *ms)
 
-    def fwd(x, *ms):
-        return np.einsum(spec, x, *ms).astype(x.dtype, copy=False)
-
-    return defop(f"AdaptiveAvgPool{nd}DBackward0", ("adaptive_avg", nd, osz), fn, (input, *mats), fwd)
+    return defop(f"AdaptiveAvgPool{nd}DBackward0", ("adaptive_avg", nd, osz), fn, (input, *mats))
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
@@ -1335,11 +1248,7 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
             vals.append(fnp.take_along_axis(flat, idx[..., None], axis=-1)[..., 0])
         return fnp.reshape(fnp.stack(vals, axis=-1), tuple(x.shape[:lead]) + osz)
 
-    def fwd(x):
-        vals = [window(x, pos).reshape(x.shape[:lead] + (-1,)).max(axis=-1) for pos in positions]
-        return np.stack(vals, axis=-1).reshape(x.shape[:lead] + osz)
-
-    y = defop(f"AdaptiveMaxPool{nd}DBackward0", ("adaptive_max", nd, osz), fn, (input,), fwd)
+    y = defop(f"AdaptiveMaxPool{nd}DBackward0", ("adaptive_max", nd, osz), fn, (input,))
     if not return_indices:
         return y
     ind = []
@@ -1395,20 +1304,7 @@ def _norm_fn(axes, eps, shape_wb, has_w, has_b):
         y = xc * lax.rsqrt(var + eps)
         return _scale_shift(y, wb, has_w, has_b, shape_wb)
 
-    def fwd(x, *wb):
-        mean = x.mean(axis=axes, keepdims=True)
-        xc = x - mean
-        var = (xc * xc).mean(axis=axes, keepdims=True)
-        y = xc / np.sqrt(var + np.asarray(eps, x.dtype))
-        i = 0
-        if has_w:
-            y *= wb[i].reshape(shape_wb)
-            i += 1
-        if has_b:
-            y += wb[i].reshape(shape_wb)
-        return y.astype(x.dtype, copy=False)
-
-    return fn, fwd
+    return fn
 
 
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
@@ -1428,10 +1324,10 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
         if size == 1:
             raise ValueError("Expected more than 1 value per channel when training, got input size "
                              f"{input.size()}")
-        fn, fwd = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
+        fn = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
         y = defop("NativeBatchNormBackward0", ("batch_norm", True, axes, eps, weight is not None,
                                                bias is not None),
-                  fn, (input, *wbs), fwd)
+                  fn, (input, *wbs))
         _graph.show_as(y._gfn, functools.partial(_affine_shown, weight is not None, bias is not None, 0))
         if running_mean is not None or running_var is not None:
             if is_concrete(input):
@@ -1457,18 +1353,8 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
         y = (x - fnp.reshape(rm, shape_wb)) * lax.rsqrt(fnp.reshape(rv, shape_wb) + eps)
         return _scale_shift(y, wb, has_w, has_b, shape_wb)
 
-    def fwd_e(x, rm, rv, *wb):
-        y = (x - rm.reshape(shape_wb)) / np.sqrt(rv.reshape(shape_wb) + np.asarray(eps, x.dtype))
-        i = 0
-        if has_w:
-            y = y * wb[i].reshape(shape_wb)
-            i += 1
-        if has_b:
-            y = y + wb[i].reshape(shape_wb)
-        return y.astype(x.dtype, copy=False)
-
     y = defop("NativeBatchNormBackward0", ("batch_norm", False, xb.ndim, eps, has_w, has_b), fn_e,
-              (input, running_mean, running_var, *wbs), fwd_e)
+              (input, running_mean, running_var, *wbs))
     _graph.show_as(y._gfn, functools.partial(_affine_shown, has_w, has_b, 2))
     return y
 
@@ -1500,11 +1386,11 @@ def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=Non
         axes = tuple(range(2, xb.ndim))
         c = xb.shape[1]
         shape_wb = (1, c) + (1,) * (xb.ndim - 2)
-        fn, fwd = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
+        fn = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
         wbs = [t for t in (weight, bias) if t is not None]
         y = defop("NativeBatchNormBackward0", ("instance_norm", axes, eps, weight is not None,
                                                bias is not None),
-                  fn, (input, *wbs), fwd)
+                  fn, (input, *wbs))
         if running_mean is not None and is_concrete(input):
             with torch.no_grad():
                 x64 = xb.astype(np.float64)
@@ -1529,10 +1415,10 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
         raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape [*, "
                            f"{', '.join(str(s) for s in ns)}], but got input of size{list(xb.shape)}")
     axes = tuple(range(xb.ndim - len(ns), xb.ndim))
-    fn, fwd = _norm_fn(axes, eps, ns, weight is not None, bias is not None)
+    fn = _norm_fn(axes, eps, ns, weight is not None, bias is not None)
     wbs = [t for t in (weight, bias) if t is not None]
     y = defop("NativeLayerNormBackward0", ("layer_norm", axes, eps, weight is not None, bias is not None),
-              fn, (input, *wbs), fwd)
+              fn, (input, *wbs))
     _graph.show_as(y._gfn, functools.partial(_affine_shown, weight is not None, bias is not None, 0))
     return y
 
@@ -1601,11 +1487,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
         d = x - t
         return red(d * d)
 
-    def fwd(x, t):
-        d = x - t
-        return _reduce_np(d * d, reduction)
-
-    return defop("MseLossBackward0", ("mse_loss", reduction), fn, (input, target), fwd)
+    return defop("MseLossBackward0", ("mse_loss", reduction), fn, (input, target))
 
 
 @_autocast_fp32
@@ -1648,14 +1530,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
             return red(z)
         return red(fnp.where(z < be, 0.5 * z * z / be, z - 0.5 * be))
 
-    def fwd(x, t):
-        z = np.abs(x - t)
-        if be == 0.0:
-            return _reduce_np(z, reduction)
-        return _reduce_np(np.where(z < be, 0.5 * z * z / be, z - 0.5 * be).astype(x.dtype, copy=False),
-                          reduction)
-
-    return defop("SmoothL1LossBackward0", ("smooth_l1", reduction, be), fn, (input, target), fwd)
+    return defop("SmoothL1LossBackward0", ("smooth_l1", reduction, be), fn, (input, target))
 
 
 def _check_targets(tb, C: int, ignore_index: int) -> None:
@@ -1717,25 +1592,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         # all targets ignored: 0/0 = NaN as in PyTorch, but a zero gradient, not NaN
         return _conv.divide_or_nan(fnp.sum(losses), fnp.sum(wi))
 
-    def fwd(x, t, *w):
-        valid = t != ii
-        ts = np.where(valid, t, 0)
-        picked = np.take_along_axis(x, np.expand_dims(ts, cax), axis=cax).squeeze(cax)
-        wi = valid.astype(x.dtype)
-        if has_w:
-            wi = wi * w[0][ts]
-        losses = -picked * wi
-        if reduction == "none":
-            return losses
-        if reduction == "sum":
-            return np.asarray(losses.sum(), x.dtype)
-        with np.errstate(invalid="ignore", divide="ignore"):  # all targets ignored: nan, silently
-            return np.asarray(losses.sum() / wi.sum(), x.dtype)
-
     name = "NllLoss2DBackward0" if nd == 4 else "NllLossBackward0"
     args = (input, target) if weight is None else (input, target, weight.detach())
     # next_functions: the input only (PyTorch lists no edge for the integer target)
-    return defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, fwd, edges=(0,))
+    return defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, edges=(0,))
 
 
 @_autocast_fp32

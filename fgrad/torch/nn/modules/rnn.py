@@ -20,11 +20,9 @@ import math
 import numbers
 import warnings
 
-import numpy as np
-
 import fgrad.numpy as fnp
 import fgrad.torch as torch
-from fgrad import lax
+import fgrad.torch._conventions as _conv
 
 import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
@@ -40,10 +38,6 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 # one time step, as a single op
 
 
-def _sig_np(x):
-    return 1.0 / (1.0 + np.exp(-x))
-
-
 def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
     """``act(xg + h @ w_hh.T + b_hh)`` with ``xg = x @ w_ih.T + b_ih`` precomputed."""
     relu = nonlinearity == "relu"
@@ -55,20 +49,14 @@ def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
             z = z + b[0]
         return fnp.maximum(z, 0) if relu else fnp.tanh(z)
 
-    def fwd(xg, h, w, *b):
-        z = xg + h @ w.T
-        if has_b:
-            z += b[0]
-        return np.maximum(z, 0).astype(z.dtype, copy=False) if relu else np.tanh(z)
-
     args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
-    return defop("ReluBackward0" if relu else "TanhBackward0", ("rnn_step", relu, has_b), fn, args, fwd)
+    return defop("ReluBackward0" if relu else "TanhBackward0", ("rnn_step", relu, has_b), fn, args)
 
 
 def _lstm_step(xg, h, c, w_hh, b_hh):
     """One LSTM step: returns ``(h', c')``.
 
-    The op also outputs the four gate activations and ``tanh(c')`` (dropped here): the
+    The op also outputs the gate activations and ``tanh(c')`` (dropped here): the
     backward program reads them as saved outputs instead of recomputing the step's matmul,
     sigmoids and tanhs (each activation's derivative is written with its output)."""
     has_b = b_hh is not None
@@ -77,30 +65,15 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
         g = xg + fnp.matmul(h, fnp.swapaxes(w, -1, -2))
         if has_b:
             g = g + b[0]
-        i, f, gg, o = fnp.split(g, 4, axis=-1)
-        si, sf, tg, so = lax.logistic(i), lax.logistic(f), fnp.tanh(gg), lax.logistic(o)
+        s = _conv.sigmoid(g)  # one call for the three sigmoid gates (PyTorch's formula)
+        si, sf, _, so = fnp.split(s, 4, axis=-1)
+        tg = fnp.tanh(fnp.split(g, 4, axis=-1)[2])
         c2 = sf * c + si * tg
         tc = fnp.tanh(c2)
-        return so * tc, c2, si, sf, tg, so, tc
-
-    def fwd(xg, h, c, w, *b):
-        g = h @ w.T
-        g += xg
-        if has_b:
-            g += b[0]
-        dt = xg.dtype
-        n = g.shape[-1] // 4
-        s = _sig_np(g).astype(dt, copy=False)  # one call for the three sigmoid gates (views)
-        si, sf, so = s[..., :n], s[..., n:2 * n], s[..., 3 * n:]
-        tg = np.tanh(g[..., 2 * n:3 * n]).astype(dt, copy=False)
-        c2 = sf * c
-        c2 += si * tg
-        c2 = c2.astype(dt, copy=False)
-        tc = np.tanh(c2)
-        return (so * tc).astype(dt, copy=False), c2, si, sf, tg, so, tc
+        return so * tc, c2, s, tg, tc
 
     args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
-    return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, fwd, multi=True)[:2]
+    return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, multi=True)[:2]
 
 
 def _gru_step(xg, h, w_hh, b_hh):
@@ -115,25 +88,13 @@ def _gru_step(xg, h, w_hh, b_hh):
             hg = hg + b[0]
         xr, xz, xn = fnp.split(xg, 3, axis=-1)
         hr, hz, hn = fnp.split(hg, 3, axis=-1)
-        r = lax.logistic(xr + hr)
-        z = lax.logistic(xz + hz)
+        r = _conv.sigmoid(xr + hr)
+        z = _conv.sigmoid(xz + hz)
         n = fnp.tanh(xn + r * hn)
         return (1 - z) * n + z * h, r, z, n, hn
 
-    def fwd(xg, h, w, *b):
-        hg = h @ w.T
-        if has_b:
-            hg += b[0]
-        dt = xg.dtype
-        xr, xz, xn = np.split(xg, 3, axis=-1)
-        hr, hz, hn = np.split(hg, 3, axis=-1)
-        r = _sig_np(xr + hr).astype(dt, copy=False)
-        z = _sig_np(xz + hz).astype(dt, copy=False)
-        n = np.tanh(xn + r * hn).astype(dt, copy=False)
-        return ((1 - z) * n + z * h).astype(dt, copy=False), r, z, n, hn.astype(dt, copy=False)
-
     args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
-    return defop("AddBackward0", ("gru_step", has_b, "saved_gates"), fn, args, fwd, multi=True)[0]
+    return defop("AddBackward0", ("gru_step", has_b, "saved_gates"), fn, args, multi=True)[0]
 
 
 # ---------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Callable
 import fgrad.torch as torch
 
 import fgrad.torch.nn.functional as F
-from .._attention import _canonical_mask
+from .._attention import canonical_mask as _canonical_mask
 from .activation import MultiheadAttention
 from .container import ModuleList
 from .dropout import Dropout

@@ -1,0 +1,78 @@
+"""The straight-line executor's host fast paths give the same numbers as plain NumPy:
+buffer reuse (``out=`` into a dead intermediate) and the bitwise ``select``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fgrad
+import fgrad.numpy as fnp
+from fgrad.core.executor import straight_line
+from fgrad.ops.elementwise import host_where
+
+
+def _program(f, *xs):
+    return straight_line(fgrad.make_jaxpr(f)(*xs))
+
+
+def test_a_chain_reuses_its_intermediates():
+    run = _program(lambda x: fnp.tanh(fnp.exp(x) + 1.0) * 2.0, np.zeros(4))
+    assert "out=" in run.source
+    x = np.linspace(-2, 2, 4)
+    np.testing.assert_array_equal(run(np, [x])[0], np.tanh(np.exp(x) + 1.0) * 2.0)
+    assert np.array_equal(x, np.linspace(-2, 2, 4))  # the input is never written
+
+
+def test_views_of_an_intermediate_survive_its_last_use():
+    """``y`` is split into views, then its last use is a ufunc: writing that ufunc's result
+    into ``y`` would change the views read afterwards."""
+
+    def f(x):
+        y = fnp.exp(x)
+        a, b = fnp.split(y, 2)
+        w = y + 1.0
+        return a * w[:2] + b
+
+    x = np.array([0.1, 0.2, 0.3, 0.4])
+    y = np.exp(x)
+    want = y[:2] * (y + 1.0)[:2] + y[2:]
+    np.testing.assert_array_equal(_program(f, x)(np, [x])[0], want)
+    np.testing.assert_array_equal(fgrad.jit(f)(x), want)
+
+
+def test_outputs_and_inputs_are_never_reused():
+    def f(x):
+        y = fnp.sin(x)
+        return y, y * 2.0
+
+    x = np.array([0.5, 1.0])
+    y, z = _program(f, x)(np, [x])
+    np.testing.assert_array_equal(y, np.sin(x))
+    np.testing.assert_array_equal(z, np.sin(x) * 2.0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int8", "int64", "uint16"])
+@pytest.mark.parametrize("shape", [(4096,), (64, 64), (3, 1, 1024)])
+def test_host_where_has_np_where_bits(dtype, shape):
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal(shape) * 50).astype(dtype)
+    y = (rng.standard_normal(shape) * 50).astype(dtype)
+    if x.dtype.kind == "f":
+        x.flat[:3] = [np.nan, -0.0, np.inf]
+        y.flat[:3] = [-np.inf, np.nan, -0.0]
+    c = rng.random(shape) < 0.5
+    got, want = host_where(c, x, y), np.where(c, x, y)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
+def test_host_where_broadcasts_as_np_where():
+    rng = np.random.default_rng(1)
+    c = rng.random((64, 64)) < 0.5
+    row, full = rng.standard_normal((1, 64)), rng.standard_normal((64, 64))
+    np.testing.assert_array_equal(host_where(c, row, full), np.where(c, row, full))
+    np.testing.assert_array_equal(host_where(c, full, row), np.where(c, full, row))
+    wide = rng.random((32, 64, 2)) < 0.5
+    a, b = rng.standard_normal((64, 1)), rng.standard_normal((64, 2))
+    np.testing.assert_array_equal(host_where(wide, a, b), np.where(wide, a, b))
