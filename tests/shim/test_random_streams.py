@@ -206,5 +206,6 @@ def _distribution_samples(t):
 
 def test_distribution_samples_match_live_pytorch():
     torch = pytest.importorskip("torch")
+    # the same draws; the transformations' float arithmetic (MVN's matmul) may round 1 ulp apart
     for i, (g, w) in enumerate(zip(_distribution_samples(ftorch), _distribution_samples(torch), strict=True)):
-        np.testing.assert_array_equal(g, w, err_msg=f"item {i}")
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-7, err_msg=f"item {i}")
