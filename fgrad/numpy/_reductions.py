@@ -8,8 +8,8 @@ import numpy as np
 
 from ..core.array import get_aval
 from ..ops import reductions as reduction_ops
-from ..ops.elementwise import (add, conj, convert_element_type, div, maximum, minimum, mul, ne_p, real, select,
-                               sqrt, sub)
+from ..ops.elementwise import (add, conj, convert_element_type, div, maximum, minimum, mul, ne_p, real,
+                               select, sqrt, sub)
 from ..ops.shape import broadcast_in_dim, reshape
 from ..ops._util import normalize_axes, normalize_axis
 

@@ -75,7 +75,7 @@ def vectorize(pyfunc: Callable, *, excluded: Collection[int | str] = frozenset()
             batch_shapes.append(shape[:len(shape) - len(core)])
         batch = tuple(np.broadcast_shapes(*batch_shapes)) if batch_shapes else ()
         flat = []
-        for x, core, b in zip(mapped, cores, batch_shapes):
+        for x, b in zip(mapped, batch_shapes):
             shape = get_aval(x).shape
             core_shape = shape[len(b):]
             if b != batch:
