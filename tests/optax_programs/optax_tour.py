@@ -1,10 +1,12 @@
 """A program written for JAX + optax (it imports `jax`, never fgrad): optimizers on a
 quadratic, schedules, losses and combinators.  Prints one JSON object of results.
 
+``python optax_tour.py adam lion`` runs only those optimizers.
 tests/test_optax.py runs it under fgrad (`python -m fgrad.jax_alias optax_tour.py`) and, when
 JAX is installed, under JAX with JAX_ENABLE_X64=1 (fgrad computes in float64, as NumPy)."""
 
 import json
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -70,11 +72,11 @@ OPTIMIZERS = {
     "masked_weight_decay": optax.chain(
         optax.add_decayed_weights(0.1, mask={"x": False, "w": True}), optax.sgd(0.1)),
     "clip": optax.chain(optax.clip(0.2), optax.sgd(0.5)),
-    "accumulate_multisteps": optax.MultiSteps(optax.sgd(0.2), every_k_schedule=2),
 }
 USES_VALUE[id(OPTIMIZERS["lbfgs"])] = True
 
-results = {"optimizers": {name: run(opt) for name, opt in OPTIMIZERS.items()}}
+ONLY = sys.argv[1:]  # optimizer names to run (default: all)
+results = {"optimizers": {name: run(opt) for name, opt in OPTIMIZERS.items() if not ONLY or name in ONLY}}
 
 steps = jnp.array([0, 3, 10, 50, 99])
 SCHEDULES = {
