@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core.array import get_aval
 from ..ops import reductions as reduction_ops
-from ..ops.elementwise import (add, conj, convert_element_type, div, maximum, minimum, mul, ne_p, real,
+from ..ops.elementwise import (add, conj, convert_element_type, div, gt, maximum, minimum, mul, ne_p, real,
                                select, sqrt, sub)
 from ..ops.shape import broadcast_in_dim, reshape
 from ..ops._util import normalize_axes, normalize_axis
@@ -147,7 +147,9 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     if where is not None:
         ones = broadcast_in_dim(convert_element_type(np.asarray(1), get_aval(sq).dtype), av.shape, ())
         n = sub(sum(ones, axes, keepdims=keepdims, where=where), float(ddof))
-        return div(sum(sq, axes, keepdims=keepdims, where=where), n)
+        out = div(sum(sq, axes, keepdims=keepdims, where=where), n)
+        nan = convert_element_type(np.asarray(np.nan), get_aval(out).dtype)
+        return select(gt(n, 0.0), out, nan)  # no entry left: NaN, as JAX
     n = _count(av.shape, axes) - ddof
     total = reduction_ops.reduce_sum(sq, axes) if axes else sq
     return _keep(div(total, float(n)), av.shape, axes, keepdims)
