@@ -1,10 +1,12 @@
 """Run optax's own test files one by one, under real JAX or under fgrad (the jax alias).
 
-    python tools/optax_suite.py real  OUTDIR [FILTER]   # reference: the installed jax
-    python tools/optax_suite.py fgrad OUTDIR [FILTER]   # `python -m fgrad.jax_alias -m pytest`
+    python tools/optax_suite.py real  OUTDIR [FILTERS]   # reference: the installed jax
+    python tools/optax_suite.py fgrad OUTDIR [FILTERS]   # `python -m fgrad.jax_alias -m pytest`
 
-Each file runs in its own process with a timeout; OUTDIR gets one log per file and
-summary.tsv (file, passed, failed, errors, skipped, seconds).
+FILTERS: comma-separated substrings; a file runs when its path contains one (default: all).
+Each file runs in its own process with a timeout (OPTAX_SUITE_TIMEOUT seconds, default 600);
+OUTDIR gets one log per file and summary.tsv (file, passed, failed, errors, skipped, seconds,
+exit status).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import importlib.util
 import os
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-TIMEOUT_S = 600
+TIMEOUT_S = int(os.environ.get("OPTAX_SUITE_TIMEOUT", "600"))
 
 
 def optax_test_files() -> list[pathlib.Path]:
@@ -43,13 +45,13 @@ def counts(log: str) -> dict[str, int]:
 
 def main() -> None:
     mode, outdir = sys.argv[1], pathlib.Path(sys.argv[2])
-    pattern = sys.argv[3] if len(sys.argv) > 3 else ""
+    patterns = sys.argv[3].split(",") if len(sys.argv) > 3 else [""]
     outdir.mkdir(parents=True, exist_ok=True)
     runner = ["-m", "pytest"] if mode == "real" else ["-m", "fgrad.jax_alias", "-m", "pytest"]
     rows = []
     for path in optax_test_files():
         name = str(path).split("site-packages/")[-1]
-        if pattern not in name:
+        if not any(p in name for p in patterns):
             continue
         t0 = time.time()
         cmd = ["timeout", str(TIMEOUT_S), sys.executable, *runner, str(path), "-q",
