@@ -6,7 +6,8 @@ import builtins
 
 import numpy as np
 
-from ..core.array import get_aval
+from ..core.array import Array, Tracer, get_aval
+from ..core.constants import constant_like
 from ..ops import reductions as reduction_ops
 from ..ops.elementwise import (add, conj, convert_element_type, div, gt, maximum, minimum, mul, ne_p, real,
                                select, sqrt, sub)
@@ -23,6 +24,8 @@ def _keep(out, in_shape, axes, keepdims):
 def _mask(a, where, fill, name: str):
     """``a`` with the entries where ``where`` is False replaced by ``fill`` (``where``
     broadcasts against ``a``, NumPy's reduction ``where=``)."""
+    if not isinstance(where, (Array, Tracer)):  # NumPy / Python masks go where a is
+        where = constant_like(np.asarray(where), a)
     av, wv = get_aval(a), get_aval(where)
     try:
         shape = np.broadcast_shapes(wv.shape, av.shape)
@@ -36,8 +39,9 @@ def _mask(a, where, fill, name: str):
         where = ne_p.bind(where, 0)
     if wv.shape != av.shape:
         where = broadcast_in_dim(where, av.shape, tuple(range(av.ndim - wv.ndim, av.ndim)))
-    return select(where, a, convert_element_type(np.asarray(fill), av.dtype) if np.ndim(fill) == 0
-                  and not hasattr(fill, "shape") else fill)
+    if not hasattr(fill, "shape"):  # a Python number: a constant of a's dtype, placed like a
+        fill = constant_like(np.asarray(fill, av.dtype), a)
+    return select(where, a, fill)
 
 
 def _accumulator_dtype(dt: np.dtype) -> np.dtype:
@@ -120,7 +124,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     a = convert_element_type(a, dtype)
     if where is not None:
         total = sum(a, axes, keepdims=keepdims, where=where)
-        ones = broadcast_in_dim(convert_element_type(np.asarray(1), dtype), av.shape, ())
+        ones = broadcast_in_dim(constant_like(np.ones((), dtype), a), av.shape, ())
         return div(total, sum(ones, axes, keepdims=keepdims, where=where))
     total = reduction_ops.reduce_sum(a, axes) if axes else a
     return _keep(div(total, float(_count(av.shape, axes)) if _count(av.shape, axes) else np.nan),
@@ -145,10 +149,10 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     d = sub(convert_element_type(a, get_aval(m).dtype), m)
     sq = real(mul(d, conj(d))) if get_aval(d).dtype.kind == "c" else mul(d, d)
     if where is not None:
-        ones = broadcast_in_dim(convert_element_type(np.asarray(1), get_aval(sq).dtype), av.shape, ())
+        ones = broadcast_in_dim(constant_like(np.ones((), get_aval(sq).dtype), sq), av.shape, ())
         n = sub(sum(ones, axes, keepdims=keepdims, where=where), float(ddof))
         out = div(sum(sq, axes, keepdims=keepdims, where=where), n)
-        nan = convert_element_type(np.asarray(np.nan), get_aval(out).dtype)
+        nan = constant_like(np.full((), np.nan, get_aval(out).dtype), out)
         return select(gt(n, 0.0), out, nan)  # no entry left: NaN, as JAX
     n = _count(av.shape, axes) - ddof
     total = reduction_ops.reduce_sum(sq, axes) if axes else sq
