@@ -192,3 +192,22 @@ def test_sharding_refuses_several_devices():
         Mesh(np.array([fgrad.devices()[0]] * 2), ("d",))
     with pytest.raises(ValueError, match="axis 'x'"):
         NamedSharding(fgrad.make_mesh((1,), ("d",)), PartitionSpec("x"))
+
+
+# ---- round(), cond(operand=None) ----------------------------------------------------------
+
+def test_builtin_round_of_an_array():
+    # JAX: round(x) is an integer array (as Python's round of a float), round(x, n) keeps the dtype
+    out = round(fnp.asarray(2.6))
+    assert out.dtype.kind == "i" and int(out) == 3
+    np.testing.assert_allclose(round(fnp.asarray([1.26, -2.44]), 1), [1.3, -2.4])
+    assert int(fgrad.jit(lambda x: round(x))(fnp.asarray(1.7))) == 2
+
+
+def test_cond_operand_none_is_passed_to_the_branches():
+    # optax.apply_if_finite: lax.cond(pred, do_update, reject_update, operand=None)
+    seen = []
+    out = lax.cond(False, lambda _: 1.0, lambda arg: seen.append(arg) or 2.0, operand=None)
+    assert float(out) == 2.0 and seen == [None]
+    with pytest.raises(TypeError, match="operand"):
+        lax.cond(True, lambda x: x, lambda x: x, 1.0, operand=2.0)

@@ -257,7 +257,10 @@ def _cond_batch(axis_size, vals, dims, branches, n_consts):
     return res, 0
 
 
-def cond(pred, true_fun, false_fun, *operands, operand=None):
+_NO_OPERAND = object()  # `operand=None` passes None to the branches, as in JAX
+
+
+def cond(pred, true_fun, false_fun, *operands, operand=_NO_OPERAND):
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, as one primitive
     (traceable under jit, differentiable, batchable; a batched ``pred`` selects per example).
 
@@ -268,7 +271,10 @@ def cond(pred, true_fun, false_fun, *operands, operand=None):
         >>> cond(True, lambda x: x + 1, lambda x: x - 1, 1.0)
         Array(2., dtype=float64)
     """
-    if operand is not None:
+    if operand is not _NO_OPERAND:
+        if operands:
+            raise TypeError("cond: if 'operand' keyword is passed then no operands can be passed "
+                            "positionally")
         operands = (operand,)
     pred_aval = get_aval(pred)
     if pred_aval.shape != ():
