@@ -211,3 +211,21 @@ def test_cond_operand_none_is_passed_to_the_branches():
     assert float(out) == 2.0 and seen == [None]
     with pytest.raises(TypeError, match="operand"):
         lax.cond(True, lambda x: x, lambda x: x, 1.0, operand=2.0)
+
+
+# ---- key dtypes, tree_unflatten of an iterator ---------------------------------------------
+
+def test_prng_key_dtype():
+    from fgrad import dtypes
+    key_dtype = random.key(0).dtype
+    assert dtypes.issubdtype(key_dtype, dtypes.prng_key) and dtypes.issubdtype(key_dtype, dtypes.extended)
+    assert not dtypes.issubdtype(np.dtype("float32"), dtypes.prng_key)
+    assert not dtypes.issubdtype(key_dtype, np.floating)
+    assert dtypes.issubdtype(np.dtype("float32"), np.inexact)
+
+
+def test_tree_unflatten_takes_any_iterable():
+    # optax.tree_utils builds leaves with a generator; a single-leaf tree took only lists
+    from fgrad.tree_util import tree_structure, tree_unflatten
+    assert tree_unflatten(tree_structure(1.0), (x for x in [5])) == 5
+    assert tree_unflatten(tree_structure((1, 2)), iter([3, 4])) == (3, 4)
