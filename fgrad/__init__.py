@@ -25,6 +25,9 @@ from .transforms.staging import ensure_compile_time_eval
 from . import tree_util  # noqa: F401
 from . import tree  # noqa: F401
 from . import errors, dtypes, typing, flatten_util, test_util  # noqa: F401
+from . import sharding  # noqa: F401
+from .sharding import make_mesh, set_mesh, typeof  # noqa: F401
+from .sharding import PartitionSpec as P  # noqa: F401
 from .tree_util import tree_map, tree_leaves, tree_structure, tree_flatten, tree_unflatten  # noqa: F401
 from .backends import Device, DeviceMismatchError, devices  # noqa: F401
 from .backends import default_device_scope as default_device  # noqa: F401
@@ -81,5 +84,5 @@ __all__ = [
     "default_backend", "local_devices", "local_device_count", "device_count", "process_index",
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
-    "checkpoint_policies", "debug_nans", "debug_infs",
+    "checkpoint_policies", "debug_nans", "debug_infs", "sharding", "make_mesh", "set_mesh", "typeof", "P",
 ]

@@ -18,7 +18,7 @@ from .core.array import get_aval as _get_aval
 from .ops import elementwise as _ew
 from .ops._util import normalize_axis as _normalize_axis
 from .ops.lax_ops import (  # noqa: A004
-    convert_element_type, dynamic_starts, slice, slice_in_dim, squeeze, static_ints,
+    dynamic_starts, slice, slice_in_dim, squeeze, static_ints,
 )
 
 
@@ -65,9 +65,9 @@ def dynamic_slice(operand, start_indices, slice_sizes):
 
 
 def dot(lhs, rhs, precision=None, preferred_element_type=None):
-    """Vector/matrix products (``numpy.dot`` for rank <= 2)."""
-    out = _fnp.dot(lhs, rhs)
-    return out if preferred_element_type is None else convert_element_type(out, preferred_element_type)
+    """Vector/matrix products (``numpy.dot`` for rank <= 2); ``precision`` is validated (fgrad
+    contracts at full precision)."""
+    return _fnp.dot(lhs, rhs, precision=precision, preferred_element_type=preferred_element_type)
 
 
 def dynamic_slice_in_dim(operand, start_index, slice_size, axis=0):

@@ -16,10 +16,37 @@ from typing import Any
 import numpy as np
 
 from .core.array import SUPPORTED_DTYPE_KINDS
-from .numpy import finfo, iinfo, issubdtype, result_type
+from .numpy import finfo, iinfo, result_type
+from .random._keys import KeyDType
 
-__all__ = ["canonicalize_dtype", "finfo", "float0", "iinfo", "issubdtype", "result_type",
-           "scalar_type_of", "TypePromotionError"]
+__all__ = ["canonicalize_dtype", "extended", "finfo", "float0", "iinfo", "issubdtype", "prng_key",
+           "result_type", "scalar_type_of", "TypePromotionError"]
+
+
+class extended:
+    """JAX's abstract type of the non-numeric (extended) dtypes: typed PRNG keys here."""
+
+
+class prng_key(extended):
+    """JAX's abstract type of typed PRNG key dtypes (``fgrad.random.key(0).dtype``)."""
+
+
+def issubdtype(arg1: Any, arg2: Any) -> bool:
+    """``numpy.issubdtype``, plus JAX's key dtypes: a typed key's dtype is a sub-dtype of
+    `prng_key` and `extended` (and of nothing numeric).
+
+    Example::
+
+        >>> import fgrad.random
+        >>> issubdtype(fgrad.random.key(0).dtype, prng_key), issubdtype("int8", np.integer)
+        (True, True)
+    """
+    key1 = isinstance(arg1, KeyDType) or arg1 in (prng_key, extended)
+    if arg2 in (prng_key, extended):
+        return key1 and not (arg2 is prng_key and arg1 is extended)
+    if key1:
+        return isinstance(arg2, KeyDType) and isinstance(arg1, KeyDType)
+    return bool(np.issubdtype(arg1, arg2))
 
 # JAX's dtype of integer inputs' gradients; fgrad gives zeros of the input's own dtype
 # instead, so this exists for code that names it.

@@ -36,7 +36,7 @@ from .ops.lax_ops import (  # noqa: A004
     square, squeeze, transpose,
 )
 from .ops.fft import fft
-from .ops.linalg import dot_general
+from .ops.linalg import Precision, dot_general
 from .ops.sorting import sort, sort_key_val, top_k
 from .ops.specs import point_faces as _point_faces
 from .ops.structural import pad
@@ -56,6 +56,6 @@ __all__ = sorted(_GENERATED) + [
     "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice", "cond", "switch", "scan",
     "map", "fori_loop", "while_loop", "conv_general_dilated", "conv", "conv_with_general_padding",
     "conv_transpose", "conv_dimension_numbers", "ConvDimensionNumbers", "reduce_window",
-    "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft",
+    "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
 ]
 

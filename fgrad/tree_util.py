@@ -561,12 +561,12 @@ def tree_unflatten(treedef: PyTreeDef, leaves) -> Any:
         >>> tree_unflatten(tree_structure((0, [0])), [1, 2])
         (1, [2])
     """
+    if type(leaves) is not list:  # any iterable (a generator too), as JAX
+        leaves = list(leaves)
     if treedef.node_type is None:
         if len(leaves) != 1:
             raise ValueError(f"tree_unflatten: expected 1 leaf for {treedef}, got {len(leaves)}")
         return leaves[0]
-    if type(leaves) is not list:
-        leaves = list(leaves)
     out, used = _unflatten(treedef, leaves)
     if used != len(leaves):
         raise ValueError(f"tree_unflatten: {len(leaves) - used} leaves left over for {treedef}")

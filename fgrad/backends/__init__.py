@@ -90,7 +90,14 @@ class Device:
         return hash((self.platform, self.id))
 
 
-class SingleDeviceSharding:
+class Sharding:
+    """Base class of shardings (JAX's ``jax.sharding.Sharding``): where an array's data lives.
+    fgrad keeps every array whole on one device, so its shardings are single-device ones."""
+
+    __slots__ = ()
+
+
+class SingleDeviceSharding(Sharding):
     """Where an Array's data lives: one whole copy on ``device`` (JAX's
     ``SingleDeviceSharding``; fgrad never splits an array over devices).
 

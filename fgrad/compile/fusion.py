@@ -68,10 +68,19 @@ class Node:
         return f"<{self.kind} {self.shape} {names}>"
 
 
+class _CyclicSchedule(RuntimeError):
+    """The pruned dependency search let a merge create a cycle (see `Partition.exact`)."""
+
+
 class Partition:
-    def __init__(self, prog, fuse: bool = True) -> None:
+    def __init__(self, prog, fuse: bool = True, exact: bool = False) -> None:
         self.prog = prog
         self.fuse = fuse
+        # exact: `depends_on` searches every producer.  The fast search prunes producers whose
+        # equations all precede the targets, which misses a path through a merged kernel that
+        # spans both (kernel X feeds an early node and consumes a target late); then the
+        # schedule is cyclic and `partition` runs again exactly.
+        self.exact = exact
         self.nodes: dict[int, Node] = {}
         self.alias: dict[int, int] = {}  # merged raw id -> surviving id
         self.of_var: dict = {}  # var -> producing node (raw id)
@@ -126,7 +135,7 @@ class Partition:
                 pn = self.node(p)
                 if pn.id in tids:
                     return True
-                if pn.id in seen or pn.hi < lo:
+                if pn.id in seen or (not self.exact and pn.hi < lo):
                     continue
                 seen.add(pn.id)
                 stack.append(pn)
@@ -254,14 +263,20 @@ class Partition:
                 preds[s].discard(nid)
                 if not preds[s]:
                     heapq.heappush(heap, (byid[s].lo, s))
-        if len(order) != len(nodes):  # pragma: no cover - the join/merge checks prevent it
-            raise RuntimeError("fgrad.compile: fusion produced a cyclic schedule")
+        if len(order) != len(nodes):
+            if self.exact:  # pragma: no cover - the exact join/merge checks prevent it
+                raise RuntimeError("fgrad.compile: fusion produced a cyclic schedule")
+            raise _CyclicSchedule("fgrad.compile: the pruned fusion search made a cyclic schedule")
         return order
 
 
 def partition(prog, fuse: bool = True) -> list:
-    """Steps (`Node` objects, kind ``"kernel"`` or ``"op"``) in execution order."""
-    return Partition(prog, fuse).run()
+    """Steps (`Node` objects, kind ``"kernel"`` or ``"op"``) in execution order: with the fast
+    (pruned) dependency search, and the exact one where the fast one made a cycle."""
+    try:
+        return Partition(prog, fuse).run()
+    except _CyclicSchedule:
+        return Partition(prog, fuse, exact=True).run()
 
 
 __all__ = ["partition", "Node", "fusible", "fusible_reduction", "np"]

@@ -255,6 +255,12 @@ class Array:
     def __neg__(self): return N.negative(self)
     def __pos__(self): return self
     def __abs__(self): return N.abs(self)
+
+    def __round__(self, ndigits=None):
+        """``round(x)`` (an integer array, as Python's round of a float) or ``round(x, n)``
+        (``fnp.round(x, n)``), as JAX's arrays."""
+        out = N.round(self, ndigits or 0)
+        return out.astype(int) if ndigits is None else out
     def __invert__(self): return N.invert(self)
     def __and__(self, o): return N.bitwise_and(self, o)
     def __rand__(self, o): return N.bitwise_and(o, self)

@@ -11,6 +11,7 @@ from ..core.array import ArrayImpl, check_array_dtype, get_aval
 from ..core.placement import device_put
 from ..ops import elementwise as ew
 from ..ops.elementwise import div_p, mul_p, round_p, select_p
+from ._creation import asarray
 from ._indexing import nonzero
 from ._reductions import all as all_
 from ._elementwise import *  # noqa: F403  (the generated wrappers, also as attributes of this module)
@@ -90,6 +91,41 @@ def astype(x, dtype, /, *, copy=True, device=None):
     else:
         out = ew.convert_element_type(x, dt)
     return out if device is None else device_put(out, device)
+
+
+def _dtype_of(x) -> np.dtype:
+    found = getattr(x, "dtype", None)
+    return np.dtype(found) if found is not None else np.result_type(x)
+
+
+def iscomplexobj(x) -> bool:
+    """Whether ``x`` has a complex dtype (or is a complex Python number), whatever its values.
+
+    >>> import fgrad.numpy as fnp
+    >>> iscomplexobj(fnp.asarray([1.0 + 0j])), iscomplexobj(1.0)
+    (True, False)
+    """
+    return _dtype_of(x).kind == "c"
+
+
+def isrealobj(x) -> bool:
+    """``not iscomplexobj(x)``.
+
+    >>> isrealobj(2)
+    True
+    """
+    return not iscomplexobj(x)
+
+
+def copy(a, order=None):
+    """A copy of ``a`` as an fgrad Array (its own buffer; ``order`` is accepted as in JAX).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.copy([1.0, 2.0])
+    Array([1., 2.], dtype=float64)
+    """
+    out = asarray(a)
+    return out.copy() if out is a else out
 
 
 def angle(z, deg=False):

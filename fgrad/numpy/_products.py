@@ -15,7 +15,7 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 from ..core.array import Array, get_aval
 from ..ops import elementwise as ew
 from ..ops.convolution import conv_general_dilated_p, ConvDimensionNumbers
-from ..ops.linalg import dot_general_p
+from ..ops.linalg import check_precision, dot_general_p
 from ..ops.structural import rev
 from ..ops.reductions import reduce_sum
 from ..ops.shape import broadcast_in_dim, moveaxis, reshape, transpose
@@ -43,6 +43,15 @@ def _dg(x, y, dn):  # dimension numbers already normalized
     return dot_general_p.bind(x, y, dimension_numbers=dn)
 
 
+def _finish(out, op: str, precision, preferred_element_type):
+    """Validate ``precision=`` (fgrad contracts at full precision) and apply JAX's
+    ``preferred_element_type=`` (the result's dtype)."""
+    check_precision(precision, op)
+    if preferred_element_type is not None and get_aval(out).dtype != np.dtype(preferred_element_type):
+        out = ew.convert_element_type(out, np.dtype(preferred_element_type))
+    return out
+
+
 def _dn(lc, rc, lb=(), rb=()):
     return ((tuple(lc), tuple(rc)), (tuple(lb), tuple(rb)))
 
@@ -51,7 +60,7 @@ def _dn(lc, rc, lb=(), rb=()):
 # matmul / dot
 
 
-def matmul(a, b):
+def _matmul(a, b):
     """Matrix product with NumPy's rules: 1-D operands are promoted to a row (left) or a
     column (right) and the promoted axis is removed; leading axes broadcast.
 
@@ -116,7 +125,7 @@ def _matmul_batched(a, b, sa, sb):
     return transpose(out, tuple(labels.index(j) for j in range(L + 2)))
 
 
-def dot(a, b):
+def _dot(a, b):
     """NumPy ``dot``: sum over the last axis of ``a`` and the second-to-last of ``b``
     (the only axis if ``b`` is 1-D); scalars multiply."""
     a, b = _arr(a), _arr(b)
@@ -131,7 +140,7 @@ def dot(a, b):
     return _dg(a, b, _dn((len(sa) - 1,), (j,)))
 
 
-def vdot(a, b):
+def _vdot(a, b):
     """Dot product of the flattened arrays, conjugating the first."""
     a, b = _arr(a), _arr(b)
     if _dtype_kind(get_aval(a).dtype) == "c":
@@ -142,7 +151,7 @@ def vdot(a, b):
     return _dg(a, b, _dn((0,), (0,)))
 
 
-def inner(a, b):
+def _inner(a, b):
     """Sum over the last axes of ``a`` and ``b``; result shape ``a.shape[:-1] + b.shape[:-1]``."""
     a, b = _arr(a), _arr(b)
     sa, sb = _shape(a), _shape(b)
@@ -203,7 +212,7 @@ def vecmat(x1, x2, /):
     return reshape(out, _shape(out)[:-2] + _shape(out)[-1:])
 
 
-def tensordot(a, b, axes=2):
+def _tensordot(a, b, axes=2):
     """Sum over ``axes`` (an int N: last N of ``a`` with first N of ``b``; or a pair of
     axis sequences).  Result: free axes of ``a`` then free axes of ``b``."""
     a, b = _arr(a), _arr(b)
@@ -407,6 +416,7 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None, prefe
     """
     if out is not None:
         raise NotImplementedError("fgrad.numpy.einsum: out= is not supported (arrays are immutable)")
+    check_precision(precision, "einsum")
     if not isinstance(subscripts, str):
         subscripts, operands = _convert_interleaved((subscripts,) + tuple(operands))
     ops = [_arr(o) for o in operands]
@@ -591,3 +601,74 @@ def convolve(a, v, mode: str = "full"):
         a, v = v, a
     full = _correlate_full(a, rev(v, (0,)))
     return _mode_slice(full, n, m, mode)
+
+
+# the public faces: JAX's keyword-only precision= / preferred_element_type=
+
+def matmul(a, b, *, precision=None, preferred_element_type=None):
+    """Matrix product with NumPy's rules: 1-D operands are promoted to a row (left) or a
+    column (right) and the promoted axis is removed; leading axes broadcast.  ``precision`` is
+    validated (fgrad contracts at full precision); ``preferred_element_type`` sets the result
+    dtype.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.matmul(fnp.ones((2, 3)), fnp.ones(3))
+        Array([3., 3.], dtype=float64)
+    """
+    return _finish(_matmul(a, b), "matmul", precision, preferred_element_type)
+
+
+def dot(a, b, *, precision=None, preferred_element_type=None):
+    """NumPy ``dot``: sum over the last axis of ``a`` and the second-to-last of ``b``
+    (the only axis if ``b`` is 1-D); scalars multiply.  ``precision``/``preferred_element_type``
+    as in `matmul`.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.dot(fnp.ones(3), fnp.ones(3), precision="highest")
+        Array(3., dtype=float64)
+    """
+    return _finish(_dot(a, b), "dot", precision, preferred_element_type)
+
+
+def vdot(a, b, *, precision=None, preferred_element_type=None):
+    """Dot product of the flattened arrays, conjugating the first.  ``precision``/
+    ``preferred_element_type`` as in `matmul`.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.vdot(fnp.ones((2, 2)), fnp.ones(4))
+        Array(4., dtype=float64)
+    """
+    return _finish(_vdot(a, b), "vdot", precision, preferred_element_type)
+
+
+def inner(a, b, *, precision=None, preferred_element_type=None):
+    """Sum over the last axes of ``a`` and ``b``; result shape ``a.shape[:-1] + b.shape[:-1]``.
+    ``precision``/``preferred_element_type`` as in `matmul`.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.inner(fnp.ones(3), fnp.ones(3))
+        Array(3., dtype=float64)
+    """
+    return _finish(_inner(a, b), "inner", precision, preferred_element_type)
+
+
+def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
+    """Sum over ``axes`` (an int N: last N of ``a`` with first N of ``b``; or a pair of
+    axis sequences).  Result: free axes of ``a`` then free axes of ``b``.  ``precision``/
+    ``preferred_element_type`` as in `matmul`.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.tensordot(fnp.ones((2, 3)), fnp.ones((2, 3)), 2)
+        Array(6., dtype=float64)
+    """
+    return _finish(_tensordot(a, b, axes), "tensordot", precision, preferred_element_type)

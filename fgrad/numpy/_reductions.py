@@ -7,11 +7,12 @@ import builtins
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 
-from ..core.array import get_aval
+from ..core.array import Array, Tracer, get_aval
+from ..core.constants import constant_like
 from ..ops import reductions as reduction_ops
-from ..ops.elementwise import (add, conj, convert_element_type, div, maximum, minimum, mul, ne_p, real, sqrt,
-                               sub)
-from ..ops.shape import reshape
+from ..ops.elementwise import (add, conj, convert_element_type, div, gt, maximum, minimum, mul, ne_p, real,
+                               select, sqrt, sub)
+from ..ops.shape import broadcast_in_dim, reshape
 from ..ops._util import normalize_axes, normalize_axis
 
 
@@ -19,6 +20,29 @@ def _keep(out, in_shape, axes, keepdims):
     if not keepdims:
         return out
     return reshape(out, tuple(1 if i in axes else s for i, s in enumerate(in_shape)))
+
+
+def _mask(a, where, fill, name: str):
+    """``a`` with the entries where ``where`` is False replaced by ``fill`` (``where``
+    broadcasts against ``a``, NumPy's reduction ``where=``)."""
+    if not isinstance(where, (Array, Tracer)):  # NumPy / Python masks go where a is
+        where = constant_like(np.asarray(where), a)
+    av, wv = get_aval(a), get_aval(where)
+    try:
+        shape = np.broadcast_shapes(wv.shape, av.shape)
+    except ValueError:
+        raise ValueError(f"fgrad.numpy.{name}: where= of shape {wv.shape} does not broadcast to "
+                         f"the input's shape {av.shape}") from None
+    if shape != av.shape:
+        raise ValueError(f"fgrad.numpy.{name}: where= of shape {wv.shape} would broadcast the "
+                         f"input of shape {av.shape} to {shape}; it must broadcast to the input")
+    if wv.dtype != np.bool_:
+        where = ne_p.bind(where, 0)
+    if wv.shape != av.shape:
+        where = broadcast_in_dim(where, av.shape, tuple(range(av.ndim - wv.ndim, av.ndim)))
+    if not hasattr(fill, "shape"):  # a Python number: a constant of a's dtype, placed like a
+        fill = constant_like(np.asarray(fill, av.dtype), a)
+    return select(where, a, fill)
 
 
 def _accumulator_dtype(dt: np.dtype) -> np.dtype:
@@ -35,8 +59,11 @@ def _reduce(prim_fn, name):
         if dtype is not None:
             a = convert_element_type(a, dtype)
         if where is not None:
-            raise NotImplementedError(f"fgrad.numpy.{name}: where= is not supported; use fnp.where first")
-        if name in ("max", "min") and builtins.any(av.shape[i] == 0 for i in axes) and initial is None:
+            if name in ("max", "min") and initial is None:
+                raise ValueError(f"reduction operation {name} does not have an identity, so to use "
+                                 "a where mask one has to specify 'initial'")
+            a = _mask(a, where, {"sum": 0, "prod": 1}.get(name, initial), name)
+        elif name in ("max", "min") and builtins.any(av.shape[i] == 0 for i in axes) and initial is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         res = prim_fn(a, axes) if axes else a
         if name in ("sum", "prod"):
@@ -83,21 +110,31 @@ def _count(shape, axes) -> int:
     return int(np.prod([shape[i] for i in axes], dtype=np.int64))
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Arithmetic mean (integers average in float64, like NumPy)."""
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    """Arithmetic mean (integers average in float64, like NumPy); with ``where``, the mean
+    of the selected entries (NaN where none is selected).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.mean(fnp.asarray([1.0, 2.0, 6.0]), where=fnp.asarray([True, True, False]))
+    Array(1.5, dtype=float64)
+    """
     av = get_aval(a)
     axes = normalize_axes(axis, av.ndim, "mean")
     if dtype is None:
         dtype = av.dtype if _dtype_kind(av.dtype) in "fc" else np.dtype(np.float64)
     a = convert_element_type(a, dtype)
+    if where is not None:
+        total = sum(a, axes, keepdims=keepdims, where=where)
+        ones = broadcast_in_dim(constant_like(np.ones((), dtype), a), av.shape, ())
+        return div(total, sum(ones, axes, keepdims=keepdims, where=where))
     total = reduction_ops.reduce_sum(a, axes) if axes else a
     return _keep(div(total, float(_count(av.shape, axes)) if _count(av.shape, axes) else np.nan),
                  av.shape, axes, keepdims)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None, where=None):
     """Variance over ``axis``, divided by ``N - ddof`` (``correction`` is the array API's
-    name for ``ddof``; give one of them).
+    name for ``ddof``; give one of them); ``where`` selects the entries (N counts them).
 
     >>> import fgrad.numpy as fnp
     >>> fnp.var(fnp.asarray([1.0, 2.0, 3.0]), correction=1)
@@ -109,9 +146,15 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
         ddof = correction
     av = get_aval(a)
     axes = normalize_axes(axis, av.ndim, "var")
-    m = mean(a, axes, dtype=dtype, keepdims=True)
+    m = mean(a, axes, dtype=dtype, keepdims=True, where=where)
     d = sub(convert_element_type(a, get_aval(m).dtype), m)
     sq = real(mul(d, conj(d))) if _dtype_kind(get_aval(d).dtype) == "c" else mul(d, d)
+    if where is not None:
+        ones = broadcast_in_dim(constant_like(np.ones((), get_aval(sq).dtype), sq), av.shape, ())
+        n = sub(sum(ones, axes, keepdims=keepdims, where=where), float(ddof))
+        out = div(sum(sq, axes, keepdims=keepdims, where=where), n)
+        nan = constant_like(np.full((), np.nan, get_aval(out).dtype), out)
+        return select(gt(n, 0.0), out, nan)  # no entry left: NaN, as JAX
     n = _count(av.shape, axes) - ddof
     total = reduction_ops.reduce_sum(sq, axes) if axes else sq
     if n <= 0:  # no degrees of freedom left: NaN (as JAX), with gradient 0
@@ -119,14 +162,14 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     return _keep(div(total, float(n)), av.shape, axes, keepdims)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
-    """Standard deviation, ``sqrt(var(...))`` (``correction`` as in `var`).
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None, where=None):
+    """Standard deviation, ``sqrt(var(...))`` (``correction``, ``where`` as in `var`).
 
     >>> import fgrad.numpy as fnp
     >>> fnp.std(fnp.asarray([1.0, 3.0]), correction=1)
     Array(1.41421356, dtype=float64)
     """
-    return sqrt(var(a, axis, dtype, out, ddof, keepdims, correction=correction))
+    return sqrt(var(a, axis, dtype, out, ddof, keepdims, correction=correction, where=where))
 
 
 def _arg(prim, name):

@@ -269,7 +269,10 @@ def _cond_batch(axis_size, vals, dims, branches, n_consts):
     return res, 0
 
 
-def cond(pred, true_fun, false_fun, *operands, operand=None):
+_NO_OPERAND = object()  # `operand=None` passes None to the branches, as in JAX
+
+
+def cond(pred, true_fun, false_fun, *operands, operand=_NO_OPERAND):
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, as one primitive
     (traceable under jit, differentiable, batchable; a batched ``pred`` selects per example).
 
@@ -280,7 +283,10 @@ def cond(pred, true_fun, false_fun, *operands, operand=None):
         >>> cond(True, lambda x: x + 1, lambda x: x - 1, 1.0)
         Array(2., dtype=float64)
     """
-    if operand is not None:
+    if operand is not _NO_OPERAND:
+        if operands:
+            raise TypeError("cond: if 'operand' keyword is passed then no operands can be passed "
+                            "positionally")
         operands = (operand,)
     pred_aval = get_aval(pred)
     if pred_aval.shape != ():
@@ -382,9 +388,37 @@ def _scan_abstract(*avals, body, n_consts, n_carry, length, reverse):
 scan_p = Primitive("scan", _scan_impl, _scan_abstract, multiple_results=True, family="control")
 
 
-def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan"):
-    """Trace ``fun(*consts_in, *carry, *x) -> carry + ys`` and bind scan_p."""
+def _is_weak(x) -> bool:
+    """A weakly typed loop input: a Python int/float/complex (not bool), or a weak Array."""
+    if isinstance(x, (Tracer, ArrayImpl)):
+        return bool(get_aval(x).weak_type)
+    return isinstance(x, (int, float, complex)) and not isinstance(x, (bool, np.generic))
+
+
+def _weak_avals(init, weak):
+    return [ShapedArray(get_aval(x).shape, get_aval(x).dtype, bool(w)) for x, w in zip(init, weak)]
+
+
+def _promote_weak_carry(init, weak, out_avals):
+    """JAX's rule for loop carries: an initial value given as a Python scalar (weakly typed)
+    takes the dtype the body gives it (``min_value = 0`` then ``min_value = lowest`` makes a
+    float carry).  ``out_avals``: the body traced with those carries weak.  Returns the new
+    initial values and whether any changed (then the body must be traced again)."""
+    out, changed = list(init), False
+    for i, (x, w, b) in enumerate(zip(init, weak, out_avals)):
+        a = get_aval(x)
+        if w and a.shape == b.shape and a.dtype != b.dtype:
+            out[i], changed = convert_element_type(x, b.dtype), True
+    return out, changed
+
+
+def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None):
+    """Trace ``fun(*consts_in, *carry, *x) -> carry + ys`` and bind scan_p.  ``weak``: which
+    initial carries were Python scalars (`_promote_weak_carry`)."""
     x_avals = [ShapedArray(get_aval(x).shape[1:], get_aval(x).dtype) for x in xs]
+    if weak is not None and any(weak):
+        probe, _ = trace_flat(fun, _avals(consts_in) + _weak_avals(init, weak) + x_avals, what)
+        init, _ = _promote_weak_carry(init, weak, probe.out_avals[: len(init)])
     body, body_consts = trace_flat(fun, _avals(consts_in) + _avals(init) + x_avals, what)
     c_out = body.out_avals[: len(init)]
     for i, (a, b) in enumerate(zip(_avals(init), c_out)):
@@ -569,6 +603,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         (Array(6., dtype=float64), Array([0., 0., 2., 9.], dtype=float64))
     """
     init_flat, init_tree = tree_flatten(init)
+    weak = [_is_weak(x) for x in init_flat]
     init_flat = _as_arrays(init_flat)
     xs_flat, xs_tree = tree_flatten(xs)
     xs_flat = _as_arrays(xs_flat)
@@ -603,7 +638,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         out_tree.append(y_tree)
         return _as_arrays(c_flat) + _as_arrays(y_flat)
 
-    outs = _bind_scan(body, [], init_flat, xs_flat, n, bool(reverse))
+    outs = _bind_scan(body, [], init_flat, xs_flat, n, bool(reverse), weak=weak)
     carry = tree_unflatten(init_tree, outs[: len(init_flat)])
     return carry, tree_unflatten(out_tree[-1], outs[len(init_flat):])
 
@@ -648,9 +683,10 @@ def _weak_index_body(body_fun, init_val):
     return body
 
 
-def fori_loop(lower, upper, body_fun, init_val):
+def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     """``for i in range(lower, upper): val = body_fun(i, val)``.  With concrete bounds this is
     a scan (reverse-differentiable); with traced bounds a while_loop (forward mode only).
+    ``unroll`` (JAX's loop-unrolling hint, as scan's) changes no result and is accepted.
 
     Example::
 
@@ -658,6 +694,8 @@ def fori_loop(lower, upper, body_fun, init_val):
         >>> fori_loop(0, 5, lambda i, x: x + i, 0.0)
         Array(10., dtype=float64)
     """
+    if unroll is not None and not isinstance(unroll, (bool, int, np.integer)):
+        raise TypeError(f"fori_loop: unroll must be an int or bool, got {unroll!r}")
     for name, bound in (("lower", lower), ("upper", upper)):
         bav = get_aval(bound)
         if dtype_kind(bav.dtype) not in "iu" or bav.shape != ():
@@ -703,7 +741,10 @@ def _while_abstract(*avals, cond, body, n_cc, n_bc):
 while_p = Primitive("while", _while_impl, _while_abstract, multiple_results=True, family="control")
 
 
-def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop"):
+def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop", weak=None):
+    if weak is not None and any(weak):  # Python-scalar carries take the body's dtypes
+        probe, _ = trace_flat(body_fun, _avals(bc_in) + _weak_avals(init, weak), what)
+        init, _ = _promote_weak_carry(init, weak, probe.out_avals)
     av = _avals(init)
     cond_b, cc = trace_flat(cond_fun, _avals(cc_in) + av, what)
     pav = cond_b.out_avals
@@ -802,6 +843,7 @@ def while_loop(cond_fun, body_fun, init_val):
         Array(16, dtype=int64)
     """
     flat, tree = tree_flatten(init_val)
+    weak = [_is_weak(x) for x in flat]
     flat = _as_arrays(flat)
 
     def c(*a):
@@ -815,7 +857,7 @@ def while_loop(cond_fun, body_fun, init_val):
             raise TypeError(f"while_loop: body_fun must return the carry's structure {tree}, got {o_tree}")
         return _as_arrays(o_flat)
 
-    outs = _bind_while(c, b, [], [], flat)
+    outs = _bind_while(c, b, [], [], flat, weak=weak)
     return tree_unflatten(tree, outs)
 
 

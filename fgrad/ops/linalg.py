@@ -16,6 +16,7 @@ conjugate transposes and the non-conjugating pairing ``Re(sum(a * b))`` of §2).
 
 from __future__ import annotations
 
+import enum
 import functools
 import math
 
@@ -147,6 +148,51 @@ def _dg_abstract(x, y, dimension_numbers):
     return ShapedArray(out_shape, dt, x.weak_type and y.weak_type)
 
 
+class Precision(enum.Enum):
+    """Requested matmul precision (JAX's ``lax.Precision``).  fgrad's contractions always run
+    at the operands' full precision, which meets every request, so this only validates.
+
+    Example::
+
+        >>> Precision("highest") is Precision.HIGHEST
+        True
+    """
+
+    DEFAULT = 0
+    HIGH = 1
+    HIGHEST = 2
+
+    @classmethod
+    def _missing_(cls, value):
+        names = {"default": cls.DEFAULT, "fastest": cls.DEFAULT, "bfloat16": cls.DEFAULT,
+                 "high": cls.HIGH, "bfloat16_3x": cls.HIGH, "tensorfloat32": cls.HIGH,
+                 "highest": cls.HIGHEST, "float32": cls.HIGHEST}
+        return names.get(value.lower()) if isinstance(value, str) else None
+
+
+def check_precision(precision, op: str) -> None:
+    """Validate a ``precision=`` argument as JAX does: None, a `Precision` or its name, or a
+    pair of them (one per operand); a ValueError names ``op`` otherwise.
+
+    Example::
+
+        >>> check_precision(("highest", None), "dot")
+    """
+    pair = precision if isinstance(precision, (tuple, list)) else (precision,)
+    if isinstance(precision, (tuple, list)) and len(precision) != 2:
+        raise ValueError(f"{op}: precision must be None, a lax.Precision or a pair of them, got "
+                         f"{precision!r}")
+    for p in pair:
+        if p is None or isinstance(p, Precision):
+            continue
+        try:
+            Precision(p)
+        except ValueError:
+            raise ValueError(
+                f"{op}: unknown precision {p!r}; use None, a lax.Precision (DEFAULT, HIGH, "
+                "HIGHEST) or its name") from None
+
+
 dot_general_p = Primitive("dot_general", _dg_impl, _dg_abstract, family="contraction")
 
 
@@ -154,8 +200,8 @@ def dot_general(x, y, dimension_numbers, precision=None, preferred_element_type=
     """Contract ``x`` and ``y`` (lax semantics).  ``dimension_numbers`` is
     ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``; the result's axes are the
     batch axes, then the free axes of ``x``, then the free axes of ``y`` (each in order).
-    ``precision`` is accepted for JAX compatibility and ignored; ``preferred_element_type``
-    casts the result.
+    ``precision`` is validated (`check_precision`); fgrad always contracts at the operands'
+    full precision.  ``preferred_element_type`` casts the result.
 
     Example::
 
@@ -163,6 +209,7 @@ def dot_general(x, y, dimension_numbers, precision=None, preferred_element_type=
         >>> dot_general(fnp.ones((2, 3)), fnp.ones((3, 4)), (((1,), (0,)), ((), ()))).shape
         (2, 4)
     """
+    check_precision(precision, "dot_general")
     nx, ny = _ndim(x), _ndim(y)
     try:
         dn = _norm_dn_cached(dimension_numbers, nx, ny)

@@ -90,7 +90,16 @@ def uniform(key, shape=(), dtype=np.float64, minval=0.0, maxval=1.0):
 
 
 def normal(key, shape=(), dtype=np.float64):
-    """Standard normal samples: ``sqrt(2) * _special.erf_inv(u)`` for ``u`` uniform on (-1, 1)."""
+    """Standard normal samples: ``sqrt(2) * _special.erf_inv(u)`` for ``u`` uniform on (-1, 1).
+    A complex ``dtype`` gives ``(re + 1j * im) / sqrt(2)`` from two independent real normals
+    (unit variance ``E|z|^2 = 1``, as JAX), drawn with the two halves of ``split(key)``."""
+    if np.dtype(dtype).kind == "c":
+        real_dt = np.finfo(np.dtype(dtype)).dtype
+        k_re, k_im = _split2(_check_key(key, "normal"))
+        re, im = normal(k_re, shape, real_dt), normal(k_im, shape, real_dt)
+        z = _ew.add(_ew.convert_element_type(re, np.dtype(dtype)),
+                    _ew.mul(_ew.convert_element_type(im, np.dtype(dtype)), 1j))
+        return _ew.div(z, math.sqrt(2.0))
     dt = _float_dtype(dtype, "normal")
     lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
     u = uniform(key, shape, dt, lo, 1.0)

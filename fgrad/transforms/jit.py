@@ -165,13 +165,18 @@ class _Entry:
         self.unflatten = _unflattener(closed.out_tree)
 
 
-def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
+def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), donate_argnames=(),
+        inline: bool = False, keep_unused: bool = False, in_shardings=None, out_shardings=None,
+        compiler_options=None):
     """Compile ``fun``: trace it once per argument signature, optimize and fuse the traced
     program, and run the compiled program on every later call with that signature.
 
     ``static_argnums``/``static_argnames``: arguments passed as Python values (hashed by
-    value, part of the cache key) instead of traced arrays.  ``donate_argnums`` is
-    accepted for compatibility and ignored.  ``jit(f).lower(*args)`` gives the traced and
+    value, part of the cache key) instead of traced arrays.  ``donate_argnums``/
+    ``donate_argnames`` are accepted for compatibility and ignored.  JAX's ``inline`` (a jitted
+    function called inside another is traced into it; fgrad always does so),
+    ``keep_unused``, ``compiler_options`` and the single-device ``in_shardings``/
+    ``out_shardings`` are accepted and change nothing.  ``jit(f).lower(*args)`` gives the traced and
     optimized programs and, with ``.compile()``, the executable (its generated source and
     kernel statistics).
 
@@ -184,7 +189,12 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):
     """
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames,
-                                 donate_argnums=donate_argnums)
+                                 donate_argnums=donate_argnums, donate_argnames=donate_argnames,
+                                 inline=inline, keep_unused=keep_unused, in_shardings=in_shardings,
+                                 out_shardings=out_shardings, compiler_options=compiler_options)
+    if not isinstance(inline, (bool, np.bool_)) or not isinstance(keep_unused, (bool, np.bool_)):
+        raise TypeError(f"jit: inline and keep_unused must be bools, got inline={inline!r}, "
+                        f"keep_unused={keep_unused!r}")
     if isinstance(static_argnums, (int, np.integer)):
         static_argnums = (static_argnums,)
     if isinstance(static_argnames, str):
