@@ -81,3 +81,7 @@ __all__ = [
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
     "checkpoint_policies",
 ]
+
+from . import _docs as _docs_examples  # noqa: E402
+
+_docs_examples.attach("fgrad")  # runnable examples for the functions without one (fgrad/_docs)

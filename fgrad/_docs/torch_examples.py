@@ -1,0 +1,2225 @@
+"""Docstring examples of `fgrad.torch`, `fgrad.torch.nn.functional`, `fgrad.torch.linalg`, `fgrad.torch.special`, `fgrad.torch.func`, `fgrad.torch.autograd`: written by ``tools/make_doc_examples.py``, do not edit.
+
+Each entry is ``name: (summary, ((source, peer's output), ...), skip)``; the outputs are the
+peer's (PyTorch 2.13.0+cpu), and ``skip`` marks a known difference (fgrad prints something else; listed in
+`KNOWN_DIFFERENCES`).  `fgrad._docs.attach` turns the entries into docstrings.
+"""
+
+# fmt: off
+KNOWN_DIFFERENCES = ['fgrad.torch.einsum',
+ 'fgrad.torch.empty_like',
+ 'fgrad.torch.get_num_interop_threads',
+ 'fgrad.torch.get_num_threads',
+ 'fgrad.torch.linalg.pinv',
+ 'fgrad.torch.linalg.solve',
+ 'fgrad.torch.nn.functional.hinge_embedding_loss',
+ 'fgrad.torch.qr',
+ 'fgrad.torch.scalar_tensor']
+
+EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(s), as PyTorch's "
+                         '``torch.abs``.',
+                         (('torch.abs(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 1.0000])'),),
+                         False),
+                 'abs_': ('In-place ``torch.abs``: writes the result into ``input`` and returns '
+                          "it, as PyTorch's ``torch.abs_``.",
+                          (('torch.abs_(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 1.0000])'),),
+                          False),
+                 'absolute': ("Elementwise ``abs`` of its tensor argument(s), as PyTorch's "
+                              '``torch.absolute``.',
+                              (('torch.absolute(torch.tensor([0.5, 1.0]))',
+                                'tensor([0.5000, 1.0000])'),),
+                              False),
+                 'acos': ("Elementwise ``arccos`` of its tensor argument(s), as PyTorch's "
+                          '``torch.acos``.',
+                          (('torch.acos(torch.tensor([0.5, 1.0]))', 'tensor([1.0472, 0.0000])'),),
+                          False),
+                 'acos_': ('In-place ``torch.acos``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.acos_``.",
+                           (('torch.acos_(torch.tensor([0.5, 1.0]))', 'tensor([1.0472, 0.0000])'),),
+                           False),
+                 'acosh': ("Elementwise ``arccosh`` of its tensor argument(s), as PyTorch's "
+                           '``torch.acosh``.',
+                           (('torch.acosh(torch.tensor([0.5, 1.0]))', 'tensor([nan, 0.])'),),
+                           False),
+                 'acosh_': ('In-place ``torch.acosh``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.acosh_``.",
+                            (('torch.acosh_(torch.tensor([0.5, 1.0]))', 'tensor([nan, 0.])'),),
+                            False),
+                 'add': ("Elementwise ``add`` of its tensor argument(s), as PyTorch's "
+                         '``torch.add``.',
+                         (('torch.add(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                           'tensor([2.5000, 1.2500])'),),
+                         False),
+                 'addcdiv': ("PyTorch's ``torch.addcdiv`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.addcdiv(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]), '
+                               'torch.tensor([1.0, 2.0]))',
+                               'tensor([2.5000, 1.1250])'),),
+                             False),
+                 'addcmul': ("PyTorch's ``torch.addcmul`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.addcmul(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]), '
+                               'torch.tensor([1.0, 2.0]))',
+                               'tensor([2.5000, 1.5000])'),),
+                             False),
+                 'addr': ("PyTorch's ``torch.addr`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.addr(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]), '
+                            'torch.tensor([1.0, 2.0]))',
+                            'tensor([[2.5000, 5.0000],\n        [0.7500, 1.5000]])'),),
+                          False),
+                 'all': ("Elementwise ``all`` of its tensor argument(s), as PyTorch's "
+                         '``torch.all``.',
+                         (('torch.all(torch.tensor([0.5, 1.0]))', 'tensor(True)'),),
+                         False),
+                 'allclose': ("PyTorch's ``torch.allclose`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.allclose(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                '0.25]))',
+                                'False'),),
+                              False),
+                 'amax': ("Elementwise ``max`` of its tensor argument(s), as PyTorch's "
+                          '``torch.amax``.',
+                          (('torch.amax(torch.tensor([0.5, 1.0]))', 'tensor(1.)'),),
+                          False),
+                 'amin': ("Elementwise ``min`` of its tensor argument(s), as PyTorch's "
+                          '``torch.amin``.',
+                          (('torch.amin(torch.tensor([0.5, 1.0]))', 'tensor(0.5000)'),),
+                          False),
+                 'aminmax': ("PyTorch's ``torch.aminmax`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.aminmax(torch.tensor([0.5, 1.0]))',
+                               'torch.return_types.aminmax(\n'
+                               'min=tensor(0.5000),\n'
+                               'max=tensor(1.))'),),
+                             False),
+                 'angle': ("PyTorch's ``torch.angle`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.angle(torch.tensor([0.5, 1.0]))', 'tensor([0., 0.])'),),
+                           False),
+                 'any': ("Elementwise ``any`` of its tensor argument(s), as PyTorch's "
+                         '``torch.any``.',
+                         (('torch.any(torch.tensor([0.5, 1.0]))', 'tensor(True)'),),
+                         False),
+                 'arange': ("PyTorch's ``torch.arange`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.arange(2, 3)', 'tensor([2])'),),
+                            False),
+                 'arccos': ("Elementwise ``arccos`` of its tensor argument(s), as PyTorch's "
+                            '``torch.arccos``.',
+                            (('torch.arccos(torch.tensor([0.5, 1.0]))',
+                              'tensor([1.0472, 0.0000])'),),
+                            False),
+                 'arccos_': ('In-place ``torch.arccos``: writes the result into ``input`` and '
+                             "returns it, as PyTorch's ``torch.arccos_``.",
+                             (('torch.arccos_(torch.tensor([0.5, 1.0]))',
+                               'tensor([1.0472, 0.0000])'),),
+                             False),
+                 'arccosh': ("Elementwise ``arccosh`` of its tensor argument(s), as PyTorch's "
+                             '``torch.arccosh``.',
+                             (('torch.arccosh(torch.tensor([0.5, 1.0]))', 'tensor([nan, 0.])'),),
+                             False),
+                 'arccosh_': ('In-place ``torch.arccosh``: writes the result into ``input`` and '
+                              "returns it, as PyTorch's ``torch.arccosh_``.",
+                              (('torch.arccosh_(torch.tensor([0.5, 1.0]))', 'tensor([nan, 0.])'),),
+                              False),
+                 'arcsin': ("Elementwise ``arcsin`` of its tensor argument(s), as PyTorch's "
+                            '``torch.arcsin``.',
+                            (('torch.arcsin(torch.tensor([0.5, 1.0]))',
+                              'tensor([0.5236, 1.5708])'),),
+                            False),
+                 'arcsin_': ('In-place ``torch.arcsin``: writes the result into ``input`` and '
+                             "returns it, as PyTorch's ``torch.arcsin_``.",
+                             (('torch.arcsin_(torch.tensor([0.5, 1.0]))',
+                               'tensor([0.5236, 1.5708])'),),
+                             False),
+                 'arcsinh': ("Elementwise ``arcsinh`` of its tensor argument(s), as PyTorch's "
+                             '``torch.arcsinh``.',
+                             (('torch.arcsinh(torch.tensor([0.5, 1.0]))',
+                               'tensor([0.4812, 0.8814])'),),
+                             False),
+                 'arcsinh_': ('In-place ``torch.arcsinh``: writes the result into ``input`` and '
+                              "returns it, as PyTorch's ``torch.arcsinh_``.",
+                              (('torch.arcsinh_(torch.tensor([0.5, 1.0]))',
+                                'tensor([0.4812, 0.8814])'),),
+                              False),
+                 'arctan': ("Elementwise ``arctan`` of its tensor argument(s), as PyTorch's "
+                            '``torch.arctan``.',
+                            (('torch.arctan(torch.tensor([0.5, 1.0]))',
+                              'tensor([0.4636, 0.7854])'),),
+                            False),
+                 'arctan2': ("Elementwise ``arctan2`` of its tensor argument(s), as PyTorch's "
+                             '``torch.arctan2``.',
+                             (('torch.arctan2(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                               'tensor([0.2450, 1.3258])'),),
+                             False),
+                 'arctan_': ('In-place ``torch.arctan``: writes the result into ``input`` and '
+                             "returns it, as PyTorch's ``torch.arctan_``.",
+                             (('torch.arctan_(torch.tensor([0.5, 1.0]))',
+                               'tensor([0.4636, 0.7854])'),),
+                             False),
+                 'arctanh': ("Elementwise ``arctanh`` of its tensor argument(s), as PyTorch's "
+                             '``torch.arctanh``.',
+                             (('torch.arctanh(torch.tensor([0.5, 1.0]))',
+                               'tensor([0.5493,    inf])'),),
+                             False),
+                 'arctanh_': ('In-place ``torch.arctanh``: writes the result into ``input`` and '
+                              "returns it, as PyTorch's ``torch.arctanh_``.",
+                              (('torch.arctanh_(torch.tensor([0.5, 1.0]))',
+                                'tensor([0.5493,    inf])'),),
+                              False),
+                 'are_deterministic_algorithms_enabled': ("PyTorch's "
+                                                          '``torch.are_deterministic_algorithms_enabled`` '
+                                                          '(same arguments and results), computed '
+                                                          "by fgrad's primitives.",
+                                                          (('torch.are_deterministic_algorithms_enabled()',
+                                                            'False'),),
+                                                          False),
+                 'argmax': ("Elementwise ``argmax`` of its tensor argument(s), as PyTorch's "
+                            '``torch.argmax``.',
+                            (('torch.argmax(torch.tensor([0.5, 1.0]))', 'tensor(1)'),),
+                            False),
+                 'argmin': ("Elementwise ``argmin`` of its tensor argument(s), as PyTorch's "
+                            '``torch.argmin``.',
+                            (('torch.argmin(torch.tensor([0.5, 1.0]))', 'tensor(0)'),),
+                            False),
+                 'argsort': ("PyTorch's ``torch.argsort`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.argsort(torch.tensor([0.5, 1.0]))', 'tensor([0, 1])'),),
+                             False),
+                 'argwhere': ("PyTorch's ``torch.argwhere`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.argwhere(torch.tensor([0.5, 1.0]))',
+                                'tensor([[0],\n        [1]])'),),
+                              False),
+                 'as_tensor': ("PyTorch's ``torch.as_tensor`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.as_tensor(torch.tensor([0.5, 1.0]))',
+                                 'tensor([0.5000, 1.0000])'),),
+                               False),
+                 'asarray': ("PyTorch's ``torch.asarray`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.asarray(torch.tensor([0.5, 1.0]))',
+                               'tensor([0.5000, 1.0000])'),),
+                             False),
+                 'asin': ("Elementwise ``arcsin`` of its tensor argument(s), as PyTorch's "
+                          '``torch.asin``.',
+                          (('torch.asin(torch.tensor([0.5, 1.0]))', 'tensor([0.5236, 1.5708])'),),
+                          False),
+                 'asin_': ('In-place ``torch.asin``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.asin_``.",
+                           (('torch.asin_(torch.tensor([0.5, 1.0]))', 'tensor([0.5236, 1.5708])'),),
+                           False),
+                 'asinh': ("Elementwise ``arcsinh`` of its tensor argument(s), as PyTorch's "
+                           '``torch.asinh``.',
+                           (('torch.asinh(torch.tensor([0.5, 1.0]))', 'tensor([0.4812, 0.8814])'),),
+                           False),
+                 'asinh_': ('In-place ``torch.asinh``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.asinh_``.",
+                            (('torch.asinh_(torch.tensor([0.5, 1.0]))',
+                              'tensor([0.4812, 0.8814])'),),
+                            False),
+                 'atan': ("Elementwise ``arctan`` of its tensor argument(s), as PyTorch's "
+                          '``torch.atan``.',
+                          (('torch.atan(torch.tensor([0.5, 1.0]))', 'tensor([0.4636, 0.7854])'),),
+                          False),
+                 'atan2': ("Elementwise ``arctan2`` of its tensor argument(s), as PyTorch's "
+                           '``torch.atan2``.',
+                           (('torch.atan2(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                             'tensor([0.2450, 1.3258])'),),
+                           False),
+                 'atan_': ('In-place ``torch.atan``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.atan_``.",
+                           (('torch.atan_(torch.tensor([0.5, 1.0]))', 'tensor([0.4636, 0.7854])'),),
+                           False),
+                 'atanh': ("Elementwise ``arctanh`` of its tensor argument(s), as PyTorch's "
+                           '``torch.atanh``.',
+                           (('torch.atanh(torch.tensor([0.5, 1.0]))', 'tensor([0.5493,    inf])'),),
+                           False),
+                 'atanh_': ('In-place ``torch.atanh``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.atanh_``.",
+                            (('torch.atanh_(torch.tensor([0.5, 1.0]))',
+                              'tensor([0.5493,    inf])'),),
+                            False),
+                 'atleast_1d': ("PyTorch's ``torch.atleast_1d`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.atleast_1d(torch.tensor([0.5, 1.0]))',
+                                  'tensor([0.5000, 1.0000])'),),
+                                False),
+                 'atleast_2d': ("PyTorch's ``torch.atleast_2d`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.atleast_2d(torch.tensor([0.5, 1.0]))',
+                                  'tensor([[0.5000, 1.0000]])'),),
+                                False),
+                 'atleast_3d': ("PyTorch's ``torch.atleast_3d`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.atleast_3d(torch.tensor([0.5, 1.0]))',
+                                  'tensor([[[0.5000],\n         [1.0000]]])'),),
+                                False),
+                 'bernoulli': ("PyTorch's ``torch.bernoulli`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.bernoulli(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                 'tensor([[1., 1.],\n        [1., 1.]])'),),
+                               False),
+                 'bincount': ("PyTorch's ``torch.bincount`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.bincount(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                                'tensor([0., 0., 0., 2., 0., 3.], dtype=torch.float64)'),),
+                              False),
+                 'bitwise_and': ('Elementwise ``bitwise_and`` of its tensor argument(s), as '
+                                 "PyTorch's ``torch.bitwise_and``.",
+                                 (('torch.bitwise_and(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                                   'tensor([1, 2])'),),
+                                 False),
+                 'bitwise_not': ("Elementwise ``invert`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.bitwise_not``.',
+                                 (('torch.bitwise_not(torch.tensor([5, 3]))', 'tensor([-6, -4])'),),
+                                 False),
+                 'bitwise_or': ('Elementwise ``bitwise_or`` of its tensor argument(s), as '
+                                "PyTorch's ``torch.bitwise_or``.",
+                                (('torch.bitwise_or(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                                  'tensor([7, 3])'),),
+                                False),
+                 'bitwise_xor': ('Elementwise ``bitwise_xor`` of its tensor argument(s), as '
+                                 "PyTorch's ``torch.bitwise_xor``.",
+                                 (('torch.bitwise_xor(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                                   'tensor([6, 1])'),),
+                                 False),
+                 'block_diag': ("PyTorch's ``torch.block_diag`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.block_diag(torch.tensor([0.5, 1.0]))',
+                                  'tensor([[0.5000, 1.0000]])'),),
+                                False),
+                 'broadcast_shapes': ("PyTorch's ``torch.broadcast_shapes`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.broadcast_shapes(3)', 'torch.Size([3])'),),
+                                      False),
+                 'broadcast_tensors': ("PyTorch's ``torch.broadcast_tensors`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.broadcast_tensors(torch.tensor([0.5, 1.0]))',
+                                         '(tensor([0.5000, 1.0000]),)'),),
+                                       False),
+                 'broadcast_to': ("PyTorch's ``torch.broadcast_to`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.broadcast_to(torch.tensor([0.5, 1.0]), (2,))',
+                                    'tensor([0.5000, 1.0000])'),),
+                                  False),
+                 'bucketize': ("PyTorch's ``torch.bucketize`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.bucketize(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                 '0.25]))',
+                                 'tensor([2, 2])'),),
+                               False),
+                 'can_cast': ("PyTorch's ``torch.can_cast`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.can_cast(torch.float32, torch.int64)', 'False'),),
+                              False),
+                 'cartesian_prod': ("PyTorch's ``torch.cartesian_prod`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.cartesian_prod(torch.tensor([0.5, 1.0]))',
+                                      'tensor([0.5000, 1.0000])'),),
+                                    False),
+                 'cat': ("PyTorch's ``torch.cat`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.cat([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])',
+                           'tensor([1., 2., 3., 4.])'),),
+                         False),
+                 'cdist': ("PyTorch's ``torch.cdist`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.cdist(torch.tensor([[2.0, 1.0], [1.0, 3.0]]), '
+                             'torch.tensor([[1.0, 0.0], [2.0, 1.0]]))',
+                             'tensor([[1.4142, 0.0000],\n        [3.0000, 2.2361]])'),),
+                           False),
+                 'ceil': ("Elementwise ``ceil`` of its tensor argument(s), as PyTorch's "
+                          '``torch.ceil``.',
+                          (('torch.ceil(torch.tensor([0.5, 1.0]))', 'tensor([1., 1.])'),),
+                          False),
+                 'ceil_': ('In-place ``torch.ceil``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.ceil_``.",
+                           (('torch.ceil_(torch.tensor([0.5, 1.0]))', 'tensor([1., 1.])'),),
+                           False),
+                 'chain_matmul': ("PyTorch's ``torch.chain_matmul`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.chain_matmul(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                                    'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                  False),
+                 'cholesky': ("PyTorch's ``torch.cholesky`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.cholesky(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                                'tensor([[1.4142, 0.0000],\n        [0.7071, 1.5811]])'),),
+                              False),
+                 'chunk': ("PyTorch's ``torch.chunk`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.chunk(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                             '(tensor([[1., 2.],\n        [3., 4.]]),)'),),
+                           False),
+                 'clamp': ("PyTorch's ``torch.clamp`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.clamp(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                             'tensor([2., 1.])'),),
+                           False),
+                 'clamp_': ('In-place ``torch.clamp``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.clamp_``.",
+                            (('torch.clamp_(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                              'tensor([2., 1.])'),),
+                            False),
+                 'clamp_max': ("PyTorch's ``torch.clamp_max`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.clamp_max(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                 '0.25]))',
+                                 'tensor([0.5000, 0.2500])'),),
+                               False),
+                 'clamp_max_': ('In-place ``torch.clamp_max``: writes the result into ``input`` '
+                                "and returns it, as PyTorch's ``torch.clamp_max_``.",
+                                (('torch.clamp_max_(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                  '0.25]))',
+                                  'tensor([0.5000, 0.2500])'),),
+                                False),
+                 'clamp_min': ("PyTorch's ``torch.clamp_min`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.clamp_min(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                 '0.25]))',
+                                 'tensor([2., 1.])'),),
+                               False),
+                 'clamp_min_': ('In-place ``torch.clamp_min``: writes the result into ``input`` '
+                                "and returns it, as PyTorch's ``torch.clamp_min_``.",
+                                (('torch.clamp_min_(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                  '0.25]))',
+                                  'tensor([2., 1.])'),),
+                                False),
+                 'clip': ("PyTorch's ``torch.clip`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.clip(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                            'tensor([2., 1.])'),),
+                          False),
+                 'clip_': ('In-place ``torch.clip``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.clip_``.",
+                           (('torch.clip_(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                             'tensor([2., 1.])'),),
+                           False),
+                 'clone': ("PyTorch's ``torch.clone`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.clone(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 1.0000])'),),
+                           False),
+                 'column_stack': ("PyTorch's ``torch.column_stack`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.column_stack([torch.tensor([1.0, 2.0]), '
+                                    'torch.tensor([3.0, 4.0])])',
+                                    'tensor([[1., 3.],\n        [2., 4.]])'),),
+                                  False),
+                 'compile': ("PyTorch's ``torch.compile`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.compile(torch.sin)(torch.tensor([0.0, 1.0]))',
+                               'tensor([0.0000, 0.8415])'),),
+                             False),
+                 'complex': ("PyTorch's ``torch.complex`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.complex(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                               'tensor([0.5000+2.0000j, 1.0000+0.2500j])'),),
+                             False),
+                 'concat': ("PyTorch's ``torch.concat`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.concat([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])',
+                              'tensor([1., 2., 3., 4.])'),),
+                            False),
+                 'concatenate': ("PyTorch's ``torch.concatenate`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.concatenate([torch.tensor([1.0, 2.0]), '
+                                   'torch.tensor([3.0, 4.0])])',
+                                   'tensor([1., 2., 3., 4.])'),),
+                                 False),
+                 'copysign': ("PyTorch's ``torch.copysign`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.copysign(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                '0.25]))',
+                                'tensor([0.5000, 1.0000])'),),
+                              False),
+                 'cos': ("Elementwise ``cos`` of its tensor argument(s), as PyTorch's "
+                         '``torch.cos``.',
+                         (('torch.cos(torch.tensor([0.5, 1.0]))', 'tensor([0.8776, 0.5403])'),),
+                         False),
+                 'cos_': ('In-place ``torch.cos``: writes the result into ``input`` and returns '
+                          "it, as PyTorch's ``torch.cos_``.",
+                          (('torch.cos_(torch.tensor([0.5, 1.0]))', 'tensor([0.8776, 0.5403])'),),
+                          False),
+                 'cosh': ("Elementwise ``cosh`` of its tensor argument(s), as PyTorch's "
+                          '``torch.cosh``.',
+                          (('torch.cosh(torch.tensor([0.5, 1.0]))', 'tensor([1.1276, 1.5431])'),),
+                          False),
+                 'cosh_': ('In-place ``torch.cosh``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.cosh_``.",
+                           (('torch.cosh_(torch.tensor([0.5, 1.0]))', 'tensor([1.1276, 1.5431])'),),
+                           False),
+                 'cosine_similarity': ("PyTorch's ``torch.cosine_similarity`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.cosine_similarity(torch.tensor([[2.0, 1.0], [1.0, '
+                                         '3.0]]), torch.tensor([[1.0, 0.0], [2.0, 1.0]]))',
+                                         'tensor([0.8944, 0.7071])'),),
+                                       False),
+                 'count_nonzero': ("PyTorch's ``torch.count_nonzero`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.count_nonzero(torch.tensor([0.5, 1.0]))',
+                                     'tensor(2)'),),
+                                   False),
+                 'cummax': ("PyTorch's ``torch.cummax`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.cummax(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                              'torch.return_types.cummax(\n'
+                              'values=tensor([[1., 2.],\n'
+                              '        [3., 4.]]),\n'
+                              'indices=tensor([[0, 1],\n'
+                              '        [0, 1]]))'),),
+                            False),
+                 'cummin': ("PyTorch's ``torch.cummin`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.cummin(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                              'torch.return_types.cummin(\n'
+                              'values=tensor([[1., 1.],\n'
+                              '        [3., 3.]]),\n'
+                              'indices=tensor([[0, 0],\n'
+                              '        [0, 0]]))'),),
+                            False),
+                 'cumprod': ("PyTorch's ``torch.cumprod`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.cumprod(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                               'tensor([[ 1.,  2.],\n        [ 3., 12.]])'),),
+                             False),
+                 'cumsum': ("PyTorch's ``torch.cumsum`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.cumsum(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                              'tensor([[1., 3.],\n        [3., 7.]])'),),
+                            False),
+                 'deg2rad': ("PyTorch's ``torch.deg2rad`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.deg2rad(torch.tensor([0.5, 1.0]))',
+                               'tensor([0.0087, 0.0175])'),),
+                             False),
+                 'det': ("PyTorch's ``torch.det`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.det(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))', 'tensor(5.)'),),
+                         False),
+                 'detach': ("PyTorch's ``torch.detach`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.detach(torch.tensor([0.5, 1.0]))',
+                              'tensor([0.5000, 1.0000])'),),
+                            False),
+                 'detach_': ('In-place ``torch.detach``: writes the result into ``input`` and '
+                             "returns it, as PyTorch's ``torch.detach_``.",
+                             (('torch.detach_(torch.tensor([0.5, 1.0]))',
+                               'tensor([0.5000, 1.0000])'),),
+                             False),
+                 'diag': ("PyTorch's ``torch.diag`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.diag(torch.tensor([0.5, 1.0]))',
+                            'tensor([[0.5000, 0.0000],\n        [0.0000, 1.0000]])'),),
+                          False),
+                 'diag_embed': ("PyTorch's ``torch.diag_embed`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.diag_embed(torch.tensor([0.5, 1.0]))',
+                                  'tensor([[0.5000, 0.0000],\n        [0.0000, 1.0000]])'),),
+                                False),
+                 'diagflat': ("PyTorch's ``torch.diagflat`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.diagflat(torch.tensor([0.5, 1.0]))',
+                                'tensor([[0.5000, 0.0000],\n        [0.0000, 1.0000]])'),),
+                              False),
+                 'diagonal': ("PyTorch's ``torch.diagonal`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.diagonal(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                                'tensor([2., 3.])'),),
+                              False),
+                 'diff': ("PyTorch's ``torch.diff`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.diff(torch.tensor([0.5, 1.0]))', 'tensor([0.5000])'),),
+                          False),
+                 'dist': ("PyTorch's ``torch.dist`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.dist(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                            'tensor(1.6771)'),),
+                          False),
+                 'div': ("Elementwise ``divide`` of its tensor argument(s), as PyTorch's "
+                         '``torch.div``.',
+                         (('torch.div(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                           'tensor([0.2500, 4.0000])'),),
+                         False),
+                 'divide': ("Elementwise ``divide`` of its tensor argument(s), as PyTorch's "
+                            '``torch.divide``.',
+                            (('torch.divide(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                              'tensor([0.2500, 4.0000])'),),
+                            False),
+                 'dot': ("PyTorch's ``torch.dot`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.dot(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                           'tensor(1.2500)'),),
+                         False),
+                 'dstack': ("PyTorch's ``torch.dstack`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.dstack([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])',
+                              'tensor([[[1., 3.],\n         [2., 4.]]])'),),
+                            False),
+                 'einsum': ("PyTorch's ``torch.einsum`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.einsum(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), [1, 0])',
+                              'tensor([[1., 3.],\n        [2., 4.]])'),),
+                            True),
+                 'empty_like': ("PyTorch's ``torch.empty_like`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.empty_like(torch.tensor([True, False]))',
+                                  'tensor([True, True])'),),
+                                True),
+                 'eq': ("Elementwise ``equal`` of its tensor argument(s), as PyTorch's "
+                        '``torch.eq``.',
+                        (('torch.eq(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                          'tensor([False, False])'),),
+                        False),
+                 'equal': ("PyTorch's ``torch.equal`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.equal(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                             'False'),),
+                           False),
+                 'erf': ("Elementwise ``erf`` of its tensor argument(s), as PyTorch's "
+                         '``torch.erf``.',
+                         (('torch.erf(torch.tensor([0.5, 1.0]))', 'tensor([0.5205, 0.8427])'),),
+                         False),
+                 'erf_': ('In-place ``torch.erf``: writes the result into ``input`` and returns '
+                          "it, as PyTorch's ``torch.erf_``.",
+                          (('torch.erf_(torch.tensor([0.5, 1.0]))', 'tensor([0.5205, 0.8427])'),),
+                          False),
+                 'erfc': ("Elementwise ``erfc`` of its tensor argument(s), as PyTorch's "
+                          '``torch.erfc``.',
+                          (('torch.erfc(torch.tensor([0.5, 1.0]))', 'tensor([0.4795, 0.1573])'),),
+                          False),
+                 'erfc_': ('In-place ``torch.erfc``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.erfc_``.",
+                           (('torch.erfc_(torch.tensor([0.5, 1.0]))', 'tensor([0.4795, 0.1573])'),),
+                           False),
+                 'erfinv': ("Elementwise ``erfinv`` of its tensor argument(s), as PyTorch's "
+                            '``torch.erfinv``.',
+                            (('torch.erfinv(torch.tensor([0.5, 1.0]))',
+                              'tensor([0.4769,    inf])'),),
+                            False),
+                 'exp': ("Elementwise ``exp`` of its tensor argument(s), as PyTorch's "
+                         '``torch.exp``.',
+                         (('torch.exp(torch.tensor([0.5, 1.0]))', 'tensor([1.6487, 2.7183])'),),
+                         False),
+                 'exp2': ("Elementwise ``exp2`` of its tensor argument(s), as PyTorch's "
+                          '``torch.exp2``.',
+                          (('torch.exp2(torch.tensor([0.5, 1.0]))', 'tensor([1.4142, 2.0000])'),),
+                          False),
+                 'exp2_': ('In-place ``torch.exp2``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.exp2_``.",
+                           (('torch.exp2_(torch.tensor([0.5, 1.0]))', 'tensor([1.4142, 2.0000])'),),
+                           False),
+                 'exp_': ('In-place ``torch.exp``: writes the result into ``input`` and returns '
+                          "it, as PyTorch's ``torch.exp_``.",
+                          (('torch.exp_(torch.tensor([0.5, 1.0]))', 'tensor([1.6487, 2.7183])'),),
+                          False),
+                 'expm1': ("Elementwise ``expm1`` of its tensor argument(s), as PyTorch's "
+                           '``torch.expm1``.',
+                           (('torch.expm1(torch.tensor([0.5, 1.0]))', 'tensor([0.6487, 1.7183])'),),
+                           False),
+                 'expm1_': ('In-place ``torch.expm1``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.expm1_``.",
+                            (('torch.expm1_(torch.tensor([0.5, 1.0]))',
+                              'tensor([0.6487, 1.7183])'),),
+                            False),
+                 'eye': ("PyTorch's ``torch.eye`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.eye(2, 3)', 'tensor([[1., 0., 0.],\n        [0., 1., 0.]])'),),
+                         False),
+                 'fill_': ('In-place ``torch.fill``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.fill_``.",
+                           (('torch.fill_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                             'tensor([[1., 1.],\n        [1., 1.]])'),),
+                           False),
+                 'fix': ("Elementwise ``trunc`` of its tensor argument(s), as PyTorch's "
+                         '``torch.fix``.',
+                         (('torch.fix(torch.tensor([0.5, 1.0]))', 'tensor([0., 1.])'),),
+                         False),
+                 'fix_': ('In-place ``torch.fix``: writes the result into ``input`` and returns '
+                          "it, as PyTorch's ``torch.fix_``.",
+                          (('torch.fix_(torch.tensor([0.5, 1.0]))', 'tensor([0., 1.])'),),
+                          False),
+                 'flatten': ("PyTorch's ``torch.flatten`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.flatten(torch.tensor([0.5, 1.0]))',
+                               'tensor([0.5000, 1.0000])'),),
+                             False),
+                 'flip': ("PyTorch's ``torch.flip`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.flip(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), [1, 0])',
+                            'tensor([[4., 3.],\n        [2., 1.]])'),),
+                          False),
+                 'fliplr': ("PyTorch's ``torch.fliplr`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.fliplr(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                              'tensor([[1., 2.],\n        [3., 1.]])'),),
+                            False),
+                 'flipud': ("PyTorch's ``torch.flipud`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.flipud(torch.tensor([0.5, 1.0]))',
+                              'tensor([1.0000, 0.5000])'),),
+                            False),
+                 'float_power': ("PyTorch's ``torch.float_power`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.float_power(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                   '0.25]))',
+                                   'tensor([0.2500, 1.0000], dtype=torch.float64)'),),
+                                 False),
+                 'floor': ("Elementwise ``floor`` of its tensor argument(s), as PyTorch's "
+                           '``torch.floor``.',
+                           (('torch.floor(torch.tensor([0.5, 1.0]))', 'tensor([0., 1.])'),),
+                           False),
+                 'floor_': ('In-place ``torch.floor``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.floor_``.",
+                            (('torch.floor_(torch.tensor([0.5, 1.0]))', 'tensor([0., 1.])'),),
+                            False),
+                 'floor_divide': ('Elementwise ``floor_divide`` of its tensor argument(s), as '
+                                  "PyTorch's ``torch.floor_divide``.",
+                                  (('torch.floor_divide(torch.tensor([0.5, 1.0]), '
+                                    'torch.tensor([2.0, 0.25]))',
+                                    'tensor([0., 4.])'),),
+                                  False),
+                 'fmax': ("Elementwise ``fmax`` of its tensor argument(s), as PyTorch's "
+                          '``torch.fmax``.',
+                          (('torch.fmax(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                            'tensor([2., 1.])'),),
+                          False),
+                 'fmin': ("Elementwise ``fmin`` of its tensor argument(s), as PyTorch's "
+                          '``torch.fmin``.',
+                          (('torch.fmin(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                            'tensor([0.5000, 0.2500])'),),
+                          False),
+                 'fmod': ("Elementwise ``fmod`` of its tensor argument(s), as PyTorch's "
+                          '``torch.fmod``.',
+                          (('torch.fmod(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                            'tensor([0.5000, 0.0000])'),),
+                          False),
+                 'frac': ("PyTorch's ``torch.frac`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.frac(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 0.0000])'),),
+                          False),
+                 'frac_': ('In-place ``torch.frac``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.frac_``.",
+                           (('torch.frac_(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 0.0000])'),),
+                           False),
+                 'full_like': ("PyTorch's ``torch.full_like`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.full_like(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                 'tensor([[1., 1.],\n        [1., 1.]])'),),
+                               False),
+                 'gather': ("PyTorch's ``torch.gather`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.gather(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1, '
+                              'torch.tensor([[1], [0]]))',
+                              'tensor([[2.],\n        [3.]])'),),
+                            False),
+                 'gcd': ("PyTorch's ``torch.gcd`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.gcd(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                           'tensor([1, 1])'),),
+                         False),
+                 'ge': ("Elementwise ``greater_equal`` of its tensor argument(s), as PyTorch's "
+                        '``torch.ge``.',
+                        (('torch.ge(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                          'tensor([False,  True])'),),
+                        False),
+                 'ger': ("PyTorch's ``torch.ger`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.ger(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                           'tensor([[1.0000, 0.1250],\n        [2.0000, 0.2500]])'),),
+                         False),
+                 'get_default_device': ("PyTorch's ``torch.get_default_device`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.get_default_device()', "device(type='cpu')"),),
+                                        False),
+                 'get_default_dtype': ("PyTorch's ``torch.get_default_dtype`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.get_default_dtype()', 'torch.float32'),),
+                                       False),
+                 'get_num_interop_threads': ("PyTorch's ``torch.get_num_interop_threads`` (same "
+                                             "arguments and results), computed by fgrad's "
+                                             'primitives.',
+                                             (('torch.get_num_interop_threads()', '2'),),
+                                             True),
+                 'get_num_threads': ("PyTorch's ``torch.get_num_threads`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.get_num_threads()', '2'),),
+                                     True),
+                 'greater': ("Elementwise ``greater`` of its tensor argument(s), as PyTorch's "
+                             '``torch.greater``.',
+                             (('torch.greater(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                               'tensor([False,  True])'),),
+                             False),
+                 'greater_equal': ('Elementwise ``greater_equal`` of its tensor argument(s), as '
+                                   "PyTorch's ``torch.greater_equal``.",
+                                   (('torch.greater_equal(torch.tensor([0.5, 1.0]), '
+                                     'torch.tensor([2.0, 0.25]))',
+                                     'tensor([False,  True])'),),
+                                   False),
+                 'gt': ("Elementwise ``greater`` of its tensor argument(s), as PyTorch's "
+                        '``torch.gt``.',
+                        (('torch.gt(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                          'tensor([False,  True])'),),
+                        False),
+                 'heaviside': ("PyTorch's ``torch.heaviside`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.heaviside(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                 '0.25]))',
+                                 'tensor([1., 1.])'),),
+                               False),
+                 'histc': ("PyTorch's ``torch.histc`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.histc(torch.tensor([0.5, 1.0]))',
+                             'tensor([1., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                             '0., 0., 0.,\n'
+                             '        0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                             '0., 0., 0.,\n'
+                             '        0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                             '0., 0., 0.,\n'
+                             '        0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                             '0., 0., 0.,\n'
+                             '        0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                             '0., 0., 0.,\n'
+                             '        0., 0., 0., 0., 0., 0., 0., 0., 0., 1.])'),),
+                           False),
+                 'hstack': ("PyTorch's ``torch.hstack`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.hstack([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])',
+                              'tensor([1., 2., 3., 4.])'),),
+                            False),
+                 'hypot': ("Elementwise ``hypot`` of its tensor argument(s), as PyTorch's "
+                           '``torch.hypot``.',
+                           (('torch.hypot(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                             'tensor([2.0616, 1.0308])'),),
+                           False),
+                 'index_select': ("PyTorch's ``torch.index_select`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.index_select(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, '
+                                    'torch.tensor([1, 0]))',
+                                    'tensor([[3., 4.],\n        [1., 2.]])'),),
+                                  False),
+                 'inner': ("PyTorch's ``torch.inner`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.inner(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                             'tensor(1.2500)'),),
+                           False),
+                 'inverse': ("PyTorch's ``torch.inverse`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.inverse(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                               'tensor([[ 0.6000, -0.2000],\n        [-0.2000,  0.4000]])'),),
+                             False),
+                 'is_complex': ("PyTorch's ``torch.is_complex`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.is_complex(torch.tensor([0.5, 1.0]))', 'False'),),
+                                False),
+                 'is_floating_point': ("PyTorch's ``torch.is_floating_point`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.is_floating_point(torch.tensor([0.5, 1.0]))',
+                                         'True'),),
+                                       False),
+                 'is_grad_enabled': ("PyTorch's ``torch.is_grad_enabled`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.is_grad_enabled()', 'True'),),
+                                     False),
+                 'is_inference_mode_enabled': ("PyTorch's ``torch.is_inference_mode_enabled`` "
+                                               "(same arguments and results), computed by fgrad's "
+                                               'primitives.',
+                                               (('torch.is_inference_mode_enabled()', 'False'),),
+                                               False),
+                 'is_storage': ("PyTorch's ``torch.is_storage`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.is_storage(torch.tensor([0.5, 1.0]))', 'False'),),
+                                False),
+                 'is_tensor': ("PyTorch's ``torch.is_tensor`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.is_tensor(torch.tensor([1.0]))', 'True'),),
+                               False),
+                 'isclose': ("PyTorch's ``torch.isclose`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.isclose(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                               'tensor([False, False])'),),
+                             False),
+                 'isfinite': ("Elementwise ``isfinite`` of its tensor argument(s), as PyTorch's "
+                              '``torch.isfinite``.',
+                              (('torch.isfinite(torch.tensor([0.5, 1.0]))',
+                                'tensor([True, True])'),),
+                              False),
+                 'isinf': ("Elementwise ``isinf`` of its tensor argument(s), as PyTorch's "
+                           '``torch.isinf``.',
+                           (('torch.isinf(torch.tensor([0.5, 1.0]))', 'tensor([False, False])'),),
+                           False),
+                 'isnan': ("Elementwise ``isnan`` of its tensor argument(s), as PyTorch's "
+                           '``torch.isnan``.',
+                           (('torch.isnan(torch.tensor([0.5, 1.0]))', 'tensor([False, False])'),),
+                           False),
+                 'isneginf': ("PyTorch's ``torch.isneginf`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.isneginf(torch.tensor([0.5, 1.0]))',
+                                'tensor([False, False])'),),
+                              False),
+                 'isposinf': ("PyTorch's ``torch.isposinf`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.isposinf(torch.tensor([0.5, 1.0]))',
+                                'tensor([False, False])'),),
+                              False),
+                 'isreal': ("PyTorch's ``torch.isreal`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.isreal(torch.tensor([0.5, 1.0]))', 'tensor([True, True])'),),
+                            False),
+                 'kron': ("PyTorch's ``torch.kron`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.kron(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                            'tensor([1.0000, 0.1250, 2.0000, 0.2500])'),),
+                          False),
+                 'kthvalue': ("PyTorch's ``torch.kthvalue`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.kthvalue(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                'torch.return_types.kthvalue(\n'
+                                'values=tensor([1., 3.]),\n'
+                                'indices=tensor([0, 0]))'),),
+                              False),
+                 'lcm': ("PyTorch's ``torch.lcm`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.lcm(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                           'tensor([15,  6])'),),
+                         False),
+                 'ldexp': ("PyTorch's ``torch.ldexp`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.ldexp(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                             'tensor([2.0000, 1.1892])'),),
+                           False),
+                 'le': ("Elementwise ``less_equal`` of its tensor argument(s), as PyTorch's "
+                        '``torch.le``.',
+                        (('torch.le(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                          'tensor([ True, False])'),),
+                        False),
+                 'lerp': ("PyTorch's ``torch.lerp`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.lerp(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]), '
+                            'torch.tensor([1.0, 2.0]))',
+                            'tensor([ 2.0000, -0.5000])'),),
+                          False),
+                 'less': ("Elementwise ``less`` of its tensor argument(s), as PyTorch's "
+                          '``torch.less``.',
+                          (('torch.less(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                            'tensor([ True, False])'),),
+                          False),
+                 'less_equal': ('Elementwise ``less_equal`` of its tensor argument(s), as '
+                                "PyTorch's ``torch.less_equal``.",
+                                (('torch.less_equal(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                  '0.25]))',
+                                  'tensor([ True, False])'),),
+                                False),
+                 'linspace': ("PyTorch's ``torch.linspace`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.linspace(0.0, 1.0, 3)',
+                                'tensor([0.0000, 0.5000, 1.0000])'),),
+                              False),
+                 'log': ("Elementwise ``log`` of its tensor argument(s), as PyTorch's "
+                         '``torch.log``.',
+                         (('torch.log(torch.tensor([0.5, 1.0]))', 'tensor([-0.6931,  0.0000])'),),
+                         False),
+                 'log10': ("Elementwise ``log10`` of its tensor argument(s), as PyTorch's "
+                           '``torch.log10``.',
+                           (('torch.log10(torch.tensor([0.5, 1.0]))',
+                             'tensor([-0.3010,  0.0000])'),),
+                           False),
+                 'log10_': ('In-place ``torch.log10``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.log10_``.",
+                            (('torch.log10_(torch.tensor([0.5, 1.0]))',
+                              'tensor([-0.3010,  0.0000])'),),
+                            False),
+                 'log1p': ("Elementwise ``log1p`` of its tensor argument(s), as PyTorch's "
+                           '``torch.log1p``.',
+                           (('torch.log1p(torch.tensor([0.5, 1.0]))', 'tensor([0.4055, 0.6931])'),),
+                           False),
+                 'log1p_': ('In-place ``torch.log1p``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.log1p_``.",
+                            (('torch.log1p_(torch.tensor([0.5, 1.0]))',
+                              'tensor([0.4055, 0.6931])'),),
+                            False),
+                 'log2': ("Elementwise ``log2`` of its tensor argument(s), as PyTorch's "
+                          '``torch.log2``.',
+                          (('torch.log2(torch.tensor([0.5, 1.0]))', 'tensor([-1.,  0.])'),),
+                          False),
+                 'log2_': ('In-place ``torch.log2``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.log2_``.",
+                           (('torch.log2_(torch.tensor([0.5, 1.0]))', 'tensor([-1.,  0.])'),),
+                           False),
+                 'log_': ('In-place ``torch.log``: writes the result into ``input`` and returns '
+                          "it, as PyTorch's ``torch.log_``.",
+                          (('torch.log_(torch.tensor([0.5, 1.0]))', 'tensor([-0.6931,  0.0000])'),),
+                          False),
+                 'log_softmax': ("PyTorch's ``torch.log_softmax`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.log_softmax(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                   'tensor([[-1.3133, -0.3133],\n        [-1.3133, -0.3133]])'),),
+                                 False),
+                 'logaddexp': ("Elementwise ``logaddexp`` of its tensor argument(s), as PyTorch's "
+                               '``torch.logaddexp``.',
+                               (('torch.logaddexp(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                 '0.25]))',
+                                 'tensor([2.2014, 1.3869])'),),
+                               False),
+                 'logaddexp2': ('Elementwise ``logaddexp2`` of its tensor argument(s), as '
+                                "PyTorch's ``torch.logaddexp2``.",
+                                (('torch.logaddexp2(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                  '0.25]))',
+                                  'tensor([2.4368, 1.6732])'),),
+                                False),
+                 'logcumsumexp': ("PyTorch's ``torch.logcumsumexp`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.logcumsumexp(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                    'tensor([[1.0000, 2.3133],\n        [3.0000, 4.3133]])'),),
+                                  False),
+                 'logdet': ("PyTorch's ``torch.logdet`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.logdet(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                              'tensor(1.6094)'),),
+                            False),
+                 'logical_and': ('Elementwise ``logical_and`` of its tensor argument(s), as '
+                                 "PyTorch's ``torch.logical_and``.",
+                                 (('torch.logical_and(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                   '0.25]))',
+                                   'tensor([True, True])'),),
+                                 False),
+                 'logical_not': ('Elementwise ``logical_not`` of its tensor argument(s), as '
+                                 "PyTorch's ``torch.logical_not``.",
+                                 (('torch.logical_not(torch.tensor([0.5, 1.0]))',
+                                   'tensor([False, False])'),),
+                                 False),
+                 'logical_or': ('Elementwise ``logical_or`` of its tensor argument(s), as '
+                                "PyTorch's ``torch.logical_or``.",
+                                (('torch.logical_or(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                  '0.25]))',
+                                  'tensor([True, True])'),),
+                                False),
+                 'logical_xor': ('Elementwise ``logical_xor`` of its tensor argument(s), as '
+                                 "PyTorch's ``torch.logical_xor``.",
+                                 (('torch.logical_xor(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                   '0.25]))',
+                                   'tensor([False, False])'),),
+                                 False),
+                 'logit': ("PyTorch's ``torch.logit`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.logit(torch.tensor([0.5, 1.0]))', 'tensor([0., inf])'),),
+                           False),
+                 'logit_': ('In-place ``torch.logit``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.logit_``.",
+                            (('torch.logit_(torch.tensor([0.5, 1.0]))', 'tensor([0., inf])'),),
+                            False),
+                 'logspace': ("PyTorch's ``torch.logspace`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.logspace(0.0, 1.0, 3)',
+                                'tensor([ 1.0000,  3.1623, 10.0000])'),),
+                              False),
+                 'logsumexp': ("PyTorch's ``torch.logsumexp`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.logsumexp(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                 'tensor([2.3133, 4.3133])'),),
+                               False),
+                 'lt': ("Elementwise ``less`` of its tensor argument(s), as PyTorch's "
+                        '``torch.lt``.',
+                        (('torch.lt(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                          'tensor([ True, False])'),),
+                        False),
+                 'manual_seed': ("PyTorch's ``torch.manual_seed`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.manual_seed(0).initial_seed()', '0'),),
+                                 False),
+                 'masked_fill': ("PyTorch's ``torch.masked_fill`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.masked_fill(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), '
+                                   'torch.tensor([[True, False], [False, True]]), 0.0)',
+                                   'tensor([[0., 2.],\n        [3., 0.]])'),),
+                                 False),
+                 'masked_select': ("PyTorch's ``torch.masked_select`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.masked_select(torch.tensor([True, False]), '
+                                     'torch.tensor([True, True]))',
+                                     'tensor([ True, False])'),),
+                                   False),
+                 'matmul': ("PyTorch's ``torch.matmul`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.matmul(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                              'tensor(1.2500)'),),
+                            False),
+                 'matrix_power': ("PyTorch's ``torch.matrix_power`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.matrix_power(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                    'tensor([[1., 2.],\n        [3., 4.]])'),),
+                                  False),
+                 'max': ("PyTorch's ``torch.max`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.max(torch.tensor([0.5, 1.0]))', 'tensor(1.)'),),
+                         False),
+                 'maximum': ("Elementwise ``maximum`` of its tensor argument(s), as PyTorch's "
+                             '``torch.maximum``.',
+                             (('torch.maximum(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                               'tensor([2., 1.])'),),
+                             False),
+                 'mean': ("Elementwise ``mean`` of its tensor argument(s), as PyTorch's "
+                          '``torch.mean``.',
+                          (('torch.mean(torch.tensor([0.5, 1.0]))', 'tensor(0.7500)'),),
+                          False),
+                 'median': ("PyTorch's ``torch.median`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.median(torch.tensor([0.5, 1.0]))', 'tensor(0.5000)'),),
+                            False),
+                 'meshgrid': ("PyTorch's ``torch.meshgrid`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.meshgrid(torch.tensor([0.5, 1.0]))',
+                                '(tensor([0.5000, 1.0000]),)'),),
+                              False),
+                 'min': ("PyTorch's ``torch.min`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.min(torch.tensor([0.5, 1.0]))', 'tensor(0.5000)'),),
+                         False),
+                 'minimum': ("Elementwise ``minimum`` of its tensor argument(s), as PyTorch's "
+                             '``torch.minimum``.',
+                             (('torch.minimum(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                               'tensor([0.5000, 0.2500])'),),
+                             False),
+                 'mm': ("PyTorch's ``torch.mm`` (same arguments and results), computed by fgrad's "
+                        'primitives.',
+                        (('torch.mm(torch.tensor([[2.0, 1.0], [1.0, 3.0]]), torch.tensor([[1.0, '
+                          '0.0], [2.0, 1.0]]))',
+                          'tensor([[4., 1.],\n        [7., 3.]])'),),
+                        False),
+                 'mode': ("PyTorch's ``torch.mode`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.mode(torch.tensor([0.5, 1.0]))',
+                            'torch.return_types.mode(\n'
+                            'values=tensor(0.5000),\n'
+                            'indices=tensor(0))'),),
+                          False),
+                 'moveaxis': ("PyTorch's ``torch.moveaxis`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.moveaxis(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, 1)',
+                                'tensor([[1., 3.],\n        [2., 4.]])'),),
+                              False),
+                 'movedim': ("PyTorch's ``torch.movedim`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.movedim(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, 1)',
+                               'tensor([[1., 3.],\n        [2., 4.]])'),),
+                             False),
+                 'msort': ("PyTorch's ``torch.msort`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.msort(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 1.0000])'),),
+                           False),
+                 'mul': ("Elementwise ``multiply`` of its tensor argument(s), as PyTorch's "
+                         '``torch.mul``.',
+                         (('torch.mul(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                           'tensor([1.0000, 0.2500])'),),
+                         False),
+                 'multiply': ("Elementwise ``multiply`` of its tensor argument(s), as PyTorch's "
+                              '``torch.multiply``.',
+                              (('torch.multiply(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                '0.25]))',
+                                'tensor([1.0000, 0.2500])'),),
+                              False),
+                 'mv': ("PyTorch's ``torch.mv`` (same arguments and results), computed by fgrad's "
+                        'primitives.',
+                        (('torch.mv(torch.tensor([[2.0, 1.0], [1.0, 3.0]]), torch.tensor([1.0, '
+                          '2.0]))',
+                          'tensor([4., 7.])'),),
+                        False),
+                 'nan_to_num': ("PyTorch's ``torch.nan_to_num`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.nan_to_num(torch.tensor([0.5, 1.0]))',
+                                  'tensor([0.5000, 1.0000])'),),
+                                False),
+                 'nanmean': ("PyTorch's ``torch.nanmean`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.nanmean(torch.tensor([0.5, 1.0]))', 'tensor(0.7500)'),),
+                             False),
+                 'nanmedian': ("PyTorch's ``torch.nanmedian`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.nanmedian(torch.tensor([0.5, 1.0]))', 'tensor(0.5000)'),),
+                               False),
+                 'nanquantile': ("PyTorch's ``torch.nanquantile`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.nanquantile(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                   'tensor(4.)'),),
+                                 False),
+                 'nansum': ("PyTorch's ``torch.nansum`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.nansum(torch.tensor([0.5, 1.0]))', 'tensor(1.5000)'),),
+                            False),
+                 'narrow': ("PyTorch's ``torch.narrow`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.narrow(torch.tensor([1.0, 2.0, 3.0]), 0, 1, 2)',
+                              'tensor([2., 3.])'),),
+                            False),
+                 'ne': ("Elementwise ``not_equal`` of its tensor argument(s), as PyTorch's "
+                        '``torch.ne``.',
+                        (('torch.ne(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                          'tensor([True, True])'),),
+                        False),
+                 'neg': ("Elementwise ``negative`` of its tensor argument(s), as PyTorch's "
+                         '``torch.neg``.',
+                         (('torch.neg(torch.tensor([0.5, 1.0]))', 'tensor([-0.5000, -1.0000])'),),
+                         False),
+                 'neg_': ('In-place ``torch.neg``: writes the result into ``input`` and returns '
+                          "it, as PyTorch's ``torch.neg_``.",
+                          (('torch.neg_(torch.tensor([0.5, 1.0]))', 'tensor([-0.5000, -1.0000])'),),
+                          False),
+                 'negative': ("Elementwise ``negative`` of its tensor argument(s), as PyTorch's "
+                              '``torch.negative``.',
+                              (('torch.negative(torch.tensor([0.5, 1.0]))',
+                                'tensor([-0.5000, -1.0000])'),),
+                              False),
+                 'negative_': ('In-place ``torch.negative``: writes the result into ``input`` and '
+                               "returns it, as PyTorch's ``torch.negative_``.",
+                               (('torch.negative_(torch.tensor([0.5, 1.0]))',
+                                 'tensor([-0.5000, -1.0000])'),),
+                               False),
+                 'nonzero': ("PyTorch's ``torch.nonzero`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.nonzero(torch.tensor([0.5, 1.0]))',
+                               'tensor([[0],\n        [1]])'),),
+                             False),
+                 'norm': ("PyTorch's ``torch.norm`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.norm(torch.tensor([0.5, 1.0]))', 'tensor(1.1180)'),),
+                          False),
+                 'not_equal': ("Elementwise ``not_equal`` of its tensor argument(s), as PyTorch's "
+                               '``torch.not_equal``.',
+                               (('torch.not_equal(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                 '0.25]))',
+                                 'tensor([True, True])'),),
+                               False),
+                 'numel': ("PyTorch's ``torch.numel`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.numel(torch.zeros(2, 3))', '6'),),
+                           False),
+                 'ones': ("PyTorch's ``torch.ones`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.ones(2, 3)', 'tensor([[1., 1., 1.],\n        [1., 1., 1.]])'),),
+                          False),
+                 'ones_like': ("PyTorch's ``torch.ones_like`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.ones_like(torch.tensor([0.5, 1.0]))', 'tensor([1., 1.])'),),
+                               False),
+                 'outer': ("PyTorch's ``torch.outer`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.outer(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                             'tensor([[1.0000, 0.1250],\n        [2.0000, 0.2500]])'),),
+                           False),
+                 'permute': ("PyTorch's ``torch.permute`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.permute(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), [1, 0])',
+                               'tensor([[1., 3.],\n        [2., 4.]])'),),
+                             False),
+                 'pinverse': ("PyTorch's ``torch.pinverse`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.pinverse(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                                'tensor([[ 0.6000, -0.2000],\n        [-0.2000,  0.4000]])'),),
+                              False),
+                 'polar': ("PyTorch's ``torch.polar`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.polar(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                             'tensor([-0.2081+0.4546j,  0.9689+0.2474j])'),),
+                           False),
+                 'positive': ("PyTorch's ``torch.positive`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.positive(torch.tensor([0.5, 1.0]))',
+                                'tensor([0.5000, 1.0000])'),),
+                              False),
+                 'pow': ("Elementwise ``power`` of its tensor argument(s), as PyTorch's "
+                         '``torch.pow``.',
+                         (('torch.pow(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                           'tensor([0.2500, 1.0000])'),),
+                         False),
+                 'prod': ("Elementwise ``prod`` of its tensor argument(s), as PyTorch's "
+                          '``torch.prod``.',
+                          (('torch.prod(torch.tensor([0.5, 1.0]))', 'tensor(0.5000)'),),
+                          False),
+                 'promote_types': ("PyTorch's ``torch.promote_types`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.promote_types(torch.float32, torch.int64)',
+                                     'torch.float32'),),
+                                   False),
+                 'qr': ("PyTorch's ``torch.qr`` (same arguments and results), computed by fgrad's "
+                        'primitives.',
+                        (('torch.qr(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                          'torch.return_types.qr(\n'
+                          'Q=tensor([[-0.8944, -0.4472],\n'
+                          '        [-0.4472,  0.8944]]),\n'
+                          'R=tensor([[-2.2361, -2.2361],\n'
+                          '        [ 0.0000,  2.2361]]))'),),
+                        True),
+                 'quantile': ("PyTorch's ``torch.quantile`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.quantile(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                'tensor(4.)'),),
+                              False),
+                 'rad2deg': ("PyTorch's ``torch.rad2deg`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.rad2deg(torch.tensor([0.5, 1.0]))',
+                               'tensor([28.6479, 57.2958])'),),
+                             False),
+                 'randint_like': ("PyTorch's ``torch.randint_like`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.randint_like(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                    'tensor([[0., 0.],\n        [0., 0.]])'),),
+                                  False),
+                 'range': ("PyTorch's ``torch.range`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.range(2, 3)', 'tensor([2., 3.])'),),
+                           False),
+                 'ravel': ("PyTorch's ``torch.ravel`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.ravel(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 1.0000])'),),
+                           False),
+                 'real': ("Elementwise ``real`` of its tensor argument(s), as PyTorch's "
+                          '``torch.real``.',
+                          (('torch.real(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 1.0000])'),),
+                          False),
+                 'reciprocal': ("PyTorch's ``torch.reciprocal`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.reciprocal(torch.tensor([0.5, 1.0]))',
+                                  'tensor([2., 1.])'),),
+                                False),
+                 'reciprocal_': ('In-place ``torch.reciprocal``: writes the result into ``input`` '
+                                 "and returns it, as PyTorch's ``torch.reciprocal_``.",
+                                 (('torch.reciprocal_(torch.tensor([0.5, 1.0]))',
+                                   'tensor([2., 1.])'),),
+                                 False),
+                 'relu': ("PyTorch's ``torch.relu`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.relu(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 1.0000])'),),
+                          False),
+                 'relu_': ('In-place ``torch.relu``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.relu_``.",
+                           (('torch.relu_(torch.tensor([0.5, 1.0]))', 'tensor([0.5000, 1.0000])'),),
+                           False),
+                 'remainder': ("Elementwise ``mod`` of its tensor argument(s), as PyTorch's "
+                               '``torch.remainder``.',
+                               (('torch.remainder(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                 '0.25]))',
+                                 'tensor([0.5000, 0.0000])'),),
+                               False),
+                 'repeat_interleave': ("PyTorch's ``torch.repeat_interleave`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.repeat_interleave(torch.tensor([5, 3]), '
+                                         'torch.tensor([3, 2]))',
+                                         'tensor([5, 5, 5, 3, 3])'),),
+                                       False),
+                 'reshape': ("PyTorch's ``torch.reshape`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.reshape(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), (4,))',
+                               'tensor([1., 2., 3., 4.])'),),
+                             False),
+                 'resize_as_': ('In-place ``torch.resize_as``: writes the result into ``input`` '
+                                "and returns it, as PyTorch's ``torch.resize_as_``.",
+                                (('torch.resize_as_(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                  '0.25]))',
+                                  'tensor([0.5000, 1.0000])'),),
+                                False),
+                 'result_type': ("PyTorch's ``torch.result_type`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.result_type(torch.tensor([0.5, 1.0]), torch.tensor([2.0, '
+                                   '0.25]))',
+                                   'torch.float32'),),
+                                 False),
+                 'roll': ("PyTorch's ``torch.roll`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.roll(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                            'tensor([[4., 1.],\n        [2., 3.]])'),),
+                          False),
+                 'rot90': ("PyTorch's ``torch.rot90`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.rot90(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                             'tensor([[1., 3.],\n        [2., 1.]])'),),
+                           False),
+                 'round': ("PyTorch's ``torch.round`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.round(torch.tensor([0.5, 1.0]))', 'tensor([0., 1.])'),),
+                           False),
+                 'round_': ('In-place ``torch.round``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.round_``.",
+                            (('torch.round_(torch.tensor([0.5, 1.0]))', 'tensor([0., 1.])'),),
+                            False),
+                 'row_stack': ("PyTorch's ``torch.row_stack`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.row_stack([torch.tensor([1.0, 2.0]), torch.tensor([3.0, '
+                                 '4.0])])',
+                                 'tensor([[1., 2.],\n        [3., 4.]])'),),
+                               False),
+                 'rsqrt': ("PyTorch's ``torch.rsqrt`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.rsqrt(torch.tensor([0.5, 1.0]))', 'tensor([1.4142, 1.0000])'),),
+                           False),
+                 'rsqrt_': ('In-place ``torch.rsqrt``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.rsqrt_``.",
+                            (('torch.rsqrt_(torch.tensor([0.5, 1.0]))',
+                              'tensor([1.4142, 1.0000])'),),
+                            False),
+                 'rsub': ("PyTorch's ``torch.rsub`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.rsub(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))',
+                            'tensor([ 1.5000, -0.7500])'),),
+                          False),
+                 'scalar_tensor': ("PyTorch's ``torch.scalar_tensor`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.scalar_tensor(3)', 'tensor(3.)'),),
+                                   True),
+                 'searchsorted': ("PyTorch's ``torch.searchsorted`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.searchsorted(torch.tensor([0.5, 1.0]), '
+                                    'torch.tensor([2.0, 0.25]))',
+                                    'tensor([2, 0])'),),
+                                  False),
+                 'select': ("PyTorch's ``torch.select`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.select(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, 1)',
+                              'tensor([3., 4.])'),),
+                            False),
+                 'set_default_dtype': ("PyTorch's ``torch.set_default_dtype`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.set_default_dtype(torch.float32)', ''),),
+                                       False),
+                 'set_num_threads': ("PyTorch's ``torch.set_num_threads`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.set_num_threads(3)', ''),),
+                                     False),
+                 'set_printoptions': ("PyTorch's ``torch.set_printoptions`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.set_printoptions(torch.tensor([0.5, 1.0]))', ''),),
+                                      False),
+                 'sgn': ("PyTorch's ``torch.sgn`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.sgn(torch.tensor([0.5, 1.0]))', 'tensor([1., 1.])'),),
+                         False),
+                 'sign': ("Elementwise ``sign`` of its tensor argument(s), as PyTorch's "
+                          '``torch.sign``.',
+                          (('torch.sign(torch.tensor([0.5, 1.0]))', 'tensor([1., 1.])'),),
+                          False),
+                 'signbit': ("Elementwise ``signbit`` of its tensor argument(s), as PyTorch's "
+                             '``torch.signbit``.',
+                             (('torch.signbit(torch.tensor([0.5, 1.0]))',
+                               'tensor([False, False])'),),
+                             False),
+                 'softmax': ("PyTorch's ``torch.softmax`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.softmax(torch.tensor([[[1.0, 2.0, 3.0, 4.0]]]), 1)',
+                               'tensor([[[1., 1., 1., 1.]]])'),),
+                             False),
+                 'sort': ("PyTorch's ``torch.sort`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.sort(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                            'torch.return_types.sort(\n'
+                            'values=tensor([[1., 2.],\n'
+                            '        [1., 3.]]),\n'
+                            'indices=tensor([[1, 0],\n'
+                            '        [0, 1]]))'),),
+                          False),
+                 'split': ("PyTorch's ``torch.split`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.split(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                             '(tensor([[1., 2.]]), tensor([[3., 4.]]))'),),
+                           False),
+                 'sqrt': ("Elementwise ``sqrt`` of its tensor argument(s), as PyTorch's "
+                          '``torch.sqrt``.',
+                          (('torch.sqrt(torch.tensor([True, False]))', 'tensor([1., 0.])'),),
+                          False),
+                 'square': ("PyTorch's ``torch.square`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.square(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                              'tensor([[4., 1.],\n        [1., 9.]])'),),
+                            False),
+                 'square_': ('In-place ``torch.square``: writes the result into ``input`` and '
+                             "returns it, as PyTorch's ``torch.square_``.",
+                             (('torch.square_(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                               'tensor([[4., 1.],\n        [1., 9.]])'),),
+                             False),
+                 'squeeze': ("PyTorch's ``torch.squeeze`` (same arguments and results), computed "
+                             "by fgrad's primitives.",
+                             (('torch.squeeze(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                               'tensor([[2., 1.],\n        [1., 3.]])'),),
+                             False),
+                 'stack': ("PyTorch's ``torch.stack`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.stack([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])',
+                             'tensor([[1., 2.],\n        [3., 4.]])'),),
+                           False),
+                 'std': ("PyTorch's ``torch.std`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.std(torch.tensor([[[1.0, 2.0, 3.0, 4.0]]]), 1)',
+                           'tensor([[nan, nan, nan, nan]])'),),
+                         False),
+                 'std_mean': ("PyTorch's ``torch.std_mean`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.std_mean(torch.tensor([[[1.0, 2.0, 3.0, 4.0]]]), 1)',
+                                '(tensor([[nan, nan, nan, nan]]), tensor([[1., 2., 3., 4.]]))'),),
+                              False),
+                 'sub': ("Elementwise ``subtract`` of its tensor argument(s), as PyTorch's "
+                         '``torch.sub``.',
+                         (('torch.sub(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                           'tensor([2, 1])'),),
+                         False),
+                 'subtract': ("Elementwise ``subtract`` of its tensor argument(s), as PyTorch's "
+                              '``torch.subtract``.',
+                              (('torch.subtract(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                                'tensor([2, 1])'),),
+                              False),
+                 'sum': ("Elementwise ``sum`` of its tensor argument(s), as PyTorch's "
+                         '``torch.sum``.',
+                         (('torch.sum(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))', 'tensor(7.)'),),
+                         False),
+                 'swapaxes': ("PyTorch's ``torch.swapaxes`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.swapaxes(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, 1)',
+                                'tensor([[1., 3.],\n        [2., 4.]])'),),
+                              False),
+                 'swapdims': ("PyTorch's ``torch.swapdims`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.swapdims(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, 1)',
+                                'tensor([[1., 3.],\n        [2., 4.]])'),),
+                              False),
+                 't': ("PyTorch's ``torch.t`` (same arguments and results), computed by fgrad's "
+                       'primitives.',
+                       (('torch.t(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                         'tensor([[2., 1.],\n        [1., 3.]])'),),
+                       False),
+                 'take': ("PyTorch's ``torch.take`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.take(torch.tensor([[0.5, 1.0]]), torch.tensor([1]))',
+                            'tensor([1.])'),),
+                          False),
+                 'take_along_dim': ("PyTorch's ``torch.take_along_dim`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.take_along_dim(torch.tensor([[0.5, 1.0]]), '
+                                      'torch.tensor([1]))',
+                                      'tensor([1.])'),),
+                                    False),
+                 'tensor_split': ("PyTorch's ``torch.tensor_split`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor_split(torch.tensor([5, 3]), torch.tensor([3, '
+                                    '2]))',
+                                    '(tensor([5, 3]), tensor([], dtype=torch.int64), tensor([], '
+                                    'dtype=torch.int64))'),),
+                                  False),
+                 'tensordot': ("PyTorch's ``torch.tensordot`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.tensordot(torch.tensor([[2.0, 1.0], [1.0, 3.0]]), '
+                                 'torch.tensor([[1.0, 0.0], [2.0, 1.0]]))',
+                                 'tensor(7.)'),),
+                               False),
+                 'tile': ("PyTorch's ``torch.tile`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.tile(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), [1, 0])',
+                            'tensor([], size=(2, 0))'),),
+                          False),
+                 'topk': ("PyTorch's ``torch.topk`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.topk(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                            'torch.return_types.topk(\n'
+                            'values=tensor([[2.],\n'
+                            '        [4.]]),\n'
+                            'indices=tensor([[1],\n'
+                            '        [1]]))'),),
+                          False),
+                 'trace': ("PyTorch's ``torch.trace`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.trace(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))', 'tensor(5.)'),),
+                           False),
+                 'transpose': ("PyTorch's ``torch.transpose`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.transpose(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, 1)',
+                                 'tensor([[1., 3.],\n        [2., 4.]])'),),
+                               False),
+                 'trapezoid': ("PyTorch's ``torch.trapezoid`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.trapezoid(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                                 'tensor(-4.)'),),
+                               False),
+                 'trapz': ("PyTorch's ``torch.trapz`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.trapz(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                             'tensor(-4.)'),),
+                           False),
+                 'tril': ("PyTorch's ``torch.tril`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.tril(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                            'tensor([[2., 0.],\n        [1., 3.]])'),),
+                          False),
+                 'tril_indices': ("PyTorch's ``torch.tril_indices`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tril_indices(2, 3)',
+                                    'tensor([[0, 1, 1],\n        [0, 0, 1]])'),),
+                                  False),
+                 'triu': ("PyTorch's ``torch.triu`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.triu(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                            'tensor([[2., 1.],\n        [0., 3.]])'),),
+                          False),
+                 'triu_indices': ("PyTorch's ``torch.triu_indices`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.triu_indices(2, 3)',
+                                    'tensor([[0, 0, 0, 1, 1],\n        [0, 1, 2, 1, 2]])'),),
+                                  False),
+                 'true_divide': ("Elementwise ``divide`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.true_divide``.',
+                                 (('torch.true_divide(torch.tensor([True, False]), '
+                                   'torch.tensor([True, True]))',
+                                   'tensor([1., 0.])'),),
+                                 False),
+                 'trunc': ("Elementwise ``trunc`` of its tensor argument(s), as PyTorch's "
+                           '``torch.trunc``.',
+                           (('torch.trunc(torch.tensor([0.5, 1.0]))', 'tensor([0., 1.])'),),
+                           False),
+                 'trunc_': ('In-place ``torch.trunc``: writes the result into ``input`` and '
+                            "returns it, as PyTorch's ``torch.trunc_``.",
+                            (('torch.trunc_(torch.tensor([0.5, 1.0]))', 'tensor([0., 1.])'),),
+                            False),
+                 'typename': ("PyTorch's ``torch.typename`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.typename(torch.tensor([0.5, 1.0]))',
+                                "'torch.FloatTensor'"),),
+                              False),
+                 'unbind': ("PyTorch's ``torch.unbind`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.unbind(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                              '(tensor([2., 1.]), tensor([1., 3.]))'),),
+                            False),
+                 'unique': ("PyTorch's ``torch.unique`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.unique(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                              'tensor([1., 2., 3.])'),),
+                            False),
+                 'unique_consecutive': ("PyTorch's ``torch.unique_consecutive`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.unique_consecutive(torch.tensor([[2.0, 1.0], '
+                                          '[1.0, 3.0]]))',
+                                          'tensor([2., 1., 3.])'),),
+                                        False),
+                 'unsqueeze': ("PyTorch's ``torch.unsqueeze`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.unsqueeze(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                 'tensor([[[1., 2.]],\n\n        [[3., 4.]]])'),),
+                               False),
+                 'vander': ("PyTorch's ``torch.vander`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.vander(torch.tensor([5, 3]))',
+                              'tensor([[5, 1],\n        [3, 1]])'),),
+                            False),
+                 'var': ("PyTorch's ``torch.var`` (same arguments and results), computed by "
+                         "fgrad's primitives.",
+                         (('torch.var(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]), 2)',
+                           'tensor([[[2., 2.]]])'),),
+                         False),
+                 'var_mean': ("PyTorch's ``torch.var_mean`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.var_mean(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]), 2)',
+                                '(tensor([[[2., 2.]]]), tensor([[[2., 3.]]]))'),),
+                              False),
+                 'vdot': ("PyTorch's ``torch.vdot`` (same arguments and results), computed by "
+                          "fgrad's primitives.",
+                          (('torch.vdot(torch.tensor([5, 3]), torch.tensor([3, 2]))',
+                            'tensor(21)'),),
+                          False),
+                 'vstack': ("PyTorch's ``torch.vstack`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('torch.vstack([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])',
+                              'tensor([[1., 2.],\n        [3., 4.]])'),),
+                            False),
+                 'where': ("PyTorch's ``torch.where`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.where(torch.tensor([0.5, 1.0]))', '(tensor([0, 1]),)'),),
+                           False),
+                 'xlogy': ("PyTorch's ``torch.xlogy`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.xlogy(torch.tensor([True, False]), torch.tensor([True, True]))',
+                             'tensor([0., 0.])'),),
+                           False),
+                 'zero_': ('In-place ``torch.zero``: writes the result into ``input`` and returns '
+                           "it, as PyTorch's ``torch.zero_``.",
+                           (('torch.zero_(torch.tensor([0.5, 1.0]))', 'tensor([0., 0.])'),),
+                           False),
+                 'zeros': ("PyTorch's ``torch.zeros`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('torch.zeros(2, 3)',
+                             'tensor([[0., 0., 0.],\n        [0., 0., 0.]])'),),
+                           False),
+                 'zeros_like': ("PyTorch's ``torch.zeros_like`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.zeros_like(torch.tensor([0.5, 1.0]))',
+                                  'tensor([0., 0.])'),),
+                                False)},
+ 'fgrad.torch.autograd': {'Variable': ("PyTorch's ``torch.autograd.Variable`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.autograd.Variable(torch.tensor([[2.0, 1.0], [1.0, '
+                                         '3.0]]))',
+                                         'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                       False)},
+ 'fgrad.torch.func': {'functional_call': ("PyTorch's ``torch.func.functional_call`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('m = torch.nn.Linear(1, 1)', ''),
+                                           ("p = {'weight': torch.tensor([[2.0]]), 'bias': "
+                                            'torch.tensor([1.0])}',
+                                            ''),
+                                           ('torch.func.functional_call(m, p, '
+                                            '(torch.tensor([[3.0]]),))',
+                                            'tensor([[7.]])')),
+                                          False),
+                      'grad': ("PyTorch's ``torch.func.grad`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.func.grad(lambda x: (x * x).sum())(torch.tensor([1.0, '
+                                 '2.0]))',
+                                 'tensor([2., 4.])'),),
+                               False),
+                      'grad_and_value': ("PyTorch's ``torch.func.grad_and_value`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.func.grad_and_value(lambda x: (x * '
+                                           'x).sum())(torch.tensor([1.0, 2.0]))',
+                                           '(tensor([2., 4.]), tensor(5.))'),),
+                                         False),
+                      'hessian': ("PyTorch's ``torch.func.hessian`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.func.hessian(lambda x: (x ** '
+                                    '3).sum())(torch.tensor([1.0, 2.0]))',
+                                    'tensor([[ 6.,  0.],\n        [ 0., 12.]])'),),
+                                  False),
+                      'jacfwd': ("PyTorch's ``torch.func.jacfwd`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.func.jacfwd(lambda x: (x * x).sum())(torch.tensor([1.0, '
+                                   '2.0]))',
+                                   'tensor([2., 4.])'),),
+                                 False),
+                      'jacrev': ("PyTorch's ``torch.func.jacrev`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.func.jacrev(lambda x: (x * x).sum())(torch.tensor([1.0, '
+                                   '2.0]))',
+                                   'tensor([2., 4.])'),),
+                                 False),
+                      'jvp': ("PyTorch's ``torch.func.jvp`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.func.jvp(torch.sin, (torch.tensor([0.0]),), '
+                                '(torch.tensor([1.0]),))',
+                                '(tensor([0.]), tensor([1.]))'),),
+                              False),
+                      'vjp': ("PyTorch's ``torch.func.vjp`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('out, pullback = torch.func.vjp(torch.sin, torch.tensor([0.0]))',
+                                ''),
+                               ('pullback(torch.tensor([1.0]))', '(tensor([1.]),)')),
+                              False),
+                      'vmap': ("PyTorch's ``torch.func.vmap`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.func.vmap(torch.dot)(torch.ones(2, 3), torch.ones(2, 3))',
+                                 'tensor([3., 3.])'),),
+                               False)},
+ 'fgrad.torch.linalg': {'cond': ("PyTorch's ``torch.linalg.cond`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.linalg.cond(torch.tensor([[[1.0, 2.0, 3.0, 4.0]]]), 2)',
+                                   'tensor([1.])'),),
+                                 False),
+                        'det': ("PyTorch's ``torch.linalg.det`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.linalg.det(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                                  'tensor(5.)'),),
+                                False),
+                        'diagonal': ("PyTorch's ``torch.linalg.diagonal`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.linalg.diagonal(torch.tensor([[2.0, 1.0], [1.0, '
+                                       '3.0]]))',
+                                       'tensor([2., 3.])'),),
+                                     False),
+                        'matmul': ("PyTorch's ``torch.linalg.matmul`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.linalg.matmul(torch.tensor([5, 3]), torch.tensor([3, '
+                                     '2]))',
+                                     'tensor(21)'),),
+                                   False),
+                        'matrix_norm': ("PyTorch's ``torch.linalg.matrix_norm`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.linalg.matrix_norm(torch.tensor([[1.0, 2.0], '
+                                          '[3.0, 4.0]]), 1)',
+                                          'tensor(6.)'),),
+                                        False),
+                        'matrix_power': ("PyTorch's ``torch.linalg.matrix_power`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.linalg.matrix_power(torch.tensor([[1.0, 2.0], '
+                                           '[3.0, 4.0]]), 1)',
+                                           'tensor([[1., 2.],\n        [3., 4.]])'),),
+                                         False),
+                        'matrix_rank': ("PyTorch's ``torch.linalg.matrix_rank`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.linalg.matrix_rank(torch.tensor([[2.0, 1.0], '
+                                          '[1.0, 3.0]]))',
+                                          'tensor(2)'),),
+                                        False),
+                        'multi_dot': ("PyTorch's ``torch.linalg.multi_dot`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.linalg.multi_dot([torch.tensor([1.0, 2.0]), '
+                                        'torch.tensor([3.0, 4.0])])',
+                                        'tensor(11.)'),),
+                                      False),
+                        'norm': ("PyTorch's ``torch.linalg.norm`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.linalg.norm(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                   'tensor(6.)'),),
+                                 False),
+                        'pinv': ("PyTorch's ``torch.linalg.pinv`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.linalg.pinv(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)',
+                                   'tensor([[0., 0.],\n        [0., 0.]])'),),
+                                 True),
+                        'solve': ("PyTorch's ``torch.linalg.solve`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.linalg.solve(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), '
+                                    'torch.tensor([[1.0, 2.0], [3.0, 4.0]]))',
+                                    'tensor([[1., 0.],\n        [0., 1.]])'),),
+                                  True),
+                        'vecdot': ("PyTorch's ``torch.linalg.vecdot`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.linalg.vecdot(torch.tensor([[2.0, 1.0], [1.0, 3.0]]), '
+                                     'torch.tensor([[1.0, 0.0], [2.0, 1.0]]))',
+                                     'tensor([2., 5.])'),),
+                                   False),
+                        'vector_norm': ("PyTorch's ``torch.linalg.vector_norm`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.linalg.vector_norm(torch.tensor([[1.0, 2.0], '
+                                          '[3.0, 4.0]]), 1)',
+                                          'tensor(10.)'),),
+                                        False)},
+ 'fgrad.torch.nn.functional': {'adaptive_avg_pool1d': ("PyTorch's "
+                                                       '``torch.nn.functional.adaptive_avg_pool1d`` '
+                                                       '(same arguments and results), computed by '
+                                                       "fgrad's primitives.",
+                                                       (('torch.nn.functional.adaptive_avg_pool1d(torch.tensor([[1.0, '
+                                                         '2.0], [3.0, 4.0]]), (4,))',
+                                                         'tensor([[1., 1., 2., 2.],\n'
+                                                         '        [3., 3., 4., 4.]])'),),
+                                                       False),
+                               'adaptive_avg_pool2d': ("PyTorch's "
+                                                       '``torch.nn.functional.adaptive_avg_pool2d`` '
+                                                       '(same arguments and results), computed by '
+                                                       "fgrad's primitives.",
+                                                       (('torch.nn.functional.adaptive_avg_pool2d(torch.tensor([[[[1.0, '
+                                                         '2.0], [3.0, 4.0]]]]), 2)',
+                                                         'tensor([[[[1., 2.],\n'
+                                                         '          [3., 4.]]]])'),),
+                                                       False),
+                               'adaptive_avg_pool3d': ("PyTorch's "
+                                                       '``torch.nn.functional.adaptive_avg_pool3d`` '
+                                                       '(same arguments and results), computed by '
+                                                       "fgrad's primitives.",
+                                                       (('torch.nn.functional.adaptive_avg_pool3d(torch.tensor([[[[1.0, '
+                                                         '2.0], [3.0, 4.0]]]]), 2)',
+                                                         'tensor([[[[1., 2.],\n'
+                                                         '          [3., 4.]],\n'
+                                                         '\n'
+                                                         '         [[1., 2.],\n'
+                                                         '          [3., 4.]]]])'),),
+                                                       False),
+                               'adaptive_max_pool1d': ("PyTorch's "
+                                                       '``torch.nn.functional.adaptive_max_pool1d`` '
+                                                       '(same arguments and results), computed by '
+                                                       "fgrad's primitives.",
+                                                       (('torch.nn.functional.adaptive_max_pool1d(torch.tensor([[1.0, '
+                                                         '2.0], [3.0, 4.0]]), 1)',
+                                                         'tensor([[2.],\n        [4.]])'),),
+                                                       False),
+                               'adaptive_max_pool2d': ("PyTorch's "
+                                                       '``torch.nn.functional.adaptive_max_pool2d`` '
+                                                       '(same arguments and results), computed by '
+                                                       "fgrad's primitives.",
+                                                       (('torch.nn.functional.adaptive_max_pool2d(torch.tensor([[[1.0, '
+                                                         '2.0, 3.0, 4.0]]]), 2)',
+                                                         'tensor([[[2., 4.],\n'
+                                                         '         [2., 4.]]])'),),
+                                                       False),
+                               'adaptive_max_pool3d': ("PyTorch's "
+                                                       '``torch.nn.functional.adaptive_max_pool3d`` '
+                                                       '(same arguments and results), computed by '
+                                                       "fgrad's primitives.",
+                                                       (('torch.nn.functional.adaptive_max_pool3d(torch.tensor([[[[1.0, '
+                                                         '2.0], [3.0, 4.0]]]]), 2)',
+                                                         'tensor([[[[1., 2.],\n'
+                                                         '          [3., 4.]],\n'
+                                                         '\n'
+                                                         '         [[1., 2.],\n'
+                                                         '          [3., 4.]]]])'),),
+                                                       False),
+                               'avg_pool1d': ("PyTorch's ``torch.nn.functional.avg_pool1d`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.nn.functional.avg_pool1d(torch.tensor([[1.0, '
+                                                '2.0], [3.0, 4.0]]), 1)',
+                                                'tensor([[1., 2.],\n        [3., 4.]])'),),
+                                              False),
+                               'avg_pool3d': ("PyTorch's ``torch.nn.functional.avg_pool3d`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.nn.functional.avg_pool3d(torch.tensor([[[[1.0, '
+                                                '2.0], [3.0, 4.0]]]]), 1)',
+                                                'tensor([[[[1., 2.],\n          [3., 4.]]]])'),),
+                                              False),
+                               'celu': ("PyTorch's ``torch.nn.functional.celu`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.nn.functional.celu(torch.tensor([[2.0, 1.0], '
+                                          '[1.0, 3.0]]))',
+                                          'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                        False),
+                               'conv1d': ("PyTorch's ``torch.nn.functional.conv1d`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('torch.nn.functional.conv1d(torch.tensor([[[1.0, 2.0, '
+                                            '3.0]]]), torch.tensor([[[1.0, -1.0]]]))',
+                                            'tensor([[[-1., -1.]]])'),),
+                                          False),
+                               'conv3d': ("PyTorch's ``torch.nn.functional.conv3d`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('torch.nn.functional.conv3d(torch.tensor([[[[[1.0, '
+                                            '2.0], [3.0, 4.0]]]]]), torch.tensor([[[[[1.0]]]]]))',
+                                            'tensor([[[[[1., 2.],\n           [3., 4.]]]]])'),),
+                                          False),
+                               'conv_transpose1d': ("PyTorch's "
+                                                    '``torch.nn.functional.conv_transpose1d`` '
+                                                    '(same arguments and results), computed by '
+                                                    "fgrad's primitives.",
+                                                    (('torch.nn.functional.conv_transpose1d(torch.tensor([[[1.0, '
+                                                      '2.0, 3.0]]]), torch.tensor([[[1.0, '
+                                                      '-1.0]]]))',
+                                                      'tensor([[[ 1.,  1.,  1., -3.]]])'),),
+                                                    False),
+                               'conv_transpose3d': ("PyTorch's "
+                                                    '``torch.nn.functional.conv_transpose3d`` '
+                                                    '(same arguments and results), computed by '
+                                                    "fgrad's primitives.",
+                                                    (('torch.nn.functional.conv_transpose3d(torch.tensor([[[[[1.0, '
+                                                      '2.0], [3.0, 4.0]]]]]), '
+                                                      'torch.tensor([[[[[1.0]]]]]))',
+                                                      'tensor([[[[[1., 2.],\n'
+                                                      '           [3., 4.]]]]])'),),
+                                                    False),
+                               'cosine_similarity': ("PyTorch's "
+                                                     '``torch.nn.functional.cosine_similarity`` '
+                                                     '(same arguments and results), computed by '
+                                                     "fgrad's primitives.",
+                                                     (('torch.nn.functional.cosine_similarity(torch.tensor([[[[1.0, '
+                                                       '2.0], [3.0, 4.0]]]]), '
+                                                       'torch.tensor([[[[1.0]]]]))',
+                                                       'tensor([[[1., 1.],\n'
+                                                       '         [1., 1.]]])'),),
+                                                     False),
+                               'dropout': ("PyTorch's ``torch.nn.functional.dropout`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.nn.functional.dropout(torch.tensor([[1.0, '
+                                             '2.0], [3.0, 4.0]]), 1)',
+                                             'tensor([[0., 0.],\n        [0., 0.]])'),),
+                                           False),
+                               'dropout1d': ("PyTorch's ``torch.nn.functional.dropout1d`` (same "
+                                             "arguments and results), computed by fgrad's "
+                                             'primitives.',
+                                             (('torch.nn.functional.dropout1d(torch.tensor([[1.0, '
+                                               '2.0], [3.0, 4.0]]), 1)',
+                                               'tensor([[0., 0.],\n        [0., 0.]])'),),
+                                             False),
+                               'dropout2d': ("PyTorch's ``torch.nn.functional.dropout2d`` (same "
+                                             "arguments and results), computed by fgrad's "
+                                             'primitives.',
+                                             (('torch.nn.functional.dropout2d(torch.tensor([[[1.0, '
+                                               '2.0, 3.0, 4.0]]]), 1)',
+                                               'tensor([[[0., 0., 0., 0.]]])'),),
+                                             False),
+                               'dropout3d': ("PyTorch's ``torch.nn.functional.dropout3d`` (same "
+                                             "arguments and results), computed by fgrad's "
+                                             'primitives.',
+                                             (('torch.nn.functional.dropout3d(torch.tensor([[[[1.0, '
+                                               '2.0], [3.0, 4.0]]]]), 1)',
+                                               'tensor([[[[0., 0.],\n          [0., 0.]]]])'),),
+                                             False),
+                               'elu': ("PyTorch's ``torch.nn.functional.elu`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.nn.functional.elu(torch.tensor([[2.0, 1.0], [1.0, '
+                                         '3.0]]))',
+                                         'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                       False),
+                               'elu_': ("PyTorch's ``torch.nn.functional.elu_`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.nn.functional.elu_(torch.tensor([[2.0, 1.0], '
+                                          '[1.0, 3.0]]))',
+                                          'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                        False),
+                               'embedding': ("PyTorch's ``torch.nn.functional.embedding`` (same "
+                                             "arguments and results), computed by fgrad's "
+                                             'primitives.',
+                                             (('torch.nn.functional.embedding(torch.tensor([1, '
+                                               '2]), torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, '
+                                               '6.0]]))',
+                                               'tensor([[3., 4.],\n        [5., 6.]])'),),
+                                             False),
+                               'hardshrink': ("PyTorch's ``torch.nn.functional.hardshrink`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.nn.functional.hardshrink(torch.tensor([0.5, '
+                                                '1.0]))',
+                                                'tensor([0., 1.])'),),
+                                              False),
+                               'hardtanh': ("PyTorch's ``torch.nn.functional.hardtanh`` (same "
+                                            "arguments and results), computed by fgrad's "
+                                            'primitives.',
+                                            (('torch.nn.functional.hardtanh(torch.tensor([[2.0, '
+                                              '1.0], [1.0, 3.0]]))',
+                                              'tensor([[1., 1.],\n        [1., 1.]])'),),
+                                            False),
+                               'hardtanh_': ("PyTorch's ``torch.nn.functional.hardtanh_`` (same "
+                                             "arguments and results), computed by fgrad's "
+                                             'primitives.',
+                                             (('torch.nn.functional.hardtanh_(torch.tensor([[2.0, '
+                                               '1.0], [1.0, 3.0]]))',
+                                               'tensor([[1., 1.],\n        [1., 1.]])'),),
+                                             False),
+                               'hinge_embedding_loss': ("PyTorch's "
+                                                        '``torch.nn.functional.hinge_embedding_loss`` '
+                                                        '(same arguments and results), computed by '
+                                                        "fgrad's primitives.",
+                                                        (('torch.nn.functional.hinge_embedding_loss(torch.tensor([0.5, '
+                                                          '1.0]), torch.tensor([2.0, 0.25]))',
+                                                          'tensor(1.)'),),
+                                                        True),
+                               'huber_loss': ("PyTorch's ``torch.nn.functional.huber_loss`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.nn.functional.huber_loss(torch.tensor([[1.0, '
+                                                '2.0], [3.0, 4.0]]), torch.tensor([[1.0, 2.0], '
+                                                '[3.0, 4.0]]))',
+                                                'tensor(0.)'),),
+                                              False),
+                               'l1_loss': ("PyTorch's ``torch.nn.functional.l1_loss`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.nn.functional.l1_loss(torch.tensor([1.0, '
+                                             '2.0]), torch.tensor([3.0, 4.0]))',
+                                             'tensor(2.)'),),
+                                           False),
+                               'leaky_relu': ("PyTorch's ``torch.nn.functional.leaky_relu`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.nn.functional.leaky_relu(torch.tensor([[2.0, '
+                                                '1.0], [1.0, 3.0]]))',
+                                                'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                              False),
+                               'leaky_relu_': ("PyTorch's ``torch.nn.functional.leaky_relu_`` "
+                                               "(same arguments and results), computed by fgrad's "
+                                               'primitives.',
+                                               (('torch.nn.functional.leaky_relu_(torch.tensor([[2.0, '
+                                                 '1.0], [1.0, 3.0]]))',
+                                                 'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                               False),
+                               'linear': ("PyTorch's ``torch.nn.functional.linear`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('torch.nn.functional.linear(torch.tensor([5, 3]), '
+                                            'torch.tensor([3, 2]))',
+                                            'tensor(21)'),),
+                                          False),
+                               'log_softmax': ("PyTorch's ``torch.nn.functional.log_softmax`` "
+                                               "(same arguments and results), computed by fgrad's "
+                                               'primitives.',
+                                               (('torch.nn.functional.log_softmax(torch.tensor([[[1.0, '
+                                                 '2.0, 3.0, 4.0]]]), 1)',
+                                                 'tensor([[[0., 0., 0., 0.]]])'),),
+                                               False),
+                               'max_pool1d': ("PyTorch's ``torch.nn.functional.max_pool1d`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.nn.functional.max_pool1d(torch.tensor([[1.0, '
+                                                '2.0], [3.0, 4.0]]), 1)',
+                                                'tensor([[1., 2.],\n        [3., 4.]])'),),
+                                              False),
+                               'max_pool3d': ("PyTorch's ``torch.nn.functional.max_pool3d`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.nn.functional.max_pool3d(torch.tensor([[[[[1.0, '
+                                                '2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]]]), '
+                                                '2)',
+                                                'tensor([[[[[8.]]]]])'),),
+                                              False),
+                               'mse_loss': ("PyTorch's ``torch.nn.functional.mse_loss`` (same "
+                                            "arguments and results), computed by fgrad's "
+                                            'primitives.',
+                                            (('torch.nn.functional.mse_loss(torch.tensor([1.0, '
+                                              '2.0]), torch.tensor([3.0, 4.0]))',
+                                              'tensor(4.)'),),
+                                            False),
+                               'multilabel_soft_margin_loss': ("PyTorch's "
+                                                               '``torch.nn.functional.multilabel_soft_margin_loss`` '
+                                                               '(same arguments and results), '
+                                                               "computed by fgrad's primitives.",
+                                                               (('torch.nn.functional.multilabel_soft_margin_loss(torch.tensor([[0.5, '
+                                                                 '1.0], [2.0, 3.0]]), 1, 0)',
+                                                                 'tensor(0.)'),),
+                                                               False),
+                               'nll_loss': ("PyTorch's ``torch.nn.functional.nll_loss`` (same "
+                                            "arguments and results), computed by fgrad's "
+                                            'primitives.',
+                                            (('torch.nn.functional.nll_loss(torch.tensor([[0.5, '
+                                              '1.0]]), torch.tensor([1]))',
+                                              'tensor(-1.)'),),
+                                            False),
+                               'normalize': ("PyTorch's ``torch.nn.functional.normalize`` (same "
+                                             "arguments and results), computed by fgrad's "
+                                             'primitives.',
+                                             (('torch.nn.functional.normalize(torch.tensor([[[1.0, '
+                                               '2.0, 3.0, 4.0]]]), 2)',
+                                               'tensor([[[1., 1., 1., 1.]]])'),),
+                                             False),
+                               'one_hot': ("PyTorch's ``torch.nn.functional.one_hot`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.nn.functional.one_hot(torch.tensor([5, 3]))',
+                                             'tensor([[0, 0, 0, 0, 0, 1],\n'
+                                             '        [0, 0, 0, 1, 0, 0]])'),),
+                                           False),
+                               'pad': ("PyTorch's ``torch.nn.functional.pad`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.nn.functional.pad(torch.tensor([[1.0, 2.0], [3.0, '
+                                         '4.0]]), [1, 0])',
+                                         'tensor([[0., 1., 2.],\n        [0., 3., 4.]])'),),
+                                       False),
+                               'pdist': ("PyTorch's ``torch.nn.functional.pdist`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.nn.functional.pdist(torch.tensor([[1.0, 2.0], '
+                                           '[3.0, 4.0]]), 1)',
+                                           'tensor([4.])'),),
+                                         False),
+                               'prelu': ("PyTorch's ``torch.nn.functional.prelu`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.nn.functional.prelu(torch.tensor([[2.0, 1.0], '
+                                           '[1.0, 3.0]]), torch.tensor([1.0, 2.0]))',
+                                           'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                         False),
+                               'relu': ("PyTorch's ``torch.nn.functional.relu`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.nn.functional.relu(torch.tensor([[2.0, 1.0], '
+                                          '[1.0, 3.0]]))',
+                                          'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                        False),
+                               'relu6': ("PyTorch's ``torch.nn.functional.relu6`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.nn.functional.relu6(torch.tensor([[2.0, 1.0], '
+                                           '[1.0, 3.0]]))',
+                                           'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                         False),
+                               'relu_': ("PyTorch's ``torch.nn.functional.relu_`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.nn.functional.relu_(torch.tensor([[2.0, 1.0], '
+                                           '[1.0, 3.0]]))',
+                                           'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                         False),
+                               'rrelu': ("PyTorch's ``torch.nn.functional.rrelu`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.nn.functional.rrelu(torch.tensor([[2.0, 1.0], '
+                                           '[1.0, 3.0]]))',
+                                           'tensor([[2., 1.],\n        [1., 3.]])'),),
+                                         False),
+                               'smooth_l1_loss': ("PyTorch's "
+                                                  '``torch.nn.functional.smooth_l1_loss`` (same '
+                                                  "arguments and results), computed by fgrad's "
+                                                  'primitives.',
+                                                  (('torch.nn.functional.smooth_l1_loss(torch.tensor([[1.0, '
+                                                    '2.0], [3.0, 4.0]]), torch.tensor([[1.0, 2.0], '
+                                                    '[3.0, 4.0]]))',
+                                                    'tensor(0.)'),),
+                                                  False),
+                               'softmax': ("PyTorch's ``torch.nn.functional.softmax`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.nn.functional.softmax(torch.tensor([[[1.0, '
+                                             '2.0, 3.0, 4.0]]]), 1)',
+                                             'tensor([[[1., 1., 1., 1.]]])'),),
+                                           False),
+                               'softmin': ("PyTorch's ``torch.nn.functional.softmin`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.nn.functional.softmin(torch.tensor([[[1.0, '
+                                             '2.0, 3.0, 4.0]]]), 1)',
+                                             'tensor([[[1., 1., 1., 1.]]])'),),
+                                           False),
+                               'softplus': ("PyTorch's ``torch.nn.functional.softplus`` (same "
+                                            "arguments and results), computed by fgrad's "
+                                            'primitives.',
+                                            (('torch.nn.functional.softplus(torch.tensor([[1.0, '
+                                              '2.0], [3.0, 4.0]]), 0, 1)',
+                                              'tensor([[inf, inf],\n        [inf, inf]])'),),
+                                            False),
+                               'softshrink': ("PyTorch's ``torch.nn.functional.softshrink`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.nn.functional.softshrink(torch.tensor([[1.0, '
+                                                '2.0], [3.0, 4.0]]), 1)',
+                                                'tensor([[0., 1.],\n        [2., 3.]])'),),
+                                              False),
+                               'threshold': ("PyTorch's ``torch.nn.functional.threshold`` (same "
+                                             "arguments and results), computed by fgrad's "
+                                             'primitives.',
+                                             (('torch.nn.functional.threshold(torch.tensor([[1.0, '
+                                               '2.0], [3.0, 4.0]]), 0, 1)',
+                                               'tensor([[1., 2.],\n        [3., 4.]])'),),
+                                             False),
+                               'threshold_': ("PyTorch's ``torch.nn.functional.threshold_`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.nn.functional.threshold_(torch.tensor([[1.0, '
+                                                '2.0], [3.0, 4.0]]), 0, 1)',
+                                                'tensor([[1., 2.],\n        [3., 4.]])'),),
+                                              False),
+                               'triplet_margin_loss': ("PyTorch's "
+                                                       '``torch.nn.functional.triplet_margin_loss`` '
+                                                       '(same arguments and results), computed by '
+                                                       "fgrad's primitives.",
+                                                       (('torch.nn.functional.triplet_margin_loss(torch.tensor([1.0, '
+                                                         '2.0]), torch.tensor([0.5, 1.0]), '
+                                                         'torch.tensor([1.0, -1.0]))',
+                                                         'tensor(0.)'),),
+                                                       False)},
+ 'fgrad.torch.special': {'erfinv': ("PyTorch's ``torch.special.erfinv`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.special.erfinv(torch.tensor([[2.0, 1.0], [1.0, '
+                                      '3.0]]))',
+                                      'tensor([[nan, inf],\n        [inf, nan]])'),),
+                                    False),
+                         'exp2': ("PyTorch's ``torch.special.exp2`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.special.exp2(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))',
+                                    'tensor([[4., 2.],\n        [2., 8.]])'),),
+                                  False),
+                         'log_softmax': ("PyTorch's ``torch.special.log_softmax`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.special.log_softmax(torch.tensor([[[1.0, 2.0, '
+                                           '3.0, 4.0]]]), 1)',
+                                           'tensor([[[0., 0., 0., 0.]]])'),),
+                                         False),
+                         'logit': ("PyTorch's ``torch.special.logit`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.special.logit(torch.tensor([0.5, 1.0]))',
+                                     'tensor([0., inf])'),),
+                                   False),
+                         'logsumexp': ("PyTorch's ``torch.special.logsumexp`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.special.logsumexp(torch.tensor([[[1.0, 2.0, 3.0, '
+                                         '4.0]]]), 1)',
+                                         'tensor([[1., 2., 3., 4.]])'),),
+                                       False),
+                         'round': ("PyTorch's ``torch.special.round`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.special.round(torch.tensor([0.5, 1.0]))',
+                                     'tensor([0., 1.])'),),
+                                   False),
+                         'softmax': ("PyTorch's ``torch.special.softmax`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.special.softmax(torch.tensor([[[1.0, 2.0, 3.0, '
+                                       '4.0]]]), 1)',
+                                       'tensor([[[1., 1., 1., 1.]]])'),),
+                                     False),
+                         'xlogy': ("PyTorch's ``torch.special.xlogy`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.special.xlogy(torch.tensor([True, False]), '
+                                     'torch.tensor([True, True]))',
+                                     'tensor([0., 0.])'),),
+                                   False)}}

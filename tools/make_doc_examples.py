@@ -1,0 +1,417 @@
+"""Write the docstring examples of fgrad's public functions (``fgrad/_docs/*_examples.py``).
+
+For every public function of the modules in `fgrad._docs.MODULES` whose docstring has no
+``>>>`` example, this script tries the hand-written example in `CURATED` (if any), then the
+generic candidates of its face (a unary call on a small float tensor, a binary call, a matrix,
+a creation call...).  Each candidate runs with the PEER under the same names the fgrad doctest
+uses (``torch`` is PyTorch for `fgrad.torch`; ``fnp`` is ``jax.numpy`` with x64 enabled,
+``lax`` is ``jax.lax`` and ``fgrad`` stands for ``jax`` for the functional face); the peer's
+printed output is what gets stored.  The first candidate the peer runs deterministically
+and whose output fgrad reproduces is kept; if fgrad reproduces none, the first one the peer
+runs is kept and marked ``skip`` (a known difference: listed in the data module's
+``KNOWN_DIFFERENCES``, run as an expected failure by tests/test_doc_examples.py).
+
+Usage (needs torch and jax; they are never imported by fgrad itself)::
+
+    python tools/make_doc_examples.py            # rewrite all data modules
+    python tools/make_doc_examples.py --report   # also print the functions left without one
+
+To give a function a better example than the generic ones, add it to `CURATED` below
+(``"fgrad.torch.linalg.det": ["torch.linalg.det(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))"]``;
+several strings are several ``>>>`` lines) and rerun.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import pprint
+import sys
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import jax  # noqa: E402
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+jax.config.update("jax_enable_x64", True)  # fgrad's default precision is float64, as JAX's x64 mode
+import jax.numpy as jnp  # noqa: E402
+
+import fgrad  # noqa: E402
+import fgrad.numpy as fnp  # noqa: E402
+import fgrad.torch as ftorch  # noqa: E402
+from fgrad import _docs  # noqa: E402
+from fgrad import lax as flax  # noqa: E402
+
+# ---------------------------------------------------------------- hand-written examples
+# name -> the example's lines (each a ``>>>`` line; a line may hold a small multi-line block)
+CURATED: dict[str, list[str]] = {
+    "fgrad.torch.manual_seed": ["torch.manual_seed(0).initial_seed()"],
+    "fgrad.torch.is_tensor": ["torch.is_tensor(torch.tensor([1.0]))"],
+    "fgrad.torch.numel": ["torch.numel(torch.zeros(2, 3))"],
+    "fgrad.torch.is_grad_enabled": ["torch.is_grad_enabled()"],
+    "fgrad.torch.autograd.is_grad_enabled": ["torch.autograd.is_grad_enabled()"],
+    "fgrad.torch.autograd.grad": ["x = torch.tensor([1.0, 2.0], requires_grad=True)",
+                                  "torch.autograd.grad((x * x).sum(), x)"],
+    "fgrad.torch.autograd.backward": ["x = torch.tensor([1.0, 2.0], requires_grad=True)",
+                                      "torch.autograd.backward((x * x).sum())", "x.grad"],
+    "fgrad.torch.func.grad": ["torch.func.grad(lambda x: (x * x).sum())(torch.tensor([1.0, 2.0]))"],
+    "fgrad.torch.func.grad_and_value": [
+        "torch.func.grad_and_value(lambda x: (x * x).sum())(torch.tensor([1.0, 2.0]))"],
+    "fgrad.torch.func.vmap": ["torch.func.vmap(torch.dot)(torch.ones(2, 3), torch.ones(2, 3))"],
+    "fgrad.torch.func.jacrev": ["torch.func.jacrev(torch.sin)(torch.tensor([0.0, 1.0]))"],
+    "fgrad.torch.func.jacfwd": ["torch.func.jacfwd(torch.sin)(torch.tensor([0.0, 1.0]))"],
+    "fgrad.torch.func.hessian": ["torch.func.hessian(lambda x: (x ** 3).sum())(torch.tensor([1.0, 2.0]))"],
+    "fgrad.torch.func.jvp": ["torch.func.jvp(torch.sin, (torch.tensor([0.0]),), (torch.tensor([1.0]),))"],
+    "fgrad.torch.func.vjp": ["out, pullback = torch.func.vjp(torch.sin, torch.tensor([0.0]))",
+                             "pullback(torch.tensor([1.0]))"],
+    "fgrad.torch.func.functional_call": [
+        "m = torch.nn.Linear(1, 1)",
+        "p = {'weight': torch.tensor([[2.0]]), 'bias': torch.tensor([1.0])}",
+        "torch.func.functional_call(m, p, (torch.tensor([[3.0]]),))"],
+    "fgrad.grad": ["fgrad.grad(fgrad.numpy.sin)(0.0)"],
+    "fgrad.value_and_grad": ["fgrad.value_and_grad(lambda x: x * x)(3.0)"],
+    "fgrad.jacfwd": ["fgrad.jacfwd(fgrad.numpy.sin)(fgrad.numpy.array([0.0, 1.0]))"],
+    "fgrad.jacrev": ["fgrad.jacrev(fgrad.numpy.sin)(fgrad.numpy.array([0.0, 1.0]))"],
+    "fgrad.hessian": ["fgrad.hessian(lambda x: x ** 3)(2.0)"],
+    "fgrad.jvp": ["fgrad.jvp(fgrad.numpy.sin, (0.0,), (1.0,))"],
+    "fgrad.stop_gradient": ["fgrad.grad(lambda x: x * fgrad.lax.stop_gradient(x))(3.0)"],
+    "fgrad.device_count": ["fgrad.device_count() >= 1"],
+    "fgrad.local_device_count": ["fgrad.local_device_count() >= 1"],
+    "fgrad.devices": ["len(fgrad.devices()) >= 1"],
+}
+
+# --------------------------------------------------------------- generic candidates
+T = "torch.tensor"
+TORCH = [
+    "{f}(torch.tensor([0.5, 1.0]))",
+    "{f}(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))",
+    "{f}(torch.tensor([[2.0, 1.0], [1.0, 3.0]]))",
+    "{f}(torch.tensor([5, 3]), torch.tensor([3, 2]))",
+    "{f}(torch.tensor([5, 3]))",
+    "{f}(torch.tensor([True, False]), torch.tensor([True, True]))",
+    "{f}(torch.tensor([True, False]))",
+    "{f}(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]), torch.tensor([1.0, 2.0]))",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1)",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, 1)",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), [1, 0])",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), (4,))",
+    "{f}(torch.tensor([[2.0, 1.0], [1.0, 3.0]]), torch.tensor([[1.0, 0.0], [2.0, 1.0]]))",
+    "{f}(torch.tensor([[2.0, 1.0], [1.0, 3.0]]), torch.tensor([1.0, 2.0]))",
+    "{f}(torch.tensor([[2.0, 1.0], [1.0, 3.0]]), torch.tensor([[1.0], [2.0]]))",
+    "{f}(torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]))",
+    "{f}([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])",
+    "{f}(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))",
+    "{f}(torch.tensor([0.5, 1.0]), 2)",
+    "{f}(torch.tensor([0.5, 1.0]), 0.5)",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, torch.tensor([1, 0]))",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 1, torch.tensor([[1], [0]]))",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[True, False], [False, True]]))",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[True, False], [False, True]]), 0.0)",
+    "{f}(torch.tensor([1.0, 2.0, 3.0]), 0, 1, 2)",
+    "{f}(2, 3)",
+    "{f}(3)",
+    "{f}((2,))",
+    "{f}([1.0, 2.0])",
+    "{f}(0.0, 1.0, 3)",
+    "{f}(torch.float32)",
+    "{f}(torch.float32, torch.int64)",
+    "{f}()",
+    "{f}(torch.tensor([[[1.0, 2.0, 3.0, 4.0]]]), 2)",
+    "{f}(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]), 2)",
+    "{f}(torch.tensor([[[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]]]), 2)",
+    "{f}(torch.tensor([[[1.0, 2.0, 3.0, 4.0]]]), 1)",
+    "{f}(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]), 1)",
+    "{f}(torch.tensor([[[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]]]), 1)",
+    "{f}(torch.tensor([[0.5, 1.0]]), torch.tensor([1]))",
+    "{f}(torch.tensor([[1.0, 2.0]]), torch.tensor([[1.0, 0.0], [0.0, 1.0]]))",
+    "{f}(torch.tensor([[[1.0, 2.0, 3.0]]]), torch.tensor([[[1.0, -1.0]]]))",
+    "{f}(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]), torch.tensor([[[[1.0]]]]))",
+    "{f}(torch.tensor([[[[[1.0, 2.0], [3.0, 4.0]]]]]), torch.tensor([[[[[1.0]]]]]))",
+    "{f}(torch.tensor([1, 0]), 3)",
+    "{f}(torch.tensor([0.5, 1.0]), (2,))",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([0.5, 1.0]))",
+    "{f}(torch.tensor([1, 2]), torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))",
+    "{f}(torch.tensor([[0.5, 1.0], [2.0, 3.0]]), None, None, training=False)",
+    "{f}(torch.tensor([[0.5, 1.0], [2.0, 3.0]]), torch.zeros(2), torch.ones(2))",
+    "{f}(torch.tensor([[[1.0, 2.0, 3.0, 4.0]]]), 2, 1)",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[1.0, 2.0], [3.0, 4.0]]))",
+    "{f}(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]), scale_factor=2)",
+    "{f}(torch.tensor([[[[1.0, 2.0, 3.0, 4.0]]]]), 2)",
+    "{f}(torch.tensor([[[1.0, 2.0], [3.0, 4.0]]]), (1, 1))",
+    "{f}(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 1.0]), torch.tensor([1.0, -1.0]))",
+    "{f}(torch.sin)(torch.tensor([0.0, 1.0]))",
+    "{f}(lambda x: (x * x).sum())(torch.tensor([1.0, 2.0]))",
+    "{f}(torch.tensor([0.5, 1.0]), 'sum')",
+    "{f}(torch.tensor([[0.5, 1.0], [2.0, 3.0]]), 1, 0)",
+    "{f}(torch.tensor([[0.5, 1.0], [2.0, 3.0]]), 1, 1)",
+    "{f}(torch.tensor([3.0, 1.0, 2.0]), 2)",
+    "{f}(torch.tensor([3, 1, 2]))",
+]
+
+NUMPY = [
+    "{f}(fnp.array([0.5, 1.0]))",
+    "{f}(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))",
+    "{f}(fnp.array([[2.0, 1.0], [1.0, 3.0]]))",
+    "{f}(fnp.array([5, 3]), fnp.array([3, 2]))",
+    "{f}(fnp.array([5, 3]))",
+    "{f}(fnp.array([True, False]), fnp.array([True, True]))",
+    "{f}(fnp.array([True, False]))",
+    "{f}(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]), fnp.array([1.0, 2.0]))",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), 1)",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), axis=0)",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), 0, 1)",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (4,))",
+    "{f}(fnp.array([[2.0, 1.0], [1.0, 3.0]]), fnp.array([[1.0, 0.0], [2.0, 1.0]]))",
+    "{f}(fnp.array([[2.0, 1.0], [1.0, 3.0]]), fnp.array([1.0, 2.0]))",
+    "{f}([fnp.array([1.0, 2.0]), fnp.array([3.0, 4.0])])",
+    "{f}(fnp.array([1.0, 2.0]), fnp.array([3.0, 4.0]))",
+    "{f}(fnp.array([0.5, 1.0]), 2)",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), 2)",
+    "{f}(fnp.array([3.0, 1.0, 2.0]))",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), fnp.array([1, 0]))",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), fnp.array([[1], [0]]), 1)",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), fnp.array([2.0]))",
+    "{f}(fnp.array([True, False]), fnp.array([1.0, 2.0]), fnp.array([3.0, 4.0]))",
+    "{f}(fnp.array([1.0, 2.0, 4.0]), fnp.array([1.0, 0.5]))",
+    "{f}(fnp.array([1.0, 2.0, 3.0, 4.0]), 2)",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]))",
+    "{f}(2, 3)",
+    "{f}(3)",
+    "{f}((2,))",
+    "{f}((2, 2))",
+    "{f}([1.0, 2.0])",
+    "{f}(0.0, 1.0, 3)",
+    "{f}(fnp.float32)",
+    "{f}(fnp.float32, fnp.int64)",
+    "{f}(fnp.array([1.0, 2.0]), fnp.float32)",
+    "{f}((2,), 1.5)",
+    "{f}(fnp.array([0.5, 1.0]), 1.5)",
+    "{f}(fnp.array([1, 2]), (3,))",
+    "{f}(3, (2,))",
+    "{f}(5, fnp.array([1, 3]))",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), 0, 1)",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), 1, 2.0)",
+    "{f}()",
+]
+
+LAX = [
+    "{f}(fnp.array([0.5, 1.0]))",
+    "{f}(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))",
+    "{f}(fnp.array([5, 3]), fnp.array([3, 2]))",
+    "{f}(fnp.array([5, 3]))",
+    "{f}(fnp.array([True, False]), fnp.array([True, True]))",
+    "{f}(fnp.array([[2.0, 1.0], [1.0, 3.0]]))",
+    "{f}(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]), fnp.array([1.0, 2.0]))",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (0,))",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), 0)",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), axis=0)",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (4,))",
+    "{f}(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (1, 0))",
+    "{f}(fnp.array([[2.0, 1.0], [1.0, 3.0]]), fnp.array([[1.0, 0.0], [2.0, 1.0]]))",
+    "{f}([fnp.array([1.0, 2.0]), fnp.array([3.0, 4.0])], 0)",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), (1,), (3,))",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), (1,), (2,))",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), 2)",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), 1, 2)",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), 0, 1, 2)",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), (2, 3), (1,))",
+    "{f}(fnp.array([3.0, 1.0, 2.0]))",
+    "{f}(fnp.array([True, False]), fnp.array([1.0, 2.0]), fnp.array([3.0, 4.0]))",
+    "{f}(fnp.array([0.5, 1.0]), fnp.float32)",
+    "{f}(fnp.int32, 3)",
+    "{f}((2,), 1.5)",
+    "{f}(fnp.array([0.5, 1.0]), 2)",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), 0.0, [(1, 0, 0)])",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), fnp.array([1]), 1)",
+    "{f}(fnp.array([1.0, 2.0, 3.0]), fnp.array([9.0]), (1,))",
+    "{f}(fnp.array([1, 2]), fnp.array([3, 4]))",
+]
+
+FGRAD = [
+    "{f}(fgrad.numpy.array([-1.0, 0.5, 2.0]))",
+    "{f}(fgrad.numpy.sin)(0.5)",
+    "{f}(fgrad.numpy.sin)(fgrad.numpy.array([0.0, 1.0]))",
+    "{f}(fgrad.numpy.array([-1.0, 0.5, 2.0]), 0.5)",
+    "{f}(fgrad.numpy.array([-1.0, 0.5, 2.0]), fgrad.numpy.array([1.0, 2.0, 3.0]))",
+    "{f}(fgrad.numpy.array([[1.0, 2.0], [3.0, 4.0]]))",
+    "{f}(fgrad.numpy.array([1, 0]), 3)",
+    "{f}(fgrad.random.key(0), (2,))",
+    "{f}(fgrad.random.key(0), 2)",
+    "{f}(fgrad.random.key(0))",
+    "{f}(fgrad.random.key(0), fgrad.numpy.array([1.0, 2.0]))",
+    "{f}(fgrad.random.key(0), 0.5, (2,))",
+    "{f}(fgrad.random.key(0), 2.0, (2,))",
+    "{f}(fgrad.random.key(0), (2,), 0, 5)",
+    "{f}(fgrad.random.key(0), fgrad.numpy.array([1.0, 2.0]), (2,))",
+    "{f}(fgrad.random.key(0), 2.0, 3.0, (2,))",
+    "{f}(fgrad.random.key(0), 3, (2,))",
+    "{f}(fgrad.random.key(0), 0.0, 1.0, (2,))",
+    "{f}(fgrad.random.key(0), -1.0, 1.0, (2,))",
+    "{f}(fgrad.random.key(0), fgrad.numpy.zeros(2), fgrad.numpy.eye(2))",
+    "{f}(fgrad.random.key(0), fgrad.numpy.array([0.0, 1.0]))",
+    "{f}(fgrad.random.key(0), fgrad.numpy.array([0.1, 0.9]), shape=(2,))",
+    "{f}(fgrad.random.key(0), fgrad.numpy.array([0.2, 0.3, 0.5]))",
+    "{f}(fgrad.random.key(0), 5, (2,), 0.5)",
+    "{f}(0)",
+    "{f}(fgrad.random.PRNGKey(0))",
+    "{f}(fgrad.numpy.array([1.0, 2.0]))",
+    "{f}(3)",
+    "{f}()",
+]
+
+
+class _JaxAsFgrad:
+    """``fgrad`` in the peer's namespace: ``fgrad.X`` is ``jax.X``, ``fgrad.numpy`` is ``jax.numpy``."""
+
+    numpy = jnp
+    lax = jax.lax
+    nn = jax.nn
+    random = jax.random
+
+    def __getattr__(self, name):
+        return getattr(jax, name)
+
+
+def namespaces(module_name: str) -> tuple[dict, dict, list[str], str]:
+    """(peer namespace, fgrad namespace, generic candidates, qualified call prefix)."""
+    short = module_name.split(".", 1)[1] if "." in module_name else ""
+    if module_name.startswith("fgrad.torch"):
+        return {"torch": torch}, {"torch": ftorch}, TORCH, module_name.replace("fgrad.torch", "torch", 1)
+    if module_name.startswith("fgrad.numpy"):
+        return {"fnp": jnp}, {"fnp": fnp}, NUMPY, module_name.replace("fgrad.numpy", "fnp", 1)
+    if module_name == "fgrad.lax":
+        return {"lax": jax.lax, "fnp": jnp}, {"lax": flax, "fnp": fnp}, LAX, "lax"
+    return {"fgrad": _JaxAsFgrad()}, {"fgrad": fgrad}, FGRAD, "fgrad" + ("." + short if short else "")
+
+
+def peer_function(module_name: str, name: str):
+    """The peer's function ``name`` of ``module_name``'s peer module, or None."""
+    peer_ns, _, _, prefix = namespaces(module_name)
+    obj = next(iter(peer_ns.values())) if prefix.split(".")[0] != "lax" else jax.lax
+    for part in prefix.split(".")[1:] + [name]:
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def run_steps(steps: list[str], namespace: dict, seed: int) -> list[str] | None:
+    """Each step's printed output (as doctest sees it), or None if a step raised."""
+    ns = dict(namespace)
+    torch.manual_seed(seed)
+    outs = []
+    for src in steps:
+        buf = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(buf), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec(compile(src, "<example>", "single"), ns)
+        except Exception:  # noqa: BLE001 - a candidate the callee rejects is simply not used
+            return None
+        outs.append(buf.getvalue().rstrip("\n"))
+    return outs
+
+
+def usable(out: list[str] | None) -> bool:
+    text = "\n".join(out or ["<none>"])
+    return out is not None and "0x" not in text and "<function" not in text and "<bound" not in text
+
+
+def choose(module_name: str, name: str):
+    """``(steps, skip)`` for ``module_name.name``, or None when the peer runs no candidate."""
+    peer_ns, fgrad_ns, generic, prefix = namespaces(module_name)
+    qualified = f"{prefix}.{name}"
+    curated = CURATED.get(f"{module_name}.{name}")
+    candidates = [curated] if curated else []
+    if peer_function(module_name, name) is None and not curated:
+        return None
+    candidates += [[c.format(f=qualified)] for c in generic]
+    first = None
+    for steps in candidates:
+        want = run_steps(steps, peer_ns, 0)
+        if not usable(want) or run_steps(steps, peer_ns, 1) != want:
+            continue
+        first = first or (steps, want)
+        if run_steps(steps, fgrad_ns, 0) == want:
+            return tuple(zip(steps, want)), False
+    if first is None:
+        return None
+    return tuple(zip(*first)), True
+
+
+def summary(module_name: str, name: str) -> str:
+    """A one-line summary for a function that has no docstring."""
+    _, _, _, prefix = namespaces(module_name)
+    peer = {"torch": "PyTorch", "fnp": "JAX", "lax": "JAX", "fgrad": "JAX"}[prefix.split(".")[0]]
+    peer_name = prefix.replace("fnp", "jax.numpy").replace("lax", "jax.lax").replace("fgrad", "jax")
+    fn = getattr(importlib.import_module(module_name), name)
+    spec = getattr(fn, "op_spec", None)
+    if name.endswith("_") and not name.endswith("__") and module_name == "fgrad.torch":
+        return (f"In-place ``{prefix}.{name[:-1]}``: writes the result into ``input`` and returns it, "
+                f"as {peer}'s ``{peer_name}.{name}``.")
+    if spec is not None:
+        return f"Elementwise ``{spec.name}`` of its tensor argument(s), as {peer}'s ``{peer_name}.{name}``."
+    return f"{peer}'s ``{peer_name}.{name}`` (same arguments and results), computed by fgrad's primitives."
+
+
+def generate() -> dict[str, dict]:
+    """``{data module: {module name: {function name: (summary, steps, skip)}}}``."""
+    out: dict[str, dict] = {}
+    missing = []
+    for module_name, data_name in _docs.DATA_MODULES.items():
+        module = importlib.import_module(module_name)
+        entries = {}
+        for name, fn in sorted(_docs.public_functions(module).items()):
+            doc = fn.__doc__ or ""
+            if ">>>" in doc and not getattr(fn, "__fgrad_doc_example__", None):
+                continue  # a hand-written example
+            chosen = choose(module_name, name)
+            if chosen is None:
+                missing.append(f"{module_name}.{name}")
+                continue
+            steps, skip = chosen
+            entries[name] = (summary(module_name, name), steps, skip)
+        out.setdefault(data_name, {})[module_name] = entries
+    return out, missing
+
+
+HEADER = '''"""Docstring examples of {modules}: written by ``tools/make_doc_examples.py``, do not edit.
+
+Each entry is ``name: (summary, ((source, peer's output), ...), skip)``; the outputs are the
+peer's ({peer}), and ``skip`` marks a known difference (fgrad prints something else; listed in
+`KNOWN_DIFFERENCES`).  `fgrad._docs.attach` turns the entries into docstrings.
+"""
+
+# fmt: off
+'''
+
+
+def write(data: dict[str, dict]) -> None:
+    for data_name, per_module in data.items():
+        peer = "PyTorch " + torch.__version__ if data_name == "torch_examples" else "JAX " + jax.__version__
+        known = sorted(f"{m}.{n}" for m, entries in per_module.items() for n, e in entries.items() if e[2])
+        text = HEADER.format(modules=", ".join(f"`{m}`" for m in per_module), peer=peer)
+        text += "KNOWN_DIFFERENCES = " + pprint.pformat(known, width=100) + "\n\n"
+        text += "EXAMPLES = " + pprint.pformat(per_module, width=100, sort_dicts=True) + "\n"
+        (ROOT / "fgrad" / "_docs" / f"{data_name}.py").write_text(text)
+
+
+def main() -> None:
+    np.set_printoptions(legacy=False)
+    data, missing = generate()
+    write(data)
+    n = sum(len(e) for d in data.values() for e in d.values())
+    n_skip = sum(x[2] for d in data.values() for e in d.values() for x in e.values())
+    print(f"{n} examples written ({n_skip} known differences); {len(missing)} functions without one")
+    if "--report" in sys.argv:
+        print("\n".join(missing))
+
+
+if __name__ == "__main__":
+    main()
