@@ -51,6 +51,90 @@ from fgrad import lax as flax  # noqa: E402
 # name -> the example's lines (each a ``>>>`` line; a line may hold a small multi-line block)
 CURATED: dict[str, list[str]] = {
     "fgrad.torch.manual_seed": ["torch.manual_seed(0).initial_seed()"],
+    "fgrad.torch.rand": ["torch.rand(2, 3).shape"],
+    "fgrad.torch.randn": ["torch.randn(2, 3).shape"],
+    "fgrad.torch.empty": ["torch.empty(2, 3).shape"],
+    "fgrad.torch.empty_strided": ["torch.empty_strided((2, 3), (3, 1)).shape"],
+    "fgrad.torch.randint": ["torch.randint(0, 5, (2, 3)).shape"],
+    "fgrad.torch.randperm": ["torch.randperm(4).sort().values"],
+    "fgrad.torch.normal": ["torch.normal(torch.zeros(2, 3), 1.0).shape"],
+    "fgrad.torch.multinomial": ["torch.multinomial(torch.tensor([0.0, 1.0]), 2, replacement=True)"],
+    "fgrad.torch.poisson": ["torch.poisson(torch.zeros(3))"],
+    "fgrad.torch.rand_like": ["torch.rand_like(torch.zeros(2, 3)).shape"],
+    "fgrad.torch.randn_like": ["torch.randn_like(torch.zeros(2, 3)).shape"],
+    "fgrad.torch.dropout": ["torch.dropout(torch.ones(4), 0.0, True)"],
+    "fgrad.torch.seed": ["isinstance(torch.seed(), int)"],
+    "fgrad.torch.initial_seed": ["torch.manual_seed(3).initial_seed()", "torch.initial_seed()"],
+    "fgrad.torch.get_rng_state": ["torch.get_rng_state().dtype"],
+    "fgrad.torch.set_rng_state": ["state = torch.get_rng_state()", "a = torch.rand(2)",
+                                  "torch.set_rng_state(state)", "torch.equal(torch.rand(2), a)"],
+    "fgrad.torch.get_printoptions": ["torch.get_printoptions()['precision']"],
+    "fgrad.torch.set_printoptions": ["torch.set_printoptions(precision=2)", "torch.tensor([1 / 3])",
+                                     "torch.set_printoptions(profile='default')"],
+    "fgrad.torch.use_deterministic_algorithms": [
+        "torch.use_deterministic_algorithms(False)", "torch.are_deterministic_algorithms_enabled()"],
+    "fgrad.torch.full": ["torch.full((2,), 1.5)"],
+    "fgrad.torch.expand": ["torch.tensor([1.0, 2.0]).expand(2, 2)"],
+    "fgrad.torch.view": ["torch.arange(4.0).view(2, 2)"],
+    "fgrad.torch.from_numpy": ["import numpy as np", "torch.from_numpy(np.array([1.0, 2.0]))"],
+    "fgrad.torch.is_nonzero": ["torch.is_nonzero(torch.tensor([1.0]))"],
+    "fgrad.torch.bmm": ["torch.bmm(torch.ones(1, 2, 3), torch.ones(1, 3, 2))"],
+    "fgrad.torch.baddbmm": ["torch.baddbmm(torch.zeros(1, 2, 2), torch.ones(1, 2, 3), torch.ones(1, 3, 2))"],
+    "fgrad.torch.addbmm": ["torch.addbmm(torch.zeros(2, 2), torch.ones(1, 2, 3), torch.ones(1, 3, 2))"],
+    "fgrad.torch.addmm": ["torch.addmm(torch.zeros(2, 2), torch.ones(2, 3), torch.ones(3, 2))"],
+    "fgrad.torch.addmv": ["torch.addmv(torch.zeros(2), torch.ones(2, 3), torch.ones(3))"],
+    "fgrad.torch.cross": ["torch.cross(torch.tensor([1.0, 0.0, 0.0]), torch.tensor([0.0, 1.0, 0.0]), dim=0)"],
+    "fgrad.torch.linalg.cross": ["torch.linalg.cross(torch.tensor([1.0, 0.0, 0.0]), torch.tensor([0.0, 1.0, 0.0]))"],
+    "fgrad.torch.index_add": ["torch.index_add(torch.zeros(3), 0, torch.tensor([0, 2]), torch.tensor([1.0, 2.0]))"],
+    "fgrad.torch.index_copy": ["torch.index_copy(torch.zeros(3), 0, torch.tensor([0, 2]), torch.tensor([1.0, 2.0]))"],
+    "fgrad.torch.index_fill": ["torch.index_fill(torch.zeros(3), 0, torch.tensor([0, 2]), 5.0)"],
+    "fgrad.torch.index_put": ["torch.index_put(torch.zeros(3), (torch.tensor([1]),), torch.tensor([5.0]))"],
+    "fgrad.torch.scatter": ["torch.scatter(torch.zeros(3), 0, torch.tensor([2, 0]), torch.tensor([1.0, 2.0]))"],
+    "fgrad.torch.scatter_add": [
+        "torch.scatter_add(torch.zeros(3), 0, torch.tensor([2, 2]), torch.tensor([1.0, 2.0]))"],
+    "fgrad.torch.scatter_reduce": [
+        "torch.scatter_reduce(torch.zeros(3), 0, torch.tensor([2, 2]), torch.tensor([1.0, 2.0]), 'amax')"],
+    "fgrad.torch.masked_scatter": [
+        "torch.masked_scatter(torch.zeros(3), torch.tensor([True, False, True]), torch.tensor([1.0, 2.0]))"],
+    "fgrad.torch.repeat": ["torch.tensor([1.0, 2.0]).repeat(2)"],
+    "fgrad.torch.unflatten": ["torch.unflatten(torch.arange(4.0), 0, (2, 2))"],
+    "fgrad.torch.svd": ["torch.svd(torch.tensor([[2.0, 0.0], [0.0, 1.0]])).S"],
+    "fgrad.torch.linalg.svdvals": ["torch.linalg.svdvals(torch.tensor([[2.0, 0.0], [0.0, 1.0]]))"],
+    "fgrad.torch.linalg.svd": ["torch.linalg.svd(torch.tensor([[2.0, 0.0], [0.0, 1.0]])).S"],
+    "fgrad.torch.linalg.qr": ["torch.linalg.qr(torch.tensor([[2.0, 0.0], [0.0, 1.0]])).R"],
+    "fgrad.torch.linalg.eigh": ["torch.linalg.eigh(torch.tensor([[2.0, 0.0], [0.0, 1.0]])).eigenvalues"],
+    "fgrad.torch.slogdet": ["torch.slogdet(torch.tensor([[2.0, 0.0], [0.0, 1.0]]))"],
+    "fgrad.torch.nn.functional.cross_entropy": [
+        "torch.nn.functional.cross_entropy(torch.tensor([[0.0, 0.0]]), torch.tensor([1]))"],
+    "fgrad.torch.nn.functional.layer_norm": [
+        "torch.nn.functional.layer_norm(torch.tensor([1.0, 3.0]), (2,))"],
+    "fgrad.torch.nn.functional.batch_norm": [
+        "torch.nn.functional.batch_norm(torch.tensor([[1.0], [3.0]]), None, None, training=True)"],
+    "fgrad.torch.nn.functional.group_norm": [
+        "torch.nn.functional.group_norm(torch.tensor([[1.0, 3.0]]), 1)"],
+    "fgrad.torch.nn.functional.instance_norm": [
+        "torch.nn.functional.instance_norm(torch.tensor([[[1.0, 3.0]]]))"],
+    "fgrad.torch.nn.functional.binary_cross_entropy": [
+        "torch.nn.functional.binary_cross_entropy(torch.tensor([0.5, 0.5]), torch.tensor([1.0, 0.0]))"],
+    "fgrad.torch.nn.functional.kl_div": [
+        "torch.nn.functional.kl_div(torch.tensor([0.0, 0.0]), torch.tensor([0.5, 0.5]), reduction='sum')"],
+    "fgrad.torch.autograd.set_detect_anomaly": [
+        "torch.autograd.set_detect_anomaly(False)", "torch.autograd.is_anomaly_enabled()"],
+    "fgrad.torch.autograd.is_anomaly_enabled": ["torch.autograd.is_anomaly_enabled()"],
+    "fgrad.torch.autograd.is_inference_mode_enabled": ["torch.autograd.is_inference_mode_enabled()"],
+    "fgrad.numpy.choose": ["fnp.choose(fnp.array([1, 0]), [fnp.array([1.0, 2.0]), fnp.array([3.0, 4.0])])"],
+    "fgrad.numpy.fix": ["fnp.fix(fnp.array([-1.5, 1.5]))"],
+    "fgrad.numpy.linalg.cross": ["fnp.linalg.cross(fnp.array([1.0, 0.0, 0.0]), fnp.array([0.0, 1.0, 0.0]))"],
+    "fgrad.numpy.ravel_multi_index": ["fnp.ravel_multi_index((fnp.array([1]), fnp.array([2])), (2, 3))"],
+    "fgrad.lax.argmax": ["lax.argmax(fnp.array([1.0, 3.0, 2.0]), 0, fnp.int64)"],
+    "fgrad.lax.argmin": ["lax.argmin(fnp.array([1.0, 3.0, 2.0]), 0, fnp.int64)"],
+    "fgrad.lax.reduce_and": ["lax.reduce_and(fnp.array([True, False]), (0,))"],
+    "fgrad.lax.reduce_or": ["lax.reduce_or(fnp.array([True, False]), (0,))"],
+    "fgrad.lax.squeeze": ["lax.squeeze(fnp.array([[1.0, 2.0]]), (0,))"],
+    "fgrad.lax.real": ["lax.real(fnp.array([1.0 + 2.0j]))"],
+    "fgrad.lax.imag": ["lax.imag(fnp.array([1.0 + 2.0j]))"],
+    "fgrad.lax.map": ["lax.map(fnp.sin, fnp.array([0.0, 1.0]))"],
+    "fgrad.lax.zeros_like_array": ["lax.zeros_like_array(fnp.array([1.0, 2.0]))"],
     "fgrad.torch.is_tensor": ["torch.is_tensor(torch.tensor([1.0]))"],
     "fgrad.torch.numel": ["torch.numel(torch.zeros(2, 3))"],
     "fgrad.torch.is_grad_enabled": ["torch.is_grad_enabled()"],
@@ -86,7 +170,6 @@ CURATED: dict[str, list[str]] = {
 }
 
 # --------------------------------------------------------------- generic candidates
-T = "torch.tensor"
 TORCH = [
     "{f}(torch.tensor([0.5, 1.0]))",
     "{f}(torch.tensor([0.5, 1.0]), torch.tensor([2.0, 0.25]))",
@@ -301,21 +384,40 @@ def peer_function(module_name: str, name: str):
     return obj
 
 
+def reset_global_state() -> None:
+    """Undo what a candidate may have changed globally (print options, default dtype, grad mode)."""
+    for t in (torch, ftorch):
+        with contextlib.suppress(Exception):
+            t.set_printoptions(profile="default")
+        with contextlib.suppress(Exception):
+            t.set_default_dtype(t.float32)
+        with contextlib.suppress(Exception):
+            t.set_grad_enabled(True)
+    np.set_printoptions()
+
+
 def run_steps(steps: list[str], namespace: dict, seed: int) -> list[str] | None:
     """Each step's printed output (as doctest sees it), or None if a step raised."""
     ns = dict(namespace)
     torch.manual_seed(seed)
     outs = []
-    for src in steps:
-        buf = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(buf), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                exec(compile(src, "<example>", "single"), ns)
-        except Exception:  # noqa: BLE001 - a candidate the callee rejects is simply not used
-            return None
-        outs.append(buf.getvalue().rstrip("\n"))
+    try:
+        for src in steps:
+            buf = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(buf), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    exec(compile(src, "<example>", "single"), ns)
+            except Exception:  # noqa: BLE001 - a candidate the callee rejects is simply not used
+                return None
+            outs.append(buf.getvalue().rstrip("\n"))
+    finally:
+        reset_global_state()
     return outs
+
+
+# functions that change global state get only a CURATED example (which must undo its change)
+STATEFUL_PREFIXES = ("set_", "use_", "manual_seed", "seed", "enable_", "disable_")
 
 
 def usable(out: list[str] | None) -> bool:
@@ -329,7 +431,7 @@ def choose(module_name: str, name: str):
     qualified = f"{prefix}.{name}"
     curated = CURATED.get(f"{module_name}.{name}")
     candidates = [curated] if curated else []
-    if peer_function(module_name, name) is None and not curated:
+    if not curated and (peer_function(module_name, name) is None or name.startswith(STATEFUL_PREFIXES)):
         return None
     candidates += [[c.format(f=qualified)] for c in generic]
     first = None

@@ -101,7 +101,7 @@ def doctest_text(module_name: str, steps, skip: bool = False) -> str:
         first, *rest = source.split("\n")
         lines.append(f"    >>> {first}" + ("  # doctest: +SKIP" if skip else ""))
         lines.extend(f"    ... {r}" for r in rest)
-        lines.extend(f"    {w}" for w in want.split("\n") if want)
+        lines.extend(f"    {w}" if w.strip() else "    <BLANKLINE>" for w in want.split("\n") if want)
     return "\n".join(lines)
 
 

@@ -25,6 +25,16 @@ EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s)
                        (('lax.add(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',
                          'Array([2.5 , 1.25], dtype=float64)'),),
                        False),
+               'argmax': ("Elementwise ``argmax`` of its tensor argument(s), as JAX's "
+                          '``jax.lax.argmax``.',
+                          (('lax.argmax(fnp.array([1.0, 3.0, 2.0]), 0, fnp.int64)',
+                            'Array(1, dtype=int64)'),),
+                          False),
+               'argmin': ("Elementwise ``argmin`` of its tensor argument(s), as JAX's "
+                          '``jax.lax.argmin``.',
+                          (('lax.argmin(fnp.array([1.0, 3.0, 2.0]), 0, fnp.int64)',
+                            'Array(0, dtype=int64)'),),
+                          False),
                'asin': ("Elementwise ``arcsin`` of its tensor argument(s), as JAX's "
                         '``jax.lax.asin``.',
                         (('lax.asin(fnp.array([0.5, 1.0]))',
@@ -234,6 +244,10 @@ EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s)
                       (('lax.gt(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',
                         'Array([False,  True], dtype=bool)'),),
                       False),
+               'imag': ("Elementwise ``imag`` of its tensor argument(s), as JAX's "
+                        '``jax.lax.imag``.',
+                        (('lax.imag(fnp.array([1.0 + 2.0j]))', 'Array([2.], dtype=float64)'),),
+                        False),
                'index_in_dim': ("JAX's ``jax.lax.index_in_dim`` (same arguments and results), "
                                 "computed by fgrad's primitives.",
                                 (('lax.index_in_dim(fnp.array([[1.0, 2.0], [3.0, 4.0]]), 0)',
@@ -272,6 +286,11 @@ EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s)
                       (('lax.lt(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',
                         'Array([ True, False], dtype=bool)'),),
                       False),
+               'map': ("JAX's ``jax.lax.map`` (same arguments and results), computed by fgrad's "
+                       'primitives.',
+                       (('lax.map(fnp.sin, fnp.array([0.0, 1.0]))',
+                         'Array([0.        , 0.84147098], dtype=float64)'),),
+                       False),
                'max': ("Elementwise ``maximum`` of its tensor argument(s), as JAX's "
                        '``jax.lax.max``.',
                        (('lax.max(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',
@@ -310,6 +329,15 @@ EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s)
                        (('lax.pow(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',
                          'Array([0.25, 1.  ], dtype=float64)'),),
                        False),
+               'real': ("Elementwise ``real`` of its tensor argument(s), as JAX's "
+                        '``jax.lax.real``.',
+                        (('lax.real(fnp.array([1.0 + 2.0j]))', 'Array([1.], dtype=float64)'),),
+                        False),
+               'reduce_and': ("Elementwise ``all`` of its tensor argument(s), as JAX's "
+                              '``jax.lax.reduce_and``.',
+                              (('lax.reduce_and(fnp.array([True, False]), (0,))',
+                                'Array(False, dtype=bool)'),),
+                              False),
                'reduce_max': ("Elementwise ``max`` of its tensor argument(s), as JAX's "
                               '``jax.lax.reduce_max``.',
                               (('lax.reduce_max(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (0,))',
@@ -320,6 +348,11 @@ EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s)
                               (('lax.reduce_min(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (0,))',
                                 'Array([1., 2.], dtype=float64)'),),
                               False),
+               'reduce_or': ("Elementwise ``any`` of its tensor argument(s), as JAX's "
+                             '``jax.lax.reduce_or``.',
+                             (('lax.reduce_or(fnp.array([True, False]), (0,))',
+                               'Array(True, dtype=bool)'),),
+                             False),
                'reduce_prod': ("Elementwise ``prod`` of its tensor argument(s), as JAX's "
                                '``jax.lax.reduce_prod``.',
                                (('lax.reduce_prod(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (0,))',
@@ -409,6 +442,11 @@ EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s)
                           (('lax.square(fnp.array([0.5, 1.0]))',
                             'Array([0.25, 1.  ], dtype=float64)'),),
                           False),
+               'squeeze': ("JAX's ``jax.lax.squeeze`` (same arguments and results), computed by "
+                           "fgrad's primitives.",
+                           (('lax.squeeze(fnp.array([[1.0, 2.0]]), (0,))',
+                             'Array([1., 2.], dtype=float64)'),),
+                           False),
                'sub': ("Elementwise ``subtract`` of its tensor argument(s), as JAX's "
                        '``jax.lax.sub``.',
                        (('lax.sub(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',

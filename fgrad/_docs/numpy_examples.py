@@ -226,6 +226,12 @@ EXAMPLES = {'fgrad.numpy': {'abs': ("Elementwise ``abs`` of its tensor argument(
                           '``jax.numpy.ceil``.',
                           (('fnp.ceil(fnp.array([0.5, 1.0]))', 'Array([1., 1.], dtype=float64)'),),
                           False),
+                 'choose': ("JAX's ``jax.numpy.choose`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('fnp.choose(fnp.array([1, 0]), [fnp.array([1.0, 2.0]), '
+                              'fnp.array([3.0, 4.0])])',
+                              'Array([3., 2.], dtype=float64)'),),
+                            False),
                  'column_stack': ("JAX's ``jax.numpy.column_stack`` (same arguments and results), "
                                   "computed by fgrad's primitives.",
                                   (('fnp.column_stack(fnp.array([0.5, 1.0]))',
@@ -901,6 +907,12 @@ EXAMPLES = {'fgrad.numpy': {'abs': ("Elementwise ``abs`` of its tensor argument(
                            (('fnp.ravel(fnp.array([0.5, 1.0]))',
                              'Array([0.5, 1. ], dtype=float64)'),),
                            False),
+                 'ravel_multi_index': ("JAX's ``jax.numpy.ravel_multi_index`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('fnp.ravel_multi_index((fnp.array([1]), fnp.array([2])), '
+                                         '(2, 3))',
+                                         'Array([5], dtype=int64)'),),
+                                       False),
                  'real': ("Elementwise ``real`` of its tensor argument(s), as JAX's "
                           '``jax.numpy.real``.',
                           (('fnp.real(fnp.array([0.5, 1.0]))',
@@ -1175,6 +1187,12 @@ EXAMPLES = {'fgrad.numpy': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                  (('fnp.linalg.cond(fnp.array([[2.0, 1.0], [1.0, 3.0]]))',
                                    'Array(2.61803399, dtype=float64)'),),
                                  False),
+                        'cross': ("JAX's ``jax.numpy.linalg.cross`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('fnp.linalg.cross(fnp.array([1.0, 0.0, 0.0]), fnp.array([0.0, '
+                                    '1.0, 0.0]))',
+                                    'Array([0., 0., 1.], dtype=float64)'),),
+                                  False),
                         'diagonal': ("JAX's ``jax.numpy.linalg.diagonal`` (same arguments and "
                                      "results), computed by fgrad's primitives.",
                                      (('fnp.linalg.diagonal(fnp.array([[2.0, 1.0], [1.0, 3.0]]))',
