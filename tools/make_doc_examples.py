@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (example lines are data)
 """Write the docstring examples of fgrad's public functions (``fgrad/_docs/*_examples.py``).
 
 For every public function of the modules in `fgrad._docs.MODULES` whose docstring has no
@@ -48,8 +49,66 @@ from fgrad import _docs  # noqa: E402
 from fgrad import lax as flax  # noqa: E402
 
 # ---------------------------------------------------------------- hand-written examples
-# name -> the example's lines (each a ``>>>`` line; a line may hold a small multi-line block)
-CURATED: dict[str, list[str]] = {
+# name -> the example's lines (each a ``>>>`` line; a line may hold a small multi-line block).  A
+# line may be a pair ``(fgrad's line, the peer's line)`` where the peer spells the call
+# differently (fgrad extras such as ``torch.autograd.is_grad_enabled``): the peer's line's
+# output is stored as what fgrad's line must print.
+CURATED: dict[str, list] = {
+    "fgrad.torch.einsum": ["torch.einsum('ij->ji', torch.tensor([[1.0, 2.0], [3.0, 4.0]]))"],
+    "fgrad.torch.get_num_threads": ["torch.get_num_threads() >= 1"],
+    "fgrad.torch.get_num_interop_threads": ["torch.get_num_interop_threads() >= 1"],
+    "fgrad.torch.empty_like": ["torch.empty_like(torch.zeros(2, 3)).shape"],
+    "fgrad.torch.scalar_tensor": ["torch.scalar_tensor(3)"],
+    "fgrad.torch.lu_unpack": [
+        "LU, pivots = torch.tensor([[3.0, 4.0], [1 / 3, 2 / 3]]), torch.tensor([2, 2], dtype=torch.int32)",
+        "torch.lu_unpack(LU, pivots).P"],
+    "fgrad.torch.autograd.set_detect_anomaly": [
+        "_ = torch.autograd.set_detect_anomaly(False)",
+        ("torch.autograd.is_anomaly_enabled()", "torch.is_anomaly_enabled()")],
+    "fgrad.torch.set_default_device": ["torch.set_default_device('cpu')", "torch.zeros(1).device",
+                                       "torch.set_default_device(None)"],
+    "fgrad.torch.as_strided_": [("torch.as_strided_(torch.tensor([1.0, 2.0, 3.0, 4.0]), (2, 2), (1, 1))",
+                                 "torch.tensor([1.0, 2.0, 3.0, 4.0]).as_strided_((2, 2), (1, 1))")],
+    "fgrad.lax.top_k": ["lax.top_k(fnp.array([1.0, 3.0, 2.0]), 2)"],
+    "fgrad.lax.bitcast_convert_type": ["lax.bitcast_convert_type(fnp.array([1.0]), fnp.int64)"],
+    "fgrad.lax.conj": ["lax.conj(fnp.array([1.0 + 2.0j]))"],
+    "fgrad.torch.autograd.is_grad_enabled": [("torch.autograd.is_grad_enabled()", "torch.is_grad_enabled()")],
+    "fgrad.torch.autograd.is_anomaly_enabled": [
+        ("torch.autograd.is_anomaly_enabled()", "torch.is_anomaly_enabled()")],
+    "fgrad.torch.autograd.is_inference_mode_enabled": [
+        ("torch.autograd.is_inference_mode_enabled()", "torch.is_inference_mode_enabled()")],
+    "fgrad.torch.autograd.gradgradcheck": [
+        "torch.autograd.gradgradcheck(torch.sin, (torch.tensor([0.5], dtype=torch.float64, requires_grad=True),))"],
+    "fgrad.torch.autograd.once_differentiable": [
+        ("callable(torch.autograd.once_differentiable(lambda ctx, g: g))",
+         "callable(torch.autograd.function.once_differentiable(lambda ctx, g: g))")],
+    "fgrad.torch.linalg.inverse": [("torch.linalg.inverse(torch.tensor([[2.0, 0.0], [0.0, 4.0]]))",
+                                    "torch.inverse(torch.tensor([[2.0, 0.0], [0.0, 4.0]]))")],
+    "fgrad.torch.vector_norm": [("torch.vector_norm(torch.tensor([3.0, 4.0]))",
+                                 "torch.linalg.vector_norm(torch.tensor([3.0, 4.0]))")],
+    "fgrad.torch.imag": ["torch.imag(torch.tensor([1.0 + 2.0j]))"],
+    "fgrad.torch.frombuffer": ["torch.frombuffer(bytearray(b'\\x01\\x02'), dtype=torch.uint8)"],
+    "fgrad.torch.get_printoptions": [("torch.get_printoptions()['precision']",
+                                      "torch._tensor_str.PRINT_OPTS.precision")],
+    "fgrad.torch.set_default_dtype": ["torch.set_default_dtype(torch.float64)", "torch.tensor([1.0]).dtype",
+                                      "torch.set_default_dtype(torch.float32)"],
+    "fgrad.torch.set_default_tensor_type": ["torch.set_default_tensor_type('torch.FloatTensor')",
+                                            "torch.tensor([1.0]).dtype"],
+    "fgrad.torch.set_num_threads": ["torch.set_num_threads(torch.get_num_threads())"],
+    "fgrad.torch.as_strided": ["torch.as_strided(torch.arange(4.0), (2, 2), (1, 1))"],
+    "fgrad.torch.new_empty": [("torch.new_empty(torch.tensor([1.0]), (2,)).shape",
+                               "torch.tensor([1.0]).new_empty((2,)).shape")],
+    "fgrad.numpy.dsplit": ["fnp.dsplit(fnp.ones((1, 1, 4)), 2)"],
+    "fgrad.numpy.fill_diagonal": ["fnp.fill_diagonal(fnp.zeros((2, 2)), 1.0, inplace=False)"],
+    "fgrad.numpy.put_along_axis": [
+        "fnp.put_along_axis(fnp.zeros(3), fnp.array([1]), 5.0, axis=0, inplace=False)"],
+    "fgrad.lax.zeros_like_array": [("lax.zeros_like_array(fnp.array([1.0, 2.0]))",
+                                    "fnp.zeros_like(fnp.array([1.0, 2.0]))")],
+    "fgrad.torch.nn.functional.bilinear": [
+        "torch.nn.functional.bilinear(torch.tensor([[1.0]]), torch.tensor([[2.0]]), torch.tensor([[[3.0]]]))"],
+    "fgrad.torch.nn.functional.cosine_embedding_loss": [
+        "torch.nn.functional.cosine_embedding_loss(torch.tensor([[1.0, 0.0]]), torch.tensor([[0.0, 1.0]]), "
+        "torch.tensor([1.0]))"],
     "fgrad.torch.manual_seed": ["torch.manual_seed(0).initial_seed()"],
     "fgrad.torch.rand": ["torch.rand(2, 3).shape"],
     "fgrad.torch.randn": ["torch.randn(2, 3).shape"],
@@ -68,7 +127,6 @@ CURATED: dict[str, list[str]] = {
     "fgrad.torch.get_rng_state": ["torch.get_rng_state().dtype"],
     "fgrad.torch.set_rng_state": ["state = torch.get_rng_state()", "a = torch.rand(2)",
                                   "torch.set_rng_state(state)", "torch.equal(torch.rand(2), a)"],
-    "fgrad.torch.get_printoptions": ["torch.get_printoptions()['precision']"],
     "fgrad.torch.set_printoptions": ["torch.set_printoptions(precision=2)", "torch.tensor([1 / 3])",
                                      "torch.set_printoptions(profile='default')"],
     "fgrad.torch.use_deterministic_algorithms": [
@@ -118,10 +176,6 @@ CURATED: dict[str, list[str]] = {
         "torch.nn.functional.binary_cross_entropy(torch.tensor([0.5, 0.5]), torch.tensor([1.0, 0.0]))"],
     "fgrad.torch.nn.functional.kl_div": [
         "torch.nn.functional.kl_div(torch.tensor([0.0, 0.0]), torch.tensor([0.5, 0.5]), reduction='sum')"],
-    "fgrad.torch.autograd.set_detect_anomaly": [
-        "torch.autograd.set_detect_anomaly(False)", "torch.autograd.is_anomaly_enabled()"],
-    "fgrad.torch.autograd.is_anomaly_enabled": ["torch.autograd.is_anomaly_enabled()"],
-    "fgrad.torch.autograd.is_inference_mode_enabled": ["torch.autograd.is_inference_mode_enabled()"],
     "fgrad.numpy.choose": ["fnp.choose(fnp.array([1, 0]), [fnp.array([1.0, 2.0]), fnp.array([3.0, 4.0])])"],
     "fgrad.numpy.fix": ["fnp.fix(fnp.array([-1.5, 1.5]))"],
     "fgrad.numpy.linalg.cross": ["fnp.linalg.cross(fnp.array([1.0, 0.0, 0.0]), fnp.array([0.0, 1.0, 0.0]))"],
@@ -134,11 +188,9 @@ CURATED: dict[str, list[str]] = {
     "fgrad.lax.real": ["lax.real(fnp.array([1.0 + 2.0j]))"],
     "fgrad.lax.imag": ["lax.imag(fnp.array([1.0 + 2.0j]))"],
     "fgrad.lax.map": ["lax.map(fnp.sin, fnp.array([0.0, 1.0]))"],
-    "fgrad.lax.zeros_like_array": ["lax.zeros_like_array(fnp.array([1.0, 2.0]))"],
     "fgrad.torch.is_tensor": ["torch.is_tensor(torch.tensor([1.0]))"],
     "fgrad.torch.numel": ["torch.numel(torch.zeros(2, 3))"],
     "fgrad.torch.is_grad_enabled": ["torch.is_grad_enabled()"],
-    "fgrad.torch.autograd.is_grad_enabled": ["torch.autograd.is_grad_enabled()"],
     "fgrad.torch.autograd.grad": ["x = torch.tensor([1.0, 2.0], requires_grad=True)",
                                   "torch.autograd.grad((x * x).sum(), x)"],
     "fgrad.torch.autograd.backward": ["x = torch.tensor([1.0, 2.0], requires_grad=True)",
@@ -235,6 +287,17 @@ TORCH = [
     "{f}(torch.tensor([[0.5, 1.0], [2.0, 3.0]]), 1, 1)",
     "{f}(torch.tensor([3.0, 1.0, 2.0]), 2)",
     "{f}(torch.tensor([3, 1, 2]))",
+    "{f}(torch.tensor([0.5, 1.0]), (2,), 1.5)",
+    "{f}(torch.tensor([0.5, 1.0]), [1.0, 2.0])",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), (1, 2))",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 2, 0, 1.0)",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, torch.tensor([1, 0]), torch.tensor([[5.0, 6.0], [7.0, 8.0]]))",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, torch.tensor([1]), 5.0)",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), 0, torch.tensor([[1, 0]]), torch.tensor([[5.0, 6.0]]))",
+    "{f}(torch.tensor([0.5, 1.0]), (torch.tensor([1]),), torch.tensor([5.0]))",
+    "{f}(torch.tensor([0.5, 1.0]), torch.tensor([1]), torch.tensor([5.0]))",
+    "{f}(torch.tensor([0.5, 1.0]), torch.tensor([True, False]), 5.0)",
+    "{f}(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[True, False], [False, True]]), 5.0)",
 ]
 
 NUMPY = [
@@ -430,21 +493,46 @@ def choose(module_name: str, name: str):
     peer_ns, fgrad_ns, generic, prefix = namespaces(module_name)
     qualified = f"{prefix}.{name}"
     curated = CURATED.get(f"{module_name}.{name}")
-    candidates = [curated] if curated else []
-    if not curated and (peer_function(module_name, name) is None or name.startswith(STATEFUL_PREFIXES)):
+    candidates = [[s if isinstance(s, tuple) else (s, s) for s in curated]] if curated else []
+    as_method = (peer_function(module_name, name) is None and module_name == "fgrad.torch"
+                 and hasattr(torch.Tensor, name))
+    if not curated and not as_method and (peer_function(module_name, name) is None
+                                          or name.startswith(STATEFUL_PREFIXES)):
         return None
-    candidates += [[c.format(f=qualified)] for c in generic]
+    for c in generic:
+        call = c.format(f=qualified)
+        peer_call = method_form(call, qualified, name) if as_method else call
+        if peer_call is not None:
+            candidates.append([(call, peer_call)])
     first = None
-    for steps in candidates:
-        want = run_steps(steps, peer_ns, 0)
-        if not usable(want) or run_steps(steps, peer_ns, 1) != want:
+    for pairs in candidates:
+        ours, theirs = [p[0] for p in pairs], [p[1] for p in pairs]
+        want = run_steps(theirs, peer_ns, 0)
+        if not usable(want) or run_steps(theirs, peer_ns, 1) != want:
             continue
-        first = first or (steps, want)
-        if run_steps(steps, fgrad_ns, 0) == want:
-            return tuple(zip(steps, want)), False
+        steps = tuple((o, w) if o == t else (o, w, t) for o, t, w in zip(ours, theirs, want))
+        first = first or steps
+        if run_steps(ours, fgrad_ns, 0) == want:
+            return steps, False
     if first is None:
         return None
-    return tuple(zip(*first)), True
+    return first, True
+
+
+def method_form(call: str, qualified: str, name: str) -> str | None:
+    """``torch.X(torch.tensor(a), b)`` as ``torch.tensor(a).X(b)``: the peer's spelling of a
+    function fgrad also exposes at the top level but PyTorch only as a Tensor method."""
+    args = call[len(qualified) + 1:-1]
+    depth = 0
+    for i, ch in enumerate(args + ","):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            first, rest = args[:i], args[i + 1:].strip()
+            break
+    if not first.startswith("torch.tensor("):
+        return None
+    return f"{first}.{name}({rest})"
 
 
 def summary(module_name: str, name: str) -> str:
@@ -483,7 +571,9 @@ def generate() -> dict[str, dict]:
     return out, missing
 
 
-HEADER = '''"""Docstring examples of {modules}: written by ``tools/make_doc_examples.py``, do not edit.
+HEADER = '''# ruff: noqa: E501  (generated data)
+"""Docstring examples of {modules}:
+written by ``tools/make_doc_examples.py``, do not edit.
 
 Each entry is ``name: (summary, ((source, peer's output), ...), skip)``; the outputs are the
 peer's ({peer}), and ``skip`` marks a known difference (fgrad prints something else; listed in

@@ -74,7 +74,8 @@ def public_functions(module: types.ModuleType) -> dict[str, object]:
 
 def examples_of(module_name: str) -> dict:
     """The stored examples of ``module_name``'s functions: ``{name: (summary, ((source,
-    want), ...), skip)}`` (``skip``: fgrad's output is known to differ from the peer's).
+    want[, peer's source]), ...), skip)}`` (``skip``: fgrad's output is known to differ from
+    the peer's).
 
     >>> examples_of("fgrad.torch")["sin"][1][0][0]
     'torch.sin(torch.tensor([0.0, 1.0]))'
@@ -87,7 +88,8 @@ def examples_of(module_name: str) -> dict:
 
 
 def doctest_text(module_name: str, steps, skip: bool = False) -> str:
-    """An ``Example::`` block in doctest form for ``steps`` (``((source, want), ...)``).
+    """An ``Example::`` block in doctest form for ``steps`` (``((source, want), ...)``; a third
+    item, the peer's spelling of the line, is ignored here).
 
     >>> print(doctest_text("fgrad.torch", (("torch.tensor([1.0]) + 1", "tensor([2.])"),)))
     Example::
@@ -97,7 +99,7 @@ def doctest_text(module_name: str, steps, skip: bool = False) -> str:
         tensor([2.])
     """
     lines = ["Example::", "", f"    >>> {MODULES[module_name]}"]
-    for source, want in steps:
+    for source, want, *_peer_spelling in steps:
         first, *rest = source.split("\n")
         lines.append(f"    >>> {first}" + ("  # doctest: +SKIP" if skip else ""))
         lines.extend(f"    ... {r}" for r in rest)

@@ -1,4 +1,6 @@
-"""Docstring examples of `fgrad.numpy`, `fgrad.numpy.linalg`, `fgrad.numpy.fft`: written by ``tools/make_doc_examples.py``, do not edit.
+# ruff: noqa: E501  (generated data)
+"""Docstring examples of `fgrad.numpy`, `fgrad.numpy.linalg`, `fgrad.numpy.fft`:
+written by ``tools/make_doc_examples.py``, do not edit.
 
 Each entry is ``name: (summary, ((source, peer's output), ...), skip)``; the outputs are the
 peer's (JAX 0.10.2), and ``skip`` marks a known difference (fgrad prints something else; listed in
@@ -371,6 +373,12 @@ EXAMPLES = {'fgrad.numpy': {'abs': ("Elementwise ``abs`` of its tensor argument(
                          (('fnp.dot(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',
                            'Array(1.25, dtype=float64)'),),
                          False),
+                 'dsplit': ("JAX's ``jax.numpy.dsplit`` (same arguments and results), computed by "
+                            "fgrad's primitives.",
+                            (('fnp.dsplit(fnp.ones((1, 1, 4)), 2)',
+                              '[Array([[[1., 1.]]], dtype=float64), Array([[[1., 1.]]], '
+                              'dtype=float64)]'),),
+                            False),
                  'dstack': ("JAX's ``jax.numpy.dstack`` (same arguments and results), computed by "
                             "fgrad's primitives.",
                             (('fnp.dstack(fnp.array([0.5, 1.0]))',
@@ -420,6 +428,11 @@ EXAMPLES = {'fgrad.numpy': {'abs': ("Elementwise ``abs`` of its tensor argument(
                          (('fnp.eye(2, 3)',
                            'Array([[1., 0., 0.],\n       [0., 1., 0.]], dtype=float64)'),),
                          False),
+                 'fill_diagonal': ("JAX's ``jax.numpy.fill_diagonal`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('fnp.fill_diagonal(fnp.zeros((2, 2)), 1.0, inplace=False)',
+                                     'Array([[1., 0.],\n       [0., 1.]], dtype=float64)'),),
+                                   False),
                  'flatnonzero': ("JAX's ``jax.numpy.flatnonzero`` (same arguments and results), "
                                  "computed by fgrad's primitives.",
                                  (('fnp.flatnonzero(fnp.array([0.5, 1.0]))',
@@ -887,6 +900,12 @@ EXAMPLES = {'fgrad.numpy': {'abs': ("Elementwise ``abs`` of its tensor argument(
                          "fgrad's primitives.",
                          (('fnp.ptp(fnp.array([0.5, 1.0]))', 'Array(0.5, dtype=float64)'),),
                          False),
+                 'put_along_axis': ("JAX's ``jax.numpy.put_along_axis`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('fnp.put_along_axis(fnp.zeros(3), fnp.array([1]), 5.0, '
+                                      'axis=0, inplace=False)',
+                                      'Array([0., 5., 0.], dtype=float64)'),),
+                                    False),
                  'quantile': ("JAX's ``jax.numpy.quantile`` (same arguments and results), computed "
                               "by fgrad's primitives.",
                               (('fnp.quantile(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',
