@@ -38,7 +38,8 @@ HOW_TO_ADD = (
 # underscore (not API: they should get one), and ``set_num_interop_threads`` (PyTorch refuses
 # it once any work has run, so there is no peer output to store).  Keep it short.
 NOT_API = {
-    "fgrad.torch": {"set_num_interop_threads", "check_device", "check_fill_value", "getitem", "setitem", "like_index",
+    "fgrad.torch": {"set_num_interop_threads", "check_device", "check_fill_value", "getitem", "setitem",
+                    "like_index",
                     "new_view_node_rename", "to_device", "to_device_buf", "to_dtype", "result_dtype",
                     "ones_like_t", "is_grad_enabled_"},
     "fgrad.torch.nn.functional": {"buf", "defop", "is_concrete", "window_view", "wrap"},

@@ -130,9 +130,12 @@ def attach(module_name: str) -> None:
         if entry is None:
             continue
         fn = fns[name]
+        doc = fn.__doc__
+        if doc and ">>>" in doc:
+            continue  # a hand-written example (cheap test first: some docstrings are long)
         summary, steps, skip = entry
-        doc = inspect.cleandoc(fn.__doc__ or "") or summary
-        if ">>>" not in doc and steps:
+        doc = inspect.cleandoc(doc or "") or summary
+        if steps:
             doc = doc + "\n\n" + doctest_text(module_name, steps, skip)
         if doc != fn.__doc__ and _set_doc(fn, doc):
             try:

@@ -2234,7 +2234,16 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                                     'True',
                                                     'callable(torch.autograd.function.once_differentiable(lambda '
                                                     'ctx, g: g))'),),
-                                                  False)},
+                                                  False),
+                          'set_detect_anomaly': ("PyTorch's ``torch.autograd.set_detect_anomaly`` "
+                                                 '(same arguments and results), computed by '
+                                                 "fgrad's primitives.",
+                                                 (('_ = torch.autograd.set_detect_anomaly(False)',
+                                                   ''),
+                                                  ('torch.autograd.is_anomaly_enabled()',
+                                                   'False',
+                                                   'torch.is_anomaly_enabled()')),
+                                                 False)},
  'fgrad.torch.func': {'functional_call': ("PyTorch's ``torch.func.functional_call`` (same "
                                           "arguments and results), computed by fgrad's primitives.",
                                           (('m = torch.nn.Linear(1, 1)', ''),
