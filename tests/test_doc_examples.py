@@ -84,6 +84,8 @@ def test_fgrad_prints_the_peers_output(module_name, name, steps):
 def test_every_public_function_has_an_example():
     missing = []
     for module_name in _docs.MODULES:
+        if module_name == "fgrad.torch.Tensor":
+            continue  # test_tensor_methods_mirroring_a_function_have_an_example
         module = importlib.import_module(module_name)
         for name, fn in sorted(_docs.public_functions(module).items()):
             if name in NOT_API.get(module_name, ()):
@@ -91,6 +93,17 @@ def test_every_public_function_has_an_example():
             if ">>>" not in (fn.__doc__ or ""):
                 missing.append(f"{module_name}.{name}")
     assert not missing, (f"{len(missing)} public function(s) without a docstring example: "
+                         f"{', '.join(missing)}.\n" + HOW_TO_ADD.format(qualified=missing[0]))
+
+
+def test_tensor_methods_mirroring_a_function_have_an_example():
+    """A Tensor method with the name of a `fgrad.torch` function has an example (method syntax)."""
+    functions = _docs.public_functions(fgrad.torch)
+    methods = _docs.public_functions(fgrad.torch.Tensor)
+    exempt = NOT_API["fgrad.torch"]
+    missing = sorted(f"fgrad.torch.Tensor.{n}" for n, fn in methods.items()
+                     if n in functions and n not in exempt and ">>>" not in (fn.__doc__ or ""))
+    assert not missing, (f"{len(missing)} Tensor method(s) without a docstring example: "
                          f"{', '.join(missing)}.\n" + HOW_TO_ADD.format(qualified=missing[0]))
 
 
@@ -118,8 +131,7 @@ def test_an_attached_example_is_the_functions_own():
     defined under, never another name's."""
     wrong = []
     for module_name in _docs.MODULES:
-        module = importlib.import_module(module_name)
-        fns = _docs.public_functions(module)
+        fns = _docs.public_functions(_docs.namespace_object(module_name))
         for name, fn in fns.items():
             owner = getattr(fn, "__fgrad_doc_example__", None)
             own = getattr(fn, "__name__", None)

@@ -25,7 +25,6 @@ several strings are several ``>>>`` lines) and rerun.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import pprint
 import sys
@@ -54,6 +53,20 @@ from fgrad import lax as flax  # noqa: E402
 # differently (fgrad extras such as ``torch.autograd.is_grad_enabled``): the peer's line's
 # output is stored as what fgrad's line must print.
 CURATED: dict[str, list] = {
+    "fgrad.torch.Tensor.addbmm": ["torch.zeros(2, 2).addbmm(torch.ones(1, 2, 3), torch.ones(1, 3, 2))"],
+    "fgrad.torch.Tensor.addmm": ["torch.zeros(2, 2).addmm(torch.ones(2, 3), torch.ones(3, 2))"],
+    "fgrad.torch.Tensor.addmv": ["torch.zeros(2).addmv(torch.ones(2, 3), torch.ones(3))"],
+    "fgrad.torch.Tensor.as_strided": ["torch.arange(4.0).as_strided((2, 2), (1, 1))"],
+    "fgrad.torch.Tensor.as_strided_": ["torch.arange(4.0).as_strided_((2, 2), (1, 1))"],
+    "fgrad.torch.Tensor.baddbmm": ["torch.zeros(1, 2, 2).baddbmm(torch.ones(1, 2, 3), torch.ones(1, 3, 2))"],
+    "fgrad.torch.Tensor.bmm": ["torch.ones(1, 2, 3).bmm(torch.ones(1, 3, 2))"],
+    "fgrad.torch.Tensor.masked_scatter": [
+        "torch.zeros(3).masked_scatter(torch.tensor([True, False, True]), torch.tensor([1.0, 2.0]))"],
+    "fgrad.torch.Tensor.rsub": [("torch.tensor([1.0, 2.0]).rsub(torch.tensor([3.0, 5.0]))",
+                                 "torch.rsub(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 5.0]))")],
+    "fgrad.torch.Tensor.scatter_reduce": [
+        "torch.zeros(3).scatter_reduce(0, torch.tensor([2, 2]), torch.tensor([1.0, 2.0]), 'amax')"],
+    "fgrad.torch.Tensor.unflatten": ["torch.arange(4.0).unflatten(0, (2, 2))"],
     "fgrad.torch.einsum": ["torch.einsum('ij->ji', torch.tensor([[1.0, 2.0], [3.0, 4.0]]))"],
     "fgrad.torch.get_num_threads": ["torch.get_num_threads() >= 1"],
     "fgrad.torch.get_num_interop_threads": ["torch.get_num_interop_threads() >= 1"],
@@ -494,6 +507,18 @@ def choose(module_name: str, name: str):
     qualified = f"{prefix}.{name}"
     curated = CURATED.get(f"{module_name}.{name}")
     candidates = [[s if isinstance(s, tuple) else (s, s) for s in curated]] if curated else []
+    if module_name == "fgrad.torch.Tensor":  # method syntax: the function's candidates, rewritten
+        if not curated and (getattr(torch.Tensor, name, None) is None or name.startswith(STATEFUL_PREFIXES)):
+            return None
+        func_curated = CURATED.get(f"fgrad.torch.{name}") or []
+        if len(func_curated) == 1 and isinstance(func_curated[0], str):
+            generic = [func_curated[0].replace(f"torch.{name}(", "{f}(", 1)] + list(generic)
+        for c in generic:
+            call = c.format(f=f"torch.{name}")
+            as_method_call = method_form(call, f"torch.{name}", name) if call.startswith("torch.") else None
+            if as_method_call is not None:
+                candidates.append([(as_method_call, as_method_call)])
+        return pick(candidates, peer_ns, fgrad_ns)
     as_method = (peer_function(module_name, name) is None and module_name == "fgrad.torch"
                  and hasattr(torch.Tensor, name))
     if not curated and not as_method and (peer_function(module_name, name) is None
@@ -504,6 +529,12 @@ def choose(module_name: str, name: str):
         peer_call = method_form(call, qualified, name) if as_method else call
         if peer_call is not None:
             candidates.append([(call, peer_call)])
+    return pick(candidates, peer_ns, fgrad_ns)
+
+
+def pick(candidates, peer_ns, fgrad_ns):
+    """The first candidate fgrad reproduces (``(steps, False)``), else the first the peer runs
+    deterministically (``(steps, True)``), else None."""
     first = None
     for pairs in candidates:
         ours, theirs = [p[0] for p in pairs], [p[1] for p in pairs]
@@ -523,7 +554,7 @@ def method_form(call: str, qualified: str, name: str) -> str | None:
     """``torch.X(torch.tensor(a), b)`` as ``torch.tensor(a).X(b)``: the peer's spelling of a
     function fgrad also exposes at the top level but PyTorch only as a Tensor method."""
     args = call[len(qualified) + 1:-1]
-    depth = 0
+    first, rest, depth = "", "", 0
     for i, ch in enumerate(args + ","):
         depth += ch in "([{"
         depth -= ch in ")]}"
@@ -540,7 +571,7 @@ def summary(module_name: str, name: str) -> str:
     _, _, _, prefix = namespaces(module_name)
     peer = {"torch": "PyTorch", "fnp": "JAX", "lax": "JAX", "fgrad": "JAX"}[prefix.split(".")[0]]
     peer_name = prefix.replace("fnp", "jax.numpy").replace("lax", "jax.lax").replace("fgrad", "jax")
-    fn = getattr(importlib.import_module(module_name), name)
+    fn = getattr(_docs.namespace_object(module_name), name)
     spec = getattr(fn, "op_spec", None)
     if name.endswith("_") and not name.endswith("__") and module_name == "fgrad.torch":
         return (f"In-place ``{prefix}.{name[:-1]}``: writes the result into ``input`` and returns it, "
@@ -555,7 +586,7 @@ def generate() -> dict[str, dict]:
     out: dict[str, dict] = {}
     missing = []
     for module_name, data_name in _docs.DATA_MODULES.items():
-        module = importlib.import_module(module_name)
+        module = _docs.namespace_object(module_name)
         entries = {}
         for name, fn in sorted(_docs.public_functions(module).items()):
             doc = fn.__doc__ or ""

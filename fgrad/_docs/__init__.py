@@ -24,8 +24,8 @@ import inspect
 import sys
 import types
 
-__all__ = ["MODULES", "DATA_MODULES", "public_functions", "examples_of", "doctest_text", "attach",
-           "attach_loaded"]
+__all__ = ["MODULES", "DATA_MODULES", "namespace_object", "public_functions", "examples_of", "doctest_text",
+           "attach", "attach_loaded"]
 
 # the modules whose public functions must carry an example, and the import line that makes the
 # names their examples use (the peer's module under the same name when the generator runs them)
@@ -43,6 +43,7 @@ MODULES: dict[str, str] = {
     "fgrad.torch.special": "import fgrad.torch as torch",
     "fgrad.torch.func": "import fgrad.torch as torch",
     "fgrad.torch.autograd": "import fgrad.torch as torch",
+    "fgrad.torch.Tensor": "import fgrad.torch as torch",  # the Tensor methods (method syntax)
 }
 
 # which data module holds the examples of a module's functions
@@ -52,9 +53,21 @@ DATA_MODULES: dict[str, str] = {m: ("torch_examples" if m.startswith("fgrad.torc
                                 for m in MODULES}
 
 
-def public_functions(module: types.ModuleType) -> dict[str, object]:
+def namespace_object(module_name: str):
+    """The loaded module ``module_name`` (the class ``fgrad.torch.Tensor`` for that name), or None.
+
+    >>> namespace_object("fgrad.torch.Tensor").__name__
+    'Tensor'
+    """
+    if module_name == "fgrad.torch.Tensor":
+        return getattr(sys.modules.get("fgrad.torch"), "Tensor", None)
+    return sys.modules.get(module_name)
+
+
+def public_functions(module: types.ModuleType | type) -> dict[str, object]:
     """The public functions of ``module``: names without a leading underscore bound to a
-    callable that is neither a class nor a module (nor a ``typing`` alias).
+    callable that is neither a class nor a module (nor a ``typing`` alias); of a class, its
+    plain functions (methods).
 
     >>> import fgrad.torch as torch
     >>> "sin" in public_functions(torch), "Tensor" in public_functions(torch)
@@ -67,6 +80,8 @@ def public_functions(module: types.ModuleType) -> dict[str, object]:
         obj = getattr(module, name, None)
         if (obj is None or not callable(obj) or inspect.isclass(obj) or inspect.ismodule(obj)
                 or getattr(obj, "__module__", None) == "typing"):
+            continue
+        if inspect.isclass(module) and not inspect.isfunction(obj):
             continue
         out[name] = obj
     return out
@@ -115,7 +130,7 @@ def attach(module_name: str) -> None:
     """Give each public function of ``module_name`` without a docstring the stored summary,
     and each one without a ``>>>`` example the stored example.  A function object bound to
     several names gets the example of the name it was defined under (``__name__``) first."""
-    module = sys.modules.get(module_name)
+    module = namespace_object(module_name)
     if module is None:
         return
     stored = examples_of(module_name)

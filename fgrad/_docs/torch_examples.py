@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (generated data)
-"""Docstring examples of `fgrad.torch`, `fgrad.torch.nn.functional`, `fgrad.torch.linalg`, `fgrad.torch.special`, `fgrad.torch.func`, `fgrad.torch.autograd`:
+"""Docstring examples of `fgrad.torch`, `fgrad.torch.nn.functional`, `fgrad.torch.linalg`, `fgrad.torch.special`, `fgrad.torch.func`, `fgrad.torch.autograd`, `fgrad.torch.Tensor`:
 written by ``tools/make_doc_examples.py``, do not edit.
 
 Each entry is ``name: (summary, ((source, peer's output), ...), skip)``; the outputs are the
@@ -8,7 +8,9 @@ peer's (PyTorch 2.13.0+cpu), and ``skip`` marks a known difference (fgrad prints
 """
 
 # fmt: off
-KNOWN_DIFFERENCES = ['fgrad.torch.linalg.inv_ex',
+KNOWN_DIFFERENCES = ['fgrad.torch.Tensor.bfloat16',
+ 'fgrad.torch.Tensor.qr',
+ 'fgrad.torch.linalg.inv_ex',
  'fgrad.torch.linalg.lstsq',
  'fgrad.torch.linalg.slogdet',
  'fgrad.torch.lu_unpack',
@@ -2190,6 +2192,2062 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                 (('torch.zeros_like(torch.tensor([0.5, 1.0]))',
                                   'tensor([0., 0.])'),),
                                 False)},
+ 'fgrad.torch.Tensor': {'abs': ("Elementwise ``abs`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.abs``.',
+                                (('torch.tensor([0.5, 1.0]).abs()', 'tensor([0.5000, 1.0000])'),),
+                                False),
+                        'abs_': ("PyTorch's ``torch.Tensor.abs_`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).abs_()', 'tensor([0.5000, 1.0000])'),),
+                                 False),
+                        'absolute': ("Elementwise ``abs`` of its tensor argument(s), as PyTorch's "
+                                     '``torch.Tensor.absolute``.',
+                                     (('torch.tensor([0.5, 1.0]).absolute()',
+                                       'tensor([0.5000, 1.0000])'),),
+                                     False),
+                        'absolute_': ("PyTorch's ``torch.Tensor.absolute_`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).absolute_()',
+                                        'tensor([0.5000, 1.0000])'),),
+                                      False),
+                        'acos': ("Elementwise ``arccos`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.acos``.',
+                                 (('torch.tensor([0.5, 1.0]).acos()', 'tensor([1.0472, 0.0000])'),),
+                                 False),
+                        'acos_': ("Elementwise ``arccos`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.acos_``.',
+                                  (('torch.tensor([0.5, 1.0]).acos_()',
+                                    'tensor([1.0472, 0.0000])'),),
+                                  False),
+                        'acosh': ("Elementwise ``arccosh`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.acosh``.',
+                                  (('torch.tensor([0.5, 1.0]).acosh()', 'tensor([nan, 0.])'),),
+                                  False),
+                        'acosh_': ('Elementwise ``arccosh`` of its tensor argument(s), as '
+                                   "PyTorch's ``torch.Tensor.acosh_``.",
+                                   (('torch.tensor([0.5, 1.0]).acosh_()', 'tensor([nan, 0.])'),),
+                                   False),
+                        'add': ("Elementwise ``add`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.add``.',
+                                (('torch.tensor([0.5, 1.0]).add(torch.tensor([2.0, 0.25]))',
+                                  'tensor([2.5000, 1.2500])'),),
+                                False),
+                        'add_': ("PyTorch's ``torch.Tensor.add_`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).add_(torch.tensor([2.0, 0.25]))',
+                                   'tensor([2.5000, 1.2500])'),),
+                                 False),
+                        'addcdiv': ("PyTorch's ``torch.Tensor.addcdiv`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).addcdiv(torch.tensor([2.0, 0.25]), '
+                                      'torch.tensor([1.0, 2.0]))',
+                                      'tensor([2.5000, 1.1250])'),),
+                                    False),
+                        'addcdiv_': ("PyTorch's ``torch.Tensor.addcdiv_`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).addcdiv_(torch.tensor([2.0, '
+                                       '0.25]), torch.tensor([1.0, 2.0]))',
+                                       'tensor([2.5000, 1.1250])'),),
+                                     False),
+                        'addcmul': ("PyTorch's ``torch.Tensor.addcmul`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).addcmul(torch.tensor([2.0, 0.25]), '
+                                      'torch.tensor([1.0, 2.0]))',
+                                      'tensor([2.5000, 1.5000])'),),
+                                    False),
+                        'addcmul_': ("PyTorch's ``torch.Tensor.addcmul_`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).addcmul_(torch.tensor([2.0, '
+                                       '0.25]), torch.tensor([1.0, 2.0]))',
+                                       'tensor([2.5000, 1.5000])'),),
+                                     False),
+                        'addr': ("PyTorch's ``torch.Tensor.addr`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).addr(torch.tensor([2.0, 0.25]), '
+                                   'torch.tensor([1.0, 2.0]))',
+                                   'tensor([[2.5000, 5.0000],\n        [0.7500, 1.5000]])'),),
+                                 False),
+                        'all': ("Elementwise ``all`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.all``.',
+                                (('torch.tensor([0.5, 1.0]).all()', 'tensor(True)'),),
+                                False),
+                        'allclose': ("PyTorch's ``torch.Tensor.allclose`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).allclose(torch.tensor([2.0, '
+                                       '0.25]))',
+                                       'False'),),
+                                     False),
+                        'amax': ("Elementwise ``max`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.amax``.',
+                                 (('torch.tensor([0.5, 1.0]).amax()', 'tensor(1.)'),),
+                                 False),
+                        'amin': ("Elementwise ``min`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.amin``.',
+                                 (('torch.tensor([0.5, 1.0]).amin()', 'tensor(0.5000)'),),
+                                 False),
+                        'aminmax': ("PyTorch's ``torch.Tensor.aminmax`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).aminmax()',
+                                      'torch.return_types.aminmax(\n'
+                                      'min=tensor(0.5000),\n'
+                                      'max=tensor(1.))'),),
+                                    False),
+                        'angle': ("PyTorch's ``torch.Tensor.angle`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).angle()', 'tensor([0., 0.])'),),
+                                  False),
+                        'any': ("Elementwise ``any`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.any``.',
+                                (('torch.tensor([0.5, 1.0]).any()', 'tensor(True)'),),
+                                False),
+                        'arccos': ("Elementwise ``arccos`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.arccos``.',
+                                   (('torch.tensor([0.5, 1.0]).arccos()',
+                                     'tensor([1.0472, 0.0000])'),),
+                                   False),
+                        'arccos_': ('Elementwise ``arccos`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.arccos_``.",
+                                    (('torch.tensor([0.5, 1.0]).arccos_()',
+                                      'tensor([1.0472, 0.0000])'),),
+                                    False),
+                        'arccosh': ('Elementwise ``arccosh`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.arccosh``.",
+                                    (('torch.tensor([0.5, 1.0]).arccosh()', 'tensor([nan, 0.])'),),
+                                    False),
+                        'arccosh_': ('Elementwise ``arccosh`` of its tensor argument(s), as '
+                                     "PyTorch's ``torch.Tensor.arccosh_``.",
+                                     (('torch.tensor([0.5, 1.0]).arccosh_()',
+                                       'tensor([nan, 0.])'),),
+                                     False),
+                        'arcsin': ("Elementwise ``arcsin`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.arcsin``.',
+                                   (('torch.tensor([0.5, 1.0]).arcsin()',
+                                     'tensor([0.5236, 1.5708])'),),
+                                   False),
+                        'arcsin_': ('Elementwise ``arcsin`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.arcsin_``.",
+                                    (('torch.tensor([0.5, 1.0]).arcsin_()',
+                                      'tensor([0.5236, 1.5708])'),),
+                                    False),
+                        'arcsinh': ('Elementwise ``arcsinh`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.arcsinh``.",
+                                    (('torch.tensor([0.5, 1.0]).arcsinh()',
+                                      'tensor([0.4812, 0.8814])'),),
+                                    False),
+                        'arcsinh_': ('Elementwise ``arcsinh`` of its tensor argument(s), as '
+                                     "PyTorch's ``torch.Tensor.arcsinh_``.",
+                                     (('torch.tensor([0.5, 1.0]).arcsinh_()',
+                                       'tensor([0.4812, 0.8814])'),),
+                                     False),
+                        'arctan': ("Elementwise ``arctan`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.arctan``.',
+                                   (('torch.tensor([0.5, 1.0]).arctan()',
+                                     'tensor([0.4636, 0.7854])'),),
+                                   False),
+                        'arctan2': ('Elementwise ``arctan2`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.arctan2``.",
+                                    (('torch.tensor([0.5, 1.0]).arctan2(torch.tensor([2.0, 0.25]))',
+                                      'tensor([0.2450, 1.3258])'),),
+                                    False),
+                        'arctan2_': ("PyTorch's ``torch.Tensor.arctan2_`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).arctan2_(torch.tensor([2.0, '
+                                       '0.25]))',
+                                       'tensor([0.2450, 1.3258])'),),
+                                     False),
+                        'arctan_': ('Elementwise ``arctan`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.arctan_``.",
+                                    (('torch.tensor([0.5, 1.0]).arctan_()',
+                                      'tensor([0.4636, 0.7854])'),),
+                                    False),
+                        'arctanh': ('Elementwise ``arctanh`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.arctanh``.",
+                                    (('torch.tensor([0.5, 1.0]).arctanh()',
+                                      'tensor([0.5493,    inf])'),),
+                                    False),
+                        'arctanh_': ('Elementwise ``arctanh`` of its tensor argument(s), as '
+                                     "PyTorch's ``torch.Tensor.arctanh_``.",
+                                     (('torch.tensor([0.5, 1.0]).arctanh_()',
+                                       'tensor([0.5493,    inf])'),),
+                                     False),
+                        'argmax': ("Elementwise ``argmax`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.argmax``.',
+                                   (('torch.tensor([0.5, 1.0]).argmax()', 'tensor(1)'),),
+                                   False),
+                        'argmin': ("Elementwise ``argmin`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.argmin``.',
+                                   (('torch.tensor([0.5, 1.0]).argmin()', 'tensor(0)'),),
+                                   False),
+                        'argsort': ("PyTorch's ``torch.Tensor.argsort`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).argsort()', 'tensor([0, 1])'),),
+                                    False),
+                        'argwhere': ("PyTorch's ``torch.Tensor.argwhere`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).argwhere()',
+                                       'tensor([[0],\n        [1]])'),),
+                                     False),
+                        'asin': ("Elementwise ``arcsin`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.asin``.',
+                                 (('torch.tensor([0.5, 1.0]).asin()', 'tensor([0.5236, 1.5708])'),),
+                                 False),
+                        'asin_': ("Elementwise ``arcsin`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.asin_``.',
+                                  (('torch.tensor([0.5, 1.0]).asin_()',
+                                    'tensor([0.5236, 1.5708])'),),
+                                  False),
+                        'asinh': ("Elementwise ``arcsinh`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.asinh``.',
+                                  (('torch.tensor([0.5, 1.0]).asinh()',
+                                    'tensor([0.4812, 0.8814])'),),
+                                  False),
+                        'asinh_': ('Elementwise ``arcsinh`` of its tensor argument(s), as '
+                                   "PyTorch's ``torch.Tensor.asinh_``.",
+                                   (('torch.tensor([0.5, 1.0]).asinh_()',
+                                     'tensor([0.4812, 0.8814])'),),
+                                   False),
+                        'atan': ("Elementwise ``arctan`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.atan``.',
+                                 (('torch.tensor([0.5, 1.0]).atan()', 'tensor([0.4636, 0.7854])'),),
+                                 False),
+                        'atan2': ("Elementwise ``arctan2`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.atan2``.',
+                                  (('torch.tensor([0.5, 1.0]).atan2(torch.tensor([2.0, 0.25]))',
+                                    'tensor([0.2450, 1.3258])'),),
+                                  False),
+                        'atan2_': ("PyTorch's ``torch.Tensor.atan2_`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).atan2_(torch.tensor([2.0, 0.25]))',
+                                     'tensor([0.2450, 1.3258])'),),
+                                   False),
+                        'atan_': ("Elementwise ``arctan`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.atan_``.',
+                                  (('torch.tensor([0.5, 1.0]).atan_()',
+                                    'tensor([0.4636, 0.7854])'),),
+                                  False),
+                        'atanh': ("Elementwise ``arctanh`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.atanh``.',
+                                  (('torch.tensor([0.5, 1.0]).atanh()',
+                                    'tensor([0.5493,    inf])'),),
+                                  False),
+                        'atanh_': ('Elementwise ``arctanh`` of its tensor argument(s), as '
+                                   "PyTorch's ``torch.Tensor.atanh_``.",
+                                   (('torch.tensor([0.5, 1.0]).atanh_()',
+                                     'tensor([0.5493,    inf])'),),
+                                   False),
+                        'bernoulli': ("PyTorch's ``torch.Tensor.bernoulli`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).bernoulli(1)',
+                                        'tensor([[1., 1.],\n        [1., 1.]])'),),
+                                      False),
+                        'bernoulli_': ("PyTorch's ``torch.Tensor.bernoulli_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).bernoulli_(1)',
+                                         'tensor([[1., 1.],\n        [1., 1.]])'),),
+                                       False),
+                        'bfloat16': ("PyTorch's ``torch.Tensor.bfloat16`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).bfloat16()',
+                                       'tensor([0.5000, 1.0000], dtype=torch.bfloat16)'),),
+                                     True),
+                        'bincount': ("PyTorch's ``torch.Tensor.bincount`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([5, 3]).bincount(torch.tensor([3, 2]))',
+                                       'tensor([0., 0., 0., 2., 0., 3.], dtype=torch.float64)'),),
+                                     False),
+                        'bitwise_and': ('Elementwise ``bitwise_and`` of its tensor argument(s), as '
+                                        "PyTorch's ``torch.Tensor.bitwise_and``.",
+                                        (('torch.tensor([5, 3]).bitwise_and(torch.tensor([3, 2]))',
+                                          'tensor([1, 2])'),),
+                                        False),
+                        'bitwise_and_': ("PyTorch's ``torch.Tensor.bitwise_and_`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([5, 3]).bitwise_and_(torch.tensor([3, '
+                                           '2]))',
+                                           'tensor([1, 2])'),),
+                                         False),
+                        'bitwise_not': ('Elementwise ``invert`` of its tensor argument(s), as '
+                                        "PyTorch's ``torch.Tensor.bitwise_not``.",
+                                        (('torch.tensor([5, 3]).bitwise_not()',
+                                          'tensor([-6, -4])'),),
+                                        False),
+                        'bitwise_or': ('Elementwise ``bitwise_or`` of its tensor argument(s), as '
+                                       "PyTorch's ``torch.Tensor.bitwise_or``.",
+                                       (('torch.tensor([5, 3]).bitwise_or(torch.tensor([3, 2]))',
+                                         'tensor([7, 3])'),),
+                                       False),
+                        'bitwise_or_': ("PyTorch's ``torch.Tensor.bitwise_or_`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([5, 3]).bitwise_or_(torch.tensor([3, 2]))',
+                                          'tensor([7, 3])'),),
+                                        False),
+                        'bitwise_xor': ('Elementwise ``bitwise_xor`` of its tensor argument(s), as '
+                                        "PyTorch's ``torch.Tensor.bitwise_xor``.",
+                                        (('torch.tensor([5, 3]).bitwise_xor(torch.tensor([3, 2]))',
+                                          'tensor([6, 1])'),),
+                                        False),
+                        'bitwise_xor_': ("PyTorch's ``torch.Tensor.bitwise_xor_`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([5, 3]).bitwise_xor_(torch.tensor([3, '
+                                           '2]))',
+                                           'tensor([6, 1])'),),
+                                         False),
+                        'bool': ("PyTorch's ``torch.Tensor.bool`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).bool()', 'tensor([True, True])'),),
+                                 False),
+                        'broadcast_to': ("PyTorch's ``torch.Tensor.broadcast_to`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([0.5, 1.0]).broadcast_to((2,))',
+                                           'tensor([0.5000, 1.0000])'),),
+                                         False),
+                        'byte': ("PyTorch's ``torch.Tensor.byte`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).byte()',
+                                   'tensor([0, 1], dtype=torch.uint8)'),),
+                                 False),
+                        'cdouble': ("PyTorch's ``torch.Tensor.cdouble`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).cdouble()',
+                                      'tensor([0.5000+0.j, 1.0000+0.j], dtype=torch.complex128)'),),
+                                    False),
+                        'ceil': ("Elementwise ``ceil`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.ceil``.',
+                                 (('torch.tensor([0.5, 1.0]).ceil()', 'tensor([1., 1.])'),),
+                                 False),
+                        'ceil_': ("Elementwise ``ceil`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.ceil_``.',
+                                  (('torch.tensor([0.5, 1.0]).ceil_()', 'tensor([1., 1.])'),),
+                                  False),
+                        'cfloat': ("PyTorch's ``torch.Tensor.cfloat`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).cfloat()',
+                                     'tensor([0.5000+0.j, 1.0000+0.j])'),),
+                                   False),
+                        'char': ("PyTorch's ``torch.Tensor.char`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).char()',
+                                   'tensor([0, 1], dtype=torch.int8)'),),
+                                 False),
+                        'cholesky': ("PyTorch's ``torch.Tensor.cholesky`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).cholesky()',
+                                       'tensor([[1.4142, 0.0000],\n        [0.7071, 1.5811]])'),),
+                                     False),
+                        'chunk': ("PyTorch's ``torch.Tensor.chunk`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).chunk(1)',
+                                    '(tensor([[1., 2.],\n        [3., 4.]]),)'),),
+                                  False),
+                        'clamp': ("PyTorch's ``torch.Tensor.clamp`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).clamp(torch.tensor([2.0, 0.25]))',
+                                    'tensor([2., 1.])'),),
+                                  False),
+                        'clamp_': ("PyTorch's ``torch.Tensor.clamp_`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).clamp_(torch.tensor([2.0, 0.25]))',
+                                     'tensor([2., 1.])'),),
+                                   False),
+                        'clamp_max': ("PyTorch's ``torch.Tensor.clamp_max`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).clamp_max(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'tensor([0.5000, 0.2500])'),),
+                                      False),
+                        'clamp_max_': ("PyTorch's ``torch.Tensor.clamp_max_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).clamp_max_(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([0.5000, 0.2500])'),),
+                                       False),
+                        'clamp_min': ("PyTorch's ``torch.Tensor.clamp_min`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).clamp_min(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'tensor([2., 1.])'),),
+                                      False),
+                        'clamp_min_': ("PyTorch's ``torch.Tensor.clamp_min_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).clamp_min_(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([2., 1.])'),),
+                                       False),
+                        'clip': ("PyTorch's ``torch.Tensor.clip`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).clip(torch.tensor([2.0, 0.25]))',
+                                   'tensor([2., 1.])'),),
+                                 False),
+                        'clip_': ("PyTorch's ``torch.Tensor.clip_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).clip_(torch.tensor([2.0, 0.25]))',
+                                    'tensor([2., 1.])'),),
+                                  False),
+                        'clone': ("PyTorch's ``torch.Tensor.clone`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).clone()',
+                                    'tensor([0.5000, 1.0000])'),),
+                                  False),
+                        'contiguous': ("PyTorch's ``torch.Tensor.contiguous`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).contiguous()',
+                                         'tensor([0.5000, 1.0000])'),),
+                                       False),
+                        'copy_': ("PyTorch's ``torch.Tensor.copy_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).copy_(torch.tensor([2.0, 0.25]))',
+                                    'tensor([2.0000, 0.2500])'),),
+                                  False),
+                        'copysign': ("PyTorch's ``torch.Tensor.copysign`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).copysign(torch.tensor([2.0, '
+                                       '0.25]))',
+                                       'tensor([0.5000, 1.0000])'),),
+                                     False),
+                        'cos': ("Elementwise ``cos`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.cos``.',
+                                (('torch.tensor([0.5, 1.0]).cos()', 'tensor([0.8776, 0.5403])'),),
+                                False),
+                        'cos_': ("Elementwise ``cos`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.cos_``.',
+                                 (('torch.tensor([0.5, 1.0]).cos_()', 'tensor([0.8776, 0.5403])'),),
+                                 False),
+                        'cosh': ("Elementwise ``cosh`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.cosh``.',
+                                 (('torch.tensor([0.5, 1.0]).cosh()', 'tensor([1.1276, 1.5431])'),),
+                                 False),
+                        'cosh_': ("Elementwise ``cosh`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.cosh_``.',
+                                  (('torch.tensor([0.5, 1.0]).cosh_()',
+                                    'tensor([1.1276, 1.5431])'),),
+                                  False),
+                        'count_nonzero': ("PyTorch's ``torch.Tensor.count_nonzero`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('torch.tensor([0.5, 1.0]).count_nonzero()',
+                                            'tensor(2)'),),
+                                          False),
+                        'cpu': ("PyTorch's ``torch.Tensor.cpu`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).cpu()', 'tensor([0.5000, 1.0000])'),),
+                                False),
+                        'cross': ("PyTorch's ``torch.Tensor.cross`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([1.0, 0.0, 0.0]).cross(torch.tensor([0.0, 1.0, '
+                                    '0.0]), dim=0)',
+                                    'tensor([0., 0., 1.])'),),
+                                  False),
+                        'cummax': ("PyTorch's ``torch.Tensor.cummax`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).cummax(1)',
+                                     'torch.return_types.cummax(\n'
+                                     'values=tensor([[1., 2.],\n'
+                                     '        [3., 4.]]),\n'
+                                     'indices=tensor([[0, 1],\n'
+                                     '        [0, 1]]))'),),
+                                   False),
+                        'cummin': ("PyTorch's ``torch.Tensor.cummin`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).cummin(1)',
+                                     'torch.return_types.cummin(\n'
+                                     'values=tensor([[1., 1.],\n'
+                                     '        [3., 3.]]),\n'
+                                     'indices=tensor([[0, 0],\n'
+                                     '        [0, 0]]))'),),
+                                   False),
+                        'cumprod': ("PyTorch's ``torch.Tensor.cumprod`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).cumprod(1)',
+                                      'tensor([[ 1.,  2.],\n        [ 3., 12.]])'),),
+                                    False),
+                        'cumsum': ("PyTorch's ``torch.Tensor.cumsum`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).cumsum(1)',
+                                     'tensor([[1., 3.],\n        [3., 7.]])'),),
+                                   False),
+                        'cumsum_': ("PyTorch's ``torch.Tensor.cumsum_`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).cumsum_(1)',
+                                      'tensor([[1., 3.],\n        [3., 7.]])'),),
+                                    False),
+                        'deg2rad': ("PyTorch's ``torch.Tensor.deg2rad`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).deg2rad()',
+                                      'tensor([0.0087, 0.0175])'),),
+                                    False),
+                        'det': ("PyTorch's ``torch.Tensor.det`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).det()', 'tensor(5.)'),),
+                                False),
+                        'detach': ("PyTorch's ``torch.Tensor.detach`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).detach()',
+                                     'tensor([0.5000, 1.0000])'),),
+                                   False),
+                        'detach_': ("PyTorch's ``torch.Tensor.detach_`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).detach_()',
+                                      'tensor([0.5000, 1.0000])'),),
+                                    False),
+                        'diag': ("PyTorch's ``torch.Tensor.diag`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).diag()',
+                                   'tensor([[0.5000, 0.0000],\n        [0.0000, 1.0000]])'),),
+                                 False),
+                        'diag_embed': ("PyTorch's ``torch.Tensor.diag_embed`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).diag_embed()',
+                                         'tensor([[0.5000, 0.0000],\n        [0.0000, 1.0000]])'),),
+                                       False),
+                        'diagflat': ("PyTorch's ``torch.Tensor.diagflat`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).diagflat()',
+                                       'tensor([[0.5000, 0.0000],\n        [0.0000, 1.0000]])'),),
+                                     False),
+                        'diagonal': ("PyTorch's ``torch.Tensor.diagonal`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).diagonal()',
+                                       'tensor([2., 3.])'),),
+                                     False),
+                        'diff': ("PyTorch's ``torch.Tensor.diff`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).diff()', 'tensor([0.5000])'),),
+                                 False),
+                        'dim': ("PyTorch's ``torch.Tensor.dim`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).dim()', '1'),),
+                                False),
+                        'dim_order': ("PyTorch's ``torch.Tensor.dim_order`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).dim_order()', '(0,)'),),
+                                      False),
+                        'dist': ("PyTorch's ``torch.Tensor.dist`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).dist(torch.tensor([2.0, 0.25]))',
+                                   'tensor(1.6771)'),),
+                                 False),
+                        'div': ("Elementwise ``divide`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.div``.',
+                                (('torch.tensor([0.5, 1.0]).div(torch.tensor([2.0, 0.25]))',
+                                  'tensor([0.2500, 4.0000])'),),
+                                False),
+                        'div_': ("PyTorch's ``torch.Tensor.div_`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).div_(torch.tensor([2.0, 0.25]))',
+                                   'tensor([0.2500, 4.0000])'),),
+                                 False),
+                        'divide': ("Elementwise ``divide`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.divide``.',
+                                   (('torch.tensor([0.5, 1.0]).divide(torch.tensor([2.0, 0.25]))',
+                                     'tensor([0.2500, 4.0000])'),),
+                                   False),
+                        'divide_': ("PyTorch's ``torch.Tensor.divide_`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).divide_(torch.tensor([2.0, 0.25]))',
+                                      'tensor([0.2500, 4.0000])'),),
+                                    False),
+                        'dot': ("PyTorch's ``torch.Tensor.dot`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).dot(torch.tensor([2.0, 0.25]))',
+                                  'tensor(1.2500)'),),
+                                False),
+                        'double': ("PyTorch's ``torch.Tensor.double`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).double()',
+                                     'tensor([0.5000, 1.0000], dtype=torch.float64)'),),
+                                   False),
+                        'element_size': ("PyTorch's ``torch.Tensor.element_size`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([0.5, 1.0]).element_size()', '4'),),
+                                         False),
+                        'eq': ("Elementwise ``equal`` of its tensor argument(s), as PyTorch's "
+                               '``torch.Tensor.eq``.',
+                               (('torch.tensor([0.5, 1.0]).eq(torch.tensor([2.0, 0.25]))',
+                                 'tensor([False, False])'),),
+                               False),
+                        'eq_': ("PyTorch's ``torch.Tensor.eq_`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).eq_(torch.tensor([2.0, 0.25]))',
+                                  'tensor([0., 0.])'),),
+                                False),
+                        'equal': ("PyTorch's ``torch.Tensor.equal`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).equal(torch.tensor([2.0, 0.25]))',
+                                    'False'),),
+                                  False),
+                        'erf': ("Elementwise ``erf`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.erf``.',
+                                (('torch.tensor([0.5, 1.0]).erf()', 'tensor([0.5205, 0.8427])'),),
+                                False),
+                        'erf_': ("Elementwise ``erf`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.erf_``.',
+                                 (('torch.tensor([0.5, 1.0]).erf_()', 'tensor([0.5205, 0.8427])'),),
+                                 False),
+                        'erfc': ("Elementwise ``erfc`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.erfc``.',
+                                 (('torch.tensor([0.5, 1.0]).erfc()', 'tensor([0.4795, 0.1573])'),),
+                                 False),
+                        'erfc_': ("Elementwise ``erfc`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.erfc_``.',
+                                  (('torch.tensor([0.5, 1.0]).erfc_()',
+                                    'tensor([0.4795, 0.1573])'),),
+                                  False),
+                        'erfinv': ("Elementwise ``erfinv`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.erfinv``.',
+                                   (('torch.tensor([0.5, 1.0]).erfinv()',
+                                     'tensor([0.4769,    inf])'),),
+                                   False),
+                        'erfinv_': ('Elementwise ``erfinv`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.erfinv_``.",
+                                    (('torch.tensor([0.5, 1.0]).erfinv_()',
+                                      'tensor([0.4769,    inf])'),),
+                                    False),
+                        'exp': ("Elementwise ``exp`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.exp``.',
+                                (('torch.tensor([0.5, 1.0]).exp()', 'tensor([1.6487, 2.7183])'),),
+                                False),
+                        'exp2': ("Elementwise ``exp2`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.exp2``.',
+                                 (('torch.tensor([0.5, 1.0]).exp2()', 'tensor([1.4142, 2.0000])'),),
+                                 False),
+                        'exp2_': ("Elementwise ``exp2`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.exp2_``.',
+                                  (('torch.tensor([0.5, 1.0]).exp2_()',
+                                    'tensor([1.4142, 2.0000])'),),
+                                  False),
+                        'exp_': ("Elementwise ``exp`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.exp_``.',
+                                 (('torch.tensor([0.5, 1.0]).exp_()', 'tensor([1.6487, 2.7183])'),),
+                                 False),
+                        'expand': ("PyTorch's ``torch.Tensor.expand`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).expand(2)',
+                                     'tensor([0.5000, 1.0000])'),),
+                                   False),
+                        'expand_as': ("PyTorch's ``torch.Tensor.expand_as`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).expand_as(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'tensor([0.5000, 1.0000])'),),
+                                      False),
+                        'expm1': ("Elementwise ``expm1`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.expm1``.',
+                                  (('torch.tensor([0.5, 1.0]).expm1()',
+                                    'tensor([0.6487, 1.7183])'),),
+                                  False),
+                        'expm1_': ("Elementwise ``expm1`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.expm1_``.',
+                                   (('torch.tensor([0.5, 1.0]).expm1_()',
+                                     'tensor([0.6487, 1.7183])'),),
+                                   False),
+                        'fill_': ("PyTorch's ``torch.Tensor.fill_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).fill_(1)',
+                                    'tensor([[1., 1.],\n        [1., 1.]])'),),
+                                  False),
+                        'fill_diagonal_': ("PyTorch's ``torch.Tensor.fill_diagonal_`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.tensor([[1.0, 2.0], [3.0, '
+                                             '4.0]]).fill_diagonal_(1)',
+                                             'tensor([[1., 2.],\n        [3., 1.]])'),),
+                                           False),
+                        'fix': ("Elementwise ``trunc`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.fix``.',
+                                (('torch.tensor([0.5, 1.0]).fix()', 'tensor([0., 1.])'),),
+                                False),
+                        'fix_': ("Elementwise ``trunc`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.fix_``.',
+                                 (('torch.tensor([0.5, 1.0]).fix_()', 'tensor([0., 1.])'),),
+                                 False),
+                        'flatten': ("PyTorch's ``torch.Tensor.flatten`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).flatten()',
+                                      'tensor([0.5000, 1.0000])'),),
+                                    False),
+                        'flip': ("PyTorch's ``torch.Tensor.flip`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).flip(1)',
+                                   'tensor([[2., 1.],\n        [4., 3.]])'),),
+                                 False),
+                        'fliplr': ("PyTorch's ``torch.Tensor.fliplr`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).fliplr()',
+                                     'tensor([[1., 2.],\n        [3., 1.]])'),),
+                                   False),
+                        'flipud': ("PyTorch's ``torch.Tensor.flipud`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).flipud()',
+                                     'tensor([1.0000, 0.5000])'),),
+                                   False),
+                        'float': ("PyTorch's ``torch.Tensor.float`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).float()',
+                                    'tensor([0.5000, 1.0000])'),),
+                                  False),
+                        'float_power': ("PyTorch's ``torch.Tensor.float_power`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([0.5, 1.0]).float_power(torch.tensor([2.0, '
+                                          '0.25]))',
+                                          'tensor([0.2500, 1.0000], dtype=torch.float64)'),),
+                                        False),
+                        'floor': ("Elementwise ``floor`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.floor``.',
+                                  (('torch.tensor([0.5, 1.0]).floor()', 'tensor([0., 1.])'),),
+                                  False),
+                        'floor_': ("Elementwise ``floor`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.floor_``.',
+                                   (('torch.tensor([0.5, 1.0]).floor_()', 'tensor([0., 1.])'),),
+                                   False),
+                        'floor_divide': ('Elementwise ``floor_divide`` of its tensor argument(s), '
+                                         "as PyTorch's ``torch.Tensor.floor_divide``.",
+                                         (('torch.tensor([0.5, '
+                                           '1.0]).floor_divide(torch.tensor([2.0, 0.25]))',
+                                           'tensor([0., 4.])'),),
+                                         False),
+                        'floor_divide_': ("PyTorch's ``torch.Tensor.floor_divide_`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('torch.tensor([0.5, '
+                                            '1.0]).floor_divide_(torch.tensor([2.0, 0.25]))',
+                                            'tensor([0., 4.])'),),
+                                          False),
+                        'fmax': ("Elementwise ``fmax`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.fmax``.',
+                                 (('torch.tensor([0.5, 1.0]).fmax(torch.tensor([2.0, 0.25]))',
+                                   'tensor([2., 1.])'),),
+                                 False),
+                        'fmin': ("Elementwise ``fmin`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.fmin``.',
+                                 (('torch.tensor([0.5, 1.0]).fmin(torch.tensor([2.0, 0.25]))',
+                                   'tensor([0.5000, 0.2500])'),),
+                                 False),
+                        'fmod': ("Elementwise ``fmod`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.fmod``.',
+                                 (('torch.tensor([0.5, 1.0]).fmod(torch.tensor([2.0, 0.25]))',
+                                   'tensor([0.5000, 0.0000])'),),
+                                 False),
+                        'fmod_': ("PyTorch's ``torch.Tensor.fmod_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).fmod_(torch.tensor([2.0, 0.25]))',
+                                    'tensor([0.5000, 0.0000])'),),
+                                  False),
+                        'frac': ("PyTorch's ``torch.Tensor.frac`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).frac()', 'tensor([0.5000, 0.0000])'),),
+                                 False),
+                        'frac_': ("PyTorch's ``torch.Tensor.frac_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).frac_()',
+                                    'tensor([0.5000, 0.0000])'),),
+                                  False),
+                        'gather': ("PyTorch's ``torch.Tensor.gather`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).gather(1, '
+                                     'torch.tensor([[1], [0]]))',
+                                     'tensor([[2.],\n        [3.]])'),),
+                                   False),
+                        'gcd': ("PyTorch's ``torch.Tensor.gcd`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([5, 3]).gcd(torch.tensor([3, 2]))',
+                                  'tensor([1, 1])'),),
+                                False),
+                        'ge': ('Elementwise ``greater_equal`` of its tensor argument(s), as '
+                               "PyTorch's ``torch.Tensor.ge``.",
+                               (('torch.tensor([0.5, 1.0]).ge(torch.tensor([2.0, 0.25]))',
+                                 'tensor([False,  True])'),),
+                               False),
+                        'ge_': ("PyTorch's ``torch.Tensor.ge_`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).ge_(torch.tensor([2.0, 0.25]))',
+                                  'tensor([0., 1.])'),),
+                                False),
+                        'ger': ("PyTorch's ``torch.Tensor.ger`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).ger(torch.tensor([2.0, 0.25]))',
+                                  'tensor([[1.0000, 0.1250],\n        [2.0000, 0.2500]])'),),
+                                False),
+                        'get_device': ("PyTorch's ``torch.Tensor.get_device`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).get_device()', '-1'),),
+                                       False),
+                        'greater': ('Elementwise ``greater`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.greater``.",
+                                    (('torch.tensor([0.5, 1.0]).greater(torch.tensor([2.0, 0.25]))',
+                                      'tensor([False,  True])'),),
+                                    False),
+                        'greater_': ("PyTorch's ``torch.Tensor.greater_`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).greater_(torch.tensor([2.0, '
+                                       '0.25]))',
+                                       'tensor([0., 1.])'),),
+                                     False),
+                        'greater_equal': ('Elementwise ``greater_equal`` of its tensor '
+                                          "argument(s), as PyTorch's "
+                                          '``torch.Tensor.greater_equal``.',
+                                          (('torch.tensor([0.5, '
+                                            '1.0]).greater_equal(torch.tensor([2.0, 0.25]))',
+                                            'tensor([False,  True])'),),
+                                          False),
+                        'greater_equal_': ("PyTorch's ``torch.Tensor.greater_equal_`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.tensor([0.5, '
+                                             '1.0]).greater_equal_(torch.tensor([2.0, 0.25]))',
+                                             'tensor([0., 1.])'),),
+                                           False),
+                        'gt': ("Elementwise ``greater`` of its tensor argument(s), as PyTorch's "
+                               '``torch.Tensor.gt``.',
+                               (('torch.tensor([0.5, 1.0]).gt(torch.tensor([2.0, 0.25]))',
+                                 'tensor([False,  True])'),),
+                               False),
+                        'gt_': ("PyTorch's ``torch.Tensor.gt_`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).gt_(torch.tensor([2.0, 0.25]))',
+                                  'tensor([0., 1.])'),),
+                                False),
+                        'half': ("PyTorch's ``torch.Tensor.half`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).half()',
+                                   'tensor([0.5000, 1.0000], dtype=torch.float16)'),),
+                                 False),
+                        'heaviside': ("PyTorch's ``torch.Tensor.heaviside`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).heaviside(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'tensor([1., 1.])'),),
+                                      False),
+                        'histc': ("PyTorch's ``torch.Tensor.histc`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).histc()',
+                                    'tensor([1., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                                    '0., 0., 0., 0., 0.,\n'
+                                    '        0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                                    '0., 0., 0., 0., 0.,\n'
+                                    '        0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                                    '0., 0., 0., 0., 0.,\n'
+                                    '        0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                                    '0., 0., 0., 0., 0.,\n'
+                                    '        0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., '
+                                    '0., 0., 0., 0., 0.,\n'
+                                    '        0., 0., 0., 0., 0., 0., 0., 0., 0., 1.])'),),
+                                  False),
+                        'hypot': ("Elementwise ``hypot`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.hypot``.',
+                                  (('torch.tensor([0.5, 1.0]).hypot(torch.tensor([2.0, 0.25]))',
+                                    'tensor([2.0616, 1.0308])'),),
+                                  False),
+                        'hypot_': ("PyTorch's ``torch.Tensor.hypot_`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).hypot_(torch.tensor([2.0, 0.25]))',
+                                     'tensor([2.0616, 1.0308])'),),
+                                   False),
+                        'index_add': ("PyTorch's ``torch.Tensor.index_add`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).index_add(0, '
+                                        'torch.tensor([1, 0]), torch.tensor([[5.0, 6.0], [7.0, '
+                                        '8.0]]))',
+                                        'tensor([[ 8., 10.],\n        [ 8., 10.]])'),),
+                                      False),
+                        'index_add_': ("PyTorch's ``torch.Tensor.index_add_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).index_add_(0, '
+                                         'torch.tensor([1, 0]), torch.tensor([[5.0, 6.0], [7.0, '
+                                         '8.0]]))',
+                                         'tensor([[ 8., 10.],\n        [ 8., 10.]])'),),
+                                       False),
+                        'index_copy': ("PyTorch's ``torch.Tensor.index_copy`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).index_copy(0, '
+                                         'torch.tensor([1, 0]), torch.tensor([[5.0, 6.0], [7.0, '
+                                         '8.0]]))',
+                                         'tensor([[7., 8.],\n        [5., 6.]])'),),
+                                       False),
+                        'index_copy_': ("PyTorch's ``torch.Tensor.index_copy_`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).index_copy_(0, '
+                                          'torch.tensor([1, 0]), torch.tensor([[5.0, 6.0], [7.0, '
+                                          '8.0]]))',
+                                          'tensor([[7., 8.],\n        [5., 6.]])'),),
+                                        False),
+                        'index_fill': ("PyTorch's ``torch.Tensor.index_fill`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).index_fill(0, '
+                                         'torch.tensor([1]), 5.0)',
+                                         'tensor([[1., 2.],\n        [5., 5.]])'),),
+                                       False),
+                        'index_fill_': ("PyTorch's ``torch.Tensor.index_fill_`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).index_fill_(0, '
+                                          'torch.tensor([1]), 5.0)',
+                                          'tensor([[1., 2.],\n        [5., 5.]])'),),
+                                        False),
+                        'index_put': ("PyTorch's ``torch.Tensor.index_put`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).index_put((torch.tensor([1]),), '
+                                        'torch.tensor([5.0]))',
+                                        'tensor([0.5000, 5.0000])'),),
+                                      False),
+                        'index_put_': ("PyTorch's ``torch.Tensor.index_put_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, '
+                                         '1.0]).index_put_((torch.tensor([1]),), '
+                                         'torch.tensor([5.0]))',
+                                         'tensor([0.5000, 5.0000])'),),
+                                       False),
+                        'index_select': ("PyTorch's ``torch.Tensor.index_select`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).index_select(0, '
+                                           'torch.tensor([1, 0]))',
+                                           'tensor([[3., 4.],\n        [1., 2.]])'),),
+                                         False),
+                        'inner': ("PyTorch's ``torch.Tensor.inner`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).inner(torch.tensor([2.0, 0.25]))',
+                                    'tensor(1.2500)'),),
+                                  False),
+                        'int': ("PyTorch's ``torch.Tensor.int`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).int()',
+                                  'tensor([0, 1], dtype=torch.int32)'),),
+                                False),
+                        'inverse': ("PyTorch's ``torch.Tensor.inverse`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).inverse()',
+                                      'tensor([[ 0.6000, -0.2000],\n'
+                                      '        [-0.2000,  0.4000]])'),),
+                                    False),
+                        'is_complex': ("PyTorch's ``torch.Tensor.is_complex`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).is_complex()', 'False'),),
+                                       False),
+                        'is_contiguous': ("PyTorch's ``torch.Tensor.is_contiguous`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('torch.tensor([0.5, 1.0]).is_contiguous()', 'True'),),
+                                          False),
+                        'is_floating_point': ("PyTorch's ``torch.Tensor.is_floating_point`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.tensor([0.5, 1.0]).is_floating_point()',
+                                                'True'),),
+                                              False),
+                        'is_nonzero': ("PyTorch's ``torch.Tensor.is_nonzero`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([1.0]).is_nonzero()', 'True'),),
+                                       False),
+                        'is_pinned': ("PyTorch's ``torch.Tensor.is_pinned`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).is_pinned()', 'False'),),
+                                      False),
+                        'is_set_to': ("PyTorch's ``torch.Tensor.is_set_to`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).is_set_to(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'False'),),
+                                      False),
+                        'is_shared': ("PyTorch's ``torch.Tensor.is_shared`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).is_shared()', 'False'),),
+                                      False),
+                        'is_signed': ("PyTorch's ``torch.Tensor.is_signed`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).is_signed()', 'True'),),
+                                      False),
+                        'isclose': ("PyTorch's ``torch.Tensor.isclose`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).isclose(torch.tensor([2.0, 0.25]))',
+                                      'tensor([False, False])'),),
+                                    False),
+                        'isfinite': ('Elementwise ``isfinite`` of its tensor argument(s), as '
+                                     "PyTorch's ``torch.Tensor.isfinite``.",
+                                     (('torch.tensor([0.5, 1.0]).isfinite()',
+                                       'tensor([True, True])'),),
+                                     False),
+                        'isinf': ("Elementwise ``isinf`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.isinf``.',
+                                  (('torch.tensor([0.5, 1.0]).isinf()', 'tensor([False, False])'),),
+                                  False),
+                        'isnan': ("Elementwise ``isnan`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.isnan``.',
+                                  (('torch.tensor([0.5, 1.0]).isnan()', 'tensor([False, False])'),),
+                                  False),
+                        'isneginf': ("PyTorch's ``torch.Tensor.isneginf`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).isneginf()',
+                                       'tensor([False, False])'),),
+                                     False),
+                        'isposinf': ("PyTorch's ``torch.Tensor.isposinf`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).isposinf()',
+                                       'tensor([False, False])'),),
+                                     False),
+                        'isreal': ("PyTorch's ``torch.Tensor.isreal`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).isreal()', 'tensor([True, True])'),),
+                                   False),
+                        'kron': ("PyTorch's ``torch.Tensor.kron`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).kron(torch.tensor([2.0, 0.25]))',
+                                   'tensor([1.0000, 0.1250, 2.0000, 0.2500])'),),
+                                 False),
+                        'kthvalue': ("PyTorch's ``torch.Tensor.kthvalue`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).kthvalue(1)',
+                                       'torch.return_types.kthvalue(\n'
+                                       'values=tensor([1., 3.]),\n'
+                                       'indices=tensor([0, 0]))'),),
+                                     False),
+                        'lcm': ("PyTorch's ``torch.Tensor.lcm`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([5, 3]).lcm(torch.tensor([3, 2]))',
+                                  'tensor([15,  6])'),),
+                                False),
+                        'ldexp': ("PyTorch's ``torch.Tensor.ldexp`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).ldexp(torch.tensor([2.0, 0.25]))',
+                                    'tensor([2.0000, 1.1892])'),),
+                                  False),
+                        'le': ("Elementwise ``less_equal`` of its tensor argument(s), as PyTorch's "
+                               '``torch.Tensor.le``.',
+                               (('torch.tensor([0.5, 1.0]).le(torch.tensor([2.0, 0.25]))',
+                                 'tensor([ True, False])'),),
+                               False),
+                        'le_': ("PyTorch's ``torch.Tensor.le_`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).le_(torch.tensor([2.0, 0.25]))',
+                                  'tensor([1., 0.])'),),
+                                False),
+                        'lerp': ("PyTorch's ``torch.Tensor.lerp`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).lerp(torch.tensor([2.0, 0.25]), '
+                                   'torch.tensor([1.0, 2.0]))',
+                                   'tensor([ 2.0000, -0.5000])'),),
+                                 False),
+                        'lerp_': ("PyTorch's ``torch.Tensor.lerp_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).lerp_(torch.tensor([2.0, 0.25]), '
+                                    'torch.tensor([1.0, 2.0]))',
+                                    'tensor([ 2.0000, -0.5000])'),),
+                                  False),
+                        'less': ("Elementwise ``less`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.less``.',
+                                 (('torch.tensor([0.5, 1.0]).less(torch.tensor([2.0, 0.25]))',
+                                   'tensor([ True, False])'),),
+                                 False),
+                        'less_': ("PyTorch's ``torch.Tensor.less_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).less_(torch.tensor([2.0, 0.25]))',
+                                    'tensor([1., 0.])'),),
+                                  False),
+                        'less_equal': ('Elementwise ``less_equal`` of its tensor argument(s), as '
+                                       "PyTorch's ``torch.Tensor.less_equal``.",
+                                       (('torch.tensor([0.5, 1.0]).less_equal(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([ True, False])'),),
+                                       False),
+                        'less_equal_': ("PyTorch's ``torch.Tensor.less_equal_`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([0.5, 1.0]).less_equal_(torch.tensor([2.0, '
+                                          '0.25]))',
+                                          'tensor([1., 0.])'),),
+                                        False),
+                        'log': ("Elementwise ``log`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.log``.',
+                                (('torch.tensor([0.5, 1.0]).log()', 'tensor([-0.6931,  0.0000])'),),
+                                False),
+                        'log10': ("Elementwise ``log10`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.log10``.',
+                                  (('torch.tensor([0.5, 1.0]).log10()',
+                                    'tensor([-0.3010,  0.0000])'),),
+                                  False),
+                        'log10_': ("Elementwise ``log10`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.log10_``.',
+                                   (('torch.tensor([0.5, 1.0]).log10_()',
+                                     'tensor([-0.3010,  0.0000])'),),
+                                   False),
+                        'log1p': ("Elementwise ``log1p`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.log1p``.',
+                                  (('torch.tensor([0.5, 1.0]).log1p()',
+                                    'tensor([0.4055, 0.6931])'),),
+                                  False),
+                        'log1p_': ("Elementwise ``log1p`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.log1p_``.',
+                                   (('torch.tensor([0.5, 1.0]).log1p_()',
+                                     'tensor([0.4055, 0.6931])'),),
+                                   False),
+                        'log2': ("Elementwise ``log2`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.log2``.',
+                                 (('torch.tensor([0.5, 1.0]).log2()', 'tensor([-1.,  0.])'),),
+                                 False),
+                        'log2_': ("Elementwise ``log2`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.log2_``.',
+                                  (('torch.tensor([0.5, 1.0]).log2_()', 'tensor([-1.,  0.])'),),
+                                  False),
+                        'log_': ("Elementwise ``log`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.log_``.',
+                                 (('torch.tensor([0.5, 1.0]).log_()',
+                                   'tensor([-0.6931,  0.0000])'),),
+                                 False),
+                        'log_softmax': ("PyTorch's ``torch.Tensor.log_softmax`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).log_softmax(1)',
+                                          'tensor([[-1.3133, -0.3133],\n'
+                                          '        [-1.3133, -0.3133]])'),),
+                                        False),
+                        'logaddexp': ('Elementwise ``logaddexp`` of its tensor argument(s), as '
+                                      "PyTorch's ``torch.Tensor.logaddexp``.",
+                                      (('torch.tensor([0.5, 1.0]).logaddexp(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'tensor([2.2014, 1.3869])'),),
+                                      False),
+                        'logaddexp2': ('Elementwise ``logaddexp2`` of its tensor argument(s), as '
+                                       "PyTorch's ``torch.Tensor.logaddexp2``.",
+                                       (('torch.tensor([0.5, 1.0]).logaddexp2(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([2.4368, 1.6732])'),),
+                                       False),
+                        'logcumsumexp': ("PyTorch's ``torch.Tensor.logcumsumexp`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).logcumsumexp(1)',
+                                           'tensor([[1.0000, 2.3133],\n'
+                                           '        [3.0000, 4.3133]])'),),
+                                         False),
+                        'logdet': ("PyTorch's ``torch.Tensor.logdet`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).logdet()',
+                                     'tensor(1.6094)'),),
+                                   False),
+                        'logical_and': ('Elementwise ``logical_and`` of its tensor argument(s), as '
+                                        "PyTorch's ``torch.Tensor.logical_and``.",
+                                        (('torch.tensor([0.5, 1.0]).logical_and(torch.tensor([2.0, '
+                                          '0.25]))',
+                                          'tensor([True, True])'),),
+                                        False),
+                        'logical_and_': ("PyTorch's ``torch.Tensor.logical_and_`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([0.5, '
+                                           '1.0]).logical_and_(torch.tensor([2.0, 0.25]))',
+                                           'tensor([1., 1.])'),),
+                                         False),
+                        'logical_not': ('Elementwise ``logical_not`` of its tensor argument(s), as '
+                                        "PyTorch's ``torch.Tensor.logical_not``.",
+                                        (('torch.tensor([0.5, 1.0]).logical_not()',
+                                          'tensor([False, False])'),),
+                                        False),
+                        'logical_or': ('Elementwise ``logical_or`` of its tensor argument(s), as '
+                                       "PyTorch's ``torch.Tensor.logical_or``.",
+                                       (('torch.tensor([0.5, 1.0]).logical_or(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([True, True])'),),
+                                       False),
+                        'logical_or_': ("PyTorch's ``torch.Tensor.logical_or_`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([0.5, 1.0]).logical_or_(torch.tensor([2.0, '
+                                          '0.25]))',
+                                          'tensor([1., 1.])'),),
+                                        False),
+                        'logical_xor': ('Elementwise ``logical_xor`` of its tensor argument(s), as '
+                                        "PyTorch's ``torch.Tensor.logical_xor``.",
+                                        (('torch.tensor([0.5, 1.0]).logical_xor(torch.tensor([2.0, '
+                                          '0.25]))',
+                                          'tensor([False, False])'),),
+                                        False),
+                        'logical_xor_': ("PyTorch's ``torch.Tensor.logical_xor_`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([0.5, '
+                                           '1.0]).logical_xor_(torch.tensor([2.0, 0.25]))',
+                                           'tensor([0., 0.])'),),
+                                         False),
+                        'logit': ("PyTorch's ``torch.Tensor.logit`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).logit()', 'tensor([0., inf])'),),
+                                  False),
+                        'logit_': ("PyTorch's ``torch.Tensor.logit_`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).logit_()', 'tensor([0., inf])'),),
+                                   False),
+                        'logsumexp': ("PyTorch's ``torch.Tensor.logsumexp`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).logsumexp(1)',
+                                        'tensor([2.3133, 4.3133])'),),
+                                      False),
+                        'long': ("PyTorch's ``torch.Tensor.long`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).long()', 'tensor([0, 1])'),),
+                                 False),
+                        'lt': ("Elementwise ``less`` of its tensor argument(s), as PyTorch's "
+                               '``torch.Tensor.lt``.',
+                               (('torch.tensor([0.5, 1.0]).lt(torch.tensor([2.0, 0.25]))',
+                                 'tensor([ True, False])'),),
+                               False),
+                        'lt_': ("PyTorch's ``torch.Tensor.lt_`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).lt_(torch.tensor([2.0, 0.25]))',
+                                  'tensor([1., 0.])'),),
+                                False),
+                        'masked_fill': ("PyTorch's ``torch.Tensor.masked_fill`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([[1.0, 2.0], [3.0, '
+                                          '4.0]]).masked_fill(torch.tensor([[True, False], [False, '
+                                          'True]]), 0.0)',
+                                          'tensor([[0., 2.],\n        [3., 0.]])'),),
+                                        False),
+                        'masked_fill_': ("PyTorch's ``torch.Tensor.masked_fill_`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([[1.0, 2.0], [3.0, '
+                                           '4.0]]).masked_fill_(torch.tensor([[True, False], '
+                                           '[False, True]]), 0.0)',
+                                           'tensor([[0., 2.],\n        [3., 0.]])'),),
+                                         False),
+                        'masked_select': ("PyTorch's ``torch.Tensor.masked_select`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('torch.tensor([True, '
+                                            'False]).masked_select(torch.tensor([True, True]))',
+                                            'tensor([ True, False])'),),
+                                          False),
+                        'matmul': ("PyTorch's ``torch.Tensor.matmul`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).matmul(torch.tensor([2.0, 0.25]))',
+                                     'tensor(1.2500)'),),
+                                   False),
+                        'matrix_power': ("PyTorch's ``torch.Tensor.matrix_power`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).matrix_power(1)',
+                                           'tensor([[1., 2.],\n        [3., 4.]])'),),
+                                         False),
+                        'max': ("PyTorch's ``torch.Tensor.max`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).max()', 'tensor(1.)'),),
+                                False),
+                        'maximum': ('Elementwise ``maximum`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.maximum``.",
+                                    (('torch.tensor([0.5, 1.0]).maximum(torch.tensor([2.0, 0.25]))',
+                                      'tensor([2., 1.])'),),
+                                    False),
+                        'mean': ("Elementwise ``mean`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.mean``.',
+                                 (('torch.tensor([0.5, 1.0]).mean()', 'tensor(0.7500)'),),
+                                 False),
+                        'median': ("PyTorch's ``torch.Tensor.median`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).median()', 'tensor(0.5000)'),),
+                                   False),
+                        'min': ("PyTorch's ``torch.Tensor.min`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).min()', 'tensor(0.5000)'),),
+                                False),
+                        'minimum': ('Elementwise ``minimum`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.minimum``.",
+                                    (('torch.tensor([0.5, 1.0]).minimum(torch.tensor([2.0, 0.25]))',
+                                      'tensor([0.5000, 0.2500])'),),
+                                    False),
+                        'mm': ("PyTorch's ``torch.Tensor.mm`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).mm(torch.tensor([[1.0, '
+                                 '0.0], [2.0, 1.0]]))',
+                                 'tensor([[4., 1.],\n        [7., 3.]])'),),
+                               False),
+                        'mode': ("PyTorch's ``torch.Tensor.mode`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).mode()',
+                                   'torch.return_types.mode(\n'
+                                   'values=tensor(0.5000),\n'
+                                   'indices=tensor(0))'),),
+                                 False),
+                        'moveaxis': ("PyTorch's ``torch.Tensor.moveaxis`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).moveaxis(0, 1)',
+                                       'tensor([[1., 3.],\n        [2., 4.]])'),),
+                                     False),
+                        'movedim': ("PyTorch's ``torch.Tensor.movedim`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).movedim(0, 1)',
+                                      'tensor([[1., 3.],\n        [2., 4.]])'),),
+                                    False),
+                        'msort': ("PyTorch's ``torch.Tensor.msort`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).msort()',
+                                    'tensor([0.5000, 1.0000])'),),
+                                  False),
+                        'mul': ("Elementwise ``multiply`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.mul``.',
+                                (('torch.tensor([0.5, 1.0]).mul(torch.tensor([2.0, 0.25]))',
+                                  'tensor([1.0000, 0.2500])'),),
+                                False),
+                        'mul_': ("PyTorch's ``torch.Tensor.mul_`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).mul_(torch.tensor([2.0, 0.25]))',
+                                   'tensor([1.0000, 0.2500])'),),
+                                 False),
+                        'multinomial': ("PyTorch's ``torch.Tensor.multinomial`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([0.0, 1.0]).multinomial(2, '
+                                          'replacement=True)',
+                                          'tensor([1, 1])'),),
+                                        False),
+                        'multiply': ('Elementwise ``multiply`` of its tensor argument(s), as '
+                                     "PyTorch's ``torch.Tensor.multiply``.",
+                                     (('torch.tensor([0.5, 1.0]).multiply(torch.tensor([2.0, '
+                                       '0.25]))',
+                                       'tensor([1.0000, 0.2500])'),),
+                                     False),
+                        'multiply_': ("PyTorch's ``torch.Tensor.multiply_`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).multiply_(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'tensor([1.0000, 0.2500])'),),
+                                      False),
+                        'mv': ("PyTorch's ``torch.Tensor.mv`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).mv(torch.tensor([1.0, '
+                                 '2.0]))',
+                                 'tensor([4., 7.])'),),
+                               False),
+                        'nan_to_num': ("PyTorch's ``torch.Tensor.nan_to_num`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).nan_to_num()',
+                                         'tensor([0.5000, 1.0000])'),),
+                                       False),
+                        'nanmean': ("PyTorch's ``torch.Tensor.nanmean`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).nanmean()', 'tensor(0.7500)'),),
+                                    False),
+                        'nanmedian': ("PyTorch's ``torch.Tensor.nanmedian`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).nanmedian()', 'tensor(0.5000)'),),
+                                      False),
+                        'nanquantile': ("PyTorch's ``torch.Tensor.nanquantile`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).nanquantile(1)',
+                                          'tensor(4.)'),),
+                                        False),
+                        'nansum': ("PyTorch's ``torch.Tensor.nansum`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).nansum()', 'tensor(1.5000)'),),
+                                   False),
+                        'narrow': ("PyTorch's ``torch.Tensor.narrow`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([1.0, 2.0, 3.0]).narrow(0, 1, 2)',
+                                     'tensor([2., 3.])'),),
+                                   False),
+                        'narrow_copy': ("PyTorch's ``torch.Tensor.narrow_copy`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([1.0, 2.0, 3.0]).narrow_copy(0, 1, 2)',
+                                          'tensor([2., 3.])'),),
+                                        False),
+                        'ndimension': ("PyTorch's ``torch.Tensor.ndimension`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).ndimension()', '1'),),
+                                       False),
+                        'ne': ("Elementwise ``not_equal`` of its tensor argument(s), as PyTorch's "
+                               '``torch.Tensor.ne``.',
+                               (('torch.tensor([0.5, 1.0]).ne(torch.tensor([2.0, 0.25]))',
+                                 'tensor([True, True])'),),
+                               False),
+                        'ne_': ("PyTorch's ``torch.Tensor.ne_`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).ne_(torch.tensor([2.0, 0.25]))',
+                                  'tensor([1., 1.])'),),
+                                False),
+                        'neg': ("Elementwise ``negative`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.neg``.',
+                                (('torch.tensor([0.5, 1.0]).neg()', 'tensor([-0.5000, -1.0000])'),),
+                                False),
+                        'neg_': ("Elementwise ``negative`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.neg_``.',
+                                 (('torch.tensor([0.5, 1.0]).neg_()',
+                                   'tensor([-0.5000, -1.0000])'),),
+                                 False),
+                        'negative': ('Elementwise ``negative`` of its tensor argument(s), as '
+                                     "PyTorch's ``torch.Tensor.negative``.",
+                                     (('torch.tensor([0.5, 1.0]).negative()',
+                                       'tensor([-0.5000, -1.0000])'),),
+                                     False),
+                        'negative_': ('Elementwise ``negative`` of its tensor argument(s), as '
+                                      "PyTorch's ``torch.Tensor.negative_``.",
+                                      (('torch.tensor([0.5, 1.0]).negative_()',
+                                        'tensor([-0.5000, -1.0000])'),),
+                                      False),
+                        'nelement': ("PyTorch's ``torch.Tensor.nelement`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).nelement()', '2'),),
+                                     False),
+                        'new_empty': ("PyTorch's ``torch.Tensor.new_empty`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).new_empty(0, 1)',
+                                        'tensor([], size=(0, 1))'),),
+                                      False),
+                        'new_full': ("PyTorch's ``torch.Tensor.new_full`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).new_full((2,), 1.5)',
+                                       'tensor([1.5000, 1.5000])'),),
+                                     False),
+                        'new_ones': ("PyTorch's ``torch.Tensor.new_ones`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).new_ones(1)',
+                                       'tensor([1.])'),),
+                                     False),
+                        'new_tensor': ("PyTorch's ``torch.Tensor.new_tensor`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).new_tensor(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([2.0000, 0.2500])'),),
+                                       False),
+                        'new_zeros': ("PyTorch's ``torch.Tensor.new_zeros`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).new_zeros(1)',
+                                        'tensor([0.])'),),
+                                      False),
+                        'nonzero': ("PyTorch's ``torch.Tensor.nonzero`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).nonzero()',
+                                      'tensor([[0],\n        [1]])'),),
+                                    False),
+                        'norm': ("PyTorch's ``torch.Tensor.norm`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).norm()', 'tensor(1.1180)'),),
+                                 False),
+                        'normal_': ("PyTorch's ``torch.Tensor.normal_`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[0.5, 1.0], [2.0, 3.0]]).normal_(1, 0)',
+                                      'tensor([[1., 1.],\n        [1., 1.]])'),),
+                                    False),
+                        'not_equal': ('Elementwise ``not_equal`` of its tensor argument(s), as '
+                                      "PyTorch's ``torch.Tensor.not_equal``.",
+                                      (('torch.tensor([0.5, 1.0]).not_equal(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'tensor([True, True])'),),
+                                      False),
+                        'not_equal_': ("PyTorch's ``torch.Tensor.not_equal_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).not_equal_(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([1., 1.])'),),
+                                       False),
+                        'numel': ("PyTorch's ``torch.Tensor.numel`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).numel()', '2'),),
+                                  False),
+                        'numpy': ("PyTorch's ``torch.Tensor.numpy`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).numpy()',
+                                    'array([0.5, 1. ], dtype=float32)'),),
+                                  False),
+                        'outer': ("PyTorch's ``torch.Tensor.outer`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).outer(torch.tensor([2.0, 0.25]))',
+                                    'tensor([[1.0000, 0.1250],\n        [2.0000, 0.2500]])'),),
+                                  False),
+                        'permute': ("PyTorch's ``torch.Tensor.permute`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).permute(0, 1)',
+                                      'tensor([[1., 2.],\n        [3., 4.]])'),),
+                                    False),
+                        'pinverse': ("PyTorch's ``torch.Tensor.pinverse`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).pinverse()',
+                                       'tensor([[ 0.6000, -0.2000],\n'
+                                       '        [-0.2000,  0.4000]])'),),
+                                     False),
+                        'positive': ("PyTorch's ``torch.Tensor.positive`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).positive()',
+                                       'tensor([0.5000, 1.0000])'),),
+                                     False),
+                        'pow': ("Elementwise ``power`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.pow``.',
+                                (('torch.tensor([0.5, 1.0]).pow(torch.tensor([2.0, 0.25]))',
+                                  'tensor([0.2500, 1.0000])'),),
+                                False),
+                        'pow_': ("PyTorch's ``torch.Tensor.pow_`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).pow_(torch.tensor([2.0, 0.25]))',
+                                   'tensor([0.2500, 1.0000])'),),
+                                 False),
+                        'prod': ("Elementwise ``prod`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.prod``.',
+                                 (('torch.tensor([0.5, 1.0]).prod()', 'tensor(0.5000)'),),
+                                 False),
+                        'put_': ("PyTorch's ``torch.Tensor.put_`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).put_(torch.tensor([1]), '
+                                   'torch.tensor([5.0]))',
+                                   'tensor([0.5000, 5.0000])'),),
+                                 False),
+                        'qr': ("PyTorch's ``torch.Tensor.qr`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).qr()',
+                                 'torch.return_types.qr(\n'
+                                 'Q=tensor([[-0.8944, -0.4472],\n'
+                                 '        [-0.4472,  0.8944]]),\n'
+                                 'R=tensor([[-2.2361, -2.2361],\n'
+                                 '        [ 0.0000,  2.2361]]))'),),
+                               True),
+                        'quantile': ("PyTorch's ``torch.Tensor.quantile`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).quantile(1)',
+                                       'tensor(4.)'),),
+                                     False),
+                        'rad2deg': ("PyTorch's ``torch.Tensor.rad2deg`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).rad2deg()',
+                                      'tensor([28.6479, 57.2958])'),),
+                                    False),
+                        'random_': ("PyTorch's ``torch.Tensor.random_`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).random_(1)',
+                                      'tensor([[0., 0.],\n        [0., 0.]])'),),
+                                    False),
+                        'ravel': ("PyTorch's ``torch.Tensor.ravel`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).ravel()',
+                                    'tensor([0.5000, 1.0000])'),),
+                                  False),
+                        'reciprocal': ("PyTorch's ``torch.Tensor.reciprocal`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).reciprocal()',
+                                         'tensor([2., 1.])'),),
+                                       False),
+                        'reciprocal_': ("PyTorch's ``torch.Tensor.reciprocal_`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([0.5, 1.0]).reciprocal_()',
+                                          'tensor([2., 1.])'),),
+                                        False),
+                        'relu': ("PyTorch's ``torch.Tensor.relu`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).relu()', 'tensor([0.5000, 1.0000])'),),
+                                 False),
+                        'relu_': ("PyTorch's ``torch.Tensor.relu_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).relu_()',
+                                    'tensor([0.5000, 1.0000])'),),
+                                  False),
+                        'remainder': ("Elementwise ``mod`` of its tensor argument(s), as PyTorch's "
+                                      '``torch.Tensor.remainder``.',
+                                      (('torch.tensor([0.5, 1.0]).remainder(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'tensor([0.5000, 0.0000])'),),
+                                      False),
+                        'remainder_': ("PyTorch's ``torch.Tensor.remainder_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).remainder_(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([0.5000, 0.0000])'),),
+                                       False),
+                        'renorm': ("PyTorch's ``torch.Tensor.renorm`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).renorm(2, 0, 1.0)',
+                                     'tensor([[0.4472, 0.8944],\n        [0.6000, 0.8000]])'),),
+                                   False),
+                        'repeat': ("PyTorch's ``torch.Tensor.repeat`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).repeat(0, 1)',
+                                     'tensor([], size=(0, 2))'),),
+                                   False),
+                        'repeat_interleave': ("PyTorch's ``torch.Tensor.repeat_interleave`` (same "
+                                              "arguments and results), computed by fgrad's "
+                                              'primitives.',
+                                              (('torch.tensor([5, '
+                                                '3]).repeat_interleave(torch.tensor([3, 2]))',
+                                                'tensor([5, 5, 5, 3, 3])'),),
+                                              False),
+                        'requires_grad_': ("PyTorch's ``torch.Tensor.requires_grad_`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.tensor([0.5, 1.0]).requires_grad_()',
+                                             'tensor([0.5000, 1.0000], requires_grad=True)'),),
+                                           False),
+                        'reshape': ("PyTorch's ``torch.Tensor.reshape`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).reshape((4,))',
+                                      'tensor([1., 2., 3., 4.])'),),
+                                    False),
+                        'reshape_as': ("PyTorch's ``torch.Tensor.reshape_as`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).reshape_as(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([0.5000, 1.0000])'),),
+                                       False),
+                        'resize_': ("PyTorch's ``torch.Tensor.resize_`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).resize_(1)',
+                                      'tensor([1.])'),),
+                                    False),
+                        'resize_as_': ("PyTorch's ``torch.Tensor.resize_as_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([0.5, 1.0]).resize_as_(torch.tensor([2.0, '
+                                         '0.25]))',
+                                         'tensor([0.5000, 1.0000])'),),
+                                       False),
+                        'roll': ("PyTorch's ``torch.Tensor.roll`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).roll(1)',
+                                   'tensor([[4., 1.],\n        [2., 3.]])'),),
+                                 False),
+                        'rot90': ("PyTorch's ``torch.Tensor.rot90`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).rot90()',
+                                    'tensor([[1., 3.],\n        [2., 1.]])'),),
+                                  False),
+                        'round': ("PyTorch's ``torch.Tensor.round`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).round()', 'tensor([0., 1.])'),),
+                                  False),
+                        'round_': ("PyTorch's ``torch.Tensor.round_`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).round_()', 'tensor([0., 1.])'),),
+                                   False),
+                        'rsqrt': ("PyTorch's ``torch.Tensor.rsqrt`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).rsqrt()',
+                                    'tensor([1.4142, 1.0000])'),),
+                                  False),
+                        'rsqrt_': ("PyTorch's ``torch.Tensor.rsqrt_`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).rsqrt_()',
+                                     'tensor([1.4142, 1.0000])'),),
+                                   False),
+                        'scatter': ("PyTorch's ``torch.Tensor.scatter`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).scatter(0, '
+                                      'torch.tensor([[1, 0]]), torch.tensor([[5.0, 6.0]]))',
+                                      'tensor([[1., 6.],\n        [5., 4.]])'),),
+                                    False),
+                        'scatter_': ("PyTorch's ``torch.Tensor.scatter_`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).scatter_(0, '
+                                       'torch.tensor([[1, 0]]), torch.tensor([[5.0, 6.0]]))',
+                                       'tensor([[1., 6.],\n        [5., 4.]])'),),
+                                     False),
+                        'scatter_add': ("PyTorch's ``torch.Tensor.scatter_add`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).scatter_add(0, '
+                                          'torch.tensor([[1, 0]]), torch.tensor([[5.0, 6.0]]))',
+                                          'tensor([[1., 8.],\n        [8., 4.]])'),),
+                                        False),
+                        'scatter_add_': ("PyTorch's ``torch.Tensor.scatter_add_`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).scatter_add_(0, '
+                                           'torch.tensor([[1, 0]]), torch.tensor([[5.0, 6.0]]))',
+                                           'tensor([[1., 8.],\n        [8., 4.]])'),),
+                                         False),
+                        'select': ("PyTorch's ``torch.Tensor.select`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).select(0, 1)',
+                                     'tensor([3., 4.])'),),
+                                   False),
+                        'sgn': ("Elementwise ``sign`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.sgn``.',
+                                (('torch.tensor([0.5, 1.0]).sgn()', 'tensor([1., 1.])'),),
+                                False),
+                        'share_memory_': ("PyTorch's ``torch.Tensor.share_memory_`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('torch.tensor([0.5, 1.0]).share_memory_()',
+                                            'tensor([0.5000, 1.0000])'),),
+                                          False),
+                        'short': ("PyTorch's ``torch.Tensor.short`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).short()',
+                                    'tensor([0, 1], dtype=torch.int16)'),),
+                                  False),
+                        'sigmoid': ('Elementwise ``sigmoid`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.sigmoid``.",
+                                    (('torch.tensor([0.5, 1.0]).sigmoid()',
+                                      'tensor([0.6225, 0.7311])'),),
+                                    False),
+                        'sigmoid_': ('Elementwise ``sigmoid`` of its tensor argument(s), as '
+                                     "PyTorch's ``torch.Tensor.sigmoid_``.",
+                                     (('torch.tensor([0.5, 1.0]).sigmoid_()',
+                                       'tensor([0.6225, 0.7311])'),),
+                                     False),
+                        'sign': ("Elementwise ``sign`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.sign``.',
+                                 (('torch.tensor([0.5, 1.0]).sign()', 'tensor([1., 1.])'),),
+                                 False),
+                        'sign_': ("Elementwise ``sign`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.sign_``.',
+                                  (('torch.tensor([0.5, 1.0]).sign_()', 'tensor([1., 1.])'),),
+                                  False),
+                        'signbit': ('Elementwise ``signbit`` of its tensor argument(s), as '
+                                    "PyTorch's ``torch.Tensor.signbit``.",
+                                    (('torch.tensor([0.5, 1.0]).signbit()',
+                                      'tensor([False, False])'),),
+                                    False),
+                        'sin': ("Elementwise ``sin`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.sin``.',
+                                (('torch.tensor([0.5, 1.0]).sin()', 'tensor([0.4794, 0.8415])'),),
+                                False),
+                        'sin_': ("Elementwise ``sin`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.sin_``.',
+                                 (('torch.tensor([0.5, 1.0]).sin_()', 'tensor([0.4794, 0.8415])'),),
+                                 False),
+                        'sinc': ("PyTorch's ``torch.Tensor.sinc`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).sinc()',
+                                   'tensor([ 6.3662e-01, -2.7828e-08])'),),
+                                 False),
+                        'sinh': ("Elementwise ``sinh`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.sinh``.',
+                                 (('torch.tensor([0.5, 1.0]).sinh()', 'tensor([0.5211, 1.1752])'),),
+                                 False),
+                        'sinh_': ("Elementwise ``sinh`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.sinh_``.',
+                                  (('torch.tensor([0.5, 1.0]).sinh_()',
+                                    'tensor([0.5211, 1.1752])'),),
+                                  False),
+                        'size': ("PyTorch's ``torch.Tensor.size`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).size()', 'torch.Size([2])'),),
+                                 False),
+                        'slogdet': ("PyTorch's ``torch.Tensor.slogdet`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[2.0, 0.0], [0.0, 1.0]]).slogdet()',
+                                      'torch.return_types.slogdet(\n'
+                                      'sign=tensor(1.),\n'
+                                      'logabsdet=tensor(0.6931))'),),
+                                    False),
+                        'softmax': ("PyTorch's ``torch.Tensor.softmax`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).softmax(1)',
+                                      'tensor([[0.2689, 0.7311],\n        [0.2689, 0.7311]])'),),
+                                    False),
+                        'sort': ("PyTorch's ``torch.Tensor.sort`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).sort()',
+                                   'torch.return_types.sort(\n'
+                                   'values=tensor([0.5000, 1.0000]),\n'
+                                   'indices=tensor([0, 1]))'),),
+                                 False),
+                        'split': ("PyTorch's ``torch.Tensor.split`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).split(1)',
+                                    '(tensor([[1., 2.]]), tensor([[3., 4.]]))'),),
+                                  False),
+                        'sqrt': ("Elementwise ``sqrt`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.sqrt``.',
+                                 (('torch.tensor([0.5, 1.0]).sqrt()', 'tensor([0.7071, 1.0000])'),),
+                                 False),
+                        'sqrt_': ("Elementwise ``sqrt`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.sqrt_``.',
+                                  (('torch.tensor([0.5, 1.0]).sqrt_()',
+                                    'tensor([0.7071, 1.0000])'),),
+                                  False),
+                        'square': ("PyTorch's ``torch.Tensor.square`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).square()',
+                                     'tensor([0.2500, 1.0000])'),),
+                                   False),
+                        'square_': ("PyTorch's ``torch.Tensor.square_`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).square_()',
+                                      'tensor([0.2500, 1.0000])'),),
+                                    False),
+                        'squeeze': ("PyTorch's ``torch.Tensor.squeeze`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).squeeze()',
+                                      'tensor([0.5000, 1.0000])'),),
+                                    False),
+                        'squeeze_': ("PyTorch's ``torch.Tensor.squeeze_`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([0.5, 1.0]).squeeze_()',
+                                       'tensor([0.5000, 1.0000])'),),
+                                     False),
+                        'std': ("PyTorch's ``torch.Tensor.std`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).std()', 'tensor(0.3536)'),),
+                                False),
+                        'storage': ("PyTorch's ``torch.Tensor.storage`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).storage()',
+                                      ' 0.5\n'
+                                      ' 1.0\n'
+                                      '[torch.storage.TypedStorage(dtype=torch.float32, '
+                                      'device=cpu) of size 2]'),),
+                                    False),
+                        'storage_offset': ("PyTorch's ``torch.Tensor.storage_offset`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.tensor([0.5, 1.0]).storage_offset()', '0'),),
+                                           False),
+                        'stride': ("PyTorch's ``torch.Tensor.stride`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).stride()', '(1,)'),),
+                                   False),
+                        'sub': ("Elementwise ``subtract`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.sub``.',
+                                (('torch.tensor([0.5, 1.0]).sub(torch.tensor([2.0, 0.25]))',
+                                  'tensor([-1.5000,  0.7500])'),),
+                                False),
+                        'sub_': ("PyTorch's ``torch.Tensor.sub_`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).sub_(torch.tensor([2.0, 0.25]))',
+                                   'tensor([-1.5000,  0.7500])'),),
+                                 False),
+                        'subtract': ('Elementwise ``subtract`` of its tensor argument(s), as '
+                                     "PyTorch's ``torch.Tensor.subtract``.",
+                                     (('torch.tensor([0.5, 1.0]).subtract(torch.tensor([2.0, '
+                                       '0.25]))',
+                                       'tensor([-1.5000,  0.7500])'),),
+                                     False),
+                        'subtract_': ("PyTorch's ``torch.Tensor.subtract_`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([0.5, 1.0]).subtract_(torch.tensor([2.0, '
+                                        '0.25]))',
+                                        'tensor([-1.5000,  0.7500])'),),
+                                      False),
+                        'sum': ("Elementwise ``sum`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.sum``.',
+                                (('torch.tensor([0.5, 1.0]).sum()', 'tensor(1.5000)'),),
+                                False),
+                        'sum_to_size': ("PyTorch's ``torch.Tensor.sum_to_size`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).sum_to_size(1)',
+                                          'tensor([10.])'),),
+                                        False),
+                        'svd': ("PyTorch's ``torch.Tensor.svd`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).svd()',
+                                  'torch.return_types.svd(\n'
+                                  'U=tensor([[-0.5257, -0.8507],\n'
+                                  '        [-0.8507,  0.5257]]),\n'
+                                  'S=tensor([3.6180, 1.3820]),\n'
+                                  'V=tensor([[-0.5257, -0.8507],\n'
+                                  '        [-0.8507,  0.5257]]))'),),
+                                False),
+                        'swapaxes': ("PyTorch's ``torch.Tensor.swapaxes`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).swapaxes(0, 1)',
+                                       'tensor([[1., 3.],\n        [2., 4.]])'),),
+                                     False),
+                        'swapaxes_': ("PyTorch's ``torch.Tensor.swapaxes_`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).swapaxes_(0, 1)',
+                                        'tensor([[1., 3.],\n        [2., 4.]])'),),
+                                      False),
+                        'swapdims': ("PyTorch's ``torch.Tensor.swapdims`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).swapdims(0, 1)',
+                                       'tensor([[1., 3.],\n        [2., 4.]])'),),
+                                     False),
+                        'swapdims_': ("PyTorch's ``torch.Tensor.swapdims_`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).swapdims_(0, 1)',
+                                        'tensor([[1., 3.],\n        [2., 4.]])'),),
+                                      False),
+                        't': ("PyTorch's ``torch.Tensor.t`` (same arguments and results), computed "
+                              "by fgrad's primitives.",
+                              (('torch.tensor([0.5, 1.0]).t()', 'tensor([0.5000, 1.0000])'),),
+                              False),
+                        't_': ("PyTorch's ``torch.Tensor.t_`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.tensor([0.5, 1.0]).t_()', 'tensor([0.5000, 1.0000])'),),
+                               False),
+                        'take': ("PyTorch's ``torch.Tensor.take`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([[0.5, 1.0]]).take(torch.tensor([1]))',
+                                   'tensor([1.])'),),
+                                 False),
+                        'take_along_dim': ("PyTorch's ``torch.Tensor.take_along_dim`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.tensor([[0.5, '
+                                             '1.0]]).take_along_dim(torch.tensor([1]))',
+                                             'tensor([1.])'),),
+                                           False),
+                        'tan': ("Elementwise ``tan`` of its tensor argument(s), as PyTorch's "
+                                '``torch.Tensor.tan``.',
+                                (('torch.tensor([0.5, 1.0]).tan()', 'tensor([0.5463, 1.5574])'),),
+                                False),
+                        'tan_': ("Elementwise ``tan`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.tan_``.',
+                                 (('torch.tensor([0.5, 1.0]).tan_()', 'tensor([0.5463, 1.5574])'),),
+                                 False),
+                        'tanh': ("Elementwise ``tanh`` of its tensor argument(s), as PyTorch's "
+                                 '``torch.Tensor.tanh``.',
+                                 (('torch.tensor([0.5, 1.0]).tanh()', 'tensor([0.4621, 0.7616])'),),
+                                 False),
+                        'tanh_': ("Elementwise ``tanh`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.tanh_``.',
+                                  (('torch.tensor([0.5, 1.0]).tanh_()',
+                                    'tensor([0.4621, 0.7616])'),),
+                                  False),
+                        'tensor_split': ("PyTorch's ``torch.Tensor.tensor_split`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([5, 3]).tensor_split(torch.tensor([3, '
+                                           '2]))',
+                                           '(tensor([5, 3]), tensor([], dtype=torch.int64), '
+                                           'tensor([], dtype=torch.int64))'),),
+                                         False),
+                        'tile': ("PyTorch's ``torch.Tensor.tile`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).tile([1, 0])',
+                                   'tensor([], size=(2, 0))'),),
+                                 False),
+                        'to': ("PyTorch's ``torch.Tensor.to`` (same arguments and results), "
+                               "computed by fgrad's primitives.",
+                               (('torch.tensor([0.5, 1.0]).to()', 'tensor([0.5000, 1.0000])'),),
+                               False),
+                        'tolist': ("PyTorch's ``torch.Tensor.tolist`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).tolist()', '[0.5, 1.0]'),),
+                                   False),
+                        'topk': ("PyTorch's ``torch.Tensor.topk`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).topk(1)',
+                                   'torch.return_types.topk(\n'
+                                   'values=tensor([[2.],\n'
+                                   '        [4.]]),\n'
+                                   'indices=tensor([[1],\n'
+                                   '        [1]]))'),),
+                                 False),
+                        'trace': ("PyTorch's ``torch.Tensor.trace`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).trace()',
+                                    'tensor(5.)'),),
+                                  False),
+                        'transpose': ("PyTorch's ``torch.Tensor.transpose`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).transpose(0, 1)',
+                                        'tensor([[1., 3.],\n        [2., 4.]])'),),
+                                      False),
+                        'transpose_': ("PyTorch's ``torch.Tensor.transpose_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).transpose_(0, 1)',
+                                         'tensor([[1., 3.],\n        [2., 4.]])'),),
+                                       False),
+                        'tril': ("PyTorch's ``torch.Tensor.tril`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).tril()',
+                                   'tensor([[2., 0.],\n        [1., 3.]])'),),
+                                 False),
+                        'tril_': ("PyTorch's ``torch.Tensor.tril_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).tril_()',
+                                    'tensor([[2., 0.],\n        [1., 3.]])'),),
+                                  False),
+                        'triu': ("PyTorch's ``torch.Tensor.triu`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).triu()',
+                                   'tensor([[2., 1.],\n        [0., 3.]])'),),
+                                 False),
+                        'triu_': ("PyTorch's ``torch.Tensor.triu_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([[2.0, 1.0], [1.0, 3.0]]).triu_()',
+                                    'tensor([[2., 1.],\n        [0., 3.]])'),),
+                                  False),
+                        'true_divide': ('Elementwise ``divide`` of its tensor argument(s), as '
+                                        "PyTorch's ``torch.Tensor.true_divide``.",
+                                        (('torch.tensor([0.5, 1.0]).true_divide(torch.tensor([2.0, '
+                                          '0.25]))',
+                                          'tensor([0.2500, 4.0000])'),),
+                                        False),
+                        'true_divide_': ("PyTorch's ``torch.Tensor.true_divide_`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.tensor([0.5, '
+                                           '1.0]).true_divide_(torch.tensor([2.0, 0.25]))',
+                                           'tensor([0.2500, 4.0000])'),),
+                                         False),
+                        'trunc': ("Elementwise ``trunc`` of its tensor argument(s), as PyTorch's "
+                                  '``torch.Tensor.trunc``.',
+                                  (('torch.tensor([0.5, 1.0]).trunc()', 'tensor([0., 1.])'),),
+                                  False),
+                        'trunc_': ("Elementwise ``trunc`` of its tensor argument(s), as PyTorch's "
+                                   '``torch.Tensor.trunc_``.',
+                                   (('torch.tensor([0.5, 1.0]).trunc_()', 'tensor([0., 1.])'),),
+                                   False),
+                        'type': ("PyTorch's ``torch.Tensor.type`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).type()', "'torch.FloatTensor'"),),
+                                 False),
+                        'type_as': ("PyTorch's ``torch.Tensor.type_as`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).type_as(torch.tensor([2.0, 0.25]))',
+                                      'tensor([0.5000, 1.0000])'),),
+                                    False),
+                        'unbind': ("PyTorch's ``torch.Tensor.unbind`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).unbind()',
+                                     '(tensor(0.5000), tensor(1.))'),),
+                                   False),
+                        'unfold': ("PyTorch's ``torch.Tensor.unfold`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([1.0, 2.0, 3.0]).unfold(0, 1, 2)',
+                                     'tensor([[1.],\n        [3.]])'),),
+                                   False),
+                        'uniform_': ("PyTorch's ``torch.Tensor.uniform_`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).uniform_(1)',
+                                       'tensor([[1., 1.],\n        [1., 1.]])'),),
+                                     False),
+                        'unique': ("PyTorch's ``torch.Tensor.unique`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([0.5, 1.0]).unique()',
+                                     'tensor([0.5000, 1.0000])'),),
+                                   False),
+                        'unique_consecutive': ("PyTorch's ``torch.Tensor.unique_consecutive`` "
+                                               "(same arguments and results), computed by fgrad's "
+                                               'primitives.',
+                                               (('torch.tensor([0.5, 1.0]).unique_consecutive()',
+                                                 'tensor([0.5000, 1.0000])'),),
+                                               False),
+                        'unsqueeze': ("PyTorch's ``torch.Tensor.unsqueeze`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).unsqueeze(1)',
+                                        'tensor([[[1., 2.]],\n\n        [[3., 4.]]])'),),
+                                      False),
+                        'unsqueeze_': ("PyTorch's ``torch.Tensor.unsqueeze_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).unsqueeze_(1)',
+                                         'tensor([[[1., 2.]],\n\n        [[3., 4.]]])'),),
+                                       False),
+                        'untyped_storage': ("PyTorch's ``torch.Tensor.untyped_storage`` (same "
+                                            "arguments and results), computed by fgrad's "
+                                            'primitives.',
+                                            (('torch.tensor([0.5, 1.0]).untyped_storage()',
+                                              ' 0\n'
+                                              ' 0\n'
+                                              ' 0\n'
+                                              ' 63\n'
+                                              ' 0\n'
+                                              ' 0\n'
+                                              ' 128\n'
+                                              ' 63\n'
+                                              '[torch.storage.UntypedStorage(device=cpu) of size '
+                                              '8]'),),
+                                            False),
+                        'var': ("PyTorch's ``torch.Tensor.var`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.tensor([0.5, 1.0]).var()', 'tensor(0.1250)'),),
+                                False),
+                        'vdot': ("PyTorch's ``torch.Tensor.vdot`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([0.5, 1.0]).vdot(torch.tensor([2.0, 0.25]))',
+                                   'tensor(1.2500)'),),
+                                 False),
+                        'view': ("PyTorch's ``torch.Tensor.view`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).view((4,))',
+                                   'tensor([1., 2., 3., 4.])'),),
+                                 False),
+                        'view_as': ("PyTorch's ``torch.Tensor.view_as`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.tensor([0.5, 1.0]).view_as(torch.tensor([2.0, 0.25]))',
+                                      'tensor([0.5000, 1.0000])'),),
+                                    False),
+                        'where': ("PyTorch's ``torch.Tensor.where`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([[1.0, 2.0], [3.0, '
+                                    '4.0]]).where(torch.tensor([[True, False], [False, True]]), '
+                                    '0.0)',
+                                    'tensor([[1., 0.],\n        [0., 4.]])'),),
+                                  False),
+                        'xlogy': ("PyTorch's ``torch.Tensor.xlogy`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).xlogy(torch.tensor([2.0, 0.25]))',
+                                    'tensor([ 0.3466, -1.3863])'),),
+                                  False),
+                        'zero_': ("PyTorch's ``torch.Tensor.zero_`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.tensor([0.5, 1.0]).zero_()', 'tensor([0., 0.])'),),
+                                  False)},
  'fgrad.torch.autograd': {'Variable': ("PyTorch's ``torch.autograd.Variable`` (same arguments and "
                                        "results), computed by fgrad's primitives.",
                                        (('torch.autograd.Variable(torch.tensor([0.5, 1.0]))',
