@@ -2237,6 +2237,12 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                  (('torch.tensor([0.5, 1.0]).add_(torch.tensor([2.0, 0.25]))',
                                    'tensor([2.5000, 1.2500])'),),
                                  False),
+                        'addbmm': ("PyTorch's ``torch.Tensor.addbmm`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.zeros(2, 2).addbmm(torch.ones(1, 2, 3), torch.ones(1, '
+                                     '3, 2))',
+                                     'tensor([[3., 3.],\n        [3., 3.]])'),),
+                                   False),
                         'addcdiv': ("PyTorch's ``torch.Tensor.addcdiv`` (same arguments and "
                                     "results), computed by fgrad's primitives.",
                                     (('torch.tensor([0.5, 1.0]).addcdiv(torch.tensor([2.0, 0.25]), '
@@ -2261,6 +2267,16 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                        '0.25]), torch.tensor([1.0, 2.0]))',
                                        'tensor([2.5000, 1.5000])'),),
                                      False),
+                        'addmm': ("PyTorch's ``torch.Tensor.addmm`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.zeros(2, 2).addmm(torch.ones(2, 3), torch.ones(3, 2))',
+                                    'tensor([[3., 3.],\n        [3., 3.]])'),),
+                                  False),
+                        'addmv': ("PyTorch's ``torch.Tensor.addmv`` (same arguments and results), "
+                                  "computed by fgrad's primitives.",
+                                  (('torch.zeros(2).addmv(torch.ones(2, 3), torch.ones(3))',
+                                    'tensor([3., 3.])'),),
+                                  False),
                         'addr': ("PyTorch's ``torch.Tensor.addr`` (same arguments and results), "
                                  "computed by fgrad's primitives.",
                                  (('torch.tensor([0.5, 1.0]).addr(torch.tensor([2.0, 0.25]), '
@@ -2387,6 +2403,16 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                      (('torch.tensor([0.5, 1.0]).argwhere()',
                                        'tensor([[0],\n        [1]])'),),
                                      False),
+                        'as_strided': ("PyTorch's ``torch.Tensor.as_strided`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.arange(4.0).as_strided((2, 2), (1, 1))',
+                                         'tensor([[0., 1.],\n        [1., 2.]])'),),
+                                       False),
+                        'as_strided_': ("PyTorch's ``torch.Tensor.as_strided_`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.arange(4.0).as_strided_((2, 2), (1, 1))',
+                                          'tensor([[0., 1.],\n        [1., 2.]])'),),
+                                        False),
                         'asin': ("Elementwise ``arcsin`` of its tensor argument(s), as PyTorch's "
                                  '``torch.Tensor.asin``.',
                                  (('torch.tensor([0.5, 1.0]).asin()', 'tensor([0.5236, 1.5708])'),),
@@ -2435,6 +2461,12 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                    (('torch.tensor([0.5, 1.0]).atanh_()',
                                      'tensor([0.5493,    inf])'),),
                                    False),
+                        'baddbmm': ("PyTorch's ``torch.Tensor.baddbmm`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.zeros(1, 2, 2).baddbmm(torch.ones(1, 2, 3), '
+                                      'torch.ones(1, 3, 2))',
+                                      'tensor([[[3., 3.],\n         [3., 3.]]])'),),
+                                    False),
                         'bernoulli': ("PyTorch's ``torch.Tensor.bernoulli`` (same arguments and "
                                       "results), computed by fgrad's primitives.",
                                       (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).bernoulli(1)',
@@ -2492,6 +2524,11 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                            '2]))',
                                            'tensor([6, 1])'),),
                                          False),
+                        'bmm': ("PyTorch's ``torch.Tensor.bmm`` (same arguments and results), "
+                                "computed by fgrad's primitives.",
+                                (('torch.ones(1, 2, 3).bmm(torch.ones(1, 3, 2))',
+                                  'tensor([[[3., 3.],\n         [3., 3.]]])'),),
+                                False),
                         'bool': ("PyTorch's ``torch.Tensor.bool`` (same arguments and results), "
                                  "computed by fgrad's primitives.",
                                  (('torch.tensor([0.5, 1.0]).bool()', 'tensor([True, True])'),),
@@ -3397,6 +3434,13 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                            '[False, True]]), 0.0)',
                                            'tensor([[0., 2.],\n        [3., 0.]])'),),
                                          False),
+                        'masked_scatter': ("PyTorch's ``torch.Tensor.masked_scatter`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.zeros(3).masked_scatter(torch.tensor([True, '
+                                             'False, True]), torch.tensor([1.0, 2.0]))',
+                                             'tensor([1., 0., 2.])'),),
+                                           False),
                         'masked_select': ("PyTorch's ``torch.Tensor.masked_select`` (same "
                                           "arguments and results), computed by fgrad's primitives.",
                                           (('torch.tensor([True, '
@@ -3805,6 +3849,13 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                    (('torch.tensor([0.5, 1.0]).rsqrt_()',
                                      'tensor([1.4142, 1.0000])'),),
                                    False),
+                        'rsub': ("PyTorch's ``torch.Tensor.rsub`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([1.0, 2.0]).rsub(torch.tensor([3.0, 5.0]))',
+                                   'tensor([2., 3.])',
+                                   'torch.rsub(torch.tensor([1.0, 2.0]), torch.tensor([3.0, '
+                                   '5.0]))'),),
+                                 False),
                         'scatter': ("PyTorch's ``torch.Tensor.scatter`` (same arguments and "
                                     "results), computed by fgrad's primitives.",
                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).scatter(0, '
@@ -3829,6 +3880,13 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                            'torch.tensor([[1, 0]]), torch.tensor([[5.0, 6.0]]))',
                                            'tensor([[1., 8.],\n        [8., 4.]])'),),
                                          False),
+                        'scatter_reduce': ("PyTorch's ``torch.Tensor.scatter_reduce`` (same "
+                                           "arguments and results), computed by fgrad's "
+                                           'primitives.',
+                                           (('torch.zeros(3).scatter_reduce(0, torch.tensor([2, '
+                                             "2]), torch.tensor([1.0, 2.0]), 'amax')",
+                                             'tensor([0., 0., 2.])'),),
+                                           False),
                         'select': ("PyTorch's ``torch.Tensor.select`` (same arguments and "
                                    "results), computed by fgrad's primitives.",
                                    (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).select(0, 1)',
@@ -4167,6 +4225,11 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                    (('torch.tensor([0.5, 1.0]).unbind()',
                                      '(tensor(0.5000), tensor(1.))'),),
                                    False),
+                        'unflatten': ("PyTorch's ``torch.Tensor.unflatten`` (same arguments and "
+                                      "results), computed by fgrad's primitives.",
+                                      (('torch.arange(4.0).unflatten(0, (2, 2))',
+                                        'tensor([[0., 1.],\n        [2., 3.]])'),),
+                                      False),
                         'unfold': ("PyTorch's ``torch.Tensor.unfold`` (same arguments and "
                                    "results), computed by fgrad's primitives.",
                                    (('torch.tensor([1.0, 2.0, 3.0]).unfold(0, 1, 2)',
