@@ -53,6 +53,25 @@ from fgrad import lax as flax  # noqa: E402
 # differently (fgrad extras such as ``torch.autograd.is_grad_enabled``): the peer's line's
 # output is stored as what fgrad's line must print.
 CURATED: dict[str, list] = {
+    "fgrad.torch.Tensor.item": ["torch.tensor([2.5]).item()"],
+    "fgrad.torch.Tensor.backward": ["x = torch.tensor([1.0, 2.0], requires_grad=True)",
+                                    "(x * x).sum().backward()", "x.grad"],
+    "fgrad.torch.Tensor.retain_grad": ["x = torch.tensor([1.0, 2.0], requires_grad=True)", "y = x * 2",
+                                       "y.retain_grad()", "y.sum().backward()", "y.grad"],
+    "fgrad.torch.Tensor.register_hook": ["x = torch.tensor([1.0, 2.0], requires_grad=True)",
+                                         "_ = x.register_hook(lambda g: g * 10)", "(x * x).sum().backward()",
+                                         "x.grad"],
+    "fgrad.torch.Tensor.register_post_accumulate_grad_hook": [
+        "x = torch.tensor([1.0], requires_grad=True)",
+        "_ = x.register_post_accumulate_grad_hook(lambda t: print('accumulated', t.grad))",
+        "(2 * x).sum().backward()"],
+    "fgrad.torch.Tensor.data_ptr": ["isinstance(torch.zeros(2).data_ptr(), int)"],
+    "fgrad.torch.Tensor.apply_": ["torch.tensor([1.0, 2.0]).apply_(lambda v: v * 2)"],
+    "fgrad.torch.Tensor.map_": ["torch.tensor([1.0, 2.0]).map_(torch.tensor([3.0, 4.0]), lambda a, b: a + b)"],
+    "fgrad.torch.Tensor.exponential_": ["torch.zeros(2, 3).exponential_().shape"],
+    "fgrad.torch.Tensor.cauchy_": ["torch.zeros(2, 3).cauchy_().shape"],
+    "fgrad.torch.Tensor.geometric_": ["torch.zeros(2, 3).geometric_(0.5).shape"],
+    "fgrad.torch.Tensor.log_normal_": ["torch.zeros(2, 3).log_normal_().shape"],
     "fgrad.torch.Tensor.addbmm": ["torch.zeros(2, 2).addbmm(torch.ones(1, 2, 3), torch.ones(1, 3, 2))"],
     "fgrad.torch.Tensor.addmm": ["torch.zeros(2, 2).addmm(torch.ones(2, 3), torch.ones(3, 2))"],
     "fgrad.torch.Tensor.addmv": ["torch.zeros(2).addmv(torch.ones(2, 3), torch.ones(3))"],

@@ -2316,6 +2316,11 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                 '``torch.Tensor.any``.',
                                 (('torch.tensor([0.5, 1.0]).any()', 'tensor(True)'),),
                                 False),
+                        'apply_': ("PyTorch's ``torch.Tensor.apply_`` (same arguments and "
+                                   "results), computed by fgrad's primitives.",
+                                   (('torch.tensor([1.0, 2.0]).apply_(lambda v: v * 2)',
+                                     'tensor([2., 4.])'),),
+                                   False),
                         'arccos': ("Elementwise ``arccos`` of its tensor argument(s), as PyTorch's "
                                    '``torch.Tensor.arccos``.',
                                    (('torch.tensor([0.5, 1.0]).arccos()',
@@ -2461,6 +2466,12 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                    (('torch.tensor([0.5, 1.0]).atanh_()',
                                      'tensor([0.5493,    inf])'),),
                                    False),
+                        'backward': ("PyTorch's ``torch.Tensor.backward`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('x = torch.tensor([1.0, 2.0], requires_grad=True)', ''),
+                                      ('(x * x).sum().backward()', ''),
+                                      ('x.grad', 'tensor([2., 4.])')),
+                                     False),
                         'baddbmm': ("PyTorch's ``torch.Tensor.baddbmm`` (same arguments and "
                                     "results), computed by fgrad's primitives.",
                                     (('torch.zeros(1, 2, 2).baddbmm(torch.ones(1, 2, 3), '
@@ -2543,6 +2554,10 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                  (('torch.tensor([0.5, 1.0]).byte()',
                                    'tensor([0, 1], dtype=torch.uint8)'),),
                                  False),
+                        'cauchy_': ("PyTorch's ``torch.Tensor.cauchy_`` (same arguments and "
+                                    "results), computed by fgrad's primitives.",
+                                    (('torch.zeros(2, 3).cauchy_().shape', 'torch.Size([2, 3])'),),
+                                    False),
                         'cdouble': ("PyTorch's ``torch.Tensor.cdouble`` (same arguments and "
                                     "results), computed by fgrad's primitives.",
                                     (('torch.tensor([0.5, 1.0]).cdouble()',
@@ -2706,6 +2721,10 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                     (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).cumsum_(1)',
                                       'tensor([[1., 3.],\n        [3., 7.]])'),),
                                     False),
+                        'data_ptr': ("PyTorch's ``torch.Tensor.data_ptr`` (same arguments and "
+                                     "results), computed by fgrad's primitives.",
+                                     (('isinstance(torch.zeros(2).data_ptr(), int)', 'True'),),
+                                     False),
                         'deg2rad': ("PyTorch's ``torch.Tensor.deg2rad`` (same arguments and "
                                     "results), computed by fgrad's primitives.",
                                     (('torch.tensor([0.5, 1.0]).deg2rad()',
@@ -2876,6 +2895,11 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                    (('torch.tensor([0.5, 1.0]).expm1_()',
                                      'tensor([0.6487, 1.7183])'),),
                                    False),
+                        'exponential_': ("PyTorch's ``torch.Tensor.exponential_`` (same arguments "
+                                         "and results), computed by fgrad's primitives.",
+                                         (('torch.zeros(2, 3).exponential_().shape',
+                                           'torch.Size([2, 3])'),),
+                                         False),
                         'fill_': ("PyTorch's ``torch.Tensor.fill_`` (same arguments and results), "
                                   "computed by fgrad's primitives.",
                                   (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).fill_(1)',
@@ -2997,6 +3021,11 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                 (('torch.tensor([0.5, 1.0]).ge_(torch.tensor([2.0, 0.25]))',
                                   'tensor([0., 1.])'),),
                                 False),
+                        'geometric_': ("PyTorch's ``torch.Tensor.geometric_`` (same arguments and "
+                                       "results), computed by fgrad's primitives.",
+                                       (('torch.zeros(2, 3).geometric_(0.5).shape',
+                                         'torch.Size([2, 3])'),),
+                                       False),
                         'ger': ("PyTorch's ``torch.Tensor.ger`` (same arguments and results), "
                                 "computed by fgrad's primitives.",
                                 (('torch.tensor([0.5, 1.0]).ger(torch.tensor([2.0, 0.25]))',
@@ -3220,6 +3249,10 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                    "results), computed by fgrad's primitives.",
                                    (('torch.tensor([0.5, 1.0]).isreal()', 'tensor([True, True])'),),
                                    False),
+                        'item': ("PyTorch's ``torch.Tensor.item`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([2.5]).item()', '2.5'),),
+                                 False),
                         'kron': ("PyTorch's ``torch.Tensor.kron`` (same arguments and results), "
                                  "computed by fgrad's primitives.",
                                  (('torch.tensor([0.5, 1.0]).kron(torch.tensor([2.0, 0.25]))',
@@ -3323,6 +3356,11 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                  (('torch.tensor([0.5, 1.0]).log_()',
                                    'tensor([-0.6931,  0.0000])'),),
                                  False),
+                        'log_normal_': ("PyTorch's ``torch.Tensor.log_normal_`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('torch.zeros(2, 3).log_normal_().shape',
+                                          'torch.Size([2, 3])'),),
+                                        False),
                         'log_softmax': ("PyTorch's ``torch.Tensor.log_softmax`` (same arguments "
                                         "and results), computed by fgrad's primitives.",
                                         (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).log_softmax(1)',
@@ -3420,6 +3458,12 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                 (('torch.tensor([0.5, 1.0]).lt_(torch.tensor([2.0, 0.25]))',
                                   'tensor([1., 0.])'),),
                                 False),
+                        'map_': ("PyTorch's ``torch.Tensor.map_`` (same arguments and results), "
+                                 "computed by fgrad's primitives.",
+                                 (('torch.tensor([1.0, 2.0]).map_(torch.tensor([3.0, 4.0]), lambda '
+                                   'a, b: a + b)',
+                                   'tensor([4., 6.])'),),
+                                 False),
                         'masked_fill': ("PyTorch's ``torch.Tensor.masked_fill`` (same arguments "
                                         "and results), computed by fgrad's primitives.",
                                         (('torch.tensor([[1.0, 2.0], [3.0, '
@@ -3755,6 +3799,27 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                         (('torch.tensor([0.5, 1.0]).reciprocal_()',
                                           'tensor([2., 1.])'),),
                                         False),
+                        'register_hook': ("PyTorch's ``torch.Tensor.register_hook`` (same "
+                                          "arguments and results), computed by fgrad's primitives.",
+                                          (('x = torch.tensor([1.0, 2.0], requires_grad=True)', ''),
+                                           ('_ = x.register_hook(lambda g: g * 10)', ''),
+                                           ('(x * x).sum().backward()', ''),
+                                           ('x.grad', 'tensor([20., 40.])')),
+                                          False),
+                        'register_post_accumulate_grad_hook': ("PyTorch's "
+                                                               '``torch.Tensor.register_post_accumulate_grad_hook`` '
+                                                               '(same arguments and results), '
+                                                               "computed by fgrad's primitives.",
+                                                               (('x = torch.tensor([1.0], '
+                                                                 'requires_grad=True)',
+                                                                 ''),
+                                                                ('_ = '
+                                                                 'x.register_post_accumulate_grad_hook(lambda '
+                                                                 "t: print('accumulated', t.grad))",
+                                                                 ''),
+                                                                ('(2 * x).sum().backward()',
+                                                                 'accumulated tensor([2.])')),
+                                                               False),
                         'relu': ("PyTorch's ``torch.Tensor.relu`` (same arguments and results), "
                                  "computed by fgrad's primitives.",
                                  (('torch.tensor([0.5, 1.0]).relu()', 'tensor([0.5000, 1.0000])'),),
@@ -3821,6 +3886,14 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                          '0.25]))',
                                          'tensor([0.5000, 1.0000])'),),
                                        False),
+                        'retain_grad': ("PyTorch's ``torch.Tensor.retain_grad`` (same arguments "
+                                        "and results), computed by fgrad's primitives.",
+                                        (('x = torch.tensor([1.0, 2.0], requires_grad=True)', ''),
+                                         ('y = x * 2', ''),
+                                         ('y.retain_grad()', ''),
+                                         ('y.sum().backward()', ''),
+                                         ('y.grad', 'tensor([1., 1.])')),
+                                        False),
                         'roll': ("PyTorch's ``torch.Tensor.roll`` (same arguments and results), "
                                  "computed by fgrad's primitives.",
                                  (('torch.tensor([[1.0, 2.0], [3.0, 4.0]]).roll(1)',
