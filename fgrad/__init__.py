@@ -86,3 +86,7 @@ __all__ = [
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
     "checkpoint_policies", "debug_nans", "debug_infs", "sharding", "make_mesh", "set_mesh", "typeof", "P",
 ]
+
+from . import _docs as _docs_examples  # noqa: E402
+
+_docs_examples.attach("fgrad")  # runnable examples for the functions without one (fgrad/_docs)

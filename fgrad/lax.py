@@ -59,3 +59,7 @@ __all__ = sorted(_GENERATED) + [
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
 ]
 
+
+from . import _docs as _docs_examples  # noqa: E402
+
+_docs_examples.attach("fgrad.lax")  # runnable examples for the functions without one (fgrad/_docs)

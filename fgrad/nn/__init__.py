@@ -32,3 +32,7 @@ __all__ = [
     "glu", "softmax", "log_softmax", "logsumexp", "logmeanexp", "log1mexp", "one_hot", "standardize",
     "identity", "squareplus", "sparse_plus", "sparse_sigmoid", "dot_product_attention", "initializers",
 ]
+
+from .. import _docs as _docs_examples  # noqa: E402
+
+_docs_examples.attach("fgrad.nn")  # runnable examples for the functions without one (fgrad/_docs)

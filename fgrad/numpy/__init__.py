@@ -46,3 +46,7 @@ from ._optional import __array_namespace_info__, _at_apply, _at_get, _at_mode, _
 
 _point_faces(globals(), "numpy")
 _array_mod._set_numpy_api(__import__(__name__, fromlist=["*"]))
+
+from .. import _docs as _docs_examples  # noqa: E402
+
+_docs_examples.attach_loaded("fgrad.numpy")  # runnable examples for the functions without one (fgrad/_docs)

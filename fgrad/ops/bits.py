@@ -103,16 +103,22 @@ def _sub_int(a, b):
 # bitcast
 
 
+def _check_same_width(dtype, new_dtype) -> None:
+    if np.dtype(dtype).itemsize != new_dtype.itemsize:
+        raise ValueError(
+            f"bitcast_convert_type: {np.dtype(dtype)} and {new_dtype} have different widths; only "
+            "same-width bitcasts are supported"
+        )
+
+
 def _bitcast_impl(xp, x, new_dtype):
-    return _as_arr(xp, x).view(new_dtype)
+    x = _as_arr(xp, x)
+    _check_same_width(x.dtype, new_dtype)  # eager calls skip the abstract rule: never a silent reshape
+    return x.view(new_dtype)
 
 
 def _bitcast_abstract(x, new_dtype):
-    if x.dtype.itemsize != new_dtype.itemsize:
-        raise ValueError(
-            f"bitcast_convert_type: {x.dtype} and {new_dtype} have different widths; only "
-            "same-width bitcasts are supported"
-        )
+    _check_same_width(x.dtype, new_dtype)
     return ShapedArray(x.shape, new_dtype)
 
 

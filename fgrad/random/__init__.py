@@ -45,3 +45,7 @@ __all__ = [
     "ball", "binomial", "double_sided_maxwell", "geometric", "lognormal", "maxwell", "multivariate_normal",
     "orthogonal", "pareto", "poisson", "rayleigh", "triangular", "wald", "weibull_min",
 ]
+
+from .. import _docs as _docs_examples  # noqa: E402
+
+_docs_examples.attach("fgrad.random")  # runnable examples for the functions without one (fgrad/_docs)

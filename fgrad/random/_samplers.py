@@ -141,7 +141,7 @@ def laplace(key, shape=(), dtype=np.float64):
     dt = _float_dtype(dtype, "laplace")
     lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
     u = uniform(key, shape, dt, lo, 1.0)
-    return _ew.mul(_ew.sign(u), _ew.neg(_ew.log1p(_ew.neg(_ew.abs_(u)))))
+    return _ew.mul(_ew.sign(u), _ew.log1p(_ew.neg(_ew.abs_(u))))  # JAX's draw, bit for bit
 
 
 def logistic(key, shape=(), dtype=np.float64):

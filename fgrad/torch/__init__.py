@@ -437,3 +437,7 @@ _errors.wrap_public_functions(globals())
 _errors.wrap_public_functions(vars(linalg))
 if globals().get("nn") is not None:
     _errors.wrap_public_functions(vars(nn.functional))
+
+from .. import _docs as _docs_examples  # noqa: E402
+
+_docs_examples.attach_loaded("fgrad.torch")  # runnable examples for the functions without one (fgrad/_docs)
