@@ -40,6 +40,7 @@ from . import numpy as fnp
 from .backends import world as _world
 from .backends.world import CollectiveMismatchError, CollectiveTimeoutError
 from .ops import collectives as _c
+from .ops import structural as _structural
 from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 PROCESSES = "processes"  # the reserved axis name of the process world
@@ -236,12 +237,11 @@ def _bucketed_pvary(params):
             out[idx[0]] = _c.pvary(leaves[idx[0]])
             continue
         flat = _c.pvary(fnp.concatenate([fnp.ravel(leaves[i]) for i in idx]))
-        start = 0
-        for i in idx:
-            shape = fnp.shape(leaves[i])
-            size = int(np.prod(shape))
-            out[i] = fnp.reshape(flat[start:start + size], shape)
-            start += size
+        # one split (transpose: one concatenate), not a slice per leaf (transpose: a full-size
+        # scatter per leaf, which made a bucketed step 5x slower than an unbucketed one)
+        pieces = _structural.split(flat, [int(np.prod(fnp.shape(leaves[i]))) for i in idx], 0)
+        for i, piece in zip(idx, pieces):
+            out[i] = fnp.reshape(piece, fnp.shape(leaves[i]))
     return tree_unflatten(tree, out)
 
 

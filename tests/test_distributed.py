@@ -495,3 +495,21 @@ def test_a_restarted_job_resumes_bit_identically(face, tmp_path):
         assert full[k].tobytes() == resumed[k].tobytes(), k
     # the checkpoint was mid-training: the second half changed the parameters
     assert any(not np.array_equal(full[k], first[k]) for k in full.files)
+
+
+def test_bucketed_gradients_are_split_not_scattered():
+    """The bucket's transpose is one concatenate: no full-size scatter per parameter (which
+    made a bucketed MLP step ~5x slower than an unbucketed one)."""
+    params = {"w": np.ones((3, 4)), "b": np.ones(4), "v": np.ones((4, 2))}
+
+    def loss(p, x):
+        return fgrad.numpy.sum(fgrad.numpy.tanh(x @ p["w"] + p["b"]) @ p["v"])
+
+    x = np.ones((5, 3))
+    text = str(fgrad.make_jaxpr(fgrad.grad(dist.data_parallel(loss)))(params, x))
+    assert "scatter" not in text and "dynamic_update_slice" not in text, text
+    assert text.count("psum") == 2, text  # the loss's pmean, and one for all the gradients
+    got = fgrad.grad(dist.data_parallel(loss))(params, x)
+    want = fgrad.grad(loss)(params, x)
+    for k in params:
+        np.testing.assert_allclose(np.asarray(got[k]), np.asarray(want[k]), rtol=1e-12)
