@@ -34,6 +34,7 @@ from ._device_api import (  # noqa: F401
     device_put_sharded, local_device_count, local_devices,
 )
 from ._naming import named_call, named_scope  # noqa: F401
+from ._pmap import pmap  # noqa: F401
 from . import debug  # noqa: F401
 from ._callbacks_api import pure_callback  # noqa: F401
 from . import ad_checkpoint  # noqa: F401
@@ -79,5 +80,5 @@ __all__ = [
     "default_backend", "local_devices", "local_device_count", "device_count", "process_index",
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
-    "checkpoint_policies",
+    "checkpoint_policies", "pmap",
 ]
