@@ -117,8 +117,7 @@ def pmap(fun: Callable | None = None, axis_name: Any = None, *, in_axes: Any = 0
                 "the data to (fgrad.local_device_count(), ...), or run any size vectorized on one "
                 "device with fgrad.config.update('pmap_any_size', True)")
         statics = tuple(args[i] for i in static)
-        axes_key = axes if isinstance(axes, (int, tuple)) or axes is None else id(axes)
-        key = (n_args, statics, tuple(sorted(kwargs)), axes_key)
+        key = (n_args, statics, tuple(sorted(kwargs)))  # in_axes follows from n_args
         try:
             hash(key)
         except TypeError:

@@ -11,7 +11,8 @@ another name the rule vectorizes (the collective is applied per example of that 
 
 The derivative rules follow JAX's (legacy ``pmap``) pairing: ``psum`` transposes to
 ``psum``, ``all_gather`` to ``psum_scatter`` and back, ``ppermute`` to the inverse
-permutation; ``pmax``/``pmin`` have no derivative (``NotImplementedError``, as in JAX).
+permutation.  ``pmax``/``pmin`` differentiate like ``max`` (ties share the tangent equally),
+where JAX has no rule.
 
 Example::
 
@@ -29,8 +30,8 @@ import numpy as np
 from ..core.array import ShapedArray, get_aval
 from ..core.constants import make_on_default_device, zeros_like
 from ..core.primitive import Primitive
-from ..core.rules import defbatch, deflinear
-from .elementwise import mul
+from ..core.rules import defbatch, defjvp_rule, deflinear, defzero
+from .elementwise import convert_element_type, div, eq, mul, select
 from .reductions import reduce_max, reduce_min
 from .shape import bdim_to_front, broadcast_to, expand_dims, moveaxis, reduce_sum, reshape
 from .structural import concatenate, slice_in_dim
@@ -87,9 +88,27 @@ def _reduce_rule(prim: Primitive):
     return rule
 
 
+def _extremum_jvp(prim: Primitive):
+    """The tangent of the selected example, averaged over the examples that tie (as the
+    gradient of ``max`` ties).  JAX has no rule here (NotImplementedError)."""
+    def rule(primals, tangents, *, axes):
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, axes=axes)
+        if t is None:
+            return out, None
+        hit = eq(x, out)
+        count = psum_p.bind(convert_element_type(hit, get_aval(out).dtype), axes=axes)
+        picked = psum_p.bind(select(hit, t, zeros_like(t)), axes=axes)
+        return out, div(picked, count)
+
+    return rule
+
+
 for _p in (psum_p, pmax_p, pmin_p):
     defbatch(_p, _reduce_rule(_p), axis_name=True)
 deflinear(psum_p, lambda ct, x, axes: [psum_p.bind(ct, axes=axes)])
+defjvp_rule(pmax_p, _extremum_jvp(pmax_p))
+defjvp_rule(pmin_p, _extremum_jvp(pmin_p))
 
 
 # -- all_gather / psum_scatter -----------------------------------------------------------------
@@ -197,3 +216,4 @@ def _axis_index_rule(axis_size, vals, dims, *, axes, bound_axis=None):
 
 
 defbatch(axis_index_p, _axis_index_rule, axis_name=True)
+defzero(axis_index_p)
