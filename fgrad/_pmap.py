@@ -26,7 +26,7 @@ import functools
 from typing import Any, Callable, Sequence
 
 from ._config import flag
-from .backends import default_device, devices as _all_devices
+from ._device_api import local_devices
 from .core.array import get_aval
 from .transforms.batching import vmap
 from .transforms.jit import jit
@@ -108,7 +108,7 @@ def pmap(fun: Callable | None = None, axis_name: Any = None, *, in_axes: Any = 0
                                  f"to the positional arguments passed to the function, but got "
                                  f"len(in_axes)={len(axes)}, len(args)={n_args}")
         size = axis_size if not dyn and axis_size is not None else _mapped_size(dyn, axes)
-        available = list(devices) if devices is not None else _all_devices(default_device().platform)
+        available = list(devices) if devices is not None else local_devices()
         if size > len(available) and not flag("pmap_any_size"):
             raise ValueError(
                 f"pmap of {getattr(fun, '__name__', 'function')}: the mapped axis has size {size}, but "
