@@ -35,6 +35,7 @@ from ._device_api import (  # noqa: F401
 )
 from ._naming import named_call, named_scope  # noqa: F401
 from ._pmap import pmap  # noqa: F401
+from ._runtime_api import clear_caches, live_arrays, print_environment_info  # noqa: F401
 from . import debug  # noqa: F401
 from ._callbacks_api import pure_callback  # noqa: F401
 from . import ad_checkpoint  # noqa: F401
@@ -80,5 +81,5 @@ __all__ = [
     "default_backend", "local_devices", "local_device_count", "device_count", "process_index",
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
-    "checkpoint_policies", "pmap",
+    "checkpoint_policies", "pmap", "clear_caches", "live_arrays", "print_environment_info",
 ]

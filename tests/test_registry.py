@@ -48,6 +48,7 @@ TESTED_ELSEWHERE = {
     # collectives over named vmap/pmap axes: values and derivatives against JAX
     **{f"{n}_named": "tests/test_jax_api_pmap.py" for n in (
         "psum", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "axis_index")},
+    "name": "tests/test_jax_api_checkpoint.py",  # checkpoint_name: policies, derivatives
     "debug_callback": "tests/test_jax_api_callbacks.py",  # effects: order, jit, vmap, grad
     "pure_callback": "tests/test_jax_api_callbacks.py",
 }
