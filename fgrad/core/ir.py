@@ -30,16 +30,31 @@ class Literal:
         return repr(self.val)
 
 
-class Eqn:
-    __slots__ = ("prim", "invars", "outvars", "params")
+class SourceInfo:
+    """Where an equation came from: ``name_stack``, the ``named_scope``/``named_call``
+    names it was staged under, joined by ``/`` (JAX's ``eqn.source_info.name_stack``)."""
 
-    def __init__(self, prim, invars, outvars, params) -> None:
+    __slots__ = ("name_stack",)
+
+    def __init__(self, name_stack: str) -> None:
+        self.name_stack = name_stack
+
+
+class Eqn:
+    __slots__ = ("prim", "invars", "outvars", "params", "name_stack")
+
+    def __init__(self, prim, invars, outvars, params, name_stack: str = "") -> None:
         self.prim, self.invars, self.outvars, self.params = prim, invars, outvars, params
+        self.name_stack = name_stack
 
     @property
     def primitive(self):
         """The primitive (JAX's name for it)."""
         return self.prim
+
+    @property
+    def source_info(self) -> SourceInfo:
+        return SourceInfo(self.name_stack)
 
 
 class Jaxpr:
@@ -52,6 +67,11 @@ class Jaxpr:
         return pretty_print(self)
 
     __repr__ = __str__
+
+    def pretty_print(self, *, name_stack: bool = False, **_options) -> str:
+        """The program as text; ``name_stack=True`` adds each equation's scope names
+        (``# [block/dense]``), as JAX does."""
+        return pretty_print(self, name_stack=name_stack)
 
 
 class ClosedJaxpr(Jaxpr):
@@ -117,7 +137,7 @@ def _fmt_param(v) -> str:
     return repr(v)
 
 
-def pretty_print(jaxpr: Jaxpr) -> str:
+def pretty_print(jaxpr: Jaxpr, name_stack: bool = False) -> str:
     names: dict[int, str] = {}
     gen = _names()
 
@@ -140,6 +160,9 @@ def pretty_print(jaxpr: Jaxpr) -> str:
         params = f"[{params}]" if params else ""
         ins = " ".join(name(v) for v in e.invars)
         lines.append(f"    {outs} = {e.prim.name}{params} {ins}")
+    if name_stack and jaxpr.eqns:
+        width = max(len(line) for line in lines[1:])
+        lines[1:] = [f"{line:<{width}} # [{e.name_stack}]" for line, e in zip(lines[1:], jaxpr.eqns)]
     lines.append(f"  in ({', '.join(name(v) for v in jaxpr.outvars)}) }}")
     return "\n".join(lines)
 

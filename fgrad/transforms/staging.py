@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..core.array import ShapedArray, Tracer, concretization_error, get_aval, is_python_scalar
 from ..core.ir import Eqn, Jaxpr, Literal, Var
-from ..core.trace import EVAL_TRACE, Trace
+from ..core.trace import EVAL_TRACE, Trace, state
 from ..core.primitive import eval_primitive
 
 
@@ -105,10 +105,10 @@ class StagingTrace(Trace):
         out_aval = prim.abstract_eval(*[a.aval for a in atoms], **params)
         if prim.multiple_results:
             outvars = [Var(av) for av in out_aval]
-            self.eqns.append(Eqn(prim, atoms, outvars, params))
+            self.eqns.append(Eqn(prim, atoms, outvars, params, "/".join(state.name_stack)))
             return [StagingTracer(self, v) for v in outvars]
         v = Var(out_aval)
-        self.eqns.append(Eqn(prim, atoms, [v], params))
+        self.eqns.append(Eqn(prim, atoms, [v], params, "/".join(state.name_stack)))
         return StagingTracer(self, v)
 
     def concretize(self, tracer, what):
