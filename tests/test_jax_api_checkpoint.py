@@ -260,3 +260,23 @@ def test_closed_over_values_get_derivatives(policy):
                                rtol=1e-10, atol=1e-12)
     jg = fgrad.jit(fgrad.grad(loss))(w, x)
     np.testing.assert_allclose(np.asarray(jg), np.asarray(fgrad.grad(ref)(w, x)), rtol=1e-12)
+
+
+@pytest.mark.parametrize("policy", [None, P.dots_saveable, P.everything_saveable])
+def test_checkpointed_scan_body(policy):
+    # the usual remat pattern: lax.scan(jax.checkpoint(step), ...), with an integer side output
+    def step(c, x):
+        c = fnp.tanh(c @ fnp.asarray(_W) + x)
+        return c, (fnp.sum(c), fnp.argmax(c))
+
+    def f(c0, xs, body):
+        c, (ys, _) = fgrad.lax.scan(body, c0, xs)
+        return fnp.sum(c) + fnp.sum(ys)
+
+    c0 = fnp.asarray([0.1, 0.2, 0.3])
+    xs = fnp.asarray(np.random.default_rng(0).normal(size=(5, 3)))
+    body = fgrad.checkpoint(step, policy=policy)
+    want = fgrad.grad(f)(c0, xs, step)
+    np.testing.assert_allclose(np.asarray(fgrad.grad(f)(c0, xs, body)), np.asarray(want), rtol=1e-12)
+    jitted = fgrad.jit(fgrad.grad(lambda c: f(c, xs, body)))
+    np.testing.assert_allclose(np.asarray(jitted(c0)), np.asarray(want), rtol=1e-12)

@@ -17,7 +17,7 @@ where JAX has no rule.
 Example::
 
     >>> import fgrad, numpy as np
-    >>> fgrad.vmap(lambda x: psum(x, ("i",)), axis_name="i")(np.arange(3.0))
+    >>> fgrad.vmap(lambda x: psum_p.bind(x, axes=("i",)), axis_name="i")(np.arange(3.0))
     Array([3., 3., 3.], dtype=float64)
 """
 
