@@ -37,6 +37,8 @@ from ._device_api import (  # noqa: F401
     device_put_sharded, local_device_count, local_devices,
 )
 from ._naming import named_call, named_scope  # noqa: F401
+from ._pmap import pmap  # noqa: F401
+from ._runtime_api import clear_caches, live_arrays, print_environment_info  # noqa: F401
 from . import debug  # noqa: F401
 from ._callbacks_api import pure_callback  # noqa: F401
 from . import ad_checkpoint  # noqa: F401
@@ -85,6 +87,7 @@ __all__ = [
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
     "checkpoint_policies", "debug_nans", "debug_infs", "sharding", "make_mesh", "set_mesh", "typeof", "P",
+    "pmap", "clear_caches", "live_arrays", "print_environment_info",
 ]
 
 from . import _docs as _docs_examples  # noqa: E402

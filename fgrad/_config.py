@@ -89,6 +89,16 @@ JAX_DEFAULTS: dict[str, Any] = {
     "jax_transfer_guard": None,
 }
 _jax_values: dict[str, Any] = dict(JAX_DEFAULTS)
+# fgrad's own switches: name -> default
+FLAG_DEFAULTS: dict[str, bool] = {
+    "pmap_any_size": False,  # pmap maps any axis size on one device (else: size <= device count, as JAX)
+}
+_flags: dict[str, bool] = dict(FLAG_DEFAULTS)
+
+
+def flag(name: str) -> bool:
+    """The current value of fgrad's switch ``name`` (see `FLAG_DEFAULTS`)."""
+    return _flags[name]
 _PRECISIONS = (None, "default", "high", "highest", "bfloat16", "tensorfloat32", "float32", "fastest",
                "ANY_PRECISION")
 
@@ -184,6 +194,11 @@ class Config:
         if name in _limits:
             _set_limit(name, value)
             return
+        if name in _flags:
+            if not isinstance(value, (bool, int)) and value is not None:
+                raise TypeError(f"fgrad.config.update({name!r}, ...): expected a bool, got {value!r}")
+            _flags[name] = FLAG_DEFAULTS[name] if value is None else bool(value)
+            return
         if name in JAX_DEFAULTS:
             _set_jax_option(name, value)
             return
@@ -197,6 +212,8 @@ class Config:
             return getattr(_distributed, _DISTRIBUTED_OPTIONS[name])
         if name in _limits:
             return _limits[name]
+        if name in _flags:
+            return _flags[name]
         if name in JAX_DEFAULTS:
             return self._jax_value(name)
         key = _ALIASES.get(name)
@@ -212,12 +229,15 @@ class Config:
         """Every option's current value (JAX's ``config.values``)."""
         out = {name: self._jax_value(name) for name in JAX_DEFAULTS}
         out.update(_limits)
+        out.update(_flags)
         out["backend"] = self.backend
         return out
 
     def __getattr__(self, name: str):
         if name in _limits:
             return _limits[name]
+        if name in _flags:
+            return _flags[name]
         if name in JAX_DEFAULTS:
             return self._jax_value(name)
         raise AttributeError(f"'Config' object has no attribute {name!r} (fgrad.config has no option "
@@ -241,7 +261,7 @@ class Config:
 def _unknown(name: str) -> UnknownOptionError:
     return UnknownOptionError(
         f"Unrecognized config option: {name} (fgrad's options: backend (default_device), "
-        + ", ".join(LIMIT_DEFAULTS) + "; JAX's: " + ", ".join(JAX_DEFAULTS) + ")")
+        + ", ".join(list(LIMIT_DEFAULTS) + list(FLAG_DEFAULTS)) + "; JAX's: " + ", ".join(JAX_DEFAULTS) + ")")
 
 
 def _set_limit(name: str, value) -> None:

@@ -78,8 +78,9 @@ def default_backend() -> str:
 
 
 def local_devices(process_index: int | None = None, backend: str | None = None) -> list:
-    """The devices of this process (all of fgrad's devices; ``backend`` ``"cpu"``/``"gpu"``
-    restricts them).
+    """The devices of this process on ``backend`` (``"cpu"``/``"gpu"``), by default those of
+    the default device's platform, as in JAX (the GPUs on a GPU machine): the devices
+    ``pmap`` maps over.
 
     Example::
 
@@ -88,7 +89,7 @@ def local_devices(process_index: int | None = None, backend: str | None = None) 
     """
     if process_index not in (None, 0):
         raise ValueError(f"local_devices: there is one process (index 0), got {process_index}")
-    platform = {"gpu": "cuda"}.get(backend, backend)
+    platform = {"gpu": "cuda"}.get(backend, backend) if backend is not None else default_device().platform
     return devices(platform)
 
 

@@ -167,3 +167,11 @@ def _register(cache: LRU) -> None:
         members = _ALL[cache.option] = weakref.WeakSet()
         on_limit_change(cache.option, lambda: [c.trim() for c in list(members)])
     members.add(cache)
+
+
+def clear_all() -> None:
+    """Empty every bounded cache (compiled jit programs, derived programs, the tape's and
+    the PyTorch shim's programs, built CUDA kernels): JAX's ``jax.clear_caches``."""
+    for members in list(_ALL.values()):
+        for cache in list(members):
+            cache.evict(len(cache._d))

@@ -25,28 +25,35 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
-from .core.array import Tracer
+from .core.array import Tracer, get_aval
+from .core.constants import zeros_like
+from .core.ir import Literal
+from .core.trace import EVAL_TRACE, new_trace, state
+from .ops.checkpoint_name import name_p
+from .ops.elementwise import add
 from .transforms.custom import custom_vjp
 from .transforms.ad import vjp
 from .transforms.jvp_trace import JVPTracer
-from .transforms.staging import StagingTracer
-from .tree_util import tree_flatten, tree_unflatten
+from .transforms.staging import StagingTrace, StagingTracer
+from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 __all__ = ["checkpoint", "remat", "checkpoint_name", "checkpoint_policies"]
 
 
 def checkpoint_name(x: Any, name: str) -> Any:
     """``x`` itself, tagged ``name`` for the name-based policies (JAX's
-    ``jax.ad_checkpoint.checkpoint_name``).
+    ``jax.ad_checkpoint.checkpoint_name``): it binds the identity primitive ``name``, which
+    shows in ``make_jaxpr`` as ``name[name=h]`` and which ``save_only_these_names`` etc.
+    select.  A pytree is tagged leaf by leaf.
 
     Example::
 
         >>> checkpoint_name(3.0, "h")
-        3.0
+        Array(3., dtype=float64)
     """
     if not isinstance(name, str):
         raise TypeError(f"checkpoint_name: name must be a string, got {type(name).__name__}")
-    return x
+    return tree_map(lambda leaf: name_p.bind(leaf, name=name), x)
 
 
 def _never(*_, **__) -> bool:
@@ -162,6 +169,7 @@ def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True, policy:
     if any(not isinstance(i, int) for i in snums):
         raise TypeError(f"checkpoint: static_argnums must be ints, got {static_argnums!r}")
     save_all = policy is _always
+    keep = _never if policy is None else policy  # JAX's default: save nothing
 
     @functools.wraps(fun)
     def remat_fun(*args, **kwargs):
@@ -173,7 +181,8 @@ def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True, policy:
         static = {i % n for i in snums}
         dyn = tuple(a for i, a in enumerate(args) if i not in static)
         leaves, tree = tree_flatten((dyn, kwargs))
-        if save_all or not any(isinstance(x, Tracer) for x in leaves) or _forward_mode(leaves):
+        if save_all or _forward_mode(leaves) or (
+                state.trace is EVAL_TRACE and not any(isinstance(x, Tracer) for x in leaves)):
             return fun(*args, **kwargs)
 
         def call(*flat):
@@ -182,21 +191,155 @@ def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True, policy:
             full = [args[i] if i in static else next(it) for i in range(n)]
             return fun(*full, **kw)
 
+        # one program; values it closes over that belong to a transform (parameters under
+        # grad, say) become explicit inputs, so derivatives reach them
+        program, consts, out_tree = _stage(call, leaves, getattr(fun, "__name__", "function"))
+        lifted = [i for i, c in enumerate(consts) if isinstance(c, Tracer)]
+        k = len(lifted)
+
+        def split(ins):
+            cs = list(consts)
+            for j, i in enumerate(lifted):
+                cs[i] = ins[j]
+            return cs, ins[k:]
+
         @custom_vjp
-        def rematerialized(*flat):
-            return call(*flat)
+        def rematerialized(*ins):
+            cs, xs = split(ins)
+            return _run(program, cs, xs, _never)[0]
 
-        def fwd(*flat):
-            return call(*flat), flat  # keep only the inputs
+        def fwd(*ins):
+            cs, xs = split(ins)
+            outs, saved = _run(program, cs, xs, keep)
+            return outs, (ins, saved)
 
-        def bwd(saved, ct):
-            _, pullback = vjp(call, *saved)  # recompute the forward pass, now
-            return pullback(ct)
+        def bwd(residuals, cts):
+            ins, saved = residuals
+
+            def replay(*xs):
+                cs, ys = split(xs)
+                return _replay(program, cs, ys, saved)
+
+            _, pullback = vjp(replay, *ins)  # recompute what was not saved, now
+            return pullback(list(cts))
 
         rematerialized.defvjp(fwd, bwd)
-        return rematerialized(*leaves)
+        outs = rematerialized(*[consts[i] for i in lifted], *leaves)
+        return tree_unflatten(out_tree, outs)
 
     return remat_fun
 
 
 remat = checkpoint
+
+
+def _stage(call: Callable, flat: Sequence, name: str):
+    """``call`` traced into a program over ``flat``'s shapes: (jaxpr, consts, out_tree)."""
+    with new_trace(StagingTrace, f"checkpoint of {name}", partial=False) as st:
+        outs = call(*[st.new_arg(get_aval(x)) for x in flat])
+        leaves, out_tree = tree_flatten(outs)
+        jaxpr, consts = st.to_jaxpr(leaves)
+    return jaxpr, consts, out_tree
+
+
+def _env(program, consts, args) -> dict:
+    env = {id(v): c for v, c in zip(program.constvars, consts)}
+    env.update((id(v), a) for v, a in zip(program.invars, args))
+    return env
+
+
+def _read(env, v):
+    return v.val if type(v) is Literal else env[id(v)]
+
+
+def _store(env, eqn, out) -> None:
+    for v, o in zip(eqn.outvars, out if eqn.prim.multiple_results else [out]):
+        env[id(v)] = o
+
+
+def _run(program, consts, args, policy) -> tuple[list, dict]:
+    """Evaluate ``program``, keeping the results of the equations ``policy`` may save:
+    (outputs, {equation index: its results})."""
+    env = _env(program, consts, args)
+    saved: dict[int, Any] = {}
+    for i, eqn in enumerate(program.eqns):
+        out = eqn.prim.bind(*[_read(env, v) for v in eqn.invars], **eqn.params)
+        if policy is not _never and _cheap_derivative(eqn) and \
+                policy(eqn.prim, *[v.aval for v in eqn.invars], **eqn.params):
+            saved[i] = out  # (a value whose derivative needs it too is recomputed: see _plan)
+        _store(env, eqn, out)
+    return [_read(env, v) for v in program.outvars], saved
+
+
+def _cheap_derivative(eqn) -> bool:
+    """Whether ``eqn``'s tangent needs no value of its result: a linear or bilinear
+    primitive (``name``, ``dot_general``, ``mul``, ...) over floating operands."""
+    return (not eqn.prim.multiple_results and not eqn.prim.effectful
+            and eqn.prim.declared.get("kind") in ("linear", "bilinear")
+            and all(v.aval.dtype.kind in "fc" for v in eqn.invars))
+
+
+def _plan(program, saved: dict) -> list[str]:
+    """For each equation of ``program``, how the backward pass's replay makes it: "saved"
+    (its saved value), "tangent" (its result's value is used by nothing: only its tangent
+    is formed, from a linear or bilinear rule) or "recompute"."""
+    needed = {id(v) for v in program.outvars if type(v) is not Literal}
+    plan = []
+    for i in range(len(program.eqns) - 1, -1, -1):
+        eqn = program.eqns[i]
+        used = any(id(v) in needed for v in eqn.outvars)
+        if i in saved and _cheap_derivative(eqn):
+            mode = "saved"
+        elif not used and _cheap_derivative(eqn):
+            mode = "tangent"
+        else:
+            mode = "recompute"
+        if mode == "recompute" or eqn.prim.declared.get("kind") == "bilinear":
+            needed.update(id(v) for v in eqn.invars if type(v) is not Literal)
+        plan.append(mode)
+    return plan[::-1]
+
+
+def _replay(program, consts, args, saved: dict) -> list:
+    """Evaluate ``program`` again (under the backward pass's ``vjp``), recomputing only
+    what the derivative needs: a saved equation gives its saved value, an equation whose
+    value nothing uses gives only its tangent (`_reuse`), the others are recomputed."""
+    env = _env(program, consts, args)
+    for i, (eqn, mode) in enumerate(zip(program.eqns, _plan(program, saved))):
+        ins = [_read(env, v) for v in eqn.invars]
+        if mode == "recompute":
+            out = eqn.prim.bind(*ins, **eqn.params)
+        else:
+            av = eqn.outvars[0].aval
+            value = saved[i] if mode == "saved" else zeros_like(ins[0], dtype=av.dtype, shape=av.shape)
+            out = _reuse(eqn, ins, value)
+        _store(env, eqn, out)
+    return [_read(env, v) for v in program.outvars]
+
+
+def _reuse(eqn, ins: list, value):
+    """``value`` in place of ``eqn``'s result at ``ins``, with ``eqn``'s tangent: its linear
+    or bilinear primitive applied to the tangents, so the primitive is not evaluated."""
+    prim, params = eqn.prim, eqn.params
+    kind = prim.declared.get("kind")
+
+    def fun(*xs):
+        return [value]
+
+    def jvp(primals, tangents):
+        if kind == "linear":
+            if all(t is None for t in tangents):
+                return [value], [None]
+            filled = [zeros_like(p) if t is None else t for p, t in zip(primals, tangents)]
+            return [value], [prim.bind(*filled, **params)]
+        parts = []
+        for k, t in enumerate(tangents):
+            if t is not None:
+                parts.append(prim.bind(*[t if j == k else p for j, p in enumerate(primals)], **params))
+        out = None
+        for part in parts:
+            out = part if out is None else add(out, part)
+        return [value], [out]
+
+    return state.trace.process_custom_jvp(fun, jvp, list(ins), True)[0]
+

@@ -18,6 +18,9 @@ from __future__ import annotations
 from ._lax_numpy import (
     dot, dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, full, full_like, zeros_like_array,
 )
+from ._lax_collectives import (
+    all_gather, axis_index, axis_size, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
+)
 from .ops.bits import (
     bitcast_convert_type, shift_left, shift_right_arithmetic, shift_right_logical,
     stop_gradient,
@@ -57,6 +60,8 @@ __all__ = sorted(_GENERATED) + [
     "map", "fori_loop", "while_loop", "conv_general_dilated", "conv", "conv_with_general_padding",
     "conv_transpose", "conv_dimension_numbers", "ConvDimensionNumbers", "reduce_window",
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
+    "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
+    "axis_size",
 ]
 
 

@@ -87,7 +87,8 @@ def test_policy_names_and_signature():
     assert P.dots_with_no_batch_dims_saveable(dot, dimension_numbers=(((1,), (0,)), ((), ())))
     assert not P.dots_with_no_batch_dims_saveable(dot, dimension_numbers=(((2,), (1,)), ((0,), (0,))))
     x = fnp.asarray(2.0)
-    assert checkpoint_name(x, "h") is x
+    assert float(checkpoint_name(x, "h")) == 2.0
+    assert "name[name='h']" in str(fgrad.make_jaxpr(lambda v: checkpoint_name(v, "h"))(x))
     f = fgrad.checkpoint(lambda x: checkpoint_name(fnp.sin(x), "h") * x,
                          policy=P.save_only_these_names("h"))
     assert abs(float(fgrad.grad(f)(0.5)) - (np.cos(0.5) * 0.5 + np.sin(0.5))) < 1e-14
@@ -117,3 +118,165 @@ def test_remat_saves_memory_in_grad_of_a_deep_chain():
     np.testing.assert_allclose(
         np.asarray(fgrad.grad(_chain(fgrad.checkpoint(_block), depth))(x)),
         np.asarray(fgrad.grad(_chain(_block, depth))(x)), rtol=1e-12)
+
+
+# -- policies change what is saved (counted), never the derivatives ---------------------------
+
+_W = np.random.default_rng(1).standard_normal((3, 3)) / 2
+P = fgrad.checkpoint_policies
+POLICIES = {
+    "default": None,
+    "nothing_saveable": P.nothing_saveable,
+    "everything_saveable": P.everything_saveable,
+    "dots_saveable": P.dots_saveable,
+    "checkpoint_dots": P.checkpoint_dots,
+    "dots_with_no_batch_dims_saveable": P.dots_with_no_batch_dims_saveable,
+    "save_only_these_names": P.save_only_these_names("pre"),
+    "save_any_names_but_these": P.save_any_names_but_these("pre"),
+    "save_from_both_policies": P.save_from_both_policies(P.nothing_saveable, P.save_only_these_names("pre")),
+    "save_and_offload_only_these_names": P.save_and_offload_only_these_names(
+        names_which_can_be_saved=(), names_which_can_be_offloaded=("pre",)),
+    "offload_dot_with_no_batch_dims": P.offload_dot_with_no_batch_dims("device", "pinned_host"),
+}
+
+
+def _dense_block(w, x):
+    h = checkpoint_name(w @ x, "pre")
+    return fnp.sin(fnp.tanh(h)) + 0.5 * x
+
+
+def _dense_net(block, depth=3):
+    def f(w, x):
+        for _ in range(depth):
+            x = block(w, x)
+        return fnp.sum(x ** 2)
+
+    return f
+
+
+@pytest.mark.parametrize("policy", sorted(POLICIES))
+@pytest.mark.parametrize("name", ["grad", "jit-grad", "vmap-grad", "grad-of-grad-sum", "hessian"])
+def test_policies_keep_derivatives(policy, name):
+    x = fnp.asarray([0.3, -0.8, 1.4])
+    w = fnp.asarray(_W)
+    block = fgrad.checkpoint(_dense_block, policy=POLICIES[policy])
+    t = TRANSFORMS[name]
+    for f, g in ((_dense_net(_dense_block), _dense_net(block)),):
+        want = t(lambda v: f(w, v))(x)  # through x
+        got = t(lambda v: g(w, v))(x)
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-11, atol=1e-13)
+    gw = fgrad.grad(_dense_net(block))(w, x)  # through the weights
+    np.testing.assert_allclose(np.asarray(gw), np.asarray(fgrad.grad(_dense_net(_dense_block))(w, x)),
+                               rtol=1e-11, atol=1e-13)
+
+
+@pytest.fixture
+def count_dots(monkeypatch):
+    """Counts evaluations of dot_general's implementation."""
+    counts = {"dot_general": 0}
+    prim = fgrad.core.primitive.PRIMITIVES["dot_general"]
+    impl = prim.impl
+
+    def counting(*args, **params):
+        counts["dot_general"] += 1
+        return impl(*args, **params)
+
+    monkeypatch.setattr(prim, "impl", counting)
+    fgrad.clear_caches()  # cached programs hold the implementation they were built with
+    yield counts
+    fgrad.clear_caches()
+
+
+# dot_general evaluations in the backward pass of 3 checkpointed dense layers (each layer: one
+# dot; its transposes are two dots, one per operand). Recomputing the forward dot costs one more.
+BACKWARD_DOTS = {
+    "nothing_saveable": 3 * 2 + 3,     # every layer's dot recomputed
+    "default": 3 * 2 + 3,
+    "save_any_names_but_these": 3 * 2 + 3,
+    "dots_saveable": 3 * 2,            # the dots are saved: transposes only
+    "checkpoint_dots": 3 * 2,
+    "dots_with_no_batch_dims_saveable": 3 * 2,
+    "offload_dot_with_no_batch_dims": 3 * 2,
+    "save_only_these_names": 3 * 2,    # "pre" (the dot's value) is saved: the dot is not replayed
+    "save_from_both_policies": 3 * 2,
+    "save_and_offload_only_these_names": 3 * 2,
+}
+
+
+@pytest.mark.parametrize("policy", sorted(BACKWARD_DOTS))
+def test_policies_change_what_is_recomputed(policy, count_dots):
+    w, x = fnp.asarray(_W), fnp.asarray([0.3, -0.8, 1.4])
+    f = _dense_net(fgrad.checkpoint(_dense_block, policy=POLICIES[policy]))
+    _, pullback = fgrad.vjp(f, w, x)
+    count_dots["dot_general"] = 0
+    gw, gx = pullback(fnp.asarray(1.0))
+    assert count_dots["dot_general"] == BACKWARD_DOTS[policy]
+    want = fgrad.grad(_dense_net(_dense_block), argnums=(0, 1))(w, x)
+    np.testing.assert_allclose(np.asarray(gw), np.asarray(want[0]), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(gx), np.asarray(want[1]), rtol=1e-12)
+
+
+def test_everything_saveable_recomputes_nothing(count_dots):
+    w, x = fnp.asarray(_W), fnp.asarray([0.3, -0.8, 1.4])
+    plain = _dense_net(_dense_block)
+    saved = _dense_net(fgrad.checkpoint(_dense_block, policy=P.everything_saveable))
+    counts = []
+    for f in (plain, saved):
+        _, pullback = fgrad.vjp(f, w, x)
+        count_dots["dot_general"] = 0
+        pullback(fnp.asarray(1.0))
+        counts.append(count_dots["dot_general"])
+    assert counts[0] == counts[1] == 3 * 2
+
+
+@pytest.mark.parametrize("policy", [None, P.dots_saveable])
+def test_closed_over_values_get_derivatives(policy):
+    # regression: a checkpointed function closing over a differentiated value (the parameters,
+    # as in `checkpoint(lambda x: layer(params, x))`) raised UnexpectedTracerError in grad
+    w = fnp.asarray(_W)
+
+    def loss(w, x):
+        @fgrad.checkpoint(policy=policy, static_argnums=(1,))
+        def layer(v, k):
+            return fnp.tanh(k * (w @ v))
+        for _ in range(2):
+            x = layer(x, 2.0)
+        return fnp.sum(x)
+
+    x = fnp.asarray([0.1, 0.2, -0.3])
+
+    def ref(w, x):
+        for _ in range(2):
+            x = fnp.tanh(2.0 * (w @ x))
+        return fnp.sum(x)
+
+    for argnums in (0, (0, 1)):
+        got = fgrad.grad(loss, argnums=argnums)(w, x)
+        want = fgrad.grad(ref, argnums=argnums)(w, x)
+        for g, r in zip(fgrad.tree_leaves(got), fgrad.tree_leaves(want)):
+            np.testing.assert_allclose(np.asarray(g), np.asarray(r), rtol=1e-12)
+    hess = fgrad.hessian(lambda v: loss(w, v))(x)  # second order through the closure too
+    np.testing.assert_allclose(np.asarray(hess), np.asarray(fgrad.hessian(lambda v: ref(w, v))(x)),
+                               rtol=1e-10, atol=1e-12)
+    jg = fgrad.jit(fgrad.grad(loss))(w, x)
+    np.testing.assert_allclose(np.asarray(jg), np.asarray(fgrad.grad(ref)(w, x)), rtol=1e-12)
+
+
+@pytest.mark.parametrize("policy", [None, P.dots_saveable, P.everything_saveable])
+def test_checkpointed_scan_body(policy):
+    # the usual remat pattern: lax.scan(jax.checkpoint(step), ...), with an integer side output
+    def step(c, x):
+        c = fnp.tanh(c @ fnp.asarray(_W) + x)
+        return c, (fnp.sum(c), fnp.argmax(c))
+
+    def f(c0, xs, body):
+        c, (ys, _) = fgrad.lax.scan(body, c0, xs)
+        return fnp.sum(c) + fnp.sum(ys)
+
+    c0 = fnp.asarray([0.1, 0.2, 0.3])
+    xs = fnp.asarray(np.random.default_rng(0).normal(size=(5, 3)))
+    body = fgrad.checkpoint(step, policy=policy)
+    want = fgrad.grad(f)(c0, xs, step)
+    np.testing.assert_allclose(np.asarray(fgrad.grad(f)(c0, xs, body)), np.asarray(want), rtol=1e-12)
+    jitted = fgrad.jit(fgrad.grad(lambda c: f(c, xs, body)))
+    np.testing.assert_allclose(np.asarray(jitted(c0)), np.asarray(want), rtol=1e-12)

@@ -45,6 +45,10 @@ TESTED_ELSEWHERE = {
     **{n: "tests/mpi_programs/mpi_functional.py" for n in (
         "psum", "pvary", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "broadcast",
         "barrier")},
+    # collectives over named vmap/pmap axes: values and derivatives against JAX
+    **{f"{n}_named": "tests/test_jax_api_pmap.py" for n in (
+        "psum", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "axis_index")},
+    "name": "tests/test_jax_api_checkpoint.py",  # checkpoint_name: policies, derivatives
     "debug_callback": "tests/test_jax_api_callbacks.py",  # effects: order, jit, vmap, grad
     "pure_callback": "tests/test_jax_api_callbacks.py",
     # not differentiable (as in JAX): its op-table row runs forward and vmap, the recorder's

@@ -31,19 +31,35 @@ class Literal:
         return repr(self.val)
 
 
+class SourceInfo:
+    """Where an equation came from: ``name_stack``, the ``named_scope``/``named_call``
+    names it was staged under, joined by ``/`` (JAX's ``eqn.source_info.name_stack``)."""
+
+    __slots__ = ("name_stack",)
+
+    def __init__(self, name_stack: str) -> None:
+        self.name_stack = name_stack
+
+
 class Eqn:
     # source: the forward operation a linearized equation came from (a
-    # `core.provenance.ForwardOp`), recorded only while the NaN/inf checks are on
-    __slots__ = ("prim", "invars", "outvars", "params", "source")
+    # `core.provenance.ForwardOp`), recorded only while the NaN/inf checks are on;
+    # name_stack: the named_scope/named_call names it was staged under
+    __slots__ = ("prim", "invars", "outvars", "params", "source", "name_stack")
 
-    def __init__(self, prim, invars, outvars, params, source=None) -> None:
+    def __init__(self, prim, invars, outvars, params, source=None, name_stack: str = "") -> None:
         self.prim, self.invars, self.outvars, self.params = prim, invars, outvars, params
         self.source = source
+        self.name_stack = name_stack
 
     @property
     def primitive(self):
         """The primitive (JAX's name for it)."""
         return self.prim
+
+    @property
+    def source_info(self) -> SourceInfo:
+        return SourceInfo(self.name_stack)
 
 
 class Jaxpr:
@@ -56,6 +72,11 @@ class Jaxpr:
         return pretty_print(self)
 
     __repr__ = __str__
+
+    def pretty_print(self, *, name_stack: bool = False, **_options) -> str:
+        """The program as text; ``name_stack=True`` adds each equation's scope names
+        (``# [block/dense]``), as JAX does."""
+        return pretty_print(self, name_stack=name_stack)
 
 
 class ClosedJaxpr(Jaxpr):
@@ -121,7 +142,7 @@ def _fmt_param(v) -> str:
     return repr(v)
 
 
-def pretty_print(jaxpr: Jaxpr) -> str:
+def pretty_print(jaxpr: Jaxpr, name_stack: bool = False) -> str:
     names: dict[int, str] = {}
     gen = _names()
 
@@ -144,6 +165,9 @@ def pretty_print(jaxpr: Jaxpr) -> str:
         params = f"[{params}]" if params else ""
         ins = " ".join(name(v) for v in e.invars)
         lines.append(f"    {outs} = {e.prim.name}{params} {ins}")
+    if name_stack and jaxpr.eqns:
+        width = max(len(line) for line in lines[1:])
+        lines[1:] = [f"{line:<{width}} # [{e.name_stack}]" for line, e in zip(lines[1:], jaxpr.eqns)]
     lines.append(f"  in ({', '.join(name(v) for v in jaxpr.outvars)}) }}")
     return "\n".join(lines)
 

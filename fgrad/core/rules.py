@@ -295,9 +295,13 @@ def deflinear_in(prim: Primitive, transpose: Callable) -> None:
 
 # -- batching -----------------------------------------------------------------------------
 
-def defbatch(prim: Primitive, rule: Callable) -> None:
-    """A batching rule ``rule(axis_size, vals, dims, **params) -> (out, out_dim)``."""
+def defbatch(prim: Primitive, rule: Callable, *, axis_name: bool = False) -> None:
+    """A batching rule ``rule(axis_size, vals, dims, **params) -> (out, out_dim)``.  With
+    ``axis_name=True`` the rule also gets ``bound_axis=``, the ``axis_name`` of the vmap
+    (or pmap) that batches it (collectives over named axes, programs that contain them)."""
     _declare(prim, batch=rule)
+    if axis_name:
+        prim.declared["batch_axis_name"] = True
 
 
 def defvectorized(prim: Primitive) -> None:

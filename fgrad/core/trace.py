@@ -114,6 +114,7 @@ class Trace:
 class _State(threading.local):
     def __init__(self) -> None:
         self.trace: Trace = EVAL_TRACE
+        self.name_stack: tuple = ()  # named_scope / named_call names, outermost first
 
 
 class EvalTrace(Trace):

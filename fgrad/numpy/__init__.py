@@ -17,6 +17,7 @@ from ..ops.specs import point_faces as _point_faces
 from ._creation import *  # noqa: F401,F403
 from ._creation import asarray, array  # noqa: F401
 from ._dlpack import from_dlpack  # noqa: F401
+from ._printing import get_printoptions, printoptions, set_printoptions  # noqa: F401
 from ._elementwise import *  # noqa: F401,F403
 from ._math import *  # noqa: F401,F403
 from ._math import abs, round, divmod, pow  # noqa: F401

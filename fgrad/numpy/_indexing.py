@@ -32,6 +32,7 @@ from ..ops._util import normalize_axis, normalize_axes
 import fgrad.numpy._reductions as fnp_reductions
 from ..core.constants import cached_constant_like, constant_like, host_array, zeros_like
 from ._reductions import sum as sum_
+from . import _key_arrays as _keys
 from ._shape import atleast_1d, atleast_2d, atleast_3d
 
 __all__ = [
@@ -559,6 +560,15 @@ def concatenate(arrays, axis=0, out=None, dtype=None):
     """Join arrays along an existing axis (``axis=None`` flattens them first)."""
     if out is not None:
         raise NotImplementedError("fgrad.numpy.concatenate: out= is not supported")
+    like = _keys.key_operands(list(arrays), "concatenate")
+    if like is not None:  # typed keys: join their data (the key axis is last, kept whole)
+        if axis is None:
+            arrays, axis = [k.reshape(-1) for k in arrays], 0
+        nd = like.ndim
+        if nd == 0:
+            raise ValueError("concatenate: zero-dimensional arrays cannot be concatenated")
+        return _keys.rewrap(like, concatenate([_keys.data(k) for k in arrays],
+                                              normalize_axis(axis, nd, "concatenate")))
     xs = _seq(arrays, "concatenate")
     if axis is None:
         xs = [shape_ops.reshape(x, (get_aval(x).size,)) for x in xs]
@@ -577,6 +587,10 @@ def concat(arrays, /, *, axis=0):
 
 def stack(arrays, axis=0, out=None, dtype=None):
     """Join arrays of equal shape along a new axis."""
+    like = _keys.key_operands(list(arrays), "stack")
+    if like is not None:  # typed keys: stack their data (the key axis is last, kept whole)
+        return _keys.rewrap(like, stack([_keys.data(k) for k in arrays],
+                                        normalize_axis(axis, like.ndim + 1, "stack")))
     xs = _seq(arrays, "stack")
     shp = _shape(xs[0])
     for x in xs[1:]:

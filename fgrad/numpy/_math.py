@@ -10,8 +10,10 @@ from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, check_array_dtype, get_aval
 from ..core.placement import device_put
 from ..ops import elementwise as ew
+from ..ops import shape as shape_ops
 from ..ops.elementwise import div_p, mul_p, round_p, select_p
 from ._creation import asarray
+from . import _key_arrays as _keys
 from ._indexing import nonzero
 from ._reductions import all as all_
 from ._elementwise import *  # noqa: F403  (the generated wrappers, also as attributes of this module)
@@ -57,6 +59,10 @@ def where(condition, x=None, y=None):
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("fgrad.numpy.where: give both x and y, or neither")
+    like = _keys.key_operands([x, y], "where")
+    if like is not None:  # typed keys: choose whole keys (the condition gains the key axis)
+        cond = shape_ops.expand_dims(condition, -1) if get_aval(condition).ndim else condition
+        return _keys.rewrap(like, select_p.bind(cond, _keys.data(x), _keys.data(y)))
     return select_p.bind(condition, x, y)
 
 

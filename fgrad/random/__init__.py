@@ -32,7 +32,8 @@ from ._samplers import (
 )
 from ._gamma import beta, chisquare, dirichlet, f, gamma, generalized_normal, loggamma, t
 from ._more import (
-    ball, binomial, double_sided_maxwell, geometric, lognormal, maxwell, multivariate_normal, orthogonal,
+    ball, binomial, double_sided_maxwell, geometric, lognormal, maxwell, multinomial, multivariate_normal,
+    orthogonal,
     pareto, poisson, rayleigh, triangular, wald, weibull_min,
 )
 
@@ -42,7 +43,8 @@ __all__ = [
     "uniform", "normal", "bernoulli", "randint", "permutation", "choice", "categorical", "gumbel",
     "exponential", "laplace", "logistic", "cauchy", "rademacher", "truncated_normal",
     "gamma", "loggamma", "beta", "dirichlet", "chisquare", "f", "t", "generalized_normal",
-    "ball", "binomial", "double_sided_maxwell", "geometric", "lognormal", "maxwell", "multivariate_normal",
+    "ball", "binomial", "multinomial", "double_sided_maxwell", "geometric", "lognormal", "maxwell",
+    "multivariate_normal",
     "orthogonal", "pareto", "poisson", "rayleigh", "triangular", "wald", "weibull_min",
 ]
 

@@ -117,6 +117,7 @@ class PRNGKeyArray:
 
     __slots__ = ("_base",)
     __array_priority__ = 100
+    _fgrad_key_array = True  # fgrad.numpy's stack/concatenate/where act on the key data
 
     def __init__(self, base) -> None:
         self._base = base

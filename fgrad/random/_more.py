@@ -427,7 +427,50 @@ def binomial(key, n, p, shape=None, dtype=np.float64):
     return fnp.astype(out, dt)
 
 
+def multinomial(key, n, p, *, shape=None, dtype=np.float64, unroll=1):
+    """Multinomial(n, p) counts over the outcomes of ``p``'s last axis (as floats, like
+    JAX), drawn as successive conditional binomials.  ``shape`` (default
+    ``broadcast(n.shape, p.shape[:-1]) + p.shape[-1:]``) must end with the number of
+    outcomes; ``unroll`` is accepted (JAX's scan option).
+
+    Example::
+
+        >>> import fgrad.random as random
+        >>> c = random.multinomial(random.key(0), 10, [0.2, 0.3, 0.5], shape=(4, 3))
+        >>> c.shape, [float(v) for v in c.sum(-1)]
+        ((4, 3), [10.0, 10.0, 10.0, 10.0])
+    """
+    dt = _float_dtype(dtype, "multinomial")
+    words = key_words(key, "multinomial")
+    n = lax.stop_gradient(_param_array(n, np.float64, "multinomial", words))
+    p = lax.stop_gradient(_param_array(p, np.float64, "multinomial", words))
+    if p.ndim == 0:
+        raise ValueError("multinomial: p must have at least one axis (the outcomes)")
+    k = p.shape[-1]
+    if shape is None:
+        shape = np.broadcast_shapes(n.shape, p.shape[:-1]) + (k,)
+    shape = static_shape(shape)
+    if not shape or shape[-1] != k:
+        raise ValueError(f"multinomial: shape {shape} must end with the number of outcomes {k} "
+                         f"(p has shape {p.shape})")
+    batch = shape[:-1]
+    p = fnp.broadcast_to(p, shape)
+    remaining = fnp.broadcast_to(fnp.floor(n), batch)
+    mass = fnp.sum(p, axis=-1)  # probability not yet assigned
+    keys = split(key, max(k - 1, 1))
+    counts = []
+    for i in range(k - 1):
+        q = fnp.clip(p[..., i] / fnp.maximum(mass, np.finfo(np.float64).tiny), 0.0, 1.0)
+        c = binomial(keys[i], remaining, q, batch)
+        counts.append(c)
+        remaining = remaining - c
+        mass = mass - p[..., i]
+    counts.append(remaining)
+    return fnp.astype(fnp.stack(counts, axis=-1), dt)
+
+
 __all__ = [
+    "multinomial",
     "pareto", "weibull_min", "rayleigh", "lognormal", "wald", "geometric", "triangular", "maxwell",
     "double_sided_maxwell", "multivariate_normal", "orthogonal", "ball", "poisson", "binomial",
 ]

@@ -15,6 +15,7 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.trace import Trace, concretization_error_type, caller_site, current, new_trace, origin, state
 from ..core.constants import host_array, zeros_like
 from ..core.provenance import register_rule_frame
+from ..ops.named_axes import FAMILY as NAMED_AXIS
 from ..ops.shape import bdim_to_front, broadcast_to, expand_dims, move_or_broadcast, moveaxis
 from ..tree_util import flatten_prefix, tree_flatten, tree_unflatten
 
@@ -56,9 +57,11 @@ class BatchTrace(Trace):
 
     def process(self, prim, args, params):
         vals, dims, found = self.split(args)
-        if not found:
+        if not found and not (prim.family == NAMED_AXIS and self.axis_name in params["axes"]):
             return self.parent.process(prim, args, params)
         rule = prim.batch
+        if self.axis_name is not None and prim.declared.get("batch_axis_name"):
+            params = {**params, "bound_axis": self.axis_name}
         if rule is None:
             raise NotImplementedError(
                 f"Batching rule for '{prim.name}' not implemented: vmap cannot vectorize this "

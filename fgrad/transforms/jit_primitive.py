@@ -313,15 +313,15 @@ def _jit_transpose(cts, *args, closed):
 # batching
 
 
-def _jit_batch(axis_size, vals, dims, closed):
-    key = (tuple(dims), axis_size, _avals_key(vals))
+def _jit_batch(axis_size, vals, dims, closed, bound_axis=None):
+    key = (tuple(dims), axis_size, _avals_key(vals), bound_axis)
     entry = closed._batch.get(key)
     if entry is None:
         out_dims: list = []
         where = f"vmap of {closed.name}"
 
         def fn(*xs):
-            with new_trace(BatchTrace, where, axis_size=axis_size) as bt:
+            with new_trace(BatchTrace, where, axis_size=axis_size, axis_name=bound_axis) as bt:
                 ins = [x if d is None else BatchTracer(bt, x, d) for x, d in zip(xs, dims)]
                 outs = closed(*ins)
                 res = []
@@ -341,6 +341,6 @@ def _jit_batch(axis_size, vals, dims, closed):
 
 defjvp_rule(jit_p, _jit_jvp)
 deflinear_in(jit_p, _jit_transpose)  # a program is linear in whichever inputs its body is
-defbatch(jit_p, _jit_batch)
+defbatch(jit_p, _jit_batch, axis_name=True)  # a program may hold collectives over the vmap's axis
 
 __all__ = ["jit_p", "Closed", "close", "JIT_HINT"]

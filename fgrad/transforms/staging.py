@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..core.array import ShapedArray, Tracer, concretization_error, get_aval, is_python_scalar
 from ..core.ir import Eqn, Jaxpr, Literal, Var
-from ..core.trace import EVAL_TRACE, Trace
+from ..core.trace import EVAL_TRACE, Trace, state
 from ..core.primitive import eval_primitive
 from ..core.provenance import CHECKS, record_source
 
@@ -107,10 +107,10 @@ class StagingTrace(Trace):
         source = record_source() if CHECKS["on"] else None
         if prim.multiple_results:
             outvars = [Var(av) for av in out_aval]
-            self.eqns.append(Eqn(prim, atoms, outvars, params, source))
+            self.eqns.append(Eqn(prim, atoms, outvars, params, source, "/".join(state.name_stack)))
             return [StagingTracer(self, v) for v in outvars]
         v = Var(out_aval)
-        self.eqns.append(Eqn(prim, atoms, [v], params, source))
+        self.eqns.append(Eqn(prim, atoms, [v], params, source, "/".join(state.name_stack)))
         return StagingTracer(self, v)
 
     def concretize(self, tracer, what):

@@ -1,0 +1,247 @@
+"""`fgrad.lax` collectives over named mapped axes (JAX's ``jax.lax.psum`` & co.).
+
+``axis_name`` names the axis of an enclosing ``fgrad.vmap(..., axis_name=)`` or
+``fgrad.pmap(..., axis_name=)``; the examples along it play the devices.  ``psum``,
+``pmean``, ``pmax`` and ``pmin`` take a pytree and a name or a tuple of names.  The
+primitives and their rules live in `fgrad.ops.named_axes`.
+
+Example::
+
+    >>> import fgrad, fgrad.lax as lax, fgrad.numpy as fnp
+    >>> fgrad.vmap(lambda x: x / lax.psum(x, "i"), axis_name="i")(fnp.asarray([1.0, 3.0]))
+    Array([0.25, 0.75], dtype=float64)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Sequence
+
+from .core.array import get_aval
+from .core.trace import state
+from .ops import named_axes as _na
+from .ops.elementwise import div
+from .transforms.batching import BatchTrace
+from .tree_util import tree_map
+
+__all__ = ["psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle",
+           "axis_index", "axis_size"]
+
+
+def _names(axis_name: Any) -> tuple:
+    return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+
+
+def _bound_names() -> list:
+    names, t = [], state.trace
+    while t is not None:
+        if isinstance(t, BatchTrace) and t.axis_name is not None:
+            names.append(t.axis_name)
+        t = t.parent
+    return names
+
+
+def axis_size(axis_name: Hashable | Sequence[Hashable]) -> int:
+    """The size of the named mapped axis (the product over a tuple of names), as a Python
+    int (JAX's ``jax.lax.axis_size``).
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: x * axis_size("i"), axis_name="i")(np.ones(4))
+        Array([4., 4., 4., 4.], dtype=float64)
+    """
+    size = 1
+    for name in _names(axis_name):
+        t = state.trace
+        while t is not None and not (isinstance(t, BatchTrace) and t.axis_name == name):
+            t = t.parent
+        if t is None:
+            raise NameError(
+                f"unbound axis name: {name!r}. The following axis names (defined by vmap/pmap "
+                f"axis_name=) are available to collective operations: {_bound_names()}")
+        size *= t.axis_size
+    return size
+
+
+def _check_groups(groups, op: str) -> None:
+    if groups is not None:
+        raise NotImplementedError(f"fgrad.lax.{op}: axis_index_groups is not supported; reduce over the "
+                                  "whole named axis (or reshape it into two named axes with nested vmaps)")
+
+
+def psum(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
+    """The sum of ``x`` over the named axis (every example gets the total); a pytree is
+    reduced leaf by leaf.  Its transpose is ``psum`` (JAX's pairing).
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: psum(x, "i"), axis_name="i")(np.arange(3.0))
+        Array([3., 3., 3.], dtype=float64)
+    """
+    _check_groups(axis_index_groups, "psum")
+    axes = _names(axis_name)
+    axis_size(axes)  # NameError for an unbound name, at the call
+    return tree_map(lambda leaf: _na.psum_p.bind(leaf, axes=axes), x)
+
+
+def pmean(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
+    """The mean of ``x`` over the named axis.
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: pmean(x, "i"), axis_name="i")(np.arange(3.0))
+        Array([1., 1., 1.], dtype=float64)
+    """
+    _check_groups(axis_index_groups, "pmean")
+    n = axis_size(axis_name)
+    return tree_map(lambda s: div(s, n), psum(x, axis_name))
+
+
+def pmax(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
+    """The elementwise maximum of ``x`` over the named axis (not differentiable, as in JAX).
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: pmax(x, "i"), axis_name="i")(np.arange(3.0))
+        Array([2., 2., 2.], dtype=float64)
+    """
+    _check_groups(axis_index_groups, "pmax")
+    axes = _names(axis_name)
+    axis_size(axes)
+    return tree_map(lambda leaf: _na.pmax_p.bind(leaf, axes=axes), x)
+
+
+def pmin(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
+    """The elementwise minimum of ``x`` over the named axis (not differentiable, as in JAX).
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: pmin(x, "i"), axis_name="i")(np.arange(3.0))
+        Array([0., 0., 0.], dtype=float64)
+    """
+    _check_groups(axis_index_groups, "pmin")
+    axes = _names(axis_name)
+    axis_size(axes)
+    return tree_map(lambda leaf: _na.pmin_p.bind(leaf, axes=axes), x)
+
+
+def _single(axis_name, op: str) -> tuple:
+    axes = _names(axis_name)
+    if len(axes) != 1:
+        raise NotImplementedError(f"fgrad.lax.{op}: one axis name, got {axis_name!r}")
+    return axes
+
+
+def _axis(axis: int, ndim: int, op: str) -> int:
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{op}: axis {axis} is out of range for an operand of rank {ndim - 1}")
+    return axis % ndim
+
+
+def all_gather(x: Any, axis_name: Hashable, *, axis_index_groups=None, axis: int = 0,
+               tiled: bool = False) -> Any:
+    """Every example's ``x`` along the named axis, stacked on a new axis ``axis``
+    (concatenated along ``axis`` with ``tiled=True``).  Its transpose is `psum_scatter`.
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: all_gather(x, "i"), axis_name="i")(np.arange(2.0))
+        Array([[0., 1.],
+               [0., 1.]], dtype=float64)
+    """
+    _check_groups(axis_index_groups, "all_gather")
+    axes = _single(axis_name, "all_gather")
+    n = axis_size(axes)
+
+    def one(leaf):
+        nd = get_aval(leaf).ndim
+        if tiled and nd == 0:
+            raise ValueError("all_gather: tiled=True needs an operand of rank >= 1")
+        a = _axis(axis, nd if tiled else nd + 1, "all_gather")
+        return _na.all_gather_p.bind(leaf, axes=axes, axis=a, tiled=bool(tiled), size=n)
+
+    return tree_map(one, x)
+
+
+def psum_scatter(x: Any, axis_name: Hashable, *, scatter_dimension: int = 0, axis_index_groups=None,
+                 tiled: bool = False) -> Any:
+    """``psum`` over the named axis, example ``i`` keeping block ``i`` of
+    ``scatter_dimension`` (whose size must be the axis size; a multiple of it with
+    ``tiled=True``).  Its transpose is `all_gather`.
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: psum_scatter(x, "i"), axis_name="i")(np.eye(2))
+        Array([1., 1.], dtype=float64)
+    """
+    _check_groups(axis_index_groups, "psum_scatter")
+    axes = _single(axis_name, "psum_scatter")
+    n = axis_size(axes)
+
+    def one(leaf):
+        av = get_aval(leaf)
+        d = _axis(scatter_dimension, av.ndim, "psum_scatter")
+        _na._scatter_abstract(av, axes, d, bool(tiled), n)  # the shape check, at the call
+        return _na.psum_scatter_p.bind(leaf, axes=axes, scatter_dimension=d, tiled=bool(tiled), size=n)
+
+    return tree_map(one, x)
+
+
+def ppermute(x: Any, axis_name: Hashable, perm: Sequence[tuple[int, int]]) -> Any:
+    """Send example ``s``'s ``x`` to example ``d`` for each pair ``(s, d)`` of ``perm``
+    along the named axis; an example that receives nothing gets zeros (as in ``pmap``).
+    Its transpose is the inverse permutation.
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: ppermute(x, "i", [(0, 1), (1, 2), (2, 0)]), axis_name="i")(np.arange(3.0))
+        Array([2., 0., 1.], dtype=float64)
+    """
+    axes = _single(axis_name, "ppermute")
+    n = axis_size(axes)
+    pairs = tuple((int(s), int(d)) for s, d in perm)
+    srcs, dsts = [s for s, _ in pairs], [d for _, d in pairs]
+    if len(set(srcs)) != len(srcs) or len(set(dsts)) != len(dsts):
+        raise ValueError(f"ppermute: perm sends from or to an index twice: {list(pairs)}")
+    bad = [p for p in pairs if not (0 <= p[0] < n and 0 <= p[1] < n)]
+    if bad:
+        raise ValueError(f"ppermute: perm pairs {bad} name indices outside axis {axes[0]!r} of size {n}")
+    return tree_map(lambda leaf: _na.ppermute_p.bind(leaf, axes=axes, perm=pairs), x)
+
+
+def pshuffle(x: Any, axis_name: Hashable, perm: Sequence[int]) -> Any:
+    """Example ``i`` gets the ``x`` of example ``perm[i]`` (a full permutation).
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: pshuffle(x, "i", [2, 0, 1]), axis_name="i")(np.arange(3.0))
+        Array([2., 0., 1.], dtype=float64)
+    """
+    perm = [int(p) for p in perm]
+    if sorted(perm) != list(range(len(perm))):
+        raise ValueError(f"pshuffle: perm must be a permutation of range({len(perm)}), got {perm}")
+    return ppermute(x, axis_name, [(s, d) for d, s in enumerate(perm)])
+
+
+def axis_index(axis_name: Hashable) -> Any:
+    """The position of the current example along the named axis (int32), JAX's
+    ``jax.lax.axis_index``.
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: x * axis_index("i"), axis_name="i")(np.ones(3))
+        Array([0., 1., 2.], dtype=float64)
+    """
+    axes = _single(axis_name, "axis_index")
+    axis_size(axes)
+    return _na.axis_index_p.bind(axes=axes)
+

@@ -1,0 +1,219 @@
+"""Collectives over *named* mapped axes: ``psum``, ``pmax``, ``pmin``, ``all_gather``,
+``psum_scatter``, ``ppermute`` and ``axis_index`` over the axis a ``vmap(..., axis_name=)``
+or ``pmap(..., axis_name=)`` introduced (JAX's ``jax.lax`` collectives).
+
+Each is a primitive with an ``axes`` parameter (a tuple of axis names).  Evaluated outside
+any transform that binds the name it raises ``NameError: unbound axis name``, as in JAX.
+Under the `BatchTrace` whose ``axis_name`` is in ``axes`` its batching rule *is* the
+collective: the examples of the mapped axis are the "devices", so ``psum`` sums over the
+batch axis and returns a value that no longer varies along it.  Under a batch trace of
+another name the rule vectorizes (the collective is applied per example of that axis).
+
+The derivative rules follow JAX's (legacy ``pmap``) pairing: ``psum`` transposes to
+``psum``, ``all_gather`` to ``psum_scatter`` and back, ``ppermute`` to the inverse
+permutation.  ``pmax``/``pmin`` differentiate like ``max`` (ties share the tangent equally),
+where JAX has no rule.
+
+Example::
+
+    >>> import fgrad, numpy as np
+    >>> fgrad.vmap(lambda x: psum_p.bind(x, axes=("i",)), axis_name="i")(np.arange(3.0))
+    Array([3., 3., 3.], dtype=float64)
+"""
+
+from __future__ import annotations
+
+from typing import Hashable
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval
+from ..core.constants import make_on_default_device, zeros_like
+from ..core.primitive import Primitive
+from ..core.rules import defbatch, defjvp_rule, deflinear, defzero
+from .elementwise import convert_element_type, div, eq, mul, select
+from .reductions import reduce_max, reduce_min
+from .shape import bdim_to_front, broadcast_to, expand_dims, moveaxis, reduce_sum, reshape
+from .structural import concatenate, slice_in_dim
+
+FAMILY = "named_axis"  # BatchTrace hands these primitives its own axis name (transforms/batching.py)
+
+
+def _unbound(name: str):
+    def impl(xp, *args, axes, **params):
+        raise NameError(
+            f"unbound axis name: {axes[0]!r}. {name} reduces over a named mapped axis, which only "
+            "exists inside `fgrad.vmap(f, axis_name=...)` or `fgrad.pmap(f, axis_name=...)`; "
+            "call the function through one of them (the names available are those of the "
+            "enclosing vmap/pmap calls)")
+    return impl
+
+
+def _same(x, **_):
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+def named(name: str, abstract_eval=_same) -> Primitive:
+    """A collective over named axes: effectful (jit keeps it where it is)."""
+    return Primitive(f"{name}_named", _unbound(name), abstract_eval, family=FAMILY, effectful=True)
+
+
+def _rest(axes: tuple, bound: Hashable) -> tuple:
+    return tuple(a for a in axes if a != bound)
+
+
+# -- psum / pmax / pmin ----------------------------------------------------------------------
+
+psum_p = named("psum")
+pmax_p = named("pmax")
+pmin_p = named("pmin")
+
+_REDUCE = {"psum_named": None, "pmax_named": reduce_max, "pmin_named": reduce_min}
+
+
+def _reduce_rule(prim: Primitive):
+    def rule(axis_size, vals, dims, *, axes, bound_axis=None):
+        (x,), (d,) = vals, dims
+        if bound_axis not in axes:  # another axis: the collective per example of this one
+            return prim.bind(x, axes=axes), d
+        if d is None:  # the same value on every example
+            out = mul(x, axis_size) if prim is psum_p else x
+        elif prim is psum_p:
+            out = reduce_sum(x, (d,))
+        else:
+            out = _REDUCE[prim.name](x, (d,))
+        rest = _rest(axes, bound_axis)
+        return (prim.bind(out, axes=rest) if rest else out), None
+
+    return rule
+
+
+def _extremum_jvp(prim: Primitive):
+    """The tangent of the selected example, averaged over the examples that tie (as the
+    gradient of ``max`` ties).  JAX has no rule here (NotImplementedError)."""
+    def rule(primals, tangents, *, axes):
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, axes=axes)
+        if t is None:
+            return out, None
+        hit = eq(x, out)
+        count = psum_p.bind(convert_element_type(hit, get_aval(out).dtype), axes=axes)
+        picked = psum_p.bind(select(hit, t, zeros_like(t)), axes=axes)
+        return out, div(picked, count)
+
+    return rule
+
+
+for _p in (psum_p, pmax_p, pmin_p):
+    defbatch(_p, _reduce_rule(_p), axis_name=True)
+deflinear(psum_p, lambda ct, x, axes: [psum_p.bind(ct, axes=axes)])
+defjvp_rule(pmax_p, _extremum_jvp(pmax_p))
+defjvp_rule(pmin_p, _extremum_jvp(pmin_p))
+
+
+# -- all_gather / psum_scatter -----------------------------------------------------------------
+
+def _gather_abstract(x, axes, axis, tiled, size):
+    shp = list(x.shape)
+    if tiled:
+        shp[axis] *= size
+    else:
+        shp.insert(axis, size)
+    return ShapedArray(tuple(shp), x.dtype, x.weak_type)
+
+
+def _scatter_abstract(x, axes, scatter_dimension, tiled, size):
+    shp = list(x.shape)
+    d = scatter_dimension
+    if tiled:
+        if shp[d] % size:
+            raise ValueError(f"psum_scatter: dimension {d} of shape {tuple(shp)} is not divisible by "
+                             f"the size of axis {axes[0]!r} ({size})")
+        shp[d] //= size
+    else:
+        if shp[d] != size:
+            raise ValueError(f"psum_scatter: dimension {d} of shape {tuple(shp)} must equal the size of "
+                             f"axis {axes[0]!r} ({size}) (or pass tiled=True)")
+        del shp[d]
+    return ShapedArray(tuple(shp), x.dtype, x.weak_type)
+
+
+all_gather_p = named("all_gather", _gather_abstract)
+psum_scatter_p = named("psum_scatter", _scatter_abstract)
+
+
+def _gather_rule(axis_size, vals, dims, *, axes, axis, tiled, bound_axis=None, **params):
+    x = bdim_to_front(vals[0], dims[0], axis_size)  # (n, *logical)
+    if bound_axis not in axes:
+        return all_gather_p.bind(x, axes=axes, axis=axis + 1, tiled=tiled, **params), 0
+    out = moveaxis(x, 0, axis)
+    if tiled:
+        shp = list(get_aval(x).shape[1:])
+        shp[axis] *= axis_size
+        out = reshape(out, tuple(shp))
+    return out, None
+
+
+def _scatter_rule(axis_size, vals, dims, *, axes, scatter_dimension, tiled, bound_axis=None, **params):
+    x = bdim_to_front(vals[0], dims[0], axis_size)  # (n, *logical)
+    if bound_axis not in axes:
+        return psum_scatter_p.bind(x, axes=axes, scatter_dimension=scatter_dimension + 1, tiled=tiled,
+                                   **params), 0
+    total = reduce_sum(x, (0,))  # every device's sum, logical shape
+    d = scatter_dimension
+    if tiled:
+        shp = list(get_aval(total).shape)
+        shp[d: d + 1] = [axis_size, shp[d] // axis_size]
+        total = reshape(total, tuple(shp))
+    return total, d  # device i keeps block i of dimension d
+
+
+defbatch(all_gather_p, _gather_rule, axis_name=True)
+defbatch(psum_scatter_p, _scatter_rule, axis_name=True)
+deflinear(all_gather_p, lambda ct, x, axes, axis, tiled, size: [psum_scatter_p.bind(
+    ct, axes=axes, scatter_dimension=axis, tiled=tiled, size=size)])
+deflinear(psum_scatter_p, lambda ct, x, axes, scatter_dimension, tiled, size: [all_gather_p.bind(
+    ct, axes=axes, axis=scatter_dimension, tiled=tiled, size=size)])
+
+
+# -- ppermute ------------------------------------------------------------------------------------
+
+ppermute_p = named("ppermute")
+
+
+def _ppermute_rule(axis_size, vals, dims, *, axes, perm, bound_axis=None):
+    (x,), (d,) = vals, dims
+    if bound_axis not in axes:
+        return ppermute_p.bind(x, axes=axes, perm=perm), d
+    if d is None:
+        x = broadcast_to(expand_dims(x, 0), (axis_size,) + get_aval(x).shape)
+        d = 0
+    for s, t in perm:
+        if not (0 <= s < axis_size and 0 <= t < axis_size):
+            raise ValueError(f"ppermute: pair ({s}, {t}) of perm names an index outside axis "
+                             f"{bound_axis!r} of size {axis_size}")
+    source = {t: s for s, t in perm}
+    pieces = []
+    for t in range(axis_size):
+        piece = slice_in_dim(x, source.get(t, t), source.get(t, t) + 1, axis=d)
+        pieces.append(piece if t in source else zeros_like(piece))
+    return concatenate(pieces, d), d
+
+
+defbatch(ppermute_p, _ppermute_rule, axis_name=True)
+deflinear(ppermute_p, lambda ct, x, axes, perm: [ppermute_p.bind(
+    ct, axes=axes, perm=tuple((t, s) for s, t in perm))])
+
+
+# -- axis_index ------------------------------------------------------------------------------------
+
+axis_index_p = Primitive("axis_index_named", _unbound("axis_index"),
+                         lambda axes: ShapedArray((), np.dtype(np.int32)), family=FAMILY, effectful=True)
+
+
+def _axis_index_rule(axis_size, vals, dims, *, axes, bound_axis=None):
+    return make_on_default_device("arange", axis_size, dtype=np.int32), 0
+
+
+defbatch(axis_index_p, _axis_index_rule, axis_name=True)
+defzero(axis_index_p)
