@@ -12,6 +12,10 @@ import os
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+# programs the tests launch in subprocesses (under mpiexec, or with `import jax` aliased to
+# fgrad): not test modules, and importing them here would need their launcher
+collect_ignore_glob = ["mpi_programs/*", "optax_programs/*"]
+
 _common = dict(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
