@@ -16,7 +16,8 @@ Example::
 from __future__ import annotations
 
 from ._lax_numpy import (
-    broadcast_shapes, dot, dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, full, full_like, zeros_like_array,
+    broadcast_shapes, dot, dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, full, full_like,
+    zeros_like_array,
 )
 from .ops.bits import (
     bitcast_convert_type, shift_left, shift_right_arithmetic, shift_right_logical,
@@ -48,7 +49,8 @@ _point_faces(globals(), "lax")
 __all__ = sorted(_GENERATED) + [
     "stop_gradient", "div", "round", "rsqrt", "integer_pow", "square", "clamp", "select", "shift_left",
     "shift_right_logical", "shift_right_arithmetic", "convert_element_type", "bitcast_convert_type",
-    "broadcast", "broadcast_in_dim", "broadcast_shapes", "reshape", "transpose", "squeeze", "expand_dims", "rev", "iota",
+    "broadcast", "broadcast_in_dim", "broadcast_shapes",
+    "reshape", "transpose", "squeeze", "expand_dims", "rev", "iota",
     "full", "full_like", "zeros_like_array", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
     "reduce_and", "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin",
     "cumlogsumexp", "associative_scan", "sort", "sort_key_val", "top_k", "dot", "dot_general", "pad",
