@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..core.array import ShapeDtypeStruct, ShapedArray, get_aval
-from ..core.constants import zeros
+from ..core.constants import zeros, zeros_like
 from ..core.narrow_floats import dtype_kind
 from ..core.trace import new_trace
 from ..ops.elementwise import convert_element_type
@@ -72,7 +72,9 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: tuple = ()) -> C
                             f"function's output tree {out_tree}")
         cts = [_check_cotangent(ct, aval) for ct, aval in zip(flat_cts, out_avals, strict=True)]
         cts_in = backward_pass(jaxpr, consts, cts)
-        flat_in = [zeros(tuple(a.shape), a.dtype) if c is None else _cast(c, a.dtype)
+        # zero cotangents for inputs the output does not use, placed like the cotangent
+        like = next((c for c in cts if not isinstance(c, (bool, int, float, complex))), None)
+        flat_in = [_zeros(like, a) if c is None else _cast(c, a.dtype)
                    for c, a in zip(cts_in, in_avals, strict=True)]
         return tuple(tree_unflatten(in_tree, flat_in))
 
@@ -88,6 +90,12 @@ def _check_cotangent(ct, aval):
                         f"but the function's output has type {aval.dtype}{list(aval.shape)}; pass a "
                         "cotangent of the output's shape and dtype")
     return ct
+
+
+def _zeros(like, aval):
+    if like is None:
+        return zeros(tuple(aval.shape), aval.dtype)
+    return zeros_like(like, dtype=aval.dtype, shape=tuple(aval.shape))
 
 
 def _cast(ct, dt):
