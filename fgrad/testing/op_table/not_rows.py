@@ -80,6 +80,7 @@ NOT_OPS = {
         "conv_general_shape_tuple": "static query (shapes in, shape out)",
         "conv_transpose_shape_tuple": "static query (shapes in, shape out)",
         "padtype_to_pads": "static query (shapes in, pads out)",
+        "broadcast_shapes": "static query (shapes in, shape out; tests/test_optax_round2.py)",
     },
     # sampling has no NumPy reference: tests/test_random.py checks distributions and keys, and
     # tests/test_transforms.py checks random functions under vmap / jit / grad
