@@ -21,6 +21,7 @@ from .transforms.ad import grad, value_and_grad, jvp, vjp, linearize, jacfwd, ja
 from .transforms.batching import vmap
 from .transforms.custom import custom_jvp, custom_vjp
 from .transforms.jit import jit, make_jaxpr, disable_jit, eval_shape
+from .transforms.linear_transpose import linear_transpose
 from .transforms.staging import ensure_compile_time_eval
 from . import tree_util  # noqa: F401
 from . import tree  # noqa: F401
@@ -77,7 +78,8 @@ from ._version import __version__  # noqa: E402,F401
 
 __all__ = [
     "Array", "ArrayImpl", "ShapedArray", "Tracer", "Primitive", "ConcretizationError",
-    "UnexpectedTracerError", "grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd",
+    "UnexpectedTracerError", "grad", "value_and_grad", "jvp", "vjp", "linearize",
+    "linear_transpose", "jacfwd",
     "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "numpy", "tree_util", "jit",
     "make_jaxpr", "disable_jit", "stop_gradient", "tree_map", "tree_leaves", "tree_structure",
     "tree_flatten", "tree_unflatten", "device_put", "devices", "default_device", "Device",

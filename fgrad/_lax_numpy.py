@@ -22,6 +22,20 @@ from .ops.lax_ops import (  # noqa: A004
 )
 
 
+def broadcast_shapes(*shapes: tuple) -> tuple:
+    """The shape that arrays of ``shapes`` broadcast to (NumPy's rules: shorter shapes are
+    padded with leading 1s); a ``ValueError`` when they do not broadcast, as JAX.
+
+    >>> broadcast_shapes((2, 1), (3,))
+    (2, 3)
+    """
+    try:
+        return tuple(int(n) for n in np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)} "
+                         "(lax.broadcast_shapes)") from None
+
+
 def full(shape, fill_value, dtype=None):
     return _fnp.full(shape, fill_value, dtype)
 

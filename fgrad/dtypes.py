@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .core.array import SUPPORTED_DTYPE_KINDS
+from .core.narrow_floats import dtype_kind
 from .numpy import finfo, iinfo, result_type
 from .random._keys import KeyDType
 
@@ -58,8 +59,8 @@ class TypePromotionError(ValueError):
 
 
 def canonicalize_dtype(dtype: Any, allow_extended_dtype: bool = False) -> np.dtype:
-    """``numpy.dtype(dtype)`` for the number and bool dtypes fgrad supports (fgrad does not
-    narrow 64-bit types); TypeError for others.
+    """``numpy.dtype(dtype)`` for the number and bool dtypes fgrad supports, bfloat16 and
+    float16 included (fgrad does not narrow 64-bit types); TypeError for others.
 
     Example::
 
@@ -67,7 +68,7 @@ def canonicalize_dtype(dtype: Any, allow_extended_dtype: bool = False) -> np.dty
         dtype('float64')
     """
     dt = np.dtype(dtype)
-    if dt.kind not in SUPPORTED_DTYPE_KINDS:
+    if dtype_kind(dt) not in SUPPORTED_DTYPE_KINDS:
         raise TypeError(f"canonicalize_dtype: fgrad supports number and bool dtypes, got {dt}")
     return dt
 

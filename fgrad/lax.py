@@ -16,7 +16,8 @@ Example::
 from __future__ import annotations
 
 from ._lax_numpy import (
-    dot, dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, full, full_like, zeros_like_array,
+    broadcast_shapes, dot, dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, full, full_like,
+    zeros_like_array,
 )
 from ._lax_collectives import (
     all_gather, axis_index, axis_size, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
@@ -51,7 +52,8 @@ _point_faces(globals(), "lax")
 __all__ = sorted(_GENERATED) + [
     "stop_gradient", "div", "round", "rsqrt", "integer_pow", "square", "clamp", "select", "shift_left",
     "shift_right_logical", "shift_right_arithmetic", "convert_element_type", "bitcast_convert_type",
-    "broadcast", "broadcast_in_dim", "reshape", "transpose", "squeeze", "expand_dims", "rev", "iota",
+    "broadcast", "broadcast_in_dim", "broadcast_shapes",
+    "reshape", "transpose", "squeeze", "expand_dims", "rev", "iota",
     "full", "full_like", "zeros_like_array", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
     "reduce_and", "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin",
     "cumlogsumexp", "associative_scan", "sort", "sort_key_val", "top_k", "dot", "dot_general", "pad",

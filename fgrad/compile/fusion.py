@@ -24,7 +24,7 @@ import heapq
 
 import numpy as np
 
-from ..core.ir import Literal
+from ..core.ir import Literal, has_effects
 
 # elementwise primitives kept out of kernels: results that are views of their input
 # (real/imag) or reinterpret bytes
@@ -235,7 +235,7 @@ class Partition:
                 self.add(self.new_node("kernel", shape, i), e, i, as_reduction=red)
                 continue
             node = self.new_node("op", None, i)
-            if e.prim.effectful:  # effects (collectives, callbacks) keep their program order
+            if has_effects(e):  # effects (collectives, callbacks) keep their program order
                 if self.last_effect is not None:
                     node.preds.add(self.last_effect.id)
                 self.last_effect = node

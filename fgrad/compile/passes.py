@@ -17,7 +17,8 @@ values are known.  In order:
   elimination;
 * `dce`: equations none of whose results is used are dropped (every primitive is pure
   except the *effectful* ones, ``Primitive.effectful``: collectives, which every process
-  must run in the same order; they are never folded, merged by CSE or dropped).
+  must run in the same order, and callbacks; they are never folded, merged by CSE or
+  dropped, nor is a ``cond``/loop/call whose inner program holds one, `core.ir.has_effects`).
 
 Simplifications keep values exactly, except that ``x+0 -> x`` and ``0-x -> -x`` may
 change the sign of a zero (as XLA's simplifier does); they apply to fused and unfused
@@ -33,7 +34,7 @@ import numpy as np
 from ..backends import backend_of_buffer, to_host
 
 from ..core.array import ShapedArray
-from ..core.ir import Eqn, Jaxpr, Literal, Var
+from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects
 from ..ops.elementwise import mul_p, neg_p
 from ..ops.shape import reshape_p, transpose_p
 
@@ -148,7 +149,7 @@ def dce(prog: Program) -> bool:
     live = {v for v in prog.outvars if type(v) is not Literal}
     kept = []
     for e in reversed(prog.eqns):
-        if e.prim.effectful or any(v in live for v in e.outvars):
+        if has_effects(e) or any(v in live for v in e.outvars):
             kept.append(e)
             for v in e.invars:
                 if type(v) is not Literal:
@@ -188,7 +189,7 @@ def _atom_key(a):
 
 
 def _eqn_key(e):
-    if e.prim.effectful:  # two identical callbacks both run
+    if has_effects(e):  # two identical callbacks both run
         return None
     try:
         params = tuple(sorted((k, _freeze(v)) for k, v in e.params.items()))
@@ -244,7 +245,7 @@ class _Rewriter:
 
     # -- emitting ------------------------------------------------------------------------
     def emit(self, e) -> None:
-        key = None if e.prim.effectful else _eqn_key(e)
+        key = _eqn_key(e)
         if key is not None:
             prev = self.seen.get(key)
             if prev is not None:
@@ -277,7 +278,7 @@ class _Rewriter:
             if v is _NO_VALUE:
                 return False
             vals.append(v)
-        if e.prim.name in ("rng_bit_generator",) or e.prim.effectful:
+        if e.prim.name in ("rng_bit_generator",) or has_effects(e):
             return False
         out_size = sum(_size(v.aval.shape) for v in e.outvars)
         in_size = max([_size(np.shape(v)) for v in vals] + [1])

@@ -320,8 +320,8 @@ class Array:
     def sort(self, axis=-1): return N.sort(self, axis)
     def argsort(self, axis=-1): return N.argsort(self, axis)
     def squeeze(self, axis=None): return N.squeeze(self, axis)
-    def ravel(self): return N.ravel(self)
-    def flatten(self): return N.ravel(self)
+    def ravel(self, order="C"): return N.ravel(self, order)
+    def flatten(self, order="C"): return N.ravel(self, order)
     def swapaxes(self, a, b): return N.swapaxes(self, a, b)
     def diagonal(self, offset=0, axis1=0, axis2=1): return N.diagonal(self, offset, axis1, axis2)
     def trace(self, offset=0, axis1=0, axis2=1): return N.trace(self, offset, axis1, axis2)
@@ -338,10 +338,10 @@ class Array:
                              f"fgrad.numpy follows {', '.join(_API_VERSIONS)}")
         return N
 
-    def reshape(self, *shape, order="C"):
+    def reshape(self, *shape, order="C", out_sharding=None):
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
-        return N.reshape(self, shape, order=order)
+        return N.reshape(self, shape, order=order, out_sharding=out_sharding)
 
     def transpose(self, *axes):
         if len(axes) == 1 and not isinstance(axes[0], int):

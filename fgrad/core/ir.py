@@ -62,6 +62,41 @@ class Eqn:
         return SourceInfo(self.name_stack)
 
 
+def has_effects(eqn: Eqn) -> bool:
+    """Whether running ``eqn`` has a side effect: its primitive is effectful (a callback, a
+    collective) or a program in its parameters (a ``cond`` branch, a loop body, a
+    ``custom_jvp`` function) holds an effectful equation.  Such an equation must run even
+    when nothing reads its results, and must not be merged with an identical one.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> def f(x):
+        ...     fgrad.lax.cond(x > 0, lambda: fgrad.debug.print("{}", x), lambda: None)
+        ...     return x
+        >>> [has_effects(e) for e in fgrad.make_jaxpr(f)(1.0).eqns][-1]
+        True
+    """
+    if eqn.prim.effectful:
+        return True
+    return any(_holds_effects(v) for v in eqn.params.values())
+
+
+def _holds_effects(value) -> bool:
+    """Whether a parameter value is, or contains, a program with an effectful equation."""
+    if isinstance(value, (tuple, list)):
+        return any(_holds_effects(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_effects(v) for v in value.values())
+    eqns = getattr(value, "eqns", None)
+    if eqns is None:
+        program = getattr(value, "jaxpr", None)
+        eqns = getattr(program, "eqns", None)
+    if not isinstance(eqns, (list, tuple)):
+        return False
+    return any(has_effects(e) for e in eqns)
+
+
 class Jaxpr:
     __slots__ = ("constvars", "invars", "eqns", "outvars")
 

@@ -198,8 +198,9 @@ def softmax(x, axis=-1, where=None):
     entries out (they get 0)."""
     x = _arr(x)
     axes = _red_axes(x, axis)
-    x_max = _stop_gradient(fnp.max(_masked(x, where, -np.inf), axes, keepdims=True))
-    unnormalized = fnp.exp(fnp.subtract(x, x_max))
+    x_safe = _masked(x, where, -np.inf)  # masked entries get an exact 0 gradient (as JAX)
+    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True))
+    unnormalized = fnp.exp(fnp.subtract(x_safe, x_max))
     unnormalized = _masked(unnormalized, where, 0.0)
     result = fnp.divide(unnormalized, fnp.sum(unnormalized, axes, keepdims=True))
     return _masked(result, where, 0.0)
@@ -210,8 +211,11 @@ def log_softmax(x, axis=-1, where=None):
     ``-inf``."""
     x = _arr(x)
     axes = _red_axes(x, axis)
-    x_max = _stop_gradient(fnp.max(_masked(x, where, -np.inf), axes, keepdims=True))
-    shifted = fnp.subtract(x, x_max)
+    # masked entries are replaced before any arithmetic, so their gradient is exactly 0 even
+    # where a row is masked out entirely (its -inf - -inf would otherwise send NaN back)
+    x_safe = _masked(x, where, -np.inf)
+    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True))
+    shifted = fnp.subtract(x_safe, x_max)
     lse = fnp.log(fnp.sum(_masked(fnp.exp(shifted), where, 0.0), axes, keepdims=True))
     return _masked(fnp.subtract(shifted, lse), where, -np.inf)
 

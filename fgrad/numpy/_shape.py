@@ -15,24 +15,47 @@ moveaxis_one = shape_ops.moveaxis
 expand_dims = shape_ops.expand_dims
 
 
-def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
-    """``a`` with a new ``shape`` (one entry may be -1), C order.  Arrays are immutable, so
-    the result never shares writes with ``a``: ``copy`` is accepted for the array API.
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None, out_sharding=None):
+    """``a`` with a new ``shape`` (one entry may be -1).  ``order='C'`` reads and writes the
+    elements row-major, ``order='F'`` column-major (first index fastest), as NumPy and JAX.
+    Arrays are immutable, so the result never shares writes with ``a``: ``copy`` is accepted
+    for the array API; ``out_sharding`` has its single-device meaning (the whole array).
 
     >>> import fgrad.numpy as fnp
     >>> fnp.reshape(fnp.arange(6), (2, -1)).shape
     (2, 3)
+    >>> fnp.reshape(fnp.arange(6), (2, 3), order="F")
+    Array([[0, 2, 4],
+           [1, 3, 5]], dtype=int64)
     """
     shape = newshape if shape is None else shape
     if shape is None:
         raise TypeError("fgrad.numpy.reshape: missing the new shape")
-    if order != "C":
-        raise NotImplementedError("fgrad.numpy.reshape: only order='C' is supported")
-    return shape_ops.reshape(a, shape)
+    if order == "C":
+        return shape_ops.reshape(a, shape)
+    if order == "F":
+        return _reshape_column_major(a, shape)
+    raise NotImplementedError(f"fgrad.numpy.reshape: order must be 'C' or 'F', got {order!r} "
+                              "(JAX does not support it either)")
+
+
+def _reshape_column_major(a, shape):
+    """Column-major reshape: reversing the axes turns column-major into row-major order, so
+    reverse ``a``'s axes, reshape to the reversed shape row-major, and reverse back."""
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    reversed_a = shape_ops.transpose(a, tuple(range(get_aval(a).ndim))[::-1])
+    flat = shape_ops.reshape(reversed_a, shape[::-1])
+    return shape_ops.transpose(flat, tuple(range(get_aval(flat).ndim))[::-1])
 
 
 def ravel(a, order="C"):
-    return shape_ops.reshape(a, (get_aval(a).size,))
+    """``a`` as a 1-D array, read row-major (``order='C'``) or column-major (``'F'``).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.ravel(fnp.asarray([[1, 2], [3, 4]]), order="F")
+    Array([1, 3, 2, 4], dtype=int64)
+    """
+    return reshape(a, (get_aval(a).size,), order=order)
 
 
 def transpose(a, axes=None):

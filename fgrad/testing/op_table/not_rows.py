@@ -87,6 +87,7 @@ NOT_OPS = {
         **{n: "named-axis collective: tests/test_jax_api_pmap.py" for n in (
             "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle",
             "axis_index", "axis_size")},
+        "broadcast_shapes": "static query (shapes in, shape out; tests/test_optax_round2.py)",
     },
     # sampling has no NumPy reference: tests/test_random.py checks distributions and keys, and
     # tests/test_transforms.py checks random functions under vmap / jit / grad
