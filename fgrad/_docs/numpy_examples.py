@@ -907,11 +907,6 @@ EXAMPLES = {'fgrad.numpy': {'abs': ("Elementwise ``abs`` of its tensor argument(
                              (('fnp.radians(fnp.array([0.5, 1.0]))',
                                'Array([0.00872665, 0.01745329], dtype=float64)'),),
                              False),
-                 'ravel': ("JAX's ``jax.numpy.ravel`` (same arguments and results), computed by "
-                           "fgrad's primitives.",
-                           (('fnp.ravel(fnp.array([0.5, 1.0]))',
-                             'Array([0.5, 1. ], dtype=float64)'),),
-                           False),
                  'ravel_multi_index': ("JAX's ``jax.numpy.ravel_multi_index`` (same arguments and "
                                        "results), computed by fgrad's primitives.",
                                        (('fnp.ravel_multi_index((fnp.array([1]), fnp.array([2])), '
