@@ -104,9 +104,11 @@ class Engine:
                 d[n - 16:] = self.uniform(16, work)
                 fill(d[n - 16:], mean, std)
             return d.astype(dt, copy=False)
-        return np.array([self._double_normal() * std + mean for _ in range(n)], np.float64).astype(dt)
+        return np.array([self.double_normal() * std + mean for _ in range(n)], np.float64).astype(dt)
 
-    def _double_normal(self) -> float:
+    def double_normal(self) -> float:
+        """One float64 standard normal (Box-Muller pair, the second cached), as PyTorch's
+        ``normal_distribution<double>``."""
         cached = self.next_double_normal
         if cached is not None:
             self.next_double_normal = None
@@ -118,11 +120,11 @@ class Engine:
         return r * math.cos(theta)
 
     def integers(self, n: int, low: int, high: int) -> np.ndarray:
-        """``n`` integers in ``[low, high)`` (int64), as ``random_(low, high)``/``randint``."""
+        """``n`` integers in ``[low, high)`` (int64), as ``random_(low, high)``/``randint``:
+        ``(word % span + low)`` in wrapping 64-bit arithmetic, as PyTorch's kernel."""
         span = int(high) - int(low)
         raw = self.random64(n) if span >= 1 << 32 else self.random32(n)
-        return ((raw % np.uint64(span)).astype(np.int64) + np.int64(low)) if span < 1 << 63 else \
-            np.array([int(v) % span + int(low) for v in raw], np.int64)
+        return ((raw % np.uint64(span)) + np.uint64(int(low) % (1 << 64))).view(np.int64)
 
     def full_range(self, n: int, dtype) -> np.ndarray:
         """``random_()`` without bounds: ``[0, 2**mantissa]`` for floats, ``[0, max]`` for

@@ -436,7 +436,7 @@ def geometric_(self, p, *, generator=None) -> Tensor:
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
     eng = _grng(generator, self._buf)
-    z = np.array([eng._double_normal() for _ in range(self._buf.size)], np.float64).reshape(self._buf.shape)
+    z = np.array([eng.double_normal() for _ in range(self._buf.size)], np.float64).reshape(self._buf.shape)
     return _fill(self, np.exp(z * std + mean).astype(self._buf.dtype), "LogNormalBackward0")
 
 
