@@ -31,15 +31,8 @@ from ..core.rules import defbatch, defbilinear, defjvp_rule, deflinear_in, is_un
 from .elementwise import add, conj, convert_element_type, div, eq, mul, neg, real, sub
 from .reductions import reduce_sum
 from .shape import bdim_to_front, broadcast_in_dim, moveaxis, reshape, transpose
+from ._scipy import scipy_module, scipy_version
 
-try:  # optional: a real triangular solver on CPU (NumPy has none)
-    import scipy
-    import scipy.linalg as _sla
-
-    _SCIPY_BATCH = tuple(int(p) for p in scipy.__version__.split(".")[:2]) >= (1, 15)
-except Exception:  # pragma: no cover - scipy is optional
-    _sla = None
-    _SCIPY_BATCH = False
 
 
 def _shape(x):
@@ -397,10 +390,12 @@ def _tri_impl(xp, a, b, left_side, lower, transpose_a, unit_diagonal):
     if not left_side:  # x op(a) = b  <=>  op(a)^T x^T = b^T
         bt = xp.swapaxes(b, -1, -2)
         return xp.swapaxes(_tri_impl(xp, a, bt, True, lower, not transpose_a, unit_diagonal), -1, -2)
-    if xp is np and _sla is not None and (a.ndim == 2 or _SCIPY_BATCH) and dtype_kind(dt) in "fc":
+    # SciPy (optional) has a real triangular solver on the CPU (NumPy has none); batched from 1.15
+    sla = scipy_module("linalg") if xp is np and dtype_kind(dt) in "fc" else None
+    if sla is not None and (a.ndim == 2 or scipy_version() >= (1, 15)):
 
         def one(am, bm):
-            return _sla.solve_triangular(am, bm, trans=1 if transpose_a else 0, lower=lower,
+            return sla.solve_triangular(am, bm, trans=1 if transpose_a else 0, lower=lower,
                                          unit_diagonal=unit_diagonal, check_finite=False)
     else:
         n = a.shape[-1]

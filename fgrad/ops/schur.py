@@ -23,19 +23,16 @@ from ..core.rules import defbatch, defjvp_rule
 from .eig import eig
 from .elementwise import add, convert_element_type, div
 from .linalg import _batch_front, _check_float, _check_square, _dtype, _mm, _mT, _ndim, _shape, solve
+from ._scipy import scipy_module
 from .shape import broadcast_in_dim
-
-try:  # optional: SciPy's LAPACK wrappers
-    import scipy.linalg as _sla
-except Exception:  # pragma: no cover - scipy is optional
-    _sla = None
 
 
 def _need_scipy(name: str):
-    if _sla is None:
+    sla = scipy_module("linalg")  # optional: SciPy's LAPACK wrappers
+    if sla is None:
         raise ModuleNotFoundError(f"fgrad's {name} calls scipy.linalg.{name}, which is not installed; "
                                   "install scipy to use it")
-    return _sla
+    return sla
 
 
 def _complex_of(dtype) -> np.dtype:

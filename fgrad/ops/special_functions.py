@@ -25,14 +25,10 @@ from ..core.narrow_floats import dtype_kind
 
 from . import _shape_derivatives as shape_derivatives
 from ..core.rules import defjvp, defjvp2
+from ._scipy import scipy_module
 from .elementwise import (
     add, div, elementwise, eq, exp, log, log1p, mul, neg, select, sign, sub,
 )
-
-try:  # optional: forward values on CPU
-    import scipy.special as _scipy_special
-except Exception:  # pragma: no cover - scipy is optional
-    _scipy_special = None
 
 
 def _special_module(xp, name: str):
@@ -41,11 +37,12 @@ def _special_module(xp, name: str):
         import cupyx.scipy.special as cupy_special
 
         return cupy_special
-    if _scipy_special is None:
+    special = scipy_module("special")
+    if special is None:
         raise ModuleNotFoundError(
             f"fgrad's {name} computes its values with scipy.special, which is not installed; "
             "install scipy (pip install scipy) to use it")
-    return _scipy_special
+    return special
 
 
 def _as_float(xp, x, name):
