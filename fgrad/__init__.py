@@ -58,7 +58,8 @@ if _world.launched_size() > 1:  # under mpiexec: an uncaught exception aborts th
 
 jacobian = jacrev  # JAX's alias
 
-_LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing", "distributed", "image")
+_LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing", "distributed", "image", "scipy",
+                    "example_libraries")
 
 
 def __getattr__(name):

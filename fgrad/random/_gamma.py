@@ -1,10 +1,11 @@
 """The gamma family of `fgrad.random`: gamma, loggamma, beta, dirichlet, chi-square, F,
 Student's t and the generalized normal.
 
-Gamma samples come from Marsaglia & Tsang's (2000) rejection method, run as a vectorized
-``while_loop`` until every element is accepted (shape ``a < 1`` boosted by
-``Gamma(a) = Gamma(a + 1) * U**(1/a)``, kept in log space so tiny shapes do not
-underflow).  Their derivative in ``a`` is the *implicit reparameterization* gradient
+Gamma samples are JAX's, bit for bit (float64): one key per element (``split(key, size)``)
+and, per element under ``vmap``, Marsaglia & Tsang's (2000) rejection method with JAX's
+sequence of keys (`_gamma_one`); shape ``a < 1`` is boosted by
+``Gamma(a) = Gamma(a + 1) * U**(1/a)``, in log space for `loggamma` so tiny shapes do not
+underflow.  Their derivative in ``a`` is the *implicit reparameterization* gradient
 (Figurnov et al., 2018): holding the sample's CDF value fixed,
 ``dx/da = -(dF/da)(a, x) / p(x; a)``.  With the series
 ``F(a, x) = x**a e**-x S / Gamma(a + 1)``, ``S = sum_n x**n / ((a+1)...(a+n))``, that is
@@ -27,7 +28,8 @@ from ..core.array import get_aval as _get_aval
 from ..core.constants import constant_like
 from ..transforms.custom import custom_jvp
 from ._keys import key_words, split, static_shape
-from ._samplers import _float_dtype, normal, rademacher, uniform
+from ..transforms.batching import vmap
+from ._samplers import _float_dtype, exponential, normal, rademacher, uniform
 from ._special import digamma_positive
 
 
@@ -54,42 +56,55 @@ def _shape_or_broadcast(shape, *params) -> tuple:
     return shape
 
 
-def _marsaglia_tsang_log(key, a):
-    """``log`` of Gamma(a, 1) samples of ``a``'s shape (raw key ``key``).  As in JAX,
-    ``a = 0`` gives ``x = 0`` (log ``-inf``), ``a = inf`` gives ``inf`` and ``a < 0`` or NaN
-    gives NaN; those elements never enter the rejection loop."""
-    dt = a.dtype
-    shape = a.shape
-    valid = (a > 0) & fnp.isfinite(a)
-    a_ok = fnp.where(valid, a, 1.0)
-    boost = a_ok < 1
-    a_boosted = fnp.where(boost, a_ok + 1, a_ok)
-    d = a_boosted - 1.0 / 3.0
-    c = 1.0 / fnp.sqrt(9.0 * d)
-    tiny = float(_narrow_finfo(dt).tiny)
+def _gamma_one(key, alpha, log_space: bool):
+    """One Gamma(alpha, 1) sample (its log when ``log_space``) from the raw key ``key``: JAX's
+    draw, bit for bit.  Marsaglia & Tsang's (2000) rejection method with JAX's sequence of
+    keys: each try splits its key in three (next try, the normal ``x`` -- itself redrawn while
+    ``v = 1 + c x <= 0`` -- and the uniform ``U``); ``alpha < 1`` is boosted to ``alpha + 1``
+    and the sample multiplied by ``U'**(1/alpha)`` (in log space ``-E / alpha`` with ``E``
+    exponential).  Edge values follow from the arithmetic, as in JAX: ``alpha = 0`` gives 0
+    (log ``-inf``), ``inf`` gives ``inf``, negative or NaN gives NaN."""
+    dt = alpha.dtype
+    zero, one = fnp.zeros_like(alpha), fnp.ones_like(alpha)  # on the operand's device
+    boost_mask = alpha >= 1
+    alpha_orig = alpha
+    alpha = fnp.where(boost_mask, alpha, alpha + one)
+    d = alpha - one / 3
+    c = (one / 3) / fnp.sqrt(d)
 
-    def cond(state):
-        return fnp.logical_not(fnp.all(state[2]))
+    def reject(state):
+        _, x2, v3, u = state
+        return fnp.logical_and(u >= one - 0.0331 * (x2 * x2),
+                               fnp.log(u) >= x2 * 0.5 + d * ((one - v3) + fnp.log(v3)))
 
-    def body(state):
-        k, log_x, done = state
-        k, kz, ku = split(k, 3)
-        z = normal(kz, shape, dt)
-        u = uniform(ku, shape, dt, tiny, 1.0)
-        v = (1.0 + c * z) ** 3
-        positive = v > 0
-        log_v = fnp.log(fnp.where(positive, v, 1.0))
-        ok = positive & (fnp.log(u) < 0.5 * z * z + d - d * v + d * log_v)
-        log_x = fnp.where(fnp.logical_not(done) & ok, fnp.log(d) + log_v, log_x)
-        return k, log_x, done | ok
+    def next_normal(state):
+        k, _, _ = state
+        k, sub = split(k)
+        x = normal(sub, (), dt)
+        return k, x, one + x * c
 
-    k_loop, k_boost = split(key, 2)
-    init = (k_loop, fnp.zeros_like(a), fnp.logical_not(valid))
-    _, log_x, _ = lax.while_loop(cond, body, init)
-    u = uniform(k_boost, shape, dt, tiny, 1.0)
-    log_x = log_x + fnp.where(boost, fnp.log(u) / a_ok, 0.0)
-    special = fnp.astype(fnp.where(a == 0, -np.inf, fnp.where(a == np.inf, np.inf, np.nan)), dt)
-    return fnp.where(valid, log_x, special)
+    def attempt(state):
+        k = state[0]
+        k, x_key, u_key = split(k, 3)
+        _, x, v = lax.while_loop(lambda s: s[2] <= zero, next_normal, (x_key, zero, -one))
+        return k, x * x, (v * v) * v, uniform(u_key, (), dt)
+
+    key, sub = split(key)
+    _, _, v3, _ = lax.while_loop(reject, attempt, (key, zero, one, one + one))
+    if log_space:
+        log_u = -exponential(sub, (), dt)
+        log_boost = fnp.where(boost_mask | (log_u == 0), zero, log_u * (one / alpha_orig))
+        return (fnp.log(d) + fnp.log(v3)) + log_boost
+    u = 1 - uniform(sub, (), dt)
+    return (d * v3) * fnp.where(boost_mask, one, u ** (one / alpha_orig))
+
+
+def _gamma_draw(key, a, log_space: bool):
+    """Samples of ``a``'s shape: one key per element (``split(key, a.size)``, as JAX's
+    ``random_gamma`` primitive), each element drawn by `_gamma_one` under ``vmap``."""
+    keys = split(key, max(a.size, 1))
+    draw = vmap(lambda k, al: _gamma_one(k, al, log_space))
+    return fnp.reshape(draw(keys, fnp.reshape(a, (-1,)))[:a.size], a.shape)
 
 
 def _dlogx_da(a, log_x):
@@ -120,7 +135,7 @@ def _dlogx_da(a, log_x):
 
 @custom_jvp
 def _log_gamma_sample(key, a):
-    return _marsaglia_tsang_log(key, a)
+    return _gamma_draw(key, a, log_space=True)
 
 
 def _log_gamma_sample_jvp(primals, tangents):
@@ -131,6 +146,23 @@ def _log_gamma_sample_jvp(primals, tangents):
 
 
 _log_gamma_sample.defjvp(_log_gamma_sample_jvp)
+
+
+@custom_jvp
+def _gamma_sample(key, a):
+    return _gamma_draw(key, a, log_space=False)
+
+
+def _gamma_sample_jvp(primals, tangents):
+    key, a = primals
+    _, a_dot = tangents
+    x = _gamma_sample(key, a)
+    tiny = float(_narrow_finfo(x.dtype).tiny)  # an underflowed sample: its derivative at tiny
+    log_x = fnp.log(fnp.where(x == 0, tiny, x))
+    return x, lax.stop_gradient(x * _dlogx_da(a, log_x)) * a_dot
+
+
+_gamma_sample.defjvp(_gamma_sample_jvp)
 
 
 def loggamma(key, a, shape=None, dtype=np.float64):
@@ -164,7 +196,11 @@ def gamma(key, a, shape=None, dtype=np.float64):
         >>> round(float(g), 1)  # d E[x] / da = 1
         1.0
     """
-    return fnp.exp(loggamma(key, a, shape, dtype))
+    dt = _float_dtype(dtype, "gamma")
+    raw = key_words(key, "gamma")
+    a = _param_array(a, dt, "gamma", raw)
+    shape = _shape_or_broadcast(shape, a)
+    return _gamma_sample(raw, fnp.broadcast_to(a, shape))
 
 
 def _log_normalize(log_values, axis):
