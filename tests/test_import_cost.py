@@ -33,3 +33,11 @@ def test_functions_computed_by_scipy_still_work_after_a_lazy_import():
                                [1.0, 4.0 / 3.0])
     t, z = linalg.schur(np.array([[1.0, 2.0], [0.0, 3.0]]))
     np.testing.assert_allclose(np.asarray(z @ t @ z.T), [[1.0, 2.0], [0.0, 3.0]], atol=1e-12)
+
+
+def test_submodules_load_on_attribute_access_as_jax_does():
+    # `import jax; jax.scipy.special.logsumexp(...)` works in JAX without importing jax.scipy
+    out = subprocess.run([sys.executable, "-c", "import fgrad; print(float(fgrad.scipy.special.logsumexp("
+                          "fgrad.numpy.zeros(2))), fgrad.example_libraries.optimizers.__name__)"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [repr(float(np.log(2.0))), "fgrad.example_libraries.optimizers"]
