@@ -310,3 +310,11 @@ def test_numerical_functions_of_the_elementwise_family_on_edge_values():
     np.testing.assert_array_equal(
         A(fgrad.jit(fnp.gcd)(np.array([12, -20, 0]), np.array([18, 15, 0]))), [6, 5, 0]
     )
+
+
+def test_polyval_with_multidimensional_coefficients_as_numpy():
+    # the leading axis holds the coefficients; the rest broadcast against x (NumPy, JAX)
+    p = np.arange(10.0).reshape(5, 2)
+    x = np.array([0.3, 0.7])
+    np.testing.assert_allclose(np.asarray(fnp.polyval(p, x)), np.polyval(p, x), rtol=1e-14)
+    np.testing.assert_allclose(np.asarray(fnp.polyval(p, 0.5)), np.polyval(p, 0.5), rtol=1e-14)

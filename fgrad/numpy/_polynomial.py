@@ -50,8 +50,9 @@ def _trim_leading(p, name: str):
 
 def polyval(p, x, *, unroll: int = 16):
     """``numpy.polyval``: ``p[0] * x**(n-1) + ... + p[n-1]`` by Horner's rule.
-    Differentiable in ``p`` and ``x``.  (``unroll`` is JAX's scan hint; the loop here is
-    unrolled.)
+    Differentiable in ``p`` and ``x``.  As in NumPy and JAX, ``p`` may have more dimensions:
+    its leading axis holds the coefficients, the rest broadcast against ``x``.  (``unroll``
+    is JAX's scan hint; the loop here is unrolled.)
 
     Example::
 
@@ -59,10 +60,13 @@ def polyval(p, x, *, unroll: int = 16):
         >>> fnp.polyval(fnp.asarray([3.0, 0.0, 1.0]), fnp.asarray([1.0, 2.0]))
         Array([ 4., 13.], dtype=float64)
     """
-    p = _coeffs(p, "polyval")
+    p = fnp.asarray(p)
+    if get_aval(p).ndim == 0:
+        raise ValueError("fgrad.numpy.polyval: p must have at least one dimension (the coefficients), "
+                         "got a scalar")
     x = fnp.asarray(x)
     dt = np.result_type(get_aval(p).dtype, get_aval(x).dtype)
-    y = fnp.zeros_like(x, dtype=dt)
+    y = fnp.zeros_like(x, dtype=dt)  # broadcast against p's trailing axes by the first step
     for i in range(get_aval(p).shape[0]):
         y = fnp.add(fnp.multiply(y, x), p[i])
     return y
