@@ -19,6 +19,15 @@ from ._lax_numpy import (
     broadcast_shapes, dot, dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, full, full_like,
     zeros_like_array,
 )
+from ._lax_more import (  # noqa: A004,F401 - listed in __all__ through _MORE
+    GatherScatterMode, batch_matmul, bessel_i0e, bessel_i1e, betainc, broadcast_to_rank, broadcasted_iota,
+    clz, collapse, complex, conv_shape_tuple, digamma, dynamic_update_index_in_dim,
+    dynamic_update_slice_in_dim, empty, igamma, igamma_grad_a, igammac, index_take, lgamma,
+    optimization_barrier, platform_dependent,
+    polygamma, population_count, reciprocal, reduce, reduce_precision, reduce_window_shape_tuple, reduce_xor,
+    select_n, split, stack, tile, unstack, with_sharding_constraint, zeta,
+)
+from ._lax_more import __all__ as _MORE
 from ._lax_collectives import (
     all_gather, axis_index, axis_size, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
 )
@@ -64,7 +73,7 @@ __all__ = sorted(_GENERATED) + [
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
     "axis_size",
-]
+] + list(_MORE)
 
 
 from . import _docs as _docs_examples  # noqa: E402

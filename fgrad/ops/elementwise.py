@@ -246,6 +246,19 @@ real_p = elementwise("real", lambda xp, x: xp.real(x))
 imag_p = elementwise("imag", lambda xp, x: xp.imag(x))
 
 
+def _complex_impl(xp, x, y):
+    """``x + i y`` from real parts, exact for every value (``x + 1j * y`` is not: ``1j * inf``
+    has a NaN real part)."""
+    x, y = xp.broadcast_arrays(xp.asarray(x), xp.asarray(y))
+    single = np.result_type(x.dtype, y.dtype).itemsize <= 4
+    out = xp.empty(x.shape, np.complex64 if single else np.complex128)
+    out.real, out.imag = x, y
+    return out
+
+
+complex_p = elementwise("complex", _complex_impl)
+
+
 def _stable_logistic(xp, x):
     return xp.exp(-xp.logaddexp(0, -x)) if dtype_kind(xp.asarray(x).dtype) == "f" else 1 / (1 + xp.exp(-x))
 
@@ -267,6 +280,29 @@ def _abs_tangent(t, y, x):
         safe = convert_element_type(select(eq(y, 0.0), 1.0, y), dtype(x))
         return real(mul(t, div(conj(x), safe)))
     return select(ge(x, 0), t, neg(t))
+
+
+def complex_(x, y):
+    """``x + i y`` for real floating ``x`` and ``y`` (``lax.complex``): exact for every value,
+    complex64 from 32-bit (and narrower) parts, complex128 from float64.
+
+    Example::
+
+        >>> from fgrad import lax
+        >>> lax.complex(1.0, 2.0)
+        Array(1.+2.j, dtype=complex128)
+    """
+    for name, v in (("x", x), ("y", y)):
+        if dtype_kind(dtype(v)) != "f":
+            raise TypeError(f"lax.complex: the real and imaginary parts must be floating point, got {name} "
+                            f"of dtype {dtype(v)}")
+    return complex_p.bind(x, y)
+
+
+def _complex_transpose(ct, x, y):
+    # x + i y is linear over the reals: the cotangent of x is Re(ct), of y -Im(ct) (JAX's pairing)
+    return (unbroadcast(real(ct), x.aval) if is_undefined(x) else None,
+            unbroadcast(neg(imag(ct)), y.aval) if is_undefined(y) else None)
 
 
 def _real_transpose(ct, x):
@@ -563,6 +599,8 @@ def _broadcast_like(t, out):
 deflinear(select_p, _select_transpose, jvp=_select_jvp)
 defjvp2(abs_p, _abs_tangent)
 deflinear(conj_p, lambda ct, x: (conj(ct),))
+deflinear(complex_p, _complex_transpose,
+          partials=(lambda t, x, y: complex_p.bind(t, zeros_like(t)), lambda t, x, y: complex_p.bind(zeros_like(t), t)))
 deflinear(real_p, _real_transpose)
 deflinear(imag_p, lambda ct, x: (mul(ct, -1j) if dtype_kind(x.aval.dtype) == "c" else _zeros_of(ct),))
 

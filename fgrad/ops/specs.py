@@ -268,6 +268,8 @@ SPEC_LIST: list[OpSpec] = [
     binary("logaddexp", E.logaddexp_p, lax=None, torch_dtype="f", inplace=False, torch_rule="logaddexp"),
     binary("logaddexp2", EM.logaddexp2_p, lax=None, torch_dtype="f", inplace=False, torch_rule="logaddexp2",
            rows=(Row(fwd_tol=_F_TOL),)),
+    binary("complex", E.complex_p, numpy=(), lax="complex", torch=(), hand_written=("lax",), inplace=False,
+           method=False, rows=()),
     binary("nextafter", EM.nextafter_p, lax="nextafter", torch=(), inplace=False,
            rows=(Row(args=(Domain(), Domain()), valid="not_tied"),)),
     binary("mod", E.rem_p, numpy=("mod", "remainder"), lax=None, torch="remainder", torch_int_divisor=True,

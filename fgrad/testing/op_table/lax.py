@@ -111,6 +111,7 @@ ROWS += [
     _lax("real", np.real),
     _lax("imag", np.imag, grad="zero"),
     _lax("conj", np.conj),
+    _lax("complex", lambda x, y: x + 1j * y, 2, grad="skip"),  # complex output: tests/test_lax_more.py
     _lax("add", np.add, 2, shapes=shapes_of(2)),
     _lax("sub", np.subtract, 2),
     _lax("mul", np.multiply, 2),
