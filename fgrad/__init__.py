@@ -21,6 +21,7 @@ from .transforms.ad import grad, value_and_grad, jvp, vjp, linearize, jacfwd, ja
 from .transforms.batching import vmap
 from .transforms.custom import custom_jvp, custom_vjp
 from .transforms.closure_convert import closure_convert
+from .core.array import FLOAT0 as float0  # JAX's tangent dtype of integers
 from .transforms.jit import jit, make_jaxpr, disable_jit, eval_shape
 from .transforms.linear_transpose import linear_transpose
 from .transforms.staging import ensure_compile_time_eval
@@ -82,7 +83,7 @@ __all__ = [
     "Array", "ArrayImpl", "ShapedArray", "Tracer", "Primitive", "ConcretizationError",
     "UnexpectedTracerError", "grad", "value_and_grad", "jvp", "vjp", "linearize",
     "linear_transpose", "jacfwd",
-    "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "closure_convert", "numpy", "tree_util", "jit",
+    "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "closure_convert", "float0", "numpy", "tree_util", "jit",
     "make_jaxpr", "disable_jit", "stop_gradient", "tree_map", "tree_leaves", "tree_structure",
     "tree_flatten", "tree_unflatten", "device_put", "devices", "default_device", "Device",
     "DeviceMismatchError", "config", "jacobian", "eval_shape", "ShapeDtypeStruct", "named_call",

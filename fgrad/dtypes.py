@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .core.array import SUPPORTED_DTYPE_KINDS
+from .core.array import FLOAT0, SUPPORTED_DTYPE_KINDS
 from .core.narrow_floats import dtype_kind
 from .numpy import finfo, iinfo, result_type
 from .random._keys import KeyDType
@@ -49,9 +49,9 @@ def issubdtype(arg1: Any, arg2: Any) -> bool:
         return isinstance(arg2, KeyDType) and isinstance(arg1, KeyDType)
     return bool(np.issubdtype(arg1, arg2))
 
-# JAX's dtype of integer inputs' gradients; fgrad gives zeros of the input's own dtype
-# instead, so this exists for code that names it.
-float0 = np.dtype([("float0", np.void, 0)])
+# JAX's dtype of integer inputs' (co)tangents: jvp and custom_vjp rules accept it (as zero);
+# grad(allow_int=True) gives zeros of the input's own dtype instead
+float0 = FLOAT0
 
 
 class TypePromotionError(ValueError):

@@ -130,6 +130,15 @@ _PY_SCALAR_AVAL = {t: make_aval((), d, True) for t, d in _PY_SCALAR_DTYPE.items(
 
 SUPPORTED_DTYPE_KINDS = "biufc"  # bool, signed/unsigned integer, floating, complex
 
+# JAX's dtype of the (always zero) tangents and cotangents of integer and boolean values:
+# accepted where JAX takes them (jvp tangents, custom_vjp cotangents) and read as zeros
+FLOAT0 = np.dtype([("float0", np.void, 0)])
+
+
+def is_float0(x) -> bool:
+    """Whether ``x`` is an array of JAX's ``float0`` dtype (a zero (co)tangent of an integer)."""
+    return getattr(x, "dtype", None) == FLOAT0
+
 
 def check_array_dtype(dtype, what: str) -> np.dtype:
     """``dtype`` as an ``np.dtype`` if fgrad arrays can hold it, else a ``TypeError`` (like

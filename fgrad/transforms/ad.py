@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from ..core.narrow_floats import dtype_kind
 
-from ..core.array import ArrayImpl, Tracer, get_aval
+from ..core.array import ArrayImpl, Tracer, get_aval, is_float0
 from ..core.constants import host_array, ones_like
 from ..core.ir import eval_jaxpr
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
@@ -33,6 +33,13 @@ TAPE_ENABLED = True  # the cached-tape fast path for top-level reverse mode
 
 
 def _check_tangent(p, t, i):
+    if is_float0(t):  # JAX's tangent type of an integer/bool primal (always zero)
+        ap = get_aval(p)
+        if dtype_kind(ap.dtype) not in "biu" or tuple(np.shape(t)) != ap.shape:
+            raise TypeError(f"jvp: argument {i} has a float0 tangent of shape {np.shape(t)}, which is "
+                            f"only valid for an integer/bool primal of that shape; the primal is "
+                            f"{ap.str_short()}")
+        return
     ap, at = get_aval(p), get_aval(t)
     if ap.shape != at.shape:
         raise ValueError(

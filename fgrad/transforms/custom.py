@@ -13,7 +13,7 @@ import functools
 import inspect
 
 from ..core.narrow_floats import dtype_kind
-from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, is_float0
 from ..core.primitive import Primitive
 from ..core.constants import host_array, zeros, zeros_like
 from ..core.rules import defbatch, deflinear
@@ -81,6 +81,12 @@ def _check_bwd_output(name: str, diff_args, in_cts) -> None:
                 f"it produced structure {ct_tree} for an input of structure {arg_tree}."
             )
         for a, ct in zip(arg_leaves, ct_leaves):
+            if is_float0(ct):  # JAX's zero cotangent of an integer/bool argument
+                if tuple(ct.shape) != get_aval(a).shape:
+                    raise ValueError(
+                        f"Custom VJP bwd rule of {name} returned a float0 cotangent of shape "
+                        f"{tuple(ct.shape)} at output[{i}] for an input of type {get_aval(a).str_short()}")
+                continue
             aa, ac = get_aval(a), get_aval(ct)
             if aa.shape != ac.shape:
                 raise ValueError(
@@ -240,7 +246,8 @@ class custom_vjp:
                 if c is None:
                     leaves.extend(zeros_like(a) for a in arg_leaves)
                 else:
-                    leaves.extend(tree_flatten(c)[0])
+                    leaves.extend(zeros_like(a) if is_float0(ct) else ct
+                                  for a, ct in zip(arg_leaves, tree_flatten(c)[0]))
             return leaves
 
         flat_bwd.__wrapped__ = self.bwd

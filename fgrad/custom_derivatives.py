@@ -1,0 +1,17 @@
+"""`fgrad.custom_derivatives`: the names of ``jax.custom_derivatives`` -- `custom_jvp`,
+`custom_vjp`, `closure_convert` (the same objects as ``fgrad.custom_jvp`` ...).
+
+Example::
+
+    >>> from fgrad.custom_derivatives import custom_jvp
+    >>> import fgrad
+    >>> custom_jvp is fgrad.custom_jvp
+    True
+"""
+
+from __future__ import annotations
+
+from .transforms.closure_convert import closure_convert
+from .transforms.custom import custom_jvp, custom_vjp
+
+__all__ = ["closure_convert", "custom_jvp", "custom_vjp"]
