@@ -600,7 +600,8 @@ deflinear(select_p, _select_transpose, jvp=_select_jvp)
 defjvp2(abs_p, _abs_tangent)
 deflinear(conj_p, lambda ct, x: (conj(ct),))
 deflinear(complex_p, _complex_transpose,
-          partials=(lambda t, x, y: complex_p.bind(t, zeros_like(t)), lambda t, x, y: complex_p.bind(zeros_like(t), t)))
+          partials=(lambda t, x, y: complex_p.bind(t, zeros_like(t)),
+                    lambda t, x, y: complex_p.bind(zeros_like(t), t)))
 deflinear(real_p, _real_transpose)
 deflinear(imag_p, lambda ct, x: (mul(ct, -1j) if dtype_kind(x.aval.dtype) == "c" else _zeros_of(ct),))
 
