@@ -116,9 +116,9 @@ def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: S
     with the associative ``computation(acc, x) -> acc`` (pytrees like ``operands``) starting
     from ``init_values``.  As in XLA, ``computation`` must be associative (and ``init_values``
     its identity): the order in which it is applied is unspecified.  A single
-    add/mul/max/min/and/or with its identity as init runs as that reduction; any other computation is applied pairwise
-    in a balanced tree (vectorized, differentiable through ``computation``), then once with the
-    init values.
+    add/mul/max/min/and/or with its identity as init runs as that reduction; any other
+    computation is applied pairwise in a balanced tree (vectorized, differentiable through
+    ``computation``), then once with the init values.
 
     Example::
 
