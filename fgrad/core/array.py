@@ -222,6 +222,16 @@ class Array:
     def size(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64))
 
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+        return int(np.dtype(self.dtype).itemsize)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the elements (``size * itemsize``), as ``jax.Array.nbytes``."""
+        return self.size * self.itemsize
+
     def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of a 0-d fgrad.Array")
