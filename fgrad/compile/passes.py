@@ -34,7 +34,7 @@ import numpy as np
 from ..backends import backend_of_buffer, to_host
 
 from ..core.array import ShapedArray
-from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects
+from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects, live_eqns
 from ..ops.elementwise import mul_p, neg_p
 from ..ops.shape import reshape_p, transpose_p
 
@@ -146,16 +146,8 @@ def inline(jaxpr: Jaxpr, consts) -> Program:
 def dce(prog: Program) -> bool:
     """Drop equations whose results are unused, and unused constants.  Returns whether
     anything changed."""
-    live = {v for v in prog.outvars if type(v) is not Literal}
-    kept = []
-    for e in reversed(prog.eqns):
-        if has_effects(e) or any(v in live for v in e.outvars):
-            kept.append(e)
-            for v in e.invars:
-                if type(v) is not Literal:
-                    live.add(v)
+    kept, live = live_eqns(prog.eqns, prog.outvars)
     changed = len(kept) != len(prog.eqns)
-    kept.reverse()
     prog.eqns = kept
     cv = [v for v in prog.constvars if v in live]
     if len(cv) != len(prog.constvars):

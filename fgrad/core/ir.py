@@ -82,6 +82,30 @@ def has_effects(eqn: Eqn) -> bool:
     return any(_holds_effects(v) for v in eqn.params.values())
 
 
+def live_eqns(eqns, outvars) -> tuple[list, set]:
+    """The equations of ``eqns`` (in order) that ``outvars`` depend on, plus every effectful
+    one (`has_effects`), and the set of variables they read or that are outputs: the one
+    dead-code analysis (jit's `compile.passes.dce` and the loop/branch bodies' executors).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> jaxpr = fgrad.make_jaxpr(lambda x: (fnp.sin(x), fnp.cos(x))[0])(1.0).jaxpr
+        >>> [e.prim.name for e in live_eqns(jaxpr.eqns, jaxpr.outvars)[0]]
+        ['sin']
+    """
+    live = {v for v in outvars if type(v) is not Literal}
+    kept = []
+    for e in reversed(eqns):
+        if has_effects(e) or any(v in live for v in e.outvars):
+            kept.append(e)
+            for v in e.invars:
+                if type(v) is not Literal:
+                    live.add(v)
+    kept.reverse()
+    return kept, live
+
+
 def _holds_effects(value) -> bool:
     """Whether a parameter value is, or contains, a program with an effectful equation."""
     if isinstance(value, (tuple, list)):

@@ -24,7 +24,7 @@ from ..core.executor import straight_line
 from ..backends import NUMPY
 from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
-from ..core.ir import Jaxpr, Literal, eval_jaxpr
+from ..core.ir import Jaxpr, Literal, eval_jaxpr, live_eqns
 from ..core.primitive import DebugCheckTrace, Primitive
 from ..core.provenance import CHECKS
 from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -54,8 +54,12 @@ class Branch:
     def run(self, xp, bufs):
         if CHECKS["on"] and isinstance(state.trace, DebugCheckTrace):
             return self._run_checked(xp, bufs)
-        if self._run is None:
-            self._run = straight_line(self.jaxpr)
+        if self._run is None:  # the body without its dead code (JVP parts nobody reads, ...)
+            jaxpr = self.jaxpr
+            eqns = live_eqns(jaxpr.eqns, jaxpr.outvars)[0]
+            if len(eqns) != len(jaxpr.eqns):
+                jaxpr = Jaxpr(jaxpr.constvars, jaxpr.invars, eqns, jaxpr.outvars)
+            self._run = straight_line(jaxpr)
         return self._run(xp, bufs)
 
     def _run_checked(self, xp, bufs):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hypothesis import strategies as st
+import ml_dtypes
 import numpy as np
 
 import fgrad
@@ -23,6 +24,7 @@ ROWS: list[OpRow] = []
 # fgrad.lax: JAX lax names (thin wrappers over the primitives)
 
 LAX = fgrad.lax
+_BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
 def _lax(name, ref, nargs=1, lo=-2.0, hi=2.0, avoid=(), args=None, **kw):
@@ -112,6 +114,52 @@ ROWS += [
     _lax("imag", np.imag, grad="zero"),
     _lax("conj", np.conj),
     _lax("complex", lambda x, y: x + 1j * y, 2, grad="skip"),  # complex output: tests/test_lax_more.py
+    _lax("reciprocal", lambda x: 1 / x, args=(_nonzero,)),
+    _lax("select_n", lambda w, a, b: np.where(w, b, a), args=(Arg(kind="bool", diff=False), Arg(), Arg())),
+    _lax("select_n[int]", lambda w, a, b, c: np.choose(w.astype(np.int32), [a, b, c]),
+         fn=lambda w, a, b, c: LAX.select_n(fgrad.numpy.asarray(w).astype(np.int32), a, b, c),
+         args=(Arg(0, 2, kind="int", diff=False), Arg(), Arg(), Arg())),
+    _lax("reduce", lambda x: np.logaddexp.reduce(x, axis=-1),
+         fn=lambda x: LAX.reduce(x, -np.inf, fgrad.numpy.logaddexp, (x.ndim - 1,)), shapes=_one_plus_lax,
+         fwd_tol={F32: (1e-6, 1e-5), F64: (1e-13, 1e-12)}),
+    _lax("reduce_xor", lambda x: np.bitwise_xor.reduce(x, axis=-1),
+         fn=lambda x: LAX.reduce_xor(x, (x.ndim - 1,)), shapes=_one_plus_lax, args=(_int_arg,), dtypes=(),
+         other_dtypes=INTS, grad="no"),
+    _lax("population_count", lambda x: np.vectorize(lambda v: bin(int(v) & ((1 << (8 * x.itemsize)) - 1))
+                                                    .count("1"), otypes=[x.dtype])(x),
+         args=(_int_arg,), dtypes=(), other_dtypes=INTS, grad="no"),
+    _lax("clz", lambda x: np.vectorize(lambda v: 8 * x.itemsize - (int(v) & ((1 << (8 * x.itemsize)) - 1))
+                                       .bit_length(), otypes=[x.dtype])(x),
+         args=(_int_arg,), dtypes=(), other_dtypes=INTS, grad="no"),
+    _lax("dynamic_update_slice_in_dim", lambda x, u: np.concatenate([x[:1], u, x[3:]]), 2,
+         fn=lambda x, u: LAX.dynamic_update_slice_in_dim(x, u, 1, axis=0), shapes=st.just(((4, 3), (2, 3))),
+         example_shapes=((4, 3), (2, 3))),
+    _lax("dynamic_update_index_in_dim", lambda x, u: np.concatenate([x[:2], u[None], x[3:]]), 2,
+         fn=lambda x, u: LAX.dynamic_update_index_in_dim(x, u, 2, axis=0), shapes=st.just(((4, 3), (3,))),
+         example_shapes=((4, 3), (3,))),
+    _lax("index_take", lambda x: x[np.array([2, 0, 2])],
+         fn=lambda x: LAX.index_take(x, (np.array([2, 0, 2]),), (0,)), shapes=st.just(((3, 4),)),
+         example_shapes=((3, 4),)),
+    _lax("collapse", lambda x: x.reshape(6, 4), fn=lambda x: LAX.collapse(x, 0, 2),
+         shapes=st.just(((2, 3, 4),)),
+         example_shapes=((2, 3, 4),)),
+    _lax("split", lambda x: [x[:1], x[1:]], fn=lambda x: list(LAX.split(x, (1, 2))),
+         shapes=st.just(((3, 2),)),
+         example_shapes=((3, 2),)),
+    _lax("unstack", lambda x: list(x), fn=lambda x: list(LAX.unstack(x)), shapes=st.just(((3, 2),)),
+         example_shapes=((3, 2),)),
+    _lax("stack", lambda a, b: np.stack([a, b], axis=1), 2, fn=lambda a, b: LAX.stack([a, b], axis=1),
+         shapes=st.just(((2, 3), (2, 3))), example_shapes=((2, 3), (2, 3))),
+    _lax("tile", lambda x: np.tile(x, (2, 1)), fn=lambda x: LAX.tile(x, (2, 1)), shapes=st.just(((2, 3),)),
+         example_shapes=((2, 3),)),
+    _lax("broadcast_to_rank", lambda x: x.reshape((1,) * (3 - x.ndim) + x.shape) if x.ndim < 3 else x,
+         fn=lambda x: LAX.broadcast_to_rank(x, 3)),
+    _lax("batch_matmul", np.matmul, 2, shapes=st.just(((2, 3, 4), (2, 4, 5))),
+         example_shapes=((2, 3, 4), (2, 4, 5)),
+         fwd_tol=_PROD_TOL),
+    _lax("reduce_precision", lambda x: x.astype(_BF16).astype(x.dtype),
+         fn=lambda x: LAX.reduce_precision(x, 8, 7),
+         grad="skip"),  # rounding (linear for derivatives by definition): tests/test_lax_more.py
     _lax("add", np.add, 2, shapes=shapes_of(2)),
     _lax("sub", np.subtract, 2),
     _lax("mul", np.multiply, 2),

@@ -88,6 +88,16 @@ NOT_OPS = {
             "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle",
             "axis_index", "axis_size")},
         "broadcast_shapes": "static query (shapes in, shape out; tests/test_optax_round2.py)",
+        # fgrad/_lax_more.py: static queries, creation, identities (tests/test_lax_more.py)
+        **{n: "static query (shapes in, shape out): tests/test_lax_more.py"
+           for n in ("conv_shape_tuple", "reduce_window_shape_tuple")},
+        **{n: "creation: tests/test_lax_more.py" for n in ("broadcasted_iota", "empty")},
+        **{n: "identity (an XLA hint): tests/test_lax_more.py"
+           for n in ("optimization_barrier", "with_sharding_constraint")},
+        "platform_dependent": "calls a user function chosen by platform: tests/test_lax_more.py",
+        **{n: "the special function of the same primitive as its fgrad.scipy.special row"
+           for n in ("lgamma", "digamma", "polygamma", "igamma", "igammac", "igamma_grad_a", "zeta",
+                     "bessel_i0e", "bessel_i1e", "betainc")},
     },
     # sampling has no NumPy reference: tests/test_random.py checks distributions and keys, and
     # tests/test_transforms.py checks random functions under vmap / jit / grad
