@@ -952,15 +952,17 @@ def rsf2csf(T, Z, check_finite: bool = True):
     rows = np.arange(n)
     for m in range(n - 1, 0, -1):
         sub = t[..., m, m - 1]
-        a00, a01, a10, a11 = t[..., m - 1, m - 1], t[..., m - 1, m], sub, t[..., m, m]
+        a00, a01, a11 = t[..., m - 1, m - 1], t[..., m - 1, m], t[..., m, m]
         split = fnp.abs(sub) > eps * (fnp.abs(a00) + fnp.abs(a11))
+        # where the block is not split its rotation is discarded: compute it at a safe point so
+        # that no NaN reaches the derivatives through `where`
+        sub = fnp.where(split, sub, 1.0)
         # mu = the first eigenvalue of the 2x2 block (LAPACK's order: + imaginary part first) - T[m, m]
         half = 0.5 * (a00 - a11)
-        root = fnp.sqrt(half * half + a01 * a10)
+        root = fnp.sqrt(half * half + a01 * sub)
         root = fnp.where(fnp.imag(root) < 0, -root, root)
         mu = half + root
-        radius = fnp.sqrt(fnp.abs(mu) ** 2 + fnp.abs(sub) ** 2)
-        radius = fnp.where(split, radius, 1.0)
+        radius = fnp.sqrt(fnp.real(mu * fnp.conj(mu)) + fnp.real(sub * fnp.conj(sub))).astype(cdt)
         cs, sn = mu / radius, sub / radius
         # G = [[conj(c), s], [-s, c]] acts on rows (m-1, m) from column m-1 on, and G^H on columns
         # (m-1, m) of rows <= m and of Z
