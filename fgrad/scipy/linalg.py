@@ -26,7 +26,7 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
 from ..ops.linalg import triangular_solve as _tri_solve
-from ..ops.linear_solve import custom_linear_solve
+from ..ops.linear_solve import custom_linear_solve as _custom_linear_solve
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.lu import lu as _lu_prim
 from ..ops import schur as _schur_ops
@@ -1151,7 +1151,7 @@ def solve_sylvester(A, B, C, *, method: str = "schur", tol: float = 1e-8):
     def transpose_solve(_, rhs):   # the transpose of X -> A X + X B is Y -> A^T Y + Y B^T
         return _bartels_stewart(_stop_gradient(_mT(a)), _stop_gradient(_mT(b)), rhs)
 
-    x = custom_linear_solve(matvec, c, solve, transpose_solve)
+    x = _custom_linear_solve(matvec, c, solve, transpose_solve)
     ea = fnp.linalg.eigvals(_stop_gradient(a))
     eb = fnp.linalg.eigvals(_stop_gradient(b))
     singular = fnp.any(fnp.abs(ea[:, None] + eb[None, :]) < tol)
