@@ -724,8 +724,8 @@ def invhilbert(n: int):
     Example::
 
         >>> invhilbert(2)
-        Array([[  4.,  -6.],
-               [ -6.,  12.]], dtype=float64)
+        Array([[ 4., -6.],
+               [-6., 12.]], dtype=float64)
     """
     out = np.empty((n, n), dtype=np.float64)
     for i in range(n):
@@ -775,8 +775,8 @@ def invpascal(n: int, kind: str | None = None):
                [ 1., -2.,  1.]], dtype=float64)
     """
     kind = _pascal_kind(kind, "invpascal")
-    low = np.asarray([[float((-1) ** (i - j) * math.comb(i, j)) for j in range(n)] for i in range(n)],
-                     dtype=np.float64).reshape(n, n)
+    low = np.asarray([[(-1) ** (i - j) * math.comb(i, j) for j in range(n)] for i in range(n)],
+                     dtype=np.int64).reshape(n, n).astype(np.float64)
     if kind == "lower":
         return fnp.asarray(low)
     if kind == "upper":
@@ -830,9 +830,9 @@ def dft(n: int, scale: str | None = None, *, dtype=None):
 
     Example::
 
-        >>> dft(2)
-        Array([[ 1.+0.j,  1.+0.j],
-               [ 1.+0.j, -1.-0.j]], dtype=complex128)
+        >>> dft(2).real
+        Array([[ 1.,  1.],
+               [ 1., -1.]], dtype=float64)
     """
     if scale is not None and scale not in ("sqrtn", "n"):
         raise ValueError(f"fgrad.scipy.linalg.dft: scale must be None, 'sqrtn', or 'n'; got {scale!r}")
