@@ -25,7 +25,8 @@ def _same(got, want):
 
 
 @pytest.mark.parametrize("kw", [
-    {}, {"dtype": int}, {"usecols": (0, 2)}, {"skiprows": 2}, {"unpack": True}, {"max_rows": 2},
+    {}, {"dtype": int}, {"usecols": (0, 2)}, {"skiprows": 2}, {"unpack": True},
+    {"max_rows": 2, "skiprows": 1},
     {"ndmin": 2, "usecols": 1}, {"usecols": 1}, {"converters": {0: lambda s: float(s) * 10}},
     {"dtype": np.complex128},
 ])
