@@ -44,6 +44,18 @@ def test_custom_linear_solve_derivatives():
         _close(x, y)
 
 
+def test_custom_linear_solve_with_integer_constants():
+    """matvec may capture integer arrays (indices): they get no tangent."""
+    a, perm = fnp.asarray(GEN), fnp.asarray(np.arange(N)[::-1])
+
+    def f(a, b):
+        return custom_linear_solve(lambda x: (a @ x)[perm][perm], b, _dense(a),
+                                   lambda vm, r: fnp.linalg.solve(a.T, r))
+
+    got = fgrad.grad(lambda a: fnp.sum(f(a, fnp.asarray(B)) ** 2))(a)
+    _close(got, fgrad.grad(lambda a: fnp.sum(fnp.linalg.solve(a, fnp.asarray(B)) ** 2))(a))
+
+
 def test_custom_linear_solve_never_differentiates_the_solver():
     """The solver is a while_loop (no reverse mode of its own): reverse mode still works."""
     a = fnp.asarray(np.diag([2.0, 4.0, 5.0]))

@@ -70,9 +70,16 @@ def _jvp(primals, tangents, matvec, solve, vecmat, transpose_solve, n_consts):
         return x, [None] * len(x)
     rhs = [t for t in tb]
     if any(t is not None for t in mv_t):
-        mv_t = [_zeros_aval(get_aval(c), c) if t is None else t for c, t in zip(mv_c, mv_t)]
+        moving = [k for k, t in enumerate(mv_t) if t is not None]
+
+        def mv_of(*moved):          # matvec at x as a function of the constants with tangents
+            full = list(mv_c)
+            for k, v in zip(moving, moved):
+                full[k] = v
+            return matvec(*full, *x)
+
         # d(matvec)(x): the derivative of matvec in its captured constants at the solution
-        dmv = jvp(lambda *c: matvec(*c, *x), tuple(mv_c), tuple(mv_t))[1]
+        dmv = jvp(mv_of, tuple(mv_c[k] for k in moving), tuple(mv_t[k] for k in moving))[1]
         rhs = [-d if t is None else t - d for t, d in zip(rhs, dmv)]
     rhs = [_zeros_aval(get_aval(xi), xi) if r is None else r for r, xi in zip(rhs, x)]
     return x, _bind(branches, consts, rhs)
