@@ -1106,8 +1106,8 @@ def _bartels_stewart(a, b, c):
     cols = []
     for j in range(n):
         rhs = f[..., :, j]
-        for k in range(j):
-            rhs = rhs - cols[k] * s[..., k, j][..., None]
+        if j:
+            rhs = rhs - fnp.sum(fnp.stack(cols, axis=-1) * s[..., None, :j, j], axis=-1)
         shifted = r + s[..., j, j][..., None, None] * eye
         cols.append(_tri(shifted, rhs[..., :, None], lower=False)[..., :, 0])
     y = fnp.stack(cols, axis=-1)
