@@ -40,6 +40,7 @@ from .ops.convolution import (
     ConvDimensionNumbers, conv, conv_dimension_numbers, conv_general_dilated, conv_general_shape_tuple,
     conv_transpose, conv_transpose_shape_tuple, conv_with_general_padding, padtype_to_pads,
 )
+from .ops.linear_solve import custom_linear_solve
 from .ops.cumulative import associative_scan, cumlogsumexp, cummax, cummin, cumprod, cumsum
 from .ops.lax_ops import GENERATED as _GENERATED
 from .ops.lax_ops import (  # noqa: A004
@@ -72,7 +73,7 @@ __all__ = sorted(_GENERATED) + [
     "conv_transpose", "conv_dimension_numbers", "ConvDimensionNumbers", "reduce_window",
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
-    "axis_size",
+    "axis_size", "custom_linear_solve",
 ] + list(_MORE)
 
 

@@ -119,13 +119,6 @@ SKIPPED = {
         "float128",
         "complex256",
     ),
-    "file and text I/O beyond .npy/.npz (use NumPy, then fnp.asarray)": (
-        "loadtxt",
-        "savetxt",
-        "genfromtxt",
-        "fromregex",
-        "savez_compressed",
-    ),
     "a data-dependent dtype (JAX lacks it too)": ("real_if_close",),
     "another helper's task in this session (optax: vectorize, iscomplexobj)": ("vectorize", "iscomplexobj"),
     "SciPy special functions not yet provided (no cheap composite)": (
@@ -145,29 +138,6 @@ SKIPPED = {
         "sph_harm_y",
         "wofz",
     ),
-    "SciPy linalg functions not yet provided": (
-        "circulant",
-        "companion",
-        "convolution_matrix",
-        "dft",
-        "eigh_tridiagonal",
-        "fiedler",
-        "fiedler_companion",
-        "hadamard",
-        "hankel",
-        "helmert",
-        "hessenberg",
-        "hilbert",
-        "invhilbert",
-        "invpascal",
-        "leslie",
-        "pascal",
-        "polar",
-        "qr_multiply",
-        "rsf2csf",
-        "solve_sylvester",
-        "toeplitz",
-    ),
 }
 
 PAIRS = [
@@ -179,6 +149,7 @@ PAIRS = [
     ("jax.numpy.fft", "fgrad.numpy.fft"),
     ("jax.scipy.special", "fgrad.scipy.special"),
     ("jax.scipy.linalg", "fgrad.scipy.linalg"),
+    ("jax.scipy.sparse.linalg", "fgrad.scipy.sparse.linalg"),
     ("jax.scipy.optimize", "fgrad.scipy.optimize"),
 ]
 

@@ -526,7 +526,8 @@ class _NpzArrays(dict):
 
 def load(file, *args, **kwargs):
     """``numpy.load``: an ``.npy`` file as an fgrad array, an ``.npz`` file as a dict of
-    them (read at once); other contents (pickles) come back as NumPy returns them.
+    them (read at once).  Never unpickles: ``allow_pickle=True`` raises ValueError, and a
+    file holding pickled objects raises NumPy's ValueError.
 
     Example::
 
@@ -535,7 +536,11 @@ def load(file, *args, **kwargs):
         >>> fnp.load(buf)
         Array([1., 1.], dtype=float64)
     """
-    out = np.load(file, *args, **kwargs)
+    kwargs.update(zip(("mmap_mode", "allow_pickle", "fix_imports", "encoding"), args))
+    if kwargs.pop("allow_pickle", False):
+        raise ValueError("fgrad.numpy.load: allow_pickle=True is not supported: loading a pickle can run "
+                         "arbitrary code; save numeric arrays (.npy/.npz) instead")
+    out = np.load(file, allow_pickle=False, **kwargs)
     if isinstance(out, np.ndarray) and out.dtype.kind in "biufc":
         return fnp.asarray(out)
     if hasattr(out, "files"):

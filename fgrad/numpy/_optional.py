@@ -16,3 +16,4 @@ from ._setops import *
 from ._windows import *
 from ._elementwise_extra import *
 from ._array_tools import *
+from ._text_io import *

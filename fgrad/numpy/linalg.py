@@ -579,7 +579,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=None):
         rtol = float(_builtins.max(m, n) * _narrow_finfo(_dtype(a)).eps)
     if _PINV is None:
         _PINV = _make_pinv()
-    rtol = _arr(np.asarray(rtol, dtype=_narrow_finfo(_dtype(a)).dtype))
+    rtol = _ew.convert_element_type(_arr(rtol), _narrow_finfo(_dtype(a)).dtype)
+    if len(_shape(rtol)):  # one tolerance per matrix of the stack: align with s's last axis
+        rtol = _reshape(rtol, _shape(rtol) + (1,))
     return _PINV(a, rtol)
 
 

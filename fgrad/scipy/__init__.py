@@ -16,7 +16,8 @@ from __future__ import annotations
 import fgrad.scipy.linalg as linalg
 import fgrad.scipy.optimize as optimize
 import fgrad.scipy.signal as signal
+import fgrad.scipy.sparse as sparse
 import fgrad.scipy.special as special
 import fgrad.scipy.stats as stats
 
-__all__ = ["linalg", "optimize", "signal", "special", "stats"]
+__all__ = ["linalg", "optimize", "signal", "sparse", "special", "stats"]

@@ -18,6 +18,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -25,6 +26,8 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
 from ..ops.linalg import triangular_solve as _tri_solve
+from ..ops.linear_solve import custom_linear_solve as _custom_linear_solve
+from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.lu import lu as _lu_prim
 from ..ops import schur as _schur_ops
 from ..ops.eig import eig as _eig
@@ -485,6 +488,679 @@ def funm(A, func, disp: bool = True):
     return res, fnp.asarray(0.0)
 
 
+# =======================================================================================
+# Structured matrices (compositions: differentiable in their array arguments, batched over
+# leading axes)
+
+
+def _last_axis_pair(c, r, fn):
+    """``c`` and ``r`` with their leading (batch) axes broadcast together."""
+    lead = np.broadcast_shapes(c.shape[:-1], r.shape[:-1])
+    dt = np.result_type(c.dtype, r.dtype)
+    return (fnp.broadcast_to(c, lead + c.shape[-1:]).astype(dt),
+            fnp.broadcast_to(r, lead + r.shape[-1:]).astype(dt))
+
+
+def toeplitz(c, r=None):
+    """The Toeplitz matrix with first column ``c`` and first row ``r`` (``r[0]`` ignored;
+    default ``conj(c)``); leading axes are batch axes (JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> toeplitz(fnp.asarray([1, 2, 3]), fnp.asarray([1, 4, 5]))
+        Array([[1, 4, 5],
+               [2, 1, 4],
+               [3, 2, 1]], dtype=int64)
+    """
+    c = fnp.atleast_1d(fnp.asarray(c))
+    r = fnp.conj(c) if r is None else fnp.atleast_1d(fnp.asarray(r))
+    c, r = _last_axis_pair(c, r, "toeplitz")
+    m, n = c.shape[-1], r.shape[-1]
+    if m == 0 or n == 0:
+        return fnp.zeros(c.shape[:-1] + (m, n), dtype=c.dtype)
+    vals = fnp.concatenate([fnp.flip(c, -1), r[..., 1:]], axis=-1)  # vals[m-1+k] = diagonal k
+    idx = (m - 1) - np.arange(m)[:, None] + np.arange(n)[None, :]
+    return vals[..., idx]
+
+
+def hankel(c, r=None):
+    """The Hankel matrix ``H[i, j] = v[i + j]``, ``v = concatenate([c, r[1:]])`` (``r``: the last
+    row, default zeros); leading axes are batch axes (JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> hankel(fnp.asarray([1, 2, 3]))
+        Array([[1, 2, 3],
+               [2, 3, 0],
+               [3, 0, 0]], dtype=int64)
+    """
+    c = fnp.atleast_1d(fnp.asarray(c))
+    r = fnp.zeros_like(c) if r is None else fnp.atleast_1d(fnp.asarray(r))
+    c, r = _last_axis_pair(c, r, "hankel")
+    m, n = c.shape[-1], r.shape[-1]
+    if m == 0 or n == 0:
+        return fnp.zeros(c.shape[:-1] + (m, n), dtype=c.dtype)
+    vals = fnp.concatenate([c, r[..., 1:]], axis=-1)
+    return vals[..., np.arange(m)[:, None] + np.arange(n)[None, :]]
+
+
+def circulant(c):
+    """The circulant matrix ``A[i, j] = c[(i - j) % n]``; leading axes are batch axes.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> circulant(fnp.asarray([1, 2, 3]))
+        Array([[1, 3, 2],
+               [2, 1, 3],
+               [3, 2, 1]], dtype=int64)
+    """
+    c = fnp.atleast_1d(fnp.asarray(c))
+    n = c.shape[-1]
+    return c[..., (np.arange(n)[:, None] - np.arange(n)[None, :]) % n]
+
+
+def leslie(f, s):
+    """The Leslie matrix: fecundities ``f`` (length ``n``) in the first row, survival
+    rates ``s`` (length ``n - 1``) on the subdiagonal.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> leslie(fnp.asarray([0.5, 1.0]), fnp.asarray([0.25]))
+        Array([[0.5 , 1.  ],
+               [0.25, 0.  ]], dtype=float64)
+    """
+    f, s = fnp.atleast_1d(fnp.asarray(f)), fnp.atleast_1d(fnp.asarray(s))
+    if f.shape[-1] < 2:
+        raise ValueError(f"fgrad.scipy.linalg.leslie: the length of f along the last axis must be at least "
+                         f"2; got shape {f.shape}")
+    if s.shape[-1] != f.shape[-1] - 1:
+        raise ValueError(f"fgrad.scipy.linalg.leslie: the length of s along the last axis must be one less "
+                         f"than the length of f; got f shape {f.shape} and s shape {s.shape}")
+    n = f.shape[-1]
+    lead = np.broadcast_shapes(f.shape[:-1], s.shape[:-1])
+    dt = np.result_type(f.dtype, s.dtype)
+    f = fnp.broadcast_to(f, lead + (n,)).astype(dt)
+    s = fnp.broadcast_to(s, lead + (n - 1,)).astype(dt)
+    sub = fnp.pad(s, [(0, 0)] * len(lead) + [(0, 1)])        # s[j] sits at (j + 1, j)
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+    zero = fnp.zeros((), dtype=dt)
+    return fnp.where(i == 0, f[..., None, :], fnp.where(i == j + 1, sub[..., None, :], zero))
+
+
+def _inexact(a):
+    a = fnp.atleast_1d(fnp.asarray(a))
+    return a if _dtype_kind(a.dtype) in "fc" else a.astype(np.float64)
+
+
+def companion(a):
+    """The companion matrix of the polynomial with coefficients ``a`` (highest first): first
+    row ``-a[1:] / a[0]``, ones on the subdiagonal; its eigenvalues are the roots.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> companion(fnp.asarray([1.0, -3.0, 2.0]))
+        Array([[ 3., -2.],
+               [ 1.,  0.]], dtype=float64)
+    """
+    a = _inexact(a)
+    if a.shape[-1] < 2:
+        raise ValueError(f"fgrad.scipy.linalg.companion: the length of a along the last axis must be at "
+                         f"least 2; got shape {a.shape}")
+    m = a.shape[-1] - 1
+    first = -a[..., 1:] / a[..., :1]
+    i, j = np.arange(m)[:, None], np.arange(m)[None, :]
+    one, zero = fnp.ones((), dtype=a.dtype), fnp.zeros((), dtype=a.dtype)
+    return fnp.where(i == 0, first[..., None, :], fnp.where(i == j + 1, one, zero))
+
+
+def fiedler(a):
+    """The symmetric Fiedler matrix ``F[i, j] = |a[i] - a[j]|``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fiedler(fnp.asarray([1, 4, 12]))
+        Array([[ 0,  3, 11],
+               [ 3,  0,  8],
+               [11,  8,  0]], dtype=int64)
+    """
+    a = fnp.atleast_1d(fnp.asarray(a))
+    return fnp.abs(a[..., :, None] - a[..., None, :])
+
+
+def fiedler_companion(a):
+    """The Fiedler companion matrix of the polynomial ``a`` (highest coefficient first): a
+    pentadiagonal matrix whose eigenvalues are the roots.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fiedler_companion(fnp.asarray([1.0, -6.0, 11.0, -6.0]))
+        Array([[  6., -11.,   1.],
+               [  1.,   0.,   0.],
+               [  0.,   6.,   0.]], dtype=float64)
+    """
+    a = _inexact(a)
+    if a.shape[-1] == 0:
+        raise ValueError(f"fgrad.scipy.linalg.fiedler_companion: the last axis of a must have nonzero "
+                         f"length, got shape {a.shape}")
+    n = a.shape[-1] - 1
+    if n == 0:
+        return fnp.zeros(a.shape[:-1] + (0, 0), dtype=a.dtype)
+    a = a / a[..., :1]
+    if n == 1:
+        return -a[..., 1:, None]
+    # the layout: -a[1] at (0, 0), 1 at (1, 0); for even i: -a[i+2] at (i, i+1), 1 at (i, i+2),
+    # -a[i+1] at (i, i-1) (i >= 2); for odd i >= 3: 1 at (i, i-2)
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+    even, odd = i % 2 == 0, i % 2 == 1
+    ones = ((i == 1) & (j == 0)) | ((j == i + 2) & even) | ((j == i - 2) & odd & (i >= 3))
+    coef_index = np.where((i == 0) & (j == 0), 1, np.where((j == i + 1) & even, i + 2,
+                          np.where((j == i - 1) & even & (i >= 2), i + 1, -1)))
+    vals = -a[..., np.clip(coef_index, 0, n)]
+    zero, one = fnp.zeros((), dtype=a.dtype), fnp.ones((), dtype=a.dtype)
+    return fnp.where(coef_index >= 0, vals, fnp.where(ones, one, zero))
+
+
+def convolution_matrix(a, n: int, mode: str = "full"):
+    """The Toeplitz matrix ``A`` with ``A @ v == fnp.convolve(a, v, mode)`` for ``v`` of length
+    ``n``: ``m + n - 1`` rows for ``'full'``, ``max(m, n)`` for ``'same'`` and
+    ``max(m, n) - min(m, n) + 1`` for ``'valid'``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> convolution_matrix(fnp.asarray([1.0, 2.0]), 3)
+        Array([[1., 0., 0.],
+               [2., 1., 0.],
+               [0., 2., 1.],
+               [0., 0., 2.]], dtype=float64)
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+        raise ValueError(f"fgrad.scipy.linalg.convolution_matrix: n must be a positive integer, got {n!r}")
+    a = fnp.asarray(a)
+    if a.ndim < 1 or a.shape[-1] == 0:
+        raise ValueError(f"fgrad.scipy.linalg.convolution_matrix: len(a) must be at least 1; got shape "
+                         f"{a.shape}")
+    if mode not in ("full", "valid", "same"):
+        raise ValueError(f"fgrad.scipy.linalg.convolution_matrix: mode must be one of 'full', 'valid', "
+                         f"'same'; got {mode!r}")
+    m = a.shape[-1]
+    total = m + n - 1
+    if mode == "same":
+        trim = min(n, m) - 1
+        top, bottom = trim // 2, trim - trim // 2
+    elif mode == "valid":
+        top = bottom = min(n, m) - 1
+    else:
+        top = bottom = 0
+    k = np.arange(top, total - bottom)[:, None] - np.arange(n)[None, :]   # A[i, j] = a[k]
+    padded = fnp.pad(a, [(0, 0)] * (a.ndim - 1) + [(0, 1)])               # a[m] = 0
+    return padded[..., np.where((k >= 0) & (k < m), k, m)]
+
+
+def hilbert(n: int):
+    """The Hilbert matrix ``H[i, j] = 1 / (i + j + 1)``.
+
+    Example::
+
+        >>> hilbert(2)
+        Array([[1.        , 0.5       ],
+               [0.5       , 0.33333333]], dtype=float64)
+    """
+    i = np.arange(n, dtype=np.float64)
+    return fnp.asarray(1.0 / (i[:, None] + i[None, :] + 1.0))
+
+
+def invhilbert(n: int):
+    """The inverse of the Hilbert matrix of order ``n`` (float64, from exact integer binomial
+    coefficients: exact while the entries fit in a double).
+
+    Example::
+
+        >>> invhilbert(2)
+        Array([[ 4., -6.],
+               [-6., 12.]], dtype=float64)
+    """
+    out = np.empty((n, n), dtype=np.float64)
+    for i in range(n):
+        for j in range(n):
+            s = i + j
+            out[i, j] = float((-1) ** s * (s + 1) * math.comb(n + i, n - j - 1) * math.comb(n + j, n - i - 1)
+                              * math.comb(s, i) ** 2)
+    return fnp.asarray(out)
+
+
+def _pascal_kind(kind, fn):
+    kind = "symmetric" if kind is None else kind
+    if kind not in ("symmetric", "lower", "upper"):
+        raise ValueError(f"fgrad.scipy.linalg.{fn}: kind must be one of 'symmetric', 'lower', 'upper'; got "
+                         f"{kind!r}")
+    return kind
+
+
+def pascal(n: int, kind: str | None = None):
+    """The Pascal matrix (``kind``: 'symmetric' (default), 'lower' or 'upper'), float64 with
+    exact binomial coefficients (JAX's is float32 and approximate).
+
+    Example::
+
+        >>> pascal(3)
+        Array([[1., 1., 1.],
+               [1., 2., 3.],
+               [1., 3., 6.]], dtype=float64)
+    """
+    kind = _pascal_kind(kind, "pascal")
+    if kind == "symmetric":
+        out = [[float(math.comb(i + j, i)) for j in range(n)] for i in range(n)]
+    else:
+        out = [[float(math.comb(i, j)) for j in range(n)] for i in range(n)]
+    out = np.asarray(out, dtype=np.float64).reshape(n, n)
+    return fnp.asarray(out.T if kind == "upper" else out)
+
+
+def invpascal(n: int, kind: str | None = None):
+    """The inverse of `pascal` (float64, exact binomial coefficients).
+
+    Example::
+
+        >>> invpascal(3, kind="lower")
+        Array([[ 1.,  0.,  0.],
+               [-1.,  1.,  0.],
+               [ 1., -2.,  1.]], dtype=float64)
+    """
+    kind = _pascal_kind(kind, "invpascal")
+    low = np.asarray([[(-1) ** (i - j) * math.comb(i, j) for j in range(n)] for i in range(n)],
+                     dtype=np.int64).reshape(n, n).astype(np.float64)
+    if kind == "lower":
+        return fnp.asarray(low)
+    if kind == "upper":
+        return fnp.asarray(low.T)
+    exact = [[sum((-1) ** (i + j) * math.comb(k, i) * math.comb(k, j) for k in range(n)) for j in range(n)]
+             for i in range(n)]   # (L^-1)^T L^-1 in integers
+    return fnp.asarray(np.asarray(exact, dtype=np.float64).reshape(n, n))
+
+
+def helmert(n: int, full: bool = False):
+    """The Helmert matrix: rows ``(1, ..., 1, -k, 0, ...) / sqrt(k (k + 1))``, ``k = 1 .. n-1``
+    (``full=True`` prepends the row ``1 / sqrt(n)``).
+
+    Example::
+
+        >>> helmert(2, full=True)
+        Array([[ 0.70710678,  0.70710678],
+               [ 0.70710678, -0.70710678]], dtype=float64)
+    """
+    if n < 1:
+        raise ValueError(f"fgrad.scipy.linalg.helmert: n must be a positive integer; got {n}")
+    k = np.arange(1, n, dtype=np.float64)[:, None]
+    j = np.arange(n)[None, :]
+    denom = np.sqrt(k * (k + 1))
+    h = np.where(j < k, 1.0 / denom, np.where(j == k, -k / denom, 0.0))
+    if full:
+        h = np.concatenate([np.full((1, n), 1.0 / np.sqrt(n)), h], axis=0)
+    return fnp.asarray(h)
+
+
+def hadamard(n: int, dtype=int):
+    """The Hadamard matrix of order ``n`` (a power of 2; Sylvester's construction).
+
+    Example::
+
+        >>> hadamard(2)
+        Array([[ 1,  1],
+               [ 1, -1]], dtype=int64)
+    """
+    if n < 1 or not math.log2(n).is_integer():
+        raise ValueError(f"fgrad.scipy.linalg.hadamard: n must be a positive power of 2; got {n}")
+    h = np.ones((1, 1), dtype=np.int64)
+    for _ in range(int(math.log2(n))):
+        h = np.block([[h, h], [h, -h]])
+    return fnp.asarray(h).astype(np.int64 if dtype is int else dtype)
+
+
+def dft(n: int, scale: str | None = None, *, dtype=None):
+    """The discrete Fourier transform matrix ``W[i, j] = exp(-2 pi i j / n)`` (``scale``:
+    None, ``'sqrtn'`` (unitary) or ``'n'``).
+
+    Example::
+
+        >>> dft(2).real
+        Array([[ 1.,  1.],
+               [ 1., -1.]], dtype=float64)
+    """
+    if scale is not None and scale not in ("sqrtn", "n"):
+        raise ValueError(f"fgrad.scipy.linalg.dft: scale must be None, 'sqrtn', or 'n'; got {scale!r}")
+    dtype = np.dtype(np.complex128 if dtype is None else dtype)
+    if dtype.kind != "c":
+        raise ValueError(f"fgrad.scipy.linalg.dft: dtype must be a complex floating-point type; got {dtype}")
+    k = np.arange(n)
+    w = np.exp(-2j * np.pi * ((k[:, None] * k[None, :]) % max(n, 1)) / max(n, 1))
+    if scale == "sqrtn":
+        w = w / np.sqrt(n)
+    elif scale == "n":
+        w = w / n
+    return fnp.asarray(w.astype(dtype))
+
+
+# =======================================================================================
+# Decompositions and equations
+
+
+def polar(a, side: str = "right", *, method: str = "qdwh", eps=None, max_iterations=None):
+    """The polar decomposition ``a = u @ p`` (``side='right'``) or ``a = p @ u`` (``'left'``):
+    ``u`` with orthonormal columns (rows), ``p`` Hermitian positive semi-definite.  Computed
+    from the SVD for both methods ('qdwh', JAX's iteration, and 'svd' give the same factors);
+    differentiable where the singular values are distinct.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> u, p = polar(fnp.asarray([[2.0, 0.0], [0.0, -3.0]]))
+        >>> u
+        Array([[ 1.,  0.],
+               [ 0., -1.]], dtype=float64)
+    """
+    if side not in ("right", "left"):
+        raise ValueError(f"fgrad.scipy.linalg.polar: side must be 'right' or 'left', got {side!r}")
+    if method not in ("qdwh", "svd"):
+        raise ValueError(f"fgrad.scipy.linalg.polar: unknown polar decomposition method {method!r}")
+    a = _float(a, "polar")
+    if a.ndim != 2:
+        raise ValueError(f"fgrad.scipy.linalg.polar: a must be a 2-d matrix, got shape {a.shape}")
+    m, n = a.shape
+    if method == "qdwh" and ((side == "right" and m < n) or (side == "left" and m > n)):
+        raise NotImplementedError(f"fgrad.scipy.linalg.polar: method='qdwh' needs m >= n for side='right' "
+                                  f"and m <= n for side='left' (JAX), got shape {a.shape}; use method='svd'")
+    u_svd, s, vh = fnp.linalg.svd(a, full_matrices=False)
+    s = s.astype(a.dtype)
+    unitary = fnp.matmul(u_svd, vh)
+    if side == "right":
+        posdef = fnp.matmul(fnp.conj(_mT(vh)) * s[None, :], vh)
+    else:
+        posdef = fnp.matmul(u_svd * s[None, :], fnp.conj(_mT(u_svd)))
+    return unitary, posdef
+
+
+def qr_multiply(a, c, mode: str = "right", pivoting: bool = False, conjugate: bool = False,
+                overwrite_a: bool = False, overwrite_c: bool = False):
+    """``(Q @ c, R)`` (``mode='left'``) or ``(c @ Q, R)`` (``'right'``) with ``Q``, ``R`` the
+    economic QR factors of ``a`` (``conjugate=True``: ``conj(Q)``); a 1-d ``c`` is a column
+    (left) or a row (right).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> a = fnp.asarray([[1.0, 1.0], [1.0, 2.0], [1.0, 3.0]])
+        >>> qtb, r = qr_multiply(a, fnp.asarray([1.0, 2.0, 2.0]))
+        >>> solve_triangular(r, qtb)
+        Array([0.66666667, 0.5       ], dtype=float64)
+    """
+    if pivoting:
+        raise NotImplementedError("fgrad.scipy.linalg.qr_multiply: pivoting=True is not supported")
+    if mode not in ("right", "left"):
+        raise ValueError(f"fgrad.scipy.linalg.qr_multiply: mode must be 'right' or 'left', got {mode!r}")
+    a, c = _float(a, "qr_multiply"), _float(c, "qr_multiply")
+    dt = np.result_type(a.dtype, c.dtype)
+    a, c = a.astype(dt), c.astype(dt)
+    onedim = c.ndim == 1
+    if onedim:
+        c = c[:, None] if mode == "left" else c[None, :]
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if mode == "left" and c.shape[-2] != k:
+        raise ValueError(f"fgrad.scipy.linalg.qr_multiply: a has shape {tuple(a.shape)} so Q has {k} "
+                         f"columns, but c has {c.shape[-2]} rows (expected {k})")
+    if mode == "right" and c.shape[-1] != m:
+        raise ValueError(f"fgrad.scipy.linalg.qr_multiply: a has shape {tuple(a.shape)} so Q has {m} rows, "
+                         f"but c has {c.shape[-1]} columns (expected {m})")
+    q, r = fnp.linalg.qr(a, mode="reduced")
+    if conjugate:
+        q = fnp.conj(q)
+    out = fnp.matmul(q, c) if mode == "left" else fnp.matmul(c, q)
+    if onedim:
+        out = fnp.ravel(out)
+    return out, r
+
+
+def rsf2csf(T, Z, check_finite: bool = True):
+    """Convert a real Schur form ``(T, Z)`` (``a = Z T Z^T``, ``T`` quasi-triangular) to the
+    complex one: ``T`` upper triangular, ``Z`` unitary (SciPy's Givens rotations, bottom
+    to top).  Differentiable away from the tests that decide where a 2x2 block sits.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> t, z = rsf2csf(fnp.asarray([[0.0, 1.0], [-1.0, 0.0]]), fnp.eye(2))
+        >>> fnp.round(fnp.diagonal(t), 12)
+        Array([0.+1.j, 0.-1.j], dtype=complex128)
+    """
+    t, z = _float(T, "rsf2csf"), _float(Z, "rsf2csf")
+    _square(t, "rsf2csf")
+    _square(z, "rsf2csf")
+    if t.shape != z.shape:
+        raise ValueError(f"fgrad.scipy.linalg.rsf2csf: T {t.shape} and Z {z.shape} must have the same shape")
+    cdt = np.result_type(t.dtype, z.dtype, np.complex64)
+    t, z = t.astype(cdt), z.astype(cdt)
+    n = t.shape[-1]
+    eps = float(np.finfo(cdt).eps)
+    rows = np.arange(n)
+    for m in range(n - 1, 0, -1):
+        sub = t[..., m, m - 1]
+        a00, a01, a11 = t[..., m - 1, m - 1], t[..., m - 1, m], t[..., m, m]
+        split = fnp.abs(sub) > eps * (fnp.abs(a00) + fnp.abs(a11))
+        # where the block is not split its rotation is discarded: compute it at a safe point so
+        # that no NaN reaches the derivatives through `where`
+        sub = fnp.where(split, sub, 1.0)
+        # mu = the first eigenvalue of the 2x2 block (LAPACK's order: + imaginary part first) - T[m, m]
+        half = 0.5 * (a00 - a11)
+        root = fnp.sqrt(half * half + a01 * sub)
+        root = fnp.where(fnp.imag(root) < 0, -root, root)
+        mu = half + root
+        radius = fnp.sqrt(fnp.real(mu * fnp.conj(mu)) + fnp.real(sub * fnp.conj(sub))).astype(cdt)
+        cs, sn = mu / radius, sub / radius
+        # G = [[conj(c), s], [-s, c]] acts on rows (m-1, m) from column m-1 on, and G^H on columns
+        # (m-1, m) of rows <= m and of Z
+        r0, r1 = t[..., m - 1, :], t[..., m, :]
+        right = (rows >= m - 1)
+        new0 = fnp.where(right, fnp.conj(cs)[..., None] * r0 + sn[..., None] * r1, r0)
+        new1 = fnp.where(right, -sn[..., None] * r0 + cs[..., None] * r1, r1)
+        rotated = t.at[..., m - 1, :].set(new0).at[..., m, :].set(new1)
+        c0, c1 = rotated[..., :, m - 1], rotated[..., :, m]
+        upper = rows <= m
+        col0 = fnp.where(upper, c0 * cs[..., None] + c1 * fnp.conj(sn)[..., None], c0)
+        col1 = fnp.where(upper, -c0 * sn[..., None] + c1 * fnp.conj(cs)[..., None], c1)
+        rotated = rotated.at[..., :, m - 1].set(col0).at[..., :, m].set(col1)
+        z0, z1 = z[..., :, m - 1], z[..., :, m]
+        zrot = z.at[..., :, m - 1].set(z0 * cs[..., None] + z1 * fnp.conj(sn)[..., None])
+        zrot = zrot.at[..., :, m].set(-z0 * sn[..., None] + z1 * fnp.conj(cs)[..., None])
+        t = fnp.where(split[..., None, None], rotated, t)
+        z = fnp.where(split[..., None, None], zrot, z)
+        t = t.at[..., m, m - 1].set(0.0)
+    return t, z
+
+
+def hessenberg(a, *, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True):
+    """The Hessenberg form ``h = q^H a q`` (zero below the first subdiagonal; ``calc_q=True``
+    also returns the unitary ``q``), by Householder reflections in LAPACK's ``gehrd``
+    convention (so the numbers match SciPy's).  A composition of fgrad ops: differentiable.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> h = hessenberg(fnp.asarray([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]))
+        >>> bool(fnp.all(h[2, 0] == 0))
+        True
+    """
+    a = _float(a, "hessenberg")
+    _square(a, "hessenberg")
+    n = a.shape[-1]
+    q = fnp.broadcast_to(fnp.eye(n, dtype=a.dtype), a.shape)
+    h = a
+    idx = np.arange(n)
+    complex_input = _dtype_kind(a.dtype) == "c"
+    # n - 1 reflections for complex input: the last one makes the last subdiagonal entry real
+    # (matrices of order <= 2 are returned as they are, as SciPy does)
+    for k in range(0 if n <= 2 else n - 1 if complex_input else n - 2):
+        below = (idx > k + 1)                           # the entries the reflection zeroes
+        x = h[..., :, k]
+        alpha = x[..., k + 1]
+        tail = fnp.where(below, x, 0.0)
+        tail2 = fnp.sum(fnp.abs(tail) ** 2, axis=-1)
+        skip = tail2 == 0
+        if complex_input:
+            skip = skip & (fnp.imag(alpha) == 0)
+        safe_tail2 = fnp.where(skip, 1.0, tail2)
+        re = fnp.real(alpha)
+        sign = fnp.where(re >= 0, 1.0, -1.0)
+        beta = -sign * fnp.sqrt(fnp.abs(alpha) ** 2 + safe_tail2)             # LAPACK's larfg
+        tau = fnp.where(skip, 0.0, (beta - alpha) / beta)
+        scale = fnp.where(skip, 0.0, 1.0 / (alpha - beta))
+        v = fnp.where(below, x * scale[..., None], 0.0)
+        v = fnp.where(idx == k + 1, fnp.ones_like(v), v)
+        v = fnp.where(skip[..., None], 0.0, v)
+        # h <- H^H h H with H = I - tau v v^H
+        vh_h = fnp.sum(fnp.conj(v)[..., :, None] * h, axis=-2)
+        h = h - (fnp.conj(tau)[..., None, None] * v[..., :, None]) * vh_h[..., None, :]
+        h_v = fnp.sum(h * v[..., None, :], axis=-1)
+        h = h - (tau[..., None, None] * h_v[..., :, None]) * fnp.conj(v)[..., None, :]
+        q_v = fnp.sum(q * v[..., None, :], axis=-1)
+        q = q - (tau[..., None, None] * q_v[..., :, None]) * fnp.conj(v)[..., None, :]
+    h = fnp.where(idx[:, None] > idx[None, :] + 1, 0.0, h).astype(a.dtype)
+    return (h, q) if calc_q else h
+
+
+def eigh_tridiagonal(d, e, *, eigvals_only: bool = False, select: str = "a", select_range=None,
+                     tol=None, key=None):
+    """Eigenvalues (ascending; and eigenvectors) of the real symmetric tridiagonal matrix with
+    diagonal ``d`` and off-diagonal ``e``.  ``select``: 'a' (all), 'i' (indices
+    ``select_range[0] <= i <= select_range[1]``) or 'v' (values in ``(lo, hi]``; needs
+    concrete input, as its size depends on the values).  Differentiable (through `eigh` of
+    the dense matrix); ``tol`` and ``key`` are accepted for JAX compatibility.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> eigh_tridiagonal(fnp.asarray([2.0, 2.0]), fnp.asarray([1.0]), eigvals_only=True)
+        Array([1., 3.], dtype=float64)
+    """
+    d, e = fnp.asarray(d), fnp.asarray(e)
+    if d.ndim != 1 or e.ndim != 1 or e.shape[0] != max(d.shape[0] - 1, 0):
+        raise ValueError(f"fgrad.scipy.linalg.eigh_tridiagonal: d must have shape (n,) and e shape (n - 1,), "
+                         f"got {d.shape} and {e.shape}")
+    if d.dtype != e.dtype:
+        raise TypeError(f"fgrad.scipy.linalg.eigh_tridiagonal: diagonal and off-diagonal values must have "
+                        f"the same dtype, got {d.dtype} and {e.dtype}")
+    if _dtype_kind(d.dtype) != "f":
+        raise TypeError(f"fgrad.scipy.linalg.eigh_tridiagonal: only real floating-point inputs are "
+                        f"supported, got {d.dtype}")
+    if select not in ("a", "i", "v"):
+        raise ValueError(f"fgrad.scipy.linalg.eigh_tridiagonal: select must be one of 'a', 'i', 'v', got "
+                         f"{select!r}")
+    n = d.shape[0]
+    if select != "a" and select_range is None:
+        raise ValueError(f"fgrad.scipy.linalg.eigh_tridiagonal: for select={select!r}, select_range must be "
+                         "specified")
+    mat = fnp.diag(d)
+    if n > 1:
+        mat = mat + fnp.diag(e, 1) + fnp.diag(e, -1)
+    if eigvals_only:
+        w, v = fnp.linalg.eigvalsh(mat), None
+    else:
+        w, v = fnp.linalg.eigh(mat)
+    if select == "i":
+        lo, hi = int(select_range[0]), int(select_range[1])
+        if not 0 <= lo <= hi < n:
+            raise ValueError(f"fgrad.scipy.linalg.eigh_tridiagonal: got an empty or out-of-bounds index "
+                             f"range in select_range {select_range} for n = {n}")
+        w = w[lo:hi + 1]
+        v = None if v is None else v[:, lo:hi + 1]
+    elif select == "v":
+        lo, hi = select_range
+        try:
+            keep = np.flatnonzero((np.asarray(w) > lo) & (np.asarray(w) <= hi))
+        except Exception as err:  # a tracer: the result's size would depend on the values
+            raise NotImplementedError("fgrad.scipy.linalg.eigh_tridiagonal: select='v' needs concrete values "
+                                      "(the number of eigenvalues in the range decides the shape); use "
+                                      "select='i' under jit") from err
+        w = w[keep]
+        v = None if v is None else v[:, keep]
+    return w if eigvals_only else (w, v)
+
+
+def _bartels_stewart(a, b, c):
+    """``X`` with ``a X + X b = c`` from the complex Schur forms ``a = U R U^H``,
+    ``b = V S V^H``: ``R Y + Y S = U^H c V`` is solved column by column (``S`` upper
+    triangular), then ``X = U Y V^H``."""
+    r, u = _schur_ops.schur(a, output="complex")
+    s, v = _schur_ops.schur(b, output="complex")
+    f = fnp.matmul(fnp.matmul(fnp.conj(_mT(u)), c.astype(r.dtype)), v)
+    n = s.shape[-1]
+    m = r.shape[-1]
+    eye = fnp.eye(m, dtype=r.dtype)
+    cols = []
+    for j in range(n):
+        rhs = f[..., :, j]
+        if j:
+            rhs = rhs - fnp.sum(fnp.stack(cols, axis=-1) * s[..., None, :j, j], axis=-1)
+        shifted = r + s[..., j, j][..., None, None] * eye
+        cols.append(_tri(shifted, rhs[..., :, None], lower=False)[..., :, 0])
+    y = fnp.stack(cols, axis=-1)
+    x = fnp.matmul(fnp.matmul(u, y), fnp.conj(_mT(v)))
+    return x if _dtype_kind(c.dtype) == "c" else fnp.real(x).astype(c.dtype)
+
+
+def solve_sylvester(A, B, C, *, method: str = "schur", tol: float = 1e-8):
+    """``X`` with ``A X + X B = C`` (Bartels-Stewart: complex Schur forms of ``A`` and ``B``,
+    then triangular solves).  Differentiable in ``A``, ``B`` and ``C``, to any order: the
+    solve is a `fgrad.lax.custom_linear_solve`, so ``dX`` solves the Sylvester equation
+    ``A dX + dX B = dC - dA X - X dB``.  NaN when some ``eig(A)_i + eig(B)_j`` is below
+    ``tol`` in magnitude (JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> solve_sylvester(fnp.asarray([[2.0]]), fnp.asarray([[3.0]]), fnp.asarray([[10.0]]))
+        Array([[2.]], dtype=float64)
+    """
+    if method not in ("schur", "eigen"):
+        raise ValueError(f"fgrad.scipy.linalg.solve_sylvester: unrecognized method {method!r}; the two valid "
+                         "methods are 'schur' and 'eigen'")
+    a, b, c = _float(A, "solve_sylvester"), _float(B, "solve_sylvester"), _float(C, "solve_sylvester")
+    for name, x in (("A", a), ("B", b)):
+        if x.ndim != 2 or x.shape[0] != x.shape[1]:
+            raise ValueError(f"fgrad.scipy.linalg.solve_sylvester: {name} must be a square matrix, got shape "
+                             f"{x.shape}")
+    if c.shape != (a.shape[0], b.shape[0]):
+        raise ValueError(f"fgrad.scipy.linalg.solve_sylvester: C must have shape {(a.shape[0], b.shape[0])} "
+                         f"for A {a.shape} and B {b.shape}, got {c.shape}")
+    dt = np.result_type(a.dtype, b.dtype, c.dtype)
+    a, b, c = a.astype(dt), b.astype(dt), c.astype(dt)
+
+    def matvec(x):
+        return fnp.matmul(a, x) + fnp.matmul(x, b)
+
+    def solve(_, rhs):
+        return _bartels_stewart(_stop_gradient(a), _stop_gradient(b), rhs)
+
+    def transpose_solve(_, rhs):   # the transpose of X -> A X + X B is Y -> A^T Y + Y B^T
+        return _bartels_stewart(_stop_gradient(_mT(a)), _stop_gradient(_mT(b)), rhs)
+
+    x = _custom_linear_solve(matvec, c, solve, transpose_solve)
+    ea = fnp.linalg.eigvals(_stop_gradient(a))
+    eb = fnp.linalg.eigvals(_stop_gradient(b))
+    singular = fnp.any(fnp.abs(ea[:, None] + eb[None, :]) < tol)
+    return fnp.where(singular, fnp.nan, x)
+
+
 __all__ = ["cholesky", "cho_factor", "cho_solve", "solve_triangular", "lu", "lu_factor", "lu_solve",
            "det", "inv", "solve", "qr", "svd", "eigh", "expm", "expm_frechet", "block_diag", "QRResult",
-           "schur", "sqrtm", "funm"]
+           "schur", "sqrtm", "funm",
+           "circulant", "companion", "convolution_matrix", "dft", "eigh_tridiagonal", "fiedler",
+           "fiedler_companion", "hadamard", "hankel", "helmert", "hessenberg", "hilbert", "invhilbert",
+           "invpascal", "leslie", "pascal", "polar", "qr_multiply", "rsf2csf", "solve_sylvester", "toeplitz"]

@@ -19,6 +19,12 @@ _INDEX_HELPERS = (
     "unravel_index",
 )
 NOT_OPS = {
+    "scipy.linalg": {
+        **{n: "creation (a constant matrix of a static order): tests/test_scipy_linalg_more.py"
+           for n in ("dft", "hadamard", "helmert", "hilbert", "invhilbert", "invpascal", "pascal")},
+        "rsf2csf": "needs a real Schur form as input (structured, not random): its values, derivatives, "
+                   "vmap and jit are tested in tests/test_scipy_linalg_more.py",
+    },
     "scipy.optimize": {"minimize": "an iterative solver: tested in tests/test_scipy.py (vs jax, scipy)"},
     "numpy": {
         "from_dlpack": "data exchange, not an op (an fgrad value passes through unchanged): "
@@ -73,8 +79,12 @@ NOT_OPS = {
         "mask_indices": "index construction",
         **{n: "static query (returns a Python value)" for n in ("isrealobj", "isscalar", "einsum_path")},
         **{n: "host output (text or a file)" for n in ("array_repr", "array_str", "save", "savez")},
+        # text I/O (tests/test_text_io.py)
+        **{n: "creation from a text file (host data)" for n in ("loadtxt", "genfromtxt", "fromregex")},
+        **{n: "host output (text or a file)" for n in ("savetxt", "savez_compressed")},
     },
     "lax": {
+        "custom_linear_solve": "takes functions (matvec, solvers); tested in tests/test_sparse_linalg.py",
         "iota": "creation",
         "full": "creation",
         # static layout/shape helpers of the convolution (tested in tests/test_convolution.py)
