@@ -17,6 +17,8 @@ Example::
 from __future__ import annotations
 
 import math
+import operator
+from fractions import Fraction
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
@@ -24,6 +26,7 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 from .. import numpy as fnp
 from ..ops import special as _erf_family
 from ..ops import special_functions as _sf
+from ..ops import special_integrals as _si
 from ..ops import special_more as _sm
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.elementwise import logistic as _logistic
@@ -626,4 +629,259 @@ __all__ = [
     "betainc", "gammainc", "gammaincc", "zeta", "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr",
     "expit", "logit", "xlogy", "xlog1py", "entr", "rel_entr", "kl_div", "multigammaln", "factorial",
     "poch", "logsumexp", "softmax", "log_softmax", "erfcx", "j0", "j1",
+    "bernoulli", "bessel_jn", "dawsn", "exp1", "expi", "expn", "fresnel", "hyp1f1", "hyp2f1", "owens_t",
+    "sici", "spence", "sph_harm_y", "wofz",
 ]
+
+
+# -- exponential, trigonometric and Fresnel integrals, hypergeometric functions ----------------
+
+def exp1(x):
+    """The exponential integral ``E1(x) = int_1^inf e^(-x t) / t dt`` (``inf`` at 0, NaN below).
+
+    Example::
+
+        >>> exp1(fnp.asarray([0.5, 1.0]))
+        Array([0.55977359, 0.21938393], dtype=float64)
+    """
+    return _si.exp1(_float(x))
+
+
+def expi(x):
+    """The exponential integral ``Ei(x)`` (``-inf`` at 0, as SciPy).
+
+    Example::
+
+        >>> expi(fnp.asarray([-1.0, 1.0]))
+        Array([-0.21938393,  1.89511782], dtype=float64)
+    """
+    return _si.expi(_float(x))
+
+
+def expn(n, x):
+    """The generalized exponential integral ``E_n(x) = int_1^inf e^(-x t) / t^n dt``
+    (``n`` integer-valued, not differentiable; ``E_n(0) = 1 / (n - 1)`` for ``n > 1``).
+
+    Example::
+
+        >>> expn(2, fnp.asarray([0.0, 1.0]))
+        Array([1.        , 0.14849551], dtype=float64)
+    """
+    n, x = _floats(n, x)
+    return _si.expn(n, x)
+
+
+def dawsn(x):
+    """Dawson's integral ``e^(-x^2) int_0^x e^(t^2) dt``.
+
+    Example::
+
+        >>> dawsn(fnp.asarray([0.5, 1.0]))
+        Array([0.42443638, 0.53807951], dtype=float64)
+    """
+    return _si.dawsn(_float(x))
+
+
+def fresnel(x):
+    """The Fresnel integrals ``(S(x), C(x))``: ``int_0^x sin(pi t^2 / 2) dt`` and the cosine one.
+
+    Example::
+
+        >>> fresnel(fnp.asarray([1.0]))
+        (Array([0.43825915], dtype=float64), Array([0.7798934], dtype=float64))
+    """
+    x = _float(x)
+    return _si.fresnel_s(x), _si.fresnel_c(x)
+
+
+def sici(x):
+    """The sine and cosine integrals ``(Si(x), Ci(x))`` (``Ci`` is ``-inf`` at 0; for ``x < 0``
+    SciPy's real branch ``Ci(|x|)``).
+
+    Example::
+
+        >>> sici(fnp.asarray([1.0]))
+        (Array([0.94608307], dtype=float64), Array([0.33740392], dtype=float64))
+    """
+    x = _float(x)
+    return _si.sin_integral(x), _si.cos_integral(x)
+
+
+def spence(x):
+    """Spence's function ``int_1^x log t / (1 - t) dt`` (NaN for ``x < 0``).
+
+    Example::
+
+        >>> spence(fnp.asarray([0.0, 1.0]))
+        Array([1.64493407, 0.        ], dtype=float64)
+    """
+    return _si.spence(_float(x))
+
+
+def owens_t(h, a):
+    """Owen's T function, differentiable in ``h`` and ``a``.
+
+    Example::
+
+        >>> owens_t(0.5, fnp.asarray([0.5, 1.0]))
+        Array([0.0644886 , 0.10651459], dtype=float64)
+    """
+    h, a = _floats(h, a)
+    return _si.owens_t(h, a)
+
+
+def hyp1f1(a, b, x):
+    """Kummer's confluent hypergeometric function ``1F1(a; b; x)``, differentiable in ``x``.
+
+    Example::
+
+        >>> hyp1f1(1.0, 1.0, fnp.asarray([0.0, 1.0]))
+        Array([1.        , 2.71828183], dtype=float64)
+    """
+    a, b, x = _floats(a, b, x)
+    return _si.hyp1f1(a, b, x)
+
+
+def hyp2f1(a, b, c, x):
+    """The Gauss hypergeometric function ``2F1(a, b; c; x)`` (SciPy's values, also for
+    ``x < 0``), differentiable in ``x``.
+
+    Example::
+
+        >>> hyp2f1(1.0, 1.0, 2.0, fnp.asarray([0.5, -1.0]))
+        Array([1.38629436, 0.69314718], dtype=float64)
+    """
+    a, b, c, x = _floats(a, b, c, x)
+    return _si.hyp2f1(a, b, c, x)
+
+
+def wofz(z):
+    """The Faddeeva function ``w(z) = e^(-z^2) erfc(-i z)``; real input becomes complex
+    (complex64 for float32, complex128 otherwise).  Holomorphic: ``w' = -2 z w + 2i/sqrt(pi)``.
+
+    Example::
+
+        >>> wofz(fnp.asarray([0.0, 1.0 + 1.0j]))
+        Array([1.        +0.j        , 0.30474421+0.20821894j], dtype=complex128)
+    """
+    z = fnp.asarray(z)
+    kind = _dtype_kind(z.dtype)
+    if kind not in "biufc":
+        raise TypeError(f"wofz: expected a real or complex array, got dtype {z.dtype}")
+    single = z.dtype in (np.float16, np.float32, np.complex64)
+    return _si.wofz(z.astype(np.complex64 if single else np.complex128))
+
+
+def bernoulli(n: int):
+    """The Bernoulli numbers ``B_0 .. B_n`` (``B_1 = -1/2``), exact to rounding (computed as
+    fractions on the host: ``n`` is a static integer).
+
+    Example::
+
+        >>> bernoulli(4)
+        Array([ 1.        , -0.5       ,  0.16666667,  0.        , -0.03333333], dtype=float64)
+    """
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"bernoulli: n must be a non-negative integer, got {n}")
+    numbers = [Fraction(1)]
+    for m in range(1, n + 1):
+        numbers.append(-sum(math.comb(m + 1, k) * numbers[k] for k in range(m)) / (m + 1))
+    return fnp.asarray([float(b) for b in numbers])
+
+
+def bessel_jn(z, *, v: int, n_iter: int = 50):
+    """The Bessel functions of the first kind ``J_0(z) .. J_v(z)``, stacked on a new leading
+    axis (shape ``(v + 1,) + z.shape``), as ``jax.scipy.special.bessel_jn``.
+
+    Miller's backward recurrence ``J_(k-1) = (2k / z) J_k - J_(k+1)`` from order
+    ``max(n_iter, v + 1)``, rescaled at every step and normalized by ``J_0 + 2 sum J_2k = 1``:
+    accurate for ``|z|`` well below ``n_iter`` (raise ``n_iter`` for larger ``|z|``); at
+    ``z = 0`` it gives ``J_0 = 1``, ``J_n = 0`` (as SciPy; JAX gives NaN).  A composite of fgrad
+    ops, so differentiable to any order and backend-generic.
+
+    Example::
+
+        >>> bessel_jn(fnp.asarray([1.0, 2.5]), v=2)
+        Array([[ 0.76519769, -0.04838378],
+               [ 0.44005059,  0.49709410],
+               [ 0.11490348,  0.44605905]], dtype=float64)
+    """
+    v = operator.index(v)
+    n_iter = operator.index(n_iter)
+    if v < 0:
+        raise ValueError(f"bessel_jn: the order v must be a non-negative integer, got {v}")
+    z = _float(z)
+    at_zero = z == 0
+    z_safe = fnp.where(at_zero, fnp.ones_like(z), z)
+    start = max(n_iter, v + 1)
+    upper = fnp.zeros_like(z)  # f_(k+1)
+    current = fnp.ones_like(z)  # f_k, k = start
+    total = fnp.zeros_like(z) + (2.0 if start % 2 == 0 else 0.0)
+    kept = {start: current} if start <= v else {}
+    for k in range(start, 0, -1):
+        lower = (2.0 * k) / z_safe * current - upper
+        scale = fnp.abs(lower) + fnp.abs(current)
+        lower, current, total = lower / scale, current / scale, total / scale
+        kept = {j: f / scale for j, f in kept.items()}
+        total = total + (lower if k == 1 else 2.0 * lower if (k - 1) % 2 == 0 else 0.0)
+        if k - 1 <= v:
+            kept[k - 1] = lower
+        upper, current = current, lower
+    orders = [fnp.where(at_zero, fnp.full_like(z, 1.0 if j == 0 else 0.0), kept[j] / total)
+              for j in range(v + 1)]
+    return fnp.stack(orders)
+
+
+def sph_harm_y(n, m, theta, phi, diff_n: int | None = None, n_max: int | None = None):
+    """The spherical harmonics ``Y_n^m(theta, phi)`` (``theta`` polar, ``phi`` azimuthal;
+    SciPy's ``sph_harm_y`` with the Condon-Shortley phase), complex, differentiable in
+    ``theta`` and ``phi``.
+
+    ``n_max`` (JAX's extra argument) is the largest degree; by default ``max(n)``, which needs
+    a concrete ``n`` (pass ``n_max`` under ``jit``); larger degrees are clipped to it, as in
+    JAX.  A scalar ``theta`` gives a 1-d result, as in JAX.  The fully normalized associated
+    Legendre functions come from their three-term recurrences in fgrad ops.
+
+    Example::
+
+        >>> sph_harm_y(fnp.asarray([2]), fnp.asarray([1]), fnp.asarray([0.3]), fnp.asarray([0.7]))
+        Array([-0.1668173-0.14050827j], dtype=complex128)
+    """
+    if diff_n is not None:
+        raise NotImplementedError("sph_harm_y: the 'diff_n' argument is not supported (as in JAX)")
+    if np.ndim(theta) == 0:
+        theta = fnp.reshape(fnp.asarray(theta), (1,))
+    theta, phi = _floats(theta, phi)
+    n, m = fnp.asarray(n), fnp.asarray(m)
+    if _dtype_kind(n.dtype) not in "biu" or _dtype_kind(m.dtype) not in "biu":
+        n, m = n.astype(np.int64), m.astype(np.int64)
+    if n_max is None:
+        try:
+            n_max = int(np.max(np.asarray(n)))
+        except Exception as err:  # a tracer: the table's size must be static
+            raise TypeError("sph_harm_y: n_max must be given (a Python int) when n is traced, e.g. "
+                            "under jit or vmap") from err
+    n_max = operator.index(n_max)
+    n = fnp.minimum(n, n_max)
+    m_abs = fnp.abs(m)
+    c, s = fnp.cos(theta), fnp.sin(theta)
+    legendre = fnp.zeros(np.broadcast_shapes(n.shape, m.shape, c.shape, phi.shape), c.dtype)
+    diag = fnp.full_like(c, 0.5 / math.sqrt(math.pi))  # P_0^0
+    for order in range(n_max + 1):
+        if order > 0:  # P_m^m from P_(m-1)^(m-1)
+            diag = -math.sqrt((2 * order + 1) / (2 * order)) * s * diag
+        before, here = fnp.zeros_like(c), diag
+        for degree in range(order, n_max + 1):
+            if degree > order:
+                a = math.sqrt((4 * degree * degree - 1) / (degree * degree - order * order))
+                a_prev = math.sqrt((4 * (degree - 1) ** 2 - 1) / ((degree - 1) ** 2 - order * order)) \
+                    if degree - 1 > order else None
+                nxt = a * (c * here - (before / a_prev if a_prev else 0.0))
+                before, here = here, nxt
+            legendre = fnp.where((n == degree) & (m_abs == order), here, legendre)
+    sign = fnp.where((m < 0) & (m_abs % 2 == 1), -1.0, 1.0).astype(legendre.dtype)
+    angle = m.astype(legendre.dtype) * phi
+    value = sign * legendre
+    out = value * fnp.cos(angle) + 1j * (value * fnp.sin(angle))
+    return fnp.where(m_abs > n, fnp.zeros_like(out), out)
