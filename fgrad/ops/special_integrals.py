@@ -227,7 +227,7 @@ def owens_t(h, a):
 
         >>> import numpy as np
         >>> round(float(owens_t(np.float64(0.5), np.float64(0.5))), 8)
-        0.06448860
+        0.0644886
     """
     return owens_t_p.bind(h, a)
 

@@ -724,7 +724,7 @@ def owens_t(h, a):
     Example::
 
         >>> owens_t(0.5, fnp.asarray([0.5, 1.0]))
-        Array([0.0644886 , 0.10651459], dtype=float64)
+        Array([0.0644886 , 0.10667106], dtype=float64)
     """
     h, a = _floats(h, a)
     return _si.owens_t(h, a)
@@ -804,8 +804,8 @@ def bessel_jn(z, *, v: int, n_iter: int = 50):
 
         >>> bessel_jn(fnp.asarray([1.0, 2.5]), v=2)
         Array([[ 0.76519769, -0.04838378],
-               [ 0.44005059,  0.49709410],
-               [ 0.11490348,  0.44605905]], dtype=float64)
+               [ 0.44005059,  0.4970941 ],
+               [ 0.11490348,  0.44605906]], dtype=float64)
     """
     v = operator.index(v)
     n_iter = operator.index(n_iter)
