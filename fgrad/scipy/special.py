@@ -45,61 +45,31 @@ def _floats(*xs):
     return [fnp.asarray(x).astype(dt) for x in xs]
 
 
+def _elementwise(name: str, primitive, summary: str, example: str, output: str):
+    """The public function ``name(x)``: ``primitive`` of ``x`` as a floating array (integers
+    and bools become float64), with the docstring ``summary`` and the example ``>>> example``
+    printing ``output``."""
+
+    def function(x):
+        return primitive(_float(x))
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"{summary}\n\n    Example::\n\n        >>> {example}\n        {output}\n    "
+    return function
+
+
 # -- the erf family and the primitives, re-exported under SciPy's names ------------------------
 
-def erf(x):
-    """The error function.
-
-    Example::
-
-        >>> erf(0.0)
-        Array(0., dtype=float64)
-    """
-    return _erf_family.erf(_float(x))
-
-
-def erfc(x):
-    """``1 - erf(x)``.
-
-    Example::
-
-        >>> erfc(0.0)
-        Array(1., dtype=float64)
-    """
-    return _erf_family.erfc(_float(x))
-
-
-def erfinv(x):
-    """Inverse of `erf`.
-
-    Example::
-
-        >>> erfinv(0.0)
-        Array(0., dtype=float64)
-    """
-    return _erf_family.erf_inv(_float(x))
-
-
-def gammaln(x):
-    """``log |Gamma(x)|``.
-
-    Example::
-
-        >>> gammaln(3.0)
-        Array(0.69314718, dtype=float64)
-    """
-    return _sf.lgamma(_float(x))
-
-
-def digamma(x):
-    """The logarithmic derivative of Gamma.
-
-    Example::
-
-        >>> digamma(1.0)
-        Array(-0.57721566, dtype=float64)
-    """
-    return _sf.digamma(_float(x))
+erf = _elementwise("erf", _erf_family.erf, "The error function.",
+                   "erf(0.0)", "Array(0., dtype=float64)")
+erfc = _elementwise("erfc", _erf_family.erfc, "``1 - erf(x)``.",
+                    "erfc(0.0)", "Array(1., dtype=float64)")
+erfinv = _elementwise("erfinv", _erf_family.erf_inv, "Inverse of `erf`.",
+                      "erfinv(0.0)", "Array(0., dtype=float64)")
+gammaln = _elementwise("gammaln", _sf.lgamma, "``log |Gamma(x)|``.",
+                       "gammaln(3.0)", "Array(0.69314718, dtype=float64)")
+digamma = _elementwise("digamma", _sf.digamma, "The logarithmic derivative of Gamma.",
+                       "digamma(1.0)", "Array(-0.57721566, dtype=float64)")
 
 
 def polygamma(n, x):
@@ -114,15 +84,8 @@ def polygamma(n, x):
     return _sf.polygamma(n, x)
 
 
-def gamma(x):
-    """The Gamma function.
-
-    Example::
-
-        >>> gamma(4.0)
-        Array(6., dtype=float64)
-    """
-    return _sf.gamma(_float(x))
+gamma = _elementwise("gamma", _sf.gamma, "The Gamma function.",
+                     "gamma(4.0)", "Array(6., dtype=float64)")
 
 
 def gammasgn(x):
@@ -210,26 +173,10 @@ def zeta(x, q=None):
     return _sf.zeta(x, q)
 
 
-def i0e(x):
-    """``exp(-|x|) I0(x)``.
-
-    Example::
-
-        >>> i0e(0.0)
-        Array(1., dtype=float64)
-    """
-    return _sf.bessel_i0e(_float(x))
-
-
-def i1e(x):
-    """``exp(-|x|) I1(x)``.
-
-    Example::
-
-        >>> i1e(0.0)
-        Array(0., dtype=float64)
-    """
-    return _sf.bessel_i1e(_float(x))
+i0e = _elementwise("i0e", _sf.bessel_i0e, "``exp(-|x|) I0(x)``.",
+                   "i0e(0.0)", "Array(1., dtype=float64)")
+i1e = _elementwise("i1e", _sf.bessel_i1e, "``exp(-|x|) I1(x)``.",
+                   "i1e(0.0)", "Array(0., dtype=float64)")
 
 
 def i0(x):
@@ -256,37 +203,12 @@ def i1(x):
     return fnp.exp(fnp.abs(x)) * _sf.bessel_i1e(x)
 
 
-def erfcx(x):
-    """The scaled complementary error function ``exp(x^2) erfc(x)``.
-
-    Example::
-
-        >>> erfcx(0.0)
-        Array(1., dtype=float64)
-    """
-    return _sm.erfcx(_float(x))
-
-
-def j0(x):
-    """The Bessel function of the first kind of order 0 (``scipy.special.j0``).
-
-    Example::
-
-        >>> j0(0.0)
-        Array(1., dtype=float64)
-    """
-    return _sm.bessel_j0(_float(x))
-
-
-def j1(x):
-    """The Bessel function of the first kind of order 1 (``scipy.special.j1``).
-
-    Example::
-
-        >>> j1(0.0)
-        Array(0., dtype=float64)
-    """
-    return _sm.bessel_j1(_float(x))
+erfcx = _elementwise("erfcx", _sm.erfcx, "The scaled complementary error function ``exp(x^2) erfc(x)``.",
+                     "erfcx(0.0)", "Array(1., dtype=float64)")
+j0 = _elementwise("j0", _sm.bessel_j0, "The Bessel function of the first kind of order 0.", "j0(0.0)",
+                  "Array(1., dtype=float64)")
+j1 = _elementwise("j1", _sm.bessel_j1, "The Bessel function of the first kind of order 1.", "j1(0.0)",
+                  "Array(0., dtype=float64)")
 
 
 def ndtr(x):
@@ -301,37 +223,12 @@ def ndtr(x):
     return 0.5 * _erf_family.erfc(x * (-1.0 / math.sqrt(2.0)))
 
 
-def ndtri(p):
-    """The standard normal quantile.
-
-    Example::
-
-        >>> ndtri(0.5)
-        Array(0., dtype=float64)
-    """
-    return _sf.ndtri(_float(p))
-
-
-def log_ndtr(x):
-    """``log ndtr(x)``, accurate in both tails.
-
-    Example::
-
-        >>> log_ndtr(0.0)
-        Array(-0.69314718, dtype=float64)
-    """
-    return _sf.log_ndtr(_float(x))
-
-
-def expit(x):
-    """The logistic sigmoid ``1 / (1 + exp(-x))``.
-
-    Example::
-
-        >>> expit(0.0)
-        Array(0.5, dtype=float64)
-    """
-    return _logistic(_float(x))
+ndtri = _elementwise("ndtri", _sf.ndtri, "The standard normal quantile.",
+                     "ndtri(0.5)", "Array(0., dtype=float64)")
+log_ndtr = _elementwise("log_ndtr", _sf.log_ndtr, "``log ndtr(x)``, accurate in both tails.",
+                        "log_ndtr(0.0)", "Array(-0.69314718, dtype=float64)")
+expit = _elementwise("expit", _logistic, "The logistic sigmoid ``1 / (1 + exp(-x))``.",
+                     "expit(0.0)", "Array(0.5, dtype=float64)")
 
 
 def logit(p):
@@ -623,39 +520,16 @@ def _boxcox_of_log(log_x, lmbda):
     return fnp.where(zero, log_x, fnp.expm1(safe * log_x) / safe)
 
 
-__all__ = [
-    "loggamma", "comb", "boxcox", "boxcox1p",
-    "erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "gamma", "gammasgn", "betaln", "beta",
-    "betainc", "gammainc", "gammaincc", "zeta", "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr",
-    "expit", "logit", "xlogy", "xlog1py", "entr", "rel_entr", "kl_div", "multigammaln", "factorial",
-    "poch", "logsumexp", "softmax", "log_softmax", "erfcx", "j0", "j1",
-    "bernoulli", "bessel_jn", "dawsn", "exp1", "expi", "expn", "fresnel", "hyp1f1", "hyp2f1", "owens_t",
-    "sici", "spence", "sph_harm_y", "wofz",
-]
-
 
 # -- exponential, trigonometric and Fresnel integrals, hypergeometric functions ----------------
 
-def exp1(x):
-    """The exponential integral ``E1(x) = int_1^inf e^(-x t) / t dt`` (``inf`` at 0, NaN below).
-
-    Example::
-
-        >>> exp1(fnp.asarray([0.5, 1.0]))
-        Array([0.55977359, 0.21938393], dtype=float64)
-    """
-    return _si.exp1(_float(x))
+exp1 = _elementwise("exp1", _si.exp1,
+                    "The exponential integral ``E1(x) = int_1^inf e^(-x t) / t dt`` (inf at 0, NaN below).",
+                    "exp1(fnp.asarray([0.5, 1.0]))", "Array([0.55977359, 0.21938393], dtype=float64)")
 
 
-def expi(x):
-    """The exponential integral ``Ei(x)`` (``-inf`` at 0, as SciPy).
-
-    Example::
-
-        >>> expi(fnp.asarray([-1.0, 1.0]))
-        Array([-0.21938393,  1.89511782], dtype=float64)
-    """
-    return _si.expi(_float(x))
+expi = _elementwise("expi", _si.expi, "The exponential integral ``Ei(x)`` (``-inf`` at 0, as SciPy).",
+                    "expi(fnp.asarray([-1.0, 1.0]))", "Array([-0.21938393,  1.89511782], dtype=float64)")
 
 
 def expn(n, x):
@@ -671,15 +545,8 @@ def expn(n, x):
     return _si.expn(n, x)
 
 
-def dawsn(x):
-    """Dawson's integral ``e^(-x^2) int_0^x e^(t^2) dt``.
-
-    Example::
-
-        >>> dawsn(fnp.asarray([0.5, 1.0]))
-        Array([0.42443638, 0.53807951], dtype=float64)
-    """
-    return _si.dawsn(_float(x))
+dawsn = _elementwise("dawsn", _si.dawsn, "Dawson's integral ``e^(-x^2) int_0^x e^(t^2) dt``.",
+                     "dawsn(fnp.asarray([0.5, 1.0]))", "Array([0.42443638, 0.53807951], dtype=float64)")
 
 
 def fresnel(x):
@@ -707,15 +574,9 @@ def sici(x):
     return _si.sin_integral(x), _si.cos_integral(x)
 
 
-def spence(x):
-    """Spence's function ``int_1^x log t / (1 - t) dt`` (NaN for ``x < 0``).
-
-    Example::
-
-        >>> spence(fnp.asarray([0.0, 1.0]))
-        Array([1.64493407, 0.        ], dtype=float64)
-    """
-    return _si.spence(_float(x))
+spence = _elementwise("spence", _si.spence,
+                      "Spence's function ``int_1^x log t / (1 - t) dt`` (NaN for ``x < 0``).",
+                      "spence(fnp.asarray([0.0, 1.0]))", "Array([1.64493407, 0.        ], dtype=float64)")
 
 
 def owens_t(h, a):
@@ -885,3 +746,13 @@ def sph_harm_y(n, m, theta, phi, diff_n: int | None = None, n_max: int | None = 
     value = sign * legendre
     out = value * fnp.cos(angle) + 1j * (value * fnp.sin(angle))
     return fnp.where(m_abs > n, fnp.zeros_like(out), out)
+
+__all__ = [
+    "loggamma", "comb", "boxcox", "boxcox1p",
+    "erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "gamma", "gammasgn", "betaln", "beta",
+    "betainc", "gammainc", "gammaincc", "zeta", "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr",
+    "expit", "logit", "xlogy", "xlog1py", "entr", "rel_entr", "kl_div", "multigammaln", "factorial",
+    "poch", "logsumexp", "softmax", "log_softmax", "erfcx", "j0", "j1",
+    "bernoulli", "bessel_jn", "dawsn", "exp1", "expi", "expn", "fresnel", "hyp1f1", "hyp2f1", "owens_t",
+    "sici", "spence", "sph_harm_y", "wofz",
+]
