@@ -31,6 +31,13 @@ def standardized(x, loc, scale):
     return (x - loc) / scale, scale
 
 
+def quantile(q, loc, scale, standard_quantile):
+    """``loc + scale * standard_quantile(q)``, all promoted to one floating dtype: the
+    location-scale form of a ppf/isf."""
+    q, loc, scale = promote(q, loc, scale)
+    return loc + scale * standard_quantile(q)
+
+
 def log1mexp(u):
     """``log(1 - exp(-u))`` for ``u >= 0``, accurate for small and large ``u`` (``-expm1``
     below ``log 2``, ``log1p`` above)."""
