@@ -20,10 +20,12 @@ derivative rules are fgrad's own, written with these primitives, so every order 
   2F1(a + 1, b + 1; c + 1; x)`` (the parameters are not differentiable, as in JAX);
 * ``w'(z) = -2 z w(z) + 2i / sqrt(pi)`` (holomorphic).
 
+The public faces are in `fgrad.scipy.special` (this module holds only the primitives).
+
 Example::
 
     >>> import numpy as np
-    >>> round(float(exp1(np.float64(1.0))), 8)
+    >>> round(float(exp1_p.bind(np.float64(1.0))), 8)
     0.21938393
 """
 
@@ -35,15 +37,13 @@ import numpy as np
 
 from ..core.narrow_floats import dtype_kind
 from ..core.rules import defjvp, defjvp2
-from .elementwise import add, cos, div, elementwise, eq, exp, log, mul, neg, select, sin, sub
+from .elementwise import add, cos, div, eq, exp, log, mul, neg, select, sin, sub
 from .special import erf
-from .special_functions import _as_float, _common, _not_differentiable, _special_module
+from .special_functions import _as_float, _common, _not_differentiable, _prim, _special_module
 
 __all__ = [
-    "cos_integral", "cos_integral_p", "dawsn", "dawsn_p", "exp1", "exp1_p", "expi", "expi_p", "expn",
-    "expn_p", "fresnel_c", "fresnel_c_p", "fresnel_s", "fresnel_s_p", "hyp1f1", "hyp1f1_p", "hyp2f1",
-    "hyp2f1_p", "owens_t", "owens_t_p", "sin_integral", "sin_integral_p", "spence", "spence_p", "wofz",
-    "wofz_p",
+    "cos_integral_p", "dawsn_p", "exp1_p", "expi_p", "expn_p", "fresnel_c_p", "fresnel_s_p", "hyp1f1_p",
+    "hyp2f1_p", "owens_t_p", "sin_integral_p", "spence_p", "wofz_p",
 ]
 
 
@@ -89,14 +89,6 @@ def _wofz_impl(xp, z):
     return out.astype(dt, copy=False)
 
 
-def _prim(name, impl):
-    p = elementwise(name, impl)
-    p.family = "special_function"  # a library call: a barrier for jit's fusion pass
-    p.ufunc = None
-    p.may_warn = True
-    return p
-
-
 exp1_p = _prim("exp1", _impl("exp1", "exp1"))
 expi_p = _prim("expi", _impl("expi", "expi"))
 expn_p = _prim("expn", _impl("expn", "expn"))
@@ -110,162 +102,6 @@ owens_t_p = _prim("owens_t", _impl("owens_t", "owens_t"))
 hyp1f1_p = _prim("hyp1f1", _impl("hyp1f1", "hyp1f1"))
 hyp2f1_p = _prim("hyp2f1", _impl("hyp2f1", "hyp2f1"))
 wofz_p = _prim("wofz", _wofz_impl)
-
-
-def exp1(x):
-    """The exponential integral ``E1(x) = int_1^inf e^(-x t) / t dt``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(exp1(np.float64(2.0))), 8)
-        0.04890051
-    """
-    return exp1_p.bind(x)
-
-
-def expi(x):
-    """The exponential integral ``Ei(x) = -PV int_-x^inf e^-t / t dt``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(expi(np.float64(1.0))), 8)
-        1.89511782
-    """
-    return expi_p.bind(x)
-
-
-def expn(n, x):
-    """The generalized exponential integral ``E_n(x) = int_1^inf e^(-x t) / t^n dt``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(expn(np.float64(2.0), np.float64(1.0))), 8)
-        0.14849551
-    """
-    return expn_p.bind(n, x)
-
-
-def dawsn(x):
-    """Dawson's integral ``e^(-x^2) int_0^x e^(t^2) dt``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(dawsn(np.float64(1.0))), 8)
-        0.53807951
-    """
-    return dawsn_p.bind(x)
-
-
-def fresnel_s(x):
-    """The Fresnel sine integral ``int_0^x sin(pi t^2 / 2) dt``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(fresnel_s(np.float64(1.0))), 8)
-        0.43825915
-    """
-    return fresnel_s_p.bind(x)
-
-
-def fresnel_c(x):
-    """The Fresnel cosine integral ``int_0^x cos(pi t^2 / 2) dt``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(fresnel_c(np.float64(1.0))), 8)
-        0.7798934
-    """
-    return fresnel_c_p.bind(x)
-
-
-def sin_integral(x):
-    """The sine integral ``Si(x) = int_0^x sin t / t dt``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(sin_integral(np.float64(1.0))), 8)
-        0.94608307
-    """
-    return sin_integral_p.bind(x)
-
-
-def cos_integral(x):
-    """The cosine integral ``Ci(x) = gamma + log x + int_0^x (cos t - 1) / t dt``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(cos_integral(np.float64(1.0))), 8)
-        0.33740392
-    """
-    return cos_integral_p.bind(x)
-
-
-def spence(x):
-    """Spence's function (dilogarithm) ``int_1^x log t / (1 - t) dt`` for ``x >= 0``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(spence(np.float64(0.5))), 8)
-        0.58224053
-    """
-    return spence_p.bind(x)
-
-
-def owens_t(h, a):
-    """Owen's T function ``1/(2 pi) int_0^a e^(-h^2 (1 + x^2) / 2) / (1 + x^2) dx``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(owens_t(np.float64(0.5), np.float64(0.5))), 8)
-        0.0644886
-    """
-    return owens_t_p.bind(h, a)
-
-
-def hyp1f1(a, b, x):
-    """Kummer's confluent hypergeometric function ``1F1(a; b; x)``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(hyp1f1(np.float64(1.0), np.float64(1.0), np.float64(1.0))), 8)  # e
-        2.71828183
-    """
-    return hyp1f1_p.bind(a, b, x)
-
-
-def hyp2f1(a, b, c, x):
-    """The Gauss hypergeometric function ``2F1(a, b; c; x)``.
-
-    Example::
-
-        >>> import numpy as np
-        >>> round(float(hyp2f1(np.float64(1.0), np.float64(1.0), np.float64(2.0), np.float64(0.5))), 8)
-        1.38629436
-    """
-    return hyp2f1_p.bind(a, b, c, x)
-
-
-def wofz(z):
-    """The Faddeeva function ``w(z) = e^(-z^2) erfc(-i z)`` (complex result).
-
-    Example::
-
-        >>> import numpy as np
-        >>> complex(wofz(np.complex128(0.0)))
-        (1+0j)
-    """
-    return wofz_p.bind(z)
 
 
 # -- derivative rules (fgrad ops only: every order works) ----------------------------------
@@ -290,7 +126,7 @@ def _safe(x, at=0.0):
 def _expn_deriv(n, x):
     xs = _safe(x)
     order_zero = neg(div(mul(exp(neg(x)), add(x, 1.0)), mul(xs, xs)))
-    return select(eq(n, 0.0), order_zero, neg(expn(select(eq(n, 0.0), _at(n, 1.0), sub(n, 1.0)), x)))
+    return select(eq(n, 0.0), order_zero, neg(expn_p.bind(select(eq(n, 0.0), _at(n, 1.0), sub(n, 1.0)), x)))
 
 
 def _si_deriv(x):
@@ -324,8 +160,9 @@ defjvp2(cos_integral_p, lambda t, y, x: mul(t, div(cos(x), x)))
 defjvp2(spence_p, lambda t, y, x: mul(t, _spence_deriv(x)))
 defjvp(owens_t_p, lambda t, h, a: mul(t, _owens_t_dh(h, a)), lambda t, h, a: mul(t, _owens_t_da(h, a)))
 defjvp(hyp1f1_p, _not_differentiable("hyp1f1", "a", _HYP), _not_differentiable("hyp1f1", "b", _HYP),
-       lambda t, a, b, x: mul(t, mul(div(a, b), hyp1f1(add(a, 1.0), add(b, 1.0), x))))
+       lambda t, a, b, x: mul(t, mul(div(a, b), hyp1f1_p.bind(add(a, 1.0), add(b, 1.0), x))))
 defjvp(hyp2f1_p, _not_differentiable("hyp2f1", "a", _HYP), _not_differentiable("hyp2f1", "b", _HYP),
        _not_differentiable("hyp2f1", "c", _HYP),
-       lambda t, a, b, c, x: mul(t, mul(div(mul(a, b), c), hyp2f1(add(a, 1.0), add(b, 1.0), add(c, 1.0), x))))
+       lambda t, a, b, c, x: mul(t, mul(div(mul(a, b), c),
+                                        hyp2f1_p.bind(add(a, 1.0), add(b, 1.0), add(c, 1.0), x))))
 defjvp2(wofz_p, lambda t, y, z: mul(t, add(mul(mul(-2.0, z), y), _TWO_I_OVER_SQRT_PI)))

@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 from fractions import Fraction
@@ -45,14 +46,20 @@ def _floats(*xs):
     return [fnp.asarray(x).astype(dt) for x in xs]
 
 
-def _elementwise(name: str, primitive, summary: str, example: str, output: str):
-    """The public function ``name(x)``: ``primitive`` of ``x`` as a floating array (integers
-    and bools become float64), with the docstring ``summary`` and the example ``>>> example``
+def _elementwise(name: str, primitive, summary: str, example: str, output: str, params=("x",)):
+    """The public function ``name(*params)``: ``primitive`` of its arguments as floating arrays
+    (one argument: integers and bools become float64; several: one common dtype, Python
+    scalars weakly typed), with the docstring ``summary`` and the example ``>>> example``
     printing ``output``."""
+    if len(params) == 1:
+        def function(x):
+            return primitive(_float(x))
+    else:
+        def function(*args):
+            return primitive(*_floats(*args))
 
-    def function(x):
-        return primitive(_float(x))
-
+        function.__signature__ = inspect.Signature(
+            [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"{summary}\n\n    Example::\n\n        >>> {example}\n        {output}\n    "
     return function
@@ -60,32 +67,38 @@ def _elementwise(name: str, primitive, summary: str, example: str, output: str):
 
 # -- the erf family and the primitives, re-exported under SciPy's names ------------------------
 
-erf = _elementwise("erf", _erf_family.erf, "The error function.",
-                   "erf(0.0)", "Array(0., dtype=float64)")
-erfc = _elementwise("erfc", _erf_family.erfc, "``1 - erf(x)``.",
-                    "erfc(0.0)", "Array(1., dtype=float64)")
-erfinv = _elementwise("erfinv", _erf_family.erf_inv, "Inverse of `erf`.",
-                      "erfinv(0.0)", "Array(0., dtype=float64)")
-gammaln = _elementwise("gammaln", _sf.lgamma, "``log |Gamma(x)|``.",
-                       "gammaln(3.0)", "Array(0.69314718, dtype=float64)")
-digamma = _elementwise("digamma", _sf.digamma, "The logarithmic derivative of Gamma.",
-                       "digamma(1.0)", "Array(-0.57721566, dtype=float64)")
+erf = _elementwise(
+    "erf", _erf_family.erf,
+    "The error function.",
+    "erf(0.0)", "Array(0., dtype=float64)")
+erfc = _elementwise(
+    "erfc", _erf_family.erfc,
+    "``1 - erf(x)``.",
+    "erfc(0.0)", "Array(1., dtype=float64)")
+erfinv = _elementwise(
+    "erfinv", _erf_family.erf_inv,
+    "Inverse of `erf`.",
+    "erfinv(0.0)", "Array(0., dtype=float64)")
+gammaln = _elementwise(
+    "gammaln", _sf.lgamma,
+    "``log |Gamma(x)|``.",
+    "gammaln(3.0)", "Array(0.69314718, dtype=float64)")
+digamma = _elementwise(
+    "digamma", _sf.digamma,
+    "The logarithmic derivative of Gamma.",
+    "digamma(1.0)", "Array(-0.57721566, dtype=float64)")
 
 
-def polygamma(n, x):
-    """The ``n``-th derivative of `digamma` (``n`` integer-valued; not differentiable in ``n``).
-
-    Example::
-
-        >>> polygamma(1, 1.0)
-        Array(1.64493407, dtype=float64)
-    """
-    n, x = _floats(n, x)
-    return _sf.polygamma(n, x)
+polygamma = _elementwise(
+    "polygamma", _sf.polygamma,
+    "The ``n``-th derivative of `digamma` (``n`` integer-valued; not differentiable in ``n``).",
+    "polygamma(1, 1.0)", "Array(1.64493407, dtype=float64)", params=("n", "x"))
 
 
-gamma = _elementwise("gamma", _sf.gamma, "The Gamma function.",
-                     "gamma(4.0)", "Array(6., dtype=float64)")
+gamma = _elementwise(
+    "gamma", _sf.gamma,
+    "The Gamma function.",
+    "gamma(4.0)", "Array(6., dtype=float64)")
 
 
 def gammasgn(x):
@@ -125,40 +138,22 @@ def beta(a, b):
     return sign * fnp.exp(betaln(a, b))
 
 
-def betainc(a, b, x):
-    """The regularized incomplete beta function (differentiable in ``x``).
-
-    Example::
-
-        >>> betainc(2.0, 2.0, 0.5)
-        Array(0.5, dtype=float64)
-    """
-    a, b, x = _floats(a, b, x)
-    return _sf.betainc(a, b, x)
+betainc = _elementwise(
+    "betainc", _sf.betainc,
+    "The regularized incomplete beta function (differentiable in ``x``).",
+    "betainc(2.0, 2.0, 0.5)", "Array(0.5, dtype=float64)", params=("a", "b", "x"))
 
 
-def gammainc(a, x):
-    """The regularized lower incomplete gamma function (differentiable in ``x``).
-
-    Example::
-
-        >>> gammainc(1.0, 2.0)
-        Array(0.86466472, dtype=float64)
-    """
-    a, x = _floats(a, x)
-    return _sf.igamma(a, x)
+gammainc = _elementwise(
+    "gammainc", _sf.igamma,
+    "The regularized lower incomplete gamma function (differentiable in ``x``).",
+    "gammainc(1.0, 2.0)", "Array(0.86466472, dtype=float64)", params=("a", "x"))
 
 
-def gammaincc(a, x):
-    """The regularized upper incomplete gamma function (differentiable in ``x``).
-
-    Example::
-
-        >>> gammaincc(1.0, 2.0)
-        Array(0.13533528, dtype=float64)
-    """
-    a, x = _floats(a, x)
-    return _sf.igammac(a, x)
+gammaincc = _elementwise(
+    "gammaincc", _sf.igammac,
+    "The regularized upper incomplete gamma function (differentiable in ``x``).",
+    "gammaincc(1.0, 2.0)", "Array(0.13533528, dtype=float64)", params=("a", "x"))
 
 
 def zeta(x, q=None):
@@ -173,10 +168,14 @@ def zeta(x, q=None):
     return _sf.zeta(x, q)
 
 
-i0e = _elementwise("i0e", _sf.bessel_i0e, "``exp(-|x|) I0(x)``.",
-                   "i0e(0.0)", "Array(1., dtype=float64)")
-i1e = _elementwise("i1e", _sf.bessel_i1e, "``exp(-|x|) I1(x)``.",
-                   "i1e(0.0)", "Array(0., dtype=float64)")
+i0e = _elementwise(
+    "i0e", _sf.bessel_i0e,
+    "``exp(-|x|) I0(x)``.",
+    "i0e(0.0)", "Array(1., dtype=float64)")
+i1e = _elementwise(
+    "i1e", _sf.bessel_i1e,
+    "``exp(-|x|) I1(x)``.",
+    "i1e(0.0)", "Array(0., dtype=float64)")
 
 
 def i0(x):
@@ -203,12 +202,18 @@ def i1(x):
     return fnp.exp(fnp.abs(x)) * _sf.bessel_i1e(x)
 
 
-erfcx = _elementwise("erfcx", _sm.erfcx, "The scaled complementary error function ``exp(x^2) erfc(x)``.",
-                     "erfcx(0.0)", "Array(1., dtype=float64)")
-j0 = _elementwise("j0", _sm.bessel_j0, "The Bessel function of the first kind of order 0.", "j0(0.0)",
-                  "Array(1., dtype=float64)")
-j1 = _elementwise("j1", _sm.bessel_j1, "The Bessel function of the first kind of order 1.", "j1(0.0)",
-                  "Array(0., dtype=float64)")
+erfcx = _elementwise(
+    "erfcx", _sm.erfcx,
+    "The scaled complementary error function ``exp(x^2) erfc(x)``.",
+    "erfcx(0.0)", "Array(1., dtype=float64)")
+j0 = _elementwise(
+    "j0", _sm.bessel_j0,
+    "The Bessel function of the first kind of order 0.",
+    "j0(0.0)", "Array(1., dtype=float64)")
+j1 = _elementwise(
+    "j1", _sm.bessel_j1,
+    "The Bessel function of the first kind of order 1.",
+    "j1(0.0)", "Array(0., dtype=float64)")
 
 
 def ndtr(x):
@@ -223,12 +228,18 @@ def ndtr(x):
     return 0.5 * _erf_family.erfc(x * (-1.0 / math.sqrt(2.0)))
 
 
-ndtri = _elementwise("ndtri", _sf.ndtri, "The standard normal quantile.",
-                     "ndtri(0.5)", "Array(0., dtype=float64)")
-log_ndtr = _elementwise("log_ndtr", _sf.log_ndtr, "``log ndtr(x)``, accurate in both tails.",
-                        "log_ndtr(0.0)", "Array(-0.69314718, dtype=float64)")
-expit = _elementwise("expit", _logistic, "The logistic sigmoid ``1 / (1 + exp(-x))``.",
-                     "expit(0.0)", "Array(0.5, dtype=float64)")
+ndtri = _elementwise(
+    "ndtri", _sf.ndtri,
+    "The standard normal quantile.",
+    "ndtri(0.5)", "Array(0., dtype=float64)")
+log_ndtr = _elementwise(
+    "log_ndtr", _sf.log_ndtr,
+    "``log ndtr(x)``, accurate in both tails.",
+    "log_ndtr(0.0)", "Array(-0.69314718, dtype=float64)")
+expit = _elementwise(
+    "expit", _logistic,
+    "The logistic sigmoid ``1 / (1 + exp(-x))``.",
+    "expit(0.0)", "Array(0.5, dtype=float64)")
 
 
 def logit(p):
@@ -241,29 +252,6 @@ def logit(p):
     """
     p = _float(p)
     return fnp.log(p) - fnp.log1p(-p)
-
-
-def xlogy(x, y):
-    """``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``); its derivative in ``x`` is
-    ``log(y)`` everywhere (JAX's custom JVP).
-
-    Example::
-
-        >>> xlogy(0.0, 0.0)
-        Array(0., dtype=float64)
-    """
-    return _xlogy(*_floats(x, y))
-
-
-def xlog1py(x, y):
-    """``x * log1p(y)``, 0 where ``x == 0``.
-
-    Example::
-
-        >>> xlog1py(0.0, -1.0)
-        Array(0., dtype=float64)
-    """
-    return _xlog1py(*_floats(x, y))
 
 
 @_custom_jvp
@@ -302,6 +290,19 @@ def _xlog1py_jvp(primals, tangents):
     if ty is not None:
         t = t + ty * x / (1.0 + y)
     return out, t.astype(out.dtype)
+
+
+xlogy = _elementwise(
+    "xlogy", _xlogy,
+    "``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``); its derivative in ``x`` is ``log(y)`` "
+    "everywhere (JAX's custom JVP).",
+    "xlogy(0.0, 0.0)", "Array(0., dtype=float64)", params=("x", "y"))
+
+
+xlog1py = _elementwise(
+    "xlog1py", _xlog1py,
+    "``x * log1p(y)``, 0 where ``x == 0``.",
+    "xlog1py(0.0, -1.0)", "Array(0., dtype=float64)", params=("x", "y"))
 
 
 def entr(x):
@@ -523,30 +524,29 @@ def _boxcox_of_log(log_x, lmbda):
 
 # -- exponential, trigonometric and Fresnel integrals, hypergeometric functions ----------------
 
-exp1 = _elementwise("exp1", _si.exp1,
-                    "The exponential integral ``E1(x) = int_1^inf e^(-x t) / t dt`` (inf at 0, NaN below).",
-                    "exp1(fnp.asarray([0.5, 1.0]))", "Array([0.55977359, 0.21938393], dtype=float64)")
+exp1 = _elementwise(
+    "exp1", _si.exp1_p.bind,
+    "The exponential integral ``E1(x) = int_1^inf e^(-x t) / t dt`` (inf at 0, NaN below).",
+    "exp1(fnp.asarray([0.5, 1.0]))", "Array([0.55977359, 0.21938393], dtype=float64)")
 
 
-expi = _elementwise("expi", _si.expi, "The exponential integral ``Ei(x)`` (``-inf`` at 0, as SciPy).",
-                    "expi(fnp.asarray([-1.0, 1.0]))", "Array([-0.21938393,  1.89511782], dtype=float64)")
+expi = _elementwise(
+    "expi", _si.expi_p.bind,
+    "The exponential integral ``Ei(x)`` (``-inf`` at 0, as SciPy).",
+    "expi(fnp.asarray([-1.0, 1.0]))", "Array([-0.21938393,  1.89511782], dtype=float64)")
 
 
-def expn(n, x):
-    """The generalized exponential integral ``E_n(x) = int_1^inf e^(-x t) / t^n dt``
-    (``n`` integer-valued, not differentiable; ``E_n(0) = 1 / (n - 1)`` for ``n > 1``).
-
-    Example::
-
-        >>> expn(2, fnp.asarray([0.0, 1.0]))
-        Array([1.        , 0.14849551], dtype=float64)
-    """
-    n, x = _floats(n, x)
-    return _si.expn(n, x)
+expn = _elementwise(
+    "expn", _si.expn_p.bind,
+    "The generalized exponential integral ``E_n(x) = int_1^inf e^(-x t) / t^n dt`` (``n`` integer-"
+    "valued, not differentiable; ``E_n(0) = 1 / (n - 1)`` for ``n > 1``).",
+    "expn(2, fnp.asarray([0.0, 1.0]))", "Array([1.        , 0.14849551], dtype=float64)", params=("n", "x"))
 
 
-dawsn = _elementwise("dawsn", _si.dawsn, "Dawson's integral ``e^(-x^2) int_0^x e^(t^2) dt``.",
-                     "dawsn(fnp.asarray([0.5, 1.0]))", "Array([0.42443638, 0.53807951], dtype=float64)")
+dawsn = _elementwise(
+    "dawsn", _si.dawsn_p.bind,
+    "Dawson's integral ``e^(-x^2) int_0^x e^(t^2) dt``.",
+    "dawsn(fnp.asarray([0.5, 1.0]))", "Array([0.42443638, 0.53807951], dtype=float64)")
 
 
 def fresnel(x):
@@ -558,7 +558,7 @@ def fresnel(x):
         (Array([0.43825915], dtype=float64), Array([0.7798934], dtype=float64))
     """
     x = _float(x)
-    return _si.fresnel_s(x), _si.fresnel_c(x)
+    return _si.fresnel_s_p.bind(x), _si.fresnel_c_p.bind(x)
 
 
 def sici(x):
@@ -571,49 +571,35 @@ def sici(x):
         (Array([0.94608307], dtype=float64), Array([0.33740392], dtype=float64))
     """
     x = _float(x)
-    return _si.sin_integral(x), _si.cos_integral(x)
+    return _si.sin_integral_p.bind(x), _si.cos_integral_p.bind(x)
 
 
-spence = _elementwise("spence", _si.spence,
-                      "Spence's function ``int_1^x log t / (1 - t) dt`` (NaN for ``x < 0``).",
-                      "spence(fnp.asarray([0.0, 1.0]))", "Array([1.64493407, 0.        ], dtype=float64)")
+spence = _elementwise(
+    "spence", _si.spence_p.bind,
+    "Spence's function ``int_1^x log t / (1 - t) dt`` (NaN for ``x < 0``).",
+    "spence(fnp.asarray([0.0, 1.0]))", "Array([1.64493407, 0.        ], dtype=float64)")
 
 
-def owens_t(h, a):
-    """Owen's T function, differentiable in ``h`` and ``a``.
-
-    Example::
-
-        >>> owens_t(0.5, fnp.asarray([0.5, 1.0]))
-        Array([0.0644886 , 0.10667106], dtype=float64)
-    """
-    h, a = _floats(h, a)
-    return _si.owens_t(h, a)
+owens_t = _elementwise(
+    "owens_t", _si.owens_t_p.bind,
+    "Owen's T function, differentiable in ``h`` and ``a``.",
+    "owens_t(0.5, fnp.asarray([0.5, 1.0]))",
+    "Array([0.0644886 , 0.10667106], dtype=float64)", params=("h", "a"))
 
 
-def hyp1f1(a, b, x):
-    """Kummer's confluent hypergeometric function ``1F1(a; b; x)``, differentiable in ``x``.
-
-    Example::
-
-        >>> hyp1f1(1.0, 1.0, fnp.asarray([0.0, 1.0]))
-        Array([1.        , 2.71828183], dtype=float64)
-    """
-    a, b, x = _floats(a, b, x)
-    return _si.hyp1f1(a, b, x)
+hyp1f1 = _elementwise(
+    "hyp1f1", _si.hyp1f1_p.bind,
+    "Kummer's confluent hypergeometric function ``1F1(a; b; x)``, differentiable in ``x``.",
+    "hyp1f1(1.0, 1.0, fnp.asarray([0.0, 1.0]))",
+    "Array([1.        , 2.71828183], dtype=float64)", params=("a", "b", "x"))
 
 
-def hyp2f1(a, b, c, x):
-    """The Gauss hypergeometric function ``2F1(a, b; c; x)`` (SciPy's values, also for
-    ``x < 0``), differentiable in ``x``.
-
-    Example::
-
-        >>> hyp2f1(1.0, 1.0, 2.0, fnp.asarray([0.5, -1.0]))
-        Array([1.38629436, 0.69314718], dtype=float64)
-    """
-    a, b, c, x = _floats(a, b, c, x)
-    return _si.hyp2f1(a, b, c, x)
+hyp2f1 = _elementwise(
+    "hyp2f1", _si.hyp2f1_p.bind,
+    "The Gauss hypergeometric function ``2F1(a, b; c; x)`` (SciPy's values, also for ``x < 0``), "
+    "differentiable in ``x``.",
+    "hyp2f1(1.0, 1.0, 2.0, fnp.asarray([0.5, -1.0]))",
+    "Array([1.38629436, 0.69314718], dtype=float64)", params=("a", "b", "c", "x"))
 
 
 def wofz(z):
@@ -630,7 +616,7 @@ def wofz(z):
     if kind not in "biufc":
         raise TypeError(f"wofz: expected a real or complex array, got dtype {z.dtype}")
     single = z.dtype in (np.float16, np.float32, np.complex64)
-    return _si.wofz(z.astype(np.complex64 if single else np.complex128))
+    return _si.wofz_p.bind(z.astype(np.complex64 if single else np.complex128))
 
 
 def bernoulli(n: int):

@@ -1,5 +1,7 @@
 """The left-skewed Gumbel distribution (``jax.scipy.stats.gumbel_l``): ``z = (x - loc) /
-scale``, ``sf = exp(-exp(z))``; NaN for ``scale <= 0``.
+scale``, ``sf = exp(-exp(z))``; NaN for ``scale <= 0``.  It is the mirror image of
+`gumbel_r` (``x -> -x``, ``loc -> -loc``), and its functions are `gumbel_r`'s at the mirrored
+point, with the CDF and survival function swapped.
 
 Example::
 
@@ -11,7 +13,13 @@ Example::
 from __future__ import annotations
 
 from ... import numpy as fnp
-from ._util import log1mexp, masked, promote, standardized
+from . import gumbel_r
+from ._util import masked, promote
+
+
+def _mirror(v):
+    """``-v``, keeping Python scalars weakly typed."""
+    return -v if isinstance(v, (int, float)) else fnp.negative(v)
 
 
 def logpdf(x, loc=0, scale=1):
@@ -22,8 +30,7 @@ def logpdf(x, loc=0, scale=1):
         >>> logpdf(0.0)
         Array(-1., dtype=float64)
     """
-    z, scale = standardized(x, loc, scale)
-    return masked(scale > 0, z - fnp.exp(z) - fnp.log(scale), fnp.nan)
+    return gumbel_r.logpdf(_mirror(x), _mirror(loc), scale)
 
 
 def pdf(x, loc=0, scale=1):
@@ -34,7 +41,7 @@ def pdf(x, loc=0, scale=1):
         >>> pdf(0.0)
         Array(0.36787944, dtype=float64)
     """
-    return fnp.exp(logpdf(x, loc, scale))
+    return gumbel_r.pdf(_mirror(x), _mirror(loc), scale)
 
 
 def logcdf(x, loc=0, scale=1):
@@ -45,8 +52,7 @@ def logcdf(x, loc=0, scale=1):
         >>> logcdf(0.0)
         Array(-0.45867515, dtype=float64)
     """
-    z, scale = standardized(x, loc, scale)
-    return masked(scale > 0, log1mexp(fnp.exp(z)), fnp.nan)
+    return gumbel_r.logsf(_mirror(x), _mirror(loc), scale)
 
 
 def cdf(x, loc=0, scale=1):
@@ -57,8 +63,7 @@ def cdf(x, loc=0, scale=1):
         >>> cdf(0.0)
         Array(0.63212056, dtype=float64)
     """
-    z, scale = standardized(x, loc, scale)
-    return masked(scale > 0, -fnp.expm1(-fnp.exp(z)), fnp.nan)
+    return gumbel_r.sf(_mirror(x), _mirror(loc), scale)
 
 
 def logsf(x, loc=0, scale=1):
@@ -69,8 +74,7 @@ def logsf(x, loc=0, scale=1):
         >>> logsf(0.0)
         Array(-1., dtype=float64)
     """
-    z, scale = standardized(x, loc, scale)
-    return masked(scale > 0, -fnp.exp(z), fnp.nan)
+    return gumbel_r.logcdf(_mirror(x), _mirror(loc), scale)
 
 
 def sf(x, loc=0, scale=1):
@@ -81,7 +85,7 @@ def sf(x, loc=0, scale=1):
         >>> sf(0.0)
         Array(0.36787944, dtype=float64)
     """
-    return fnp.exp(logsf(x, loc, scale))
+    return gumbel_r.cdf(_mirror(x), _mirror(loc), scale)
 
 
 def ppf(q, loc=0, scale=1):
