@@ -391,6 +391,19 @@ def test_bernoulli_numbers_are_exact():
         fsp.bernoulli(-1)
 
 
+def test_wrappers_keep_their_signatures():
+    """The one-primitive wrappers built by one helper take keywords and report their
+    parameters like the hand-written functions they replaced."""
+    import inspect
+
+    assert str(inspect.signature(fsp.betainc)) == "(a, b, x)"
+    assert float(fsp.betainc(x=0.5, b=2.0, a=2.0)) == 0.5
+    assert float(fsp.xlogy(y=0.0, x=0.0)) == 0.0
+    assert float(fsp.erf(x=0.0)) == 0.0
+    with pytest.raises(TypeError):
+        fsp.hyp1f1(1.0, 2.0)
+
+
 # -- errors --------------------------------------------------------------------------------------
 
 def test_nondifferentiable_parameters_raise():

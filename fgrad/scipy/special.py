@@ -55,11 +55,13 @@ def _elementwise(name: str, primitive, summary: str, example: str, output: str, 
         def function(x):
             return primitive(_float(x))
     else:
-        def function(*args):
-            return primitive(*_floats(*args))
-
-        function.__signature__ = inspect.Signature(
+        signature = inspect.Signature(
             [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
+
+        def function(*args, **kwargs):
+            return primitive(*_floats(*signature.bind(*args, **kwargs).args))
+
+        function.__signature__ = signature
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"{summary}\n\n    Example::\n\n        >>> {example}\n        {output}\n    "
     return function
