@@ -735,6 +735,7 @@ def sph_harm_y(n, m, theta, phi, diff_n: int | None = None, n_max: int | None = 
     out = value * fnp.cos(angle) + 1j * (value * fnp.sin(angle))
     return fnp.where(m_abs > n, fnp.zeros_like(out), out)
 
+
 __all__ = [
     "loggamma", "comb", "boxcox", "boxcox1p",
     "erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "gamma", "gammasgn", "betaln", "beta",
