@@ -1,5 +1,5 @@
 """Which public names of NumPy (main namespace, ``linalg``, ``fft``) and of JAX
-(``jax.numpy``, its ``linalg``/``fft``, ``jax.scipy.special``/``linalg``/``optimize``) fgrad
+(``jax.numpy``, its ``linalg``/``fft``, ``jax.scipy.special``/``stats``/``linalg``/``optimize``) fgrad
 lacks, with the reason for each deliberate gap.  Needs numpy and (for the JAX columns) jax.
 
     python tools/api_coverage.py            # the missing names, by namespace
@@ -121,23 +121,6 @@ SKIPPED = {
     ),
     "a data-dependent dtype (JAX lacks it too)": ("real_if_close",),
     "another helper's task in this session (optax: vectorize, iscomplexobj)": ("vectorize", "iscomplexobj"),
-    "SciPy special functions not yet provided (no cheap composite)": (
-        "bernoulli",
-        "bessel_jn",
-        "dawsn",
-        "erfcx",
-        "exp1",
-        "expi",
-        "expn",
-        "fresnel",
-        "hyp1f1",
-        "hyp2f1",
-        "owens_t",
-        "sici",
-        "spence",
-        "sph_harm_y",
-        "wofz",
-    ),
 }
 
 PAIRS = [
@@ -148,6 +131,7 @@ PAIRS = [
     ("jax.numpy.linalg", "fgrad.numpy.linalg"),
     ("jax.numpy.fft", "fgrad.numpy.fft"),
     ("jax.scipy.special", "fgrad.scipy.special"),
+    ("jax.scipy.stats", "fgrad.scipy.stats"),
     ("jax.scipy.linalg", "fgrad.scipy.linalg"),
     ("jax.scipy.sparse.linalg", "fgrad.scipy.sparse.linalg"),
     ("jax.scipy.optimize", "fgrad.scipy.optimize"),

@@ -22,3 +22,26 @@ def safe(cond, x, fill=1.0):
 def masked(cond, value, other):
     """``value`` where ``cond``, the constant ``other`` elsewhere."""
     return fnp.where(cond, value, fnp.full_like(value, other))
+
+
+def standardized(x, loc, scale):
+    """``(z, scale)`` with ``z = (x - loc) / scale``, all promoted to one floating dtype: the
+    location-scale scaffolding every such distribution starts from."""
+    x, loc, scale = promote(x, loc, scale)
+    return (x - loc) / scale, scale
+
+
+def quantile(q, loc, scale, standard_quantile):
+    """``loc + scale * standard_quantile(q)``, all promoted to one floating dtype: the
+    location-scale form of a ppf/isf."""
+    q, loc, scale = promote(q, loc, scale)
+    return loc + scale * standard_quantile(q)
+
+
+def log1mexp(u):
+    """``log(1 - exp(-u))`` for ``u >= 0``, accurate for small and large ``u`` (``-expm1``
+    below ``log 2``, ``log1p`` above)."""
+    small = u < 0.6931471805599453
+    near = fnp.log(-fnp.expm1(-safe(small, u, 1.0)))
+    far = fnp.log1p(-fnp.exp(-safe(~small, u, 1.0)))
+    return fnp.where(small, near, far)

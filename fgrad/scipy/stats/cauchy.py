@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ... import numpy as fnp
-from ._util import promote
+from ._util import quantile, standardized
 
 
 def logpdf(x, loc=0, scale=1):
@@ -23,8 +23,7 @@ def logpdf(x, loc=0, scale=1):
         >>> logpdf(0.0)
         Array(-1.14472989, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    z = (x - loc) / scale
+    z, scale = standardized(x, loc, scale)
     return -math.log(math.pi) - fnp.log(scale) - fnp.log1p(z * z)
 
 
@@ -47,8 +46,8 @@ def cdf(x, loc=0, scale=1):
         >>> cdf(0.0)
         Array(0.5, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    return 0.5 + fnp.arctan((x - loc) / scale) / math.pi
+    z, _ = standardized(x, loc, scale)
+    return 0.5 + fnp.arctan(z) / math.pi
 
 
 def logcdf(x, loc=0, scale=1):
@@ -70,8 +69,8 @@ def sf(x, loc=0, scale=1):
         >>> sf(1.0)
         Array(0.25, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    return 0.5 - fnp.arctan((x - loc) / scale) / math.pi
+    z, _ = standardized(x, loc, scale)
+    return 0.5 - fnp.arctan(z) / math.pi
 
 
 def logsf(x, loc=0, scale=1):
@@ -93,8 +92,7 @@ def ppf(q, loc=0, scale=1):
         >>> ppf(0.5)
         Array(0., dtype=float64)
     """
-    q, loc, scale = promote(q, loc, scale)
-    return loc + scale * fnp.tan(math.pi * (q - 0.5))
+    return quantile(q, loc, scale, lambda p: fnp.tan(math.pi * (p - 0.5)))
 
 
 def isf(q, loc=0, scale=1):
@@ -105,8 +103,7 @@ def isf(q, loc=0, scale=1):
         >>> isf(0.5)
         Array(0., dtype=float64)
     """
-    q, loc, scale = promote(q, loc, scale)
-    return loc + scale * fnp.tan(math.pi * (0.5 - q))
+    return quantile(q, loc, scale, lambda p: fnp.tan(math.pi * (0.5 - p)))
 
 
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

@@ -10,12 +10,7 @@ Example::
 from __future__ import annotations
 
 from ... import numpy as fnp
-from ._util import masked, promote, safe
-
-
-def _z(x, loc, scale):
-    x, loc, scale = promote(x, loc, scale)
-    return (x - loc) / scale, scale
+from ._util import masked, quantile, safe, standardized
 
 
 def logpdf(x, loc=0, scale=1):
@@ -26,7 +21,7 @@ def logpdf(x, loc=0, scale=1):
         >>> logpdf(1.0)
         Array(-1., dtype=float64)
     """
-    z, scale = _z(x, loc, scale)
+    z, scale = standardized(x, loc, scale)
     ok = z >= 0
     return masked(ok, -safe(ok, z) - fnp.log(scale), -fnp.inf)
 
@@ -50,7 +45,7 @@ def cdf(x, loc=0, scale=1):
         >>> cdf(1.0)
         Array(0.63212056, dtype=float64)
     """
-    z, _ = _z(x, loc, scale)
+    z, _ = standardized(x, loc, scale)
     ok = z >= 0
     return masked(ok, -fnp.expm1(-safe(ok, z)), 0.0)
 
@@ -63,7 +58,7 @@ def logcdf(x, loc=0, scale=1):
         >>> logcdf(1.0)
         Array(-0.45867515, dtype=float64)
     """
-    z, _ = _z(x, loc, scale)
+    z, _ = standardized(x, loc, scale)
     ok = z > 0
     return masked(ok, fnp.log(-fnp.expm1(-safe(ok, z))), -fnp.inf)
 
@@ -87,7 +82,7 @@ def logsf(x, loc=0, scale=1):
         >>> logsf(1.0)
         Array(-1., dtype=float64)
     """
-    z, _ = _z(x, loc, scale)
+    z, _ = standardized(x, loc, scale)
     ok = z >= 0
     return masked(ok, -safe(ok, z), 0.0)
 
@@ -100,8 +95,7 @@ def ppf(q, loc=0, scale=1):
         >>> ppf(0.0)
         Array(0., dtype=float64)
     """
-    q, loc, scale = promote(q, loc, scale)
-    return loc - scale * fnp.log1p(-q)
+    return quantile(q, loc, scale, lambda p: -fnp.log1p(-p))
 
 
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"]

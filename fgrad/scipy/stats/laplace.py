@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ... import numpy as fnp
-from ._util import promote
+from ._util import promote, standardized
 
 
 def logpdf(x, loc=0, scale=1):
@@ -46,8 +46,7 @@ def cdf(x, loc=0, scale=1):
         >>> cdf(0.0)
         Array(0.5, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    z = (x - loc) / scale
+    z, _ = standardized(x, loc, scale)
     e = 0.5 * fnp.exp(-fnp.abs(z))
     return fnp.where(z < 0, e, 1.0 - e)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ... import numpy as fnp
 from .. import special
-from ._util import promote
+from ._util import quantile, standardized
 
 
 def logpdf(x, loc=0, scale=1):
@@ -22,8 +22,8 @@ def logpdf(x, loc=0, scale=1):
         >>> logpdf(0.0)
         Array(-1.38629436, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    z = fnp.abs((x - loc) / scale)
+    z, scale = standardized(x, loc, scale)
+    z = fnp.abs(z)
     return -z - 2.0 * fnp.log1p(fnp.exp(-z)) - fnp.log(scale)
 
 
@@ -46,8 +46,8 @@ def cdf(x, loc=0, scale=1):
         >>> cdf(0.0)
         Array(0.5, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    return special.expit((x - loc) / scale)
+    z, _ = standardized(x, loc, scale)
+    return special.expit(z)
 
 
 def sf(x, loc=0, scale=1):
@@ -58,8 +58,8 @@ def sf(x, loc=0, scale=1):
         >>> sf(0.0)
         Array(0.5, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    return special.expit((loc - x) / scale)
+    z, _ = standardized(x, loc, scale)
+    return special.expit(-z)
 
 
 def ppf(q, loc=0, scale=1):
@@ -70,8 +70,7 @@ def ppf(q, loc=0, scale=1):
         >>> ppf(0.5)
         Array(0., dtype=float64)
     """
-    q, loc, scale = promote(q, loc, scale)
-    return loc + scale * special.logit(q)
+    return quantile(q, loc, scale, special.logit)
 
 
 def isf(q, loc=0, scale=1):
@@ -82,8 +81,7 @@ def isf(q, loc=0, scale=1):
         >>> isf(0.5)
         Array(0., dtype=float64)
     """
-    q, loc, scale = promote(q, loc, scale)
-    return loc - scale * special.logit(q)
+    return quantile(q, loc, scale, lambda p: -special.logit(p))
 
 
 __all__ = ["logpdf", "pdf", "cdf", "sf", "ppf", "isf"]

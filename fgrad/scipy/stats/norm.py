@@ -13,7 +13,7 @@ import math
 
 from ... import numpy as fnp
 from .. import special
-from ._util import promote
+from ._util import quantile, standardized
 
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 
@@ -26,8 +26,7 @@ def logpdf(x, loc=0, scale=1):
         >>> logpdf(0.0)
         Array(-0.91893853, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    z = (x - loc) / scale
+    z, scale = standardized(x, loc, scale)
     return -0.5 * z * z - _HALF_LOG_2PI - fnp.log(scale)
 
 
@@ -50,8 +49,8 @@ def cdf(x, loc=0, scale=1):
         >>> cdf(0.0)
         Array(0.5, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    return special.ndtr((x - loc) / scale)
+    z, _ = standardized(x, loc, scale)
+    return special.ndtr(z)
 
 
 def logcdf(x, loc=0, scale=1):
@@ -62,8 +61,8 @@ def logcdf(x, loc=0, scale=1):
         >>> logcdf(0.0)
         Array(-0.69314718, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    return special.log_ndtr((x - loc) / scale)
+    z, _ = standardized(x, loc, scale)
+    return special.log_ndtr(z)
 
 
 def sf(x, loc=0, scale=1):
@@ -74,8 +73,8 @@ def sf(x, loc=0, scale=1):
         >>> sf(0.0)
         Array(0.5, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    return special.ndtr((loc - x) / scale)
+    z, _ = standardized(x, loc, scale)
+    return special.ndtr(-z)
 
 
 def logsf(x, loc=0, scale=1):
@@ -86,8 +85,8 @@ def logsf(x, loc=0, scale=1):
         >>> logsf(0.0)
         Array(-0.69314718, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    return special.log_ndtr((loc - x) / scale)
+    z, _ = standardized(x, loc, scale)
+    return special.log_ndtr(-z)
 
 
 def ppf(q, loc=0, scale=1):
@@ -98,8 +97,7 @@ def ppf(q, loc=0, scale=1):
         >>> ppf(0.5)
         Array(0., dtype=float64)
     """
-    q, loc, scale = promote(q, loc, scale)
-    return loc + scale * special.ndtri(q)
+    return quantile(q, loc, scale, special.ndtri)
 
 
 def isf(q, loc=0, scale=1):
@@ -110,8 +108,7 @@ def isf(q, loc=0, scale=1):
         >>> isf(0.5)
         Array(0., dtype=float64)
     """
-    q, loc, scale = promote(q, loc, scale)
-    return loc - scale * special.ndtri(q)
+    return quantile(q, loc, scale, lambda p: -special.ndtri(p))
 
 
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

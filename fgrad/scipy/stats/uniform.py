@@ -10,7 +10,7 @@ Example::
 from __future__ import annotations
 
 from ... import numpy as fnp
-from ._util import promote
+from ._util import promote, standardized
 
 
 def logpdf(x, loc=0, scale=1):
@@ -45,8 +45,8 @@ def cdf(x, loc=0, scale=1):
         >>> cdf(0.25)
         Array(0.25, dtype=float64)
     """
-    x, loc, scale = promote(x, loc, scale)
-    return fnp.clip((x - loc) / scale, 0.0, 1.0)
+    z, _ = standardized(x, loc, scale)
+    return fnp.clip(z, 0.0, 1.0)
 
 
 def ppf(q, loc=0, scale=1):

@@ -33,7 +33,7 @@ from typing import Callable
 from . import (
     control_flow, convolution, elementwise, fft, image, indexing, lax, linalg, nn, numpy_more, products,
     reductions,
-    scipy_linalg_more, scipy_rows, shape, sorting, structural, transforms,
+    scipy_linalg_more, scipy_more, scipy_rows, shape, sorting, structural, transforms,
 )
 from ._base import (  # noqa: F401
     BOOL, F32, F64, FLOATS, INTS, Arg, MissingOp, OpRow, axis_kwargs, binary, broadcast_shapes_of,
@@ -44,7 +44,8 @@ from ._record import example_args, record_primitives, row_primitives
 from .not_rows import LEAKED_HELPERS, NOT_OPS
 
 FAMILIES = (elementwise, reductions, shape, structural, indexing, products, sorting, linalg, nn, lax,
-            control_flow, transforms, convolution, fft, scipy_rows, image, numpy_more, scipy_linalg_more)
+            control_flow, transforms, convolution, fft, scipy_rows, scipy_more, image, numpy_more,
+            scipy_linalg_more)
 ROWS: list[OpRow] = [row for family in FAMILIES for row in family.ROWS]
 
 

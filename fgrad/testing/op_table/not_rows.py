@@ -26,6 +26,8 @@ NOT_OPS = {
                    "vmap and jit are tested in tests/test_scipy_linalg_more.py",
     },
     "scipy.optimize": {"minimize": "an iterative solver: tested in tests/test_scipy.py (vs jax, scipy)"},
+    "scipy.special": {"bernoulli": "takes a static Python int and returns constants (no array input): tested "
+                                   "in tests/test_scipy_special_stats.py (exact, vs scipy)"},
     "numpy": {
         "from_dlpack": "data exchange, not an op (an fgrad value passes through unchanged): "
                        "tests/test_interop_dlpack.py",

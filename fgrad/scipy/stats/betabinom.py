@@ -1,0 +1,50 @@
+"""The beta-binomial distribution (``jax.scipy.stats.betabinom``): ``comb(n, k) B(k + a, n - k
++ b) / B(a, b)``; ``-inf`` log probability outside ``0 <= k <= n`` and for non-integer
+``k`` (as SciPy), NaN for ``a <= 0`` or ``b <= 0``.
+
+Example::
+
+    >>> from fgrad.scipy.stats import betabinom
+    >>> betabinom.pmf(1.0, 2.0, 1.0, 1.0)  # uniform over 0, 1, 2
+    Array(0.33333333, dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from .. import special
+from ._util import masked, promote, safe
+
+
+def logpmf(k, n, a, b, loc=0):
+    """Log probability of ``k``; differentiable in ``a`` and ``b``.
+
+    Example::
+
+        >>> logpmf(2.0, 5.0, 2.0, 3.0)
+        Array(-1.43508453, dtype=float64)
+    """
+    k, n, a, b, loc = promote(k, n, a, b, loc)
+    y = k - loc
+    ok = (y >= 0) & (y <= n) & (y == fnp.round(y))
+    ys = safe(ok, y, 0.0)
+    ns = fnp.where(ok, n, fnp.zeros_like(n))
+    positive = (a > 0) & (b > 0)
+    as_, bs = safe(positive, a), safe(positive, b)
+    log_comb = special.gammaln(ns + 1.0) - special.gammaln(ys + 1.0) - special.gammaln(ns - ys + 1.0)
+    val = log_comb + special.betaln(ys + as_, ns - ys + bs) - special.betaln(as_, bs)
+    return masked(positive, masked(ok, val, -fnp.inf), fnp.nan)
+
+
+def pmf(k, n, a, b, loc=0):
+    """Probability of ``k``.
+
+    Example::
+
+        >>> pmf(0.0, 1.0, 1.0, 1.0)
+        Array(0.5, dtype=float64)
+    """
+    return fnp.exp(logpmf(k, n, a, b, loc))
+
+
+__all__ = ["logpmf", "pmf"]

@@ -1,0 +1,98 @@
+"""The right-skewed Gumbel distribution (``jax.scipy.stats.gumbel_r``): ``z = (x - loc) /
+scale``, ``cdf = exp(-exp(-z))``; NaN for ``scale <= 0``.
+
+Example::
+
+    >>> from fgrad.scipy.stats import gumbel_r
+    >>> gumbel_r.cdf(0.0)
+    Array(0.36787944, dtype=float64)
+"""
+
+from __future__ import annotations
+
+from ... import numpy as fnp
+from ._util import log1mexp, masked, promote, standardized
+
+
+def logpdf(x, loc=0, scale=1):
+    """Log density ``-z - exp(-z) - log(scale)``.
+
+    Example::
+
+        >>> logpdf(0.0)
+        Array(-1., dtype=float64)
+    """
+    z, scale = standardized(x, loc, scale)
+    return masked(scale > 0, -z - fnp.exp(-z) - fnp.log(scale), fnp.nan)
+
+
+def pdf(x, loc=0, scale=1):
+    """Density.
+
+    Example::
+
+        >>> pdf(0.0)
+        Array(0.36787944, dtype=float64)
+    """
+    return fnp.exp(logpdf(x, loc, scale))
+
+
+def logcdf(x, loc=0, scale=1):
+    """Log of the CDF, ``-exp(-z)``.
+
+    Example::
+
+        >>> logcdf(0.0)
+        Array(-1., dtype=float64)
+    """
+    z, scale = standardized(x, loc, scale)
+    return masked(scale > 0, -fnp.exp(-z), fnp.nan)
+
+
+def cdf(x, loc=0, scale=1):
+    """CDF ``exp(-exp(-z))``.
+
+    Example::
+
+        >>> cdf(0.0)
+        Array(0.36787944, dtype=float64)
+    """
+    return fnp.exp(logcdf(x, loc, scale))
+
+
+def sf(x, loc=0, scale=1):
+    """Survival function ``1 - exp(-exp(-z))`` (as ``-expm1``: accurate in the right tail).
+
+    Example::
+
+        >>> sf(0.0)
+        Array(0.63212056, dtype=float64)
+    """
+    z, scale = standardized(x, loc, scale)
+    return masked(scale > 0, -fnp.expm1(-fnp.exp(-z)), fnp.nan)
+
+
+def logsf(x, loc=0, scale=1):
+    """Log of the survival function.
+
+    Example::
+
+        >>> logsf(0.0)
+        Array(-0.45867515, dtype=float64)
+    """
+    z, scale = standardized(x, loc, scale)
+    return masked(scale > 0, log1mexp(fnp.exp(-z)), fnp.nan)
+
+
+def ppf(q, loc=0, scale=1):
+    """Quantile ``loc - scale log(-log q)`` (``-inf`` at 0, ``inf`` at 1, as SciPy).
+
+    Example::
+
+        >>> ppf(0.5)
+        Array(0.36651292, dtype=float64)
+    """
+    q, loc, scale = promote(q, loc, scale)
+    return masked(scale > 0, loc - scale * fnp.log(-fnp.log(q)), fnp.nan)
+
+__all__ = ["logpdf", "pdf", "logcdf", "cdf", "sf", "logsf", "ppf"]
