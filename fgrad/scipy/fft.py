@@ -13,8 +13,8 @@ Example::
     >>> from fgrad.scipy.fft import dct, idct
     >>> y = dct(fnp.asarray([1.0, 2.0, 0.0, -1.0]))
     >>> y
-    Array([ 4.        ,  4.38399763,  2.82842712, -0.75913522], dtype=float64)
-    >>> idct(y)
+    Array([ 4.        ,  5.22625186, -2.82842712, -2.1647844 ], dtype=float64)
+    >>> idct(y).round(12)
     Array([ 1.,  2.,  0., -1.], dtype=float64)
 """
 
@@ -158,8 +158,8 @@ def dct(x, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> dct(fnp.asarray([1.0, 2.0, 3.0]), norm="ortho")
-        Array([ 3.46410162, -1.41421356,  0.        ], dtype=float64)
+        >>> dct(fnp.asarray([1.0, 2.0, 3.0]), norm="ortho").round(12)
+        Array([ 3.46410162, -1.41421356, -0.        ], dtype=float64)
     """
     _check("dct", type, norm)
     x = _as_float(x)
@@ -176,7 +176,7 @@ def idct(x, type: int = 2, n: int | None = None, axis: int = -1, norm: str | Non
 
         >>> import fgrad.numpy as fnp
         >>> idct(fnp.asarray([12.0, -3.0, 0.0]))
-        Array([1.13397460e+00, 2.00000000e+00, 2.86602540e+00], dtype=float64)
+        Array([1.1339746, 2.       , 2.8660254], dtype=float64)
     """
     _check("idct", type, norm)
     x = _as_float(x)
@@ -194,8 +194,8 @@ def dctn(x, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] |
 
         >>> import fgrad.numpy as fnp
         >>> dctn(fnp.asarray([[1.0, 2.0], [3.0, 4.0]]))
-        Array([[40., -4.],
-               [-8.,  0.]], dtype=float64)
+        Array([[ 40.        ,  -5.65685425],
+               [-11.3137085 ,   0.        ]], dtype=float64)
     """
     _check("dctn", type, norm)
     x = _as_float(x)
@@ -214,7 +214,7 @@ def idctn(x, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] 
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> idctn(fnp.asarray([[40.0, -4.0], [-8.0, 0.0]]))
+        >>> idctn(dctn(fnp.asarray([[1.0, 2.0], [3.0, 4.0]]))).round(12)
         Array([[1., 2.],
                [3., 4.]], dtype=float64)
     """

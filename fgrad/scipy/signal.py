@@ -226,8 +226,8 @@ def detrend(data, axis: int = -1, type: str = "linear", bp=0, overwrite_data=Non
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> detrend(fnp.asarray([1.0, 4.0, 8.0, 8.0, 9.0]))
-        Array([-0.2,  0.5,  2.2, -0.1, -2.4], dtype=float64)
+        >>> detrend(fnp.asarray([1.0, 4.0, 8.0, 8.0, 9.0])).round(12) + 0.0
+        Array([-1.,  0.,  2.,  0., -1.], dtype=float64)
     """
     if overwrite_data is not None:
         raise NotImplementedError("fgrad.scipy.signal.detrend: overwrite_data is not supported; pass None")
@@ -482,9 +482,8 @@ def csd(x, y, fs=1.0, window="hann", nperseg: int | None = None, noverlap: int |
         >>> import fgrad.numpy as fnp
         >>> f, p = csd(fnp.asarray([0.0, 1.0, 0.0, -1.0] * 4), fnp.asarray([1.0, 0.0, -1.0, 0.0] * 4),
         ...            nperseg=8)
-        >>> p
-        Array([ 0.+0.j        ,  0.+0.22222222j,  0.-2.66666667j, -0.+0.22222222j,
-                0.+0.j        ], dtype=complex128)
+        >>> p.imag[1:4]
+        Array([0.66666667, 2.66666667, 0.66666667], dtype=float64)
     """
     if average not in ("mean", "median"):
         raise ValueError(f"fgrad.scipy.signal.csd: average must be 'median' or 'mean', got {average!r}")
@@ -522,8 +521,8 @@ def welch(x, fs=1.0, window="hann", nperseg: int | None = None, noverlap: int | 
         >>> f, p = welch(fnp.asarray([0.0, 1.0, 0.0, -1.0] * 4), nperseg=8)
         >>> f
         Array([0.   , 0.125, 0.25 , 0.375, 0.5  ], dtype=float64)
-        >>> p
-        Array([0.        , 0.22222222, 2.66666667, 0.22222222, 0.        ], dtype=float64)
+        >>> p[1:4]
+        Array([0.66666667, 2.66666667, 0.66666667], dtype=float64)
     """
     freqs, pxx = csd(x, None, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft,
                      detrend=detrend, return_onesided=return_onesided, scaling=scaling, axis=axis,
@@ -556,7 +555,7 @@ def istft(Zxx, fs=1.0, window="hann", nperseg: int | None = None, noverlap: int 
 
         >>> import fgrad.numpy as fnp
         >>> x = fnp.asarray([1.0, 2.0, 3.0, 2.0, 1.0, 0.0, 1.0, 2.0])
-        >>> istft(stft(x, nperseg=4)[2], nperseg=4)[1]
+        >>> istft(stft(x, nperseg=4)[2], nperseg=4)[1].round(12) + 0.0
         Array([1., 2., 3., 2., 1., 0., 1., 2.], dtype=float64)
     """
     Zxx = fnp.asarray(Zxx)
