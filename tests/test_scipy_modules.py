@@ -20,6 +20,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import fgrad
 import fgrad.numpy as fnp
@@ -132,9 +135,6 @@ CASES = [
         m.numpy.asarray([0.2, 1.0, 2.0])).as_quat()),
 ]
 IDS = [c[0] for c in CASES]
-# derivatives are piecewise constant: finite differences and Hessians still apply (zero), but
-# nothing depends on x smoothly there
-NOT_SMOOTH = {"ndimage.map_coordinates_order0", "interpolate.nearest_values"}
 
 
 def _scalar(m, fn):
@@ -537,3 +537,39 @@ def test_rotation_random_identity_concatenate_and_errors():
         Rotation.identity(2).mean(fnp.ones(3))
     with pytest.raises(ValueError, match="at least 2"):
         Slerp.init(fnp.asarray([0.0]), Rotation.identity(1))
+
+
+# -- hypothesis: shapes, axes, sizes and values ------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6), data=st.data())
+def test_dct_family_matches_scipy_on_random_shapes(shape, data):
+    x = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-10, 10)))
+    norm = data.draw(st.sampled_from([None, "ortho"]))
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    n = data.draw(st.one_of(st.none(), st.integers(1, 7)))
+    for ours, ref in ((ffft.dct, scipy_fft.dct), (ffft.idct, scipy_fft.idct)):
+        _close(ours(fnp.asarray(x), n=n, axis=axis, norm=norm), ref(x, n=n, axis=axis, norm=norm),
+               f"{ref.__name__} n={n} axis={axis} norm={norm}", rtol=1e-10, atol=1e-10)
+    axes = data.draw(st.lists(st.integers(0, len(shape) - 1), min_size=1, max_size=len(shape), unique=True))
+    s = data.draw(st.one_of(st.none(), st.lists(st.integers(1, 6), min_size=len(axes), max_size=len(axes))))
+    for ours, ref in ((ffft.dctn, scipy_fft.dctn), (ffft.idctn, scipy_fft.idctn)):
+        _close(ours(fnp.asarray(x), s=s, axes=axes, norm=norm), ref(x, s=s, axes=axes, norm=norm),
+               f"{ref.__name__} s={s} axes={axes} norm={norm}", rtol=1e-10, atol=1e-10)
+
+
+@settings(max_examples=25, deadline=None)
+@given(shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=2, max_side=5), data=st.data())
+def test_map_coordinates_matches_scipy_on_random_shapes(shape, data):
+    import scipy.ndimage as sndi
+
+    a = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-10, 10)))
+    npoints = data.draw(st.integers(1, 6))
+    coords = data.draw(hnp.arrays(np.float64, (len(shape), npoints), elements=st.floats(-8, 8)))
+    coords = np.round(coords * 8) / 8 + 1 / 16  # off the rounding ties (order 0 rounds them differently)
+    mode = data.draw(st.sampled_from(["constant", "nearest", "wrap", "mirror", "reflect"]))
+    order = data.draw(st.sampled_from([0, 1]))
+    scipy_mode = {"constant": "grid-constant", "wrap": "grid-wrap"}.get(mode, mode)
+    got = map_coordinates(fnp.asarray(a), [fnp.asarray(c) for c in coords], order, mode=mode, cval=-1.5)
+    want = sndi.map_coordinates(a, coords, order=order, mode=scipy_mode, cval=-1.5)
+    _close(got, want, f"order {order} mode {mode}", rtol=1e-10, atol=1e-10)
