@@ -573,3 +573,23 @@ def test_map_coordinates_matches_scipy_on_random_shapes(shape, data):
     got = map_coordinates(fnp.asarray(a), [fnp.asarray(c) for c in coords], order, mode=mode, cval=-1.5)
     want = sndi.map_coordinates(a, coords, order=order, mode=scipy_mode, cval=-1.5)
     _close(got, want, f"order {order} mode {mode}", rtol=1e-10, atol=1e-10)
+
+
+def test_rotations_with_more_leading_dimensions_match_the_flat_stack():
+    """Like JAX's vectorized functions, conversions accept any leading dimensions."""
+    q = np.random.default_rng(11).normal(size=(2, 3, 4))
+    v = np.random.default_rng(12).normal(size=(2, 3, 3))
+    r, flat = Rotation.from_quat(fnp.asarray(q)), Rotation.from_quat(fnp.asarray(q.reshape(6, 4)))
+    for name in ("as_matrix", "as_rotvec", "as_mrp", "magnitude"):
+        got, want = np.asarray(getattr(r, name)()), np.asarray(getattr(flat, name)())
+        _close(got.reshape(want.shape), want, name, rtol=1e-14, atol=1e-15)
+    _close(np.asarray(r.as_euler("zyz")).reshape(6, 3), flat.as_euler("zyz"), "as_euler")
+    applied = np.asarray(r.apply(fnp.asarray(v))).reshape(6, 3)
+    _close(applied, flat.apply(fnp.asarray(v.reshape(6, 3))), "apply")
+
+
+def test_spectra_are_differentiable_in_the_sampling_frequency():
+    x = fnp.sin(0.7 * fnp.arange(32.0))
+    for fn in (lambda fs: fsig.welch(x, fs=fs, nperseg=8)[1], lambda fs: fsig.stft(x, fs=fs, nperseg=8)[1],
+               lambda fs: fsig.welch(x, fs=fs, nperseg=8)[0]):
+        check_grads(fn, (fnp.asarray(2.0),), order=2, modes=("fwd", "rev"))

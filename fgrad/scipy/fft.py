@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ._dtypes import inexact_dtype
 
 __all__ = ["dct", "dctn", "idct", "idctn"]
 
@@ -42,9 +43,7 @@ def _check(fn: str, type: int, norm: str | None) -> None:
 
 def _as_float(x):
     x = fnp.asarray(x)
-    if _dtype_kind(x.dtype) in "biu":
-        x = x.astype(np.float64 if x.dtype.itemsize > 4 else fnp.result_type(float))
-    return x
+    return x if _dtype_kind(x.dtype) in "fc" else x.astype(inexact_dtype(x))
 
 
 def _resize(x, n: int | None, axis: int, fn: str):

@@ -2,7 +2,8 @@
 interpolation (`Slerp`), as ``jax.scipy.spatial.transform`` (SciPy's conventions).
 
 A `Rotation` is a named tuple holding unit quaternions ``quat`` in SciPy's scalar-last order
-``(x, y, z, w)``, of shape ``(4,)`` (a single rotation) or ``(N, 4)``; so it is a pytree and
+``(x, y, z, w)``, of shape ``(4,)`` (a single rotation) or ``(N, 4)`` (any leading dimensions
+work, as JAX's vectorized functions; `mean` and `Slerp` want one); so it is a pytree and
 passes through `fgrad.jit`, `fgrad.vmap` and `fgrad.grad`.  Every conversion is a formula in
 fgrad ops, differentiable wherever the map is smooth: the small-angle branches of the rotation
 vector use their Taylor series (finite derivatives at the identity), `from_matrix` selects
@@ -244,7 +245,7 @@ class Rotation(NamedTuple):
         n = len(seq)
         if n == 1 and angles.ndim <= 1:
             angles = angles[..., None]
-        if angles.ndim not in (1, 2) or angles.shape[-1] != n:
+        if angles.ndim < 1 or angles.shape[-1] != n:
             raise ValueError(f"Rotation.from_euler: expected angles of shape ({n},) or (N, {n}) for seq "
                              f"{seq!r}, got {angles.shape}")
         axes = ["xyz".index(c) for c in seq.lower()]
@@ -264,7 +265,7 @@ class Rotation(NamedTuple):
             Array([0., 0., 0., 1.], dtype=float64)
         """
         matrix = _float(matrix)
-        if matrix.shape[-2:] != (3, 3) or matrix.ndim not in (2, 3):
+        if matrix.ndim < 2 or matrix.shape[-2:] != (3, 3):
             raise ValueError(f"Rotation.from_matrix: expected matrix of shape (3, 3) or (N, 3, 3), got "
                              f"{matrix.shape}")
         return cls(_from_matrix(matrix))
@@ -291,7 +292,7 @@ class Rotation(NamedTuple):
             Array([0.        , 0.        , 0.70710678, 0.70710678], dtype=float64)
         """
         quat = _float(quat)
-        if quat.shape[-1:] != (4,) or quat.ndim not in (1, 2):
+        if quat.ndim < 1 or quat.shape[-1] != 4:
             raise ValueError(f"Rotation.from_quat: expected quat of shape (4,) or (N, 4), got {quat.shape}")
         if scalar_first:
             quat = fnp.roll(quat, -1, axis=-1)
@@ -380,7 +381,7 @@ class Rotation(NamedTuple):
             Array([ 0., -1.,  0.], dtype=float64)
         """
         vectors = _float(vectors)
-        if vectors.shape[-1:] != (3,) or vectors.ndim not in (1, 2):
+        if vectors.ndim < 1 or vectors.shape[-1] != 3:
             raise ValueError(f"Rotation.apply: expected vectors of shape (3,) or (N, 3), got {vectors.shape}")
         matrix = self.as_matrix()
         if inverse:
@@ -502,7 +503,7 @@ class Rotation(NamedTuple):
 
 def _vectors(v, fn: str):
     v = _float(v)
-    if v.shape[-1:] != (3,) or v.ndim not in (1, 2):
+    if v.ndim < 1 or v.shape[-1] != 3:
         raise ValueError(f"Rotation.{fn}: expected an array of shape (3,) or (N, 3), got {v.shape}")
     return v
 
