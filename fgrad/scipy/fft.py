@@ -20,6 +20,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -70,52 +71,60 @@ def _along(k, ndim: int, axis: int):
     return k.reshape(shape)
 
 
-def _ortho_scale(n: int, dtype):
-    """Per-frequency factors turning SciPy's unnormalized DCT-II into the orthogonal one."""
-    s = np.full(n, np.sqrt(1.0 / (2 * n)))
-    s[0] = np.sqrt(1.0 / (4 * n))
-    return fnp.asarray(s, dtype=dtype)
+@functools.lru_cache(maxsize=64)
+def _host_constants(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-length host constants (computed once): the Makhoul permutation
+    ``[x0, x2, x4, ..., x5, x3, x1]``, its inverse, the twiddles ``exp(-+i pi k / 2N)`` (the
+    inverse's halved) and the orthonormal scale (``sqrt(1/4N)`` for ``k = 0``, else ``sqrt(1/2N)``)."""
+    order = np.concatenate([np.arange(0, n, 2), np.arange(1, n, 2)[::-1]])
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = np.arange(n)
+    k = np.arange(n)
+    ortho = np.full(n, np.sqrt(1.0 / (2 * n)))
+    ortho[0] = np.sqrt(1.0 / (4 * n))
+    for a in (order, inverse, ortho):
+        a.flags.writeable = False
+    forward = np.exp(-1j * np.pi * k / (2 * n))
+    backward = np.exp(1j * np.pi * k / (2 * n)) / 2
+    forward.flags.writeable = backward.flags.writeable = False
+    return order, inverse, forward, backward, ortho
+
+
+def _complex_of(real_dtype) -> np.dtype:
+    return np.dtype(np.complex64) if np.dtype(real_dtype) == np.float32 else np.dtype(np.complex128)
 
 
 def _dct_axis(x, axis: int, norm: str | None):
     """DCT-II along one axis of a real array (Makhoul: reorder, FFT, twiddle)."""
     n = x.shape[axis]
-    even = fnp.take(x, np.arange(0, n, 2), axis=axis)
-    odd_reversed = fnp.take(x, np.arange(1, n, 2)[::-1].copy(), axis=axis)
-    v = fnp.concatenate([even, odd_reversed], axis=axis)
-    spectrum = fnp.fft.fft(v, axis=axis)
-    twiddle = np.exp(-1j * np.pi * np.arange(n) / (2 * n))
+    order, _, forward, _, ortho = _host_constants(n)
     real_dtype = x.dtype
-    twiddle = fnp.asarray(twiddle, dtype=spectrum.dtype)
-    y = 2 * fnp.real(spectrum * _along(twiddle, x.ndim, axis))
-    y = y.astype(real_dtype)
+    spectrum = fnp.fft.fft(fnp.take(x, order, axis=axis), axis=axis)
+    twiddle = _along(fnp.asarray(forward, dtype=spectrum.dtype), x.ndim, axis)
+    y = (2 * fnp.real(spectrum * twiddle)).astype(real_dtype)
     if norm == "ortho":
-        y = y * _along(_ortho_scale(n, real_dtype), x.ndim, axis)
+        y = y * _along(fnp.asarray(ortho, dtype=real_dtype), x.ndim, axis)
     return y
 
 
 def _idct_axis(y, axis: int, norm: str | None):
     """Inverse of `_dct_axis`: undo the twiddle (the spectrum of the real reordered signal is
-    Hermitian, so ``V[k] = exp(i pi k / 2N) (y[k] - i y[N - k]) / 2``), inverse FFT, un-reorder."""
+    Hermitian, so ``V[k] = exp(i pi k / 2N) (y[k] - i y[N - k]) / 2`` with ``y[N] = 0``),
+    inverse FFT, undo the permutation."""
     n = y.shape[axis]
+    _, inverse, _, backward, ortho = _host_constants(n)
     real_dtype = y.dtype
     if norm == "ortho":
-        y = y / _along(_ortho_scale(n, real_dtype), y.ndim, axis)
-    shifted = fnp.take(y, np.r_[0, np.arange(n - 1, 0, -1)].astype(np.int64), axis=axis)
-    not_first = np.ones(n)
-    not_first[0] = 0.0
-    shifted = shifted * _along(fnp.asarray(not_first, dtype=real_dtype), y.ndim, axis)
-    twiddle = np.exp(1j * np.pi * np.arange(n) / (2 * n)) / 2
-    complex_dtype = np.complex64 if np.dtype(real_dtype) == np.float32 else np.complex128
-    twiddle = _along(fnp.asarray(twiddle, dtype=complex_dtype), y.ndim, axis)
-    spectrum = twiddle * (y.astype(complex_dtype) - 1j * shifted.astype(complex_dtype))
+        y = y / _along(fnp.asarray(ortho, dtype=real_dtype), y.ndim, axis)
+    mirrored = fnp.take(y, np.r_[0, np.arange(n - 1, 0, -1)], axis=axis)  # y[N - k], k = 0 -> y[0]
+    first = np.zeros(n)
+    first[0] = 1.0
+    mirrored = mirrored * _along(fnp.asarray(1.0 - first, dtype=real_dtype), y.ndim, axis)  # y[N] = 0
+    complex_dtype = _complex_of(real_dtype)
+    twiddle = _along(fnp.asarray(backward, dtype=complex_dtype), y.ndim, axis)
+    spectrum = twiddle * (y.astype(complex_dtype) - 1j * mirrored.astype(complex_dtype))
     v = fnp.real(fnp.fft.ifft(spectrum, axis=axis)).astype(real_dtype)
-    # v = [x[0], x[2], ..., x[odd...] reversed]: x[2m] = v[m], x[2m + 1] = v[n - 1 - m]
-    order = np.empty(n, dtype=np.int64)
-    half = (n + 1) // 2
-    order[0::2] = np.arange(half)
-    order[1::2] = np.arange(n - 1, half - 1, -1)
-    return fnp.take(v, order, axis=axis)
+    return fnp.take(v, inverse, axis=axis)
 
 
 def _complex_split(fn, x, *args):
