@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core.narrow_floats import dtype_kind as _dtype_kind
-from ._dtypes import inexact_dtype
+from ._dtypes import inexact_dtype as _inexact_dtype
 
 __all__ = ["dct", "dctn", "idct", "idctn"]
 
@@ -44,7 +44,7 @@ def _check(fn: str, type: int, norm: str | None) -> None:
 
 def _as_float(x):
     x = fnp.asarray(x)
-    return x if _dtype_kind(x.dtype) in "fc" else x.astype(inexact_dtype(x))
+    return x if _dtype_kind(x.dtype) in "fc" else x.astype(_inexact_dtype(x))
 
 
 def _resize(x, n: int | None, axis: int, fn: str):

@@ -28,8 +28,8 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core.narrow_floats import dtype_kind as _dtype_kind
-from ..tree_util import register_pytree_node
-from ._dtypes import inexact_dtype
+from ..tree_util import register_pytree_node as _register_pytree_node
+from ._dtypes import inexact_dtype as _inexact_dtype
 
 __all__ = ["RegularGridInterpolator"]
 
@@ -79,7 +79,7 @@ class RegularGridInterpolator:
         self.bounds_error = bounds_error
         values = fnp.asarray(values)
         if _dtype_kind(values.dtype) not in "fc":
-            values = values.astype(inexact_dtype(values))
+            values = values.astype(_inexact_dtype(values))
         if len(points) > values.ndim:
             raise ValueError(f"fgrad.scipy.interpolate.RegularGridInterpolator: there are {len(points)} "
                              f"point arrays, but values has {values.ndim} dimensions (shape {values.shape})")
@@ -145,7 +145,7 @@ class RegularGridInterpolator:
         return result.reshape(batch + self.values.shape[ndim:])
 
 
-register_pytree_node(
+_register_pytree_node(
     RegularGridInterpolator,
     lambda obj: ((obj.grid, obj.values, obj.fill_value), (obj.method, obj.bounds_error)),
     lambda aux, children: _unflatten(aux, children),

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core.narrow_floats import dtype_kind as _dtype_kind
-from ._dtypes import inexact_dtype
+from ._dtypes import inexact_dtype as _inexact_dtype
 
 _DIRECT_MAX = 8
 
@@ -209,7 +209,7 @@ __all__ = ["convolve", "correlate", "convolve2d", "correlate2d", "fftconvolve", 
 
 def _inexact(x):
     x = fnp.asarray(x)
-    return x if _dtype_kind(x.dtype) in "fc" else x.astype(inexact_dtype(x))
+    return x if _dtype_kind(x.dtype) in "fc" else x.astype(_inexact_dtype(x))
 
 
 def _linear_trend_projection(n: int) -> np.ndarray:

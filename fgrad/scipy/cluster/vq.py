@@ -15,7 +15,7 @@ Example::
 from __future__ import annotations
 
 from ... import numpy as fnp
-from .._dtypes import inexact_dtype
+from .._dtypes import inexact_dtype as _inexact_dtype
 
 __all__ = ["vq"]
 
@@ -34,7 +34,7 @@ def vq(obs, code_book, check_finite: bool = True):
         Array([0, 3], dtype=int64)
     """
     del check_finite
-    dt = inexact_dtype(obs, code_book)
+    dt = _inexact_dtype(obs, code_book)
     obs, code_book = fnp.asarray(obs).astype(dt), fnp.asarray(code_book).astype(dt)
     if obs.ndim != code_book.ndim:
         raise ValueError(f"fgrad.scipy.cluster.vq.vq: observation and code_book should have the same "
