@@ -135,6 +135,13 @@ PAIRS = [
     ("jax.scipy.linalg", "fgrad.scipy.linalg"),
     ("jax.scipy.sparse.linalg", "fgrad.scipy.sparse.linalg"),
     ("jax.scipy.optimize", "fgrad.scipy.optimize"),
+    ("jax.scipy.signal", "fgrad.scipy.signal"),
+    ("jax.scipy.fft", "fgrad.scipy.fft"),
+    ("jax.scipy.integrate", "fgrad.scipy.integrate"),
+    ("jax.scipy.interpolate", "fgrad.scipy.interpolate"),
+    ("jax.scipy.ndimage", "fgrad.scipy.ndimage"),
+    ("jax.scipy.spatial.transform", "fgrad.scipy.spatial.transform"),
+    ("jax.scipy.cluster.vq", "fgrad.scipy.cluster.vq"),
 ]
 
 

@@ -422,3 +422,56 @@ if _ssp is not None:
         kwargs=lambda s: st.fixed_dictionaries({"mode": st.sampled_from(["full", "same", "valid"])}),
         example_shapes=((4, 3), (2, 2)), example_kwargs={"mode": "valid"}, fwd_tol=_LA_TOL,
         covers=("scipy.signal.fftconvolve",)))
+
+if _ssp is not None:
+    # detrending and spectral analysis (fgrad.scipy.signal): composites over gathers and the FFT;
+    # complex results are checked as (real, imaginary) pairs
+    def _signal_1d(lo, hi):
+        return st.integers(lo, hi).map(lambda n: ((n,),))
+
+    def _real_imag(z):
+        return z.real, z.imag
+
+    ROWS += [
+        OpRow("scipy.signal.detrend", lambda x, **kw: _fs.signal.detrend(x, **kw),
+              _cast_like_first(lambda x, **kw: _ssig.detrend(x, **kw)), args=(Arg(),),
+              shapes=st.tuples(st.sampled_from([(), (2,)]), st.integers(3, 9)).map(
+                  lambda t: (tuple(t[0]) + (t[1],),)),
+              kwargs=lambda s: st.fixed_dictionaries({"type": st.sampled_from(["linear", "constant"]),
+                                                      "bp": st.sampled_from([0, [2]])}),
+              example_shapes=((2, 6),), example_kwargs={"type": "linear", "bp": 0}, fwd_tol=_LA_TOL,
+              covers=("scipy.signal.detrend",)),
+        OpRow("scipy.signal.stft", lambda x, **kw: _real_imag(_fs.signal.stft(x, **kw)[2]),
+              _cast_like_first(lambda x, **kw: _real_imag(_ssig.stft(x, **kw)[2])), args=(Arg(),),
+              shapes=_signal_1d(8, 16),
+              kwargs=lambda s: st.fixed_dictionaries({
+                  "nperseg": st.integers(3, 6), "boundary": st.sampled_from(["zeros", "even", "odd", None]),
+                  "detrend": st.sampled_from([False, "constant"]),
+                  "window": st.sampled_from(["hann", "hamming"])}),
+              example_shapes=((10,),), example_kwargs={"nperseg": 4, "boundary": "zeros", "detrend": False,
+                                                       "window": "hann"},
+              fwd_tol=_LA_TOL, covers=("scipy.signal.stft",)),
+        OpRow("scipy.signal.istft", lambda a, b, **kw: _fs.signal.istft(a + 1j * b, **kw)[1],
+              _cast_like_first(lambda a, b, **kw: _ssig.istft(a + 1j * b, **kw)[1]), args=(Arg(), Arg()),
+              shapes=st.integers(2, 6).map(lambda t: ((4, t), (4, t))),
+              kwargs=lambda s: st.fixed_dictionaries({"nperseg": st.just(6),
+                                                      "noverlap": st.sampled_from([2, 3, 4])}),
+              example_shapes=((4, 3), (4, 3)), example_kwargs={"nperseg": 6, "noverlap": 3}, fwd_tol=_LA_TOL,
+              covers=("scipy.signal.istft",)),
+        OpRow("scipy.signal.welch", lambda x, **kw: _fs.signal.welch(x, **kw)[1],
+              _cast_like_first(lambda x, **kw: _ssig.welch(x, **kw)[1]), args=(Arg(),),
+              shapes=_signal_1d(8, 16),
+              kwargs=lambda s: st.fixed_dictionaries({
+                  "nperseg": st.integers(3, 8), "scaling": st.sampled_from(["density", "spectrum"]),
+                  "detrend": st.sampled_from([False, "constant", "linear"])}),
+              example_shapes=((12,),),
+              example_kwargs={"nperseg": 6, "scaling": "density", "detrend": "constant"},
+              fwd_tol=_LA_TOL, covers=("scipy.signal.welch",)),
+        OpRow("scipy.signal.csd", lambda x, y, **kw: _real_imag(_fs.signal.csd(x, y, **kw)[1]),
+              _cast_like_first(lambda x, y, **kw: _real_imag(_ssig.csd(x, y, **kw)[1])), args=(Arg(), Arg()),
+              shapes=st.integers(8, 16).map(lambda n: ((n,), (n,))),
+              kwargs=lambda s: st.fixed_dictionaries({"nperseg": st.integers(3, 8),
+                                                      "return_onesided": st.booleans()}),
+              example_shapes=((12,), (12,)), example_kwargs={"nperseg": 6, "return_onesided": True},
+              fwd_tol=_LA_TOL, covers=("scipy.signal.csd",)),
+    ]
