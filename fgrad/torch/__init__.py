@@ -136,7 +136,10 @@ from ._ops_creation import complex, range  # noqa: F401
 from ._dlpack import from_dlpack  # noqa: F401
 from ._random import (  # noqa: F401
     Generator,
+    _sample_dirichlet,
+    _standard_gamma,
     bernoulli,
+    binomial,
     default_generator,
     get_rng_state,
     initial_seed,
