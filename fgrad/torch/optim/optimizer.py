@@ -244,9 +244,8 @@ class Optimizer:
                 if grad is None:
                     continue
                 if grad.is_sparse and not self._accepts_sparse_grads:
-                    raise RuntimeError(f"{type(self).__name__} does not support sparse gradients"
-                                       + (", please consider SparseAdam instead" if "Adam" in type(self).__name__
-                                          else ""))
+                    hint = ", please consider SparseAdam instead" if "Adam" in type(self).__name__ else ""
+                    raise RuntimeError(f"{type(self).__name__} does not support sparse gradients{hint}")
                 if group["maximize"]:
                     grad = -grad
                 state = self.state.get(p)

@@ -54,7 +54,8 @@ class SparseAdam(Optimizer):
                 if p.is_complex():
                     complex_.append([gi, pi])
         if sparse:
-            raise ValueError(f"Sparse params at indices {sparse}: SparseAdam requires dense parameter tensors")
+            raise ValueError(f"Sparse params at indices {sparse}: SparseAdam requires dense parameter "
+                             "tensors")
         if complex_:
             raise ValueError(f"Complex params at indices {complex_}: SparseAdam does not support complex "
                              "parameters")
@@ -73,7 +74,8 @@ class SparseAdam(Optimizer):
                     continue
                 grad = p.grad
                 if not grad.is_sparse:
-                    raise RuntimeError("SparseAdam does not support dense gradients, please consider Adam instead")
+                    raise RuntimeError("SparseAdam does not support dense gradients, please consider Adam "
+                                       "instead")
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = 0
@@ -85,7 +87,8 @@ class SparseAdam(Optimizer):
         return loss
 
 
-def _sparse_adam_update(p: Tensor, grad, state: dict, lr: float, beta1: float, beta2: float, eps: float) -> None:
+def _sparse_adam_update(p: Tensor, grad, state: dict, lr: float, beta1: float, beta2: float,
+                        eps: float) -> None:
     grad = grad.coalesce()
     if grad._nnz() == 0:
         return

@@ -30,6 +30,7 @@ from .._device import DEV as _DEV
 from .._ops_creation import tensor as _tensor, zeros as _zeros
 from .._ops_shape import index_add as _index_add, index_put as _index_put
 from .._tensor import Size, Tensor
+from ..autograd.grad_mode import no_grad
 
 __all__ = ["SparseTensor", "sparse_coo", "sparse_coo_tensor", "to_sparse"]
 
@@ -131,7 +132,8 @@ class SparseTensor(Tensor):
             return Size(self._sp_shape)
         n = len(self._sp_shape)
         if not -n <= dim < n:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got "
+                             f"{dim})")
         return self._sp_shape[dim % n]
 
     @property
@@ -417,8 +419,6 @@ class SparseTensor(Tensor):
 
     # -- printing ------------------------------------------------------------------------------
     def __repr__(self, *, tensor_contents=None) -> str:
-        from ..autograd.grad_mode import no_grad
-
         with no_grad():
             if self._nnz() == 0:  # PyTorch prints empty indices and values with their sizes
                 ind = f"tensor([], size=({self.sparse_dim()}, 0))"
@@ -506,8 +506,8 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
         size = tuple(int(v) for v in top) + tuple(vals.shape[1:])
     size = tuple(int(n) for n in size)
     if len(size) != sparse_dim + dense_dim:
-        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
-                           f"sparse_dim = {sparse_dim}, dense_dim = {dense_dim}")
+        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = "
+                           f"{len(size)}, sparse_dim = {sparse_dim}, dense_dim = {dense_dim}")
     if tuple(vals.shape[1:]) != size[sparse_dim:]:
         raise RuntimeError(f"values has incorrect size, expected {[nnz] + list(size[sparse_dim:])}, got "
                            f"{list(vals.shape)}")

@@ -79,7 +79,8 @@ class Embedding(Function):
             accumulate_sparse_grad(weight, g)
             return None, None, None, None, None
         dense = _zeros(tuple(weight.shape), dtype=grad.dtype, device=grad.device)
-        return _index_add(dense, 0, _tensor(kept, dtype=D.int64, device=grad.device), rows), None, None, None, None
+        kept_t = _tensor(kept, dtype=D.int64, device=grad.device)
+        return _index_add(dense, 0, kept_t, rows), None, None, None, None
 
 
 def embedding_with_sparse_grad(weight: Tensor, input: Tensor, rows: Tensor, padding_idx,

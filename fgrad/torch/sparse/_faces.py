@@ -78,8 +78,8 @@ def sparse_mask(self: Tensor, mask: SparseTensor) -> SparseTensor:
     if not isinstance(mask, SparseTensor):
         raise RuntimeError("sparse_mask: expected mask to be a sparse COO tensor")
     if tuple(self.shape) != tuple(mask.shape):
-        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size {list(self.shape)} "
-                           f"but mask has size {list(mask.shape)}")
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{list(self.shape)} but mask has size {list(mask.shape)}")
     c = mask.coalesce()
     idx = tuple(Tensor.new_tensor(self, row).long() for row in c._sp_ind)
     return c._replace(c._sp_ind, self[idx])

@@ -127,7 +127,8 @@ def _dims(dim, n: int) -> list:
     out = []
     for d in dims:
         if not -n <= d < n:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got "
+                             f"{d})")
         out.append(d % n)
     if len(set(out)) != len(out):
         raise RuntimeError(f"sparse.sum: dim {dims} contains a repeated dimension")
@@ -168,7 +169,8 @@ def sum(input: Tensor, dim=None, dtype=None) -> Tensor:  # noqa: A001 (PyTorch's
 def _grouped_softmax(input: SparseTensor, dim: int, log: bool, dtype) -> SparseTensor:
     n = input.dim()
     if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got "
+                         f"{dim})")
     dim %= n
     s = input.coalesce()
     vals = s._sp_val if dtype is None else s._sp_val.to(dtype)
@@ -255,20 +257,20 @@ def _merge(a_lin: np.ndarray, b_lin: np.ndarray) -> tuple:
             pb[j] = len(out)
             out.append(bl[j])
             j += 1
-    for i in range(i, len(al)):
-        pa[i] = len(out)
-        out.append(al[i])
-    for j in range(j, len(bl)):
-        pb[j] = len(out)
-        out.append(bl[j])
+    for rest in range(i, len(al)):
+        pa[rest] = len(out)
+        out.append(al[rest])
+    for rest in range(j, len(bl)):
+        pb[rest] = len(out)
+        out.append(bl[rest])
     return pa, pb, len(out), np.array(out, np.int64)
 
 
 def _check_same_size(a: SparseTensor, b: SparseTensor, name: str) -> None:
     if a.shape != b.shape:
         raise RuntimeError(f"{name}: expected 'self' and 'other' to have same size, but self has size "
-                           f"{list(a.shape)} while other has size {list(b.shape)} (FYI: dense-sparse addition "
-                           f"does not currently support broadcasting)")
+                           f"{list(a.shape)} while other has size {list(b.shape)} (FYI: dense-sparse "
+                           f"addition does not currently support broadcasting)")
     if a.sparse_dim() != b.sparse_dim():
         raise RuntimeError(f"{name}: expected 'self' and 'other' to have the same sparse_dim, but got "
                            f"{a.sparse_dim()} and {b.sparse_dim()}")
@@ -342,8 +344,8 @@ def _mul(self: SparseTensor, other):
         return SparseTensor.make(a._sp_ind[:, ia], vals, a.shape, True)
     if isinstance(other, Tensor) and other.dim() > 0:
         if tuple(other.shape) != tuple(self.shape):
-            raise RuntimeError(f"mul(sparse, dense): expected the dense tensor to have the sparse tensor's size "
-                               f"{list(self.shape)}, got {list(other.shape)}")
+            raise RuntimeError(f"mul(sparse, dense): expected the dense tensor to have the sparse tensor's "
+                               f"size {list(self.shape)}, got {list(other.shape)}")
         c = self.coalesce()
         idx = tuple(_index(row, other) for row in c._sp_ind)
         return c._replace(c._sp_ind, c._sp_val * other[idx])
