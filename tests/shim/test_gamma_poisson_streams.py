@@ -37,20 +37,23 @@ def _cases(t):
 
     return {
         "_standard_gamma float32": seeded(0, lambda: t._standard_gamma(t.tensor(_ALPHAS * 3))),
-        "_standard_gamma float64": seeded(1, lambda: t._standard_gamma(t.tensor(_ALPHAS * 3, dtype=t.float64))),
+        "_standard_gamma float64": seeded(1, lambda: t._standard_gamma(t.tensor(_ALPHAS * 3,
+                                                                                dtype=t.float64))),
         "poisson float32": seeded(0, lambda: t.poisson(t.tensor(_RATES * 3))),
         "poisson float64": seeded(2, lambda: t.poisson(t.tensor(_RATES * 3, dtype=t.float64))),
         "binomial float32": seeded(0, lambda: t.binomial(t.tensor(_COUNTS * 3), t.tensor(_PROBS * 3))),
         "binomial float64": seeded(3, lambda: t.binomial(t.tensor(_COUNTS * 3, dtype=t.float64),
                                                          t.tensor(_PROBS * 3, dtype=t.float64))),
-        "_sample_dirichlet": seeded(0, lambda: t._sample_dirichlet(t.tensor([[0.5, 1.0, 2.0], [3.0, 0.1, 7.0]]))),
+        "_sample_dirichlet": seeded(0, lambda: t._sample_dirichlet(t.tensor([[0.5, 1.0, 2.0],
+                                                                             [3.0, 0.1, 7.0]]))),
         "Gamma.rsample": seeded(0, lambda: D.Gamma(t.tensor([0.5, 2.0]), t.tensor([1.0, 3.0])).rsample((3,))),
         "Chi2.sample": seeded(0, lambda: D.Chi2(t.tensor([1.0, 4.0])).sample((3,))),
         "Beta.sample": seeded(0, lambda: D.Beta(t.tensor([0.5, 2.0]), t.tensor([1.5, 3.0])).sample((3,))),
         "Dirichlet.sample": seeded(0, lambda: D.Dirichlet(t.tensor([0.5, 2.0, 1.0])).sample((2,))),
         "StudentT.sample": seeded(0, lambda: D.StudentT(t.tensor([3.0, 8.0])).sample((3,))),
         "Poisson.sample": seeded(0, lambda: D.Poisson(t.tensor([0.5, 30.0])).sample((3,))),
-        "Binomial.sample": seeded(0, lambda: D.Binomial(t.tensor([10.0, 200.0]), t.tensor([0.3, 0.7])).sample((3,))),
+        "Binomial.sample": seeded(0, lambda: D.Binomial(t.tensor([10.0, 200.0]),
+                                                        t.tensor([0.3, 0.7])).sample((3,))),
         "gamma then randn(5)": seeded(0, lambda: (t._standard_gamma(t.tensor(_ALPHAS)), t.randn(5))[1]),
     }
 

@@ -258,6 +258,14 @@ class SparseTensor(Tensor):
         g = self._sp_val.grad
         if g is None:
             return None
+        if not self._sp_coal:
+            # the gradient is dL/dS at S's positions (PyTorch's): entries at one position all
+            # carry it, so an uncoalesced leaf's gradient keeps one entry per position
+            lin = self._linear_index()
+            uniq, first = np.unique(lin, return_index=True)
+            if len(uniq) < len(lin):
+                keep = _tensor(first, dtype=D.int64, device=g.device)
+                return self._replace(self._sp_ind[:, first], g[keep], coalesced=True)
         return self._replace(self._sp_ind, g)
 
     @grad.setter

@@ -68,9 +68,8 @@ class Embedding(Function):
         width = weight.shape[1]
         keep = idx != ctx.padding_idx if ctx.padding_idx is not None else np.ones(idx.shape, bool)
         rows = grad.reshape(-1, width)
-        if ctx.scale:  # each row's gradient divided by how often its index occurs in the batch
-            counts = np.bincount(idx, minlength=weight.shape[0])[idx].astype(np.float64)
-            rows = rows / _tensor(counts, dtype=grad.dtype, device=grad.device).unsqueeze(1)
+        if ctx.scale:
+            raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with sparse gradients")
         if not keep.all():
             rows = rows[_tensor(np.nonzero(keep)[0], dtype=D.int64, device=grad.device)]
         kept = idx[keep]
