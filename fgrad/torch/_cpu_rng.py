@@ -535,7 +535,7 @@ def standard_gamma(engine: Engine, alpha: np.ndarray) -> np.ndarray:
     Example::
 
         >>> [round(float(v), 4) for v in standard_gamma(Engine(0), np.array([0.5, 2.0], np.float32))]
-        [0.0017, 1.8824]
+        [0.0008, 0.6315]
     """
     single = alpha.dtype == np.float32
     out = np.array(_elementwise(engine, lambda d, a: sample_gamma(d, a, single), alpha), np.float64)
@@ -557,7 +557,7 @@ def poisson(engine: Engine, rate: np.ndarray) -> np.ndarray:
     Example::
 
         >>> poisson(Engine(0), np.array([0.5, 3.0, 12.0, 100.0])).tolist()
-        [0.0, 2.0, 13.0, 98.0]
+        [2.0, 4.0, 13.0, 99.0]
     """
     vals = _elementwise(engine, sample_poisson, rate.astype(np.float64))
     return np.array(vals, np.float64).astype(rate.dtype).reshape(rate.shape)
@@ -570,7 +570,7 @@ def binomial(engine: Engine, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
 
         >>> n, p = np.array([5., 100., 1000.], np.float32), np.array([0.3, 0.6, 0.2], np.float32)
         >>> binomial(Engine(0), n, p).tolist()
-        [1.0, 55.0, 207.0]
+        [3.0, 58.0, 187.0]
     """
     single = count.dtype == np.float32
     vals = _elementwise(engine, lambda d, n, p: sample_binomial(d, n, p, single), count, prob)

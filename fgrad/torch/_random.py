@@ -336,7 +336,7 @@ def poisson(input, generator=None) -> Tensor:
         >>> import fgrad.torch as torch
         >>> _ = torch.manual_seed(0)
         >>> torch.poisson(torch.tensor([0.5, 3.0, 12.0, 100.0]))
-        tensor([ 0.,  2., 13., 98.])
+        tensor([ 2.,  4., 13., 99.])
     """
     _check_float("poisson", input, narrow=True)
     di = _buf_index(input._buf)
@@ -353,7 +353,7 @@ def binomial(count, prob, generator=None) -> Tensor:
         >>> import fgrad.torch as torch
         >>> _ = torch.manual_seed(0)
         >>> torch.binomial(torch.tensor([5., 100., 1000.]), torch.tensor([0.3, 0.6, 0.2]))
-        tensor([  1.,  55., 207.])
+        tensor([  3.,  58., 187.])
     """
     if not isinstance(count, Tensor) or not isinstance(prob, Tensor):
         raise TypeError("binomial(): argument 'count' and 'prob' must be Tensors")

@@ -221,7 +221,7 @@ def log_softmax(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     Example::
 
         >>> import fgrad.torch as torch
-        >>> s = torch.sparse_coo_tensor([[0, 0]], [1.0, 1.0], (3,))
+        >>> s = torch.sparse_coo_tensor([[0, 2]], [1.0, 1.0], (3,))
         >>> torch.sparse.log_softmax(s, 0)._values()
         tensor([-0.6931, -0.6931])
     """
