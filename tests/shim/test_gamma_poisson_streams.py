@@ -1,7 +1,7 @@
 """PyTorch's CPU gamma, Poisson, binomial and Dirichlet streams, reproduced bit for bit:
 ``torch._standard_gamma``, ``torch.poisson``, ``torch.binomial``, ``torch._sample_dirichlet``
 and the ``torch.distributions`` samplers over them (Gamma, Chi2, Beta, Dirichlet, StudentT,
-Poisson, Binomial) after ``torch.manual_seed``.  Stored PyTorch 2.13 numbers
+Poisson, Binomial, NegativeBinomial, FisherSnedecor) after ``torch.manual_seed``.  Stored PyTorch 2.13 numbers
 (``tests/stored/torch_gamma_poisson_streams.json``; regenerate with
 ``PYTHONPATH=. python tests/shim/test_gamma_poisson_streams.py``) and live comparisons over
 many parameters (including the rejection loops' rare branches) when torch is installed."""
@@ -55,6 +55,10 @@ def _cases(t):
         "Binomial.sample": seeded(0, lambda: D.Binomial(t.tensor([10.0, 200.0]),
                                                         t.tensor([0.3, 0.7])).sample((3,))),
         "gamma then randn(5)": seeded(0, lambda: (t._standard_gamma(t.tensor(_ALPHAS)), t.randn(5))[1]),
+        "NegativeBinomial.sample": seeded(0, lambda: D.NegativeBinomial(t.tensor([3.0, 40.0]),
+                                                                        t.tensor([0.3, 0.6])).sample((3,))),
+        "FisherSnedecor.rsample": seeded(0, lambda: D.FisherSnedecor(t.tensor([3.0, 10.0]),
+                                                                     t.tensor([5.0, 2.5])).rsample((3,))),
     }
 
 
@@ -146,6 +150,20 @@ def test_dirichlet_rsample_is_differentiable_and_sums_to_one():
     x[:, 0].mean().backward()  # E[x0] = a0 / sum(a): d/da0 = (a1 + a2) / 3.5**2
     want = np.array([3.0, -0.5, -0.5]) / 3.5**2
     np.testing.assert_allclose(conc.grad.numpy(), want, atol=0.03)
+
+
+def test_negative_binomial_and_fisher_snedecor_log_probs_match_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    D = ftorch.distributions
+    k = ftorch.tensor([0.0, 2.0, 7.0], dtype=ftorch.float64)
+    f64 = ftorch.float64
+    nb = D.NegativeBinomial(ftorch.tensor(3.0, dtype=f64), probs=ftorch.tensor(0.3, dtype=f64))
+    # PyTorch's probs is the success probability; SciPy's p is the failure one
+    np.testing.assert_allclose(nb.log_prob(k).numpy(), stats.nbinom.logpmf(k.numpy(), 3.0, 0.7), rtol=1e-10)
+    x = ftorch.tensor([0.3, 1.0, 4.0], dtype=ftorch.float64)
+    fs = D.FisherSnedecor(ftorch.tensor(3.0, dtype=ftorch.float64), ftorch.tensor(7.0, dtype=ftorch.float64))
+    np.testing.assert_allclose(fs.log_prob(x).numpy(), stats.f.logpdf(x.numpy(), 3.0, 7.0), rtol=1e-10)
+    np.testing.assert_allclose(fs.mean.item(), 7.0 / 5.0)
 
 
 def test_bad_inputs_raise_pytorch_errors():
