@@ -23,6 +23,7 @@ from .discrete import Bernoulli, Binomial, Categorical, OneHotCategorical, Poiss
 from .distribution import Distribution, ExponentialFamily
 from .gamma_family import Beta, Chi2, Dirichlet, Gamma, StudentT
 from .gamma_mixtures import FisherSnedecor, NegativeBinomial
+from .more import Geometric, Gumbel, HalfNormal, Multinomial, Pareto
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .multivariate_normal import MultivariateNormal
@@ -44,13 +45,18 @@ __all__ = [
     "ExponentialFamily",
     "FisherSnedecor",
     "Gamma",
+    "Geometric",
+    "Gumbel",
+    "HalfNormal",
     "Independent",
     "Laplace",
     "LogNormal",
+    "Multinomial",
     "MultivariateNormal",
     "NegativeBinomial",
     "Normal",
     "OneHotCategorical",
+    "Pareto",
     "Poisson",
     "SigmoidTransform",
     "StudentT",
