@@ -17,6 +17,7 @@ from __future__ import annotations
 from .._tensor import Tensor
 from ._coo import SparseTensor, dense_to_dense, sparse_coo, sparse_coo_tensor, to_sparse
 from ._faces import addmm_face, matmul_face, mm_face, sparse_mask
+from ._legacy import legacy_constructors
 from ._ops import addmm, log_softmax, mm, softmax, sum  # noqa: A004 (torch.sparse.sum)
 
 __all__ = ["SparseTensor", "addmm", "check_sparse_tensor_invariants", "log_softmax", "mm", "softmax",
@@ -58,6 +59,8 @@ class check_sparse_tensor_invariants:  # noqa: N801 (PyTorch's name)
     def __call__(self, fn):
         return fn
 
+
+globals().update(legacy_constructors())  # torch.sparse.FloatTensor(indices, values, size), ...
 
 # dense tensors' sparse methods, and the matrix products that take a sparse operand
 Tensor.to_sparse = to_sparse
