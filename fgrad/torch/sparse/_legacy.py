@@ -8,7 +8,7 @@ Example::
     >>> import fgrad.torch as torch
     >>> s = torch.sparse.FloatTensor(torch.tensor([[0, 2]]), torch.tensor([1.0, 2.0]), torch.Size([4]))
     >>> s.to_dense()
-    tensor([0., 1., 2., 0.])
+    tensor([1., 0., 2., 0.])
 """
 
 from __future__ import annotations
