@@ -312,3 +312,52 @@ if __name__ == "__main__":
     warnings.simplefilter("ignore")
     STORED_PATH.write_text(json.dumps({k: f(torch) for k, f in CASES.items()}, indent=1) + "\n")
     print(f"wrote {STORED_PATH}")
+
+
+@pytest.fixture
+def cuda_device():
+    """The fake device installed as ``cuda`` (a strict CuPy stand-in), unless a GPU is there."""
+    import fgrad.backends as B
+    import fgrad.torch._device as _dev
+    from fgrad.testing import fake_device
+
+    try:
+        real = bool(B.get_backend("cupy").devices())
+    except Exception:  # noqa: BLE001
+        real = False
+    if real:
+        yield
+        return
+    prev = fake_device.BACKEND
+    prev_platform = prev.platform if prev is not None else None
+    fake_device.install(platform="cuda")
+    try:
+        yield
+    finally:
+        fake_device.uninstall()
+        if prev_platform is not None:
+            fake_device.install(platform=prev_platform)
+        _dev.backend()
+
+
+def test_sparse_ops_on_the_cuda_device_agree_with_the_cpu(cuda_device):
+    """Values stay on the device (indices are host bookkeeping); results equal the CPU's."""
+    rs = np.random.default_rng(0)
+    d = rs.normal(size=(3, 4))
+    results = {}
+    for dev in ("cpu", "cuda"):
+        vals = ftorch.tensor(_V, dtype=ftorch.float64, device=dev, requires_grad=True)
+        dense = ftorch.tensor(d, device=dev, requires_grad=True)
+        s = ftorch.sparse_coo_tensor(_I, vals, (3, 3))
+        assert str(s.device).startswith(dev)
+        y = ftorch.sparse.mm(s, dense) + ftorch.sparse.softmax(s, 1).to_dense() @ dense
+        y.sum().backward()
+        assert str(y.device).startswith(dev) and str(s._values().device).startswith(dev)
+        assert (type(y._buf) is np.ndarray) == (dev == "cpu")
+        emb = ftorch.nn.Embedding(5, 2, sparse=True).double().to(dev)
+        emb(ftorch.tensor([1, 1, 4], device=dev)).sum().backward()
+        ftorch.optim.SGD(emb.parameters(), lr=0.1).step()
+        results[dev] = [y.detach().cpu().numpy(), vals.grad.cpu().numpy(), dense.grad.cpu().numpy(),
+                        emb.weight.grad._values().cpu().numpy()]
+    for a, b in zip(results["cpu"], results["cuda"]):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
