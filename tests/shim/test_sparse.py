@@ -297,6 +297,17 @@ def test_autograd_grad_through_a_sparse_embedding_is_dense():
     assert emb.weight.grad is None
 
 
+def test_metadata_methods_and_deepcopy():
+    import copy
+
+    s = ftorch.sparse_coo_tensor(_I, _V, (3, 3), requires_grad=True)
+    assert s.is_floating_point() and not s.is_complex() and s.get_device() == -1
+    c = copy.deepcopy(s)
+    assert c.is_sparse and c.requires_grad and c._nnz() == 5
+    np.testing.assert_array_equal(c.to_dense().detach().numpy(), s.to_dense().detach().numpy())
+    assert s.data.is_sparse and not s.data.requires_grad
+
+
 def test_sparse_leaf_gradient_and_layout():
     s = ftorch.sparse_coo_tensor(_I, _V, (3, 3), requires_grad=True)
     assert s.is_sparse and s.layout is ftorch.sparse_coo and s.is_leaf and s.requires_grad

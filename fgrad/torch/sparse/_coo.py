@@ -174,6 +174,29 @@ class SparseTensor(Tensor):
             raise TypeError("len() of a 0-d tensor")
         return self._sp_shape[0]
 
+    def is_floating_point(self) -> bool:
+        return self._sp_val.is_floating_point()
+
+    def is_complex(self) -> bool:
+        return self._sp_val.is_complex()
+
+    def is_signed(self) -> bool:
+        return self._sp_val.is_signed()
+
+    def get_device(self) -> int:
+        return self._sp_val.get_device()
+
+    @property
+    def data(self) -> "SparseTensor":
+        return self.detach()
+
+    def __deepcopy__(self, memo) -> "SparseTensor":
+        out = self._replace(self._sp_ind.copy(), self._sp_val.detach().clone())
+        if self._sp_val.is_leaf and self._sp_val.requires_grad:
+            out.requires_grad_(True)
+        memo[id(self)] = out
+        return out
+
     def sparse_dim(self) -> int:
         return int(self._sp_ind.shape[0])
 
