@@ -173,6 +173,7 @@ import fgrad.torch._promotion as _promotion
 mm = sparse.mm_face(mm)  # noqa: F405  (a sparse operand goes to torch.sparse.mm)
 matmul = sparse.matmul_face(matmul)  # noqa: F405
 addmm = sparse.addmm_face(addmm)  # noqa: F405
+mv = sparse.mv_face(mv)  # noqa: F405
 spmm = sparse.mm
 
 # the shim's internal API (the dispatcher's, promotion's and the face factories' names, which

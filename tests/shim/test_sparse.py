@@ -88,6 +88,7 @@ def _case_mm(t):
     out["torch.mm"] = t.mm(s, d).tolist()
     out["@"] = (s @ d).tolist()
     out["matmul vector"] = t.matmul(s, d[:, 0]).tolist()
+    out["mv"] = t.mv(s, d[:, 1]).tolist()
     out["dense @ sparse"] = (m @ s).tolist()
     out["torch.mm dense sparse"] = t.mm(m, s).tolist()
     out["sparse @ sparse"] = _sparse_state(t.sparse.mm(s, s.t()).detach())

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ._coo import SparseTensor, dense_to_dense, sparse_coo, sparse_coo_tensor, to_sparse
-from ._faces import addmm_face, matmul_face, mm_face, sparse_mask
+from ._faces import addmm_face, matmul_face, mm_face, mv_face, sparse_mask
 from ._legacy import legacy_constructors
 from ._ops import addmm, log_softmax, mm, softmax, sum  # noqa: A004 (torch.sparse.sum)
 
@@ -70,3 +70,4 @@ Tensor.sparse_mask = sparse_mask
 Tensor.mm = mm_face(Tensor.mm)
 Tensor.matmul = matmul_face(Tensor.matmul)
 Tensor.addmm = addmm_face(Tensor.addmm)
+Tensor.mv = mv_face(Tensor.mv)

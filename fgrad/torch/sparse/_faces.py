@@ -19,7 +19,7 @@ from .._tensor import Tensor
 from ._coo import SparseTensor
 from ._ops import _matmul, _rmatmul, addmm, mm
 
-__all__ = ["addmm_face", "matmul_face", "mm_face", "sparse_mask"]
+__all__ = ["addmm_face", "matmul_face", "mm_face", "mv_face", "sparse_mask"]
 
 
 def mm_face(dense_mm):
@@ -48,6 +48,20 @@ def matmul_face(dense_matmul):
         return dense_matmul(input, other, out=out) if out is not None else dense_matmul(input, other)
 
     return matmul_any
+
+
+def mv_face(dense_mv):
+    """``mv`` that takes a sparse matrix too."""
+
+    @functools.wraps(dense_mv)
+    def mv_any(input, vec, *, out=None):
+        if isinstance(input, SparseTensor):
+            if vec.dim() != 1:
+                raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.dim()}, {vec.dim()}")
+            return mm(input, vec.unsqueeze(1)).squeeze(1)
+        return dense_mv(input, vec, out=out) if out is not None else dense_mv(input, vec)
+
+    return mv_any
 
 
 def addmm_face(dense_addmm):
