@@ -136,7 +136,10 @@ from ._ops_creation import complex, range  # noqa: F401
 from ._dlpack import from_dlpack  # noqa: F401
 from ._random import (  # noqa: F401
     Generator,
+    _sample_dirichlet,
+    _standard_gamma,
     bernoulli,
+    binomial,
     default_generator,
     get_rng_state,
     initial_seed,
@@ -156,6 +159,8 @@ from ._random import (  # noqa: F401
 )
 import fgrad.torch._ops_methods as _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
 import fgrad.torch.linalg as linalg  # noqa: F401
+import fgrad.torch.sparse as sparse  # (sparse COO tensors; binds Tensor.to_sparse and friends)
+from .sparse import sparse_coo, sparse_coo_tensor  # noqa: F401
 from ._promotion import can_cast as _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default
@@ -164,6 +169,12 @@ from ._ops import return_type as _return_type
 import fgrad.torch._dispatch as _dispatch
 import fgrad.torch._faces as _faces
 import fgrad.torch._promotion as _promotion
+
+mm = sparse.mm_face(mm)  # noqa: F405  (a sparse operand goes to torch.sparse.mm)
+matmul = sparse.matmul_face(matmul)  # noqa: F405
+addmm = sparse.addmm_face(addmm)  # noqa: F405
+mv = sparse.mv_face(mv)  # noqa: F405
+spmm = sparse.mm
 
 # the shim's internal API (the dispatcher's, promotion's and the face factories' names, which
 # the star imports above bring along) is not part of the torch namespace

@@ -315,3 +315,263 @@ def _fill16_f64(d: np.ndarray, mean: float, std: float) -> None:
     sin = np.sin(theta.astype(np.longdouble)).astype(np.float64)
     blocks[:, :8] = _fma64(radius * cos, std, mean)
     blocks[:, 8:] = _fma64(radius * sin, std, mean)
+
+
+# -- scalar rejection samplers (PyTorch's ``_standard_gamma``, ``poisson``, ``binomial``) ----
+#
+# PyTorch's CPU kernels for these draw one element at a time, each rejection loop taking as
+# many float64 uniforms (``random64``-based) and cached Box-Muller normals as it needs.  The
+# loops below follow the kernels' arithmetic step by step, including where the C++ code
+# computes in single precision (``scalar_t`` = float) before widening to double.
+
+_THIRD_F32 = float(_F32(1.0) / _F32(3.0))        # 1.0f / 3.0f
+_SQUEEZE_F32 = float(_F32(0.0331))                # 0.0331f
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                  0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                  0.00925546218271273, 0.00833056343336287)
+
+
+def _f32(v: float) -> float:
+    """``v`` rounded to single precision (one rounding of the exact double result equals the
+    float operation for +, -, *, / and sqrt of float operands)."""
+    return float(_F32(v))
+
+
+class ScalarDraws:
+    """A cursor over an engine's float64 uniforms and double normals for scalar rejection
+    loops: words are drawn in vectorized chunks, and `close` leaves the engine exactly after
+    the words that were used (as if they had been drawn one by one)."""
+
+    def __init__(self, engine: Engine, expected: int) -> None:
+        self._engine = engine
+        self._start = engine._bits.state
+        self._chunk = int(min(max(expected, 64), 1 << 16))
+        self._buf: list = []
+        self._pos = 0
+        self._used = 0
+
+    def uniform(self) -> float:
+        """One ``uniform_real_distribution<double>(0, 1)`` draw."""
+        if self._pos == len(self._buf):
+            words = self._engine.random64(self._chunk) & _MASK53
+            self._buf = (words.astype(np.float64) * 2.0 ** -53).tolist()
+            self._pos = 0
+        self._pos += 1
+        self._used += 1
+        return self._buf[self._pos - 1]
+
+    def normal(self) -> float:
+        """One ``normal_distribution<double>(0, 1)`` draw (the generator's cached second
+        Box-Muller value first)."""
+        eng = self._engine
+        if eng.next_double_normal is not None:
+            v, eng.next_double_normal = eng.next_double_normal, None
+            return v
+        u1 = self.uniform()
+        u2 = self.uniform()
+        r = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = 2.0 * math.pi * u1
+        eng.next_double_normal = r * math.sin(theta)
+        return r * math.cos(theta)
+
+    def close(self) -> None:
+        """Rewind the engine to just after the words used."""
+        bits = self._engine._bits
+        bits.state = self._start
+        if self._used:
+            bits.random_raw(2 * self._used)
+
+
+def sample_gamma(draws: ScalarDraws, alpha: float, single: bool) -> float:
+    """One Gamma(alpha, 1) sample by Marsaglia and Tsang's method with PyTorch's boost for
+    ``alpha < 1`` (``x * u**(1/alpha)`` with ``alpha + 1``); ``single``: ``alpha`` is a float32
+    value and the kernel's ``scalar_t`` steps round to float32.  Negative or NaN ``alpha``
+    gives NaN (PyTorch's loop would not end)."""
+    if not alpha >= 0.0:
+        return math.nan
+    scale = 1.0
+    if alpha < 1.0:
+        if alpha == 0.0:
+            return 0.0
+        exponent = _f32(1.0 / alpha) if single else 1.0 / alpha
+        scale *= math.pow(1.0 - draws.uniform(), exponent)
+        alpha = _f32(alpha + 1.0) if single else alpha + 1.0
+    d = _f32(alpha - _THIRD_F32) if single else alpha - _THIRD_F32
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        while True:
+            x = draws.normal()
+            y = 1.0 + c * x
+            if y > 0.0:
+                break
+        v = y * y * y
+        u = 1.0 - draws.uniform()
+        xx = x * x
+        if u < 1.0 - _SQUEEZE_F32 * xx * xx:
+            return scale * d * v
+        if math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+            return scale * d * v
+
+
+def sample_poisson(draws: ScalarDraws, lam: float) -> int:
+    """One Poisson(lam) sample: Hörmann's transformed rejection (PTRS) for ``lam >= 10``,
+    otherwise the product of uniforms against ``exp(-lam)``."""
+    if not lam >= 0.0:
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    if lam >= 10.0:
+        slam = math.sqrt(lam)
+        loglam = math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        log_invalpha = math.log(1.1239 + 1.1328 / (b - 3.4))
+        vr = 0.9277 - 3.6224 / (b - 2.0)
+        while True:
+            u = draws.uniform() - 0.5
+            v = draws.uniform()
+            us = 0.5 - abs(u)
+            k = math.floor((2.0 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if (math.log(v) + log_invalpha - math.log(a / (us * us) + b)) <= (
+                    -lam + k * loglam - math.lgamma(k + 1.0)):
+                return k
+    if lam == 0.0:
+        return 0
+    enlam = math.exp(-lam)
+    count, prod = 0, 1.0
+    while True:
+        prod *= draws.uniform()
+        if prod > enlam:
+            count += 1
+        else:
+            return count
+
+
+def _stirling_tail(k: float) -> float:
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _binomial_inversion(draws: ScalarDraws, count: float, prob: float, single: bool) -> float:
+    logprob = float(np.log1p(_F32(-prob))) if single else math.log1p(-prob)
+    geom_sum, successes = 0.0, 0.0
+    while True:
+        geom_sum += math.ceil(math.log(draws.uniform()) / logprob)
+        if geom_sum > count:
+            return successes
+        successes += 1
+
+
+def _btrs(draws: ScalarDraws, count: float, prob: float, single: bool) -> float:
+    """Hörmann's BTRS as PyTorch writes it (``scalar_t`` steps rounded when ``single``)."""
+    rnd = _f32 if single else float
+    stddev = math.sqrt(rnd(rnd(count * prob) * rnd(1.0 - prob)))
+    if single:
+        stddev = _f32(stddev)
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * prob
+    c = rnd(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = rnd(prob / rnd(1.0 - prob))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = math.floor(rnd(rnd(count + 1) * prob))
+    while True:
+        u = draws.uniform() - 0.5
+        v = draws.uniform()
+        us = 0.5 - abs(u)
+        k = float(math.floor((2 * a / us + b) * u + c))
+        if k < 0 or k > count:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = math.log(v * alpha / (a / (us * us) + b))
+        upper = ((m + 0.5) * math.log((m + 1) / (r * (count - m + 1)))
+                 + (count + 1) * math.log((count - m + 1) / (count - k + 1))
+                 + (k + 0.5) * math.log(r * (count - k + 1) / (k + 1))
+                 + _stirling_tail(m) + _stirling_tail(count - m)
+                 - _stirling_tail(k) - _stirling_tail(count - k))
+        if v <= upper:
+            return k
+
+
+def sample_binomial(draws: ScalarDraws, count: float, prob: float, single: bool) -> float:
+    """One Binomial(count, prob) sample: BTRS when the mean of the smaller tail is at least
+    10, otherwise inversion by geometric waiting times (PyTorch's ``sample_binomial``)."""
+    rnd = _f32 if single else float
+    if count <= 0.0 or prob <= 0.0:
+        return 0.0
+    if prob >= 1.0:
+        return count
+    if prob <= 0.5:
+        if rnd(count * prob) >= 10.0:
+            return _btrs(draws, count, prob, single)
+        return _binomial_inversion(draws, count, prob, single)
+    if prob > 0.5:
+        q = rnd(1.0 - prob)
+        if rnd(count * q) >= 10.0:
+            return count - _btrs(draws, count, q, single)
+        return count - _binomial_inversion(draws, count, q, single)
+    return math.nan
+
+
+def _elementwise(engine: Engine, sampler, *params: np.ndarray) -> list:
+    """``sampler(draws, *element_params)`` over the elements in C order, one stream."""
+    flat = [np.ascontiguousarray(p).ravel().tolist() for p in params]
+    draws = ScalarDraws(engine, 4 * len(flat[0]))
+    try:
+        return [sampler(draws, *vals) for vals in zip(*flat)]
+    finally:
+        draws.close()
+
+
+def standard_gamma(engine: Engine, alpha: np.ndarray) -> np.ndarray:
+    """``torch._standard_gamma(alpha)`` (float32 or float64 ``alpha``), clamped below at the
+    dtype's smallest normal number as PyTorch does.
+
+    Example::
+
+        >>> [round(float(v), 4) for v in standard_gamma(Engine(0), np.array([0.5, 2.0], np.float32))]
+        [0.0008, 0.6315]
+    """
+    single = alpha.dtype == np.float32
+    out = np.array(_elementwise(engine, lambda d, a: sample_gamma(d, a, single), alpha), np.float64)
+    out = out.astype(alpha.dtype).reshape(alpha.shape)
+    return np.maximum(out, np.finfo(alpha.dtype).tiny)
+
+
+def dirichlet_gammas(engine: Engine, alpha: np.ndarray) -> np.ndarray:
+    """The float64 gamma draws of ``torch._sample_dirichlet(alpha)`` (``alpha`` widened to
+    float64 first, each draw at least the smallest normal float64)."""
+    a64 = alpha.astype(np.float64)
+    out = np.array(_elementwise(engine, lambda d, a: sample_gamma(d, a, False), a64), np.float64)
+    return np.maximum(out.reshape(alpha.shape), np.finfo(np.float64).tiny)
+
+
+def poisson(engine: Engine, rate: np.ndarray) -> np.ndarray:
+    """``torch.poisson(rate)`` (float64 rates; the result in ``rate``'s dtype).
+
+    Example::
+
+        >>> poisson(Engine(0), np.array([0.5, 3.0, 12.0, 100.0])).tolist()
+        [2.0, 4.0, 13.0, 99.0]
+    """
+    vals = _elementwise(engine, sample_poisson, rate.astype(np.float64))
+    return np.array(vals, np.float64).astype(rate.dtype).reshape(rate.shape)
+
+
+def binomial(engine: Engine, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
+    """``torch.binomial(count, prob)`` of one broadcast shape and float dtype.
+
+    Example::
+
+        >>> n, p = np.array([5., 100., 1000.], np.float32), np.array([0.3, 0.6, 0.2], np.float32)
+        >>> binomial(Engine(0), n, p).tolist()
+        [3.0, 58.0, 187.0]
+    """
+    single = count.dtype == np.float32
+    vals = _elementwise(engine, lambda d, n, p: sample_binomial(d, n, p, single), count, prob)
+    return np.array(vals, np.float64).astype(count.dtype).reshape(count.shape)

@@ -4,8 +4,9 @@ random creation functions and in-place fills.
 Draws reproduce PyTorch's CPU streams (`fgrad.torch._cpu_rng`): after ``torch.manual_seed(s)``
 ``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ``bernoulli``, dropout masks, the
 ``nn.init`` fills, ``exponential_``, ``cauchy_``, ``log_normal_`` and ``geometric_`` give
-PyTorch's numbers, as do ``multinomial`` and the samplers over it; ``poisson`` is
-reproducible under a seed but not PyTorch's sequence.  CUDA generators use the same engine
+PyTorch's numbers, as do ``multinomial`` and the samplers over it, and ``poisson``,
+``binomial``, ``_standard_gamma`` and ``_sample_dirichlet`` (PyTorch's scalar rejection
+samplers, replayed element by element).  CUDA generators use the same engine
 on the host (PyTorch's CUDA generator is a different algorithm, Philox, so seeded CUDA runs
 differ from PyTorch's).
 """
@@ -22,10 +23,15 @@ import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._ops_creation import _finish, _sizes, like_index
 from ._tensor import Tensor, _wrap, check_device
-from ._dispatch import check_no_internal_overlap, bump_version, apply_inplace
+from ._dispatch import check_no_internal_overlap, bump_version, apply_inplace, apply_op
 from .autograd.grad_mode import STATE
 from ..ops import elementwise as ew
 from ._cpu_rng import Engine
+import fgrad.torch._cpu_rng as _samplers
+from ..transforms.custom import custom_jvp
+from ..ops.bits import stop_gradient as _stop_gradient
+from ..random._gamma import _dlogx_da
+import fgrad.numpy as _fnp
 
 _DEFAULT_SEED = 67280421310721
 
@@ -322,9 +328,129 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
 
 
 def poisson(input, generator=None) -> Tensor:
+    """Poisson samples with the rates in ``input`` (PyTorch's CPU stream: Hörmann's PTRS
+    for rates >= 10, a product of uniforms below).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.poisson(torch.tensor([0.5, 3.0, 12.0, 100.0]))
+        tensor([ 2.,  4., 13., 99.])
+    """
+    _check_float("poisson", input, narrow=True)
     di = _buf_index(input._buf)
-    rng = _rng(generator, di).numpy_generator()
-    return _finish(rng.poisson(_dev.to_host(input._buf)).astype(input._buf.dtype), False, None, di)
+    rate = np.asarray(_dev.to_host(input._buf))
+    return _finish(_samplers.poisson(_rng(generator, di), rate), False, None, di)
+
+
+def binomial(count, prob, generator=None) -> Tensor:
+    """Binomial samples: ``count`` trials of success probability ``prob`` (tensors of one
+    float dtype, broadcast; PyTorch's CPU stream: BTRS or inversion per element).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.binomial(torch.tensor([5., 100., 1000.]), torch.tensor([0.3, 0.6, 0.2]))
+        tensor([  3.,  58., 187.])
+    """
+    if not isinstance(count, Tensor) or not isinstance(prob, Tensor):
+        raise TypeError("binomial(): argument 'count' and 'prob' must be Tensors")
+    _check_float("binomial", count)
+    if count._buf.dtype != prob._buf.dtype:
+        raise RuntimeError(f"binomial: expected count and prob to have the same dtype, but got "
+                           f"{count.dtype} and {prob.dtype}")
+    di = _buf_index(count._buf)
+    n = np.asarray(_dev.to_host(count._buf))
+    p = np.asarray(_dev.to_host(prob._buf))
+    n, p = np.broadcast_arrays(n, p)
+    return _finish(_samplers.binomial(_rng(generator, di), n, p), False, None, di)
+
+
+def _check_float(name: str, t: Tensor, narrow: bool = False) -> None:
+    dt = t._buf.dtype
+    ok = dt in (np.float32, np.float64) or (narrow and _dtype_kind(dt) == "f")
+    if not ok:
+        raise RuntimeError(f"\"{name}_cpu\" not implemented for '{D.from_np(dt)._legacy}'")
+
+
+@custom_jvp
+def _gamma_at_sample(sample, concentration):
+    """``sample`` (drawn for ``concentration``) with the implicit-reparameterisation
+    derivative ``dx/da = -(dF/da)(a, x) / p(x; a)`` in the concentration."""
+    return sample
+
+
+def _gamma_at_sample_jvp(primals, tangents):
+    sample, concentration = primals
+    dconc = tangents[1]
+    slope = _stop_gradient(sample * _dlogx_da(concentration, _fnp.log(sample)))
+    return sample, slope * dconc
+
+
+_gamma_at_sample.defjvp(_gamma_at_sample_jvp)
+
+
+def _standard_gamma(input, generator=None) -> Tensor:
+    """Gamma(``input``, 1) samples, differentiable in ``input`` (PyTorch's CPU stream:
+    Marsaglia-Tsang per element; the gradient is the exact implicit one, where PyTorch uses
+    an approximation within about 1e-4 relative).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch._standard_gamma(torch.tensor([0.5, 1.0, 2.0, 5.0]))
+        tensor([7.8936e-04, 1.1898e-01, 1.8824e+00, 3.4754e+00])
+    """
+    _check_float("gamma", input)
+    di = _buf_index(input._buf)
+    alpha = np.asarray(_dev.to_host(input._buf))
+    return gamma_with_gradient(_samplers.standard_gamma(_rng(generator, di), alpha), input)
+
+
+def gamma_with_gradient(sample: np.ndarray, concentration: Tensor) -> Tensor:
+    """The host gamma draws ``sample`` (of ``concentration``'s shape and dtype) as a tensor on
+    ``concentration``'s device, differentiable in ``concentration`` when it requires grad."""
+    di = _buf_index(concentration._buf)
+    if di is not None:
+        sample = _dev.to_dev(sample, di)
+    if not (STATE.enabled and (concentration._rg or concentration._gfn is not None)):
+        return _finish(sample, False, None, None)
+    return apply_op("StandardGammaBackward0", ("fgrad.torch._random", "_gamma_at_sample"),
+                    _gamma_at_sample, (sample, concentration))
+
+
+def _sample_dirichlet(input, generator=None) -> Tensor:
+    """Dirichlet samples with concentrations on the last axis (PyTorch's CPU stream: float64
+    gamma draws normalised, then rounded to ``input``'s dtype and kept inside (0, 1)); not
+    differentiable here (``torch.distributions.Dirichlet.rsample`` is).  The float64 total is
+    summed left to right: PyTorch's value for up to 4 categories; beyond, PyTorch's
+    vectorised sum may differ in the last bit of the float64 result.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch._sample_dirichlet(torch.tensor([1.0, 2.0, 3.0]))
+        tensor([0.5282, 0.2411, 0.2307])
+    """
+    _check_float("dirichlet", input)
+    gam = dirichlet_gamma_draws(input, generator)
+    total = gam[..., 0].copy()
+    for i in range(1, gam.shape[-1]):  # left to right, as PyTorch's sum of up to 4 values
+        total += gam[..., i]
+    x = (gam / total[..., None]).astype(input._buf.dtype)
+    dt = input._buf.dtype
+    x = np.clip(x, np.finfo(dt).tiny, np.nextafter(dt.type(1), dt.type(0)))
+    return _finish(x, False, None, _buf_index(input._buf))
+
+
+def dirichlet_gamma_draws(input, generator=None) -> np.ndarray:
+    """The float64 gamma draws behind ``_sample_dirichlet(input)`` (host array)."""
+    di = _buf_index(input._buf)
+    return _samplers.dirichlet_gammas(_rng(generator, di), np.asarray(_dev.to_host(input._buf)))
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):

@@ -2,8 +2,9 @@
 (batch and event shapes, ``sample``/``rsample`` seeded by ``torch.manual_seed``,
 ``log_prob``, ``entropy``, moments, ``cdf``/``icdf``, ``expand``, ``support`` and
 ``arg_constraints`` with ``validate_args``), ``kl_divergence`` with registered pairs, and a
-few transforms.  Log-densities reuse ``fgrad.scipy.stats``; samplers reuse the shim's
-generators and ``fgrad.random`` (reparameterised gamma); see ``docs/torch-nn-more.md``.
+few transforms.  Log-densities reuse ``fgrad.scipy.stats``; samplers draw the shim's
+PyTorch CPU streams (seeded samples are PyTorch's, the gamma family's included: see
+``docs/torch-sparse.md``); see ``docs/torch-nn-more.md``.
 
 Example::
 
@@ -21,6 +22,8 @@ from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Binomial, Categorical, OneHotCategorical, Poisson
 from .distribution import Distribution, ExponentialFamily
 from .gamma_family import Beta, Chi2, Dirichlet, Gamma, StudentT
+from .gamma_mixtures import FisherSnedecor, NegativeBinomial
+from .more import Geometric, Gumbel, HalfNormal, Multinomial, Pareto
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .multivariate_normal import MultivariateNormal
@@ -40,13 +43,20 @@ __all__ = [
     "ExpTransform",
     "Exponential",
     "ExponentialFamily",
+    "FisherSnedecor",
     "Gamma",
+    "Geometric",
+    "Gumbel",
+    "HalfNormal",
     "Independent",
     "Laplace",
     "LogNormal",
+    "Multinomial",
     "MultivariateNormal",
+    "NegativeBinomial",
     "Normal",
     "OneHotCategorical",
+    "Pareto",
     "Poisson",
     "SigmoidTransform",
     "StudentT",

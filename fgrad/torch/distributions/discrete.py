@@ -15,8 +15,6 @@ from __future__ import annotations
 import math
 import numbers
 
-import fgrad
-import fgrad.random as frandom
 import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 from fgrad.scipy.stats import binom as _binom
@@ -27,7 +25,6 @@ from .distribution import (
     Distribution,
     ExponentialFamily,
     broadcast_all,
-    fgrad_key,
     lazy_property,
     logits_to_probs,
     probs_to_logits,
@@ -357,10 +354,6 @@ class Poisson(ExponentialFamily):
         return scipy_op("PoissonLogProbBackward", _poisson.logpmf, value, rate)
 
 
-def _binomial_definition(key_data, total_count, probs):
-    return frandom.binomial(frandom.wrap_key_data(key_data), total_count, probs, dtype=probs.dtype)
-
-
 class Binomial(Distribution):
     """The number of successes in ``total_count`` trials of probability ``probs``.
 
@@ -430,16 +423,8 @@ class Binomial(Distribution):
 
     def sample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        key_data = frandom.key_data(fgrad_key())
         with torch.no_grad():
-            out = scipy_op(
-                "",
-                _binomial_definition,
-                fgrad.device_get(key_data),
-                self.total_count.expand(shape),
-                self.probs.expand(shape),
-            )
-            return out.to(self.probs.device)  # the key lives on the host
+            return torch.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

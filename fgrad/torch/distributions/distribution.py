@@ -5,10 +5,11 @@ dimensions, and `scipy_op`, which applies an ``fgrad.scipy.stats`` density (or a
 definition) to tensors as one recorded op -- so a log-density is written once, in
 ``fgrad.scipy.stats``, for both faces.
 
-Sampling draws from ``fgrad.torch``'s global generator (``torch.manual_seed`` makes it
-repeatable; the streams differ from PyTorch's).  Samplers PyTorch has no public op for
-(gamma, binomial) draw an ``fgrad.random`` key from that generator and use ``fgrad.random``
-(whose gamma sampler has implicit reparameterisation gradients).
+Sampling draws from ``fgrad.torch``'s global generator with PyTorch's CPU algorithms, so
+after ``torch.manual_seed`` the samples are PyTorch's (gamma, Dirichlet, Poisson and binomial
+through ``torch._standard_gamma``, ``_sample_dirichlet``, ``poisson`` and ``binomial``).
+`fgrad_key` draws an ``fgrad.random`` key from that generator for samplers built on
+``fgrad.random``.
 
 Example::
 

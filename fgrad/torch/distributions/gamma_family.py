@@ -1,9 +1,10 @@
 """The gamma family: `Gamma`, `Chi2`, `Beta`, `Dirichlet`, and `StudentT` (a normal over a
 chi-square), with reparameterised samples.
 
-Samples come from ``fgrad.random.gamma`` (key drawn from ``fgrad.torch``'s generator), whose
-implicit-reparameterisation rule gives ``rsample`` its gradient in the concentration, as
-PyTorch's ``_standard_gamma``; Beta and Dirichlet samples are normalised gamma samples.
+Samples are PyTorch's CPU streams (``torch._standard_gamma``, ``torch._sample_dirichlet``:
+Marsaglia-Tsang per element, so a seeded program draws PyTorch's numbers), and ``rsample`` is
+differentiable in the concentration by implicit reparameterisation; Beta and Dirichlet samples
+are normalised float64 gamma draws, as in PyTorch.
 Log-densities are ``fgrad.scipy.stats``'s (Dirichlet's too, with batched concentrations:
 ``fgrad.scipy.stats.dirichlet`` takes one concentration vector, so the batch is mapped).
 
@@ -22,8 +23,8 @@ import numbers
 
 import fgrad
 import fgrad.numpy as fnp
-import fgrad.random as frandom
 import fgrad.torch as torch
+from fgrad.torch._random import dirichlet_gamma_draws, gamma_with_gradient
 from fgrad.scipy.special import gammaln as _gammaln
 from fgrad.scipy.special import xlogy as _xlogy
 from fgrad.scipy.stats import beta as _beta
@@ -31,17 +32,14 @@ from fgrad.scipy.stats import gamma as _gamma
 from fgrad.scipy.stats import t as _t
 
 from . import constraints
-from .distribution import Distribution, ExponentialFamily, broadcast_all, fgrad_key, scipy_op
+from .distribution import Distribution, ExponentialFamily, broadcast_all, scipy_op
 
 __all__ = ["Beta", "Chi2", "Dirichlet", "Gamma", "StudentT"]
 
 
-def _standard_gamma_definition(key_data, concentration):
-    return frandom.gamma(frandom.wrap_key_data(key_data), concentration, dtype=concentration.dtype)
-
-
 def standard_gamma(concentration):
-    """Gamma(concentration, 1) samples of ``concentration``'s shape, differentiable in it.
+    """Gamma(concentration, 1) samples of ``concentration``'s shape, differentiable in it
+    (``torch._standard_gamma``: PyTorch's CPU stream).
 
     Example::
 
@@ -50,11 +48,26 @@ def standard_gamma(concentration):
         >>> standard_gamma(torch.ones(3)).shape
         torch.Size([3])
     """
-    key_data = frandom.key_data(fgrad_key())
-    out = scipy_op(
-        "StandardGammaBackward0", _standard_gamma_definition, fgrad.device_get(key_data), concentration
-    )
-    return out.to(concentration.device)  # the key lives on the host
+    return torch._standard_gamma(concentration)
+
+
+def sample_dirichlet(concentration):
+    """Dirichlet samples (concentrations on the last axis) with PyTorch's CPU stream and
+    values (float64 gamma draws, normalised, rounded, kept inside (0, 1)), differentiable in
+    the concentration through the gamma draws' implicit gradients.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.gamma_family import sample_dirichlet
+        >>> torch.allclose(sample_dirichlet(torch.ones(2, 3)).sum(-1), torch.ones(2))
+        True
+    """
+    draws = dirichlet_gamma_draws(concentration)
+    gammas = gamma_with_gradient(draws, concentration.double())
+    x = (gammas / gammas.sum(-1, keepdim=True)).to(concentration.dtype)
+    dt = x.dtype
+    return x.clamp(min=torch.finfo(dt).tiny, max=1.0 - torch.finfo(dt).eps / 2)
 
 
 def _gamma_logpdf(value, concentration, rate):
@@ -199,9 +212,7 @@ class Dirichlet(ExponentialFamily):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        gammas = standard_gamma(self.concentration.expand(shape))
-        gammas = gammas.clamp(min=torch.finfo(gammas.dtype).tiny)
-        return gammas / gammas.sum(-1, keepdim=True)
+        return sample_dirichlet(self.concentration.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

@@ -42,6 +42,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor
+from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
 from fgrad.ops import windowed as W
 from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
@@ -599,6 +600,10 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             raise IndexError("index out of range in self")
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
+    if sparse and weight.requires_grad and torch.is_grad_enabled() and is_concrete(input):
+        with torch.no_grad():  # the rows; the weight's gradient is sparse (fgrad.torch.sparse._embedding)
+            rows = embedding(input, weight, padding_idx, None, norm_type, False, False)
+        return _sparse_embedding(weight, input, rows, padding_idx, scale_grad_by_freq)
     pad = padding_idx
     sg = scale_grad_by_freq
 

@@ -243,6 +243,9 @@ class Optimizer:
                 grad = p.grad
                 if grad is None:
                     continue
+                if grad.is_sparse and not self._accepts_sparse_grads:
+                    hint = ", please consider SparseAdam instead" if "Adam" in type(self).__name__ else ""
+                    raise RuntimeError(f"{type(self).__name__} does not support sparse gradients{hint}")
                 if group["maximize"]:
                     grad = -grad
                 state = self.state.get(p)
@@ -260,6 +263,8 @@ class Optimizer:
                 if fresh and state:  # a state is kept once it holds something
                     self.state[p] = state
         return loss
+
+    _accepts_sparse_grads = False  # SGD takes sparse gradients (nn.Embedding(sparse=True)); see SparseAdam
 
     def _init_state(self, p: Tensor, group: dict) -> dict:
         """The new state of parameter ``p`` at its first step (empty by default)."""

@@ -10,6 +10,7 @@ PyTorch's update, for each parameter ``p`` with gradient ``g`` (weight decay alr
 
 from __future__ import annotations
 
+from ..sparse._ops import add_dense_sparse_
 from .optimizer import Optimizer, _check_non_negative
 
 __all__ = ["SGD"]
@@ -28,6 +29,7 @@ class SGD(Optimizer):
         tensor([ 0.8000, -1.6000], requires_grad=True)
     """
 
+    _accepts_sparse_grads = True
     _legacy_group_defaults = dict(nesterov=False, maximize=False, foreach=None, differentiable=False,
                                   fused=False)
 
@@ -51,4 +53,7 @@ class SGD(Optimizer):
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-        p.add_(grad, alpha=-group["lr"])
+        if grad.is_sparse:  # each entry added in turn, as PyTorch's dense += sparse
+            add_dense_sparse_(p, grad, -group["lr"])
+        else:
+            p.add_(grad, alpha=-group["lr"])
