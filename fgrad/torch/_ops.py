@@ -1724,7 +1724,11 @@ def contiguous(self, memory_format=None):
     b = self._buf
     if (type(b) is not _nd and type(b) not in _DEV) or b.flags.c_contiguous:
         return self
-    return apply_op("CloneBackward0", ("clone",), _identity, (self,))
+    out = apply_op("CloneBackward0", ("clone",), _identity, (self,))
+    ob = out._buf
+    if type(ob) is _nd and not ob.flags.c_contiguous:  # a 16-bit float's float32 round trip keeps the layout
+        out._buf = np.ascontiguousarray(ob)
+    return out
 
 
 def detach(input):
@@ -1960,7 +1964,11 @@ def dropout(input, p=0.5, train=True):
         return mul(input, 0.0)
     n = int(np.prod(input._buf.shape, dtype=np.int64))  # PyTorch: bernoulli_(1 - p), div_(1 - p)
     keep = default_generator._engine.bernoulli_scalar(n, 1 - p).reshape(input._buf.shape)
-    keep = keep.astype(input._buf.dtype) / (1 - p)
+    dtype = input._buf.dtype
+    if dtype in _NARROW_FLOATS:  # PyTorch: div_ in float32, rounded to the 16-bit type
+        keep = (keep.astype(np.float32) / np.float32(1 - p)).astype(dtype)
+    else:
+        keep = keep.astype(dtype) / (1 - p)
     return mul(input, result_tensor(keep))
 
 
