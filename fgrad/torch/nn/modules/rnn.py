@@ -28,7 +28,8 @@ import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
 from .._defop import defop
 from ..parameter import Parameter
-from ..utils.rnn import PackedSequence, _packed_to_padded_time_major, _padded_to_packed_like, pad_packed_sequence
+from ..utils.rnn import (PackedSequence, _packed_to_padded_time_major, _padded_to_packed_like,
+                         pad_packed_sequence)
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
