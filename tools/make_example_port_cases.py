@@ -49,6 +49,16 @@ def main():
     cases["lstm_out_data"] = out.data.detach().numpy().round(6).tolist()
     cases["lstm_h"] = h.detach().numpy().round(6).tolist()
     cases["lstm_grad_w_ih_l1"] = lstm.weight_ih_l1.grad.numpy().round(6).tolist()
+    # embedding with scale_grad_by_freq (and padding_idx), weight gradients
+    idx = [[1, 2, 1, 0, 4], [3, 1, 2, 1, 4]]
+    w = np.random.default_rng(5).standard_normal((6, 3)).astype(np.float32)
+    ct = np.random.default_rng(6).standard_normal((2, 5, 3)).astype(np.float32)
+    cases["embedding_idx"], cases["embedding_weight"], cases["embedding_ct"] = idx, w.tolist(), ct.tolist()
+    for name, kw in (("freq", dict(scale_grad_by_freq=True)),
+                     ("freq_pad", dict(scale_grad_by_freq=True, padding_idx=2))):
+        wt = torch.tensor(w, requires_grad=True)
+        torch.nn.functional.embedding(torch.tensor(idx), wt, **kw).backward(torch.tensor(ct))
+        cases[f"embedding_grad_{name}"] = wt.grad.numpy().tolist()
     with open(OUT, "w", encoding="utf-8") as fh:
         json.dump(cases, fh)
         fh.write("\n")

@@ -169,3 +169,66 @@ def test_packed_lstm_with_dropout_live():
     np.testing.assert_allclose(ours[1].data.detach().numpy(), theirs[1].data.detach().numpy(), atol=2e-6)
     for a, b in zip(ours[3].parameters(), theirs[3].parameters()):
         np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), atol=2e-5)
+
+
+# --- embedding: scale_grad_by_freq ------------------------------------------------------
+
+def _embedding_case(lib, **kw):
+    w = lib.tensor(np.asarray(STORED["embedding_weight"], np.float32), requires_grad=True)
+    out = lib.nn.functional.embedding(lib.tensor(STORED["embedding_idx"]), w, **kw)
+    out.backward(lib.tensor(np.asarray(STORED["embedding_ct"], np.float32)))
+    return out, w
+
+
+@pytest.mark.parametrize("name,kw", [("freq", dict(scale_grad_by_freq=True)),
+                                     ("freq_pad", dict(scale_grad_by_freq=True, padding_idx=2))])
+def test_embedding_scale_grad_by_freq_matches_pytorch(name, kw):
+    """Each looked-up row's gradient is divided by how often its index occurs in the batch
+    (PyTorch's rule); the forward values are the weight's rows exactly (bit for bit; the
+    earlier formula ``rows * s + sg(rows * (1 - s))`` could be an ulp off)."""
+    out, w = _embedding_case(ft, **kw)
+    np.testing.assert_allclose(w.grad.numpy(), STORED[f"embedding_grad_{name}"], rtol=1e-6, atol=1e-7)
+    idx = np.asarray(STORED["embedding_idx"])
+    assert (out.detach().numpy() == np.asarray(STORED["embedding_weight"], np.float32)[idx]).all()
+    m = ft.nn.Embedding(6, 3, scale_grad_by_freq=True, **{k: v for k, v in kw.items() if k == "padding_idx"})
+    with ft.no_grad():
+        m.weight.copy_(ft.tensor(np.asarray(STORED["embedding_weight"], np.float32)))
+    m(ft.tensor(STORED["embedding_idx"])).backward(ft.tensor(np.asarray(STORED["embedding_ct"], np.float32)))
+    np.testing.assert_allclose(m.weight.grad.numpy(), STORED[f"embedding_grad_{name}"], rtol=1e-6, atol=1e-7)
+
+
+@needs_torch
+def test_embedding_scale_grad_by_freq_live():
+    for kw in (dict(scale_grad_by_freq=True), dict(scale_grad_by_freq=True, padding_idx=4)):
+        ours, theirs = _embedding_case(ft, **kw)[1], _embedding_case(_torch, **kw)[1]
+        np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_embedding_scale_grad_by_freq_under_transforms_and_compile():
+    w = ft.tensor(np.asarray(STORED["embedding_weight"], np.float32), requires_grad=True)
+    idx = ft.tensor(STORED["embedding_idx"])
+    want = _embedding_case(ft, scale_grad_by_freq=True)[1].grad
+
+    def loss(weight):
+        out = F.embedding(idx, weight, scale_grad_by_freq=True)
+        return (out * ft.tensor(np.asarray(STORED["embedding_ct"], np.float32))).sum()
+
+    np.testing.assert_allclose(ft.func.grad(loss)(w.detach()).numpy(), want.numpy(), rtol=1e-6)
+    ft.compile(loss, fullgraph=True)(w).backward()
+    np.testing.assert_allclose(w.grad.numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_embedding_scale_grad_by_freq_large_batch_is_linear_in_memory():
+    # the counts used to be an (N, N) comparison matrix: 40000 indices needed 1.6 GB
+    idx = ft.randint(0, 50, (200, 200))
+    w = ft.randn(50, 4, requires_grad=True)
+    F.embedding(idx, w, scale_grad_by_freq=True).sum().backward()
+    counts = np.bincount(idx.numpy().ravel(), minlength=50)
+    # each row: the sum of count copies of 1/count (float32 rounding)
+    np.testing.assert_allclose(w.grad.numpy(), np.where(counts[:, None] > 0, 1.0, 0.0) * np.ones((50, 4)),
+                               rtol=1e-4)
+
+
+def test_embedding_refuses_negative_indices_as_pytorch():
+    with pytest.raises(IndexError, match="index out of range in self"):
+        F.embedding(ft.tensor([0, -1]), ft.ones(3, 2))
