@@ -232,3 +232,21 @@ def test_embedding_scale_grad_by_freq_large_batch_is_linear_in_memory():
 def test_embedding_refuses_negative_indices_as_pytorch():
     with pytest.raises(IndexError, match="index out of range in self"):
         F.embedding(ft.tensor([0, -1]), ft.ones(3, 2))
+
+
+# --- torch.dropout (and SDPA's dropout) under torch.compile --------------------------------
+
+def test_torch_dropout_and_sdpa_dropout_draw_new_masks_per_compiled_call():
+    """The mask used to be drawn once, while tracing, and baked into the compiled program."""
+    x = ft.ones(2, 3, 8, 8)
+    for fn in (lambda q: ft.dropout(q, 0.5, True),
+               lambda q: F.scaled_dot_product_attention(q, q, q, dropout_p=0.5)):
+        compiled = ft.compile(fn, fullgraph=True)
+        ft.manual_seed(0)
+        a, b = compiled(x), compiled(x)
+        assert not ft.equal(a, b)
+        ft.manual_seed(0)
+        assert ft.equal(compiled(x), a)  # reproducible from the seed
+    kept = ft.compile(lambda q: ft.dropout(q, 0.25, True))(ft.ones(4000))
+    assert set(kept.unique().tolist()) == {0.0, float(np.float32(1.0) / np.float32(0.75))}
+    assert 0.2 < (kept == 0).float().mean().item() < 0.3
