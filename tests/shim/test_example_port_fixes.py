@@ -250,3 +250,44 @@ def test_torch_dropout_and_sdpa_dropout_draw_new_masks_per_compiled_call():
     kept = ft.compile(lambda q: ft.dropout(q, 0.25, True))(ft.ones(4000))
     assert set(kept.unique().tolist()) == {0.0, float(np.float32(1.0) / np.float32(0.75))}
     assert 0.2 < (kept == 0).float().mean().item() < 0.3
+
+
+# --- torch.compile keeps the shim's custom derivative rules ---------------------------------
+
+def test_compiled_gradients_keep_custom_rules():
+    """The backward used to be staged from the traced program, where custom_jvp/custom_vjp
+    functions are inlined: relu's PyTorch derivative at 0 (0; the primal max(x, 0) gives 1)
+    and a straight-through Function's backward were lost under torch.compile."""
+    x0 = [-1.0, 0.0, 2.0]
+    eager = ft.tensor(x0, requires_grad=True)
+    F.relu(eager).sum().backward()
+    comp = ft.tensor(x0, requires_grad=True)
+    ft.compile(lambda x: F.relu(x).sum(), fullgraph=True)(comp).backward()
+    assert comp.grad.tolist() == eager.grad.tolist() == [0.0, 0.0, 1.0]  # PyTorch's
+
+    class StraightThrough(ft.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.round()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = ft.tensor([0.3, 1.7], requires_grad=True)
+    ft.compile(lambda x: StraightThrough.apply(x).sum(), fullgraph=True)(x).backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_compile_runs_the_traced_code_once_per_signature_with_grad():
+    calls = []
+    w = ft.ones(3, requires_grad=True)
+
+    @ft.compile
+    def f(x):
+        calls.append(1)
+        return (x * w).sum()
+
+    f(ft.ones(3)).backward()
+    f(ft.ones(3)).backward()
+    assert len(calls) == 1 and w.grad.tolist() == [2.0, 2.0, 2.0]
