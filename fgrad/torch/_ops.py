@@ -1274,7 +1274,10 @@ def _narrow_log_softmax(d, narrow):
 
 def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
-    if dim is None:
+    if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
+        axis = None if dim is None else _dims(dim, b.ndim)
+        res = _wrap(fnp.all(b, axis=axis, keepdims=keepdim if dim is not None else False))
+    elif dim is None:
         res = result_tensor(_asb(np.all(b)))
     else:
         res = result_tensor(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
@@ -1283,7 +1286,10 @@ def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
 
 def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
-    if dim is None:
+    if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
+        axis = None if dim is None else _dims(dim, b.ndim)
+        res = _wrap(fnp.any(b, axis=axis, keepdims=keepdim if dim is not None else False))
+    elif dim is None:
         res = result_tensor(_asb(np.any(b)))
     else:
         res = result_tensor(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))

@@ -291,3 +291,23 @@ def test_compile_runs_the_traced_code_once_per_signature_with_grad():
     f(ft.ones(3)).backward()
     f(ft.ones(3)).backward()
     assert len(calls) == 1 and w.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+# --- nanoGPT under torch.compile: no graph break in attention with dropout --------------------
+
+def test_all_any_masked_fill_and_sdpa_dropout_trace_without_graph_break():
+    """torch.all/any and masked_fill with a traced mask used to need concrete values, so
+    scaled_dot_product_attention with a causal mask and dropout (its all-masked-rows check)
+    was a graph break: torch.compile(model) of a GPT ran eagerly."""
+    x = ft.tensor([[0.5, -1.0, 2.0], [1.0, 3.0, 0.25]])
+
+    def f(x):
+        return (x > 0).all(dim=1).float().sum() + (x > 0).any().float() + x.masked_fill(x > 0.6, 0.0).sum()
+
+    assert ft.compile(f, fullgraph=True)(x).item() == f(x).item() == 1.0 + 1.0 + 0.5 - 1.0 + 0.25
+    assert ft.func.vmap(lambda r: r.all())(ft.tensor([[True, False], [True, True]])).tolist() == [False, True]
+    q = ft.randn(2, 2, 4, 3, requires_grad=True)
+    sdpa = ft.compile(lambda q: F.scaled_dot_product_attention(q, q, q, is_causal=True, dropout_p=0.1).sum(),
+                      fullgraph=True)
+    sdpa(q).backward()
+    assert q.grad.shape == (2, 2, 4, 3) and ft.isfinite(q.grad).all()

@@ -30,6 +30,7 @@ import fgrad.torch as torch
 
 from .._tensor import Tensor
 from .._autocast_state import lower_precision as _lower_precision
+from ._defop import is_concrete
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -63,7 +64,7 @@ def _attention_bias(attn_mask, is_causal: bool, L: int, S: int, like: Tensor):
 def _safe_softmax(scores: Tensor) -> Tensor:
     """softmax over the last dim, with zeros (and zero gradient) for rows that are all -inf."""
     all_masked = (scores == float("-inf")).all(dim=-1, keepdim=True)
-    if not bool(all_masked.any()):
+    if is_concrete(all_masked) and not bool(all_masked.any()):  # traced (torch.compile): no branch
         return torch.softmax(scores, dim=-1)
     weights = torch.softmax(scores.masked_fill(all_masked, 0.0), dim=-1)
     return weights.masked_fill(all_masked, 0.0)
