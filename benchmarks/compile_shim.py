@@ -12,8 +12,9 @@ batch 8), all float32 with cross-entropy and SGD (momentum 0.9).  Before timing,
 step's losses over 3 steps are checked against the eager shim's.  Timing: 2 warm-up steps
 (tracing excluded, reported apart as "first call"), then ``--repeat`` repeats round-robin
 across the three variants, each the median per-step time of a block of ``--steps`` steps;
-reported: the median over repeats.  The machine this ran on is shared, so single numbers
-move by 10-30%; compare the ratios of one run.
+reported: the median over repeats (``--clock process`` times the process's CPU time instead
+of the wall clock: steadier where other jobs share the cores).  The machine this ran on is
+shared, so single numbers move by 10-30%; compare the ratios of one run.
 """
 
 from __future__ import annotations
@@ -132,12 +133,17 @@ def make_step(t, model, x, y, compiled: bool):
     return step
 
 
+CLOCKS = {"wall": time.perf_counter, "process": time.process_time}
+CLOCK = [time.perf_counter]
+
+
 def _block(step, n: int) -> float:
+    clock = CLOCK[0]
     ts = []
     for _ in range(n):
-        t0 = time.perf_counter()
+        t0 = clock()
         step()
-        ts.append(time.perf_counter() - t0)
+        ts.append(clock() - t0)
     return statistics.median(ts)
 
 
@@ -184,7 +190,10 @@ def main(argv=None) -> list:
     p.add_argument("--only", default="", help="comma-separated workloads (mlp, cnn, lstm, gpt)")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--steps", type=int, default=5)
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                   help="process: CPU time of this process (steadier on a shared machine; one thread)")
     args = p.parse_args(argv)
+    CLOCK[0] = CLOCKS[args.clock]
     names = [n for n in args.only.split(",") if n] or list(BUILD)
     rows: list = []
     print(f"{'workload':8} {'variant':22} {'ms/step':>9} {'spread':>7} {'first call':>11}  "

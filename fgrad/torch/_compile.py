@@ -369,7 +369,7 @@ _SPY: list = [None]
 class _Entry:
     """A compiled signature: its program and what it needs to stay valid."""
 
-    __slots__ = ("jf", "closed", "aot", "n_out", "out_spec", "out_statics", "mutated", "uses_rng", "modules",
+    __slots__ = ("jf", "aot", "n_out", "out_spec", "out_statics", "mutated", "uses_rng", "modules",
                  "consts", "fallback")
 
     def __init__(self) -> None:
@@ -451,8 +451,22 @@ class _Aot:
     __slots__ = ("fwd", "bwd", "n_out", "ct_mask", "in_mask")
 
 
-def _split_programs(closed, diff_mask: list, name: str) -> _Aot:
-    jaxpr, consts = closed.jaxpr, closed.consts
+def _diff_mask(inputs: list) -> list:
+    """Which inputs the backward differentiates: floating tensors that require grad (under
+    grad mode; both are guarded, so a signature's mask never changes)."""
+    if not STATE.enabled:
+        return [False] * len(inputs)
+    return [(t._rg or t._gfn is not None) and t._buf.dtype.kind in "fc" for t in inputs]
+
+
+def _split_programs(flat, avals: list, diff_mask: list, name: str) -> _Aot | None:
+    """Stage the JVP of the traced code ``flat`` (key, *input values) -> outputs at ``avals``
+    and split it into the forward and backward programs.  Staged from the code itself, not
+    from a program traced before: staging inlines ``custom_jvp``/``custom_vjp`` functions,
+    so such a program has lost their rules (the shim writes PyTorch's derivative
+    conventions, e.g. relu's 0 at 0, as such rules).  None when the staged backward holds
+    values of the forward's trace (a ``custom_vjp``'s residuals: the backward staging cannot
+    take them as inputs yet); the caller then splits the traced program instead."""
 
     def jvp(primals, tangents):
         dpos = [k for k, t in enumerate(tangents) if t is not None]
@@ -461,13 +475,14 @@ def _split_programs(closed, diff_mask: list, name: str) -> _Aot:
             full = list(primals)
             for k, v in zip(dpos, d, strict=True):
                 full[k] = v
-            return tuple(eval_jaxpr(jaxpr, consts, full))
+            return tuple(flat(*full))
 
         outs, t_outs = fgrad.jvp(f, tuple(primals[k] for k in dpos), tuple(tangents[k] for k in dpos))
         return list(outs), list(t_outs)
 
-    avals = [v.aval for v in jaxpr.invars]
     bp = stage(jvp, avals, [False] + diff_mask, f"torch.compile({name})")
+    if any(isinstance(c, Tracer) for c in (*bp.consts, *bp.bwd_consts)):
+        return None
     aot = _Aot()
     aot.fwd = Closed(bp.primal, bp.consts, name=f"compiled {name} forward")
     aot.bwd = Closed(bp.backward, bp.bwd_consts, name=f"compiled {name} backward")
@@ -638,10 +653,23 @@ class _Compiled:
 
         gen = _random.default_generator._engine
         gstate = gen.get_state()
+        mask = _diff_mask(inputs)  # guarded (grad mode, requires_grad): fixed for the signature
+        closed = aot = None
         try:
             with _dev.cpu_default():
-                closed = fgrad.make_jaxpr(flat)(_key_like(_NO_KEY, inputs),
-                                                *[_dispatch.fgrad_value(t) for t in inputs])
+                key0 = _key_like(_NO_KEY, inputs)
+                values = [_dispatch.fgrad_value(t) for t in inputs]
+                avals = [_awrap(v).aval if not hasattr(v, "aval") else v.aval for v in (key0, *values)]
+                if any(mask):  # forward and backward staged from one run of the code
+                    aot = _split_programs(flat, avals, mask, self.name)
+                if aot is None:
+                    closed = fgrad.make_jaxpr(flat)(key0, *values)
+                    if any(mask):  # (custom_vjp rules are lost in this program: see _split_programs)
+                        jaxpr0, consts0 = closed.jaxpr, closed.consts
+                        aot = _split_programs(lambda *a: tuple(eval_jaxpr(jaxpr0, consts0, a)), avals, mask,
+                                              self.name)
+                        if aot is None:
+                            raise _GraphBreak("the backward program could not be staged")
         except (_GraphBreak, fgrad.errors.ConcretizationError) as e:
             gen.set_state(gstate)  # the trace drew nothing for real
             return self._break(key, _first_line(e), e)
@@ -655,13 +683,15 @@ class _Compiled:
             self._break(key, reason)
             raise _Eager(result) from None
         gen.set_state(gstate)
-        jaxpr, consts = closed.jaxpr, closed.consts
-        entry.closed = closed
+        if aot is not None:
+            entry.aot[None] = aot
+        else:
+            jaxpr, consts = closed.jaxpr, closed.consts
 
-        def program(rng_key, *arrays):
-            return tuple(eval_jaxpr(jaxpr, consts, (rng_key, *arrays)))
+            def program(rng_key, *arrays):
+                return tuple(eval_jaxpr(jaxpr, consts, (rng_key, *arrays)))
 
-        entry.jf = fgrad.jit(program)
+            entry.jf = fgrad.jit(program)
         need = [t for t in info["seen"] if t._rg or t._gfn is not None]
         if need:
             bases = [t for t in need if t._base is None]
@@ -688,18 +718,10 @@ class _Compiled:
 
     def _run(self, entry: _Entry, inputs: list):
         rkey = _key_like(_draw_key() if entry.uses_rng else _NO_KEY, inputs)
-        diff = []
-        if STATE.enabled:
-            diff = [i for i, t in enumerate(inputs)
-                    if (t._rg or t._gfn is not None) and t._buf.dtype.kind in "fc"]
         bufs = [t._buf for t in inputs]
-        if diff:
-            aot = entry.aot.get(None)
-            if aot is None:
-                dset = set(diff)
-                mask = [i in dset for i in range(len(inputs))]
-                with _dev.cpu_default():
-                    aot = entry.aot[None] = _split_programs(entry.closed, mask, self.name)
+        aot = entry.aot.get(None)  # a signature that differentiates was staged with its backward
+        diff = [i for i, m in enumerate(_diff_mask(inputs)) if m] if aot is not None else []
+        if aot is not None:
             xp = _dev.xp_of(bufs[0]) if bufs else np
             with _dev.cpu_default():
                 res = aot.fwd.executable(xp).run([rkey._buf, *bufs])

@@ -71,13 +71,13 @@ from ._faces import (  # noqa: F401
     generate_faces,
 )
 from ._ops_creation import check_fill_value as _check_fill_value
-from ._random import default_generator
+from ._random import COMPILE_RNG as _COMPILE_RNG, default_generator, rand as _rand  # noqa: F401
 from ._tensor import Size, Tensor, _alias, _wrap, wrap_dim as _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
 import fgrad.nn as fnn
-from ._ops_creation import tensor
+from ._ops_creation import empty as _empty, tensor
 from ._autocast_state import fp32 as _autocast_fp32
 
 _set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
@@ -1274,7 +1274,10 @@ def _narrow_log_softmax(d, narrow):
 
 def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
-    if dim is None:
+    if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
+        axis = None if dim is None else _dims(dim, b.ndim)
+        res = _wrap(fnp.all(b, axis=axis, keepdims=keepdim if dim is not None else False))
+    elif dim is None:
         res = result_tensor(_asb(np.all(b)))
     else:
         res = result_tensor(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
@@ -1283,7 +1286,10 @@ def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
 
 def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     b = input._buf
-    if dim is None:
+    if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
+        axis = None if dim is None else _dims(dim, b.ndim)
+        res = _wrap(fnp.any(b, axis=axis, keepdims=keepdim if dim is not None else False))
+    elif dim is None:
         res = result_tensor(_asb(np.any(b)))
     else:
         res = result_tensor(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
@@ -1724,7 +1730,11 @@ def contiguous(self, memory_format=None):
     b = self._buf
     if (type(b) is not _nd and type(b) not in _DEV) or b.flags.c_contiguous:
         return self
-    return apply_op("CloneBackward0", ("clone",), _identity, (self,))
+    out = apply_op("CloneBackward0", ("clone",), _identity, (self,))
+    ob = out._buf
+    if type(ob) is _nd and not ob.flags.c_contiguous:  # a 16-bit float's float32 round trip keeps the layout
+        out._buf = np.ascontiguousarray(ob)
+    return out
 
 
 def detach(input):
@@ -1958,10 +1968,12 @@ def dropout(input, p=0.5, train=True):
         return input
     if p == 1:
         return mul(input, 0.0)
-    n = int(np.prod(input._buf.shape, dtype=np.int64))  # PyTorch: bernoulli_(1 - p), div_(1 - p)
-    keep = default_generator._engine.bernoulli_scalar(n, 1 - p).reshape(input._buf.shape)
-    keep = keep.astype(input._buf.dtype) / (1 - p)
-    return mul(input, result_tensor(keep))
+    shape, dt = tuple(input.shape), (input.dtype if input.is_floating_point() else None)
+    if _COMPILE_RNG[0] is not None:  # inside torch.compile's trace: drawn from the program's key
+        keep = (_rand(shape, dtype=dt, device=input.device) < (1.0 - p)).to(input.dtype) / (1.0 - p)
+    else:  # PyTorch: bernoulli_(1 - p), div_(1 - p) in the input's dtype
+        keep = _empty(shape, dtype=dt, device=input.device).bernoulli_(1.0 - p).div_(1.0 - p)
+    return mul(input, keep)
 
 
 # core helpers and internal helpers, not torch names

@@ -1466,7 +1466,8 @@ def masked_fill(input, mask, value):
         v = value.to(dt)
     else:
         v = np.asarray(value).astype(dt.np).item()
-    res = where(result_tensor(mb), v, input)
+    traced = isinstance(mask, Tensor) and type(mb) is not np.ndarray and type(mb) not in _DEV
+    res = where(mask if traced else result_tensor(mb), v, input)  # a traced mask (torch.compile) as is
     if res._gfn is not None:
         new_view_node_rename(res._gfn, "MaskedFillBackward0")
         if not isinstance(value, Tensor):

@@ -10,6 +10,9 @@ masked_fill), so autograd, devices and dtypes come from those ops.
                                                 as PyTorch's CPU kernels do)
     out = dropout(weights, dropout_p) @ v
 
+float16/bfloat16 operands are computed in float32 and the result rounded once, as PyTorch's
+CPU kernels do.
+
 Example::
 
     >>> import fgrad.torch as torch
@@ -27,6 +30,7 @@ import fgrad.torch as torch
 
 from .._tensor import Tensor
 from .._autocast_state import lower_precision as _lower_precision
+from ._defop import is_concrete
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -60,10 +64,24 @@ def _attention_bias(attn_mask, is_causal: bool, L: int, S: int, like: Tensor):
 def _safe_softmax(scores: Tensor) -> Tensor:
     """softmax over the last dim, with zeros (and zero gradient) for rows that are all -inf."""
     all_masked = (scores == float("-inf")).all(dim=-1, keepdim=True)
-    if not bool(all_masked.any()):
+    if is_concrete(all_masked) and not bool(all_masked.any()):  # traced (torch.compile): no branch
         return torch.softmax(scores, dim=-1)
     weights = torch.softmax(scores.masked_fill(all_masked, 0.0), dim=-1)
     return weights.masked_fill(all_masked, 0.0)
+
+
+def _flash_16bit(scores: Tensor, value: Tensor, out_dtype) -> Tensor:
+    """The rest of PyTorch's CPU flash-attention kernel for 16-bit floats, given the float32
+    ``scores`` (scaled and masked): exponentials and their row sums in float32, the
+    exponentials rounded to the 16-bit type for the product with ``value`` (accumulated in
+    float32), divided by the sums and rounded once.  A row with every key masked gives zeros."""
+    row_max = scores.amax(dim=-1, keepdim=True)
+    row_max = row_max.masked_fill(row_max == float("-inf"), 0.0)
+    e = torch.exp(scores - row_max)
+    total = e.sum(dim=-1, keepdim=True)
+    out = torch.matmul(e.to(out_dtype).float(), value)
+    out = out / total.masked_fill(total == 0.0, float("inf"))
+    return out.to(out_dtype)
 
 
 @_lower_precision
@@ -125,10 +143,18 @@ def scaled_dot_product_attention(
             "is_causal=True; pass one of them (a causal bool mask is torch.ones(L, S, "
             "dtype=torch.bool).tril())"
         )
+    narrow = query.dtype in (torch.bfloat16, torch.float16)
+    if narrow:  # PyTorch's CPU kernels (flash and math) compute 16-bit floats in float32, round once
+        out_dtype = query.dtype
+        query, key, value = query.float(), key.float(), value.float()
+        if attn_mask is not None and attn_mask.dtype == out_dtype:
+            attn_mask = attn_mask.float()
     L, S = query.size(-2), key.size(-2)
     scale_factor = 1.0 / math.sqrt(query.size(-1)) if scale is None else scale
     scores = torch.matmul(query, key.transpose(-2, -1)) * scale_factor
     bias = _attention_bias(attn_mask, is_causal, L, S, query)
+    if narrow and dropout_p == 0.0 and query.dim() == 4:
+        return _flash_16bit(scores if bias is None else scores + bias, value, out_dtype)
     if bias is not None:
         scores = scores + bias
         weights = _safe_softmax(scores)
@@ -136,7 +162,8 @@ def scaled_dot_product_attention(
         weights = torch.softmax(scores, dim=-1)
     if dropout_p > 0.0:
         weights = torch.dropout(weights, dropout_p, True)
-    return torch.matmul(weights, value)
+    out = torch.matmul(weights, value)
+    return out.to(out_dtype) if narrow else out
 
 
 # ---------------------------------------------------------------------------------------

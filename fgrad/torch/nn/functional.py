@@ -576,6 +576,15 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 # embedding
 
 
+def _scale_gradient(x, s):
+    """``x`` itself (the same bits, signed zeros included), with its derivative multiplied by
+    ``s``: ``x - (sg(x s) - x s)`` (where ``x`` is finite; elsewhere ``x`` unscaled).  Written
+    with ops rather than as a ``custom_jvp`` so that torch.compile's trace keeps the rule."""
+    scaled = x * s
+    exact = lax.stop_gradient(x) - (lax.stop_gradient(scaled) - scaled)
+    return fnp.where(fnp.isfinite(lax.stop_gradient(x)), exact, x)
+
+
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """Rows of ``weight`` at the integer indices ``input``; the row ``padding_idx`` gets no
@@ -595,8 +604,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     if is_concrete(input):
         ib = buf(input)
         if type(ib) in _dev.DEV:  # checked on the device, reported at the next synchronisation
-            _dev.defer_check(((ib < -n) | (ib >= n)).any(), lambda: IndexError("index out of range in self"))
-        elif ib.size and (ib.min() < -n or ib.max() >= n):
+            _dev.defer_check(((ib < 0) | (ib >= n)).any(), lambda: IndexError("index out of range in self"))
+        elif ib.size and (ib.min() < 0 or ib.max() >= n):  # PyTorch refuses negative indices too
             raise IndexError("index out of range in self")
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
@@ -610,11 +619,11 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     def fn(w, idx):
         idx = fnp.asarray(idx)
         rows = fnp.take(w, fnp.where(idx < 0, idx + n, idx), axis=0, mode="clip")
-        if sg:
-            flat = fnp.reshape(idx, (-1,))
-            counts = fnp.sum(flat[:, None] == flat[None, :], axis=1).astype(rows.dtype)
-            s = fnp.reshape(1.0 / counts, idx.shape + (1,))
-            rows = rows * s + lax.stop_gradient(rows * (1.0 - s))
+        if sg:  # each row's gradient divided by its index's count in the batch
+            flat = fnp.reshape(fnp.where(idx < 0, idx + n, idx), (-1,))
+            per_row = fnp.zeros((n,), rows.dtype).at[flat].add(1.0, mode="drop")
+            s = fnp.reshape(1.0 / fnp.take(per_row, flat, mode="clip"), idx.shape + (1,))
+            rows = _scale_gradient(rows, lax.stop_gradient(s))
         if pad is not None:
             rows = fnp.where((idx == pad)[..., None], lax.stop_gradient(rows), rows)
         return rows

@@ -28,7 +28,8 @@ import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
 from .._defop import defop
 from ..parameter import Parameter
-from ..utils.rnn import PackedSequence, _packed_to_padded_time_major, _padded_to_packed_like
+from ..utils.rnn import (PackedSequence, _packed_to_padded_time_major, _padded_to_packed_like,
+                         pad_packed_sequence)
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -260,11 +261,12 @@ class RNNBase(Module):
                 states.append(s)
         return input, states, is_batched, T, valid
 
-    def _run(self, input, states, step, valid=None):
+    def _run(self, input, states, step, valid=None, packed=None):
         """Run all layers and directions; ``step(xg_t, state_tuple, w_hh, b_hh) -> state_tuple``
         with the first state the output. Where ``valid[t]`` is False (past the end of a packed
         sequence) the state is carried unchanged, so the final states are each sequence's
-        last real step, in either direction."""
+        last real step, in either direction.  For a PackedSequence input (``packed``) the
+        dropout between layers is drawn over the packed data, as PyTorch draws it."""
         D = 2 if self.bidirectional else 1
         layer_input = input
         finals = [[] for _ in states]
@@ -295,9 +297,21 @@ class RNNBase(Module):
                 dir_outputs.append(torch.stack(outs, 0))
             layer_output = dir_outputs[0] if D == 1 else torch.cat(dir_outputs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
-                layer_output = F.dropout(layer_output, self.dropout, True)
+                if packed is None:
+                    layer_output = F.dropout(layer_output, self.dropout, True)
+                else:
+                    layer_output = layer_output * self._packed_dropout_mask(packed, layer_output)
             layer_input = layer_output
         return layer_input, [torch.stack(f, 0) for f in finals]
+
+    def _packed_dropout_mask(self, packed: PackedSequence, like):
+        """The dropout mask (0 or 1/(1-p)) of the packed rows (PyTorch draws one value per
+        element of the packed data, in its order), laid out as ``like`` (T, B, features)."""
+        ones = torch.ones((packed.data.size(0), like.size(-1)), dtype=like.dtype, device=like.device)
+        keep = F.dropout(ones, self.dropout, True)
+        mask, _ = pad_packed_sequence(PackedSequence(keep, packed.batch_sizes, packed.sorted_indices,
+                                                     packed.unsorted_indices))
+        return mask
 
     def _finish(self, output, finals, is_batched, packed=None):
         if isinstance(packed, PackedSequence):
@@ -336,7 +350,7 @@ class RNN(RNNBase):
         def step(xg, st, w_hh, b_hh):
             return (_rnn_step(xg, st[0], w_hh, b_hh, nl),)
 
-        out, finals = self._run(x, states, step, valid)
+        out, finals = self._run(x, states, step, valid, input if valid is not None else None)
         out, finals = self._finish(out, finals, batched, input)
         return out, finals[0]
 
@@ -353,7 +367,7 @@ class LSTM(RNNBase):
         def step(xg, st, w_hh, b_hh):
             return _lstm_step(xg, st[0], st[1], w_hh, b_hh)
 
-        out, finals = self._run(x, states, step, valid)
+        out, finals = self._run(x, states, step, valid, input if valid is not None else None)
         out, finals = self._finish(out, finals, batched, input)
         return out, (finals[0], finals[1])
 
@@ -372,7 +386,7 @@ class GRU(RNNBase):
         def step(xg, st, w_hh, b_hh):
             return (_gru_step(xg, st[0], w_hh, b_hh),)
 
-        out, finals = self._run(x, states, step, valid)
+        out, finals = self._run(x, states, step, valid, input if valid is not None else None)
         out, finals = self._finish(out, finals, batched, input)
         return out, finals[0]
 

@@ -29,6 +29,7 @@ import numpy as np
 import fgrad.torch as torch
 
 from ..._tensor import Tensor
+from ._std_sort import std_sort_order
 
 __all__ = [
     "PackedSequence",
@@ -139,7 +140,8 @@ def pack_padded_sequence(
 ) -> PackedSequence:
     """Pack a padded batch (T, B, *) (or (B, T, *)) of sequences of the given lengths.
     ``enforce_sorted=True`` requires decreasing lengths; otherwise the batch is sorted (and
-    the permutation kept so outputs come back in the caller's order)."""
+    the permutation kept so outputs come back in the caller's order), equal lengths in the
+    order PyTorch's CPU sort leaves them (`std_sort_order`)."""
     lens = _lengths_array(lengths)
     batch_dim = 0 if batch_first else 1
     if len(lens) != input.size(batch_dim):
@@ -162,7 +164,8 @@ def pack_padded_sequence(
         sorted_indices = None
         order = np.arange(len(lens))
     else:
-        order = np.argsort(-lens, kind="stable")
+        # PyTorch's torch.sort(lengths, descending=True): std::sort's order for equal lengths
+        order = np.array(std_sort_order(lens.tolist(), descending=True), dtype=np.int64)
         sorted_indices = torch.tensor(order, dtype=torch.int64, device=input.device)
     if batch_first:
         input = input.transpose(0, 1)
