@@ -193,6 +193,16 @@ def test_typing_defers_jaxtyping():
     assert out.stdout.strip() == "False"
 
 
+def test_positive_returns_an_array(type_checked):
+    """``fnp.positive`` returned a Python float or a NumPy array unchanged (JAX: an Array);
+    its annotation (``-> Array``) caught it."""
+    for x in (2.0, np.ones(2, np.float32), fnp.arange(3)):
+        out = fnp.positive(x)
+        assert isinstance(out, fgrad.Array)
+        np.testing.assert_array_equal(np.asarray(out), np.asarray(x))
+        assert out.dtype == np.asarray(x).dtype
+
+
 def test_shapes_are_checked(type_checked):
     """The shape relations in the annotations are enforced under the type-checking fixture."""
     x = fnp.ones((2, 3))

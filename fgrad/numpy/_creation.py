@@ -18,7 +18,7 @@ from ..typing import Array, ArrayLike, Axis, DTypeLike, Shape
 
 import numpy as np
 
-from ..backends import NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
+from ..backends import Device, NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
 from ..backends.dlpack import import_buffer
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
 from ..core.constants import constant_like, host_array  # noqa: F401 (re-exported)
@@ -74,7 +74,8 @@ def _moved(x, device):
     return x if device is None else device_put(x, device)
 
 
-def asarray(a: Any, dtype: DTypeLike | None = None, copy=None, *, device=None) -> ArrayImpl:
+def asarray(a: Any, dtype: DTypeLike | None = None, copy: bool | None = None, *,
+            device: Device | str | None = None) -> ArrayImpl:
     """Convert ``a`` (array, list, scalar, numpy array) to an `fgrad.Array`.
 
     Host data goes to the default device; an fgrad Array stays where it is; a device buffer
@@ -118,7 +119,8 @@ def _is_dlpack_tensor(a) -> bool:
 array = asarray
 
 
-def zeros(shape: int | Shape, dtype: DTypeLike | None = None, *, device=None) -> ArrayImpl:
+def zeros(shape: int | Shape, dtype: DTypeLike | None = None, *,
+          device: Device | str | None = None) -> ArrayImpl:
     """Zeros of ``shape`` (float64 by default) on ``device`` (default: the default device).
 
     >>> import fgrad.numpy as fnp
@@ -128,15 +130,18 @@ def zeros(shape: int | Shape, dtype: DTypeLike | None = None, *, device=None) ->
     return _on_device(lambda: _zeros(shape, dtype), device)
 
 
-def ones(shape: int | Shape, dtype: DTypeLike | None = None, *, device=None) -> ArrayImpl:
+def ones(shape: int | Shape, dtype: DTypeLike | None = None, *,
+         device: Device | str | None = None) -> ArrayImpl:
     return _on_device(lambda: _make("ones", _shape_tuple(shape), dtype=dtype or float_), device)
 
 
-def empty(shape: int | Shape, dtype: DTypeLike | None = None, *, device=None) -> ArrayImpl:
+def empty(shape: int | Shape, dtype: DTypeLike | None = None, *,
+          device: Device | str | None = None) -> ArrayImpl:
     return zeros(shape, dtype, device=device)
 
 
-def full(shape: int | Shape, fill_value: ArrayLike, dtype: DTypeLike | None = None, *, device=None) -> Array:
+def full(shape: int | Shape, fill_value: ArrayLike, dtype: DTypeLike | None = None, *,
+         device: Device | str | None = None) -> Array:
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         fv = fill_value if dtype is None else convert_element_type(fill_value, dtype)
         return _moved(broadcast_to(fv, _shape_tuple(shape)), device)
@@ -144,7 +149,7 @@ def full(shape: int | Shape, fill_value: ArrayLike, dtype: DTypeLike | None = No
 
 
 def zeros_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape | None = None, *,
-               device=None) -> ArrayImpl:
+               device: Device | str | None = None) -> ArrayImpl:
     """Zeros with ``x``'s shape and dtype (unless given), on ``x``'s device (or ``device``).
 
     >>> import fgrad.numpy as fnp
@@ -155,17 +160,17 @@ def zeros_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape 
 
 
 def ones_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape | None = None, *,
-              device=None) -> ArrayImpl:
+              device: Device | str | None = None) -> ArrayImpl:
     return _moved(_ones_like(x, dtype, shape), device)
 
 
 def empty_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape | None = None, *,
-               device=None) -> Array:
+               device: Device | str | None = None) -> Array:
     return zeros_like(x, dtype, shape, device=device)
 
 
 def full_like(x: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None,
-              shape: int | Shape | None = None, *, device=None) -> Array:
+              shape: int | Shape | None = None, *, device: Device | str | None = None) -> Array:
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         s, d = _like(x, dtype, shape)
         return _moved(full(s, fill_value, d), device)
@@ -173,7 +178,7 @@ def full_like(x: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = Non
 
 
 def arange(start: ArrayLike, stop: ArrayLike | None = None, step: ArrayLike | None = None,
-           dtype: DTypeLike | None = None, *, device=None) -> Array:
+           dtype: DTypeLike | None = None, *, device: Device | str | None = None) -> Array:
     """Evenly spaced values in ``[start, stop)`` (NumPy's rules), on ``device``.
 
     >>> import fgrad.numpy as fnp
@@ -203,7 +208,7 @@ def _py_bound(v):
 
 
 def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype: DTypeLike | None = None, axis: Axis = 0, *, device=None) -> Array:
+             dtype: DTypeLike | None = None, axis: Axis = 0, *, device: Device | str | None = None) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop`` (NumPy's rules), on ``device``.
 
     >>> import fgrad.numpy as fnp
@@ -248,7 +253,8 @@ def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
                                             base=base, dtype=dtype))
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *, device=None) -> Array:
+def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *,
+        device: Device | str | None = None) -> Array:
     return _on_device(lambda: _make("eye", N, M, k, dtype=dtype or float_), device)
 
 

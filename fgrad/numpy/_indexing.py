@@ -10,6 +10,8 @@ raise a clear error under a transform that hides the values.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..typing import Array, ArrayLike, Axis, DTypeLike, Shape
 from collections.abc import Sequence
 
@@ -378,7 +380,7 @@ def _prepare_indices(idx, n, mode, op):
     return idx, "fill"
 
 
-def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None, mode: str | None = None,
+def take(a: ArrayLike, indices: ArrayLike, axis: int | None = None, out: None = None, mode: str | None = None,
          unique_indices: bool = False, indices_are_sorted: bool = False,
          fill_value: ArrayLike | None = None) -> Array:
     """Take elements along ``axis`` (the flattened array when ``axis`` is None).
@@ -419,7 +421,7 @@ def _along_axis_index(arr, indices, axis, op):
     return tuple(("a", d) for d in range(nd)), arrays
 
 
-def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: Axis, mode: str | None = None,
+def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None, mode: str | None = None,
                     fill_value: ArrayLike | None = None) -> Array:
     """``out[..., i, ...] = arr[..., indices[..., i, ...], ...]`` (NumPy semantics with
     broadcasting of the other axes; out-of-bounds handling as in `take`)."""
@@ -439,7 +441,8 @@ def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: Axis, mode: str | 
     return indexing_ops.gather(arr, arrays, indexer, oob, fill if oob == "fill" else None)
 
 
-def put_along_axis(arr: ArrayLike, indices: ArrayLike, values: ArrayLike, axis: Axis, inplace: bool = True,
+def put_along_axis(arr: ArrayLike, indices: ArrayLike, values: ArrayLike, axis: int | None,
+                   inplace: bool = True,
                    mode: str | None = None) -> Array:
     """Functional ``np.put_along_axis``: returns a new array (``inplace`` must be False)."""
     if inplace:
@@ -542,7 +545,7 @@ def extract(condition: ArrayLike, arr: ArrayLike, *, size: int | None = None,
     return ew.select(ew.ge_p.bind(idx, 0), vals, fill_value)
 
 
-def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None) -> Array:
+def compress(condition: ArrayLike, a: ArrayLike, axis: int | None = None) -> Array:
     a = _arr(a)
     cond = _concrete(condition, "compress", _MASK_HINT).astype(bool).ravel()
     return _index_map(a, "compress", lambda ids: np.compress(cond, ids, axis))
@@ -564,7 +567,7 @@ def _seq(arrays, op):
     return [_arr(a) for a in arrays]
 
 
-def concatenate(arrays: ArrayLike | Sequence[ArrayLike], axis: Axis = 0, out: None = None,
+def concatenate(arrays: ArrayLike | Sequence[ArrayLike], axis: int | None = 0, out: None = None,
                 dtype: DTypeLike | None = None) -> Array:
     """Join arrays along an existing axis (``axis=None`` flattens them first)."""
     if out is not None:
@@ -590,11 +593,11 @@ def concatenate(arrays: ArrayLike | Sequence[ArrayLike], axis: Axis = 0, out: No
     return ST.concatenate(xs, axis)
 
 
-def concat(arrays: ArrayLike | Sequence[ArrayLike], /, *, axis: Axis = 0) -> Array:
+def concat(arrays: ArrayLike | Sequence[ArrayLike], /, *, axis: int = 0) -> Array:
     return concatenate(arrays, axis=axis)
 
 
-def stack(arrays: ArrayLike | Sequence[ArrayLike], axis: Axis = 0, out: None = None,
+def stack(arrays: ArrayLike | Sequence[ArrayLike], axis: int = 0, out: None = None,
           dtype: DTypeLike | None = None) -> Array:
     """Join arrays of equal shape along a new axis."""
     like = _keys.key_operands(list(arrays), "stack")
@@ -611,7 +614,7 @@ def stack(arrays: ArrayLike | Sequence[ArrayLike], axis: Axis = 0, out: None = N
     return concatenate(xs, axis, dtype=dtype)
 
 
-def unstack(x: ArrayLike, /, *, axis: Axis = 0) -> tuple[Array, ...]:
+def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     x = _arr(x)
     axis = normalize_axis(axis, _ndim(x), "unstack")
     n = _shape(x)[axis]
@@ -648,7 +651,7 @@ def column_stack(tup: ArrayLike | Sequence[ArrayLike]) -> Array:
     return concatenate(xs, 1)
 
 
-def append(arr: ArrayLike, values: ArrayLike, axis: Axis = None) -> Array:
+def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     arr, values = _arr(arr), _arr(values)
     if axis is None:
         return concatenate([shape_ops.reshape(arr, (-1,)), shape_ops.reshape(values, (-1,))])
@@ -690,25 +693,26 @@ def _split(ary, indices_or_sections, axis, op, even):
     return [ST.slice_in_dim(ary, lo, hi, 1, axis) for lo, hi in ranges]
 
 
-def split(ary: ArrayLike, indices_or_sections, axis: Axis = 0) -> list[Array]:
+def split(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int = 0) -> list[Array]:
     """Split into equal sections (an int) or at the given indices (a sequence)."""
     return _split(ary, indices_or_sections, axis, "split", True)
 
 
-def array_split(ary: ArrayLike, indices_or_sections, axis: Axis = 0) -> list[Array]:
+def array_split(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike,
+                axis: int = 0) -> list[Array]:
     return _split(ary, indices_or_sections, axis, "array_split", False)
 
 
-def hsplit(ary: ArrayLike, indices_or_sections) -> list[Array]:
+def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[Array]:
     ary = _arr(ary)
     return split(ary, indices_or_sections, 0 if _ndim(ary) == 1 else 1)
 
 
-def vsplit(ary: ArrayLike, indices_or_sections) -> list[Array]:
+def vsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[Array]:
     return split(ary, indices_or_sections, 0)
 
 
-def dsplit(ary: ArrayLike, indices_or_sections) -> list[Array]:
+def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[Array]:
     return split(ary, indices_or_sections, 2)
 
 
@@ -716,7 +720,7 @@ def dsplit(ary: ArrayLike, indices_or_sections) -> list[Array]:
 # tile / repeat / delete / insert
 
 
-def tile(A: ArrayLike, reps) -> Array:
+def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
     A = _arr(A)
     reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
     shp = _shape(A)
@@ -728,7 +732,8 @@ def tile(A: ArrayLike, reps) -> Array:
     return shape_ops.reshape(x, tuple(r * s for r, s in zip(reps, shp, strict=True)))
 
 
-def repeat(a: ArrayLike, repeats: ArrayLike, axis: Axis = None, *, total_repeat_length=None) -> Array:
+def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *,
+           total_repeat_length: int | None = None) -> Array:
     """Repeat elements; ``repeats`` is an int or a (concrete) array of per-element counts."""
     a = _arr(a)
     if axis is None:
@@ -787,14 +792,14 @@ def _static_obj(obj, op):
     return obj
 
 
-def delete(arr: ArrayLike, obj: ArrayLike, axis: Axis = None) -> Array:
+def delete(arr: ArrayLike, obj: ArrayLike, axis: int | None = None) -> Array:
     """Delete sub-arrays along ``axis`` (``obj``: int, slice, or concrete index/boolean array)."""
     arr = _arr(arr)
     obj = _static_obj(obj, "delete")
     return _index_map(arr, "delete", lambda ids: np.delete(ids, obj, axis))
 
 
-def insert(arr: ArrayLike, obj: ArrayLike, values: ArrayLike, axis: Axis = None) -> Array:
+def insert(arr: ArrayLike, obj: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     """Insert ``values`` before the positions ``obj`` along ``axis`` (NumPy semantics)."""
     arr = _arr(arr)
     obj = _static_obj(obj, "insert")
@@ -864,7 +869,7 @@ def roll(a: ArrayLike, shift: ArrayLike, axis: Axis = None) -> Array:
     return a
 
 
-def rot90(m: ArrayLike, k: int = 1, axes=(0, 1)) -> Array:
+def rot90(m: ArrayLike, k: int = 1, axes: Any = (0, 1)) -> Array:
     m = _arr(m)
     nd = _ndim(m)
     if len(axes) != 2:
@@ -921,7 +926,7 @@ def _per_axis_pairs(v, nd, name):
     return [(arr[i, 0].item(), arr[i, 1].item()) for i in range(nd)]
 
 
-def pad(array: ArrayLike, pad_width, mode: str = "constant", **kwargs) -> Array:
+def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
     """NumPy ``pad``.  ``mode`` is 'constant' (default; ``constant_values`` may be traced),
     'edge', 'reflect', 'symmetric', 'wrap', 'empty', 'linear_ramp', 'maximum', 'minimum' or
     'mean'.  All modes are differentiable in the array."""
@@ -1133,11 +1138,11 @@ def diag_indices_from(arr: ArrayLike) -> tuple[Array, ...]:
     return diag_indices(shp[0], len(shp))
 
 
-def tril_indices(n: int, k: int = 0, m: ArrayLike | None = None) -> tuple[Array, Array]:
+def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, Array]:
     return tuple(wrap(i) for i in np.tril_indices(n, k, m))
 
 
-def triu_indices(n: int, k: int = 0, m: ArrayLike | None = None) -> tuple[Array, Array]:
+def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, Array]:
     return tuple(wrap(i) for i in np.triu_indices(n, k, m))
 
 
@@ -1155,7 +1160,8 @@ def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Array, Array]:
     return triu_indices(shp[0], k, shp[1])
 
 
-def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap_=False, *, inplace: bool = True, **kw) -> Array:
+def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap_: bool = False, *, inplace: bool = True,
+                  **kw: Any) -> Array:
     """Functional ``fill_diagonal``: returns a new array; call with ``inplace=False``."""
     if inplace:
         raise ValueError("fgrad.numpy.fill_diagonal: arrays are immutable; pass inplace=False")
@@ -1302,7 +1308,8 @@ def unravel_index(indices: ArrayLike, shape: int | Shape | ArrayLike) -> tuple[A
     return tuple(out)
 
 
-def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C") -> Array:
+def ravel_multi_index(multi_index: Sequence[ArrayLike], dims: Shape, mode: str = "raise",
+                      order: str = "C") -> Array:
     dims = tuple(int(d) for d in dims)
     if order not in ("C", "F"):
         raise ValueError("ravel_multi_index: order must be 'C' or 'F'")

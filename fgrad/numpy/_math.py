@@ -3,6 +3,7 @@ primitive are generated from the op specs in `._elementwise` and re-exported her
 
 from __future__ import annotations
 
+from ..backends import Device
 from ..typing import Array, ArrayLike, DTypeLike
 
 import numpy as np
@@ -27,7 +28,7 @@ from ._elementwise import (
 
 
 def positive(x: ArrayLike) -> Array:
-    return x
+    return x if isinstance(x, Array) else asarray(x)  # a Python or NumPy input becomes an Array, as in JAX
 
 
 def square(x: ArrayLike) -> Array:
@@ -87,7 +88,8 @@ def clip(a: ArrayLike, min: ArrayLike | None = None, max: ArrayLike | None = Non
     return a
 
 
-def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy=True, device=None) -> Array:
+def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = True,
+           device: Device | str | None = None) -> Array:
     """``x`` as ``dtype`` (differentiable between float/complex dtypes).  ``copy=False``
     returns ``x`` itself when the dtype already matches; ``device`` moves the result.
 
@@ -138,7 +140,7 @@ def copy(a: ArrayLike, order: str | None = None) -> Array:
     return out.copy() if out is a else out
 
 
-def angle(z: ArrayLike, deg=False) -> Array:
+def angle(z: ArrayLike, deg: bool = False) -> Array:
     """Argument of ``z``, ``arctan2(imag(z), real(z))`` (radians, or degrees with ``deg``), as
     ``jnp.angle``: real input gives 0 or pi, integers are taken as float64.
 

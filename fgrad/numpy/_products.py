@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..typing import ArrayLike, Axis, DTypeLike, Shaped
+from ..typing import ArrayLike, DTypeLike, Shaped
 
 import functools
 import math
@@ -173,7 +173,7 @@ def outer(a: ArrayLike, b: ArrayLike) -> Array:
     return ew.mul(reshape(a, (m, 1)), reshape(b, (1, n)))
 
 
-def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1) -> Array:
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     """``sum(conj(x1) * x2, axis)`` with the other axes broadcast (NumPy 2 ``vecdot``): ``axis``
     counts in each input, the two contracted axes must have equal lengths (they are not
     broadcast), and the result has the inputs' promoted dtype (uint8 stays uint8).
@@ -267,7 +267,7 @@ _EPS2 = np.array([[0.0, 1.0], [-1.0, 0.0]])  # a x b (z component) = a_j eps2[j,
 
 
 def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: int = -1,
-          axis: Axis = None) -> Array:
+          axis: int | None = None) -> Array:
     """Cross product of 3-vectors (2-vectors are taken with z = 0; two 2-vectors give the
     z component), along ``axisa``/``axisb``, result vectors along ``axisc``."""
     a, b = _arr(a), _arr(b)
@@ -405,8 +405,9 @@ def _parse_einsum(subscripts: str, ndims: tuple):
     return tuple(tuple(labs) for labs in in_labels), tuple(out_labels)
 
 
-def einsum(subscripts: str, *operands: ArrayLike, out: None = None, optimize=None, precision=None,
-           preferred_element_type: DTypeLike | None = None, dtype: DTypeLike | None = None) -> Array:
+def einsum(subscripts: str, *operands: ArrayLike, out: None = None, optimize: Any = None,
+           precision: Any = None, preferred_element_type: DTypeLike | None = None,
+           dtype: DTypeLike | None = None) -> Array:
     """Einstein summation with NumPy's subscripts (``'...'`` broadcasting, implicit output).
 
     Lowers to pairwise ``dot_general`` contractions (greedily the pair with the smallest
@@ -627,7 +628,7 @@ def matmul(a: Shaped[ArrayLike, "*#batch m k"] | Shaped[ArrayLike, " k"],
     return _finish(_matmul(a, b), "matmul", precision, preferred_element_type)
 
 
-def dot(a: ArrayLike, b: ArrayLike, *, precision=None,
+def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
         preferred_element_type: DTypeLike | None = None) -> Array:
     """NumPy ``dot``: sum over the last axis of ``a`` and the second-to-last of ``b``
     (the only axis if ``b`` is 1-D); scalars multiply.  ``precision``/``preferred_element_type``
@@ -656,7 +657,7 @@ def vdot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
     return _finish(_vdot(a, b), "vdot", precision, preferred_element_type)
 
 
-def inner(a: ArrayLike, b: ArrayLike, *, precision=None,
+def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
           preferred_element_type: DTypeLike | None = None) -> Array:
     """Sum over the last axes of ``a`` and ``b``; result shape ``a.shape[:-1] + b.shape[:-1]``.
     ``precision``/``preferred_element_type`` as in `matmul`.
@@ -670,7 +671,7 @@ def inner(a: ArrayLike, b: ArrayLike, *, precision=None,
     return _finish(_inner(a, b), "inner", precision, preferred_element_type)
 
 
-def tensordot(a: ArrayLike, b: ArrayLike, axes=2, *, precision=None,
+def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2, *, precision: Any = None,
               preferred_element_type: DTypeLike | None = None) -> Array:
     """Sum over ``axes`` (an int N: last N of ``a`` with first N of ``b``; or a pair of
     axis sequences).  Result: free axes of ``a`` then free axes of ``b``.  ``precision``/

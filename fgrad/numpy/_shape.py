@@ -20,7 +20,7 @@ expand_dims = shape_ops.expand_dims
 
 
 def reshape(a: ArrayLike, shape: int | Shape | None = None, order: str = "C", *,
-            newshape: int | Shape | None = None, copy=None, out_sharding=None) -> Array:
+            newshape: int | Shape | None = None, copy: bool | None = None, out_sharding=None) -> Array:
     """``a`` with a new ``shape`` (one entry may be -1).  ``order='C'`` reads and writes the
     elements row-major, ``order='F'`` column-major (first index fastest), as NumPy and JAX.
     Arrays are immutable, so the result never shares writes with ``a``: ``copy`` is accepted

@@ -9,6 +9,8 @@ shape and needs a concrete input.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 from typing import Any, NamedTuple
@@ -120,13 +122,15 @@ cumulative_sum = _cumulative_api(cumsum, "cumulative_sum", 0)
 cumulative_prod = _cumulative_api(cumprod, "cumulative_prod", 1)
 
 
-def nancumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+def nancumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None,
+              out: None = None) -> Array:
     """`cumsum` treating NaN as zero."""
     a = _arr(a)
     return cumsum(fnp_math.where(fnp_math.isnan(a), 0, a), axis, dtype, out)
 
 
-def nancumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+def nancumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None,
+               out: None = None) -> Array:
     """`cumprod` treating NaN as one."""
     a = _arr(a)
     return cumprod(fnp_math.where(fnp_math.isnan(a), 1, a), axis, dtype, out)
@@ -145,7 +149,7 @@ def _flat_axis(a, axis):
     return a, normalize_axis(axis, nd, "sort")
 
 
-def sort(a: ArrayLike, axis: Axis = -1, kind: str | None = None, order: str | None = None, *,
+def sort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: str | None = None, *,
          stable: bool = True, descending: bool = False) -> Array:
     """Sorted copy along ``axis`` (None: flattened).  Stable; NaNs go last; differentiable
     (the tangent follows the permutation)."""
@@ -155,7 +159,7 @@ def sort(a: ArrayLike, axis: Axis = -1, kind: str | None = None, order: str | No
     return sorting_ops.sort_along(a, axis, descending=bool(descending))
 
 
-def argsort(a: ArrayLike, axis: Axis = -1, kind: str | None = None, order: str | None = None, *,
+def argsort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: str | None = None, *,
             stable: bool = True, descending: bool = False) -> Array:
     """Indices that sort ``a`` along ``axis`` (stable, also when ``descending``)."""
     if order is not None:
@@ -164,7 +168,7 @@ def argsort(a: ArrayLike, axis: Axis = -1, kind: str | None = None, order: str |
     return sorting_ops.argsort(a, axis, descending=bool(descending))
 
 
-def lexsort(keys: ArrayLike, axis: Axis = -1) -> Array:
+def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int | None = -1) -> Array:
     """Indirect stable sort by several keys; the *last* key is the primary one (NumPy)."""
     if isinstance(keys, (list, tuple)):
         ks = [_arr(k) for k in keys]
@@ -188,13 +192,13 @@ def _broadcast(x, shp):
     return x if get_aval(x).shape == tuple(shp) else broadcast_to(x, shp)
 
 
-def partition(a: ArrayLike, kth: ArrayLike, axis: Axis = -1, kind: str = "introselect",
+def partition(a: ArrayLike, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
               order: str | None = None) -> Array:
     """A valid ``numpy.partition`` result: the fully sorted array (every ``kth`` is in place)."""
     return sort(a, axis)
 
 
-def argpartition(a: ArrayLike, kth: ArrayLike, axis: Axis = -1, kind: str = "introselect",
+def argpartition(a: ArrayLike, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
                  order: str | None = None) -> Array:
     """A valid ``numpy.argpartition`` result: the sorting permutation."""
     return argsort(a, axis)
@@ -242,7 +246,7 @@ def _nan_slices_constant(flat):
 
 def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
              method: str = "linear", keepdims: bool = False, *, weights: ArrayLike | None = None,
-             interpolation=None) -> Array:
+             interpolation: str | None = None) -> Array:
     """``numpy.quantile`` with the methods linear, lower, higher, nearest and midpoint
     (output shape ``q.shape + reduced shape``).  Differentiable in ``a`` and, for linear,
     in ``q``.  A NaN in a slice makes its quantile NaN with zero gradient (JAX)."""
@@ -309,7 +313,7 @@ def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, ov
 
 def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
                method: str = "linear", keepdims: bool = False, *, weights: ArrayLike | None = None,
-               interpolation=None) -> Array:
+               interpolation: str | None = None) -> Array:
     """``numpy.percentile``: `quantile` at ``q / 100``."""
     if isinstance(q, (list, tuple)):
         q = np.asarray(q, dtype=np.float64)
@@ -358,7 +362,7 @@ def _check_q(q, scale, name):
 
 def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
                 overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
-                weights: ArrayLike | None = None, interpolation=None) -> Array:
+                weights: ArrayLike | None = None, interpolation: str | None = None) -> Array:
     """``numpy.nanquantile``: `quantile` ignoring NaNs (each slice uses its own count of
     non-NaN values; an all-NaN slice gives NaN).  Differentiable in ``a`` and, for linear, in
     ``q``.
@@ -423,7 +427,7 @@ def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
 
 def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
                   overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
-                  weights: ArrayLike | None = None, interpolation=None) -> Array:
+                  weights: ArrayLike | None = None, interpolation: str | None = None) -> Array:
     """``numpy.nanpercentile``: `nanquantile` at ``q / 100``.
 
     Example::
@@ -460,7 +464,7 @@ def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input
 # searching
 
 
-def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter=None, *,
+def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: ArrayLike | None = None, *,
                  method: str | None = None) -> Array:
     """Insertion points of ``v`` into the sorted 1-d ``a`` (int64, no derivative)."""
     if side not in ("left", "right"):
@@ -473,7 +477,7 @@ def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter=None, *,
     return sorting_ops.searchsorted(a, _arr(v), side=side)
 
 
-def digitize(x: ArrayLike, bins, right: bool = False) -> Array:
+def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> Array:
     """``numpy.digitize``: the bin index of each ``x`` (bins increasing or decreasing;
     traced bins are taken as increasing)."""
     bins = _arr(bins)
@@ -504,7 +508,8 @@ def _concrete(ar, name):
 
 
 def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = False,
-           return_counts: bool = False, axis: Axis = None, *, equal_nan: bool = True, size: int | None = None,
+           return_counts: bool = False, axis: int | None = None, *, equal_nan: bool = True,
+           size: int | None = None,
            fill_value: ArrayLike | None = None, sorted: bool = True) -> Array | tuple[Array, ...]:
     """``numpy.unique`` on a concrete array.  With ``size``, the result is padded (with
     ``fill_value``, default: the smallest unique value) or truncated to that length, as in
@@ -686,13 +691,13 @@ def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     return fnp_math.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims))
 
 
-def nanargmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
+def nanargmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """`argmax` ignoring NaNs."""
     b, _ = _nan_to(a, -np.inf)
     return fnp_reductions.argmax(b, axis, keepdims=keepdims)
 
 
-def nanargmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
+def nanargmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """`argmin` ignoring NaNs."""
     b, _ = _nan_to(a, np.inf)
     return fnp_reductions.argmin(b, axis, keepdims=keepdims)

@@ -18,7 +18,9 @@ from __future__ import annotations
 from ..typing import Array, ArrayLike, DTypeLike
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
+
+from ..backends import Device
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
@@ -342,7 +344,7 @@ def _spacing_times(d, n: int):
     return _ew.mul(d, float(n))
 
 
-def fftfreq(n: int, d=1.0, *, dtype: DTypeLike | None = None, device=None) -> Array:
+def fftfreq(n: int, d=1.0, *, dtype: DTypeLike | None = None, device: Device | str | None = None) -> Array:
     """Sample frequencies of `fft`: ``[0, 1, ..., n/2-1, -n/2, ..., -1] / (d n)``; differentiable
     in ``d``.
 
@@ -357,7 +359,7 @@ def fftfreq(n: int, d=1.0, *, dtype: DTypeLike | None = None, device=None) -> Ar
     return _ew.div(_asarray(k.astype(_freq_dtype(dtype)), device=device), _spacing_times(d, n))
 
 
-def rfftfreq(n: int, d=1.0, *, dtype: DTypeLike | None = None, device=None) -> Array:
+def rfftfreq(n: int, d=1.0, *, dtype: DTypeLike | None = None, device: Device | str | None = None) -> Array:
     """Sample frequencies of `rfft`: ``[0, 1, ..., n//2] / (d n)``.
 
     Example::
@@ -385,7 +387,7 @@ def _shift(x, axes, sign: int):
     return _roll(x, shifts, axes)
 
 
-def fftshift(x: ArrayLike, axes=None) -> Array:
+def fftshift(x: ArrayLike, axes: Any = None) -> Array:
     """Move the zero-frequency term to the center (``numpy.fft.fftshift``).
 
     Example::
@@ -397,7 +399,7 @@ def fftshift(x: ArrayLike, axes=None) -> Array:
     return _shift(x, axes, 1)
 
 
-def ifftshift(x: ArrayLike, axes=None) -> Array:
+def ifftshift(x: ArrayLike, axes: Any = None) -> Array:
     """Inverse of `fftshift`.
 
     Example::

@@ -17,6 +17,8 @@ Example::
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..typing import Array, ArrayLike, Axis, Complex, DTypeLike, Float, Inexact, Shaped
 from collections.abc import Sequence
 
@@ -283,7 +285,7 @@ def matrix_power(a: Shaped[ArrayLike, "*batch n n"], n: int) -> Shaped[Array, "*
     return result
 
 
-def tensorsolve(a: ArrayLike, b: ArrayLike, axes=None) -> Array:
+def tensorsolve(a: ArrayLike, b: ArrayLike, axes: Any = None) -> Array:
     """Solve ``tensordot(a, x, b.ndim) = b`` for ``x``."""
     a, b = _float(a, "tensorsolve"), _float(b, "tensorsolve")
     nd = len(_shape(a))
@@ -298,7 +300,7 @@ def tensorsolve(a: ArrayLike, b: ArrayLike, axes=None) -> Array:
     return _reshape(x, xs)
 
 
-def tensorinv(a: ArrayLike, ind=2) -> Array:
+def tensorinv(a: ArrayLike, ind: int = 2) -> Array:
     a = _float(a, "tensorinv")
     s = _shape(a)
     out_shape = s[ind:] + s[:ind]
@@ -472,7 +474,8 @@ def _matrix_norm(x, ord, axes):
     raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
 
 
-def norm(x: ArrayLike, ord=None, axis: Axis = None, keepdims: bool = False) -> Array:
+def norm(x: ArrayLike, ord: int | float | str | None = None, axis: Axis = None,
+         keepdims: bool = False) -> Array:
     """Vector or matrix norm, as in NumPy.  Vectors: ord None/2, 1, inf, -inf, 0, any p.
     Matrices (two axes): None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf.  As in JAX, the
     gradient of the 2-norm at 0 is NaN."""
@@ -501,7 +504,8 @@ def norm(x: ArrayLike, ord=None, axis: Axis = None, keepdims: bool = False) -> A
     return _keep(r, nd, axes, keepdims)
 
 
-def vector_norm(x: ArrayLike, /, *, axis: Axis = None, keepdims: bool = False, ord=2) -> Array:
+def vector_norm(x: ArrayLike, /, *, axis: Axis = None, keepdims: bool = False,
+                ord: int | float | str = 2) -> Array:
     x = _float(x, "vector_norm")
     nd = len(_shape(x))
     if axis is None:
@@ -512,7 +516,7 @@ def vector_norm(x: ArrayLike, /, *, axis: Axis = None, keepdims: bool = False, o
     return _keep(_vector_norm(x, ord, axes), nd, axes, keepdims)
 
 
-def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord="fro") -> Array:
+def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: int | float | str = "fro") -> Array:
     x = _float(x, "matrix_norm")
     nd = len(_shape(x))
     return norm(x, ord=ord, axis=(nd - 2, nd - 1), keepdims=keepdims)
