@@ -720,7 +720,7 @@ def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike)
 # tile / repeat / delete / insert
 
 
-def tile(A: ArrayLike, reps: int | Sequence[int]) -> Array:
+def tile(A: ArrayLike, reps: int | Sequence[int] | ArrayLike) -> Array:
     A = _arr(A)
     reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
     shp = _shape(A)
