@@ -116,6 +116,11 @@ def _feed_forward_block(layer: Module, dropout: Dropout, x):
     return dropout(layer.linear2(layer.dropout(layer.activation(layer.linear1(x)))))
 
 
+def _residual(x, norm: LayerNorm, norm_first: bool, block: Callable):
+    """``x + block(norm(x))`` (pre-norm) or ``norm(x + block(x))`` (post-norm, the default)."""
+    return x + block(norm(x)) if norm_first else norm(x + block(x))
+
+
 class TransformerEncoderLayer(Module):
     """Self-attention and a feed-forward block, each with a residual connection and LayerNorm.
 
@@ -155,14 +160,9 @@ class TransformerEncoderLayer(Module):
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal: bool = False):
         src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", src.dtype)
         src_mask = _canonical_mask(src_mask, "src_mask", src.dtype)
-        x = src
-        if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            x = x + self._ff_block(self.norm2(x))
-        else:
-            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
-            x = self.norm2(x + self._ff_block(x))
-        return x
+        x = _residual(src, self.norm1, self.norm_first,
+                      lambda y: self._sa_block(y, src_mask, src_key_padding_mask, is_causal))
+        return _residual(x, self.norm2, self.norm_first, self._ff_block)
 
     def _sa_block(self, x, attn_mask, key_padding_mask, is_causal: bool = False):
         return _attention_block(self.self_attn, self.dropout1, x, x, attn_mask, key_padding_mask, is_causal)
@@ -218,20 +218,12 @@ class TransformerDecoderLayer(Module):
         tgt_is_causal: bool = False,
         memory_is_causal: bool = False,
     ):
-        x = tgt
-        if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
-            x = x + self._mha_block(
-                self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal
-            )
-            x = x + self._ff_block(self.norm3(x))
-        else:
-            x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
-            x = self.norm2(
-                x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
-            )
-            x = self.norm3(x + self._ff_block(x))
-        return x
+        x = _residual(tgt, self.norm1, self.norm_first,
+                      lambda y: self._sa_block(y, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+        x = _residual(x, self.norm2, self.norm_first,
+                      lambda y: self._mha_block(y, memory, memory_mask, memory_key_padding_mask,
+                                                memory_is_causal))
+        return _residual(x, self.norm3, self.norm_first, self._ff_block)
 
     def _sa_block(self, x, attn_mask, key_padding_mask, is_causal: bool = False):
         return _attention_block(self.self_attn, self.dropout1, x, x, attn_mask, key_padding_mask, is_causal)
