@@ -53,7 +53,8 @@ def _accumulator_dtype(dt: np.dtype) -> np.dtype:
 
 
 def _reduce(prim_fn, name):
-    def f(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    def f(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+          keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
         if out is not None:
             raise NotImplementedError(f"fgrad.numpy.{name}: out= is not supported (arrays are immutable)")
         av = get_aval(a)
@@ -92,7 +93,7 @@ prod = _reduce(reduction_ops.reduce_prod, "prod")
 
 
 def _bool_reduce(prim, name):
-    def f(a, axis=None, keepdims=False):
+    def f(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
         av = get_aval(a)
         axes = normalize_axes(axis, av.ndim, name)
         if av.dtype != np.bool_:
@@ -180,7 +181,7 @@ def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
 
 
 def _arg(prim, name):
-    def f(a, axis=None, out=None, keepdims=False):
+    def f(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
         av = get_aval(a)
         if axis is None:
             flat = reshape(a, (av.size,))

@@ -61,7 +61,7 @@ def _cum_dtype(dt: np.dtype, dtype) -> np.dtype:
 
 
 def _cumulative(prim_fn, name):
-    def f(a, axis=None, dtype=None, out=None):
+    def f(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
         if out is not None:
             raise NotImplementedError(f"fgrad.numpy.{name}: out= is not supported (arrays are immutable)")
         a = _arr(a)
@@ -99,7 +99,8 @@ def _with_initial(res, axis, initial):
 
 
 def _cumulative_api(fn, name, initial):
-    def f(x, /, *, axis=None, dtype=None, include_initial=False):
+    def f(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None,
+          include_initial: bool = False) -> Array:
         x = _arr(x)
         nd = get_aval(x).ndim
         if axis is None:
