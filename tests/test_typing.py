@@ -16,6 +16,7 @@ import inspect
 import io
 import typing
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -189,7 +190,8 @@ def test_typing_defers_jaxtyping():
     import sys
 
     code = "import sys, fgrad, fgrad.nn, fgrad.random; print('jaxtyping' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    root = str(Path(__file__).resolve().parents[1])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert out.stdout.strip() == "False"
 
 
