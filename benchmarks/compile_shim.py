@@ -32,6 +32,7 @@ if __package__ in (None, ""):  # run as a script
 from . import _env  # noqa: E402,F401  (thread pinning, before numpy)
 
 import numpy as np  # noqa: E402
+from .shim_models import gpt as _gpt_model
 
 
 def _mlp(t):
@@ -62,39 +63,7 @@ def _lstm(t):
 
 
 def _gpt(t, d=64, heads=4, seq=32, vocab=128):
-    nn, F = t.nn, t.nn.functional
-
-    class Block(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-            self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
-            self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
-
-        def forward(self, x):
-            B, T, C = x.shape
-            q, k, v = self.qkv(self.ln1(x)).split(C, dim=2)
-            q, k, v = (z.view(B, T, heads, C // heads).transpose(1, 2) for z in (q, k, v))
-            att = (q @ k.transpose(-2, -1)) * (1.0 / (C // heads) ** 0.5)
-            mask = t.tril(t.ones(T, T)) == 0
-            att = F.softmax(att.masked_fill(mask, float("-inf")), dim=-1)
-            y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
-            x = x + self.proj(y)
-            return x + self.out(F.gelu(self.fc(self.ln2(x))))
-
-    class GPT(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.tok, self.pos = nn.Embedding(vocab, d), nn.Embedding(seq, d)
-            self.blocks = nn.Sequential(Block(), Block())
-            self.ln, self.head = nn.LayerNorm(d), nn.Linear(d, vocab)
-
-        def forward(self, idx):
-            T = idx.shape[1]
-            x = self.tok(idx) + self.pos(t.arange(T))
-            return self.head(self.ln(self.blocks(x)))
-
-    return GPT()
+    return _gpt_model(t, d=d, heads=heads, seq=seq, vocab=vocab)
 
 
 def _inputs(name: str):

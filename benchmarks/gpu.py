@@ -36,6 +36,7 @@ if __package__ in (None, ""):  # run as a script
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 import numpy as np  # noqa: E402
+from benchmarks.shim_models import gpt as _gpt_model  # noqa: E402
 
 N_CHAIN = 10_000_000
 
@@ -313,39 +314,7 @@ def _mlp(t):
 
 
 def _gpt(t, d=256, heads=4, seq=128, vocab=512):
-    nn, F = t.nn, t.nn.functional
-
-    class Block(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-            self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
-            self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
-
-        def forward(self, x):
-            B, T, C = x.shape
-            q, k, v = self.qkv(self.ln1(x)).split(C, dim=2)
-            q, k, v = (z.view(B, T, heads, C // heads).transpose(1, 2) for z in (q, k, v))
-            att = (q @ k.transpose(-2, -1)) * (1.0 / (C // heads) ** 0.5)
-            mask = t.tril(t.ones(T, T, device=x.device)) == 0
-            att = F.softmax(att.masked_fill(mask, float("-inf")), dim=-1)
-            y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
-            x = x + self.proj(y)
-            return x + self.out(F.gelu(self.fc(self.ln2(x))))
-
-    class GPT(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.tok, self.pos = nn.Embedding(vocab, d), nn.Embedding(seq, d)
-            self.blocks = nn.Sequential(Block(), Block())
-            self.ln, self.head = nn.LayerNorm(d), nn.Linear(d, vocab)
-
-        def forward(self, idx):
-            T = idx.shape[1]
-            x = self.tok(idx) + self.pos(t.arange(T, device=idx.device))
-            return self.head(self.ln(self.blocks(x)))
-
-    return GPT()
+    return _gpt_model(t, d=d, heads=heads, seq=seq, vocab=vocab)
 
 
 def _shim_inputs(name: str):

@@ -10,7 +10,8 @@ It is written against JAX's API.  To run it with JAX, change the three fgrad imp
 
 and nothing else (``tests/test_examples_jax_more.py`` checks that and compares the output).
 
-Run: ``python examples/char_rnn.py`` (a few seconds).
+Run: ``python examples/char_rnn.py`` (a few seconds).  It saves its loss curve to
+``examples/plots/char_rnn.png`` with matplotlib installed (``--plot FILE.png``, ``--no-plot``).
 """
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 import fgrad as jax
 import fgrad.numpy as jnp
 from fgrad import lax
+from _training_plot import TrainingCurves, plot_arguments  # examples/_training_plot.py
 
 jax.config.update("jax_enable_x64", True)  # float64, as NumPy
 
@@ -109,6 +111,7 @@ def generate(params, prompt, n):
 
 
 def main():
+    args = plot_arguments()
     rng = np.random.default_rng(0)
     data = np.array([INDEX[c] for c in TEXT])
     starts = np.arange(0, len(TEXT) - SEQ - 1, 3)
@@ -116,11 +119,14 @@ def main():
     params = init_params(rng)
     opt_state = adam_init(params)
     print(f"vocabulary {len(VOCAB)}, batch {batch.shape}")
+    curves = TrainingCurves("char_rnn: GRU under lax.scan, Adam")
     for step in range(101):
         params, opt_state, value = train_step(params, opt_state, batch)
+        curves.add("loss", "train", step, float(value))
         if step % 50 == 0:
             print(f"step {step:4d}  loss {float(value):.6f}")
     print("sample:", generate(params, "the quick", 36))
+    curves.save("char_rnn", args)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ no download; the model learns the spelling and the grammar and then writes sente
 Weights start from a NumPy generator and batches come from NumPy, so both libraries start and
 train identically (no dropout) and print the same losses.
 
-Run: ``python examples/char_transformer.py [--torch] [--steps N]`` (about 30 s for 300 steps).
+Run: ``python examples/char_transformer.py [--torch] [--steps N]`` (about 30 s for 300 steps).  It
+saves its loss curve to ``examples/plots/char_transformer.png`` with matplotlib installed
+(``--plot FILE.png``, ``--no-plot``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import sys
 import time
 
 import numpy as np
+
+from _training_plot import TrainingCurves, add_plot_arguments  # examples/_training_plot.py
 
 if "--torch" in sys.argv:
     import torch
@@ -99,7 +103,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--torch", action="store_true", help="run on PyTorch instead of fgrad.torch")
     parser.add_argument("--steps", type=int, default=300)
-    args = parser.parse_args()
+    args = add_plot_arguments(parser).parse_args()
 
     text = make_corpus(600)
     itos = sorted(set(text))
@@ -128,10 +132,12 @@ def main() -> None:
         return torch.tensor(x), torch.tensor(y)
 
     t0 = time.perf_counter()
+    curves = TrainingCurves(f"char_transformer on {torch.__name__}: AdamW, warm-up + cosine schedule")
     for step in range(args.steps + 1):
         x, y = batch(train)
         logits = model(x)
         loss = F.cross_entropy(logits.reshape(-1, len(itos)), y.reshape(-1))
+        curves.add("loss", "train", step, loss.item())
         if step % 50 == 0 or step == args.steps:
             print(f"step {step:4d}  loss {loss.item():.5f}  lr {sched.get_last_lr()[0]:.6f}")
         if step == args.steps:
@@ -149,6 +155,8 @@ def main() -> None:
     print(f"validation loss {val_loss:.5f} (uniform guessing: {math.log(len(itos)):.5f})")
     print(f"sample: {generate(model, 'the cat ', stoi, itos, 60)!r}")
     print(f"time {time.perf_counter() - t0:.1f} s")
+    curves.add("loss", "validation", args.steps, val_loss)
+    curves.save("char_transformer", args)
 
 
 if __name__ == "__main__":

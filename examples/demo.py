@@ -9,8 +9,9 @@ A 2-layer MLP classifies the "two moons" (generated with numpy, no extra package
    (forward-over-reverse), checked against the full ``hessian``, and the top Hessian
    eigenvalue by power iteration on HVPs vs numpy's ``eigvalsh`` of the full matrix.
 
-Run: ``python examples/demo.py`` (a second or two).  Swap ``fgrad`` for ``jax`` and it is a JAX
-program.
+Run: ``python examples/demo.py`` (a second or two; it saves the training curves to
+``examples/plots/demo.png`` with matplotlib installed: ``--plot FILE.png``, ``--no-plot``).
+Swap ``fgrad`` for ``jax`` and it is a JAX program.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 import fgrad
 import fgrad.numpy as fnp
 from fgrad.tree_util import tree_leaves, tree_map
+from _training_plot import TrainingCurves, plot_arguments  # examples/_training_plot.py
 
 
 def two_moons(n: int, noise: float = 0.15, seed: int = 0):
@@ -89,6 +91,7 @@ def flatten(tree) -> np.ndarray:
 
 
 def main() -> None:
+    args = plot_arguments()
     t0 = time.perf_counter()
     Xn, Yn = two_moons(200)
     X, Y = fnp.asarray(Xn), fnp.asarray(Yn)
@@ -123,10 +126,14 @@ def main() -> None:
 
     print(f"[2] training: per-example gradients clipped to norm {clip} (DP-SGD style, no noise), "
           f"lr {lr}")
+    curves = TrainingCurves("two moons: MLP trained with per-example clipped gradients")
     for step in range(steps + 1):
+        if step % 10 == 0:
+            value, acc = float(loss(params, X, Y)), accuracy(params, X, Yn)
+            curves.add("loss", "train", step, value)
+            curves.add("accuracy", "train", step, acc)
         if step % 100 == 0:
-            print(f"    step {step:4d}  loss {float(loss(params, X, Y)):.4f}  "
-                  f"accuracy {accuracy(params, X, Yn):.3f}")
+            print(f"    step {step:4d}  loss {value:.4f}  accuracy {acc:.3f}")
         if step < steps:
             params = train_step(params)
 
@@ -152,6 +159,7 @@ def main() -> None:
     print(f"    top Hessian eigenvalue: power iteration on HVPs {lam:.6f}, "
           f"numpy eigvalsh of the full Hessian {top:.6f}")
     print(f"done in {time.perf_counter() - t0:.2f} s")
+    curves.save("demo", args)
 
 
 if __name__ == "__main__":

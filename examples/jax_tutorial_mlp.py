@@ -10,7 +10,8 @@ It is written against JAX's API.  To run it with JAX, change the four fgrad impo
 
 and nothing else (``tests/test_examples.py`` does exactly that and compares the output).
 
-Run: ``python examples/jax_tutorial_mlp.py`` (about a second).
+Run: ``python examples/jax_tutorial_mlp.py`` (about a second).  It saves its loss curve to
+``examples/plots/jax_tutorial_mlp.png`` with matplotlib installed (``--plot FILE.png``, ``--no-plot``).
 """
 
 import numpy as np
@@ -19,6 +20,7 @@ import fgrad as jax
 import fgrad.numpy as jnp
 from fgrad.test_util import check_grads
 from fgrad.flatten_util import ravel_pytree
+from _training_plot import TrainingCurves, plot_arguments  # examples/_training_plot.py
 
 jax.config.update("jax_enable_x64", True)  # float64, as NumPy
 
@@ -55,6 +57,7 @@ def report(params, x, y, step):
 
 
 def main():
+    args = plot_arguments()
     rng = np.random.default_rng(0)
     x = jnp.asarray(np.linspace(-1.0, 1.0, 64)[:, None])
     y = jnp.sin(3.0 * x[:, 0])
@@ -72,11 +75,15 @@ def main():
     check_grads(loss, (params, x, y), order=2, modes=("fwd", "rev"), atol=1e-4, rtol=1e-4)
     print("check_grads passed (order 2, fwd and rev)")
 
+    curves = TrainingCurves("jax_tutorial_mlp: 1-16-16-1 MLP fitting sin(3x)")
     for step in range(301):
+        if step % 10 == 0:
+            curves.add("loss", "train", step, float(loss(params, x, y)))
         if step % 100 == 0:
             report(params, x, y, step)
         params = update(params, x, y, 0.1)
     print(f"final loss {float(loss(params, x, y)):.8f}")
+    curves.save("jax_tutorial_mlp", args)
 
 
 if __name__ == "__main__":

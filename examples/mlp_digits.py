@@ -9,7 +9,9 @@ momentum.  The whole training step — forward pass, ``value_and_grad``, momentu
 update — is one ``fgrad.jit``-compiled function: traced once, optimized and fused, then every
 later call runs the compiled program.  Evaluation is jitted too.
 
-Run: ``python examples/mlp_digits.py`` (a few seconds; needs ``pip install scikit-learn``).
+Run: ``python examples/mlp_digits.py`` (a few seconds; needs ``pip install scikit-learn``; with
+matplotlib it saves the loss and accuracy curves to ``examples/plots/mlp_digits.png``:
+``--plot FILE.png``, ``--no-plot``).
 Swap ``fgrad`` for ``jax`` (and ``fgrad.nn`` for ``jax.nn``) and it is a JAX program.
 """
 
@@ -22,6 +24,7 @@ import numpy as np
 
 import fgrad
 import fgrad.numpy as fnp
+from _training_plot import TrainingCurves, plot_arguments  # examples/_training_plot.py
 
 SIZES = (64, 128, 64, 10)
 BATCH = 64
@@ -81,6 +84,7 @@ def accuracy(params, x, y):
 
 
 def main():
+    args = plot_arguments()
     x_train, y_train, x_test, y_test = load_data()
     print(f"digits: {len(y_train)} training and {len(y_test)} test images of {x_train.shape[1]} pixels")
     params = init_params()
@@ -96,6 +100,7 @@ def main():
     print(f"first call of the jitted training step (trace + compile): {compile_s * 1e3:.0f} ms")
 
     steps, t_steps = 0, 0.0
+    curves = TrainingCurves("digits: 64-128-64-10 MLP, jitted SGD with momentum", xlabel="epoch")
     for epoch in range(1, EPOCHS + 1):
         perm = rng.permutation(len(y_train))
         total = 0.0
@@ -107,13 +112,17 @@ def main():
             t_steps += time.perf_counter() - t
             steps += 1
             total += float(loss)
+        train_acc, test_acc = float(accuracy(params, xt, yt)), float(accuracy(params, xs, ys))
+        curves.add("loss", "train", epoch, total / n_batches)
+        curves.add("accuracy", "train", epoch, train_acc)
+        curves.add("accuracy", "test", epoch, test_acc)
         if epoch == 1 or epoch % 5 == 0:
             print(f"epoch {epoch:2d}  loss {total / n_batches:.4f}  "
-                  f"train accuracy {float(accuracy(params, xt, yt)):.4f}  "
-                  f"test accuracy {float(accuracy(params, xs, ys)):.4f}")
+                  f"train accuracy {train_acc:.4f}  test accuracy {test_acc:.4f}")
     print(f"{steps} steps, {t_steps / steps * 1e6:.0f} µs per jitted step; "
           f"traced {train_step.stats['traces']} time(s)")
     print(f"final test accuracy: {float(accuracy(params, xs, ys)):.4f}")
+    curves.save("mlp_digits", args)
 
 
 if __name__ == "__main__":

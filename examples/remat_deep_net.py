@@ -11,7 +11,8 @@ It is written against JAX's API.  To run it with JAX, change the three fgrad imp
 
 and nothing else (``tests/test_examples_jax_more.py`` checks that and compares the output).
 
-Run: ``python examples/remat_deep_net.py`` (a few seconds).
+Run: ``python examples/remat_deep_net.py`` (a few seconds).  It saves its loss curve to
+``examples/plots/remat_deep_net.png`` with matplotlib installed (``--plot FILE.png``, ``--no-plot``).
 """
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 import fgrad as jax
 import fgrad.numpy as jnp
 from fgrad.ad_checkpoint import checkpoint_name
+from _training_plot import TrainingCurves, plot_arguments  # examples/_training_plot.py
 
 jax.config.update("jax_enable_x64", True)  # float64, as NumPy
 
@@ -61,6 +63,7 @@ def train_step(params, velocity, x, y):
 
 
 def main():
+    args = plot_arguments()
     rng = np.random.default_rng(0)
     x = jnp.asarray(rng.uniform(-1.0, 1.0, (256, 2)))
     y = jnp.sin(2.0 * x[:, 0]) * jnp.cos(3.0 * x[:, 1])
@@ -73,11 +76,14 @@ def main():
     print(f"max |remat grad - plain grad| = {diff:.1e}")
 
     velocity = jax.tree.map(jnp.zeros_like, params)
+    curves = TrainingCurves("remat_deep_net: deep MLP, jax.checkpoint per layer")
     for step in range(301):
         params, velocity, value = train_step(params, velocity, x, y)
+        curves.add("loss", "train", step, float(value))
         if step % 100 == 0:
             print(f"step {step:4d}  loss {float(value):.8f}")
     print(f"final loss {float(loss(params, x, y)):.8f}")
+    curves.save("remat_deep_net", args)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ It is a JAX program with its imports changed: replace the four ``fgrad`` import 
 
 and it runs on JAX (tests/test_examples.py does exactly that when JAX is installed).
 
-Run: ``python examples/stax_classifier.py`` (a few seconds).
+Run: ``python examples/stax_classifier.py`` (a few seconds).  It saves its loss and accuracy curves to
+``examples/plots/stax_classifier.png`` with matplotlib installed (``--plot FILE.png``, ``--no-plot``).
 """
 
 import itertools
@@ -28,6 +29,7 @@ import fgrad as jax
 import fgrad.numpy as jnp
 from fgrad import random
 from fgrad.example_libraries import optimizers, stax
+from _training_plot import TrainingCurves, plot_arguments  # examples/_training_plot.py
 
 NUM_CLASSES = 10
 SIDE = 8
@@ -69,6 +71,7 @@ def accuracy(params, batch):
 
 
 def main():
+    args = plot_arguments()
     rng = random.key(0)
     step_size = 0.003
     num_epochs = 5
@@ -102,6 +105,7 @@ def main():
     opt_state = opt_init(init_params)
     itercount = itertools.count()
 
+    curves = TrainingCurves("stax_classifier: Dense-Relu-Dense-LogSoftmax, Adam", xlabel="epoch")
     print("Starting training...")
     for epoch in range(num_epochs):
         start_time = time.time()
@@ -116,6 +120,10 @@ def main():
         print(f"Epoch {epoch} in {epoch_time:0.2f} sec")
         print(f"Training set loss {float(train_loss):.4f} accuracy {float(train_acc):.4f}")
         print(f"Test set accuracy {float(test_acc):.4f}")
+        curves.add("loss", "train", epoch + 1, float(train_loss))
+        curves.add("accuracy", "train", epoch + 1, float(train_acc))
+        curves.add("accuracy", "test", epoch + 1, float(test_acc))
+    curves.save("stax_classifier", args)
 
 
 if __name__ == "__main__":

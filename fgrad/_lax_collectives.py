@@ -69,8 +69,23 @@ def _check_groups(groups, op: str) -> None:
                                   "whole named axis (or reshape it into two named axes with nested vmaps)")
 
 
-def psum(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
-    """The sum of ``x`` over the named axis (every example gets the total); a pytree is
+def _named_reduction(prim, name: str, doc: str):
+    """The face of a reduction over named axes: ``name(x, axis_name)`` binds ``prim`` on every
+    leaf of the pytree ``x``."""
+
+    def reduce(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
+        _check_groups(axis_index_groups, name)
+        axes = _names(axis_name)
+        axis_size(axes)  # NameError for an unbound name, at the call
+        return tree_map(lambda leaf: prim.bind(leaf, axes=axes), x)
+
+    reduce.__name__ = reduce.__qualname__ = name
+    reduce.__doc__ = doc.lstrip()
+    return reduce
+
+
+psum = _named_reduction(_na.psum_p, "psum", """\
+    The sum of ``x`` over the named axis (every example gets the total); a pytree is
     reduced leaf by leaf.  Its transpose is ``psum`` (JAX's pairing).
 
     Example::
@@ -78,11 +93,27 @@ def psum(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=
         >>> import fgrad, numpy as np
         >>> fgrad.vmap(lambda x: psum(x, "i"), axis_name="i")(np.arange(3.0))
         Array([3., 3., 3.], dtype=float64)
-    """
-    _check_groups(axis_index_groups, "psum")
-    axes = _names(axis_name)
-    axis_size(axes)  # NameError for an unbound name, at the call
-    return tree_map(lambda leaf: _na.psum_p.bind(leaf, axes=axes), x)
+    """)
+
+pmax = _named_reduction(_na.pmax_p, "pmax", """\
+    The elementwise maximum of ``x`` over the named axis (not differentiable, as in JAX).
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: pmax(x, "i"), axis_name="i")(np.arange(3.0))
+        Array([2., 2., 2.], dtype=float64)
+    """)
+
+pmin = _named_reduction(_na.pmin_p, "pmin", """\
+    The elementwise minimum of ``x`` over the named axis (not differentiable, as in JAX).
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> fgrad.vmap(lambda x: pmin(x, "i"), axis_name="i")(np.arange(3.0))
+        Array([0., 0., 0.], dtype=float64)
+    """)
 
 
 def pmean(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
@@ -97,36 +128,6 @@ def pmean(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups
     _check_groups(axis_index_groups, "pmean")
     n = axis_size(axis_name)
     return tree_map(lambda s: div(s, n), psum(x, axis_name))
-
-
-def pmax(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
-    """The elementwise maximum of ``x`` over the named axis (not differentiable, as in JAX).
-
-    Example::
-
-        >>> import fgrad, numpy as np
-        >>> fgrad.vmap(lambda x: pmax(x, "i"), axis_name="i")(np.arange(3.0))
-        Array([2., 2., 2.], dtype=float64)
-    """
-    _check_groups(axis_index_groups, "pmax")
-    axes = _names(axis_name)
-    axis_size(axes)
-    return tree_map(lambda leaf: _na.pmax_p.bind(leaf, axes=axes), x)
-
-
-def pmin(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
-    """The elementwise minimum of ``x`` over the named axis (not differentiable, as in JAX).
-
-    Example::
-
-        >>> import fgrad, numpy as np
-        >>> fgrad.vmap(lambda x: pmin(x, "i"), axis_name="i")(np.arange(3.0))
-        Array([0., 0., 0.], dtype=float64)
-    """
-    _check_groups(axis_index_groups, "pmin")
-    axes = _names(axis_name)
-    axis_size(axes)
-    return tree_map(lambda leaf: _na.pmin_p.bind(leaf, axes=axes), x)
 
 
 def _single(axis_name, op: str) -> tuple:

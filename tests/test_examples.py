@@ -22,7 +22,9 @@ FLOAT = r"([-+]?\d+\.?\d*(?:e[-+]?\d+)?)"
 
 def _run(args, timeout=120):
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    # examples/ too: a converted copy run from elsewhere imports examples/_training_plot.py
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "examples"),
+                                         env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env.setdefault("OMP_NUM_THREADS", "1")
     proc = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=timeout, stdin=subprocess.DEVNULL)

@@ -120,6 +120,20 @@ def optimizer(opt_maker: Callable) -> Callable:
 # optimizers
 
 
+def _zero_slots(count: int, update: Callable) -> tuple[Callable, Callable, Callable]:
+    """The optimizer triple of an ``update`` whose per-leaf state is ``(x, *slots)``, with
+    ``count`` slots that start at zero (momenta, accumulated squares, ...)."""
+
+    def init(x0):
+        return (x0, *(fnp.zeros_like(x0) for _ in range(count)))
+
+    return init, update, _params_of_state
+
+
+def _params_of_state(state):
+    return state[0]
+
+
 @optimizer
 def sgd(step_size):
     """Stochastic gradient descent: ``x - step_size(i) * g``.
@@ -151,14 +165,11 @@ def momentum(step_size, mass: float):
     """
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, fnp.zeros_like(x0)
-
     def update(i, g, state):
         x, velocity = state
         velocity = mass * velocity + g
         return x - step_size(i) * velocity, velocity
-    return init, update, lambda state: state[0]
+    return _zero_slots(1, update)
 
 
 @optimizer
@@ -175,14 +186,11 @@ def nesterov(step_size, mass: float):
     """
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, fnp.zeros_like(x0)
-
     def update(i, g, state):
         x, velocity = state
         velocity = mass * velocity + g
         return x - step_size(i) * (mass * velocity + g), velocity
-    return init, update, lambda state: state[0]
+    return _zero_slots(1, update)
 
 
 @optimizer
@@ -200,9 +208,6 @@ def adagrad(step_size, momentum: float = 0.9):
     """
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, fnp.zeros_like(x0), fnp.zeros_like(x0)
-
     def update(i, g, state):
         x, g_sq, m = state
         g_sq = g_sq + fnp.square(g)
@@ -210,7 +215,7 @@ def adagrad(step_size, momentum: float = 0.9):
         inv_sqrt = fnp.where(positive, 1.0 / fnp.sqrt(fnp.where(positive, g_sq, 1.0)), 0.0)
         m = (1.0 - momentum) * (g * inv_sqrt) + momentum * m
         return x - step_size(i) * m, g_sq, m
-    return init, update, lambda state: state[0]
+    return _zero_slots(2, update)
 
 
 @optimizer
@@ -228,14 +233,11 @@ def rmsprop(step_size, gamma: float = 0.9, eps: float = 1e-8):
     """
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, fnp.zeros_like(x0)
-
     def update(i, g, state):
         x, avg_sq_grad = state
         avg_sq_grad = avg_sq_grad * gamma + fnp.square(g) * (1.0 - gamma)
         return x - step_size(i) * g / fnp.sqrt(avg_sq_grad + eps), avg_sq_grad
-    return init, update, lambda state: state[0]
+    return _zero_slots(1, update)
 
 
 @optimizer
@@ -253,15 +255,12 @@ def rmsprop_momentum(step_size, gamma: float = 0.9, eps: float = 1e-8, momentum:
     """
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, fnp.zeros_like(x0), fnp.zeros_like(x0)
-
     def update(i, g, state):
         x, avg_sq_grad, mom = state
         avg_sq_grad = avg_sq_grad * gamma + fnp.square(g) * (1.0 - gamma)
         mom = momentum * mom + step_size(i) * g / fnp.sqrt(avg_sq_grad + eps)
         return x - mom, avg_sq_grad, mom
-    return init, update, lambda state: state[0]
+    return _zero_slots(2, update)
 
 
 def _bias_correction(beta: float, i, like):
@@ -285,9 +284,6 @@ def adam(step_size, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8):
     """
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, fnp.zeros_like(x0), fnp.zeros_like(x0)
-
     def update(i, g, state):
         x, m, v = state
         m = (1 - b1) * g + b1 * m
@@ -295,7 +291,7 @@ def adam(step_size, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8):
         m_hat = m / _bias_correction(b1, i, m)
         v_hat = v / _bias_correction(b2, i, m)
         return x - step_size(i) * m_hat / (fnp.sqrt(v_hat) + eps), m, v
-    return init, update, lambda state: state[0]
+    return _zero_slots(2, update)
 
 
 @optimizer
@@ -313,15 +309,12 @@ def adamax(step_size, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8):
     """
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, fnp.zeros_like(x0), fnp.zeros_like(x0)
-
     def update(i, g, state):
         x, m, u = state
         m = (1 - b1) * g + b1 * m
         u = fnp.maximum(b2 * u, fnp.abs(g))
         return x - (step_size(i) / _bias_correction(b1, i, m)) * m / (u + eps), m, u
-    return init, update, lambda state: state[0]
+    return _zero_slots(2, update)
 
 
 @optimizer

@@ -16,6 +16,8 @@ Example::
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, Axis, DTypeLike, Inexact, Shaped
+
 import math
 
 import numpy as np
@@ -52,7 +54,7 @@ def _arr(x):
 
 
 @_custom_jvp
-def relu(x):
+def relu(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``max(x, 0)``; its derivative at 0 is 0 (like JAX)."""
     return fnp.maximum(x, 0)
 
@@ -61,7 +63,7 @@ relu.defjvps(lambda g, ans, x: _ew.select(_ew.gt(x, 0), g, 0.0))
 
 
 @_custom_jvp
-def relu6(x):
+def relu6(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``min(max(x, 0), 6)``; derivative 1 strictly inside (0, 6), else 0."""
     return fnp.minimum(fnp.maximum(x, 0), 6.0)
 
@@ -69,13 +71,13 @@ def relu6(x):
 relu6.defjvps(lambda g, ans, x: _ew.select(_ew.logical_and(_ew.gt(x, 0), _ew.lt(x, 6.0)), g, 0.0))
 
 
-def leaky_relu(x, negative_slope=0.01):
+def leaky_relu(x: Shaped[ArrayLike, "*shape"], negative_slope: ArrayLike = 0.01) -> Inexact[Array, "*shape"]:
     """``x`` for ``x >= 0``, ``negative_slope * x`` below."""
     x = _arr(x)
     return fnp.where(fnp.greater_equal(x, 0), x, fnp.multiply(negative_slope, x))
 
 
-def elu(x, alpha=1.0):
+def elu(x: Shaped[ArrayLike, "*shape"], alpha: ArrayLike = 1.0) -> Inexact[Array, "*shape"]:
     """``x`` for ``x > 0``, ``alpha * (exp(x) - 1)`` below."""
     x = _arr(x)
     pos = fnp.greater(x, 0)
@@ -83,7 +85,7 @@ def elu(x, alpha=1.0):
     return fnp.where(pos, x, fnp.multiply(alpha, fnp.expm1(safe)))
 
 
-def celu(x, alpha=1.0):
+def celu(x: Shaped[ArrayLike, "*shape"], alpha: ArrayLike = 1.0) -> Inexact[Array, "*shape"]:
     """``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
     x = _arr(x)
     neg = fnp.expm1(fnp.divide(fnp.minimum(x, 0.0), alpha))
@@ -94,12 +96,12 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
-def selu(x):
+def selu(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """Scaled ELU with the self-normalizing constants."""
     return fnp.multiply(_SELU_SCALE, elu(x, _SELU_ALPHA))
 
 
-def gelu(x, approximate: bool = True):
+def gelu(x: Shaped[ArrayLike, "*shape"], approximate: bool = True) -> Inexact[Array, "*shape"]:
     """Gaussian error linear unit: ``x * Phi(x)``; the tanh approximation by default (JAX),
     the exact form with `erf` for ``approximate=False``."""
     x = _arr(x)
@@ -110,27 +112,27 @@ def gelu(x, approximate: bool = True):
     return fnp.divide(fnp.multiply(x, fnp.add(_erf(fnp.multiply(x, 1.0 / math.sqrt(2.0))), 1.0)), 2.0)
 
 
-def sigmoid(x):
+def sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """The logistic function ``1 / (1 + exp(-x))`` (numerically stable)."""
     return _ew.logistic(x)
 
 
-def softplus(x):
+def softplus(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``log(1 + exp(x))`` (stable for large ``|x|``)."""
     return fnp.logaddexp(x, 0.0)
 
 
-def log_sigmoid(x):
+def log_sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``log(sigmoid(x)) = -softplus(-x)``."""
     return fnp.negative(softplus(fnp.negative(x)))
 
 
-def soft_sign(x):
+def soft_sign(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``x / (|x| + 1)``."""
     return fnp.divide(x, fnp.add(fnp.abs(x), 1.0))
 
 
-def silu(x):
+def silu(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``x * sigmoid(x)`` (a.k.a. swish)."""
     return fnp.multiply(x, sigmoid(x))
 
@@ -138,18 +140,18 @@ def silu(x):
 swish = silu
 
 
-def hard_tanh(x):
+def hard_tanh(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``x`` clipped to ``[-1, 1]``."""
     x = _arr(x)
     return fnp.where(fnp.greater(x, 1.0), 1.0, fnp.where(fnp.less(x, -1.0), -1.0, x))
 
 
-def hard_sigmoid(x):
+def hard_sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``relu6(x + 3) / 6``."""
     return fnp.divide(relu6(fnp.add(x, 3.0)), 6.0)
 
 
-def hard_silu(x):
+def hard_silu(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``x * hard_sigmoid(x)``."""
     return fnp.multiply(x, hard_sigmoid(x))
 
@@ -157,16 +159,16 @@ def hard_silu(x):
 hard_swish = hard_silu
 
 
-def mish(x):
+def mish(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``x * tanh(softplus(x))``."""
     return fnp.multiply(x, fnp.tanh(softplus(x)))
 
 
-def tanh(x):
+def tanh(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     return fnp.tanh(x)
 
 
-def glu(x, axis=-1):
+def glu(x: ArrayLike, axis: int = -1) -> Array:
     """Gated linear unit: split ``x`` in halves ``a, b`` along ``axis``; ``a * sigmoid(b)``."""
     x = _arr(x)
     nd = _get_aval(x).ndim
@@ -192,7 +194,8 @@ def _masked(x, where, fill):
     return x if where is None else fnp.where(where, x, fill)
 
 
-def softmax(x, axis=-1, where=None):
+def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
+            where: ArrayLike | None = None) -> Inexact[Array, "*shape"]:
     """``exp(x) / sum(exp(x))`` along ``axis`` (an int or tuple), computed with the maximum
     subtracted (``stop_gradient``-ed; the result does not depend on it).  ``where`` masks
     entries out (they get 0)."""
@@ -206,7 +209,8 @@ def softmax(x, axis=-1, where=None):
     return _masked(result, where, 0.0)
 
 
-def log_softmax(x, axis=-1, where=None):
+def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
+                where: ArrayLike | None = None) -> Inexact[Array, "*shape"]:
     """``x - logsumexp(x)`` along ``axis`` (stable for large inputs); masked entries get
     ``-inf``."""
     x = _arr(x)
@@ -220,7 +224,8 @@ def log_softmax(x, axis=-1, where=None):
     return _masked(fnp.subtract(shifted, lse), where, -np.inf)
 
 
-def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
+def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepdims: bool = False,
+              return_sign: bool = False, where: ArrayLike | None = None) -> Array | tuple[Array, Array]:
     """``log(sum(b * exp(a)))`` over ``axis`` (None: all), computed stably.
 
     Entries equal to ``-inf`` (or masked out by ``where``, or with ``b == 0``) contribute
@@ -255,7 +260,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=Non
 # encodings and normalization
 
 
-def one_hot(x, num_classes: int, *, dtype=np.float64, axis=-1):
+def one_hot(x: ArrayLike, num_classes: int, *, dtype: DTypeLike = np.float64, axis: Axis = -1) -> Array:
     """One-hot encoding: a new axis ``axis`` of size ``num_classes`` with 1 where the class
     index equals ``x`` (out-of-range indices give all zeros)."""
     x = _arr(x)
@@ -269,7 +274,9 @@ def one_hot(x, num_classes: int, *, dtype=np.float64, axis=-1):
     return fnp.astype(fnp.equal(lhs, rhs), dtype)
 
 
-def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
+def standardize(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1, mean: ArrayLike | None = None,
+                variance: ArrayLike | None = None, epsilon: ArrayLike = 1e-5,
+                where: ArrayLike | None = None) -> Inexact[Array, "*shape"]:
     """``(x - mean) / sqrt(variance + epsilon)`` along ``axis`` (statistics computed when not
     given; ``where`` restricts them to the selected entries)."""
     x = _arr(x)
@@ -294,7 +301,7 @@ def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
 # more of jax.nn's activations
 
 
-def identity(x):
+def identity(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """The identity function (``jax.nn.identity``).
 
     Example::
@@ -306,7 +313,7 @@ def identity(x):
     return _arr(x)
 
 
-def squareplus(x, b=4):
+def squareplus(x: Shaped[ArrayLike, "*shape"], b: ArrayLike = 4) -> Inexact[Array, "*shape"]:
     """``(x + sqrt(x**2 + b)) / 2``, a smooth ReLU (So, 2021).
 
     Example::
@@ -319,7 +326,7 @@ def squareplus(x, b=4):
     return fnp.divide(fnp.add(x, fnp.sqrt(fnp.add(fnp.square(x), b))), 2.0)
 
 
-def sparse_plus(x):
+def sparse_plus(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """0 for ``x <= -1``, ``(x + 1)**2 / 4`` on ``(-1, 1)``, ``x`` for ``x >= 1`` (the integral of
     `sparse_sigmoid`).
 
@@ -334,7 +341,7 @@ def sparse_plus(x):
     return fnp.where(fnp.less_equal(x, -1.0), 0.0, fnp.where(fnp.greater_equal(x, 1.0), x, inner))
 
 
-def sparse_sigmoid(x):
+def sparse_sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``clip((x + 1) / 2, 0, 1)``, the sparsemax of ``[x, 0]`` (Martins & Astudillo, 2016);
     at ``x = +-1`` the derivative is 1/4, as JAX's ``clip`` gives.
 
@@ -347,7 +354,7 @@ def sparse_sigmoid(x):
     return fnp.multiply(0.5, fnp.clip(fnp.add(_arr(x), 1.0), 0.0, 2.0))
 
 
-def log1mexp(x):
+def log1mexp(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``log(1 - exp(-x))`` computed accurately for every ``x >= 0`` (Maechler, 2012):
     ``log(-expm1(-x))`` below ``log 2``, ``log1p(-exp(-x))`` above.
 
@@ -363,7 +370,8 @@ def log1mexp(x):
                      fnp.log1p(fnp.negative(fnp.exp(fnp.negative(x)))))
 
 
-def logmeanexp(x, axis=None, where=None, keepdims=False):
+def logmeanexp(x: ArrayLike, axis: Axis = None, where: ArrayLike | None = None,
+               keepdims: bool = False) -> Array:
     """``log(mean(exp(x)))`` over ``axis``, computed stably (``logsumexp`` minus the log of
     the number of entries, counting only those ``where`` selects).
 

@@ -5,6 +5,8 @@ key/value may have fewer heads than the query (grouped-query attention)."""
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, Shaped
+
 import math
 
 import numpy as np
@@ -57,9 +59,16 @@ def _position_mask(t, s, is_causal, local_window_size):
     return None if keep.all() else keep
 
 
-def dot_product_attention(query, key, value, bias=None, mask=None, *, scale=None, is_causal=False,
-                          query_seq_lengths=None, key_value_seq_lengths=None, local_window_size=None,
-                          implementation=None, return_residual=False):
+def dot_product_attention(query: Shaped[ArrayLike, "*batch t n h"],
+                          key: Shaped[ArrayLike, "*batch s k h"],
+                          value: Shaped[ArrayLike, "*batch s k h"], bias: ArrayLike | None = None,
+                          mask: ArrayLike | None = None, *, scale: float | None = None,
+                          is_causal: bool = False,
+                          query_seq_lengths: ArrayLike | None = None,
+                          key_value_seq_lengths: ArrayLike | None = None,
+                          local_window_size: int | tuple[int, int] | None = None,
+                          implementation: str | None = None,
+                          return_residual: bool = False) -> Array | tuple[Array, Array]:
     """``softmax(scale * query @ key^T + bias, masked) @ value`` per batch and head.
 
     Shapes as in JAX: query ``[B, T, N, H]``, key/value ``[B, S, K, H]`` with ``N`` a

@@ -26,8 +26,10 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 from .. import numpy as fnp
 from .. import random as _random
 from ..numpy import linalg as _linalg
+from ..random._keys import KeyArrayLike
+from ..typing import Array, ArrayLike, DTypeLike, Shape
 
-Initializer = Callable  # init(key, shape, dtype) -> Array
+Initializer = Callable[..., Array]  # init(key, shape, dtype) -> Array
 
 __all__ = [
     "Initializer", "zeros", "ones", "constant", "uniform", "normal", "truncated_normal", "variance_scaling",
@@ -51,7 +53,7 @@ def _shape(shape) -> tuple:
     return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
 
 
-def zeros(key, shape, dtype=_DEFAULT):
+def zeros(key: KeyArrayLike | None, shape: int | Shape, dtype: DTypeLike = _DEFAULT) -> Array:
     """All zeros (``key`` is unused).
 
     Example::
@@ -63,7 +65,7 @@ def zeros(key, shape, dtype=_DEFAULT):
     return fnp.zeros(_shape(shape), dtype)
 
 
-def ones(key, shape, dtype=_DEFAULT):
+def ones(key: KeyArrayLike | None, shape: int | Shape, dtype: DTypeLike = _DEFAULT) -> Array:
     """All ones (``key`` is unused).
 
     Example::
@@ -75,7 +77,7 @@ def ones(key, shape, dtype=_DEFAULT):
     return fnp.ones(_shape(shape), dtype)
 
 
-def constant(value, dtype=_DEFAULT) -> Initializer:
+def constant(value: ArrayLike, dtype: DTypeLike = _DEFAULT) -> Initializer:
     """An initializer filling with ``value`` (broadcast to the requested shape).
 
     Example::
@@ -89,7 +91,7 @@ def constant(value, dtype=_DEFAULT) -> Initializer:
     return init
 
 
-def uniform(scale=1e-2, dtype=_DEFAULT) -> Initializer:
+def uniform(scale: ArrayLike = 1e-2, dtype: DTypeLike = _DEFAULT) -> Initializer:
     """Uniform on ``[0, scale)``.
 
     Example::
@@ -106,7 +108,7 @@ def uniform(scale=1e-2, dtype=_DEFAULT) -> Initializer:
     return init
 
 
-def normal(stddev=1e-2, dtype=_DEFAULT) -> Initializer:
+def normal(stddev: ArrayLike = 1e-2, dtype: DTypeLike = _DEFAULT) -> Initializer:
     """Normal with mean 0 and standard deviation ``stddev``.
 
     Example::
@@ -122,7 +124,8 @@ def normal(stddev=1e-2, dtype=_DEFAULT) -> Initializer:
     return init
 
 
-def truncated_normal(stddev=1e-2, dtype=_DEFAULT, lower=-2.0, upper=2.0) -> Initializer:
+def truncated_normal(stddev: ArrayLike = 1e-2, dtype: DTypeLike = _DEFAULT, lower: ArrayLike = -2.0,
+                     upper: ArrayLike = 2.0) -> Initializer:
     """``stddev`` times a standard normal truncated to ``(lower, upper)`` (so the samples
     lie in ``(stddev * lower, stddev * upper)``; their standard deviation is below ``stddev``).
 
@@ -157,9 +160,9 @@ def _compute_fans(shape: tuple, in_axis, out_axis, batch_axis) -> tuple[float, f
     return in_size * receptive, out_size * receptive
 
 
-def variance_scaling(scale, mode: str, distribution: str, in_axis: int | Sequence[int] = -2,
+def variance_scaling(scale: float, mode: str, distribution: str, in_axis: int | Sequence[int] = -2,
                      out_axis: int | Sequence[int] = -1, batch_axis: Sequence[int] = (),
-                     dtype=_DEFAULT) -> Initializer:
+                     dtype: DTypeLike = _DEFAULT) -> Initializer:
     """Samples with variance ``scale / fan`` (``mode``: ``"fan_in"``, ``"fan_out"``,
     ``"fan_avg"`` (the mean of both) or ``"fan_geo_avg"`` (their geometric mean)), from
     ``distribution``: ``"truncated_normal"`` (a normal truncated to two standard deviations,
@@ -197,89 +200,38 @@ def variance_scaling(scale, mode: str, distribution: str, in_axis: int | Sequenc
     return init
 
 
-def glorot_uniform(in_axis=-2, out_axis=-1, batch_axis=(), dtype=_DEFAULT) -> Initializer:
-    """Glorot/Xavier uniform: ``variance_scaling(1.0, "fan_avg", "uniform")``.
+def _preset(name: str, title: str, scale: float, mode: str, distribution: str) -> Callable[..., Initializer]:
+    """A named `variance_scaling` preset: ``name(in_axis, out_axis, batch_axis, dtype)``."""
+
+    def preset(in_axis: int | Sequence[int] = -2, out_axis: int | Sequence[int] = -1,
+               batch_axis: Sequence[int] = (), dtype: DTypeLike = _DEFAULT) -> Initializer:
+        return variance_scaling(scale, mode, distribution, in_axis, out_axis, batch_axis, dtype)
+
+    preset.__name__ = preset.__qualname__ = name
+    preset.__doc__ = f"""{title}: ``variance_scaling({scale}, "{mode}", "{distribution}")``.
 
     Example::
 
         >>> import fgrad.random as random
         >>> from fgrad.nn import initializers
-        >>> initializers.glorot_uniform()(random.key(0), (3, 2)).shape
+        >>> initializers.{name}()(random.key(0), (3, 2)).shape
         (3, 2)
     """
-    return variance_scaling(1.0, "fan_avg", "uniform", in_axis, out_axis, batch_axis, dtype)
+    return preset
 
 
-def glorot_normal(in_axis=-2, out_axis=-1, batch_axis=(), dtype=_DEFAULT) -> Initializer:
-    """Glorot/Xavier normal: ``variance_scaling(1.0, "fan_avg", "truncated_normal")``.
-
-    Example::
-
-        >>> import fgrad.random as random
-        >>> from fgrad.nn import initializers
-        >>> initializers.glorot_normal()(random.key(0), (3, 2)).shape
-        (3, 2)
-    """
-    return variance_scaling(1.0, "fan_avg", "truncated_normal", in_axis, out_axis, batch_axis, dtype)
-
-
-def lecun_uniform(in_axis=-2, out_axis=-1, batch_axis=(), dtype=_DEFAULT) -> Initializer:
-    """LeCun uniform: ``variance_scaling(1.0, "fan_in", "uniform")``.
-
-    Example::
-
-        >>> import fgrad.random as random
-        >>> from fgrad.nn import initializers
-        >>> initializers.lecun_uniform()(random.key(0), (3, 2)).shape
-        (3, 2)
-    """
-    return variance_scaling(1.0, "fan_in", "uniform", in_axis, out_axis, batch_axis, dtype)
-
-
-def lecun_normal(in_axis=-2, out_axis=-1, batch_axis=(), dtype=_DEFAULT) -> Initializer:
-    """LeCun normal: ``variance_scaling(1.0, "fan_in", "truncated_normal")``.
-
-    Example::
-
-        >>> import fgrad.random as random
-        >>> from fgrad.nn import initializers
-        >>> initializers.lecun_normal()(random.key(0), (3, 2)).shape
-        (3, 2)
-    """
-    return variance_scaling(1.0, "fan_in", "truncated_normal", in_axis, out_axis, batch_axis, dtype)
-
-
-def he_uniform(in_axis=-2, out_axis=-1, batch_axis=(), dtype=_DEFAULT) -> Initializer:
-    """He/Kaiming uniform: ``variance_scaling(2.0, "fan_in", "uniform")``.
-
-    Example::
-
-        >>> import fgrad.random as random
-        >>> from fgrad.nn import initializers
-        >>> initializers.he_uniform()(random.key(0), (3, 2)).shape
-        (3, 2)
-    """
-    return variance_scaling(2.0, "fan_in", "uniform", in_axis, out_axis, batch_axis, dtype)
-
-
-def he_normal(in_axis=-2, out_axis=-1, batch_axis=(), dtype=_DEFAULT) -> Initializer:
-    """He/Kaiming normal: ``variance_scaling(2.0, "fan_in", "truncated_normal")``.
-
-    Example::
-
-        >>> import fgrad.random as random
-        >>> from fgrad.nn import initializers
-        >>> initializers.he_normal()(random.key(0), (3, 2)).shape
-        (3, 2)
-    """
-    return variance_scaling(2.0, "fan_in", "truncated_normal", in_axis, out_axis, batch_axis, dtype)
-
+glorot_uniform = _preset("glorot_uniform", "Glorot/Xavier uniform", 1.0, "fan_avg", "uniform")
+glorot_normal = _preset("glorot_normal", "Glorot/Xavier normal", 1.0, "fan_avg", "truncated_normal")
+lecun_uniform = _preset("lecun_uniform", "LeCun uniform", 1.0, "fan_in", "uniform")
+lecun_normal = _preset("lecun_normal", "LeCun normal", 1.0, "fan_in", "truncated_normal")
+he_uniform = _preset("he_uniform", "He/Kaiming uniform", 2.0, "fan_in", "uniform")
+he_normal = _preset("he_normal", "He/Kaiming normal", 2.0, "fan_in", "truncated_normal")
 
 xavier_uniform, xavier_normal = glorot_uniform, glorot_normal
 kaiming_uniform, kaiming_normal = he_uniform, he_normal
 
 
-def orthogonal(scale=1.0, column_axis=-1, dtype=_DEFAULT) -> Initializer:
+def orthogonal(scale: ArrayLike = 1.0, column_axis: int = -1, dtype: DTypeLike = _DEFAULT) -> Initializer:
     """A (semi-)orthogonal matrix times ``scale``: the Q of the QR decomposition of a normal
     matrix, signs fixed by R's diagonal (so Q is Haar-distributed); the axes other than
     ``column_axis`` are flattened into the rows.
@@ -312,7 +264,8 @@ def orthogonal(scale=1.0, column_axis=-1, dtype=_DEFAULT) -> Initializer:
     return init
 
 
-def delta_orthogonal(scale=1.0, column_axis=-1, dtype=_DEFAULT) -> Initializer:
+def delta_orthogonal(scale: ArrayLike = 1.0, column_axis: int = -1,
+                     dtype: DTypeLike = _DEFAULT) -> Initializer:
     """Delta-orthogonal kernels for 1-3D convolutions (Xiao et al., 2018): zeros except an
     orthogonal ``[in, out]`` matrix at the spatial centre.  Shape ``[*spatial, in, out]``
     with ``in <= out``.

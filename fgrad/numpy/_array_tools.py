@@ -13,6 +13,11 @@ Array([0, 1, 2, 7], dtype=int64)
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..typing import ArrayLike, DTypeLike, Shape
+from collections.abc import Sequence
+
 from typing import Callable
 
 import numpy as np
@@ -77,7 +82,7 @@ s_, index_exp = np.s_, np.index_exp
 iterable = np.iterable
 
 
-def array_equiv(a1, a2):
+def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Array:
     """``numpy.array_equiv``: whether the arrays broadcast to one shape and are equal there
     (a 0-d bool array).
 
@@ -95,7 +100,7 @@ def array_equiv(a1, a2):
     return fnp.all(fnp.equal(a1, a2))
 
 
-def copy(a, order=None):
+def copy(a: ArrayLike | Sequence[Any], order: str | None = None) -> Array:
     """``numpy.copy``: an array with its own buffer.
 
     Example::
@@ -107,7 +112,7 @@ def copy(a, order=None):
     return fnp.array(a, copy=True)
 
 
-def resize(a, new_shape):
+def resize(a: ArrayLike, new_shape: int | Shape) -> Array:
     """``numpy.resize``: the flattened ``a`` repeated (or cut) to fill ``new_shape``.
 
     Example::
@@ -128,7 +133,7 @@ def resize(a, new_shape):
     return fnp.reshape(fnp.concatenate([flat] * reps)[:size], shape)
 
 
-def rollaxis(a, axis: int, start: int = 0):
+def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
     """``numpy.rollaxis``: move ``axis`` to before position ``start`` (prefer `moveaxis`).
 
     Example::
@@ -160,7 +165,7 @@ def _inplace_error(name: str):
     )
 
 
-def place(arr, mask, vals, *, inplace: bool = True):
+def place(arr: ArrayLike, mask: ArrayLike, vals, *, inplace: bool = True) -> Array:
     """``numpy.place`` in functional form (``inplace=False`` required, as in JAX): the
     elements of ``arr`` where ``mask`` holds replaced by ``vals`` in order, cycling.
 
@@ -191,7 +196,8 @@ def place(arr, mask, vals, *, inplace: bool = True):
     return fnp.reshape(out, get_aval(arr).shape)
 
 
-def put(a, ind, v, mode=None, *, inplace: bool = True):
+def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *,
+        inplace: bool = True) -> Array:
     """``numpy.put`` in functional form (``inplace=False`` required, as in JAX): ``a`` with
     ``a.flat[ind] = v`` (``v`` cycled).  ``mode``: ``"raise"`` (default for concrete
     indices: IndexError out of bounds; traced indices out of bounds are dropped, as JAX),
@@ -257,7 +263,7 @@ def _block_depth(x, path=()) -> tuple[int, int]:
     return 0, get_aval(fnp.asarray(x)).ndim
 
 
-def block(arrays):
+def block(arrays: ArrayLike | Sequence[Any]) -> Array:
     """``numpy.block``: assemble an array from nested lists of blocks (the innermost lists
     join along the last axis, the next along the second-to-last, ...).
 
@@ -281,7 +287,8 @@ def block(arrays):
     return build(arrays, 0) if depth else fnp.array(arrays, copy=True)
 
 
-def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axis: int = 0):
+def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
+              dtype: DTypeLike | None = None, axis: int = 0) -> Array:
     """``numpy.geomspace``: ``num`` numbers spaced evenly on a log scale from ``start`` to
     ``stop`` (same sign, nonzero; the ends exact).  Real inputs.
 
@@ -327,7 +334,7 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
     return fnp.astype(out, dt)
 
 
-def fromfunction(function: Callable, shape, *, dtype=float, **kwargs):
+def fromfunction(function: Callable, shape: int | Shape, *, dtype: DTypeLike = float, **kwargs) -> Any:
     """``numpy.fromfunction`` as in JAX: ``function`` called on the index grids of ``shape``
     through nested `vmap` (it sees scalars per element; results of any shape stack).
 
@@ -346,7 +353,7 @@ def fromfunction(function: Callable, shape, *, dtype=float, **kwargs):
     return f(*(fnp.arange(s, dtype=dtype) for s in shape), **kwargs)
 
 
-def frombuffer(buffer, dtype=float, count: int = -1, offset: int = 0):
+def frombuffer(buffer, dtype: DTypeLike = float, count: int = -1, offset: int = 0) -> Array:
     """``numpy.frombuffer``: a 1-D array from the bytes of ``buffer`` (copied).
 
     Example::
@@ -358,7 +365,7 @@ def frombuffer(buffer, dtype=float, count: int = -1, offset: int = 0):
     return fnp.asarray(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset).copy())
 
 
-def fromstring(string: str, dtype=float, count: int = -1, *, sep: str):
+def fromstring(string: str, dtype: DTypeLike = float, count: int = -1, *, sep: str) -> Array:
     """``numpy.fromstring`` with a separator (text mode, as JAX requires).
 
     Example::
@@ -370,7 +377,7 @@ def fromstring(string: str, dtype=float, count: int = -1, *, sep: str):
     return fnp.asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
 
 
-def fromiter(*args, **kwargs):
+def fromiter(*args: Any, **kwargs: Any) -> Array:
     """Not supported, as in JAX (impure); use ``fnp.asarray(np.fromiter(...))``.
 
     Example::
@@ -385,7 +392,7 @@ def fromiter(*args, **kwargs):
     )
 
 
-def fromfile(*args, **kwargs):
+def fromfile(*args: Any, **kwargs: Any) -> Array:
     """Not supported, as in JAX (impure); use ``fnp.asarray(np.fromfile(...))``.
 
     Example::
@@ -400,7 +407,7 @@ def fromfile(*args, **kwargs):
     )
 
 
-def mask_indices(n: int, mask_func: Callable, k: int = 0, *, size=None):
+def mask_indices(n: int, mask_func: Callable, k: int = 0, *, size: int | None = None) -> tuple[Array, Array]:
     """``numpy.mask_indices``: the indices where ``mask_func(ones((n, n)), k)`` is nonzero
     (``size`` for a fixed length, as JAX).
 
@@ -420,7 +427,7 @@ def _dtype_of(x) -> np.dtype:
     return np.asarray(x).dtype
 
 
-def isrealobj(x) -> bool:
+def isrealobj(x: ArrayLike) -> bool:
     """``numpy.isrealobj``: whether ``x``'s dtype is not complex.
 
     Example::
@@ -432,7 +439,7 @@ def isrealobj(x) -> bool:
     return _dtype_of(x).kind != "c"
 
 
-def isscalar(element) -> bool:
+def isscalar(element: Any) -> bool:
     """``numpy.isscalar``, as in JAX: also True for 0-d arrays (fgrad's and NumPy's).
 
     Example::
@@ -448,7 +455,7 @@ def isscalar(element) -> bool:
     return False
 
 
-def einsum_path(subscripts, *operands, optimize="greedy"):
+def einsum_path(subscripts: str, *operands: ArrayLike, optimize: Any = "greedy") -> tuple[list[Any], str]:
     """``numpy.einsum_path``: the contraction order NumPy's optimizer picks for the operands'
     shapes (no data is read).
 
@@ -467,7 +474,7 @@ def einsum_path(subscripts, *operands, optimize="greedy"):
     return np.einsum_path(subscripts, *stand_ins, optimize=optimize)
 
 
-def array_repr(arr, max_line_width=None, precision=None, suppress_small=None) -> str:
+def array_repr(arr: ArrayLike, max_line_width=None, precision: Any = None, suppress_small=None) -> str:
     """``numpy.array_repr``: the array's repr (``Array([...], dtype=...)``).
 
     Example::
@@ -482,7 +489,7 @@ def array_repr(arr, max_line_width=None, precision=None, suppress_small=None) ->
     return "Array" + text[len("array") :] if text.startswith("array") else text
 
 
-def array_str(a, max_line_width=None, precision=None, suppress_small=None) -> str:
+def array_str(a: ArrayLike, max_line_width=None, precision: Any = None, suppress_small=None) -> str:
     """``numpy.array_str``: the array's data as text.
 
     Example::
@@ -494,7 +501,7 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None) -> st
     return np.array_str(np.asarray(a), max_line_width, precision, suppress_small)
 
 
-def save(file, arr, allow_pickle: bool = True):
+def save(file: Any, arr: ArrayLike, allow_pickle: bool = True) -> None:
     """``numpy.save``: write one array to a ``.npy`` file (a host copy).
 
     Example::
@@ -507,7 +514,7 @@ def save(file, arr, allow_pickle: bool = True):
     np.save(file, np.asarray(arr), allow_pickle=allow_pickle)
 
 
-def savez(file, *args, **kwds):
+def savez(file: Any, *args: ArrayLike, **kwds: ArrayLike) -> None:
     """``numpy.savez``: write several arrays to an uncompressed ``.npz`` file.
 
     Example::
@@ -524,7 +531,7 @@ class _NpzArrays(dict):
     """The arrays of an ``.npz`` file, read eagerly into fgrad arrays."""
 
 
-def load(file, *args, **kwargs):
+def load(file: Any, *args: Any, **kwargs: Any) -> Any:
     """``numpy.load``: an ``.npy`` file as an fgrad array, an ``.npz`` file as a dict of
     them (read at once).  Never unpickles: ``allow_pickle=True`` raises ValueError, and a
     file holding pickled objects raises NumPy's ValueError.

@@ -13,6 +13,11 @@ Array(1., dtype=float64)
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..typing import Array, ArrayLike, Axis
+from collections.abc import Sequence
+
 from typing import Callable
 
 import numpy as np
@@ -41,7 +46,8 @@ def _float_dtype(*xs) -> np.dtype:
     return dt if dt.kind in "fc" else np.dtype(np.float64)
 
 
-def interp(x, xp, fp, left=None, right=None, period=None):
+def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | None = None,
+           right: ArrayLike | None = None, period: ArrayLike | None = None) -> Array:
     """``numpy.interp``: the piecewise-linear interpolant through ``(xp, fp)`` at ``x``
     (``xp`` increasing).  ``left``/``right`` (default ``fp[0]``/``fp[-1]``) outside the range,
     or ``"extrapolate"`` (JAX) to extend the end segments; ``period`` for periodic data.
@@ -173,7 +179,8 @@ def _gradient_1d(f, h, axis: int, edge_order: int):
     return fnp.moveaxis(out, -1, axis)
 
 
-def gradient(f, *varargs, axis=None, edge_order=None):
+def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None,
+             edge_order: int | None = None) -> Array | list[Array]:
     """``numpy.gradient``: second-order accurate central differences in the interior and
     one-sided differences (``edge_order`` 1, the default, or 2) at the boundaries.
     ``varargs``: one scalar spacing for every axis, or one per axis (a scalar or the 1-D
@@ -232,7 +239,7 @@ def gradient(f, *varargs, axis=None, edge_order=None):
     return out[0] if len(out) == 1 else out
 
 
-def trapezoid(y, x=None, dx=1.0, axis=-1):
+def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axis: Axis = -1) -> Array:
     """``numpy.trapezoid``: the integral of ``y`` along ``axis`` by the trapezoidal rule, at
     sample points ``x`` (1-D, or the shape of ``y``) or with spacing ``dx``.
 
@@ -259,7 +266,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     return fnp.astype(res, _float_dtype(res)) if get_aval(res).dtype.kind not in "fc" else res
 
 
-def unwrap(p, discont=None, axis=-1, period=2 * np.pi):
+def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: Axis = -1,
+           period: ArrayLike = 2 * np.pi) -> Array:
     """``numpy.unwrap``: adds multiples of ``period`` so that consecutive differences along
     ``axis`` are at most ``max(discont, period / 2)``.
 
@@ -301,7 +309,7 @@ def unwrap(p, discont=None, axis=-1, period=2 * np.pi):
     return fnp.moveaxis(up, -1, axis)
 
 
-def ediff1d(ary, to_end=None, to_begin=None):
+def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None, to_begin: ArrayLike | None = None) -> Array:
     """``numpy.ediff1d``: differences of the flattened array, with ``to_begin``/``to_end``
     (flattened) around them.
 
@@ -321,7 +329,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
     return fnp.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
-def trim_zeros(filt, trim="fb", axis=None):
+def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Axis = None) -> Array:
     """``numpy.trim_zeros``: ``filt`` without its leading (``"f"`` in ``trim``) and trailing
     (``"b"``) zeros, along ``axis`` (default: every axis).  The result's shape depends on the
     values: needs a concrete input.
@@ -366,7 +374,8 @@ def trim_zeros(filt, trim="fb", axis=None):
     return filt[tuple(index)]
 
 
-def piecewise(x, condlist, funclist, *args, **kw):
+def piecewise(x: ArrayLike, condlist: ArrayLike | Sequence[ArrayLike], funclist: Sequence[Any], *args: Any,
+              **kw: Any) -> Array:
     """``numpy.piecewise``: ``funclist[i]`` (a callable of ``x, *args, **kw`` or a constant)
     where ``condlist[i]`` holds (later conditions win); one extra entry in ``funclist`` is
     the value where no condition holds (default 0).  Every function is evaluated on all of
@@ -408,7 +417,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
     return out
 
 
-def apply_along_axis(func1d: Callable, axis: int, arr, *args, **kwargs):
+def apply_along_axis(func1d: Callable, axis: int, arr: ArrayLike, *args: ArrayLike, **kwargs) -> Array:
     """``numpy.apply_along_axis`` as in JAX: ``func1d`` mapped over the 1-D slices along
     ``axis`` with `fgrad.vmap` (so it must be traceable); its output's axes replace ``axis``.
 
@@ -432,7 +441,7 @@ def apply_along_axis(func1d: Callable, axis: int, arr, *args, **kwargs):
     return func(arr)
 
 
-def apply_over_axes(func: Callable, a, axes):
+def apply_over_axes(func: Callable, a: ArrayLike, axes) -> Array:
     """``numpy.apply_over_axes``: ``a = func(a, axis)`` for each axis in turn, a reduced axis
     put back with size 1.
 

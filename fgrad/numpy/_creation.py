@@ -12,9 +12,13 @@ Rules that need a NumPy constant (an identity, a triangular mask, an index array
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..typing import Array, ArrayLike, Axis, DTypeLike, Shape
+
 import numpy as np
 
-from ..backends import NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
+from ..backends import Device, NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
 from ..backends.dlpack import import_buffer
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
 from ..core.constants import constant_like, host_array  # noqa: F401 (re-exported)
@@ -70,7 +74,8 @@ def _moved(x, device):
     return x if device is None else device_put(x, device)
 
 
-def asarray(a, dtype=None, copy=None, *, device=None) -> ArrayImpl:
+def asarray(a: Any, dtype: DTypeLike | None = None, copy: bool | None = None, *,
+            device: Device | str | None = None) -> ArrayImpl:
     """Convert ``a`` (array, list, scalar, numpy array) to an `fgrad.Array`.
 
     Host data goes to the default device; an fgrad Array stays where it is; a device buffer
@@ -114,7 +119,8 @@ def _is_dlpack_tensor(a) -> bool:
 array = asarray
 
 
-def zeros(shape, dtype=None, *, device=None) -> ArrayImpl:
+def zeros(shape: int | Shape, dtype: DTypeLike | None = None, *,
+          device: Device | str | None = None) -> ArrayImpl:
     """Zeros of ``shape`` (float64 by default) on ``device`` (default: the default device).
 
     >>> import fgrad.numpy as fnp
@@ -124,22 +130,26 @@ def zeros(shape, dtype=None, *, device=None) -> ArrayImpl:
     return _on_device(lambda: _zeros(shape, dtype), device)
 
 
-def ones(shape, dtype=None, *, device=None) -> ArrayImpl:
+def ones(shape: int | Shape, dtype: DTypeLike | None = None, *,
+         device: Device | str | None = None) -> ArrayImpl:
     return _on_device(lambda: _make("ones", _shape_tuple(shape), dtype=dtype or float_), device)
 
 
-def empty(shape, dtype=None, *, device=None) -> ArrayImpl:
+def empty(shape: int | Shape, dtype: DTypeLike | None = None, *,
+          device: Device | str | None = None) -> ArrayImpl:
     return zeros(shape, dtype, device=device)
 
 
-def full(shape, fill_value, dtype=None, *, device=None):
+def full(shape: int | Shape, fill_value: ArrayLike, dtype: DTypeLike | None = None, *,
+         device: Device | str | None = None) -> Array:
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         fv = fill_value if dtype is None else convert_element_type(fill_value, dtype)
         return _moved(broadcast_to(fv, _shape_tuple(shape)), device)
     return _on_device(lambda: _make("full", _shape_tuple(shape), fill_value, dtype=dtype), device)
 
 
-def zeros_like(x, dtype=None, shape=None, *, device=None) -> ArrayImpl:
+def zeros_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape | None = None, *,
+               device: Device | str | None = None) -> ArrayImpl:
     """Zeros with ``x``'s shape and dtype (unless given), on ``x``'s device (or ``device``).
 
     >>> import fgrad.numpy as fnp
@@ -149,22 +159,26 @@ def zeros_like(x, dtype=None, shape=None, *, device=None) -> ArrayImpl:
     return _moved(_zeros_like(x, dtype, shape), device)
 
 
-def ones_like(x, dtype=None, shape=None, *, device=None) -> ArrayImpl:
+def ones_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape | None = None, *,
+              device: Device | str | None = None) -> ArrayImpl:
     return _moved(_ones_like(x, dtype, shape), device)
 
 
-def empty_like(x, dtype=None, shape=None, *, device=None):
+def empty_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape | None = None, *,
+               device: Device | str | None = None) -> Array:
     return zeros_like(x, dtype, shape, device=device)
 
 
-def full_like(x, fill_value, dtype=None, shape=None, *, device=None):
+def full_like(x: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None,
+              shape: int | Shape | None = None, *, device: Device | str | None = None) -> Array:
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         s, d = _like(x, dtype, shape)
         return _moved(full(s, fill_value, d), device)
     return _moved(_full_like(x, fill_value, dtype, shape), device)
 
 
-def arange(start, stop=None, step=None, dtype=None, *, device=None):
+def arange(start: ArrayLike, stop: ArrayLike | None = None, step: ArrayLike | None = None,
+           dtype: DTypeLike | None = None, *, device: Device | str | None = None) -> Array:
     """Evenly spaced values in ``[start, stop)`` (NumPy's rules), on ``device``.
 
     >>> import fgrad.numpy as fnp
@@ -193,7 +207,8 @@ def _py_bound(v):
     return v.item() if isinstance(v, ArrayImpl) else v
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: DTypeLike | None = None, axis: Axis = 0, *, device: Device | str | None = None) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop`` (NumPy's rules), on ``device``.
 
     >>> import fgrad.numpy as fnp
@@ -232,20 +247,22 @@ def _placer(*operands):
     return lambda h: wrap(be.from_host(h, dev))
 
 
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None):
+def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, base: ArrayLike = 10.0,
+             dtype: DTypeLike | None = None) -> Array:
     return _placer(start, stop)(np.logspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint,
                                             base=base, dtype=dtype))
 
 
-def eye(N, M=None, k=0, dtype=None, *, device=None):
+def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *,
+        device: Device | str | None = None) -> Array:
     return _on_device(lambda: _make("eye", N, M, k, dtype=dtype or float_), device)
 
 
-def identity(n, dtype=None):
+def identity(n: int, dtype: DTypeLike | None = None) -> Array:
     return eye(n, dtype=dtype)
 
 
-def tri(N, M=None, k=0, dtype=None):
+def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
     return _make("tri", N, M, k, dtype=dtype or float_)
 
 

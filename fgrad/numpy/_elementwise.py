@@ -12,6 +12,8 @@ concrete array, they call the ufunc directly (with NumPy's IEEE-value warnings o
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, Shaped
+
 from ..core.array import ArrayImpl
 from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
@@ -29,7 +31,7 @@ def _unary(spec: OpSpec, name: str):
         # with NumPy's IEEE-value warnings switched off around it (inlined: cheaper than `quiet`)
         set_state, ignore, reset_state = switch()
 
-        def f(x):
+        def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
             if type(x) is ArrayImpl and state.trace is EVAL_TRACE:
                 w = new_array(ArrayImpl)
                 token = set_state(ignore)
@@ -40,14 +42,14 @@ def _unary(spec: OpSpec, name: str):
                 return w
             return bind(x)
     elif ufunc is not None:
-        def f(x):
+        def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
             if type(x) is ArrayImpl and state.trace is EVAL_TRACE:
                 w = new_array(ArrayImpl)
                 w._buf = ufunc(x._buf)
                 return w
             return bind(x)
     else:
-        def f(x):
+        def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
             return bind(x)
 
     f.__doc__ = f"Elementwise ``{name}`` (NumPy semantics; differentiable where defined)."
@@ -57,7 +59,7 @@ def _unary(spec: OpSpec, name: str):
 def _binary(spec: OpSpec, name: str):
     bind = spec.prim.bind
 
-    def f(x, y):
+    def f(x: ArrayLike, y: ArrayLike) -> Array:
         return bind(x, y)
 
     f.__doc__ = f"Elementwise ``{name}`` with broadcasting (NumPy semantics)."

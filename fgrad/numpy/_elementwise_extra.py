@@ -13,6 +13,8 @@ return integers, booleans or piecewise-constant values (zero derivative).
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, Axis
+
 import numpy as np
 
 from ..core.array import get_aval
@@ -52,7 +54,7 @@ def _real_float(x, name: str):
     return x if dt.kind == "f" else fnp.astype(x, np.float64)
 
 
-def fabs(x):
+def fabs(x: ArrayLike) -> Array:
     """``numpy.fabs``: the absolute value as a float (complex input is a TypeError).
 
     Example::
@@ -64,7 +66,7 @@ def fabs(x):
     return fnp.abs(_real_float(x, "fabs"))
 
 
-def float_power(x, y):
+def float_power(x: ArrayLike, y: ArrayLike) -> Array:
     """``numpy.float_power``: ``x ** y`` computed in float64 (complex128 for complex input).
 
     Example::
@@ -86,7 +88,7 @@ def _exp2_int(e, dt):
     return fnp.exp2(fnp.astype(half, dt)), fnp.exp2(fnp.astype(fnp.subtract(e, half), dt))
 
 
-def ldexp(x1, x2):
+def ldexp(x1: ArrayLike, x2: ArrayLike) -> Array:
     """``numpy.ldexp``: ``x1 * 2 ** x2`` (``x2`` integer), exact where representable.
     Differentiable in ``x1``.
 
@@ -107,7 +109,7 @@ def ldexp(x1, x2):
     return fnp.multiply(fnp.multiply(x1, a), b)
 
 
-def frexp(x):
+def frexp(x: ArrayLike) -> tuple[Array, Array]:
     """``numpy.frexp``: mantissa ``m`` (``0.5 <= |m| < 1``) and integer exponent ``e`` with
     ``x = m * 2 ** e``; ``(x, 0)`` for 0, inf and NaN.
 
@@ -133,7 +135,7 @@ def frexp(x):
     return mantissa, fnp.astype(exponent, np.int32)
 
 
-def modf(x):
+def modf(x: ArrayLike) -> tuple[Array, Array]:
     """``numpy.modf``: fractional and integral parts, both with the sign of ``x``
     (``(±0, ±inf)`` for infinities).  Differentiable (the fractional part has slope 1).
 
@@ -149,7 +151,7 @@ def modf(x):
     return fnp.copysign(frac, x), whole
 
 
-def spacing(x):
+def spacing(x: ArrayLike) -> Array:
     """``numpy.spacing``: the distance from ``x`` to the next representable value away from
     zero (negative for negative ``x``; NaN for inf and NaN).
 
@@ -176,7 +178,7 @@ def _int_pair(x1, x2, name):
     return fnp.broadcast_arrays(fnp.astype(x1, dt), fnp.astype(x2, dt))
 
 
-def gcd(x1, x2):
+def gcd(x1: ArrayLike, x2: ArrayLike) -> Array:
     """``numpy.gcd``: the greatest common divisor of ``|x1|`` and ``|x2|`` (Euclid's
     algorithm in a `while_loop`, so it runs under `jit`).
 
@@ -201,7 +203,7 @@ def gcd(x1, x2):
     return while_loop(cond, body, (a, b))[0]
 
 
-def lcm(x1, x2):
+def lcm(x1: ArrayLike, x2: ArrayLike) -> Array:
     """``numpy.lcm``: the least common multiple of ``|x1|`` and ``|x2|`` (0 if either is 0).
 
     Example::
@@ -216,7 +218,7 @@ def lcm(x1, x2):
     return fnp.where(zero, 0, fnp.abs(fnp.multiply(fnp.floor_divide(a, fnp.where(zero, 1, g)), b)))
 
 
-def isposinf(x):
+def isposinf(x: ArrayLike) -> Array:
     """``numpy.isposinf``: ``x == +inf``.
 
     Example::
@@ -235,7 +237,7 @@ def isposinf(x):
     )
 
 
-def isneginf(x):
+def isneginf(x: ArrayLike) -> Array:
     """``numpy.isneginf``: ``x == -inf``.
 
     Example::
@@ -254,7 +256,7 @@ def isneginf(x):
     )
 
 
-def iscomplex(x):
+def iscomplex(x: ArrayLike) -> Array:
     """``numpy.iscomplex``: elementwise, whether the imaginary part is nonzero.
 
     Example::
@@ -269,7 +271,7 @@ def iscomplex(x):
     )
 
 
-def isreal(x):
+def isreal(x: ArrayLike) -> Array:
     """``numpy.isreal``: elementwise, whether the imaginary part is zero.
 
     Example::
@@ -285,7 +287,7 @@ def isreal(x):
 _M1, _M2, _M4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
 
 
-def bitwise_count(x):
+def bitwise_count(x: ArrayLike) -> Array:
     """``numpy.bitwise_count``: the number of 1 bits in ``|x|`` (uint8).
 
     Example::
@@ -311,7 +313,7 @@ def bitwise_count(x):
     return fnp.astype(total, np.uint8)
 
 
-def sort_complex(a):
+def sort_complex(a: ArrayLike) -> Array:
     """``numpy.sort_complex``: sorted by real part, then imaginary part; the result is
     complex (complex64 for float32 input, as JAX).
 
@@ -345,7 +347,7 @@ def _bit_weights(bitorder: str, name: str):
     return w if bitorder == "big" else w[::-1].copy()
 
 
-def packbits(a, axis=None, bitorder: str = "big"):
+def packbits(a: ArrayLike, axis: Axis = None, bitorder: str = "big") -> Array:
     """``numpy.packbits``: the truth values of ``a`` along ``axis`` (flattened when None)
     packed eight to a uint8 (zero-padded at the end).
 
@@ -370,7 +372,7 @@ def packbits(a, axis=None, bitorder: str = "big"):
     return fnp.moveaxis(packed, -1, axis)
 
 
-def unpackbits(a, axis=None, count=None, bitorder: str = "big"):
+def unpackbits(a: ArrayLike, axis: Axis = None, count=None, bitorder: str = "big") -> Array:
     """``numpy.unpackbits``: the bits of the uint8 array ``a`` along ``axis`` (flattened when
     None); ``count`` keeps that many (negative: drops from the end; more pads zeros).
 

@@ -10,6 +10,11 @@ raise a clear error under a transform that hides the values.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..typing import Array, ArrayLike, Axis, DTypeLike, Shape
+from collections.abc import Sequence
+
 import builtins
 import math
 import sys
@@ -375,8 +380,9 @@ def _prepare_indices(idx, n, mode, op):
     return idx, "fill"
 
 
-def take(a, indices, axis=None, out=None, mode=None, unique_indices=False, indices_are_sorted=False,
-         fill_value=None):
+def take(a: ArrayLike, indices: ArrayLike, axis: int | None = None, out: None = None, mode: str | None = None,
+         unique_indices: bool = False, indices_are_sorted: bool = False,
+         fill_value: ArrayLike | None = None) -> Array:
     """Take elements along ``axis`` (the flattened array when ``axis`` is None).
 
     Out-of-bounds indices follow JAX: ``mode=None``/``"fill"`` returns ``fill_value``
@@ -415,7 +421,8 @@ def _along_axis_index(arr, indices, axis, op):
     return tuple(("a", d) for d in range(nd)), arrays
 
 
-def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
+def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None, mode: str | None = None,
+                    fill_value: ArrayLike | None = None) -> Array:
     """``out[..., i, ...] = arr[..., indices[..., i, ...], ...]`` (NumPy semantics with
     broadcasting of the other axes; out-of-bounds handling as in `take`)."""
     arr = _arr(arr)
@@ -434,7 +441,9 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     return indexing_ops.gather(arr, arrays, indexer, oob, fill if oob == "fill" else None)
 
 
-def put_along_axis(arr, indices, values, axis, inplace=True, mode=None):
+def put_along_axis(arr: ArrayLike, indices: ArrayLike, values: ArrayLike, axis: int | None,
+                   inplace: bool = True,
+                   mode: str | None = None) -> Array:
     """Functional ``np.put_along_axis``: returns a new array (``inplace`` must be False)."""
     if inplace:
         raise ValueError("fgrad.numpy.put_along_axis: arrays are immutable; pass inplace=False")
@@ -479,7 +488,8 @@ def _nonzero_traced(a, size, fill_value):
     return tuple(out)
 
 
-def nonzero(a, *, size=None, fill_value=None):
+def nonzero(a: ArrayLike, *, size: int | None = None,
+            fill_value: ArrayLike | None = None) -> tuple[Array, ...]:
     """Indices of the nonzero elements, one integer array per dimension.
 
     Needs a concrete input (the result's length depends on the values) unless ``size`` is
@@ -506,7 +516,7 @@ def nonzero(a, *, size=None, fill_value=None):
     return tuple(_const(r.astype(np.int64), a) for r in res)
 
 
-def argwhere(a, *, size=None, fill_value=None):
+def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | None = None) -> Array:
     a = _arr(a)
     if _ndim(a) == 0:
         v = _concrete(a, "argwhere")
@@ -514,7 +524,7 @@ def argwhere(a, *, size=None, fill_value=None):
     return stack(nonzero(a, size=size, fill_value=fill_value), axis=-1)
 
 
-def flatnonzero(a, *, size=None, fill_value=None):
+def flatnonzero(a: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | None = None) -> Array:
     a = _arr(a)
     return nonzero(shape_ops.reshape(a, (get_aval(a).size,)), size=size, fill_value=fill_value)[0]
 
@@ -522,7 +532,8 @@ def flatnonzero(a, *, size=None, fill_value=None):
 _MASK_HINT = "Use fnp.where(cond, x, 0) to keep shapes static, or pass size=."
 
 
-def extract(condition, arr, *, size=None, fill_value=0):
+def extract(condition: ArrayLike, arr: ArrayLike, *, size: int | None = None,
+            fill_value: ArrayLike = 0) -> Array:
     arr = _arr(arr)
     cond = shape_ops.reshape(_arr(condition), (-1,))
     flat = shape_ops.reshape(arr, (-1,))
@@ -534,7 +545,7 @@ def extract(condition, arr, *, size=None, fill_value=0):
     return ew.select(ew.ge_p.bind(idx, 0), vals, fill_value)
 
 
-def compress(condition, a, axis=None):
+def compress(condition: ArrayLike, a: ArrayLike, axis: int | None = None) -> Array:
     a = _arr(a)
     cond = _concrete(condition, "compress", _MASK_HINT).astype(bool).ravel()
     return _index_map(a, "compress", lambda ids: np.compress(cond, ids, axis))
@@ -556,7 +567,8 @@ def _seq(arrays, op):
     return [_arr(a) for a in arrays]
 
 
-def concatenate(arrays, axis=0, out=None, dtype=None):
+def concatenate(arrays: ArrayLike | Sequence[ArrayLike], axis: int | None = 0, out: None = None,
+                dtype: DTypeLike | None = None) -> Array:
     """Join arrays along an existing axis (``axis=None`` flattens them first)."""
     if out is not None:
         raise NotImplementedError("fgrad.numpy.concatenate: out= is not supported")
@@ -581,11 +593,12 @@ def concatenate(arrays, axis=0, out=None, dtype=None):
     return ST.concatenate(xs, axis)
 
 
-def concat(arrays, /, *, axis=0):
+def concat(arrays: ArrayLike | Sequence[ArrayLike], /, *, axis: int = 0) -> Array:
     return concatenate(arrays, axis=axis)
 
 
-def stack(arrays, axis=0, out=None, dtype=None):
+def stack(arrays: ArrayLike | Sequence[ArrayLike], axis: int = 0, out: None = None,
+          dtype: DTypeLike | None = None) -> Array:
     """Join arrays of equal shape along a new axis."""
     like = _keys.key_operands(list(arrays), "stack")
     if like is not None:  # typed keys: stack their data (the key axis is last, kept whole)
@@ -601,7 +614,7 @@ def stack(arrays, axis=0, out=None, dtype=None):
     return concatenate(xs, axis, dtype=dtype)
 
 
-def unstack(x, /, *, axis=0):
+def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     x = _arr(x)
     axis = normalize_axis(axis, _ndim(x), "unstack")
     n = _shape(x)[axis]
@@ -613,23 +626,23 @@ def _atleast(x, k):
     return (atleast_1d, atleast_2d, atleast_3d)[k - 1](x)
 
 
-def hstack(tup, dtype=None):
+def hstack(tup: ArrayLike | Sequence[ArrayLike], dtype: DTypeLike | None = None) -> Array:
     xs = [_atleast(x, 1) for x in _seq(tup, "hstack")]
     return concatenate(xs, 0 if _ndim(xs[0]) == 1 else 1, dtype=dtype)
 
 
-def vstack(tup, dtype=None):
+def vstack(tup: ArrayLike | Sequence[ArrayLike], dtype: DTypeLike | None = None) -> Array:
     return concatenate([_atleast(x, 2) for x in _seq(tup, "vstack")], 0, dtype=dtype)
 
 
 row_stack = vstack
 
 
-def dstack(tup, dtype=None):
+def dstack(tup: ArrayLike | Sequence[ArrayLike], dtype: DTypeLike | None = None) -> Array:
     return concatenate([_atleast(x, 3) for x in _seq(tup, "dstack")], 2, dtype=dtype)
 
 
-def column_stack(tup):
+def column_stack(tup: ArrayLike | Sequence[ArrayLike]) -> Array:
     xs = []
     for x in _seq(tup, "column_stack"):
         if _ndim(x) < 2:
@@ -638,7 +651,7 @@ def column_stack(tup):
     return concatenate(xs, 1)
 
 
-def append(arr, values, axis=None):
+def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     arr, values = _arr(arr), _arr(values)
     if axis is None:
         return concatenate([shape_ops.reshape(arr, (-1,)), shape_ops.reshape(values, (-1,))])
@@ -680,25 +693,26 @@ def _split(ary, indices_or_sections, axis, op, even):
     return [ST.slice_in_dim(ary, lo, hi, 1, axis) for lo, hi in ranges]
 
 
-def split(ary, indices_or_sections, axis=0):
+def split(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int = 0) -> list[Array]:
     """Split into equal sections (an int) or at the given indices (a sequence)."""
     return _split(ary, indices_or_sections, axis, "split", True)
 
 
-def array_split(ary, indices_or_sections, axis=0):
+def array_split(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike,
+                axis: int = 0) -> list[Array]:
     return _split(ary, indices_or_sections, axis, "array_split", False)
 
 
-def hsplit(ary, indices_or_sections):
+def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[Array]:
     ary = _arr(ary)
     return split(ary, indices_or_sections, 0 if _ndim(ary) == 1 else 1)
 
 
-def vsplit(ary, indices_or_sections):
+def vsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[Array]:
     return split(ary, indices_or_sections, 0)
 
 
-def dsplit(ary, indices_or_sections):
+def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike) -> list[Array]:
     return split(ary, indices_or_sections, 2)
 
 
@@ -706,7 +720,7 @@ def dsplit(ary, indices_or_sections):
 # tile / repeat / delete / insert
 
 
-def tile(A, reps):
+def tile(A: ArrayLike, reps: int | Sequence[int] | ArrayLike) -> Array:
     A = _arr(A)
     reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
     shp = _shape(A)
@@ -718,7 +732,8 @@ def tile(A, reps):
     return shape_ops.reshape(x, tuple(r * s for r, s in zip(reps, shp, strict=True)))
 
 
-def repeat(a, repeats, axis=None, *, total_repeat_length=None):
+def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *,
+           total_repeat_length: int | None = None) -> Array:
     """Repeat elements; ``repeats`` is an int or a (concrete) array of per-element counts."""
     a = _arr(a)
     if axis is None:
@@ -777,14 +792,14 @@ def _static_obj(obj, op):
     return obj
 
 
-def delete(arr, obj, axis=None):
+def delete(arr: ArrayLike, obj: ArrayLike, axis: int | None = None) -> Array:
     """Delete sub-arrays along ``axis`` (``obj``: int, slice, or concrete index/boolean array)."""
     arr = _arr(arr)
     obj = _static_obj(obj, "delete")
     return _index_map(arr, "delete", lambda ids: np.delete(ids, obj, axis))
 
 
-def insert(arr, obj, values, axis=None):
+def insert(arr: ArrayLike, obj: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     """Insert ``values`` before the positions ``obj`` along ``axis`` (NumPy semantics)."""
     arr = _arr(arr)
     obj = _static_obj(obj, "insert")
@@ -796,20 +811,20 @@ def insert(arr, obj, values, axis=None):
 # flips, rolls, rotations
 
 
-def flip(m, axis=None):
+def flip(m: ArrayLike, axis: Axis = None) -> Array:
     m = _arr(m)
     axes = normalize_axes(axis, _ndim(m), "flip")
     return ST.rev(m, axes)
 
 
-def fliplr(m):
+def fliplr(m: ArrayLike) -> Array:
     m = _arr(m)
     if _ndim(m) < 2:
         raise ValueError("fliplr: input must be >= 2-d")
     return flip(m, 1)
 
 
-def flipud(m):
+def flipud(m: ArrayLike) -> Array:
     m = _arr(m)
     if _ndim(m) < 1:
         raise ValueError("flipud: input must be >= 1-d")
@@ -831,7 +846,7 @@ def _roll_one(a, shift, axis):
     return ST.concatenate([hi, lo], axis)
 
 
-def roll(a, shift, axis=None):
+def roll(a: ArrayLike, shift: ArrayLike, axis: Axis = None) -> Array:
     """Roll elements along ``axis`` (the flattened array when None); ``shift`` may be traced."""
     a = _arr(a)
     if axis is None:
@@ -854,7 +869,7 @@ def roll(a, shift, axis=None):
     return a
 
 
-def rot90(m, k=1, axes=(0, 1)):
+def rot90(m: ArrayLike, k: int = 1, axes: Any = (0, 1)) -> Array:
     m = _arr(m)
     nd = _ndim(m)
     if len(axes) != 2:
@@ -911,7 +926,7 @@ def _per_axis_pairs(v, nd, name):
     return [(arr[i, 0].item(), arr[i, 1].item()) for i in range(nd)]
 
 
-def pad(array, pad_width, mode="constant", **kwargs):
+def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
     """NumPy ``pad``.  ``mode`` is 'constant' (default; ``constant_values`` may be traced),
     'edge', 'reflect', 'symmetric', 'wrap', 'empty', 'linear_ramp', 'maximum', 'minimum' or
     'mean'.  All modes are differentiable in the array."""
@@ -1046,7 +1061,7 @@ def _tri_mask(shp, k, lower):
     return t if lower else ~np.tri(n, m, k - 1, dtype=bool)
 
 
-def tril(m, k=0):
+def tril(m: ArrayLike, k: int = 0) -> Array:
     m = _arr(m)
     if _ndim(m) < 2:
         raise ValueError("tril: input must be at least 2-d")
@@ -1056,7 +1071,7 @@ def tril(m, k=0):
     return ew.select(mask, m, zeros)
 
 
-def triu(m, k=0):
+def triu(m: ArrayLike, k: int = 0) -> Array:
     m = _arr(m)
     if _ndim(m) < 2:
         raise ValueError("triu: input must be at least 2-d")
@@ -1066,7 +1081,7 @@ def triu(m, k=0):
     return ew.select(mask, m, zeros)
 
 
-def diagonal(a, offset=0, axis1=0, axis2=1):
+def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """The diagonal of the (axis1, axis2) planes, as the last axis (NumPy semantics)."""
     a = _arr(a)
     nd = _ndim(a)
@@ -1086,11 +1101,12 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     return indexing_ops.gather(x, [wrap(i), wrap(j)], indexer)
 
 
-def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: DTypeLike | None = None,
+          out: None = None) -> Array:
     return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
-def diag(v, k=0):
+def diag(v: ArrayLike, k: int = 0) -> Array:
     v = _arr(v)
     k = int(k)
     if _ndim(v) == 2:
@@ -1105,46 +1121,47 @@ def diag(v, k=0):
     return indexing_ops.scatter(z, v, [wrap(i), wrap(j)], (("a", 0), ("a", 1)), "add", "drop")
 
 
-def diagflat(v, k=0):
+def diagflat(v: ArrayLike, k: int = 0) -> Array:
     v = _arr(v)
     return diag(shape_ops.reshape(v, (get_aval(v).size,)), k)
 
 
-def diag_indices(n, ndim=2):
+def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:
     idx = wrap(np.arange(n))
     return (idx,) * ndim
 
 
-def diag_indices_from(arr):
+def diag_indices_from(arr: ArrayLike) -> tuple[Array, ...]:
     shp = _shape(arr)
     if len(shp) < 2 or len(set(shp)) != 1:
         raise ValueError("diag_indices_from: input array must be at least 2-d with all dimensions equal")
     return diag_indices(shp[0], len(shp))
 
 
-def tril_indices(n, k=0, m=None):
+def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, Array]:
     return tuple(wrap(i) for i in np.tril_indices(n, k, m))
 
 
-def triu_indices(n, k=0, m=None):
+def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, Array]:
     return tuple(wrap(i) for i in np.triu_indices(n, k, m))
 
 
-def tril_indices_from(arr, k=0):
+def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Array, Array]:
     shp = _shape(arr)
     if len(shp) != 2:
         raise ValueError("tril_indices_from: input array must be 2-d")
     return tril_indices(shp[0], k, shp[1])
 
 
-def triu_indices_from(arr, k=0):
+def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Array, Array]:
     shp = _shape(arr)
     if len(shp) != 2:
         raise ValueError("triu_indices_from: input array must be 2-d")
     return triu_indices(shp[0], k, shp[1])
 
 
-def fill_diagonal(a, val, wrap_=False, *, inplace=True, **kw):
+def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap_: bool = False, *, inplace: bool = True,
+                  **kw: Any) -> Array:
     """Functional ``fill_diagonal``: returns a new array; call with ``inplace=False``."""
     if inplace:
         raise ValueError("fgrad.numpy.fill_diagonal: arrays are immutable; pass inplace=False")
@@ -1178,7 +1195,8 @@ def fill_diagonal(a, val, wrap_=False, *, inplace=True, **kw):
 # select / choose
 
 
-def select(condlist, choicelist, default=0):
+def select(condlist: ArrayLike | Sequence[ArrayLike], choicelist: ArrayLike | Sequence[ArrayLike],
+           default: ArrayLike = 0) -> Array:
     """``np.select``: the first true condition picks its choice, else ``default``."""
     condlist, choicelist = list(condlist), list(choicelist)
     if len(condlist) != len(choicelist):
@@ -1201,7 +1219,8 @@ def select(condlist, choicelist, default=0):
     return out
 
 
-def choose(a, choices, out=None, mode="raise"):
+def choose(a: ArrayLike, choices: ArrayLike | Sequence[ArrayLike], out: None = None,
+           mode: str = "raise") -> Array:
     a = _arr(a)
     cs = [_arr(c) for c in (choices if not isinstance(choices, (ArrayImpl, Tracer)) else
                               [choices[i] for i in range(_shape(choices)[0])])]
@@ -1229,7 +1248,7 @@ def choose(a, choices, out=None, mode="raise"):
 # index helpers
 
 
-def ix_(*args):
+def ix_(*args: ArrayLike) -> tuple[Array, ...]:
     out = []
     n = len(args)
     for k, a in enumerate(args):
@@ -1244,12 +1263,13 @@ def ix_(*args):
     return tuple(out)
 
 
-def indices(dimensions, dtype=int, sparse=False):
+def indices(dimensions: Shape | ArrayLike, dtype: DTypeLike = int,
+            sparse: bool = False) -> Array | tuple[Array, ...]:
     res = np.indices(tuple(int(d) for d in dimensions), dtype=dtype, sparse=sparse)
     return tuple(wrap(r) for r in res) if sparse else wrap(res)
 
 
-def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+def meshgrid(*xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list[Array]:
     if indexing not in ("xy", "ij"):
         raise ValueError("meshgrid: indexing must be 'xy' or 'ij'")
     xs = [shape_ops.reshape(_arr(x), (-1,)) for x in xi]
@@ -1269,7 +1289,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     return out
 
 
-def unravel_index(indices, shape):
+def unravel_index(indices: ArrayLike, shape: int | Shape | ArrayLike) -> tuple[Array, ...]:
     """Coordinates of flat indices in an array of ``shape``.  Concrete indices are checked
     like NumPy; traced indices are clamped into range (as in JAX)."""
     shape = tuple(int(s) for s in np.atleast_1d(np.asarray(shape)))
@@ -1288,7 +1308,8 @@ def unravel_index(indices, shape):
     return tuple(out)
 
 
-def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+def ravel_multi_index(multi_index: Sequence[ArrayLike], dims: Shape, mode: str = "raise",
+                      order: str = "C") -> Array:
     dims = tuple(int(d) for d in dims)
     if order not in ("C", "F"):
         raise ValueError("ravel_multi_index: order must be 'C' or 'F'")

@@ -3,6 +3,9 @@ primitive are generated from the op specs in `._elementwise` and re-exported her
 
 from __future__ import annotations
 
+from ..backends import Device
+from ..typing import Array, ArrayLike, DTypeLike
+
 import numpy as np
 from ..core.narrow_floats import finfo as _narrow_finfo
 from ..core.narrow_floats import dtype_kind
@@ -24,27 +27,27 @@ from ._elementwise import (
 )
 
 
-def positive(x):
-    return x
+def positive(x: ArrayLike) -> Array:
+    return x if isinstance(x, Array) else asarray(x)  # a Python or NumPy input becomes an Array, as in JAX
 
 
-def square(x):
+def square(x: ArrayLike) -> Array:
     return mul_p.bind(x, x)
 
 
-def reciprocal(x):
+def reciprocal(x: ArrayLike) -> Array:
     return div_p.bind(1.0 if dtype_kind(get_aval(x).dtype) in "fc" else 1, x)
 
 
-def divmod(x, y):
+def divmod(x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
     return floor_divide(x, y), mod(x, y)
 
 
-def rint(x):
+def rint(x: ArrayLike) -> Array:
     return round_p.bind(x, decimals=0)
 
 
-def round(x, decimals=0):
+def round(x: ArrayLike, decimals: int = 0) -> Array:
     """Round half to even, like NumPy (gradient zero)."""
     return round_p.bind(x, decimals=int(decimals))
 
@@ -52,7 +55,8 @@ def round(x, decimals=0):
 around = round
 
 
-def where(condition, x=None, y=None):
+def where(condition: ArrayLike, x: ArrayLike | None = None,
+          y: ArrayLike | None = None) -> Array | tuple[Array, ...]:
     """``x`` where ``condition`` else ``y`` (elementwise, broadcasting).  The one-argument
     form is ``nonzero(condition)`` and needs a concrete condition."""
     if x is None and y is None:
@@ -66,7 +70,8 @@ def where(condition, x=None, y=None):
     return select_p.bind(condition, x, y)
 
 
-def clip(a, min=None, max=None, *, a_min=None, a_max=None):
+def clip(a: ArrayLike, min: ArrayLike | None = None, max: ArrayLike | None = None, *,
+         a_min: ArrayLike | None = None, a_max: ArrayLike | None = None) -> Array:
     """Clip to ``[min, max]`` (gradient 1 inside, 0 outside, 1/2 at a tie, like JAX);
     NumPy's ``a_min``/``a_max`` keywords are accepted too.
 
@@ -83,7 +88,8 @@ def clip(a, min=None, max=None, *, a_min=None, a_max=None):
     return a
 
 
-def astype(x, dtype, /, *, copy=True, device=None):
+def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = True,
+           device: Device | str | None = None) -> Array:
     """``x`` as ``dtype`` (differentiable between float/complex dtypes).  ``copy=False``
     returns ``x`` itself when the dtype already matches; ``device`` moves the result.
 
@@ -104,7 +110,7 @@ def _dtype_of(x) -> np.dtype:
     return np.dtype(found) if found is not None else np.result_type(x)
 
 
-def iscomplexobj(x) -> bool:
+def iscomplexobj(x: ArrayLike) -> bool:
     """Whether ``x`` has a complex dtype (or is a complex Python number), whatever its values.
 
     >>> import fgrad.numpy as fnp
@@ -114,7 +120,7 @@ def iscomplexobj(x) -> bool:
     return _dtype_of(x).kind == "c"
 
 
-def isrealobj(x) -> bool:
+def isrealobj(x: ArrayLike) -> bool:
     """``not iscomplexobj(x)``.
 
     >>> isrealobj(2)
@@ -123,7 +129,7 @@ def isrealobj(x) -> bool:
     return not iscomplexobj(x)
 
 
-def copy(a, order=None):
+def copy(a: ArrayLike, order: str | None = None) -> Array:
     """A copy of ``a`` as an fgrad Array (its own buffer; ``order`` is accepted as in JAX).
 
     >>> import fgrad.numpy as fnp
@@ -134,7 +140,7 @@ def copy(a, order=None):
     return out.copy() if out is a else out
 
 
-def angle(z, deg=False):
+def angle(z: ArrayLike, deg: bool = False) -> Array:
     """Argument of ``z``, ``arctan2(imag(z), real(z))`` (radians, or degrees with ``deg``), as
     ``jnp.angle``: real input gives 0 or pi, integers are taken as float64.
 
@@ -149,33 +155,34 @@ def angle(z, deg=False):
     return rad2deg(out) if deg else out
 
 
-def deg2rad(x):
+def deg2rad(x: ArrayLike) -> Array:
     return multiply(x, np.pi / 180.0)
 
 
-def rad2deg(x):
+def rad2deg(x: ArrayLike) -> Array:
     return multiply(x, 180.0 / np.pi)
 
 
 radians, degrees = deg2rad, rad2deg
 
 
-def sinc(x):
+def sinc(x: ArrayLike) -> Array:
     px = multiply(np.pi, x)
     safe = where(equal(x, 0), 1.0, px)
     return where(equal(x, 0), 1.0, divide(sin(safe), safe))
 
 
-def heaviside(x, h0):
+def heaviside(x: ArrayLike, h0: ArrayLike) -> Array:
     return where(less(x, 0), 0.0, where(equal(x, 0), h0, 1.0))
 
 
-def copysign(x, y):
+def copysign(x: ArrayLike, y: ArrayLike) -> Array:
     """``|x|`` with the sign of ``y`` (sign bit, so -0.0 counts as negative)."""
     return where(logical_xor(signbit(x), signbit(y)), negative(x), x)
 
 
-def isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
+def isclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-5, atol: ArrayLike = 1e-8,
+            equal_nan: bool = False) -> Array:
     """NumPy's ``|a - b| <= atol + rtol * |b|``, with infinities equal only to themselves."""
     finite = logical_and(isfinite(a), isfinite(b))
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
@@ -185,17 +192,19 @@ def isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
     return out
 
 
-def allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
+def allclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-5, atol: ArrayLike = 1e-8,
+             equal_nan: bool = False) -> Array:
     return all_(isclose(a, b, rtol, atol, equal_nan))
 
 
-def array_equal(a, b):
+def array_equal(a: ArrayLike, b: ArrayLike) -> Array:
     if get_aval(a).shape != get_aval(b).shape:
         return False
     return all_(equal(a, b))
 
 
-def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
+def nan_to_num(x: ArrayLike, nan: ArrayLike = 0.0, posinf: ArrayLike | None = None,
+               neginf: ArrayLike | None = None) -> Array:
     dt = get_aval(x).dtype
     if dtype_kind(dt) not in "fc":
         return x

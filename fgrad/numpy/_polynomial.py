@@ -14,6 +14,8 @@ Array(2., dtype=float64)
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike
+
 import numpy as np
 
 from ..core.array import get_aval
@@ -48,7 +50,7 @@ def _trim_leading(p, name: str):
     return p[int(nz[0]) :] if nz.size else p[-1:]
 
 
-def polyval(p, x, *, unroll: int = 16):
+def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
     """``numpy.polyval``: ``p[0] * x**(n-1) + ... + p[n-1]`` by Horner's rule.
     Differentiable in ``p`` and ``x``.  As in NumPy and JAX, ``p`` may have more dimensions:
     its leading axis holds the coefficients, the rest broadcast against ``x``.  (``unroll``
@@ -77,7 +79,7 @@ def _pad_front(a, n: int):
     return a if k >= n else fnp.concatenate([fnp.zeros(n - k, get_aval(a).dtype), a])
 
 
-def polyadd(a1, a2):
+def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
     """``numpy.polyadd``: the sum of two polynomials (the shorter padded with leading zeros).
 
     Example::
@@ -91,7 +93,7 @@ def polyadd(a1, a2):
     return fnp.add(_pad_front(a1, n), _pad_front(a2, n))
 
 
-def polysub(a1, a2):
+def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
     """``numpy.polysub``: the difference of two polynomials.
 
     Example::
@@ -105,7 +107,7 @@ def polysub(a1, a2):
     return fnp.subtract(_pad_front(a1, n), _pad_front(a2, n))
 
 
-def polymul(a1, a2, *, trim_leading_zeros: bool = False):
+def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -> Array:
     """``numpy.polymul``: the product of two polynomials (a full convolution).
 
     Example::
@@ -122,7 +124,7 @@ def polymul(a1, a2, *, trim_leading_zeros: bool = False):
     return fnp.convolve(a1, a2)
 
 
-def polydiv(u, v, *, trim_leading_zeros: bool = False):
+def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> tuple[Array, Array]:
     """``numpy.polydiv``: quotient and remainder of ``u / v``.  The remainder keeps ``u``'s
     length (leading zeros; JAX) unless ``trim_leading_zeros`` strips them (NumPy).
 
@@ -159,7 +161,7 @@ def polydiv(u, v, *, trim_leading_zeros: bool = False):
     return q, r
 
 
-def polyder(p, m: int = 1):
+def polyder(p: ArrayLike, m: int = 1) -> Array:
     """``numpy.polyder``: the ``m``-th derivative's coefficients.
 
     Example::
@@ -182,7 +184,7 @@ def polyder(p, m: int = 1):
     return p
 
 
-def polyint(p, m: int = 1, k=None):
+def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
     """``numpy.polyint``: the ``m``-th antiderivative's coefficients, with integration
     constants ``k`` (a scalar for every step, or ``m`` values; default 0).
 
@@ -213,7 +215,7 @@ def polyint(p, m: int = 1, k=None):
     return p
 
 
-def vander(x, N=None, increasing: bool = False):
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:
     """``numpy.vander``: the Vandermonde matrix ``x[:, None] ** powers`` (decreasing powers
     unless ``increasing``), built by cumulative products as NumPy does (differentiable at 0).
 
@@ -244,7 +246,8 @@ def vander(x, N=None, increasing: bool = False):
     return v if increasing else v[:, ::-1]
 
 
-def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov=False):
+def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: ArrayLike | None = None, full: bool = False,
+            w: ArrayLike | None = None, cov=False) -> Array | tuple[Array, ...]:
     """``numpy.polyfit``: least-squares polynomial coefficients of degree ``deg`` (columns
     of a 2-D ``y`` fitted separately), optionally weighted by ``w``; ``full`` also returns
     ``(residuals, rank, singular_values, rcond)``, ``cov`` the coefficients' covariance
@@ -307,7 +310,7 @@ def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov=False):
     return c
 
 
-def poly(seq_of_zeros):
+def poly(seq_of_zeros: ArrayLike) -> Array:
     """``numpy.poly``: the monic polynomial with the given roots (or, for a square matrix, its
     characteristic polynomial; complex, as in JAX).
 
@@ -334,7 +337,7 @@ def poly(seq_of_zeros):
     return a
 
 
-def roots(p, *, strip_zeros: bool = True):
+def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
     """``numpy.roots``: the roots of the polynomial, the eigenvalues of its companion matrix
     (complex, as in JAX).  ``strip_zeros`` drops leading zeros (needs concrete
     coefficients); trailing zeros give roots at 0.  With ``strip_zeros=False`` leading zeros

@@ -6,6 +6,10 @@ broadcast/reduce_sum), so all of them differentiate, batch and stage through its
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..typing import ArrayLike, DTypeLike, Shaped
+
 import functools
 import math
 
@@ -162,14 +166,14 @@ def _inner(a, b):
     return _dg(a, b, _dn((len(sa) - 1,), (len(sb) - 1,)))
 
 
-def outer(a, b):
+def outer(a: ArrayLike, b: ArrayLike) -> Array:
     """``outer(a, b)[i, j] = a.ravel()[i] * b.ravel()[j]``."""
     a, b = _arr(a), _arr(b)
     m, n = get_aval(a).size, get_aval(b).size
     return ew.mul(reshape(a, (m, 1)), reshape(b, (1, n)))
 
 
-def vecdot(x1, x2, /, *, axis=-1):
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     """``sum(conj(x1) * x2, axis)`` with the other axes broadcast (NumPy 2 ``vecdot``): ``axis``
     counts in each input, the two contracted axes must have equal lengths (they are not
     broadcast), and the result has the inputs' promoted dtype (uint8 stays uint8).
@@ -196,14 +200,14 @@ def vecdot(x1, x2, /, *, axis=-1):
     return out if get_aval(out).dtype == dt else ew.convert_element_type(out, dt)
 
 
-def matvec(x1, x2, /):
+def matvec(x1: Shaped[ArrayLike, "*#batch m n"], x2: Shaped[ArrayLike, "*#batch n"], /) -> Array:
     """``x1 @ x2`` for matrices (..., m, n) and vectors (..., n), broadcasting the stacks."""
     x2 = _arr(x2)
     out = matmul(x1, reshape(x2, _shape(x2) + (1,)))
     return reshape(out, _shape(out)[:-1])
 
 
-def vecmat(x1, x2, /):
+def vecmat(x1: Shaped[ArrayLike, "*#batch m"], x2: Shaped[ArrayLike, "*#batch m n"], /) -> Array:
     """``conj(x1) @ x2`` for vectors (..., m) and matrices (..., m, n)."""
     x1 = _arr(x1)
     if _dtype_kind(get_aval(x1).dtype) == "c":
@@ -240,7 +244,7 @@ def _tensordot(a, b, axes=2):
     return _dg(a, b, _dn(ax_a, ax_b))
 
 
-def kron(a, b):
+def kron(a: ArrayLike, b: ArrayLike) -> Array:
     """Kronecker product (ranks are equalized by prepending unit axes, as in NumPy)."""
     a, b = _arr(a), _arr(b)
     sa, sb = _shape(a), _shape(b)
@@ -262,7 +266,8 @@ _EPS3 = _levi_civita()  # eps[i, j, k]
 _EPS2 = np.array([[0.0, 1.0], [-1.0, 0.0]])  # a x b (z component) = a_j eps2[j, k] b_k
 
 
-def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: int = -1,
+          axis: int | None = None) -> Array:
     """Cross product of 3-vectors (2-vectors are taken with z = 0; two 2-vectors give the
     z component), along ``axisa``/``axisb``, result vectors along ``axisc``."""
     a, b = _arr(a), _arr(b)
@@ -400,8 +405,9 @@ def _parse_einsum(subscripts: str, ndims: tuple):
     return tuple(tuple(labs) for labs in in_labels), tuple(out_labels)
 
 
-def einsum(subscripts, *operands, out=None, optimize=None, precision=None, preferred_element_type=None,
-           dtype=None):
+def einsum(subscripts: str, *operands: ArrayLike, out: None = None, optimize: Any = None,
+           precision: Any = None, preferred_element_type: DTypeLike | None = None,
+           dtype: DTypeLike | None = None) -> Array:
     """Einstein summation with NumPy's subscripts (``'...'`` broadcasting, implicit output).
 
     Lowers to pairwise ``dot_general`` contractions (greedily the pair with the smallest
@@ -565,7 +571,7 @@ def _check_1d(name, a, v):
     return a, v
 
 
-def correlate(a, v, mode: str = "valid"):
+def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> Array:
     """Cross-correlation of two 1-d sequences, ``c[k] = sum_n a[n + k] * conj(v[n])``
     (``numpy.correlate``), as one convolution.
 
@@ -585,7 +591,7 @@ def correlate(a, v, mode: str = "valid"):
     return _mode_slice(_correlate_full(a, ew.conj(v) if cplx else v), n, m, mode)
 
 
-def convolve(a, v, mode: str = "full"):
+def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> Array:
     """Discrete linear convolution of two 1-d sequences (``numpy.convolve``), as one
     convolution with the flipped kernel.
 
@@ -605,7 +611,9 @@ def convolve(a, v, mode: str = "full"):
 
 # the public faces: JAX's keyword-only precision= / preferred_element_type=
 
-def matmul(a, b, *, precision=None, preferred_element_type=None):
+def matmul(a: Shaped[ArrayLike, "*#batch m k"] | Shaped[ArrayLike, " k"],
+           b: Shaped[ArrayLike, "*#batch k n"] | Shaped[ArrayLike, " k"], *, precision: Any = None,
+           preferred_element_type: DTypeLike | None = None) -> Array:
     """Matrix product with NumPy's rules: 1-D operands are promoted to a row (left) or a
     column (right) and the promoted axis is removed; leading axes broadcast.  ``precision`` is
     validated (fgrad contracts at full precision); ``preferred_element_type`` sets the result
@@ -620,7 +628,8 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
     return _finish(_matmul(a, b), "matmul", precision, preferred_element_type)
 
 
-def dot(a, b, *, precision=None, preferred_element_type=None):
+def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
+        preferred_element_type: DTypeLike | None = None) -> Array:
     """NumPy ``dot``: sum over the last axis of ``a`` and the second-to-last of ``b``
     (the only axis if ``b`` is 1-D); scalars multiply.  ``precision``/``preferred_element_type``
     as in `matmul`.
@@ -634,7 +643,8 @@ def dot(a, b, *, precision=None, preferred_element_type=None):
     return _finish(_dot(a, b), "dot", precision, preferred_element_type)
 
 
-def vdot(a, b, *, precision=None, preferred_element_type=None):
+def vdot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
+         preferred_element_type: DTypeLike | None = None) -> Shaped[Array, ""]:
     """Dot product of the flattened arrays, conjugating the first.  ``precision``/
     ``preferred_element_type`` as in `matmul`.
 
@@ -647,7 +657,8 @@ def vdot(a, b, *, precision=None, preferred_element_type=None):
     return _finish(_vdot(a, b), "vdot", precision, preferred_element_type)
 
 
-def inner(a, b, *, precision=None, preferred_element_type=None):
+def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
+          preferred_element_type: DTypeLike | None = None) -> Array:
     """Sum over the last axes of ``a`` and ``b``; result shape ``a.shape[:-1] + b.shape[:-1]``.
     ``precision``/``preferred_element_type`` as in `matmul`.
 
@@ -660,7 +671,8 @@ def inner(a, b, *, precision=None, preferred_element_type=None):
     return _finish(_inner(a, b), "inner", precision, preferred_element_type)
 
 
-def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
+def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2, *, precision: Any = None,
+              preferred_element_type: DTypeLike | None = None) -> Array:
     """Sum over ``axes`` (an int N: last N of ``a`` with first N of ``b``; or a pair of
     axis sequences).  Result: free axes of ``a`` then free axes of ``b``.  ``precision``/
     ``preferred_element_type`` as in `matmul`.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..typing import ArrayLike, Axis, DTypeLike
+
 import builtins
 
 import numpy as np
@@ -51,7 +53,8 @@ def _accumulator_dtype(dt: np.dtype) -> np.dtype:
 
 
 def _reduce(prim_fn, name):
-    def f(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    def f(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+          keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
         if out is not None:
             raise NotImplementedError(f"fgrad.numpy.{name}: out= is not supported (arrays are immutable)")
         av = get_aval(a)
@@ -90,7 +93,7 @@ prod = _reduce(reduction_ops.reduce_prod, "prod")
 
 
 def _bool_reduce(prim, name):
-    def f(a, axis=None, keepdims=False):
+    def f(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
         av = get_aval(a)
         axes = normalize_axes(axis, av.ndim, name)
         if av.dtype != np.bool_:
@@ -110,7 +113,8 @@ def _count(shape, axes) -> int:
     return int(np.prod([shape[i] for i in axes], dtype=np.int64))
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+         keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
     """Arithmetic mean (integers average in float64, like NumPy); with ``where``, the mean
     of the selected entries (NaN where none is selected).
 
@@ -132,7 +136,9 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
                  av.shape, axes, keepdims)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None, where=None):
+def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,
+        keepdims: bool = False, *, correction: int | float | None = None,
+        where: ArrayLike | None = None) -> Array:
     """Variance over ``axis``, divided by ``N - ddof`` (``correction`` is the array API's
     name for ``ddof``; give one of them); ``where`` selects the entries (N counts them).
 
@@ -162,7 +168,9 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     return _keep(div(total, float(n)), av.shape, axes, keepdims)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None, where=None):
+def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,
+        keepdims: bool = False, *, correction: int | float | None = None,
+        where: ArrayLike | None = None) -> Array:
     """Standard deviation, ``sqrt(var(...))`` (``correction``, ``where`` as in `var`).
 
     >>> import fgrad.numpy as fnp
@@ -173,7 +181,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
 
 
 def _arg(prim, name):
-    def f(a, axis=None, out=None, keepdims=False):
+    def f(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
         av = get_aval(a)
         if axis is None:
             flat = reshape(a, (av.size,))
@@ -191,7 +199,8 @@ argmax = _arg(reduction_ops.argmax_p, "argmax")
 argmin = _arg(reduction_ops.argmin_p, "argmin")
 
 
-def average(a, axis=None, weights=None, returned=False, keepdims=False):
+def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None, returned: bool = False,
+            keepdims: bool = False) -> Array:
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         return avg
@@ -201,11 +210,11 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
     return div(num, den)
 
 
-def count_nonzero(a, axis=None, keepdims=False):
+def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     return sum(ne_p.bind(a, 0), axis, keepdims=keepdims)
 
 
-def ptp(a, axis=None, keepdims=False):
+def ptp(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     return sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 

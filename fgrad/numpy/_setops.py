@@ -15,6 +15,8 @@ Array([1, 5], dtype=int64)
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike
+
 import numpy as np
 
 from ..core.array import get_aval
@@ -24,7 +26,8 @@ from ._indexing import _concrete
 __all__ = ["isin", "union1d", "intersect1d", "setdiff1d", "setxor1d"]
 
 
-def isin(element, test_elements, assume_unique: bool = False, invert: bool = False, *, method="auto"):
+def isin(element: ArrayLike, test_elements: ArrayLike, assume_unique: bool = False, invert: bool = False, *,
+         method: str = "auto") -> Array:
     """``numpy.isin``: whether each element of ``element`` occurs in ``test_elements``
     (``invert``: does not).  NaN is never found (NaN != NaN).
 
@@ -88,7 +91,8 @@ def _sorted_unique(ar, assume_unique: bool):
     return s, (fnp.ones(get_aval(s).shape, bool) if assume_unique else _first_of_runs(s))
 
 
-def union1d(ar1, ar2, *, size=None, fill_value=None):
+def union1d(ar1: ArrayLike, ar2: ArrayLike, *, size: int | None = None,
+            fill_value: ArrayLike | None = None) -> Array:
     """``numpy.union1d``: the sorted unique values in either array.
 
     Example::
@@ -102,9 +106,8 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
     return _compress(s, first, size, fill_value, _smallest, "union1d")
 
 
-def intersect1d(
-    ar1, ar2, assume_unique: bool = False, return_indices: bool = False, *, size=None, fill_value=None
-):
+def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, return_indices: bool = False, *,
+                size: int | None = None, fill_value: ArrayLike | None = None) -> Array:
     """``numpy.intersect1d``: the sorted unique values in both arrays; ``return_indices``
     also gives the index of each value's first occurrence in the flattened inputs.
 
@@ -135,7 +138,8 @@ def intersect1d(
     return values, ind1, ind2
 
 
-def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
+def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, *, size: int | None = None,
+              fill_value: ArrayLike | None = None) -> Array:
     """``numpy.setdiff1d``: the sorted unique values of ``ar1`` not in ``ar2`` (with
     ``assume_unique``: ``ar1``'s values in their order, as NumPy).
 
@@ -154,7 +158,8 @@ def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=No
     return _compress(s, keep, size, fill_value, lambda out, count: 0, "setdiff1d")
 
 
-def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
+def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, *, size: int | None = None,
+             fill_value: ArrayLike | None = None) -> Array:
     """``numpy.setxor1d``: the sorted unique values in exactly one of the arrays.
 
     Example::

@@ -3,6 +3,10 @@ concatenate/slice primitives)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..typing import Array, ArrayLike, Axis, Shape
+
 import numpy as np
 
 from ..core.array import get_aval
@@ -15,7 +19,8 @@ moveaxis_one = shape_ops.moveaxis
 expand_dims = shape_ops.expand_dims
 
 
-def reshape(a, shape=None, order="C", *, newshape=None, copy=None, out_sharding=None):
+def reshape(a: ArrayLike, shape: int | Shape | None = None, order: str = "C", *,
+            newshape: int | Shape | None = None, copy: bool | None = None, out_sharding=None) -> Array:
     """``a`` with a new ``shape`` (one entry may be -1).  ``order='C'`` reads and writes the
     elements row-major, ``order='F'`` column-major (first index fastest), as NumPy and JAX.
     Arrays are immutable, so the result never shares writes with ``a``: ``copy`` is accepted
@@ -48,7 +53,7 @@ def _reshape_column_major(a, shape):
     return shape_ops.transpose(flat, tuple(range(get_aval(flat).ndim))[::-1])
 
 
-def ravel(a, order="C"):
+def ravel(a: ArrayLike, order: str = "C") -> Array:
     """``a`` as a 1-D array, read row-major (``order='C'``) or column-major (``'F'``).
 
     >>> import fgrad.numpy as fnp
@@ -58,7 +63,7 @@ def ravel(a, order="C"):
     return reshape(a, (get_aval(a).size,), order=order)
 
 
-def transpose(a, axes=None):
+def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
     nd = get_aval(a).ndim
     if axes is None:
         axes = tuple(range(nd))[::-1]
@@ -66,15 +71,15 @@ def transpose(a, axes=None):
     return shape_ops.transpose(a, axes)
 
 
-def permute_dims(a, axes):
+def permute_dims(a: ArrayLike, axes: Sequence[int] | ArrayLike) -> Array:
     return transpose(a, axes)
 
 
-def matrix_transpose(a):
+def matrix_transpose(a: ArrayLike) -> Array:
     return swapaxes(a, -1, -2)
 
 
-def moveaxis(a, source, destination):
+def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Sequence[int]) -> Array:
     nd = get_aval(a).ndim
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
@@ -88,7 +93,7 @@ def moveaxis(a, source, destination):
     return shape_ops.transpose(a, order)
 
 
-def swapaxes(a, axis1, axis2):
+def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
     nd = get_aval(a).ndim
     perm = list(range(nd))
     i, j = normalize_axis(axis1, nd, "swapaxes"), normalize_axis(axis2, nd, "swapaxes")
@@ -96,7 +101,7 @@ def swapaxes(a, axis1, axis2):
     return shape_ops.transpose(a, perm)
 
 
-def squeeze(a, axis=None):
+def squeeze(a: ArrayLike, axis: Axis = None) -> Array:
     shp = get_aval(a).shape
     if axis is None:
         axes = tuple(i for i, s in enumerate(shp) if s == 1)
@@ -111,12 +116,12 @@ def squeeze(a, axis=None):
     return shape_ops.reshape(a, tuple(s for i, s in enumerate(shp) if i not in axes))
 
 
-def atleast_1d(*arys):
+def atleast_1d(*arys: ArrayLike) -> Array | list[Array]:
     res = [shape_ops.reshape(a, (1,)) if get_aval(a).ndim == 0 else a for a in map(_arr, arys)]
     return res[0] if len(res) == 1 else res
 
 
-def atleast_2d(*arys):
+def atleast_2d(*arys: ArrayLike) -> Array | list[Array]:
     res = []
     for a in map(_arr, arys):
         nd = get_aval(a).ndim
@@ -124,7 +129,7 @@ def atleast_2d(*arys):
     return res[0] if len(res) == 1 else res
 
 
-def atleast_3d(*arys):
+def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
     res = []
     for a in map(_arr, arys):
         s = get_aval(a).shape
@@ -142,24 +147,24 @@ def _arr(x):
     return asarray(x)
 
 
-def broadcast_arrays(*args):
+def broadcast_arrays(*args: ArrayLike) -> list[Array]:
     shp = tuple(np.broadcast_shapes(*[get_aval(a).shape for a in args]))
     return [shape_ops.broadcast_to(a, shp) for a in args]
 
 
-def broadcast_shapes(*shapes):
+def broadcast_shapes(*shapes: int | Shape) -> tuple[int, ...]:
     return tuple(np.broadcast_shapes(*shapes))
 
 
-def shape(a):
+def shape(a: ArrayLike) -> tuple[int, ...]:
     return get_aval(a).shape
 
 
-def ndim(a):
+def ndim(a: ArrayLike) -> int:
     return get_aval(a).ndim
 
 
-def size(a, axis=None):
+def size(a: ArrayLike, axis: int | None = None) -> int:
     s = get_aval(a).shape
     return int(np.prod(s, dtype=np.int64)) if axis is None else s[axis]
 

@@ -9,6 +9,10 @@ shape and needs a concrete input.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..typing import Array, ArrayLike, Axis, DTypeLike
+
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,7 +61,7 @@ def _cum_dtype(dt: np.dtype, dtype) -> np.dtype:
 
 
 def _cumulative(prim_fn, name):
-    def f(a, axis=None, dtype=None, out=None):
+    def f(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
         if out is not None:
             raise NotImplementedError(f"fgrad.numpy.{name}: out= is not supported (arrays are immutable)")
         a = _arr(a)
@@ -95,7 +99,8 @@ def _with_initial(res, axis, initial):
 
 
 def _cumulative_api(fn, name, initial):
-    def f(x, /, *, axis=None, dtype=None, include_initial=False):
+    def f(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None,
+          include_initial: bool = False) -> Array:
         x = _arr(x)
         nd = get_aval(x).ndim
         if axis is None:
@@ -118,13 +123,15 @@ cumulative_sum = _cumulative_api(cumsum, "cumulative_sum", 0)
 cumulative_prod = _cumulative_api(cumprod, "cumulative_prod", 1)
 
 
-def nancumsum(a, axis=None, dtype=None, out=None):
+def nancumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None,
+              out: None = None) -> Array:
     """`cumsum` treating NaN as zero."""
     a = _arr(a)
     return cumsum(fnp_math.where(fnp_math.isnan(a), 0, a), axis, dtype, out)
 
 
-def nancumprod(a, axis=None, dtype=None, out=None):
+def nancumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None,
+               out: None = None) -> Array:
     """`cumprod` treating NaN as one."""
     a = _arr(a)
     return cumprod(fnp_math.where(fnp_math.isnan(a), 1, a), axis, dtype, out)
@@ -143,7 +150,8 @@ def _flat_axis(a, axis):
     return a, normalize_axis(axis, nd, "sort")
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
+def sort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: str | None = None, *,
+         stable: bool = True, descending: bool = False) -> Array:
     """Sorted copy along ``axis`` (None: flattened).  Stable; NaNs go last; differentiable
     (the tangent follows the permutation)."""
     if order is not None:
@@ -152,7 +160,8 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
     return sorting_ops.sort_along(a, axis, descending=bool(descending))
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
+def argsort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: str | None = None, *,
+            stable: bool = True, descending: bool = False) -> Array:
     """Indices that sort ``a`` along ``axis`` (stable, also when ``descending``)."""
     if order is not None:
         raise NotImplementedError("fgrad.numpy.argsort: order= (structured arrays) is not supported")
@@ -160,7 +169,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False)
     return sorting_ops.argsort(a, axis, descending=bool(descending))
 
 
-def lexsort(keys, axis=-1):
+def lexsort(keys: ArrayLike | Sequence[ArrayLike], axis: int | None = -1) -> Array:
     """Indirect stable sort by several keys; the *last* key is the primary one (NumPy)."""
     if isinstance(keys, (list, tuple)):
         ks = [_arr(k) for k in keys]
@@ -184,12 +193,14 @@ def _broadcast(x, shp):
     return x if get_aval(x).shape == tuple(shp) else broadcast_to(x, shp)
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
+def partition(a: ArrayLike, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
+              order: str | None = None) -> Array:
     """A valid ``numpy.partition`` result: the fully sorted array (every ``kth`` is in place)."""
     return sort(a, axis)
 
 
-def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+def argpartition(a: ArrayLike, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
+                 order: str | None = None) -> Array:
     """A valid ``numpy.argpartition`` result: the sorting permutation."""
     return argsort(a, axis)
 
@@ -234,8 +245,9 @@ def _nan_slices_constant(flat):
     return fnp_math.where(poisoned, constant_like(np.asarray(np.nan, get_aval(flat).dtype), flat), flat)
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-             weights=None, interpolation=None):
+def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
+             method: str = "linear", keepdims: bool = False, *, weights: ArrayLike | None = None,
+             interpolation: str | None = None) -> Array:
     """``numpy.quantile`` with the methods linear, lower, higher, nearest and midpoint
     (output shape ``q.shape + reduced shape``).  Differentiable in ``a`` and, for linear,
     in ``q``.  A NaN in a slice makes its quantile NaN with zero gradient (JAX)."""
@@ -300,8 +312,9 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     return convert_element_type(res, out_dt)
 
 
-def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-               weights=None, interpolation=None):
+def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
+               method: str = "linear", keepdims: bool = False, *, weights: ArrayLike | None = None,
+               interpolation: str | None = None) -> Array:
     """``numpy.percentile``: `quantile` at ``q / 100``."""
     if isinstance(q, (list, tuple)):
         q = np.asarray(q, dtype=np.float64)
@@ -315,7 +328,8 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
                     interpolation=interpolation)
 
 
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def median(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> Array:
     """``numpy.median``: the middle value, or the mean of the two middle values for even
     counts (float64 for integer input).  A NaN in a slice makes its median NaN with zero
     gradient (JAX)."""
@@ -347,8 +361,9 @@ def _check_q(q, scale, name):
     return q
 
 
-def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-                weights=None, interpolation=None):
+def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+                overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+                weights: ArrayLike | None = None, interpolation: str | None = None) -> Array:
     """``numpy.nanquantile``: `quantile` ignoring NaNs (each slice uses its own count of
     non-NaN values; an all-NaN slice gives NaN).  Differentiable in ``a`` and, for linear, in
     ``q``.
@@ -411,8 +426,9 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     return convert_element_type(reshape(res, tuple(qshape) + tuple(rest)), out_dt)
 
 
-def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-                  weights=None, interpolation=None):
+def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+                  overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+                  weights: ArrayLike | None = None, interpolation: str | None = None) -> Array:
     """``numpy.nanpercentile``: `nanquantile` at ``q / 100``.
 
     Example::
@@ -428,7 +444,8 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
                        interpolation=interpolation)
 
 
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
+              keepdims: bool = False) -> Array:
     """``numpy.nanmedian``: the median of the non-NaN values of each slice (NaN for an
     all-NaN slice).
 
@@ -448,7 +465,8 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 # searching
 
 
-def searchsorted(a, v, side="left", sorter=None, *, method=None):
+def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: ArrayLike | None = None, *,
+                 method: str | None = None) -> Array:
     """Insertion points of ``v`` into the sorted 1-d ``a`` (int64, no derivative)."""
     if side not in ("left", "right"):
         raise ValueError(f"fgrad.numpy.searchsorted: side must be 'left' or 'right', got {side!r}")
@@ -460,7 +478,7 @@ def searchsorted(a, v, side="left", sorter=None, *, method=None):
     return sorting_ops.searchsorted(a, _arr(v), side=side)
 
 
-def digitize(x, bins, right=False):
+def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> Array:
     """``numpy.digitize``: the bin index of each ``x`` (bins increasing or decreasing;
     traced bins are taken as increasing)."""
     bins = _arr(bins)
@@ -490,8 +508,10 @@ def _concrete(ar, name):
         ) from None
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
-           equal_nan=True, size=None, fill_value=None, sorted=True):
+def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: int | None = None, *, equal_nan: bool = True,
+           size: int | None = None,
+           fill_value: ArrayLike | None = None, sorted: bool = True) -> Array | tuple[Array, ...]:
     """``numpy.unique`` on a concrete array.  With ``size``, the result is padded (with
     ``fill_value``, default: the smallest unique value) or truncated to that length, as in
     JAX."""
@@ -545,7 +565,7 @@ class UniqueInverseResult(NamedTuple):
     inverse_indices: Any
 
 
-def unique_values(x):
+def unique_values(x: ArrayLike) -> Array:
     """The distinct values of ``x``, sorted (each NaN counts as distinct, as the array API
     and `numpy.unique_values` say).
 
@@ -556,7 +576,7 @@ def unique_values(x):
     return unique(x, equal_nan=False)
 
 
-def unique_counts(x):
+def unique_counts(x: ArrayLike) -> tuple[Array, ...]:
     """``(values, counts)`` as a named tuple (NaNs distinct).
 
     >>> import fgrad.numpy as fnp
@@ -566,7 +586,7 @@ def unique_counts(x):
     return UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False))
 
 
-def unique_inverse(x):
+def unique_inverse(x: ArrayLike) -> tuple[Array, ...]:
     """``(values, inverse_indices)`` as a named tuple; ``values[inverse_indices]`` is ``x``.
 
     >>> import fgrad.numpy as fnp
@@ -577,7 +597,7 @@ def unique_inverse(x):
     return UniqueInverseResult(vals, reshape(inv, get_aval(_arr(x)).shape))
 
 
-def unique_all(x):
+def unique_all(x: ArrayLike) -> tuple[Array, ...]:
     """``(values, indices, inverse_indices, counts)`` as a named tuple (NaNs distinct).
 
     >>> import fgrad.numpy as fnp
@@ -601,13 +621,15 @@ def _nan_to(a, value):
     return fnp_math.where(nan, value, a), nan
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+           keepdims: bool = False) -> Array:
     """Sum treating NaN as zero."""
     b, _ = _nan_to(a, 0)
     return fnp_reductions.sum(b, axis, dtype=dtype, keepdims=keepdims)
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+            keepdims: bool = False) -> Array:
     """Product treating NaN as one."""
     b, _ = _nan_to(a, 1)
     return fnp_reductions.prod(b, axis, dtype=dtype, keepdims=keepdims)
@@ -636,7 +658,8 @@ def _count_valid(nan, axis, keepdims, dtype):
     return fnp_reductions.sum(valid, axis, keepdims=keepdims)
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+            keepdims: bool = False) -> Array:
     """Mean over the non-NaN entries (an all-NaN slice gives NaN)."""
     a = _arr(a)
     if _dtype_kind(get_aval(a).dtype) not in "fc":
@@ -647,7 +670,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     return fnp_math.divide(total, _count_valid(nan, axis, keepdims, dt))
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,
+           keepdims: bool = False) -> Array:
     """Variance over the non-NaN entries."""
     a = _arr(a)
     if _dtype_kind(get_aval(a).dtype) not in "fc":
@@ -663,17 +687,18 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     return fnp_math.divide(total, fnp_math.subtract(cnt, float(ddof)))
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,
+           keepdims: bool = False) -> Array:
     return fnp_math.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims))
 
 
-def nanargmax(a, axis=None, out=None, keepdims=False):
+def nanargmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """`argmax` ignoring NaNs."""
     b, _ = _nan_to(a, -np.inf)
     return fnp_reductions.argmax(b, axis, keepdims=keepdims)
 
 
-def nanargmin(a, axis=None, out=None, keepdims=False):
+def nanargmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
     """`argmin` ignoring NaNs."""
     b, _ = _nan_to(a, np.inf)
     return fnp_reductions.argmin(b, axis, keepdims=keepdims)

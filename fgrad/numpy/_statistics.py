@@ -12,6 +12,8 @@ Array([1, 2, 0, 1], dtype=int64)
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, DTypeLike
+
 import builtins
 import math
 
@@ -25,7 +27,8 @@ from ._indexing import _concrete
 __all__ = ["cov", "corrcoef", "bincount", "histogram_bin_edges", "histogram", "histogram2d", "histogramdd"]
 
 
-def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None):
+def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar=True, bias: ArrayLike = False,
+        ddof: int | None = None, fweights=None, aweights=None, dtype: DTypeLike | None = None) -> Array:
     """``numpy.cov``: the covariance matrix of the variables in the rows (``rowvar``) or
     columns of ``m`` (and ``y``), with frequency and analytic weights.  A single variable
     gives a 0-d array.
@@ -92,7 +95,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     return fnp.squeeze(c)
 
 
-def corrcoef(x, y=None, rowvar=True, dtype=None):
+def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar=True, dtype: DTypeLike | None = None) -> Array:
     """``numpy.corrcoef``: Pearson correlation coefficients, `cov` normalized by the standard
     deviations, real (and imaginary) parts clipped to [-1, 1].
 
@@ -116,7 +119,7 @@ def corrcoef(x, y=None, rowvar=True, dtype=None):
     return fnp.clip(c, -1, 1)
 
 
-def bincount(x, weights=None, minlength=0, *, length=None):
+def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength=0, *, length=None) -> Array:
     """``numpy.bincount``: how often each non-negative integer occurs in the 1-D ``x`` (the
     sum of ``weights`` where given).  The length is ``max(x) + 1`` (at least ``minlength``),
     which needs a concrete ``x``; under `jit` pass a static ``length`` (JAX): values outside

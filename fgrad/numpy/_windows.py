@@ -11,6 +11,8 @@ Array([0., 1., 0.], dtype=float64)
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike
+
 import numpy as np
 
 from ..ops.special_functions import bessel_i0e
@@ -31,7 +33,7 @@ def _symmetric(M: int):
     return fnp.arange(1 - M, M, 2, dtype=np.float64)
 
 
-def bartlett(M):
+def bartlett(M: int) -> Array:
     """``numpy.bartlett``: the triangular window of length ``M``.
 
     Example::
@@ -64,7 +66,7 @@ def _cosine_window(M, coeffs, name):
     return out
 
 
-def blackman(M):
+def blackman(M: int) -> Array:
     """``numpy.blackman``: ``0.42 + 0.5 cos(pi n / (M-1)) + 0.08 cos(2 pi n / (M-1))``.
 
     Example::
@@ -76,7 +78,7 @@ def blackman(M):
     return _cosine_window(M, (0.42, 0.5, 0.08), "blackman")
 
 
-def hamming(M):
+def hamming(M: int) -> Array:
     """``numpy.hamming``: ``0.54 + 0.46 cos(pi n / (M-1))``.
 
     Example::
@@ -88,7 +90,7 @@ def hamming(M):
     return _cosine_window(M, (0.54, 0.46), "hamming")
 
 
-def hanning(M):
+def hanning(M: int) -> Array:
     """``numpy.hanning``: ``0.5 + 0.5 cos(pi n / (M-1))``.
 
     Example::
@@ -100,7 +102,7 @@ def hanning(M):
     return _cosine_window(M, (0.5, 0.5), "hanning")
 
 
-def i0(x):
+def i0(x: ArrayLike) -> Array:
     """``numpy.i0``: the modified Bessel function of the first kind, order 0 (real input;
     differentiable).
 
@@ -118,7 +120,7 @@ def i0(x):
     return fnp.multiply(bessel_i0e(x), fnp.exp(fnp.abs(x)))
 
 
-def kaiser(M, beta):
+def kaiser(M: int, beta: ArrayLike) -> Array:
     """``numpy.kaiser``: ``i0(beta sqrt(1 - (2n/(M-1) - 1)^2)) / i0(beta)``, differentiable in
     ``beta``.
 

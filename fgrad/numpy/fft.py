@@ -15,8 +15,12 @@ Example::
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, DTypeLike
+
 import math
-from typing import Sequence
+from typing import Any, Sequence
+
+from ..backends import Device
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
@@ -143,7 +147,7 @@ def _one(a, n, axis, norm, fn, fft_type):
     return _nd(a, None if n is None else (n,), (axis,), norm, fn, fft_type)
 
 
-def fft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+def fft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """One-dimensional discrete Fourier transform (``numpy.fft.fft``).
 
     Example::
@@ -155,7 +159,7 @@ def fft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
     return _one(a, n, axis, norm, "fft", "FFT")
 
 
-def ifft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+def ifft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """Inverse of `fft` (``numpy.fft.ifft``).
 
     Example::
@@ -167,7 +171,7 @@ def ifft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
     return _one(a, n, axis, norm, "ifft", "IFFT")
 
 
-def rfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+def rfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """FFT of real input, the ``n//2 + 1`` non-negative frequencies (``numpy.fft.rfft``).
 
     Example::
@@ -179,7 +183,7 @@ def rfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
     return _one(a, n, axis, norm, "rfft", "RFFT")
 
 
-def irfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+def irfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """Inverse of `rfft`: a real signal of length ``n`` (default ``2 (m - 1)``).
 
     Example::
@@ -195,7 +199,7 @@ def _swap(norm):
     return {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}[norm]
 
 
-def hfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """FFT of a Hermitian-symmetric signal given by its first half: real output
     (``numpy.fft.hfft``).
 
@@ -209,7 +213,7 @@ def hfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
     return irfft(_ew.conj(_as_complex(_arr(a))), n, axis, _swap(norm))
 
 
-def ihfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """Inverse of `hfft` (``numpy.fft.ihfft``).
 
     Example::
@@ -222,7 +226,8 @@ def ihfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
     return _ew.conj(rfft(a, n, axis, _swap(norm)))
 
 
-def fftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None):
+def fftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+         norm: str | None = None) -> Array:
     """N-dimensional FFT over ``axes`` (default all, or the last ``len(s)``).
 
     Example::
@@ -235,7 +240,8 @@ def fftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, n
     return _nd(a, s, axes, norm, "fftn", "FFT")
 
 
-def ifftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None):
+def ifftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: str | None = None) -> Array:
     """Inverse of `fftn`.
 
     Example::
@@ -248,7 +254,8 @@ def ifftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, 
     return _nd(a, s, axes, norm, "ifftn", "IFFT")
 
 
-def rfftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None):
+def rfftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: str | None = None) -> Array:
     """N-dimensional FFT of real input; the last axis keeps ``n//2 + 1`` terms.
 
     Example::
@@ -260,7 +267,8 @@ def rfftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, 
     return _nd(a, s, axes, norm, "rfftn", "RFFT")
 
 
-def irfftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None):
+def irfftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+           norm: str | None = None) -> Array:
     """Inverse of `rfftn`: real output, last axis of length ``s[-1]`` (default ``2 (m - 1)``).
 
     Example::
@@ -273,7 +281,8 @@ def irfftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
     return _nd(a, s, axes, norm, "irfftn", "IRFFT")
 
 
-def fft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None):
+def fft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
+         norm: str | None = None) -> Array:
     """`fftn` over the last two axes.
 
     Example::
@@ -285,7 +294,8 @@ def fft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm
     return _nd(a, s, axes, norm, "fft2", "FFT")
 
 
-def ifft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None):
+def ifft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
+          norm: str | None = None) -> Array:
     """`ifftn` over the last two axes.
 
     Example::
@@ -297,7 +307,8 @@ def ifft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), nor
     return _nd(a, s, axes, norm, "ifft2", "IFFT")
 
 
-def rfft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None):
+def rfft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
+          norm: str | None = None) -> Array:
     """`rfftn` over the last two axes.
 
     Example::
@@ -309,7 +320,8 @@ def rfft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), nor
     return _nd(a, s, axes, norm, "rfft2", "RFFT")
 
 
-def irfft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None):
+def irfft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
+           norm: str | None = None) -> Array:
     """`irfftn` over the last two axes.
 
     Example::
@@ -332,7 +344,7 @@ def _spacing_times(d, n: int):
     return _ew.mul(d, float(n))
 
 
-def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
+def fftfreq(n: int, d=1.0, *, dtype: DTypeLike | None = None, device: Device | str | None = None) -> Array:
     """Sample frequencies of `fft`: ``[0, 1, ..., n/2-1, -n/2, ..., -1] / (d n)``; differentiable
     in ``d``.
 
@@ -347,7 +359,7 @@ def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
     return _ew.div(_asarray(k.astype(_freq_dtype(dtype)), device=device), _spacing_times(d, n))
 
 
-def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
+def rfftfreq(n: int, d=1.0, *, dtype: DTypeLike | None = None, device: Device | str | None = None) -> Array:
     """Sample frequencies of `rfft`: ``[0, 1, ..., n//2] / (d n)``.
 
     Example::
@@ -375,7 +387,7 @@ def _shift(x, axes, sign: int):
     return _roll(x, shifts, axes)
 
 
-def fftshift(x, axes=None):
+def fftshift(x: ArrayLike, axes: Any = None) -> Array:
     """Move the zero-frequency term to the center (``numpy.fft.fftshift``).
 
     Example::
@@ -387,7 +399,7 @@ def fftshift(x, axes=None):
     return _shift(x, axes, 1)
 
 
-def ifftshift(x, axes=None):
+def ifftshift(x: ArrayLike, axes: Any = None) -> Array:
     """Inverse of `fftshift`.
 
     Example::

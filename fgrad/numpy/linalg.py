@@ -17,6 +17,11 @@ Example::
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..typing import Array, ArrayLike, Axis, Complex, DTypeLike, Float, Inexact, Shaped
+from collections.abc import Sequence
+
 import builtins as _builtins
 from collections import namedtuple as _namedtuple
 
@@ -127,7 +132,7 @@ def _common(a, b):
     return a, b
 
 
-def matrix_transpose(x):
+def matrix_transpose(x: Shaped[ArrayLike, "*batch m n"]) -> Shaped[Array, "*batch n m"]:
     return _mT(_arr(x))
 
 
@@ -135,7 +140,7 @@ def matrix_transpose(x):
 # solves, inverse, determinants
 
 
-def solve(a, b):
+def solve(a: ArrayLike, b: ArrayLike) -> Array:
     """Solve ``a @ x = b``.  ``b`` is a vector (M,) or a stack of matrices (..., M, K)
     (NumPy 2 rule); leading axes broadcast."""
     a, b = _float(a, "solve"), _float(b, "solve")
@@ -165,14 +170,14 @@ def _eye_like(a):
     return _broadcast_to(np.eye(s[-1], dtype=_dtype(a)), s)
 
 
-def inv(a):
+def inv(a: Shaped[ArrayLike, "*batch n n"]) -> Inexact[Array, "*batch n n"]:
     """Inverse of (a stack of) square matrices."""
     a = _float(a, "inv")
     _square(a, "inv")
     return _L.solve(a, _eye_like(a))
 
 
-def slogdet(a):
+def slogdet(a: ArrayLike) -> tuple[Array, ...]:
     """``(sign, logabsdet)`` of the determinant (a named tuple, as in NumPy 2)."""
     a = _float(a, "slogdet")
     _square(a, "slogdet")
@@ -236,7 +241,7 @@ def _make_det():
 _DET = None
 
 
-def det(a):
+def det(a: Shaped[ArrayLike, "*batch n n"]) -> Inexact[Array, "*batch"]:
     """Determinant.  As in JAX, n <= 3 uses the Leibniz formula and larger matrices the LU
     factorization, and the derivative ``adj(a).T`` is finite for singular matrices.
 
@@ -259,7 +264,7 @@ def det(a):
     return _DET(a)
 
 
-def matrix_power(a, n):
+def matrix_power(a: Shaped[ArrayLike, "*batch n n"], n: int) -> Shaped[Array, "*batch n n"]:
     """``a`` to the integer power ``n`` (negative: powers of the inverse)."""
     a = _arr(a)
     _square(a, "matrix_power")
@@ -280,7 +285,7 @@ def matrix_power(a, n):
     return result
 
 
-def tensorsolve(a, b, axes=None):
+def tensorsolve(a: ArrayLike, b: ArrayLike, axes: Any = None) -> Array:
     """Solve ``tensordot(a, x, b.ndim) = b`` for ``x``."""
     a, b = _float(a, "tensorsolve"), _float(b, "tensorsolve")
     nd = len(_shape(a))
@@ -295,7 +300,7 @@ def tensorsolve(a, b, axes=None):
     return _reshape(x, xs)
 
 
-def tensorinv(a, ind=2):
+def tensorinv(a: ArrayLike, ind: int = 2) -> Array:
     a = _float(a, "tensorinv")
     s = _shape(a)
     out_shape = s[ind:] + s[:ind]
@@ -307,7 +312,8 @@ def tensorinv(a, ind=2):
 # factorizations
 
 
-def cholesky(a, *, upper=False, symmetrize_input=True):
+def cholesky(a: Shaped[ArrayLike, "*batch n n"], *, upper: bool = False,
+             symmetrize_input: bool = True) -> Inexact[Array, "*batch n n"]:
     """Cholesky factor ``L`` (``a = L @ _L.T``; ``upper=True``: ``U = _L.T``).  NaN where
     ``a`` is not positive definite."""
     a = _float(a, "cholesky")
@@ -318,7 +324,7 @@ def cholesky(a, *, upper=False, symmetrize_input=True):
     return _hT(lo) if upper else lo
 
 
-def eigh(a, UPLO="L", symmetrize_input=True):
+def eigh(a: ArrayLike, UPLO: str = "L", symmetrize_input: bool = True) -> tuple[Array, ...]:
     """Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a symmetric matrix.
     Returns ``EighResult(eigenvalues, eigenvectors)``."""
     a = _float(a, "eigh")
@@ -333,7 +339,7 @@ def eigh(a, UPLO="L", symmetrize_input=True):
     return EighResult(w, v)
 
 
-def eig(a):
+def eig(a: ArrayLike) -> tuple[Array, ...]:
     """Eigenvalues and unit-norm right eigenvectors (columns) of a general square matrix:
     ``EigResult(eigenvalues, eigenvectors)``, both complex (as JAX; NumPy returns real arrays
     when all eigenvalues are real), computed by LAPACK on the host (a GPU matrix is copied).
@@ -352,7 +358,7 @@ def eig(a):
     return EigResult(w, v)
 
 
-def eigvals(a):
+def eigvals(a: Shaped[ArrayLike, "*batch n n"]) -> Complex[Array, "*batch n"]:
     """Eigenvalues of a general square matrix (complex; computed by LAPACK on the host).
 
     Example::
@@ -366,11 +372,13 @@ def eigvals(a):
     return _eig.eig(a, vectors=False)[0]
 
 
-def eigvalsh(a, UPLO="L", symmetrize_input=True):
+def eigvalsh(a: Shaped[ArrayLike, "*batch n n"], UPLO: str = "L",
+             symmetrize_input: bool = True) -> Float[Array, "*batch n"]:
     return eigh(a, UPLO, symmetrize_input).eigenvalues
 
 
-def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True,
+        hermitian: bool = False) -> Array | tuple[Array, ...]:
     """Singular value decomposition ``a = U @ diag(S) @ Vh`` (``S`` descending).  With
     ``compute_uv=False`` returns ``S`` only.  Derivatives of ``U``/``Vh`` need distinct
     singular values; with ``full_matrices=True`` the extra columns of ``U`` (rows of ``Vh``)
@@ -384,11 +392,11 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     return SVDResult(u, s, vh)
 
 
-def svdvals(x):
+def svdvals(x: ArrayLike) -> Array:
     return svd(x, compute_uv=False)
 
 
-def qr(a, mode="reduced"):
+def qr(a: ArrayLike, mode: str = "reduced") -> Array | tuple[Array, ...]:
     """QR decomposition; ``mode`` is 'reduced', 'complete' or 'r'."""
     a = _float(a, "qr")
     _matrix(a, "qr")
@@ -466,7 +474,8 @@ def _matrix_norm(x, ord, axes):
     raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
 
 
-def norm(x, ord=None, axis=None, keepdims=False):
+def norm(x: ArrayLike, ord: int | float | str | None = None, axis: Axis = None,
+         keepdims: bool = False) -> Array:
     """Vector or matrix norm, as in NumPy.  Vectors: ord None/2, 1, inf, -inf, 0, any p.
     Matrices (two axes): None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf.  As in JAX, the
     gradient of the 2-norm at 0 is NaN."""
@@ -495,7 +504,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
     return _keep(r, nd, axes, keepdims)
 
 
-def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+def vector_norm(x: ArrayLike, /, *, axis: Axis = None, keepdims: bool = False,
+                ord: int | float | str = 2) -> Array:
     x = _float(x, "vector_norm")
     nd = len(_shape(x))
     if axis is None:
@@ -506,13 +516,13 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     return _keep(_vector_norm(x, ord, axes), nd, axes, keepdims)
 
 
-def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: int | float | str = "fro") -> Array:
     x = _float(x, "matrix_norm")
     nd = len(_shape(x))
     return norm(x, ord=ord, axis=(nd - 2, nd - 1), keepdims=keepdims)
 
 
-def cond(x, p=None):
+def cond(x: ArrayLike, p: ArrayLike | None = None) -> Array:
     """Condition number (2-norm by default: ratio of extreme singular values)."""
     x = _float(x, "cond")
     if p is None or p in (2, -2):
@@ -564,7 +574,8 @@ def _make_pinv():
 _PINV = None
 
 
-def pinv(a, rcond=None, hermitian=False, *, rtol=None):
+def pinv(a: ArrayLike, rcond: ArrayLike | None = None, hermitian: bool = False, *,
+         rtol: ArrayLike | None = None) -> Array:
     """Moore-Penrose pseudo-inverse via the SVD (singular values below ``rtol * max(s)`` are
     dropped).  Differentiable where the rank is locally constant."""
     global _PINV
@@ -585,7 +596,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=None):
     return _PINV(a, rtol)
 
 
-def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+def matrix_rank(A: ArrayLike, tol: ArrayLike | None = None, hermitian: bool = False, *,
+                rtol: ArrayLike | None = None) -> Array:
     A = _float(A, "matrix_rank")
     s = svdvals(A) if len(_shape(A)) >= 2 else _ew.abs_(A)
     if len(_shape(A)) < 2:
@@ -600,7 +612,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     return _rsum(_ew.convert_element_type(_ew.gt(s, tol), np.int64), last)
 
 
-def lstsq(a, b, rcond=None):
+def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> tuple[Array, ...]:
     """Least-squares solution of ``a @ x = b``: ``(x, residuals, rank, s)``.  ``residuals``
     holds the squared 2-norms of ``b - a @ x`` when ``a`` is tall and of full rank (else it is
     empty), as in NumPy; it needs a concrete rank and is empty under a transform."""
@@ -627,7 +639,7 @@ def lstsq(a, b, rcond=None):
     return LstsqResult(x, resid, rank, s)
 
 
-def multi_dot(arrays):
+def multi_dot(arrays: ArrayLike | Sequence[ArrayLike]) -> Array:
     """``A @ B @ C @ ...`` in the cheapest association order (first/last may be 1-D)."""
     arrays = [_arr(x) for x in arrays]
     if len(arrays) < 2:
@@ -670,9 +682,10 @@ def multi_dot(arrays):
     return out
 
 
-def trace(x, /, *, offset=0, dtype=None):
+def trace(x: Shaped[ArrayLike, "*batch m n"], /, *, offset: int = 0,
+          dtype: DTypeLike | None = None) -> Shaped[Array, "*batch"]:
     return _trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
 
 
-def diagonal(x, /, *, offset=0):
+def diagonal(x: ArrayLike, /, *, offset: int = 0) -> Array:
     return _diagonal(x, offset=offset, axis1=-2, axis2=-1)

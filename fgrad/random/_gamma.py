@@ -16,6 +16,10 @@ gradients follow by the chain rule.
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, DTypeLike, Shape
+from ._keys import KeyArrayLike
+from collections.abc import Sequence
+
 
 import numpy as np
 from ..core.narrow_floats import finfo as _narrow_finfo
@@ -165,7 +169,8 @@ def _gamma_sample_jvp(primals, tangents):
 _gamma_sample.defjvp(_gamma_sample_jvp)
 
 
-def loggamma(key, a, shape=None, dtype=np.float64):
+def loggamma(key: KeyArrayLike, a: ArrayLike, shape: int | Shape | None = None,
+             dtype: DTypeLike = np.float64) -> Array:
     """``log`` of Gamma(a, 1) samples, accurate even where the samples underflow (tiny ``a``);
     differentiable in ``a`` (implicit reparameterization).
 
@@ -182,7 +187,8 @@ def loggamma(key, a, shape=None, dtype=np.float64):
     return _log_gamma_sample(raw, fnp.broadcast_to(a, shape))
 
 
-def gamma(key, a, shape=None, dtype=np.float64):
+def gamma(key: KeyArrayLike, a: ArrayLike, shape: int | Shape | None = None,
+          dtype: DTypeLike = np.float64) -> Array:
     """Gamma(a, 1) samples (mean and variance ``a``); differentiable in ``a`` with the
     implicit reparameterization gradient ``dx/da = -(dF/da) / p(x; a)``.
 
@@ -211,7 +217,8 @@ def _log_normalize(log_values, axis):
     return e / fnp.sum(e, axis=axis, keepdims=True)
 
 
-def beta(key, a, b, shape=None, dtype=np.float64):
+def beta(key: KeyArrayLike, a: ArrayLike, b: ArrayLike, shape: int | Shape | None = None,
+         dtype: DTypeLike = np.float64) -> Array:
     """Beta(a, b) samples ``X / (X + Y)`` for ``X ~ Gamma(a)``, ``Y ~ Gamma(b)`` (formed in
     log space); differentiable in ``a`` and ``b``.
 
@@ -233,7 +240,8 @@ def beta(key, a, b, shape=None, dtype=np.float64):
     return _log_normalize(both, -1)[..., 0]
 
 
-def dirichlet(key, alpha, shape=None, dtype=np.float64):
+def dirichlet(key: KeyArrayLike, alpha: ArrayLike | Sequence[ArrayLike], shape: int | Shape | None = None,
+              dtype: DTypeLike = np.float64) -> Array:
     """Dirichlet(alpha) samples: normalized Gamma(alpha_i) draws along the last axis of
     ``alpha``; ``shape`` is the batch shape (default ``alpha.shape[:-1]``).  Differentiable in
     ``alpha``.
@@ -256,7 +264,8 @@ def dirichlet(key, alpha, shape=None, dtype=np.float64):
     return _log_normalize(log_g, -1)
 
 
-def chisquare(key, df, shape=None, dtype=np.float64):
+def chisquare(key: KeyArrayLike, df: ArrayLike, shape: int | Shape | None = None,
+              dtype: DTypeLike = np.float64) -> Array:
     """Chi-square(df) samples ``2 Gamma(df / 2)``; differentiable in ``df``.
 
     Example::
@@ -270,7 +279,8 @@ def chisquare(key, df, shape=None, dtype=np.float64):
     return 2.0 * gamma(key, df / 2.0, shape, dt)
 
 
-def f(key, dfnum, dfden, shape=None, dtype=np.float64):
+def f(key: KeyArrayLike, dfnum: ArrayLike, dfden: ArrayLike, shape: int | Shape | None = None,
+      dtype: DTypeLike = np.float64) -> Array:
     """F(dfnum, dfden) samples ``(X / dfnum) / (Y / dfden)`` for chi-square ``X``, ``Y``.
 
     Example::
@@ -289,7 +299,8 @@ def f(key, dfnum, dfden, shape=None, dtype=np.float64):
     return num / den
 
 
-def t(key, df, shape=None, dtype=np.float64):
+def t(key: KeyArrayLike, df: ArrayLike, shape: int | Shape | None = None,
+      dtype: DTypeLike = np.float64) -> Array:
     """Student's t(df) samples ``Z sqrt(df / X)``, ``Z`` normal and ``X`` chi-square(df);
     differentiable in ``df``.
 
@@ -310,7 +321,8 @@ def t(key, df, shape=None, dtype=np.float64):
     return z * fnp.sqrt(half_df / g)
 
 
-def generalized_normal(key, p, shape=(), dtype=np.float64):
+def generalized_normal(key: KeyArrayLike, p: ArrayLike, shape: int | Shape = (),
+                       dtype: DTypeLike = np.float64) -> Array:
     """Samples with density proportional to ``exp(-|x|**p)``: ``S G**(1/p)``, ``S`` a random
     sign and ``G ~ Gamma(1/p)``.
 

@@ -15,6 +15,8 @@ JAX's "partitionable" scheme (``split(key, n)[i] == fold_in(key, i)``).
 
 from __future__ import annotations
 
+from typing import Union
+
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 
@@ -28,6 +30,7 @@ from ..ops import elementwise as _ew
 from ..ops import shape as _shp
 from ..ops import sorting as _sorting
 from ..tree_util import register_pytree_node
+from ..typing import Array, ArrayLike, Shape
 
 _get_aval, _wrap = _array.get_aval, _array.wrap
 _reshape, _take_static = _shp.reshape, _sorting.take_static
@@ -201,6 +204,9 @@ def _reshape_keys(base, shape: tuple):
 register_pytree_node(PRNGKeyArray, lambda k: ((k._base,), None),
                      lambda _, children: PRNGKeyArray(children[0]))
 
+# what the samplers accept as a key: a typed key array, or raw ``uint32[..., 2]`` key data
+KeyArrayLike = Union[PRNGKeyArray, ArrayLike]
+
 
 def is_typed_key(x) -> bool:
     return isinstance(x, PRNGKeyArray)
@@ -232,7 +238,7 @@ def like_input(key, raw):
 # the cipher
 
 
-def threefry2x32(k1, k2, x0, x1):
+def threefry2x32(k1: ArrayLike, k2: ArrayLike, x0: ArrayLike, x1: ArrayLike) -> tuple[Array, Array]:
     """Threefry-2x32 with 20 rounds: encrypt the counter words ``(x0, x1)`` (uint32 arrays,
     broadcasting) under the key words ``(k1, k2)``.  Returns two uint32 arrays.
 
@@ -313,7 +319,7 @@ def _raw_key(seed):
     return stack_last(hi, lo)
 
 
-def key(seed, *, impl=None) -> PRNGKeyArray:
+def key(seed: ArrayLike, *, impl: str | None = None) -> PRNGKeyArray:
     """A typed key (shape ``()``, dtype ``key<fry>``) from an integer seed (a Python int
     or a scalar integer array, possibly traced): its data is the high and low 32-bit words
     of ``int64(seed)``.
@@ -329,7 +335,7 @@ def key(seed, *, impl=None) -> PRNGKeyArray:
     return PRNGKeyArray(_raw_key(seed))
 
 
-def PRNGKey(seed, *, impl=None):
+def PRNGKey(seed: ArrayLike, *, impl: str | None = None) -> Array:
     """A legacy key: the raw ``uint32[2]`` data of ``key(seed)``.
 
     Example::
@@ -348,7 +354,7 @@ def _check_impl(impl) -> None:
                          f"{IMPL_NAME!r} only")
 
 
-def key_data(keys):
+def key_data(keys: KeyArrayLike) -> Array:
     """The ``uint32[*keys.shape, 2]`` data of typed keys (legacy keys are returned as they are).
 
     Example::
@@ -366,7 +372,7 @@ def key_data(keys):
     return k
 
 
-def wrap_key_data(key_bits_array, *, impl=None) -> PRNGKeyArray:
+def wrap_key_data(key_bits_array: ArrayLike, *, impl: str | None = None) -> PRNGKeyArray:
     """Typed keys over ``uint32[..., 2]`` data (the inverse of `key_data`).
 
     Example::
@@ -384,7 +390,7 @@ def wrap_key_data(key_bits_array, *, impl=None) -> PRNGKeyArray:
     return PRNGKeyArray(d)
 
 
-def key_impl(keys) -> str:
+def key_impl(keys: KeyArrayLike) -> str:
     """The name of the PRNG implementation of ``keys`` (always ``"threefry2x32"``).
 
     Example::
@@ -396,7 +402,7 @@ def key_impl(keys) -> str:
     return IMPL_NAME
 
 
-def clone(key):
+def clone(key: KeyArrayLike) -> PRNGKeyArray | Array:
     """A copy of ``key`` (keys are immutable values here: returns ``key``).
 
     Example::
@@ -409,7 +415,7 @@ def clone(key):
     return key
 
 
-def split(key, num=2):
+def split(key: KeyArrayLike, num: int | Shape = 2) -> PRNGKeyArray | Array:
     """``num`` new keys (an int or a shape) of the same kind as ``key``, independent of
     each other and of ``key``.
 
@@ -428,7 +434,7 @@ def split(key, num=2):
     return like_input(key, stack_last(b1, b2))
 
 
-def fold_in(key, data):
+def fold_in(key: KeyArrayLike, data: ArrayLike) -> PRNGKeyArray | Array:
     """A new key from ``key`` and the integer ``data`` (a scalar, possibly traced).
 
     Example::

@@ -12,6 +12,10 @@ they have zero gradient.
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, DTypeLike, Shape
+from ._keys import KeyArrayLike
+from collections.abc import Sequence
+
 
 import numpy as np
 from ..core.narrow_floats import finfo as _narrow_finfo
@@ -25,7 +29,8 @@ from ._samplers import _float_dtype, exponential, normal, rademacher, uniform
 from ._special import lgamma_positive
 
 
-def pareto(key, b, shape=None, dtype=np.float64):
+def pareto(key: KeyArrayLike, b: ArrayLike, shape: int | Shape | None = None,
+           dtype: DTypeLike = np.float64) -> Array:
     """Pareto(b) samples on ``[1, inf)``: ``exp(E / b)``, ``E`` exponential.
 
     Example::
@@ -40,7 +45,8 @@ def pareto(key, b, shape=None, dtype=np.float64):
     return fnp.exp(exponential(key, shape, dt) / b)
 
 
-def weibull_min(key, scale, concentration, shape=(), dtype=np.float64):
+def weibull_min(key: KeyArrayLike, scale: ArrayLike, concentration: ArrayLike, shape: int | Shape = (),
+                dtype: DTypeLike = np.float64) -> Array:
     """Weibull samples ``scale * E**(1 / concentration)``, ``E`` exponential.
 
     Example::
@@ -57,7 +63,8 @@ def weibull_min(key, scale, concentration, shape=(), dtype=np.float64):
     return scale * e ** (1.0 / concentration)
 
 
-def rayleigh(key, scale, shape=None, dtype=np.float64):
+def rayleigh(key: KeyArrayLike, scale: ArrayLike, shape: int | Shape | None = None,
+             dtype: DTypeLike = np.float64) -> Array:
     """Rayleigh(scale) samples ``scale * sqrt(-2 log U)``.
 
     Example::
@@ -73,7 +80,8 @@ def rayleigh(key, scale, shape=None, dtype=np.float64):
     return scale * fnp.sqrt(-2.0 * fnp.log(u))
 
 
-def lognormal(key, sigma=1.0, shape=None, dtype=np.float64):
+def lognormal(key: KeyArrayLike, sigma: ArrayLike = 1.0, shape: int | Shape | None = None,
+              dtype: DTypeLike = np.float64) -> Array:
     """Log-normal samples ``exp(sigma * Z)``.
 
     Example::
@@ -88,7 +96,8 @@ def lognormal(key, sigma=1.0, shape=None, dtype=np.float64):
     return fnp.exp(sigma * normal(key, shape, dt))
 
 
-def wald(key, mean, shape=None, dtype=np.float64):
+def wald(key: KeyArrayLike, mean: ArrayLike, shape: int | Shape | None = None,
+         dtype: DTypeLike = np.float64) -> Array:
     """Wald (inverse Gaussian, shape 1) samples by Michael, Schucany & Haas (1976).
 
     Example::
@@ -107,7 +116,8 @@ def wald(key, mean, shape=None, dtype=np.float64):
     return fnp.where(z <= mean / (mean + x), x, mean * mean / x)
 
 
-def geometric(key, p, shape=None, dtype=np.int64):
+def geometric(key: KeyArrayLike, p: ArrayLike, shape: int | Shape | None = None,
+              dtype: DTypeLike = np.int64) -> Array:
     """The number of Bernoulli(p) trials up to and including the first success (``>= 1``).
 
     Example::
@@ -122,7 +132,8 @@ def geometric(key, p, shape=None, dtype=np.int64):
     return fnp.astype(fnp.floor(fnp.log1p(-u) / fnp.log1p(-p)) + 1, dtype)
 
 
-def triangular(key, left, mode, right, shape=None, dtype=np.float64):
+def triangular(key: KeyArrayLike, left: ArrayLike, mode: ArrayLike, right: ArrayLike,
+               shape: int | Shape | None = None, dtype: DTypeLike = np.float64) -> Array:
     """Triangular(left, mode, right) samples by the inverse CDF.
 
     Example::
@@ -142,7 +153,7 @@ def triangular(key, left, mode, right, shape=None, dtype=np.float64):
     return fnp.where(u < fc, low, high)
 
 
-def maxwell(key, shape=(), dtype=np.float64):
+def maxwell(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
     """Maxwell samples: the length of a standard normal 3-vector.
 
     Example::
@@ -156,7 +167,8 @@ def maxwell(key, shape=(), dtype=np.float64):
     return _linalg.norm(normal(key, shape + (3,), dt), axis=-1)
 
 
-def double_sided_maxwell(key, loc, scale, shape=(), dtype=np.float64):
+def double_sided_maxwell(key: KeyArrayLike, loc: ArrayLike, scale: ArrayLike, shape: int | Shape = (),
+                         dtype: DTypeLike = np.float64) -> Array:
     """``loc + scale * S * M`` for a random sign ``S`` and a Maxwell sample ``M``.
 
     Example::
@@ -173,7 +185,8 @@ def double_sided_maxwell(key, loc, scale, shape=(), dtype=np.float64):
     return loc + scale * rademacher(k2, shape, dt) * maxwell(k1, shape, dt)
 
 
-def multivariate_normal(key, mean, cov, shape=None, dtype=np.float64, method: str = "cholesky"):
+def multivariate_normal(key: KeyArrayLike, mean: ArrayLike, cov: ArrayLike, shape: int | Shape | None = None,
+                        dtype: DTypeLike = np.float64, method: str = "cholesky") -> Array:
     """Samples of N(mean, cov): ``mean + A z`` with ``A A^T = cov`` from ``method``
     (``"cholesky"``, ``"eigh"`` or ``"svd"``: the latter two accept semi-definite ``cov``).
     ``mean`` is ``[..., n]``, ``cov`` ``[..., n, n]``; ``shape`` is the batch shape (default:
@@ -215,7 +228,8 @@ def multivariate_normal(key, mean, cov, shape=None, dtype=np.float64, method: st
     return mean + fnp.einsum("...ij,...j->...i", factor, z)
 
 
-def orthogonal(key, n: int, shape=(), dtype=np.float64, m: int | None = None):
+def orthogonal(key: KeyArrayLike, n: int, shape: int | Shape = (), dtype: DTypeLike = np.float64,
+               m: int | None = None) -> Array:
     """Haar-random ``n x m`` matrices with orthonormal columns (``m <= n``) or rows
     (``m > n``), default ``m = n``: the sign-corrected Q of the QR decomposition of a normal
     matrix.  Result shape ``(*shape, n, m)``.
@@ -237,7 +251,8 @@ def orthogonal(key, n: int, shape=(), dtype=np.float64, m: int | None = None):
     return fnp.swapaxes(q, -1, -2) if n < m else q
 
 
-def ball(key, d: int, p: float = 2, shape=(), dtype=np.float64):
+def ball(key: KeyArrayLike, d: int, p: float = 2, shape: int | Shape = (),
+         dtype: DTypeLike = np.float64) -> Array:
     """Points uniform in the unit ``p``-norm ball of dimension ``d`` (Barthe et al., 2005):
     ``G / (sum |G|**p + E)**(1/p)`` for generalized-normal ``G`` and exponential ``E``.
 
@@ -309,7 +324,8 @@ def _ptrs_poisson(key, lam, shape):
     return lax.while_loop(cond, body, (key, fnp.zeros_like(lam), fnp.zeros_like(lam, dtype=bool)))[1]
 
 
-def poisson(key, lam, shape=None, dtype=np.int64):
+def poisson(key: KeyArrayLike, lam: ArrayLike, shape: int | Shape | None = None,
+            dtype: DTypeLike = np.int64) -> Array:
     """Poisson(lam) counts (Knuth below ``lam = 10``, PTRS above; see the module docstring).
 
     As in JAX, a negative or NaN ``lam`` gives -1 and ``lam = inf`` the largest integer.
@@ -392,7 +408,8 @@ def _btrs_binomial(key, n, p, shape):
     return lax.while_loop(cond, body, (key, fnp.zeros_like(n), fnp.zeros_like(n, dtype=bool)))[1]
 
 
-def binomial(key, n, p, shape=None, dtype=np.float64):
+def binomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike, shape: int | Shape | None = None,
+             dtype: DTypeLike = np.float64) -> Array:
     """Binomial(n, p) counts (as floats, like JAX): inversion for small ``n min(p, 1-p)``,
     BTRS above (see the module docstring).  NaN for ``n < 0`` or ``p`` outside [0, 1].
 
@@ -427,7 +444,9 @@ def binomial(key, n, p, shape=None, dtype=np.float64):
     return fnp.astype(out, dt)
 
 
-def multinomial(key, n, p, *, shape=None, dtype=np.float64, unroll=1):
+def multinomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike | Sequence[ArrayLike], *,
+                shape: int | Shape | None = None,
+                dtype: DTypeLike = np.float64, unroll: int = 1) -> Array:
     """Multinomial(n, p) counts over the outcomes of ``p``'s last axis (as floats, like
     JAX), drawn as successive conditional binomials.  ``shape`` (default
     ``broadcast(n.shape, p.shape[:-1]) + p.shape[-1:]``) must end with the number of

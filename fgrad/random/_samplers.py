@@ -8,6 +8,10 @@ parameters of a distribution (``loc + scale * normal(key, shape)``), ``jit``.
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, DTypeLike, Shape
+from ._keys import KeyArrayLike
+from collections.abc import Sequence
+
 import math
 
 import numpy as np
@@ -30,7 +34,7 @@ _get_aval, _wrap = _array.get_aval, _array.wrap
 _reshape, _take_static = _shp.reshape, _sorting.take_static
 
 
-def bits(key, shape=(), dtype=np.uint32):
+def bits(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.uint32) -> Array:
     """Uniformly random unsigned integers of ``dtype`` (uint8/16/32/64)."""
     dt = np.dtype(dtype)
     if dtype_kind(dt) != "u":
@@ -77,7 +81,8 @@ def _fit(x, shape, name):
             f"fgrad.random.{name}: parameters of shape {s} do not broadcast to shape {shape}") from None
 
 
-def uniform(key, shape=(), dtype=np.float64, minval=0.0, maxval=1.0):
+def uniform(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64,
+            minval: ArrayLike = 0.0, maxval: ArrayLike = 1.0) -> Array:
     """Uniform on ``[minval, maxval)`` (differentiable in ``minval``/``maxval``)."""
     dt = _float_dtype(dtype, "uniform")
     shape = _shape(shape)
@@ -89,7 +94,7 @@ def uniform(key, shape=(), dtype=np.float64, minval=0.0, maxval=1.0):
     return _fit(_ew.maximum(out, lo), shape, "uniform")
 
 
-def normal(key, shape=(), dtype=np.float64):
+def normal(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
     """Standard normal samples: ``sqrt(2) * _special.erf_inv(u)`` for ``u`` uniform on (-1, 1).
     A complex ``dtype`` gives ``(re + 1j * im) / sqrt(2)`` from two independent real normals
     (unit variance ``E|z|^2 = 1``, as JAX), drawn with the two halves of ``split(key)``."""
@@ -106,7 +111,8 @@ def normal(key, shape=(), dtype=np.float64):
     return _ew.mul(math.sqrt(2.0), _special.erf_inv(u))
 
 
-def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
+def truncated_normal(key: KeyArrayLike, lower: ArrayLike, upper: ArrayLike, shape: int | Shape | None = None,
+                     dtype: DTypeLike = np.float64) -> Array:
     """Standard normal conditioned on ``lower < x < upper`` (inverse-CDF sampling)."""
     dt = _float_dtype(dtype, "truncated_normal")
     k = _check_key(key, "truncated_normal")
@@ -123,20 +129,20 @@ def truncated_normal(key, lower, upper, shape=None, dtype=np.float64):
     return _ew.minimum(_ew.maximum(out, sg(lo)), sg(hi))
 
 
-def gumbel(key, shape=(), dtype=np.float64):
+def gumbel(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
     """Standard Gumbel samples ``-log(-log(u))``."""
     dt = _float_dtype(dtype, "gumbel")
     u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
     return _ew.neg(_ew.log(_ew.neg(_ew.log(u))))
 
 
-def exponential(key, shape=(), dtype=np.float64):
+def exponential(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
     """Exponential(1) samples ``-log1p(-u)``."""
     dt = _float_dtype(dtype, "exponential")
     return _ew.neg(_ew.log1p(_ew.neg(uniform(key, shape, dt))))
 
 
-def laplace(key, shape=(), dtype=np.float64):
+def laplace(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
     """Laplace(0, 1) samples."""
     dt = _float_dtype(dtype, "laplace")
     lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
@@ -144,14 +150,14 @@ def laplace(key, shape=(), dtype=np.float64):
     return _ew.mul(_ew.sign(u), _ew.log1p(_ew.neg(_ew.abs_(u))))  # JAX's draw, bit for bit
 
 
-def logistic(key, shape=(), dtype=np.float64):
+def logistic(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
     """Standard logistic samples ``log(u / (1 - u))``."""
     dt = _float_dtype(dtype, "logistic")
     u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
     return _ew.sub(_ew.log(u), _ew.log1p(_ew.neg(u)))
 
 
-def cauchy(key, shape=(), dtype=np.float64):
+def cauchy(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
     """Standard Cauchy samples ``tan(pi (u - 1/2))``."""
     dt = _float_dtype(dtype, "cauchy")
     u = uniform(key, shape, dt, float(_narrow_finfo(dt).eps), 1.0)
@@ -162,7 +168,8 @@ def cauchy(key, shape=(), dtype=np.float64):
 # discrete distributions
 
 
-def bernoulli(key, p=0.5, shape=None, mode="low"):
+def bernoulli(key: KeyArrayLike, p: ArrayLike = 0.5, shape: int | Shape | None = None,
+              mode: str = "low") -> Array:
     """Booleans that are True with probability ``p`` (shape: ``p``'s unless given).  ``mode``
     is accepted for JAX compatibility: fgrad's float64 uniforms already resolve small ``p``.
 
@@ -187,13 +194,14 @@ def bernoulli(key, p=0.5, shape=None, mode="low"):
     return _ew.lt(uniform(key, shape, pdt), pa)
 
 
-def rademacher(key, shape=(), dtype=np.int64):
+def rademacher(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.int64) -> Array:
     """Uniform on {-1, +1}."""
     b = bernoulli(key, 0.5, _shape(shape))
     return _ew.convert_element_type(_ew.sub(_ew.mul(_ew.convert_element_type(b, dtype), 2), 1), dtype)
 
 
-def randint(key, shape, minval, maxval, dtype=np.int64):
+def randint(key: KeyArrayLike, shape: int | Shape, minval: ArrayLike, maxval: ArrayLike,
+            dtype: DTypeLike = np.int64) -> Array:
     """Integers uniform on ``[minval, maxval)`` (``minval`` where ``maxval <= minval``).
 
     Two draws of random bits combined modulo the span keep the bias below 2**-32 for spans
@@ -254,7 +262,7 @@ def _take(a, ind, axis):
     return _reshape(g, shp[:axis] + tuple(ishape) + shp[axis + 1:])
 
 
-def permutation(key, x, axis=0, independent=False):
+def permutation(key: KeyArrayLike, x: ArrayLike, axis: int = 0, independent: bool = False) -> Array:
     """A random permutation of ``range(x)`` (integer ``x``), or of ``x`` along ``axis``
     (each slice independently with ``independent=True``).  Differentiable in ``x``."""
     k = _check_key(key, "permutation")
@@ -271,7 +279,8 @@ def permutation(key, x, axis=0, independent=False):
     return _take(x, ind, axis)
 
 
-def choice(key, a, shape=(), replace=True, p=None, axis=0):
+def choice(key: KeyArrayLike, a: ArrayLike, shape: int | Shape = (), replace: bool = True,
+           p: ArrayLike | None = None, axis: int = 0) -> Array:
     """Random samples from ``a`` (an int ``n``: ``range(n)``; an array: its slices along
     ``axis``), uniformly or with probabilities ``p``, with or without replacement."""
     k = _check_key(key, "choice")
@@ -313,7 +322,9 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
     return _take(arr, ind, axis)
 
 
-def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None):
+def categorical(key: KeyArrayLike, logits: ArrayLike | Sequence[ArrayLike], axis: int = -1,
+                shape: int | Shape | None = None,
+                replace: bool = True, mode: str | None = None) -> Array:
     """Samples of class indices from unnormalized log-probabilities ``logits`` along
     ``axis`` (Gumbel-max); ``shape`` must end with the batch shape of ``logits`` (its leading
     dimensions are independent draws).  With ``replace=False`` the leading draws of each batch

@@ -13,6 +13,9 @@ rules for the few linear primitives.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import numpy as np
 from ..core.narrow_floats import dtype_kind
 
@@ -67,7 +70,8 @@ def _as_array(x):
     return host_array(x)
 
 
-def jvp(fun, primals, tangents, has_aux: bool = False):
+def jvp(fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+        has_aux: bool = False) -> tuple[Any, ...]:
     """Forward-mode derivative: ``(fun(*primals), J·tangents)``.
 
     Example::
@@ -131,7 +135,7 @@ def _transpose_linear(jaxpr, consts, cts, in_primals):
     return [zeros_like_tangent(p) if c is None else c for c, p in zip(cts_in, in_primals)]
 
 
-def linearize(fun, *primals):
+def linearize(fun: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:
     """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` evaluates the JVP at the
     linearization point without re-running ``fun``.
 
@@ -175,7 +179,7 @@ def linearize(fun, *primals):
     return tree_unflatten(out_tree[0], p_out), f_jvp
 
 
-def vjp(fun, *primals, has_aux: bool = False):
+def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """``(fun(*primals), vjp_fun)`` where ``vjp_fun(ct)`` returns a tuple of cotangents,
     one per primal.
 
@@ -368,8 +372,8 @@ def _check_output_dtypes_fwd(tree, name: str, holomorphic: bool) -> None:
         _check_output_dtypes_rev(tree, name, True)
 
 
-def value_and_grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
-                   allow_int: bool = False):
+def value_and_grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False,
+                   holomorphic: bool = False, allow_int: bool = False) -> Callable[..., tuple[Any, Any]]:
     """Like `grad`, but returns ``(fun(*args), gradient)`` (``((value, aux), grad)`` with
     ``has_aux``).
 
@@ -414,8 +418,8 @@ def value_and_grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = Fa
     return value_and_grad_f
 
 
-def grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
-         allow_int: bool = False):
+def grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False,
+         holomorphic: bool = False, allow_int: bool = False) -> Callable[..., Any]:
     """The gradient of a scalar function with respect to argument(s) ``argnums``.
 
     The output must be a real scalar. With ``holomorphic=True`` inputs and output are
@@ -445,8 +449,9 @@ def grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
     return grad_f
 
 
-def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
-           chunk_size: int | None = None, memory_budget: int | str | None = None):
+def jacfwd(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False, chunk_size: int | None = None,
+           memory_budget: int | str | None = None) -> Callable[..., Any]:
     """Jacobian by forward mode (one jvp per input element, batched with vmap).
 
     Inputs must be real; with ``holomorphic=True`` inputs and outputs are complex and the
@@ -503,9 +508,9 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
     return jacfun
 
 
-def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
-           allow_int: bool = False, chunk_size: int | None = None,
-           memory_budget: int | str | None = None):
+def jacrev(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False, allow_int: bool = False, chunk_size: int | None = None,
+           memory_budget: int | str | None = None) -> Callable[..., Any]:
     """Jacobian by reverse mode (one vjp per output element, batched with vmap).
 
     Outputs must be real; with ``holomorphic=True`` inputs and outputs are complex and the
@@ -564,8 +569,9 @@ def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
     return jacfun
 
 
-def hessian(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
-            chunk_size: int | None = None, memory_budget: int | str | None = None):
+def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False,
+            holomorphic: bool = False, chunk_size: int | None = None,
+            memory_budget: int | str | None = None) -> Callable[..., Any]:
     """Hessian: ``jacfwd(jacrev(fun))`` (both with ``holomorphic`` for complex ``fun``, and
     both with ``chunk_size``/``memory_budget``: the outer jacfwd's row estimate counts the
     whole inner jacrev, so the two chunk sizes together stay within the budget).

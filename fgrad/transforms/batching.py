@@ -9,6 +9,9 @@ leaves the trace as a plain value.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from typing import Any
+
 import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
@@ -150,7 +153,8 @@ def _as_array(x):
     return host_array(x)
 
 
-def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None):
+def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_name: Hashable | None = None,
+         axis_size: int | None = None) -> Callable[..., Any]:
     """Vectorize ``fun`` over an axis of its arguments.
 
     ``in_axes``/``out_axes``: an int, None (not mapped), or a pytree prefix of the

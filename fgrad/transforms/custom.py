@@ -10,6 +10,8 @@ program, whose transpose rule is the user's ``bwd``.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
+from typing import Any
 import inspect
 
 from ..core.narrow_floats import dtype_kind
@@ -146,19 +148,19 @@ class custom_jvp:
         Array(2., dtype=float64)
     """
 
-    def __init__(self, fun, nondiff_argnums=()) -> None:
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.jvp = None
         self.symbolic_zeros = False
 
-    def defjvp(self, jvp, symbolic_zeros: bool = False):
+    def defjvp(self, jvp: Callable[..., Any], symbolic_zeros: bool = False) -> Callable[..., Any]:
         self.jvp = jvp
         self.symbolic_zeros = symbolic_zeros
         return jvp
 
-    def defjvps(self, *jvps):
+    def defjvps(self, *jvps: Callable[..., Any] | None) -> None:
         """One rule per argument: ``rule(tangent, ans, *primals) -> tangent of out``."""
 
         def jvp(primals, tangents):
@@ -216,13 +218,13 @@ class custom_vjp:
         Array(1., dtype=float64)
     """
 
-    def __init__(self, fun, nondiff_argnums=()) -> None:
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.fwd = self.bwd = None
 
-    def defvjp(self, fwd, bwd, symbolic_zeros: bool = False) -> None:
+    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False) -> None:
         self.fwd, self.bwd = fwd, bwd
 
     def __call__(self, *args, **kwargs):

@@ -21,6 +21,7 @@ these records on stderr (see docs/diagnostics.md).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 import inspect
 import logging
@@ -165,9 +166,11 @@ class _Entry:
         self.unflatten = _unflattener(closed.out_tree)
 
 
-def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), donate_argnames=(),
-        inline: bool = False, keep_unused: bool = False, in_shardings=None, out_shardings=None,
-        compiler_options=None):
+def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence[int] = (),
+        static_argnames: str | Iterable[str] = (), donate_argnums: int | Sequence[int] = (),
+        donate_argnames: str | Iterable[str] = (), inline: bool = False, keep_unused: bool = False,
+        in_shardings: Any = None, out_shardings: Any = None,
+        compiler_options: dict[str, Any] | None = None) -> Any:
     """Compile ``fun``: trace it once per argument signature, optimize and fuse the traced
     program, and run the compiled program on every later call with that signature.
 
@@ -554,8 +557,8 @@ def _shape_structs(closed) -> Any:
         for v in closed.jaxpr.outvars])
 
 
-def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape: bool = False,
-               abstracted_axes=None):
+def make_jaxpr(fun: Callable[..., Any], static_argnums: int | Sequence[int] = (), axis_env: Any = None,
+               return_shape: bool = False, abstracted_axes: Any = None) -> Callable[..., Any]:
     """Returns a function that traces ``fun`` and returns its `ClosedJaxpr` (printable IR;
     ``.jaxpr``, ``.consts``, ``.eqns``, ``.in_avals``, ``.out_avals``).  Arguments may be
     arrays or `ShapeDtypeStruct` stand-ins; ``return_shape=True`` also returns the outputs'
@@ -581,7 +584,7 @@ def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape: bool = False
     return make
 
 
-def eval_shape(fun, *args, **kwargs):
+def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """The shapes and dtypes of ``fun(*args, **kwargs)`` as a pytree of `ShapeDtypeStruct`,
     without computing anything (``fun`` is traced; arguments may be arrays or
     `ShapeDtypeStruct` stand-ins).

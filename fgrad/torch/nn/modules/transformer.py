@@ -79,6 +79,48 @@ def _clones(module: Module, n: int) -> ModuleList:
     return ModuleList([copy.deepcopy(module) for _ in range(n)])
 
 
+def _build_layer(layer: Module, d_model: int, nhead: int, dim_feedforward: int, dropout: float, activation,
+                 layer_norm_eps: float, batch_first: bool, norm_first: bool, bias: bool, factory_kwargs: dict,
+                 *, cross_attention: bool) -> None:
+    """The submodules of an encoder layer (``cross_attention=False``) or a decoder layer, in
+    PyTorch's order (its parameter initialisation draws and its state-dict keys follow it)."""
+    def attention() -> MultiheadAttention:
+        return MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
+                                  **factory_kwargs)
+
+    blocks = 3 if cross_attention else 2
+    layer.self_attn = attention()
+    if cross_attention:
+        layer.multihead_attn = attention()
+    layer.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory_kwargs)
+    layer.dropout = Dropout(dropout)
+    layer.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory_kwargs)
+    layer.norm_first = norm_first
+    for k in range(1, blocks + 1):
+        setattr(layer, f"norm{k}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs))
+    for k in range(1, blocks + 1):
+        setattr(layer, f"dropout{k}", Dropout(dropout))
+    layer.activation = _activation_fn(activation)
+
+
+def _attention_block(attn: MultiheadAttention, dropout: Dropout, x, kv, attn_mask, key_padding_mask,
+                     is_causal: bool):
+    """``dropout(attn(x, kv, kv))``: the self-attention (``kv`` is ``x``) and the cross-attention
+    blocks of the layers."""
+    out = attn(x, kv, kv, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
+               is_causal=is_causal)[0]
+    return dropout(out)
+
+
+def _feed_forward_block(layer: Module, dropout: Dropout, x):
+    return dropout(layer.linear2(layer.dropout(layer.activation(layer.linear1(x)))))
+
+
+def _residual(x, norm: LayerNorm, norm_first: bool, block: Callable):
+    """``x + block(norm(x))`` (pre-norm) or ``norm(x + block(x))`` (post-norm, the default)."""
+    return x + block(norm(x)) if norm_first else norm(x + block(x))
+
+
 class TransformerEncoderLayer(Module):
     """Self-attention and a feed-forward block, each with a residual connection and LayerNorm.
 
@@ -106,20 +148,9 @@ class TransformerEncoderLayer(Module):
         device=None,
         dtype=None,
     ) -> None:
-        factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
-        self.self_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **factory_kwargs
-        )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory_kwargs)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory_kwargs)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.activation = _activation_fn(activation)
+        _build_layer(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                     norm_first, bias, {"device": device, "dtype": dtype}, cross_attention=False)
 
     def __setstate__(self, state) -> None:
         super().__setstate__(state)
@@ -129,30 +160,15 @@ class TransformerEncoderLayer(Module):
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal: bool = False):
         src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", src.dtype)
         src_mask = _canonical_mask(src_mask, "src_mask", src.dtype)
-        x = src
-        if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            x = x + self._ff_block(self.norm2(x))
-        else:
-            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
-            x = self.norm2(x + self._ff_block(x))
-        return x
+        x = _residual(src, self.norm1, self.norm_first,
+                      lambda y: self._sa_block(y, src_mask, src_key_padding_mask, is_causal))
+        return _residual(x, self.norm2, self.norm_first, self._ff_block)
 
     def _sa_block(self, x, attn_mask, key_padding_mask, is_causal: bool = False):
-        x = self.self_attn(
-            x,
-            x,
-            x,
-            attn_mask=attn_mask,
-            key_padding_mask=key_padding_mask,
-            need_weights=False,
-            is_causal=is_causal,
-        )[0]
-        return self.dropout1(x)
+        return _attention_block(self.self_attn, self.dropout1, x, x, attn_mask, key_padding_mask, is_causal)
 
     def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout2(x)
+        return _feed_forward_block(self, self.dropout2, x)
 
 
 class TransformerDecoderLayer(Module):
@@ -182,25 +198,9 @@ class TransformerDecoderLayer(Module):
         device=None,
         dtype=None,
     ) -> None:
-        factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
-        self.self_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias, **factory_kwargs
-        )
-        self.multihead_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias, **factory_kwargs
-        )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory_kwargs)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory_kwargs)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
-        self.activation = _activation_fn(activation)
+        _build_layer(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                     norm_first, bias, {"device": device, "dtype": dtype}, cross_attention=True)
 
     def __setstate__(self, state) -> None:
         if "activation" not in state:
@@ -218,48 +218,22 @@ class TransformerDecoderLayer(Module):
         tgt_is_causal: bool = False,
         memory_is_causal: bool = False,
     ):
-        x = tgt
-        if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
-            x = x + self._mha_block(
-                self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal
-            )
-            x = x + self._ff_block(self.norm3(x))
-        else:
-            x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
-            x = self.norm2(
-                x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
-            )
-            x = self.norm3(x + self._ff_block(x))
-        return x
+        x = _residual(tgt, self.norm1, self.norm_first,
+                      lambda y: self._sa_block(y, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+        x = _residual(x, self.norm2, self.norm_first,
+                      lambda y: self._mha_block(y, memory, memory_mask, memory_key_padding_mask,
+                                                memory_is_causal))
+        return _residual(x, self.norm3, self.norm_first, self._ff_block)
 
     def _sa_block(self, x, attn_mask, key_padding_mask, is_causal: bool = False):
-        x = self.self_attn(
-            x,
-            x,
-            x,
-            attn_mask=attn_mask,
-            key_padding_mask=key_padding_mask,
-            is_causal=is_causal,
-            need_weights=False,
-        )[0]
-        return self.dropout1(x)
+        return _attention_block(self.self_attn, self.dropout1, x, x, attn_mask, key_padding_mask, is_causal)
 
     def _mha_block(self, x, mem, attn_mask, key_padding_mask, is_causal: bool = False):
-        x = self.multihead_attn(
-            x,
-            mem,
-            mem,
-            attn_mask=attn_mask,
-            key_padding_mask=key_padding_mask,
-            is_causal=is_causal,
-            need_weights=False,
-        )[0]
-        return self.dropout2(x)
+        return _attention_block(self.multihead_attn, self.dropout2, x, mem, attn_mask, key_padding_mask,
+                                is_causal)
 
     def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout3(x)
+        return _feed_forward_block(self, self.dropout3, x)
 
 
 class TransformerEncoder(Module):

@@ -1,0 +1,219 @@
+"""The public signatures' annotations are true: every one resolves, and every docstring example
+of the functional face runs with each annotated public function type-checked by beartype
+(jaxtyping shapes and dtypes included).
+
+The examples (``fgrad/_docs`` and the hand-written ones) call every public function of
+`fgrad`, `fgrad.numpy`, `fgrad.nn` and `fgrad.random` at least once, so an annotation that
+one of its calls contradicts (a wrong dtype category, a shape relation that does not hold, a
+result that is a tuple, an argument type left out) fails here.
+"""
+
+from __future__ import annotations
+
+import doctest
+import functools
+import inspect
+import io
+import typing
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fgrad
+import fgrad.nn
+import fgrad.numpy as fnp
+import fgrad.random
+from fgrad import _docs
+from fgrad.typing import Array, ArrayLike, Float
+
+jaxtyping = pytest.importorskip("jaxtyping")
+beartype_door = pytest.importorskip("beartype.door")
+beartype = pytest.importorskip("beartype")
+# the numeric tower of PEP 484, as static checkers read annotations: an int is a float
+CONF = beartype.BeartypeConf(is_pep484_tower=True)
+
+CHECKED_MODULES = ("fgrad", "fgrad.numpy", "fgrad.numpy.linalg", "fgrad.numpy.fft", "fgrad.nn",
+                   "fgrad.random", "fgrad.nn.initializers")
+
+# the least number of annotated public functions: annotations removed by accident fail here
+MIN_ANNOTATED = {"fgrad": 42, "fgrad.numpy": 328, "fgrad.numpy.linalg": 31, "fgrad.numpy.fft": 18,
+                 "fgrad.nn": 32, "fgrad.random": 47, "fgrad.nn.initializers": 19}
+
+
+def _module(name: str):
+    return fgrad if name == "fgrad" else __import__(name, fromlist=["_"])
+
+
+def _annotated(module_name: str) -> dict[str, object]:
+    """The public functions of a module whose signature carries annotations."""
+    out = {}
+    for name, fn in _docs.public_functions(_module(module_name)).items():
+        if getattr(fn, "__annotations__", None):
+            out[name] = fn
+    return out
+
+
+@pytest.mark.parametrize("module_name", CHECKED_MODULES)
+def test_annotations_resolve(module_name):
+    fns = _annotated(module_name)
+    assert len(fns) >= MIN_ANNOTATED[module_name], sorted(fns)
+    bad = []
+    for name, fn in fns.items():
+        try:
+            hints = typing.get_type_hints(fn)
+        except Exception as e:  # noqa: BLE001 - report every unresolvable annotation at once
+            bad.append(f"{module_name}.{name}: {type(e).__name__}: {e}")
+            continue
+        assert hints, name
+    assert not bad, "\n".join(bad)
+
+
+class AnnotationViolation(TypeError):
+    """A value that contradicts the annotation of a public function."""
+
+
+def _check(value, hint, what: str) -> None:
+    try:
+        beartype_door.die_if_unbearable(value, hint, conf=CONF)
+    except Exception as e:
+        raise AnnotationViolation(f"{what}: {type(value).__name__} {getattr(value, 'shape', '')} "
+                        f"{getattr(value, 'dtype', '')} is not {hint}: {e}") from None
+
+
+def _checked(fn, qualified: str):
+    """``fn`` with its arguments (defaults included) and its result checked against its
+    annotations, in one jaxtyping shape scope per call."""
+    hints = typing.get_type_hints(fn)
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with jaxtyping.jaxtyped("context"):
+            bound = sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            for name, value in bound.arguments.items():
+                hint = hints.get(name)
+                if hint is None:
+                    continue
+                kind = sig.parameters[name].kind
+                values = (value if kind is inspect.Parameter.VAR_POSITIONAL else
+                          value.values() if kind is inspect.Parameter.VAR_KEYWORD else (value,))
+                for v in values:
+                    _check(v, hint, f"{qualified}({name}=...)")
+            out = fn(*args, **kwargs)
+            if "return" in hints and not inspect.isgeneratorfunction(getattr(fn, "__wrapped__", None)):
+                # (a @contextmanager's annotation is its generator's, Iterator[...])
+                _check(out, hints["return"], f"{qualified}(...) returned")
+        return out
+
+    return wrapper
+
+
+@pytest.fixture
+def type_checked(monkeypatch):
+    """Every annotated public function of the functional face, type-checked while the test runs
+    (an alias is the same wrapper, so ``fnp.abs is fnp.absolute`` holds)."""
+    wrappers: dict[int, object] = {}
+    for module_name in CHECKED_MODULES:
+        module = _module(module_name)
+        for name, fn in _annotated(module_name).items():
+            if id(fn) not in wrappers:
+                wrappers[id(fn)] = _checked(fn, f"{module_name}.{name}")
+            monkeypatch.setattr(module, name, wrappers[id(fn)])
+    return wrappers
+
+
+def _examples():
+    rows = []
+    for module_name in ("fgrad", "fgrad.numpy", "fgrad.numpy.linalg", "fgrad.numpy.fft", "fgrad.nn",
+                        "fgrad.random"):
+        module = _module(module_name)
+        for name, fn in sorted(_docs.public_functions(module).items()):
+            doc = fn.__doc__ or ""
+            if ">>>" in doc:
+                rows.append(pytest.param(module_name, name, id=f"{module_name}.{name}"))
+    return rows
+
+
+EXAMPLES = _examples()
+
+
+def _run_example(module_name: str, name: str) -> str:
+    fn = getattr(_module(module_name), name)
+    doc = inspect.getdoc(fn) or ""
+    globs = {"fgrad": fgrad, "fnp": fnp, "np": np}
+    globs.update(vars(_module(module_name)))
+    test = doctest.DocTestParser().get_doctest(doc, globs, f"{module_name}.{name}", None, 0)
+    out = io.StringIO()
+    # outputs are test_doc_examples' business; here only the type errors count
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    with fgrad.default_device("cpu"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        runner.run(test, out=out.write)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("module_name,name", EXAMPLES[::7])
+def test_examples_satisfy_annotations(type_checked, module_name, name):
+    report = _run_example(module_name, name)
+    assert "AnnotationViolation" not in report, report
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module_name,name", EXAMPLES)
+def test_examples_satisfy_annotations_all(type_checked, module_name, name):
+    report = _run_example(module_name, name)
+    assert "AnnotationViolation" not in report, report
+
+
+def test_typing_module_types():
+    """``fgrad.typing``'s types accept what fgrad functions accept, and reject the rest."""
+    for ok in (fnp.ones(2), np.ones(2), np.float32(1), 1, 2.5, True, 1j):
+        assert beartype_door.is_bearable(ok, ArrayLike)
+    for bad in ([1.0, 2.0], "1.0", None):
+        assert not beartype_door.is_bearable(bad, ArrayLike)
+    struct = fgrad.ShapeDtypeStruct((2,), np.float32)
+    for ok in ("float32", np.float32, np.dtype("int8"), fnp.ones(2), struct):
+        assert beartype_door.is_bearable(ok, fgrad.typing.DTypeLike)
+    assert beartype_door.is_bearable((2, 3), fgrad.typing.Shape)
+    assert beartype_door.is_bearable(None, fgrad.typing.Axis)
+    assert isinstance(fnp.ones((2, 3)), Float[Array, "rows 3"])
+    assert not isinstance(fnp.ones((2, 3), dtype=np.int32), Float[Array, "rows 3"])
+    assert repr(fgrad.typing.Float) == "fgrad.typing.Float"
+
+
+def test_typing_defers_jaxtyping():
+    """``import fgrad`` does not import jaxtyping (its ~50 ms stay off the import time)."""
+    import subprocess
+    import sys
+
+    code = "import sys, fgrad, fgrad.nn, fgrad.random; print('jaxtyping' in sys.modules)"
+    root = str(Path(__file__).resolve().parents[1])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+    assert out.stdout.strip() == "False"
+
+
+def test_positive_returns_an_array(type_checked):
+    """``fnp.positive`` returned a Python float or a NumPy array unchanged (JAX: an Array);
+    its annotation (``-> Array``) caught it."""
+    for x in (2.0, np.ones(2, np.float32), fnp.arange(3)):
+        out = fnp.positive(x)
+        assert isinstance(out, fgrad.Array)
+        np.testing.assert_array_equal(np.asarray(out), np.asarray(x))
+        assert out.dtype == np.asarray(x).dtype
+
+
+def test_shapes_are_checked(type_checked):
+    """The shape relations in the annotations are enforced under the type-checking fixture."""
+    x = fnp.ones((2, 3))
+    assert fgrad.nn.softmax(x).shape == (2, 3)
+    assert fnp.sin(x).shape == (2, 3)
+    assert fgrad.vmap(fgrad.nn.softmax)(x).shape == (2, 3)  # tracers satisfy the annotations
+    assert fgrad.grad(lambda v: fnp.sum(fgrad.nn.relu(v)))(x).shape == (2, 3)
+    with pytest.raises(AnnotationViolation, match="matmul"):
+        fnp.matmul(fnp.ones((2, 3)), fnp.ones((4, 5)))
+    with pytest.raises(AnnotationViolation, match="dot_product_attention"):
+        q, kv = fnp.ones((1, 4, 2, 8)), fnp.ones((1, 5, 2, 7))  # head sizes 8 and 7
+        fgrad.nn.dot_product_attention(q, kv, kv)
