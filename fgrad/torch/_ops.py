@@ -619,26 +619,18 @@ def _clamp_spec(x, min, max):  # noqa: A002
                 inside = ew.ge_p.bind(v, bnd) if p == "lo" else ew.le_p.bind(v, bnd)
                 keep = inside if keep is None else ew.logical_and(keep, inside)
                 c = ew.max_p.bind(c, bnd) if p == "lo" else ew.min_p.bind(c, bnd)  # NaN bounds propagate
-            # gradient to x inside [min, max] (ends included), to the bound outside, as PyTorch
-            return ew.select(keep, ew.add(v, ew.mul(c, 0)), ew.add(ew.mul(v, 0), c))
+            # x inside [min, max] (ends included; its gradient), else the clamped value (the
+            # bound's gradient outside), NaN x passing no gradient (PyTorch); `select`
+            # broadcasts x and the bounds to one shape
+            c = ew.select(ew.ne_p.bind(v, v), stop_gradient(v), c)
+            return ew.select(keep, v, c)
 
         return "ClampBackward0", ("clamp_t", Rd, pos), fn, tuple(args), tuple(range(len(args)))
     lo, hi = scalar_value(min), scalar_value(max)
     Rd = result_dtype(x, lo, hi)
 
     def fn(v):
-        v = ew.convert_element_type(v, Rd)
-        keep = None
-        c = v
-        if lo is not None:
-            keep = ew.ge_p.bind(v, lo)
-            c = ew.max_p.bind(c, np.asarray(lo, Rd))
-        if hi is not None:
-            k2 = ew.le_p.bind(v, hi)
-            keep = k2 if keep is None else ew.logical_and(keep, k2)
-            c = ew.min_p.bind(c, np.asarray(hi, Rd))
-        # gradient 1 inside [min, max] (ends included), 0 outside, as PyTorch
-        return ew.select(keep, v, ew.add(ew.mul(v, 0), c))
+        return _conv.clamp(ew.convert_element_type(v, Rd), lo, hi)
 
     return "ClampBackward1", ("clamp", Rd, lo, hi), fn, (x,), None
 
