@@ -19,6 +19,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import math
 from typing import Callable
 
 import numpy as np
@@ -116,6 +117,10 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[st
             call = f"xp.asarray({args}).reshape({tuple(expanded)})"
         elif ufunc is not None and not e.params:
             fn = fresh("u")
+            small = getattr(e.prim, "small_host_ufunc", None) if reuse else None
+            if small is not None and math.prod(e.outvars[0].aval.shape) < small[1]:
+                ufunc = small[0]  # the host function for outputs of this size (`select`: np.where)
+                ns["_host_literals"] = True  # marks the host program as specialized
             ns[fn] = ufunc
             is_np_ufunc = isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and len(e.outvars) == 1
             if reuse and is_np_ufunc:

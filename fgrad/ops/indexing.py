@@ -263,12 +263,17 @@ def _adv_layout(indexer, array_shapes):
 # implementations
 
 
+_UINTP = np.dtype(np.uintp)
+
+
 def device_xp(xp, *bufs):
     """The array module for a call whose buffers may mix backends (host constants such as
     index arrays or zeros next to device data): the device one wins."""
     for b in bufs:
-        mod = type(b).__module__
-        if mod.startswith("cupy"):
+        t = type(b)
+        if t is np.ndarray:
+            continue
+        if t.__module__.startswith("cupy"):
             return xp_of(b)
     return xp
 
@@ -299,7 +304,8 @@ def _np_index(xp, xshape, indexer, arrays, oob):
             idx.append(k)
         else:
             a = xp.asarray(arrays[e[1]]).astype(xp.intp, copy=False)
-            if xp is np and a.size and 0 <= a.min() and a.max() < n:  # in bounds: nothing to change
+            # in bounds, nothing to change: one reduction (a negative index is huge unsigned)
+            if xp is np and a.size and a.view(_UINTP).max() < n:
                 idx.append(a)
                 ax += 1
                 continue
