@@ -159,11 +159,14 @@ import fgrad.torch.linalg as linalg  # noqa: F401
 from ._promotion import can_cast as _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default
-from ._tensor import check_device
+from ._tensor import check_device as _check_device
 from ._ops import return_type as _return_type
 import fgrad.torch._dispatch as _dispatch
 import fgrad.torch._faces as _faces
 import fgrad.torch._promotion as _promotion
+
+# star-imported from _ops_shape: Tensor.__getitem__/__setitem__'s helpers, not torch names
+del getitem, setitem, check_device  # noqa: F821
 
 # the shim's internal API (the dispatcher's, promotion's and the face factories' names, which
 # the star imports above bring along) is not part of the torch namespace
@@ -257,7 +260,7 @@ def get_default_device():
 def set_default_device(dev) -> None:
     """Where factory functions (``zeros``, ``tensor``, ``randn``...) put new tensors."""
 
-    check_device(dev)
+    _check_device(dev)
     _set_default(None if dev is None else str(dev))
 
 
