@@ -154,3 +154,80 @@ def test_host_literals_give_numpys_numbers_and_dtypes(f, x):
     np.testing.assert_array_equal(got, want)
     (got_host,) = run.host(np, [*[np.asarray(c) for c in closed.consts], x])
     np.testing.assert_array_equal(got_host, want)
+
+
+# sigmoid below the float32 range: PyTorch's 1/(1 + exp(-x)) is 0 where exp(-x) overflows
+# (the stable logistic of the functional face gives denormals there); PyTorch 2.13's numbers
+SIG_X = [-200.0, -104.0, -103.9, -100.0, -88.8, -88.72, -88.0, -87.0, -20.0, 0.0, 0.7, 17.0, 88.0, 104.0]
+SIG_F32 = [0.0, 0.0, 0.0, 0.0, 0.0, 2.947087615903095e-39, 6.054601485195952e-39, 1.6458114537543937e-38,
+           2.06115369216775e-09, 0.5, 0.6681877374649048, 1.0, 1.0, 1.0]
+SIG_F32_GRAD = [0.0, 0.0, 0.0, 0.0, 0.0, 2.947087615903095e-39, 6.054601485195952e-39, 1.6458114537543937e-38,
+                2.06115369216775e-09, 0.25, 0.2217128872871399, 0.0, 0.0, 0.0]
+SIG_F64 = [1.3838965267367376e-87, 6.813556821545298e-46, 7.530144847827766e-46, 3.7200759760208356e-44,
+           2.720507997802789e-39, 2.947091131526051e-39, 6.054601895401186e-39, 1.6458114310822737e-38,
+           2.0611536181902037e-09, 0.5, 0.6681877721681662, 0.9999999586006244, 1.0, 1.0]
+SILU_F32_HEAD = [-0.0, -0.0, -0.0, -0.0, -0.0]  # silu(x) for the first five SIG_X, float32
+SILU_F32_17 = 17.0  # silu(17.0): sigmoid(17) rounds to 1 in float32
+
+
+def _close(got, want) -> None:
+    """Within 3 float32 ulps (NumPy's exp and PyTorch's differ in the last place), and 0
+    exactly where PyTorch gives 0."""
+    got = np.asarray(got, np.float64)
+    want = np.asarray(want, np.float64)
+    np.testing.assert_allclose(got, want, rtol=3.6e-7, atol=0)
+    assert list(got == 0) == list(want == 0)
+    assert list(np.signbit(got)) == list(np.signbit(want))
+
+
+def _sigmoid_numbers(torch, dtype):
+    x = torch.tensor(SIG_X, dtype=dtype, requires_grad=True)
+    y = torch.sigmoid(x)
+    (g,) = torch.autograd.grad(y.sum(), x)
+    silu = torch.nn.functional.silu(torch.tensor(SIG_X, dtype=dtype))
+    return y.detach().numpy(), g.numpy(), silu.numpy()
+
+
+def test_sigmoid_and_silu_are_0_below_the_float32_range():
+    """torch.sigmoid(-100.) was 3.8e-44 in float32 (PyTorch: 0), silu(-100.) -3.8e-42
+    (PyTorch: -0.0) and silu(17.) 16.999998 (PyTorch: 17.0)."""
+    y, g, silu = _sigmoid_numbers(ft, ft.float32)
+    _close(y, SIG_F32)
+    _close(g, SIG_F32_GRAD)
+    _same(silu[:5], SILU_F32_HEAD)
+    assert silu[SIG_X.index(17.0)] == SILU_F32_17
+    y64, _, _ = _sigmoid_numbers(ft, ft.float64)
+    np.testing.assert_allclose(y64, SIG_F64, rtol=1e-15, atol=0)
+    x = ft.tensor(SIG_X)
+    x.sigmoid_()
+    _close(x.numpy(), SIG_F32)
+    _close(ft.func.vmap(ft.sigmoid)(ft.tensor(SIG_X)).numpy(), SIG_F32)  # functional mode
+
+
+def test_functional_face_sigmoid_keeps_the_stable_logistic():
+    """The functional face is JAX's logistic (no change): exp(-logaddexp(0, -x))."""
+    y = np.asarray(fgrad.nn.sigmoid(np.float64(-100.0)))
+    assert y == np.exp(-np.logaddexp(0.0, 100.0))
+
+
+def test_sigmoid_numbers_match_live_torch():
+    torch = pytest.importorskip("torch")
+    y, g, silu = _sigmoid_numbers(torch, torch.float32)
+    _close(y, SIG_F32)
+    _close(g, SIG_F32_GRAD)
+    _same(silu[:5], SILU_F32_HEAD)
+    assert silu[SIG_X.index(17.0)] == SILU_F32_17
+    y64, _, _ = _sigmoid_numbers(torch, torch.float64)
+    np.testing.assert_allclose(y64, SIG_F64, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_sigmoid_16_bit_keeps_pytorchs_gradient(dtype):
+    """16-bit floats keep the primitive (PyTorch's numbers there: computed in float32 and
+    rounded once, the backward reading the rounded output)."""
+    x = ft.tensor([-3.0, -0.001, 0.7, 5.0], dtype=getattr(ft, dtype), requires_grad=True)
+    y = ft.sigmoid(x)
+    (g,) = ft.autograd.grad(y.sum(), x)
+    yr = y.detach().float().numpy().astype(np.float64)
+    want = (yr * (1 - yr)).astype(np.float32)
+    np.testing.assert_allclose(g.float().numpy(), want, rtol=1e-2)

@@ -370,8 +370,8 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    """``x * sigmoid(x)``."""
-    return _act("SiluBackward0", ("silu",), lambda x: x * lax.logistic(x), input, inplace)
+    """``x * sigmoid(x)``, with PyTorch's sigmoid (0 below the float range, not denormals)."""
+    return _act("SiluBackward0", ("silu",), lambda x: x * _conv.sigmoid(x), input, inplace)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
