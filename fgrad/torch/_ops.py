@@ -1626,7 +1626,7 @@ def copy_(self, src, non_blocking=False):
         np.copyto(b, sb, casting="unsafe")
         bump_version(self)
         return self
-    new = np.broadcast_to(sb, b.shape).astype(dt)
+    new = run_forward(("copy", dt), fn, [b, sb], False)  # the definition's numbers (its cast)
     return apply_inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), new, (0, 1))
 
 
@@ -1642,9 +1642,9 @@ def fill_(self, value):
         def fn(x, v):
             return shape_prims.broadcast_to(ew.convert_element_type(v, dt), x.shape)
 
-        return apply_inplace(
-            self, "FillBackward3", ("fill_t", dt), fn, (self, value), value._buf.astype(dt), (0, 1)
-        )
+        new = run_forward(("fill_t", dt), fn, [self._buf, value._buf], False) if (
+            type(self._buf) is _nd and type(value._buf) is _nd) else None
+        return apply_inplace(self, "FillBackward3", ("fill_t", dt), fn, (self, value), new, (0, 1))
     value = scalar_value(value)
     b = self._buf
     _check_fill_value(value, b.dtype, "fill_")
@@ -1655,8 +1655,8 @@ def fill_(self, value):
         return self
     dt = b.dtype
 
-    def fn(x):
-        return ew.add(ew.mul(x, 0), ew.convert_element_type(np.asarray(value, dt), dt))
+    def fn(x):  # the value everywhere (``x * 0 + value`` was NaN where x is inf or NaN)
+        return fnp.full_like(x, np.asarray(value, dt)[()])
 
     return apply_inplace(self, "FillBackward2", ("fill", dt, value), fn, (self,), np.asarray(value, dt))
 
@@ -1669,8 +1669,8 @@ def zero_(self):
         bump_version(self)
         return self
 
-    def fn(x):
-        return ew.mul(x, 0)
+    def fn(x):  # zeros (``x * 0`` was NaN where x is inf or NaN)
+        return fnp.zeros_like(x)
 
     return apply_inplace(self, "ZeroBackward0", ("zero",), fn, (self,), np.zeros((), b.dtype))
 

@@ -1088,8 +1088,9 @@ def setitem(self, idx, value):
             None,
             (0, 1),
         )
-    new = b.copy()
-    new[_rebuild(tmpl, arrays)] = value._buf if vt else value
+    key = ("index_put", _hashable(tmpl), dt)
+    _check_index_arrays(tmpl, arrays, b.shape)  # the definition drops out-of-bounds writes
+    new = run_forward(key, fn, [b, value._buf if vt else value, *arrays], False)
     apply_inplace(
         self,
         "IndexPutBackward0",
@@ -1195,8 +1196,12 @@ def index_put_(self, indices, values, accumulate=False):
     def fn(x, v, *arrs):
         return fnp._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "add")
 
-    new = self._buf.copy()
-    _dev.xp_of(new).add.at(new, _rebuild(tmpl, arrays), values._buf)
+    b = self._buf
+    if type(b) is _nd and type(values._buf) is _nd:  # the definition's numbers, through its program
+        _check_index_arrays(tmpl, arrays, b.shape)  # the definition drops out-of-bounds updates
+        new = run_forward(("index_put_acc", _hashable(tmpl), dt), fn, [b, values._buf, *arrays], False)
+    else:
+        new = None  # the device: the definition runs there
     return apply_inplace(
         self,
         "IndexPutBackward0",
@@ -1501,11 +1506,11 @@ def masked_fill_(self, mask, value):
     dt = b.dtype
     vv = value if isinstance(value, Tensor) else np.asarray(value, dt)
 
-    def fn(x, m, v):
-        return ew.select(m, ew.add(ew.mul(x, 0), ew.convert_element_type(v, dt)), x)
+    def fn(x, m, v):  # (``x * 0 + v`` was NaN where x is inf or NaN)
+        return ew.select(m, ew.convert_element_type(v, dt), x)
 
-    if type(b) is _nd:
-        new = np.where(mb, np.asarray(vv._buf if isinstance(vv, Tensor) else vv, dt), b)
+    if type(b) is _nd and type(mb) is _nd:  # the definition's numbers, through its program
+        new = run_forward(("masked_fill", dt), fn, [b, mb, vv._buf if isinstance(vv, Tensor) else vv], False)
     else:  # tracers or the device: the fgrad definition computes it there
         new = None
     return apply_inplace(
