@@ -144,8 +144,15 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[st
         else:
             owned.difference_update(e.invars)  # its results may be views of them (slices, reshapes)
             fn = fresh("f")
-            ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
-            call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
+            specialize = getattr(e.prim, "host_kernel", None) if reuse else None
+            kernel = specialize(e.params, [v.aval for v in e.invars]) if specialize is not None else None
+            if kernel is not None:  # the primitive's host code for these shapes and parameters
+                ns[fn] = kernel
+                ns["_host_literals"] = True  # marks the host program as specialized
+                call = f"{fn}({args})"
+            else:
+                ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
+                call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
         outs = [fresh() for _ in e.outvars]
         for v, n in zip(e.outvars, outs):
             names[v] = n

@@ -175,7 +175,7 @@ def run_definition(key, fn, bufs, multi: bool, errors_off: bool = False):
         fwd = _FORWARDS[sig] = _stage(fn, bufs, multi)
     else:
         fwd.tick = next(CLOCK)
-    run = fwd.raw if errors_off else fwd.run
+    run = fwd.raw if errors_off or not fwd.warns else fwd.run
     if run is None:
         return None
     outs = run(np, bufs)

@@ -939,9 +939,16 @@ def _split_index(idx, shape=None):
     return tmpl, arrays
 
 
+_I64, _U64 = np.dtype(np.int64), np.dtype(np.uint64)
+
+
 def _check_index_arrays(tmpl, arrays, shape) -> None:
     """PyTorch's IndexError for an index array entry outside its dimension (the fgrad
     definition of indexing clamps, as JAX does, so the shim checks the values first)."""
+    if len(tmpl) == 1 and type(tmpl[0]) is tuple and shape:  # x[index]: one reduction when in bounds
+        a = arrays[tmpl[0][1]]
+        if type(a) is _nd and a.dtype == _I64 and (not a.size or a.view(_U64).max() < shape[0]):
+            return  # (a negative index is huge unsigned: the general check below)
     consumes = [0 if e is None or e is Ellipsis or isinstance(e, bool) else 1 for e in tmpl]
     ax = 0
     for i, e in enumerate(tmpl):

@@ -231,3 +231,20 @@ def test_sigmoid_16_bit_keeps_pytorchs_gradient(dtype):
     yr = y.detach().float().numpy().astype(np.float64)
     want = (yr * (1 - yr)).astype(np.float32)
     np.testing.assert_allclose(g.float().numpy(), want, rtol=1e-2)
+
+
+@pytest.mark.parametrize("index", [[0, 3, 5], [-1, 2], [7, -9, 1], [], [5, 5, 0]])
+def test_host_gather_and_scatter_kernels_match_the_implementation(index):
+    """The host programs' ``x[a]`` and ``x.at[a].set(u)`` kernels (one reduction when in
+    bounds) give the implementation's numbers for in-bounds, negative, clipped/dropped and
+    empty index arrays."""
+    x = np.arange(6.0) * 1.5
+    a = np.asarray(index, np.int64)
+    u = np.arange(len(index), dtype=np.float64) + 10.0
+    for f, args in ((lambda x, a: x[a], (x, a)), (lambda x, u, a: x.at[a].set(u), (x, u, a))):
+        closed = fgrad.make_jaxpr(f)(*args)
+        run = straight_line(closed.jaxpr)
+        assert "def run_host" in run.source  # the host variant is specialized
+        (host,) = run.host(np, [*[np.asarray(c) for c in closed.consts], *args])
+        want = np.asarray(f(*[fnp.asarray(v) for v in args]))
+        np.testing.assert_array_equal(host, want)
