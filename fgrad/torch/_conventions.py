@@ -33,7 +33,7 @@ from fgrad.transforms.custom import custom_jvp
 
 __all__ = [
     "root_zero_grad", "atan2", "clamp", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
-    "divide_or_nan", "slogdet", "abs", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
+    "divide_or_nan", "slogdet", "abs", "abs_torch", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
     "extremum_nan_evenly", "prod",
     "logit", "copysign", "pow",
 ]
@@ -113,6 +113,27 @@ def _abs_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     a, ta = jvp(fnp.abs, (x,), (t,))
     return a, fnp.where(x == 0, fnp.zeros_like(ta), ta)
+
+
+@custom_jvp
+def abs_torch(x):
+    """``torch.abs``: the core's ``|x|``, whose derivative is PyTorch's ``sgn(x)``: 0 at 0
+    and, for real ``x``, 0 at NaN (``sign(nan) = 0`` in PyTorch).  Norms keep `abs`, whose
+    NaN propagates into their gradients as PyTorch's norms do.
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(abs_torch)(np.float64(np.nan)))
+    0.0
+    """
+    return fnp.abs(x)
+
+
+@abs_torch.defjvp
+def _abs_torch_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    a, ta = jvp(fnp.abs, (x,), (t,))
+    zero = (x == 0) if fnp.iscomplexobj(x) else (x == 0) | (x != x)
+    return a, fnp.where(zero, fnp.zeros_like(ta), ta)
 
 
 @custom_jvp

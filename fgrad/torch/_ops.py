@@ -109,7 +109,7 @@ reciprocal, reciprocal_ = composite_unary(
 )
 
 
-abs, abs_ = composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False)  # noqa: A001
+abs, abs_ = composite_unary("abs", "AbsBackward0", lambda: _conv.abs_torch, to_float=False)  # noqa: A001
 absolute = abs
 
 

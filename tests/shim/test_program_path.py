@@ -248,3 +248,19 @@ def test_host_gather_and_scatter_kernels_match_the_implementation(index):
         (host,) = run.host(np, [*[np.asarray(c) for c in closed.consts], *args])
         want = np.asarray(f(*[fnp.asarray(v) for v in args]))
         np.testing.assert_array_equal(host, want)
+
+
+ABS_X = [INF, -INF, NAN, 0.0, -0.0, 2.0, -3.0]
+ABS_GRAD = [1.0, -1.0, 0.0, 0.0, 0.0, 1.0, -1.0]  # PyTorch 2.13: sgn(x), sign(nan) = 0
+
+
+def test_abs_gradient_is_pytorchs_sign_also_at_nan():
+    """torch.abs's gradient at NaN was -1 (the core's rule); PyTorch's is sgn(nan) = 0."""
+    for dtype in (ft.float32, ft.float64):
+        x = ft.tensor(ABS_X, dtype=dtype, requires_grad=True)
+        (g,) = ft.autograd.grad(ft.abs(x).sum(), x)
+        _same(g.numpy(), ABS_GRAD)
+    torch = pytest.importorskip("torch")
+    x = torch.tensor(ABS_X, requires_grad=True)
+    (g,) = torch.autograd.grad(torch.abs(x).sum(), x)
+    _same(g.numpy(), ABS_GRAD)
