@@ -109,7 +109,7 @@ from ._ops import (  # noqa: F401
     round,
     sum,
 )
-from ._promotion import result_dtype  # noqa: F401
+from ._promotion import result_dtype as _result_dtype
 from ._ops_shape import *  # noqa: F401,F403
 from ._ops_shape import (  # noqa: F401
     cat,
@@ -172,13 +172,18 @@ del getitem, setitem, check_device  # noqa: F821
 # the star imports above bring along) is not part of the torch namespace
 for _m in (_dispatch, _promotion, _faces):
     for _n, _v in vars(_m).items():
-        if (not _n.startswith("_") and _n != "result_dtype" and globals().get(_n) is _v
+        if (not _n.startswith("_") and globals().get(_n) is _v
                 and getattr(_v, "__module__", None) == _m.__name__):
             del globals()[_n]
 del _m, _n, _v
 # the factory of fgrad.torch.return_types and fgrad.numpy, which the op modules import
 for _n in ("return_type", "fnp"):
     globals().pop(_n)
+# other helpers the star imports bring along (not torch names; tests/test_public_names.py)
+for _n in ("STATE", "quiet", "switch", "ArrayImpl", "Tracer", "stop_gradient", "check_fill_value",
+           "check_view", "like_index", "new_view_node_rename", "ones_like_t", "to_device",
+           "to_device_buf", "to_dtype", "result_dtype"):
+    globals().pop(_n, None)
 
 # dtype aliases
 float = float32  # noqa: A001
@@ -230,7 +235,7 @@ def promote_types(type1, type2):
 
 
 def result_type(tensor1, tensor2):
-    return _dtypes.from_np(result_dtype(tensor1, tensor2))
+    return _dtypes.from_np(_result_dtype(tensor1, tensor2))
 
 
 def can_cast(from_, to) -> bool:
