@@ -22,7 +22,7 @@ import fgrad.torch as torch
 from fgrad import backends as B
 from fgrad.testing import fake_device
 from fgrad.torch import _device as shim_device
-from fgrad.torch.func import from_array, to_array
+from fgrad.torch.func import _from_array as from_array, _to_array as to_array
 from fgrad.torch.nn import functional as F
 
 

@@ -19,6 +19,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import math
 from typing import Callable
 
 import numpy as np
@@ -28,18 +29,23 @@ from .ir import Jaxpr, Literal
 from .quiet import quiet
 
 
-def straight_line(jaxpr: Jaxpr) -> Callable:
+def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
     """``run(xp, bufs) -> list of output buffers`` for ``jaxpr``, ``bufs`` being the
-    constants' then the inputs' buffers; ``run.source`` is the generated code.
+    constants' then the inputs' buffers; ``run.source`` is the generated code.  With
+    ``consts`` (the constants' buffers, for a program that always runs where they live)
+    they are part of the generated function and ``bufs`` holds only the inputs.
+    ``run.host`` is the host variant without the switch of NumPy's error reports (for
+    callers that run on the host and have switched them off, or run no primitive that
+    reports).
 
     On the host (``xp`` is NumPy) a ufunc whose operand is a dead intermediate of the same
     shape and dtype -- an array an earlier ufunc of this program made, never an input, a
     constant, an output or the operand of an equation that may return a view of it --
     writes its result into that operand (``out=``): the same numbers without a new
     allocation per equation."""
-    any_src, ns = _generate(jaxpr, reuse=False)
-    host_src, ns2 = _generate(jaxpr, reuse=True)
-    if "out=" not in host_src:  # nothing to reuse: one function for every backend
+    any_src, ns = _generate(jaxpr, reuse=False, consts=consts)
+    host_src, ns2 = _generate(jaxpr, reuse=True, consts=consts)
+    if "out=" not in host_src and "_host_literals" not in ns2:  # nothing host-specific: one function
         src = any_src.replace("def run_any(", "def run(", 1)
     else:
         ns.update(ns2)
@@ -49,12 +55,14 @@ def straight_line(jaxpr: Jaxpr) -> Callable:
     exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
     run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
     run.source = src  # type: ignore[attr-defined]
+    # the host variant itself (same arguments, NumPy's error reports left as the caller set them)
+    run.host = ns.get("run_host", ns["run"])  # type: ignore[attr-defined]
     return run
 
 
-def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
+def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[str, dict]:
     """The source of ``run_host`` (``reuse``: buffers reused, see `straight_line`) or
-    ``run_any``, and its namespace."""
+    ``run_any``, and its namespace (which holds ``consts`` when given)."""
     tag = "h" if reuse else "g"
     names: dict = {}
     ns: dict = {}
@@ -72,7 +80,14 @@ def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
         return names[v]
 
     params_in = []
-    for v in list(jaxpr.constvars) + list(jaxpr.invars):
+    baked: set = set()  # names of constants held in the namespace (never deleted)
+    if consts is not None:
+        for v, c in zip(jaxpr.constvars, consts, strict=True):
+            n = fresh("c")
+            names[v] = n
+            ns[n] = c
+            baked.add(n)
+    for v in (list(jaxpr.invars) if consts is not None else list(jaxpr.constvars) + list(jaxpr.invars)):
         n = fresh("a")
         names[v] = n
         params_in.append(n)
@@ -102,8 +117,15 @@ def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
             call = f"xp.asarray({args}).reshape({tuple(expanded)})"
         elif ufunc is not None and not e.params:
             fn = fresh("u")
+            small = getattr(e.prim, "small_host_ufunc", None) if reuse else None
+            if small is not None and math.prod(e.outvars[0].aval.shape) < small[1]:
+                ufunc = small[0]  # the host function for outputs of this size (`select`: np.where)
+                ns["_host_literals"] = True  # marks the host program as specialized
             ns[fn] = ufunc
             is_np_ufunc = isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and len(e.outvars) == 1
+            if reuse and is_np_ufunc:
+                args = ", ".join(_host_operand(v, e, ns, fresh) if type(v) is Literal else ref(v)
+                                 for v in e.invars)
             if reuse and is_np_ufunc:
                 oa = e.outvars[0].aval
                 for v in e.invars:
@@ -122,8 +144,15 @@ def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
         else:
             owned.difference_update(e.invars)  # its results may be views of them (slices, reshapes)
             fn = fresh("f")
-            ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
-            call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
+            specialize = getattr(e.prim, "host_kernel", None) if reuse else None
+            kernel = specialize(e.params, [v.aval for v in e.invars]) if specialize is not None else None
+            if kernel is not None:  # the primitive's host code for these shapes and parameters
+                ns[fn] = kernel
+                ns["_host_literals"] = True  # marks the host program as specialized
+                call = f"{fn}({args})"
+            else:
+                ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
+                call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"
         outs = [fresh() for _ in e.outvars]
         for v, n in zip(e.outvars, outs):
             names[v] = n
@@ -134,7 +163,7 @@ def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
         else:
             lines.append(f"    {outs[0]} = {call}")
         dead = sorted({names[v] for v in e.invars if type(v) is not Literal
-                       and last_use.get(v) == i and v not in keep})
+                       and last_use.get(v) == i and v not in keep} - baked)
         if dead:
             lines.append(f"    del {', '.join(dead)}")
     rets = ", ".join(ref(v) for v in jaxpr.outvars)
@@ -143,6 +172,34 @@ def _generate(jaxpr: Jaxpr, reuse: bool) -> tuple[str, dict]:
     name = "run_host" if reuse else "run_any"
     src = f"def {name}(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
     return src, ns
+
+
+_KIND_RANK = {bool: 0, int: 1, float: 2, complex: 3}
+_DTYPE_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _host_operand(lit: Literal, e, ns: dict, fresh) -> str:
+    """The name of a Python scalar operand of a NumPy ufunc on the host, converted once to a
+    0-d array of the dtype of the ufunc's array operands (NumPy converts a Python scalar to
+    that dtype on every call, at twice the cost of a small ufunc).  Only where NumPy's own
+    rule (NEP 50: a Python scalar takes the array's dtype when its kind is not higher) gives
+    that dtype and the value converts exactly as it would: the same numbers."""
+    key = fresh("k")
+    ns[key] = lit.val
+    rank = _KIND_RANK.get(type(lit.val))
+    dts = {v.aval.dtype for v in e.invars if type(v) is not Literal}
+    if rank is None or len(dts) != 1:
+        return key
+    (dt,) = dts
+    if rank > _DTYPE_KIND_RANK.get(dt.kind, -1):
+        return key
+    try:
+        with np.errstate(all="ignore"):  # beyond the dtype's range: inf, as NumPy's call gives
+            ns[key] = np.asarray(lit.val, dt)
+    except (OverflowError, ValueError, TypeError):
+        return key
+    ns["_host_literals"] = True  # marks the host program as specialized
+    return key
 
 
 def _inline_reshape(args: str, params: dict, ns: dict, fresh) -> str:

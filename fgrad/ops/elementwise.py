@@ -547,9 +547,9 @@ def host_where(c, x, y):
     >>> host_where(np.arange(2048) % 3 == 0, np.ones(2048), np.zeros(2048))[:4].tolist()
     [1.0, 0.0, 0.0, 1.0]
     """
-    tx = type(x)
-    if (tx is np.ndarray and type(y) is np.ndarray and type(c) is np.ndarray and c.dtype == np.bool_
-            and x.dtype == y.dtype and x.dtype.kind in "fiu" and c.size >= _BLEND_MIN_SIZE):
+    if (type(c) is np.ndarray and c.size >= _BLEND_MIN_SIZE and type(x) is np.ndarray
+            and type(y) is np.ndarray and c.dtype == np.bool_ and x.dtype == y.dtype
+            and x.dtype.kind in "fiu"):  # the size first: small selects go straight to np.where
         u = _UINT_OF_SIZE.get(x.dtype.itemsize)
         if u is not None:
             xb, yb = x.view(u), y.view(u)
@@ -566,6 +566,10 @@ select_p = elementwise(
     "select", lambda xp, c, x, y: host_where(c, x, y) if xp is np else xp.where(c, x, y),
     kernel="({0} ? {1} : {2})",
 )
+
+
+# programs on the host call NumPy's `where` itself for outputs below the blending size
+select_p.small_host_ufunc = (np.where, _BLEND_MIN_SIZE)
 
 
 def select(c, x, y):

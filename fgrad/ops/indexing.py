@@ -263,12 +263,18 @@ def _adv_layout(indexer, array_shapes):
 # implementations
 
 
+_UINTP = np.dtype(np.uintp)
+_INTP = np.dtype(np.intp)
+
+
 def device_xp(xp, *bufs):
     """The array module for a call whose buffers may mix backends (host constants such as
     index arrays or zeros next to device data): the device one wins."""
     for b in bufs:
-        mod = type(b).__module__
-        if mod.startswith("cupy"):
+        t = type(b)
+        if t is np.ndarray:
+            continue
+        if t.__module__.startswith("cupy"):
             return xp_of(b)
     return xp
 
@@ -299,7 +305,8 @@ def _np_index(xp, xshape, indexer, arrays, oob):
             idx.append(k)
         else:
             a = xp.asarray(arrays[e[1]]).astype(xp.intp, copy=False)
-            if xp is np and a.size and 0 <= a.min() and a.max() < n:  # in bounds: nothing to change
+            # in bounds, nothing to change: one reduction (a negative index is huge unsigned)
+            if xp is np and a.size and a.view(_UINTP).max() < n:
                 idx.append(a)
                 ax += 1
                 continue
@@ -461,6 +468,56 @@ def _check_index_dtypes(arrays, op):
 
 gather_p = Primitive("gather", _gather_impl, _gather_abstract, family="indexing")
 scatter_p = Primitive("scatter", _scatter_impl, _scatter_abstract, family="indexing")
+
+
+def _one_index_array(params, avals, n_before: int) -> int | None:
+    """The length of the indexed axis when ``params`` index axis 0 with the single intp
+    array operand ``avals[n_before]`` (``x[a]``, the common case), else None."""
+    xav = avals[0]
+    if params["indexer"] != (("a", 0),) or len(avals) != n_before + 1 or not xav.shape:
+        return None
+    if avals[n_before].dtype != _INTP:
+        return None
+    return xav.shape[0]
+
+
+def _gather_host_kernel(params, avals):
+    """``x[a]`` on the host for `gather_p` with one index array on axis 0: NumPy's indexing
+    when every index is in ``[0, n)`` (one reduction), else the implementation (negative,
+    clipped or filled indices).  The straight-line executor's host programs use it."""
+    n = _one_index_array(params, avals, 1)
+    if n is None:
+        return None
+
+    def gather_x_a(x, a):
+        if a.size and a.view(_UINTP).max() < n:
+            return x[a]
+        return _gather_impl(np, x, a, **params)
+
+    return gather_x_a
+
+
+def _scatter_host_kernel(params, avals):
+    """``x.at[a].set(u)`` on the host with one index array on axis 0 (see
+    `_gather_host_kernel`)."""
+    if params["mode"] != "set":
+        return None
+    n = _one_index_array(params, avals, 2)
+    if n is None:
+        return None
+
+    def scatter_set_x_a(x, u, a):
+        if a.size and a.view(_UINTP).max() < n:
+            out = x.copy()
+            out[a] = u
+            return out
+        return _scatter_impl(np, x, u, a, **params)
+
+    return scatter_set_x_a
+
+
+gather_p.host_kernel = _gather_host_kernel
+scatter_p.host_kernel = _scatter_host_kernel
 
 
 def _norm_fill(v):

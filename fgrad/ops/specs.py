@@ -110,8 +110,8 @@ class OpSpec:
     # "c" (comparison: bool result, no autograd)
     torch_dtype: str = "float"
     torch_out: bool = True  # the torch function takes ``out=``
-    # the shim's derivative convention where PyTorch's differs from the primitive's (JAX's):
-    # the name of a definition in fgrad/torch/_conventions.py
+    # the shim's definition where PyTorch's numbers or derivative convention differ from the
+    # primitive's (JAX's): the name of a definition in fgrad/torch/_conventions.py
     torch_rule: str | None = None
     # integer division by zero raises PyTorch's RuntimeError (NumPy returns 0)
     torch_int_divisor: bool = False
@@ -205,7 +205,7 @@ SPEC_LIST: list[OpSpec] = [
           rows=(dom(1.1, 4.0),)),
     unary("arctanh", E.atanh_p, numpy=("arctanh", "atanh"), torch=("atanh", "arctanh"),
           rows=(dom(-0.9, 0.9),)),
-    unary("sigmoid", E.logistic_p, numpy=(), rows=()),
+    unary("sigmoid", E.logistic_p, numpy=(), rows=(), torch_rule="sigmoid"),  # PyTorch's 1/(1+exp(-x))
     unary("erf", special.erf_p, numpy=(), rows=()),
     unary("erfc", special.erfc_p, numpy=(), rows=()),
     unary("erfinv", special.erf_inv_p, numpy=(), lax="erf_inv", rows=()),

@@ -109,7 +109,7 @@ from ._ops import (  # noqa: F401
     round,
     sum,
 )
-from ._promotion import result_dtype  # noqa: F401
+from ._promotion import result_dtype as _result_dtype
 from ._ops_shape import *  # noqa: F401,F403
 from ._ops_shape import (  # noqa: F401
     cat,
@@ -164,7 +164,7 @@ from .sparse import sparse_coo, sparse_coo_tensor  # noqa: F401
 from ._promotion import can_cast as _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default
-from ._tensor import check_device
+from ._tensor import check_device as _check_device
 from ._ops import return_type as _return_type
 import fgrad.torch._dispatch as _dispatch
 import fgrad.torch._faces as _faces
@@ -175,18 +175,25 @@ matmul = sparse.matmul_face(matmul)  # noqa: F405
 addmm = sparse.addmm_face(addmm)  # noqa: F405
 mv = sparse.mv_face(mv)  # noqa: F405
 spmm = sparse.mm
+# star-imported from _ops_shape: Tensor.__getitem__/__setitem__'s helpers, not torch names
+del getitem, setitem, check_device  # noqa: F821
 
 # the shim's internal API (the dispatcher's, promotion's and the face factories' names, which
 # the star imports above bring along) is not part of the torch namespace
 for _m in (_dispatch, _promotion, _faces):
     for _n, _v in vars(_m).items():
-        if (not _n.startswith("_") and _n != "result_dtype" and globals().get(_n) is _v
+        if (not _n.startswith("_") and globals().get(_n) is _v
                 and getattr(_v, "__module__", None) == _m.__name__):
             del globals()[_n]
 del _m, _n, _v
 # the factory of fgrad.torch.return_types and fgrad.numpy, which the op modules import
 for _n in ("return_type", "fnp"):
     globals().pop(_n)
+# other helpers the star imports bring along (not torch names; tests/test_public_names.py)
+for _n in ("STATE", "quiet", "switch", "ArrayImpl", "Tracer", "stop_gradient", "check_fill_value",
+           "check_view", "like_index", "new_view_node_rename", "ones_like_t", "to_device",
+           "to_device_buf", "to_dtype", "result_dtype"):
+    globals().pop(_n, None)
 
 # dtype aliases
 float = float32  # noqa: A001
@@ -238,7 +245,7 @@ def promote_types(type1, type2):
 
 
 def result_type(tensor1, tensor2):
-    return _dtypes.from_np(result_dtype(tensor1, tensor2))
+    return _dtypes.from_np(_result_dtype(tensor1, tensor2))
 
 
 def can_cast(from_, to) -> bool:
@@ -268,7 +275,7 @@ def get_default_device():
 def set_default_device(dev) -> None:
     """Where factory functions (``zeros``, ``tensor``, ``randn``...) put new tensors."""
 
-    check_device(dev)
+    _check_device(dev)
     _set_default(None if dev is None else str(dev))
 
 

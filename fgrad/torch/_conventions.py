@@ -32,8 +32,8 @@ from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import custom_jvp
 
 __all__ = [
-    "root_zero_grad", "atan2", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
-    "divide_or_nan", "slogdet", "abs", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
+    "root_zero_grad", "atan2", "clamp", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
+    "divide_or_nan", "slogdet", "abs", "abs_torch", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
     "extremum_nan_evenly", "prod",
     "logit", "copysign", "pow",
 ]
@@ -95,24 +95,63 @@ def _atan2_jvp(primals, tangents):
     return atan2(y, x), (x * dy - y * dx) * inv
 
 
+@custom_jvp
 def abs(x):  # noqa: A001 - PyTorch's name
     """``|x|`` whose derivative at 0 is ``sgn(0) = 0`` as in PyTorch (the core follows JAX:
-    ``abs'(0) = 1``).  Complex ``x`` keeps the core's ``|z|`` (no kink off the origin).
+    ``abs'(0) = 1``).  Complex ``x`` keeps the core's ``|z|`` (no kink off the origin).  The
+    value is the core's ``abs`` (one primitive); the rule masks the core's tangent at 0.
 
     >>> import numpy as np, fgrad
     >>> float(fgrad.grad(abs)(np.float64(0.0)))
     0.0
     """
-    a = fnp.abs(x)
-    return fnp.where(x == 0, fnp.zeros_like(a), a)
+    return fnp.abs(x)
+
+
+@abs.defjvp
+def _abs_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    a, ta = jvp(fnp.abs, (x,), (t,))
+    return a, fnp.where(x == 0, fnp.zeros_like(ta), ta)
+
+
+@custom_jvp
+def abs_torch(x):
+    """``torch.abs``: the core's ``|x|``, whose derivative is PyTorch's ``sgn(x)``: 0 at 0
+    and, for real ``x``, 0 at NaN (``sign(nan) = 0`` in PyTorch).  Norms keep `abs`, whose
+    NaN propagates into their gradients as PyTorch's norms do.
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(abs_torch)(np.float64(np.nan)))
+    0.0
+    """
+    return fnp.abs(x)
+
+
+@abs_torch.defjvp
+def _abs_torch_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    a, ta = jvp(fnp.abs, (x,), (t,))
+    zero = (x == 0) if fnp.iscomplexobj(x) else (x == 0) | (x != x)
+    return a, fnp.where(zero, fnp.zeros_like(ta), ta)
+
+
+_RELU_MAX_SIZE = 1024
+
+
+def _size(x) -> int:
+    n = 1
+    for d in fnp.shape(x):
+        n *= d
+    return n
 
 
 @custom_jvp
 def relu(x):
     """``max(x, 0)`` with PyTorch's values: ``relu(nan) = nan``, ``relu(-0.0) = -0.0``, every
     other non-positive input (``-inf`` too) gives ``+0`` (``x * (x > 0)`` would give ``-0``
-    and NaN).  The derivative is the mask ``x > 0`` (0 at 0; also 0 at NaN, where PyTorch
-    passes the gradient through).
+    and NaN).  The derivative is PyTorch's mask ``not x <= 0``: 0 at 0, and the gradient
+    passes through at NaN.
 
     >>> import numpy as np, fgrad
     >>> relu(np.array([-np.inf, -2.0, np.nan, 3.0]))
@@ -120,13 +159,19 @@ def relu(x):
     >>> float(fgrad.grad(relu)(np.float64(0.0)))
     0.0
     """
+    if _size(x) < _RELU_MAX_SIZE:  # static shapes: one form per program
+        return fnp.maximum(0, x)  # max(0, x) returns its second operand on a tie: relu(-0.0) = -0.0
+    # large arrays: the same values through a select; one ufunc is faster alone, but in a
+    # training step (benchmarks torch_cnn) its allocation pattern made glibc return and
+    # re-fault the activations' pages every step (+25% CPU time)
     return fnp.where(x < 0, fnp.zeros_like(x), x)
 
 
 @relu.defjvp
 def _relu_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
-    return relu(x), t * lax.stop_gradient((x > 0).astype(t.dtype))  # one multiplication backward
+    mask = ~(x <= 0)  # PyTorch's threshold_backward: NaN passes the gradient
+    return relu(x), t * lax.stop_gradient(mask.astype(t.dtype))  # one multiplication backward
 
 
 @custom_jvp
@@ -259,6 +304,39 @@ def fmin(x, y):
     1.0
     """
     return fnp.where((x <= y) | fnp.isnan(y), x, y)
+
+
+@partial(custom_jvp, nondiff_argnums=(1, 2))
+def clamp(x, lo, hi):
+    """PyTorch's ``clamp(x, lo, hi)`` for scalar bounds (``None``: no bound): NaN stays
+    NaN, a NaN bound gives NaN, ``lo > hi`` gives ``hi``, and ``x`` itself where it equals a
+    bound (``clamp(-0.0, min=0.0)`` is ``-0.0``: ``max``/``min`` return their second operand
+    on a tie).  The gradient is PyTorch's: 1 on ``[lo, hi]`` (ends included), 0 outside and
+    at NaN.
+
+    >>> import numpy as np, fgrad
+    >>> clamp(np.array([-np.inf, 0.5, np.inf, np.nan]), -1.0, 1.0).tolist()
+    [-1.0, 0.5, 1.0, nan]
+    >>> float(fgrad.grad(lambda v: clamp(v, -1.0, 1.0))(np.float64(1.0)))
+    1.0
+    """
+    r = x
+    if lo is not None:
+        r = fnp.maximum(lo, r)
+    if hi is not None:
+        r = fnp.minimum(hi, r)
+    return r
+
+
+@clamp.defjvp
+def _clamp_jvp(lo, hi, primals, tangents):
+    (x,), (t,) = primals, tangents
+    keep = None
+    if lo is not None:
+        keep = x >= lo
+    if hi is not None:
+        keep = x <= hi if keep is None else keep & (x <= hi)
+    return clamp(x, lo, hi), fnp.where(keep, t, fnp.zeros_like(t))
 
 
 def clamp_interior(x, lo, hi):

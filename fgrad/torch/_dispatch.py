@@ -37,7 +37,7 @@ import weakref
 import numpy as np
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind, float32 as _F32
 
-from .._lru import LRU
+from .._lru import CLOCK, LRU
 from ..core.array import ArrayImpl, ShapedArray
 from ..core.ir import Literal
 from ..core.trace import new_trace
@@ -71,21 +71,23 @@ _bool = np.dtype(np.bool_)
 
 
 class _Forward:
-    """A cached forward: ``run(xp, consts + bufs) -> list`` (None: run eagerly), and ``raw``,
-    the same program for callers that have switched NumPy's error reports off already."""
+    """A cached forward: ``run(xp, bufs) -> list`` over the inputs' buffers, its constants
+    part of the generated code (None: run eagerly), and ``raw``, the same program for
+    callers that have switched NumPy's error reports off already."""
 
-    __slots__ = ("run", "raw", "consts", "fresh", "tick")
+    __slots__ = ("run", "raw", "fresh", "warns", "tick")
 
-    def __init__(self, run, consts, fresh: bool = False) -> None:
+    def __init__(self, run, fresh: bool = False, warns: bool = True) -> None:
         self.run = run
-        self.raw = getattr(run, "__wrapped__", run)
-        self.consts = consts
+        self.raw = getattr(run, "host", run)
         self.fresh = fresh  # every output is a new array from its own ufunc call (or a 0-d scalar)
+        self.warns = warns  # some primitive may report an IEEE special value (`may_warn`)
         self.tick = 0
 
 
 _FORWARDS = LRU("autograd_cache_size")
-_EAGER = _Forward(None, ())
+_FORWARD_OF = _FORWARDS._d.get  # the hot path's lookup; a hit refreshes ``tick`` itself (see `_lru`)
+_EAGER = _Forward(None)
 
 
 def _stage(fn, bufs, multi: bool) -> _Forward:
@@ -97,8 +99,20 @@ def _stage(fn, bufs, multi: bool) -> _Forward:
             jaxpr, consts = tr.to_jaxpr(outs)
     except Exception:  # noqa: BLE001 - the definition needs concrete values: run it eagerly
         return _EAGER
-    consts = [c._buf if type(c) is ArrayImpl else c for c in consts]
-    return _Forward(straight_line(jaxpr), consts, _fresh_outputs(jaxpr))
+    consts = [_frozen(c._buf if type(c) is ArrayImpl else c) for c in consts]
+    # the shim's forwards run on the host (device tensors run their definition eagerly), so
+    # the constants are part of the generated function
+    warns = builtins.any(getattr(e.prim, "may_warn", True) for e in jaxpr.eqns)
+    return _Forward(straight_line(jaxpr, consts), _fresh_outputs(jaxpr), warns)
+
+
+def _frozen(c):
+    """A read-only copy of host constant ``c``: an output that is (a view of) a program's
+    constant is then copied by `_owned`, never handed out to be written."""
+    if type(c) is _nd:
+        c = c.copy()
+        c.flags.writeable = False
+    return c
 
 
 def _fresh_outputs(jaxpr) -> bool:
@@ -143,31 +157,35 @@ def run_definition(key, fn, bufs, multi: bool, errors_off: bool = False):
     an unhashable key).  ``errors_off``: the caller has switched NumPy's error reports off.
 
     This runs for every op of the shim, so the signature is one flat tuple (op key, then
-    each buffer's shape and dtype) and a program without constants skips the copy of its
-    argument list."""
+    each buffer's shape and dtype), the lookup is the cache's dict (the hit refreshes its
+    LRU tick) and the program takes the buffers as they are (its constants are built in)."""
     if len(bufs) == 1:
         b = bufs[0]
         sig = (key, b.shape, b.dtype)
+    elif len(bufs) == 2:
+        b, c = bufs
+        sig = (key, b.shape, b.dtype, c.shape, c.dtype)
     else:
         sig = (key, *[a for b in bufs for a in (b.shape, b.dtype)])
     try:
-        fwd = _FORWARDS.get(sig)
+        fwd = _FORWARD_OF(sig)
     except TypeError:  # unhashable key
         return None
     if fwd is None:
         fwd = _FORWARDS[sig] = _stage(fn, bufs, multi)
-    run = fwd.raw if errors_off else fwd.run
+    else:
+        fwd.tick = next(CLOCK)
+    run = fwd.raw if errors_off or not fwd.warns else fwd.run
     if run is None:
         return None
-    inputs = [*fwd.consts, *bufs] if fwd.consts else bufs
-    outs = run(np, inputs)
+    outs = run(np, bufs)
     if fwd.fresh:
         for o in outs:
             if type(o) is not _nd:
                 break
         else:
             return outs
-    return [_owned(o, inputs) for o in outs]
+    return [_owned(o, bufs) for o in outs]
 
 
 def result_tensor(r) -> Tensor:
@@ -420,38 +438,58 @@ def apply_op(name, key, fn, args, *, multi=False, edges=None):
     float operands are computed in float32 and rounded once (`_upcast_definition`)."""
     bufs = []
     narrow = False
+    sig = [key]
     for a in args:
         b = a if type(a) is _nd else (a._buf if isinstance(a, Tensor) else a)
         if type(b) is not _nd:
             if type(b) in _DEV and on_device(args):
                 return _op_dev(name, key, fn, args, multi, edges)
             return run_functional(fn, args, multi)
-        if b.dtype in _NARROW:
+        if b.itemsize == 2 and b.dtype in _NARROW:
             narrow = True
         bufs.append(b)
+        sig += (b.shape, b.dtype)
+    fwd = None
     if narrow:
         key, fn = _upcast_definition(key, fn, bufs, multi)
-    token = _set_err(_IGNORE_ERR)  # IEEE special values without RuntimeWarnings (as PyTorch)
+    else:  # `run_definition`'s lookup, inline: this runs for every op
+        try:
+            fwd = _FORWARD_OF(tuple(sig))
+        except TypeError:  # an unhashable key
+            pass
+    # IEEE special values without RuntimeWarnings (as PyTorch); a program whose primitives
+    # never report one runs without the switch
+    token = _set_err(_IGNORE_ERR) if fwd is None or fwd.warns else None
     try:
-        r = run_definition(key, fn, bufs, multi, True)
-        if r is None:
-            r = _run_fn(fn, bufs, multi)
-        elif not multi:
+        if fwd is not None and fwd.raw is not None:
+            fwd.tick = next(CLOCK)
+            r = fwd.raw(np, bufs)
+            if not fwd.fresh or type(r[0]) is not _nd or (
+                    multi and builtins.any(type(o) is not _nd for o in r)):
+                r = [_owned(o, bufs) for o in r]
+        else:
+            r = run_definition(key, fn, bufs, multi, True)
+            if r is None:
+                r = _run_fn(fn, bufs, True)
+        if not multi:
             r = r[0]
     except _errors.TRANSLATED as e:  # NumPy's errors from deep inside: PyTorch's types
         raise _errors.translate(e, name, args) from e
     finally:
-        _reset_err(token)
+        if token is not None:
+            _reset_err(token)
     if multi:
         outs = [result_tensor(o) for o in r]
     else:
-        if type(r) is not _nd and type(r) not in _DEV:
+        if type(r) is not _nd:
             r = np.asarray(r)
         out = object.__new__(Tensor)  # `result_tensor`, inline: this runs for every op
         out._buf = r
         out._gfn = None
         out._rg = False
         out._vc = None
+        if not STATE.enabled:
+            return out
         outs = (out,)
     if STATE.enabled:
         for a in args:

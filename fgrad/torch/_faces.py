@@ -174,6 +174,30 @@ def composite_unary(name, gname, make_fn, to_float=True):
     return op, op_
 
 
+def _unary_by_rule(spec):
+    """The torch function and in-place twin of a unary spec with a ``torch_rule``: PyTorch's
+    formula (`_conventions`) for 32- and 64-bit floats; 16-bit floats keep the primitive,
+    whose numbers there are PyTorch's (its kernels compute in float32 and round once, and
+    the backward reads the rounded output)."""
+    rule = getattr(_conv, spec.torch_rule)
+    name, to_float = spec.torch[0], spec.torch_dtype == "float"
+    by_rule, by_rule_ = composite_unary(name, spec.grad_fn, lambda: rule, to_float=to_float)
+    by_prim, by_prim_ = _unary(spec.prim, spec.grad_fn, name, to_float=to_float)
+
+    def op(input, *, out=None):
+        b = getattr(input, "_buf", None)
+        if b is not None and b.dtype in _NARROW_FLOATS:
+            return by_prim(input, out=out)
+        return by_rule(input, out=out)
+
+    def op_(self):
+        return (by_prim_ if self._buf.dtype in _NARROW_FLOATS else by_rule_)(self)
+
+    op.__name__ = op.__qualname__ = name
+    op_.__name__ = op_.__qualname__ = name + "_"
+    return op, op_
+
+
 def _nograd_unary(prim, name, has_out):
     """A unary op that autograd never records (predicates, bit ops): the primitive's
     implementation on the buffer, its result dtype."""
@@ -498,6 +522,8 @@ def generate_faces() -> dict:
                 continue
             if spec.torch_dtype == "nograd":
                 op, op_ = _nograd_unary(spec.prim, spec.torch[0], spec.torch_out), None
+            elif spec.torch_rule:  # PyTorch's formula: the op is defined by the convention
+                op, op_ = _unary_by_rule(spec)
             else:
                 op, op_ = _unary(spec.prim, spec.grad_fn, spec.torch[0], to_float=spec.torch_dtype == "float")
             faces = [op] + ([op_] if op_ is not None else [])

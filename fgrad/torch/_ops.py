@@ -109,7 +109,7 @@ reciprocal, reciprocal_ = composite_unary(
 )
 
 
-abs, abs_ = composite_unary("abs", "AbsBackward0", lambda: _conv.abs, to_float=False)  # noqa: A001
+abs, abs_ = composite_unary("abs", "AbsBackward0", lambda: _conv.abs_torch, to_float=False)  # noqa: A001
 absolute = abs
 
 
@@ -619,26 +619,18 @@ def _clamp_spec(x, min, max):  # noqa: A002
                 inside = ew.ge_p.bind(v, bnd) if p == "lo" else ew.le_p.bind(v, bnd)
                 keep = inside if keep is None else ew.logical_and(keep, inside)
                 c = ew.max_p.bind(c, bnd) if p == "lo" else ew.min_p.bind(c, bnd)  # NaN bounds propagate
-            # gradient to x inside [min, max] (ends included), to the bound outside, as PyTorch
-            return ew.select(keep, ew.add(v, ew.mul(c, 0)), ew.add(ew.mul(v, 0), c))
+            # x inside [min, max] (ends included; its gradient), else the clamped value (the
+            # bound's gradient outside), NaN x passing no gradient (PyTorch); `select`
+            # broadcasts x and the bounds to one shape
+            c = ew.select(ew.ne_p.bind(v, v), stop_gradient(v), c)
+            return ew.select(keep, v, c)
 
         return "ClampBackward0", ("clamp_t", Rd, pos), fn, tuple(args), tuple(range(len(args)))
     lo, hi = scalar_value(min), scalar_value(max)
     Rd = result_dtype(x, lo, hi)
 
     def fn(v):
-        v = ew.convert_element_type(v, Rd)
-        keep = None
-        c = v
-        if lo is not None:
-            keep = ew.ge_p.bind(v, lo)
-            c = ew.max_p.bind(c, np.asarray(lo, Rd))
-        if hi is not None:
-            k2 = ew.le_p.bind(v, hi)
-            keep = k2 if keep is None else ew.logical_and(keep, k2)
-            c = ew.min_p.bind(c, np.asarray(hi, Rd))
-        # gradient 1 inside [min, max] (ends included), 0 outside, as PyTorch
-        return ew.select(keep, v, ew.add(ew.mul(v, 0), c))
+        return _conv.clamp(ew.convert_element_type(v, Rd), lo, hi)
 
     return "ClampBackward1", ("clamp", Rd, lo, hi), fn, (x,), None
 
@@ -1640,7 +1632,7 @@ def copy_(self, src, non_blocking=False):
         np.copyto(b, sb, casting="unsafe")
         bump_version(self)
         return self
-    new = np.broadcast_to(sb, b.shape).astype(dt)
+    new = run_forward(("copy", dt), fn, [b, sb], False)  # the definition's numbers (its cast)
     return apply_inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), new, (0, 1))
 
 
@@ -1656,9 +1648,9 @@ def fill_(self, value):
         def fn(x, v):
             return shape_prims.broadcast_to(ew.convert_element_type(v, dt), x.shape)
 
-        return apply_inplace(
-            self, "FillBackward3", ("fill_t", dt), fn, (self, value), value._buf.astype(dt), (0, 1)
-        )
+        new = run_forward(("fill_t", dt), fn, [self._buf, value._buf], False) if (
+            type(self._buf) is _nd and type(value._buf) is _nd) else None
+        return apply_inplace(self, "FillBackward3", ("fill_t", dt), fn, (self, value), new, (0, 1))
     value = scalar_value(value)
     b = self._buf
     _check_fill_value(value, b.dtype, "fill_")
@@ -1669,8 +1661,8 @@ def fill_(self, value):
         return self
     dt = b.dtype
 
-    def fn(x):
-        return ew.add(ew.mul(x, 0), ew.convert_element_type(np.asarray(value, dt), dt))
+    def fn(x):  # the value everywhere (``x * 0 + value`` was NaN where x is inf or NaN)
+        return fnp.full_like(x, np.asarray(value, dt)[()])
 
     return apply_inplace(self, "FillBackward2", ("fill", dt, value), fn, (self,), np.asarray(value, dt))
 
@@ -1683,8 +1675,8 @@ def zero_(self):
         bump_version(self)
         return self
 
-    def fn(x):
-        return ew.mul(x, 0)
+    def fn(x):  # zeros (``x * 0`` was NaN where x is inf or NaN)
+        return fnp.zeros_like(x)
 
     return apply_inplace(self, "ZeroBackward0", ("zero",), fn, (self,), np.zeros((), b.dtype))
 

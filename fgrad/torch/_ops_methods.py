@@ -6,6 +6,7 @@ import weakref
 
 import numpy as np
 
+from ..ops.elementwise import pow_p
 from ..ops.specs import SPEC_LIST
 import fgrad.torch._dtypes as D
 import fgrad.torch._errors as _errors
@@ -15,6 +16,7 @@ from ._dispatch import (
     buf_index,
     bump_version,
     cast_primitive,
+    run_forward,
     check_no_alias,
     may_alias,
     resize_,
@@ -380,10 +382,12 @@ def pow_(self, exponent):
                 f"result type {scalar_type_name(Rd)} can't be cast to the desired output type "
                 f"{scalar_type_name(self._buf.dtype)}"
             )
-        fn = cast_primitive(__import__("fgrad.ops.elementwise", fromlist=["pow_p"]).pow_p, Rd)
+        fn = cast_primitive(pow_p, Rd)
         b = self._buf
-        new = np.power(b.astype(Rd, copy=False), e) if type(b) is _nd else None
-        return apply_inplace(self, "PowBackward0", ("pow", Rd), fn, (self, np.asarray(e, Rd)), new, (0,))
+        ea = np.asarray(e, Rd)
+        # the definition's numbers, through its program
+        new = run_forward(("pow", Rd), fn, [b, ea], False) if type(b) is _nd else None
+        return apply_inplace(self, "PowBackward0", ("pow", Rd), fn, (self, ea), new, (0,))
     return BINOPS["power"].inplace(self, exponent)
 
 

@@ -939,9 +939,16 @@ def _split_index(idx, shape=None):
     return tmpl, arrays
 
 
+_I64, _U64 = np.dtype(np.int64), np.dtype(np.uint64)
+
+
 def _check_index_arrays(tmpl, arrays, shape) -> None:
     """PyTorch's IndexError for an index array entry outside its dimension (the fgrad
     definition of indexing clamps, as JAX does, so the shim checks the values first)."""
+    if len(tmpl) == 1 and type(tmpl[0]) is tuple and shape:  # x[index]: one reduction when in bounds
+        a = arrays[tmpl[0][1]]
+        if type(a) is _nd and a.dtype == _I64 and (not a.size or a.view(_U64).max() < shape[0]):
+            return  # (a negative index is huge unsigned: the general check below)
     consumes = [0 if e is None or e is Ellipsis or isinstance(e, bool) else 1 for e in tmpl]
     ax = 0
     for i, e in enumerate(tmpl):
@@ -1088,8 +1095,9 @@ def setitem(self, idx, value):
             None,
             (0, 1),
         )
-    new = b.copy()
-    new[_rebuild(tmpl, arrays)] = value._buf if vt else value
+    key = ("index_put", _hashable(tmpl), dt)
+    _check_index_arrays(tmpl, arrays, b.shape)  # the definition drops out-of-bounds writes
+    new = run_forward(key, fn, [b, value._buf if vt else value, *arrays], False)
     apply_inplace(
         self,
         "IndexPutBackward0",
@@ -1195,8 +1203,12 @@ def index_put_(self, indices, values, accumulate=False):
     def fn(x, v, *arrs):
         return fnp._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "add")
 
-    new = self._buf.copy()
-    _dev.xp_of(new).add.at(new, _rebuild(tmpl, arrays), values._buf)
+    b = self._buf
+    if type(b) is _nd and type(values._buf) is _nd:  # the definition's numbers, through its program
+        _check_index_arrays(tmpl, arrays, b.shape)  # the definition drops out-of-bounds updates
+        new = run_forward(("index_put_acc", _hashable(tmpl), dt), fn, [b, values._buf, *arrays], False)
+    else:
+        new = None  # the device: the definition runs there
     return apply_inplace(
         self,
         "IndexPutBackward0",
@@ -1502,11 +1514,11 @@ def masked_fill_(self, mask, value):
     dt = b.dtype
     vv = value if isinstance(value, Tensor) else np.asarray(value, dt)
 
-    def fn(x, m, v):
-        return ew.select(m, ew.add(ew.mul(x, 0), ew.convert_element_type(v, dt)), x)
+    def fn(x, m, v):  # (``x * 0 + v`` was NaN where x is inf or NaN)
+        return ew.select(m, ew.convert_element_type(v, dt), x)
 
-    if type(b) is _nd:
-        new = np.where(mb, np.asarray(vv._buf if isinstance(vv, Tensor) else vv, dt), b)
+    if type(b) is _nd and type(mb) is _nd:  # the definition's numbers, through its program
+        new = run_forward(("masked_fill", dt), fn, [b, mb, vv._buf if isinstance(vv, Tensor) else vv], False)
     else:  # tracers or the device: the fgrad definition computes it there
         new = None
     return apply_inplace(

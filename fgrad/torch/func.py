@@ -5,7 +5,7 @@
   fgrad arrays / tracers -- then the module's Tensor ops run their fgrad definitions on the
   traced values (functional mode) and the outputs come back as fgrad arrays, so a
   Module's loss can go through ``fgrad.grad``, ``fgrad.vmap`` and ``fgrad.jit``.
-* `to_array` / `from_array`: Tensor <-> `fgrad.Array` without copying.
+* `_to_array` / `_from_array` (private): Tensor <-> `fgrad.Array` without copying.
 * `grad`, `vmap`, `vjp`, `jacrev`, `jacfwd`, `hessian`: ``torch.func``-style wrappers of the
   fgrad transforms for functions of Tensors.
 
@@ -34,14 +34,14 @@ import fgrad
 _nd = np.ndarray
 
 
-def to_array(t: Tensor) -> Array:
+def _to_array(t: Tensor) -> Array:
     """The tensor's data as an `fgrad.Array` (no copy: the array sees later in-place
     changes to the tensor, so treat it as a snapshot only while the tensor is unchanged)."""
     b = t._buf
     return wrap(b) if type(b) is _nd or type(b) in _DEV else b
 
 
-def from_array(a) -> Tensor:
+def _from_array(a) -> Tensor:
     """A Tensor over an `fgrad.Array`'s buffer (no copy) or holding a tracer."""
     if type(a) is ArrayImpl:
         return _wrap(a._buf)
@@ -56,7 +56,7 @@ def _to_tensor(v):
     if isinstance(v, Tensor):
         return v
     if isinstance(v, Array):
-        return from_array(v)
+        return _from_array(v)
     if isinstance(v, np.ndarray):
         return _wrap(v)
     return v
@@ -141,7 +141,7 @@ def functional_call(
     kwargs = kwargs or {}
     with _reparametrize(module, values, strict), enable_grad() if functional else contextlib.nullcontext():
         out = module(*args, **kwargs)  # traced: an outer no_grad does not stop the transform's derivative
-    return _simple_map(lambda x: to_array(x) if isinstance(x, Tensor) else x, out) if functional else out
+    return _simple_map(lambda x: _to_array(x) if isinstance(x, Tensor) else x, out) if functional else out
 
 
 # -- torch.func-style transforms --------------------------------------------------------
@@ -151,20 +151,20 @@ def _tensor_fn(func):
     """Wrap a function of Tensors as a function of fgrad arrays."""
 
     def f(*arrays, **kwargs):
-        ins = _simple_map(lambda a: from_array(a) if isinstance(a, Array) else a, arrays)
+        ins = _simple_map(lambda a: _from_array(a) if isinstance(a, Array) else a, arrays)
         with enable_grad():  # a transform ignores an outer no_grad; an inner one stops gradients
             out = func(*ins, **kwargs)
-        return _simple_map(lambda x: to_array(x) if isinstance(x, Tensor) else x, out)
+        return _simple_map(lambda x: _to_array(x) if isinstance(x, Tensor) else x, out)
 
     return f
 
 
 def _to_arrays(args):
-    return _simple_map(lambda a: to_array(a) if isinstance(a, Tensor) else a, args)
+    return _simple_map(lambda a: _to_array(a) if isinstance(a, Tensor) else a, args)
 
 
 def _to_tensors(out):
-    return _simple_map(lambda a: from_array(a) if isinstance(a, Array) else a, out)
+    return _simple_map(lambda a: _from_array(a) if isinstance(a, Array) else a, out)
 
 
 def _torch_convention(grads):
@@ -274,8 +274,8 @@ def jvp(func, primals, tangents, *, has_aux=False):
 
 __all__ = [
     "functional_call",
-    "to_array",
-    "from_array",
+    "_to_array",
+    "_from_array",
     "grad",
     "grad_and_value",
     "vmap",

@@ -703,7 +703,7 @@ class _TinyModule:
 
 
 def test_functional_call_under_fgrad_grad_and_vmap():
-    from fgrad.torch.func import functional_call, to_array
+    from fgrad.torch.func import _to_array as to_array, functional_call
 
     m = _TinyModule()
     x = ft.randn(4, 3, dtype=ft.float64)
@@ -729,7 +729,7 @@ def test_functional_call_under_fgrad_grad_and_vmap():
 
 
 def test_tensor_array_conversions_do_not_copy():
-    from fgrad.torch.func import from_array, to_array
+    from fgrad.torch.func import _from_array as from_array, _to_array as to_array
 
     t = ft.arange(4.0)
     a = to_array(t)
@@ -748,7 +748,7 @@ def test_torch_func_style_transforms():
 
 
 def test_functional_mode_inplace_and_setitem_match_the_tape():
-    from fgrad.torch.func import from_array, to_array
+    from fgrad.torch.func import _from_array as from_array, _to_array as to_array
 
     def prog(x):
         x = x * 1
@@ -765,7 +765,7 @@ def test_functional_mode_inplace_and_setitem_match_the_tape():
 
 
 def test_custom_function_under_fgrad_transforms_uses_its_backward():
-    from fgrad.torch.func import from_array, to_array
+    from fgrad.torch.func import _from_array as from_array, _to_array as to_array
 
     class Sq(ft.autograd.Function):
         @staticmethod

@@ -421,7 +421,7 @@ def test_traced_unbind_is_one_split():
     """Traced ``unbind``/``chunk`` are one ``split`` (transpose: one concatenate), not one
     gather per piece (whose transposes each wrote a full-size zero-padded gradient)."""
     import fgrad
-    from fgrad.torch.func import from_array, to_array
+    from fgrad.torch.func import _from_array as from_array, _to_array as to_array
 
     def f(a):
         x = from_array(a)
@@ -437,7 +437,7 @@ def test_functional_batch_norm_updates_running_stats():
     """Under tracing, batch norm's running statistics update with tensor ops (they were
     left unchanged when the input was not concrete)."""
     import fgrad
-    from fgrad.torch.func import from_array, to_array
+    from fgrad.torch.func import _from_array as from_array, _to_array as to_array
 
     def f(x, rm, rv):
         rmt, rvt = from_array(rm), from_array(rv)
@@ -647,7 +647,7 @@ def test_inplace_activations_keep_their_gradient_when_traced(act):
 
 def test_functional_call_under_an_outer_no_grad_still_differentiates():
     import fgrad
-    from fgrad.torch.func import functional_call, to_array
+    from fgrad.torch.func import _to_array as to_array, functional_call
 
     lin = nn.Linear(2, 1)
     p = {k: to_array(v) for k, v in lin.named_parameters()}

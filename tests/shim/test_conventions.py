@@ -1385,8 +1385,8 @@ _RELU_GRAD = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0]  # PyTorch passes the gradient 
 def test_relu_definition_gives_pytorchs_values_and_gradient(relu):
     """relu's fgrad definition -- what functional mode (here ``func.vmap``), the CUDA device
     and autograd run -- gave NaN for -inf and -0.0 for negative inputs (``x * (x > 0)``); it
-    now gives PyTorch's values on every path.  The gradient is the mask ``x > 0``: PyTorch's
-    everywhere but at NaN, where fgrad gives 0 (the mask) and PyTorch 1."""
+    now gives PyTorch's values on every path.  The gradient is PyTorch's mask ``not x <= 0``
+    (fgrad gave 0 at NaN, where PyTorch passes the gradient through)."""
     x = np.array(_RELU_X, np.float32)
     by_definition = ft.func.vmap(relu)(ft.tensor(x)).numpy()
     np.testing.assert_array_equal(by_definition, _RELU_Y)
@@ -1396,7 +1396,7 @@ def test_relu_definition_gives_pytorchs_values_and_gradient(relu):
     assert not np.signbit(eager[:2]).any()
     t = ft.tensor(x, requires_grad=True)
     relu(t).sum().backward()
-    np.testing.assert_array_equal(t.grad.numpy(), _RELU_GRAD[:-1] + [0.0])
+    np.testing.assert_array_equal(t.grad.numpy(), _RELU_GRAD)
 
 
 def test_relu_stored_numbers_match_live_torch():

@@ -12,7 +12,7 @@ import pytest
 import fgrad
 import fgrad.torch as torch
 from fgrad.torch.autograd.function import once_differentiable
-from fgrad.torch.func import from_array, to_array
+from fgrad.torch.func import _from_array as from_array, _to_array as to_array
 
 
 class CubeOld(torch.autograd.Function):

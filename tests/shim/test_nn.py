@@ -1076,7 +1076,7 @@ def test_functional_call_through_fgrad_grad() -> None:
 
     def loss_fn(p):
         # in functional mode functional_call returns fgrad arrays; wrap them back as Tensors
-        out = ft.func.from_array(ft.func.functional_call(net, p, (x,)))
+        out = ft.func._from_array(ft.func.functional_call(net, p, (x,)))
         return F.cross_entropy(out, y)
 
     grads = ft.func.grad(loss_fn)(params)
@@ -1085,11 +1085,11 @@ def test_functional_call_through_fgrad_grad() -> None:
     for k, p in net.named_parameters():
         _close(grads[k], p.grad, 1e-5, 1e-6, k)
     # and under the core's own transforms: fgrad.grad of a function of fgrad arrays
-    arrays = {k: ft.func.to_array(v) for k, v in params.items()}
+    arrays = {k: ft.func._to_array(v) for k, v in params.items()}
 
     def core_loss(a):
-        out = ft.func.functional_call(net, {k: ft.func.from_array(v) for k, v in a.items()}, (x,))
-        return ft.func.to_array(F.cross_entropy(ft.func.from_array(out), y))
+        out = ft.func.functional_call(net, {k: ft.func._from_array(v) for k, v in a.items()}, (x,))
+        return ft.func._to_array(F.cross_entropy(ft.func._from_array(out), y))
 
     g2 = fgrad.grad(core_loss)(arrays)
     for k, p in net.named_parameters():
@@ -1185,8 +1185,8 @@ def test_vmap_and_jit_through_layers() -> None:
     ft.manual_seed(0)
     net = nn.Sequential(nn.Conv1d(2, 3, 3, padding=1), nn.ReLU(), nn.Flatten(), nn.Linear(15, 4))
     x, y = ft.randn(6, 2, 5), ft.tensor([0, 1, 2, 3, 0, 1])
-    params = {k: ft.func.to_array(v.detach()) for k, v in net.named_parameters()}
-    A, T = ft.func.to_array, ft.func.from_array
+    params = {k: ft.func._to_array(v.detach()) for k, v in net.named_parameters()}
+    A, T = ft.func._to_array, ft.func._from_array
 
     def loss(p, xi, yi):
         out = ft.func.functional_call(net, {k: T(v) for k, v in p.items()}, (T(xi[None]),))

@@ -46,7 +46,7 @@ from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
 from fgrad.ops import windowed as W
 from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
-from ._defop import buf, defop, is_concrete, wrap
+from ._defop import buf as _buf, defop as _defop, is_concrete as _is_concrete, wrap as _wrap
 from .._autocast_state import fp32 as _autocast_fp32, lower_precision as _lower_precision
 
 __all__ = [
@@ -155,8 +155,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         if not isinstance(v, Tensor):
             raise TypeError(f"linear(): argument '{arg_name}' (position {pos}) must be Tensor, not "
                             f"{type(v).__name__}")
-    xb, wb = buf(input), buf(weight)
-    if is_concrete(input) and is_concrete(weight):
+    xb, wb = _buf(input), _buf(weight)
+    if _is_concrete(input) and _is_concrete(weight):
         if xb.shape[-1:] != wb.shape[-1:] and wb.ndim == 2:
             rows = int(np.prod(xb.shape[:-1])) if xb.ndim > 1 else 1
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied "
@@ -173,7 +173,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         def fn(x, w):
             return _xwt(x, w)
 
-        out = defop(name, ("linear", False), fn, (input, weight))
+        out = _defop(name, ("linear", False), fn, (input, weight))
         _graph.show_as(out._gfn, functools.partial(_linear_shown, nd, False))
         return out
     name = "AddmmBackward0" if nd == 2 else "ViewBackward0"
@@ -181,7 +181,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     def fn_b(x, w, b):
         return _xwt(x, w) + b
 
-    out = defop(name, ("linear", True), fn_b, (input, weight, bias))
+    out = _defop(name, ("linear", True), fn_b, (input, weight, bias))
     _graph.show_as(out._gfn, functools.partial(_linear_shown, nd, True))
     return out
 
@@ -213,8 +213,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 
 def _act(name: str, key, fn, input: Tensor, inplace: bool = False) -> Tensor:
     x = _float(input)
-    out = defop(name, key, fn, (x,))
-    if inplace and not is_concrete(input):  # traced: the rebound input keeps the derivative
+    out = _defop(name, key, fn, (x,))
+    if inplace and not _is_concrete(input):  # traced: the rebound input keeps the derivative
         input._buf = out._buf
         return input
     if inplace:
@@ -235,7 +235,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
         return torch.relu_(input)
     if not input.is_floating_point():
         return torch.relu(input)
-    return defop("ReluBackward0", ("relu",), _relu_fn, (input,))
+    return _defop("ReluBackward0", ("relu",), _relu_fn, (input,))
 
 
 def relu_(input: Tensor) -> Tensor:
@@ -316,15 +316,15 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
 @_lower_precision
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """Leaky ReLU with a learned slope per channel (dim 1) or one shared slope."""
-    nd = buf(input).ndim
-    nw = buf(weight).size
+    nd = _buf(input).ndim
+    nw = _buf(weight).size
     shape = (1, nw) + (1,) * (nd - 2) if nd >= 2 and nw > 1 else (nw,) if nd == 1 else ()
 
     def fn(x, w):
         ww = fnp.reshape(w, shape) if shape else fnp.reshape(w, ())
         return fnp.where(x > 0, x, x * ww)
 
-    return defop("PreluKernelBackward0", ("prelu", shape), fn, (input, weight))
+    return _defop("PreluKernelBackward0", ("prelu", shape), fn, (input, weight))
 
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
@@ -339,11 +339,12 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """``a * sigmoid(b)`` for the two halves of ``input`` along ``dim``."""
-    if buf(input).ndim == 0:
+    if _buf(input).ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    d = dim % buf(input).ndim
-    if buf(input).shape[d] % 2:
-        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {buf(input).shape[d]}")
+    d = dim % _buf(input).ndim
+    if _buf(input).shape[d] % 2:
+        n = _buf(input).shape[d]
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
     return _act("GluBackward0", ("glu", d), lambda x: fnn.glu(x, axis=d), input)
 
 
@@ -366,12 +367,12 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         cdf = 0.5 * (1.0 + lax.erf(x * r2))
         return x * cdf, cdf
 
-    return defop("GeluBackward0", ("gelu", "none"), fn_e, (_float(input),), multi=True)[0]
+    return _defop("GeluBackward0", ("gelu", "none"), fn_e, (_float(input),), multi=True)[0]
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    """``x * sigmoid(x)``."""
-    return _act("SiluBackward0", ("silu",), lambda x: x * lax.logistic(x), input, inplace)
+    """``x * sigmoid(x)``, with PyTorch's sigmoid (0 below the float range, not denormals)."""
+    return _act("SiluBackward0", ("silu",), lambda x: x * _conv.sigmoid(x), input, inplace)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
@@ -494,11 +495,11 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
     """The p-norm distances between the rows of an (N, M) input: the upper triangle of
     ``cdist(input, input)`` in row order, N(N-1)/2 values; gradient 0 for equal rows
     (PyTorch's convention)."""
-    if buf(input).ndim != 2:
-        raise RuntimeError(f"pdist only supports 2D tensors, got: {buf(input).ndim}D")
+    if _buf(input).ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {_buf(input).ndim}D")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
-    n = buf(input).shape[0]
+    n = _buf(input).shape[0]
     rows = torch.triu_indices(n, n, 1, device=input.device)
     return torch.linalg.vector_norm(input[rows[0]] - input[rows[1]], p, dim=-1)
 
@@ -507,7 +508,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Integer labels -> int64 one-hot vectors along a new last dim."""
     if tensor.dtype != torch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    b = buf(tensor)
+    b = _buf(tensor)
     if num_classes == -1:
         num_classes = int(b.max()) + 1 if b.size else 0
     if b.size and (b.min() < 0 or b.max() >= num_classes):
@@ -515,7 +516,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
                            else "Class values must be non-negative.")
     xp = _dev.xp_of(b)
     out = (b[..., None] == xp.arange(num_classes)).astype(np.int64)
-    return wrap(out)
+    return _wrap(out)
 
 
 # ---------------------------------------------------------------------------------------
@@ -593,7 +594,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
                            f"types: Long, Int; but got {input.type()} instead (while checking arguments for "
                            "embedding)")
-    n = buf(weight).shape[0]
+    n = _buf(weight).shape[0]
     if padding_idx is not None:
         if padding_idx > 0 and padding_idx >= n:
             raise AssertionError("Padding_idx must be within num_embeddings")
@@ -601,8 +602,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             if padding_idx < -n:
                 raise AssertionError("Padding_idx must be within num_embeddings")
             padding_idx = n + padding_idx
-    if is_concrete(input):
-        ib = buf(input)
+    if _is_concrete(input):
+        ib = _buf(input)
         if type(ib) in _dev.DEV:  # checked on the device, reported at the next synchronisation
             _dev.defer_check(((ib < 0) | (ib >= n)).any(), lambda: IndexError("index out of range in self"))
         elif ib.size and (ib.min() < 0 or ib.max() >= n):  # PyTorch refuses negative indices too
@@ -628,13 +629,13 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             rows = fnp.where((idx == pad)[..., None], lax.stop_gradient(rows), rows)
         return rows
 
-    return defop("EmbeddingBackward0", ("embedding", pad, sg, n), fn, (weight, input), edges=(0,))
+    return _defop("EmbeddingBackward0", ("embedding", pad, sg, n), fn, (weight, input), edges=(0,))
 
 
 def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
     with torch.no_grad():
-        rows = np.unique(buf(input).reshape(-1))
-        wb = buf(weight)
+        rows = np.unique(_buf(input).reshape(-1))
+        wb = _buf(weight)
         sub = wb[rows]
         norms = np.linalg.norm(sub.astype(np.float64), ord=norm_type, axis=1)
         scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(wb.dtype)
@@ -680,7 +681,7 @@ def _crop_and_pad_fn(pairs, mode: str, value):
 def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``, last dim
     first.  Modes: 'constant' (negative widths crop), 'reflect', 'replicate', 'circular'."""
-    nd = buf(input).ndim
+    nd = _buf(input).ndim
     pairs = _pad_pairs(tuple(pad), nd)
     if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
@@ -689,15 +690,15 @@ def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None =
     v = 0 if value is None else value
     if mode == "reflect":
         for d, (lo, hi) in enumerate(pairs):
-            if lo >= buf(input).shape[d] or hi >= buf(input).shape[d]:
+            if lo >= _buf(input).shape[d] or hi >= _buf(input).shape[d]:
                 raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input "
                                    f"dimension, but got: padding ({lo}, {hi}) at dimension {d} of input "
-                                   f"{list(buf(input).shape)}")
+                                   f"{list(_buf(input).shape)}")
     fn = _crop_and_pad_fn(pairs, mode, v)
     k = len(pad) // 2
     name = {"constant": "ConstantPadNdBackward0", "reflect": f"ReflectionPad{k}DBackward0",
             "replicate": f"ReplicationPad{k}DBackward0", "circular": "CopySlices"}[mode]
-    return defop(name, ("pad", tuple(pairs), mode, v), fn, (input,))
+    return _defop(name, ("pad", tuple(pairs), mode, v), fn, (input,))
 
 
 # ---------------------------------------------------------------------------------------
@@ -734,11 +735,11 @@ def _conv_op(name: str, key, args, params: dict, nd: int, cout: int, prep=None, 
         y = conv_general_dilated_p.bind(x, w if prep is None else prep(w), **params)
         return y + fnp.reshape(b[0], bshape) if b else y
 
-    return defop(name, key, fn, args)
+    return _defop(name, key, fn, args)
 
 
 def _batched(input: Tensor, nd: int, fname: str):
-    xb = buf(input)
+    xb = _buf(input)
     if xb.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {fname}, but got "
                            f"input of size: {list(xb.shape)}")
@@ -748,7 +749,7 @@ def _batched(input: Tensor, nd: int, fname: str):
 
 def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, groups: int, nd: int, fname: str):
     input, unbatched = _batched(input, nd, fname)
-    xb, wb = buf(input), buf(weight)
+    xb, wb = _buf(input), _buf(weight)
     stride = _pair(stride, nd, "stride")
     dilation = _pair(dilation, nd, "dilation")
     kernel = tuple(wb.shape[2:])
@@ -853,7 +854,7 @@ def _transposed_kernel_fn(groups: int, nd: int):
 def _conv_transposend(input: Tensor, weight: Tensor, bias, stride, padding, output_padding, groups: int,
                       dilation, nd: int, fname: str):
     input, unbatched = _batched(input, nd, fname)
-    xb, wb = buf(input), buf(weight)
+    xb, wb = _buf(input), _buf(weight)
     stride = _pair(stride, nd, "stride")
     padding = _pair(padding, nd, "padding")
     output_padding = _pair(output_padding, nd, "output_padding")
@@ -945,13 +946,13 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     """
     k = _pair(kernel_size, 2, "kernel_size")
     d, p, s = _pair(dilation, 2, "dilation"), _pair(padding, 2, "padding"), _pair(stride, 2, "stride")
-    xb = buf(input)
+    xb = _buf(input)
     if xb.ndim not in (3, 4):
         raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported (got {xb.ndim}D)")
     unb = xb.ndim == 3
     if unb:
         input = input.unsqueeze(0)
-        xb = buf(input)
+        xb = _buf(input)
     c = xb.shape[1]
     out = tuple(_out_size(xb.shape[2 + i], k[i], s[i], p[i], p[i], d[i]) for i in range(2))
     if any(o <= 0 for o in out):
@@ -966,7 +967,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
         y = conv_general_dilated_p.bind(x, e, **params)
         return fnp.reshape(y, (x.shape[0], -1, L))
 
-    y = defop("Im2ColBackward0", ("unfold", k, d, p, s), fn, (input, kern))
+    y = _defop("Im2ColBackward0", ("unfold", k, d, p, s), fn, (input, kern))
     return y.squeeze(0) if unb else y
 
 
@@ -985,7 +986,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     osz = _pair(output_size, 2, "output_size")
     k = _pair(kernel_size, 2, "kernel_size")
     d, p, s = _pair(dilation, 2, "dilation"), _pair(padding, 2, "padding"), _pair(stride, 2, "stride")
-    xb = buf(input)
+    xb = _buf(input)
     if xb.ndim not in (2, 3):
         raise RuntimeError("Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
                            "(got "
@@ -993,7 +994,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     unb = xb.ndim == 2
     if unb:
         input = input.unsqueeze(0)
-        xb = buf(input)
+        xb = _buf(input)
     kn = k[0] * k[1]
     if xb.shape[1] % kn:
         raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product of "
@@ -1022,7 +1023,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
         y = fnp.reshape(x, (x.shape[0], c * kn) + out)
         return conv_general_dilated_p.bind(y, e, **params)
 
-    y = defop("Col2ImBackward0", ("fold", osz, k, d, p, s), fn, (input, kern))
+    y = _defop("Col2ImBackward0", ("fold", osz, k, d, p, s), fn, (input, kern))
     return y.squeeze(0) if unb else y
 
 
@@ -1031,13 +1032,13 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
 
 
 def _pool_setup(input: Tensor, nd: int, kernel_size, stride, padding, dilation, ceil_mode, fname):
-    xb = buf(input)
+    xb = _buf(input)
     if xb.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"{fname}: Expected {nd + 1}D or {nd + 2}D input, got {xb.ndim}D")
     unbatched = xb.ndim == nd + 1
     if unbatched:
         input = input.unsqueeze(0)
-        xb = buf(input)
+        xb = _buf(input)
     kernel = _pair(kernel_size, nd, "kernel_size")
     stride = kernel if (stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0)) \
         else _pair(stride, nd, "stride")
@@ -1079,10 +1080,10 @@ def _max_pool_op(input: Tensor, nd: int, k, s, pads, d, name: str, return_indice
     def fn(x):
         return W.reduce_window_max_p.bind(x, **params)
 
-    y = defop(name, key, fn, (input,))
+    y = _defop(name, key, fn, (input,))
     if not return_indices:
         return y
-    xb = buf(input)
+    xb = _buf(input)
     xp = _dev.xp_of(xb)
     am, out = W.argselect(xp, "max", xb, params)
     kidx = xp.unravel_index(am, (1, 1) + tuple(k))[2:]
@@ -1092,7 +1093,7 @@ def _max_pool_op(input: Tensor, nd: int, k, s, pads, d, name: str, return_indice
         o = xp.arange(out[2 + i]).reshape((1, 1) + tuple(out[2 + i] if j == i else 1 for j in range(nd)))
         pos = o * s[i] - pads[i][0] + kidx[i] * d[i]
         lin = lin * spatial[i] + pos
-    return y, wrap(lin)
+    return y, _wrap(lin)
 
 
 def _max_poolnd(input, nd, kernel_size, stride, padding, dilation, ceil_mode, return_indices, fname):
@@ -1138,7 +1139,7 @@ def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_includ
                 fname):
     input, unb, k, s, p, d, out, pads = _pool_setup(input, nd, kernel_size, stride, padding, 1, ceil_mode,
                                                     fname)
-    xb = buf(input)
+    xb = _buf(input)
     spatial = xb.shape[2:]
     # divisor per output position, as PyTorch: windows clipped to the padded input
     # (count_include_pad) or to the input itself
@@ -1160,7 +1161,7 @@ def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_includ
     def fn(x, dv):
         return W.reduce_window_sum(x, **params) / dv
 
-    y = defop(f"AvgPool{nd}DBackward0", ("avg_pool", nd, k, s, pads), fn, (input, div))
+    y = _defop(f"AvgPool{nd}DBackward0", ("avg_pool", nd, k, s, pads), fn, (input, div))
     return y.squeeze(0) if unb else y
 
 
@@ -1205,7 +1206,7 @@ def _adaptive_matrix(size: int, out: int, dtype) -> np.ndarray:
 
 
 def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
-    xb = buf(input)
+    xb = _buf(input)
     spatial = xb.shape[-nd:]
     osz = _pair(output_size, nd) if not isinstance(output_size, (list, tuple)) else \
         tuple(spatial[i] if output_size[i] is None else int(output_size[i]) for i in range(nd))
@@ -1218,7 +1219,7 @@ def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
     def fn(x, *ms):
         return fnp.einsum(spec, x, *ms)
 
-    return defop(f"AdaptiveAvgPool{nd}DBackward0", ("adaptive_avg", nd, osz), fn, (input, *mats))
+    return _defop(f"AdaptiveAvgPool{nd}DBackward0", ("adaptive_avg", nd, osz), fn, (input, *mats))
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
@@ -1231,7 +1232,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
 
 
 def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
-    xb = buf(input)
+    xb = _buf(input)
     spatial = xb.shape[-nd:]
     osz = _pair(output_size, nd) if not isinstance(output_size, (list, tuple)) else \
         tuple(spatial[i] if output_size[i] is None else int(output_size[i]) for i in range(nd))
@@ -1262,7 +1263,7 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
             vals.append(fnp.take_along_axis(flat, idx[..., None], axis=-1)[..., 0])
         return fnp.reshape(fnp.stack(vals, axis=-1), tuple(x.shape[:lead]) + osz)
 
-    y = defop(f"AdaptiveMaxPool{nd}DBackward0", ("adaptive_max", nd, osz), fn, (input,))
+    y = _defop(f"AdaptiveMaxPool{nd}DBackward0", ("adaptive_max", nd, osz), fn, (input,))
     if not return_indices:
         return y
     ind = []
@@ -1274,7 +1275,7 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
         for i in range(nd):
             lin = lin * spatial[i] + (local[i] + ranges[i][pos[i]][0])
         ind.append(lin)
-    return y, wrap(np.stack(ind, axis=-1).reshape(xb.shape[:lead] + osz))
+    return y, _wrap(np.stack(ind, axis=-1).reshape(xb.shape[:lead] + osz))
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
@@ -1326,7 +1327,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     """Normalise over the batch (and spatial) dims per channel (dim 1).  In training the
     batch statistics normalise (biased variance) and update the running statistics
     (unbiased variance) in place; otherwise the running statistics normalise."""
-    xb = buf(input)
+    xb = _buf(input)
     if xb.ndim < 2:
         raise ValueError(f"Expected 2D or more input (got {xb.ndim}D input)")
     c = xb.shape[1]
@@ -1339,22 +1340,22 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             raise ValueError("Expected more than 1 value per channel when training, got input size "
                              f"{input.size()}")
         fn = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
-        y = defop("NativeBatchNormBackward0", ("batch_norm", True, axes, eps, weight is not None,
+        y = _defop("NativeBatchNormBackward0", ("batch_norm", True, axes, eps, weight is not None,
                                                bias is not None),
                   fn, (input, *wbs))
         _graph.show_as(y._gfn, functools.partial(_affine_shown, weight is not None, bias is not None, 0))
         if running_mean is not None or running_var is not None:
-            if is_concrete(input):
+            if _is_concrete(input):
                 with torch.no_grad():
                     x64 = xb.astype(np.float64)
                     mean = x64.mean(axis=axes)
                     var_u = x64.var(axis=axes) * size / max(size - 1, 1)
                     m = momentum
                     if running_mean is not None:
-                        running_mean.mul_(1 - m).add_(torch.as_tensor(mean.astype(buf(running_mean).dtype)),
+                        running_mean.mul_(1 - m).add_(torch.as_tensor(mean.astype(_buf(running_mean).dtype)),
                                                       alpha=m)
                     if running_var is not None:
-                        running_var.mul_(1 - m).add_(torch.as_tensor(var_u.astype(buf(running_var).dtype)),
+                        running_var.mul_(1 - m).add_(torch.as_tensor(var_u.astype(_buf(running_var).dtype)),
                                                      alpha=m)
             else:  # traced (torch.compile, torch.func): the same update with tensor ops
                 _traced_running_stats(input, running_mean, running_var, axes, size, momentum)
@@ -1367,7 +1368,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
         y = (x - fnp.reshape(rm, shape_wb)) * lax.rsqrt(fnp.reshape(rv, shape_wb) + eps)
         return _scale_shift(y, wb, has_w, has_b, shape_wb)
 
-    y = defop("NativeBatchNormBackward0", ("batch_norm", False, xb.ndim, eps, has_w, has_b), fn_e,
+    y = _defop("NativeBatchNormBackward0", ("batch_norm", False, xb.ndim, eps, has_w, has_b), fn_e,
               (input, running_mean, running_var, *wbs))
     _graph.show_as(y._gfn, functools.partial(_affine_shown, has_w, has_b, 2))
     return y
@@ -1395,25 +1396,25 @@ def _traced_running_stats(input: Tensor, running_mean, running_var, axes, size: 
 def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalise each (sample, channel) over its spatial dims."""
-    xb = buf(input)
+    xb = _buf(input)
     if use_input_stats:
         axes = tuple(range(2, xb.ndim))
         c = xb.shape[1]
         shape_wb = (1, c) + (1,) * (xb.ndim - 2)
         fn = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
         wbs = [t for t in (weight, bias) if t is not None]
-        y = defop("NativeBatchNormBackward0", ("instance_norm", axes, eps, weight is not None,
+        y = _defop("NativeBatchNormBackward0", ("instance_norm", axes, eps, weight is not None,
                                                bias is not None),
                   fn, (input, *wbs))
-        if running_mean is not None and is_concrete(input):
+        if running_mean is not None and _is_concrete(input):
             with torch.no_grad():
                 x64 = xb.astype(np.float64)
                 n = int(np.prod(xb.shape[2:]))
                 mean = x64.mean(axis=axes).mean(axis=0)
                 var_u = (x64.var(axis=axes) * n / max(n - 1, 1)).mean(axis=0)
-                running_mean.mul_(1 - momentum).add_(torch.as_tensor(mean.astype(buf(running_mean).dtype)),
+                running_mean.mul_(1 - momentum).add_(torch.as_tensor(mean.astype(_buf(running_mean).dtype)),
                                                      alpha=momentum)
-                running_var.mul_(1 - momentum).add_(torch.as_tensor(var_u.astype(buf(running_var).dtype)),
+                running_var.mul_(1 - momentum).add_(torch.as_tensor(var_u.astype(_buf(running_var).dtype)),
                                                     alpha=momentum)
         return y
     return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
@@ -1424,14 +1425,14 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
     if isinstance(normalized_shape, numbers.Integral):
         normalized_shape = (int(normalized_shape),)
     ns = tuple(int(s) for s in normalized_shape)
-    xb = buf(input)
+    xb = _buf(input)
     if tuple(xb.shape[xb.ndim - len(ns):]) != ns:
         raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape [*, "
                            f"{', '.join(str(s) for s in ns)}], but got input of size{list(xb.shape)}")
     axes = tuple(range(xb.ndim - len(ns), xb.ndim))
     fn = _norm_fn(axes, eps, ns, weight is not None, bias is not None)
     wbs = [t for t in (weight, bias) if t is not None]
-    y = defop("NativeLayerNormBackward0", ("layer_norm", axes, eps, weight is not None, bias is not None),
+    y = _defop("NativeLayerNormBackward0", ("layer_norm", axes, eps, weight is not None, bias is not None),
               fn, (input, *wbs))
     _graph.show_as(y._gfn, functools.partial(_affine_shown, weight is not None, bias is not None, 0))
     return y
@@ -1439,7 +1440,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
     """Normalise over groups of channels (and the spatial dims)."""
-    xb = buf(input)
+    xb = _buf(input)
     n, c = xb.shape[0], xb.shape[1]
     if c % num_groups:
         raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got "
@@ -1459,7 +1460,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
         return _scale_shift(y, wb, has_w, has_b, shape_wb)
 
     wbs = [t for t in (weight, bias) if t is not None]
-    y = defop("NativeGroupNormBackward0", ("group_norm", n, G, eps, has_w, has_b), fn, (input, *wbs))
+    y = _defop("NativeGroupNormBackward0", ("group_norm", n, G, eps, has_w, has_b), fn, (input, *wbs))
     _graph.show_as(y._gfn, functools.partial(_affine_shown, has_w, has_b, 0))
     return y
 
@@ -1501,7 +1502,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
         d = x - t
         return red(d * d)
 
-    return defop("MseLossBackward0", ("mse_loss", reduction), fn, (input, target))
+    return _defop("MseLossBackward0", ("mse_loss", reduction), fn, (input, target))
 
 
 @_autocast_fp32
@@ -1518,7 +1519,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
         z = fnp.abs(x - t)
         return red(fnp.where(z < de, 0.5 * z * z, de * (z - 0.5 * de)))
 
-    y = defop("HuberLossBackward0", ("huber", reduction, de), fn, (input, target))
+    y = _defop("HuberLossBackward0", ("huber", reduction, de), fn, (input, target))
     return y if weight is None else _reduce_t(y * weight, reduction)
 
 
@@ -1544,7 +1545,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
             return red(z)
         return red(fnp.where(z < be, 0.5 * z * z / be, z - 0.5 * be))
 
-    return defop("SmoothL1LossBackward0", ("smooth_l1", reduction, be), fn, (input, target))
+    return _defop("SmoothL1LossBackward0", ("smooth_l1", reduction, be), fn, (input, target))
 
 
 def _check_targets(tb, C: int, ignore_index: int) -> None:
@@ -1572,7 +1573,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     _check_reduction(reduction)
-    xb, tb = buf(input), buf(target)
+    xb, tb = _buf(input), _buf(target)
     nd = xb.ndim
     if nd < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {nd})")
@@ -1585,7 +1586,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
                              f"({tb.shape[0]}).")
         raise RuntimeError(f"Expected target size {list(batch_shape)}, got {list(tb.shape)}")
     C = xb.shape[1] if nd >= 2 else xb.shape[0]
-    if is_concrete(target):
+    if _is_concrete(target):
         _check_targets(tb, C, ignore_index)
     ii = int(ignore_index)
     has_w = weight is not None
@@ -1609,7 +1610,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     name = "NllLoss2DBackward0" if nd == 4 else "NllLossBackward0"
     args = (input, target) if weight is None else (input, target, weight.detach())
     # next_functions: the input only (PyTorch lists no edge for the integer target)
-    return defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, edges=(0,))
+    return _defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, edges=(0,))
 
 
 @_autocast_fp32
@@ -1624,10 +1625,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     _check_reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    nd = buf(input).ndim
+    nd = _buf(input).ndim
     cax = 1 if nd >= 2 else 0
     logp = torch.log_softmax(input, cax)
-    C = buf(input).shape[cax]
+    C = _buf(input).shape[cax]
     if target.is_floating_point():
         if target.shape != input.shape:
             raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
@@ -1639,7 +1640,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
             prod = prod * weight.view((C,) + (1,) * (nd - 2) if nd >= 2 else (C,))
         losses = -prod.sum(cax)
         if reduction == "mean":
-            n = int(np.prod(buf(input).shape)) // C if nd >= 1 else 1
+            n = int(np.prod(_buf(input).shape)) // C if nd >= 1 else 1
             return losses.sum() / n
         return _reduce_t(losses, reduction)
     nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
@@ -1674,8 +1675,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_averag
     if target.size() != input.size():
         raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
                          f"({input.size()}) is deprecated. Please ensure they have the same size.")
-    if is_concrete(input):
-        b = buf(input)
+    if _is_concrete(input):
+        b = _buf(input)
         if b.size and (np.nanmin(b) < 0 or np.nanmax(b) > 1):
             raise RuntimeError("all elements of input should be between 0 and 1")
     input, target = _same_dtype(_float(input), target)
@@ -1689,7 +1690,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_averag
         return red(loss)
 
     args = (input, target) if weight is None else (input, target, weight.detach())
-    return defop("BinaryCrossEntropyBackward0", ("bce", reduction, has_w), fn, args)
+    return _defop("BinaryCrossEntropyBackward0", ("bce", reduction, has_w), fn, args)
 
 
 @_autocast_fp32
@@ -1723,7 +1724,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
         return red(loss)
 
     extra = [t.detach() if t.requires_grad else t for t in (weight, pos_weight) if t is not None]
-    return defop("BinaryCrossEntropyWithLogitsBackward0", ("bcel", reduction, has_w, has_pw), fn,
+    return _defop("BinaryCrossEntropyWithLogitsBackward0", ("bcel", reduction, has_w, has_pw), fn,
                  (input, target, *extra))
 
 
@@ -1783,7 +1784,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
         z = -t * x
         return red(fnp.log1p(fnp.exp(-fnp.abs(z))) + fnp.maximum(z, 0.0))  # log(1 + exp(z)), stably
 
-    return defop("SoftMarginLossBackward0", ("soft_margin", reduction), fn, (input, target.detach()))
+    return _defop("SoftMarginLossBackward0", ("soft_margin", reduction), fn, (input, target.detach()))
 
 
 @_autocast_fp32
