@@ -17,6 +17,7 @@ import numpy as np
 from ..backends import NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
 from ..backends.dlpack import import_buffer
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
+from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..core.constants import constant_like, host_array  # noqa: F401 (re-exported)
 from ..core.constants import full_like as _full_like
 from ..core.constants import ones_like as _ones_like
@@ -103,7 +104,22 @@ def asarray(a, dtype=None, copy=None, *, device=None) -> ArrayImpl:
             a = import_buffer(a)
         except BufferError:  # a dtype or device DLPack cannot carry: __array__ as before
             pass
-    return _on_device(lambda: host_array(a, dtype), device)
+    return _weak_if_scalar(_on_device(lambda: host_array(a, dtype), device), a, dtype)
+
+
+def _weak_if_scalar(out, value, dtype):
+    """``out`` weakly typed when it was made from a Python int/float/complex without a dtype
+    (JAX: ``jnp.asarray(1.0)`` and ``jnp.full(3, 2)`` are weak)."""
+    if dtype is None and type(value) in WEAK_SCALAR_TYPES and type(out) is ArrayImpl:
+        return wrap(out._buf, True)
+    return out
+
+
+def _weak_like(out, x, dtype):
+    """``out`` weakly typed when it copies a weak ``x``'s dtype (``zeros_like`` and kin)."""
+    if dtype is None and type(out) is ArrayImpl and getattr(x, "weak_type", False) is True:
+        return wrap(out._buf, True)
+    return out
 
 
 def _is_dlpack_tensor(a) -> bool:
@@ -136,7 +152,8 @@ def full(shape, fill_value, dtype=None, *, device=None):
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         fv = fill_value if dtype is None else convert_element_type(fill_value, dtype)
         return _moved(broadcast_to(fv, _shape_tuple(shape)), device)
-    return _on_device(lambda: _make("full", _shape_tuple(shape), fill_value, dtype=dtype), device)
+    return _weak_if_scalar(_on_device(lambda: _make("full", _shape_tuple(shape), fill_value, dtype=dtype),
+                                      device), fill_value, dtype)
 
 
 def zeros_like(x, dtype=None, shape=None, *, device=None) -> ArrayImpl:
@@ -146,11 +163,11 @@ def zeros_like(x, dtype=None, shape=None, *, device=None) -> ArrayImpl:
     >>> fnp.zeros_like(fnp.ones(2))
     Array([0., 0.], dtype=float64)
     """
-    return _moved(_zeros_like(x, dtype, shape), device)
+    return _weak_like(_moved(_zeros_like(x, dtype, shape), device), x, dtype)
 
 
 def ones_like(x, dtype=None, shape=None, *, device=None) -> ArrayImpl:
-    return _moved(_ones_like(x, dtype, shape), device)
+    return _weak_like(_moved(_ones_like(x, dtype, shape), device), x, dtype)
 
 
 def empty_like(x, dtype=None, shape=None, *, device=None):
@@ -161,7 +178,7 @@ def full_like(x, fill_value, dtype=None, shape=None, *, device=None):
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         s, d = _like(x, dtype, shape)
         return _moved(full(s, fill_value, d), device)
-    return _moved(_full_like(x, fill_value, dtype, shape), device)
+    return _weak_like(_moved(_full_like(x, fill_value, dtype, shape), device), x, dtype)
 
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None):

@@ -67,7 +67,7 @@ def _leaf_key(x):
     t = type(x)
     if t is ArrayImpl:
         b = x._buf
-        return (type(b), b.shape, b.dtype)
+        return (type(b), b.shape, b.dtype, True) if x._weak else (type(b), b.shape, b.dtype)
     if t in _PY_SCALARS:
         return t
     av = x.aval
@@ -143,12 +143,17 @@ def _check_jit_args(fun, sig, static_argnums, static_argnames, donate_argnums) -
             )
 
 
-def _wrap_outs(outs):
+def _wrap_outs(outs, weak=None):
+    """The program's output buffers as Arrays; ``weak``: which are weakly typed (None: none)."""
     res = []
     for o in outs:
         w = object.__new__(ArrayImpl)
+        w._weak = False
         w._buf = o
         res.append(w)
+    if weak is not None:
+        for w, k in zip(res, weak):
+            w._weak = k
     return res
 
 
@@ -156,13 +161,15 @@ class _Entry:
     """A compiled signature of a jitted function (``tick``: its last use, for the LRU;
     ``fast_key``: its key in the call-path index, if any)."""
 
-    __slots__ = ("closed", "lifted", "exe", "single", "unflatten", "tick", "fast_key")
+    __slots__ = ("closed", "lifted", "exe", "single", "unflatten", "tick", "fast_key", "weak")
 
     def __init__(self, closed, lifted) -> None:
         self.closed, self.lifted, self.exe = closed, lifted, None
         self.tick, self.fast_key = 0, None
         self.single = closed.out_tree.node_type is None
         self.unflatten = _unflattener(closed.out_tree)
+        weak = tuple(bool(getattr(getattr(v, "aval", None), "weak_type", False)) for v in closed.jaxpr.outvars)
+        self.weak = weak if any(weak) else None  # the weakly typed outputs
 
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), donate_argnames=(),
@@ -284,7 +291,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), d
                 exe = entry.exe
                 if exe is None:
                     exe = entry.exe = entry.closed.executable(_xp_of(bufs, entry.closed))
-                return _wrap_outs(exe.run(bufs))
+                return _wrap_outs(exe.run(bufs), entry.weak)
         return jit_p.bind(*entry.lifted, *flat, closed=entry.closed)
 
     @functools.wraps(fun)
@@ -301,7 +308,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), d
                 ta = type(a)
                 if ta is ArrayImpl:
                     b = a._buf
-                    key.append((type(b), b.shape, b.dtype))
+                    key.append((type(b), b.shape, b.dtype, True) if a._weak else (type(b), b.shape, b.dtype))
                     bufs.append(b)
                 elif ta in _PY_SCALARS:
                     key.append(ta)
@@ -318,9 +325,10 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), d
                     outs = exe.run(bufs)
                     if entry.single:
                         w = object.__new__(ArrayImpl)
+                        w._weak = entry.weak is not None
                         w._buf = outs[0]
                         return w
-                    return entry.unflatten(_wrap_outs(outs))
+                    return entry.unflatten(_wrap_outs(outs, entry.weak))
         entry, flat = lookup(args, kwargs)
         return entry.unflatten(run(entry, flat))
 
