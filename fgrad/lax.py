@@ -33,6 +33,7 @@ from .ops.convolution import (
 )
 from .ops.cumulative import associative_scan, cumlogsumexp, cummax, cummin, cumprod, cumsum
 from .ops.lax_ops import GENERATED as _GENERATED
+from .ops.lax_ops import _convert_element_type  # noqa: F401  (JAX's private name, used by libraries)
 from .ops.lax_ops import (  # noqa: A004
     RoundingMethod, argmax, argmin, broadcast, broadcast_in_dim, clamp, concatenate, convert_element_type,
     div, dynamic_update_slice, expand_dims, index_in_dim, integer_pow, iota, reduce_and, reduce_max,

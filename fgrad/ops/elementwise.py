@@ -93,20 +93,43 @@ def _promoting_bind(prim: Primitive):
     return bind
 
 
+def promote_weak(*args) -> tuple:
+    """``args`` with each weakly typed array cast to the dtype JAX's promotion gives it
+    against the strongly typed ones (`core.weak_types.cast_target`); for operations that
+    combine dtypes outside the elementwise family (``dot_general``).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> [a.dtype.name for a in promote_weak(fnp.asarray(2.0), fnp.ones(2, "float32"))]
+        ['float32', 'float32']
+    """
+    kinds = [_weakness(a) for a in args]
+    if 2 not in kinds:
+        return args
+    return _cast_weak(args, kinds, [get_aval(a).dtype for a, k in zip(args, kinds) if not k])
+
+
+def _cast_weak(args, kinds, strong):
+    if not strong:
+        return args
+    cast = []
+    for a, k in zip(args, kinds):
+        if k == 2:
+            target = cast_target(strong, get_aval(a).dtype)
+            if target is not None:
+                a = convert_element_type(a, target)
+        cast.append(a)
+    return tuple(cast)
+
+
 def _weak_bind(prim, plain_bind, args, params):
     """`_promoting_bind` with a weakly typed operand."""
     kinds = [_weakness(a) for a in args]
     strong = [get_aval(a).dtype for a, k in zip(args, kinds) if not k]
     weak = [get_aval(a).dtype for a, k in zip(args, kinds) if k]
-    if strong and 2 in kinds and prim is not convert_element_type_p:
-        cast = []
-        for a, k in zip(args, kinds):
-            if k == 2:
-                target = cast_target(strong, get_aval(a).dtype)
-                if target is not None:
-                    a = convert_element_type(a, target)
-            cast.append(a)
-        args = tuple(cast)
+    if 2 in kinds and prim is not convert_element_type_p:
+        args = _cast_weak(args, kinds, strong)
     dts = [getattr(a, "dtype", None) for a in args]
     if any(d is BF16 for d in dts) and any(d is not BF16 for d in dts):
         args = _cast_to_common(args, dts)
@@ -653,7 +676,8 @@ def convert_element_type(x, new_dtype, weak_type: bool = False):
             if type(x) is ArrayImpl:
                 return wrap(x._buf, weak_type)
     if weak_type:
-        return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=True)
+        out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=True)
+        return wrap(out._buf, True) if type(out) is ArrayImpl else out
     return convert_element_type_p.bind(x, new_dtype=new_dtype)
 
 

@@ -168,7 +168,8 @@ class _Entry:
         self.tick, self.fast_key = 0, None
         self.single = closed.out_tree.node_type is None
         self.unflatten = _unflattener(closed.out_tree)
-        weak = tuple(bool(getattr(getattr(v, "aval", None), "weak_type", False)) for v in closed.jaxpr.outvars)
+        weak = tuple(bool(getattr(getattr(v, "aval", None), "weak_type", False))
+                     for v in closed.jaxpr.outvars)
         self.weak = weak if any(weak) else None  # the weakly typed outputs
 
 
