@@ -35,7 +35,7 @@ from .transforms.custom import custom_vjp
 from .transforms.ad import vjp
 from .transforms.jvp_trace import JVPTracer
 from .transforms.staging import StagingTrace, StagingTracer
-from .tree_util import tree_flatten, tree_map, tree_unflatten
+from .tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
 
 __all__ = ["checkpoint", "remat", "checkpoint_name", "checkpoint_policies"]
 

@@ -33,7 +33,7 @@ from ..core.trace import new_trace, state
 from ..transforms.ad import jvp, vjp
 from ..transforms.batching import vmap
 from ..transforms.staging import StagingTrace
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .elementwise import convert_element_type, eq, maximum, minimum, ne_p, select
 from .reductions import reduce_or_p
 from .shape import bdim_to_front, move_or_broadcast, reshape

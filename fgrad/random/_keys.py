@@ -27,7 +27,7 @@ from ..ops import bits as _bits
 from ..ops import elementwise as _ew
 from ..ops import shape as _shp
 from ..ops import sorting as _sorting
-from ..tree_util import register_pytree_node
+from ..tree_util import register_array_node
 
 _get_aval, _wrap = _array.get_aval, _array.wrap
 _reshape, _take_static = _shp.reshape, _sorting.take_static
@@ -198,8 +198,9 @@ def _reshape_keys(base, shape: tuple):
     return _reshape(base, shape + (2,))
 
 
-register_pytree_node(PRNGKeyArray, lambda k: ((k._base,), None),
-                     lambda _, children: PRNGKeyArray(children[0]))
+# a leaf of the public tree functions (as JAX's key arrays); the transforms trace its data
+register_array_node(PRNGKeyArray, lambda k: ((k._base,), None),
+                    lambda _, children: PRNGKeyArray(children[0]))
 
 
 def is_typed_key(x) -> bool:

@@ -38,8 +38,9 @@ from ..core.logs import enable_from_environment
 from ..core.placement import placement_of
 from ..core.provenance import CHECKS
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
+from ..tree_util import _array_nodes as _ARRAY_NODES
 from ..tree_util import _registry as _TREE_NODES
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .jit_primitive import JIT_HINT, LOG, Closed, close, jit_p
 from .staging import StagingTrace
 
@@ -397,7 +398,8 @@ def _structure(x, leaves):
     if x is None:
         return 3
     if t is ArrayImpl or t in _PY_SCALARS or isinstance(x, Tracer) or (
-            t not in _TREE_NODES and not (isinstance(x, tuple) and hasattr(x, "_fields"))):
+            t not in _TREE_NODES and t not in _ARRAY_NODES
+            and not (isinstance(x, tuple) and hasattr(x, "_fields"))):
         leaves.append(x)
         return 4
     raise _NotPlain
