@@ -102,10 +102,11 @@ class KeyDType:
 KEY_DTYPE = KeyDType()
 
 
-class PRNGKeyArray:
+class PRNGKeyArray(_array.Array):
     """An array of typed PRNG keys over raw ``uint32[*shape, 2]`` data (see the module
     docstring).  Indexing, ``len``, iteration, ``reshape``, ``ravel`` and ``T`` act on the key
-    axes only.
+    axes only.  It is an `fgrad.Array` (as JAX's key arrays are ``jax.Array``s) and a pytree
+    leaf; the transforms trace its data.
 
     Example::
 
