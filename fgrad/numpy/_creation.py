@@ -83,6 +83,8 @@ def asarray(a, dtype=None, copy=None, *, device=None) -> ArrayImpl:
         >>> fnp.asarray([1, 2], dtype=float)
         Array([1., 2.], dtype=float64)
     """
+    if getattr(a, "_fgrad_key_array", False) is True and dtype is None:
+        return a  # a typed PRNG key array is an Array of a key dtype (as jnp.asarray(key) in JAX)
     if dtype is not None:
         dtype = check_array_dtype(dtype, "fgrad.numpy.asarray")
     if isinstance(a, (ArrayImpl, Tracer)):
