@@ -15,6 +15,7 @@ from ..core.narrow_floats import bfloat16 as BF16, dtype_kind, promote_types
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
 from ..core.weak_types import cast_target, join_is_weak
+from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
 from ..core.primitive import Primitive
 from ..core.rules import (defbilinear, defbroadcasting, defjvp, defjvp2, defjvp_shared, deflinear,
@@ -73,6 +74,12 @@ def _promoting_bind(prim: Primitive):
     def bind(*args, **params):
         if len(args) == 2:  # the common case, without building lists (this runs for every op)
             a, b = args
+            ta, tb = type(a), type(b)
+            if ta is ArrayImpl and not a._weak:  # eager fast paths: array-array, array-scalar
+                if tb in _PY_LEVEL:
+                    return _scalar_bind(prim, plain_bind, args, b, a, params)
+            elif ta in _PY_LEVEL and tb is ArrayImpl and not b._weak:
+                return _scalar_bind(prim, plain_bind, args, a, b, params)
             if _weakness(a) or _weakness(b):
                 return _weak_bind(prim, plain_bind, args, params)
             da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
@@ -121,6 +128,28 @@ def _cast_weak(args, kinds, strong):
                 a = convert_element_type(a, target)
         cast.append(a)
     return tuple(cast)
+
+
+_PY_LEVEL = {int: 1, float: 2, complex: 3}  # Python's weak scalar types (not bool)
+_DTYPE_LEVEL: dict = {}
+
+
+def _scalar_bind(prim, plain_bind, args, scalar, array, params):
+    """`_promoting_bind` of a strongly typed concrete array and a Python int/float/complex:
+    NumPy's promotion gives JAX's dtype; the result is weak when the scalar's kind is above the
+    array's (``int32_array * 1.5``), except a complex scalar with a float array."""
+    dt = array._buf.dtype
+    if dt is BF16:
+        return _weak_bind(prim, plain_bind, args, params)
+    out = plain_bind(*args, **params)
+    lv = _DTYPE_LEVEL.get(dt)
+    if lv is None:
+        lv = _DTYPE_LEVEL[dt] = weak_level(dt)
+    sv = _PY_LEVEL[type(scalar)]
+    if sv > lv and not (sv == 3 and lv == 2) and type(out) is ArrayImpl \
+            and prim is not convert_element_type_p:
+        out = wrap(out._buf, True)
+    return out
 
 
 def _weak_bind(prim, plain_bind, args, params):
