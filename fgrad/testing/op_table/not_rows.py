@@ -77,6 +77,7 @@ NOT_OPS = {
     "lax": {
         "iota": "creation",
         "full": "creation",
+        "optimization_barrier": "identity over a pytree (tests/test_prevent_cse.py: jit, grad2, vmap)",
         # static layout/shape helpers of the convolution (tested in tests/test_convolution.py)
         "conv_dimension_numbers": "static query (shapes and layout strings in, axis specs out)",
         "conv_general_shape_tuple": "static query (shapes in, shape out)",
