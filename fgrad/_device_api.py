@@ -21,7 +21,7 @@ from . import numpy as fnp
 from .backends import default_device, devices, to_host
 from .core.array import ArrayImpl, Tracer
 from .core.placement import device_put
-from .tree_util import tree_map
+from .tree_util import map_arrays as tree_map
 
 _JAX_PLATFORM = {"cpu": "cpu", "cuda": "gpu", "rocm": "gpu"}
 

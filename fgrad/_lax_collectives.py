@@ -21,7 +21,7 @@ from .core.trace import state
 from .ops import named_axes as _na
 from .ops.elementwise import div
 from .transforms.batching import BatchTrace
-from .tree_util import tree_map
+from .tree_util import map_arrays as tree_map
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle",
            "axis_index", "axis_size"]

@@ -2,7 +2,7 @@
 the general `reduce` (any associative computation, over pytrees of operands), `select_n`,
 bit counting, slicing helpers (``*_in_dim``, `split`, `unstack`, `collapse`, `index_take`),
 `reduce_precision`, shape helpers for convolutions and windows, and identities that only
-matter to XLA (`optimization_barrier`, `with_sharding_constraint`).  Re-exported by
+matter to XLA (`with_sharding_constraint`).  Re-exported by
 `fgrad.lax`.
 
 Example::
@@ -421,19 +421,6 @@ def batch_matmul(lhs, rhs, precision=None):
     return fnp.matmul(lhs, rhs, precision=precision)
 
 
-def optimization_barrier(operand):
-    """``operand`` unchanged (a pytree): in XLA it keeps computations from moving across it;
-    fgrad's jit never moves computations across a use, so it is the identity.
-
-    Example::
-
-        >>> from fgrad import lax
-        >>> lax.optimization_barrier((1.0, 2.0))
-        (1.0, 2.0)
-    """
-    return operand
-
-
 def with_sharding_constraint(x, shardings):
     """``x`` unchanged: fgrad runs on one device per process (`fgrad.sharding`).
 
@@ -620,7 +607,7 @@ __all__ = [
     "complex", "reciprocal", "select_n", "reduce", "reduce_xor", "population_count", "clz",
     "dynamic_update_slice_in_dim", "dynamic_update_index_in_dim", "index_take", "broadcasted_iota",
     "broadcast_to_rank", "collapse", "split", "stack", "unstack", "tile", "batch_matmul",
-    "optimization_barrier", "with_sharding_constraint", "platform_dependent", "empty", "conv_shape_tuple",
+    "with_sharding_constraint", "platform_dependent", "empty", "conv_shape_tuple",
     "reduce_window_shape_tuple", "reduce_precision", "GatherScatterMode", "lgamma", "digamma", "polygamma",
     "igamma", "igammac", "igamma_grad_a", "zeta", "bessel_i0e", "bessel_i1e", "betainc",
 ]

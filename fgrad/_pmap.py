@@ -30,7 +30,7 @@ from ._device_api import local_devices
 from .core.array import get_aval
 from .transforms.batching import vmap
 from .transforms.jit import jit
-from .tree_util import flatten_prefix, tree_flatten
+from .tree_util import flatten_prefix, flatten_arrays as tree_flatten
 
 __all__ = ["pmap"]
 

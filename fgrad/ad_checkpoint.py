@@ -31,11 +31,12 @@ from .core.ir import Literal
 from .core.trace import EVAL_TRACE, new_trace, state
 from .ops.checkpoint_name import name_p
 from .ops.elementwise import add
+from .ops.optimization_barrier import optimization_barrier_p
 from .transforms.custom import custom_vjp
 from .transforms.ad import vjp
 from .transforms.jvp_trace import JVPTracer
 from .transforms.staging import StagingTrace, StagingTracer
-from .tree_util import tree_flatten, tree_map, tree_unflatten
+from .tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
 
 __all__ = ["checkpoint", "remat", "checkpoint_name", "checkpoint_policies"]
 
@@ -142,9 +143,12 @@ def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True, policy:
                static_argnums: int | Sequence[int] = ()) -> Callable:
     """``fun`` recomputed in the backward pass instead of storing its intermediates.  Usable
     as ``checkpoint(f)``, ``@checkpoint`` or ``@checkpoint(policy=..., static_argnums=...)``.
-    ``static_argnums`` are passed through as Python values (not differentiated);
-    ``prevent_cse`` is accepted for JAX compatibility (fgrad's recomputation is traced after
-    the forward pass, from the saved inputs).
+    ``static_argnums`` are passed through as Python values (not differentiated).
+    ``prevent_cse`` (default True, as JAX): when the backward pass is staged (under ``jit``),
+    the recomputation starts from its inputs passed through an `optimization_barrier`, so that
+    jit's common-subexpression elimination cannot merge the recomputed values with the forward
+    pass's (which would keep those alive and undo the memory saving).  ``prevent_cse=False``
+    lets CSE merge them (no recomputation under jit: faster, no memory saved).
 
     Example::
 
@@ -215,6 +219,8 @@ def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True, policy:
 
         def bwd(residuals, cts):
             ins, saved = residuals
+            if prevent_cse and any(isinstance(x, Tracer) for x in ins):
+                ins = [optimization_barrier_p.bind(x) for x in ins]  # recompute, don't reuse
 
             def replay(*xs):
                 cs, ys = split(xs)

@@ -41,7 +41,7 @@ from .backends import world as _world
 from .backends.world import CollectiveMismatchError, CollectiveTimeoutError
 from .ops import collectives as _c
 from .ops import structural as _structural
-from .tree_util import tree_flatten, tree_map, tree_unflatten
+from .tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
 
 PROCESSES = "processes"  # the reserved axis name of the process world
 

@@ -17,10 +17,12 @@ import numpy as np
 
 from .core.array import FLOAT0, SUPPORTED_DTYPE_KINDS
 from .core.narrow_floats import dtype_kind
+from .core.weak_types import WEAK_SCALAR_TYPES
 from .numpy import finfo, iinfo, result_type
 from .random._keys import KeyDType
 
-__all__ = ["canonicalize_dtype", "extended", "finfo", "float0", "iinfo", "issubdtype", "prng_key",
+__all__ = ["canonicalize_dtype", "extended", "finfo", "float0", "iinfo", "is_weakly_typed", "issubdtype",
+           "prng_key",
            "result_type", "scalar_type_of", "TypePromotionError"]
 
 
@@ -71,6 +73,22 @@ def canonicalize_dtype(dtype: Any, allow_extended_dtype: bool = False) -> np.dty
     if dtype_kind(dt) not in SUPPORTED_DTYPE_KINDS:
         raise TypeError(f"canonicalize_dtype: fgrad supports number and bool dtypes, got {dt}")
     return dt
+
+
+def is_weakly_typed(x: Any) -> bool:
+    """Whether ``x`` is weakly typed (JAX's ``jax.dtypes.is_weakly_typed``): a Python int,
+    float or complex (not bool), or an fgrad array or tracer whose ``weak_type`` is set
+    (``fnp.asarray(1.0)``, results computed only from weak values).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> is_weakly_typed(1.0), is_weakly_typed(fnp.asarray(1.0)), is_weakly_typed(fnp.ones(2))
+        (True, True, False)
+    """
+    if type(x) in WEAK_SCALAR_TYPES:
+        return True
+    return getattr(x, "weak_type", False) is True and not isinstance(x, (np.ndarray, np.generic))
 
 
 def scalar_type_of(x: Any) -> type:

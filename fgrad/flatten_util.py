@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import numpy as fnp
-from .tree_util import tree_flatten, tree_unflatten
+from .tree_util import flatten_arrays as tree_flatten, tree_unflatten
 
 __all__ = ["ravel_pytree"]
 

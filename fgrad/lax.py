@@ -23,7 +23,7 @@ from ._lax_more import (  # noqa: A004,F401 - listed in __all__ through _MORE
     GatherScatterMode, batch_matmul, bessel_i0e, bessel_i1e, betainc, broadcast_to_rank, broadcasted_iota,
     clz, collapse, complex, conv_shape_tuple, digamma, dynamic_update_index_in_dim,
     dynamic_update_slice_in_dim, empty, igamma, igamma_grad_a, igammac, index_take, lgamma,
-    optimization_barrier, platform_dependent,
+    platform_dependent,
     polygamma, population_count, reciprocal, reduce, reduce_precision, reduce_window_shape_tuple, reduce_xor,
     select_n, split, stack, tile, unstack, with_sharding_constraint, zeta,
 )
@@ -43,6 +43,7 @@ from .ops.convolution import (
 from .ops.linear_solve import custom_linear_solve
 from .ops.cumulative import associative_scan, cumlogsumexp, cummax, cummin, cumprod, cumsum
 from .ops.lax_ops import GENERATED as _GENERATED
+from .ops.lax_ops import _convert_element_type  # noqa: F401  (JAX's private name, used by libraries)
 from .ops.lax_ops import (  # noqa: A004
     RoundingMethod, argmax, argmin, broadcast, broadcast_in_dim, clamp, concatenate, convert_element_type,
     div, dynamic_update_slice, expand_dims, index_in_dim, integer_pow, iota, reduce_and, reduce_max,
@@ -50,6 +51,7 @@ from .ops.lax_ops import (  # noqa: A004
     square, squeeze, transpose,
 )
 from .ops.fft import fft
+from .ops.optimization_barrier import optimization_barrier
 from .ops.linalg import Precision, dot_general
 from .ops.sorting import sort, sort_key_val, top_k
 from .ops.specs import point_faces as _point_faces

@@ -120,6 +120,28 @@ class _NodeType(NamedTuple):
 
 
 _registry: dict[type, _NodeType] = {}
+# types that are leaves of the public tree functions but that the transforms flatten into
+# their arrays (typed PRNG key arrays: leaves as in JAX, uint32 data under jit/vmap/scan)
+_array_nodes: dict[type, _NodeType] = {}
+
+
+def register_array_node(nodetype: type, flatten_func: Callable, unflatten_func: Callable) -> None:
+    """Register ``nodetype`` as an array-like leaf: `tree_flatten` and the other public
+    functions keep it whole (a leaf), while the transforms flatten it with `flatten_arrays`
+    into the arrays it holds (``flatten_func(x) -> (arrays, aux)``, ``unflatten_func(aux,
+    arrays) -> x``).  fgrad's typed PRNG key arrays are registered this way, so that
+    ``tree_leaves(key) == [key]`` as in JAX while ``jit(f)(key)`` traces the key's data.
+
+    Example::
+
+        >>> import fgrad.random as random
+        >>> key = random.key(0)
+        >>> tree_leaves({"k": key})[0] is key, len(flatten_arrays({"k": key})[0])
+        (True, 1)
+    """
+    if nodetype in _array_nodes or nodetype in _registry:
+        raise ValueError(f"Duplicate custom PyTreeDef type registration for {nodetype!r}.")
+    _array_nodes[nodetype] = _NodeType(flatten_func, unflatten_func, None, nodetype.__name__)
 
 
 def _register(nodetype: type, to_iter, from_iter, to_keyed, name: str | None = None) -> None:
@@ -313,8 +335,9 @@ def _namedtuple_node(t: type) -> _NodeType:
 _namedtuple_nodes: dict[type, _NodeType] = {}
 
 
-def _node_of(x):
-    """``(type, _NodeType)`` of a pytree node, or ``(None, None)`` for a leaf."""
+def _node_of(x, arrays: bool = False):
+    """``(type, _NodeType)`` of a pytree node, or ``(None, None)`` for a leaf; ``arrays``:
+    array-like leaves (`register_array_node`) count as nodes."""
     t = type(x)
     nt = _registry.get(t)
     if nt is not None:
@@ -324,12 +347,19 @@ def _node_of(x):
         if nt is None:
             nt = _namedtuple_nodes[t] = _namedtuple_node(t)
         return t, nt
+    if arrays:
+        nt = _array_nodes.get(t)
+        if nt is not None:
+            return t, nt
     return None, None
 
 
 def _node_of_type(t: type) -> _NodeType | None:
     nt = _registry.get(t)
-    return nt if nt is not None else _namedtuple_nodes.get(t)
+    if nt is not None:
+        return nt
+    nt = _namedtuple_nodes.get(t)
+    return nt if nt is not None else _array_nodes.get(t)
 
 
 def is_tree_node(x) -> bool:
@@ -474,7 +504,7 @@ _LEAF = PyTreeDef(None, None, ())
 
 # ---- flattening --------------------------------------------------------------------------------
 
-def _flatten(x, is_leaf, leaves: list) -> PyTreeDef:
+def _flatten(x, is_leaf, leaves: list, arrays: bool = False) -> PyTreeDef:
     """The treedef of ``x``, appending its leaves to ``leaves`` (depth-first, left to
     right).  Iterative: ``stack`` holds the open nodes (type, aux, the iterator over their
     remaining children, the finished treedefs of their parent)."""
@@ -491,7 +521,7 @@ def _flatten(x, is_leaf, leaves: list) -> PyTreeDef:
             t = type(c)
             nt = registry.get(t)
             if nt is None:
-                t, nt = _node_of(c)
+                t, nt = _node_of(c, arrays)
                 if nt is None:
                     leaves.append(c)
                     done.append(_LEAF)
@@ -522,6 +552,22 @@ def tree_flatten(tree: Any, is_leaf: Callable | None = None):
     if t not in _registry and is_leaf is None and not _is_namedtuple(tree):
         return [tree], _LEAF
     return leaves, _flatten(tree, is_leaf, leaves)
+
+
+def flatten_arrays(tree: Any, is_leaf: Callable | None = None):
+    """`tree_flatten` for the transforms: array-like leaves (`register_array_node`, such as
+    typed PRNG key arrays) are flattened into the arrays they hold.
+
+    Example::
+
+        >>> flatten_arrays([1, (2, None)])
+        ([1, 2], PyTreeDef([*, (*, None)]))
+    """
+    leaves: list = []
+    t = type(tree)
+    if t not in _registry and t not in _array_nodes and is_leaf is None and not _is_namedtuple(tree):
+        return [tree], _LEAF
+    return leaves, _flatten(tree, is_leaf, leaves, True)
 
 
 def _unflatten(tree: PyTreeDef, leaves: list) -> Any:
@@ -708,7 +754,7 @@ def _flatten_up_to(treedef: PyTreeDef, tree, what: str) -> list:
         if td.node_type is None:
             out.append(x)
             continue
-        xt, node = _node_of(x)
+        xt, node = _node_of(x, True)
         if xt is not td.node_type:
             raise ValueError(
                 f"{what}: structures differ at key path {_where(link)}: the first tree has a subtree of "
@@ -733,8 +779,8 @@ def _flatten_up_to(treedef: PyTreeDef, tree, what: str) -> list:
     return out
 
 
-def _leaves_up_to(treedef: PyTreeDef, tree, is_leaf, what: str) -> list:
-    leaves, td = tree_flatten(tree, is_leaf)
+def _leaves_up_to(treedef: PyTreeDef, tree, is_leaf, what: str, arrays: bool = False) -> list:
+    leaves, td = (flatten_arrays if arrays else tree_flatten)(tree, is_leaf)
     if td == treedef:
         return leaves
     return _flatten_up_to(treedef, tree, what)
@@ -756,6 +802,22 @@ def tree_map(f: Callable, tree, *rest, is_leaf: Callable | None = None):
     if not rest:
         return tree_unflatten(treedef, [f(x) for x in leaves])
     others = [_leaves_up_to(treedef, r, is_leaf, "tree_map") for r in rest]
+    return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others, strict=True)])
+
+
+def map_arrays(f: Callable, tree, *rest, is_leaf: Callable | None = None):
+    """`tree_map` for the transforms: over the arrays inside array-like leaves too
+    (`flatten_arrays`).
+
+    Example::
+
+        >>> map_arrays(lambda x: x * 2, {"a": None, "b": 3})
+        {'a': None, 'b': 6}
+    """
+    leaves, treedef = flatten_arrays(tree, is_leaf)
+    if not rest:
+        return tree_unflatten(treedef, [f(x) for x in leaves])
+    others = [_leaves_up_to(treedef, r, is_leaf, "tree_map", True) for r in rest]
     return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others, strict=True)])
 
 
@@ -856,9 +918,9 @@ def flatten_prefix(prefix, tree, name: str = "argument") -> list:
         p, t = stack.pop()
         tp, ntp = _node_of(p) if p is not None else (None, None)
         if p is None or ntp is None:
-            out.extend([p] * len(tree_leaves(t)))
+            out.extend([p] * len(flatten_arrays(t)[0]))
             continue
-        tt, ntt = _node_of(t)
+        tt, ntt = _node_of(t, True)
         if tt is not tp:
             raise ValueError(
                 f"{name} specification must be a tree prefix of the corresponding value, got "

@@ -238,7 +238,8 @@ def test_repr():
 
 def _check_host_reprs():
     assert repr(fnp.asarray([1.0, 2.5])) == "Array([1. , 2.5], dtype=float64)"
-    assert repr(fnp.asarray(3)) == "Array(3, dtype=int64)"
+    assert repr(fnp.asarray(3)) == "Array(3, dtype=int64, weak_type=True)"  # as JAX (weak)
+    assert repr(fnp.asarray(np.int64(3))) == "Array(3, dtype=int64)"
     assert repr(fnp.asarray([True, False])) == "Array([ True, False], dtype=bool)"
     r = repr(fnp.ones((2, 2), dtype=np.float32))
     assert r.startswith("Array([[1., 1.],") and r.endswith("dtype=float32)")

@@ -135,9 +135,12 @@ def test_loop_python_scalar_carry_takes_the_body_dtype():
     assert (out.dtype, float(out)) == (np.float32, 1.5)
     out = lax.scan(lambda c, x: (c + x, None), 0, fnp.arange(3.0))[0]
     assert (out.dtype, float(out)) == (np.float64, 3.0)
-    # an Array carry keeps the strict check
+    # a strongly typed Array carry keeps the strict check
     with pytest.raises(TypeError, match="same shapes and dtypes"):
-        lax.while_loop(lambda c: c < 3, lambda c: c + 0.5, fnp.asarray(0))
+        lax.while_loop(lambda c: c < 3, lambda c: c + 0.5, fnp.asarray(0, fnp.int64))
+    # a weakly typed one (fnp.asarray(0)) is promoted, as in JAX: Array(3., dtype=float64)
+    out = lax.while_loop(lambda c: c < 3, lambda c: c + 0.5, fnp.asarray(0))
+    assert (out.dtype, float(out), out.weak_type) == (np.float64, 3.0, False)
 
 
 def test_fori_loop_unroll():

@@ -185,7 +185,7 @@ def test_reduce_precision_rounds_like_bfloat16_and_float16():
 
 def test_identities_platform_dependent_and_modes():
     tree = {"a": fnp.ones(2)}
-    assert lax.optimization_barrier(tree) is tree
+    np.testing.assert_array_equal(np.asarray(lax.optimization_barrier(tree)["a"]), np.ones(2))
     assert lax.with_sharding_constraint(tree, None) is tree
     on_cpu = fgrad.default_backend() == "cpu"
     assert lax.platform_dependent(1.0, cpu=lambda v: v * 3, default=lambda v: v) == (3.0 if on_cpu else 1.0)

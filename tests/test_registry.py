@@ -49,6 +49,7 @@ TESTED_ELSEWHERE = {
     **{f"{n}_named": "tests/test_jax_api_pmap.py" for n in (
         "psum", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "axis_index")},
     "name": "tests/test_jax_api_checkpoint.py",  # checkpoint_name: policies, derivatives
+    "optimization_barrier": "tests/test_prevent_cse.py",  # identity: jit, grad of grad, vmap
     "debug_callback": "tests/test_jax_api_callbacks.py",  # effects: order, jit, vmap, grad
     "pure_callback": "tests/test_jax_api_callbacks.py",
     # not differentiable (as in JAX): its op-table row runs forward and vmap, the recorder's

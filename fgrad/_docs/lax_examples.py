@@ -8,7 +8,7 @@ peer's (JAX 0.10.2), and ``skip`` marks a known difference (fgrad prints somethi
 """
 
 # fmt: off
-KNOWN_DIFFERENCES = ['fgrad.lax.full', 'fgrad.lax.top_k']
+KNOWN_DIFFERENCES = ['fgrad.lax.top_k']
 
 EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s), as JAX's ``jax.lax.abs``.",
                        (('lax.abs(fnp.array([0.5, 1.0]))', 'Array([0.5, 1. ], dtype=float64)'),),
@@ -229,7 +229,7 @@ EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s)
                         'primitives.',
                         (('lax.full((2,), 1.5)',
                           'Array([1.5, 1.5], dtype=float64, weak_type=True)'),),
-                        True),
+                        False),
                'full_like': ("JAX's ``jax.lax.full_like`` (same arguments and results), computed "
                              "by fgrad's primitives.",
                              (('lax.full_like(fnp.array([[1.0, 2.0], [3.0, 4.0]]), 0)',

@@ -10,7 +10,6 @@ peer's (JAX 0.10.2), and ``skip`` marks a known difference (fgrad prints somethi
 # fmt: off
 KNOWN_DIFFERENCES = ['fgrad.numpy.argpartition',
  'fgrad.numpy.digitize',
- 'fgrad.numpy.full',
  'fgrad.numpy.linalg.lstsq',
  'fgrad.numpy.searchsorted',
  'fgrad.numpy.tri']
@@ -477,7 +476,7 @@ EXAMPLES = {'fgrad.numpy': {'abs': ("Elementwise ``abs`` of its tensor argument(
                  'full': ("JAX's ``jax.numpy.full`` (same arguments and results), computed by "
                           "fgrad's primitives.",
                           (('fnp.full(2, 3)', 'Array([3, 3], dtype=int64, weak_type=True)'),),
-                          True),
+                          False),
                  'full_like': ("JAX's ``jax.numpy.full_like`` (same arguments and results), "
                                "computed by fgrad's primitives.",
                                (('fnp.full_like(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',

@@ -401,7 +401,7 @@ def _check_dtypes(e) -> None:
     for v in list(e.invars) + list(e.outvars):
         ctype(v.aval.dtype)
     out = e.outvars[0].aval
-    if out.weak_type:
+    if out.weak_type and out.shape == ():  # weak arrays (fnp.full(3, 2.0) * x) are arrays
         raise Unsupported("weak-typed result (a Python scalar)")
 
 
@@ -612,7 +612,7 @@ def check_reduction(red) -> None:
     x, out = red.invars[0], red.outvars[0].aval
     ctype(x.aval.dtype)
     ctype(out.dtype)
-    if out.weak_type:
+    if out.weak_type and out.shape == ():  # weak arrays (fnp.full(3, 2.0) * x) are arrays
         raise Unsupported("weak-typed result (a Python scalar)")
     shape, axes = x.aval.shape, red.params["axes"]
     if red.prim.name in ("reduce_max", "reduce_min") and math.prod(shape[a] for a in axes) == 0:

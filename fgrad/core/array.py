@@ -125,7 +125,8 @@ def make_aval(shape: tuple, dtype: np.dtype, weak_type: bool = False) -> ShapedA
     return a
 
 
-_PY_SCALAR_AVAL = {t: make_aval((), d, True) for t, d in _PY_SCALAR_DTYPE.items()}
+# Python int/float/complex are weakly typed; bool is not (as in JAX)
+_PY_SCALAR_AVAL = {t: make_aval((), d, t is not bool) for t, d in _PY_SCALAR_DTYPE.items()}
 
 
 SUPPORTED_DTYPE_KINDS = "biufc"  # bool, signed/unsigned integer, floating, complex
@@ -166,7 +167,7 @@ def get_aval(x) -> ShapedArray:
     t = type(x)
     if t is ArrayImpl:
         b = x._buf
-        return make_aval(b.shape, b.dtype)
+        return make_aval(b.shape, b.dtype, x._weak)
     if isinstance(x, Tracer):
         return x.aval
     av = _PY_SCALAR_AVAL.get(t)
@@ -381,12 +382,19 @@ class Array:
 
 
 class ArrayImpl(Array):
-    """A concrete array over a backend buffer that is never written."""
+    """A concrete array over a backend buffer that is never written.  ``_weak`` marks a
+    weakly typed array (JAX's ``weak_type``: it takes the dtype of the arrays it meets)."""
 
-    __slots__ = ("_buf",)
+    __slots__ = ("_buf", "_weak")
 
-    def __init__(self, buf) -> None:
+    def __init__(self, buf, weak_type: bool = False) -> None:
         self._buf = buf
+        self._weak = weak_type
+
+    @property
+    def weak_type(self) -> bool:
+        """Whether this array is weakly typed (as ``jax.Array.weak_type``)."""
+        return self._weak
 
     @property
     def shape(self) -> tuple:
@@ -406,7 +414,7 @@ class ArrayImpl(Array):
 
     @property
     def aval(self) -> ShapedArray:
-        return ShapedArray(self._buf.shape, self._buf.dtype)
+        return ShapedArray(self._buf.shape, self._buf.dtype, self._weak)
 
     @property
     def device(self):
@@ -441,7 +449,7 @@ class ArrayImpl(Array):
 
     def copy(self) -> "ArrayImpl":
         """A new array with its own buffer: ``x.copy()``."""
-        return wrap(self._buf.copy())
+        return wrap(self._buf.copy(), self._weak)
 
     def copy_to_host_async(self) -> None:
         """No-op: fgrad transfers synchronously."""
@@ -521,7 +529,8 @@ class ArrayImpl(Array):
         prefix = "Array("
         body = np.array2string(buf, separator=", ", prefix=prefix)
         dev = self._device_suffix()
-        return f"{prefix}{body}, dtype={buf.dtype.name}{dev})"
+        weak = ", weak_type=True" if self._weak else ""
+        return f"{prefix}{body}, dtype={buf.dtype.name}{weak}{dev})"
 
     def _device_suffix(self) -> str:
         t = type(self._buf)
@@ -536,20 +545,21 @@ class ArrayImpl(Array):
     def __reduce__(self):
         suffix = self._device_suffix()
         if not suffix:
-            return (_rebuild, (np.asarray(self).copy(),))
-        return (_rebuild, (np.asarray(self).copy(), str(self.device)))
+            return (_rebuild, (np.asarray(self).copy(), None, self._weak))
+        return (_rebuild, (np.asarray(self).copy(), str(self.device), self._weak))
 
 
-def _rebuild(buf, device=None):
+def _rebuild(buf, device=None, weak_type=False):
     if device is None:
-        return ArrayImpl(buf)
-    return ArrayImpl(put_buffer(buf, parse_device(device)))
+        return ArrayImpl(buf, weak_type)
+    return ArrayImpl(put_buffer(buf, parse_device(device)), weak_type)
 
 
-def wrap(buf) -> ArrayImpl:
-    """Wrap a backend buffer (no copy)."""
+def wrap(buf, weak_type: bool = False) -> ArrayImpl:
+    """Wrap a backend buffer (no copy); ``weak_type`` marks it weakly typed."""
     a = object.__new__(ArrayImpl)
     a._buf = buf
+    a._weak = weak_type
     return a
 
 
@@ -569,6 +579,11 @@ class Tracer(Array):
     @property
     def dtype(self) -> np.dtype:
         return self.aval.dtype
+
+    @property
+    def weak_type(self) -> bool:
+        """Whether the traced value is weakly typed (as ``jax.Array.weak_type``)."""
+        return self.aval.weak_type
 
     def _concrete(self, what: str):
         return self._trace.concretize(self, what)

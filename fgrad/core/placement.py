@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends import _BY_TYPE, NUMPY, Backend, Device, backend_of_buffer, parse_device, put_buffer
-from ..tree_util import tree_map
+from ..tree_util import map_arrays as tree_map
 from .array import ArrayImpl, Tracer, wrap
 
 

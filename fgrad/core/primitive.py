@@ -29,7 +29,7 @@ from .narrow_floats import dtype_kind
 from .._config import on_option_change
 from ..backends import (_BY_TYPE, NUMPY, DeviceMismatchError, backend_of_buffer, default_backend,
                         default_device, mismatch_error)
-from .array import ArrayImpl, Tracer, escaped_tracer_error, get_aval
+from .array import ArrayImpl, Tracer, escaped_tracer_error, get_aval, wrap
 from . import provenance
 from . import trace as _trace_mod
 from .trace import EVAL_TRACE, EvalTrace, state
@@ -100,8 +100,11 @@ def eval_primitive(prim: Primitive, args, params):
     bufs = []
     t0 = None
     mixed = False
+    weak = False
     for a in args:
         if type(a) is ArrayImpl:
+            if a._weak:
+                weak = True
             b = a._buf
             if t0 is None:
                 t0 = type(b)
@@ -119,7 +122,8 @@ def eval_primitive(prim: Primitive, args, params):
         if be is None:  # a buffer type seen for the first time (e.g. cupy before it loaded)
             be = backend_of_buffer(next(a._buf for a in args if type(a) is ArrayImpl))
     if mixed or be is not NUMPY:
-        return _eval_on_device(prim, args, bufs, params, be, mixed)
+        res = _eval_on_device(prim, args, bufs, params, be, mixed)
+        return _weak_results(prim, args, params, res) if weak else res
     try:
         out = prim.impl(np, *bufs, **params)
     except (ValueError, TypeError) as e:
@@ -131,12 +135,30 @@ def eval_primitive(prim: Primitive, args, params):
         res = []
         for o in out:
             w = object.__new__(ArrayImpl)
+            w._weak = False
             w._buf = o
             res.append(w)
-        return res
+        return _weak_results(prim, args, params, res) if weak else res
     w = object.__new__(ArrayImpl)
+    w._weak = False
     w._buf = out
-    return w
+    return _weak_results(prim, args, params, w) if weak else w
+
+
+def _weak_results(prim, args, params, res):
+    """Mark the results of ``prim`` on weakly typed operands weak where its abstract rule
+    says so (JAX: most operations keep weak types when all their operands are weak).
+    Elementwise primitives do this in their own ``bind`` (`ops.elementwise`)."""
+    if prim.family == "elementwise" or prim.abstract_eval is None:
+        return res
+    try:
+        out_avals = prim.abstract_eval(*[get_aval(a) for a in args], **params)
+    except Exception:  # noqa: BLE001 - a rule that needs more than avals: results stay strong
+        return res
+    if prim.multiple_results:
+        return [wrap(r._buf, True) if getattr(av, "weak_type", False) else r
+                for r, av in zip(res, out_avals)]
+    return wrap(res._buf, True) if getattr(out_avals, "weak_type", False) else res
 
 
 _HOST_SCALARS = (int, float, complex, bool, np.generic)
@@ -235,6 +257,7 @@ def _run(prim, args, xp, bufs, params, be=None):
         if be is not None and not be.owns(o):
             o = _device_result(prim, be, o, args)
         w = object.__new__(ArrayImpl)
+        w._weak = False
         w._buf = o
         res.append(w)
     return res if prim.multiple_results else res[0]

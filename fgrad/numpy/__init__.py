@@ -28,18 +28,21 @@ from ._shape import reshape, ravel, transpose, moveaxis, swapaxes, squeeze, shap
 
 # dtypes and constants, as in numpy
 from numpy import (  # noqa: F401
-    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
-    float64, complex64, complex128, dtype, iinfo, pi, e, inf, nan, newaxis,
+    dtype, iinfo, pi, e, inf, nan, newaxis,
     can_cast, integer, floating, inexact,
     number, complexfloating, signedinteger, unsignedinteger, generic,
 )
-from ._dtypes import bfloat16, finfo, issubdtype, promote_types, result_type  # noqa: F401,E402
+from ._dtypes import finfo, issubdtype, promote_types, result_type  # noqa: F401,E402
+from ._scalar_types import (  # noqa: F401,E402  (JAX's scalar types: calling one converts, tracers too)
+    bfloat16, bool_, complex64, complex128, float16, float32, float64, int8, int16, int32, int64, uint8,
+    uint16, uint32, uint64,
+)
 
 __array_api_version__ = "2024.12"  # the array API standard version fgrad.numpy follows
 euler_gamma = _np.euler_gamma
-float_ = _np.float64
-int_ = _np.int64
-bool = _np.bool_  # noqa: A001
+float_ = float64
+int_ = int64
+bool = bool_  # noqa: A001
 
 from ._optional import *  # noqa: F401,F403,E402
 from ._vectorize import vectorize  # noqa: F401,E402

@@ -21,6 +21,7 @@ import numpy as np
 from ..backends import Device, NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
 from ..backends.dlpack import import_buffer
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
+from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..core.constants import constant_like, host_array  # noqa: F401 (re-exported)
 from ..core.constants import full_like as _full_like
 from ..core.constants import ones_like as _ones_like
@@ -87,6 +88,8 @@ def asarray(a: Any, dtype: DTypeLike | None = None, copy: bool | None = None, *,
         >>> fnp.asarray([1, 2], dtype=float)
         Array([1., 2.], dtype=float64)
     """
+    if getattr(a, "_fgrad_key_array", False) is True and dtype is None:
+        return a  # a typed PRNG key array is an Array of a key dtype (as jnp.asarray(key) in JAX)
     if dtype is not None:
         dtype = check_array_dtype(dtype, "fgrad.numpy.asarray")
     if isinstance(a, (ArrayImpl, Tracer)):
@@ -108,7 +111,22 @@ def asarray(a: Any, dtype: DTypeLike | None = None, copy: bool | None = None, *,
             a = import_buffer(a)
         except BufferError:  # a dtype or device DLPack cannot carry: __array__ as before
             pass
-    return _on_device(lambda: host_array(a, dtype), device)
+    return _weak_if_scalar(_on_device(lambda: host_array(a, dtype), device), a, dtype)
+
+
+def _weak_if_scalar(out, value, dtype):
+    """``out`` weakly typed when it was made from a Python int/float/complex without a dtype
+    (JAX: ``jnp.asarray(1.0)`` and ``jnp.full(3, 2)`` are weak)."""
+    if dtype is None and type(value) in WEAK_SCALAR_TYPES and type(out) is ArrayImpl:
+        return wrap(out._buf, True)
+    return out
+
+
+def _weak_like(out, x, dtype):
+    """``out`` weakly typed when it copies a weak ``x``'s dtype (``zeros_like`` and kin)."""
+    if dtype is None and type(out) is ArrayImpl and getattr(x, "weak_type", False) is True:
+        return wrap(out._buf, True)
+    return out
 
 
 def _is_dlpack_tensor(a) -> bool:
@@ -145,7 +163,8 @@ def full(shape: int | Shape, fill_value: ArrayLike, dtype: DTypeLike | None = No
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         fv = fill_value if dtype is None else convert_element_type(fill_value, dtype)
         return _moved(broadcast_to(fv, _shape_tuple(shape)), device)
-    return _on_device(lambda: _make("full", _shape_tuple(shape), fill_value, dtype=dtype), device)
+    return _weak_if_scalar(_on_device(lambda: _make("full", _shape_tuple(shape), fill_value, dtype=dtype),
+                                      device), fill_value, dtype)
 
 
 def zeros_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape | None = None, *,
@@ -156,12 +175,12 @@ def zeros_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape 
     >>> fnp.zeros_like(fnp.ones(2))
     Array([0., 0.], dtype=float64)
     """
-    return _moved(_zeros_like(x, dtype, shape), device)
+    return _weak_like(_moved(_zeros_like(x, dtype, shape), device), x, dtype)
 
 
 def ones_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape | None = None, *,
               device: Device | str | None = None) -> ArrayImpl:
-    return _moved(_ones_like(x, dtype, shape), device)
+    return _weak_like(_moved(_ones_like(x, dtype, shape), device), x, dtype)
 
 
 def empty_like(x: ArrayLike, dtype: DTypeLike | None = None, shape: int | Shape | None = None, *,
@@ -174,7 +193,7 @@ def full_like(x: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = Non
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         s, d = _like(x, dtype, shape)
         return _moved(full(s, fill_value, d), device)
-    return _moved(_full_like(x, fill_value, dtype, shape), device)
+    return _weak_like(_moved(_full_like(x, fill_value, dtype, shape), device), x, dtype)
 
 
 def arange(start: ArrayLike, stop: ArrayLike | None = None, step: ArrayLike | None = None,

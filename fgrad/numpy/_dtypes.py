@@ -80,7 +80,7 @@ def issubdtype(arg1: Any, arg2: Any) -> bool:
         is_bf16 = False
     if is_bf16:
         if isinstance(arg2, type) and issubclass(arg2, np.generic):
-            return arg2 in (np.floating, np.inexact, np.number, np.generic) or arg2 is bfloat16
+            return arg2 in (np.floating, np.inexact, np.number, np.generic) or arg2 == bfloat16
         return np.dtype(arg2) == narrow_floats.bfloat16
     return bool(np.issubdtype(arg1, arg2))
 

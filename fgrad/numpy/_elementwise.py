@@ -32,8 +32,9 @@ def _unary(spec: OpSpec, name: str):
         set_state, ignore, reset_state = switch()
 
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-            if type(x) is ArrayImpl and state.trace is EVAL_TRACE:
+            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE:
                 w = new_array(ArrayImpl)
+                w._weak = False
                 token = set_state(ignore)
                 try:
                     w._buf = ufunc(x._buf)
@@ -43,8 +44,9 @@ def _unary(spec: OpSpec, name: str):
             return bind(x)
     elif ufunc is not None:
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-            if type(x) is ArrayImpl and state.trace is EVAL_TRACE:
+            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE:
                 w = new_array(ArrayImpl)
+                w._weak = False
                 w._buf = ufunc(x._buf)
                 return w
             return bind(x)

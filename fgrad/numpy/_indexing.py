@@ -213,7 +213,7 @@ def _getitem(x, idx):
             out = buf[np_idx] if np_idx else buf
             if type(out) is not type(buf):
                 out = backend_xp(buf).asarray(out)
-            return wrap(out)
+            return wrap(out, x._weak)
     x = _arr(x)
     if _has_scalar_false(idx):
         return _empty_selection(x, idx)

@@ -98,7 +98,7 @@ def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = True,
     Array([ 1, -2], dtype=int32)
     """
     dt = check_array_dtype(dtype, "fgrad.numpy.astype")
-    if get_aval(x).dtype == dt:
+    if get_aval(x).dtype == dt and not get_aval(x).weak_type:
         out = x.copy() if copy and type(x) is ArrayImpl else x
     else:
         out = ew.convert_element_type(x, dt)

@@ -19,6 +19,7 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 from ..core.array import Array, get_aval
 from ..ops import elementwise as ew
 from ..ops.convolution import conv_general_dilated_p, ConvDimensionNumbers
+from ..ops.elementwise import promote_weak
 from ..ops.linalg import check_precision, dot_general_p
 from ..ops.structural import rev
 from ..ops.reductions import reduce_sum
@@ -44,6 +45,7 @@ def _shape(x):
 
 
 def _dg(x, y, dn):  # dimension numbers already normalized
+    x, y = promote_weak(x, y)  # a weak operand takes the other's dtype (JAX)
     return dot_general_p.bind(x, y, dimension_numbers=dn)
 
 

@@ -13,7 +13,7 @@ from ..core.array import Array, Tracer, get_aval
 from ..core.constants import constant_like
 from ..ops import reductions as reduction_ops
 from ..ops.elementwise import (add, conj, convert_element_type, div, gt, maximum, minimum, mul, ne_p, real,
-                               select, sqrt, sub)
+                               select, sqrt, strip_weak, sub)
 from ..ops.shape import broadcast_in_dim, reshape
 from ..ops._util import normalize_axes, normalize_axis
 
@@ -79,7 +79,7 @@ def _reduce(prim_fn, name):
         if initial is not None:
             comb = {"sum": add, "max": maximum, "min": minimum, "prod": mul}[name]
             res = comb(res, initial)
-        return _keep(res, av.shape, axes, keepdims)
+        return strip_weak(_keep(res, av.shape, axes, keepdims))  # JAX's reductions are strong
 
     f.__name__ = name
     f.__doc__ = f"``{name}`` over ``axis`` (None: all axes), NumPy semantics."
@@ -99,7 +99,7 @@ def _bool_reduce(prim, name):
         if av.dtype != np.bool_:
             a = convert_element_type(a, np.bool_)
         res = prim.bind(a, axes=axes) if axes else a
-        return _keep(res, av.shape, axes, keepdims)
+        return strip_weak(_keep(res, av.shape, axes, keepdims))  # JAX's reductions are strong
 
     f.__name__ = name
     return f

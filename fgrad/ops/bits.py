@@ -14,7 +14,7 @@ from ..core.narrow_floats import dtype_kind
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..core.rules import defvectorized, defzero
-from ..tree_util import tree_map
+from ..tree_util import map_arrays as tree_map
 from .elementwise import nondiff, or_p, sub
 
 # ---------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import numpy as np
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .shape import bdim_to_front, reshape
 from .structural import concatenate
 

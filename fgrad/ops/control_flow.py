@@ -20,6 +20,7 @@ import numpy as np
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
+from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..core.executor import straight_line
 from ..backends import NUMPY
 from ..core.constants import constant_like, host_array, zeros, zeros_like
@@ -32,7 +33,7 @@ from ..core.trace import new_trace, state
 from ..transforms.ad import jvp, vjp
 from ..transforms.batching import vmap
 from ..transforms.staging import StagingTrace
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .elementwise import convert_element_type, eq, maximum, minimum, ne_p, select
 from .reductions import reduce_or_p
 from .shape import bdim_to_front, move_or_broadcast, reshape
@@ -119,7 +120,7 @@ def _any(x):
 
 
 def _avals(xs):
-    return [ShapedArray(get_aval(x).shape, get_aval(x).dtype) for x in xs]
+    return [get_aval(x) for x in xs]  # weak types included: the body sees them as JAX's does
 
 
 def _as_arrays(xs):
@@ -129,11 +130,15 @@ def _as_arrays(xs):
         return list(xs)
     like = next((x for x in xs if isinstance(x, (Tracer, ArrayImpl))), None)
     if like is None:
-        return [host_array(x) for x in xs]
-    return [x if isinstance(x, (Tracer, ArrayImpl)) else
-            (constant_like(np.asarray(x), like) if isinstance(x, (np.ndarray, np.generic, int, float,
-                                                                  complex, bool, list, tuple))
-             else host_array(x)) for x in xs]
+        out = [host_array(x) for x in xs]
+    else:
+        out = [x if isinstance(x, (Tracer, ArrayImpl)) else
+               (constant_like(np.asarray(x), like) if isinstance(x, (np.ndarray, np.generic, int, float,
+                                                                     complex, bool, list, tuple))
+                else host_array(x)) for x in xs]
+    # Python int/float/complex stay weakly typed (JAX): a float carry started at 0.0 takes float32
+    return [wrap(o._buf, True) if type(x) in WEAK_SCALAR_TYPES and type(o) is ArrayImpl else o
+            for x, o in zip(xs, out)]
 
 
 def _zeros_like(x):
@@ -384,7 +389,8 @@ def _scan_impl(xp, *args, body, n_consts, n_carry, length, reverse):
 
 def _scan_abstract(*avals, body, n_consts, n_carry, length, reverse):
     outs = body.out_avals
-    return [ShapedArray(a.shape, a.dtype) for a in outs[:n_carry]] + [
+    init = avals[n_consts:n_consts + n_carry]
+    return [ShapedArray(a.shape, a.dtype, a.weak_type and i.weak_type) for a, i in zip(outs, init)] + [
         ShapedArray((length,) + tuple(a.shape), a.dtype) for a in outs[n_carry:]
     ]
 
@@ -739,7 +745,8 @@ def _while_impl(xp, *args, cond, body, n_cc, n_bc):
 
 
 def _while_abstract(*avals, cond, body, n_cc, n_bc):
-    return list(avals[n_cc + n_bc:])
+    return [ShapedArray(a.shape, a.dtype, a.weak_type and b.weak_type)
+            for a, b in zip(avals[n_cc + n_bc:], body.out_avals)]
 
 
 while_p = Primitive("while", _while_impl, _while_abstract, multiple_results=True, family="control")

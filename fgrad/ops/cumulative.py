@@ -21,7 +21,7 @@ from ..core.array import ShapedArray, get_aval
 from ..core.constants import ones_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp2, deflinear
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from ..core.quiet import quiet
 from ._util import normalize_axis, shape
 from .elementwise import add, div, eq, exp, gt, logaddexp_p, lt, mul, select, sub

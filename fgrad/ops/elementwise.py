@@ -13,7 +13,9 @@ import math
 import numpy as np
 from ..core.narrow_floats import bfloat16 as BF16, dtype_kind, promote_types
 
-from ..core.array import ShapedArray, get_aval, make_aval
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
+from ..core.weak_types import cast_target, join_is_weak
+from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
 from ..core.primitive import Primitive
 from ..core.rules import (defbilinear, defbroadcasting, defjvp, defjvp2, defjvp_shared, deflinear,
@@ -33,28 +35,142 @@ def _ew_abstract_eval(prim):
             if a.shape != shp:
                 shp = broadcast_shapes(prim.name, *[a.shape for a in avals])
                 break
-        return make_aval(shp, probe_dtype(prim, avals, params))
+        return make_aval(shp, probe_dtype(prim, avals, params), _result_is_weak(prim, avals, params))
 
     return rule
 
 
+def _result_is_weak(prim, avals, params) -> bool:
+    """JAX's weak type of an elementwise result: the lattice join of the operands is weak
+    (`core.weak_types`); a cast is weak only when asked (``weak_type=True``)."""
+    if prim is convert_element_type_p:
+        return bool(params.get("weak_type", False))
+    strong, weak = [], []
+    for a in avals:
+        (weak if a.weak_type else strong).append(a.dtype)
+    return join_is_weak(strong, weak)
+
+
+def _weakness(x) -> int:
+    """0: strongly typed; 1: a Python int/float/complex; 2: a weakly typed array."""
+    t = type(x)
+    if t is ArrayImpl:
+        return 2 if x._weak else 0
+    if t is int or t is float or t is complex:
+        return 1
+    if isinstance(x, Tracer):
+        return 2 if x.aval.weak_type else 0
+    return 0
+
+
 def _promoting_bind(prim: Primitive):
-    """``prim.bind`` that first casts the operands to their common dtype when bfloat16 meets
-    another dtype (NumPy has no such promotion: it would compute in float64 or fail)."""
+    """``prim.bind`` with JAX's promotion where NumPy's differs: a weakly typed array is cast
+    to the dtype of the strongly typed operands it meets (`core.weak_types.cast_target`),
+    bfloat16 meeting another dtype casts the operands to their common dtype, and an eager
+    result is marked weak when the operands' join is weak.  The common case (no weak
+    operand, no bfloat16) costs a few type checks."""
     plain_bind = prim.bind
 
     def bind(*args, **params):
         if len(args) == 2:  # the common case, without building lists (this runs for every op)
-            da, db = getattr(args[0], "dtype", None), getattr(args[1], "dtype", None)
+            a, b = args
+            ta, tb = type(a), type(b)
+            if ta is ArrayImpl and not a._weak:  # eager fast paths: array-array, array-scalar
+                if tb in _PY_LEVEL:
+                    return _scalar_bind(prim, plain_bind, args, b, a, params)
+            elif ta in _PY_LEVEL and tb is ArrayImpl and not b._weak:
+                return _scalar_bind(prim, plain_bind, args, a, b, params)
+            if _weakness(a) or _weakness(b):
+                return _weak_bind(prim, plain_bind, args, params)
+            da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
             if (da is BF16 or db is BF16) and da is not db:
                 args = _cast_to_common(args, [da, db])
-        elif len(args) > 2:
-            dts = [getattr(a, "dtype", None) for a in args]
-            if any(d is BF16 for d in dts) and any(d is not BF16 for d in dts):
-                args = _cast_to_common(args, dts)
+            return plain_bind(*args, **params)
+        if len(args) == 1:
+            if _weakness(args[0]):
+                return _weak_bind(prim, plain_bind, args, params)
+            return plain_bind(*args, **params)
+        if any(_weakness(a) for a in args):
+            return _weak_bind(prim, plain_bind, args, params)
+        dts = [getattr(a, "dtype", None) for a in args]
+        if any(d is BF16 for d in dts) and any(d is not BF16 for d in dts):
+            args = _cast_to_common(args, dts)
         return plain_bind(*args, **params)
 
     return bind
+
+
+def promote_weak(*args) -> tuple:
+    """``args`` with each weakly typed array cast to the dtype JAX's promotion gives it
+    against the strongly typed ones (`core.weak_types.cast_target`); for operations that
+    combine dtypes outside the elementwise family (``dot_general``).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> [a.dtype.name for a in promote_weak(fnp.asarray(2.0), fnp.ones(2, "float32"))]
+        ['float32', 'float32']
+    """
+    kinds = [_weakness(a) for a in args]
+    if 2 not in kinds:
+        return args
+    return _cast_weak(args, kinds, [get_aval(a).dtype for a, k in zip(args, kinds) if not k])
+
+
+def _cast_weak(args, kinds, strong):
+    if not strong:
+        return args
+    cast = []
+    for a, k in zip(args, kinds):
+        if k == 2:
+            target = cast_target(strong, get_aval(a).dtype)
+            if target is not None:
+                a = convert_element_type(a, target)
+        cast.append(a)
+    return tuple(cast)
+
+
+_PY_LEVEL = {int: 1, float: 2, complex: 3}  # Python's weak scalar types (not bool)
+_DTYPE_LEVEL: dict = {}
+
+
+def _scalar_bind(prim, plain_bind, args, scalar, array, params):
+    """`_promoting_bind` of a strongly typed concrete array and a Python int/float/complex:
+    NumPy's promotion gives JAX's dtype; the result is weak when the scalar's kind is above the
+    array's (``int32_array * 1.5``), except a complex scalar with a float array."""
+    dt = array._buf.dtype
+    if dt is BF16:
+        return _weak_bind(prim, plain_bind, args, params)
+    out = plain_bind(*args, **params)
+    lv = _DTYPE_LEVEL.get(dt)
+    if lv is None:
+        lv = _DTYPE_LEVEL[dt] = weak_level(dt)
+    sv = _PY_LEVEL[type(scalar)]
+    if sv > lv and not (sv == 3 and lv == 2) and type(out) is ArrayImpl \
+            and prim is not convert_element_type_p:
+        out = wrap(out._buf, True)
+    return out
+
+
+def _weak_bind(prim, plain_bind, args, params):
+    """`_promoting_bind` with a weakly typed operand."""
+    kinds = [_weakness(a) for a in args]
+    strong = [get_aval(a).dtype for a, k in zip(args, kinds) if not k]
+    weak = [get_aval(a).dtype for a, k in zip(args, kinds) if k]
+    if 2 in kinds and prim is not convert_element_type_p:
+        args = _cast_weak(args, kinds, strong)
+    dts = [getattr(a, "dtype", None) for a in args]
+    if any(d is BF16 for d in dts) and any(d is not BF16 for d in dts):
+        args = _cast_to_common(args, dts)
+    out = plain_bind(*args, **params)
+    if type(out) is ArrayImpl and not out._weak:
+        if prim is convert_element_type_p:
+            is_weak = bool(params.get("weak_type", False))
+        else:
+            is_weak = join_is_weak(strong, weak)
+        if is_weak:
+            out = wrap(out._buf, True)
+    return out
 
 
 def _cast_to_common(args, dts):
@@ -610,7 +726,7 @@ deflinear(real_p, _real_transpose)
 deflinear(imag_p, lambda ct, x: (mul(ct, -1j) if dtype_kind(x.aval.dtype) == "c" else _zeros_of(ct),))
 
 
-def _convert_impl(xp, x, new_dtype):
+def _convert_impl(xp, x, new_dtype, weak_type=False):
     x = xp.asarray(x)
     if dtype_kind(x.dtype) == "c" and dtype_kind(new_dtype) != "c":
         x = x.real  # JAX's rule: complex -> real drops the imaginary part (NumPy would warn)
@@ -620,24 +736,39 @@ def _convert_impl(xp, x, new_dtype):
 convert_element_type_p = elementwise("convert_element_type", _convert_impl, kernel="{0}")
 
 
-def convert_element_type(x, new_dtype):
+def convert_element_type(x, new_dtype, weak_type: bool = False):
+    """``x`` as ``new_dtype``; the result is strongly typed unless ``weak_type`` (JAX's
+    ``lax._convert_element_type(x, dtype, weak_type)``)."""
     new_dtype = np.dtype(new_dtype)
-    if get_aval(x).dtype == new_dtype and not isinstance(x, (int, float, complex)):
-        return x
+    if not isinstance(x, (int, float, complex)):
+        av = get_aval(x)
+        if av.dtype == new_dtype:
+            if av.weak_type == weak_type:
+                return x
+            if type(x) is ArrayImpl:
+                return wrap(x._buf, weak_type)
+    if weak_type:
+        out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=True)
+        return wrap(out._buf, True) if type(out) is ArrayImpl else out
     return convert_element_type_p.bind(x, new_dtype=new_dtype)
 
 
-def _convert_jvp(primals, tangents, new_dtype):
+def strip_weak(x):
+    """``x`` strongly typed (the same values and dtype), as JAX's reductions return."""
+    return convert_element_type(x, get_aval(x).dtype) if get_aval(x).weak_type else x
+
+
+def _convert_jvp(primals, tangents, new_dtype, weak_type=False):
     (x,), (t,) = primals, tangents
-    out = convert_element_type(x, new_dtype)
+    out = convert_element_type(x, new_dtype, weak_type)
     if dtype_kind(new_dtype) not in "fc":
         return out, None
     if dtype_kind(new_dtype) == "f" and dtype_kind(get_aval(t).dtype) == "c":
         t = real(t)
-    return out, convert_element_type(t, new_dtype)
+    return out, convert_element_type(t, new_dtype, weak_type)
 
 
-def _convert_transpose(ct, x, new_dtype):
+def _convert_transpose(ct, x, new_dtype, weak_type=False):
     return (convert_element_type(ct, x.aval.dtype),)
 
 

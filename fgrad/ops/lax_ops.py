@@ -133,7 +133,30 @@ _pow.op_spec = GENERATED["pow"].op_spec
 GENERATED["pow"] = _pow
 globals().update(GENERATED)
 select = _ew.select
-convert_element_type = _ew.convert_element_type
+def convert_element_type(operand, new_dtype):
+    """``lax.convert_element_type``: ``operand`` as ``new_dtype``, strongly typed.
+
+    Example::
+
+        >>> import numpy as np, fgrad.numpy as fnp
+        >>> convert_element_type(fnp.asarray(1.5), np.float32)
+        Array(1.5, dtype=float32)
+    """
+    return _ew.convert_element_type(operand, new_dtype)
+
+
+def _convert_element_type(operand, new_dtype=None, weak_type: bool = False, sharding=None):
+    """JAX's ``lax._convert_element_type``: ``operand`` as ``new_dtype`` (None: its own
+    dtype), weakly typed when ``weak_type`` (libraries use it to make a weak constant).
+
+    Example::
+
+        >>> import numpy as np, fgrad.numpy as fnp
+        >>> _convert_element_type(fnp.ones(2, np.float32), np.float64, weak_type=True)
+        Array([1., 1.], dtype=float64, weak_type=True)
+    """
+    dt = _get_aval(operand).dtype if new_dtype is None else np.dtype(new_dtype)
+    return _ew.convert_element_type(operand, dt, bool(weak_type))
 
 
 def div(x, y):

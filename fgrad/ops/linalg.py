@@ -28,7 +28,7 @@ from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..core.constants import constant_like
 from ..core.rules import defbatch, defbilinear, defjvp_rule, deflinear_in, is_undefined
-from .elementwise import add, conj, convert_element_type, div, eq, mul, neg, real, sub
+from .elementwise import add, conj, convert_element_type, div, eq, mul, neg, promote_weak, real, sub
 from .reductions import reduce_sum
 from .shape import bdim_to_front, broadcast_in_dim, moveaxis, reshape, transpose
 from ._scipy import scipy_module, scipy_version
@@ -208,6 +208,7 @@ def dot_general(x, y, dimension_numbers, precision=None, preferred_element_type=
         dn = _norm_dn_cached(dimension_numbers, nx, ny)
     except TypeError:  # unhashable spelling (lists): normalize without the cache
         dn = _norm_dn(dimension_numbers, nx, ny)
+    x, y = promote_weak(x, y)
     out = dot_general_p.bind(x, y, dimension_numbers=dn)
     if preferred_element_type is not None and _dtype(out) != np.dtype(preferred_element_type):
         out = convert_element_type(out, np.dtype(preferred_element_type))

@@ -29,7 +29,7 @@ from ..ops import bits as _bits
 from ..ops import elementwise as _ew
 from ..ops import shape as _shp
 from ..ops import sorting as _sorting
-from ..tree_util import register_pytree_node
+from ..tree_util import register_array_node
 from ..typing import Array, ArrayLike, Shape
 
 _get_aval, _wrap = _array.get_aval, _array.wrap
@@ -105,10 +105,11 @@ class KeyDType:
 KEY_DTYPE = KeyDType()
 
 
-class PRNGKeyArray:
+class PRNGKeyArray(_array.Array):
     """An array of typed PRNG keys over raw ``uint32[*shape, 2]`` data (see the module
     docstring).  Indexing, ``len``, iteration, ``reshape``, ``ravel`` and ``T`` act on the key
-    axes only.
+    axes only.  It is an `fgrad.Array` (as JAX's key arrays are ``jax.Array``s) and a pytree
+    leaf; the transforms trace its data.
 
     Example::
 
@@ -201,8 +202,9 @@ def _reshape_keys(base, shape: tuple):
     return _reshape(base, shape + (2,))
 
 
-register_pytree_node(PRNGKeyArray, lambda k: ((k._base,), None),
-                     lambda _, children: PRNGKeyArray(children[0]))
+# a leaf of the public tree functions (as JAX's key arrays); the transforms trace its data
+register_array_node(PRNGKeyArray, lambda k: ((k._base,), None),
+                    lambda _, children: PRNGKeyArray(children[0]))
 
 # what the samplers accept as a key: a typed key array, or raw ``uint32[..., 2]`` key data
 KeyArrayLike = Union[PRNGKeyArray, ArrayLike]

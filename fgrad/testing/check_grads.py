@@ -30,7 +30,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..core.array import get_aval
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 
 __all__ = ["check_grads", "check_jvp", "check_vjp", "numerical_jvp", "default_tolerance"]
 

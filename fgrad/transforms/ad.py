@@ -25,7 +25,7 @@ from ..core.ir import eval_jaxpr
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..ops.shape import reshape
 from ..ops.structural import split
-from ..tree_util import tree_flatten, tree_map, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
 from .chunking import check_chunking, map_basis
 from .jvp_trace import (  # noqa: F401 (JVPTrace/JVPTracer/to_concrete re-exported)
     JVPTrace, JVPTracer, is_float, linearize_flat, strip_aux, to_concrete, zeros_like_tangent)

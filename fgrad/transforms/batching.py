@@ -20,7 +20,7 @@ from ..core.constants import host_array, zeros_like
 from ..core.provenance import register_rule_frame
 from ..ops.named_axes import FAMILY as NAMED_AXIS
 from ..ops.shape import bdim_to_front, broadcast_to, expand_dims, move_or_broadcast, moveaxis
-from ..tree_util import flatten_prefix, tree_flatten, tree_unflatten
+from ..tree_util import flatten_prefix, flatten_arrays as tree_flatten, tree_unflatten
 
 
 class BatchTracer(Tracer):

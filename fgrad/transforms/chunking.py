@@ -40,7 +40,7 @@ from ..core.ir import Jaxpr, Var
 from ..core.trace import new_trace, origin
 from ..ops.structural import concatenate
 from ..ops.shape import expand_dims, moveaxis
-from ..tree_util import tree_flatten, tree_map, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
 from .batching import vmap
 from .staging import StagingTrace
 

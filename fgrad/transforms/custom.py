@@ -21,7 +21,7 @@ from ..core.constants import host_array, zeros, zeros_like
 from ..core.rules import defbatch, deflinear
 from ..core.trace import state
 from ..ops.shape import bdim_to_front
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .batching import vmap
 
 

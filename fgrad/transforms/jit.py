@@ -39,8 +39,9 @@ from ..core.logs import enable_from_environment
 from ..core.placement import placement_of
 from ..core.provenance import CHECKS
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
+from ..tree_util import _array_nodes as _ARRAY_NODES
 from ..tree_util import _registry as _TREE_NODES
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .jit_primitive import JIT_HINT, LOG, Closed, close, jit_p
 from .staging import StagingTrace
 
@@ -68,7 +69,7 @@ def _leaf_key(x):
     t = type(x)
     if t is ArrayImpl:
         b = x._buf
-        return (type(b), b.shape, b.dtype)
+        return (type(b), b.shape, b.dtype, True) if x._weak else (type(b), b.shape, b.dtype)
     if t in _PY_SCALARS:
         return t
     av = x.aval
@@ -144,12 +145,17 @@ def _check_jit_args(fun, sig, static_argnums, static_argnames, donate_argnums) -
             )
 
 
-def _wrap_outs(outs):
+def _wrap_outs(outs, weak=None):
+    """The program's output buffers as Arrays; ``weak``: which are weakly typed (None: none)."""
     res = []
     for o in outs:
         w = object.__new__(ArrayImpl)
+        w._weak = False
         w._buf = o
         res.append(w)
+    if weak is not None:
+        for w, k in zip(res, weak):
+            w._weak = k
     return res
 
 
@@ -157,13 +163,16 @@ class _Entry:
     """A compiled signature of a jitted function (``tick``: its last use, for the LRU;
     ``fast_key``: its key in the call-path index, if any)."""
 
-    __slots__ = ("closed", "lifted", "exe", "single", "unflatten", "tick", "fast_key")
+    __slots__ = ("closed", "lifted", "exe", "single", "unflatten", "tick", "fast_key", "weak")
 
     def __init__(self, closed, lifted) -> None:
         self.closed, self.lifted, self.exe = closed, lifted, None
         self.tick, self.fast_key = 0, None
         self.single = closed.out_tree.node_type is None
         self.unflatten = _unflattener(closed.out_tree)
+        weak = tuple(bool(getattr(getattr(v, "aval", None), "weak_type", False))
+                     for v in closed.jaxpr.outvars)
+        self.weak = weak if any(weak) else None  # the weakly typed outputs
 
 
 def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence[int] = (),
@@ -287,7 +296,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
                 exe = entry.exe
                 if exe is None:
                     exe = entry.exe = entry.closed.executable(_xp_of(bufs, entry.closed))
-                return _wrap_outs(exe.run(bufs))
+                return _wrap_outs(exe.run(bufs), entry.weak)
         return jit_p.bind(*entry.lifted, *flat, closed=entry.closed)
 
     @functools.wraps(fun)
@@ -304,7 +313,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
                 ta = type(a)
                 if ta is ArrayImpl:
                     b = a._buf
-                    key.append((type(b), b.shape, b.dtype))
+                    key.append((type(b), b.shape, b.dtype, True) if a._weak else (type(b), b.shape, b.dtype))
                     bufs.append(b)
                 elif ta in _PY_SCALARS:
                     key.append(ta)
@@ -321,9 +330,10 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
                     outs = exe.run(bufs)
                     if entry.single:
                         w = object.__new__(ArrayImpl)
+                        w._weak = entry.weak is not None
                         w._buf = outs[0]
                         return w
-                    return entry.unflatten(_wrap_outs(outs))
+                    return entry.unflatten(_wrap_outs(outs, entry.weak))
         entry, flat = lookup(args, kwargs)
         return entry.unflatten(run(entry, flat))
 
@@ -391,7 +401,8 @@ def _structure(x, leaves):
     if x is None:
         return 3
     if t is ArrayImpl or t in _PY_SCALARS or isinstance(x, Tracer) or (
-            t not in _TREE_NODES and not (isinstance(x, tuple) and hasattr(x, "_fields"))):
+            t not in _TREE_NODES and t not in _ARRAY_NODES
+            and not (isinstance(x, tuple) and hasattr(x, "_fields"))):
         leaves.append(x)
         return 4
     raise _NotPlain

@@ -17,7 +17,7 @@ from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..core.constants import zeros_like
 from ..core.provenance import register_rule_frame
 from ..core.trace import Trace, current, new_trace, state
-from ..tree_util import tree_map
+from ..tree_util import map_arrays as tree_map
 from .custom import custom_lin_p
 from .staging import StagingTrace
 

@@ -18,7 +18,7 @@ from ..core.constants import zeros, zeros_like
 from ..core.narrow_floats import dtype_kind
 from ..core.trace import new_trace
 from ..ops.elementwise import convert_element_type
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .staging import StagingTrace
 from .transpose import backward_pass
 

@@ -9,7 +9,7 @@ import numpy as np
 import fgrad
 import fgrad.numpy as fnp
 from fgrad.core.trace import Trace, new_trace
-from fgrad.tree_util import tree_flatten, tree_unflatten
+from fgrad.tree_util import flatten_arrays as tree_flatten, tree_unflatten
 
 from ._base import F64, OpRow
 

@@ -89,6 +89,7 @@ NOT_OPS = {
         "custom_linear_solve": "takes functions (matvec, solvers); tested in tests/test_sparse_linalg.py",
         "iota": "creation",
         "full": "creation",
+        "optimization_barrier": "identity over a pytree (tests/test_prevent_cse.py: jit, grad2, vmap)",
         # static layout/shape helpers of the convolution (tested in tests/test_convolution.py)
         "conv_dimension_numbers": "static query (shapes and layout strings in, axis specs out)",
         "conv_general_shape_tuple": "static query (shapes in, shape out)",
@@ -104,8 +105,7 @@ NOT_OPS = {
         **{n: "static query (shapes in, shape out): tests/test_lax_more.py"
            for n in ("conv_shape_tuple", "reduce_window_shape_tuple")},
         **{n: "creation: tests/test_lax_more.py" for n in ("broadcasted_iota", "empty")},
-        **{n: "identity (an XLA hint): tests/test_lax_more.py"
-           for n in ("optimization_barrier", "with_sharding_constraint")},
+        "with_sharding_constraint": "identity (an XLA hint): tests/test_lax_more.py",
         "platform_dependent": "calls a user function chosen by platform: tests/test_lax_more.py",
         **{n: "the special function of the same primitive as its fgrad.scipy.special row"
            for n in ("lgamma", "digamma", "polygamma", "igamma", "igammac", "igamma_grad_a", "zeta",
