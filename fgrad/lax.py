@@ -51,7 +51,6 @@ from .ops.lax_ops import (  # noqa: A004
     square, squeeze, transpose,
 )
 from .ops.fft import fft
-from .ops.optimization_barrier import optimization_barrier
 from .ops.linalg import Precision, dot_general
 from .ops.sorting import sort, sort_key_val, top_k
 from .ops.specs import point_faces as _point_faces
