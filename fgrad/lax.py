@@ -52,6 +52,7 @@ from .ops.lax_ops import (  # noqa: A004
 )
 from .ops.fft import fft
 from .ops.linalg import Precision, dot_general
+from .ops.optimization_barrier import optimization_barrier
 from .ops.sorting import sort, sort_key_val, top_k
 from .ops.specs import point_faces as _point_faces
 from .ops.structural import pad
@@ -74,7 +75,7 @@ __all__ = sorted(_GENERATED) + [
     "conv_transpose", "conv_dimension_numbers", "ConvDimensionNumbers", "reduce_window",
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
-    "axis_size", "custom_linear_solve",
+    "axis_size", "custom_linear_solve", "optimization_barrier",
 ] + list(_MORE)
 
 

@@ -610,7 +610,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             raise IndexError("index out of range in self")
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
-    if sparse and weight.requires_grad and torch.is_grad_enabled() and is_concrete(input):
+    if sparse and weight.requires_grad and torch.is_grad_enabled() and _is_concrete(input):
         with torch.no_grad():  # the rows; the weight's gradient is sparse (fgrad.torch.sparse._embedding)
             rows = embedding(input, weight, padding_idx, None, norm_type, False, False)
         return _sparse_embedding(weight, input, rows, padding_idx, scale_grad_by_freq)
