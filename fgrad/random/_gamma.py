@@ -137,36 +137,29 @@ def _dlogx_da(a, log_x):
     return fnp.where(valid, -(s * (log_x - digamma_positive(a + 1.0)) + ds) / a, np.nan)
 
 
-@custom_jvp
-def _log_gamma_sample(key, a):
-    return _gamma_draw(key, a, log_space=True)
+def _implicit_gamma_sampler(log_space: bool):
+    """``sample(key, a)``: Gamma(a) draws (their logs when ``log_space``) whose derivative in
+    ``a`` is the implicit one, ``d log x / da`` from `_dlogx_da` (times ``x`` for the samples
+    themselves; an underflowed sample takes its derivative at the smallest normal)."""
+
+    @custom_jvp
+    def sample(key, a):
+        return _gamma_draw(key, a, log_space=log_space)
+
+    def sample_jvp(primals, tangents):
+        key, a = primals
+        out = sample(key, a)
+        if log_space:
+            return out, lax.stop_gradient(_dlogx_da(a, out)) * tangents[1]
+        log_x = fnp.log(fnp.where(out == 0, float(_narrow_finfo(out.dtype).tiny), out))
+        return out, lax.stop_gradient(out * _dlogx_da(a, log_x)) * tangents[1]
+
+    sample.defjvp(sample_jvp)
+    return sample
 
 
-def _log_gamma_sample_jvp(primals, tangents):
-    key, a = primals
-    _, a_dot = tangents
-    log_x = _log_gamma_sample(key, a)
-    return log_x, lax.stop_gradient(_dlogx_da(a, log_x)) * a_dot
-
-
-_log_gamma_sample.defjvp(_log_gamma_sample_jvp)
-
-
-@custom_jvp
-def _gamma_sample(key, a):
-    return _gamma_draw(key, a, log_space=False)
-
-
-def _gamma_sample_jvp(primals, tangents):
-    key, a = primals
-    _, a_dot = tangents
-    x = _gamma_sample(key, a)
-    tiny = float(_narrow_finfo(x.dtype).tiny)  # an underflowed sample: its derivative at tiny
-    log_x = fnp.log(fnp.where(x == 0, tiny, x))
-    return x, lax.stop_gradient(x * _dlogx_da(a, log_x)) * a_dot
-
-
-_gamma_sample.defjvp(_gamma_sample_jvp)
+_log_gamma_sample = _implicit_gamma_sampler(log_space=True)
+_gamma_sample = _implicit_gamma_sampler(log_space=False)
 
 
 def loggamma(key: KeyArrayLike, a: ArrayLike, shape: int | Shape | None = None,
