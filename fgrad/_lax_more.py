@@ -46,7 +46,7 @@ def reciprocal(x):
 
         >>> from fgrad import lax
         >>> lax.reciprocal(4.0)
-        Array(0.25, dtype=float64)
+        Array(0.25, dtype=float64, weak_type=True)
     """
     return _lax.integer_pow(fnp.asarray(x), -1)
 

@@ -6,7 +6,7 @@ Example::
     >>> import fgrad.numpy as fnp
     >>> from fgrad import _lax_numpy
     >>> _lax_numpy.full((2,), 3.0)
-    Array([3., 3.], dtype=float64)
+    Array([3., 3.], dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations

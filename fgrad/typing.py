@@ -20,7 +20,7 @@ Example::
     >>> def double(x: ArrayLike) -> Array:
     ...     return fnp.asarray(x) * 2
     >>> double(1.5)
-    Array(3., dtype=float64)
+    Array(3., dtype=float64, weak_type=True)
     >>> isinstance(fnp.ones((2, 3)), Float[Array, "rows 3"])
     True
 """

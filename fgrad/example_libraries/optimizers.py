@@ -15,7 +15,7 @@ Example::
     >>> state = opt_init({"w": fnp.asarray(1.0)})
     >>> state = opt_update(0, {"w": fnp.asarray(2.0)}, state)
     >>> get_params(state)["w"]
-    Array(0.8, dtype=float64)
+    Array(0.8, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def optimizer(opt_maker: Callable) -> Callable:
         ...     return (lambda x: x), (lambda i, g, x: x / 2), (lambda x: x)
         >>> init, update, get = halve()
         >>> get(update(0, [fnp.asarray(0.0)], init([fnp.asarray(4.0)])))
-        [Array(2., dtype=float64)]
+        [Array(2., dtype=float64, weak_type=True)]
     """
     @functools.wraps(opt_maker)
     def tree_opt_maker(*args, **kwargs) -> Optimizer:
@@ -144,7 +144,7 @@ def sgd(step_size):
         >>> from fgrad.example_libraries import optimizers
         >>> init, update, get_params = optimizers.sgd(0.5)
         >>> get_params(update(0, fnp.asarray(1.0), init(fnp.asarray(0.0))))
-        Array(-0.5, dtype=float64)
+        Array(-0.5, dtype=float64, weak_type=True)
     """
     step_size = make_schedule(step_size)
     return (lambda x0: x0), (lambda i, g, x: x - step_size(i) * g), (lambda x: x)
@@ -520,7 +520,7 @@ def unpack_optimizer_state(opt_state: OptimizerState):
         >>> init, _, _ = optimizers.momentum(0.1, 0.9)
         >>> tree = optimizers.unpack_optimizer_state(init({"w": fnp.asarray(1.0)}))
         >>> tree["w"].subtree
-        (Array(1., dtype=float64), Array(0., dtype=float64))
+        (Array(1., dtype=float64, weak_type=True), Array(0., dtype=float64, weak_type=True))
     """
     packed, tree, subtrees = opt_state
     return tree_unflatten(tree, [JoinPoint(tree_unflatten(s, leaves)) for leaves, s in zip(packed, subtrees)])
@@ -536,7 +536,7 @@ def pack_optimizer_state(marked_pytree) -> OptimizerState:
         >>> init, _, get_params = optimizers.adam(0.1)
         >>> state = init([fnp.asarray(1.0)])
         >>> get_params(optimizers.pack_optimizer_state(optimizers.unpack_optimizer_state(state)))
-        [Array(1., dtype=float64)]
+        [Array(1., dtype=float64, weak_type=True)]
     """
     joins, tree = tree_flatten(marked_pytree, is_leaf=lambda x: isinstance(x, JoinPoint))
     if not all(isinstance(j, JoinPoint) for j in joins):

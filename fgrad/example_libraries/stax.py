@@ -127,7 +127,7 @@ def elementwise(fun, **fun_kwargs):
         >>> from fgrad.example_libraries import stax
         >>> _, apply_fun = stax.elementwise(fnp.square)
         >>> apply_fun((), fnp.asarray(3.0))
-        Array(9., dtype=float64)
+        Array(9., dtype=float64, weak_type=True)
     """
     def init_fun(rng, input_shape):
         return input_shape, ()

@@ -308,7 +308,7 @@ def identity(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
 
         >>> import fgrad.nn as nn
         >>> nn.identity(2.0)
-        Array(2., dtype=float64)
+        Array(2., dtype=float64, weak_type=True)
     """
     return _arr(x)
 
@@ -320,7 +320,7 @@ def squareplus(x: Shaped[ArrayLike, "*shape"], b: ArrayLike = 4) -> Inexact[Arra
 
         >>> import fgrad.nn as nn
         >>> nn.squareplus(0.0)
-        Array(1., dtype=float64)
+        Array(1., dtype=float64, weak_type=True)
     """
     x = _arr(x)
     return fnp.divide(fnp.add(x, fnp.sqrt(fnp.add(fnp.square(x), b))), 2.0)

@@ -7,7 +7,7 @@ concrete array, they call the ufunc directly (with NumPy's IEEE-value warnings o
 
 >>> import fgrad.numpy as fnp
 >>> fnp.arcsin(fnp.asarray(1.0)), fnp.absolute is fnp.abs
-(Array(1.57079633, dtype=float64), True)
+(Array(1.57079633, dtype=float64, weak_type=True), True)
 """
 
 from __future__ import annotations

@@ -290,7 +290,7 @@ def cond(pred, true_fun, false_fun, *operands, operand=_NO_OPERAND):
         >>> import fgrad, fgrad.numpy as fnp
         >>> from fgrad.lax import cond
         >>> cond(True, lambda x: x + 1, lambda x: x - 1, 1.0)
-        Array(2., dtype=float64)
+        Array(2., dtype=float64, weak_type=True)
     """
     if operand is not _NO_OPERAND:
         if operands:
@@ -323,7 +323,7 @@ def switch(index, branches, *operands, _what="switch"):
 
         >>> from fgrad.lax import switch
         >>> switch(2, [lambda x: x, lambda x: 2 * x, lambda x: 3 * x], 1.0)
-        Array(3., dtype=float64)
+        Array(3., dtype=float64, weak_type=True)
     """
     flat, tree = tree_flatten(operands)
     flat = _as_arrays(flat)
@@ -702,7 +702,7 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
 
         >>> from fgrad.lax import fori_loop
         >>> fori_loop(0, 5, lambda i, x: x + i, 0.0)
-        Array(10., dtype=float64)
+        Array(10., dtype=float64, weak_type=True)
     """
     if unroll is not None and not isinstance(unroll, (bool, int, np.integer)):
         raise TypeError(f"fori_loop: unroll must be an int or bool, got {unroll!r}")
@@ -851,7 +851,7 @@ def while_loop(cond_fun, body_fun, init_val):
 
         >>> from fgrad.lax import while_loop
         >>> while_loop(lambda x: x < 10, lambda x: x * 2, 1)
-        Array(16, dtype=int64)
+        Array(16, dtype=int64, weak_type=True)
     """
     flat, tree = tree_flatten(init_val)
     weak = [_is_weak(x) for x in flat]

@@ -406,7 +406,7 @@ def complex_(x, y):
 
         >>> from fgrad import lax
         >>> lax.complex(1.0, 2.0)
-        Array(1.+2.j, dtype=complex128)
+        Array(1.+2.j, dtype=complex128, weak_type=True)
     """
     for name, v in (("x", x), ("y", y)):
         if dtype_kind(dtype(v)) != "f":

@@ -50,7 +50,7 @@ def logaddexp2(x, y):
 
     >>> import fgrad.numpy as fnp
     >>> logaddexp2(fnp.asarray(1.0), 1.0)
-    Array(2., dtype=float64)
+    Array(2., dtype=float64, weak_type=True)
     """
     return logaddexp2_p.bind(x, y)
 

@@ -9,7 +9,7 @@ Example::
     >>> import fgrad.numpy as fnp
     >>> from fgrad.ops import lax_ops
     >>> lax_ops.rem(fnp.asarray(-7), 3), lax_ops.div(fnp.asarray(-7), 2)
-    (Array(-1, dtype=int64), Array(-3, dtype=int64))
+    (Array(-1, dtype=int64, weak_type=True), Array(-3, dtype=int64, weak_type=True))
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.array import ShapedArray
+from ..core.array import ShapedArray, wrap
+from ..core.constants import host_array
 from ..core.primitive import Primitive
 from ..core.rules import deflinear, defvectorized
 from ..tree_util import flatten_arrays, tree_unflatten
@@ -42,8 +43,10 @@ def optimization_barrier(operand: Any) -> Any:
     Example::
 
         >>> import fgrad, fgrad.numpy as fnp
-        >>> fgrad.grad(lambda x: optimization_barrier(x) * 3.0)(2.0)
-        Array(3., dtype=float64, weak_type=True)
+        >>> fgrad.grad(lambda x: fnp.sum(optimization_barrier(x) * 3.0))(fnp.ones(2))
+        Array([3., 3.], dtype=float64)
     """
     leaves, tree = flatten_arrays(operand)
+    # a Python number becomes a weakly typed array, as JAX's barrier returns it
+    leaves = [wrap(host_array(x)._buf, True) if type(x) in (int, float, complex) else x for x in leaves]
     return tree_unflatten(tree, [optimization_barrier_p.bind(x) for x in leaves])

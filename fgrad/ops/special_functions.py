@@ -148,7 +148,7 @@ def lgamma(x):
     Example::
 
         >>> lgamma(4.0)
-        Array(1.79175947, dtype=float64)
+        Array(1.79175947, dtype=float64, weak_type=True)
     """
     return lgamma_p.bind(x)
 
@@ -159,7 +159,7 @@ def digamma(x):
     Example::
 
         >>> digamma(1.0)
-        Array(-0.57721566, dtype=float64)
+        Array(-0.57721566, dtype=float64, weak_type=True)
     """
     return digamma_p.bind(x)
 
@@ -170,7 +170,7 @@ def gamma(x):
     Example::
 
         >>> gamma(5.0)
-        Array(24., dtype=float64)
+        Array(24., dtype=float64, weak_type=True)
     """
     return gamma_p.bind(x)
 
@@ -181,7 +181,7 @@ def polygamma(n, x):
     Example::
 
         >>> polygamma(1.0, 1.0)  # pi^2 / 6
-        Array(1.64493407, dtype=float64)
+        Array(1.64493407, dtype=float64, weak_type=True)
     """
     return polygamma_p.bind(n, x)
 
@@ -192,7 +192,7 @@ def igamma(a, x):
     Example::
 
         >>> igamma(1.0, 1.0)  # 1 - e^-1
-        Array(0.63212056, dtype=float64)
+        Array(0.63212056, dtype=float64, weak_type=True)
     """
     return igamma_p.bind(a, x)
 
@@ -203,7 +203,7 @@ def igammac(a, x):
     Example::
 
         >>> igammac(1.0, 1.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return igammac_p.bind(a, x)
 
@@ -214,7 +214,7 @@ def zeta(s, q):
     Example::
 
         >>> zeta(2.0, 1.0)
-        Array(1.64493407, dtype=float64)
+        Array(1.64493407, dtype=float64, weak_type=True)
     """
     return zeta_p.bind(s, q)
 
@@ -225,7 +225,7 @@ def bessel_i0e(x):
     Example::
 
         >>> bessel_i0e(0.0)
-        Array(1., dtype=float64)
+        Array(1., dtype=float64, weak_type=True)
     """
     return bessel_i0e_p.bind(x)
 
@@ -236,7 +236,7 @@ def bessel_i1e(x):
     Example::
 
         >>> bessel_i1e(0.0)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     return bessel_i1e_p.bind(x)
 
@@ -248,7 +248,7 @@ def igamma_grad_a(a, x):
     Example::
 
         >>> igamma_grad_a(1.0, 1.0)  # d/da P(a, 1) at a = 1
-        Array(-0.43172971, dtype=float64)
+        Array(-0.43172971, dtype=float64, weak_type=True)
     """
     return igamma_grad_a_p.bind(a, x)
 
@@ -259,7 +259,7 @@ def betainc_grad_a(a, b, x):
     Example::
 
         >>> betainc_grad_a(1.0, 1.0, 0.5)  # d/da x^a = x^a log x
-        Array(-0.34657359, dtype=float64)
+        Array(-0.34657359, dtype=float64, weak_type=True)
     """
     return betainc_grad_a_p.bind(a, b, x)
 
@@ -270,7 +270,7 @@ def betainc_grad_b(a, b, x):
     Example::
 
         >>> betainc_grad_b(1.0, 1.0, 0.5)  # d/db [1 - (1 - x)^b] = -(1 - x)^b log(1 - x)
-        Array(0.34657359, dtype=float64)
+        Array(0.34657359, dtype=float64, weak_type=True)
     """
     return betainc_grad_b_p.bind(a, b, x)
 
@@ -281,7 +281,7 @@ def betainc(a, b, x):
     Example::
 
         >>> betainc(1.0, 1.0, 0.25)
-        Array(0.25, dtype=float64)
+        Array(0.25, dtype=float64, weak_type=True)
     """
     return betainc_p.bind(a, b, x)
 
@@ -292,7 +292,7 @@ def ndtri(p):
     Example::
 
         >>> ndtri(0.5)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     return ndtri_p.bind(p)
 
@@ -303,7 +303,7 @@ def log_ndtr(x):
     Example::
 
         >>> log_ndtr(0.0)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     return log_ndtr_p.bind(x)
 

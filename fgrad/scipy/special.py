@@ -72,23 +72,23 @@ def _elementwise(name: str, primitive, summary: str, example: str, output: str, 
 erf = _elementwise(
     "erf", _erf_family.erf,
     "The error function.",
-    "erf(0.0)", "Array(0., dtype=float64)")
+    "erf(0.0)", "Array(0., dtype=float64, weak_type=True)")
 erfc = _elementwise(
     "erfc", _erf_family.erfc,
     "``1 - erf(x)``.",
-    "erfc(0.0)", "Array(1., dtype=float64)")
+    "erfc(0.0)", "Array(1., dtype=float64, weak_type=True)")
 erfinv = _elementwise(
     "erfinv", _erf_family.erf_inv,
     "Inverse of `erf`.",
-    "erfinv(0.0)", "Array(0., dtype=float64)")
+    "erfinv(0.0)", "Array(0., dtype=float64, weak_type=True)")
 gammaln = _elementwise(
     "gammaln", _sf.lgamma,
     "``log |Gamma(x)|``.",
-    "gammaln(3.0)", "Array(0.69314718, dtype=float64)")
+    "gammaln(3.0)", "Array(0.69314718, dtype=float64, weak_type=True)")
 digamma = _elementwise(
     "digamma", _sf.digamma,
     "The logarithmic derivative of Gamma.",
-    "digamma(1.0)", "Array(-0.57721566, dtype=float64)")
+    "digamma(1.0)", "Array(-0.57721566, dtype=float64, weak_type=True)")
 
 
 polygamma = _elementwise(
@@ -100,7 +100,7 @@ polygamma = _elementwise(
 gamma = _elementwise(
     "gamma", _sf.gamma,
     "The Gamma function.",
-    "gamma(4.0)", "Array(6., dtype=float64)")
+    "gamma(4.0)", "Array(6., dtype=float64, weak_type=True)")
 
 
 def gammasgn(x):
@@ -109,7 +109,7 @@ def gammasgn(x):
     Example::
 
         >>> gammasgn(-0.5)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     x = _float(x)
     return _stop_gradient(fnp.sign(_sf.gamma(x)))
@@ -173,11 +173,11 @@ def zeta(x, q=None):
 i0e = _elementwise(
     "i0e", _sf.bessel_i0e,
     "``exp(-|x|) I0(x)``.",
-    "i0e(0.0)", "Array(1., dtype=float64)")
+    "i0e(0.0)", "Array(1., dtype=float64, weak_type=True)")
 i1e = _elementwise(
     "i1e", _sf.bessel_i1e,
     "``exp(-|x|) I1(x)``.",
-    "i1e(0.0)", "Array(0., dtype=float64)")
+    "i1e(0.0)", "Array(0., dtype=float64, weak_type=True)")
 
 
 def i0(x):
@@ -186,7 +186,7 @@ def i0(x):
     Example::
 
         >>> i0(0.0)
-        Array(1., dtype=float64)
+        Array(1., dtype=float64, weak_type=True)
     """
     x = _float(x)
     return fnp.exp(fnp.abs(x)) * _sf.bessel_i0e(x)
@@ -198,7 +198,7 @@ def i1(x):
     Example::
 
         >>> i1(0.0)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     x = _float(x)
     return fnp.exp(fnp.abs(x)) * _sf.bessel_i1e(x)
@@ -207,15 +207,15 @@ def i1(x):
 erfcx = _elementwise(
     "erfcx", _sm.erfcx,
     "The scaled complementary error function ``exp(x^2) erfc(x)``.",
-    "erfcx(0.0)", "Array(1., dtype=float64)")
+    "erfcx(0.0)", "Array(1., dtype=float64, weak_type=True)")
 j0 = _elementwise(
     "j0", _sm.bessel_j0,
     "The Bessel function of the first kind of order 0.",
-    "j0(0.0)", "Array(1., dtype=float64)")
+    "j0(0.0)", "Array(1., dtype=float64, weak_type=True)")
 j1 = _elementwise(
     "j1", _sm.bessel_j1,
     "The Bessel function of the first kind of order 1.",
-    "j1(0.0)", "Array(0., dtype=float64)")
+    "j1(0.0)", "Array(0., dtype=float64, weak_type=True)")
 
 
 def ndtr(x):
@@ -224,7 +224,7 @@ def ndtr(x):
     Example::
 
         >>> ndtr(0.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     x = _float(x)
     return 0.5 * _erf_family.erfc(x * (-1.0 / math.sqrt(2.0)))
@@ -233,15 +233,15 @@ def ndtr(x):
 ndtri = _elementwise(
     "ndtri", _sf.ndtri,
     "The standard normal quantile.",
-    "ndtri(0.5)", "Array(0., dtype=float64)")
+    "ndtri(0.5)", "Array(0., dtype=float64, weak_type=True)")
 log_ndtr = _elementwise(
     "log_ndtr", _sf.log_ndtr,
     "``log ndtr(x)``, accurate in both tails.",
-    "log_ndtr(0.0)", "Array(-0.69314718, dtype=float64)")
+    "log_ndtr(0.0)", "Array(-0.69314718, dtype=float64, weak_type=True)")
 expit = _elementwise(
     "expit", _logistic,
     "The logistic sigmoid ``1 / (1 + exp(-x))``.",
-    "expit(0.0)", "Array(0.5, dtype=float64)")
+    "expit(0.0)", "Array(0.5, dtype=float64, weak_type=True)")
 
 
 def logit(p):
@@ -250,7 +250,7 @@ def logit(p):
     Example::
 
         >>> logit(0.5)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     p = _float(p)
     return fnp.log(p) - fnp.log1p(-p)
@@ -313,7 +313,7 @@ def entr(x):
     Example::
 
         >>> entr(1.0)
-        Array(-0., dtype=float64)
+        Array(-0., dtype=float64, weak_type=True)
     """
     x = _float(x)
     safe = fnp.where(x > 0, x, fnp.ones_like(x))
@@ -356,7 +356,7 @@ def multigammaln(a, d: int):
     Example::
 
         >>> multigammaln(2.0, 1)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     d = int(d)
     if d < 1:
@@ -375,7 +375,7 @@ def factorial(n, exact: bool = False):
     Example::
 
         >>> factorial(4.0)
-        Array(24., dtype=float64)
+        Array(24., dtype=float64, weak_type=True)
     """
     if exact:
         raise ValueError("factorial: exact=True is not supported (as jax.scipy.special.factorial)")

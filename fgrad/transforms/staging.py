@@ -34,7 +34,7 @@ class ensure_compile_time_eval:
         ...         n = int(fnp.sum(fnp.arange(4)))   # concrete: 6
         ...     return x * n
         >>> f(fnp.asarray(2.0))
-        Array(12., dtype=float64)
+        Array(12., dtype=float64, weak_type=True)
     """
 
     def __enter__(self):
