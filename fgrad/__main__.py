@@ -42,6 +42,11 @@ ENVIRONMENT: dict[str, str] = {
     "FGRAD_TEST_BACKENDS": "test suite: backends to run the backend tests on (numpy,cupy)",
     "FGRAD_DEBUG_NANS": "1: check every result for NaNs (jax_debug_nans; JAX_DEBUG_NANS too)",
     "FGRAD_DEBUG_INFS": "1: check every result for infinities (jax_debug_infs; JAX_DEBUG_INFS too)",
+    "FGRAD_DISTRIBUTED_CHECK": "0: skip the cheap cross-process mismatch check before each collective",
+    "FGRAD_DISTRIBUTED_DEBUG": "1: name both sides of a mismatched collective (an extra all-gather each)",
+    "FGRAD_DISTRIBUTED_TIMEOUT": "seconds a collective waits for the other processes (none: no timeout)",
+    "FGRAD_NCCL": "0: GPU collectives through MPI instead of NCCL",
+    "FGRAD_MPIEXEC": "the MPI launcher fgrad.torch.distributed.run uses (default: mpiexec)",
 }
 
 

@@ -25,12 +25,13 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
-from .core.array import Tracer, get_aval
+from .core.array import Tracer
+from .core.array import get_aval as _get_aval
 from .core.constants import zeros_like
 from .core.ir import Literal
 from .core.trace import EVAL_TRACE, new_trace, state
 from .ops.checkpoint_name import name_p
-from .ops.elementwise import add
+from .ops.elementwise import add as _add
 from .ops.optimization_barrier import optimization_barrier_p
 from .transforms.custom import custom_vjp
 from .transforms.ad import vjp
@@ -242,7 +243,7 @@ remat = checkpoint
 def _stage(call: Callable, flat: Sequence, name: str):
     """``call`` traced into a program over ``flat``'s shapes: (jaxpr, consts, out_tree)."""
     with new_trace(StagingTrace, f"checkpoint of {name}", partial=False) as st:
-        outs = call(*[st.new_arg(get_aval(x)) for x in flat])
+        outs = call(*[st.new_arg(_get_aval(x)) for x in flat])
         leaves, out_tree = tree_flatten(outs)
         jaxpr, consts = st.to_jaxpr(leaves)
     return jaxpr, consts, out_tree
@@ -344,7 +345,7 @@ def _reuse(eqn, ins: list, value):
                 parts.append(prim.bind(*[t if j == k else p for j, p in enumerate(primals)], **params))
         out = None
         for part in parts:
-            out = part if out is None else add(out, part)
+            out = part if out is None else _add(out, part)
         return [value], [out]
 
     return state.trace.process_custom_jvp(fun, jvp, list(ins), True)[0]

@@ -363,7 +363,13 @@ def _node_of_type(t: type) -> _NodeType | None:
 
 
 def is_tree_node(x) -> bool:
-    """True for a container pytree node (a registered type, a namedtuple or None)."""
+    """True for a container pytree node (a registered type, a namedtuple or None).
+
+    Example::
+
+        >>> is_tree_node((1, 2)), is_tree_node(1.0)
+        (True, False)
+    """
     return _node_of(x)[1] is not None
 
 
@@ -691,23 +697,46 @@ def tree_structure(tree, is_leaf: Callable | None = None) -> PyTreeDef:
 
 
 def treedef_children(treedef: PyTreeDef) -> list:
-    """The treedefs of ``treedef``'s root children: ``treedef_children(tree_structure((1,
-    [2])))`` is ``[PyTreeDef(*), PyTreeDef([*])]``."""
+    """The treedefs of ``treedef``'s root children.
+
+    Example::
+
+        >>> treedef_children(tree_structure((1, [2])))
+        [PyTreeDef(*), PyTreeDef([*])]
+    """
     return list(treedef.subtrees)
 
 
 def treedef_is_leaf(treedef: PyTreeDef) -> bool:
-    """True for the treedef of a single leaf: ``treedef_is_leaf(tree_structure(1.0))``."""
+    """True for the treedef of a single leaf.
+
+    Example::
+
+        >>> treedef_is_leaf(tree_structure(1.0)), treedef_is_leaf(tree_structure([1.0]))
+        (True, False)
+    """
     return treedef.node_type is None
 
 
 def treedef_tuple(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:
-    """The treedef of a tuple of trees with these treedefs: ``treedef_tuple([td1, td2])``."""
+    """The treedef of a tuple of trees with these treedefs.
+
+    Example::
+
+        >>> treedef_tuple([tree_structure(1), tree_structure([1, 2])])
+        PyTreeDef((*, [*, *]))
+    """
     return PyTreeDef(tuple, None, tuple(treedefs))
 
 
 def all_leaves(iterable: Iterable, is_leaf: Callable | None = None) -> bool:
-    """True if every element is a leaf: ``all_leaves([1.0, 2.0])`` but not ``[(1.0,)]``."""
+    """True if every element is a leaf.
+
+    Example::
+
+        >>> all_leaves([1.0, 2.0]), all_leaves([(1.0,)])
+        (True, False)
+    """
     return all(treedef_is_leaf(tree_structure(x, is_leaf)) for x in iterable)
 
 
@@ -727,7 +756,14 @@ def flatten_one_level(tree) -> tuple[list, Any]:
 
 
 def flatten_one_level_with_keys(tree) -> tuple[list, Any]:
-    """``([(key, child), ...], aux data)`` of the root node; ValueError for a leaf."""
+    """``([(key, child), ...], aux data)`` of the root node; ValueError for a leaf.
+
+    Example::
+
+        >>> children, _ = flatten_one_level_with_keys({"a": 1, "b": (2, 3)})
+        >>> [(str(k), c) for k, c in children]
+        [("['a']", 1), ("['b']", (2, 3))]
+    """
     _, node = _node_of(tree)
     if node is None:
         raise ValueError(f"can't tree-flatten type: {type(tree)}")
@@ -874,7 +910,13 @@ def tree_reduce_associative(operation: Callable, tree, *, identity=_NO_INIT,
 
 
 def tree_all(tree, *, is_leaf: Callable | None = None) -> bool:
-    """True if every leaf is truthy: ``tree_all([1, (True,)])``."""
+    """True if every leaf is truthy.
+
+    Example::
+
+        >>> tree_all([1, (True,)]), tree_all({"a": 0})
+        (True, False)
+    """
     return all(tree_leaves(tree, is_leaf))
 
 
@@ -911,7 +953,13 @@ def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, py
 
 
 def flatten_prefix(prefix, tree, name: str = "argument") -> list:
-    """Broadcast a pytree prefix (like vmap's in_axes) to the leaves of ``tree``."""
+    """Broadcast a pytree prefix (like vmap's in_axes) to the leaves of ``tree``.
+
+    Example::
+
+        >>> flatten_prefix((0, None), ([1, 2], {"x": 3}))
+        [0, 0, None]
+    """
     out: list = []
     stack = [(prefix, tree)]  # iterative, so deep trees are fine; popped in left-to-right order
     while stack:
