@@ -26,6 +26,7 @@ import numpy as np
 
 from ..core.array import Array, ArrayImpl, Tracer, wrap
 from ._device import DEV as _DEV
+from ._ops_shape import stack as _stack
 from ._tensor import Tensor, _wrap
 from .autograd.complex_cotangents import conj_if_complex
 from .autograd.grad_mode import enable_grad
@@ -272,7 +273,44 @@ def jvp(func, primals, tangents, *, has_aux=False):
     return _to_tensors(res)
 
 
+def stack_module_state(models) -> tuple[dict, dict]:
+    """The parameters and buffers of ``models`` (modules of one structure) stacked along a new
+    leading axis, as ``torch.func.stack_module_state``: ``(params, buffers)`` dicts keyed by
+    name, for ``vmap`` over an ensemble with `functional_call`.  Stacked parameters are new
+    leaves that require grad when the models' do.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.func import stack_module_state
+        >>> params, buffers = stack_module_state([torch.nn.Linear(2, 3) for _ in range(4)])
+        >>> params["weight"].shape, params["weight"].requires_grad, params["weight"].is_leaf
+        (torch.Size([4, 3, 2]), True, True)
+    """
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    if len({type(m) for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    all_params = [dict(m.named_parameters()) for m in models]
+    all_buffers = [dict(m.named_buffers()) for m in models]
+
+    def stacked_leaf(tensors, name):
+        grads = [t.requires_grad for t in tensors]
+        if any(grads) and not all(grads):
+            raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+        out = _stack(tensors).detach()
+        return out.requires_grad_() if all(grads) else out
+
+    params = {k: stacked_leaf([p[k] for p in all_params], k) for k in all_params[0]}
+    buffers = {k: _stack([b[k] for b in all_buffers]) for k in all_buffers[0]}
+    return params, buffers
+
+
 __all__ = [
+    "stack_module_state",
     "functional_call",
     "_to_array",
     "_from_array",
