@@ -40,6 +40,7 @@ from ..core.provenance import CHECKS
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import tree_flatten, tree_unflatten
+from . import custom_call  # noqa: F401 - staging keeps custom_jvp/custom_vjp rules
 from .jit_primitive import JIT_HINT, LOG, Closed, close, jit_p
 from .staging import StagingTrace
 
