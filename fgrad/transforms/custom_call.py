@@ -170,6 +170,10 @@ defbatch(custom_jvp_call_p, _jvp_call_batch)
 # custom_vjp_call
 
 
+class _OpaqueResiduals(Exception):
+    """A custom_vjp fwd returned residuals that are not arrays."""
+
+
 def stage_custom_vjp(fun, fwd, bwd, args, out_tree_hint=None):
     """Record a `custom_vjp` call (flat ``fun``/``fwd``/``bwd`` of `custom_vjp.__call__`)
     in the current staging trace as a `custom_vjp_call` equation."""
@@ -184,12 +188,21 @@ def stage_custom_vjp(fun, fwd, bwd, args, out_tree_hint=None):
     def flat_fwd(*xs):
         outs, res = fwd(*xs)
         leaves, tree = tree_flatten(res)
+        for leaf in leaves:
+            try:
+                get_aval(leaf)
+            except TypeError:
+                raise _OpaqueResiduals from None
         res_tree.append(tree)
         return list(outs) + leaves
 
     _RULES_BEING_TRACED.append(key)
     try:
         fwd_p, fwd_consts = _trace(flat_fwd, avals, f"custom_vjp fwd {_name(fwd)}")
+    except _OpaqueResiduals:
+        # residuals that are not arrays (a Python object holding the fwd's values) cannot be
+        # outputs of a traced fwd: the call is inlined (the rule is not kept in the program)
+        return fun(*args)
     finally:
         _RULES_BEING_TRACED.pop()
     n_out = len(out_avals)
@@ -289,7 +302,12 @@ def _lin_transpose(cts, *args, bwd, n_known, out_avals):
     return [None] * n_known + list(in_cts)
 
 
-def _lin_jvp(primals, tangents, **params):
+def _lin_jvp(primals, tangents, *, bwd, n_known, out_avals):
+    params = dict(bwd=bwd, n_known=n_known, out_avals=out_avals)
+    if all(t is None for t in tangents[:n_known]):  # linear in the remaining operands
+        outs = custom_vjp_lin_p.bind(*primals, **params)
+        lin_t = [zeros_like(p) if t is None else t for p, t in zip(primals[n_known:], tangents[n_known:])]
+        return outs, custom_vjp_lin_p.bind(*primals[:n_known], *lin_t, **params)
     raise NotImplementedError(
         "Differentiation rule for 'custom_lin' not implemented: can't apply forward-mode autodiff "
         "(jvp/jacfwd) to the reverse-mode derivative of a custom_vjp function; define a custom_jvp "
