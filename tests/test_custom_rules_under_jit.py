@@ -218,3 +218,41 @@ def test_live_jax_agrees():
 
     close(fgrad.grad(fgrad.jit(f))(X), jax.grad(jax.jit(jf))(X))
     close(fgrad.hessian(fgrad.jit(f))(X), jax.hessian(jax.jit(jf))(X))
+
+
+def test_forward_mode_of_staged_custom_vjp_records_custom_vjp_lin():
+    # the JVP of a staged custom_vjp is its fwd plus a `custom_vjp_lin` equation (transposed
+    # by the user's bwd); running it forward raises, as for the eager function
+    jx = fgrad.make_jaxpr(lambda x, t: fgrad.jvp(fgrad.jit(g), (x,), (t,)))(X, 1.0).jaxpr
+    assert "custom_vjp_lin" in _names_inside(jx)
+    with pytest.raises(TypeError, match="forward-mode autodiff"):
+        fgrad.jvp(fgrad.jit(g), (X,), (1.0,))
+
+
+def _names_inside(jaxpr) -> set:
+    """The primitive names of ``jaxpr`` and of the programs in its equations' parameters."""
+    names = set()
+    for e in jaxpr.eqns:
+        names.add(e.prim.name)
+        for v in e.params.values():
+            inner = getattr(v, "jaxpr", None)
+            if inner is not None and hasattr(inner, "eqns"):
+                names |= _names_inside(inner)
+    return names
+
+
+def test_rule_that_applies_a_custom_function_to_the_tangent():
+    @fgrad.custom_jvp
+    def double(x):  # linear, with a rule of its own
+        return 2.0 * x
+
+    double.defjvp(lambda p, t: (double(p[0]), double(t[0])))
+
+    @fgrad.custom_jvp
+    def h(x):
+        return fnp.sin(x)
+
+    h.defjvp(lambda p, t: (h(p[0]), double(SCALE * t[0])))
+    close(fgrad.grad(h)(X), 2 * SCALE)
+    close(fgrad.grad(fgrad.jit(h))(X), 2 * SCALE)
+    close(fgrad.jit(fgrad.grad(fgrad.jit(h)))(X), 2 * SCALE)

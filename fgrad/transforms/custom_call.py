@@ -30,7 +30,7 @@ from ..core.trace import new_trace, state
 from ..ops.shape import bdim_to_front
 from ..tree_util import tree_flatten, tree_unflatten
 from .batching import vmap
-from .jit_primitive import JIT_HINT, Closed
+from .jit_primitive import JIT_HINT, Closed, jit_p
 from .jvp_trace import JVPTrace, JVPTracer
 from .staging import CUSTOM_CALL_STAGING, StagingTrace
 
@@ -162,7 +162,16 @@ def _jvp_call_batch(axis_size, vals, dims, **params):
     return outs, [0] * len(outs)
 
 
+def _jvp_call_transpose(cts, *args, fun, n_fun_consts, n_jvp_consts, **params):
+    """A call on linear values (a rule applying a custom_jvp function to tangents): the
+    transpose of its function's program."""
+    k = n_fun_consts + n_jvp_consts
+    ct_in = jit_p.transpose(cts, *args[:n_fun_consts], *args[k:], closed=fun)
+    return list(ct_in[:n_fun_consts]) + [None] * n_jvp_consts + list(ct_in[n_fun_consts:])
+
+
 defjvp_rule(custom_jvp_call_p, _jvp_call_jvp)
+deflinear_in(custom_jvp_call_p, _jvp_call_transpose)
 defbatch(custom_jvp_call_p, _jvp_call_batch)
 
 
@@ -270,7 +279,15 @@ def _vjp_call_batch(axis_size, vals, dims, *, fun, fwd, bwd, n_consts):
     return outs, [0] * len(outs)
 
 
+def _vjp_call_transpose(cts, *args, fun, fwd, bwd, n_consts):
+    """A call on linear values: the transpose of its function's program."""
+    nf, k = n_consts[0], sum(n_consts)
+    ct_in = jit_p.transpose(cts, *args[:nf], *args[k:], closed=fun)
+    return list(ct_in[:nf]) + [None] * (k - nf) + list(ct_in[nf:])
+
+
 defjvp_rule(custom_vjp_call_p, _vjp_call_jvp)
+deflinear_in(custom_vjp_call_p, _vjp_call_transpose)
 defbatch(custom_vjp_call_p, _vjp_call_batch)
 
 
