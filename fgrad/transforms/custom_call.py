@@ -188,7 +188,7 @@ def stage_custom_vjp(fun, fwd, bwd, args, out_tree_hint=None):
     in the current staging trace as a `custom_vjp_call` equation."""
     key = getattr(bwd, "__wrapped__", bwd)
     if any(k is key for k in _RULES_BEING_TRACED):
-        return fun(*args)  # ``fwd`` calls its own function: only the primal value is needed
+        return fun(*args)  # ``fwd``/``bwd`` calls its own function: inlined
     avals = [get_aval(a) for a in args]
     fun_p, fun_consts = _trace(fun, avals, f"custom_vjp function {_name(fun)}")
     out_avals = [v.aval for v in fun_p.jaxpr.outvars]
@@ -222,7 +222,11 @@ def stage_custom_vjp(fun, fwd, bwd, args, out_tree_hint=None):
         res = tree_unflatten(res_tree[-1], list(xs[:n_res]))
         return list(bwd(res, list(xs[n_res:])))
 
-    bwd_p, bwd_consts = _trace(flat_bwd, res_avals + out_avals, f"custom_vjp bwd {_name(bwd)}")
+    _RULES_BEING_TRACED.append(key)  # a bwd may call its own function (odeint's does)
+    try:
+        bwd_p, bwd_consts = _trace(flat_bwd, res_avals + out_avals, f"custom_vjp bwd {_name(bwd)}")
+    finally:
+        _RULES_BEING_TRACED.pop()
     return custom_vjp_call_p.bind(*fun_consts, *fwd_consts, *bwd_consts, *args, fun=fun_p, fwd=fwd_p,
                                   bwd=bwd_p, n_consts=(len(fun_consts), len(fwd_consts), len(bwd_consts)))
 
