@@ -353,5 +353,4 @@ defbatch(custom_vjp_lin_p, _lin_batch)
 CUSTOM_CALL_STAGING["jvp"] = stage_custom_jvp
 CUSTOM_CALL_STAGING["vjp"] = stage_custom_vjp
 
-__all__ = ["custom_jvp_call_p", "custom_vjp_call_p", "custom_vjp_lin_p", "stage_custom_jvp",
-           "stage_custom_vjp"]
+__all__ = ["custom_jvp_call_p", "custom_vjp_call_p", "custom_vjp_lin_p"]
