@@ -162,3 +162,13 @@ def test_closure_convert_under_custom_vjp_gives_gradients_of_closed_over_values(
         return g(0.5, *consts)
 
     np.testing.assert_allclose(float(fgrad.grad(outer)(2.0)), 0.5 * np.cos(1.0), rtol=1e-14)
+
+
+def test_adjoint_gradients_under_jit_use_the_adjoint_rule():
+    # jit keeps odeint's custom_vjp (the adjoint ODE), so grad of the jitted loss is JAX's
+    # adjoint gradient, not a derivative through the adaptive solver's loop
+    g = fgrad.grad(fgrad.jit(_loss), argnums=(0, 1, 2))(2.0, 0.3, Y0, TS)
+    np.testing.assert_allclose([float(g[0]), float(g[1])], JAX_GRAD_AB, rtol=1e-11)
+    np.testing.assert_allclose(np.asarray(g[2]["x"]), JAX_GRAD_X0, rtol=1e-11)
+    gj = fgrad.jit(fgrad.grad(_loss))(2.0, 0.3, Y0, TS)
+    np.testing.assert_allclose(float(gj), JAX_GRAD_AB[0], rtol=1e-11)

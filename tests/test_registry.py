@@ -41,6 +41,9 @@ EXEMPT: dict = {}
 # exist and mention the primitive).
 TESTED_ELSEWHERE = {
     "custom_lin": "tests/test_transforms.py",   # custom_vjp under grad / vmap / nesting
+    # custom rules staged by jit / make_jaxpr / loop bodies: derivatives, vmap, nesting
+    **{n: "tests/test_custom_rules_under_jit.py" for n in (
+        "custom_jvp_call", "custom_vjp_call", "custom_vjp_lin")},
     # collectives: values, JVP/transpose/vmap/jit on real processes (tests/mpi_programs/)
     **{n: "tests/mpi_programs/mpi_functional.py" for n in (
         "psum", "pvary", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "broadcast",

@@ -69,6 +69,21 @@ def is_call(e) -> bool:
     return e.prim.name == "jit" and "closed" in e.params
 
 
+def _callee(e, ins: list):
+    """``(program, its operands)`` of an equation `inline` replaces by its body: a nested
+    jit call, or a staged custom_jvp/custom_vjp call (run as its function; the rules only
+    matter to the transforms, which saw the equation before compilation); else None."""
+    if is_call(e):
+        return e.params["closed"], ins
+    if e.prim.name == "custom_jvp_call":
+        nf = e.params["n_fun_consts"]
+        return e.params["fun"], ins[:nf] + ins[nf + e.params["n_jvp_consts"]:]
+    if e.prim.name == "custom_vjp_call":
+        n_consts = e.params["n_consts"]
+        return e.params["fun"], ins[:n_consts[0]] + ins[sum(n_consts):]
+    return None
+
+
 def _size(shape) -> int:
     return math.prod(shape)
 
@@ -119,8 +134,9 @@ def inline(jaxpr: Jaxpr, consts) -> Program:
         fr.i += 1
         env = fr.env
         ins = [v if type(v) is Literal else env[v] for v in e.invars]
-        if is_call(e):
-            closed = e.params["closed"]
+        callee = _callee(e, ins)
+        if callee is not None:
+            closed, ins = callee
             inner = closed.jaxpr
             ienv: dict = {}
             for v, c in zip(inner.constvars, closed.consts):

@@ -115,6 +115,8 @@ class BatchTrace(Trace):
 
                 return vmap(one, axis_size=n)(list(primals), list(tangents))
 
+            jvp_b.__wrapped__ = getattr(jvp, "__wrapped__", jvp)  # the user's rule
+
             outs = self.parent.process_custom_jvp(fun_b, jvp_b, vals, symbolic_zeros)
         return [BatchTracer(self, o, 0) for o in outs]
 
@@ -134,6 +136,8 @@ class BatchTrace(Trace):
 
             def bwd_b(res, cts):
                 return vmap(lambda r, c: list(bwd(r, c)), axis_size=n)(res, list(cts))
+
+            bwd_b.__wrapped__ = getattr(bwd, "__wrapped__", bwd)  # the user's rule
 
             outs = self.parent.process_custom_vjp(fun_b, fwd_b, bwd_b, vals, out_tree_hint)
         return [BatchTracer(self, o, 0) for o in outs]

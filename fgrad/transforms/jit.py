@@ -42,6 +42,7 @@ from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..tree_util import _array_nodes as _ARRAY_NODES
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
+from . import custom_call  # noqa: F401 - staging keeps custom_jvp/custom_vjp rules
 from .jit_primitive import JIT_HINT, LOG, Closed, close, jit_p
 from .staging import StagingTrace
 

@@ -19,6 +19,10 @@ from ..core.provenance import CHECKS, record_source
 
 _COMPILE_TIME_EVAL = [0]  # > 0 inside `ensure_compile_time_eval`
 
+# how a staging trace records custom_jvp / custom_vjp calls with their rules ("jvp", "vjp"):
+# filled in by `fgrad.transforms.custom_call`, which builds on this module
+CUSTOM_CALL_STAGING: dict = {}
+
 
 class ensure_compile_time_eval:
     """Context manager: inside it, operations on values that are not traced (constants) run
@@ -119,12 +123,18 @@ class StagingTrace(Trace):
     def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
         if self.partial and not any(self.is_own(a) for a in args):
             return self.parent.process_custom_jvp(fun, jvp, args, symbolic_zeros)
-        return super().process_custom_jvp(fun, jvp, args, symbolic_zeros)
+        stage = CUSTOM_CALL_STAGING.get("jvp")
+        if stage is None:  # pragma: no cover - fgrad.transforms.custom_call not imported
+            return super().process_custom_jvp(fun, jvp, args, symbolic_zeros)
+        return stage(fun, jvp, args, symbolic_zeros)
 
     def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
         if self.partial and not any(self.is_own(a) for a in args):
             return self.parent.process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
-        return super().process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
+        stage = CUSTOM_CALL_STAGING.get("vjp")
+        if stage is None:  # pragma: no cover - fgrad.transforms.custom_call not imported
+            return super().process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
+        return stage(fun, fwd, bwd, args, out_tree_hint)
 
     def to_jaxpr(self, outs) -> tuple[Jaxpr, list]:
         """Close the trace over ``outs``: returns the jaxpr and its constants."""

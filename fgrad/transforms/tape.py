@@ -236,7 +236,7 @@ class TapeTrace(Trace):
         self.nodes.append(((jaxpr, consts), None, [sources[i] for i in diff_idx], prims[diff_idx[0]]))
         return self._wrap(p_out, node, prim.multiple_results, [v is not None for v in jaxpr.outvars])
 
-    def _custom(self, call, args):
+    def _custom(self, call, args, inline):
         sources, prims = [], []
         for a in args:
             if type(a) is TapeTracer and a._trace is self:
@@ -246,7 +246,9 @@ class TapeTrace(Trace):
                 sources.append(None)
                 prims.append(a)
         if all(s is None for s in sources):
-            return call(prims)
+            # no argument is recorded here (a closed-over value may be): run the function,
+            # recording its operations, as for any other code
+            return inline(prims)
         diff_idx = [i for i, s in enumerate(sources) if s is not None]
 
         def f(xs):
@@ -262,10 +264,12 @@ class TapeTrace(Trace):
         return self._wrap(p_out, node, True, [v is not None for v in jaxpr.outvars])
 
     def process_custom_jvp(self, fun, jvp, args, symbolic_zeros=False):
-        return self._custom(lambda xs: state.trace.process_custom_jvp(fun, jvp, xs, symbolic_zeros), args)
+        return self._custom(lambda xs: state.trace.process_custom_jvp(fun, jvp, xs, symbolic_zeros), args,
+                            lambda xs: fun(*xs))
 
     def process_custom_vjp(self, fun, fwd, bwd, args, out_tree_hint=None):
-        return self._custom(lambda xs: state.trace.process_custom_vjp(fun, fwd, bwd, xs, out_tree_hint), args)
+        return self._custom(lambda xs: state.trace.process_custom_vjp(fun, fwd, bwd, xs, out_tree_hint),
+                            args, lambda xs: fun(*xs))
 
     def backward(self, out_tracers, cts, n_inputs):
         """Cotangents (buffers or None) for the inputs, given output cotangents."""
