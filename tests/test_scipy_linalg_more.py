@@ -194,7 +194,10 @@ def test_builders_derivatives():
 @pytest.mark.parametrize("name", ["polar", "hessenberg", "rsf2csf", "eigh_tridiagonal", "solve_sylvester",
                                   "qr_multiply"])
 def test_decomposition_derivatives(name):
-    a = RNG.normal(size=(4, 4))
+    # data of its own (the module's RNG would give each case inputs that depend on which tests
+    # ran before it: an rsf2csf draw near a 2x2-block discontinuity failed the check in CI)
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(4, 4))
     if name == "polar":
         f, args = (lambda m: fsl.polar(m)[0] + fsl.polar(m)[1]), [a]
     elif name == "hessenberg":
@@ -213,10 +216,10 @@ def test_decomposition_derivatives(name):
         f = (lambda d, e: fsl.eigh_tridiagonal(d, e)[0])
         args = [np.array([1.0, 2, 3.5, 5]), np.array([0.3, -0.2, 0.4])]
     elif name == "solve_sylvester":
-        f, args = fsl.solve_sylvester, [a, RNG.normal(size=(3, 3)) + 3 * np.eye(3), RNG.normal(size=(4, 3))]
+        f, args = fsl.solve_sylvester, [a, rng.normal(size=(3, 3)) + 3 * np.eye(3), rng.normal(size=(4, 3))]
         args[0] = args[0] + 3 * np.eye(4)
     else:
-        f, args = (lambda m, c: fsl.qr_multiply(m, c)[0]), [a, RNG.normal(size=(2, 4))]
+        f, args = (lambda m, c: fsl.qr_multiply(m, c)[0]), [a, rng.normal(size=(2, 4))]
     check_grads(f, [fnp.asarray(x) for x in args], order=2, modes=("fwd", "rev"), atol=1e-5, rtol=1e-5)
 
 

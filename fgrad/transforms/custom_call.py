@@ -28,7 +28,7 @@ from ..core.primitive import Primitive
 from ..core.rules import add_tangents, defbatch, defjvp_rule, deflinear_in, is_undefined
 from ..core.trace import new_trace, state
 from ..ops.shape import bdim_to_front
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .batching import vmap
 from .jit_primitive import JIT_HINT, Closed, jit_p
 from .jvp_trace import JVPTrace, JVPTracer
