@@ -28,6 +28,7 @@ from .ops import bits as _bits
 from .ops import elementwise as _ew
 from .ops import lax_ops as _lax
 from .ops.control_flow import trace_flat
+from .ops.convolution import _out_spatial  # the output-size formula of convolutions and windows
 from .ops.special_functions import (  # noqa: F401 - re-exported under their lax names
     bessel_i0e, bessel_i1e, betainc, digamma, igamma, igamma_grad_a, igammac, lgamma, polygamma, zeta,
 )
@@ -193,7 +194,7 @@ def _unsigned(x):
     x = fnp.asarray(x)
     if dtype_kind(x.dtype) not in "iu":
         raise TypeError(f"expected an integer array, got {x.dtype}")
-    udt = np.dtype(f"uint{8 * x.dtype.itemsize}")
+    udt = _bits._unsigned(x.dtype)
     return x if x.dtype == udt else _bits.bitcast_convert_type(x, udt), x.dtype
 
 
@@ -462,10 +463,6 @@ def empty(shape, dtype):
     return fnp.zeros(shape, dtype)
 
 
-def _conv_window_out(size: int, window: int, stride: int) -> int:
-    return max(0, (size - window) // stride + 1) if size >= window else 0
-
-
 def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count: int = 1) -> tuple:
     """The output shape of a convolution in NC... / OI... layout with explicit ``pads``
     (``(low, high)`` per spatial axis).
@@ -479,8 +476,10 @@ def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count: int
     if isinstance(pads, str):
         raise TypeError("conv_shape_tuple: pads must be (low, high) pairs; use lax.padtype_to_pads for "
                         "'SAME'/'VALID'")
-    spatial = [_conv_window_out(int(s) + int(lo) + int(hi), int(w), int(st))
-               for s, w, st, (lo, hi) in zip(lhs_shape[2:], rhs_shape[2:], strides, pads)]
+    n = len(lhs_shape) - 2
+    spatial = _out_spatial([int(s) for s in lhs_shape[2:]], [int(w) for w in rhs_shape[2:]],
+                           [int(st) for st in strides], [(int(lo), int(hi)) for lo, hi in pads],
+                           (1,) * n, (1,) * n)
     return (int(lhs_shape[0]) // int(batch_group_count), int(rhs_shape[0]), *spatial)
 
 
@@ -495,14 +494,10 @@ def reduce_window_shape_tuple(operand_shape, window_dimensions, window_strides, 
         (2, 3)
     """
     n = len(operand_shape)
-    base_dilation = base_dilation or (1,) * n
-    window_dilation = window_dilation or (1,) * n
-    out = []
-    for s, w, st, (lo, hi), bd, wd in zip(operand_shape, window_dimensions, window_strides, padding,
-                                          base_dilation, window_dilation):
-        size = (int(s) - 1) * int(bd) + 1 + int(lo) + int(hi) if s else int(lo) + int(hi)
-        out.append(_conv_window_out(size, (int(w) - 1) * int(wd) + 1, int(st)))
-    return tuple(out)
+    return _out_spatial([int(s) for s in operand_shape], [int(w) for w in window_dimensions],
+                        [int(st) for st in window_strides], [(int(lo), int(hi)) for lo, hi in padding],
+                        tuple(int(d) for d in (base_dilation or (1,) * n)),
+                        tuple(int(d) for d in (window_dilation or (1,) * n)))
 
 
 def _reduce_precision_bits(x, exponent_bits: int, mantissa_bits: int):
