@@ -80,12 +80,29 @@ def _rnn_loss(m, lax):
 
 
 class _JitVsJax(Case):
+    """A jit case run by the same ``_run(lib, numpy_module, lax)`` on fgrad and on jax."""
+
     group = "jit"
     issue = 16
     reference = "jax"
     first_call_matters = True
     jax_x64 = False
     rtol, atol = 1e-4, 1e-5
+
+    def _run(self, lib, m, lax):
+        raise NotImplementedError
+
+    def fgrad(self):
+        import fgrad
+        import fgrad.numpy as fnp
+
+        return self._run(fgrad, fnp, fgrad.lax)
+
+    def jax(self):
+        import jax
+        import jax.numpy as jnp
+
+        return self._run(jax, jnp, jax.lax)
 
 
 @register
@@ -114,18 +131,6 @@ class JitScanRNN(_JitVsJax):
             return [np.asarray(block(value))] + [np.asarray(block(g)) for g in grads]
 
         return run
-
-    def fgrad(self):
-        import fgrad
-        import fgrad.numpy as fnp
-
-        return self._run(fgrad, fnp, fgrad.lax)
-
-    def jax(self):
-        import jax
-        import jax.numpy as jnp
-
-        return self._run(jax, jnp, jax.lax)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -163,18 +168,6 @@ class JitNewton(_JitVsJax):
         f, a = lib.jit(_newton(m, lax)), m.asarray(self.a)
         return lambda: np.asarray(block(f(a)))
 
-    def fgrad(self):
-        import fgrad
-        import fgrad.numpy as fnp
-
-        return self._run(fgrad, fnp, fgrad.lax)
-
-    def jax(self):
-        import jax
-        import jax.numpy as jnp
-
-        return self._run(jax, jnp, jax.lax)
-
 
 # ----------------------------------------------------------------------------------------------
 # jacrev of a 256-wide function
@@ -193,19 +186,8 @@ class JitJacrev256(_JitVsJax):
         self.W = (rng.standard_normal((256, 256)) / 16).astype(np.float32)
         self.x = rng.standard_normal(256).astype(np.float32)
 
-    def _run(self, lib, m):
+    def _run(self, lib, m, lax):
         W, x = m.asarray(self.W), m.asarray(self.x)
         f = lib.jit(lib.jacrev(lambda x: m.tanh(W @ x) * x))
         return lambda: np.asarray(block(f(x)))
 
-    def fgrad(self):
-        import fgrad
-        import fgrad.numpy as fnp
-
-        return self._run(fgrad, fnp)
-
-    def jax(self):
-        import jax
-        import jax.numpy as jnp
-
-        return self._run(jax, jnp)
