@@ -4,6 +4,7 @@
 # /tmp/fgrad_gpu).  Each phase has a time limit so the whole script ends in about 9 minutes.
 #   bash tools/gpu_check.sh            # all phases
 #   PHASES="tests bench" bash tools/gpu_check.sh
+#   NW=4 PHASES=tests bash tools/gpu_check.sh & NW=10 PHASES=suite bash tools/gpu_check.sh   # side by side
 set -u
 OUT=${OUT:-/tmp/fgrad_gpu}; mkdir -p "$OUT"
 PY=${PY:-python3}
@@ -16,6 +17,8 @@ if ! $PY -c "import fgrad, os, sys; sys.exit(not fgrad.__file__.startswith(os.ge
   echo "fgrad does not import from $PWD: $($PY -c 'import fgrad; print(fgrad.__file__)')"; exit 2
 fi
 NPROC=$(nproc)
+NW=${NW:-$((NPROC - 2))}   # pytest-xdist workers (two phases may run side by side)
+EXTRA=${PYTEST_EXTRA:-}   # e.g. "--timeout 120" where pytest-timeout is installed
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
   $PY -c "import sys, numpy, cupy; print(sys.version); print('numpy', numpy.__version__, 'cupy', cupy.__version__)"
   $PY -c "import fgrad; print('fgrad from', fgrad.__file__)"
@@ -26,7 +29,7 @@ for phase in $PHASES; do
   case $phase in
     tests)  # backend-parametrized tests on cupy, nvcc/cupy kernel codegen, the shim on cuda
       FGRAD_FAILURE_LOG="$OUT/tests_failures.log" FGRAD_TEST_BACKENDS=numpy,fake,cupy timeout ${T_TESTS:-110} $PY -m pytest -q -m "" -p no:cacheprovider \
-        -n $((NPROC - 2)) -rfEs --tb=short tests/test_backends.py tests/test_cuda_codegen.py \
+        -n $NW $EXTRA -rfEs --tb=short tests/test_backends.py tests/test_cuda_codegen.py \
         tests/shim/test_cuda.py > "$OUT/tests.log" 2>&1 ;;
     bench)
       timeout ${T_BENCH:-150} $PY -m benchmarks.gpu --json "$OUT/gpu_bench.json" > "$OUT/bench.log" 2>&1 ;;
@@ -34,7 +37,7 @@ for phase in $PHASES; do
       timeout ${T_PROF:-60} $PY -m benchmarks.gpu --profile "$OUT/profile.txt" > "$OUT/profile.log" 2>&1 ;;
     suite)  # every default test with arrays created on the GPU
       FGRAD_FAILURE_LOG="$OUT/suite_failures.log" FGRAD_BACKEND=cupy FGRAD_TEST_BACKENDS=numpy,fake,cupy timeout ${T_SUITE:-150} $PY -m pytest -q \
-        -p no:cacheprovider -n $((NPROC - 2)) -rfE --tb=line > "$OUT/suite.log" 2>&1 ;;
+        -p no:cacheprovider -n $NW $EXTRA -rfE --tb=line > "$OUT/suite.log" 2>&1 ;;
   esac
   echo "== $phase: rc=$? in $((SECONDS - start)) s"
   tail -n ${TAIL:-25} "$OUT/$phase.log"
