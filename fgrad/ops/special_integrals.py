@@ -5,8 +5,8 @@ Spence's function ``spence``, Owen's T ``owens_t``, the confluent and Gauss hype
 functions ``hyp1f1``/``hyp2f1`` and the Faddeeva function ``wofz`` (complex).
 
 Forward values come from ``scipy.special`` (``cupyx.scipy.special`` on the GPU where it has
-the function; otherwise the op raises ``NotImplementedError`` for a GPU operand rather than
-copying it to the host), as for the gamma family (`fgrad.ops.special_functions`).  The
+the function; otherwise SciPy computes them on the host and the result is copied back to the
+device), as for the gamma family (`fgrad.ops.special_functions`).  The
 derivative rules are fgrad's own, written with these primitives, so every order works:
 
 * ``exp1' = -e^-x / x``, ``expi' = e^x / x``, ``d expn(n, x)/dx = -expn(n - 1, x)``
@@ -39,6 +39,7 @@ from ..core.narrow_floats import dtype_kind
 from ..core.rules import defjvp, defjvp2
 from .elementwise import add, cos, div, eq, exp, log, mul, neg, select, sin, sub
 from .special import erf
+from ._scipy import scipy_module
 from .special_functions import _as_float, _common, _not_differentiable, _prim, _special_module
 
 __all__ = [
@@ -48,15 +49,32 @@ __all__ = [
 
 
 def _library_fn(xp, fn_name: str, op: str):
-    """``scipy.special.<fn_name>`` (``cupyx.scipy.special`` for cupy buffers); a clear error
-    where the GPU library lacks it (the value is never computed by copying to the host)."""
+    """``scipy.special.<fn_name>`` (``cupyx.scipy.special`` for cupy buffers).  Where the GPU
+    library lacks the function (cupy 14 has no dawsn, fresnel, spence, owens_t, hyp1f1, hyp2f1
+    or wofz), the values are computed on the host by SciPy and copied back to the operand's
+    device: correct, at the cost of a device-host round trip (docs/gpu.md)."""
     module = _special_module(xp, op)
     fn = getattr(module, fn_name, None)
-    if fn is None:  # pragma: no cover - only for cupyx without the function
-        raise NotImplementedError(
-            f"fgrad's {op} has no GPU implementation: {module.__name__} lacks {fn_name}; compute it "
-            "on the CPU (fgrad.device_put(x, fgrad.devices('cpu')[0]))")
+    if fn is None or fn_name in getattr(xp, "special_missing", ()):
+        return _on_host(xp, fn_name, op)
     return fn
+
+
+def _on_host(xp, fn_name: str, op: str):
+    """``scipy.special.<fn_name>`` applied to host copies of device operands, its results
+    copied back to the device."""
+    special = scipy_module("special")
+    if special is None:
+        raise ModuleNotFoundError(
+            f"fgrad's {op} computes its values with scipy.special on the host (the GPU library "
+            "lacks it), and scipy is not installed; install scipy (pip install scipy)")
+    fn = getattr(special, fn_name)
+
+    def host_fn(*args):
+        out = fn(*[xp.asnumpy(a) if isinstance(a, xp.ndarray) else a for a in args])
+        return tuple(xp.asarray(o) for o in out) if isinstance(out, tuple) else xp.asarray(out)
+
+    return host_fn
 
 
 def _impl(fn_name: str, op: str, pick: int | None = None):
