@@ -32,7 +32,7 @@ from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, i
 from ..core.trace import new_trace, state
 from ..transforms.ad import jvp, vjp
 from ..transforms.batching import vmap
-from ..transforms.staging import StagingTrace
+from ..transforms.staging import StagingTrace, StagingTracer
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .elementwise import convert_element_type, eq, maximum, minimum, ne_p, select
 from .reductions import reduce_or_p
@@ -451,10 +451,15 @@ def _scan_split(args, n_consts, n_carry):
 
 def _scan_jvp(primals, tangents, body, n_consts, n_carry, length, reverse):
     params = dict(body=body, n_consts=n_consts, n_carry=n_carry, length=length, reverse=reverse)
-    out = scan_p.bind(*primals, **params)
     if all(t is None for t in tangents):
+        out = scan_p.bind(*primals, **params)
         return out, [None] * len(out)
     tans = [_zeros_like(p) if t is None else t for p, t in zip(primals, tangents)]
+    if _linearizing(tangents):
+        split = _scan_jvp_split(primals, tangents, tans, body, n_consts, n_carry, length, reverse)
+        if split is not None:
+            return split
+    out = scan_p.bind(*primals, **params)
     cp, carp, xsp = _scan_split(primals, n_consts, n_carry)
     ct, cart, xst = _scan_split(tans, n_consts, n_carry)
     nc, nx = n_consts, len(xsp)
@@ -469,6 +474,128 @@ def _scan_jvp(primals, tangents, body, n_consts, n_carry, length, reverse):
 
     res = _bind_scan(tbody, cp + ct, carp + cart, xsp + xst, length, reverse, "scan (jvp)")
     return out, res[n_carry:]
+
+
+def _linearizing(tangents) -> bool:
+    """Whether the tangents are being staged for a linearization (reverse mode): by
+    `linearize`'s partial staging trace or by the tape's backward-program builder."""
+    for t in tangents:
+        if type(t) is StagingTracer and (t._trace.partial or t._trace.linearizing):
+            return True
+    return False
+
+
+def _scan_jvp_split(primals, tangents, tans, body, n_consts, n_carry, length, reverse):
+    """The JVP of a scan as two scans, for reverse mode (JAX's partial evaluation of scan):
+
+    1. a *primal* scan computing the primal carries and ys, the tangents that do not depend
+       on the incoming tangents (a carry whose tangent stays zero, e.g. an integer counter),
+       and stacking, step by step, the *residuals*: the primal values the tangent
+       computation reads;
+    2. a *tangent* scan, linear in the incoming tangents, reading the residuals as its xs
+       (loop constants and the primal xs are passed as they are, not stacked).
+
+    Partial evaluation runs (1) at once and stages (2); the tape's builder puts (1) in the
+    primal program and (2) in the linear one.  The transpose of (2) then needs no replay of
+    primal carries and no recomputation of a step's primal values: reverse mode costs one
+    forward and one backward sweep.  ``tangents`` holds None for symbolic zeros (``tans``
+    the zeros themselves).  Returns None where the split does not apply (a primal output
+    reads a tangent); the caller then uses the one-scan JVP."""
+    cp, carp, xsp = _scan_split(primals, n_consts, n_carry)
+    ct, cart, xst = _scan_split(tans, n_consts, n_carry)
+    zc, zcar, zx = _scan_split([t is None for t in tangents], n_consts, n_carry)
+    nc, nx = n_consts, len(xsp)
+    n_y = len(body.out_avals) - n_carry
+
+    def tbody(*a):
+        pc, pcar, px = list(a[:nc]), list(a[nc:nc + n_carry]), list(a[nc + n_carry:nc + n_carry + nx])
+        t = a[nc + n_carry + nx:]
+        tc, tcar, tx = list(t[:nc]), list(t[nc:nc + n_carry]), list(t[nc + n_carry:])
+        o, to = jvp(lambda *z: body(*z), tuple(pc + pcar + px), tuple(tc + tcar + tx))
+        return list(o) + list(to)
+
+    def step_avals(xs):
+        return [ShapedArray(get_aval(x).shape[1:], get_aval(x).dtype) for x in xs]
+
+    avals = _avals(cp) + _avals(carp) + step_avals(xsp) + _avals(ct) + _avals(cart) + step_avals(xst)
+    branch, bconsts = trace_flat(tbody, avals, "scan (linearize)")
+    bconsts = _with_operands(bconsts, [*primals, *tans])
+    jx = branch.jaxpr
+    nb = len(bconsts)
+    v_bc = jx.invars[:nb]
+    v_pc, v_pcar, v_px, v_tc, v_tcar, v_tx = _chunks(jx.invars[nb:], [nc, n_carry, nx, nc, n_carry, nx])
+    p_car_out, p_y_out, t_car_out, t_y_out = _chunks(jx.outvars, [n_carry, n_y, n_carry, n_y])
+    # which tangent carries depend on the incoming tangents: a fixpoint over the body
+    lin_car = [not z for z in zcar]
+    while True:
+        seeds = [v for v, z in zip(v_tc, zc) if not z] + [v for v, m in zip(v_tcar, lin_car) if m] \
+            + [v for v, z in zip(v_tx, zx) if not z]
+        unknown, unknown_eqns, known_eqns = set(seeds), [], []
+        for e in jx.eqns:
+            if any(type(v) is not Literal and v in unknown for v in e.invars):
+                unknown_eqns.append(e)
+                unknown.update(e.outvars)
+            else:
+                known_eqns.append(e)
+        new = [m or (type(v) is not Literal and v in unknown) for m, v in zip(lin_car, t_car_out)]
+        if new == lin_car:
+            break
+        lin_car = new
+    if any(type(v) is not Literal and v in unknown for v in list(p_car_out) + list(p_y_out)):
+        return None
+    lin_y = [type(v) is not Literal and v in unknown for v in t_y_out]
+    k_tc = [v for v, z in zip(v_tc, zc) if z]
+    k_tcar = [v for v, m in zip(v_tcar, lin_car) if not m]
+    k_tx = [v for v, z in zip(v_tx, zx) if z]
+    u_tc = [v for v, z in zip(v_tc, zc) if not z]
+    u_tcar = [v for v, m in zip(v_tcar, lin_car) if m]
+    u_tx = [v for v, z in zip(v_tx, zx) if not z]
+    # residuals: the known values the tangent equations (or unknown tangent outputs) read
+    u_outs = [v for v, m in zip(t_car_out, lin_car) if m] + [v for v, m in zip(t_y_out, lin_y) if m]
+    residuals, seen = [], set()
+    for v in [v for e in unknown_eqns for v in e.invars] + u_outs:
+        if type(v) is not Literal and v not in unknown and v not in seen:
+            seen.add(v)
+            residuals.append(v)
+    values = dict(zip(list(v_bc) + list(v_pc) + list(v_tc) + list(v_px) + list(v_tx),
+                      list(bconsts) + cp + ct + xsp + xst))
+    loop_consts = set(v_bc) | set(v_pc) | set(k_tc)   # the same value every step
+    step_xs = set(v_px) | set(k_tx)                   # the primal xs themselves
+    res_const = [v for v in residuals if v in loop_consts]
+    res_xs = [v for v in residuals if v in step_xs]
+    res_stacked = [v for v in residuals if v not in loop_consts and v not in step_xs]
+    # 1. the primal scan (with the tangents that stay known), stacking the loop's residuals
+    k_ys = [v for v, m in zip(t_y_out, lin_y) if not m]
+    known = Branch(Jaxpr([], list(v_bc) + list(v_pc) + k_tc + list(v_pcar) + k_tcar + list(v_px) + k_tx,
+                         known_eqns,
+                         list(p_car_out) + [v for v, m in zip(t_car_out, lin_car) if not m]
+                         + list(p_y_out) + k_ys + res_stacked), nb)
+    k_out = scan_p.bind(*bconsts, *cp, *[values[v] for v in k_tc], *carp,
+                        *[t for t, m in zip(cart, lin_car) if not m], *xsp, *[values[v] for v in k_tx],
+                        body=known, n_consts=nb + nc + len(k_tc), n_carry=n_carry + len(k_tcar),
+                        length=length, reverse=reverse)
+    p_car, k_car, p_y, k_y, stacked = _chunks(k_out, [n_carry, len(k_tcar), n_y, len(k_ys), len(res_stacked)])
+    # 2. the tangent scan over the residuals
+    lin_in = res_const + u_tc + u_tcar + res_stacked + res_xs + u_tx
+    tangent = Branch(Jaxpr([], lin_in, unknown_eqns, u_outs), 0)
+    u_out = scan_p.bind(*[values[v] for v in res_const], *[values[v] for v in u_tc],
+                        *[t for t, m in zip(cart, lin_car) if m], *stacked,
+                        *[values[v] for v in res_xs], *[values[v] for v in u_tx], body=tangent,
+                        n_consts=len(res_const) + len(u_tc), n_carry=len(u_tcar), length=length,
+                        reverse=reverse)
+    u_car, u_y = u_out[:len(u_tcar)], u_out[len(u_tcar):]
+    t_car = _merge(lin_car, u_car, k_car)
+    t_y = _merge(lin_y, u_y, k_y)
+    return list(p_car) + list(p_y), list(t_car) + list(t_y)
+
+
+def _chunks(seq, sizes):
+    """``seq`` cut into consecutive lists of the given sizes."""
+    out, i = [], 0
+    for n in sizes:
+        out.append(list(seq[i:i + n]))
+        i += n
+    return out
 
 
 def _merge(mask, undefined_vals, defined_vals):

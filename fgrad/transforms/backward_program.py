@@ -157,6 +157,7 @@ def stage(jvp: Callable, args: list, diff: list, where: str = "backward program"
     and prune it into a `BackwardProgram`.  Raises `ConcretizationError` when the rule
     needs concrete values or a primal output depends on a tangent."""
     with new_trace(StagingTrace, where, partial=False) as st:
+        st.linearizing = True
         primals = [a if type(a) in _PY else st.new_arg(a) for a in args]
         n_primal = len(st.invars)
         tangents = [st.new_arg(a) if d else None for a, d in zip(args, diff)]

@@ -62,11 +62,15 @@ class StagingTracer(Tracer):
 
 
 class StagingTrace(Trace):
-    __slots__ = ("partial", "eqns", "invars", "constvars", "consts", "_const_ids", "hint")
+    __slots__ = ("partial", "linearizing", "eqns", "invars", "constvars", "consts", "_const_ids",
+                 "hint")
 
     def __init__(self, parent, origin: str, partial: bool = False, hint: str = "") -> None:
         super().__init__(parent, origin)
         self.partial = partial
+        # staging a JVP to split it into primal and linear parts (the tape's backward
+        # programs): rules may then emit reverse-mode-friendly forms (control_flow's scan)
+        self.linearizing = partial
         self.eqns: list[Eqn] = []
         self.invars: list[Var] = []
         self.constvars: list[Var] = []
