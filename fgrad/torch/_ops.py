@@ -342,7 +342,7 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     if e == 2 and _dtype_kind(Rd) in "fc":
         r = np.multiply(AA, AA)
     else:
-        r = np.power(AA, e)
+        r = ew.pow_p.impl(np, AA, e)  # the primitive's impl: a cube is (x * x) * x, as PyTorch's
     res = result_tensor(r)
     if STATE.enabled and tracks_grad(x):
         G.record(
