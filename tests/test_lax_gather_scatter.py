@@ -58,7 +58,8 @@ def _ref_gather(x, idx, dn, sizes, mode="clip", fill=np.nan):
     x, idx = np.asarray(x), np.asarray(idx)
     offset_dims = tuple(dn.offset_dims)
     rank_out = len(offset_dims) + idx.ndim - 1
-    window_dims = [d for d in range(x.ndim) if d not in dn.collapsed_slice_dims and d not in dn.operand_batching_dims]
+    dropped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
+    window_dims = [d for d in range(x.ndim) if d not in dropped]
     wsizes = iter(sizes[d] for d in window_dims)
     bsizes = iter(idx.shape[:-1])
     out_shape = tuple(next(wsizes) if r in offset_dims else next(bsizes) for r in range(rank_out))
@@ -79,7 +80,8 @@ _COMBINE = {"set": lambda a, u: u, "add": lambda a, u: a + u, "mul": lambda a, u
 def _ref_scatter(x, idx, upd, dn, kind="add", mode="drop"):
     x, idx, upd = np.array(x), np.asarray(idx), np.asarray(upd)
     uwd = tuple(dn.update_window_dims)
-    window_dims = [d for d in range(x.ndim) if d not in dn.inserted_window_dims and d not in dn.operand_batching_dims]
+    dropped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+    window_dims = [d for d in range(x.ndim) if d not in dropped]
     sizes = [1] * x.ndim
     for w, d in zip(uwd, window_dims):
         sizes[d] = upd.shape[w]
@@ -148,7 +150,8 @@ def test_gather_matches_xla_semantics(cfg, mode):
 
 
 @_FAST
-@given(gather_configs(), st.sampled_from(["add", "mul", "min", "max", "set"]), st.sampled_from(["clip", "drop"]))
+@given(gather_configs(), st.sampled_from(["add", "mul", "min", "max", "set"]),
+       st.sampled_from(["clip", "drop"]))
 def test_scatter_matches_xla_semantics(cfg, kind, mode):
     xshape, idx, dn, sizes = cfg
     out_shape = _ref_gather(np.zeros(xshape), idx, dn, sizes).shape
@@ -224,7 +227,8 @@ def _examples():
                                         slice_sizes=(1,), dimension_numbers=L.GatherDimensionNumbers(
                                             (), (0,), (0,)), mode=L.GatherScatterMode.PROMISE_IN_BOUNDS),
          np.array([10, 11, 11, 12, 12, 12])),
-        ("rows", lambda L: L.gather(x, np.array([[2], [0]]), L.GatherDimensionNumbers((1,), (0,), (0,)), (1, 4)),
+        ("rows", lambda L: L.gather(x, np.array([[2], [0]]), L.GatherDimensionNumbers((1,), (0,), (0,)),
+                                    (1, 4)),
          np.array([[8.0, 9, 10, 11], [0, 1, 2, 3]])),
         ("window_2x2_clip", lambda L: L.gather(x, i2, L.GatherDimensionNumbers((1, 2), (), (0, 1)), (2, 2),
                                                mode="clip"),
@@ -234,10 +238,12 @@ def _examples():
          np.array([[[-1.0, -1], [-1, -1]], [[-1, -1], [-1, -1]], [[-1, -1], [-1, -1]]])),
         ("take_along_axis_batched", lambda L: L.gather(
             x, np.array([[[3], [0]], [[1], [1]], [[2], [0]]]),
-            L.GatherDimensionNumbers((), (1,), (1,), operand_batching_dims=(0,), start_indices_batching_dims=(0,)),
+            L.GatherDimensionNumbers((), (1,), (1,), operand_batching_dims=(0,),
+                                     start_indices_batching_dims=(0,)),
             (1, 1)),
          np.array([[3.0, 0], [5, 5], [10, 8]])),
-        ("scatter_doc_set", lambda L: L.scatter(np.ones(5), np.array([[1], [2], [4]]), np.array([2.0, 3.0, 4.0]),
+        ("scatter_doc_set", lambda L: L.scatter(np.ones(5), np.array([[1], [2], [4]]),
+                                                np.array([2.0, 3.0, 4.0]),
                                                 L.ScatterDimensionNumbers((), (0,), (0,))),
          np.array([1.0, 2, 3, 1, 4])),
         ("scatter_add_duplicates", lambda L: L.scatter_add(np.zeros(4), np.array([[1], [3], [1], [1]]),
@@ -252,12 +258,14 @@ def _examples():
             np.zeros((3, 2)), np.array([[2], [7], [0], [-3]]), np.arange(8.0).reshape(4, 2),
             L.ScatterDimensionNumbers((1,), (0,), (0,)), mode="clip"),
          np.array([[10.0, 12], [0, 0], [2, 4]])),
-        ("scatter_apply_twice", lambda L: L.scatter_apply(np.ones(3), np.array([[0], [2], [2]]), lambda v: v * 3,
+        ("scatter_apply_twice", lambda L: L.scatter_apply(np.ones(3), np.array([[0], [2], [2]]),
+                                                          lambda v: v * 3,
                                                           L.ScatterDimensionNumbers((), (0,), (0,)),
                                                           update_shape=(3,)),
          np.array([3.0, 1, 9])),
         ("gather_default_fill_int", lambda L: L.gather(np.array([1, 2], np.int32), np.array([[3], [1]]),
-                                                       L.GatherDimensionNumbers((), (0,), (0,)), (1,), mode="fill"),
+                                                       L.GatherDimensionNumbers((), (0,), (0,)), (1,),
+                                                       mode="fill"),
          np.array([np.iinfo(np.int32).min, 2], np.int32)),
     ]
 
@@ -362,7 +370,8 @@ def test_vmap_matches_a_python_loop():
     dn, sizes = GDN((1, 2), (), (0, 1)), (2, 2)
     for in_axes in ((0, 0), (0, None), (None, 0)):
         def pick(b, in_axes=in_axes):
-            return (xs[b] if in_axes[0] is not None else xs[0], idxs[b] if in_axes[1] is not None else idxs[0])
+            return (xs[b] if in_axes[0] is not None else xs[0],
+                    idxs[b] if in_axes[1] is not None else idxs[0])
         args = (xs if in_axes[0] == 0 else xs[0], idxs if in_axes[1] == 0 else idxs[0])
         for mode in ("clip", "fill"):
             got = fgrad.vmap(lambda v, i, m=mode: lax.gather(v, i, dn, sizes, mode=m), in_axes=in_axes)(*args)
@@ -417,7 +426,8 @@ def test_jit_matches_eager(kind):
 def test_scalar_operand_and_empty_index_vectors():
     got = lax.gather(np.float64(3.0), np.zeros((2, 0), np.int32), GDN((), (), ()), ())
     np.testing.assert_array_equal(A(got), [3.0, 3.0])
-    got = lax.scatter_add(np.float64(1.0), np.zeros((3, 0), np.int32), np.array([1.0, 2.0, 3.0]), SDN((), (), ()))
+    got = lax.scatter_add(np.float64(1.0), np.zeros((3, 0), np.int32), np.array([1.0, 2.0, 3.0]),
+                          SDN((), (), ()))
     assert A(got).shape == () and float(got) == 7.0
 
 
@@ -441,3 +451,31 @@ def test_integer_operands_keep_dtype():
     assert A(got).dtype == np.int32
     np.testing.assert_array_equal(A(got), [0, 13, 2, 3, 4, 5])
     assert A(lax.gather(x, np.array([[4]], np.uint8), _TAKE, (1,))).dtype == np.int32
+
+
+@pytest.mark.parametrize("kind", ["min", "max"])
+def test_min_max_ties_split_evenly_among_operand_and_all_tied_updates(kind):
+    """JAX's rule: a slot's tangent is the mean over the operand element and every update
+    equal to the result (the old rule gave the operand 1/2 and the tied updates 1/4 each)."""
+    x, idx, u = np.array([1.0, 0.0]), np.array([0, 0, 1]), np.array([1.0, 1.0, 0.0])
+    third = 1.0 / 3.0
+    # JAX 0.10.2's numbers (jnp.asarray(x).at[idx].min(u) and lax.scatter_min alike)
+    want_x, want_u = [third, 0.5], [third, third, 0.5]
+    g = fgrad.grad(lambda a, b: fnp.sum(getattr(fnp.asarray(a).at[idx], kind)(b)), argnums=(0, 1))(x, u)
+    np.testing.assert_allclose(A(g[0]), want_x)
+    np.testing.assert_allclose(A(g[1]), want_u)
+    f = getattr(lax, "scatter_" + kind)
+    g = fgrad.grad(lambda a, b: fnp.sum(f(a, idx[:, None], b, _ONE)), argnums=(0, 1))(x, u)
+    np.testing.assert_allclose(A(g[0]), want_x)
+    np.testing.assert_allclose(A(g[1]), want_u)
+    tangents = (np.array([3.0, 1.0]), np.array([6.0, 9.0, 2.0]))
+    t = fgrad.jvp(lambda a, b: f(a, idx[:, None], b, _ONE), (x, u), tangents)[1]
+    np.testing.assert_allclose(A(t), [6.0, 1.5])
+
+
+def test_min_max_tie_numbers_are_jax_s(jax_x64):
+    jnp = jax_x64.numpy
+    x, idx, u = np.array([1.0, 0.0]), np.array([0, 0, 1]), np.array([1.0, 1.0, 0.0])
+    g = jax_x64.grad(lambda a, b: jnp.asarray(a).at[idx].min(b).sum(), argnums=(0, 1))(x, u)
+    np.testing.assert_allclose(np.asarray(g[0]), [1 / 3, 0.5])
+    np.testing.assert_allclose(np.asarray(g[1]), [1 / 3, 1 / 3, 0.5])
