@@ -497,7 +497,8 @@ def scatter_min(operand, scatter_indices, updates, dimension_numbers: ScatterDim
         >>> import fgrad.numpy as fnp
         >>> from fgrad import lax
         >>> dn = lax.ScatterDimensionNumbers((), (0,), (0,))
-        >>> lax.scatter_min(fnp.array([5.0, 5.0, 5.0]), fnp.array([[1], [1], [2]]), fnp.array([3.0, 4.0, 9.0]), dn)
+        >>> x = fnp.array([5.0, 5.0, 5.0])
+        >>> lax.scatter_min(x, fnp.array([[1], [1], [2]]), fnp.array([3.0, 4.0, 9.0]), dn)
         Array([5., 3., 5.], dtype=float64)
     """
     return _scatter("scatter_min", "min", operand, scatter_indices, updates, dimension_numbers, mode)
