@@ -479,3 +479,29 @@ def test_min_max_tie_numbers_are_jax_s(jax_x64):
     g = jax_x64.grad(lambda a, b: jnp.asarray(a).at[idx].min(b).sum(), argnums=(0, 1))(x, u)
     np.testing.assert_allclose(np.asarray(g[0]), [1 / 3, 0.5])
     np.testing.assert_allclose(np.asarray(g[1]), [1 / 3, 1 / 3, 0.5])
+
+
+def test_default_modes_and_negative_indices_are_jax_s():
+    """lax (unlike NumPy indexing) never wraps negative indices: gather's default clamps them,
+    the scatters' default drops them (JAX 0.10.2's numbers)."""
+    x = np.array([10.0, 11.0, 12.0])
+    got = lax.gather(x, np.array([[-1], [5], [1]]), _TAKE, (1,))
+    np.testing.assert_array_equal(A(got), [10.0, 12.0, 11.0])
+    got = lax.scatter_add(np.zeros(3), np.array([[-1], [5], [1]]), np.array([1.0, 2.0, 4.0]), _ONE)
+    np.testing.assert_array_equal(A(got), [0.0, 4.0, 0.0])
+
+
+def test_scatter_apply_under_jit_vmap_and_grad():
+    idx = np.array([[0], [2], [2]])
+
+    def f(v):
+        return lax.scatter_apply(v, idx, fnp.sin, _ONE, update_shape=(3,))
+
+    x = np.array([0.3, -0.2, 0.7])
+    want = np.array([np.sin(0.3), -0.2, np.sin(np.sin(0.7))])
+    np.testing.assert_allclose(A(f(x)), want, rtol=1e-14)
+    np.testing.assert_allclose(A(fgrad.jit(f)(x)), want, rtol=1e-14)
+    np.testing.assert_allclose(A(fgrad.vmap(f)(np.stack([x, 2 * x]))[1]), A(f(2 * x)), rtol=1e-14)
+    check_grads(f, (x,), order=2)
+    g = fgrad.jit(lambda i, v: lax.scatter_apply(v, i, fnp.sin, _ONE, update_shape=(3,)))(idx, x)
+    np.testing.assert_allclose(A(g), want, rtol=1e-14)  # traced indices: one round per update
