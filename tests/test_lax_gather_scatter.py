@@ -505,3 +505,41 @@ def test_scatter_apply_under_jit_vmap_and_grad():
     check_grads(f, (x,), order=2)
     g = fgrad.jit(lambda i, v: lax.scatter_apply(v, i, fnp.sin, _ONE, update_shape=(3,)))(idx, x)
     np.testing.assert_allclose(A(g), want, rtol=1e-14)  # traced indices: one round per update
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cfg=gather_configs(max_rank=2), mode=st.sampled_from(["clip", "fill"]),
+       axes=st.sampled_from([(0, 0, 0), (0, None, 0), (None, 0, None), (1, 0, None)]))
+def test_random_configs_vmap_matches_loop_and_jit_matches_eager(cfg, mode, axes):
+    xshape, idx, dn, sizes = cfg
+    rng = np.random.default_rng(0)
+    xax, iax, uax = axes
+    if xax is not None and xax > len(xshape):
+        xax = 0
+    out_shape = _ref_gather(np.zeros(xshape), idx, dn, sizes).shape
+    xs = rng.normal(size=(2,) + xshape)
+    idxs = np.stack([idx, idx - 1])
+    us = rng.normal(size=(2,) + out_shape)
+    sdn = _to_scatter(dn)
+    drop = "drop" if mode == "fill" else "clip"
+
+    def gather(v, i):
+        return lax.gather(v, i, dn, sizes, mode=mode, fill_value=-3.0)
+
+    def scatter(v, i, u):
+        return lax.scatter_add(v, i, u, sdn, mode=drop)
+
+    xb = xs if xax is None else np.moveaxis(xs, 0, xax)
+    args_g = (xb if xax is not None else xs[0], idxs if iax is not None else idxs[0])
+    got = fgrad.vmap(gather, in_axes=(xax, iax))(*args_g)
+    want = np.stack([A(gather(xs[b] if xax is not None else xs[0], idxs[b] if iax is not None else idxs[0]))
+                     for b in range(2)])
+    np.testing.assert_array_equal(A(got), want)
+    args_s = args_g + (us if uax is not None else us[0],)
+    got = fgrad.vmap(scatter, in_axes=(xax, iax, uax))(*args_s)
+    want = np.stack([A(scatter(xs[b] if xax is not None else xs[0], idxs[b] if iax is not None else idxs[0],
+                               us[b] if uax is not None else us[0])) for b in range(2)])
+    np.testing.assert_allclose(A(got), want, rtol=1e-13, atol=1e-13)
+    np.testing.assert_array_equal(A(fgrad.jit(gather)(xs[0], idx)), A(gather(xs[0], idx)))
+    np.testing.assert_allclose(A(fgrad.jit(scatter)(xs[0], idx, us[0])), A(scatter(xs[0], idx, us[0])),
+                               rtol=1e-14)
