@@ -137,6 +137,7 @@ def _to_scatter(dn):
 
 
 _FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_JAX = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_FAST
@@ -180,7 +181,7 @@ def _jax_dn(jax, dn):
     return cls(*dn)
 
 
-@_FAST
+@_JAX
 @given(cfg=gather_configs(), mode=st.sampled_from(["clip", "fill"]))
 def test_gather_matches_jax(jax_x64, cfg, mode):
     xshape, idx, dn, sizes = cfg
@@ -190,7 +191,7 @@ def test_gather_matches_jax(jax_x64, cfg, mode):
     np.testing.assert_array_equal(_ref_gather(x, idx, dn, sizes, mode), np.asarray(want))
 
 
-@_FAST
+@_JAX
 @given(cfg=gather_configs(), kind=st.sampled_from(["add", "mul", "min", "max"]),
        mode=st.sampled_from(["clip", "drop"]))
 def test_scatter_matches_jax(jax_x64, cfg, kind, mode):
@@ -543,3 +544,20 @@ def test_random_configs_vmap_matches_loop_and_jit_matches_eager(cfg, mode, axes)
     np.testing.assert_array_equal(A(fgrad.jit(gather)(xs[0], idx)), A(gather(xs[0], idx)))
     np.testing.assert_allclose(A(fgrad.jit(scatter)(xs[0], idx, us[0])), A(scatter(xs[0], idx, us[0])),
                                rtol=1e-14)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cfg=gather_configs(max_rank=2),
+       kind=st.sampled_from(["gather", "scatter", "scatter_add", "scatter_mul"]),
+       mode=st.sampled_from(["clip", "fill"]))
+def test_random_configs_derivatives(cfg, kind, mode):
+    xshape, idx, dn, sizes = cfg
+    rng = np.random.default_rng(7)
+    x = rng.uniform(0.5, 1.5, size=xshape)
+    if kind == "gather":
+        check_grads(lambda v: lax.gather(v, idx, dn, sizes, mode=mode, fill_value=0.0), (x,), order=1)
+        return
+    u = rng.uniform(0.5, 1.5, size=_ref_gather(np.zeros(xshape), idx, dn, sizes).shape)
+    f = getattr(lax, kind)
+    check_grads(lambda v, w: f(v, idx, w, _to_scatter(dn), mode="drop" if mode == "fill" else "clip"),
+                (x, u), order=1, atol=1e-5, rtol=1e-5)
