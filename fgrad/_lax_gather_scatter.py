@@ -267,10 +267,6 @@ def _as_array(v, like=None):
     return constant_like(a, like)
 
 
-def _indexer(rank: int) -> tuple:
-    return tuple(("a", i) for i in range(max(rank, 1)))
-
-
 def _check_indices(indices, op):
     if dtype_kind(get_aval(indices).dtype) not in "iu":
         raise ValueError(f"{op}: indices must have an integer type, got {get_aval(indices).dtype}")
@@ -321,25 +317,49 @@ def gather(operand, start_indices, dimension_numbers: GatherDimensionNumbers, sl
     offset_dims = _dims(dn.offset_dims)
     window_dims = [d for d in range(len(xshape))
                    if d not in _dims(dn.collapsed_slice_dims) and d not in _dims(dn.operand_batching_dims)]
-    arrays = _lower(xshape, idx, out_shape, offset_dims, window_dims, sizes, dn.start_index_map,
-                    dn.operand_batching_dims, dn.start_indices_batching_dims, mode)
+    low = _lower(xshape, idx, out_shape, offset_dims, window_dims, sizes, dn.start_index_map,
+                 dn.operand_batching_dims, dn.start_indices_batching_dims, mode)
     src = x if xshape else _shape.reshape(x, (1,))
     if mode != GatherScatterMode.FILL_OR_DROP:
-        return _indexing.gather(src, arrays, _indexer(len(xshape)), "clip")
-    fill = _default_fill(get_aval(x).dtype) if fill_value is None else fill_value
-    return _indexing.gather(src, arrays, _indexer(len(xshape)), "fill", fill)
+        y = _indexing.gather(src, low.arrays, low.indexer, "clip")
+    else:
+        fill = _default_fill(get_aval(x).dtype) if fill_value is None else fill_value
+        y = _indexing.gather(src, low.arrays, low.indexer, "fill", fill)
+    return _to_layout(y, low.layout)
 
 
-def _lower(xshape, idx, result_shape, window_result_dims, window_dims, sizes, index_map, obd, ibd, mode):
-    """`_window_indices` with the window operand dimensions given explicitly."""
+class _Lowered(NamedTuple):
+    """The indexing-primitive call for a gather/scatter: index arrays, the NumPy-style
+    indexer (an index array per indexed axis, a full slice per axis read whole) and
+    ``layout``: for each dimension of the indexed result, the gather output (scatter
+    updates) dimension it holds."""
+
+    arrays: list
+    indexer: tuple
+    layout: list
+
+
+def _lower(xshape, idx, result_shape, window_result_dims, window_dims, sizes, index_map, obd, ibd,
+           mode) -> _Lowered:
+    """Index arrays for every operand axis that is not read whole, broadcast over the result
+    dimensions they vary along (see the module docstring)."""
     index_map, obd, ibd = _dims(index_map), _dims(obd), _dims(ibd)
     rank_r = len(result_shape)
     batch_pos = [r for r in range(rank_r) if r not in window_result_dims]
+    result_dim = {d: window_result_dims[w] for w, d in enumerate(window_dims)}
+    # axes read whole (a window covering the axis, no start): a slice, no index array
+    whole = [d for d in window_dims if d not in index_map and sizes[d] == xshape[d]]
+    if len(whole) == len(xshape):
+        whole = []
+    indexed = [d for d in range(len(xshape)) if d not in whole]
+    keep = [r for r in range(rank_r) if r not in {result_dim[d] for d in whole}]
+    pos = {r: k for k, r in enumerate(keep)}
+    rank_k = len(keep)
     i64 = _ew.convert_element_type(idx, np.int64)
     ok = None
     arrays = []
-    for d, n in enumerate(xshape):
-        size = sizes[d]
+    for d in indexed:
+        n, size = xshape[d], sizes[d]
         start = None
         if d in index_map:
             s = _lax.index_in_dim(i64, index_map.index(d), axis=-1, keepdims=False)
@@ -348,23 +368,52 @@ def _lower(xshape, idx, result_shape, window_result_dims, window_dims, sizes, in
                 ok = fits if ok is None else _ew.logical_and(ok, fits)
             else:  # CLIP and PROMISE_IN_BOUNDS: the whole window in bounds, as XLA clamps
                 s = _ew.minimum(_ew.maximum(s, 0), max(n - size, 0))
-            start = _placed(s, rank_r, batch_pos)
+            start = _placed(s, rank_k, [pos[r] for r in batch_pos])
         elif d in obd:
             r = batch_pos[ibd[obd.index(d)]]
-            start = _placed(_iota(result_shape[r], idx), rank_r, [r])
-        if d in window_dims:
-            w = window_result_dims[window_dims.index(d)]
-            start = _plus(start, _placed(_iota(size, idx), rank_r, [w]))
+            start = _placed(_iota(result_shape[r], idx), rank_k, [pos[r]])
+        if d in result_dim:
+            start = _plus(start, _placed(_iota(size, idx), rank_k, [pos[result_dim[d]]]))
         if start is None:
-            start = cached_constant_like(np.zeros((1,) * rank_r, np.int64), idx)
+            start = cached_constant_like(np.zeros((1,) * rank_k, np.int64), idx)
         arrays.append(start)
     if not arrays:  # a rank-0 operand, seen as shape (1,): every element is index 0
-        arrays.append(cached_constant_like(np.zeros((1,) * rank_r, np.int64), idx))
-    arrays[0] = _shape.broadcast_to(arrays[0], result_shape)
-    if ok is not None:  # a window that does not fit: index n on axis 0 (filled / dropped)
-        arrays[0] = _ew.select(_shape.broadcast_to(_placed(ok, rank_r, batch_pos), result_shape), arrays[0],
-                               _ew.add(_ew.mul(arrays[0], 0), int(xshape[0])))
-    return arrays
+        arrays.append(cached_constant_like(np.zeros((1,) * rank_k, np.int64), idx))
+    kshape = tuple(result_shape[r] for r in keep)
+    arrays[0] = _shape.broadcast_to(arrays[0], kshape)
+    if ok is not None:  # a window that does not fit: index n on the first indexed axis
+        bad = _ew.add(_ew.mul(arrays[0], 0), int(xshape[indexed[0]]))
+        arrays[0] = _ew.select(_shape.broadcast_to(_placed(ok, rank_k, [pos[r] for r in batch_pos]), kshape),
+                               arrays[0], bad)
+    if not xshape:
+        return _Lowered(arrays, (("a", 0),), keep)
+    entries, k = [], 0
+    for d in range(len(xshape)):
+        if d in whole:
+            entries.append(_indexing.FULL)
+        else:
+            entries.append(("a", k))
+            k += 1
+    # NumPy's layout: the index arrays' dimensions replace adjacent indexed axes in place,
+    # and go first when a slice separates them
+    adjacent = indexed == list(range(indexed[0], indexed[0] + len(indexed)))
+    before = [result_dim[d] for d in whole if adjacent and d < indexed[0]]
+    after = [result_dim[d] for d in whole if not (adjacent and d < indexed[0])]
+    return _Lowered(arrays, tuple(entries), before + keep + after)
+
+
+def _to_layout(y, layout):
+    """The indexed result ``y`` (dimensions in ``layout`` order) in result order."""
+    if layout == sorted(layout):
+        return y
+    return _shape.transpose(y, tuple(layout.index(r) for r in range(len(layout))))
+
+
+def _from_layout(u, layout):
+    """Updates in result order rearranged into the indexed layout."""
+    if layout == sorted(layout):
+        return u
+    return _shape.transpose(u, tuple(layout))
 
 
 def _iota(n: int, like):
@@ -394,13 +443,13 @@ def _scatter(op: str, kind: str, operand, scatter_indices, updates, dimension_nu
     sizes = _check_scatter(op, xshape, get_aval(idx).shape, uav.shape, dn)
     window_dims = [d for d in range(len(xshape))
                    if d not in _dims(dn.inserted_window_dims) and d not in _dims(dn.operand_batching_dims)]
-    arrays = _lower(xshape, idx, uav.shape, _dims(dn.update_window_dims), window_dims, sizes,
-                    dn.scatter_dims_to_operand_dims, dn.operand_batching_dims,
-                    dn.scatter_indices_batching_dims, mode)
+    low = _lower(xshape, idx, uav.shape, _dims(dn.update_window_dims), window_dims, sizes,
+                 dn.scatter_dims_to_operand_dims, dn.operand_batching_dims, dn.scatter_indices_batching_dims,
+                 mode)
     if kind == "sub":
         kind, u = "add", _ew.neg(u)
     dst = x if xshape else _shape.reshape(x, (1,))
-    out = _indexing.scatter(dst, u, arrays, _indexer(len(xshape)), kind, "drop")
+    out = _indexing.scatter(dst, _from_layout(u, low.layout), low.arrays, low.indexer, kind, "drop")
     return out if xshape else _shape.reshape(out, ())
 
 

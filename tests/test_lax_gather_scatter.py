@@ -136,8 +136,11 @@ def _to_scatter(dn):
                dn.start_indices_batching_dims)
 
 
-_FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_JAX = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# more examples than the suite's default profile (the reference loops are cheap); the
+# "thorough" profile (HYPOTHESIS_PROFILE=thorough) raises them all
+_N = settings.default.max_examples
+_FAST = settings(max_examples=max(40, _N), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_JAX = settings(max_examples=max(20, _N), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_FAST
@@ -508,7 +511,7 @@ def test_scatter_apply_under_jit_vmap_and_grad():
     np.testing.assert_allclose(A(g), want, rtol=1e-14)  # traced indices: one round per update
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=max(15, _N), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cfg=gather_configs(max_rank=2), mode=st.sampled_from(["clip", "fill"]),
        axes=st.sampled_from([(0, 0, 0), (0, None, 0), (None, 0, None), (1, 0, None)]))
 def test_random_configs_vmap_matches_loop_and_jit_matches_eager(cfg, mode, axes):
@@ -546,7 +549,7 @@ def test_random_configs_vmap_matches_loop_and_jit_matches_eager(cfg, mode, axes)
                                rtol=1e-14)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=max(12, _N), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cfg=gather_configs(max_rank=2),
        kind=st.sampled_from(["gather", "scatter", "scatter_add", "scatter_mul"]),
        mode=st.sampled_from(["clip", "fill"]))
@@ -561,3 +564,23 @@ def test_random_configs_derivatives(cfg, kind, mode):
     f = getattr(lax, kind)
     check_grads(lambda v, w: f(v, idx, w, _to_scatter(dn), mode="drop" if mode == "fill" else "clip"),
                 (x, u), order=1, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dn,idx,sizes", [
+    # axis 1 indexed between two axes read whole (the index arrays stay in place)
+    (GDN((0, 2), (1,), (1,)), np.array([[3], [0]]), (3, 1, 5)),
+    # axes 0 and 2 indexed around an axis read whole (NumPy puts the index dimensions first)
+    (GDN((1,), (0, 2), (0, 2)), np.array([[2, 4], [0, 1], [1, 0]]), (1, 4, 1)),
+    (GDN((0,), (0, 2), (2, 0)), np.array([[2, 0], [4, 1]]), (1, 4, 1)),
+])
+def test_axes_read_whole_keep_jax_s_layout(dn, idx, sizes):
+    """Axes a window covers whole are sliced, not indexed; the result is transposed back to
+    the output layout (and the updates into the indexed layout for scatters)."""
+    x = np.arange(60.0).reshape(3, 4, 5)
+    want = _ref_gather(x, idx, dn, sizes)
+    np.testing.assert_array_equal(A(lax.gather(x, idx, dn, sizes)), want)
+    u = np.arange(1.0, 1.0 + want.size).reshape(want.shape)
+    for kind, f in (("add", lax.scatter_add), ("set", lax.scatter)):
+        sdn = _to_scatter(dn)
+        np.testing.assert_array_equal(A(f(x, idx, u, sdn)), _ref_scatter(x, idx, u, sdn, kind))
+    check_grads(lambda v, w: lax.scatter_add(v, idx, w, _to_scatter(dn)), (x, u), order=1)
