@@ -188,7 +188,7 @@ def _gather_out_shape(operand_shape, idx_shape, dn, slice_sizes) -> tuple[int, .
                         f"dimension or explicitly collapsed/batching; got len(slice_sizes)={rank}, "
                         f"output_slice_sizes={offset_dims}, collapsed_slice_dims={collapsed}, "
                         f"operand_batching_dims={obd}.")
-    if math_prod(idx_shape):
+    if _prod(idx_shape):
         for i, (s, n) in enumerate(zip(slice_sizes, operand_shape)):
             if not 0 <= s <= n:
                 raise TypeError(f"Slice size at index {i} in gather op is out of range, must be within "
@@ -241,12 +241,12 @@ def _check_scatter(op, operand_shape, idx_shape, upd_shape, dn) -> tuple[int, ..
     return tuple(sizes)
 
 
-def math_prod(shape) -> int:
+def _prod(shape) -> int:
     return int(np.prod(shape, dtype=np.int64))
 
 
 # ---------------------------------------------------------------------------------------
-# the lowering: one index array per operand dimension
+# the lowering: an index array per operand axis not read whole
 
 
 def _placed(v, result_rank: int, positions: Sequence[int]):
@@ -258,13 +258,11 @@ def _placed(v, result_rank: int, positions: Sequence[int]):
     return _shape.reshape(v, tuple(shp))
 
 
-def _as_array(v, like=None):
+def _as_array(v, like):
+    """``v`` as an fgrad array; host values become constants placed like ``like``."""
     if isinstance(v, (ArrayImpl, Tracer)):
         return v
-    a = np.asarray(v)
-    if like is None:
-        return fnp.asarray(a)
-    return constant_like(a, like)
+    return constant_like(np.asarray(v), like)
 
 
 def _check_indices(indices, op):
@@ -595,7 +593,7 @@ def scatter_apply(operand, scatter_indices, func: Callable, dimension_numbers: S
     if unique_indices:
         return _ew.select(_ew.gt(counts, 0), func(x), x)
     if isinstance(counts, Tracer):  # the repeat count is not known: one round per update
-        return fori_loop(0, math_prod(shp), lambda r, v: _ew.select(_ew.gt(counts, r), func(v), v), x)
+        return fori_loop(0, _prod(shp), lambda r, v: _ew.select(_ew.gt(counts, r), func(v), v), x)
     out = x
     most = int(fnp.max(counts)) if get_aval(counts).size else 0
     for r in range(most):
