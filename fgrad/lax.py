@@ -28,6 +28,11 @@ from ._lax_more import (  # noqa: A004,F401 - listed in __all__ through _MORE
     select_n, split, stack, tile, unstack, with_sharding_constraint, zeta,
 )
 from ._lax_more import __all__ as _MORE
+from ._lax_gather_scatter import (  # noqa: F401 - listed in __all__ through _GATHER_SCATTER
+    GatherDimensionNumbers, ScatterDimensionNumbers, gather, scatter, scatter_add, scatter_apply, scatter_max,
+    scatter_min, scatter_mul, scatter_sub,
+)
+from ._lax_gather_scatter import __all__ as _GATHER_SCATTER
 from ._lax_collectives import (
     all_gather, axis_index, axis_size, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
 )
@@ -76,7 +81,7 @@ __all__ = sorted(_GENERATED) + [
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
     "axis_size", "custom_linear_solve", "optimization_barrier",
-] + list(_MORE)
+] + list(_MORE) + list(_GATHER_SCATTER)
 
 
 from . import _docs as _docs_examples  # noqa: E402

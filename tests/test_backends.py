@@ -569,6 +569,8 @@ ROW_NAMES = [
     "lax.conv_general_dilated[2d_dilated]", "lax.conv_general_dilated[2d_groups]",
     "lax.conv_general_dilated[2d_batch_groups]", "lax.conv_transpose", "lax.reduce_window[max,pool2x2]",
     "lax.reduce_window[min,overlap]", "lax.reduce_window[sum,dilated]", "convolve[same]",
+    "lax.gather[window]", "lax.gather[batched]", "lax.scatter", "lax.scatter_add", "lax.scatter_mul",
+    "lax.scatter_max", "lax.scatter_apply",
 ]
 ROWS = T.rows_by_name()
 

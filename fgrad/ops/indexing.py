@@ -650,21 +650,16 @@ def _scatter_jvp(primals, tangents, indexer, mode, oob):
             tt = ew.mul(x, dprod)
             t = tt if t is None else ew.add(t, tt)
         return out, t
-    # min / max: m = extreme update per slot; out = min/max(x, m); ties split evenly
-    init = math.inf if mode == "min" else -math.inf
-    m = scatter_p.bind(full_like(x, init), u, *arrays, mode=mode, **kw)
-    hit = ew.convert_element_type(ew.eq(u, _gather_back(m, arrays, indexer, oob, init)), xav.dtype)
-    cnt = scatter_p.bind(zeros, hit, *arrays, mode="add", **kw)
-    has = ew.gt(cnt, 0)
-    safe = ew.select(has, cnt, ew.add(ew.mul(cnt, 0), 1))
-    better = ew.lt(x, m) if mode == "min" else ew.gt(x, m)
-    wx = ew.add(ew.convert_element_type(better, xav.dtype),
-                ew.mul(0.5, ew.convert_element_type(ew.eq(x, m), xav.dtype)))
-    wx = ew.select(has, wx, ew.add(ew.mul(wx, 0), 1))
-    t = None if tx is None else ew.mul(tx, wx)
+    # min / max (JAX's rule): a slot's tangent is the mean of the tangents of the operand
+    # element and of every update equal to the result there (ties split evenly among all)
+    won = ew.convert_element_type(ew.eq(u, _gather_back(out, arrays, indexer, oob, math.nan)), xav.dtype)
+    kept = ew.convert_element_type(ew.eq(x, out), xav.dtype)
+    refs = ew.add(scatter_p.bind(zeros, won, *arrays, mode="add", **kw), kept)
+    refs = ew.select(ew.gt(refs, 0), refs, ew.add(ew.mul(refs, 0), 1))  # 0 only where out is NaN
+    t = None if tx is None else ew.div(ew.mul(tx, kept), refs)
     if tu is not None:
-        dm = ew.div(scatter_p.bind(zeros, ew.mul(tu, hit), *arrays, mode="add", **kw), safe)
-        tt = ew.mul(dm, ew.sub(1.0, wx))
+        w = ew.div(won, _gather_back(refs, arrays, indexer, oob, 1))
+        tt = scatter_p.bind(zeros, ew.mul(tu, w), *arrays, mode="add", **kw)
         t = tt if t is None else ew.add(t, tt)
     return out, t
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 from typing import Callable
 
 from . import (
-    control_flow, convolution, elementwise, fft, image, indexing, lax, linalg, nn, numpy_more, products,
-    reductions,
+    control_flow, convolution, elementwise, fft, image, indexing, lax, lax_gather_scatter, linalg, nn,
+    numpy_more, products, reductions,
     scipy_linalg_more, scipy_more, scipy_rows, shape, sorting, structural, transforms,
 )
 from ._base import (  # noqa: F401
@@ -45,7 +45,7 @@ from .not_rows import LEAKED_HELPERS, NOT_OPS
 
 FAMILIES = (elementwise, reductions, shape, structural, indexing, products, sorting, linalg, nn, lax,
             control_flow, transforms, convolution, fft, scipy_rows, scipy_more, image, numpy_more,
-            scipy_linalg_more)
+            scipy_linalg_more, lax_gather_scatter)
 ROWS: list[OpRow] = [row for family in FAMILIES for row in family.ROWS]
 
 
