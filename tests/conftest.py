@@ -102,6 +102,11 @@ class BackendCase:
     def is_host(self) -> bool:
         return self.name == "numpy"
 
+    @property
+    def counts_transfers(self) -> bool:
+        """True where `transfers` counts (the fake device; real cupy has no counter)."""
+        return getattr(self.backend, "transfers", None) is not None
+
     def put(self, x):
         import fgrad
 
