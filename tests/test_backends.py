@@ -689,3 +689,14 @@ def test_programs_traced_with_another_device_of_the_backend_as_default(fake):
 @pytest.mark.parametrize("name", sorted(_SAME_BACKEND_GAP))
 def test_jit_with_another_device_of_the_backend_as_default(fake, name):
     _same_numbers_where_the_data_is("fake:0", "fake:1", [name])
+
+
+def test_numpy_scalars_alone_go_to_the_default_device(backend):
+    """An op whose only operands are NumPy scalars runs on the default device with them
+    uploaded: cupy's ``reshape`` (``a.reshape``) of a NumPy scalar returned host data
+    (``scipy.special.sph_harm_y`` of ``np.float64`` angles failed on a GPU default)."""
+    for got in (fnp.reshape(np.float64(0.9), (1,)), fnp.reshape(np.float32(2.5), (1, 1)),
+                fgrad.grad(lambda t: fnp.sum(fnp.reshape(t, (1,)) ** 2))(np.float64(0.9))):
+        assert backend.on_device(got), got
+    np.testing.assert_array_equal(np.asarray(fnp.reshape(np.float64(0.9), (1,))), [0.9])
+    assert fnp.reshape(np.float32(2.5), (1, 1)).dtype == np.float32

@@ -307,11 +307,18 @@ class _FakeModule(types.ModuleType):
         return w
 
 
+# cupy functions that call the method of their argument (``cupy.reshape(a, s)`` is
+# ``a.reshape(s)``): given a NumPy scalar, they return NumPy's (host) result
+_METHOD_CALLS = {"reshape", "transpose"}
+
+
 def _function(fn, name):
     where = f"xp.{name}"
 
     def f(*args, **kwargs):
         dev = _check((args, kwargs), where)
+        if name in _METHOD_CALLS and args and isinstance(args[0], np.generic):
+            return fn(*_unwrap(args), **_unwrap(kwargs))
         return _wrap(fn(*_unwrap(args), **_unwrap(kwargs)), dev)
 
     f.__name__ = name
