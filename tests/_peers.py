@@ -4,8 +4,9 @@ compared on the installed version.
 The shim's stored texts (error messages, reprs, error types) are PyTorch 2.13's and the
 functional face's are JAX 0.10.2's.  Such *text* changes between releases (PyTorch 2.11 says
 ``output 0 of ExpBackward0`` where 2.13 says ``output 0 of Exp``), so a live comparison of
-version-specific text runs only when the installed peer is the pinned version; live
-comparisons of *numbers* run on any installed version.  JAX is always the CPU JAX
+version-specific text runs only when the installed torch is the pinned release
+(`torch_is_pinned`, `comparable_text`); live comparisons of *numbers* run on any installed
+version.  JAX is always the CPU JAX
 (``JAX_PLATFORMS=cpu``, set by tests/conftest.py before anything imports jax): a GPU JAX
 lacks some CPU kernels (``schur``) and picks other signs (SVD), so it is not the reference.
 """
@@ -13,10 +14,8 @@ lacks some CPU kernels (``schur``) and picks other signs (SVD), so it is not the
 from __future__ import annotations
 
 import re
-import sys
 
 PINNED_TORCH = "2.13"
-PINNED_JAX = "0.10.2"
 
 
 def _release(version: str, parts: int) -> str:
@@ -37,14 +36,6 @@ def torch_is_pinned(torch=None) -> bool:
     """True when the installed PyTorch is the pinned release (2.13.x)."""
     torch = torch if torch is not None else torch_or_none()
     return torch is not None and _release(torch.__version__, 2) == PINNED_TORCH
-
-
-def torch_for_text():
-    """PyTorch for a live comparison of version-specific text (messages, reprs, error
-    types): the installed one when it is the pinned release, else None (the stored 2.13 text
-    is still checked)."""
-    torch = torch_or_none()
-    return torch if torch_is_pinned(torch) else None
 
 
 def torch_version_note(torch=None) -> str:
@@ -68,17 +59,3 @@ def comparable_text(output: str, torch=None) -> str:
     """``output`` as compared with a live PyTorch run: whole with the pinned release,
     `without_messages` with another one."""
     return output if torch_is_pinned(torch) else without_messages(output)
-
-
-def jax_is_pinned() -> bool:
-    """True when the installed JAX is the pinned release (0.10.2)."""
-    try:
-        import jax
-    except Exception:  # noqa: BLE001
-        return False
-    return _release(jax.__version__, 3) == PINNED_JAX
-
-
-def python_is_before(major: int, minor: int) -> bool:
-    """True on a Python older than ``major.minor`` (reprs of standard types change too)."""
-    return sys.version_info[:2] < (major, minor)
