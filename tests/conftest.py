@@ -8,9 +8,19 @@
 
 import contextlib
 import os
+import sys
 
-import pytest
-from hypothesis import HealthCheck, Phase, settings
+# -- peers (tests/_peers.py) --------------------------------------------------------------
+# The live JAX reference is the CPU JAX, also on a GPU machine whose JAX would pick the GPU
+# (it lacks the CPU's schur, and its SVD signs differ): set before anything imports jax; the
+# programs the tests start in subprocesses inherit it.
+os.environ["JAX_PLATFORMS"] = "cpu"
+if "jax" in sys.modules:  # a plugin imported it first: its backends are not chosen yet
+    sys.modules["jax"].config.update("jax_platforms", "cpu")
+# -- end peers ------------------------------------------------------------------------------
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 
 # programs the tests launch in subprocesses (under mpiexec, or with `import jax` aliased to
 # fgrad): not test modules, and importing them here would need their launcher
@@ -91,6 +101,11 @@ class BackendCase:
     @property
     def is_host(self) -> bool:
         return self.name == "numpy"
+
+    @property
+    def counts_transfers(self) -> bool:
+        """True where `transfers` counts (the fake device; real cupy has no counter)."""
+        return getattr(self.backend, "transfers", None) is not None
 
     def put(self, x):
         import fgrad

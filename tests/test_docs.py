@@ -19,6 +19,11 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 
+# optional packages (test extras) some pages use, e.g. docs/typing.md's beartype: a page is
+# skipped, with the reason, where one is not installed
+OPTIONAL_MODULES = {"beartype"}
+
+
 def _python_blocks(page: pathlib.Path) -> list[str]:
     return BLOCK.findall(page.read_text(encoding="utf-8"))
 
@@ -41,7 +46,12 @@ def test_code_blocks_run(page, tmp_path, monkeypatch):
             assert runner.failures == 0, f"{name}: {runner.failures} doctest example(s) failed (see output)"
         else:
             with fgrad.default_device("cpu"):  # the pages describe the default configuration
-                exec(compile(block, name, "exec"), namespace)
+                try:
+                    exec(compile(block, name, "exec"), namespace)
+                except ModuleNotFoundError as e:
+                    if e.name not in OPTIONAL_MODULES:
+                        raise
+                    pytest.skip(f"{name} needs {e.name} (a test extra: pip install -e '.[test]')")
 
 
 def test_every_page_is_in_the_site_navigation():

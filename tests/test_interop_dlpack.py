@@ -196,6 +196,18 @@ def test_torch_round_trip(name):
     assert t2.data_ptr() != host(x).ctypes.data
 
 
+@pytest.mark.parametrize("numpy_raises", [RuntimeError, BufferError])
+def test_a_dtype_numpy_cannot_hold_names_the_fix(monkeypatch, numpy_raises):
+    """NumPy refuses a DLPack dtype it lacks (bfloat16) with RuntimeError before 2.5 and
+    BufferError from 2.5 on: either way fgrad's BufferError names the dtype and the fix."""
+    def refuse(x, copy=None):
+        raise numpy_raises("Unsupported dtype in DLTensor.")
+
+    monkeypatch.setattr(np, "from_dlpack", refuse)
+    with pytest.raises(BufferError, match=r"NumPy cannot hold the dtype .*float32.*Convert it first"):
+        fnp.from_dlpack(np.ones(2, np.float32))
+
+
 def test_real_torch_tensor_into_fgrad_and_shim():
     torch = pytest.importorskip("torch")
     src = torch.tensor([[1.5, 2.0]], dtype=torch.float32)

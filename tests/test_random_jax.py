@@ -528,13 +528,15 @@ def test_bit_identical_streams_with_live_jax(name):
 
 
 # --------------------------------------------------------------------------------------
-# a key on a device (the fake device stands in for a GPU; the default device stays the CPU)
+# a key on a device (the fake device stands in for a GPU), with the configured default device
+# and with another device as the default: a sampler's constants go where its key is
 
 
-def test_new_samplers_draw_on_the_keys_device():
+@pytest.mark.parametrize("default", [None, "fake:1"], ids=["configured_default", "another_default"])
+def test_new_samplers_draw_on_the_keys_device(default):
     from fgrad.testing import fake_device
-    with fake_device.installed():
-        host = random.key(7)
+    with fake_device.installed(), fgrad.default_device(default):
+        host = random.wrap_key_data(fgrad.device_put(random.key_data(random.key(7)), "cpu"))
         dev = random.wrap_key_data(fgrad.device_put(random.key_data(host), "fake:0"))
         samplers = {
             "gamma": lambda k: random.gamma(k, 0.7, (4,)),

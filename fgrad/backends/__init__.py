@@ -196,6 +196,12 @@ class Backend:
     def owns(self, buf) -> bool:
         return isinstance(buf, self.array_types)
 
+    def linalg_errors(self):
+        """Context manager: inside, ``xp.linalg``'s factorizations (cholesky, solve, inv)
+        raise ``numpy.linalg.LinAlgError`` when they fail, as NumPy's always do (cupy's
+        report nothing unless asked, which costs a device->host synchronisation)."""
+        return contextlib.nullcontext()
+
     def __repr__(self) -> str:
         return f"Backend({self.name})"
 

@@ -54,6 +54,13 @@ class CupyBackend(Backend):
     def device_scope(self, device: Device):
         return self._cupy.cuda.Device(device.id)
 
+    def linalg_errors(self):
+        # cupy skips cuSOLVER's status (devInfo) unless asked: a failed factorization
+        # returns unspecified values instead of raising
+        import cupyx  # loaded with cupy (its optional companion module)
+
+        return cupyx.errstate(linalg="raise")
+
     def put(self, buf, device: Device):
         if buf.device.id == device.id:
             return buf

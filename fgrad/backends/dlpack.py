@@ -151,7 +151,7 @@ def import_buffer(x, device: Device | str | None = None, copy: bool | None = Non
     if dev_type in _HOST_TYPES:
         try:
             buf = np.from_dlpack(x, copy=copy)
-        except RuntimeError as e:
+        except (RuntimeError, BufferError) as e:  # NumPy < 2.5 raises RuntimeError, 2.5 BufferError
             if "dtype" not in str(e):
                 raise
             raise BufferError(

@@ -24,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..backends import NUMPY, backend_of_buffer, backend_of_xp
+from ..backends import NUMPY, backend_of_buffer, backend_of_xp, put_buffer, to_host
 from .ir import Jaxpr, Literal
 from .quiet import quiet
 
@@ -234,21 +234,40 @@ def _ufuncs_broadcast_it(v, consumers: dict, keep: set) -> bool:
 
 
 def place_consts(consts: list, xp, device=None) -> list:
-    """``consts`` for a program running with the array module ``xp``: on a device backend,
-    host arrays (made on the default device while tracing abstract inputs) are uploaded
-    explicitly, and buffers on another device of that backend are moved to ``device``."""
+    """``consts`` for a program running with the array module ``xp`` (on ``device``).
+
+    A program traced from abstract inputs made its constants on the default device; it runs
+    where its inputs are.  So each constant goes there, explicitly and once per compiled
+    program: host arrays are uploaded, buffers on another device of the backend are moved
+    to ``device``, and buffers of another backend (a GPU default device while the inputs
+    were placed on the CPU or another device) are copied over through the host.
+    """
     if xp is np:
-        return consts
+        if not any(_foreign_to_host(c) for c in consts):
+            return consts
+        return [to_host(c) if _foreign_to_host(c) else c for c in consts]
     be = backend_of_xp(xp)
     out = []
     for c in consts:
         if type(c) is np.ndarray:
             c = be.from_host(c, device)
-        elif device is not None and hasattr(c, "shape") and backend_of_buffer(c) is be \
-                and be.device_of(c) != device:
-            c = be.put(c, device)
+        elif hasattr(c, "shape") and not isinstance(c, np.generic):
+            owner = backend_of_buffer(c)
+            if owner is be:
+                if device is not None and be.device_of(c) != device:
+                    c = be.put(c, device)
+            elif owner is not NUMPY:
+                c = put_buffer(c, device if device is not None else be.current_device())
+            else:  # a host array of a NumPy subclass
+                c = be.from_host(np.asarray(c), device)
         out.append(c)
     return out
+
+
+def _foreign_to_host(c) -> bool:
+    """True for a device buffer (a constant a program running on the host must copy)."""
+    return (hasattr(c, "shape") and type(c) is not np.ndarray and not isinstance(c, np.generic)
+            and backend_of_buffer(c) is not NUMPY)
 
 
 def device_of(bufs):

@@ -190,7 +190,15 @@ def _eval_on_device(prim, args, bufs, params, be, mixed):
     if be is NUMPY:  # no Array operand and a host default device
         return _run(prim, args, np, bufs, params)
     dev = None
+    # without an Array operand (the default device's backend runs it), a NumPy scalar operand
+    # is uploaded: cupy's functions that call its methods (``reshape``) return host data
+    upload_scalars = not any(type(a) is ArrayImpl for a in args)
     for i, (a, b) in enumerate(zip(args, bufs)):
+        if upload_scalars and isinstance(b, np.generic):
+            if dev is None:
+                dev = _op_device(args, be)
+            bufs[i] = be.from_host(np.asarray(b), dev)
+            continue
         if type(a) is ArrayImpl or isinstance(b, _HOST_SCALARS) or b is None:
             continue
         if be.owns(b):

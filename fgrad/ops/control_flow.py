@@ -22,7 +22,7 @@ from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..core.executor import straight_line
-from ..backends import NUMPY
+from ..backends import NUMPY, put_buffer
 from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
 from ..core.ir import Jaxpr, Literal, eval_jaxpr, live_eqns
@@ -90,20 +90,28 @@ def trace_flat(fun, avals, what="control flow"):
 
 
 def _with_operands(consts, operands):
-    """The constants a body made while being traced (NumPy data wrapped on the default
-    device) placed like the first operand that lives on a device, as jit places its
+    """The constants a body made while being traced (made on the default device) placed like
+    the operands -- the first one on a device, else the first host one -- as jit places its
     program's constants: a loop over device data whose body builds a NumPy constant (an
-    index, a counter) then runs on that device instead of raising DeviceMismatchError."""
-    like = None
+    index, a counter) runs on that device, and one over data placed on the CPU (or another
+    GPU) while the default device is a GPU runs there, instead of raising
+    DeviceMismatchError."""
+    target = None
     for o in operands:
         where = placement_of(o)
-        if where is not None and where[0] is not NUMPY:
-            like = o
-            break
-    if like is None:
+        if where is not None and (target is None or where[0] is not NUMPY):
+            target = where
+            if where[0] is not NUMPY:
+                break
+    if target is None:
         return consts
-    return [constant_like(c._buf, like) if type(c) is ArrayImpl and placement_of(c)[0] is NUMPY else c
-            for c in consts]
+    dev = target[1]
+    out = []
+    for c in consts:
+        if type(c) is ArrayImpl and placement_of(c)[1] != dev:
+            c = wrap(put_buffer(c._buf, dev))
+        out.append(c)
+    return out
 
 
 def _clip(index, hi: int):

@@ -16,6 +16,7 @@ conjugate transposes and the non-conjugating pairing ``Re(sum(a * b))`` of §2).
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import math
@@ -24,6 +25,7 @@ import numpy as np
 from ..core.narrow_floats import finfo as narrow_finfo
 from ..core.narrow_floats import dtype_kind, float32 as F32, is_narrow, promote_types
 
+from ..backends import backend_of_xp
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..core.constants import constant_like
@@ -364,6 +366,13 @@ def _check_float(name, *avals):
             raise TypeError(f"{name}: expected a floating-point or complex array, got {a.dtype}")
 
 
+def _failures_raise(xp):
+    """A block in which ``xp``'s factorizations raise LinAlgError when they fail, as NumPy's
+    always do; cupy's report nothing unless asked (a device->host read of cuSOLVER's status),
+    and would otherwise hand back unspecified values instead of JAX's NaN."""
+    return contextlib.nullcontext() if xp is np else backend_of_xp(xp).linalg_errors()
+
+
 def _nan_fill(xp, shape, dtype):
     return xp.full(shape, np.nan, dtype=dtype)
 
@@ -411,7 +420,7 @@ def _tri_impl(xp, a, b, left_side, lower, transpose_a, unit_diagonal):
             if transpose_a:
                 am = xp.swapaxes(am, -1, -2)
             return xp.linalg.solve(am, bm)
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), _failures_raise(xp):
         try:
             return one(a, b)
         except (np.linalg.LinAlgError, ValueError):
@@ -517,12 +526,13 @@ defbatch(triangular_solve_p, _tri_batch)
 def _solve_impl(xp, a, b):
     dt = np.result_type(a.dtype, b.dtype)
     a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
-    try:
-        return xp.linalg.solve(a, b)
-    except np.linalg.LinAlgError:  # singular: NaN like JAX, matrix by matrix
-        if a.ndim == 2:
-            return _nan_fill(xp, b.shape, dt)
-        return _per_matrix(xp, xp.linalg.solve, b.shape, dt, a, b)
+    with _failures_raise(xp):
+        try:
+            return xp.linalg.solve(a, b)
+        except np.linalg.LinAlgError:  # singular: NaN like JAX, matrix by matrix
+            if a.ndim == 2:
+                return _nan_fill(xp, b.shape, dt)
+            return _per_matrix(xp, xp.linalg.solve, b.shape, dt, a, b)
 
 
 def _solve_abstract(a, b):
@@ -593,12 +603,13 @@ defbatch(solve_p, _solve_batch)
 
 
 def _chol_impl(xp, a):
-    try:
-        return xp.linalg.cholesky(a)
-    except np.linalg.LinAlgError:  # not positive definite: NaN (JAX semantics)
-        if a.ndim == 2:
-            return _nan_fill(xp, a.shape, a.dtype)
-        return _per_matrix(xp, xp.linalg.cholesky, a.shape, a.dtype, a)
+    with _failures_raise(xp):
+        try:
+            return xp.linalg.cholesky(a)
+        except np.linalg.LinAlgError:  # not positive definite: NaN (JAX semantics)
+            if a.ndim == 2:
+                return _nan_fill(xp, a.shape, a.dtype)
+            return _per_matrix(xp, xp.linalg.cholesky, a.shape, a.dtype, a)
 
 
 def _chol_abstract(a):

@@ -293,6 +293,8 @@ class _FakeModule(types.ModuleType):
         elif isinstance(attr, types.ModuleType):
             sub = _SUBMODULE_NAMES.get(name)
             w = _FakeModule(f"{self.__name__}.{name}", attr, sub)
+        elif self._np_mod is np.linalg and name in _SILENT_FACTORIZATIONS:
+            w = _silent_factorization(_function(attr, name), name)
         elif isinstance(attr, type) or not callable(attr):
             w = attr
         elif name in _CONVERTERS:
@@ -305,15 +307,51 @@ class _FakeModule(types.ModuleType):
         return w
 
 
+# cupy functions that call the method of their argument (``cupy.reshape(a, s)`` is
+# ``a.reshape(s)``): given a NumPy scalar, they return NumPy's (host) result
+_METHOD_CALLS = {"reshape", "transpose"}
+
+
 def _function(fn, name):
     where = f"xp.{name}"
 
     def f(*args, **kwargs):
         dev = _check((args, kwargs), where)
+        if name in _METHOD_CALLS and args and isinstance(args[0], np.generic):
+            return fn(*_unwrap(args), **_unwrap(kwargs))
         return _wrap(fn(*_unwrap(args), **_unwrap(kwargs)), dev)
 
     f.__name__ = name
     return f
+
+
+# cupy's factorizations do not check cuSOLVER's status unless asked (``cupyx.errstate(linalg=
+# "raise")``, the backend's `linalg_errors`): a singular or non-positive-definite input gives
+# unspecified values, not LinAlgError.  The fake gives zeros there (never NaN: a caller that
+# relies on an exception or on NaN notices).
+_SILENT_FACTORIZATIONS = {"cholesky", "solve", "inv"}
+
+
+def _silent_factorization(f, name):
+    def g(*args, **kwargs):
+        checked = getattr(_state, "linalg_raise", False)
+        if checked:
+            _count("d2h")  # the status is read on the host
+        try:
+            return f(*args, **kwargs)
+        except np.linalg.LinAlgError:
+            if checked:
+                raise
+            a = _unwrap(args[0])
+            shape = a.shape
+            if name == "solve":  # the shape of the solution of a regular system
+                eye = np.broadcast_to(np.eye(a.shape[-1]), a.shape)
+                shape = np.linalg.solve(eye, _unwrap(args[1])).shape
+            dtype = np.result_type(*[np.dtype(x.dtype) for x in args[:2]])
+            return _wrap(np.zeros(shape, dtype), args[0]._fake_device)
+
+    g.__name__ = name
+    return g
 
 
 def _converter(fn, name):
@@ -397,6 +435,17 @@ class FakeBackend(backends.Backend):
 
     def reset_counters(self) -> None:
         self.transfers = {"h2d": 0, "d2h": 0}
+
+    @contextlib.contextmanager
+    def linalg_errors(self):
+        """Factorizations raise LinAlgError inside (each checked call reads the status on
+        the host, as cupy's ``errstate(linalg="raise")`` does: counted as a d2h copy)."""
+        saved = getattr(_state, "linalg_raise", False)
+        _state.linalg_raise = True
+        try:
+            yield
+        finally:
+            _state.linalg_raise = saved
 
 
 BACKEND: FakeBackend | None = None

@@ -104,8 +104,8 @@ def _build(prim, params, args, diff):
 
 
 def _place(op, bufs):
-    """Upload the host constants of ``op`` (staged abstractly, so made on the default
-    device) to the device of ``bufs``."""
+    """Place the constants of ``op`` (staged abstractly, so made on the default device) on
+    the device of ``bufs`` (`place_consts`)."""
     xp = xp_of(bufs[0])
     dev = device_of(bufs)
     op.consts = place_consts(op.consts, xp, dev)
@@ -190,8 +190,7 @@ class TapeTrace(Trace):
         if op is None:
             try:
                 op = _build(prim, params, prims, diff)
-                if tb0 is not np.ndarray:  # the key has the backend: place its constants
-                    _place(op, bufs)
+                _place(op, bufs)  # the key has the backend: its constants go there
             except (ConcretizationError, TypeError, NotImplementedError, ValueError) as e:
                 LOG.debug("%s: backward program not staged (%s: %s); linearizing it per call",
                           prim.name, type(e).__name__, e)

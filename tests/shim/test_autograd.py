@@ -17,6 +17,7 @@ import pytest
 import fgrad
 import fgrad.numpy as fnp
 import fgrad.torch as ft
+from _peers import comparable_text, torch_or_none
 
 _ADDR = re.compile(r"0x[0-9a-fA-F]+")
 
@@ -34,18 +35,14 @@ def _run(code: str, lib) -> str:
 
 
 def _torch():
-    try:
-        import torch
-    except Exception:  # noqa: BLE001
-        return None
-    return torch
+    return torch_or_none()
 
 
 def same_as_torch(code: str, expected: str | None = None) -> None:
     ours = _run(code, ft)
     torch = _torch()
-    if torch is not None:
-        assert ours == _run(code, torch), code
+    if torch is not None:  # another release's messages differ: then the types and numbers
+        assert comparable_text(ours, torch) == comparable_text(_run(code, torch), torch), code
     elif expected is not None:
         assert ours == expected, code
     else:
@@ -272,8 +269,8 @@ def test_errors_match_pytorch(code, message):
     out = _run(code, ft)
     assert out.startswith("EXC RuntimeError: ") and message in out, out
     torch = _torch()
-    if torch is not None:
-        assert _run(code, torch) == out
+    if torch is not None:  # the message is PyTorch 2.13's: compared whole with that release
+        assert comparable_text(_run(code, torch), torch) == comparable_text(out, torch)
 
 
 def test_backward_twice_through_a_graph_without_saved_values_is_allowed():

@@ -24,6 +24,7 @@ import pytest
 
 import fgrad.torch as ft
 import fgrad.torch.nn.functional as FF
+from _peers import torch_is_pinned, torch_version_note
 
 LinAlgError = ft.linalg.LinAlgError
 
@@ -1069,9 +1070,16 @@ def test_torch_agrees(name, call, expected, fragment):
     torch = pytest.importorskip("torch")
     if name == "cuda_missing" and torch.cuda.is_available():
         pytest.skip("this PyTorch has CUDA")
+    if name in VERSION_SPECIFIC and not torch_is_pinned(torch):
+        pytest.skip(torch_version_note(torch))
     e = _raises(call, torch)
     assert e is not None, f"{name}: torch accepts it"
     assert isinstance(e, _torch_type(torch, expected)), f"{name}: torch raises {type(e).__name__}: {e}"
+
+
+# rows whose error type changed between PyTorch releases (2.11: a named-tensor RuntimeError
+# for ``sum("a")``; 2.13: the argument parser's TypeError): compared live with 2.13 only
+VERSION_SPECIFIC = {"sum_str_dim"}
 
 
 def test_numpy_errors_inside_ops_name_the_op():

@@ -881,25 +881,17 @@ def test_nanmedian_ignores_nan_and_records():
 
 @pytest.mark.parametrize("name", ["bce_p0", "std_const", "det_singular", "atan2_00", "hardtanh", "fmax_tie",
                                   "nanmedian", "relu6", "vector_norm_3_0", "logit_01", "matrix_norm_fro0"])
-def test_on_cuda_device_same_numbers(name):
-    """The convention definitions run on the CUDA device (the fake device without a GPU)."""
-    from fgrad.testing import fake_device
-
-    prev = fake_device.BACKEND
-    prev_platform = prev.platform if prev is not None else None
-    fake_device.install(platform="cuda")
-    try:
-        fn, xs = CASES[name]
-        ts = [ft.tensor(x, dtype=ft.float64, device="cuda", requires_grad=True) for x in xs]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            out = fn(ft, FF, *ts)
-            grads = ft.autograd.grad(out.sum(), ts, allow_unused=True)
-        got = (out.detach().cpu().numpy(), [None if g is None else g.cpu().numpy() for g in grads])
-    finally:
-        fake_device.uninstall()
-        if prev_platform is not None:
-            fake_device.install(platform=prev_platform)
+def test_on_cuda_device_same_numbers(name, cuda_device):
+    """The convention definitions run on the CUDA device (the real GPU with cupy, else the
+    fake device)."""
+    fn, xs = CASES[name]
+    ts = [ft.tensor(x, dtype=ft.float64, device="cuda", requires_grad=True) for x in xs]
+    assert all(t.device.type == "cuda" for t in ts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = fn(ft, FF, *ts)
+        grads = ft.autograd.grad(out.sum(), ts, allow_unused=True)
+    got = (out.detach().cpu().numpy(), [None if g is None else g.cpu().numpy() for g in grads])
     _assert_same(got, OURS.get(name, TORCH[name]), f"cuda {name}")
 
 

@@ -245,43 +245,34 @@ def test_transforms():
     assert ft.distributions is D
 
 
-def test_on_the_cuda_device():
+def test_on_the_cuda_device(cuda_device):
     # regression: broadcast_all made number parameters on the CPU, so Gamma(cuda_tensor, 1.0)
     # mixed devices; keys for the gamma and binomial samplers live on the host
-    from fgrad.testing import fake_device
-    import fgrad.torch._device as _dev
     import fgrad.torch.nn.functional as F
 
-    if fake_device.BACKEND is not None:
-        pytest.skip("a fake device is already installed")
-    fake_device.install(platform="cuda")
-    try:
-        z = ft.tensor([0.5, 2.0], device="cuda", requires_grad=True)
-        assert str(D.Gamma(z, 1.0).rsample((4,)).device) == "cuda:0"
-        assert (
-            str(
-                D.Binomial(ft.tensor([5.0], device="cuda"), probs=ft.tensor([0.3], device="cuda"))
-                .sample((3,))
-                .device
-            )
-            == "cuda:0"
+    z = ft.tensor([0.5, 2.0], device="cuda", requires_grad=True)
+    assert str(D.Gamma(z, 1.0).rsample((4,)).device) == "cuda:0"
+    assert (
+        str(
+            D.Binomial(ft.tensor([5.0], device="cuda"), probs=ft.tensor([0.3], device="cuda"))
+            .sample((3,))
+            .device
         )
-        lp = D.MultivariateNormal(ft.zeros(2, device="cuda"), ft.eye(2, device="cuda")).log_prob(
-            ft.zeros(2, device="cuda")
-        )
-        assert str(lp.device) == "cuda:0"
-        g = ft.special.gammaln(z) + ft.special.polygamma(1, z) + ft.special.i0(z)
-        g.sum().backward()
-        assert str(z.grad.device) == "cuda:0"
-        x = ft.randn(1, 2, 4, 5, device="cuda", requires_grad=True)
-        y = F.interpolate(x, scale_factor=1.5, mode="bicubic")
-        y.sum().backward()
-        assert str(x.grad.device) == "cuda:0"
-        np.testing.assert_allclose(
-            F.interpolate(x.detach().cpu(), scale_factor=1.5, mode="bicubic").numpy(),
-            y.detach().cpu().numpy(),
-            rtol=1e-6,
-        )
-    finally:
-        fake_device.uninstall()
-        _dev.backend()
+        == "cuda:0"
+    )
+    lp = D.MultivariateNormal(ft.zeros(2, device="cuda"), ft.eye(2, device="cuda")).log_prob(
+        ft.zeros(2, device="cuda")
+    )
+    assert str(lp.device) == "cuda:0"
+    g = ft.special.gammaln(z) + ft.special.polygamma(1, z) + ft.special.i0(z)
+    g.sum().backward()
+    assert str(z.grad.device) == "cuda:0"
+    x = ft.randn(1, 2, 4, 5, device="cuda", requires_grad=True)
+    y = F.interpolate(x, scale_factor=1.5, mode="bicubic")
+    y.sum().backward()
+    assert str(x.grad.device) == "cuda:0"
+    np.testing.assert_allclose(
+        F.interpolate(x.detach().cpu(), scale_factor=1.5, mode="bicubic").numpy(),
+        y.detach().cpu().numpy(),
+        rtol=1e-6,
+    )

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fgrad.torch as ft
+from _peers import comparable_text, torch_or_none
 
 ALIAS = (
     "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
@@ -54,11 +55,7 @@ def run_case(code: str, lib) -> str:
 
 
 def _torch():
-    try:
-        import torch
-    except Exception:  # noqa: BLE001
-        return None
-    return torch
+    return torch_or_none()
 
 
 # (kind, category, program, PyTorch 2.13's output)
@@ -1606,8 +1603,8 @@ def test_matches_pytorch(kind, category, code, expected):
     ours = run_case(code, ft)
     assert ours == expected, code
     torch = _torch()
-    if torch is not None:
-        assert ours == run_case(code, torch), code
+    if torch is not None:  # the messages are PyTorch 2.13's: another release checks the rest
+        assert comparable_text(ours, torch) == comparable_text(run_case(code, torch), torch), code
 
 
 # Where PyTorch does not check an overlap (one operand is not dense, or the alias is a second

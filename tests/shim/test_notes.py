@@ -36,6 +36,10 @@ def _run_backend(backend: str, seed_offset: int = 0) -> dict:
     # the recorded reference is a CPU-only PyTorch: the scripts run with fgrad's default
     # device, not a GPU (or FGRAD_BACKEND=fake's stand-in) as the default
     env.pop("FGRAD_BACKEND", None)
+    # ... and on a machine without CUDA: with a GPU visible, `torch.cuda.is_available()` is
+    # True for both libraries and the scripts that check it take their CUDA path (an extra
+    # print in qs16; qs24 draws its data from the CUDA generator: other numbers, as PyTorch's)
+    env["CUDA_VISIBLE_DEVICES"] = ""
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(var, "1")  # BLAS threads spinning on a busy machine make the loops crawl

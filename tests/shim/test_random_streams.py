@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import fgrad.torch as ftorch
+from _peers import torch_is_pinned
 
 # torch.manual_seed(0) (or 1) then the call, recorded with PyTorch 2.13.0+cpu
 STORED = {
@@ -181,9 +182,18 @@ def _samplers_and_inits(t):
     return out
 
 
+# the last items: ``trunc_normal_``, whose algorithm PyTorch 2.13 changed (2.11: the inverse
+# CDF of uniform draws; 2.13: normal draws with rejection, which fgrad reproduces)
+N_TRUNC_NORMAL = 3
+
+
 def test_data_order_samplers_and_inits_match_live_pytorch():
     torch = pytest.importorskip("torch")
-    for i, (g, w) in enumerate(zip(_samplers_and_inits(ftorch), _samplers_and_inits(torch), strict=True)):
+    ours, theirs = _samplers_and_inits(ftorch), _samplers_and_inits(torch)
+    assert len(ours) == len(theirs)
+    if not torch_is_pinned(torch):  # another release's trunc_normal_ is another algorithm
+        ours, theirs = ours[:-N_TRUNC_NORMAL], theirs[:-N_TRUNC_NORMAL]
+    for i, (g, w) in enumerate(zip(ours, theirs, strict=True)):
         np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-7, err_msg=f"item {i}")
 
 
