@@ -20,6 +20,7 @@ from . import numpy  # noqa: F401  (installs the Array operator API)
 from .transforms.ad import grad, value_and_grad, jvp, vjp, linearize, jacfwd, jacrev, hessian
 from .transforms.batching import vmap
 from .transforms.custom import custom_jvp, custom_vjp
+from .transforms.custom_gradient import custom_gradient
 from .transforms.closure_convert import closure_convert
 from .core.array import FLOAT0 as float0  # JAX's tangent dtype of integers
 from .transforms.jit import jit, make_jaxpr, disable_jit, eval_shape
@@ -27,6 +28,7 @@ from .transforms.linear_transpose import linear_transpose
 from .transforms.staging import ensure_compile_time_eval
 from . import tree_util  # noqa: F401
 from . import tree  # noqa: F401
+from . import custom_batching, custom_derivatives  # noqa: F401
 from . import errors, dtypes, typing, flatten_util, test_util  # noqa: F401
 from . import sharding  # noqa: F401
 from .sharding import make_mesh, set_mesh, typeof  # noqa: F401
@@ -83,7 +85,7 @@ __all__ = [
     "Array", "ArrayImpl", "ShapedArray", "Tracer", "Primitive", "ConcretizationError",
     "UnexpectedTracerError", "grad", "value_and_grad", "jvp", "vjp", "linearize",
     "linear_transpose", "jacfwd",
-    "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "closure_convert", "float0", "numpy",
+    "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "custom_gradient", "closure_convert", "float0", "numpy",
     "tree_util", "jit",
     "make_jaxpr", "disable_jit", "stop_gradient", "tree_map", "tree_leaves", "tree_structure",
     "tree_flatten", "tree_unflatten", "device_put", "devices", "default_device", "Device",

@@ -1,5 +1,5 @@
 """`fgrad.custom_derivatives`: the names of ``jax.custom_derivatives`` -- `custom_jvp`,
-`custom_vjp`, `closure_convert` (the same objects as ``fgrad.custom_jvp`` ...).
+`custom_vjp`, `custom_gradient`, `closure_convert` (the same objects as ``fgrad.custom_jvp`` ...).
 
 Example::
 
@@ -13,5 +13,6 @@ from __future__ import annotations
 
 from .transforms.closure_convert import closure_convert
 from .transforms.custom import custom_jvp, custom_vjp
+from .transforms.custom_gradient import custom_gradient
 
-__all__ = ["closure_convert", "custom_jvp", "custom_vjp"]
+__all__ = ["closure_convert", "custom_gradient", "custom_jvp", "custom_vjp"]
