@@ -131,6 +131,15 @@ def _flat_call(custom, args, kwargs):
     return nondiff, diff, merge, flat, tree, out_tree, flat_fun
 
 
+def _forward_attr(self, name: str):
+    """Attributes the object lacks come from the function it wraps (JAX's
+    ``forward_attr``): ``@custom_vjp`` over ``@custom_vmap`` keeps ``def_vmap`` reachable."""
+    fun = self.__dict__.get("fun")
+    if fun is None or name.startswith("__"):
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    return getattr(fun, name)
+
+
 class custom_jvp:
     """A function with a user-supplied forward-mode rule (reverse mode follows from it).
 
@@ -154,6 +163,8 @@ class custom_jvp:
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.jvp = None
         self.symbolic_zeros = False
+
+    __getattr__ = _forward_attr
 
     def defjvp(self, jvp: Callable[..., Any], symbolic_zeros: bool = False) -> Callable[..., Any]:
         self.jvp = jvp
@@ -223,6 +234,8 @@ class custom_vjp:
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.fwd = self.bwd = None
+
+    __getattr__ = _forward_attr
 
     def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False) -> None:
         self.fwd, self.bwd = fwd, bwd

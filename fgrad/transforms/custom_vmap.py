@@ -28,7 +28,7 @@ from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, deflinear_in
 from ..ops.shape import bdim_to_front, moveaxis
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
-from .custom import _as_array, _resolve
+from .custom import _as_array, _forward_attr, _resolve
 from .custom_call import _jvp_of, _run, _trace
 
 
@@ -59,6 +59,8 @@ class custom_vmap:
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.vmap_rule: Callable[..., Any] | None = None
+
+    __getattr__ = _forward_attr
 
     def def_vmap(self, vmap_rule: Callable[..., tuple[Any, Any]]) -> Callable[..., tuple[Any, Any]]:
         """Set the batching rule ``vmap_rule(axis_size, in_batched, *args) -> (out,
