@@ -50,6 +50,11 @@ from . import ad_checkpoint  # noqa: F401
 from . import io  # noqa: F401,E402  (checkpoints: fgrad.io.save / fgrad.io.load)
 from .ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from ._config import config, debug_infs, debug_nans  # noqa: F401
+from ._config import (  # noqa: F401
+    check_tracer_leaks, checking_leaks, debug_key_reuse, default_matmul_precision, enable_x64,
+    explain_cache_misses, log_compiles, numpy_dtype_promotion, numpy_rank_promotion, transfer_guard,
+    transfer_guard_device_to_device, transfer_guard_device_to_host, transfer_guard_host_to_device,
+)
 from ._config import apply_environment as _apply_config_environment
 from . import backends as _backends
 from .backends import world as _world
@@ -95,7 +100,11 @@ __all__ = [
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
     "checkpoint_policies", "debug_nans", "debug_infs", "sharding", "make_mesh", "set_mesh", "typeof", "P",
-    "pmap", "clear_caches", "live_arrays", "print_environment_info",
+    "pmap", "clear_caches", "live_arrays", "print_environment_info", "custom_gradient",
+    "custom_batching", "custom_derivatives", "check_tracer_leaks", "checking_leaks", "debug_key_reuse",
+    "default_matmul_precision", "enable_x64", "explain_cache_misses", "log_compiles",
+    "numpy_dtype_promotion", "numpy_rank_promotion", "transfer_guard", "transfer_guard_device_to_device",
+    "transfer_guard_device_to_host", "transfer_guard_host_to_device",
 ]
 
 from . import _docs as _docs_examples  # noqa: E402

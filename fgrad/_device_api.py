@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from . import numpy as fnp
-from .backends import default_device, devices, to_host
+from .backends import default_device, devices, to_host, transfer_guard
 from .core.array import ArrayImpl, Tracer
 from .core.placement import device_put
 from .tree_util import map_arrays as tree_map
@@ -43,7 +43,8 @@ def device_get(x: Any) -> Any:
             return leaf.__array__()  # raises TracerArrayConversionError under jit
         return leaf
 
-    return tree_map(get, x)
+    with transfer_guard.explicit():
+        return tree_map(get, x)
 
 
 def block_until_ready(x: Any) -> Any:

@@ -49,7 +49,7 @@ class custom_vmap:
         >>> @f.def_vmap
         ... def f_vmap_rule(axis_size, in_batched, xs, ys):
         ...     return xs * ys, True
-        >>> f(2.0, 3.0)
+        >>> f(fnp.asarray(2.0), fnp.asarray(3.0))
         Array(5., dtype=float64, weak_type=True)
         >>> fgrad.vmap(f)(fnp.arange(3.0), fnp.arange(1.0, 4.0))  # the rule: xs * ys
         Array([0., 2., 6.], dtype=float64)
