@@ -453,7 +453,14 @@ class ArrayImpl(Array):
         return wrap(self._buf.copy(), self._weak)
 
     def copy_to_host_async(self) -> None:
-        """No-op: fgrad transfers synchronously."""
+        """Start copying the data to the host (``jax.Array.copy_to_host_async``): a no-op,
+        fgrad copies synchronously when the host value is read.
+
+        Example::
+
+            >>> import fgrad.numpy as fnp
+            >>> fnp.ones(2).copy_to_host_async()
+        """
 
     def __array__(self, dtype=None, copy=None):
         buf = self._buf
