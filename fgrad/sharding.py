@@ -355,7 +355,8 @@ def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Any, ar
     return out
 
 
-def make_array_from_process_local_data(sharding: Any, local_data: Any, global_shape: Sequence[int] | None = None):
+def make_array_from_process_local_data(sharding: Any, local_data: Any,
+                                       global_shape: Sequence[int] | None = None):
     """An Array from this process's data (JAX's ``jax.make_array_from_process_local_data``):
     on one process the local data is the whole array, placed by ``sharding``;
     ``global_shape`` must be None or its shape.
