@@ -38,6 +38,8 @@ def device_get(x: Any) -> Any:
     """
     def get(leaf):
         if type(leaf) is ArrayImpl:
+            if transfer_guard.active:
+                leaf._read_on_host("device_get")  # explicit: only the *_explicit levels act
             return to_host(leaf._buf)
         if isinstance(leaf, Tracer):
             return leaf.__array__()  # raises TracerArrayConversionError under jit

@@ -16,7 +16,7 @@ transfers too):
   ``device_put`` from one device to another.
 
 ``fgrad.device_put`` and ``fgrad.device_get`` are explicit (run inside `explicit`); printing
-an Array is allowed.  The module keeps the levels: process-wide values set by
+an Array (``repr``, ``str``, ``format``) is never guarded (`printing`).  The module keeps the levels: process-wide values set by
 ``fgrad.config.update`` and per-thread overrides pushed by the context managers.
 
 Example::
@@ -44,6 +44,7 @@ class _Local(threading.local):
     def __init__(self) -> None:
         self.overrides: dict[str, list[str]] = {d: [] for d in DIRECTIONS}
         self.explicit = 0
+        self.printing = 0
 
 
 _local = _Local()
@@ -110,11 +111,21 @@ def explicit() -> Iterator[None]:
         _local.explicit -= 1
 
 
+@contextmanager
+def printing() -> Iterator[None]:
+    """Reads of device values in the block print an Array: never guarded."""
+    _local.printing += 1
+    try:
+        yield
+    finally:
+        _local.printing -= 1
+
+
 def check(direction: str, what: str) -> None:
     """Apply the guard of ``direction`` to a transfer described by ``what`` (call only when
     `active`)."""
     lv = level(direction)
-    if lv == "allow":
+    if lv == "allow" or _local.printing:
         return
     is_explicit = _local.explicit > 0
     if is_explicit and not lv.endswith("_explicit"):
@@ -131,4 +142,4 @@ def check(direction: str, what: str) -> None:
 
 
 __all__ = ["DIRECTIONS", "LEVELS", "TransferGuardError", "active", "check", "check_level", "explicit",
-           "level", "scoped", "set_global"]
+           "level", "printing", "scoped", "set_global"]

@@ -557,6 +557,12 @@ class ArrayImpl(Array):
         return format(str(self), spec)
 
     def __repr__(self) -> str:
+        if _transfer_guard.active:  # printing is not a guarded transfer
+            with _transfer_guard.printing():
+                return self._repr()
+        return self._repr()
+
+    def _repr(self) -> str:
         buf = np.asarray(self)
         prefix = "Array("
         body = np.array2string(buf, separator=", ", prefix=prefix)
@@ -572,6 +578,9 @@ class ArrayImpl(Array):
         return "" if d.platform == "cpu" else f", device={d}"
 
     def __str__(self) -> str:
+        if _transfer_guard.active:  # printing is not a guarded transfer
+            with _transfer_guard.printing():
+                return str(np.asarray(self))
         return str(np.asarray(self))
 
     def __reduce__(self):
