@@ -31,7 +31,7 @@ from . import tree  # noqa: F401
 from . import custom_batching, custom_derivatives, dlpack, version  # noqa: F401
 from . import errors, dtypes, typing, flatten_util, test_util  # noqa: F401
 from . import sharding  # noqa: F401
-from .sharding import make_mesh, set_mesh, typeof  # noqa: F401
+from .sharding import NamedSharding, make_mesh, set_mesh, typeof  # noqa: F401
 from .sharding import PartitionSpec as P  # noqa: F401
 from .tree_util import tree_map, tree_leaves, tree_structure, tree_flatten, tree_unflatten  # noqa: F401
 from .backends import Device, DeviceMismatchError, devices  # noqa: F401
@@ -54,8 +54,8 @@ from . import io  # noqa: F401,E402  (checkpoints: fgrad.io.save / fgrad.io.load
 from .ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from ._config import config, debug_infs, debug_nans  # noqa: F401
 from ._config import (  # noqa: F401
-    check_tracer_leaks, checking_leaks, debug_key_reuse, default_matmul_precision, enable_x64,
-    explain_cache_misses, log_compiles, numpy_dtype_promotion, numpy_rank_promotion, transfer_guard,
+    check_tracer_leaks, checking_leaks, debug_key_reuse, default_matmul_precision, default_prng_impl,
+    enable_checks, enable_x64, explain_cache_misses, softmax_custom_jvp, log_compiles, numpy_dtype_promotion, numpy_rank_promotion, transfer_guard,
     transfer_guard_device_to_device, transfer_guard_device_to_host, transfer_guard_host_to_device,
 )
 from ._config import apply_environment as _apply_config_environment
@@ -112,6 +112,7 @@ __all__ = [
     "transfer_guard_device_to_host", "transfer_guard_host_to_device", "host_id", "host_count",
     "process_indices", "make_array_from_callback", "make_array_from_single_device_arrays",
     "make_array_from_process_local_data", "copy_to_host_async", "effects_barrier", "dlpack", "version",
+    "NamedSharding", "default_prng_impl", "enable_checks", "softmax_custom_jvp",
 ]
 
 from . import _docs as _docs_examples  # noqa: E402

@@ -105,17 +105,18 @@ _flags: dict[str, bool] = dict(FLAG_DEFAULTS)
 def flag(name: str) -> bool:
     """The current value of fgrad's switch ``name`` (see `FLAG_DEFAULTS`)."""
     return _flags[name]
+_PRNG_WHY = "fgrad's keys are threefry2x32, JAX's default; another generator would give other numbers"
 _PRECISIONS = (None, "default", "high", "highest", "bfloat16", "tensorfloat32", "float32", "fastest",
                "ANY_PRECISION")
 
 
-def _check_choice(name: str, value, supported: tuple, known: tuple) -> None:
+def _check_choice(name: str, value, supported: tuple, known: tuple, why: str = "") -> None:
     if value in supported:
         return
     if value in known:
         raise NotImplementedError(
-            f"fgrad.config.update({name!r}, {value!r}): fgrad supports only {supported!r} "
-            "(it follows NumPy's broadcasting and promotion rules)")
+            f"fgrad.config.update({name!r}, {value!r}): fgrad supports only {supported!r}"
+            + (f" ({why})" if why else ""))
     raise ValueError(f"fgrad.config.update({name!r}, ...): new enum value must be in "
                      f"{list(known)}, got {value!r}")
 
@@ -170,7 +171,7 @@ def _set_jax_option(name: str, value) -> None:
         # fgrad's matmuls always run at the operands' full precision, which meets any request
         _check_choice(name, value, _PRECISIONS, _PRECISIONS)
     elif name == "jax_default_prng_impl":
-        _check_choice(name, value, ("threefry2x32",), ("threefry2x32", "rbg", "unsafe_rbg"))
+        _check_choice(name, value, ("threefry2x32",), ("threefry2x32", "rbg", "unsafe_rbg"), _PRNG_WHY)
     elif name in ("jax_log_compiles", "jax_explain_cache_misses"):
         other = "jax_explain_cache_misses" if name == "jax_log_compiles" else "jax_log_compiles"
         if value:
@@ -518,6 +519,57 @@ class numpy_dtype_promotion(_ChoiceScope):
 
     name = "jax_numpy_dtype_promotion"
     choices = ("standard", "strict")
+
+
+class enable_checks(_OptionScope):
+    """Context manager (``jax.enable_checks``): accepted; fgrad always checks the internal
+    invariants JAX's option turns on (abstract rules against results in the tests).
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.enable_checks(True):
+        ...     fgrad.config.jax_enable_checks
+        True
+    """
+
+    name = "jax_enable_checks"
+
+
+class softmax_custom_jvp(_OptionScope):
+    """Context manager (``jax.softmax_custom_jvp``): accepted; fgrad's softmax has its own
+    derivative rule either way (the values and derivatives JAX computes with either setting).
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.softmax_custom_jvp(True):
+        ...     fgrad.config.jax_softmax_custom_jvp
+        True
+    """
+
+    name = "jax_softmax_custom_jvp"
+
+
+class default_prng_impl(_ChoiceScope):
+    """Context manager (``jax.default_prng_impl``): fgrad's keys are threefry2x32 (JAX's
+    default); asking for ``"rbg"``/``"unsafe_rbg"`` raises NotImplementedError rather than
+    give other random numbers than JAX would.
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.default_prng_impl("threefry2x32"):
+        ...     fgrad.random.key_data(fgrad.random.key(0)).tolist()
+        [0, 0]
+    """
+
+    name = "jax_default_prng_impl"
+    choices = ("threefry2x32", "rbg", "unsafe_rbg")
+
+    def __init__(self, value) -> None:
+        self.value = value
+        _check_choice(self.name, value, ("threefry2x32",), self.choices, _PRNG_WHY)
 
 
 class _TransferGuardScope(_ChoiceScope):

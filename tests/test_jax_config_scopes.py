@@ -26,6 +26,9 @@ SCOPES = {  # fgrad scope -> (JAX option, a value to set)
     "default_matmul_precision": ("jax_default_matmul_precision", "highest"),
     "numpy_rank_promotion": ("jax_numpy_rank_promotion", "warn"),
     "numpy_dtype_promotion": ("jax_numpy_dtype_promotion", "strict"),
+    "enable_checks": ("jax_enable_checks", True),
+    "softmax_custom_jvp": ("jax_softmax_custom_jvp", True),
+    "default_prng_impl": ("jax_default_prng_impl", "threefry2x32"),
 }
 
 
@@ -39,7 +42,7 @@ def test_scope_sets_the_option_and_restores_it(name):
 
 
 @pytest.mark.parametrize("name", ["default_matmul_precision", "numpy_rank_promotion", "numpy_dtype_promotion",
-                                  "transfer_guard", "transfer_guard_host_to_device"])
+                                  "transfer_guard", "transfer_guard_host_to_device", "default_prng_impl"])
 def test_bad_choice_is_a_value_error_as_in_jax(name):
     with pytest.raises(ValueError, match="new enum value must be in"):
         getattr(fgrad, name)("bogus")
@@ -57,6 +60,13 @@ def test_enable_x64_false_and_disable_x64_raise_like_config_update():
             with scope:
                 pass
     assert fgrad.config.jax_enable_x64 is True
+
+
+def test_other_prng_implementations_are_refused_not_ignored():
+    with pytest.raises(NotImplementedError, match="threefry2x32"):
+        fgrad.default_prng_impl("rbg")
+    with pytest.raises(ValueError, match="new enum value"):
+        fgrad.default_prng_impl("mersenne")
 
 
 def test_checking_leaks_is_check_tracer_leaks_true():
