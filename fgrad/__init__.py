@@ -55,8 +55,9 @@ from .ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from ._config import config, debug_infs, debug_nans  # noqa: F401
 from ._config import (  # noqa: F401
     check_tracer_leaks, checking_leaks, debug_key_reuse, default_matmul_precision, default_prng_impl,
-    enable_checks, enable_x64, explain_cache_misses, softmax_custom_jvp, log_compiles, numpy_dtype_promotion, numpy_rank_promotion, transfer_guard,
-    transfer_guard_device_to_device, transfer_guard_device_to_host, transfer_guard_host_to_device,
+    enable_checks, enable_x64, explain_cache_misses, softmax_custom_jvp, log_compiles,
+    numpy_dtype_promotion, numpy_rank_promotion, transfer_guard, transfer_guard_device_to_device,
+    transfer_guard_device_to_host, transfer_guard_host_to_device,
 )
 from ._config import apply_environment as _apply_config_environment
 from . import backends as _backends

@@ -172,8 +172,8 @@ def test_sequential_vmap_calls_the_function_once_per_example():
 
     def host_only(x, y):
         calls.append(1)
-        return fgrad.pure_callback(lambda a, b: np.asarray(np.sum(a) * b), fgrad.ShapeDtypeStruct((), np.float64),
-                                   x, y)
+        out = fgrad.ShapeDtypeStruct((), np.float64)
+        return fgrad.pure_callback(lambda a, b: np.asarray(np.sum(a) * b), out, x, y)
 
     g = sequential_vmap(host_only)
     xs = fnp.asarray(np.arange(6.0).reshape(3, 2))

@@ -48,8 +48,9 @@ def test_make_array_from_callback(which, backend):
 
 def test_make_array_from_single_device_arrays_and_process_local_data():
     s = _shardings()[0]
-    np.testing.assert_array_equal(fgrad.make_array_from_single_device_arrays((2,), s, [fnp.ones(2)]), [1.0, 1.0])
-    with pytest.raises(ValueError, match=r"shard shape \(3,\) doesn't match the single device array shape \(2,\)"):
+    out = fgrad.make_array_from_single_device_arrays((2,), s, [fnp.ones(2)])
+    np.testing.assert_array_equal(out, [1.0, 1.0])
+    with pytest.raises(ValueError, match=r"shard shape \(3,\) doesn't match the single device array shape"):
         fgrad.make_array_from_single_device_arrays((3,), s, [fnp.ones(2)])
     with pytest.raises(ValueError, match="1 device, but 2 arrays"):
         fgrad.make_array_from_single_device_arrays((2,), s, [fnp.ones(2), fnp.ones(2)])
@@ -70,7 +71,8 @@ def test_make_array_functions_live_against_jax():
     for ours, theirs in [
         (fgrad.make_array_from_callback((3, 4), fs, lambda i: data[i]),
          jax.make_array_from_callback((3, 4), js, lambda i: data[i])),
-        (fgrad.make_array_from_process_local_data(fs, data), jax.make_array_from_process_local_data(js, data)),
+        (fgrad.make_array_from_process_local_data(fs, data),
+         jax.make_array_from_process_local_data(js, data)),
         (fgrad.make_array_from_single_device_arrays((3, 4), fs, [fnp.asarray(data)]),
          jax.make_array_from_single_device_arrays((3, 4), js, [jax.numpy.asarray(data)])),
     ]:

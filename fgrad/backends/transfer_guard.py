@@ -16,8 +16,9 @@ transfers too):
   ``device_put`` from one device to another.
 
 ``fgrad.device_put`` and ``fgrad.device_get`` are explicit (run inside `explicit`); printing
-an Array (``repr``, ``str``, ``format``) is never guarded (`printing`).  The module keeps the levels: process-wide values set by
-``fgrad.config.update`` and per-thread overrides pushed by the context managers.
+an Array (``repr``, ``str``, ``format``) is never guarded (`printing`).  The module keeps the
+levels: process-wide values set by ``fgrad.config.update`` and per-thread overrides pushed by
+the context managers.
 
 Example::
 
