@@ -1,6 +1,7 @@
 """Which public names of NumPy (main namespace, ``linalg``, ``fft``) and of JAX (the top
 level ``jax``, ``jax.numpy``, its ``linalg``/``fft``, ``jax.scipy.special``/``stats``/
-``linalg``/``optimize``) fgrad lacks, with the reason for each deliberate gap.  Needs numpy and (for the JAX columns) jax.
+``linalg``/``optimize``) fgrad lacks, with the reason for each deliberate gap.  Needs numpy
+and (for the JAX columns) jax.
 
     python tools/api_coverage.py            # the missing names, by namespace
     python tools/api_coverage.py --markdown # the table in docs/numpy-breadth.md
