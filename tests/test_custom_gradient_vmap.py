@@ -47,6 +47,13 @@ def test_vmap_uses_the_rule_eager_and_under_jit(transform):
     np.testing.assert_allclose(g(fnp.asarray(X)), np.cos(X), rtol=1e-15)
 
 
+def test_staged_programs_keep_the_rule_as_one_custom_vmap_call_equation():
+    jaxpr = fgrad.make_jaxpr(F)(fnp.asarray(X))
+    assert [e.primitive.name for e in jaxpr.eqns] == ["custom_vmap_call"]
+    # vmap of the staged call (jit's program is batched later): the rule runs
+    np.testing.assert_allclose(fgrad.vmap(fgrad.jit(lambda v: F(v) * 2.0))(fnp.asarray(X)), 2 * np.cos(X))
+
+
 def test_nested_vmap_runs_the_rule_at_the_inner_level():
     # the inner vmap calls the rule (cos); the outer one batches the rule's own code (JAX: same)
     xs = fnp.asarray(np.arange(6.0).reshape(2, 3) / 3)
