@@ -213,6 +213,29 @@ def test_transfer_guard_config_update_and_thread_local_scopes():
         fgrad.config.update("jax_transfer_guard", "sometimes")
 
 
+def test_transfer_guard_scope_in_one_thread_survives_another_threads_scope():
+    import threading
+
+    entered, leave = threading.Event(), threading.Event()
+
+    def other():
+        with fgrad.transfer_guard("allow"):
+            pass
+        with fgrad.transfer_guard("log"):
+            entered.set()
+            leave.wait(5)
+
+    with fgrad.transfer_guard("disallow"):
+        t = threading.Thread(target=other)
+        t.start()
+        entered.wait(5)
+        leave.set()
+        t.join()
+        with pytest.raises(TransferGuardError):  # still guarded here after the other thread left
+            fnp.asarray(np.ones(2))
+    fnp.asarray(np.ones(2))
+
+
 def test_transfer_guard_live_against_jax():
     jax = pytest.importorskip("jax")
     jnp = pytest.importorskip("jax.numpy")

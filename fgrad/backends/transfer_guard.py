@@ -49,8 +49,10 @@ class _Local(threading.local):
 
 
 _local = _Local()
-# True while any direction may act (a fast test for the hot paths)
+# True while any direction may act in any thread (a fast test for the hot paths)
 active = False
+_scopes_not_allowing = 0  # scopes (all threads) whose level is not "allow"
+_lock = threading.Lock()
 
 
 class TransferGuardError(RuntimeError):
@@ -60,8 +62,7 @@ class TransferGuardError(RuntimeError):
 
 def _refresh() -> None:
     global active
-    active = any(_global[d] != "allow" for d in DIRECTIONS) or any(
-        lv != "allow" for stack in _local.overrides.values() for lv in stack)
+    active = _scopes_not_allowing > 0 or any(_global[d] != "allow" for d in DIRECTIONS)
 
 
 def check_level(name: str, value) -> str:
@@ -75,9 +76,10 @@ def set_global(direction: str | None, value) -> None:
     """The process-wide level of ``direction`` (None: all three), as
     ``config.update("jax_transfer_guard[_<direction>]", value)``; None restores "allow"."""
     value = "allow" if value is None else check_level("transfer_guard", value)
-    for d in DIRECTIONS if direction is None else (direction,):
-        _global[d] = value
-    _refresh()
+    with _lock:
+        for d in DIRECTIONS if direction is None else (direction,):
+            _global[d] = value
+        _refresh()
 
 
 def level(direction: str) -> str:
@@ -89,17 +91,23 @@ def level(direction: str) -> str:
 @contextmanager
 def scoped(direction: str | None, value) -> Iterator[None]:
     """Set the level of ``direction`` (None: all three) in this thread for the block."""
+    global _scopes_not_allowing
     check_level("transfer_guard", value)
     dirs = DIRECTIONS if direction is None else (direction,)
+    counted = value != "allow"
     for d in dirs:
         _local.overrides[d].append(value)
-    _refresh()
+    with _lock:
+        _scopes_not_allowing += counted
+        _refresh()
     try:
         yield
     finally:
         for d in dirs:
             _local.overrides[d].pop()
-        _refresh()
+        with _lock:
+            _scopes_not_allowing -= counted
+            _refresh()
 
 
 @contextmanager
