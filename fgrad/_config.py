@@ -137,6 +137,18 @@ def _set_platforms(value) -> None:
 
 _option_listeners: dict[str, list[Callable[[Any], None]]] = {}
 
+# Options that change what tracing produces (the promotion checks run while tracing), as
+# `(name, value)` pairs of those not at their default; empty by default.  `jit` adds it to
+# its cache key (as JAX keys compiles on its trace context) and uses its call-path index
+# only while it is empty.
+_TRACE_CONTEXT_OPTIONS = ("jax_numpy_rank_promotion", "jax_numpy_dtype_promotion")
+trace_context: list[tuple] = [()]
+
+
+def _update_trace_context() -> None:
+    trace_context[0] = tuple((n, _jax_values[n]) for n in _TRACE_CONTEXT_OPTIONS
+                             if _jax_values[n] != JAX_DEFAULTS[n])
+
 
 def on_option_change(name: str, fn: Callable[[Any], None]) -> None:
     """Call ``fn(value)`` whenever JAX option ``name`` is set (the modules that implement an
@@ -179,6 +191,8 @@ def _set_jax_option(name: str, value) -> None:
         elif _jax_values[name] and not _jax_values[other]:
             _disable_log_handler()  # turned off again (the end of a log_compiles scope)
     _jax_values[name] = value
+    if name in _TRACE_CONTEXT_OPTIONS:
+        _update_trace_context()
     for fn in _option_listeners.get(name, ()):
         fn(value)
 

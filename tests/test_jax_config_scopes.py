@@ -99,6 +99,20 @@ def test_rank_promotion_raise_and_warn():
         assert (a + b).shape == (2, 3)  # "allow" again
 
 
+def test_promotion_modes_apply_to_a_function_jitted_before(caplog):
+    f = fgrad.jit(lambda x, y: x + y)
+    a, b = fnp.ones(3), fnp.ones((2, 3))
+    assert f(a, b).shape == (2, 3)  # compiled under "allow"
+    with fgrad.numpy_rank_promotion("raise"):
+        with pytest.raises(ValueError, match="rank_promotion"):  # traced again (JAX: the same)
+            f(a, b)
+    with caplog.at_level(logging.INFO, logger="fgrad.jit"), fgrad.numpy_dtype_promotion("strict"):
+        assert f(a, a).shape == (3,)
+    assert any("tracing options changed" in r.getMessage() for r in caplog.records)
+    assert f(a, b).shape == (2, 3)  # "allow" again: the first compile is reused
+    assert f.stats["traces"] == 3
+
+
 def test_dtype_promotion_strict():
     f32, f64 = fnp.ones(3, "float32"), fnp.ones(3, "float64")
     with fgrad.numpy_dtype_promotion("strict"):
