@@ -300,3 +300,95 @@ def test_custom_derivatives_and_custom_batching_are_attributes():
     assert fgrad.custom_derivatives.custom_gradient is fgrad.custom_gradient
     assert fgrad.custom_derivatives.custom_vjp is fgrad.custom_vjp
     assert fgrad.custom_batching.custom_vmap is custom_vmap
+
+
+# -- symbolic zeros in custom rules (jax.custom_derivatives.SymbolicZero / CustomVJPPrimal) ------
+
+def _symbolic_f(lib, custom_jvp, SymbolicZero, seen):
+    @custom_jvp
+    def f(x, y):
+        return lib.sin(x) * y
+
+    def f_jvp(primals, tangents):
+        (x, y), (tx, ty) = primals, tangents
+        seen.append((type(tx).__name__, type(ty).__name__))
+        out = f(x, y)
+        t = lib.zeros_like(out)
+        if not isinstance(tx, SymbolicZero):
+            t = t + lib.cos(x) * y * tx
+        if not isinstance(ty, SymbolicZero):
+            t = t + lib.sin(x) * ty
+        return out, t
+
+    f.defjvp(f_jvp, symbolic_zeros=True)
+    return f
+
+
+def test_custom_jvp_symbolic_zeros_reach_the_rule_as_symbolic_zero():
+    from fgrad.custom_derivatives import SymbolicZero
+
+    seen = []
+    f = _symbolic_f(fnp, fgrad.custom_jvp, SymbolicZero, seen)
+    x, y = fnp.asarray(0.7), fnp.asarray(2.0)
+    assert float(fgrad.grad(f)(x, y)) == pytest.approx(np.cos(0.7) * 2.0, rel=1e-15)
+    assert seen[-1][1] == "SymbolicZero"  # y carries no tangent
+    assert float(fgrad.grad(f, argnums=1)(x, y)) == pytest.approx(np.sin(0.7), rel=1e-15)
+    assert seen[-1][0] == "SymbolicZero"
+    np.testing.assert_allclose(fgrad.jit(fgrad.vmap(fgrad.grad(f)))(fnp.asarray(X), fnp.ones(3) * 2.0),
+                               np.cos(X) * 2.0, rtol=1e-15)
+    _, t = fgrad.jvp(f, (x, y), (fnp.asarray(1.0), fnp.asarray(1.0)))  # both tangents: no zero
+    assert float(t) == pytest.approx(np.cos(0.7) * 2.0 + np.sin(0.7), rel=1e-15)
+    z = SymbolicZero.from_primal_value(fnp.arange(3))
+    assert z.shape == (3,) and z.dtype == fgrad.float0 and z.ndim == 1
+
+
+def test_custom_vjp_symbolic_zeros_forward_rule_gets_custom_vjp_primals():
+    from fgrad.custom_derivatives import CustomVJPPrimal
+
+    @fgrad.custom_vjp
+    def g(x, y):
+        return x * y
+
+    kinds = []
+
+    def fwd(x, y):
+        kinds.append((type(x).__name__, x.perturbed))
+        return g(x.value, y.value), (x.value, y.value)
+
+    g.defvjp(fwd, lambda res, ct: (ct * res[1], ct * res[0]), symbolic_zeros=True)
+    assert float(fgrad.grad(g)(2.0, 3.0)) == 3.0
+    assert kinds == [("CustomVJPPrimal", True)]
+    assert CustomVJPPrimal(1.0, False).value == 1.0
+
+
+def test_zero_from_primal():
+    from fgrad.custom_derivatives import SymbolicZero, zero_from_primal
+
+    z = zero_from_primal({"a": fnp.ones(2), "n": fnp.arange(3)})
+    np.testing.assert_array_equal(z["a"], [0.0, 0.0])
+    assert z["n"].dtype == fgrad.float0 and z["n"].shape == (3,)
+    s = zero_from_primal(fnp.ones(2), symbolic_zeros=True)
+    assert isinstance(s, SymbolicZero) and s.shape == (2,) and s.dtype == np.float64
+
+
+def test_symbolic_zeros_live_against_jax():
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    from jax.custom_derivatives import SymbolicZero as JaxSymbolicZero
+
+    from fgrad.custom_derivatives import SymbolicZero
+
+    jax.config.update("jax_enable_x64", True)
+    ours_seen, theirs_seen = [], []
+    f = _symbolic_f(fnp, fgrad.custom_jvp, SymbolicZero, ours_seen)
+    jf = _symbolic_f(jnp, jax.custom_jvp, JaxSymbolicZero, theirs_seen)
+    for argnums in (0, 1, (0, 1)):
+        a = fgrad.grad(f, argnums=argnums)(fnp.asarray(0.7), fnp.asarray(2.0))
+        b = jax.grad(jf, argnums=argnums)(0.7, 2.0)
+        for u, v in zip(fgrad.tree_leaves(a), jax.tree_util.tree_leaves(b)):
+            np.testing.assert_allclose(u, v, rtol=1e-15)
+    # which tangents were symbolic zeros: the same (the tracer types differ)
+    def zero_pattern(seen):
+        return [tuple(k == "SymbolicZero" for k in pair) for pair in seen]
+
+    assert zero_pattern(ours_seen) == zero_pattern(theirs_seen)
