@@ -45,7 +45,9 @@ def device_get(x: Any) -> Any:
             return leaf.__array__()  # raises TracerArrayConversionError under jit
         return leaf
 
-    with transfer_guard.explicit():
+    if not transfer_guard.active:
+        return tree_map(get, x)
+    with transfer_guard.explicit():  # an explicit transfer: only the *_explicit guards act
         return tree_map(get, x)
 
 

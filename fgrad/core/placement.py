@@ -60,7 +60,9 @@ def device_put(x, device=None):
         'cpu'
     """
     dev = parse_device(device)
-    with transfer_guard.explicit():
+    if not transfer_guard.active:
+        return tree_map(lambda leaf: _put_leaf(leaf, dev), x)
+    with transfer_guard.explicit():  # an explicit transfer: only the *_explicit guards act
         return tree_map(lambda leaf: _put_leaf(leaf, dev), x)
 
 
