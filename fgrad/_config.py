@@ -676,8 +676,19 @@ _ENVIRONMENT_OPTIONS = {"jax_debug_nans": ("FGRAD_DEBUG_NANS", "JAX_DEBUG_NANS")
 
 def apply_environment(environ=None) -> None:
     """Set the options that environment variables turn on (``FGRAD_DEBUG_NANS=1`` or
-    ``JAX_DEBUG_NANS=1``, the same for INFS); run by ``import fgrad`` once every module
-    that implements an option has registered."""
+    ``JAX_DEBUG_NANS=1``, the same for INFS; JAX's ``JAX_NUMPY_RANK_PROMOTION``,
+    ``JAX_NUMPY_DTYPE_PROMOTION``, ``JAX_TRANSFER_GUARD[_...]``,
+    ``JAX_DEFAULT_MATMUL_PRECISION``); run by ``import fgrad`` once every module that
+    implements an option has registered.
+
+    Example::
+
+        >>> import fgrad
+        >>> apply_environment({"JAX_NUMPY_RANK_PROMOTION": "warn"})
+        >>> fgrad.config.jax_numpy_rank_promotion
+        'warn'
+        >>> fgrad.config.update("jax_numpy_rank_promotion", "allow")
+    """
     environ = os.environ if environ is None else environ
     for name, variables in _ENVIRONMENT_OPTIONS.items():
         for var in variables:
@@ -692,3 +703,18 @@ def apply_environment(environ=None) -> None:
                 break
             _set_jax_option(name, flag in ("1", "true", "yes", "on"))
             break
+    for name in _ENVIRONMENT_CHOICES:
+        var = name.upper()  # JAX's variable: JAX_NUMPY_RANK_PROMOTION=raise ...
+        raw = environ.get(var)
+        if raw is None or raw.strip() == "":
+            continue
+        try:
+            _set_jax_option(name, raw.strip())
+        except (ValueError, NotImplementedError) as e:  # only warns: `import fgrad` never fails
+            warnings.warn(f"{var}={raw!r} ignored: {e}", stacklevel=2)
+
+
+# JAX options with a value to choose, read from JAX's environment variables at import
+_ENVIRONMENT_CHOICES = ("jax_numpy_rank_promotion", "jax_numpy_dtype_promotion", "jax_transfer_guard",
+                        "jax_transfer_guard_host_to_device", "jax_transfer_guard_device_to_host",
+                        "jax_transfer_guard_device_to_device", "jax_default_matmul_precision")

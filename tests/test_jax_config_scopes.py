@@ -285,3 +285,18 @@ def test_log_compiles_logs_each_compile_and_stops_after_the_scope(caplog):
     compiles = [r for r in caplog.records if r.name == "fgrad.jit" and "compiled" in r.getMessage()]
     assert len(compiles) >= 2
     assert (logs._handler is not None) == had_handler  # the stderr handler leaves with the scope
+
+
+def test_jax_environment_variables_set_the_choice_options():
+    from fgrad._config import apply_environment
+
+    try:
+        apply_environment({"JAX_NUMPY_RANK_PROMOTION": "raise", "JAX_TRANSFER_GUARD": "log"})
+        assert fgrad.config.jax_numpy_rank_promotion == "raise"
+        with pytest.raises(ValueError, match="rank_promotion"):
+            fnp.ones(2) + fnp.ones((3, 2))
+        with pytest.warns(UserWarning, match="JAX_NUMPY_DTYPE_PROMOTION='sloppy' ignored"):
+            apply_environment({"JAX_NUMPY_DTYPE_PROMOTION": "sloppy"})  # never fails the import
+    finally:
+        fgrad.config.update("jax_numpy_rank_promotion", "allow")
+        fgrad.config.update("jax_transfer_guard", None)
