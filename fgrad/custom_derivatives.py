@@ -14,9 +14,11 @@ Example::
 from __future__ import annotations
 
 from .transforms.closure_convert import closure_convert
-from .transforms.custom import CustomVJPPrimal, SymbolicZero, custom_jvp, custom_vjp, zero_from_primal
+from .transforms.custom import (CustomVJPPrimal, SymbolicZero, custom_jvp, custom_vjp,
+                                custom_vjp_primal_tree_values, zero_from_primal)
 from .transforms.custom_call import custom_jvp_call_p, custom_vjp_call_p
 from .transforms.custom_gradient import custom_gradient
 
 __all__ = ["CustomVJPPrimal", "SymbolicZero", "closure_convert", "custom_gradient", "custom_jvp",
-           "custom_jvp_call_p", "custom_vjp", "custom_vjp_call_p", "zero_from_primal"]
+           "custom_jvp_call_p", "custom_vjp", "custom_vjp_call_p", "custom_vjp_primal_tree_values",
+           "zero_from_primal"]

@@ -343,7 +343,7 @@ def test_custom_jvp_symbolic_zeros_reach_the_rule_as_symbolic_zero():
 
 
 def test_custom_vjp_symbolic_zeros_forward_rule_gets_custom_vjp_primals():
-    from fgrad.custom_derivatives import CustomVJPPrimal
+    from fgrad.custom_derivatives import CustomVJPPrimal, custom_vjp_primal_tree_values
 
     @fgrad.custom_vjp
     def g(x, y):
@@ -353,12 +353,15 @@ def test_custom_vjp_symbolic_zeros_forward_rule_gets_custom_vjp_primals():
 
     def fwd(x, y):
         kinds.append((type(x).__name__, x.perturbed))
-        return g(x.value, y.value), (x.value, y.value)
+        xv, yv = custom_vjp_primal_tree_values((x, y))
+        return g(xv, yv), (xv, yv)
 
     g.defvjp(fwd, lambda res, ct: (ct * res[1], ct * res[0]), symbolic_zeros=True)
     assert float(fgrad.grad(g)(2.0, 3.0)) == 3.0
     assert kinds == [("CustomVJPPrimal", True)]
     assert CustomVJPPrimal(1.0, False).value == 1.0
+    with pytest.raises(TypeError, match="unexpected leaf type"):
+        custom_vjp_primal_tree_values((1.0,))
 
 
 def test_zero_from_primal():

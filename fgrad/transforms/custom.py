@@ -102,6 +102,26 @@ class CustomVJPPrimal:
     perturbed: bool
 
 
+def custom_vjp_primal_tree_values(tree: Any) -> Any:
+    """The values of the `CustomVJPPrimal` leaves of ``tree`` (the arguments a
+    ``symbolic_zeros=True`` forward rule receives), as
+    ``jax.custom_derivatives.custom_vjp_primal_tree_values``.
+
+    Example::
+
+        >>> from fgrad.custom_derivatives import CustomVJPPrimal, custom_vjp_primal_tree_values
+        >>> custom_vjp_primal_tree_values({"w": CustomVJPPrimal(2.0, True)})
+        {'w': 2.0}
+    """
+    def value(leaf):
+        if type(leaf) is not CustomVJPPrimal:
+            raise TypeError(f"unexpected leaf type {type(leaf)}")
+        return leaf.value
+
+    leaves, treedef = tree_flatten(tree, is_leaf=lambda x: type(x) is CustomVJPPrimal)
+    return tree_unflatten(treedef, [value(x) for x in leaves])
+
+
 def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
     """The zero tangent of every leaf of ``val``: `SymbolicZero` objects with
     ``symbolic_zeros=True``, else zero arrays (``float0`` for integer and boolean leaves),
@@ -427,4 +447,5 @@ def _custom_lin_jvp(primals, tangents, **params):
 
 deflinear(custom_lin_p, _custom_lin_transpose, jvp=_custom_lin_jvp)
 defbatch(custom_lin_p, _custom_lin_batch)
-__all__ = ["CustomVJPPrimal", "SymbolicZero", "custom_jvp", "custom_vjp", "custom_lin_p", "zero_from_primal"]
+__all__ = ["CustomVJPPrimal", "SymbolicZero", "custom_jvp", "custom_vjp", "custom_lin_p",
+           "custom_vjp_primal_tree_values", "zero_from_primal"]
