@@ -18,7 +18,8 @@ from .transforms.custom import (CustomVJPPrimal, SymbolicZero, custom_jvp, custo
                                 custom_vjp_primal_tree_values, zero_from_primal)
 from .transforms.custom_call import custom_jvp_call_p, custom_vjp_call_p
 from .transforms.custom_gradient import custom_gradient
+from .transforms.linear_call import linear_call
 
 __all__ = ["CustomVJPPrimal", "SymbolicZero", "closure_convert", "custom_gradient", "custom_jvp",
            "custom_jvp_call_p", "custom_vjp", "custom_vjp_call_p", "custom_vjp_primal_tree_values",
-           "zero_from_primal"]
+           "linear_call", "zero_from_primal"]

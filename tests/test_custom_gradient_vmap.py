@@ -395,3 +395,62 @@ def test_symbolic_zeros_live_against_jax():
         return [tuple(k == "SymbolicZero" for k in pair) for pair in seen]
 
     assert zero_pattern(ours_seen) == zero_pattern(theirs_seen)
+
+
+# -- linear_call (jax.custom_derivatives.linear_call) ------------------------------------------
+# JAX 0.10.2's linear_call has no batching rule and fails under jvp/jit with a zero tangent;
+# fgrad's is checked against the definitions: the forward value is fun's, forward mode applies
+# fun to the tangents, reverse mode applies the given transpose (3 A^T here: visibly not fun's).
+
+A_LC = np.arange(6.0).reshape(2, 3) / 5
+B_LC = np.array([1.0, -2.0])
+
+
+def _lc(x, s, a=A_LC):
+    from fgrad.custom_derivatives import linear_call
+
+    def fun(res, lin):
+        m, b = res
+        return {"y": m @ lin[0] + b * lin[1]}
+
+    def transpose(res, ct):
+        m, b = res
+        return (3.0 * m.T @ ct["y"], fnp.sum(b * ct["y"]))
+
+    return linear_call(fun, transpose, (fnp.asarray(a), fnp.asarray(B_LC)), (x, s))["y"]
+
+
+def test_linear_call_value_forward_and_reverse_mode():
+    x, s = fnp.asarray([0.1, 0.2, 0.3]), fnp.asarray(1.5)
+    want = A_LC @ np.asarray(x) + B_LC * 1.5
+    np.testing.assert_allclose(_lc(x, s), want, rtol=1e-15)
+    _, t = fgrad.jvp(lambda v: _lc(v, s), (x,), (fnp.ones(3),))
+    np.testing.assert_allclose(t, A_LC @ np.ones(3), rtol=1e-15)  # fun on the tangents
+    ct = np.array([1.0, 2.0])
+    gx, gs = fgrad.grad(lambda v, w: fnp.sum(_lc(v, w) * ct), argnums=(0, 1))(x, s)
+    np.testing.assert_allclose(gx, 3.0 * A_LC.T @ ct, rtol=1e-15)  # the given transpose
+    np.testing.assert_allclose(gs, np.sum(B_LC * ct), rtol=1e-15)
+    np.testing.assert_allclose(fgrad.jit(fgrad.grad(lambda v: fnp.sum(_lc(v, s) * ct)))(x), 3.0 * A_LC.T @ ct,
+                               rtol=1e-15)
+
+
+def test_linear_call_under_vmap_matches_a_loop():
+    xs = fnp.asarray(np.arange(12.0).reshape(4, 3) / 7)
+    ss = fnp.arange(4.0)
+    batched = fgrad.vmap(_lc)(xs, ss)
+    loop = np.stack([np.asarray(_lc(xs[i], ss[i])) for i in range(4)])
+    np.testing.assert_allclose(batched, loop, rtol=1e-15)
+    grads = fgrad.jit(fgrad.vmap(fgrad.grad(lambda v, w: fnp.sum(_lc(v, w) ** 2))))(xs, ss)
+    for i in range(4):
+        g = fgrad.grad(lambda v: fnp.sum(_lc(v, ss[i]) ** 2))(xs[i])
+        np.testing.assert_allclose(grads[i], g, rtol=1e-14)
+    # residuals batched (vmap over the matrix), the reverse pass through the batched transpose
+    a2 = fnp.asarray(np.stack([A_LC, 2 * A_LC]))
+    x = fnp.asarray([0.1, 0.2, 0.3])
+    g = fgrad.grad(lambda v: fnp.sum(fgrad.vmap(lambda a: _lc(v, 1.5, a))(a2)))(x)
+    np.testing.assert_allclose(g, 3.0 * (A_LC.T @ np.ones(2) + 2 * A_LC.T @ np.ones(2)), rtol=1e-14)
+
+
+def test_linear_call_is_not_differentiable_in_its_residuals():
+    with pytest.raises(NotImplementedError, match="residual arguments"):
+        fgrad.grad(lambda a: fnp.sum(_lc(fnp.ones(3), 1.0, a)))(fnp.asarray(A_LC))
