@@ -16,7 +16,7 @@ from typing import Any, Callable
 from .ops.callbacks import VMAP_METHODS, pure_callback_p, result_avals_of, split_operands
 from .tree_util import tree_unflatten
 
-__all__ = ["pure_callback"]
+__all__ = ["effects_barrier", "pure_callback"]
 
 
 def pure_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args,
@@ -45,3 +45,17 @@ def pure_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args,
     cb, operands = split_operands(callback, args, kwargs)
     outs = pure_callback_p.bind(*operands, callback=cb, result_avals=avals, vmap_method=vmap_method)
     return tree_unflatten(tree, list(outs))
+
+
+def effects_barrier() -> None:
+    """Wait until every effect (``debug.print``, ``debug.callback``, ``io``-style callbacks)
+    started so far has run (``jax.effects_barrier``).  fgrad runs callbacks synchronously,
+    in program order, so they all have run when this is called.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.jit(lambda x: fgrad.debug.print("x={}", x))(fnp.asarray(1.0))
+        x=1.0
+        >>> fgrad.effects_barrier()
+    """

@@ -24,7 +24,9 @@ import warnings
 from typing import Any, Callable
 
 from .backends import BackendUnavailableError, default_device, set_default_device
+from .backends import transfer_guard as _transfer_guard
 from .backends.world import settings as _distributed
+from .core.logs import disable_handler as _disable_log_handler
 from .core.logs import enable_handler as _enable_log_handler
 
 _ALIASES = {"backend": "backend", "default_device": "backend", "fgrad_backend": "backend",
@@ -87,6 +89,10 @@ JAX_DEFAULTS: dict[str, Any] = {
     "jax_persistent_cache_min_compile_time_secs": 1.0,
     "jax_softmax_custom_jvp": False,
     "jax_transfer_guard": None,
+    "jax_transfer_guard_host_to_device": None,
+    "jax_transfer_guard_device_to_host": None,
+    "jax_transfer_guard_device_to_device": None,
+    "jax_debug_key_reuse": False,  # accepted; fgrad does not track PRNG key reuse
 }
 _jax_values: dict[str, Any] = dict(JAX_DEFAULTS)
 # fgrad's own switches: name -> default
@@ -99,17 +105,18 @@ _flags: dict[str, bool] = dict(FLAG_DEFAULTS)
 def flag(name: str) -> bool:
     """The current value of fgrad's switch ``name`` (see `FLAG_DEFAULTS`)."""
     return _flags[name]
+_PRNG_WHY = "fgrad's keys are threefry2x32, JAX's default; another generator would give other numbers"
 _PRECISIONS = (None, "default", "high", "highest", "bfloat16", "tensorfloat32", "float32", "fastest",
                "ANY_PRECISION")
 
 
-def _check_choice(name: str, value, supported: tuple, known: tuple) -> None:
+def _check_choice(name: str, value, supported: tuple, known: tuple, why: str = "") -> None:
     if value in supported:
         return
     if value in known:
         raise NotImplementedError(
-            f"fgrad.config.update({name!r}, {value!r}): fgrad supports only {supported!r} "
-            "(it follows NumPy's broadcasting and promotion rules)")
+            f"fgrad.config.update({name!r}, {value!r}): fgrad supports only {supported!r}"
+            + (f" ({why})" if why else ""))
     raise ValueError(f"fgrad.config.update({name!r}, ...): new enum value must be in "
                      f"{list(known)}, got {value!r}")
 
@@ -129,6 +136,18 @@ def _set_platforms(value) -> None:
 
 
 _option_listeners: dict[str, list[Callable[[Any], None]]] = {}
+
+# Options that change what tracing produces (the promotion checks run while tracing), as
+# `(name, value)` pairs of those not at their default; empty by default.  `jit` adds it to
+# its cache key (as JAX keys compiles on its trace context) and uses its call-path index
+# only while it is empty.
+_TRACE_CONTEXT_OPTIONS = ("jax_numpy_rank_promotion", "jax_numpy_dtype_promotion")
+trace_context: list[tuple] = [()]
+
+
+def _update_trace_context() -> None:
+    trace_context[0] = tuple((n, _jax_values[n]) for n in _TRACE_CONTEXT_OPTIONS
+                             if _jax_values[n] != JAX_DEFAULTS[n])
 
 
 def on_option_change(name: str, fn: Callable[[Any], None]) -> None:
@@ -151,19 +170,29 @@ def _set_jax_option(name: str, value) -> None:
         _set_platforms("cpu" if value is None else value)
     elif name == "jax_default_device":
         set_default_device("cpu" if value is None else value)
-    elif name == "jax_numpy_rank_promotion":
-        _check_choice(name, value, ("allow",), ("allow", "warn", "raise"))
+    elif name == "jax_numpy_rank_promotion":  # applied by fgrad.numpy's binary operations
+        _check_choice(name, value, ("allow", "warn", "raise"), ("allow", "warn", "raise"))
     elif name == "jax_numpy_dtype_promotion":
-        _check_choice(name, value, ("standard",), ("standard", "strict"))
+        _check_choice(name, value, ("standard", "strict"), ("standard", "strict"))
+    elif name.startswith("jax_transfer_guard"):
+        if value is not None:
+            _check_choice(name, value, _transfer_guard.LEVELS, _transfer_guard.LEVELS)
+        direction = name[len("jax_transfer_guard_"):] or None
+        _transfer_guard.set_global(direction, value)
     elif name == "jax_default_matmul_precision":
         # fgrad's matmuls always run at the operands' full precision, which meets any request
         _check_choice(name, value, _PRECISIONS, _PRECISIONS)
     elif name == "jax_default_prng_impl":
-        _check_choice(name, value, ("threefry2x32",), ("threefry2x32", "rbg", "unsafe_rbg"))
+        _check_choice(name, value, ("threefry2x32",), ("threefry2x32", "rbg", "unsafe_rbg"), _PRNG_WHY)
     elif name in ("jax_log_compiles", "jax_explain_cache_misses"):
+        other = "jax_explain_cache_misses" if name == "jax_log_compiles" else "jax_log_compiles"
         if value:
             _enable_log_handler()  # the fgrad.jit records: each trace, why it recompiled
+        elif _jax_values[name] and not _jax_values[other]:
+            _disable_log_handler()  # turned off again (the end of a log_compiles scope)
     _jax_values[name] = value
+    if name in _TRACE_CONTEXT_OPTIONS:
+        _update_trace_context()
     for fn in _option_listeners.get(name, ()):
         fn(value)
 
@@ -305,7 +334,10 @@ class _OptionScope:
     name = ""
 
     def __init__(self, value: bool = True) -> None:
-        self.value = bool(value)
+        self.value = self._convert(value)
+
+    def _convert(self, value):
+        return bool(value)
 
     def __enter__(self):
         self._saved = _jax_values[self.name]
@@ -351,14 +383,312 @@ class debug_infs(_OptionScope):
     name = "jax_debug_infs"
 
 
+class _ChoiceScope(_OptionScope):
+    """`_OptionScope` for an option whose value is a choice (checked on creation, as JAX's
+    ``ValueError: new enum value must be in ...``)."""
+
+    choices: tuple = ()
+
+    def __init__(self, value) -> None:
+        self.value = value
+        _check_choice(self.name, value, self.choices, self.choices)
+
+
+class enable_x64(_OptionScope):
+    """Context manager (``jax.enable_x64``): 64-bit types in the block.  fgrad always keeps
+    NumPy's 64-bit dtypes, so ``enable_x64(True)`` changes nothing and ``enable_x64(False)``
+    raises NotImplementedError (as ``config.update("jax_enable_x64", False)``).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> with fgrad.enable_x64(True):
+        ...     fnp.arange(2.0).dtype
+        dtype('float64')
+    """
+
+    name = "jax_enable_x64"
+
+
+class check_tracer_leaks(_OptionScope):
+    """Context manager (``jax.check_tracer_leaks``): accepted.  fgrad always detects a
+    leaked tracer where it is used (``UnexpectedTracerError`` naming the transform that
+    created it), so the option changes nothing.
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.check_tracer_leaks(True):
+        ...     fgrad.jit(lambda x: x + 1)(1.0)
+        Array(2., dtype=float64, weak_type=True)
+    """
+
+    name = "jax_check_tracer_leaks"
+
+
+class checking_leaks(check_tracer_leaks):
+    """``check_tracer_leaks(True)`` (``jax.checking_leaks``).
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.checking_leaks():
+        ...     pass
+    """
+
+    def __init__(self) -> None:
+        super().__init__(True)
+
+
+class log_compiles(_OptionScope):
+    """Context manager (``jax.log_compiles``): log each trace and compile of a jitted
+    function in the block (records of the ``fgrad.jit`` logger, shown on stderr).
+
+    Example::
+
+        >>> import logging, fgrad
+        >>> with fgrad.log_compiles(True):
+        ...     fgrad.config.jax_log_compiles
+        True
+    """
+
+    name = "jax_log_compiles"
+
+
+class explain_cache_misses(_OptionScope):
+    """Context manager (``jax.explain_cache_misses``): log why a jitted function retraces
+    (the argument whose shape, dtype or static value changed; the ``fgrad.jit`` logger).
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.explain_cache_misses(True):
+        ...     fgrad.config.jax_explain_cache_misses
+        True
+    """
+
+    name = "jax_explain_cache_misses"
+
+
+class debug_key_reuse(_OptionScope):
+    """Context manager (``jax.debug_key_reuse``): accepted; fgrad does not track the reuse
+    of PRNG keys (reusing a key gives the same numbers, as in JAX).
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.debug_key_reuse(True):
+        ...     fgrad.config.jax_debug_key_reuse
+        True
+    """
+
+    name = "jax_debug_key_reuse"
+
+
+class default_matmul_precision(_ChoiceScope):
+    """Context manager (``jax.default_matmul_precision``): fgrad's matmuls always run at the
+    operands' full precision, which meets every request; the value is checked and stored.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> with fgrad.default_matmul_precision("float32"):
+        ...     fnp.ones((2, 2)) @ fnp.ones(2)
+        Array([2., 2.], dtype=float64)
+    """
+
+    name = "jax_default_matmul_precision"
+    choices = _PRECISIONS
+
+
+class numpy_rank_promotion(_ChoiceScope):
+    """Context manager (``jax.numpy_rank_promotion``): ``"allow"`` NumPy's implicit rank
+    promotion in binary operations, ``"warn"`` (UserWarning) or ``"raise"`` (ValueError) when
+    operands of different non-zero ranks are broadcast together.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> with fgrad.numpy_rank_promotion("raise"):
+        ...     fnp.ones(3) + 1.0  # a scalar is not a rank promotion
+        Array([2., 2., 2.], dtype=float64)
+    """
+
+    name = "jax_numpy_rank_promotion"
+    choices = ("allow", "warn", "raise")
+
+
+class numpy_dtype_promotion(_ChoiceScope):
+    """Context manager (``jax.numpy_dtype_promotion``): ``"standard"`` promotion, or
+    ``"strict"``: a binary operation on two different dtypes raises
+    ``fgrad.dtypes.TypePromotionError`` (Python scalars still combine with any dtype).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> with fgrad.numpy_dtype_promotion("strict"):
+        ...     fnp.ones(2, "float32") * 2.0
+        Array([2., 2.], dtype=float32)
+    """
+
+    name = "jax_numpy_dtype_promotion"
+    choices = ("standard", "strict")
+
+
+class enable_checks(_OptionScope):
+    """Context manager (``jax.enable_checks``): accepted; fgrad always checks the internal
+    invariants JAX's option turns on (abstract rules against results in the tests).
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.enable_checks(True):
+        ...     fgrad.config.jax_enable_checks
+        True
+    """
+
+    name = "jax_enable_checks"
+
+
+class softmax_custom_jvp(_OptionScope):
+    """Context manager (``jax.softmax_custom_jvp``): accepted; fgrad's softmax has its own
+    derivative rule either way (the values and derivatives JAX computes with either setting).
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.softmax_custom_jvp(True):
+        ...     fgrad.config.jax_softmax_custom_jvp
+        True
+    """
+
+    name = "jax_softmax_custom_jvp"
+
+
+class default_prng_impl(_ChoiceScope):
+    """Context manager (``jax.default_prng_impl``): fgrad's keys are threefry2x32 (JAX's
+    default); asking for ``"rbg"``/``"unsafe_rbg"`` raises NotImplementedError rather than
+    give other random numbers than JAX would.
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.default_prng_impl("threefry2x32"):
+        ...     fgrad.random.key_data(fgrad.random.key(0)).tolist()
+        [0, 0]
+    """
+
+    name = "jax_default_prng_impl"
+    choices = ("threefry2x32", "rbg", "unsafe_rbg")
+
+    def __init__(self, value) -> None:
+        self.value = value
+        _check_choice(self.name, value, ("threefry2x32",), self.choices, _PRNG_WHY)
+
+
+class _TransferGuardScope(_ChoiceScope):
+    """A transfer guard level for one direction (None: all three) in this thread."""
+
+    direction: str | None = None
+    choices = _transfer_guard.LEVELS
+
+    def __enter__(self):
+        self._scope = _transfer_guard.scoped(self.direction, self.value)
+        self._scope.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._scope.__exit__(*exc)
+
+
+class transfer_guard(_TransferGuardScope):
+    """Context manager (``jax.transfer_guard``): the level of all three transfer guards in
+    this thread: ``"allow"``, ``"log"``, ``"disallow"``, ``"log_explicit"``,
+    ``"disallow_explicit"``.  See `fgrad.backends.transfer_guard` for what each guards.
+
+    Example::
+
+        >>> import numpy as np, fgrad, fgrad.numpy as fnp
+        >>> with fgrad.transfer_guard("disallow"):
+        ...     try:
+        ...         fnp.asarray(np.ones(2))  # implicit: raises
+        ...     except RuntimeError as e:
+        ...         print(str(e).split(" (")[0])
+        ...     x = fgrad.device_put(np.ones(2))  # explicit: allowed
+        Disallowed host-to-device transfer
+    """
+
+    name = "jax_transfer_guard"
+
+
+class transfer_guard_host_to_device(_TransferGuardScope):
+    """Context manager (``jax.transfer_guard_host_to_device``): the host-to-device guard
+    (host data becoming an Array) in this thread.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> with fgrad.transfer_guard_host_to_device("log"):
+        ...     fnp.ones(2) * 2.0  # no host data moves
+        Array([2., 2.], dtype=float64)
+    """
+
+    name = "jax_transfer_guard_host_to_device"
+    direction = "host_to_device"
+
+
+class transfer_guard_device_to_host(_TransferGuardScope):
+    """Context manager (``jax.transfer_guard_device_to_host``): the device-to-host guard
+    (``np.asarray``, ``float()``, ``.item()`` of a device Array) in this thread; Arrays on
+    the host (NumPy backend) are not transferred.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> with fgrad.transfer_guard_device_to_host("disallow"):
+        ...     float(fnp.ones(()))  # on the host: allowed
+        1.0
+    """
+
+    name = "jax_transfer_guard_device_to_host"
+    direction = "device_to_host"
+
+
+class transfer_guard_device_to_device(_TransferGuardScope):
+    """Context manager (``jax.transfer_guard_device_to_device``): fgrad never moves data
+    between devices implicitly (mixing devices raises `DeviceMismatchError`), so only the
+    ``*_explicit`` levels act, on ``device_put`` from one device to another.
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.transfer_guard_device_to_device("disallow"):
+        ...     pass
+    """
+
+    name = "jax_transfer_guard_device_to_device"
+    direction = "device_to_device"
+
+
 _ENVIRONMENT_OPTIONS = {"jax_debug_nans": ("FGRAD_DEBUG_NANS", "JAX_DEBUG_NANS"),
                         "jax_debug_infs": ("FGRAD_DEBUG_INFS", "JAX_DEBUG_INFS")}
 
 
 def apply_environment(environ=None) -> None:
     """Set the options that environment variables turn on (``FGRAD_DEBUG_NANS=1`` or
-    ``JAX_DEBUG_NANS=1``, the same for INFS); run by ``import fgrad`` once every module
-    that implements an option has registered."""
+    ``JAX_DEBUG_NANS=1``, the same for INFS; JAX's ``JAX_NUMPY_RANK_PROMOTION``,
+    ``JAX_NUMPY_DTYPE_PROMOTION``, ``JAX_TRANSFER_GUARD[_...]``,
+    ``JAX_DEFAULT_MATMUL_PRECISION``); run by ``import fgrad`` once every module that
+    implements an option has registered.
+
+    Example::
+
+        >>> import fgrad
+        >>> apply_environment({"JAX_NUMPY_RANK_PROMOTION": "warn"})
+        >>> fgrad.config.jax_numpy_rank_promotion
+        'warn'
+        >>> fgrad.config.update("jax_numpy_rank_promotion", "allow")
+    """
     environ = os.environ if environ is None else environ
     for name, variables in _ENVIRONMENT_OPTIONS.items():
         for var in variables:
@@ -373,3 +703,18 @@ def apply_environment(environ=None) -> None:
                 break
             _set_jax_option(name, flag in ("1", "true", "yes", "on"))
             break
+    for name in _ENVIRONMENT_CHOICES:
+        var = name.upper()  # JAX's variable: JAX_NUMPY_RANK_PROMOTION=raise ...
+        raw = environ.get(var)
+        if raw is None or raw.strip() == "":
+            continue
+        try:
+            _set_jax_option(name, raw.strip())
+        except (ValueError, NotImplementedError) as e:  # only warns: `import fgrad` never fails
+            warnings.warn(f"{var}={raw!r} ignored: {e}", stacklevel=2)
+
+
+# JAX options with a value to choose, read from JAX's environment variables at import
+_ENVIRONMENT_CHOICES = ("jax_numpy_rank_promotion", "jax_numpy_dtype_promotion", "jax_transfer_guard",
+                        "jax_transfer_guard_host_to_device", "jax_transfer_guard_device_to_host",
+                        "jax_transfer_guard_device_to_device", "jax_default_matmul_precision")

@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from . import numpy as fnp
-from .backends import default_device, devices, to_host
+from .backends import default_device, devices, to_host, transfer_guard
 from .core.array import ArrayImpl, Tracer
 from .core.placement import device_put
-from .tree_util import map_arrays as tree_map
+from .tree_util import map_arrays as tree_map, tree_leaves
 
 _JAX_PLATFORM = {"cpu": "cpu", "cuda": "gpu", "rocm": "gpu"}
 
@@ -38,12 +38,35 @@ def device_get(x: Any) -> Any:
     """
     def get(leaf):
         if type(leaf) is ArrayImpl:
+            if transfer_guard.active:
+                leaf._read_on_host("device_get")  # explicit: only the *_explicit levels act
             return to_host(leaf._buf)
         if isinstance(leaf, Tracer):
             return leaf.__array__()  # raises TracerArrayConversionError under jit
         return leaf
 
-    return tree_map(get, x)
+    if not transfer_guard.active:
+        return tree_map(get, x)
+    with transfer_guard.explicit():  # an explicit transfer: only the *_explicit guards act
+        return tree_map(get, x)
+
+
+def copy_to_host_async(x: Any) -> Any:
+    """Start copying every Array of the pytree ``x`` to the host (``jax.copy_to_host_async``);
+    returns ``x``.  fgrad copies when the host value is read, so this only calls each leaf's
+    ``copy_to_host_async`` method where it has one.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.copy_to_host_async({"w": fnp.ones(2)})["w"]
+        Array([1., 1.], dtype=float64)
+    """
+    for leaf in tree_leaves(x):
+        start = getattr(leaf, "copy_to_host_async", None)
+        if start is not None:
+            start()
+    return x
 
 
 def block_until_ready(x: Any) -> Any:

@@ -98,6 +98,39 @@ def process_count() -> int:
     return _world.world().size
 
 
+def process_indices(backend: str | None = None) -> list[int]:
+    """The indices of all processes (JAX's ``jax.process_indices``): ``[0]`` on one process.
+
+    Example::
+
+        >>> process_indices()
+        [0]
+    """
+    return list(range(process_count()))
+
+
+def host_id(backend: str | None = None) -> int:
+    """`process_index` under its old JAX name (``jax.host_id``).
+
+    Example::
+
+        >>> host_id()
+        0
+    """
+    return process_index()
+
+
+def host_count(backend: str | None = None) -> int:
+    """`process_count` under its old JAX name (``jax.host_count``).
+
+    Example::
+
+        >>> host_count()
+        1
+    """
+    return process_count()
+
+
 def _check_axis_name(axis_name, op: str) -> None:
     if axis_name is not None and axis_name != PROCESSES:
         raise NameError(
@@ -294,6 +327,7 @@ def shard(x, axis: int = 0):
     return x[tuple(index)]
 
 
-__all__ = ["initialize", "process_index", "process_count", "psum", "pmean", "pmax", "pmin", "pvary",
+__all__ = ["initialize", "process_index", "process_count", "process_indices", "host_id", "host_count",
+           "psum", "pmean", "pmax", "pmin", "pvary",
            "all_gather", "psum_scatter", "ppermute", "broadcast", "barrier", "data_parallel", "shard",
            "PROCESSES", "CollectiveMismatchError", "CollectiveTimeoutError"]

@@ -19,6 +19,7 @@ from .core.array import FLOAT0, SUPPORTED_DTYPE_KINDS
 from .core.narrow_floats import dtype_kind
 from .core.weak_types import WEAK_SCALAR_TYPES
 from .numpy import finfo, iinfo, result_type
+from .numpy._promotion_checks import TypePromotionError
 from .random._keys import KeyDType
 
 __all__ = ["canonicalize_dtype", "extended", "finfo", "float0", "iinfo", "is_weakly_typed", "issubdtype",
@@ -56,8 +57,6 @@ def issubdtype(arg1: Any, arg2: Any) -> bool:
 float0 = FLOAT0
 
 
-class TypePromotionError(ValueError):
-    """Raised by JAX under strict promotion; fgrad promotes as NumPy does and never raises it."""
 
 
 def canonicalize_dtype(dtype: Any, allow_extended_dtype: bool = False) -> np.dtype:

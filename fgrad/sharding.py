@@ -22,15 +22,18 @@ import contextlib
 import enum
 import math
 import threading
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from .backends import Device, Sharding, SingleDeviceSharding, default_device
 from .core.array import ShapeDtypeStruct
+from .core.placement import device_put
 
 __all__ = ["AbstractMesh", "AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
-           "SingleDeviceSharding", "get_abstract_mesh", "make_mesh", "set_mesh", "typeof"]
+           "SingleDeviceSharding", "get_abstract_mesh", "make_array_from_callback",
+           "make_array_from_process_local_data", "make_array_from_single_device_arrays", "make_mesh",
+           "set_mesh", "typeof"]
 
 
 class AxisType(enum.Enum):
@@ -273,6 +276,106 @@ class NamedSharding(Sharding):
 
     def __repr__(self) -> str:
         return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r})"
+
+
+def _one_device(sharding: Any, what: str) -> Device:
+    """The device of a single-device sharding (fgrad's shardings, or any object with a
+    ``device_set``; a `Device` is accepted too)."""
+    if isinstance(sharding, Device):
+        return sharding
+    devs = getattr(sharding, "device_set", None)
+    if devs is None:
+        raise TypeError(f"{what}: expected a Sharding (e.g. fgrad.sharding.SingleDeviceSharding or a "
+                        f"NamedSharding over fgrad.make_mesh), got {type(sharding).__name__}")
+    devs = list(devs)
+    if len(devs) != 1:
+        raise ValueError(f"{what}: the sharding {sharding} spans {len(devs)} devices; fgrad keeps each "
+                         "array whole on one device")
+    return devs[0]
+
+
+def _check_shape(what: str, expected: tuple, got: tuple, sharding: Any, dtype) -> None:
+    if tuple(expected) != tuple(got):
+        raise ValueError(f"{what}: expected shard shape {tuple(expected)} doesn't match the single device "
+                         f"array shape {tuple(got)}. Shape of Array is {np.dtype(dtype).name}"
+                         f"{list(expected)} with sharding {sharding}")
+
+
+def make_array_from_callback(shape: Sequence[int], sharding: Any, data_callback: Callable[[Any], Any],
+                             dtype: Any = None):
+    """An Array of ``shape`` placed by ``sharding``, its data from ``data_callback(index)``
+    called once per addressable shard with the shard's index (a tuple of slices): with
+    fgrad's single-device shardings, once, for the whole array (JAX's
+    ``jax.make_array_from_callback``).
+
+    Example::
+
+        >>> import numpy as np, fgrad
+        >>> from fgrad.sharding import SingleDeviceSharding
+        >>> data = np.arange(6.0).reshape(2, 3)
+        >>> fgrad.make_array_from_callback((2, 3), SingleDeviceSharding(fgrad.devices()[0]),
+        ...                                lambda index: data[index])
+        Array([[0., 1., 2.],
+               [3., 4., 5.]], dtype=float64)
+    """
+    device = _one_device(sharding, "make_array_from_callback")
+    shape = tuple(int(n) for n in shape)
+    index = (slice(None),) * len(shape)
+    out = device_put(data_callback(index), device)
+    if dtype is not None and out.dtype != np.dtype(dtype):
+        out = out.astype(dtype)
+    _check_shape("make_array_from_callback", shape, out.shape, sharding, out.dtype)
+    return out
+
+
+def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Any, arrays: Sequence[Any], *,
+                                         dtype: Any = None):
+    """An Array of ``shape`` from its per-device pieces ``arrays`` (JAX's
+    ``jax.make_array_from_single_device_arrays``): with fgrad's single-device shardings,
+    one piece, the whole array, placed on the sharding's device.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> from fgrad.sharding import SingleDeviceSharding
+        >>> fgrad.make_array_from_single_device_arrays((2,), SingleDeviceSharding(fgrad.devices()[0]),
+        ...                                            [fnp.ones(2)])
+        Array([1., 1.], dtype=float64)
+    """
+    device = _one_device(sharding, "make_array_from_single_device_arrays")
+    arrays = list(arrays)
+    if len(arrays) != 1:
+        raise ValueError(f"make_array_from_single_device_arrays: the sharding {sharding} has 1 device, "
+                         f"but {len(arrays)} arrays were given")
+    out = device_put(arrays[0], device)
+    if dtype is not None and out.dtype != np.dtype(dtype):
+        raise ValueError(f"make_array_from_single_device_arrays: dtype={np.dtype(dtype)} but the array "
+                         f"has dtype {out.dtype}")
+    _check_shape("make_array_from_single_device_arrays", tuple(shape), out.shape, sharding, out.dtype)
+    return out
+
+
+def make_array_from_process_local_data(sharding: Any, local_data: Any,
+                                       global_shape: Sequence[int] | None = None):
+    """An Array from this process's data (JAX's ``jax.make_array_from_process_local_data``):
+    on one process the local data is the whole array, placed by ``sharding``;
+    ``global_shape`` must be None or its shape.
+
+    Example::
+
+        >>> import numpy as np, fgrad
+        >>> from fgrad.sharding import SingleDeviceSharding
+        >>> fgrad.make_array_from_process_local_data(SingleDeviceSharding(fgrad.devices()[0]), np.ones(3))
+        Array([1., 1., 1.], dtype=float64)
+    """
+    device = _one_device(sharding, "make_array_from_process_local_data")
+    out = device_put(local_data, device)
+    if global_shape is not None and tuple(global_shape) != tuple(out.shape):
+        raise ValueError(
+            "When calling `make_array_from_process_local_data` on a single process, global_shape "
+            f"should be None or equal to local_data.shape. Got global_shape={tuple(global_shape)} and "
+            f"local_data.shape={tuple(out.shape)}.")
+    return out
 
 
 def typeof(x: Any) -> ShapeDtypeStruct:

@@ -65,6 +65,24 @@ REMOVED = {
 }
 
 
+# JAX names real programs use that the faces must keep (checked without the peer; the
+# comparison above checks that the peer has them)
+REQUIRED = {
+    "fgrad": {"custom_gradient", "custom_jvp", "custom_vjp", "enable_x64", "default_matmul_precision",
+              "numpy_rank_promotion", "numpy_dtype_promotion", "transfer_guard",
+              "transfer_guard_host_to_device", "transfer_guard_device_to_host",
+              "transfer_guard_device_to_device", "check_tracer_leaks", "checking_leaks", "log_compiles",
+              "debug_key_reuse", "explain_cache_misses", "debug_nans", "debug_infs", "host_id",
+              "host_count", "process_indices", "process_index", "process_count",
+              "make_array_from_callback", "make_array_from_single_device_arrays",
+              "make_array_from_process_local_data", "copy_to_host_async", "effects_barrier",
+              "NamedSharding", "default_prng_impl", "enable_checks", "softmax_custom_jvp"},
+}
+# JAX submodules reachable as attributes after ``import fgrad`` (as after ``import jax``)
+REQUIRED_SUBMODULES = {"fgrad": {"custom_batching", "custom_derivatives", "dlpack", "version", "experimental",
+                                 "tree_util", "sharding", "dtypes", "errors"}}
+
+
 def public_names(module) -> set:
     out = set()
     for n in dir(module):
@@ -99,3 +117,13 @@ def test_public_names_exist_in_the_peer(face, peer):
     allowed = EXTRAS.get(face, set()) | KNOWN_LEAKS.get(face, set())
     unknown = sorted(n for n in names - allowed if not hasattr(peer_mod, n))
     assert not unknown, f"{face}: names not in {peer} and not allow-listed: {unknown}"
+
+
+@pytest.mark.parametrize("face", sorted(REQUIRED))
+def test_required_names_exist(face):
+    mod = importlib.import_module(face)
+    missing = sorted(REQUIRED[face] - public_names(mod))
+    assert not missing, f"{face} lacks {missing}"
+    absent = sorted(n for n in REQUIRED_SUBMODULES.get(face, ()) if not isinstance(getattr(mod, n, None),
+                                                                                    types.ModuleType))
+    assert not absent, f"{face}: submodules not reachable as attributes: {absent}"

@@ -41,6 +41,8 @@ EXEMPT: dict = {}
 # exist and mention the primitive).
 TESTED_ELSEWHERE = {
     "custom_lin": "tests/test_transforms.py",   # custom_vjp under grad / vmap / nesting
+    "custom_vmap_call": "tests/test_custom_gradient_vmap.py",  # custom_vmap: vmap/jit/nesting/jvp
+    "linear_call": "tests/test_custom_gradient_vmap.py",  # jvp, transpose, vmap vs loop, jit
     # custom rules staged by jit / make_jaxpr / loop bodies: derivatives, vmap, nesting
     **{n: "tests/test_custom_rules_under_jit.py" for n in (
         "custom_jvp_call", "custom_vjp_call", "custom_vjp_lin")},

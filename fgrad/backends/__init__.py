@@ -42,6 +42,8 @@ import warnings
 
 import numpy as np
 
+from . import transfer_guard
+
 
 class DeviceMismatchError(ValueError):
     """Operands of one op live on different devices (fgrad never moves Arrays implicitly)."""
@@ -471,10 +473,27 @@ def put_buffer(buf, device: Device):
     """``buf`` (any backend's buffer, or host data) on ``device``: the one explicit transfer."""
     src = backend_of_buffer(buf) if hasattr(buf, "shape") else NUMPY
     dst = _BACKENDS.get(device.backend_name) or get_backend(device.backend_name)
+    if transfer_guard.active:
+        _guard_put(buf, src, dst, device)
     if src is dst:
         return dst.put(buf, device)
     host = src.to_host(buf) if src is not NUMPY else np.asarray(buf)
     return dst.from_host(host, device)
+
+
+def _guard_put(buf, src: Backend, dst: Backend, device: Device) -> None:
+    """The transfer guard of a `put_buffer` (an explicit transfer: only the ``*_explicit``
+    levels act, and the implicit levels when `put_buffer` is reached implicitly)."""
+    here = src.device_of(buf) if src is not NUMPY else NUMPY._cpu
+    if here == device:
+        return
+    what = f"{getattr(buf, 'dtype', '')}{list(getattr(buf, 'shape', ()))} from {here} to {device}"
+    if src is NUMPY:
+        transfer_guard.check("host_to_device", what)
+    elif dst is NUMPY:
+        transfer_guard.check("device_to_host", what)
+    else:
+        transfer_guard.check("device_to_device", what)
 
 
 def to_host(buf) -> np.ndarray:

@@ -17,6 +17,7 @@ from .narrow_floats import dtype_kind
 
 from ..backends import SingleDeviceSharding, backend_of_buffer, parse_device, put_buffer, to_host
 from ..backends import dlpack as _dlpack
+from ..backends import transfer_guard as _transfer_guard
 from .trace import ConcretizationError, UnexpectedTracerError, caller_site, concretization_error_type
 
 # `fgrad.numpy`, installed by that package when it is imported (avoids an import cycle).
@@ -452,7 +453,14 @@ class ArrayImpl(Array):
         return wrap(self._buf.copy(), self._weak)
 
     def copy_to_host_async(self) -> None:
-        """No-op: fgrad transfers synchronously."""
+        """Start copying the data to the host (``jax.Array.copy_to_host_async``): a no-op,
+        fgrad copies synchronously when the host value is read.
+
+        Example::
+
+            >>> import fgrad.numpy as fnp
+            >>> fnp.ones(2).copy_to_host_async()
+        """
 
     def __array__(self, dtype=None, copy=None):
         buf = self._buf
@@ -460,6 +468,8 @@ class ArrayImpl(Array):
             if isinstance(buf, np.generic):
                 buf = np.asarray(buf)
             else:  # a device buffer (or a host ndarray subclass): an explicit copy to the host
+                if _transfer_guard.active:
+                    self._read_on_host("numpy.asarray()")
                 buf = to_host(buf)
                 if type(buf) is not np.ndarray:
                     buf = buf.view(np.ndarray)
@@ -493,27 +503,49 @@ class ArrayImpl(Array):
         on ``cuda:i``."""
         return _dlpack.device_of(self._buf)
 
+    def _read_on_host(self, what: str) -> None:
+        """The device-to-host transfer guard (`fgrad.transfer_guard`) for reading a device
+        buffer with ``what``; host buffers are already there."""
+        buf = self._buf
+        if type(buf) is not np.ndarray and not isinstance(buf, np.generic):
+            _transfer_guard.check("device_to_host", f"{what} of {self.aval.str_short()} on "
+                                                    f"{backend_of_buffer(buf).device_of(buf)}")
+
     def __bool__(self) -> bool:
+        if _transfer_guard.active:
+            self._read_on_host("bool()")
         return bool(self._buf)
 
     def __int__(self) -> int:
+        if _transfer_guard.active:
+            self._read_on_host("int()")
         return int(self._buf)
 
     def __float__(self) -> float:
+        if _transfer_guard.active:
+            self._read_on_host("float()")
         return float(self._buf)
 
     def __complex__(self) -> complex:
+        if _transfer_guard.active:
+            self._read_on_host("complex()")
         return complex(self._buf)
 
     def __index__(self) -> int:
         if self._buf.ndim != 0 or dtype_kind(self._buf.dtype) not in "iub":
             raise TypeError(f"only integer scalar arrays can be converted to an index, got {self.aval}")
+        if _transfer_guard.active:
+            self._read_on_host("an index")
         return int(self._buf)
 
     def item(self, *args):
+        if _transfer_guard.active:
+            self._read_on_host(".item()")
         return self._buf.item(*args)
 
     def tolist(self):
+        if _transfer_guard.active:
+            self._read_on_host(".tolist()")
         return self._buf.tolist()
 
     def block_until_ready(self):
@@ -525,6 +557,12 @@ class ArrayImpl(Array):
         return format(str(self), spec)
 
     def __repr__(self) -> str:
+        if _transfer_guard.active:  # printing is not a guarded transfer
+            with _transfer_guard.printing():
+                return self._repr()
+        return self._repr()
+
+    def _repr(self) -> str:
         buf = np.asarray(self)
         prefix = "Array("
         body = np.array2string(buf, separator=", ", prefix=prefix)
@@ -540,6 +578,9 @@ class ArrayImpl(Array):
         return "" if d.platform == "cpu" else f", device={d}"
 
     def __str__(self) -> str:
+        if _transfer_guard.active:  # printing is not a guarded transfer
+            with _transfer_guard.printing():
+                return str(np.asarray(self))
         return str(np.asarray(self))
 
     def __reduce__(self):

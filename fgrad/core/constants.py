@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends import transfer_guard as _transfer_guard
 from ..backends import NUMPY, _BY_TYPE, backend_of_buffer, default_backend, default_device
 from .array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
 from .placement import placement_of
@@ -225,6 +226,9 @@ def host_array(a, dtype=None) -> ArrayImpl:
         )
     check_array_dtype(buf.dtype, "fgrad.numpy.asarray")
     be = default_backend()
+    if _transfer_guard.active:
+        _transfer_guard.check("host_to_device", f"{type(a).__name__} of {buf.dtype}{list(buf.shape)} "
+                                                f"to {default_device()}")
     if be is NUMPY:
         return wrap(buf)
     return wrap(be.from_host(buf, default_device()))

@@ -61,6 +61,18 @@ def enable_handler() -> None:
         ROOT.setLevel(logging.DEBUG)
 
 
+def disable_handler() -> None:
+    """Undo `enable_handler` (the ``log_compiles`` scope ending), unless
+    ``FGRAD_LOG_COMPILES`` asks for the records."""
+    global _handler
+    if _handler is None or os.environ.get(ENV, "") not in ("", "0"):
+        return
+    ROOT.removeHandler(_handler)
+    _handler = None
+    if ROOT.level == logging.DEBUG:
+        ROOT.setLevel(logging.NOTSET)
+
+
 def get_logger(name: str) -> logging.Logger:
     """The logger ``fgrad.<name>``.
 
@@ -72,4 +84,4 @@ def get_logger(name: str) -> logging.Logger:
 
 enable_from_environment()
 
-__all__ = ["ROOT", "ENV", "enable_from_environment", "enable_handler", "get_logger"]
+__all__ = ["ROOT", "ENV", "disable_handler", "enable_from_environment", "enable_handler", "get_logger"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends import transfer_guard
 from ..backends import _BY_TYPE, NUMPY, Backend, Device, backend_of_buffer, parse_device, put_buffer
 from ..tree_util import map_arrays as tree_map
 from .array import ArrayImpl, Tracer, wrap
@@ -59,7 +60,10 @@ def device_put(x, device=None):
         'cpu'
     """
     dev = parse_device(device)
-    return tree_map(lambda leaf: _put_leaf(leaf, dev), x)
+    if not transfer_guard.active:
+        return tree_map(lambda leaf: _put_leaf(leaf, dev), x)
+    with transfer_guard.explicit():  # an explicit transfer: only the *_explicit guards act
+        return tree_map(lambda leaf: _put_leaf(leaf, dev), x)
 
 
 def _put_leaf(x, dev: Device):
@@ -83,6 +87,8 @@ def _put_leaf(x, dev: Device):
     if host.dtype == object:
         raise TypeError(f"fgrad.device_put: cannot convert {type(x).__name__} to an array")
     be = dev.backend
+    if transfer_guard.active:
+        transfer_guard.check("host_to_device", f"{host.dtype}{list(host.shape)} to {dev}")
     return wrap(host if be is NUMPY else be.from_host(host, dev))
 
 

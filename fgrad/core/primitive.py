@@ -27,6 +27,7 @@ import numpy as np
 from .narrow_floats import dtype_kind
 
 from .._config import on_option_change
+from ..backends import transfer_guard as _transfer_guard
 from ..backends import (_BY_TYPE, NUMPY, DeviceMismatchError, backend_of_buffer, default_backend,
                         default_device, mismatch_error)
 from .array import ArrayImpl, Tracer, escaped_tracer_error, get_aval, wrap
@@ -208,6 +209,9 @@ def _eval_on_device(prim, args, bufs, params, be, mixed):
             # explicitly to the op's device, as jax.numpy does with NumPy inputs
             if dev is None:
                 dev = _op_device(args, be)
+            if _transfer_guard.active:
+                _transfer_guard.check("host_to_device", f"a NumPy operand {b.dtype}{list(b.shape)} of "
+                                                        f"{prim.name} to {dev}")
             bufs[i] = be.from_host(np.asarray(b), dev)
         elif hasattr(b, "shape") and hasattr(b, "dtype"):
             other = backend_of_buffer(b)

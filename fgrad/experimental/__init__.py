@@ -1,5 +1,6 @@
 """`fgrad.experimental`: the parts of ``jax.experimental`` that programs import --
-`ode.odeint` (adaptive Dormand-Prince with adjoint derivatives).
+`ode.odeint` (adaptive Dormand-Prince with adjoint derivatives), and the ``enable_x64`` /
+``disable_x64`` context managers older JAX versions kept here.
 
 Example::
 
@@ -10,6 +11,44 @@ Example::
 
 from __future__ import annotations
 
-import fgrad.experimental.ode as ode
+from typing import Any
 
-__all__ = ["ode"]
+import fgrad.experimental.ode as ode
+from .._config import enable_x64 as _enable_x64_scope
+
+
+def enable_x64(new_val: bool = True) -> Any:
+    """Context manager: 64-bit types in the block (``jax.experimental.enable_x64``).  fgrad
+    always keeps 64-bit types, so this changes nothing (``new_val=False`` raises, as
+    `disable_x64`).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.experimental import enable_x64
+        >>> with enable_x64():
+        ...     fnp.asarray(1.0).dtype
+        dtype('float64')
+    """
+    return _enable_x64_scope(new_val)
+
+
+def disable_x64() -> Any:
+    """Context manager ``jax.experimental.disable_x64``: fgrad cannot narrow NumPy's 64-bit
+    defaults, so entering it raises NotImplementedError (as ``config.update("jax_enable_x64",
+    False)``); create float32 arrays explicitly instead.
+
+    Example::
+
+        >>> from fgrad.experimental import disable_x64
+        >>> try:
+        ...     with disable_x64():
+        ...         pass
+        ... except NotImplementedError as e:
+        ...     print(str(e).split(":")[0])
+        fgrad.config.update('jax_enable_x64', False)
+    """
+    return _enable_x64_scope(False)
+
+
+__all__ = ["disable_x64", "enable_x64", "ode"]

@@ -18,6 +18,7 @@ from ..core.array import ArrayImpl
 from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..ops.specs import SPEC_LIST, OpSpec
+from . import _promotion_checks as _promotion
 
 new_array = object.__new__
 
@@ -62,6 +63,8 @@ def _binary(spec: OpSpec, name: str):
     bind = spec.prim.bind
 
     def f(x: ArrayLike, y: ArrayLike) -> Array:
+        if _promotion.checking:
+            _promotion.check_binary(name, x, y)
         return bind(x, y)
 
     f.__doc__ = f"Elementwise ``{name}`` with broadcasting (NumPy semantics)."

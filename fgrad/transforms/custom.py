@@ -14,8 +14,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 import inspect
 
+import numpy as np
+
 from ..core.narrow_floats import dtype_kind
-from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, is_float0
+import dataclasses
+
+from ..core.array import FLOAT0, ArrayImpl, ShapedArray, Tracer, get_aval, is_float0
 from ..core.primitive import Primitive
 from ..core.constants import host_array, zeros, zeros_like
 from ..core.rules import defbatch, deflinear
@@ -23,6 +27,123 @@ from ..core.trace import state
 from ..ops.shape import bdim_to_front
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .batching import vmap
+
+
+class SymbolicZero:
+    """A zero tangent or cotangent known without its values (``jax.custom_derivatives.
+    SymbolicZero``): a `custom_jvp` rule defined with ``symbolic_zeros=True`` receives one
+    for each argument that carries no tangent, and may return one for an output.  Its
+    ``shape``/``dtype`` are those of the tangent (``float0`` for integer primals).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> from fgrad.custom_derivatives import SymbolicZero
+        >>> @fgrad.custom_jvp
+        ... def f(x, y):
+        ...     return x * y
+        >>> def f_jvp(primals, tangents):
+        ...     (x, y), (tx, ty) = primals, tangents
+        ...     dx = 0.0 if isinstance(tx, SymbolicZero) else tx * y
+        ...     dy = 0.0 if isinstance(ty, SymbolicZero) else x * ty
+        ...     return f(x, y), dx + dy
+        >>> _ = f.defjvp(f_jvp, symbolic_zeros=True)
+        >>> fgrad.grad(f)(fnp.asarray(2.0), fnp.asarray(3.0))  # y carries no tangent
+        Array(3., dtype=float64)
+    """
+
+    def __init__(self, aval: ShapedArray) -> None:
+        self.aval = aval
+
+    def __getattr__(self, name: str):
+        if name == "aval":
+            raise AttributeError(name)
+        try:
+            return getattr(self.aval, name)
+        except AttributeError:
+            raise AttributeError(f"SymbolicZero has no attribute {name}") from None
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.aval.shape))
+
+    def __repr__(self) -> str:
+        return "SymbolicZero"
+
+    @staticmethod
+    def from_primal_value(val: Any) -> "SymbolicZero":
+        """The symbolic zero tangent of the primal ``val``."""
+        return SymbolicZero(_tangent_aval(get_aval(_as_array(val))))
+
+
+def _tangent_aval(aval: ShapedArray) -> ShapedArray:
+    return aval if dtype_kind(aval.dtype) in "fc" else ShapedArray(aval.shape, FLOAT0)
+
+
+@dataclasses.dataclass
+class CustomVJPPrimal:
+    """A primal argument of a `custom_vjp` forward rule defined with ``symbolic_zeros=True``
+    (``jax.custom_derivatives.CustomVJPPrimal``): its ``value`` and whether it is
+    ``perturbed`` (carries a derivative).  fgrad reports every argument as perturbed (a
+    rule then computes every cotangent, which is always correct).
+
+    Example::
+
+        >>> from fgrad.custom_derivatives import CustomVJPPrimal
+        >>> CustomVJPPrimal(1.0, True).perturbed
+        True
+    """
+
+    value: Any
+    perturbed: bool
+
+
+def custom_vjp_primal_tree_values(tree: Any) -> Any:
+    """The values of the `CustomVJPPrimal` leaves of ``tree`` (the arguments a
+    ``symbolic_zeros=True`` forward rule receives), as
+    ``jax.custom_derivatives.custom_vjp_primal_tree_values``.
+
+    Example::
+
+        >>> from fgrad.custom_derivatives import CustomVJPPrimal, custom_vjp_primal_tree_values
+        >>> custom_vjp_primal_tree_values({"w": CustomVJPPrimal(2.0, True)})
+        {'w': 2.0}
+    """
+    def value(leaf):
+        if type(leaf) is not CustomVJPPrimal:
+            raise TypeError(f"unexpected leaf type {type(leaf)}")
+        return leaf.value
+
+    leaves, treedef = tree_flatten(tree, is_leaf=lambda x: type(x) is CustomVJPPrimal)
+    return tree_unflatten(treedef, [value(x) for x in leaves])
+
+
+def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
+    """The zero tangent of every leaf of ``val``: `SymbolicZero` objects with
+    ``symbolic_zeros=True``, else zero arrays (``float0`` for integer and boolean leaves),
+    as ``jax.custom_derivatives.zero_from_primal``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.custom_derivatives import zero_from_primal
+        >>> zero_from_primal(fnp.ones(2)), zero_from_primal(fnp.ones(2), symbolic_zeros=True)
+        (Array([0., 0.], dtype=float64), SymbolicZero)
+    """
+    def zero(leaf):
+        z = SymbolicZero.from_primal_value(leaf)
+        if symbolic_zeros:
+            return z
+        if z.aval.dtype == FLOAT0:
+            return np.zeros(z.aval.shape, FLOAT0)
+        return zeros(z.aval.shape, z.aval.dtype)
+
+    leaves, tree = tree_flatten(val)
+    return tree_unflatten(tree, [zero(x) for x in leaves])
 
 
 def _as_array(x):
@@ -83,6 +204,8 @@ def _check_bwd_output(name: str, diff_args, in_cts) -> None:
                 f"it produced structure {ct_tree} for an input of structure {arg_tree}."
             )
         for a, ct in zip(arg_leaves, ct_leaves):
+            if isinstance(ct, SymbolicZero):
+                continue
             if is_float0(ct):  # JAX's zero cotangent of an integer/bool argument
                 if tuple(ct.shape) != get_aval(a).shape:
                     raise ValueError(
@@ -131,6 +254,15 @@ def _flat_call(custom, args, kwargs):
     return nondiff, diff, merge, flat, tree, out_tree, flat_fun
 
 
+def _forward_attr(self, name: str):
+    """Attributes the object lacks come from the function it wraps (JAX's
+    ``forward_attr``): ``@custom_vjp`` over ``@custom_vmap`` keeps ``def_vmap`` reachable."""
+    fun = self.__dict__.get("fun")
+    if fun is None or name.startswith("__"):
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    return getattr(fun, name)
+
+
 class custom_jvp:
     """A function with a user-supplied forward-mode rule (reverse mode follows from it).
 
@@ -154,6 +286,8 @@ class custom_jvp:
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.jvp = None
         self.symbolic_zeros = False
+
+    __getattr__ = _forward_attr
 
     def defjvp(self, jvp: Callable[..., Any], symbolic_zeros: bool = False) -> Callable[..., Any]:
         self.jvp = jvp
@@ -183,11 +317,15 @@ class custom_jvp:
         nondiff, diff, merge, flat, tree, out_tree, flat_fun = _flat_call(self, args, kwargs)
 
         def flat_jvp(primals, tangents):
+            if self.symbolic_zeros:  # absent tangents reach the rule as SymbolicZero (JAX)
+                tangents = [SymbolicZero(_tangent_aval(get_aval(p))) if t is None else t
+                            for p, t in zip(primals, tangents)]
             p = tree_unflatten(tree, primals)
             t = tree_unflatten(tree, tangents)
             out, t_out = self.jvp(*nondiff, tuple(p), tuple(t))
             leaves, tr = tree_flatten(out)
             t_leaves, t_tr = tree_flatten(t_out)
+            t_leaves = [None if isinstance(x, SymbolicZero) else x for x in t_leaves]
             if tr != t_tr:
                 raise TypeError(
                     f"custom_jvp rule of {self.__name__} must produce primal and tangent outputs "
@@ -223,9 +361,16 @@ class custom_vjp:
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.fwd = self.bwd = None
+        self.symbolic_zeros = False
+
+    __getattr__ = _forward_attr
 
     def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False) -> None:
+        """Set the rules: ``fwd(*args) -> (out, residuals)`` and ``bwd(residuals, ct) ->
+        cotangents``; with ``symbolic_zeros=True`` the forward rule receives each
+        differentiable argument leaf as a `CustomVJPPrimal` (JAX's convention)."""
         self.fwd, self.bwd = fwd, bwd
+        self.symbolic_zeros = symbolic_zeros
 
     def __call__(self, *args, **kwargs):
         if self.fwd is None:
@@ -233,6 +378,8 @@ class custom_vjp:
         nondiff, diff, merge, flat, tree, out_tree, flat_fun = _flat_call(self, args, kwargs)
 
         def flat_fwd(*xs):
+            if self.symbolic_zeros:
+                xs = [CustomVJPPrimal(x, True) for x in xs]
             out, res = self.fwd(*merge(tree_unflatten(tree, xs)))
             leaves, t = tree_flatten(out)
             out_tree.append(t)
@@ -248,7 +395,7 @@ class custom_vjp:
                 if c is None:
                     leaves.extend(zeros_like(a) for a in arg_leaves)
                 else:
-                    leaves.extend(zeros_like(a) if is_float0(ct) else ct
+                    leaves.extend(zeros_like(a) if is_float0(ct) or isinstance(ct, SymbolicZero) else ct
                                   for a, ct in zip(arg_leaves, tree_flatten(c)[0]))
             return leaves
 
@@ -300,4 +447,5 @@ def _custom_lin_jvp(primals, tangents, **params):
 
 deflinear(custom_lin_p, _custom_lin_transpose, jvp=_custom_lin_jvp)
 defbatch(custom_lin_p, _custom_lin_batch)
-__all__ = ["custom_jvp", "custom_vjp", "custom_lin_p"]
+__all__ = ["CustomVJPPrimal", "SymbolicZero", "custom_jvp", "custom_vjp", "custom_lin_p",
+           "custom_vjp_primal_tree_values", "zero_from_primal"]

@@ -29,7 +29,7 @@ import weakref
 
 import numpy as np
 
-from .._config import on_option_change
+from .._config import on_option_change, trace_context
 from .._lru import CLOCK, LRU, LRUGroup
 from ..backends import default_backend, mismatch_error, xp_of
 from ..core.array import ArrayImpl, ShapeDtypeStruct, Tracer, get_aval, wrap
@@ -263,7 +263,8 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         flat = [x if type(x) is ArrayImpl or type(x) in _PY_SCALARS or isinstance(x, Tracer)
                 else _asarray(x) for x in flat]
         _check_devices(flat, fname)
-        key = (statics, skw, struct, tuple(_leaf_key(x) for x in flat))
+        ctx = trace_context[0]  # options that change tracing (promotion checks); () by default
+        key = (statics, skw, struct, tuple(_leaf_key(x) for x in flat), ctx)
         entry = cache.get(key)
         if entry is None:
             if tree is None:
@@ -275,7 +276,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
             closed, lifted = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
             entry = _Entry(closed, lifted)
             if not lifted:  # closures over tracers of an enclosing transform: trace every call
-                if not kwargs and not snums and len(flat) == nargs and \
+                if not ctx and not kwargs and not snums and len(flat) == nargs and \
                         all(type(x) is ArrayImpl or type(x) in _PY_SCALARS for x in flat) and \
                         struct == _flat_struct(nargs):
                     entry.fast_key = tuple(_leaf_key(x) for x in flat)
@@ -304,7 +305,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     def jitted(*args, **kwargs):
         if disable_jit.eager:
             return fun(*args, **kwargs)
-        if not kwargs and not has_static:
+        if not kwargs and not has_static and not trace_context[0]:
             # the call-path index: each argument an array (keyed by buffer type, shape and
             # dtype) or a Python scalar (keyed by its type: weakly typed, its value traced),
             # the same key `lookup` gives these leaves
@@ -522,6 +523,9 @@ def _log_compile(fname, key, cache, pnames, snums, dyn, dyn_kwargs):
         if pk.get(k, "<absent>") != nk.get(k, "<absent>"):
             changes.append(f"static argument {k!r} changed {pk.get(k, '<absent>')!r} -> "
                            f"{nk.get(k, '<absent>')!r}")
+    if prev[4] != key[4]:
+        was, now = dict(prev[4]) or "defaults", dict(key[4]) or "defaults"
+        changes.append(f"tracing options changed {was} -> {now}")
     if prev[2] != key[2]:
         changes.append(f"argument structure changed {prev[2]} -> {key[2]}")
     else:
