@@ -15,6 +15,9 @@ device is strict about where data lives:
   data only in the explicit converters (``xp.asarray``/``xp.array``), and, when cupy is
   importable, offers only the names cupy offers (so an implementation using a NumPy-only
   function fails here as it would on the GPU);
+* like cupy, it writes zero *bytes* when filling with a value equal to 0 (``ndarray.fill``,
+  ``xp.full``, and ``xp.asarray`` of 0-d host data, which cupy copies with ``fill``), so a
+  ``-0.0`` written that way arrives as ``+0.0``;
 * `transfers` counts the host<->device copies: the explicit ones and the host reads of
   device values (``bool``, ``int``, ``float``, ``item``, ``tolist``: synchronisations on a
   GPU).
@@ -101,6 +104,10 @@ class FakeDeviceArray(np.ndarray):
         _count("d2h")
         return super().tolist()
 
+    def fill(self, value) -> None:
+        """cupy's ``fill``: zero bytes for any value equal to 0 (``-0.0`` becomes ``+0.0``)."""
+        super().fill(_cupy_fill_value(value))
+
     def get(self) -> np.ndarray:
         """A host copy (like ``cupy.ndarray.get``)."""
         if BACKEND is not None:
@@ -127,6 +134,27 @@ class FakeDeviceArray(np.ndarray):
 
     def __reduce__(self):
         raise TypeError("fake device arrays cannot be pickled; use .get() for a host copy")
+
+
+def _cupy_fill_value(value):
+    """The value cupy's ``ndarray.fill`` actually writes: it memsets for ``value == 0``
+    (a device array value is copied by a kernel instead)."""
+    if isinstance(value, FakeDeviceArray):
+        return value
+    if isinstance(value, np.ndarray):
+        value = value.item()
+    try:
+        return value - value if value == 0 else value  # +0 of the value's own type
+    except (TypeError, ValueError):
+        return value
+
+
+def _cupy_asarray_of_host(a: np.ndarray) -> np.ndarray:
+    """A copy of host data as ``cupy.asarray`` makes it: 0-d data goes through ``fill``."""
+    out = np.array(a, copy=True)
+    if out.ndim == 0:
+        out.fill(_cupy_fill_value(out))
+    return out
 
 
 def _count(kind: str) -> None:
@@ -299,6 +327,8 @@ class _FakeModule(types.ModuleType):
             w = _converter(attr, name)
         elif name == "asnumpy":
             w = _asnumpy
+        elif name in ("full", "full_like"):
+            w = _filler(attr, name)
         else:
             w = _function(attr, name)
         object.__setattr__(self, name, w)
@@ -316,6 +346,23 @@ def _function(fn, name):
     return f
 
 
+def _filler(fn, name):
+    """``xp.full`` / ``xp.full_like``: cupy fills with ``ndarray.fill`` (zero bytes for 0)."""
+    inner = _function(fn, name)
+
+    def f(*args, **kwargs):
+        args = list(args)
+        pos = 1 if len(args) > 1 else None
+        if "fill_value" in kwargs:
+            kwargs["fill_value"] = _cupy_fill_value(kwargs["fill_value"])
+        elif pos is not None:
+            args[pos] = _cupy_fill_value(args[pos])
+        return inner(*args, **kwargs)
+
+    f.__name__ = name
+    return f
+
+
 def _converter(fn, name):
     """``xp.asarray`` and friends: the explicit host->device copy (as in cupy)."""
 
@@ -325,7 +372,7 @@ def _converter(fn, name):
         _check((args, kwargs), f"xp.{name}")
         if BACKEND is not None and (isinstance(a, np.ndarray) or isinstance(a, (list, tuple))):
             BACKEND.transfers["h2d"] += 1
-        res = np.array(fn(_unwrap(a), *args, **kwargs), copy=True)
+        res = _cupy_asarray_of_host(fn(_unwrap(a), *args, **kwargs))
         return _wrap(res)
 
     f.__name__ = name
@@ -371,7 +418,7 @@ class FakeBackend(backends.Backend):
 
     def from_host(self, arr, device=None):
         self.transfers["h2d"] += 1
-        out = np.array(arr, copy=True).view(FakeDeviceArray)
+        out = backends.upload(_cupy_asarray_of_host, np.asarray(arr)).view(FakeDeviceArray)
         out._fake_device = _current() if device is None else device.id
         return out
 

@@ -1,0 +1,97 @@
+"""What differs on a GPU, and fgrad's fixes for it (docs/gpu_numerics.md), on the fake device.
+
+The fake device (`fgrad.testing.fake_device`) emulates the cupy behaviour these tests rely
+on, so each failure seen on a real GPU reproduces on the CPU:
+
+* cupy's ``ndarray.fill`` writes zero bytes for any value equal to 0, and ``cupy.asarray``
+  of 0-d host data and ``cupy.full`` go through it: a ``-0.0`` arrives as ``+0.0`` unless
+  fgrad uploads and fills around it (`fgrad.backends.upload` / `fgrad.backends.full`);
+* float32 subnormals flush to zero (CUDA's ``-ftz=true``) where the backend says so
+  (``Backend.flushes_float32_subnormals``).
+"""
+
+from __future__ import annotations
+
+import math
+import types
+
+import numpy as np
+import pytest
+
+import fgrad
+import fgrad.numpy as fnp
+from fgrad import backends as B
+from fgrad import lax
+from fgrad.testing import fake_device
+
+
+@pytest.fixture
+def on_fake():
+    """The fake device as the default device for the test."""
+    with fake_device.installed(default=True) as be:
+        yield be
+
+
+def _host(x):
+    """A host copy of an Array or a raw device buffer."""
+    return x.get() if isinstance(x, fake_device.FakeDeviceArray) else fgrad.device_get(x)
+
+
+def _signbits(x):
+    return np.signbit(np.asarray(_host(x)))
+
+
+# ---------------------------------------------------------------------------------------
+# negative zero through cupy's fill
+
+
+def test_the_fake_device_fills_zero_bytes_like_cupy(on_fake):
+    """The emulated cupy behaviour itself: a 0-d upload through ``xp.asarray`` and ``xp.full``
+    with ``-0.0`` give ``+0.0`` (what cupy's ``fill`` does), so fgrad must avoid them."""
+    xp = on_fake.xp
+    assert not _signbits(xp.asarray(np.array(-0.0)))
+    assert not _signbits(xp.full(3, -0.0)).any()
+    assert _signbits(xp.asarray(np.array([-0.0]))).all()  # 1-d data is copied byte for byte
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_negative_zero_survives_upload_and_fill_on_a_device(on_fake, dtype):
+    """``fnp.asarray`` of 0-d host data, ``fnp.full``/``full_like`` and ``lax.pad`` keep the
+    sign of ``-0.0`` on a device (on cupy they lost it: lax.atan2(-0., -0.) gave 0 and
+    -0.785 / -0. gave -inf in the op table's GPU run)."""
+    neg0 = np.array(-0.0, dtype)
+    assert _signbits(fnp.asarray(neg0))
+    assert _signbits(fnp.asarray(dtype(-0.0)))
+    assert _signbits(fnp.full((), -0.0, dtype))
+    assert _signbits(fnp.full(3, -0.0, dtype)).all()
+    assert _signbits(fnp.full_like(fnp.ones(2, dtype), -0.0)).all()
+    assert _signbits(lax.pad(fnp.ones(2, dtype), dtype(-0.0), [(1, 1, 0)]))[[0, 3]].all()
+    y = lax.atan2(fnp.asarray(neg0), fnp.asarray(neg0))
+    assert float(_host(y)) == pytest.approx(-math.pi)
+    q = fnp.true_divide(fnp.asarray(np.array([-0.785], dtype)), fnp.asarray(neg0))
+    assert _host(q)[0] == np.inf
+
+
+def test_cupy_backend_uploads_0d_data_byte_for_byte():
+    """`CupyBackend.from_host` on a stand-in cupy whose ``asarray`` fills 0-d data the way
+    cupy does: ``-0.0`` (0-d, float32 and float64) keeps its sign."""
+    from fgrad.backends.cupy_backend import CupyBackend
+
+    runtime = types.SimpleNamespace(getDeviceCount=lambda: 1, getDevice=lambda: 0)
+    stub = types.SimpleNamespace(
+        asarray=lambda a: fake_device._cupy_asarray_of_host(np.asarray(a)), ndarray=np.ndarray,
+        cuda=types.SimpleNamespace(runtime=runtime))
+    assert not np.signbit(stub.asarray(np.array(-0.0)))  # what cupy itself does
+    be = CupyBackend(stub)
+    for dt in (np.float32, np.float64):
+        out = be.from_host(np.array(-0.0, dt))
+        assert out.shape == () and out.dtype == dt and np.signbit(out)
+    assert be.flushes_float32_subnormals and not be.rounds_like_numpy
+
+
+def test_full_keeps_negative_zero_on_every_backend():
+    """`fgrad.backends.full` is ``xp.full`` with the sign of a zero fill value kept."""
+    assert np.signbit(B.full(np, (2,), -0.0, np.float32)).all()
+    assert not np.signbit(B.full(np, (2,), 0.0)).any()
+    assert B.full(np, (2,), -0, np.int32).tolist() == [0, 0]
+    assert B.is_negative_zero(np.float32(-0.0)) and not B.is_negative_zero(np.float32(0.0))
