@@ -95,3 +95,38 @@ def test_full_keeps_negative_zero_on_every_backend():
     assert not np.signbit(B.full(np, (2,), 0.0)).any()
     assert B.full(np, (2,), -0, np.int32).tolist() == [0, 0]
     assert B.is_negative_zero(np.float32(-0.0)) and not B.is_negative_zero(np.float32(0.0))
+
+
+# ---------------------------------------------------------------------------------------
+# exact powers of two (frexp / ldexp)
+
+
+@pytest.fixture
+def exp2_one_ulp_low(monkeypatch, on_fake):
+    """A device whose ``exp2`` is one ulp below the exact value, as CUDA's ``exp2`` may be
+    (its documented error is up to 2 ulps, also at integer arguments)."""
+    plain = fake_device.FakeDeviceArray.__array_ufunc__
+
+    def sloppy(self, ufunc, method, *inputs, **kwargs):
+        out = plain(self, ufunc, method, *inputs, **kwargs)
+        if ufunc is np.exp2 and method == "__call__":
+            host = out.get()
+            out = on_fake.from_host(np.nextafter(host, np.zeros_like(host)))
+        return out
+
+    monkeypatch.setattr(fake_device.FakeDeviceArray, "__array_ufunc__", sloppy)
+    x = fnp.asarray(np.array([-512.0]))
+    assert _host(fnp.exp2(x))[0] < 2.0 ** -512  # the emulation is active
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_frexp_and_ldexp_do_not_rely_on_an_exact_exp2(exp2_one_ulp_low, dtype):
+    """frexp/ldexp build their powers of two from bits: on cupy, exp2(-512) was an ulp off and
+    frexp(2.0**1023) gave (0.9999999999999999, 1023) instead of (0.5, 1024)."""
+    fi = np.finfo(dtype)
+    x = np.array([fi.max, 2.0 ** (fi.maxexp - 1), fi.tiny, 0.75, -3.0, fi.smallest_subnormal], dtype)
+    m, e = fnp.frexp(x)
+    np.testing.assert_array_equal(_host(m), np.frexp(x)[0])
+    np.testing.assert_array_equal(_host(e), np.frexp(x)[1])
+    ex = np.array([-5, 3, 40, -1, 7, 2])
+    np.testing.assert_array_equal(_host(fnp.ldexp(x[2:5], ex[2:5])), np.ldexp(x[2:5], ex[2:5]))
