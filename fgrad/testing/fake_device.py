@@ -18,6 +18,11 @@ device is strict about where data lives:
 * like cupy, it writes zero *bytes* when filling with a value equal to 0 (``ndarray.fill``,
   ``xp.full``, and ``xp.asarray`` of 0-d host data, which cupy copies with ``fill``), so a
   ``-0.0`` written that way arrives as ``+0.0``;
+* with ``flushes_float32_subnormals`` on (``FGRAD_BACKEND=fake`` turns it on, as cupy
+  has it), float32 subnormal inputs and results of ufuncs flush to zeros of their sign, as
+  CUDA code compiled with ``-ftz=true`` does (bit tests such as ``signbit``/``copysign``/
+  ``isnan`` excepted; ``nextafter`` skips the subnormals, as ``nextafterf`` does there);
+  other functions (copies, ``where``, ``astype``, ...) are not emulated;
 * `transfers` counts the host<->device copies: the explicit ones and the host reads of
   device values (``bool``, ``int``, ``float``, ``item``, ``tolist``: synchronisations on a
   GPU).
@@ -46,6 +51,7 @@ import types
 import numpy as np
 
 from .. import backends
+from .device_numerics import flush_subnormals, ftz_nextafter
 
 
 class HostArrayLeak(TypeError):
@@ -120,7 +126,7 @@ class FakeDeviceArray(np.ndarray):
         args = _unwrap(inputs)
         if out is not None:
             kwargs["out"] = _unwrap(out)
-        res = getattr(ufunc, method)(*args, **kwargs)
+        res = _run_ufunc(ufunc, method, args, kwargs)
         if method == "at":
             return None
         if out is not None:
@@ -155,6 +161,33 @@ def _cupy_asarray_of_host(a: np.ndarray) -> np.ndarray:
     if out.ndim == 0:
         out.fill(_cupy_fill_value(out))
     return out
+
+
+# ufuncs that test or move bits: no flushing under -ftz
+_FTZ_EXEMPT = {"copysign", "signbit", "isnan", "isinf", "isfinite", "positive", "conjugate"}
+
+
+def _run_ufunc(ufunc, method: str, args, kwargs):
+    """``ufunc.method(*args, **kwargs)`` on host buffers, flushing float32 subnormals like
+    CUDA's ``-ftz=true`` when the backend says it does."""
+    if not (BACKEND is not None and BACKEND.flushes_float32_subnormals and method != "at"
+            and ufunc.__name__ not in _FTZ_EXEMPT):
+        return getattr(ufunc, method)(*args, **kwargs)
+    args = [flush_subnormals(a) if isinstance(a, (np.ndarray, np.float32)) else a for a in args]
+    if ufunc is np.nextafter and method == "__call__" and "out" not in kwargs:
+        res = ftz_nextafter(*args)
+        dt = kwargs.get("dtype")
+        return res if dt is None else res.astype(dt)
+    res = getattr(ufunc, method)(*args, **kwargs)
+    out = kwargs.get("out")
+    if out is not None:
+        for o in (out if isinstance(out, tuple) else (out,)):
+            if isinstance(o, np.ndarray) and o.dtype == np.float32:
+                np.copyto(o, flush_subnormals(o))
+        return res
+    if isinstance(res, tuple):
+        return tuple(flush_subnormals(r) for r in res)
+    return flush_subnormals(res)
 
 
 def _count(kind: str) -> None:
@@ -253,9 +286,9 @@ class _FakeUfunc:
         self._uf = uf
         self.__name__ = uf.__name__
 
-    def _apply(self, fn, where, args, kwargs):
+    def _apply(self, fn, where, args, kwargs, method="__call__"):
         dev = _check((args, kwargs), where)
-        res = fn(*_unwrap(args), **_unwrap(kwargs))
+        res = _run_ufunc(self._uf, method, _unwrap(args), _unwrap(kwargs))
         return _wrap(res, dev)
 
     def __call__(self, *args, **kwargs):
@@ -269,18 +302,18 @@ class _FakeUfunc:
 
     def reduce(self, *args, **kwargs):
         self._supported("reduce")
-        return self._apply(self._uf.reduce, f"xp.{self.__name__}.reduce", args, kwargs)
+        return self._apply(self._uf.reduce, f"xp.{self.__name__}.reduce", args, kwargs, "reduce")
 
     def accumulate(self, *args, **kwargs):
         self._supported("accumulate")
-        return self._apply(self._uf.accumulate, f"xp.{self.__name__}.accumulate", args, kwargs)
+        return self._apply(self._uf.accumulate, f"xp.{self.__name__}.accumulate", args, kwargs, "accumulate")
 
     def outer(self, *args, **kwargs):
-        return self._apply(self._uf.outer, f"xp.{self.__name__}.outer", args, kwargs)
+        return self._apply(self._uf.outer, f"xp.{self.__name__}.outer", args, kwargs, "outer")
 
     def reduceat(self, *args, **kwargs):
         self._supported("reduceat")
-        return self._apply(self._uf.reduceat, f"xp.{self.__name__}.reduceat", args, kwargs)
+        return self._apply(self._uf.reduceat, f"xp.{self.__name__}.reduceat", args, kwargs, "reduceat")
 
     def at(self, a, indices, b=None):
         self._supported("at")
@@ -403,6 +436,9 @@ class FakeBackend(backends.Backend):
         self._devices = [backends.Device(platform, i, "fake") for i in range(n_devices)]
         self.multi_device = n_devices > 1
         self.transfers = {"h2d": 0, "d2h": 0}
+        # cupy's kernels are built with -ftz=true; the plain fake keeps NumPy's subnormals
+        # unless asked (`load` turns this on for ``FGRAD_BACKEND=fake``)
+        self.flushes_float32_subnormals = False
 
     def devices(self) -> list:
         return list(self._devices)
@@ -500,6 +536,7 @@ def load() -> FakeBackend:
     if os.environ.get("FGRAD_BACKEND", "").strip().lower().partition(":")[0] != "fake":
         return install()  # get_backend("fake") in a normal run: a plain fake, not strict
     be = install(platform="cuda")
+    be.flushes_float32_subnormals = True  # stand in for cupy's -ftz=true kernels
     if not _strict_for_good:
         block = strict_host_conversion()
         block.__enter__()

@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 import fgrad.numpy as fnp
+from ..device_numerics import ftz_spacing
 from fgrad.ops import eig as eig_ops
 
 from ._base import (
@@ -741,6 +742,7 @@ ROWS += [
         avoid=lambda v: _away_from_powers_of_two(v),
         specials=True,
         fwd_tol={F32: (0, 0), F64: (0, 0)},
+        ftz_ref=ftz_spacing,
     ),
     unary("isposinf", grad="no", specials=True),
     unary("isneginf", grad="no", specials=True),
