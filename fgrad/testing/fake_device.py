@@ -51,7 +51,7 @@ import types
 import numpy as np
 
 from .. import backends
-from .device_numerics import flush_subnormals, ftz_nextafter
+from .device_numerics import F32, flush_subnormals, ftz_nextafter
 
 
 class HostArrayLeak(TypeError):
@@ -109,6 +109,16 @@ class FakeDeviceArray(np.ndarray):
     def tolist(self):
         _count("d2h")
         return super().tolist()
+
+    def astype(self, dtype, *args, **kwargs):
+        """``ndarray.astype``; a conversion from or to float32 flushes its subnormals where
+        the backend flushes them (CUDA's ``cvt.ftz``; a same-dtype copy moves bits only)."""
+        out = super().astype(dtype, *args, **kwargs)
+        if (BACKEND is not None and BACKEND.flushes_float32_subnormals and np.dtype(dtype) != self.dtype
+                and F32 in (self.dtype, out.dtype)):
+            src = flush_subnormals(self.view(np.ndarray))
+            out = _wrap(flush_subnormals(np.asarray(src).astype(dtype, *args, **kwargs)), self._fake_device)
+        return out
 
     def fill(self, value) -> None:
         """cupy's ``fill``: zero bytes for any value equal to 0 (``-0.0`` becomes ``+0.0``)."""
