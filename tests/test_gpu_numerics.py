@@ -22,6 +22,7 @@ import fgrad
 import fgrad.numpy as fnp
 from fgrad import backends as B
 from fgrad import lax
+from fgrad.testing import device_numerics as DN
 from fgrad.testing import fake_device
 
 
@@ -130,3 +131,71 @@ def test_frexp_and_ldexp_do_not_rely_on_an_exact_exp2(exp2_one_ulp_low, dtype):
     np.testing.assert_array_equal(_host(e), np.frexp(x)[1])
     ex = np.array([-5, 3, 40, -1, 7, 2])
     np.testing.assert_array_equal(_host(fnp.ldexp(x[2:5], ex[2:5])), np.ldexp(x[2:5], ex[2:5]))
+
+
+# ---------------------------------------------------------------------------------------
+# the references tests use on a device (fgrad.testing.device_numerics)
+
+
+def test_backends_say_whether_they_flush_and_round_like_numpy(on_fake):
+    assert not B.NUMPY.flushes_float32_subnormals and B.NUMPY.rounds_like_numpy
+    assert not DN.flushes_float32_subnormals("numpy") and DN.rounds_like_numpy("numpy")
+    assert DN.rounds_like_numpy("fake")  # the fake device computes with NumPy's loops
+
+
+def test_flush_subnormals_only_touches_float32_subnormals():
+    x = np.array([1e-40, -1e-40, 1e-45, -0.0, 1.2e-38, 3.0, np.nan], np.float32)
+    out = DN.flush_subnormals(x)
+    np.testing.assert_array_equal(out, [0, 0, 0, 0, np.float32(1.2e-38), 3, np.nan])
+    np.testing.assert_array_equal(np.signbit(out), [False, True, False, True, False, False, False])
+    d = np.array([1e-310, 5e-324])
+    assert DN.flush_subnormals(d) is d  # float64 subnormals survive -ftz
+
+
+def test_ftz_nextafter_and_spacing_skip_the_subnormals():
+    tiny = np.finfo(np.float32).tiny
+    x = np.array([0.0, -0.0, tiny, -tiny, 1.0, 1e-40], np.float32)
+    y = np.array([1.0, -1.0, 0.0, 0.0, 2.0, 1.0], np.float32)
+    got = DN.ftz_nextafter(x, y)
+    np.testing.assert_array_equal(got, [tiny, -tiny, 0.0, -0.0, np.nextafter(np.float32(1), np.float32(2)),
+                                        tiny])
+    assert np.signbit(got[3]) and not np.signbit(got[2])
+    np.testing.assert_array_equal(DN.ftz_spacing(np.array([0.0, -0.0, 1.0, np.inf], np.float32)),
+                                  [tiny, tiny, np.spacing(np.float32(1)), np.nan])
+    np.testing.assert_array_equal(DN.ftz_nextafter(np.array([0.0]), np.array([1.0])), [5e-324])
+
+
+def test_ulp_distance_counts_representable_floats():
+    one = np.float32(1)
+    up = [one]
+    for _ in range(3):
+        up.append(np.nextafter(up[-1], np.float32(2)))
+    assert DN.ulp_distance(one, up[3]) == 3
+    assert DN.ulp_distance(np.float32(-0.0), np.float32(0.0)) == 0
+    assert DN.ulp_distance(np.float32(-1e-45), np.float32(1e-45)) == 2  # across zero
+    assert DN.ulp_distance(np.nan, np.nan) == 0 and DN.ulp_distance(np.nan, 1.0) > 10**9
+
+
+def test_equal_up_to_device_ulps_is_exact_unless_the_backend_says_otherwise(on_fake, monkeypatch):
+    a = np.array([1.0, 2.0])
+    b = np.nextafter(a, 3.0)
+    DN.assert_equal_up_to_device_ulps(a, a.copy())
+    with pytest.raises(AssertionError):  # the fake device rounds like NumPy: exact
+        DN.assert_equal_up_to_device_ulps(a, b)
+    monkeypatch.setattr(on_fake, "rounds_like_numpy", False)  # as cupy's backend says
+    DN.assert_equal_up_to_device_ulps(fnp.asarray(a), b, ulps=1)
+    with pytest.raises(AssertionError, match="ulps apart"):
+        DN.assert_equal_up_to_device_ulps(a, np.nextafter(b, 3.0), ulps=1)
+    with pytest.raises(AssertionError):  # integers stay exact
+        DN.assert_equal_up_to_device_ulps(np.array([1, 2]), np.array([1, 3]))
+
+
+def test_fake_device_flushes_float32_subnormals_when_it_stands_in_for_cupy(on_fake, monkeypatch):
+    monkeypatch.setattr(on_fake, "flushes_float32_subnormals", True)
+    x = on_fake.from_host(np.array([1e-42, -1e-42, 1.0], np.float32))
+    np.testing.assert_array_equal(_host(np.ceil(x)), [0.0, -0.0, 1.0])
+    np.testing.assert_array_equal(_host(x > 0), [False, False, True])
+    np.testing.assert_array_equal(_host(x.astype(np.float64)), [0.0, 0.0, 1.0])
+    assert _host(np.signbit(x)).tolist() == [False, True, False]  # a bit test: no flush
+    y = on_fake.from_host(np.array([1e-42], np.float64))
+    assert _host(y * 1.0)[0] == 1e-42  # float64 keeps its subnormals
