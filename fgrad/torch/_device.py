@@ -24,8 +24,6 @@ import contextlib
 
 import numpy as np
 import fgrad.backends as backends
-from fgrad.backends import full as full_keeping_sign
-from fgrad.backends import is_negative_zero
 
 _nd = np.ndarray
 
@@ -266,17 +264,10 @@ def full(shape, value, dtype, index: int):
     cuda = getattr(xp, "cuda", None)
     if cuda is not None and hasattr(cuda, "Device"):
         with cuda.Device(index):
-            return _filled(xp, shape, value, dtype)
+            return xp.zeros(shape, dtype) if value == 0 else xp.full(shape, value, dtype)
     if index == 0:
-        return _filled(xp, shape, value, dtype)
-    return be.put(_filled(np, shape, value, dtype), index)
-
-
-def _filled(xp, shape, value, dtype):
-    """``xp.full`` (``xp.zeros`` for a zero that is not ``-0.0``, whose sign is kept)."""
-    if value == 0 and not is_negative_zero(value):
-        return xp.zeros(shape, dtype)
-    return full_keeping_sign(xp, shape, value, dtype)
+        return xp.zeros(shape, dtype) if value == 0 else xp.full(shape, value, dtype)
+    return be.put(np.zeros(shape, dtype) if value == 0 else np.full(shape, value, dtype), index)
 
 
 def arange(start: int, stop: int, step: int, dtype, index: int):
