@@ -95,13 +95,43 @@ def test_policy_names_and_signature():
 
 
 def _peak_bytes(fn, x) -> int:
+    """Peak memory allocated while ``fn(x)`` runs: on a GPU (cupy) the device memory pool's
+    high-water mark above what was in use before (tracemalloc sees only host memory there:
+    the GPU run measured 215516 vs 80361 host bytes, Python objects only); elsewhere
+    tracemalloc's peak (NumPy and fake-device buffers are host memory)."""
     fn(x)  # warm the caches (programs compiled once are not what we measure)
+    xp = fgrad.backends.default_backend().xp
+    if hasattr(xp, "get_default_memory_pool") and hasattr(getattr(xp, "cuda", None), "set_allocator"):
+        return _device_peak_bytes(xp, fn, x)
     tracemalloc.start()
     try:
         fn(x)
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+
+
+def _device_peak_bytes(cp, fn, x) -> int:
+    """cupy's pool keeps no high-water mark: route allocations through a wrapper that records
+    ``used_bytes`` after each one."""
+    pool = cp.get_default_memory_pool()
+    cp.cuda.Device().synchronize()
+    base = pool.used_bytes()
+    peak = [base]
+
+    def malloc(size):
+        mem = pool.malloc(size)
+        peak[0] = max(peak[0], pool.used_bytes())
+        return mem
+
+    previous = cp.cuda.get_allocator()
+    cp.cuda.set_allocator(malloc)
+    try:
+        fn(x)
+        cp.cuda.Device().synchronize()
+    finally:
+        cp.cuda.set_allocator(previous)
+    return peak[0] - base
 
 
 def test_remat_saves_memory_in_grad_of_a_deep_chain():

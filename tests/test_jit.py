@@ -15,6 +15,7 @@ import fgrad
 import fgrad.numpy as fnp
 from fgrad import lax
 from fgrad.testing import op_table as T
+from fgrad.testing.device_numerics import rounds_like_numpy
 
 RNG = np.random.default_rng(0)
 THIS_FILE = __file__
@@ -29,6 +30,17 @@ def close(a, b, rtol=1e-12, atol=1e-12):
         x, y = np.asarray(x), np.asarray(y)
         assert x.shape == y.shape and x.dtype == y.dtype, (x.dtype, y.dtype, x.shape, y.shape)
         np.testing.assert_allclose(x, y, rtol=rtol, atol=atol)
+
+
+def close_derivatives(a, b):
+    """jit vs eager derivatives: equal to 1e-9; on a backend whose eager ops do not round
+    like NumPy (cupy: fma contraction, another summation order) single-precision values get
+    float32 rounding room (docs/gpu_numerics.md)."""
+    for x, y in zip(fgrad.tree_leaves(a), fgrad.tree_leaves(b), strict=True):
+        dt = np.asarray(x).dtype
+        single = dt.kind in "fc" and np.finfo(dt).eps > 1e-10
+        tol = 1e-5 if single and not rounds_like_numpy() else 1e-9
+        close(x, y, rtol=tol, atol=tol)
 
 
 def f_loss(x):
@@ -533,13 +545,13 @@ def test_jit_matches_eager_over_op_table(row, dtype):
 
     if "rev" in row.modes:
         g_eager = fgrad.grad(loss, argnums=nums)(*d)
-        close(fgrad.jit(fgrad.grad(loss, argnums=nums))(*d), g_eager, rtol=1e-9, atol=1e-9)
-        close(fgrad.grad(fgrad.jit(loss), argnums=nums)(*d), g_eager, rtol=1e-9, atol=1e-9)
+        close_derivatives(fgrad.jit(fgrad.grad(loss, argnums=nums))(*d), g_eager)
+        close_derivatives(fgrad.grad(fgrad.jit(loss), argnums=nums)(*d), g_eager)
     if "fwd" in row.modes:
         t = tuple(fnp.ones_like(v) for v in d)
         want_t = fgrad.jvp(loss, tuple(d), t)
-        close(fgrad.jvp(fgrad.jit(loss), tuple(d), t), want_t, rtol=1e-9, atol=1e-9)
-        close(fgrad.jit(lambda *a: fgrad.jvp(loss, a, t))(*d), want_t, rtol=1e-9, atol=1e-9)
+        close_derivatives(fgrad.jvp(fgrad.jit(loss), tuple(d), t), want_t)
+        close_derivatives(fgrad.jit(lambda *a: fgrad.jvp(loss, a, t))(*d), want_t)
 
 
 @pytest.mark.slow

@@ -96,7 +96,7 @@ def test_forward(row, dtype, data):
         ]
     try:
         with np.errstate(all="ignore"):
-            expected = row.call_ref([np.array(v) for v in vals], kwargs)
+            expected = row.call_ref_like_device([np.array(v) for v in vals], kwargs)
     except Exception:  # NumPy rejects the input: fgrad must reject it too
         with pytest.raises(Exception):  # noqa: B017
             row.call([fnp.asarray(v) for v in vals], kwargs)
@@ -108,6 +108,10 @@ def test_forward(row, dtype, data):
 
 
 SPECIAL_VALUES = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -2.5, np.inf, -np.inf, np.nan, 1e-30, 7.0])
+# max/min of +0.0 and -0.0: IEEE 754-2008 and C's fmax allow either zero, and NumPy itself
+# answers differently in its SIMD and scalar loops (maximum(0., -0.) is -0. for arrays of 16,
+# +0. for one element); cupy and JAX order -0. below +0.  The sign is not checked there.
+_EITHER_ZERO_ON_TIES = {"maximum", "minimum", "fmax", "fmin"}
 
 
 @pytest.mark.parametrize("row,dtype", _params(lambda r: r.specials and r.nargs <= 2, lambda r: r.dtypes))
@@ -120,7 +124,7 @@ def test_forward_special_values(row, dtype):
         a, b = np.meshgrid(SPECIAL_VALUES, SPECIAL_VALUES)
         vals = [a.astype(dtype), b.astype(dtype)]
     with np.errstate(all="ignore"):
-        expected = row.call_ref([v.copy() for v in vals], {})
+        expected = row.call_ref_like_device([v.copy() for v in vals], {})
         actual = row.call([fnp.asarray(v) for v in vals], {})
     atol, rtol = row.forward_tol(dtype)
     assert_tree_close(actual, expected, atol, rtol, f"{row.name} {dtype.name} on special values")
@@ -129,6 +133,8 @@ def test_forward_special_values(row, dtype):
         e = np.asarray(e)
         if e.dtype.kind == "f":
             zero = e == 0
+            if row.name in _EITHER_ZERO_ON_TIES:
+                zero &= ~((vals[0] == 0) & (vals[1] == 0) & (np.signbit(vals[0]) != np.signbit(vals[1])))
             np.testing.assert_array_equal(
                 np.signbit(np.asarray(a)[zero]),
                 np.signbit(e[zero]),

@@ -157,6 +157,13 @@ class Backend:
     platform = "cpu"
     is_host = False
     multi_device = False  # more than one device: ops check that their operands share one
+    # float32 subnormal inputs and results of arithmetic flush to (sign-preserving) zero, as
+    # in CUDA code compiled with -ftz=true (cupy's kernels; JAX on GPUs does the same)
+    flushes_float32_subnormals = False
+    # eager ops round exactly like NumPy's loops (and like fgrad's generated kernels); False
+    # where the backend's own kernels contract a*b+c into fma or sum in another order, so
+    # eager and jit results may differ by a few ulps (see docs/gpu_numerics.md)
+    rounds_like_numpy = True
 
     def __init__(self, name: str, xp, array_types: tuple = (), platform: str | None = None) -> None:
         self.name, self.xp = name, xp
@@ -351,6 +358,57 @@ def backend_of_xp(xp) -> Backend:
 
 
 
+# -- creating buffers without losing bits -----------------------------------------------------
+
+def is_negative_zero(value) -> bool:
+    """Whether ``value`` is a real floating-point negative zero (``-0.0``).
+
+    Example::
+
+        >>> is_negative_zero(-0.0), is_negative_zero(0.0), is_negative_zero(0)
+        (True, False, False)
+    """
+    if isinstance(value, (float, np.floating)) or (isinstance(value, np.ndarray) and value.ndim == 0
+                                                   and value.dtype.kind == "f"):
+        return bool(value == 0) and bool(np.signbit(value))
+    return False
+
+
+def full(xp, shape, fill_value, dtype=None):
+    """``xp.full(shape, fill_value, dtype)`` that keeps a negative zero.
+
+    cupy's ``ndarray.fill`` (used by ``cupy.full``, and by ``cupy.asarray`` of 0-d host
+    data) writes zero *bytes* for any value equal to 0, so ``-0.0`` becomes ``+0.0`` there;
+    for a ``-0.0`` fill this returns ``-(+0.0)``, which is ``-0.0`` on every backend.
+
+    Example::
+
+        >>> import numpy as np
+        >>> np.signbit(full(np, (2,), -0.0))
+        array([ True,  True])
+    """
+    out = xp.full(shape, fill_value, dtype)
+    if is_negative_zero(fill_value) and out.dtype.kind == "f":
+        out = xp.negative(xp.zeros(out.shape, out.dtype))
+    return out
+
+
+def upload(asarray, arr: np.ndarray):
+    """``asarray(arr)`` (a backend's host->device copy) keeping every bit of 0-d arrays:
+    cupy copies a 0-d host array with ``fill``, which turns ``-0.0`` into ``+0.0``; a
+    one-element 1-d array is copied byte for byte, then viewed as 0-d.
+
+    Example::
+
+        >>> import numpy as np
+        >>> np.signbit(upload(np.asarray, np.array(-0.0)))
+        np.True_
+    """
+    if arr.ndim == 0:
+        return asarray(arr.reshape(1)).reshape(())
+    return asarray(arr)
+
+
 # -- devices and the default device ------------------------------------------------------------
 
 def parse_device(spec) -> Device:
@@ -524,7 +582,7 @@ def mismatch_error(what: str, placed) -> DeviceMismatchError:
 __all__ = [
     "Backend", "BackendUnavailableError", "CPU", "Device", "DeviceMismatchError", "NUMPY",
     "NumpyBackend", "backend_of", "backend_of_buffer", "backend_of_xp", "default_backend",
-    "default_device", "default_device_scope", "devices", "get_backend", "mismatch_error",
-    "parse_device", "put_buffer", "register_backend", "set_default_device", "to_host",
-    "unregister_backend", "xp_of",
+    "default_device", "default_device_scope", "devices", "full", "get_backend",
+    "is_negative_zero", "mismatch_error", "parse_device", "put_buffer", "register_backend",
+    "set_default_device", "to_host", "unregister_backend", "upload", "xp_of",
 ]

@@ -14,13 +14,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Backend, Device, register_backend
+from . import Backend, Device, register_backend, upload
 
 _BACKEND = None
 
 
 class CupyBackend(Backend):
-    """GPU arrays through cupy; devices ``cuda:0``, ``cuda:1``, ..."""
+    """GPU arrays through cupy; devices ``cuda:0``, ``cuda:1``, ...
+
+    cupy compiles its kernels with ``-ftz=true`` (float32 subnormals flush to zero) and lets
+    the compiler contract ``a*b+c`` into fma (its eager results may differ from NumPy's and
+    from fgrad's generated kernels by an ulp): see docs/gpu_numerics.md."""
+
+    flushes_float32_subnormals = True
+    rounds_like_numpy = False
 
     def __init__(self, cupy) -> None:
         super().__init__("cupy", cupy, (cupy.ndarray,), platform="cuda")
@@ -46,10 +53,11 @@ class CupyBackend(Backend):
 
     def from_host(self, arr, device: Device | None = None):
         cp = self._cupy
+        arr = np.asarray(arr)
         if device is None or device.id == cp.cuda.runtime.getDevice():
-            return cp.asarray(arr)
+            return upload(cp.asarray, arr)  # 0-d: byte copy (cupy's fill loses -0.0)
         with cp.cuda.Device(device.id):
-            return cp.asarray(arr)
+            return upload(cp.asarray, arr)
 
     def device_scope(self, device: Device):
         return self._cupy.cuda.Device(device.id)

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..backends import transfer_guard as _transfer_guard
 from ..backends import NUMPY, _BY_TYPE, backend_of_buffer, default_backend, default_device
+from ..backends import full as _full_keeping_sign
 from .array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
 from .placement import placement_of
 
@@ -68,7 +69,10 @@ def make_on_default_device(fn: str, *args, **kwargs) -> ArrayImpl:
     if dtype is not None:  # fgrad's error, before a GPU backend's own (cupy: ValueError)
         check_array_dtype(np.dtype(dtype), f"fgrad.numpy.{fn}")
     with be.device_scope(default_device()):
-        buf = getattr(be.xp, fn)(*args, **kwargs)
+        if fn == "full":  # cupy's fill would turn a -0.0 fill value into +0.0
+            buf = _full_keeping_sign(be.xp, *args, **kwargs)
+        else:
+            buf = getattr(be.xp, fn)(*args, **kwargs)
     check_array_dtype(buf.dtype, f"fgrad.numpy.{fn}")
     return wrap(buf)
 
@@ -105,7 +109,7 @@ def full_placed_like(x, shape, dtype, fill_value):
     if be is NUMPY:
         return wrap(np.full(shape, fill_value, dtype))
     with be.device_scope(dev):
-        return wrap(be.xp.full(shape, fill_value, dtype))
+        return wrap(_full_keeping_sign(be.xp, shape, fill_value, dtype))
 
 
 def like(x, dtype, shape):

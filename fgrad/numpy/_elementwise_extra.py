@@ -18,6 +18,8 @@ from ..typing import Array, ArrayLike, Axis
 import numpy as np
 
 from ..core.array import get_aval
+from ..core.narrow_floats import bfloat16 as _BF16
+from ..ops.bits import bitcast_convert_type, shift_left
 from ..ops.control_flow import while_loop
 import fgrad.numpy._building_blocks as fnp
 
@@ -81,11 +83,31 @@ def float_power(x: ArrayLike, y: ArrayLike) -> Array:
     return fnp.power(fnp.astype(x, dt), fnp.astype(y, dt))
 
 
-def _exp2_int(e, dt):
-    """``2.0 ** e`` for integer ``e`` in ``[-2 * 1100, 2 * 1100]``, as two factors (no
-    overflow of the intermediate power)."""
-    half = fnp.floor_divide(e, 2)
-    return fnp.exp2(fnp.astype(half, dt)), fnp.exp2(fnp.astype(fnp.subtract(e, half), dt))
+# float dtype -> (integer dtype of its width, mantissa bits, exponent bias)
+_LAYOUT = {np.dtype(np.float64): (np.int64, 52, 1023), np.dtype(np.float32): (np.int32, 23, 127),
+           np.dtype(np.float16): (np.int16, 10, 15), np.dtype(_BF16): (np.int16, 7, 127)}
+
+
+def _pow2_factors(e, dt):
+    """Three powers of two whose product is ``2.0 ** e`` for an integer array ``e``, each
+    built exactly from its bits (a GPU's ``exp2`` may be an ulp off even at integers, which
+    made frexp(2.0**1023) give 0.9999999999999999 on cupy).  ``e`` is clipped to
+    ``+-(2 * bias + mantissa + 1)``, beyond which ``x * 2.0 ** e`` is 0 or inf for every
+    finite nonzero ``x`` of dtype ``dt``; each factor then stays a normal number."""
+    itype, mant, bias = _LAYOUT[np.dtype(dt)]
+    lim = 2 * bias + mant + 1
+    e = fnp.clip(fnp.astype(e, np.int64), -lim, lim)
+    third = fnp.floor_divide(e, 3)
+    pieces = (third, third, fnp.subtract(e, fnp.multiply(third, 2)))
+    return [bitcast_convert_type(shift_left(fnp.astype(fnp.add(p, bias), itype), mant), dt)
+            for p in pieces]
+
+
+def _times_pow2(x, e, dt):
+    """``x * 2.0 ** e``, exact wherever the result is a normal number."""
+    for factor in _pow2_factors(e, dt):
+        x = fnp.multiply(x, factor)
+    return x
 
 
 def ldexp(x1: ArrayLike, x2: ArrayLike) -> Array:
@@ -103,10 +125,7 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> Array:
         # JAX raises ValueError here (NumPy a TypeError)
         raise ValueError(f"fgrad.numpy.ldexp: the exponent must be an integer array, got "
                          f"{get_aval(x2).dtype}")
-    dt = get_aval(x1).dtype
-    e = fnp.clip(fnp.astype(x2, np.int64), -2200, 2200)
-    a, b = _exp2_int(e, dt)
-    return fnp.multiply(fnp.multiply(x1, a), b)
+    return _times_pow2(x1, x2, get_aval(x1).dtype)
 
 
 def frexp(x: ArrayLike) -> tuple[Array, Array]:
@@ -125,11 +144,9 @@ def frexp(x: ArrayLike) -> tuple[Array, Array]:
     ax = fnp.where(finite_nonzero, fnp.abs(x), 1.0)
     e = fnp.astype(fnp.floor(fnp.log2(ax)), np.int64) + 1
     for _ in range(2):  # log2 may round across a power of two: correct by one step
-        a, b = _exp2_int(fnp.negative(e), dt)
-        m = fnp.multiply(fnp.multiply(ax, a), b)
+        m = _times_pow2(ax, fnp.negative(e), dt)
         e = fnp.where(fnp.greater_equal(m, 1.0), e + 1, fnp.where(fnp.less(m, 0.5), e - 1, e))
-    a, b = _exp2_int(fnp.negative(e), dt)
-    m = fnp.copysign(fnp.multiply(fnp.multiply(ax, a), b), x)
+    m = fnp.copysign(_times_pow2(ax, fnp.negative(e), dt), x)
     mantissa = fnp.where(finite_nonzero, m, x)
     exponent = fnp.where(finite_nonzero, e, 0)
     return mantissa, fnp.astype(exponent, np.int32)

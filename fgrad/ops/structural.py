@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends import full as full_keeping_sign
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..core.constants import constant_like, zeros, zeros_like
@@ -220,7 +221,7 @@ def _pad_impl(xp, x, pv, padding_config):
         full_shape.append(d)
         place.append(slice(lo_p, lo_p + max(n - 1, 0) * (it + 1) + 1 if n else lo_p, it + 1))
         crop.append(slice(-min(lo, 0), d + min(hi, 0)))
-    out = xp.full(tuple(full_shape), pv, dtype=x.dtype)
+    out = full_keeping_sign(xp, tuple(full_shape), pv, dtype=x.dtype)  # pad with -0.0 too
     out[tuple(place)] = x
     return out[tuple(crop)]
 

@@ -15,6 +15,14 @@ device is strict about where data lives:
   data only in the explicit converters (``xp.asarray``/``xp.array``), and, when cupy is
   importable, offers only the names cupy offers (so an implementation using a NumPy-only
   function fails here as it would on the GPU);
+* like cupy, it writes zero *bytes* when filling with a value equal to 0 (``ndarray.fill``,
+  ``xp.full``, and ``xp.asarray`` of 0-d host data, which cupy copies with ``fill``), so a
+  ``-0.0`` written that way arrives as ``+0.0``;
+* with ``flushes_float32_subnormals`` on (``FGRAD_BACKEND=fake`` turns it on, as cupy
+  has it), float32 subnormal inputs and results of ufuncs flush to zeros of their sign, as
+  CUDA code compiled with ``-ftz=true`` does (bit tests such as ``signbit``/``copysign``/
+  ``isnan`` excepted; ``nextafter`` skips the subnormals, as ``nextafterf`` does there);
+  other functions (copies, ``where``, ``astype``, ...) are not emulated;
 * `transfers` counts the host<->device copies: the explicit ones and the host reads of
   device values (``bool``, ``int``, ``float``, ``item``, ``tolist``: synchronisations on a
   GPU).
@@ -43,6 +51,7 @@ import types
 import numpy as np
 
 from .. import backends
+from .device_numerics import F32, flush_subnormals, ftz_nextafter
 
 
 class HostArrayLeak(TypeError):
@@ -101,6 +110,20 @@ class FakeDeviceArray(np.ndarray):
         _count("d2h")
         return super().tolist()
 
+    def astype(self, dtype, *args, **kwargs):
+        """``ndarray.astype``; a conversion from or to float32 flushes its subnormals where
+        the backend flushes them (CUDA's ``cvt.ftz``; a same-dtype copy moves bits only)."""
+        out = super().astype(dtype, *args, **kwargs)
+        if (BACKEND is not None and BACKEND.flushes_float32_subnormals and np.dtype(dtype) != self.dtype
+                and F32 in (self.dtype, out.dtype)):
+            src = flush_subnormals(self.view(np.ndarray))
+            out = _wrap(flush_subnormals(np.asarray(src).astype(dtype, *args, **kwargs)), self._fake_device)
+        return out
+
+    def fill(self, value) -> None:
+        """cupy's ``fill``: zero bytes for any value equal to 0 (``-0.0`` becomes ``+0.0``)."""
+        super().fill(_cupy_fill_value(value))
+
     def get(self) -> np.ndarray:
         """A host copy (like ``cupy.ndarray.get``)."""
         if BACKEND is not None:
@@ -113,7 +136,7 @@ class FakeDeviceArray(np.ndarray):
         args = _unwrap(inputs)
         if out is not None:
             kwargs["out"] = _unwrap(out)
-        res = getattr(ufunc, method)(*args, **kwargs)
+        res = _run_ufunc(ufunc, method, args, kwargs)
         if method == "at":
             return None
         if out is not None:
@@ -127,6 +150,54 @@ class FakeDeviceArray(np.ndarray):
 
     def __reduce__(self):
         raise TypeError("fake device arrays cannot be pickled; use .get() for a host copy")
+
+
+def _cupy_fill_value(value):
+    """The value cupy's ``ndarray.fill`` actually writes: it memsets for ``value == 0``
+    (a device array value is copied by a kernel instead)."""
+    if isinstance(value, FakeDeviceArray):
+        return value
+    if isinstance(value, np.ndarray):
+        value = value.item()
+    try:
+        return value - value if value == 0 else value  # +0 of the value's own type
+    except (TypeError, ValueError):
+        return value
+
+
+def _cupy_asarray_of_host(a: np.ndarray) -> np.ndarray:
+    """A copy of host data as ``cupy.asarray`` makes it: 0-d data goes through ``fill``."""
+    out = np.array(a, copy=True)
+    if out.ndim == 0:
+        out.fill(_cupy_fill_value(out))
+    return out
+
+
+# ufuncs that test or move bits: no flushing under -ftz
+_FTZ_EXEMPT = {"copysign", "signbit", "isnan", "isinf", "isfinite", "positive", "conjugate"}
+
+
+def _run_ufunc(ufunc, method: str, args, kwargs):
+    """``ufunc.method(*args, **kwargs)`` on host buffers, flushing float32 subnormals like
+    CUDA's ``-ftz=true`` when the backend says it does."""
+    if not (BACKEND is not None and BACKEND.flushes_float32_subnormals and method != "at"
+            and ufunc.__name__ not in _FTZ_EXEMPT):
+        return getattr(ufunc, method)(*args, **kwargs)
+    args = [flush_subnormals(a) if isinstance(a, (np.ndarray, np.float32)) else a for a in args]
+    if ufunc is np.nextafter and method == "__call__" and "out" not in kwargs:
+        res = ftz_nextafter(*args)
+        dt = kwargs.get("dtype")
+        return res if dt is None else res.astype(dt)
+    res = getattr(ufunc, method)(*args, **kwargs)
+    out = kwargs.get("out")
+    if out is not None:
+        for o in (out if isinstance(out, tuple) else (out,)):
+            if isinstance(o, np.ndarray) and o.dtype == np.float32:
+                np.copyto(o, flush_subnormals(o))
+        return res
+    if isinstance(res, tuple):
+        return tuple(flush_subnormals(r) for r in res)
+    return flush_subnormals(res)
 
 
 def _count(kind: str) -> None:
@@ -225,9 +296,9 @@ class _FakeUfunc:
         self._uf = uf
         self.__name__ = uf.__name__
 
-    def _apply(self, fn, where, args, kwargs):
+    def _apply(self, fn, where, args, kwargs, method="__call__"):
         dev = _check((args, kwargs), where)
-        res = fn(*_unwrap(args), **_unwrap(kwargs))
+        res = _run_ufunc(self._uf, method, _unwrap(args), _unwrap(kwargs))
         return _wrap(res, dev)
 
     def __call__(self, *args, **kwargs):
@@ -241,18 +312,18 @@ class _FakeUfunc:
 
     def reduce(self, *args, **kwargs):
         self._supported("reduce")
-        return self._apply(self._uf.reduce, f"xp.{self.__name__}.reduce", args, kwargs)
+        return self._apply(self._uf.reduce, f"xp.{self.__name__}.reduce", args, kwargs, "reduce")
 
     def accumulate(self, *args, **kwargs):
         self._supported("accumulate")
-        return self._apply(self._uf.accumulate, f"xp.{self.__name__}.accumulate", args, kwargs)
+        return self._apply(self._uf.accumulate, f"xp.{self.__name__}.accumulate", args, kwargs, "accumulate")
 
     def outer(self, *args, **kwargs):
-        return self._apply(self._uf.outer, f"xp.{self.__name__}.outer", args, kwargs)
+        return self._apply(self._uf.outer, f"xp.{self.__name__}.outer", args, kwargs, "outer")
 
     def reduceat(self, *args, **kwargs):
         self._supported("reduceat")
-        return self._apply(self._uf.reduceat, f"xp.{self.__name__}.reduceat", args, kwargs)
+        return self._apply(self._uf.reduceat, f"xp.{self.__name__}.reduceat", args, kwargs, "reduceat")
 
     def at(self, a, indices, b=None):
         self._supported("at")
@@ -301,6 +372,8 @@ class _FakeModule(types.ModuleType):
             w = _converter(attr, name)
         elif name == "asnumpy":
             w = _asnumpy
+        elif name in ("full", "full_like"):
+            w = _filler(attr, name)
         else:
             w = _function(attr, name)
         object.__setattr__(self, name, w)
@@ -354,6 +427,23 @@ def _silent_factorization(f, name):
     return g
 
 
+def _filler(fn, name):
+    """``xp.full`` / ``xp.full_like``: cupy fills with ``ndarray.fill`` (zero bytes for 0)."""
+    inner = _function(fn, name)
+
+    def f(*args, **kwargs):
+        args = list(args)
+        pos = 1 if len(args) > 1 else None
+        if "fill_value" in kwargs:
+            kwargs["fill_value"] = _cupy_fill_value(kwargs["fill_value"])
+        elif pos is not None:
+            args[pos] = _cupy_fill_value(args[pos])
+        return inner(*args, **kwargs)
+
+    f.__name__ = name
+    return f
+
+
 def _converter(fn, name):
     """``xp.asarray`` and friends: the explicit host->device copy (as in cupy)."""
 
@@ -363,7 +453,7 @@ def _converter(fn, name):
         _check((args, kwargs), f"xp.{name}")
         if BACKEND is not None and (isinstance(a, np.ndarray) or isinstance(a, (list, tuple))):
             BACKEND.transfers["h2d"] += 1
-        res = np.array(fn(_unwrap(a), *args, **kwargs), copy=True)
+        res = _cupy_asarray_of_host(fn(_unwrap(a), *args, **kwargs))
         return _wrap(res)
 
     f.__name__ = name
@@ -398,6 +488,9 @@ class FakeBackend(backends.Backend):
         self._devices = [backends.Device(platform, i, "fake") for i in range(n_devices)]
         self.multi_device = n_devices > 1
         self.transfers = {"h2d": 0, "d2h": 0}
+        # cupy's kernels are built with -ftz=true; the plain fake keeps NumPy's subnormals
+        # unless asked (`load` turns this on for ``FGRAD_BACKEND=fake``)
+        self.flushes_float32_subnormals = False
 
     def devices(self) -> list:
         return list(self._devices)
@@ -413,7 +506,7 @@ class FakeBackend(backends.Backend):
 
     def from_host(self, arr, device=None):
         self.transfers["h2d"] += 1
-        out = np.array(arr, copy=True).view(FakeDeviceArray)
+        out = backends.upload(_cupy_asarray_of_host, np.asarray(arr)).view(FakeDeviceArray)
         out._fake_device = _current() if device is None else device.id
         return out
 
@@ -506,6 +599,7 @@ def load() -> FakeBackend:
     if os.environ.get("FGRAD_BACKEND", "").strip().lower().partition(":")[0] != "fake":
         return install()  # get_backend("fake") in a normal run: a plain fake, not strict
     be = install(platform="cuda")
+    be.flushes_float32_subnormals = True  # stand in for cupy's -ftz=true kernels
     if not _strict_for_good:
         block = strict_host_conversion()
         block.__enter__()

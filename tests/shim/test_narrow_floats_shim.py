@@ -19,6 +19,10 @@ BF16 = np.dtype(ml_dtypes.bfloat16)
 # PyTorch's nll_loss rounds its sum to the 16-bit type (bfloat16) or sums in a vectorised order
 # of its own (float16): 1 ulp apart
 ULPS = {("cross_entropy", "float16"): 1, ("cross_entropy", "bfloat16"): 1}
+# against whichever PyTorch is installed: its float16 gelu (a vectorised erf in float32, then
+# rounded) changed between releases: torch 2.11 is 1 ulp from the 2.13 bits stored above, which
+# fgrad matches exactly (the stored test, 0 ulps, also passed on the GPU machine)
+LIVE_ULPS = {**ULPS, ("gelu", "float16"): 1}
 
 
 def _from_bits(entry) -> np.ndarray:
@@ -55,7 +59,7 @@ def test_op_matches_live_pytorch(name, dtype):
     want = _run(pt, name, dtype)
     got = _run(torch, name, dtype)
     w = want.view(pt.int16).numpy().view(np.uint16)
-    assert _ulps(got.detach().numpy().view(np.uint16), w) <= ULPS.get((name, dtype), 0)
+    assert _ulps(got.detach().numpy().view(np.uint16), w) <= LIVE_ULPS.get((name, dtype), 0)
 
 
 def test_bfloat16_sum_is_float32_accumulated():

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import fgrad.numpy as fnp
+from ..device_numerics import flush_subnormals, flushes_float32_subnormals
 
 F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
 FLOATS = (F32, F64)
@@ -208,6 +209,9 @@ class OpRow:
     several arguments); rejected inputs are redrawn.  ``make_args(rng, shapes, kwargs,
     dtype) -> list`` replaces the per-`Arg` generator entirely.  ``covers``: the public
     names (``"numpy.sum"``, ``"nn.relu"``, ``"numpy.linalg.inv"``) this row tests.
+    ``ftz_ref``: the reference on a backend that flushes float32 subnormals, where flushing
+    the inputs and outputs of ``ref`` is not enough (``nextafter`` and ``spacing`` skip the
+    subnormals there); see `call_ref_like_device`.
     ``fwd_tol``: ``{dtype: (atol, rtol)}`` for forward comparisons; ``grad_tol``:
     ``(atol, rtol)`` for float64 gradient checks (float32 uses check_grads' defaults
     scaled by ``f32_grad_scale``).
@@ -236,6 +240,7 @@ class OpRow:
     covers: tuple = ()
     specials: bool = False
     flags: frozenset = frozenset()
+    ftz_ref: Callable | None = None
 
     def __repr__(self) -> str:
         return f"<op table row {self.name}>"
@@ -292,6 +297,16 @@ class OpRow:
 
     def call_ref(self, np_args, kwargs):
         return self.ref(*np_args, **kwargs)
+
+    def call_ref_like_device(self, np_args, kwargs, backend=None):
+        """`call_ref` as ``backend`` (default: the default device's) computes it: on one that
+        flushes float32 subnormals (CUDA's ``-ftz``), float32 subnormal inputs and outputs of
+        the reference are flushed to zeros of their sign (``ftz_ref`` replaces ``ref``
+        where given); elsewhere plain `call_ref`."""
+        if not flushes_float32_subnormals(backend):
+            return self.call_ref(np_args, kwargs)
+        ref = self.ftz_ref or self.ref
+        return flush_subnormals(ref(*[flush_subnormals(a) for a in np_args], **kwargs))
 
     def diff_argnums(self, dtype) -> tuple:
         return tuple(

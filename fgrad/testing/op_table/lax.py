@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 import ml_dtypes
 import numpy as np
 
+from ..device_numerics import ftz_nextafter
 import fgrad
 
 from ._base import (
@@ -568,7 +569,7 @@ def _np_dynamic_update(x, u, start):
 
 # the array API's nextafter (lax face) and integer shifts/invert (fgrad.numpy faces)
 ROWS += [
-    _lax("nextafter", np.nextafter, 2, avoid=(0.0,)),
+    _lax("nextafter", np.nextafter, 2, avoid=(0.0,), ftz_ref=ftz_nextafter),
     OpRow("bitwise_left_shift", fgrad.numpy.bitwise_left_shift, np.left_shift, args=(Arg(0, 50), Arg(0, 5)),
           shapes=shapes_of(2), dtypes=(), other_dtypes=INTS, grad="no"),
     OpRow("bitwise_right_shift", fgrad.numpy.bitwise_right_shift, np.right_shift,
