@@ -75,6 +75,23 @@ class FakeDeviceArray(np.ndarray):
             res._fake_device = self._fake_device
         return res
 
+    def __setitem__(self, idx, value) -> None:
+        """``a[idx] = v``.  With repeated targets in an advanced index cupy does not promise
+        which update lands (its scatter kernel writes them in parallel); the fake applies
+        them first-wins, so code relying on NumPy's last-wins order fails here too."""
+        idx, value = _unwrap(idx), _unwrap(value)
+        plain = self.view(np.ndarray)
+        if not _has_index_array(idx):
+            plain[idx] = value
+            return
+        targets = np.arange(self.size).reshape(self.shape)[idx]
+        flat = targets.reshape(-1)
+        if np.unique(flat).size == flat.size:
+            plain[idx] = value
+            return
+        vals = np.broadcast_to(np.asarray(value, dtype=self.dtype), targets.shape).reshape(-1)
+        plain[np.unravel_index(flat[::-1], self.shape)] = vals[::-1]
+
     # reading a value on the host (``bool(x.any())``, ``float(x)``, ``x.item()``) is a
     # device->host copy and a synchronisation on a GPU: counted with the copies
     def __bool__(self) -> bool:
@@ -127,6 +144,12 @@ class FakeDeviceArray(np.ndarray):
 
     def __reduce__(self):
         raise TypeError("fake device arrays cannot be pickled; use .get() for a host copy")
+
+
+def _has_index_array(idx) -> bool:
+    """Whether a NumPy index has an advanced (integer-array or list) component."""
+    parts = idx if type(idx) is tuple else (idx,)
+    return any(isinstance(p, (np.ndarray, list)) and np.asarray(p).dtype.kind in "iu" for p in parts)
 
 
 def _count(kind: str) -> None:
@@ -218,6 +241,18 @@ _CUPY_UFUNC_METHODS = {
 }
 
 
+def _cupy_float_extreme_at(name: str, a: np.ndarray, idx, b) -> None:
+    """cupy 14's ``minimum.at`` / ``maximum.at`` on floats, as its CUDA atomics compute them
+    (``cupy/_core/include/cupy/atomics.cuh``): a compare-and-swap loop around ``fminf`` /
+    ``fmaxf``, so NaNs are ignored (``fmin``, not ``minimum``) and float64 targets that are
+    touched come back rounded to float32."""
+    np.fmin.at(a, idx, b) if name == "minimum" else np.fmax.at(a, idx, b)
+    if a.dtype == np.float64:
+        touched = np.zeros(a.shape, dtype=bool)
+        touched[idx] = True
+        a[touched] = a[touched].astype(np.float32).astype(np.float64)
+
+
 class _FakeUfunc:
     """A NumPy ufunc whose results are device arrays and which rejects host arrays."""
 
@@ -262,6 +297,8 @@ class _FakeUfunc:
         idx = _unwrap(indices)
         if b is None:
             self._uf.at(a.view(np.ndarray), idx)
+        elif self.__name__ in ("minimum", "maximum") and a.dtype.kind == "f":
+            _cupy_float_extreme_at(self.__name__, a.view(np.ndarray), idx, _unwrap(b))
         else:
             self._uf.at(a.view(np.ndarray), idx, _unwrap(b))
 
