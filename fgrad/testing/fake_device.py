@@ -127,6 +127,8 @@ class FakeDeviceArray(np.ndarray):
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         where = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
         dev = _check((inputs, out), where)
+        if ufunc is np.matmul and method == "__call__":
+            _cupy_matmul_pointer_strides(*inputs[:2])
         args = _unwrap(inputs)
         if out is not None:
             kwargs["out"] = _unwrap(out)
@@ -253,6 +255,34 @@ def _cupy_float_extreme_at(name: str, a: np.ndarray, idx, b) -> None:
         a[touched] = a[touched].astype(np.float32).astype(np.float64)
 
 
+def _cupy_matmul_pointer_strides(a, b) -> None:
+    """cupy 14's ``matmul`` of operands with more than 2 dimensions and a broadcast batch
+    axis builds per-matrix pointers with an unsigned kernel (``_mat_ptrs``) from the batch
+    strides; a negative batch stride left by ``ascontiguousarray`` (which keeps a view whose
+    negative stride sits on a size-1 axis: it counts as contiguous) raises there."""
+    nd = max(np.ndim(a), np.ndim(b))
+    if nd <= 2 or not np.size(a) or not np.size(b):
+        return
+    ops = []
+    for x, vec in ((a, (1, -1)), (b, (-1, 1))):
+        x = np.asarray(_unwrap(x))
+        x = x.reshape(vec) if x.ndim == 1 else x
+        if not x.flags.c_contiguous:
+            x = np.ascontiguousarray(x)
+        ops.append(([1] * (nd - x.ndim) + list(x.shape), [0] * (nd - x.ndim) + list(x.strides)))
+    (sa, ta), (sb, tb) = ops
+    broadcast = False
+    for i in range(nd - 2):
+        c = max(sa[i], sb[i])
+        for shp, st in ((sa, ta), (sb, tb)):
+            if shp[i] == 1 and c > 1:
+                st[i], broadcast = 0, True
+    for st in (ta[:nd - 2], tb[:nd - 2]):
+        for s in st:
+            if broadcast and s < 0:
+                raise OverflowError(f"Python integer {s} out of bounds for uint64")
+
+
 class _FakeUfunc:
     """A NumPy ufunc whose results are device arrays and which rejects host arrays."""
 
@@ -266,6 +296,8 @@ class _FakeUfunc:
         return _wrap(res, dev)
 
     def __call__(self, *args, **kwargs):
+        if self.__name__ == "matmul":
+            _cupy_matmul_pointer_strides(*args[:2])
         return self._apply(self._uf, f"xp.{self.__name__}", args, kwargs)
 
     def _supported(self, method: str) -> None:
