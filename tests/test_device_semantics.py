@@ -129,16 +129,17 @@ def test_min_max_gradients_on_a_device(on_fake, mode):
 
 
 def test_segment_max_gradient_on_a_device(on_fake):
-    data = np.array([[1.0, -2.0], [3.0, 0.5], [-4.0, 2.0], [0.25, 8.0], [5.0, -1.0]])
+    data = np.array([[1.1, -2.3], [3.7, 0.55], [-4.1, 2.9], [0.25, 8.0], [5.3, -1.3]])  # not float32
     ids = np.array([2, 0, 2, 7, 0])  # 7: dropped
+    np.testing.assert_array_equal(np.asarray(segment_max(data, ids, 4))[[0, 2]], [[5.3, 0.55], [1.1, 2.9]])
 
     def loss(d):
         return fnp.sum(segment_max(d, ids, 4)[np.array([0, 2])] * fnp.arange(1.0, 3.0))
 
     g = fgrad.grad(loss)(fnp.asarray(data))
     want = np.zeros_like(data)  # each maximum gets its column's weight
-    want[4, 0] = want[0, 0] = 1.0  # segment 0: max(3, 5); segment 2: max(1, -4)
-    want[1, 1] = want[2, 1] = 2.0  # segment 0: max(0.5, -1); segment 2: max(-2, 2)
+    want[4, 0] = want[0, 0] = 1.0  # segment 0: max(3.7, 5.3); segment 2: max(1.1, -4.1)
+    want[1, 1] = want[2, 1] = 2.0  # segment 0: max(0.55, -1.3); segment 2: max(-2.3, 2.9)
     np.testing.assert_array_equal(np.asarray(g), want)
 
 
