@@ -141,11 +141,22 @@ class FakeDeviceArray(np.ndarray):
 
     def __array_function__(self, func, types_, args, kwargs):
         where = f"numpy.{getattr(func, '__name__', func)}"
+        if func is np.where:
+            _cupy_where_condition(args, kwargs)
         dev = _check((args, kwargs), where)
         return _wrap(func(*_unwrap(args), **_unwrap(kwargs)), dev)
 
     def __reduce__(self):
         raise TypeError("fake device arrays cannot be pickled; use .get() for a host copy")
+
+
+def _cupy_where_condition(args, kwargs) -> None:
+    """``cupy.where(c, x, y)`` calls ``c.astype``: a Python bool condition fails there
+    (``'bool' object has no attribute 'astype'``), where NumPy accepts it."""
+    c = args[0] if args else kwargs.get("condition")
+    if len(args) + len(kwargs) == 3 and not hasattr(c, "astype"):
+        raise AttributeError(f"'{type(c).__name__}' object has no attribute 'astype' (cupy.where "
+                             "needs a cupy.ndarray condition; the fake device likewise)")
 
 
 def _has_index_array(idx) -> bool:
@@ -374,10 +385,22 @@ class _FakeModule(types.ModuleType):
         return w
 
 
+# cupy functions that start by calling a method of (or are typed on) their array argument,
+# so a Python or NumPy scalar there fails (``cupy.reshape(3, (1,))``: AttributeError)
+_ARRAY_FIRST = {"reshape", "transpose", "broadcast_to", "moveaxis", "squeeze", "expand_dims", "ravel",
+                "swapaxes", "flip", "rollaxis"}
+
+
 def _function(fn, name):
     where = f"xp.{name}"
+    array_first = name in _ARRAY_FIRST
 
     def f(*args, **kwargs):
+        if array_first and args and not isinstance(args[0], FakeDeviceArray):
+            raise AttributeError(f"'{type(args[0]).__name__}' object has no attribute '{name}' "
+                                 f"(cupy.{name} needs a cupy.ndarray; the fake device likewise)")
+        if name == "where":
+            _cupy_where_condition(args, kwargs)
         dev = _check((args, kwargs), where)
         return _wrap(fn(*_unwrap(args), **_unwrap(kwargs)), dev)
 
