@@ -78,9 +78,15 @@ class FakeDeviceArray(np.ndarray):
     def __setitem__(self, idx, value) -> None:
         """``a[idx] = v``.  With repeated targets in an advanced index cupy does not promise
         which update lands (its scatter kernel writes them in parallel); the fake applies
-        them first-wins, so code relying on NumPy's last-wins order fails here too."""
+        them first-wins, so code relying on NumPy's last-wins order fails here too.  And
+        cupy broadcasts ``v`` strictly (``broadcast_to``): a value with more dimensions than
+        the selection is an error, where NumPy drops its leading size-1 axes."""
         idx, value = _unwrap(idx), _unwrap(value)
         plain = self.view(np.ndarray)
+        if np.ndim(value) > plain[idx].ndim:  # NumPy drops leading size-1 axes of the value
+            raise ValueError("input operand has more dimensions than allowed by the axis remapping "
+                             f"(cupy: a value of shape {np.shape(value)} assigned to a selection of "
+                             f"shape {plain[idx].shape})")
         if not _has_index_array(idx):
             plain[idx] = value
             return
