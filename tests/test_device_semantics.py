@@ -16,6 +16,7 @@ import pytest
 
 import fgrad
 import fgrad.numpy as fnp
+from fgrad import lax
 from fgrad.ops.segment import segment_max
 from fgrad.testing import check_grads, fake_device
 
@@ -168,3 +169,45 @@ def test_convolve_under_vmap_of_derivatives_on_a_device(on_fake):
     for k in range(2):
         np.testing.assert_allclose(np.asarray(ga)[k], np.correlate(ct[k], vb[:, k], "valid"), rtol=1e-12)
         np.testing.assert_allclose(np.asarray(gv)[k], np.correlate(ct[k], a, "valid"), rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# jit: Python scalars in compiled programs (cupy's array functions take only cupy arrays)
+
+
+def test_fake_array_functions_and_where_reject_python_scalars_like_cupy(on_fake):
+    xp = on_fake.xp
+    with pytest.raises(AttributeError, match="has no attribute 'reshape'"):
+        xp.reshape(3, (1,))
+    y = on_fake.from_host(np.ones(2))
+    with pytest.raises(AttributeError, match="has no attribute 'astype'"):
+        xp.where(True, y, y)
+    with pytest.raises(AttributeError, match="has no attribute 'astype'"):
+        np.where(True, y, y)
+    assert xp.where(np.bool_(True), y, y).get().tolist() == [1.0, 1.0]
+
+
+def test_jit_with_a_python_int_argument_reaching_array_functions_on_a_device(on_fake):
+    f = fgrad.jit(lambda h, c: h * fgrad.nn.one_hot(c, 4))  # char_rnn.py's next_char
+    got = f(fnp.ones(4), 2)
+    assert isinstance(got._buf, FD)
+    np.testing.assert_array_equal(np.asarray(got), [0.0, 0.0, 1.0, 0.0])
+    np.testing.assert_array_equal(np.asarray(fgrad.jit(lambda c: fnp.reshape(c, (1, 1)))(3.5)), [[3.5]])
+
+
+def test_jit_select_with_a_literal_condition_on_a_device(on_fake):
+    def f(x):
+        stop = fnp.asarray(False)
+        return lax.while_loop(lambda s: ~s[1] & (s[0] < 3.0), lambda s: (s[0] + 1.0, s[1]), (x, stop))[0]
+
+    np.testing.assert_array_equal(np.asarray(fgrad.jit(f)(fnp.asarray(0.5))), 3.5)
+    got = fgrad.jit(lambda x: fnp.where(True, x, -x))(fnp.arange(3.0))
+    np.testing.assert_array_equal(np.asarray(got), [0.0, 1.0, 2.0])
+    # weakly typed 0-d values are Python scalars in a compiled program (minimize's status):
+    # a comparison of one is a Python bool condition
+    def g(x):
+        status = fnp.where(x[1] > 0, 0, -1)
+        return fnp.where(status < 0, fnp.where(x[2] > 0, 1, 2), status)
+
+    assert int(fgrad.jit(g)(fnp.arange(3.0))) == 0
+    assert int(fgrad.jit(g)(-fnp.arange(3.0))) == 2
