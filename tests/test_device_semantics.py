@@ -211,3 +211,23 @@ def test_jit_select_with_a_literal_condition_on_a_device(on_fake):
 
     assert int(fgrad.jit(g)(fnp.arange(3.0))) == 0
     assert int(fgrad.jit(g)(-fnp.arange(3.0))) == 2
+
+
+@pytest.mark.parametrize("mode,ufunc", [("set", None), ("multiply", np.multiply), ("min", np.minimum),
+                                        ("max", np.maximum)])
+def test_scatter_into_a_transposed_operand_on_a_device(on_fake, mode, ufunc):
+    """A device scatter pads its operand (for dropped indices); a transposed operand pads to
+    a Fortran-ordered copy, whose ``reshape(-1)`` is a copy too: updates written through it
+    were lost (``put_along_axis`` under vmap)."""
+    x = A(size=(4, 3))
+    idx = np.array([2, 0, 2, 1])
+    v = A(size=(3, 4))
+    xt = fnp.asarray(x).T  # (3, 4), not C-contiguous on the device
+    assert not xt._buf.flags.c_contiguous
+    want = x.T.copy()
+    if ufunc is None:
+        want[:, idx] = v
+    else:
+        ufunc.at(want, (slice(None), idx), v)
+    got = getattr(xt.at[:, idx], mode)(v)
+    np.testing.assert_array_equal(np.asarray(got), want)

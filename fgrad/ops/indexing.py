@@ -420,7 +420,7 @@ def _set_last_wins(xp, out, idx, u) -> None:
         return
     lin, u = got
     last = xp.concatenate([lin[1:] != lin[:-1], xp.ones(1, dtype=bool)])
-    out.reshape(-1)[lin[last]] = u[last]  # a view: ``out`` is a fresh contiguous copy
+    out[xp.unravel_index(lin[last], out.shape)] = u[last]
 
 
 def _scatter_extreme(xp, out, idx, u, op) -> None:
@@ -439,9 +439,8 @@ def _scatter_extreme(xp, out, idx, u, op) -> None:
         u = xp.concatenate([u[:step], xp.where(same, op(u[step:], u[:-step]), u[step:])])
         step *= 2
     last = xp.concatenate([lin[1:] != lin[:-1], xp.ones(1, dtype=bool)])
-    t = lin[last]
-    flat = out.reshape(-1)  # a view: ``out`` is a fresh contiguous copy
-    flat[t] = op(flat[t], u[last])
+    t = xp.unravel_index(lin[last], out.shape)  # ``out`` may not be C-contiguous (``xp.pad``)
+    out[t] = op(out[t], u[last])
 
 
 def _scatter_in_rounds(xp, out, idx, u, op) -> None:
@@ -456,11 +455,10 @@ def _scatter_in_rounds(xp, out, idx, u, op) -> None:
     pos = xp.arange(lin.size)
     first = xp.concatenate([xp.ones(1, dtype=bool), lin[1:] != lin[:-1]])
     rank = pos - xp.flatnonzero(first)[xp.cumsum(first) - 1]
-    flat = out.reshape(-1)  # a view: ``out`` is a fresh contiguous copy
     for r in range(int(rank.max()) + 1):
         sel = rank == r
-        t = lin[sel]
-        flat[t] = op(flat[t], u[sel])
+        t = xp.unravel_index(lin[sel], out.shape)  # ``out`` may not be C-contiguous (``xp.pad``)
+        out[t] = op(out[t], u[sel])
 
 
 def _scatter_impl(xp, x, u, *arrays, indexer, mode, oob):
