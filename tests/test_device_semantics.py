@@ -231,3 +231,15 @@ def test_scatter_into_a_transposed_operand_on_a_device(on_fake, mode, ufunc):
         ufunc.at(want, (slice(None), idx), v)
     got = getattr(xt.at[:, idx], mode)(v)
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_eager_array_functions_of_host_scalars_on_a_device(on_fake):
+    """A NumPy scalar handed to a shape op on a device (``fnp.reshape(np.float64(t), (1,))``,
+    as ``sph_harm_y``'s callers do): cupy's ``reshape`` calls the scalar's own method and
+    returns a host array; the scalar goes to the device first."""
+    got = fnp.reshape(np.float64(0.9), (1,))
+    assert isinstance(got._buf, FD)
+    np.testing.assert_array_equal(np.asarray(got), [0.9])
+    got = fnp.broadcast_to(np.float32(2.0), (2, 2))
+    assert isinstance(got._buf, FD) and got.dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(got), np.full((2, 2), 2.0, np.float32))

@@ -191,7 +191,15 @@ def _eval_on_device(prim, args, bufs, params, be, mixed):
         return _run(prim, args, np, bufs, params)
     dev = None
     for i, (a, b) in enumerate(zip(args, bufs)):
-        if type(a) is ArrayImpl or isinstance(b, _HOST_SCALARS) or b is None:
+        if type(a) is ArrayImpl or b is None:
+            continue
+        if isinstance(b, _HOST_SCALARS):
+            if prim.family != "elementwise":
+                # cupy's array functions (reshape, broadcast_to, ...) take only cupy arrays;
+                # its ufuncs take scalars (with NumPy's weak promotion): those keep them
+                if dev is None:
+                    dev = _op_device(args, be)
+                bufs[i] = be.from_host(np.asarray(b), dev)
             continue
         if be.owns(b):
             continue

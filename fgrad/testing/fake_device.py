@@ -403,6 +403,9 @@ def _function(fn, name):
 
     def f(*args, **kwargs):
         if array_first and args and not isinstance(args[0], FakeDeviceArray):
+            if isinstance(args[0], np.generic) and hasattr(args[0], name):
+                # cupy calls the NumPy scalar's own method: a host array comes back
+                return getattr(args[0], name)(*args[1:], **kwargs)
             raise AttributeError(f"'{type(args[0]).__name__}' object has no attribute '{name}' "
                                  f"(cupy.{name} needs a cupy.ndarray; the fake device likewise)")
         if name == "where":
