@@ -3,6 +3,8 @@ differences (jvp and vjp, orders 1 and 2), vmap vs a Python loop, einsum vs nump
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -12,6 +14,8 @@ import fgrad
 import fgrad.numpy as fnp
 from fgrad.core.primitive import PRIMITIVES
 from fgrad.ops import linalg as L
+from fgrad.testing.op_table import rows_by_name
+from fgrad.testing.op_table.products import numpy_cross
 
 # ---------------------------------------------------------------------------------------
 # helpers: finite differences on pytrees of arrays
@@ -332,11 +336,24 @@ def test_tensordot(rng, sa, sb, axes):
 @pytest.mark.parametrize("sa,sb,kw", [((3,), (3,), {}), ((4, 3), (4, 3), {}), ((4, 3), (3,), {}),
                                       ((3, 4), (4, 3), dict(axisa=0, axisb=1, axisc=0)),
                                       ((5, 2), (5, 3), {}), ((2, 3), (3, 3), dict(axis=0))])
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_cross(rng, sa, sb, kw):
     a, b = rng.normal(size=sa), rng.normal(size=sb)
-    close(fnp.cross(a, b, **kw), np.cross(a, b, **kw), rtol=1e-12, atol=1e-14)
+    close(fnp.cross(a, b, **kw), numpy_cross(a, b, **kw), rtol=1e-12, atol=1e-14)
     check_grads(lambda x, y: fnp.cross(x, y, **kw), (a, b), rng, order=1)
+
+
+@pytest.mark.parametrize("sa,sb", [((2,), (2,)), ((4, 2), (3,)), ((3,), (2, 2))])
+def test_cross_reference_of_2_vectors_does_not_need_numpys_2_vector_rule(rng, sa, sb):
+    """NumPy 2.0 deprecated 2-vectors in ``np.cross`` and NumPy 2.5 removed them (JAX keeps
+    them, and so does fgrad): the op table's reference must not use that path (it raised
+    on the GPU machine's NumPy 2.5.2).  NumPy's DeprecationWarning is made an error here."""
+    a, b = rng.normal(size=sa), rng.normal(size=sb)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        got = rows_by_name()["cross"].call_ref([a, b], {})
+    want = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]  # the z component
+    np.testing.assert_allclose(got if got.ndim == want.ndim else got[..., 2], want, rtol=1e-15)
+    close(fnp.cross(a, b), got, rtol=1e-12, atol=1e-14)
 
 
 def test_cross_2d_vectors(rng):

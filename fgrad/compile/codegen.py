@@ -398,8 +398,24 @@ class Gen:
             s = self.special(e, ins)
             if s is not None:
                 return s
+        if not self.numpy and prim.family != "elementwise":
+            ins = self.device_scalars(e, ins)
         args = ", ".join(["xp"] + ins)
         return f"{self.impl_fn(e)}({args})"
+
+    def device_scalars(self, e, ins) -> list:
+        """On a device backend, the weak scalars (Python values at run time) and literals that
+        a non-elementwise implementation receives, as 0-d device arrays of their dtypes: cupy's
+        array functions (``reshape``, ``broadcast_to``, ...) take only cupy arrays, where NumPy's
+        accept Python scalars.  Elementwise implementations keep Python scalars (cupy's ufuncs
+        take them, with NumPy's weak-scalar promotion)."""
+        out = []
+        for a, s in zip(e.invars, ins):
+            if self.is_array(a):
+                out.append(s)
+            else:
+                out.append(f"{self.bind(self.xp.asarray, 'h')}({s}, {self.bind(a.aval.dtype, 'd')})")
+        return out
 
     def special(self, e, ins):
         name = e.prim.name

@@ -195,12 +195,16 @@ def _eval_on_device(prim, args, bufs, params, be, mixed):
     # is uploaded: cupy's functions that call its methods (``reshape``) return host data
     upload_scalars = not any(type(a) is ArrayImpl for a in args)
     for i, (a, b) in enumerate(zip(args, bufs)):
-        if upload_scalars and isinstance(b, np.generic):
-            if dev is None:
-                dev = _op_device(args, be)
-            bufs[i] = be.from_host(np.asarray(b), dev)
+        if type(a) is ArrayImpl or b is None:
             continue
-        if type(a) is ArrayImpl or isinstance(b, _HOST_SCALARS) or b is None:
+        if isinstance(b, _HOST_SCALARS):
+            # cupy's array functions (reshape, broadcast_to, ...) take only cupy arrays and, given
+            # a NumPy scalar, call its methods and return host data; its ufuncs take scalars
+            # (with NumPy's weak promotion): those keep them unless no Array operand is present
+            if prim.family != "elementwise" or (upload_scalars and isinstance(b, np.generic)):
+                if dev is None:
+                    dev = _op_device(args, be)
+                bufs[i] = be.from_host(np.asarray(b), dev)
             continue
         if be.owns(b):
             continue

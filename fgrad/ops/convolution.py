@@ -178,6 +178,22 @@ def window_view(xp, x, window: tuple, strides: tuple, dilation: tuple, out: tupl
     return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides_)
 
 
+def _matmul(xp, a, b):
+    """``xp.matmul(a, b)`` for the batched products here, whose batch axes broadcast.  cupy
+    (14) then builds per-matrix pointers with an unsigned kernel from the batch strides, and
+    raises ``OverflowError`` on a negative one; ``ascontiguousarray`` leaves those on size-1
+    axes (a flipped kernel reshaped), which count as contiguous.  Such axes get stride 0 (a
+    view: the stride of a size-1 axis is never used)."""
+    return xp.matmul(_unit_strides_nonnegative(xp, a), _unit_strides_nonnegative(xp, b))
+
+
+def _unit_strides_nonnegative(xp, x):
+    if all(s >= 0 or n != 1 for n, s in zip(x.shape, x.strides)):
+        return x
+    strides = tuple(0 if n == 1 else s for n, s in zip(x.shape, x.strides))
+    return xp.lib.stride_tricks.as_strided(x, shape=x.shape, strides=strides)
+
+
 def dilate_and_pad(xp, x, first: int, dilation: tuple, padding: tuple, fill=0):
     """``x`` with ``dilation - 1`` fill values between elements and ``padding`` (negative:
     cropping) on the axes from ``first`` on: one allocation and one strided copy."""
@@ -274,12 +290,12 @@ def _conv_impl(
         # patches as columns (Nb, G, I*K, P): the copy runs along output rows and the
         # product lands in (Nb, O, *out) order directly
         cols = v.transpose(lead + (2,) + ks + sp).reshape(nb, g, cg * kn, p)
-        res = xp.matmul(w3, cols)  # (Nb, G, Og, P)
+        res = _matmul(xp, w3, cols)  # (Nb, G, Og, P)
         res = res.reshape((nb, o) + out)
     else:
         # few output positions (a weight gradient): one GEMM per group over Nb*P rows
         cols = v.transpose((lead[1],) + (lead[0],) + sp + (2,) + ks).reshape(g, nb * p, cg * kn)
-        res = xp.matmul(cols, w3.transpose(0, 2, 1))  # (G, Nb*P, Og)
+        res = _matmul(xp, cols, w3.transpose(0, 2, 1))  # (G, Nb*P, Og)
         res = res.reshape((g, nb, p, og)).transpose(1, 0, 3, 2).reshape((nb, o) + out)
     if ospec != tuple(range(res.ndim)):
         res = res.transpose(_inverse(ospec))
@@ -333,7 +349,7 @@ def _conv_shift_add(xp, x, w, strides, padding, lhs_dilation, rhs_dilation, grou
     out_sp = _out_spatial(sin, kernel, strides, padding, lhs_dilation, rhs_dilation)
     wk = w.reshape((g, og, i) + kernel)
     wk = wk.transpose((0,) + tuple(range(3, 3 + nd)) + (1, 2)).reshape(g, kn * og, i)  # (G, K*Og, I)
-    z = xp.matmul(wk, x.reshape(n, g, i, -1))  # (N, G, K*Og, P_in)
+    z = _matmul(xp, wk, x.reshape(n, g, i, -1))  # (N, G, K*Og, P_in)
     z = z.reshape((n, g) + tuple(kernel) + (og,) + tuple(sin))
     res = xp.zeros((n, g, og) + out_sp, dtype=z.dtype)
     for offs in np.ndindex(*kernel):

@@ -688,11 +688,18 @@ def host_where(c, x, y):
             d = np.bitwise_and(d, m, out=d) if d.shape == m.shape else np.bitwise_and(d, m)
             np.bitwise_xor(d, yb, out=d)
             return d.view(x.dtype)
-    return np.where(c, x, y)
+    return np.where(_condition(c), x, y)
+
+
+def _condition(c):
+    """A select condition that ``cupy.where`` takes: it calls ``c.astype``, which a Python
+    bool (a literal or weak scalar in a program) lacks; ``np.bool_`` has it (and NumPy's
+    ``where`` gives the same result for both)."""
+    return c if hasattr(c, "astype") else np.bool_(c)
 
 
 select_p = elementwise(
-    "select", lambda xp, c, x, y: host_where(c, x, y) if xp is np else xp.where(c, x, y),
+    "select", lambda xp, c, x, y: host_where(c, x, y) if xp is np else xp.where(_condition(c), x, y),
     kernel="({0} ? {1} : {2})",
 )
 

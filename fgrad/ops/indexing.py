@@ -379,21 +379,68 @@ _UFUNC = {"add": "add", "mul": "multiply", "min": "minimum", "max": "maximum"}
 
 
 def _ufunc_at(xp, mode, out, idx, u):
-    uf = getattr(xp, _UFUNC[mode])
-    try:
-        uf.at(out, idx, u)
+    if xp is not np and mode != "add":
+        # cupy's ``minimum.at``/``maximum.at`` are CUDA atomics built on fminf/fmaxf (float64
+        # rounded to float32, NaNs ignored) and it has no ``multiply.at``: devices use
+        # duplicate-free fancy assignments instead
+        with _device_of(out):
+            if mode == "mul":
+                _scatter_in_rounds(xp, out, idx, u, xp.multiply)
+            else:
+                _scatter_extreme(xp, out, idx, u, xp.minimum if mode == "min" else xp.maximum)
         return
-    except (AttributeError, NotImplementedError, TypeError):
+    try:
+        getattr(xp, _UFUNC[mode]).at(out, idx, u)
+    except (NotImplementedError, TypeError):
         if xp is np:
             raise
-    if mode == "mul":  # cupy has no multiply.at (no CUDA atomic multiply)
-        with _device_of(out):
-            _scatter_in_rounds(xp, out, idx, u, xp.multiply)
-        return
-    import cupyx  # pragma: no cover - GPU fallback
+        with _device_of(out):  # a dtype without a CUDA atomic add (bool, 8/16-bit integers)
+            _scatter_in_rounds(xp, out, idx, u, xp.add)
 
-    fn = {"add": "scatter_add", "min": "scatter_min", "max": "scatter_max"}[mode]
-    getattr(cupyx, fn)(out, idx, u)
+
+def _targets_in_order(xp, out, idx, u):
+    """The updates of ``out[idx] <- u`` as flat target positions and values, sorted by target
+    and, within a target, in NumPy's update order; ``None`` when there are no updates."""
+    lin = xp.arange(out.size).reshape(out.shape)[idx]
+    u = xp.broadcast_to(u, lin.shape).reshape(-1)
+    lin = lin.reshape(-1)
+    n = lin.size
+    if n == 0:
+        return None
+    order = xp.argsort(lin * n + xp.arange(n))  # by target, then in update order
+    return lin[order], u[order]
+
+
+def _set_last_wins(xp, out, idx, u) -> None:
+    """``out[idx] = u`` where the last update to a repeated target wins, as in NumPy.  cupy's
+    fancy assignment writes repeated targets in parallel (any one may land), so only each
+    target's last update is assigned: one duplicate-free assignment."""
+    got = _targets_in_order(xp, out, idx, u)
+    if got is None:
+        return
+    lin, u = got
+    last = xp.concatenate([lin[1:] != lin[:-1], xp.ones(1, dtype=bool)])
+    out[xp.unravel_index(lin[last], out.shape)] = u[last]
+
+
+def _scatter_extreme(xp, out, idx, u, op) -> None:
+    """``op.at(out, idx, u)`` for ``op`` = minimum/maximum (exact in any order): each
+    target's updates are reduced by a segmented scan over the target-sorted updates
+    (``ceil(log2(n))`` elementwise steps), then one duplicate-free assignment applies them.
+    NaNs propagate as in NumPy's ``minimum.at``."""
+    got = _targets_in_order(xp, out, idx, u)
+    if got is None:
+        return
+    lin, u = got
+    n = lin.size
+    step = 1
+    while step < n:  # after this, u[i] reduces u[i - 2**k + 1 .. i] within i's target
+        same = lin[step:] == lin[:-step]
+        u = xp.concatenate([u[:step], xp.where(same, op(u[step:], u[:-step]), u[step:])])
+        step *= 2
+    last = xp.concatenate([lin[1:] != lin[:-1], xp.ones(1, dtype=bool)])
+    t = xp.unravel_index(lin[last], out.shape)  # ``out`` may not be C-contiguous (``xp.pad``)
+    out[t] = op(out[t], u[last])
 
 
 def _scatter_in_rounds(xp, out, idx, u, op) -> None:
@@ -401,22 +448,17 @@ def _scatter_in_rounds(xp, out, idx, u, op) -> None:
     each target is applied in round k, so every target sees its updates in order, exactly
     as NumPy's ``ufunc.at`` applies them.  For backends without that ``ufunc.at`` (cupy's
     ``multiply``); one round per repeat of the most repeated target."""
-    lin = xp.arange(out.size).reshape(out.shape)[idx]
-    u = xp.broadcast_to(u, lin.shape).reshape(-1)
-    lin = lin.reshape(-1)
-    n = lin.size
-    if n == 0:
+    got = _targets_in_order(xp, out, idx, u)
+    if got is None:
         return
-    pos = xp.arange(n)
-    order = xp.argsort(lin * n + pos)  # by target, then in update order
-    lin, u = lin[order], u[order]
+    lin, u = got
+    pos = xp.arange(lin.size)
     first = xp.concatenate([xp.ones(1, dtype=bool), lin[1:] != lin[:-1]])
     rank = pos - xp.flatnonzero(first)[xp.cumsum(first) - 1]
-    flat = out.reshape(-1)  # a view: ``out`` is a fresh contiguous copy
     for r in range(int(rank.max()) + 1):
         sel = rank == r
-        t = lin[sel]
-        flat[t] = op(flat[t], u[sel])
+        t = xp.unravel_index(lin[sel], out.shape)  # ``out`` may not be C-contiguous (``xp.pad``)
+        out[t] = op(out[t], u[sel])
 
 
 def _scatter_impl(xp, x, u, *arrays, indexer, mode, oob):
@@ -426,7 +468,11 @@ def _scatter_impl(xp, x, u, *arrays, indexer, mode, oob):
     idx, pad = _np_index(xp, x.shape, indexer, arrays, "clip" if oob == "clip" else "drop")
     out = _pad_axes(xp, x, pad, 0) if pad else x.copy()
     if mode == "set":
-        out[idx] = u
+        if arrays and xp is not np:
+            with _device_of(out):
+                _set_last_wins(xp, out, idx, u)
+        else:
+            out[idx] = u
     elif not arrays:  # basic indexing: no repeated targets
         view = out[idx]
         if mode == "add":

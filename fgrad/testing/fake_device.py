@@ -84,6 +84,29 @@ class FakeDeviceArray(np.ndarray):
             res._fake_device = self._fake_device
         return res
 
+    def __setitem__(self, idx, value) -> None:
+        """``a[idx] = v``.  With repeated targets in an advanced index cupy does not promise
+        which update lands (its scatter kernel writes them in parallel); the fake applies
+        them first-wins, so code relying on NumPy's last-wins order fails here too.  And
+        cupy broadcasts ``v`` strictly (``broadcast_to``): a value with more dimensions than
+        the selection is an error, where NumPy drops its leading size-1 axes."""
+        idx, value = _unwrap(idx), _unwrap(value)
+        plain = self.view(np.ndarray)
+        if np.ndim(value) > plain[idx].ndim:  # NumPy drops leading size-1 axes of the value
+            raise ValueError("input operand has more dimensions than allowed by the axis remapping "
+                             f"(cupy: a value of shape {np.shape(value)} assigned to a selection of "
+                             f"shape {plain[idx].shape})")
+        if not _has_index_array(idx):
+            plain[idx] = value
+            return
+        targets = np.arange(self.size).reshape(self.shape)[idx]
+        flat = targets.reshape(-1)
+        if np.unique(flat).size == flat.size:
+            plain[idx] = value
+            return
+        vals = np.broadcast_to(np.asarray(value, dtype=self.dtype), targets.shape).reshape(-1)
+        plain[np.unravel_index(flat[::-1], self.shape)] = vals[::-1]
+
     # reading a value on the host (``bool(x.any())``, ``float(x)``, ``x.item()``) is a
     # device->host copy and a synchronisation on a GPU: counted with the copies
     def __bool__(self) -> bool:
@@ -133,6 +156,8 @@ class FakeDeviceArray(np.ndarray):
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         where = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
         dev = _check((inputs, out), where)
+        if ufunc is np.matmul and method == "__call__":
+            _cupy_matmul_pointer_strides(*inputs[:2])
         args = _unwrap(inputs)
         if out is not None:
             kwargs["out"] = _unwrap(out)
@@ -145,6 +170,8 @@ class FakeDeviceArray(np.ndarray):
 
     def __array_function__(self, func, types_, args, kwargs):
         where = f"numpy.{getattr(func, '__name__', func)}"
+        if func is np.where:
+            _cupy_where_condition(args, kwargs)
         dev = _check((args, kwargs), where)
         return _wrap(func(*_unwrap(args), **_unwrap(kwargs)), dev)
 
@@ -198,6 +225,21 @@ def _run_ufunc(ufunc, method: str, args, kwargs):
     if isinstance(res, tuple):
         return tuple(flush_subnormals(r) for r in res)
     return flush_subnormals(res)
+
+
+def _cupy_where_condition(args, kwargs) -> None:
+    """``cupy.where(c, x, y)`` calls ``c.astype``: a Python bool condition fails there
+    (``'bool' object has no attribute 'astype'``), where NumPy accepts it."""
+    c = args[0] if args else kwargs.get("condition")
+    if len(args) + len(kwargs) == 3 and not hasattr(c, "astype"):
+        raise AttributeError(f"'{type(c).__name__}' object has no attribute 'astype' (cupy.where "
+                             "needs a cupy.ndarray condition; the fake device likewise)")
+
+
+def _has_index_array(idx) -> bool:
+    """Whether a NumPy index has an advanced (integer-array or list) component."""
+    parts = idx if type(idx) is tuple else (idx,)
+    return any(isinstance(p, (np.ndarray, list)) and np.asarray(p).dtype.kind in "iu" for p in parts)
 
 
 def _count(kind: str) -> None:
@@ -289,6 +331,46 @@ _CUPY_UFUNC_METHODS = {
 }
 
 
+def _cupy_float_extreme_at(name: str, a: np.ndarray, idx, b) -> None:
+    """cupy 14's ``minimum.at`` / ``maximum.at`` on floats, as its CUDA atomics compute them
+    (``cupy/_core/include/cupy/atomics.cuh``): a compare-and-swap loop around ``fminf`` /
+    ``fmaxf``, so NaNs are ignored (``fmin``, not ``minimum``) and float64 targets that are
+    touched come back rounded to float32."""
+    np.fmin.at(a, idx, b) if name == "minimum" else np.fmax.at(a, idx, b)
+    if a.dtype == np.float64:
+        touched = np.zeros(a.shape, dtype=bool)
+        touched[idx] = True
+        a[touched] = a[touched].astype(np.float32).astype(np.float64)
+
+
+def _cupy_matmul_pointer_strides(a, b) -> None:
+    """cupy 14's ``matmul`` of operands with more than 2 dimensions and a broadcast batch
+    axis builds per-matrix pointers with an unsigned kernel (``_mat_ptrs``) from the batch
+    strides; a negative batch stride left by ``ascontiguousarray`` (which keeps a view whose
+    negative stride sits on a size-1 axis: it counts as contiguous) raises there."""
+    nd = max(np.ndim(a), np.ndim(b))
+    if nd <= 2 or not np.size(a) or not np.size(b):
+        return
+    ops = []
+    for x, vec in ((a, (1, -1)), (b, (-1, 1))):
+        x = np.asarray(_unwrap(x))
+        x = x.reshape(vec) if x.ndim == 1 else x
+        if not x.flags.c_contiguous:
+            x = np.ascontiguousarray(x)
+        ops.append(([1] * (nd - x.ndim) + list(x.shape), [0] * (nd - x.ndim) + list(x.strides)))
+    (sa, ta), (sb, tb) = ops
+    broadcast = False
+    for i in range(nd - 2):
+        c = max(sa[i], sb[i])
+        for shp, st in ((sa, ta), (sb, tb)):
+            if shp[i] == 1 and c > 1:
+                st[i], broadcast = 0, True
+    for st in (ta[:nd - 2], tb[:nd - 2]):
+        for s in st:
+            if broadcast and s < 0:
+                raise OverflowError(f"Python integer {s} out of bounds for uint64")
+
+
 class _FakeUfunc:
     """A NumPy ufunc whose results are device arrays and which rejects host arrays."""
 
@@ -302,6 +384,8 @@ class _FakeUfunc:
         return _wrap(res, dev)
 
     def __call__(self, *args, **kwargs):
+        if self.__name__ == "matmul":
+            _cupy_matmul_pointer_strides(*args[:2])
         return self._apply(self._uf, f"xp.{self.__name__}", args, kwargs)
 
     def _supported(self, method: str) -> None:
@@ -333,6 +417,8 @@ class _FakeUfunc:
         idx = _unwrap(indices)
         if b is None:
             self._uf.at(a.view(np.ndarray), idx)
+        elif self.__name__ in ("minimum", "maximum") and a.dtype.kind == "f":
+            _cupy_float_extreme_at(self.__name__, a.view(np.ndarray), idx, _unwrap(b))
         else:
             self._uf.at(a.view(np.ndarray), idx, _unwrap(b))
 
@@ -380,18 +466,26 @@ class _FakeModule(types.ModuleType):
         return w
 
 
-# cupy functions that call the method of their argument (``cupy.reshape(a, s)`` is
-# ``a.reshape(s)``): given a NumPy scalar, they return NumPy's (host) result
-_METHOD_CALLS = {"reshape", "transpose"}
+# cupy functions that start by calling a method of (or are typed on) their array argument,
+# so a Python or NumPy scalar there fails (``cupy.reshape(3, (1,))``: AttributeError)
+_ARRAY_FIRST = {"reshape", "transpose", "broadcast_to", "moveaxis", "squeeze", "expand_dims", "ravel",
+                "swapaxes", "flip", "rollaxis"}
 
 
 def _function(fn, name):
     where = f"xp.{name}"
+    array_first = name in _ARRAY_FIRST
 
     def f(*args, **kwargs):
+        if array_first and args and not isinstance(args[0], FakeDeviceArray):
+            if isinstance(args[0], np.generic) and hasattr(args[0], name):
+                # cupy calls the NumPy scalar's own method: a host array comes back
+                return getattr(args[0], name)(*args[1:], **kwargs)
+            raise AttributeError(f"'{type(args[0]).__name__}' object has no attribute '{name}' "
+                                 f"(cupy.{name} needs a cupy.ndarray; the fake device likewise)")
+        if name == "where":
+            _cupy_where_condition(args, kwargs)
         dev = _check((args, kwargs), where)
-        if name in _METHOD_CALLS and args and isinstance(args[0], np.generic):
-            return fn(*_unwrap(args), **_unwrap(kwargs))
         return _wrap(fn(*_unwrap(args), **_unwrap(kwargs)), dev)
 
     f.__name__ = name
