@@ -274,5 +274,6 @@ def test_on_the_cuda_device(cuda_device):
     np.testing.assert_allclose(
         F.interpolate(x.detach().cpu(), scale_factor=1.5, mode="bicubic").numpy(),
         y.detach().cpu().numpy(),
-        rtol=1e-6,
+        # a GPU's float32 kernels contract to fma (an H100 differed by 6e-8 on values ~1)
+        rtol=1e-6, atol=0 if cuda_device == "fake" else 1e-6,
     )
