@@ -106,6 +106,31 @@ def live_eqns(eqns, outvars) -> tuple[list, set]:
     return kept, live
 
 
+def split_by_dependence(eqns, seeds) -> tuple[list, list, set]:
+    """``(independent, dependent, reached)``: the equations of ``eqns`` (in order) that read
+    none of ``seeds`` (transitively), those that do, and the variables reached from
+    ``seeds`` (the seeds included) -- the one forward dependence analysis of partial
+    evaluation (the tape's primal/linear split, scan's residual split).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> jaxpr = fgrad.make_jaxpr(lambda x, y: fnp.sin(x) * y)(1.0, 2.0).jaxpr
+        >>> known, unknown, _ = split_by_dependence(jaxpr.eqns, {jaxpr.invars[1]})
+        >>> [e.prim.name for e in known], [e.prim.name for e in unknown]
+        (['sin'], ['mul'])
+    """
+    reached = set(seeds)
+    independent, dependent = [], []
+    for e in eqns:
+        if any(type(v) is not Literal and v in reached for v in e.invars):
+            dependent.append(e)
+            reached.update(e.outvars)
+        else:
+            independent.append(e)
+    return independent, dependent, reached
+
+
 def _holds_effects(value) -> bool:
     """Whether a parameter value is, or contains, a program with an effectful equation."""
     if isinstance(value, (tuple, list)):

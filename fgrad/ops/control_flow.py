@@ -25,7 +25,7 @@ from ..core.executor import straight_line
 from ..backends import NUMPY, put_buffer
 from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
-from ..core.ir import Jaxpr, Literal, eval_jaxpr, live_eqns
+from ..core.ir import Jaxpr, Literal, eval_jaxpr, live_eqns, split_by_dependence
 from ..core.primitive import DebugCheckTrace, Primitive
 from ..core.provenance import CHECKS
 from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -538,13 +538,7 @@ def _scan_jvp_split(primals, tangents, tans, body, n_consts, n_carry, length, re
     while True:
         seeds = [v for v, z in zip(v_tc, zc) if not z] + [v for v, m in zip(v_tcar, lin_car) if m] \
             + [v for v, z in zip(v_tx, zx) if not z]
-        unknown, unknown_eqns, known_eqns = set(seeds), [], []
-        for e in jx.eqns:
-            if any(type(v) is not Literal and v in unknown for v in e.invars):
-                unknown_eqns.append(e)
-                unknown.update(e.outvars)
-            else:
-                known_eqns.append(e)
+        known_eqns, unknown_eqns, unknown = split_by_dependence(jx.eqns, seeds)
         new = [m or (type(v) is not Literal and v in unknown) for m, v in zip(lin_car, t_car_out)]
         if new == lin_car:
             break

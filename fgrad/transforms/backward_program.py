@@ -44,7 +44,7 @@ from typing import Callable
 from ..compile.passes import Program, dce
 from ..core.array import ArrayImpl, ShapedArray
 from ..core.executor import straight_line
-from ..core.ir import Eqn, Jaxpr, Literal, Var
+from ..core.ir import Eqn, Jaxpr, Literal, Var, split_by_dependence
 from ..core.trace import ConcretizationError, new_trace
 from .staging import StagingTrace
 from .transpose import backward_pass
@@ -131,14 +131,7 @@ def split(jaxpr: Jaxpr, n_primal: int, n_out: int) -> tuple[list, list, list]:
     the linear equations are those that read a tangent (transitively), the residuals the
     non-tangent values they read or return (constants included), in first-use order.
     Raises `ConcretizationError` if a primal output depends on a tangent."""
-    tangent = set(jaxpr.invars[n_primal:])
-    primal_eqns, linear_eqns = [], []
-    for e in jaxpr.eqns:
-        if any(type(v) is not Literal and v in tangent for v in e.invars):
-            linear_eqns.append(e)
-            tangent.update(e.outvars)
-        else:
-            primal_eqns.append(e)
+    primal_eqns, linear_eqns, tangent = split_by_dependence(jaxpr.eqns, jaxpr.invars[n_primal:])
     if any(type(v) is not Literal and v in tangent for v in jaxpr.outvars[:n_out]):
         raise ConcretizationError("a primal output depends on the tangents")
     res: list = []
