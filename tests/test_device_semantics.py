@@ -243,3 +243,28 @@ def test_eager_array_functions_of_host_scalars_on_a_device(on_fake):
     got = fnp.broadcast_to(np.float32(2.0), (2, 2))
     assert isinstance(got._buf, FD) and got.dtype == np.float32
     np.testing.assert_array_equal(np.asarray(got), np.full((2, 2), 2.0, np.float32))
+
+
+# ---------------------------------------------------------------------------------------
+# ``*_like(a, shape=())``: cupy returns ``a``'s shape (``shape if shape else a.shape``)
+
+
+def test_fake_like_with_an_empty_shape_keeps_the_operands_shape_like_cupy(on_fake):
+    a = on_fake.from_host(np.ones(5))
+    assert on_fake.xp.zeros_like(a, shape=()).shape == (5,)  # cupy 14.2; NumPy gives ()
+
+
+def test_grad_of_a_scan_with_an_unused_scalar_carry_on_a_device(on_fake):
+    # the tape filled the unused carry's cotangent with zeros_like(ys_cotangent, shape=()),
+    # which cupy makes (5,): the xs cotangent came out (5, 1) and the gradient (5, 5) (an H100)
+    x = np.array([0.34558419, 0.82161814, 0.33043708, -1.30315723, 0.90535587])
+
+    def g(v):
+        _, ys = lax.scan(lambda cr, xi: (cr * xi, cr + xi), 1.0, v)
+        return fnp.sum(ys)
+
+    # d/dx_k sum_t (c_t + x_t) with c_t = x_0 ... x_{t-1}: 1 + sum_{t > k} prod_{s < t, s != k} x_s
+    want = [1 + sum(np.prod(np.delete(x[:t], k)) for t in range(k + 1, 5)) for k in range(5)]
+    got = fgrad.grad(g)(fnp.asarray(x))
+    assert got.shape == (5,) and str(got.device).startswith("fake")
+    np.testing.assert_allclose(np.asarray(fgrad.device_get(got)), np.asarray(want), rtol=1e-14)

@@ -374,6 +374,24 @@ def is_negative_zero(value) -> bool:
     return False
 
 
+def zeros_like_shaped(xp, ref, shape: tuple, dtype):
+    """Zeros of ``shape`` and ``dtype`` on ``ref``'s device (``xp.zeros_like(ref, shape=...)``).
+
+    cupy's ``*_like(a, shape=())`` returns ``a``'s shape (it tests ``if shape``), so a 0-d
+    result is made with one element and viewed as 0-d (a cotangent of a scalar output came
+    out with the other output's shape on an H100 and broadcast into a wrong-shaped gradient).
+
+    Example::
+
+        >>> import numpy as np
+        >>> zeros_like_shaped(np, np.ones(5), (), np.float32).shape
+        ()
+    """
+    if len(shape) == 0:
+        return xp.zeros_like(ref, shape=(1,), dtype=dtype).reshape(())
+    return xp.zeros_like(ref, shape=shape, dtype=dtype)
+
+
 def full(xp, shape, fill_value, dtype=None):
     """``xp.full(shape, fill_value, dtype)`` that keeps a negative zero.
 

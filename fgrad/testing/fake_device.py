@@ -459,7 +459,9 @@ class _FakeModule(types.ModuleType):
         elif name == "asnumpy":
             w = _asnumpy
         elif name in ("full", "full_like"):
-            w = _filler(attr, name)
+            w = _filler(attr, name) if name == "full" else _falsy_shape_like(_filler(attr, name))
+        elif name in ("zeros_like", "ones_like", "empty_like"):
+            w = _falsy_shape_like(_function(attr, name))
         else:
             w = _function(attr, name)
         object.__setattr__(self, name, w)
@@ -536,6 +538,19 @@ def _filler(fn, name):
 
     f.__name__ = name
     return f
+
+
+def _falsy_shape_like(f):
+    """``xp.zeros_like``/``ones_like``/``empty_like``/``full_like``: cupy's ``shape=()`` means
+    ``a``'s shape (it tests ``shape if shape else a.shape``), where NumPy's gives a 0-d array."""
+
+    def g(a, *args, **kwargs):
+        if "shape" in kwargs and kwargs["shape"] is not None and not kwargs["shape"]:
+            kwargs["shape"] = None
+        return f(a, *args, **kwargs)
+
+    g.__name__ = f.__name__
+    return g
 
 
 def _converter(fn, name):

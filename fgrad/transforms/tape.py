@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._lru import LRU
-from ..backends import _BY_TYPE, xp_of
+from ..backends import _BY_TYPE, xp_of, zeros_like_shaped
 from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
 from ..core.constants import constant_like, full_placed_like, host_array
@@ -293,7 +293,7 @@ class TapeTrace(Trace):
                         continue
                     live = [c for c, m in zip(cts_out, op.ct_mask) if m]
                     ref = next(c for c in live if c is not None)  # zeros on its device
-                    live = [xp.zeros_like(ref, shape=s, dtype=d) if c is None else c
+                    live = [zeros_like_shaped(xp, ref, s, d) if c is None else c
                             for c, (s, d) in zip(live, op.ct_avals)]
                 bwd_run, bconsts = op.bwd_run
                 in_cts = iter(bwd_run(xp, [*bconsts, *res, *live]))
