@@ -21,6 +21,7 @@ from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.weak_types import WEAK_SCALAR_TYPES
+from ..compile.passes import optimize
 from ..core.executor import straight_line
 from ..backends import NUMPY, put_buffer
 from ..core.constants import constant_like, host_array, zeros, zeros_like
@@ -39,6 +40,19 @@ from .reductions import reduce_or_p
 from .shape import bdim_to_front, move_or_broadcast, reshape
 
 
+def _simplified(jaxpr: Jaxpr) -> Jaxpr:
+    """A body for the straight-line executor: simplified by jit's passes (``x ** 3`` as
+    products, identities and common subexpressions removed, dead code dropped), unless
+    folding made constants -- host arrays a body running on a device could not read -- in
+    which case only its dead code is dropped."""
+    prog = optimize(jaxpr, [])
+    if not prog.constvars:
+        return prog.to_jaxpr()
+    eqns = live_eqns(jaxpr.eqns, jaxpr.outvars)[0]
+    return jaxpr if len(eqns) == len(jaxpr.eqns) else Jaxpr(jaxpr.constvars, jaxpr.invars, eqns,
+                                                             jaxpr.outvars)
+
+
 class Branch:
     """A traced function: a jaxpr whose first ``n_consts`` inputs are its constants.
     Hashed by identity; caches its compiled executor."""
@@ -55,12 +69,8 @@ class Branch:
     def run(self, xp, bufs):
         if CHECKS["on"] and isinstance(state.trace, DebugCheckTrace):
             return self._run_checked(xp, bufs)
-        if self._run is None:  # the body without its dead code (JVP parts nobody reads, ...)
-            jaxpr = self.jaxpr
-            eqns = live_eqns(jaxpr.eqns, jaxpr.outvars)[0]
-            if len(eqns) != len(jaxpr.eqns):
-                jaxpr = Jaxpr(jaxpr.constvars, jaxpr.invars, eqns, jaxpr.outvars)
-            self._run = straight_line(jaxpr)
+        if self._run is None:
+            self._run = straight_line(_simplified(self.jaxpr))
         return self._run(xp, bufs)
 
     def _run_checked(self, xp, bufs):
