@@ -268,3 +268,12 @@ def test_grad_of_a_scan_with_an_unused_scalar_carry_on_a_device(on_fake):
     got = fgrad.grad(g)(fnp.asarray(x))
     assert got.shape == (5,) and str(got.device).startswith("fake")
     np.testing.assert_allclose(np.asarray(fgrad.device_get(got)), np.asarray(want), rtol=1e-14)
+
+
+def test_python_scalars_stay_weak_in_special_functions_on_a_device(on_fake):
+    # eager device ops upload host scalars for cupy's array functions; an uploaded Python float
+    # is a strong float64, so polygamma(1.0, float32) -- digamma's derivative -- became float64
+    x = fnp.asarray(np.float32(0.7))
+    assert fgrad.scipy.special.polygamma(1.0, x).dtype == np.float32
+    _, t = fgrad.jvp(fgrad.scipy.special.digamma, (x,), (fnp.ones_like(x),))
+    assert t.dtype == np.float32

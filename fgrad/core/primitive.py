@@ -163,6 +163,8 @@ def _weak_results(prim, args, params, res):
 
 
 _HOST_SCALARS = (int, float, complex, bool, np.generic)
+# families whose device implementations take host scalars (cupy ufuncs, cupyx.scipy.special)
+_SCALAR_TAKING_FAMILIES = frozenset({"elementwise", "special_function"})
 
 
 def _eval_on_device(prim, args, bufs, params, be, mixed):
@@ -199,9 +201,12 @@ def _eval_on_device(prim, args, bufs, params, be, mixed):
             continue
         if isinstance(b, _HOST_SCALARS):
             # cupy's array functions (reshape, broadcast_to, ...) take only cupy arrays and, given
-            # a NumPy scalar, call its methods and return host data; its ufuncs take scalars
-            # (with NumPy's weak promotion): those keep them unless no Array operand is present
-            if prim.family != "elementwise" or (upload_scalars and isinstance(b, np.generic)):
+            # a NumPy scalar, call its methods and return host data; its ufuncs (and cupyx's
+            # special functions) take scalars with NumPy's weak promotion: those keep them
+            # unless no Array operand is present (an uploaded Python float would be a strong
+            # float64: polygamma(1.0, float32) gave float64)
+            if (prim.family not in _SCALAR_TAKING_FAMILIES
+                    or (upload_scalars and isinstance(b, np.generic))):
                 if dev is None:
                     dev = _op_device(args, be)
                 bufs[i] = be.from_host(np.asarray(b), dev)
