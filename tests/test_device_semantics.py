@@ -277,3 +277,15 @@ def test_python_scalars_stay_weak_in_special_functions_on_a_device(on_fake):
     assert fgrad.scipy.special.polygamma(1.0, x).dtype == np.float32
     _, t = fgrad.jvp(fgrad.scipy.special.digamma, (x,), (fnp.ones_like(x),))
     assert t.dtype == np.float32
+
+
+def test_the_tape_never_broadcasts_a_wrong_shaped_gradient():
+    # _cast used to broadcast any cotangent into the input's shape: a (1,) gradient for a (5,)
+    # input would have come back replicated, silently; only an all-zero scalar may be expanded
+    from fgrad.transforms.tape import _cast
+
+    primal = fnp.ones(5)
+    with pytest.raises(RuntimeError, match="gradient of shape \\(1,\\) for an input of shape \\(5,\\)"):
+        _cast(np.array([2.0]), primal)
+    np.testing.assert_array_equal(_cast(np.array(0.0), primal), np.zeros(5))
+    np.testing.assert_array_equal(_cast(np.arange(5.0), primal), np.arange(5.0))

@@ -384,5 +384,13 @@ def _cast(buf, primal):
     if buf.dtype != pb.dtype:
         buf = buf.astype(pb.dtype)
     if buf.shape != pb.shape:
-        buf = xp_of(pb).broadcast_to(buf, pb.shape).copy()
+        # never broadcast a gradient into shape: a (1,) or (n, 1) cotangent for an (n,) input
+        # is a bug upstream, and broadcasting it would return a wrong gradient silently (cupy's
+        # zeros_like(shape=()) once made one); only an all-zero scalar may be expanded
+        xp = xp_of(pb)
+        if buf.size != 1 or bool(xp.any(buf != 0)):
+            raise RuntimeError(
+                f"fgrad internal error: reverse mode produced a gradient of shape {buf.shape} for an "
+                f"input of shape {pb.shape} ({pb.dtype}); please report this with the function")
+        buf = xp.zeros_like(pb)
     return buf
