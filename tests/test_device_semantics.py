@@ -284,8 +284,17 @@ def test_the_tape_never_broadcasts_a_wrong_shaped_gradient():
     # input would have come back replicated, silently; only an all-zero scalar may be expanded
     from fgrad.transforms.tape import _cast
 
-    primal = fnp.ones(5)
+    from fgrad.core.array import wrap
+
+    primal = fnp.ones(5)  # on the default device; the cotangent buffers live there too
+
+    def buf(x):
+        return fnp.asarray(x)._buf
+
+    def host(b):
+        return np.asarray(fgrad.device_get(wrap(b)))
+
     with pytest.raises(RuntimeError, match="gradient of shape \\(1,\\) for an input of shape \\(5,\\)"):
-        _cast(np.array([2.0]), primal)
-    np.testing.assert_array_equal(_cast(np.array(0.0), primal), np.zeros(5))
-    np.testing.assert_array_equal(_cast(np.arange(5.0), primal), np.arange(5.0))
+        _cast(buf([2.0]), primal)
+    np.testing.assert_array_equal(host(_cast(buf(0.0), primal)), np.zeros(5))
+    np.testing.assert_array_equal(host(_cast(buf(np.arange(5.0)), primal)), np.arange(5.0))
