@@ -68,7 +68,7 @@ class UnknownOptionError(AttributeError, KeyError):
 # JAX's options: name -> default.  Each is either mapped to fgrad's behaviour (see
 # `_set_jax_option`) or, for diagnostics and caches that do not change results, stored.
 JAX_DEFAULTS: dict[str, Any] = {
-    "jax_enable_x64": True,  # fgrad keeps NumPy's 64-bit dtypes: always on
+    "jax_enable_x64": True,  # NumPy's 64-bit dtypes; False narrows to 32 bits as JAX (core.x64_mode)
     "jax_debug_nans": False,
     "jax_debug_infs": False,
     "jax_disable_jit": False,
@@ -141,7 +141,7 @@ _option_listeners: dict[str, list[Callable[[Any], None]]] = {}
 # `(name, value)` pairs of those not at their default; empty by default.  `jit` adds it to
 # its cache key (as JAX keys compiles on its trace context) and uses its call-path index
 # only while it is empty.
-_TRACE_CONTEXT_OPTIONS = ("jax_numpy_rank_promotion", "jax_numpy_dtype_promotion")
+_TRACE_CONTEXT_OPTIONS = ("jax_numpy_rank_promotion", "jax_numpy_dtype_promotion", "jax_enable_x64")
 trace_context: list[tuple] = [()]
 
 
@@ -158,12 +158,8 @@ def on_option_change(name: str, fn: Callable[[Any], None]) -> None:
 
 def _set_jax_option(name: str, value) -> None:
     """Apply JAX option ``name`` to fgrad (see `JAX_DEFAULTS`)."""
-    if name == "jax_enable_x64":
-        if not value:
-            raise NotImplementedError(
-                "fgrad.config.update('jax_enable_x64', False): fgrad keeps NumPy's dtypes (64-bit "
-                "defaults) and cannot narrow them; create float32 arrays explicitly "
-                "(fgrad.numpy.asarray(x, 'float32')) where you want single precision")
+    if name == "jax_enable_x64":  # applied by `fgrad.core.x64_mode` (a listener)
+        value = bool(value)
     elif name in ("jax_debug_nans", "jax_debug_infs", "jax_disable_jit"):
         value = bool(value)
     elif name in ("jax_platforms", "jax_platform_name"):
@@ -395,15 +391,17 @@ class _ChoiceScope(_OptionScope):
 
 
 class enable_x64(_OptionScope):
-    """Context manager (``jax.enable_x64``): 64-bit types in the block.  fgrad always keeps
-    NumPy's 64-bit dtypes, so ``enable_x64(True)`` changes nothing and ``enable_x64(False)``
-    raises NotImplementedError (as ``config.update("jax_enable_x64", False)``).
+    """Context manager (``jax.enable_x64``): 64-bit types in the block (``True``, fgrad's
+    default) or 32-bit ones (``False``: float32/int32 defaults and 64-bit requests narrowed,
+    JAX's default; see ``docs/x64-off.md``).
 
     Example::
 
         >>> import fgrad, fgrad.numpy as fnp
-        >>> with fgrad.enable_x64(True):
+        >>> with fgrad.enable_x64(False):
         ...     fnp.arange(2.0).dtype
+        dtype('float32')
+        >>> fnp.arange(2.0).dtype
         dtype('float64')
     """
 
@@ -670,7 +668,8 @@ class transfer_guard_device_to_device(_TransferGuardScope):
     direction = "device_to_device"
 
 
-_ENVIRONMENT_OPTIONS = {"jax_debug_nans": ("FGRAD_DEBUG_NANS", "JAX_DEBUG_NANS"),
+_ENVIRONMENT_OPTIONS = {"jax_enable_x64": ("FGRAD_ENABLE_X64", "JAX_ENABLE_X64"),
+                        "jax_debug_nans": ("FGRAD_DEBUG_NANS", "JAX_DEBUG_NANS"),
                         "jax_debug_infs": ("FGRAD_DEBUG_INFS", "JAX_DEBUG_INFS")}
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from .core import x64_mode as _x64_mode
 
 from .core.array import FLOAT0, SUPPORTED_DTYPE_KINDS
 from .core.narrow_floats import dtype_kind
@@ -61,7 +62,8 @@ float0 = FLOAT0
 
 def canonicalize_dtype(dtype: Any, allow_extended_dtype: bool = False) -> np.dtype:
     """``numpy.dtype(dtype)`` for the number and bool dtypes fgrad supports, bfloat16 and
-    float16 included (fgrad does not narrow 64-bit types); TypeError for others.
+    float16 included, with 64-bit types narrowed to 32 bits while they are off
+    (``jax_enable_x64=False``); TypeError for others.
 
     Example::
 
@@ -71,7 +73,7 @@ def canonicalize_dtype(dtype: Any, allow_extended_dtype: bool = False) -> np.dty
     dt = np.dtype(dtype)
     if dtype_kind(dt) not in SUPPORTED_DTYPE_KINDS:
         raise TypeError(f"canonicalize_dtype: fgrad supports number and bool dtypes, got {dt}")
-    return dt
+    return _x64_mode.canonical_dtype(dt)
 
 
 def is_weakly_typed(x: Any) -> bool:

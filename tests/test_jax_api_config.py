@@ -42,11 +42,15 @@ def test_unknown_names_raise_attribute_error_as_jax():
         jax.config.update("jax_bogus", 1)
 
 
-def test_enable_x64_true_is_accepted_false_is_refused():
+def test_enable_x64_switches_the_default_precision_both_ways():
     fgrad.config.update("jax_enable_x64", True)
     assert fnp.asarray(1.0).dtype == np.float64
-    with pytest.raises(NotImplementedError, match="float32"):
+    try:
         fgrad.config.update("jax_enable_x64", False)
+        assert fnp.asarray(1.0).dtype == np.float32 and fgrad.config.jax_enable_x64 is False
+    finally:
+        fgrad.config.update("jax_enable_x64", True)
+    assert fnp.asarray(1.0).dtype == np.float64
 
 
 def test_rank_promotion_bad_value_is_refused():

@@ -48,7 +48,7 @@ def test_bad_choice_is_a_value_error_as_in_jax(name):
         getattr(fgrad, name)("bogus")
 
 
-def test_enable_x64_false_and_disable_x64_raise_like_config_update():
+def test_enable_x64_false_and_disable_x64_scope_32_bit_types():
     with fgrad.enable_x64(True):
         assert fnp.asarray(1.0).dtype == np.float64
     from fgrad.experimental import disable_x64, enable_x64
@@ -56,10 +56,13 @@ def test_enable_x64_false_and_disable_x64_raise_like_config_update():
     with enable_x64():
         assert fnp.arange(2.0).dtype == np.float64
     for scope in (fgrad.enable_x64(False), disable_x64()):
-        with pytest.raises(NotImplementedError, match="jax_enable_x64"):
-            with scope:
-                pass
+        with scope:
+            assert fnp.arange(2.0).dtype == np.float32 and fgrad.config.jax_enable_x64 is False
+            with enable_x64():
+                assert fnp.arange(2.0).dtype == np.float64
+            assert fnp.arange(2).dtype == np.int32
     assert fgrad.config.jax_enable_x64 is True
+    assert fnp.arange(2.0).dtype == np.float64
 
 
 def test_other_prng_implementations_are_refused_not_ignored():

@@ -19,6 +19,7 @@ from ..backends import SingleDeviceSharding, backend_of_buffer, parse_device, pu
 from ..backends import dlpack as _dlpack
 from ..backends import transfer_guard as _transfer_guard
 from .trace import ConcretizationError, UnexpectedTracerError, caller_site, concretization_error_type
+from . import x64_mode
 
 # `fgrad.numpy`, installed by that package when it is imported (avoids an import cycle).
 N: Any = None
@@ -130,6 +131,16 @@ def make_aval(shape: tuple, dtype: np.dtype, weak_type: bool = False) -> ShapedA
 _PY_SCALAR_AVAL = {t: make_aval((), d, t is not bool) for t, d in _PY_SCALAR_DTYPE.items()}
 
 
+def _on_x64_change(enabled: bool) -> None:
+    """Python scalars' abstract values follow the 64-bit switch (a float is a weak float32
+    while 64-bit types are off, as in JAX)."""
+    for t, d in _PY_SCALAR_DTYPE.items():
+        _PY_SCALAR_AVAL[t] = make_aval((), d if enabled else x64_mode.NARROWED.get(d, d), t is not bool)
+
+
+x64_mode.on_change(_on_x64_change)
+
+
 SUPPORTED_DTYPE_KINDS = "biufc"  # bool, signed/unsigned integer, floating, complex
 
 # JAX's dtype of the (always zero) tangents and cotangents of integer and boolean values:
@@ -175,7 +186,8 @@ def get_aval(x) -> ShapedArray:
     if av is not None:
         return av
     if hasattr(x, "shape") and hasattr(x, "dtype"):
-        return ShapedArray(x.shape, check_array_dtype(x.dtype, f"{type(x).__name__} argument"),
+        dt = check_array_dtype(x.dtype, f"{type(x).__name__} argument")
+        return ShapedArray(x.shape, dt if x64_mode.enabled else x64_mode.NARROWED.get(dt, dt),
                            getattr(x, "weak_type", False) is True)
     try:
         x = np.asarray(x)
@@ -189,7 +201,7 @@ def get_aval(x) -> ShapedArray:
             f"{x.dtype.str}. Convert it to numbers, or pass it as a static argument / closure "
             "constant."
         )
-    return ShapedArray(x.shape, x.dtype)
+    return ShapedArray(x.shape, x64_mode.canonical_dtype(x.dtype))
 
 
 def is_python_scalar(x) -> bool:
@@ -389,7 +401,7 @@ class ArrayImpl(Array):
     __slots__ = ("_buf", "_weak")
 
     def __init__(self, buf, weak_type: bool = False) -> None:
-        self._buf = buf
+        self._buf = buf if x64_mode.enabled else x64_mode.narrow_buffer(buf)
         self._weak = weak_type
 
     @property
@@ -599,7 +611,7 @@ def _rebuild(buf, device=None, weak_type=False):
 def wrap(buf, weak_type: bool = False) -> ArrayImpl:
     """Wrap a backend buffer (no copy); ``weak_type`` marks it weakly typed."""
     a = object.__new__(ArrayImpl)
-    a._buf = buf
+    a._buf = buf if x64_mode.enabled else x64_mode.narrow_buffer(buf)
     a._weak = weak_type
     return a
 

@@ -19,6 +19,7 @@ from ..backends import transfer_guard as _transfer_guard
 from ..backends import NUMPY, _BY_TYPE, backend_of_buffer, default_backend, default_device
 from ..backends import full as _full_keeping_sign
 from .array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
+from . import x64_mode
 from .placement import placement_of
 
 float_ = np.float64
@@ -61,6 +62,8 @@ def make_on_default_device(fn: str, *args, **kwargs) -> ArrayImpl:
     """``xp.<fn>(*args, **kwargs)`` on the default device (pass ``dtype`` by keyword: an
     unsupported one raises fgrad's TypeError before a GPU backend sees it)."""
     be = default_backend()
+    if not x64_mode.enabled and kwargs.get("dtype") is not None:  # JAX's warning for 64-bit requests
+        kwargs["dtype"] = x64_mode.requested_dtype(kwargs["dtype"], fn)
     if be is NUMPY:
         buf = getattr(np, fn)(*args, **kwargs)
         check_array_dtype(buf.dtype, f"fgrad.numpy.{fn}")
@@ -85,7 +88,7 @@ def zeros(shape, dtype=None) -> ArrayImpl:
         >>> zeros((2,), np.float32)
         Array([0., 0.], dtype=float32)
     """
-    return make_on_default_device("zeros", shape_tuple(shape), dtype=dtype or float_)
+    return make_on_default_device("zeros", shape_tuple(shape), dtype=dtype or float)
 
 
 def placement(x):

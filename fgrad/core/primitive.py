@@ -27,12 +27,14 @@ import numpy as np
 from .narrow_floats import dtype_kind
 
 from .._config import on_option_change
+from .._lru import clear_all
 from ..backends import transfer_guard as _transfer_guard
 from ..backends import (_BY_TYPE, NUMPY, DeviceMismatchError, backend_of_buffer, default_backend,
                         default_device, mismatch_error)
 from .array import ArrayImpl, Tracer, escaped_tracer_error, get_aval, wrap
 from . import provenance
 from . import trace as _trace_mod
+from . import x64_mode
 from .trace import EVAL_TRACE, EvalTrace, state
 
 PRIMITIVES: dict[str, "Primitive"] = {}
@@ -80,6 +82,8 @@ class Primitive:
         if name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} defined twice")
         PRIMITIVES[name] = self
+        if not x64_mode.enabled:
+            _narrow_rules(self)
 
     def __repr__(self) -> str:
         return self.name
@@ -309,6 +313,68 @@ def _abstract_error(prim: Primitive, args, params):
 
 
 _trace_mod.eval_primitive = eval_primitive
+
+
+# ---------------------------------------------------------------------------------------
+# 64-bit types off (`fgrad.core.x64_mode`): every primitive's results are narrowed
+
+
+def _narrowing_impl(impl, multiple_results: bool):
+    """``impl`` whose results are narrowed to 32-bit types while 64-bit types are off (NumPy
+    computes an int32 sum in int64, a mean of ints in float64: JAX gives int32, float32)."""
+    def narrowed(xp, *args, **params):
+        out = impl(xp, *args, **params)
+        if x64_mode.enabled:
+            return out
+        if multiple_results:
+            return type(out)(x64_mode.narrow_buffer(o) for o in out)
+        return x64_mode.narrow_buffer(out)
+    narrowed.wrapped_for_x32 = impl
+    return narrowed
+
+
+def _narrowing_rule(rule, multiple_results: bool):
+    """The shape/dtype ``rule`` with its results narrowed while 64-bit types are off (traced
+    programs agree with eager ones)."""
+    def narrowed(*avals, **params):
+        out = rule(*avals, **params)
+        if x64_mode.enabled:
+            return out
+        if multiple_results:
+            return type(out)(x64_mode.narrow_aval(o) for o in out)
+        return x64_mode.narrow_aval(out)
+    narrowed.wrapped_for_x32 = rule
+    return narrowed
+
+
+def _narrow_rules(prim: Primitive) -> None:
+    if prim.impl is not None and not hasattr(prim.impl, "wrapped_for_x32"):
+        prim.impl = _narrowing_impl(prim.impl, prim.multiple_results)
+    if prim.abstract_eval is not None and not hasattr(prim.abstract_eval, "wrapped_for_x32"):
+        prim.abstract_eval = _narrowing_rule(prim.abstract_eval, prim.multiple_results)
+
+
+def _unwrap(fn):
+    return getattr(fn, "wrapped_for_x32", fn)
+
+
+def _set_x64(enabled: bool) -> None:
+    """Wrap (64-bit types off) or unwrap (on) every primitive's implementation and rule, so
+    the default mode pays nothing.  The wrappers read the switch themselves, so a wrapper
+    that stays (an implementation re-wrapped by its module afterwards) is still right."""
+    for prim in PRIMITIVES.values():
+        prim.dtype_cache.clear()  # result dtypes found by running the implementation
+        if enabled:
+            prim.impl = _unwrap(prim.impl)
+            prim.abstract_eval = _unwrap(prim.abstract_eval)
+        else:
+            _narrow_rules(prim)
+
+
+x64_mode.on_change(_set_x64)
+on_option_change("jax_enable_x64", x64_mode.set_enabled)
+# compiled programs hold the implementations of the mode they were built in
+x64_mode.on_change(lambda enabled: clear_all())
 
 
 class DebugCheckTrace(EvalTrace):

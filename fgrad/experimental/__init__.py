@@ -18,9 +18,8 @@ from .._config import enable_x64 as _enable_x64_scope
 
 
 def enable_x64(new_val: bool = True) -> Any:
-    """Context manager: 64-bit types in the block (``jax.experimental.enable_x64``).  fgrad
-    always keeps 64-bit types, so this changes nothing (``new_val=False`` raises, as
-    `disable_x64`).
+    """Context manager: 64-bit types in the block (``jax.experimental.enable_x64``), or
+    32-bit ones with ``new_val=False`` (as `disable_x64`); the setting before is restored.
 
     Example::
 
@@ -34,19 +33,16 @@ def enable_x64(new_val: bool = True) -> Any:
 
 
 def disable_x64() -> Any:
-    """Context manager ``jax.experimental.disable_x64``: fgrad cannot narrow NumPy's 64-bit
-    defaults, so entering it raises NotImplementedError (as ``config.update("jax_enable_x64",
-    False)``); create float32 arrays explicitly instead.
+    """Context manager ``jax.experimental.disable_x64``: 32-bit types in the block (float32,
+    int32, ... by default; 64-bit requests narrowed, as JAX without ``jax_enable_x64``).
 
     Example::
 
+        >>> import fgrad.numpy as fnp
         >>> from fgrad.experimental import disable_x64
-        >>> try:
-        ...     with disable_x64():
-        ...         pass
-        ... except NotImplementedError as e:
-        ...     print(str(e).split(":")[0])
-        fgrad.config.update('jax_enable_x64', False)
+        >>> with disable_x64():
+        ...     fnp.arange(3.0).dtype
+        dtype('float32')
     """
     return _enable_x64_scope(False)
 

@@ -21,6 +21,7 @@ import numpy as np
 from ..backends import Device, NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
 from ..backends.dlpack import import_buffer
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
+from ..core.x64_mode import requested_dtype
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..core.constants import constant_like, host_array  # noqa: F401 (re-exported)
 from ..core.constants import full_like as _full_like
@@ -91,7 +92,8 @@ def asarray(a: Any, dtype: DTypeLike | None = None, copy: bool | None = None, *,
     if getattr(a, "_fgrad_key_array", False) is True and dtype is None:
         return a  # a typed PRNG key array is an Array of a key dtype (as jnp.asarray(key) in JAX)
     if dtype is not None:
-        dtype = check_array_dtype(dtype, "fgrad.numpy.asarray")
+        check_array_dtype(dtype, "fgrad.numpy.asarray")
+        dtype = requested_dtype(dtype, "asarray")
     if isinstance(a, (ArrayImpl, Tracer)):
         out = a if dtype is None or dtype == get_aval(a).dtype else convert_element_type(a, dtype)
         if out is a and copy is False and device is not None and type(a) is ArrayImpl and a.device != device:
@@ -150,7 +152,7 @@ def zeros(shape: int | Shape, dtype: DTypeLike | None = None, *,
 
 def ones(shape: int | Shape, dtype: DTypeLike | None = None, *,
          device: Device | str | None = None) -> ArrayImpl:
-    return _on_device(lambda: _make("ones", _shape_tuple(shape), dtype=dtype or float_), device)
+    return _on_device(lambda: _make("ones", _shape_tuple(shape), dtype=dtype or float), device)
 
 
 def empty(shape: int | Shape, dtype: DTypeLike | None = None, *,
@@ -274,7 +276,7 @@ def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *,
         device: Device | str | None = None) -> Array:
-    return _on_device(lambda: _make("eye", N, M, k, dtype=dtype or float_), device)
+    return _on_device(lambda: _make("eye", N, M, k, dtype=dtype or float), device)
 
 
 def identity(n: int, dtype: DTypeLike | None = None) -> Array:
@@ -282,7 +284,7 @@ def identity(n: int, dtype: DTypeLike | None = None) -> Array:
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
-    return _make("tri", N, M, k, dtype=dtype or float_)
+    return _make("tri", N, M, k, dtype=dtype or float)
 
 
 def _public_names(namespace, extra=()):

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.array import get_aval
 from ..core import narrow_floats
+from ..core.x64_mode import canonical_dtype
 
 bfloat16 = narrow_floats.bfloat16.type
 
@@ -44,7 +45,7 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
         dtype(bfloat16)
     """
     args = [np.empty((), get_aval(a).dtype) if _is_fgrad_array(a) else a for a in arrays_and_dtypes]
-    return narrow_floats.result_type(*args)
+    return canonical_dtype(narrow_floats.result_type(*args))
 
 
 def _is_fgrad_array(a: Any) -> bool:

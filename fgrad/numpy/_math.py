@@ -11,6 +11,7 @@ from ..core.narrow_floats import finfo as _narrow_finfo
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, check_array_dtype, get_aval
+from ..core.x64_mode import requested_dtype
 from ..core.placement import device_put
 from ..ops import elementwise as ew
 from ..ops import shape as shape_ops
@@ -97,7 +98,8 @@ def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = True,
     >>> fnp.astype(fnp.asarray([1.7, -2.2]), fnp.int32)
     Array([ 1, -2], dtype=int32)
     """
-    dt = check_array_dtype(dtype, "fgrad.numpy.astype")
+    check_array_dtype(dtype, "fgrad.numpy.astype")
+    dt = requested_dtype(dtype, "astype")
     if get_aval(x).dtype == dt and not get_aval(x).weak_type:
         out = x.copy() if copy and type(x) is ArrayImpl else x
     else:

@@ -163,7 +163,7 @@ _gamma_sample = _implicit_gamma_sampler(log_space=False)
 
 
 def loggamma(key: KeyArrayLike, a: ArrayLike, shape: int | Shape | None = None,
-             dtype: DTypeLike = np.float64) -> Array:
+             dtype: DTypeLike = float) -> Array:
     """``log`` of Gamma(a, 1) samples, accurate even where the samples underflow (tiny ``a``);
     differentiable in ``a`` (implicit reparameterization).
 
@@ -181,7 +181,7 @@ def loggamma(key: KeyArrayLike, a: ArrayLike, shape: int | Shape | None = None,
 
 
 def gamma(key: KeyArrayLike, a: ArrayLike, shape: int | Shape | None = None,
-          dtype: DTypeLike = np.float64) -> Array:
+          dtype: DTypeLike = float) -> Array:
     """Gamma(a, 1) samples (mean and variance ``a``); differentiable in ``a`` with the
     implicit reparameterization gradient ``dx/da = -(dF/da) / p(x; a)``.
 
@@ -211,7 +211,7 @@ def _log_normalize(log_values, axis):
 
 
 def beta(key: KeyArrayLike, a: ArrayLike, b: ArrayLike, shape: int | Shape | None = None,
-         dtype: DTypeLike = np.float64) -> Array:
+         dtype: DTypeLike = float) -> Array:
     """Beta(a, b) samples ``X / (X + Y)`` for ``X ~ Gamma(a)``, ``Y ~ Gamma(b)`` (formed in
     log space); differentiable in ``a`` and ``b``.
 
@@ -234,7 +234,7 @@ def beta(key: KeyArrayLike, a: ArrayLike, b: ArrayLike, shape: int | Shape | Non
 
 
 def dirichlet(key: KeyArrayLike, alpha: ArrayLike | Sequence[ArrayLike], shape: int | Shape | None = None,
-              dtype: DTypeLike = np.float64) -> Array:
+              dtype: DTypeLike = float) -> Array:
     """Dirichlet(alpha) samples: normalized Gamma(alpha_i) draws along the last axis of
     ``alpha``; ``shape`` is the batch shape (default ``alpha.shape[:-1]``).  Differentiable in
     ``alpha``.
@@ -258,7 +258,7 @@ def dirichlet(key: KeyArrayLike, alpha: ArrayLike | Sequence[ArrayLike], shape: 
 
 
 def chisquare(key: KeyArrayLike, df: ArrayLike, shape: int | Shape | None = None,
-              dtype: DTypeLike = np.float64) -> Array:
+              dtype: DTypeLike = float) -> Array:
     """Chi-square(df) samples ``2 Gamma(df / 2)``; differentiable in ``df``.
 
     Example::
@@ -273,7 +273,7 @@ def chisquare(key: KeyArrayLike, df: ArrayLike, shape: int | Shape | None = None
 
 
 def f(key: KeyArrayLike, dfnum: ArrayLike, dfden: ArrayLike, shape: int | Shape | None = None,
-      dtype: DTypeLike = np.float64) -> Array:
+      dtype: DTypeLike = float) -> Array:
     """F(dfnum, dfden) samples ``(X / dfnum) / (Y / dfden)`` for chi-square ``X``, ``Y``.
 
     Example::
@@ -293,7 +293,7 @@ def f(key: KeyArrayLike, dfnum: ArrayLike, dfden: ArrayLike, shape: int | Shape 
 
 
 def t(key: KeyArrayLike, df: ArrayLike, shape: int | Shape | None = None,
-      dtype: DTypeLike = np.float64) -> Array:
+      dtype: DTypeLike = float) -> Array:
     """Student's t(df) samples ``Z sqrt(df / X)``, ``Z`` normal and ``X`` chi-square(df);
     differentiable in ``df``.
 
@@ -315,7 +315,7 @@ def t(key: KeyArrayLike, df: ArrayLike, shape: int | Shape | None = None,
 
 
 def generalized_normal(key: KeyArrayLike, p: ArrayLike, shape: int | Shape = (),
-                       dtype: DTypeLike = np.float64) -> Array:
+                       dtype: DTypeLike = float) -> Array:
     """Samples with density proportional to ``exp(-|x|**p)``: ``S G**(1/p)``, ``S`` a random
     sign and ``G ~ Gamma(1/p)``.
 

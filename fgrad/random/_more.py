@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from ..core.narrow_floats import finfo as _narrow_finfo
+from ..core.x64_mode import canonical_dtype as _canonical_dtype
 
 from .. import lax
 from .. import numpy as fnp
@@ -30,7 +31,7 @@ from ._special import lgamma_positive
 
 
 def pareto(key: KeyArrayLike, b: ArrayLike, shape: int | Shape | None = None,
-           dtype: DTypeLike = np.float64) -> Array:
+           dtype: DTypeLike = float) -> Array:
     """Pareto(b) samples on ``[1, inf)``: ``exp(E / b)``, ``E`` exponential.
 
     Example::
@@ -46,7 +47,7 @@ def pareto(key: KeyArrayLike, b: ArrayLike, shape: int | Shape | None = None,
 
 
 def weibull_min(key: KeyArrayLike, scale: ArrayLike, concentration: ArrayLike, shape: int | Shape = (),
-                dtype: DTypeLike = np.float64) -> Array:
+                dtype: DTypeLike = float) -> Array:
     """Weibull samples ``scale * E**(1 / concentration)``, ``E`` exponential.
 
     Example::
@@ -64,7 +65,7 @@ def weibull_min(key: KeyArrayLike, scale: ArrayLike, concentration: ArrayLike, s
 
 
 def rayleigh(key: KeyArrayLike, scale: ArrayLike, shape: int | Shape | None = None,
-             dtype: DTypeLike = np.float64) -> Array:
+             dtype: DTypeLike = float) -> Array:
     """Rayleigh(scale) samples ``scale * sqrt(-2 log U)``.
 
     Example::
@@ -81,7 +82,7 @@ def rayleigh(key: KeyArrayLike, scale: ArrayLike, shape: int | Shape | None = No
 
 
 def lognormal(key: KeyArrayLike, sigma: ArrayLike = 1.0, shape: int | Shape | None = None,
-              dtype: DTypeLike = np.float64) -> Array:
+              dtype: DTypeLike = float) -> Array:
     """Log-normal samples ``exp(sigma * Z)``.
 
     Example::
@@ -97,7 +98,7 @@ def lognormal(key: KeyArrayLike, sigma: ArrayLike = 1.0, shape: int | Shape | No
 
 
 def wald(key: KeyArrayLike, mean: ArrayLike, shape: int | Shape | None = None,
-         dtype: DTypeLike = np.float64) -> Array:
+         dtype: DTypeLike = float) -> Array:
     """Wald (inverse Gaussian, shape 1) samples by Michael, Schucany & Haas (1976).
 
     Example::
@@ -117,7 +118,7 @@ def wald(key: KeyArrayLike, mean: ArrayLike, shape: int | Shape | None = None,
 
 
 def geometric(key: KeyArrayLike, p: ArrayLike, shape: int | Shape | None = None,
-              dtype: DTypeLike = np.int64) -> Array:
+              dtype: DTypeLike = int) -> Array:
     """The number of Bernoulli(p) trials up to and including the first success (``>= 1``).
 
     Example::
@@ -128,12 +129,12 @@ def geometric(key: KeyArrayLike, p: ArrayLike, shape: int | Shape | None = None,
     """
     p = _param_array(p, np.float64, "geometric", key_words(key, "geometric"))
     shape = _shape_or_broadcast(shape, p)
-    u = uniform(key, shape, np.float64)
+    u = uniform(key, shape, float)
     return fnp.astype(fnp.floor(fnp.log1p(-u) / fnp.log1p(-p)) + 1, dtype)
 
 
 def triangular(key: KeyArrayLike, left: ArrayLike, mode: ArrayLike, right: ArrayLike,
-               shape: int | Shape | None = None, dtype: DTypeLike = np.float64) -> Array:
+               shape: int | Shape | None = None, dtype: DTypeLike = float) -> Array:
     """Triangular(left, mode, right) samples by the inverse CDF.
 
     Example::
@@ -153,7 +154,7 @@ def triangular(key: KeyArrayLike, left: ArrayLike, mode: ArrayLike, right: Array
     return fnp.where(u < fc, low, high)
 
 
-def maxwell(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
+def maxwell(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float) -> Array:
     """Maxwell samples: the length of a standard normal 3-vector.
 
     Example::
@@ -168,7 +169,7 @@ def maxwell(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.fl
 
 
 def double_sided_maxwell(key: KeyArrayLike, loc: ArrayLike, scale: ArrayLike, shape: int | Shape = (),
-                         dtype: DTypeLike = np.float64) -> Array:
+                         dtype: DTypeLike = float) -> Array:
     """``loc + scale * S * M`` for a random sign ``S`` and a Maxwell sample ``M``.
 
     Example::
@@ -186,7 +187,7 @@ def double_sided_maxwell(key: KeyArrayLike, loc: ArrayLike, scale: ArrayLike, sh
 
 
 def multivariate_normal(key: KeyArrayLike, mean: ArrayLike, cov: ArrayLike, shape: int | Shape | None = None,
-                        dtype: DTypeLike = np.float64, method: str = "cholesky") -> Array:
+                        dtype: DTypeLike = float, method: str = "cholesky") -> Array:
     """Samples of N(mean, cov): ``mean + A z`` with ``A A^T = cov`` from ``method``
     (``"cholesky"``, ``"eigh"`` or ``"svd"``: the latter two accept semi-definite ``cov``).
     ``mean`` is ``[..., n]``, ``cov`` ``[..., n, n]``; ``shape`` is the batch shape (default:
@@ -228,7 +229,7 @@ def multivariate_normal(key: KeyArrayLike, mean: ArrayLike, cov: ArrayLike, shap
     return mean + fnp.einsum("...ij,...j->...i", factor, z)
 
 
-def orthogonal(key: KeyArrayLike, n: int, shape: int | Shape = (), dtype: DTypeLike = np.float64,
+def orthogonal(key: KeyArrayLike, n: int, shape: int | Shape = (), dtype: DTypeLike = float,
                m: int | None = None) -> Array:
     """Haar-random ``n x m`` matrices with orthonormal columns (``m <= n``) or rows
     (``m > n``), default ``m = n``: the sign-corrected Q of the QR decomposition of a normal
@@ -252,7 +253,7 @@ def orthogonal(key: KeyArrayLike, n: int, shape: int | Shape = (), dtype: DTypeL
 
 
 def ball(key: KeyArrayLike, d: int, p: float = 2, shape: int | Shape = (),
-         dtype: DTypeLike = np.float64) -> Array:
+         dtype: DTypeLike = float) -> Array:
     """Points uniform in the unit ``p``-norm ball of dimension ``d`` (Barthe et al., 2005):
     ``G / (sum |G|**p + E)**(1/p)`` for generalized-normal ``G`` and exponential ``E``.
 
@@ -285,7 +286,7 @@ def _knuth_poisson(key, lam, shape):
     def body(state):
         k, count, log_prod, done = state
         k, sub = split(k)
-        log_prod = log_prod + fnp.log(uniform(sub, shape, np.float64, float(np.finfo(np.float64).tiny), 1.0))
+        log_prod = log_prod + fnp.log(uniform(sub, shape, float, float(np.finfo(_canonical_dtype(np.float64)).tiny), 1.0))
         now_done = log_prod < -lam
         count = fnp.where(done | now_done, count, count + 1)
         return k, count, log_prod, done | now_done
@@ -309,8 +310,8 @@ def _ptrs_poisson(key, lam, shape):
     def body(state):
         k, out, done = state
         k, k1, k2 = split(k, 3)
-        u = uniform(k1, shape, np.float64) - 0.5
-        v = uniform(k2, shape, np.float64, float(_narrow_finfo(np.float64).tiny), 1.0)
+        u = uniform(k1, shape, float) - 0.5
+        v = uniform(k2, shape, float, float(_narrow_finfo(_canonical_dtype(np.float64)).tiny), 1.0)
         us = 0.5 - fnp.abs(u)
         kk = fnp.floor((2 * a / us + b) * u + lam + 0.43)
         fast = (us >= 0.07) & (v <= v_r)
@@ -325,7 +326,7 @@ def _ptrs_poisson(key, lam, shape):
 
 
 def poisson(key: KeyArrayLike, lam: ArrayLike, shape: int | Shape | None = None,
-            dtype: DTypeLike = np.int64) -> Array:
+            dtype: DTypeLike = int) -> Array:
     """Poisson(lam) counts (Knuth below ``lam = 10``, PTRS above; see the module docstring).
 
     As in JAX, a negative or NaN ``lam`` gives -1 and ``lam = inf`` the largest integer.
@@ -369,7 +370,7 @@ def _inversion_binomial(key, n, p, shape):
         r = fnp.where(stop | done, r, r * (a / x_new - s))
         return u, x_new, r, done | stop
 
-    u = uniform(key, shape, np.float64)
+    u = uniform(key, shape, float)
     return lax.while_loop(cond, body, (u, fnp.zeros_like(n), r0, fnp.zeros_like(n, dtype=bool)))[1]
 
 
@@ -392,8 +393,8 @@ def _btrs_binomial(key, n, p, shape):
     def body(state):
         k, out, done = state
         k, k1, k2 = split(k, 3)
-        u = uniform(k1, shape, np.float64) - 0.5
-        v = uniform(k2, shape, np.float64, float(_narrow_finfo(np.float64).tiny), 1.0)
+        u = uniform(k1, shape, float) - 0.5
+        v = uniform(k2, shape, float, float(_narrow_finfo(_canonical_dtype(np.float64)).tiny), 1.0)
         us = 0.5 - fnp.abs(u)
         kk = fnp.floor((2 * a / us + b) * u + c)
         inside = (kk >= 0) & (kk <= n)
@@ -409,7 +410,7 @@ def _btrs_binomial(key, n, p, shape):
 
 
 def binomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike, shape: int | Shape | None = None,
-             dtype: DTypeLike = np.float64) -> Array:
+             dtype: DTypeLike = float) -> Array:
     """Binomial(n, p) counts (as floats, like JAX): inversion for small ``n min(p, 1-p)``,
     BTRS above (see the module docstring).  NaN for ``n < 0`` or ``p`` outside [0, 1].
 
@@ -446,7 +447,7 @@ def binomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike, shape: int | Shape |
 
 def multinomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike | Sequence[ArrayLike], *,
                 shape: int | Shape | None = None,
-                dtype: DTypeLike = np.float64, unroll: int = 1) -> Array:
+                dtype: DTypeLike = float, unroll: int = 1) -> Array:
     """Multinomial(n, p) counts over the outcomes of ``p``'s last axis (as floats, like
     JAX), drawn as successive conditional binomials.  ``shape`` (default
     ``broadcast(n.shape, p.shape[:-1]) + p.shape[-1:]``) must end with the number of
@@ -479,7 +480,7 @@ def multinomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike | Sequence[ArrayLi
     keys = split(key, max(k - 1, 1))
     counts = []
     for i in range(k - 1):
-        q = fnp.clip(p[..., i] / fnp.maximum(mass, np.finfo(np.float64).tiny), 0.0, 1.0)
+        q = fnp.clip(p[..., i] / fnp.maximum(mass, np.finfo(_canonical_dtype(np.float64)).tiny), 0.0, 1.0)
         c = binomial(keys[i], remaining, q, batch)
         counts.append(c)
         remaining = remaining - c

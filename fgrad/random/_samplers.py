@@ -19,6 +19,7 @@ from ..core.narrow_floats import finfo as _narrow_finfo
 from ..core.narrow_floats import dtype_kind
 
 from ..core import array as _array
+from ..core.x64_mode import canonical_dtype as _canonical_dtype, requested_dtype as _requested_dtype
 from ..ops import bits as _bits
 from ..ops import special as _special
 from ..ops import elementwise as _ew
@@ -36,7 +37,7 @@ _reshape, _take_static = _shp.reshape, _sorting.take_static
 
 def bits(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.uint32) -> Array:
     """Uniformly random unsigned integers of ``dtype`` (uint8/16/32/64)."""
-    dt = np.dtype(dtype)
+    dt = _requested_dtype(dtype, "fgrad.random.bits")
     if dtype_kind(dt) != "u":
         raise TypeError(f"fgrad.random.bits: dtype must be unsigned, got {dt}")
     return _random_bits(_check_key(key, "bits"), dt.itemsize * 8, _shape(shape))
@@ -47,7 +48,7 @@ def bits(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.uint3
 
 
 def _float_dtype(dtype, name):
-    dt = np.dtype(dtype)
+    dt = _requested_dtype(dtype, f"fgrad.random.{name}")
     if dtype_kind(dt) != "f":
         raise ValueError(f"fgrad.random.{name}: dtype argument must be a float dtype, got {dt}")
     return dt
@@ -81,7 +82,7 @@ def _fit(x, shape, name):
             f"fgrad.random.{name}: parameters of shape {s} do not broadcast to shape {shape}") from None
 
 
-def uniform(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64,
+def uniform(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float,
             minval: ArrayLike = 0.0, maxval: ArrayLike = 1.0) -> Array:
     """Uniform on ``[minval, maxval)`` (differentiable in ``minval``/``maxval``)."""
     dt = _float_dtype(dtype, "uniform")
@@ -94,7 +95,7 @@ def uniform(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.fl
     return _fit(_ew.maximum(out, lo), shape, "uniform")
 
 
-def normal(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
+def normal(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float) -> Array:
     """Standard normal samples: ``sqrt(2) * _special.erf_inv(u)`` for ``u`` uniform on (-1, 1).
     A complex ``dtype`` gives ``(re + 1j * im) / sqrt(2)`` from two independent real normals
     (unit variance ``E|z|^2 = 1``, as JAX), drawn with the two halves of ``split(key)``."""
@@ -112,7 +113,7 @@ def normal(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.flo
 
 
 def truncated_normal(key: KeyArrayLike, lower: ArrayLike, upper: ArrayLike, shape: int | Shape | None = None,
-                     dtype: DTypeLike = np.float64) -> Array:
+                     dtype: DTypeLike = float) -> Array:
     """Standard normal conditioned on ``lower < x < upper`` (inverse-CDF sampling)."""
     dt = _float_dtype(dtype, "truncated_normal")
     k = _check_key(key, "truncated_normal")
@@ -129,20 +130,20 @@ def truncated_normal(key: KeyArrayLike, lower: ArrayLike, upper: ArrayLike, shap
     return _ew.minimum(_ew.maximum(out, sg(lo)), sg(hi))
 
 
-def gumbel(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
+def gumbel(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float) -> Array:
     """Standard Gumbel samples ``-log(-log(u))``."""
     dt = _float_dtype(dtype, "gumbel")
     u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
     return _ew.neg(_ew.log(_ew.neg(_ew.log(u))))
 
 
-def exponential(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
+def exponential(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float) -> Array:
     """Exponential(1) samples ``-log1p(-u)``."""
     dt = _float_dtype(dtype, "exponential")
     return _ew.neg(_ew.log1p(_ew.neg(uniform(key, shape, dt))))
 
 
-def laplace(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
+def laplace(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float) -> Array:
     """Laplace(0, 1) samples."""
     dt = _float_dtype(dtype, "laplace")
     lo = float(np.nextafter(np.array(-1.0, dt), np.array(0.0, dt)))
@@ -150,14 +151,14 @@ def laplace(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.fl
     return _ew.mul(_ew.sign(u), _ew.log1p(_ew.neg(_ew.abs_(u))))  # JAX's draw, bit for bit
 
 
-def logistic(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
+def logistic(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float) -> Array:
     """Standard logistic samples ``log(u / (1 - u))``."""
     dt = _float_dtype(dtype, "logistic")
     u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
     return _ew.sub(_ew.log(u), _ew.log1p(_ew.neg(u)))
 
 
-def cauchy(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.float64) -> Array:
+def cauchy(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float) -> Array:
     """Standard Cauchy samples ``tan(pi (u - 1/2))``."""
     dt = _float_dtype(dtype, "cauchy")
     u = uniform(key, shape, dt, float(_narrow_finfo(dt).eps), 1.0)
@@ -182,31 +183,31 @@ def bernoulli(key: KeyArrayLike, p: ArrayLike = 0.5, shape: int | Shape | None =
     if mode not in ("low", "high"):
         raise ValueError(f"fgrad.random.bernoulli: mode must be 'low' or 'high', got {mode!r}")
     if isinstance(p, (int, float)) and not isinstance(p, bool):
-        pa, pdt = float(p), np.dtype(np.float64)
+        pa, pdt = float(p), _canonical_dtype(np.float64)
     else:
         pa = _arr(p, _check_key(key, "bernoulli"))
         pdt = _get_aval(pa).dtype
         if pdt.kind != "f":
-            pdt = np.dtype(np.float64)
+            pdt = _canonical_dtype(np.float64)
             pa = _ew.convert_element_type(pa, pdt)
     if shape is None:
         shape = _get_aval(pa).shape
     return _ew.lt(uniform(key, shape, pdt), pa)
 
 
-def rademacher(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.int64) -> Array:
+def rademacher(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = int) -> Array:
     """Uniform on {-1, +1}."""
     b = bernoulli(key, 0.5, _shape(shape))
     return _ew.convert_element_type(_ew.sub(_ew.mul(_ew.convert_element_type(b, dtype), 2), 1), dtype)
 
 
 def randint(key: KeyArrayLike, shape: int | Shape, minval: ArrayLike, maxval: ArrayLike,
-            dtype: DTypeLike = np.int64) -> Array:
+            dtype: DTypeLike = int) -> Array:
     """Integers uniform on ``[minval, maxval)`` (``minval`` where ``maxval <= minval``).
 
     Two draws of random bits combined modulo the span keep the bias below 2**-32 for spans
     up to 2**32 (JAX's construction)."""
-    dt = np.dtype(dtype)
+    dt = _requested_dtype(dtype, "fgrad.random.randint")
     if dtype_kind(dt) not in "iu":
         raise TypeError(f"fgrad.random.randint: dtype must be an integer dtype, got {dt}")
     shape = _shape(shape)
@@ -307,7 +308,7 @@ def choice(key: KeyArrayLike, a: ArrayLike, shape: int | Shape = (), replace: bo
         pa = _arr(p, k)
         if _get_aval(pa).shape != (n,):
             raise ValueError(f"fgrad.random.choice: p must have shape ({n},), got {_get_aval(pa).shape}")
-        pdt = _get_aval(pa).dtype if dtype_kind(_get_aval(pa).dtype) == "f" else np.dtype(np.float64)
+        pdt = _get_aval(pa).dtype if dtype_kind(_get_aval(pa).dtype) == "f" else _canonical_dtype(np.float64)
         pa = _ew.convert_element_type(pa, pdt)
         if replace:
             cum = _cumsum(pa, 0)
@@ -349,11 +350,11 @@ def categorical(key: KeyArrayLike, logits: ArrayLike | Sequence[ArrayLike], axis
     if shape[len(shape) - len(batch):] != batch:
         raise ValueError(f"fgrad.random.categorical: shape {shape} must end with the batch shape {batch}")
     prefix = shape[: len(shape) - len(batch)]
-    dt = av.dtype if dtype_kind(av.dtype) == "f" else np.dtype(np.float64)
+    dt = av.dtype if dtype_kind(av.dtype) == "f" else _canonical_dtype(np.float64)
     if replace:
         full = prefix + av.shape
         g = _ew.add(gumbel(k, full, dt), lg)
-        return argmax_p.bind(g, axis=len(prefix) + axis, index_dtype=np.dtype(np.int64))
+        return argmax_p.bind(g, axis=len(prefix) + axis, index_dtype=_canonical_dtype(np.int64))
     n_draws = int(np.prod(prefix, dtype=np.int64))
     n_classes = av.shape[axis]
     if n_draws > n_classes:
@@ -363,7 +364,7 @@ def categorical(key: KeyArrayLike, logits: ArrayLike | Sequence[ArrayLike], axis
     g = _ew.add(gumbel(k, batch + (n_classes,), dt), moved)
     idx = _sorting.top_k(g, n_draws)[1]                       # batch + (n_draws,)
     idx = _move_first(idx)                                    # (n_draws,) + batch
-    return _reshape(_ew.convert_element_type(idx, np.int64), prefix + batch)
+    return _reshape(_ew.convert_element_type(idx, _canonical_dtype(np.int64)), prefix + batch)
 
 
 def _move_last(x, axis):

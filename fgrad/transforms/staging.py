@@ -10,7 +10,8 @@ again or transpose.  ``partial=False`` stages everything: that is jit's tracer.
 
 from __future__ import annotations
 
-from ..core.array import ShapedArray, Tracer, concretization_error, get_aval, is_python_scalar
+from ..core.array import ArrayImpl, ShapedArray, Tracer, concretization_error, get_aval, is_python_scalar
+from ..core import x64_mode
 from ..core.ir import Eqn, Jaxpr, Literal, Var
 from ..core.trace import EVAL_TRACE, Trace, state
 from ..core.primitive import eval_primitive
@@ -143,4 +144,7 @@ class StagingTrace(Trace):
     def to_jaxpr(self, outs) -> tuple[Jaxpr, list]:
         """Close the trace over ``outs``: returns the jaxpr and its constants."""
         outvars = [self.atom(o) for o in outs]
-        return Jaxpr(list(self.constvars), list(self.invars), self.eqns, outvars), list(self.consts)
+        consts = list(self.consts)
+        if not x64_mode.enabled:  # raw 64-bit constants (NumPy arrays) narrowed, as their avals
+            consts = [c if type(c) is ArrayImpl else x64_mode.narrow_buffer(c) for c in consts]
+        return Jaxpr(list(self.constvars), list(self.invars), self.eqns, outvars), consts

@@ -1,0 +1,126 @@
+"""JAX's 64-bit switch (``jax_enable_x64``): whether 64-bit types exist.
+
+fgrad starts with 64-bit types on (NumPy's dtypes; JAX with ``jax_enable_x64``).  With the
+switch off (``fgrad.config.update("jax_enable_x64", False)``, ``fgrad.enable_x64(False)``
+or ``JAX_ENABLE_X64=0`` at import) fgrad behaves as JAX does by default: every value is
+*canonical*, i.e. float64, int64, uint64 and complex128 are narrowed to float32, int32,
+uint32 and complex64.
+
+Where the narrowing happens (one rule, applied at the few places values are born):
+
+* `narrow_buffer` on every concrete array a primitive or a factory makes (`Primitive`'s
+  implementations are wrapped while the switch is off, and `core.array.wrap` narrows);
+* `narrow_aval` on every abstract value a primitive's shape/dtype rule gives, so traced
+  programs (jit, the tape, linearize) agree with eager code;
+* `requested_dtype` on dtypes users ask for: an explicit 64-bit dtype is narrowed with
+  JAX's UserWarning.
+
+Example::
+
+    >>> import numpy as np
+    >>> canonical_dtype(np.float64)   # 64-bit types on (the default)
+    dtype('float64')
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from typing import Any
+
+import numpy as np
+
+__all__ = ["enabled", "canonical_dtype", "narrow_buffer", "narrow_aval", "requested_dtype",
+           "NARROWED"]
+
+# whether 64-bit types exist; read as ``x64_mode.enabled`` (set by `set_enabled`)
+enabled: bool = True
+
+NARROWED: dict[np.dtype, np.dtype] = {
+    np.dtype(np.float64): np.dtype(np.float32),
+    np.dtype(np.int64): np.dtype(np.int32),
+    np.dtype(np.uint64): np.dtype(np.uint32),
+    np.dtype(np.complex128): np.dtype(np.complex64),
+}
+
+_listeners: list = []
+
+
+def on_change(fn) -> None:
+    """Call ``fn(enabled)`` whenever the switch changes (the modules that narrow register)."""
+    _listeners.append(fn)
+
+
+def set_enabled(value: bool) -> None:
+    """Turn 64-bit types on or off (what ``config.update("jax_enable_x64", value)`` does)."""
+    global enabled
+    value = bool(value)
+    if value == enabled:
+        return
+    enabled = value
+    for fn in _listeners:
+        fn(value)
+
+
+def canonical_dtype(dtype: Any) -> np.dtype:
+    """``dtype`` as the type values of it have now: 64-bit types narrowed while they are off.
+
+    Example::
+
+        >>> canonical_dtype("int32")
+        dtype('int32')
+    """
+    dt = np.dtype(dtype)
+    return dt if enabled else NARROWED.get(dt, dt)
+
+
+def requested_dtype(dtype: Any, what: str) -> np.dtype:
+    """A dtype the user asked for in ``what``: as is with 64-bit types on; narrowed with
+    JAX's UserWarning while they are off (the type ``float``/``int``/``complex`` itself is
+    not an explicit 64-bit request and narrows silently, as in JAX).
+
+    Example::
+
+        >>> requested_dtype(np.float32, "zeros")
+        dtype('float32')
+    """
+    dt = np.dtype(dtype)
+    if enabled:
+        return dt
+    to = NARROWED.get(dt)
+    if to is None:
+        return dt
+    if not any(dtype is t for t in (float, int, complex)):
+        warnings.warn(
+            f"Explicitly requested dtype {dt.name} requested in {what} is not available, and "
+            f"will be truncated to dtype {to.name}. To enable more dtypes, set the "
+            "jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment "
+            "variable.", UserWarning, stacklevel=_user_stacklevel())
+    return to
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first caller outside fgrad."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def narrow_buffer(buf):
+    """``buf`` (a backend buffer or NumPy scalar) with its 64-bit type narrowed (a copy only
+    when narrowing)."""
+    to = NARROWED.get(getattr(buf, "dtype", None))
+    return buf if to is None else buf.astype(to)
+
+
+def narrow_aval(aval):
+    """An abstract value with its 64-bit dtype narrowed (same shape and weak type)."""
+    to = NARROWED.get(getattr(aval, "dtype", None))
+    if to is None:
+        return aval
+    return type(aval)(aval.shape, to, aval.weak_type)
