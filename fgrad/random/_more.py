@@ -286,7 +286,8 @@ def _knuth_poisson(key, lam, shape):
     def body(state):
         k, count, log_prod, done = state
         k, sub = split(k)
-        log_prod = log_prod + fnp.log(uniform(sub, shape, float, float(np.finfo(_canonical_dtype(np.float64)).tiny), 1.0))
+        tiny = float(np.finfo(_canonical_dtype(np.float64)).tiny)
+        log_prod = log_prod + fnp.log(uniform(sub, shape, float, tiny, 1.0))
         now_done = log_prod < -lam
         count = fnp.where(done | now_done, count, count + 1)
         return k, count, log_prod, done | now_done
