@@ -76,9 +76,10 @@ def canonical_dtype(dtype: Any) -> np.dtype:
 
 
 def requested_dtype(dtype: Any, what: str) -> np.dtype:
-    """A dtype the user asked for in ``what``: as is with 64-bit types on; narrowed with
-    JAX's UserWarning while they are off (the type ``float``/``int``/``complex`` itself is
-    not an explicit 64-bit request and narrows silently, as in JAX).
+    """A dtype asked for in ``what``: as is with 64-bit types on; narrowed while they are off,
+    with JAX's UserWarning when the user asked for the 64-bit type explicitly (the ``dtype``
+    argument of the fgrad function the user called; the type ``float``/``int``/``complex``
+    itself is not an explicit request, and fgrad's own code narrows silently).
 
     Example::
 
@@ -91,24 +92,38 @@ def requested_dtype(dtype: Any, what: str) -> np.dtype:
     to = NARROWED.get(dt)
     if to is None:
         return dt
-    if not any(dtype is t for t in (float, int, complex)):
+    level = _explicit_request_level(dt)
+    if level:
         warnings.warn(
             f"Explicitly requested dtype {dt.name} requested in {what} is not available, and "
             f"will be truncated to dtype {to.name}. To enable more dtypes, set the "
             "jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment "
-            "variable.", UserWarning, stacklevel=_user_stacklevel())
+            "variable.", UserWarning, stacklevel=level)
     return to
 
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_SCALAR_TYPES = (float, int, complex)
 
 
-def _user_stacklevel() -> int:
-    """The ``stacklevel`` that points a warning at the first caller outside fgrad."""
-    frame, level = sys._getframe(2), 2
+def _explicit_request_level(dt: np.dtype) -> int:
+    """The warning's ``stacklevel`` (the user's line) if the user's call into fgrad passed
+    ``dt`` as its ``dtype`` argument (or is the scalar type ``fgrad.numpy.<dt>(x)``); 0 when
+    fgrad's own code asked for it."""
+    frame, level = sys._getframe(2), 3
+    outer = None
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame, level = frame.f_back, level + 1
-    return level
+        outer, frame, level = frame, frame.f_back, level + 1
+    if outer is None:
+        return level - 1
+    local = outer.f_locals
+    asked = local.get("dtype", getattr(local.get("cls"), "dtype", None))
+    if asked is None or any(asked is t for t in _SCALAR_TYPES):
+        return 0
+    try:
+        return level - 1 if np.dtype(asked) == dt else 0
+    except TypeError:
+        return 0
 
 
 def narrow_buffer(buf):

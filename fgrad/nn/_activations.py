@@ -260,7 +260,7 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepd
 # encodings and normalization
 
 
-def one_hot(x: ArrayLike, num_classes: int, *, dtype: DTypeLike = np.float64, axis: Axis = -1) -> Array:
+def one_hot(x: ArrayLike, num_classes: int, *, dtype: DTypeLike = float, axis: Axis = -1) -> Array:
     """One-hot encoding: a new axis ``axis`` of size ``num_classes`` with 1 where the class
     index equals ``x`` (out-of-range indices give all zeros)."""
     x = _arr(x)

@@ -3,7 +3,8 @@
 Every spec in `fgrad.ops.specs` with a NumPy name and a primitive gets one wrapper per name
 here (``fnp.arcsin`` binds ``asin_p``); aliases (``absolute``/``abs``) are the same function.
 Unary wrappers of one-ufunc primitives have an eager fast path: outside any transform, on a
-concrete array, they call the ufunc directly (with NumPy's IEEE-value warnings off).
+concrete array, with 64-bit types on, they call the ufunc directly (with NumPy's IEEE-value
+warnings off).
 
 >>> import fgrad.numpy as fnp
 >>> fnp.arcsin(fnp.asarray(1.0)), fnp.absolute is fnp.abs
@@ -15,6 +16,7 @@ from __future__ import annotations
 from ..typing import Array, ArrayLike, Shaped
 
 from ..core.array import ArrayImpl
+from ..core import x64_mode as _x64
 from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..ops.specs import SPEC_LIST, OpSpec
@@ -33,7 +35,7 @@ def _unary(spec: OpSpec, name: str):
         set_state, ignore, reset_state = switch()
 
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE:
+            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled:
                 w = new_array(ArrayImpl)
                 w._weak = False
                 token = set_state(ignore)
@@ -45,7 +47,7 @@ def _unary(spec: OpSpec, name: str):
             return bind(x)
     elif ufunc is not None:
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE:
+            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled:
                 w = new_array(ArrayImpl)
                 w._weak = False
                 w._buf = ufunc(x._buf)

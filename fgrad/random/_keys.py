@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Union
 
 import numpy as np
+from ..core import x64_mode as _x64_mode
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from .. import numpy as fnp
@@ -308,7 +309,8 @@ def _raw_key(seed):
         s = int(seed)
         if not -(2 ** 63) <= s < 2 ** 64:
             raise OverflowError(f"fgrad.random.key: seed {seed} does not fit in 64 bits")
-        s &= 0xFFFFFFFFFFFFFFFF
+        # 64-bit types off: the seed is an int32/uint32, its high word 0 (JAX without x64)
+        s &= 0xFFFFFFFFFFFFFFFF if _x64_mode.enabled else 0xFFFFFFFF
         return _host_array(np.array([s >> 32, s & 0xFFFFFFFF], dtype=np.uint32))  # default device
     s = _arr(seed)
     av = _get_aval(s)

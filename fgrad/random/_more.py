@@ -127,7 +127,7 @@ def geometric(key: KeyArrayLike, p: ArrayLike, shape: int | Shape | None = None,
         >>> round(float(random.geometric(random.key(0), 0.25, (40000,)).mean()), 1)
         4.0
     """
-    p = _param_array(p, np.float64, "geometric", key_words(key, "geometric"))
+    p = _param_array(p, float, "geometric", key_words(key, "geometric"))
     shape = _shape_or_broadcast(shape, p)
     u = uniform(key, shape, float)
     return fnp.astype(fnp.floor(fnp.log1p(-u) / fnp.log1p(-p)) + 1, dtype)
@@ -339,7 +339,7 @@ def poisson(key: KeyArrayLike, lam: ArrayLike, shape: int | Shape | None = None,
         >>> x.dtype, round(float(x.mean()), 1)
         (dtype('int64'), 3.5)
     """
-    lam = _param_array(lam, np.float64, "poisson", key_words(key, "poisson"))
+    lam = _param_array(lam, float, "poisson", key_words(key, "poisson"))
     shape = _shape_or_broadcast(shape, lam)
     lam = lax.stop_gradient(fnp.broadcast_to(lam, shape))
     valid = (lam >= 0) & fnp.isfinite(lam)
@@ -423,8 +423,8 @@ def binomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike, shape: int | Shape |
         (6.0, 4.2)
     """
     dt = _float_dtype(dtype, "binomial")
-    n = lax.stop_gradient(_param_array(n, np.float64, "binomial", key_words(key, "binomial")))
-    p = lax.stop_gradient(_param_array(p, np.float64, "binomial", key_words(key, "binomial")))
+    n = lax.stop_gradient(_param_array(n, float, "binomial", key_words(key, "binomial")))
+    p = lax.stop_gradient(_param_array(p, float, "binomial", key_words(key, "binomial")))
     shape = _shape_or_broadcast(shape, n, p)
     n, p = fnp.broadcast_to(fnp.floor(n), shape), fnp.broadcast_to(p, shape)
     flip = p > 0.5
@@ -463,8 +463,8 @@ def multinomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike | Sequence[ArrayLi
     """
     dt = _float_dtype(dtype, "multinomial")
     words = key_words(key, "multinomial")
-    n = lax.stop_gradient(_param_array(n, np.float64, "multinomial", words))
-    p = lax.stop_gradient(_param_array(p, np.float64, "multinomial", words))
+    n = lax.stop_gradient(_param_array(n, float, "multinomial", words))
+    p = lax.stop_gradient(_param_array(p, float, "multinomial", words))
     if p.ndim == 0:
         raise ValueError("multinomial: p must have at least one axis (the outcomes)")
     k = p.shape[-1]

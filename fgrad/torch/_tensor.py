@@ -31,6 +31,7 @@ from ._device import DEV as _DEV
 from ._device import _state as _DEV_STATE
 from ._storage import TypedStorage, UntypedStorage, VersionCounter as _VC, _data_ptr, flat_of
 from ..core.array import ArrayImpl
+from ..core import x64_mode as _x64_mode
 from ._storage import warn_typed as _warn_typed
 from ..core.array import Tracer
 
@@ -672,7 +673,17 @@ def _check_can_require_grad(t) -> None:
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
 
 
+def _refuse_32_bit_mode() -> None:
+    raise RuntimeError(
+        "fgrad.torch keeps PyTorch's dtypes (int64 indices, float64 on request), but 64-bit "
+        "types are switched off (jax_enable_x64=False, fgrad.enable_x64(False) or "
+        "JAX_ENABLE_X64=0): switch them back on (fgrad.config.update('jax_enable_x64', True)) "
+        "to use the PyTorch face")
+
+
 def _init(t, buf) -> None:
+    if not _x64_mode.enabled:
+        _refuse_32_bit_mode()
     t._buf = buf
     t._gfn = None
     t._rg = False
@@ -681,6 +692,8 @@ def _init(t, buf) -> None:
 
 def _wrap(buf) -> Tensor:
     """A new leaf tensor over ``buf`` (no copy)."""
+    if not _x64_mode.enabled:
+        _refuse_32_bit_mode()
     t = object.__new__(Tensor)
     t._buf = buf
     t._gfn = None

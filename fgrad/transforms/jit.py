@@ -33,6 +33,7 @@ from .._config import on_option_change, trace_context
 from .._lru import CLOCK, LRU, LRUGroup
 from ..backends import default_backend, mismatch_error, xp_of
 from ..core.array import ArrayImpl, ShapeDtypeStruct, Tracer, get_aval, wrap
+from ..core import x64_mode
 from ..core.constants import host_array
 from ..core.ir import ClosedJaxpr, Jaxpr
 from ..core.logs import enable_from_environment
@@ -149,10 +150,11 @@ def _check_jit_args(fun, sig, static_argnums, static_argnames, donate_argnums) -
 def _wrap_outs(outs, weak=None):
     """The program's output buffers as Arrays; ``weak``: which are weakly typed (None: none)."""
     res = []
+    narrow = not x64_mode.enabled  # 64-bit types off: compiled code may compute in 64 bits
     for o in outs:
         w = object.__new__(ArrayImpl)
         w._weak = False
-        w._buf = o
+        w._buf = x64_mode.narrow_buffer(o) if narrow else o
         res.append(w)
     if weak is not None:
         for w, k in zip(res, weak):

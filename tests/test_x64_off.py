@@ -1,0 +1,239 @@
+"""64-bit types off (``jax_enable_x64=False``, JAX's default): fgrad gives JAX's dtypes and
+numbers, in eager code and under every transform, and switches back cleanly.
+
+The cases (`x64_off_cases.CASES`) are expressions over ``jax``/``jnp``/``lax``/``random``/``np``
+evaluated with those names bound to fgrad; `x64_off_cases.JAX_X32` holds JAX 0.10.2's results
+(regenerate with ``python tests/test_x64_off.py --store``), and the live test compares with the
+installed JAX.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import fgrad
+import fgrad.numpy as fnp
+from fgrad import lax, random
+
+from x64_off_cases import CASES, JAX_X32
+
+# fgrad's float32 kernels (NumPy's) and XLA's may differ in the last place: exp, log1p inside
+# erf_inv (random.normal), LAPACK vs XLA's solvers
+_ULPS = {"exp_weak": 1, "solve": 1, "eigh": 1, "round": 1, "logsumexp": 1, "softmax": 1,
+         "grad_int_input_float": 1, "random_gumbel": 1, "random_normal": 1}
+# fgrad returns NumPy's integer counts where JAX returns float counts (documented)
+_KNOWN = {"histogram"}
+
+
+@pytest.fixture
+def x32():
+    fgrad.config.update("jax_enable_x64", False)
+    try:
+        yield
+    finally:
+        fgrad.config.update("jax_enable_x64", True)
+
+
+def _evaluate(lib: str, expr: str):
+    if lib == "jax":
+        import jax
+        import jax.numpy as jnp
+        from jax import lax as jlax, random as jrandom
+        env = {"jax": jax, "jnp": jnp, "lax": jlax, "random": jrandom, "np": np}
+    else:
+        env = {"jax": fgrad, "jnp": fnp, "lax": lax, "random": random, "np": np}
+    return np.asarray(eval(expr, env))
+
+
+def _summary(r: np.ndarray):
+    if r.dtype.kind == "c":
+        vals = [[z.real, z.imag] for z in np.ravel(r).tolist()]
+    elif r.dtype == np.float32:
+        vals = [float(v).hex() for v in np.ravel(r).tolist()]
+    else:
+        vals = np.ravel(r).tolist()
+    return (r.dtype.name, list(r.shape), vals)
+
+
+def _assert_same(name, got, want):
+    assert got[0] == want[0], f"{name}: dtype {got[0]}, JAX {want[0]}"
+    assert got[1] == want[1], f"{name}: shape {got[1]}, JAX {want[1]}"
+    if got[0] == "float32":
+        g = np.array([float.fromhex(v) for v in got[2]], np.float32)
+        w = np.array([float.fromhex(v) for v in want[2]], np.float32)
+        ulps = _ULPS.get(name, 0)
+        if ulps:
+            np.testing.assert_array_max_ulp(g, w, maxulp=ulps)
+        else:
+            np.testing.assert_array_equal(g, w, err_msg=name)
+    else:
+        assert got[2] == want[2], name
+
+
+@pytest.mark.parametrize("name", sorted(set(CASES) - _KNOWN))
+def test_results_match_jax_without_x64(x32, name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # explicit 64-bit requests warn (tested below)
+        got = _summary(_evaluate("fgrad", CASES[name]))
+    _assert_same(name, got, JAX_X32[name])
+
+
+def test_results_match_live_jax_without_x64(x32):
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        live = {n: _summary(_evaluate("jax", e)) for n, e in CASES.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in sorted(set(CASES) - _KNOWN):
+            _assert_same(name, _summary(_evaluate("fgrad", CASES[name])), live[name])
+
+
+@pytest.mark.parametrize("make, what", [
+    (lambda: fnp.zeros(2, dtype=fnp.float64), "zeros"),
+    (lambda: fnp.ones(2, dtype="int64"), "ones"),
+    (lambda: fnp.asarray([1.0], dtype=np.complex128), "asarray"),
+    (lambda: fnp.arange(3.0).astype(np.float64), "astype"),
+    (lambda: fnp.float64(1.5), "asarray"),
+    (lambda: random.uniform(random.PRNGKey(0), (2,), dtype=fnp.float64), "uniform"),
+    (lambda: random.randint(random.PRNGKey(0), (2,), 0, 3, dtype=np.int64), "randint"),
+])
+def test_an_explicit_64_bit_request_warns_as_jax_and_narrows(x32, make, what):
+    with pytest.warns(UserWarning, match=f"Explicitly requested dtype [a-z]+(64|128) requested in .*{what}"):
+        out = make()
+    assert out.dtype.itemsize <= 4 or out.dtype == np.complex64
+
+
+def test_valid_programs_do_not_warn(x32):
+    """Python's ``float``/``int`` are not explicit requests, and fgrad's own code (histogram,
+    one_hot, random samplers, linear algebra) never warns about its internal dtypes."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fnp.zeros(2, dtype=float)
+        fnp.ones(2, dtype=int)
+        fnp.histogram(fnp.array([0.1, 0.4]), bins=2)
+        fnp.bincount(fnp.array([0, 1, 1]))
+        fgrad.nn.one_hot(fnp.array([0, 2]), 3)
+        random.gamma(random.PRNGKey(0), 2.0, (3,))
+        random.poisson(random.PRNGKey(0), 3.0, (3,))
+        random.choice(random.PRNGKey(0), 5, (2,), p=fnp.ones(5) / 5)
+        fnp.linalg.inv(fnp.eye(2) * 2.0)
+        fgrad.jit(lambda x: fnp.sort(x) @ x)(fnp.arange(3.0))
+
+
+def test_every_value_is_32_bit_under_transforms(x32):
+    def f(x):
+        h = fnp.tanh(x @ fnp.ones((3, 2))) / 3
+        return fnp.sum(h ** 2) + fnp.mean(fnp.arange(4)) * 0.5
+
+    x = fnp.arange(6.0).reshape(2, 3) / 10
+    assert x.dtype == np.float32
+    eager = f(x)
+    assert eager.dtype == np.float32
+    jitted = fgrad.jit(f)(x)
+    assert jitted.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(jitted), np.asarray(eager), rtol=1e-6)
+    g = fgrad.grad(f)(x)
+    assert g.dtype == np.float32
+    gj = fgrad.jit(fgrad.grad(f))(x)
+    assert gj.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(gj), np.asarray(g), rtol=1e-5, atol=1e-7)
+    # the gradient is right: central differences of the float64 function (64-bit on again)
+    with fgrad.enable_x64(True):
+        x64 = np.asarray(x, np.float64)
+        eps = 1e-6
+        fd = np.zeros_like(x64)
+        for i in np.ndindex(x64.shape):
+            d = np.zeros_like(x64)
+            d[i] = eps
+            fd[i] = (float(f(fnp.asarray(x64 + d))) - float(f(fnp.asarray(x64 - d)))) / (2 * eps)
+    np.testing.assert_allclose(np.asarray(g), fd, rtol=1e-4, atol=1e-6)
+    h = fgrad.hessian(lambda v: fnp.sum(fnp.sin(v) ** 3))(fnp.arange(3.0))
+    assert h.dtype == np.float32
+    v = fgrad.vmap(f)(fnp.stack([x, 2 * x]))
+    assert v.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(v), [float(f(x)), float(f(2 * x))], rtol=1e-6)
+    _, t = fgrad.jvp(f, (x,), (fnp.ones_like(x),))
+    assert t.dtype == np.float32
+
+
+def test_loop_index_keeps_a_float32_carry(x32):
+    out = lax.fori_loop(0, 4, lambda i, c: c * 0.5 + i, fnp.float32(1.0))
+    assert out.dtype == np.float32 and float(out) == 1.0 * 0.5 ** 4 + 0.5 ** 3 * 0 + 0.5 ** 2 + 0.5 * 2 + 3
+    carry, ys = lax.scan(lambda c, x: (c + x * 2, c), 0.0, fnp.arange(3.0))
+    assert carry.dtype == ys.dtype == np.float32
+    w = lax.while_loop(lambda c: c[0] < 5, lambda c: (c[0] + 1, c[1] * 1.5), (0, 1.0))
+    assert w[0].dtype == np.int32 and w[1].dtype == np.float32
+
+
+def test_integer_arithmetic_wraps_at_32_bits_as_jax(x32):
+    big = fnp.array([2 ** 31 - 1], fnp.int32)
+    assert int((big + 1)[0]) == -2 ** 31
+    assert int(fnp.sum(fnp.array([2 ** 30, 2 ** 30], fnp.int32) * 2)) == 0
+    assert fgrad.jit(lambda v: fnp.sum(v * 2))(fnp.array([2 ** 30, 2 ** 30])).dtype == np.int32
+
+
+def test_a_jitted_function_follows_the_switch():
+    f = fgrad.jit(lambda x: x * 2 + fnp.arange(2))
+    assert f(fnp.ones(2)).dtype == np.float64
+    with fgrad.enable_x64(False):
+        assert f(fnp.ones(2)).dtype == np.float32
+        assert f(np.ones(2)).dtype == np.float32  # a NumPy float64 argument is narrowed too
+    assert f(fnp.ones(2)).dtype == np.float64
+    assert fnp.arange(2).dtype == np.int64 and fnp.asarray(1.0).dtype == np.float64
+
+
+def test_numpy_constants_captured_by_a_traced_function_are_narrowed(x32):
+    c = np.linspace(0.0, 1.0, 3)  # float64 NumPy data closed over
+    out = fgrad.jit(lambda x: x * c)(fnp.ones(3))
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(out), c.astype(np.float32))
+
+
+def test_canonical_dtypes_follow_the_switch(x32):
+    assert fgrad.dtypes.canonicalize_dtype(np.float64) == np.float32
+    assert fgrad.dtypes.canonicalize_dtype(np.int64) == np.int32
+    assert fnp.result_type(float) == np.float32
+    assert fnp.result_type(fnp.arange(2), 1.5) == np.float32
+    assert fnp.dtype(float) == np.float64  # a NumPy dtype, as jnp.dtype(float) in JAX
+
+
+def test_the_pytorch_face_refuses_32_bit_mode(x32):
+    import fgrad.torch as torch
+    with pytest.raises(RuntimeError, match="jax_enable_x64"):
+        torch.tensor([1, 2])
+
+
+def test_jax_enable_x64_environment_variable_at_import():
+    code = ("import fgrad, fgrad.numpy as fnp; "
+            "print(fgrad.config.jax_enable_x64, fnp.arange(2.0).dtype, fnp.arange(2).dtype)")
+    env = dict(os.environ, JAX_ENABLE_X64="0")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.split() == ["False", "float32", "int32"]
+
+
+def _store() -> None:  # pragma: no cover - regenerates the stored JAX results
+    import pprint
+
+    import jax
+
+    with jax.enable_x64(False), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = {n: _summary(_evaluate("jax", e)) for n, e in CASES.items()}
+    path = os.path.join(os.path.dirname(__file__), "x64_off_cases.py")
+    src = open(path).read()
+    src = src[: src.index("JAX_X32 = ")] + "JAX_X32 = " + pprint.pformat(results, width=108) + "\n"
+    with open(path, "w") as f:
+        f.write(src)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    if "--store" in sys.argv:
+        _store()
