@@ -179,6 +179,15 @@ def test_integer_arithmetic_wraps_at_32_bits_as_jax(x32):
     assert fgrad.jit(lambda v: fnp.sum(v * 2))(fnp.array([2 ** 30, 2 ** 30])).dtype == np.int32
 
 
+def test_a_python_int_beyond_int32_is_an_overflow_error_not_a_wrapped_value(x32):
+    for value in (2 ** 40, [1, -2 ** 33]):
+        with pytest.raises(OverflowError, match="int32"):
+            fnp.asarray(value)
+    assert int(fnp.asarray(2 ** 31 - 1)) == 2 ** 31 - 1
+    with pytest.raises(OverflowError):
+        fnp.arange(3, dtype=fnp.int32) + 2 ** 40
+
+
 def test_a_jitted_function_follows_the_switch():
     f = fgrad.jit(lambda x: x * 2 + fnp.arange(2))
     assert f(fnp.ones(2)).dtype == np.float64

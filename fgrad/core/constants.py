@@ -205,6 +205,16 @@ def cached_constant_like(value, like):
     return hit
 
 
+def _check_fits_int32(buf) -> None:
+    """Python ints become int32 while 64-bit types are off: one that does not fit is an
+    OverflowError (as in JAX), never a wrapped value."""
+    lo, hi = int(buf.min()), int(buf.max())
+    bad = lo if lo < -2 ** 31 else hi if hi >= 2 ** 31 else None
+    if bad is not None:
+        raise OverflowError(f"Python int {bad} too large to convert to int32 (64-bit types are off: "
+                            "jax_enable_x64=False; pass a dtype that holds it, or switch them on)")
+
+
 def host_array(a, dtype=None) -> ArrayImpl:
     """Host data (a scalar, nested list, NumPy array) copied to the default device as an
     Array; a raw device buffer (e.g. a cupy array) copied on its own device; an Array or
@@ -232,6 +242,8 @@ def host_array(a, dtype=None) -> ArrayImpl:
             "Convert the data to numbers of one shape first."
         )
     check_array_dtype(buf.dtype, "fgrad.numpy.asarray")
+    if not x64_mode.enabled and buf.dtype == np.int64 and buf.size and not isinstance(a, (np.ndarray, np.generic)):
+        _check_fits_int32(buf)
     be = default_backend()
     if _transfer_guard.active:
         _transfer_guard.check("host_to_device", f"{type(a).__name__} of {buf.dtype}{list(buf.shape)} "
