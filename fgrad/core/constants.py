@@ -242,7 +242,8 @@ def host_array(a, dtype=None) -> ArrayImpl:
             "Convert the data to numbers of one shape first."
         )
     check_array_dtype(buf.dtype, "fgrad.numpy.asarray")
-    if not x64_mode.enabled and buf.dtype == np.int64 and buf.size and not isinstance(a, (np.ndarray, np.generic)):
+    from_python = not isinstance(a, (np.ndarray, np.generic))
+    if not x64_mode.enabled and buf.dtype == np.int64 and buf.size and from_python:
         _check_fits_int32(buf)
     be = default_backend()
     if _transfer_guard.active:
