@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import fgrad
 import fgrad.numpy as fnp
+from _set_checks import check_per_example_set_jacobian
 from fgrad.core.primitive import PRIMITIVES
 from fgrad.tree_util import tree_flatten, tree_unflatten
 
@@ -787,10 +788,4 @@ def test_jacrev_matches_jacfwd_through_set_with_duplicates():
     for argnums in (0, 1):
         np.testing.assert_allclose(np.asarray(fgrad.jacrev(f, argnums)(x, v)),
                                    np.asarray(fgrad.jacfwd(f, argnums)(x, v)), atol=1e-14)
-    # per-example indices: the last update landing in a slot is the one that counts
-    ib = np.array([[1, 1, 2], [0, 3, 3]])
-    jac = fgrad.vmap(fgrad.jacrev(lambda v, i: fnp.zeros(4).at[i].set(v)), in_axes=(None, 0))(
-        fnp.ones(3), fnp.asarray(ib))
-    ref = np.zeros((2, 4, 3))
-    ref[0, 1, 1] = ref[0, 2, 2] = ref[1, 0, 0] = ref[1, 3, 2] = 1.0
-    np.testing.assert_array_equal(np.asarray(jac), ref)
+    check_per_example_set_jacobian()
