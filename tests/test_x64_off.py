@@ -228,6 +228,54 @@ def test_jax_enable_x64_environment_variable_at_import():
     assert out.stdout.split() == ["False", "float32", "int32"]
 
 
+def _train(jax, jnp, random) -> list:
+    """A small JAX-style program without any dtype in it: MLP init from a key, 20 SGD steps of
+    ``value_and_grad`` under ``jit``; returns the losses and the final parameters' dtypes."""
+    key = random.PRNGKey(0)
+    k1, k2, k3 = random.split(key, 3)
+    x = random.normal(k1, (32, 4))
+    y = jnp.sin(x.sum(axis=1, keepdims=True))
+    params = [(random.normal(k2, (4, 16)) * 0.5, jnp.zeros(16)),
+              (random.normal(k3, (16, 1)) * 0.25, jnp.zeros(1))]
+
+    def loss(ps, x, y):
+        h = x
+        for w, b in ps[:-1]:
+            h = jnp.tanh(h @ w + b)
+        w, b = ps[-1]
+        return jnp.mean((h @ w + b - y) ** 2)
+
+    @jax.jit
+    def step(ps, x, y):
+        val, g = jax.value_and_grad(loss)(ps, x, y)
+        return [(w - 0.1 * gw, b - 0.1 * gb) for (w, b), (gw, gb) in zip(ps, g)], val
+
+    losses = []
+    for _ in range(20):
+        params, val = step(params, x, y)
+        losses.append(float(val))
+    return losses, sorted({str(a.dtype) for p in params for a in p} | {str(val.dtype)})
+
+
+# JAX 0.10.2 with x64 off: the losses of `_train` (every 5th) and its dtypes
+_TRAIN_JAX_X32 = ([1.069838285446167, 0.43709924817085266, 0.3915446400642395, 0.3592835068702698],
+                  ["float32"])
+
+
+def test_a_training_program_gives_jax_32_bit_numbers(x32):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        losses, dtypes = _train(fgrad, fnp, random)
+    assert dtypes == _TRAIN_JAX_X32[1]
+    np.testing.assert_allclose(losses[::5], _TRAIN_JAX_X32[0], rtol=2e-5)
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+    with jax.enable_x64(False):
+        live, live_dtypes = _train(jax, jnp, jax.random)
+    assert dtypes == live_dtypes
+    np.testing.assert_allclose(losses, live, rtol=2e-5)
+
+
 def _store() -> None:  # pragma: no cover - regenerates the stored JAX results
     import pprint
 
