@@ -606,3 +606,26 @@ def test_correlate2d_same_is_centred_as_scipys():
                 np.testing.assert_allclose(
                     np.asarray(fsig.correlate2d(fnp.asarray(x), fnp.asarray(k), mode)),
                     sig.correlate2d(x, k, mode), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype, x", [(np.float32, 50.0), (np.float64, 400.0)])
+def test_logsumexp_with_zero_weights_ignores_them_in_its_shift(dtype, x):
+    """A zero-weighted entry must not set the stabilizing shift: the others' sum would then
+    underflow and the derivatives become NaN (optax's focal loss Hessian).  ``b == 0`` entries
+    get a zero gradient, as in JAX; both faces of logsumexp agree."""
+    from fgrad.scipy.special import logsumexp
+
+    def f(v):
+        a = fnp.stack([fgrad.nn.log_sigmoid(v), fgrad.nn.log_sigmoid(-v)])
+        return logsumexp(a, b=fnp.asarray([0.0, 1.0], dtype))
+
+    v = fnp.asarray(x, dtype)
+    np.testing.assert_allclose(float(f(v)), -x, rtol=1e-6)
+    g, h = fgrad.grad(f)(v), fgrad.hessian(f)(v)
+    assert np.isfinite(float(g)) and np.isfinite(float(h))
+    np.testing.assert_allclose(float(g), -1.0, rtol=1e-6)  # d/dv log_sigmoid(-v) = -sigmoid(v)
+    assert abs(float(h)) < 1e-20
+    vals = fnp.asarray([1.0, 2.0, 3.0], dtype)
+    w = fnp.asarray([0.5, 0.0, 2.0], dtype)
+    np.testing.assert_allclose(np.asarray(fgrad.grad(lambda a: logsumexp(a, b=w))(vals)),
+                               np.asarray(fgrad.grad(lambda a: fgrad.nn.logsumexp(a, b=w))(vals)))

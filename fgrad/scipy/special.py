@@ -33,6 +33,7 @@ from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.elementwise import logistic as _logistic
 from ..transforms.custom import custom_jvp as _custom_jvp
 from ._dtypes import inexact_dtype as _inexact_dtype
+from ..nn._activations import logsumexp as _nn_logsumexp
 
 
 def _float(x):
@@ -395,11 +396,14 @@ def poch(z, m):
     return fnp.exp(_sf.lgamma(z + m) - _sf.lgamma(z)) * gammasgn(z + m) * gammasgn(z)
 
 
-def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False):
-    """``log(sum(b * exp(a)))`` over ``axis``, computed stably (``scipy.special.logsumexp``).
+def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False, where=None):
+    """``log(sum(b * exp(a)))`` over ``axis``, computed stably (``scipy.special.logsumexp``;
+    the same function as `fgrad.nn.logsumexp`, on floating inputs).
 
     With ``b`` the sum may be negative: ``return_sign=True`` returns ``(log|s|, sign(s))``;
-    otherwise a negative sum gives NaN.
+    otherwise a negative sum gives NaN.  Entries with ``b == 0`` (or masked out by ``where``)
+    contribute nothing, not even to the stabilizing shift: their gradient is zero and tiny
+    sums of the others do not underflow.
 
     Example::
 
@@ -411,22 +415,7 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     if b is not None:
         a, b = _floats(a, b)
         a, b = fnp.broadcast_arrays(a, b)
-    amax = fnp.max(a, axis=axis, keepdims=True) if a.size else fnp.zeros((1,) * a.ndim, a.dtype)
-    amax = _stop_gradient(fnp.where(fnp.isfinite(amax), amax, fnp.zeros_like(amax)))
-    e = fnp.exp(a - amax)
-    if b is not None:
-        e = e * b
-    s = fnp.sum(e, axis=axis, keepdims=True)
-    sign = fnp.sign(s) if b is not None else fnp.where(s > 0, fnp.ones_like(s), fnp.zeros_like(s))
-    out = fnp.log(fnp.abs(s)) + amax
-    if not keepdims:
-        out = fnp.squeeze(out, axis=axis)
-        sign = fnp.squeeze(sign, axis=axis)
-    if return_sign:
-        return out, _stop_gradient(sign)
-    if b is not None:
-        out = fnp.where(sign < 0, fnp.nan, out)
-    return out
+    return _nn_logsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=return_sign, where=where)
 
 
 def softmax(x, axis=None):
