@@ -673,6 +673,31 @@ _ENVIRONMENT_OPTIONS = {"jax_enable_x64": ("FGRAD_ENABLE_X64", "JAX_ENABLE_X64")
                         "jax_debug_infs": ("FGRAD_DEBUG_INFS", "JAX_DEBUG_INFS")}
 
 
+def environment_flag(name: str, environ=None) -> bool | None:
+    """The value the environment gives the on/off option ``name`` (see `_ENVIRONMENT_OPTIONS`:
+    ``JAX_ENABLE_X64=0``, ``FGRAD_DEBUG_NANS=1``, ...), or None when no variable sets it.  A
+    value that is not 1/true/yes/on or 0/false/no/off only warns (``import fgrad`` never
+    fails).
+
+    Example::
+
+        >>> environment_flag("jax_enable_x64", {"JAX_ENABLE_X64": "false"})
+        False
+    """
+    environ = os.environ if environ is None else environ
+    for var in _ENVIRONMENT_OPTIONS[name]:
+        raw = environ.get(var)
+        if raw is None or raw.strip() == "":
+            continue
+        flag = raw.strip().lower()
+        if flag not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            warnings.warn(f"{var}={raw!r} ignored: expected 1/true/yes/on or 0/false/no/off",
+                          stacklevel=3)
+            return None
+        return flag in ("1", "true", "yes", "on")
+    return None
+
+
 def apply_environment(environ=None) -> None:
     """Set the options that environment variables turn on (``FGRAD_DEBUG_NANS=1`` or
     ``JAX_DEBUG_NANS=1``, the same for INFS; JAX's ``JAX_NUMPY_RANK_PROMOTION``,
@@ -689,19 +714,10 @@ def apply_environment(environ=None) -> None:
         >>> fgrad.config.update("jax_numpy_rank_promotion", "allow")
     """
     environ = os.environ if environ is None else environ
-    for name, variables in _ENVIRONMENT_OPTIONS.items():
-        for var in variables:
-            raw = environ.get(var)
-            if raw is None or raw.strip() == "":
-                continue
-            flag = raw.strip().lower()
-            if flag not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
-                # a bad value only warns, so `import fgrad` never fails
-                warnings.warn(f"{var}={raw!r} ignored: expected 1/true/yes/on or 0/false/no/off",
-                              stacklevel=2)
-                break
-            _set_jax_option(name, flag in ("1", "true", "yes", "on"))
-            break
+    for name in _ENVIRONMENT_OPTIONS:
+        value = environment_flag(name, environ)
+        if value is not None:
+            _set_jax_option(name, value)
     for name in _ENVIRONMENT_CHOICES:
         var = name.upper()  # JAX's variable: JAX_NUMPY_RANK_PROMOTION=raise ...
         raw = environ.get(var)

@@ -8,6 +8,10 @@ Three ways to turn it on (each before anything imports the real ``jax``):
   ``python -m fgrad.jax_alias -m pytest tests/``;
 * as a pytest plugin: ``python -m pytest -p fgrad.jax_alias tests/``.
 
+The alias behaves as JAX does by default: 64-bit types are off (``jax_enable_x64=False``:
+float32 and int32 defaults, see docs/x64-off.md) unless ``JAX_ENABLE_X64=1`` is set, while
+``import fgrad`` itself keeps NumPy's 64-bit defaults.
+
 ``jax`` becomes a module that forwards every attribute to `fgrad` (its ``__version__`` is the
 JAX release whose API fgrad follows); ``jax.X`` (``jax.numpy``, ``jax.scipy.special``,
 ``jax.tree_util``, ...) is the module ``fgrad.X``.  A ``jax.X`` that fgrad does not have raises
@@ -35,6 +39,7 @@ import types
 from typing import Any, Sequence
 
 import fgrad
+from ._config import environment_flag
 
 __all__ = ["JAX_API_VERSION", "AliasError", "install", "installed", "main"]
 
@@ -123,10 +128,15 @@ def installed() -> bool:
     return isinstance(sys.modules.get("jax"), _JaxModule)
 
 
-def install() -> types.ModuleType:
+def install(x64: bool | None = None) -> types.ModuleType:
     """Make ``import jax`` (and ``import jax.X``) resolve to fgrad in this process; returns the
     ``jax`` module.  Idempotent.  Raises `AliasError` when the real ``jax`` is already imported
     (two array libraries in one program would mix their arrays).
+
+    The alias behaves as JAX, default precision included: 64-bit types are off
+    (``jax_enable_x64=False``: float32 and int32 by default, docs/x64-off.md) unless
+    ``JAX_ENABLE_X64=1`` (or ``FGRAD_ENABLE_X64=1``) is set or ``x64=True`` is passed.
+    `uninstall` restores the setting fgrad had before.
 
     Example::
 
@@ -147,6 +157,10 @@ def install() -> types.ModuleType:
             f"fgrad.jax_alias.install(): the real jax is already imported in this process "
             f"({where}); install the alias before anything imports jax (first line of the "
             "program, `python -m fgrad.jax_alias ...`, or `pytest -p fgrad.jax_alias`)")
+    if x64 is None:
+        x64 = bool(environment_flag("jax_enable_x64"))  # JAX's default: off
+    _SAVED_X64.append(fgrad.config.jax_enable_x64)
+    fgrad.config.update("jax_enable_x64", x64)
     module = _JaxModule("jax", "JAX's public API, served by fgrad (fgrad.jax_alias)")
     module.__version__ = JAX_API_VERSION
     module.__version_info__ = tuple(int(p) for p in JAX_API_VERSION.split("."))
@@ -172,6 +186,11 @@ def uninstall() -> None:
         del sys.modules[name]
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
+    if _SAVED_X64:
+        fgrad.config.update("jax_enable_x64", _SAVED_X64.pop())
+
+
+_SAVED_X64: list[bool] = []  # fgrad's 64-bit setting before `install`
 
 
 # ---- pytest plugin: `python -m pytest -p fgrad.jax_alias ...` --------------------------------

@@ -110,3 +110,34 @@ def test_refuses_a_fake_jax_without_importing_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "jax", types.ModuleType("jax"))
     with pytest.raises(alias.AliasError, match="already imported"):
         alias.install()
+
+
+X64_PROGRAM = """
+import fgrad, fgrad.jax_alias
+print(fgrad.numpy.ones(1).dtype)  # fgrad's own default
+jax = fgrad.jax_alias.install()
+import jax.numpy as jnp
+print(jnp.ones(1).dtype, jnp.arange(2).dtype, jax.config.jax_enable_x64)
+fgrad.jax_alias.uninstall()
+print(fgrad.numpy.ones(1).dtype)
+"""
+
+
+@pytest.mark.parametrize("env, want", [({}, "float64 float32 int32 False float64"),
+                                       ({"JAX_ENABLE_X64": "1"}, "float64 float64 int64 True float64"),
+                                       ({"JAX_ENABLE_X64": "0"}, "float32 float32 int32 False float32")])
+def test_the_alias_has_jaxs_default_precision(env, want):
+    """Under the alias fgrad behaves as JAX: 64-bit types off unless JAX_ENABLE_X64=1;
+    uninstall restores fgrad's setting (JAX_ENABLE_X64=0 also set it for fgrad at import)."""
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        proc = _python("-c", X64_PROGRAM)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k)
+            else:
+                os.environ[k] = v
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == want.split()

@@ -58,7 +58,7 @@ QUICK = ["sgd", "adamw", "lion", "lbfgs", "chain_clip_adam_schedule", "multi_tra
 
 def _tour(*names: str, real_jax: bool = False) -> dict:
     args = [str(TOUR), *names] if real_jax else ["-m", "fgrad.jax_alias", str(TOUR), *names]
-    proc = _run(args, **({"JAX_ENABLE_X64": "1"} if real_jax else {}))
+    proc = _run(args, JAX_ENABLE_X64="1")  # the stored numbers are JAX's with x64 (both runs)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
 
@@ -101,9 +101,21 @@ def test_optax_base_tests_pass_on_fgrad():
     assert " passed" in proc.stdout and "failed" not in proc.stdout
 
 
+def test_optax_tests_that_switch_x64_off_pass_on_fgrad():
+    """float64_test switches 64-bit types off in tearDown and checks float32 states;
+    _casting_test compares with ``jnp.array([1.3, ...])``, float32 under JAX's default (the
+    alias's default too); both failed before fgrad had a 32-bit mode (docs/x64-off.md)."""
+    proc = _run(["-m", "fgrad.jax_alias", "-m", "pytest", str(OPTAX_DIR / "_src/float64_test.py"),
+                 str(OPTAX_DIR / "tree_utils/_casting_test.py"), "-q", "-p", "no:cacheprovider",
+                 "-o", "addopts="])
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert "39 passed" in proc.stdout, proc.stdout[-500:]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("relative", [
     # files that pass completely on fgrad (docs/jax-ecosystem.md has the table of all 52)
+    "contrib/_reduce_on_plateau_test.py", "_src/linesearch_test.py", "losses/_classification_test.py",
     "_src/combine_test.py", "_src/transform_test.py", "_src/lookahead_test.py",
     "schedules/_join_test.py", "losses/_regression_test.py", "losses/_smoothing_test.py",
     "losses/_ranking_test.py", "losses/_segmentation_test.py", "projections/_projections_test.py",
