@@ -276,6 +276,76 @@ def test_a_training_program_gives_jax_32_bit_numbers(x32):
     np.testing.assert_allclose(losses, live, rtol=2e-5)
 
 
+_WIDE = {np.dtype(t) for t in (np.float64, np.int64, np.uint64, np.complex128)}
+
+
+def _op_table_rows(every: int):
+    from fgrad.testing.op_table import ROWS
+
+    return [r for i, r in enumerate(ROWS) if i % every == 0]
+
+
+def _check_row_in_32_bit_mode(row) -> None:
+    """One op-table row on float32 (or its first dtype) examples with 64-bit types off: eager
+    and jit give the same 32-bit dtypes and values; its gradient (eager and under jit) is
+    32-bit too; nothing warns."""
+    from fgrad.testing.op_table._record import example_args
+    from fgrad.tree_util import tree_flatten
+
+    dts = [np.dtype(d) for d in (*row.dtypes, *row.other_dtypes)]
+    dtype = np.dtype(np.float32) if np.float32 in dts else dts[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # example inputs are made as float64 and narrowed
+        args = example_args(row, dtype)
+
+    def f(*a):
+        return row.fn(*a, **row.example_kwargs)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        eager = tree_flatten(f(*args))[0]
+        try:
+            jitted = tree_flatten(fgrad.jit(f)(*args))[0]
+        except fgrad.errors.ConcretizationTypeError:
+            jitted = None  # output shape depends on values (nonzero, unique, ...)
+    dtypes = [np.dtype(x.dtype) for x in eager if hasattr(x, "dtype")]
+    assert not any(d in _WIDE for d in dtypes), (row.name, dtypes)
+    if jitted is not None:
+        assert [np.dtype(x.dtype) for x in jitted if hasattr(x, "dtype")] == dtypes, row.name
+        for a, b in zip(eager, jitted):
+            if np.dtype(a.dtype).kind in "fc":
+                np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=1e-4, atol=1e-5,
+                                           err_msg=row.name)
+    if row.grad not in ("yes", "zero") or dtype.kind != "f" or "while_loop" in row.name:
+        return
+    dn = row.diff_argnums(dtype)
+
+    def total(*d):
+        full = list(args)
+        for i, v in zip(dn, d):
+            full[i] = v
+        return sum(fnp.sum(fnp.real(o)) for o in tree_flatten(f(*full))[0]
+                   if np.dtype(o.dtype).kind in "fc")
+
+    argnums = tuple(range(len(dn)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grads = [*fgrad.grad(total, argnums)(*[args[i] for i in dn]),
+                 *fgrad.jit(fgrad.grad(total, argnums))(*[args[i] for i in dn])]
+    assert not any(np.dtype(g.dtype) in _WIDE for g in grads), row.name
+
+
+@pytest.mark.parametrize("row", _op_table_rows(16), ids=lambda r: r.name)
+def test_op_table_rows_stay_32_bit_and_jit_agrees(x32, row):
+    _check_row_in_32_bit_mode(row)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", _op_table_rows(1), ids=lambda r: r.name)
+def test_every_op_table_row_stays_32_bit_and_jit_agrees(x32, row):
+    _check_row_in_32_bit_mode(row)
+
+
 def _store() -> None:  # pragma: no cover - regenerates the stored JAX results
     import pprint
 

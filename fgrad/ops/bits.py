@@ -9,6 +9,7 @@ differentiable (integer ops).
 from __future__ import annotations
 
 import numpy as np
+from ..core import x64_mode as _x64_mode
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, get_aval
@@ -129,8 +130,9 @@ defvectorized(bitcast_convert_type_p)
 
 
 def bitcast_convert_type(x, new_dtype):
-    """Reinterpret the bits of ``x`` as ``new_dtype`` (same width)."""
-    return bitcast_convert_type_p.bind(x, new_dtype=np.dtype(new_dtype))
+    """Reinterpret the bits of ``x`` as ``new_dtype`` (same width; a 64-bit ``new_dtype`` is
+    its 32-bit type while 64-bit types are off, as in JAX)."""
+    return bitcast_convert_type_p.bind(x, new_dtype=_x64_mode.canonical_dtype(new_dtype))
 
 
 # ---------------------------------------------------------------------------------------
