@@ -37,7 +37,7 @@ __all__ = [
     "he_uniform", "he_normal", "kaiming_uniform", "kaiming_normal", "orthogonal", "delta_orthogonal",
 ]
 
-_DEFAULT = np.float64
+_DEFAULT = float  # float64 (float32 while 64-bit types are off; JAX: jnp.float_)
 # standard deviation of a standard normal truncated to (-2, 2)
 _TRUNCATED_STDDEV = 0.87962566103423978
 
