@@ -509,9 +509,7 @@ def _args(row, dtype, seed=0):
 
 
 # rows whose eager result itself is being fixed elsewhere (the op table's own tests fail too)
-KNOWN_EAGER_ISSUES = {
-    "linalg.lstsq[all]": "eager residuals have a value-dependent shape",
-}
+KNOWN_EAGER_ISSUES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("row,dtype", _rows())

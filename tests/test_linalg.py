@@ -943,3 +943,22 @@ def test_linalg_array_api_aliases(rng):
     close(fnp.linalg.matmul(x, x), np.linalg.matmul(x, x), rtol=1e-12)
     y = rng.normal(size=(3, 3, 2))
     close(fnp.linalg.tensordot(x, y, axes=2), np.linalg.tensordot(x, y, axes=2), rtol=1e-12)
+
+
+def test_lstsq_residuals_are_jaxs_and_jit_agrees_with_eager():
+    """JAX always returns the residuals (squared column norms of b - a x), whatever the rank,
+    so the result's shape never depends on values; NumPy's empty residuals need
+    ``numpy_resid=True`` and a concrete rank (JAX 0.10.2's numbers)."""
+    a = np.random.default_rng(0).normal(size=(4, 3))
+    b = np.arange(4.0)
+    for f in (fnp.linalg.lstsq, fgrad.jit(fnp.linalg.lstsq)):
+        x, res, rank, s = f(a, b)
+        assert res.shape == (1,)
+        np.testing.assert_allclose(np.asarray(res), [10.06829289], rtol=1e-8)
+        x2, res2, _, _ = f(a[:2], np.ones((2, 2)))  # wide: NumPy would give no residuals
+        assert res2.shape == (2,) and np.all(np.asarray(res2) < 1e-28)
+    _, res, rank, _ = fnp.linalg.lstsq(np.ones((3, 3)), b[:3])  # rank 1
+    assert int(rank) == 1 and np.allclose(np.asarray(res), [2.0])
+    assert fnp.linalg.lstsq(a[:2], np.ones((2, 2)), numpy_resid=True)[1].shape == (0,)
+    with pytest.raises(fgrad.errors.ConcretizationTypeError):
+        fgrad.jit(lambda a, b: fnp.linalg.lstsq(a, b, numpy_resid=True))(a, b)

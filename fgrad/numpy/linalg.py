@@ -44,7 +44,6 @@ from ..ops.shape import reshape as _reshape
 from ..ops.shape import transpose as _transpose
 from ..ops._util import normalize_axis as _normalize_axis
 from ._products import cross, matmul, outer, tensordot, vecdot
-from ..core.array import ArrayImpl as _ArrayImpl
 from ..transforms.custom import custom_jvp as _custom_jvp
 from ._creation import asarray as _asarray
 from ._indexing import diagonal as _diagonal
@@ -612,10 +611,15 @@ def matrix_rank(A: ArrayLike, tol: ArrayLike | None = None, hermitian: bool = Fa
     return _rsum(_ew.convert_element_type(_ew.gt(s, tol), np.int64), last)
 
 
-def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> tuple[Array, ...]:
-    """Least-squares solution of ``a @ x = b``: ``(x, residuals, rank, s)``.  ``residuals``
-    holds the squared 2-norms of ``b - a @ x`` when ``a`` is tall and of full rank (else it is
-    empty), as in NumPy; it needs a concrete rank and is empty under a transform."""
+def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None, *,
+          numpy_resid: bool = False) -> tuple[Array, ...]:
+    """Least-squares solution of ``a @ x = b``: ``(x, residuals, rank, s)``, as JAX.
+
+    ``residuals`` holds the squared 2-norms of the columns of ``b - a @ x`` (shape ``(K,)``,
+    ``(1,)`` for a vector ``b``), always: the shape does not depend on the rank, so the
+    function works the same under `jit` and `vmap`.  ``numpy_resid=True`` gives NumPy's
+    residuals instead (empty unless ``a`` is tall and of full rank), which needs a concrete
+    rank (a ConcretizationTypeError under a transform, as in JAX)."""
     a, b = _float(a, "lstsq"), _float(b, "lstsq")
     a, b = _common(a, b)
     if len(_shape(a)) != 2:
@@ -629,13 +633,12 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> tuple[A
     s = svdvals(a)
     x = matmul(pinv(a, rtol=rtol), b)
     rank = matrix_rank(a, rtol=rtol)
-    empty = _arr(np.zeros((0,), dtype=_narrow_finfo(_dtype(a)).dtype))
-    resid = empty
-    if m > n and type(rank) is _ArrayImpl and int(rank) == n:
-        r = _ew.sub(b, matmul(a, x))
-        resid = _rsum(_abs2(r), (0,))
-        if vec:
-            resid = _reshape(resid, (1,))
+    resid = _rsum(_abs2(_ew.sub(b, matmul(a, x))), (0,))
+    if vec:
+        resid = _reshape(resid, (1,))
+    if numpy_resid:
+        if not (m > n and int(rank) == n):  # int(): a concrete rank, as NumPy needs
+            resid = _arr(np.zeros((0,), dtype=_narrow_finfo(_dtype(a)).dtype))
     return LstsqResult(x, resid, rank, s)
 
 
