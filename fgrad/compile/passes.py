@@ -455,7 +455,7 @@ def _r_pow(rw, e):
         return False
     if y.val == 1 and _alias_if(rw, e, x):
         return True
-    if y.val == 2 and x.aval.dtype.kind in "fc" and _same_aval(x.aval, out.aval):
+    if y.val == 2 and x.aval.dtype.kind in "fciu" and _same_aval(x.aval, out.aval):
         rw.new_eqn(mul_p, [x, x], out.aval, {}, outvar=out)
         return True
     if (type(y.val) is int and y.val == 3 and x.aval.dtype in (np.float32, np.float64)
@@ -464,6 +464,13 @@ def _r_pow(rw, e):
         rw.new_eqn(mul_p, [sq, x], out.aval, {}, outvar=out)
         return True
     return False
+
+
+def _r_real_part(rw, e):
+    """``conj(x)`` and ``real(x)`` of a real ``x`` are ``x`` (abs_sq of a real compiles to
+    ``x * x``, as XLA's simplifier makes it)."""
+    (x,) = e.invars
+    return type(x) is not Literal and x.aval.dtype.kind != "c" and _alias_if(rw, e, x)
 
 
 def _r_convert(rw, e):
@@ -586,7 +593,7 @@ _RULES = {
     "convert_element_type": _r_convert, "select": _r_select, "reshape": _r_reshape,
     "transpose": _r_transpose, "broadcast_in_dim": _r_bid, "reduce_sum": _r_reduce,
     "reduce_max": _r_reduce, "reduce_min": _r_reduce, "reduce_prod": _r_reduce,
-    "gather": _r_gather, "dot_general": _r_dot_general,
+    "gather": _r_gather, "dot_general": _r_dot_general, "conj": _r_real_part, "real": _r_real_part,
 }
 
 

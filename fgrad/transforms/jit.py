@@ -46,6 +46,7 @@ from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from . import custom_call  # noqa: F401 - staging keeps custom_jvp/custom_vjp rules
 from .jit_primitive import JIT_HINT, LOG, Closed, close, jit_p
 from .staging import StagingTrace
+from ..compile.ir_text import CompilerIR
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -343,7 +344,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
 
     def lower(*args, **kwargs):
         entry, flat = lookup(args, kwargs)
-        return Lowered(entry, flat)
+        return Lowered(entry, flat, fname)
 
     jitted._cache = cache  # type: ignore[attr-defined]
     jitted.stats = stats  # type: ignore[attr-defined]
@@ -461,8 +462,8 @@ class Lowered:
     """What `jit(f).lower(*args)` returns: the traced program (``jaxpr``), the optimized one
     (``optimized``) and, via `compile`, the executable."""
 
-    def __init__(self, entry, flat) -> None:
-        self._entry, self._flat = entry, flat
+    def __init__(self, entry, flat, fname: str = "fn") -> None:
+        self._entry, self._flat, self._fname = entry, flat, fname
 
     @property
     def jaxpr(self) -> Jaxpr:
@@ -484,6 +485,18 @@ class Lowered:
 
     def as_text(self) -> str:
         return str(self.jaxpr)
+
+    def compiler_ir(self, dialect: str | None = None) -> CompilerIR:
+        """The optimized program in HLO's text layout (``.as_hlo_text()``, ``str()``), for
+        any ``dialect`` (``"hlo"``, ``"stablehlo"``): fgrad has no XLA, the text shows the
+        program its compiler runs (`fgrad.compile.ir_text`)."""
+        if dialect not in (None, "hlo", "stablehlo", "mhlo"):
+            raise ValueError(f"compiler_ir: unknown dialect {dialect!r}")
+        return CompilerIR(self.optimized, "jit_" + _sanitized(self._fname))
+
+
+def _sanitized(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name)
 
 
 def _label_leaves(pnames, snums, dyn, dyn_kwargs):
