@@ -279,10 +279,11 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
             closed, lifted = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
             entry = _Entry(closed, lifted)
             if not lifted:  # closures over tracers of an enclosing transform: trace every call
-                if not ctx and not kwargs and not snums and len(flat) == nargs and \
+                if not kwargs and not snums and len(flat) == nargs and \
                         all(type(x) is ArrayImpl or type(x) in _PY_SCALARS for x in flat) and \
                         struct == _flat_struct(nargs):
-                    entry.fast_key = tuple(_leaf_key(x) for x in flat)
+                    leaves = tuple(_leaf_key(x) for x in flat)
+                    entry.fast_key = (leaves, ctx) if ctx else leaves
                     fast[entry.fast_key] = entry
                 cache[key] = entry  # may evict the least recently used signatures
         return entry, flat
@@ -308,7 +309,8 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     def jitted(*args, **kwargs):
         if disable_jit.eager:
             return fun(*args, **kwargs)
-        if not kwargs and not has_static and not trace_context[0]:
+        ctx = trace_context[0]  # options that change tracing: part of the key when set
+        if not kwargs and not has_static:
             # the call-path index: each argument an array (keyed by buffer type, shape and
             # dtype) or a Python scalar (keyed by its type: weakly typed, its value traced),
             # the same key `lookup` gives these leaves
@@ -326,14 +328,14 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
                 else:
                     break
             else:
-                entry = fast.get(tuple(key))
+                entry = fast.get((tuple(key), ctx) if ctx else tuple(key))
                 if entry is not None and state.trace is EVAL_TRACE:
                     entry.tick = next(CLOCK)
                     exe = entry.exe
                     if exe is None:
                         exe = entry.exe = entry.closed.executable(_xp_of(bufs, entry.closed))
                     outs = exe.run(bufs)
-                    if entry.single:
+                    if entry.single and x64_mode.enabled:
                         w = object.__new__(ArrayImpl)
                         w._weak = entry.weak is not None
                         w._buf = outs[0]
