@@ -319,39 +319,27 @@ _trace_mod.eval_primitive = eval_primitive
 # 64-bit types off (`fgrad.core.x64_mode`): every primitive's results are narrowed
 
 
-def _narrowing_impl(impl, multiple_results: bool):
-    """``impl`` whose results are narrowed to 32-bit types while 64-bit types are off (NumPy
-    computes an int32 sum in int64, a mean of ints in float64: JAX gives int32, float32)."""
-    def narrowed(xp, *args, **params):
-        out = impl(xp, *args, **params)
+def _narrowing(fn, multiple_results: bool, narrow_one):
+    """``fn`` (an implementation or a shape/dtype rule) whose results are narrowed by
+    ``narrow_one`` while 64-bit types are off: NumPy computes an int32 sum in int64 and a mean
+    of ints in float64 where JAX gives int32 and float32, and the rules must agree so traced
+    programs match eager ones."""
+    def narrowed(*args, **params):
+        out = fn(*args, **params)
         if x64_mode.enabled:
             return out
         if multiple_results:
-            return type(out)(x64_mode.narrow_buffer(o) for o in out)
-        return x64_mode.narrow_buffer(out)
-    narrowed.wrapped_for_x32 = impl
-    return narrowed
-
-
-def _narrowing_rule(rule, multiple_results: bool):
-    """The shape/dtype ``rule`` with its results narrowed while 64-bit types are off (traced
-    programs agree with eager ones)."""
-    def narrowed(*avals, **params):
-        out = rule(*avals, **params)
-        if x64_mode.enabled:
-            return out
-        if multiple_results:
-            return type(out)(x64_mode.narrow_aval(o) for o in out)
-        return x64_mode.narrow_aval(out)
-    narrowed.wrapped_for_x32 = rule
+            return type(out)(narrow_one(o) for o in out)
+        return narrow_one(out)
+    narrowed.wrapped_for_x32 = fn
     return narrowed
 
 
 def _narrow_rules(prim: Primitive) -> None:
     if prim.impl is not None and not hasattr(prim.impl, "wrapped_for_x32"):
-        prim.impl = _narrowing_impl(prim.impl, prim.multiple_results)
+        prim.impl = _narrowing(prim.impl, prim.multiple_results, x64_mode.narrow_buffer)
     if prim.abstract_eval is not None and not hasattr(prim.abstract_eval, "wrapped_for_x32"):
-        prim.abstract_eval = _narrowing_rule(prim.abstract_eval, prim.multiple_results)
+        prim.abstract_eval = _narrowing(prim.abstract_eval, prim.multiple_results, x64_mode.narrow_aval)
 
 
 def _unwrap(fn):
