@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
+from ._config import flag
 from .backends import Device, Sharding, SingleDeviceSharding, default_device
 from .core.array import ShapeDtypeStruct
 from .core.placement import device_put
@@ -137,11 +138,13 @@ class Mesh(AbstractMesh):
         if grid.ndim != len(names):
             raise ValueError(f"Mesh: a {grid.ndim}-d device array with {len(names)} axis names "
                              f"{names}; give one name per dimension")
-        if grid.size != 1:
+        if grid.size != 1 and not flag("pmap_any_size"):
             raise ValueError(
                 f"Mesh: fgrad keeps each array whole on one device, so a mesh holds 1 device; "
                 f"got {grid.size} (shape {grid.shape}).  Multi-device sharding is not supported "
-                "(use fgrad.distributed for data parallelism over processes)")
+                "(use fgrad.distributed for data parallelism over processes); "
+                "fgrad.config.update('pmap_any_size', True) allows larger meshes of virtual devices "
+                "for fgrad.shard_map (its blocks run vectorized on one device)")
         super().__init__(grid.shape, names, axis_types)
         self.devices = grid
         self._previous: list = []
@@ -213,13 +216,16 @@ def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types:
         ('data', 'model')
     """
     shape = tuple(int(n) for n in axis_shapes)
-    if math.prod(shape) != 1:
+    if math.prod(shape) != 1 and not flag("pmap_any_size"):
         raise ValueError(
             f"make_mesh: axis sizes {shape} need {math.prod(shape)} devices; fgrad keeps each "
             "array whole on one device, so a mesh has 1 device (every axis size 1).  "
-            "Multi-device sharding is not supported")
+            "Multi-device sharding is not supported; fgrad.config.update('pmap_any_size', True) "
+            "makes meshes of any size from virtual devices for fgrad.shard_map (as pmap)")
     device = (list(devices) if devices is not None else [default_device()])[0]
-    return Mesh(np.array([device], dtype=object).reshape(shape), axis_names, axis_types)
+    grid = np.empty(math.prod(shape), dtype=object)
+    grid[:] = [device] * grid.size  # virtual devices: the one device, repeated
+    return Mesh(grid.reshape(shape), axis_names, axis_types)
 
 
 class NamedSharding(Sharding):

@@ -30,6 +30,7 @@ import numpy as np
 from ..core.array import ShapedArray, get_aval
 from ..core.constants import make_on_default_device, zeros_like
 from ..core.primitive import Primitive
+from ..core.trace import state
 from ..core.rules import defbatch, defjvp_rule, deflinear, defzero
 from .elementwise import convert_element_type, div, eq, mul, select
 from .reductions import reduce_max, reduce_min
@@ -106,7 +107,59 @@ def _extremum_jvp(prim: Primitive):
 
 for _p in (psum_p, pmax_p, pmin_p):
     defbatch(_p, _reduce_rule(_p), axis_name=True)
-deflinear(psum_p, lambda ct, x, axes: [psum_p.bind(ct, axes=axes)])
+
+
+# -- pvary / the transpose of psum in a shard_map that tracks varying axes -------------------------
+# In a ``shard_map(check_vma=True)`` body (its batch traces carry ``vma=True``) a value that is
+# unbatched along a manual axis is *invariant* along it (one value shared by the blocks).  JAX
+# types values that way and pairs ``psum`` (varying -> invariant) with ``pvary`` (invariant ->
+# varying, identity on values).  `psum_invariant_p` is psum's transpose there: a cotangent that
+# is already invariant passes unchanged (JAX's pvary); one that still varies is summed.
+
+pvary_p = named("pvary")
+psum_invariant_p = named("psum_invariant")
+
+
+def _varying_bound(name: Hashable) -> bool:
+    """Whether the innermost trace binding ``name`` is a shard_map block axis with vma checks."""
+    t = state.trace
+    while t is not None:
+        if getattr(t, "axis_name", None) == name:
+            return bool(getattr(t, "vma", False))
+        t = t.parent
+    return False
+
+
+def _pvary_rule(axis_size, vals, dims, *, axes, bound_axis=None):
+    (x,), (d,) = vals, dims
+    rest = _rest(axes, bound_axis)
+    return (pvary_p.bind(x, axes=rest) if rest else x), d
+
+
+def _psum_invariant_rule(axis_size, vals, dims, *, axes, bound_axis=None):
+    (x,), (d,) = vals, dims
+    if bound_axis not in axes:
+        return psum_invariant_p.bind(x, axes=axes), d
+    out = x if d is None else reduce_sum(x, (d,))
+    rest = _rest(axes, bound_axis)
+    return (psum_invariant_p.bind(out, axes=rest) if rest else out), None
+
+
+def _psum_transpose(ct, x, axes):
+    typed = tuple(a for a in axes if _varying_bound(a))
+    legacy = tuple(a for a in axes if a not in typed)
+    if typed:
+        ct = psum_invariant_p.bind(ct, axes=typed)
+    if legacy:  # vmap/pmap axes: JAX's pmap pairing, psum transposes to psum
+        ct = psum_p.bind(ct, axes=legacy)
+    return [ct]
+
+
+defbatch(pvary_p, _pvary_rule, axis_name=True)
+defbatch(psum_invariant_p, _psum_invariant_rule, axis_name=True)
+deflinear(psum_p, _psum_transpose)
+deflinear(pvary_p, lambda ct, x, axes: [psum_p.bind(ct, axes=axes)])
+deflinear(psum_invariant_p, lambda ct, x, axes: [pvary_p.bind(ct, axes=axes)])
 defjvp_rule(pmax_p, _extremum_jvp(pmax_p))
 defjvp_rule(pmin_p, _extremum_jvp(pmin_p))
 
