@@ -164,7 +164,8 @@ def all_gather(x: Any, axis_name: Hashable, *, axis_index_groups=None, axis: int
         if tiled and nd == 0:
             raise ValueError("all_gather: tiled=True needs an operand of rank >= 1")
         a = _axis(axis, nd if tiled else nd + 1, "all_gather")
-        return _na.all_gather_p.bind(leaf, axes=axes, axis=a, tiled=bool(tiled), size=n)
+        out = _na.all_gather_p.bind(leaf, axes=axes, axis=a, tiled=bool(tiled), size=n)
+        return _na.as_varying_p.bind(out, axes=axes) if _na._varying_bound(axes[0]) else out
 
     return tree_map(one, x)
 

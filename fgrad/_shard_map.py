@@ -34,6 +34,7 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from typing import Any, Callable, Sequence
@@ -45,6 +46,7 @@ from .core.trace import state
 from .ops.shape import reshape, transpose
 from .ops.lax_ops import index_in_dim
 from .sharding import AbstractMesh, PartitionSpec, _current
+from .transforms.jit import disable_jit
 from .transforms.batching import BatchTrace, BatchTracer, vma_scopes, vmap
 from .tree_util import flatten_arrays, tree_map, tree_unflatten
 
@@ -253,7 +255,10 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = I
         out_box: dict = {}
 
         def body(*leaves):
-            outs = f(*tree_unflatten(args_tree, list(leaves)))
+            # jit inside a check_vma body runs inline: a staged program would be traced from
+            # logical shapes, without the varying/invariant types its derivatives need
+            with disable_jit() if check_vma and manual else contextlib.nullcontext():
+                outs = f(*tree_unflatten(args_tree, list(leaves)))
             flat_out, out_tree = flatten_arrays(outs)
             out_box["tree"], out_box["value"] = out_tree, outs
             return flat_out

@@ -155,6 +155,25 @@ def _psum_transpose(ct, x, axes):
     return [ct]
 
 
+# all_gather's batching rule returns one unbatched value (the gathered array is the same on
+# every block), which the vma typing would read as invariant; JAX types it varying (its
+# transpose, psum_scatter, takes one cotangent per block).  `as_varying_p` gives it that type:
+# it materializes the block axis, and its transpose passes the per-block cotangents through.
+as_varying_p = named("as_varying")
+
+
+def _as_varying_rule(axis_size, vals, dims, *, axes, bound_axis=None):
+    (x,), (d,) = vals, dims
+    rest = _rest(axes, bound_axis)
+    if rest:
+        x = as_varying_p.bind(x, axes=rest)
+    if d is None and bound_axis in axes:
+        return broadcast_to(expand_dims(x, 0), (axis_size,) + get_aval(x).shape), 0
+    return x, d
+
+
+defbatch(as_varying_p, _as_varying_rule, axis_name=True)
+deflinear(as_varying_p, lambda ct, x, axes: [ct])
 defbatch(pvary_p, _pvary_rule, axis_name=True)
 defbatch(psum_invariant_p, _psum_invariant_rule, axis_name=True)
 deflinear(psum_p, _psum_transpose)

@@ -19,7 +19,7 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.trace import Trace, concretization_error_type, caller_site, current, new_trace, origin, state
 from ..core.constants import host_array, zeros_like
 from ..core.provenance import register_rule_frame
-from ..ops.named_axes import FAMILY as NAMED_AXIS, psum_invariant_p, pvary_p
+from ..ops.named_axes import FAMILY as NAMED_AXIS, as_varying_p, psum_invariant_p, pvary_p
 from ..ops.shape import bdim_to_front, broadcast_to, expand_dims, move_or_broadcast, moveaxis
 from ..tree_util import flatten_prefix, flatten_arrays as tree_flatten, tree_unflatten
 
@@ -192,7 +192,7 @@ def insert_pvary(prim, primals: list, tangents: list, params: dict) -> list:
     ``check_vma=True`` gives.  Called by `JVPTrace.process` while a vma trace is active."""
     if all(t is None for t in tangents):
         return tangents
-    if prim is pvary_p or prim is psum_invariant_p:
+    if prim is pvary_p or prim is psum_invariant_p or prim is as_varying_p:
         return tangents
     if prim.family == NAMED_AXIS:  # a collective over an invariant operand: pvary, then the collective
         union = frozenset(params.get("axes", ())) & active_vma_axes()
@@ -207,8 +207,9 @@ def insert_pvary(prim, primals: list, tangents: list, params: dict) -> list:
         return tangents
     out = list(tangents)
     for i, (k, t) in enumerate(zip(kinds, tangents)):
-        if t is not None and k != union:
-            out[i] = pvary_p.bind(t, axes=tuple(sorted(union - k, key=str)))
+        missing = union - k
+        if t is not None and missing:
+            out[i] = pvary_p.bind(t, axes=tuple(sorted(missing, key=str)))
     return out
 
 
