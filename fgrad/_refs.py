@@ -79,10 +79,14 @@ def _bottom(trace) -> bool:
 
 def _is_static_index(idx: Any) -> bool:
     parts = idx if isinstance(idx, tuple) else (idx,)
-    return all(p is None or p is Ellipsis or isinstance(p, (int, np.integer, slice)) and not isinstance(p, bool)
-               and (not isinstance(p, slice) or all(
-                   b is None or isinstance(b, (int, np.integer)) for b in (p.start, p.stop, p.step)))
-               for p in parts)
+    def static(p: Any) -> bool:
+        if p is None or p is Ellipsis:
+            return True
+        if isinstance(p, slice):
+            return all(b is None or isinstance(b, (int, np.integer)) for b in (p.start, p.stop, p.step))
+        return isinstance(p, (int, np.integer)) and not isinstance(p, bool)
+
+    return all(static(p) for p in parts)
 
 
 class Ref:
@@ -221,7 +225,8 @@ class Ref:
             try:
                 value = asarray(value)
             except (TypeError, ValueError):
-                raise TypeError(f"{op}: cannot store a value of type {type(value).__name__} in a Ref") from None
+                raise TypeError(f"{op}: cannot store a value of type {type(value).__name__} "
+                                "in a Ref") from None
         dtype = self.dtype
         if weak:
             kind = {bool: "b", int: "i", float: "f", complex: "c"}[type(value)] if type(value) in (
@@ -234,7 +239,8 @@ class Ref:
         else:
             vd = get_aval(value).dtype if isinstance(value, Array) else np.asarray(value).dtype
             if vd != dtype:
-                if isinstance(value, Array) and get_aval(value).weak_type and dtype_kind(vd) == dtype_kind(dtype):
+                weak_same_kind = dtype_kind(vd) == dtype_kind(dtype) and get_aval(value).weak_type
+                if isinstance(value, Array) and weak_same_kind:
                     value = value.astype(dtype)
                 else:
                     raise ValueError(f"Invalid dtype for `{op}`. Ref dtype: {dtype.name}. Value dtype: "

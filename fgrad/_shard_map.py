@@ -37,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ._config import flag
 from ._device_api import local_device_count
@@ -282,7 +282,8 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = I
     return mapped
 
 
-def _block_axis(inner: Callable, axis: Any, size: int, mapped: list, check_vma: bool, out_box: dict) -> Callable:
+def _block_axis(inner: Callable, axis: Any, size: int, mapped: list, check_vma: bool,
+                out_box: dict) -> Callable:
     """``inner`` vectorized over the blocks of mesh axis ``axis`` (the leading block axis of
     each argument with ``mapped`` True); records which outputs vary along it."""
 

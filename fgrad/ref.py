@@ -13,4 +13,5 @@ from __future__ import annotations
 
 from ._refs import AbstractRef, Ref, addupdate, empty_ref, free_ref, freeze, get, new_ref, set, swap
 
-__all__ = ["AbstractRef", "Ref", "addupdate", "empty_ref", "free_ref", "freeze", "get", "new_ref", "set", "swap"]
+__all__ = ["AbstractRef", "Ref", "addupdate", "empty_ref", "free_ref", "freeze", "get", "new_ref", "set",
+           "swap"]

@@ -170,8 +170,9 @@ def _err_arithmetic(ns):
     return ns.jax.new_ref(ns.np.zeros(3)) + 1
 
 
-ERRORS = {f.__name__[5:]: f for f in (_err_grad_closed_write, _err_jit_grad_closed_write, _err_vmap_closed_write,
-                                      _err_dtype, _err_shape, _err_addupdate_broadcast, _err_arithmetic)}
+ERRORS = {f.__name__[5:]: f for f in (_err_grad_closed_write, _err_jit_grad_closed_write,
+                                      _err_vmap_closed_write, _err_dtype, _err_shape,
+                                      _err_addupdate_broadcast, _err_arithmetic)}
 
 
 class Namespace:

@@ -87,7 +87,8 @@ CASES = {
         lambda x: ns.grad(lambda x: ns.lax.psum(ns.np.sum(ns.np.sin(x) * ns.lax.pmean(x, "i")), "i"))(x),
         mesh=ns.mesh4, in_specs=ns.P("i"), out_specs=ns.P("i"))(X8),
     "grad_inside_all_gather": lambda ns: ns.shard_map(
-        lambda x: ns.grad(lambda x: ns.np.sum(ns.lax.all_gather(x, "i") ** 2 * (1.0 + ns.lax.axis_index("i"))))(x),
+        lambda x: ns.grad(lambda x: ns.np.sum(ns.lax.all_gather(x, "i") ** 2
+                                              * (1.0 + ns.lax.axis_index("i"))))(x),
         mesh=ns.mesh4, in_specs=ns.P("i"), out_specs=ns.P("i"))(X8),
     "grad_inside_ppermute": lambda ns: ns.shard_map(
         lambda x: ns.grad(lambda x: ns.np.sum(ns.lax.ppermute(x, "i", [(0, 1), (1, 2), (2, 3), (3, 0)]) ** 3

@@ -1,5 +1,6 @@
 """Mutable array references (`fgrad.Ref`, `new_ref`, ...): JAX's results (stored from JAX
-0.10.2 and live), JAX's errors, and the rules under jit/grad/vmap."""
+0.10.2 and live), JAX's errors, and the rules under jit/grad/vmap (the effects ``ref_load`` and ``ref_store``
+of jit-compiled programs, their JVP and batching rules' errors)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ NS = cases.Namespace(fgrad, fnp)
 
 
 def _close(got, want):
-    np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(want, dtype=float), rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(want, dtype=float),
+                               rtol=1e-13, atol=1e-13)
 
 
 @pytest.mark.parametrize("name", sorted(cases.CASES))
@@ -89,7 +91,7 @@ def test_pytree_leaf_and_types():
     with pytest.raises(TypeError):
         np.asarray(r)
     with pytest.raises(NotImplementedError):
-        r.at
+        _ = r.at
 
 
 def test_weak_python_scalars_cast_within_their_kind():

@@ -1,5 +1,8 @@
 """`fgrad.shard_map`: JAX's numbers (stored from JAX 0.10.2 with 4 host devices, and live),
-a Python loop over the blocks, finite differences, and JAX's errors."""
+a Python loop over the blocks, finite differences, and JAX's errors.
+
+Covers the typed collectives of check_vma bodies (primitives ``pvary_named``,
+``psum_invariant_named``, ``as_varying_named``) through the grad-inside-the-body cases."""
 
 from __future__ import annotations
 
@@ -42,7 +45,8 @@ class FgradNamespace:
 
 
 def _close(got, want):
-    np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(want, dtype=float), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(want, dtype=float),
+                               rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("name", sorted(cases.CASES))
@@ -111,7 +115,8 @@ def test_against_a_python_loop_over_blocks(virtual_devices):
                                            out_specs=(P("i"), P()))(w, x)
     locals_ = [np.tanh(b @ w) for b in np.split(x, 4)]
     mean = np.mean([loc.mean() for loc in locals_])
-    np.testing.assert_allclose(np.asarray(got_local), np.concatenate([loc - mean for loc in locals_]), rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(got_local), np.concatenate([loc - mean for loc in locals_]),
+                               rtol=1e-13)
     np.testing.assert_allclose(float(got_total), sum((loc ** 2).sum() for loc in locals_), rtol=1e-13)
 
 
@@ -151,7 +156,8 @@ def test_grad_of_shard_map_by_finite_differences(virtual_devices):
     for i in range(8):
         e = np.zeros(8)
         e[i] = eps
-        np.testing.assert_allclose(g[i], (float(f(x + e)) - float(f(x - e))) / (2 * eps), rtol=1e-6, atol=1e-9)
+        fd = (float(f(x + e)) - float(f(x - e))) / (2 * eps)
+        np.testing.assert_allclose(g[i], fd, rtol=1e-6, atol=1e-9)
 
 
 def test_decorator_forms_and_current_mesh(virtual_devices):
@@ -188,14 +194,15 @@ def test_experimental_path_and_check_rep(virtual_devices):
 def test_partial_manual_axes(virtual_devices):
     """axis_names= names the manual axes; the others stay whole in the body (JAX's auto axes)."""
     mesh = fgrad.make_mesh((2, 2), ("a", "b"))
-    f = fgrad.shard_map(lambda x: x + lax.axis_index("a") * 100.0, mesh=mesh, in_specs=P("a"), out_specs=P("a"),
-                        axis_names={"a"})
+    f = fgrad.shard_map(lambda x: x + lax.axis_index("a") * 100.0, mesh=mesh, in_specs=P("a"),
+                        out_specs=P("a"), axis_names={"a"})
     np.testing.assert_array_equal(np.asarray(f(np.zeros(4))), [0, 0, 100, 100])
     with pytest.raises(NameError, match="unbound axis name"):
         fgrad.shard_map(lambda x: lax.psum(x, "b"), mesh=mesh, in_specs=P("a"), out_specs=P("a"),
                         axis_names={"a"})(np.zeros(4))
     with pytest.raises(ValueError, match="manual axes"):
-        fgrad.shard_map(lambda x: x, mesh=mesh, in_specs=P("b"), out_specs=P("b"), axis_names={"a"})(np.zeros(4))
+        fgrad.shard_map(lambda x: x, mesh=mesh, in_specs=P("b"), out_specs=P("b"),
+                        axis_names={"a"})(np.zeros(4))
 
 
 def test_larger_meshes_need_virtual_devices():
