@@ -100,6 +100,14 @@ CASES = {
     "grad_inside_mesh2d": lambda ns: ns.shard_map(
         lambda w, x: ns.grad(lambda w: ns.lax.psum(_loss(ns, w, x), "b"))(w)[None], mesh=ns.mesh22,
         in_specs=(ns.P(), ns.P(("a", "b"))), out_specs=ns.P("a"))(np.float64(W), X8),
+    "grad_inside_pcast": lambda ns: ns.shard_map(
+        lambda w, x: ns.grad(lambda w: ns.lax.psum(
+            ns.np.sum(ns.lax.pcast(w, "i", to="varying") * x), "i"))(w),
+        mesh=ns.mesh4, in_specs=(ns.P(), ns.P("i")), out_specs=ns.P())(np.float64(W), X8),
+    "pcast_then_mixed": lambda ns: ns.shard_map(
+        lambda w, x: ns.grad(lambda w: ns.lax.psum(
+            ns.np.sum(ns.np.sin(ns.lax.pcast(w, "i", to="varying")) * x), "i"))(w),
+        mesh=ns.mesh4, in_specs=(ns.P(), ns.P("i")), out_specs=ns.P())(np.float64(W), X8),
     "hessian_inside": lambda ns: ns.shard_map(
         lambda w, x: ns.grad(ns.grad(lambda w: ns.lax.psum(_loss(ns, w, x), "i")))(w), mesh=ns.mesh4,
         in_specs=(ns.P(), ns.P("i")), out_specs=ns.P())(np.float64(W), X8),
@@ -113,6 +121,11 @@ ERRORS = {
                                            out_specs=ns.P("i"))(X8[:6]),
     "out_spec_too_long": lambda ns: ns.shard_map(lambda x: ns.np.sum(x), mesh=ns.mesh4, in_specs=ns.P("i"),
                                                  out_specs=ns.P("i"))(X8),
+    "pcast_output_not_replicated": lambda ns: ns.shard_map(lambda w: ns.lax.pcast(w, "i", to="varying"),
+                                                           mesh=ns.mesh4, in_specs=ns.P(), out_specs=ns.P())(
+        np.float64(W)),
+    "pcast_bad_to": lambda ns: ns.shard_map(lambda x: ns.lax.pcast(x, "i", to="foo"), mesh=ns.mesh4,
+                                            in_specs=ns.P("i"), out_specs=ns.P("i"))(X8),
     "unknown_axis": lambda ns: ns.shard_map(lambda x: x, mesh=ns.mesh4, in_specs=ns.P("k"),
                                             out_specs=ns.P("k"))(X8),
 }

@@ -131,9 +131,15 @@ def _varying_bound(name: Hashable) -> bool:
 
 
 def _pvary_rule(axis_size, vals, dims, *, axes, bound_axis=None):
+    """Identity on values; the result is batched (varying), so that the vma typing, which
+    reads "batched" as "varying", sees what JAX's types say."""
     (x,), (d,) = vals, dims
     rest = _rest(axes, bound_axis)
-    return (pvary_p.bind(x, axes=rest) if rest else x), d
+    if rest:
+        x = pvary_p.bind(x, axes=rest)
+    if d is None and bound_axis in axes:
+        return broadcast_to(expand_dims(x, 0), (axis_size,) + get_aval(x).shape), 0
+    return x, d
 
 
 def _psum_invariant_rule(axis_size, vals, dims, *, axes, bound_axis=None):
