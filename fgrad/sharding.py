@@ -4,7 +4,8 @@ fgrad keeps every array whole on one device.  A `Mesh` may have only one device 
 of size 1), a `NamedSharding` over it places an array whole on that device, and a
 `PartitionSpec` is recorded but splits nothing.  Code that names these types (libraries that
 annotate or pass ``out_sharding=``) runs; code that needs several devices gets a ValueError
-from `make_mesh`/`Mesh` naming the device count.
+from `make_mesh`/`Mesh` naming the device count, or, with the option ``pmap_any_size``, a
+mesh of virtual devices for `fgrad.shard_map` (docs/shard-map-and-refs.md).
 
 Example::
 
@@ -208,7 +209,9 @@ def set_mesh(mesh: AbstractMesh) -> Iterator[AbstractMesh]:
 def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types: Any = None, *,
               devices: Sequence[Device] | None = None) -> Mesh:
     """A `Mesh` of the given axis sizes (JAX's ``jax.make_mesh``); every size must be 1, as
-    fgrad's meshes hold one device.
+    fgrad's meshes hold one device -- unless ``fgrad.config.update("pmap_any_size", True)``:
+    then any sizes, the grid filled with the one device ("virtual devices" whose blocks
+    `fgrad.shard_map` runs vectorized).
 
     Example::
 
