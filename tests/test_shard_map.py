@@ -231,3 +231,19 @@ def test_legacy_vmap_and_pmap_collectives_keep_their_rules():
 def test_not_a_callable():
     with pytest.raises(TypeError, match="callable"):
         fgrad.shard_map(3, mesh=fgrad.make_mesh((1,), ("i",)), in_specs=P(), out_specs=P())
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_blocks_along_either_dimension_match_a_loop(n, dim, virtual_devices):
+    """Block b of the input (split along ``dim``) gives ``x_b * (b + 1) + sum of all blocks``;
+    the reference loops over the blocks with NumPy."""
+    rng = np.random.default_rng(n * 10 + dim)
+    x = rng.normal(size=(4, 8))
+    spec = P("i") if dim == 0 else P(None, "i")
+    f = fgrad.shard_map(lambda b: b * (lax.axis_index("i") + 1.0) + lax.psum(fnp.sum(b), "i"),
+                        mesh=fgrad.make_mesh((n,), ("i",)), in_specs=spec, out_specs=spec)
+    blocks = np.split(x, n, axis=dim)
+    want = np.concatenate([blk * (b + 1.0) + x.sum() for b, blk in enumerate(blocks)], axis=dim)
+    np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(fgrad.jit(f)(x)), want, rtol=1e-13)
