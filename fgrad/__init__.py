@@ -46,6 +46,9 @@ from .sharding import (  # noqa: F401
 )
 from ._naming import named_call, named_scope  # noqa: F401
 from ._pmap import pmap  # noqa: F401
+from ._shard_map import shard_map  # noqa: F401
+from ._refs import Ref, empty_ref, free_ref, freeze, new_ref  # noqa: F401
+from . import ref  # noqa: F401
 from ._runtime_api import clear_caches, live_arrays, print_environment_info  # noqa: F401
 from . import debug  # noqa: F401
 from ._callbacks_api import effects_barrier, pure_callback  # noqa: F401
@@ -106,7 +109,8 @@ __all__ = [
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
     "checkpoint_policies", "debug_nans", "debug_infs", "sharding", "make_mesh", "set_mesh", "typeof", "P",
-    "pmap", "clear_caches", "live_arrays", "print_environment_info", "custom_gradient",
+    "pmap", "shard_map", "Ref", "ref", "new_ref", "empty_ref", "freeze", "free_ref",
+    "clear_caches", "live_arrays", "print_environment_info", "custom_gradient",
     "custom_batching", "custom_derivatives", "check_tracer_leaks", "checking_leaks", "debug_key_reuse",
     "default_matmul_precision", "enable_x64", "explain_cache_misses", "log_compiles",
     "numpy_dtype_promotion", "numpy_rank_promotion", "transfer_guard", "transfer_guard_device_to_device",

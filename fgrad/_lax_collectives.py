@@ -24,7 +24,7 @@ from .transforms.batching import BatchTrace
 from .tree_util import map_arrays as tree_map
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle",
-           "axis_index", "axis_size"]
+           "axis_index", "axis_size", "pcast", "pvary"]
 
 
 def _names(axis_name: Any) -> tuple:
@@ -164,7 +164,8 @@ def all_gather(x: Any, axis_name: Hashable, *, axis_index_groups=None, axis: int
         if tiled and nd == 0:
             raise ValueError("all_gather: tiled=True needs an operand of rank >= 1")
         a = _axis(axis, nd if tiled else nd + 1, "all_gather")
-        return _na.all_gather_p.bind(leaf, axes=axes, axis=a, tiled=bool(tiled), size=n)
+        out = _na.all_gather_p.bind(leaf, axes=axes, axis=a, tiled=bool(tiled), size=n)
+        return _na.as_varying_p.bind(out, axes=axes) if _na._varying_bound(axes[0]) else out
 
     return tree_map(one, x)
 
@@ -246,3 +247,43 @@ def axis_index(axis_name: Hashable) -> Any:
     axis_size(axes)
     return _na.axis_index_p.bind(axes=axes)
 
+
+
+def pcast(x: Any, axis_name: Hashable | Sequence[Hashable], *, to: str) -> Any:
+    """Change the type of ``x`` along the named axes (JAX's ``jax.lax.pcast``): with
+    ``to="varying"`` a value that is the same on every block (invariant) becomes varying --
+    the identity on values, whose transpose sums the cotangent over the blocks (``psum``),
+    which is what a shard_map body's derivative with respect to a replicated value needs.
+    ``"reduced"``/``"unreduced"`` (JAX's explicit-sharding types) are not supported.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> from fgrad.sharding import PartitionSpec as P
+        >>> f = fgrad.shard_map(lambda w: pcast(w, "i", to="varying") * 2.0,
+        ...                     mesh=fgrad.make_mesh((1,), ("i",)), in_specs=P(), out_specs=P("i"))
+        >>> f(fnp.ones(2))
+        Array([2., 2.], dtype=float64)
+    """
+    if to not in ("varying", "reduced", "unreduced"):
+        raise ValueError(f"Got unexpected `to` value. Allowed `to` values are: "
+                         f"{{'varying', 'unreduced', 'reduced'}}, got {to!r}")
+    if to != "varying":
+        raise NotImplementedError(f"fgrad.lax.pcast(to={to!r}): fgrad has no reduced/unreduced array types "
+                                  "(JAX's explicit sharding); only to='varying' is supported")
+    axes = _names(axis_name)
+    axis_size(axes)
+    return tree_map(lambda leaf: _na.pvary_p.bind(leaf, axes=axes), x)
+
+
+def pvary(x: Any, axis_name: Hashable | Sequence[Hashable]) -> Any:
+    """``pcast(x, axis_name, to="varying")``: the name older JAX releases (0.6-0.9) gave it.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.vmap(lambda x, w: x * pvary(w, "i"), in_axes=(0, None), axis_name="i")(
+        ...     fnp.ones(2), fnp.asarray(3.0))
+        Array([3., 3.], dtype=float64)
+    """
+    return pcast(x, axis_name, to="varying")

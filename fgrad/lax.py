@@ -34,7 +34,8 @@ from ._lax_gather_scatter import (  # noqa: F401 - listed in __all__ through _GA
 )
 from ._lax_gather_scatter import __all__ as _GATHER_SCATTER
 from ._lax_collectives import (
-    all_gather, axis_index, axis_size, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
+    all_gather, axis_index, axis_size, pcast, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
+    pvary,
 )
 from .ops.bits import (
     bitcast_convert_type, shift_left, shift_right_arithmetic, shift_right_logical,
@@ -80,6 +81,7 @@ __all__ = sorted(_GENERATED) + [
     "conv_transpose", "conv_dimension_numbers", "ConvDimensionNumbers", "reduce_window",
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
+    "pcast", "pvary",
     "axis_size", "custom_linear_solve", "optimization_barrier",
 ] + list(_MORE) + list(_GATHER_SCATTER)
 

@@ -4,7 +4,8 @@ fgrad keeps every array whole on one device.  A `Mesh` may have only one device 
 of size 1), a `NamedSharding` over it places an array whole on that device, and a
 `PartitionSpec` is recorded but splits nothing.  Code that names these types (libraries that
 annotate or pass ``out_sharding=``) runs; code that needs several devices gets a ValueError
-from `make_mesh`/`Mesh` naming the device count.
+from `make_mesh`/`Mesh` naming the device count, or, with the option ``pmap_any_size``, a
+mesh of virtual devices for `fgrad.shard_map` (docs/shard-map-and-refs.md).
 
 Example::
 
@@ -26,6 +27,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
+from ._config import flag
 from .backends import Device, Sharding, SingleDeviceSharding, default_device
 from .core.array import ShapeDtypeStruct
 from .core.placement import device_put
@@ -137,11 +139,13 @@ class Mesh(AbstractMesh):
         if grid.ndim != len(names):
             raise ValueError(f"Mesh: a {grid.ndim}-d device array with {len(names)} axis names "
                              f"{names}; give one name per dimension")
-        if grid.size != 1:
+        if grid.size != 1 and not flag("pmap_any_size"):
             raise ValueError(
                 f"Mesh: fgrad keeps each array whole on one device, so a mesh holds 1 device; "
                 f"got {grid.size} (shape {grid.shape}).  Multi-device sharding is not supported "
-                "(use fgrad.distributed for data parallelism over processes)")
+                "(use fgrad.distributed for data parallelism over processes); "
+                "fgrad.config.update('pmap_any_size', True) allows larger meshes of virtual devices "
+                "for fgrad.shard_map (its blocks run vectorized on one device)")
         super().__init__(grid.shape, names, axis_types)
         self.devices = grid
         self._previous: list = []
@@ -205,7 +209,9 @@ def set_mesh(mesh: AbstractMesh) -> Iterator[AbstractMesh]:
 def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types: Any = None, *,
               devices: Sequence[Device] | None = None) -> Mesh:
     """A `Mesh` of the given axis sizes (JAX's ``jax.make_mesh``); every size must be 1, as
-    fgrad's meshes hold one device.
+    fgrad's meshes hold one device -- unless ``fgrad.config.update("pmap_any_size", True)``:
+    then any sizes, the grid filled with the one device ("virtual devices" whose blocks
+    `fgrad.shard_map` runs vectorized).
 
     Example::
 
@@ -213,13 +219,16 @@ def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types:
         ('data', 'model')
     """
     shape = tuple(int(n) for n in axis_shapes)
-    if math.prod(shape) != 1:
+    if math.prod(shape) != 1 and not flag("pmap_any_size"):
         raise ValueError(
             f"make_mesh: axis sizes {shape} need {math.prod(shape)} devices; fgrad keeps each "
             "array whole on one device, so a mesh has 1 device (every axis size 1).  "
-            "Multi-device sharding is not supported")
+            "Multi-device sharding is not supported; fgrad.config.update('pmap_any_size', True) "
+            "makes meshes of any size from virtual devices for fgrad.shard_map (as pmap)")
     device = (list(devices) if devices is not None else [default_device()])[0]
-    return Mesh(np.array([device], dtype=object).reshape(shape), axis_names, axis_types)
+    grid = np.empty(math.prod(shape), dtype=object)
+    grid[:] = [device] * grid.size  # virtual devices: the one device, repeated
+    return Mesh(grid.reshape(shape), axis_names, axis_types)
 
 
 class NamedSharding(Sharding):

@@ -32,7 +32,8 @@ EXTRAS = {
     "fgrad.numpy": {"fix", "row_stack", "to_device",
                     # NumPy's text I/O (numpy has them, jax.numpy does not): docs/scipy-linalg-more.md
                     "fromregex", "genfromtxt", "loadtxt", "savetxt", "savez_compressed"},
-    "fgrad.lax": {"zeros_like_array"},
+    # pvary: jax.lax's name (0.6-0.9) for pcast(to="varying"), for programs written then
+    "fgrad.lax": {"zeros_like_array", "pvary"},
     "fgrad.torch.linalg": {"inverse"},
 }
 # known leaks (internal helpers and Tensor-method names at module level) still to remove;

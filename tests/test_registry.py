@@ -50,6 +50,11 @@ TESTED_ELSEWHERE = {
     **{n: "tests/mpi_programs/mpi_functional.py" for n in (
         "psum", "pvary", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "broadcast",
         "barrier")},
+    # shard_map's typed collectives (check_vma): values and derivatives against JAX
+    **{f"{n}_named": "tests/test_shard_map.py" for n in ("pvary", "psum_invariant", "as_varying")},
+    # mutable array references' effects under jit, grad and vmap, against JAX
+    "ref_load": "tests/test_refs.py",
+    "ref_store": "tests/test_refs.py",
     # collectives over named vmap/pmap axes: values and derivatives against JAX
     **{f"{n}_named": "tests/test_jax_api_pmap.py" for n in (
         "psum", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "axis_index")},

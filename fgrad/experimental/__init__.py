@@ -47,4 +47,4 @@ def disable_x64() -> Any:
     return _enable_x64_scope(False)
 
 
-__all__ = ["disable_x64", "enable_x64", "ode"]
+__all__ = ["disable_x64", "enable_x64", "ode", "shard_map"]

@@ -30,6 +30,7 @@ import numpy as np
 from ..core.array import ShapedArray, get_aval
 from ..core.constants import make_on_default_device, zeros_like
 from ..core.primitive import Primitive
+from ..core.trace import state
 from ..core.rules import defbatch, defjvp_rule, deflinear, defzero
 from .elementwise import convert_element_type, div, eq, mul, select
 from .reductions import reduce_max, reduce_min
@@ -106,7 +107,84 @@ def _extremum_jvp(prim: Primitive):
 
 for _p in (psum_p, pmax_p, pmin_p):
     defbatch(_p, _reduce_rule(_p), axis_name=True)
-deflinear(psum_p, lambda ct, x, axes: [psum_p.bind(ct, axes=axes)])
+
+
+# -- pvary / the transpose of psum in a shard_map that tracks varying axes -------------------------
+# In a ``shard_map(check_vma=True)`` body (its batch traces carry ``vma=True``) a value that is
+# unbatched along a manual axis is *invariant* along it (one value shared by the blocks).  JAX
+# types values that way and pairs ``psum`` (varying -> invariant) with ``pvary`` (invariant ->
+# varying, identity on values).  `psum_invariant_p` is psum's transpose there: a cotangent that
+# is already invariant passes unchanged (JAX's pvary); one that still varies is summed.
+
+pvary_p = named("pvary")
+psum_invariant_p = named("psum_invariant")
+
+
+def _varying_bound(name: Hashable) -> bool:
+    """Whether the innermost trace binding ``name`` is a shard_map block axis with vma checks."""
+    t = state.trace
+    while t is not None:
+        if getattr(t, "axis_name", None) == name:
+            return bool(getattr(t, "vma", False))
+        t = t.parent
+    return False
+
+
+def _pvary_rule(axis_size, vals, dims, *, axes, bound_axis=None):
+    """Identity on values; the result is batched (varying), so that the vma typing, which
+    reads "batched" as "varying", sees what JAX's types say."""
+    (x,), (d,) = vals, dims
+    rest = _rest(axes, bound_axis)
+    if rest:
+        x = pvary_p.bind(x, axes=rest)
+    if d is None and bound_axis in axes:
+        return broadcast_to(expand_dims(x, 0), (axis_size,) + get_aval(x).shape), 0
+    return x, d
+
+
+def _psum_invariant_rule(axis_size, vals, dims, *, axes, bound_axis=None):
+    (x,), (d,) = vals, dims
+    if bound_axis not in axes:
+        return psum_invariant_p.bind(x, axes=axes), d
+    out = x if d is None else reduce_sum(x, (d,))
+    rest = _rest(axes, bound_axis)
+    return (psum_invariant_p.bind(out, axes=rest) if rest else out), None
+
+
+def _psum_transpose(ct, x, axes):
+    typed = tuple(a for a in axes if _varying_bound(a))
+    legacy = tuple(a for a in axes if a not in typed)
+    if typed:
+        ct = psum_invariant_p.bind(ct, axes=typed)
+    if legacy:  # vmap/pmap axes: JAX's pmap pairing, psum transposes to psum
+        ct = psum_p.bind(ct, axes=legacy)
+    return [ct]
+
+
+# all_gather's batching rule returns one unbatched value (the gathered array is the same on
+# every block), which the vma typing would read as invariant; JAX types it varying (its
+# transpose, psum_scatter, takes one cotangent per block).  `as_varying_p` gives it that type:
+# it materializes the block axis, and its transpose passes the per-block cotangents through.
+as_varying_p = named("as_varying")
+
+
+def _as_varying_rule(axis_size, vals, dims, *, axes, bound_axis=None):
+    (x,), (d,) = vals, dims
+    rest = _rest(axes, bound_axis)
+    if rest:
+        x = as_varying_p.bind(x, axes=rest)
+    if d is None and bound_axis in axes:
+        return broadcast_to(expand_dims(x, 0), (axis_size,) + get_aval(x).shape), 0
+    return x, d
+
+
+defbatch(as_varying_p, _as_varying_rule, axis_name=True)
+deflinear(as_varying_p, lambda ct, x, axes: [ct])
+defbatch(pvary_p, _pvary_rule, axis_name=True)
+defbatch(psum_invariant_p, _psum_invariant_rule, axis_name=True)
+deflinear(psum_p, _psum_transpose)
+deflinear(pvary_p, lambda ct, x, axes: [psum_p.bind(ct, axes=axes)])
+deflinear(psum_invariant_p, lambda ct, x, axes: [pvary_p.bind(ct, axes=axes)])
 defjvp_rule(pmax_p, _extremum_jvp(pmax_p))
 defjvp_rule(pmin_p, _extremum_jvp(pmin_p))
 

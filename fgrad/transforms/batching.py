@@ -9,6 +9,7 @@ leaves the trace as a plain value.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -18,7 +19,7 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.trace import Trace, concretization_error_type, caller_site, current, new_trace, origin, state
 from ..core.constants import host_array, zeros_like
 from ..core.provenance import register_rule_frame
-from ..ops.named_axes import FAMILY as NAMED_AXIS
+from ..ops.named_axes import FAMILY as NAMED_AXIS, as_varying_p, psum_invariant_p, pvary_p
 from ..ops.shape import bdim_to_front, broadcast_to, expand_dims, move_or_broadcast, moveaxis
 from ..tree_util import flatten_prefix, flatten_arrays as tree_flatten, tree_unflatten
 
@@ -39,12 +40,17 @@ class BatchTracer(Tracer):
 
 
 class BatchTrace(Trace):
-    __slots__ = ("axis_size", "axis_name")
+    """``vma``: the examples are the blocks of a ``shard_map`` that tracks varying manual
+    axes (``check_vma=True``): an unbatched value is *invariant* along the axis, a batched one
+    *varying*, and reverse mode follows JAX's typed rules (`insert_pvary`)."""
+
+    __slots__ = ("axis_size", "axis_name", "vma")
 
     def __init__(self, parent, origin: str, axis_size: int = 0, axis_name=None) -> None:
         super().__init__(parent, origin)
         self.axis_size = axis_size
         self.axis_name = axis_name
+        self.vma = False
 
     def split(self, args):
         vals, dims, found = [], [], False
@@ -144,6 +150,67 @@ class BatchTrace(Trace):
 
 
 register_rule_frame(BatchTrace.process.__code__, "vmap")  # read by the NaN/inf checks' error
+
+
+class _VmaScopes(threading.local):
+    depth = 0  # how many vma batch traces are active (JVPTrace checks it before anything else)
+
+
+vma_scopes = _VmaScopes()
+
+
+def varying_axes(x) -> frozenset:
+    """The names of the vma batch traces (``shard_map`` axes) along which ``x`` varies."""
+    names = set()
+    while isinstance(x, Tracer):
+        if type(x) is BatchTracer:
+            if x._trace.vma:
+                names.add(x._trace.axis_name)
+            x = x.val
+        elif hasattr(x, "primal"):  # a tracer of a derivative transform outside the shard_map
+            x = x.primal
+        else:
+            break
+    return frozenset(names)
+
+
+def active_vma_axes() -> frozenset:
+    """The axis names of the active vma batch traces."""
+    names, t = set(), state.trace
+    while t is not None:
+        if type(t) is BatchTrace and t.vma:
+            names.add(t.axis_name)
+        t = t.parent
+    return frozenset(names)
+
+
+def insert_pvary(prim, primals: list, tangents: list, params: dict) -> list:
+    """JAX's implicit ``pvary`` in a shard_map body: where an operand that is invariant
+    along a manual axis meets one that varies along it, its tangent is marked varying
+    (``pvary``, identity on values), so that reverse mode sums its cotangent over the axis
+    (pvary's transpose is ``psum``) -- the derivative of the whole mapped program, as JAX's
+    ``check_vma=True`` gives.  Called by `JVPTrace.process` while a vma trace is active."""
+    if all(t is None for t in tangents):
+        return tangents
+    if prim is pvary_p or prim is psum_invariant_p or prim is as_varying_p:
+        return tangents
+    if prim.family == NAMED_AXIS:  # a collective over an invariant operand: pvary, then the collective
+        union = frozenset(params.get("axes", ())) & active_vma_axes()
+    elif len(primals) < 2:
+        return tangents
+    else:
+        union = None
+    kinds = [varying_axes(p) for p in primals]
+    if union is None:
+        union = frozenset().union(*kinds)
+    if not union:
+        return tangents
+    out = list(tangents)
+    for i, (k, t) in enumerate(zip(kinds, tangents)):
+        missing = union - k
+        if t is not None and missing:
+            out[i] = pvary_p.bind(t, axes=tuple(sorted(missing, key=str)))
+    return out
 
 
 def _list_first(pair):
@@ -282,4 +349,5 @@ def _check_axis_spec(spec, what: str) -> None:
         )
 
 
-__all__ = ["vmap", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front"]
+__all__ = ["vmap", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front", "insert_pvary",
+           "varying_axes", "vma_scopes"]

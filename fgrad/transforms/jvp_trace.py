@@ -18,6 +18,7 @@ from ..core.constants import zeros_like
 from ..core.provenance import register_rule_frame
 from ..core.trace import Trace, current, new_trace, state
 from ..tree_util import map_arrays as tree_map
+from .batching import insert_pvary, vma_scopes
 from .custom import custom_lin_p
 from .staging import StagingTrace
 
@@ -60,6 +61,8 @@ class JVPTrace(Trace):
         st = state
         saved, st.trace = st.trace, self.parent
         try:
+            if vma_scopes.depth:  # inside a shard_map(check_vma=True) body
+                tangents = insert_pvary(prim, primals, tangents, params)
             out, t_out = rule(primals, tangents, **params)
         finally:
             st.trace = saved
