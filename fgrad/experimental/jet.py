@@ -41,12 +41,12 @@ def _check_inputs(primals: Sequence, series: Sequence) -> int:
     if not isinstance(primals, (tuple, list)) or not isinstance(series, (tuple, list)):
         raise TypeError(f"jet: primals and series must be tuples or lists, got "
                         f"{type(primals).__name__} and {type(series).__name__}")
-    if len(primals) != len(series):
-        raise ValueError(f"jet: {len(primals)} primal values but {len(series)} series (one series "
-                         "of terms per argument)")
     lengths = {len(terms) for terms in series}
     if len(lengths) != 1:
         raise ValueError("jet terms have inconsistent lengths for different arguments")
+    if len(primals) != len(series):
+        raise ValueError(f"jet: {len(primals)} primal values but {len(series)} series (one series "
+                         "of terms per argument)")
     for i, (x, terms) in enumerate(zip(primals, series)):
         if not treedef_is_leaf(tree_structure(x)):
             raise ValueError(f"primal value at position {i} is not an array")
