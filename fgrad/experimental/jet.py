@@ -6,10 +6,12 @@ move along the curve ``x(t) = x + sum_k series[k] t^(k+1) / (k+1)!`` (``series[k
 ``(k+1)``-th derivative of the curve at ``t = 0``, JAX's ``factorial_scaled`` convention),
 and the result is ``fun(x)`` with the derivatives ``d^(k+1)/dt^(k+1) fun(x(t))`` at 0.
 
-The derivatives are computed by nested forward mode along the curve (the ``k``-th
-derivative is the JVP of the ``(k-1)``-th in ``t``): exact, for any function fgrad can
-differentiate forward (control flow, custom rules, ``jit`` inside), at a cost that
-doubles with each order (an order-5 series costs about 32 evaluations).
+A `JetTrace` propagates the series through the primitives, each with its rule of Taylor
+arithmetic (`fgrad.experimental._jet_rules`): linear and bilinear primitives term by term
+or by Cauchy products, exp/log/sin/cos/tanh/logistic/sqrt/div/pow by their recurrences
+(O(K^2) work for K terms); any other primitive (control flow, special functions) by
+nested forward mode along its inputs' polynomials, exact at a cost doubling with the
+order.
 
 Example::
 
@@ -25,15 +27,15 @@ from __future__ import annotations
 from math import factorial
 from typing import Any, Callable, Sequence
 
-import numpy as np
-
-from ..core.array import ArrayImpl, Tracer
-from ..core.narrow_floats import dtype_kind
-from ..transforms.ad import jvp
+from ..core.array import ArrayImpl, Tracer, get_aval, wrap
+from ..core.ir import eval_jaxpr
+from ..core.trace import Trace, current, new_trace
+from ..transforms.jvp_trace import to_concrete
 from ..tree_util import flatten_arrays, tree_structure, tree_unflatten, treedef_is_leaf
+from ._jet_rules import apply, is_inexact
 import fgrad.numpy as fnp
 
-__all__ = ["jet"]
+__all__ = ["JetTrace", "JetTracer", "jet"]
 
 
 def _check_inputs(primals: Sequence, series: Sequence) -> int:
@@ -60,39 +62,58 @@ def _check_inputs(primals: Sequence, series: Sequence) -> int:
     return lengths.pop()
 
 
-def _is_inexact(x) -> bool:
-    return dtype_kind(fnp.result_type(x)) in "fc"
+class JetTracer(Tracer):
+    """A value inside `jet`: its Taylor series ``[x0, x1, ..., xK]`` (coefficients)."""
+
+    __slots__ = ("series",)
+
+    def __init__(self, trace, series: list) -> None:
+        self._trace = trace
+        self.series = series
+
+    @property
+    def aval(self):
+        return get_aval(self.series[0])
 
 
-def _curve(primals: list, series: list, order: int) -> Callable:
-    """``t -> x(t)``: the inputs along the polynomial their series describe (derivative
-    terms); integer inputs stay where they are."""
-    def at(t):
-        out = []
-        for x, terms in zip(primals, series):
-            if not _is_inexact(x) or order == 0:
-                out.append(x)
-                continue
-            tx = t.astype(fnp.result_type(x))
-            moved, power = x, tx
-            for k, term in enumerate(terms):
-                moved = moved + term * (power / factorial(k + 1))
-                power = power * tx
-            out.append(moved)
-        return out
-    return at
+class JetTrace(Trace):
+    """The Taylor-mode interpreter: each primitive maps its operands' series with its rule
+    (`fgrad.experimental._jet_rules`); ``jit`` programs are interpreted inline and custom
+    derivative rules are skipped (their function is evaluated), as JAX's ``jet`` does."""
 
+    __slots__ = ("order",)
 
-def _derivatives(g: Callable, n: int) -> Callable:
-    """``t -> [g(t), g'(t), ..., g^(n)(t)]`` by nested JVPs in the scalar ``t``."""
-    if n == 0:
-        return lambda t: [g(t)]
-    lower = _derivatives(g, n - 1)
+    def __init__(self, parent, origin, order: int) -> None:
+        super().__init__(parent, origin)
+        self.order = order
 
-    def h(t):
-        values, tangents = jvp(lower, (t,), (fnp.ones_like(t),))
-        return list(values) + [tangents[-1]]
-    return h
+    def process(self, prim, args, params):
+        primals, series, found = [], [], False
+        for a in args:
+            if type(a) is JetTracer and a._trace is self:
+                primals.append(a.series[0])
+                series.append(a.series)
+                found = True
+            else:
+                primals.append(a)
+                series.append(None)
+        if not found:
+            return self.parent.process(prim, args, params)
+        if prim.name == "jit":
+            closed = params["closed"]
+            consts = [c if isinstance(c, (ArrayImpl, Tracer)) else wrap(c) for c in closed.consts]
+            return eval_jaxpr(closed.jaxpr, consts, list(args))
+        with current(self.parent):
+            out = apply(prim, primals, series, self.order, params)
+        if prim.multiple_results:
+            return [self._lift(s) for s in out]
+        return self._lift(out)
+
+    def _lift(self, series: list):
+        return JetTracer(self, series) if is_inexact(series[0]) else series[0]
+
+    def concretize(self, tracer, what):
+        return to_concrete(tracer.series[0], what)
 
 
 def _as_input(x):
@@ -123,31 +144,30 @@ def jet(fun: Callable, primals: Sequence, series: Sequence, factorial_scaled: bo
     """
     order = _check_inputs(primals, series)
     xs = [_as_input(x) for x in primals]
-    terms = []
-    for x, ts in zip(xs, series):
-        row = [fnp.asarray(t, dtype=fnp.result_type(x)) if _is_inexact(x) else fnp.asarray(t)
-               for t in ts]
-        if not factorial_scaled:
-            row = [t * factorial(k + 1) for k, t in enumerate(row)]
-        terms.append(row)
-    out_tree: list = []
-
-    def g(t):
-        leaves, tree = flatten_arrays(fun(*_curve(xs, terms, order)(t)))
-        out_tree.append(tree)
-        return [fnp.asarray(v) for v in leaves]
-
-    levels = _derivatives(g, order)(fnp.asarray(0.0, dtype=np.float64))
-    values = levels[0]
-    tree = out_tree[-1]
+    with new_trace(JetTrace, "jet", order=order) as trace:
+        ins = []
+        for x, terms in zip(xs, series):
+            if not is_inexact(x) or order == 0:
+                ins.append(x)
+                continue
+            dtype = fnp.result_type(x)
+            coeffs = [fnp.asarray(t, dtype=dtype) for t in terms]
+            if factorial_scaled:
+                coeffs = [c / factorial(k + 1) for k, c in enumerate(coeffs)]
+            ins.append(JetTracer(trace, [x] + coeffs))
+        leaves, tree = flatten_arrays(fun(*ins))
+        outs = []
+        for leaf in leaves:
+            if type(leaf) is JetTracer and leaf._trace is trace:
+                outs.append(leaf.series)
+            else:
+                v = _as_input(leaf)
+                outs.append([v] + [fnp.zeros_like(v) for _ in range(order)])
+    values = [s[0] for s in outs]
     out_terms = []
-    for i, v in enumerate(values):
-        if not _is_inexact(v):
-            out_terms.append([fnp.zeros_like(v) for _ in range(order)])
-            continue
-        ts = [levels[k + 1][i] for k in range(order)]
-        if not factorial_scaled:
-            ts = [t / factorial(k + 1) for k, t in enumerate(ts)]
-        out_terms.append(ts)
-    primal_out = tree_unflatten(tree, values)
-    return primal_out, tree_unflatten(tree, out_terms)
+    for s in outs:
+        terms = s[1:]
+        if factorial_scaled:
+            terms = [t * factorial(k + 1) for k, t in enumerate(terms)]
+        out_terms.append(terms)
+    return tree_unflatten(tree, values), tree_unflatten(tree, out_terms)
