@@ -275,9 +275,11 @@ def test_high_order_is_polynomial_in_cost():
 
     def timed(order):
         s = ((fnp.ones(16),) + (fnp.zeros(16),) * (order - 1),)
-        jet(net, (fnp.ones(16),), s)
-        t = time.perf_counter()
-        jet(net, (fnp.ones(16),), s)
-        return time.perf_counter() - t
+        best = float("inf")
+        for _ in range(4):  # the fastest of a few runs: robust to a loaded machine
+            t = time.perf_counter()
+            jet(net, (fnp.ones(16),), s)
+            best = min(best, time.perf_counter() - t)
+        return best
 
     assert timed(8) < 60 * timed(1)

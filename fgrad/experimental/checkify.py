@@ -40,7 +40,8 @@ import fgrad.numpy as fnp
 
 __all__ = ["DivisionByZeroError", "Error", "FailedCheckError", "JaxException", "JaxRuntimeError",
            "NaNError", "OOBError", "all_checks", "automatic_checks", "check", "check_error",
-           "checkify", "div_checks", "float_checks", "index_checks", "nan_checks", "user_checks"]
+           "checkify", "debug_check", "div_checks", "float_checks", "index_checks", "init_error",
+           "nan_checks", "user_checks", "ErrorCategory"]
 
 
 class JaxException(Exception):
@@ -185,6 +186,10 @@ class Error:
 
 register_pytree_node(Error, lambda e: (e._state, e._sites), lambda sites, state: Error(state, sites))
 
+ErrorCategory = type[JaxException]
+# the Error of no check (JAX's ``checkify.init_error``)
+init_error = Error([np.bool_(False), np.int64(0)], ())
+
 
 def _kinds(errors: Iterable) -> frozenset:
     out = set()
@@ -246,7 +251,7 @@ def _is_array_leaf(v) -> bool:
     return isinstance(v, (ArrayImpl, Tracer, np.ndarray, np.generic)) and not isinstance(v, np.str_)
 
 
-def check(pred: Any, msg: str, *fmt_args, **fmt_kwargs) -> None:
+def check(pred: Any, msg: str, *fmt_args, debug: bool = False, **fmt_kwargs) -> None:
     """Assert ``pred`` (a boolean scalar); if it is False the error is ``msg.format(*fmt_args,
     **fmt_kwargs)`` with the arrays' values.  Inside `checkify` it becomes the function's
     `Error`; anywhere else a failing check raises `JaxRuntimeError`.
@@ -275,7 +280,26 @@ def check(pred: Any, msg: str, *fmt_args, **fmt_kwargs) -> None:
                             f"but got {v!r} of type {type(v)}.")
     leaves = [fnp.asarray(v) for v in leaves]
     site = CheckSite("check", msg, tree, tuple(get_aval(v) for v in leaves))
-    check_p.bind(pred, fnp.asarray(0, dtype=np.int64), *leaves, sites=(site,))
+    check_p.bind(pred, fnp.asarray(0, dtype=np.int64), *leaves, sites=(site,), debug=bool(debug))
+
+
+def debug_check(pred: Any, msg: str, *fmt_args, **fmt_kwargs) -> None:
+    """A `check` that runs only under `checkify` (elsewhere, eager or under ``jit``, it is
+    skipped).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> from fgrad.experimental import checkify
+        >>> def f(x):
+        ...     checkify.debug_check(x != 0, "cannot be zero! {}", x)
+        ...     return x
+        >>> float(f(fnp.asarray(0.0)))  # not checkified: no check
+        0.0
+        >>> fgrad.jit(checkify.checkify(f))(fnp.asarray(0.0))[0].get()
+        'cannot be zero! 0.0 (`check` failed)'
+    """
+    check(pred, msg, *fmt_args, debug=True, **fmt_kwargs)
 
 
 def check_error(error: Error) -> None:
@@ -306,4 +330,4 @@ def check_error(error: Error) -> None:
         error.throw()
         return
     failed, code, *payload = error._state
-    check_p.bind(fnp.logical_not(failed), code, *payload, sites=error._sites)
+    check_p.bind(fnp.logical_not(failed), code, *payload, sites=error._sites, debug=False)

@@ -3,12 +3,14 @@
 
 Operands ``(ok, code, *payload)``: ``ok`` a boolean scalar (the check passes), ``code`` an
 integer scalar choosing which of the ``sites`` failed, ``payload`` the array leaves of every
-site's format arguments in order.  A `CheckSite` is a static message: the ``str.format``
+site's format arguments in order; the parameter ``debug`` marks a ``debug_check`` (nothing
+happens outside `checkify`).  A `CheckSite` is a static message: the ``str.format``
 template, the structure of its arguments, their avals and its kind (``"check"``, ``"nan"``,
 ``"oob"``, ``"div"``).
 
-Outside `checkify` the check runs where it is: evaluated eagerly (or by a compiled program)
-a failing check raises `JaxRuntimeError`.  Inside `checkify` the interpreter reads the
+Outside `checkify` the check runs where it is: evaluated eagerly (or by a compiled program:
+fgrad lets ``jit`` stage an unfunctionalized check, where JAX refuses to trace it) a failing
+check raises `JaxRuntimeError`.  Inside `checkify` the interpreter reads the
 ``check`` equations of the traced program and turns them into error values instead.  The
 primitive is effectful (never removed, merged or reordered); its JVP checks the primal
 values; under ``vmap`` it becomes one check over the batch that reports the last failing
@@ -96,8 +98,8 @@ def _as_array(v):
     return wrap(v)
 
 
-def _impl(xp, ok, code, *payload, sites):
-    if bool(ok):
+def _impl(xp, ok, code, *payload, sites, debug=False):
+    if debug or bool(ok):  # a debug check runs only under checkify
         return []
     k = int(code)
     site = sites[k]
@@ -105,7 +107,7 @@ def _impl(xp, ok, code, *payload, sites):
     raise JaxRuntimeError(format_site(site, payload[start:start + len(site.avals)]))
 
 
-def _abstract(ok, code, *payload, sites):
+def _abstract(ok, code, *payload, sites, debug=False):
     if ok.shape != () or ok.dtype != np.bool_:
         raise TypeError(f"check takes a scalar pred as argument, got {ok.str_short()}")
     return []
@@ -115,12 +117,12 @@ check_p = Primitive("check", _impl, _abstract, multiple_results=True, family="ca
 check_p.effectful = True
 
 
-def _jvp(primals, tangents, *, sites):
-    check_p.bind(*primals, sites=sites)  # the primal values are checked
+def _jvp(primals, tangents, *, sites, debug=False):
+    check_p.bind(*primals, sites=sites, debug=debug)  # the primal values are checked
     return [], []
 
 
-def _batch(axis_size, vals, dims, *, sites):
+def _batch(axis_size, vals, dims, *, sites, debug=False):
     """One check over the batch: fails if any example fails, and reports the last failing
     example's code and payload (what JAX reports for ``checkify(vmap(f))``)."""
     ok, code, *payload = vals
@@ -145,7 +147,7 @@ def _batch(axis_size, vals, dims, *, sites):
             picked.append(gather(front, [], (("i", 0),)))
         else:
             picked.append(gather(front, [index], (("a", 0),)))
-    check_p.bind(ok, *picked, sites=sites)
+    check_p.bind(ok, *picked, sites=sites, debug=debug)
     return [], []
 
 
