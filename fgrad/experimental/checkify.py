@@ -26,13 +26,15 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from .._config import trace_context
 from ..core.array import ArrayImpl, Tracer, get_aval
-from ..ops.checks import CheckSite, JaxRuntimeError, check_p, format_site
+from ..ops.checks import INDEX_CHECKS, CheckSite, JaxRuntimeError, check_p, format_site
 from ..ops.control_flow import trace_flat
 from ..tree_util import flatten_arrays, register_pytree_node, tree_flatten, tree_unflatten
 from ._checkify_interpreter import Interpreter, first_placed
@@ -237,7 +239,8 @@ def checkify(f: Callable, errors: frozenset = user_checks) -> Callable:
             out_tree.append(tree)
             return [fnp.asarray(o) for o in out_leaves]
 
-        branch, consts = trace_flat(flat_fun, [get_aval(v) for v in values], "checkify")
+        with _tracing_index_checks("oob" in enabled):
+            branch, consts = trace_flat(flat_fun, [get_aval(v) for v in values], "checkify")
         interp = Interpreter(enabled)
         interp.collect(branch.jaxpr)
         state = interp.initial_state(first_placed(list(values) + list(consts)))
@@ -245,6 +248,25 @@ def checkify(f: Callable, errors: frozenset = user_checks) -> Callable:
         return Error(state, tuple(interp.sites)), tree_unflatten(out_tree[-1], outs)
 
     return checked
+
+
+@contextlib.contextmanager
+def _tracing_index_checks(on: bool):
+    """While tracing for `index_checks`: dynamic slices record their start-index checks
+    (`fgrad.ops.checks.INDEX_CHECKS`), and ``jit`` keys the programs it traces meanwhile
+    apart from its ordinary ones (an entry in the trace context), so a program traced
+    without the checks is never reused here, and one traced with them only elsewhere."""
+    if not on:
+        yield
+        return
+    saved = trace_context[0]
+    INDEX_CHECKS.active += 1
+    trace_context[0] = saved + (("checkify_index_checks", True),)
+    try:
+        yield
+    finally:
+        INDEX_CHECKS.active -= 1
+        trace_context[0] = saved
 
 
 def _is_array_leaf(v) -> bool:

@@ -29,21 +29,23 @@ Example::
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Sequence
 
 import numpy as np
 
-from ..core.array import ArrayImpl, wrap
+from ..core.array import ArrayImpl, ShapedArray, wrap
 from ..core.constants import constant_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule
-from ..tree_util import tree_unflatten
-from .elementwise import logical_not, lt, select
+from ..tree_util import tree_flatten, tree_unflatten
+from .elementwise import convert_element_type, ge, le_p, logical_and, logical_not, lt, select
 from .indexing import gather
 from .reductions import reduce_and_p, reduce_max_p
 from .shape import bdim_to_front
 
-__all__ = ["CheckSite", "JaxRuntimeError", "check_p", "format_site"]
+__all__ = ["CheckSite", "INDEX_CHECKS", "JaxRuntimeError", "check_p", "check_start_index",
+           "format_site", "oob_site"]
 
 # what a failed check of each kind appends to its message (JAX's wording)
 _SUFFIX = {"check": " (`check` failed)"}
@@ -153,3 +155,38 @@ def _batch(axis_size, vals, dims, *, sites, debug=False):
 
 defjvp_rule(check_p, _jvp)
 defbatch(check_p, _batch)
+
+
+# ---- the start indices of dynamic slices, checked while checkify traces with index_checks --------
+
+class _IndexChecks(threading.local):
+    """``active`` > 0 while `checkify` traces a function with ``index_checks``: then
+    ``lax.dynamic_slice``/``dynamic_update_slice`` record a (debug) check of each start index
+    before clamping it, so the clamp is reported as JAX reports it."""
+
+    active = 0
+
+
+INDEX_CHECKS = _IndexChecks()
+_ONE_ARG = tree_flatten(((0,), {}))[1]
+_INT64 = ShapedArray((), np.dtype(np.int64))
+
+
+def oob_site(shape: tuple, axis: int) -> CheckSite:
+    """The message of an out-of-bounds index on ``axis`` of an array of ``shape`` (JAX's)."""
+    return CheckSite("oob", f"out-of-bounds indexing for array of shape {tuple(shape)}: index {{}} is "
+                            f"out of bounds for axis {axis} with size {shape[axis]}. ", _ONE_ARG, (_INT64,))
+
+
+def check_start_index(start, shape: tuple, axis: int, size: int) -> None:
+    """Record that a dynamic slice's ``start`` (negative ones already counted from the end)
+    must lie in ``[0, shape[axis] - size]``; a debug check, so a program traced this way and
+    reused outside checkify does nothing with it."""
+    if isinstance(start, int):
+        ok = np.bool_(False)  # a concrete start: only called when it is out of bounds
+        start = np.int64(start)
+    else:
+        start = convert_element_type(start, np.dtype(np.int64))
+        hi = constant_like(np.int64(shape[axis] - size), start)
+        ok = logical_and(ge(start, constant_like(np.int64(0), start)), le_p.bind(start, hi))
+    check_p.bind(ok, np.int64(0), start, sites=(oob_site(shape, axis),), debug=True)
