@@ -19,6 +19,7 @@ function is interpreted again for the errors only).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from ..core.ir import Jaxpr, Literal
 from ..core.narrow_floats import dtype_kind
 from ..ops.checks import CheckSite
 from ..ops.control_flow import _bind_cond, _bind_scan, _bind_while
+from ..transforms.jit import jit
 from ..tree_util import tree_flatten
 import fgrad.numpy as fnp
 
@@ -120,6 +122,12 @@ class Interpreter:
                         self._add(s)
                     found = True
                 continue
+            if name == "jit":
+                sub = _compiled(e.params["closed"], self.enabled)[0]
+                for s in sub.sites:
+                    self._add(s)
+                found = found or bool(sub.sites)
+                continue
             for _, sub in _nested(e):
                 found = self.collect(sub) or found
             if _nested(e):
@@ -207,6 +215,8 @@ class Interpreter:
         name = e.prim.name
         if name == "check":
             return [], self._check(e, ins, state)
+        if name == "jit":
+            return self._jit(e, ins, state)
         nested = _nested(e)
         if nested:
             if not any(self.collect(j) for _, j in nested):
@@ -264,9 +274,30 @@ class Interpreter:
     # ---- nested programs ----------------------------------------------------------------
 
     def _jit(self, e, ins, state):
-        closed = e.params["closed"]
-        consts = [c if isinstance(c, (ArrayImpl, Tracer)) else wrap(c) for c in closed.consts]
-        return self.run(closed.jaxpr, consts, ins, state)
+        """A ``jit`` program with checks runs as a jitted, checkified program (compiled once
+        per program and signature); its own error state is merged into this one."""
+        sub, compiled = _compiled(e.params["closed"], self.enabled)
+        if not sub.sites:
+            return self._bind(e, ins), state
+        res = compiled(*ins)
+        n_out = len(e.outvars)
+        outs, local = list(res[:n_out]), list(res[n_out:])
+        failed, code = state[0], state[1]
+        new = fnp.logical_and(local[0], fnp.logical_not(failed))
+        state = list(state)
+        state[0] = fnp.logical_or(failed, local[0])
+        codes = np.asarray([self._index[s] for s in sub.sites], dtype=np.int64)
+        state[1] = fnp.where(new, fnp.asarray(codes)[local[1]], code)
+        offset = 2
+        for j, site in enumerate(sub.sites):
+            if not site.avals:
+                continue
+            take = fnp.logical_and(new, local[1] == j)
+            start = self._slot(site)
+            for i in range(len(site.avals)):
+                state[start + i] = fnp.where(take, local[offset + i], state[start + i])
+            offset += len(site.avals)
+        return outs, state
 
     def _custom_call(self, e, ins, state, n_fun_consts: int, n_skip: int):
         outs = self._bind(e, ins)  # values and derivatives from the call, rules kept
@@ -351,3 +382,30 @@ def first_placed(values) -> Any:
         if isinstance(v, (ArrayImpl, Tracer)):
             return v
     return None
+
+
+# jit programs -> {enabled kinds: (their interpreter, the jitted checkified program)}
+_COMPILED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _compiled(closed, enabled: frozenset):
+    """The interpreter of a ``jit`` program (its own sites, numbered once, so the sites are
+    the same objects at every call) and the program checkified and jitted."""
+    per_program = _COMPILED.setdefault(closed, {})
+    hit = per_program.get(enabled)
+    if hit is not None:
+        return hit
+    sub = Interpreter(enabled)
+    sub.collect(closed.jaxpr)
+    consts = [c if isinstance(c, (ArrayImpl, Tracer)) else wrap(c) for c in closed.consts]
+    jaxpr = closed.jaxpr  # the closure must not hold ``closed``: it is the cache's weak key
+
+    def checked(*args):
+        state = sub.initial_state(first_placed(list(args) + consts))
+        outs, state = sub.run(jaxpr, consts, list(args), state)
+        return list(outs) + list(state)
+
+    checked.__name__ = f"checkify_{getattr(closed, 'name', 'jit')}"
+    hit = (sub, jit(checked))
+    per_program[enabled] = hit
+    return hit
