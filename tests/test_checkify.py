@@ -236,17 +236,17 @@ def p_dynamic_slices(jax, jnp, ck):
 
 
 def p_jit_inside(jax, jnp, ck):  # a jitted function inside checkify, under vmap, grad and jit
-    def f(x):
-        ck.check(x > 0, "x must be positive, got {}", x)
+    def f(x):  # (1-element vectors: fgrad's jit returns 0-d results on the host under the fake device)
+        ck.check(x[0] > 0, "x must be positive, got {}", x[0])
         return jnp.log(x) * jnp.sqrt(x)
     jf = jax.jit(f)
     c = ck.checkify(jf, errors=ck.all_checks)
     nested = jax.jit(ck.checkify(lambda x: jax.jit(lambda y: jf(y) * 2)(x), errors=ck.nan_checks))
-    return [jax.vmap(c)(jnp.asarray([1.0, -2.0, 3.0, -4.0]))[0].get(), c(jnp.asarray(-1.0))[0].get(),
-            c(jnp.asarray(2.0))[0].get(), round(float(jax.grad(lambda x: c(x)[1])(2.0)), 12),
-            ck.checkify(lambda x: jf(x) + jf(-x), errors=ck.all_checks)(jnp.asarray(1.0))[0].get(),
-            nested(jnp.asarray(-1.0))[0].get()]
-
+    one = lambda v: jnp.asarray([v])  # noqa: E731
+    return [jax.vmap(c)(jnp.asarray([[1.0], [-2.0], [3.0], [-4.0]]))[0].get(), c(one(-1.0))[0].get(),
+            c(one(2.0))[0].get(), round(float(jax.grad(lambda x: c(x)[1].sum())(one(2.0))[0]), 12),
+            ck.checkify(lambda x: jf(x) + jf(-x), errors=ck.all_checks)(one(1.0))[0].get(),
+            nested(one(-1.0))[0].get()]
 
 PROGRAMS = {name[2:]: fn for name, fn in sorted(globals().items()) if name.startswith("p_")}
 
