@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import fgrad
 import fgrad.numpy as fnp
@@ -424,3 +425,25 @@ def test_unfunctionalized_check_under_jit_raises_when_it_runs():
     assert float(f(fnp.asarray(1.0))) == 0.0
     with pytest.raises(fck.JaxRuntimeError, match="got -1.0"):
         f(fnp.asarray(-1.0))
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(1, 5), idx=st.lists(st.integers(-9, 9), min_size=1, max_size=4),
+       batched=st.booleans())
+def test_hypothesis_index_messages(n, idx, batched):
+    x = fnp.arange(float(n))
+    bad = [i for i in idx if not -n <= i < n]
+
+    def expected(i):
+        shown = i + n if i < 0 else i
+        return _OOB.format(f"{n},", shown, 0, n)
+
+    if not batched:  # one gather of all the indices: the first bad one is reported
+        err, y = fck.checkify(lambda x, i: x[i], errors=fck.index_checks)(x, fnp.asarray(idx))
+        assert err.get() == (expected(bad[0]) if bad else None)
+        # the value is still computed (clamped), as without checkify
+        assert np.asarray(y).tolist() == np.asarray(x[fnp.asarray(idx)]).tolist()
+    else:  # vmapped over the indices: one line per bad example
+        err, _ = fgrad.vmap(fck.checkify(lambda i: x[i], errors=fck.index_checks))(fnp.asarray(idx))
+        lines = [f"at mapped index {k}: {expected(i)}" for k, i in enumerate(idx) if not -n <= i < n]
+        assert err.get() == ("\n".join(lines) if lines else None)

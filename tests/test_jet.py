@@ -232,6 +232,10 @@ def _rule_cases():
         "const_mul": (P["mul"], [-1.1, any_(3)], {}),
         "dot_general": (P["dot_general"], [any_(2, 3), any_(3, 2)], dg),
         "add_const": (P["add"], [any_(3), 2.0], {}),
+        "max": (P["max"], [any_(4), any_(4)], {}),
+        "min": (P["min"], [any_(4), any_(4)], {}),
+        "max_ties_and_constant": (P["max"], [fnp.asarray([0.0, 1.0, -1.0]), 0.0], {}),
+        "min_ties": (P["min"], [fnp.asarray([0.5, 1.0]), fnp.asarray([0.5, 2.0])], {}),
         "reduce_sum": (P["reduce_sum"], [any_(2, 3)], {"axes": (1,)}),
     }
 

@@ -11,7 +11,8 @@ so they are themselves traced by ``jit``/``vmap``/``grad`` around `jet`.
 * linear primitives (``p.linear``: add, reshape, reduce_sum, gather, ...) map each term;
 * bilinear ones (mul, dot_general, conv) take the Cauchy product;
 * exp, log, sin/cos, sinh/cosh, tanh, logistic, sqrt, div, pow and integer powers use the
-  classical recurrences (each term from the earlier ones, O(K^2) work);
+  classical recurrences (each term from the earlier ones, O(K^2) work); max/min/abs follow
+  the branch the primal takes;
 * every other primitive is expanded by nested forward mode (`by_nested_jvp`): the
   derivatives of ``p(x(t))`` in ``t`` -- exact for any differentiable primitive (control
   flow, special functions), at a cost doubling with the order.
@@ -261,7 +262,24 @@ def _abs_rule(prim, primals, series, order, params):
     return [prim.bind(primals[0], **params)] + [sign * t for t in series[0][1:]]
 
 
+def _choose(pick_x: bool):
+    """max (``pick_x`` where ``x > y``) and min: each term follows the operand the primal
+    chose; at a tie, the mean of both (the derivative fgrad's and JAX's ``jvp`` give)."""
+    def rule(prim, primals, series, order, params):
+        xp, yp = primals
+        x, y = (_filled(p, s, order) for p, s in zip(primals, series))
+        gt, lt = fnp.greater(xp, yp), fnp.less(xp, yp)
+        first, second = (gt, lt) if pick_x else (lt, gt)
+        out = [prim.bind(xp, yp, **params)]
+        for k in range(1, order + 1):
+            out.append(fnp.where(first, x[k], fnp.where(second, y[k], (x[k] + y[k]) / 2)))
+        return out
+    return rule
+
+
 RULES: dict[str, Callable] = {
+    "max": _choose(True),
+    "min": _choose(False),
     "exp": _unary(_exp_series),
     "expm1": _expm1_rule,
     "log": _unary(_log_series),
