@@ -287,3 +287,24 @@ def test_high_order_is_polynomial_in_cost():
         return best
 
     assert timed(8) < 60 * timed(1)
+
+
+def test_jet_of_grad_and_grad_of_jet():
+    x = 0.7
+    y, (d1, d2) = jet(fgrad.grad(fnp.sin), (x,), ((1.0, 0.0),))  # cos along the line
+    np.testing.assert_allclose([float(y), float(d1), float(d2)], [np.cos(x), -np.sin(x), -np.cos(x)],
+                               rtol=1e-12)
+    # d/dx of the second derivative of sin: -cos
+    g = fgrad.grad(lambda x: jet(fnp.sin, (x,), ((1.0, 0.0),))[1][1])(x)
+    np.testing.assert_allclose(float(g), -np.cos(x), rtol=1e-12)
+
+
+def test_jet_through_scan_matches_finite_differences():
+    def f(x):
+        return fgrad.lax.scan(lambda c, _: (c * fnp.sin(c), None), x, None, length=3)[0]
+
+    x, h = 0.7, 1e-4
+    _, (d1, d2) = jet(f, (x,), ((1.0, 0.0),))
+    g = [float(f(x + s * h)) for s in (-1, 0, 1)]
+    np.testing.assert_allclose(float(d1), (g[2] - g[0]) / (2 * h), rtol=1e-7)
+    np.testing.assert_allclose(float(d2), (g[2] - 2 * g[1] + g[0]) / h ** 2, rtol=1e-5)
