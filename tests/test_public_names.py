@@ -21,6 +21,8 @@ FACES = [
     ("fgrad", "jax"),
     ("fgrad.numpy", "jax.numpy"),
     ("fgrad.lax", "jax.lax"),
+    ("fgrad.experimental.checkify", "jax.experimental.checkify"),
+    ("fgrad.experimental.jet", "jax.experimental.jet"),
 ]
 
 # fgrad's own public API (documented extras)
@@ -34,6 +36,9 @@ EXTRAS = {
                     "fromregex", "genfromtxt", "loadtxt", "savetxt", "savez_compressed"},
     "fgrad.lax": {"zeros_like_array"},
     "fgrad.torch.linalg": {"inverse"},
+    # the error kinds Error.get_exception() returns (jax._src.checkify's classes): docs/checkify-and-jet.md
+    "fgrad.experimental.checkify": {"DivisionByZeroError", "FailedCheckError", "JaxException", "NaNError",
+                                    "OOBError"},
 }
 # known leaks (internal helpers and Tensor-method names at module level) still to remove;
 # shrink this list, never grow it

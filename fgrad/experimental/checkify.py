@@ -28,16 +28,18 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from typing import Any, Callable, Iterable
+from typing import Any as _Any, Callable as _Callable, Iterable as _Iterable
 
 import numpy as np
 
-from .._config import trace_context
-from ..core.array import ArrayImpl, Tracer, get_aval
-from ..ops.checks import INDEX_CHECKS, CheckSite, JaxRuntimeError, check_p, format_site
-from ..ops.control_flow import trace_flat
-from ..tree_util import flatten_arrays, register_pytree_node, tree_flatten, tree_unflatten
-from ._checkify_interpreter import Interpreter, first_placed
+from .._config import trace_context as _trace_context
+from ..core.array import ArrayImpl as _ArrayImpl, Tracer as _Tracer, get_aval as _get_aval
+from ..ops.checks import INDEX_CHECKS as _INDEX_CHECKS, CheckSite as _CheckSite, JaxRuntimeError
+from ..ops.checks import check_p as _check_p, format_site as _format_site
+from ..ops.control_flow import trace_flat as _trace_flat
+from ..tree_util import flatten_arrays as _flatten_arrays, register_pytree_node as _register_pytree_node
+from ..tree_util import tree_flatten as _tree_flatten, tree_unflatten as _tree_unflatten
+from ._checkify_interpreter import Interpreter as _Interpreter, first_placed as _first_placed
 import fgrad.numpy as fnp
 
 __all__ = ["DivisionByZeroError", "Error", "FailedCheckError", "JaxException", "JaxRuntimeError",
@@ -128,7 +130,7 @@ class Error:
             site = self._sites[k]
             leaves = [fnp.asarray(p[ix]) for p in payload[start:start + len(site.avals)]]
             prefix = f"at mapped index {', '.join(str(i) for i in ix)}: " if ix else ""
-            out.append((prefix, format_site(site, leaves), site.kind))
+            out.append((prefix, _format_site(site, leaves), site.kind))
         return out
 
     def get(self) -> str | None:
@@ -186,14 +188,14 @@ class Error:
     __repr__ = __str__
 
 
-register_pytree_node(Error, lambda e: (e._state, e._sites), lambda sites, state: Error(state, sites))
+_register_pytree_node(Error, lambda e: (e._state, e._sites), lambda sites, state: Error(state, sites))
 
 ErrorCategory = type[JaxException]
 # the Error of no check (JAX's ``checkify.init_error``)
 init_error = Error([np.bool_(False), np.int64(0)], ())
 
 
-def _kinds(errors: Iterable) -> frozenset:
+def _kinds(errors: _Iterable) -> frozenset:
     out = set()
     for e in errors:
         if not (isinstance(e, type) and issubclass(e, JaxException) and e in _KINDS.values()):
@@ -207,7 +209,7 @@ def _kinds(errors: Iterable) -> frozenset:
 _STATIC_SCALARS = (bool, int, float, complex)
 
 
-def checkify(f: Callable, errors: frozenset = user_checks) -> Callable:
+def checkify(f: _Callable, errors: frozenset = user_checks) -> _Callable:
     """``f`` made to return ``(err, out)``: its checks of the kinds in ``errors`` become an
     `Error` value instead of exceptions.  Works under and around ``jit``, ``vmap`` and
     ``grad``, and through ``cond``, ``scan``, ``while_loop`` and ``fori_loop`` bodies.
@@ -225,7 +227,7 @@ def checkify(f: Callable, errors: frozenset = user_checks) -> Callable:
 
     @functools.wraps(f)
     def checked(*args, **kwargs):
-        leaves, in_tree = flatten_arrays((args, kwargs))
+        leaves, in_tree = _flatten_arrays((args, kwargs))
         traced = [i for i, v in enumerate(leaves) if not isinstance(v, _STATIC_SCALARS)]
         values = [leaves[i] for i in traced]
         out_tree: list = []
@@ -234,18 +236,18 @@ def checkify(f: Callable, errors: frozenset = user_checks) -> Callable:
             full = list(leaves)
             for i, x in zip(traced, xs):
                 full[i] = x
-            a, kw = tree_unflatten(in_tree, full)
-            out_leaves, tree = flatten_arrays(f(*a, **kw))
+            a, kw = _tree_unflatten(in_tree, full)
+            out_leaves, tree = _flatten_arrays(f(*a, **kw))
             out_tree.append(tree)
             return [fnp.asarray(o) for o in out_leaves]
 
         with _tracing_index_checks("oob" in enabled):
-            branch, consts = trace_flat(flat_fun, [get_aval(v) for v in values], "checkify")
-        interp = Interpreter(enabled)
+            branch, consts = _trace_flat(flat_fun, [_get_aval(v) for v in values], "checkify")
+        interp = _Interpreter(enabled)
         interp.collect(branch.jaxpr)
-        state = interp.initial_state(first_placed(list(values) + list(consts)))
+        state = interp.initial_state(_first_placed(list(values) + list(consts)))
         outs, state = interp.run(branch.jaxpr, [], list(consts) + list(values), state)
-        return Error(state, tuple(interp.sites)), tree_unflatten(out_tree[-1], outs)
+        return Error(state, tuple(interp.sites)), _tree_unflatten(out_tree[-1], outs)
 
     return checked
 
@@ -259,21 +261,21 @@ def _tracing_index_checks(on: bool):
     if not on:
         yield
         return
-    saved = trace_context[0]
-    INDEX_CHECKS.active += 1
-    trace_context[0] = saved + (("checkify_index_checks", True),)
+    saved = _trace_context[0]
+    _INDEX_CHECKS.active += 1
+    _trace_context[0] = saved + (("checkify_index_checks", True),)
     try:
         yield
     finally:
-        INDEX_CHECKS.active -= 1
-        trace_context[0] = saved
+        _INDEX_CHECKS.active -= 1
+        _trace_context[0] = saved
 
 
 def _is_array_leaf(v) -> bool:
-    return isinstance(v, (ArrayImpl, Tracer, np.ndarray, np.generic)) and not isinstance(v, np.str_)
+    return isinstance(v, (_ArrayImpl, _Tracer, np.ndarray, np.generic)) and not isinstance(v, np.str_)
 
 
-def check(pred: Any, msg: str, *fmt_args, debug: bool = False, **fmt_kwargs) -> None:
+def check(pred: _Any, msg: str, *fmt_args, debug: bool = False, **fmt_kwargs) -> None:
     """Assert ``pred`` (a boolean scalar); if it is False the error is ``msg.format(*fmt_args,
     **fmt_kwargs)`` with the arrays' values.  Inside `checkify` it becomes the function's
     `Error`; anywhere else a failing check raises `JaxRuntimeError`.
@@ -292,20 +294,20 @@ def check(pred: Any, msg: str, *fmt_args, debug: bool = False, **fmt_kwargs) -> 
         raise TypeError(f"check: the message must be a string, got {type(msg).__name__}")
     if isinstance(pred, (bool, np.bool_)):
         pred = fnp.asarray(bool(pred))
-    elif not isinstance(pred, (ArrayImpl, Tracer, np.ndarray)) or get_aval(pred).shape != () or \
-            get_aval(pred).dtype != np.bool_:
+    elif not isinstance(pred, (_ArrayImpl, _Tracer, np.ndarray)) or _get_aval(pred).shape != () or \
+            _get_aval(pred).dtype != np.bool_:
         raise TypeError(f"check takes a scalar pred as argument, got {pred}")
-    leaves, tree = tree_flatten((fmt_args, fmt_kwargs))
+    leaves, tree = _tree_flatten((fmt_args, fmt_kwargs))
     for v in leaves:
         if not _is_array_leaf(v):
             raise TypeError("Formatting arguments to checkify.check need to be PyTrees of arrays, "
                             f"but got {v!r} of type {type(v)}.")
     leaves = [fnp.asarray(v) for v in leaves]
-    site = CheckSite("check", msg, tree, tuple(get_aval(v) for v in leaves))
-    check_p.bind(pred, fnp.asarray(0, dtype=np.int64), *leaves, sites=(site,), debug=bool(debug))
+    site = _CheckSite("check", msg, tree, tuple(_get_aval(v) for v in leaves))
+    _check_p.bind(pred, fnp.asarray(0, dtype=np.int64), *leaves, sites=(site,), debug=bool(debug))
 
 
-def debug_check(pred: Any, msg: str, *fmt_args, **fmt_kwargs) -> None:
+def debug_check(pred: _Any, msg: str, *fmt_args, **fmt_kwargs) -> None:
     """A `check` that runs only under `checkify` (elsewhere, eager or under ``jit``, it is
     skipped).
 
@@ -347,9 +349,9 @@ def check_error(error: Error) -> None:
         raise TypeError(f"check_error takes an Error (from checkify), got {type(error).__name__}")
     if not error._sites:
         return
-    if get_aval(error._state[0]).shape != ():
+    if _get_aval(error._state[0]).shape != ():
         # a batched Error used outside its vmap: raise for the failing examples at once
         error.throw()
         return
     failed, code, *payload = error._state
-    check_p.bind(fnp.logical_not(failed), code, *payload, sites=error._sites, debug=False)
+    _check_p.bind(fnp.logical_not(failed), code, *payload, sites=error._sites, debug=False)

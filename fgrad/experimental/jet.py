@@ -24,21 +24,22 @@ Example::
 
 from __future__ import annotations
 
-from math import factorial
-from typing import Any, Callable, Sequence
+from math import factorial as _factorial
+from typing import Any as _Any, Callable as _Callable, Sequence as _Sequence
 
-from ..core.array import ArrayImpl, Tracer, get_aval, wrap
-from ..core.ir import eval_jaxpr
-from ..core.trace import Trace, current, new_trace
-from ..transforms.jvp_trace import to_concrete
-from ..tree_util import flatten_arrays, tree_structure, tree_unflatten, treedef_is_leaf
-from ._jet_rules import apply, is_inexact
+from ..core.array import ArrayImpl as _ArrayImpl, Tracer as _Tracer, get_aval as _get_aval, wrap as _wrap
+from ..core.ir import eval_jaxpr as _eval_jaxpr
+from ..core.trace import Trace as _Trace, current as _current, new_trace as _new_trace
+from ..transforms.jvp_trace import to_concrete as _to_concrete
+from ..tree_util import flatten_arrays as _flatten_arrays, tree_structure as _tree_structure
+from ..tree_util import tree_unflatten as _tree_unflatten, treedef_is_leaf as _treedef_is_leaf
+from ._jet_rules import apply as _apply, is_inexact as _is_inexact
 import fgrad.numpy as fnp
 
 __all__ = ["JetTrace", "JetTracer", "jet"]
 
 
-def _check_inputs(primals: Sequence, series: Sequence) -> int:
+def _check_inputs(primals: _Sequence, series: _Sequence) -> int:
     """The series' order, after JAX's checks of the arguments' structure."""
     if not isinstance(primals, (tuple, list)) or not isinstance(series, (tuple, list)):
         raise TypeError(f"jet: primals and series must be tuples or lists, got "
@@ -50,10 +51,10 @@ def _check_inputs(primals: Sequence, series: Sequence) -> int:
         raise ValueError(f"jet: {len(primals)} primal values but {len(series)} series (one series "
                          "of terms per argument)")
     for i, (x, terms) in enumerate(zip(primals, series)):
-        if not treedef_is_leaf(tree_structure(x)):
+        if not _treedef_is_leaf(_tree_structure(x)):
             raise ValueError(f"primal value at position {i} is not an array")
         for j, t in enumerate(terms):
-            if not treedef_is_leaf(tree_structure(t)):
+            if not _treedef_is_leaf(_tree_structure(t)):
                 raise ValueError(f"term {j} for argument {i} is not an array")
             if fnp.shape(t) != fnp.shape(x):
                 raise ValueError(f"jet: term {j} for argument {i} has shape {fnp.shape(t)}, but the "
@@ -62,7 +63,7 @@ def _check_inputs(primals: Sequence, series: Sequence) -> int:
     return lengths.pop()
 
 
-class JetTracer(Tracer):
+class JetTracer(_Tracer):
     """A value inside `jet`: its Taylor series ``[x0, x1, ..., xK]`` (coefficients)."""
 
     __slots__ = ("series",)
@@ -73,10 +74,10 @@ class JetTracer(Tracer):
 
     @property
     def aval(self):
-        return get_aval(self.series[0])
+        return _get_aval(self.series[0])
 
 
-class JetTrace(Trace):
+class JetTrace(_Trace):
     """The Taylor-mode interpreter: each primitive maps its operands' series with its rule
     (`fgrad.experimental._jet_rules`); ``jit`` programs are interpreted inline and custom
     derivative rules are skipped (their function is evaluated), as JAX's ``jet`` does."""
@@ -101,29 +102,29 @@ class JetTrace(Trace):
             return self.parent.process(prim, args, params)
         if prim.name == "jit":
             closed = params["closed"]
-            consts = [c if isinstance(c, (ArrayImpl, Tracer)) else wrap(c) for c in closed.consts]
-            return eval_jaxpr(closed.jaxpr, consts, list(args))
-        with current(self.parent):
-            out = apply(prim, primals, series, self.order, params)
+            consts = [c if isinstance(c, (_ArrayImpl, _Tracer)) else _wrap(c) for c in closed.consts]
+            return _eval_jaxpr(closed.jaxpr, consts, list(args))
+        with _current(self.parent):
+            out = _apply(prim, primals, series, self.order, params)
         if prim.multiple_results:
             return [self._lift(s) for s in out]
         return self._lift(out)
 
     def _lift(self, series: list):
-        return JetTracer(self, series) if is_inexact(series[0]) else series[0]
+        return JetTracer(self, series) if _is_inexact(series[0]) else series[0]
 
     def concretize(self, tracer, what):
-        return to_concrete(tracer.series[0], what)
+        return _to_concrete(tracer.series[0], what)
 
 
 def _as_input(x):
-    if isinstance(x, (ArrayImpl, Tracer)):
+    if isinstance(x, (_ArrayImpl, _Tracer)):
         return x
     return fnp.asarray(x)
 
 
-def jet(fun: Callable, primals: Sequence, series: Sequence, factorial_scaled: bool = True,
-        **_: Any) -> tuple[Any, Any]:
+def jet(fun: _Callable, primals: _Sequence, series: _Sequence, factorial_scaled: bool = True,
+        **_: _Any) -> tuple[_Any, _Any]:
     """Taylor-mode derivatives: ``(fun(*primals), series_out)`` where the inputs follow the
     truncated Taylor series ``series`` (one list of terms per argument, term ``k`` the
     ``(k+1)``-th derivative along the curve) and ``series_out`` holds the output's
@@ -144,18 +145,18 @@ def jet(fun: Callable, primals: Sequence, series: Sequence, factorial_scaled: bo
     """
     order = _check_inputs(primals, series)
     xs = [_as_input(x) for x in primals]
-    with new_trace(JetTrace, "jet", order=order) as trace:
+    with _new_trace(JetTrace, "jet", order=order) as trace:
         ins = []
         for x, terms in zip(xs, series):
-            if not is_inexact(x) or order == 0:
+            if not _is_inexact(x) or order == 0:
                 ins.append(x)
                 continue
             dtype = fnp.result_type(x)
             coeffs = [fnp.asarray(t, dtype=dtype) for t in terms]
             if factorial_scaled:
-                coeffs = [c / factorial(k + 1) for k, c in enumerate(coeffs)]
+                coeffs = [c / _factorial(k + 1) for k, c in enumerate(coeffs)]
             ins.append(JetTracer(trace, [x] + coeffs))
-        leaves, tree = flatten_arrays(fun(*ins))
+        leaves, tree = _flatten_arrays(fun(*ins))
         outs = []
         for leaf in leaves:
             if type(leaf) is JetTracer and leaf._trace is trace:
@@ -168,6 +169,6 @@ def jet(fun: Callable, primals: Sequence, series: Sequence, factorial_scaled: bo
     for s in outs:
         terms = s[1:]
         if factorial_scaled:
-            terms = [t * factorial(k + 1) for k, t in enumerate(terms)]
+            terms = [t * _factorial(k + 1) for k, t in enumerate(terms)]
         out_terms.append(terms)
-    return tree_unflatten(tree, values), tree_unflatten(tree, out_terms)
+    return _tree_unflatten(tree, values), _tree_unflatten(tree, out_terms)
