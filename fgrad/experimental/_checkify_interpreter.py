@@ -96,6 +96,8 @@ class Interpreter:
         self.enabled = enabled
         self.sites: list[CheckSite] = []
         self._index: dict[CheckSite, int] = {}
+        self._slots: dict[CheckSite, int] = {}  # where each site's payload starts in the state
+        self._n_slots = 2
         self._auto: dict[tuple[int, Any], CheckSite] = {}
         self._has_sites: dict[int, bool] = {}
         self._alive: list = []  # keeps the programs scanned alive, so their ids stay unique
@@ -105,6 +107,8 @@ class Interpreter:
     def _add(self, site: CheckSite) -> None:
         if site not in self._index:
             self._index[site] = len(self.sites)
+            self._slots[site] = self._n_slots
+            self._n_slots += len(site.avals)
             self.sites.append(site)
 
     def collect(self, jaxpr: Jaxpr) -> bool:
@@ -171,8 +175,7 @@ class Interpreter:
         return state
 
     def _slot(self, site: CheckSite) -> int:
-        k = self._index[site]
-        return 2 + sum(len(s.avals) for s in self.sites[:k])
+        return self._slots[site]
 
     def _fail(self, state: list, site: CheckSite, bad, payload) -> list:
         """The state after a check of ``site`` that failed where ``bad``."""
@@ -180,7 +183,8 @@ class Interpreter:
         new = fnp.logical_and(bad, fnp.logical_not(failed))
         out = list(state)
         out[0] = fnp.logical_or(failed, bad)
-        out[1] = fnp.where(new, np.int64(self._index[site]), code)
+        # (the code keeps its dtype: a loop carries the state with the dtypes it started with)
+        out[1] = fnp.where(new, fnp.asarray(self._index[site], dtype=code.dtype), code)
         start = self._slot(site)
         for i, p in enumerate(payload):
             old = state[start + i]
@@ -287,7 +291,7 @@ class Interpreter:
         state = list(state)
         state[0] = fnp.logical_or(failed, local[0])
         codes = np.asarray([self._index[s] for s in sub.sites], dtype=np.int64)
-        state[1] = fnp.where(new, fnp.asarray(codes)[local[1]], code)
+        state[1] = fnp.where(new, fnp.asarray(codes, dtype=code.dtype)[local[1]], code)
         offset = 2
         for j, site in enumerate(sub.sites):
             if not site.avals:
