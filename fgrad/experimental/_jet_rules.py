@@ -12,7 +12,7 @@ so they are themselves traced by ``jit``/``vmap``/``grad`` around `jet`.
 * bilinear ones (mul, dot_general, conv) take the Cauchy product;
 * exp, log, sin/cos, sinh/cosh, tanh, logistic, sqrt, div, pow and integer powers use the
   classical recurrences (each term from the earlier ones, O(K^2) work); max/min/abs follow
-  the branch the primal takes;
+  the branch the primal takes; logaddexp (softplus) and erf compose the recurrences;
 * every other primitive is expanded by nested forward mode (`by_nested_jvp`): the
   derivatives of ``p(x(t))`` in ``t`` -- exact for any differentiable primitive (control
   flow, special functions), at a cost doubling with the order.
@@ -277,7 +277,32 @@ def _choose(pick_x: bool):
     return rule
 
 
+def _logaddexp(prim, primals, series, order, params):
+    """``log(exp(x) + exp(y))`` as ``m + log(exp(x - m) + exp(y - m))`` (``m`` the larger
+    primal): the exp and log recurrences on shifted series."""
+    xp, yp = primals
+    x, y = (_filled(p, s, order) for p, s in zip(primals, series))
+    m = fnp.maximum(xp, yp)
+    ex = _exp_series(fnp.exp(xp - m), x, order)
+    ey = _exp_series(fnp.exp(yp - m), y, order)
+    return _log_series(prim.bind(xp, yp, **params), [a + b for a, b in zip(ex, ey)], order)
+
+
+def _erf_rule(prim, primals, series, order, params):
+    """``erf' = 2/sqrt(pi) exp(-x^2)``: the exp recurrence on ``-x^2``, then the integral."""
+    x = series[0]
+    neg_sq = [-t for t in _cauchy(x, x, order)]
+    w = _exp_series(fnp.exp(neg_sq[0]), neg_sq, order)
+    scale = 2.0 / np.sqrt(np.pi)
+    z = [prim.bind(primals[0], **params)]
+    for k in range(1, order + 1):
+        z.append(scale * _sum([j * x[j] * w[k - j] for j in range(1, k + 1)]) / k)
+    return z
+
+
 RULES: dict[str, Callable] = {
+    "logaddexp": _logaddexp,
+    "erf": _erf_rule,
     "max": _choose(True),
     "min": _choose(False),
     "exp": _unary(_exp_series),
