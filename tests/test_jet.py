@@ -311,3 +311,11 @@ def test_jet_through_scan_matches_finite_differences():
     g = [float(f(x + s * h)) for s in (-1, 0, 1)]
     np.testing.assert_allclose(float(d1), (g[2] - g[0]) / (2 * h), rtol=1e-7)
     np.testing.assert_allclose(float(d2), (g[2] - 2 * g[1] + g[0]) / h ** 2, rtol=1e-5)
+
+
+def test_nested_jets_give_mixed_derivatives():
+    # d/dy of d/dx sin(x y) at (1, 2): cos(2) - 2 sin(2)
+    inner = lambda y: jet(lambda x: fnp.sin(x * y), (1.0,), ((1.0,),))[1][0]  # noqa: E731
+    v, (d,) = jet(inner, (2.0,), ((1.0,),))
+    np.testing.assert_allclose([float(v), float(d)], [2 * np.cos(2.0), np.cos(2.0) - 2 * np.sin(2.0)],
+                               rtol=1e-12)
