@@ -24,14 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from ..core.array import ArrayImpl, ShapedArray, Tracer, wrap
+from ..core.array import ArrayImpl, Tracer, wrap
 from ..core.constants import constant_like
 from ..core.ir import Jaxpr, Literal
 from ..core.narrow_floats import dtype_kind
-from ..ops.checks import CheckSite
+from ..ops.checks import CheckSite, oob_site
 from ..ops.control_flow import _bind_cond, _bind_scan, _bind_while
 from ..transforms.jit import jit
-from ..tree_util import tree_flatten
 import fgrad.numpy as fnp
 
 __all__ = ["Interpreter", "NAN_PRIMITIVES", "first_placed"]
@@ -52,8 +51,6 @@ NAN_PRIMITIVES.update({"log10": "log", "log2": "log", "fmod": "rem",
 
 _DIVISIONS = ("div", "floor_divide")
 _INDEXING = {"gather": 1, "scatter": 2}  # primitive -> position of its first index array
-_ONE_SCALAR_TREE = tree_flatten(((0,), {}))[1]
-_INDEX_AVAL = ShapedArray((), np.dtype(np.int64))
 
 
 def _nested(eqn) -> list[tuple[str, Jaxpr]]:
@@ -158,9 +155,7 @@ class Interpreter:
         if "oob" in self.enabled and name in _INDEXING:
             shape = tuple(e.invars[0].aval.shape)
             for axis, j in _indexed_axes(e.params["indexer"]):
-                fmt = (f"out-of-bounds indexing for array of shape {shape}: index {{}} is out of "
-                       f"bounds for axis {axis} with size {shape[axis]}. ")
-                yield ("oob", axis, j), CheckSite("oob", fmt, _ONE_SCALAR_TREE, (_INDEX_AVAL,))
+                yield ("oob", axis, j), oob_site(shape, axis)
 
     # ---- the state ------------------------------------------------------------------------
 
@@ -168,7 +163,7 @@ class Interpreter:
         """``[failed, code, *payload]`` with no error, placed like ``like`` (or the default
         device when None)."""
         def const(v):
-            return constant_like(v, like) if like is not None else wrap(np.asarray(v))
+            return constant_like(v, like) if like is not None else fnp.asarray(v)
         state = [const(np.bool_(False)), const(np.int64(0))]
         for s in self.sites:
             state += [const(np.zeros(a.shape, a.dtype)) for a in s.avals]
