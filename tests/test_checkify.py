@@ -349,7 +349,13 @@ def test_checkify_matches_stored_jax(name):
     assert got == pytest.approx(STORED[name]) if isinstance(STORED[name], float) else got == STORED[name]
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+# JAX compiles each program (about half a second each): a sample runs by default, all of them
+# with ``-m slow``
+_LIVE_SAMPLE = {"user", "vmap_of_checkify", "checkify_of_vmap", "scan", "nan", "index", "div"}
+
+
+@pytest.mark.parametrize("name", [n if n in _LIVE_SAMPLE else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in sorted(PROGRAMS)])
 def test_stored_results_are_jax_live(name):
     got = PROGRAMS[name](*_jax_mods())
     assert got == pytest.approx(STORED[name]) if isinstance(STORED[name], float) else got == STORED[name]

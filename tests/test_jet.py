@@ -93,7 +93,12 @@ def test_jet_matches_stored_jax(name):
     np.testing.assert_allclose(_flat(_fgrad_cases()[name]()), STORED[name], rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("name", sorted(STORED))
+# JAX traces each case anew: a sample runs by default, all of them with ``-m slow``
+_LIVE_SAMPLE = {"sin_curve", "tanh5", "pow", "matmul_tanh", "coefficients"}
+
+
+@pytest.mark.parametrize("name", [n if n in _LIVE_SAMPLE else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in sorted(STORED)])
 def test_stored_numbers_are_jax_live(name):
     jax = pytest.importorskip("jax")
     jax.config.update("jax_enable_x64", True)
