@@ -21,6 +21,8 @@ FACES = [
     ("fgrad", "jax"),
     ("fgrad.numpy", "jax.numpy"),
     ("fgrad.lax", "jax.lax"),
+    ("fgrad.experimental.checkify", "jax.experimental.checkify"),
+    ("fgrad.experimental.jet", "jax.experimental.jet"),
 ]
 
 # fgrad's own public API (documented extras)
@@ -35,6 +37,9 @@ EXTRAS = {
     # pvary: jax.lax's name (0.6-0.9) for pcast(to="varying"), for programs written then
     "fgrad.lax": {"zeros_like_array", "pvary"},
     "fgrad.torch.linalg": {"inverse"},
+    # the error kinds Error.get_exception() returns (jax._src.checkify's classes): docs/checkify-and-jet.md
+    "fgrad.experimental.checkify": {"DivisionByZeroError", "FailedCheckError", "JaxException", "NaNError",
+                                    "OOBError"},
 }
 # known leaks (internal helpers and Tensor-method names at module level) still to remove;
 # shrink this list, never grow it

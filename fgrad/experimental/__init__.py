@@ -1,5 +1,6 @@
 """`fgrad.experimental`: the parts of ``jax.experimental`` that programs import --
-`ode.odeint` (adaptive Dormand-Prince with adjoint derivatives), and the ``enable_x64`` /
+`ode.odeint` (adaptive Dormand-Prince with adjoint derivatives), `checkify` (runtime checks
+under jit/vmap/grad), `jet` (Taylor-mode derivatives), and the ``enable_x64`` /
 ``disable_x64`` context managers older JAX versions kept here.
 
 Example::
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import fgrad.experimental.checkify as checkify
+import fgrad.experimental.jet as jet
 import fgrad.experimental.ode as ode
 from .._config import enable_x64 as _enable_x64_scope
 
@@ -47,4 +50,4 @@ def disable_x64() -> Any:
     return _enable_x64_scope(False)
 
 
-__all__ = ["disable_x64", "enable_x64", "ode", "shard_map"]
+__all__ = ["checkify", "disable_x64", "enable_x64", "jet", "ode", "shard_map"]

@@ -23,6 +23,7 @@ from ..core.array import Tracer
 from ..core.array import get_aval as _get_aval
 from ..core.constants import make_on_default_device as _make_on_default_device
 from . import elementwise as _ew
+from .checks import INDEX_CHECKS, check_start_index
 from . import reductions as _red
 from . import shape as _shape
 from ._util import normalize_axis as _normalize_axis
@@ -374,10 +375,14 @@ def dynamic_starts(operand, start_indices, sizes, op: str) -> list:
         if isinstance(st, Tracer):
             st = _ew.convert_element_type(st, np.dtype(np.int64))
             st = _ew.select(_ew.lt(st, 0), _ew.add(st, n), st)
+            if INDEX_CHECKS.active:  # traced by checkify with index_checks: report a clamp
+                check_start_index(st, shp, i, k)
             out.append(_ew.minimum(_ew.maximum(st, 0), n - k))
         else:
             st = int(st)
             st = st + n if st < 0 else st
+            if INDEX_CHECKS.active and not 0 <= st <= n - k:
+                check_start_index(st, shp, i, k)
             out.append(_builtins.min(_builtins.max(st, 0), n - k))
     return out
 
