@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import math
+import threading
 import tracemalloc
 import weakref
 
@@ -223,6 +224,42 @@ def test_recycled_results_are_released_with_their_executable():
     del f
     gc.collect()
     assert codegen.recycled_bytes() == base
+
+
+def _dies_under(lock, holder) -> bool:
+    """Drop the last reference to ``holder``'s object while ``lock`` is held (what the garbage
+    collector does when it frees a dead executable during an allocation under that lock), in a
+    thread; True if that thread finished (a weakref callback taking the lock again hangs)."""
+    def run():
+        with lock:
+            holder.clear()
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(timeout=20)
+    return not t.is_alive()
+
+
+def test_a_site_freed_while_the_registry_is_locked_does_not_deadlock():
+    """The full suite stalled at 0% CPU in test_fusion's recycling tests: a dead executable's
+    recycle site was collected inside `RecycleSite.put` (which holds the registry lock), and
+    its weakref callback took the same lock."""
+    site = codegen.RecycleSite(8)
+    site.put(np.zeros(1))
+    base = codegen.recycled_bytes()
+    holder = [site]
+    del site
+    assert _dies_under(codegen._sites_lock, holder)
+    assert codegen.recycled_bytes() == base - 8  # forgotten at the next look
+
+
+def test_a_pool_freed_while_the_registry_is_locked_does_not_deadlock():
+    pool = codegen.ScratchPool([64], [])
+    pool.alloc()
+    before = codegen.scratch_bytes()
+    holder = [pool]
+    del pool
+    assert _dies_under(codegen._pools_lock, holder)
+    assert codegen.scratch_bytes() == before - 64
 
 
 # ---------------------------------------------------------------------------------------

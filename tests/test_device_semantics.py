@@ -294,3 +294,19 @@ def test_the_tape_never_broadcasts_a_wrong_shaped_gradient():
         _cast(buf([2.0]), primal)
     np.testing.assert_array_equal(host(_cast(buf(0.0), primal)), np.zeros(5))
     np.testing.assert_array_equal(host(_cast(buf(np.arange(5.0)), primal)), np.arange(5.0))
+
+
+def test_jit_of_weak_0d_device_data_returns_device_data(on_fake):
+    """A weakly typed 0-d input makes jit's generated code compute with Python scalars; the
+    result must go back to the program's device (it came back as a host NumPy scalar: a later
+    op mixing it with device data raised DeviceMismatchError, found by checkify's tests).
+    Literal outputs are placed there too, and a negative zero keeps its sign."""
+    x = fnp.asarray(2.0)  # weak, on the (fake) device
+    assert isinstance(x._buf, FD)
+    y = fgrad.jit(lambda v: fnp.sin(v) * 2 + 1)(x)
+    assert isinstance(y._buf, FD) and y.weak_type
+    np.testing.assert_allclose(np.asarray(y), np.sin(2.0) * 2 + 1)
+    neg, lit = fgrad.jit(lambda v: (v * 0.0 * -1.0, 3.0))(x)
+    assert isinstance(neg._buf, FD) and isinstance(lit._buf, FD)
+    assert np.signbit(np.asarray(neg)) and float(lit) == 3.0
+    assert isinstance((y + fnp.ones(2))._buf, FD)  # usable with device arrays

@@ -52,6 +52,7 @@ import numpy as np
 from ..core.narrow_floats import float16 as F16, is_narrow
 
 from .._config import limit
+from ..backends import full
 from ..core.ir import Literal
 from ..core.quiet import quiet
 from ..ops.linalg import _dg_plan
@@ -73,8 +74,21 @@ _SITES: collections.OrderedDict = collections.OrderedDict()
 _sites_lock = threading.Lock()
 
 
+# Weakref callbacks of dead sites and pools only record them: the garbage collector may run
+# them in the middle of an allocation made while this thread holds the registry's lock (a
+# dead executable collected there), and taking the lock again would deadlock.  The registry
+# drops what they recorded the next time it is locked.
+_DEAD_SITES: list = []
+
+
 def _forget_site(ref, key) -> None:
-    with _sites_lock:
+    _DEAD_SITES.append((key, ref))
+
+
+def _drop_dead_sites() -> None:
+    """With ``_sites_lock`` held: forget the sites whose executables died."""
+    while _DEAD_SITES:
+        key, ref = _DEAD_SITES.pop()
         if _SITES.get(key) is ref:
             del _SITES[key]
 
@@ -82,6 +96,7 @@ def _forget_site(ref, key) -> None:
 def recycled_bytes() -> int:
     """Bytes of dropped big results currently held for reuse (at most ``jit_recycle_bytes``)."""
     with _sites_lock:
+        _drop_dead_sites()
         sites = [r() for r in _SITES.values()]
     return sum(len(st.held) * st.nbytes for st in sites if st is not None)
 
@@ -120,6 +135,7 @@ class RecycleSite:
                 del h[0]
         key = id(self)
         with _sites_lock:
+            _drop_dead_sites()
             ref = _SITES.pop(key, None)
             if ref is None or ref() is not self:
                 ref = weakref.ref(self, functools.partial(_forget_site, key=key))
@@ -167,8 +183,17 @@ _scratch_total = [0]
 _pools_lock = threading.Lock()
 
 
+_DEAD_POOLS: list = []
+
+
 def _pool_freed(ref, key) -> None:
-    with _pools_lock:
+    _DEAD_POOLS.append((key, ref))  # recorded only (see `_forget_site`)
+
+
+def _drop_dead_pools() -> None:
+    """With ``_pools_lock`` held: forget the pools whose executables died, and their bytes."""
+    while _DEAD_POOLS:
+        key, ref = _DEAD_POOLS.pop()
         item = _POOLS.get(key)
         if item is not None and item[0] is ref:
             del _POOLS[key]
@@ -178,6 +203,7 @@ def _pool_freed(ref, key) -> None:
 def _scratch_acquired(pool: ScratchPool) -> None:
     key = id(pool)
     with _pools_lock:
+        _drop_dead_pools()
         pool.count += 1
         _scratch_total[0] += pool.nbytes
         item = _POOLS.pop(key, None)
@@ -205,7 +231,9 @@ def _scratch_acquired(pool: ScratchPool) -> None:
 def scratch_bytes() -> int:
     """Bytes of scratch sets owned by live executables (idle ones at most
     ``jit_scratch_bytes``, plus the sets of calls in progress and the newest allocation)."""
-    return _scratch_total[0]
+    with _pools_lock:
+        _drop_dead_pools()
+        return _scratch_total[0]
 
 
 def _np_ufunc(prim):
@@ -258,6 +286,10 @@ def _lit_expr(v):
     return None
 
 
+def _device_scalar(xp, dtype, value):
+    return full(xp, (), value, dtype)
+
+
 class Gen:
     """Generates the source of ``run`` for the ordered steps of a program."""
 
@@ -291,6 +323,15 @@ class Gen:
             self.const_ids[key] = name
             self.ns[name] = obj
         return name
+
+    def scalar_result(self, dtype):
+        """The converter of a Python-scalar result (a literal, a weak 0-d value computed with
+        Python numbers) to the program's array type: a NumPy scalar on the host, a 0-d array
+        of the program's backend elsewhere (a jitted function of 0-d device data returns
+        device data; `backends.full` keeps a negative zero)."""
+        if self.numpy:
+            return np.dtype(dtype).type
+        return functools.partial(_device_scalar, self.xp, np.dtype(dtype))
 
     def expr(self, a) -> str:
         if type(a) is Literal:
@@ -353,9 +394,9 @@ class Gen:
         rets = []
         for v in prog.outvars:
             if type(v) is Literal:
-                rets.append(self.bind(v.aval.dtype.type(v.val), "o"))
+                rets.append(self.bind(self.scalar_result(v.aval.dtype)(v.val), "o"))
             elif v.aval.weak_type and v.aval.shape == ():
-                conv = self.bind(v.aval.dtype.type, "t")
+                conv = self.bind(self.scalar_result(v.aval.dtype), "t")
                 rets.append(f"{conv}({self.names[v]})")
             else:
                 rets.append(self.names[v])

@@ -31,7 +31,7 @@ import numpy as np
 
 from .._config import on_option_change, trace_context
 from .._lru import CLOCK, LRU, LRUGroup
-from ..backends import default_backend, mismatch_error, xp_of
+from ..backends import default_backend, default_device, mismatch_error, xp_of
 from ..core.array import ArrayImpl, ShapeDtypeStruct, Tracer, get_aval, wrap
 from ..core import x64_mode
 from ..core.constants import host_array
@@ -267,7 +267,9 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
                 else _asarray(x) for x in flat]
         _check_devices(flat, fname)
         ctx = trace_context[0]  # options that change tracing (promotion checks); () by default
-        key = (statics, skw, struct, tuple(_leaf_key(x) for x in flat), ctx)
+        # the default device too: the constants a trace makes are placed there, and a program
+        # traced inside another transform (abstract arguments) is inlined with them as they are
+        key = (statics, skw, struct, tuple(_leaf_key(x) for x in flat), ctx, default_device())
         entry = cache.get(key)
         if entry is None:
             if tree is None:
