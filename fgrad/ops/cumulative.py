@@ -190,8 +190,8 @@ def cummin(x: Shaped[ArrayLike, "*shape"], axis: int = 0, reverse: bool = False)
     return cummin_p.bind(x, axis=_check(x, axis, "cummin"), reverse=bool(reverse))
 
 
-def cumlogsumexp(x: Shaped[ArrayLike, "*shape"], axis: int = 0, reverse: bool = False) -> Shaped[Array,
-                 "*shape"]:
+def cumlogsumexp(x: Shaped[ArrayLike, "*shape"], axis: int = 0,
+                 reverse: bool = False) -> Shaped[Array, "*shape"]:
     return cumlogsumexp_p.bind(x, axis=_check(x, axis, "cumlogsumexp"), reverse=bool(reverse))
 
 

@@ -135,8 +135,8 @@ _pow.op_spec = GENERATED["pow"].op_spec
 GENERATED["pow"] = _pow
 globals().update(GENERATED)
 select = _ew.select
-def convert_element_type(operand: Shaped[ArrayLike, "*shape"], new_dtype: DTypeLike) -> Shaped[Array,
-                         "*shape"]:
+def convert_element_type(operand: Shaped[ArrayLike, "*shape"],
+                         new_dtype: DTypeLike) -> Shaped[Array, "*shape"]:
     """``lax.convert_element_type``: ``operand`` as ``new_dtype``, strongly typed.
 
     Example::

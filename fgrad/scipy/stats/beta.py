@@ -16,8 +16,8 @@ from .. import special
 from ._util import masked, promote, safe
 
 
-def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-           "..."]:
+def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+           scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density (``-inf`` outside ``[loc, loc + scale]``).
 
     Example::
@@ -34,8 +34,8 @@ def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: 
     return masked(ok, val, -fnp.inf)
 
 
-def pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-        "..."]:
+def pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+        scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -46,8 +46,8 @@ def pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: Arr
     return fnp.exp(logpdf(x, a, b, loc, scale))
 
 
-def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-        "..."]:
+def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+        scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF, ``betainc(a, b, y)`` (differentiable in x, loc, scale).
 
     Example::
@@ -60,8 +60,8 @@ def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: Arr
     return special.betainc(a, b, y)
 
 
-def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-           "..."]:
+def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+           scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log CDF.
 
     Example::
@@ -72,8 +72,8 @@ def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: 
     return fnp.log(cdf(x, a, b, loc, scale))
 
 
-def sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-       "..."]:
+def sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+       scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function, ``betainc(b, a, 1 - y)``.
 
     Example::
@@ -86,8 +86,8 @@ def sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: Arra
     return special.betainc(b, a, 1.0 - y)
 
 
-def logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-          "..."]:
+def logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+          scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log survival function.
 
     Example::

@@ -35,8 +35,8 @@ def _std(x, a, b, loc, scale):
     return (x - loc) / scale, a, b, scale
 
 
-def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-           "..."]:
+def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+           scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density (``-inf`` outside ``[a, b]``).
 
     Example::
@@ -49,8 +49,8 @@ def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: 
     return masked((z >= a) & (z <= b), val, -fnp.inf)
 
 
-def pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-        "..."]:
+def pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+        scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -61,8 +61,8 @@ def pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: Arr
     return fnp.exp(logpdf(x, a, b, loc, scale))
 
 
-def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-           "..."]:
+def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+           scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log CDF (``-inf`` below ``a``, 0 above ``b``).
 
     Example::
@@ -76,8 +76,8 @@ def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: 
     return fnp.where(z <= a, -fnp.inf, fnp.where(z >= b, fnp.zeros_like(val), val))
 
 
-def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-        "..."]:
+def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+        scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF.
 
     Example::
@@ -88,8 +88,8 @@ def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: Arr
     return fnp.exp(logcdf(x, a, b, loc, scale))
 
 
-def logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-          "..."]:
+def logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+          scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log survival function (0 below ``a``, ``-inf`` above ``b``).
 
     Example::
@@ -103,8 +103,8 @@ def logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: A
     return fnp.where(z >= b, -fnp.inf, fnp.where(z <= a, fnp.zeros_like(val), val))
 
 
-def sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array,
-       "..."]:
+def sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+       scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function.
 
     Example::
