@@ -23,7 +23,7 @@ from typing import Any
 from ..typing import Array, ArrayLike, DTypeLike, Float, Inexact, Integer, Shaped
 
 import math
-from collections import namedtuple
+from collections import namedtuple as _namedtuple
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
@@ -277,7 +277,7 @@ def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = F
     return fnp.linalg.solve(a, b)
 
 
-QRResult = namedtuple("QRResult", ["Q", "R"])
+QRResult = _namedtuple("QRResult", ["Q", "R"])
 
 
 def qr(a: ArrayLike, overwrite_a: bool = False, lwork: int | None = None, mode: str = "full",
