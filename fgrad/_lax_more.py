@@ -240,8 +240,9 @@ def clz(x: Shaped[ArrayLike, "*shape"]) -> Integer[Array, "*shape"]:
     return fnp.astype(n - u, dt)
 
 
-def dynamic_update_slice_in_dim(operand: ArrayLike, update: ArrayLike, start_index: ArrayLike, axis: int, *,
-                                allow_negative_indices: bool = True) -> Array:
+def dynamic_update_slice_in_dim(operand: Shaped[ArrayLike, "*shape"], update: ArrayLike,
+                                start_index: ArrayLike, axis: int, *,
+                                allow_negative_indices: bool = True) -> Shaped[Array, "*shape"]:
     """`dynamic_update_slice` with the start given along one axis (zero elsewhere).
 
     Example::
@@ -262,8 +263,8 @@ def dynamic_update_slice_in_dim(operand: ArrayLike, update: ArrayLike, start_ind
     return _lax.dynamic_update_slice(operand, fnp.asarray(update, dtype=operand.dtype), starts)
 
 
-def dynamic_update_index_in_dim(operand: ArrayLike, update: ArrayLike, index: ArrayLike, axis: int, *,
-                                allow_negative_indices: bool = True) -> Array:
+def dynamic_update_index_in_dim(operand: Shaped[ArrayLike, "*shape"], update: ArrayLike, index: ArrayLike,
+                                axis: int, *, allow_negative_indices: bool = True) -> Shaped[Array, "*shape"]:
     """Write ``update`` (with or without the size-1 ``axis``) at ``index`` along ``axis``.
 
     Example::

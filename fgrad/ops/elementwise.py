@@ -8,7 +8,7 @@ differentiated again.
 
 from __future__ import annotations
 
-from ..typing import Array, ArrayLike
+from ..typing import Array, ArrayLike, Complex
 
 import math
 
@@ -400,7 +400,7 @@ def _abs_tangent(t, y, x):
     return select(ge(x, 0), t, neg(t))
 
 
-def complex_(x: ArrayLike, y: ArrayLike) -> Array:
+def complex_(x: ArrayLike, y: ArrayLike) -> Complex[Array, "..."]:
     """``x + i y`` for real floating ``x`` and ``y`` (``lax.complex``): exact for every value,
     complex64 from 32-bit (and narrower) parts, complex128 from float64.
 

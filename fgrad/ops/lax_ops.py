@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind
-from ..typing import Array, ArrayLike, DTypeLike, Shape, Shaped
+from ..typing import Array, ArrayLike, DTypeLike, Integer, Shape, Shaped
 
 from ..core.array import Tracer
 from ..core.array import get_aval as _get_aval
@@ -243,7 +243,7 @@ def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     return _shape.expand_dims(array, tuple(dimensions))
 
 
-def rev(operand: ArrayLike, dimensions: Sequence[int]) -> Array:
+def rev(operand: Shaped[ArrayLike, "*shape"], dimensions: Sequence[int]) -> Shaped[Array, "*shape"]:
     """Reverse ``operand`` along each of ``dimensions``."""
     dims = tuple(_normalize_axis(d, _get_aval(operand).ndim, "rev") for d in dimensions)
     return _rev(operand, dims)
@@ -388,8 +388,8 @@ def dynamic_starts(operand, start_indices, sizes, op: str) -> list:
     return out
 
 
-def dynamic_update_slice(operand: ArrayLike, update: ArrayLike,
-                         start_indices: ArrayLike | Sequence[ArrayLike]) -> Array:
+def dynamic_update_slice(operand: Shaped[ArrayLike, "*shape"], update: ArrayLike,
+                         start_indices: ArrayLike | Sequence[ArrayLike]) -> Shaped[Array, "*shape"]:
     """``operand`` with the block at ``start_indices`` replaced by ``update``; starts are
     clamped so the block fits, as in JAX.
 
@@ -450,12 +450,12 @@ def reduce_or(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _red.reduce_or_p.bind(operand, axes=tuple(sorted(_axes(axes))))
 
 
-def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike = np.int64) -> Array:
+def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike = np.int64) -> Integer[Array, "..."]:
     return _red.argmax_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmax"),
                               index_dtype=np.dtype(index_dtype))
 
 
-def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike = np.int64) -> Array:
+def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike = np.int64) -> Integer[Array, "..."]:
     return _red.argmin_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmin"),
                               index_dtype=np.dtype(index_dtype))
 
