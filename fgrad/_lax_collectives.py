@@ -14,7 +14,8 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Sequence
+from collections.abc import Hashable, Sequence
+from typing import Any
 
 from .core.array import get_aval
 from .core.trace import state

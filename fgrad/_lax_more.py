@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 from collections import OrderedDict, defaultdict
 import dataclasses
 import functools
-from typing import Any, Callable, Hashable, Iterable, NamedTuple
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, NamedTuple
 
 __all__ = [
     "PyTreeDef", "register_pytree_node", "register_pytree_node_class", "register_pytree_with_keys",

@@ -251,3 +251,35 @@ def test_shapes_are_checked(type_checked):
     with pytest.raises(AnnotationViolation, match="dot_product_attention"):
         q, kv = fnp.ones((1, 4, 2, 8)), fnp.ones((1, 5, 2, 7))  # head sizes 8 and 7
         fgrad.nn.dot_product_attention(q, kv, kv)
+
+
+def test_lax_scipy_tree_annotations_are_checked(type_checked):
+    """The annotations of fgrad.lax, fgrad.scipy and fgrad.tree_util hold for good calls
+    (under vmap too) and catch bad ones."""
+    import fgrad.lax as lax
+    from fgrad.scipy import linalg, special, stats
+
+    # lax.concatenate takes an array of operands as JAX's does (its first annotation said
+    # Sequence[ArrayLike] only, which an Array is not)
+    assert lax.concatenate(fnp.ones((2, 3)), 0).shape == (6,)
+    values, indices = lax.top_k(fnp.arange(12.0).reshape(3, 4), 2)
+    assert values.shape == indices.shape == (3, 2)
+    assert fgrad.vmap(lambda x: lax.cumsum(x, 0))(fnp.ones((3, 4))).shape == (3, 4)
+    assert special.fresnel(fnp.ones(3))[0].shape == (3,)
+    assert stats.norm.logpdf(fnp.zeros(2)).dtype == np.float64
+    assert stats.multivariate_normal.logpdf(fnp.zeros((5, 2)), fnp.zeros(2), fnp.eye(2)).shape == (5,)
+    assert linalg.lu_factor(fnp.eye(3))[1].shape == (3,)
+    leaves, treedef = fgrad.tree_util.tree_flatten({"a": 1.0, "b": (2.0, 3.0)})
+    assert leaves == [1.0, 2.0, 3.0] and treedef.num_leaves == 3
+    with pytest.raises(AnnotationViolation, match="expm"):
+        linalg.expm(fnp.ones((2, 3)))                      # not square
+    with pytest.raises(AnnotationViolation, match="multivariate_normal"):
+        stats.multivariate_normal.logpdf(fnp.zeros(3), fnp.zeros(2), fnp.eye(2))   # n is 3 and 2
+    with pytest.raises(AnnotationViolation, match="sort_key_val"):
+        lax.sort_key_val(fnp.ones(3), fnp.ones(4))
+
+
+@pytest.mark.xfail(strict=True, reason="fnp.asarray/array are annotated `-> ArrayImpl` "
+                   "(fgrad/numpy/_creation.py); under a transform they return a tracer")
+def test_asarray_of_a_tracer_satisfies_its_annotation(type_checked):
+    assert fgrad.grad(lambda x: fnp.sum(fnp.asarray(x) ** 2))(fnp.ones(2)).shape == (2,)

@@ -29,7 +29,8 @@ from typing import Any
 from ..typing import Array, ArrayLike, DTypeLike, Shape
 
 import math
-from typing import NamedTuple, Sequence, Union
+from collections.abc import Sequence
+from typing import NamedTuple, Union
 
 import numpy as np
 from ..core.narrow_floats import float32 as F32, is_narrow, promote_types
