@@ -35,7 +35,12 @@ beartype = pytest.importorskip("beartype")
 CONF = beartype.BeartypeConf(is_pep484_tower=True)
 
 import fgrad.lax  # noqa: E402
+import fgrad.scipy.cluster.vq  # noqa: E402
+import fgrad.scipy.fft  # noqa: E402
+import fgrad.scipy.integrate  # noqa: E402
 import fgrad.scipy.linalg  # noqa: E402
+import fgrad.scipy.ndimage  # noqa: E402
+import fgrad.scipy.signal  # noqa: E402
 import fgrad.scipy.special  # noqa: E402
 import fgrad.scipy.stats  # noqa: E402
 import fgrad.tree  # noqa: E402
@@ -45,10 +50,13 @@ import fgrad.tree_util  # noqa: E402
 STATS_DISTRIBUTIONS = tuple(f"fgrad.scipy.stats.{name}" for name in fgrad.scipy.stats.__all__
                             if type(getattr(fgrad.scipy.stats, name)).__name__ == "module")
 
+SCIPY_MORE = ("fgrad.scipy.fft", "fgrad.scipy.signal", "fgrad.scipy.ndimage", "fgrad.scipy.integrate",
+              "fgrad.scipy.cluster.vq")
+
 CHECKED_MODULES = ("fgrad", "fgrad.numpy", "fgrad.numpy.linalg", "fgrad.numpy.fft", "fgrad.nn",
                    "fgrad.random", "fgrad.nn.initializers", "fgrad.lax", "fgrad.scipy.special",
                    "fgrad.scipy.linalg", "fgrad.scipy.stats", "fgrad.tree_util", "fgrad.tree",
-                   *STATS_DISTRIBUTIONS)
+                   *STATS_DISTRIBUTIONS, *SCIPY_MORE)
 
 # the least number of annotated public functions: annotations removed by accident fail here
 MIN_ANNOTATED = {"fgrad": 42, "fgrad.numpy": 328, "fgrad.numpy.linalg": 31, "fgrad.numpy.fft": 18,
@@ -56,7 +64,7 @@ MIN_ANNOTATED = {"fgrad": 42, "fgrad.numpy": 328, "fgrad.numpy.linalg": 31, "fgr
 
 # modules whose every public function is annotated (a new unannotated function fails here)
 FULLY_ANNOTATED = ("fgrad.lax", "fgrad.scipy.special", "fgrad.scipy.linalg", "fgrad.tree_util", "fgrad.tree",
-                   *STATS_DISTRIBUTIONS)
+                   *STATS_DISTRIBUTIONS, *SCIPY_MORE)
 
 
 def _module(name: str):
@@ -269,6 +277,9 @@ def test_lax_scipy_tree_annotations_are_checked(type_checked):
     assert stats.norm.logpdf(fnp.zeros(2)).dtype == np.float64
     assert stats.multivariate_normal.logpdf(fnp.zeros((5, 2)), fnp.zeros(2), fnp.eye(2)).shape == (5,)
     assert linalg.lu_factor(fnp.eye(3))[1].shape == (3,)
+    # csd's y may be None (the power spectral density of x, which welch asks csd for)
+    freqs, pxx = fgrad.scipy.signal.csd(fnp.arange(8.0), None, nperseg=4)
+    assert freqs.shape == pxx.shape == (3,)
     leaves, treedef = fgrad.tree_util.tree_flatten({"a": 1.0, "b": (2.0, 3.0)})
     assert leaves == [1.0, 2.0, 3.0] and treedef.num_leaves == 3
     with pytest.raises(AnnotationViolation, match="expm"):
