@@ -40,6 +40,8 @@ import fgrad.scipy.fft  # noqa: E402
 import fgrad.scipy.integrate  # noqa: E402
 import fgrad.scipy.linalg  # noqa: E402
 import fgrad.scipy.ndimage  # noqa: E402
+import fgrad.scipy.optimize  # noqa: E402
+import fgrad.scipy.sparse.linalg  # noqa: E402
 import fgrad.scipy.signal  # noqa: E402
 import fgrad.scipy.special  # noqa: E402
 import fgrad.scipy.stats  # noqa: E402
@@ -51,7 +53,7 @@ STATS_DISTRIBUTIONS = tuple(f"fgrad.scipy.stats.{name}" for name in fgrad.scipy.
                             if type(getattr(fgrad.scipy.stats, name)).__name__ == "module")
 
 SCIPY_MORE = ("fgrad.scipy.fft", "fgrad.scipy.signal", "fgrad.scipy.ndimage", "fgrad.scipy.integrate",
-              "fgrad.scipy.cluster.vq")
+              "fgrad.scipy.cluster.vq", "fgrad.scipy.sparse.linalg", "fgrad.scipy.optimize")
 
 CHECKED_MODULES = ("fgrad", "fgrad.numpy", "fgrad.numpy.linalg", "fgrad.numpy.fft", "fgrad.nn",
                    "fgrad.random", "fgrad.nn.initializers", "fgrad.lax", "fgrad.scipy.special",
@@ -148,8 +150,15 @@ def type_checked(monkeypatch):
     """Every annotated public function of the functional face, type-checked while the test runs
     (an alias is the same wrapper, so ``fnp.abs is fnp.absolute`` holds)."""
     for module_name, name, wrapper in _wrappers():
-        monkeypatch.setattr(_module(module_name), name, wrapper)
+        if (module_name, name) not in KNOWN_WRONG:
+            monkeypatch.setattr(_module(module_name), name, wrapper)
     return _wrappers
+
+
+# annotations known to be wrong, left unchecked here (so the functions that call them can be
+# checked) and recorded by a strict xfail each: fnp.asarray/array say ``-> ArrayImpl`` but return
+# a tracer under a transform (fgrad/numpy/_creation.py; the fix is ``-> Array``)
+KNOWN_WRONG = {("fgrad.numpy", "asarray"), ("fgrad.numpy", "array")}
 
 
 @functools.cache
@@ -280,6 +289,10 @@ def test_lax_scipy_tree_annotations_are_checked(type_checked):
     # csd's y may be None (the power spectral density of x, which welch asks csd for)
     freqs, pxx = fgrad.scipy.signal.csd(fnp.arange(8.0), None, nperseg=4)
     assert freqs.shape == pxx.shape == (3,)
+    # gmres's info is an array (0: converged), as JAX's; cg's and bicgstab's are None
+    a = fnp.asarray([[4.0, 1.0], [1.0, 3.0]])
+    assert int(fgrad.scipy.sparse.linalg.gmres(a, fnp.ones(2))[1]) == 0
+    assert fgrad.scipy.sparse.linalg.cg(a, fnp.ones(2))[1] is None
     leaves, treedef = fgrad.tree_util.tree_flatten({"a": 1.0, "b": (2.0, 3.0)})
     assert leaves == [1.0, 2.0, 3.0] and treedef.num_leaves == 3
     with pytest.raises(AnnotationViolation, match="expm"):
@@ -292,5 +305,9 @@ def test_lax_scipy_tree_annotations_are_checked(type_checked):
 
 @pytest.mark.xfail(strict=True, reason="fnp.asarray/array are annotated `-> ArrayImpl` "
                    "(fgrad/numpy/_creation.py); under a transform they return a tracer")
-def test_asarray_of_a_tracer_satisfies_its_annotation(type_checked):
-    assert fgrad.grad(lambda x: fnp.sum(fnp.asarray(x) ** 2))(fnp.ones(2)).shape == (2,)
+@pytest.mark.parametrize("name", sorted(name for _, name in KNOWN_WRONG))
+def test_asarray_of_a_tracer_satisfies_its_annotation(monkeypatch, name):
+    # (when this passes, drop the xfail and the entries of KNOWN_WRONG)
+    monkeypatch.setattr(fnp, name, _checked(getattr(fnp, name), f"fgrad.numpy.{name}"))
+    convert = getattr(fnp, name)
+    assert fgrad.grad(lambda x: fnp.sum(convert(x) ** 2))(fnp.ones(2)).shape == (2,)
