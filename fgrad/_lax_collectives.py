@@ -14,7 +14,8 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Sequence
+from collections.abc import Hashable, Sequence
+from typing import Any
 
 from .core.array import get_aval
 from .core.trace import state
@@ -73,7 +74,8 @@ def _named_reduction(prim, name: str, doc: str):
     """The face of a reduction over named axes: ``name(x, axis_name)`` binds ``prim`` on every
     leaf of the pytree ``x``."""
 
-    def reduce(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
+    def reduce(x: Any, axis_name: Hashable | Sequence[Hashable], *,
+               axis_index_groups: Sequence[Sequence[int]] | None = None) -> Any:
         _check_groups(axis_index_groups, name)
         axes = _names(axis_name)
         axis_size(axes)  # NameError for an unbound name, at the call
@@ -116,7 +118,8 @@ pmin = _named_reduction(_na.pmin_p, "pmin", """\
     """)
 
 
-def pmean(x: Any, axis_name: Hashable | Sequence[Hashable], *, axis_index_groups=None) -> Any:
+def pmean(x: Any, axis_name: Hashable | Sequence[Hashable], *,
+          axis_index_groups: Sequence[Sequence[int]] | None = None) -> Any:
     """The mean of ``x`` over the named axis.
 
     Example::
@@ -143,8 +146,8 @@ def _axis(axis: int, ndim: int, op: str) -> int:
     return axis % ndim
 
 
-def all_gather(x: Any, axis_name: Hashable, *, axis_index_groups=None, axis: int = 0,
-               tiled: bool = False) -> Any:
+def all_gather(x: Any, axis_name: Hashable, *, axis_index_groups: Sequence[Sequence[int]] | None = None,
+               axis: int = 0, tiled: bool = False) -> Any:
     """Every example's ``x`` along the named axis, stacked on a new axis ``axis``
     (concatenated along ``axis`` with ``tiled=True``).  Its transpose is `psum_scatter`.
 
@@ -170,8 +173,8 @@ def all_gather(x: Any, axis_name: Hashable, *, axis_index_groups=None, axis: int
     return tree_map(one, x)
 
 
-def psum_scatter(x: Any, axis_name: Hashable, *, scatter_dimension: int = 0, axis_index_groups=None,
-                 tiled: bool = False) -> Any:
+def psum_scatter(x: Any, axis_name: Hashable, *, scatter_dimension: int = 0,
+                 axis_index_groups: Sequence[Sequence[int]] | None = None, tiled: bool = False) -> Any:
     """``psum`` over the named axis, example ``i`` keeping block ``i`` of
     ``scatter_dimension`` (whose size must be the axis size; a multiple of it with
     ``tiled=True``).  Its transpose is `all_gather`.

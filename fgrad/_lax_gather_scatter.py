@@ -28,7 +28,8 @@ Example::
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from ._lax_more import GatherScatterMode
 from .core.array import ArrayImpl, Tracer, get_aval
 from .core.constants import cached_constant_like, constant_like, full_like, zeros_like
 from .core.narrow_floats import dtype_kind
+from .typing import Array, ArrayLike, Shaped
 from .ops import elementwise as _ew
 from .ops import indexing as _indexing
 from .ops import lax_ops as _lax
@@ -283,9 +285,9 @@ def _default_fill(dtype):
     raise ValueError(f"Unsupported dtype for gather fill_value {dtype}")
 
 
-def gather(operand, start_indices, dimension_numbers: GatherDimensionNumbers, slice_sizes: Sequence[int],
-           *, unique_indices: bool = False, indices_are_sorted: bool = False,
-           mode: str | GatherScatterMode | None = None, fill_value=None):
+def gather(operand: ArrayLike, start_indices: ArrayLike, dimension_numbers: GatherDimensionNumbers,
+           slice_sizes: Sequence[int], *, unique_indices: bool = False, indices_are_sorted: bool = False,
+           mode: str | GatherScatterMode | None = None, fill_value: ArrayLike | None = None) -> Array:
     """XLA's Gather, as ``jax.lax.gather``: windows of ``slice_sizes`` read from ``operand`` at
     the index vectors in ``start_indices`` (the last dimension), laid out by
     ``dimension_numbers``.  ``mode``: ``"clip"`` (and the default, ``"promise_in_bounds"``)
@@ -460,9 +462,10 @@ _SCATTER_DOC = """XLA's Scatter{what}, as ``jax.lax.{name}``: each element of ``
 """
 
 
-def scatter(operand, scatter_indices, updates, dimension_numbers: ScatterDimensionNumbers, *,
-            indices_are_sorted: bool = False, unique_indices: bool = False,
-            mode: str | GatherScatterMode | None = None):
+def scatter(operand: Shaped[ArrayLike, "*shape"], scatter_indices: ArrayLike, updates: ArrayLike,
+            dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | GatherScatterMode | None = None) -> Shaped[Array, "*shape"]:
     """Scatter-update: operand elements named by the indices are replaced by the updates;
     when several updates name one element the last one (in the updates' row-major order)
     wins, as with fgrad's ``.at[].set`` (JAX leaves that order unspecified).  Gradients:
@@ -481,9 +484,10 @@ def scatter(operand, scatter_indices, updates, dimension_numbers: ScatterDimensi
     return _scatter("scatter", "set", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_add(operand, scatter_indices, updates, dimension_numbers: ScatterDimensionNumbers, *,
-                indices_are_sorted: bool = False, unique_indices: bool = False,
-                mode: str | GatherScatterMode | None = None):
+def scatter_add(operand: Shaped[ArrayLike, "*shape"], scatter_indices: ArrayLike, updates: ArrayLike,
+                dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
+                unique_indices: bool = False,
+                mode: str | GatherScatterMode | None = None) -> Shaped[Array, "*shape"]:
     """Scatter-add: every update is added to the operand element it names (duplicates
     accumulate).  Linear in operand and updates; its transpose in the updates is a gather.
 
@@ -499,9 +503,10 @@ def scatter_add(operand, scatter_indices, updates, dimension_numbers: ScatterDim
     return _scatter("scatter_add", "add", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_sub(operand, scatter_indices, updates, dimension_numbers: ScatterDimensionNumbers, *,
-                indices_are_sorted: bool = False, unique_indices: bool = False,
-                mode: str | GatherScatterMode | None = None):
+def scatter_sub(operand: Shaped[ArrayLike, "*shape"], scatter_indices: ArrayLike, updates: ArrayLike,
+                dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
+                unique_indices: bool = False,
+                mode: str | GatherScatterMode | None = None) -> Shaped[Array, "*shape"]:
     """Scatter-subtract: `scatter_add` of the negated updates.
 
     Example::
@@ -515,9 +520,10 @@ def scatter_sub(operand, scatter_indices, updates, dimension_numbers: ScatterDim
     return _scatter("scatter_sub", "sub", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_mul(operand, scatter_indices, updates, dimension_numbers: ScatterDimensionNumbers, *,
-                indices_are_sorted: bool = False, unique_indices: bool = False,
-                mode: str | GatherScatterMode | None = None):
+def scatter_mul(operand: Shaped[ArrayLike, "*shape"], scatter_indices: ArrayLike, updates: ArrayLike,
+                dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
+                unique_indices: bool = False,
+                mode: str | GatherScatterMode | None = None) -> Shaped[Array, "*shape"]:
     """Scatter-multiply: each operand element is multiplied by every update naming it.
     Differentiable in both operands for any indices (JAX raises NotImplementedError for the
     updates' derivative unless ``unique_indices=True``; fgrad's rule is exact).
@@ -533,9 +539,10 @@ def scatter_mul(operand, scatter_indices, updates, dimension_numbers: ScatterDim
     return _scatter("scatter_mul", "mul", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_min(operand, scatter_indices, updates, dimension_numbers: ScatterDimensionNumbers, *,
-                indices_are_sorted: bool = False, unique_indices: bool = False,
-                mode: str | GatherScatterMode | None = None):
+def scatter_min(operand: Shaped[ArrayLike, "*shape"], scatter_indices: ArrayLike, updates: ArrayLike,
+                dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
+                unique_indices: bool = False,
+                mode: str | GatherScatterMode | None = None) -> Shaped[Array, "*shape"]:
     """Scatter-minimum: each operand element becomes the minimum of itself and the updates
     naming it.
 
@@ -551,9 +558,10 @@ def scatter_min(operand, scatter_indices, updates, dimension_numbers: ScatterDim
     return _scatter("scatter_min", "min", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_max(operand, scatter_indices, updates, dimension_numbers: ScatterDimensionNumbers, *,
-                indices_are_sorted: bool = False, unique_indices: bool = False,
-                mode: str | GatherScatterMode | None = None):
+def scatter_max(operand: Shaped[ArrayLike, "*shape"], scatter_indices: ArrayLike, updates: ArrayLike,
+                dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
+                unique_indices: bool = False,
+                mode: str | GatherScatterMode | None = None) -> Shaped[Array, "*shape"]:
     """Scatter-maximum: each operand element becomes the maximum of itself and the updates
     naming it.
 
@@ -568,9 +576,10 @@ def scatter_max(operand, scatter_indices, updates, dimension_numbers: ScatterDim
     return _scatter("scatter_max", "max", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_apply(operand, scatter_indices, func: Callable, dimension_numbers: ScatterDimensionNumbers, *,
-                  update_shape: Sequence[int] = (), indices_are_sorted: bool = False,
-                  unique_indices: bool = False, mode: str | GatherScatterMode | None = None):
+def scatter_apply(operand: Shaped[ArrayLike, "*shape"], scatter_indices: ArrayLike, func: Callable,
+                  dimension_numbers: ScatterDimensionNumbers, *, update_shape: Sequence[int] = (),
+                  indices_are_sorted: bool = False, unique_indices: bool = False,
+                  mode: str | GatherScatterMode | None = None) -> Shaped[Array, "*shape"]:
     """Scatter-apply: the operand elements the indices name are replaced by ``func`` of
     themselves, ``func`` applied once per time an element is named (``func(func(v))`` for
     an element named twice), as in JAX.  ``func`` is an elementwise function of fgrad ops;

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from . import numpy as fnp
 from .core.array import get_aval
 from .core.narrow_floats import dtype_kind
+from .typing import Array, ArrayLike, DTypeLike, Integer, Shape, Shaped
 from .ops import bits as _bits
 from .ops import elementwise as _ew
 from .ops import lax_ops as _lax
@@ -40,7 +42,7 @@ from .tree_util import tree_flatten, tree_unflatten
 complex = _ew.complex_  # noqa: A001 - JAX's name
 
 
-def reciprocal(x):
+def reciprocal(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``1 / x`` (JAX: ``integer_pow(x, -1)``).
 
     Example::
@@ -52,7 +54,7 @@ def reciprocal(x):
     return _lax.integer_pow(fnp.asarray(x), -1)
 
 
-def select_n(which, *cases):
+def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
     """``cases[which]`` elementwise: ``which`` is boolean (two cases: ``False`` picks the
     first) or an integer in ``[0, len(cases))``; a scalar ``which`` picks whole arrays.
 
@@ -112,7 +114,7 @@ def _monoid(computation, operand, init) -> Callable | None:
     return reduction if identity is not None and init_value.shape == () and init_value == identity else None
 
 
-def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: Sequence[int]):
+def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: Sequence[int]) -> Any:
     """Reduce ``operands`` (an array or a pytree of same-shaped arrays) over ``dimensions``
     with the associative ``computation(acc, x) -> acc`` (pytrees like ``operands``) starting
     from ``init_values``.  As in XLA, ``computation`` must be associative (and ``init_values``
@@ -175,7 +177,7 @@ def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: S
     return computation(tree_unflatten(tree, broadcast_inits), total)
 
 
-def reduce_xor(operand, axes: Sequence[int]):
+def reduce_xor(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Bitwise XOR over ``axes`` (boolean: parity).
 
     Example::
@@ -198,7 +200,7 @@ def _unsigned(x):
     return x if x.dtype == udt else _bits.bitcast_convert_type(x, udt), x.dtype
 
 
-def population_count(x):
+def population_count(x: Shaped[ArrayLike, "*shape"]) -> Integer[Array, "*shape"]:
     """The number of set bits of each element (of the integer's two's-complement bits).
 
     Example::
@@ -216,7 +218,7 @@ def population_count(x):
     return fnp.astype(count, dt)
 
 
-def clz(x):
+def clz(x: Shaped[ArrayLike, "*shape"]) -> Integer[Array, "*shape"]:
     """The number of leading zero bits of each element (its width for 0).
 
     Example::
@@ -239,8 +241,9 @@ def clz(x):
     return fnp.astype(n - u, dt)
 
 
-def dynamic_update_slice_in_dim(operand, update, start_index, axis: int, *,
-                                allow_negative_indices: bool = True):
+def dynamic_update_slice_in_dim(operand: Shaped[ArrayLike, "*shape"], update: ArrayLike,
+                                start_index: ArrayLike, axis: int, *,
+                                allow_negative_indices: bool = True) -> Shaped[Array, "*shape"]:
     """`dynamic_update_slice` with the start given along one axis (zero elsewhere).
 
     Example::
@@ -261,8 +264,8 @@ def dynamic_update_slice_in_dim(operand, update, start_index, axis: int, *,
     return _lax.dynamic_update_slice(operand, fnp.asarray(update, dtype=operand.dtype), starts)
 
 
-def dynamic_update_index_in_dim(operand, update, index, axis: int, *,
-                                allow_negative_indices: bool = True):
+def dynamic_update_index_in_dim(operand: Shaped[ArrayLike, "*shape"], update: ArrayLike, index: ArrayLike,
+                                axis: int, *, allow_negative_indices: bool = True) -> Shaped[Array, "*shape"]:
     """Write ``update`` (with or without the size-1 ``axis``) at ``index`` along ``axis``.
 
     Example::
@@ -282,7 +285,7 @@ def dynamic_update_index_in_dim(operand, update, index, axis: int, *,
                                        allow_negative_indices=allow_negative_indices)
 
 
-def index_take(src, idxs, axes: Sequence[int]):
+def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -> Array:
     """``src`` indexed along ``axes[k]`` by the integer arrays ``idxs[k]`` (broadcast
     together): the result has their shape followed by ``src``'s other axes.
 
@@ -302,7 +305,7 @@ def index_take(src, idxs, axes: Sequence[int]):
     return moved[tuple(fnp.asarray(i) for i in idxs)]
 
 
-def broadcasted_iota(dtype, shape: Sequence[int], dimension: int):
+def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int) -> Array:
     """``0, 1, ..., shape[dimension] - 1`` along ``dimension``, broadcast to ``shape``.
 
     Example::
@@ -317,7 +320,7 @@ def broadcasted_iota(dtype, shape: Sequence[int], dimension: int):
     return _lax.broadcast_in_dim(_lax.iota(np.dtype(dtype), shape[dimension]), shape, (dimension,))
 
 
-def broadcast_to_rank(x, rank: int):
+def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:
     """``x`` with leading size-1 axes added up to ``rank`` dimensions (unchanged if it has
     that many already).
 
@@ -331,7 +334,7 @@ def broadcast_to_rank(x, rank: int):
     return x if x.ndim >= rank else fnp.reshape(x, (1,) * (rank - x.ndim) + x.shape)
 
 
-def collapse(operand, start_dimension: int, stop_dimension: int | None = None):
+def collapse(operand: ArrayLike, start_dimension: int, stop_dimension: int | None = None) -> Array:
     """``operand`` with the axes ``[start_dimension, stop_dimension)`` merged into one.
 
     Example::
@@ -348,7 +351,7 @@ def collapse(operand, start_dimension: int, stop_dimension: int | None = None):
     return fnp.reshape(operand, operand.shape[:lo] + (merged,) + operand.shape[hi:])
 
 
-def split(operand, sizes: Sequence[int], axis: int = 0) -> list:
+def split(operand: ArrayLike, sizes: Sequence[int], axis: int = 0) -> list[Array]:
     """``operand`` cut along ``axis`` into pieces of the given ``sizes`` (which sum to the
     axis length).
 
@@ -368,7 +371,7 @@ def split(operand, sizes: Sequence[int], axis: int = 0) -> list:
     return [_lax.slice_in_dim(operand, int(a), int(b), axis=axis) for a, b in zip(starts[:-1], starts[1:])]
 
 
-def stack(operands: Sequence[Any], axis: int = 0):
+def stack(operands: Sequence[ArrayLike], axis: int = 0) -> Array:
     """``operands`` (one shape) stacked along a new ``axis``.
 
     Example::
@@ -380,7 +383,7 @@ def stack(operands: Sequence[Any], axis: int = 0):
     return fnp.stack(list(operands), axis=axis)
 
 
-def unstack(x, axis: int = 0) -> tuple:
+def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
     """The slices of ``x`` along ``axis``, that axis removed.
 
     Example::
@@ -394,7 +397,7 @@ def unstack(x, axis: int = 0) -> tuple:
     return tuple(_lax.index_in_dim(x, i, axis, keepdims=False) for i in range(x.shape[axis]))
 
 
-def tile(operand, reps: Sequence[int]):
+def tile(operand: ArrayLike, reps: Sequence[int]) -> Array:
     """``operand`` repeated ``reps[i]`` times along each axis (``jnp.tile``).
 
     Example::
@@ -406,7 +409,8 @@ def tile(operand, reps: Sequence[int]):
     return fnp.tile(operand, tuple(int(r) for r in reps))
 
 
-def batch_matmul(lhs, rhs, precision=None):
+def batch_matmul(lhs: Shaped[ArrayLike, "*batch m k"], rhs: Shaped[ArrayLike, "*batch k n"],
+                 precision: Any = None) -> Shaped[Array, "*batch m n"]:
     """Batched matrix product of two arrays of the same rank (>= 2) and batch shape.
 
     Example::
@@ -422,7 +426,7 @@ def batch_matmul(lhs, rhs, precision=None):
     return fnp.matmul(lhs, rhs, precision=precision)
 
 
-def with_sharding_constraint(x, shardings):
+def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     """``x`` unchanged: fgrad runs on one device per process (`fgrad.sharding`).
 
     Example::
@@ -434,7 +438,7 @@ def with_sharding_constraint(x, shardings):
     return x
 
 
-def platform_dependent(*args: Any, default: Callable | None = None, **per_platform: Callable):
+def platform_dependent(*args: Any, default: Callable | None = None, **per_platform: Callable) -> Any:
     """Call the branch for the platform fgrad computes on (``cpu``, or ``cuda`` on a GPU),
     else ``default``.
 
@@ -451,7 +455,7 @@ def platform_dependent(*args: Any, default: Callable | None = None, **per_platfo
     return branch(*args)
 
 
-def empty(shape, dtype):
+def empty(shape: Shape, dtype: DTypeLike) -> Array:
     """An array of ``shape`` and ``dtype`` whose values are unspecified (zeros here).
 
     Example::
@@ -463,7 +467,8 @@ def empty(shape, dtype):
     return fnp.zeros(shape, dtype)
 
 
-def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count: int = 1) -> tuple:
+def conv_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, strides: Sequence[int],
+                     pads: Sequence[tuple[int, int]], batch_group_count: int = 1) -> tuple[int, ...]:
     """The output shape of a convolution in NC... / OI... layout with explicit ``pads``
     (``(low, high)`` per spatial axis).
 
@@ -483,8 +488,10 @@ def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count: int
     return (int(lhs_shape[0]) // int(batch_group_count), int(rhs_shape[0]), *spatial)
 
 
-def reduce_window_shape_tuple(operand_shape, window_dimensions, window_strides, padding,
-                              base_dilation=None, window_dilation=None) -> tuple:
+def reduce_window_shape_tuple(operand_shape: Shape, window_dimensions: Sequence[int],
+                              window_strides: Sequence[int], padding: Sequence[tuple[int, int]],
+                              base_dilation: Sequence[int] | None = None,
+                              window_dilation: Sequence[int] | None = None) -> tuple[int, ...]:
     """The output shape of `reduce_window` with explicit ``padding`` pairs.
 
     Example::
@@ -548,7 +555,8 @@ def _reduce_precision_jvp(exponent_bits, mantissa_bits, primals, tangents):
 _reduce_precision.defjvp(_reduce_precision_jvp)
 
 
-def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
+def reduce_precision(operand: Shaped[ArrayLike, "*shape"], exponent_bits: int,
+                     mantissa_bits: int) -> Shaped[Array, "*shape"]:
     """``operand`` rounded as if stored in a float with ``exponent_bits`` and
     ``mantissa_bits`` (kept in its own dtype): ``reduce_precision(x, 8, 7)`` emulates
     bfloat16.  Linear for derivatives (the tangent is rounded the same way), as in JAX.

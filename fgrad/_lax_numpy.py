@@ -11,18 +11,22 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from . import numpy as _fnp
 from .core.array import get_aval as _get_aval
 from .ops import elementwise as _ew
 from .ops._util import normalize_axis as _normalize_axis
+from .typing import Array, ArrayLike, DTypeLike, Shape, Shaped
 from .ops.lax_ops import (  # noqa: A004
     dynamic_starts, slice, slice_in_dim, squeeze, static_ints,
 )
 
 
-def broadcast_shapes(*shapes: tuple) -> tuple:
+def broadcast_shapes(*shapes: Shape) -> tuple[int, ...]:
     """The shape that arrays of ``shapes`` broadcast to (NumPy's rules: shorter shapes are
     padded with leading 1s); a ``ValueError`` when they do not broadcast, as JAX.
 
@@ -36,19 +40,21 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
                          "(lax.broadcast_shapes)") from None
 
 
-def full(shape, fill_value, dtype=None):
+def full(shape: Shape | int, fill_value: ArrayLike, dtype: DTypeLike | None = None) -> Array:
     return _fnp.full(shape, fill_value, dtype)
 
 
-def full_like(x, fill_value, dtype=None, shape=None):
+def full_like(x: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None,
+              shape: Shape | int | None = None) -> Array:
     return _fnp.full_like(x, fill_value, dtype, shape)
 
 
-def zeros_like_array(x):
+def zeros_like_array(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     return _fnp.zeros_like(x)
 
 
-def dynamic_slice(operand, start_indices, slice_sizes):
+def dynamic_slice(operand: ArrayLike, start_indices: ArrayLike | Sequence[ArrayLike],
+                  slice_sizes: Sequence[int]) -> Array:
     """``operand[s0:s0+k0, s1:s1+k1, ...]`` where the starts may be traced.  As in JAX, a
     negative start counts from the end and each start is then clamped so the slice stays
     inside the operand (no error).
@@ -78,13 +84,14 @@ def dynamic_slice(operand, start_indices, slice_sizes):
     return out
 
 
-def dot(lhs, rhs, precision=None, preferred_element_type=None):
+def dot(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None,
+        preferred_element_type: DTypeLike | None = None) -> Array:
     """Vector/matrix products (``numpy.dot`` for rank <= 2); ``precision`` is validated (fgrad
     contracts at full precision)."""
     return _fnp.dot(lhs, rhs, precision=precision, preferred_element_type=preferred_element_type)
 
 
-def dynamic_slice_in_dim(operand, start_index, slice_size, axis=0):
+def dynamic_slice_in_dim(operand: ArrayLike, start_index: ArrayLike, slice_size: int, axis: int = 0) -> Array:
     """`dynamic_slice` along one ``axis`` (the start is clamped, as in JAX).
 
     Example::
@@ -102,7 +109,7 @@ def dynamic_slice_in_dim(operand, start_index, slice_size, axis=0):
     return dynamic_slice(operand, starts, sizes)
 
 
-def dynamic_index_in_dim(operand, index, axis=0, keepdims=True):
+def dynamic_index_in_dim(operand: ArrayLike, index: ArrayLike, axis: int = 0, keepdims: bool = True) -> Array:
     """``operand`` at (clamped) ``index`` along ``axis``.
 
     Example::

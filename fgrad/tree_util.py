@@ -28,7 +28,8 @@ from __future__ import annotations
 from collections import OrderedDict, defaultdict
 import dataclasses
 import functools
-from typing import Any, Callable, Hashable, Iterable, NamedTuple
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, NamedTuple
 
 __all__ = [
     "PyTreeDef", "register_pytree_node", "register_pytree_node_class", "register_pytree_with_keys",
@@ -188,7 +189,7 @@ def register_pytree_with_keys(nodetype: type, flatten_with_keys: Callable, unfla
     _register(nodetype, flatten_func, unflatten_func, flatten_with_keys)
 
 
-def register_pytree_node_class(cls):
+def register_pytree_node_class(cls: type) -> type:
     """Class decorator: the class defines ``tree_flatten`` and classmethod ``tree_unflatten``.
 
     Example::
@@ -206,7 +207,7 @@ def register_pytree_node_class(cls):
     return cls
 
 
-def register_pytree_with_keys_class(cls):
+def register_pytree_with_keys_class(cls: type) -> type:
     """Class decorator: the class defines ``tree_flatten_with_keys`` (and optionally
     ``tree_flatten``) and classmethod ``tree_unflatten``.
 
@@ -227,7 +228,7 @@ def register_pytree_with_keys_class(cls):
 
 
 def register_dataclass(nodetype: type, data_fields: Iterable[str] | None = None,
-                       meta_fields: Iterable[str] | None = None, drop_fields: Iterable[str] = ()):
+                       meta_fields: Iterable[str] | None = None, drop_fields: Iterable[str] = ()) -> type:
     """Register a dataclass: ``data_fields`` are children (leaves or subtrees), ``meta_fields``
     static data kept in the treedef (hashable).  With neither given, fields whose metadata
     has ``static=True`` are meta and the others data.  Returns the class (a decorator too).
@@ -273,7 +274,7 @@ def register_dataclass(nodetype: type, data_fields: Iterable[str] | None = None,
     return nodetype
 
 
-def register_static(cls):
+def register_static(cls: type) -> type:
     """Register ``cls`` as a node with no children: its instances are kept in the treedef
     (they must be hashable), never treated as leaves.
 
@@ -362,7 +363,7 @@ def _node_of_type(t: type) -> _NodeType | None:
     return nt if nt is not None else _array_nodes.get(t)
 
 
-def is_tree_node(x) -> bool:
+def is_tree_node(x: Any) -> bool:
     """True for a container pytree node (a registered type, a namedtuple or None).
 
     Example::
@@ -544,7 +545,7 @@ def _flatten(x, is_leaf, leaves: list, arrays: bool = False) -> PyTreeDef:
             done = parent
 
 
-def tree_flatten(tree: Any, is_leaf: Callable | None = None):
+def tree_flatten(tree: Any, is_leaf: Callable | None = None) -> tuple[list[Any], PyTreeDef]:
     """Returns ``(leaves, treedef)``.  Dict keys are sorted; None is an empty node;
     ``is_leaf(x)`` True makes ``x`` a leaf.
 
@@ -605,7 +606,7 @@ def _unflatten(tree: PyTreeDef, leaves: list) -> Any:
             done = parent
 
 
-def tree_unflatten(treedef: PyTreeDef, leaves) -> Any:
+def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
     """Rebuild a pytree of structure ``treedef`` from ``leaves``.
 
     Example::
@@ -651,7 +652,8 @@ def _leaves_with_path(tree, is_leaf) -> list:
     return out
 
 
-def tree_flatten_with_path(tree, is_leaf: Callable | None = None):
+def tree_flatten_with_path(tree: Any,
+                           is_leaf: Callable | None = None) -> tuple[list[tuple[KeyPath, Any]], PyTreeDef]:
     """``([(key path, leaf), ...], treedef)``: each leaf with the keys that lead to it.
 
     Example::
@@ -663,7 +665,7 @@ def tree_flatten_with_path(tree, is_leaf: Callable | None = None):
     return _leaves_with_path(tree, is_leaf), tree_structure(tree, is_leaf)
 
 
-def tree_leaves_with_path(tree, is_leaf: Callable | None = None) -> list:
+def tree_leaves_with_path(tree: Any, is_leaf: Callable | None = None) -> list:
     """``[(key path, leaf), ...]``.
 
     Example::
@@ -674,7 +676,7 @@ def tree_leaves_with_path(tree, is_leaf: Callable | None = None) -> list:
     return _leaves_with_path(tree, is_leaf)
 
 
-def tree_leaves(tree, is_leaf: Callable | None = None) -> list:
+def tree_leaves(tree: Any, is_leaf: Callable | None = None) -> list:
     """The leaves of ``tree``, left to right.
 
     Example::
@@ -685,7 +687,7 @@ def tree_leaves(tree, is_leaf: Callable | None = None) -> list:
     return tree_flatten(tree, is_leaf)[0]
 
 
-def tree_structure(tree, is_leaf: Callable | None = None) -> PyTreeDef:
+def tree_structure(tree: Any, is_leaf: Callable | None = None) -> PyTreeDef:
     """The treedef of ``tree``.
 
     Example::
@@ -740,7 +742,7 @@ def all_leaves(iterable: Iterable, is_leaf: Callable | None = None) -> bool:
     return all(treedef_is_leaf(tree_structure(x, is_leaf)) for x in iterable)
 
 
-def flatten_one_level(tree) -> tuple[list, Any]:
+def flatten_one_level(tree: Any) -> tuple[list, Any]:
     """``(children, aux data)`` of the root node; ValueError for a leaf.
 
     Example::
@@ -755,7 +757,7 @@ def flatten_one_level(tree) -> tuple[list, Any]:
     return list(children), aux
 
 
-def flatten_one_level_with_keys(tree) -> tuple[list, Any]:
+def flatten_one_level_with_keys(tree: Any) -> tuple[list, Any]:
     """``([(key, child), ...], aux data)`` of the root node; ValueError for a leaf.
 
     Example::
@@ -822,7 +824,7 @@ def _leaves_up_to(treedef: PyTreeDef, tree, is_leaf, what: str, arrays: bool = F
     return _flatten_up_to(treedef, tree, what)
 
 
-def tree_map(f: Callable, tree, *rest, is_leaf: Callable | None = None):
+def tree_map(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None) -> Any:
     """Apply ``f`` leaf-wise.  Each tree in ``rest`` must have ``tree``'s structure down to
     ``tree``'s leaves, where it may hold whole subtrees (``tree`` is a prefix of it); None in
     ``tree`` is an empty subtree (``f`` is not called there).
@@ -857,7 +859,7 @@ def map_arrays(f: Callable, tree, *rest, is_leaf: Callable | None = None):
     return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others, strict=True)])
 
 
-def tree_map_with_path(f: Callable, tree, *rest, is_leaf: Callable | None = None):
+def tree_map_with_path(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None) -> Any:
     """Like `tree_map`, with each leaf's key path as ``f``'s first argument.
 
     Example::
@@ -873,7 +875,8 @@ def tree_map_with_path(f: Callable, tree, *rest, is_leaf: Callable | None = None
 _NO_INIT = object()
 
 
-def tree_reduce(function: Callable, tree, initializer=_NO_INIT, is_leaf: Callable | None = None):
+def tree_reduce(function: Callable, tree: Any, initializer: Any = _NO_INIT,
+                is_leaf: Callable | None = None) -> Any:
     """``functools.reduce`` over the leaves.
 
     Example::
@@ -887,8 +890,8 @@ def tree_reduce(function: Callable, tree, initializer=_NO_INIT, is_leaf: Callabl
     return functools.reduce(function, leaves, initializer)
 
 
-def tree_reduce_associative(operation: Callable, tree, *, identity=_NO_INIT,
-                            is_leaf: Callable | None = None):
+def tree_reduce_associative(operation: Callable, tree: Any, *, identity: Any = _NO_INIT,
+                            is_leaf: Callable | None = None) -> Any:
     """Reduce the leaves with an associative ``operation`` as a balanced tree of calls.
 
     Example::
@@ -909,7 +912,7 @@ def tree_reduce_associative(operation: Callable, tree, *, identity=_NO_INIT,
     return items[0]
 
 
-def tree_all(tree, *, is_leaf: Callable | None = None) -> bool:
+def tree_all(tree: Any, *, is_leaf: Callable | None = None) -> bool:
     """True if every leaf is truthy.
 
     Example::
@@ -920,7 +923,7 @@ def tree_all(tree, *, is_leaf: Callable | None = None) -> bool:
     return all(tree_leaves(tree, is_leaf))
 
 
-def tree_broadcast(prefix_tree, full_tree, is_leaf: Callable | None = None):
+def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: Callable | None = None) -> Any:
     """``prefix_tree`` with each leaf repeated over the matching subtree of ``full_tree``.
 
     Example::
@@ -934,7 +937,8 @@ def tree_broadcast(prefix_tree, full_tree, is_leaf: Callable | None = None):
                                     for v, s in zip(leaves, subtrees, strict=True)])
 
 
-def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose):
+def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None,
+                   pytree_to_transpose: Any) -> Any:
     """Turn an outer tree of inner trees into an inner tree of outer trees.  With
     ``inner_treedef`` None it is taken from the first inner tree.
 

@@ -396,7 +396,8 @@ def test_wrappers_keep_their_signatures():
     parameters like the hand-written functions they replaced."""
     import inspect
 
-    assert str(inspect.signature(fsp.betainc)) == "(a, b, x)"
+    assert list(inspect.signature(fsp.betainc).parameters) == ["a", "b", "x"]
+    assert str(inspect.signature(fsp.betainc)).startswith("(a: 'ArrayLike', b: 'ArrayLike', x: 'ArrayLike')")
     assert float(fsp.betainc(x=0.5, b=2.0, a=2.0)) == 0.5
     assert float(fsp.xlogy(y=0.0, x=0.0)) == 0.0
     assert float(fsp.erf(x=0.0)) == 0.0

@@ -8,6 +8,9 @@ differentiable (integer ops).
 
 from __future__ import annotations
 
+from typing import Any
+from ..typing import Array, ArrayLike, DTypeLike
+
 import numpy as np
 from ..core import x64_mode as _x64_mode
 from ..core.narrow_floats import dtype_kind
@@ -77,15 +80,15 @@ shift_right_arithmetic_p = nondiff("shift_right_arithmetic", _shift_right_arithm
                                    kernel={"iu": "fg_shift_right_arithmetic({0}, {1})"})
 
 
-def shift_left(x, y):
+def shift_left(x: ArrayLike, y: ArrayLike) -> Array:
     return shift_left_p.bind(x, y)
 
 
-def shift_right_logical(x, y):
+def shift_right_logical(x: ArrayLike, y: ArrayLike) -> Array:
     return shift_right_logical_p.bind(x, y)
 
 
-def shift_right_arithmetic(x, y):
+def shift_right_arithmetic(x: ArrayLike, y: ArrayLike) -> Array:
     return shift_right_arithmetic_p.bind(x, y)
 
 
@@ -129,7 +132,7 @@ defzero(bitcast_convert_type_p)
 defvectorized(bitcast_convert_type_p)
 
 
-def bitcast_convert_type(x, new_dtype):
+def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Reinterpret the bits of ``x`` as ``new_dtype`` (same width; a 64-bit ``new_dtype`` is
     its 32-bit type while 64-bit types are off, as in JAX)."""
     return bitcast_convert_type_p.bind(x, new_dtype=_x64_mode.canonical_dtype(new_dtype))
@@ -154,7 +157,7 @@ def _stop_leaf(x):
     return stop_gradient_p.bind(x)
 
 
-def stop_gradient(x):
+def stop_gradient(x: Any) -> Any:
     """The identity whose derivative is zero (applied to every leaf of a pytree).
 
     Example::

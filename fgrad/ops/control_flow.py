@@ -16,6 +16,10 @@ reverse mode transposes the tangent computation.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+from ..typing import ArrayLike
+
 import numpy as np
 from ..core.narrow_floats import dtype_kind
 
@@ -299,7 +303,8 @@ def _cond_batch(axis_size, vals, dims, branches, n_consts):
 _NO_OPERAND = object()  # `operand=None` passes None to the branches, as in JAX
 
 
-def cond(pred, true_fun, false_fun, *operands, operand=_NO_OPERAND):
+def cond(pred: ArrayLike, true_fun: Callable, false_fun: Callable, *operands: Any,
+         operand: Any = _NO_OPERAND) -> Any:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, as one primitive
     (traceable under jit, differentiable, batchable; a batched ``pred`` selects per example).
 
@@ -334,7 +339,7 @@ def cond(pred, true_fun, false_fun, *operands, operand=_NO_OPERAND):
     return switch(index, [false_fun, true_fun], *operands, _what="cond")
 
 
-def switch(index, branches, *operands, _what="switch"):
+def switch(index: ArrayLike, branches: Sequence[Callable], *operands: Any, _what: str = "switch") -> Any:
     """``branches[clamp(index)](*operands)`` as one primitive.
 
     Example::
@@ -740,7 +745,8 @@ deflinear_in(scan_p, _scan_transpose)
 defbatch(scan_p, _scan_batch)
 
 
-def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reverse: bool = False,
+         unroll: int | bool = 1) -> tuple[Any, Any]:
     """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs`` (pytrees), returning
     ``(final_carry, stacked_ys)`` — as `jax.lax.scan`.
 
@@ -792,7 +798,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     return carry, tree_unflatten(out_tree[-1], outs[len(init_flat):])
 
 
-def map(f, xs):  # noqa: A001
+def map(f: Callable, xs: Any) -> Any:  # noqa: A001
     """``stack([f(x) for x in xs])`` as a scan (as `jax.lax.map`)."""
     _, ys = scan(lambda c, x: (c, f(x)), (), xs)
     return ys
@@ -832,7 +838,8 @@ def _weak_index_body(body_fun, init_val):
     return body
 
 
-def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
+def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: Any, *,
+              unroll: int | bool | None = None) -> Any:
     """``for i in range(lower, upper): val = body_fun(i, val)``.  With concrete bounds this is
     a scan (reverse-differentiable); with traced bounds a while_loop (forward mode only).
     ``unroll`` (JAX's loop-unrolling hint, as scan's) changes no result and is accepted.
@@ -983,7 +990,7 @@ deflinear_in(while_p, _while_transpose)
 defbatch(while_p, _while_batch)
 
 
-def while_loop(cond_fun, body_fun, init_val):
+def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     """``while cond_fun(val): val = body_fun(val)`` as one primitive (jit/vmap/jvp-able).
 
     Example::

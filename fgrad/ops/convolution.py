@@ -25,8 +25,12 @@ Example::
 
 from __future__ import annotations
 
+from typing import Any
+from ..typing import Array, ArrayLike, DTypeLike, Shape
+
 import math
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple, Union
 
 import numpy as np
 from ..core.narrow_floats import float32 as F32, is_narrow, promote_types
@@ -55,13 +59,19 @@ class ConvDimensionNumbers(NamedTuple):
     out_spec: tuple
 
 
+# what the ``dimension_numbers`` arguments accept: the named tuple, a triple of layout strings
+# such as ``("NHWC", "HWIO", "NHWC")``, or None (``NC...``/``OI...`` layouts)
+ConvGeneralDilatedDimensionNumbers = Union[ConvDimensionNumbers, tuple[str, str, str], None]
+
+
 def _spec_from_string(s: str, batch: str, feature: str, op: str) -> tuple:
     if batch not in s or feature not in s:
         raise ValueError(f"{op}: dimension spec {s!r} must contain {batch!r} and {feature!r}")
     return (s.index(batch), s.index(feature)) + tuple(i for i, c in enumerate(s) if c not in (batch, feature))
 
 
-def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimensionNumbers:
+def conv_dimension_numbers(lhs_shape: Shape, rhs_shape: Shape,
+                           dimension_numbers: ConvGeneralDilatedDimensionNumbers) -> ConvDimensionNumbers:
     """Normalize ``dimension_numbers`` (None, a `ConvDimensionNumbers`, or a triple of strings
     like ``("NHWC", "HWIO", "NHWC")`` or of int specs) for operands of these shapes.
 
@@ -121,7 +131,8 @@ def _dilate(size: int, d: int) -> int:
     return 0 if size == 0 else 1 + d * (size - 1)
 
 
-def padtype_to_pads(in_shape, window_shape, window_strides, padding: str) -> tuple:
+def padtype_to_pads(in_shape: Shape, window_shape: Shape, window_strides: Sequence[int],
+                    padding: str) -> tuple:
     """Explicit ``(lo, hi)`` pads for ``'SAME'``, ``'SAME_LOWER'`` or ``'VALID'`` (lax's rule:
     the output size is ``ceil(in / stride)`` for SAME; SAME puts the odd pad at the end).
 
@@ -434,18 +445,18 @@ conv_general_dilated_p = Primitive("conv_general_dilated", _conv_impl, _conv_abs
 
 
 def conv_general_dilated(
-    lhs,
-    rhs,
-    window_strides,
-    padding,
-    lhs_dilation=None,
-    rhs_dilation=None,
-    dimension_numbers=None,
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    window_strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers = None,
     feature_group_count: int = 1,
     batch_group_count: int = 1,
-    precision=None,
-    preferred_element_type=None,
-):
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+) -> Array:
     """General dilated convolution (``jax.lax.conv_general_dilated``): ``padding`` is
     ``'SAME'``, ``'SAME_LOWER'``, ``'VALID'`` or one ``(low, high)`` pair per spatial
     dimension (negative pads crop); ``lhs_dilation`` dilates the input (a transposed
@@ -741,7 +752,9 @@ defbatch(conv_general_dilated_p, _conv_batch)
 # -- the other lax faces ------------------------------------------------------------------
 
 
-def conv(lhs, rhs, window_strides: Sequence[int], padding, precision=None, preferred_element_type=None):
+def conv(lhs: ArrayLike, rhs: ArrayLike, window_strides: Sequence[int],
+         padding: str | Sequence[tuple[int, int]], precision: Any = None,
+         preferred_element_type: DTypeLike | None = None) -> Array:
     """``conv_general_dilated`` in NCHW/OIHW layout without dilation (``jax.lax.conv``).
 
     Example::
@@ -755,9 +768,10 @@ def conv(lhs, rhs, window_strides: Sequence[int], padding, precision=None, prefe
     )
 
 
-def conv_with_general_padding(
-    lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, precision=None, preferred_element_type=None
-):
+def conv_with_general_padding(lhs: ArrayLike, rhs: ArrayLike, window_strides: Sequence[int],
+                              padding: str | Sequence[tuple[int, int]], lhs_dilation: Sequence[int] | None,
+                              rhs_dilation: Sequence[int] | None, precision: Any = None,
+                              preferred_element_type: DTypeLike | None = None ) -> Array:
     """``conv_general_dilated`` in NCHW/OIHW layout (``jax.lax.conv_with_general_padding``).
 
     Example::
@@ -794,16 +808,16 @@ def _conv_transpose_padding(k: int, s: int, padding) -> tuple:
 
 
 def conv_transpose(
-    lhs,
-    rhs,
+    lhs: ArrayLike,
+    rhs: ArrayLike,
     strides: Sequence[int],
-    padding,
-    rhs_dilation=None,
-    dimension_numbers=None,
+    padding: str | Sequence[tuple[int, int]],
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers = None,
     transpose_kernel: bool = False,
-    precision=None,
-    preferred_element_type=None,
-):
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+) -> Array:
     """Transposed convolution (``jax.lax.conv_transpose``): the input is dilated by
     ``strides``; with ``transpose_kernel=True`` the kernel is flipped spatially and its
     in/out axes swapped, which makes this the gradient of ``conv_general_dilated`` (as in
@@ -850,7 +864,9 @@ def conv_transpose(
     )
 
 
-def conv_general_shape_tuple(lhs_shape, rhs_shape, window_strides, padding, dimension_numbers) -> tuple:
+def conv_general_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, window_strides: Sequence[int],
+                             padding: str | Sequence[tuple[int, int]],
+                             dimension_numbers: ConvGeneralDilatedDimensionNumbers) -> tuple:
     """The output shape of ``conv_general_dilated`` (no dilation) for operands of these shapes
     (``jax.lax.conv_general_shape_tuple``).
 
@@ -870,7 +886,9 @@ def conv_general_shape_tuple(lhs_shape, rhs_shape, window_strides, padding, dime
     return _conv_shape(tuple(lhs_shape), tuple(rhs_shape), strides, pads, (1,) * nsp, (1,) * nsp, dn, 1, 1)
 
 
-def conv_transpose_shape_tuple(lhs_shape, rhs_shape, window_strides, padding, dimension_numbers) -> tuple:
+def conv_transpose_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, window_strides: Sequence[int],
+                               padding: str | Sequence[tuple[int, int]],
+                               dimension_numbers: ConvGeneralDilatedDimensionNumbers) -> tuple:
     """The output shape of ``conv_transpose`` (``jax.lax.conv_transpose_shape_tuple``).
 
     Example::

@@ -15,6 +15,10 @@ operand's dtype (promotion is the NumPy layer's job).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+from ..typing import Array, ArrayLike, Shaped
+
 import numpy as np
 
 from ..core.array import ShapedArray, get_aval
@@ -60,7 +64,7 @@ def _idx(positions, axis, like):
     return p.reshape((1,) * axis + (p.size,) + (1,) * (nd - axis - 1))
 
 
-def associative_scan(fn, elems, reverse: bool = False, axis: int = 0):
+def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
     """Inclusive scan of ``elems`` (a pytree of arrays with equal size along ``axis``) with
     the associative ``fn(a, b)`` (pytrees in, pytree out, elementwise over the axis).
 
@@ -169,24 +173,25 @@ def _check(x, axis, name):
     return normalize_axis(axis, nd, name)
 
 
-def cumsum(x, axis: int = 0, reverse: bool = False):
+def cumsum(x: Shaped[ArrayLike, "*shape"], axis: int = 0, reverse: bool = False) -> Shaped[Array, "*shape"]:
     """Inclusive cumulative sum along ``axis`` (lax semantics: dtype is kept)."""
     return cumsum_p.bind(x, axis=_check(x, axis, "cumsum"), reverse=bool(reverse))
 
 
-def cumprod(x, axis: int = 0, reverse: bool = False):
+def cumprod(x: Shaped[ArrayLike, "*shape"], axis: int = 0, reverse: bool = False) -> Shaped[Array, "*shape"]:
     return cumprod_p.bind(x, axis=_check(x, axis, "cumprod"), reverse=bool(reverse))
 
 
-def cummax(x, axis: int = 0, reverse: bool = False):
+def cummax(x: Shaped[ArrayLike, "*shape"], axis: int = 0, reverse: bool = False) -> Shaped[Array, "*shape"]:
     return cummax_p.bind(x, axis=_check(x, axis, "cummax"), reverse=bool(reverse))
 
 
-def cummin(x, axis: int = 0, reverse: bool = False):
+def cummin(x: Shaped[ArrayLike, "*shape"], axis: int = 0, reverse: bool = False) -> Shaped[Array, "*shape"]:
     return cummin_p.bind(x, axis=_check(x, axis, "cummin"), reverse=bool(reverse))
 
 
-def cumlogsumexp(x, axis: int = 0, reverse: bool = False):
+def cumlogsumexp(x: Shaped[ArrayLike, "*shape"], axis: int = 0,
+                 reverse: bool = False) -> Shaped[Array, "*shape"]:
     return cumlogsumexp_p.bind(x, axis=_check(x, axis, "cumlogsumexp"), reverse=bool(reverse))
 
 

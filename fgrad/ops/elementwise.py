@@ -8,6 +8,8 @@ differentiated again.
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, Complex
+
 import math
 
 import numpy as np
@@ -398,7 +400,7 @@ def _abs_tangent(t, y, x):
     return select(ge(x, 0), t, neg(t))
 
 
-def complex_(x, y):
+def complex_(x: ArrayLike, y: ArrayLike) -> Complex[Array, "..."]:
     """``x + i y`` for real floating ``x`` and ``y`` (``lax.complex``): exact for every value,
     complex64 from 32-bit (and narrower) parts, complex128 from float64.
 
@@ -708,7 +710,7 @@ select_p = elementwise(
 select_p.small_host_ufunc = (np.where, _BLEND_MIN_SIZE)
 
 
-def select(c, x, y):
+def select(c: ArrayLike, x: ArrayLike, y: ArrayLike) -> Array:
     """``where(c, x, y)`` elementwise (with broadcasting)."""
     return select_p.bind(c, x, y)
 

@@ -25,6 +25,9 @@ float32/complex64 give complex64, everything else complex128.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from ..typing import Array, ArrayLike
+
 import math
 
 import numpy as np
@@ -108,7 +111,7 @@ def _fft_impl(xp, x, fft_type, fft_lengths):
 fft_p = Primitive("fft", _fft_impl, _fft_abstract, family="fft")
 
 
-def fft(x, fft_type: str, fft_lengths):
+def fft(x: ArrayLike, fft_type: str, fft_lengths: Sequence[int]) -> Array:
     """The FFT of the trailing ``len(fft_lengths)`` axes (``jax.lax.fft``).
 
     Example::

@@ -15,9 +15,11 @@ Example::
 from __future__ import annotations
 
 import builtins as _builtins
+from collections.abc import Sequence
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind
+from ..typing import Array, ArrayLike, DTypeLike, Integer, Shape, Shaped
 
 from ..core.array import Tracer
 from ..core.array import get_aval as _get_aval
@@ -35,7 +37,7 @@ from .structural import static_slice as _static_slice
 
 
 def _unary(bind, name):
-    def f(x):
+    def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
         return bind(x)
 
     f.__name__ = f.__qualname__ = name
@@ -90,7 +92,7 @@ def check_same_dtypes(name: str, numpy_name: str, x, y) -> None:
 def _binary(bind, name, numpy_name=None, same_dtypes=True):
     numpy_name = numpy_name or name
 
-    def f(x, y):
+    def f(x: ArrayLike, y: ArrayLike) -> Array:
         if same_dtypes:
             check_same_dtypes(name, numpy_name, x, y)
         return bind(x, y)
@@ -117,7 +119,7 @@ def _generate() -> dict:
     return out
 
 
-def _pow(x, y):
+def _pow(x: ArrayLike, y: ArrayLike) -> Array:
     """``lax.pow``: ``x ** y``; an integer exponent array does not change ``x``'s dtype (as in
     JAX: ``float32 ** int32`` is float32, where NumPy's promotion would give float64)."""
     (dx, _), (dy, wy) = _dtype_of(x), _dtype_of(y)
@@ -134,7 +136,8 @@ _pow.op_spec = GENERATED["pow"].op_spec
 GENERATED["pow"] = _pow
 globals().update(GENERATED)
 select = _ew.select
-def convert_element_type(operand, new_dtype):
+def convert_element_type(operand: Shaped[ArrayLike, "*shape"],
+                         new_dtype: DTypeLike) -> Shaped[Array, "*shape"]:
     """``lax.convert_element_type``: ``operand`` as ``new_dtype``, strongly typed.
 
     Example::
@@ -160,7 +163,7 @@ def _convert_element_type(operand, new_dtype=None, weak_type: bool = False, shar
     return _ew.convert_element_type(operand, dt, bool(weak_type))
 
 
-def div(x, y):
+def div(x: ArrayLike, y: ArrayLike) -> Array:
     """``x / y``; for integers rounds toward zero (C semantics, like XLA); no dtype promotion."""
     check_same_dtypes("div", "divide", x, y)
     if dtype_kind(_get_aval(x).dtype) in "iu" and dtype_kind(_get_aval(y).dtype) in "iu":
@@ -171,15 +174,15 @@ def div(x, y):
     return _ew.div(x, y)
 
 
-def rsqrt(x):
+def rsqrt(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     return _ew.rsqrt_(x)
 
 
-def square(x):
+def square(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     return _ew.mul(x, x)
 
 
-def integer_pow(x, y: int):
+def integer_pow(x: Shaped[ArrayLike, "*shape"], y: int) -> Shaped[Array, "*shape"]:
     """``x ** y`` for a static Python integer ``y``."""
     if not isinstance(y, (int, np.integer)):
         raise TypeError(f"integer_pow: the exponent must be a Python int, got {type(y).__name__}")
@@ -191,7 +194,8 @@ class RoundingMethod:
     TO_NEAREST_EVEN = 1
 
 
-def round(x, rounding_method=RoundingMethod.AWAY_FROM_ZERO):  # noqa: A001
+def round(x: Shaped[ArrayLike, "*shape"],  # noqa: A001
+          rounding_method: int = RoundingMethod.AWAY_FROM_ZERO) -> Shaped[Array, "*shape"]:
     """Round to integral values; halves away from zero (default) or to even."""
     if int(rounding_method) == RoundingMethod.TO_NEAREST_EVEN:
         return _ew.round_p.bind(x, decimals=0)
@@ -199,16 +203,16 @@ def round(x, rounding_method=RoundingMethod.AWAY_FROM_ZERO):  # noqa: A001
     return _ew.select(_ew.ge_p.bind(_ew.abs_(_ew.sub(x, t)), 0.5), _ew.add(t, _ew.sign(x)), t)
 
 
-def clamp(min, x, max):  # noqa: A002
+def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:  # noqa: A002
     """``min <= x <= max`` elementwise (lax argument order)."""
     return _ew.minimum(_ew.maximum(x, min), max)
 
 
-def broadcast_in_dim(operand, shape, broadcast_dimensions):
+def broadcast_in_dim(operand: ArrayLike, shape: Shape, broadcast_dimensions: Sequence[int]) -> Array:
     return _shape.broadcast_in_dim(operand, shape, broadcast_dimensions)
 
 
-def broadcast(operand, sizes):
+def broadcast(operand: ArrayLike, sizes: Shape) -> Array:
     """Prepend dimensions ``sizes`` to ``operand``."""
     nd = _get_aval(operand).ndim
     sizes = tuple(int(s) for s in sizes)
@@ -216,18 +220,18 @@ def broadcast(operand, sizes):
                                    tuple(range(len(sizes), len(sizes) + nd)))
 
 
-def reshape(operand, new_sizes, dimensions=None):
+def reshape(operand: ArrayLike, new_sizes: Shape, dimensions: Sequence[int] | None = None) -> Array:
     """Reshape (after transposing by ``dimensions`` if given)."""
     if dimensions is not None:
         operand = _shape.transpose(operand, dimensions)
     return _shape.reshape(operand, tuple(new_sizes))
 
 
-def transpose(operand, permutation):
+def transpose(operand: ArrayLike, permutation: Sequence[int]) -> Array:
     return _shape.transpose(operand, permutation)
 
 
-def squeeze(array, dimensions):
+def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     shp = _get_aval(array).shape
     dims = {_normalize_axis(d, len(shp), "squeeze") for d in dimensions}
     for d in dims:
@@ -236,17 +240,17 @@ def squeeze(array, dimensions):
     return _shape.reshape(array, tuple(s for i, s in enumerate(shp) if i not in dims))
 
 
-def expand_dims(array, dimensions):
+def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     return _shape.expand_dims(array, tuple(dimensions))
 
 
-def rev(operand, dimensions):
+def rev(operand: Shaped[ArrayLike, "*shape"], dimensions: Sequence[int]) -> Shaped[Array, "*shape"]:
     """Reverse ``operand`` along each of ``dimensions``."""
     dims = tuple(_normalize_axis(d, _get_aval(operand).ndim, "rev") for d in dimensions)
     return _rev(operand, dims)
 
 
-def iota(dtype, size):
+def iota(dtype: DTypeLike, size: int) -> Shaped[Array, " size"]:
     """``arange(size)`` of ``dtype`` on the default device, as ``jax.lax.iota``.
 
     Example::
@@ -296,7 +300,8 @@ def _check_slice(shp: tuple, starts: tuple, limits: tuple, strides: tuple) -> No
         raise TypeError(f"slice strides must be positive, got {strides}.")
 
 
-def slice(operand, start_indices, limit_indices, strides=None):  # noqa: A001
+def slice(operand: ArrayLike, start_indices: Sequence[int], limit_indices: Sequence[int],  # noqa: A001
+          strides: Sequence[int] | None = None) -> Array:
     """Static slice ``operand[start:limit:stride, ...]``.
 
     Every bound is checked as in JAX (``0 <= start <= limit <= size``, ``stride >= 1``):
@@ -316,7 +321,8 @@ def slice(operand, start_indices, limit_indices, strides=None):  # noqa: A001
     return _static_slice(operand, starts, limits, strides)
 
 
-def slice_in_dim(operand, start_index, limit_index, stride=1, axis=0):
+def slice_in_dim(operand: ArrayLike, start_index: int | None, limit_index: int | None, stride: int = 1,
+                 axis: int = 0) -> Array:
     """`slice` along one ``axis``; ``None`` bounds mean the whole axis and a negative bound
     counts from the end (as in JAX); out-of-range bounds raise a ``TypeError``.
 
@@ -387,7 +393,8 @@ def dynamic_starts(operand, start_indices, sizes, op: str) -> list:
     return out
 
 
-def dynamic_update_slice(operand, update, start_indices):
+def dynamic_update_slice(operand: Shaped[ArrayLike, "*shape"], update: ArrayLike,
+                         start_indices: ArrayLike | Sequence[ArrayLike]) -> Shaped[Array, "*shape"]:
     """``operand`` with the block at ``start_indices`` replaced by ``update``; starts are
     clamped so the block fits, as in JAX.
 
@@ -414,7 +421,7 @@ def dynamic_update_slice(operand, update, start_indices):
     return operand.at[tuple(grids)].set(update)
 
 
-def index_in_dim(operand, index, axis=0, keepdims=True):
+def index_in_dim(operand: ArrayLike, index: int, axis: int = 0, keepdims: bool = True) -> Array:
     axis = _normalize_axis(axis, _get_aval(operand).ndim, "index_in_dim")
     out = take_static(operand, [index], axis)
     return out if keepdims else squeeze(out, (axis,))
@@ -424,41 +431,41 @@ def _axes(axes):
     return tuple(int(a) for a in axes)
 
 
-def reduce_sum(operand, axes):
+def reduce_sum(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _red.reduce_sum(operand, _axes(axes))
 
 
-def reduce_max(operand, axes):
+def reduce_max(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _red.reduce_max(operand, _axes(axes))
 
 
-def reduce_min(operand, axes):
+def reduce_min(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _red.reduce_min(operand, _axes(axes))
 
 
-def reduce_prod(operand, axes):
+def reduce_prod(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _red.reduce_prod(operand, _axes(axes))
 
 
-def reduce_and(operand, axes):
+def reduce_and(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _red.reduce_and_p.bind(operand, axes=tuple(sorted(_axes(axes))))
 
 
-def reduce_or(operand, axes):
+def reduce_or(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _red.reduce_or_p.bind(operand, axes=tuple(sorted(_axes(axes))))
 
 
-def argmax(operand, axis, index_dtype=np.int64):
+def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike = np.int64) -> Integer[Array, "..."]:
     return _red.argmax_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmax"),
                               index_dtype=np.dtype(index_dtype))
 
 
-def argmin(operand, axis, index_dtype=np.int64):
+def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike = np.int64) -> Integer[Array, "..."]:
     return _red.argmin_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmin"),
                               index_dtype=np.dtype(index_dtype))
 
 
-def concatenate(operands, dimension):
+def concatenate(operands: ArrayLike | Sequence[ArrayLike], dimension: int) -> Array:
     """Join ``operands`` along ``dimension``."""
     return _concatenate(list(operands), dimension)
 

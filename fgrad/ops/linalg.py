@@ -16,6 +16,10 @@ conjugate transposes and the non-conjugating pairing ``Re(sum(a * b))`` of §2).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+from ..typing import Array, ArrayLike, DTypeLike
+
 import contextlib
 import enum
 import functools
@@ -190,8 +194,13 @@ def check_precision(precision, op: str) -> None:
 
 dot_general_p = Primitive("dot_general", _dg_impl, _dg_abstract, family="contraction")
 
+# ``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))`` (JAX's name)
+DotDimensionNumbers = tuple[tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]]
 
-def dot_general(x, y, dimension_numbers, precision=None, preferred_element_type=None):
+
+def dot_general(x: ArrayLike, y: ArrayLike,
+                dimension_numbers: DotDimensionNumbers,
+                precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
     """Contract ``x`` and ``y`` (lax semantics).  ``dimension_numbers`` is
     ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``; the result's axes are the
     batch axes, then the free axes of ``x``, then the free axes of ``y`` (each in order).

@@ -19,6 +19,9 @@ Higher orders compose: each rule binds the primitive again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..core.array import get_aval
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -136,8 +139,8 @@ def _check_tree(what, tree, b_tree):
         raise TypeError(f"custom_linear_solve: {what} must return the structure of b ({b_tree}), got {tree}")
 
 
-def custom_linear_solve(matvec, b, solve, transpose_solve=None, symmetric: bool = False,
-                        has_aux: bool = False):
+def custom_linear_solve(matvec: Callable, b: Any, solve: Callable, transpose_solve: Callable | None = None,
+                        symmetric: bool = False, has_aux: bool = False) -> Any:
     """``x = solve(matvec, b)`` for a linear ``matvec`` (pytrees allowed), differentiated
     implicitly: the solver is never differentiated, derivatives in ``b`` and in the values
     ``matvec`` closes over come from ``dx = solve(matvec, db - dmatvec(x))``, and reverse mode

@@ -12,6 +12,9 @@ Composites: `argsort`, `sort_key_val`, `top_k`, `take_along_axis`, `flip_axis`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from ..typing import Array, ArrayLike, Integer, Shaped
+
 import numpy as np
 from ..core.narrow_floats import dtype_kind
 
@@ -285,7 +288,8 @@ defjvp_rule(sort_p, _sort_jvp)
 defbatch(sort_p, _sort_batch)
 
 
-def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1):
+def sort(operand: ArrayLike | Sequence[ArrayLike], dimension: int = -1, is_stable: bool = True,
+         num_keys: int = 1) -> Array | tuple[Array, ...]:
     """``lax.sort``: sort one array, or a sequence of equally shaped arrays by the first
     ``num_keys`` of them (lexicographic), along ``dimension``.  Returns the same structure."""
     if isinstance(operand, (tuple, list)):
@@ -298,7 +302,8 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
     return sort_p.bind(operand, dimension=dim, is_stable=bool(is_stable), num_keys=1)[0]
 
 
-def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
+def sort_key_val(keys: Shaped[ArrayLike, "*shape"], values: Shaped[ArrayLike, "*shape"], dimension: int = -1,
+                 is_stable: bool = True) -> tuple[Shaped[Array, "*shape"], Shaped[Array, "*shape"]]:
     """Sort ``keys`` along ``dimension`` and apply the same permutation to ``values``."""
     dim = normalize_axis(dimension, len(shape(keys)), "sort_key_val")
     k, v = sort_p.bind(keys, values, dimension=dim, is_stable=bool(is_stable), num_keys=1)
@@ -333,7 +338,8 @@ def sort_along(x, axis: int = -1, descending: bool = False):
     return flip_axis(out, axis) if descending else out
 
 
-def top_k(operand, k: int):
+def top_k(operand: Shaped[ArrayLike, "*batch n"],
+          k: int) -> tuple[Shaped[Array, "*batch k"], Integer[Array, "*batch k"]]:
     """``lax.top_k``: the ``k`` largest entries along the last axis (descending) and their
     indices (ties: lower index first)."""
     nd = len(shape(operand))

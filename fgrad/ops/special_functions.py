@@ -18,6 +18,8 @@ are not implemented and raise (fgrad never returns a silently wrong zero for the
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, Shaped
+
 import math
 
 import numpy as np
@@ -142,7 +144,7 @@ ndtri_p = _prim("ndtri", _unary_impl("ndtri", "ndtri"))
 log_ndtr_p = _prim("log_ndtr", _unary_impl("log_ndtr", "log_ndtr"))
 
 
-def lgamma(x):
+def lgamma(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``log |Gamma(x)|``.
 
     Example::
@@ -153,7 +155,7 @@ def lgamma(x):
     return lgamma_p.bind(x)
 
 
-def digamma(x):
+def digamma(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``d/dx log Gamma(x)``.
 
     Example::
@@ -175,7 +177,7 @@ def gamma(x):
     return gamma_p.bind(x)
 
 
-def polygamma(n, x):
+def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
     """The ``n``-th derivative of `digamma` (``n`` a non-negative integer value).
 
     Example::
@@ -186,7 +188,7 @@ def polygamma(n, x):
     return polygamma_p.bind(n, x)
 
 
-def igamma(a, x):
+def igamma(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized lower incomplete gamma function ``P(a, x)``.
 
     Example::
@@ -197,7 +199,7 @@ def igamma(a, x):
     return igamma_p.bind(a, x)
 
 
-def igammac(a, x):
+def igammac(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``.
 
     Example::
@@ -208,7 +210,7 @@ def igammac(a, x):
     return igammac_p.bind(a, x)
 
 
-def zeta(s, q):
+def zeta(s: ArrayLike, q: ArrayLike) -> Array:
     """The Hurwitz zeta function ``sum_k (k + q)^-s``.
 
     Example::
@@ -219,7 +221,7 @@ def zeta(s, q):
     return zeta_p.bind(s, q)
 
 
-def bessel_i0e(x):
+def bessel_i0e(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``exp(-|x|) I0(x)``.
 
     Example::
@@ -230,7 +232,7 @@ def bessel_i0e(x):
     return bessel_i0e_p.bind(x)
 
 
-def bessel_i1e(x):
+def bessel_i1e(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``exp(-|x|) I1(x)``.
 
     Example::
@@ -241,7 +243,7 @@ def bessel_i1e(x):
     return bessel_i1e_p.bind(x)
 
 
-def igamma_grad_a(a, x):
+def igamma_grad_a(a: ArrayLike, x: ArrayLike) -> Array:
     """``d igamma(a, x) / da`` (JAX's ``lax.igamma_grad_a``): the series or continued
     fraction of ``igamma`` differentiated term by term (`fgrad.ops._shape_derivatives`).
 
@@ -275,7 +277,7 @@ def betainc_grad_b(a, b, x):
     return betainc_grad_b_p.bind(a, b, x)
 
 
-def betainc(a, b, x):
+def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """The regularized incomplete beta function ``I_x(a, b)``.
 
     Example::

@@ -8,6 +8,9 @@ primitive with a slice-only indexer (see `static_slice`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from ..typing import Array, ArrayLike
+
 import numpy as np
 
 from ..backends import full as full_keeping_sign
@@ -229,7 +232,7 @@ def _pad_impl(xp, x, pv, padding_config):
 pad_p = Primitive("pad", _pad_impl, _pad_abstract, family="structural")
 
 
-def pad(x, padding_value, padding_config):
+def pad(x: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]) -> Array:
     """lax.pad: ``padding_config`` holds ``(low, high, interior)`` per dimension; negative
     low/high crop."""
     cfg = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)

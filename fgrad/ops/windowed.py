@@ -21,6 +21,9 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from ..typing import Array, ArrayLike
+
 import math
 import operator
 
@@ -395,15 +398,15 @@ def _monoid(computation) -> str:
 
 
 def reduce_window(
-    operand,
-    init_value,
-    computation,
-    window_dimensions,
-    window_strides=None,
-    padding="VALID",
-    base_dilation=None,
-    window_dilation=None,
-):
+    operand: ArrayLike,
+    init_value: ArrayLike,
+    computation: Callable | str,
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int] | None = None,
+    padding: str | Sequence[tuple[int, int]] = "VALID",
+    base_dilation: Sequence[int] | None = None,
+    window_dilation: Sequence[int] | None = None,
+) -> Array:
     """Reduce each window of ``operand`` (``jax.lax.reduce_window`` for the add, max and min
     monoids): ``computation`` is ``lax.add``/``lax.max``/``lax.min`` (or the NumPy
     functions, or ``'sum'``/``'max'``/``'min'``); ``padding`` is ``'SAME'``, ``'VALID'`` or

@@ -20,6 +20,8 @@ Example::
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike
+
 import functools
 from collections.abc import Sequence
 
@@ -158,7 +160,7 @@ def _nd_axes(x, s, axes, fn: str) -> tuple[list[int], list[int | None]]:
     return axes, sizes
 
 
-def dct(x, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None = None):
+def dct(x: ArrayLike, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """Discrete cosine transform of type 2 along ``axis`` (``scipy.fft.dct``): ``n`` zero-pads or
     truncates first; ``norm`` is None or ``"ortho"``.  Complex input transforms the real and
     imaginary parts separately.
@@ -176,7 +178,7 @@ def dct(x, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None
     return _complex_split(_dct_axis, x, axis, norm)
 
 
-def idct(x, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None = None):
+def idct(x: ArrayLike, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """Inverse of `dct` of type 2 along ``axis`` (``scipy.fft.idct``: a scaled DCT-III), so
     ``idct(dct(x, norm=m), norm=m) == x``.
 
@@ -193,8 +195,8 @@ def idct(x, type: int = 2, n: int | None = None, axis: int = -1, norm: str | Non
     return _complex_split(_idct_axis, x, axis, norm)
 
 
-def dctn(x, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-         norm: str | None = None):
+def dctn(x: ArrayLike, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+         norm: str | None = None) -> Array:
     """N-dimensional DCT of type 2 over ``axes`` (all by default), with sizes ``s``
     (``scipy.fft.dctn``).
 
@@ -215,8 +217,8 @@ def dctn(x, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] |
     return x
 
 
-def idctn(x, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: str | None = None):
+def idctn(x: ArrayLike, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: str | None = None) -> Array:
     """Inverse of `dctn` (``scipy.fft.idctn``).
 
     Example::

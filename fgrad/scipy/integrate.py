@@ -11,12 +11,14 @@ Example::
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike
+
 from .. import numpy as fnp
 
 __all__ = ["trapezoid"]
 
 
-def trapezoid(y, x=None, dx=1.0, axis: int = -1):
+def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axis: int = -1) -> Array:
     """Integrate ``y`` along ``axis`` by the trapezoidal rule (``scipy.integrate.trapezoid``):
     ``sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2)``, with spacing ``dx`` when ``x`` is None.
 

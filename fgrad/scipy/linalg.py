@@ -18,8 +18,12 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+from ..typing import Array, ArrayLike, DTypeLike, Float, Inexact, Integer, Shaped
+
 import math
-from collections import namedtuple
+from collections import namedtuple as _namedtuple
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
@@ -52,7 +56,8 @@ def _mT(x):
     return fnp.swapaxes(x, -1, -2)
 
 
-def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True):
+def cholesky(a: Shaped[ArrayLike, "*batch n n"], lower: bool = False, overwrite_a: bool = False,
+             check_finite: bool = True) -> Inexact[Array, "*batch n n"]:
     """Cholesky factor: upper ``U`` with ``a = U^T U`` by default, lower with ``lower=True``
     (SciPy's default is upper, unlike NumPy's).
 
@@ -69,7 +74,8 @@ def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bo
     return ell if lower else _mT(ell)
 
 
-def cho_factor(a, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True):
+def cho_factor(a: Shaped[ArrayLike, "*batch n n"], lower: bool = False, overwrite_a: bool = False,
+               check_finite: bool = True) -> tuple[Inexact[Array, "*batch n n"], bool]:
     """``(c, lower)`` for `cho_solve` (``c`` is the triangular factor; SciPy leaves
     garbage in the other triangle, fgrad zeros).
 
@@ -102,7 +108,8 @@ def _tri(a, b, lower, transpose=False, unit=False, left=True):
                       unit_diagonal=unit)
 
 
-def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = True):
+def cho_solve(c_and_lower: tuple[ArrayLike, bool], b: ArrayLike, overwrite_b: bool = False,
+              check_finite: bool = True) -> Array:
     """Solve ``a x = b`` from `cho_factor`'s ``(c, lower)``.
 
     Example::
@@ -122,8 +129,9 @@ def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = Tr
     return x[:, 0] if vec else x
 
 
-def solve_triangular(a, b, trans=0, lower: bool = False, unit_diagonal: bool = False,
-                     overwrite_b: bool = False, debug=None, check_finite: bool = True):
+def solve_triangular(a: Shaped[ArrayLike, "*batch n n"], b: ArrayLike, trans: int | str = 0,
+                     lower: bool = False, unit_diagonal: bool = False, overwrite_b: bool = False,
+                     debug: Any = None, check_finite: bool = True) -> Array:
     """Solve ``op(a) x = b`` for triangular ``a`` (``trans``: 0/'N', 1/'T', 2/'C').
 
     Example::
@@ -147,7 +155,8 @@ def solve_triangular(a, b, trans=0, lower: bool = False, unit_diagonal: bool = F
     return x[:, 0] if vec else x
 
 
-def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):
+def lu_factor(a: Shaped[ArrayLike, "*batch n n"], overwrite_a: bool = False,
+              check_finite: bool = True) -> tuple[Inexact[Array, "*batch n n"], Integer[Array, "*batch n"]]:
     """``(lu, piv)``: the packed LU factors and the 0-based pivot rows (SciPy's format).
 
     Example::
@@ -162,7 +171,8 @@ def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):
     return packed, piv
 
 
-def lu_solve(lu_and_piv, b, trans: int = 0, overwrite_b: bool = False, check_finite: bool = True):
+def lu_solve(lu_and_piv: tuple[ArrayLike, ArrayLike], b: ArrayLike, trans: int = 0, overwrite_b: bool = False,
+             check_finite: bool = True) -> Array:
     """Solve ``a x = b`` (``trans=1``/``2``: ``a^T x = b``) from `lu_factor`'s output.
 
     Example::
@@ -191,7 +201,8 @@ def lu_solve(lu_and_piv, b, trans: int = 0, overwrite_b: bool = False, check_fin
     return x[:, 0] if vec else x
 
 
-def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True):
+def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False,
+       check_finite: bool = True) -> tuple[Array, Array] | tuple[Array, Array, Array]:
     """``(p, l, u)`` with ``a = p @ l @ u`` (``permute_l=True``: ``(p @ l, u)``); square
     matrices.
 
@@ -219,7 +230,8 @@ def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool
     return p, lower, upper
 
 
-def det(a, overwrite_a: bool = False, check_finite: bool = True):
+def det(a: Shaped[ArrayLike, "*batch n n"], overwrite_a: bool = False,
+        check_finite: bool = True) -> Inexact[Array, "*batch"]:
     """Determinant.
 
     Example::
@@ -231,7 +243,8 @@ def det(a, overwrite_a: bool = False, check_finite: bool = True):
     return fnp.linalg.det(_float(a, "det"))
 
 
-def inv(a, overwrite_a: bool = False, check_finite: bool = True):
+def inv(a: Shaped[ArrayLike, "*batch n n"], overwrite_a: bool = False,
+        check_finite: bool = True) -> Inexact[Array, "*batch n n"]:
     """Matrix inverse.
 
     Example::
@@ -244,8 +257,8 @@ def inv(a, overwrite_a: bool = False, check_finite: bool = True):
     return fnp.linalg.inv(_float(a, "inv"))
 
 
-def solve(a, b, lower: bool = False, overwrite_a: bool = False, overwrite_b: bool = False,
-          check_finite: bool = True, assume_a: str = "gen"):
+def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = False,
+          overwrite_b: bool = False, check_finite: bool = True, assume_a: str = "gen") -> Array:
     """Solve ``a x = b`` (``assume_a="pos"``: through the Cholesky factor).
 
     Example::
@@ -264,11 +277,11 @@ def solve(a, b, lower: bool = False, overwrite_a: bool = False, overwrite_b: boo
     return fnp.linalg.solve(a, b)
 
 
-QRResult = namedtuple("QRResult", ["Q", "R"])
+QRResult = _namedtuple("QRResult", ["Q", "R"])
 
 
-def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: bool = False,
-       check_finite: bool = True):
+def qr(a: ArrayLike, overwrite_a: bool = False, lwork: int | None = None, mode: str = "full",
+       pivoting: bool = False, check_finite: bool = True) -> tuple[Array] | tuple[Array, Array]:
     """QR decomposition; ``mode``: 'full', 'economic' or 'r' (returns ``(r,)``).
 
     Example::
@@ -291,8 +304,8 @@ def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: b
     return q, r
 
 
-def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
-        check_finite: bool = True, lapack_driver: str = "gesdd"):
+def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
+        check_finite: bool = True, lapack_driver: str = "gesdd") -> Array | tuple[Array, Array, Array]:
     """Singular value decomposition ``a = u @ diag(s) @ vh``.
 
     Example::
@@ -304,9 +317,10 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: boo
     return fnp.linalg.svd(_float(a, "svd"), full_matrices=full_matrices, compute_uv=compute_uv)
 
 
-def eigh(a, b=None, lower: bool = True, eigvals_only: bool = False, overwrite_a: bool = False,
-         overwrite_b: bool = False, type: int = 1, check_finite: bool = True, subset_by_index=None,
-         subset_by_value=None, driver=None):
+def eigh(a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_only: bool = False,
+         overwrite_a: bool = False, overwrite_b: bool = False, type: int = 1, check_finite: bool = True,
+         subset_by_index: Sequence[int] | None = None, subset_by_value: Sequence[float] | None = None,
+         driver: str | None = None) -> Array | tuple[Array, Array]:
     """Eigenvalues (ascending) and eigenvectors of a symmetric matrix; with ``b``, the
     generalized problem ``a v = w b v`` (through the Cholesky factor of ``b``).
 
@@ -339,7 +353,8 @@ _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353
 _THETA13 = 5.371920351148152
 
 
-def expm(A, *, upper_triangular: bool = False, max_squarings: int = 16):
+def expm(A: Shaped[ArrayLike, "*batch n n"], *, upper_triangular: bool = False,
+         max_squarings: int = 16) -> Inexact[Array, "*batch n n"]:
     """The matrix exponential (Padé 13 with scaling and squaring, at most ``max_squarings``
     squarings: norms beyond ``5.37 * 2**max_squarings`` give inaccurate results, as JAX).
 
@@ -372,7 +387,10 @@ def expm(A, *, upper_triangular: bool = False, max_squarings: int = 16):
     return r
 
 
-def expm_frechet(A, E, *, method=None, compute_expm: bool = True):
+def expm_frechet(A: Shaped[ArrayLike, "*batch n n"], E: Shaped[ArrayLike, "*batch n n"], *,
+                 method: str | None = None, compute_expm: bool = True,
+                 ) -> (Inexact[Array, "*batch n n"]
+                       | tuple[Inexact[Array, "*batch n n"], Inexact[Array, "*batch n n"]]):
     """The Fréchet derivative of `expm` at ``A`` in direction ``E`` (and ``expm(A)``), from
     ``expm([[A, E], [0, A]])``.
 
@@ -395,7 +413,7 @@ def expm_frechet(A, E, *, method=None, compute_expm: bool = True):
     return (big[..., :n, :n], frechet) if compute_expm else frechet
 
 
-def block_diag(*arrs):
+def block_diag(*arrs: ArrayLike) -> Shaped[Array, "m n"]:
     """The block-diagonal matrix of the given 0-, 1- or 2-d arrays.
 
     Example::
@@ -426,7 +444,7 @@ def block_diag(*arrs):
 
 
 
-def schur(a, output: str = "real"):
+def schur(a: ArrayLike, output: str = "real") -> tuple[Array, Array]:
     """``scipy.linalg.schur``: ``(T, Z)`` with ``a = Z T Z^H``, ``T`` upper (quasi-)triangular
     (``output="complex"``: triangular, complex).  LAPACK on the host; not differentiable (as in
     JAX).
@@ -446,7 +464,7 @@ def schur(a, output: str = "real"):
     return t, z
 
 
-def sqrtm(A, blocksize: int = 1):
+def sqrtm(A: ArrayLike, blocksize: int = 1) -> Array:
     """``scipy.linalg.sqrtm``: the principal square root ``X`` (``X @ X = A``), complex as in
     JAX.  Differentiable (unlike JAX's): ``dX`` solves the Sylvester equation
     ``X dX + dX X = dA``.
@@ -465,7 +483,7 @@ def sqrtm(A, blocksize: int = 1):
     return _schur_ops.sqrtm(a)
 
 
-def funm(A, func, disp: bool = True):
+def funm(A: ArrayLike, func: Callable, disp: bool = True) -> Array | tuple[Array, Array]:
     """``scipy.linalg.funm`` for diagonalizable ``A``: ``V func(w) V^-1`` from the general
     eigendecomposition (complex; differentiable where the eigenvalues are distinct).  JAX
     uses a Schur-Parlett recurrence; results agree for diagonalizable matrices.
@@ -501,7 +519,7 @@ def _last_axis_pair(c, r, fn):
             fnp.broadcast_to(r, lead + r.shape[-1:]).astype(dt))
 
 
-def toeplitz(c, r=None):
+def toeplitz(c: ArrayLike, r: ArrayLike | None = None) -> Array:
     """The Toeplitz matrix with first column ``c`` and first row ``r`` (``r[0]`` ignored;
     default ``conj(c)``); leading axes are batch axes (JAX).
 
@@ -524,7 +542,7 @@ def toeplitz(c, r=None):
     return vals[..., idx]
 
 
-def hankel(c, r=None):
+def hankel(c: ArrayLike, r: ArrayLike | None = None) -> Array:
     """The Hankel matrix ``H[i, j] = v[i + j]``, ``v = concatenate([c, r[1:]])`` (``r``: the last
     row, default zeros); leading axes are batch axes (JAX).
 
@@ -546,7 +564,7 @@ def hankel(c, r=None):
     return vals[..., np.arange(m)[:, None] + np.arange(n)[None, :]]
 
 
-def circulant(c):
+def circulant(c: Shaped[ArrayLike, "*batch n"]) -> Shaped[Array, "*batch n n"]:
     """The circulant matrix ``A[i, j] = c[(i - j) % n]``; leading axes are batch axes.
 
     Example::
@@ -562,7 +580,7 @@ def circulant(c):
     return c[..., (np.arange(n)[:, None] - np.arange(n)[None, :]) % n]
 
 
-def leslie(f, s):
+def leslie(f: ArrayLike, s: ArrayLike) -> Array:
     """The Leslie matrix: fecundities ``f`` (length ``n``) in the first row, survival
     rates ``s`` (length ``n - 1``) on the subdiagonal.
 
@@ -596,7 +614,7 @@ def _inexact(a):
     return a if _dtype_kind(a.dtype) in "fc" else a.astype(np.float64)
 
 
-def companion(a):
+def companion(a: ArrayLike) -> Array:
     """The companion matrix of the polynomial with coefficients ``a`` (highest first): first
     row ``-a[1:] / a[0]``, ones on the subdiagonal; its eigenvalues are the roots.
 
@@ -618,7 +636,7 @@ def companion(a):
     return fnp.where(i == 0, first[..., None, :], fnp.where(i == j + 1, one, zero))
 
 
-def fiedler(a):
+def fiedler(a: Shaped[ArrayLike, "*batch n"]) -> Shaped[Array, "*batch n n"]:
     """The symmetric Fiedler matrix ``F[i, j] = |a[i] - a[j]|``.
 
     Example::
@@ -633,7 +651,7 @@ def fiedler(a):
     return fnp.abs(a[..., :, None] - a[..., None, :])
 
 
-def fiedler_companion(a):
+def fiedler_companion(a: ArrayLike) -> Array:
     """The Fiedler companion matrix of the polynomial ``a`` (highest coefficient first): a
     pentadiagonal matrix whose eigenvalues are the roots.
 
@@ -667,7 +685,7 @@ def fiedler_companion(a):
     return fnp.where(coef_index >= 0, vals, fnp.where(ones, one, zero))
 
 
-def convolution_matrix(a, n: int, mode: str = "full"):
+def convolution_matrix(a: ArrayLike, n: int, mode: str = "full") -> Array:
     """The Toeplitz matrix ``A`` with ``A @ v == fnp.convolve(a, v, mode)`` for ``v`` of length
     ``n``: ``m + n - 1`` rows for ``'full'``, ``max(m, n)`` for ``'same'`` and
     ``max(m, n) - min(m, n) + 1`` for ``'valid'``.
@@ -704,7 +722,7 @@ def convolution_matrix(a, n: int, mode: str = "full"):
     return padded[..., np.where((k >= 0) & (k < m), k, m)]
 
 
-def hilbert(n: int):
+def hilbert(n: int) -> Float[Array, "n n"]:
     """The Hilbert matrix ``H[i, j] = 1 / (i + j + 1)``.
 
     Example::
@@ -717,7 +735,7 @@ def hilbert(n: int):
     return fnp.asarray(1.0 / (i[:, None] + i[None, :] + 1.0))
 
 
-def invhilbert(n: int):
+def invhilbert(n: int) -> Float[Array, "n n"]:
     """The inverse of the Hilbert matrix of order ``n`` (float64, from exact integer binomial
     coefficients: exact while the entries fit in a double).
 
@@ -744,7 +762,7 @@ def _pascal_kind(kind, fn):
     return kind
 
 
-def pascal(n: int, kind: str | None = None):
+def pascal(n: int, kind: str | None = None) -> Shaped[Array, "n n"]:
     """The Pascal matrix (``kind``: 'symmetric' (default), 'lower' or 'upper'), float64 with
     exact binomial coefficients (JAX's is float32 and approximate).
 
@@ -764,7 +782,7 @@ def pascal(n: int, kind: str | None = None):
     return fnp.asarray(out.T if kind == "upper" else out)
 
 
-def invpascal(n: int, kind: str | None = None):
+def invpascal(n: int, kind: str | None = None) -> Shaped[Array, "n n"]:
     """The inverse of `pascal` (float64, exact binomial coefficients).
 
     Example::
@@ -786,7 +804,7 @@ def invpascal(n: int, kind: str | None = None):
     return fnp.asarray(np.asarray(exact, dtype=np.float64).reshape(n, n))
 
 
-def helmert(n: int, full: bool = False):
+def helmert(n: int, full: bool = False) -> Array:
     """The Helmert matrix: rows ``(1, ..., 1, -k, 0, ...) / sqrt(k (k + 1))``, ``k = 1 .. n-1``
     (``full=True`` prepends the row ``1 / sqrt(n)``).
 
@@ -807,7 +825,7 @@ def helmert(n: int, full: bool = False):
     return fnp.asarray(h)
 
 
-def hadamard(n: int, dtype=int):
+def hadamard(n: int, dtype: DTypeLike = int) -> Shaped[Array, "n n"]:
     """The Hadamard matrix of order ``n`` (a power of 2; Sylvester's construction).
 
     Example::
@@ -824,7 +842,7 @@ def hadamard(n: int, dtype=int):
     return fnp.asarray(h).astype(np.int64 if dtype is int else dtype)
 
 
-def dft(n: int, scale: str | None = None, *, dtype=None):
+def dft(n: int, scale: str | None = None, *, dtype: DTypeLike | None = None) -> Shaped[Array, "n n"]:
     """The discrete Fourier transform matrix ``W[i, j] = exp(-2 pi i j / n)`` (``scale``:
     None, ``'sqrtn'`` (unitary) or ``'n'``).
 
@@ -852,7 +870,8 @@ def dft(n: int, scale: str | None = None, *, dtype=None):
 # Decompositions and equations
 
 
-def polar(a, side: str = "right", *, method: str = "qdwh", eps=None, max_iterations=None):
+def polar(a: ArrayLike, side: str = "right", *, method: str = "qdwh", eps: float | None = None,
+          max_iterations: int | None = None) -> tuple[Array, Array]:
     """The polar decomposition ``a = u @ p`` (``side='right'``) or ``a = p @ u`` (``'left'``):
     ``u`` with orthonormal columns (rows), ``p`` Hermitian positive semi-definite.  Computed
     from the SVD for both methods ('qdwh', JAX's iteration, and 'svd' give the same factors);
@@ -887,8 +906,9 @@ def polar(a, side: str = "right", *, method: str = "qdwh", eps=None, max_iterati
     return unitary, posdef
 
 
-def qr_multiply(a, c, mode: str = "right", pivoting: bool = False, conjugate: bool = False,
-                overwrite_a: bool = False, overwrite_c: bool = False):
+def qr_multiply(a: ArrayLike, c: ArrayLike, mode: str = "right", pivoting: bool = False,
+                conjugate: bool = False, overwrite_a: bool = False,
+                overwrite_c: bool = False) -> tuple[Array, Array]:
     """``(Q @ c, R)`` (``mode='left'``) or ``(c @ Q, R)`` (``'right'``) with ``Q``, ``R`` the
     economic QR factors of ``a`` (``conjugate=True``: ``conj(Q)``); a 1-d ``c`` is a column
     (left) or a row (right).
@@ -928,7 +948,7 @@ def qr_multiply(a, c, mode: str = "right", pivoting: bool = False, conjugate: bo
     return out, r
 
 
-def rsf2csf(T, Z, check_finite: bool = True):
+def rsf2csf(T: ArrayLike, Z: ArrayLike, check_finite: bool = True) -> tuple[Array, Array]:
     """Convert a real Schur form ``(T, Z)`` (``a = Z T Z^T``, ``T`` quasi-triangular) to the
     complex one: ``T`` upper triangular, ``Z`` unitary (SciPy's Givens rotations, bottom
     to top).  Differentiable away from the tests that decide where a 2x2 block sits.
@@ -985,7 +1005,8 @@ def rsf2csf(T, Z, check_finite: bool = True):
     return t, z
 
 
-def hessenberg(a, *, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True):
+def hessenberg(a: ArrayLike, *, calc_q: bool = False, overwrite_a: bool = False,
+               check_finite: bool = True) -> Array | tuple[Array, Array]:
     """The Hessenberg form ``h = q^H a q`` (zero below the first subdiagonal; ``calc_q=True``
     also returns the unitary ``q``), by Householder reflections in LAPACK's ``gehrd``
     convention (so the numbers match SciPy's).  A composition of fgrad ops: differentiable.
@@ -1035,8 +1056,9 @@ def hessenberg(a, *, calc_q: bool = False, overwrite_a: bool = False, check_fini
     return (h, q) if calc_q else h
 
 
-def eigh_tridiagonal(d, e, *, eigvals_only: bool = False, select: str = "a", select_range=None,
-                     tol=None, key=None):
+def eigh_tridiagonal(d: ArrayLike, e: ArrayLike, *, eigvals_only: bool = False, select: str = "a",
+                     select_range: tuple[float, float] | None = None, tol: float | None = None,
+                     key: Any = None) -> Array | tuple[Array, Array]:
     """Eigenvalues (ascending; and eigenvectors) of the real symmetric tridiagonal matrix with
     diagonal ``d`` and off-diagonal ``e``.  ``select``: 'a' (all), 'i' (indices
     ``select_range[0] <= i <= select_range[1]``) or 'v' (values in ``(lo, hi]``; needs
@@ -1115,7 +1137,8 @@ def _bartels_stewart(a, b, c):
     return x if _dtype_kind(c.dtype) == "c" else fnp.real(x).astype(c.dtype)
 
 
-def solve_sylvester(A, B, C, *, method: str = "schur", tol: float = 1e-8):
+def solve_sylvester(A: ArrayLike, B: ArrayLike, C: ArrayLike, *, method: str = "schur",
+                    tol: float = 1e-8) -> Array:
     """``X`` with ``A X + X B = C`` (Bartels-Stewart: complex Schur forms of ``A`` and ``B``,
     then triangular solves).  Differentiable in ``A``, ``B`` and ``C``, to any order: the
     solve is a `fgrad.lax.custom_linear_solve`, so ``dX`` solves the Sylvester equation

@@ -21,6 +21,8 @@ Example::
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike
+
 import itertools
 from collections.abc import Callable, Sequence
 
@@ -69,7 +71,8 @@ def _nodes(coordinate, order: int):
     return [(index, 1 - upper_weight), (index + 1, upper_weight)]
 
 
-def map_coordinates(input, coordinates: Sequence, order: int, mode: str = "constant", cval=0.0):
+def map_coordinates(input: ArrayLike, coordinates: Sequence, order: int, mode: str = "constant",
+                    cval: ArrayLike = 0.0) -> Array:
     """Interpolate ``input`` at ``coordinates`` (a sequence of ``input.ndim`` arrays of one
     shape, the coordinate along each axis) with spline ``order`` 0 or 1 and boundary ``mode``
     (``scipy.ndimage.map_coordinates``, JAX's modes: see the module docstring).  Integer input

@@ -18,7 +18,10 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NamedTuple
+from ..typing import ArrayLike
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
@@ -194,7 +197,7 @@ def _bfgs(fun, x0, args, gtol, maxiter, ls_maxiter):
                            nfev=out.nfev, njev=out.nfev, nit=out.nit)
 
 
-def minimize(fun: Callable, x0, args: tuple = (), *, method: str, tol: float | None = None,
+def minimize(fun: Callable, x0: ArrayLike, args: tuple = (), *, method: str, tol: float | None = None,
              options: Mapping[str, Any] | None = None) -> OptimizeResults:
     """Minimize a scalar function of a 1-d array (``method="BFGS"``).
 

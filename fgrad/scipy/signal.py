@@ -18,6 +18,10 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Literal
+from ..typing import Array, ArrayLike
+
 import itertools
 import warnings
 from collections.abc import Callable
@@ -105,7 +109,8 @@ def _convolve(in1, in2, mode, method, fn):
     return _crop(full, starts, sizes)
 
 
-def convolve(in1, in2, mode: str = "full", method: str = "auto", *, precision=None):
+def convolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "auto", *,
+             precision: Any = None) -> Array:
     """N-dimensional convolution of two arrays of equal rank (``scipy.signal.convolve``).
 
     Example::
@@ -124,7 +129,8 @@ def _flip_conj(x):
     return fnp.conj(x) if _dtype_kind(x.dtype) == "c" else x
 
 
-def correlate(in1, in2, mode: str = "full", method: str = "auto", *, precision=None):
+def correlate(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "auto", *,
+              precision: Any = None) -> Array:
     """N-dimensional cross-correlation ``z[k] = sum_l in1[l + k - K] conj(in2[l])``
     (``scipy.signal.correlate``).
 
@@ -153,7 +159,8 @@ def _check_2d(in1, in2, boundary, fillvalue, fn):
     return in1, in2
 
 
-def convolve2d(in1, in2, mode: str = "full", boundary: str = "fill", fillvalue=0, *, precision=None):
+def convolve2d(in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str = "fill",
+               fillvalue: ArrayLike = 0, *, precision: Any = None) -> Array:
     """Two-dimensional convolution (zero fill at the boundary).
 
     Example::
@@ -168,7 +175,8 @@ def convolve2d(in1, in2, mode: str = "full", boundary: str = "fill", fillvalue=0
                      "convolve2d")
 
 
-def correlate2d(in1, in2, mode: str = "full", boundary: str = "fill", fillvalue=0, *, precision=None):
+def correlate2d(in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str = "fill",
+                fillvalue: ArrayLike = 0, *, precision: Any = None) -> Array:
     """Two-dimensional cross-correlation (zero fill at the boundary).
 
     Example::
@@ -187,7 +195,8 @@ def correlate2d(in1, in2, mode: str = "full", boundary: str = "fill", fillvalue=
     return _crop(full, [(f - n + 1) // 2 for f, n in zip(full.shape, in1.shape)], in1.shape)
 
 
-def fftconvolve(in1, in2, mode: str = "full", axes=None):
+def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full",
+                axes: int | Sequence[int] | None = None) -> Array:
     """Convolution through the FFT (``scipy.signal.fftconvolve``; ``axes=None`` only).
 
     Example::
@@ -218,7 +227,8 @@ def _linear_trend_projection(n: int) -> np.ndarray:
     return a @ np.linalg.pinv(a)
 
 
-def detrend(data, axis: int = -1, type: str = "linear", bp=0, overwrite_data=None):
+def detrend(data: ArrayLike, axis: int = -1, type: str = "linear", bp: ArrayLike | Sequence[int] = 0,
+            overwrite_data: None = None) -> Array:
     """Remove the least-squares line (``type="linear"``, piecewise between the breakpoints
     ``bp``) or the mean (``"constant"``) along ``axis`` (``scipy.signal.detrend``).  A linear
     map of ``data``: each piece is ``d - P d`` with ``P`` the projection onto the lines.
@@ -451,9 +461,10 @@ def _spectral(x, y, fs, window, nperseg, noverlap, nfft, detrend_type, return_on
     return freqs, times, result
 
 
-def stft(x, fs=1.0, window="hann", nperseg: int = 256, noverlap: int | None = None, nfft: int | None = None,
-         detrend=False, return_onesided: bool = True, boundary: str | None = "zeros", padded: bool = True,
-         axis: int = -1):
+def stft(x: ArrayLike, fs: ArrayLike = 1.0, window: str | tuple | ArrayLike = "hann", nperseg: int = 256,
+         noverlap: int | None = None, nfft: int | None = None,
+         detrend: str | Literal[False] | Callable = False, return_onesided: bool = True,
+         boundary: str | None = "zeros", padded: bool = True, axis: int = -1) -> tuple[Array, Array, Array]:
     """Short-time Fourier transform (``scipy.signal.stft``): ``(f, t, Zxx)``, the frequencies,
     the segment times and the spectra (frequency axis at ``axis``, segments last), scaled by
     ``1 / sum(window)``.  ``nperseg`` larger than the signal is reduced to its length.
@@ -469,9 +480,10 @@ def stft(x, fs=1.0, window="hann", nperseg: int = 256, noverlap: int | None = No
                      "stft", boundary, padded, "stft")
 
 
-def csd(x, y, fs=1.0, window="hann", nperseg: int | None = None, noverlap: int | None = None,
-        nfft: int | None = None, detrend="constant", return_onesided: bool = True, scaling: str = "density",
-        axis: int = -1, average: str = "mean"):
+def csd(x: ArrayLike, y: ArrayLike | None, fs: ArrayLike = 1.0, window: str | tuple | ArrayLike = "hann",
+        nperseg: int | None = None, noverlap: int | None = None, nfft: int | None = None,
+        detrend: str | Literal[False] | Callable = "constant", return_onesided: bool = True,
+        scaling: str = "density", axis: int = -1, average: str = "mean") -> tuple[Array, Array]:
     """Cross power spectral density by Welch's method (``scipy.signal.csd``): ``(f, Pxy)``, the
     average (``"mean"`` or bias-corrected ``"median"``) of ``conj(X) Y`` over the segments.
     ``y=None`` computes the power spectral density of ``x`` (real).  ``nperseg`` defaults to
@@ -509,9 +521,10 @@ def csd(x, y, fs=1.0, window="hann", nperseg: int | None = None, noverlap: int |
     return freqs, pxy
 
 
-def welch(x, fs=1.0, window="hann", nperseg: int | None = None, noverlap: int | None = None,
-          nfft: int | None = None, detrend="constant", return_onesided: bool = True, scaling: str = "density",
-          axis: int = -1, average: str = "mean"):
+def welch(x: ArrayLike, fs: ArrayLike = 1.0, window: str | tuple | ArrayLike = "hann",
+          nperseg: int | None = None, noverlap: int | None = None, nfft: int | None = None,
+          detrend: str | Literal[False] | Callable = "constant", return_onesided: bool = True,
+          scaling: str = "density", axis: int = -1, average: str = "mean") -> tuple[Array, Array]:
     """Power spectral density by Welch's method (``scipy.signal.welch``): ``(f, Pxx)``, the mean
     (or median) of the segments' modified periodograms.
 
@@ -545,9 +558,10 @@ def _overlap_add(frames, step: int):
     return out[..., :step * (nframes - 1) + length]
 
 
-def istft(Zxx, fs=1.0, window="hann", nperseg: int | None = None, noverlap: int | None = None,
-          nfft: int | None = None, input_onesided: bool = True, boundary: bool = True, time_axis: int = -1,
-          freq_axis: int = -2):
+def istft(Zxx: ArrayLike, fs: ArrayLike = 1.0, window: str | tuple | ArrayLike = "hann",
+          nperseg: int | None = None, noverlap: int | None = None, nfft: int | None = None,
+          input_onesided: bool = True, boundary: bool = True, time_axis: int = -1,
+          freq_axis: int = -2) -> tuple[Array, Array]:
     """Inverse short-time Fourier transform (``scipy.signal.istft``): ``(t, x)``, the signal
     recovered from `stft`'s output by inverse FFTs and a window-normalized overlap-add.
 

@@ -16,6 +16,8 @@ Example::
 
 from __future__ import annotations
 
+from ..typing import Array, ArrayLike, Axis, Complex, Float, Inexact, Shaped
+
 import inspect
 import math
 import operator
@@ -53,16 +55,18 @@ def _elementwise(name: str, primitive, summary: str, example: str, output: str, 
     scalars weakly typed), with the docstring ``summary`` and the example ``>>> example``
     printing ``output``."""
     if len(params) == 1:
-        def function(x):
+        def function(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
             return primitive(_float(x))
     else:
         signature = inspect.Signature(
-            [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
+            [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation="ArrayLike")
+             for p in params], return_annotation="Inexact[Array, '...']")
 
         def function(*args, **kwargs):
             return primitive(*_floats(*signature.bind(*args, **kwargs).args))
 
         function.__signature__ = signature
+        function.__annotations__ = {**{p: "ArrayLike" for p in params}, "return": "Inexact[Array, '...']"}
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"{summary}\n\n    Example::\n\n        >>> {example}\n        {output}\n    "
     return function
@@ -104,7 +108,7 @@ gamma = _elementwise(
     "gamma(4.0)", "Array(6., dtype=float64, weak_type=True)")
 
 
-def gammasgn(x):
+def gammasgn(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """The sign of Gamma(x) (0 at the poles), not differentiable.
 
     Example::
@@ -116,7 +120,7 @@ def gammasgn(x):
     return _stop_gradient(fnp.sign(_sf.gamma(x)))
 
 
-def betaln(a, b):
+def betaln(a: ArrayLike, b: ArrayLike) -> Array:
     """``log |B(a, b)|``.
 
     Example::
@@ -128,7 +132,7 @@ def betaln(a, b):
     return _sf.lgamma(a) + _sf.lgamma(b) - _sf.lgamma(a + b)
 
 
-def beta(a, b):
+def beta(a: ArrayLike, b: ArrayLike) -> Array:
     """The Beta function ``Gamma(a) Gamma(b) / Gamma(a + b)``.
 
     Example::
@@ -159,7 +163,7 @@ gammaincc = _elementwise(
     "gammaincc(1.0, 2.0)", "Array(0.13533528, dtype=float64)", params=("a", "x"))
 
 
-def zeta(x, q=None):
+def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
     """The Hurwitz zeta function (Riemann's for ``q = None``); differentiable in ``q``.
 
     Example::
@@ -181,7 +185,7 @@ i1e = _elementwise(
     "i1e(0.0)", "Array(0., dtype=float64, weak_type=True)")
 
 
-def i0(x):
+def i0(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """The modified Bessel function of order 0.
 
     Example::
@@ -193,7 +197,7 @@ def i0(x):
     return fnp.exp(fnp.abs(x)) * _sf.bessel_i0e(x)
 
 
-def i1(x):
+def i1(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """The modified Bessel function of order 1.
 
     Example::
@@ -219,7 +223,7 @@ j1 = _elementwise(
     "j1(0.0)", "Array(0., dtype=float64, weak_type=True)")
 
 
-def ndtr(x):
+def ndtr(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """The standard normal CDF.
 
     Example::
@@ -245,7 +249,7 @@ expit = _elementwise(
     "expit(0.0)", "Array(0.5, dtype=float64, weak_type=True)")
 
 
-def logit(p):
+def logit(p: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``log(p / (1 - p))``, the inverse of `expit`.
 
     Example::
@@ -308,7 +312,7 @@ xlog1py = _elementwise(
     "xlog1py(0.0, -1.0)", "Array(0., dtype=float64)", params=("x", "y"))
 
 
-def entr(x):
+def entr(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``-x log x`` for ``x > 0``, 0 at 0, ``-inf`` below.
 
     Example::
@@ -321,7 +325,7 @@ def entr(x):
     return fnp.where(x > 0, -safe * fnp.log(safe), fnp.where(x == 0, fnp.zeros_like(x), -fnp.inf))
 
 
-def rel_entr(p, q):
+def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:
     """``p log(p / q)`` for ``p, q > 0``; 0 for ``p == 0, q >= 0``; ``inf`` otherwise.
 
     Example::
@@ -336,7 +340,7 @@ def rel_entr(p, q):
     return fnp.where(both, sp * fnp.log(sp / sq), fnp.where(zero_p, fnp.zeros_like(p * q), fnp.inf))
 
 
-def kl_div(p, q):
+def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
     """``p log(p / q) - p + q`` for ``p, q > 0``; ``q`` for ``p == 0, q >= 0``; ``inf`` otherwise.
 
     Example::
@@ -351,7 +355,7 @@ def kl_div(p, q):
     return fnp.where(both, sp * fnp.log(sp / sq) - sp + sq, fnp.where(zero_p, q, fnp.inf))
 
 
-def multigammaln(a, d: int):
+def multigammaln(a: ArrayLike, d: int) -> Array:
     """The log of the multivariate gamma function of dimension ``d``.
 
     Example::
@@ -370,7 +374,7 @@ def multigammaln(a, d: int):
     return total + d * (d - 1) / 4.0 * math.log(math.pi)
 
 
-def factorial(n, exact: bool = False):
+def factorial(n: ArrayLike, exact: bool = False) -> Array:
     """``n!`` as ``Gamma(n + 1)`` (0 for negative ``n``).
 
     Example::
@@ -384,7 +388,7 @@ def factorial(n, exact: bool = False):
     return fnp.where(n < 0, fnp.zeros_like(n), _sf.gamma(fnp.where(n < 0, fnp.zeros_like(n), n) + 1.0))
 
 
-def poch(z, m):
+def poch(z: ArrayLike, m: ArrayLike) -> Array:
     """The rising factorial ``Gamma(z + m) / Gamma(z)`` (positive arguments).
 
     Example::
@@ -396,7 +400,8 @@ def poch(z, m):
     return fnp.exp(_sf.lgamma(z + m) - _sf.lgamma(z)) * gammasgn(z + m) * gammasgn(z)
 
 
-def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False, where=None):
+def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepdims: bool = False,
+              return_sign: bool = False, where: ArrayLike | None = None) -> Array | tuple[Array, Array]:
     """``log(sum(b * exp(a)))`` over ``axis``, computed stably (``scipy.special.logsumexp``;
     the same function as `fgrad.nn.logsumexp`, on floating inputs).
 
@@ -418,7 +423,7 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     return _nn_logsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=return_sign, where=where)
 
 
-def softmax(x, axis=None):
+def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = None) -> Inexact[Array, "*shape"]:
     """``exp(x) / sum(exp(x))`` over ``axis`` (all axes by default, as SciPy).
 
     Example::
@@ -431,7 +436,7 @@ def softmax(x, axis=None):
     return fnp.exp(x - logsumexp(x, axis=axis, keepdims=True))
 
 
-def log_softmax(x, axis=None):
+def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = None) -> Inexact[Array, "*shape"]:
     """``x - logsumexp(x)`` over ``axis`` (all axes by default, as SciPy).
 
     Example::
@@ -444,7 +449,7 @@ def log_softmax(x, axis=None):
     return x - logsumexp(x, axis=axis, keepdims=True)
 
 
-def loggamma(x):
+def loggamma(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``scipy.special.loggamma`` for real ``x``: ``log Gamma(x)`` for ``x > 0``, NaN for
     ``x <= 0`` (where Gamma is negative or infinite; the complex branch is not supported).
 
@@ -459,7 +464,7 @@ def loggamma(x):
     return fnp.where(x > 0, _sf.lgamma(fnp.where(x > 0, x, 1.0)), np.nan)
 
 
-def comb(N, k, *, exact: bool = False, repetition: bool = False):
+def comb(N: ArrayLike, k: ArrayLike, *, exact: bool = False, repetition: bool = False) -> Array:
     """``scipy.special.comb``: the binomial coefficient ``N choose k`` as a float
     (``exp(lgamma(N + 1) - lgamma(k + 1) - lgamma(N - k + 1))``; 0 for ``k > N`` or negative
     arguments), with ``repetition``: ``N + k - 1 choose k``.  Differentiable.
@@ -481,7 +486,7 @@ def comb(N, k, *, exact: bool = False, repetition: bool = False):
     return fnp.where(valid, fnp.exp(log_c), 0.0)
 
 
-def boxcox(x, lmbda):
+def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """``scipy.special.boxcox``: ``(x**lmbda - 1) / lmbda``, ``log(x)`` for ``|lmbda| < 1e-19``
     (computed as ``expm1(lmbda log x) / lmbda``; NaN for ``x < 0``).
 
@@ -494,7 +499,7 @@ def boxcox(x, lmbda):
     return _boxcox_of_log(fnp.log(x), lmbda)
 
 
-def boxcox1p(x, lmbda):
+def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """``scipy.special.boxcox1p``: `boxcox` of ``1 + x``, accurate for small ``x``.
 
     Example::
@@ -540,7 +545,7 @@ dawsn = _elementwise(
     "dawsn(fnp.asarray([0.5, 1.0]))", "Array([0.42443638, 0.53807951], dtype=float64)")
 
 
-def fresnel(x):
+def fresnel(x: Shaped[ArrayLike, "*shape"]) -> tuple[Inexact[Array, "*shape"], Inexact[Array, "*shape"]]:
     """The Fresnel integrals ``(S(x), C(x))``: ``int_0^x sin(pi t^2 / 2) dt`` and the cosine one.
 
     Example::
@@ -552,7 +557,7 @@ def fresnel(x):
     return _si.fresnel_s_p.bind(x), _si.fresnel_c_p.bind(x)
 
 
-def sici(x):
+def sici(x: Shaped[ArrayLike, "*shape"]) -> tuple[Inexact[Array, "*shape"], Inexact[Array, "*shape"]]:
     """The sine and cosine integrals ``(Si(x), Ci(x))`` (``Ci`` is ``-inf`` at 0; for ``x < 0``
     SciPy's real branch ``Ci(|x|)``).
 
@@ -593,7 +598,7 @@ hyp2f1 = _elementwise(
     "Array([1.38629436, 0.69314718], dtype=float64)", params=("a", "b", "c", "x"))
 
 
-def wofz(z):
+def wofz(z: Shaped[ArrayLike, "*shape"]) -> Complex[Array, "*shape"]:
     """The Faddeeva function ``w(z) = e^(-z^2) erfc(-i z)``; real input becomes complex
     (complex64 for float32, complex128 otherwise).  Holomorphic: ``w' = -2 z w + 2i/sqrt(pi)``.
 
@@ -610,7 +615,7 @@ def wofz(z):
     return _si.wofz_p.bind(z.astype(np.complex64 if single else np.complex128))
 
 
-def bernoulli(n: int):
+def bernoulli(n: int) -> Float[Array, " n_plus_1"]:
     """The Bernoulli numbers ``B_0 .. B_n`` (``B_1 = -1/2``), exact to rounding (computed as
     fractions on the host: ``n`` is a static integer).
 
@@ -628,7 +633,7 @@ def bernoulli(n: int):
     return fnp.asarray([float(b) for b in numbers])
 
 
-def bessel_jn(z, *, v: int, n_iter: int = 50):
+def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
     """The Bessel functions of the first kind ``J_0(z) .. J_v(z)``, stacked on a new leading
     axis (shape ``(v + 1,) + z.shape``), as ``jax.scipy.special.bessel_jn``.
 
@@ -671,7 +676,8 @@ def bessel_jn(z, *, v: int, n_iter: int = 50):
     return fnp.stack(orders)
 
 
-def sph_harm_y(n, m, theta, phi, diff_n: int | None = None, n_max: int | None = None):
+def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike, diff_n: int | None = None,
+               n_max: int | None = None) -> Array:
     """The spherical harmonics ``Y_n^m(theta, phi)`` (``theta`` polar, ``phi`` azimuthal;
     SciPy's ``sph_harm_y`` with the Condon-Shortley phase), complex, differentiable in
     ``theta`` and ``phi``.

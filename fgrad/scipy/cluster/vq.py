@@ -14,13 +14,15 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike
+
 from ... import numpy as fnp
 from .._dtypes import inexact_dtype as _inexact_dtype
 
 __all__ = ["vq"]
 
 
-def vq(obs, code_book, check_finite: bool = True):
+def vq(obs: ArrayLike, code_book: ArrayLike, check_finite: bool = True) -> tuple[Array, Array]:
     """For each row of ``obs`` (``(M, N)``, or ``(M,)`` of scalars) the index of the nearest row
     of ``code_book`` (``(K, N)`` or ``(K,)``) in Euclidean distance, and that distance:
     ``(code, dist)``, both of shape ``(M,)``.  ``check_finite`` is accepted and ignored (JAX).

@@ -19,6 +19,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike
+
 from collections.abc import Callable
 from typing import Any
 
@@ -121,7 +123,8 @@ def _cg_solve(A, b, *, x0, tol, atol, maxiter, M):
     return while_loop(cond, body, (x0, r0, gamma0, z0, 0))[0]
 
 
-def cg(A, b, x0=None, *, tol: float = 1e-5, atol: float = 0.0, maxiter: int | None = None, M=None):
+def cg(A: ArrayLike | Callable, b: Any, x0: Any = None, *, tol: float = 1e-5, atol: float = 0.0,
+       maxiter: int | None = None, M: ArrayLike | Callable | None = None) -> tuple[Any, None]:
     """Conjugate gradients for ``A x = b`` with ``A`` Hermitian positive definite (and ``M``, the
     preconditioner, too).  Returns ``(x, None)`` as JAX (no convergence flag).
 
@@ -176,7 +179,8 @@ def _bicgstab_solve(A, b, *, x0, tol, atol, maxiter, M):
     return while_loop(cond, body, init)[0]
 
 
-def bicgstab(A, b, x0=None, *, tol: float = 1e-5, atol: float = 0.0, maxiter: int | None = None, M=None):
+def bicgstab(A: ArrayLike | Callable, b: Any, x0: Any = None, *, tol: float = 1e-5, atol: float = 0.0,
+             maxiter: int | None = None, M: ArrayLike | Callable | None = None) -> tuple[Any, None]:
     """BiCGSTAB for ``A x = b`` with a general square ``A``.  Returns ``(x, None)`` as JAX.
 
     Example::
@@ -277,8 +281,9 @@ def _gmres_solve(A, b, *, x0, atol, ptol, restart, maxiter, M):
     return unflat(x)
 
 
-def gmres(A, b, x0=None, *, tol: float = 1e-5, atol: float = 0.0, restart: int = 20,
-          maxiter: int | None = None, M=None, solve_method: str = "batched"):
+def gmres(A: ArrayLike | Callable, b: Any, x0: Any = None, *, tol: float = 1e-5, atol: float = 0.0,
+          restart: int = 20, maxiter: int | None = None, M: ArrayLike | Callable | None = None,
+          solve_method: str = "batched") -> tuple[Any, Array]:
     """Restarted GMRES for ``A x = b`` with a general square ``A``: up to ``maxiter`` cycles of
     ``restart`` Krylov vectors each.  Returns ``(x, info)``, ``info`` -1 when ``x`` is NaN
     and 0 otherwise (JAX).  ``solve_method`` ('batched' or 'incremental') is accepted as in

@@ -13,6 +13,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike
+
 import math
 from typing import NamedTuple
 
@@ -63,7 +65,8 @@ def _mode_1d(values):
     return ordered[best], counts[best]
 
 
-def mode(a, axis: int | None = 0, nan_policy: str = "propagate", keepdims: bool = False) -> ModeResult:
+def mode(a: ArrayLike, axis: int | None = 0, nan_policy: str = "propagate",
+         keepdims: bool = False) -> ModeResult:
     """The most common value along ``axis`` and its count (``ModeResult(mode, count)``; the
     smallest such value on ties, as SciPy; ``axis=None`` uses the flattened array).  Not
     differentiable.
@@ -114,7 +117,8 @@ def _rank_1d(values, method):
     return fnp.where(fnp.any(fnp.isnan(values)), fnp.full_like(ranks, np.nan), ranks)
 
 
-def rankdata(a, method: str = "average", *, axis: int | None = None, nan_policy: str = "propagate"):
+def rankdata(a: ArrayLike, method: str = "average", *, axis: int | None = None,
+             nan_policy: str = "propagate") -> Array:
     """Ranks of the values, from 1 (``scipy.stats.rankdata``): ties get the ``method``'s rank
     (``average``, ``min``, ``max``, ``dense``, ``ordinal``); float64; all NaN where the data
     hold a NaN (``nan_policy='propagate'``).  ``axis=None`` ranks the flattened array.
@@ -143,7 +147,8 @@ def rankdata(a, method: str = "average", *, axis: int | None = None, nan_policy:
     return fnp.moveaxis(ranks.reshape((x.shape[axis],) + rest), 0, axis)
 
 
-def sem(a, axis: int | None = 0, ddof: int = 1, nan_policy: str = "propagate", *, keepdims: bool = False):
+def sem(a: ArrayLike, axis: int | None = 0, ddof: int = 1, nan_policy: str = "propagate", *,
+        keepdims: bool = False) -> Array:
     """The standard error of the mean, ``std(a, ddof) / sqrt(n)`` along ``axis``
     (``nan_policy='omit'`` ignores NaNs); differentiable.
 

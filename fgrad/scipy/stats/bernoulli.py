@@ -9,12 +9,14 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from ._util import masked, promote
 
 
-def logpmf(k, p, loc=0):
+def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Log probability of ``k`` in {0, 1} (``-inf`` elsewhere).
 
     Example::
@@ -29,7 +31,7 @@ def logpmf(k, p, loc=0):
     return masked(ok, val, -fnp.inf)
 
 
-def pmf(k, p, loc=0):
+def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Probability of ``k``.
 
     Example::
@@ -40,7 +42,7 @@ def pmf(k, p, loc=0):
     return fnp.exp(logpmf(k, p, loc))
 
 
-def cdf(k, p):
+def cdf(k: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
     """``P(K <= k)``: 0 below 0, ``1 - p`` on [0, 1), 1 from 1.
 
     Example::
@@ -52,7 +54,7 @@ def cdf(k, p):
     return fnp.where(k < 0, fnp.zeros_like(k * p), fnp.where(k < 1, 1.0 - p, fnp.ones_like(k * p)))
 
 
-def ppf(q, p):
+def ppf(q: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
     """The smallest ``k`` with ``cdf(k) >= q`` (NaN outside [0, 1]).
 
     Example::

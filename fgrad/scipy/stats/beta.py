@@ -9,12 +9,15 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from ._util import masked, promote, safe
 
 
-def logpdf(x, a, b, loc=0, scale=1):
+def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+           scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density (``-inf`` outside ``[loc, loc + scale]``).
 
     Example::
@@ -31,7 +34,8 @@ def logpdf(x, a, b, loc=0, scale=1):
     return masked(ok, val, -fnp.inf)
 
 
-def pdf(x, a, b, loc=0, scale=1):
+def pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+        scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -42,7 +46,8 @@ def pdf(x, a, b, loc=0, scale=1):
     return fnp.exp(logpdf(x, a, b, loc, scale))
 
 
-def cdf(x, a, b, loc=0, scale=1):
+def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+        scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF, ``betainc(a, b, y)`` (differentiable in x, loc, scale).
 
     Example::
@@ -55,7 +60,8 @@ def cdf(x, a, b, loc=0, scale=1):
     return special.betainc(a, b, y)
 
 
-def logcdf(x, a, b, loc=0, scale=1):
+def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+           scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log CDF.
 
     Example::
@@ -66,7 +72,8 @@ def logcdf(x, a, b, loc=0, scale=1):
     return fnp.log(cdf(x, a, b, loc, scale))
 
 
-def sf(x, a, b, loc=0, scale=1):
+def sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+       scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function, ``betainc(b, a, 1 - y)``.
 
     Example::
@@ -79,7 +86,8 @@ def sf(x, a, b, loc=0, scale=1):
     return special.betainc(b, a, 1.0 - y)
 
 
-def logsf(x, a, b, loc=0, scale=1):
+def logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+          scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log survival function.
 
     Example::

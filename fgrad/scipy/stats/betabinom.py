@@ -11,12 +11,14 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from ._util import masked, promote, safe
 
 
-def logpmf(k, n, a, b, loc=0):
+def logpmf(k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Log probability of ``k``; differentiable in ``a`` and ``b``.
 
     Example::
@@ -36,7 +38,7 @@ def logpmf(k, n, a, b, loc=0):
     return masked(positive, masked(ok, val, -fnp.inf), fnp.nan)
 
 
-def pmf(k, n, a, b, loc=0):
+def pmf(k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Probability of ``k``.
 
     Example::

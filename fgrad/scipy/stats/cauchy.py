@@ -9,13 +9,15 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 import math
 
 from ... import numpy as fnp
 from ._util import quantile, standardized
 
 
-def logpdf(x, loc=0, scale=1):
+def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density ``-log(pi scale) - log1p(z^2)``.
 
     Example::
@@ -27,7 +29,7 @@ def logpdf(x, loc=0, scale=1):
     return -math.log(math.pi) - fnp.log(scale) - fnp.log1p(z * z)
 
 
-def pdf(x, loc=0, scale=1):
+def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -38,7 +40,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-def cdf(x, loc=0, scale=1):
+def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF ``1/2 + atan(z) / pi``.
 
     Example::
@@ -50,7 +52,7 @@ def cdf(x, loc=0, scale=1):
     return 0.5 + fnp.arctan(z) / math.pi
 
 
-def logcdf(x, loc=0, scale=1):
+def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log CDF.
 
     Example::
@@ -61,7 +63,7 @@ def logcdf(x, loc=0, scale=1):
     return fnp.log(cdf(x, loc, scale))
 
 
-def sf(x, loc=0, scale=1):
+def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function.
 
     Example::
@@ -73,7 +75,7 @@ def sf(x, loc=0, scale=1):
     return 0.5 - fnp.arctan(z) / math.pi
 
 
-def logsf(x, loc=0, scale=1):
+def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log survival function.
 
     Example::
@@ -84,7 +86,7 @@ def logsf(x, loc=0, scale=1):
     return fnp.log(sf(x, loc, scale))
 
 
-def ppf(q, loc=0, scale=1):
+def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Quantile ``loc + scale tan(pi (q - 1/2))``.
 
     Example::
@@ -95,7 +97,7 @@ def ppf(q, loc=0, scale=1):
     return quantile(q, loc, scale, lambda p: fnp.tan(math.pi * (p - 0.5)))
 
 
-def isf(q, loc=0, scale=1):
+def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Inverse survival function.
 
     Example::

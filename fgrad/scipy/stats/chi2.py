@@ -10,6 +10,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from . import gamma as _gamma
 from ._util import promote
 
@@ -19,7 +21,7 @@ def _args(x, df, loc, scale):
     return x, 0.5 * df, loc, 2.0 * scale
 
 
-def logpdf(x, df, loc=0, scale=1):
+def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density.
 
     Example::
@@ -30,7 +32,7 @@ def logpdf(x, df, loc=0, scale=1):
     return _gamma.logpdf(*_args(x, df, loc, scale))
 
 
-def pdf(x, df, loc=0, scale=1):
+def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -41,7 +43,7 @@ def pdf(x, df, loc=0, scale=1):
     return _gamma.pdf(*_args(x, df, loc, scale))
 
 
-def cdf(x, df, loc=0, scale=1):
+def cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF.
 
     Example::
@@ -52,7 +54,7 @@ def cdf(x, df, loc=0, scale=1):
     return _gamma.cdf(*_args(x, df, loc, scale))
 
 
-def logcdf(x, df, loc=0, scale=1):
+def logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log CDF.
 
     Example::
@@ -63,7 +65,7 @@ def logcdf(x, df, loc=0, scale=1):
     return _gamma.logcdf(*_args(x, df, loc, scale))
 
 
-def sf(x, df, loc=0, scale=1):
+def sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function.
 
     Example::
@@ -74,7 +76,7 @@ def sf(x, df, loc=0, scale=1):
     return _gamma.sf(*_args(x, df, loc, scale))
 
 
-def logsf(x, df, loc=0, scale=1):
+def logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log survival function.
 
     Example::

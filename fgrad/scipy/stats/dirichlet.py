@@ -10,12 +10,14 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from ._util import masked, promote, safe
 
 
-def logpdf(x, alpha):
+def logpdf(x: ArrayLike, alpha: ArrayLike) -> Float[Array, "..."]:
     """Log density of ``x`` on the simplex (last axis; ``-inf`` off the open simplex, whose
     sum must be 1 within 1e-6 as in JAX).
 
@@ -36,7 +38,7 @@ def logpdf(x, alpha):
     return masked(ok, val, -fnp.inf)
 
 
-def pdf(x, alpha):
+def pdf(x: ArrayLike, alpha: ArrayLike) -> Float[Array, "..."]:
     """Density.
 
     Example::

@@ -9,11 +9,13 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from ._util import masked, quantile, safe, standardized
 
 
-def logpdf(x, loc=0, scale=1):
+def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density ``-z - log(scale)`` for ``z >= 0`` (``-inf`` below).
 
     Example::
@@ -26,7 +28,7 @@ def logpdf(x, loc=0, scale=1):
     return masked(ok, -safe(ok, z) - fnp.log(scale), -fnp.inf)
 
 
-def pdf(x, loc=0, scale=1):
+def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -37,7 +39,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-def cdf(x, loc=0, scale=1):
+def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF ``-expm1(-z)`` (0 below ``loc``).
 
     Example::
@@ -50,7 +52,7 @@ def cdf(x, loc=0, scale=1):
     return masked(ok, -fnp.expm1(-safe(ok, z)), 0.0)
 
 
-def logcdf(x, loc=0, scale=1):
+def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log CDF.
 
     Example::
@@ -63,7 +65,7 @@ def logcdf(x, loc=0, scale=1):
     return masked(ok, fnp.log(-fnp.expm1(-safe(ok, z))), -fnp.inf)
 
 
-def sf(x, loc=0, scale=1):
+def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function ``exp(-z)`` (1 below ``loc``).
 
     Example::
@@ -74,7 +76,7 @@ def sf(x, loc=0, scale=1):
     return fnp.exp(logsf(x, loc, scale))
 
 
-def logsf(x, loc=0, scale=1):
+def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log survival function ``-z`` (0 below ``loc``).
 
     Example::
@@ -87,7 +89,7 @@ def logsf(x, loc=0, scale=1):
     return masked(ok, -safe(ok, z), 0.0)
 
 
-def ppf(q, loc=0, scale=1):
+def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Quantile ``loc - scale log1p(-q)``.
 
     Example::

@@ -9,12 +9,14 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from ._util import masked, promote, safe
 
 
-def logpdf(x, a, loc=0, scale=1):
+def logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density (``-inf`` below ``loc``).
 
     Example::
@@ -30,7 +32,7 @@ def logpdf(x, a, loc=0, scale=1):
     return masked(ok, val, -fnp.inf)
 
 
-def pdf(x, a, loc=0, scale=1):
+def pdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -41,7 +43,7 @@ def pdf(x, a, loc=0, scale=1):
     return fnp.exp(logpdf(x, a, loc, scale))
 
 
-def cdf(x, a, loc=0, scale=1):
+def cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF, ``gammainc(a, (x - loc) / scale)`` (differentiable in x, loc, scale).
 
     Example::
@@ -54,7 +56,7 @@ def cdf(x, a, loc=0, scale=1):
     return special.gammainc(a, y)
 
 
-def logcdf(x, a, loc=0, scale=1):
+def logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log CDF.
 
     Example::
@@ -65,7 +67,7 @@ def logcdf(x, a, loc=0, scale=1):
     return fnp.log(cdf(x, a, loc, scale))
 
 
-def sf(x, a, loc=0, scale=1):
+def sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function.
 
     Example::
@@ -78,7 +80,7 @@ def sf(x, a, loc=0, scale=1):
     return special.gammaincc(a, y)
 
 
-def logsf(x, a, loc=0, scale=1):
+def logsf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log survival function.
 
     Example::

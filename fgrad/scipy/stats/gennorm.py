@@ -10,12 +10,14 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from ._util import promote
 
 
-def logpdf(x, beta):
+def logpdf(x: ArrayLike, beta: ArrayLike) -> Float[Array, "..."]:
     """Log density ``log(beta / 2) - gammaln(1 / beta) - |x|^beta``.
 
     Example::
@@ -27,7 +29,7 @@ def logpdf(x, beta):
     return fnp.log(0.5 * beta) - special.gammaln(1.0 / beta) - fnp.abs(x) ** beta
 
 
-def pdf(x, beta):
+def pdf(x: ArrayLike, beta: ArrayLike) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -38,7 +40,7 @@ def pdf(x, beta):
     return fnp.exp(logpdf(x, beta))
 
 
-def cdf(x, beta):
+def cdf(x: ArrayLike, beta: ArrayLike) -> Float[Array, "..."]:
     """CDF ``(1 + sign(x) gammainc(1 / beta, |x|^beta)) / 2`` (differentiable in ``x`` and
     ``beta``).
 

@@ -9,12 +9,14 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from ._util import masked, promote, safe
 
 
-def logpmf(k, p, loc=0):
+def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Log probability that the first success is trial ``k`` (``-inf`` below 1).
 
     Example::
@@ -29,7 +31,7 @@ def logpmf(k, p, loc=0):
     return masked(ok, special.xlog1py(ys - 1.0, -p) + fnp.log(p), -fnp.inf)
 
 
-def pmf(k, p, loc=0):
+def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Probability of ``k``.
 
     Example::

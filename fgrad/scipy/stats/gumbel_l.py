@@ -12,6 +12,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from . import gumbel_r
 from ._util import masked, promote
@@ -22,7 +24,7 @@ def _mirror(v):
     return -v if isinstance(v, (int, float)) else fnp.negative(v)
 
 
-def logpdf(x, loc=0, scale=1):
+def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density ``z - exp(z) - log(scale)``.
 
     Example::
@@ -33,7 +35,7 @@ def logpdf(x, loc=0, scale=1):
     return gumbel_r.logpdf(_mirror(x), _mirror(loc), scale)
 
 
-def pdf(x, loc=0, scale=1):
+def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -44,7 +46,7 @@ def pdf(x, loc=0, scale=1):
     return gumbel_r.pdf(_mirror(x), _mirror(loc), scale)
 
 
-def logcdf(x, loc=0, scale=1):
+def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log of the CDF, ``log(1 - exp(-exp(z)))``.
 
     Example::
@@ -55,7 +57,7 @@ def logcdf(x, loc=0, scale=1):
     return gumbel_r.logsf(_mirror(x), _mirror(loc), scale)
 
 
-def cdf(x, loc=0, scale=1):
+def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF ``1 - exp(-exp(z))`` (as ``-expm1``: accurate in the left tail).
 
     Example::
@@ -66,7 +68,7 @@ def cdf(x, loc=0, scale=1):
     return gumbel_r.sf(_mirror(x), _mirror(loc), scale)
 
 
-def logsf(x, loc=0, scale=1):
+def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log of the survival function, ``-exp(z)``.
 
     Example::
@@ -77,7 +79,7 @@ def logsf(x, loc=0, scale=1):
     return gumbel_r.logcdf(_mirror(x), _mirror(loc), scale)
 
 
-def sf(x, loc=0, scale=1):
+def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function ``exp(-exp(z))``.
 
     Example::
@@ -88,7 +90,7 @@ def sf(x, loc=0, scale=1):
     return gumbel_r.cdf(_mirror(x), _mirror(loc), scale)
 
 
-def ppf(q, loc=0, scale=1):
+def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Quantile ``loc + scale log(-log(1 - q))`` (``-inf`` at 0, ``inf`` at 1, as SciPy).
 
     Example::

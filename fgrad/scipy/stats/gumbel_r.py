@@ -10,11 +10,13 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from ._util import log1mexp, masked, promote, standardized
 
 
-def logpdf(x, loc=0, scale=1):
+def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density ``-z - exp(-z) - log(scale)``.
 
     Example::
@@ -26,7 +28,7 @@ def logpdf(x, loc=0, scale=1):
     return masked(scale > 0, -z - fnp.exp(-z) - fnp.log(scale), fnp.nan)
 
 
-def pdf(x, loc=0, scale=1):
+def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -37,7 +39,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-def logcdf(x, loc=0, scale=1):
+def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log of the CDF, ``-exp(-z)``.
 
     Example::
@@ -49,7 +51,7 @@ def logcdf(x, loc=0, scale=1):
     return masked(scale > 0, -fnp.exp(-z), fnp.nan)
 
 
-def cdf(x, loc=0, scale=1):
+def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF ``exp(-exp(-z))``.
 
     Example::
@@ -60,7 +62,7 @@ def cdf(x, loc=0, scale=1):
     return fnp.exp(logcdf(x, loc, scale))
 
 
-def sf(x, loc=0, scale=1):
+def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function ``1 - exp(-exp(-z))`` (as ``-expm1``: accurate in the right tail).
 
     Example::
@@ -72,7 +74,7 @@ def sf(x, loc=0, scale=1):
     return masked(scale > 0, -fnp.expm1(-fnp.exp(-z)), fnp.nan)
 
 
-def logsf(x, loc=0, scale=1):
+def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log of the survival function.
 
     Example::
@@ -84,7 +86,7 @@ def logsf(x, loc=0, scale=1):
     return masked(scale > 0, log1mexp(fnp.exp(-z)), fnp.nan)
 
 
-def ppf(q, loc=0, scale=1):
+def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Quantile ``loc - scale log(-log q)`` (``-inf`` at 0, ``inf`` at 1, as SciPy).
 
     Example::

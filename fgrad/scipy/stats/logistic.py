@@ -9,12 +9,14 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from ._util import quantile, standardized
 
 
-def logpdf(x, loc=0, scale=1):
+def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density ``-|z| - 2 log1p(exp(-|z|)) - log(scale)``.
 
     Example::
@@ -27,7 +29,7 @@ def logpdf(x, loc=0, scale=1):
     return -z - 2.0 * fnp.log1p(fnp.exp(-z)) - fnp.log(scale)
 
 
-def pdf(x, loc=0, scale=1):
+def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -38,7 +40,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-def cdf(x, loc=0, scale=1):
+def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF ``expit(z)``.
 
     Example::
@@ -50,7 +52,7 @@ def cdf(x, loc=0, scale=1):
     return special.expit(z)
 
 
-def sf(x, loc=0, scale=1):
+def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function ``expit(-z)``.
 
     Example::
@@ -62,7 +64,7 @@ def sf(x, loc=0, scale=1):
     return special.expit(-z)
 
 
-def ppf(q, loc=0, scale=1):
+def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Quantile ``loc + scale logit(q)``.
 
     Example::
@@ -73,7 +75,7 @@ def ppf(q, loc=0, scale=1):
     return quantile(q, loc, scale, special.logit)
 
 
-def isf(q, loc=0, scale=1):
+def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Inverse survival function.
 
     Example::

@@ -11,13 +11,15 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from ...core.narrow_floats import dtype_kind
 from .. import special
 from ._util import masked, promote
 
 
-def logpmf(x, n, p):
+def logpmf(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
     """Log probability ``gammaln(n + 1) + sum(xlogy(x, p) - gammaln(x + 1))`` over the last
     axis, ``-inf`` where the counts do not sum to ``n``; differentiable in ``p``.  ``x`` and
     ``n`` must be integers (``ValueError`` otherwise, as JAX).  Batched counts are summed per
@@ -39,7 +41,7 @@ def logpmf(x, n, p):
     return masked(total == n_arr, val, -fnp.inf)
 
 
-def pmf(x, n, p):
+def pmf(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
     """Probability of the counts ``x``.
 
     Example::

@@ -10,6 +10,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float, Shaped
+
 import math
 
 from ... import numpy as fnp
@@ -17,7 +19,9 @@ from ...ops.linalg import triangular_solve
 from ._util import promote
 
 
-def logpdf(x, mean, cov, allow_singular=None):
+def logpdf(x: Shaped[ArrayLike, "*#batch n"], mean: Shaped[ArrayLike, "*#batch n"],
+           cov: Shaped[ArrayLike, ""] | Shaped[ArrayLike, " n"] | Shaped[ArrayLike, "n n"],
+           allow_singular: bool | None = None) -> Float[Array, "*batch"]:
     """Log density at ``x`` (``(..., n)``) of N(mean, cov), through the Cholesky factor of
     ``cov`` (``(n, n)``, or a scalar/``(n,)`` for isotropic/diagonal covariances as JAX).
 
@@ -51,7 +55,9 @@ def logpdf(x, mean, cov, allow_singular=None):
     return -0.5 * fnp.sum(y * y, axis=-1) - log_det - 0.5 * n * math.log(2.0 * math.pi)
 
 
-def pdf(x, mean, cov):
+def pdf(x: Shaped[ArrayLike, "*#batch n"], mean: Shaped[ArrayLike, "*#batch n"],
+        cov: Shaped[ArrayLike, ""] | Shaped[ArrayLike, " n"] | Shaped[ArrayLike, "n n"],
+        ) -> Float[Array, "*batch"]:
     """Density.
 
     Example::

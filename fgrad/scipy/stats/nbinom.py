@@ -10,12 +10,14 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from ._util import masked, promote, safe
 
 
-def logpmf(k, n, p, loc=0):
+def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Log probability of ``k`` failures (``-inf`` below 0).
 
     Example::
@@ -31,7 +33,7 @@ def logpmf(k, n, p, loc=0):
     return masked(ok, comb + n * fnp.log(p) + special.xlog1py(ys, -p), -fnp.inf)
 
 
-def pmf(k, n, p, loc=0):
+def pmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Probability of ``k``.
 
     Example::

@@ -9,6 +9,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 import math
 
 from ... import numpy as fnp
@@ -18,7 +20,7 @@ from ._util import quantile, standardized
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
-def logpdf(x, loc=0, scale=1):
+def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density.
 
     Example::
@@ -30,7 +32,7 @@ def logpdf(x, loc=0, scale=1):
     return -0.5 * z * z - _HALF_LOG_2PI - fnp.log(scale)
 
 
-def pdf(x, loc=0, scale=1):
+def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -41,7 +43,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-def cdf(x, loc=0, scale=1):
+def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Cumulative distribution function.
 
     Example::
@@ -53,7 +55,7 @@ def cdf(x, loc=0, scale=1):
     return special.ndtr(z)
 
 
-def logcdf(x, loc=0, scale=1):
+def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log of the CDF (accurate in the lower tail).
 
     Example::
@@ -65,7 +67,7 @@ def logcdf(x, loc=0, scale=1):
     return special.log_ndtr(z)
 
 
-def sf(x, loc=0, scale=1):
+def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function ``1 - cdf``.
 
     Example::
@@ -77,7 +79,7 @@ def sf(x, loc=0, scale=1):
     return special.ndtr(-z)
 
 
-def logsf(x, loc=0, scale=1):
+def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log of the survival function.
 
     Example::
@@ -89,7 +91,7 @@ def logsf(x, loc=0, scale=1):
     return special.log_ndtr(-z)
 
 
-def ppf(q, loc=0, scale=1):
+def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Quantile function (inverse CDF).
 
     Example::
@@ -100,7 +102,7 @@ def ppf(q, loc=0, scale=1):
     return quantile(q, loc, scale, special.ndtri)
 
 
-def isf(q, loc=0, scale=1):
+def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Inverse survival function.
 
     Example::

@@ -9,6 +9,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from ._util import masked, promote, safe
 
@@ -20,7 +22,7 @@ def _y(x, b, loc, scale):
     return safe(ok, y), ok, b, scale
 
 
-def logpdf(x, b, loc=0, scale=1):
+def logpdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density ``log b - log scale - (b + 1) log y`` (``-inf`` below 1).
 
     Example::
@@ -32,7 +34,7 @@ def logpdf(x, b, loc=0, scale=1):
     return masked(ok, fnp.log(b) - fnp.log(scale) - (b + 1.0) * fnp.log(y), -fnp.inf)
 
 
-def pdf(x, b, loc=0, scale=1):
+def pdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -43,7 +45,7 @@ def pdf(x, b, loc=0, scale=1):
     return fnp.exp(logpdf(x, b, loc, scale))
 
 
-def logsf(x, b, loc=0, scale=1):
+def logsf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log survival function ``-b log y`` (0 below the support).
 
     Example::
@@ -55,7 +57,7 @@ def logsf(x, b, loc=0, scale=1):
     return masked(ok, -b * fnp.log(y), 0.0)
 
 
-def sf(x, b, loc=0, scale=1):
+def sf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function ``y^-b``.
 
     Example::
@@ -66,7 +68,7 @@ def sf(x, b, loc=0, scale=1):
     return fnp.exp(logsf(x, b, loc, scale))
 
 
-def cdf(x, b, loc=0, scale=1):
+def cdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF ``1 - y^-b``.
 
     Example::
@@ -77,7 +79,7 @@ def cdf(x, b, loc=0, scale=1):
     return -fnp.expm1(logsf(x, b, loc, scale))
 
 
-def logcdf(x, b, loc=0, scale=1):
+def logcdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log CDF.
 
     Example::
@@ -90,7 +92,7 @@ def logcdf(x, b, loc=0, scale=1):
     return masked(inside, fnp.log(-fnp.expm1(-b * fnp.log(safe(inside, y, 2.0)))), -fnp.inf)
 
 
-def ppf(q, b, loc=0, scale=1):
+def ppf(q: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Quantile ``loc + scale (1 - q)^(-1/b)``.
 
     Example::

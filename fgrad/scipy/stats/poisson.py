@@ -9,6 +9,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 import math
 
 from ... import numpy as fnp
@@ -17,7 +19,7 @@ from .. import special
 from ._util import masked, promote, safe
 
 
-def logpmf(k, mu, loc=0):
+def logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Log probability of ``k`` (``-inf`` for negative or non-integer ``k``); differentiable
     in ``mu``.
 
@@ -34,7 +36,7 @@ def logpmf(k, mu, loc=0):
     return masked(ok, val, -fnp.inf)
 
 
-def pmf(k, mu, loc=0):
+def pmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Probability of ``k``.
 
     Example::
@@ -45,7 +47,7 @@ def pmf(k, mu, loc=0):
     return fnp.exp(logpmf(k, mu, loc))
 
 
-def cdf(k, mu, loc=0):
+def cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """``P(K <= k) = gammaincc(floor(k) + 1, mu)`` (0 below the support).
 
     Example::
@@ -64,7 +66,7 @@ _ENTROPY_TERMS = 400  # terms summed below _ENTROPY_ASYMPTOTIC: mu +- 10 standar
 _ENTROPY_ASYMPTOTIC = 400.0  # from here the expansion's next term is below 1e-12
 
 
-def entropy(mu, loc=0):
+def entropy(mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """Entropy ``-sum_k p_k log p_k`` (``loc`` does not change it; 0 at ``mu = 0``, NaN for
     ``mu < 0``); differentiable in ``mu``.
 

@@ -9,6 +9,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 import math
 
 from ... import numpy as fnp
@@ -16,7 +18,7 @@ from .. import special
 from ._util import promote
 
 
-def logpdf(x, df, loc=0, scale=1):
+def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density.
 
     Example::
@@ -31,7 +33,7 @@ def logpdf(x, df, loc=0, scale=1):
             - fnp.log(scale) - half * fnp.log1p(z * z / df))
 
 
-def pdf(x, df, loc=0, scale=1):
+def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::

@@ -13,6 +13,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from .. import special
 from . import norm
@@ -33,7 +35,8 @@ def _std(x, a, b, loc, scale):
     return (x - loc) / scale, a, b, scale
 
 
-def logpdf(x, a, b, loc=0, scale=1):
+def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+           scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density (``-inf`` outside ``[a, b]``).
 
     Example::
@@ -46,7 +49,8 @@ def logpdf(x, a, b, loc=0, scale=1):
     return masked((z >= a) & (z <= b), val, -fnp.inf)
 
 
-def pdf(x, a, b, loc=0, scale=1):
+def pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+        scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -57,7 +61,8 @@ def pdf(x, a, b, loc=0, scale=1):
     return fnp.exp(logpdf(x, a, b, loc, scale))
 
 
-def logcdf(x, a, b, loc=0, scale=1):
+def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+           scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log CDF (``-inf`` below ``a``, 0 above ``b``).
 
     Example::
@@ -71,7 +76,8 @@ def logcdf(x, a, b, loc=0, scale=1):
     return fnp.where(z <= a, -fnp.inf, fnp.where(z >= b, fnp.zeros_like(val), val))
 
 
-def cdf(x, a, b, loc=0, scale=1):
+def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+        scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF.
 
     Example::
@@ -82,7 +88,8 @@ def cdf(x, a, b, loc=0, scale=1):
     return fnp.exp(logcdf(x, a, b, loc, scale))
 
 
-def logsf(x, a, b, loc=0, scale=1):
+def logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+          scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log survival function (0 below ``a``, ``-inf`` above ``b``).
 
     Example::
@@ -96,7 +103,8 @@ def logsf(x, a, b, loc=0, scale=1):
     return fnp.where(z >= b, -fnp.inf, fnp.where(z <= a, fnp.zeros_like(val), val))
 
 
-def sf(x, a, b, loc=0, scale=1):
+def sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
+       scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Survival function.
 
     Example::

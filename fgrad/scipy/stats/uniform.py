@@ -9,11 +9,13 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 from ... import numpy as fnp
 from ._util import promote, standardized
 
 
-def logpdf(x, loc=0, scale=1):
+def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Log density ``-log(scale)`` on the interval, ``-inf`` outside.
 
     Example::
@@ -26,7 +28,7 @@ def logpdf(x, loc=0, scale=1):
     return fnp.where((x >= loc) & (x <= loc + scale), val, -fnp.inf)
 
 
-def pdf(x, loc=0, scale=1):
+def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Density.
 
     Example::
@@ -37,7 +39,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-def cdf(x, loc=0, scale=1):
+def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """CDF, ``(x - loc) / scale`` clipped to [0, 1].
 
     Example::
@@ -49,7 +51,7 @@ def cdf(x, loc=0, scale=1):
     return fnp.clip(z, 0.0, 1.0)
 
 
-def ppf(q, loc=0, scale=1):
+def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
     """Quantile ``loc + q scale`` (NaN outside [0, 1]).
 
     Example::

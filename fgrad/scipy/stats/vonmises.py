@@ -11,6 +11,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 import math
 
 from ... import numpy as fnp
@@ -20,7 +22,7 @@ from ._util import masked, promote, safe
 _LOG_2PI = math.log(2.0 * math.pi)
 
 
-def logpdf(x, kappa):
+def logpdf(x: ArrayLike, kappa: ArrayLike) -> Float[Array, "..."]:
     """Log density ``kappa (cos x - 1) - log(2 pi i0e(kappa))``.
 
     Example::
@@ -34,7 +36,7 @@ def logpdf(x, kappa):
     return masked(ok, k * (fnp.cos(x) - 1.0) - _LOG_2PI - fnp.log(special.i0e(k)), fnp.nan)
 
 
-def pdf(x, kappa):
+def pdf(x: ArrayLike, kappa: ArrayLike) -> Float[Array, "..."]:
     """Density.
 
     Example::

@@ -11,6 +11,8 @@ Example::
 
 from __future__ import annotations
 
+from ...typing import Array, ArrayLike, Float
+
 import math
 
 from ... import numpy as fnp
@@ -19,7 +21,7 @@ from ._util import masked, promote, safe
 _LOG_2PI = math.log(2.0 * math.pi)
 
 
-def logpdf(x, c):
+def logpdf(x: ArrayLike, c: ArrayLike) -> Float[Array, "..."]:
     """Log density.
 
     Example::
@@ -35,7 +37,7 @@ def logpdf(x, c):
     return masked(valid_c, masked(inside, val, -fnp.inf), fnp.nan)
 
 
-def pdf(x, c):
+def pdf(x: ArrayLike, c: ArrayLike) -> Float[Array, "..."]:
     """Density.
 
     Example::
