@@ -20,7 +20,20 @@ from __future__ import annotations
 from ._base import JAXSparse
 from ._bcoo import BCOO
 from ._convert import bcoo_extract, bcoo_fromdense, bcoo_todense
+from ._dot import bcoo_dot_general, bcoo_dot_general_sampled
+from ._elementwise import bcoo_multiply_dense, bcoo_multiply_sparse
 from ._errors import CuSparseEfficiencyWarning, SparseEfficiencyError, SparseEfficiencyWarning
+from ._layout import bcoo_eliminate_zeros, bcoo_sort_indices, bcoo_sum_duplicates
+from ._methods import attach_bcoo_methods, defer_dense_operators
+from ._shape import bcoo_reduce_sum, bcoo_reshape, bcoo_squeeze, bcoo_transpose
+from ._sparsify import sparsify
+from ._todense import todense
+
+attach_bcoo_methods()
+defer_dense_operators()
 
 __all__ = ["BCOO", "CuSparseEfficiencyWarning", "JAXSparse", "SparseEfficiencyError", "SparseEfficiencyWarning",
-           "bcoo_extract", "bcoo_fromdense", "bcoo_todense"]
+           "bcoo_dot_general", "bcoo_dot_general_sampled", "bcoo_eliminate_zeros", "bcoo_extract",
+           "bcoo_fromdense", "bcoo_multiply_dense", "bcoo_multiply_sparse", "bcoo_reduce_sum", "bcoo_reshape",
+           "bcoo_sort_indices", "bcoo_squeeze", "bcoo_sum_duplicates", "bcoo_todense", "bcoo_transpose",
+           "sparsify", "todense"]

@@ -10,7 +10,6 @@ derivatives JAX defines for its primitives.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np

@@ -136,6 +136,8 @@ def _spsp_unbatched(ldata, lind, rdata, rind, *, lshape, rshape, lc, rc):
         idx = fnp.stack(cols, axis=-1)
         pad = fnp.array(out_shape, dtype=idx.dtype)
         idx = fnp.where(match[..., None], idx, pad).reshape(nl * nr, len(cols))
+        order = fnp.argsort(~match.reshape(nl * nr), stable=True)  # matched pairs first
+        data, idx = data[order], idx[order]
     else:
         idx = fnp.zeros((nl * nr, 0), lind.dtype)
         data = data.sum(keepdims=True)
