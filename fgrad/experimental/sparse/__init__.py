@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from ._base import JAXSparse
 from ._bcoo import BCOO
+from ._bcsr import BCSR, bcsr_dot_general, bcsr_fromdense, bcsr_todense
+from ._constructors import empty, eye, random_bcoo
 from ._convert import bcoo_extract, bcoo_fromdense, bcoo_todense
 from ._dot import bcoo_dot_general, bcoo_dot_general_sampled
 from ._elementwise import bcoo_multiply_dense, bcoo_multiply_sparse
@@ -28,12 +30,17 @@ from ._methods import attach_bcoo_methods, defer_dense_operators
 from ._shape import bcoo_reduce_sum, bcoo_reshape, bcoo_squeeze, bcoo_transpose
 from ._sparsify import sparsify
 from ._todense import todense
+from ._transforms import grad, jacfwd, jacobian, jacrev, value_and_grad
+from ._update_layout import bcoo_update_layout
 
 attach_bcoo_methods()
 defer_dense_operators()
 
-__all__ = ["BCOO", "CuSparseEfficiencyWarning", "JAXSparse", "SparseEfficiencyError", "SparseEfficiencyWarning",
-           "bcoo_dot_general", "bcoo_dot_general_sampled", "bcoo_eliminate_zeros", "bcoo_extract",
-           "bcoo_fromdense", "bcoo_multiply_dense", "bcoo_multiply_sparse", "bcoo_reduce_sum", "bcoo_reshape",
-           "bcoo_sort_indices", "bcoo_squeeze", "bcoo_sum_duplicates", "bcoo_todense", "bcoo_transpose",
-           "sparsify", "todense"]
+__all__ = [
+    "BCOO", "BCSR", "CuSparseEfficiencyWarning", "JAXSparse", "SparseEfficiencyError", "SparseEfficiencyWarning",
+    "bcoo_dot_general", "bcoo_dot_general_sampled", "bcoo_eliminate_zeros", "bcoo_extract", "bcoo_fromdense",
+    "bcoo_multiply_dense", "bcoo_multiply_sparse", "bcoo_reduce_sum", "bcoo_reshape", "bcoo_sort_indices",
+    "bcoo_squeeze", "bcoo_sum_duplicates", "bcoo_todense", "bcoo_transpose", "bcoo_update_layout",
+    "bcsr_dot_general", "bcsr_fromdense", "bcsr_todense", "empty", "eye", "grad", "jacfwd", "jacobian", "jacrev",
+    "random_bcoo", "sparsify", "todense", "value_and_grad",
+]

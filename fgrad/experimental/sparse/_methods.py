@@ -18,6 +18,7 @@ from ._dot import bcoo_matmul
 from ._elementwise import bcoo_map_data
 from ._layout import bcoo_sort_indices, bcoo_sum_duplicates
 from ._rules import apply_rule, densifying_error
+from ._update_layout import bcoo_update_layout
 from ._shape import bcoo_reshape, bcoo_transpose
 
 __all__ = ["attach_bcoo_methods", "defer_dense_operators"]
@@ -113,6 +114,8 @@ def attach_bcoo_methods() -> None:
     B.astype = _astype
     B.sum_duplicates = lambda self, nse=None, remove_zeros=True: bcoo_sum_duplicates(self, nse=nse)
     B.sort_indices = bcoo_sort_indices
+    B.update_layout = lambda self, *, n_batch=None, n_dense=None, on_inefficient="error": bcoo_update_layout(
+        self, n_batch=n_batch, n_dense=n_dense, on_inefficient=on_inefficient)
     B.block_until_ready = lambda self: self
     B.__matmul__, B.__rmatmul__ = _matmul, _rmatmul
     for name, dunder in (("mul", "mul"), ("add", "add"), ("sub", "sub"), ("div", "truediv")):
