@@ -15,7 +15,7 @@ from ._batching import broadcast_batch, map_batch
 from ._bcoo import BCOO
 from ._indices import in_bounds
 
-__all__ = ["bcoo_add", "bcoo_map_data", "bcoo_multiply_dense", "bcoo_multiply_sparse"]
+__all__ = ["bcoo_add", "bcoo_map_data", "bcoo_multiply_dense", "bcoo_multiply_sparse", "multiply_dense"]
 
 
 def bcoo_map_data(mat: BCOO, fn: Callable[[Any], Any]) -> BCOO:
@@ -47,16 +47,31 @@ def _gather_broadcast(v: Any, indices: Any) -> Any:
     return v.at[where].get(mode="fill", fill_value=0)
 
 
-def bcoo_multiply_dense(sp_mat: BCOO, v: Any) -> BCOO:
+def bcoo_multiply_dense(sp_mat: BCOO, v: Any) -> Any:
     """The elementwise product of a BCOO array and a dense array that broadcasts to its
-    shape: a BCOO array with the same indices.
+    shape, as JAX returns it: the product's stored values (the ``data`` of a BCOO array
+    with ``sp_mat``'s indices; ``sp_mat * v`` gives that BCOO array).
 
     Example::
 
         >>> import fgrad.numpy as fnp
         >>> from fgrad.experimental import sparse
         >>> s = sparse.BCOO.fromdense(fnp.array([[0., 1.], [2., 0.]]))
-        >>> sparse.bcoo_multiply_dense(s, fnp.array([10., 100.])).todense().tolist()
+        >>> sparse.bcoo_multiply_dense(s, fnp.array([10., 100.]))
+        Array([100.,  20.], dtype=float64)
+    """
+    return multiply_dense(sp_mat, v).data
+
+
+def multiply_dense(sp_mat: BCOO, v: Any) -> BCOO:
+    """`bcoo_multiply_dense` as a BCOO array (``sp_mat * v``).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.experimental import sparse
+        >>> s = sparse.BCOO.fromdense(fnp.array([[0., 1.], [2., 0.]]))
+        >>> multiply_dense(s, fnp.array([10., 100.])).todense().tolist()
         [[0.0, 100.0], [20.0, 0.0]]
     """
     if not isinstance(sp_mat, BCOO):
@@ -92,7 +107,7 @@ def bcoo_multiply_dense(sp_mat: BCOO, v: Any) -> BCOO:
 
 # ---- sparse * sparse -------------------------------------------------------------------------
 
-def _multiply_sparse_unbatched(ldata, lind, rdata, rind, *, sparse_shape):
+def _multiply_sparse_unbatched(ldata, lind, rdata, rind, *, sparse_shape, pad_value):
     nl, nr = ldata.shape[0], rdata.shape[0]
     match = in_bounds(lind, sparse_shape)[:, None] & in_bounds(rind, sparse_shape)[None, :]
     for k in range(len(sparse_shape)):
@@ -100,7 +115,7 @@ def _multiply_sparse_unbatched(ldata, lind, rdata, rind, *, sparse_shape):
     dense = ldata.shape[1:]
     prod = ldata[:, None] * rdata[None, :]
     prod = fnp.where(match.reshape((nl, nr) + (1,) * len(dense)), prod, 0).reshape((nl * nr,) + tuple(prod.shape[2:]))
-    pad = fnp.array(sparse_shape, dtype=lind.dtype)
+    pad = fnp.full((len(sparse_shape),), pad_value, dtype=lind.dtype)  # JAX pads with max(shape)
     idx = fnp.where(match[..., None], fnp.broadcast_to(lind[:, None, :], (nl, nr, len(sparse_shape))), pad)
     idx = idx.reshape(nl * nr, len(sparse_shape))
     order = fnp.argsort(~match.reshape(nl * nr), stable=True)  # matched pairs first, as JAX
@@ -133,7 +148,9 @@ def bcoo_multiply_sparse(lhs: BCOO, rhs: BCOO) -> BCOO:
     batch = lhs.shape[:n_batch]
     sparse_shape = lhs.shape[n_batch:n_batch + lhs.n_sparse]
     dtype = fnp.result_type(lhs.dtype, rhs.dtype)
-    fn = map_batch(lambda a, b, c, d: _multiply_sparse_unbatched(a, b, c, d, sparse_shape=sparse_shape),
+    pad_value = max(lhs.shape[n_batch:], default=0)
+    fn = map_batch(lambda a, b, c, d: _multiply_sparse_unbatched(a, b, c, d, sparse_shape=sparse_shape,
+                                                                 pad_value=pad_value),
                    n_batch, (0, 0, 0, 0))
     data, indices = fn(broadcast_batch(lhs.data, batch).astype(dtype), broadcast_batch(lhs.indices, batch),
                        broadcast_batch(rhs.data, batch).astype(dtype), broadcast_batch(rhs.indices, batch))

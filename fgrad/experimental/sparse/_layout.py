@@ -59,8 +59,7 @@ def _runs(indices: Any, sparse_shape: tuple[int, ...]) -> tuple[Any, Any, Any, A
 
 def _sum_duplicates_unbatched(data: Any, indices: Any, *, sparse_shape: tuple[int, ...],
                               nse: int) -> tuple[Any, Any]:
-    rows, valid, run_id, _ = _runs(indices, sparse_shape)
-    target = fnp.where(valid, run_id, nse)
+    rows, _, target, _ = _runs(indices, sparse_shape)  # out-of-bound rows form the last run, as in JAX
     pad = fnp.array(sparse_shape, dtype=indices.dtype)
     out_indices = fnp.broadcast_to(pad, (nse, len(sparse_shape))).at[target].set(rows, mode="drop")
     out_data = fnp.zeros((nse,) + tuple(data.shape[1:]), data.dtype).at[target].add(data, mode="drop")

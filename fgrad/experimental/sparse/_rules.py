@@ -17,7 +17,7 @@ from ...core.primitive import PRIMITIVES
 from ._bcoo import BCOO
 from ._convert import bcoo_todense
 from ._dot import bcoo_dot_general
-from ._elementwise import bcoo_add, bcoo_map_data, bcoo_multiply_dense, bcoo_multiply_sparse
+from ._elementwise import bcoo_add, bcoo_map_data, bcoo_multiply_sparse, multiply_dense
 from ._shape import bcoo_reduce_sum, bcoo_reshape, bcoo_transpose
 
 __all__ = ["SPARSE_RULES", "TODENSE_NAME", "apply_rule", "densifying_error"]
@@ -58,7 +58,7 @@ def _mul(x, y, **params):
     sp, dense = (x, y) if _is_sparse(x) else (y, x)
     if not _shape(dense):
         return bcoo_map_data(sp, lambda d: fnp.multiply(d, dense) if _is_sparse(x) else fnp.multiply(dense, d))
-    return bcoo_multiply_dense(sp, dense)
+    return multiply_dense(sp, dense)
 
 
 def _div(x, y, **params):
@@ -68,7 +68,7 @@ def _div(x, y, **params):
         if np.dtype(x.dtype).kind in "iub":  # lax's integer division, as the traced program has it
             return bcoo_map_data(x, lambda d: PRIMITIVES["div"].bind(d, y))
         return bcoo_map_data(x, lambda d: fnp.true_divide(d, y))
-    return bcoo_multiply_dense(x, fnp.reciprocal(fnp.asarray(y)))
+    return multiply_dense(x, fnp.reciprocal(fnp.asarray(y)))
 
 
 def _add_or_sub(name: str) -> Callable[..., Any]:

@@ -117,8 +117,9 @@ def bcoo_reduce_sum(mat: BCOO, *, axes: Sequence[int]) -> BCOO:
         data = fnp.transpose(data, order + tuple(range(n_batch, data.ndim)))
         indices = fnp.transpose(indices, order + tuple(range(n_batch, indices.ndim)))
         n_rest = len(rest)
-        data = data.reshape(data.shape[:n_rest] + (-1,) + data.shape[n_batch + 1:])
-        indices = indices.reshape(indices.shape[:n_rest] + (-1,) + indices.shape[n_batch + 1:])
+        merged = math.prod(data.shape[n_rest:n_batch + 1])  # explicit: -1 is ambiguous for empty buffers
+        data = data.reshape(data.shape[:n_rest] + (merged,) + data.shape[n_batch + 1:])
+        indices = indices.reshape(indices.shape[:n_rest] + (merged,) + indices.shape[n_batch + 1:])
     shape = tuple(n for a, n in enumerate(mat.shape) if a not in axes)
     return BCOO((data, indices), shape=shape)
 

@@ -20,6 +20,7 @@ from ...transforms.jit import make_jaxpr
 from ...tree_util import tree_flatten, tree_unflatten
 from ._base import JAXSparse
 from ._bcoo import BCOO
+from ._elementwise import bcoo_map_data
 from ._rules import apply_rule
 
 __all__ = ["eval_sparse_jaxpr", "sparsify"]
@@ -55,7 +56,11 @@ def eval_sparse_jaxpr(jaxpr: Any, consts: list, args: list) -> list:
     for e in jaxpr.eqns:
         vals = [read(v) for v in e.invars]
         if any(isinstance(x, BCOO) for x in vals):
-            if e.prim.name == "jit":  # a nested jit: run its program with the sparse rules too
+            if e.prim.name in ("add", "sub") and _share_indices(*vals):
+                # derived from one sparse value: same stored positions, so add the values (as JAX)
+                x, y = vals
+                out = bcoo_map_data(x, lambda d: e.prim.bind(d, y.data))
+            elif e.prim.name == "jit":  # a nested jit: run its program with the sparse rules too
                 closed = e.params["closed"]
                 out = eval_sparse_jaxpr(closed.jaxpr, closed.consts, vals)
             else:
@@ -68,6 +73,11 @@ def eval_sparse_jaxpr(jaxpr: Any, consts: list, args: list) -> list:
         else:
             env[id(e.outvars[0])] = out
     return [read(v) for v in jaxpr.outvars]
+
+
+def _share_indices(x: Any, y: Any) -> bool:
+    return isinstance(x, BCOO) and isinstance(y, BCOO) and x.indices is y.indices and x.shape == y.shape \
+        and x.data.shape == y.data.shape and x.dtype == y.dtype
 
 
 def _is_traced_leaf(x: Any) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
+import fgrad.numpy as fnp
 from ...transforms import ad
 from ._bcoo import BCOO
 
@@ -54,10 +55,16 @@ def _on_data(transform: Callable[..., Any], fun: Callable[..., Any], argnums: in
 
 
 def _as_sparse(deriv: Any, like: BCOO) -> Any:
-    if getattr(deriv, "shape", None) is not None and tuple(deriv.shape) == tuple(like.data.shape):
-        return BCOO((deriv, like.indices), shape=like.shape, indices_sorted=like.indices_sorted,
-                    unique_indices=like.unique_indices)
-    return deriv
+    """A derivative with respect to ``like.data`` as a BCOO array; a Jacobian's leading
+    (output) axes become batch dimensions, as in JAX."""
+    shape = getattr(deriv, "shape", None)
+    data_shape = tuple(like.data.shape)
+    if shape is None or tuple(shape[len(shape) - len(data_shape):]) != data_shape:
+        return deriv
+    lead = tuple(shape[:len(shape) - len(data_shape)])
+    indices = fnp.broadcast_to(like.indices, lead + tuple(like.indices.shape)) if lead else like.indices
+    return BCOO((deriv, indices), shape=lead + like.shape, indices_sorted=like.indices_sorted,
+                unique_indices=like.unique_indices)
 
 
 def grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False,

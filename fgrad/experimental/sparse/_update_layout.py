@@ -105,8 +105,9 @@ def bcoo_update_layout(mat: BCOO, *, n_batch: int | None = None, n_dense: int | 
     if n_dense < cur_dense:
         n = cur_dense - n_dense
         data, indices = map_batch(lambda d, i: _dense_to_sparse(d, i, n), cur_batch + 1, (0, 0))(data, indices)
-        data = data.reshape(data.shape[:cur_batch] + (-1,) + data.shape[cur_batch + 2:])
-        indices = indices.reshape(indices.shape[:cur_batch] + (-1, indices.shape[-1]))
+        merged = math.prod(data.shape[cur_batch:cur_batch + 2])
+        data = data.reshape(data.shape[:cur_batch] + (merged,) + data.shape[cur_batch + 2:])
+        indices = indices.reshape(indices.shape[:cur_batch] + (merged, indices.shape[-1]))
         cur_dense = n_dense
     if n_batch < cur_batch:
         n = cur_batch - n_batch
