@@ -30,10 +30,17 @@ def assert_same(got, want, path="", rtol=1e-12, atol=1e-12):
         assert isinstance(got, dict) and "values" in got, f"{path}: got {got!r}, want an array"
         assert got["dtype"] == want["dtype"], f"{path}: dtype {got['dtype']} != {want['dtype']}"
         assert got["shape"] == want["shape"], f"{path}: shape {got['shape']} != {want['shape']}"
-        np.testing.assert_allclose(np.asarray(got["values"], dtype=float), np.asarray(want["values"], dtype=float),
-                                   rtol=rtol, atol=atol, err_msg=path)
+        np.testing.assert_allclose(
+            np.asarray(got["values"], dtype=float),
+            np.asarray(want["values"], dtype=float),
+            rtol=rtol,
+            atol=atol,
+            err_msg=path,
+        )
     elif isinstance(want, dict):
-        assert isinstance(got, dict) and set(got) == set(want), f"{path}: keys {sorted(got)} != {sorted(want)}"
+        assert isinstance(got, dict) and set(got) == set(want), (
+            f"{path}: keys {sorted(got)} != {sorted(want)}"
+        )
         for k in want:
             assert_same(got[k], want[k], f"{path}.{k}", rtol, atol)
     elif isinstance(want, list):
@@ -63,8 +70,9 @@ S = sparse.BCOO.fromdense(fnp.asarray(M))
 SB = sparse.BCOO.fromdense(fnp.asarray(M), n_batch=1)
 
 
-@pytest.mark.parametrize("mat", [S, SB, sparse.BCOO.fromdense(fnp.asarray(M), n_dense=1)],
-                         ids=["n_batch0", "n_batch1", "n_dense1"])
+@pytest.mark.parametrize(
+    "mat", [S, SB, sparse.BCOO.fromdense(fnp.asarray(M), n_dense=1)], ids=["n_batch0", "n_batch1", "n_dense1"]
+)
 def test_dot_general_grads_finite_differences(mat):
     def f(data, x):
         return fnp.asarray([1.0, -2.0, 0.5]) @ sparse.BCOO((data, mat.indices), shape=mat.shape) * x
@@ -77,19 +85,31 @@ def test_todense_fromdense_extract_grads_finite_differences():
     pattern = fnp.asarray(M != 0)  # the nonzero pattern must not move under the finite differences
     check_grads(lambda a: sparse.BCOO.fromdense(a * pattern, nse=5).data, (fnp.asarray(M) + 0.5,), order=2)
     check_grads(lambda a: sparse.bcoo_extract(S, a).data, (fnp.asarray(M) + 1.0,), order=2)
-    check_grads(lambda d: sparse.bcoo_sum_duplicates(sparse.BCOO((d, S.indices[::-1]), shape=S.shape), nse=4).data,
-                (S.data,), order=2)
+    check_grads(
+        lambda d: sparse.bcoo_sum_duplicates(sparse.BCOO((d, S.indices[::-1]), shape=S.shape), nse=4).data,
+        (S.data,),
+        order=2,
+    )
 
 
 def test_sampled_and_multiply_grads_finite_differences():
     a, b = fnp.asarray(X.T), fnp.asarray(X)
     idx = sparse.eye(3).indices
-    check_grads(lambda a, b: sparse.bcoo_dot_general_sampled(a, b, idx, dimension_numbers=(((1,), (0,)), ((), ()))),
-                (a, b), order=2)
-    check_grads(lambda d, v: sparse.bcoo_multiply_dense(sparse.BCOO((d, S.indices), shape=S.shape), v),
-                (S.data, fnp.asarray(V)), order=2)
-    check_grads(lambda d: sparse.sparsify(lambda m: fnp.sin(m) * m)(sparse.BCOO((d, S.indices), shape=S.shape)).data,
-                (S.data,), order=2)
+    check_grads(
+        lambda a, b: sparse.bcoo_dot_general_sampled(a, b, idx, dimension_numbers=(((1,), (0,)), ((), ()))),
+        (a, b),
+        order=2,
+    )
+    check_grads(
+        lambda d, v: sparse.bcoo_multiply_dense(sparse.BCOO((d, S.indices), shape=S.shape), v),
+        (S.data, fnp.asarray(V)),
+        order=2,
+    )
+    check_grads(
+        lambda d: sparse.sparsify(lambda m: fnp.sin(m) * m)(sparse.BCOO((d, S.indices), shape=S.shape)).data,
+        (S.data,),
+        order=2,
+    )
 
 
 def test_sparse_grad_is_the_dense_gradient_at_the_indices():
@@ -105,6 +125,7 @@ def test_sparse_grad_is_the_dense_gradient_at_the_indices():
 
 # ---- vmap against loops, jit against eager ---------------------------------------------------
 
+
 def test_vmap_matches_loop():
     ys = fnp.asarray(np.sin(np.arange(20.0)).reshape(5, 4))
     batched = fgrad.vmap(lambda y: S @ y)(ys)
@@ -118,8 +139,9 @@ def test_vmap_matches_loop():
     datas = fnp.asarray(np.arange(12.0).reshape(3, 4))
     out = fgrad.vmap(lambda d: sparse.BCOO((d, S.indices), shape=S.shape) @ fnp.asarray(V))(datas)
     for i in range(3):
-        np.testing.assert_allclose(np.asarray(out[i]),
-                                   np.asarray(sparse.BCOO((datas[i], S.indices), shape=S.shape) @ fnp.asarray(V)))
+        np.testing.assert_allclose(
+            np.asarray(out[i]), np.asarray(sparse.BCOO((datas[i], S.indices), shape=S.shape) @ fnp.asarray(V))
+        )
 
 
 def test_vmap_returns_bcoo_with_a_batch_dimension():
@@ -128,12 +150,19 @@ def test_vmap_returns_bcoo_with_a_batch_dimension():
     np.testing.assert_array_equal(np.asarray(out.todense()), M)
 
 
-@pytest.mark.parametrize("fn", [
-    lambda a, x: a @ x, lambda a, x: (a.T @ a) @ x[:, 0], lambda a, x: (a * 3.0 - a).todense(),
-    lambda a, x: sparse.bcoo_sum_duplicates(a + a, nse=4).data, lambda a, x: a.sum(0).todense(),
-    lambda a, x: sparse.sparsify(lambda m, y: fnp.tanh(m @ y))(a, x),
-    lambda a, x: sparse.bcoo_update_layout(a, n_batch=1, on_inefficient=None).todense(),
-], ids=["matmul", "spsp", "elementwise", "sum_duplicates", "reduce", "sparsify", "update_layout"])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda a, x: a @ x,
+        lambda a, x: (a.T @ a) @ x[:, 0],
+        lambda a, x: (a * 3.0 - a).todense(),
+        lambda a, x: sparse.bcoo_sum_duplicates(a + a, nse=4).data,
+        lambda a, x: a.sum(0).todense(),
+        lambda a, x: sparse.sparsify(lambda m, y: fnp.tanh(m @ y))(a, x),
+        lambda a, x: sparse.bcoo_update_layout(a, n_batch=1, on_inefficient=None).todense(),
+    ],
+    ids=["matmul", "spsp", "elementwise", "sum_duplicates", "reduce", "sparsify", "update_layout"],
+)
 def test_jit_matches_eager(fn):
     x = fnp.asarray(X)
     eager = fn(S, x)
@@ -153,11 +182,19 @@ def test_grad_of_jit_of_sparse_program():
 
 # ---- hypothesis: round trips and products against dense ---------------------------------------
 
+
 @st.composite
 def sparse_case(draw):
     shape = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
-    values = np.asarray(draw(st.lists(st.sampled_from([0.0, 0.0, 1.5, -2.0, 3.25]), min_size=int(np.prod(shape)),
-                                      max_size=int(np.prod(shape))))).reshape(shape)
+    values = np.asarray(
+        draw(
+            st.lists(
+                st.sampled_from([0.0, 0.0, 1.5, -2.0, 3.25]),
+                min_size=int(np.prod(shape)),
+                max_size=int(np.prod(shape)),
+            )
+        )
+    ).reshape(shape)
     n_batch = draw(st.integers(0, len(shape)))
     n_dense = draw(st.integers(0, len(shape) - n_batch))
     return values, n_batch, n_dense
@@ -174,8 +211,11 @@ def test_roundtrip_and_layout_changes(c):
     np.testing.assert_array_equal(np.asarray(s.sort_indices().todense()), values)
     flat = sparse.bcoo_update_layout(s, n_batch=0, n_dense=0)
     np.testing.assert_array_equal(np.asarray(flat.todense()), values)
-    perm = tuple(range(n_batch)) + tuple(reversed(range(n_batch, values.ndim - n_dense))) + \
-        tuple(range(values.ndim - n_dense, values.ndim))
+    perm = (
+        tuple(range(n_batch))
+        + tuple(reversed(range(n_batch, values.ndim - n_dense)))
+        + tuple(range(values.ndim - n_dense, values.ndim))
+    )
     np.testing.assert_array_equal(np.asarray(s.transpose(perm).todense()), values.transpose(perm))
     axes = tuple(range(0, values.ndim, 2))
     reduced = sparse.bcoo_reduce_sum(s, axes=axes)
@@ -183,7 +223,7 @@ def test_roundtrip_and_layout_changes(c):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(1, 5), st.integers(1, 5), st.integers(1, 4), st.integers(0, 2 ** 16))
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(1, 4), st.integers(0, 2**16))
 def test_products_match_dense(m, k, n, seed):
     rng = np.random.default_rng(seed)
     a = rng.normal(size=(m, k)) * (rng.random((m, k)) < 0.4)
@@ -193,10 +233,13 @@ def test_products_match_dense(m, k, n, seed):
     np.testing.assert_allclose(np.asarray(fnp.asarray(b.T) @ s.T), b.T @ a.T, atol=1e-12)
     np.testing.assert_allclose(np.asarray((s.T @ s).todense()), a.T @ a, atol=1e-12)
     np.testing.assert_allclose(np.asarray((s * s).todense()), a * a, atol=1e-12)
-    np.testing.assert_allclose(np.asarray(sparse.BCSR.fromdense(fnp.asarray(a)) @ fnp.asarray(b)), a @ b, atol=1e-12)
+    np.testing.assert_allclose(
+        np.asarray(sparse.BCSR.fromdense(fnp.asarray(a)) @ fnp.asarray(b)), a @ b, atol=1e-12
+    )
 
 
 # ---- errors (JAX's types) ---------------------------------------------------------------------
+
 
 def test_errors():
     with pytest.raises(fgrad.errors.ConcretizationTypeError, match="nse"):
@@ -208,13 +251,13 @@ def test_errors():
     with pytest.raises(NotImplementedError, match="Addition between a sparse array"):
         S + 1.0
     with pytest.raises(NotImplementedError, match="sparse rule for gt"):
-        S > 0
+        _ = S > 0
     with pytest.raises(NotImplementedError, match="sparse rule for exp"):
         sparse.sparsify(fnp.exp)(S)
     with pytest.raises(NotImplementedError, match="contracting over dense"):
         sparse.BCOO.fromdense(fnp.asarray(M), n_dense=1) @ fnp.asarray(V)
     with pytest.raises(NotImplementedError, match="batch axes with non-batch axes"):
-        SB.T
+        _ = SB.T
     with pytest.raises(TypeError, match="isn't a permutation"):
         sparse.bcoo_transpose(S, permutation=(0, 0))
     with pytest.raises(TypeError, match="size"):
@@ -224,7 +267,7 @@ def test_errors():
     with pytest.warns(sparse.SparseEfficiencyWarning):
         S.update_layout(n_dense=1, on_inefficient="warn")
     with pytest.raises(TypeError, match="grad requires real"):
-        fgrad.grad(lambda a: a.todense().sum())(S)   # indices are integers: use sparse.grad
+        fgrad.grad(lambda a: a.todense().sum())(S)  # indices are integers: use sparse.grad
     with pytest.raises(ValueError, match="expected to be between"):
         sparse.random_bcoo(fgrad.random.PRNGKey(0), (2, 2), nse=5)
 

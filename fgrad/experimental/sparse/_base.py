@@ -55,5 +55,7 @@ class JAXSparse:
         raise NotImplementedError(f"{type(self).__name__}.transpose")
 
     def __array__(self, dtype=None, copy=None):
-        raise TypeError(f"{type(self).__name__}: a sparse array does not convert to a NumPy array "
-                        "implicitly; call .todense() first")
+        raise TypeError(
+            f"{type(self).__name__}: a sparse array does not convert to a NumPy array "
+            "implicitly; call .todense() first"
+        )

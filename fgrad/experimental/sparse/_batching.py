@@ -24,9 +24,9 @@ def broadcast_batch(x: Any, batch_shape: Sequence[int]) -> Any:
         (3, 4, 2)
     """
     batch_shape = tuple(batch_shape)
-    if tuple(x.shape[:len(batch_shape)]) == batch_shape:
+    if tuple(x.shape[: len(batch_shape)]) == batch_shape:
         return x
-    return fnp.broadcast_to(x, batch_shape + tuple(x.shape[len(batch_shape):]))
+    return fnp.broadcast_to(x, batch_shape + tuple(x.shape[len(batch_shape) :]))
 
 
 def map_batch(fun: Callable[..., Any], n_batch: int, in_axes: Sequence[Any]) -> Callable[..., Any]:

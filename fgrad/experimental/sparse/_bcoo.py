@@ -41,8 +41,7 @@ class BCOOInfo(NamedTuple):
     nse: int
 
 
-def bcoo_info(data_shape: Sequence[int], indices_shape: Sequence[int],
-              shape: Sequence[int]) -> BCOOInfo:
+def bcoo_info(data_shape: Sequence[int], indices_shape: Sequence[int], shape: Sequence[int]) -> BCOOInfo:
     """Validate buffers' shapes against ``shape`` (JAX's rules and messages) and return the
     layout; a ValueError names the inconsistent shapes.
 
@@ -53,22 +52,27 @@ def bcoo_info(data_shape: Sequence[int], indices_shape: Sequence[int],
     """
     data_shape, indices_shape, shape = tuple(data_shape), tuple(indices_shape), tuple(shape)
     if len(indices_shape) < 2:
-        raise ValueError(f"BCOO: indices must have at least 2 dimensions (*batch, nse, n_sparse); "
-                         f"got indices.shape={indices_shape}")
+        raise ValueError(
+            f"BCOO: indices must have at least 2 dimensions (*batch, nse, n_sparse); "
+            f"got indices.shape={indices_shape}"
+        )
     n_batch = len(indices_shape) - 2
     nse, n_sparse = indices_shape[-2:]
     n_dense = len(shape) - n_batch - n_sparse
     if n_dense < 0 or any(i not in (1, s) for i, s in zip(indices_shape[:n_batch], shape[:n_batch])):
-        raise ValueError(f"indices batch dimensions not compatible for indices.shape={indices_shape}, "
-                         f"shape={shape}")
+        raise ValueError(
+            f"indices batch dimensions not compatible for indices.shape={indices_shape}, shape={shape}"
+        )
     if len(data_shape) != n_batch + 1 + n_dense:
-        raise ValueError(f"Invalid data.shape={data_shape} for nse={nse}, n_batch={n_batch}, "
-                         f"n_dense={n_dense}")
+        raise ValueError(
+            f"Invalid data.shape={data_shape} for nse={nse}, n_batch={n_batch}, n_dense={n_dense}"
+        )
     if any(d not in (1, s) for d, s in zip(data_shape[:n_batch], shape[:n_batch])):
         raise ValueError(f"data batch dimensions not compatible for data.shape={data_shape}, shape={shape}")
-    if data_shape[n_batch] != nse or data_shape[n_batch + 1:] != shape[n_batch + n_sparse:]:
-        raise ValueError(f"Invalid data.shape={data_shape} for nse={nse}, n_batch={n_batch}, "
-                         f"n_dense={n_dense}")
+    if data_shape[n_batch] != nse or data_shape[n_batch + 1 :] != shape[n_batch + n_sparse :]:
+        raise ValueError(
+            f"Invalid data.shape={data_shape} for nse={nse}, n_batch={n_batch}, n_dense={n_dense}"
+        )
     return BCOOInfo(n_batch, n_sparse, n_dense, nse)
 
 
@@ -97,8 +101,14 @@ class BCOO(JAXSparse):
     indices_sorted: bool
     unique_indices: bool
 
-    def __init__(self, args: tuple[Any, Any], *, shape: Sequence[int], indices_sorted: bool = False,
-                 unique_indices: bool = False) -> None:
+    def __init__(
+        self,
+        args: tuple[Any, Any],
+        *,
+        shape: Sequence[int],
+        indices_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> None:
         data, indices = args
         self.data = fnp.asarray(data)
         self.indices = fnp.asarray(indices)
@@ -140,9 +150,12 @@ class BCOO(JAXSparse):
 
     # -- pytree ---------------------------------------------------------------------------
     def tree_flatten(self):
-        return (self.data, self.indices), {"shape": self.shape, "indices_sorted": self.indices_sorted,
-                                           "unique_indices": self.unique_indices,
-                                           "n_batch": self.n_batch}
+        return (self.data, self.indices), {
+            "shape": self.shape,
+            "indices_sorted": self.indices_sorted,
+            "unique_indices": self.unique_indices,
+            "n_batch": self.n_batch,
+        }
 
     @classmethod
     def tree_unflatten(cls, aux: dict, children) -> "BCOO":

@@ -45,23 +45,35 @@ class BCSR(JAXSparse):
         [3.0, 3.0]
     """
 
-    def __init__(self, args: tuple[Any, Any, Any], *, shape: Sequence[int], indices_sorted: bool = False,
-                 unique_indices: bool = False) -> None:
+    def __init__(
+        self,
+        args: tuple[Any, Any, Any],
+        *,
+        shape: Sequence[int],
+        indices_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> None:
         data, indices, indptr = args
         self.data, self.indices, self.indptr = fnp.asarray(data), fnp.asarray(indices), fnp.asarray(indptr)
         self.shape = tuple(int(n) for n in shape)
         self.indices_sorted, self.unique_indices = bool(indices_sorted), bool(unique_indices)
         n_batch = self.indices.ndim - 1
         if n_batch < 0 or len(self.shape) < n_batch + 2:
-            raise ValueError(f"BCSR: invalid indices.shape={tuple(self.indices.shape)} for shape={self.shape}")
+            raise ValueError(
+                f"BCSR: invalid indices.shape={tuple(self.indices.shape)} for shape={self.shape}"
+            )
         rows = self.shape[n_batch]
         if tuple(self.indptr.shape) != tuple(self.indices.shape[:-1]) + (rows + 1,):
-            raise ValueError(f"BCSR: indptr.shape={tuple(self.indptr.shape)} must be (*batch, {rows + 1}) for "
-                             f"shape={self.shape} and indices.shape={tuple(self.indices.shape)}")
+            raise ValueError(
+                f"BCSR: indptr.shape={tuple(self.indptr.shape)} must be (*batch, {rows + 1}) for "
+                f"shape={self.shape} and indices.shape={tuple(self.indices.shape)}"
+            )
         n_dense = len(self.shape) - n_batch - 2
-        if tuple(self.data.shape) != tuple(self.indices.shape) + self.shape[len(self.shape) - n_dense:]:
-            raise ValueError(f"BCSR: invalid data.shape={tuple(self.data.shape)} for indices.shape="
-                             f"{tuple(self.indices.shape)} and shape={self.shape}")
+        if tuple(self.data.shape) != tuple(self.indices.shape) + self.shape[len(self.shape) - n_dense :]:
+            raise ValueError(
+                f"BCSR: invalid data.shape={tuple(self.data.shape)} for indices.shape="
+                f"{tuple(self.indices.shape)} and shape={self.shape}"
+            )
 
     @property
     def n_batch(self) -> int:
@@ -93,10 +105,15 @@ class BCSR(JAXSparse):
         def rows_cols(indices, indptr):
             return fnp.stack([_rows_of(indptr, nse, indices.dtype), indices], axis=-1)
 
-        coo = map_batch(rows_cols, n_batch, (0, 0))(broadcast_batch(self.indices, batch),
-                                                    broadcast_batch(self.indptr, batch))
-        return BCOO((self.data, coo), shape=self.shape, indices_sorted=self.indices_sorted,
-                    unique_indices=self.unique_indices)
+        coo = map_batch(rows_cols, n_batch, (0, 0))(
+            broadcast_batch(self.indices, batch), broadcast_batch(self.indptr, batch)
+        )
+        return BCOO(
+            (self.data, coo),
+            shape=self.shape,
+            indices_sorted=self.indices_sorted,
+            unique_indices=self.unique_indices,
+        )
 
     @classmethod
     def from_bcoo(cls, arr: BCOO) -> "BCSR":
@@ -111,7 +128,9 @@ class BCSR(JAXSparse):
             [0, 1, 2]
         """
         if arr.n_sparse != 2:
-            raise ValueError(f"BCSR.from_bcoo: the BCOO array needs 2 sparse dimensions; got n_sparse={arr.n_sparse}")
+            raise ValueError(
+                f"BCSR.from_bcoo: the BCOO array needs 2 sparse dimensions; got n_sparse={arr.n_sparse}"
+            )
         if not arr.indices_sorted:
             arr = arr.sort_indices()
         n_batch = arr.n_batch
@@ -124,12 +143,20 @@ class BCSR(JAXSparse):
             return indices[:, 1], fnp.cumsum(counts).astype(indices.dtype)
 
         cols, indptr = map_batch(compress, n_batch, (0,))(broadcast_batch(arr.indices, batch))
-        return cls((arr.data, cols, indptr), shape=arr.shape, indices_sorted=True,
-                   unique_indices=arr.unique_indices)
+        return cls(
+            (arr.data, cols, indptr), shape=arr.shape, indices_sorted=True, unique_indices=arr.unique_indices
+        )
 
     @classmethod
-    def fromdense(cls, mat: Any, *, nse: int | None = None, index_dtype: Any = np.int32, n_dense: int = 0,
-                  n_batch: int = 0) -> "BCSR":
+    def fromdense(
+        cls,
+        mat: Any,
+        *,
+        nse: int | None = None,
+        index_dtype: Any = np.int32,
+        n_dense: int = 0,
+        n_batch: int = 0,
+    ) -> "BCSR":
         """A BCSR array of a dense array's nonzeros (see `bcsr_fromdense`).
 
         Example::
@@ -163,9 +190,12 @@ class BCSR(JAXSparse):
 
     # -- pytree ---------------------------------------------------------------------------
     def tree_flatten(self):
-        return (self.data, self.indices, self.indptr), {"shape": self.shape, "indices_sorted": self.indices_sorted,
-                                                        "unique_indices": self.unique_indices,
-                                                        "n_batch": self.n_batch}
+        return (self.data, self.indices, self.indptr), {
+            "shape": self.shape,
+            "indices_sorted": self.indices_sorted,
+            "unique_indices": self.unique_indices,
+            "n_batch": self.n_batch,
+        }
 
     @classmethod
     def tree_unflatten(cls, aux: dict, children) -> "BCSR":
@@ -184,8 +214,9 @@ class BCSR(JAXSparse):
 register_pytree_node(BCSR, BCSR.tree_flatten, lambda aux, ch: BCSR.tree_unflatten(aux, ch))
 
 
-def bcsr_fromdense(mat: Any, *, nse: int | None = None, n_batch: int = 0, n_dense: int = 0,
-                   index_dtype: Any = np.int32) -> BCSR:
+def bcsr_fromdense(
+    mat: Any, *, nse: int | None = None, n_batch: int = 0, n_dense: int = 0, index_dtype: Any = np.int32
+) -> BCSR:
     """A BCSR array of a dense array's nonzeros, row by row, padded to ``nse``.
 
     Example::
@@ -198,9 +229,13 @@ def bcsr_fromdense(mat: Any, *, nse: int | None = None, n_batch: int = 0, n_dens
     """
     mat = fnp.asarray(mat)
     if mat.ndim - n_batch - n_dense != 2:
-        raise ValueError(f"bcsr_fromdense: BCSR needs exactly 2 sparse dimensions; got shape {tuple(mat.shape)} "
-                         f"with n_batch={n_batch}, n_dense={n_dense}")
-    return BCSR.from_bcoo(bcoo_fromdense(mat, nse=nse, n_batch=n_batch, n_dense=n_dense, index_dtype=index_dtype))
+        raise ValueError(
+            f"bcsr_fromdense: BCSR needs exactly 2 sparse dimensions; got shape {tuple(mat.shape)} "
+            f"with n_batch={n_batch}, n_dense={n_dense}"
+        )
+    return BCSR.from_bcoo(
+        bcoo_fromdense(mat, nse=nse, n_batch=n_batch, n_dense=n_dense, index_dtype=index_dtype)
+    )
 
 
 def bcsr_todense(mat: BCSR) -> Any:
@@ -216,8 +251,15 @@ def bcsr_todense(mat: BCSR) -> Any:
     return mat.todense()
 
 
-def bcsr_dot_general(lhs: BCSR | Any, rhs: Any, *, dimension_numbers: Any, precision: Any = None,
-                     preferred_element_type: Any = None, out_sharding: Any = None) -> Any:
+def bcsr_dot_general(
+    lhs: BCSR | Any,
+    rhs: Any,
+    *,
+    dimension_numbers: Any,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    out_sharding: Any = None,
+) -> Any:
     """``lax.dot_general`` with a BCSR operand (computed through BCOO).
 
     Example::
@@ -230,5 +272,10 @@ def bcsr_dot_general(lhs: BCSR | Any, rhs: Any, *, dimension_numbers: Any, preci
     """
     lhs = lhs.to_bcoo() if isinstance(lhs, BCSR) else lhs
     rhs = rhs.to_bcoo() if isinstance(rhs, BCSR) else rhs
-    return bcoo_dot_general(lhs, rhs, dimension_numbers=dimension_numbers, precision=precision,
-                            preferred_element_type=preferred_element_type)
+    return bcoo_dot_general(
+        lhs,
+        rhs,
+        dimension_numbers=dimension_numbers,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )

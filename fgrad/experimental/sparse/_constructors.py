@@ -27,8 +27,15 @@ def _format(sparse_format: str, op: str):
     return formats[sparse_format]
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, index_dtype: Any = "int32",  # noqa: N803
-        sparse_format: str = "bcoo", **kwds: Any) -> JAXSparse:
+def eye(
+    N: int,
+    M: int | None = None,
+    k: int = 0,
+    dtype: Any = None,
+    index_dtype: Any = "int32",  # noqa: N803
+    sparse_format: str = "bcoo",
+    **kwds: Any,
+) -> JAXSparse:
     """A sparse identity-like matrix: ones on diagonal ``k`` of an ``N x M`` matrix.
 
     Example::
@@ -51,8 +58,13 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, index_dtype
     return mat if cls is BCOO else BCSR.from_bcoo(mat)
 
 
-def empty(shape: Sequence[int], dtype: Any = None, index_dtype: Any = "int32", sparse_format: str = "bcoo",
-          **kwds: Any) -> JAXSparse:
+def empty(
+    shape: Sequence[int],
+    dtype: Any = None,
+    index_dtype: Any = "int32",
+    sparse_format: str = "bcoo",
+    **kwds: Any,
+) -> JAXSparse:
     """A sparse array of ``shape`` with no stored elements (all zeros).
 
     Example::
@@ -69,17 +81,27 @@ def empty(shape: Sequence[int], dtype: Any = None, index_dtype: Any = "int32", s
     if cls is BCSR:
         n_sparse = 2
         n_dense = len(shape) - n_batch - 2
-    batch, dense = shape[:n_batch], shape[len(shape) - n_dense:]
+    batch, dense = shape[:n_batch], shape[len(shape) - n_dense :]
     data = fnp.zeros(batch + (0,) + dense, dtype)
     indices = fnp.zeros(batch + (0, n_sparse), index_dtype)
     mat = BCOO((data, indices), shape=shape, indices_sorted=True, unique_indices=True)
     return mat if cls is BCOO else BCSR.from_bcoo(mat)
 
 
-def random_bcoo(key: Any, shape: Sequence[int], *, dtype: Any = np.float64, indices_dtype: Any = None,
-                nse: float | int = 0.2, n_batch: int = 0, n_dense: int = 0, unique_indices: bool = True,
-                sorted_indices: bool = False, generator: Callable[..., Any] = random.uniform,
-                **kwds: Any) -> BCOO:
+def random_bcoo(
+    key: Any,
+    shape: Sequence[int],
+    *,
+    dtype: Any = np.float64,
+    indices_dtype: Any = None,
+    nse: float | int = 0.2,
+    n_batch: int = 0,
+    n_dense: int = 0,
+    unique_indices: bool = True,
+    sorted_indices: bool = False,
+    generator: Callable[..., Any] = random.uniform,
+    **kwds: Any,
+) -> BCOO:
     """A random BCOO array: ``nse`` positions per batch element (a fraction of the sparse
     size when ``0 < nse < 1``), chosen by ``random.choice`` (without replacement when
     ``unique_indices``), values from ``generator(key, shape=, dtype=)``.
@@ -97,8 +119,8 @@ def random_bcoo(key: Any, shape: Sequence[int], *, dtype: Any = np.float64, indi
     if n_batch < 0 or n_dense < 0 or n_batch + n_dense > len(shape):
         raise ValueError(f"Invalid n_batch={n_batch}, n_dense={n_dense} for shape={shape}")
     n_sparse = len(shape) - n_batch - n_dense
-    batch_shape, sparse_shape = shape[:n_batch], shape[n_batch:n_batch + n_sparse]
-    dense_shape = shape[n_batch + n_sparse:]
+    batch_shape, sparse_shape = shape[:n_batch], shape[n_batch : n_batch + n_sparse]
+    dense_shape = shape[n_batch + n_sparse :]
     sparse_size = math.prod(sparse_shape)
     if not 0 <= nse < sparse_size:
         raise ValueError(f"got nse={nse}, expected to be between 0 and {sparse_size}")
@@ -107,8 +129,10 @@ def random_bcoo(key: Any, shape: Sequence[int], *, dtype: Any = np.float64, indi
     nse = operator.index(nse)
     indices_dtype = np.int64 if indices_dtype is None else indices_dtype
     if sparse_size > np.iinfo(indices_dtype).max:
-        raise ValueError(f"indices_dtype={np.dtype(indices_dtype)} does not have enough range to generate sparse "
-                         f"indices of size {sparse_size}.")
+        raise ValueError(
+            f"indices_dtype={np.dtype(indices_dtype)} does not have enough range to generate sparse "
+            f"indices of size {sparse_size}."
+        )
 
     def positions(k):
         if not sparse_shape:

@@ -38,10 +38,12 @@ def concrete_int(value: Any, op: str, arg: str) -> int:
         raise ConcretizationTypeError(
             f"Abstract tracer value encountered where concrete value is expected: the {arg} argument "
             f"of {op}. In order for {op}() to be used in traced/compiled code (jit, vmap, grad), you "
-            f"must pass a concrete value to the {arg} (number of stored elements) argument.") from None
+            f"must pass a concrete value to the {arg} (number of stored elements) argument."
+        ) from None
 
 
 # ---- todense ---------------------------------------------------------------------------------
+
 
 def _todense_unbatched(data: Any, indices: Any, *, dense_shape: tuple[int, ...]) -> Any:
     n_sparse = indices.shape[1]
@@ -72,6 +74,7 @@ def bcoo_todense(mat: BCOO) -> Any:
 
 # ---- fromdense -------------------------------------------------------------------------------
 
+
 def _nonzero_mask(mat: Any, n_dense: int) -> Any:
     mask = mat != 0
     if n_dense:
@@ -95,8 +98,9 @@ def _fromdense_unbatched(mat: Any, *, nse: int, n_dense: int, index_dtype: Any) 
     return data, indices
 
 
-def bcoo_fromdense(mat: Any, *, nse: int | None = None, n_batch: int = 0, n_dense: int = 0,
-                   index_dtype: Any = np.int32) -> BCOO:
+def bcoo_fromdense(
+    mat: Any, *, nse: int | None = None, n_batch: int = 0, n_dense: int = 0, index_dtype: Any = np.int32
+) -> BCOO:
     """A BCOO array of a dense array's nonzeros (row-major order), padded to ``nse`` stored
     elements per batch element with zeros at out-of-bound indices.  Without ``nse`` it is
     the largest count of nonzeros, which needs a concrete array (pass ``nse`` under jit).
@@ -112,8 +116,10 @@ def bcoo_fromdense(mat: Any, *, nse: int | None = None, n_batch: int = 0, n_dens
     mat = fnp.asarray(mat)
     n_batch, n_dense = int(n_batch), int(n_dense)
     if n_batch < 0 or n_dense < 0 or n_batch + n_dense > mat.ndim:
-        raise ValueError(f"bcoo_fromdense: n_batch={n_batch} and n_dense={n_dense} must be non-negative and "
-                         f"sum to at most mat.ndim={mat.ndim} (shape {mat.shape})")
+        raise ValueError(
+            f"bcoo_fromdense: n_batch={n_batch} and n_dense={n_dense} must be non-negative and "
+            f"sum to at most mat.ndim={mat.ndim} (shape {mat.shape})"
+        )
     n_sparse = mat.ndim - n_batch - n_dense
     if nse is None and n_sparse == 0:
         nse = 1
@@ -122,13 +128,15 @@ def bcoo_fromdense(mat: Any, *, nse: int | None = None, n_batch: int = 0, n_dens
         counts = mask.sum(axis=tuple(range(n_batch, mask.ndim)))
         nse = concrete_int(counts.max(), "bcoo_fromdense", "nse") if counts.size else 0
     nse = concrete_int(nse, "bcoo_fromdense", "nse")
-    fn = map_batch(lambda m: _fromdense_unbatched(m, nse=nse, n_dense=n_dense, index_dtype=index_dtype),
-                   n_batch, (0,))
+    fn = map_batch(
+        lambda m: _fromdense_unbatched(m, nse=nse, n_dense=n_dense, index_dtype=index_dtype), n_batch, (0,)
+    )
     data, indices = fn(mat)
     return BCOO((data, indices), shape=mat.shape, indices_sorted=True, unique_indices=True)
 
 
 # ---- extract ---------------------------------------------------------------------------------
+
 
 def _extract_unbatched(indices: Any, arr: Any, *, assume_unique: bool) -> Any:
     n_sparse = indices.shape[1]
@@ -161,7 +169,9 @@ def bcoo_extract(sparr: BCOO, arr: Any, *, assume_unique: bool | None = None) ->
         Array([20., 30.], dtype=float64)
     """
     if not isinstance(sparr, BCOO):
-        raise TypeError(f"First argument to bcoo_extract should be a BCOO array. Got type(sparr)={type(sparr)}")
+        raise TypeError(
+            f"First argument to bcoo_extract should be a BCOO array. Got type(sparr)={type(sparr)}"
+        )
     arr = fnp.asarray(arr)
     if tuple(arr.shape) != sparr.shape:
         raise ValueError(f"shape mismatch: sparr.shape={sparr.shape} a.shape={tuple(arr.shape)}")
@@ -170,5 +180,9 @@ def bcoo_extract(sparr: BCOO, arr: Any, *, assume_unique: bool | None = None) ->
     batch = sparr.shape[:n_batch]
     fn = map_batch(lambda i, a: _extract_unbatched(i, a, assume_unique=unique), n_batch, (0, 0))
     data = fn(broadcast_batch(sparr.indices, batch), arr)
-    return BCOO((data, sparr.indices), shape=sparr.shape, indices_sorted=sparr.indices_sorted,
-                unique_indices=sparr.unique_indices)
+    return BCOO(
+        (data, sparr.indices),
+        shape=sparr.shape,
+        indices_sorted=sparr.indices_sorted,
+        unique_indices=sparr.unique_indices,
+    )

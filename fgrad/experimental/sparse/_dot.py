@@ -34,22 +34,27 @@ def _normalize_dn(dimension_numbers: Any, lhs_ndim: int, rhs_ndim: int, op: str)
     try:
         (lc, rc), (lb, rb) = dimension_numbers
     except (TypeError, ValueError):
-        raise TypeError(f"{op}: dimension_numbers must be ((lhs_contracting, rhs_contracting), "
-                        f"(lhs_batch, rhs_batch)); got {dimension_numbers!r}") from None
+        raise TypeError(
+            f"{op}: dimension_numbers must be ((lhs_contracting, rhs_contracting), "
+            f"(lhs_batch, rhs_batch)); got {dimension_numbers!r}"
+        ) from None
 
     def norm(dims, ndim):
         dims = (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims)
         out = tuple(int(d) % ndim if -ndim <= int(d) < ndim else None for d in dims)
         if None in out:
-            raise ValueError(f"{op}: dimension_numbers {dimension_numbers!r} out of range for operands of "
-                             f"rank {lhs_ndim} and {rhs_ndim}")
+            raise ValueError(
+                f"{op}: dimension_numbers {dimension_numbers!r} out of range for operands of "
+                f"rank {lhs_ndim} and {rhs_ndim}"
+            )
         return out
 
     lc, lb = norm(lc, lhs_ndim), norm(lb, lhs_ndim)
     rc, rb = norm(rc, rhs_ndim), norm(rb, rhs_ndim)
     if len(lc) != len(rc) or len(lb) != len(rb):
-        raise TypeError(f"{op}: dimension_numbers must pair as many lhs as rhs dimensions; got "
-                        f"{dimension_numbers!r}")
+        raise TypeError(
+            f"{op}: dimension_numbers must pair as many lhs as rhs dimensions; got {dimension_numbers!r}"
+        )
     return (lc, rc), (lb, rb)
 
 
@@ -57,14 +62,24 @@ def _check_sizes(lhs_shape, rhs_shape, dn, op: str) -> None:
     (lc, rc), (lb, rb) = dn
     for a, b in zip(lc + lb, rc + rb):
         if lhs_shape[a] != rhs_shape[b]:
-            raise TypeError(f"{op}: dimension {a} of lhs (shape {tuple(lhs_shape)}) has size {lhs_shape[a]} but "
-                            f"dimension {b} of rhs (shape {tuple(rhs_shape)}) has size {rhs_shape[b]}")
+            raise TypeError(
+                f"{op}: dimension {a} of lhs (shape {tuple(lhs_shape)}) has size {lhs_shape[a]} but "
+                f"dimension {b} of rhs (shape {tuple(rhs_shape)}) has size {rhs_shape[b]}"
+            )
 
 
 # ---- sparse x dense --------------------------------------------------------------------------
 
-def _spdense_unbatched(data: Any, indices: Any, rhs: Any, *, contract_cols: tuple[int, ...],
-                       free_cols: tuple[int, ...], free_shape: tuple[int, ...]) -> Any:
+
+def _spdense_unbatched(
+    data: Any,
+    indices: Any,
+    rhs: Any,
+    *,
+    contract_cols: tuple[int, ...],
+    free_cols: tuple[int, ...],
+    free_shape: tuple[int, ...],
+) -> Any:
     """``data (nse, *dense)``, ``indices (nse, n_sparse)``, ``rhs (*contracted, *rhs_free)``
     (contracted axes in ``contract_cols`` order) -> ``(*free_shape, *dense, *rhs_free)``."""
     nse = data.shape[0]
@@ -83,8 +98,10 @@ def _bcoo_dense_dot(lhs: BCOO, rhs: Any, dn: tuple, out_dtype: Any) -> Any:
     (lc, rc), (lb, rb) = dn
     n_batch, n_sparse = lhs.n_batch, lhs.n_sparse
     if any(d >= n_batch for d in lb):
-        raise NotImplementedError("bcoo_dot_general batch dimensions must be among the batch dimensions in the "
-                                  f"sparse representation.\ngot lhs_batch={lb}, n_batch={n_batch}")
+        raise NotImplementedError(
+            "bcoo_dot_general batch dimensions must be among the batch dimensions in the "
+            f"sparse representation.\ngot lhs_batch={lb}, n_batch={n_batch}"
+        )
     if any(d >= n_batch + n_sparse for d in lc):
         raise NotImplementedError("bcoo_dot_general: contracting over dense dimensions.")
     pairs = dict(zip(lc, rc))
@@ -101,23 +118,37 @@ def _bcoo_dense_dot(lhs: BCOO, rhs: Any, dn: tuple, out_dtype: Any) -> Any:
     data = fnp.transpose(data, tuple(order) + tuple(range(n_batch, data.ndim)))
     indices = fnp.transpose(indices, tuple(order) + (n_batch, n_batch + 1))
     rhs_free = [d for d in range(rhs.ndim) if d not in rc and d not in rb]
-    rhs = fnp.transpose(rhs, tuple(rb) + tuple(pairs[d] for d in contract_batch)
-                        + tuple(pairs[d] for d in contract_sparse) + tuple(rhs_free))
+    rhs = fnp.transpose(
+        rhs,
+        tuple(rb)
+        + tuple(pairs[d] for d in contract_batch)
+        + tuple(pairs[d] for d in contract_sparse)
+        + tuple(rhs_free),
+    )
     kernel = map_batch(
         lambda d, i, r: _spdense_unbatched(
-            d, i, r, contract_cols=tuple(c - n_batch for c in contract_sparse),
+            d,
+            i,
+            r,
+            contract_cols=tuple(c - n_batch for c in contract_sparse),
             free_cols=tuple(c - n_batch for c in free_sparse),
-            free_shape=tuple(lhs.shape[c] for c in free_sparse)),
-        len(free_batch), (0, 0, None))
+            free_shape=tuple(lhs.shape[c] for c in free_sparse),
+        ),
+        len(free_batch),
+        (0, 0, None),
+    )
     kernel = map_batch(kernel, len(contract_batch), (0, 0, 0))
     summed = kernel
     if contract_batch:
+
         def summed(d, i, r):
             return kernel(d, i, r).sum(tuple(range(len(contract_batch))))
+
     return map_batch(summed, len(lb), (0, 0, 0))(data, indices, rhs)
 
 
 # ---- sparse x sparse -------------------------------------------------------------------------
+
 
 def _spsp_unbatched(ldata, lind, rdata, rind, *, lshape, rshape, lc, rc):
     """All pairs of stored elements: the product where the contracted indices agree (and
@@ -150,28 +181,55 @@ def _bcoo_spdot(lhs: BCOO, rhs: BCOO, dn: tuple, out_dtype: Any) -> BCOO:
     if lhs.n_dense or rhs.n_dense:
         raise NotImplementedError("bcoo_spdot_general with dense dimensions.")
     if tuple(lb) != tuple(range(lhs.n_batch)) or tuple(rb) != tuple(range(rhs.n_batch)):
-        raise NotImplementedError("bcoo_spdot_general: batch_dims must correspond to batch dimensions of the "
-                                  "sparse representation (fgrad: all of them, in order).")
+        raise NotImplementedError(
+            "bcoo_spdot_general: batch_dims must correspond to batch dimensions of the "
+            "sparse representation (fgrad: all of them, in order)."
+        )
     if any(d < lhs.n_batch for d in lc) or any(d < rhs.n_batch for d in rc):
         raise NotImplementedError("bcoo_spdot_general only supports contraction of sparse indices.")
     nb = lhs.n_batch
     batch = lhs.shape[:nb]
-    lshape, rshape = lhs.shape[nb:], rhs.shape[rhs.n_batch:]
-    fn = map_batch(lambda a, b, c, d: _spsp_unbatched(
-        a, b, c, d, lshape=lshape, rshape=rshape, lc=tuple(x - nb for x in lc),
-        rc=tuple(x - rhs.n_batch for x in rc)), nb, (0, 0, 0, 0))
-    data, indices = fn(broadcast_batch(lhs.data, batch).astype(out_dtype), broadcast_batch(lhs.indices, batch),
-                       broadcast_batch(rhs.data, batch).astype(out_dtype), broadcast_batch(rhs.indices, batch))
-    shape = batch + tuple(n for k, n in enumerate(lshape) if k + nb not in lc) + \
-        tuple(n for k, n in enumerate(rshape) if k + nb not in rc)
+    lshape, rshape = lhs.shape[nb:], rhs.shape[rhs.n_batch :]
+    fn = map_batch(
+        lambda a, b, c, d: _spsp_unbatched(
+            a,
+            b,
+            c,
+            d,
+            lshape=lshape,
+            rshape=rshape,
+            lc=tuple(x - nb for x in lc),
+            rc=tuple(x - rhs.n_batch for x in rc),
+        ),
+        nb,
+        (0, 0, 0, 0),
+    )
+    data, indices = fn(
+        broadcast_batch(lhs.data, batch).astype(out_dtype),
+        broadcast_batch(lhs.indices, batch),
+        broadcast_batch(rhs.data, batch).astype(out_dtype),
+        broadcast_batch(rhs.indices, batch),
+    )
+    shape = (
+        batch
+        + tuple(n for k, n in enumerate(lshape) if k + nb not in lc)
+        + tuple(n for k, n in enumerate(rshape) if k + nb not in rc)
+    )
     return BCOO((data, indices), shape=shape)
 
 
 # ---- public ----------------------------------------------------------------------------------
 
-def bcoo_dot_general(lhs: BCOO | Any, rhs: BCOO | Any, *, dimension_numbers: DimensionNumbers,
-                     precision: Any = None, preferred_element_type: Any = None,
-                     out_sharding: Any = None) -> BCOO | Any:
+
+def bcoo_dot_general(
+    lhs: BCOO | Any,
+    rhs: BCOO | Any,
+    *,
+    dimension_numbers: DimensionNumbers,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    out_sharding: Any = None,
+) -> BCOO | Any:
     """``lax.dot_general`` with one or both operands BCOO: a dense result when one operand is
     dense, a BCOO result when both are sparse.  The sparse operand's dot batch dimensions must
     be among its batch dimensions, and its contracted dimensions must not be dense (JAX's
@@ -205,8 +263,12 @@ def bcoo_dot_general(lhs: BCOO | Any, rhs: BCOO | Any, *, dimension_numbers: Dim
         swapped = _bcoo_dense_dot(rhs, lhs, ((rc, lc), (rb, lb)), out_dtype)
         nb = len(lb)
         n_rhs_free = len(rhs.shape) - len(rc) - nb
-        out = fnp.transpose(swapped, tuple(range(nb)) + tuple(range(nb + n_rhs_free, swapped.ndim))
-                            + tuple(range(nb, nb + n_rhs_free)))
+        out = fnp.transpose(
+            swapped,
+            tuple(range(nb))
+            + tuple(range(nb + n_rhs_free, swapped.ndim))
+            + tuple(range(nb, nb + n_rhs_free)),
+        )
     else:
         out = dot_general(lhs.astype(out_dtype), rhs.astype(out_dtype), dn)
     if preferred_element_type is not None:
@@ -253,13 +315,17 @@ def bcoo_matmul(lhs: Any, rhs: Any) -> Any:
     """
     ln, rn = len(lhs.shape), len(rhs.shape)
     if ln == 0 or rn == 0:
-        raise ValueError("matmul: inputs must be at least 1-dimensional (use * for scalars); got shapes "
-                         f"{tuple(lhs.shape)} and {tuple(rhs.shape)}")
+        raise ValueError(
+            "matmul: inputs must be at least 1-dimensional (use * for scalars); got shapes "
+            f"{tuple(lhs.shape)} and {tuple(rhs.shape)}"
+        )
     lc = ln - 1
     rc = 0 if rn == 1 else rn - 2
-    if ln > 2 and rn > 2 and (ln != rn or tuple(lhs.shape[:ln - 2]) != tuple(rhs.shape[:rn - 2])):
-        raise ValueError(f"matmul: batch dimensions of shapes {tuple(lhs.shape)} and {tuple(rhs.shape)} differ "
-                         "(sparse matmul does not broadcast them)")
+    if ln > 2 and rn > 2 and (ln != rn or tuple(lhs.shape[: ln - 2]) != tuple(rhs.shape[: rn - 2])):
+        raise ValueError(
+            f"matmul: batch dimensions of shapes {tuple(lhs.shape)} and {tuple(rhs.shape)} differ "
+            "(sparse matmul does not broadcast them)"
+        )
     nb = ln - 2 if ln > 2 and rn > 2 else 0
     dn = ((lc,), (rc,)), (tuple(range(nb)), tuple(range(nb)))
     out = bcoo_dot_general(lhs, rhs, dimension_numbers=dn)

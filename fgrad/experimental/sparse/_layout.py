@@ -41,9 +41,10 @@ def bcoo_sort_indices(mat: BCOO) -> BCOO:
     _check(mat, "bcoo_sort_indices")
     if mat.n_sparse == 0:
         return mat
-    batch = mat.shape[:mat.n_batch]
+    batch = mat.shape[: mat.n_batch]
     data, indices = map_batch(_sort_unbatched, mat.n_batch, (0, 0))(
-        broadcast_batch(mat.data, batch), broadcast_batch(mat.indices, batch))
+        broadcast_batch(mat.data, batch), broadcast_batch(mat.indices, batch)
+    )
     return BCOO((data, indices), shape=mat.shape, indices_sorted=True, unique_indices=mat.unique_indices)
 
 
@@ -57,8 +58,9 @@ def _runs(indices: Any, sparse_shape: tuple[int, ...]) -> tuple[Any, Any, Any, A
     return rows, valid, run_id, n_runs
 
 
-def _sum_duplicates_unbatched(data: Any, indices: Any, *, sparse_shape: tuple[int, ...],
-                              nse: int) -> tuple[Any, Any]:
+def _sum_duplicates_unbatched(
+    data: Any, indices: Any, *, sparse_shape: tuple[int, ...], nse: int
+) -> tuple[Any, Any]:
     rows, _, target, _ = _runs(indices, sparse_shape)  # out-of-bound rows form the last run, as in JAX
     pad = fnp.array(sparse_shape, dtype=indices.dtype)
     out_indices = fnp.broadcast_to(pad, (nse, len(sparse_shape))).at[target].set(rows, mode="drop")
@@ -67,7 +69,7 @@ def _sum_duplicates_unbatched(data: Any, indices: Any, *, sparse_shape: tuple[in
 
 
 def _count_unique(mat: BCOO) -> Any:
-    sparse_shape = mat.shape[mat.n_batch:mat.n_batch + mat.n_sparse]
+    sparse_shape = mat.shape[mat.n_batch : mat.n_batch + mat.n_sparse]
     count = map_batch(lambda i: _runs(i, sparse_shape)[3], mat.n_batch, (0,))(mat.indices)
     return count.max() if count.size else fnp.array(0)
 
@@ -93,22 +95,32 @@ def bcoo_sum_duplicates(mat: BCOO, nse: int | None = None) -> BCOO:
         except Exception as e:  # a tracer: JAX's message
             if not isinstance(e, TypeError):
                 raise
-            raise ValueError("bcoo_sum_duplicates: nse must be specified when using the function within jit, "
-                             "vmap, and other transformations requiring abstract evaluation.") from None
+            raise ValueError(
+                "bcoo_sum_duplicates: nse must be specified when using the function within jit, "
+                "vmap, and other transformations requiring abstract evaluation."
+            ) from None
     nse = concrete_int(nse, "bcoo_sum_duplicates", "nse")
     n_batch, n_sparse = mat.n_batch, mat.n_sparse
-    sparse_shape = mat.shape[n_batch:n_batch + n_sparse]
+    sparse_shape = mat.shape[n_batch : n_batch + n_sparse]
     if n_sparse == 0:  # every stored element is at the one position: sum them
         data = mat.data.sum(n_batch, keepdims=True)
         if nse != 1:
-            data = fnp.concatenate([data, fnp.zeros(data.shape[:n_batch] + (max(nse - 1, 0),) + data.shape[n_batch + 1:],
-                                                     data.dtype)], axis=n_batch)
+            data = fnp.concatenate(
+                [
+                    data,
+                    fnp.zeros(
+                        data.shape[:n_batch] + (max(nse - 1, 0),) + data.shape[n_batch + 1 :], data.dtype
+                    ),
+                ],
+                axis=n_batch,
+            )
             data = data[(slice(None),) * n_batch + (slice(0, nse),)]
         indices = fnp.zeros(mat.indices.shape[:n_batch] + (nse, 0), mat.indices.dtype)
         return BCOO((data, indices), shape=mat.shape, indices_sorted=True, unique_indices=True)
     batch = mat.shape[:n_batch]
-    fn = map_batch(lambda d, i: _sum_duplicates_unbatched(d, i, sparse_shape=sparse_shape, nse=nse),
-                   n_batch, (0, 0))
+    fn = map_batch(
+        lambda d, i: _sum_duplicates_unbatched(d, i, sparse_shape=sparse_shape, nse=nse), n_batch, (0, 0)
+    )
     data, indices = fn(broadcast_batch(mat.data, batch), broadcast_batch(mat.indices, batch))
     return BCOO((data, indices), shape=mat.shape, indices_sorted=True, unique_indices=True)
 
@@ -131,8 +143,7 @@ def bcoo_eliminate_zeros(mat: BCOO, nse: int | None = None) -> BCOO:
     if mat.n_dense:
         zero = fnp.all(zero, axis=tuple(range(n_batch + 1, zero.ndim)))
     batch = mat.shape[:n_batch]
-    pad = fnp.array(mat.shape[n_batch:n_batch + n_sparse], dtype=mat.indices.dtype)
-    indices = fnp.where(broadcast_batch(zero, batch)[..., None], pad,
-                        broadcast_batch(mat.indices, batch))
+    pad = fnp.array(mat.shape[n_batch : n_batch + n_sparse], dtype=mat.indices.dtype)
+    indices = fnp.where(broadcast_batch(zero, batch)[..., None], pad, broadcast_batch(mat.indices, batch))
     data = broadcast_batch(mat.data, batch)
     return bcoo_sum_duplicates(BCOO((data, indices), shape=mat.shape), nse=nse)

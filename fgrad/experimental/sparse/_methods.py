@@ -24,8 +24,9 @@ from ._shape import bcoo_reshape, bcoo_transpose
 __all__ = ["attach_bcoo_methods", "defer_dense_operators"]
 
 
-def _fromdense(cls, mat: Any, *, nse: int | None = None, index_dtype: Any = np.int32, n_dense: int = 0,
-               n_batch: int = 0) -> BCOO:
+def _fromdense(
+    cls, mat: Any, *, nse: int | None = None, index_dtype: Any = np.int32, n_dense: int = 0, n_batch: int = 0
+) -> BCOO:
     """``BCOO.fromdense(mat, nse=None, index_dtype=int32, n_dense=0, n_batch=0)``: see
     `bcoo_fromdense`.
 
@@ -53,7 +54,11 @@ def _reshape(self: BCOO, *args: Any, **kwargs: Any) -> BCOO:
 def _sum(self: BCOO, axis: Any = None, **kwargs: Any) -> Any:
     if kwargs.get("keepdims"):
         raise NotImplementedError("BCOO.sum: keepdims=True is not supported for sparse arrays")
-    axes = tuple(range(self.ndim)) if axis is None else ((axis,) if isinstance(axis, (int, np.integer)) else axis)
+    axes = (
+        tuple(range(self.ndim))
+        if axis is None
+        else ((axis,) if isinstance(axis, (int, np.integer)) else axis)
+    )
     return apply_rule("reduce_sum", self, axes=tuple(int(a) % self.ndim for a in axes))
 
 
@@ -68,6 +73,7 @@ def _binary(name: str, reflected: bool = False):
         if isinstance(other, JAXSparse) and not isinstance(other, BCOO):
             other = other.to_bcoo()
         return apply_rule(name, other, self) if reflected else apply_rule(name, self, other)
+
     op.__name__ = f"__{'r' if reflected else ''}{name}__"
     return op
 
@@ -87,12 +93,15 @@ def _pow(self: BCOO, other: Any) -> Any:
 def _compare(name: str):
     def op(self: BCOO, other: Any) -> Any:
         raise densifying_error(name)
+
     return op
 
 
 def _getitem(self: BCOO, idx: Any) -> Any:
-    raise NotImplementedError("BCOO indexing (x[idx]) is not supported by fgrad yet: use bcoo_extract, "
-                              "sparse.todense(x)[idx], or bcoo_reshape/bcoo_transpose")
+    raise NotImplementedError(
+        "BCOO indexing (x[idx]) is not supported by fgrad yet: use bcoo_extract, "
+        "sparse.todense(x)[idx], or bcoo_reshape/bcoo_transpose"
+    )
 
 
 def attach_bcoo_methods() -> None:
@@ -115,7 +124,8 @@ def attach_bcoo_methods() -> None:
     B.sum_duplicates = lambda self, nse=None, remove_zeros=True: bcoo_sum_duplicates(self, nse=nse)
     B.sort_indices = bcoo_sort_indices
     B.update_layout = lambda self, *, n_batch=None, n_dense=None, on_inefficient="error": bcoo_update_layout(
-        self, n_batch=n_batch, n_dense=n_dense, on_inefficient=on_inefficient)
+        self, n_batch=n_batch, n_dense=n_dense, on_inefficient=on_inefficient
+    )
     B.block_until_ready = lambda self: self
     B.__matmul__, B.__rmatmul__ = _matmul, _rmatmul
     for name, dunder in (("mul", "mul"), ("add", "add"), ("sub", "sub"), ("div", "truediv")):
@@ -137,6 +147,7 @@ def _deferring(method):
         if isinstance(other, JAXSparse):
             return NotImplemented
         return method(self, other)
+
     op.__name__ = method.__name__
     op.__doc__ = method.__doc__
     return op

@@ -25,15 +25,42 @@ __all__ = ["SPARSE_RULES", "TODENSE_NAME", "apply_rule", "densifying_error"]
 TODENSE_NAME = "fgrad.experimental.sparse.todense"  # the `name` marker `todense` leaves in traces
 
 # primitives with f(0) == 0: applied to the stored values only
-ZERO_PRESERVING = ("neg", "sin", "tan", "sqrt", "tanh", "abs", "sign", "expm1", "log1p", "sinh", "asin", "atan",
-                   "asinh", "atanh", "real", "imag", "conj", "cbrt", "erf", "floor", "ceil", "round", "trunc",
-                   "stop_gradient", "convert_element_type", "copy", "erf_inv")
+ZERO_PRESERVING = (
+    "neg",
+    "sin",
+    "tan",
+    "sqrt",
+    "tanh",
+    "abs",
+    "sign",
+    "expm1",
+    "log1p",
+    "sinh",
+    "asin",
+    "atan",
+    "asinh",
+    "atanh",
+    "real",
+    "imag",
+    "conj",
+    "cbrt",
+    "erf",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "stop_gradient",
+    "convert_element_type",
+    "copy",
+    "erf_inv",
+)
 
 
 def densifying_error(name: str) -> NotImplementedError:
     return NotImplementedError(
         f"sparse rule for {name} is not implemented because it would result in dense output. If this is your "
-        "intent, use sparse.todense() to convert your arguments to dense arrays.")
+        "intent, use sparse.todense() to convert your arguments to dense arrays."
+    )
 
 
 def _is_sparse(x: Any) -> bool:
@@ -49,6 +76,7 @@ def _unary(name: str) -> Callable[..., Any]:
 
     def rule(x, **params):
         return bcoo_map_data(x, lambda d: prim.bind(d, **params))
+
     return rule
 
 
@@ -57,7 +85,9 @@ def _mul(x, y, **params):
         return bcoo_multiply_sparse(x, y)
     sp, dense = (x, y) if _is_sparse(x) else (y, x)
     if not _shape(dense):
-        return bcoo_map_data(sp, lambda d: fnp.multiply(d, dense) if _is_sparse(x) else fnp.multiply(dense, d))
+        return bcoo_map_data(
+            sp, lambda d: fnp.multiply(d, dense) if _is_sparse(x) else fnp.multiply(dense, d)
+        )
     return multiply_dense(sp, dense)
 
 
@@ -79,12 +109,15 @@ def _add_or_sub(name: str) -> Callable[..., Any]:
         out_shape = np.broadcast_shapes(sp.shape, _shape(dense))
         if out_shape != _shape(dense):
             raise NotImplementedError(
-                "Addition between a sparse array X and a dense array Y is not implemented when the output shape "
+                "Addition between a sparse array X and a dense array Y is not implemented when the output "
+                "shape "
                 f"is larger than Y.shape. This is to prevent silent densification of a large sparse array. "
-                f"(shapes {sp.shape} and {_shape(dense)}; call sparse.todense first if that is your intent)")
+                f"(shapes {sp.shape} and {_shape(dense)}; call sparse.todense first if that is your intent)"
+            )
         x = bcoo_todense(x) if _is_sparse(x) else x
         y = bcoo_todense(y) if _is_sparse(y) else y
         return PRIMITIVES[name].bind(x, y)
+
     return rule
 
 
@@ -96,8 +129,10 @@ def _pow(x, y, **params):
     except Exception:  # noqa: BLE001 -- a traced exponent: 0 ** y is unknown
         positive = False
     if not positive:
-        raise NotImplementedError("sparse rule for pow needs a concrete positive scalar exponent (0 ** y must be 0); "
-                                  "use sparse.todense() for other exponents")
+        raise NotImplementedError(
+            "sparse rule for pow needs a concrete positive scalar exponent (0 ** y must be 0); "
+            "use sparse.todense() for other exponents"
+        )
     return bcoo_map_data(x, lambda d: fnp.power(d, y))
 
 
@@ -122,12 +157,23 @@ def _name(x, *, name, **params):
     return bcoo_todense(x) if name == TODENSE_NAME else x
 
 
-SPARSE_RULES: dict[str, Callable[..., Any]] = {name: _unary(name) for name in ZERO_PRESERVING if name in PRIMITIVES}
-SPARSE_RULES.update({
-    "mul": _mul, "div": _div, "add": _add_or_sub("add"), "sub": _add_or_sub("sub"), "pow": _pow,
-    "dot_general": _dot_general, "reduce_sum": _reduce_sum, "transpose": _transpose, "reshape": _reshape,
-    "name": _name,
-})
+SPARSE_RULES: dict[str, Callable[..., Any]] = {
+    name: _unary(name) for name in ZERO_PRESERVING if name in PRIMITIVES
+}
+SPARSE_RULES.update(
+    {
+        "mul": _mul,
+        "div": _div,
+        "add": _add_or_sub("add"),
+        "sub": _add_or_sub("sub"),
+        "pow": _pow,
+        "dot_general": _dot_general,
+        "reduce_sum": _reduce_sum,
+        "transpose": _transpose,
+        "reshape": _reshape,
+        "name": _name,
+    }
+)
 
 
 def apply_rule(prim_name: str, /, *args: Any, **params: Any) -> Any:

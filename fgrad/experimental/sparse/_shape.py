@@ -37,6 +37,7 @@ def _normalize_axes(axes: Sequence[int], ndim: int, op: str) -> tuple[int, ...]:
 
 # ---- transpose -------------------------------------------------------------------------------
 
+
 def bcoo_transpose(mat: BCOO, *, permutation: Sequence[int]) -> BCOO:
     """The transpose of a BCOO array by ``permutation``; batch, sparse and dense axes may only
     be permuted among themselves (JAX's NotImplementedError otherwise).
@@ -54,27 +55,40 @@ def bcoo_transpose(mat: BCOO, *, permutation: Sequence[int]) -> BCOO:
         raise TypeError(f"transpose permutation must be a tuple/list/ndarray, got {type(permutation)}.")
     perm = tuple(int(p) for p in permutation)
     if sorted(perm) != list(range(mat.ndim)):
-        raise TypeError("transpose permutation isn't a permutation of operand dimensions, "
-                        f"got permutation {perm} for shape {mat.shape}.")
+        raise TypeError(
+            "transpose permutation isn't a permutation of operand dimensions, "
+            f"got permutation {perm} for shape {mat.shape}."
+        )
     n_batch, n_sparse = mat.n_batch, mat.n_sparse
-    batch_perm, sparse_perm, dense_perm = perm[:n_batch], perm[n_batch:n_batch + n_sparse], perm[n_batch + n_sparse:]
+    batch_perm, sparse_perm, dense_perm = (
+        perm[:n_batch],
+        perm[n_batch : n_batch + n_sparse],
+        perm[n_batch + n_sparse :],
+    )
     if sorted(batch_perm) != list(range(n_batch)):
-        raise NotImplementedError("transpose permutation cannot permute batch axes with non-batch axes; "
-                                  f"got permutation={perm}, with n_batch={n_batch}.")
+        raise NotImplementedError(
+            "transpose permutation cannot permute batch axes with non-batch axes; "
+            f"got permutation={perm}, with n_batch={n_batch}."
+        )
     if sorted(dense_perm) != list(range(n_batch + n_sparse, mat.ndim)):
-        raise NotImplementedError("transpose permutation cannot permute dense axes with non-dense axes; "
-                                  f"got permutation={perm}, with n_dense={mat.n_dense}.")
+        raise NotImplementedError(
+            "transpose permutation cannot permute dense axes with non-dense axes; "
+            f"got permutation={perm}, with n_dense={mat.n_dense}."
+        )
     columns = [p - n_batch for p in sparse_perm]
     data = fnp.transpose(mat.data, batch_perm + (n_batch,) + tuple(d - n_sparse + 1 for d in dense_perm))
     indices = fnp.transpose(mat.indices, batch_perm + (n_batch, n_batch + 1))
     if columns != list(range(n_sparse)):
         indices = indices[..., np.array(columns, dtype=np.int64)]
     shape = tuple(mat.shape[p] for p in perm)
-    still_sorted = mat.indices_sorted and columns == list(range(n_sparse)) and batch_perm == tuple(range(n_batch))
+    still_sorted = (
+        mat.indices_sorted and columns == list(range(n_sparse)) and batch_perm == tuple(range(n_batch))
+    )
     return BCOO((data, indices), shape=shape, indices_sorted=still_sorted, unique_indices=mat.unique_indices)
 
 
 # ---- reduce_sum ------------------------------------------------------------------------------
+
 
 def bcoo_reduce_sum(mat: BCOO, *, axes: Sequence[int]) -> BCOO:
     """Sum of a BCOO array over ``axes``: a BCOO array (duplicates may appear; call
@@ -94,7 +108,7 @@ def bcoo_reduce_sum(mat: BCOO, *, axes: Sequence[int]) -> BCOO:
     batch = mat.shape[:n_batch]
     data = broadcast_batch(mat.data, batch)
     indices = broadcast_batch(mat.indices, batch)
-    sparse_shape = mat.shape[n_batch:n_batch + n_sparse]
+    sparse_shape = mat.shape[n_batch : n_batch + n_sparse]
     # padding must stay padding after index columns are dropped: mark it in a kept column
     # (or, with no column left, zero its values)
     dense_axes = tuple(a for a in axes if a >= n_batch + n_sparse)
@@ -109,7 +123,9 @@ def bcoo_reduce_sum(mat: BCOO, *, axes: Sequence[int]) -> BCOO:
             indices = fnp.where(valid[..., None], indices[..., np.array(keep, dtype=np.int64)], pad)
         else:
             indices = indices[..., :0]
-            data = fnp.where(valid.reshape(valid.shape + (1,) * (data.ndim - valid.ndim)), data, 0).astype(data.dtype)
+            data = fnp.where(valid.reshape(valid.shape + (1,) * (data.ndim - valid.ndim)), data, 0).astype(
+                data.dtype
+            )
     batch_axes = [a for a in axes if a < n_batch]
     if batch_axes:  # summed batch axes become more stored elements
         rest = [a for a in range(n_batch) if a not in batch_axes]
@@ -117,14 +133,15 @@ def bcoo_reduce_sum(mat: BCOO, *, axes: Sequence[int]) -> BCOO:
         data = fnp.transpose(data, order + tuple(range(n_batch, data.ndim)))
         indices = fnp.transpose(indices, order + tuple(range(n_batch, indices.ndim)))
         n_rest = len(rest)
-        merged = math.prod(data.shape[n_rest:n_batch + 1])  # explicit: -1 is ambiguous for empty buffers
-        data = data.reshape(data.shape[:n_rest] + (merged,) + data.shape[n_batch + 1:])
-        indices = indices.reshape(indices.shape[:n_rest] + (merged,) + indices.shape[n_batch + 1:])
+        merged = math.prod(data.shape[n_rest : n_batch + 1])  # explicit: -1 is ambiguous for empty buffers
+        data = data.reshape(data.shape[:n_rest] + (merged,) + data.shape[n_batch + 1 :])
+        indices = indices.reshape(indices.shape[:n_rest] + (merged,) + indices.shape[n_batch + 1 :])
     shape = tuple(n for a, n in enumerate(mat.shape) if a not in axes)
     return BCOO((data, indices), shape=shape)
 
 
 # ---- reshape ---------------------------------------------------------------------------------
+
 
 def _split(sizes: Sequence[int], target: int, op: str, what: str) -> int:
     """The number of leading ``sizes`` whose product is ``target``."""
@@ -173,14 +190,18 @@ def bcoo_reshape(mat: BCOO, *, new_sizes: Sequence[int], dimensions: Sequence[in
         known = math.prod(n for n in new_sizes if n != -1)
         new_sizes = tuple(mat.size // known if n == -1 else n for n in new_sizes)
     if math.prod(new_sizes) != mat.size:
-        raise TypeError(f"bcoo_reshape: cannot reshape array of shape {mat.shape} (size {mat.size}) into "
-                        f"shape {new_sizes}")
+        raise TypeError(
+            f"bcoo_reshape: cannot reshape array of shape {mat.shape} (size {mat.size}) into "
+            f"shape {new_sizes}"
+        )
     n_batch, n_sparse = mat.n_batch, mat.n_sparse
-    old_batch, old_sparse = mat.shape[:n_batch], mat.shape[n_batch:n_batch + n_sparse]
+    old_batch, old_sparse = mat.shape[:n_batch], mat.shape[n_batch : n_batch + n_sparse]
     nb = _split(new_sizes, math.prod(old_batch), "bcoo_reshape", "batch and sparse")
     ns = _split(new_sizes[nb:], math.prod(old_sparse), "bcoo_reshape", "sparse and dense") if n_sparse else 0
-    new_batch, new_sparse, new_dense = new_sizes[:nb], new_sizes[nb:nb + ns], new_sizes[nb + ns:]
-    if n_batch and (tuple(mat.data.shape[:n_batch]) != old_batch or tuple(mat.indices.shape[:n_batch]) != old_batch):
+    new_batch, new_sparse, new_dense = new_sizes[:nb], new_sizes[nb : nb + ns], new_sizes[nb + ns :]
+    if n_batch and (
+        tuple(mat.data.shape[:n_batch]) != old_batch or tuple(mat.indices.shape[:n_batch]) != old_batch
+    ):
         if new_batch != old_batch:
             raise NotImplementedError("reshape of arrays with broadcasted batch dimensions.")
     data, indices = mat.data, mat.indices
@@ -188,14 +209,19 @@ def bcoo_reshape(mat: BCOO, *, new_sizes: Sequence[int], dimensions: Sequence[in
         data = data.reshape(new_batch + data.shape[n_batch:])
         indices = indices.reshape(new_batch + indices.shape[n_batch:])
     if new_sparse != old_sparse:
-        valid = map_batch(lambda i: in_bounds(i, old_sparse), len(new_batch), (0,))(
-            broadcast_batch(indices, new_batch)) if new_batch else in_bounds(indices, old_sparse)
+        valid = (
+            map_batch(lambda i: in_bounds(i, old_sparse), len(new_batch), (0,))(
+                broadcast_batch(indices, new_batch)
+            )
+            if new_batch
+            else in_bounds(indices, old_sparse)
+        )
         flat = _ravel(indices, old_sparse)
         new_idx = _unravel(flat, new_sparse, indices.dtype)
         pad = fnp.array(new_sparse, dtype=indices.dtype)
         indices = fnp.where(valid[..., None], new_idx, pad)
     nbd = len(new_batch)
-    data = data.reshape(data.shape[:nbd + 1] + new_dense)
+    data = data.reshape(data.shape[: nbd + 1] + new_dense)
     sorted_ok = mat.indices_sorted and new_batch == old_batch
     return BCOO((data, indices), shape=new_sizes, indices_sorted=sorted_ok, unique_indices=mat.unique_indices)
 
@@ -214,6 +240,8 @@ def bcoo_squeeze(arr: BCOO, *, dimensions: Sequence[int]) -> BCOO:
     _check(arr, "bcoo_squeeze")
     dims = _normalize_axes(dimensions, arr.ndim, "bcoo_squeeze")
     if any(arr.shape[d] != 1 for d in dims):
-        raise ValueError("cannot select an axis to squeeze out which has size not equal to one, "
-                         f"got shape={arr.shape} and dimensions={tuple(dimensions)}")
+        raise ValueError(
+            "cannot select an axis to squeeze out which has size not equal to one, "
+            f"got shape={arr.shape} and dimensions={tuple(dimensions)}"
+        )
     return bcoo_reshape(arr, new_sizes=tuple(n for a, n in enumerate(arr.shape) if a not in dims))

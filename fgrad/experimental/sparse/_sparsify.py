@@ -76,8 +76,14 @@ def eval_sparse_jaxpr(jaxpr: Any, consts: list, args: list) -> list:
 
 
 def _share_indices(x: Any, y: Any) -> bool:
-    return isinstance(x, BCOO) and isinstance(y, BCOO) and x.indices is y.indices and x.shape == y.shape \
-        and x.data.shape == y.data.shape and x.dtype == y.dtype
+    return (
+        isinstance(x, BCOO)
+        and isinstance(y, BCOO)
+        and x.indices is y.indices
+        and x.shape == y.shape
+        and x.data.shape == y.data.shape
+        and x.dtype == y.dtype
+    )
 
 
 def _is_traced_leaf(x: Any) -> bool:
