@@ -188,6 +188,35 @@ def transpose_reshape_sum(ns):
     }
 
 
+@case
+def slicing_and_concatenation(ns):
+    m = ns.jnp.asarray(M)
+    s = ns.sparse.BCOO.fromdense(m)
+    sb = ns.sparse.BCOO.fromdense(m, n_batch=1)
+    sd = ns.sparse.BCOO.fromdense(ns.jnp.asarray(B3), n_batch=1, n_dense=1)
+    return {
+        "slice": ns.sparse.bcoo_slice(s, start_indices=(1, 0), limit_indices=(3, 4)),
+        "strided": ns.sparse.bcoo_slice(s, start_indices=(0, 1), limit_indices=(3, 4), strides=(1, 2)),
+        "row": s[1],
+        "last_row": s[-1],
+        "cols": s[:, 1:3],
+        "every_other": s[::2, ::2],
+        "ellipsis": s[..., 1:3],
+        "int_inner_dense": ns.sparse.todense(s[:, 2]),
+        "batch_rows": sb[1:],
+        "batch_row": sb[1],
+        "dense_slice": ns.sparse.todense(sd[:, 1, 1:]),  # JAX: fewer nse after an inner integer
+        "dynamic": ns.sparse.bcoo_dynamic_slice(s, (1, 1), (2, 2)),
+        "dynamic_clamped": ns.jx.jit(lambda a, i: ns.sparse.bcoo_dynamic_slice(a, (i, 0), (2, 3)))(s, 5),
+        "concat_sparse": ns.sparse.bcoo_concatenate([s, s * 2], dimension=0),
+        "concat_batch_sparse": ns.sparse.bcoo_concatenate([sb, sb], dimension=1),
+        "concat_batch": ns.sparse.bcoo_concatenate([sb, sb], dimension=0),
+        "grad": ns.jx.grad(
+            lambda d: ns.jnp.sum(ns.sparse.BCOO((d, s.indices), shape=s.shape)[1:, ::2].todense() ** 2)
+        )(s.data),
+    }
+
+
 # ---- products -------------------------------------------------------------------------------
 
 

@@ -19,6 +19,7 @@ from ._elementwise import bcoo_map_data
 from ._layout import bcoo_sort_indices, bcoo_sum_duplicates
 from ._rules import apply_rule, densifying_error
 from ._update_layout import bcoo_update_layout
+from ._slicing import bcoo_getitem
 from ._shape import bcoo_reshape, bcoo_transpose
 
 __all__ = ["attach_bcoo_methods", "defer_dense_operators"]
@@ -138,7 +139,7 @@ def attach_bcoo_methods() -> None:
     for name, dunder in (("gt", "gt"), ("ge", "ge"), ("lt", "lt"), ("le", "le"), ("eq", "eq"), ("ne", "ne")):
         setattr(B, f"__{dunder}__", _compare(name))
     B.__hash__ = None
-    B.__getitem__ = _getitem
+    B.__getitem__ = bcoo_getitem
     B.__iter__ = lambda self: (_ for _ in ()).throw(NotImplementedError("iteration over a BCOO array"))
 
 
