@@ -320,6 +320,29 @@ def sparsify_programs(ns):
     }
 
 
+@case
+def sparsify_structural(ns):
+    s = ns.sparse.BCOO.fromdense(ns.jnp.asarray(M))
+
+    def f(x):
+        return (
+            ns.jnp.flip(x, 0),
+            ns.jnp.concatenate([x, x], 1),
+            x[1:],
+            x[:, 2],
+            x[None],
+            x[::-1],
+            x[2:0:-2, ::-3],
+            ns.jnp.expand_dims(ns.jnp.sum(x, 1), 1) * 2.0,
+            x.T[1:3],
+        )
+
+    return {
+        "dense": [ns.sparse.todense(r) for r in ns.sparse.sparsify(f)(s)],
+        "rev": ns.sparse.bcoo_rev(s, dimensions=(0, 1)),
+    }
+
+
 # ---- derivatives ----------------------------------------------------------------------------
 
 

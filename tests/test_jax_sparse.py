@@ -238,6 +238,37 @@ def test_products_match_dense(m, k, n, seed):
     )
 
 
+@st.composite
+def basic_index(draw):
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
+    index = []
+    for n in shape[: draw(st.integers(0, len(shape)))]:
+        if draw(st.booleans()):
+            index.append(draw(st.integers(-n, n - 1)))
+        else:
+            index.append(
+                slice(
+                    draw(st.none() | st.integers(-n - 1, n + 1)),
+                    draw(st.none() | st.integers(-n - 1, n + 1)),
+                    draw(st.sampled_from([None, 1, 2, -1, -2])),
+                )
+            )
+    n_batch = draw(st.integers(0, len(shape)))
+    return shape, tuple(index), n_batch, draw(st.integers(0, len(shape) - n_batch))
+
+
+@settings(max_examples=30, deadline=None)
+@given(basic_index(), st.integers(0, 2**16))
+def test_indexing_matches_numpy(case, seed):
+    shape, index, n_batch, n_dense = case
+    rng = np.random.default_rng(seed)
+    values = rng.normal(size=shape) * (rng.random(shape) < 0.5)
+    s = sparse.BCOO.fromdense(fnp.asarray(values), n_batch=n_batch, n_dense=n_dense)
+    np.testing.assert_array_equal(np.asarray(sparse.todense(s[index])), values[index])
+    traced = fgrad.jit(sparse.sparsify(lambda x: x[index] * 2.0))(s)
+    np.testing.assert_array_equal(np.asarray(sparse.todense(traced)), values[index] * 2.0)
+
+
 # ---- errors (JAX's types) ---------------------------------------------------------------------
 
 

@@ -28,7 +28,7 @@ from ._errors import CuSparseEfficiencyWarning, SparseEfficiencyError, SparseEff
 from ._layout import bcoo_eliminate_zeros, bcoo_sort_indices, bcoo_sum_duplicates
 from ._methods import attach_bcoo_methods, defer_dense_operators
 from ._shape import bcoo_reduce_sum, bcoo_reshape, bcoo_squeeze, bcoo_transpose
-from ._slicing import bcoo_concatenate, bcoo_dynamic_slice, bcoo_slice
+from ._slicing import bcoo_concatenate, bcoo_dynamic_slice, bcoo_rev, bcoo_slice
 from ._sparsify import sparsify
 from ._todense import todense
 from ._transforms import grad, jacfwd, jacobian, jacrev, value_and_grad
@@ -44,7 +44,10 @@ __all__ = [
     "JAXSparse",
     "SparseEfficiencyError",
     "SparseEfficiencyWarning",
-    "bcoo_concatenate", "bcoo_dot_general", "bcoo_dynamic_slice", "bcoo_slice",
+    "bcoo_concatenate",
+    "bcoo_dot_general",
+    "bcoo_dynamic_slice",
+    "bcoo_slice",
     "bcoo_dot_general_sampled",
     "bcoo_eliminate_zeros",
     "bcoo_extract",
@@ -53,6 +56,7 @@ __all__ = [
     "bcoo_multiply_sparse",
     "bcoo_reduce_sum",
     "bcoo_reshape",
+    "bcoo_rev",
     "bcoo_sort_indices",
     "bcoo_squeeze",
     "bcoo_sum_duplicates",

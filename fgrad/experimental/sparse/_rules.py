@@ -18,6 +18,7 @@ from ._bcoo import BCOO
 from ._convert import bcoo_todense
 from ._dot import bcoo_dot_general
 from ._elementwise import bcoo_add, bcoo_map_data, bcoo_multiply_sparse, multiply_dense
+from ._slicing import basic_index_from_indexer, bcoo_basic_index, bcoo_concatenate, bcoo_rev
 from ._shape import bcoo_reduce_sum, bcoo_reshape, bcoo_transpose
 
 __all__ = ["SPARSE_RULES", "TODENSE_NAME", "apply_rule", "densifying_error"]
@@ -153,6 +154,23 @@ def _reshape(x, *, new_sizes, dimensions=None, **params):
     return bcoo_reshape(x, new_sizes=new_sizes, dimensions=dimensions)
 
 
+def _gather(x, *index_arrays, indexer, **params):
+    basic = None if index_arrays or not _is_sparse(x) else basic_index_from_indexer(indexer, x.ndim)
+    if basic is None:
+        raise densifying_error("gather (indexing with arrays)")
+    return bcoo_basic_index(x, *basic)
+
+
+def _rev(x, *, dimensions, **params):
+    return bcoo_rev(x, dimensions)
+
+
+def _concatenate(*operands, dimension, **params):
+    if not all(_is_sparse(o) for o in operands):
+        raise densifying_error("concatenate (of sparse and dense arrays)")
+    return bcoo_concatenate(operands, dimension=dimension)
+
+
 def _name(x, *, name, **params):
     return bcoo_todense(x) if name == TODENSE_NAME else x
 
@@ -172,6 +190,9 @@ SPARSE_RULES.update(
         "transpose": _transpose,
         "reshape": _reshape,
         "name": _name,
+        "gather": _gather,
+        "rev": _rev,
+        "concatenate": _concatenate,
     }
 )
 

@@ -17,9 +17,17 @@ import fgrad.numpy as fnp
 from ...lax import dynamic_slice as _dynamic_slice
 from ._batching import broadcast_batch
 from ._bcoo import BCOO
-from ._shape import bcoo_squeeze
+from ._shape import bcoo_reshape, bcoo_squeeze
 
-__all__ = ["bcoo_concatenate", "bcoo_dynamic_slice", "bcoo_getitem", "bcoo_slice"]
+__all__ = [
+    "basic_index_from_indexer",
+    "bcoo_basic_index",
+    "bcoo_concatenate",
+    "bcoo_dynamic_slice",
+    "bcoo_getitem",
+    "bcoo_rev",
+    "bcoo_slice",
+]
 
 
 def _check(mat: Any, op: str) -> None:
@@ -193,14 +201,13 @@ def bcoo_getitem(mat: BCOO, idx: Any) -> BCOO:
             f"Too many indices for array: {len(idx)} non-None/Ellipsis indices for dim {mat.ndim}."
         )
     idx = idx + (slice(None),) * (mat.ndim - len(idx))
-    start, limit, strides, squeeze = [], [], [], []
+    start, limit, strides, squeeze, reversed_axes = [], [], [], [], []
     for axis, (i, n) in enumerate(zip(idx, mat.shape)):
         if isinstance(i, slice):
             s, lim, st = i.indices(n)
-            if st <= 0:
-                raise NotImplementedError(
-                    "BCOO indexing with a negative step (use bcoo_rev on the dense array)"
-                )
+            if st < 0:  # walk the reversed axis forwards: position j becomes n - 1 - j
+                reversed_axes.append(axis)
+                s, lim, st = n - 1 - s, n - 1 - lim, -st
             start.append(s)
             limit.append(max(lim, s))
             strides.append(st)
@@ -218,6 +225,8 @@ def bcoo_getitem(mat: BCOO, idx: Any) -> BCOO:
                 f"BCOO indexing with {type(i).__name__} (fgrad supports integers, slices and "
                 "...): use bcoo_extract, or sparse.todense(x)[idx]"
             )
+    if reversed_axes:
+        mat = bcoo_rev(mat, reversed_axes)
     out = bcoo_slice(mat, start_indices=start, limit_indices=limit, strides=strides)
     return bcoo_squeeze(out, dimensions=squeeze) if squeeze else out
 
@@ -285,3 +294,84 @@ def bcoo_concatenate(operands: Sequence[BCOO], *, dimension: int) -> BCOO:
         inds.append(ind)
         offset += o.shape[dim]
     return BCOO((fnp.concatenate(datas, axis=n_batch), fnp.concatenate(inds, axis=n_batch)), shape=shape)
+
+
+def bcoo_rev(operand: BCOO, dimensions: Sequence[int]) -> BCOO:
+    """``lax.rev`` of a BCOO array: the order of ``dimensions`` reversed (batch and dense
+    axes flip the buffers, sparse axes mirror the indices; padding stays padding).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.experimental import sparse
+        >>> s = sparse.BCOO.fromdense(fnp.array([[0., 1., 2.], [3., 0., 0.]]))
+        >>> sparse.bcoo_rev(s, dimensions=(1,)).todense().tolist()
+        [[2.0, 1.0, 0.0], [0.0, 0.0, 3.0]]
+    """
+    _check(operand, "bcoo_rev")
+    dims = sorted({operator.index(d) % operand.ndim for d in dimensions})
+    n_batch, n_sparse = operand.n_batch, operand.n_sparse
+    data, indices = operand.data, operand.indices
+    batch_dims = [d for d in dims if d < n_batch]
+    if batch_dims:
+        data, indices = fnp.flip(data, batch_dims), fnp.flip(indices, batch_dims)
+    dense_dims = [d - n_sparse + 1 for d in dims if d >= n_batch + n_sparse]
+    if dense_dims:
+        data = fnp.flip(data, dense_dims)
+    sparse_dims = [d - n_batch for d in dims if n_batch <= d < n_batch + n_sparse]
+    if sparse_dims:
+        sizes = operand.shape[n_batch : n_batch + n_sparse]
+        cols = []
+        for k in range(n_sparse):
+            col = indices[..., k]
+            if k in sparse_dims:
+                n = sizes[k]
+                col = fnp.where((col >= 0) & (col < n), n - 1 - col, n).astype(indices.dtype)
+            cols.append(col)
+        indices = fnp.stack(cols, axis=-1)
+    return BCOO((data, indices), shape=operand.shape)
+
+
+def basic_index_from_indexer(indexer: Any, ndim: int) -> tuple[tuple, tuple[int, ...]] | None:
+    """fgrad's traced basic-indexing ``gather`` parameter as ``(index without None, positions
+    of new axes in the result)``; None when it holds index arrays.
+
+    Example::
+
+        >>> basic_index_from_indexer((("s", 1, None, None), ("n",), ("i", 2)), 2)
+        ((slice(1, None, None), 2), (1,))
+    """
+    index, new_axes, out_axis = [], [], 0
+    for entry in indexer:
+        kind = entry[0]
+        if kind == "s":
+            index.append(slice(*entry[1:4]))
+            out_axis += 1
+        elif kind == "i" and isinstance(entry[1], (int, np.integer)):
+            index.append(int(entry[1]))
+        elif kind == "n":
+            new_axes.append(out_axis)
+            out_axis += 1
+        else:
+            return None
+    return tuple(index), tuple(new_axes)
+
+
+def bcoo_basic_index(mat: BCOO, index: tuple, new_axes: tuple[int, ...]) -> BCOO:
+    """``mat[index]`` with size-1 axes inserted at ``new_axes`` of the result.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.experimental import sparse
+        >>> s = sparse.BCOO.fromdense(fnp.array([0., 1., 2.]))
+        >>> bcoo_basic_index(s, (slice(1, None),), (1,)).shape
+        (2, 1)
+    """
+    out = bcoo_getitem(mat, index) if index else mat
+    if not new_axes:
+        return out
+    shape = list(out.shape)
+    for axis in new_axes:
+        shape.insert(axis, 1)
+    return bcoo_reshape(out, new_sizes=tuple(shape))
