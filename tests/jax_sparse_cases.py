@@ -430,6 +430,43 @@ def bcsr(ns):
 
 
 @case
+def legacy_formats(ns):
+    m = ns.jnp.asarray(M + 5.0 * np.eye(3, 4))
+    c, r, k = (
+        ns.sparse.COO.fromdense(m, nse=7),
+        ns.sparse.CSR.fromdense(m, nse=7),
+        ns.sparse.CSC.fromdense(m),
+    )
+    v, x = ns.jnp.asarray(V), ns.jnp.asarray(X)
+    buffers = {
+        "coo": [c.data, c.row, c.col],
+        "csr": [r.data, r.indices, r.indptr],
+        "csc": [k.data, k.indices, k.indptr],
+    }
+    return {
+        "buffers": buffers,
+        "dense": [c.todense(), r.todense(), k.todense(), ns.sparse.coo_todense(c), ns.sparse.csr_todense(r)],
+        "products": [
+            c @ v,
+            r @ x,
+            k @ v,
+            c.T @ ns.jnp.ones(3),
+            r.T @ ns.jnp.ones(3),
+            k.T @ ns.jnp.ones(3),
+            ns.sparse.coo_matvec(c, ns.jnp.ones(3), transpose=True),
+            ns.sparse.coo_matmat(c, x),
+            ns.sparse.csr_matvec(r, v),
+            ns.sparse.csr_matmat(r, ns.jnp.ones((3, 2)), transpose=True),
+        ],
+        "fn": [ns.sparse.coo_fromdense(m).row, ns.sparse.csr_fromdense(m, nse=6).indptr],
+        "grad": ns.jx.grad(
+            lambda d: ns.jnp.sum((ns.sparse.CSR((d, r.indices, r.indptr), shape=r.shape) @ x) ** 2)
+        )(r.data),
+        "jit": ns.jx.jit(lambda a, y: a @ y)(c, v),
+    }
+
+
+@case
 def constructors(ns):
     key = ns.jx.random.PRNGKey(0)
     return {

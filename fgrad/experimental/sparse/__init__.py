@@ -25,6 +25,19 @@ from ._convert import bcoo_extract, bcoo_fromdense, bcoo_todense
 from ._dot import bcoo_dot_general, bcoo_dot_general_sampled
 from ._elementwise import bcoo_multiply_dense, bcoo_multiply_sparse
 from ._errors import CuSparseEfficiencyWarning, SparseEfficiencyError, SparseEfficiencyWarning
+from ._legacy import (
+    COO,
+    CSC,
+    CSR,
+    coo_fromdense,
+    coo_matmat,
+    coo_matvec,
+    coo_todense,
+    csr_fromdense,
+    csr_matmat,
+    csr_matvec,
+    csr_todense,
+)
 from ._layout import bcoo_eliminate_zeros, bcoo_sort_indices, bcoo_sum_duplicates
 from ._methods import attach_bcoo_methods, defer_dense_operators
 from ._shape import bcoo_reduce_sum, bcoo_reshape, bcoo_squeeze, bcoo_transpose
@@ -40,6 +53,9 @@ defer_dense_operators()
 __all__ = [
     "BCOO",
     "BCSR",
+    "COO",
+    "CSC",
+    "CSR",
     "CuSparseEfficiencyWarning",
     "JAXSparse",
     "SparseEfficiencyError",
@@ -66,6 +82,14 @@ __all__ = [
     "bcsr_dot_general",
     "bcsr_fromdense",
     "bcsr_todense",
+    "coo_fromdense",
+    "coo_matmat",
+    "coo_matvec",
+    "coo_todense",
+    "csr_fromdense",
+    "csr_matmat",
+    "csr_matvec",
+    "csr_todense",
     "empty",
     "eye",
     "grad",
