@@ -466,6 +466,14 @@ def legacy_formats(ns):
     }
 
 
+def _from_scipy(ns):
+    import scipy.sparse
+
+    return ns.sparse.BCOO.from_scipy_sparse(
+        scipy.sparse.random(5, 4, density=0.4, random_state=0, format="csc")
+    )
+
+
 @case
 def constructors(ns):
     key = ns.jx.random.PRNGKey(0)
@@ -480,6 +488,7 @@ def constructors(ns):
             ns.jx.random.PRNGKey(3), (2, 5, 3), nse=2, n_batch=1, n_dense=1
         ),
         "random_sorted": ns.sparse.random_bcoo(ns.jx.random.PRNGKey(7), (6, 6), nse=5, sorted_indices=True),
+        "from_scipy": _from_scipy(ns),
         "random_normal": ns.sparse.random_bcoo(key, (4, 4), nse=3, generator=ns.jx.random.normal),
     }
 

@@ -41,6 +41,25 @@ def _fromdense(
     return bcoo_fromdense(mat, nse=nse, index_dtype=index_dtype, n_dense=n_dense, n_batch=n_batch)
 
 
+def _from_scipy_sparse(cls, mat: Any, *, index_dtype: Any = None, n_dense: int = 0, n_batch: int = 0) -> BCOO:
+    """``BCOO.from_scipy_sparse(mat)``: a BCOO array of a ``scipy.sparse`` matrix's stored
+    elements (duplicates and order kept, as in JAX).
+
+    Example::
+
+        >>> import scipy.sparse
+        >>> from fgrad.experimental import sparse
+        >>> s = sparse.BCOO.from_scipy_sparse(scipy.sparse.eye(3, format="csr"))
+        >>> s, s.todense().trace().item()
+        (BCOO(float64[3, 3], nse=3), 3.0)
+    """
+    if n_dense != 0 or n_batch != 0:
+        raise NotImplementedError("BCOO.fromscipy with nonzero n_dense/n_batch")
+    coo = mat.tocoo()
+    indices = np.column_stack((np.asarray(coo.row), np.asarray(coo.col))).astype(index_dtype or np.int32)
+    return cls((fnp.asarray(np.asarray(coo.data)), fnp.asarray(indices)), shape=coo.shape)
+
+
 def _transpose(self: BCOO, axes: Sequence[int] | None = None) -> BCOO:
     perm = tuple(range(self.ndim))[::-1] if axes is None else tuple(axes)
     return bcoo_transpose(self, permutation=perm)
@@ -118,6 +137,7 @@ def attach_bcoo_methods() -> None:
     B = BCOO
     B.todense = bcoo_todense
     B.fromdense = classmethod(_fromdense)
+    B.from_scipy_sparse = classmethod(_from_scipy_sparse)
     B.transpose = _transpose
     B.reshape = _reshape
     B.sum = _sum
