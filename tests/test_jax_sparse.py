@@ -7,6 +7,10 @@ round trips, and the errors JAX raises."""
 from __future__ import annotations
 
 import json
+import os
+import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -312,3 +316,32 @@ def test_pytree_and_repr():
     assert repr(sparse.BCSR.fromdense(fnp.asarray(M))) == "BCSR(float64[3, 4], nse=4)"
     assert isinstance(fgrad.tree_util.tree_map(lambda x: x, S), sparse.BCOO)
     assert (S.ndim, S.size, S.dtype, S.nse, S.n_sparse) == (2, 12, np.float64, 4, 2)
+
+
+# ---- a JAX program, unchanged, through the jax alias -------------------------------------------
+
+PROGRAMS = pathlib.Path(__file__).parent / "jax_sparse_programs"
+
+
+def _run_program(path: pathlib.Path, alias: bool) -> str:
+    root = pathlib.Path(__file__).resolve().parents[1]
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "JAX_PLATFORMS": "cpu",
+        "FGRAD_BACKEND": "cpu",
+    }
+    args = ["-m", "fgrad.jax_alias", str(path)] if alias else [str(path)]
+    done = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, timeout=300, cwd=root
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_graph_convolution_program_prints_jax_output():
+    program = PROGRAMS / "graph_convolution.py"
+    got = _run_program(program, alias=True)
+    assert got == (PROGRAMS / "graph_convolution.expected").read_text()
+    pytest.importorskip("jax")
+    assert _run_program(program, alias=False) == got  # live JAX prints the same
