@@ -129,6 +129,20 @@ def sum_duplicates_and_sort(ns):
     return {
         "sum_duplicates": ns.sparse.bcoo_sum_duplicates(s),
         "method": s.sum_duplicates(nse=4),
+        "method_zeros": ns.sparse.BCOO(
+            (
+                ns.jnp.asarray([0.0, 2.0, 1.0, 0.0]),
+                ns.jnp.asarray(np.array([[0, 0], [1, 1], [1, 1], [0, 1]])),
+            ),
+            shape=(2, 2),
+        ).sum_duplicates(),
+        "method_keep_zeros": ns.sparse.BCOO(
+            (
+                ns.jnp.asarray([0.0, 2.0, 1.0, 0.0]),
+                ns.jnp.asarray(np.array([[0, 0], [1, 1], [1, 1], [0, 1]])),
+            ),
+            shape=(2, 2),
+        ).sum_duplicates(remove_zeros=False),
         "sorted": ns.sparse.bcoo_sort_indices(s),
         "batched_sum_duplicates": sb.sum_duplicates(),
         "batched_sorted": sb.sort_indices(),

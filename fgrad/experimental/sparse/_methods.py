@@ -16,7 +16,7 @@ from ._bcoo import BCOO
 from ._convert import bcoo_fromdense, bcoo_todense
 from ._dot import bcoo_matmul
 from ._elementwise import bcoo_map_data
-from ._layout import bcoo_sort_indices, bcoo_sum_duplicates
+from ._layout import bcoo_eliminate_zeros, bcoo_sort_indices, bcoo_sum_duplicates
 from ._rules import apply_rule, densifying_error
 from ._update_layout import bcoo_update_layout
 from ._slicing import bcoo_getitem
@@ -58,6 +58,23 @@ def _from_scipy_sparse(cls, mat: Any, *, index_dtype: Any = None, n_dense: int =
     coo = mat.tocoo()
     indices = np.column_stack((np.asarray(coo.row), np.asarray(coo.col))).astype(index_dtype or np.int32)
     return cls((fnp.asarray(np.asarray(coo.data)), fnp.asarray(indices)), shape=coo.shape)
+
+
+def _sum_duplicates(self: BCOO, nse: int | None = None, remove_zeros: bool = True) -> BCOO:
+    """``BCOO.sum_duplicates``: duplicates summed and indices sorted; with ``remove_zeros``
+    (the default, as in JAX) explicitly stored zeros are dropped first.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.experimental import sparse
+        >>> s = sparse.BCOO((fnp.array([0., 2., 1.]), fnp.array([[0], [1], [1]])), shape=(2,))
+        >>> s.sum_duplicates().nse, s.sum_duplicates(remove_zeros=False).nse
+        (1, 2)
+    """
+    if remove_zeros:
+        return bcoo_eliminate_zeros(self, nse=nse)
+    return bcoo_sum_duplicates(self, nse=nse)
 
 
 def _transpose(self: BCOO, axes: Sequence[int] | None = None) -> BCOO:
@@ -142,7 +159,7 @@ def attach_bcoo_methods() -> None:
     B.reshape = _reshape
     B.sum = _sum
     B.astype = _astype
-    B.sum_duplicates = lambda self, nse=None, remove_zeros=True: bcoo_sum_duplicates(self, nse=nse)
+    B.sum_duplicates = _sum_duplicates
     B.sort_indices = bcoo_sort_indices
     B.update_layout = lambda self, *, n_batch=None, n_dense=None, on_inefficient="error": bcoo_update_layout(
         self, n_batch=n_batch, n_dense=n_dense, on_inefficient=on_inefficient
