@@ -231,6 +231,20 @@ def slicing_and_concatenation(ns):
     }
 
 
+@case
+def broadcast_in_dim(ns):
+    m = ns.jnp.asarray(M)
+    s, sd = ns.sparse.BCOO.fromdense(m), ns.sparse.BCOO.fromdense(m, n_dense=1)
+    bid = ns.sparse.bcoo_broadcast_in_dim
+    return {
+        "new_batch": bid(s, shape=(2, 3, 4), broadcast_dimensions=(1, 2)),
+        "new_sparse": bid(s, shape=(3, 1, 4), broadcast_dimensions=(0, 2)),
+        "new_dense": bid(sd, shape=(3, 4, 2), broadcast_dimensions=(0, 1)),
+        "batched": bid(ns.sparse.BCOO.fromdense(m, n_batch=1), shape=(2, 3, 4), broadcast_dimensions=(1, 2)),
+        "sparsify": ns.sparse.sparsify(lambda x: ns.jnp.broadcast_to(x, (2, 3, 4)) * 2.0)(s),
+    }
+
+
 # ---- products -------------------------------------------------------------------------------
 
 

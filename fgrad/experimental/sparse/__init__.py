@@ -40,7 +40,7 @@ from ._legacy import (
 )
 from ._layout import bcoo_eliminate_zeros, bcoo_sort_indices, bcoo_sum_duplicates
 from ._methods import attach_bcoo_methods, defer_dense_operators
-from ._shape import bcoo_reduce_sum, bcoo_reshape, bcoo_squeeze, bcoo_transpose
+from ._shape import bcoo_broadcast_in_dim, bcoo_reduce_sum, bcoo_reshape, bcoo_squeeze, bcoo_transpose
 from ._slicing import bcoo_concatenate, bcoo_dynamic_slice, bcoo_rev, bcoo_slice
 from ._sparsify import sparsify
 from ._todense import todense
@@ -60,6 +60,7 @@ __all__ = [
     "JAXSparse",
     "SparseEfficiencyError",
     "SparseEfficiencyWarning",
+    "bcoo_broadcast_in_dim",
     "bcoo_concatenate",
     "bcoo_dot_general",
     "bcoo_dynamic_slice",

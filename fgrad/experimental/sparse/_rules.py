@@ -19,7 +19,7 @@ from ._convert import bcoo_todense
 from ._dot import bcoo_dot_general
 from ._elementwise import bcoo_add, bcoo_map_data, bcoo_multiply_sparse, multiply_dense
 from ._slicing import basic_index_from_indexer, bcoo_basic_index, bcoo_concatenate, bcoo_rev
-from ._shape import bcoo_reduce_sum, bcoo_reshape, bcoo_transpose
+from ._shape import bcoo_broadcast_in_dim, bcoo_reduce_sum, bcoo_reshape, bcoo_transpose
 
 __all__ = ["SPARSE_RULES", "TODENSE_NAME", "apply_rule", "densifying_error"]
 
@@ -171,6 +171,12 @@ def _concatenate(*operands, dimension, **params):
     return bcoo_concatenate(operands, dimension=dimension)
 
 
+def _broadcast_in_dim(x, *dyn, shape, broadcast_dimensions, **params):
+    if dyn:
+        raise densifying_error("broadcast_in_dim (dynamic shapes)")
+    return bcoo_broadcast_in_dim(x, shape=shape, broadcast_dimensions=broadcast_dimensions)
+
+
 def _name(x, *, name, **params):
     return bcoo_todense(x) if name == TODENSE_NAME else x
 
@@ -192,6 +198,7 @@ SPARSE_RULES.update(
         "name": _name,
         "gather": _gather,
         "rev": _rev,
+        "broadcast_in_dim": _broadcast_in_dim,
         "concatenate": _concatenate,
     }
 )

@@ -17,7 +17,7 @@ from ._bcoo import BCOO
 from ._indices import in_bounds
 from ._batching import map_batch
 
-__all__ = ["bcoo_reduce_sum", "bcoo_reshape", "bcoo_squeeze", "bcoo_transpose"]
+__all__ = ["bcoo_broadcast_in_dim", "bcoo_reduce_sum", "bcoo_reshape", "bcoo_squeeze", "bcoo_transpose"]
 
 
 def _check(mat: Any, op: str) -> None:
@@ -245,3 +245,69 @@ def bcoo_squeeze(arr: BCOO, *, dimensions: Sequence[int]) -> BCOO:
             f"got shape={arr.shape} and dimensions={tuple(dimensions)}"
         )
     return bcoo_reshape(arr, new_sizes=tuple(n for a, n in enumerate(arr.shape) if a not in dims))
+
+
+def bcoo_broadcast_in_dim(
+    mat: BCOO, *, shape: Sequence[int], broadcast_dimensions: Sequence[int], sharding: Any = None
+) -> BCOO:
+    """``lax.broadcast_in_dim`` of a BCOO array: new leading dimensions become batch
+    dimensions, new trailing ones (after a dense one) dense dimensions, and sparse dimensions
+    may only gain axes of size 1 (JAX's rules and errors).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.experimental import sparse
+        >>> s = sparse.BCOO.fromdense(fnp.array([0., 2., 0.]))
+        >>> b = sparse.bcoo_broadcast_in_dim(s, shape=(2, 3), broadcast_dimensions=(1,))
+        >>> b, b.todense().tolist()
+        (BCOO(float64[2, 3], nse=1, n_batch=1), [[0.0, 2.0, 0.0], [0.0, 2.0, 0.0]])
+    """
+    _check(mat, "bcoo_broadcast_in_dim")
+    shape = tuple(int(n) for n in shape)
+    dims = tuple(int(d) for d in broadcast_dimensions)
+    if len(dims) != mat.ndim:
+        raise ValueError(
+            f"spinfo.shape={mat.shape} and broadcast_dimensions={dims} must have the same length"
+        )
+    n_batch, n_sparse, n_dense, nse = mat.n_batch, mat.n_sparse, mat.n_dense, mat.nse
+    batch_dims, sparse_dims, dense_dims = (
+        dims[:n_batch],
+        dims[n_batch : n_batch + n_sparse],
+        dims[n_batch + n_sparse :],
+    )
+    if max(batch_dims, default=0) > min(sparse_dims, default=len(shape)):
+        raise ValueError("Cannot mix batch and sparse dimensions during broadcast_in_dim")
+    if max(sparse_dims, default=0) > min(dense_dims, default=len(shape)):
+        raise ValueError("Cannot mix sparse and dense dimensions during broadcast_in_dim")
+    new_batch = min(dims[n_batch:], default=len(shape))  # new axes before any sparse/dense one: batch
+    new_dense = len(shape) - min(dense_dims) if n_dense else 0
+    new_sparse = len(shape) - new_batch - new_dense
+    if math.prod(mat.shape[n_batch : n_batch + n_sparse]) != math.prod(
+        shape[new_batch : new_batch + new_sparse]
+    ):
+        raise NotImplementedError("Adding sparse dimensions with lengths != 1")
+    data, indices = mat.data, mat.indices
+    if (new_batch, new_dense) != (n_batch, n_dense):
+        data = _broadcast_in_dim(
+            data,
+            shape[:new_batch] + (nse,) + shape[new_batch + new_sparse :],
+            batch_dims + (new_batch,) + tuple(d + 1 - new_sparse for d in dense_dims),
+        )
+        indices = _broadcast_in_dim(
+            indices, shape[:new_batch] + (nse, n_sparse), batch_dims + (new_batch, new_batch + 1)
+        )
+    if new_sparse != n_sparse:
+        columns = [d - new_batch for d in sparse_dims]
+        cols = [fnp.zeros(indices.shape[:-1], indices.dtype)] * new_sparse
+        for k, c in enumerate(columns):
+            cols[c] = indices[..., k]
+        indices = fnp.stack(cols, axis=-1)
+    return BCOO((data, indices), shape=shape)
+
+
+def _broadcast_in_dim(x: Any, shape: tuple[int, ...], dims: tuple[int, ...]) -> Any:
+    """``lax.broadcast_in_dim``: operand axis ``i`` becomes result axis ``dims[i]`` (size 1
+    axes broadcast)."""
+    expanded = x.reshape(tuple(x.shape[dims.index(a)] if a in dims else 1 for a in range(len(shape))))
+    return fnp.broadcast_to(expanded, shape)
