@@ -451,6 +451,15 @@ def bcsr(ns):
         "from_bcoo": ns.sparse.BCSR.from_bcoo(ns.sparse.BCOO.fromdense(m)),
         "fn": ns.sparse.bcsr_fromdense(m),
         "fn_dense": ns.sparse.bcsr_todense(b),
+        "extract": ns.sparse.bcsr_extract(
+            ns.sparse.BCSR.fromdense(m, nse=6).indices, ns.sparse.BCSR.fromdense(m, nse=6).indptr, m + 10.0
+        ),
+        "sum_duplicates": ns.sparse.bcsr_sum_duplicates(
+            ns.sparse.BCSR(
+                (ns.jnp.asarray([1.0, 2.0, 0.5]), ns.jnp.asarray([0, 0, 1]), ns.jnp.asarray([0, 2, 3])),
+                shape=(2, 2),
+            )
+        ),
         "dot_general": ns.sparse.bcsr_dot_general(
             b, ns.jnp.asarray(V), dimension_numbers=(((1,), (0,)), ((), ()))
         ),

@@ -19,7 +19,8 @@ print("adjacency", adj, "degrees", degree)
 k1, k2, k3 = jax.random.split(jax.random.PRNGKey(0), 3)
 features = jax.random.normal(k1, (n_nodes, n_feat))
 targets = jnp.sin(jnp.arange(n_nodes) * 0.7)
-params = {"w1": jax.random.normal(k2, (n_feat, n_hidden)) * 0.5, "w2": jax.random.normal(k3, (n_hidden, 1)) * 0.5}
+params = {"w1": jax.random.normal(k2, (n_feat, n_hidden)) * 0.5,
+          "w2": jax.random.normal(k3, (n_hidden, 1)) * 0.5}
 
 
 def model(params, a, x):

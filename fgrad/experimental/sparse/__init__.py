@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ._base import JAXSparse
 from ._bcoo import BCOO
-from ._bcsr import BCSR, bcsr_dot_general, bcsr_fromdense, bcsr_todense
+from ._bcsr import BCSR, bcsr_dot_general, bcsr_extract, bcsr_fromdense, bcsr_sum_duplicates, bcsr_todense
 from ._constructors import empty, eye, random_bcoo
 from ._convert import bcoo_extract, bcoo_fromdense, bcoo_todense
 from ._dot import bcoo_dot_general, bcoo_dot_general_sampled
@@ -81,7 +81,9 @@ __all__ = [
     "bcoo_transpose",
     "bcoo_update_layout",
     "bcsr_dot_general",
+    "bcsr_extract",
     "bcsr_fromdense",
+    "bcsr_sum_duplicates",
     "bcsr_todense",
     "coo_fromdense",
     "coo_matmat",

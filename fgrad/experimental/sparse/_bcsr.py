@@ -20,10 +20,18 @@ from ...tree_util import register_pytree_node
 from ._base import JAXSparse
 from ._batching import broadcast_batch, map_batch
 from ._bcoo import BCOO
-from ._convert import bcoo_fromdense, bcoo_todense
+from ._convert import bcoo_extract, bcoo_fromdense, bcoo_todense
 from ._dot import bcoo_dot_general, bcoo_matmul
+from ._layout import bcoo_sum_duplicates
 
-__all__ = ["BCSR", "bcsr_dot_general", "bcsr_fromdense", "bcsr_todense"]
+__all__ = [
+    "BCSR",
+    "bcsr_dot_general",
+    "bcsr_extract",
+    "bcsr_fromdense",
+    "bcsr_sum_duplicates",
+    "bcsr_todense",
+]
 
 
 def _rows_of(indptr: Any, nse: int, dtype: Any) -> Any:
@@ -176,8 +184,9 @@ class BCSR(JAXSparse):
         raise NotImplementedError("BCSR.transpose is not implemented (as in JAX); use .to_bcoo().T")
 
     def sum_duplicates(self, nse: int | None = None, remove_zeros: bool = True) -> "BCSR":
-        """Duplicate stored elements summed (through BCOO)."""
-        return BCSR.from_bcoo(self.to_bcoo().sum_duplicates(nse=nse))
+        """Duplicate stored elements summed (through BCOO; explicit zeros dropped with
+        ``remove_zeros``)."""
+        return BCSR.from_bcoo(self.to_bcoo().sum_duplicates(nse=nse, remove_zeros=remove_zeros))
 
     def __matmul__(self, other: Any) -> Any:
         return bcoo_matmul(self.to_bcoo(), other.to_bcoo() if isinstance(other, BCSR) else other)
@@ -279,3 +288,36 @@ def bcsr_dot_general(
         precision=precision,
         preferred_element_type=preferred_element_type,
     )
+
+
+def bcsr_sum_duplicates(mat: BCSR, nse: int | None = None) -> BCSR:
+    """A BCSR array with duplicate (row, column) entries summed (through BCOO).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.experimental import sparse
+        >>> b = sparse.BCSR((fnp.array([1., 2.]), fnp.array([0, 0]), fnp.array([0, 2, 2])), shape=(2, 2))
+        >>> sparse.bcsr_sum_duplicates(b).data.tolist()
+        [3.0]
+    """
+    return BCSR.from_bcoo(bcoo_sum_duplicates(mat.to_bcoo(), nse=nse))
+
+
+def bcsr_extract(indices: Any, indptr: Any, mat: Any) -> Any:
+    """The values of the dense ``mat`` at the positions of a BCSR structure (``indices``,
+    ``indptr``): the ``data`` of the BCSR array with that structure (padding gets 0).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad.experimental import sparse
+        >>> mat = fnp.array([[1., 2.], [3., 4.]])
+        >>> sparse.bcsr_extract(fnp.array([1, 0]), fnp.array([0, 1, 2]), mat).tolist()
+        [2.0, 3.0]
+    """
+    indices, indptr, mat = fnp.asarray(indices), fnp.asarray(indptr), fnp.asarray(mat)
+    n_batch = indices.ndim - 1
+    dense = tuple(mat.shape[n_batch + 2 :])
+    structure = BCSR((fnp.zeros(tuple(indices.shape) + dense, mat.dtype), indices, indptr), shape=mat.shape)
+    return bcoo_extract(structure.to_bcoo(), mat, assume_unique=True).data
