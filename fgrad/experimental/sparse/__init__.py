@@ -50,6 +50,8 @@ from ._update_layout import bcoo_update_layout
 attach_bcoo_methods()
 defer_dense_operators()
 
+from . import bcoo, bcsr, coo, csr, util  # noqa: E402 (JAX's submodules, after the methods exist)
+
 __all__ = [
     "BCOO",
     "BCSR",
@@ -60,6 +62,11 @@ __all__ = [
     "JAXSparse",
     "SparseEfficiencyError",
     "SparseEfficiencyWarning",
+    "bcoo",
+    "bcsr",
+    "coo",
+    "csr",
+    "util",
     "bcoo_broadcast_in_dim",
     "bcoo_concatenate",
     "bcoo_dot_general",
