@@ -156,9 +156,9 @@ def type_checked(monkeypatch):
 
 
 # annotations known to be wrong, left unchecked here (so the functions that call them can be
-# checked) and recorded by a strict xfail each: fnp.asarray/array say ``-> ArrayImpl`` but return
-# a tracer under a transform (fgrad/numpy/_creation.py; the fix is ``-> Array``)
-KNOWN_WRONG = {("fgrad.numpy", "asarray"), ("fgrad.numpy", "array")}
+# checked); none now (fnp.asarray/array said ``-> ArrayImpl`` but return a tracer under a
+# transform: fixed, ``-> Array``)
+KNOWN_WRONG: set = set()
 
 
 @functools.cache
@@ -303,11 +303,9 @@ def test_lax_scipy_tree_annotations_are_checked(type_checked):
         lax.sort_key_val(fnp.ones(3), fnp.ones(4))
 
 
-@pytest.mark.xfail(strict=True, reason="fnp.asarray/array are annotated `-> ArrayImpl` "
-                   "(fgrad/numpy/_creation.py); under a transform they return a tracer")
-@pytest.mark.parametrize("name", sorted(name for _, name in KNOWN_WRONG))
+@pytest.mark.parametrize("name", ["array", "asarray"])
 def test_asarray_of_a_tracer_satisfies_its_annotation(monkeypatch, name):
-    # (when this passes, drop the xfail and the entries of KNOWN_WRONG)
+    # (they were annotated ``-> ArrayImpl``; under a transform they return a tracer)
     monkeypatch.setattr(fnp, name, _checked(getattr(fnp, name), f"fgrad.numpy.{name}"))
     convert = getattr(fnp, name)
     assert fgrad.grad(lambda x: fnp.sum(convert(x) ** 2))(fnp.ones(2)).shape == (2,)

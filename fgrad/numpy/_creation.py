@@ -77,7 +77,7 @@ def _moved(x, device):
 
 
 def asarray(a: Any, dtype: DTypeLike | None = None, copy: bool | None = None, *,
-            device: Device | str | None = None) -> ArrayImpl:
+            device: Device | str | None = None) -> Array:
     """Convert ``a`` (array, list, scalar, numpy array) to an `fgrad.Array`.
 
     Host data goes to the default device; an fgrad Array stays where it is; a device buffer
