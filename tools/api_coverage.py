@@ -26,7 +26,6 @@ SKIPPED = {
         "uint2",
         "uint4",
     ),
-    "NumPy ufunc machinery (no ufunc objects in fgrad)": ("ufunc", "frompyfunc"),
     "strings, characters, records, masked arrays, datetimes": (
         "char",
         "strings",
