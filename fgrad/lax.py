@@ -15,6 +15,8 @@ Example::
 
 from __future__ import annotations
 
+import sys as _sys
+
 from ._lax_numpy import (
     broadcast_shapes, dot, dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, full, full_like,
     zeros_like_array,
@@ -87,3 +89,9 @@ __all__ = sorted(_GENERATED) + [
 from . import _docs as _docs_examples  # noqa: E402
 
 _docs_examples.attach("fgrad.lax")  # runnable examples for the functions without one (fgrad/_docs)
+
+# ``fgrad.lax.linalg`` (JAX's ``jax.lax.linalg``): a module of its own, importable by that name
+from . import _lax_linalg as linalg  # noqa: E402
+
+_sys.modules[__name__ + ".linalg"] = linalg
+__path__: list[str] = []  # a package to the import system, so ``jax.lax.linalg`` resolves under the alias
