@@ -35,6 +35,10 @@ from ._lax_gather_scatter import (  # noqa: F401 - listed in __all__ through _GA
     scatter_min, scatter_mul, scatter_sub,
 )
 from ._lax_gather_scatter import __all__ as _GATHER_SCATTER
+from ._lax_extras import (  # noqa: F401 - listed in __all__ through _EXTRAS
+    RandomAlgorithm, all_to_all, composite, ragged_dot, random_gamma_grad, rng_bit_generator,
+)
+from ._lax_extras import __all__ as _EXTRAS
 from ._lax_collectives import (
     all_gather, axis_index, axis_size, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
 )
@@ -83,7 +87,7 @@ __all__ = sorted(_GENERATED) + [
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
     "axis_size", "custom_linear_solve", "optimization_barrier",
-] + list(_MORE) + list(_GATHER_SCATTER)
+] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS)
 
 
 from . import _docs as _docs_examples  # noqa: E402
