@@ -1,5 +1,6 @@
 """`fgrad.experimental`: the parts of ``jax.experimental`` that programs import --
-`ode.odeint` (adaptive Dormand-Prince with adjoint derivatives), and the ``enable_x64`` /
+`ode.odeint` (adaptive Dormand-Prince with adjoint derivatives), `io_callback` (an effectful
+host callback with results), and the ``enable_x64`` /
 ``disable_x64`` context managers older JAX versions kept here.
 
 Example::
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import fgrad.experimental.ode as ode
+from .._callbacks_api import io_callback
 from .._config import enable_x64 as _enable_x64_scope
 
 
@@ -47,4 +49,4 @@ def disable_x64() -> Any:
     return _enable_x64_scope(False)
 
 
-__all__ = ["disable_x64", "enable_x64", "ode"]
+__all__ = ["disable_x64", "enable_x64", "io_callback", "ode"]
