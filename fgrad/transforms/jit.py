@@ -343,7 +343,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
 
     def lower(*args, **kwargs):
         entry, flat = lookup(args, kwargs)
-        return Lowered(entry, flat, jitted)
+        return Lowered(entry, flat, jitted_ref())
 
     def abstract(args, kwargs):
         """(entry, flat) for arguments that may be `ShapeDtypeStruct` stand-ins: traced
@@ -370,7 +370,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         ``.out_info`` and ``.lower()``."""
         stand_ins = any(isinstance(x, ShapeDtypeStruct) for x in tree_flatten((args, kwargs))[0])
         entry, flat = abstract(args, kwargs) if stand_ins else lookup(args, kwargs)
-        return Traced(entry, flat, jitted, fname)
+        return Traced(entry, flat, jitted_ref(), fname)
 
     def eval_shape(*args, **kwargs):
         """The output shapes/dtypes (`ShapeDtypeStruct` pytree) for these arguments (arrays or
@@ -384,6 +384,9 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         cache.clear()
         fast.clear()
 
+    # the methods reach the function through a weak reference: no reference cycle, so the
+    # function, its cache and their executables' scratch go as soon as it is deleted
+    jitted_ref = weakref.ref(jitted)
     jitted._cache = cache  # type: ignore[attr-defined]
     jitted.stats = stats  # type: ignore[attr-defined]
     jitted.lower = lower  # type: ignore[attr-defined]
