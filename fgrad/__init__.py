@@ -76,7 +76,7 @@ if _world.launched_size() > 1:  # under mpiexec: an uncaught exception aborts th
 jacobian = jacrev  # JAX's alias
 
 _LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing", "distributed", "image", "scipy", "profiler",
-                    "example_libraries", "experimental")
+                    "example_libraries", "experimental", "stages")
 
 
 def __getattr__(name):

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .ops.callbacks import VMAP_METHODS, pure_callback_p, result_avals_of, split_operands
+from .ops.callbacks import VMAP_METHODS, io_callback_p, pure_callback_p, result_avals_of, split_operands
 from .tree_util import tree_unflatten
 
-__all__ = ["effects_barrier", "pure_callback"]
+__all__ = ["effects_barrier", "io_callback", "pure_callback"]
 
 
 def pure_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args,
@@ -44,6 +44,36 @@ def pure_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args,
     avals, tree = result_avals_of(result_shape_dtypes)
     cb, operands = split_operands(callback, args, kwargs)
     outs = pure_callback_p.bind(*operands, callback=cb, result_avals=avals, vmap_method=vmap_method)
+    return tree_unflatten(tree, list(outs))
+
+
+def io_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args, sharding=None,
+                ordered: bool = False, **kwargs) -> Any:
+    """``callback(*args, **kwargs)`` run on the host for its effect *and* its results (JAX's
+    ``jax.experimental.io_callback``): arrays of the shapes and dtypes of
+    ``result_shape_dtypes``.  Unlike `pure_callback` it is never skipped (even when its result
+    is unused), merged or reordered: under `jit` it runs once per call, in program order with
+    ``debug.print`` and other callbacks.  Under ``vmap`` it runs once per example
+    (``ordered=True`` cannot be vmapped: ValueError, as JAX); it has no derivative (ValueError
+    under ``jvp``/``grad``, as JAX).
+
+    Example::
+
+        >>> import numpy as np, fgrad, fgrad.numpy as fnp
+        >>> log = []
+        >>> def record(x):
+        ...     log.append(float(x))
+        ...     return np.float64(len(log))
+        >>> f = fgrad.jit(lambda x: fgrad.experimental.io_callback(
+        ...     record, fgrad.ShapeDtypeStruct((), np.float64), x, ordered=True) + x)
+        >>> f(1.0), f(2.0), log
+        (Array(2., dtype=float64), Array(4., dtype=float64), [1.0, 2.0])
+    """
+    if not callable(callback):
+        raise TypeError(f"io_callback: the callback must be callable, got {type(callback).__name__}")
+    avals, tree = result_avals_of(result_shape_dtypes)
+    cb, operands = split_operands(callback, args, kwargs)
+    outs = io_callback_p.bind(*operands, callback=cb, result_avals=avals, ordered=bool(ordered))
     return tree_unflatten(tree, list(outs))
 
 

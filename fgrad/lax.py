@@ -15,6 +15,8 @@ Example::
 
 from __future__ import annotations
 
+import sys as _sys
+
 from ._lax_numpy import (
     broadcast_shapes, dot, dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, full, full_like,
     zeros_like_array,
@@ -33,6 +35,10 @@ from ._lax_gather_scatter import (  # noqa: F401 - listed in __all__ through _GA
     scatter_min, scatter_mul, scatter_sub,
 )
 from ._lax_gather_scatter import __all__ as _GATHER_SCATTER
+from ._lax_extras import (  # noqa: F401 - listed in __all__ through _EXTRAS
+    RandomAlgorithm, all_to_all, composite, ragged_dot, random_gamma_grad, rng_bit_generator,
+)
+from ._lax_extras import __all__ as _EXTRAS
 from ._lax_collectives import (
     all_gather, axis_index, axis_size, pcast, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
     pvary,
@@ -83,9 +89,15 @@ __all__ = sorted(_GENERATED) + [
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
     "pcast", "pvary",
     "axis_size", "custom_linear_solve", "optimization_barrier",
-] + list(_MORE) + list(_GATHER_SCATTER)
+] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS)
 
 
 from . import _docs as _docs_examples  # noqa: E402
 
 _docs_examples.attach("fgrad.lax")  # runnable examples for the functions without one (fgrad/_docs)
+
+# ``fgrad.lax.linalg`` (JAX's ``jax.lax.linalg``): a module of its own, importable by that name
+from . import _lax_linalg as linalg  # noqa: E402
+
+_sys.modules[__name__ + ".linalg"] = linalg
+__path__: list[str] = []  # a package to the import system, so ``jax.lax.linalg`` resolves under the alias

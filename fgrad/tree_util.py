@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import OrderedDict, defaultdict
 import dataclasses
 import functools
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -39,7 +39,7 @@ __all__ = [
     "tree_transpose", "tree_broadcast", "all_leaves", "is_tree_node", "Partial", "DictKey",
     "SequenceKey", "GetAttrKey", "FlattenedIndexKey", "KeyEntry", "KeyPath", "keystr",
     "tree_flatten_with_path", "tree_leaves_with_path", "tree_map_with_path",
-    "flatten_one_level", "flatten_one_level_with_keys",
+    "flatten_one_level", "flatten_one_level_with_keys", "PyTreeRegistry", "default_registry",
 ]
 
 
@@ -1001,3 +1001,60 @@ class Partial(functools.partial):
 _register(Partial, lambda p: ((p.args, p.keywords), p.func),
           lambda func, c: Partial(func, *c[0], **c[1]),
           lambda p: ([(GetAttrKey("args"), p.args), (GetAttrKey("keywords"), p.keywords)], p.func))
+
+
+class PyTreeRegistry:
+    """A pytree registry object (JAX's ``jax.tree_util.default_registry``, a
+    ``PyTreeRegistry``): methods over fgrad's one registry of node types.  ``leaf_predicate``
+    is called with the value (``flatten``) or with ``(key path, value)``
+    (``flatten_with_path``).
+
+    Example::
+
+        >>> default_registry.flatten({"a": 1, "b": (2, 3)})
+        ([1, 2, 3], PyTreeDef({'a': *, 'b': (*, *)}))
+        >>> default_registry.flatten_one_level({"a": 1, "b": (2, 3)}), default_registry.is_node(tuple)
+        (((1, (2, 3)), ['a', 'b']), True)
+    """
+
+    def flatten(self, tree: Any, leaf_predicate: Callable | None = None) -> tuple[list, PyTreeDef]:
+        return tree_flatten(tree, is_leaf=leaf_predicate)
+
+    def flatten_one_level(self, tree: Any) -> tuple[tuple, Any] | None:
+        """``(children, aux data)`` of the root node, ``None`` for a leaf."""
+        if _node_of(tree)[1] is None:
+            return None
+        children, aux = flatten_one_level(tree)
+        return tuple(children), aux
+
+    def flatten_one_level_with_keys(self, tree: Any) -> tuple[tuple, Any] | None:
+        """``(((key, child), ...), aux data)`` of the root node, ``None`` for a leaf."""
+        if _node_of(tree)[1] is None:
+            return None
+        children, aux = flatten_one_level_with_keys(tree)
+        return tuple(children), aux
+
+    def flatten_with_path(self, tree: Any, leaf_predicate: Callable | None = None):
+        is_leaf = None
+        if leaf_predicate is not None:
+            def is_leaf(x):  # fgrad's predicate sees the value; JAX's (path, value)
+                return leaf_predicate((), x)
+        return tree_flatten_with_path(tree, is_leaf=is_leaf)
+
+    def is_node(self, type: type) -> bool:  # noqa: A002 - JAX's name
+        """Whether ``type`` is a registered pytree node type (tuple, list, dict, ...)."""
+        return _node_of_type(type) is not None
+
+    def register_node(self, type: type, to_iterable: Callable, from_iterable: Callable,  # noqa: A002
+                      to_iterable_with_keys: Callable | None = None) -> None:
+        register_pytree_node(type, to_iterable, from_iterable, to_iterable_with_keys)
+
+    def register_dataclass_node(self, type: type, data_fields: Sequence[str],  # noqa: A002
+                                meta_fields: Sequence[str], /) -> None:
+        register_dataclass(type, list(data_fields), list(meta_fields))
+
+    def __repr__(self) -> str:
+        return "<fgrad.tree_util.PyTreeRegistry (the default registry)>"
+
+
+default_registry = PyTreeRegistry()

@@ -63,6 +63,7 @@ TESTED_ELSEWHERE = {
     "debug_callback": "tests/test_jax_api_callbacks.py",  # effects: order, jit, vmap, grad
     "pure_callback": "tests/test_jax_api_callbacks.py",
     "check": "tests/test_checkify.py",  # checkify.check: eager, jit, vmap, grad, control flow vs JAX
+    "io_callback": "tests/test_jax_api_round7_stages.py",  # effects: order, jit, vmap, JVP error
     # not differentiable (as in JAX): its op-table row runs forward and vmap, the recorder's
     # gradient pass cannot; values, vmap and the error in tests/test_scipy_more.py
     "schur": "tests/test_scipy_more.py",

@@ -1,6 +1,7 @@
 """`fgrad.experimental`: the parts of ``jax.experimental`` that programs import --
 `ode.odeint` (adaptive Dormand-Prince with adjoint derivatives), `checkify` (runtime checks
-under jit/vmap/grad), `jet` (Taylor-mode derivatives), and the ``enable_x64`` /
+under jit/vmap/grad), `jet` (Taylor-mode derivatives), `io_callback` (an effectful host
+callback with results), and the ``enable_x64`` /
 ``disable_x64`` context managers older JAX versions kept here.
 
 Example::
@@ -17,6 +18,7 @@ from typing import Any
 import fgrad.experimental.checkify as checkify
 import fgrad.experimental.jet as jet
 import fgrad.experimental.ode as ode
+from .._callbacks_api import io_callback
 from .._config import enable_x64 as _enable_x64_scope
 
 
@@ -50,4 +52,4 @@ def disable_x64() -> Any:
     return _enable_x64_scope(False)
 
 
-__all__ = ["checkify", "disable_x64", "enable_x64", "jet", "ode", "shard_map"]
+__all__ = ["checkify", "disable_x64", "enable_x64", "io_callback", "jet", "ode", "shard_map"]

@@ -176,10 +176,33 @@ def inv(a: Shaped[ArrayLike, "*batch n n"]) -> Inexact[Array, "*batch n n"]:
     return _L.solve(a, _eye_like(a))
 
 
-def slogdet(a: ArrayLike) -> tuple[Array, ...]:
-    """``(sign, logabsdet)`` of the determinant (a named tuple, as in NumPy 2)."""
+def slogdet(a: ArrayLike, *, method: str | None = None) -> tuple[Array, ...]:
+    """``(sign, logabsdet)`` of the determinant (a named tuple, as in NumPy 2).  ``method``
+    (JAX's): ``None``/``"lu"`` (LU with partial pivoting) or ``"qr"`` (the diagonal of ``R``;
+    the sign of ``det(Q)`` from its LU).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> slogdet(fnp.asarray([[1.0, 2.0], [3.0, 4.0]]), method="qr")
+        SlogdetResult(sign=Array(-1., dtype=float64), logabsdet=Array(0.69314718, dtype=float64))
+    """
+    if method not in (None, "lu", "qr"):
+        raise ValueError(f"Unknown slogdet method {method!r}. Supported methods are 'lu' (`None`), "
+                         "and 'qr'.")
     a = _float(a, "slogdet")
     _square(a, "slogdet")
+    if method == "qr":
+        q, r = qr(a)
+        d = diagonal(r)
+        magnitude = _ew.abs_(d)
+        is_zero = _ew.eq(magnitude, _constant_like(np.zeros((), magnitude.dtype), magnitude))
+        one = _constant_like(np.ones((), magnitude.dtype), magnitude)
+        safe = _ew.convert_element_type(_ew.select(is_zero, one, magnitude), d.dtype)
+        unit = _ew.select(is_zero, _constant_like(np.zeros((), d.dtype), d), _ew.div(d, safe))
+        sign_q, _ = _L.slogdet(q)  # det(Q) = +-1 (a unit complex number for complex input)
+        sign = _ew.mul(sign_q, _rprod(unit, (d.ndim - 1,)))
+        return SlogdetResult(sign, _rsum(_ew.log(magnitude), (d.ndim - 1,)))
     sign, logdet = _L.slogdet(a)
     return SlogdetResult(sign, logdet)
 

@@ -125,18 +125,19 @@ VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_a
                 "legacy_vectorized")
 
 
-def _pure_impl(xp, *bufs, callback: HostCallback, result_avals: tuple, vmap_method):
+def _pure_impl(xp, *bufs, callback: HostCallback, result_avals: tuple, vmap_method,
+               name: str = "pure_callback"):
     out = callback(*[_as_array(b) for b in bufs])
     leaves, _ = tree_flatten(out)
     if len(leaves) != len(result_avals):
-        raise RuntimeError(f"pure_callback: the callback {callback!r} returned {len(leaves)} arrays, "
+        raise RuntimeError(f"{name}: the callback {callback!r} returned {len(leaves)} arrays, "
                            f"result_shape_dtypes declares {len(result_avals)}")
     res = []
     for i, (leaf, av) in enumerate(zip(leaves, result_avals, strict=True)):
         host = np.asarray(leaf.__array__() if isinstance(leaf, ArrayImpl) else leaf)
         if host.shape != av.shape:
             raise RuntimeError(
-                f"pure_callback: result {i} of {callback!r} has shape {host.shape}, but "
+                f"{name}: result {i} of {callback!r} has shape {host.shape}, but "
                 f"result_shape_dtypes declares {av.shape} (dtype {av.dtype})")
         arr = xp.asarray(host.astype(av.dtype, copy=False))
         res.append(arr)
@@ -195,6 +196,45 @@ def _stack(parts, av, n):
 
 defjvp_rule(pure_callback_p, _pure_jvp)
 defbatch(pure_callback_p, _pure_batch)
+
+
+# ---- io_callback ----------------------------------------------------------------------------------
+# an effectful callback with results (JAX's ``jax.experimental.io_callback``): like debug_callback
+# never removed, folded or merged, and run in program order; like pure_callback it returns arrays
+
+def _io_impl(xp, *bufs, callback: HostCallback, result_avals: tuple, ordered: bool):
+    return _pure_impl(xp, *bufs, callback=callback, result_avals=result_avals, vmap_method=None,
+                      name="io_callback")
+
+
+def _io_abstract(*avals, callback, result_avals, ordered):
+    return list(result_avals)
+
+
+io_callback_p = Primitive("io_callback", _io_impl, _io_abstract, multiple_results=True,
+                          family="callback")
+io_callback_p.effectful = True
+
+
+def _io_jvp(primals, tangents, **params):
+    if all(t is None for t in tangents):
+        return io_callback_p.bind(*primals, **params), [None] * len(params["result_avals"])
+    raise ValueError("IO callbacks do not support JVP.")
+
+
+def _io_batch(axis_size, vals, dims, *, callback, result_avals, ordered):
+    if ordered:
+        raise ValueError("Cannot `vmap` ordered IO callback.")
+    fronts = [v if d is None else bdim_to_front(v, d, axis_size) for v, d in zip(vals, dims, strict=True)]
+    rows = [io_callback_p.bind(*[v if d is None else v[i] for v, d in zip(fronts, dims, strict=True)],
+                               callback=callback, result_avals=result_avals, ordered=ordered)
+            for i in range(axis_size)]  # one call per example, in order
+    outs = [_stack([r[j] for r in rows], av, axis_size) for j, av in enumerate(result_avals)]
+    return outs, [0] * len(result_avals)
+
+
+defjvp_rule(io_callback_p, _io_jvp)
+defbatch(io_callback_p, _io_batch)
 
 
 def result_avals_of(result_shape_dtypes: Any) -> tuple[tuple, Any]:

@@ -225,11 +225,14 @@ def _as_array(x):
 
 
 def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_name: Hashable | None = None,
-         axis_size: int | None = None) -> Callable[..., Any]:
+         axis_size: int | None = None, spmd_axis_name: Hashable | tuple[Hashable, ...] | None = None
+         ) -> Callable[..., Any]:
     """Vectorize ``fun`` over an axis of its arguments.
 
     ``in_axes``/``out_axes``: an int, None (not mapped), or a pytree prefix of the
-    arguments/outputs; negative axes count from the end.
+    arguments/outputs; negative axes count from the end.  ``spmd_axis_name`` (JAX: the mesh
+    axis the mapped axis is sharded over) is accepted and has no effect: fgrad keeps each
+    array whole on one device.
 
     Example::
 
@@ -245,6 +248,8 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_name
     _check_axis_spec(out_axes, "out_axes")
     if axis_size is not None and (not isinstance(axis_size, (int, np.integer)) or axis_size < 0):
         raise TypeError(f"vmap: axis_size must be a non-negative int or None, got {axis_size!r}")
+    for name in spmd_axis_name if isinstance(spmd_axis_name, tuple) else (spmd_axis_name,):
+        hash(name)  # TypeError for an unhashable mesh axis name, as JAX
 
     def vmapped(*args, **kwargs):
         # keyword arguments are mapped over axis 0, like JAX

@@ -348,11 +348,58 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
 
     def lower(*args, **kwargs):
         entry, flat = lookup(args, kwargs)
-        return Lowered(entry, flat, fname)
+        return Lowered(entry, flat, jitted_ref(), fname)
 
+    def abstract(args, kwargs):
+        """(entry, flat) for arguments that may be `ShapeDtypeStruct` stand-ins: traced
+        without touching the cache (as JAX's ``.trace``/``.eval_shape``)."""
+        if kwargs and sig is not None:
+            try:
+                bound = sig.bind(*args, **kwargs)
+                args, kwargs = tuple(bound.args), dict(bound.kwargs)
+            except TypeError:
+                pass
+        nargs = len(args)
+        snums = tuple(sorted({i % nargs for i in static_argnums if -nargs <= i < nargs}))
+        dyn = tuple(a for i, a in enumerate(args) if i not in snums)
+        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_argnames}
+        flat, tree = tree_flatten((dyn, dyn_kwargs))
+        flat = [x if isinstance(x, (Tracer, ArrayImpl, ShapeDtypeStruct)) or type(x) in _PY_SCALARS
+                else _asarray(x) for x in flat]
+        closed, lifted = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
+        return _Entry(closed, lifted), flat
+
+    def trace(*args, **kwargs):
+        """The traced program for these arguments (JAX's ``jit(f).trace``; arguments may be
+        `ShapeDtypeStruct` stand-ins): a `Traced` with ``.jaxpr`` (a ClosedJaxpr),
+        ``.out_info`` and ``.lower()``."""
+        stand_ins = any(isinstance(x, ShapeDtypeStruct) for x in tree_flatten((args, kwargs))[0])
+        entry, flat = abstract(args, kwargs) if stand_ins else lookup(args, kwargs)
+        return Traced(entry, flat, jitted_ref(), fname)
+
+    def eval_shape(*args, **kwargs):
+        """The output shapes/dtypes (`ShapeDtypeStruct` pytree) for these arguments (arrays or
+        `ShapeDtypeStruct` stand-ins), static arguments handled as by the call (JAX's
+        ``jit(f).eval_shape``)."""
+        entry, _ = abstract(args, kwargs)
+        return _shape_structs(entry.closed)
+
+    def clear_cache() -> None:
+        """Forget this function's compiled signatures (JAX's ``jit(f).clear_cache()``)."""
+        cache.clear()
+        fast.clear()
+
+    # the methods reach the function through a weak reference: no reference cycle, so the
+    # function, its cache and their executables' scratch go as soon as it is deleted
+    jitted_ref = weakref.ref(jitted)
     jitted._cache = cache  # type: ignore[attr-defined]
     jitted.stats = stats  # type: ignore[attr-defined]
     jitted.lower = lower  # type: ignore[attr-defined]
+    jitted.trace = trace  # type: ignore[attr-defined]
+    jitted.eval_shape = eval_shape  # type: ignore[attr-defined]
+    jitted.clear_cache = clear_cache  # type: ignore[attr-defined]
+    jitted._cache_size = cache.__len__  # type: ignore[attr-defined]
+    jitted.__fgrad_jit__ = True  # type: ignore[attr-defined]  (isinstance(f, fgrad.stages.Wrapped))
     return jitted
 
 
@@ -462,12 +509,78 @@ def _xp_of(bufs, closed):
     return default_backend().xp
 
 
+class _WrappedType(type):
+    """``isinstance(f, Wrapped)`` holds for the functions `jit` returns (plain functions, marked
+    ``__fgrad_jit__``, so calling them costs nothing extra)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return type.__instancecheck__(cls, obj) or getattr(obj, "__fgrad_jit__", False) is True
+
+
+class Wrapped(metaclass=_WrappedType):
+    """The type of `jit`-wrapped functions (JAX's ``jax.stages.Wrapped``): callable, with
+    ``.lower``, ``.trace``, ``.eval_shape``, ``.clear_cache`` (an instance check only)."""
+
+
+class Traced:
+    """What ``jit(f).trace(*args)`` returns (JAX's ``jax.stages.Traced``): the traced program
+    ``jaxpr`` (a ClosedJaxpr), ``out_info`` (the outputs' `ShapeDtypeStruct` pytree),
+    ``in_avals``/``out_avals``, ``fun_name`` and `lower`."""
+
+    def __init__(self, entry, flat, jitted, fun_name: str) -> None:
+        self._entry, self._flat, self._jitted = entry, flat, jitted
+        self.fun_name = fun_name
+
+    @property
+    def jaxpr(self) -> ClosedJaxpr:
+        closed = self._entry.closed
+        return ClosedJaxpr(closed.jaxpr, [wrap(c) for c in closed.consts])
+
+    @property
+    def out_info(self) -> Any:
+        return _shape_structs(self._entry.closed)
+
+    @property
+    def in_avals(self) -> list:
+        return [v.aval for v in self._entry.closed.jaxpr.invars]
+
+    @property
+    def out_avals(self) -> list:
+        return [v.aval for v in self._entry.closed.jaxpr.outvars]
+
+    def lower(self, *, lowering_platforms: Any = None) -> Lowered:
+        return Lowered(self._entry, self._flat, self._jitted)
+
+
+class Compiled:
+    """What ``jit(f).lower(*args).compile()`` returns (JAX's ``jax.stages.Compiled``):
+    callable with the arguments the jitted function takes (through the jitted function's
+    cache, which holds this program when it was traced from concrete arguments);
+    the executable's ``source``, ``stats``, ``kernels``, ``run`` ... are its attributes."""
+
+    def __init__(self, executable, jitted) -> None:
+        self._executable, self._jitted = executable, jitted
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._jitted(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["_executable"], name)
+
+    def as_text(self) -> str:
+        return self._executable.as_text()
+
+    def __repr__(self) -> str:
+        return repr(self._executable)
+
+
 class Lowered:
     """What `jit(f).lower(*args)` returns: the traced program (``jaxpr``), the optimized one
-    (``optimized``) and, via `compile`, the executable."""
+    (``optimized``) and, via `compile`, the executable (a callable `Compiled`)."""
 
-    def __init__(self, entry, flat, fname: str = "fn") -> None:
-        self._entry, self._flat, self._fname = entry, flat, fname
+    def __init__(self, entry, flat, jitted=None, fname: str = "fn") -> None:
+        self._entry, self._flat, self._jitted, self._fname = entry, flat, jitted, fname
+        self._compiled = None
 
     @property
     def jaxpr(self) -> Jaxpr:
@@ -478,10 +591,15 @@ class Lowered:
         """Values of ``jaxpr.constvars`` (the constants the trace captured)."""
         return self._entry.closed.consts
 
-    def compile(self):
-        """The `fgrad.compile.Executable` (``.source``, ``.stats``, ``.kernels``)."""
-        bufs = [x._buf if type(x) is ArrayImpl else x for x in self._flat]
-        return self._entry.closed.executable(_xp_of(bufs, self._entry.closed))
+    def compile(self, compiler_options: dict[str, Any] | None = None) -> Compiled:
+        """The compiled program: a `Compiled`, callable like the jitted function, with the
+        `fgrad.compile.Executable`'s ``.source``, ``.stats``, ``.kernels``."""
+        if self._compiled is None:
+            bufs = [x._buf if type(x) is ArrayImpl else x for x in self._flat
+                    if not isinstance(x, ShapeDtypeStruct)]
+            exe = self._entry.closed.executable(_xp_of(bufs, self._entry.closed))
+            self._compiled = Compiled(exe, self._jitted)
+        return self._compiled
 
     @property
     def optimized(self):
@@ -545,6 +663,8 @@ def _log_compile(fname, key, cache, pnames, snums, dyn, dyn_kwargs):
     if prev[4] != key[4]:
         was, now = dict(prev[4]) or "defaults", dict(key[4]) or "defaults"
         changes.append(f"tracing options changed {was} -> {now}")
+    if prev[5] != key[5]:
+        changes.append(f"default device changed {prev[5]} -> {key[5]}")
     if prev[2] != key[2]:
         changes.append(f"argument structure changed {prev[2]} -> {key[2]}")
     else:

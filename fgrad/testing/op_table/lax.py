@@ -42,6 +42,17 @@ def _lax(name, ref, nargs=1, lo=-2.0, hi=2.0, avoid=(), args=None, **kw):
     )
 
 
+def _np_ragged_dot(lhs, rhs, sizes):
+    """Row ``r`` of group ``g`` (consecutive groups of ``sizes`` rows) times ``rhs[g]``; rows
+    past ``sum(sizes)`` zero."""
+    out = np.zeros((lhs.shape[0], rhs.shape[2]), np.result_type(lhs, rhs))
+    start = 0
+    for g, n in enumerate(sizes):
+        out[start:start + n] = lhs[start:start + n] @ rhs[g]
+        start += n
+    return out
+
+
 def _lax_axes_kwargs(shapes):
     nd = len(shapes[0])
     if not nd:
@@ -158,6 +169,9 @@ ROWS += [
     _lax("batch_matmul", np.matmul, 2, shapes=st.just(((2, 3, 4), (2, 4, 5))),
          example_shapes=((2, 3, 4), (2, 4, 5)),
          fwd_tol=_PROD_TOL),
+    _lax("ragged_dot", lambda a, b: _np_ragged_dot(a, b, (2, 0, 3)), 2,
+         fn=lambda a, b: LAX.ragged_dot(a, b, np.array([2, 0, 3])),
+         shapes=st.just(((6, 3), (3, 3, 2))), example_shapes=((6, 3), (3, 3, 2)), fwd_tol=_PROD_TOL),
     _lax("reduce_precision", lambda x: x.astype(_BF16).astype(x.dtype),
          fn=lambda x: LAX.reduce_precision(x, 8, 7),
          grad="skip"),  # rounding (linear for derivatives by definition): tests/test_lax_more.py

@@ -33,6 +33,8 @@ NOT_OPS = {
                        "tests/test_interop_dlpack.py",
         "vectorize": "a transform (vmap over the batch axes), not an op: "
                      "tests/test_jax_ecosystem_names.py",
+        "frompyfunc": "makes a ufunc object from a function (its methods fold with lax.scan): values "
+                      "vs NumPy and JAX, derivatives, vmap, jit in tests/test_jax_api_round7.py",
         "iscomplexobj": "a dtype predicate (a Python bool): tests/test_jax_ecosystem_names.py",
         "isrealobj": "a dtype predicate (a Python bool): tests/test_jax_ecosystem_names.py",
         "copy": "identity on values (a new buffer): tests/test_jax_ecosystem_names.py",
@@ -87,6 +89,13 @@ NOT_OPS = {
     },
     "lax": {
         "custom_linear_solve": "takes functions (matvec, solvers); tested in tests/test_sparse_linalg.py",
+        "all_to_all": "named-axis collective (needs an enclosing axis_name): values vs JAX, derivatives, "
+                      "jit in tests/test_jax_api_round7_lax.py",
+        "composite": "takes a function (runs it under a named scope): tests/test_jax_api_round7_lax.py",
+        "rng_bit_generator": "random bits from a key (uint outputs, no derivative): determinism, "
+                             "uniformity, jit, errors in tests/test_jax_api_round7_lax.py",
+        "random_gamma_grad": "a derivative helper over igamma_grad_a/lgamma (both rows): values vs JAX "
+                             "and vs random.gamma's gradient in tests/test_jax_api_round7_lax.py",
         "iota": "creation",
         "full": "creation",
         "optimization_barrier": "identity over a pytree (tests/test_prevent_cse.py: jit, grad2, vmap)",
