@@ -242,3 +242,11 @@ def test_default_registry_matches_jax():
         assert default_registry.flatten(t)[0] == jr.flatten(t)[0]
         assert list(default_registry.flatten_one_level(t)[0]) == list(jr.flatten_one_level(t)[0])
     assert jr.flatten_one_level(3) is None
+
+
+def test_compiled_of_a_temporary_jit_is_callable():
+    """JAX's idiom ``jax.jit(f).lower(x).compile()(x)``: the jitted function is a temporary,
+    gone before ``compile()`` is called (a weak reference to it made the call fail with
+    "'NoneType' object is not callable")."""
+    assert float(fgrad.jit(lambda x: x * 2).lower(1.5).compile()(1.5)) == 3.0
+    assert float(fgrad.jit(lambda x: x * 2).trace(1.0).lower().compile()(3.0)) == 6.0

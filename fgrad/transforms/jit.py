@@ -346,9 +346,16 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         entry, flat = lookup(args, kwargs)
         return entry.unflatten(run(entry, flat))
 
+    def call(*args, **kwargs):
+        """The jitted function's call without its fast path: what a `Compiled` runs.  It
+        holds the cache, not the jitted function, so ``jit(f).lower(x).compile()(x)`` works
+        after the temporary ``jit(f)`` is gone and no reference cycle keeps it alive."""
+        entry, flat = lookup(args, kwargs)
+        return entry.unflatten(run(entry, flat))
+
     def lower(*args, **kwargs):
         entry, flat = lookup(args, kwargs)
-        return Lowered(entry, flat, jitted_ref(), fname)
+        return Lowered(entry, flat, call, fname)
 
     def abstract(args, kwargs):
         """(entry, flat) for arguments that may be `ShapeDtypeStruct` stand-ins: traced
@@ -375,7 +382,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         ``.out_info`` and ``.lower()``."""
         stand_ins = any(isinstance(x, ShapeDtypeStruct) for x in tree_flatten((args, kwargs))[0])
         entry, flat = abstract(args, kwargs) if stand_ins else lookup(args, kwargs)
-        return Traced(entry, flat, jitted_ref(), fname)
+        return Traced(entry, flat, call, fname)
 
     def eval_shape(*args, **kwargs):
         """The output shapes/dtypes (`ShapeDtypeStruct` pytree) for these arguments (arrays or
@@ -389,9 +396,8 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         cache.clear()
         fast.clear()
 
-    # the methods reach the function through a weak reference: no reference cycle, so the
+    # the methods reach the cache, not the function (`call`): no reference cycle, so the
     # function, its cache and their executables' scratch go as soon as it is deleted
-    jitted_ref = weakref.ref(jitted)
     jitted._cache = cache  # type: ignore[attr-defined]
     jitted.stats = stats  # type: ignore[attr-defined]
     jitted.lower = lower  # type: ignore[attr-defined]
@@ -549,7 +555,7 @@ class Traced:
         return [v.aval for v in self._entry.closed.jaxpr.outvars]
 
     def lower(self, *, lowering_platforms: Any = None) -> Lowered:
-        return Lowered(self._entry, self._flat, self._jitted)
+        return Lowered(self._entry, self._flat, self._jitted, self.fun_name)
 
 
 class Compiled:
