@@ -135,7 +135,7 @@ def _on_x64_change(enabled: bool) -> None:
     """Python scalars' abstract values follow the 64-bit switch (a float is a weak float32
     while 64-bit types are off, as in JAX)."""
     for t, d in _PY_SCALAR_DTYPE.items():
-        _PY_SCALAR_AVAL[t] = make_aval((), d if enabled else x64_mode.NARROWED.get(d, d), t is not bool)
+        _PY_SCALAR_AVAL[t] = make_aval((), x64_mode.canonical_dtype(d), t is not bool)
 
 
 x64_mode.on_change(_on_x64_change)
@@ -187,8 +187,7 @@ def get_aval(x) -> ShapedArray:
         return av
     if hasattr(x, "shape") and hasattr(x, "dtype"):
         dt = check_array_dtype(x.dtype, f"{type(x).__name__} argument")
-        return ShapedArray(x.shape, dt if x64_mode.enabled else x64_mode.NARROWED.get(dt, dt),
-                           getattr(x, "weak_type", False) is True)
+        return ShapedArray(x.shape, x64_mode.canonical_dtype(dt), getattr(x, "weak_type", False) is True)
     try:
         x = np.asarray(x)
     except ValueError as e:  # ragged nested sequences
