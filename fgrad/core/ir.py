@@ -8,6 +8,8 @@ program, jit's traced program), what `eval_jaxpr` runs under the current trace, 
 
 from __future__ import annotations
 
+from typing import Callable
+
 from .array import ShapedArray
 from .provenance import register_rule_frame
 
@@ -256,8 +258,20 @@ def pretty_print(jaxpr: Jaxpr, name_stack: bool = False) -> str:
     return "\n".join(lines)
 
 
-def eval_jaxpr(jaxpr: Jaxpr, consts, args):
-    """Evaluate ``jaxpr`` under the current trace (so it can itself be transformed)."""
+def eval_jaxpr(jaxpr: Jaxpr, consts, args, eqn_rule: Callable | None = None) -> list:
+    """Evaluate ``jaxpr`` under the current trace (so it can itself be transformed).
+
+    ``eqn_rule(eqn, invals) -> outvals`` (one value per out-variable), when given, evaluates
+    each equation instead of binding its primitive: the one environment walk that
+    interpreters over programs (sparsify, checkify) share.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> cj = fgrad.make_jaxpr(lambda x: fnp.sin(x) * 2.0)(1.0)
+        >>> [round(float(v), 4) for v in eval_jaxpr(cj.jaxpr, cj.consts, [0.5])]
+        [0.9589]
+    """
     env: dict[int, object] = {}
     for v, c in zip(jaxpr.constvars, consts):
         env[id(v)] = c
@@ -268,12 +282,16 @@ def eval_jaxpr(jaxpr: Jaxpr, consts, args):
         return v.val if type(v) is Literal else env[id(v)]
 
     for e in jaxpr.eqns:
-        out = e.prim.bind(*[read(v) for v in e.invars], **e.params)
-        if e.prim.multiple_results:
-            for v, o in zip(e.outvars, out):
-                env[id(v)] = o
+        ins = [read(v) for v in e.invars]
+        if eqn_rule is not None:
+            outs = eqn_rule(e, ins)
+        elif e.prim.multiple_results:
+            outs = e.prim.bind(*ins, **e.params)
         else:
-            env[id(e.outvars[0])] = out
+            env[id(e.outvars[0])] = e.prim.bind(*ins, **e.params)
+            continue
+        for v, o in zip(e.outvars, outs):
+            env[id(v)] = o
     return [read(v) for v in jaxpr.outvars]
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..core.array import ArrayImpl, Tracer, wrap
 from ..core.constants import constant_like
-from ..core.ir import Jaxpr, Literal
+from ..core.ir import Jaxpr, Literal, eval_jaxpr
 from ..core.narrow_floats import dtype_kind
 from ..ops.checks import CheckSite, oob_site
 from ..ops.control_flow import _bind_cond, _bind_scan, _bind_while
@@ -190,21 +190,13 @@ class Interpreter:
 
     def run(self, jaxpr: Jaxpr, consts, args, state: list) -> tuple[list, list]:
         """Evaluate ``jaxpr`` under the current trace, threading the error state."""
-        env: dict[int, Any] = {}
-        for v, c in zip(jaxpr.constvars, consts, strict=True):
-            env[id(v)] = c
-        for v, a in zip(jaxpr.invars, args, strict=True):
-            env[id(v)] = a
+        box = [state]
 
-        def read(v):
-            return v.val if type(v) is Literal else env[id(v)]
+        def eqn_rule(e, ins):
+            outs, box[0] = self._eqn(e, ins, box[0])
+            return outs
 
-        for e in jaxpr.eqns:
-            ins = [read(v) for v in e.invars]
-            outs, state = self._eqn(e, ins, state)
-            for v, o in zip(e.outvars, outs, strict=True):
-                env[id(v)] = o
-        return [read(v) for v in jaxpr.outvars], state
+        return eval_jaxpr(jaxpr, consts, args, eqn_rule), box[0]
 
     def _bind(self, e, ins) -> list:
         out = e.prim.bind(*ins, **e.params)

@@ -15,7 +15,7 @@ import functools
 from typing import Any, Callable
 
 from ...core.array import ShapeDtypeStruct
-from ...core.ir import Literal
+from ...core.ir import eval_jaxpr
 from ...transforms.jit import make_jaxpr
 from ...tree_util import tree_flatten, tree_unflatten
 from ._base import JAXSparse
@@ -44,35 +44,24 @@ def eval_sparse_jaxpr(jaxpr: Any, consts: list, args: list) -> list:
         >>> eval_sparse_jaxpr(cj.jaxpr, cj.consts, [s])[0].todense().tolist()
         [0.0, -6.0]
     """
-    env: dict[int, Any] = {}
-    for v, c in zip(jaxpr.constvars, consts):
-        env[id(v)] = c
-    for v, a in zip(jaxpr.invars, args):
-        env[id(v)] = a
+    return eval_jaxpr(jaxpr, consts, args, _sparse_eqn)
 
-    def read(v):
-        return v.val if type(v) is Literal else env[id(v)]
 
-    for e in jaxpr.eqns:
-        vals = [read(v) for v in e.invars]
-        if any(isinstance(x, BCOO) for x in vals):
-            if e.prim.name in ("add", "sub") and _share_indices(*vals):
-                # derived from one sparse value: same stored positions, so add the values (as JAX)
-                x, y = vals
-                out = bcoo_map_data(x, lambda d: e.prim.bind(d, y.data))
-            elif e.prim.name == "jit":  # a nested jit: run its program with the sparse rules too
-                closed = e.params["closed"]
-                out = eval_sparse_jaxpr(closed.jaxpr, closed.consts, vals)
-            else:
-                out = apply_rule(e.prim.name, *vals, **e.params)
+def _sparse_eqn(e: Any, vals: list) -> Any:
+    """One equation: its sparse rule where an operand is sparse, else the primitive."""
+    if any(isinstance(x, BCOO) for x in vals):
+        if e.prim.name in ("add", "sub") and _share_indices(*vals):
+            # derived from one sparse value: same stored positions, so add the values (as JAX)
+            x, y = vals
+            out = bcoo_map_data(x, lambda d: e.prim.bind(d, y.data))
+        elif e.prim.name == "jit":  # a nested jit: run its program with the sparse rules too
+            closed = e.params["closed"]
+            out = eval_sparse_jaxpr(closed.jaxpr, closed.consts, vals)
         else:
-            out = e.prim.bind(*vals, **e.params)
-        if e.prim.multiple_results:
-            for v, o in zip(e.outvars, out):
-                env[id(v)] = o
-        else:
-            env[id(e.outvars[0])] = out
-    return [read(v) for v in jaxpr.outvars]
+            out = apply_rule(e.prim.name, *vals, **e.params)
+    else:
+        out = e.prim.bind(*vals, **e.params)
+    return out if e.prim.multiple_results else (out,)
 
 
 def _share_indices(x: Any, y: Any) -> bool:
