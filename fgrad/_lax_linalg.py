@@ -190,18 +190,16 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
 
 
 def lu(x: ArrayLike) -> list[Array]:
-    """LU with partial pivoting of square matrices: ``(lu, pivots, permutation)`` — ``L``
-    (unit diagonal) and ``U`` packed in ``lu``, LAPACK ``pivots`` (int32) and the row
-    ``permutation`` with ``x[..., permutation, :] == L @ U``.  Differentiable in ``x``.
+    """LU with partial pivoting of ``(..., m, n)`` matrices: ``(lu, pivots, permutation)`` —
+    ``L`` (``m x min(m, n)``, unit diagonal) and ``U`` (``min(m, n) x n``) packed in ``lu``,
+    LAPACK ``pivots`` (int32, ``min(m, n)`` of them) and the row ``permutation`` (``m``) with
+    ``x[..., permutation, :] == L @ U``.  Differentiable in ``x``.
 
     >>> import fgrad.numpy as fnp
     >>> lu(fnp.asarray([[1.0, 2.0], [3.0, 4.0]]))[2]
     Array([1, 0], dtype=int32)
     """
     x = _matrix(x, "lu", square=False)
-    if x.shape[-1] != x.shape[-2]:
-        raise NotImplementedError(f"lax.linalg.lu: fgrad factors square matrices only, got shape "
-                                  f"{x.shape}")
     return list(_lu_p(x))
 
 

@@ -244,3 +244,84 @@ def test_importable_as_jax_lax_linalg_under_the_alias(tmp_path):
                          text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+# -- rectangular LU (JAX factors (m, n) matrices: L is m x k, U is k x n, k = min(m, n)) --------
+
+TALL = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]])
+
+
+@pytest.mark.parametrize("a, lu_jax, piv_jax, perm_jax, grad_jax", [
+    (TALL, [[5.0, 7.0], [0.2, 0.6], [0.6, -0.3333333333]], [2, 2], [2, 0, 1],
+     [[-1.6944230591, 1.3503116962], [-2.0398324184, 1.5749282439], [1.8464462483, -0.4611170312]]),
+    (TALL.T, [[2.0, 4.0, 7.0], [0.5, 1.0, 1.5]], [1, 1], [1, 0],
+     [[-0.8893935366, 0.5403023059, 0.0707372017], [0.0285499318, -0.9237947738, 0.7185336535]]),
+], ids=["tall", "wide"])
+def test_rectangular_lu_matches_stored_jax(a, lu_jax, piv_jax, perm_jax, grad_jax):
+    """JAX 0.10.2 (x64): factors, pivots, permutation and grad of sum(sin(lu)); was a
+    NotImplementedError."""
+    packed, piv, perm = L.lu(fnp.asarray(a))
+    _close(packed, lu_jax, rtol=1e-9)
+    assert piv.tolist() == piv_jax and perm.tolist() == perm_jax
+    assert piv.dtype == np.int32 and perm.dtype == np.int32
+    g = fgrad.grad(lambda x: fnp.sum(fnp.sin(L.lu(x)[0])))(fnp.asarray(a))
+    _close(g, grad_jax, rtol=1e-8)  # (stored to 10 decimals)
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 2), (2, 2, 4)])
+def test_rectangular_lu_reconstructs_and_differentiates(shape):
+    a = RNG.standard_normal(shape)
+    packed, piv, perm = L.lu(fnp.asarray(a))
+    m, n = shape[-2:]
+    k = min(m, n)
+    p = np.asarray(packed)
+    lower = np.tril(p[..., :, :k], -1) + np.eye(m, k)
+    upper = np.triu(p[..., :k, :])
+    permuted = np.take_along_axis(a, np.asarray(perm)[..., :, None], axis=-2)
+    _close(lower @ upper, permuted)
+    assert piv.shape == shape[:-2] + (k,) and perm.shape == shape[:-2] + (m,)
+    # finite differences, orders 1 and 2, forward and reverse
+    check_grads(lambda x: L.lu(x)[0], (fnp.asarray(a),), order=2, modes=["fwd", "rev"])
+    # vmap over a batch equals the loop; jit equals eager
+    batch = RNG.standard_normal((3,) + shape)
+    looped = np.stack([np.asarray(L.lu(fnp.asarray(b))[0]) for b in batch])
+    _close(fgrad.vmap(lambda x: L.lu(x)[0])(fnp.asarray(batch)), looped)
+    _close(fgrad.jit(lambda x: L.lu(x)[0])(fnp.asarray(a)), packed)
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5)])
+def test_rectangular_lu_live_jax(shape):
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    a = RNG.standard_normal(shape)
+    ct = RNG.standard_normal(shape)
+    with jax.enable_x64(True):
+        ref = [np.asarray(v) for v in jax.lax.linalg.lu(jnp.asarray(a))]
+        g_ref = jax.grad(lambda x: jnp.sum(jax.lax.linalg.lu(x)[0] * ct))(jnp.asarray(a))
+    ours = L.lu(fnp.asarray(a))
+    for x, y in zip(ours, ref):
+        _close(x, y)
+    _close(fgrad.grad(lambda x: fnp.sum(L.lu(x)[0] * ct))(fnp.asarray(a)), g_ref)
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5)])
+@pytest.mark.parametrize("permute_l", [False, True])
+def test_scipy_lu_rectangular(shape, permute_l):
+    """``fgrad.scipy.linalg.lu`` of an m x n matrix: p (m x m), l (m x k), u (k x n) as
+    SciPy and JAX (was NotImplementedError)."""
+    from fgrad.scipy import linalg as SL
+    a = RNG.standard_normal(shape)
+    m, n = shape
+    k = min(m, n)
+    out = SL.lu(fnp.asarray(a), permute_l=permute_l)
+    if permute_l:
+        pl, u = out
+        assert pl.shape == (m, k) and u.shape == (k, n)
+        _close(np.asarray(pl) @ np.asarray(u), a)
+    else:
+        p, lo, u = out
+        assert p.shape == (m, m) and lo.shape == (m, k) and u.shape == (k, n)
+        _close(np.asarray(p) @ np.asarray(lo) @ np.asarray(u), a)
+        scipy_linalg = pytest.importorskip("scipy.linalg")
+        for x, y in zip(out, scipy_linalg.lu(a)):
+            _close(x, y)

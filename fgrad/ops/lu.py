@@ -1,17 +1,20 @@
 """The LU factorization with partial pivoting as a primitive, ``lu`` (as JAX's
 ``lax.linalg.lu``), and ``lu_pivots_to_permutation``.
 
-``lu(a) -> (lu, pivots, permutation)`` for square ``a`` (leading batch axes allowed):
-``a[..., permutation, :] = L @ U`` with ``L`` unit lower triangular (the strict lower
-triangle of ``lu``) and ``U`` upper triangular (its upper triangle); ``pivots[k]`` is the
+``lu(a) -> (lu, pivots, permutation)`` for ``a`` of shape ``(..., m, n)`` (leading batch
+axes allowed, rectangular too): ``a[..., permutation, :] = L @ U`` with ``L`` (``m x k``,
+``k = min(m, n)``) unit lower trapezoidal (the strict lower triangle of ``lu``) and ``U``
+(``k x n``) upper trapezoidal (its upper triangle); ``pivots`` has ``k`` entries, ``pivots[k]`` is the
 row swapped with row ``k`` at step ``k`` (LAPACK's ``getrf``, 0-based as SciPy's
 ``lu_factor``).  The factorization is computed in the array's backend (row-vectorized
 Doolittle elimination, the unblocked ``getrf``); a zero pivot leaves its column as is, as
 LAPACK does, and the factors then hold infinities or NaNs only where they divide by it.
 
-Derivative (square case, JAX's rule): with ``P a = L U`` and ``X = L^-1 P da U^-1``,
+Derivative (JAX's rule): with ``P a = L U`` and ``X = L^-1 P da U^-1``,
 ``dL = L tril(X, -1)`` and ``dU = triu(X) U``; so ``d lu = dL + dU``, linear in ``da`` and
-written with triangular solves and products (reverse mode and every order follow).
+written with triangular solves and products (reverse mode and every order follow).  For
+rectangular ``a`` the factors are first completed to square ones (``L`` to ``m x m`` with
+identity columns, ``U`` to ``n x n`` with an identity block), as JAX does.
 Pivots and the permutation are integers (no tangent).
 """
 
@@ -25,23 +28,24 @@ from ..core.constants import constant_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, defzero
 from .elementwise import add, convert_element_type, eq
-from .linalg import _batch_front, _check_float, _check_square, _dtype, _mm, _shape, _tril, _triu
+from .linalg import _batch_front, _check_float, _dtype, _mm, _shape, _tril, _triu
 from .linalg import triangular_solve
 from .shape import broadcast_in_dim
+from .structural import pad, slice_in_dim
 
 _INDEX = np.dtype(np.int32)
 
 
 def _lu_impl(xp, a):
-    n = a.shape[-1]
+    m, n = a.shape[-2:]
     lead = a.shape[:-2]
-    work = a.reshape((-1, n, n)).copy()
+    work = a.reshape((-1, m, n)).copy()
     count = work.shape[0]
     rows = xp.arange(count)
-    perm = xp.broadcast_to(xp.arange(n, dtype=_INDEX), (count, n)).copy()
-    piv = xp.zeros((count, n), dtype=_INDEX)
+    perm = xp.broadcast_to(xp.arange(m, dtype=_INDEX), (count, m)).copy()
+    piv = xp.zeros((count, min(m, n)), dtype=_INDEX)
     with np.errstate(all="ignore"):
-        for k in range(n):
+        for k in range(min(m, n)):
             p = xp.argmax(xp.abs(work[:, k:, k]), axis=1) + k
             piv[:, k] = p
             row_k = work[rows, k, :].copy()
@@ -54,21 +58,25 @@ def _lu_impl(xp, a):
             safe = xp.where(pivot == 0, xp.ones_like(pivot), pivot)
             work[:, k + 1:, k] /= safe[:, None]
             work[:, k + 1:, k + 1:] -= work[:, k + 1:, k, None] * work[:, k, None, k + 1:]
-    return [work.reshape(a.shape), piv.reshape(lead + (n,)), perm.reshape(lead + (n,))]
+    return [work.reshape(a.shape), piv.reshape(lead + (min(m, n),)), perm.reshape(lead + (m,))]
 
 
 def _lu_abstract(a):
-    _check_square("lu", a)
+    if a.ndim < 2:
+        raise TypeError(f"lu: the input must have rank at least 2 (matrices in the last two axes), "
+                        f"got shape {a.shape}")
     _check_float("lu", a)
-    idx = ShapedArray(a.shape[:-1], _INDEX)
-    return [ShapedArray(a.shape, a.dtype), idx, idx]
+    m, n = a.shape[-2:]
+    lead = a.shape[:-2]
+    return [ShapedArray(a.shape, a.dtype), ShapedArray(lead + (min(m, n),), _INDEX),
+            ShapedArray(lead + (m,), _INDEX)]
 
 
 lu_p = Primitive("lu", _lu_impl, _lu_abstract, multiple_results=True, family="linalg")
 
 
 def lu(a):
-    """``(lu, pivots, permutation)`` of square matrices (``lax.linalg.lu``).
+    """``(lu, pivots, permutation)`` of ``(..., m, n)`` matrices (``lax.linalg.lu``).
 
     Example::
 
@@ -92,6 +100,28 @@ def permutation_matrix(perm, dtype, like):
     return convert_element_type(eq(rows, grid), dtype)
 
 
+def _square_factors(packed):
+    """``L`` completed to ``m x m`` (unit diagonal, identity columns past ``k``) and ``U``
+    completed to ``n x n`` (an identity block past ``k``) from the packed ``m x n`` factors."""
+    m, n = _shape(packed)[-2:]
+    nd = len(_shape(packed))
+    dt = _dtype(packed)
+    cols = packed if m >= n else slice_in_dim(packed, 0, m, axis=nd - 1)
+    rows = packed if m <= n else slice_in_dim(packed, 0, n, axis=nd - 2)
+    zero = constant_like(np.zeros((), dt), packed)
+    no_pad = [(0, 0, 0)] * (nd - 2)
+    ell = _tril(cols, -1)
+    if m > n:
+        ell = pad(ell, zero, no_pad + [(0, 0, 0), (0, m - n, 0)])
+    upper = _triu(rows)
+    if m < n:
+        upper = pad(upper, zero, no_pad + [(0, n - m, 0), (0, 0, 0)])
+    ell = add(ell, constant_like(np.eye(m, dtype=dt), packed))
+    if m < n:  # U's completion: ones on the diagonal past its m rows
+        upper = add(upper, constant_like(np.diag((np.arange(n) >= m).astype(dt)), packed))
+    return ell, upper
+
+
 def _lu_jvp(primals, tangents):
     (a,), (da,) = primals, tangents
     packed, piv, perm = lu_p.bind(a)
@@ -100,12 +130,11 @@ def _lu_jvp(primals, tangents):
     dt = _dtype(packed)
     p = permutation_matrix(perm, dt, packed)
     pda = _mm(p, convert_element_type(da, dt) if _dtype(da) != dt else da)
-    y = triangular_solve(packed, pda, left_side=True, lower=True, unit_diagonal=True)
-    x = triangular_solve(packed, y, left_side=False, lower=False)
-    n = _shape(packed)[-1]
-    ell = add(_tril(packed, -1), constant_like(np.eye(n, dtype=dt), packed))
+    ell, upper = _square_factors(packed)
+    y = triangular_solve(ell, pda, left_side=True, lower=True, unit_diagonal=True)
+    x = triangular_solve(upper, y, left_side=False, lower=False)
     d_lower = _mm(ell, _tril(x, -1))
-    d_upper = _mm(_triu(x), _triu(packed))
+    d_upper = _mm(_triu(x), upper)
     return [packed, piv, perm], [add(_tril(d_lower, -1), d_upper), None, None]
 
 

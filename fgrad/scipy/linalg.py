@@ -203,8 +203,9 @@ def lu_solve(lu_and_piv: tuple[ArrayLike, ArrayLike], b: ArrayLike, trans: int =
 
 def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False,
        check_finite: bool = True) -> tuple[Array, Array] | tuple[Array, Array, Array]:
-    """``(p, l, u)`` with ``a = p @ l @ u`` (``permute_l=True``: ``(p @ l, u)``); square
-    matrices.
+    """``(p, l, u)`` with ``a = p @ l @ u`` (``permute_l=True``: ``(p @ l, u)``); for
+    ``(..., m, n)`` matrices ``p`` is ``m x m``, ``l`` is ``m x k`` and ``u`` is ``k x n``
+    with ``k = min(m, n)``.
 
     Example::
 
@@ -213,17 +214,17 @@ def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False,
         >>> p
         Array([[0., 1.],
                [1., 0.]], dtype=float64)
+        >>> [x.shape for x in lu(fnp.ones((3, 2)))]
+        [(3, 3), (3, 2), (2, 2)]
     """
     a = _float(a, "lu")
-    if a.ndim >= 2 and a.shape[-1] != a.shape[-2]:
-        raise NotImplementedError(f"fgrad.scipy.linalg.lu: only square matrices are supported, got shape "
-                                  f"{a.shape}; factor a square block or use qr")
-    _square(a, "lu")
+    if a.ndim < 2:
+        raise TypeError(f"fgrad.scipy.linalg.lu: the input must have rank at least 2, got shape {a.shape}")
     packed, _, perm = _lu_prim(a)
-    n = a.shape[-1]
-    eye = fnp.eye(n, dtype=a.dtype)
-    lower = fnp.tril(packed, -1) + eye
-    upper = fnp.triu(packed)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    lower = fnp.tril(packed[..., :, :k], -1) + fnp.eye(m, k, dtype=a.dtype)
+    upper = fnp.triu(packed[..., :k, :])
     p = _mT(_perm_matrix(perm, a.dtype, packed))
     if permute_l:
         return fnp.matmul(p, lower), upper
