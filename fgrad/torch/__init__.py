@@ -412,6 +412,7 @@ def _optional(name):
 nn = _optional("nn")
 optim = _optional("optim")
 utils = _optional("utils")
+fft = _optional("fft")  # torch.fft: the fgrad.numpy.fft definitions with PyTorch's conventions
 special = _optional("special")  # written with fgrad.torch's own functions: loaded after them
 if special is not None:  # torch.lgamma, torch.i0, Tensor.digamma, ...: the definitions in special.py
     special.export_top_level(globals())
@@ -453,6 +454,8 @@ del _n
 _point_faces(globals(), "torch")
 _errors.wrap_public_functions(globals())
 _errors.wrap_public_functions(vars(linalg))
+if fft is not None:
+    _errors.wrap_public_functions(vars(fft))
 if globals().get("nn") is not None:
     _errors.wrap_public_functions(vars(nn.functional))
 
