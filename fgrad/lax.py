@@ -53,6 +53,7 @@ from .ops.convolution import (
     conv_transpose, conv_transpose_shape_tuple, conv_with_general_padding, padtype_to_pads,
 )
 from .ops.linear_solve import custom_linear_solve
+from .ops.custom_root import custom_root
 from .ops.cumulative import associative_scan, cumlogsumexp, cummax, cummin, cumprod, cumsum
 from .ops.lax_ops import GENERATED as _GENERATED
 from .ops.lax_ops import _convert_element_type  # noqa: F401  (JAX's private name, used by libraries)
@@ -88,7 +89,7 @@ __all__ = sorted(_GENERATED) + [
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
     "pcast", "pvary",
-    "axis_size", "custom_linear_solve", "optimization_barrier",
+    "axis_size", "custom_linear_solve", "custom_root", "optimization_barrier",
 ] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS)
 
 

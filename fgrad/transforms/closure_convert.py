@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ..core.array import get_aval
 from ..core.narrow_floats import dtype_kind
-from ..ops.control_flow import trace_flat
+from ..ops.control_flow import _as_arrays, trace_flat
 from ..tree_util import tree_flatten, tree_unflatten
 
 
@@ -55,6 +55,6 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list]:
             raise TypeError(f"closure_convert: the converted function was traced for arguments of "
                             f"structure {in_tree}, got {tree}")
         all_consts = [next(given) if h else c for c, h in zip(consts, hoist)]
-        return tree_unflatten(out_trees[0], branch(*all_consts, *leaves))
+        return tree_unflatten(out_trees[0], branch(*all_consts, *_as_arrays(leaves)))
 
     return converted, hoisted

@@ -165,9 +165,17 @@ def _check_jvp_rule_output(name: str, primals_out, tangents_out) -> None:
     for p, t in zip(primals_out, tangents_out):
         if t is None:
             continue
-        ap, at = get_aval(p), get_aval(t)
+        ap = get_aval(p)
         if dtype_kind(ap.dtype) not in "fc":
             continue
+        if is_float0(t):
+            raise TypeError(
+                f"Custom JVP rule of {name} must produce primal and tangent outputs with "
+                f"corresponding shapes and dtypes. Expected {ap.str_short()} (tangent type of "
+                f"{ap.str_short()}) but got a float0 tangent (the zero tangent of an integer "
+                "value). Fix the rule so each tangent output has its primal output's dtype."
+            )
+        at = get_aval(t)
         # a Python-scalar (weak) tangent takes the primal's dtype, unless it is complex for a
         # real primal
         dtype_ok = at.dtype == ap.dtype or (at.weak_type and (dtype_kind(at.dtype) != "c"
@@ -332,6 +340,7 @@ class custom_jvp:
                     f"with equal container structures, got {tr} and {t_tr}"
                 )
             _check_jvp_rule_output(self.__name__, leaves, t_leaves)
+            t_leaves = [None if is_float0(x) else x for x in t_leaves]  # integer outputs' zeros
             out_tree.append(tr)
             return leaves, t_leaves
 
