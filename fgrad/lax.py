@@ -39,6 +39,10 @@ from ._lax_extras import (  # noqa: F401 - listed in __all__ through _EXTRAS
     RandomAlgorithm, all_to_all, composite, ragged_dot, random_gamma_grad, rng_bit_generator,
 )
 from ._lax_extras import __all__ as _EXTRAS
+from ._lax_patches_topk import (  # noqa: F401 - listed in __all__ through _PATCHES_TOPK
+    approx_max_k, approx_min_k, conv_general_dilated_patches, dtype,
+)
+from ._lax_patches_topk import __all__ as _PATCHES_TOPK
 from ._lax_collectives import (
     all_gather, axis_index, axis_size, pcast, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
     pvary,
@@ -90,7 +94,7 @@ __all__ = sorted(_GENERATED) + [
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
     "pcast", "pvary",
     "axis_size", "custom_linear_solve", "custom_root", "optimization_barrier",
-] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS)
+] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS) + list(_PATCHES_TOPK)
 
 
 from . import _docs as _docs_examples  # noqa: E402

@@ -13,7 +13,7 @@ Composites: `argsort`, `sort_key_val`, `top_k`, `take_along_axis`, `flip_axis`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from ..typing import Array, ArrayLike, Integer, Shaped
+from ..typing import Array, ArrayLike, Shaped
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind
@@ -339,17 +339,17 @@ def sort_along(x, axis: int = -1, descending: bool = False):
 
 
 def top_k(operand: Shaped[ArrayLike, "*batch n"],
-          k: int) -> tuple[Shaped[Array, "*batch k"], Integer[Array, "*batch k"]]:
+          k: int) -> list[Array]:
     """``lax.top_k``: the ``k`` largest entries along the last axis (descending) and their
-    indices (ties: lower index first)."""
+    indices (int32), as a list ``[values, indices]`` as JAX's (ties: lower index first)."""
     nd = len(shape(operand))
     n = shape(operand)[-1]
     k = int(k)
     if not 0 <= k <= n:
         raise ValueError(f"top_k: k={k} must be between 0 and the last axis size {n}")
-    idx = argsort(operand, -1, descending=True)
+    idx = argsort(operand, -1, descending=True, index_dtype=np.int32)
     idx = take_static(idx, np.arange(k), nd - 1)
-    return take_along_axis(operand, idx, nd - 1), idx
+    return [take_along_axis(operand, idx, nd - 1), idx]
 
 
 # ---------------------------------------------------------------------------------------

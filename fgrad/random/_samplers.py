@@ -317,7 +317,8 @@ def choice(key: KeyArrayLike, a: ArrayLike, shape: int | Shape = (), replace: bo
             ind = _sorting.searchsorted(_bits.stop_gradient(cum), r)
         else:
             g = _ew.add(gumbel(k, (n,), pdt), _ew.log(pa))
-            ind = _reshape(_sorting.top_k(g, n_draws)[1], shape)
+            top = _sorting.top_k(g, n_draws)[1]
+            ind = _reshape(_ew.convert_element_type(top, _canonical_dtype(np.int64)), shape)
     if arr is None:
         return ind
     return _take(arr, ind, axis)

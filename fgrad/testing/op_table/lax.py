@@ -395,8 +395,8 @@ ROWS += [
     ),
     _lax(
         "top_k",
-        lambda x, k: [-np.sort(-x, -1)[..., :k], np.argsort(-x, -1, stable=True)[..., :k]],
-        fn=lambda x, k: list(LAX.top_k(x, k)),
+        lambda x, k: [-np.sort(-x, -1)[..., :k], np.argsort(-x, -1, stable=True)[..., :k].astype(np.int32)],
+        fn=lambda x, k: list(LAX.top_k(x, k)),  # (JAX's int32 indices)
         args=(_distinct,),
         shapes=_one_plus_lax,
         kwargs=lambda s: st.fixed_dictionaries({"k": st.integers(1, s[0][-1])}),
