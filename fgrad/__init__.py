@@ -50,7 +50,7 @@ from ._shard_map import shard_map  # noqa: F401
 from ._refs import Ref, empty_ref, free_ref, freeze, new_ref  # noqa: F401
 from . import ref  # noqa: F401
 from ._runtime_api import clear_caches, live_arrays, print_environment_info  # noqa: F401
-from . import debug  # noqa: F401
+from . import debug, monitoring  # noqa: F401
 from ._callbacks_api import effects_barrier, pure_callback  # noqa: F401
 from . import ad_checkpoint  # noqa: F401
 from . import io  # noqa: F401,E402  (checkpoints: fgrad.io.save / fgrad.io.load)

@@ -19,11 +19,21 @@ Example::
 from __future__ import annotations
 
 import builtins
+import copy
+import functools
+import logging
+import os
+import string
+import sys
 from typing import Any, Callable
+
+import numpy as np
 
 from .ops.callbacks import debug_callback_p, split_operands
 
-__all__ = ["print", "callback", "visualize_array_sharding", "inspect_array_sharding"]
+__all__ = ["print", "log", "breakpoint", "callback", "visualize_array_sharding", "inspect_array_sharding"]
+
+_logger = logging.getLogger("fgrad.debug")
 
 
 def callback(callback: Callable[..., Any], *args, ordered: bool = False, **kwargs) -> None:
@@ -45,22 +55,135 @@ def callback(callback: Callable[..., Any], *args, ordered: bool = False, **kwarg
     debug_callback_p.bind(*operands, callback=cb, ordered=bool(ordered))
 
 
-def _format_and_print(fmt: str, *args, **kwargs) -> None:
-    builtins.print(fmt.format(*args, **kwargs))
+class _FieldCheck(string.Formatter):
+    """Checks that a format's fields match the arguments without formatting the values
+    (traced values have no concrete text yet)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return ""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        return value
+
+    def check_unused_args(self, used_args: Any, args: Any, kwargs: Any) -> None:
+        unused = [a for i, a in enumerate(args) if i not in used_args]
+        unused_kw = [k for k in kwargs if k not in used_args]
+        if unused:
+            raise ValueError(f"Unused positional arguments to `fgrad.debug.print`: {unused}")
+        if unused_kw:
+            raise ValueError(f"Unused keyword arguments to `fgrad.debug.print`: {unused_kw}. You may be "
+                             "passing an f-string (i.e, `f\"{x}\"`) into `fgrad.debug.print` and instead "
+                             "should pass in a regular string.")
 
 
-def print(fmt: str, *args, ordered: bool = False, **kwargs) -> None:  # noqa: A001 - JAX's name
-    """Print ``fmt.format(*args, **kwargs)`` with the values computed when the program runs.
+_FIELD_CHECK = _FieldCheck()
+
+
+def _has_placeholders(fmt: str) -> bool:
+    return bool(fmt) and next(iter(string.Formatter().parse(fmt)))[1] is not None
+
+
+def _format_and_emit(fmt: str, printoptions: dict, record: logging.LogRecord | None, *args, **kwargs) -> None:
+    if _has_placeholders(fmt):
+        with np.printoptions(**printoptions):
+            msg = fmt.format(*args, **kwargs)
+    else:  # (skip_format_check=True) JAX prints the arguments after the format, space-separated
+        with np.printoptions(**printoptions):
+            msg = " ".join((fmt, *(str(a) for a in args)))
+    if record is None:
+        builtins.print(msg)
+    else:
+        record = copy.copy(record)
+        record.msg = msg
+        _logger.handle(record)
+
+
+def _user_record(level: int) -> logging.LogRecord:
+    """A log record placed at the user's line that called `log` (outside fgrad)."""
+    frame = sys._getframe(1)
+    package = os.path.dirname(os.path.abspath(__file__))
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame = frame.f_back
+    file_name, line = (frame.f_code.co_filename, frame.f_lineno) if frame else ("(unknown file)", 0)
+    return _logger.makeRecord(_logger.name, level, file_name, line, "", (), None)
+
+
+def _emit(fmt: str | None, args: tuple, kwargs: dict, ordered: bool, skip_format_check: bool,
+          use_logging: bool, name: str) -> Callable[..., None] | None:
+    def emit(fmt: str, *c_args, **c_kwargs) -> None:
+        if not isinstance(fmt, str):
+            raise TypeError(f"debug.{name}: the format must be a string, got {type(fmt).__name__}")
+        if not skip_format_check:  # mismatched fields fail here, at the call, as in JAX
+            _FIELD_CHECK.format(fmt, *c_args, **c_kwargs)
+        if not _has_placeholders(fmt) and c_kwargs:
+            raise ValueError(f"debug.{name}: a format without placeholders takes no keyword arguments, "
+                             f"got {sorted(c_kwargs)}")
+        record = _user_record(logging.INFO) if use_logging else None
+        # the format, print options and record are static (closed over), not operands
+        emit_values = functools.partial(_format_and_emit, fmt, np.get_printoptions(), record)
+        callback(emit_values, *c_args, ordered=ordered, **c_kwargs)
+
+    if fmt is not None:
+        emit(fmt, *args, **kwargs)
+        return None
+    if args or kwargs:
+        raise TypeError(f"debug.{name} received unexpected arguments in the two-call form: "
+                        f"args={args} kwargs={kwargs}")
+    return emit
+
+
+def print(fmt: str | None = None, *args, ordered: bool = False, partitioned: bool = False,  # noqa: A001
+          skip_format_check: bool = False, **kwargs) -> Callable[..., None] | None:
+    """Print ``fmt.format(*args, **kwargs)`` with the values computed when the program runs
+    (arguments the format does not use are a ValueError, as in JAX; NumPy's print options
+    are those at the call).  ``print(ordered=True)("x = {}", x)`` is JAX's
+    two-call form.
 
     Example::
 
         >>> import fgrad, fgrad.numpy as fnp
         >>> g = fgrad.grad(lambda x: (fgrad.debug.print("x is {}", x), x ** 2)[1])(3.0)
         x is 3.0
+        >>> fgrad.debug.print("sum: {}", fnp.arange(3.0).sum())
+        sum: 3.0
     """
-    if not isinstance(fmt, str):
-        raise TypeError(f"debug.print: the format must be a string, got {type(fmt).__name__}")
-    callback(_format_and_print, fmt, *args, ordered=ordered, **kwargs)
+    return _emit(fmt, args, kwargs, ordered, skip_format_check, False, "print")
+
+
+def log(fmt: str | None = None, *args, ordered: bool = False, partitioned: bool = False,
+        skip_format_check: bool = False, **kwargs) -> Callable[..., None] | None:
+    """As `print`, through the ``logging`` module: an INFO record of the ``fgrad.debug``
+    logger, placed at the calling line (JAX's ``jax.debug.log``).
+
+    Example::
+
+        >>> import logging, fgrad
+        >>> logging.getLogger("fgrad.debug").setLevel(logging.INFO)
+        >>> fgrad.debug.log("loss = {:.3f}", 0.25)  # emitted to the configured handlers
+    """
+    return _emit(fmt, args, kwargs, ordered, skip_format_check, True, "log")
+
+
+def breakpoint(*, backend: str | None = None, filter_frames: bool = True,  # noqa: A001 - JAX's name
+               num_frames: int | None = None, ordered: bool = False, token: Any = None, **kwargs) -> Any:
+    """Stop in Python's debugger when the program reaches this point, with the values
+    concrete (``kwargs`` are bound as locals of the debugger's frame); under ``jit``, ``vmap``
+    and ``grad`` too.  ``PYTHONBREAKPOINT=0`` disables it, as it does the ``breakpoint``
+    builtin (the hook runs through ``sys.breakpointhook``).
+
+    Example::
+
+        >>> import os, fgrad
+        >>> os.environ["PYTHONBREAKPOINT"] = "0"  # (doctest: no debugger)
+        >>> fgrad.debug.breakpoint(x=1.0)
+        >>> del os.environ["PYTHONBREAKPOINT"]
+    """
+    def stop(**values):
+        locals().update(values)
+        sys.breakpointhook()
+
+    callback(stop, ordered=ordered, **kwargs)
+    return token
 
 
 def _sharding_table(device_label: str, use_color: bool) -> str:

@@ -19,13 +19,28 @@ from .core import x64_mode as _x64_mode
 from .core.array import FLOAT0, SUPPORTED_DTYPE_KINDS
 from .core.narrow_floats import dtype_kind
 from .core.weak_types import WEAK_SCALAR_TYPES
-from .numpy import finfo, iinfo, result_type
+from .numpy import bfloat16, finfo, iinfo, result_type
 from .numpy._promotion_checks import TypePromotionError
 from .random._keys import KeyDType
 
-__all__ = ["canonicalize_dtype", "extended", "finfo", "float0", "iinfo", "is_weakly_typed", "issubdtype",
-           "prng_key",
+__all__ = ["bfloat16", "canonicalize_dtype", "extended", "finfo", "float0", "iinfo", "is_weakly_typed",
+           "issubdtype", "itemsize_bits", "prng_key",
            "result_type", "scalar_type_of", "TypePromotionError"]
+
+
+def itemsize_bits(dtype: Any) -> int:
+    """Bits per element of ``dtype`` (JAX's ``dtypes.itemsize_bits``; ValueError for
+    ``float0``, as JAX).
+
+    Example::
+
+        >>> itemsize_bits("float32"), itemsize_bits(bool)
+        (32, 8)
+    """
+    dt = np.dtype(dtype)
+    if dt == FLOAT0:
+        raise ValueError(f"itemsize_bits: unexpected input: dtype={dt} (float0 has no storage)")
+    return dt.itemsize * 8
 
 
 class extended:

@@ -4,7 +4,11 @@
 `TracerBoolConversionError` (``if``/``while`` on a traced value), `TracerIntegerConversionError`
 (a traced value as a Python index), `TracerArrayConversionError` (``numpy.asarray`` of a traced
 value) and `UnexpectedTracerError` (a tracer used after its transform returned).
-``fgrad.ConcretizationError`` is the base of the first four.
+``fgrad.ConcretizationError`` is the base of the first four.  `NonConcreteBooleanIndexError`
+(a traced boolean mask as an index) is an IndexError as in JAX (and a
+`ConcretizationTypeError`); `JAXTypeError`, `JAXIndexError`, `KeyReuseError`,
+`JaxRuntimeError`, `JaxprTypeError` and `InconclusiveDimensionOperation` are JAX's classes,
+for programs that name them in ``except`` clauses.
 
 Example::
 
@@ -21,11 +25,35 @@ from __future__ import annotations
 from .core.trace import (
     ConcretizationError,
     ConcretizationTypeError,
+    JAXIndexError,
+    JAXTypeError,
+    NonConcreteBooleanIndexError,
     TracerArrayConversionError,
     TracerBoolConversionError,
     TracerIntegerConversionError,
     UnexpectedTracerError,
 )
 
-__all__ = ["ConcretizationError", "ConcretizationTypeError", "TracerArrayConversionError",
-           "TracerBoolConversionError", "TracerIntegerConversionError", "UnexpectedTracerError"]
+
+
+class KeyReuseError(JAXTypeError):
+    """A PRNG key used twice (JAX's key-reuse checker; fgrad does not check key reuse)."""
+
+
+class JaxRuntimeError(RuntimeError):
+    """An error while running a compiled program (JAX's ``jax.errors.JaxRuntimeError``)."""
+
+
+class JaxprTypeError(TypeError):
+    """An ill-typed program (JAX's ``jax.errors.JaxprTypeError``)."""
+
+
+class InconclusiveDimensionOperation(Exception):
+    """A symbolic-dimension comparison without a definite answer (JAX's shape
+    polymorphism; fgrad's shapes are concrete)."""
+
+
+__all__ = ["ConcretizationError", "ConcretizationTypeError", "InconclusiveDimensionOperation",
+           "JAXIndexError", "JAXTypeError", "JaxRuntimeError", "JaxprTypeError", "KeyReuseError",
+           "NonConcreteBooleanIndexError", "TracerArrayConversionError", "TracerBoolConversionError",
+           "TracerIntegerConversionError", "UnexpectedTracerError"]

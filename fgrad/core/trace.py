@@ -47,6 +47,19 @@ class TracerArrayConversionError(ConcretizationError):
     """``numpy.asarray`` of a traced value.  As in JAX, not a `ConcretizationTypeError`."""
 
 
+class JAXTypeError(TypeError):
+    """A TypeError of JAX's own kinds (JAX's ``jax.errors.JAXTypeError``)."""
+
+
+class JAXIndexError(IndexError):
+    """An IndexError of JAX's own kinds (JAX's ``jax.errors.JAXIndexError``)."""
+
+
+class NonConcreteBooleanIndexError(JAXIndexError, ConcretizationTypeError):
+    """Boolean-mask indexing of a traced mask (the result's shape would depend on traced
+    data).  An IndexError as in JAX, and a `ConcretizationTypeError` as fgrad raised before."""
+
+
 def concretization_error_type(what: str) -> type:
     """The JAX error class for needing a traced value concretely in ``what`` (the
     operation's description: ``"bool()"``, ``"an index"``, ``"numpy.asarray()"``, ...)."""

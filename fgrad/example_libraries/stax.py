@@ -32,13 +32,21 @@ from .. import lax
 from .. import nn
 from .. import numpy as fnp
 from .. import random
+from ..nn import elu, gelu, leaky_relu, log_softmax, relu, selu, sigmoid, softmax, softplus, standardize
 from ..nn.initializers import glorot_normal, normal, ones, zeros
+
+# JAX's stax re-exports these functions and keeps three old aliases
+logsoftmax = log_softmax
+glorot = glorot_normal
+randn = normal
 
 __all__ = [
     "Dense", "Tanh", "Relu", "Exp", "LogSoftmax", "Softmax", "Softplus", "Sigmoid", "Elu", "LeakyRelu",
     "Selu", "Gelu", "Flatten", "Identity", "Dropout", "BatchNorm", "serial", "parallel", "FanOut", "FanInSum",
     "FanInConcat", "shape_dependent", "elementwise", "GeneralConv", "Conv", "Conv1DTranspose",
     "ConvTranspose", "GeneralConvTranspose", "MaxPool", "SumPool", "AvgPool",
+    "elu", "gelu", "leaky_relu", "log_softmax", "logsoftmax", "relu", "selu", "sigmoid", "softmax",
+    "softplus", "standardize", "glorot", "glorot_normal", "normal", "ones", "randn", "zeros",
 ]
 
 

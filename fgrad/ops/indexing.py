@@ -35,7 +35,7 @@ from ..core.constants import cached_constant_like, constant_like, full_like, one
 from ..core.placement import backend_of
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear, is_undefined
-from ..core.trace import ConcretizationError, ConcretizationTypeError
+from ..core.trace import ConcretizationError, ConcretizationTypeError, NonConcreteBooleanIndexError
 from . import elementwise as ew
 from ._util import shape
 from .shape import move_or_broadcast, moveaxis, reshape, transpose
@@ -51,14 +51,14 @@ _INDEX_HELP = (
 )
 
 
-def _concrete(x, what: str, hint: str):
+def _concrete(x, what: str, hint: str, error: type = ConcretizationTypeError):
     """Concrete numpy value of ``x`` (a tracer is asked for its value; if it has none,
-    raise a ConcretizationError that names the operation and a traceable alternative)."""
+    raise ``error`` naming the operation and a traceable alternative)."""
     if isinstance(x, Tracer):
         try:
             x = x._concrete(what)
         except ConcretizationError as e:
-            raise ConcretizationTypeError(
+            raise error(
                 f"{what} needs a concrete value, but got an abstract tracer "
                 f"{x.aval.str_short()}: the result's shape would depend on traced data. {hint}"
                 f"\n(underlying error: {e})"
@@ -149,7 +149,7 @@ def parse_index(xshape, idx, op: str = "indexing"):
             av = get_aval(a)
             kind = dtype_kind(av.dtype)
             if kind == "b":
-                m = _concrete(a, f"{op} with a boolean mask", _MASK_HINT)
+                m = _concrete(a, f"{op} with a boolean mask", _MASK_HINT, NonConcreteBooleanIndexError)
                 entries.append(("mask", m))
             elif kind in "iu":
                 if av.ndim == 0 and not isinstance(a, Tracer):
