@@ -25,7 +25,7 @@ import fgrad.numpy as fnp
 import fgrad.torch as torch
 
 from ._dispatch import apply_op
-from ._tensor import Tensor
+from ._tensor import Tensor, wrap_dim
 
 __all__ = [
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn",
@@ -61,12 +61,7 @@ def _dims(dim, ndim: int, name: str) -> tuple[int, ...] | None:
     if dim is None:
         return None
     dims = (dim,) if isinstance(dim, int) else tuple(int(d) for d in dim)
-    out = []
-    for d in dims:
-        if not -ndim <= d < max(ndim, 1):
-            raise IndexError(f"torch.fft.{name}: Dimension out of range (expected to be in range of "
-                             f"[{-ndim}, {ndim - 1}], but got {d})")
-        out.append(d % ndim)
+    out = [wrap_dim(d, ndim) for d in dims]
     if len(set(out)) != len(out):
         raise RuntimeError(f"torch.fft.{name}: dims must be unique, got {dims}")
     return tuple(out)
