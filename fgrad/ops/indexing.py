@@ -38,6 +38,7 @@ from ..core.rules import defbatch, deflinear, is_undefined
 from ..core.trace import ConcretizationError, ConcretizationTypeError
 from . import elementwise as ew
 from ._util import shape
+from .host_scatter import host_ufunc_at
 from .shape import move_or_broadcast, moveaxis, reshape, transpose
 
 FULL = ("s", None, None, None)
@@ -379,7 +380,10 @@ _UFUNC = {"add": "add", "mul": "multiply", "min": "minimum", "max": "maximum"}
 
 
 def _ufunc_at(xp, mode, out, idx, u):
-    if xp is not np and mode != "add":
+    if xp is np:
+        host_ufunc_at(getattr(np, _UFUNC[mode]), out, idx, u)
+        return
+    if mode != "add":
         # cupy's ``minimum.at``/``maximum.at`` are CUDA atomics built on fminf/fmaxf (float64
         # rounded to float32, NaNs ignored) and it has no ``multiply.at``: devices use
         # duplicate-free fancy assignments instead
@@ -392,8 +396,6 @@ def _ufunc_at(xp, mode, out, idx, u):
     try:
         getattr(xp, _UFUNC[mode]).at(out, idx, u)
     except (NotImplementedError, TypeError):
-        if xp is np:
-            raise
         with _device_of(out):  # a dtype without a CUDA atomic add (bool, 8/16-bit integers)
             _scatter_in_rounds(xp, out, idx, u, xp.add)
 
