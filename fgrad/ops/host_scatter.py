@@ -8,14 +8,15 @@ slow generic path, 5-10x slower.  `host_ufunc_at` recognises the index layouts t
 scatters -- full slices, then adjacent index arrays (and integers), then full slices
 (``out[:, i, j] += u``) -- and runs them as:
 
-* a sparse-matrix product ``A @ U`` (SciPy's CSR kernel, ``A`` the 0/1 matrix of targets)
-  for a floating-point add onto an operand that is all ``+0.0`` (every transpose and segment
-  sum starts from zeros) with rows of at least two elements: the kernel sums each target's
-  updates in update order starting from ``+0.0``, exactly what ``np.add.at`` does, so the
-  bits are the same;
+* a sparse-matrix product ``A @ U`` (SciPy's CSC kernel; ``A`` is the 0/1 matrix with one
+  entry per update, at its target row) for an add with rows of at least two elements, of
+  integers (as their unsigned twins: wrapping sums, exact in any order, onto any operand) or
+  of floats/complex onto an operand that is all ``+0.0`` (every transpose and segment sum
+  starts from zeros).  The kernel reads the updates in order and adds each to its target
+  row, starting from ``+0.0`` -- exactly what ``np.add.at`` does, so the bits are the same;
 * otherwise ``ufunc.at`` on the flattened operand with one linear index per updated element,
   in row-major update order (NumPy's fast path; each target sees its updates in the same
-  order, so any ufunc and dtype gives the same bits -- integers wrap as before).
+  order, so any ufunc and dtype gives the same bits).
 
 Every other index layout keeps ``ufunc.at`` as it is.
 
@@ -44,12 +45,12 @@ __all__ = ["host_ufunc_at", "row_scatter_layout"]
 _FULL = slice(None)
 # scatters of fewer updated elements than this go to ``ufunc.at`` as they are (fixed costs)
 _MIN_ELEMENTS = 1024
-# CSR products below this many updated elements are not worth SciPy's fixed cost
-_CSR_MIN_ELEMENTS = 2048
+# CSC products below this many updated elements are not worth SciPy's fixed cost
+_CSC_MIN_ELEMENTS = 2048
 # linear indices are built this many updated elements at a time (bounded scratch memory)
 _CHUNK = 1 << 17
-_CSR_FLOATS = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
-_CSR_COMPLEX = {np.dtype(np.complex64): np.dtype(np.float32), np.dtype(np.complex128): np.dtype(np.float64)}
+_CSC_FLOATS = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
+_CSC_COMPLEX = {np.dtype(np.complex64): np.dtype(np.float32), np.dtype(np.complex128): np.dtype(np.float64)}
 
 
 def row_scatter_layout(shape: tuple, idx: tuple):
@@ -126,7 +127,7 @@ def host_ufunc_at(ufunc: np.ufunc, out: np.ndarray, idx, u) -> None:
     if p > 1:  # update (i, b) lands in row i * r + rows[b]
         rows = (np.arange(p, dtype=np.intp)[:, None] * r + rows[None, :]).reshape(-1)
     flat = out.reshape(p * r, d)
-    if ufunc is np.add and d > 1 and rows.size * d >= _CSR_MIN_ELEMENTS and _csr_sum(flat, rows, upd):
+    if ufunc is np.add and d > 1 and rows.size * d >= _CSC_MIN_ELEMENTS and _csc_sum(flat, rows, upd):
         return
     _flat_ufunc_at(ufunc, flat, rows, upd)
 
@@ -163,25 +164,33 @@ def _flat_ufunc_at(ufunc: np.ufunc, flat: np.ndarray, rows: np.ndarray, upd: np.
         ufunc.at(line, lin.reshape(-1), upd[s:s + step].reshape(-1))
 
 
-def _csr_sum(flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> bool:
-    """``np.add.at(flat, rows, upd)`` as ``flat[:] = A @ upd`` with ``A[rows[i], i] = 1`` when
-    ``flat`` is all ``+0.0`` and of a dtype SciPy's CSR kernel sums as NumPy does (float32,
-    float64, complex as their real pairs); False (nothing done) otherwise."""
+def _csc_sum(flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> bool:
+    """``np.add.at(flat, rows, upd)`` as the product ``A @ upd`` with ``A[rows[i], i] = 1``
+    (CSC: column ``i`` holds the single entry ``rows[i]``), when SciPy's kernel gives NumPy's
+    bits: it walks the updates in order and adds each to its target row, starting from
+    zeros.  Integers are summed as their unsigned twins (wrapping, like NumPy's) and added to
+    any operand (modular sums are exact in any order); floats (complex: their real pairs)
+    only onto an operand that is all ``+0.0``.  False (nothing done) otherwise."""
     dt = flat.dtype
-    real = _CSR_COMPLEX.get(dt, dt)
-    bits = _CSR_FLOATS.get(real)
-    if bits is None:
-        return False
-    if flat.view(bits).any():  # an operand that is not all +0.0 (-0.0 included)
-        return False
+    if dt.kind in "iu":
+        work = np.dtype(f"u{dt.itemsize}")
+    else:
+        work = _CSC_COMPLEX.get(dt, dt)
+        bits = _CSC_FLOATS.get(work)
+        if bits is None or flat.view(bits).any():  # not all +0.0 (-0.0 included)
+            return False
     sparse = scipy_module("sparse")
     if sparse is None:  # pragma: no cover - scipy is optional
         return False
     n = rows.size
-    if real is not dt:  # complex adds are two real adds: sum the (re, im) pairs
-        upd = np.ascontiguousarray(upd).view(real)
-    select = sparse.csr_matrix((np.ones(n, real), (rows, np.arange(n, dtype=np.intp))),
+    if work != dt:  # same bytes: the unsigned twin, or the real pairs of a complex
+        upd = np.ascontiguousarray(upd).view(work)
+    select = sparse.csc_matrix((np.ones(n, work), rows, np.arange(n + 1, dtype=np.intp)),
                                shape=(flat.shape[0], n))
-    total = np.asarray(select @ upd)
-    flat[...] = total.view(dt) if real is not dt else total
+    total = np.asarray(select @ upd, dtype=work)
+    if dt.kind in "iu":
+        target = flat.view(work)
+        target += total
+    else:
+        flat[...] = total.view(dt)
     return True
