@@ -165,32 +165,50 @@ def _flat_ufunc_at(ufunc: np.ufunc, flat: np.ndarray, rows: np.ndarray, upd: np.
 
 
 def _csc_sum(flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> bool:
-    """``np.add.at(flat, rows, upd)`` as the product ``A @ upd`` with ``A[rows[i], i] = 1``
-    (CSC: column ``i`` holds the single entry ``rows[i]``), when SciPy's kernel gives NumPy's
-    bits: it walks the updates in order and adds each to its target row, starting from
-    zeros.  Integers are summed as their unsigned twins (wrapping, like NumPy's) and added to
-    any operand (modular sums are exact in any order); floats (complex: their real pairs)
-    only onto an operand that is all ``+0.0``.  False (nothing done) otherwise."""
+    """``np.add.at(flat, rows, upd)`` as a sparse product ``A @ X`` over the touched rows of
+    ``flat`` (``A`` in CSC form: column ``i`` holds one 1, at update ``i``'s target), when
+    SciPy's kernel gives NumPy's bits: it walks the columns in order and adds each one's row
+    of ``X`` to its target, starting from zeros.
+
+    * integers: summed as their unsigned twins (wrapping, like NumPy) and added to the
+      operand -- modular sums are exact in any order;
+    * floats (complex: their real pairs) onto a ``+0.0`` operand: ``X`` is the updates;
+    * floats onto any other operand: each touched row's operand value comes first (``X``
+      holds those rows, then the updates), so every target sums ``operand, u1, u2, ...`` in
+      NumPy's order.  A ``-0.0`` in a touched row returns False (``+0.0 + -0.0`` is
+      ``+0.0``, while NumPy keeps ``-0.0`` when every update is ``-0.0`` too).
+
+    False (nothing done) for other dtypes."""
     dt = flat.dtype
-    if dt.kind in "iu":
+    integer = dt.kind in "iu"
+    if integer:
         work = np.dtype(f"u{dt.itemsize}")
     else:
         work = _CSC_COMPLEX.get(dt, dt)
-        bits = _CSC_FLOATS.get(work)
-        if bits is None or flat.view(bits).any():  # not all +0.0 (-0.0 included)
+        if work not in _CSC_FLOATS:
             return False
     sparse = scipy_module("sparse")
     if sparse is None:  # pragma: no cover - scipy is optional
         return False
-    n = rows.size
+    mark = np.zeros(flat.shape[0], bool)
+    mark[rows] = True
+    touched = np.flatnonzero(mark)
+    slot = np.cumsum(mark, dtype=np.intp) - 1  # row -> its position among the touched rows
+    target = slot[rows]
+    base = flat[touched]
+    plain = integer or not base.view(_CSC_FLOATS[work]).any()  # all +0.0
+    if not plain and bool((np.signbit(base.view(work)) & (base.view(work) == 0)).any()):
+        return False
     if work != dt:  # same bytes: the unsigned twin, or the real pairs of a complex
         upd = np.ascontiguousarray(upd).view(work)
-    select = sparse.csc_matrix((np.ones(n, work), rows, np.arange(n + 1, dtype=np.intp)),
-                               shape=(flat.shape[0], n))
+    if not plain:
+        upd = np.concatenate([base.view(work), upd])
+        target = np.concatenate([np.arange(touched.size, dtype=np.intp), target])
+    n = target.size
+    select = sparse.csc_matrix((np.ones(n, work), target, np.arange(n + 1, dtype=np.intp)),
+                               shape=(touched.size, n))
     total = np.asarray(select @ upd, dtype=work)
-    if dt.kind in "iu":
-        target = flat.view(work)
-        target += total
-    else:
-        flat[...] = total.view(dt)
+    if integer:
+        total += base.view(work)
+    flat[touched] = total.view(dt)
     return True
