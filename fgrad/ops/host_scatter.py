@@ -164,6 +164,33 @@ def _flat_ufunc_at(ufunc: np.ufunc, flat: np.ndarray, rows: np.ndarray, upd: np.
         ufunc.at(line, lin.reshape(-1), upd[s:s + step].reshape(-1))
 
 
+_RUNS: dict = {}  # (kind, dtype) -> a read-only run of ones or of 0, 1, 2, ...
+_RUN_CACHE_LIMIT = 1 << 22
+
+
+def _run(kind: str, n: int, dtype) -> np.ndarray:
+    """``np.ones(n, dtype)`` (kind "ones") or ``np.arange(n, dtype=dtype)`` (kind "count")
+    as a read-only view of a cached run (runs longer than `_RUN_CACHE_LIMIT` are not
+    kept): the CSC matrix's values and column pointers, the same for every scatter."""
+    key = (kind, np.dtype(dtype))
+    run = _RUNS.get(key)
+    if run is None or run.size < n:
+        size = max(n, 1024)
+        run = np.ones(size, dtype) if kind == "ones" else np.arange(size, dtype=dtype)
+        run.flags.writeable = False
+        if size <= _RUN_CACHE_LIMIT:
+            _RUNS[key] = run
+    return run[:n]
+
+
+def _ones(n: int, dtype) -> np.ndarray:
+    return _run("ones", n, dtype)
+
+
+def _count(n: int, dtype) -> np.ndarray:
+    return _run("count", n, dtype)
+
+
 def _csc_sum(flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> bool:
     """``np.add.at(flat, rows, upd)`` as a sparse product ``A @ X`` over the touched rows of
     ``flat`` (``A`` in CSC form: column ``i`` holds one 1, at update ``i``'s target), when
@@ -190,10 +217,13 @@ def _csc_sum(flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> bool:
     sparse = scipy_module("sparse")
     if sparse is None:  # pragma: no cover - scipy is optional
         return False
+    # int32 index arrays where they fit: SciPy would otherwise scan and narrow them itself
+    index = np.int32 if rows.size + flat.shape[0] < 2**31 - 1 else np.intp
     mark = np.zeros(flat.shape[0], bool)
     mark[rows] = True
     touched = np.flatnonzero(mark)
-    slot = np.cumsum(mark, dtype=np.intp) - 1  # row -> its position among the touched rows
+    slot = np.cumsum(mark, dtype=index)
+    slot -= 1  # row -> its position among the touched rows
     target = slot[rows]
     base = flat[touched]
     plain = integer or not base.view(_CSC_FLOATS[work]).any()  # all +0.0
@@ -203,10 +233,9 @@ def _csc_sum(flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> bool:
         upd = np.ascontiguousarray(upd).view(work)
     if not plain:
         upd = np.concatenate([base.view(work), upd])
-        target = np.concatenate([np.arange(touched.size, dtype=np.intp), target])
+        target = np.concatenate([_count(touched.size, index), target])
     n = target.size
-    select = sparse.csc_matrix((np.ones(n, work), target, np.arange(n + 1, dtype=np.intp)),
-                               shape=(touched.size, n))
+    select = sparse.csc_matrix((_ones(n, work), target, _count(n + 1, index)), shape=(touched.size, n))
     total = np.asarray(select @ upd, dtype=work)
     if integer:
         total += base.view(work)

