@@ -11,6 +11,9 @@ end in it (``.at[].add``, ``segment_sum``, the gather transpose, sparse products
 
 from __future__ import annotations
 
+import pathlib
+import subprocess
+import sys
 from unittest import mock
 
 import numpy as np
@@ -259,3 +262,20 @@ def test_shim_index_add_and_embedding_backward_match_torch():
     np.testing.assert_allclose(w.grad.numpy(), tw.grad.numpy(), rtol=1e-5, atol=1e-5)
     tb = torch.tensor(base).index_add_(0, torch.tensor(idx), torch.tensor(src))
     np.testing.assert_allclose(got, tb.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_benchmark_cases_agree_with_numpy():
+    """The scatter benchmark cases (`benchmarks/cases/scatter.py`) compute what their numpy
+    column (``np.add.at``) does.  In a subprocess: importing `benchmarks` pins threads/CPUs."""
+    code = """
+import numpy as np
+from benchmarks.cases import scatter as cases
+for case in (cases.SparseDenseProduct, cases.SegmentSum, cases.EmbeddingGrad):
+    c = case()
+    c.setup()
+    np.testing.assert_allclose(c.fgrad()(), c.numpy()(), rtol=1e-5, atol=1e-5)
+print("ok")
+"""
+    root = pathlib.Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
