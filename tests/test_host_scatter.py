@@ -118,8 +118,8 @@ def test_row_add_runs_as_a_sparse_product(dtype, operand):
     onto a zero operand and onto any other one, with NumPy's bits."""
     rng = np.random.default_rng(0)
     out = _values(rng, (50, 64), dtype, operand)
-    rows = rng.integers(0, 50, 400)
-    u = _values(rng, (400, 64), dtype, "random")
+    rows = rng.integers(0, 50, 800)
+    u = _values(rng, (800, 64), dtype, "random")
     want = out.copy()
     np.add.at(want, rows, u)
     with _spy() as flat:

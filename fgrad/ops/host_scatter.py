@@ -45,8 +45,8 @@ __all__ = ["host_ufunc_at", "row_scatter_layout"]
 _FULL = slice(None)
 # scatters of fewer updated elements than this go to ``ufunc.at`` as they are (fixed costs)
 _MIN_ELEMENTS = 1024
-# CSC products below this many updated elements are not worth SciPy's fixed cost
-_CSC_MIN_ELEMENTS = 2048
+# below this many updated elements the flat ufunc.at beats SciPy's fixed cost (measured)
+_CSC_MIN_ELEMENTS = 1 << 15
 # linear indices are built this many updated elements at a time (bounded scratch memory)
 _CHUNK = 1 << 17
 _CSC_FLOATS = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
