@@ -38,6 +38,7 @@ from ..core.rules import defbatch, deflinear, is_undefined
 from ..core.trace import ConcretizationError, ConcretizationTypeError, NonConcreteBooleanIndexError
 from . import elementwise as ew
 from ._util import shape
+from .host_scatter import host_ufunc_at
 from .shape import move_or_broadcast, moveaxis, reshape, transpose
 
 FULL = ("s", None, None, None)
@@ -338,8 +339,17 @@ def _gather_impl(xp, x, *arrays, indexer, oob, fill_value):
             return _gather_masked(xp, x, idx, pad, fill)
     if pad:
         x = _pad_axes(xp, x, pad, fill)
+    elif xp is np and len(idx) == 1 and x.ndim > 1 and isinstance(idx[0], np.ndarray):
+        return _take_rows(x, idx[0])
     out = x[idx]
     return out if isinstance(out, xp.ndarray) else xp.asarray(out)
+
+
+def _take_rows(x, a):
+    """``x[a]`` for host ``x`` with rows (``ndim > 1``) and indices in ``[0, len(x))``:
+    ``np.take`` copies whole rows, 2-4x faster than fancy indexing for rows of up to a few
+    hundred elements (the same values)."""
+    return np.take(x, a, axis=0, mode="clip")  # in bounds already: clipping changes nothing
 
 
 def _device_of(buf):
@@ -379,7 +389,10 @@ _UFUNC = {"add": "add", "mul": "multiply", "min": "minimum", "max": "maximum"}
 
 
 def _ufunc_at(xp, mode, out, idx, u):
-    if xp is not np and mode != "add":
+    if xp is np:
+        host_ufunc_at(getattr(np, _UFUNC[mode]), out, idx, u)
+        return
+    if mode != "add":
         # cupy's ``minimum.at``/``maximum.at`` are CUDA atomics built on fminf/fmaxf (float64
         # rounded to float32, NaNs ignored) and it has no ``multiply.at``: devices use
         # duplicate-free fancy assignments instead
@@ -392,8 +405,6 @@ def _ufunc_at(xp, mode, out, idx, u):
     try:
         getattr(xp, _UFUNC[mode]).at(out, idx, u)
     except (NotImplementedError, TypeError):
-        if xp is np:
-            raise
         with _device_of(out):  # a dtype without a CUDA atomic add (bool, 8/16-bit integers)
             _scatter_in_rounds(xp, out, idx, u, xp.add)
 
@@ -535,9 +546,11 @@ def _gather_host_kernel(params, avals):
     if n is None:
         return None
 
+    rows = len(avals[0].shape) > 1
+
     def gather_x_a(x, a):
         if a.size and a.view(_UINTP).max() < n:
-            return x[a]
+            return _take_rows(x, a) if rows else x[a]
         return _gather_impl(np, x, a, **params)
 
     return gather_x_a

@@ -1,0 +1,243 @@
+"""``ufunc.at(out, idx, u)`` on the host (NumPy), with NumPy's result bits, faster.
+
+The `scatter` primitive's combining modes (``x.at[idx].add/mul/min/max``) and so every
+gather transpose, ``segment_sum``, embedding and sparse-product backward, ``index_add_``
+end in ``ufunc.at``.  NumPy runs ``ufunc.at`` fast only for a 1-D operand indexed by one
+integer array; a row scatter (``out[rows] += u`` with ``u`` of shape ``(m, d)``) takes its
+slow generic path, 5-10x slower.  `host_ufunc_at` recognises the index layouts that are row
+scatters -- full slices, then adjacent index arrays (and integers), then full slices
+(``out[:, i, j] += u``) -- and runs them as:
+
+* a sparse-matrix product ``A @ U`` (SciPy's CSC kernel; ``A`` is the 0/1 matrix with one
+  entry per update, at its target row) for an add with rows of at least two elements, of
+  integers (as their unsigned twins: wrapping sums, exact in any order, onto any operand) or
+  of floats/complex onto an operand that is all ``+0.0`` (every transpose and segment sum
+  starts from zeros).  The kernel reads the updates in order and adds each to its target
+  row, starting from ``+0.0`` -- exactly what ``np.add.at`` does, so the bits are the same;
+* otherwise ``ufunc.at`` on the flattened operand with one linear index per updated element,
+  in row-major update order (NumPy's fast path; each target sees its updates in the same
+  order, so any ufunc and dtype gives the same bits).
+
+Every other index layout keeps ``ufunc.at`` as it is.
+
+Example::
+
+    >>> import numpy as np
+    >>> from fgrad.ops.host_scatter import host_ufunc_at
+    >>> out = np.zeros((3, 2))
+    >>> host_ufunc_at(np.add, out, (np.array([0, 2, 0]),), np.ones((3, 2)))
+    >>> out
+    array([[2., 2.],
+           [0., 0.],
+           [1., 1.]])
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._scipy import scipy_module
+
+__all__ = ["host_ufunc_at", "row_scatter_layout"]
+
+_FULL = slice(None)
+# scatters of fewer updated elements than this go to ``ufunc.at`` as they are (fixed costs)
+_MIN_ELEMENTS = 1024
+# below this many updated elements the flat ufunc.at beats SciPy's fixed cost (measured)
+_CSC_MIN_ELEMENTS = 1 << 15
+# linear indices are built this many updated elements at a time (bounded scratch memory)
+_CHUNK = 1 << 17
+_CSC_FLOATS = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
+_CSC_COMPLEX = {np.dtype(np.complex64): np.dtype(np.float32), np.dtype(np.complex128): np.dtype(np.float64)}
+
+
+def row_scatter_layout(shape: tuple, idx: tuple):
+    """``(q, k, arrays)`` when ``out[idx]`` (``out`` of ``shape``) is a row scatter: ``q``
+    full slices, then ``k`` adjacent integer index arrays or integers (at least one array),
+    then only full slices; ``arrays`` are those ``k`` entries.  ``None`` for any other index.
+
+    Example::
+
+        >>> import numpy as np
+        >>> from fgrad.ops.host_scatter import row_scatter_layout
+        >>> row_scatter_layout((4, 5, 6), (slice(None), np.array([1, 2])))[:2]
+        (1, 1)
+        >>> row_scatter_layout((4, 5), (np.array([0]), slice(1, 3))) is None
+        True
+    """
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    q = 0
+    while q < len(idx) and _is_full(idx[q]):
+        q += 1
+    end = q
+    while end < len(idx) and _is_advanced(idx[end]):
+        end += 1
+    arrays = idx[q:end]
+    if not any(isinstance(a, np.ndarray) for a in arrays):
+        return None
+    if end > len(shape) or not all(_is_full(e) for e in idx[end:]):
+        return None
+    return q, end - q, arrays
+
+
+def _is_full(e) -> bool:
+    return isinstance(e, slice) and e == _FULL
+
+
+def _is_advanced(e) -> bool:
+    if isinstance(e, np.ndarray):
+        return e.dtype.kind in "iu"
+    return isinstance(e, (int, np.integer)) and not isinstance(e, (bool, np.bool_))
+
+
+def host_ufunc_at(ufunc: np.ufunc, out: np.ndarray, idx, u) -> None:
+    """``ufunc.at(out, idx, u)`` (in place, the same result bits), fast for row scatters.
+
+    Example::
+
+        >>> import numpy as np
+        >>> from fgrad.ops.host_scatter import host_ufunc_at
+        >>> out = np.array([5, 5, 5])
+        >>> host_ufunc_at(np.maximum, out, (np.array([0, 0, 2]),), np.array([7, 9, 1]))
+        >>> out
+        array([9, 5, 5])
+    """
+    idx = idx if isinstance(idx, tuple) else (idx,)
+    layout = row_scatter_layout(out.shape, idx)
+    u = np.asarray(u)
+    if (layout is None or u.dtype != out.dtype or u.size < _MIN_ELEMENTS or out.ndim == 1
+            or not out.flags.c_contiguous or not out.flags.writeable):
+        ufunc.at(out, idx, u)  # NumPy's fast path already (1-D), or too small to matter
+        return
+    q, k, arrays = layout
+    lead, axes, rest = out.shape[:q], out.shape[q:q + k], out.shape[q + k:]
+    found = _linear_rows(arrays, axes)
+    if found is None:  # out of bounds (negative indices included): NumPy's own behaviour
+        ufunc.at(out, idx, u)
+        return
+    rows, batch = found
+    p, r, d = math.prod(lead), math.prod(axes), math.prod(rest)
+    m = rows.size
+    if p * m * d == 0:
+        return
+    upd = np.broadcast_to(u, lead + batch + rest).reshape(p * m, d)
+    if p > 1:  # update (i, b) lands in row i * r + rows[b]
+        rows = (np.arange(p, dtype=np.intp)[:, None] * r + rows[None, :]).reshape(-1)
+    flat = out.reshape(p * r, d)
+    if ufunc is np.add and d > 1 and rows.size * d >= _CSC_MIN_ELEMENTS and _csc_sum(flat, rows, upd):
+        return
+    _flat_ufunc_at(ufunc, flat, rows, upd)
+
+
+def _linear_rows(arrays, axes: tuple):
+    """The row-major linear position in ``axes`` of each broadcast index tuple (flattened),
+    and the broadcast shape; None when an index is outside ``[0, n)``."""
+    cols = [np.asarray(a).astype(np.intp, copy=False) for a in arrays]
+    if len(cols) == 1:
+        rows = cols[0].reshape(-1)
+        if rows.size and rows.view(np.uintp).max() >= axes[0]:  # negative ones are huge unsigned
+            return None
+        return rows, cols[0].shape
+    try:
+        batch = np.broadcast_shapes(*(c.shape for c in cols))
+        return np.ravel_multi_index(tuple(cols), axes).reshape(-1), batch
+    except ValueError:
+        return None
+
+
+def _flat_ufunc_at(ufunc: np.ufunc, flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> None:
+    """``ufunc.at(flat, rows, upd)`` for ``flat`` of shape ``(R, d)``, as ``ufunc.at`` on the
+    1-D view with the linear index ``rows[i] * d + j`` of each update ``(i, j)`` in row-major
+    order: for every target the updates arrive in the same order as in the 2-D call."""
+    n, d = upd.shape
+    line = flat.reshape(-1)
+    if d == 1:
+        ufunc.at(line, rows, upd.reshape(-1))
+        return
+    step = max(1, _CHUNK // d)
+    offsets = np.arange(d, dtype=np.intp)
+    for s in range(0, n, step):
+        lin = rows[s:s + step, None] * d + offsets
+        ufunc.at(line, lin.reshape(-1), upd[s:s + step].reshape(-1))
+
+
+_RUNS: dict = {}  # (kind, dtype) -> a read-only run of ones or of 0, 1, 2, ...
+_RUN_CACHE_LIMIT = 1 << 22
+
+
+def _run(kind: str, n: int, dtype) -> np.ndarray:
+    """``np.ones(n, dtype)`` (kind "ones") or ``np.arange(n, dtype=dtype)`` (kind "count")
+    as a read-only view of a cached run (runs longer than `_RUN_CACHE_LIMIT` are not
+    kept): the CSC matrix's values and column pointers, the same for every scatter."""
+    key = (kind, np.dtype(dtype))
+    run = _RUNS.get(key)
+    if run is None or run.size < n:
+        size = max(n, 1024)
+        run = np.ones(size, dtype) if kind == "ones" else np.arange(size, dtype=dtype)
+        run.flags.writeable = False
+        if size <= _RUN_CACHE_LIMIT:
+            _RUNS[key] = run
+    return run[:n]
+
+
+def _ones(n: int, dtype) -> np.ndarray:
+    return _run("ones", n, dtype)
+
+
+def _count(n: int, dtype) -> np.ndarray:
+    return _run("count", n, dtype)
+
+
+def _csc_sum(flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> bool:
+    """``np.add.at(flat, rows, upd)`` as a sparse product ``A @ X`` over the touched rows of
+    ``flat`` (``A`` in CSC form: column ``i`` holds one 1, at update ``i``'s target), when
+    SciPy's kernel gives NumPy's bits: it walks the columns in order and adds each one's row
+    of ``X`` to its target, starting from zeros.
+
+    * integers: summed as their unsigned twins (wrapping, like NumPy) and added to the
+      operand -- modular sums are exact in any order;
+    * floats (complex: their real pairs) onto a ``+0.0`` operand: ``X`` is the updates;
+    * floats onto any other operand: each touched row's operand value comes first (``X``
+      holds those rows, then the updates), so every target sums ``operand, u1, u2, ...`` in
+      NumPy's order.  A ``-0.0`` in a touched row returns False (``+0.0 + -0.0`` is
+      ``+0.0``, while NumPy keeps ``-0.0`` when every update is ``-0.0`` too).
+
+    False (nothing done) for other dtypes."""
+    dt = flat.dtype
+    integer = dt.kind in "iu"
+    if integer:
+        work = np.dtype(f"u{dt.itemsize}")
+    else:
+        work = _CSC_COMPLEX.get(dt, dt)
+        if work not in _CSC_FLOATS:
+            return False
+    sparse = scipy_module("sparse")
+    if sparse is None:  # pragma: no cover - scipy is optional
+        return False
+    # int32 index arrays where they fit: SciPy would otherwise scan and narrow them itself
+    index = np.int32 if rows.size + flat.shape[0] < 2**31 - 1 else np.intp
+    mark = np.zeros(flat.shape[0], bool)
+    mark[rows] = True
+    touched = np.flatnonzero(mark)
+    slot = np.cumsum(mark, dtype=index)
+    slot -= 1  # row -> its position among the touched rows
+    target = slot[rows]
+    base = flat[touched]
+    plain = integer or not base.view(_CSC_FLOATS[work]).any()  # all +0.0
+    if not plain and bool((np.signbit(base.view(work)) & (base.view(work) == 0)).any()):
+        return False
+    if work != dt:  # same bytes: the unsigned twin, or the real pairs of a complex
+        upd = np.ascontiguousarray(upd).view(work)
+    if not plain:
+        upd = np.concatenate([base.view(work), upd])
+        target = np.concatenate([_count(touched.size, index), target])
+    n = target.size
+    select = sparse.csc_matrix((_ones(n, work), target, _count(n + 1, index)), shape=(touched.size, n))
+    total = np.asarray(select @ upd, dtype=work)
+    if integer:
+        total += base.view(work)
+    flat[touched] = total.view(dt)
+    return True
