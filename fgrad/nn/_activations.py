@@ -350,7 +350,8 @@ def _normalize_jvp(axes, eps, primals, tangents):
     neg_mean_dx = fnp.multiply(fnp.mean(dx, axis=axes, keepdims=True), -1.0)
     neg_mean_y_dx = fnp.multiply(fnp.mean(fnp.multiply(y, dx), axis=axes, keepdims=True), -1.0)
     dy = fnp.multiply(rstd, fnp.add(fnp.add(dx, neg_mean_dx), fnp.multiply(y, neg_mean_y_dx)))
-    return (y, rstd), (dy, fnp.multiply(rstd, neg_mean_y_dx))
+    # d rstd = -rstd^3 mean((x - mean) dx) = -rstd^2 mean(y dx)
+    return (y, rstd), (dy, fnp.multiply(fnp.multiply(rstd, rstd), neg_mean_y_dx))
 
 
 # ---------------------------------------------------------------------------------------
