@@ -123,7 +123,8 @@ class BackwardProgram:
         out_used = tuple(k for k, v in enumerate(out_vars) if v is not None and v in live)
         ct_used = tuple(k for k, v in enumerate(ct_vars) if v is not None and v in live)
         if reads is not None:
-            if not (set(in_used) <= set(reads[0]) and set(out_used) <= set(reads[1])):
+            if not (set(in_used) <= set(reads[0]) and set(out_used) <= set(reads[1])) or any(
+                    out_vars[k] is None for k in reads[1]):
                 return None
             in_used, out_used = reads
         jaxpr.invars = ([pj.invars[i] for i in in_used] + [out_vars[k] for k in out_used]
