@@ -115,3 +115,67 @@ def test_gelu_matches_torch_live():
     np.testing.assert_allclose(F.gelu(torch.tensor(xn)).numpy(), pt.nn.functional.gelu(pt.tensor(xn)).numpy(),
                                rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def _awkward_float32():
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.standard_normal(3 * special._BLOCK + 123) * 3,
+                        [np.inf, -np.inf, np.nan, 0.0, -0.0, 1e-45, -1e-40, 3.92, -4.5, 6e4]])
+    return x.astype(np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_erf_blocked_evaluation_equals_the_whole_array_one(dtype):
+    # the cache-blocked host evaluation is the same arithmetic as the whole-array one: equal
+    # bits (NaN, inf, -0.0, subnormals, a partial last block, a non-contiguous input)
+    x = _awkward_float32().astype(dtype)
+    for arr in (x, x[::-1][::2], x[: 2 * special._BLOCK].reshape(64, -1).T):
+        got = special._erf_impl(arr)
+        want = special._erf_low_precision(np, np.ascontiguousarray(arr))
+        assert got.dtype == dtype and got.shape == arr.shape
+        np.testing.assert_array_equal(got, want)
+        assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_erf_float32_large_array_uses_the_blocked_evaluation(monkeypatch):
+    calls = []
+    real = special._erf_low_precision_blocked
+    monkeypatch.setattr(special, "_erf_low_precision_blocked", lambda x: calls.append(x.shape) or real(x))
+    special._erf_impl(np.zeros((256, 1024), np.float32))  # (a host array on every backend)
+    assert calls == [(256, 1024)]
+
+
+@pytest.mark.parametrize("use_scipy", [True, False])
+def test_erf_float64_accuracy_with_and_without_scipy(monkeypatch, use_scipy):
+    if use_scipy:
+        pytest.importorskip("scipy.special")
+    else:
+        monkeypatch.setattr(special, "_scipy_erf", lambda: None)
+    x = np.concatenate([_points(np.float64), [np.inf, -np.inf, 5e-324, -5e-324, 1e-310]])
+    got = special._erf_impl(x)
+    assert got.dtype == np.float64
+    want = _reference(x)
+    err = np.abs(got - want) / np.maximum(np.spacing(np.abs(want)), np.finfo(np.float64).tiny)
+    assert err.max() <= 8
+    assert np.array_equal(np.signbit(got), np.signbit(x))
+    assert np.isnan(special._erf_impl(np.array([np.nan])))[0]
+
+
+def test_erf_inv_of_negative_zero_is_negative_zero():
+    # as jax.scipy.special.erfinv and math: an odd function keeps the sign of zero
+    got = np.asarray(lax.erf_inv(np.array([-0.0, 0.0, -0.5], np.float64)))
+    assert np.signbit(got[0]) and not np.signbit(got[1]) and got[2] < 0
+
+
+def test_erf_float32_rational_is_float64_accurate():
+    # the fitted P/Q itself, in float64 against the float64 erf: relative error far under
+    # float32's half-ulp (3e-8), so float32 results are correctly rounded but near midpoints
+    a = np.concatenate([np.linspace(0.0, 4.0, 200001), np.logspace(-300, 0, 2000)])
+    w = a * a
+    num, den = np.empty_like(w), np.empty_like(w)
+    special._horner_into(num, w, special._ERF32_P)
+    special._horner_into(den, w, special._ERF32_Q)
+    want = special._erf_abs(np, a)
+    rel = np.abs(a * num / den - want) / want.clip(np.finfo(np.float64).tiny)
+    assert rel[a > 0].max() < 1e-11
+    assert all(c > 0 for c in special._ERF32_P + special._ERF32_Q)  # no cancellation in Horner

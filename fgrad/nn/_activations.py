@@ -201,12 +201,33 @@ def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
     entries out (they get 0)."""
     x = _arr(x)
     axes = _red_axes(x, axis)
+    if where is None:
+        return _softmax(x, axes)
     x_safe = _masked(x, where, -np.inf)  # masked entries get an exact 0 gradient (as JAX)
     x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True))
     unnormalized = fnp.exp(fnp.subtract(x_safe, x_max))
     unnormalized = _masked(unnormalized, where, 0.0)
     result = fnp.divide(unnormalized, fnp.sum(unnormalized, axes, keepdims=True))
     return _masked(result, where, 0.0)
+
+
+def _softmax_value(x, axes: tuple):
+    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True))
+    unnormalized = fnp.exp(fnp.subtract(x, x_max))
+    return fnp.divide(unnormalized, fnp.sum(unnormalized, axes, keepdims=True))
+
+
+_softmax = _custom_jvp(_softmax_value, nondiff_argnums=(1,))
+
+
+@_softmax.defjvp
+def _softmax_jvp(axes, primals, tangents):
+    """``dy = y (dx - sum(y dx))``, from the result alone (as JAX's softmax): reverse mode
+    reads the saved result instead of recomputing the maximum, exponentials and sum."""
+    (x,), (dx,) = primals, tangents
+    y = _softmax(x, axes)
+    y_dx = fnp.multiply(y, dx)
+    return y, fnp.subtract(y_dx, fnp.multiply(y, fnp.sum(y_dx, axes, keepdims=True)))
 
 
 def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
@@ -295,6 +316,42 @@ def standardize(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1, mean: ArrayLike
     if variance is None:
         variance = fnp.subtract(_mean(fnp.square(x)), fnp.square(mean))
     return fnp.multiply(fnp.subtract(x, mean), fnp.divide(1.0, fnp.sqrt(fnp.add(variance, epsilon))))
+
+
+def _normalize_value(x, axes: tuple, eps: float):
+    mean = fnp.mean(x, axis=axes, keepdims=True)
+    xc = fnp.subtract(x, mean)
+    var = fnp.mean(fnp.multiply(xc, xc), axis=axes, keepdims=True)
+    rstd = _ew.rsqrt_(fnp.add(var, eps))
+    return fnp.multiply(xc, rstd), rstd
+
+
+normalize_with_rstd = _custom_jvp(_normalize_value, nondiff_argnums=(1, 2))
+normalize_with_rstd.__doc__ = """``(y, rstd)``: ``x`` normalised over ``axes`` with its biased variance,
+``y = (x - mean) * rstd`` with ``rstd = 1 / sqrt(var + eps)`` (keepdims shape), for the
+normalisation layers.  Its derivative reads only ``y`` and ``rstd`` (as PyTorch's layer norm
+backward: ``dy = rstd (dx - mean(dx) - y mean(y dx))``), so reverse mode saves them instead
+of recomputing the statistics; it is differentiable to any order.
+
+Example::
+
+    >>> import fgrad.numpy as fnp
+    >>> y, rstd = normalize_with_rstd(fnp.array([[1.0, 3.0]]), (1,), 0.0)
+    >>> y, rstd
+    (Array([[-1.,  1.]], dtype=float64), Array([[1.]], dtype=float64))
+"""
+
+
+@normalize_with_rstd.defjvp
+def _normalize_jvp(axes, eps, primals, tangents):
+    (x,), (dx,) = primals, tangents
+    y, rstd = normalize_with_rstd(x, axes, eps)
+    # the two means negated while they are small (their transposes then negate no full array)
+    neg_mean_dx = fnp.multiply(fnp.mean(dx, axis=axes, keepdims=True), -1.0)
+    neg_mean_y_dx = fnp.multiply(fnp.mean(fnp.multiply(y, dx), axis=axes, keepdims=True), -1.0)
+    dy = fnp.multiply(rstd, fnp.add(fnp.add(dx, neg_mean_dx), fnp.multiply(y, neg_mean_y_dx)))
+    # d rstd = -rstd^3 mean((x - mean) dx) = -rstd^2 mean(y dx)
+    return (y, rstd), (dy, fnp.multiply(fnp.multiply(rstd, rstd), neg_mean_y_dx))
 
 
 # ---------------------------------------------------------------------------------------

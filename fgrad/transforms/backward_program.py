@@ -81,11 +81,13 @@ class BackwardProgram:
     def backward_run(self) -> Callable:
         return straight_line(self.backward)
 
-    def recompute(self) -> tuple[Jaxpr, list, tuple, tuple, tuple]:
+    def recompute(self, reads: tuple[tuple, tuple] | None = None) -> tuple[Jaxpr, list, tuple, tuple, tuple]:
         """The backward program as a function of the inputs, outputs and cotangents it
         reads: returns ``(jaxpr, consts, in_used, out_used, ct_used)``, the jaxpr's inputs
         being the used primal inputs, then the used outputs, then the used cotangents (by
-        position among all inputs / outputs)."""
+        position among all inputs / outputs).  ``reads``: ``(in_used, out_used)`` to take
+        as inputs instead (those it does not read are unused inputs); None when the program
+        needs one that ``reads`` lacks."""
         pj, bj = self.primal, self.backward
         n_out = self.n_out
         n_res = len(pj.outvars) - n_out
@@ -120,6 +122,11 @@ class BackwardProgram:
         in_used = tuple(i for i, v in enumerate(pj.invars) if v in live)
         out_used = tuple(k for k, v in enumerate(out_vars) if v is not None and v in live)
         ct_used = tuple(k for k, v in enumerate(ct_vars) if v is not None and v in live)
+        if reads is not None:
+            if not (set(in_used) <= set(reads[0]) and set(out_used) <= set(reads[1])) or any(
+                    out_vars[k] is None for k in reads[1]):
+                return None
+            in_used, out_used = reads
         jaxpr.invars = ([pj.invars[i] for i in in_used] + [out_vars[k] for k in out_used]
                         + [ct_vars[k] for k in ct_used])
         return jaxpr, consts, in_used, out_used, ct_used
@@ -143,12 +150,15 @@ def split(jaxpr: Jaxpr, n_primal: int, n_out: int) -> tuple[list, list, list]:
     return primal_eqns, linear_eqns, res
 
 
-def stage(jvp: Callable, args: list, diff: list, where: str = "backward program") -> BackwardProgram:
+def stage(jvp: Callable, args: list, diff: list, where: str = "backward program",
+          zero_cts: frozenset = frozenset()) -> BackwardProgram:
     """Stage ``jvp(primals, tangents) -> (outputs, output tangents)`` (lists; a tangent
     None is zero) at the signature ``args`` (avals of array inputs; Python scalars stay
     constants) with tangents for the inputs where ``diff`` is true, and split, transpose
-    and prune it into a `BackwardProgram`.  Raises `ConcretizationError` when the rule
-    needs concrete values or a primal output depends on a tangent."""
+    and prune it into a `BackwardProgram`.  ``zero_cts``: positions of outputs whose
+    cotangent is always zero (transposed as symbolic zeros: the program neither takes nor
+    propagates them).  Raises `ConcretizationError` when the rule needs concrete values or
+    a primal output depends on a tangent."""
     with new_trace(StagingTrace, where, partial=False) as st:
         st.linearizing = True
         primals = [a if type(a) in _PY else st.new_arg(a) for a in args]
@@ -166,14 +176,15 @@ def stage(jvp: Callable, args: list, diff: list, where: str = "backward program"
     linear = Jaxpr(res, jaxpr.invars[n_primal:], linear_eqns, lin_outvars)
     with new_trace(StagingTrace, where, partial=False) as st2:
         res_in = [st2.new_arg(v.aval) for v in res]
-        ct_in = [st2.new_arg(v.aval) for v in lin_outvars]
+        with_ct = [k for k, t in enumerate(t_outs) if t is not None]  # output of each linear output
+        ct_in = [None if k in zero_cts else st2.new_arg(v.aval) for k, v in zip(with_ct, lin_outvars)]
         cts = backward_pass(linear, res_in, ct_in)
         bwd, b_consts = st2.to_jaxpr([c for c in cts if c is not None])
     bp = BackwardProgram()
     bp.primal, bp.consts = primal, p_consts
     bp.backward, bp.bwd_consts = prune(bwd, [_buf(c) for c in b_consts])
     bp.n_out = n_out
-    bp.ct_mask = [t is not None for t in t_outs]
+    bp.ct_mask = [t is not None and k not in zero_cts for k, t in enumerate(t_outs)]
     bp.in_mask = [c is not None for c in cts]
     bp.out_avals = out_avals
     return bp

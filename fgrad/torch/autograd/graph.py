@@ -317,7 +317,24 @@ class _Prog:
         "zeros",
         "dev_templates",
         "tick",
+        "source",
+        "variants",
     )
+
+    def without_cts(self, missing: frozenset) -> _Prog | None:
+        """This program for calls where the outputs ``missing`` (positions) get no
+        cotangent: staged with them as symbolic zeros (no zero arrays filled in and carried
+        through, e.g. for the normal cdf GELU saves as a second output), reading the same
+        saved values; None when that is not possible (the caller fills in zeros)."""
+        hit = self.variants.get(missing, False)
+        if hit is False:
+            fn, avals, multi = self.source
+            try:
+                hit = _build_program(fn, avals, self.diff, multi, missing, (self.in_used, self.out_used))
+            except (ConcretizationError, NotImplementedError, TypeError):
+                hit = None
+            self.variants[missing] = hit
+        return hit
 
     def run(self, vals):
         res = self.steps(np, self.template + vals)
@@ -415,13 +432,20 @@ def _jvp_of(fn, multi: bool):
     return jvp
 
 
-def _build_program(fn, avals, diff, multi) -> _Prog:
+def _build_program(fn, avals, diff, multi, zero_cts: frozenset = frozenset(), reads=None) -> _Prog | None:
+    """The backward program of ``fn`` (see `_Prog`); with ``zero_cts`` and ``reads`` the
+    variant of `_Prog.without_cts` (None if it would read more than ``reads``)."""
     in_avals = [ShapedArray(s, d) for s, d in avals]
     with _dev.cpu_default():  # host constants, placed per device by `run_on`
         bp = stage(_jvp_of(fn, multi), in_avals, [i in diff for i in range(len(in_avals))],
-                   "fgrad.torch backward")
-    jaxpr, consts, in_used, out_used, ct_used = bp.recompute()
+                   "fgrad.torch backward", zero_cts)
+    staged = bp.recompute(reads)
+    if staged is None:
+        return None
+    jaxpr, consts, in_used, out_used, ct_used = staged
     p = _Prog()
+    p.source = (fn, avals, multi)
+    p.variants = {}
     p.jaxpr = jaxpr
     p.consts = consts
     p.in_used, p.out_used, p.ct_used = in_used, out_used, ct_used
@@ -497,6 +521,10 @@ class FnNode(Node):
 
     def _apply(self, cts, create_graph: bool):
         prog = self._prog
+        if len(prog.ct_used) > 1:
+            missing = frozenset([k for k in prog.ct_used if cts[k] is None])
+            if missing:
+                prog = prog.without_cts(missing) or prog
         vals = self._unpack(create_graph)
         for k in prog.ct_used:
             c = cts[k]

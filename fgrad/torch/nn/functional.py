@@ -36,6 +36,7 @@ import fgrad.numpy as fnp
 import fgrad.torch as torch
 from fgrad import lax
 from fgrad import nn as fnn
+from fgrad.nn._activations import normalize_with_rstd as _normalize_with_rstd
 
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
@@ -1322,6 +1323,17 @@ def _norm_fn(axes, eps, shape_wb, has_w, has_b):
     return fn
 
 
+def _affine_norm_fn(axes, eps, shape_wb, has_w, has_b):
+    """`_norm_fn` with an affine part, returning ``(y * weight + bias, y, rstd)``: reverse mode
+    reads the saved normalised input and rstd (`fgrad.nn._activations.normalize_with_rstd`) instead of
+    recomputing the statistics."""
+    def fn(x, *wb):
+        y, rstd = _normalize_with_rstd(x, axes, eps)
+        return _scale_shift(y, wb, has_w, has_b, shape_wb), y, rstd
+
+    return fn
+
+
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalise over the batch (and spatial) dims per channel (dim 1).  In training the
@@ -1430,10 +1442,14 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
         raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape [*, "
                            f"{', '.join(str(s) for s in ns)}], but got input of size{list(xb.shape)}")
     axes = tuple(range(xb.ndim - len(ns), xb.ndim))
-    fn = _norm_fn(axes, eps, ns, weight is not None, bias is not None)
+    has_w, has_b = weight is not None, bias is not None
     wbs = [t for t in (weight, bias) if t is not None]
-    y = _defop("NativeLayerNormBackward0", ("layer_norm", axes, eps, weight is not None, bias is not None),
-              fn, (input, *wbs))
+    key = ("layer_norm", axes, eps, has_w, has_b)
+    if has_w or has_b:  # the normalised input and rstd are outputs: the backward reads them
+        y = _defop("NativeLayerNormBackward0", key, _affine_norm_fn(axes, eps, ns, has_w, has_b),
+                   (input, *wbs), multi=True)[0]
+    else:  # (its result would be the saved one: recomputed instead, as PyTorch may modify it in place)
+        y = _defop("NativeLayerNormBackward0", key, _norm_fn(axes, eps, ns, False, False), (input,))
     _graph.show_as(y._gfn, functools.partial(_affine_shown, weight is not None, bias is not None, 0))
     return y
 
