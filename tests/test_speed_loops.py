@@ -345,3 +345,95 @@ def test_max_min_reductions(fn, ref):
     assert int(fn(fnp.asarray(i))) == int(ref(i)) and fn(fnp.asarray(i)).dtype == np.int16
     with pytest.raises(ValueError):
         fn(fnp.zeros((0,)))
+
+
+# ------------------------------------------- while_loop: condition and body as one program
+
+
+def _fused_steps():
+    return [s for s in control_flow._STEPS.values() if s is not control_flow._NO_STEP]
+
+
+def test_newton_runs_condition_and_body_as_one_program():
+    """The convergence test and the step share ``x * x``, ``x * x * x - a``: one generated
+    program computes both, each once per iteration."""
+    control_flow._STEPS.clear()
+    x, i = fgrad.jit(_newton(fnp, lax))(fnp.asarray(A32))
+    (step,) = _fused_steps()
+    simplified = control_flow._simplified(step.jaxpr)
+    assert sum(e.prim.name == "mul" for e in simplified.eqns) == 3  # x*x, (x*x)*x, 3*(x*x)
+    assert int(i) == JAX_NEWTON_ITERS
+    np.testing.assert_array_equal(np.asarray(x), _newton_numpy(A32)[0])
+
+
+def test_body_with_an_effect_runs_once_per_iteration():
+    """A body with a callback is never run ahead: the callback sees each iteration once."""
+    seen = []
+
+    def body(s):
+        v, k = s
+        fgrad.debug.callback(lambda k: seen.append(int(k)), k)
+        return v * v * 0.5, k + 1
+
+    def cond(s):
+        v, k = s
+        return (fnp.max(v * v * 0.5) > 0.1) & (k < 10)
+
+    control_flow._STEPS.clear()
+    v, k = fgrad.jit(lambda v: lax.while_loop(cond, body, (v, 0)))(fnp.full(4, 1.5))
+    assert seen == list(range(int(k))) and int(k) > 1
+    assert not _fused_steps()
+
+
+def test_body_with_a_nested_loop_is_not_run_ahead():
+    """The body shares ``tanh(2 x)`` with the condition, but its inner loop's trip count
+    depends on the outer carry and never ends for the carry that fails the outer condition
+    (the target is 0 and it counts up from 1): running that body once more would not
+    return."""
+    def cond(x):
+        return fnp.max(fnp.tanh(x * 2.0)) < 0.99
+
+    def body(x):
+        target = 5 * (fnp.max(fnp.tanh(x * 2.0)) < 0.99).astype(np.int64)
+        steps = lax.while_loop(lambda k: k != target, lambda k: k + 1, fnp.asarray(1))
+        return x + steps.astype(x.dtype) * 0.25
+
+    control_flow._STEPS.clear()
+    out = fgrad.jit(lambda x: lax.while_loop(cond, body, x))(fnp.zeros(3))
+    np.testing.assert_array_equal(np.asarray(out), np.full(3, 2.5))  # 5 steps of 0.25, twice
+    assert not _fused_steps()
+
+
+def test_integer_power_that_raises_past_the_end_is_not_run_ahead():
+    """``2 ** k`` for an int ``k`` raises in NumPy once ``k`` is negative, which is the
+    carry that fails the condition: the body (which shares ``sin(cos(v ** 3))`` with the
+    condition) is not run on it."""
+    def cond(s):
+        v, k = s
+        return (fnp.sum(fnp.sin(fnp.cos(v * v * v))) > -10) & (k >= 0)
+
+    def body(s):
+        v, k = s
+        return fnp.sin(fnp.cos(v * v * v)) + 2 ** fnp.full(2, k), k - 1
+
+    control_flow._STEPS.clear()
+    v, k = fgrad.jit(lambda v: lax.while_loop(cond, body, (v, 2)))(fnp.ones(2))
+    ref = np.ones(2)
+    for j in (2, 1, 0):
+        ref = np.sin(np.cos(ref * ref * ref)) + 2 ** np.full(2, j)
+    assert int(k) == -1
+    np.testing.assert_array_equal(np.asarray(v), ref)
+    assert not _fused_steps()
+
+
+def test_debug_nans_never_runs_the_body_ahead(monkeypatch):
+    """With NaN checks on, a NaN the extra evaluation would make must not be reported, so
+    the loop runs condition and body separately."""
+    def refuse(*args):
+        raise AssertionError("fused step used while checking for NaNs")
+
+    monkeypatch.setattr(control_flow, "_cond_and_body", refuse)
+    with fgrad.debug_nans(True):
+        out = lax.while_loop(lambda x: fnp.max(x * x) < 4.0,
+                             lambda x: x * x * 0.0 + x + 1.0 + 0.0 * fnp.log(2.5 - x), fnp.zeros(2))
+    np.testing.assert_array_equal(np.asarray(out), [2.0, 2.0])

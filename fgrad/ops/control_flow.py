@@ -32,7 +32,7 @@ from ..core.quiet import switch
 from ..backends import NUMPY, put_buffer
 from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
-from ..core.ir import Jaxpr, Literal, eval_jaxpr, live_eqns, split_by_dependence
+from ..core.ir import Eqn, Jaxpr, Literal, eval_jaxpr, has_effects, live_eqns, split_by_dependence
 from ..core.primitive import DebugCheckTrace, Primitive
 from ..core.provenance import CHECKS
 from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -982,14 +982,96 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
 def _while_impl(xp, *args, cond, body, n_cc, n_bc):
     cc, bc = list(args[:n_cc]), list(args[n_cc:n_cc + n_bc])
     carry = list(args[n_cc + n_bc:])
-    run_cond, run_body = cond.runner(xp), body.runner(xp)
+    # the constants both functions read (one closed-over array passed twice) are one input
+    alias = tuple(next((j for j, b in enumerate(bc) if b is c), -1) for c in cc)
+    step = None if CHECKS["on"] else _cond_and_body(cond, body, n_bc, alias)
     token = _QUIET_SET(_QUIET)
     try:
-        while run_cond(cc + carry)[0]:
-            carry = run_body(bc + carry)
+        if step is not None:  # one program: the condition and the next carry, sharing work
+            run_step = step.runner(xp)
+            consts = [c for c, j in zip(cc, alias) if j < 0] + bc
+            out = run_step(consts + carry)
+            while out[0]:
+                carry = out[1:]
+                out = run_step(consts + carry)
+        else:
+            run_cond, run_body = cond.runner(xp), body.runner(xp)
+            while run_cond(cc + carry)[0]:
+                carry = run_body(bc + carry)
     finally:
         _QUIET_RESET(token)
     return carry
+
+
+# primitives that may run on a carry the loop will not use: they compute a value for every
+# input (no error, no loop, no effect) on the host and on a device
+_TOTAL_FAMILIES = {"elementwise", "reduction", "contraction", "shape", "structural"}
+def _total(e) -> bool:
+    if e.prim.family not in _TOTAL_FAMILIES or has_effects(e):
+        return False
+    if e.prim.name == "pow" and e.outvars[0].aval.dtype.kind not in "fc":
+        return False  # integer powers with negative exponents raise in NumPy
+    if e.prim.family == "reduction" and any(0 in v.aval.shape for v in e.invars if type(v) is not Literal):
+        return False  # max/min of nothing raises
+    return True
+
+
+def _vector_eqns(jaxpr: Jaxpr) -> int:
+    """Equations on arrays (not 0-d): what a loop iteration's time mostly goes to."""
+    return sum(any(v.aval.shape for v in e.outvars) for e in jaxpr.eqns)
+
+
+_NO_STEP = object()
+_STEPS: dict = {}  # (cond, body, n_bc, alias) -> fused step Branch, or _NO_STEP
+
+
+def _cond_and_body(cond: Branch, body: Branch, n_bc: int, alias: tuple):
+    """One `Branch` computing ``[cond(carry)] + body(carry)`` from the condition's constants
+    that are not also the body's (``alias[i]``: the body constant that cond constant ``i`` is,
+    or -1), the body's constants and the carry.  The two are simplified together, so what
+    both compute (``x ** 3 - a`` in a Newton step and its convergence test) is computed once.
+    None where that does not pay or is not safe.
+
+    The loop then evaluates the body once more than it needs (on the last carry, whose
+    condition is false) and drops that result.  So this is used only when every equation of
+    the body is total (`_total`: no error, no effect, no nested loop on any value) and the
+    work shared per iteration is at least the body's work that is not shared (the extra
+    evaluation costs at most one iteration's saving)."""
+    key = (cond, body, n_bc, alias)
+    step = _STEPS.get(key)
+    if step is None:
+        step = _build_step(cond, body, n_bc, alias) or _NO_STEP
+        if len(_STEPS) > 512:
+            _STEPS.clear()
+        _STEPS[key] = step
+    return None if step is _NO_STEP else step
+
+
+def _build_step(cond: Branch, body: Branch, n_bc: int, alias: tuple):
+    cj, bj = cond.jaxpr, body.jaxpr
+    n_cc = len(alias)
+    if any(has_effects(e) for e in cj.eqns) or any(has_effects(e) for e in bj.eqns):
+        return None
+    rename = dict(zip(cj.invars[n_cc:], bj.invars[n_bc:]))
+    rename.update((v, bj.invars[j]) for v, j in zip(cj.invars[:n_cc], alias) if j >= 0)
+
+    def sub(v):
+        return v if type(v) is Literal else rename.get(v, v)
+
+    eqns = [Eqn(e.prim, [sub(v) for v in e.invars], e.outvars, e.params, e.source, e.name_stack)
+            for e in cj.eqns] + list(bj.eqns)
+    own = [v for v, j in zip(cj.invars[:n_cc], alias) if j < 0]
+    both = Jaxpr([], own + list(bj.invars), eqns, [sub(cj.outvars[0])] + list(bj.outvars))
+    parts = [optimize(j, []) for j in (cj, bj, both)]
+    if any(p.constvars for p in parts):  # folding made constants: `_simplified` would not simplify
+        return None
+    c_s, b_s, both_s = (p.to_jaxpr() for p in parts)
+    if not all(_total(e) for e in b_s.eqns):
+        return None
+    shared = _vector_eqns(c_s) + _vector_eqns(b_s) - _vector_eqns(both_s)
+    if shared <= 0 or _vector_eqns(b_s) - shared > shared:
+        return None
+    return Branch(both, len(own) + n_bc)
 
 
 def _while_abstract(*avals, cond, body, n_cc, n_bc):
