@@ -437,3 +437,56 @@ def test_debug_nans_never_runs_the_body_ahead(monkeypatch):
         out = lax.while_loop(lambda x: fnp.max(x * x) < 4.0,
                              lambda x: x * x * 0.0 + x + 1.0 + 0.0 * fnp.log(2.5 - x), fnp.zeros(2))
     np.testing.assert_array_equal(np.asarray(out), [2.0, 2.0])
+
+
+# --------------------------------------------------------- recycled stacked outputs
+
+
+def test_large_stacked_outputs_reuse_memory_nobody_holds():
+    """A scan's large stacked ys (here 512 kB) come from `HOST_POOL`: once the previous
+    call's result is dropped, the next call writes into the same memory instead of
+    faulting in fresh pages."""
+    from fgrad.core.host_pool import HOST_POOL
+
+    HOST_POOL.clear()
+    f = fgrad.jit(lambda xs: lax.scan(lambda c, x: (c + x, x * 2.0), fnp.zeros(1024), xs)[1])
+    with fgrad.default_device(fgrad.devices("cpu")[0]):
+        xs = fnp.asarray(RNG.standard_normal((64, 1024)))
+        first = f(xs)
+        del first
+        second = f(xs)
+    pooled = [a for arrays in HOST_POOL._arrays.values() for a in arrays]
+    assert len(pooled) == 1 and np.shares_memory(pooled[0], np.asarray(second))
+    np.testing.assert_array_equal(np.asarray(second), np.asarray(xs) * 2.0)
+
+
+def test_held_results_and_views_are_never_overwritten():
+    from fgrad.core.host_pool import HOST_POOL
+
+    HOST_POOL.clear()
+    f = fgrad.jit(lambda xs: lax.scan(lambda c, x: (c + x, x * 2.0), fnp.zeros(1024), xs)[1])
+    with fgrad.default_device(fgrad.devices("cpu")[0]):
+        a, b, c = (fnp.asarray(np.full((64, 1024), v)) for v in (1.0, 2.0, 3.0))
+        held = f(a)
+        view = np.asarray(f(b))[10:]           # only a NumPy view of the second result survives
+        raw = np.asarray(f(c))                 # a plain NumPy array of the third
+        for _ in range(3):
+            f(a + 10.0)
+    np.testing.assert_array_equal(np.asarray(held), 2.0)
+    np.testing.assert_array_equal(view, 4.0)
+    np.testing.assert_array_equal(raw, 6.0)
+
+
+def test_pool_refuses_arrays_still_referenced():
+    from fgrad.core.host_pool import HostPool
+
+    pool = HostPool(min_bytes=8)
+    a = pool.empty((4, 4), np.float64)
+    view = a[1:]
+    del a
+    b = pool.empty((4, 4), np.float64)
+    assert not np.shares_memory(b, view)
+    del view
+    assert pool.empty((4, 4), np.float64) is not b  # b is held here
+    small = HostPool(min_bytes=1 << 20)
+    assert small.empty((4,), np.float32) is not small.empty((4,), np.float32)
