@@ -68,10 +68,10 @@ class Branch:
     """A traced function: a jaxpr whose first ``n_consts`` inputs are its constants.
     Hashed by identity; caches its compiled executor."""
 
-    __slots__ = ("jaxpr", "n_consts", "_run")
+    __slots__ = ("jaxpr", "n_consts", "_run", "_runners")
 
     def __init__(self, jaxpr: Jaxpr, n_consts: int) -> None:
-        self.jaxpr, self.n_consts, self._run = jaxpr, n_consts, None
+        self.jaxpr, self.n_consts, self._run, self._runners = jaxpr, n_consts, None, None
 
     @property
     def out_avals(self):
@@ -91,11 +91,15 @@ class Branch:
         caller runs the whole loop with them off (`_QUIET`)."""
         if CHECKS["on"] and isinstance(state.trace, DebugCheckTrace):
             return lambda bufs: self._run_checked(xp, bufs)
-        if self._run is None:
-            self._run = straight_line(_simplified(self.jaxpr))
-        if xp is np:
-            return functools.partial(self._run.host, xp)
-        return functools.partial(getattr(self._run, "__wrapped__", self._run), xp)
+        runners = self._runners
+        run = runners.get(xp) if runners is not None else None
+        if run is None:
+            if self._run is None:
+                self._run = straight_line(_simplified(self.jaxpr))
+            run = functools.partial(self._run.host if xp is np else
+                                    getattr(self._run, "__wrapped__", self._run), xp)
+            self._runners = {**(runners or {}), xp: run}
+        return run
 
     def _run_checked(self, xp, bufs):
         """With the NaN/inf checks on: evaluate op by op through the checking trace, so a
@@ -986,8 +990,10 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
 def _while_impl(xp, *args, cond, body, n_cc, n_bc):
     cc, bc = list(args[:n_cc]), list(args[n_cc:n_cc + n_bc])
     carry = list(args[n_cc + n_bc:])
+    if xp is np:  # 0-d arrays as NumPy scalars (what a step returns): scalar arithmetic from the start
+        carry = [c[()] if type(c) is np.ndarray and not c.ndim else c for c in carry]
     # the constants both functions read (one closed-over array passed twice) are one input
-    alias = tuple(next((j for j, b in enumerate(bc) if b is c), -1) for c in cc)
+    alias = tuple(_position(c, bc) for c in cc) if bc else (-1,) * n_cc
     step = None if CHECKS["on"] else _cond_and_body(cond, body, n_bc, alias)
     token = _QUIET_SET(_QUIET)
     try:
@@ -1005,6 +1011,14 @@ def _while_impl(xp, *args, cond, body, n_cc, n_bc):
     finally:
         _QUIET_RESET(token)
     return carry
+
+
+def _position(value, values: list) -> int:
+    """The index of ``value`` itself (not an equal value) in ``values``, or -1."""
+    for j, v in enumerate(values):
+        if v is value:
+            return j
+    return -1
 
 
 # primitives that may run on a carry the loop will not use: they compute a value for every
