@@ -103,6 +103,7 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[st
             if type(v) is not Literal:
                 consumers.setdefault(v, []).append(e)
     owned: set = set()  # intermediates made by a ufunc of this program (new arrays, ndim >= 1)
+    numpy_typed: set = set()  # values surely NumPy objects (ndarray or NumPy scalar), not Python's
     for i, e in enumerate(jaxpr.eqns):
         args = ", ".join(ref(v) for v in e.invars)
         ufunc = getattr(e.prim, "ufunc", None)
@@ -123,17 +124,26 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[st
                 ns["_host_literals"] = True  # marks the host program as specialized
             ns[fn] = ufunc
             is_np_ufunc = isinstance(ufunc, np.ufunc) and ufunc.nout == 1 and len(e.outvars) == 1
-            if reuse and is_np_ufunc:
-                args = ", ".join(_host_operand(v, e, ns, fresh) if type(v) is Literal else ref(v)
-                                 for v in e.invars)
-            if reuse and is_np_ufunc:
-                oa = e.outvars[0].aval
-                for v in e.invars:
-                    if (type(v) is not Literal and v in owned and last_use.get(v) == i and v not in keep
-                            and v.aval.shape == oa.shape and v.aval.dtype == oa.dtype):
-                        target = v
-                        break
-            call = f"{fn}({args}, out={names[target]})" if target is not None else f"{fn}({args})"
+            op = _SCALAR_OPERATORS.get(ufunc) if reuse and is_np_ufunc else None
+            if op is not None and _numpy_scalar_operands(e, numpy_typed):
+                # operands that are NumPy scalars (0-d, one of them surely a NumPy object): the
+                # operator computes what the ufunc does, without the ufunc call's overhead
+                lhs, rhs = (_host_scalar_operand(v, e, ns, fresh) if type(v) is Literal else ref(v)
+                            for v in e.invars)
+                call = f"({lhs} {op} {rhs})"
+                numpy_typed.add(e.outvars[0])
+            else:
+                if reuse and is_np_ufunc:
+                    args = ", ".join(_host_operand(v, e, ns, fresh) if type(v) is Literal else ref(v)
+                                     for v in e.invars)
+                    oa = e.outvars[0].aval
+                    for v in e.invars:
+                        if (type(v) is not Literal and v in owned and last_use.get(v) == i and v not in keep
+                                and v.aval.shape == oa.shape and v.aval.dtype == oa.dtype):
+                            target = v
+                            break
+                    numpy_typed.add(e.outvars[0])  # a NumPy ufunc's result: an array or NumPy scalar
+                call = f"{fn}({args}, out={names[target]})" if target is not None else f"{fn}({args})"
             if is_np_ufunc and e.outvars[0].aval.shape:
                 owned.add(e.outvars[0])
             elif not is_np_ufunc:
@@ -172,6 +182,61 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[st
     name = "run_host" if reuse else "run_any"
     src = f"def {name}(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
     return src, ns
+
+
+# binary ufuncs whose Python operator on NumPy operands calls them (or NumPy's scalar math,
+# which gives the same result for scalars): identical results, types and weak-type rules
+_SCALAR_OPERATORS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.less: "<",
+                     np.less_equal: "<=", np.greater: ">", np.greater_equal: ">=", np.equal: "==",
+                     np.not_equal: "!=", np.bitwise_and: "&", np.bitwise_or: "|", np.bitwise_xor: "^"}
+
+
+def _numpy_scalar_operands(e, numpy_typed: set) -> bool:
+    """Whether ``e`` (a binary ufunc) has 0-d operands and result, one operand surely a NumPy
+    object: a result of an earlier NumPy ufunc (or operator) of this program, or a literal
+    that `_host_scalar_operand` makes a NumPy scalar.  Two Python scalars (inputs of the
+    program may be) would follow Python's rules, so at least one must be NumPy's."""
+    if len(e.invars) != 2 or e.outvars[0].aval.shape != ():
+        return False
+    if any(type(v) is not Literal and (v.aval.shape != () or not _plain_dtype(v.aval.dtype))
+           for v in e.invars) or not _plain_dtype(e.outvars[0].aval.dtype):
+        return False
+    return any(v in numpy_typed if type(v) is not Literal else _scalar_literal(v, e) is not None
+               for v in e.invars)
+
+
+def _plain_dtype(dt) -> bool:
+    """NumPy's own bool, integer, float32/64 and complex types (not float16 or the extension
+    types such as bfloat16, whose scalar arithmetic is implemented elsewhere)."""
+    return dt.isbuiltin == 1 and dt.kind in "biufc" and not (dt.kind == "f" and dt.itemsize < 4)
+
+
+def _scalar_literal(lit: Literal, e):
+    """The NumPy scalar that NumPy would convert the Python scalar ``lit`` to in the ufunc
+    ``e`` (see `_host_operand`), or None where that conversion does not apply."""
+    rank = _KIND_RANK.get(type(lit.val))
+    dts = {v.aval.dtype for v in e.invars if type(v) is not Literal}
+    if rank is None or len(dts) != 1:
+        return None
+    (dt,) = dts
+    if rank > _DTYPE_KIND_RANK.get(dt.kind, -1):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            return np.asarray(lit.val, dt)[()]
+    except (OverflowError, ValueError, TypeError):
+        return None
+
+
+def _host_scalar_operand(lit: Literal, e, ns: dict, fresh) -> str:
+    """The name of a literal operand of a 0-d ufunc written as an operator: the NumPy scalar
+    of `_scalar_literal` where it applies (Python's own value otherwise)."""
+    key = fresh("k")
+    val = _scalar_literal(lit, e)
+    ns[key] = lit.val if val is None else val
+    if val is not None:
+        ns["_host_literals"] = True  # marks the host program as specialized
+    return key
 
 
 _KIND_RANK = {bool: 0, int: 1, float: 2, complex: 3}

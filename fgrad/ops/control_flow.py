@@ -16,6 +16,7 @@ reverse mode transposes the tangent computation.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 from ..typing import ArrayLike
@@ -27,10 +28,12 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..compile.passes import optimize
 from ..core.executor import straight_line
+from ..core.host_pool import HOST_POOL
+from ..core.quiet import switch
 from ..backends import NUMPY, put_buffer
 from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
-from ..core.ir import Jaxpr, Literal, eval_jaxpr, live_eqns, split_by_dependence
+from ..core.ir import Eqn, Jaxpr, Literal, eval_jaxpr, has_effects, live_eqns, split_by_dependence
 from ..core.primitive import DebugCheckTrace, Primitive
 from ..core.provenance import CHECKS
 from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -43,6 +46,9 @@ from .elementwise import convert_element_type, eq, maximum, minimum, ne_p, selec
 from .reductions import reduce_or_p
 from .shape import bdim_to_front, move_or_broadcast, reshape
 from .structural import concatenate, slice_in_dim
+
+
+_QUIET_SET, _QUIET, _QUIET_RESET = switch()  # NumPy's error reports off around a whole loop
 
 
 def _simplified(jaxpr: Jaxpr) -> Jaxpr:
@@ -62,10 +68,10 @@ class Branch:
     """A traced function: a jaxpr whose first ``n_consts`` inputs are its constants.
     Hashed by identity; caches its compiled executor."""
 
-    __slots__ = ("jaxpr", "n_consts", "_run")
+    __slots__ = ("jaxpr", "n_consts", "_run", "_runners")
 
     def __init__(self, jaxpr: Jaxpr, n_consts: int) -> None:
-        self.jaxpr, self.n_consts, self._run = jaxpr, n_consts, None
+        self.jaxpr, self.n_consts, self._run, self._runners = jaxpr, n_consts, None, None
 
     @property
     def out_avals(self):
@@ -77,6 +83,23 @@ class Branch:
         if self._run is None:
             self._run = straight_line(_simplified(self.jaxpr))
         return self._run(xp, bufs)
+
+    def runner(self, xp) -> Callable:
+        """``run(bufs) -> list`` for the iterations of one loop on ``xp``, without the
+        per-call dispatch of `run`: the generated host function itself on NumPy, the
+        generic one elsewhere.  NumPy's error reports are not switched off by it; the
+        caller runs the whole loop with them off (`_QUIET`)."""
+        if CHECKS["on"] and isinstance(state.trace, DebugCheckTrace):
+            return lambda bufs: self._run_checked(xp, bufs)
+        runners = self._runners
+        run = runners.get(xp) if runners is not None else None
+        if run is None:
+            if self._run is None:
+                self._run = straight_line(_simplified(self.jaxpr))
+            run = functools.partial(self._run.host if xp is np else
+                                    getattr(self._run, "__wrapped__", self._run), xp)
+            self._runners = {**(runners or {}), xp: run}
+        return run
 
     def _run_checked(self, xp, bufs):
         """With the NaN/inf checks on: evaluate op by op through the checking trace, so a
@@ -390,25 +413,38 @@ defbatch(cond_p, _cond_batch)
 # scan
 
 
-def _stack(xp, parts, aval, length):
-    if length == 0:
-        return xp.zeros((0,) + tuple(aval.shape), aval.dtype)
-    return xp.stack([xp.asarray(p) for p in parts])
-
-
 def _scan_impl(xp, *args, body, n_consts, n_carry, length, reverse):
     consts = list(args[:n_consts])
     carry = list(args[n_consts:n_consts + n_carry])
     xs = args[n_consts + n_carry:]
-    ys = []
-    for i in (range(length - 1, -1, -1) if reverse else range(length)):
-        out = body.run(xp, consts + carry + [x[i] for x in xs])
-        carry = out[:n_carry]
-        ys.append(out[n_carry:])
-    if reverse:
-        ys.reverse()
-    y_avals = body.out_avals[n_carry:]
-    return carry + [_stack(xp, [y[j] for y in ys], av, length) for j, av in enumerate(y_avals)]
+    if length == 0:
+        return carry + [xp.zeros((0,) + tuple(av.shape), av.dtype) for av in body.out_avals[n_carry:]]
+    run = body.runner(xp)
+    steps = range(length - 1, -1, -1) if reverse else range(length)
+    # each step's ys go straight into their slot of the stacked outputs, allocated at the
+    # first step with that step's dtypes (what stacking the steps' results would give)
+    ys = None
+    token = _QUIET_SET(_QUIET)
+    try:
+        for i in steps:
+            out = run(consts + carry + [x[i] for x in xs])
+            carry = out[:n_carry]
+            if ys is None:
+                ys = [_stacked_like(xp, y, length) for y in out[n_carry:]]
+            for stacked, y in zip(ys, out[n_carry:]):
+                stacked[i] = y
+    finally:
+        _QUIET_RESET(token)
+    return carry + ys
+
+
+def _stacked_like(xp, y, length: int):
+    """An uninitialised ``(length, *y.shape)`` array of ``y``'s dtype on ``y``'s device (on
+    the host a recycled one when it is large: `HOST_POOL`)."""
+    y = xp.asarray(y)
+    if xp is np:
+        return HOST_POOL.empty((length,) + y.shape, y.dtype)
+    return xp.empty((length,) + y.shape, y.dtype)
 
 
 def _scan_abstract(*avals, body, n_consts, n_carry, length, reverse):
@@ -487,17 +523,37 @@ def _scan_jvp(primals, tangents, body, n_consts, n_carry, length, reverse):
     cp, carp, xsp = _scan_split(primals, n_consts, n_carry)
     ct, cart, xst = _scan_split(tans, n_consts, n_carry)
     nc, nx = n_consts, len(xsp)
+    zero = ([t is None for t in tangents[:nc]] + [False] * n_carry
+            + [t is None for t in tangents[nc + n_carry:]])
 
     def tbody(*a):
         pc, tc = list(a[:nc]), list(a[nc:2 * nc])
         pcar, tcar = list(a[2 * nc:2 * nc + n_carry]), list(a[2 * nc + n_carry:2 * nc + 2 * n_carry])
         rest = a[2 * nc + 2 * n_carry:]
         px, tx = list(rest[:nx]), list(rest[nx:])
-        o, to = jvp(lambda *z: body(*z), tuple(pc + pcar + px), tuple(tc + tcar + tx))
+        o, to = _jvp_nonzero(body, pc + pcar + px, tc + tcar + tx, zero)
         return list(o[:n_carry]) + list(to[:n_carry]) + list(to[n_carry:])
 
     res = _bind_scan(tbody, cp + ct, carp + cart, xsp + xst, length, reverse, "scan (jvp)")
     return out, res[n_carry:]
+
+
+def _jvp_nonzero(body, primals, tangents, zero):
+    """``jvp(body, primals, tangents)`` where ``zero[i]`` marks a tangent known to be zero in
+    every step (a loop constant's or an xs's symbolic zero): those inputs are closed over as
+    primals, not differentiated, so the step computes nothing for their zero tangents (no
+    ``zeros @ W`` per step, and no such value saved as a residual)."""
+    if not any(zero):
+        return jvp(lambda *z: body(*z), tuple(primals), tuple(tangents))
+    live = [i for i, z in enumerate(zero) if not z]
+
+    def partial_body(*z):
+        full = list(primals)
+        for i, v in zip(live, z):
+            full[i] = v
+        return body(*full)
+
+    return jvp(partial_body, tuple(primals[i] for i in live), tuple(tangents[i] for i in live))
 
 
 def _linearizing(tangents) -> bool:
@@ -535,7 +591,7 @@ def _scan_jvp_split(primals, tangents, tans, body, n_consts, n_carry, length, re
         pc, pcar, px = list(a[:nc]), list(a[nc:nc + n_carry]), list(a[nc + n_carry:nc + n_carry + nx])
         t = a[nc + n_carry + nx:]
         tc, tcar, tx = list(t[:nc]), list(t[nc:nc + n_carry]), list(t[nc + n_carry:])
-        o, to = jvp(lambda *z: body(*z), tuple(pc + pcar + px), tuple(tc + tcar + tx))
+        o, to = _jvp_nonzero(body, pc + pcar + px, tc + tcar + tx, list(zc) + [False] * n_carry + list(zx))
         return list(o) + list(to)
 
     def step_avals(xs):
@@ -562,9 +618,13 @@ def _scan_jvp_split(primals, tangents, tans, body, n_consts, n_carry, length, re
     if any(type(v) is not Literal and v in unknown for v in list(p_car_out) + list(p_y_out)):
         return None
     lin_y = [type(v) is not Literal and v in unknown for v in t_y_out]
-    k_tc = [v for v, z in zip(v_tc, zc) if z]
+    # zero tangents of constants and xs: `_jvp_nonzero` closed over them, so no equation or
+    # output reads them and the primal scan does not take them (nor slice them every step)
+    read = {v for e in known_eqns for v in e.invars if type(v) is not Literal} | set(
+        v for v in jx.outvars if type(v) is not Literal)
+    k_tc = [v for v, z in zip(v_tc, zc) if z and v in read]
     k_tcar = [v for v, m in zip(v_tcar, lin_car) if not m]
-    k_tx = [v for v, z in zip(v_tx, zx) if z]
+    k_tx = [v for v, z in zip(v_tx, zx) if z and v in read]
     u_tc = [v for v, z in zip(v_tc, zc) if not z]
     u_tcar = [v for v, m in zip(v_tcar, lin_car) if m]
     u_tx = [v for v, z in zip(v_tx, zx) if not z]
@@ -930,9 +990,106 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
 def _while_impl(xp, *args, cond, body, n_cc, n_bc):
     cc, bc = list(args[:n_cc]), list(args[n_cc:n_cc + n_bc])
     carry = list(args[n_cc + n_bc:])
-    while bool(cond.run(xp, cc + carry)[0]):
-        carry = body.run(xp, bc + carry)
+    if xp is np:  # 0-d arrays as NumPy scalars (what a step returns): scalar arithmetic from the start
+        carry = [c[()] if type(c) is np.ndarray and not c.ndim else c for c in carry]
+    # the constants both functions read (one closed-over array passed twice) are one input
+    alias = tuple(_position(c, bc) for c in cc) if bc else (-1,) * n_cc
+    step = None if CHECKS["on"] else _cond_and_body(cond, body, n_bc, alias)
+    token = _QUIET_SET(_QUIET)
+    try:
+        if step is not None:  # one program: the condition and the next carry, sharing work
+            run_step = step.runner(xp)
+            consts = [c for c, j in zip(cc, alias) if j < 0] + bc
+            out = run_step(consts + carry)
+            while out[0]:
+                carry = out[1:]
+                out = run_step(consts + carry)
+        else:
+            run_cond, run_body = cond.runner(xp), body.runner(xp)
+            while run_cond(cc + carry)[0]:
+                carry = run_body(bc + carry)
+    finally:
+        _QUIET_RESET(token)
     return carry
+
+
+def _position(value, values: list) -> int:
+    """The index of ``value`` itself (not an equal value) in ``values``, or -1."""
+    for j, v in enumerate(values):
+        if v is value:
+            return j
+    return -1
+
+
+# primitives that may run on a carry the loop will not use: they compute a value for every
+# input (no error, no loop, no effect) on the host and on a device
+_TOTAL_FAMILIES = {"elementwise", "reduction", "contraction", "shape", "structural"}
+def _total(e) -> bool:
+    if e.prim.family not in _TOTAL_FAMILIES or has_effects(e):
+        return False
+    if e.prim.name == "pow" and e.outvars[0].aval.dtype.kind not in "fc":
+        return False  # integer powers with negative exponents raise in NumPy
+    if e.prim.family == "reduction" and any(0 in v.aval.shape for v in e.invars if type(v) is not Literal):
+        return False  # max/min of nothing raises
+    return True
+
+
+def _vector_eqns(jaxpr: Jaxpr) -> int:
+    """Equations on arrays (not 0-d): what a loop iteration's time mostly goes to."""
+    return sum(any(v.aval.shape for v in e.outvars) for e in jaxpr.eqns)
+
+
+_NO_STEP = object()
+_STEPS: dict = {}  # (cond, body, n_bc, alias) -> fused step Branch, or _NO_STEP
+
+
+def _cond_and_body(cond: Branch, body: Branch, n_bc: int, alias: tuple):
+    """One `Branch` computing ``[cond(carry)] + body(carry)`` from the condition's constants
+    that are not also the body's (``alias[i]``: the body constant that cond constant ``i`` is,
+    or -1), the body's constants and the carry.  The two are simplified together, so what
+    both compute (``x ** 3 - a`` in a Newton step and its convergence test) is computed once.
+    None where that does not pay or is not safe.
+
+    The loop then evaluates the body once more than it needs (on the last carry, whose
+    condition is false) and drops that result.  So this is used only when every equation of
+    the body is total (`_total`: no error, no effect, no nested loop on any value) and the
+    work shared per iteration is at least the body's work that is not shared (the extra
+    evaluation costs at most one iteration's saving)."""
+    key = (cond, body, n_bc, alias)
+    step = _STEPS.get(key)
+    if step is None:
+        step = _build_step(cond, body, n_bc, alias) or _NO_STEP
+        if len(_STEPS) > 512:
+            _STEPS.clear()
+        _STEPS[key] = step
+    return None if step is _NO_STEP else step
+
+
+def _build_step(cond: Branch, body: Branch, n_bc: int, alias: tuple):
+    cj, bj = cond.jaxpr, body.jaxpr
+    n_cc = len(alias)
+    if any(has_effects(e) for e in cj.eqns) or any(has_effects(e) for e in bj.eqns):
+        return None
+    rename = dict(zip(cj.invars[n_cc:], bj.invars[n_bc:]))
+    rename.update((v, bj.invars[j]) for v, j in zip(cj.invars[:n_cc], alias) if j >= 0)
+
+    def sub(v):
+        return v if type(v) is Literal else rename.get(v, v)
+
+    eqns = [Eqn(e.prim, [sub(v) for v in e.invars], e.outvars, e.params, e.source, e.name_stack)
+            for e in cj.eqns] + list(bj.eqns)
+    own = [v for v, j in zip(cj.invars[:n_cc], alias) if j < 0]
+    both = Jaxpr([], own + list(bj.invars), eqns, [sub(cj.outvars[0])] + list(bj.outvars))
+    parts = [optimize(j, []) for j in (cj, bj, both)]
+    if any(p.constvars for p in parts):  # folding made constants: `_simplified` would not simplify
+        return None
+    c_s, b_s, both_s = (p.to_jaxpr() for p in parts)
+    if not all(_total(e) for e in b_s.eqns):
+        return None
+    shared = _vector_eqns(c_s) + _vector_eqns(b_s) - _vector_eqns(both_s)
+    if shared <= 0 or _vector_eqns(b_s) - shared > shared:
+        return None
+    return Branch(both, len(own) + n_bc)
 
 
 def _while_abstract(*avals, cond, body, n_cc, n_bc):
