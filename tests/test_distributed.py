@@ -257,6 +257,22 @@ def test_torch_face_on_more_processes(n):
     _ok(run_mpi(n, "mpi_torch.py", "10", timeout=300), n)
 
 
+@needs_mpi
+def test_more_collectives_on_two_processes():
+    """gather, scatter, all_to_all(_single), send/recv/isend/irecv, batch_isend_irecv, the
+    object collectives, monitored_barrier, BAND/BOR/BXOR, the coalesced helpers,
+    new_subgroups, multihost_utils and initialize's JAX arguments; mismatches raise on every
+    process (tests/mpi_programs/mpi_more_collectives.py)."""
+    _ok(run_mpi(2, "mpi_more_collectives.py"), 2)
+
+
+@needs_mpi
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4])
+def test_more_collectives_on_more_processes(n):
+    _ok(run_mpi(n, "mpi_more_collectives.py", timeout=300), n)
+
+
 # PyTorch 2.13's DistributedSampler(range(11), num_replicas=3, rank=r, seed=3) at epoch 2
 _TORCH_SAMPLER_11_3 = {
     (False, 0): [9, 8, 3, 1], (False, 1): [5, 10, 6, 4], (False, 2): [0, 2, 7, 9],

@@ -549,8 +549,8 @@ class Communicator:
     @staticmethod
     def _header(arr: np.ndarray) -> np.ndarray:
         h = np.full(_FP_LEN, -1, np.int64)
-        h[0], h[1], h[2] = _dtype_code(arr.dtype), arr.size, arr.ndim
-        for i, s in enumerate(arr.shape[:_FP_LEN - 3]):
+        h[0], h[1], h[2], h[_FP_LEN - 1] = _dtype_code(arr.dtype), arr.size, arr.ndim, arr.nbytes
+        for i, s in enumerate(arr.shape[:_FP_LEN - 4]):
             h[3 + i] = s
         return h
 
@@ -567,7 +567,11 @@ class Communicator:
         self._check_peer(dest, "destination")
         htag, dtag = self._p2p_tags(tag)
         head = self._header(arr)
-        return [self.comm.Isend(head, dest=dest, tag=htag), self.comm.Isend(arr, dest=dest, tag=dtag), head]
+        MPI = _mpi()
+        # the data travels as bytes: a receive posted with another dtype must not make MPI
+        # unpack a message of the wrong type (MPICH asserts on that); the header checks the type
+        return [self.comm.Isend(head, dest=dest, tag=htag),
+                self.comm.Isend([arr, MPI.BYTE], dest=dest, tag=dtag), head]
 
     def irecv(self, out: np.ndarray, source: int | None = None, tag: int = 0) -> "Receive":
         """Start receiving into the C-contiguous host array ``out`` from ``source`` (None: any
@@ -709,6 +713,7 @@ def _test_until(req, deadline: float) -> bool:
     while not req.Test():
         if time.monotonic() > deadline:
             req.Cancel()
+            req.Wait()
             return False
         time.sleep(1e-4)
     return True
@@ -726,7 +731,8 @@ class Receive:
         self.status = _mpi().Status()
         any_source = _mpi().ANY_SOURCE if source is None else source
         self.head_req = comm.comm.Irecv(self.head, source=any_source, tag=self.htag)
-        self.data_req = None if source is None else comm.comm.Irecv(out, source=source, tag=self.dtag)
+        self.data_req = None if source is None else comm.comm.Irecv([out, _mpi().BYTE], source=source,
+                                                                    tag=self.dtag)
         self.source = source
         self.checked = False
 
@@ -738,13 +744,26 @@ class Receive:
             self.source = self.status.Get_source()
         want = self.comm._header(self.out)
         if int(self.head[0]) != int(want[0]) or int(self.head[1]) != int(want[1]):
+            self._drain()
             raise CollectiveMismatchError(
                 f"fgrad.distributed: mismatched send/recv (tag {self.tag}): rank {self.source} sent "
                 f"{self.comm._header_text(self.head)}, but rank {self.comm.rank} receives into "
                 f"{self.comm._header_text(want)}. The receiving tensor must have the sender's dtype and "
                 "number of elements.")
         if self.data_req is None:
-            self.data_req = self.comm.comm.Irecv(self.out, source=self.source, tag=self.dtag)
+            self.data_req = self.comm.comm.Irecv([self.out, _mpi().BYTE], source=self.source, tag=self.dtag)
+
+    def _drain(self) -> None:
+        """Consume the mismatched message, so that it matches no later receive (MPI reports
+        an over-long message as truncated: that error is the mismatch, raised next)."""
+        try:
+            if self.data_req is None:
+                scratch = np.empty(int(self.head[_FP_LEN - 1]), np.uint8)
+                self.data_req = self.comm.comm.Irecv([scratch, _mpi().BYTE], source=self.source,
+                                                     tag=self.dtag)
+            wait(self.data_req, f"recv (tag {self.tag}) on rank {self.comm.rank}")
+        except _mpi().Exception:
+            pass
 
     def test(self) -> bool:
         """Whether the message has arrived (raises on a mismatch)."""

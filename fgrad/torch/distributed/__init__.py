@@ -1165,3 +1165,5 @@ __all__ = ["ReduceOp", "Backend", "ProcessGroup", "GroupMember", "group", "Work"
            "recv_object_list", "monitored_barrier", "get_node_local_rank", "all_reduce_coalesced",
            "all_gather_coalesced", "new_subgroups", "new_subgroups_by_enumeration", "Future",
            "CollectiveMismatchError", "CollectiveTimeoutError"]
+
+from . import distributed_c10d  # noqa: E402,F401  (torch.distributed.distributed_c10d's path)
