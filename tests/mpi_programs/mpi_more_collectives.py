@@ -211,6 +211,10 @@ def objects(n, r):
     b = [r, {"k": r}] if r == 1 else [None, None]
     dist.broadcast_object_list(b, src=1)
     assert b == [1, {"k": 1}], b
+    # an object collective against a tensor collective: both sides named, no hang, no garbage
+    e = raises(CollectiveMismatchError, "mismatched collectives",
+               lambda: dist.all_gather_object([None] * n, "x") if r == 0 else dist.all_reduce(torch.ones(3)))
+    assert "all_reduce(sum) of float32[3]" in str(e), str(e)
     if r == 0:
         dist.send_object_list([{"a": 1}, "two", 3.0], dst=1)
     if r == 1:

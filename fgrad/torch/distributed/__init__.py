@@ -522,8 +522,8 @@ def all_gather_object(object_list: list, obj: Any, group=None) -> None:
     pg = _group(group)
     if len(object_list) != pg.size():
         raise ValueError(f"all_gather_object: object_list must have {pg.size()} elements")
-    for i, o in enumerate(pg._comm.allgather_object(pickle.dumps(obj))):
-        object_list[i] = pickle.loads(o)
+    for i, o in enumerate(pg._comm.allgather_object(obj)):
+        object_list[i] = o
 
 
 def broadcast_object_list(object_list: list, src: int | None = None, group=None, device=None,
@@ -533,8 +533,11 @@ def broadcast_object_list(object_list: list, src: int | None = None, group=None,
     src = _group_rank(pg, src, group_src, "src")
     if pg.size() == 1:
         return
-    got = pg._comm.allgather_object(pickle.dumps(object_list) if pg.rank() == src else None)[src]
-    object_list[:] = pickle.loads(got)
+    got = pg._comm.broadcast_object(list(object_list) if pg.rank() == src else None, src)
+    if len(got) != len(object_list):
+        raise RuntimeError(f"broadcast_object_list: process {src} sent {len(got)} objects, but this "
+                           f"process's object_list has {len(object_list)} elements; the lists must have one length")
+    object_list[:] = got
 
 
 # -- c10d's argument checks ---------------------------------------------------------------
