@@ -536,7 +536,8 @@ def broadcast_object_list(object_list: list, src: int | None = None, group=None,
     got = pg._comm.broadcast_object(list(object_list) if pg.rank() == src else None, src)
     if len(got) != len(object_list):
         raise RuntimeError(f"broadcast_object_list: process {src} sent {len(got)} objects, but this "
-                           f"process's object_list has {len(object_list)} elements; the lists must have one length")
+                           f"process's object_list has {len(object_list)} elements; the lists must have one "
+                           "length")
     object_list[:] = got
 
 
