@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -533,3 +534,211 @@ def test_bucketed_gradients_are_split_not_scattered():
     want = fgrad.grad(loss)(params, x)
     for k in params:
         np.testing.assert_allclose(np.asarray(got[k]), np.asarray(want[k]), rtol=1e-12)
+
+
+# -- the rest of c10d on one process, against PyTorch 2.13's gloo (live) and stored outcomes ------
+
+def _c10d_cases(torch, dist):
+    """(name, thunk) pairs run on both faces; each returns a value or raises."""
+    f64 = torch.float64
+
+    def values(ts):
+        return [t.tolist() for t in ts]
+
+    def gather():
+        out = [torch.zeros(2)]
+        return dist.gather(torch.ones(2) * 3, out, dst=0), values(out)
+
+    def gather_async():
+        out = [torch.zeros(2)]
+        w = dist.gather(torch.ones(2), out, async_op=True)
+        return w.wait(), w.is_completed(), values(w.result())
+
+    def scatter():
+        t = torch.zeros(2, dtype=f64)
+        return dist.scatter(t, [torch.full((2,), 5.0, dtype=f64)], src=0), t.tolist()
+
+    def a2a_single():
+        out = torch.zeros(3, 2)
+        dist.all_to_all_single(out, torch.arange(6.0).reshape(3, 2))
+        return out.tolist()
+
+    def a2a_split():
+        out = torch.zeros(3)
+        dist.all_to_all_single(out, torch.arange(3.0), [3], [3])
+        return out.tolist()
+
+    def a2a():
+        out = [torch.zeros(2, 2, dtype=torch.int64)]
+        dist.all_to_all(out, [torch.arange(4).reshape(2, 2)])
+        return values(out)
+
+    def reduce_bits(op, dtype, a):
+        t = torch.tensor(a, dtype=dtype)
+        dist.all_reduce(t, op=getattr(dist.ReduceOp, op))
+        return t.tolist()
+
+    def coalesced():
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            ts = [torch.ones(2), torch.ones(1) * 2]
+            r = dist.all_reduce_coalesced(ts)
+            fut = dist.all_reduce_coalesced([torch.ones(1)], async_op=True)
+        return r, values(ts), values(fut.wait()), [str(x.message)[:50] for x in w]
+
+    def objects():
+        out = [None]
+        dist.gather_object({"a": 1}, out)
+        got = [None]
+        dist.scatter_object_list(got, [("x", 2)])
+        return out, got
+
+    def subgroups():
+        mine, groups = dist.new_subgroups(1)
+        return dist.get_world_size(mine), len(groups), dist.get_process_group_ranks(mine)
+
+    return [
+        ("gather", gather),
+        ("gather async", gather_async),
+        ("gather without list on dst", lambda: dist.gather(torch.ones(1), None, dst=0)),
+        ("gather list of 2", lambda: dist.gather(torch.ones(1), [torch.ones(1)] * 2, dst=0)),
+        ("gather dtypes", lambda: dist.gather(torch.ones(1), [torch.ones(1, dtype=f64)])),
+        ("gather not a tensor", lambda: dist.gather([1.0], None)),
+        ("gather both dst", lambda: dist.gather(torch.ones(1), [torch.ones(1)], dst=0, group_dst=0)),
+        ("scatter", scatter),
+        ("scatter without list on src", lambda: dist.scatter(torch.ones(1), None, src=0)),
+        ("all_to_all_single", a2a_single),
+        ("all_to_all_single split", a2a_split),
+        ("all_to_all_single bad split",
+         lambda: dist.all_to_all_single(torch.zeros(3), torch.zeros(3), [2], [2])),
+        ("all_to_all_single dtypes",
+         lambda: dist.all_to_all_single(torch.zeros(3), torch.zeros(3, dtype=f64))),
+        ("all_to_all", a2a),
+        ("all_to_all list type", lambda: dist.all_to_all((torch.zeros(1),), [torch.zeros(1)])),
+        ("send to self", lambda: dist.send(torch.ones(1), dst=0)),
+        ("recv from self", lambda: dist.recv(torch.ones(1), src=0)),
+        ("P2POp bad op", lambda: dist.P2POp(dist.all_reduce, torch.ones(1), 0)),
+        ("batch bad list", lambda: dist.batch_isend_irecv([1])),
+        ("batch empty", lambda: dist.batch_isend_irecv([])),
+        ("objects", objects),
+        ("scatter_object_list empty", lambda: dist.scatter_object_list([], None)),
+        ("scatter_object_list no input", lambda: dist.scatter_object_list([None], None, src=0)),
+        ("monitored_barrier", lambda: dist.monitored_barrier()),
+        ("node local fallback", lambda: dist.get_node_local_rank(fallback_rank=3)),
+        ("node local", lambda: dist.get_node_local_rank()),
+        ("BAND int", lambda: reduce_bits("BAND", torch.int64, [5, 3])),
+        ("BOR bool", lambda: reduce_bits("BOR", torch.bool, [True, False])),
+        ("BXOR uint8", lambda: reduce_bits("BXOR", torch.uint8, [5, 3])),
+        ("BAND float", lambda: reduce_bits("BAND", torch.float32, [1.0])),
+        ("BXOR double", lambda: reduce_bits("BXOR", torch.float64, [1.0])),
+        ("coalesced", coalesced),
+        ("subgroups", subgroups),
+        ("subgroups too big", lambda: dist.new_subgroups(2)),
+        ("subgroups default", lambda: dist.new_subgroups()),
+        ("subgroups zero", lambda: dist.new_subgroups(0)),
+    ]
+
+
+def _outcome(thunk):
+    try:
+        return ("ok", thunk())
+    except Exception as e:  # noqa: BLE001 - the outcome is the exception's type and message
+        return (type(e).__name__, str(e).replace("ProcessGroupGloo::", "").split("\n")[0][:90])
+
+
+# PyTorch 2.13's outcomes (gloo, one process), as printed by _outcome
+_TORCH_C10D_ONE_PROCESS = {
+    "gather": ("ok", (None, [[3.0, 3.0]])),
+    "gather async": ("ok", (True, True, [[1.0, 1.0]])),
+    "gather without list on dst":
+        ("ValueError", "Argument ``gather_list`` must be specified on destination ra"),
+    "gather list of 2": ("RuntimeError", "gather: Incorrect output list size 2. Output list size shoul"),
+    "gather dtypes": ("ValueError", "Invalid usage of tensors with different dtypesFound torch.fl"),
+    "gather not a tensor": ("TypeError", "Invalid function argument. Expected parameter `tensor` of ty"),
+    "gather both dst": ("ValueError", "Can't specify both group_rank and global_rank"),
+    "scatter": ("ok", (None, [5.0, 5.0])),
+    "scatter without list on src":
+        ("ValueError", "Argument ``scatter_list`` must be specified on source rank."),
+    "all_to_all_single": ("ok", [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]),
+    "all_to_all_single split": ("ok", [0.0, 1.0, 2.0]),
+    "all_to_all_single bad split": ("RuntimeError", "Split sizes doesn't match total dim 0 size"),
+    "all_to_all_single dtypes":
+        ("ValueError", "Invalid usage of tensors with different dtypesFound torch.fl"),
+    "all_to_all": ("ok", [[[0, 1], [2, 3]]]),
+    "all_to_all list type": ("TypeError", "Invalid function argument. Expected parameter `output_tensor"),
+    "send to self": ("ValueError", "Invalid destination rank: destination rank should not be the"),
+    "recv from self": ("RuntimeError", "Invalid source rank: source rank should not be the same as t"),
+    "P2POp bad op": ("ValueError", "Invalid ``op``. Expected ``op`` to be of type ``torch.distri"),
+    "batch bad list": ("ValueError", "Invalid ``p2p_op_list``. Each op is expected to to be of typ"),
+    "batch empty": ("IndexError", "list index out of range"),
+    "objects": ("ok", ([{"a": 1}], [("x", 2)])),
+    "scatter_object_list empty":
+        ("ValueError", "Expected argument scatter_object_output_list to be a list of"),
+    "scatter_object_list no input":
+        ("ValueError", "source rank must provide non-None scatter_object_input_list"),
+    "monitored_barrier": ("ok", None),
+    "node local fallback": ("ok", 3),
+    "node local": ("RuntimeError", "LOCAL_RANK is not in the environment. Consider passing fallb"),
+    "BAND int": ("ok", [5, 3]),
+    "BOR bool": ("ok", [True, False]),
+    "BXOR uint8": ("ok", [5, 3]),
+    "BAND float": ("RuntimeError", "Cannot use ReduceOp.BAND with non-integral dtype"),
+    "BXOR double": ("RuntimeError", "Cannot use ReduceOp.BXOR with non-integral dtype"),
+    "coalesced": ("ok", (None, [[1.0, 1.0], [2.0]], [[1.0]],
+                   ["`torch.distributed.all_reduce_coalesced` will be d"] * 2)),
+    "subgroups": ("ok", (1, 1, [0])),
+    "subgroups too big": ("ValueError", "The arg 'group_size' (2) must not exceed the world size (1)"),
+    "subgroups default": ("ValueError", "Default group size only takes effect when CUDA is available."),
+    "subgroups zero": ("ValueError", "The arg 'group_size' (0) must be positive"),
+}
+
+
+# PyTorch's gloo raises an internal transport error here; fgrad raises the same type with the
+# message PyTorch gives for the same mistake through recv(src=None)
+_TYPE_ONLY = {"recv from self"}
+
+
+def _normalize(outcome):
+    kind, value = outcome
+    if kind == "ok":
+        return kind, value
+    return kind, value[:60]
+
+
+def test_more_c10d_on_one_process_matches_pytorch(monkeypatch):
+    import fgrad.torch as ftorch
+    import fgrad.torch.distributed as fd
+
+    monkeypatch.delenv("LOCAL_RANK", raising=False)
+    fd.init_process_group("gloo")
+    try:
+        ours = {name: _outcome(f) for name, f in _c10d_cases(ftorch, fd)}
+    finally:
+        fd.destroy_process_group()
+    assert set(ours) == set(_TORCH_C10D_ONE_PROCESS)
+    for name, want in _TORCH_C10D_ONE_PROCESS.items():
+        assert _normalize(ours[name]) == _normalize(want), (name, ours[name], want)
+
+
+def test_more_c10d_stored_outcomes_are_pytorchs_live(monkeypatch):
+    torch = pytest.importorskip("torch")
+    import socket
+
+    import torch.distributed as td
+
+    if td.is_initialized():
+        pytest.skip("a torch process group is already initialized in this process")
+    monkeypatch.delenv("LOCAL_RANK", raising=False)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    td.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
+    try:
+        theirs = {name: _outcome(f) for name, f in _c10d_cases(torch, td)}
+    finally:
+        td.destroy_process_group()
+    for name, want in _TORCH_C10D_ONE_PROCESS.items():
+        if name in _TYPE_ONLY:
+            assert theirs[name][0] == want[0], (name, theirs[name], want)
+            continue
+        assert _normalize(theirs[name]) == _normalize(want), (name, theirs[name], want)

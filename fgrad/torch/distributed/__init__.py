@@ -858,8 +858,8 @@ def recv(tensor: Tensor, src: int | None = None, group=None, tag: int = 0,
     pg = _group(group)
     if src is not None or group_src is not None:
         peer = _canonical_rank(pg, src, group_src)
-        if peer == pg.rank():
-            raise _self_rank_error("source")
+        if peer == pg.rank():  # (PyTorch's gloo fails here with a RuntimeError of its transport)
+            raise RuntimeError(str(_self_rank_error("source")))
     work = irecv(tensor, src=src, group=pg, tag=tag, group_src=group_src)
     return work._source_rank()
 
