@@ -742,3 +742,71 @@ def test_more_c10d_stored_outcomes_are_pytorchs_live(monkeypatch):
             assert theirs[name][0] == want[0], (name, theirs[name], want)
             continue
         assert _normalize(theirs[name]) == _normalize(want), (name, theirs[name], want)
+
+
+# -- multihost_utils on one process, against JAX (live) and stored results ---------------------
+
+def _multihost_cases(mhu):
+    tree = {"a": np.arange(3.0), "s": np.int32(4), "m": np.ones((2, 2), np.float32)}
+    return {
+        "allgather": mhu.process_allgather(tree),
+        "allgather tiled": mhu.process_allgather(tree, tiled=True),
+        "broadcast": mhu.broadcast_one_to_all(tree),
+        "broadcast source": mhu.broadcast_one_to_all(np.float32(2.5), is_source=True),
+        "assert_equal": mhu.assert_equal(tree, "msg"),
+        "sync": mhu.sync_global_devices("x"),
+    }
+
+
+_JAX_MULTIHOST_ONE_PROCESS = {
+    "allgather": {"a": np.arange(3.0)[None], "s": np.array([4], np.int32),
+                  "m": np.ones((1, 2, 2), np.float32)},
+    "allgather tiled": {"a": np.arange(3.0), "s": np.array([4], np.int32), "m": np.ones((2, 2), np.float32)},
+    "broadcast": {"a": np.arange(3.0), "s": np.array(4, np.int32), "m": np.ones((2, 2), np.float32)},
+    "broadcast source": np.array(2.5, np.float32),
+    "assert_equal": None,
+    "sync": None,
+}
+
+
+def _same_tree(a, b, what):
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), what
+        for k in a:
+            _same_tree(a[k], b[k], f"{what}/{k}")
+    elif a is None:
+        assert b is None, what
+    else:
+        assert type(a) is type(b) is np.ndarray, (what, type(a), type(b))
+        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), (what, a, b)
+
+
+def test_multihost_utils_on_one_process_match_jax():
+    from fgrad.experimental import multihost_utils as ours
+
+    got = _multihost_cases(ours)
+    for k, want in _JAX_MULTIHOST_ONE_PROCESS.items():
+        _same_tree(got[k], want, k)
+    jmhu = pytest.importorskip("jax.experimental.multihost_utils")
+    theirs = _multihost_cases(jmhu)
+    # one difference, on purpose: on ONE process JAX returns a tiled scalar as it is (shape
+    # ()), on several it stacks it (shape (n,)); fgrad stacks it at every world size
+    assert theirs["allgather tiled"]["s"].shape == ()
+    theirs["allgather tiled"]["s"] = theirs["allgather tiled"]["s"][None]
+    for k, want in _JAX_MULTIHOST_ONE_PROCESS.items():
+        _same_tree(theirs[k], want, k)
+
+
+def test_jax_initialize_arguments_on_one_process():
+    dist.initialize(coordinator_address="10.0.0.1:1234", num_processes=1, process_id=0,
+                    local_device_ids=[0], initialization_timeout=10)
+    assert dist.is_initialized() and fgrad.process_index() == 0 and fgrad.process_count() == 1
+    with pytest.raises(ValueError, match="coordinator_address must be 'host:port'"):
+        dist.initialize(coordinator_address="localhost")
+    with pytest.raises(ValueError, match="process_id=2 must lie in"):
+        dist.initialize(num_processes=2, process_id=2)
+    with pytest.raises(ValueError, match="cluster_detection_method='slurm'"):
+        dist.initialize(cluster_detection_method="slurm")
+    with pytest.raises(ValueError, match="not started by an MPI launcher"):
+        dist.initialize(coordinator_address="localhost:1234", num_processes=2, process_id=0)
+    dist.shutdown()
