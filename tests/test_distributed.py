@@ -274,6 +274,30 @@ def test_more_collectives_on_more_processes(n):
     _ok(run_mpi(n, "mpi_more_collectives.py", timeout=300), n)
 
 
+@needs_mpi
+@pytest.mark.parametrize("case", ["ok", pytest.param("fail", marks=pytest.mark.slow)])
+def test_torch_multiprocessing_spawn_runs_the_ddp_tutorial(case):
+    """``mp.spawn(train, args=(world_size,), nprocs=world_size)`` as in PyTorch's DDP tutorial:
+    the workers are MPI processes; a raising worker ends the job and the parent gets
+    ProcessRaisedException with its traceback."""
+    cmd = [sys.executable, str(PROGRAMS / "mpi_spawn.py"), "2"] + (["fail"] if case == "fail" else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=_clean_env(), cwd=str(ROOT))
+    if case == "ok":
+        _ok(proc, 2)
+        assert "PARENT OK" in proc.stdout
+    else:
+        assert proc.returncode == 3, proc.stdout + proc.stderr
+        assert "PARENT CAUGHT ProcessRaisedException 1 ValueError: boom in 1" in proc.stdout, proc.stdout
+
+
+def test_spawn_refuses_to_nest_under_a_launcher(monkeypatch):
+    import fgrad.torch as torch
+
+    monkeypatch.setenv("PMI_SIZE", "2")
+    with pytest.raises(RuntimeError, match="already runs under an MPI launcher"):
+        torch.multiprocessing.spawn(print, nprocs=2)
+
+
 # PyTorch 2.13's DistributedSampler(range(11), num_replicas=3, rank=r, seed=3) at epoch 2
 _TORCH_SAMPLER_11_3 = {
     (False, 0): [9, 8, 3, 1], (False, 1): [5, 10, 6, 4], (False, 2): [0, 2, 7, 9],
