@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 import enum
+import importlib
 import os
 import pickle
 import warnings
@@ -1170,4 +1171,10 @@ __all__ = ["ReduceOp", "Backend", "ProcessGroup", "GroupMember", "group", "Work"
            "all_gather_coalesced", "new_subgroups", "new_subgroups_by_enumeration", "Future",
            "CollectiveMismatchError", "CollectiveTimeoutError"]
 
-from . import distributed_c10d  # noqa: E402,F401  (torch.distributed.distributed_c10d's path)
+
+def __getattr__(name: str):
+    """``torch.distributed.distributed_c10d`` (the same API under PyTorch's module path) loads
+    on first use."""
+    if name == "distributed_c10d":
+        return importlib.import_module("fgrad.torch.distributed.distributed_c10d")
+    raise AttributeError(f"module 'fgrad.torch.distributed' has no attribute {name!r}")

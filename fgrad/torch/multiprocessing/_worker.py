@@ -12,6 +12,9 @@ import sys
 import traceback
 import types
 
+import fgrad  # noqa: F401  (under the launcher: installs the abort-on-exception hook)
+from fgrad.backends import world
+
 
 def _import_main(path: str | None) -> None:
     """The parent's main script as module ``__mp_main__`` (also ``__main__``), as Python's
@@ -29,9 +32,6 @@ def _import_main(path: str | None) -> None:
 
 
 def main(workdir: str) -> None:
-    import fgrad  # noqa: F401  (under the launcher: installs the abort-on-exception hook)
-    from fgrad.backends import world
-
     rank = world.world().rank
     with open(os.path.join(workdir, "meta.json")) as f:
         meta = json.load(f)
