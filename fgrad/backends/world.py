@@ -510,16 +510,17 @@ class Communicator:
                              f"summing to the leading axis ({x.shape[0]}); got {send_rows} (send), "
                              f"{recv_rows} (receive)")
         out = np.empty((sum(recv_rows),) + row, x.dtype)
-        if n == 1:
-            out[...] = x
-            return self._back(out, be, buf)
-        # every process learns every count, so all reach the same verdict (no one is left
-        # waiting in the exchange when counts disagree)
-        self.seq += 1
-        self._verify("all_to_all", "", x[:0], -1, -1)
-        counts = np.empty((n, 2 * n), np.int64)
         mine = np.array(send_rows + recv_rows, np.int64)
-        wait(self.comm.Iallgather(mine, counts), f"the counts of all_to_all #{self.seq} on rank {self.rank}")
+        if n == 1:
+            counts = mine[None]
+        else:
+            # every process learns every count, so all reach the same verdict (no one is left
+            # waiting in the exchange when counts disagree)
+            self.seq += 1
+            self._verify("all_to_all", "", x[:0], -1, -1)
+            counts = np.empty((n, 2 * n), np.int64)
+            wait(self.comm.Iallgather(mine, counts),
+                 f"the counts of all_to_all #{self.seq} on rank {self.rank}")
         sent, received = counts[:, :n], counts[:, n:]
         bad = [(i, j) for i in range(n) for j in range(n) if sent[i, j] != received[j, i]]
         if bad:
@@ -528,6 +529,9 @@ class Communicator:
                 f"fgrad.distributed: mismatched all_to_all (collective #{self.seq}): rank {i} sends "
                 f"{sent[i, j]} rows to rank {j}, but rank {j} expects {received[j, i]} rows from rank {i}. "
                 "Each process's output split sizes must equal the input split sizes the others use for it.")
+        if n == 1:
+            out[...] = x
+            return self._back(out, be, buf)
         width = int(np.prod(row, dtype=np.int64))
         sc = np.array(send_rows, np.int64) * width
         rc = np.array(recv_rows, np.int64) * width
