@@ -834,3 +834,34 @@ def test_jax_initialize_arguments_on_one_process():
     with pytest.raises(ValueError, match="not started by an MPI launcher"):
         dist.initialize(coordinator_address="localhost:1234", num_processes=2, process_id=0)
     dist.shutdown()
+
+
+def _record_outcome(record, tmp_path, monkeypatch, tag):
+    import json
+
+    path = tmp_path / f"error_{tag}.json"
+    monkeypatch.setenv("TORCHELASTIC_ERROR_FILE", str(path))
+
+    @record
+    def fails():
+        raise ValueError("boom")
+
+    @record
+    def exits():
+        raise SystemExit(0)
+
+    with pytest.raises(ValueError, match="boom"):
+        fails()
+    data = json.loads(path.read_text())
+    return data["message"]["message"], sorted(data["message"]["extraInfo"]), exits()
+
+
+def test_elastic_record_writes_pytorchs_error_file(tmp_path, monkeypatch):
+    from fgrad.torch.distributed.elastic.multiprocessing.errors import record
+
+    want = ("ValueError: boom", ["py_callstack", "timestamp"], None)  # PyTorch 2.13's
+    assert _record_outcome(record, tmp_path, monkeypatch, "ours") == want
+    pytest.importorskip("torch")
+    from torch.distributed.elastic.multiprocessing.errors import record as theirs
+
+    assert _record_outcome(theirs, tmp_path, monkeypatch, "theirs") == want
