@@ -11,6 +11,7 @@ programs call, each process checking its own results.
   process (a send/recv mismatch on the receiver); bad arguments raise PyTorch's errors.
 * fgrad.experimental.multihost_utils: process_allgather, broadcast_one_to_all,
   assert_equal, sync_global_devices; fgrad.distributed.initialize with JAX's arguments.
+* torch.distributed.nn.functional: all_reduce, all_gather, broadcast with their gradients.
 
 Each process prints ``OK <rank>``.  Usage: mpiexec -n 2 python tests/mpi_programs/mpi_more_collectives.py
 """
@@ -25,6 +26,7 @@ import fgrad
 import fgrad.distributed as fdist
 import fgrad.torch as torch
 import fgrad.torch.distributed as dist
+import fgrad.torch.distributed.nn as dnn
 from fgrad.experimental import multihost_utils as mhu
 from fgrad.torch.distributed.distributed_c10d import CollectiveMismatchError, ProcessGroup, _get_default_group
 
@@ -280,6 +282,33 @@ def groups_and_misc(n, r):
     dist.monitored_barrier(wait_all_ranks=True)
 
 
+def differentiable(n, r):
+    """torch.distributed.nn.functional: gradients through the collectives (PyTorch's rules)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = torch.arange(1.0, 4.0, dtype=torch.float64).requires_grad_()
+        y = dnn.all_reduce(x * (r + 1))  # sum_q (q + 1) x
+        eq(y.detach(), torch.arange(1.0, 4.0, dtype=torch.float64) * (n * (n + 1) / 2), "dnn.all_reduce")
+        (y * (r + 2)).sum().backward()  # d/dx on rank r: (r + 1) * sum_q (q + 2)
+        eq(x.grad, torch.full((3,), (r + 1) * (n * (n + 1) / 2 + n), dtype=torch.float64), "all_reduce grad")
+        x = torch.full((2,), float(r), dtype=torch.float64, requires_grad=True)
+        outs = dnn.all_gather(x * 2)
+        assert len(outs) == n
+        eq(torch.stack([o.detach() for o in outs]), torch.arange(float(n), dtype=torch.float64)[:, None]
+           .expand(n, 2) * 2, "dnn.all_gather")
+        # rank r weighs process q's output by (r + 1) * (q + 1): x_q's gradient is 2 (q + 1) sum_r (r + 1)
+        sum(((r + 1) * (q + 1) * o).sum() for q, o in enumerate(outs)).backward()
+        want = torch.full((2,), 2.0 * (r + 1) * (n * (n + 1) / 2), dtype=torch.float64)
+        eq(x.grad, want, "all_gather grad")
+        x = torch.full((2,), float(r + 1), dtype=torch.float64, requires_grad=True)
+        b = dnn.broadcast(x, src=n - 1)
+        eq(b.detach(), torch.full((2,), float(n), dtype=torch.float64), "dnn.broadcast")
+        (b * (r + 1)).sum().backward()
+        want = n * (n + 1) / 2 if r == n - 1 else 0.0
+        eq(x.grad, torch.full((2,), want, dtype=torch.float64), "broadcast grad")
+    assert any("torch.distributed.nn.functional.all_reduce is deprecated" in str(c.message) for c in caught)
+
+
 def multihost(n, r):
     fdist.initialize(coordinator_address="localhost:1234", num_processes=n, process_id=r)
     assert fgrad.process_index() == r and fgrad.process_count() == n
@@ -329,6 +358,7 @@ def main():
     objects(n, r)
     reductions(n, r)
     groups_and_misc(n, r)
+    differentiable(n, r)
     multihost(n, r)
     dist.barrier()
     monitored_timeout(n, r)

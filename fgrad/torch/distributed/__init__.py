@@ -1173,8 +1173,8 @@ __all__ = ["ReduceOp", "Backend", "ProcessGroup", "GroupMember", "group", "Work"
 
 
 def __getattr__(name: str):
-    """``torch.distributed.distributed_c10d`` (the same API under PyTorch's module path) loads
-    on first use."""
-    if name == "distributed_c10d":
-        return importlib.import_module("fgrad.torch.distributed.distributed_c10d")
+    """``torch.distributed.distributed_c10d`` (the same API under PyTorch's module path),
+    ``torch.distributed.nn`` (differentiable collectives) and ``.elastic`` load on first use."""
+    if name in ("distributed_c10d", "nn", "elastic"):
+        return importlib.import_module(f"fgrad.torch.distributed.{name}")
     raise AttributeError(f"module 'fgrad.torch.distributed' has no attribute {name!r}")
