@@ -566,8 +566,8 @@ class Communicator:
 
     def isend(self, arr: np.ndarray, dest: int, tag: int = 0) -> list:
         """Start sending the C-contiguous host array ``arr`` to process ``dest``: its header
-        (dtype, shape) and its data.  Returns the MPI requests (keep ``arr`` alive until they
-        complete)."""
+        (dtype, shape) and its data.  Returns ``[header request, data request, header, arr]``
+        (holding the list keeps the buffers alive until the requests complete)."""
         self._check_peer(dest, "destination")
         htag, dtag = self._p2p_tags(tag)
         head = self._header(arr)
@@ -575,7 +575,7 @@ class Communicator:
         # the data travels as bytes: a receive posted with another dtype must not make MPI
         # unpack a message of the wrong type (MPICH asserts on that); the header checks the type
         return [self.comm.Isend(head, dest=dest, tag=htag),
-                self.comm.Isend([arr, MPI.BYTE], dest=dest, tag=dtag), head]
+                self.comm.Isend([arr, MPI.BYTE], dest=dest, tag=dtag), head, arr]  # buffers kept alive
 
     def irecv(self, out: np.ndarray, source: int | None = None, tag: int = 0) -> "Receive":
         """Start receiving into the C-contiguous host array ``out`` from ``source`` (None: any
