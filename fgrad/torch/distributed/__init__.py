@@ -553,14 +553,16 @@ def _check_tensor_list(ts, name: str) -> None:
                         f"             but got {type(ts)} with elements of type {[type(t) for t in ts]}.")
 
 
+_COMPLEX_PARTS = {np.dtype("complex64"): np.dtype("float32"), np.dtype("complex128"): np.dtype("float64")}
+
+
 def _same_dtype(*tensors) -> None:
     """c10d's check that every tensor has one dtype (a complex one counts as its real type)."""
     last = None
     for t in tensors:
         for x in (t if isinstance(t, list) else [t]):
             dt = np.dtype(x._buf.dtype)
-            key = np.dtype(dt.char.lower()) if dt.kind == "c" else dt  # complex64 ~ float32
-            key = {np.dtype("F"): np.dtype("float32"), np.dtype("D"): np.dtype("float64")}.get(dt, key)
+            key = _COMPLEX_PARTS.get(dt, dt)  # complex64 goes with float32, complex128 with float64
             if last is None:
                 last = (key, x.dtype)
             elif last[0] != key:
