@@ -865,3 +865,16 @@ def test_elastic_record_writes_pytorchs_error_file(tmp_path, monkeypatch):
     from torch.distributed.elastic.multiprocessing.errors import record as theirs
 
     assert _record_outcome(theirs, tmp_path, monkeypatch, "theirs") == want
+
+
+def test_pmap_with_an_axis_name_under_a_launcher_warns_that_it_is_per_process(monkeypatch):
+    """JAX's pmap collectives span every process's devices; fgrad's pmap maps this process's
+    devices only: say so instead of summing per process silently."""
+    f = fgrad.pmap(lambda x: fgrad.lax.psum(x, "i"), axis_name="i")  # one process: no warning
+    np.testing.assert_array_equal(f(np.ones((1, 2))), np.ones((1, 2)))
+    monkeypatch.setenv("PMI_SIZE", "2")
+    with pytest.warns(RuntimeWarning, match="maps this process's devices only"):
+        fgrad.pmap(lambda x: fgrad.lax.psum(x, "i"), axis_name="i")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fgrad.pmap(lambda x: x * 2)  # no axis name, no collectives: nothing to say
