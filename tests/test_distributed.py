@@ -621,7 +621,30 @@ def _c10d_cases(torch, dist):
         mine, groups = dist.new_subgroups(1)
         return dist.get_world_size(mine), len(groups), dist.get_process_group_ranks(mine)
 
+    def gather_single():
+        out = torch.zeros(2)
+        return dist.all_gather_single(out, torch.ones(2)), out.tolist()
+
+    def scatter_single():
+        out = torch.zeros(2)
+        return dist.reduce_scatter_single(out, torch.ones(2) * 2), out.tolist()
+
+    def gather_base():
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            out = torch.zeros(2)
+            dist._all_gather_base(out, torch.ones(2))
+        return out.tolist(), [str(x.message)[:60] for x in w]
+
     return [
+        ("all_gather_single", gather_single),
+        ("reduce_scatter_single", scatter_single),
+        ("_all_gather_base", gather_base),
+        ("supports_complex", lambda: [dist.supports_complex(dist.ReduceOp.SUM),
+                                      dist.supports_complex(dist.ReduceOp.BAND)]),
+        ("backend for cpu", lambda: dist.get_default_backend_for_device("cpu")),
+        ("backend for meta", lambda: dist.get_default_backend_for_device("meta")),
+        ("DistBackendError", lambda: [c.__name__ for c in dist.DistBackendError.__mro__[:3]]),
         ("gather", gather),
         ("gather async", gather_async),
         ("gather without list on dst", lambda: dist.gather(torch.ones(1), None, dst=0)),
@@ -672,6 +695,14 @@ def _outcome(thunk):
 
 # PyTorch 2.13's outcomes (gloo, one process), as printed by _outcome
 _TORCH_C10D_ONE_PROCESS = {
+    "all_gather_single": ("ok", (None, [1.0, 1.0])),
+    "reduce_scatter_single": ("ok", (None, [2.0, 2.0])),
+    "_all_gather_base":
+        ("ok", ([1.0, 1.0], ["`torch.distributed._all_gather_base` is a private function a"])),
+    "supports_complex": ("ok", [True, False]),
+    "backend for cpu": ("ok", "gloo"),
+    "backend for meta": ("ValueError", "Default backend not registered for device : meta"),
+    "DistBackendError": ("ok", ["DistBackendError", "DistError", "RuntimeError"]),
     "gather": ("ok", (None, [[3.0, 3.0]])),
     "gather async": ("ok", (True, True, [[1.0, 1.0]])),
     "gather without list on dst":

@@ -64,12 +64,28 @@ P2P_TAG_BASE = 64
 _MONITORED_BARRIER_TAG = 5
 
 
-class CollectiveMismatchError(RuntimeError):
+class DistError(RuntimeError):
+    """A failure of the process world (PyTorch's ``torch.distributed.DistError``)."""
+
+
+class DistBackendError(DistError):
+    """A failure inside a collective (PyTorch's ``DistBackendError``)."""
+
+
+class DistNetworkError(DistError):
+    """A failure of the transport between processes (PyTorch's ``DistNetworkError``)."""
+
+
+class DistStoreError(DistError):
+    """A failure of the key-value store (PyTorch's ``DistStoreError``; fgrad has no store)."""
+
+
+class CollectiveMismatchError(DistBackendError):
     """Processes called different collectives (operation, dtype, shape or root) at the same
     point of the program."""
 
 
-class CollectiveTimeoutError(RuntimeError):
+class CollectiveTimeoutError(DistBackendError):
     """A collective did not complete within the timeout (another process never joined)."""
 
 
@@ -893,5 +909,6 @@ def install_abort_on_exception() -> None:
     sys.excepthook = hook
 
 
-__all__ = ["Communicator", "CollectiveMismatchError", "CollectiveTimeoutError", "settings", "world",
+__all__ = ["Communicator", "CollectiveMismatchError", "CollectiveTimeoutError", "DistError",
+           "DistBackendError", "DistNetworkError", "DistStoreError", "settings", "world",
            "initialize", "is_initialized", "launched_size", "install_abort_on_exception", "wait"]

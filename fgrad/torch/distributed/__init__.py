@@ -33,6 +33,7 @@ from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 from fgrad.backends import world as _world
 from fgrad.backends.world import CollectiveMismatchError, CollectiveTimeoutError  # noqa: F401
+from fgrad.backends.world import DistBackendError, DistError, DistNetworkError, DistStoreError  # noqa: F401
 from fgrad.torch._ops_creation import from_numpy
 from fgrad.torch._tensor import Tensor
 from fgrad.torch.autograd.grad_mode import no_grad
@@ -540,6 +541,82 @@ def broadcast_object_list(object_list: list, src: int | None = None, group=None,
                            f"process's object_list has {len(object_list)} elements; the lists must have one "
                            "length")
     object_list[:] = got
+
+
+# -- 2.13's other names for the same collectives, and small queries ----------------------------
+
+def all_gather_single(output_tensor: Tensor, input_tensor: Tensor, group=None, async_op: bool = False):
+    """`all_gather_into_tensor` under PyTorch 2.13's newer name.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> init_process_group("gloo")
+        >>> out = torch.zeros(2); all_gather_single(out, torch.ones(2)); out
+        tensor([1., 1.])
+        >>> destroy_process_group()
+    """
+    return all_gather_into_tensor(output_tensor, input_tensor, group=group, async_op=async_op)
+
+
+def reduce_scatter_single(output: Tensor, input: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
+    """`reduce_scatter_tensor` under PyTorch 2.13's newer name."""
+    return reduce_scatter_tensor(output, input, op=op, group=group, async_op=async_op)
+
+
+def _all_gather_base(output_tensor: Tensor, input_tensor: Tensor, group=None, async_op: bool = False):
+    warnings.warn("`torch.distributed._all_gather_base` is a private function and will be deprecated. Please "
+                  "use `torch.distributed.all_gather_single` instead.", FutureWarning, stacklevel=2)
+    return all_gather_single(output_tensor, input_tensor, group, async_op)
+
+
+def _reduce_scatter_base(output: Tensor, input: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
+    warnings.warn("`torch.distributed._reduce_scatter_base` is a private function and will be deprecated. "
+                  "Please use `torch.distributed.reduce_scatter_single` instead.", FutureWarning,
+                  stacklevel=2)
+    return reduce_scatter_single(output, input, op, group, async_op)
+
+
+def is_backend_available(backend: str) -> bool:
+    """Whether ``backend`` can run here: ``"mpi"`` and ``"gloo"`` (the MPI engine) always,
+    ``"nccl"`` with cupy's NCCL.
+
+    Example::
+
+        >>> is_backend_available("gloo"), is_backend_available("ucc")
+        (True, False)
+    """
+    name = str(backend).lower()
+    return name in ("mpi", "gloo") or (name == "nccl" and is_nccl_available())
+
+
+def get_default_backend_for_device(device) -> str:
+    """``"gloo"`` for the CPU, ``"nccl"`` for CUDA (as PyTorch).
+
+    Example::
+
+        >>> get_default_backend_for_device("cpu")
+        'gloo'
+    """
+    kind = str(getattr(device, "type", device)).split(":")[0]
+    if kind == "cpu":
+        return "gloo"
+    if kind == "cuda":
+        return "nccl"
+    raise ValueError(f"Default backend not registered for device : {device}")
+
+
+def supports_complex(reduceOp) -> bool:  # noqa: N803 - PyTorch's argument name
+    """Whether ``reduceOp`` is defined for complex tensors (not MAX, MIN, PRODUCT, BAND,
+    BOR, BXOR; as PyTorch).
+
+    Example::
+
+        >>> supports_complex(ReduceOp.SUM), supports_complex(ReduceOp.MAX)
+        (True, False)
+    """
+    return reduceOp not in (ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PRODUCT, ReduceOp.BAND, ReduceOp.BOR,
+                            ReduceOp.BXOR)
 
 
 # -- c10d's argument checks ---------------------------------------------------------------
@@ -1171,7 +1248,9 @@ __all__ = ["ReduceOp", "Backend", "ProcessGroup", "GroupMember", "group", "Work"
            "P2POp", "batch_isend_irecv", "gather_object", "scatter_object_list", "send_object_list",
            "recv_object_list", "monitored_barrier", "get_node_local_rank", "all_reduce_coalesced",
            "all_gather_coalesced", "new_subgroups", "new_subgroups_by_enumeration", "Future",
-           "CollectiveMismatchError", "CollectiveTimeoutError"]
+           "CollectiveMismatchError", "CollectiveTimeoutError", "DistError", "DistBackendError",
+           "DistNetworkError", "DistStoreError", "all_gather_single", "reduce_scatter_single",
+           "is_backend_available", "get_default_backend_for_device", "supports_complex"]
 
 
 def __getattr__(name: str):
