@@ -23,9 +23,11 @@ Example::
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any, Callable, Sequence
 
 from ._config import flag
+from .backends.world import launched_size
 from ._device_api import local_devices
 from .core.array import get_aval
 from .transforms.batching import vmap
@@ -85,6 +87,13 @@ def pmap(fun: Callable | None = None, axis_name: Any = None, *, in_axes: Any = 0
                                  global_arg_shapes=global_arg_shapes)
     if not callable(fun):
         raise TypeError(f"pmap: expected a callable value, got {fun!r}")
+    if axis_name is not None and launched_size() > 1:
+        warnings.warn(
+            f"pmap(axis_name={axis_name!r}) under an MPI launcher ({launched_size()} processes): fgrad's "
+            "pmap maps this process's devices only, so collectives over its axis (lax.psum(x, axis_name), "
+            "...) do not reach the other processes, while JAX's span every process's devices. For sums over "
+            "processes use fgrad.distributed.psum / pmean / all_gather (docs/distributed.md).",
+            RuntimeWarning, stacklevel=2)
     static_nums = _as_tuple(static_broadcasted_argnums, "static_broadcasted_argnums")
     _as_tuple(donate_argnums, "donate_argnums")
     if isinstance(in_axes, list):

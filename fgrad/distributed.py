@@ -47,33 +47,81 @@ PROCESSES = "processes"  # the reserved axis name of the process world
 
 
 def initialize(coordinator_address: str | None = None, num_processes: int | None = None,
-               process_id: int | None = None, *, timeout: float | None = None,
-               debug: bool | None = None, check: bool | None = None) -> None:
-    """Join the process world (as ``jax.distributed.initialize``).  Under an MPI launcher
-    the world is MPI's and the arguments, if given, must agree with it; without one the
-    world is this process.  ``timeout`` (seconds) bounds every collective; ``debug``
-    all-gathers each collective's fingerprint and names mismatches across processes;
-    ``check`` (on by default) is the cheap form of that check: one 16-byte all-reduce per
-    collective, the fingerprints gathered only when the processes disagree.
+               process_id: int | None = None, local_device_ids=None,
+               cluster_detection_method: str | None = None,
+               initialization_timeout: int = 300, heartbeat_timeout_seconds: int = 100,
+               shutdown_timeout_seconds: int = 300, coordinator_bind_address: str | None = None,
+               slice_index: int | None = None, partition_index: int | None = None, *,
+               timeout: float | None = None, debug: bool | None = None, check: bool | None = None) -> None:
+    """Join the process world (``jax.distributed.initialize``'s arguments).  The processes
+    are MPI's (as JAX's ``cluster_detection_method="mpi4py"``): under an MPI launcher the
+    world is MPI's, and ``num_processes``/``process_id``, if given, must agree with it
+    (`ValueError` otherwise); ``coordinator_address`` (``"host:port"``) is checked for its
+    form and otherwise unused (MPI connects the processes), as are JAX's timeouts and device
+    ids.  Without a launcher the world is this process; ``num_processes > 1`` then raises
+    (there is no one to talk to).  Calling it again is harmless.  fgrad's own options:
+    ``timeout`` (seconds) bounds every collective; ``debug`` all-gathers each collective's
+    fingerprint and names mismatches across processes; ``check`` (on by default) is the
+    cheap form of that check: one 16-byte all-reduce per collective, the fingerprints
+    gathered only when the processes disagree.
 
     Example::
 
         >>> initialize(); process_count()
         1
+        >>> initialize(coordinator_address="localhost:1234", num_processes=1, process_id=0)
     """
+    if cluster_detection_method not in (None, "mpi4py", "auto"):
+        raise ValueError("fgrad.distributed.initialize: "
+                         f"cluster_detection_method={cluster_detection_method!r}: fgrad's processes come "
+                         "from MPI ('mpi4py'); start the job with mpiexec or srun")
+    if coordinator_address is not None:
+        host, sep, port = str(coordinator_address).rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ValueError(f"fgrad.distributed.initialize: coordinator_address must be 'host:port', got "
+                             f"{coordinator_address!r}")
+    if process_id is not None and num_processes is not None and not 0 <= process_id < num_processes:
+        raise ValueError(f"fgrad.distributed.initialize: process_id={process_id} must lie in "
+                         f"[0, num_processes={num_processes})")
     if timeout is not None:
         _world.settings.timeout = float(timeout)
     if debug is not None:
         _world.settings.debug = bool(debug)
     if check is not None:
         _world.settings.check = bool(check)
-    w = _world.initialize(force_mpi=num_processes is not None and num_processes > 1)
+    launched = _world.launched_size()
+    if num_processes is not None and num_processes > 1 and launched == 1:
+        raise ValueError(f"fgrad.distributed.initialize: num_processes={num_processes}, but this process was "
+                         f"not started by an MPI launcher (run: mpiexec -n {num_processes} python ...)")
+    w = _world.initialize(force_mpi=launched > 1)
     if num_processes is not None and num_processes != w.size:
         raise ValueError(f"fgrad.distributed.initialize: num_processes={num_processes}, but the launcher "
                          f"started {w.size} (run: mpiexec -n {num_processes} python ...)")
     if process_id is not None and process_id != w.rank:
         raise ValueError(f"fgrad.distributed.initialize: process_id={process_id}, but MPI gave this "
                          f"process rank {w.rank}")
+
+
+def is_initialized() -> bool:
+    """Whether the process world exists (`initialize` or a first collective made it), as
+    ``jax.distributed.is_initialized``.
+
+    Example::
+
+        >>> initialize(); is_initialized()
+        True
+    """
+    return _world.is_initialized()
+
+
+def shutdown() -> None:
+    """``jax.distributed.shutdown``: nothing to do (MPI closes when the process exits; the
+    world stays usable).
+
+    Example::
+
+        >>> shutdown()
+    """
 
 
 def process_index() -> int:
@@ -327,7 +375,8 @@ def shard(x, axis: int = 0):
     return x[tuple(index)]
 
 
-__all__ = ["initialize", "process_index", "process_count", "process_indices", "host_id", "host_count",
+__all__ = ["initialize", "is_initialized", "shutdown", "process_index", "process_count", "process_indices",
+           "host_id", "host_count",
            "psum", "pmean", "pmax", "pmin", "pvary",
            "all_gather", "psum_scatter", "ppermute", "broadcast", "barrier", "data_parallel", "shard",
            "PROCESSES", "CollectiveMismatchError", "CollectiveTimeoutError"]

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -255,6 +256,46 @@ def test_torch_face_through_the_launcher_on_two_processes():
 @pytest.mark.parametrize("n", [3, 4])
 def test_torch_face_on_more_processes(n):
     _ok(run_mpi(n, "mpi_torch.py", "10", timeout=300), n)
+
+
+@needs_mpi
+def test_more_collectives_on_two_processes():
+    """gather, scatter, all_to_all(_single), send/recv/isend/irecv, batch_isend_irecv, the
+    object collectives, monitored_barrier, BAND/BOR/BXOR, the coalesced helpers,
+    new_subgroups, multihost_utils and initialize's JAX arguments; mismatches raise on every
+    process (tests/mpi_programs/mpi_more_collectives.py)."""
+    _ok(run_mpi(2, "mpi_more_collectives.py"), 2)
+
+
+@needs_mpi
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4])
+def test_more_collectives_on_more_processes(n):
+    _ok(run_mpi(n, "mpi_more_collectives.py", timeout=300), n)
+
+
+@needs_mpi
+@pytest.mark.parametrize("case", ["ok", pytest.param("fail", marks=pytest.mark.slow)])
+def test_torch_multiprocessing_spawn_runs_the_ddp_tutorial(case):
+    """``mp.spawn(train, args=(world_size,), nprocs=world_size)`` as in PyTorch's DDP tutorial:
+    the workers are MPI processes; a raising worker ends the job and the parent gets
+    ProcessRaisedException with its traceback."""
+    cmd = [sys.executable, str(PROGRAMS / "mpi_spawn.py"), "2"] + (["fail"] if case == "fail" else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=_clean_env(), cwd=str(ROOT))
+    if case == "ok":
+        _ok(proc, 2)
+        assert "PARENT OK" in proc.stdout
+    else:
+        assert proc.returncode == 3, proc.stdout + proc.stderr
+        assert "PARENT CAUGHT ProcessRaisedException 1 ValueError: boom in 1" in proc.stdout, proc.stdout
+
+
+def test_spawn_refuses_to_nest_under_a_launcher(monkeypatch):
+    import fgrad.torch as torch
+
+    monkeypatch.setenv("PMI_SIZE", "2")
+    with pytest.raises(RuntimeError, match="already runs under an MPI launcher"):
+        torch.multiprocessing.spawn(print, nprocs=2)
 
 
 # PyTorch 2.13's DistributedSampler(range(11), num_replicas=3, rank=r, seed=3) at epoch 2
@@ -517,3 +558,354 @@ def test_bucketed_gradients_are_split_not_scattered():
     want = fgrad.grad(loss)(params, x)
     for k in params:
         np.testing.assert_allclose(np.asarray(got[k]), np.asarray(want[k]), rtol=1e-12)
+
+
+# -- the rest of c10d on one process, against PyTorch 2.13's gloo (live) and stored outcomes ------
+
+def _c10d_cases(torch, dist):
+    """(name, thunk) pairs run on both faces; each returns a value or raises."""
+    f64 = torch.float64
+
+    def values(ts):
+        return [t.tolist() for t in ts]
+
+    def gather():
+        out = [torch.zeros(2)]
+        return dist.gather(torch.ones(2) * 3, out, dst=0), values(out)
+
+    def gather_async():
+        out = [torch.zeros(2)]
+        w = dist.gather(torch.ones(2), out, async_op=True)
+        return w.wait(), w.is_completed(), values(w.result())
+
+    def scatter():
+        t = torch.zeros(2, dtype=f64)
+        return dist.scatter(t, [torch.full((2,), 5.0, dtype=f64)], src=0), t.tolist()
+
+    def a2a_single():
+        out = torch.zeros(3, 2)
+        dist.all_to_all_single(out, torch.arange(6.0).reshape(3, 2))
+        return out.tolist()
+
+    def a2a_split():
+        out = torch.zeros(3)
+        dist.all_to_all_single(out, torch.arange(3.0), [3], [3])
+        return out.tolist()
+
+    def a2a():
+        out = [torch.zeros(2, 2, dtype=torch.int64)]
+        dist.all_to_all(out, [torch.arange(4).reshape(2, 2)])
+        return values(out)
+
+    def reduce_bits(op, dtype, a):
+        t = torch.tensor(a, dtype=dtype)
+        dist.all_reduce(t, op=getattr(dist.ReduceOp, op))
+        return t.tolist()
+
+    def coalesced():
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            ts = [torch.ones(2), torch.ones(1) * 2]
+            r = dist.all_reduce_coalesced(ts)
+            fut = dist.all_reduce_coalesced([torch.ones(1)], async_op=True)
+        return r, values(ts), values(fut.wait()), [str(x.message)[:50] for x in w]
+
+    def objects():
+        out = [None]
+        dist.gather_object({"a": 1}, out)
+        got = [None]
+        dist.scatter_object_list(got, [("x", 2)])
+        return out, got
+
+    def subgroups():
+        mine, groups = dist.new_subgroups(1)
+        return dist.get_world_size(mine), len(groups), dist.get_process_group_ranks(mine)
+
+    def gather_single():
+        out = torch.zeros(2)
+        return dist.all_gather_single(out, torch.ones(2)), out.tolist()
+
+    def scatter_single():
+        out = torch.zeros(2)
+        return dist.reduce_scatter_single(out, torch.ones(2) * 2), out.tolist()
+
+    def gather_base():
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            out = torch.zeros(2)
+            dist._all_gather_base(out, torch.ones(2))
+        return out.tolist(), [str(x.message)[:60] for x in w]
+
+    return [
+        ("all_gather_single", gather_single),
+        ("reduce_scatter_single", scatter_single),
+        ("_all_gather_base", gather_base),
+        ("supports_complex", lambda: [dist.supports_complex(dist.ReduceOp.SUM),
+                                      dist.supports_complex(dist.ReduceOp.BAND)]),
+        ("backend for cpu", lambda: dist.get_default_backend_for_device("cpu")),
+        ("backend for meta", lambda: dist.get_default_backend_for_device("meta")),
+        ("DistBackendError", lambda: [c.__name__ for c in dist.DistBackendError.__mro__[:3]]),
+        ("gather", gather),
+        ("gather async", gather_async),
+        ("gather without list on dst", lambda: dist.gather(torch.ones(1), None, dst=0)),
+        ("gather list of 2", lambda: dist.gather(torch.ones(1), [torch.ones(1)] * 2, dst=0)),
+        ("gather dtypes", lambda: dist.gather(torch.ones(1), [torch.ones(1, dtype=f64)])),
+        ("gather not a tensor", lambda: dist.gather([1.0], None)),
+        ("gather both dst", lambda: dist.gather(torch.ones(1), [torch.ones(1)], dst=0, group_dst=0)),
+        ("scatter", scatter),
+        ("scatter without list on src", lambda: dist.scatter(torch.ones(1), None, src=0)),
+        ("all_to_all_single", a2a_single),
+        ("all_to_all_single split", a2a_split),
+        ("all_to_all_single bad split",
+         lambda: dist.all_to_all_single(torch.zeros(3), torch.zeros(3), [2], [2])),
+        ("all_to_all_single dtypes",
+         lambda: dist.all_to_all_single(torch.zeros(3), torch.zeros(3, dtype=f64))),
+        ("all_to_all", a2a),
+        ("all_to_all list type", lambda: dist.all_to_all((torch.zeros(1),), [torch.zeros(1)])),
+        ("send to self", lambda: dist.send(torch.ones(1), dst=0)),
+        ("recv from self", lambda: dist.recv(torch.ones(1), src=0)),
+        ("P2POp bad op", lambda: dist.P2POp(dist.all_reduce, torch.ones(1), 0)),
+        ("batch bad list", lambda: dist.batch_isend_irecv([1])),
+        ("batch empty", lambda: dist.batch_isend_irecv([])),
+        ("objects", objects),
+        ("scatter_object_list empty", lambda: dist.scatter_object_list([], None)),
+        ("scatter_object_list no input", lambda: dist.scatter_object_list([None], None, src=0)),
+        ("monitored_barrier", lambda: dist.monitored_barrier()),
+        ("node local fallback", lambda: dist.get_node_local_rank(fallback_rank=3)),
+        ("node local", lambda: dist.get_node_local_rank()),
+        ("BAND int", lambda: reduce_bits("BAND", torch.int64, [5, 3])),
+        ("BOR bool", lambda: reduce_bits("BOR", torch.bool, [True, False])),
+        ("BXOR uint8", lambda: reduce_bits("BXOR", torch.uint8, [5, 3])),
+        ("BAND float", lambda: reduce_bits("BAND", torch.float32, [1.0])),
+        ("BXOR double", lambda: reduce_bits("BXOR", torch.float64, [1.0])),
+        ("coalesced", coalesced),
+        ("subgroups", subgroups),
+        ("subgroups too big", lambda: dist.new_subgroups(2)),
+        ("subgroups default", lambda: dist.new_subgroups()),
+        ("subgroups zero", lambda: dist.new_subgroups(0)),
+    ]
+
+
+def _outcome(thunk):
+    try:
+        return ("ok", thunk())
+    except Exception as e:  # noqa: BLE001 - the outcome is the exception's type and message
+        return (type(e).__name__, str(e).replace("ProcessGroupGloo::", "").split("\n")[0][:90])
+
+
+# PyTorch 2.13's outcomes (gloo, one process), as printed by _outcome
+_TORCH_C10D_ONE_PROCESS = {
+    "all_gather_single": ("ok", (None, [1.0, 1.0])),
+    "reduce_scatter_single": ("ok", (None, [2.0, 2.0])),
+    "_all_gather_base":
+        ("ok", ([1.0, 1.0], ["`torch.distributed._all_gather_base` is a private function a"])),
+    "supports_complex": ("ok", [True, False]),
+    "backend for cpu": ("ok", "gloo"),
+    "backend for meta": ("ValueError", "Default backend not registered for device : meta"),
+    "DistBackendError": ("ok", ["DistBackendError", "DistError", "RuntimeError"]),
+    "gather": ("ok", (None, [[3.0, 3.0]])),
+    "gather async": ("ok", (True, True, [[1.0, 1.0]])),
+    "gather without list on dst":
+        ("ValueError", "Argument ``gather_list`` must be specified on destination ra"),
+    "gather list of 2": ("RuntimeError", "gather: Incorrect output list size 2. Output list size shoul"),
+    "gather dtypes": ("ValueError", "Invalid usage of tensors with different dtypesFound torch.fl"),
+    "gather not a tensor": ("TypeError", "Invalid function argument. Expected parameter `tensor` of ty"),
+    "gather both dst": ("ValueError", "Can't specify both group_rank and global_rank"),
+    "scatter": ("ok", (None, [5.0, 5.0])),
+    "scatter without list on src":
+        ("ValueError", "Argument ``scatter_list`` must be specified on source rank."),
+    "all_to_all_single": ("ok", [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]),
+    "all_to_all_single split": ("ok", [0.0, 1.0, 2.0]),
+    "all_to_all_single bad split": ("RuntimeError", "Split sizes doesn't match total dim 0 size"),
+    "all_to_all_single dtypes":
+        ("ValueError", "Invalid usage of tensors with different dtypesFound torch.fl"),
+    "all_to_all": ("ok", [[[0, 1], [2, 3]]]),
+    "all_to_all list type": ("TypeError", "Invalid function argument. Expected parameter `output_tensor"),
+    "send to self": ("ValueError", "Invalid destination rank: destination rank should not be the"),
+    "recv from self": ("RuntimeError", "Invalid source rank: source rank should not be the same as t"),
+    "P2POp bad op": ("ValueError", "Invalid ``op``. Expected ``op`` to be of type ``torch.distri"),
+    "batch bad list": ("ValueError", "Invalid ``p2p_op_list``. Each op is expected to to be of typ"),
+    "batch empty": ("IndexError", "list index out of range"),
+    "objects": ("ok", ([{"a": 1}], [("x", 2)])),
+    "scatter_object_list empty":
+        ("ValueError", "Expected argument scatter_object_output_list to be a list of"),
+    "scatter_object_list no input":
+        ("ValueError", "source rank must provide non-None scatter_object_input_list"),
+    "monitored_barrier": ("ok", None),
+    "node local fallback": ("ok", 3),
+    "node local": ("RuntimeError", "LOCAL_RANK is not in the environment. Consider passing fallb"),
+    "BAND int": ("ok", [5, 3]),
+    "BOR bool": ("ok", [True, False]),
+    "BXOR uint8": ("ok", [5, 3]),
+    "BAND float": ("RuntimeError", "Cannot use ReduceOp.BAND with non-integral dtype"),
+    "BXOR double": ("RuntimeError", "Cannot use ReduceOp.BXOR with non-integral dtype"),
+    "coalesced": ("ok", (None, [[1.0, 1.0], [2.0]], [[1.0]],
+                   ["`torch.distributed.all_reduce_coalesced` will be d"] * 2)),
+    "subgroups": ("ok", (1, 1, [0])),
+    "subgroups too big": ("ValueError", "The arg 'group_size' (2) must not exceed the world size (1)"),
+    "subgroups default": ("ValueError", "Default group size only takes effect when CUDA is available."),
+    "subgroups zero": ("ValueError", "The arg 'group_size' (0) must be positive"),
+}
+
+
+# PyTorch's gloo raises an internal transport error here; fgrad raises the same type with the
+# message PyTorch gives for the same mistake through recv(src=None)
+_TYPE_ONLY = {"recv from self"}
+
+
+def _normalize(outcome):
+    kind, value = outcome
+    if kind == "ok":
+        return kind, value
+    return kind, value[:60]
+
+
+def test_more_c10d_on_one_process_matches_pytorch(monkeypatch):
+    import fgrad.torch as ftorch
+    import fgrad.torch.distributed as fd
+
+    monkeypatch.delenv("LOCAL_RANK", raising=False)
+    fd.init_process_group("gloo")
+    try:
+        ours = {name: _outcome(f) for name, f in _c10d_cases(ftorch, fd)}
+    finally:
+        fd.destroy_process_group()
+    assert set(ours) == set(_TORCH_C10D_ONE_PROCESS)
+    for name, want in _TORCH_C10D_ONE_PROCESS.items():
+        assert _normalize(ours[name]) == _normalize(want), (name, ours[name], want)
+
+
+def test_more_c10d_stored_outcomes_are_pytorchs_live(monkeypatch):
+    torch = pytest.importorskip("torch")
+    import socket
+
+    import torch.distributed as td
+
+    if td.is_initialized():
+        pytest.skip("a torch process group is already initialized in this process")
+    monkeypatch.delenv("LOCAL_RANK", raising=False)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    td.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
+    try:
+        theirs = {name: _outcome(f) for name, f in _c10d_cases(torch, td)}
+    finally:
+        td.destroy_process_group()
+    for name, want in _TORCH_C10D_ONE_PROCESS.items():
+        if name in _TYPE_ONLY:
+            assert theirs[name][0] == want[0], (name, theirs[name], want)
+            continue
+        assert _normalize(theirs[name]) == _normalize(want), (name, theirs[name], want)
+
+
+# -- multihost_utils on one process, against JAX (live) and stored results ---------------------
+
+def _multihost_cases(mhu):
+    tree = {"a": np.arange(3.0), "s": np.int32(4), "m": np.ones((2, 2), np.float32)}
+    return {
+        "allgather": mhu.process_allgather(tree),
+        "allgather tiled": mhu.process_allgather(tree, tiled=True),
+        "broadcast": mhu.broadcast_one_to_all(tree),
+        "broadcast source": mhu.broadcast_one_to_all(np.float32(2.5), is_source=True),
+        "assert_equal": mhu.assert_equal(tree, "msg"),
+        "sync": mhu.sync_global_devices("x"),
+    }
+
+
+_JAX_MULTIHOST_ONE_PROCESS = {
+    "allgather": {"a": np.arange(3.0)[None], "s": np.array([4], np.int32),
+                  "m": np.ones((1, 2, 2), np.float32)},
+    "allgather tiled": {"a": np.arange(3.0), "s": np.array([4], np.int32), "m": np.ones((2, 2), np.float32)},
+    "broadcast": {"a": np.arange(3.0), "s": np.array(4, np.int32), "m": np.ones((2, 2), np.float32)},
+    "broadcast source": np.array(2.5, np.float32),
+    "assert_equal": None,
+    "sync": None,
+}
+
+
+def _same_tree(a, b, what):
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), what
+        for k in a:
+            _same_tree(a[k], b[k], f"{what}/{k}")
+    elif a is None:
+        assert b is None, what
+    else:
+        assert type(a) is type(b) is np.ndarray, (what, type(a), type(b))
+        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), (what, a, b)
+
+
+def test_multihost_utils_on_one_process_match_jax():
+    from fgrad.experimental import multihost_utils as ours
+
+    got = _multihost_cases(ours)
+    for k, want in _JAX_MULTIHOST_ONE_PROCESS.items():
+        _same_tree(got[k], want, k)
+    jmhu = pytest.importorskip("jax.experimental.multihost_utils")
+    theirs = _multihost_cases(jmhu)
+    # one difference, on purpose: on ONE process JAX returns a tiled scalar as it is (shape
+    # ()), on several it stacks it (shape (n,)); fgrad stacks it at every world size
+    assert theirs["allgather tiled"]["s"].shape == ()
+    theirs["allgather tiled"]["s"] = theirs["allgather tiled"]["s"][None]
+    for k, want in _JAX_MULTIHOST_ONE_PROCESS.items():
+        _same_tree(theirs[k], want, k)
+
+
+def test_jax_initialize_arguments_on_one_process():
+    dist.initialize(coordinator_address="10.0.0.1:1234", num_processes=1, process_id=0,
+                    local_device_ids=[0], initialization_timeout=10)
+    assert dist.is_initialized() and fgrad.process_index() == 0 and fgrad.process_count() == 1
+    with pytest.raises(ValueError, match="coordinator_address must be 'host:port'"):
+        dist.initialize(coordinator_address="localhost")
+    with pytest.raises(ValueError, match="process_id=2 must lie in"):
+        dist.initialize(num_processes=2, process_id=2)
+    with pytest.raises(ValueError, match="cluster_detection_method='slurm'"):
+        dist.initialize(cluster_detection_method="slurm")
+    with pytest.raises(ValueError, match="not started by an MPI launcher"):
+        dist.initialize(coordinator_address="localhost:1234", num_processes=2, process_id=0)
+    dist.shutdown()
+
+
+def _record_outcome(record, tmp_path, monkeypatch, tag):
+    import json
+
+    path = tmp_path / f"error_{tag}.json"
+    monkeypatch.setenv("TORCHELASTIC_ERROR_FILE", str(path))
+
+    @record
+    def fails():
+        raise ValueError("boom")
+
+    @record
+    def exits():
+        raise SystemExit(0)
+
+    with pytest.raises(ValueError, match="boom"):
+        fails()
+    data = json.loads(path.read_text())
+    return data["message"]["message"], sorted(data["message"]["extraInfo"]), exits()
+
+
+def test_elastic_record_writes_pytorchs_error_file(tmp_path, monkeypatch):
+    from fgrad.torch.distributed.elastic.multiprocessing.errors import record
+
+    want = ("ValueError: boom", ["py_callstack", "timestamp"], None)  # PyTorch 2.13's
+    assert _record_outcome(record, tmp_path, monkeypatch, "ours") == want
+    pytest.importorskip("torch")
+    from torch.distributed.elastic.multiprocessing.errors import record as theirs
+
+    assert _record_outcome(theirs, tmp_path, monkeypatch, "theirs") == want
+
+
+def test_pmap_with_an_axis_name_under_a_launcher_warns_that_it_is_per_process(monkeypatch):
+    """JAX's pmap collectives span every process's devices; fgrad's pmap maps this process's
+    devices only: say so instead of summing per process silently."""
+    f = fgrad.pmap(lambda x: fgrad.lax.psum(x, "i"), axis_name="i")  # one process: no warning
+    np.testing.assert_array_equal(f(np.ones((1, 2))), np.ones((1, 2)))
+    monkeypatch.setenv("PMI_SIZE", "2")
+    with pytest.warns(RuntimeWarning, match="maps this process's devices only"):
+        fgrad.pmap(lambda x: fgrad.lax.psum(x, "i"), axis_name="i")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fgrad.pmap(lambda x: x * 2)  # no axis name, no collectives: nothing to say

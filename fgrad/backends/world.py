@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import sys
 import threading
 import time
@@ -54,15 +55,37 @@ from .nccl import cupy_engine as nccl_factory
 LAUNCHER_SIZE_VARS = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "MV2_COMM_WORLD_SIZE")
 LAUNCHER_RANK_VARS = ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK")
 
-REDUCTIONS = ("sum", "prod", "max", "min")
+REDUCTIONS = ("sum", "prod", "max", "min", "band", "bor", "bxor")
+BITWISE = ("band", "bor", "bxor")  # integer and bool dtypes only
+
+# point-to-point messages: a header (dtype, shape) on tag P2P_TAG_BASE + 2 * tag, then the
+# data on the next tag (tags below P2P_TAG_BASE belong to the collectives' own messages)
+P2P_TAG_BASE = 64
+_MONITORED_BARRIER_TAG = 5
 
 
-class CollectiveMismatchError(RuntimeError):
+class DistError(RuntimeError):
+    """A failure of the process world (PyTorch's ``torch.distributed.DistError``)."""
+
+
+class DistBackendError(DistError):
+    """A failure inside a collective (PyTorch's ``DistBackendError``)."""
+
+
+class DistNetworkError(DistError):
+    """A failure of the transport between processes (PyTorch's ``DistNetworkError``)."""
+
+
+class DistStoreError(DistError):
+    """A failure of the key-value store (PyTorch's ``DistStoreError``; fgrad has no store)."""
+
+
+class CollectiveMismatchError(DistBackendError):
     """Processes called different collectives (operation, dtype, shape or root) at the same
     point of the program."""
 
 
-class CollectiveTimeoutError(RuntimeError):
+class CollectiveTimeoutError(DistBackendError):
     """A collective did not complete within the timeout (another process never joined)."""
 
 
@@ -126,7 +149,8 @@ def _mpi():
 
 _OP_CODES = {name: i for i, name in enumerate((
     "all_reduce", "all_gather", "reduce_scatter", "broadcast", "ppermute", "barrier",
-    "all_gather_object", "all_to_all"))}
+    "all_gather_object", "all_to_all", "gather", "scatter", "gather_object", "scatter_object",
+    "broadcast_object", "monitored_barrier"))}
 _OP_NAMES = {i: name for name, i in _OP_CODES.items()}
 _RED_CODES = {name: i for i, name in enumerate(("",) + REDUCTIONS)}
 _FP_LEN = 16  # seq, op, reduction, dtype, root, ndim, shape[0:9], crc of the perm
@@ -311,19 +335,26 @@ class Communicator:
     def _mpi_op(self, red: str, dtype):
         MPI = _mpi()
         if dtype == np.bool_:
-            if red in ("max", "sum"):
+            if red in ("max", "sum", "bor"):
                 return MPI.LOR
-            if red in ("min", "prod"):
+            if red in ("min", "prod", "band"):
                 return MPI.LAND
-        return {"sum": MPI.SUM, "prod": MPI.PROD, "max": MPI.MAX, "min": MPI.MIN}[red]
+            if red == "bxor":
+                return MPI.LXOR
+        return {"sum": MPI.SUM, "prod": MPI.PROD, "max": MPI.MAX, "min": MPI.MIN,
+                "band": MPI.BAND, "bor": MPI.BOR, "bxor": MPI.BXOR}[red]
 
     @staticmethod
     def _check_red(red: str, dtype) -> None:
         if red not in REDUCTIONS:
             raise ValueError(f"unknown reduction {red!r}; expected one of {REDUCTIONS}")
-        if red in ("max", "min") and np.dtype(dtype).kind == "c":
+        kind = np.dtype(dtype).kind
+        if red in ("max", "min") and kind == "c":
             raise TypeError(f"fgrad.distributed: {red} of complex values is not defined "
                             f"(got {np.dtype(dtype).name}); reduce the real and imaginary parts.")
+        if red in BITWISE and kind not in "biu":
+            raise TypeError(f"fgrad.distributed: the bitwise reduction {red} needs an integer or bool "
+                            f"dtype, got {np.dtype(dtype).name}")
 
     # -- collectives -----------------------------------------------------------------
     def allreduce(self, buf, red: str = "sum"):
@@ -437,12 +468,230 @@ class Communicator:
             return
         self._run("barrier", "", None, lambda: self.comm.Ibarrier())
 
+    def gather(self, buf, root: int = 0):
+        """The processes' buffers stacked along a new leading axis on process ``root``
+        (``size`` long); None on the others."""
+        self._check_root(root)
+        if self.size == 1:
+            return buf[None]
+        x, be = self._host(buf)
+        out = np.empty((self.size,) + x.shape, x.dtype) if self.rank == root else None
+        self._run("gather", "", x, lambda: self.comm.Igather(x, out, root), root=root)
+        return None if out is None else self._back(out, be, buf)
+
+    def scatter(self, stacked, like, root: int = 0):
+        """Block i of ``stacked`` (leading axis ``size``; given on process ``root`` only) on
+        process i; ``like`` is this process's block (its shape and dtype)."""
+        self._check_root(root)
+        x, be = self._host(like)
+        if self.rank == root:
+            src, _ = self._host(stacked)
+            if src.shape != (self.size,) + x.shape or src.dtype != x.dtype:
+                raise ValueError(f"fgrad.distributed: scatter from root {root} needs {self.size} blocks of "
+                                 f"{x.dtype.name}{list(x.shape)}; got {src.dtype.name}{list(src.shape)}")
+            if self.size == 1:
+                return self._back(src[0].copy(), be, like)
+        else:
+            src = None
+        out = np.empty_like(x)
+        self._run("scatter", "", out, lambda: self.comm.Iscatter(src, out, root), root=root)
+        return self._back(out, be, like)
+
+    def alltoall(self, buf, send_rows=None, recv_rows=None, recv_shape=None):
+        """All-to-all along the leading axis: process i sends rows ``send_rows[j]`` (in order)
+        to process j and receives ``recv_rows[j]`` rows from each j, concatenated in rank order.
+        Without row counts the leading axis splits into ``size`` equal blocks.  Counts that
+        disagree between sender and receiver raise `CollectiveMismatchError` on every process."""
+        x, be = self._host(buf)
+        n = self.size
+        if x.ndim == 0:
+            raise ValueError("fgrad.distributed: all_to_all needs at least one dimension; got a scalar")
+        row = x.shape[1:]
+        if send_rows is None:
+            if x.shape[0] % n:
+                raise ValueError(f"fgrad.distributed: all_to_all needs an input leading axis divisible by "
+                                 f"the number of processes ({n}); got shape {tuple(x.shape)}")
+            send_rows = [x.shape[0] // n] * n
+        if recv_rows is None:
+            m = x.shape[0] if recv_shape is None else recv_shape[0]
+            if m % n:
+                raise ValueError(f"fgrad.distributed: all_to_all needs an output leading axis divisible by "
+                                 f"the number of processes ({n}); got {m} rows")
+            recv_rows = [m // n] * n
+        send_rows = [int(c) for c in send_rows]
+        recv_rows = [int(c) for c in recv_rows]
+        if len(send_rows) != n or len(recv_rows) != n or sum(send_rows) != x.shape[0] or min(
+                send_rows + recv_rows) < 0:
+            raise ValueError(f"fgrad.distributed: all_to_all split sizes must be {n} non-negative counts "
+                             f"summing to the leading axis ({x.shape[0]}); got {send_rows} (send), "
+                             f"{recv_rows} (receive)")
+        out = np.empty((sum(recv_rows),) + row, x.dtype)
+        mine = np.array(send_rows + recv_rows, np.int64)
+        if n == 1:
+            counts = mine[None]
+        else:
+            # every process learns every count, so all reach the same verdict (no one is left
+            # waiting in the exchange when counts disagree)
+            self.seq += 1
+            self._verify("all_to_all", "", x[:0], -1, -1)
+            counts = np.empty((n, 2 * n), np.int64)
+            wait(self.comm.Iallgather(mine, counts),
+                 f"the counts of all_to_all #{self.seq} on rank {self.rank}")
+        sent, received = counts[:, :n], counts[:, n:]
+        bad = [(i, j) for i in range(n) for j in range(n) if sent[i, j] != received[j, i]]
+        if bad:
+            i, j = bad[0]
+            raise CollectiveMismatchError(
+                f"fgrad.distributed: mismatched all_to_all (collective #{self.seq}): rank {i} sends "
+                f"{sent[i, j]} rows to rank {j}, but rank {j} expects {received[j, i]} rows from rank {i}. "
+                "Each process's output split sizes must equal the input split sizes the others use for it.")
+        if n == 1:
+            out[...] = x
+            return self._back(out, be, buf)
+        width = int(np.prod(row, dtype=np.int64))
+        sc = np.array(send_rows, np.int64) * width
+        rc = np.array(recv_rows, np.int64) * width
+        sd = np.concatenate([[0], np.cumsum(sc)[:-1]])
+        rd = np.concatenate([[0], np.cumsum(rc)[:-1]])
+        req = self.comm.Ialltoallv([x, (sc, sd)], [out, (rc, rd)])
+        wait(req, f"all_to_all (collective #{self.seq} on rank {self.rank} of {n})")
+        return self._back(out, be, buf)
+
+    # -- point to point ----------------------------------------------------------------
+    def _p2p_tags(self, tag: int) -> tuple:
+        t = P2P_TAG_BASE + 2 * int(tag)
+        ub = self.comm.Get_attr(_mpi().TAG_UB) if self.comm is not None else 2 ** 29
+        if tag < 0 or t + 1 > ub:
+            raise ValueError(f"fgrad.distributed: tag {tag} is out of range: tags must lie in "
+                             f"[0, {(ub - 1 - P2P_TAG_BASE) // 2}] with this MPI")
+        return t, t + 1
+
+    @staticmethod
+    def _header(arr: np.ndarray) -> np.ndarray:
+        h = np.full(_FP_LEN, -1, np.int64)
+        h[0], h[1], h[2], h[_FP_LEN - 1] = _dtype_code(arr.dtype), arr.size, arr.ndim, arr.nbytes
+        for i, s in enumerate(arr.shape[:_FP_LEN - 4]):
+            h[3 + i] = s
+        return h
+
+    @staticmethod
+    def _header_text(h) -> str:
+        dt, nd = int(h[0]), int(h[2])
+        dname = _DTYPES[dt].name if dt < len(_DTYPES) else "an unusual dtype"
+        return f"{dname}[{','.join(str(int(v)) for v in h[3:3 + nd])}]"
+
+    def isend(self, arr: np.ndarray, dest: int, tag: int = 0) -> list:
+        """Start sending the C-contiguous host array ``arr`` to process ``dest``: its header
+        (dtype, shape) and its data.  Returns ``[header request, data request, header, arr]``
+        (holding the list keeps the buffers alive until the requests complete)."""
+        self._check_peer(dest, "destination")
+        htag, dtag = self._p2p_tags(tag)
+        head = self._header(arr)
+        MPI = _mpi()
+        # the data travels as bytes: a receive posted with another dtype must not make MPI
+        # unpack a message of the wrong type (MPICH asserts on that); the header checks the type
+        return [self.comm.Isend(head, dest=dest, tag=htag),
+                self.comm.Isend([arr, MPI.BYTE], dest=dest, tag=dtag), head, arr]  # buffers kept alive
+
+    def irecv(self, out: np.ndarray, source: int | None = None, tag: int = 0) -> "Receive":
+        """Start receiving into the C-contiguous host array ``out`` from ``source`` (None: any
+        process).  The returned `Receive` checks the sender's dtype and size against ``out``."""
+        if source is not None:
+            self._check_peer(source, "source")
+        return Receive(self, out, source, tag)
+
+    def _check_peer(self, peer: int, what: str) -> None:
+        if not 0 <= peer < self.size:
+            raise ValueError(f"fgrad.distributed: {what} rank {peer} is not a process of this group "
+                             f"(size {self.size})")
+
+    def monitored_barrier(self, timeout: float, wait_all_ranks: bool = False) -> None:
+        """A barrier through process 0 that names the processes that did not arrive within
+        ``timeout`` seconds (all of them with ``wait_all_ranks``, else the first)."""
+        if self.size == 1:
+            return
+        self.seq += 1
+        token = np.zeros(1, np.int64)
+        tag = _MONITORED_BARRIER_TAG
+        deadline = time.monotonic() + timeout
+        if self.rank != 0:
+            sent = self.comm.Isend(token, dest=0, tag=tag)
+            if not _test_until(self.comm.Irecv(token, source=0, tag=tag), deadline):
+                raise RuntimeError(f"Rank {self.rank} failed to pass monitoredBarrier in "
+                                   f"{timeout * 1000:.0f} ms: rank 0 did not release it")
+            sent.Wait()
+            return
+        reqs = {r: self.comm.Irecv(np.zeros(1, np.int64), source=r, tag=tag) for r in range(1, self.size)}
+        missing = []
+        for r, req in reqs.items():
+            if not _test_until(req, deadline):
+                missing.append(r)
+                if not wait_all_ranks:
+                    break
+        if missing:
+            who = (f"Ranks {', '.join(map(str, missing))}" if len(missing) > 1 else f"Rank {missing[0]}")
+            raise RuntimeError(f"{who} failed to pass monitoredBarrier in {timeout * 1000:.0f} ms")
+        for r in range(1, self.size):
+            self.comm.Send(token, dest=r, tag=tag)
+
+    # -- Python objects (pickled bytes, through the checked buffer collectives) ---------
     def allgather_object(self, obj) -> list:
         """Python objects (pickled) from every process, in rank order."""
         if self.size == 1:
             return [obj]
-        self.seq += 1
-        return self.comm.allgather(obj)
+        data = _pickled(obj)
+        sizes = self.allgather(np.array([data.size], np.int64))[:, 0]
+        buf = np.zeros(int(sizes.max()), np.uint8)
+        buf[:data.size] = data
+        blocks = self.allgather(buf)
+        return [_unpickled(blocks[i, :sizes[i]]) for i in range(self.size)]
+
+    def gather_object(self, obj, root: int = 0) -> list | None:
+        """Python objects (pickled) from every process on process ``root``, in rank order;
+        None on the others."""
+        if self.size == 1:
+            return [obj]
+        data = _pickled(obj)
+        sizes = self.allgather(np.array([data.size], np.int64))[:, 0]
+        buf = np.zeros(int(sizes.max()), np.uint8)
+        buf[:data.size] = data
+        blocks = self.gather(buf, root)
+        if blocks is None:
+            return None
+        return [_unpickled(blocks[i, :sizes[i]]) for i in range(self.size)]
+
+    def scatter_object(self, objs, root: int = 0):
+        """Object i of ``objs`` (a sequence given on process ``root``) on process i."""
+        self._check_root(root)
+        if self.rank == root:
+            if objs is None or len(objs) != self.size:
+                raise ValueError(f"fgrad.distributed: scatter_object from root {root} needs {self.size} "
+                                 f"objects, got {None if objs is None else len(objs)}")
+            if self.size == 1:
+                return objs[0]
+            datas = [_pickled(o) for o in objs]
+            sizes = np.array([d.size for d in datas], np.int64)
+        else:
+            sizes = np.zeros(self.size, np.int64)
+        sizes = self.broadcast(sizes, root)
+        width = int(sizes.max())
+        stacked = None
+        if self.rank == root:
+            stacked = np.zeros((self.size, width), np.uint8)
+            for i, d in enumerate(datas):
+                stacked[i, :d.size] = d
+        mine = self.scatter(stacked, np.zeros(width, np.uint8), root)
+        return _unpickled(mine[:sizes[self.rank]])
+
+    def broadcast_object(self, obj, root: int = 0):
+        """Process ``root``'s Python object on every process."""
+        self._check_root(root)
+        if self.size == 1:
+            return obj
+        data = _pickled(obj) if self.rank == root else None
+        size = self.broadcast(np.array([0 if data is None else data.size], np.int64), root)
+        buf = data if data is not None else np.zeros(int(size[0]), np.uint8)
+        return _unpickled(self.broadcast(buf, root))
 
     def _check_root(self, root: int) -> None:
         if not 0 <= root < self.size:
@@ -468,6 +717,106 @@ class Communicator:
         if self.comm is None:
             os._exit(code)
         self.comm.Abort(code)
+
+
+def _pickled(obj) -> np.ndarray:
+    return np.frombuffer(pickle.dumps(obj), np.uint8)
+
+
+def _unpickled(buf: np.ndarray):
+    # pickle between the job's own processes only: PyTorch's object collectives' semantics
+    return pickle.loads(np.ascontiguousarray(buf).tobytes())  # noqa: S301
+
+
+def _test_until(req, deadline: float) -> bool:
+    """Whether the MPI request ``req`` completes before ``deadline`` (time.monotonic)."""
+    while not req.Test():
+        if time.monotonic() > deadline:
+            req.Cancel()
+            req.Wait()
+            return False
+        time.sleep(1e-4)
+    return True
+
+
+class Receive:
+    """A point-to-point receive in flight (`Communicator.irecv`): the header (the sender's
+    dtype and shape) first, checked against the output, then the data.  With a known source
+    both are posted at once, so a batch of sends and receives cannot deadlock."""
+
+    def __init__(self, comm: Communicator, out: np.ndarray, source: int | None, tag: int) -> None:
+        self.comm, self.out, self.tag = comm, out, tag
+        self.htag, self.dtag = comm._p2p_tags(tag)
+        self.head = np.empty(_FP_LEN, np.int64)
+        self.status = _mpi().Status()
+        any_source = _mpi().ANY_SOURCE if source is None else source
+        self.head_req = comm.comm.Irecv(self.head, source=any_source, tag=self.htag)
+        self.data_req = None if source is None else comm.comm.Irecv([out, _mpi().BYTE], source=source,
+                                                                    tag=self.dtag)
+        self.source = source
+        self.checked = False
+
+    def _check_header(self) -> None:
+        if self.checked:
+            return
+        self.checked = True
+        if self.source is None:
+            self.source = self.status.Get_source()
+        want = self.comm._header(self.out)
+        if int(self.head[0]) != int(want[0]) or int(self.head[1]) != int(want[1]):
+            self._drain()
+            raise CollectiveMismatchError(
+                f"fgrad.distributed: mismatched send/recv (tag {self.tag}): rank {self.source} sent "
+                f"{self.comm._header_text(self.head)}, but rank {self.comm.rank} receives into "
+                f"{self.comm._header_text(want)}. The receiving tensor must have the sender's dtype and "
+                "number of elements.")
+        if self.data_req is None:
+            self.data_req = self.comm.comm.Irecv([self.out, _mpi().BYTE], source=self.source, tag=self.dtag)
+
+    def _drain(self) -> None:
+        """Consume the mismatched message, so that it matches no later receive (MPI reports
+        an over-long message as truncated: that error is the mismatch, raised next)."""
+        try:
+            if self.data_req is None:
+                scratch = np.empty(int(self.head[_FP_LEN - 1]), np.uint8)
+                self.data_req = self.comm.comm.Irecv([scratch, _mpi().BYTE], source=self.source,
+                                                     tag=self.dtag)
+            wait(self.data_req, f"recv (tag {self.tag}) on rank {self.comm.rank}")
+        except _mpi().Exception:
+            pass
+
+    def test(self) -> bool:
+        """Whether the message has arrived (raises on a mismatch)."""
+        if not self.checked:
+            if not self.head_req.Test(self.status):
+                return False
+            self._check_header()
+        return bool(self.data_req.Test())
+
+    def wait(self) -> int:
+        """Complete the receive; returns the sender's rank."""
+        what = f"recv (tag {self.tag}) on rank {self.comm.rank}"
+        if not self.checked:
+            if settings.timeout is None:
+                self.head_req.Wait(self.status)
+            else:
+                wait(_WithStatus(self.head_req, self.status), what)
+            self._check_header()
+        wait(self.data_req, what)
+        return int(self.source)
+
+
+class _WithStatus:
+    """An MPI request whose Test/Wait fill ``status`` (for the source of an any-source receive)."""
+
+    def __init__(self, req, status) -> None:
+        self.req, self.status = req, status
+
+    def Test(self) -> bool:  # noqa: N802 - MPI's name
+        return self.req.Test(self.status)
+
+    def Wait(self) -> None:  # noqa: N802 - MPI's name
+        self.req.Wait(self.status)
 
 
 # -- the world ----------------------------------------------------------------------------
@@ -560,5 +909,6 @@ def install_abort_on_exception() -> None:
     sys.excepthook = hook
 
 
-__all__ = ["Communicator", "CollectiveMismatchError", "CollectiveTimeoutError", "settings", "world",
+__all__ = ["Communicator", "CollectiveMismatchError", "CollectiveTimeoutError", "DistError",
+           "DistBackendError", "DistNetworkError", "DistStoreError", "settings", "world",
            "initialize", "is_initialized", "launched_size", "install_abort_on_exception", "wait"]

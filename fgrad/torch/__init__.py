@@ -434,9 +434,10 @@ ravel = Tensor.ravel
 
 def __getattr__(name):
     """``torch.conv2d``, ``torch.softplus``...: PyTorch exports many functional ops at the top
-    level; fall back to ``nn.functional``.  ``torch.distributed`` loads on first use."""
-    if name == "distributed":
-        return _importlib.import_module("fgrad.torch.distributed")
+    level; fall back to ``nn.functional``.  ``torch.distributed`` and ``torch.multiprocessing``
+    load on first use."""
+    if name in ("distributed", "multiprocessing"):
+        return _importlib.import_module(f"fgrad.torch.{name}")
     nnmod = globals().get("nn")
     fn = getattr(getattr(nnmod, "functional", None), name, None) if nnmod is not None else None
     if fn is not None and not name.startswith("_"):

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import datetime
 import enum
+import importlib
 import os
 import pickle
+import warnings
 from typing import Any
 
 import numpy as np
@@ -31,6 +33,7 @@ from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 from fgrad.backends import world as _world
 from fgrad.backends.world import CollectiveMismatchError, CollectiveTimeoutError  # noqa: F401
+from fgrad.backends.world import DistBackendError, DistError, DistNetworkError, DistStoreError  # noqa: F401
 from fgrad.torch._ops_creation import from_numpy
 from fgrad.torch._tensor import Tensor
 from fgrad.torch.autograd.grad_mode import no_grad
@@ -99,30 +102,74 @@ _default: ProcessGroup | None = None
 
 
 class Work:
-    """The handle of a collective started with ``async_op=True``: `wait` completes it."""
+    """The handle of an operation started with ``async_op=True`` (or `isend`/`irecv`):
+    `wait` completes it; `is_completed` tells without blocking."""
 
-    def __init__(self, finish=None, tensors=()) -> None:
+    def __init__(self, finish=None, tensors=(), poll=None, has_result: bool = True) -> None:
         self._finish = finish
         self._tensors = list(tensors)
+        self._poll = poll
+        self._has_result = has_result
+        self._source = -1
 
     def wait(self, timeout: datetime.timedelta | None = None) -> bool:
         if self._finish is not None:
             finish, self._finish = self._finish, None
-            finish()
+            got = finish()
+            if isinstance(got, int):
+                self._source = got
         return True
 
     def is_completed(self) -> bool:
+        if self._finish is not None and self._poll is not None and self._poll():
+            self.wait()
         return self._finish is None
 
     def is_success(self) -> bool:
-        return self._finish is None
+        return self.is_completed()
+
+    def exception(self) -> None:
+        return None
 
     def result(self) -> list:
+        if not self._has_result:
+            raise RuntimeError("result() not implemented.")
         self.wait()
         return self._tensors
 
+    def get_future(self) -> "Future":
+        return Future(lambda: (self.wait(), self._tensors)[1])
+
     def synchronize(self) -> None:
         self.wait()
+
+    def _source_rank(self) -> int:
+        self.wait()
+        return self._source
+
+
+class Future:
+    """A value computed on `wait` (``torch.futures.Future``'s reading side): what
+    ``async_op=True`` returns for the ``*_coalesced`` collectives and `Work.get_future`."""
+
+    def __init__(self, compute) -> None:
+        self._compute = compute
+        self._value: Any = None
+
+    def wait(self) -> Any:
+        if self._compute is not None:
+            compute, self._compute = self._compute, None
+            self._value = compute()
+        return self._value
+
+    def value(self) -> Any:
+        return self.wait()
+
+    def done(self) -> bool:
+        return self._compute is None
+
+    def then(self, callback) -> "Future":
+        return Future(lambda: callback((self.wait(), self)[1]))
 
 
 def is_available() -> bool:
@@ -301,11 +348,14 @@ def _write(t: Tensor, arr: np.ndarray) -> None:
         t.copy_(from_numpy(np.ascontiguousarray(arr)).reshape(t.shape))
 
 
-def _red(op) -> str:
+def _red(op, dtype=None) -> str:
+    """The engine's reduction name of ``op``; bitwise ones need an integral ``dtype`` (as c10d)."""
     if isinstance(op, str):
         op = ReduceOp(op) if op in {o.value for o in ReduceOp} else getattr(ReduceOp, op.upper())
-    if op in (ReduceOp.BAND, ReduceOp.BOR, ReduceOp.BXOR):
-        raise ValueError(f"{op} is not supported by fgrad.torch.distributed (SUM, PRODUCT, MIN, MAX, AVG)")
+    if not isinstance(op, ReduceOp):
+        raise TypeError(f"op must be a torch.distributed.ReduceOp, got {type(op).__name__}")
+    if dtype is not None and op.value in _world.BITWISE and _dtype_kind(np.dtype(dtype)) not in "biu":
+        raise RuntimeError(f"Cannot use ReduceOp.{op.name} with non-integral dtype")
     return op.value
 
 
@@ -328,7 +378,7 @@ def all_reduce(tensor: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = Fal
     """
     _check_tensor(tensor)
     pg = _group(group)
-    red = _red(op)
+    red = _red(op, tensor._buf.dtype)
     comm = pg._comm
     if comm.size == 1:
         return _done(async_op, [tensor])
@@ -425,7 +475,7 @@ def reduce_scatter_tensor(output: Tensor, input: Tensor, op=ReduceOp.SUM, group=
     _check_tensor(input, "input")
     pg = _group(group)
     n = pg.size()
-    red = _red(op)
+    red = _red(op, input._buf.dtype)
     x = _host(input)
     outs = tuple(output.shape)
     if tuple(x.shape) == (n,) + outs:
@@ -445,7 +495,7 @@ def reduce_scatter(output: Tensor, input_list: list, op=ReduceOp.SUM, group=None
         raise ValueError(f"reduce_scatter: input_list has {len(input_list)} tensors; the group has "
                          f"{pg.size()} processes")
     stacked = np.stack([_host(t) for t in input_list])  # (processes, *shape): block i -> process i
-    red = _red(op)
+    red = _red(op, stacked.dtype)
     res = pg._comm.reduce_scatter(stacked, "sum" if red == "avg" else red).reshape(tuple(output.shape))
     _write(output, res / pg.size() if red == "avg" else res)
     return _done(async_op, [output])
@@ -456,7 +506,7 @@ def reduce(tensor: Tensor, dst: int | None = None, op=ReduceOp.SUM, group=None, 
     """The reduction over the group into ``tensor`` on process ``dst`` (others unchanged)."""
     pg = _group(group)
     dst = _group_rank(pg, dst, group_dst, "dst")
-    red = _red(op)
+    red = _red(op, tensor._buf.dtype)
     out = pg._comm.allreduce(_host(tensor), "sum" if red == "avg" else red)
     if pg.rank() == dst:
         _write(tensor, out / pg.size() if red == "avg" else out)
@@ -474,8 +524,8 @@ def all_gather_object(object_list: list, obj: Any, group=None) -> None:
     pg = _group(group)
     if len(object_list) != pg.size():
         raise ValueError(f"all_gather_object: object_list must have {pg.size()} elements")
-    for i, o in enumerate(pg._comm.allgather_object(pickle.dumps(obj))):
-        object_list[i] = pickle.loads(o)
+    for i, o in enumerate(pg._comm.allgather_object(obj)):
+        object_list[i] = o
 
 
 def broadcast_object_list(object_list: list, src: int | None = None, group=None, device=None,
@@ -485,8 +535,707 @@ def broadcast_object_list(object_list: list, src: int | None = None, group=None,
     src = _group_rank(pg, src, group_src, "src")
     if pg.size() == 1:
         return
-    got = pg._comm.allgather_object(pickle.dumps(object_list) if pg.rank() == src else None)[src]
-    object_list[:] = pickle.loads(got)
+    got = pg._comm.broadcast_object(list(object_list) if pg.rank() == src else None, src)
+    if len(got) != len(object_list):
+        raise RuntimeError(f"broadcast_object_list: process {src} sent {len(got)} objects, but this "
+                           f"process's object_list has {len(object_list)} elements; the lists must have one "
+                           "length")
+    object_list[:] = got
+
+
+# -- 2.13's other names for the same collectives, and small queries ----------------------------
+
+def all_gather_single(output_tensor: Tensor, input_tensor: Tensor, group=None, async_op: bool = False):
+    """`all_gather_into_tensor` under PyTorch 2.13's newer name.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> init_process_group("gloo")
+        >>> out = torch.zeros(2); all_gather_single(out, torch.ones(2)); out
+        tensor([1., 1.])
+        >>> destroy_process_group()
+    """
+    return all_gather_into_tensor(output_tensor, input_tensor, group=group, async_op=async_op)
+
+
+def reduce_scatter_single(output: Tensor, input: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
+    """`reduce_scatter_tensor` under PyTorch 2.13's newer name."""
+    return reduce_scatter_tensor(output, input, op=op, group=group, async_op=async_op)
+
+
+def _all_gather_base(output_tensor: Tensor, input_tensor: Tensor, group=None, async_op: bool = False):
+    warnings.warn("`torch.distributed._all_gather_base` is a private function and will be deprecated. Please "
+                  "use `torch.distributed.all_gather_single` instead.", FutureWarning, stacklevel=2)
+    return all_gather_single(output_tensor, input_tensor, group, async_op)
+
+
+def _reduce_scatter_base(output: Tensor, input: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
+    warnings.warn("`torch.distributed._reduce_scatter_base` is a private function and will be deprecated. "
+                  "Please use `torch.distributed.reduce_scatter_single` instead.", FutureWarning,
+                  stacklevel=2)
+    return reduce_scatter_single(output, input, op, group, async_op)
+
+
+def is_backend_available(backend: str) -> bool:
+    """Whether ``backend`` can run here: ``"mpi"`` and ``"gloo"`` (the MPI engine) always,
+    ``"nccl"`` with cupy's NCCL.
+
+    Example::
+
+        >>> is_backend_available("gloo"), is_backend_available("ucc")
+        (True, False)
+    """
+    name = str(backend).lower()
+    return name in ("mpi", "gloo") or (name == "nccl" and is_nccl_available())
+
+
+def get_default_backend_for_device(device) -> str:
+    """``"gloo"`` for the CPU, ``"nccl"`` for CUDA (as PyTorch).
+
+    Example::
+
+        >>> get_default_backend_for_device("cpu")
+        'gloo'
+    """
+    kind = str(getattr(device, "type", device)).split(":")[0]
+    if kind == "cpu":
+        return "gloo"
+    if kind == "cuda":
+        return "nccl"
+    raise ValueError(f"Default backend not registered for device : {device}")
+
+
+def supports_complex(reduceOp) -> bool:  # noqa: N803 - PyTorch's argument name
+    """Whether ``reduceOp`` is defined for complex tensors (not MAX, MIN, PRODUCT, BAND,
+    BOR, BXOR; as PyTorch).
+
+    Example::
+
+        >>> supports_complex(ReduceOp.SUM), supports_complex(ReduceOp.MAX)
+        (True, False)
+    """
+    return reduceOp not in (ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PRODUCT, ReduceOp.BAND, ReduceOp.BOR,
+                            ReduceOp.BXOR)
+
+
+# -- c10d's argument checks ---------------------------------------------------------------
+
+def _check_tensor_list(ts, name: str) -> None:
+    if not isinstance(ts, list):
+        raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type List[torch.Tensor]\n"
+                        f"             but got {type(ts)} instead.")
+    if not all(isinstance(t, Tensor) for t in ts):
+        raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type List[torch.Tensor]\n"
+                        f"             but got {type(ts)} with elements of type {[type(t) for t in ts]}.")
+
+
+_COMPLEX_PARTS = {np.dtype("complex64"): np.dtype("float32"), np.dtype("complex128"): np.dtype("float64")}
+
+
+def _same_dtype(*tensors) -> None:
+    """c10d's check that every tensor has one dtype (a complex one counts as its real type)."""
+    last = None
+    for t in tensors:
+        for x in (t if isinstance(t, list) else [t]):
+            dt = np.dtype(x._buf.dtype)
+            key = _COMPLEX_PARTS.get(dt, dt)  # complex64 goes with float32, complex128 with float64
+            if last is None:
+                last = (key, x.dtype)
+            elif last[0] != key:
+                raise ValueError("Invalid usage of tensors with different dtypes"
+                                 f"Found {last[1]} and  {x.dtype}")
+
+
+def _canonical_rank(pg: ProcessGroup, global_rank, group_rank, return_global: bool = False) -> int:
+    """A group rank from either a global rank or a group rank (c10d's rules and errors)."""
+    if group_rank is not None:
+        if global_rank is not None:
+            raise ValueError("Can't specify both group_rank and global_rank")
+        group_rank = int(group_rank)
+        if not 0 <= group_rank < pg.size():
+            raise ValueError(f"Group rank {group_rank} is not part of group {pg}")
+        return pg._comm.ranks[group_rank] if return_global else group_rank
+    if global_rank is None:
+        raise ValueError("Must specify global_rank or group_rank")
+    if return_global:
+        return int(global_rank)
+    return get_group_rank(pg, int(global_rank))
+
+
+def get_group_rank(group: ProcessGroup, global_rank: int) -> int:
+    """The rank in ``group`` of the process with world rank ``global_rank``.
+
+    Example::
+
+        >>> init_process_group("gloo"); get_group_rank(group.WORLD, 0)
+        0
+        >>> destroy_process_group()
+    """
+    pg = _group(group)
+    try:
+        return pg._comm.ranks.index(int(global_rank))
+    except ValueError:
+        raise ValueError(f"Global rank {global_rank} is not part of group {pg}") from None
+
+
+def _get_default_group() -> ProcessGroup:
+    return _group(None)
+
+
+def _validate_gather_list(my_rank: int, dst: int, gather_list) -> None:
+    if dst == my_rank:
+        if not gather_list:
+            raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
+    elif gather_list:
+        raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
+
+
+def _recv_buffer(t: Tensor) -> tuple:
+    """(host array to receive into, whether it is the tensor's own memory)."""
+    b = t._buf
+    if isinstance(b, np.ndarray) and b.flags.c_contiguous and b.flags.writeable:
+        return b, True
+    return np.empty(tuple(t.shape), _host(t).dtype), False
+
+
+def _received(t: Tensor, arr: np.ndarray, direct: bool) -> None:
+    if direct:
+        t._get_vc().v += 1
+    else:
+        _write(t, arr)
+
+
+# -- gather, scatter, all-to-all -------------------------------------------------------------
+
+def gather(tensor: Tensor, gather_list: list | None = None, dst: int | None = None, group=None,
+           async_op: bool = False, group_dst: int | None = None):
+    """Every process's ``tensor`` into ``gather_list`` on process ``dst`` (a global rank,
+    default 0); the other processes pass no list.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> init_process_group("gloo")
+        >>> out = [torch.zeros(2)]; gather(torch.ones(2), out, dst=0); out
+        [tensor([1., 1.])]
+        >>> destroy_process_group()
+    """
+    _check_tensor(tensor)
+    if gather_list:
+        _check_tensor_list(gather_list, "gather_list")
+    else:
+        gather_list = []
+    _same_dtype(tensor, gather_list)
+    pg = _group(group)
+    if dst is None and group_dst is None:
+        dst = 0
+    root = _canonical_rank(pg, dst, group_dst)
+    _validate_gather_list(pg.rank(), root, gather_list)
+    if pg.rank() == root:
+        if len(gather_list) != pg.size():
+            raise RuntimeError(f"gather: Incorrect output list size {len(gather_list)}. Output list size "
+                               f"should be {pg.size()}, same as size of the process group.")
+        for t in gather_list:
+            if tuple(t.shape) != tuple(tensor.shape):
+                raise RuntimeError(f"gather: output tensor of shape {tuple(t.shape)} does not match the "
+                                   f"input tensor's shape {tuple(tensor.shape)}")
+    stacked = pg._comm.gather(_host(tensor), root)
+    if stacked is not None:
+        for t, part in zip(gather_list, stacked):
+            _write(t, part)
+    return _done(async_op, gather_list)
+
+
+def scatter(tensor: Tensor, scatter_list: list | None = None, src: int | None = None, group=None,
+            async_op: bool = False, group_src: int | None = None):
+    """``scatter_list[i]`` of process ``src`` (a global rank, default 0) into ``tensor`` on
+    process i; the other processes pass no list.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> init_process_group("gloo")
+        >>> t = torch.zeros(2); scatter(t, [torch.full((2,), 7.0)], src=0); t
+        tensor([7., 7.])
+        >>> destroy_process_group()
+    """
+    _check_tensor(tensor)
+    if scatter_list:
+        _check_tensor_list(scatter_list, "scatter_list")
+    else:
+        scatter_list = []
+    _same_dtype(tensor, scatter_list)
+    pg = _group(group)
+    if src is None and group_src is None:
+        src = 0
+    root = _canonical_rank(pg, src, group_src)
+    stacked = None
+    if pg.rank() == root:
+        if not scatter_list:
+            raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
+        if len(scatter_list) != pg.size():
+            raise RuntimeError(f"scatter: Incorrect input list size {len(scatter_list)}. Input list size "
+                               f"should be {pg.size()}, same as size of the process group.")
+        for t in scatter_list:
+            if tuple(t.shape) != tuple(tensor.shape):
+                raise RuntimeError(f"scatter: input tensor of shape {tuple(t.shape)} does not match the "
+                                   f"output tensor's shape {tuple(tensor.shape)}")
+        stacked = np.stack([_host(t) for t in scatter_list])
+    elif scatter_list:
+        raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
+    _write(tensor, pg._comm.scatter(stacked, _host(tensor), root))
+    return _done(async_op, [tensor])
+
+
+def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes=None, input_split_sizes=None,
+                      group=None, async_op: bool = False):
+    """Split ``input`` along dim 0 (into ``input_split_sizes``, default equal blocks), send
+    block j to process j, and concatenate the blocks received from every process, in rank
+    order, into ``output`` (``output_split_sizes`` rows from each).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> init_process_group("gloo")
+        >>> out = torch.zeros(3); all_to_all_single(out, torch.arange(3.0)); out
+        tensor([0., 1., 2.])
+        >>> destroy_process_group()
+    """
+    _check_tensor(output, "output")
+    _check_tensor(input, "input")
+    _same_dtype(output, input)
+    pg = _group(group)
+    n = pg.size()
+    ins, outs = tuple(input.shape), tuple(output.shape)
+    for shape, splits in ((ins, input_split_sizes), (outs, output_split_sizes)):
+        rows = shape[0] if shape else 1
+        if splits:
+            if len(splits) != n or sum(int(c) for c in splits) != rows:
+                raise RuntimeError("Split sizes doesn't match total dim 0 size")
+        elif rows % n:
+            raise RuntimeError("Tensor's dim 0 does not divide equally across group size")
+    x = _host(input).reshape(ins if ins else (1,))
+    if tuple(x.shape[1:]) != tuple((outs if outs else (1,))[1:]):
+        raise RuntimeError(f"all_to_all_single: input rows of shape {ins[1:]} and output rows of shape "
+                           f"{outs[1:]} differ")
+    res = pg._comm.alltoall(x, list(input_split_sizes) if input_split_sizes else None,
+                            list(output_split_sizes) if output_split_sizes else None,
+                            recv_shape=outs if outs else (1,))
+    _write(output, res)
+    return _done(async_op, [output])
+
+
+def all_to_all(output_tensor_list: list, input_tensor_list: list, group=None, async_op: bool = False):
+    """``input_tensor_list[j]`` to process j; ``output_tensor_list[i]`` receives process
+    i's tensor for this process (tensors may differ in size between pairs).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> init_process_group("gloo")
+        >>> out = [torch.zeros(2)]; all_to_all(out, [torch.ones(2)]); out
+        [tensor([1., 1.])]
+        >>> destroy_process_group()
+    """
+    _check_tensor_list(output_tensor_list, "output_tensor_list")
+    _check_tensor_list(input_tensor_list, "input_tensor_list")
+    _same_dtype(output_tensor_list, input_tensor_list)
+    pg = _group(group)
+    n = pg.size()
+    if len(output_tensor_list) != n or len(input_tensor_list) != n:
+        raise RuntimeError(f"all_to_all: the tensor lists must have one tensor per process ({n}); got "
+                           f"{len(input_tensor_list)} inputs and {len(output_tensor_list)} outputs")
+    flat = np.concatenate([_host(t).reshape(-1) for t in input_tensor_list]) if n else np.zeros(0)
+    send = [int(np.prod(t.shape, dtype=np.int64)) for t in input_tensor_list]
+    recv = [int(np.prod(t.shape, dtype=np.int64)) for t in output_tensor_list]
+    res = pg._comm.alltoall(flat, send, recv)
+    offset = 0
+    for t, k in zip(output_tensor_list, recv):
+        _write(t, res[offset:offset + k])
+        offset += k
+    return _done(async_op, output_tensor_list)
+
+
+# -- point to point --------------------------------------------------------------------------
+
+def _self_rank_error(what: str) -> ValueError:
+    return ValueError(f"Invalid {what} rank: {what} rank should not be the same as the rank of the current "
+                      "process.")
+
+
+def _peer(pg: ProcessGroup, rank, group_rank, what: str) -> int:
+    peer = _canonical_rank(pg, rank, group_rank)
+    if pg.size() == 1:
+        raise _self_rank_error(what)
+    return peer
+
+
+def isend(tensor: Tensor, dst: int | None = None, group=None, tag: int = 0, group_dst: int | None = None):
+    """Start sending ``tensor`` to process ``dst`` (a global rank); returns a `Work`.  The
+    receiver's tensor must have the same dtype and number of elements (else it raises
+    `CollectiveMismatchError`).  Don't modify ``tensor`` before ``wait()``."""
+    pg = _group(group)
+    peer = _peer(pg, dst, group_dst, "destination")
+    _check_tensor(tensor)
+    arr = _host(tensor)
+    reqs = pg._comm.isend(arr, peer, tag)
+
+    def finish():
+        for r in reqs[:2]:
+            _world.wait(r, f"send to rank {peer} (tag {tag})")
+
+    return Work(finish, [tensor], poll=lambda: all(r.Test() for r in reqs[:2]), has_result=False)
+
+
+def irecv(tensor: Tensor, src: int | None = None, group=None, tag: int = 0, group_src: int | None = None):
+    """Start receiving into ``tensor`` from process ``src`` (a global rank; None: any
+    process); returns a `Work`."""
+    _check_tensor(tensor)
+    pg = _group(group)
+    peer = None
+    if src is not None or group_src is not None:
+        peer = _peer(pg, src, group_src, "source")
+    elif pg.size() == 1:
+        raise _self_rank_error("source")
+    arr, direct = _recv_buffer(tensor)
+    pending = pg._comm.irecv(arr, peer, tag)
+
+    def finish():
+        source = pending.wait()
+        _received(tensor, arr, direct)
+        return pg._comm.ranks[source]
+
+    return Work(finish, [tensor], poll=pending.test, has_result=False)
+
+
+def send(tensor: Tensor, dst: int | None = None, group=None, tag: int = 0,
+         group_dst: int | None = None) -> None:
+    """Send ``tensor`` to process ``dst`` (a global rank) and wait until it is sent.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> init_process_group("gloo")
+        >>> try:
+        ...     send(torch.ones(1), dst=0)     # to itself
+        ... except ValueError as e:
+        ...     print(str(e)[:24])
+        Invalid destination rank
+        >>> destroy_process_group()
+    """
+    pg = _group(group)
+    peer = _canonical_rank(pg, dst, group_dst)
+    if peer == pg.rank():
+        raise _self_rank_error("destination")
+    isend(tensor, group=pg, tag=tag, group_dst=peer).wait()
+
+
+def recv(tensor: Tensor, src: int | None = None, group=None, tag: int = 0,
+         group_src: int | None = None) -> int:
+    """Receive into ``tensor`` from process ``src`` (None: any process); returns the
+    sender's global rank."""
+    pg = _group(group)
+    if src is not None or group_src is not None:
+        peer = _canonical_rank(pg, src, group_src)
+        if peer == pg.rank():  # (PyTorch's gloo fails here with a RuntimeError of its transport)
+            raise RuntimeError(str(_self_rank_error("source")))
+    work = irecv(tensor, src=src, group=pg, tag=tag, group_src=group_src)
+    return work._source_rank()
+
+
+class P2POp:
+    """One point-to-point operation of `batch_isend_irecv`: ``op`` is `isend` or `irecv`."""
+
+    def __init__(self, op, tensor: Tensor, peer: int | None = None, group=None, tag: int = 0,
+                 group_peer: int | None = None) -> None:
+        if op is not isend and op is not irecv:
+            raise ValueError("Invalid ``op``. Expected ``op`` to be of type ``torch.distributed.isend`` or "
+                             "``torch.distributed.irecv``.")
+        _check_tensor(tensor)
+        self.op = op
+        self.tensor = tensor
+        self.group = _group(group)
+        self.peer = _canonical_rank(self.group, peer, group_peer, return_global=True)
+        self.group_peer = _canonical_rank(self.group, peer, group_peer)
+        self.tag = tag
+
+    def __repr__(self) -> str:
+        me = self.group.rank()
+        s, d = (me, self.group_peer) if self.op is isend else (self.group_peer, me)
+        return (f"P2POp({self.op.__name__} pg={self.group.name()}, group_src={s}, group_dst={d},  "
+                f"{self.tensor.shape}, {self.tensor.dtype})")
+
+
+def batch_isend_irecv(p2p_op_list: list) -> list:
+    """Start every `P2POp` of the list at once (their order does not matter, none can
+    deadlock another) and return their `Work` handles."""
+    if not isinstance(p2p_op_list, list) or not all(isinstance(op, P2POp) for op in p2p_op_list):
+        raise ValueError("Invalid ``p2p_op_list``. Each op is expected to to be of type "
+                         "``torch.distributed.P2POp``.")
+    pg = p2p_op_list[0].group
+    if not all(op.group is pg for op in p2p_op_list):
+        raise ValueError("All ops need to use the same group.")
+    works = []
+    for op in p2p_op_list:
+        key = "group_dst" if op.op is isend else "group_src"
+        works.append(op.op(op.tensor, group=op.group, tag=op.tag, **{key: op.group_peer}))
+    return works
+
+
+# -- Python objects: pickled, between this job's own processes (as PyTorch) -------------------
+
+def gather_object(obj: Any, object_gather_list: list | None = None, dst: int | None = None, group=None,
+                  group_dst: int | None = None) -> None:
+    """Every process's picklable ``obj`` into ``object_gather_list`` on process ``dst``
+    (default 0).  Objects are pickled: use it between the job's own processes only, as
+    PyTorch's (unpickling runs code).
+
+    Example::
+
+        >>> init_process_group("gloo")
+        >>> out = [None]; gather_object({"a": 1}, out); out
+        [{'a': 1}]
+        >>> destroy_process_group()
+    """
+    pg = _group(group)
+    if dst is None and group_dst is None:
+        dst = 0
+    root = _canonical_rank(pg, dst, group_dst)
+    _validate_gather_list(pg.rank(), root, object_gather_list)
+    if pg.rank() == root and len(object_gather_list) < pg.size():
+        raise ValueError(f"gather_object: object_gather_list has {len(object_gather_list)} elements; the "
+                         f"group has {pg.size()} processes")
+    got = pg._comm.gather_object(obj, root)
+    if got is not None:
+        for i, o in enumerate(got):
+            object_gather_list[i] = o
+
+
+def scatter_object_list(scatter_object_output_list: list, scatter_object_input_list: list | None = None,
+                        src: int | None = None, group=None, group_src: int | None = None) -> None:
+    """Object i of ``scatter_object_input_list`` (given on process ``src``, default 0) into
+    ``scatter_object_output_list[0]`` on process i (pickled, as PyTorch's).
+
+    Example::
+
+        >>> init_process_group("gloo")
+        >>> out = [None]; scatter_object_list(out, ["x"]); out
+        ['x']
+        >>> destroy_process_group()
+    """
+    pg = _group(group)
+    if src is None and group_src is None:
+        src = 0
+    root = _canonical_rank(pg, src, group_src)
+    if not isinstance(scatter_object_output_list, list) or len(scatter_object_output_list) < 1:
+        raise ValueError("Expected argument scatter_object_output_list to be a list of size at least 1.")
+    if pg.rank() == root and scatter_object_input_list is None:
+        raise ValueError("source rank must provide non-None scatter_object_input_list")
+    scatter_object_output_list[0] = pg._comm.scatter_object(
+        list(scatter_object_input_list) if pg.rank() == root else None, root)
+
+
+def send_object_list(object_list: list, dst: int | None = None, group=None, device=None,
+                     group_dst: int | None = None, use_batch: bool = False) -> None:
+    """Send the picklable objects of ``object_list`` to process ``dst`` (pickled, as
+    PyTorch's); the receiver's list must have the same length."""
+    pg = _group(group)
+    peer = _canonical_rank(pg, dst, group_dst)
+    if peer == pg.rank():
+        raise _self_rank_error("destination")
+    datas = [np.frombuffer(pickle.dumps(o), np.uint8) for o in object_list]
+    sizes = np.array([d.size for d in datas], np.int64)
+    payload = np.concatenate(datas) if datas else np.zeros(0, np.uint8)
+    for arr in (sizes, payload):
+        reqs = pg._comm.isend(arr, peer, 0)
+        for r in reqs[:2]:
+            _world.wait(r, f"send_object_list to rank {peer}")
+
+
+def recv_object_list(object_list: list, src: int | None = None, group=None, device=None,
+                     group_src: int | None = None, use_batch: bool = False) -> int:
+    """Receive ``len(object_list)`` objects from process ``src`` into ``object_list``;
+    returns the sender's global rank."""
+    pg = _group(group)
+    peer = _canonical_rank(pg, src, group_src)
+    if peer == pg.rank():
+        raise _self_rank_error("source")
+    sizes = np.empty(len(object_list), np.int64)
+    pg._comm.irecv(sizes, peer, 0).wait()
+    payload = np.empty(int(sizes.sum()), np.uint8)
+    pg._comm.irecv(payload, peer, 0).wait()
+    offset = 0
+    for i, k in enumerate(sizes):
+        object_list[i] = pickle.loads(payload[offset:offset + k].tobytes())  # noqa: S301 - the job's own
+        offset += int(k)
+    return pg._comm.ranks[peer]
+
+
+# -- more of c10d ------------------------------------------------------------------------------
+
+def monitored_barrier(group=None, timeout=None, wait_all_ranks: bool = False) -> None:
+    """A barrier that names the processes that did not arrive within ``timeout`` (a
+    ``timedelta``; default: the collective timeout): ``RuntimeError: Rank 1 failed to pass
+    monitoredBarrier in 5000 ms`` (with ``wait_all_ranks``, every missing rank).
+
+    Example::
+
+        >>> import datetime
+        >>> init_process_group("gloo"); monitored_barrier(timeout=datetime.timedelta(seconds=5))
+        >>> destroy_process_group()
+    """
+    pg = _group(group)
+    if pg.name() == "nccl":
+        raise ValueError("monitored_barrier is only implemented for GLOO backend.")
+    if timeout is None:
+        seconds = _world.settings.timeout if _world.settings.timeout is not None else 1800.0
+    elif isinstance(timeout, datetime.timedelta):
+        seconds = timeout.total_seconds()
+    else:
+        warnings.warn("Please specify timeout arg as a timedelta. Converting current value of "
+                      f"{timeout} assuming it represents seconds", stacklevel=2)
+        seconds = float(timeout)
+    pg._comm.monitored_barrier(seconds, wait_all_ranks)
+
+
+def get_node_local_rank(fallback_rank: int | None = None) -> int:
+    """This process's rank on its node, from ``LOCAL_RANK`` (set by the launcher), else
+    ``fallback_rank``.
+
+    Example::
+
+        >>> get_node_local_rank(fallback_rank=0)
+        0
+    """
+    if "LOCAL_RANK" in os.environ:
+        return int(os.environ["LOCAL_RANK"])
+    if fallback_rank is not None:
+        return int(fallback_rank)
+    raise RuntimeError("LOCAL_RANK is not in the environment. Consider passing fallback_rank to allow "
+                       "`get_node_local_rank` to work, assuming you are not running in a multi-device "
+                       "context and want the code to run locally instead.")
+
+
+def _coalesced_deprecation(name: str) -> None:
+    warnings.warn(f"`torch.distributed.{name}` will be deprecated. If you must use it, please revisit our "
+                  "documentation later at https://pytorch.org/docs/main/distributed.html#collective-functions",
+                  FutureWarning, stacklevel=3)
+
+
+def all_reduce_coalesced(tensors, op=ReduceOp.SUM, group=None, async_op: bool = False):
+    """`all_reduce` of several tensors of one dtype through one flat buffer (one
+    collective); with ``async_op`` returns a `Future` of the tensors (as PyTorch's).
+
+    Example::
+
+        >>> import warnings, fgrad.torch as torch
+        >>> init_process_group("gloo")
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     ts = [torch.ones(2), torch.ones(1)]; all_reduce_coalesced(ts)
+        >>> ts
+        [tensor([1., 1.]), tensor([1.])]
+        >>> destroy_process_group()
+    """
+    _coalesced_deprecation("all_reduce_coalesced")
+    if isinstance(tensors, Tensor):
+        tensors = [tensors]
+    _check_tensor_list(tensors, "tensor")
+    _same_dtype(tensors)
+    pg = _group(group)
+    if tensors and pg.size() > 1:
+        flat = from_numpy(np.concatenate([_host(t).reshape(-1) for t in tensors]))
+        all_reduce(flat, op=op, group=pg)
+        done = flat._buf
+        offset = 0
+        for t in tensors:
+            k = int(np.prod(t.shape, dtype=np.int64))
+            _write(t, done[offset:offset + k])
+            offset += k
+    elif tensors:
+        _red(op, tensors[0]._buf.dtype)
+    return Future(lambda: tensors) if async_op else None
+
+
+def all_gather_coalesced(output_tensor_lists: list, input_tensor_list: list, group=None,
+                         async_op: bool = False):
+    """`all_gather` of several tensors: ``output_tensor_lists[i][j]`` receives process i's
+    ``input_tensor_list[j]``; with ``async_op`` returns a `Future`."""
+    _coalesced_deprecation("all_gather_coalesced")
+    _check_tensor_list(input_tensor_list, "input_tensor_list")
+    _same_dtype(input_tensor_list)
+    if not isinstance(output_tensor_lists, list):
+        raise TypeError("Invalid function argument: output_tensor_lists should be a list")
+    for lst in output_tensor_lists:
+        _check_tensor_list(lst, "output_tensor_lists")
+        _same_dtype(lst)
+    pg = _group(group)
+    if len(output_tensor_lists) != pg.size():
+        raise RuntimeError(f"all_gather_coalesced: output_tensor_lists has {len(output_tensor_lists)} lists; "
+                           f"the group has {pg.size()} processes")
+    for lst in output_tensor_lists:
+        if [tuple(t.shape) for t in lst] != [tuple(t.shape) for t in input_tensor_list]:
+            raise RuntimeError("all_gather_coalesced: every output list must match the input tensors' shapes")
+    flat = np.concatenate([_host(t).reshape(-1) for t in input_tensor_list]) if input_tensor_list else None
+    if flat is not None:
+        stacked = pg._comm.allgather(flat)
+        for row, lst in zip(stacked, output_tensor_lists):
+            offset = 0
+            for t in lst:
+                k = int(np.prod(t.shape, dtype=np.int64))
+                _write(t, row[offset:offset + k])
+                offset += k
+    return Future(lambda: output_tensor_lists) if async_op else None
+
+
+def new_subgroups_by_enumeration(ranks_per_subgroup_list, timeout=None, backend=None, pg_options=None,
+                                 group_desc=None):
+    """One group per list of world ranks (disjoint); returns (this process's group or None,
+    all groups).  Every process must call it."""
+    if not ranks_per_subgroup_list:
+        raise ValueError("The arg 'ranks_per_subgroup_list' cannot be empty")
+    me = get_rank()
+    seen: dict = {}
+    for ranks in ranks_per_subgroup_list:
+        for r in ranks:
+            if r in seen:
+                raise ValueError(f"Rank {r} has appeared in both subgroup {seen[r]} and {ranks}")
+            seen[r] = ranks
+    subgroups, mine = [], None
+    for ranks in ranks_per_subgroup_list:
+        g = new_group(ranks=ranks, timeout=timeout, backend=backend, pg_options=pg_options)
+        subgroups.append(g)
+        if me in ranks:
+            mine = g
+    return mine, subgroups
+
+
+def new_subgroups(group_size=None, group=None, timeout=None, backend=None, pg_options=None, group_desc=None):
+    """Consecutive groups of ``group_size`` ranks of ``group``; returns (this process's
+    group, all of them).
+
+    Example::
+
+        >>> init_process_group("gloo")
+        >>> mine, groups = new_subgroups(1); get_world_size(mine), len(groups)
+        (1, 1)
+        >>> destroy_process_group()
+    """
+    if group_size is None:
+        raise ValueError("Default group size only takes effect when CUDA is available.If your subgroup "
+                         "using a backend that does not depend on CUDA,please pass in 'group_size' "
+                         "correctly.")
+    if group_size <= 0:
+        raise ValueError(f"The arg 'group_size' ({group_size}) must be positive")
+    world_size = get_world_size(group=group)
+    if world_size < group_size:
+        raise ValueError(f"The arg 'group_size' ({group_size}) must not exceed the world size ({world_size})")
+    if world_size % group_size != 0:
+        raise ValueError(f"The world size ({world_size}) must be divisible by '{group_size=}'")
+    ranks = get_process_group_ranks(_group(group))
+    return new_subgroups_by_enumeration([ranks[i:i + group_size] for i in range(0, len(ranks), group_size)],
+                                        timeout=timeout, backend=backend, pg_options=pg_options)
 
 
 __all__ = ["ReduceOp", "Backend", "ProcessGroup", "GroupMember", "group", "Work", "is_available",
@@ -494,4 +1243,19 @@ __all__ = ["ReduceOp", "Backend", "ProcessGroup", "GroupMember", "group", "Work"
            "init_process_group", "destroy_process_group", "get_rank", "get_world_size", "get_backend",
            "new_group", "all_reduce", "broadcast", "all_gather", "all_gather_into_tensor",
            "reduce_scatter", "reduce_scatter_tensor", "reduce", "barrier", "all_gather_object",
-           "broadcast_object_list", "get_global_rank", "get_process_group_ranks"]
+           "broadcast_object_list", "get_global_rank", "get_process_group_ranks", "get_group_rank",
+           "gather", "scatter", "all_to_all", "all_to_all_single", "send", "recv", "isend", "irecv",
+           "P2POp", "batch_isend_irecv", "gather_object", "scatter_object_list", "send_object_list",
+           "recv_object_list", "monitored_barrier", "get_node_local_rank", "all_reduce_coalesced",
+           "all_gather_coalesced", "new_subgroups", "new_subgroups_by_enumeration", "Future",
+           "CollectiveMismatchError", "CollectiveTimeoutError", "DistError", "DistBackendError",
+           "DistNetworkError", "DistStoreError", "all_gather_single", "reduce_scatter_single",
+           "is_backend_available", "get_default_backend_for_device", "supports_complex"]
+
+
+def __getattr__(name: str):
+    """``torch.distributed.distributed_c10d`` (the same API under PyTorch's module path),
+    ``torch.distributed.nn`` (differentiable collectives) and ``.elastic`` load on first use."""
+    if name in ("distributed_c10d", "nn", "elastic"):
+        return importlib.import_module(f"fgrad.torch.distributed.{name}")
+    raise AttributeError(f"module 'fgrad.torch.distributed' has no attribute {name!r}")

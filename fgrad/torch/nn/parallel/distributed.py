@@ -90,7 +90,8 @@ class DistributedDataParallel(Module):
                  check_reduction: bool = False, gradient_as_bucket_view: bool = False,
                  static_graph: bool = False, delay_all_reduce_named_params=None,
                  param_to_hook_all_reduce=None, mixed_precision=None, device_mesh=None,
-                 skip_all_reduce_unused_params: bool = False) -> None:
+                 skip_all_reduce_unused_params: bool = False, bucket_cap_mb_list=None,
+                 batched_grad_copy: bool = False, forward_sync_buffers: bool | None = None) -> None:
         super().__init__()
         pg = dist._group(process_group)
         params = [p for p in module.parameters() if p.requires_grad]
@@ -271,6 +272,11 @@ class DistributedDataParallel(Module):
             yield
         finally:
             self.require_backward_grad_sync = old
+
+    def will_sync_module_buffers(self) -> bool:
+        """Whether the forward broadcasts rank 0's buffers (``broadcast_buffers`` and the
+        module has buffers)."""
+        return bool(self.broadcast_buffers) and any(True for _ in self.module.buffers())
 
     def __getstate__(self):
         raise RuntimeError("DistributedDataParallel cannot be pickled; save model.module.state_dict()")
