@@ -26,6 +26,7 @@ import fgrad.torch._conventions as _conv
 
 import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
+from ....ops.rnn import lstm_sequence_p
 from .._defop import defop
 from ..parameter import Parameter
 from ..utils.rnn import (PackedSequence, _packed_to_padded_time_major, _padded_to_packed_like,
@@ -75,6 +76,21 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
 
     args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
     return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, multi=True)[:2]
+
+
+def _lstm_sequence(xg, state, w_hh, b_hh, reverse: bool):
+    """A whole LSTM layer direction as one op (`fgrad.ops.rnn.lstm_sequence_p`): returns
+    ``(hs, (h_last, c_last))``.  The op also outputs each step's cell state, gate
+    activations and ``tanh(c_t)`` (dropped here); its backward reads them and runs the
+    backward-in-time recurrence in one primitive."""
+    has_b = b_hh is not None
+
+    def fn(xg, h, c, w, *b):
+        return lstm_sequence_p.bind(xg, h, c, w, *b, reverse=reverse)
+
+    args = (xg, state[0], state[1], w_hh) + ((b_hh,) if has_b else ())
+    hs, c = defop("StackBackward0", ("lstm_sequence", has_b, reverse), fn, args, multi=True)[:2]
+    return hs, (hs[0 if reverse else -1], c)
 
 
 def _gru_step(xg, h, w_hh, b_hh):
@@ -261,9 +277,10 @@ class RNNBase(Module):
                 states.append(s)
         return input, states, is_batched, T, valid
 
-    def _run(self, input, states, step, valid=None, packed=None):
+    def _run(self, input, states, step, valid=None, packed=None, sequence=None):
         """Run all layers and directions; ``step(xg_t, state_tuple, w_hh, b_hh) -> state_tuple``
-        with the first state the output. Where ``valid[t]`` is False (past the end of a packed
+        with the first state the output, or, for a tensor input, ``sequence(xg, state_tuple,
+        w_hh, b_hh, reverse) -> (outputs, state_tuple)`` (one op for all steps) when given. Where ``valid[t]`` is False (past the end of a packed
         sequence) the state is carried unchanged, so the final states are each sequence's
         last real step, in either direction.  For a PackedSequence input (``packed``) the
         dropout between layers is drawn over the packed data, as PyTorch draws it."""
@@ -281,6 +298,12 @@ class RNNBase(Module):
                 xg = F.linear(layer_input, w_ih, b_ih)
                 k = layer * D + direction
                 st = tuple(s[k] for s in states)
+                if sequence is not None and valid is None:
+                    out, st = sequence(xg, st, w_hh, b_hh, direction == 1)
+                    for i, s in enumerate(st):
+                        finals[i].append(s)
+                    dir_outputs.append(out)
+                    continue
                 T = xg.size(0)
                 order = range(T - 1, -1, -1) if direction == 1 else range(T)
                 outs = [None] * T
@@ -367,7 +390,8 @@ class LSTM(RNNBase):
         def step(xg, st, w_hh, b_hh):
             return _lstm_step(xg, st[0], st[1], w_hh, b_hh)
 
-        out, finals = self._run(x, states, step, valid, input if valid is not None else None)
+        out, finals = self._run(x, states, step, valid, input if valid is not None else None,
+                                _lstm_sequence)
         out, finals = self._finish(out, finals, batched, input)
         return out, (finals[0], finals[1])
 

@@ -1,0 +1,476 @@
+"""A whole LSTM layer's recurrence as one primitive (PyTorch's fused LSTM kernels, CPU or GPU).
+
+``lstm_sequence(xg, h0, c0, w_hh, b_hh, reverse=False)`` runs, for t = 0 .. T-1 (T-1 .. 0
+with ``reverse``)::
+
+    g_t = xg[t] + h_{t-1} @ w_hh.T + b_hh          # xg = x @ w_ih.T + b_ih, precomputed
+    i, f, o = sigmoid(g_t[i, f, o chunks]);  n = tanh(g_t[g chunk])     # gate order i, f, g, o
+    c_t = f * c_{t-1} + i * n;  h_t = o * tanh(c_t)
+
+and returns ``(hs, c_last)``: every ``h_t`` (T, B, H) and the last cell state (B, H).  The
+primitive, ``lstm_sequence``, outputs three more arrays that are *residuals*, not results:
+each step's cell state, gate activations and ``tanh(c_t)``.  They carry no derivative (as
+if under ``stop_gradient``); their only use is that the derivative primitives read them
+instead of running the recurrence again:
+
+* JVP: ``lstm_sequence_jvp`` -- the tangent recurrence, linear in the tangents (the weight
+  tangent's part ``h_{t-1} @ dw.T`` is one matmul over all steps);
+* transpose (reverse mode): ``lstm_sequence_vjp`` -- the backward-in-time recurrence,
+  linear in the output cotangents; it accumulates ``dw_hh`` as one matmul over all steps.
+
+Each of the two is the other's transpose.  Their own derivatives (second order: a Hessian,
+``create_graph=True``) are those of the same recurrence written with fgrad's elementwise and
+contraction primitives (`lstm_reference`), so every order is exact, only slower.  The
+residual inputs are caches of values determined by the primals, so those rules give them
+no derivative.  Batching: unbatched weights fold the mapped axis into the batch axis;
+anything else is the vmap of the reference.
+
+Numbers: the same operations in the same order as the step-by-step composite (and as
+PyTorch's CPU cell): ``sigmoid(x) = 1 / (1 + exp(-x))``, ``tanh``, the product order above.
+
+Example::
+
+    >>> import numpy as np
+    >>> T, B, H = 3, 2, 4
+    >>> r = np.random.default_rng(0)
+    >>> xg = r.standard_normal((T, B, 4 * H))
+    >>> h0 = c0 = np.zeros((B, H))
+    >>> w, b = r.standard_normal((4 * H, H)), r.standard_normal(4 * H)
+    >>> hs, c = lstm_sequence(xg, h0, c0, w, b)
+    >>> hs.shape, c.shape
+    ((3, 2, 4), (2, 4))
+    >>> ref_hs, ref_c = lstm_reference(xg, h0, c0, w, b)
+    >>> bool(np.allclose(hs, ref_hs) and np.allclose(c, ref_c))
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..core.array import ShapedArray, get_aval
+from ..core.constants import zeros_like
+from ..core.primitive import Primitive
+from ..core.quiet import quiet
+from ..core.rules import defbatch, defjvp_rule, deflinear_in, is_undefined
+from ..transforms.ad import jvp, vjp
+from ..transforms.batching import vmap
+from . import elementwise as ew
+from .linalg import dot_general
+from .shape import bdim_to_front, reshape, transpose
+from .structural import concatenate, slice_in_dim, split
+
+__all__ = ["lstm_sequence", "lstm_reference", "lstm_sequence_p", "lstm_sequence_jvp_p",
+           "lstm_sequence_vjp_p"]
+
+
+# ---------------------------------------------------------------------------------------
+# the implementations (backend ``xp``: NumPy or CuPy)
+
+
+def _steps(T: int, reverse: bool) -> range:
+    return range(T - 1, -1, -1) if reverse else range(T)
+
+
+def _previous(seq, first, reverse: bool, xp):
+    """``[s_{-1}, s_0, ..., s_{T-2}]`` in time order of the recurrence (``first`` = s_{-1}):
+    the state each step reads."""
+    if reverse:
+        return xp.concatenate([seq[1:], first[None]], 0)
+    return xp.concatenate([first[None], seq[:-1]], 0)
+
+
+def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
+    """``(hs, c_last, cs, gates, tcs)``: gates hold the activations (sigmoid i, f, o; tanh g)."""
+    T, B, G = xg.shape
+    H = G // 4
+    dt = xg.dtype
+    hs = xp.empty((T, B, H), dt)
+    cs = xp.empty((T, B, H), dt)
+    tcs = xp.empty((T, B, H), dt)
+    gates = xp.empty((T, B, G), dt)
+    wt = w.T
+    h, c = h0, c0
+    g = xp.empty((B, G), dt)
+    tmp = xp.empty((B, H), dt)
+    for t in _steps(T, reverse):
+        xp.matmul(h, wt, out=g)
+        xp.add(xg[t], g, out=g)
+        if b:
+            xp.add(g, b[0], out=g)
+        a = gates[t]
+        # sigmoid = 1 / (1 + exp(-g)) on all four chunks, then the g chunk is tanh(g)
+        xp.negative(g, out=a)
+        xp.exp(a, out=a)
+        xp.add(1, a, out=a)
+        xp.divide(1, a, out=a)
+        xp.tanh(g[:, 2 * H:3 * H], out=a[:, 2 * H:3 * H])
+        c_new = cs[t]
+        xp.multiply(a[:, H:2 * H], c, out=c_new)
+        xp.multiply(a[:, :H], a[:, 2 * H:3 * H], out=tmp)
+        xp.add(c_new, tmp, out=c_new)
+        tc = tcs[t]
+        xp.tanh(c_new, out=tc)
+        xp.multiply(a[:, 3 * H:], tc, out=hs[t])
+        h, c = hs[t], c_new
+    return [hs, c.copy(), cs, gates, tcs]
+
+
+def _sigmoid_grad(s, xp):
+    return s * (1 - s)
+
+
+def _jvp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
+    """``(dhs, dc_last)``: the tangent recurrence at the residuals."""
+    nb = 1 if has_bias else 0
+    hs, cs, gates, tcs = rest[nb:nb + 4]
+    txg, th0, tc0, tw = rest[nb + 4:nb + 8]
+    tb = rest[nb + 8] if has_bias else None
+    T, B, G = xg.shape
+    H = G // 4
+    hprev = _previous(hs, h0, reverse, xp)
+    cprev = _previous(cs, c0, reverse, xp)
+    # the inputs' part of every step's gate tangent, in one go
+    dxg = txg + xp.matmul(hprev.reshape(T * B, H), tw.T).reshape(T, B, G)
+    if tb is not None:
+        dxg = dxg + tb
+    dact = gates * (1 - gates)  # sigmoid' (the g chunk is replaced below)
+    tg = gates[:, :, 2 * H:3 * H]
+    dact[:, :, 2 * H:3 * H] = 1 - tg * tg
+    dtc_all = 1 - tcs * tcs
+    dhs = xp.empty((T, B, H), xg.dtype)
+    dh, dc = th0, tc0
+    wt = w.T
+    for t in _steps(T, reverse):
+        d = (dxg[t] + xp.matmul(dh, wt)) * dact[t]
+        a = gates[t]
+        dc = (d[:, H:2 * H] * cprev[t] + a[:, H:2 * H] * dc + d[:, :H] * a[:, 2 * H:3 * H]
+              + a[:, :H] * d[:, 2 * H:3 * H])
+        dh = d[:, 3 * H:] * tcs[t] + a[:, 3 * H:] * (dtc_all[t] * dc)
+        dhs[t] = dh
+    return [dhs, xp.array(dc, copy=True)]
+
+
+def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
+    """``(ct_xg, ct_h0, ct_c0, ct_w[, ct_b])``: the backward-in-time recurrence."""
+    nb = 1 if has_bias else 0
+    hs, cs, gates, tcs = rest[nb:nb + 4]
+    ct_hs, ct_c = rest[nb + 4:nb + 6]
+    T, B, G = xg.shape
+    H = G // 4
+    dt = xg.dtype
+    dg = xp.empty((T, B, G), dt)
+    dh = xp.zeros((B, H), dt)
+    dc = xp.array(ct_c, dtype=dt, copy=True)
+    tmp = xp.empty((B, H), dt)
+    for t in _steps(T, not reverse):
+        a = gates[t]
+        si, sf, tg, so = a[:, :H], a[:, H:2 * H], a[:, 2 * H:3 * H], a[:, 3 * H:]
+        tc = tcs[t]
+        xp.add(ct_hs[t], dh, out=dh)  # the total cotangent of h_t
+        d = dg[t]
+        di, df, dn, do = d[:, :H], d[:, H:2 * H], d[:, 2 * H:3 * H], d[:, 3 * H:]
+        # output gate: do = dh * tanh(c) * so (1 - so)
+        xp.multiply(dh, tc, out=do)
+        # cell: dc += dh * so * (1 - tanh(c)^2)
+        xp.multiply(tc, tc, out=tmp)
+        xp.subtract(1, tmp, out=tmp)
+        xp.multiply(tmp, so, out=tmp)
+        xp.multiply(tmp, dh, out=tmp)
+        xp.add(dc, tmp, out=dc)
+        # input gate, candidate, forget gate (pre-activation cotangents below)
+        xp.multiply(dc, tg, out=di)
+        xp.multiply(dc, si, out=dn)
+        if t == (T - 1 if reverse else 0):
+            xp.multiply(dc, c0, out=df)
+        else:
+            xp.multiply(dc, cs[t + 1 if reverse else t - 1], out=df)
+        xp.multiply(dc, sf, out=dc)  # the cotangent of c_{t-1}
+        # through the activations: sigmoid' = s (1 - s) on i, f, o; tanh' = 1 - n^2 on g
+        sg = xp.subtract(1, a)
+        xp.multiply(sg, a, out=sg)
+        xp.multiply(tg, tg, out=sg[:, 2 * H:3 * H])
+        xp.subtract(1, sg[:, 2 * H:3 * H], out=sg[:, 2 * H:3 * H])
+        xp.multiply(d, sg, out=d)
+        xp.matmul(d, w, out=dh)  # the cotangent of h_{t-1} from this step
+    hprev = _previous(hs, h0, reverse, xp)
+    dg2 = dg.reshape(T * B, G)
+    ct_w = xp.matmul(dg2.T, hprev.reshape(T * B, H))
+    outs = [dg, dh, dc, ct_w]
+    if has_bias:
+        outs.append(dg2.sum(0))
+    return outs
+
+
+# ---------------------------------------------------------------------------------------
+# abstract evaluation
+
+
+def _check(xg, h0, c0, w, b, op: str):
+    if len(xg.shape) != 3 or xg.shape[2] % 4 or not xg.shape[0]:
+        raise TypeError(f"{op}: xg must be (T, B, 4*H) with T > 0, got shape {xg.shape}")
+    T, B, G = xg.shape
+    H = G // 4
+    want = {"h0": (B, H), "c0": (B, H), "w_hh": (G, H)}
+    for name, a in (("h0", h0), ("c0", c0), ("w_hh", w)):
+        if tuple(a.shape) != want[name]:
+            raise TypeError(f"{op}: {name} must have shape {want[name]} for xg of shape {xg.shape}, "
+                            f"got {a.shape}")
+    if b is not None and tuple(b.shape) != (G,):
+        raise TypeError(f"{op}: b_hh must have shape {(G,)}, got {b.shape}")
+    dts = {a.dtype for a in (xg, h0, c0, w) + (() if b is None else (b,))}
+    if len(dts) != 1 or np.dtype(xg.dtype).kind != "f":
+        raise TypeError(f"{op}: all operands must have one floating dtype, got "
+                        f"{sorted(str(d) for d in dts)}")
+    return T, B, H, xg.dtype
+
+
+def _fwd_abstract(xg, h0, c0, w, *b, reverse: bool):
+    T, B, H, dt = _check(xg, h0, c0, w, b[0] if b else None, "lstm_sequence")
+    s = ShapedArray((T, B, H), dt)
+    return [s, ShapedArray((B, H), dt), s, ShapedArray((T, B, 4 * H), dt), s]
+
+
+def _jvp_abstract(xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
+    T, B, H, dt = _check(xg, h0, c0, w, rest[0] if has_bias else None, "lstm_sequence_jvp")
+    return [ShapedArray((T, B, H), dt), ShapedArray((B, H), dt)]
+
+
+def _vjp_abstract(xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
+    b = rest[0] if has_bias else None
+    _check(xg, h0, c0, w, b, "lstm_sequence_vjp")
+    avs = [ShapedArray(a.shape, a.dtype) for a in (xg, h0, c0, w)]
+    if has_bias:
+        avs.append(ShapedArray(b.shape, b.dtype))
+    return avs
+
+
+lstm_sequence_p = Primitive("lstm_sequence", quiet(_fwd_impl), _fwd_abstract, multiple_results=True,
+                            family="rnn")
+lstm_sequence_jvp_p = Primitive("lstm_sequence_jvp", quiet(_jvp_impl), _jvp_abstract,
+                                multiple_results=True, family="rnn")
+lstm_sequence_vjp_p = Primitive("lstm_sequence_vjp", quiet(_vjp_impl), _vjp_abstract,
+                                multiple_results=True, family="rnn")
+for _p in (lstm_sequence_p, lstm_sequence_jvp_p, lstm_sequence_vjp_p):
+    _p.may_warn = True  # exp may overflow (sigmoid of a large negative gate is 0, silently)
+
+
+# ---------------------------------------------------------------------------------------
+# the reference recurrence (fgrad primitives): higher-order derivatives and general vmap
+
+
+def _sigmoid(x):
+    return ew.div(1, ew.add(1, ew.exp(ew.neg(x))))
+
+
+def _mm_t(a, w):
+    """``a @ w.T`` for a (B, K) and w (N, K)."""
+    return dot_general(a, w, (((1,), (1,)), ((), ())))
+
+
+def lstm_reference(xg, h0, c0, w, b=None, reverse: bool = False):
+    """`lstm_sequence` step by step with fgrad's elementwise and contraction primitives:
+    ``(hs, c_last)``.  Its derivatives define the fused primitives' derivatives of order two
+    and up.
+
+    Example::
+
+        >>> import numpy as np
+        >>> hs, c = lstm_reference(np.zeros((2, 1, 4)), np.zeros((1, 1)), np.ones((1, 1)),
+        ...                        np.zeros((4, 1)))
+        >>> float(c[0, 0])  # f * c + i * tanh(0) = 0.5 * 0.5 * 1
+        0.25
+    """
+    hs, c = _reference_all(xg, h0, c0, w, b, reverse)[:2]
+    return hs, c
+
+
+def _reference_all(xg, h0, c0, w, b, reverse: bool) -> list:
+    """All five outputs of `lstm_sequence_p` (residuals included), step by step."""
+    T = get_aval(xg).shape[0]
+    h, c = h0, c0
+    hs, cs, gates, tcs = ([None] * T for _ in range(4))
+
+    def row(a):
+        return reshape(a, (1,) + get_aval(a).shape)
+
+    for t in _steps(T, reverse):
+        g = ew.add(_index0(xg, t), _mm_t(h, w))
+        if b is not None:
+            g = ew.add(g, b)
+        gi, gf, gg, go = split(g, (get_aval(g).shape[1] // 4,) * 4, 1)
+        si, sf, tg, so = _sigmoid(gi), _sigmoid(gf), ew.tanh(gg), _sigmoid(go)
+        c = ew.add(ew.mul(sf, c), ew.mul(si, tg))
+        tc = ew.tanh(c)
+        h = ew.mul(so, tc)
+        hs[t], cs[t], tcs[t] = row(h), row(c), row(tc)
+        gates[t] = row(concatenate([si, sf, tg, so], 1))
+    return [concatenate(hs, 0), c, concatenate(cs, 0), concatenate(gates, 0), concatenate(tcs, 0)]
+
+
+def _index0(x, t: int):
+    av = get_aval(x)
+    return reshape(slice_in_dim(x, t, t + 1, 1, 0), av.shape[1:])
+
+
+# ---------------------------------------------------------------------------------------
+# public entry point and rules
+
+
+def _zeros_for(x):
+    return zeros_like(x)
+
+
+def lstm_sequence(xg, h0, c0, w_hh, b_hh=None, reverse: bool = False):
+    """The LSTM recurrence over a whole sequence (module docstring): ``(hs, c_last)``.
+    ``xg`` (T, B, 4H) is the input projection ``x @ w_ih.T + b_ih``; ``h0``, ``c0`` (B, H);
+    ``w_hh`` (4H, H); ``b_hh`` (4H,) or None; ``reverse`` runs from the last step back.
+
+    Example::
+
+        >>> import numpy as np
+        >>> hs, c = lstm_sequence(np.zeros((5, 2, 8)), np.zeros((2, 2)), np.zeros((2, 2)),
+        ...                       np.zeros((8, 2)))
+        >>> hs.shape, c.shape
+        ((5, 2, 2), (2, 2))
+    """
+    b = () if b_hh is None else (b_hh,)
+    outs = lstm_sequence_p.bind(xg, h0, c0, w_hh, *b, reverse=bool(reverse))
+    return outs[0], outs[1]
+
+
+def _fwd_jvp(primals, tangents, reverse: bool):
+    outs = lstm_sequence_p.bind(*primals, reverse=reverse)
+    if all(t is None for t in tangents):
+        return outs, [None] * 5
+    hs, _, cs, gates, tcs = outs
+    ts = [_zeros_for(p) if t is None else t for p, t in zip(primals, tangents)]
+    has_bias = len(primals) == 5
+    ths, tc = lstm_sequence_jvp_p.bind(*primals, hs, cs, gates, tcs, *ts, reverse=reverse,
+                                       has_bias=has_bias)
+    return outs, [ths, tc, None, None, None]
+
+
+def _split_args(args, has_bias: bool):
+    n = 5 if has_bias else 4
+    return list(args[:n]), list(args[n:n + 4]), list(args[n + 4:])
+
+
+def _jvp_transpose(cts, *args, reverse: bool, has_bias: bool):
+    primals, res, lin = _split_args(args, has_bias)
+    if any(is_undefined(a) for a in primals + res):
+        raise ValueError("lstm_sequence_jvp is linear in its tangents only")
+    if all(c is None for c in cts):
+        return [None] * len(args)
+    ct_hs, ct_c = [_zeros_for(res[0] if k == 0 else primals[1]) if c is None else c
+                   for k, c in enumerate(cts)]
+    grads = lstm_sequence_vjp_p.bind(*primals, *res, ct_hs, ct_c, reverse=reverse, has_bias=has_bias)
+    out = [None] * (len(primals) + 4)
+    for g, a in zip(grads, lin):
+        out.append(g if is_undefined(a) else None)
+    return out
+
+
+def _vjp_transpose(cts, *args, reverse: bool, has_bias: bool):
+    primals, res, lin = _split_args(args, has_bias)
+    if any(is_undefined(a) for a in primals + res):
+        raise ValueError("lstm_sequence_vjp is linear in its output cotangents only")
+    if all(c is None for c in cts):
+        return [None] * len(args)
+    ts = [_zeros_for(p) if c is None else c for p, c in zip(primals, cts)]
+    ths, tc = lstm_sequence_jvp_p.bind(*primals, *res, *ts, reverse=reverse, has_bias=has_bias)
+    out = [None] * (len(primals) + 4)
+    out += [ths if is_undefined(lin[0]) else None, tc if is_undefined(lin[1]) else None]
+    return out
+
+
+def _ref_jvp_fn(has_bias: bool, reverse: bool) -> Callable:
+    """The tangent map of the reference: ``(*primals, *tangents) -> (dhs, dc)``."""
+    n = 5 if has_bias else 4
+
+    def f(*a):
+        return list(jvp(lambda *p: lstm_reference(*p, reverse=reverse), tuple(a[:n]), tuple(a[n:]))[1])
+
+    return f
+
+
+def _ref_vjp_fn(has_bias: bool, reverse: bool) -> Callable:
+    """The cotangent map of the reference: ``(*primals, ct_hs, ct_c) -> grads``."""
+    n = 5 if has_bias else 4
+
+    def f(*a):
+        _, pull = vjp(lambda *p: lstm_reference(*p, reverse=reverse), *a[:n])
+        return list(pull((a[n], a[n + 1])))
+
+    return f
+
+
+def _second_order(prim, ref_of):
+    """The JVP rule of a derivative primitive: its value by ``prim`` itself, its tangent by
+    the reference (residual inputs get none: they are functions of the primals)."""
+
+    def rule(primals, tangents, reverse: bool, has_bias: bool):
+        out = prim.bind(*primals, reverse=reverse, has_bias=has_bias)
+        if all(t is None for t in tangents):
+            return out, [None] * len(out)
+        p, _, lin = _split_args(primals, has_bias)
+        tp, _, tlin = _split_args(tangents, has_bias)
+        ref = ref_of(has_bias, reverse)
+        args = tuple(p + lin)
+        tans = tuple(_zeros_for(a) if t is None else t for a, t in zip(args, tp + tlin))
+        return out, list(jvp(ref, args, tans)[1])
+
+    return rule
+
+
+def _fwd_reference(*a, reverse: bool) -> list:
+    b = a[4] if len(a) == 5 else None
+    return _reference_all(*a[:4], b, reverse)
+
+
+def _fwd_batch(axis_size, vals, dims, reverse: bool):
+    xg, h0, c0, w = vals[:4]
+    wdims = dims[3:]
+    if all(d is None for d in wdims):
+        # unbatched weights: the mapped axis joins the batch axis (one recurrence)
+        N = axis_size
+        xg = bdim_to_front(xg, dims[0], N)  # (N, T, B, G)
+        _, T, B, G = get_aval(xg).shape
+        xg = reshape(transpose(xg, (1, 0, 2, 3)), (T, N * B, G))
+        h0 = reshape(bdim_to_front(h0, dims[1], N), (N * B, -1))
+        c0 = reshape(bdim_to_front(c0, dims[2], N), (N * B, -1))
+        outs = lstm_sequence_p.bind(xg, h0, c0, *vals[3:], reverse=reverse)
+        res = []
+        for o in outs:
+            shp = get_aval(o).shape
+            if len(shp) == 3:
+                res.append(reshape(o, (shp[0], N, B, shp[2])))
+                continue
+            res.append(reshape(o, (N, B, shp[1])))
+        return res, [1, 0, 1, 1, 1]
+    vals = [bdim_to_front(v, d, axis_size) for v, d in zip(vals, dims)]
+    out = vmap(lambda *a: _fwd_reference(*a, reverse=reverse), axis_size=axis_size)(*vals)
+    return list(out), [0] * 5
+
+
+def _deriv_batch(ref_of):
+    def rule(axis_size, vals, dims, reverse: bool, has_bias: bool):
+        p, _, lin = _split_args(vals, has_bias)
+        pd, _, lind = _split_args(dims, has_bias)
+        args = [bdim_to_front(v, d, axis_size) for v, d in zip(p + lin, pd + lind)]
+        out = vmap(ref_of(has_bias, reverse), axis_size=axis_size)(*args)
+        return list(out), [0] * len(out)
+
+    return rule
+
+
+defjvp_rule(lstm_sequence_p, _fwd_jvp)
+defbatch(lstm_sequence_p, _fwd_batch)
+defjvp_rule(lstm_sequence_jvp_p, _second_order(lstm_sequence_jvp_p, _ref_jvp_fn))
+deflinear_in(lstm_sequence_jvp_p, _jvp_transpose)
+defbatch(lstm_sequence_jvp_p, _deriv_batch(_ref_jvp_fn))
+defjvp_rule(lstm_sequence_vjp_p, _second_order(lstm_sequence_vjp_p, _ref_vjp_fn))
+deflinear_in(lstm_sequence_vjp_p, _vjp_transpose)
+defbatch(lstm_sequence_vjp_p, _deriv_batch(_ref_vjp_fn))
