@@ -70,6 +70,43 @@ __all__ = ["lstm_sequence", "lstm_reference", "lstm_sequence_p", "lstm_sequence_
 # the implementations (backend ``xp``: NumPy or CuPy)
 
 
+class _Scratch:
+    """Reusable host buffers for the implementations' large temporaries (never outputs).
+
+    A fresh multi-hundred-kilobyte NumPy array is a fresh ``mmap`` whose pages fault in on
+    first touch and are unmapped again on release: for a short sequence that costs as much
+    as the arithmetic.  ``take`` hands out a cached buffer of that shape and dtype (or a new
+    one when it is in use elsewhere, e.g. another thread); ``give`` returns it.  At most
+    ``limit`` buffers are kept."""
+
+    def __init__(self, limit: int = 8) -> None:
+        self._free: dict = {}
+        self._limit = limit
+
+    def take(self, xp, shape: tuple, dtype):
+        if xp is np:
+            key = (shape, np.dtype(dtype))
+            free = self._free.get(key)
+            if free:
+                return free.pop()
+        return xp.empty(shape, dtype)
+
+    def give(self, *bufs) -> None:
+        for b in bufs:
+            if type(b) is not np.ndarray:
+                continue
+            key = (b.shape, b.dtype)
+            free = self._free.setdefault(key, [])
+            if not free and len(self._free) > self._limit:
+                self._free.clear()  # a new set of shapes: forget the old ones
+                free = self._free[key] = []
+            if not free:
+                free.append(b)
+
+
+_SCRATCH = _Scratch()
+
+
 def _steps(T: int, reverse: bool) -> range:
     return range(T - 1, -1, -1) if reverse else range(T)
 
@@ -97,7 +134,7 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     # w's gate blocks, transposed: h @ w4 is the step's (4, B, H) gate pre-activation in one
     # batched matmul (a transposed view multiplies 2-3x slower for small batches)
     w4 = xp.ascontiguousarray(w.reshape(4, H, H).transpose(0, 2, 1))
-    xg4 = xp.empty((T, 4, B, H), dt)  # the input part with the bias, gate-major, once
+    xg4 = _SCRATCH.take(xp, (T, 4, B, H), dt)  # the input part with the bias, gate-major, once
     xgv = xg.reshape(T, B, 4, H).transpose(0, 2, 1, 3)
     if b:
         xp.add(xgv, b[0].reshape(4, 1, H), out=xg4)
@@ -126,6 +163,7 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
         h = hs[t]
         xp.multiply(a[3], tc, out=h)
         c = c_new
+    _SCRATCH.give(xg4)
     return [hs, c.copy(), cs, gates, tcs]
 
 
@@ -177,7 +215,7 @@ def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     dt = xg.dtype
     # the activations' derivatives: sigmoid' = s (1 - s) on i, f, o; tanh' = 1 - n^2 on g
     # (laid out as the gate cotangent, (T, B, 4H))
-    dact = xp.empty((T, B, G), dt)
+    dact = _SCRATCH.take(xp, (T, B, G), dt)
     dact4 = dact.reshape(T, B, 4, H).transpose(0, 2, 1, 3)
     xp.subtract(1, gates, out=dact4)
     xp.multiply(dact4, gates, out=dact4)
@@ -185,30 +223,37 @@ def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     xp.multiply(tg, tg, out=dact4[:, 2])
     xp.subtract(1, dact4[:, 2], out=dact4[:, 2])
     # dc_t gets dh_t * o * (1 - tanh(c_t)^2)
-    k = xp.multiply(tcs, tcs)
+    k = _SCRATCH.take(xp, (T, B, H), dt)
+    xp.multiply(tcs, tcs, out=k)
     xp.subtract(1, k, out=k)
     xp.multiply(k, gates[:, 3], out=k)
-    cprev = _previous(cs, c0, reverse, xp)
     dg = xp.empty((T, B, G), dt)
     dh = xp.zeros((B, H), dt)
     dc = xp.array(ct_c, dtype=dt, copy=True)
     tmp = xp.empty((B, H), dt)
+    first, back = (T - 1, 1) if reverse else (0, -1)  # the first step; where the previous one is
     for t in _steps(T, not reverse):
         a = gates[t]
         d = dg[t]
+        c_prev = c0 if t == first else cs[t + back]
         xp.add(dh, ct_hs[t], out=dh)  # the total cotangent of h_t
         xp.multiply(dh, tcs[t], out=d[:, 3 * H:])  # the output gate's
         xp.multiply(dh, k[t], out=tmp)
         xp.add(dc, tmp, out=dc)  # the total cotangent of c_t
         xp.multiply(dc, a[2], out=d[:, :H])  # input gate: dc * tanh(g)
-        xp.multiply(dc, cprev[t], out=d[:, H:2 * H])  # forget gate: dc * c_{t-1}
+        xp.multiply(dc, c_prev, out=d[:, H:2 * H])  # forget gate: dc * c_{t-1}
         xp.multiply(dc, a[0], out=d[:, 2 * H:3 * H])  # candidate: dc * i
         xp.multiply(dc, a[1], out=dc)  # the cotangent of c_{t-1}
         xp.multiply(d, dact[t], out=d)  # through the activations
         xp.matmul(d, w, out=dh)  # the cotangent of h_{t-1} from this step
-    hprev = _previous(hs, h0, reverse, xp)
+    # ct_w = sum_t dg_t.T @ h_{t-1}: the steps after the first in one matmul (no copy of hs
+    # shifted by one step), the first step's (which reads h0) added
     dg2 = dg.reshape(T * B, G)
-    ct_w = xp.matmul(dg2.T, hprev.reshape(T * B, H))
+    ct_w = xp.matmul(dg[first].T, h0)
+    if T > 1:
+        later, prev = (dg[:-1], hs[1:]) if reverse else (dg[1:], hs[:-1])
+        ct_w += xp.matmul(later.reshape(-1, G).T, prev.reshape(-1, H))
+    _SCRATCH.give(dact, k)
     outs = [dg, dh, dc, ct_w]
     if has_bias:
         outs.append(dg2.sum(0))

@@ -251,6 +251,8 @@ class RNNBase(Module):
         if self.batch_first:
             input = input.transpose(0, 1)
         T, B = input.size(0), input.size(1)
+        if T == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         D = 2 if self.bidirectional else 1
         expected = (self.num_layers * D, B, self.hidden_size)
         states = []
@@ -280,9 +282,10 @@ class RNNBase(Module):
     def _run(self, input, states, step, valid=None, packed=None, sequence=None):
         """Run all layers and directions; ``step(xg_t, state_tuple, w_hh, b_hh) -> state_tuple``
         with the first state the output, or, for a tensor input, ``sequence(xg, state_tuple,
-        w_hh, b_hh, reverse) -> (outputs, state_tuple)`` (one op for all steps) when given. Where ``valid[t]`` is False (past the end of a packed
-        sequence) the state is carried unchanged, so the final states are each sequence's
-        last real step, in either direction.  For a PackedSequence input (``packed``) the
+        w_hh, b_hh, reverse) -> (outputs, state_tuple)`` (one op for all steps) when given.
+        Where ``valid[t]`` is False (past the end of a packed sequence) the state is carried
+        unchanged, so the final states are each sequence's last real step, in either
+        direction.  For a PackedSequence input (``packed``) the
         dropout between layers is drawn over the packed data, as PyTorch draws it."""
         D = 2 if self.bidirectional else 1
         layer_input = input
