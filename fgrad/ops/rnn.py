@@ -70,43 +70,6 @@ __all__ = ["lstm_sequence", "lstm_reference", "lstm_sequence_p", "lstm_sequence_
 # the implementations (backend ``xp``: NumPy or CuPy)
 
 
-class _Scratch:
-    """Reusable host buffers for the implementations' large temporaries (never outputs).
-
-    A fresh multi-hundred-kilobyte NumPy array is a fresh ``mmap`` whose pages fault in on
-    first touch and are unmapped again on release: for a short sequence that costs as much
-    as the arithmetic.  ``take`` hands out a cached buffer of that shape and dtype (or a new
-    one when it is in use elsewhere, e.g. another thread); ``give`` returns it.  At most
-    ``limit`` buffers are kept."""
-
-    def __init__(self, limit: int = 8) -> None:
-        self._free: dict = {}
-        self._limit = limit
-
-    def take(self, xp, shape: tuple, dtype):
-        if xp is np:
-            key = (shape, np.dtype(dtype))
-            free = self._free.get(key)
-            if free:
-                return free.pop()
-        return xp.empty(shape, dtype)
-
-    def give(self, *bufs) -> None:
-        for b in bufs:
-            if type(b) is not np.ndarray:
-                continue
-            key = (b.shape, b.dtype)
-            free = self._free.setdefault(key, [])
-            if not free and len(self._free) > self._limit:
-                self._free.clear()  # a new set of shapes: forget the old ones
-                free = self._free[key] = []
-            if not free:
-                free.append(b)
-
-
-_SCRATCH = _Scratch()
-
-
 def _steps(T: int, reverse: bool) -> range:
     return range(T - 1, -1, -1) if reverse else range(T)
 
@@ -134,7 +97,7 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     # w's gate blocks, transposed: h @ w4 is the step's (4, B, H) gate pre-activation in one
     # batched matmul (a transposed view multiplies 2-3x slower for small batches)
     w4 = xp.ascontiguousarray(w.reshape(4, H, H).transpose(0, 2, 1))
-    xg4 = _SCRATCH.take(xp, (T, 4, B, H), dt)  # the input part with the bias, gate-major, once
+    xg4 = xp.empty((T, 4, B, H), dt)  # the input part with the bias, gate-major, once
     xgv = xg.reshape(T, B, 4, H).transpose(0, 2, 1, 3)
     if b:
         xp.add(xgv, b[0].reshape(4, 1, H), out=xg4)
@@ -163,7 +126,6 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
         h = hs[t]
         xp.multiply(a[3], tc, out=h)
         c = c_new
-    _SCRATCH.give(xg4)
     return [hs, c.copy(), cs, gates, tcs]
 
 
@@ -215,7 +177,7 @@ def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     dt = xg.dtype
     # the activations' derivatives: sigmoid' = s (1 - s) on i, f, o; tanh' = 1 - n^2 on g
     # (laid out as the gate cotangent, (T, B, 4H))
-    dact = _SCRATCH.take(xp, (T, B, G), dt)
+    dact = xp.empty((T, B, G), dt)
     dact4 = dact.reshape(T, B, 4, H).transpose(0, 2, 1, 3)
     xp.subtract(1, gates, out=dact4)
     xp.multiply(dact4, gates, out=dact4)
@@ -223,8 +185,7 @@ def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     xp.multiply(tg, tg, out=dact4[:, 2])
     xp.subtract(1, dact4[:, 2], out=dact4[:, 2])
     # dc_t gets dh_t * o * (1 - tanh(c_t)^2)
-    k = _SCRATCH.take(xp, (T, B, H), dt)
-    xp.multiply(tcs, tcs, out=k)
+    k = xp.multiply(tcs, tcs)
     xp.subtract(1, k, out=k)
     xp.multiply(k, gates[:, 3], out=k)
     dg = xp.empty((T, B, G), dt)
@@ -253,7 +214,6 @@ def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     if T > 1:
         later, prev = (dg[:-1], hs[1:]) if reverse else (dg[1:], hs[:-1])
         ct_w += xp.matmul(later.reshape(-1, G).T, prev.reshape(-1, H))
-    _SCRATCH.give(dact, k)
     outs = [dg, dh, dc, ct_w]
     if has_bias:
         outs.append(dg2.sum(0))
