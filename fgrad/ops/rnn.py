@@ -106,6 +106,7 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     h, c = h0, c0
     g = xp.empty((4, B, H), dt)
     tmp = xp.empty((B, H), dt)
+    one = xp.ones((), dt)  # (a 0-d array operand dispatches faster than the Python scalar)
     for t in _steps(T, reverse):
         xp.matmul(h, w4, out=g)
         xp.add(g, xg4[t], out=g)
@@ -113,8 +114,8 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
         # sigmoid = 1 / (1 + exp(-g)) on all four gates, then the g gate is tanh(g)
         xp.negative(g, out=a)
         xp.exp(a, out=a)
-        xp.add(1, a, out=a)
-        xp.divide(1, a, out=a)
+        xp.add(one, a, out=a)
+        xp.divide(one, a, out=a)
         tg = a[2]
         xp.tanh(g[2], out=tg)
         c_new = cs[t]
