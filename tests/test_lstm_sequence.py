@@ -154,3 +154,18 @@ def test_bad_shapes_and_dtypes_raise() -> None:
         lstm_sequence(a[0][:0], *a[1:])
     with pytest.raises(TypeError, match="one floating dtype"):
         lstm_sequence(a[0].astype(np.float32), *a[1:])
+
+
+@pytest.mark.parametrize("narrow", ["float16", "bfloat16"])
+def test_narrow_floats_compute_in_float32_and_round_once(narrow) -> None:
+    from fgrad.core.narrow_floats import bfloat16
+
+    dt = bfloat16 if narrow == "bfloat16" else np.dtype(np.float16)
+    a = [x.astype(dt) for x in _args(T=3, seed=13)]
+    hs, c = lstm_sequence(*a)
+    assert hs.dtype == c.dtype == dt
+    ehs, ec = lstm_sequence(*[x.astype(np.float32) for x in a])
+    np.testing.assert_array_equal(np.asarray(hs), np.asarray(ehs).astype(dt))
+    np.testing.assert_array_equal(np.asarray(c), np.asarray(ec).astype(dt))
+    g = fgrad.grad(lambda w: lstm_sequence(a[0], a[1], a[2], w, a[4])[1].astype(np.float32).sum())(a[3])
+    assert g.dtype == dt

@@ -52,6 +52,7 @@ import numpy as np
 
 from ..core.array import ShapedArray, get_aval
 from ..core.constants import zeros_like
+from ..core.narrow_floats import dtype_kind, float32 as F32, is_narrow
 from ..core.primitive import Primitive
 from ..core.quiet import quiet
 from ..core.rules import defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -238,7 +239,7 @@ def _check(xg, h0, c0, w, b, op: str):
     if b is not None and tuple(b.shape) != (G,):
         raise TypeError(f"{op}: b_hh must have shape {(G,)}, got {b.shape}")
     dts = {a.dtype for a in (xg, h0, c0, w) + (() if b is None else (b,))}
-    if len(dts) != 1 or np.dtype(xg.dtype).kind != "f":
+    if len(dts) != 1 or dtype_kind(np.dtype(xg.dtype)) != "f":
         raise TypeError(f"{op}: all operands must have one floating dtype, got "
                         f"{sorted(str(d) for d in dts)}")
     return T, B, H, xg.dtype
@@ -264,11 +265,25 @@ def _vjp_abstract(xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     return avs
 
 
-lstm_sequence_p = Primitive("lstm_sequence", quiet(_fwd_impl), _fwd_abstract, multiple_results=True,
-                            family="rnn")
-lstm_sequence_jvp_p = Primitive("lstm_sequence_jvp", quiet(_jvp_impl), _jvp_abstract,
+def _in_float32(impl):
+    """``impl`` computing float16/bfloat16 operands in float32, each output rounded once (as
+    PyTorch's CPU kernels and fgrad's contractions do)."""
+
+    def run(xp, *args, **params):
+        dt = args[0].dtype
+        if not is_narrow(np.dtype(dt)):
+            return impl(xp, *args, **params)
+        outs = impl(xp, *[a.astype(F32) for a in args], **params)
+        return [o.astype(dt) for o in outs]
+
+    return run
+
+
+lstm_sequence_p = Primitive("lstm_sequence", quiet(_in_float32(_fwd_impl)), _fwd_abstract,
+                            multiple_results=True, family="rnn")
+lstm_sequence_jvp_p = Primitive("lstm_sequence_jvp", quiet(_in_float32(_jvp_impl)), _jvp_abstract,
                                 multiple_results=True, family="rnn")
-lstm_sequence_vjp_p = Primitive("lstm_sequence_vjp", quiet(_vjp_impl), _vjp_abstract,
+lstm_sequence_vjp_p = Primitive("lstm_sequence_vjp", quiet(_in_float32(_vjp_impl)), _vjp_abstract,
                                 multiple_results=True, family="rnn")
 for _p in (lstm_sequence_p, lstm_sequence_jvp_p, lstm_sequence_vjp_p):
     _p.may_warn = True  # exp may overflow (sigmoid of a large negative gate is 0, silently)
