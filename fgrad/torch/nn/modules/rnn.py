@@ -26,7 +26,7 @@ import fgrad.torch._conventions as _conv
 
 import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
-from ....ops.rnn import lstm_sequence_p
+from ....ops.rnn import gru_sequence_p, lstm_sequence_p
 from .._defop import defop
 from ..parameter import Parameter
 from ..utils.rnn import (PackedSequence, _packed_to_padded_time_major, _padded_to_packed_like,
@@ -91,6 +91,20 @@ def _lstm_sequence(xg, state, w_hh, b_hh, reverse: bool):
     args = (xg, state[0], state[1], w_hh) + ((b_hh,) if has_b else ())
     hs, c = defop("StackBackward0", ("lstm_sequence", has_b, reverse), fn, args, multi=True)[:2]
     return hs, (hs[0 if reverse else -1], c)
+
+
+def _gru_sequence(xg, state, w_hh, b_hh, reverse: bool):
+    """A whole GRU layer direction as one op (`fgrad.ops.rnn.gru_sequence_p`): returns
+    ``(hs, (h_last,))``; the op's gate activations and ``W_hn h + b_hn`` (dropped here) are
+    what its backward reads."""
+    has_b = b_hh is not None
+
+    def fn(xg, h, w, *b):
+        return gru_sequence_p.bind(xg, h, w, *b, reverse=reverse)
+
+    args = (xg, state[0], w_hh) + ((b_hh,) if has_b else ())
+    hs = defop("StackBackward0", ("gru_sequence", has_b, reverse), fn, args, multi=True)[0]
+    return hs, (hs[0 if reverse else -1],)
 
 
 def _gru_step(xg, h, w_hh, b_hh):
@@ -413,7 +427,8 @@ class GRU(RNNBase):
         def step(xg, st, w_hh, b_hh):
             return (_gru_step(xg, st[0], w_hh, b_hh),)
 
-        out, finals = self._run(x, states, step, valid, input if valid is not None else None)
+        out, finals = self._run(x, states, step, valid, input if valid is not None else None,
+                                _gru_sequence)
         out, finals = self._finish(out, finals, batched, input)
         return out, finals[0]
 

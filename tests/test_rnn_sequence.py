@@ -1,5 +1,6 @@
-"""The fused LSTM recurrence primitives (`fgrad.ops.rnn`): ``lstm_sequence``,
-``lstm_sequence_jvp`` and ``lstm_sequence_vjp``.
+"""The fused recurrence primitives (`fgrad.ops.rnn`): ``lstm_sequence``,
+``lstm_sequence_jvp``, ``lstm_sequence_vjp`` and the GRU's ``gru_sequence``,
+``gru_sequence_jvp``, ``gru_sequence_vjp``.
 
 Values against a NumPy recurrence written here from the LSTM equations; derivatives of
 orders 1 and 2 (forward and reverse) against finite differences, which also exercises the
@@ -14,8 +15,9 @@ import numpy as np
 import pytest
 
 import fgrad
-from fgrad.ops.rnn import (lstm_reference, lstm_sequence, lstm_sequence_jvp_p, lstm_sequence_p,
-                           lstm_sequence_vjp_p)
+from fgrad.ops.rnn import (gru_reference, gru_sequence, gru_sequence_jvp_p, gru_sequence_p,
+                           gru_sequence_vjp_p, lstm_reference, lstm_sequence, lstm_sequence_jvp_p,
+                           lstm_sequence_p, lstm_sequence_vjp_p)
 from fgrad.test_util import check_grads
 
 
@@ -169,3 +171,81 @@ def test_narrow_floats_compute_in_float32_and_round_once(narrow) -> None:
     np.testing.assert_array_equal(np.asarray(c), np.asarray(ec).astype(dt))
     g = fgrad.grad(lambda w: lstm_sequence(a[0], a[1], a[2], w, a[4])[1].astype(np.float32).sum())(a[3])
     assert g.dtype == dt
+
+
+# ---------------------------------------------------------------------------------------
+# GRU
+
+
+def _np_gru(xg, h0, w, b, reverse):
+    """The GRU equations in NumPy (float64), PyTorch's form: gates r, z, n."""
+    T, H = xg.shape[0], h0.shape[-1]
+    h = h0
+    hs = np.zeros(xg.shape[:2] + (H,))
+    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    b = np.zeros(3 * H) if b is None else b
+    for t in (range(T - 1, -1, -1) if reverse else range(T)):
+        hg = h @ w.T + b
+        x = xg[t]
+        r = sig(x[:, :H] + hg[:, :H])
+        z = sig(x[:, H:2 * H] + hg[:, H:2 * H])
+        n = np.tanh(x[:, 2 * H:] + r * hg[:, 2 * H:])
+        h = (1 - z) * n + z * h
+        hs[t] = h
+    return hs
+
+
+def _gru_args(T=4, B=3, H=2, bias=True, seed=0):
+    r = np.random.default_rng(seed)
+    a = [r.standard_normal(s) for s in [(T, B, 3 * H), (B, H), (3 * H, H)]]
+    return a + ([r.standard_normal(3 * H)] if bias else [])
+
+
+@pytest.mark.parametrize("reverse,bias", CASES)
+def test_gru_values_match_numpy_equations(reverse, bias) -> None:
+    a = _gru_args(bias=bias, seed=20)
+    hs = gru_sequence(*a, reverse=reverse)
+    np.testing.assert_allclose(np.asarray(hs), _np_gru(*a[:3], a[3] if bias else None, reverse),
+                               rtol=1e-13, atol=1e-14)
+    np.testing.assert_array_equal(np.asarray(gru_reference(*a, reverse=reverse)), np.asarray(hs))
+
+
+@pytest.mark.parametrize("reverse,bias", CASES)
+def test_gru_derivatives_match_finite_differences(reverse, bias) -> None:
+    a = _gru_args(T=3, B=2, H=2, bias=bias, seed=21)
+    check_grads(lambda *args: gru_sequence(*args, reverse=reverse), a, order=2, modes=("fwd", "rev"),
+                eps=1e-4, rtol=1e-4, atol=1e-5)
+
+
+def test_gru_jvp_and_vjp_primitives_are_transposes() -> None:
+    a = _gru_args(T=3, seed=22)
+    hs, gates, hn = gru_sequence_p.bind(*a, reverse=True)
+    r = np.random.default_rng(23)
+    t = [r.standard_normal(x.shape) for x in a]
+    u = r.standard_normal(np.shape(hs))
+    (jt,) = gru_sequence_jvp_p.bind(*a, hs, gates, hn, *t, reverse=True, has_bias=True)
+    ju = gru_sequence_vjp_p.bind(*a, hs, gates, hn, u, reverse=True, has_bias=True)
+    lhs = float((np.asarray(jt) * u).sum())
+    rhs = sum(float((np.asarray(x) * y).sum()) for x, y in zip(ju, t))
+    assert abs(lhs - rhs) < 1e-10 * max(1.0, abs(lhs))
+
+
+@pytest.mark.parametrize("batched", ["x", "w"])
+def test_gru_vmap_matches_a_loop(batched) -> None:
+    a = _gru_args(T=3, seed=24)
+    k_arg = 0 if batched == "x" else 2
+    stacked = np.random.default_rng(25).standard_normal((3,) + a[k_arg].shape)
+    axes = tuple(0 if i == k_arg else None for i in range(4))
+    args = [stacked if i == k_arg else x for i, x in enumerate(a)]
+    out = fgrad.vmap(gru_sequence, in_axes=axes)(*args)
+    for k in range(3):
+        one = [stacked[k] if i == k_arg else x for i, x in enumerate(a)]
+        np.testing.assert_allclose(np.asarray(out)[k], np.asarray(gru_sequence(*one)), rtol=1e-12, atol=1e-13)
+
+
+def test_gru_bad_shapes_raise() -> None:
+    a = _gru_args(T=2)
+    with pytest.raises(TypeError, match="gru_sequence: w_hh must have shape"):
+        gru_sequence(a[0], a[1], a[2][:3], a[3])
+    with pytest.raises(TypeError, match=r"\(T, B, 3\*H\)"):
+        gru_sequence(a[0][..., :5], *a[1:])
