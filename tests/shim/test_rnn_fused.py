@@ -1,4 +1,4 @@
-"""`fgrad.torch.nn.LSTM` on the fused whole-sequence primitive (`fgrad.ops.rnn`).
+"""`fgrad.torch.nn.LSTM` and `GRU` on the fused whole-sequence primitives (`fgrad.ops.rnn`).
 
 Gradients against PyTorch live (every module option the shim supports: layers,
 directions, batch_first, no bias, unbatched input, given initial states, dropout=0,
@@ -89,6 +89,43 @@ def test_gradients_match_stored_torch_numbers() -> None:
     np.testing.assert_allclose(x.grad.numpy()[2], STORED_X_GRAD_2, **tol)
 
 
+# stored from torch 2.13.0 (CPU, float64): GRU(3, 4, num_layers=2, bidirectional=True,
+# batch_first=True), parameters U(-0.6, 0.6) from default_rng(2027) in order, then x (2, 5, 3) and
+# h0 (4, 2, 4) standard normal; loss = sum(out^2) + 2 sum(h_n)
+GRU_STORED_LOSS = 37.47238054974589
+GRU_STORED_W_HH_L0_ROWS_0_4 = [
+    [-0.014393375885, 0.198717913976, -0.053547014751, -0.137080888864],
+    [0.054447572129, -0.033207463672, -0.04704455858, 0.06363089865],
+    [0.078301327261, -0.01032667579, 0.026564770011, 0.015639929119],
+    [0.06926368696, 0.091798673142, -0.210962775371, 0.108569829781]]
+GRU_STORED_B_HH_L1R = [
+    0.871728510785, -0.503193782578, 0.915636415212, 0.359913688486, 1.603977226613, 2.065655707972,
+    -0.233152754147, 0.778821136523, 1.875754256266, -2.10189546322, 1.881267210616, 1.210999099285]
+GRU_STORED_H0_GRAD_3 = [[5.290328960527, -3.530572377559, 0.553874816134, -0.472072183615],
+                        [3.711953223381, -1.521907653116, -0.810567941561, 0.322287333687]]
+GRU_STORED_X_GRAD_1_2_4 = [[-0.11392018204, -0.557249205138, 0.014308527951],
+                           [-0.757531638618, 0.43229472279, -1.272697653646]]
+
+
+def test_gru_gradients_match_stored_torch_numbers() -> None:
+    m = nn.GRU(3, 4, num_layers=2, bidirectional=True, batch_first=True).double()
+    r = np.random.default_rng(2027)
+    with ft.no_grad():
+        for p in m.parameters():
+            p.copy_(ft.from_numpy(r.uniform(-0.6, 0.6, tuple(p.shape))))
+    x = ft.from_numpy(r.standard_normal((2, 5, 3))).requires_grad_()
+    h0 = ft.from_numpy(r.standard_normal((4, 2, 4))).requires_grad_()
+    o, h = m(x, h0)
+    loss = (o ** 2).sum() + h.sum() * 2
+    loss.backward()
+    tol = dict(rtol=1e-9, atol=1e-11)
+    np.testing.assert_allclose(loss.item(), GRU_STORED_LOSS, rtol=1e-12)
+    np.testing.assert_allclose(m.weight_hh_l0.grad.numpy()[:4], GRU_STORED_W_HH_L0_ROWS_0_4, **tol)
+    np.testing.assert_allclose(m.bias_hh_l1_reverse.grad.numpy(), GRU_STORED_B_HH_L1R, **tol)
+    np.testing.assert_allclose(h0.grad.numpy()[3], GRU_STORED_H0_GRAD_3, **tol)
+    np.testing.assert_allclose(x.grad.numpy()[1, 2:4], GRU_STORED_X_GRAD_1_2_4, **tol)
+
+
 CONFIGS = [
     (dict(), (7, 3, 5), False),
     (dict(batch_first=True), (3, 6, 5), False),
@@ -101,9 +138,10 @@ CONFIGS = [
 
 
 @needs_torch
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
 @pytest.mark.parametrize("kw,shape,with_state", CONFIGS)
-def test_values_and_gradients_match_torch_live(kw, shape, with_state) -> None:
-    fm, tm = nn.LSTM(5, 6, **kw).double(), _torch.nn.LSTM(5, 6, **kw).double()
+def test_values_and_gradients_match_torch_live(mode, kw, shape, with_state) -> None:
+    fm, tm = getattr(nn, mode)(5, 6, **kw).double(), getattr(_torch.nn, mode)(5, 6, **kw).double()
     vals = _params(fm, 1)
     _load(fm, vals, ft)
     _load(tm, vals, _torch)
@@ -112,17 +150,26 @@ def test_values_and_gradients_match_torch_live(kw, shape, with_state) -> None:
     D = (2 if kw.get("bidirectional") else 1) * kw.get("num_layers", 1)
     B = shape[0] if kw.get("batch_first") else shape[1]
     sshape = (D, 6) if len(shape) == 2 else (D, B, 6)
-    s0 = [r.standard_normal(sshape) for _ in range(2)]
+    s0 = [r.standard_normal(sshape) for _ in range(2 if mode == "LSTM" else 1)]
     fx, tx = ft.tensor(x, requires_grad=True), _torch.tensor(x, requires_grad=True)
     fs = [ft.tensor(s, requires_grad=True) for s in s0]
     ts = [_torch.tensor(s, requires_grad=True) for s in s0]
-    fo, (fh, fc) = fm(fx, tuple(fs)) if with_state else fm(fx)
-    to, (th, tc) = tm(tx, tuple(ts)) if with_state else tm(tx)
-    for a, b in ((fo, to), (fh, th), (fc, tc)):
+
+    def run(m, x, states):
+        """(output, [h_n, c_n]) or (output, [h_n])."""
+        if mode == "LSTM":
+            o, (h, c) = m(x, tuple(states)) if with_state else m(x)
+            return o, [h, c]
+        o, h = m(x, states[0]) if with_state else m(x)
+        return o, [h]
+
+    fo, fst = run(fm, fx, fs)
+    to, tst = run(tm, tx, ts)
+    for a, b in zip([fo] + fst, [to] + tst):
         np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-12, atol=1e-13)
     w = r.standard_normal(tuple(to.shape))
-    ((fo * ft.tensor(w)).sum() + (fh ** 2).sum() + 3 * fc.sum()).backward()
-    ((to * _torch.tensor(w)).sum() + (th ** 2).sum() + 3 * tc.sum()).backward()
+    ((fo * ft.tensor(w)).sum() + (fst[0] ** 2).sum() + 3 * fst[-1].sum()).backward()
+    ((to * _torch.tensor(w)).sum() + (tst[0] ** 2).sum() + 3 * tst[-1].sum()).backward()
     np.testing.assert_allclose(fx.grad.numpy(), tx.grad.numpy(), rtol=1e-10, atol=1e-12)
     if with_state:
         for a, b in zip(fs, ts):
@@ -132,8 +179,9 @@ def test_values_and_gradients_match_torch_live(kw, shape, with_state) -> None:
 
 
 @needs_torch
-def test_float32_training_step_matches_torch() -> None:
-    fm, tm = nn.LSTM(8, 16, num_layers=2), _torch.nn.LSTM(8, 16, num_layers=2)
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_float32_training_step_matches_torch(mode) -> None:
+    fm, tm = getattr(nn, mode)(8, 16, num_layers=2), getattr(_torch.nn, mode)(8, 16, num_layers=2)
     vals = _params(fm, 3, 0.25)
     _load(fm, vals, ft)
     _load(tm, vals, _torch)
@@ -148,8 +196,10 @@ def test_float32_training_step_matches_torch() -> None:
 
 
 @needs_torch
-def test_double_backward_matches_torch() -> None:
-    fm, tm = nn.LSTM(2, 3, bidirectional=True).double(), _torch.nn.LSTM(2, 3, bidirectional=True).double()
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_double_backward_matches_torch(mode) -> None:
+    fm = getattr(nn, mode)(2, 3, bidirectional=True).double()
+    tm = getattr(_torch.nn, mode)(2, 3, bidirectional=True).double()
     vals = _params(fm, 5)
     _load(fm, vals, ft)
     _load(tm, vals, _torch)
@@ -198,12 +248,13 @@ def _count_nodes(t) -> int:
     return len(seen)
 
 
-def test_one_node_per_layer_direction() -> None:
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_one_node_per_layer_direction(mode) -> None:
     """The graph does not grow with the sequence (it held one node per time step)."""
-    m = nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+    m = getattr(nn, mode)(3, 4, num_layers=2, bidirectional=True)
     counts = [_count_nodes(m(ft.randn(T, 2, 3))[0]) for T in (2, 30)]
     assert counts[0] == counts[1]
-    assert type(nn.LSTM(3, 4)(ft.randn(5, 2, 3))[0].grad_fn).__name__ == "StackBackward0"
+    assert type(getattr(nn, mode)(3, 4)(ft.randn(5, 2, 3))[0].grad_fn).__name__ == "StackBackward0"
 
 
 def test_functional_face_grad_and_vmap() -> None:

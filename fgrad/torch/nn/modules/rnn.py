@@ -2,8 +2,11 @@
 
 Parameters have PyTorch's names, shapes, gate order (LSTM: i, f, g, o; GRU: r, z, n) and
 initialisation U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).  A layer projects the whole
-input sequence with one matmul, then runs one fused cell op per time step (its fgrad
-definition gives the gradient); outputs are stacked (``StackBackward0``) as in PyTorch.
+input sequence with one matmul.  `LSTM` and `GRU` on a tensor input then run the whole
+recurrence of each layer direction as one op (`fgrad.ops.rnn`: its backward is one
+backward-in-time primitive; ``StackBackward0``, as PyTorch names the output's node); `RNN`,
+the cells and PackedSequence inputs run one fused cell op per time step (its fgrad
+definition gives the gradient), the outputs stacked.
 
 Example::
 
