@@ -1,4 +1,7 @@
-"""A whole LSTM layer's recurrence as one primitive (PyTorch's fused LSTM kernels, CPU or GPU).
+"""A whole LSTM or GRU layer's recurrence as one primitive (as PyTorch's fused RNN kernels).
+
+The LSTM is described here; the GRU (`gru_sequence`, below) is built the same way, and both
+get their rules from one description (`_Cell`).
 
 ``lstm_sequence(xg, h0, c0, w_hh, b_hh, reverse=False)`` runs, for t = 0 .. T-1 (T-1 .. 0
 with ``reverse``)::
