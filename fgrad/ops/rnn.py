@@ -135,10 +135,6 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     return [hs, c.copy(), cs, gates, tcs]
 
 
-def _sigmoid_grad(s, xp):
-    return s * (1 - s)
-
-
 def _jvp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     """``(dhs, dc_last)``: the tangent recurrence at the residuals."""
     nb = 1 if has_bias else 0
