@@ -43,6 +43,9 @@ TESTED_ELSEWHERE = {
     "custom_lin": "tests/test_transforms.py",   # custom_vjp under grad / vmap / nesting
     "custom_vmap_call": "tests/test_custom_gradient_vmap.py",  # custom_vmap: vmap/jit/nesting/jvp
     "linear_call": "tests/test_custom_gradient_vmap.py",  # jvp, transpose, vmap vs loop, jit
+    # the fused LSTM/GRU recurrences and their derivative pairs: values, FD orders 1-2, vmap, jit
+    **{f"{c}_sequence{s}": "tests/test_rnn_sequence.py"
+       for c in ("lstm", "gru") for s in ("", "_jvp", "_vjp")},
     # custom rules staged by jit / make_jaxpr / loop bodies: derivatives, vmap, nesting
     **{n: "tests/test_custom_rules_under_jit.py" for n in (
         "custom_jvp_call", "custom_vjp_call", "custom_vjp_lin")},

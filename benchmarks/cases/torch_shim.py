@@ -206,6 +206,53 @@ class TorchLSTMStep(Case):
         return _lstm_step(torch, self.params, self.x, self.y)
 
 
+def _gru_step(t, params, x, y):
+    """One training step of GRU(32, 64) over a length-50 sequence (batch 16) + Linear(64, 10)
+    on the last output, cross-entropy, SGD; returns the loss and the first weight's gradient."""
+    t.manual_seed(0)
+    gru, head = t.nn.GRU(32, 64), t.nn.Linear(64, 10)
+    with t.no_grad():
+        for p, v in zip(list(gru.parameters()) + list(head.parameters()), params):
+            p.copy_(t.from_numpy(v.copy()))
+    opt = t.optim.SGD(list(gru.parameters()) + list(head.parameters()), lr=0.0)
+    xt, yt = t.from_numpy(x), t.from_numpy(y)
+    lossf = t.nn.CrossEntropyLoss()
+
+    def run():
+        opt.zero_grad()
+        out, _ = gru(xt)
+        loss = lossf(head(out[-1]), yt)
+        loss.backward()
+        opt.step()
+        return loss.detach(), gru.weight_hh_l0.grad.detach()
+
+    return run
+
+
+@register
+class TorchGRUStep(TorchLSTMStep):
+    name = "torch_gru"
+    short = "fgrad.torch GRU train step"
+    title = ("`fgrad.torch` training step: GRU(32, 64) over 50 steps, batch 16, Linear(64, 10) on the "
+             "last output, CrossEntropyLoss, SGD (float32)")
+
+    def setup(self):
+        rng = np.random.default_rng(0)
+        s = 1 / 8
+        shapes = [(192, 32), (192, 64), (192,), (192,), (10, 64), (10,)]
+        self.params = [rng.uniform(-s, s, sh).astype(np.float32) for sh in shapes]
+        self.x = rng.standard_normal((50, 16, 32)).astype(np.float32)
+        self.y = rng.integers(0, 10, 16).astype(np.int64)
+
+    def fgrad(self):
+        return _gru_step(_fgrad_torch(), self.params, self.x, self.y)
+
+    def torch(self):
+        import torch
+
+        return _gru_step(torch, self.params, self.x, self.y)
+
+
 def _gelu_fwd_bwd(t, x):
     xt = t.from_numpy(x.copy()).requires_grad_()
     gelu = t.nn.functional.gelu

@@ -1,8 +1,10 @@
 """Issue 16: the shim's LSTM train step.  `unbind`/`split` are one node whose backward is
 one ``concatenate`` (not a full-size zero-padded gradient per piece: O(T^2) memory traffic
-over a sequence), and the LSTM step op saves its gate activations, so its backward program
-runs no forward matmul, sigmoid or tanh again.  Gradients (first and second order) are
-checked against finite differences and, when installed, PyTorch."""
+over a sequence); a layer direction is one op on the fused sequence primitive
+(`fgrad.ops.rnn`, see tests/shim/test_rnn_fused.py) and the cells' step ops save their gate
+activations, so no backward program runs the forward matmul, sigmoid or tanh again.
+Gradients (first and second order) are checked against finite differences and, when
+installed, PyTorch."""
 
 from __future__ import annotations
 
@@ -67,14 +69,27 @@ def _step_prims(out, node_name):
     raise AssertionError(f"no {node_name} node")
 
 
-@pytest.mark.parametrize("name,node", [("LSTM", "MulBackward0"), ("GRU", "AddBackward0")])
+@pytest.mark.parametrize("name,node", [("LSTMCell", "MulBackward0"), ("GRUCell", "AddBackward0")])
 def test_step_backward_reads_saved_gates(name, node):
-    out, _ = getattr(nn, name)(3, 4)(ft.randn(5, 2, 3))
+    """The cells (and packed sequences) run one op per step; its backward reads the saved
+    gates."""
+    cell = getattr(nn, name)(3, 4)
+    h = ft.randn(2, 4, requires_grad=True)
+    out = cell(ft.randn(2, 3), (h, h * 0.5) if name == "LSTMCell" else h)
+    out = out[0] if isinstance(out, tuple) else out
     # the step op's backward: dh = dg @ W and dW = dg^T h only (no forward matmul again),
     # and no sigmoid or tanh evaluated again
     prims = _step_prims(out, node)
     assert prims.count("dot_general") == 2
     assert "logistic" not in prims and "tanh" not in prims and "exp" not in prims
+
+
+@pytest.mark.parametrize("name", ["LSTM", "GRU"])
+def test_layer_backward_is_one_sequence_primitive(name):
+    """A layer direction on a tensor input is one op whose backward is the backward-in-time
+    primitive alone (no forward recurrence, sigmoid or tanh again)."""
+    out, _ = getattr(nn, name)(3, 4)(ft.randn(5, 2, 3))
+    assert _step_prims(out, "StackBackward0") == [f"{name.lower()}_sequence_vjp"]
 
 
 def _lstm_loss(lstm, x):

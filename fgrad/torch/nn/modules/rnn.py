@@ -2,8 +2,11 @@
 
 Parameters have PyTorch's names, shapes, gate order (LSTM: i, f, g, o; GRU: r, z, n) and
 initialisation U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).  A layer projects the whole
-input sequence with one matmul, then runs one fused cell op per time step (its fgrad
-definition gives the gradient); outputs are stacked (``StackBackward0``) as in PyTorch.
+input sequence with one matmul.  `LSTM` and `GRU` on a tensor input then run the whole
+recurrence of each layer direction as one op (`fgrad.ops.rnn`: its backward is one
+backward-in-time primitive; ``StackBackward0``, as PyTorch names the output's node); `RNN`,
+the cells and PackedSequence inputs run one fused cell op per time step (its fgrad
+definition gives the gradient), the outputs stacked.
 
 Example::
 
@@ -26,6 +29,7 @@ import fgrad.torch._conventions as _conv
 
 import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
+from ....ops.rnn import gru_sequence_p, lstm_sequence_p
 from .._defop import defop
 from ..parameter import Parameter
 from ..utils.rnn import (PackedSequence, _packed_to_padded_time_major, _padded_to_packed_like,
@@ -75,6 +79,35 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
 
     args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
     return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, multi=True)[:2]
+
+
+def _lstm_sequence(xg, state, w_hh, b_hh, reverse: bool):
+    """A whole LSTM layer direction as one op (`fgrad.ops.rnn.lstm_sequence_p`): returns
+    ``(hs, (h_last, c_last))``.  The op also outputs each step's cell state, gate
+    activations and ``tanh(c_t)`` (dropped here); its backward reads them and runs the
+    backward-in-time recurrence in one primitive."""
+    has_b = b_hh is not None
+
+    def fn(xg, h, c, w, *b):
+        return lstm_sequence_p.bind(xg, h, c, w, *b, reverse=reverse)
+
+    args = (xg, state[0], state[1], w_hh) + ((b_hh,) if has_b else ())
+    hs, c = defop("StackBackward0", ("lstm_sequence", has_b, reverse), fn, args, multi=True)[:2]
+    return hs, (hs[0 if reverse else -1], c)
+
+
+def _gru_sequence(xg, state, w_hh, b_hh, reverse: bool):
+    """A whole GRU layer direction as one op (`fgrad.ops.rnn.gru_sequence_p`): returns
+    ``(hs, (h_last,))``; the op's gate activations and ``W_hn h + b_hn`` (dropped here) are
+    what its backward reads."""
+    has_b = b_hh is not None
+
+    def fn(xg, h, w, *b):
+        return gru_sequence_p.bind(xg, h, w, *b, reverse=reverse)
+
+    args = (xg, state[0], w_hh) + ((b_hh,) if has_b else ())
+    hs = defop("StackBackward0", ("gru_sequence", has_b, reverse), fn, args, multi=True)[0]
+    return hs, (hs[0 if reverse else -1],)
 
 
 def _gru_step(xg, h, w_hh, b_hh):
@@ -235,6 +268,8 @@ class RNNBase(Module):
         if self.batch_first:
             input = input.transpose(0, 1)
         T, B = input.size(0), input.size(1)
+        if T == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         D = 2 if self.bidirectional else 1
         expected = (self.num_layers * D, B, self.hidden_size)
         states = []
@@ -261,11 +296,13 @@ class RNNBase(Module):
                 states.append(s)
         return input, states, is_batched, T, valid
 
-    def _run(self, input, states, step, valid=None, packed=None):
+    def _run(self, input, states, step, valid=None, packed=None, sequence=None):
         """Run all layers and directions; ``step(xg_t, state_tuple, w_hh, b_hh) -> state_tuple``
-        with the first state the output. Where ``valid[t]`` is False (past the end of a packed
-        sequence) the state is carried unchanged, so the final states are each sequence's
-        last real step, in either direction.  For a PackedSequence input (``packed``) the
+        with the first state the output, or, for a tensor input, ``sequence(xg, state_tuple,
+        w_hh, b_hh, reverse) -> (outputs, state_tuple)`` (one op for all steps) when given.
+        Where ``valid[t]`` is False (past the end of a packed sequence) the state is carried
+        unchanged, so the final states are each sequence's last real step, in either
+        direction.  For a PackedSequence input (``packed``) the
         dropout between layers is drawn over the packed data, as PyTorch draws it."""
         D = 2 if self.bidirectional else 1
         layer_input = input
@@ -281,6 +318,12 @@ class RNNBase(Module):
                 xg = F.linear(layer_input, w_ih, b_ih)
                 k = layer * D + direction
                 st = tuple(s[k] for s in states)
+                if sequence is not None and valid is None:
+                    out, st = sequence(xg, st, w_hh, b_hh, direction == 1)
+                    for i, s in enumerate(st):
+                        finals[i].append(s)
+                    dir_outputs.append(out)
+                    continue
                 T = xg.size(0)
                 order = range(T - 1, -1, -1) if direction == 1 else range(T)
                 outs = [None] * T
@@ -367,7 +410,8 @@ class LSTM(RNNBase):
         def step(xg, st, w_hh, b_hh):
             return _lstm_step(xg, st[0], st[1], w_hh, b_hh)
 
-        out, finals = self._run(x, states, step, valid, input if valid is not None else None)
+        out, finals = self._run(x, states, step, valid, input if valid is not None else None,
+                                _lstm_sequence)
         out, finals = self._finish(out, finals, batched, input)
         return out, (finals[0], finals[1])
 
@@ -386,7 +430,8 @@ class GRU(RNNBase):
         def step(xg, st, w_hh, b_hh):
             return (_gru_step(xg, st[0], w_hh, b_hh),)
 
-        out, finals = self._run(x, states, step, valid, input if valid is not None else None)
+        out, finals = self._run(x, states, step, valid, input if valid is not None else None,
+                                _gru_sequence)
         out, finals = self._finish(out, finals, batched, input)
         return out, finals[0]
 
