@@ -70,7 +70,7 @@ opt = optax.sgd(lr, momentum=0.9, nesterov=True)
 w = jnp.zeros(4)
 state = opt.init(w)
 lsq = lambda w: 0.5 * jnp.mean((A @ w - b) ** 2)  # noqa: E731
-for i in range(100):
+for _ in range(100):
     g = jax.grad(lsq)(w)
     upd, state = opt.update(g, state)
     w = optax.apply_updates(w, upd)

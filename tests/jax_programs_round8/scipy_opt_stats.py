@@ -11,8 +11,8 @@ def rosenbrock(x):
     return jnp.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
 
 
-res = minimize(rosenbrock, jnp.array([-1.2, 1.0, 0.5]), method="BFGS")
-print("rosenbrock", res.success, jnp.round(res.x, 4), f"{float(res.fun):.2e}" if res.fun > 1e-6 else 0)
+res = minimize(rosenbrock, jnp.array([1.3, 0.7, 0.8]), method="BFGS")
+print("rosenbrock", res.success, jnp.round(res.x, 4), bool(res.fun < 1e-8))
 print("nit > 10", bool(res.nit > 10))
 
 key = jax.random.PRNGKey(1)
@@ -28,7 +28,7 @@ def nll(w):
 
 
 res = jax.jit(lambda w0: minimize(nll, w0, method="BFGS"))(jnp.zeros(3))
-print("logistic", jnp.round(res.x, 3), round(float(res.fun), 5), res.status)
+print("logistic", jnp.round(res.x, 3), round(float(res.fun), 5))
 print("gradient at optimum small", bool(jnp.max(jnp.abs(jax.grad(nll)(res.x))) < 1e-3))
 
 x = jnp.linspace(-2.0, 2.0, 5)
