@@ -298,6 +298,16 @@ def test_lax_explicit_64bit_requests_warn_in_32bit_mode_and_fgrad_itself_is_quie
         fgrad.random.normal(fgrad.random.PRNGKey(0), (2,)), fnp.bincount(fnp.arange(3))
 
 
+def test_scan_stacked_outputs_keep_the_weak_type():
+    """JAX: ``ys`` stacked from weakly typed body outputs are weak (fgrad dropped it)."""
+    carry, ys = lax.scan(lambda c, _: (c * 2, c), 1, None, length=3)
+    assert _weak(carry) and _weak(ys) and ys.tolist() == [1, 2, 4]
+    _, ys = fgrad.jit(lambda: lax.scan(lambda c, _: (c * 2, c), 1, None, length=3))()
+    assert _weak(ys)
+    _, ys = lax.scan(lambda c, x: (c, x * 1.5), 0.0, fnp.arange(3.0))
+    assert not _weak(ys)  # computed from the strongly typed xs: strong, as in JAX
+
+
 def test_shaped_array_repr_is_jax_repr():
     avals = fgrad.make_jaxpr(lambda x: fnp.sum(x * 2))(fnp.ones(3)).out_avals
     assert repr(avals) == "[ShapedArray(float64[])]"

@@ -52,8 +52,7 @@ def cumulative(carry, x):
 
 total, doubled = lax.scan(cumulative, 0.0, jnp.arange(1.0, 6.0))
 print(total, doubled)
-carry, powers = lax.scan(lambda c, _: (c * 2, c), 1, None, length=5)
-print(carry, powers)
+print(lax.scan(lambda c, _: (c * 2, c), 1, None, length=5))
 print(lax.scan(cumulative, 0.0, jnp.arange(1.0, 6.0), reverse=True))
 
 
