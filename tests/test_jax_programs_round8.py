@@ -42,7 +42,8 @@ RTOL_PROGRAM = {("gp_bayes", "32"): 5e-4, ("optax_loop", "64"): 1e-7}
 
 def _run(name: str, bits: str, alias: bool) -> str:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-           "JAX_PLATFORMS": "cpu", "FGRAD_BACKEND": os.environ.get("FGRAD_BACKEND", "cpu"),
+           # the CPU backend: the programs use bfloat16, which CuPy (and the fake device) lack
+           "JAX_PLATFORMS": "cpu", "FGRAD_BACKEND": "cpu",
            "JAX_ENABLE_X64": "1" if bits == "64" else "0", "OMP_NUM_THREADS": "1"}
     path = str(PROGRAMS / f"{name}.py")
     args = ["-m", "fgrad.jax_alias", path] if alias else [path]
@@ -206,8 +207,9 @@ def test_random_bits_default_dtype_is_the_canonical_uint():
 def test_bfloat16_uniform_and_normal_streams_are_jax_streams():
     """JAX draws 8 random bits for a type with fewer than 8 mantissa bits (bfloat16);
     fgrad drew 16, so every bfloat16 sample differed from JAX's."""
-    u = fgrad.random.uniform(fgrad.random.PRNGKey(1), (4,), fnp.bfloat16)
-    z = fgrad.random.normal(fgrad.random.PRNGKey(1), (4,), fnp.bfloat16)
+    with fgrad.default_device("cpu"):  # CuPy (and the fake device) have no bfloat16
+        u = fgrad.random.uniform(fgrad.random.PRNGKey(1), (4,), fnp.bfloat16)
+        z = fgrad.random.normal(fgrad.random.PRNGKey(1), (4,), fnp.bfloat16)
     # JAX 0.10.2
     assert np.asarray(u, np.float32).tolist() == [0.7109375, 0.2421875, 0.4765625, 0.9375]
     assert np.asarray(z, np.float32).tolist() == [0.5625, -0.69140625, -0.053955078125, 1.546875]
