@@ -37,7 +37,9 @@ NUMBER = r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|\bnan\b|-?\binf\b"  
 # relative tolerances: float32 programs agree to a few ulps; training loops and the
 # Gaussian-process solves (condition number ~1e4) accumulate those differences
 RTOL = {"32": 2e-5, "64": 1e-9}
-RTOL_PROGRAM = {("gp_bayes", "32"): 5e-4, ("optax_loop", "64"): 1e-7}
+# (optax_loop prints the residual of a near-exact least-squares fit, ~1e-6, which amplifies
+# the weights' last-digit differences)
+RTOL_PROGRAM = {("gp_bayes", "32"): 5e-4, ("optax_loop", "32"): 2e-4, ("optax_loop", "64"): 5e-6}
 
 
 def _run(name: str, bits: str, alias: bool) -> str:
