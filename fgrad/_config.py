@@ -356,7 +356,7 @@ class debug_nans(_OptionScope):
         >>> import fgrad, fgrad.numpy as fnp
         >>> with fgrad.debug_nans(True):
         ...     fgrad.grad(fnp.sqrt)(4.0)
-        Array(0.25, dtype=float64)
+        Array(0.25, dtype=float64, weak_type=True)
     """
 
     name = "jax_debug_nans"

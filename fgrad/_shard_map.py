@@ -217,7 +217,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = I
         ... def total_grad(w, x):
         ...     return fgrad.grad(lambda w: lax.psum(fnp.sum((w * x) ** 2), "batch"))(w)
         >>> total_grad(fnp.asarray(1.5), fnp.arange(4.0))
-        Array(42., dtype=float64)
+        Array(42., dtype=float64, weak_type=True)
     """
     if check_rep is not None:
         check_vma = bool(check_rep)

@@ -17,7 +17,7 @@ Example::
     >>> import fgrad, fgrad.numpy as fnp
     >>> block = fgrad.checkpoint(lambda x: fnp.sin(fnp.sin(x)))
     >>> fgrad.grad(lambda x: block(block(x)))(0.5)
-    Array(0.62933451, dtype=float64)
+    Array(0.62933451, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations

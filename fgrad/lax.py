@@ -10,7 +10,7 @@ Example::
 
     >>> import fgrad, fgrad.lax as lax
     >>> fgrad.grad(lambda x: x * lax.stop_gradient(x))(3.0)
-    Array(3., dtype=float64)
+    Array(3., dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations

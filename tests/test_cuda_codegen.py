@@ -132,9 +132,9 @@ def test_weak_scalars_keep_float32_and_ints_follow_numpy():
         ("int32 x0", "int32 y0", "const int v0 = (int)(x0 + 2);\ny0 = v0;"),
         # int32 * weak float runs NumPy's float64 loop
         ("int32 x0", "float64 y0", "const double v0 = (double)((double)(x0) * 2.5);\ny0 = v0;"),
-        # float32 + int32 -> float64 (NumPy's promotion)
-        ("float32 x0, int32 x1", "float64 y0",
-         "const double v0 = (double)((double)(x0) + (double)(x1));\ny0 = v0;"),
+        # float32 + int32 -> float32 (JAX's lattice: the int32 is converted first)
+        ("int32 x0, float32 x1", "float32 y0",
+         "const float v0 = (float)(x0);\nconst float v1 = (float)(x1 + v0);\ny0 = v1;"),
     ])
 
 

@@ -94,7 +94,7 @@ def test_lax_binary_ops_accept_weak_scalars_and_same_dtypes():
     assert lax.add(I32, 3).dtype == np.int32
     assert lax.add(2.0, 3.0) == 5.0
     np.testing.assert_allclose(np.asarray(lax.sub(F32, F32)), [0.0, 0.0])
-    assert fnp.add(F32, I32).dtype == np.float64  # fgrad.numpy promotes (NumPy's rule)
+    assert fnp.add(F32, I32).dtype == np.float32  # fgrad.numpy promotes (JAX's lattice)
 
 
 def test_lax_pow_keeps_the_base_dtype():

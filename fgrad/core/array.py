@@ -63,7 +63,11 @@ class ShapedArray:
     def str_short(self) -> str:
         return f"{self.dtype.name}[{','.join(map(str, self.shape))}]"
 
-    __repr__ = str_short
+    __str__ = str_short
+
+    def __repr__(self) -> str:  # JAX's: ShapedArray(float32[2,3]) (str gives float32[2,3])
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.str_short()}{weak})"
 
 
 class ShapeDtypeStruct:

@@ -176,7 +176,7 @@ class ClosedJaxpr(Jaxpr):
         >>> import fgrad, fgrad.numpy as fnp
         >>> cj = fgrad.make_jaxpr(lambda x: fnp.sin(x) * 2.0)(fnp.zeros(3))
         >>> cj.in_avals, cj.out_avals, [e.primitive.name for e in cj.eqns]
-        ([float64[3]], [float64[3]], ['sin', 'mul'])
+        ([ShapedArray(float64[3])], [ShapedArray(float64[3])], ['sin', 'mul'])
     """
 
     __slots__ = ("consts",)

@@ -66,12 +66,15 @@ def _promote_bfloat16(other: np.dtype) -> np.dtype:
 
 def promote_types(a: Any, b: Any) -> np.dtype:
     """``numpy.promote_types`` that also knows bfloat16 (JAX's lattice: it is below float32,
-    beside float16, above every integer).
+    beside float16, above every integer), with JAX's rule for an integer meeting a float or
+    complex type: the result is that inexact type.
 
     Example::
 
         >>> promote_types(bfloat16, np.int64), promote_types(bfloat16, np.float64)
         (dtype(bfloat16), dtype('float64'))
+        >>> promote_types(np.int64, np.float32), promote_types(np.int32, np.complex64)
+        (dtype('float32'), dtype('complex64'))
     """
     a, b = np.dtype(a), np.dtype(b)
     if a == b:
@@ -80,6 +83,12 @@ def promote_types(a: Any, b: Any) -> np.dtype:
         return _promote_bfloat16(b)
     if b == bfloat16:
         return _promote_bfloat16(a)
+    # JAX's lattice puts every integer below every float: int64 + float32 is float32 and
+    # int16 + float16 is float16 (NumPy widens both to hold the integer's range)
+    if a.kind in "iu" and b.kind in "fc":
+        return b
+    if b.kind in "iu" and a.kind in "fc":
+        return a
     return np.promote_types(a, b)
 
 

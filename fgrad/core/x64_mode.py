@@ -108,8 +108,8 @@ _SCALAR_TYPES = (float, int, complex)
 
 def _explicit_request_level(dt: np.dtype) -> int:
     """The warning's ``stacklevel`` (the user's line) if the user's call into fgrad passed
-    ``dt`` as its ``dtype`` argument (or is the scalar type ``fgrad.numpy.<dt>(x)``); 0 when
-    fgrad's own code asked for it."""
+    ``dt`` as its ``dtype`` argument (``new_dtype``/``index_dtype`` in `fgrad.lax`; or is the
+    scalar type ``fgrad.numpy.<dt>(x)``); 0 when fgrad's own code asked for it."""
     frame, level = sys._getframe(2), 3
     outer = None
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
@@ -118,6 +118,8 @@ def _explicit_request_level(dt: np.dtype) -> int:
         return level - 1
     local = outer.f_locals
     asked = local.get("dtype", getattr(local.get("cls"), "dtype", None))
+    if asked is None:  # lax's names for it (convert_element_type, argmax, bitcast_convert_type)
+        asked = local.get("new_dtype", local.get("index_dtype"))
     if asked is None or any(asked is t for t in _SCALAR_TYPES):
         return 0
     try:

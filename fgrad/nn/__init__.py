@@ -12,7 +12,7 @@ Example::
     >>> nn.softmax(fnp.asarray([1000.0, 1000.0]))
     Array([0.5, 0.5], dtype=float64)
     >>> fgrad.grad(nn.relu)(0.0)
-    Array(0., dtype=float64)
+    Array(0., dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.array import get_aval
 from ..core import narrow_floats
+from ..core import x64_mode
 from ..core.x64_mode import canonical_dtype
 
 bfloat16 = narrow_floats.bfloat16.type
@@ -31,7 +32,11 @@ def promote_types(type1: Any, type2: Any) -> np.dtype:
         >>> fnp.promote_types(fnp.bfloat16, fnp.int32)
         dtype(bfloat16)
     """
-    return narrow_floats.promote_types(type1, type2)
+    out = narrow_floats.promote_types(type1, type2)
+    if out == np.int64 and not x64_mode.enabled and max(np.dtype(type1).itemsize,
+                                                         np.dtype(type2).itemsize) < 8:
+        return np.dtype(np.int32)  # JAX's 32-bit lattice: uint32 + int32 -> int32, not int64
+    return out
 
 
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:

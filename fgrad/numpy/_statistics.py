@@ -20,6 +20,9 @@ import math
 import numpy as np
 
 from ..core.array import Tracer, get_aval
+from ..core.narrow_floats import dtype_kind
+from ..core.x64_mode import canonical_dtype
+from ._dtypes import result_type
 from ..core.trace import ConcretizationError
 import fgrad.numpy._building_blocks as fnp
 from ._indexing import _concrete
@@ -164,9 +167,17 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength=0, *, len
     return fnp.zeros(length, get_aval(w).dtype).at[idx].add(w, mode="drop")
 
 
+def _inexact(dt) -> np.dtype:
+    """JAX's ``to_inexact_dtype``: a float/complex dtype as is; bool and integers up to 32
+    bits become float32, 64-bit integers float64 (then narrowed while 64-bit types are off)."""
+    dt = np.dtype(dt)
+    if dtype_kind(dt) in "fc":
+        return dt
+    return canonical_dtype(np.float64 if dt.itemsize == 8 else np.float32)
+
+
 def _float_like(a) -> np.dtype:
-    dt = get_aval(a).dtype
-    return dt if dt.kind in "fc" else np.dtype(np.float64)
+    return _inexact(get_aval(a).dtype)
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 (NumPy's name)
@@ -224,16 +235,17 @@ def _bin_index(values, edges):
 
 def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noqa: A002
     """``numpy.histogramdd``: counts of the ``(N, D)`` samples in a D-dimensional grid of
-    bins; returns ``(hist, [edges per dimension])``.  Counts are float64 (NumPy); with
-    ``density`` normalized to integrate to 1.
+    bins; returns ``(hist, [edges per dimension])``.  As in JAX, the counts are integers
+    (the default int) without weights and of the weights' inexact dtype with them; with
+    ``density`` they are floats normalized to integrate to 1.
 
     Example::
 
         >>> import fgrad.numpy as fnp
         >>> h, edges = fnp.histogramdd(fnp.asarray([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]]), bins=2)
         >>> h
-        Array([[1., 0.],
-               [1., 1.]], dtype=float64)
+        Array([[1, 0],
+               [1, 1]], dtype=int64)
     """
     sample = fnp.asarray(sample)
     if get_aval(sample).ndim == 1:
@@ -243,13 +255,17 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noq
             f"fgrad.numpy.histogramdd: sample must be (N, D), got shape {get_aval(sample).shape}"
         )
     n, d = get_aval(sample).shape
-    if weights is not None:
+    if weights is None:
+        sample = fnp.astype(sample, _float_like(sample))
+    else:
         weights = fnp.asarray(weights)
         if get_aval(weights).shape != (n,):
             raise ValueError(
                 f"fgrad.numpy.histogramdd: expected one weight for each of the {n} samples, got "
                 f"shape {get_aval(weights).shape}"
             )
+        dt = _inexact(result_type(sample, weights))
+        sample, weights = fnp.astype(sample, dt), fnp.astype(weights, dt)
     if range is not None and len(range) != d:
         raise ValueError(f"fgrad.numpy.histogramdd: range must be a sequence of {d} pairs or Nones")
     try:
@@ -273,11 +289,12 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noq
     flat = fnp.zeros(n, np.int64)
     for idx, nb in zip(index_list, nbins, strict=True):
         flat = fnp.add(fnp.multiply(flat, nb), fnp.astype(idx, np.int64))
-    w = fnp.ones(n, np.float64) if weights is None else weights
-    hist_dt = get_aval(w).dtype if get_aval(w).dtype.kind in "fc" else np.dtype(np.float64)  # JAX
-    hist = fnp.zeros(math.prod(nbins), hist_dt).at[flat].add(w)
+    # JAX: integer counts (the default int) without weights, the weights' dtype with them
+    w = fnp.ones(n, canonical_dtype(np.int64)) if weights is None else weights
+    hist = fnp.zeros(math.prod(nbins), get_aval(w).dtype).at[flat].add(w)
     hist = fnp.reshape(hist, nbins)[(slice(1, -1),) * d]
     if density:
+        hist = fnp.astype(hist, get_aval(sample).dtype)
         hist = fnp.divide(hist, fnp.sum(hist))
         for i, e in enumerate(edges_list):
             shape = [1] * d
@@ -288,25 +305,29 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noq
 
 def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
     """``numpy.histogram``: counts of the (flattened) values of ``a`` in ``bins`` (a number
-    of equal bins over ``range``, or the edges); returns ``(hist, edges)``.  Integer counts
-    without weights, the weights' dtype with them; ``density`` divides by the total and the
-    bin widths.
+    of equal bins over ``range``, or the edges); returns ``(hist, edges)``.  The counts are
+    floats, as in JAX (NumPy counts in integers): the inexact dtype of ``a`` (and of the
+    weights); ``density`` divides by the total and the bin widths.
 
     Example::
 
         >>> import fgrad.numpy as fnp
         >>> fnp.histogram(fnp.asarray([0.0, 0.5, 1.0, 3.0]), bins=3)[0]
-        Array([2, 1, 1], dtype=int64)
+        Array([2., 1., 1.], dtype=float64)
     """
     a = fnp.ravel(fnp.asarray(a))
-    if weights is not None:
+    if weights is None:
+        a = fnp.astype(a, _float_like(a))
+        w = fnp.ones(get_aval(a).shape, get_aval(a).dtype)
+    else:
         weights = fnp.ravel(fnp.asarray(weights))
         if get_aval(weights).shape != get_aval(a).shape:
             raise ValueError("fgrad.numpy.histogram: weights should have the same shape as a")
+        dt = _inexact(result_type(a, weights))
+        a, w = fnp.astype(a, dt), fnp.astype(weights, dt)
     edges = histogram_bin_edges(a, bins, range)
     idx = fnp.astype(_bin_index(a, edges), np.int64)
     nb = get_aval(edges).shape[0] + 1
-    w = fnp.ones(get_aval(a).shape, np.int64) if weights is None else weights
     counts = fnp.zeros(nb, get_aval(w).dtype).at[idx].add(w)[1:-1]
     if density:
         counts = fnp.divide(fnp.divide(counts, fnp.diff(edges)), fnp.sum(counts))
@@ -321,8 +342,8 @@ def histogram2d(x, y, bins=10, range=None, weights=None, density=None):  # noqa:
 
         >>> import fgrad.numpy as fnp
         >>> fnp.histogram2d(fnp.asarray([0.0, 1.0]), fnp.asarray([0.0, 1.0]), bins=2)[0]
-        Array([[1., 0.],
-               [0., 1.]], dtype=float64)
+        Array([[1, 0],
+               [0, 1]], dtype=int64)
     """
     x, y = fnp.asarray(x), fnp.asarray(y)
     if get_aval(x).shape != get_aval(y).shape or get_aval(x).ndim != 1:

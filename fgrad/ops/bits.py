@@ -135,7 +135,8 @@ defvectorized(bitcast_convert_type_p)
 def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Reinterpret the bits of ``x`` as ``new_dtype`` (same width; a 64-bit ``new_dtype`` is
     its 32-bit type while 64-bit types are off, as in JAX)."""
-    return bitcast_convert_type_p.bind(x, new_dtype=_x64_mode.canonical_dtype(new_dtype))
+    return bitcast_convert_type_p.bind(x, new_dtype=_x64_mode.requested_dtype(new_dtype,
+                                                                             "bitcast_convert_type"))
 
 
 # ---------------------------------------------------------------------------------------
@@ -164,7 +165,7 @@ def stop_gradient(x: Any) -> Any:
 
         >>> import fgrad
         >>> fgrad.grad(lambda x: x * stop_gradient(x))(3.0)
-        Array(3., dtype=float64)
+        Array(3., dtype=float64, weak_type=True)
     """
     return tree_map(_stop_leaf, x)
 

@@ -451,7 +451,7 @@ def _scan_abstract(*avals, body, n_consts, n_carry, length, reverse):
     outs = body.out_avals
     init = avals[n_consts:n_consts + n_carry]
     return [ShapedArray(a.shape, a.dtype, a.weak_type and i.weak_type) for a, i in zip(outs, init)] + [
-        ShapedArray((length,) + tuple(a.shape), a.dtype) for a in outs[n_carry:]
+        ShapedArray((length,) + tuple(a.shape), a.dtype, a.weak_type) for a in outs[n_carry:]
     ]
 
 

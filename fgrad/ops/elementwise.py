@@ -72,6 +72,7 @@ def _promoting_bind(prim: Primitive):
     result is marked weak when the operands' join is weak.  The common case (no weak
     operand, no bfloat16) costs a few type checks."""
     plain_bind = prim.bind
+    lattice = prim.name in _LATTICE_PRIMS
 
     def bind(*args, **params):
         if len(args) == 2:  # the common case, without building lists (this runs for every op)
@@ -87,6 +88,11 @@ def _promoting_bind(prim: Primitive):
             da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
             if (da is BF16 or db is BF16) and da is not db:
                 args = _cast_to_common(args, [da, db])
+            elif da is not db and da is not None and db is not None and lattice:
+                target = _int_float_target(da, db)
+                if target is not None:  # JAX: an integer meeting a float takes the float's type
+                    args = (a if da == target else convert_element_type(a, target),
+                            b if db == target else convert_element_type(b, target))
             return plain_bind(*args, **params)
         if len(args) == 1:
             if _weakness(args[0]):
@@ -100,6 +106,36 @@ def _promoting_bind(prim: Primitive):
         return plain_bind(*args, **params)
 
     return bind
+
+
+# binary primitives whose operands promote to one dtype (not ldexp/shifts/complex, which
+# take operands of different kinds on purpose)
+_LATTICE_PRIMS = frozenset({"add", "sub", "mul", "div", "atan2", "eq", "ne", "lt", "le", "gt", "ge",
+                            "max", "min", "fmax", "fmin", "fmod", "rem", "floor_divide", "hypot",
+                            "logaddexp", "logaddexp2", "nextafter", "pow"})
+_INT_FLOAT_TARGET: dict = {}
+
+
+def _int_float_target(da, db):
+    """The dtype JAX promotes strongly typed ``da`` and ``db`` to where NumPy's rule gives
+    another one: an integer meeting a float/complex type takes that type (NumPy widens
+    int64 + float32 to float64, int16 + float16 to float32); None where NumPy agrees."""
+    key = (da, db)
+    try:
+        return _INT_FLOAT_TARGET[key]
+    except KeyError:
+        pass
+    try:
+        ka, kb = np.dtype(da).kind, np.dtype(db).kind
+        target = None
+        if (ka in "iu" and kb in "fc") or (kb in "iu" and ka in "fc"):
+            want = np.dtype(db if kb in "fc" else da)
+            if np.promote_types(da, db) != want:
+                target = want
+    except TypeError:
+        target = None
+    _INT_FLOAT_TARGET[key] = target
+    return target
 
 
 def promote_weak(*args) -> tuple:

@@ -21,6 +21,7 @@ import numpy as np
 from ..core.narrow_floats import dtype_kind
 from ..typing import Array, ArrayLike, DTypeLike, Integer, Shape, Shaped
 
+from ..core import x64_mode as _x64_mode
 from ..core.array import Tracer
 from ..core.array import get_aval as _get_aval
 from ..core.constants import make_on_default_device as _make_on_default_device
@@ -146,7 +147,8 @@ def convert_element_type(operand: Shaped[ArrayLike, "*shape"],
         >>> convert_element_type(fnp.asarray(1.5), np.float32)
         Array(1.5, dtype=float32)
     """
-    return _ew.convert_element_type(operand, new_dtype)
+    # a 64-bit type asked for while 64-bit types are off: narrowed with JAX's warning
+    return _ew.convert_element_type(operand, _x64_mode.requested_dtype(new_dtype, "convert_element_type"))
 
 
 def _convert_element_type(operand, new_dtype=None, weak_type: bool = False, sharding=None):
@@ -455,14 +457,39 @@ def reduce_or(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _red.reduce_or_p.bind(operand, axes=tuple(sorted(_axes(axes))))
 
 
-def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike = np.int64) -> Integer[Array, "..."]:
+def _index_dtype(index_dtype, what: str) -> np.dtype:
+    """``index_dtype`` (None: the default integer type); a 64-bit type asked for while 64-bit
+    types are off is narrowed with JAX's warning."""
+    if index_dtype is None:
+        return _x64_mode.canonical_dtype(np.int64)
+    return _x64_mode.requested_dtype(index_dtype, what)
+
+
+def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike | None = None) -> Integer[Array, "..."]:
+    """Index of the largest element along ``axis``, as ``index_dtype`` (default: int64, or
+    int32 while 64-bit types are off).
+
+    Example::
+
+        >>> import numpy as np, fgrad.numpy as fnp
+        >>> argmax(fnp.asarray([1.0, 3.0, 2.0]), 0, np.int32)
+        Array(1, dtype=int32)
+    """
     return _red.argmax_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmax"),
-                              index_dtype=np.dtype(index_dtype))
+                              index_dtype=_index_dtype(index_dtype, "argmax"))
 
 
-def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike = np.int64) -> Integer[Array, "..."]:
+def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike | None = None) -> Integer[Array, "..."]:
+    """Index of the smallest element along ``axis``, as ``index_dtype`` (as in `argmax`).
+
+    Example::
+
+        >>> import numpy as np, fgrad.numpy as fnp
+        >>> argmin(fnp.asarray([1.0, 3.0, 0.5]), 0, np.int32)
+        Array(2, dtype=int32)
+    """
     return _red.argmin_p.bind(operand, axis=_normalize_axis(axis, _get_aval(operand).ndim, "argmin"),
-                              index_dtype=np.dtype(index_dtype))
+                              index_dtype=_index_dtype(index_dtype, "argmin"))
 
 
 def concatenate(operands: ArrayLike | Sequence[ArrayLike], dimension: int) -> Array:

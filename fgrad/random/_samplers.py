@@ -35,9 +35,10 @@ _get_aval, _wrap = _array.get_aval, _array.wrap
 _reshape, _take_static = _shp.reshape, _sorting.take_static
 
 
-def bits(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = np.uint32) -> Array:
-    """Uniformly random unsigned integers of ``dtype`` (uint8/16/32/64)."""
-    dt = _requested_dtype(dtype, "fgrad.random.bits")
+def bits(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike | None = None) -> Array:
+    """Uniformly random unsigned integers of ``dtype`` (uint8/16/32/64; by default the
+    canonical unsigned type, as in JAX: uint64 with 64-bit types on, uint32 while they are off)."""
+    dt = _canonical_dtype(np.uint64) if dtype is None else _requested_dtype(dtype, "fgrad.random.bits")
     if dtype_kind(dt) != "u":
         raise TypeError(f"fgrad.random.bits: dtype must be unsigned, got {dt}")
     return _random_bits(_check_key(key, "bits"), dt.itemsize * 8, _shape(shape))
@@ -65,9 +66,14 @@ def _unit_floats(k, shape, dt):
     fi = _narrow_finfo(dt)
     nbits = fi.bits
     u = _UINT[nbits]
-    b = _random_bits(k, nbits, shape)
+    # JAX draws at least 8 random bits: a type with under 8 mantissa bits (bfloat16) takes
+    # its mantissa from the top of a random byte, widened to the type's width
+    rng_bits = 8 if fi.nmant < 8 else nbits
+    b = _random_bits(k, rng_bits, shape)
+    if rng_bits != nbits:
+        b = _ew.convert_element_type(b, u)
     one_bits = np.array(1.0, dt).view(u)[()]  # a NumPy scalar: goes with the key's device
-    fb = _ew.or_p.bind(_bits.shift_right_logical(b, nbits - fi.nmant), one_bits)
+    fb = _ew.or_p.bind(_bits.shift_right_logical(b, rng_bits - fi.nmant), one_bits)
     return _ew.sub(_bits.bitcast_convert_type(fb, dt), 1.0)
 
 

@@ -9,7 +9,7 @@ Example::
     >>> import fgrad
     >>> from fgrad.scipy.stats import norm
     >>> fgrad.grad(norm.logpdf)(1.0)
-    Array(-1., dtype=float64)
+    Array(-1., dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations

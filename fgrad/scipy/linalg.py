@@ -13,7 +13,7 @@ Example::
     >>> import fgrad, fgrad.numpy as fnp
     >>> from fgrad.scipy.linalg import expm
     >>> fgrad.grad(lambda t: expm(t * fnp.asarray([[0.0, 1.0], [0.0, 0.0]]))[0, 1])(2.0)
-    Array(1., dtype=float64)
+    Array(1., dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations

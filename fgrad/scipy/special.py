@@ -11,7 +11,7 @@ Example::
     >>> import fgrad, fgrad.numpy as fnp
     >>> from fgrad.scipy.special import gammaln
     >>> fgrad.grad(fgrad.grad(gammaln))(2.0)  # polygamma(1, 2) = pi^2/6 - 1
-    Array(0.64493407, dtype=float64)
+    Array(0.64493407, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations

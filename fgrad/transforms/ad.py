@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 from ..core.narrow_floats import dtype_kind
 
-from ..core.array import ArrayImpl, Tracer, get_aval, is_float0
+from ..core.array import ArrayImpl, Tracer, get_aval, is_float0, wrap
 from ..core.constants import host_array, ones_like
 from ..core.ir import eval_jaxpr
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
+from ..ops.elementwise import convert_element_type
 from ..ops.shape import reshape
 from ..ops.structural import split
 from ..tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
@@ -67,6 +68,8 @@ def _check_tangent(p, t, i):
 def _as_array(x):
     if isinstance(x, (Tracer, ArrayImpl)):
         return x
+    if isinstance(x, (int, float, complex)) and not isinstance(x, (bool, np.generic)):
+        return wrap(host_array(x)._buf, True)  # a Python scalar is weakly typed, as in JAX
     return host_array(x)
 
 
@@ -78,7 +81,7 @@ def jvp(fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
 
         >>> import fgrad, fgrad.numpy as fnp
         >>> fgrad.jvp(fnp.sin, (0.0,), (1.0,))
-        (Array(0., dtype=float64), Array(1., dtype=float64))
+        (Array(0., dtype=float64, weak_type=True), Array(1., dtype=float64, weak_type=True))
     """
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp: primals and tangents must be tuples or lists of arguments")
@@ -98,6 +101,7 @@ def jvp(fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
         flat_o, tree_o = tree_flatten(out)
         p_out, t_out, _ = trace.split(flat_o)
         t_out = [zeros_like_tangent(p) if t is None else t for p, t in zip(p_out, t_out)]
+    t_out = [_weak_as(t, p) for p, t in zip(p_out, t_out)]
     res = (tree_unflatten(tree_o, p_out), tree_unflatten(tree_o, t_out))
     return res + (aux,) if has_aux else res
 
@@ -106,7 +110,25 @@ def _tangent_like(t, p):
     """A tangent array with the primal's dtype (Python-scalar tangents are weak)."""
     if isinstance(t, (Tracer, ArrayImpl)):
         return t
-    return host_array(t, get_aval(p).dtype)
+    return _weak_as(host_array(t, get_aval(p).dtype), p)
+
+
+def _weak_if(t, weak: bool):
+    """``t`` weakly typed iff ``weak`` (JAX's Jacobians take the weak type of the primal leaf
+    that each block belongs to)."""
+    return t if get_aval(t).weak_type == weak else convert_element_type(t, get_aval(t).dtype,
+                                                                         weak_type=weak)
+
+
+def _weak_as(t, p):
+    """``t`` (a tangent or cotangent of ``p``) weakly typed exactly when ``p`` is, as in JAX,
+    where a derivative's abstract value is its primal's: ``grad(f)(1.0)`` is weak, like 1.0."""
+    if t is None or p is None:
+        return t
+    at, ap = get_aval(t), get_aval(p)
+    if at.weak_type == ap.weak_type or at.dtype != ap.dtype or at.shape != ap.shape:
+        return t
+    return convert_element_type(t, at.dtype, weak_type=ap.weak_type)
 
 
 def _fname(f) -> str:
@@ -144,7 +166,7 @@ def linearize(fun: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[...
         >>> import fgrad, fgrad.numpy as fnp
         >>> y, f_jvp = fgrad.linearize(fnp.sin, 0.0)
         >>> f_jvp(2.0)
-        Array(2., dtype=float64)
+        Array(2., dtype=float64, weak_type=True)
     """
     flat_p, tree_p = tree_flatten(primals)
     flat_p = [_as_array(p) for p in flat_p]
@@ -174,7 +196,8 @@ def linearize(fun: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[...
                     f"(argument leaf {i}); tangents must have their primal's shape and dtype"
                 )
         ts = [_as_array(t) for t, m in zip(flat_t, mask) if m]
-        return tree_unflatten(out_tree[0], _eval_linear(jaxpr, consts, ts, p_out))
+        t_out = _eval_linear(jaxpr, consts, ts, p_out)
+        return tree_unflatten(out_tree[0], [_weak_as(t, p) for t, p in zip(t_out, p_out)])
 
     return tree_unflatten(out_tree[0], p_out), f_jvp
 
@@ -188,7 +211,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
         >>> import fgrad, fgrad.numpy as fnp
         >>> y, f_vjp = fgrad.vjp(fnp.multiply, 2.0, 3.0)
         >>> f_vjp(1.0)
-        (Array(3., dtype=float64), Array(2., dtype=float64))
+        (Array(3., dtype=float64, weak_type=True), Array(2., dtype=float64, weak_type=True))
     """
     flat_p, tree_p = tree_flatten(primals)
     flat_p = [_as_array(p) for p in flat_p]
@@ -245,10 +268,10 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
                 )
         cts, full_list = transpose([_as_array(c) for c in flat_ct])
         if full_list:
-            return tree_unflatten(tree_p, cts)
+            return tree_unflatten(tree_p, [_weak_as(c, p) for c, p in zip(cts, flat_p)])
         it = iter(cts)
         full = [next(it) if m else zeros_like_tangent(p) for p, m in zip(flat_p, mask)]
-        return tree_unflatten(tree_p, full)
+        return tree_unflatten(tree_p, [_weak_as(c, p) for c, p in zip(full, flat_p)])
 
     out = tree_unflatten(tree_o, p_out)
     return (out, vjp_fun, aux) if has_aux else (out, vjp_fun)
@@ -431,9 +454,9 @@ def grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: boo
 
         >>> import fgrad, fgrad.numpy as fnp
         >>> fgrad.grad(fnp.sin)(0.0)
-        Array(1., dtype=float64)
+        Array(1., dtype=float64, weak_type=True)
         >>> fgrad.grad(fgrad.grad(fnp.sin))(0.0)
-        Array(-0., dtype=float64)
+        Array(-0., dtype=float64, weak_type=True)
     """
     _check_callable(fun, "grad")
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
@@ -489,17 +512,21 @@ def jacfwd(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: b
             f_flat.__name__ = _fname(fun)
 
             res = jvp(f_flat, tuple(flat), tuple(t_flat), has_aux=has_aux)
+            out_weak[:] = [get_aval(o).weak_type for o in tree_flatten(res[0])[0]]
             return (res[1], res[2]) if has_aux else res[1]
+
+        out_weak: list = []
 
         res = map_basis("jacfwd", push, flat, chunk_size, budget, out_axes=-1, aux=has_aux)
         jac, aux = res if has_aux else (res, None)
         flat_j, tree_out = tree_flatten(jac)
         _check_output_dtypes_fwd(flat_j, "jacfwd", holomorphic)
         leaves = []
-        for j in flat_j:
+        for j, weak in zip(flat_j, out_weak or [False] * len(flat_j)):
             parts = split(j, sizes, get_aval(j).ndim - 1) if len(sizes) > 1 else [j]
             leaves.append(tree_unflatten(tree_in, [
-                reshape(p, get_aval(j).shape[:-1] + get_aval(x).shape) for p, x in zip(parts, flat)
+                _weak_if(reshape(p, get_aval(j).shape[:-1] + get_aval(x).shape), weak)
+                for p, x in zip(parts, flat)
             ]))
         leaves = [lf[0] if isinstance(argnums, int) else lf for lf in leaves]
         out = tree_unflatten(tree_out, leaves)
@@ -556,11 +583,13 @@ def jacrev(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: b
                         estimate_fn=pull_fresh if budget is not None else None)
         # cts: tuple over dyn args of pytrees with leading axis = total output size
         flat_c, tree_c = tree_flatten(cts)
+        flat_dyn = tree_flatten(dyn)[0]
         offs = np.cumsum([0] + sizes)
         per_out = []
         for k, yk in enumerate(flat_y):
             ys = get_aval(yk).shape
-            leaves = [reshape(c[offs[k]:offs[k + 1]], ys + get_aval(c).shape[1:]) for c in flat_c]
+            leaves = [_weak_if(reshape(c[offs[k]:offs[k + 1]], ys + get_aval(c).shape[1:]),
+                               get_aval(x).weak_type) for c, x in zip(flat_c, flat_dyn)]
             t = tree_unflatten(tree_c, leaves)
             per_out.append(t[0] if isinstance(argnums, int) else t)
         out = tree_unflatten(tree_out, per_out)

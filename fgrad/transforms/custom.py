@@ -49,7 +49,7 @@ class SymbolicZero:
         ...     return f(x, y), dx + dy
         >>> _ = f.defjvp(f_jvp, symbolic_zeros=True)
         >>> fgrad.grad(f)(fnp.asarray(2.0), fnp.asarray(3.0))  # y carries no tangent
-        Array(3., dtype=float64)
+        Array(3., dtype=float64, weak_type=True)
     """
 
     def __init__(self, aval: ShapedArray) -> None:
@@ -285,7 +285,7 @@ class custom_jvp:
         ...     (x,), (t,) = primals, tangents
         ...     return f(x), 2.0 * t
         >>> fgrad.grad(f)(0.0)
-        Array(2., dtype=float64)
+        Array(2., dtype=float64, weak_type=True)
     """
 
     def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
@@ -362,7 +362,7 @@ class custom_vjp:
         ...     return x
         >>> clip_grad.defvjp(lambda x: (x, None), lambda _, g: (fnp.clip(g, -1, 1),))
         >>> fgrad.grad(lambda x: 5 * clip_grad(x))(0.0)
-        Array(1., dtype=float64)
+        Array(1., dtype=float64, weak_type=True)
     """
 
     def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:

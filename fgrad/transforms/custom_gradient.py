@@ -48,7 +48,7 @@ def custom_gradient(fun: Callable[..., tuple[Any, Callable]]) -> Callable[..., A
         ... def f(x):
         ...     return fnp.log1p(fnp.exp(x)), lambda g: (g * fgrad.nn.sigmoid(x),)
         >>> fgrad.grad(f)(fnp.asarray(2.0))
-        Array(0.88079708, dtype=float64)
+        Array(0.88079708, dtype=float64, weak_type=True)
     """
 
     @custom_vjp

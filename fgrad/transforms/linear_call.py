@@ -41,7 +41,7 @@ def linear_call(fun: Callable, fun_transpose: Callable, residual_args: Any, line
         ...     return 10.0 * ct  # a deliberately different transpose: reverse mode uses it
         >>> f = lambda x: linear_call(scale, scale_t, fnp.asarray(2.0), x)
         >>> f(fnp.asarray(3.0)), fgrad.grad(f)(fnp.asarray(3.0))
-        (Array(6., dtype=float64, weak_type=True), Array(10., dtype=float64))
+        (Array(6., dtype=float64, weak_type=True), Array(10., dtype=float64, weak_type=True))
     """
     res, res_tree = tree_flatten(residual_args)
     lin, lin_tree = tree_flatten(linear_args)

@@ -62,7 +62,7 @@ class TapeTracer(Tracer):
     @property
     def aval(self):
         b = self.primal._buf
-        return make_aval(b.shape, b.dtype)
+        return make_aval(b.shape, b.dtype, self.primal._weak)
 
     @property
     def shape(self):
@@ -204,12 +204,15 @@ class TapeTrace(Trace):
         node = len(self.nodes)
         n_out = op.n_out
         self.nodes.append((op, res[n_out:], [s for s in sources if s is not None], xp))
+        outs = res[:n_out]
+        if any(type(p) is ArrayImpl and p._weak for p in prims):
+            outs = _weak_outputs(prim, prims, params, outs)
         if n_out == 1 and not op.multi:
-            o = res[0]
+            o = outs[0]
             if type(o) is not ArrayImpl:
                 o = wrap(np.asarray(o) if type(o) in _PY else o)
             return TapeTracer(self, o, node, 0) if op.ct_mask[0] else o
-        return self._wrap(res[:n_out], node, op.multi, op.ct_mask)
+        return self._wrap(outs, node, op.multi, op.ct_mask)
 
     def _wrap(self, outs, node, multi, ct_mask):
         wrapped = []
@@ -324,6 +327,23 @@ class TapeTrace(Trace):
                 prev = node_cts.get(s)
                 node_cts[s] = c if prev is None else prev + c
         return [node_cts.get((-1 - i, 0)) for i in range(n_inputs)]
+
+
+def _weak_outputs(prim, prims, params, outs):
+    """The primal outputs of ``prim`` marked weakly typed where its abstract rule says so
+    (the compiled primal program computes buffers only; JAX: ``grad(f)(1.0)`` is weak)."""
+    try:
+        avals = prim.abstract_eval(*[get_aval(p) for p in prims], **params)
+    except Exception:  # noqa: BLE001 - a rule that needs more than avals: results stay strong
+        return outs
+    avals = avals if prim.multiple_results else [avals]
+    return [_as_weak(o) if getattr(av, "weak_type", False) else o for o, av in zip(outs, avals)]
+
+
+def _as_weak(o):
+    if type(o) is ArrayImpl:
+        return wrap(o._buf, True)
+    return wrap(np.asarray(o) if isinstance(o, (*_PY, np.generic)) else o, True)
 
 
 def _zeros(aval, like):

@@ -6,7 +6,7 @@ Example::
     >>> import fgrad
     >>> from fgrad.scipy import stats
     >>> fgrad.grad(stats.norm.logpdf, argnums=1)(1.0, 0.0)  # d/d loc
-    Array(1., dtype=float64)
+    Array(1., dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations

@@ -1,0 +1,55 @@
+"""jax.numpy routines common in data-prep and plotting code: histogram, bincount, digitize,
+searchsorted, interp, polyfit/polyval, convolve, meshgrid, sorting, cumulative ops, and
+printing with set_printoptions."""
+
+import jax
+import jax.numpy as jnp
+
+x = jax.random.normal(jax.random.PRNGKey(0), (200,))
+counts, edges = jnp.histogram(x, bins=5)
+print(counts, counts.dtype)
+print(edges)
+print(jnp.histogram(x, bins=jnp.array([-3.0, -1.0, 0.0, 1.0, 3.0]), density=True)[0])
+print(jnp.histogram(jnp.arange(10.0), bins=3, range=(0.0, 9.0), weights=jnp.ones(10) * 2)[0])
+h2, ex, ey = jnp.histogram2d(x[:100], x[100:], bins=3)
+print(h2, h2.dtype)
+print(jnp.bincount(jnp.array([0, 1, 1, 3]), length=5), jnp.bincount(jnp.array([0, 2]),
+                                                                     weights=jnp.array([0.5, 2.0])))
+print(jnp.digitize(jnp.array([0.2, 1.5, 3.0]), jnp.array([0.0, 1.0, 2.0])))
+print(jnp.searchsorted(jnp.array([1, 3, 5, 7]), jnp.array([0, 3, 6, 9]), side="right"))
+xp = jnp.array([0.0, 1.0, 2.0])
+print(jnp.interp(jnp.array([-1.0, 0.5, 1.5, 3.0]), xp, jnp.array([0.0, 10.0, 0.0])))
+print(jnp.interp(0.5, xp, xp ** 2, left=-1.0, right=-1.0))
+coef = jnp.polyfit(jnp.arange(6.0), 2 * jnp.arange(6.0) ** 2 - 1, 2)
+print(jnp.round(coef, 4), jnp.polyval(jnp.array([1.0, 0.0, -1.0]), 3.0))
+print(jnp.convolve(jnp.array([1.0, 2.0, 3.0]), jnp.array([0.0, 1.0, 0.5])),
+      jnp.convolve(jnp.ones(5), jnp.ones(3), mode="same"))
+print(jnp.correlate(jnp.array([1.0, 2.0, 3.0]), jnp.array([0.0, 1.0, 0.5]), mode="full"))
+gx, gy = jnp.meshgrid(jnp.arange(3), jnp.arange(2))
+print(gx, gy)
+print(jnp.mgrid[0:2, 0:3].shape, jnp.ogrid[0:3][:2], jnp.linspace(0, 1, 5, endpoint=False))
+a = jnp.array([[3, 1, 2], [9, 7, 8]])
+print(jnp.sort(a, axis=None), jnp.argsort(a, axis=1), jnp.argsort(-a[0], stable=True))
+print(jnp.lexsort((jnp.array([2, 1, 2]), jnp.array([1, 1, 0]))), jnp.partition(a[0], 1)[1])
+print(jnp.cumsum(a, axis=1), jnp.cumprod(jnp.array([1.0, 2.0, 3.0])), jnp.diff(a, axis=1))
+print(jnp.percentile(x, jnp.array([10.0, 50.0, 90.0])), jnp.median(x), jnp.quantile(x, 0.25))
+print(jnp.cov(x[:10], x[10:20]), jnp.corrcoef(x[:10], x[10:20])[0, 1])
+print(jnp.average(jnp.arange(4.0), weights=jnp.array([1.0, 0.0, 1.0, 2.0])), jnp.ptp(a))
+print(jnp.clip(jnp.arange(6), 1, 4), jnp.tile(jnp.arange(2), 3), jnp.repeat(jnp.arange(2), 2))
+print(jnp.pad(jnp.arange(3), (1, 2), mode="reflect"), jnp.roll(jnp.arange(5), 2))
+print(jnp.triu(jnp.ones((3, 3))), jnp.tril_indices(3)[1], jnp.diag_indices(2))
+print(jnp.kron(jnp.eye(2), jnp.ones((1, 2))), jnp.cross(jnp.array([1.0, 0, 0]), jnp.array([0, 1.0, 0])))
+print(jnp.vstack([jnp.arange(3), jnp.array([1, 2, 3])]), jnp.hstack([jnp.zeros(2), 1.0]))
+print(jnp.column_stack([jnp.arange(2), jnp.arange(2) * 2]), jnp.split(jnp.arange(6), 3))
+print(jnp.argmax(a, axis=1), jnp.argmin(x[:5]), jnp.max(a, axis=0, keepdims=True))
+print(jnp.count_nonzero(a > 2), jnp.any(a > 8), jnp.all(a > 0), jnp.isclose(0.1 + 0.2, 0.3))
+print(jnp.einsum("i,i->", jnp.arange(3.0), jnp.arange(3.0)), jnp.inner(jnp.ones(3), jnp.arange(3.0)))
+print(jnp.fft.fft(jnp.array([1.0, 0.0, -1.0, 0.0])), jnp.fft.rfftfreq(6))
+print(jnp.log1p(1e-8), jnp.expm1(1e-8), jnp.logaddexp(1.0, 2.0), jnp.hypot(3.0, 4.0))
+print(jnp.floor_divide(-7, 2), jnp.remainder(-7, 3), jnp.fmod(-7, 3), jnp.sign(jnp.array([-2, 0, 3])))
+print(jnp.array([0.1, 0.25, 1 / 3]))
+jnp.set_printoptions(precision=3)
+print(jnp.array([0.1, 0.25, 1 / 3]))
+with jnp.printoptions(precision=1, suppress=True):
+    print(jnp.array([1e-5, 1.26]))
+print(jnp.array([[1.0, 2.0], [3.0, 4.0]]) / 7)
