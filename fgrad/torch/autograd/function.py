@@ -25,6 +25,8 @@ from ...core.array import ArrayImpl
 from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
 import fgrad.numpy as fnp
+from collections.abc import Callable
+from typing import Any
 
 _nd = np.ndarray
 
@@ -320,7 +322,7 @@ class NestedIOFunction(Function):
     pass
 
 
-def once_differentiable(fn):
+def once_differentiable(fn: Callable[..., Any]) -> Tensor:
     """Mark a ``backward`` as differentiable once only: it runs without recording (so it may
     use NumPy on ``.numpy()`` values)."""
 

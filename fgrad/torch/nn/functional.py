@@ -42,6 +42,8 @@ import fgrad.torch._device as _dev
 import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor
+from fgrad.torch.types import DType, IntOrInts, SizeLike
+from typing import Any
 from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
 from fgrad.ops import windowed as W
 from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p
@@ -449,27 +451,31 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: DType | None = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``."""
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
     return torch.softmax(input, dim, dtype=dtype)
 
 
-def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: DType | None = None) -> Tensor:
     if dim is None:
         dim = _softmax_dim("softmin", input.dim(), _stacklevel)
     return torch.softmax(-input, dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: DType | None = None) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``."""
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     return torch.log_softmax(input, dim, dtype=dtype)
 
 
-def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
+              out: Tensor | None = None) -> Tensor:
     """``x / max(||x||_p, eps)`` along ``dim``."""
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     r = input / denom
@@ -805,13 +811,15 @@ def _no_bias_shown(edges) -> tuple:
 
 
 @_lower_precision
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
+           padding: IntOrInts | str = 0, dilation: IntOrInts = 1, groups: int = 1) -> Tensor:
     """1-D convolution (cross-correlation) over (N, C_in, L) with weight (C_out, C_in/groups, k)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
 @_lower_precision
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
+           padding: IntOrInts | str = 0, dilation: IntOrInts = 1, groups: int = 1) -> Tensor:
     """2-D convolution (cross-correlation) over (N, C_in, H, W) with weight (C_out, C_in/groups, kh, kw).
 
     Example::
@@ -825,7 +833,8 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
 
 
 @_lower_precision
-def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
+           padding: IntOrInts | str = 0, dilation: IntOrInts = 1, groups: int = 1) -> Tensor:
     """3-D convolution (cross-correlation) over (N, C_in, D, H, W)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
@@ -894,16 +903,18 @@ def _conv_transposend(input: Tensor, weight: Tensor, bias, stride, padding, outp
 
 
 @_lower_precision
-def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1) -> Tensor:
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
+                     padding: IntOrInts | str = 0, output_padding: IntOrInts = 0, groups: int = 1,
+                     dilation: IntOrInts = 1) -> Tensor:
     """1-D transposed convolution over (N, C_in, L) with weight (C_in, C_out/groups, k)."""
     return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
                              "conv_transpose1d")
 
 
 @_lower_precision
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1) -> Tensor:
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
+                     padding: IntOrInts | str = 0, output_padding: IntOrInts = 0, groups: int = 1,
+                     dilation: IntOrInts = 1) -> Tensor:
     """2-D transposed convolution (the gradient of ``conv2d`` with respect to its input) over
     (N, C_in, H, W) with weight (C_in, C_out/groups, kh, kw).
 
@@ -918,8 +929,9 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 
 @_lower_precision
-def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1) -> Tensor:
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
+                     padding: IntOrInts | str = 0, output_padding: IntOrInts = 0, groups: int = 1,
+                     dilation: IntOrInts = 1) -> Tensor:
     """3-D transposed convolution over (N, C_in, D, H, W) with weight (C_in, C_out/groups, *k)."""
     return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
                              "conv_transpose3d")
@@ -934,7 +946,8 @@ def _unfold_kernel(c: int, k: tuple, dtype) -> np.ndarray:
     return e.reshape((c * kn, 1) + tuple(k))
 
 
-def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+def unfold(input: Tensor, kernel_size: IntOrInts, dilation: IntOrInts = 1, padding: IntOrInts = 0,
+           stride: IntOrInts = 1) -> Tensor:
     """im2col: (N, C, H, W) -> (N, C * kh * kw, L) blocks (a grouped convolution with a
     one-hot kernel, so its gradient is a convolution too).
 
@@ -971,7 +984,8 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     return y.squeeze(0) if unb else y
 
 
-def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+def fold(input: Tensor, output_size: IntOrInts, kernel_size: IntOrInts, dilation: IntOrInts = 1,
+         padding: IntOrInts = 0, stride: IntOrInts = 1) -> Tensor:
     """col2im, the adjoint of `unfold`: (N, C * kh * kw, L) blocks summed into (N, C, H, W)
     (a transposed grouped convolution: no scatter-add).
 
@@ -1107,13 +1121,15 @@ def _max_poolnd(input, nd, kernel_size, stride, padding, dilation, ceil_mode, re
     return res.squeeze(0) if unb else res
 
 
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+def max_pool1d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
+               dilation: IntOrInts = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
     """Max over each window of (N, C, L) (padding counts as -inf)."""
     return _max_poolnd(input, 1, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool1d")
 
 
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+def max_pool2d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
+               dilation: IntOrInts = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
     """Max over each window (padding counts as -inf); ``return_indices`` also gives the
     flat index (over H*W) of each maximum.
 
@@ -1129,7 +1145,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 
 @_autocast_fp32
-def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+def max_pool3d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
+               dilation: IntOrInts = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
     """Max over each window of (N, C, D, H, W) (padding counts as -inf)."""
     return _max_poolnd(input, 3, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool3d")
@@ -1165,14 +1182,16 @@ def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_includ
     return y.squeeze(0) if unb else y
 
 
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+def avg_pool1d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
     """Mean over each window of (N, C, L)."""
     return _avg_poolnd(input, 1, kernel_size, stride, padding, ceil_mode, count_include_pad, None,
                        "avg_pool1d")
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
+def avg_pool2d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: Any = None) -> Tensor:
     """Mean over each window (zero padding counted unless ``count_include_pad=False``).
 
     Example::
@@ -1187,8 +1206,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 @_autocast_fp32
-def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
+def avg_pool3d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: Any = None) -> Tensor:
     """Mean over each window of (N, C, D, H, W)."""
     return _avg_poolnd(input, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
                        "avg_pool3d")
@@ -1222,11 +1242,11 @@ def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
     return _defop(f"AdaptiveAvgPool{nd}DBackward0", ("adaptive_avg", nd, osz), fn, (input, *mats))
 
 
-def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+def adaptive_avg_pool1d(input: Tensor, output_size: IntOrInts) -> Tensor:
     return _adaptive_avg(input, output_size, 1)
 
 
-def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+def adaptive_avg_pool2d(input: Tensor, output_size: IntOrInts) -> Tensor:
     """Average over the adaptive windows ``[floor(i*H/oh), ceil((i+1)*H/oh))``."""
     return _adaptive_avg(input, output_size, 2)
 
@@ -1278,21 +1298,21 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
     return y, _wrap(np.stack(ind, axis=-1).reshape(xb.shape[:lead] + osz))
 
 
-def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+def adaptive_max_pool1d(input: Tensor, output_size: IntOrInts, return_indices: bool = False) -> Tensor:
     return _adaptive_max(input, output_size, 1, return_indices)
 
 
-def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+def adaptive_max_pool2d(input: Tensor, output_size: IntOrInts, return_indices: bool = False) -> Tensor:
     return _adaptive_max(input, output_size, 2, return_indices)
 
 
-def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
+def adaptive_max_pool3d(input: Tensor, output_size: IntOrInts, return_indices: bool = False) -> Tensor:
     """Max over the adaptive windows of (N, C, D, H, W)."""
     return _adaptive_max(input, output_size, 3, return_indices)
 
 
 @_autocast_fp32
-def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+def adaptive_avg_pool3d(input: Tensor, output_size: IntOrInts) -> Tensor:
     """Average over the adaptive windows of (N, C, D, H, W)."""
     return _adaptive_avg(input, output_size, 3)
 
@@ -1322,8 +1342,9 @@ def _norm_fn(axes, eps, shape_wb, has_w, has_b):
     return fn
 
 
-def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
-               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+def batch_norm(input: Tensor, running_mean: Tensor, running_var: Tensor, weight: Tensor | None = None,
+               bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
+               eps: float = 1e-5) -> Tensor:
     """Normalise over the batch (and spatial) dims per channel (dim 1).  In training the
     batch statistics normalise (biased variance) and update the running statistics
     (unbiased variance) in place; otherwise the running statistics normalise."""
@@ -1393,8 +1414,9 @@ def _traced_running_stats(input: Tensor, running_mean, running_var, axes, size: 
                 stat.mul_(1 - m).add_(new.to(stat.dtype), alpha=m)
 
 
-def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
-                  use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None,
+                  weight: Tensor | None = None, bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalise each (sample, channel) over its spatial dims."""
     xb = _buf(input)
     if use_input_stats:
@@ -1420,7 +1442,8 @@ def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=Non
     return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
 
 
-def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+def layer_norm(input: Tensor, normalized_shape: SizeLike, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dims (biased variance)."""
     if isinstance(normalized_shape, numbers.Integral):
         normalized_shape = (int(normalized_shape),)
@@ -1438,7 +1461,8 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
     return y
 
 
-def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
     """Normalise over groups of channels (and the spatial dims)."""
     xb = _buf(input)
     n, c = xb.shape[0], xb.shape[1]
@@ -1470,8 +1494,8 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
 
 
 @_autocast_fp32
-def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-            weight=None) -> Tensor:
+def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
+            reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """``|input - target|``, reduced."""
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
@@ -1484,8 +1508,8 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
 
 
 @_autocast_fp32
-def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-             weight=None) -> Tensor:
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
+             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """``(input - target)**2``, reduced (one ``MseLossBackward0`` node)."""
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
@@ -1507,7 +1531,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
 
 @_autocast_fp32
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
-               weight=None) -> Tensor:
+               weight: Tensor | None = None) -> Tensor:
     """``0.5 d**2`` for ``|d| < delta``, ``delta (|d| - delta/2)`` beyond."""
     _check_reduction(reduction)
     _target_warning(input, target)
@@ -1524,8 +1548,8 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 
 
 @_autocast_fp32
-def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-                   beta: float = 1.0) -> Tensor:
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                   reduce: bool | None = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """``0.5 d**2 / beta`` for ``|d| < beta``, ``|d| - beta/2`` beyond (``beta=0``: L1)."""
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
@@ -1566,8 +1590,8 @@ def _check_targets(tb, C: int, ignore_index: int) -> None:
 
 
 @_autocast_fp32
-def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
-             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: bool | None = None,
+             ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """``-input[n, target[n]] * weight[target[n]]`` (log-probabilities in, class indices as
     target), averaged over the weights of non-ignored targets for 'mean'."""
     if size_average is not None or reduce is not None:
@@ -1614,9 +1638,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
 
 
 @_autocast_fp32
-def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
-                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
-                  label_smoothing: float = 0.0) -> Tensor:
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average: bool | None = None, ignore_index: int = -100, reduce: bool | None = None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """``nll_loss(log_softmax(input, 1), target)`` for class indices; for class
     probabilities as target ``-sum(target * log_softmax(input))``; ``label_smoothing`` mixes
     the target with the uniform distribution."""
@@ -1666,7 +1690,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
 
 
 @_autocast_fp32
-def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None, reduce=None,
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         size_average: bool | None = None, reduce: bool | None = None,
                          reduction: str = "mean") -> Tensor:
     """``-(t log x + (1 - t) log(1 - x))`` with each log clamped at -100 (PyTorch's rule)."""
     if size_average is not None or reduce is not None:
@@ -1694,8 +1719,9 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_averag
 
 
 @_autocast_fp32
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None, size_average=None,
-                                     reduce=None, reduction: str = "mean", pos_weight=None) -> Tensor:
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     size_average: bool | None = None, reduce: bool | None = None,
+                                     reduction: str = "mean", pos_weight: Tensor | None = None) -> Tensor:
     """``-(p t log s(x) + (1 - t) log(1 - s(x)))`` computed stably from logits ``x``
     (``p`` = ``pos_weight``)."""
     if size_average is not None or reduce is not None:
@@ -1729,8 +1755,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
 
 
 @_autocast_fp32
-def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-           log_target: bool = False) -> Tensor:
+def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
+           reduction: str = "mean", log_target: bool = False) -> Tensor:
     """``target * (log target - input)`` (input: log-probabilities)."""
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
@@ -1745,7 +1771,8 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
 
 @_autocast_fp32
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
-                     size_average=None, eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
+                     size_average: bool | None = None, eps: float = 1e-8, reduce: bool | None = None,
+                     reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     if log_input:
@@ -1758,7 +1785,7 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
     return _reduce_t(loss, reduction)
 
 
-def gaussian_nll_loss(input: Tensor, target: Tensor, var, full: bool = False, eps: float = 1e-6,
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor, full: bool = False, eps: float = 1e-6,
                       reduction: str = "mean") -> Tensor:
     if not isinstance(var, Tensor):
         var = torch.full_like(input, float(var))
@@ -1773,8 +1800,8 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var, full: bool = False, ep
 
 
 @_autocast_fp32
-def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
-                     reduction: str = "mean") -> Tensor:
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                     reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     _check_reduction(reduction)
@@ -1789,15 +1816,16 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
 
 @_autocast_fp32
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                        size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+                        size_average: bool | None = None, reduce: bool | None = None,
+                        reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     return _reduce_t((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
 @_autocast_fp32
-def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average=None, reduce=None,
-                         reduction: str = "mean") -> Tensor:
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: bool | None = None,
+                         reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     zeros = torch.zeros_like(input)
@@ -1808,7 +1836,8 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
 
 @_autocast_fp32
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+                          size_average: bool | None = None, reduce: bool | None = None,
+                          reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     # PyTorch's formula: eps added to each squared magnitude (finite value and gradient when a
@@ -1823,8 +1852,8 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
 
 @_autocast_fp32
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
-                        eps: float = 1e-6, swap: bool = False, size_average=None, reduce=None,
-                        reduction: str = "mean") -> Tensor:
+                        eps: float = 1e-6, swap: bool = False, size_average: bool | None = None,
+                        reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     d_ap = pairwise_distance(anchor, positive, p, eps)
@@ -1834,7 +1863,8 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     return _reduce_t((d_ap - d_an + margin).clamp_min(0), reduction)
 
 
-def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight=None, size_average=None, reduce=None,
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                size_average: bool | None = None, reduce: bool | None = None,
                                 reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
