@@ -420,16 +420,16 @@ def arange(start: Number = 0, end: Number | None = None, step: Number = 1, *, ou
     return _finish(buf, requires_grad, out, idx)
 
 
-def range(
-    start=0,
-    end=None,
-    step=1,
+def range(  # noqa: A001
+    start: Number = 0,
+    end: Number | None = None,
+    step: Number = 1,
     *,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,  # noqa: A001
-    requires_grad=False,
+    out: Tensor | None = None,
+    dtype: DType | None = None,
+    layout: Layout | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     if end is None:
         start, end = 0, start

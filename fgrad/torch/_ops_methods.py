@@ -246,6 +246,30 @@ def _cumsum_(self: Tensor, dim: int, *, dtype: DType | None = None) -> Tensor:
     return tensor_ops.copy_(self, tensor_ops.cumsum(self, dim, dtype=dtype))
 
 
+def _ravel(self: Tensor) -> Tensor:
+    return view_ops.reshape(self, -1)
+
+
+def _narrow_copy(self: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
+    return tensor_ops.clone(view_ops.narrow(self, dim, start, length))
+
+
+def _pin_memory(self: Tensor, device: Device = None) -> Tensor:
+    return self  # (host memory is what a CPU tensor has)
+
+
+def _is_pinned(self: Tensor, device: Device = None) -> bool:
+    return False
+
+
+def _is_shared(self: Tensor) -> bool:
+    return False
+
+
+def _share_memory_(self: Tensor) -> Tensor:
+    return self
+
+
 def _dim_order(self: Tensor) -> Tensor:
     st = self.stride()
     return tuple(sorted(range(len(st)), key=lambda d: -st[d]))
@@ -646,13 +670,12 @@ def _bind() -> None:
         diff=tensor_ops.diff,
         renorm=tensor_ops.renorm,
         sum_to_size=tensor_ops.sum_to_size,
-        ravel=lambda self: view_ops.reshape(self, -1),
-        narrow_copy=lambda self, dim, start, length: tensor_ops.clone(
-            view_ops.narrow(self, dim, start, length)),
-        pin_memory=lambda self, device=None: self,
-        is_pinned=lambda self, device=None: False,
-        is_shared=lambda self: False,
-        share_memory_=lambda self: self,
+        ravel=_ravel,
+        narrow_copy=_narrow_copy,
+        pin_memory=_pin_memory,
+        is_pinned=_is_pinned,
+        is_shared=_is_shared,
+        share_memory_=_share_memory_,
         dim_order=_dim_order,
         bfloat16=_caster(D.bfloat16),
     )

@@ -730,6 +730,18 @@ def zeta(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> 
                                               "the derivative for 'zeta' is not implemented."), out)
 
 
+def _mvlgamma(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
+    return multigammaln(input, p, out=out)
+
+
+def _mvlgamma_method(self: Tensor, p: int) -> Tensor:
+    return multigammaln(self, p)
+
+
+def _polygamma_method(self: Tensor, n: int) -> Tensor:
+    return polygamma(n, self)
+
+
 def export_top_level(namespace: dict) -> None:
     """Bind PyTorch's top-level names for these functions (``torch.lgamma``, ``torch.i0``,
     ``torch.mvlgamma``, ...) into ``namespace`` and their Tensor methods onto `Tensor`.
@@ -742,13 +754,13 @@ def export_top_level(namespace: dict) -> None:
     """
     functions = {
         "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": gammainc, "igammac": gammaincc,
-        "polygamma": polygamma, "mvlgamma": lambda input, p, *, out=None: multigammaln(input, p, out=out),
+        "polygamma": polygamma, "mvlgamma": _mvlgamma,
     }
     for name, fn in functions.items():
         namespace.setdefault(name, fn)
     methods = {
         "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": gammainc, "igammac": gammaincc,
-        "polygamma": lambda self, n: polygamma(n, self), "mvlgamma": lambda self, p: multigammaln(self, p),
+        "polygamma": _polygamma_method, "mvlgamma": _mvlgamma_method,
     }
     for name, fn in methods.items():
         if not hasattr(Tensor, name):

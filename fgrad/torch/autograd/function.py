@@ -226,15 +226,15 @@ class Function(metaclass=FunctionMeta):
         )
 
     @staticmethod
-    def forward(ctx, *args, **kwargs):
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
-    def setup_context(ctx, inputs, output):
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
         raise NotImplementedError("setup_context is not implemented.")
 
     @staticmethod
-    def backward(ctx, *grad_outputs):
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
         raise NotImplementedError(
             "You must implement either the backward or vjp method for your custom "
             "autograd.Function to use it with backward mode AD."
@@ -243,13 +243,13 @@ class Function(metaclass=FunctionMeta):
     vjp = backward
 
     @staticmethod
-    def jvp(ctx, *grad_inputs):
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
         raise NotImplementedError(
             "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
         )
 
     @classmethod
-    def apply(cls, *args, **kwargs):
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
         if any(isinstance(a, Tensor) and type(a._buf) is not _nd and type(a._buf) not in _DEV for a in args):
             return _apply_functional(cls, args, kwargs)
         ctx = cls._backward_cls()
