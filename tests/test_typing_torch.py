@@ -128,7 +128,7 @@ def _missing_report(rows, method: bool) -> list[str]:
 @pytest.mark.parametrize("module_name", FUNCTION_MODULES)
 def test_every_public_function_is_annotated(module_name):
     rows = [(f"{module_name}.{name}", fn) for name, fn in sorted(_own_functions(module_name).items())]
-    assert len(rows) > 10
+    assert len(rows) >= 5
     bad = _missing_report(rows, method=False)
     assert not bad, f"{len(bad)} functions not (fully) annotated:\n" + "\n".join(bad)
 

@@ -281,15 +281,15 @@ def set_default_device(dev: _Device) -> None:
     _set_default(None if dev is None else str(dev))
 
 
-def is_grad_enabled_() -> bool:  # pragma: no cover - alias kept for compatibility
+def is_grad_enabled_() -> _b.bool:  # pragma: no cover - alias kept for compatibility
     return is_grad_enabled()
 
 
-def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+def use_deterministic_algorithms(mode: _b.bool, *, warn_only: _b.bool = False) -> None:
     pass
 
 
-def are_deterministic_algorithms_enabled() -> bool:
+def are_deterministic_algorithms_enabled() -> _b.bool:
     return False
 
 
@@ -297,7 +297,7 @@ def set_num_threads(n: _b.int) -> None:
     pass
 
 
-def get_num_threads() -> int:
+def get_num_threads() -> _b.int:
     return 1
 
 
@@ -305,7 +305,7 @@ def set_num_interop_threads(n: _b.int) -> None:
     pass
 
 
-def get_num_interop_threads() -> int:
+def get_num_interop_threads() -> _b.int:
     return 1
 
 

@@ -82,7 +82,6 @@ from ._ops_creation import empty as _empty, tensor
 from ._autocast_state import fp32 as _autocast_fp32
 from collections.abc import Sequence
 from fgrad.torch.types import Dims, DType, memory_format, Number, TensorOrScalar
-from typing import Any
 
 _set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
 
@@ -357,7 +356,7 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     return res if out is None else write_out(out, res, "pow")
 
 
-def pow(input: Tensor, exponent: Number, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+def pow(input: Tensor, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         e = scalar_value(exponent)
         if type(e) in _PY:
@@ -381,7 +380,7 @@ def _rpow(x, base, out=None):
     return res if out is None else write_out(out, res, "pow")
 
 
-def float_power(input: Tensor, exponent: Number, *, out: Tensor | None = None) -> Tensor:
+def float_power(input: Tensor, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     if isinstance(input, Tensor):
         input = input.to(D.float64) if not input.is_complex() else input.to(D.complex128)
     if isinstance(exponent, Tensor):
@@ -479,7 +478,7 @@ def _addcdiv(input, tensor1, tensor2, value, inplace=False):
     )
 
 
-def lerp(input: Tensor, end: Number, weight: Tensor, *, out: Tensor | None = None) -> Tensor:
+def lerp(input: Tensor, end: Tensor, weight: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     res = _lerp(input, end, weight)
     return res if out is None else write_out(out, res, "lerp", (input, end, weight))
 
@@ -643,7 +642,7 @@ def _clamp_spec(x, min, max):  # noqa: A002
     return "ClampBackward1", ("clamp", Rd, lo, hi), fn, (x,), None
 
 
-def clamp(input: Tensor, min: Number | None = None, max: Number | None = None, *,
+def clamp(input: Tensor, min: TensorOrScalar | None = None, max: TensorOrScalar | None = None, *,
           out: Tensor | None = None) -> Tensor:  # noqa: A002
     input = as_tensor_arg(input, "clamp")
     gname, key, fn, args, edges = _clamp_spec(input, min, max)
@@ -654,15 +653,15 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None, *
 clip = clamp
 
 
-def clamp_min(input: Tensor, min: Number) -> Tensor:  # noqa: A002
+def clamp_min(input: Tensor, min: TensorOrScalar) -> Tensor:  # noqa: A002
     return clamp(input, min=min)
 
 
-def clamp_max(input: Tensor, max: Number) -> Tensor:  # noqa: A002
+def clamp_max(input: Tensor, max: TensorOrScalar) -> Tensor:  # noqa: A002
     return clamp(input, max=max)
 
 
-def clamp_(self: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:  # noqa: A002
+def clamp_(self: Tensor, min: TensorOrScalar | None = None, max: TensorOrScalar | None = None) -> Tensor:  # noqa: A002
     gname, key, fn, args, edges = _clamp_spec(self, min, max)
     Rd = key[1]
     if not can_cast(Rd, self._buf.dtype):
@@ -679,11 +678,11 @@ def clamp_(self: Tensor, min: Number | None = None, max: Number | None = None) -
 clip_ = clamp_
 
 
-def clamp_min_(self: Tensor, min: Number) -> Tensor:  # noqa: A002
+def clamp_min_(self: Tensor, min: TensorOrScalar) -> Tensor:  # noqa: A002
     return clamp_(self, min=min)
 
 
-def clamp_max_(self: Tensor, max: Number) -> Tensor:  # noqa: A002
+def clamp_max_(self: Tensor, max: TensorOrScalar) -> Tensor:  # noqa: A002
     return clamp_(self, max=max)
 
 
@@ -691,8 +690,8 @@ def clamp_max_(self: Tensor, max: Number) -> Tensor:  # noqa: A002
 # where / comparisons helpers
 
 
-def where(condition: Tensor, input: Tensor | None = None, other: TensorOrScalar | None = None, *,
-          out: Tensor | None = None) -> Tensor:
+def where(condition: Tensor, input: TensorOrScalar | None = None, other: TensorOrScalar | None = None, *,
+          out: Tensor | None = None) -> Tensor | tuple[Tensor, ...]:
     if input is None and other is None:
         from ._ops_shape import nonzero
 
@@ -752,12 +751,12 @@ def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: flo
     )
 
 
-def allclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: float = 1e-08,
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
     return bool(isclose(input, other, rtol, atol, equal_nan)._buf.all())
 
 
-def equal(input: Tensor, other: TensorOrScalar) -> bool:
+def equal(input: Tensor, other: Tensor) -> bool:
     a, b = input._buf, other._buf
     if type(a) in _DEV or type(b) in _DEV:
         a, b = [t._buf if isinstance(t, Tensor) else t for t in unify_devices((input, other))]
@@ -979,7 +978,8 @@ def _full_minmax(input, prim_name, gname, npf):
     return apply_op(gname, (prim_name, "full"), fn, (input,))
 
 
-def max(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+def max(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *,  # noqa: A001
+        out: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
     if isinstance(dim, Tensor):
         return maximum(input, dim, out=out)
     if dim is None:
@@ -989,7 +989,8 @@ def max(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor |
     return res if out is None else write_out_multi(out, res, "max")
 
 
-def min(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+def min(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *,  # noqa: A001
+        out: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
     if isinstance(dim, Tensor):
         return minimum(input, dim, out=out)
     if dim is None:
@@ -1031,7 +1032,7 @@ def amin(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | 
     return res if out is None else write_out(out, res, "amin")
 
 
-def aminmax(input: Tensor, *, dim: Dims = None, keepdim: bool = False) -> Tensor:
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
     return return_type("aminmax", ("min", "max"))(
         amin(input, () if dim is None else dim, keepdim), amax(input, () if dim is None else dim, keepdim)
     )
@@ -1042,7 +1043,7 @@ def _check_arg_reduction(name, b, dim) -> None:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
 
 
-def argmax(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     b = input._buf
     _check_arg_reduction("argmax", b, dim)
     if dim is None:
@@ -1053,7 +1054,7 @@ def argmax(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
 
-def argmin(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     b = input._buf
     _check_arg_reduction("argmin", b, dim)
     if dim is None:
@@ -1079,7 +1080,7 @@ def _var_args(dim, unbiased, keepdim, correction):
 
 
 def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
-        correction: Any = None, out: Tensor | None = None) -> Tensor:
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
     dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
     b = input._buf
     if _dtype_kind(b.dtype) not in "fc":
@@ -1099,7 +1100,7 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: 
 
 
 def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
-        correction: Any = None, out: Tensor | None = None) -> Tensor:
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
     dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
     b = input._buf
     if _dtype_kind(b.dtype) not in "fc":
@@ -1120,14 +1121,14 @@ def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: 
 
 
 def var_mean(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
-             correction: Any = None) -> Tensor:
+             correction: float | None = None) -> tuple[Tensor, Tensor]:
     return var(input, dim, unbiased, keepdim, correction=correction), mean(
         input, None if isinstance(dim, bool) else dim, keepdim
     )
 
 
 def std_mean(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
-             correction: Any = None) -> Tensor:
+             correction: float | None = None) -> tuple[Tensor, Tensor]:
     return std(input, dim, unbiased, keepdim, correction=correction), mean(
         input, None if isinstance(dim, bool) else dim, keepdim
     )
@@ -1158,7 +1159,7 @@ def _vector_norm_fn(ord_, axes, keepdim):
     return fn
 
 
-def vector_norm(input: Tensor, ord: float | str = 2, dim: Dims = None, keepdim: bool = False, *,
+def vector_norm(input: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = False, *,
                 dtype: DType | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A002
     x = input
     if dtype is not None:
@@ -1180,7 +1181,7 @@ def vector_norm(input: Tensor, ord: float | str = 2, dim: Dims = None, keepdim: 
     return res if out is None else write_out(out, res, "linalg_vector_norm")
 
 
-def norm(input: Tensor, p: float | str = "fro", dim: Dims = None, keepdim: bool = False,
+def norm(input: Tensor, p: float | str | None = "fro", dim: Dims = None, keepdim: bool = False,
          out: Tensor | None = None, dtype: DType | None = None) -> Tensor:
     if isinstance(p, str):
         if p == "fro":
@@ -1218,7 +1219,8 @@ def dist(input: Tensor, other: TensorOrScalar, p: float | str = 2) -> Tensor:
     return apply_op("DistBackward0", ("dist", Rd, ord_), fn, (a, bb), edges=(0, 1))
 
 
-def logsumexp(input: Tensor, dim: int, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
+def logsumexp(input: Tensor, dim: int | Sequence[int], keepdim: bool = False, *,
+              out: Tensor | None = None) -> Tensor:
 
     b = input._buf
     if _dtype_kind(b.dtype) not in "fc":
@@ -1240,7 +1242,8 @@ def _float_kernel(name, b) -> None:
         )
 
 
-def softmax(input: Tensor, dim: Dims = None, dtype: DType | None = None, *, _stacklevel: int = 3) -> Tensor:
+def softmax(input: Tensor, dim: int | None = None, dtype: DType | None = None, *,
+            _stacklevel: int = 3) -> Tensor:
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
@@ -1255,7 +1258,7 @@ def softmax(input: Tensor, dim: Dims = None, dtype: DType | None = None, *, _sta
     return apply_op("SoftmaxBackward0", ("softmax", d), fn, (x,))
 
 
-def log_softmax(input: Tensor, dim: Dims = None, dtype: DType | None = None, *,
+def log_softmax(input: Tensor, dim: int | None = None, dtype: DType | None = None, *,
                 _stacklevel: int = 3) -> Tensor:
 
     x = input if dtype is None else input.to(dtype)
@@ -1364,7 +1367,7 @@ def _sort_idx_dev(b, d, descending):
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False, *,
-         out: Tensor | None = None) -> Tensor:
+         out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     if isinstance(dim, bool):
         descending, dim = dim, -1
     b = input._buf
@@ -1392,7 +1395,7 @@ def msort(input: Tensor) -> Tensor:
 
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
-         out: Tensor | None = None) -> Tensor:  # noqa: A002
+         out: Tensor | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     n = b.shape[d] if b.ndim else 1
@@ -1410,7 +1413,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
-             out: Tensor | None = None) -> Tensor:
+             out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
@@ -1423,7 +1426,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
     return res if out is None else write_out_multi(out, res, "kthvalue")
 
 
-def median(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
+def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
+           out: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
     b = input._buf
     if type(b) in _DEV and (dim is None or b.ndim):  # indices found on the host, values gathered here
         res = median(result_tensor(_dev.to_host(b)), dim, keepdim)
@@ -1469,7 +1473,7 @@ def median(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tenso
     return res if out is None else write_out_multi(out, res, "median")
 
 
-def nanmedian(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The lower median of the non-NaN entries (NaN where all are NaN); recorded like
     ``median`` (gradient to the selected entry, or shared by the entries equal to it)."""
     b = input._buf
@@ -1509,7 +1513,7 @@ def _select_flat(input, host_res, gname="MedianBackward0"):
     return apply_op(gname, ("median",), fn, (input, _cst(mask, b)), edges=(0,))
 
 
-def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Tensor:
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
     b = input._buf
     if type(b) in _DEV:  # indices on the host (one copy), values gathered on the device
         d = _wrap_dim(dim, b.ndim) if b.ndim else 0
@@ -1593,11 +1597,11 @@ def _cum_extreme(name, gname, input, dim, better):
     return return_type(name)(vals, result_tensor(idx.copy()))
 
 
-def cummax(input: Tensor, dim: int) -> Tensor:
+def cummax(input: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     return _cum_extreme("cummax", "CummaxBackward0", input, dim, np.greater)
 
 
-def cummin(input: Tensor, dim: int) -> Tensor:
+def cummin(input: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     return _cum_extreme("cummin", "CumminBackward0", input, dim, np.less)
 
 
@@ -1708,7 +1712,7 @@ def zero_(self: Tensor) -> Tensor:
     return apply_inplace(self, "ZeroBackward0", ("zero",), fn, (self,), np.zeros((), b.dtype))
 
 
-def resize_as_(self: Tensor, other: TensorOrScalar, memory_format: memory_format | None = None) -> Tensor:
+def resize_as_(self: Tensor, other: Tensor, memory_format: memory_format | None = None) -> Tensor:
     return resize_(self, other.shape)
 
 
@@ -1833,7 +1837,7 @@ def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return res if out is None else write_out(out, res, "sinc")
 
 
-def heaviside(input: Tensor, values: Any, *, out: Tensor | None = None) -> Tensor:
+def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
     res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
     return res if out is None else write_out(out, res, "heaviside")
 
@@ -1894,7 +1898,8 @@ def nanquantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: boo
     return res if out is None else write_out(out, res, "nanquantile")
 
 
-def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> Tensor:
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
+         append: Tensor | None = None) -> Tensor:
     from ._ops_shape import cat, narrow
 
     x = input
@@ -1909,7 +1914,7 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Any = None, append: 
     return x
 
 
-def renorm(input: Tensor, p: float | str, dim: int, maxnorm: Any) -> Tensor:
+def renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor:
     d = _wrap_dim(dim, input._buf.ndim)
     others = tuple(k for k in range(input._buf.ndim) if k != d)
     norms = vector_norm(input, p, others, keepdim=True)
@@ -1943,7 +1948,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     return div(num, mul(n1, n2))
 
 
-def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: float | None = None, dim: int = -1) -> Tensor:
     from ._ops_shape import narrow
 
     d = _wrap_dim(dim, y._buf.ndim)

@@ -22,7 +22,7 @@ from ..ops import elementwise as ew
 from ..core.array import ArrayImpl
 from ._dlpack import from_dlpack
 from collections.abc import Sequence
-from fgrad.torch.types import (Device, DType, IntOrInts, Layout, memory_format, Number, SizeLike,
+from fgrad.torch.types import (Device, DType, Layout, memory_format, Number, SizeLike,
                                TensorOrScalar)
 from typing import Any
 
@@ -209,7 +209,7 @@ def asarray(obj: Any, *, dtype: DType | None = None, device: Device = None, copy
     return t
 
 
-def from_numpy(ndarray: Any) -> Tensor:
+def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``ndarray`` (changes to either are seen by both)."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
@@ -314,7 +314,7 @@ def empty(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | 
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
-def empty_strided(size: SizeLike, stride: IntOrInts, *, dtype: DType | None = None,
+def empty_strided(size: SizeLike, stride: SizeLike, *, dtype: DType | None = None,
                   layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
                   pin_memory: bool = False) -> Tensor:
     idx = check_device(device)
@@ -353,8 +353,8 @@ def full(size: SizeLike, fill_value: TensorOrScalar, *, out: Tensor | None = Non
     )
 
 
-def scalar_tensor(s: Any, like: Any = None, *, dtype: DType | None = None, device: Device = None,
-                  requires_grad: bool = False) -> Tensor:
+def scalar_tensor(s: TensorOrScalar, like: Tensor | None = None, *, dtype: DType | None = None,
+                  device: Device = None, requires_grad: bool = False) -> Tensor:
     if dtype is None:
         npd = _infer_np_dtype(s) if not isinstance(s, float) else D.DEFAULT.float.np
     else:

@@ -23,7 +23,6 @@ from ._ops_shape import _mT
 from ._ops_creation import zeros_like
 from ._autocast_state import lower_precision as _lower_precision
 from collections.abc import Sequence
-from fgrad.torch.types import Dims
 from typing import Any
 
 _nd = np.ndarray
@@ -273,7 +272,7 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: float = 1, alpha: f
     return res if out is None else write_out(out, res, "addr")
 
 
-def cross(input: Tensor, other: Tensor, dim: Dims = None, *, out: Tensor | None = None) -> Tensor:
+def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor | None = None) -> Tensor:
     a = input._buf
     if dim is None:
         dims = [i for i, s in enumerate(a.shape) if s == 3]
@@ -308,7 +307,8 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
     )
 
 
-def tensordot(a: Any, b: Tensor, dims: int | Sequence[int] = 2, out: Tensor | None = None) -> Tensor:
+def tensordot(a: Tensor, b: Tensor, dims: int | Sequence[int] | Sequence[Sequence[int]] | Tensor = 2,
+              out: Tensor | None = None) -> Tensor:
     if isinstance(dims, Tensor):
         dims = dims.tolist()
     axes = (
@@ -402,7 +402,7 @@ def logdet(input: Tensor) -> Tensor:
     return res
 
 
-def slogdet(input: Tensor) -> Tensor:
+def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:
     _float_in(input, "linalg.slogdet")
     _square(input, "linalg.slogdet")
 
@@ -424,7 +424,8 @@ def _svd(input, full_matrices):
     return apply_op("LinalgSvdBackward0", ("svd", full_matrices), fn, (input,), multi=True)
 
 
-def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *, out: Tensor | None = None) -> Tensor:
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *,
+        out: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
 
     u, s, vh = _svd(input, not some)
     if not compute_uv:
@@ -458,13 +459,13 @@ def cholesky(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -
     return res if out is None else write_out(out, res, "cholesky")
 
 
-def qr(input: Tensor, some: bool = True, *, out: Tensor | None = None) -> Tensor:
+def qr(input: Tensor, some: bool = True, *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     from .linalg import qr as lq
 
     return lq(input, "reduced" if some else "complete")
 
 
-def lu_unpack(*args: Any, **kwargs: Any) -> Tensor:  # pragma: no cover - rarely used
+def lu_unpack(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor, Tensor]:  # pragma: no cover - rarely used
     raise NotImplementedError("fgrad.torch: lu_unpack is not supported")
 
 

@@ -103,7 +103,8 @@ def _caster(dt):
     return f
 
 
-def type_(self: Tensor, dtype: DType | None = None, non_blocking: bool = False, **kwargs: Any) -> Tensor:
+def type_(self: Tensor, dtype: DType | str | None = None, non_blocking: bool = False,
+          **kwargs: Any) -> str | Tensor:
     if dtype is None:
         name = legacy_type_name(self.dtype)
         return name.replace("torch.", "torch.cuda.", 1) if buf_index(self._buf) is not None else name
@@ -119,7 +120,7 @@ def type_(self: Tensor, dtype: DType | None = None, non_blocking: bool = False, 
     return tensor_ops.to_dtype(self, D.canonical(dtype))
 
 
-def type_as(self: Tensor, other: TensorOrScalar) -> Tensor:
+def type_as(self: Tensor, other: Tensor) -> Tensor:
     return tensor_ops.to_dtype(self, other.dtype)
 
 
@@ -147,7 +148,7 @@ def cuda(self: Tensor, device: Device = None, non_blocking: bool = False,
 # autograd methods
 
 
-def register_hook(self: Tensor, hook: Callable[..., Any]) -> Any:
+def register_hook(self: Tensor, hook: Callable[..., Any]) -> G.RemovableHandle:
     if not self.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     gfn = self.grad_fn
@@ -160,7 +161,7 @@ def register_hook(self: Tensor, hook: Callable[..., Any]) -> Any:
     return gfn._register_tensor_hook(self._oi, hook)
 
 
-def register_post_accumulate_grad_hook(self: Tensor, hook: Callable[..., Any]) -> Tensor:
+def register_post_accumulate_grad_hook(self: Tensor, hook: Callable[..., Any]) -> G.RemovableHandle:
     if self._gfn is not None:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
     if self._post_acc_hooks is None:
@@ -182,8 +183,8 @@ def retain_grad(self: Tensor) -> None:
     self._retains = True
 
 
-def backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = None, create_graph: bool = False,
-             inputs: TensorOrTensors | None = None) -> None:
+def backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs: TensorOrTensors | None = None) -> None:
 
     bw(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -236,7 +237,7 @@ def fill_diagonal_(self: Tensor, fill_value: TensorOrScalar, wrap: bool = False)
     return self
 
 
-def where_method(self: Tensor, condition: Tensor, y: Tensor) -> Tensor:
+def where_method(self: Tensor, condition: Tensor, y: TensorOrScalar) -> Tensor:
     return tensor_ops.where(condition, self, y)
 
 
@@ -270,7 +271,7 @@ def _share_memory_(self: Tensor) -> Tensor:
     return self
 
 
-def _dim_order(self: Tensor) -> Tensor:
+def _dim_order(self: Tensor) -> tuple[int, ...]:
     st = self.stride()
     return tuple(sorted(range(len(st)), key=lambda d: -st[d]))
 

@@ -275,7 +275,7 @@ def _view_dtype(self, dt):
     return t
 
 
-def view_as(self: Tensor, other: TensorOrScalar) -> Tensor:
+def view_as(self: Tensor, other: Tensor) -> Tensor:
     return view(self, other._buf.shape)
 
 
@@ -303,7 +303,7 @@ def _contig():
     return contiguous_format
 
 
-def reshape_as(self: Tensor, other: TensorOrScalar) -> Tensor:
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
     return reshape(self, other._buf.shape)
 
 
@@ -408,7 +408,7 @@ def expand(self: Tensor, *sizes: int | Sequence[int]) -> Tensor:
     )
 
 
-def expand_as(self: Tensor, other: TensorOrScalar) -> Tensor:
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
     return expand(self, other._buf.shape)
 
 
@@ -423,7 +423,7 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     return tuple(expand(t, shp) for t in tensors)
 
 
-def broadcast_shapes(*shapes: Sequence[int]) -> Size:
+def broadcast_shapes(*shapes: int | Sequence[int]) -> Size:
     return Size(np.broadcast_shapes(*[tuple(s) if not isinstance(s, int) else (s,) for s in shapes]))
 
 
@@ -506,7 +506,7 @@ def movedim(input: Tensor, source: Tensor, destination: Any) -> Tensor:
 moveaxis = movedim
 
 
-def narrow(input: Tensor, dim: int, start: Number, length: int) -> Tensor:
+def narrow(input: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
     b = input._buf
     d = _wrap_dim(dim, b.ndim)
     start = int(start)
@@ -518,7 +518,7 @@ def narrow(input: Tensor, dim: int, start: Number, length: int) -> Tensor:
     return _index_view(input, (slice(None),) * d + (slice(start, start + length),), "SliceBackward0")
 
 
-def select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+def select(input: Tensor, dim: int, index: int) -> Tensor:
     b = input._buf
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
@@ -697,7 +697,7 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     return _view_or_functional(input, mk, "DiagonalBackward0", _v_diagonal, (offset, d1, d2))
 
 
-def unfold(self: Tensor, dimension: int, size: SizeLike, step: Number) -> Tensor:
+def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     b = self._buf
     d = _wrap_dim(dimension, b.ndim) if b.ndim else 0
     n = b.shape[d] if b.ndim else 1
@@ -713,7 +713,7 @@ def unfold(self: Tensor, dimension: int, size: SizeLike, step: Number) -> Tensor
     return _view_or_functional(self, mk, "UnfoldBackward0", _v_unfold, (d, size, step))
 
 
-def as_strided(input: Tensor, size: SizeLike, stride: IntOrInts, storage_offset: int | None = None) -> Tensor:
+def as_strided(input: Tensor, size: SizeLike, stride: SizeLike, storage_offset: int | None = None) -> Tensor:
     b = input._buf
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     st = input._storage()
@@ -786,7 +786,7 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
 swapaxes_ = swapdims_ = transpose_
 
 
-def as_strided_(self: Tensor, size: SizeLike, stride: IntOrInts, storage_offset: int | None = None) -> Tensor:
+def as_strided_(self: Tensor, size: SizeLike, stride: SizeLike, storage_offset: int | None = None) -> Tensor:
     return _inplace_view_op(self, as_strided(self, size, stride, storage_offset), "AsStridedBackward1")
 
 
@@ -1197,7 +1197,8 @@ def _setitem_functional(self, idx, value):
     self._buf = new._buf if type(new) is ArrayImpl else new
 
 
-def index_put_(self: Tensor, indices: Tensor, values: Any, accumulate: bool = False) -> Tensor:
+def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
+               accumulate: bool = False) -> Tensor:
     if not accumulate:
         setitem(self, tuple(indices), values)
         return self
@@ -1224,7 +1225,8 @@ def index_put_(self: Tensor, indices: Tensor, values: Any, accumulate: bool = Fa
     )
 
 
-def index_put(input: Tensor, indices: Tensor, values: Any, accumulate: bool = False) -> Tensor:
+def index_put(input: Tensor, indices: Sequence[Tensor | None], values: Tensor,
+              accumulate: bool = False) -> Tensor:
 
     return index_put_(clone(input), indices, values, accumulate)
 
@@ -1302,7 +1304,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False,
     return res if out is None else write_out(out, res, "gather")
 
 
-def take_along_dim(input: Tensor, indices: Tensor, dim: Dims = None) -> Tensor:
+def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     if dim is None:
         return gather(reshape(input, (-1,)), 0, reshape(indices, (-1,)))
     b, ib = input._buf, indices._buf
@@ -1368,7 +1370,7 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
-            value: TensorOrScalar | None = None, *, reduce: bool | None = None) -> Tensor:
+            value: TensorOrScalar | None = None, *, reduce: str | None = None) -> Tensor:
     s = src if src is not None else value
     return _scatter_common(
         input,
@@ -1382,7 +1384,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
 
 
 def scatter_(self: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
-             value: TensorOrScalar | None = None, *, reduce: bool | None = None) -> Tensor:
+             value: TensorOrScalar | None = None, *, reduce: str | None = None) -> Tensor:
     s = src if src is not None else value
     return _scatter_common(
         self,
@@ -1634,7 +1636,8 @@ def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
     return self
 
 
-def nonzero(input: Tensor, *, out: Tensor | None = None, as_tuple: bool = False) -> Tensor:
+def nonzero(input: Tensor, *, out: Tensor | None = None,
+            as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
     b = input._buf
     nz = _dev.xp_of(b).nonzero(b if b.ndim else b.reshape(1))
     if as_tuple:
@@ -1668,7 +1671,7 @@ def _seq(tensors, name):
 
 
 @_autocast_promote
-def cat(tensors: TensorOrTensors, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     ts = _seq(tensors, "cat")
     # legacy: 1-D empty tensors are skipped
     keep = [t for t in ts if not (t._buf.ndim == 1 and t._buf.shape[0] == 0)]
@@ -1703,7 +1706,7 @@ concat = concatenate = cat
 
 
 @_autocast_promote
-def stack(tensors: TensorOrTensors, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
+def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     ts = _seq(tensors, "stack")
     shp = ts[0]._buf.shape
     for i, t in enumerate(ts):
@@ -1728,12 +1731,12 @@ def _atleast(t, k):
     return t
 
 
-def atleast_1d(*tensors: Tensor) -> Tensor:
+def atleast_1d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
     r = [reshape(t, (1,)) if t._buf.ndim == 0 else t for t in _flat_args(tensors)]
     return r[0] if len(r) == 1 else tuple(r)
 
 
-def atleast_2d(*tensors: Tensor) -> Tensor:
+def atleast_2d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
     r = []
     for t in _flat_args(tensors):
         nd = t._buf.ndim
@@ -1741,7 +1744,7 @@ def atleast_2d(*tensors: Tensor) -> Tensor:
     return r[0] if len(r) == 1 else tuple(r)
 
 
-def atleast_3d(*tensors: Tensor) -> Tensor:
+def atleast_3d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
     r = []
     for t in _flat_args(tensors):
         s = t._buf.shape
@@ -1761,7 +1764,7 @@ def _flat_args(ts):
     return list(ts)
 
 
-def hstack(tensors: TensorOrTensors, *, out: Tensor | None = None) -> Tensor:
+def hstack(tensors: Sequence[Tensor], *, out: Tensor | None = None) -> Tensor:
     ts = [atleast_1d(t) for t in _seq(tensors, "hstack")]
     return cat(ts, 0 if ts[0]._buf.ndim == 1 else 1, out=out)
 
@@ -1773,11 +1776,11 @@ def vstack(tensors: TensorOrTensors, *, out: Tensor | None = None) -> Tensor:
 row_stack = vstack
 
 
-def dstack(tensors: TensorOrTensors, *, out: Tensor | None = None) -> Tensor:
+def dstack(tensors: Sequence[Tensor], *, out: Tensor | None = None) -> Tensor:
     return cat([atleast_3d(t) for t in _seq(tensors, "dstack")], 2, out=out)
 
 
-def column_stack(tensors: TensorOrTensors, *, out: Tensor | None = None) -> Tensor:
+def column_stack(tensors: Sequence[Tensor], *, out: Tensor | None = None) -> Tensor:
     ts = [reshape(t, (-1, 1)) if t._buf.ndim <= 1 else t for t in _seq(tensors, "column_stack")]
     return cat(ts, 1, out=out)
 
@@ -1852,8 +1855,8 @@ def tile(input: Tensor, dims: int | Sequence[int]) -> Tensor:
     return repeat(input, dims)
 
 
-def repeat_interleave(input: Tensor, repeats: Tensor | int | None = None, dim: Dims = None, *,
-                      output_size: IntOrInts | None = None) -> Tensor:
+def repeat_interleave(input: Tensor, repeats: Tensor | int | None = None, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
     if repeats is None:  # torch.repeat_interleave(repeats)
         r = input._buf
         return result_tensor(np.repeat(np.arange(r.shape[0], dtype=np.int64), r))
@@ -2025,8 +2028,8 @@ def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, rig
     return result_tensor(r.astype(np.int32 if out_int32 else np.int64))
 
 
-def searchsorted(sorted_sequence: Tensor, input: Tensor, *, out_int32: bool = False, right: bool = False,
-                 side: str | None = None, sorter: Any = None) -> Tensor:
+def searchsorted(sorted_sequence: Tensor, input: TensorOrScalar, *, out_int32: bool = False,
+                 right: bool = False, side: str | None = None, sorter: Tensor | None = None) -> Tensor:
     s = sorted_sequence._buf
     v = input._buf if isinstance(input, Tensor) else np.asarray(input)
     sd = side or ("right" if right else "left")
@@ -2039,7 +2042,7 @@ def searchsorted(sorted_sequence: Tensor, input: Tensor, *, out_int32: bool = Fa
 
 
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
-           dim: Dims = None) -> Tensor:  # noqa: A002
+           dim: int | None = None) -> Tensor | tuple[Tensor, ...]:  # noqa: A002
     b = input._buf
     res = np.unique(
         b if dim is None else b, return_inverse=return_inverse, return_counts=return_counts, axis=dim
@@ -2057,7 +2060,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 
 
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
-                       dim: Dims = None) -> Tensor:
+                       dim: int | None = None) -> Tensor | tuple[Tensor, ...]:
     b = input._buf.reshape(-1)
     if b.size == 0:
         return result_tensor(b.copy())

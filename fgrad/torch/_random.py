@@ -33,8 +33,8 @@ from ..ops.bits import stop_gradient as _stop_gradient
 from ..random._gamma import _dlogx_da
 import fgrad.numpy as _fnp
 from collections.abc import Sequence
-from fgrad.torch.types import Device, DType, Layout, memory_format, Number, SizeLike
-from typing import Any
+from fgrad.torch.types import Device, DType, Layout, memory_format, SizeLike
+from fgrad.torch.types import TensorOrScalar
 
 _DEFAULT_SEED = 67280421310721
 
@@ -143,7 +143,7 @@ def get_rng_state() -> Tensor:
     return default_generator.get_state()
 
 
-def set_rng_state(new_state: Any) -> None:
+def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
@@ -198,7 +198,7 @@ def randn(*size: int | Sequence[int], generator: Generator | None = None, out: T
     return _finish(_normal(_rng(generator, di), _sizes(size), npd), requires_grad, out, di)
 
 
-def randint(low: int = 0, high: Any = None, size: SizeLike | None = None, *,
+def randint(low: int = 0, high: int | None = None, size: SizeLike | None = None, *,
             generator: Generator | None = None, out: Tensor | None = None, dtype: DType | None = None,
             layout: Layout | None = None, device: Device = None, requires_grad: bool = False) -> Tensor:
     """Integers uniform in [low, high)."""
@@ -223,7 +223,7 @@ def randperm(n: int, *, generator: Generator | None = None, out: Tensor | None =
     return _finish(_rng(generator, di).permutation(int(n)).astype(npd), requires_grad, out, di)
 
 
-def normal(mean: float = 0.0, std: float = 1.0, size: SizeLike | None = None, *,
+def normal(mean: TensorOrScalar = 0.0, std: TensorOrScalar = 1.0, size: SizeLike | None = None, *,
            generator: Generator | None = None, out: Tensor | None = None, dtype: DType | None = None,
            layout: Layout | None = None, device: Device = None, requires_grad: bool = False) -> Tensor:
     """Normal samples: ``normal(mean, std, size)`` with floats, or elementwise with tensors."""
@@ -257,7 +257,7 @@ def _out_index(out, di):
     return di
 
 
-def bernoulli(input: Tensor, p: float | str | None = None, *, generator: Generator | None = None,
+def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | None = None,
               out: Tensor | None = None) -> Tensor:
     di = _buf_index(input._buf)
     pb = _dev.to_host(input._buf) if p is None else np.full(input._buf.shape, p)
@@ -309,7 +309,7 @@ def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
     return _finish(_samplers.poisson(_rng(generator, di), rate), False, None, di)
 
 
-def binomial(count: int, prob: Tensor, generator: Generator | None = None) -> Tensor:
+def binomial(count: Tensor, prob: Tensor, generator: Generator | None = None) -> Tensor:
     """Binomial samples: ``count`` trials of success probability ``prob`` (tensors of one
     float dtype, broadcast; PyTorch's CPU stream: BTRS or inversion per element).
 
@@ -438,7 +438,7 @@ def randn_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | No
     return _finish(_normal(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
-def randint_like(input: Tensor, low: int = 0, high: Any = None, *, dtype: DType | None = None,
+def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype: DType | None = None,
                  layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
                  memory_format: memory_format | None = None) -> Tensor:
     if high is None:
@@ -479,7 +479,7 @@ def _fill(self, values, name):
     return self
 
 
-def uniform_(self: Tensor, a: float = 0.0, b: Tensor = 1.0, *, generator: Generator | None = None) -> Tensor:
+def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
     return _fill(self, _uniform(_grng(generator, buf), buf.shape, buf.dtype, a, b), "UniformBackward0")
 
@@ -490,7 +490,8 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     return _fill(self, _normal(_grng(generator, buf), buf.shape, buf.dtype, mean, std), "NormalBackward0")
 
 
-def random_(self: Tensor, from_: Number = 0, to: Any = None, *, generator: Generator | None = None) -> Tensor:
+def random_(self: Tensor, from_: int = 0, to: int | None = None, *,
+            generator: Generator | None = None) -> Tensor:
     buf = self._buf
     eng = _grng(generator, buf)
     if to is None and from_ == 0:

@@ -23,13 +23,13 @@ from ._dispatch import result_tensor as _result_tensor
 from ._ops import mul as _mul, sum as _sum
 from ._ops_shape import diagonal as _dg
 from ._ops import div as _div, amax as _amax, amin as _amin
-from fgrad.torch.types import Dims, DType, TensorOrTensors
-from typing import Any
+from fgrad.torch.types import Dims, DType
+from collections.abc import Sequence
 
 inv = inverse
 
 
-def inv_ex(A: Tensor, *, check_errors: bool = False) -> Tensor:
+def inv_ex(A: Tensor, *, check_errors: bool = False) -> tuple[Tensor, Tensor]:
     r = inverse(A)
 
     info = _result_tensor(np.zeros(A._buf.shape[:-2], np.int32))
@@ -64,7 +64,7 @@ def _check_solved(res, A, B) -> None:
 
 
 def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None,
-        out: Tensor | None = None) -> Tensor:
+        out: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
     u, s, vh = _svd(A, full_matrices)
     return _return_type("linalg_svd", ("U", "S", "Vh"))(u, s, vh)
 
@@ -79,7 +79,7 @@ def svdvals(A: Tensor, *, driver: str | None = None, out: Tensor | None = None) 
     )
 
 
-def eigh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> Tensor:
+def eigh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     _float_in(A, "linalg.eigh")
 
     def fn(x):
@@ -94,7 +94,7 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> Tensor
     return eigh(A, UPLO).eigenvalues
 
 
-def qr(A: Tensor, mode: str = "reduced", *, out: Tensor | None = None) -> Tensor:
+def qr(A: Tensor, mode: str = "reduced", *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     _float_in(A, "linalg.qr")
 
     def fn(x):
@@ -123,8 +123,8 @@ def cholesky(A: Tensor, *, upper: bool = False, out: Tensor | None = None) -> Te
     return res if out is None else _write_out(out, res, "linalg_cholesky")
 
 
-def matrix_norm(A: Tensor, ord: float | str = "fro", dim: Dims = (-2, -1), keepdim: bool = False, *,
-                dtype: DType | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A002
+def matrix_norm(A: Tensor, ord: float | str = "fro", dim: tuple[int, int] | Sequence[int] = (-2, -1),  # noqa: A002
+                keepdim: bool = False, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     x = A if dtype is None else A.to(dtype)
     nd = x._buf.ndim
     if nd < 2:
@@ -183,7 +183,7 @@ def matrix_rank(A: Tensor, *, atol: float | None = None, rtol: float | None = No
     return _result_tensor(np.asarray(np.linalg.matrix_rank(A._buf), np.int64))
 
 
-def multi_dot(tensors: TensorOrTensors, *, out: Tensor | None = None) -> Tensor:
+def multi_dot(tensors: Sequence[Tensor], *, out: Tensor | None = None) -> Tensor:
     r = tensors[0]
 
     for t in tensors[1:]:
@@ -191,7 +191,8 @@ def multi_dot(tensors: TensorOrTensors, *, out: Tensor | None = None) -> Tensor:
     return r
 
 
-def lstsq(A: Tensor, B: Tensor, rcond: Any = None, *, driver: str | None = None) -> Tensor:
+def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
+          driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
 
     sol = _apply_op(
         "LinalgLstsqBackward0",

@@ -9,6 +9,7 @@
 - ``SizeLike``: a sequence of ints (a `Size`, a tuple, a list); ``IntOrInts``: an int or one
   (kernel sizes, strides, paddings); ``Dims``: a dimension, several, or ``None`` (all).
 - ``TensorOrTensors``: a `Tensor` or a sequence of them (``backward``'s tensors).
+- ``FileLike``: a path (``str``, `os.PathLike`) or a file object (``torch.save``/``torch.load``).
 - ``Layout`` and ``memory_format``: the types of ``torch.strided`` and ``torch.contiguous_format``.
 
 `fgrad.torch.Tensor` is a jaxtyping array type, as ``torch.Tensor`` is:
@@ -29,8 +30,9 @@ Example::
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from typing import Union
+from typing import Any, Protocol, Union, runtime_checkable
 
 from ._dtypes import dtype
 from ._tensor import Size, Tensor, device, strided
@@ -45,6 +47,23 @@ IntOrInts = Union[int, Sequence[int]]
 Dims = Union[int, Sequence[int], None]
 TensorOrTensors = Union[Tensor, Sequence[Tensor]]
 Layout = type(strided)
+
+
+@runtime_checkable
+class ReadableFile(Protocol):
+    """A binary file open for reading (anything with ``read``, as `io.BytesIO`)."""
+
+    def read(self, size: int = -1, /) -> Any: ...
+
+
+@runtime_checkable
+class WritableFile(Protocol):
+    """A binary file open for writing (anything with ``write``)."""
+
+    def write(self, data: Any, /) -> Any: ...
+
+
+FileLike = Union[str, os.PathLike, ReadableFile, WritableFile]
 
 
 class memory_format:  # noqa: N801 (PyTorch's name)
@@ -63,4 +82,4 @@ class memory_format:  # noqa: N801 (PyTorch's name)
 
 
 __all__ = ["Number", "Scalar", "TensorOrScalar", "Device", "DType", "SizeLike", "IntOrInts", "Dims",
-           "TensorOrTensors", "Layout", "memory_format", "Tensor"]
+           "TensorOrTensors", "Layout", "memory_format", "FileLike", "ReadableFile", "WritableFile", "Tensor"]

@@ -139,7 +139,7 @@ def backward(tensors: TensorOrTensors, grad_tensors: TensorOrTensors | None = No
 def grad(outputs: TensorOrTensors, inputs: TensorOrTensors, grad_outputs: TensorOrTensors | None = None,
          retain_graph: bool | None = None, create_graph: bool = False, only_inputs: bool = True,
          allow_unused: bool | None = None, is_grads_batched: bool = False,
-         materialize_grads: bool = False) -> Tensor:
+         materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
     """Gradients of ``outputs`` with respect to ``inputs`` (returned, not accumulated).
 
     Example::

@@ -322,7 +322,7 @@ class NestedIOFunction(Function):
     pass
 
 
-def once_differentiable(fn: Callable[..., Any]) -> Tensor:
+def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Mark a ``backward`` as differentiable once only: it runs without recording (so it may
     use NumPy on ``.numpy()`` values)."""
 

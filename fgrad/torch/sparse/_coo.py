@@ -33,6 +33,7 @@ from .._tensor import Size, Tensor
 from ..autograd.grad_mode import no_grad
 from fgrad.torch.types import Device, DType, Layout, SizeLike
 from typing import Any
+from collections.abc import Sequence
 
 __all__ = ["SparseTensor", "sparse_coo", "sparse_coo_tensor", "to_sparse"]
 
@@ -502,7 +503,7 @@ def _as_index_array(indices) -> np.ndarray:
     return ind.astype(np.int64)
 
 
-def sparse_coo_tensor(indices: Tensor, values: Any, size: SizeLike | None = None, *,
+def sparse_coo_tensor(indices: Any, values: Any, size: SizeLike | None = None, *,
                       dtype: DType | None = None, device: Device = None, pin_memory: bool = False,
                       requires_grad: bool = False, check_invariants: bool | None = None,
                       is_coalesced: bool | None = None) -> SparseTensor:
@@ -559,8 +560,8 @@ def sparse_coo_tensor(indices: Tensor, values: Any, size: SizeLike | None = None
     return SparseTensor.make(ind, vals, size, bool(is_coalesced))
 
 
-def to_sparse(self: Tensor, sparse_dim: Any = None, *, layout: Layout | None = None, blocksize: Any = None,
-              dense_dim: Any = None) -> SparseTensor:
+def to_sparse(self: Tensor, sparse_dim: int | None = None, *, layout: Layout | None = None,
+              blocksize: Sequence[int] | None = None, dense_dim: int | None = None) -> SparseTensor:
     """``Tensor.to_sparse()``: the nonzero entries (or, with ``sparse_dim``, the nonzero
     slices over the first ``sparse_dim`` dimensions) as a coalesced sparse COO tensor,
     differentiable in ``self``.
@@ -593,6 +594,6 @@ def to_sparse(self: Tensor, sparse_dim: Any = None, *, layout: Layout | None = N
     return SparseTensor.make(ind, vals, self.shape, True)
 
 
-def dense_to_dense(self: Tensor, dtype: DType | None = None, *, masked_grad: Any = None) -> Tensor:
+def dense_to_dense(self: Tensor, dtype: DType | None = None, *, masked_grad: bool | None = None) -> Tensor:
     """``Tensor.to_dense()`` of a strided tensor: itself (or a cast)."""
     return self if dtype is None else self.to(dtype)

@@ -243,10 +243,9 @@ class DataLoader:
                  collate_fn: Callable[[list[Any]], Any] | None = None, pin_memory: bool = False,
                  drop_last: bool = False, timeout: float = 0,
                  worker_init_fn: Callable[[int], None] | None = None,
-                 multiprocessing_context: str | Any | None = None, generator: torch.Generator | None = None, *,
-                 prefetch_factor: int | None = None,
-                 persistent_workers: bool = False, pin_memory_device: str = "",
-                 in_order: bool = True) -> None:
+                 multiprocessing_context: str | Any | None = None, generator: torch.Generator | None = None,
+                 *, prefetch_factor: int | None = None, persistent_workers: bool = False,
+                 pin_memory_device: str = "", in_order: bool = True) -> None:
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
                              "multiprocessing.")
