@@ -61,7 +61,7 @@ from ..core.array import ShapeDtypeStruct
 from ._tensor import to_device_buf
 from ._promotion import can_cast, scalar_type_name
 from ._device import cpu_default
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fgrad.torch.types import memory_format
 from typing import Any
 
@@ -434,8 +434,8 @@ def _upcast_definition(key, fn, bufs, multi):
     return hit
 
 
-def apply_op(name: str, key: Tensor, fn: Callable[..., Any], args: Any, *, multi: bool = False,
-             edges: Any = None) -> Tensor:
+def apply_op(name: str, key: Hashable, fn: Callable[..., Any], args: Sequence[Any], *, multi: bool = False,
+             edges: Any = None) -> Tensor | tuple[Tensor, ...]:
     """Apply an op given by its fgrad definition ``fn`` to ``args`` (Tensors or constant
     NumPy arrays): the forward is ``fn`` itself, run through its cached per-signature program
     (`run_definition`).  On the CUDA device ``fn`` itself runs there (`_op_dev`).  16-bit

@@ -521,7 +521,7 @@ def _write_plain(self, b, new) -> Tensor:
     return self
 
 
-def lerp_(self: Tensor, end: Number, weight: Tensor) -> Tensor:
+def lerp_(self: Tensor, end: Tensor, weight: TensorOrScalar) -> Tensor:
     bufs = _plain_bufs(self, (end,))
     if bufs is not None and type(weight) in (int, float):
         b, e = bufs

@@ -37,7 +37,7 @@ from .autograd import graph as G
 import fgrad.torch.cuda as _cuda
 from .autograd import backward as bw
 from collections.abc import Callable
-from fgrad.torch.types import Device, DType, memory_format, Number, TensorOrScalar, TensorOrTensors
+from fgrad.torch.types import Device, DType, memory_format, TensorOrScalar, TensorOrTensors
 from typing import Any
 
 _nd = np.ndarray
@@ -403,7 +403,7 @@ def div_(self: Tensor, other: TensorOrScalar, *, rounding_mode: str | None = Non
     return tensor_ops.copy_(self, res)
 
 
-def pow_(self: Tensor, exponent: Number) -> Tensor:
+def pow_(self: Tensor, exponent: TensorOrScalar) -> Tensor:
     if not isinstance(exponent, Tensor):
         e = scalar_value(exponent)
         Rd = binary_result_dtype(self, e)

@@ -55,7 +55,6 @@ from ._ops_creation import zeros
 from ._autocast_state import fp32 as _autocast_fp32, promote as _autocast_promote
 from collections.abc import Sequence
 from fgrad.torch.types import Dims, IntOrInts, Number, SizeLike, TensorOrScalar, TensorOrTensors
-from typing import Any
 
 _nd = np.ndarray
 _i64 = np.dtype(np.int64)
@@ -490,7 +489,7 @@ def _mT(self):
     return transpose(self, -2, -1)
 
 
-def movedim(input: Tensor, source: Tensor, destination: Any) -> Tensor:
+def movedim(input: Tensor, source: IntOrInts, destination: IntOrInts) -> Tensor:
     b = input._buf
     nd = b.ndim
     src = [source] if isinstance(source, int) else list(source)

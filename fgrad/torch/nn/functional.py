@@ -42,6 +42,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor
+from collections.abc import Sequence
 from fgrad.torch.types import DType, IntOrInts, SizeLike
 from typing import Any
 from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
@@ -684,7 +685,7 @@ def _crop_and_pad_fn(pairs, mode: str, value):
     return fn
 
 
-def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None = None) -> Tensor:
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``, last dim
     first.  Modes: 'constant' (negative widths crop), 'reflect', 'replicate', 'circular'."""
     nd = _buf(input).ndim
@@ -1342,9 +1343,9 @@ def _norm_fn(axes, eps, shape_wb, has_w, has_b):
     return fn
 
 
-def batch_norm(input: Tensor, running_mean: Tensor, running_var: Tensor, weight: Tensor | None = None,
-               bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
-               eps: float = 1e-5) -> Tensor:
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalise over the batch (and spatial) dims per channel (dim 1).  In training the
     batch statistics normalise (biased variance) and update the running statistics
     (unbiased variance) in place; otherwise the running statistics normalise."""
