@@ -246,7 +246,8 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
     return _dtypes.promote_types(type1, type2)
 
 
-def result_type(tensor1: Tensor, tensor2: Tensor) -> dtype:
+def result_type(tensor1: Tensor | _b.int | _b.float | _b.bool | _b.complex,
+                tensor2: Tensor | _b.int | _b.float | _b.bool | _b.complex) -> dtype:
     return _dtypes.from_np(_result_dtype(tensor1, tensor2))
 
 

@@ -979,7 +979,7 @@ def _full_minmax(input, prim_name, gname, npf):
 
 
 def max(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *,  # noqa: A001
-        out: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
+        out: Tensor | tuple[Tensor, Tensor] | None = None) -> Tensor | tuple[Tensor, Tensor]:
     if isinstance(dim, Tensor):
         return maximum(input, dim, out=out)
     if dim is None:
@@ -990,7 +990,7 @@ def max(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *
 
 
 def min(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *,  # noqa: A001
-        out: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
+        out: Tensor | tuple[Tensor, Tensor] | None = None) -> Tensor | tuple[Tensor, Tensor]:
     if isinstance(dim, Tensor):
         return minimum(input, dim, out=out)
     if dim is None:
@@ -1367,7 +1367,7 @@ def _sort_idx_dev(b, d, descending):
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False, *,
-         out: Tensor | None = None) -> tuple[Tensor, Tensor]:
+         out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:
     if isinstance(dim, bool):
         descending, dim = dim, -1
     b = input._buf
@@ -1395,7 +1395,7 @@ def msort(input: Tensor) -> Tensor:
 
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
-         out: Tensor | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
+         out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     n = b.shape[d] if b.ndim else 1
@@ -1413,7 +1413,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
-             out: Tensor | None = None) -> tuple[Tensor, Tensor]:
+             out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
@@ -1427,7 +1427,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
 
 
 def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
-           out: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
+           out: Tensor | tuple[Tensor, Tensor] | None = None) -> Tensor | tuple[Tensor, Tensor]:
     b = input._buf
     if type(b) in _DEV and (dim is None or b.ndim):  # indices found on the host, values gathered here
         res = median(result_tensor(_dev.to_host(b)), dim, keepdim)

@@ -1368,7 +1368,7 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     return apply_op(gname, key, fn, args, edges=edges)
 
 
-def scatter(input: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
+def scatter(input: Tensor, dim: int, index: Tensor, src: TensorOrScalar | None = None,
             value: TensorOrScalar | None = None, *, reduce: str | None = None) -> Tensor:
     s = src if src is not None else value
     return _scatter_common(
@@ -1382,7 +1382,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
     )
 
 
-def scatter_(self: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
+def scatter_(self: Tensor, dim: int, index: Tensor, src: TensorOrScalar | None = None,
              value: TensorOrScalar | None = None, *, reduce: str | None = None) -> Tensor:
     s = src if src is not None else value
     return _scatter_common(

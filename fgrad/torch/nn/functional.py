@@ -1123,14 +1123,16 @@ def _max_poolnd(input, nd, kernel_size, stride, padding, dilation, ceil_mode, re
 
 
 def max_pool1d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
-               dilation: IntOrInts = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+               dilation: IntOrInts = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over each window of (N, C, L) (padding counts as -inf)."""
     return _max_poolnd(input, 1, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool1d")
 
 
 def max_pool2d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
-               dilation: IntOrInts = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+               dilation: IntOrInts = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over each window (padding counts as -inf); ``return_indices`` also gives the
     flat index (over H*W) of each maximum.
 
@@ -1147,7 +1149,8 @@ def max_pool2d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None =
 
 @_autocast_fp32
 def max_pool3d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
-               dilation: IntOrInts = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+               dilation: IntOrInts = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over each window of (N, C, D, H, W) (padding counts as -inf)."""
     return _max_poolnd(input, 3, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool3d")
@@ -1299,15 +1302,18 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
     return y, _wrap(np.stack(ind, axis=-1).reshape(xb.shape[:lead] + osz))
 
 
-def adaptive_max_pool1d(input: Tensor, output_size: IntOrInts, return_indices: bool = False) -> Tensor:
+def adaptive_max_pool1d(input: Tensor, output_size: IntOrInts,
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     return _adaptive_max(input, output_size, 1, return_indices)
 
 
-def adaptive_max_pool2d(input: Tensor, output_size: IntOrInts, return_indices: bool = False) -> Tensor:
+def adaptive_max_pool2d(input: Tensor, output_size: IntOrInts,
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     return _adaptive_max(input, output_size, 2, return_indices)
 
 
-def adaptive_max_pool3d(input: Tensor, output_size: IntOrInts, return_indices: bool = False) -> Tensor:
+def adaptive_max_pool3d(input: Tensor, output_size: IntOrInts,
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over the adaptive windows of (N, C, D, H, W)."""
     return _adaptive_max(input, output_size, 3, return_indices)
 
