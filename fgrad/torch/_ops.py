@@ -241,13 +241,15 @@ _add, _sub, _mul, _div, _pow_tt, _floordiv = (
     BINOPS[n] for n in ("add", "subtract", "multiply", "divide", "power", "floor_divide"))
 
 
-def add(input: Tensor, other: TensorOrScalar, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+def add(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
+        out: Tensor | None = None) -> Tensor:
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return _add(input, other, out=out)
 
 
-def sub(input: Tensor, other: TensorOrScalar, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+def sub(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
+        out: Tensor | None = None) -> Tensor:
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return _sub(input, other, out=out)
@@ -256,14 +258,14 @@ def sub(input: Tensor, other: TensorOrScalar, *, alpha: float = 1, out: Tensor |
 subtract = sub
 
 
-def mul(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+def mul(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     return _mul(input, other, out=out)
 
 
 multiply = mul
 
 
-def div(input: Tensor, other: TensorOrScalar, *, rounding_mode: str | None = None,
+def div(input: TensorOrScalar, other: TensorOrScalar, *, rounding_mode: str | None = None,
         out: Tensor | None = None) -> Tensor:
     if rounding_mode is None:
         return _div(input, other, out=out)
@@ -356,7 +358,7 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     return res if out is None else write_out(out, res, "pow")
 
 
-def pow(input: Tensor, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+def pow(input: TensorOrScalar, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         e = scalar_value(exponent)
         if type(e) in _PY:
@@ -380,7 +382,7 @@ def _rpow(x, base, out=None):
     return res if out is None else write_out(out, res, "pow")
 
 
-def float_power(input: Tensor, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+def float_power(input: TensorOrScalar, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     if isinstance(input, Tensor):
         input = input.to(D.float64) if not input.is_complex() else input.to(D.complex128)
     if isinstance(exponent, Tensor):
@@ -583,7 +585,7 @@ def copysign(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None)
     return res if out is None else write_out(out, res, "copysign")
 
 
-def xlogy(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     a, b = binary_operands(input, other, "xlogy")
     Rd = binary_result_dtype(a, b)
     if _dtype_kind(Rd) not in "fc":

@@ -24,6 +24,7 @@ from ._ops_creation import zeros_like
 from ._autocast_state import lower_precision as _lower_precision
 from collections.abc import Sequence
 from typing import Any
+from ..typing import Shaped
 
 _nd = np.ndarray
 
@@ -54,7 +55,8 @@ _MATMUL = _mat_fn()
 
 
 @_lower_precision
-def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
+def mm(input: Shaped[Tensor, "n m"], mat2: Shaped[Tensor, "m p"], *,
+       out: Tensor | None = None) -> Shaped[Tensor, "n p"]:
     a, b = input._buf, mat2._buf
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -71,7 +73,8 @@ def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 
 @_lower_precision
-def bmm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
+def bmm(input: Shaped[Tensor, "b n m"], mat2: Shaped[Tensor, "b m p"], *,
+        out: Tensor | None = None) -> Shaped[Tensor, "b n p"]:
     a, b = input._buf, mat2._buf
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -118,7 +121,8 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     return res if out is None else write_out(out, res, "matmul")
 
 
-def mv(input: Tensor, vec: Tensor, *, out: Tensor | None = None) -> Tensor:
+def mv(input: Shaped[Tensor, "n m"], vec: Shaped[Tensor, " m"], *,
+       out: Tensor | None = None) -> Shaped[Tensor, " n"]:
     a, b = input._buf, vec._buf
     if a.ndim != 2 or b.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {b.ndim}, {a.ndim}, {b.ndim}")
@@ -130,7 +134,8 @@ def mv(input: Tensor, vec: Tensor, *, out: Tensor | None = None) -> Tensor:
     return res if out is None else write_out(out, res, "mv")
 
 
-def dot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+def dot(input: Shaped[Tensor, " n"], other: Shaped[Tensor, " n"], *,
+        out: Tensor | None = None) -> Shaped[Tensor, ""]:
     a, b = input._buf, other._buf
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -152,7 +157,8 @@ def dot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     return res if out is None else write_out(out, res, "dot")
 
 
-def vdot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+def vdot(input: Shaped[Tensor, " n"], other: Shaped[Tensor, " n"], *,
+         out: Tensor | None = None) -> Shaped[Tensor, ""]:
     def fn(x, y):
         return fnp.vdot(x, y)
 
@@ -172,7 +178,8 @@ def inner(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     return res if out is None else write_out(out, res, "inner")
 
 
-def outer(input: Tensor, vec2: Tensor, *, out: Tensor | None = None) -> Tensor:
+def outer(input: Shaped[Tensor, " n"], vec2: Shaped[Tensor, " m"], *,
+          out: Tensor | None = None) -> Shaped[Tensor, "n m"]:
 
     for arg_name, v in (("input", input), ("vec2", vec2)):
         if v._buf.ndim != 1:
@@ -190,8 +197,8 @@ def _scaled(x, s):
 
 
 @_lower_precision
-def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1,
-          out: Tensor | None = None) -> Tensor:
+def addmm(input: Tensor, mat1: Shaped[Tensor, "n m"], mat2: Shaped[Tensor, "m p"], *, beta: float = 1,
+          alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, "n p"]:
     a, b = mat1._buf, mat2._buf
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(
@@ -214,8 +221,8 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: 
     return res if out is None else write_out(out, res, "addmm")
 
 
-def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1, alpha: float = 1,
-          out: Tensor | None = None) -> Tensor:
+def addmv(input: Tensor, mat: Shaped[Tensor, "n m"], vec: Shaped[Tensor, " m"], *, beta: float = 1,
+          alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, " n"]:
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.matmul(x, y), alpha))
 
@@ -229,8 +236,8 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1, alpha: fl
 
 
 @_lower_precision
-def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1,
-           out: Tensor | None = None) -> Tensor:
+def addbmm(input: Tensor, batch1: Shaped[Tensor, "b n m"], batch2: Shaped[Tensor, "b m p"], *,
+           beta: float = 1, alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, "n p"]:
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.sum(fnp.matmul(x, y), axis=0), alpha))
 
@@ -244,8 +251,8 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, al
 
 
 @_lower_precision
-def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1,
-            out: Tensor | None = None) -> Tensor:
+def baddbmm(input: Tensor, batch1: Shaped[Tensor, "b n m"], batch2: Shaped[Tensor, "b m p"], *,
+            beta: float = 1, alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, "b n p"]:
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.matmul(x, y), alpha))
 
@@ -258,8 +265,8 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, a
     return res if out is None else write_out(out, res, "baddbmm")
 
 
-def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: float = 1, alpha: float = 1,
-         out: Tensor | None = None) -> Tensor:
+def addr(input: Tensor, vec1: Shaped[Tensor, " n"], vec2: Shaped[Tensor, " m"], *, beta: float = 1,
+         alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, "n m"]:
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.outer(x, y), alpha))
 
@@ -362,7 +369,8 @@ def _square(x, name):
         )
 
 
-def inverse(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+def inverse(input: Shaped[Tensor, "*batch n n"], *,
+            out: Tensor | None = None) -> Shaped[Tensor, "*batch n n"]:
     _float_in(input, "linalg.inv")
     _square(input, "linalg.inv")
     b = input._buf
@@ -383,7 +391,7 @@ def inverse(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return res if out is None else write_out(out, res, "inverse")
 
 
-def det(input: Tensor) -> Tensor:
+def det(input: Shaped[Tensor, "*batch n n"]) -> Shaped[Tensor, "*batch"]:
     _float_in(input, "linalg.det")
     _square(input, "linalg.det")
     return apply_op(
@@ -394,7 +402,7 @@ def det(input: Tensor) -> Tensor:
     )
 
 
-def logdet(input: Tensor) -> Tensor:
+def logdet(input: Shaped[Tensor, "*batch n n"]) -> Shaped[Tensor, "*batch"]:
 
     sign, lad = slogdet(input)
     res = log(det(input))
@@ -402,7 +410,7 @@ def logdet(input: Tensor) -> Tensor:
     return res
 
 
-def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:
+def slogdet(input: Shaped[Tensor, "*batch n n"]) -> tuple[Shaped[Tensor, "*batch"], Shaped[Tensor, "*batch"]]:
     _float_in(input, "linalg.slogdet")
     _square(input, "linalg.slogdet")
 
@@ -443,7 +451,7 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
     )
 
 
-def matrix_power(input: Tensor, n: int) -> Tensor:
+def matrix_power(input: Shaped[Tensor, "*batch n n"], n: int) -> Shaped[Tensor, "*batch n n"]:
     return apply_op(
         "LinalgMatrixPowerBackward0",
         ("matrix_power", n),
@@ -452,7 +460,8 @@ def matrix_power(input: Tensor, n: int) -> Tensor:
     )
 
 
-def cholesky(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:
+def cholesky(input: Shaped[Tensor, "*batch n n"], upper: bool = False, *,
+             out: Tensor | None = None) -> Shaped[Tensor, "*batch n n"]:
     from .linalg import cholesky as lc
 
     res = lc(input, upper=upper)

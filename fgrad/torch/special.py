@@ -163,7 +163,7 @@ def log_softmax(input: Tensor, dim: int, *, dtype: DType | None = None) -> Tenso
     return torch.log_softmax(input, dim, dtype=dtype)
 
 
-def xlogy(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """``x * log(y)``, 0 where ``x == 0`` (unless y is NaN)."""
     return torch.xlogy(input, other, out=out)
 
@@ -181,7 +181,7 @@ def _finish(result: Tensor, out) -> Tensor:
     return out
 
 
-def xlog1py(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+def xlog1py(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """``x * log1p(y)``, 0 where ``x == 0`` (unless y is NaN); either may be a number.
 
     Example::
@@ -715,7 +715,7 @@ def _zeta_definition(s, q):
     return fnp.where(q == math.inf, fnp.full_like(y, math.nan), y)  # PyTorch: NaN (SciPy: 0)
 
 
-def zeta(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+def zeta(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """The Hurwitz zeta function ``sum_k (k + q)^-s`` (either argument may be a number);
     differentiable in ``q`` only (as PyTorch).
 

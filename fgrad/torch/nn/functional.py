@@ -44,6 +44,7 @@ import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor
 from collections.abc import Sequence
 from fgrad.torch.types import DType, IntOrInts, SizeLike
+from fgrad.typing import Shaped
 from typing import Any
 from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
 from fgrad.ops import windowed as W
@@ -152,7 +153,9 @@ def _xwt(x, w):
 
 
 @_lower_precision
-def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+def linear(input: Shaped[Tensor, "*batch in_features"], weight: Shaped[Tensor, "out_features in_features"],
+           bias: Shaped[Tensor, " #out_features"] | Shaped[Tensor, ""] | None = None
+           ) -> Shaped[Tensor, "*batch out_features"]:
     """``input @ weight.T + bias``: one node (``AddmmBackward0`` for a batch of vectors)."""
     for pos, (arg_name, v) in enumerate((("input", input), ("weight", weight)), 1):
         if not isinstance(v, Tensor):
@@ -204,7 +207,9 @@ def _linear_shown(nd: int, has_bias: bool, edges) -> tuple:
     return (_graph.shown_edge("AddmmBackward0" if has_bias else "MmBackward0", *inner),)
 
 
-def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+def bilinear(input1: Shaped[Tensor, "*batch in1"], input2: Shaped[Tensor, "*batch in2"],
+             weight: Shaped[Tensor, "out in1 in2"],
+             bias: Shaped[Tensor, " out"] | None = None) -> Shaped[Tensor, "*batch out"]:
     """``y_k = x1 @ W_k @ x2 + b_k``."""
     y = torch.einsum("...i,kij,...j->...k", input1, weight, input2)
     return y + bias if bias is not None else y
@@ -593,8 +598,10 @@ def _scale_gradient(x, s):
     return fnp.where(fnp.isfinite(lax.stop_gradient(x)), exact, x)
 
 
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
-              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+def embedding(input: Shaped[Tensor, "*indices"], weight: Shaped[Tensor, "num_embeddings embedding_dim"],
+              padding_idx: int | None = None, max_norm: float | None = None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Shaped[Tensor, "*indices embedding_dim"]:
     """Rows of ``weight`` at the integer indices ``input``; the row ``padding_idx`` gets no
     gradient; ``max_norm`` renormalises the looked-up rows of ``weight`` in place."""
     if input.dtype not in (torch.int64, torch.int32):
@@ -812,15 +819,17 @@ def _no_bias_shown(edges) -> tuple:
 
 
 @_lower_precision
-def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
-           padding: IntOrInts | str = 0, dilation: IntOrInts = 1, groups: int = 1) -> Tensor:
+def conv1d(input: Shaped[Tensor, "*batch c_in l"], weight: Shaped[Tensor, "c_out c_in_per_group kl"],
+           bias: Shaped[Tensor, " c_out"] | None = None, stride: IntOrInts = 1, padding: IntOrInts | str = 0,
+           dilation: IntOrInts = 1, groups: int = 1) -> Shaped[Tensor, "*batch c_out l_out"]:
     """1-D convolution (cross-correlation) over (N, C_in, L) with weight (C_out, C_in/groups, k)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
 @_lower_precision
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
-           padding: IntOrInts | str = 0, dilation: IntOrInts = 1, groups: int = 1) -> Tensor:
+def conv2d(input: Shaped[Tensor, "*batch c_in h w"], weight: Shaped[Tensor, "c_out c_in_per_group kh kw"],
+           bias: Shaped[Tensor, " c_out"] | None = None, stride: IntOrInts = 1, padding: IntOrInts | str = 0,
+           dilation: IntOrInts = 1, groups: int = 1) -> Shaped[Tensor, "*batch c_out h_out w_out"]:
     """2-D convolution (cross-correlation) over (N, C_in, H, W) with weight (C_out, C_in/groups, kh, kw).
 
     Example::
@@ -834,8 +843,10 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: In
 
 
 @_lower_precision
-def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
-           padding: IntOrInts | str = 0, dilation: IntOrInts = 1, groups: int = 1) -> Tensor:
+def conv3d(input: Shaped[Tensor, "*batch c_in d h w"],
+           weight: Shaped[Tensor, "c_out c_in_per_group kd kh kw"],
+           bias: Shaped[Tensor, " c_out"] | None = None, stride: IntOrInts = 1, padding: IntOrInts | str = 0,
+           dilation: IntOrInts = 1, groups: int = 1) -> Shaped[Tensor, "*batch c_out d_out h_out w_out"]:
     """3-D convolution (cross-correlation) over (N, C_in, D, H, W)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
