@@ -34,8 +34,9 @@ import fgrad.torch.utils.data as data
 from fgrad import _docs
 
 jaxtyping = pytest.importorskip("jaxtyping")
-beartype = pytest.importorskip("beartype")
-from jaxtyping import Float, Int, Shaped  # noqa: E402
+pytest.importorskip("beartype")
+from beartype import beartype  # noqa: E402
+from jaxtyping import Float, Int, Shaped, jaxtyped  # noqa: E402
 from test_typing import AnnotationViolation, _checked  # noqa: E402
 
 FUNCTION_MODULES = ("fgrad.torch", "fgrad.torch.nn.functional", "fgrad.torch.autograd", "fgrad.torch.linalg",
@@ -220,3 +221,86 @@ def test_torch_examples_satisfy_annotations(torch_type_checked, module_name, nam
 def test_torch_examples_satisfy_annotations_all(torch_type_checked, module_name, name):
     report = _run_example(module_name, name)
     assert "AnnotationViolation" not in report, report
+
+
+def test_no_annotation_names_a_torch_dtype():
+    """In `fgrad.torch`, ``bool``, ``int`` and ``float`` are dtypes (``torch.bool``, ...): an
+    annotation ``-> bool`` written there named ``torch.bool``, which no checker understands
+    (``get_num_threads -> int``, ``are_deterministic_algorithms_enabled -> bool``,
+    ``use_deterministic_algorithms(mode: bool)`` were; they say ``builtins.int``/``bool`` now)."""
+    bad = []
+    for qualified, fn in [(f"{m}.{n}", f) for m in FUNCTION_MODULES for n, f in _own_functions(m).items()]:
+        for name, hint in typing.get_type_hints(inspect.unwrap(fn)).items():
+            parts = typing.get_args(hint) or (hint,)
+            if any(isinstance(p, torch.dtype) for p in parts):
+                bad.append(f"{qualified}({name}): {hint}")
+    assert not bad, bad
+
+
+def test_wrong_annotations_found_by_the_checks_are_fixed(torch_type_checked):
+    """Annotations the checked examples contradicted (fixed): ``F.batch_norm``'s running
+    statistics may be None (training without them), ``F.pad``'s widths may be a list,
+    ``torch.max(x, dim)`` returns ``(values, indices)``, ``torch.pow``'s base may be a number."""
+    x = torch.randn(4, 3)
+    assert F.batch_norm(x, None, None, training=True).shape == (4, 3)
+    assert F.pad(x, [1, 1]).shape == (4, 5)
+    values, indices = torch.max(x, 1)
+    assert values.shape == indices.shape == (4,)
+    assert torch.pow(2, torch.tensor([3.0])).item() == 8.0
+    assert torch.get_num_threads() >= 1
+
+
+def test_shapes_in_the_annotations_are_checked(torch_type_checked):
+    """The jaxtyping shapes of the PyTorch face hold for good calls and catch bad ones."""
+    x, w = torch.ones(5, 3), torch.ones(4, 3)
+    assert F.linear(x, w, torch.zeros(4)).shape == (5, 4)
+    assert torch.mm(torch.ones(2, 3), torch.ones(3, 4)).shape == (2, 4)
+    assert torch.sin(x).shape == (5, 3)
+    assert F.conv2d(torch.ones(1, 2, 5, 5), torch.ones(3, 2, 3, 3), torch.zeros(3)).shape == (1, 3, 3, 3)
+    with pytest.raises(AnnotationViolation, match="linear"):
+        F.linear(x, w, torch.zeros(7))          # bias of 7 for 4 outputs
+    with pytest.raises(AnnotationViolation, match="mm"):
+        torch.mm(torch.ones(2, 3), torch.ones(4, 2))
+    with pytest.raises(AnnotationViolation, match="conv2d"):
+        F.conv2d(torch.ones(1, 2, 5, 5), torch.ones(3, 2, 3, 3), torch.zeros(2))
+
+
+# -- fgrad.torch.Tensor as a jaxtyping array type ------------------------------------------
+
+def test_tensor_is_a_jaxtyping_array_type():
+    x = torch.ones(2, 3)
+    assert isinstance(x, Float[torch.Tensor, "b n"])
+    assert isinstance(x, Float[torch.Tensor, "2 3"])
+    assert not isinstance(x, Float[torch.Tensor, "b"])                    # rank
+    assert not isinstance(x, Float[torch.Tensor, "3 2"])                  # sizes
+    assert not isinstance(x.long(), Float[torch.Tensor, "b n"])           # dtype category
+    assert isinstance(x.long(), Int[torch.Tensor, "b n"])
+    assert isinstance(torch.ones(2, dtype=torch.bfloat16), Float[torch.Tensor, " n"])
+    assert isinstance(torch.ones(2, dtype=torch.complex64), Shaped[torch.Tensor, " n"])
+    assert not isinstance(np.ones((2, 3), np.float32), Float[torch.Tensor, "b n"])  # not a Tensor
+
+
+@jaxtyped(typechecker=beartype)
+def _affine(x: Float[torch.Tensor, "batch features"],
+            w: Float[torch.Tensor, "features out"]) -> Float[torch.Tensor, "batch out"]:
+    return x @ w
+
+
+def test_tensor_annotations_are_checked_by_beartype():
+    assert _affine(torch.ones(4, 3), torch.ones(3, 2)).shape == (4, 2)
+    with pytest.raises(Exception, match="features"):
+        _affine(torch.ones(4, 3), torch.ones(5, 2))                        # features 3 and 5
+    with pytest.raises(Exception, match="dtype|Float"):
+        _affine(torch.ones(4, 3, dtype=torch.int64), torch.ones(3, 2, dtype=torch.int64))
+
+
+def test_tensor_annotations_hold_under_torch_func():
+    """Under ``torch.func.grad``/``vmap`` the function sees Tensors of one example's shape."""
+    from fgrad.torch import func
+
+    w = torch.ones(3, 2)
+    loss = lambda x: _affine(x, w).sum()  # noqa: E731
+    assert func.grad(loss)(torch.ones(4, 3)).shape == (4, 3)
+    assert func.vmap(lambda x: _affine(x, w))(torch.ones(5, 4, 3)).shape == (5, 4, 2)
+    with pytest.raises(Exception, match="features"):
+        func.vmap(lambda x: _affine(x, torch.ones(5, 2)))(torch.ones(5, 4, 3))
