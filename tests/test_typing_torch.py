@@ -167,6 +167,16 @@ def _wrappers():
     for name, fn in _tensor_methods().items():
         if fn.__annotations__:
             add(torch.Tensor, name, fn, f"Tensor.{name}")
+    for cls, names in CLASS_METHODS.items():
+        for name in names:
+            attr = inspect.getattr_static(cls, name, None)
+            if attr is None or name not in vars(cls):
+                continue  # (inherited: checked on the class that defines it)
+            kind = type(attr) if isinstance(attr, (staticmethod, classmethod)) else None
+            fn = attr.__func__ if kind else attr
+            if getattr(fn, "__annotations__", None):
+                checked = _checked(fn, f"{cls.__qualname__}.{name}")
+                out.append((cls, name, kind(checked) if kind else checked))
     return out
 
 
@@ -175,8 +185,8 @@ WRAPPERS = None
 
 @pytest.fixture
 def torch_type_checked(monkeypatch):
-    """Every annotated public function and Tensor method of the PyTorch face type-checked
-    while the test runs."""
+    """Every annotated public function and Tensor method of the PyTorch face, and the
+    annotated methods of `CLASS_METHODS`, type-checked while the test runs."""
     global WRAPPERS
     if WRAPPERS is None:
         WRAPPERS = _wrappers()

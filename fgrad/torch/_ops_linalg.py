@@ -298,7 +298,7 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor |
 
 
 @_lower_precision
-def einsum(equation: str, *operands: Tensor) -> Tensor:
+def einsum(equation: str, *operands: Tensor | Sequence[Tensor]) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     Rd = result_dtype(*operands)

@@ -246,7 +246,7 @@ def _infer_shape(shape, numel):
     return shape
 
 
-def view(self: Tensor, *shape: int | Sequence[int]) -> Tensor:
+def view(self: Tensor, *shape: int | Sequence[int] | D.dtype) -> Tensor:
     if len(shape) == 1 and isinstance(shape[0], D.dtype):
         return _view_dtype(self, shape[0])
     shape = _infer_shape(_size_args(shape), int(np.prod(self._buf.shape, dtype=np.int64)))

@@ -35,7 +35,7 @@ from fgrad.ops.resample import AxisMap, resample
 from .._tensor import Tensor
 from ._defop import buf, defop
 from collections.abc import Sequence
-from fgrad.torch.types import IntOrInts, SizeLike
+from fgrad.torch.types import IntOrInts
 
 _A = -0.75  # PyTorch's cubic convolution coefficient
 _MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
@@ -351,8 +351,9 @@ def _apply_maps(input: Tensor, maps: list, grad_fn: str) -> Tensor:
     return defop(grad_fn, ("interpolate", steps), fn, (input,))
 
 
-def upsample(input: Tensor, size: SizeLike | None = None, scale_factor: float | Sequence[float] | None = None,
-             mode: str = "nearest", align_corners: bool | None = None) -> Tensor:
+def upsample(input: Tensor, size: IntOrInts | None = None,
+             scale_factor: float | Sequence[float] | None = None, mode: str = "nearest",
+             align_corners: bool | None = None) -> Tensor:
     """Deprecated alias of `interpolate` (as in PyTorch).
 
     Example::
@@ -372,7 +373,7 @@ def upsample(input: Tensor, size: SizeLike | None = None, scale_factor: float | 
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
-def upsample_nearest(input: Tensor, size: SizeLike | None = None,
+def upsample_nearest(input: Tensor, size: IntOrInts | None = None,
                      scale_factor: float | Sequence[float] | None = None) -> Tensor:
     """Deprecated: ``interpolate(mode="nearest")``.
 
@@ -394,7 +395,7 @@ def upsample_nearest(input: Tensor, size: SizeLike | None = None,
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
-def upsample_bilinear(input: Tensor, size: SizeLike | None = None,
+def upsample_bilinear(input: Tensor, size: IntOrInts | None = None,
                       scale_factor: float | Sequence[float] | None = None) -> Tensor:
     """Deprecated: ``interpolate(mode="bilinear", align_corners=True)``.
 
