@@ -191,6 +191,10 @@ del _m, _n, _v
 # the factory of fgrad.torch.return_types and fgrad.numpy, which the op modules import
 for _n in ("return_type", "fnp"):
     globals().pop(_n)
+# the annotation types the op modules import (`fgrad.torch.types`, `typing`), not torch names
+for _n in ("Any", "Callable", "Hashable", "Sequence", "Shaped", "DType", "Device", "Dims", "IntOrInts",
+           "Layout", "Number", "Scalar", "SizeLike", "TensorOrScalar", "TensorOrTensors", "FileLike"):
+    globals().pop(_n, None)
 # other helpers the star imports bring along (not torch names; tests/test_public_names.py)
 for _n in ("STATE", "quiet", "switch", "ArrayImpl", "Tracer", "stop_gradient", "check_fill_value",
            "check_view", "like_index", "new_view_node_rename", "ones_like_t", "to_device",

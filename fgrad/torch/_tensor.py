@@ -43,6 +43,21 @@ _ndarray = np.ndarray
 # Size and device
 
 
+class memory_format:  # noqa: N801 (PyTorch's name)
+    """A memory format (``torch.contiguous_format``, ``torch.channels_last``, ...).
+
+    >>> import fgrad.torch as torch
+    >>> torch.channels_last
+    torch.channels_last
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return "torch." + self.name
+
+
 class Size(tuple):
     """``torch.Size``: a tuple of ints with PyTorch's repr."""
 
@@ -1095,7 +1110,3 @@ def _str_intern(t: Tensor, contents=None) -> str:
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)
-
-
-# (the annotation types of `fgrad.torch.types` are built on this module's classes)
-from .types import memory_format  # noqa: E402

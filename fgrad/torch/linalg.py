@@ -23,8 +23,7 @@ from ._dispatch import result_tensor as _result_tensor
 from ._ops import mul as _mul, sum as _sum
 from ._ops_shape import diagonal as _dg
 from ._ops import div as _div, amax as _amax, amin as _amin
-from fgrad.torch.types import Dims, DType
-from collections.abc import Sequence
+import fgrad.torch.types as types
 
 inv = inverse
 
@@ -123,8 +122,8 @@ def cholesky(A: Tensor, *, upper: bool = False, out: Tensor | None = None) -> Te
     return res if out is None else _write_out(out, res, "linalg_cholesky")
 
 
-def matrix_norm(A: Tensor, ord: float | str = "fro", dim: tuple[int, int] | Sequence[int] = (-2, -1),  # noqa: A002
-                keepdim: bool = False, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
+def matrix_norm(A: Tensor, ord: float | str = "fro", dim: types.SizeLike = (-2, -1), keepdim: bool = False, *,  # noqa: A002
+                dtype: types.DType | None = None, out: Tensor | None = None) -> Tensor:
     x = A if dtype is None else A.to(dtype)
     nd = x._buf.ndim
     if nd < 2:
@@ -152,8 +151,8 @@ def matrix_norm(A: Tensor, ord: float | str = "fro", dim: tuple[int, int] | Sequ
     return res if out is None else _write_out(out, res, "linalg_matrix_norm")
 
 
-def norm(A: Tensor, ord: float | str | None = None, dim: Dims = None, keepdim: bool = False, *,
-         dtype: DType | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A002
+def norm(A: Tensor, ord: float | str | None = None, dim: types.Dims = None, keepdim: bool = False, *,
+         dtype: types.DType | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A002
     nd = A._buf.ndim
     if (
         isinstance(ord, str)
@@ -183,7 +182,7 @@ def matrix_rank(A: Tensor, *, atol: float | None = None, rtol: float | None = No
     return _result_tensor(np.asarray(np.linalg.matrix_rank(A._buf), np.int64))
 
 
-def multi_dot(tensors: Sequence[Tensor], *, out: Tensor | None = None) -> Tensor:
+def multi_dot(tensors: list[Tensor] | tuple[Tensor, ...], *, out: Tensor | None = None) -> Tensor:
     r = tensors[0]
 
     for t in tensors[1:]:

@@ -37,7 +37,7 @@ from fgrad.transforms.custom import custom_jvp
 
 from ._dispatch import apply_op
 from ._tensor import Tensor
-from fgrad.torch.types import DType, TensorOrScalar
+import fgrad.torch.types as types
 
 __all__ = [
     "bessel_j0",
@@ -153,17 +153,17 @@ def logsumexp(input: Tensor, dim: int, keepdim: bool = False, *, out: Tensor | N
     return torch.logsumexp(input, dim, keepdim, out=out)
 
 
-def softmax(input: Tensor, dim: int, *, dtype: DType | None = None) -> Tensor:
+def softmax(input: Tensor, dim: int, *, dtype: types.DType | None = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``."""
     return torch.softmax(input, dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int, *, dtype: DType | None = None) -> Tensor:
+def log_softmax(input: Tensor, dim: int, *, dtype: types.DType | None = None) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``."""
     return torch.log_softmax(input, dim, dtype=dtype)
 
 
-def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+def xlogy(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """``x * log(y)``, 0 where ``x == 0`` (unless y is NaN)."""
     return torch.xlogy(input, other, out=out)
 
@@ -181,7 +181,7 @@ def _finish(result: Tensor, out) -> Tensor:
     return out
 
 
-def xlog1py(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """``x * log1p(y)``, 0 where ``x == 0`` (unless y is NaN); either may be a number.
 
     Example::
@@ -715,7 +715,7 @@ def _zeta_definition(s, q):
     return fnp.where(q == math.inf, fnp.full_like(y, math.nan), y)  # PyTorch: NaN (SciPy: 0)
 
 
-def zeta(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+def zeta(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """The Hurwitz zeta function ``sum_k (k + q)^-s`` (either argument may be a number);
     differentiable in ``q`` only (as PyTorch).
 

@@ -11,6 +11,8 @@
 - ``TensorOrTensors``: a `Tensor` or a sequence of them (``backward``'s tensors).
 - ``FileLike``: a path (``str``, `os.PathLike`) or a file object (``torch.save``/``torch.load``).
 - ``Layout`` and ``memory_format``: the types of ``torch.strided`` and ``torch.contiguous_format``.
+- ``Float``, ``Int``, ``Shaped``, ...: jaxtyping's dtype-and-shape annotations, as in
+  `fgrad.typing` (jaxtyping is imported when one is first subscripted).
 
 `fgrad.torch.Tensor` is a jaxtyping array type, as ``torch.Tensor`` is:
 ``Float[torch.Tensor, "batch features"]`` checks the dtype category and the shape.
@@ -34,8 +36,9 @@ import os
 from collections.abc import Sequence
 from typing import Any, Protocol, Union, runtime_checkable
 
+from ..typing import Bool, Complex, Float, Inexact, Int, Integer, Num, Shaped, UInt
 from ._dtypes import dtype
-from ._tensor import Size, Tensor, device, strided
+from ._tensor import Size, Tensor, device, memory_format, strided
 
 Number = Union[int, float, bool]
 Scalar = Union[int, float, bool, complex]
@@ -66,20 +69,6 @@ class WritableFile(Protocol):
 FileLike = Union[str, os.PathLike, ReadableFile, WritableFile]
 
 
-class memory_format:  # noqa: N801 (PyTorch's name)
-    """A memory format (``torch.contiguous_format``, ``torch.channels_last``, ...).
-
-    >>> import fgrad.torch as torch
-    >>> torch.channels_last
-    torch.channels_last
-    """
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return "torch." + self.name
-
-
 __all__ = ["Number", "Scalar", "TensorOrScalar", "Device", "DType", "SizeLike", "IntOrInts", "Dims",
-           "TensorOrTensors", "Layout", "memory_format", "FileLike", "ReadableFile", "WritableFile", "Tensor"]
+           "TensorOrTensors", "Layout", "memory_format", "FileLike", "ReadableFile", "WritableFile", "Tensor",
+           "Bool", "Complex", "Float", "Inexact", "Int", "Integer", "Num", "Shaped", "UInt"]

@@ -42,10 +42,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor
-from collections.abc import Sequence
-from fgrad.torch.types import DType, IntOrInts, SizeLike
-from fgrad.typing import Shaped
-from typing import Any
+import fgrad.torch.types as types
 from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
 from fgrad.ops import windowed as W
 from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p
@@ -153,9 +150,10 @@ def _xwt(x, w):
 
 
 @_lower_precision
-def linear(input: Shaped[Tensor, "*batch in_features"], weight: Shaped[Tensor, "out_features in_features"],
-           bias: Shaped[Tensor, " #out_features"] | Shaped[Tensor, ""] | None = None
-           ) -> Shaped[Tensor, "*batch out_features"]:
+def linear(input: types.Shaped[Tensor, "*batch in_features"],
+           weight: types.Shaped[Tensor, "out_features in_features"],
+           bias: types.Shaped[Tensor, " #out_features"] | types.Shaped[Tensor, ""] | None = None
+           ) -> types.Shaped[Tensor, "*batch out_features"]:
     """``input @ weight.T + bias``: one node (``AddmmBackward0`` for a batch of vectors)."""
     for pos, (arg_name, v) in enumerate((("input", input), ("weight", weight)), 1):
         if not isinstance(v, Tensor):
@@ -207,9 +205,9 @@ def _linear_shown(nd: int, has_bias: bool, edges) -> tuple:
     return (_graph.shown_edge("AddmmBackward0" if has_bias else "MmBackward0", *inner),)
 
 
-def bilinear(input1: Shaped[Tensor, "*batch in1"], input2: Shaped[Tensor, "*batch in2"],
-             weight: Shaped[Tensor, "out in1 in2"],
-             bias: Shaped[Tensor, " out"] | None = None) -> Shaped[Tensor, "*batch out"]:
+def bilinear(input1: types.Shaped[Tensor, "*batch in1"], input2: types.Shaped[Tensor, "*batch in2"],
+             weight: types.Shaped[Tensor, "out in1 in2"],
+             bias: types.Shaped[Tensor, " out"] | None = None) -> types.Shaped[Tensor, "*batch out"]:
     """``y_k = x1 @ W_k @ x2 + b_k``."""
     y = torch.einsum("...i,kij,...j->...k", input1, weight, input2)
     return y + bias if bias is not None else y
@@ -458,7 +456,7 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
 
 
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
-            dtype: DType | None = None) -> Tensor:
+            dtype: types.DType | None = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``."""
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
@@ -466,14 +464,14 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
 
 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
-            dtype: DType | None = None) -> Tensor:
+            dtype: types.DType | None = None) -> Tensor:
     if dim is None:
         dim = _softmax_dim("softmin", input.dim(), _stacklevel)
     return torch.softmax(-input, dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
-                dtype: DType | None = None) -> Tensor:
+                dtype: types.DType | None = None) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``."""
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
@@ -598,10 +596,10 @@ def _scale_gradient(x, s):
     return fnp.where(fnp.isfinite(lax.stop_gradient(x)), exact, x)
 
 
-def embedding(input: Shaped[Tensor, "*indices"], weight: Shaped[Tensor, "num_embeddings embedding_dim"],
-              padding_idx: int | None = None, max_norm: float | None = None, norm_type: float = 2.0,
-              scale_grad_by_freq: bool = False,
-              sparse: bool = False) -> Shaped[Tensor, "*indices embedding_dim"]:
+def embedding(input: types.Shaped[Tensor, "*indices"],
+              weight: types.Shaped[Tensor, "num_embeddings embedding_dim"], padding_idx: int | None = None,
+              max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> types.Shaped[Tensor, "*indices embedding_dim"]:
     """Rows of ``weight`` at the integer indices ``input``; the row ``padding_idx`` gets no
     gradient; ``max_norm`` renormalises the looked-up rows of ``weight`` in place."""
     if input.dtype not in (torch.int64, torch.int32):
@@ -692,7 +690,7 @@ def _crop_and_pad_fn(pairs, mode: str, value):
     return fn
 
 
-def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None) -> Tensor:
+def pad(input: Tensor, pad: types.SizeLike, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``, last dim
     first.  Modes: 'constant' (negative widths crop), 'reflect', 'replicate', 'circular'."""
     nd = _buf(input).ndim
@@ -819,17 +817,21 @@ def _no_bias_shown(edges) -> tuple:
 
 
 @_lower_precision
-def conv1d(input: Shaped[Tensor, "*batch c_in l"], weight: Shaped[Tensor, "c_out c_in_per_group kl"],
-           bias: Shaped[Tensor, " c_out"] | None = None, stride: IntOrInts = 1, padding: IntOrInts | str = 0,
-           dilation: IntOrInts = 1, groups: int = 1) -> Shaped[Tensor, "*batch c_out l_out"]:
+def conv1d(input: types.Shaped[Tensor, "*batch c_in l"],
+           weight: types.Shaped[Tensor, "c_out c_in_per_group kl"],
+           bias: types.Shaped[Tensor, " c_out"] | None = None, stride: types.IntOrInts = 1,
+           padding: types.IntOrInts | str = 0, dilation: types.IntOrInts = 1,
+           groups: int = 1) -> types.Shaped[Tensor, "*batch c_out l_out"]:
     """1-D convolution (cross-correlation) over (N, C_in, L) with weight (C_out, C_in/groups, k)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
 @_lower_precision
-def conv2d(input: Shaped[Tensor, "*batch c_in h w"], weight: Shaped[Tensor, "c_out c_in_per_group kh kw"],
-           bias: Shaped[Tensor, " c_out"] | None = None, stride: IntOrInts = 1, padding: IntOrInts | str = 0,
-           dilation: IntOrInts = 1, groups: int = 1) -> Shaped[Tensor, "*batch c_out h_out w_out"]:
+def conv2d(input: types.Shaped[Tensor, "*batch c_in h w"],
+           weight: types.Shaped[Tensor, "c_out c_in_per_group kh kw"],
+           bias: types.Shaped[Tensor, " c_out"] | None = None, stride: types.IntOrInts = 1,
+           padding: types.IntOrInts | str = 0, dilation: types.IntOrInts = 1,
+           groups: int = 1) -> types.Shaped[Tensor, "*batch c_out h_out w_out"]:
     """2-D convolution (cross-correlation) over (N, C_in, H, W) with weight (C_out, C_in/groups, kh, kw).
 
     Example::
@@ -843,10 +845,11 @@ def conv2d(input: Shaped[Tensor, "*batch c_in h w"], weight: Shaped[Tensor, "c_o
 
 
 @_lower_precision
-def conv3d(input: Shaped[Tensor, "*batch c_in d h w"],
-           weight: Shaped[Tensor, "c_out c_in_per_group kd kh kw"],
-           bias: Shaped[Tensor, " c_out"] | None = None, stride: IntOrInts = 1, padding: IntOrInts | str = 0,
-           dilation: IntOrInts = 1, groups: int = 1) -> Shaped[Tensor, "*batch c_out d_out h_out w_out"]:
+def conv3d(input: types.Shaped[Tensor, "*batch c_in d h w"],
+           weight: types.Shaped[Tensor, "c_out c_in_per_group kd kh kw"],
+           bias: types.Shaped[Tensor, " c_out"] | None = None, stride: types.IntOrInts = 1,
+           padding: types.IntOrInts | str = 0, dilation: types.IntOrInts = 1,
+           groups: int = 1) -> types.Shaped[Tensor, "*batch c_out d_out h_out w_out"]:
     """3-D convolution (cross-correlation) over (N, C_in, D, H, W)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
@@ -915,18 +918,18 @@ def _conv_transposend(input: Tensor, weight: Tensor, bias, stride, padding, outp
 
 
 @_lower_precision
-def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
-                     padding: IntOrInts | str = 0, output_padding: IntOrInts = 0, groups: int = 1,
-                     dilation: IntOrInts = 1) -> Tensor:
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: types.IntOrInts = 1,
+                     padding: types.IntOrInts | str = 0, output_padding: types.IntOrInts = 0, groups: int = 1,
+                     dilation: types.IntOrInts = 1) -> Tensor:
     """1-D transposed convolution over (N, C_in, L) with weight (C_in, C_out/groups, k)."""
     return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
                              "conv_transpose1d")
 
 
 @_lower_precision
-def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
-                     padding: IntOrInts | str = 0, output_padding: IntOrInts = 0, groups: int = 1,
-                     dilation: IntOrInts = 1) -> Tensor:
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: types.IntOrInts = 1,
+                     padding: types.IntOrInts | str = 0, output_padding: types.IntOrInts = 0, groups: int = 1,
+                     dilation: types.IntOrInts = 1) -> Tensor:
     """2-D transposed convolution (the gradient of ``conv2d`` with respect to its input) over
     (N, C_in, H, W) with weight (C_in, C_out/groups, kh, kw).
 
@@ -941,9 +944,9 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
 
 @_lower_precision
-def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: IntOrInts = 1,
-                     padding: IntOrInts | str = 0, output_padding: IntOrInts = 0, groups: int = 1,
-                     dilation: IntOrInts = 1) -> Tensor:
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: types.IntOrInts = 1,
+                     padding: types.IntOrInts | str = 0, output_padding: types.IntOrInts = 0, groups: int = 1,
+                     dilation: types.IntOrInts = 1) -> Tensor:
     """3-D transposed convolution over (N, C_in, D, H, W) with weight (C_in, C_out/groups, *k)."""
     return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
                              "conv_transpose3d")
@@ -958,8 +961,8 @@ def _unfold_kernel(c: int, k: tuple, dtype) -> np.ndarray:
     return e.reshape((c * kn, 1) + tuple(k))
 
 
-def unfold(input: Tensor, kernel_size: IntOrInts, dilation: IntOrInts = 1, padding: IntOrInts = 0,
-           stride: IntOrInts = 1) -> Tensor:
+def unfold(input: Tensor, kernel_size: types.IntOrInts, dilation: types.IntOrInts = 1,
+           padding: types.IntOrInts = 0, stride: types.IntOrInts = 1) -> Tensor:
     """im2col: (N, C, H, W) -> (N, C * kh * kw, L) blocks (a grouped convolution with a
     one-hot kernel, so its gradient is a convolution too).
 
@@ -996,8 +999,8 @@ def unfold(input: Tensor, kernel_size: IntOrInts, dilation: IntOrInts = 1, paddi
     return y.squeeze(0) if unb else y
 
 
-def fold(input: Tensor, output_size: IntOrInts, kernel_size: IntOrInts, dilation: IntOrInts = 1,
-         padding: IntOrInts = 0, stride: IntOrInts = 1) -> Tensor:
+def fold(input: Tensor, output_size: types.IntOrInts, kernel_size: types.IntOrInts,
+         dilation: types.IntOrInts = 1, padding: types.IntOrInts = 0, stride: types.IntOrInts = 1) -> Tensor:
     """col2im, the adjoint of `unfold`: (N, C * kh * kw, L) blocks summed into (N, C, H, W)
     (a transposed grouped convolution: no scatter-add).
 
@@ -1133,16 +1136,16 @@ def _max_poolnd(input, nd, kernel_size, stride, padding, dilation, ceil_mode, re
     return res.squeeze(0) if unb else res
 
 
-def max_pool1d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
-               dilation: IntOrInts = 1, ceil_mode: bool = False,
+def max_pool1d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1, ceil_mode: bool = False,
                return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over each window of (N, C, L) (padding counts as -inf)."""
     return _max_poolnd(input, 1, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool1d")
 
 
-def max_pool2d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
-               dilation: IntOrInts = 1, ceil_mode: bool = False,
+def max_pool2d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1, ceil_mode: bool = False,
                return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over each window (padding counts as -inf); ``return_indices`` also gives the
     flat index (over H*W) of each maximum.
@@ -1159,8 +1162,8 @@ def max_pool2d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None =
 
 
 @_autocast_fp32
-def max_pool3d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
-               dilation: IntOrInts = 1, ceil_mode: bool = False,
+def max_pool3d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1, ceil_mode: bool = False,
                return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over each window of (N, C, D, H, W) (padding counts as -inf)."""
     return _max_poolnd(input, 3, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
@@ -1197,16 +1200,17 @@ def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_includ
     return y.squeeze(0) if unb else y
 
 
-def avg_pool1d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
+def avg_pool1d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
     """Mean over each window of (N, C, L)."""
     return _avg_poolnd(input, 1, kernel_size, stride, padding, ceil_mode, count_include_pad, None,
                        "avg_pool1d")
 
 
-def avg_pool2d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True,
-               divisor_override: Any = None) -> Tensor:
+def avg_pool2d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
     """Mean over each window (zero padding counted unless ``count_include_pad=False``).
 
     Example::
@@ -1221,9 +1225,9 @@ def avg_pool2d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None =
 
 
 @_autocast_fp32
-def avg_pool3d(input: Tensor, kernel_size: IntOrInts, stride: IntOrInts | None = None, padding: IntOrInts = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True,
-               divisor_override: Any = None) -> Tensor:
+def avg_pool3d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
     """Mean over each window of (N, C, D, H, W)."""
     return _avg_poolnd(input, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
                        "avg_pool3d")
@@ -1257,11 +1261,11 @@ def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
     return _defop(f"AdaptiveAvgPool{nd}DBackward0", ("adaptive_avg", nd, osz), fn, (input, *mats))
 
 
-def adaptive_avg_pool1d(input: Tensor, output_size: IntOrInts) -> Tensor:
+def adaptive_avg_pool1d(input: Tensor, output_size: types.IntOrInts) -> Tensor:
     return _adaptive_avg(input, output_size, 1)
 
 
-def adaptive_avg_pool2d(input: Tensor, output_size: IntOrInts) -> Tensor:
+def adaptive_avg_pool2d(input: Tensor, output_size: types.IntOrInts) -> Tensor:
     """Average over the adaptive windows ``[floor(i*H/oh), ceil((i+1)*H/oh))``."""
     return _adaptive_avg(input, output_size, 2)
 
@@ -1313,24 +1317,24 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
     return y, _wrap(np.stack(ind, axis=-1).reshape(xb.shape[:lead] + osz))
 
 
-def adaptive_max_pool1d(input: Tensor, output_size: IntOrInts,
+def adaptive_max_pool1d(input: Tensor, output_size: types.IntOrInts,
                         return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     return _adaptive_max(input, output_size, 1, return_indices)
 
 
-def adaptive_max_pool2d(input: Tensor, output_size: IntOrInts,
+def adaptive_max_pool2d(input: Tensor, output_size: types.IntOrInts,
                         return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     return _adaptive_max(input, output_size, 2, return_indices)
 
 
-def adaptive_max_pool3d(input: Tensor, output_size: IntOrInts,
+def adaptive_max_pool3d(input: Tensor, output_size: types.IntOrInts,
                         return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over the adaptive windows of (N, C, D, H, W)."""
     return _adaptive_max(input, output_size, 3, return_indices)
 
 
 @_autocast_fp32
-def adaptive_avg_pool3d(input: Tensor, output_size: IntOrInts) -> Tensor:
+def adaptive_avg_pool3d(input: Tensor, output_size: types.IntOrInts) -> Tensor:
     """Average over the adaptive windows of (N, C, D, H, W)."""
     return _adaptive_avg(input, output_size, 3)
 
@@ -1460,7 +1464,7 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
     return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
 
 
-def layer_norm(input: Tensor, normalized_shape: SizeLike, weight: Tensor | None = None,
+def layer_norm(input: Tensor, normalized_shape: types.SizeLike, weight: Tensor | None = None,
                bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dims (biased variance)."""
     if isinstance(normalized_shape, numbers.Integral):
