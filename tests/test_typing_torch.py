@@ -1,10 +1,10 @@
 """The PyTorch face's annotations are complete and true.
 
 - Every public function of `fgrad.torch`, `fgrad.torch.nn.functional`, `fgrad.torch.autograd`,
-  `fgrad.torch.linalg` and `fgrad.torch.special`, every public method of `fgrad.torch.Tensor`,
-  and the main methods of `nn.Module`, the optimizers, `autograd.Function` and
-  `utils.data` annotate every parameter and the result, and the annotations resolve (a new
-  function without them fails here).
+  `fgrad.torch.linalg`, `fgrad.torch.special`, `fgrad.torch.func` and `fgrad.torch.nn.init`,
+  every public method of `fgrad.torch.Tensor`, and the main methods of `nn.Module`, the
+  optimizers, `autograd.Function` and `utils.data` annotate every parameter and the result,
+  and the annotations resolve (a new function without them fails here).
 - The docstring examples of those functions (the PyTorch-checked ones of ``fgrad/_docs``)
   run with every annotated function and method checked by beartype (jaxtyping shapes
   included): an annotation that one of its calls contradicts fails (a sample by default, all
@@ -27,8 +27,10 @@ import pytest
 import fgrad
 import fgrad.torch as torch
 import fgrad.torch.autograd
+import fgrad.torch.func
 import fgrad.torch.linalg
 import fgrad.torch.nn.functional as F
+import fgrad.torch.nn.init
 import fgrad.torch.special
 import fgrad.torch.utils.data as data
 from fgrad import _docs
@@ -40,7 +42,7 @@ from jaxtyping import Float, Int, Shaped, jaxtyped  # noqa: E402
 from test_typing import AnnotationViolation, _checked  # noqa: E402
 
 FUNCTION_MODULES = ("fgrad.torch", "fgrad.torch.nn.functional", "fgrad.torch.autograd", "fgrad.torch.linalg",
-                    "fgrad.torch.special")
+                    "fgrad.torch.special", "fgrad.torch.func", "fgrad.torch.nn.init")
 
 
 def _module(name: str):
@@ -48,10 +50,11 @@ def _module(name: str):
 
 
 def _own_functions(module_name: str) -> dict[str, object]:
-    """The public functions of a module that fgrad defines (not NumPy's or Python's)."""
+    """The public functions of a module that the shim defines (not NumPy's, Python's, or the
+    functional core's that leak into `fgrad.torch.func`)."""
     module = _module(module_name)
     return {name: fn for name, fn in _docs.public_functions(module).items()
-            if getattr(fn, "__module__", "").startswith("fgrad")}
+            if getattr(fn, "__module__", "").startswith("fgrad.torch")}
 
 
 def _tensor_methods() -> dict[str, object]:
