@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 
-from ..backends import default_device, devices as _devices
+from ..backends import Device, default_device, devices as _devices
 from ..core.array import get_aval
+from ..typing import Array, ArrayLike, Shaped
 from ..core.placement import device_put
 from ..ops import bits
 from ..ops.elementwise import convert_element_type, invert_p
@@ -102,7 +103,7 @@ def __array_namespace_info__() -> ArrayNamespaceInfo:
     return ArrayNamespaceInfo()
 
 
-def to_device(x, device, /, *, stream=None):
+def to_device(x: ArrayLike, device: str | Device | None, /, *, stream: None = None) -> Array:
     """``x`` on ``device`` (`fgrad.device_put` of one array; ``stream`` must be None).
 
     >>> import fgrad.numpy as fnp
@@ -136,7 +137,7 @@ def _integer_operands(name: str, x1, x2):
     return cast(x1, scalar1), cast(x2, scalar2)
 
 
-def bitwise_left_shift(x1, x2):
+def bitwise_left_shift(x1: ArrayLike, x2: ArrayLike) -> Array:
     """``x1 << x2`` for integers (shifts of the bit width or more give 0, like NumPy).
 
     >>> import fgrad.numpy as fnp
@@ -147,7 +148,7 @@ def bitwise_left_shift(x1, x2):
     return bits.shift_left_p.bind(x1, x2)
 
 
-def bitwise_right_shift(x1, x2):
+def bitwise_right_shift(x1: ArrayLike, x2: ArrayLike) -> Array:
     """``x1 >> x2`` for integers: arithmetic for signed, logical for unsigned (like NumPy).
 
     >>> import fgrad.numpy as fnp
@@ -160,7 +161,7 @@ def bitwise_right_shift(x1, x2):
     return bits.shift_right_arithmetic_p.bind(x1, x2)
 
 
-def bitwise_invert(x):
+def bitwise_invert(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``~x`` (bitwise NOT; logical NOT for bool), the array API's name for `invert`.
 
     >>> import fgrad.numpy as fnp

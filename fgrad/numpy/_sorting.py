@@ -636,7 +636,7 @@ def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
 
 
 def _nan_ext(fill, red, name):
-    def f(a, axis=None, out=None, keepdims=False):
+    def f(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
         b, nan = _nan_to(a, fill)
         res = red(b, axis, keepdims=keepdims)
         if nan is None:

@@ -12,6 +12,8 @@ Array([1, 2, 0, 1], dtype=int64)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..typing import Array, ArrayLike, DTypeLike
 
 import builtins
@@ -180,7 +182,8 @@ def _float_like(a) -> np.dtype:
     return _inexact(get_aval(a).dtype)
 
 
-def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 (NumPy's name)
+def histogram_bin_edges(a: ArrayLike, bins: int | ArrayLike = 10, range: Sequence[ArrayLike] | None = None,  # noqa: A002 (NumPy's name)
+                        weights: ArrayLike | None = None) -> Array:
     """``numpy.histogram_bin_edges``: ``bins + 1`` equal-width edges over ``range`` (default
     the data's min and max, widened by 0.5 each side when they are equal), or ``bins``
     itself when it is an array.  String rules (``"auto"``, ...) are not supported (JAX).
@@ -233,7 +236,9 @@ def _bin_index(values, edges):
     return fnp.where(fnp.equal(values, edges[-1]), idx - 1, idx)
 
 
-def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noqa: A002
+def histogramdd(sample: ArrayLike, bins: int | ArrayLike | Sequence[int | ArrayLike] = 10,
+                range: Sequence[Sequence[ArrayLike] | None] | None = None, weights: ArrayLike | None = None,  # noqa: A002 (NumPy's name)
+                density: bool | None = None) -> tuple[Array, list[Array]]:
     """``numpy.histogramdd``: counts of the ``(N, D)`` samples in a D-dimensional grid of
     bins; returns ``(hist, [edges per dimension])``.  As in JAX, the counts are integers
     (the default int) without weights and of the weights' inexact dtype with them; with
@@ -303,7 +308,8 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noq
     return hist, edges_list
 
 
-def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
+def histogram(a: ArrayLike, bins: int | ArrayLike = 10, range: Sequence[ArrayLike] | None = None,  # noqa: A002 (NumPy's name)
+              weights: ArrayLike | None = None, density: bool | None = None) -> tuple[Array, Array]:
     """``numpy.histogram``: counts of the (flattened) values of ``a`` in ``bins`` (a number
     of equal bins over ``range``, or the edges); returns ``(hist, edges)``.  The counts are
     floats, as in JAX (NumPy counts in integers): the inexact dtype of ``a`` (and of the
@@ -334,7 +340,9 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
     return counts, edges
 
 
-def histogram2d(x, y, bins=10, range=None, weights=None, density=None):  # noqa: A002
+def histogram2d(x: ArrayLike, y: ArrayLike, bins: int | ArrayLike | Sequence[int | ArrayLike] = 10,
+                range: Sequence[Sequence[ArrayLike] | None] | None = None, weights: ArrayLike | None = None,  # noqa: A002 (NumPy's name)
+                density: bool | None = None) -> tuple[Array, Array, Array]:
     """``numpy.histogram2d``: `histogramdd` of the pairs ``(x, y)``; returns ``(hist, xedges,
     yedges)``.
 

@@ -16,13 +16,31 @@ Example::
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..backends import to_host
 from ..core.array import ArrayImpl, Tracer
 from ._creation import asarray
+from ..typing import Array, ArrayLike, DTypeLike
+
+
+@runtime_checkable
+class SupportsRead(Protocol):
+    """A text or binary file open for reading (anything with ``read``)."""
+
+    def read(self, size: int = -1, /) -> Any: ...
+
+
+@runtime_checkable
+class SupportsWrite(Protocol):
+    """A text or binary file open for writing (anything with ``write``)."""
+
+    def write(self, data: Any, /) -> Any: ...
 
 
 def _host(x, fn: str):
@@ -105,7 +123,8 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header: in
     return _numeric_result(out, "genfromtxt")
 
 
-def fromregex(file, regexp, dtype, encoding=None):
+def fromregex(file: str | os.PathLike | SupportsRead, regexp: str | bytes | re.Pattern, dtype: DTypeLike,
+              encoding: str | None = None) -> Array:
     """``numpy.fromregex`` for a numeric result: each match's groups become a row (one group:
     a 1-d array).  ``dtype`` is a numeric dtype (NumPy's needs a record dtype; records
     are not fgrad arrays).
@@ -136,8 +155,9 @@ def fromregex(file, regexp, dtype, encoding=None):
     return asarray(np.asarray(rows, dtype=dt).reshape(-1, pattern.groups))
 
 
-def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", footer="", comments="# ",
-            encoding=None):
+def savetxt(fname: str | os.PathLike | SupportsWrite, X: ArrayLike, fmt: str | Sequence[str] = "%.18e",
+            delimiter: str = " ", newline: str = "\n", header: str = "", footer: str = "",
+            comments: str = "# ", encoding: str | None = None) -> None:
     """``numpy.savetxt``: write a 1-d or 2-d array as text (a host copy).
 
     Example::

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from collections.abc import Sequence
+
 from ..core.array import ShapedArray, get_aval
 from ..core.narrow_floats import bfloat16 as BF16, float16 as F16, float32 as F32
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear
 from ..core.quiet import quiet
 from ._util import normalize_axis, shape
+from ..typing import Array, ArrayLike, Shape
 
 
 # -- broadcast_in_dim ------------------------------------------------------------------
@@ -80,7 +83,7 @@ deflinear(broadcast_in_dim_p, _bid_transpose)
 defbatch(broadcast_in_dim_p, _bid_batch)
 
 
-def broadcast_to(x, shape):
+def broadcast_to(x: ArrayLike, shape: Shape | Array | np.ndarray) -> Array:
     """NumPy-style broadcast of ``x`` to ``shape`` (aligned from the right)."""
     shape = tuple(int(s) for s in shape)
     xs = get_aval(x).shape
@@ -187,7 +190,7 @@ def moveaxis(x, source, destination):
     return transpose(x, perm)
 
 
-def expand_dims(x, axis):
+def expand_dims(x: ArrayLike, axis: int | Sequence[int]) -> Array:
     s = list(shape(x))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     nd = len(s) + len(axes)

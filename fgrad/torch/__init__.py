@@ -26,6 +26,7 @@ import importlib as _importlib
 import math as _math
 import sys as _sys
 import types as _types
+from typing import Any as _Any
 
 import numpy as _np
 from ..core.narrow_floats import finfo as _narrow_finfo
@@ -165,6 +166,7 @@ from ._promotion import can_cast as _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default
 from ._tensor import check_device as _check_device
+from .types import Device as _Device
 from ._ops import return_type as _return_type
 import fgrad.torch._dispatch as _dispatch
 import fgrad.torch._faces as _faces
@@ -189,6 +191,10 @@ del _m, _n, _v
 # the factory of fgrad.torch.return_types and fgrad.numpy, which the op modules import
 for _n in ("return_type", "fnp"):
     globals().pop(_n)
+# the annotation types the op modules import (`fgrad.torch.types`, `typing`), not torch names
+for _n in ("Any", "Callable", "Hashable", "Sequence", "Shaped", "DType", "Device", "Dims", "IntOrInts",
+           "Layout", "Number", "Scalar", "SizeLike", "TensorOrScalar", "TensorOrTensors", "FileLike"):
+    globals().pop(_n, None)
 # other helpers the star imports bring along (not torch names; tests/test_public_names.py)
 for _n in ("STATE", "quiet", "switch", "ArrayImpl", "Tracer", "stop_gradient", "check_fill_value",
            "check_view", "like_index", "new_view_node_rename", "ones_like_t", "to_device",
@@ -216,50 +222,51 @@ newaxis = None
 __version__ = "2.13.0+fgrad"
 
 
-def is_tensor(obj) -> bool:
+def is_tensor(obj: _Any) -> _b.bool:
     return isinstance(obj, Tensor)
 
 
-def is_storage(obj) -> bool:
+def is_storage(obj: _Any) -> _b.bool:
     return isinstance(obj, (TypedStorage, UntypedStorage))
 
 
-def numel(input) -> int:
+def numel(input: Tensor) -> _b.int:
     return input.numel()
 
 
-def is_floating_point(input) -> bool:
+def is_floating_point(input: Tensor) -> _b.bool:
     return input.is_floating_point()
 
 
-def is_complex(input) -> bool:
+def is_complex(input: Tensor) -> _b.bool:
     return input.is_complex()
 
 
-def is_nonzero(input) -> bool:
+def is_nonzero(input: Tensor) -> _b.bool:
     return input.is_nonzero()
 
 
-def promote_types(type1, type2):
+def promote_types(type1: dtype, type2: dtype) -> dtype:
     return _dtypes.promote_types(type1, type2)
 
 
-def result_type(tensor1, tensor2):
+def result_type(tensor1: Tensor | _b.int | _b.float | _b.bool | _b.complex,
+                tensor2: Tensor | _b.int | _b.float | _b.bool | _b.complex) -> dtype:
     return _dtypes.from_np(_result_dtype(tensor1, tensor2))
 
 
-def can_cast(from_, to) -> bool:
+def can_cast(from_: dtype, to: dtype) -> _b.bool:
 
     return _can_cast(_dtypes.to_np(from_), _dtypes.to_np(to))
 
 
-def typename(obj) -> str:
+def typename(obj: _Any) -> str:
     if isinstance(obj, Tensor):
         return obj.type()
     return type(obj).__name__
 
 
-def set_default_tensor_type(tensor_type) -> None:
+def set_default_tensor_type(tensor_type: type | str) -> None:
     if isinstance(tensor_type, str):
         tensor_type = {"torch.FloatTensor": float32, "torch.DoubleTensor": float64}[tensor_type]
     elif hasattr(tensor_type, "_dtype"):
@@ -267,43 +274,43 @@ def set_default_tensor_type(tensor_type) -> None:
     set_default_dtype(tensor_type)
 
 
-def get_default_device():
+def get_default_device() -> device:
 
     return device(_default_device())
 
 
-def set_default_device(dev) -> None:
+def set_default_device(dev: _Device) -> None:
     """Where factory functions (``zeros``, ``tensor``, ``randn``...) put new tensors."""
 
     _check_device(dev)
     _set_default(None if dev is None else str(dev))
 
 
-def is_grad_enabled_() -> bool:  # pragma: no cover - alias kept for compatibility
+def is_grad_enabled_() -> _b.bool:  # pragma: no cover - alias kept for compatibility
     return is_grad_enabled()
 
 
-def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+def use_deterministic_algorithms(mode: _b.bool, *, warn_only: _b.bool = False) -> None:
     pass
 
 
-def are_deterministic_algorithms_enabled() -> bool:
+def are_deterministic_algorithms_enabled() -> _b.bool:
     return False
 
 
-def set_num_threads(n) -> None:
+def set_num_threads(n: _b.int) -> None:
     pass
 
 
-def get_num_threads() -> int:
+def get_num_threads() -> _b.int:
     return 1
 
 
-def set_num_interop_threads(n) -> None:
+def set_num_interop_threads(n: _b.int) -> None:
     pass
 
 
-def get_num_interop_threads() -> int:
+def get_num_interop_threads() -> _b.int:
     return 1
 
 

@@ -843,8 +843,8 @@ def list_backends(exclude_tags=None) -> list:
 
 
 def compile(model: Any = None, *, fullgraph: bool = False, dynamic: bool | None = None,  # noqa: A001
-            backend="inductor", mode: str | None = None, options: dict | None = None,
-            disable: bool = False):
+            backend: str | Callable[..., Any] = "inductor", mode: str | None = None,
+            options: dict | None = None, disable: bool = False) -> Any:
     """Compile a module or function: each call signature is traced once into a fused fgrad
     program (forward and backward); see `fgrad.torch._compile`.  Used bare, as
     ``@torch.compile`` or ``@torch.compile(...)``.

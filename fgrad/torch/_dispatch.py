@@ -61,6 +61,9 @@ from ..core.array import ShapeDtypeStruct
 from ._tensor import to_device_buf
 from ._promotion import can_cast, scalar_type_name
 from ._device import cpu_default
+from collections.abc import Callable, Hashable, Sequence
+from fgrad.torch.types import memory_format
+from typing import Any
 
 _set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
 
@@ -431,7 +434,8 @@ def _upcast_definition(key, fn, bufs, multi):
     return hit
 
 
-def apply_op(name, key, fn, args, *, multi=False, edges=None):
+def apply_op(name: str, key: Hashable, fn: Callable[..., Any], args: Sequence[Any], *, multi: bool = False,
+             edges: Any = None) -> Tensor | tuple[Tensor, ...]:
     """Apply an op given by its fgrad definition ``fn`` to ``args`` (Tensors or constant
     NumPy arrays): the forward is ``fn`` itself, run through its cached per-signature program
     (`run_definition`).  On the CUDA device ``fn`` itself runs there (`_op_dev`).  16-bit
@@ -974,7 +978,7 @@ def _view_fn_of(chain):
     return fn
 
 
-def resize_(self, *sizes, memory_format=None):
+def resize_(self: Tensor, *sizes: int | Sequence[int], memory_format: memory_format | None = None) -> Tensor:
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, Size)):
         sizes = tuple(sizes[0])
     sizes = tuple(int(s) for s in sizes)

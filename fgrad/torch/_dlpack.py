@@ -13,9 +13,11 @@ import numpy as np
 import fgrad.torch._dtypes as D
 from ..backends.dlpack import device_of, export, import_buffer
 from ._tensor import Tensor, _wrap
+from fgrad.torch.types import Device
+from typing import Any
 
 
-def from_dlpack(ext_tensor, *, device=None, copy: bool | None = None) -> Tensor:
+def from_dlpack(ext_tensor: Any, *, device: Device = None, copy: bool | None = None) -> Tensor:
     """A tensor holding the data of ``ext_tensor``: an object with ``__dlpack__`` (a NumPy
     array, an `fgrad.Array`, a PyTorch or JAX tensor) or a DLPack capsule.
 

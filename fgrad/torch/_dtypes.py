@@ -148,7 +148,7 @@ def get_default_dtype() -> dtype:
     return DEFAULT.float
 
 
-def set_default_dtype(d) -> None:
+def set_default_dtype(d: dtype | type) -> None:
     d = canonical(d)
     if d not in (float32, float64, float16, bfloat16):
         raise TypeError(f"only floating-point types are supported as the default type, got {d}")

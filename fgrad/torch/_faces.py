@@ -50,6 +50,8 @@ from ._dispatch import (
     check_no_alias,
     may_alias,
 )
+from fgrad.torch.types import TensorOrScalar
+from ..typing import Shaped
 
 _set_err, _IGNORE_ERR, _reset_err = switch()
 
@@ -92,7 +94,7 @@ def _unary(prim, gname, name, to_float=True):
     if not is_ufunc:  # a composite of NumPy calls: 16-bit floats computed in float32, rounded once
         uf, ufd = _via_float32(uf), _via_float32(ufd)
 
-    def op(input, *, out=None):
+    def op(input: Shaped[Tensor, "*shape"], *, out: Tensor | None = None) -> Shaped[Tensor, "*shape"]:
         try:
             b = input._buf
         except AttributeError:
@@ -123,7 +125,7 @@ def _unary(prim, gname, name, to_float=True):
             return write_out(out, res, name, (input,))
         return res
 
-    def op_(self):
+    def op_(self: Shaped[Tensor, "*shape"]) -> Shaped[Tensor, "*shape"]:
         b = self._buf
         if to_float and _dtype_kind(b.dtype) not in "fc":
             raise RuntimeError(
@@ -154,7 +156,7 @@ def composite_unary(name, gname, make_fn, to_float=True):
     """A unary op defined by an fgrad composite."""
     fn = make_fn()
 
-    def op(input, *, out=None):
+    def op(input: Shaped[Tensor, "*shape"], *, out: Tensor | None = None) -> Shaped[Tensor, "*shape"]:
         input = as_tensor_arg(input, name)
         b = input._buf
         x = input
@@ -163,7 +165,7 @@ def composite_unary(name, gname, make_fn, to_float=True):
         res = apply_op(gname, name, fn, (x,))
         return res if out is None else write_out(out, res, name)
 
-    def op_(self):
+    def op_(self: Shaped[Tensor, "*shape"]) -> Shaped[Tensor, "*shape"]:
         if type(self._buf) is not _nd:
             return apply_inplace(self, gname, name, fn, (self,), None)
         new = run_forward(name, fn, [self._buf], False)
@@ -184,13 +186,13 @@ def _unary_by_rule(spec):
     by_rule, by_rule_ = composite_unary(name, spec.grad_fn, lambda: rule, to_float=to_float)
     by_prim, by_prim_ = _unary(spec.prim, spec.grad_fn, name, to_float=to_float)
 
-    def op(input, *, out=None):
+    def op(input: Shaped[Tensor, "*shape"], *, out: Tensor | None = None) -> Shaped[Tensor, "*shape"]:
         b = getattr(input, "_buf", None)
         if b is not None and b.dtype in _NARROW_FLOATS:
             return by_prim(input, out=out)
         return by_rule(input, out=out)
 
-    def op_(self):
+    def op_(self: Shaped[Tensor, "*shape"]) -> Shaped[Tensor, "*shape"]:
         return (by_prim_ if self._buf.dtype in _NARROW_FLOATS else by_rule_)(self)
 
     op.__name__ = op.__qualname__ = name
@@ -205,7 +207,7 @@ def _nograd_unary(prim, name, has_out):
     host = getattr(prim, "quiet_ufunc", None) or (lambda b: impl(np, b))
     bind = prim.bind
 
-    def compute(input):
+    def compute(input: Shaped[Tensor, "*shape"]) -> Shaped[Tensor, "*shape"]:
         try:
             b = input._buf
         except AttributeError:
@@ -226,7 +228,7 @@ def _nograd_unary(prim, name, has_out):
         return res
 
     if has_out:
-        def op(input, *, out=None):
+        def op(input: Shaped[Tensor, "*shape"], *, out: Tensor | None = None) -> Shaped[Tensor, "*shape"]:
             res = compute(input)
             return res if out is None else write_out(out, res, name, (input,))
     else:
@@ -501,7 +503,7 @@ def _broadcast_error(s1, s2):
 
 
 def _binary_function(binop):
-    def op(input, other, *, out=None):
+    def op(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
         return binop(input, other, out=out)
 
     op.__name__ = op.__qualname__ = binop.name

@@ -73,12 +73,15 @@ from ._faces import (  # noqa: F401
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._random import COMPILE_RNG as _COMPILE_RNG, default_generator, rand as _rand  # noqa: F401
 from ._tensor import Size, Tensor, _alias, _wrap, wrap_dim as _wrap_dim
+from .types import memory_format as _MemoryFormat
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
 import fgrad.nn as fnn
 from ._ops_creation import empty as _empty, tensor
 from ._autocast_state import fp32 as _autocast_fp32
+from collections.abc import Sequence
+from fgrad.torch.types import Dims, DType, memory_format, Number, TensorOrScalar
 
 _set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
 
@@ -145,14 +148,14 @@ def _logit_fn(eps):
     return f
 
 
-def logit(input, eps=None, *, out=None):
+def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
     input = as_tensor_arg(input, "logit")
     x = input if _dtype_kind(input._buf.dtype) in "fc" else input.to(D.DEFAULT.float)
     res = apply_op("LogitBackward0", ("logit", eps), _logit_fn(eps), (x,))
     return res if out is None else write_out(out, res, "logit")
 
 
-def logit_(self, eps=None):
+def logit_(self: Tensor, eps: float | None = None) -> Tensor:
     fn = _logit_fn(eps)
     if type(self._buf) is not _nd:
         return apply_inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), None)
@@ -160,19 +163,19 @@ def logit_(self, eps=None):
     return apply_inplace(self, "LogitBackward0", ("logit", eps), fn, (self,), new)
 
 
-def square(input, *, out=None):
+def square(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return pow(input, 2, out=out)
 
 
-def square_(self):
+def square_(self: Tensor) -> Tensor:
     return self.pow_(2)
 
 
-def positive(input):
+def positive(input: Tensor) -> Tensor:
     return as_tensor_arg(input, "positive")
 
 
-def round(input, *, decimals=0, out=None):  # noqa: A001
+def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:  # noqa: A001
     input = as_tensor_arg(input, "round")
     key = ("round", decimals)
 
@@ -188,7 +191,7 @@ def round(input, *, decimals=0, out=None):  # noqa: A001
     return res if out is None else write_out(out, res, "round")
 
 
-def round_(self, *, decimals=0):
+def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
     def fn(x):
         return ew.round_p.bind(x, decimals=decimals)
 
@@ -197,19 +200,20 @@ def round_(self, *, decimals=0):
     return apply_inplace(self, "RoundBackward0", ("round", decimals), fn, (self,), new)
 
 
-def isposinf(input):
+def isposinf(input: Tensor) -> Tensor:
     return result_tensor(np.isposinf(input._buf))
 
 
-def isneginf(input):
+def isneginf(input: Tensor) -> Tensor:
     return result_tensor(np.isneginf(input._buf))
 
 
-def isreal(input):
+def isreal(input: Tensor) -> Tensor:
     return result_tensor(np.isreal(input._buf))
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: Number | None = None, neginf: Number | None = None, *,
+               out: Tensor | None = None) -> Tensor:
     input = as_tensor_arg(input, "nan_to_num")
     def fn(x):
         return fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
@@ -237,13 +241,15 @@ _add, _sub, _mul, _div, _pow_tt, _floordiv = (
     BINOPS[n] for n in ("add", "subtract", "multiply", "divide", "power", "floor_divide"))
 
 
-def add(input, other, *, alpha=1, out=None):
+def add(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
+        out: Tensor | None = None) -> Tensor:
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return _add(input, other, out=out)
 
 
-def sub(input, other, *, alpha=1, out=None):
+def sub(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
+        out: Tensor | None = None) -> Tensor:
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     return _sub(input, other, out=out)
@@ -252,14 +258,15 @@ def sub(input, other, *, alpha=1, out=None):
 subtract = sub
 
 
-def mul(input, other, *, out=None):
+def mul(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     return _mul(input, other, out=out)
 
 
 multiply = mul
 
 
-def div(input, other, *, rounding_mode=None, out=None):
+def div(input: TensorOrScalar, other: TensorOrScalar, *, rounding_mode: str | None = None,
+        out: Tensor | None = None) -> Tensor:
     if rounding_mode is None:
         return _div(input, other, out=out)
     if rounding_mode == "floor":
@@ -351,7 +358,7 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     return res if out is None else write_out(out, res, "pow")
 
 
-def pow(input, exponent, *, out=None):  # noqa: A001
+def pow(input: TensorOrScalar, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         e = scalar_value(exponent)
         if type(e) in _PY:
@@ -375,7 +382,7 @@ def _rpow(x, base, out=None):
     return res if out is None else write_out(out, res, "pow")
 
 
-def float_power(input, exponent, *, out=None):
+def float_power(input: TensorOrScalar, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     if isinstance(input, Tensor):
         input = input.to(D.float64) if not input.is_complex() else input.to(D.complex128)
     if isinstance(exponent, Tensor):
@@ -383,7 +390,7 @@ def float_power(input, exponent, *, out=None):
     return pow(input, exponent, out=out)
 
 
-def rsub(input, other, *, alpha=1):
+def rsub(input: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     """``other - alpha * input`` (what ``2 - x`` calls)."""
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
@@ -473,17 +480,19 @@ def _addcdiv(input, tensor1, tensor2, value, inplace=False):
     )
 
 
-def lerp(input, end, weight, *, out=None):
+def lerp(input: Tensor, end: Tensor, weight: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     res = _lerp(input, end, weight)
     return res if out is None else write_out(out, res, "lerp", (input, end, weight))
 
 
-def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: TensorOrScalar = 1,
+            out: Tensor | None = None) -> Tensor:
     res = _addcmul(input, tensor1, tensor2, value)
     return res if out is None else write_out(out, res, "addcmul", (input, tensor1, tensor2))
 
 
-def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: TensorOrScalar = 1,
+            out: Tensor | None = None) -> Tensor:
     res = _addcdiv(input, tensor1, tensor2, value)
     return res if out is None else write_out(out, res, "addcdiv", (input, tensor1, tensor2))
 
@@ -514,7 +523,7 @@ def _write_plain(self, b, new) -> Tensor:
     return self
 
 
-def lerp_(self, end, weight):
+def lerp_(self: Tensor, end: Tensor, weight: TensorOrScalar) -> Tensor:
     bufs = _plain_bufs(self, (end,))
     if bufs is not None and type(weight) in (int, float):
         b, e = bufs
@@ -527,7 +536,7 @@ def lerp_(self, end, weight):
     return _lerp(self, end, weight, True)
 
 
-def addcmul_(self, tensor1, tensor2, *, value=1):
+def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: TensorOrScalar = 1) -> Tensor:
     bufs = _plain_bufs(self, (tensor1, tensor2))
     if bufs is not None and type(value) in (int, float):
         b, t1, t2 = bufs
@@ -541,7 +550,7 @@ def addcmul_(self, tensor1, tensor2, *, value=1):
     return _addcmul(self, tensor1, tensor2, value, True)
 
 
-def addcdiv_(self, tensor1, tensor2, *, value=1):
+def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: TensorOrScalar = 1) -> Tensor:
     bufs = _plain_bufs(self, (tensor1, tensor2))
     if bufs is not None and type(value) in (int, float):
         b, t1, t2 = bufs
@@ -555,7 +564,7 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
     return _addcdiv(self, tensor1, tensor2, value, True)
 
 
-def copysign(input, other, *, out=None):
+def copysign(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     a, b = binary_operands(input, other, "copysign")
     Rd = binary_result_dtype(a, b)
     if _dtype_kind(Rd) not in "fc":
@@ -576,7 +585,7 @@ def copysign(input, other, *, out=None):
     return res if out is None else write_out(out, res, "copysign")
 
 
-def xlogy(input, other, *, out=None):
+def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     a, b = binary_operands(input, other, "xlogy")
     Rd = binary_result_dtype(a, b)
     if _dtype_kind(Rd) not in "fc":
@@ -635,7 +644,8 @@ def _clamp_spec(x, min, max):  # noqa: A002
     return "ClampBackward1", ("clamp", Rd, lo, hi), fn, (x,), None
 
 
-def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
+def clamp(input: Tensor, min: TensorOrScalar | None = None, max: TensorOrScalar | None = None, *,
+          out: Tensor | None = None) -> Tensor:  # noqa: A002
     input = as_tensor_arg(input, "clamp")
     gname, key, fn, args, edges = _clamp_spec(input, min, max)
     res = apply_op(gname, key, fn, args, edges=edges)
@@ -645,15 +655,15 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
 clip = clamp
 
 
-def clamp_min(input, min):  # noqa: A002
+def clamp_min(input: Tensor, min: TensorOrScalar) -> Tensor:  # noqa: A002
     return clamp(input, min=min)
 
 
-def clamp_max(input, max):  # noqa: A002
+def clamp_max(input: Tensor, max: TensorOrScalar) -> Tensor:  # noqa: A002
     return clamp(input, max=max)
 
 
-def clamp_(self, min=None, max=None):  # noqa: A002
+def clamp_(self: Tensor, min: TensorOrScalar | None = None, max: TensorOrScalar | None = None) -> Tensor:  # noqa: A002
     gname, key, fn, args, edges = _clamp_spec(self, min, max)
     Rd = key[1]
     if not can_cast(Rd, self._buf.dtype):
@@ -670,11 +680,11 @@ def clamp_(self, min=None, max=None):  # noqa: A002
 clip_ = clamp_
 
 
-def clamp_min_(self, min):  # noqa: A002
+def clamp_min_(self: Tensor, min: TensorOrScalar) -> Tensor:  # noqa: A002
     return clamp_(self, min=min)
 
 
-def clamp_max_(self, max):  # noqa: A002
+def clamp_max_(self: Tensor, max: TensorOrScalar) -> Tensor:  # noqa: A002
     return clamp_(self, max=max)
 
 
@@ -682,7 +692,8 @@ def clamp_max_(self, max):  # noqa: A002
 # where / comparisons helpers
 
 
-def where(condition, input=None, other=None, *, out=None):
+def where(condition: Tensor, input: TensorOrScalar | None = None, other: TensorOrScalar | None = None, *,
+          out: Tensor | None = None) -> Tensor | tuple[Tensor, ...]:
     if input is None and other is None:
         from ._ops_shape import nonzero
 
@@ -716,7 +727,8 @@ def where(condition, input=None, other=None, *, out=None):
     return res if out is None else write_out(out, res, "where")
 
 
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
     a = input._buf
     b = other._buf if isinstance(other, Tensor) else other
     Rd = result_dtype(input, other)
@@ -741,11 +753,12 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     )
 
 
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
     return bool(isclose(input, other, rtol, atol, equal_nan)._buf.all())
 
 
-def equal(input, other) -> bool:
+def equal(input: Tensor, other: Tensor) -> bool:
     a, b = input._buf, other._buf
     if type(a) in _DEV or type(b) in _DEV:
         a, b = [t._buf if isinstance(t, Tensor) else t for t in unify_devices((input, other))]
@@ -771,7 +784,8 @@ def _dims(dim, nd, name="dim"):
     return (_wrap_dim(dim, nd),)
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
+def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
+        out: Tensor | None = None) -> Tensor:  # noqa: A001
     input = as_tensor_arg(input, "sum")
     b = input._buf
     axes = _dims(dim, b.ndim)
@@ -790,7 +804,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     return res if out is None else write_out(out, res, "sum")
 
 
-def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def nansum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
+           out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
     odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
@@ -808,7 +823,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return res if out is None else write_out(out, res, "nansum")
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
+         out: Tensor | None = None) -> Tensor:
     input = as_tensor_arg(input, "mean")
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else b.dtype
@@ -828,7 +844,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return res if out is None else write_out(out, res, "mean")
 
 
-def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def nanmean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
+            out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
     notnan = logical_not(isnan(input))
@@ -838,7 +855,8 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 @_autocast_fp32
-def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
+         out: Tensor | None = None) -> Tensor:
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
     if dim is not None and isinstance(dim, (list, tuple)):
@@ -962,7 +980,8 @@ def _full_minmax(input, prim_name, gname, npf):
     return apply_op(gname, (prim_name, "full"), fn, (input,))
 
 
-def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+def max(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *,  # noqa: A001
+        out: Tensor | tuple[Tensor, Tensor] | None = None) -> Tensor | tuple[Tensor, Tensor]:
     if isinstance(dim, Tensor):
         return maximum(input, dim, out=out)
     if dim is None:
@@ -972,7 +991,8 @@ def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     return res if out is None else write_out_multi(out, res, "max")
 
 
-def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+def min(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *,  # noqa: A001
+        out: Tensor | tuple[Tensor, Tensor] | None = None) -> Tensor | tuple[Tensor, Tensor]:
     if isinstance(dim, Tensor):
         return minimum(input, dim, out=out)
     if dim is None:
@@ -982,7 +1002,7 @@ def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     return res if out is None else write_out_multi(out, res, "min")
 
 
-def amax(input, dim=(), keepdim=False, *, out=None):
+def amax(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
 
@@ -998,7 +1018,7 @@ def amax(input, dim=(), keepdim=False, *, out=None):
     return res if out is None else write_out(out, res, "amax")
 
 
-def amin(input, dim=(), keepdim=False, *, out=None):
+def amin(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
 
@@ -1014,7 +1034,7 @@ def amin(input, dim=(), keepdim=False, *, out=None):
     return res if out is None else write_out(out, res, "amin")
 
 
-def aminmax(input, *, dim=None, keepdim=False):
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
     return return_type("aminmax", ("min", "max"))(
         amin(input, () if dim is None else dim, keepdim), amax(input, () if dim is None else dim, keepdim)
     )
@@ -1025,7 +1045,7 @@ def _check_arg_reduction(name, b, dim) -> None:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
 
 
-def argmax(input, dim=None, keepdim=False):
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     b = input._buf
     _check_arg_reduction("argmax", b, dim)
     if dim is None:
@@ -1036,7 +1056,7 @@ def argmax(input, dim=None, keepdim=False):
     return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
 
-def argmin(input, dim=None, keepdim=False):
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     b = input._buf
     _check_arg_reduction("argmin", b, dim)
     if dim is None:
@@ -1061,7 +1081,8 @@ def _var_args(dim, unbiased, keepdim, correction):
     return dim, _correction(unbiased, correction), keepdim
 
 
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
     dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
     b = input._buf
     if _dtype_kind(b.dtype) not in "fc":
@@ -1080,7 +1101,8 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     return res if out is None else write_out(out, res, "var")
 
 
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
     dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
     b = input._buf
     if _dtype_kind(b.dtype) not in "fc":
@@ -1100,13 +1122,15 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     return res if out is None else write_out(out, res, "std")
 
 
-def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var_mean(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction: float | None = None) -> tuple[Tensor, Tensor]:
     return var(input, dim, unbiased, keepdim, correction=correction), mean(
         input, None if isinstance(dim, bool) else dim, keepdim
     )
 
 
-def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std_mean(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction: float | None = None) -> tuple[Tensor, Tensor]:
     return std(input, dim, unbiased, keepdim, correction=correction), mean(
         input, None if isinstance(dim, bool) else dim, keepdim
     )
@@ -1137,7 +1161,8 @@ def _vector_norm_fn(ord_, axes, keepdim):
     return fn
 
 
-def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
+def vector_norm(input: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = False, *,
+                dtype: DType | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A002
     x = input
     if dtype is not None:
         x = x.to(dtype)
@@ -1158,7 +1183,8 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     return res if out is None else write_out(out, res, "linalg_vector_norm")
 
 
-def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+def norm(input: Tensor, p: float | str | None = "fro", dim: Dims = None, keepdim: bool = False,
+         out: Tensor | None = None, dtype: DType | None = None) -> Tensor:
     if isinstance(p, str):
         if p == "fro":
             res = vector_norm(input, 2, dim, keepdim, dtype=dtype)
@@ -1181,7 +1207,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return res if out is None else write_out(out, res, "norm")
 
 
-def dist(input, other, p=2):
+def dist(input: Tensor, other: TensorOrScalar, p: float | str = 2) -> Tensor:
     a, b = binary_operands(input, other, "dist")
     Rd = result_dtype(a, b)
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -1195,7 +1221,8 @@ def dist(input, other, p=2):
     return apply_op("DistBackward0", ("dist", Rd, ord_), fn, (a, bb), edges=(0, 1))
 
 
-def logsumexp(input, dim, keepdim=False, *, out=None):
+def logsumexp(input: Tensor, dim: int | Sequence[int], keepdim: bool = False, *,
+              out: Tensor | None = None) -> Tensor:
 
     b = input._buf
     if _dtype_kind(b.dtype) not in "fc":
@@ -1217,7 +1244,8 @@ def _float_kernel(name, b) -> None:
         )
 
 
-def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
+def softmax(input: Tensor, dim: int | None = None, dtype: DType | None = None, *,
+            _stacklevel: int = 3) -> Tensor:
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
@@ -1232,7 +1260,8 @@ def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     return apply_op("SoftmaxBackward0", ("softmax", d), fn, (x,))
 
 
-def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
+def log_softmax(input: Tensor, dim: int | None = None, dtype: DType | None = None, *,
+                _stacklevel: int = 3) -> Tensor:
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
@@ -1264,7 +1293,7 @@ def _narrow_log_softmax(d, narrow):
     return fn
 
 
-def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+def all(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
         axis = None if dim is None else _dims(dim, b.ndim)
@@ -1276,7 +1305,7 @@ def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     return res if out is None else write_out(out, res, "all")
 
 
-def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+def any(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
         axis = None if dim is None else _dims(dim, b.ndim)
@@ -1288,7 +1317,7 @@ def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
     return res if out is None else write_out(out, res, "any")
 
 
-def count_nonzero(input, dim=None):
+def count_nonzero(input: Tensor, dim: Dims = None) -> Tensor:
     b = input._buf
     return result_tensor(_asb(np.count_nonzero(b, axis=None if dim is None else _dims(dim, b.ndim)), _i64))
 
@@ -1339,7 +1368,8 @@ def _sort_idx_dev(b, d, descending):
     return asort(-b).astype(np.int64)
 
 
-def sort(input, dim=-1, descending=False, stable=False, *, out=None):
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False, *,
+         out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:
     if isinstance(dim, bool):
         descending, dim = dim, -1
     b = input._buf
@@ -1355,18 +1385,19 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     return res if out is None else write_out_multi(out, res, "sort")
 
 
-def argsort(input, dim=-1, descending=False, stable=False):
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     b = input._buf
     if b.ndim == 0:
         return result_tensor(_cst(np.zeros((), _i64), b).copy())
     return result_tensor(_sort_idx(b, _wrap_dim(dim, b.ndim), descending))
 
 
-def msort(input):
+def msort(input: Tensor) -> Tensor:
     return sort(input, 0).values
 
 
-def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
+         out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     n = b.shape[d] if b.ndim else 1
@@ -1383,7 +1414,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     return res if out is None else write_out_multi(out, res, "topk")
 
 
-def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
+             out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
@@ -1396,7 +1428,8 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     return res if out is None else write_out_multi(out, res, "kthvalue")
 
 
-def median(input, dim=None, keepdim=False, *, out=None):
+def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
+           out: Tensor | tuple[Tensor, Tensor] | None = None) -> Tensor | tuple[Tensor, Tensor]:
     b = input._buf
     if type(b) in _DEV and (dim is None or b.ndim):  # indices found on the host, values gathered here
         res = median(result_tensor(_dev.to_host(b)), dim, keepdim)
@@ -1442,7 +1475,7 @@ def median(input, dim=None, keepdim=False, *, out=None):
     return res if out is None else write_out_multi(out, res, "median")
 
 
-def nanmedian(input, dim=None, keepdim=False):
+def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The lower median of the non-NaN entries (NaN where all are NaN); recorded like
     ``median`` (gradient to the selected entry, or shared by the entries equal to it)."""
     b = input._buf
@@ -1482,7 +1515,7 @@ def _select_flat(input, host_res, gname="MedianBackward0"):
     return apply_op(gname, ("median",), fn, (input, _cst(mask, b)), edges=(0,))
 
 
-def mode(input, dim=-1, keepdim=False):
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
     b = input._buf
     if type(b) in _DEV:  # indices on the host (one copy), values gathered on the device
         d = _wrap_dim(dim, b.ndim) if b.ndim else 0
@@ -1509,7 +1542,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_type("mode")(vals, result_tensor(idx_k if keepdim else idx))
 
 
-def cumsum(input, dim, *, dtype=None, out=None):
+def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
@@ -1527,7 +1560,7 @@ def cumsum(input, dim, *, dtype=None, out=None):
     return res if out is None else write_out(out, res, "cumsum")
 
 
-def cumprod(input, dim, *, dtype=None, out=None):
+def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
@@ -1566,15 +1599,15 @@ def _cum_extreme(name, gname, input, dim, better):
     return return_type(name)(vals, result_tensor(idx.copy()))
 
 
-def cummax(input, dim):
+def cummax(input: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     return _cum_extreme("cummax", "CummaxBackward0", input, dim, np.greater)
 
 
-def cummin(input, dim):
+def cummin(input: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     return _cum_extreme("cummin", "CumminBackward0", input, dim, np.less)
 
 
-def logcumsumexp(input, dim):
+def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     return log(cumsum(exp(input), dim))
 
 
@@ -1582,7 +1615,7 @@ def logcumsumexp(input, dim):
 # copy_, fill_, zero_, resize_
 
 
-def copy_(self, src, non_blocking=False):
+def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     if not isinstance(src, Tensor):
 
         src = tensor(src)
@@ -1636,7 +1669,7 @@ def copy_(self, src, non_blocking=False):
     return apply_inplace(self, "CopyBackwards", ("copy", dt), fn, (self, src), new, (0, 1))
 
 
-def fill_(self, value):
+def fill_(self: Tensor, value: TensorOrScalar) -> Tensor:
     if isinstance(value, Tensor):
         if value._buf.ndim != 0:
             raise RuntimeError(
@@ -1667,7 +1700,7 @@ def fill_(self, value):
     return apply_inplace(self, "FillBackward2", ("fill", dt, value), fn, (self,), np.asarray(value, dt))
 
 
-def zero_(self):
+def zero_(self: Tensor) -> Tensor:
     b = self._buf
     if not (STATE.enabled and (tracks_grad(self) or self._base is not None)) and type(b) is _nd:
         check_no_internal_overlap(b)
@@ -1681,7 +1714,7 @@ def zero_(self):
     return apply_inplace(self, "ZeroBackward0", ("zero",), fn, (self,), np.zeros((), b.dtype))
 
 
-def resize_as_(self, other, memory_format=None):
+def resize_as_(self: Tensor, other: Tensor, memory_format: memory_format | None = None) -> Tensor:
     return resize_(self, other.shape)
 
 
@@ -1689,7 +1722,7 @@ def resize_as_(self, other, memory_format=None):
 # misc
 
 
-def clone(input, *, memory_format=None):
+def clone(input: Tensor, *, memory_format: memory_format | None = None) -> Tensor:
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:
         return run_functional(lambda x: x, (input,))
@@ -1705,20 +1738,12 @@ def _identity(x):
     return x
 
 
-class _MemoryFormat:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return "torch." + self.name
-
-
 contiguous_format = _MemoryFormat("contiguous_format")
 preserve_format = _MemoryFormat("preserve_format")
 channels_last = _MemoryFormat("channels_last")
 
 
-def contiguous(self, memory_format=None):
+def contiguous(self: Tensor, memory_format: memory_format | None = None) -> Tensor:
     b = self._buf
     if (type(b) is not _nd and type(b) not in _DEV) or b.flags.c_contiguous:
         return self
@@ -1729,7 +1754,7 @@ def contiguous(self, memory_format=None):
     return out
 
 
-def detach(input):
+def detach(input: Tensor) -> Tensor:
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.func, torch.compile)
         return _wrap(stop_gradient(b))
@@ -1737,7 +1762,7 @@ def detach(input):
     return t
 
 
-def detach_(self):
+def detach_(self: Tensor) -> Tensor:
     if self._base is not None:
         raise RuntimeError(
             "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
@@ -1780,19 +1805,19 @@ def to_device(input, index, copy=False):
 # more elementwise and reductions
 
 
-def deg2rad(input, *, out=None):
+def deg2rad(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     x = input if _dtype_kind(input._buf.dtype) in "fc" else input.to(D.DEFAULT.float)
     res = mul(x, math.pi / 180.0)
     return res if out is None else write_out(out, res, "deg2rad")
 
 
-def rad2deg(input, *, out=None):
+def rad2deg(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     x = input if _dtype_kind(input._buf.dtype) in "fc" else input.to(D.DEFAULT.float)
     res = mul(x, 180.0 / math.pi)
     return res if out is None else write_out(out, res, "rad2deg")
 
 
-def angle(input, *, out=None):
+def angle(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
     if _dtype_kind(b.dtype) == "c":
 
@@ -1806,7 +1831,7 @@ def angle(input, *, out=None):
     return res if out is None else write_out(out, res, "angle")
 
 
-def sinc(input, *, out=None):
+def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     x = input if _dtype_kind(input._buf.dtype) in "fc" else input.to(D.DEFAULT.float)
     res = apply_op(
         "SincBackward0", ("sinc",), lambda v: fnp.sinc(v), (x,)
@@ -1814,31 +1839,32 @@ def sinc(input, *, out=None):
     return res if out is None else write_out(out, res, "sinc")
 
 
-def heaviside(input, values, *, out=None):
+def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
     res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
     return res if out is None else write_out(out, res, "heaviside")
 
 
-def gcd(input, other, *, out=None):
+def gcd(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     res = result_tensor(np.gcd(input._buf, other._buf if isinstance(other, Tensor) else other))
     return res if out is None else write_out(out, res, "gcd")
 
 
-def lcm(input, other, *, out=None):
+def lcm(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     res = result_tensor(np.lcm(input._buf, other._buf if isinstance(other, Tensor) else other))
     return res if out is None else write_out(out, res, "lcm")
 
 
-def ldexp(input, other, *, out=None):
+def ldexp(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     res = mul(input, pow(2.0, other) if isinstance(other, Tensor) else 2.0**other)
     return res if out is None else write_out(out, res, "ldexp")
 
 
-def sgn(input, *, out=None):
+def sgn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return sign(input, out=out)
 
 
-def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+def quantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: bool = False, *,
+             interpolation: str = "linear", out: Tensor | None = None) -> Tensor:
     qv = q._buf if isinstance(q, Tensor) else q
     scalar_q = np.ndim(qv) == 0
     qa = np.asarray(qv, input._buf.dtype)
@@ -1857,7 +1883,8 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=N
     return res if out is None else write_out(out, res, "quantile")
 
 
-def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+def nanquantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: bool = False, *,
+                interpolation: str = "linear", out: Tensor | None = None) -> Tensor:
     b = input._buf
     if not np.isnan(b).any():
         return quantile(input, q, dim, keepdim, interpolation=interpolation, out=out)
@@ -1873,7 +1900,8 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", ou
     return res if out is None else write_out(out, res, "nanquantile")
 
 
-def diff(input, n=1, dim=-1, prepend=None, append=None):
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
+         append: Tensor | None = None) -> Tensor:
     from ._ops_shape import cat, narrow
 
     x = input
@@ -1888,7 +1916,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return x
 
 
-def renorm(input, p, dim, maxnorm):
+def renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor:
     d = _wrap_dim(dim, input._buf.ndim)
     others = tuple(k for k in range(input._buf.ndim) if k != d)
     norms = vector_norm(input, p, others, keepdim=True)
@@ -1896,7 +1924,7 @@ def renorm(input, p, dim, maxnorm):
     return mul(input, factor)
 
 
-def sum_to_size(self, *size):
+def sum_to_size(self: Tensor, *size: int | Sequence[int]) -> Tensor:
     size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list, Size)) else tuple(size)
     b = self._buf
     lead = b.ndim - len(size)
@@ -1908,21 +1936,21 @@ def sum_to_size(self, *size):
 
 
 @_autocast_fp32
-def cdist(x1, x2, p=2.0, compute_mode=None):
+def cdist(x1: Tensor, x2: Tensor, p: float | str = 2.0, compute_mode: str | None = None) -> Tensor:
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)
         return apply_op("CdistBackward0", ("cdist_inf",), _conv.max_abs_unsplit, (d,))
     return vector_norm(d, p, -1)
 
 
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     num = sum(mul(x1, x2), dim)
     n1 = clamp(vector_norm(x1, 2, dim), min=eps)
     n2 = clamp(vector_norm(x2, 2, dim), min=eps)
     return div(num, mul(n1, n2))
 
 
-def trapezoid(y, x=None, *, dx=None, dim=-1):
+def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: float | None = None, dim: int = -1) -> Tensor:
     from ._ops_shape import narrow
 
     d = _wrap_dim(dim, y._buf.ndim)
@@ -1941,7 +1969,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
 trapz = trapezoid
 
 
-def vander(x, N=None, increasing=False):
+def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
     n = x._buf.shape[0] if N is None else N
     from ._ops_shape import stack
 
@@ -1955,7 +1983,7 @@ def ones_like_t(x):
     return result_tensor(_dev.xp_of(x._buf).ones(x._buf.shape, x._buf.dtype))
 
 
-def dropout(input, p=0.5, train=True):
+def dropout(input: Tensor, p: float = 0.5, train: bool = True) -> Tensor:
     if not train or p == 0:
         return input
     if p == 1:

@@ -21,6 +21,10 @@ from ._tensor import (
 from ..ops import elementwise as ew
 from ..core.array import ArrayImpl
 from ._dlpack import from_dlpack
+from collections.abc import Sequence
+from fgrad.torch.types import (Device, DType, Layout, memory_format, Number, SizeLike,
+                               TensorOrScalar)
+from typing import Any
 
 _nd = np.ndarray
 
@@ -129,7 +133,8 @@ def _is_foreign_array(data) -> bool:
 
 
 @quiet  # a number beyond the dtype's range becomes ±inf silently, as in PyTorch
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
+def tensor(data: Any, *, dtype: DType | None = None, device: Device = None, requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:
     """A new tensor with a copy of ``data`` (nested lists, scalars, NumPy arrays, tensors).
 
     Example::
@@ -165,7 +170,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 @quiet  # a number beyond the dtype's range becomes ±inf silently, as in PyTorch
-def as_tensor(data, dtype=None, device=None) -> Tensor:
+def as_tensor(data: Any, dtype: DType | None = None, device: Device = None) -> Tensor:
     idx = check_device(device)
     if isinstance(data, Tensor):
         if device is not None:
@@ -193,7 +198,8 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     return tensor(data, dtype=dtype)
 
 
-def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False) -> Tensor:
+def asarray(obj: Any, *, dtype: DType | None = None, device: Device = None, copy: bool | None = None,
+            requires_grad: bool = False) -> Tensor:
     if copy:
         t = tensor(obj, dtype=dtype, device=device)
     else:
@@ -203,7 +209,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False) -> 
     return t
 
 
-def from_numpy(ndarray) -> Tensor:
+def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``ndarray`` (changes to either are seen by both)."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
@@ -232,7 +238,8 @@ def from_numpy(ndarray) -> Tensor:
     return _wrap(ndarray.view())
 
 
-def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False) -> Tensor:
+def frombuffer(buffer: Any, *, dtype: DType, count: int = -1, offset: int = 0,
+               requires_grad: bool = False) -> Tensor:
     return _finish(np.frombuffer(buffer, D.to_np(dtype), count, offset), requires_grad)
 
 
@@ -279,48 +286,27 @@ def _dt(dtype) -> np.dtype:
     return D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
 
 
-def zeros(
-    *size,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-    pin_memory=False,
-    memory_format=None,
-) -> Tensor:
+def zeros(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | None = None,
+          layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
+          pin_memory: bool = False, memory_format: memory_format | None = None) -> Tensor:
     idx = check_device(device)
     if idx is not None and out is None:
         return _finish(_dev.full(_sizes(size), 0, _dt(dtype), idx), requires_grad)
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
-def ones(
-    *size,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-    pin_memory=False,
-    memory_format=None,
-) -> Tensor:
+def ones(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | None = None,
+         layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
+         pin_memory: bool = False, memory_format: memory_format | None = None) -> Tensor:
     idx = check_device(device)
     if idx is not None and out is None:
         return _finish(_dev.full(_sizes(size), 1, _dt(dtype), idx), requires_grad)
     return _finish(np.ones(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
-def empty(
-    *size,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-    pin_memory=False,
-    memory_format=None,
-) -> Tensor:
+def empty(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | None = None,
+          layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
+          pin_memory: bool = False, memory_format: memory_format | None = None) -> Tensor:
     """Like `zeros` (fgrad fills new memory with zeros)."""
     idx = check_device(device)
     if idx is not None and out is None:
@@ -328,9 +314,9 @@ def empty(
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
-def empty_strided(
-    size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
-) -> Tensor:
+def empty_strided(size: SizeLike, stride: SizeLike, *, dtype: DType | None = None,
+                  layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
+                  pin_memory: bool = False) -> Tensor:
     idx = check_device(device)
     npd = _dt(dtype)
     size, stride = tuple(int(s) for s in size), tuple(int(k) for k in stride)
@@ -355,9 +341,9 @@ def _fill_dtype(fill_value) -> np.dtype:
     return _infer_np_dtype(fill_value)
 
 
-def full(
-    size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
-) -> Tensor:
+def full(size: SizeLike, fill_value: TensorOrScalar, *, out: Tensor | None = None, dtype: DType | None = None,
+         layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
+         pin_memory: bool = False) -> Tensor:
     idx = check_device(device)
     npd = D.to_np(dtype) if dtype is not None else _fill_dtype(fill_value)
     v = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
@@ -367,7 +353,8 @@ def full(
     )
 
 
-def scalar_tensor(s, like=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def scalar_tensor(s: TensorOrScalar, like: Tensor | None = None, *, dtype: DType | None = None,
+                  device: Device = None, requires_grad: bool = False) -> Tensor:
     if dtype is None:
         npd = _infer_np_dtype(s) if not isinstance(s, float) else D.DEFAULT.float.np
     else:
@@ -381,9 +368,9 @@ def scalar_tensor(s, like=None, *, dtype=None, device=None, requires_grad=False)
     return _finish(np.asarray(s, npd), requires_grad, None, idx)
 
 
-def eye(
-    n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False
-) -> Tensor:
+def eye(n: int, m: int | None = None, *, out: Tensor | None = None, dtype: DType | None = None,
+        layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
+        pin_memory: bool = False) -> Tensor:
     idx = check_device(device)
     for arg_name, v in (("n", n), ("m", m)):
         if v is not None and v < 0:
@@ -399,18 +386,9 @@ def _num(v):
     return v
 
 
-def arange(
-    start=0,
-    end=None,
-    step=1,
-    *,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-    pin_memory=False,
-) -> Tensor:
+def arange(start: Number = 0, end: Number | None = None, step: Number = 1, *, out: Tensor | None = None,
+           dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
+           requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 unless a bound is a
     float (then the default float dtype)."""
     idx = check_device(device)
@@ -442,16 +420,16 @@ def arange(
     return _finish(buf, requires_grad, out, idx)
 
 
-def range(
-    start=0,
-    end=None,
-    step=1,
+def range(  # noqa: A001
+    start: Number = 0,
+    end: Number | None = None,
+    step: Number = 1,
     *,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,  # noqa: A001
-    requires_grad=False,
+    out: Tensor | None = None,
+    dtype: DType | None = None,
+    layout: Layout | None = None,
+    device: Device = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     if end is None:
         start, end = 0, start
@@ -468,9 +446,8 @@ def range(
     return _finish((start + np.arange(n, dtype=np.float64) * step).astype(npd), requires_grad, out, idx)
 
 
-def linspace(
-    start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False
-) -> Tensor:
+def linspace(start: Number, end: Number, steps: int, *, out: Tensor | None = None, dtype: DType | None = None,
+             layout: Layout | None = None, device: Device = None, requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` (PyTorch's symmetric
     formula, computed in the output dtype)."""
     di = check_device(device)
@@ -499,9 +476,9 @@ def linspace(
     return _finish(buf, requires_grad, out, di)
 
 
-def logspace(
-    start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False
-) -> Tensor:
+def logspace(start: Number, end: Number, steps: int, base: float = 10.0, *, out: Tensor | None = None,
+             dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
+             requires_grad: bool = False) -> Tensor:
     idx = check_device(device)
     lin = linspace(start, end, steps, dtype=D.float64, device="cpu")
     npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
@@ -529,9 +506,9 @@ def _filled(s, value, d, requires_grad, idx):
     return _finish(_dev.full(s, value, d, idx), requires_grad)
 
 
-def zeros_like(
-    input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
-) -> Tensor:
+def zeros_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | None = None,
+               device: Device = None, requires_grad: bool = False,
+               memory_format: memory_format | None = None) -> Tensor:
     b = input._buf
     if device is None and type(b) is _nd:
         return _finish(np.zeros(b.shape, b.dtype if dtype is None else D.to_np(dtype)), requires_grad)
@@ -539,16 +516,16 @@ def zeros_like(
     return _filled(s, 0, d, requires_grad, like_index(input, device))
 
 
-def ones_like(
-    input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
-) -> Tensor:
+def ones_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | None = None,
+              device: Device = None, requires_grad: bool = False,
+              memory_format: memory_format | None = None) -> Tensor:
     s, d = _like(input, dtype)
     return _filled(s, 1, d, requires_grad, like_index(input, device))
 
 
-def empty_like(
-    input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
-) -> Tensor:
+def empty_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | None = None,
+               device: Device = None, requires_grad: bool = False,
+               memory_format: memory_format | None = None) -> Tensor:
     b = input._buf
     if device is None and type(b) is _nd:
         return _finish(np.zeros(b.shape, b.dtype if dtype is None else D.to_np(dtype)), requires_grad)
@@ -556,15 +533,15 @@ def empty_like(
     return _filled(s, 0, d, requires_grad, like_index(input, device))
 
 
-def full_like(
-    input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
-) -> Tensor:
+def full_like(input: Tensor, fill_value: TensorOrScalar, *, dtype: DType | None = None,
+              layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
+              memory_format: memory_format | None = None) -> Tensor:
     s, d = _like(input, dtype)
     check_fill_value(fill_value, d, "full_like")
     return _finish(np.full(s, fill_value, d), requires_grad, None, like_index(input, device))
 
 
-def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
+def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     from ._dispatch import apply_op
 
     cd = np.result_type(real._buf.dtype, np.complex64)
@@ -578,19 +555,21 @@ def complex(real, imag, *, out=None) -> Tensor:  # noqa: A001
     )
 
 
-def polar(abs, angle, *, out=None) -> Tensor:  # noqa: A002
+def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
     from ._ops import cos, mul, sin
 
     return complex(mul(abs, cos(angle)), mul(abs, sin(angle)))
 
 
-def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype: DType | None = None, device: Device = None,
+                 layout: Layout | None = None) -> Tensor:
     r, c = np.tril_indices(row, offset, col)
     return _finish(np.stack([r, c]).astype(np.int64 if dtype is None else D.to_np(dtype)), False, None,
                    check_device(device))
 
 
-def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype: DType | None = None, device: Device = None,
+                 layout: Layout | None = None) -> Tensor:
     r, c = np.triu_indices(row, offset, col)
     return _finish(np.stack([r, c]).astype(np.int64 if dtype is None else D.to_np(dtype)), False, None,
                    check_device(device))
@@ -606,37 +585,41 @@ def _new_device(self, device):
     return "cpu" if type(b) is _nd or type(b) not in _DEV else f"cuda:{_dev.index_of(b)}"
 
 
-def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+def new_tensor(self: Tensor, data: Any, *, dtype: DType | None = None, device: Device = None,
+               requires_grad: bool = False, layout: Layout | None = None, pin_memory: bool = False) -> Tensor:
     return tensor(
         data, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
         requires_grad=requires_grad, device=_new_device(self, device)
     )
 
 
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+def new_zeros(self: Tensor, *size: int | Sequence[int], dtype: DType | None = None, device: Device = None,
+              requires_grad: bool = False, layout: Layout | None = None, pin_memory: bool = False) -> Tensor:
     return zeros(
         *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
         requires_grad=requires_grad, device=_new_device(self, device)
     )
 
 
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+def new_ones(self: Tensor, *size: int | Sequence[int], dtype: DType | None = None, device: Device = None,
+             requires_grad: bool = False, layout: Layout | None = None, pin_memory: bool = False) -> Tensor:
     return ones(
         *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
         requires_grad=requires_grad, device=_new_device(self, device)
     )
 
 
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+def new_empty(self: Tensor, *size: int | Sequence[int], dtype: DType | None = None, device: Device = None,
+              requires_grad: bool = False, layout: Layout | None = None, pin_memory: bool = False) -> Tensor:
     return empty(
         *size, dtype=D.from_np(self._buf.dtype) if dtype is None else dtype,
         requires_grad=requires_grad, device=_new_device(self, device)
     )
 
 
-def new_full(
-    self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False
-):
+def new_full(self: Tensor, size: SizeLike, fill_value: TensorOrScalar, *, dtype: DType | None = None,
+             device: Device = None, requires_grad: bool = False, layout: Layout | None = None,
+             pin_memory: bool = False) -> Tensor:
     return full(
         size,
         fill_value,

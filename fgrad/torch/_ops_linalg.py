@@ -22,6 +22,9 @@ from ._ops import log
 from ._ops_shape import _mT
 from ._ops_creation import zeros_like
 from ._autocast_state import lower_precision as _lower_precision
+from collections.abc import Sequence
+from typing import Any
+from ..typing import Shaped
 
 _nd = np.ndarray
 
@@ -52,7 +55,8 @@ _MATMUL = _mat_fn()
 
 
 @_lower_precision
-def mm(input, mat2, *, out=None):
+def mm(input: Shaped[Tensor, "n m"], mat2: Shaped[Tensor, "m p"], *,
+       out: Tensor | None = None) -> Shaped[Tensor, "n p"]:
     a, b = input._buf, mat2._buf
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -69,7 +73,8 @@ def mm(input, mat2, *, out=None):
 
 
 @_lower_precision
-def bmm(input, mat2, *, out=None):
+def bmm(input: Shaped[Tensor, "b n m"], mat2: Shaped[Tensor, "b m p"], *,
+        out: Tensor | None = None) -> Shaped[Tensor, "b n p"]:
     a, b = input._buf, mat2._buf
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -86,7 +91,7 @@ def bmm(input, mat2, *, out=None):
 
 
 @_lower_precision
-def matmul(input, other, *, out=None):
+def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     a, b = input._buf, other._buf
     na, nb = a.ndim, b.ndim
     if na == 0 or nb == 0:
@@ -116,7 +121,8 @@ def matmul(input, other, *, out=None):
     return res if out is None else write_out(out, res, "matmul")
 
 
-def mv(input, vec, *, out=None):
+def mv(input: Shaped[Tensor, "n m"], vec: Shaped[Tensor, " m"], *,
+       out: Tensor | None = None) -> Shaped[Tensor, " n"]:
     a, b = input._buf, vec._buf
     if a.ndim != 2 or b.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {b.ndim}, {a.ndim}, {b.ndim}")
@@ -128,7 +134,8 @@ def mv(input, vec, *, out=None):
     return res if out is None else write_out(out, res, "mv")
 
 
-def dot(input, other, *, out=None):
+def dot(input: Shaped[Tensor, " n"], other: Shaped[Tensor, " n"], *,
+        out: Tensor | None = None) -> Shaped[Tensor, ""]:
     a, b = input._buf, other._buf
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -150,7 +157,8 @@ def dot(input, other, *, out=None):
     return res if out is None else write_out(out, res, "dot")
 
 
-def vdot(input, other, *, out=None):
+def vdot(input: Shaped[Tensor, " n"], other: Shaped[Tensor, " n"], *,
+         out: Tensor | None = None) -> Shaped[Tensor, ""]:
     def fn(x, y):
         return fnp.vdot(x, y)
 
@@ -158,7 +166,7 @@ def vdot(input, other, *, out=None):
     return res if out is None else write_out(out, res, "vdot")
 
 
-def inner(input, other, *, out=None):
+def inner(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     if input._buf.ndim == 0 or other._buf.ndim == 0:
 
         return mul(input, other, out=out)
@@ -170,7 +178,8 @@ def inner(input, other, *, out=None):
     return res if out is None else write_out(out, res, "inner")
 
 
-def outer(input, vec2, *, out=None):
+def outer(input: Shaped[Tensor, " n"], vec2: Shaped[Tensor, " m"], *,
+          out: Tensor | None = None) -> Shaped[Tensor, "n m"]:
 
     for arg_name, v in (("input", input), ("vec2", vec2)):
         if v._buf.ndim != 1:
@@ -188,7 +197,8 @@ def _scaled(x, s):
 
 
 @_lower_precision
-def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+def addmm(input: Tensor, mat1: Shaped[Tensor, "n m"], mat2: Shaped[Tensor, "m p"], *, beta: float = 1,
+          alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, "n p"]:
     a, b = mat1._buf, mat2._buf
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(
@@ -211,7 +221,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     return res if out is None else write_out(out, res, "addmm")
 
 
-def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+def addmv(input: Tensor, mat: Shaped[Tensor, "n m"], vec: Shaped[Tensor, " m"], *, beta: float = 1,
+          alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, " n"]:
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.matmul(x, y), alpha))
 
@@ -225,7 +236,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
 
 
 @_lower_precision
-def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+def addbmm(input: Tensor, batch1: Shaped[Tensor, "b n m"], batch2: Shaped[Tensor, "b m p"], *,
+           beta: float = 1, alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, "n p"]:
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.sum(fnp.matmul(x, y), axis=0), alpha))
 
@@ -239,7 +251,8 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
 
 
 @_lower_precision
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+def baddbmm(input: Tensor, batch1: Shaped[Tensor, "b n m"], batch2: Shaped[Tensor, "b m p"], *,
+            beta: float = 1, alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, "b n p"]:
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.matmul(x, y), alpha))
 
@@ -252,7 +265,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     return res if out is None else write_out(out, res, "baddbmm")
 
 
-def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+def addr(input: Tensor, vec1: Shaped[Tensor, " n"], vec2: Shaped[Tensor, " m"], *, beta: float = 1,
+         alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, "n m"]:
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.outer(x, y), alpha))
 
@@ -265,7 +279,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
     return res if out is None else write_out(out, res, "addr")
 
 
-def cross(input, other, dim=None, *, out=None):
+def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor | None = None) -> Tensor:
     a = input._buf
     if dim is None:
         dims = [i for i, s in enumerate(a.shape) if s == 3]
@@ -284,7 +298,7 @@ def cross(input, other, dim=None, *, out=None):
 
 
 @_lower_precision
-def einsum(equation, *operands):
+def einsum(equation: str, *operands: Tensor | Sequence[Tensor]) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     Rd = result_dtype(*operands)
@@ -300,7 +314,8 @@ def einsum(equation, *operands):
     )
 
 
-def tensordot(a, b, dims=2, out=None):
+def tensordot(a: Tensor, b: Tensor, dims: int | Sequence[int] | Sequence[Sequence[int]] | Tensor = 2,
+              out: Tensor | None = None) -> Tensor:
     if isinstance(dims, Tensor):
         dims = dims.tolist()
     axes = (
@@ -318,7 +333,7 @@ def tensordot(a, b, dims=2, out=None):
     return res if out is None else write_out(out, res, "tensordot")
 
 
-def kron(input, other, *, out=None):
+def kron(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     def fn(x, y):
         return fnp.kron(x, y)
 
@@ -326,7 +341,7 @@ def kron(input, other, *, out=None):
     return res if out is None else write_out(out, res, "kron")
 
 
-def chain_matmul(*matrices):
+def chain_matmul(*matrices: Tensor) -> Tensor:
     r = matrices[0]
     for m in matrices[1:]:
         r = mm(r, m)
@@ -354,7 +369,8 @@ def _square(x, name):
         )
 
 
-def inverse(input, *, out=None):
+def inverse(input: Shaped[Tensor, "*batch n n"], *,
+            out: Tensor | None = None) -> Shaped[Tensor, "*batch n n"]:
     _float_in(input, "linalg.inv")
     _square(input, "linalg.inv")
     b = input._buf
@@ -375,7 +391,7 @@ def inverse(input, *, out=None):
     return res if out is None else write_out(out, res, "inverse")
 
 
-def det(input):
+def det(input: Shaped[Tensor, "*batch n n"]) -> Shaped[Tensor, "*batch"]:
     _float_in(input, "linalg.det")
     _square(input, "linalg.det")
     return apply_op(
@@ -386,7 +402,7 @@ def det(input):
     )
 
 
-def logdet(input):
+def logdet(input: Shaped[Tensor, "*batch n n"]) -> Shaped[Tensor, "*batch"]:
 
     sign, lad = slogdet(input)
     res = log(det(input))
@@ -394,7 +410,7 @@ def logdet(input):
     return res
 
 
-def slogdet(input):
+def slogdet(input: Shaped[Tensor, "*batch n n"]) -> tuple[Shaped[Tensor, "*batch"], Shaped[Tensor, "*batch"]]:
     _float_in(input, "linalg.slogdet")
     _square(input, "linalg.slogdet")
 
@@ -416,7 +432,8 @@ def _svd(input, full_matrices):
     return apply_op("LinalgSvdBackward0", ("svd", full_matrices), fn, (input,), multi=True)
 
 
-def svd(input, some=True, compute_uv=True, *, out=None):
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *,
+        out: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
 
     u, s, vh = _svd(input, not some)
     if not compute_uv:
@@ -425,7 +442,7 @@ def svd(input, some=True, compute_uv=True, *, out=None):
     return return_type("svd", ("U", "S", "V"))(u, s, _mT(vh))
 
 
-def pinverse(input, rcond=1e-15):
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
     return apply_op(
         "LinalgPinvBackward0",
         ("pinv", rcond),
@@ -434,7 +451,7 @@ def pinverse(input, rcond=1e-15):
     )
 
 
-def matrix_power(input, n):
+def matrix_power(input: Shaped[Tensor, "*batch n n"], n: int) -> Shaped[Tensor, "*batch n n"]:
     return apply_op(
         "LinalgMatrixPowerBackward0",
         ("matrix_power", n),
@@ -443,20 +460,21 @@ def matrix_power(input, n):
     )
 
 
-def cholesky(input, upper=False, *, out=None):
+def cholesky(input: Shaped[Tensor, "*batch n n"], upper: bool = False, *,
+             out: Tensor | None = None) -> Shaped[Tensor, "*batch n n"]:
     from .linalg import cholesky as lc
 
     res = lc(input, upper=upper)
     return res if out is None else write_out(out, res, "cholesky")
 
 
-def qr(input, some=True, *, out=None):
+def qr(input: Tensor, some: bool = True, *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     from .linalg import qr as lq
 
     return lq(input, "reduced" if some else "complete")
 
 
-def lu_unpack(*args, **kwargs):  # pragma: no cover - rarely used
+def lu_unpack(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor, Tensor]:  # pragma: no cover - rarely used
     raise NotImplementedError("fgrad.torch: lu_unpack is not supported")
 
 

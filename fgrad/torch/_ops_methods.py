@@ -36,6 +36,9 @@ from ._tensor import (
 from .autograd import graph as G
 import fgrad.torch.cuda as _cuda
 from .autograd import backward as bw
+from collections.abc import Callable
+from fgrad.torch.types import Device, DType, memory_format, TensorOrScalar, TensorOrTensors
+from typing import Any
 
 _nd = np.ndarray
 
@@ -71,7 +74,7 @@ def _parse_to_tensor(args, kwargs):
     return kwargs.get("other")
 
 
-def to(self, *args, **kwargs):
+def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``: a converted copy,
     or ``self`` when nothing changes (``copy=True``: always a copy)."""
     dt, dev, copy = _parse_to(args, kwargs)
@@ -94,13 +97,14 @@ def to(self, *args, **kwargs):
 
 
 def _caster(dt):
-    def f(self, memory_format=None):
+    def f(self: Tensor, memory_format: memory_format | None = None) -> Tensor:
         return tensor_ops.to_dtype(self, dt)
 
     return f
 
 
-def type_(self, dtype=None, non_blocking=False, **kwargs):
+def type_(self: Tensor, dtype: DType | str | None = None, non_blocking: bool = False,
+          **kwargs: Any) -> str | Tensor:
     if dtype is None:
         name = legacy_type_name(self.dtype)
         return name.replace("torch.", "torch.cuda.", 1) if buf_index(self._buf) is not None else name
@@ -116,16 +120,17 @@ def type_(self, dtype=None, non_blocking=False, **kwargs):
     return tensor_ops.to_dtype(self, D.canonical(dtype))
 
 
-def type_as(self, other):
+def type_as(self: Tensor, other: Tensor) -> Tensor:
     return tensor_ops.to_dtype(self, other.dtype)
 
 
-def cpu(self, memory_format=None):
+def cpu(self: Tensor, memory_format: memory_format | None = None) -> Tensor:
     """A copy on the host (``self`` if already there)."""
     return tensor_ops.to_device(self, None)
 
 
-def cuda(self, device=None, non_blocking=False, memory_format=None):
+def cuda(self: Tensor, device: Device = None, non_blocking: bool = False,
+         memory_format: memory_format | None = None) -> Tensor:
     """A copy on CUDA device ``device`` (default: the current one); ``self`` if already
     there.  Without CUDA: PyTorch's "Torch not compiled with CUDA enabled"."""
     if device is None:
@@ -143,7 +148,7 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
 # autograd methods
 
 
-def register_hook(self, hook):
+def register_hook(self: Tensor, hook: Callable[..., Any]) -> G.RemovableHandle:
     if not self.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     gfn = self.grad_fn
@@ -156,7 +161,7 @@ def register_hook(self, hook):
     return gfn._register_tensor_hook(self._oi, hook)
 
 
-def register_post_accumulate_grad_hook(self, hook):
+def register_post_accumulate_grad_hook(self: Tensor, hook: Callable[..., Any]) -> G.RemovableHandle:
     if self._gfn is not None:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
     if self._post_acc_hooks is None:
@@ -166,7 +171,7 @@ def register_post_accumulate_grad_hook(self, hook):
     return h
 
 
-def retain_grad(self):
+def retain_grad(self: Tensor) -> None:
     if not self.requires_grad:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     gfn = self.grad_fn
@@ -178,12 +183,13 @@ def retain_grad(self):
     self._retains = True
 
 
-def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+def backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs: TensorOrTensors | None = None) -> None:
 
     bw(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
-def apply_(self, callable):  # noqa: A002
+def apply_(self: Tensor, callable: Callable[..., Any]) -> Tensor:  # noqa: A002
     if buf_index(self._buf) is not None:
         raise TypeError("apply_ is only implemented on CPU tensors")
     b = self._buf
@@ -198,7 +204,7 @@ def apply_(self, callable):  # noqa: A002
     return self
 
 
-def map_(self, tensor, callable):  # noqa: A002
+def map_(self: Tensor, tensor: Tensor, callable: Callable[..., Any]) -> Tensor:  # noqa: A002
     b = self._buf
     o = np.broadcast_to(tensor._buf, b.shape)
     new = np.asarray(
@@ -210,7 +216,7 @@ def map_(self, tensor, callable):  # noqa: A002
     return self
 
 
-def is_nonzero(self):
+def is_nonzero(self: Tensor) -> bool:
     if self._buf.size != 1:
         raise RuntimeError(
             f"Boolean value of Tensor with {'no values' if self._buf.size == 0 else 'more than one value'} "
@@ -219,7 +225,7 @@ def is_nonzero(self):
     return bool(self._buf.reshape(()))
 
 
-def fill_diagonal_(self, fill_value, wrap=False):
+def fill_diagonal_(self: Tensor, fill_value: TensorOrScalar, wrap: bool = False) -> Tensor:
     b = self._buf
     n = min(b.shape)
     idx = tuple(np.arange(n) for _ in b.shape)
@@ -231,17 +237,41 @@ def fill_diagonal_(self, fill_value, wrap=False):
     return self
 
 
-def where_method(self, condition, y):
+def where_method(self: Tensor, condition: Tensor, y: TensorOrScalar) -> Tensor:
     return tensor_ops.where(condition, self, y)
 
 
-def _cumsum_(self, dim, *, dtype=None):
+def _cumsum_(self: Tensor, dim: int, *, dtype: DType | None = None) -> Tensor:
     if tracks_grad(self):
         return _no_inplace("cumsum_")
     return tensor_ops.copy_(self, tensor_ops.cumsum(self, dim, dtype=dtype))
 
 
-def _dim_order(self):
+def _ravel(self: Tensor) -> Tensor:
+    return view_ops.reshape(self, -1)
+
+
+def _narrow_copy(self: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
+    return tensor_ops.clone(view_ops.narrow(self, dim, start, length))
+
+
+def _pin_memory(self: Tensor, device: Device = None) -> Tensor:
+    return self  # (host memory is what a CPU tensor has)
+
+
+def _is_pinned(self: Tensor, device: Device = None) -> bool:
+    return False
+
+
+def _is_shared(self: Tensor) -> bool:
+    return False
+
+
+def _share_memory_(self: Tensor) -> Tensor:
+    return self
+
+
+def _dim_order(self: Tensor) -> tuple[int, ...]:
     st = self.stride()
     return tuple(sorted(range(len(st)), key=lambda d: -st[d]))
 
@@ -346,7 +376,7 @@ def _ipow(self, other):
     return pow_(self, other)
 
 
-def add_(self, other, *, alpha=1):
+def add_(self: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     if alpha != 1:
         if isinstance(other, Tensor) and may_alias(self._buf, other._buf):
             check_no_alias(self._buf, other._buf)
@@ -354,7 +384,7 @@ def add_(self, other, *, alpha=1):
     return BINOPS["add"].inplace(self, other)
 
 
-def sub_(self, other, *, alpha=1):
+def sub_(self: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     if alpha != 1:
         if isinstance(other, Tensor) and may_alias(self._buf, other._buf):
             check_no_alias(self._buf, other._buf)
@@ -362,18 +392,18 @@ def sub_(self, other, *, alpha=1):
     return BINOPS["subtract"].inplace(self, other)
 
 
-def mul_(self, other):
+def mul_(self: Tensor, other: TensorOrScalar) -> Tensor:
     return BINOPS["multiply"].inplace(self, other)
 
 
-def div_(self, other, *, rounding_mode=None):
+def div_(self: Tensor, other: TensorOrScalar, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is None:
         return BINOPS["divide"].inplace(self, other)
     res = tensor_ops.div(self if not tracks_grad(self) else self.detach(), other, rounding_mode=rounding_mode)
     return tensor_ops.copy_(self, res)
 
 
-def pow_(self, exponent):
+def pow_(self: Tensor, exponent: TensorOrScalar) -> Tensor:
     if not isinstance(exponent, Tensor):
         e = scalar_value(exponent)
         Rd = binary_result_dtype(self, e)
@@ -392,7 +422,7 @@ def pow_(self, exponent):
 
 
 def _binary_inplace(binop):
-    def f(self, other):
+    def f(self: Tensor, other: TensorOrScalar) -> Tensor:
         return binop.inplace(self, other)
 
     return f
@@ -641,13 +671,12 @@ def _bind() -> None:
         diff=tensor_ops.diff,
         renorm=tensor_ops.renorm,
         sum_to_size=tensor_ops.sum_to_size,
-        ravel=lambda self: view_ops.reshape(self, -1),
-        narrow_copy=lambda self, dim, start, length: tensor_ops.clone(
-            view_ops.narrow(self, dim, start, length)),
-        pin_memory=lambda self, device=None: self,
-        is_pinned=lambda self, device=None: False,
-        is_shared=lambda self: False,
-        share_memory_=lambda self: self,
+        ravel=_ravel,
+        narrow_copy=_narrow_copy,
+        pin_memory=_pin_memory,
+        is_pinned=_is_pinned,
+        is_shared=_is_shared,
+        share_memory_=_share_memory_,
         dim_order=_dim_order,
         bfloat16=_caster(D.bfloat16),
     )

@@ -53,6 +53,8 @@ from ._ops_creation import tensor
 from ._ops import where
 from ._ops_creation import zeros
 from ._autocast_state import fp32 as _autocast_fp32, promote as _autocast_promote
+from collections.abc import Sequence
+from fgrad.torch.types import Dims, IntOrInts, Number, SizeLike, TensorOrScalar, TensorOrTensors
 
 _nd = np.ndarray
 _i64 = np.dtype(np.int64)
@@ -244,7 +246,7 @@ def _infer_shape(shape, numel):
     return shape
 
 
-def view(self, *shape):
+def view(self: Tensor, *shape: int | Sequence[int] | D.dtype) -> Tensor:
     if len(shape) == 1 and isinstance(shape[0], D.dtype):
         return _view_dtype(self, shape[0])
     shape = _infer_shape(_size_args(shape), int(np.prod(self._buf.shape, dtype=np.int64)))
@@ -272,11 +274,11 @@ def _view_dtype(self, dt):
     return t
 
 
-def view_as(self, other):
+def view_as(self: Tensor, other: Tensor) -> Tensor:
     return view(self, other._buf.shape)
 
 
-def reshape(input, *shape):
+def reshape(input: Tensor, *shape: int | Sequence[int]) -> Tensor:
     shape = _infer_shape(_size_args(shape, "reshape"), int(np.prod(input._buf.shape, dtype=np.int64)))
     b = input._buf
     if _traced(b):
@@ -300,11 +302,11 @@ def _contig():
     return contiguous_format
 
 
-def reshape_as(self, other):
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
     return reshape(self, other._buf.shape)
 
 
-def flatten(input, start_dim=0, end_dim=-1):
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     b = input._buf
     nd = b.ndim
     if nd == 0:
@@ -319,7 +321,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape(input, shp)
 
 
-def unflatten(self, dim, sizes):
+def unflatten(self: Tensor, dim: int, sizes: SizeLike) -> Tensor:
     b = self._buf
     d = _wrap_dim(dim, b.ndim)
     sizes = tuple(sizes)
@@ -335,14 +337,14 @@ def unflatten(self, dim, sizes):
     return view(self, b.shape[:d] + sizes + b.shape[d + 1 :])
 
 
-def unsqueeze(input, dim):
+def unsqueeze(input: Tensor, dim: int) -> Tensor:
     b = input._buf
     d = _wrap_dim(dim, b.ndim + 1)
     shp = b.shape[:d] + (1,) + b.shape[d:]
     return _view_or_functional(input, lambda x: x.reshape(shp), "UnsqueezeBackward0", _v_reshape, (shp,))
 
 
-def squeeze(input, dim=None):
+def squeeze(input: Tensor, dim: Dims = None) -> Tensor:
     b = input._buf
     nd = b.ndim
     if dim is None:
@@ -357,7 +359,7 @@ def squeeze(input, dim=None):
     return _view_or_functional(input, lambda x: x.reshape(shp), name, _v_reshape, (shp,))
 
 
-def expand(self, *sizes):
+def expand(self: Tensor, *sizes: int | Sequence[int]) -> Tensor:
     sizes = _size_args(sizes, "expand")
     b = self._buf
     nd = b.ndim
@@ -405,26 +407,26 @@ def expand(self, *sizes):
     )
 
 
-def expand_as(self, other):
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
     return expand(self, other._buf.shape)
 
 
-def broadcast_to(input, size):
+def broadcast_to(input: Tensor, size: SizeLike) -> Tensor:
     return expand(input, tuple(size))
 
 
-def broadcast_tensors(*tensors):
+def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
     shp = np.broadcast_shapes(*[t._buf.shape for t in tensors])
     return tuple(expand(t, shp) for t in tensors)
 
 
-def broadcast_shapes(*shapes):
+def broadcast_shapes(*shapes: int | Sequence[int]) -> Size:
     return Size(np.broadcast_shapes(*[tuple(s) if not isinstance(s, int) else (s,) for s in shapes]))
 
 
-def permute(input, *dims):
+def permute(input: Tensor, *dims: int | Sequence[int]) -> Tensor:
     dims = _size_args(dims, "permute")
     b = input._buf
     nd = b.ndim
@@ -440,7 +442,7 @@ def permute(input, *dims):
     return _view_or_functional(input, lambda x: x.transpose(perm), "PermuteBackward0", _v_transpose, (perm,))
 
 
-def transpose(input, dim0, dim1):
+def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     b = input._buf
     nd = b.ndim
     if nd == 0:
@@ -457,7 +459,7 @@ def transpose(input, dim0, dim1):
 swapaxes = swapdims = transpose
 
 
-def t(input):
+def t(input: Tensor) -> Tensor:
     b = input._buf
     nd = b.ndim
     if nd > 2:
@@ -487,7 +489,7 @@ def _mT(self):
     return transpose(self, -2, -1)
 
 
-def movedim(input, source, destination):
+def movedim(input: Tensor, source: IntOrInts, destination: IntOrInts) -> Tensor:
     b = input._buf
     nd = b.ndim
     src = [source] if isinstance(source, int) else list(source)
@@ -503,7 +505,7 @@ def movedim(input, source, destination):
 moveaxis = movedim
 
 
-def narrow(input, dim, start, length):
+def narrow(input: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
     b = input._buf
     d = _wrap_dim(dim, b.ndim)
     start = int(start)
@@ -515,7 +517,7 @@ def narrow(input, dim, start, length):
     return _index_view(input, (slice(None),) * d + (slice(start, start + length),), "SliceBackward0")
 
 
-def select(input, dim, index):
+def select(input: Tensor, dim: int, index: int) -> Tensor:
     b = input._buf
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
@@ -543,7 +545,7 @@ def _index_view(input, idx, gname):
     return _make_view(input, _basic(b, idx), gname, _v_gather, (indexer,))
 
 
-def unbind(input, dim=0):
+def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     b = input._buf
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
@@ -611,7 +613,7 @@ def _multi_view(input, idxs, gname, bounds=None, d: int = 0, squeeze: bool = Fal
     return tuple(outs)
 
 
-def split(tensor, split_size_or_sections, dim=0):
+def split(tensor: Tensor, split_size_or_sections: IntOrInts, dim: int = 0) -> tuple[Tensor, ...]:
     b = tensor._buf
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
@@ -641,7 +643,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return _multi_view(tensor, idxs, name, sizes, d)
 
 
-def chunk(input, chunks, dim=0):
+def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     b = input._buf
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
@@ -651,7 +653,8 @@ def chunk(input, chunks, dim=0):
     return split(input, size, d) if n else split(input, [0] * 1, d)
 
 
-def tensor_split(input, indices_or_sections, dim=0):
+def tensor_split(input: Tensor, indices_or_sections: Tensor | int | Sequence[int],
+                 dim: int = 0) -> tuple[Tensor, ...]:
     b = input._buf
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
@@ -670,7 +673,7 @@ def tensor_split(input, indices_or_sections, dim=0):
     return _multi_view(input, idxs, "SplitBackward0")
 
 
-def diagonal(input, offset=0, dim1=0, dim2=1):
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     b = input._buf
     nd = b.ndim
     d1, d2 = _wrap_dim(dim1, nd), _wrap_dim(dim2, nd)
@@ -693,7 +696,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     return _view_or_functional(input, mk, "DiagonalBackward0", _v_diagonal, (offset, d1, d2))
 
 
-def unfold(self, dimension, size, step):
+def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     b = self._buf
     d = _wrap_dim(dimension, b.ndim) if b.ndim else 0
     n = b.shape[d] if b.ndim else 1
@@ -709,7 +712,7 @@ def unfold(self, dimension, size, step):
     return _view_or_functional(self, mk, "UnfoldBackward0", _v_unfold, (d, size, step))
 
 
-def as_strided(input, size, stride, storage_offset=None):
+def as_strided(input: Tensor, size: SizeLike, stride: SizeLike, storage_offset: int | None = None) -> Tensor:
     b = input._buf
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     st = input._storage()
@@ -724,14 +727,14 @@ def as_strided(input, size, stride, storage_offset=None):
     return _make_view(input, nb, "AsStridedBackward0", _v_strided, (size, stride, rel))
 
 
-def real(input):
+def real(input: Tensor) -> Tensor:
     b = input._buf
     if _dtype_kind(b.dtype) != "c":
         return input
     return _view_or_functional(input, lambda x: x.real, "RealBackward0", _v_real, ())
 
 
-def imag(input):
+def imag(input: Tensor) -> Tensor:
     b = input._buf
     if _dtype_kind(b.dtype) != "c":
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
@@ -761,28 +764,28 @@ def new_view_node_rename(node, gname):
         node.__class__ = G.node_class(gname, type(node).__mro__[1])
 
 
-def squeeze_(self, dim=None):
+def squeeze_(self: Tensor, dim: Dims = None) -> Tensor:
     return _inplace_view_op(
         self, squeeze(self, dim), "SqueezeBackward3" if dim is None else "SqueezeBackward4"
     )
 
 
-def unsqueeze_(self, dim):
+def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     return _inplace_view_op(self, unsqueeze(self, dim), "UnsqueezeBackward1")
 
 
-def t_(self):
+def t_(self: Tensor) -> Tensor:
     return _inplace_view_op(self, t(self), "TBackward1")
 
 
-def transpose_(self, dim0, dim1):
+def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return _inplace_view_op(self, transpose(self, dim0, dim1), "TransposeBackward1")
 
 
 swapaxes_ = swapdims_ = transpose_
 
 
-def as_strided_(self, size, stride, storage_offset=None):
+def as_strided_(self: Tensor, size: SizeLike, stride: SizeLike, storage_offset: int | None = None) -> Tensor:
     return _inplace_view_op(self, as_strided(self, size, stride, storage_offset), "AsStridedBackward1")
 
 
@@ -1193,7 +1196,8 @@ def _setitem_functional(self, idx, value):
     self._buf = new._buf if type(new) is ArrayImpl else new
 
 
-def index_put_(self, indices, values, accumulate=False):
+def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
+               accumulate: bool = False) -> Tensor:
     if not accumulate:
         setitem(self, tuple(indices), values)
         return self
@@ -1220,7 +1224,8 @@ def index_put_(self, indices, values, accumulate=False):
     )
 
 
-def index_put(input, indices, values, accumulate=False):
+def index_put(input: Tensor, indices: Sequence[Tensor | None], values: Tensor,
+              accumulate: bool = False) -> Tensor:
 
     return index_put_(clone(input), indices, values, accumulate)
 
@@ -1267,7 +1272,8 @@ def _check_index_range(ib, size: int, d: int) -> None:
         raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size {size}")
 
 
-def gather(input, dim, index, *, sparse_grad=False, out=None):
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False,
+           out: Tensor | None = None) -> Tensor:
     b = input._buf
     nd = b.ndim
     d = _wrap_dim(dim, nd) if nd else 0
@@ -1297,7 +1303,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return res if out is None else write_out(out, res, "gather")
 
 
-def take_along_dim(input, indices, dim=None):
+def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     if dim is None:
         return gather(reshape(input, (-1,)), 0, reshape(indices, (-1,)))
     b, ib = input._buf, indices._buf
@@ -1362,7 +1368,8 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     return apply_op(gname, key, fn, args, edges=edges)
 
 
-def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+def scatter(input: Tensor, dim: int, index: Tensor, src: TensorOrScalar | None = None,
+            value: TensorOrScalar | None = None, *, reduce: str | None = None) -> Tensor:
     s = src if src is not None else value
     return _scatter_common(
         input,
@@ -1375,7 +1382,8 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     )
 
 
-def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
+def scatter_(self: Tensor, dim: int, index: Tensor, src: TensorOrScalar | None = None,
+             value: TensorOrScalar | None = None, *, reduce: str | None = None) -> Tensor:
     s = src if src is not None else value
     return _scatter_common(
         self,
@@ -1389,19 +1397,20 @@ def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
     )
 
 
-def scatter_add(input, dim, index, src):
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return _scatter_common(input, dim, index, src, "add", "scatter_add", "ScatterAddBackward0")
 
 
-def scatter_add_(self, dim, index, src):
+def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return _scatter_common(self, dim, index, src, "add", "scatter_add_", "ScatterAddBackward0", inplace=True)
 
 
-def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
     return _scatter_common(input, dim, index, src, reduce, "scatter_reduce", "ScatterReduceBackward0")
 
 
-def index_select(input, dim, index, *, out=None):
+def index_select(input: Tensor, dim: int, index: Tensor, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     ib = _idx_buf(index, "index_select")
@@ -1425,7 +1434,7 @@ def index_select(input, dim, index, *, out=None):
     return res if out is None else write_out(out, res, "index_select")
 
 
-def take(input, index):
+def take(input: Tensor, index: Tensor) -> Tensor:
     ib = _idx_buf(index, "take")
     n = input._buf.size
     if ib.size and (ib.max() >= n or ib.min() < -n):
@@ -1439,7 +1448,7 @@ def take(input, index):
     )
 
 
-def masked_select(input, mask):
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     if mb.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
@@ -1461,7 +1470,7 @@ def masked_select(input, mask):
     )
 
 
-def masked_fill(input, mask, value):
+def masked_fill(input: Tensor, mask: Tensor, value: TensorOrScalar) -> Tensor:
 
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     if mb.dtype != np.bool_:
@@ -1494,7 +1503,7 @@ def masked_fill(input, mask, value):
     return res
 
 
-def masked_fill_(self, mask, value):
+def masked_fill_(self: Tensor, mask: Tensor, value: TensorOrScalar) -> Tensor:
 
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     b = self._buf
@@ -1532,7 +1541,7 @@ def masked_fill_(self, mask, value):
     )
 
 
-def masked_scatter(input, mask, source):
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     mb = _dev.xp_of(mask._buf).broadcast_to(mask._buf, input._buf.shape)
     n = int(mb.sum())
     src = reshape(source, (-1,))[:n] if n else None
@@ -1540,7 +1549,7 @@ def masked_scatter(input, mask, source):
     return out
 
 
-def index_add(input, dim, index, source, *, alpha=1):
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     ib = _idx_buf(index, "index_add").reshape(-1)
@@ -1561,7 +1570,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     )
 
 
-def index_add_(self, dim, index, source, *, alpha=1):
+def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
     if isinstance(source, Tensor):
         check_no_alias(self._buf, source._buf, full_ok=False)
     res = index_add(self.detach(), dim, index, source.detach(), alpha=alpha)
@@ -1587,7 +1596,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
     )
 
 
-def index_copy(input, dim, index, source):
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     idx = (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),)
@@ -1596,7 +1605,7 @@ def index_copy(input, dim, index, source):
     return out
 
 
-def index_copy_(self, dim, index, source):
+def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     b = self._buf
     if isinstance(source, Tensor):
         check_no_alias(b, source._buf, full_ok=False)
@@ -1605,19 +1614,19 @@ def index_copy_(self, dim, index, source):
     return self
 
 
-def index_fill(input, dim, index, value):
+def index_fill(input: Tensor, dim: int, index: Tensor, value: TensorOrScalar) -> Tensor:
     out = input.clone()
     return index_fill_(out, dim, index, value)
 
 
-def index_fill_(self, dim, index, value):
+def index_fill_(self: Tensor, dim: int, index: Tensor, value: TensorOrScalar) -> Tensor:
     b = self._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     setitem(self, (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),), value)
     return self
 
 
-def put_(self, index, source, accumulate=False):
+def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     ib = _idx_buf(index).reshape(-1)
     flat = reshape(self, (-1,)) if self._buf.flags.c_contiguous else None
     if flat is None:
@@ -1626,7 +1635,8 @@ def put_(self, index, source, accumulate=False):
     return self
 
 
-def nonzero(input, *, out=None, as_tuple=False):
+def nonzero(input: Tensor, *, out: Tensor | None = None,
+            as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
     b = input._buf
     nz = _dev.xp_of(b).nonzero(b if b.ndim else b.reshape(1))
     if as_tuple:
@@ -1640,7 +1650,7 @@ def nonzero(input, *, out=None, as_tuple=False):
     return res if out is None else write_out(out, res, "nonzero")
 
 
-def argwhere(input):
+def argwhere(input: Tensor) -> Tensor:
     return nonzero(input)
 
 
@@ -1660,7 +1670,7 @@ def _seq(tensors, name):
 
 
 @_autocast_promote
-def cat(tensors, dim=0, *, out=None):
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     ts = _seq(tensors, "cat")
     # legacy: 1-D empty tensors are skipped
     keep = [t for t in ts if not (t._buf.ndim == 1 and t._buf.shape[0] == 0)]
@@ -1695,7 +1705,7 @@ concat = concatenate = cat
 
 
 @_autocast_promote
-def stack(tensors, dim=0, *, out=None):
+def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     ts = _seq(tensors, "stack")
     shp = ts[0]._buf.shape
     for i, t in enumerate(ts):
@@ -1720,12 +1730,12 @@ def _atleast(t, k):
     return t
 
 
-def atleast_1d(*tensors):
+def atleast_1d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
     r = [reshape(t, (1,)) if t._buf.ndim == 0 else t for t in _flat_args(tensors)]
     return r[0] if len(r) == 1 else tuple(r)
 
 
-def atleast_2d(*tensors):
+def atleast_2d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
     r = []
     for t in _flat_args(tensors):
         nd = t._buf.ndim
@@ -1733,7 +1743,7 @@ def atleast_2d(*tensors):
     return r[0] if len(r) == 1 else tuple(r)
 
 
-def atleast_3d(*tensors):
+def atleast_3d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
     r = []
     for t in _flat_args(tensors):
         s = t._buf.shape
@@ -1753,23 +1763,23 @@ def _flat_args(ts):
     return list(ts)
 
 
-def hstack(tensors, *, out=None):
+def hstack(tensors: Sequence[Tensor], *, out: Tensor | None = None) -> Tensor:
     ts = [atleast_1d(t) for t in _seq(tensors, "hstack")]
     return cat(ts, 0 if ts[0]._buf.ndim == 1 else 1, out=out)
 
 
-def vstack(tensors, *, out=None):
+def vstack(tensors: TensorOrTensors, *, out: Tensor | None = None) -> Tensor:
     return cat([atleast_2d(t) for t in _seq(tensors, "vstack")], 0, out=out)
 
 
 row_stack = vstack
 
 
-def dstack(tensors, *, out=None):
+def dstack(tensors: Sequence[Tensor], *, out: Tensor | None = None) -> Tensor:
     return cat([atleast_3d(t) for t in _seq(tensors, "dstack")], 2, out=out)
 
 
-def column_stack(tensors, *, out=None):
+def column_stack(tensors: Sequence[Tensor], *, out: Tensor | None = None) -> Tensor:
     ts = [reshape(t, (-1, 1)) if t._buf.ndim <= 1 else t for t in _seq(tensors, "column_stack")]
     return cat(ts, 1, out=out)
 
@@ -1778,7 +1788,7 @@ def column_stack(tensors, *, out=None):
 # copies that move data
 
 
-def flip(input, dims):
+def flip(input: Tensor, dims: int | Sequence[int]) -> Tensor:
     b = input._buf
     if isinstance(dims, int):
         dims = (dims,)
@@ -1790,15 +1800,15 @@ def flip(input, dims):
     return apply_op("FlipBackward0", ("flip", ds), fn, (input,))
 
 
-def fliplr(input):
+def fliplr(input: Tensor) -> Tensor:
     return flip(input, (1,))
 
 
-def flipud(input):
+def flipud(input: Tensor) -> Tensor:
     return flip(input, (0,))
 
 
-def roll(input, shifts, dims=None):
+def roll(input: Tensor, shifts: IntOrInts, dims: int | Sequence[int] | None = None) -> Tensor:
     sh = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     ds = None if dims is None else ((dims,) if isinstance(dims, int) else tuple(dims))
 
@@ -1813,7 +1823,7 @@ def roll(input, shifts, dims=None):
     )
 
 
-def rot90(input, k=1, dims=(0, 1)):
+def rot90(input: Tensor, k: int = 1, dims: int | Sequence[int] = (0, 1)) -> Tensor:
     dims = tuple(dims)
 
     def fn(x):
@@ -1822,7 +1832,7 @@ def rot90(input, k=1, dims=(0, 1)):
     return apply_op("RotBackward0", ("rot90", k, dims), fn, (input,))
 
 
-def repeat(self, *sizes):
+def repeat(self: Tensor, *sizes: int | Sequence[int]) -> Tensor:
     sizes = _size_args(sizes, "repeat")
     b = self._buf
     if len(sizes) < b.ndim:
@@ -1836,7 +1846,7 @@ def repeat(self, *sizes):
     return apply_op("RepeatBackward0", ("repeat", sizes), fn, (self,))
 
 
-def tile(input, dims):
+def tile(input: Tensor, dims: int | Sequence[int]) -> Tensor:
     dims = tuple(dims)
     nd = input._buf.ndim
     if len(dims) < nd:
@@ -1844,7 +1854,8 @@ def tile(input, dims):
     return repeat(input, dims)
 
 
-def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+def repeat_interleave(input: Tensor, repeats: Tensor | int | None = None, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
     if repeats is None:  # torch.repeat_interleave(repeats)
         r = input._buf
         return result_tensor(np.repeat(np.arange(r.shape[0], dtype=np.int64), r))
@@ -1862,7 +1873,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     return index_select(x, d, result_tensor(idx))
 
 
-def tril(input, diagonal=0, *, out=None):
+def tril(input: Tensor, diagonal: int = 0, *, out: Tensor | None = None) -> Tensor:
     k = int(diagonal)
     res = apply_op(
         "TrilBackward0", ("tril", k), lambda x: fnp.tril(x, k), (input,)
@@ -1870,7 +1881,7 @@ def tril(input, diagonal=0, *, out=None):
     return res if out is None else write_out(out, res, "tril")
 
 
-def triu(input, diagonal=0, *, out=None):
+def triu(input: Tensor, diagonal: int = 0, *, out: Tensor | None = None) -> Tensor:
     k = int(diagonal)
     res = apply_op(
         "TriuBackward0", ("triu", k), lambda x: fnp.triu(x, k), (input,)
@@ -1878,7 +1889,7 @@ def triu(input, diagonal=0, *, out=None):
     return res if out is None else write_out(out, res, "triu")
 
 
-def tril_(self, diagonal=0):
+def tril_(self: Tensor, diagonal: int = 0) -> Tensor:
     k = int(diagonal)
     key, b = ("tril", k), self._buf
 
@@ -1889,7 +1900,7 @@ def tril_(self, diagonal=0):
     return apply_inplace(self, "TrilBackward0", key, fn, (self,), new)
 
 
-def triu_(self, diagonal=0):
+def triu_(self: Tensor, diagonal: int = 0) -> Tensor:
     k = int(diagonal)
     key, b = ("triu", k), self._buf
 
@@ -1900,7 +1911,7 @@ def triu_(self, diagonal=0):
     return apply_inplace(self, "TriuBackward0", key, fn, (self,), new)
 
 
-def diag(input, diagonal=0, *, out=None):
+def diag(input: Tensor, diagonal: int = 0, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
     k = int(diagonal)
     if b.ndim == 1:
@@ -1919,7 +1930,7 @@ def diag(input, diagonal=0, *, out=None):
     return res if out is None else write_out(out, res, "diag")
 
 
-def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     b = input._buf
     n = b.shape[-1] + builtins.abs(offset)
     eye = np.zeros((b.shape[-1], n, n), bool)
@@ -1941,12 +1952,12 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     )
 
 
-def diagflat(input, offset=0):
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
     return diag(reshape(input, (-1,)), offset)
 
 
 @_autocast_fp32
-def trace(input):
+def trace(input: Tensor) -> Tensor:
     b = input._buf
     if b.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {b.ndim}")
@@ -1960,7 +1971,7 @@ def trace(input):
     )
 
 
-def meshgrid(*tensors, indexing="ij"):
+def meshgrid(*tensors: Tensor, indexing: str = "ij") -> tuple[Tensor, ...]:
     ts = _flat_args(tensors)
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
@@ -1979,14 +1990,14 @@ def meshgrid(*tensors, indexing="ij"):
     return tuple(out)
 
 
-def cartesian_prod(*tensors):
+def cartesian_prod(*tensors: Tensor) -> Tensor:
     grids = meshgrid(*tensors, indexing="ij")
     if len(grids) == 1:
         return tensors[0]
     return stack([reshape(g, (-1,)) for g in grids], 1)
 
 
-def block_diag(*tensors):
+def block_diag(*tensors: Tensor) -> Tensor:
     ts = [atleast_2d(t) for t in tensors]
     rows = builtins.sum(t._buf.shape[0] for t in ts)
     cols = builtins.sum(t._buf.shape[1] for t in ts)
@@ -2010,13 +2021,14 @@ def block_diag(*tensors):
     return out
 
 
-def bucketize(input, boundaries, *, out_int32=False, right=False):
+def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
     b = input._buf if isinstance(input, Tensor) else np.asarray(input)
     r = np.searchsorted(boundaries._buf, b, side="right" if right else "left")
     return result_tensor(r.astype(np.int32 if out_int32 else np.int64))
 
 
-def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+def searchsorted(sorted_sequence: Tensor, input: TensorOrScalar, *, out_int32: bool = False,
+                 right: bool = False, side: str | None = None, sorter: Tensor | None = None) -> Tensor:
     s = sorted_sequence._buf
     v = input._buf if isinstance(input, Tensor) else np.asarray(input)
     sd = side or ("right" if right else "left")
@@ -2028,7 +2040,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return result_tensor(r.astype(np.int32 if out_int32 else np.int64))
 
 
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+           dim: int | None = None) -> Tensor | tuple[Tensor, ...]:  # noqa: A002
     b = input._buf
     res = np.unique(
         b if dim is None else b, return_inverse=return_inverse, return_counts=return_counts, axis=dim
@@ -2045,7 +2058,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return tuple(out)
 
 
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                       dim: int | None = None) -> Tensor | tuple[Tensor, ...]:
     b = input._buf.reshape(-1)
     if b.size == 0:
         return result_tensor(b.copy())
@@ -2060,12 +2074,12 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return out[0] if len(out) == 1 else tuple(out)
 
 
-def bincount(input, weights=None, minlength=0):
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     w = None if weights is None else weights._buf
     return result_tensor(np.bincount(input._buf, w, minlength))
 
 
-def histc(input, bins=100, min=0, max=0):  # noqa: A002
+def histc(input: Tensor, bins: int = 100, min: Number = 0, max: Number = 0) -> Tensor:  # noqa: A002
     b = input._buf
     lo, hi = float(min), float(max)
     if lo == hi:

@@ -32,6 +32,9 @@ from ..transforms.custom import custom_jvp
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..random._gamma import _dlogx_da
 import fgrad.numpy as _fnp
+from collections.abc import Sequence
+from fgrad.torch.types import Device, DType, Layout, memory_format, SizeLike
+from fgrad.torch.types import TensorOrScalar
 
 _DEFAULT_SEED = 67280421310721
 
@@ -120,7 +123,7 @@ def _grng(generator, buf) -> Engine:
     return _rng(generator, _buf_index(buf))
 
 
-def manual_seed(seed) -> Generator:
+def manual_seed(seed: int) -> Generator:
     """Seed the default generator and those of the CUDA devices (reproducible draws)."""
     _cuda_seed[0] = int(seed) & 0xFFFF_FFFF_FFFF_FFFF
     for g in _CUDA_GENERATORS.values():
@@ -140,7 +143,7 @@ def get_rng_state() -> Tensor:
     return default_generator.get_state()
 
 
-def set_rng_state(new_state) -> None:
+def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
@@ -173,16 +176,9 @@ def _normal(rng: Engine, shape, npd, mean=0.0, std=1.0):
     return rng.normal(_count(shape), npd, mean, std).reshape(shape)
 
 
-def rand(
-    *size,
-    generator=None,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-    pin_memory=False,
-) -> Tensor:
+def rand(*size: int | Sequence[int], generator: Generator | None = None, out: Tensor | None = None,
+         dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
+         requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Uniform samples in [0, 1)."""
     di = _out_index(out, check_device(device))
     npd = _float_dt(dtype)
@@ -191,16 +187,9 @@ def rand(
     return _finish(_uniform(_rng(generator, di), _sizes(size), npd), requires_grad, out, di)
 
 
-def randn(
-    *size,
-    generator=None,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-    pin_memory=False,
-) -> Tensor:
+def randn(*size: int | Sequence[int], generator: Generator | None = None, out: Tensor | None = None,
+          dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
+          requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Standard normal samples."""
     di = _out_index(out, check_device(device))
     npd = _float_dt(dtype)
@@ -209,18 +198,9 @@ def randn(
     return _finish(_normal(_rng(generator, di), _sizes(size), npd), requires_grad, out, di)
 
 
-def randint(
-    low=0,
-    high=None,
-    size=None,
-    *,
-    generator=None,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-) -> Tensor:
+def randint(low: int = 0, high: int | None = None, size: SizeLike | None = None, *,
+            generator: Generator | None = None, out: Tensor | None = None, dtype: DType | None = None,
+            layout: Layout | None = None, device: Device = None, requires_grad: bool = False) -> Tensor:
     """Integers uniform in [low, high)."""
     di = _out_index(out, check_device(device))
     if size is None:  # randint(high, size)
@@ -235,34 +215,17 @@ def randint(
     return _finish(r.astype(npd), requires_grad, out, di)
 
 
-def randperm(
-    n,
-    *,
-    generator=None,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-    pin_memory=False,
-) -> Tensor:
+def randperm(n: int, *, generator: Generator | None = None, out: Tensor | None = None,
+             dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
+             requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     di = _out_index(out, check_device(device))
     npd = np.dtype(np.int64) if dtype is None else D.to_np(dtype)
     return _finish(_rng(generator, di).permutation(int(n)).astype(npd), requires_grad, out, di)
 
 
-def normal(
-    mean=0.0,
-    std=1.0,
-    size=None,
-    *,
-    generator=None,
-    out=None,
-    dtype=None,
-    layout=None,
-    device=None,
-    requires_grad=False,
-) -> Tensor:
+def normal(mean: TensorOrScalar = 0.0, std: TensorOrScalar = 1.0, size: SizeLike | None = None, *,
+           generator: Generator | None = None, out: Tensor | None = None, dtype: DType | None = None,
+           layout: Layout | None = None, device: Device = None, requires_grad: bool = False) -> Tensor:
     """Normal samples: ``normal(mean, std, size)`` with floats, or elementwise with tensors."""
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
     if mt or st:
@@ -294,7 +257,8 @@ def _out_index(out, di):
     return di
 
 
-def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
+def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | None = None,
+              out: Tensor | None = None) -> Tensor:
     di = _buf_index(input._buf)
     pb = _dev.to_host(input._buf) if p is None else np.full(input._buf.shape, p)
     if not np.all((pb >= 0) & (pb <= 1)):  # NaN fails too
@@ -305,7 +269,8 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     return _finish(r.astype(input._buf.dtype), False, out, None if out is not None else di)
 
 
-def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> Tensor:
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
+                generator: Generator | None = None, out: Tensor | None = None) -> Tensor:
     di = _buf_index(input._buf)
     p = np.asarray(_dev.to_host(input._buf))
     if p.dtype.kind != "f":
@@ -327,7 +292,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     return _finish(r, False, out, None if out is not None else di)
 
 
-def poisson(input, generator=None) -> Tensor:
+def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
     """Poisson samples with the rates in ``input`` (PyTorch's CPU stream: Hörmann's PTRS
     for rates >= 10, a product of uniforms below).
 
@@ -344,7 +309,7 @@ def poisson(input, generator=None) -> Tensor:
     return _finish(_samplers.poisson(_rng(generator, di), rate), False, None, di)
 
 
-def binomial(count, prob, generator=None) -> Tensor:
+def binomial(count: Tensor, prob: Tensor, generator: Generator | None = None) -> Tensor:
     """Binomial samples: ``count`` trials of success probability ``prob`` (tensors of one
     float dtype, broadcast; PyTorch's CPU stream: BTRS or inversion per element).
 
@@ -453,7 +418,9 @@ def dirichlet_gamma_draws(input, generator=None) -> np.ndarray:
     return _samplers.dirichlet_gammas(_rng(generator, di), np.asarray(_dev.to_host(input._buf)))
 
 
-def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def rand_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | None = None,
+              device: Device = None, requires_grad: bool = False,
+              memory_format: memory_format | None = None) -> Tensor:
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
     di = like_index(input, device)
     if COMPILE_RNG[0] is not None:
@@ -461,7 +428,9 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
     return _finish(_uniform(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
-def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def randn_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | None = None,
+               device: Device = None, requires_grad: bool = False,
+               memory_format: memory_format | None = None) -> Tensor:
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
     di = like_index(input, device)
     if COMPILE_RNG[0] is not None:
@@ -469,9 +438,9 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     return _finish(_normal(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
-def randint_like(
-    input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None
-):
+def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype: DType | None = None,
+                 layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
+                 memory_format: memory_format | None = None) -> Tensor:
     if high is None:
         low, high = 0, low
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
@@ -510,17 +479,19 @@ def _fill(self, values, name):
     return self
 
 
-def uniform_(self, a=0.0, b=1.0, *, generator=None) -> Tensor:
+def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
     return _fill(self, _uniform(_grng(generator, buf), buf.shape, buf.dtype, a, b), "UniformBackward0")
 
 
-def normal_(self, mean=0.0, std=1.0, *, generator=None) -> Tensor:
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
+            generator: Generator | None = None) -> Tensor:
     buf = self._buf
     return _fill(self, _normal(_grng(generator, buf), buf.shape, buf.dtype, mean, std), "NormalBackward0")
 
 
-def random_(self, from_=0, to=None, *, generator=None) -> Tensor:
+def random_(self: Tensor, from_: int = 0, to: int | None = None, *,
+            generator: Generator | None = None) -> Tensor:
     buf = self._buf
     eng = _grng(generator, buf)
     if to is None and from_ == 0:
@@ -532,7 +503,7 @@ def random_(self, from_=0, to=None, *, generator=None) -> Tensor:
     return _fill(self, vals, "RandomBackward0")
 
 
-def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:
+def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
     pb = _dev.to_host(p._buf) if isinstance(p, Tensor) else p
     if not np.all((np.asarray(pb) >= 0) & (np.asarray(pb) <= 1)):
@@ -549,24 +520,26 @@ def _double_uniform(self, generator):
     return _grng(generator, self._buf).uniform(self._buf.size, np.float64).reshape(self._buf.shape)
 
 
-def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
     vals = _grng(generator, buf).exponential(buf.size, lambd).reshape(buf.shape)
     return _fill(self, vals.astype(buf.dtype), "ExponentialBackward0")
 
 
-def geometric_(self, p, *, generator=None) -> Tensor:
+def geometric_(self: Tensor, p: float, *, generator: Generator | None = None) -> Tensor:
     u = _double_uniform(self, generator)
     return _fill(self, np.ceil(np.log(u) / np.log1p(-p)).astype(self._buf.dtype), "GeometricBackward0")
 
 
-def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
+def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
+                generator: Generator | None = None) -> Tensor:
     eng = _grng(generator, self._buf)
     z = np.array([eng.double_normal() for _ in range(self._buf.size)], np.float64).reshape(self._buf.shape)
     return _fill(self, np.exp(z * std + mean).astype(self._buf.dtype), "LogNormalBackward0")
 
 
-def cauchy_(self, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
+def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *,
+            generator: Generator | None = None) -> Tensor:
     u = _double_uniform(self, generator)
     vals = median + sigma * np.tan(math.pi * (u - 0.5))
     return _fill(self, vals.astype(self._buf.dtype), "CauchyBackward0")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy as _copy
 import math
 import warnings
+from typing import Any
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
@@ -40,6 +41,21 @@ _ndarray = np.ndarray
 
 # ---------------------------------------------------------------------------------------
 # Size and device
+
+
+class memory_format:  # noqa: N801 (PyTorch's name)
+    """A memory format (``torch.contiguous_format``, ``torch.channels_last``, ...).
+
+    >>> import fgrad.torch as torch
+    >>> torch.channels_last
+    torch.channels_last
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return "torch." + self.name
 
 
 class Size(tuple):
@@ -245,7 +261,7 @@ class Tensor(metaclass=_TensorMeta):
     def shape(self) -> Size:
         return Size(self._buf.shape)
 
-    def size(self, dim=None):
+    def size(self, dim: int | None = None) -> Size | int:
         if dim is None:
             return Size(self._buf.shape)
         return self._buf.shape[wrap_dim(dim, self._buf.ndim)]
@@ -361,7 +377,7 @@ class Tensor(metaclass=_TensorMeta):
         return self._buf.shape[0]
 
     # -- strides and storage ----------------------------------------------------------
-    def stride(self, dim=None):
+    def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
         buf = concrete_buf(self)
         item = buf.itemsize
         shp = buf.shape
@@ -398,10 +414,10 @@ class Tensor(metaclass=_TensorMeta):
         _warn_typed()
         return self._storage()
 
-    def is_contiguous(self, memory_format=None) -> bool:
+    def is_contiguous(self, memory_format: memory_format | None = None) -> bool:
         return bool(concrete_buf(self).flags.c_contiguous)
 
-    def is_set_to(self, other) -> bool:
+    def is_set_to(self, other: Tensor) -> bool:
         return (
             self.data_ptr() == other.data_ptr()
             and self.shape == other.shape
@@ -420,7 +436,7 @@ class Tensor(metaclass=_TensorMeta):
         return 0 if vc is None else vc.v
 
     # -- conversion to Python / NumPy ---------------------------------------------------
-    def item(self):
+    def item(self) -> int | float | bool | complex:
         buf = concrete_buf(self)
         if _dev.PENDING and type(buf) in _DEV:
             _dev.raise_deferred()
@@ -428,13 +444,13 @@ class Tensor(metaclass=_TensorMeta):
             raise RuntimeError(f"a Tensor with {buf.size} elements cannot be converted to Scalar")
         return buf.reshape(()).item() if buf.ndim else buf.item()
 
-    def tolist(self):
+    def tolist(self) -> Any:
         buf = concrete_buf(self)
         if _dev.PENDING and type(buf) in _DEV:
             _dev.raise_deferred()
         return buf.tolist()
 
-    def numpy(self, *, force=False) -> np.ndarray:
+    def numpy(self, *, force: bool = False) -> np.ndarray:
         buf = concrete_buf(self)
         if type(buf) is not _ndarray and type(buf) in _DEV:
             if not force:
@@ -898,7 +914,8 @@ PRINT_OPTS = _PrintOptions()
 
 
 def set_printoptions(
-    precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
+    precision: int | None = None, threshold: float | None = None, edgeitems: int | None = None,
+    linewidth: int | None = None, profile: str | None = None, sci_mode: bool | None = None
 ) -> None:
     """Set printing options (as ``torch.set_printoptions``)."""
     if profile is not None:

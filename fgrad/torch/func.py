@@ -20,7 +20,9 @@ Example::
 
 from __future__ import annotations
 
+import collections.abc
 import contextlib
+import typing
 
 import numpy as np
 
@@ -121,8 +123,12 @@ def _simple_map(f, x):
 
 
 def functional_call(
-    module, parameter_and_buffer_dicts, args=(), kwargs=None, *, tie_weights=True, strict=False
-):
+    module: fgrad.torch.nn.Module,
+    parameter_and_buffer_dicts: collections.abc.Mapping[str, typing.Any]
+    | collections.abc.Sequence[collections.abc.Mapping[str, typing.Any]],
+    args: typing.Any = (), kwargs: dict[str, typing.Any] | None = None, *, tie_weights: bool = True,
+    strict: bool = False
+) -> typing.Any:
     """Call ``module(*args, **kwargs)`` with parameters/buffers replaced by the given values.
 
     With fgrad arrays (or tracers) as values the outputs are fgrad arrays, so the call can be
@@ -173,7 +179,8 @@ def _torch_convention(grads):
     return _simple_map(conj_if_complex, grads)
 
 
-def grad(func, argnums=0, has_aux=False):
+def grad(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple[int, ...] = 0,
+         has_aux: bool = False) -> collections.abc.Callable[..., typing.Any]:
 
     g = fgrad.grad(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
 
@@ -186,7 +193,8 @@ def grad(func, argnums=0, has_aux=False):
     return run
 
 
-def grad_and_value(func, argnums=0, has_aux=False):
+def grad_and_value(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple[int, ...] = 0,
+                   has_aux: bool = False) -> collections.abc.Callable[..., typing.Any]:
 
     g = fgrad.value_and_grad(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
 
@@ -197,7 +205,9 @@ def grad_and_value(func, argnums=0, has_aux=False):
     return run
 
 
-def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+def vmap(func: collections.abc.Callable[..., typing.Any], in_dims: typing.Any = 0, out_dims: typing.Any = 0,
+         randomness: str = "error", *,
+         chunk_size: int | None = None) -> collections.abc.Callable[..., typing.Any]:
 
     v = fgrad.vmap(_tensor_fn(func), in_axes=in_dims, out_axes=out_dims)
     return lambda *args: _to_tensors(v(*_to_arrays(args)))
@@ -214,7 +224,9 @@ def _check_chunk_size(name: str, chunk_size) -> None:
         raise ValueError(f"{name}: `chunk_size` should be greater than 0.")
 
 
-def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+def jacrev(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple[int, ...] = 0, *,
+           has_aux: bool = False, chunk_size: int | None = None,
+           _preallocate_and_copy: bool = False) -> collections.abc.Callable[..., typing.Any]:
     """``torch.func.jacrev``: ``chunk_size=k`` computes ``k`` rows of the Jacobian at a time
     (``1``: one vjp per output element, in a loop; None: all rows in one vmap).
 
@@ -230,7 +242,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     return lambda *args: _to_tensors(j(*_to_arrays(args)))
 
 
-def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=None):
+def jacfwd(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple[int, ...] = 0,
+           has_aux: bool = False, *, randomness: str = "error",
+           chunk_size: int | None = None) -> collections.abc.Callable[..., typing.Any]:
     """``torch.func.jacfwd``; ``chunk_size`` (an fgrad extension: PyTorch 2.13's jacfwd has
     none) as in `jacrev`, over the input elements.
 
@@ -246,13 +260,15 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=Non
     return lambda *args: _to_tensors(j(*_to_arrays(args)))
 
 
-def hessian(func, argnums=0):
+def hessian(func: collections.abc.Callable[..., typing.Any],
+            argnums: int | tuple[int, ...] = 0) -> collections.abc.Callable[..., typing.Any]:
 
     h = fgrad.hessian(_tensor_fn(func), argnums=argnums)
     return lambda *args: _to_tensors(h(*_to_arrays(args)))
 
 
-def vjp(func, *primals, has_aux=False):
+def vjp(func: collections.abc.Callable[..., typing.Any], *primals: typing.Any,
+        has_aux: bool = False) -> tuple[typing.Any, ...]:
 
     res = fgrad.vjp(_tensor_fn(func), *_to_arrays(primals), has_aux=has_aux)
     out, f_vjp = res[0], res[1]
@@ -265,7 +281,8 @@ def vjp(func, *primals, has_aux=False):
     return _to_tensors(out), vjp_fn
 
 
-def jvp(func, primals, tangents, *, has_aux=False):
+def jvp(func: collections.abc.Callable[..., typing.Any], primals: tuple[typing.Any, ...],
+        tangents: tuple[typing.Any, ...], *, has_aux: bool = False) -> tuple[typing.Any, ...]:
 
     res = fgrad.jvp(
         _tensor_fn(func), tuple(_to_arrays(primals)), tuple(_to_arrays(tangents)), has_aux=has_aux
@@ -273,7 +290,7 @@ def jvp(func, primals, tangents, *, has_aux=False):
     return _to_tensors(res)
 
 
-def stack_module_state(models) -> tuple[dict, dict]:
+def stack_module_state(models: collections.abc.Sequence[fgrad.torch.nn.Module]) -> tuple[dict, dict]:
     """The parameters and buffers of ``models`` (modules of one structure) stacked along a new
     leading axis, as ``torch.func.stack_module_state``: ``(params, buffers)`` dicts keyed by
     name, for ``vmap`` over an ensemble with `functional_call`.  Stacked parameters are new

@@ -23,18 +23,19 @@ from ._dispatch import result_tensor as _result_tensor
 from ._ops import mul as _mul, sum as _sum
 from ._ops_shape import diagonal as _dg
 from ._ops import div as _div, amax as _amax, amin as _amin
+import fgrad.torch.types as types
 
 inv = inverse
 
 
-def inv_ex(A, *, check_errors=False):
+def inv_ex(A: Tensor, *, check_errors: bool = False) -> tuple[Tensor, Tensor]:
     r = inverse(A)
 
     info = _result_tensor(np.zeros(A._buf.shape[:-2], np.int32))
     return _return_type("inv_ex", ("inverse", "info"))(r, info)
 
 
-def solve(A, B, *, left=True, out=None):
+def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None) -> Tensor:
     _float_in(A, "linalg.solve")
     _square(A, "linalg.solve")
     vec = B._buf.ndim == 1 or (B._buf.ndim == A._buf.ndim - 1 and B._buf.shape == A._buf.shape[:-1])
@@ -61,12 +62,13 @@ def _check_solved(res, A, B) -> None:
         )
 
 
-def svd(A, full_matrices=True, *, driver=None, out=None):
+def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None,
+        out: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
     u, s, vh = _svd(A, full_matrices)
     return _return_type("linalg_svd", ("U", "S", "Vh"))(u, s, vh)
 
 
-def svdvals(A, *, driver=None, out=None):
+def svdvals(A: Tensor, *, driver: str | None = None, out: Tensor | None = None) -> Tensor:
     _float_in(A, "linalg.svdvals")
     return _apply_op(
         "LinalgSvdBackward0",
@@ -76,7 +78,7 @@ def svdvals(A, *, driver=None, out=None):
     )
 
 
-def eigh(A, UPLO="L", *, out=None):
+def eigh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     _float_in(A, "linalg.eigh")
 
     def fn(x):
@@ -87,11 +89,11 @@ def eigh(A, UPLO="L", *, out=None):
     return _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))(w, v)
 
 
-def eigvalsh(A, UPLO="L", *, out=None):
+def eigvalsh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> Tensor:
     return eigh(A, UPLO).eigenvalues
 
 
-def qr(A, mode="reduced", *, out=None):
+def qr(A: Tensor, mode: str = "reduced", *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     _float_in(A, "linalg.qr")
 
     def fn(x):
@@ -102,7 +104,7 @@ def qr(A, mode="reduced", *, out=None):
     return _return_type("linalg_qr", ("Q", "R"))(q, r)
 
 
-def cholesky(A, *, upper=False, out=None):
+def cholesky(A: Tensor, *, upper: bool = False, out: Tensor | None = None) -> Tensor:
     _float_in(A, "linalg.cholesky")
     _square(A, "linalg.cholesky")
     try:
@@ -120,7 +122,8 @@ def cholesky(A, *, upper=False, out=None):
     return res if out is None else _write_out(out, res, "linalg_cholesky")
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):  # noqa: A002
+def matrix_norm(A: Tensor, ord: float | str = "fro", dim: types.SizeLike = (-2, -1), keepdim: bool = False, *,  # noqa: A002
+                dtype: types.DType | None = None, out: Tensor | None = None) -> Tensor:
     x = A if dtype is None else A.to(dtype)
     nd = x._buf.ndim
     if nd < 2:
@@ -148,7 +151,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     return res if out is None else _write_out(out, res, "linalg_matrix_norm")
 
 
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
+def norm(A: Tensor, ord: float | str | None = None, dim: types.Dims = None, keepdim: bool = False, *,
+         dtype: types.DType | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A002
     nd = A._buf.ndim
     if (
         isinstance(ord, str)
@@ -161,7 +165,8 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+def pinv(A: Tensor, *, atol: float | None = None, rtol: float | None = None, hermitian: bool = False,
+         out: Tensor | None = None) -> Tensor:
     r = 1e-15 if rtol is None else rtol
     return _apply_op(
         "LinalgPinvBackward0",
@@ -171,12 +176,13 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     )
 
 
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
+def matrix_rank(A: Tensor, *, atol: float | None = None, rtol: float | None = None, hermitian: bool = False,
+                out: Tensor | None = None) -> Tensor:
 
     return _result_tensor(np.asarray(np.linalg.matrix_rank(A._buf), np.int64))
 
 
-def multi_dot(tensors, *, out=None):
+def multi_dot(tensors: list[Tensor] | tuple[Tensor, ...], *, out: Tensor | None = None) -> Tensor:
     r = tensors[0]
 
     for t in tensors[1:]:
@@ -184,7 +190,8 @@ def multi_dot(tensors, *, out=None):
     return r
 
 
-def lstsq(A, B, rcond=None, *, driver=None):
+def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
+          driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
 
     sol = _apply_op(
         "LinalgLstsqBackward0",
@@ -200,17 +207,17 @@ def lstsq(A, B, rcond=None, *, driver=None):
     )
 
 
-def vecdot(x, y, *, dim=-1, out=None):
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, out: Tensor | None = None) -> Tensor:
 
     return _sum(_mul(x, y), dim)
 
 
-def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
 
     return _dg(A, offset, dim1, dim2)
 
 
-def cond(A, p=None):
+def cond(A: Tensor, p: float | str | None = None) -> Tensor:
     s = svdvals(A)
 
     return _div(_amax(s, -1), _amin(s, -1))

@@ -51,6 +51,7 @@ from ._safe_unpickler import RestrictedUnpickler
 from ._storage import TypedStorage, UntypedStorage, check_view
 from ._tensor import Tensor, check_device
 from .nn.parameter import Parameter
+from .types import FileLike
 
 __all__ = [
     "save",
@@ -327,14 +328,9 @@ def _save_to_path(path: str, write) -> None:
                 os.close(dfd)
 
 
-def save(
-    obj: Any,
-    f,
-    pickle_module: Any = pickle,
-    pickle_protocol: int = DEFAULT_PROTOCOL,
-    _use_new_zipfile_serialization: bool = True,
-    _disable_byteorder_record: bool = False,
-) -> None:
+def save(obj: Any, f: FileLike, pickle_module: Any = pickle,
+         pickle_protocol: int = DEFAULT_PROTOCOL, _use_new_zipfile_serialization: bool = True,
+         _disable_byteorder_record: bool = False) -> None:
     """Save ``obj`` (tensors, state dicts, whole modules, any picklable object holding
     tensors) to the path or binary file ``f`` in PyTorch's zip format.
 
@@ -960,15 +956,8 @@ def _default_weights_only(pickle_module) -> bool:
     return pickle_module is None
 
 
-def load(
-    f,
-    map_location=None,
-    pickle_module: Any = None,
-    *,
-    weights_only: bool | None = None,
-    mmap: bool | None = None,
-    **pickle_load_args: Any,
-) -> Any:
+def load(f: FileLike, map_location: Any = None, pickle_module: Any = None, *,
+         weights_only: bool | None = None, mmap: bool | None = None, **pickle_load_args: Any) -> Any:
     """Load an object saved with `save` (or with PyTorch's ``torch.save``).
 
     ``map_location``: None (keep each storage's location), a device or string, a dict

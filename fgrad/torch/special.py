@@ -37,6 +37,7 @@ from fgrad.transforms.custom import custom_jvp
 
 from ._dispatch import apply_op
 from ._tensor import Tensor
+import fgrad.torch.types as types
 
 __all__ = [
     "bessel_j0",
@@ -88,24 +89,24 @@ def _float(x) -> Tensor:
     return x if x.is_floating_point() or x.is_complex() else x.to(torch.get_default_dtype())
 
 
-def erf(input: Tensor, *, out=None) -> Tensor:
+def erf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The error function. Example: ``torch.special.erf(torch.tensor([0.0]))`` -> ``tensor([0.])``."""
     return torch.erf(input, out=out)
 
 
-def erfc(input: Tensor, *, out=None) -> Tensor:
+def erfc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``1 - erf(x)``, accurate for large x. Example: ``torch.special.erfc(torch.tensor([0.0]))``
     -> ``tensor([1.])``."""
     return torch.erfc(input, out=out)
 
 
-def erfinv(input: Tensor, *, out=None) -> Tensor:
+def erfinv(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The inverse error function on (-1, 1). Example: ``torch.special.erfinv(torch.tensor([0.0]))``
     -> ``tensor([0.])``."""
     return torch.erfinv(input, out=out)
 
 
-def expit(input: Tensor, *, out=None) -> Tensor:
+def expit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The logistic sigmoid ``1 / (1 + exp(-x))``.
 
     Example::
@@ -117,52 +118,52 @@ def expit(input: Tensor, *, out=None) -> Tensor:
     return torch.sigmoid(input, out=out)
 
 
-def logit(input: Tensor, eps: float | None = None, *, out=None) -> Tensor:
+def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
     """``log(p / (1 - p))``, with ``p`` clamped to [eps, 1 - eps] when ``eps`` is given."""
     return torch.logit(input, eps, out=out)
 
 
-def exp2(input: Tensor, *, out=None) -> Tensor:
+def exp2(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``2 ** x``."""
     return torch.exp2(input, out=out)
 
 
-def expm1(input: Tensor, *, out=None) -> Tensor:
+def expm1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``exp(x) - 1``, accurate near 0."""
     return torch.expm1(input, out=out)
 
 
-def log1p(input: Tensor, *, out=None) -> Tensor:
+def log1p(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``log(1 + x)``, accurate near 0."""
     return torch.log1p(input, out=out)
 
 
-def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A001
+def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:  # noqa: A001
     """Round half to even (to ``decimals`` places)."""
     return torch.round(input, decimals=decimals, out=out)
 
 
-def sinc(input: Tensor, *, out=None) -> Tensor:
+def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The normalised sinc ``sin(pi x) / (pi x)`` (1 at 0)."""
     return torch.sinc(input, out=out)
 
 
-def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
+def logsumexp(input: Tensor, dim: int, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim``, without overflow."""
     return torch.logsumexp(input, dim, keepdim, out=out)
 
 
-def softmax(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+def softmax(input: Tensor, dim: int, *, dtype: types.DType | None = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``."""
     return torch.softmax(input, dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+def log_softmax(input: Tensor, dim: int, *, dtype: types.DType | None = None) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``."""
     return torch.log_softmax(input, dim, dtype=dtype)
 
 
-def xlogy(input, other, *, out=None) -> Tensor:
+def xlogy(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """``x * log(y)``, 0 where ``x == 0`` (unless y is NaN)."""
     return torch.xlogy(input, other, out=out)
 
@@ -180,7 +181,7 @@ def _finish(result: Tensor, out) -> Tensor:
     return out
 
 
-def xlog1py(input, other, *, out=None) -> Tensor:
+def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """``x * log1p(y)``, 0 where ``x == 0`` (unless y is NaN); either may be a number.
 
     Example::
@@ -225,7 +226,7 @@ def _entr_jvp(primals, tangents):
     return _entr_definition(x), -(1.0 + fnp.log(x)) * dx  # PyTorch's: inf at 0, NaN below 0
 
 
-def entr(input: Tensor, *, out=None) -> Tensor:
+def entr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The elementwise entropy term ``-x log x`` (0 at 0, -inf for x < 0, NaN for NaN), with
     PyTorch's derivative ``-(1 + log x)`` everywhere (inf at 0, NaN for x < 0).
 
@@ -239,7 +240,7 @@ def entr(input: Tensor, *, out=None) -> Tensor:
     return _finish(apply_op("SpecialEntrBackward0", ("special_entr",), _entr_definition, (x,)), out)
 
 
-def ndtr(input: Tensor, *, out=None) -> Tensor:
+def ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The standard normal CDF ``(1 + erf(x / sqrt 2)) / 2``, computed as
     ``erfc(-x / sqrt 2) / 2`` (accurate in the lower tail).
 
@@ -257,7 +258,7 @@ def _ndtri_definition(p):
     return _sf.ndtri(p)
 
 
-def ndtri(input: Tensor, *, out=None) -> Tensor:
+def ndtri(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The inverse of `ndtr` (the ``ndtri`` primitive: SciPy's/Cephes' rational
     approximations, as PyTorch); -inf at 0, inf at 1, NaN outside [0, 1]; derivative
     ``sqrt(2 pi) exp(x^2 / 2)``.
@@ -285,7 +286,7 @@ def _widen(x: Tensor) -> Tensor:
     return x.double() if x.dtype in (torch.float16, torch.float32) else x
 
 
-def log_ndtr(input: Tensor, *, out=None) -> Tensor:
+def log_ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``log(ndtr(x))``, accurate for large negative ``x`` (no underflow to -inf) and for
     large positive ``x``.
 
@@ -310,7 +311,7 @@ def log_ndtr(input: Tensor, *, out=None) -> Tensor:
     return _finish(torch.where(torch.isnan(x), _nan_passthrough(x), value).to(x0.dtype), out)
 
 
-def spherical_bessel_j0(input: Tensor, *, out=None) -> Tensor:
+def spherical_bessel_j0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``sin(x) / x`` (1 at 0).
 
     Example::
@@ -359,7 +360,7 @@ def _lgamma_definition(x):
     return fnp.where(x == -math.inf, -y, y)  # PyTorch: lgamma(-inf) = +inf (SciPy: -inf)
 
 
-def gammaln(input: Tensor, *, out=None) -> Tensor:
+def gammaln(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``log|Gamma(x)|`` (``inf`` at the poles and at ``-inf``, as PyTorch).
 
     Example::
@@ -416,7 +417,7 @@ def _digamma_jvp(primals, tangents):
     return _digamma_definition(x), _trigamma(x) * dx
 
 
-def digamma(input: Tensor, *, out=None) -> Tensor:
+def digamma(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The logarithmic derivative of Gamma (``-inf`` at 0, ``inf`` at -0, NaN at the negative
     integers).
 
@@ -440,7 +441,7 @@ def _polygamma_definition(n: int):
     return lambda x: _polygamma_high(n, x)
 
 
-def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:
+def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The ``n``-th derivative of digamma (``n = 0``: digamma itself).
 
     Example::
@@ -457,7 +458,7 @@ def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:
     return _finish(apply_op("PolygammaBackward0", ("polygamma", n), fn, (_float(input),)), out)
 
 
-def multigammaln(input: Tensor, p: int, *, out=None) -> Tensor:
+def multigammaln(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
     """The multivariate log-gamma ``sum_i lgamma(x - i/2) + p (p-1)/4 log(pi)``, i < p.
 
     Example::
@@ -513,7 +514,7 @@ def _i1e_definition(x):
     return _sf.bessel_i1e(x)
 
 
-def i0(input: Tensor, *, out=None) -> Tensor:
+def i0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The modified Bessel function of the first kind, order 0 (NaN at +-inf, as PyTorch).
 
     Example::
@@ -525,7 +526,7 @@ def i0(input: Tensor, *, out=None) -> Tensor:
     return _unary("I0Backward0", _i0_definition, input, out)
 
 
-def i0e(input: Tensor, *, out=None) -> Tensor:
+def i0e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``exp(-|x|) i0(x)``.
 
     Example::
@@ -537,7 +538,7 @@ def i0e(input: Tensor, *, out=None) -> Tensor:
     return _unary("SpecialI0EBackward0", _i0e_definition, input, out)
 
 
-def i1(input: Tensor, *, out=None) -> Tensor:
+def i1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The modified Bessel function of the first kind, order 1.
 
     Example::
@@ -549,7 +550,7 @@ def i1(input: Tensor, *, out=None) -> Tensor:
     return _unary("SpecialI1Backward0", _i1_definition, input, out)
 
 
-def i1e(input: Tensor, *, out=None) -> Tensor:
+def i1e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``exp(-|x|) i1(x)``.
 
     Example::
@@ -565,7 +566,7 @@ def _erfcx_definition(x):
     return _sm.erfcx(x)
 
 
-def erfcx(input: Tensor, *, out=None) -> Tensor:
+def erfcx(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``exp(x^2) erfc(x)``, without overflow for large ``x``.
 
     Example::
@@ -590,7 +591,7 @@ def _j1_definition(x):
     return _sm.bessel_j1(x)
 
 
-def bessel_j0(input: Tensor, *, out=None) -> Tensor:
+def bessel_j0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The Bessel function of the first kind, order 0 (not differentiable, as in PyTorch).
 
     Example::
@@ -602,7 +603,7 @@ def bessel_j0(input: Tensor, *, out=None) -> Tensor:
     return _not_differentiable(_j0_definition, input, out)
 
 
-def bessel_j1(input: Tensor, *, out=None) -> Tensor:
+def bessel_j1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The Bessel function of the first kind, order 1 (not differentiable, as in PyTorch).
 
     Example::
@@ -614,7 +615,7 @@ def bessel_j1(input: Tensor, *, out=None) -> Tensor:
     return _not_differentiable(_j1_definition, input, out)
 
 
-def modified_bessel_i0(input: Tensor, *, out=None) -> Tensor:
+def modified_bessel_i0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``i0`` without a derivative (PyTorch's ``modified_bessel_i0`` has none).
 
     Example::
@@ -626,7 +627,7 @@ def modified_bessel_i0(input: Tensor, *, out=None) -> Tensor:
     return _not_differentiable(_i0_definition, input, out)
 
 
-def modified_bessel_i1(input: Tensor, *, out=None) -> Tensor:
+def modified_bessel_i1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``i1`` without a derivative (PyTorch's ``modified_bessel_i1`` has none).
 
     Example::
@@ -678,7 +679,7 @@ def _igammac_definition(a, x):
     return _sf.igammac(a, x)
 
 
-def gammainc(input: Tensor, other: Tensor, *, out=None) -> Tensor:
+def gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The regularized lower incomplete gamma function ``P(a, x)``; differentiable in ``x``
     only (as PyTorch).
 
@@ -694,7 +695,7 @@ def gammainc(input: Tensor, other: Tensor, *, out=None) -> Tensor:
                                               "the derivative for 'igamma: input' is not implemented."), out)
 
 
-def gammaincc(input: Tensor, other: Tensor, *, out=None) -> Tensor:
+def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``.
 
     Example::
@@ -714,7 +715,7 @@ def _zeta_definition(s, q):
     return fnp.where(q == math.inf, fnp.full_like(y, math.nan), y)  # PyTorch: NaN (SciPy: 0)
 
 
-def zeta(input, other, *, out=None) -> Tensor:
+def zeta(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """The Hurwitz zeta function ``sum_k (k + q)^-s`` (either argument may be a number);
     differentiable in ``q`` only (as PyTorch).
 
@@ -729,6 +730,18 @@ def zeta(input, other, *, out=None) -> Tensor:
                                               "the derivative for 'zeta' is not implemented."), out)
 
 
+def _mvlgamma(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
+    return multigammaln(input, p, out=out)
+
+
+def _mvlgamma_method(self: Tensor, p: int) -> Tensor:
+    return multigammaln(self, p)
+
+
+def _polygamma_method(self: Tensor, n: int) -> Tensor:
+    return polygamma(n, self)
+
+
 def export_top_level(namespace: dict) -> None:
     """Bind PyTorch's top-level names for these functions (``torch.lgamma``, ``torch.i0``,
     ``torch.mvlgamma``, ...) into ``namespace`` and their Tensor methods onto `Tensor`.
@@ -741,13 +754,13 @@ def export_top_level(namespace: dict) -> None:
     """
     functions = {
         "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": gammainc, "igammac": gammaincc,
-        "polygamma": polygamma, "mvlgamma": lambda input, p, *, out=None: multigammaln(input, p, out=out),
+        "polygamma": polygamma, "mvlgamma": _mvlgamma,
     }
     for name, fn in functions.items():
         namespace.setdefault(name, fn)
     methods = {
         "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": gammainc, "igammac": gammaincc,
-        "polygamma": lambda self, n: polygamma(n, self), "mvlgamma": lambda self, p: multigammaln(self, p),
+        "polygamma": _polygamma_method, "mvlgamma": _mvlgamma_method,
     }
     for name, fn in methods.items():
         if not hasattr(Tensor, name):

@@ -21,11 +21,12 @@ from .._ops_creation import tensor as _tensor_of
 from ._grad import backward, grad
 from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,
                            set_detect_anomaly)
+from typing import Any
 
 backward.__module__ = grad.__module__ = __name__  # torch.autograd.backward / .grad
 
 
-def Variable(data=None, requires_grad=False, volatile=False):  # noqa: N802
+def Variable(data: Any = None, requires_grad: bool = False, volatile: bool = False) -> Tensor:  # noqa: N802
     """Legacy wrapper: returns ``data`` itself (with ``requires_grad`` set), as PyTorch does
     since 0.4."""
     if data is None:

@@ -16,6 +16,7 @@ from .._device import DEV as _DEV
 from .._ops_creation import tensor as _tensor_of
 from .._ops_creation import zeros_like as _zeros_like
 from .._tensor import Tensor, _wrap
+from fgrad.torch.types import TensorOrTensors
 
 def _tensors(x):
     if isinstance(x, Tensor):
@@ -86,9 +87,9 @@ def accumulating_into_leaves() -> bool:
     return not _accumulating or _accumulating[-1]
 
 
-def backward(
-    tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None
-) -> None:
+def backward(tensors: TensorOrTensors, grad_tensors: TensorOrTensors | None = None,
+             retain_graph: bool | None = None, create_graph: bool = False,
+             grad_variables: TensorOrTensors | None = None, inputs: TensorOrTensors | None = None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``.
 
     Example::
@@ -135,17 +136,10 @@ def backward(
         _accumulating.pop()
 
 
-def grad(
-    outputs,
-    inputs,
-    grad_outputs=None,
-    retain_graph=None,
-    create_graph=False,
-    only_inputs=True,
-    allow_unused=None,
-    is_grads_batched=False,
-    materialize_grads=False,
-):
+def grad(outputs: TensorOrTensors, inputs: TensorOrTensors, grad_outputs: TensorOrTensors | None = None,
+         retain_graph: bool | None = None, create_graph: bool = False, only_inputs: bool = True,
+         allow_unused: bool | None = None, is_grads_batched: bool = False,
+         materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
     """Gradients of ``outputs`` with respect to ``inputs`` (returned, not accumulated).
 
     Example::

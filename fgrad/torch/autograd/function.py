@@ -25,6 +25,8 @@ from ...core.array import ArrayImpl
 from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
 import fgrad.numpy as fnp
+from collections.abc import Callable
+from typing import Any
 
 _nd = np.ndarray
 
@@ -224,15 +226,15 @@ class Function(metaclass=FunctionMeta):
         )
 
     @staticmethod
-    def forward(ctx, *args, **kwargs):
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
-    def setup_context(ctx, inputs, output):
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
         raise NotImplementedError("setup_context is not implemented.")
 
     @staticmethod
-    def backward(ctx, *grad_outputs):
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
         raise NotImplementedError(
             "You must implement either the backward or vjp method for your custom "
             "autograd.Function to use it with backward mode AD."
@@ -241,13 +243,13 @@ class Function(metaclass=FunctionMeta):
     vjp = backward
 
     @staticmethod
-    def jvp(ctx, *grad_inputs):
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
         raise NotImplementedError(
             "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
         )
 
     @classmethod
-    def apply(cls, *args, **kwargs):
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
         if any(isinstance(a, Tensor) and type(a._buf) is not _nd and type(a._buf) not in _DEV for a in args):
             return _apply_functional(cls, args, kwargs)
         ctx = cls._backward_cls()
@@ -320,7 +322,7 @@ class NestedIOFunction(Function):
     pass
 
 
-def once_differentiable(fn):
+def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Mark a ``backward`` as differentiable once only: it runs without recording (so it may
     use NumPy on ``.numpy()`` values)."""
 

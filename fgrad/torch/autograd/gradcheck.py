@@ -9,6 +9,9 @@ from ...core.narrow_floats import dtype_kind as _dtype_kind
 import fgrad.torch._device as _dev
 from .._tensor import Tensor, _wrap
 from ._grad import grad as autograd_grad
+from collections.abc import Callable
+from fgrad.torch.types import TensorOrTensors
+from typing import Any
 
 
 def _host64(t) -> np.ndarray:
@@ -81,24 +84,12 @@ def _analytical_jacobian(func, inputs, out_index, in_index):
     return jac
 
 
-def gradcheck(
-    func,
-    inputs,
-    *,
-    eps=1e-6,
-    atol=1e-5,
-    rtol=1e-3,
-    raise_exception=True,
-    nondet_tol=0.0,
-    check_undefined_grad=True,
-    check_grad_dtypes=False,
-    check_batched_grad=False,
-    check_batched_forward_grad=False,
-    check_forward_ad=False,
-    check_backward_ad=True,
-    fast_mode=False,
-    masked=None,
-) -> bool:
+def gradcheck(func: Callable[..., Any], inputs: TensorOrTensors, *, eps: float = 1e-6, atol: float = 1e-5,
+              rtol: float = 1e-3, raise_exception: bool = True, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+              check_batched_grad: bool = False, check_batched_forward_grad: bool = False,
+              check_forward_ad: bool = False, check_backward_ad: bool = True, fast_mode: bool = False,
+              masked: bool | None = None) -> bool:
     """Check the gradients of ``func`` at ``inputs`` against finite differences.
 
     Example::
@@ -127,25 +118,12 @@ def gradcheck(
     return True
 
 
-def gradgradcheck(
-    func,
-    inputs,
-    grad_outputs=None,
-    *,
-    eps=1e-6,
-    atol=1e-5,
-    rtol=1e-3,
-    gen_non_contig_grad_outputs=False,
-    raise_exception=True,
-    nondet_tol=0.0,
-    check_undefined_grad=True,
-    check_grad_dtypes=False,
-    check_batched_grad=False,
-    check_fwd_over_rev=False,
-    check_rev_over_rev=True,
-    fast_mode=False,
-    masked=False,
-) -> bool:
+def gradgradcheck(func: Callable[..., Any], inputs: TensorOrTensors,
+                  grad_outputs: TensorOrTensors | None = None, *, eps: float = 1e-6, atol: float = 1e-5,
+                  rtol: float = 1e-3, gen_non_contig_grad_outputs: bool = False, raise_exception: bool = True,
+                  nondet_tol: float = 0.0, check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+                  check_batched_grad: bool = False, check_fwd_over_rev: bool = False,
+                  check_rev_over_rev: bool = True, fast_mode: bool = False, masked: bool = False) -> bool:
     """Check second derivatives: gradcheck of ``v -> d<func(x), v>/dx``."""
 
 

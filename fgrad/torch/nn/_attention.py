@@ -193,33 +193,17 @@ def _linear(x: Tensor, w: Tensor, b) -> Tensor:
     return y if b is None else y + b
 
 
-def multi_head_attention_forward(
-    query: Tensor,
-    key: Tensor,
-    value: Tensor,
-    embed_dim_to_check: int,
-    num_heads: int,
-    in_proj_weight,
-    in_proj_bias,
-    bias_k,
-    bias_v,
-    add_zero_attn: bool,
-    dropout_p: float,
-    out_proj_weight: Tensor,
-    out_proj_bias,
-    training: bool = True,
-    key_padding_mask=None,
-    need_weights: bool = True,
-    attn_mask=None,
-    use_separate_proj_weight: bool = False,
-    q_proj_weight=None,
-    k_proj_weight=None,
-    v_proj_weight=None,
-    static_k=None,
-    static_v=None,
-    average_attn_weights: bool = True,
-    is_causal: bool = False,
-):
+def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int,
+                                 num_heads: int, in_proj_weight: Tensor | None, in_proj_bias: Tensor | None,
+                                 bias_k: Tensor | None, bias_v: Tensor | None, add_zero_attn: bool,
+                                 dropout_p: float, out_proj_weight: Tensor, out_proj_bias: Tensor | None,
+                                 training: bool = True, key_padding_mask: Tensor | None = None,
+                                 need_weights: bool = True, attn_mask: Tensor | None = None,
+                                 use_separate_proj_weight: bool = False, q_proj_weight: Tensor | None = None,
+                                 k_proj_weight: Tensor | None = None, v_proj_weight: Tensor | None = None,
+                                 static_k: Tensor | None = None, static_v: Tensor | None = None,
+                                 average_attn_weights: bool = True,
+                                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
     """PyTorch's multi-head attention on sequence-first inputs: ``query`` (L, N, E) or (L, E),
     ``key``/``value`` (S, N, E*) -> ``(output (L, N, E), weights (N, L, S) or per head
     (N, H, L, S), or None when not ``need_weights``)``.

@@ -34,6 +34,8 @@ from fgrad.ops.resample import AxisMap, resample
 
 from .._tensor import Tensor
 from ._defop import buf, defop
+from collections.abc import Sequence
+from fgrad.torch.types import IntOrInts
 
 _A = -0.75  # PyTorch's cubic convolution coefficient
 _MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
@@ -234,15 +236,10 @@ def _output_sizes(input: Tensor, size, scale_factor, recompute_scale_factor):
     return sizes, ([None] * dim if recompute_scale_factor else scales)
 
 
-def interpolate(
-    input: Tensor,
-    size=None,
-    scale_factor=None,
-    mode: str = "nearest",
-    align_corners=None,
-    recompute_scale_factor=None,
-    antialias: bool = False,
-) -> Tensor:
+def interpolate(input: Tensor, size: IntOrInts | None = None,
+                scale_factor: float | Sequence[float] | None = None, mode: str = "nearest",
+                align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
+                antialias: bool = False) -> Tensor:
     """Resize the spatial axes of an ``(N, C, d1[, d2[, d3]])`` tensor (PyTorch's
     ``F.interpolate``; see the module docstring for the exact coordinate rules).
 
@@ -354,9 +351,9 @@ def _apply_maps(input: Tensor, maps: list, grad_fn: str) -> Tensor:
     return defop(grad_fn, ("interpolate", steps), fn, (input,))
 
 
-def upsample(
-    input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None
-) -> Tensor:
+def upsample(input: Tensor, size: IntOrInts | None = None,
+             scale_factor: float | Sequence[float] | None = None, mode: str = "nearest",
+             align_corners: bool | None = None) -> Tensor:
     """Deprecated alias of `interpolate` (as in PyTorch).
 
     Example::
@@ -376,7 +373,8 @@ def upsample(
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
-def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
+def upsample_nearest(input: Tensor, size: IntOrInts | None = None,
+                     scale_factor: float | Sequence[float] | None = None) -> Tensor:
     """Deprecated: ``interpolate(mode="nearest")``.
 
     Example::
@@ -397,7 +395,8 @@ def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
-def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
+def upsample_bilinear(input: Tensor, size: IntOrInts | None = None,
+                      scale_factor: float | Sequence[float] | None = None) -> Tensor:
     """Deprecated: ``interpolate(mode="bilinear", align_corners=True)``.
 
     Example::

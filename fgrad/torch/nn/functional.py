@@ -43,6 +43,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor
+import fgrad.torch.types as types
 from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
 from fgrad.ops import windowed as W
 from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p
@@ -150,7 +151,10 @@ def _xwt(x, w):
 
 
 @_lower_precision
-def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+def linear(input: types.Shaped[Tensor, "*batch in_features"],
+           weight: types.Shaped[Tensor, "out_features in_features"],
+           bias: types.Shaped[Tensor, " #out_features"] | types.Shaped[Tensor, ""] | None = None
+           ) -> types.Shaped[Tensor, "*batch out_features"]:
     """``input @ weight.T + bias``: one node (``AddmmBackward0`` for a batch of vectors)."""
     for pos, (arg_name, v) in enumerate((("input", input), ("weight", weight)), 1):
         if not isinstance(v, Tensor):
@@ -202,7 +206,9 @@ def _linear_shown(nd: int, has_bias: bool, edges) -> tuple:
     return (_graph.shown_edge("AddmmBackward0" if has_bias else "MmBackward0", *inner),)
 
 
-def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+def bilinear(input1: types.Shaped[Tensor, "*batch in1"], input2: types.Shaped[Tensor, "*batch in2"],
+             weight: types.Shaped[Tensor, "out in1 in2"],
+             bias: types.Shaped[Tensor, " out"] | None = None) -> types.Shaped[Tensor, "*batch out"]:
     """``y_k = x1 @ W_k @ x2 + b_k``."""
     y = torch.einsum("...i,kij,...j->...k", input1, weight, input2)
     return y + bias if bias is not None else y
@@ -450,27 +456,31 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: types.DType | None = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``."""
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
     return torch.softmax(input, dim, dtype=dtype)
 
 
-def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: types.DType | None = None) -> Tensor:
     if dim is None:
         dim = _softmax_dim("softmin", input.dim(), _stacklevel)
     return torch.softmax(-input, dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: types.DType | None = None) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``."""
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     return torch.log_softmax(input, dim, dtype=dtype)
 
 
-def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
+              out: Tensor | None = None) -> Tensor:
     """``x / max(||x||_p, eps)`` along ``dim``."""
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     r = input / denom
@@ -587,8 +597,10 @@ def _scale_gradient(x, s):
     return fnp.where(fnp.isfinite(lax.stop_gradient(x)), exact, x)
 
 
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
-              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+def embedding(input: types.Shaped[Tensor, "*indices"],
+              weight: types.Shaped[Tensor, "num_embeddings embedding_dim"], padding_idx: int | None = None,
+              max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> types.Shaped[Tensor, "*indices embedding_dim"]:
     """Rows of ``weight`` at the integer indices ``input``; the row ``padding_idx`` gets no
     gradient; ``max_norm`` renormalises the looked-up rows of ``weight`` in place."""
     if input.dtype not in (torch.int64, torch.int32):
@@ -679,7 +691,7 @@ def _crop_and_pad_fn(pairs, mode: str, value):
     return fn
 
 
-def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None = None) -> Tensor:
+def pad(input: Tensor, pad: types.SizeLike, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``, last dim
     first.  Modes: 'constant' (negative widths crop), 'reflect', 'replicate', 'circular'."""
     nd = _buf(input).ndim
@@ -806,13 +818,21 @@ def _no_bias_shown(edges) -> tuple:
 
 
 @_lower_precision
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+def conv1d(input: types.Shaped[Tensor, "*batch c_in l"],
+           weight: types.Shaped[Tensor, "c_out c_in_per_group kl"],
+           bias: types.Shaped[Tensor, " c_out"] | None = None, stride: types.IntOrInts = 1,
+           padding: types.IntOrInts | str = 0, dilation: types.IntOrInts = 1,
+           groups: int = 1) -> types.Shaped[Tensor, "*batch c_out l_out"]:
     """1-D convolution (cross-correlation) over (N, C_in, L) with weight (C_out, C_in/groups, k)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
 @_lower_precision
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+def conv2d(input: types.Shaped[Tensor, "*batch c_in h w"],
+           weight: types.Shaped[Tensor, "c_out c_in_per_group kh kw"],
+           bias: types.Shaped[Tensor, " c_out"] | None = None, stride: types.IntOrInts = 1,
+           padding: types.IntOrInts | str = 0, dilation: types.IntOrInts = 1,
+           groups: int = 1) -> types.Shaped[Tensor, "*batch c_out h_out w_out"]:
     """2-D convolution (cross-correlation) over (N, C_in, H, W) with weight (C_out, C_in/groups, kh, kw).
 
     Example::
@@ -826,7 +846,11 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
 
 
 @_lower_precision
-def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+def conv3d(input: types.Shaped[Tensor, "*batch c_in d h w"],
+           weight: types.Shaped[Tensor, "c_out c_in_per_group kd kh kw"],
+           bias: types.Shaped[Tensor, " c_out"] | None = None, stride: types.IntOrInts = 1,
+           padding: types.IntOrInts | str = 0, dilation: types.IntOrInts = 1,
+           groups: int = 1) -> types.Shaped[Tensor, "*batch c_out d_out h_out w_out"]:
     """3-D convolution (cross-correlation) over (N, C_in, D, H, W)."""
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
@@ -895,16 +919,18 @@ def _conv_transposend(input: Tensor, weight: Tensor, bias, stride, padding, outp
 
 
 @_lower_precision
-def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1) -> Tensor:
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: types.IntOrInts = 1,
+                     padding: types.IntOrInts | str = 0, output_padding: types.IntOrInts = 0, groups: int = 1,
+                     dilation: types.IntOrInts = 1) -> Tensor:
     """1-D transposed convolution over (N, C_in, L) with weight (C_in, C_out/groups, k)."""
     return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
                              "conv_transpose1d")
 
 
 @_lower_precision
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1) -> Tensor:
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: types.IntOrInts = 1,
+                     padding: types.IntOrInts | str = 0, output_padding: types.IntOrInts = 0, groups: int = 1,
+                     dilation: types.IntOrInts = 1) -> Tensor:
     """2-D transposed convolution (the gradient of ``conv2d`` with respect to its input) over
     (N, C_in, H, W) with weight (C_in, C_out/groups, kh, kw).
 
@@ -919,8 +945,9 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 
 @_lower_precision
-def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1) -> Tensor:
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: types.IntOrInts = 1,
+                     padding: types.IntOrInts | str = 0, output_padding: types.IntOrInts = 0, groups: int = 1,
+                     dilation: types.IntOrInts = 1) -> Tensor:
     """3-D transposed convolution over (N, C_in, D, H, W) with weight (C_in, C_out/groups, *k)."""
     return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
                              "conv_transpose3d")
@@ -935,7 +962,8 @@ def _unfold_kernel(c: int, k: tuple, dtype) -> np.ndarray:
     return e.reshape((c * kn, 1) + tuple(k))
 
 
-def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+def unfold(input: Tensor, kernel_size: types.IntOrInts, dilation: types.IntOrInts = 1,
+           padding: types.IntOrInts = 0, stride: types.IntOrInts = 1) -> Tensor:
     """im2col: (N, C, H, W) -> (N, C * kh * kw, L) blocks (a grouped convolution with a
     one-hot kernel, so its gradient is a convolution too).
 
@@ -972,7 +1000,8 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     return y.squeeze(0) if unb else y
 
 
-def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+def fold(input: Tensor, output_size: types.IntOrInts, kernel_size: types.IntOrInts,
+         dilation: types.IntOrInts = 1, padding: types.IntOrInts = 0, stride: types.IntOrInts = 1) -> Tensor:
     """col2im, the adjoint of `unfold`: (N, C * kh * kw, L) blocks summed into (N, C, H, W)
     (a transposed grouped convolution: no scatter-add).
 
@@ -1108,13 +1137,17 @@ def _max_poolnd(input, nd, kernel_size, stride, padding, dilation, ceil_mode, re
     return res.squeeze(0) if unb else res
 
 
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+def max_pool1d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over each window of (N, C, L) (padding counts as -inf)."""
     return _max_poolnd(input, 1, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool1d")
 
 
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+def max_pool2d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over each window (padding counts as -inf); ``return_indices`` also gives the
     flat index (over H*W) of each maximum.
 
@@ -1130,7 +1163,9 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 
 @_autocast_fp32
-def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+def max_pool3d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over each window of (N, C, D, H, W) (padding counts as -inf)."""
     return _max_poolnd(input, 3, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
                        "max_pool3d")
@@ -1166,14 +1201,17 @@ def _avg_poolnd(input, nd, kernel_size, stride, padding, ceil_mode, count_includ
     return y.squeeze(0) if unb else y
 
 
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+def avg_pool1d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
     """Mean over each window of (N, C, L)."""
     return _avg_poolnd(input, 1, kernel_size, stride, padding, ceil_mode, count_include_pad, None,
                        "avg_pool1d")
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
+def avg_pool2d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
     """Mean over each window (zero padding counted unless ``count_include_pad=False``).
 
     Example::
@@ -1188,8 +1226,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 @_autocast_fp32
-def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
+def avg_pool3d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+               padding: types.IntOrInts = 0, ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
     """Mean over each window of (N, C, D, H, W)."""
     return _avg_poolnd(input, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
                        "avg_pool3d")
@@ -1223,11 +1262,11 @@ def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
     return _defop(f"AdaptiveAvgPool{nd}DBackward0", ("adaptive_avg", nd, osz), fn, (input, *mats))
 
 
-def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+def adaptive_avg_pool1d(input: Tensor, output_size: types.IntOrInts) -> Tensor:
     return _adaptive_avg(input, output_size, 1)
 
 
-def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+def adaptive_avg_pool2d(input: Tensor, output_size: types.IntOrInts) -> Tensor:
     """Average over the adaptive windows ``[floor(i*H/oh), ceil((i+1)*H/oh))``."""
     return _adaptive_avg(input, output_size, 2)
 
@@ -1279,21 +1318,24 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
     return y, _wrap(np.stack(ind, axis=-1).reshape(xb.shape[:lead] + osz))
 
 
-def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+def adaptive_max_pool1d(input: Tensor, output_size: types.IntOrInts,
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     return _adaptive_max(input, output_size, 1, return_indices)
 
 
-def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+def adaptive_max_pool2d(input: Tensor, output_size: types.IntOrInts,
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     return _adaptive_max(input, output_size, 2, return_indices)
 
 
-def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
+def adaptive_max_pool3d(input: Tensor, output_size: types.IntOrInts,
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over the adaptive windows of (N, C, D, H, W)."""
     return _adaptive_max(input, output_size, 3, return_indices)
 
 
 @_autocast_fp32
-def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+def adaptive_avg_pool3d(input: Tensor, output_size: types.IntOrInts) -> Tensor:
     """Average over the adaptive windows of (N, C, D, H, W)."""
     return _adaptive_avg(input, output_size, 3)
 
@@ -1334,7 +1376,8 @@ def _affine_norm_fn(axes, eps, shape_wb, has_w, has_b):
     return fn
 
 
-def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalise over the batch (and spatial) dims per channel (dim 1).  In training the
     batch statistics normalise (biased variance) and update the running statistics
@@ -1405,8 +1448,9 @@ def _traced_running_stats(input: Tensor, running_mean, running_var, axes, size: 
                 stat.mul_(1 - m).add_(new.to(stat.dtype), alpha=m)
 
 
-def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
-                  use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None,
+                  weight: Tensor | None = None, bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalise each (sample, channel) over its spatial dims."""
     xb = _buf(input)
     if use_input_stats:
@@ -1432,7 +1476,8 @@ def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=Non
     return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
 
 
-def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+def layer_norm(input: Tensor, normalized_shape: types.SizeLike, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dims (biased variance)."""
     if isinstance(normalized_shape, numbers.Integral):
         normalized_shape = (int(normalized_shape),)
@@ -1454,7 +1499,8 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
     return y
 
 
-def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
     """Normalise over groups of channels (and the spatial dims)."""
     xb = _buf(input)
     n, c = xb.shape[0], xb.shape[1]
@@ -1486,8 +1532,8 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
 
 
 @_autocast_fp32
-def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-            weight=None) -> Tensor:
+def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
+            reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """``|input - target|``, reduced."""
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
@@ -1500,8 +1546,8 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
 
 
 @_autocast_fp32
-def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-             weight=None) -> Tensor:
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
+             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """``(input - target)**2``, reduced (one ``MseLossBackward0`` node)."""
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
@@ -1523,7 +1569,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
 
 @_autocast_fp32
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
-               weight=None) -> Tensor:
+               weight: Tensor | None = None) -> Tensor:
     """``0.5 d**2`` for ``|d| < delta``, ``delta (|d| - delta/2)`` beyond."""
     _check_reduction(reduction)
     _target_warning(input, target)
@@ -1540,8 +1586,8 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 
 
 @_autocast_fp32
-def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-                   beta: float = 1.0) -> Tensor:
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                   reduce: bool | None = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """``0.5 d**2 / beta`` for ``|d| < beta``, ``|d| - beta/2`` beyond (``beta=0``: L1)."""
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
@@ -1582,8 +1628,8 @@ def _check_targets(tb, C: int, ignore_index: int) -> None:
 
 
 @_autocast_fp32
-def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
-             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: bool | None = None,
+             ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """``-input[n, target[n]] * weight[target[n]]`` (log-probabilities in, class indices as
     target), averaged over the weights of non-ignored targets for 'mean'."""
     if size_average is not None or reduce is not None:
@@ -1630,9 +1676,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
 
 
 @_autocast_fp32
-def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
-                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
-                  label_smoothing: float = 0.0) -> Tensor:
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average: bool | None = None, ignore_index: int = -100, reduce: bool | None = None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """``nll_loss(log_softmax(input, 1), target)`` for class indices; for class
     probabilities as target ``-sum(target * log_softmax(input))``; ``label_smoothing`` mixes
     the target with the uniform distribution."""
@@ -1682,7 +1728,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
 
 
 @_autocast_fp32
-def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None, reduce=None,
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         size_average: bool | None = None, reduce: bool | None = None,
                          reduction: str = "mean") -> Tensor:
     """``-(t log x + (1 - t) log(1 - x))`` with each log clamped at -100 (PyTorch's rule)."""
     if size_average is not None or reduce is not None:
@@ -1710,8 +1757,9 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_averag
 
 
 @_autocast_fp32
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None, size_average=None,
-                                     reduce=None, reduction: str = "mean", pos_weight=None) -> Tensor:
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     size_average: bool | None = None, reduce: bool | None = None,
+                                     reduction: str = "mean", pos_weight: Tensor | None = None) -> Tensor:
     """``-(p t log s(x) + (1 - t) log(1 - s(x)))`` computed stably from logits ``x``
     (``p`` = ``pos_weight``)."""
     if size_average is not None or reduce is not None:
@@ -1745,8 +1793,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
 
 
 @_autocast_fp32
-def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-           log_target: bool = False) -> Tensor:
+def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
+           reduction: str = "mean", log_target: bool = False) -> Tensor:
     """``target * (log target - input)`` (input: log-probabilities)."""
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
@@ -1761,7 +1809,8 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
 
 @_autocast_fp32
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
-                     size_average=None, eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
+                     size_average: bool | None = None, eps: float = 1e-8, reduce: bool | None = None,
+                     reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     if log_input:
@@ -1774,7 +1823,7 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
     return _reduce_t(loss, reduction)
 
 
-def gaussian_nll_loss(input: Tensor, target: Tensor, var, full: bool = False, eps: float = 1e-6,
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor, full: bool = False, eps: float = 1e-6,
                       reduction: str = "mean") -> Tensor:
     if not isinstance(var, Tensor):
         var = torch.full_like(input, float(var))
@@ -1789,8 +1838,8 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var, full: bool = False, ep
 
 
 @_autocast_fp32
-def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
-                     reduction: str = "mean") -> Tensor:
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                     reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     _check_reduction(reduction)
@@ -1805,15 +1854,16 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
 
 @_autocast_fp32
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                        size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+                        size_average: bool | None = None, reduce: bool | None = None,
+                        reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     return _reduce_t((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
 @_autocast_fp32
-def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average=None, reduce=None,
-                         reduction: str = "mean") -> Tensor:
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: bool | None = None,
+                         reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     zeros = torch.zeros_like(input)
@@ -1824,7 +1874,8 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
 
 @_autocast_fp32
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+                          size_average: bool | None = None, reduce: bool | None = None,
+                          reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     # PyTorch's formula: eps added to each squared magnitude (finite value and gradient when a
@@ -1839,8 +1890,8 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
 
 @_autocast_fp32
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
-                        eps: float = 1e-6, swap: bool = False, size_average=None, reduce=None,
-                        reduction: str = "mean") -> Tensor:
+                        eps: float = 1e-6, swap: bool = False, size_average: bool | None = None,
+                        reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     d_ap = pairwise_distance(anchor, positive, p, eps)
@@ -1850,7 +1901,8 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     return _reduce_t((d_ap - d_an + margin).clamp_min(0), reduction)
 
 
-def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight=None, size_average=None, reduce=None,
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                size_average: bool | None = None, reduce: bool | None = None,
                                 reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 import fgrad.torch as torch
 
@@ -33,7 +34,7 @@ def _no_grad_warn_empty(tensor: Tensor) -> bool:
     return False
 
 
-def calculate_gain(nonlinearity: str, param=None) -> float:
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     """The recommended gain for ``nonlinearity`` (PyTorch's table)."""
     linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                   "conv_transpose3d"]
@@ -81,20 +82,22 @@ def _gen(generator) -> dict:
     return {} if generator is None else {"generator": generator}
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0,
+             generator: torch.Generator | None = None) -> Tensor:
     """Fill with U(a, b)."""
     with torch.no_grad():
         return tensor.uniform_(a, b, **_gen(generator))
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0,
+            generator: torch.Generator | None = None) -> Tensor:
     """Fill with N(mean, std**2)."""
     with torch.no_grad():
         return tensor.normal_(mean, std, **_gen(generator))
 
 
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
-                  generator=None) -> Tensor:
+                  generator: torch.Generator | None = None) -> Tensor:
     """Fill with N(mean, std**2) truncated to [a, b] by rejection, drawing as PyTorch 2.13 does
     (so seeded fills are PyTorch's): when [a, b] holds more than 30% of the mass, normals are
     redrawn where they fall outside; otherwise uniform proposals on [a, b] are accepted with
@@ -186,7 +189,7 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
     return tensor
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: torch.Generator | None = None) -> Tensor:
     """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -194,7 +197,7 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor
     return uniform_(tensor, -a, a, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: torch.Generator | None = None) -> Tensor:
     """N(0, std**2) with ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -202,7 +205,7 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
 
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
-                     generator=None) -> Tensor:
+                     generator: torch.Generator | None = None) -> Tensor:
     """U(-bound, bound) with ``bound = gain * sqrt(3 / fan)`` (He et al.)."""
     if _no_grad_warn_empty(tensor):
         return tensor
@@ -214,7 +217,7 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonline
 
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
-                    generator=None) -> Tensor:
+                    generator: torch.Generator | None = None) -> Tensor:
     """N(0, std**2) with ``std = gain / sqrt(fan)``."""
     if _no_grad_warn_empty(tensor):
         return tensor
@@ -224,7 +227,7 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
     return normal_(tensor, 0.0, std, generator)
 
 
-def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: torch.Generator | None = None) -> Tensor:
     """A (semi-)orthogonal matrix from the QR decomposition of a Gaussian one."""
     if tensor.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
@@ -246,7 +249,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     return tensor
 
 
-def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01,
+            generator: torch.Generator | None = None) -> Tensor:
     """Each column gets ``ceil(sparsity * rows)`` zeros, the rest N(0, std**2)."""
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
@@ -262,7 +266,7 @@ def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) 
 
 
 def _deprecated(new):
-    def f(*args, **kwargs):
+    def f(*args: Any, **kwargs: Any) -> Tensor:
         warnings.warn(f"`nn.init.{new.__name__[:-1]}` is now deprecated in favor of "
                       f"`nn.init.{new.__name__}`.",
                       FutureWarning, stacklevel=2)

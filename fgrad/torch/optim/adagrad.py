@@ -10,6 +10,8 @@ from __future__ import annotations
 import fgrad.torch as torch
 
 from .optimizer import Optimizer, _check_non_negative
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["Adagrad"]
 
@@ -29,8 +31,10 @@ class Adagrad(Optimizer):
 
     _legacy_group_defaults = dict(foreach=None, maximize=False, differentiable=False, fused=None)
 
-    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
-                 foreach=None, *, maximize: bool = False, differentiable: bool = False, fused=None) -> None:
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-2, lr_decay: float = 0,
+                 weight_decay: float = 0, initial_accumulator_value: float = 0, eps: float = 1e-10,
+                 foreach: bool | None = None, *, maximize: bool = False, differentiable: bool = False,
+                 fused: bool | None = None) -> None:
         _check_non_negative(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
                             initial_accumulator_value=initial_accumulator_value, eps=eps)
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,

@@ -15,6 +15,8 @@ from __future__ import annotations
 import fgrad.torch as torch
 
 from .optimizer import Optimizer, _check_non_negative
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["Adam", "AdamW"]
 
@@ -35,9 +37,11 @@ class Adam(Optimizer):
     _legacy_group_defaults = dict(amsgrad=False, maximize=False, foreach=None, capturable=False,
                                   differentiable=False, decoupled_weight_decay=False, fused=None)
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
-                 foreach=None, maximize: bool = False, capturable: bool = False, differentiable: bool = False,
-                 fused=None, decoupled_weight_decay: bool = False) -> None:
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
+                 amsgrad: bool = False, *, foreach: bool | None = None, maximize: bool = False,
+                 capturable: bool = False, differentiable: bool = False, fused: bool | None = None,
+                 decoupled_weight_decay: bool = False) -> None:
         _check_non_negative(lr=lr, eps=eps)
         for i, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
@@ -76,9 +80,10 @@ class AdamW(Adam):
     """``AdamW(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
     amsgrad=False, *, maximize=False)``: Adam with decoupled weight decay."""
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 maximize: bool = False, foreach=None, capturable: bool = False, differentiable: bool = False,
-                 fused=None) -> None:
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 1e-2,
+                 amsgrad: bool = False, *, maximize: bool = False, foreach: bool | None = None,
+                 capturable: bool = False, differentiable: bool = False, fused: bool | None = None) -> None:
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
                          capturable=capturable, differentiable=differentiable, fused=fused,
                          decoupled_weight_decay=True)

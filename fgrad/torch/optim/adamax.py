@@ -12,6 +12,8 @@ from __future__ import annotations
 import fgrad.torch as torch
 
 from .optimizer import Optimizer, _check_non_negative
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["Adamax"]
 
@@ -35,8 +37,9 @@ class Adamax(Optimizer):
         tensor([ 0.9000, -1.9000], requires_grad=True)
     """
 
-    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
-                 foreach=None, *, maximize: bool = False, differentiable: bool = False,
+    def __init__(self, params: ParamsT, lr: float | Tensor = 2e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
+                 foreach: bool | None = None, *, maximize: bool = False, differentiable: bool = False,
                  capturable: bool = False) -> None:
         _check_non_negative(lr=lr, eps=eps)
         _check_betas(betas)

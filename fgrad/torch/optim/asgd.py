@@ -12,6 +12,8 @@ from __future__ import annotations
 import fgrad.torch as torch
 
 from .optimizer import Optimizer, _check_non_negative
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["ASGD"]
 
@@ -29,9 +31,9 @@ class ASGD(Optimizer):
         tensor([ 0.8000, -1.6000], requires_grad=True)
     """
 
-    def __init__(self, params, lr=1e-2, lambd: float = 1e-4, alpha: float = 0.75, t0: float = 1e6,
-                 weight_decay: float = 0, foreach=None, maximize: bool = False, differentiable: bool = False,
-                 capturable: bool = False) -> None:
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-2, lambd: float = 1e-4,
+                 alpha: float = 0.75, t0: float = 1e6, weight_decay: float = 0, foreach: bool | None = None,
+                 maximize: bool = False, differentiable: bool = False, capturable: bool = False) -> None:
         _check_non_negative(lr=lr, weight_decay=weight_decay)
         defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, capturable=capturable)

@@ -15,6 +15,10 @@ import math
 import fgrad.torch as torch
 
 from .optimizer import Optimizer
+from typing import Any
+from collections.abc import Callable
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["LBFGS"]
 
@@ -153,17 +157,9 @@ class LBFGS(Optimizer):
         True
     """
 
-    def __init__(
-        self,
-        params,
-        lr=1,
-        max_iter: int = 20,
-        max_eval: int | None = None,
-        tolerance_grad: float = 1e-7,
-        tolerance_change: float = 1e-9,
-        history_size: int = 100,
-        line_search_fn: str | None = None,
-    ) -> None:
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1, max_iter: int = 20,
+                 max_eval: int | None = None, tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9,
+                 history_size: int = 100, line_search_fn: str | None = None) -> None:
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if max_eval is None:
@@ -199,7 +195,7 @@ class LBFGS(Optimizer):
             p.copy_(v)
 
     @torch.no_grad()
-    def step(self, closure):  # type: ignore[override]
+    def step(self, closure: Callable[[], Any] | None) -> Any:  # type: ignore[override]
         """Up to ``max_iter`` L-BFGS iterations; ``closure`` zeroes the gradients, computes
         the loss, calls ``backward`` and returns the loss."""
         if closure is None:

@@ -15,6 +15,8 @@ import fgrad.torch as torch
 
 from .adamax import _check_betas
 from .optimizer import Optimizer, _check_non_negative
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["NAdam"]
 
@@ -33,9 +35,11 @@ class NAdam(Optimizer):
         tensor([ 0.8944, -1.8944], requires_grad=True)
     """
 
-    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
-                 momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *, foreach=None,
-                 maximize: bool = False, capturable: bool = False, differentiable: bool = False) -> None:
+    def __init__(self, params: ParamsT, lr: float | Tensor = 2e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
+                 momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *,
+                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False) -> None:
         _check_non_negative(lr=lr, eps=eps)
         _check_betas(betas)
         _check_non_negative(weight_decay=weight_decay, momentum_decay=momentum_decay)

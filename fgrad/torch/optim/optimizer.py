@@ -24,12 +24,14 @@ import warnings
 from collections import OrderedDict, defaultdict
 from copy import deepcopy
 from itertools import chain
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Union
 
 import fgrad.torch as torch
 
 from .._tensor import Tensor
 from ..utils.hooks import RemovableHandle
+from collections.abc import Callable
 
 __all__ = ["Optimizer", "required"]
 
@@ -103,6 +105,11 @@ def register_optimizer_step_post_hook(hook) -> RemovableHandle:
     return handle
 
 
+# what an optimizer's ``params`` may be (PyTorch's name): tensors, ``(name, tensor)`` pairs, or
+# parameter groups (dicts with a ``"params"`` entry)
+ParamsT = Union[Iterable[Tensor], Iterable[dict[str, Any]], Iterable[tuple[str, Tensor]]]
+
+
 class Optimizer:
     """Base class of optimizers: ``Optimizer(params, defaults)`` where ``params`` is an
     iterable of tensors, of ``(name, tensor)`` pairs, or of dicts (parameter groups)."""
@@ -110,7 +117,7 @@ class Optimizer:
     # hyper-parameters that groups saved by older PyTorch versions may lack, and their values
     _legacy_group_defaults: dict[str, Any] = {}
 
-    def __init__(self, params, defaults: dict) -> None:
+    def __init__(self, params: ParamsT, defaults: dict) -> None:
         self.defaults = defaults
         self._optimizer_step_pre_hooks: dict = OrderedDict()
         self._optimizer_step_post_hooks: dict = OrderedDict()
@@ -229,7 +236,7 @@ class Optimizer:
                         g.zero_()
 
     @_use_grad
-    def step(self, closure=None):
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One update of every parameter that has a gradient; ``closure`` re-evaluates the
         loss and is called (with grad enabled) first."""
         loss = None

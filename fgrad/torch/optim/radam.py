@@ -16,6 +16,8 @@ import fgrad.torch as torch
 
 from .adamax import _check_betas
 from .optimizer import Optimizer, _check_non_negative
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["RAdam"]
 
@@ -34,8 +36,9 @@ class RAdam(Optimizer):
         tensor([ 0.8000, -1.6000], requires_grad=True)
     """
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
-                 decoupled_weight_decay: bool = False, *, foreach=None, maximize: bool = False,
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
+                 decoupled_weight_decay: bool = False, *, foreach: bool | None = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False) -> None:
         _check_non_negative(lr=lr, eps=eps)
         _check_betas(betas)

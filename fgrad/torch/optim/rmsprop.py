@@ -13,6 +13,8 @@ from __future__ import annotations
 import fgrad.torch as torch
 
 from .optimizer import Optimizer, _check_non_negative
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["RMSprop"]
 
@@ -33,8 +35,9 @@ class RMSprop(Optimizer):
     _legacy_group_defaults = dict(momentum=0, centered=False, foreach=None, maximize=False,
                                   differentiable=False, capturable=False)
 
-    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
-                 capturable: bool = False, foreach=None, maximize: bool = False,
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-2, alpha: float = 0.99,
+                 eps: float = 1e-8, weight_decay: float = 0, momentum: float = 0, centered: bool = False,
+                 capturable: bool = False, foreach: bool | None = None, maximize: bool = False,
                  differentiable: bool = False) -> None:
         _check_non_negative(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,

@@ -13,6 +13,8 @@ from __future__ import annotations
 import fgrad.torch as torch
 
 from .optimizer import Optimizer, _check_non_negative
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["Rprop"]
 
@@ -30,8 +32,10 @@ class Rprop(Optimizer):
         tensor([ 0.9000, -1.9000], requires_grad=True)
     """
 
-    def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable: bool = False,
-                 foreach=None, maximize: bool = False, differentiable: bool = False) -> None:
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-2,
+                 etas: tuple[float, float] = (0.5, 1.2), step_sizes: tuple[float, float] = (1e-6, 50), *,
+                 capturable: bool = False, foreach: bool | None = None, maximize: bool = False,
+                 differentiable: bool = False) -> None:
         _check_non_negative(lr=lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from ..sparse._ops import add_dense_sparse_
 from .optimizer import Optimizer, _check_non_negative
+from .optimizer import ParamsT
+from .._tensor import Tensor
 
 __all__ = ["SGD"]
 
@@ -33,8 +35,10 @@ class SGD(Optimizer):
     _legacy_group_defaults = dict(nesterov=False, maximize=False, foreach=None, differentiable=False,
                                   fused=False)
 
-    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
-                 maximize: bool = False, foreach=None, differentiable: bool = False, fused=None) -> None:
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3, momentum: float = 0,
+                 dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
+                 maximize: bool = False, foreach: bool | None = None, differentiable: bool = False,
+                 fused: bool | None = None) -> None:
         _check_non_negative(lr=lr, momentum=momentum, weight_decay=weight_decay, reject_nan=False)
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                         nesterov=nesterov, maximize=maximize, foreach=foreach, differentiable=differentiable,

@@ -15,6 +15,9 @@ import fgrad.torch as torch
 
 from .._tensor import Tensor
 from .optimizer import Optimizer
+from typing import Any
+from collections.abc import Callable
+from .optimizer import ParamsT
 
 __all__ = ["SparseAdam"]
 
@@ -36,7 +39,9 @@ class SparseAdam(Optimizer):
 
     _accepts_sparse_grads = True
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize: bool = False) -> None:
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 maximize: bool = False) -> None:
         if not 0.0 < lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 < eps:
@@ -61,7 +66,7 @@ class SparseAdam(Optimizer):
                              "parameters")
 
     @torch.no_grad()
-    def step(self, closure=None):
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One update of every parameter with a (sparse) gradient."""
         loss = None
         if closure is not None:

@@ -64,7 +64,13 @@ globals().update(legacy_constructors())  # torch.sparse.FloatTensor(indices, val
 
 # dense tensors' sparse methods, and the matrix products that take a sparse operand
 Tensor.to_sparse = to_sparse
-Tensor.to_sparse_coo = lambda self: to_sparse(self)
+
+
+def _to_sparse_coo(self: Tensor) -> Tensor:
+    return to_sparse(self)
+
+
+Tensor.to_sparse_coo = _to_sparse_coo
 Tensor.to_dense = dense_to_dense
 Tensor.sparse_mask = sparse_mask
 Tensor.mm = mm_face(Tensor.mm)

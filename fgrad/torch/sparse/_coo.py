@@ -31,6 +31,9 @@ from .._ops_creation import tensor as _tensor, zeros as _zeros
 from .._ops_shape import index_add as _index_add, index_put as _index_put
 from .._tensor import Size, Tensor
 from ..autograd.grad_mode import no_grad
+from fgrad.torch.types import Device, DType, Layout, SizeLike
+from typing import Any
+from collections.abc import Sequence
 
 __all__ = ["SparseTensor", "sparse_coo", "sparse_coo_tensor", "to_sparse"]
 
@@ -500,8 +503,10 @@ def _as_index_array(indices) -> np.ndarray:
     return ind.astype(np.int64)
 
 
-def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
-                      requires_grad=False, check_invariants=None, is_coalesced=None) -> SparseTensor:
+def sparse_coo_tensor(indices: Any, values: Any, size: SizeLike | None = None, *,
+                      dtype: DType | None = None, device: Device = None, pin_memory: bool = False,
+                      requires_grad: bool = False, check_invariants: bool | None = None,
+                      is_coalesced: bool | None = None) -> SparseTensor:
     """A sparse COO tensor with entries ``values`` at ``indices`` (``sparse_dim x nnz``);
     ``size`` defaults to the smallest shape that holds the indices.  Duplicate indices are
     allowed (they sum); out-of-range or negative indices raise, whatever
@@ -555,7 +560,8 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     return SparseTensor.make(ind, vals, size, bool(is_coalesced))
 
 
-def to_sparse(self: Tensor, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None) -> SparseTensor:
+def to_sparse(self: Tensor, sparse_dim: int | None = None, *, layout: Layout | None = None,
+              blocksize: Sequence[int] | None = None, dense_dim: int | None = None) -> SparseTensor:
     """``Tensor.to_sparse()``: the nonzero entries (or, with ``sparse_dim``, the nonzero
     slices over the first ``sparse_dim`` dimensions) as a coalesced sparse COO tensor,
     differentiable in ``self``.
@@ -588,6 +594,6 @@ def to_sparse(self: Tensor, sparse_dim=None, *, layout=None, blocksize=None, den
     return SparseTensor.make(ind, vals, self.shape, True)
 
 
-def dense_to_dense(self: Tensor, dtype=None, *, masked_grad=None) -> Tensor:
+def dense_to_dense(self: Tensor, dtype: DType | None = None, *, masked_grad: bool | None = None) -> Tensor:
     """``Tensor.to_dense()`` of a strided tensor: itself (or a cast)."""
     return self if dtype is None else self.to(dtype)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
 from typing import Any, Callable, Iterator
 
 import fgrad.torch as torch
@@ -100,7 +101,7 @@ class Module:
     training: bool
     call_super_init: bool = False
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if self.call_super_init is False and bool(kwargs):
             raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument "
                             f"'{next(iter(kwargs))}'")
@@ -131,7 +132,7 @@ class Module:
     forward: Callable[..., Any] = _forward_unimplemented
 
     # -- registration ---------------------------------------------------------------------
-    def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """Add a buffer (state that is not a parameter, e.g. BatchNorm's running_mean)."""
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
@@ -152,7 +153,7 @@ class Module:
         else:
             self._non_persistent_buffers_set.add(name)
 
-    def register_parameter(self, name: str, param) -> None:
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Add a parameter; ``param`` may be None (an absent optional parameter, like a bias)."""
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
@@ -177,7 +178,7 @@ class Module:
         else:
             self._parameters[name] = param
 
-    def add_module(self, name: str, module) -> None:
+    def add_module(self, name: str, module: Module | None) -> None:
         """Add a child module, reachable as an attribute ``name``."""
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
@@ -324,7 +325,7 @@ class Module:
         return self.__dict__.copy()
 
     # -- calling --------------------------------------------------------------------------
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if COMPILE_HOOK[0] is not None:  # torch.compile: a compiled module, or a trace running
             return COMPILE_HOOK[0](self, args, kwargs)
         d = self.__dict__
@@ -391,7 +392,7 @@ class Module:
     _call_impl_name = "_call_impl"
 
     # -- hooks ------------------------------------------------------------------------------
-    def register_forward_pre_hook(self, hook, *, prepend: bool = False,
+    def register_forward_pre_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
                                   with_kwargs: bool = False) -> RemovableHandle:
         """``hook(module, args) -> None or new args`` (``hook(module, args, kwargs)`` with
         ``with_kwargs=True``, returning None or ``(args, kwargs)``), run before ``forward``."""
@@ -403,8 +404,8 @@ class Module:
             self._forward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
-    def register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False,
-                              always_call: bool = False) -> RemovableHandle:
+    def register_forward_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                              with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
         """``hook(module, args, output) -> None or new output``, run after ``forward``."""
         handle = RemovableHandle(self._forward_hooks, extra_dict=[self._forward_hooks_with_kwargs,
                                                                   self._forward_hooks_always_called])
@@ -417,7 +418,7 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
-    def register_full_backward_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    def register_full_backward_hook(self, hook: Callable[..., Any], prepend: bool = False) -> RemovableHandle:
         """``hook(module, grad_input, grad_output) -> None or new grad_input``, run when the
         gradients with respect to the module's inputs have been computed."""
         if self._is_full_backward_hook is False:
@@ -525,7 +526,8 @@ class Module:
         for _, module in self.named_modules():
             yield module
 
-    def named_modules(self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True):
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
         """``(name, module)`` for this module (name ``prefix``) and all its descendants."""
         if memo is None:
             memo = set()
@@ -604,7 +606,7 @@ class Module:
         fn(self)
         return self
 
-    def to(self, *args, **kwargs) -> "Module":
+    def to(self, *args: Any, **kwargs: Any) -> Module:
         """``to(device)``, ``to(dtype)``, ``to(tensor)``, ``to(device, dtype)``: move and/or cast
         parameters and buffers in place (floating-point dtypes only for the cast)."""
         device, dtype, non_blocking = _parse_to(*args, **kwargs)
@@ -620,7 +622,7 @@ class Module:
 
         return self._apply(convert)
 
-    def cuda(self, device=None) -> "Module":
+    def cuda(self, device: torch.types.Device = None) -> Module:
         return self._apply(lambda t: t.cuda(device))
 
     def cpu(self) -> "Module":
@@ -662,7 +664,8 @@ class Module:
     def set_extra_state(self, state) -> None:
         raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called.")
 
-    def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
+    def state_dict(self, *args: Any, destination: dict[str, Any] | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> dict[str, Any]:
         """An ordered dict of parameters and persistent buffers keyed by dotted names, with a
         ``_metadata`` attribute holding each module's version (PyTorch's layout)."""
         if args:  # the deprecated positional form state_dict(destination, prefix, keep_vars)
@@ -744,7 +747,8 @@ class Module:
                     if input_name[0] not in self._modules and input_name[0] not in local_state:
                         unexpected_keys.append(key)
 
-    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True,
+                        assign: bool = False) -> _IncompatibleKeys:
         """Copy parameters and buffers from ``state_dict`` (in place, under no_grad; with
         ``assign=True`` the tensors are taken over instead).  Returns ``(missing_keys,
         unexpected_keys)``; with ``strict`` any mismatch raises PyTorch's RuntimeError."""

@@ -30,6 +30,7 @@ import sys
 import threading
 import traceback
 from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,7 @@ import numpy as np
 import fgrad.torch as torch
 
 from ._collate import default_collate, default_convert
-from .dataset import IterableDataset
+from .dataset import Dataset, IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, _rand_int64
 
 __all__ = ["DataLoader", "get_worker_info", "WorkerInfo"]
@@ -236,12 +237,15 @@ class DataLoader:
     worker_init_fn=None, multiprocessing_context=None, generator=None, *, prefetch_factor=None,
     persistent_workers=False, in_order=True)`` — see the module docstring."""
 
-    def __init__(self, dataset, batch_size: int | None = 1, shuffle: bool | None = None, sampler=None,
-                 batch_sampler=None, num_workers: int = 0, collate_fn=None, pin_memory: bool = False,
-                 drop_last: bool = False, timeout: float = 0, worker_init_fn=None,
-                 multiprocessing_context=None, generator=None, *, prefetch_factor: int | None = None,
-                 persistent_workers: bool = False, pin_memory_device: str = "",
-                 in_order: bool = True) -> None:
+    def __init__(self, dataset: Dataset[Any] | Sequence[Any] | Iterable[Any], batch_size: int | None = 1,
+                 shuffle: bool | None = None, sampler: Sampler | Iterable[Any] | None = None,
+                 batch_sampler: Sampler | Iterable[Sequence[Any]] | None = None, num_workers: int = 0,
+                 collate_fn: Callable[[list[Any]], Any] | None = None, pin_memory: bool = False,
+                 drop_last: bool = False, timeout: float = 0,
+                 worker_init_fn: Callable[[int], None] | None = None,
+                 multiprocessing_context: str | Any | None = None, generator: torch.Generator | None = None,
+                 *, prefetch_factor: int | None = None, persistent_workers: bool = False,
+                 pin_memory_device: str = "", in_order: bool = True) -> None:
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
                              "multiprocessing.")
@@ -341,7 +345,7 @@ class DataLoader:
             return _SingleProcessIter(self)
         return _MultiProcessIter(self)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         if self.persistent_workers and self.num_workers > 0:
             if self._iterator is None:
                 self._iterator = self._get_iterator()

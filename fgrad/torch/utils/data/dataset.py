@@ -16,9 +16,10 @@ import bisect
 import math
 import warnings
 from itertools import accumulate
-from typing import Generic, Iterable, Sequence, TypeVar
+from typing import Any, Generic, Iterable, Sequence, TypeVar
 
 import fgrad.torch as torch
+from fgrad.torch._tensor import Tensor
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "Subset", "random_split",
            "StackDataset", "ChainDataset"]
@@ -29,7 +30,7 @@ T_co = TypeVar("T_co", covariant=True)
 class Dataset(Generic[T_co]):
     """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``)."""
 
-    def __getitem__(self, index) -> T_co:
+    def __getitem__(self, index: Any) -> T_co:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
 
     def __add__(self, other: "Dataset[T_co]") -> "ConcatDataset[T_co]":
@@ -49,12 +50,12 @@ class IterableDataset(Dataset[T_co]):
 class TensorDataset(Dataset):
     """Samples are tuples ``(t[i] for t in tensors)``; all tensors share their first size."""
 
-    def __init__(self, *tensors) -> None:
+    def __init__(self, *tensors: Tensor) -> None:
         if not all(tensors[0].size(0) == t.size(0) for t in tensors):
             raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> tuple[Tensor, ...]:
         return tuple(t[index] for t in self.tensors)
 
     def __len__(self) -> int:
