@@ -462,3 +462,9 @@ if globals().get("nn") is not None:
 from .. import _docs as _docs_examples  # noqa: E402
 
 _docs_examples.attach_loaded("fgrad.torch")  # runnable examples for the functions without one (fgrad/_docs)
+
+# -- round 8: PyTorch functions the shim lacked (new modules; see docs/torch-gaps-round8.md) --
+import fgrad.torch._round8 as _round8  # noqa: E402
+
+_round8.install(globals())
+del _round8
