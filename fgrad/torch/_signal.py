@@ -79,12 +79,12 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, la
     Example::
 
         >>> import fgrad.torch as torch
-        >>> torch.blackman_window(3, periodic=False)
-        tensor([-1.4901e-08,  1.0000e+00, -1.4901e-08])
+        >>> torch.blackman_window(3, periodic=False, dtype=torch.float64)
+        tensor([0., 1., 0.], dtype=torch.float64)
     """
     def values(n, m):
         a = 2 * math.pi * n / (m - 1)
-        return 0.42 - 0.5 * np.cos(a) + 0.08 * np.cos(2 * a)
+        return 0.08 * np.cos(2 * a) - 0.5 * np.cos(a) + 0.42  # PyTorch's order: exact zeros at the ends
 
     return _window("blackman_window", window_length, periodic, dtype, layout, device, requires_grad, values)
 
@@ -189,6 +189,12 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: i
     if window is not None and (window.dim() != 1 or window.shape[0] != win):
         raise RuntimeError(head + f"expected a 1D window tensor of size equal to win_length={win}, but got "
                            f"window with size {list(window.shape)}")
+    if window is None:
+        warnings.warn("A window was not provided. A rectangular window will be applied,which is known to cause "
+                      "spectral leakage. Other windows such as torch.hann_window or torch.hamming_window are "
+                      "recommended to reduce spectral leakage.To suppress this warning and use a rectangular "
+                      "window, explicitly set `window=torch.ones(n_fft, device=<device>)`.", UserWarning,
+                      stacklevel=2)
     frames = x.unfold(-1, n_fft, hop)  # (B, n_frames, n_fft)
     w = _padded_window(window, n_fft, win, x)
     if w is None and win < n_fft:
