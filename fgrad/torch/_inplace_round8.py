@@ -67,6 +67,8 @@ _EXAMPLES = {
                         "torch.tensor([1.0, 2.0]))", "tensor([1., 0., 2.])"),
     "scatter_reduce_": ("torch.ones(2).scatter_reduce_(0, torch.tensor([0, 0, 1]), "
                         "torch.tensor([2.0, 3.0, 4.0]), 'sum')", "tensor([6., 5.])"),
+    "index_reduce_": ("torch.ones(3).index_reduce_(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), "
+                      "'prod')", "tensor([6., 1., 4.])"),
     "bitwise_left_shift_": ("torch.tensor([1, 2]).bitwise_left_shift_(2)", "tensor([4, 8])"),
     "bitwise_right_shift_": ("torch.tensor([8, 16]).bitwise_right_shift_(2)", "tensor([2, 4])"),
 }

@@ -17,6 +17,8 @@ Example::
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 import fgrad
@@ -499,6 +501,386 @@ def _prelu(self: Tensor, weight: Tensor) -> Tensor:
     return torch.nn.functional.prelu(self, weight)
 
 
+
+def histogram(input: Tensor, bins=100, *, range=None, weight: Tensor | None = None,  # noqa: A002
+              density: bool = False, out=None):
+    """Histogram of ``input`` (a float tensor): ``(hist, bin_edges)``, the last bin closed.
+    ``bins`` is a count (equal bins over ``range``, default the data's min and max) or a
+    1-D tensor of increasing edges.  Not differentiable (as in PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=3)
+        torch.return_types.histogram(
+        hist=tensor([2., 1., 1.]),
+        bin_edges=tensor([1., 2., 3., 4.]))
+    """
+    x = as_tensor_arg(input, "histogram")
+    if not x.is_floating_point():
+        raise RuntimeError(f"torch.histogram: input tensor and bins tensors should have the same dtype, but got "
+                           f"input {_type_name(x).lower()} and bins float" if isinstance(bins, Tensor) else
+                           f"\"histogram_cpu\" not implemented for '{_type_name(x)}'")
+    args = [x.detach()]
+    edges = isinstance(bins, Tensor)
+    if edges:
+        if bins.dim() != 1 or bins.numel() < 1:
+            raise RuntimeError("torch.histogram(): bins tensor should have one dimension and at least 1 element")
+        args.append(bins.detach().to(x.dtype))
+    elif int(bins) <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    if weight is not None:
+        if tuple(weight.shape) != tuple(x.shape):
+            raise RuntimeError("torch.histogram: if weight tensor is provided, it should have the same shape as "
+                               "the input tensor")
+        args.append(weight.detach().to(x.dtype))
+    rng = None if range is None else (float(range[0]), float(range[1]))
+    nbins = None if edges else int(bins)
+    has_w = weight is not None
+
+    def fn(v, *rest):
+        b = rest[0] if edges else nbins
+        w = rest[-1] if has_w else None
+        h, e = fnp.histogram(fnp.ravel(v), bins=b, range=rng, weights=None if w is None else fnp.ravel(w),
+                             density=density)
+        return lax.convert_element_type(h, v.dtype), lax.convert_element_type(e, v.dtype)
+
+    hist, bin_edges = apply_op("HistogramBackward0", ("histogram", nbins, rng, has_w, bool(density)), fn,
+                               tuple(args), multi=True)
+    if out is not None:
+        _out(hist, out[0])
+        _out(bin_edges, out[1])
+        hist, bin_edges = out
+    return _HistogramResult((hist, bin_edges))
+
+
+def unravel_index(indices: Tensor, shape) -> tuple[Tensor, ...]:
+    """The coordinates in an array of ``shape`` of flat ``indices`` (a tuple of int64 tensors).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.unravel_index(torch.tensor([4, 5]), (2, 3))
+        (tensor([1, 1]), tensor([1, 2]))
+    """
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"unravel_index(): argument 'indices' must be Tensor, not {type(indices).__name__}")
+    if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    dims = (int(shape),) if isinstance(shape, int) else tuple(int(d) for d in shape)
+    if any(d < 0 for d in dims):
+        raise ValueError("'shape' cannot have negative values, but got " + str(dims))
+    idx = indices.to(torch.int64)
+    coords = []
+    for d in reversed(dims):
+        coords.append(torch.remainder(idx, d) if d else idx * 0)
+        idx = torch.div(idx, d, rounding_mode="floor") if d else idx
+    return tuple(reversed(coords))
+
+
+def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
+    """The ``r``-element combinations of a 1-D tensor's elements, one per row
+    (differentiable: rows are gathered from ``input``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.combinations(torch.tensor([1, 2, 3]))
+        tensor([[1, 2],
+                [1, 3],
+                [2, 3]])
+    """
+    import itertools
+
+    x = as_tensor_arg(input, "combinations")
+    if x.dim() != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(x.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return torch.empty(0, dtype=x.dtype, device=x.device)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(range(x.shape[0]), r))
+    if not rows:
+        return torch.empty(0, r, dtype=x.dtype, device=x.device)
+    index = torch.tensor(rows, dtype=torch.int64, device=x.device)
+    return x[index]
+
+
+def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A copy of ``input`` whose ``diagonal(offset, dim1, dim2)`` is ``src``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.diagonal_scatter(torch.zeros(2, 3), torch.ones(2), 1)
+        tensor([[0., 1., 0.],
+                [0., 0., 1.]])
+    """
+    out = as_tensor_arg(input, "diagonal_scatter").clone()
+    _scatter_into(out.diagonal(offset, dim1, dim2), src, "diagonal_scatter")
+    return out
+
+
+def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
+    """A copy of ``input`` whose ``select(dim, index)`` is ``src``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.select_scatter(torch.zeros(2, 2), torch.ones(2), 0, 1)
+        tensor([[0., 0.],
+                [1., 1.]])
+    """
+    out = as_tensor_arg(input, "select_scatter").clone()
+    _scatter_into(out.select(dim, index), src, "select_scatter")
+    return out
+
+
+def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None,
+                  step: int = 1) -> Tensor:
+    """A copy of ``input`` whose slice ``start:end:step`` along ``dim`` is ``src``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.slice_scatter(torch.zeros(4), torch.ones(2), 0, 1, 4, 2)
+        tensor([0., 1., 0., 1.])
+    """
+    out = as_tensor_arg(input, "slice_scatter").clone()
+    d = dim % max(out.dim(), 1)
+    index = (slice(None),) * d + (slice(start, end, step),)
+    _scatter_into(out[index], src, "slice_scatter")
+    return out
+
+
+def _scatter_into(view: Tensor, src: Tensor, name: str) -> None:
+    if not isinstance(src, Tensor):
+        raise TypeError(f"{name}(): argument 'src' (position 2) must be Tensor, not {type(src).__name__}")
+    if tuple(view.shape) != tuple(src.shape):
+        raise RuntimeError(f"{name}: expected src to have a size equal to the slice of self. src size = "
+                           f"{list(src.shape)}, slice size = {list(view.shape)}")
+    view.copy_(src)
+
+
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of ``input`` with ``source`` written at the flat positions ``index``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.put(torch.zeros(2, 2), torch.tensor([0, 3]), torch.tensor([1.0, 2.0]))
+        tensor([[1., 0.],
+                [0., 2.]])
+    """
+    return as_tensor_arg(input, "put").clone().put_(index, source, accumulate)
+
+
+_INDEX_REDUCES = ("prod", "mean", "amax", "amin")
+
+
+def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
+                 include_self: bool = True) -> Tensor:
+    """Reduce (``prod``, ``mean``, ``amax``, ``amin``) the slices of ``source`` into the
+    slices ``index`` of ``input`` along ``dim`` (``scatter_reduce`` with the index broadcast).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.ones(3).index_reduce(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), "prod")
+        tensor([6., 1., 4.])
+    """
+    x = as_tensor_arg(input, "index_reduce")
+    if reduce not in _INDEX_REDUCES:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+                           f"{reduce}.")
+    if index.dim() > 1:
+        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+    d = dim % max(x.dim(), 1)
+    if source.dim() and source.shape[d] != index.numel():
+        raise RuntimeError("index_reduce_(): Number of indices should be equal to source.size(dim)")
+    shape = [1] * source.dim()
+    if source.dim():
+        shape[d] = index.numel()
+    full = index.to(torch.int64).reshape(shape).expand(source.shape) if source.dim() else index.reshape(())
+    return torch.scatter_reduce(x, d, full, source, reduce, include_self=include_self)
+
+
+def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: float | None = None, dim: int = -1) -> Tensor:
+    """The running trapezoid-rule integral of ``y`` along ``dim`` (one element shorter).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 4.0]))
+        tensor([1.5000, 4.5000])
+    """
+    v = as_tensor_arg(y, "cumulative_trapezoid")
+    if x is not None and dx is not None:
+        raise TypeError("cumulative_trapezoid() received an invalid combination of arguments: give x or dx, "
+                        "not both")
+    d = dim % max(v.dim(), 1)
+    n = v.shape[d]
+    if n == 0:
+        return v.narrow(d, 0, 0) * 1.0
+    avg = (v.narrow(d, 1, n - 1) + v.narrow(d, 0, n - 1)) / 2
+    if x is not None:
+        step = torch.diff(x, dim=-1 if x.dim() == 1 else d)
+        if x.dim() == 1:
+            shape = [1] * v.dim()
+            shape[d] = n - 1
+            step = step.reshape(shape)
+        avg = avg * step
+    elif dx is not None:
+        avg = avg * dx
+    return torch.cumsum(avg, d)
+
+
+def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tuple[Tensor, ...]:
+    """Second-order accurate central differences in the interior, one-sided differences of
+    order ``edge_order`` at the ends; one tensor per dimension in ``dim`` (default all).
+    ``spacing``: a scalar, one scalar per dimension, or coordinate tensors.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.gradient(torch.tensor([1.0, 2.0, 4.0, 8.0]))
+        (tensor([1.0000, 1.5000, 3.0000, 4.0000]),)
+    """
+    x = as_tensor_arg(input, "gradient")
+    dims = tuple(range(x.dim())) if dim is None else ((dim,) if isinstance(dim, int) else tuple(dim))
+    dims = tuple(d % max(x.dim(), 1) for d in dims)
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    for d in dims:
+        if x.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    if isinstance(spacing, (list, tuple)):
+        sp = list(spacing)
+        if len(sp) != len(dims):
+            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and "
+                               f"dim arguments to have the same length, but got a spacing argument of length "
+                               f"{len(sp)} and a dim argument of length {len(dims)}.")
+    else:
+        sp = [spacing] * len(dims)
+    if not (x.is_floating_point() or x.is_complex()):
+        x = x.to(torch.get_default_dtype())
+    coords = [s for s in sp if isinstance(s, Tensor)]
+    kinds = tuple("t" if isinstance(s, Tensor) else float(s) for s in sp)
+
+    def fn(v, *cs):
+        it = iter(cs)
+        steps = [lax.convert_element_type(next(it), v.dtype) if k == "t" else k for k in kinds]
+        r = fnp.gradient(v, *steps, axis=dims, edge_order=edge_order)
+        return tuple(r) if isinstance(r, (list, tuple)) else (r,)
+
+    return tuple(apply_op("GradientBackward0", ("gradient", dims, kinds, edge_order), fn,
+                          (x, *[c.to(x.dtype) for c in coords]), multi=True))
+
+
+def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
+    """Root-mean-square normalization over the trailing ``normalized_shape`` dimensions
+    (``eps`` defaults to the dtype's machine epsilon), times ``weight``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.rms_norm(torch.tensor([[3.0, 4.0]]), [2])
+        tensor([[0.8485, 1.1314]])
+    """
+    x = as_tensor_arg(input, "rms_norm")
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(x.shape[x.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
+                           f"{', '.join(map(str, shape))}], but got input of size{list(x.shape)}")
+    if eps is None:
+        eps = torch.finfo(x.dtype).eps
+    dims = tuple(range(x.dim() - len(shape), x.dim()))
+    y = x * torch.rsqrt((x * x).mean(dims, keepdim=True) + eps) if dims else x * torch.rsqrt(x * x + eps)
+    return y if weight is None else y * weight
+
+
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out=None):
+    """The packed LU factorization ``(LU, pivots)`` (1-based int32 LAPACK pivots), with
+    ``infos`` (zeros) when ``get_infos``; deprecated in PyTorch for ``linalg.lu_factor``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.lu(torch.tensor([[2.0, 1.0], [4.0, 5.0]]))
+        (tensor([[ 4.0000,  5.0000],
+                [ 0.5000, -1.5000]]), tensor([2, 2], dtype=torch.int32))
+    """
+    a = as_tensor_arg(A, "lu")
+    if not pivot:
+        raise RuntimeError("lu without pivoting is not implemented on the CPU")
+    if a.dim() < 2:
+        raise RuntimeError(f"linalg.lu_factor: The input tensor A must have at least 2 dimensions.")
+
+    def fn(v):
+        packed, piv, _perm = lax.linalg.lu(v)
+        return packed, lax.convert_element_type(piv + 1, np.int32)
+
+    packed, pivots = apply_op("LinalgLuFactorExBackward0", ("lu",), fn, (a,), multi=True)
+    if get_infos:
+        infos = torch.zeros(a.shape[:-2], dtype=torch.int32, device=a.device)
+        return packed, pivots, infos
+    return packed, pivots
+
+
+def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Solve ``A X = b`` from `lu`'s factorization of ``A``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> LU, piv = torch.lu(torch.tensor([[2.0, 1.0], [4.0, 5.0]]))
+        >>> torch.lu_solve(torch.tensor([[3.0], [9.0]]), LU, piv)
+        tensor([[1.],
+                [1.]])
+    """
+    rhs = as_tensor_arg(b, "lu_solve")
+    if LU_pivots.dtype != torch.int32:
+        raise RuntimeError("linalg.lu_solve: LU_pivots should be a Tensor of scalar type int32")
+    n = LU_data.shape[-1]
+
+    def fn(bv, lu_v, piv):
+        perm = lax.linalg.lu_pivots_to_permutation(piv - 1, n)
+        pb = fnp.take_along_axis(bv, fnp.broadcast_to(perm[..., None], perm.shape + (bv.shape[-1],)), axis=-2)
+        y = fsl.solve_triangular(lu_v, pb, lower=True, unit_diagonal=True)
+        return fsl.solve_triangular(lu_v, y, lower=False)
+
+    R = torch.result_type(rhs, LU_data)
+    return _out(apply_op("LinalgLuSolveBackward0", ("lu_solve", n), fn, (rhs.to(R), LU_data.to(R), LU_pivots)),
+                out)
+
+
+def _resize(self: Tensor, *sizes) -> Tensor:
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    out = self.detach().view(self.shape)
+    return out.resize_(*sizes)
+
+
+def _resize_as(self: Tensor, tensor: Tensor) -> Tensor:
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    return self.detach().view(self.shape).resize_(tensor.shape)
+
+
+class _HistogramResult(tuple):
+    """``torch.return_types.histogram``: (hist, bin_edges)."""
+
+    @property
+    def hist(self) -> Tensor:
+        return self[0]
+
+    @property
+    def bin_edges(self) -> Tensor:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"torch.return_types.histogram(\nhist={self[0]!r},\nbin_edges={self[1]!r})"
+
+
 class _FrexpResult(tuple):
     """``torch.return_types.frexp``: (mantissa, exponent)."""
 
@@ -520,7 +902,10 @@ FUNCTIONS = {
     "split_with_sizes": split_with_sizes, "adjoint": adjoint, "fill": fill, "is_same_size": is_same_size,
     "is_signed": is_signed, "is_inference": is_inference, "cov": cov, "corrcoef": corrcoef,
     "cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse, "matrix_exp": matrix_exp,
-    "vmap": vmap, **_REMOVED,
+    "vmap": vmap, "histogram": histogram, "unravel_index": unravel_index, "combinations": combinations,
+    "diagonal_scatter": diagonal_scatter, "select_scatter": select_scatter, "slice_scatter": slice_scatter,
+    "put": put, "index_reduce": index_reduce, "cumulative_trapezoid": cumulative_trapezoid,
+    "gradient": gradient, "rms_norm": rms_norm, "lu": lu, "lu_solve": lu_solve, **_REMOVED,
 }
 METHODS = {
     "bitwise_left_shift": bitwise_left_shift, "bitwise_right_shift": bitwise_right_shift, "frexp": frexp,
@@ -528,5 +913,7 @@ METHODS = {
     "split_with_sizes": split_with_sizes, "adjoint": adjoint, "is_same_size": is_same_size,
     "cov": lambda self, **kw: cov(self, **kw), "corrcoef": corrcoef, "cholesky_solve": cholesky_solve,
     "cholesky_inverse": cholesky_inverse, "matrix_exp": matrix_exp, "hardshrink": _hardshrink,
-    "prelu": _prelu, **_REMOVED,
+    "prelu": _prelu, "histogram": histogram, "diagonal_scatter": diagonal_scatter,
+    "select_scatter": select_scatter, "slice_scatter": slice_scatter, "put": put, "index_reduce": index_reduce,
+    "lu": lu, "lu_solve": lu_solve, "resize": _resize, "resize_as": _resize_as, **_REMOVED,
 }
