@@ -27,6 +27,7 @@ import fgrad.scipy.linalg as fsl
 import fgrad.numpy as fnp
 import fgrad.torch as torch
 
+from . import _ops_shape as _shape_ops
 from ._dispatch import apply_op
 from ._faces import as_tensor_arg
 from ._tensor import Tensor
@@ -866,6 +867,50 @@ def _resize_as(self: Tensor, tensor: Tensor) -> Tensor:
     return self.detach().view(self.shape).resize_(tensor.shape)
 
 
+_scatter_reduce_sum_only = _shape_ops.scatter_reduce  # its reductions without include_self / the mean's division
+
+
+def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    """Reduce (``sum``, ``prod``, ``mean``, ``amax``, ``amin``) the elements of ``src`` into
+    ``input`` at ``index`` along ``dim``; ``include_self=False`` leaves ``input``'s values
+    out where something is scattered, and ``mean`` divides by the number of values reduced.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.ones(2).scatter_reduce(0, torch.tensor([0, 0]), torch.tensor([2.0, 4.0]), "mean")
+        tensor([2.3333, 1.0000])
+    """
+    x = as_tensor_arg(input, "scatter_reduce")
+    if reduce not in ("sum", "prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    base = x
+    if not include_self:
+        hit = torch.zeros(x.shape, dtype=torch.bool, device=x.device).scatter(dim, index, True)
+        if reduce in ("sum", "mean"):
+            ident = 0
+        elif reduce == "prod":
+            ident = 1
+        elif x.is_floating_point():
+            ident = -float("inf") if reduce == "amax" else float("inf")
+        else:
+            info = torch.iinfo(x.dtype) if x.dtype != torch.bool else None
+            ident = (info.min if reduce == "amax" else info.max) if info else reduce == "amin"
+        base = torch.where(hit, torch.full((), ident, dtype=x.dtype, device=x.device), x)
+    res = _scatter_reduce_sum_only(base, dim, index, src, "sum" if reduce == "mean" else reduce)
+    if reduce != "mean":
+        return res
+    count = torch.zeros(x.shape, dtype=x.dtype, device=x.device).scatter_add(
+        dim, index, torch.ones(index.shape, dtype=x.dtype, device=x.device))
+    if include_self:
+        count = count + 1
+    count = torch.where(count == 0, torch.ones((), dtype=x.dtype, device=x.device), count)
+    if x.is_floating_point() or x.is_complex():
+        return res / count
+    return torch.div(res, count, rounding_mode="floor")
+
+
 class _HistogramResult(tuple):
     """``torch.return_types.histogram``: (hist, bin_edges)."""
 
@@ -917,3 +962,5 @@ METHODS = {
     "select_scatter": select_scatter, "slice_scatter": slice_scatter, "put": put, "index_reduce": index_reduce,
     "lu": lu, "lu_solve": lu_solve, "resize": _resize, "resize_as": _resize_as, **_REMOVED,
 }
+# existing definitions these replace (their old forms ignored include_self and the mean's division)
+REPLACE = {"scatter_reduce": scatter_reduce}

@@ -25,4 +25,7 @@ def install(namespace: dict) -> None:
         for name, fn in mod.METHODS.items():
             if name not in vars(Tensor):
                 setattr(Tensor, name, fn)
+    for name, fn in _ops_round8.REPLACE.items():
+        namespace[name] = _errors.public(fn, name)
+        setattr(Tensor, name, fn)
     _inplace_round8.install(namespace)

@@ -306,3 +306,133 @@ def test_stats_linalg_live():
         t1, t2 = torch.arange(24).reshape(2, 3, 4), pt.arange(24).reshape(2, 3, 4)
         for arg in ([1], [1, 2]):
             assert [p.tolist() for p in getattr(torch, fn)(t1, arg)] == [p.tolist() for p in getattr(pt, fn)(t2, arg)]
+
+
+# -- statistics / indexing (second batch) -------------------------------------------------
+
+
+def test_histogram_and_indexing_stored():
+    h, e = torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=3)
+    assert h.tolist() == [2.0, 1.0, 1.0] and e.tolist() == [1.0, 2.0, 3.0, 4.0]
+    r = torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=torch.tensor([0.0, 1.0, 2.0, 5.0]),
+                        weight=torch.tensor([1.0, 2.0, 3.0, 4.0]), density=True)
+    np.testing.assert_allclose(r.hist.numpy(), [0.0, 0.4, 0.2], rtol=1e-6)
+    assert [t.tolist() for t in torch.unravel_index(torch.tensor([4, 5]), (2, 3))] == [[1, 1], [1, 2]]
+    with pytest.raises(TypeError, match="integer dtype"):
+        torch.unravel_index(torch.tensor([1.0]), (2, 3))
+    assert torch.combinations(torch.tensor([1, 2, 3])).tolist() == [[1, 2], [1, 3], [2, 3]]
+    assert torch.combinations(torch.tensor([1, 2, 3]), with_replacement=True).shape == (6, 2)
+    assert torch.slice_scatter(torch.zeros(4), torch.ones(2), 0, 1, 4, 2).tolist() == [0.0, 1.0, 0.0, 1.0]
+    with pytest.raises(RuntimeError, match="slice size"):
+        torch.select_scatter(torch.zeros(2, 3), torch.ones(2), 0, 1)
+    assert torch.put(torch.zeros(2, 2), torch.tensor([0, 3]), torch.tensor([1.0, 2.0])).tolist() == [[1, 0], [0, 2]]
+    assert torch.ones(3).index_reduce(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), "prod").tolist() \
+        == [6.0, 1.0, 4.0]
+    x = torch.zeros(3)
+    assert x.index_reduce_(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), "amax") is x
+    assert x.tolist() == [3.0, 0.0, 4.0]
+    assert torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 4.0]), dx=2.0).tolist() == [3.0, 9.0]
+    (g,) = torch.gradient(torch.tensor([1.0, 2.0, 4.0, 8.0]))
+    assert g.tolist() == [1.0, 1.5, 3.0, 4.0]
+    LU, piv = torch.lu(torch.tensor([[2.0, 1.0], [4.0, 5.0]]))
+    assert piv.dtype == torch.int32 and piv.tolist() == [2, 2]
+    assert torch.lu_solve(torch.tensor([[3.0], [9.0]]), LU, piv).tolist() == [[1.0], [1.0]]
+    with pytest.warns(UserWarning, match="non-inplace resize is deprecated"):
+        assert torch.arange(4.0).resize(2, 2).shape == (2, 2)
+
+
+def test_second_batch_gradients():
+    a = torch.tensor([[2.0, 0.3, 0.2], [0.1, 1.5, 0.4], [0.7, 0.2, 3.0]], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([[1.0], [2.0], [0.5]], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda m, v: torch.lu_solve(v, *torch.lu(m)), (a, b))
+    assert torch.autograd.gradcheck(lambda m: torch.lu(m)[0], (a,))
+    d = torch.ones(3, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda m, s: torch.diagonal_scatter(m, s * 2), (a, d))
+    assert torch.autograd.gradcheck(lambda m, s: torch.select_scatter(m, s, 1, 0), (a, d))
+    assert torch.autograd.gradcheck(lambda m: torch.gradient(m, spacing=0.5, edge_order=2)[1], (a,))
+    assert torch.autograd.gradcheck(lambda m: torch.cumulative_trapezoid(m, dim=0), (a,))
+    assert torch.autograd.gradcheck(lambda m: torch.combinations(m[0], 2), (a,))
+    assert torch.autograd.gradcheck(lambda m: torch.rms_norm(m, [3], weight=d), (a,))
+    assert torch.autograd.gradcheck(
+        lambda m, s: torch.index_reduce(m, 0, torch.tensor([0, 2]), s, "prod"), (a, a[:2].detach().clone().requires_grad_()))
+
+
+def test_second_batch_live():
+    pt = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    data = rng.normal(size=(3, 5))
+    for bins, kw in ((4, {}), (3, {"range": (-1.0, 1.0)}), ("edges", {"density": True})):
+        ours_bins = torch.tensor([-2.0, 0.0, 0.5, 2.0], dtype=torch.float64) if bins == "edges" else bins
+        their_bins = pt.tensor([-2.0, 0.0, 0.5, 2.0], dtype=pt.float64) if bins == "edges" else bins
+        h1 = torch.histogram(torch.tensor(data), ours_bins, **kw)
+        h2 = pt.histogram(pt.tensor(data), their_bins, **kw)
+        np.testing.assert_allclose(h1.hist.numpy(), h2.hist.numpy(), rtol=1e-12)
+        np.testing.assert_allclose(h1.bin_edges.numpy(), h2.bin_edges.numpy(), rtol=1e-12)
+    for edge_order in (1, 2):
+        for spacing in (1, 0.5, [2.0, 3.0]):
+            g1 = torch.gradient(torch.tensor(data), spacing=spacing, edge_order=edge_order)
+            g2 = pt.gradient(pt.tensor(data), spacing=spacing, edge_order=edge_order)
+            for u, v in zip(g1, g2):
+                np.testing.assert_allclose(u.numpy(), v.numpy(), rtol=1e-12)
+    coords = np.array([0.0, 0.5, 2.0, 2.5, 4.0])
+    np.testing.assert_allclose(
+        torch.cumulative_trapezoid(torch.tensor(data), torch.tensor(coords)).numpy(),
+        pt.cumulative_trapezoid(pt.tensor(data), pt.tensor(coords)).numpy(), rtol=1e-12)
+    np.testing.assert_allclose(torch.rms_norm(torch.tensor(data), [5]).numpy(),
+                               pt.rms_norm(pt.tensor(data), [5]).numpy(), rtol=1e-12)
+    for reduce in ("prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            idx = [0, 2, 0]
+            u = torch.tensor(data).index_reduce(0, torch.tensor(idx), torch.tensor(data), reduce,
+                                                include_self=include_self)
+            v = pt.tensor(data).index_reduce(0, pt.tensor(idx), pt.tensor(data), reduce, include_self=include_self)
+            np.testing.assert_allclose(u.numpy(), v.numpy(), rtol=1e-12)
+    sq = rng.normal(size=(2, 4, 4))
+    LU1, p1 = torch.lu(torch.tensor(sq))
+    LU2, p2 = pt.linalg.lu_factor(pt.tensor(sq))
+    np.testing.assert_allclose(LU1.numpy(), LU2.numpy(), rtol=1e-10)
+    assert p1.tolist() == p2.tolist()
+    rhs = rng.normal(size=(2, 4, 3))
+    np.testing.assert_allclose(torch.lu_solve(torch.tensor(rhs), LU1, p1).numpy(),
+                               pt.linalg.lu_solve(LU2, p2, pt.tensor(rhs)).numpy(), rtol=1e-10)
+    for r in (1, 2, 3):
+        for rep in (False, True):
+            assert torch.combinations(torch.arange(4), r, rep).tolist() == pt.combinations(pt.arange(4), r, rep).tolist()
+    t1 = torch.diagonal_scatter(torch.zeros(3, 4), torch.ones(3), -1 + 1, 0, 1)
+    t2 = pt.diagonal_scatter(pt.zeros(3, 4), pt.ones(3), 0, 0, 1)
+    assert t1.tolist() == t2.tolist()
+    i = [0, 5, 11]
+    assert [t.tolist() for t in torch.unravel_index(torch.tensor(i), (3, 4))] == \
+        [t.tolist() for t in pt.unravel_index(pt.tensor(i), (3, 4))]
+
+
+def test_scatter_reduce_include_self_and_mean_regression():
+    # regression: scatter_reduce ignored include_self and did not divide for "mean"
+    data = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    index = torch.tensor([[0, 0], [2, 2], [0, 0]])
+    np.testing.assert_allclose(data.scatter_reduce(0, index, data, "mean").numpy(),
+                               [[7 / 3, 10 / 3], [3.0, 4.0], [4.0, 5.0]], rtol=1e-6)
+    assert data.scatter_reduce(0, index, data, "prod", include_self=False).tolist() == [[5.0, 12.0], [3.0, 4.0],
+                                                                                         [3.0, 4.0]]
+    assert data.scatter_reduce(0, index, data, "mean", include_self=False).tolist() == [[3.0, 4.0], [3.0, 4.0],
+                                                                                         [3.0, 4.0]]
+    x = data.clone()
+    assert x.scatter_reduce_(0, index, data, "amax", include_self=False) is x
+    assert x.tolist() == [[5.0, 6.0], [3.0, 4.0], [3.0, 4.0]]
+
+
+def test_scatter_reduce_gradients_live():
+    pt = pytest.importorskip("torch")
+    data = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    index = [[0, 0], [2, 2], [0, 0]]
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            grads = []
+            for lib in (torch, pt):
+                a = lib.tensor(data, requires_grad=True)
+                s = lib.tensor(data[::-1].copy() + 0.5, requires_grad=True)
+                r = a.scatter_reduce(0, lib.tensor(index), s, reduce, include_self=include_self)
+                (r * lib.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype=lib.float64)).sum().backward()
+                grads.append((r.detach().numpy(), a.grad.numpy(), s.grad.numpy()))
+            for u, v in zip(*grads):
+                np.testing.assert_allclose(u, v, rtol=1e-12, err_msg=f"{reduce} {include_self}")
