@@ -230,7 +230,7 @@ def chalf(self: Tensor, memory_format=None) -> Tensor:
         >>> try:
         ...     torch.ones(2).chalf()
         ... except RuntimeError as e:
-        ...     print(str(e)[:40])
+        ...     print(str(e)[:39])
         fgrad.torch: complex32 (ComplexHalf) is
     """
     raise RuntimeError("fgrad.torch: complex32 (ComplexHalf) is not supported (Tensor.chalf); use "

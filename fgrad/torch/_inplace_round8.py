@@ -91,7 +91,7 @@ def derive_inplace(name: str, op):
 
         >>> import fgrad.torch as torch
         >>> from fgrad.torch._inplace_round8 import derive_inplace
-        >>> derive_inplace("exp_", torch.Tensor.exp)(torch.zeros(2))
+        >>> derive_inplace("sinc_", torch.Tensor.sinc)(torch.zeros(2))
         tensor([1., 1.])
     """
 

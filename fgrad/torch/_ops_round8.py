@@ -115,7 +115,7 @@ def frexp(input: Tensor, *, out=None):
         >>> torch.frexp(torch.tensor([8.0, 0.75]))
         torch.return_types.frexp(
         mantissa=tensor([0.5000, 0.7500]),
-        exponent=tensor([ 4, 0], dtype=torch.int32))
+        exponent=tensor([4, 0], dtype=torch.int32))
     """
     x = as_tensor_arg(input, "frexp")
     if not x.is_floating_point():
@@ -342,12 +342,15 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
                 raise RuntimeError(f"cov(): {name} cannot be negative")
             args.append(w)
     has_f, has_a = fweights is not None, aweights is not None
+    if has_a:  # float64 weights promote a float32 input (PyTorch)
+        x = x.to(torch.promote_types(x.dtype, aweights.dtype))
+        args[0] = x
 
     def fn(v, *ws):
         f = ws[0] if has_f else None
         a = ws[-1] if has_a else None
         r = fnp.cov(v, ddof=correction, fweights=f, aweights=a)
-        return r
+        return lax.convert_element_type(r, v.dtype)  # PyTorch keeps the input's dtype
 
     return apply_op("CovBackward0", ("cov", correction, has_f, has_a), fn, tuple(args))
 

@@ -55,6 +55,10 @@ def test_windows_stored():
 
 
 def test_cov_corrcoef_stored():
+    m32 = torch.tensor([[0.0, 1.0, 2.0, 4.0], [2.0, 1.0, 0.5, -1.0]])
+    assert torch.cov(m32).dtype == torch.float32 and torch.corrcoef(m32).dtype == torch.float32
+    assert torch.cov(torch.tensor([[1, 2, 4], [2, 1, 0]])).dtype == torch.float32
+    assert torch.cov(m32, aweights=torch.tensor([1.0, 2.0, 1.0, 1.0], dtype=torch.float64)).dtype == torch.float64
     np.testing.assert_allclose(torch.cov(_matrix(torch)).numpy(), COV, rtol=1e-13)
     np.testing.assert_allclose(torch.corrcoef(_matrix(torch)).numpy(), CORR, rtol=1e-13)
 
