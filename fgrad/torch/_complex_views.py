@@ -191,10 +191,14 @@ def view_as_complex(input: Tensor) -> Tensor:
     dt = np.dtype(b.dtype)
     if dt not in _TO_COMPLEX:
         if dt == np.float16:
-            raise RuntimeError("fgrad.torch.view_as_complex: complex32 (ComplexHalf) is not supported by "
-                               "fgrad; convert the tensor to float32 first (input.float())")
-        raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got "
-                           f"a tensor of scalar type: {_scalar_name(x)}")
+            raise RuntimeError(
+                "fgrad.torch.view_as_complex: complex32 (ComplexHalf) is not supported by "
+                "fgrad; convert the tensor to float32 first (input.float())"
+            )
+        raise RuntimeError(
+            "view_as_complex is only supported for half, float and double tensors, but got "
+            f"a tensor of scalar type: {_scalar_name(x)}"
+        )
     if b.ndim == 0 or b.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
     if _traced(b):
@@ -209,15 +213,23 @@ def view_as_complex(input: Tensor) -> Tensor:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
     flat = x._storage()._flat
     pairs = (flat.shape[0] - off) // 2
-    cflat = flat[off: off + 2 * pairs].view(_TO_COMPLEX[dt])
+    cflat = flat[off : off + 2 * pairs].view(_TO_COMPLEX[dt])
     buf = _dev.as_strided(cflat, tuple(b.shape[:-1]), tuple(b.strides[:-1]), writeable=_wr(b))
     return _make_view(x, buf, "ViewAsComplexBackward0", _v_view_as_complex, ())
 
 
 def _scalar_name(x: Tensor) -> str:
-    names = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-             "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-             "bfloat16": "BFloat16"}
+    names = {
+        "int64": "Long",
+        "int32": "Int",
+        "int16": "Short",
+        "int8": "Char",
+        "uint8": "Byte",
+        "bool": "Bool",
+        "complex64": "ComplexFloat",
+        "complex128": "ComplexDouble",
+        "bfloat16": "BFloat16",
+    }
     return names.get(str(x.dtype).replace("torch.", ""), str(x.dtype))
 
 
@@ -233,17 +245,30 @@ def chalf(self: Tensor, memory_format=None) -> Tensor:
         ...     print(str(e)[:39])
         fgrad.torch: complex32 (ComplexHalf) is
     """
-    raise RuntimeError("fgrad.torch: complex32 (ComplexHalf) is not supported (Tensor.chalf); use "
-                       "Tensor.cfloat() (complex64) instead")
+    raise RuntimeError(
+        "fgrad.torch: complex32 (ComplexHalf) is not supported (Tensor.chalf); use "
+        "Tensor.cfloat() (complex64) instead"
+    )
 
 
 FUNCTIONS = {
-    "conj": conj, "conj_physical": conj_physical, "conj_physical_": conj_physical_,
-    "resolve_conj": resolve_conj, "resolve_neg": resolve_neg, "is_conj": is_conj, "is_neg": is_neg,
-    "view_as_real": view_as_real, "view_as_complex": view_as_complex,
+    "conj": conj,
+    "conj_physical": conj_physical,
+    "conj_physical_": conj_physical_,
+    "resolve_conj": resolve_conj,
+    "resolve_neg": resolve_neg,
+    "is_conj": is_conj,
+    "is_neg": is_neg,
+    "view_as_real": view_as_real,
+    "view_as_complex": view_as_complex,
 }
 METHODS = {
-    "conj": conj, "conj_physical": conj_physical, "conj_physical_": conj_physical_,
-    "resolve_conj": resolve_conj, "resolve_neg": resolve_neg, "is_conj": is_conj, "is_neg": is_neg,
+    "conj": conj,
+    "conj_physical": conj_physical,
+    "conj_physical_": conj_physical_,
+    "resolve_conj": resolve_conj,
+    "resolve_neg": resolve_neg,
+    "is_conj": is_conj,
+    "is_neg": is_neg,
     "chalf": chalf,
 }

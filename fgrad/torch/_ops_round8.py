@@ -43,15 +43,20 @@ def _int_operands(name: str, input, other) -> tuple[Tensor, Tensor]:
     other = other if isinstance(other, Tensor) else torch.tensor(other, device=input.device)
     for t in (input, other):
         if t.is_floating_point() or t.is_complex() or t.dtype == torch.bool:
-            raise RuntimeError(f"\"{name}_cpu\" not implemented for "
-                               f"'{_type_name(t)}'")
+            raise RuntimeError(f"\"{name}_cpu\" not implemented for '{_type_name(t)}'")
     return input, other
 
 
 def _type_name(t: Tensor) -> str:
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-            "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(
-                str(t.dtype).replace("torch.", ""), str(t.dtype))
+    return {
+        "float32": "Float",
+        "float64": "Double",
+        "float16": "Half",
+        "bfloat16": "BFloat16",
+        "bool": "Bool",
+        "complex64": "ComplexFloat",
+        "complex128": "ComplexDouble",
+    }.get(str(t.dtype).replace("torch.", ""), str(t.dtype))
 
 
 def _shift(name: str, input, other, left: bool) -> Tensor:
@@ -162,24 +167,34 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
         tensor([False,  True, False])
     """
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
-        raise TypeError("isin() received an invalid combination of arguments - got (Elements, Test): "
-                        "at least one of them must be a Tensor")
+        raise TypeError(
+            "isin() received an invalid combination of arguments - got (Elements, Test): "
+            "at least one of them must be a Tensor"
+        )
     like = elements if isinstance(elements, Tensor) else test_elements
     e = _operand(elements, like)
     t = _operand(test_elements, like)
-    return apply_op("IsinBackward0", ("isin", bool(invert)),
-                    lambda a, b: fnp.isin(a, b, invert=invert), (e.detach(), t.detach()))
+    return apply_op(
+        "IsinBackward0",
+        ("isin", bool(invert)),
+        lambda a, b: fnp.isin(a, b, invert=invert),
+        (e.detach(), t.detach()),
+    )
 
 
 def _split_dims(name: str, x: Tensor, sections, dim: int, min_dims: int) -> tuple[Tensor, ...]:
     if x.dim() < min_dims:
-        raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} dimension, but got a "
-                           f"tensor with {x.dim()} dimensions!")
+        raise RuntimeError(
+            f"torch.{name} requires a tensor with at least {min_dims} dimension, but got a "
+            f"tensor with {x.dim()} dimensions!"
+        )
     if isinstance(sections, int):
         n = x.shape[dim]
         if sections == 0 or n % sections:
-            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size of the "
-                               f"dimension {n} is not divisible by the split_size {sections}!")
+            raise RuntimeError(
+                f"torch.{name} attempted to split along dimension {dim}, but the size of the "
+                f"dimension {n} is not divisible by the split_size {sections}!"
+            )
     return torch.tensor_split(x, sections, dim)
 
 
@@ -233,8 +248,10 @@ def split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple[Tensor, 
     sizes = [int(s) for s in split_sizes]
     d = dim % max(x.dim(), 1)
     if sum(sizes) != x.shape[d] or any(s < 0 for s in sizes):
-        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {x.shape[d]} (input tensor's "
-                           f"size at dimension {dim}), but got split_sizes={sizes}")
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {x.shape[d]} (input tensor's "
+            f"size at dimension {dim}), but got split_sizes={sizes}"
+        )
     return tuple(torch.split(x, sizes, d))
 
 
@@ -250,8 +267,9 @@ def adjoint(input: Tensor) -> Tensor:
     """
     x = as_tensor_arg(input, "adjoint")
     if x.dim() < 2:
-        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got "
-                           f"{x.dim()}-D tensor.")
+        raise RuntimeError(
+            f"tensor.adjoint() is only supported on matrices or batches of matrices. Got {x.dim()}-D tensor."
+        )
     return torch.conj(x.transpose(-2, -1))
 
 
@@ -305,8 +323,9 @@ def is_inference(input: Tensor) -> bool:
     return False
 
 
-def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
-        aweights: Tensor | None = None) -> Tensor:
+def cov(
+    input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None
+) -> Tensor:
     """Covariance of the variables in the rows of ``input`` (observations in columns).
 
     Example::
@@ -318,26 +337,36 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     """
     x = as_tensor_arg(input, "cov")
     if x.dim() > 2:
-        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
-                           f"{x.dim()} dimensions")
+        raise RuntimeError(
+            f"cov(): expected input to have two or fewer dimensions but got an input with "
+            f"{x.dim()} dimensions"
+        )
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.get_default_dtype())
     args = [x]
     for w, name in ((fweights, "fweights"), (aweights, "aweights")):
         if w is not None:
             if w.dim() > 1:
-                raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got {name} with "
-                                   f"{w.dim()} dimensions")
+                raise RuntimeError(
+                    f"cov(): expected {name} to have one or fewer dimensions but got {name} with "
+                    f"{w.dim()} dimensions"
+                )
             n_obs = x.shape[-1] if x.dim() else 1
             if w.numel() != n_obs:
-                raise RuntimeError(f"cov(): expected {name} to have the same numel as there are observations in "
-                                   f"the input but got {w.numel()} != {n_obs}")
+                raise RuntimeError(
+                    f"cov(): expected {name} to have the same numel as there are observations in "
+                    f"the input but got {w.numel()} != {n_obs}"
+                )
             if name == "fweights" and (w.is_floating_point() or w.is_complex()):
-                raise RuntimeError("cov(): expected fweights to have integral dtype but got fweights with "
-                                   f"{_type_name(w)} dtype")
+                raise RuntimeError(
+                    "cov(): expected fweights to have integral dtype but got fweights with "
+                    f"{_type_name(w)} dtype"
+                )
             if name == "aweights" and not w.is_floating_point():
-                raise RuntimeError("cov(): expected aweights to have floating point dtype but got aweights with "
-                                   f"{_type_name(w)} dtype")
+                raise RuntimeError(
+                    "cov(): expected aweights to have floating point dtype but got aweights with "
+                    f"{_type_name(w)} dtype"
+                )
             if bool((w < 0).any()):
                 raise RuntimeError(f"cov(): {name} cannot be negative")
             args.append(w)
@@ -390,9 +419,11 @@ def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False, *, out: Tensor | N
     b = as_tensor_arg(B, "cholesky_solve")
     f = as_tensor_arg(L, "cholesky_solve")
     if b.dim() < 2 or f.dim() < 2:
-        raise RuntimeError(f"b should have at least 2 dimensions, but has {b.dim()} dimensions instead"
-                           if b.dim() < 2 else
-                           f"u should have at least 2 dimensions, but has {f.dim()} dimensions instead")
+        raise RuntimeError(
+            f"b should have at least 2 dimensions, but has {b.dim()} dimensions instead"
+            if b.dim() < 2
+            else f"u should have at least 2 dimensions, but has {f.dim()} dimensions instead"
+        )
     R = torch.result_type(b, f)
     if not (R.is_floating_point or R.is_complex):
         raise RuntimeError(f"cholesky_solve: expected floating point or complex inputs, got {R}")
@@ -418,8 +449,10 @@ def cholesky_inverse(L: Tensor, upper: bool = False, *, out: Tensor | None = Non
     """
     f = as_tensor_arg(L, "cholesky_inverse")
     if f.dim() < 2 or f.shape[-1] != f.shape[-2]:
-        raise RuntimeError(f"A must be batches of square matrices, but they are {f.shape[-2] if f.dim() > 1 else 1}"
-                           f" by {f.shape[-1] if f.dim() else 1} matrices")
+        raise RuntimeError(
+            f"A must be batches of square matrices, but they are {f.shape[-2] if f.dim() > 1 else 1}"
+            f" by {f.shape[-1] if f.dim() else 1} matrices"
+        )
     eye = torch.eye(f.shape[-1], dtype=f.dtype, device=f.device).expand(f.shape)
     return _out(cholesky_solve(eye, f, upper), out)
 
@@ -436,10 +469,14 @@ def matrix_exp(input: Tensor) -> Tensor:
     """
     x = as_tensor_arg(input, "matrix_exp")
     if x.dim() < 2 or x.shape[-1] != x.shape[-2]:
-        raise RuntimeError("linalg.matrix_exp: A must be batches of square matrices, but they are "
-                           f"{x.shape[-2] if x.dim() > 1 else 1} by {x.shape[-1] if x.dim() else 1} matrices")
+        raise RuntimeError(
+            "linalg.matrix_exp: A must be batches of square matrices, but they are "
+            f"{x.shape[-2] if x.dim() > 1 else 1} by {x.shape[-1] if x.dim() else 1} matrices"
+        )
     if not (x.is_floating_point() or x.is_complex()):
-        raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as input. Got {_type_name(x)}")
+        raise RuntimeError(
+            f"linalg.matrix_exp: Expected a floating point or complex tensor as input. Got {_type_name(x)}"
+        )
     return apply_op("LinalgMatrixExpBackward0", ("matrix_exp",), _expm, (x,))
 
 
@@ -454,34 +491,48 @@ def _removed(name: str, text: str):
         raise RuntimeError(text)
 
     fn.__name__ = name
-    fn.__doc__ = (f"Removed from PyTorch: raises PyTorch's RuntimeError.\n\nExample::\n\n"
-                  f"    >>> import fgrad.torch as torch\n    >>> try:\n    ...     torch.{name}(torch.eye(2))\n"
-                  f"    ... except RuntimeError as e:\n    ...     print(str(e).split(' ')[0])\n    This\n")
+    fn.__doc__ = (
+        f"Removed from PyTorch: raises PyTorch's RuntimeError.\n\nExample::\n\n"
+        f"    >>> import fgrad.torch as torch\n    >>> try:\n    ...     torch.{name}(torch.eye(2))\n"
+        f"    ... except RuntimeError as e:\n    ...     print(str(e).split(' ')[0])\n    This\n"
+    )
     return fn
 
 
 _REMOVED = {
-    "lstsq": _removed("lstsq", "This function was deprecated since version 1.9 and is now removed. "
-                      "`torch.linalg.lstsq` has its arguments reversed and does not return the QR decomposition "
-                      "in the returned tuple (although it returns other information about the problem).\n\n"
-                      "To get the QR decomposition consider using `torch.linalg.qr`.\n\n"
-                      "The returned solution in `torch.lstsq` stored the residuals of the solution in the last m - n "
-                      "columns of the returned value whenever m > n. In torch.linalg.lstsq, the residuals are in the "
-                      "field 'residuals' of the returned named tuple.\n\nThe unpacking of the solution, as in\n"
-                      "X, _ = torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced with:\n"
-                      "X = torch.linalg.lstsq(A, B).solution"),
-    "solve": _removed("solve", "This function was deprecated since version 1.9 and is now removed. "
-                      "`torch.linalg.solve` has its arguments reversed and does not return the LU factorization.\n\n"
-                      "To get the LU factorization see `torch.lu`, which can be used with `torch.lu_solve` or "
-                      "`torch.lu_unpack`.\nX = torch.solve(B, A).solution should be replaced with:\n"
-                      "X = torch.linalg.solve(A, B)"),
-    "eig": _removed("eig", "This function was deprecated since version 1.9 and is now removed. "
-                    "`torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than real "
-                    "tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced with:\n"
-                    "L_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, eigenvectors=True) should be "
-                    "replaced with:\nL_complex, V_complex = torch.linalg.eig(A)"),
-    "symeig": _removed("symeig", "This function was deprecated since version 1.9 and is now removed. "
-                       "Please use the `torch.linalg.eigh` function instead."),
+    "lstsq": _removed(
+        "lstsq",
+        "This function was deprecated since version 1.9 and is now removed. "
+        "`torch.linalg.lstsq` has its arguments reversed and does not return the QR decomposition "
+        "in the returned tuple (although it returns other information about the problem).\n\n"
+        "To get the QR decomposition consider using `torch.linalg.qr`.\n\n"
+        "The returned solution in `torch.lstsq` stored the residuals of the solution in the last m - n "
+        "columns of the returned value whenever m > n. In torch.linalg.lstsq, the residuals are in the "
+        "field 'residuals' of the returned named tuple.\n\nThe unpacking of the solution, as in\n"
+        "X, _ = torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced with:\n"
+        "X = torch.linalg.lstsq(A, B).solution",
+    ),
+    "solve": _removed(
+        "solve",
+        "This function was deprecated since version 1.9 and is now removed. "
+        "`torch.linalg.solve` has its arguments reversed and does not return the LU factorization.\n\n"
+        "To get the LU factorization see `torch.lu`, which can be used with `torch.lu_solve` or "
+        "`torch.lu_unpack`.\nX = torch.solve(B, A).solution should be replaced with:\n"
+        "X = torch.linalg.solve(A, B)",
+    ),
+    "eig": _removed(
+        "eig",
+        "This function was deprecated since version 1.9 and is now removed. "
+        "`torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than real "
+        "tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced with:\n"
+        "L_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, eigenvectors=True) should be "
+        "replaced with:\nL_complex, V_complex = torch.linalg.eig(A)",
+    ),
+    "symeig": _removed(
+        "symeig",
+        "This function was deprecated since version 1.9 and is now removed. "
+        "Please use the `torch.linalg.eigh` function instead.",
+    ),
 }
 
 
@@ -505,9 +556,15 @@ def _prelu(self: Tensor, weight: Tensor) -> Tensor:
     return torch.nn.functional.prelu(self, weight)
 
 
-
-def histogram(input: Tensor, bins=100, *, range=None, weight: Tensor | None = None,  # noqa: A002
-              density: bool = False, out=None):
+def histogram(
+    input: Tensor,
+    bins=100,
+    *,
+    range=None,
+    weight: Tensor | None = None,  # noqa: A002
+    density: bool = False,
+    out=None,
+):
     """Histogram of ``input`` (a float tensor): ``(hist, bin_edges)``, the last bin closed.
     ``bins`` is a count (equal bins over ``range``, default the data's min and max) or a
     1-D tensor of increasing edges.  Not differentiable (as in PyTorch).
@@ -522,21 +579,28 @@ def histogram(input: Tensor, bins=100, *, range=None, weight: Tensor | None = No
     """
     x = as_tensor_arg(input, "histogram")
     if not x.is_floating_point():
-        raise RuntimeError(f"torch.histogram: input tensor and bins tensors should have the same dtype, but got "
-                           f"input {_type_name(x).lower()} and bins float" if isinstance(bins, Tensor) else
-                           f"\"histogram_cpu\" not implemented for '{_type_name(x)}'")
+        raise RuntimeError(
+            f"torch.histogram: input tensor and bins tensors should have the same dtype, but got "
+            f"input {_type_name(x).lower()} and bins float"
+            if isinstance(bins, Tensor)
+            else f"\"histogram_cpu\" not implemented for '{_type_name(x)}'"
+        )
     args = [x.detach()]
     edges = isinstance(bins, Tensor)
     if edges:
         if bins.dim() != 1 or bins.numel() < 1:
-            raise RuntimeError("torch.histogram(): bins tensor should have one dimension and at least 1 element")
+            raise RuntimeError(
+                "torch.histogram(): bins tensor should have one dimension and at least 1 element"
+            )
         args.append(bins.detach().to(x.dtype))
     elif int(bins) <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     if weight is not None:
         if tuple(weight.shape) != tuple(x.shape):
-            raise RuntimeError("torch.histogram: if weight tensor is provided, it should have the same shape as "
-                               "the input tensor")
+            raise RuntimeError(
+                "torch.histogram: if weight tensor is provided, it should have the same shape as "
+                "the input tensor"
+            )
         args.append(weight.detach().to(x.dtype))
     rng = None if range is None else (float(range[0]), float(range[1]))
     nbins = None if edges else int(bins)
@@ -545,12 +609,14 @@ def histogram(input: Tensor, bins=100, *, range=None, weight: Tensor | None = No
     def fn(v, *rest):
         b = rest[0] if edges else nbins
         w = rest[-1] if has_w else None
-        h, e = fnp.histogram(fnp.ravel(v), bins=b, range=rng, weights=None if w is None else fnp.ravel(w),
-                             density=density)
+        h, e = fnp.histogram(
+            fnp.ravel(v), bins=b, range=rng, weights=None if w is None else fnp.ravel(w), density=density
+        )
         return lax.convert_element_type(h, v.dtype), lax.convert_element_type(e, v.dtype)
 
-    hist, bin_edges = apply_op("HistogramBackward0", ("histogram", nbins, rng, has_w, bool(density)), fn,
-                               tuple(args), multi=True)
+    hist, bin_edges = apply_op(
+        "HistogramBackward0", ("histogram", nbins, rng, has_w, bool(density)), fn, tuple(args), multi=True
+    )
     if out is not None:
         _out(hist, out[0])
         _out(bin_edges, out[1])
@@ -641,8 +707,9 @@ def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
     return out
 
 
-def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None,
-                  step: int = 1) -> Tensor:
+def slice_scatter(
+    input: Tensor, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1
+) -> Tensor:
     """A copy of ``input`` whose slice ``start:end:step`` along ``dim`` is ``src``.
 
     Example::
@@ -662,8 +729,10 @@ def _scatter_into(view: Tensor, src: Tensor, name: str) -> None:
     if not isinstance(src, Tensor):
         raise TypeError(f"{name}(): argument 'src' (position 2) must be Tensor, not {type(src).__name__}")
     if tuple(view.shape) != tuple(src.shape):
-        raise RuntimeError(f"{name}: expected src to have a size equal to the slice of self. src size = "
-                           f"{list(src.shape)}, slice size = {list(view.shape)}")
+        raise RuntimeError(
+            f"{name}: expected src to have a size equal to the slice of self. src size = "
+            f"{list(src.shape)}, slice size = {list(view.shape)}"
+        )
     view.copy_(src)
 
 
@@ -683,8 +752,9 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
 _INDEX_REDUCES = ("prod", "mean", "amax", "amin")
 
 
-def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
-                 include_self: bool = True) -> Tensor:
+def index_reduce(
+    input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True
+) -> Tensor:
     """Reduce (``prod``, ``mean``, ``amax``, ``amin``) the slices of ``source`` into the
     slices ``index`` of ``input`` along ``dim`` (``scatter_reduce`` with the index broadcast).
 
@@ -696,8 +766,9 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
     """
     x = as_tensor_arg(input, "index_reduce")
     if reduce not in _INDEX_REDUCES:
-        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
-                           f"{reduce}.")
+        raise RuntimeError(
+            f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}."
+        )
     if index.dim() > 1:
         raise IndexError("index_reduce_(): Index is supposed to be a vector")
     d = dim % max(x.dim(), 1)
@@ -710,7 +781,9 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
     return torch.scatter_reduce(x, d, full, source, reduce, include_self=include_self)
 
 
-def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: float | None = None, dim: int = -1) -> Tensor:
+def cumulative_trapezoid(
+    y: Tensor, x: Tensor | None = None, *, dx: float | None = None, dim: int = -1
+) -> Tensor:
     """The running trapezoid-rule integral of ``y`` along ``dim`` (one element shorter).
 
     Example::
@@ -721,8 +794,9 @@ def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: float | None
     """
     v = as_tensor_arg(y, "cumulative_trapezoid")
     if x is not None and dx is not None:
-        raise TypeError("cumulative_trapezoid() received an invalid combination of arguments: give x or dx, "
-                        "not both")
+        raise TypeError(
+            "cumulative_trapezoid() received an invalid combination of arguments: give x or dx, not both"
+        )
     d = dim % max(v.dim(), 1)
     n = v.shape[d]
     if n == 0:
@@ -762,9 +836,11 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tupl
     if isinstance(spacing, (list, tuple)):
         sp = list(spacing)
         if len(sp) != len(dims):
-            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and "
-                               f"dim arguments to have the same length, but got a spacing argument of length "
-                               f"{len(sp)} and a dim argument of length {len(dims)}.")
+            raise RuntimeError(
+                f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and "
+                f"dim arguments to have the same length, but got a spacing argument of length "
+                f"{len(sp)} and a dim argument of length {len(dims)}."
+            )
     else:
         sp = [spacing] * len(dims)
     if not (x.is_floating_point() or x.is_complex()):
@@ -778,11 +854,20 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tupl
         r = fnp.gradient(v, *steps, axis=dims, edge_order=edge_order)
         return tuple(r) if isinstance(r, (list, tuple)) else (r,)
 
-    return tuple(apply_op("GradientBackward0", ("gradient", dims, kinds, edge_order), fn,
-                          (x, *[c.to(x.dtype) for c in coords]), multi=True))
+    return tuple(
+        apply_op(
+            "GradientBackward0",
+            ("gradient", dims, kinds, edge_order),
+            fn,
+            (x, *[c.to(x.dtype) for c in coords]),
+            multi=True,
+        )
+    )
 
 
-def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
+def rms_norm(
+    input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None
+) -> Tensor:
     """Root-mean-square normalization over the trailing ``normalized_shape`` dimensions
     (``eps`` defaults to the dtype's machine epsilon), times ``weight``.
 
@@ -794,9 +879,11 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps:
     """
     x = as_tensor_arg(input, "rms_norm")
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    if tuple(x.shape[x.dim() - len(shape):]) != shape:
-        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
-                           f"{', '.join(map(str, shape))}], but got input of size{list(x.shape)}")
+    if tuple(x.shape[x.dim() - len(shape) :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape [*, "
+            f"{', '.join(map(str, shape))}], but got input of size{list(x.shape)}"
+        )
     if eps is None:
         eps = torch.finfo(x.dtype).eps
     dims = tuple(range(x.dim() - len(shape), x.dim()))
@@ -819,7 +906,7 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out=None):
     if not pivot:
         raise RuntimeError("lu without pivoting is not implemented on the CPU")
     if a.dim() < 2:
-        raise RuntimeError(f"linalg.lu_factor: The input tensor A must have at least 2 dimensions.")
+        raise RuntimeError("linalg.lu_factor: The input tensor A must have at least 2 dimensions.")
 
     def fn(v):
         packed, piv, _perm = lax.linalg.lu(v)
@@ -855,8 +942,9 @@ def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor, *, out: Tensor | Non
         return fsl.solve_triangular(lu_v, y, lower=False)
 
     R = torch.result_type(rhs, LU_data)
-    return _out(apply_op("LinalgLuSolveBackward0", ("lu_solve", n), fn, (rhs.to(R), LU_data.to(R), LU_pivots)),
-                out)
+    return _out(
+        apply_op("LinalgLuSolveBackward0", ("lu_solve", n), fn, (rhs.to(R), LU_data.to(R), LU_pivots)), out
+    )
 
 
 def _resize(self: Tensor, *sizes) -> Tensor:
@@ -870,11 +958,14 @@ def _resize_as(self: Tensor, tensor: Tensor) -> Tensor:
     return self.detach().view(self.shape).resize_(tensor.shape)
 
 
-_scatter_reduce_sum_only = _shape_ops.scatter_reduce  # its reductions without include_self / the mean's division
+_scatter_reduce_sum_only = (
+    _shape_ops.scatter_reduce
+)  # its reductions without include_self / the mean's division
 
 
-def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
-                   include_self: bool = True) -> Tensor:
+def scatter_reduce(
+    input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+) -> Tensor:
     """Reduce (``sum``, ``prod``, ``mean``, ``amax``, ``amin``) the elements of ``src`` into
     ``input`` at ``index`` along ``dim``; ``include_self=False`` leaves ``input``'s values
     out where something is scattered, and ``mean`` divides by the number of values reduced.
@@ -905,7 +996,8 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     if reduce != "mean":
         return res
     count = torch.zeros(x.shape, dtype=x.dtype, device=x.device).scatter_add(
-        dim, index, torch.ones(index.shape, dtype=x.dtype, device=x.device))
+        dim, index, torch.ones(index.shape, dtype=x.dtype, device=x.device)
+    )
     if include_self:
         count = count + 1
     count = torch.where(count == 0, torch.ones((), dtype=x.dtype, device=x.device), count)
@@ -945,25 +1037,70 @@ class _FrexpResult(tuple):
 
 
 FUNCTIONS = {
-    "bitwise_left_shift": bitwise_left_shift, "bitwise_right_shift": bitwise_right_shift, "frexp": frexp,
-    "nextafter": nextafter, "isin": isin, "hsplit": hsplit, "vsplit": vsplit, "dsplit": dsplit,
-    "split_with_sizes": split_with_sizes, "adjoint": adjoint, "fill": fill, "is_same_size": is_same_size,
-    "is_signed": is_signed, "is_inference": is_inference, "cov": cov, "corrcoef": corrcoef,
-    "cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse, "matrix_exp": matrix_exp,
-    "vmap": vmap, "histogram": histogram, "unravel_index": unravel_index, "combinations": combinations,
-    "diagonal_scatter": diagonal_scatter, "select_scatter": select_scatter, "slice_scatter": slice_scatter,
-    "put": put, "index_reduce": index_reduce, "cumulative_trapezoid": cumulative_trapezoid,
-    "gradient": gradient, "rms_norm": rms_norm, "lu": lu, "lu_solve": lu_solve, **_REMOVED,
+    "bitwise_left_shift": bitwise_left_shift,
+    "bitwise_right_shift": bitwise_right_shift,
+    "frexp": frexp,
+    "nextafter": nextafter,
+    "isin": isin,
+    "hsplit": hsplit,
+    "vsplit": vsplit,
+    "dsplit": dsplit,
+    "split_with_sizes": split_with_sizes,
+    "adjoint": adjoint,
+    "fill": fill,
+    "is_same_size": is_same_size,
+    "is_signed": is_signed,
+    "is_inference": is_inference,
+    "cov": cov,
+    "corrcoef": corrcoef,
+    "cholesky_solve": cholesky_solve,
+    "cholesky_inverse": cholesky_inverse,
+    "matrix_exp": matrix_exp,
+    "vmap": vmap,
+    "histogram": histogram,
+    "unravel_index": unravel_index,
+    "combinations": combinations,
+    "diagonal_scatter": diagonal_scatter,
+    "select_scatter": select_scatter,
+    "slice_scatter": slice_scatter,
+    "put": put,
+    "index_reduce": index_reduce,
+    "cumulative_trapezoid": cumulative_trapezoid,
+    "gradient": gradient,
+    "rms_norm": rms_norm,
+    "lu": lu,
+    "lu_solve": lu_solve,
+    **_REMOVED,
 }
 METHODS = {
-    "bitwise_left_shift": bitwise_left_shift, "bitwise_right_shift": bitwise_right_shift, "frexp": frexp,
-    "nextafter": nextafter, "hsplit": hsplit, "vsplit": vsplit, "dsplit": dsplit,
-    "split_with_sizes": split_with_sizes, "adjoint": adjoint, "is_same_size": is_same_size,
-    "cov": lambda self, **kw: cov(self, **kw), "corrcoef": corrcoef, "cholesky_solve": cholesky_solve,
-    "cholesky_inverse": cholesky_inverse, "matrix_exp": matrix_exp, "hardshrink": _hardshrink,
-    "prelu": _prelu, "histogram": histogram, "diagonal_scatter": diagonal_scatter,
-    "select_scatter": select_scatter, "slice_scatter": slice_scatter, "put": put, "index_reduce": index_reduce,
-    "lu": lu, "lu_solve": lu_solve, "resize": _resize, "resize_as": _resize_as, **_REMOVED,
+    "bitwise_left_shift": bitwise_left_shift,
+    "bitwise_right_shift": bitwise_right_shift,
+    "frexp": frexp,
+    "nextafter": nextafter,
+    "hsplit": hsplit,
+    "vsplit": vsplit,
+    "dsplit": dsplit,
+    "split_with_sizes": split_with_sizes,
+    "adjoint": adjoint,
+    "is_same_size": is_same_size,
+    "cov": lambda self, **kw: cov(self, **kw),
+    "corrcoef": corrcoef,
+    "cholesky_solve": cholesky_solve,
+    "cholesky_inverse": cholesky_inverse,
+    "matrix_exp": matrix_exp,
+    "hardshrink": _hardshrink,
+    "prelu": _prelu,
+    "histogram": histogram,
+    "diagonal_scatter": diagonal_scatter,
+    "select_scatter": select_scatter,
+    "slice_scatter": slice_scatter,
+    "put": put,
+    "index_reduce": index_reduce,
+    "lu": lu,
+    "lu_solve": lu_solve,
+    "resize": _resize,
+    "resize_as": _resize_as,
+    **_REMOVED,
 }
 # existing definitions these replace (their old forms ignored include_self and the mean's division)
 REPLACE = {"scatter_reduce": scatter_reduce}

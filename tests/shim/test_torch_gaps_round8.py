@@ -10,17 +10,34 @@ import pytest
 import fgrad.torch as torch
 
 # PyTorch 2.13 (CPU), float64
-STFT_ROW0 = [(-2.3500672255626722 + 0j), (1.7397158623901983 - 1.1102230246251565e-16j),
-             (-0.7079457646887302 + 1.1102230246251565e-16j), (0.26028413760980174 + 0j), (-0.23404124505986745 + 0j)]
+STFT_ROW0 = [
+    (-2.3500672255626722 + 0j),
+    (1.7397158623901983 - 1.1102230246251565e-16j),
+    (-0.7079457646887302 + 1.1102230246251565e-16j),
+    (0.26028413760980174 + 0j),
+    (-0.23404124505986745 + 0j),
+]
 STFT_SHAPE = (5, 11)
 HANN5 = [0.0, 0.3454915028125263, 0.9045084971874737, 0.9045084971874737, 0.3454915028125264]
-KAISER6 = [5.2773441320097665e-05, 0.054759364131249516, 0.5188447216723606, 1.0, 0.5188447216723606,
-           0.054759364131249516]
+KAISER6 = [
+    5.2773441320097665e-05,
+    0.054759364131249516,
+    0.5188447216723606,
+    1.0,
+    0.5188447216723606,
+    0.054759364131249516,
+]
 BLACK5 = [0.0, 0.33999999999999997, 1.0, 0.3400000000000001, 0.0]
-COV = [[2.9166666666666665, -2.125, 0.3333333333333333], [-2.125, 1.5625, -0.3333333333333333],
-       [0.3333333333333333, -0.3333333333333333, 0.6666666666666666]]
-CORR = [[1.0, -0.9954180744075039, 0.23904572186687872], [-0.9954180744075039, 1.0, -0.3265986323710904],
-        [0.23904572186687872, -0.32659863237109044, 1.0]]
+COV = [
+    [2.9166666666666665, -2.125, 0.3333333333333333],
+    [-2.125, 1.5625, -0.3333333333333333],
+    [0.3333333333333333, -0.3333333333333333, 0.6666666666666666],
+]
+CORR = [
+    [1.0, -0.9954180744075039, 0.23904572186687872],
+    [-0.9954180744075039, 1.0, -0.3265986323710904],
+    [0.23904572186687872, -0.32659863237109044, 1.0],
+]
 
 
 def _signal(lib):
@@ -35,8 +52,9 @@ def _matrix(lib):
 
 
 def test_stft_stored():
-    s = torch.stft(_signal(torch), 8, hop_length=2, window=torch.hann_window(8, dtype=torch.float64),
-                   return_complex=True)
+    s = torch.stft(
+        _signal(torch), 8, hop_length=2, window=torch.hann_window(8, dtype=torch.float64), return_complex=True
+    )
     assert tuple(s.shape) == STFT_SHAPE and s.dtype == torch.complex128
     np.testing.assert_allclose(s[:, 0].numpy(), STFT_ROW0, atol=1e-12)
 
@@ -44,9 +62,12 @@ def test_stft_stored():
 def test_windows_stored():
     np.testing.assert_allclose(torch.hann_window(5, dtype=torch.float64).numpy(), HANN5, atol=1e-15)
     np.testing.assert_allclose(torch.kaiser_window(6, dtype=torch.float64).numpy(), KAISER6, rtol=1e-12)
-    np.testing.assert_array_equal(torch.blackman_window(5, periodic=False, dtype=torch.float64).numpy()[[0, 4]], 0)
-    np.testing.assert_allclose(torch.blackman_window(5, periodic=False, dtype=torch.float64).numpy(), BLACK5,
-                               atol=1e-15)
+    np.testing.assert_array_equal(
+        torch.blackman_window(5, periodic=False, dtype=torch.float64).numpy()[[0, 4]], 0
+    )
+    np.testing.assert_allclose(
+        torch.blackman_window(5, periodic=False, dtype=torch.float64).numpy(), BLACK5, atol=1e-15
+    )
     assert torch.hann_window(3).dtype == torch.float32
     assert torch.hann_window(1).tolist() == [1.0] and torch.hann_window(0).shape == (0,)
     assert torch.hann_window(3, requires_grad=True).requires_grad
@@ -58,7 +79,10 @@ def test_cov_corrcoef_stored():
     m32 = torch.tensor([[0.0, 1.0, 2.0, 4.0], [2.0, 1.0, 0.5, -1.0]])
     assert torch.cov(m32).dtype == torch.float32 and torch.corrcoef(m32).dtype == torch.float32
     assert torch.cov(torch.tensor([[1, 2, 4], [2, 1, 0]])).dtype == torch.float32
-    assert torch.cov(m32, aweights=torch.tensor([1.0, 2.0, 1.0, 1.0], dtype=torch.float64)).dtype == torch.float64
+    assert (
+        torch.cov(m32, aweights=torch.tensor([1.0, 2.0, 1.0, 1.0], dtype=torch.float64)).dtype
+        == torch.float64
+    )
     np.testing.assert_allclose(torch.cov(_matrix(torch)).numpy(), COV, rtol=1e-13)
     np.testing.assert_allclose(torch.corrcoef(_matrix(torch)).numpy(), CORR, rtol=1e-13)
 
@@ -79,13 +103,16 @@ def test_view_as_real_shares_storage_both_ways():
     assert sub.stride() == (2,)
 
 
-@pytest.mark.parametrize("bad, message", [
-    (lambda: torch.ones(3), "last dimension of size 2"),
-    (lambda: torch.ones(2, 2).t(), "last dimension with stride 1"),
-    (lambda: torch.ones(2, 3)[:, :2], "stride divisible by 2"),
-    (lambda: torch.ones(4)[1:3], "storage_offset divisible by 2"),
-    (lambda: torch.ones(2, dtype=torch.int64), "scalar type: Long"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (lambda: torch.ones(3), "last dimension of size 2"),
+        (lambda: torch.ones(2, 2).t(), "last dimension with stride 1"),
+        (lambda: torch.ones(2, 3)[:, :2], "stride divisible by 2"),
+        (lambda: torch.ones(4)[1:3], "storage_offset divisible by 2"),
+        (lambda: torch.ones(2, dtype=torch.int64), "scalar type: Long"),
+    ],
+)
 def test_view_as_complex_errors(bad, message):
     with pytest.raises(RuntimeError, match=message):
         torch.view_as_complex(bad())
@@ -128,7 +155,9 @@ def test_istft_inverts_stft_and_errors():
     x = _signal(torch)
     w = torch.hann_window(8, dtype=torch.float64)
     s = torch.stft(x, 8, hop_length=2, window=w, return_complex=True)
-    np.testing.assert_allclose(torch.istft(s, 8, hop_length=2, window=w, length=20).numpy(), x.numpy(), atol=1e-12)
+    np.testing.assert_allclose(
+        torch.istft(s, 8, hop_length=2, window=w, length=20).numpy(), x.numpy(), atol=1e-12
+    )
     with pytest.raises(RuntimeError, match="return_complex parameter be given"):
         torch.stft(x, 8)
     with pytest.raises(RuntimeError, match="expected 0 < n_fft"):
@@ -142,12 +171,14 @@ def test_istft_inverts_stft_and_errors():
 def test_stft_istft_gradients():
     x = _signal(torch).requires_grad_()
     w = torch.hann_window(8, dtype=torch.float64)
-    assert torch.autograd.gradcheck(lambda v: torch.view_as_real(torch.stft(v, 8, hop_length=2, window=w,
-                                                                               return_complex=True)), (x,))
+    assert torch.autograd.gradcheck(
+        lambda v: torch.view_as_real(torch.stft(v, 8, hop_length=2, window=w, return_complex=True)), (x,)
+    )
     s = torch.stft(x.detach(), 8, hop_length=2, window=w, return_complex=True)
     r = torch.view_as_real(s).contiguous().requires_grad_()
     assert torch.autograd.gradcheck(
-        lambda v: torch.istft(torch.view_as_complex(v), 8, hop_length=2, window=w, length=20), (r,))
+        lambda v: torch.istft(torch.view_as_complex(v), 8, hop_length=2, window=w, length=20), (r,)
+    )
 
 
 def test_generic_inplace_twins():
@@ -184,15 +215,23 @@ def test_misc_stored():
     with pytest.raises(RuntimeError, match="sum exactly"):
         torch.split_with_sizes(torch.arange(5), [2, 2])
     assert torch.adjoint(torch.tensor([[1 + 1j, 2]])).tolist() == [[1 - 1j], [2 + 0j]]
-    assert torch.is_same_size(torch.zeros(2), torch.ones(2)) and not torch.is_signed(torch.tensor([1], dtype=torch.uint8))
+    assert torch.is_same_size(torch.zeros(2), torch.ones(2)) and not torch.is_signed(
+        torch.tensor([1], dtype=torch.uint8)
+    )
     assert torch.fill(torch.zeros(2), 3.0).tolist() == [3.0, 3.0]
     for name in ("lstsq", "solve", "eig", "symeig"):
         with pytest.raises(RuntimeError, match="removed"):
             getattr(torch.eye(2), name)(torch.eye(2))
-    np.testing.assert_allclose(torch.matrix_exp(torch.tensor([[0.0, 1.0], [-1.0, 0.0]])).numpy(),
-                               [[np.cos(1), np.sin(1)], [-np.sin(1), np.cos(1)]], rtol=1e-6)
-    np.testing.assert_allclose(torch.cholesky_inverse(torch.tensor([[2.0, 0.0], [1.0, 1.0]])).numpy(),
-                               [[0.5, -0.5], [-0.5, 1.0]], rtol=1e-6)
+    np.testing.assert_allclose(
+        torch.matrix_exp(torch.tensor([[0.0, 1.0], [-1.0, 0.0]])).numpy(),
+        [[np.cos(1), np.sin(1)], [-np.sin(1), np.cos(1)]],
+        rtol=1e-6,
+    )
+    np.testing.assert_allclose(
+        torch.cholesky_inverse(torch.tensor([[2.0, 0.0], [1.0, 1.0]])).numpy(),
+        [[0.5, -0.5], [-0.5, 1.0]],
+        rtol=1e-6,
+    )
     assert torch.vmap(torch.dot)(torch.ones(3, 2), torch.ones(3, 2)).tolist() == [2.0, 2.0, 2.0]
 
 
@@ -257,13 +296,21 @@ def test_signal_live():
             for periodic in (True, False):
                 a = getattr(torch, name)(n, periodic, dtype=torch.float64)
                 b = getattr(pt, name)(n, periodic, dtype=pt.float64)
-                np.testing.assert_allclose(a.numpy(), b.numpy(), atol=1e-14, err_msg=f"{name}({n}, {periodic})")
-    cases = [dict(n_fft=8, hop_length=2), dict(n_fft=8, win_length=6, center=False),
-             dict(n_fft=6, hop_length=3, normalized=True, pad_mode="constant"), dict(n_fft=8, onesided=False)]
+                np.testing.assert_allclose(
+                    a.numpy(), b.numpy(), atol=1e-14, err_msg=f"{name}({n}, {periodic})"
+                )
+    cases = [
+        dict(n_fft=8, hop_length=2),
+        dict(n_fft=8, win_length=6, center=False),
+        dict(n_fft=6, hop_length=3, normalized=True, pad_mode="constant"),
+        dict(n_fft=8, onesided=False),
+    ]
     for kw in cases:
         xs = (_signal(torch), _signal(pt))
-        ws = (torch.hann_window(kw.get("win_length", kw["n_fft"]), dtype=torch.float64),
-              pt.hann_window(kw.get("win_length", kw["n_fft"]), dtype=pt.float64))
+        ws = (
+            torch.hann_window(kw.get("win_length", kw["n_fft"]), dtype=torch.float64),
+            pt.hann_window(kw.get("win_length", kw["n_fft"]), dtype=pt.float64),
+        )
         a = torch.stft(xs[0], window=ws[0], return_complex=True, **kw)
         b = pt.stft(xs[1], window=ws[1], return_complex=True, **kw)
         np.testing.assert_allclose(a.numpy(), b.numpy(), atol=1e-12, err_msg=str(kw))
@@ -274,42 +321,66 @@ def test_signal_live():
             with pytest.raises(RuntimeError, match="window overlap add min"):
                 torch.istft(a, window=ws[0], length=20, **ikw)
             continue
-        np.testing.assert_allclose(torch.istft(a, window=ws[0], length=20, **ikw).numpy(),
-                                   pt.istft(b, window=ws[1], length=20, **ikw).numpy(), atol=1e-12)
+        np.testing.assert_allclose(
+            torch.istft(a, window=ws[0], length=20, **ikw).numpy(),
+            pt.istft(b, window=ws[1], length=20, **ikw).numpy(),
+            atol=1e-12,
+        )
     batch = (torch.stack([_signal(torch)] * 2), pt.stack([_signal(pt)] * 2))
-    np.testing.assert_allclose(torch.stft(batch[0], 8, return_complex=True).numpy(),
-                               pt.stft(batch[1], 8, return_complex=True).numpy(), atol=1e-12)
+    np.testing.assert_allclose(
+        torch.stft(batch[0], 8, return_complex=True).numpy(),
+        pt.stft(batch[1], 8, return_complex=True).numpy(),
+        atol=1e-12,
+    )
 
 
 def test_stats_linalg_live():
     pt = pytest.importorskip("torch")
     m1, m2 = _matrix(torch), _matrix(pt)
-    np.testing.assert_allclose(torch.cov(m1, correction=0).numpy(), pt.cov(m2, correction=0).numpy(), rtol=1e-12)
+    np.testing.assert_allclose(
+        torch.cov(m1, correction=0).numpy(), pt.cov(m2, correction=0).numpy(), rtol=1e-12
+    )
     fw, aw = [1, 2, 1, 3], [0.5, 1.0, 2.0, 1.0]
     np.testing.assert_allclose(
         torch.cov(m1, fweights=torch.tensor(fw), aweights=torch.tensor(aw, dtype=torch.float64)).numpy(),
-        pt.cov(m2, fweights=pt.tensor(fw), aweights=pt.tensor(aw, dtype=pt.float64)).numpy(), rtol=1e-12)
+        pt.cov(m2, fweights=pt.tensor(fw), aweights=pt.tensor(aw, dtype=pt.float64)).numpy(),
+        rtol=1e-12,
+    )
     a = np.array([[2.0, 0.3], [0.1, 1.5]])
-    np.testing.assert_allclose(torch.matrix_exp(torch.tensor(a)).numpy(), pt.matrix_exp(pt.tensor(a)).numpy(),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        torch.matrix_exp(torch.tensor(a)).numpy(), pt.matrix_exp(pt.tensor(a)).numpy(), rtol=1e-12
+    )
     L = np.array([[2.0, 0.0], [0.5, 1.0]])
     B = np.array([[1.0, 2.0], [3.0, -1.0]])
     for upper in (False, True):
         f = L.T if upper else L
-        np.testing.assert_allclose(torch.cholesky_solve(torch.tensor(B), torch.tensor(f), upper).numpy(),
-                                   pt.cholesky_solve(pt.tensor(B), pt.tensor(f), upper).numpy(), rtol=1e-12)
+        np.testing.assert_allclose(
+            torch.cholesky_solve(torch.tensor(B), torch.tensor(f), upper).numpy(),
+            pt.cholesky_solve(pt.tensor(B), pt.tensor(f), upper).numpy(),
+            rtol=1e-12,
+        )
     x = np.array([1.0, 2.0, -3.0])
     y = np.array([2.0, 1.0, -3.0])
-    np.testing.assert_array_equal(torch.nextafter(torch.tensor(x), torch.tensor(y)).numpy(),
-                                  pt.nextafter(pt.tensor(x), pt.tensor(y)).numpy())
+    np.testing.assert_array_equal(
+        torch.nextafter(torch.tensor(x), torch.tensor(y)).numpy(),
+        pt.nextafter(pt.tensor(x), pt.tensor(y)).numpy(),
+    )
     for sh in (0, 3, 63, 64, -1):
         v = [5, -5, 1 << 40]
-        assert torch.bitwise_left_shift(torch.tensor(v), sh).tolist() == pt.bitwise_left_shift(pt.tensor(v), sh).tolist()
-        assert torch.bitwise_right_shift(torch.tensor(v), sh).tolist() == pt.bitwise_right_shift(pt.tensor(v), sh).tolist()
+        assert (
+            torch.bitwise_left_shift(torch.tensor(v), sh).tolist()
+            == pt.bitwise_left_shift(pt.tensor(v), sh).tolist()
+        )
+        assert (
+            torch.bitwise_right_shift(torch.tensor(v), sh).tolist()
+            == pt.bitwise_right_shift(pt.tensor(v), sh).tolist()
+        )
     for fn in ("hsplit", "vsplit", "dsplit"):
         t1, t2 = torch.arange(24).reshape(2, 3, 4), pt.arange(24).reshape(2, 3, 4)
         for arg in ([1], [1, 2]):
-            assert [p.tolist() for p in getattr(torch, fn)(t1, arg)] == [p.tolist() for p in getattr(pt, fn)(t2, arg)]
+            assert [p.tolist() for p in getattr(torch, fn)(t1, arg)] == [
+                p.tolist() for p in getattr(pt, fn)(t2, arg)
+            ]
 
 
 # -- statistics / indexing (second batch) -------------------------------------------------
@@ -318,8 +389,12 @@ def test_stats_linalg_live():
 def test_histogram_and_indexing_stored():
     h, e = torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=3)
     assert h.tolist() == [2.0, 1.0, 1.0] and e.tolist() == [1.0, 2.0, 3.0, 4.0]
-    r = torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=torch.tensor([0.0, 1.0, 2.0, 5.0]),
-                        weight=torch.tensor([1.0, 2.0, 3.0, 4.0]), density=True)
+    r = torch.histogram(
+        torch.tensor([1.0, 2.0, 1.0, 4.0]),
+        bins=torch.tensor([0.0, 1.0, 2.0, 5.0]),
+        weight=torch.tensor([1.0, 2.0, 3.0, 4.0]),
+        density=True,
+    )
     np.testing.assert_allclose(r.hist.numpy(), [0.0, 0.4, 0.2], rtol=1e-6)
     assert [t.tolist() for t in torch.unravel_index(torch.tensor([4, 5]), (2, 3))] == [[1, 1], [1, 2]]
     with pytest.raises(TypeError, match="integer dtype"):
@@ -329,9 +404,13 @@ def test_histogram_and_indexing_stored():
     assert torch.slice_scatter(torch.zeros(4), torch.ones(2), 0, 1, 4, 2).tolist() == [0.0, 1.0, 0.0, 1.0]
     with pytest.raises(RuntimeError, match="slice size"):
         torch.select_scatter(torch.zeros(2, 3), torch.ones(2), 0, 1)
-    assert torch.put(torch.zeros(2, 2), torch.tensor([0, 3]), torch.tensor([1.0, 2.0])).tolist() == [[1, 0], [0, 2]]
-    assert torch.ones(3).index_reduce(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), "prod").tolist() \
-        == [6.0, 1.0, 4.0]
+    assert torch.put(torch.zeros(2, 2), torch.tensor([0, 3]), torch.tensor([1.0, 2.0])).tolist() == [
+        [1, 0],
+        [0, 2],
+    ]
+    assert torch.ones(3).index_reduce(
+        0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), "prod"
+    ).tolist() == [6.0, 1.0, 4.0]
     x = torch.zeros(3)
     assert x.index_reduce_(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), "amax") is x
     assert x.tolist() == [3.0, 0.0, 4.0]
@@ -346,7 +425,9 @@ def test_histogram_and_indexing_stored():
 
 
 def test_second_batch_gradients():
-    a = torch.tensor([[2.0, 0.3, 0.2], [0.1, 1.5, 0.4], [0.7, 0.2, 3.0]], dtype=torch.float64, requires_grad=True)
+    a = torch.tensor(
+        [[2.0, 0.3, 0.2], [0.1, 1.5, 0.4], [0.7, 0.2, 3.0]], dtype=torch.float64, requires_grad=True
+    )
     b = torch.tensor([[1.0], [2.0], [0.5]], dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradcheck(lambda m, v: torch.lu_solve(v, *torch.lu(m)), (a, b))
     assert torch.autograd.gradcheck(lambda m: torch.lu(m)[0], (a,))
@@ -358,7 +439,9 @@ def test_second_batch_gradients():
     assert torch.autograd.gradcheck(lambda m: torch.combinations(m[0], 2), (a,))
     assert torch.autograd.gradcheck(lambda m: torch.rms_norm(m, [3], weight=d), (a,))
     assert torch.autograd.gradcheck(
-        lambda m, s: torch.index_reduce(m, 0, torch.tensor([0, 2]), s, "prod"), (a, a[:2].detach().clone().requires_grad_()))
+        lambda m, s: torch.index_reduce(m, 0, torch.tensor([0, 2]), s, "prod"),
+        (a, a[:2].detach().clone().requires_grad_()),
+    )
 
 
 def test_second_batch_live():
@@ -381,15 +464,21 @@ def test_second_batch_live():
     coords = np.array([0.0, 0.5, 2.0, 2.5, 4.0])
     np.testing.assert_allclose(
         torch.cumulative_trapezoid(torch.tensor(data), torch.tensor(coords)).numpy(),
-        pt.cumulative_trapezoid(pt.tensor(data), pt.tensor(coords)).numpy(), rtol=1e-12)
-    np.testing.assert_allclose(torch.rms_norm(torch.tensor(data), [5]).numpy(),
-                               pt.rms_norm(pt.tensor(data), [5]).numpy(), rtol=1e-12)
+        pt.cumulative_trapezoid(pt.tensor(data), pt.tensor(coords)).numpy(),
+        rtol=1e-12,
+    )
+    np.testing.assert_allclose(
+        torch.rms_norm(torch.tensor(data), [5]).numpy(), pt.rms_norm(pt.tensor(data), [5]).numpy(), rtol=1e-12
+    )
     for reduce in ("prod", "mean", "amax", "amin"):
         for include_self in (True, False):
             idx = [0, 2, 0]
-            u = torch.tensor(data).index_reduce(0, torch.tensor(idx), torch.tensor(data), reduce,
-                                                include_self=include_self)
-            v = pt.tensor(data).index_reduce(0, pt.tensor(idx), pt.tensor(data), reduce, include_self=include_self)
+            u = torch.tensor(data).index_reduce(
+                0, torch.tensor(idx), torch.tensor(data), reduce, include_self=include_self
+            )
+            v = pt.tensor(data).index_reduce(
+                0, pt.tensor(idx), pt.tensor(data), reduce, include_self=include_self
+            )
             np.testing.assert_allclose(u.numpy(), v.numpy(), rtol=1e-12)
     sq = rng.normal(size=(2, 4, 4))
     LU1, p1 = torch.lu(torch.tensor(sq))
@@ -397,29 +486,45 @@ def test_second_batch_live():
     np.testing.assert_allclose(LU1.numpy(), LU2.numpy(), rtol=1e-10)
     assert p1.tolist() == p2.tolist()
     rhs = rng.normal(size=(2, 4, 3))
-    np.testing.assert_allclose(torch.lu_solve(torch.tensor(rhs), LU1, p1).numpy(),
-                               pt.linalg.lu_solve(LU2, p2, pt.tensor(rhs)).numpy(), rtol=1e-10)
+    np.testing.assert_allclose(
+        torch.lu_solve(torch.tensor(rhs), LU1, p1).numpy(),
+        pt.linalg.lu_solve(LU2, p2, pt.tensor(rhs)).numpy(),
+        rtol=1e-10,
+    )
     for r in (1, 2, 3):
         for rep in (False, True):
-            assert torch.combinations(torch.arange(4), r, rep).tolist() == pt.combinations(pt.arange(4), r, rep).tolist()
+            assert (
+                torch.combinations(torch.arange(4), r, rep).tolist()
+                == pt.combinations(pt.arange(4), r, rep).tolist()
+            )
     t1 = torch.diagonal_scatter(torch.zeros(3, 4), torch.ones(3), -1 + 1, 0, 1)
     t2 = pt.diagonal_scatter(pt.zeros(3, 4), pt.ones(3), 0, 0, 1)
     assert t1.tolist() == t2.tolist()
     i = [0, 5, 11]
-    assert [t.tolist() for t in torch.unravel_index(torch.tensor(i), (3, 4))] == \
-        [t.tolist() for t in pt.unravel_index(pt.tensor(i), (3, 4))]
+    assert [t.tolist() for t in torch.unravel_index(torch.tensor(i), (3, 4))] == [
+        t.tolist() for t in pt.unravel_index(pt.tensor(i), (3, 4))
+    ]
 
 
 def test_scatter_reduce_include_self_and_mean_regression():
     # regression: scatter_reduce ignored include_self and did not divide for "mean"
     data = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
     index = torch.tensor([[0, 0], [2, 2], [0, 0]])
-    np.testing.assert_allclose(data.scatter_reduce(0, index, data, "mean").numpy(),
-                               [[7 / 3, 10 / 3], [3.0, 4.0], [4.0, 5.0]], rtol=1e-6)
-    assert data.scatter_reduce(0, index, data, "prod", include_self=False).tolist() == [[5.0, 12.0], [3.0, 4.0],
-                                                                                         [3.0, 4.0]]
-    assert data.scatter_reduce(0, index, data, "mean", include_self=False).tolist() == [[3.0, 4.0], [3.0, 4.0],
-                                                                                         [3.0, 4.0]]
+    np.testing.assert_allclose(
+        data.scatter_reduce(0, index, data, "mean").numpy(),
+        [[7 / 3, 10 / 3], [3.0, 4.0], [4.0, 5.0]],
+        rtol=1e-6,
+    )
+    assert data.scatter_reduce(0, index, data, "prod", include_self=False).tolist() == [
+        [5.0, 12.0],
+        [3.0, 4.0],
+        [3.0, 4.0],
+    ]
+    assert data.scatter_reduce(0, index, data, "mean", include_self=False).tolist() == [
+        [3.0, 4.0],
+        [3.0, 4.0],
+        [3.0, 4.0],
+    ]
     x = data.clone()
     assert x.scatter_reduce_(0, index, data, "amax", include_self=False) is x
     assert x.tolist() == [[5.0, 6.0], [3.0, 4.0], [3.0, 4.0]]
