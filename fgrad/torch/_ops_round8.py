@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+import builtins
 import warnings
 
 import numpy as np
@@ -1006,6 +1007,87 @@ def scatter_reduce(
     return torch.div(res, count, rounding_mode="floor")
 
 
+def histogramdd(
+    input: Tensor,
+    bins=10,
+    *,
+    range=None,
+    weight: Tensor | None = None,  # noqa: A002
+    density: bool = False,
+):
+    """Multi-dimensional histogram of the rows of ``input`` (``(N, D)``, or ``(..., D)``):
+    ``(hist, bin_edges)`` with one edges tensor per dimension.  ``bins``: a count, one count
+    per dimension, or a list of edge tensors; ``range``: a flat ``[lo0, hi0, lo1, hi1, ...]``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.histogramdd(torch.tensor([[0.0, 1.0], [1.0, 0.0]]), bins=2).hist
+        tensor([[0., 1.],
+                [1., 0.]])
+    """
+    x = as_tensor_arg(input, "histogramdd")
+    if not x.is_floating_point():
+        raise RuntimeError(f"\"histogramdd\" not implemented for '{_type_name(x)}'")
+    d = x.shape[-1] if x.dim() else 1
+    pts = x.detach().reshape(-1, d)
+    args = [pts]
+    if isinstance(bins, int):
+        bins = [bins] * d
+    edges = [isinstance(b, Tensor) for b in bins]
+    if len(bins) != d:
+        raise RuntimeError(
+            f"histogramdd: expected {d} sequences of bin edges for each of the {d} dimensions in the "
+            f"input, but got {len(bins)}"
+        )
+    counts = tuple(None if e else int(b) for b, e in zip(bins, edges))
+    args += [b.detach().to(x.dtype) for b, e in zip(bins, edges) if e]
+    rng = (
+        None
+        if range is None
+        else tuple((float(range[2 * k]), float(range[2 * k + 1])) for k in builtins_range(d))
+    )
+    has_w = weight is not None
+    if has_w:
+        args.append(weight.detach().reshape(-1).to(x.dtype))
+
+    def fn(v, *rest):
+        it = iter(rest)
+        bs = [next(it) if e else c for e, c in zip(edges, counts)]
+        w = next(it) if has_w else None
+        h, es = fnp.histogramdd(v, bins=bs, range=rng, weights=w, density=density)
+        return (lax.convert_element_type(h, v.dtype),) + tuple(
+            lax.convert_element_type(e, v.dtype) for e in es
+        )
+
+    outs = apply_op(
+        "HistogramddBackward0",
+        ("histogramdd", tuple(edges), counts, rng, has_w, bool(density)),
+        fn,
+        tuple(args),
+        multi=True,
+    )
+    return _HistogramddResult((outs[0], tuple(outs[1:])))
+
+
+builtins_range = builtins.range
+
+
+class _HistogramddResult(tuple):
+    """``torch.return_types.histogramdd``: (hist, bin_edges)."""
+
+    @property
+    def hist(self) -> Tensor:
+        return self[0]
+
+    @property
+    def bin_edges(self) -> tuple[Tensor, ...]:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"torch.return_types.histogramdd(\nhist={self[0]!r},\nbin_edges={self[1]!r})"
+
+
 class _HistogramResult(tuple):
     """``torch.return_types.histogram``: (hist, bin_edges)."""
 
@@ -1067,6 +1149,7 @@ FUNCTIONS = {
     "index_reduce": index_reduce,
     "cumulative_trapezoid": cumulative_trapezoid,
     "gradient": gradient,
+    "histogramdd": histogramdd,
     "rms_norm": rms_norm,
     "lu": lu,
     "lu_solve": lu_solve,

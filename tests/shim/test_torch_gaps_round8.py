@@ -545,3 +545,22 @@ def test_scatter_reduce_gradients_live():
                 grads.append((r.detach().numpy(), a.grad.numpy(), s.grad.numpy()))
             for u, v in zip(*grads):
                 np.testing.assert_allclose(u, v, rtol=1e-12, err_msg=f"{reduce} {include_self}")
+
+
+def test_histogramdd_stored_and_live():
+    pts = [[0.0, 1.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0]]
+    r = torch.histogramdd(torch.tensor(pts), bins=[3, 3], weight=torch.tensor([1.0, 2.0, 4.0, 8.0]))
+    assert r.hist.tolist() == [[0.0, 1.0, 0.0], [2.0, 0.0, 0.0], [4.0, 0.0, 8.0]]
+    assert len(r.bin_edges) == 2
+    pt = pytest.importorskip("torch")
+    data = np.random.default_rng(1).normal(size=(20, 3))
+    for kw in (
+        {"bins": 3},
+        {"bins": [2, 3, 4], "density": True},
+        {"bins": 2, "range": [-1.0, 1, -1, 1, -2, 2]},
+    ):
+        a = torch.histogramdd(torch.tensor(data), **kw)
+        b = pt.histogramdd(pt.tensor(data), **kw)
+        np.testing.assert_allclose(a.hist.numpy(), b.hist.numpy(), rtol=1e-12)
+        for u, v in zip(a.bin_edges, b.bin_edges):
+            np.testing.assert_allclose(u.numpy(), v.numpy(), rtol=1e-12)
