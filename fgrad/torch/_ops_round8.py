@@ -1166,7 +1166,7 @@ METHODS = {
     "split_with_sizes": split_with_sizes,
     "adjoint": adjoint,
     "is_same_size": is_same_size,
-    "cov": lambda self, **kw: cov(self, **kw),
+    "cov": cov,
     "corrcoef": corrcoef,
     "cholesky_solve": cholesky_solve,
     "cholesky_inverse": cholesky_inverse,
