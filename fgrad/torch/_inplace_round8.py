@@ -144,7 +144,9 @@ def derive_inplace(name: str, op):
                 f"{name}(): argument 'input' (position 1) must be Tensor, not {type(self).__name__}"
             )
         src = self
-        if torch.is_grad_enabled() and tracks_grad(self):
+        if torch.is_grad_enabled() and any(
+            isinstance(a, Tensor) and tracks_grad(a) for a in (self, *args, *kwargs.values())
+        ):
             # the op must not save the buffer this write overwrites: it reads a clone
             src = self.clone()
             args = tuple(src if a is self else a for a in args)

@@ -564,3 +564,12 @@ def test_histogramdd_stored_and_live():
         np.testing.assert_allclose(a.hist.numpy(), b.hist.numpy(), rtol=1e-12)
         for u, v in zip(a.bin_edges, b.bin_edges):
             np.testing.assert_allclose(u.numpy(), v.numpy(), rtol=1e-12)
+
+
+def test_inplace_twin_with_only_the_other_operand_tracking_gradients():
+    # the op's saved ``self`` must be the old value, not the overwritten buffer
+    x = torch.tensor([1.0, 2.0])
+    y = torch.tensor([2.0, 3.0], requires_grad=True)
+    x.xlogy_(y)
+    x.sum().backward()
+    np.testing.assert_allclose(y.grad.numpy(), [0.5, 2.0 / 3.0], rtol=1e-6)
