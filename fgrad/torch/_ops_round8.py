@@ -296,6 +296,9 @@ def is_same_size(input: Tensor, other: Tensor) -> bool:
         >>> torch.is_same_size(torch.zeros(2, 3), torch.ones(2, 3))
         True
     """
+    for arg, label in ((input, "input"), (other, "other")):
+        if not isinstance(arg, Tensor):
+            raise TypeError(f"is_same_size(): argument '{label}' must be Tensor, not {type(arg).__name__}")
     return tuple(input.shape) == tuple(other.shape)
 
 
@@ -321,6 +324,10 @@ def is_inference(input: Tensor) -> bool:
         >>> torch.is_inference(torch.zeros(1))
         False
     """
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+        )
     return False
 
 
@@ -904,6 +911,9 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out=None):
                 [ 0.5000, -1.5000]]), tensor([2, 2], dtype=torch.int32))
     """
     a = as_tensor_arg(A, "lu")
+    for flag, label in ((pivot, "pivot"), (get_infos, "get_infos")):
+        if not isinstance(flag, bool):
+            raise TypeError(f"lu(): argument '{label}' must be bool, not {type(flag).__name__}")
     if not pivot:
         raise RuntimeError("lu without pivoting is not implemented on the CPU")
     if a.dim() < 2:
@@ -955,6 +965,10 @@ def _resize(self: Tensor, *sizes) -> Tensor:
 
 
 def _resize_as(self: Tensor, tensor: Tensor) -> Tensor:
+    if not isinstance(tensor, Tensor):
+        raise TypeError(
+            f"resize_as(): argument 'the_template' (position 1) must be Tensor, not {type(tensor).__name__}"
+        )
     warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
     return self.detach().view(self.shape).resize_(tensor.shape)
 
