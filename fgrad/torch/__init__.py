@@ -470,3 +470,7 @@ if globals().get("nn") is not None:
 from .. import _docs as _docs_examples  # noqa: E402
 
 _docs_examples.attach_loaded("fgrad.torch")  # runnable examples for the functions without one (fgrad/_docs)
+
+# -- round 8: PyTorch functions the shim lacked (new modules; see docs/torch-gaps-round8.md) --
+# (loaded by name, as fft and special: they are written with fgrad.torch's own functions)
+_importlib.import_module(f"{__name__}._round8").install(globals())

@@ -893,17 +893,18 @@ def _inplace_functional(self, fn, args):
 
 def _view_mask(base, view) -> np.ndarray:
     """Boolean array of ``base``'s shape: True where ``view``'s memory lies."""
+    # in bytes: a view may have another dtype than its base (``real``/``imag`` of a complex
+    # tensor, ``view_as_real``, ``view_as_complex``); a base element is in the view when any
+    # of its bytes is
     bb, vb = base._buf, view._buf
-    st = base._storage()
-    n = st._flat.shape[0]
-    mflat = np.zeros(n, np.int8)
-    item = bb.itemsize
-    voff = view.storage_offset()
-    vview = np.lib.stride_tricks.as_strided(mflat[voff:], vb.shape, tuple(s // item for s in vb.strides))
-    vview[...] = 1
-    boff = base.storage_offset()
-    bview = np.lib.stride_tricks.as_strided(mflat[boff:], bb.shape, tuple(s // item for s in bb.strides))
-    return bview.astype(bool)
+    flat = base._storage()._flat
+    mbytes = np.zeros(flat.shape[0] * flat.itemsize, np.int8)
+    strided = np.lib.stride_tricks.as_strided
+    voff = view.storage_offset() * vb.itemsize
+    strided(mbytes[voff:], tuple(vb.shape) + (vb.itemsize,), tuple(vb.strides) + (1,))[...] = 1
+    boff = base.storage_offset() * bb.itemsize
+    bview = strided(mbytes[boff:], tuple(bb.shape) + (bb.itemsize,), tuple(bb.strides) + (1,))
+    return bview.any(axis=-1)
 
 
 def _apply_vfn(chain, x):
@@ -923,8 +924,21 @@ def _copyslices_fn(chain, op_fn, op_key):
         v = _apply_vfn(chain, base)
         nv = op_fn(v, *others)
         _, f_vjp = vjp(lambda b: _apply_vfn(chain, b), base)
-        (placed,) = f_vjp(ew.convert_element_type(nv, base.dtype))
-        return ew.select(mask, placed, base)
+        nv = ew.convert_element_type(nv, v.dtype)
+        if _dtype_kind(v.dtype) == _dtype_kind(base.dtype):
+            (placed,) = f_vjp(nv)
+            return ew.select(mask, placed, base)
+        # a view of another dtype (``real``/``imag``, ``view_as_real``/``view_as_complex``)
+        # covers part of each base element: the transpose places the view's values (conjugated,
+        # by the complex cotangent convention of `vjp`), and the rest of the element is kept
+        if _dtype_kind(base.dtype) == "c":
+            (placed,) = f_vjp(nv)
+            (covered,) = f_vjp(v)
+            placed, covered = ew.conj(placed), ew.conj(covered)
+        else:
+            (placed,) = f_vjp(ew.conj(nv))
+            (covered,) = f_vjp(ew.conj(v))
+        return ew.select(mask, ew.add(ew.sub(base, covered), placed), base)
 
     return g
 

@@ -1120,6 +1120,7 @@ TAKES_ANY = {
         "load",
         "set_default_tensor_type",
         "normal",
+        "vmap",  # PyTorch's vmap wraps any object and fails only when the result is called
     },
     "F": {"wrap", "is_concrete"},
     "linalg": {"multi_dot"},

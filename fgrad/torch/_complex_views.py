@@ -1,0 +1,274 @@
+"""Complex helpers of PyTorch's face: ``conj``/``conj_physical``/``resolve_conj``/
+``resolve_neg``/``is_conj``/``is_neg`` and the storage-sharing views ``view_as_real`` and
+``view_as_complex``.
+
+fgrad has no lazy conjugate (or negative) bit: ``conj`` of a complex tensor computes the
+conjugate (a new tensor, as ``conj_physical``), ``is_conj``/``is_neg`` are always False and
+``resolve_conj``/``resolve_neg`` return their input.  ``view_as_real``/``view_as_complex`` are
+real views: a write through one shows in the other, and autograd follows in-place writes
+through them (the view chain of `fgrad.torch._ops_shape`).
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> z = torch.tensor([1 + 2j, 3 - 1j])
+    >>> r = torch.view_as_real(z)
+    >>> r[0, 1] = 5.0
+    >>> z
+    tensor([1.+5.j, 3.-1.j])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import fgrad.lax as lax
+import fgrad.numpy as fnp
+
+from . import _device as _dev
+from ._dispatch import apply_inplace, apply_op, run_forward, run_functional
+from ._faces import as_tensor_arg
+from ._ops_shape import _make_view, _traced, _wr
+from ._tensor import Tensor
+
+_nd = np.ndarray
+_TO_COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
+_TO_REAL = {c: f for f, c in _TO_COMPLEX.items()}
+
+
+def _conj_value(x):
+    return fnp.conj(x)
+
+
+def conj_physical(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The elementwise complex conjugate, computed (a real ``input`` is returned as is).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.conj_physical(torch.tensor([1 + 2j]))
+        tensor([1.-2.j])
+    """
+    x = as_tensor_arg(input, "conj_physical")
+    if not x.is_complex():
+        res = x
+    else:
+        res = apply_op("ConjPhysicalBackward0", ("conj_physical",), _conj_value, (x,))
+    if out is None:
+        return res
+    out.resize_(res.shape)
+    return out.copy_(res)
+
+
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate; ``input`` itself when it is real.
+
+    PyTorch returns a lazily conjugated view; fgrad has no conjugate bit and computes it
+    (``is_conj()`` of the result is False, and writes to it do not reach ``input``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.tensor([1 + 2j, -3j]).conj()
+        tensor([1.-2.j, -0.+3.j])
+    """
+    x = as_tensor_arg(input, "conj")
+    if not x.is_complex():
+        return x
+    return apply_op("ConjBackward0", ("conj",), _conj_value, (x,))
+
+
+def conj_physical_(input: Tensor) -> Tensor:
+    """In-place `conj_physical`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.tensor([1 + 2j]).conj_physical_()
+        tensor([1.-2.j])
+    """
+    x = as_tensor_arg(input, "conj_physical_")
+    if not x.is_complex():
+        return x
+    new = None if type(x._buf) is not _nd else run_forward(("conj_physical",), _conj_value, [x._buf], False)
+    return apply_inplace(x, "ConjPhysicalBackward0", ("conj_physical",), _conj_value, (x,), new)
+
+
+def resolve_conj(input: Tensor) -> Tensor:
+    """``input`` (fgrad never holds a lazily conjugated tensor: see `conj`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1 + 2j])
+        >>> torch.resolve_conj(x) is x
+        True
+    """
+    return as_tensor_arg(input, "resolve_conj")
+
+
+def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` (fgrad never holds a lazily negated tensor).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1.0])
+        >>> torch.resolve_neg(x) is x
+        True
+    """
+    return as_tensor_arg(input, "resolve_neg")
+
+
+def is_conj(input: Tensor) -> bool:
+    """False: fgrad has no conjugate bit (see `conj`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.is_conj(torch.tensor([1 + 2j]).conj())
+        False
+    """
+    as_tensor_arg(input, "is_conj")
+    return False
+
+
+def is_neg(input: Tensor) -> bool:
+    """False: fgrad has no negative bit.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.is_neg(torch.tensor([1.0]))
+        False
+    """
+    as_tensor_arg(input, "is_neg")
+    return False
+
+
+def _v_view_as_real(x):
+    return fnp.stack([lax.real(x), lax.imag(x)], axis=-1)
+
+
+def _v_view_as_complex(x):
+    return lax.complex(x[..., 0], x[..., 1])
+
+
+def view_as_real(input: Tensor) -> Tensor:
+    """A real view of complex ``input`` with a last dimension of size 2 (real, imaginary),
+    sharing its memory.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.view_as_real(torch.tensor([1 + 2j, 3 - 4j]))
+        tensor([[ 1.,  2.],
+                [ 3., -4.]])
+    """
+    x = as_tensor_arg(input, "view_as_real")
+    b = x._buf
+    if not x.is_complex():
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    if _traced(b):
+        return run_functional(_v_view_as_real, (x,))
+    half = b.itemsize // 2
+    buf = _dev.as_strided(b.real, tuple(b.shape) + (2,), tuple(b.strides) + (half,), writeable=_wr(b))
+    return _make_view(x, buf, "ViewAsRealBackward0", _v_view_as_real, ())
+
+
+def view_as_complex(input: Tensor) -> Tensor:
+    """A complex view of ``input`` (float32 or float64, last dimension of size 2 and stride 1,
+    the other strides and the storage offset even), sharing its memory.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.view_as_complex(torch.tensor([[1.0, 2.0], [3.0, -4.0]]))
+        tensor([1.+2.j, 3.-4.j])
+    """
+    x = as_tensor_arg(input, "view_as_complex")
+    b = x._buf
+    dt = np.dtype(b.dtype)
+    if dt not in _TO_COMPLEX:
+        if dt == np.float16:
+            raise RuntimeError(
+                "fgrad.torch.view_as_complex: complex32 (ComplexHalf) is not supported by "
+                "fgrad; convert the tensor to float32 first (input.float())"
+            )
+        raise RuntimeError(
+            "view_as_complex is only supported for half, float and double tensors, but got "
+            f"a tensor of scalar type: {_scalar_name(x)}"
+        )
+    if b.ndim == 0 or b.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if _traced(b):
+        return run_functional(_v_view_as_complex, (x,))
+    st = x.stride()
+    if st[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % 2 for s in st[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    off = x.storage_offset()
+    if off % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    flat = x._storage()._flat
+    pairs = (flat.shape[0] - off) // 2
+    cflat = flat[off : off + 2 * pairs].view(_TO_COMPLEX[dt])
+    buf = _dev.as_strided(cflat, tuple(b.shape[:-1]), tuple(b.strides[:-1]), writeable=_wr(b))
+    return _make_view(x, buf, "ViewAsComplexBackward0", _v_view_as_complex, ())
+
+
+def _scalar_name(x: Tensor) -> str:
+    names = {
+        "int64": "Long",
+        "int32": "Int",
+        "int16": "Short",
+        "int8": "Char",
+        "uint8": "Byte",
+        "bool": "Bool",
+        "complex64": "ComplexFloat",
+        "complex128": "ComplexDouble",
+        "bfloat16": "BFloat16",
+    }
+    return names.get(str(x.dtype).replace("torch.", ""), str(x.dtype))
+
+
+def chalf(self: Tensor, memory_format=None) -> Tensor:
+    """``complex32`` (ComplexHalf) is not an fgrad dtype: always a RuntimeError.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> try:
+        ...     torch.ones(2).chalf()
+        ... except RuntimeError as e:
+        ...     print(str(e)[:39])
+        fgrad.torch: complex32 (ComplexHalf) is
+    """
+    raise RuntimeError(
+        "fgrad.torch: complex32 (ComplexHalf) is not supported (Tensor.chalf); use "
+        "Tensor.cfloat() (complex64) instead"
+    )
+
+
+FUNCTIONS = {
+    "conj": conj,
+    "conj_physical": conj_physical,
+    "conj_physical_": conj_physical_,
+    "resolve_conj": resolve_conj,
+    "resolve_neg": resolve_neg,
+    "is_conj": is_conj,
+    "is_neg": is_neg,
+    "view_as_real": view_as_real,
+    "view_as_complex": view_as_complex,
+}
+METHODS = {
+    "conj": conj,
+    "conj_physical": conj_physical,
+    "conj_physical_": conj_physical_,
+    "resolve_conj": resolve_conj,
+    "resolve_neg": resolve_neg,
+    "is_conj": is_conj,
+    "is_neg": is_neg,
+    "chalf": chalf,
+}
