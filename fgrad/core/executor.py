@@ -211,59 +211,61 @@ def _plain_dtype(dt) -> bool:
     return dt.isbuiltin == 1 and dt.kind in "biufc" and not (dt.kind == "f" and dt.itemsize < 4)
 
 
-def _scalar_literal(lit: Literal, e):
-    """The NumPy scalar that NumPy would convert the Python scalar ``lit`` to in the ufunc
-    ``e`` (see `_host_operand`), or None where that conversion does not apply."""
+def _literal_dtype(lit: Literal, e):
+    """The dtype NumPy converts the Python scalar ``lit`` to in the ufunc ``e`` (NEP 50: the
+    array operands' one dtype, when the scalar's kind is not higher), or None."""
     rank = _KIND_RANK.get(type(lit.val))
     dts = {v.aval.dtype for v in e.invars if type(v) is not Literal}
     if rank is None or len(dts) != 1:
         return None
     (dt,) = dts
-    if rank > _DTYPE_KIND_RANK.get(dt.kind, -1):
+    return None if rank > _DTYPE_KIND_RANK.get(dt.kind, -1) else dt
+
+
+def _converted_literal(lit: Literal, e):
+    """``lit`` as a 0-d array of `_literal_dtype` (values beyond the dtype's range become inf,
+    as NumPy's call gives), or None where that conversion does not apply."""
+    dt = _literal_dtype(lit, e)
+    if dt is None:
         return None
     try:
         with np.errstate(all="ignore"):
-            return np.asarray(lit.val, dt)[()]
+            return np.asarray(lit.val, dt)
     except (OverflowError, ValueError, TypeError):
         return None
+
+
+def _scalar_literal(lit: Literal, e):
+    """The NumPy scalar that NumPy would convert the Python scalar ``lit`` to in the ufunc
+    ``e`` (see `_host_operand`), or None where that conversion does not apply."""
+    val = _converted_literal(lit, e)
+    return None if val is None else val[()]
 
 
 def _host_scalar_operand(lit: Literal, e, ns: dict, fresh) -> str:
     """The name of a literal operand of a 0-d ufunc written as an operator: the NumPy scalar
     of `_scalar_literal` where it applies (Python's own value otherwise)."""
-    key = fresh("k")
-    val = _scalar_literal(lit, e)
-    ns[key] = lit.val if val is None else val
-    if val is not None:
-        ns["_host_literals"] = True  # marks the host program as specialized
-    return key
+    return _host_operand(lit, e, ns, fresh, scalar=True)
 
 
 _KIND_RANK = {bool: 0, int: 1, float: 2, complex: 3}
 _DTYPE_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 
-def _host_operand(lit: Literal, e, ns: dict, fresh) -> str:
+def _host_operand(lit: Literal, e, ns: dict, fresh, scalar: bool = False) -> str:
     """The name of a Python scalar operand of a NumPy ufunc on the host, converted once to a
     0-d array of the dtype of the ufunc's array operands (NumPy converts a Python scalar to
     that dtype on every call, at twice the cost of a small ufunc).  Only where NumPy's own
     rule (NEP 50: a Python scalar takes the array's dtype when its kind is not higher) gives
-    that dtype and the value converts exactly as it would: the same numbers."""
+    that dtype and the value converts exactly as it would: the same numbers.  ``scalar``:
+    a NumPy scalar instead of a 0-d array."""
     key = fresh("k")
-    ns[key] = lit.val
-    rank = _KIND_RANK.get(type(lit.val))
-    dts = {v.aval.dtype for v in e.invars if type(v) is not Literal}
-    if rank is None or len(dts) != 1:
-        return key
-    (dt,) = dts
-    if rank > _DTYPE_KIND_RANK.get(dt.kind, -1):
-        return key
-    try:
-        with np.errstate(all="ignore"):  # beyond the dtype's range: inf, as NumPy's call gives
-            ns[key] = np.asarray(lit.val, dt)
-    except (OverflowError, ValueError, TypeError):
-        return key
-    ns["_host_literals"] = True  # marks the host program as specialized
+    val = _converted_literal(lit, e)
+    if val is not None and scalar:
+        val = val[()]
+    ns[key] = lit.val if val is None else val
+    if val is not None:
+        ns["_host_literals"] = True  # marks the host program as specialized
     return key
 
 
