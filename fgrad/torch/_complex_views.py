@@ -20,6 +20,8 @@ Example::
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 import fgrad.lax as lax
@@ -233,7 +235,7 @@ def _scalar_name(x: Tensor) -> str:
     return names.get(str(x.dtype).replace("torch.", ""), str(x.dtype))
 
 
-def chalf(self: Tensor, memory_format=None) -> Tensor:
+def chalf(self: Tensor, memory_format: Any = None) -> Tensor:
     """``complex32`` (ComplexHalf) is not an fgrad dtype: always a RuntimeError.
 
     Example::

@@ -18,6 +18,8 @@ Example::
 
 from __future__ import annotations
 
+from typing import Any
+
 import fgrad.torch as torch
 
 from ._dispatch import tracks_grad
@@ -138,7 +140,7 @@ def derive_inplace(name: str, op):
         tensor([1., 1.])
     """
 
-    def op_(self: Tensor, *args, **kwargs) -> Tensor:
+    def op_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         if not isinstance(self, Tensor):
             raise TypeError(
                 f"{name}(): argument 'input' (position 1) must be Tensor, not {type(self).__name__}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import warnings
+from typing import Any, Callable, NoReturn, Sequence
 
 import numpy as np
 
@@ -27,6 +28,7 @@ import fgrad.lax as lax
 import fgrad.scipy.linalg as fsl
 import fgrad.numpy as fnp
 import fgrad.torch as torch
+import fgrad.torch.types as types
 
 from . import _ops_shape as _shape_ops
 from ._dispatch import apply_op
@@ -81,7 +83,7 @@ def _shift(name: str, input, other, left: bool) -> Tensor:
     return apply_op("BitwiseShiftBackward0", (name, str(R)), fn, (a, b))
 
 
-def bitwise_left_shift(input: Tensor, other, *, out: Tensor | None = None) -> Tensor:
+def bitwise_left_shift(input: Tensor, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """``input << other`` elementwise on integer tensors.
 
     Example::
@@ -93,7 +95,7 @@ def bitwise_left_shift(input: Tensor, other, *, out: Tensor | None = None) -> Te
     return _out(_shift("lshift", input, other, True), out)
 
 
-def bitwise_right_shift(input: Tensor, other, *, out: Tensor | None = None) -> Tensor:
+def bitwise_right_shift(input: Tensor, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     """``input >> other`` (arithmetic) elementwise on integer tensors.
 
     Example::
@@ -112,7 +114,7 @@ def _out(res: Tensor, out: Tensor | None) -> Tensor:
     return out.copy_(res)
 
 
-def frexp(input: Tensor, *, out=None):
+def frexp(input: Tensor, *, out: tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:
     """Mantissa in ``[0.5, 1)`` and integer exponent with ``input = mantissa * 2**exponent``.
 
     Example::
@@ -158,7 +160,8 @@ def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Ten
     return _out(apply_op("NextafterBackward0", ("nextafter",), fnp.nextafter, (x.to(R), y.to(R))), out)
 
 
-def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+def isin(elements: types.TensorOrScalar, test_elements: types.TensorOrScalar, *, assume_unique: bool = False,
+         invert: bool = False) -> Tensor:
     """Whether each element of ``elements`` is in ``test_elements`` (a bool tensor).
 
     Example::
@@ -199,7 +202,7 @@ def _split_dims(name: str, x: Tensor, sections, dim: int, min_dims: int) -> tupl
     return torch.tensor_split(x, sections, dim)
 
 
-def hsplit(input: Tensor, indices_or_sections) -> tuple[Tensor, ...]:
+def hsplit(input: Tensor, indices_or_sections: types.IntOrInts) -> tuple[Tensor, ...]:
     """Split along columns (dimension 1, or 0 for 1-D), as NumPy's ``hsplit``.
 
     Example::
@@ -212,7 +215,7 @@ def hsplit(input: Tensor, indices_or_sections) -> tuple[Tensor, ...]:
     return _split_dims("hsplit", x, indices_or_sections, 1 if x.dim() > 1 else 0, 1)
 
 
-def vsplit(input: Tensor, indices_or_sections) -> tuple[Tensor, ...]:
+def vsplit(input: Tensor, indices_or_sections: types.IntOrInts) -> tuple[Tensor, ...]:
     """Split along rows (dimension 0) of a tensor of at least 2 dimensions.
 
     Example::
@@ -224,7 +227,7 @@ def vsplit(input: Tensor, indices_or_sections) -> tuple[Tensor, ...]:
     return _split_dims("vsplit", as_tensor_arg(input, "vsplit"), indices_or_sections, 0, 2)
 
 
-def dsplit(input: Tensor, indices_or_sections) -> tuple[Tensor, ...]:
+def dsplit(input: Tensor, indices_or_sections: types.IntOrInts) -> tuple[Tensor, ...]:
     """Split along depth (dimension 2) of a tensor of at least 3 dimensions.
 
     Example::
@@ -236,7 +239,7 @@ def dsplit(input: Tensor, indices_or_sections) -> tuple[Tensor, ...]:
     return _split_dims("dsplit", as_tensor_arg(input, "dsplit"), indices_or_sections, 2, 3)
 
 
-def split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple[Tensor, ...]:
+def split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
     """Split into pieces of the given sizes, which must sum to the dimension's size.
 
     Example::
@@ -274,7 +277,7 @@ def adjoint(input: Tensor) -> Tensor:
     return torch.conj(x.transpose(-2, -1))
 
 
-def fill(input: Tensor, value) -> Tensor:
+def fill(input: Tensor, value: types.TensorOrScalar) -> Tensor:
     """A new tensor like ``input`` filled with ``value`` (out-of-place ``fill_``).
 
     Example::
@@ -494,8 +497,8 @@ def _expm(a):
     return fnp.reshape(fgrad.vmap(fsl.expm)(fnp.reshape(a, (-1,) + a.shape[-2:])), a.shape)
 
 
-def _removed(name: str, text: str):
-    def fn(*args, **kwargs):
+def _removed(name: str, text: str) -> Callable:
+    def fn(*args: Any, **kwargs: Any) -> NoReturn:
         raise RuntimeError(text)
 
     fn.__name__ = name
@@ -544,7 +547,8 @@ _REMOVED = {
 }
 
 
-def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=None):
+def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = "error", *,
+         chunk_size: int | None = None) -> Callable:
     """``torch.vmap``: `fgrad.torch.func.vmap`.
 
     Example::
@@ -566,13 +570,13 @@ def _prelu(self: Tensor, weight: Tensor) -> Tensor:
 
 def histogram(
     input: Tensor,
-    bins=100,
+    bins: int | Tensor = 100,
     *,
-    range=None,
-    weight: Tensor | None = None,  # noqa: A002
+    range: Sequence[float] | None = None,  # noqa: A002
+    weight: Tensor | None = None,
     density: bool = False,
-    out=None,
-):
+    out: Any = None,
+) -> tuple[Tensor, Tensor]:
     """Histogram of ``input`` (a float tensor): ``(hist, bin_edges)``, the last bin closed.
     ``bins`` is a count (equal bins over ``range``, default the data's min and max) or a
     1-D tensor of increasing edges.  Not differentiable (as in PyTorch).
@@ -632,7 +636,7 @@ def histogram(
     return _HistogramResult((hist, bin_edges))
 
 
-def unravel_index(indices: Tensor, shape) -> tuple[Tensor, ...]:
+def unravel_index(indices: Tensor, shape: types.IntOrInts) -> tuple[Tensor, ...]:
     """The coordinates in an array of ``shape`` of flat ``indices`` (a tuple of int64 tensors).
 
     Example::
@@ -822,7 +826,8 @@ def cumulative_trapezoid(
     return torch.cumsum(avg, d)
 
 
-def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tuple[Tensor, ...]:
+def gradient(input: Tensor, *, spacing: Any = 1, dim: types.Dims = None,
+             edge_order: int = 1) -> tuple[Tensor, ...]:
     """Second-order accurate central differences in the interior, one-sided differences of
     order ``edge_order`` at the ends; one tensor per dimension in ``dim`` (default all).
     ``spacing``: a scalar, one scalar per dimension, or coordinate tensors.
@@ -874,7 +879,7 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tupl
 
 
 def rms_norm(
-    input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None
+    input: Tensor, normalized_shape: types.IntOrInts, weight: Tensor | None = None, eps: float | None = None
 ) -> Tensor:
     """Root-mean-square normalization over the trailing ``normalized_shape`` dimensions
     (``eps`` defaults to the dtype's machine epsilon), times ``weight``.
@@ -899,7 +904,7 @@ def rms_norm(
     return y if weight is None else y * weight
 
 
-def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out=None):
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) -> tuple[Tensor, ...]:
     """The packed LU factorization ``(LU, pivots)`` (1-based int32 LAPACK pivots), with
     ``infos`` (zeros) when ``get_infos``; deprecated in PyTorch for ``linalg.lu_factor``.
 
@@ -958,7 +963,7 @@ def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor, *, out: Tensor | Non
     )
 
 
-def _resize(self: Tensor, *sizes) -> Tensor:
+def _resize(self: Tensor, *sizes: Any) -> Tensor:
     warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
     out = self.detach().view(self.shape)
     return out.resize_(*sizes)
@@ -1023,12 +1028,12 @@ def scatter_reduce(
 
 def histogramdd(
     input: Tensor,
-    bins=10,
+    bins: Any = 10,
     *,
-    range=None,
-    weight: Tensor | None = None,  # noqa: A002
+    range: Sequence[float] | None = None,  # noqa: A002
+    weight: Tensor | None = None,
     density: bool = False,
-):
+) -> tuple[Tensor, list[Tensor]]:
     """Multi-dimensional histogram of the rows of ``input`` (``(N, D)``, or ``(..., D)``):
     ``(hist, bin_edges)`` with one edges tensor per dimension.  ``bins``: a count, one count
     per dimension, or a list of edge tensors; ``range``: a flat ``[lo0, hi0, lo1, hi1, ...]``.

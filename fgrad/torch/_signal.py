@@ -14,12 +14,15 @@ Example::
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import warnings
 
 import numpy as np
 
 import fgrad.torch as torch
+import fgrad.torch.types as types
 
 from ._tensor import Tensor
 
@@ -48,9 +51,9 @@ def hann_window(
     window_length: int,
     periodic: bool = True,
     *,
-    dtype=None,
-    layout=None,
-    device=None,
+    dtype: types.DType | None = None,
+    layout: Any = None,
+    device: types.Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """The Hann window ``0.5 - 0.5 cos(2 pi n / (N - 1))`` (``N = window_length + 1`` when
@@ -80,9 +83,9 @@ def hamming_window(
     alpha: float = 0.54,
     beta: float = 0.46,
     *,
-    dtype=None,
-    layout=None,
-    device=None,
+    dtype: types.DType | None = None,
+    layout: Any = None,
+    device: types.Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """The Hamming window ``alpha - beta cos(2 pi n / (N - 1))``.
@@ -109,9 +112,9 @@ def blackman_window(
     window_length: int,
     periodic: bool = True,
     *,
-    dtype=None,
-    layout=None,
-    device=None,
+    dtype: types.DType | None = None,
+    layout: Any = None,
+    device: types.Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """The Blackman window ``0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))``.
@@ -134,9 +137,9 @@ def bartlett_window(
     window_length: int,
     periodic: bool = True,
     *,
-    dtype=None,
-    layout=None,
-    device=None,
+    dtype: types.DType | None = None,
+    layout: Any = None,
+    device: types.Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """The triangular Bartlett window ``1 - |2 n / (N - 1) - 1|``.
@@ -164,9 +167,9 @@ def kaiser_window(
     periodic: bool = True,
     beta: float = 12.0,
     *,
-    dtype=None,
-    layout=None,
-    device=None,
+    dtype: types.DType | None = None,
+    layout: Any = None,
+    device: types.Device = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """The Kaiser window ``I0(beta sqrt(1 - (2 n / (N - 1) - 1)^2)) / I0(beta)``.

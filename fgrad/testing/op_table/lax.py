@@ -403,6 +403,24 @@ ROWS += [
         example_kwargs={"k": 1},
     ),
     _lax(
+        "approx_max_k",
+        lambda x, k: [-np.sort(-x, -1)[..., :k], np.argsort(-x, -1, stable=True)[..., :k].astype(np.int32)],
+        fn=lambda x, k: list(LAX.approx_max_k(x, k)),  # exact on CPU, as JAX's
+        args=(_distinct,),
+        shapes=_one_plus_lax,
+        kwargs=lambda s: st.fixed_dictionaries({"k": st.integers(1, s[0][-1])}),
+        example_kwargs={"k": 1},
+    ),
+    _lax(
+        "approx_min_k",
+        lambda x, k: [np.sort(x, -1)[..., :k], np.argsort(x, -1, stable=True)[..., :k].astype(np.int32)],
+        fn=lambda x, k: list(LAX.approx_min_k(x, k)),
+        args=(_distinct,),
+        shapes=_one_plus_lax,
+        kwargs=lambda s: st.fixed_dictionaries({"k": st.integers(1, s[0][-1])}),
+        example_kwargs={"k": 1},
+    ),
+    _lax(
         "dot",
         np.dot,
         args=(Arg(), Arg()),

@@ -89,6 +89,12 @@ NOT_OPS = {
     },
     "lax": {
         "custom_linear_solve": "takes functions (matvec, solvers); tested in tests/test_sparse_linalg.py",
+        "custom_root": "takes functions (f, solve, tangent_solve): JAX's numbers, finite differences, "
+                       "jit, vmap in tests/test_custom_root.py",
+        "conv_general_dilated_patches": "a grouped conv_general_dilated (a row) with a one-hot kernel: "
+                                        "JAX live + stored, check_grads, vmap, jit in "
+                                        "tests/test_lax_patches_topk.py",
+        "dtype": "returns a dtype, not an array (tests/test_lax_patches_topk.py)",
         "all_to_all": "named-axis collective (needs an enclosing axis_name): values vs JAX, derivatives, "
                       "jit in tests/test_jax_api_round7_lax.py",
         "composite": "takes a function (runs it under a named scope): tests/test_jax_api_round7_lax.py",
