@@ -228,7 +228,8 @@ def stft(
     Example::
 
         >>> import fgrad.torch as torch
-        >>> torch.stft(torch.arange(8.0), 4, hop_length=2, return_complex=True, center=False)[:, 0]
+        >>> torch.stft(torch.arange(8.0), 4, hop_length=2, window=torch.ones(4), return_complex=True,
+        ...            center=False)[:, 0]
         tensor([ 6.+0.j, -2.+2.j, -2.+0.j])
     """
     if not isinstance(input, Tensor):
