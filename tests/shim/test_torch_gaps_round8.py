@@ -573,3 +573,19 @@ def test_inplace_twin_with_only_the_other_operand_tracking_gradients():
     x.xlogy_(y)
     x.sum().backward()
     np.testing.assert_allclose(y.grad.numpy(), [0.5, 2.0 / 3.0], rtol=1e-6)
+
+
+def test_linear_with_a_one_dimensional_weight():
+    """``F.linear(x, w)`` with a 1-D ``w`` is ``x @ w`` in PyTorch (no bias allowed); fgrad
+    raised an IndexError from deep inside."""
+    import fgrad.torch as ft
+
+    x = ft.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    w = ft.tensor([0.5, -1.0], requires_grad=True)
+    y = ft.nn.functional.linear(x, w)
+    assert y.shape == (3,) and y.tolist() == [-1.5, -2.5, -3.5]  # torch 2.13
+    y.sum().backward()
+    assert w.grad.tolist() == [9.0, 12.0] and x.grad.tolist() == [[0.5, -1.0]] * 3
+    assert ft.nn.functional.linear(ft.tensor([1.0, 2.0]), w).shape == ()
+    with pytest.raises(RuntimeError, match="mat2 must be a matrix"):
+        ft.nn.functional.linear(x, w, ft.tensor(0.5))

@@ -144,7 +144,10 @@ def _target_warning(input: Tensor, target: Tensor, stacklevel: int = 3) -> None:
 def _xwt(x, w):
     """``x @ w.T`` written as ``(w @ x.T).T`` for 2-D ``x``: the core's transpose rule then
     yields the weight gradient ``g.T @ x`` C-contiguous (the layout of ``weight``), so the
-    optimizer's in-place update streams through memory."""
+    optimizer's in-place update streams through memory.  A 1-D ``w`` is a single output
+    feature (``x @ w``), as PyTorch allows without a bias."""
+    if len(w.shape) == 1:
+        return fnp.matmul(x, w)
     if len(x.shape) == 2:
         return fnp.swapaxes(fnp.matmul(w, fnp.swapaxes(x, -1, -2)), -1, -2)
     return fnp.matmul(x, fnp.swapaxes(w, -1, -2))
@@ -172,6 +175,8 @@ def linear(input: types.Shaped[Tensor, "*batch in_features"],
                                f"{torch._dtypes.from_np(xb.dtype)._legacy} and "
                                f"{torch._dtypes.from_np(wb.dtype)._legacy}")
     nd = xb.ndim
+    if wb.ndim == 1 and bias is not None:
+        raise RuntimeError("mat2 must be a matrix, got 1-D tensor")
     if bias is None:
         name = "MmBackward0" if nd == 2 else ("SqueezeBackward4" if nd == 1 else "UnsafeViewBackward0")
 
