@@ -708,6 +708,23 @@ def _received(t: Tensor, arr: np.ndarray, direct: bool) -> None:
 
 # -- gather, scatter, all-to-all -------------------------------------------------------------
 
+def _rooted_list(tensor: Tensor, tensors: list | None, list_name: str, rank: int | None,
+                 group_rank: int | None, group) -> tuple:
+    """The checks `gather` and `scatter` share: ``(group, root, tensors)`` with ``tensors``
+    checked (an empty list where none was given, as on the non-root processes) and the root
+    rank defaulting to 0."""
+    _check_tensor(tensor)
+    if tensors:
+        _check_tensor_list(tensors, list_name)
+    else:
+        tensors = []
+    _same_dtype(tensor, tensors)
+    pg = _group(group)
+    if rank is None and group_rank is None:
+        rank = 0
+    return pg, _canonical_rank(pg, rank, group_rank), tensors
+
+
 def gather(tensor: Tensor, gather_list: list | None = None, dst: int | None = None, group=None,
            async_op: bool = False, group_dst: int | None = None):
     """Every process's ``tensor`` into ``gather_list`` on process ``dst`` (a global rank,
@@ -721,16 +738,7 @@ def gather(tensor: Tensor, gather_list: list | None = None, dst: int | None = No
         [tensor([1., 1.])]
         >>> destroy_process_group()
     """
-    _check_tensor(tensor)
-    if gather_list:
-        _check_tensor_list(gather_list, "gather_list")
-    else:
-        gather_list = []
-    _same_dtype(tensor, gather_list)
-    pg = _group(group)
-    if dst is None and group_dst is None:
-        dst = 0
-    root = _canonical_rank(pg, dst, group_dst)
+    pg, root, gather_list = _rooted_list(tensor, gather_list, "gather_list", dst, group_dst, group)
     _validate_gather_list(pg.rank(), root, gather_list)
     if pg.rank() == root:
         if len(gather_list) != pg.size():
@@ -760,16 +768,7 @@ def scatter(tensor: Tensor, scatter_list: list | None = None, src: int | None = 
         tensor([7., 7.])
         >>> destroy_process_group()
     """
-    _check_tensor(tensor)
-    if scatter_list:
-        _check_tensor_list(scatter_list, "scatter_list")
-    else:
-        scatter_list = []
-    _same_dtype(tensor, scatter_list)
-    pg = _group(group)
-    if src is None and group_src is None:
-        src = 0
-    root = _canonical_rank(pg, src, group_src)
+    pg, root, scatter_list = _rooted_list(tensor, scatter_list, "scatter_list", src, group_src, group)
     stacked = None
     if pg.rank() == root:
         if not scatter_list:
