@@ -24,7 +24,7 @@ from typing import Sequence
 import fgrad.numpy as fnp
 import fgrad.torch as torch
 
-from ._dispatch import apply_op
+from ._dispatch import apply_op, write_out
 from ._tensor import Tensor, wrap_dim
 
 __all__ = [
@@ -67,12 +67,8 @@ def _dims(dim, ndim: int, name: str) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def _finish(result: Tensor, out: Tensor | None) -> Tensor:
-    if out is None:
-        return result
-    out.resize_(result.shape)
-    out.copy_(result)
-    return out
+def _finish(result: Tensor, out: Tensor | None, name: str) -> Tensor:
+    return result if out is None else write_out(out, result, f"fft_{name}")
 
 
 def _grad_name(kind: str) -> str:
@@ -100,7 +96,7 @@ def _one_dim(name: str, fn, input, n, dim, norm, out, *, real_in=False, real_out
         return fnp.conj(r) if conj_out else r
 
     kind = _kind(x, real_out, real_in)
-    return _finish(apply_op(_grad_name(kind), ("fft", name, n, axis, norm), definition, (x,)), out)
+    return _finish(apply_op(_grad_name(kind), ("fft", name, n, axis, norm), definition, (x,)), out, name)
 
 
 def _many_dims(name: str, fn, input, s, dim, norm, out, default_dims, *, real_in=False,
@@ -129,7 +125,7 @@ def _many_dims(name: str, fn, input, s, dim, norm, out, default_dims, *, real_in
         return fnp.conj(r) if conj_out else r
 
     kind = _kind(x, real_out, real_in)
-    return _finish(apply_op(_grad_name(kind), ("fftn", name, s, dims, norm), definition, (x,)), out)
+    return _finish(apply_op(_grad_name(kind), ("fftn", name, s, dims, norm), definition, (x,)), out, name)
 
 
 def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
@@ -390,7 +386,7 @@ def fftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype=None, la
         tensor([ 0.0000,  0.2500, -0.5000, -0.2500])
     """
     r = _freq(fnp.fft.fftfreq(int(n), d).tolist(), dtype, device, requires_grad)
-    return _finish(r, out)
+    return _finish(r, out, "fftfreq")
 
 
 def rfftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype=None, layout=None,
@@ -404,7 +400,7 @@ def rfftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype=None, l
         tensor([0.0000, 0.2500, 0.5000])
     """
     r = _freq(fnp.fft.rfftfreq(int(n), d).tolist(), dtype, device, requires_grad)
-    return _finish(r, out)
+    return _finish(r, out, "rfftfreq")
 
 
 def _shift(input: Tensor, dim, sign: int) -> Tensor:

@@ -142,3 +142,15 @@ def test_errors_are_pytorchs():
         torch.fft.fft(torch.ones(3), n=0)
     with pytest.raises(TypeError, match="must be Tensor"):
         torch.fft.fft([1.0, 2.0])
+
+
+def test_out_goes_through_the_shims_write_out():
+    """``out=`` follows PyTorch's rules (the shared write_out): a resized non-empty ``out``
+    warns, an ``out`` that requires grad is refused."""
+    out = torch.empty(2, dtype=torch.complex128)
+    with pytest.warns(UserWarning, match="was resized"):
+        torch.fft.fft(torch.ones(3, dtype=torch.float64), out=out)
+    np.testing.assert_allclose(out.numpy(), [3, 0, 0])
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        torch.fft.fft(torch.ones(3, dtype=torch.float64, requires_grad=True),
+                      out=torch.empty(0, dtype=torch.complex128))
