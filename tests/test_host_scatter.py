@@ -25,6 +25,7 @@ import fgrad
 import fgrad.numpy as fnp
 from fgrad.ops import host_scatter, segment_sum
 from fgrad.ops.host_scatter import host_ufunc_at, row_scatter_layout
+from fgrad.testing.device_numerics import rounds_like_numpy
 
 UFUNCS = {"add": np.add, "multiply": np.multiply, "minimum": np.minimum, "maximum": np.maximum}
 DTYPES = ["float64", "float32", "float16", "complex128", "complex64", "int64", "int32", "int8",
@@ -33,6 +34,18 @@ DTYPES = ["float64", "float32", "float16", "complex128", "complex64", "int64", "
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def assert_face_result(got: np.ndarray, want: np.ndarray) -> None:
+    """A face's scatter result (``.at[].add``, ``segment_sum``, sparse products) against NumPy's
+    ``ufunc.at``: the same bits when the default device is the host (the host scatter); on a
+    GPU (cupy: atomic adds in no fixed order, as XLA's) equal up to the summation order."""
+    if rounds_like_numpy() or got.dtype.kind not in "fc":
+        assert same_bits(got, want)
+        return
+    assert got.shape == want.shape and got.dtype == want.dtype
+    tol = 1e-5 if got.dtype.itemsize <= 4 else 1e-12
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol * float(np.abs(want).max()))
 
 
 def _values(rng, shape, dtype, kind: str):
@@ -197,11 +210,11 @@ def test_at_add_drop_and_clip_match_numpy_reference():
     keep = (idx >= -100) & (idx < 100)
     want = x.copy()
     np.add.at(want, idx[keep] % 100, u[keep])
-    assert same_bits(got, want)
+    assert_face_result(got, want)
     got = np.asarray(fnp.asarray(x).at[idx].add(u, mode="clip"))
     want = x.copy()
     np.add.at(want, np.clip(np.where(idx < 0, idx + 100, idx), 0, 99), u)
-    assert same_bits(got, want)
+    assert_face_result(got, want)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
@@ -210,11 +223,12 @@ def test_segment_sum_and_gather_transpose_bits(dtype):
     data = _values(rng, (3000, 16), dtype, "random")
     ids = rng.integers(0, 50, 3000)
     want = _ref_add((50, 16), dtype, ids, data)
-    assert same_bits(np.asarray(segment_sum(fnp.asarray(data), fnp.asarray(ids), num_segments=50)), want)
-    assert same_bits(np.asarray(fgrad.jit(lambda d, i: segment_sum(d, i, num_segments=50))(data, ids)), want)
+    assert_face_result(np.asarray(segment_sum(fnp.asarray(data), fnp.asarray(ids), num_segments=50)), want)
+    jitted = fgrad.jit(lambda d, i: segment_sum(d, i, num_segments=50))
+    assert_face_result(np.asarray(jitted(data, ids)), want)
     if dtype != "int32":
         ct = fgrad.vjp(lambda x: x[ids], fnp.zeros((50, 16), dtype))[1](fnp.asarray(data))[0]
-        assert same_bits(np.asarray(ct), want)
+        assert_face_result(np.asarray(ct), want)
 
 
 def test_segment_sum_matches_jax_live():
@@ -236,7 +250,7 @@ def test_sparse_product_matches_dense():
     s = sparse.BCOO.fromdense(fnp.asarray(m))
     rows, cols = np.nonzero(m)
     want = _ref_add((200, 24), np.float64, rows, m[rows, cols][:, None] * x[cols])
-    assert same_bits(np.asarray(s @ fnp.asarray(x)), want)
+    assert_face_result(np.asarray(s @ fnp.asarray(x)), want)
     np.testing.assert_allclose(np.asarray(fgrad.jit(lambda s, x: s @ x)(s, fnp.asarray(x))), m @ x,
                                rtol=1e-12, atol=1e-12)
 
@@ -255,7 +269,7 @@ def test_shim_index_add_and_embedding_backward_match_torch():
     w = ft.tensor(base, requires_grad=True)
     g = rng.standard_normal((500, 32)).astype(np.float32)
     ft.nn.functional.embedding(ft.tensor(idx), w).backward(ft.tensor(g))
-    assert same_bits(w.grad.numpy(), _ref_add((64, 32), np.float32, idx, g))
+    assert same_bits(w.grad.numpy(), _ref_add((64, 32), np.float32, idx, g))  # the shim: CPU
     torch = pytest.importorskip("torch")
     tw = torch.tensor(base, requires_grad=True)
     torch.nn.functional.embedding(torch.tensor(idx), tw).backward(torch.tensor(g))

@@ -16,6 +16,7 @@ import fgrad
 import fgrad.numpy as fnp
 from fgrad.lax import linalg as L
 from fgrad.test_util import check_grads
+from fgrad.testing.device_numerics import rounds_like_numpy
 
 A3 = np.array([[4.0, 1, 2], [1, 3, 0], [2, 0, 5]])
 RNG = np.random.default_rng(0)
@@ -161,7 +162,21 @@ def test_matches_live_jax(name, args, kw):
     for g, w in zip(got, want):
         g, w = np.asarray(g), np.asarray(w)
         assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, w.shape, g.dtype, w.dtype)
+        if name in ("eigh", "svd") and not rounds_like_numpy() and g.ndim == 2:
+            g = _same_phases_as(g, w)  # cuSOLVER's vectors: LAPACK's up to a sign or phase each
         np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-11)
+
+
+def _same_phases_as(g, w):
+    """``g``'s columns (or, for ``svd``'s ``vh``, rows) turned by the unit phase that best
+    matches ``w``'s: singular and eigenvectors are defined up to one."""
+    for axis in (0, 1):
+        dots = (g.conj() * w).sum(axis=axis, keepdims=True)
+        phase = np.where(np.abs(dots) > 0, dots / np.where(dots == 0, 1, np.abs(dots)), 1)
+        turned = g * phase
+        if np.allclose(turned, w, rtol=1e-9, atol=1e-11):
+            return turned
+    return g
 
 
 def test_eig_and_schur_against_live_jax_and_invariants():

@@ -24,6 +24,7 @@ import fgrad.numpy as fnp
 from fgrad import lax
 from fgrad.core.executor import straight_line
 from fgrad.ops import control_flow
+from fgrad.testing.device_numerics import assert_equal_up_to_device_ulps
 
 RNG = np.random.default_rng(3)
 W = (RNG.standard_normal((5, 5)) * 0.3).astype(np.float32)
@@ -422,7 +423,7 @@ def test_integer_power_that_raises_past_the_end_is_not_run_ahead():
     for j in (2, 1, 0):
         ref = np.sin(np.cos(ref * ref * ref)) + 2 ** np.full(2, j)
     assert int(k) == -1
-    np.testing.assert_array_equal(np.asarray(v), ref)
+    assert_equal_up_to_device_ulps(v, ref, ulps=2)  # cupy's sin/cos: an ulp off NumPy's
     assert not _fused_steps()
 
 

@@ -20,6 +20,7 @@ import pytest
 import fgrad
 import fgrad.numpy as fnp
 from fgrad import lax, random
+from fgrad.testing.device_numerics import rounds_like_numpy
 
 from x64_off_cases import CASES, JAX_X32
 
@@ -67,7 +68,8 @@ def _assert_same(name, got, want):
     if got[0] == "float32":
         g = np.array([float.fromhex(v) for v in got[2]], np.float32)
         w = np.array([float.fromhex(v) for v in want[2]], np.float32)
-        ulps = _ULPS.get(name, 0)
+        # on a GPU (cupy's cuSOLVER and fma-contracted kernels) a few ulps more
+        ulps = _ULPS.get(name, 0) + (0 if rounds_like_numpy() else 4)
         if ulps:
             np.testing.assert_array_max_ulp(g, w, maxulp=ulps)
         else:

@@ -10,7 +10,7 @@
 set -u
 OUT=${OUT:-/tmp/fgrad_gpu}; mkdir -p "$OUT"
 PY=${PY:-python3}
-PHASES=${PHASES:-"tests bench profile suite"}
+PHASES=${PHASES:-"nccl tests bench profile suite"}
 export PYTHONUNBUFFERED=1 XLA_PYTHON_CLIENT_PREALLOCATE=false
 # this checkout's fgrad, not an installed one (pytest-xdist workers do not put the working
 # directory on sys.path; an editable install elsewhere would be tested instead)
@@ -33,6 +33,8 @@ for phase in $PHASES; do
       FGRAD_FAILURE_LOG="$OUT/tests_failures.log" FGRAD_TEST_BACKENDS=numpy,fake,cupy timeout ${T_TESTS:-110} $PY -m pytest -q -m "" -p no:cacheprovider \
         -n $NW $EXTRA -rfEs --tb=short tests/test_backends.py tests/test_cuda_codegen.py \
         tests/shim/test_cuda.py > "$OUT/tests.log" 2>&1 ;;
+    nccl)  # fgrad's NCCL engine against cupy's NCCL bindings (one process, one GPU)
+      timeout ${T_NCCL:-60} $PY tools/gpu_nccl_check.py > "$OUT/nccl.log" 2>&1 ;;
     bench)
       timeout ${T_BENCH:-150} $PY -m benchmarks.gpu --json "$OUT/gpu_bench.json" > "$OUT/bench.log" 2>&1 ;;
     profile)  # where the shim's train steps spend their time on the GPU
