@@ -423,7 +423,7 @@ def test_integer_power_that_raises_past_the_end_is_not_run_ahead():
     for j in (2, 1, 0):
         ref = np.sin(np.cos(ref * ref * ref)) + 2 ** np.full(2, j)
     assert int(k) == -1
-    assert_equal_up_to_device_ulps(v, ref, ulps=2)  # cupy's sin/cos: an ulp off NumPy's
+    assert_equal_up_to_device_ulps(v, ref, ulps=8)  # cupy's sin/cos/pow: ulps off NumPy's, x3
     assert not _fused_steps()
 
 
