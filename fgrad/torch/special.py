@@ -26,6 +26,7 @@ Example::
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from fgrad.ops import special_functions as _sf
 from fgrad.ops import special_more as _sm
 from fgrad.transforms.custom import custom_jvp
 
-from ._dispatch import apply_op
+from ._dispatch import apply_op, write_out
 from ._tensor import Tensor
 import fgrad.torch.types as types
 
@@ -174,11 +175,20 @@ def _nan_passthrough(x: Tensor) -> Tensor:
     return x * (x.detach() * 0 + 1)
 
 
-def _finish(result: Tensor, out) -> Tensor:
-    if out is None:
-        return result
-    out.copy_(result)
-    return out
+def _aten_name(backward: str) -> str:
+    """ATen's op name from its backward node's (``SpecialErfcxBackward0`` -> ``special_erfcx``)."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", backward.removesuffix("Backward0")).lower()
+
+
+def _op_name(definition) -> str:
+    """``special_<name>`` of a module-level ``_<name>_definition``: the op's name in errors."""
+    return "special_" + definition.__name__.strip("_").removesuffix("_definition")
+
+
+def _finish(name: str, result: Tensor, out, composite: bool = False) -> Tensor:
+    """``out=`` as PyTorch's (`_dispatch.write_out`: resize warning, dtype check, and no
+    autograd unless PyTorch's op is a composite that ends in ``copy_``).  ``name``: ATen's."""
+    return result if out is None else write_out(out, result, name, composite=composite)
 
 
 def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
@@ -208,7 +218,7 @@ def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Te
     zero = (x == 0) & ~torch.isnan(y)
     # at x == 0 the value is 0 and d/dx is log1p(y) (as PyTorch), kept finite where log1p(y) is not
     finite_y = torch.where(zero & ~torch.isfinite(torch.log1p(y)), torch.zeros_like(y), y)
-    return _finish(torch.where(zero, x * torch.log1p(finite_y), x * torch.log1p(y)), out)
+    return _finish("special_xlog1py", torch.where(zero, x * torch.log1p(finite_y), x * torch.log1p(y)), out)
 
 
 @custom_jvp
@@ -237,7 +247,8 @@ def entr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         tensor([0., -0., -inf])
     """
     x = _float(input)
-    return _finish(apply_op("SpecialEntrBackward0", ("special_entr",), _entr_definition, (x,)), out)
+    return _finish(
+        "special_entr", apply_op("SpecialEntrBackward0", ("special_entr",), _entr_definition, (x,)), out)
 
 
 def ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -251,7 +262,7 @@ def ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         tensor([0.1587, 0.5000])
     """
     x = _float(input)
-    return _finish(0.5 * torch.erfc(-x * _SQRT_HALF), out)
+    return _finish("special_ndtr", 0.5 * torch.erfc(-x * _SQRT_HALF), out, composite=True)
 
 
 def _ndtri_definition(p):
@@ -308,11 +319,13 @@ def log_ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     series = r * (-1.0 + r * (3.0 + r * (-15.0 + r * (105.0 - 945.0 * r))))
     v_tail = -0.5 * tail * tail - torch.log(-tail) - 0.5 * math.log(2 * math.pi) + torch.log1p(series)
     value = torch.where(x >= 0, v_upper, torch.where(x > _LOG_NDTR_TAIL, v_middle, v_tail))
-    return _finish(torch.where(torch.isnan(x), _nan_passthrough(x), value).to(x0.dtype), out)
+    return _finish(
+        "special_log_ndtr", torch.where(torch.isnan(x), _nan_passthrough(x), value).to(x0.dtype), out)
 
 
 def spherical_bessel_j0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
-    """``sin(x) / x`` (1 at 0).
+    """``sin(x) / x`` (1 at 0).  As in PyTorch it has no derivative: the result never
+    requires grad.
 
     Example::
 
@@ -320,13 +333,14 @@ def spherical_bessel_j0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         >>> torch.special.spherical_bessel_j0(torch.tensor([0.0]))
         tensor([1.])
     """
-    x = _float(input)
+    x = _float(input).detach()
     small = x.abs() < 1e-4
     infinite = torch.isinf(x)
     safe = torch.where(small | infinite, torch.ones_like(x), x)
     series = 1.0 - x * x / 6.0  # the Taylor polynomial where sin(x)/x loses digits
     value = torch.where(small, series, torch.sin(safe) / safe)
-    return _finish(torch.where(infinite, torch.zeros_like(x), value), out)  # PyTorch: 0 at +-inf
+    result = torch.where(infinite, torch.zeros_like(x), value)  # PyTorch: 0 at +-inf
+    return _finish("special_spherical_bessel_j0", result, out)
 
 
 # -- the gamma family, Bessel functions, erfcx --------------------------------------------
@@ -335,7 +349,7 @@ def spherical_bessel_j0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 def _unary(name: str, fn, input, out) -> Tensor:
     """Apply the fgrad definition ``fn`` (module level: the backward-program cache key) to
     ``input`` as a float tensor, recorded as ``name``."""
-    return _finish(apply_op(name, (fn.__name__,), fn, (_float(input),)), out)
+    return _finish(_aten_name(name), apply_op(name, (fn.__name__,), fn, (_float(input),)), out)
 
 
 def _pair(input, other, op: str) -> tuple:
@@ -455,7 +469,8 @@ def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     fn = _polygamma_definition(n)
-    return _finish(apply_op("PolygammaBackward0", ("polygamma", n), fn, (_float(input),)), out)
+    return _finish(
+        "polygamma", apply_op("PolygammaBackward0", ("polygamma", n), fn, (_float(input),)), out)
 
 
 def multigammaln(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
@@ -478,7 +493,8 @@ def multigammaln(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
         args = x[..., None] + fnp.asarray(offsets, dtype=x.dtype)
         return fnp.sum(_lgamma_definition(args), axis=-1) + const
 
-    return _finish(apply_op("MvlgammaBackward0", ("multigammaln", p), fn, (_float(input),)), out)
+    return _finish(
+        "mvlgamma", apply_op("MvlgammaBackward0", ("multigammaln", p), fn, (_float(input),)), out)
 
 
 @custom_jvp
@@ -580,7 +596,7 @@ def erfcx(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def _not_differentiable(fn, input, out) -> Tensor:
     # PyTorch defines no derivative for these: the result never requires grad
-    return _finish(apply_op("", (fn.__name__,), fn, (_float(input).detach(),)), out)
+    return _finish(_op_name(fn), apply_op("", (fn.__name__,), fn, (_float(input).detach(),)), out)
 
 
 def _j0_definition(x):
@@ -691,8 +707,9 @@ def gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tens
     """
     _check_tensors("special_gammainc", input, other)
     a, x = _pair(input, other, "gammainc")
-    return _finish(_with_undefined_derivative("IgammaBackward0", ("igamma",), _igamma_definition, a, x,
-                                              "the derivative for 'igamma: input' is not implemented."), out)
+    result = _with_undefined_derivative("IgammaBackward0", ("igamma",), _igamma_definition, a, x,
+                                        "the derivative for 'igamma: input' is not implemented.")
+    return _finish("igamma", result, out)
 
 
 def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -706,8 +723,9 @@ def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Ten
     """
     _check_tensors("special_gammaincc", input, other)
     a, x = _pair(input, other, "gammaincc")
-    return _finish(_with_undefined_derivative("IgammacBackward0", ("igammac",), _igammac_definition, a, x,
-                                              "the derivative for 'igammac: input' is not implemented."), out)
+    result = _with_undefined_derivative("IgammacBackward0", ("igammac",), _igammac_definition, a, x,
+                                        "the derivative for 'igammac: input' is not implemented.")
+    return _finish("igammac", result, out)
 
 
 def _zeta_definition(s, q):
@@ -726,8 +744,9 @@ def zeta(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tenso
         tensor([1.6449])
     """
     s, q = _pair(input, other, "zeta")
-    return _finish(_with_undefined_derivative("SpecialZetaBackward0", ("zeta",), _zeta_definition, s, q,
-                                              "the derivative for 'zeta' is not implemented."), out)
+    result = _with_undefined_derivative("SpecialZetaBackward0", ("zeta",), _zeta_definition, s, q,
+                                        "the derivative for 'zeta' is not implemented.")
+    return _finish("special_zeta", result, out)
 
 
 def _mvlgamma(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
