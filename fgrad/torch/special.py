@@ -33,10 +33,12 @@ import numpy as np
 import fgrad.numpy as fnp
 import fgrad.torch as torch
 from fgrad.ops import special_functions as _sf
+from fgrad.ops import bessel_polynomials as _bp
 from fgrad.ops import special_more as _sm
 from fgrad.transforms.custom import custom_jvp
 
-from ._dispatch import apply_op, write_out
+from ._dispatch import apply_op
+from ._dispatch import write_out as _write_out
 from ._tensor import Tensor
 import fgrad.torch.types as types
 
@@ -78,6 +80,25 @@ __all__ = [
     "spherical_bessel_j0",
     "xlog1py",
     "xlogy",
+    "airy_ai",
+    "bessel_y0",
+    "bessel_y1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
 ]
 
 _SQRT_HALF = math.sqrt(0.5)
@@ -188,7 +209,7 @@ def _op_name(definition) -> str:
 def _finish(name: str, result: Tensor, out, composite: bool = False) -> Tensor:
     """``out=`` as PyTorch's (`_dispatch.write_out`: resize warning, dtype check, and no
     autograd unless PyTorch's op is a composite that ends in ``copy_``).  ``name``: ATen's."""
-    return result if out is None else write_out(out, result, name, composite=composite)
+    return result if out is None else _write_out(out, result, name, composite=composite)
 
 
 def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
@@ -786,33 +807,276 @@ def export_top_level(namespace: dict) -> None:
             setattr(Tensor, name, fn)
 
 
-_MISSING = {
-    "bessel_y0": "Bessel Y0",
-    "bessel_y1": "Bessel Y1",
-    "modified_bessel_k0": "Bessel K0",
-    "modified_bessel_k1": "Bessel K1",
-    "scaled_modified_bessel_k0": "Bessel K0",
-    "scaled_modified_bessel_k1": "Bessel K1",
-    "airy_ai": "Airy Ai",
-    "chebyshev_polynomial_t": "orthogonal polynomial",
-    "chebyshev_polynomial_u": "orthogonal polynomial",
-    "chebyshev_polynomial_v": "orthogonal polynomial",
-    "chebyshev_polynomial_w": "orthogonal polynomial",
-    "shifted_chebyshev_polynomial_t": "orthogonal polynomial",
-    "shifted_chebyshev_polynomial_u": "orthogonal polynomial",
-    "shifted_chebyshev_polynomial_v": "orthogonal polynomial",
-    "shifted_chebyshev_polynomial_w": "orthogonal polynomial",
-    "hermite_polynomial_h": "orthogonal polynomial",
-    "hermite_polynomial_he": "orthogonal polynomial",
-    "laguerre_polynomial_l": "orthogonal polynomial",
-    "legendre_polynomial_p": "orthogonal polynomial",
-}
+# -- Bessel functions of the second kind, modified K, Airy, orthogonal polynomials ----------
+# (no derivative in PyTorch: the results never require grad; values: fgrad.ops.bessel_polynomials)
+
+_BP_DEFINITIONS: dict = {}
 
 
-def __getattr__(name: str):
-    if name in _MISSING:
-        raise AttributeError(
-            f"torch.special.{name} is not available in fgrad.torch yet: fgrad has no "
-            f"{_MISSING[name]} primitive (see docs/torch-breadth.md)"
-        )
-    raise AttributeError(f"module 'fgrad.torch.special' has no attribute {name!r}")
+def _bp_definition(op: str):
+    """The module-level fgrad definition of ``op`` (one per op: the forward-program cache key)."""
+    if op not in _BP_DEFINITIONS:
+        if op in _bp.POLYNOMIALS:
+            def definition(x, n):
+                return _bp.polynomial(op, x, n)
+        elif op == "airy_ai":
+            def definition(x):
+                return _bp.airy_ai(x)
+        else:
+            def definition(x):
+                return _bp.bessel(op, x)
+        definition.__name__ = f"_{op}_definition"
+        _BP_DEFINITIONS[op] = definition
+    return _BP_DEFINITIONS[op]
+
+
+def _bp_unary(op: str, input, out) -> Tensor:
+    result = apply_op("", ("bessel_polynomials", op), _bp_definition(op), (_float(input).detach(),))
+    return _finish(f"special_{op}", result, out)
+
+
+def _bp_polynomial(op: str, input, n, out) -> Tensor:
+    x, k = _pair(input, n, f"special_{op}")
+    result = apply_op("", ("bessel_polynomials", op), _bp_definition(op), (x.detach(), k.detach()))
+    return _finish(f"special_{op}", result, out)
+
+
+def airy_ai(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Airy's function ``Ai(x)`` (SciPy's values; PyTorch's are up to ~1.2e-6 off for x in [-2.5, -2]).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.airy_ai(torch.tensor([0.0]))
+        tensor([0.3550])
+    """
+    return _bp_unary("airy_ai", input, out)
+
+
+def bessel_y0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The Bessel function of the second kind, order 0 (NaN for x < 0, -inf at 0).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.bessel_y0(torch.tensor([1.0]))
+        tensor([0.0883])
+    """
+    return _bp_unary("bessel_y0", input, out)
+
+
+def bessel_y1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The Bessel function of the second kind, order 1.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.bessel_y1(torch.tensor([1.0]))
+        tensor([-0.7812])
+    """
+    return _bp_unary("bessel_y1", input, out)
+
+
+def modified_bessel_k0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The modified Bessel function of the second kind, order 0.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.modified_bessel_k0(torch.tensor([1.0]))
+        tensor([0.4210])
+    """
+    return _bp_unary("modified_bessel_k0", input, out)
+
+
+def modified_bessel_k1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The modified Bessel function of the second kind, order 1.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.modified_bessel_k1(torch.tensor([1.0]))
+        tensor([0.6019])
+    """
+    return _bp_unary("modified_bessel_k1", input, out)
+
+
+def scaled_modified_bessel_k0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``exp(x) K0(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.scaled_modified_bessel_k0(torch.tensor([1.0]))
+        tensor([1.1445])
+    """
+    return _bp_unary("scaled_modified_bessel_k0", input, out)
+
+
+def scaled_modified_bessel_k1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``exp(x) K1(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.scaled_modified_bessel_k1(torch.tensor([1.0]))
+        tensor([1.6362])
+    """
+    return _bp_unary("scaled_modified_bessel_k1", input, out)
+
+
+def chebyshev_polynomial_t(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                           out: Tensor | None = None) -> Tensor:
+    """The Chebyshev polynomial of the first kind ``T_n(x)`` (``n`` truncated to an integer;
+    0 for ``n < 0``, as PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.chebyshev_polynomial_t(torch.tensor([0.5]), 2)
+        tensor([-0.5000])
+    """
+    return _bp_polynomial("chebyshev_polynomial_t", input, n, out)
+
+
+def chebyshev_polynomial_u(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                           out: Tensor | None = None) -> Tensor:
+    """The Chebyshev polynomial of the second kind ``U_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.chebyshev_polynomial_u(torch.tensor([0.5]), 2)
+        tensor([0.])
+    """
+    return _bp_polynomial("chebyshev_polynomial_u", input, n, out)
+
+
+def chebyshev_polynomial_v(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                           out: Tensor | None = None) -> Tensor:
+    """The Chebyshev polynomial of the third kind ``V_n(x) = U_n(x) - U_{n-1}(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.chebyshev_polynomial_v(torch.tensor([0.5]), 2)
+        tensor([-1.])
+    """
+    return _bp_polynomial("chebyshev_polynomial_v", input, n, out)
+
+
+def chebyshev_polynomial_w(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                           out: Tensor | None = None) -> Tensor:
+    """The Chebyshev polynomial of the fourth kind ``W_n(x) = U_n(x) + U_{n-1}(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.chebyshev_polynomial_w(torch.tensor([0.5]), 2)
+        tensor([1.])
+    """
+    return _bp_polynomial("chebyshev_polynomial_w", input, n, out)
+
+
+def shifted_chebyshev_polynomial_t(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                                   out: Tensor | None = None) -> Tensor:
+    """``T_n(2x - 1)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.shifted_chebyshev_polynomial_t(torch.tensor([0.25]), 2)
+        tensor([-0.5000])
+    """
+    return _bp_polynomial("shifted_chebyshev_polynomial_t", input, n, out)
+
+
+def shifted_chebyshev_polynomial_u(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                                   out: Tensor | None = None) -> Tensor:
+    """``U_n(2x - 1)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.shifted_chebyshev_polynomial_u(torch.tensor([1.0]), 2)
+        tensor([3.])
+    """
+    return _bp_polynomial("shifted_chebyshev_polynomial_u", input, n, out)
+
+
+def shifted_chebyshev_polynomial_v(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                                   out: Tensor | None = None) -> Tensor:
+    """``V_n(2x - 1)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.shifted_chebyshev_polynomial_v(torch.tensor([1.0]), 2)
+        tensor([1.])
+    """
+    return _bp_polynomial("shifted_chebyshev_polynomial_v", input, n, out)
+
+
+def shifted_chebyshev_polynomial_w(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                                   out: Tensor | None = None) -> Tensor:
+    """``W_n(2x - 1)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.shifted_chebyshev_polynomial_w(torch.tensor([1.0]), 2)
+        tensor([5.])
+    """
+    return _bp_polynomial("shifted_chebyshev_polynomial_w", input, n, out)
+
+
+def hermite_polynomial_h(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                         out: Tensor | None = None) -> Tensor:
+    """The physicists' Hermite polynomial ``H_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.hermite_polynomial_h(torch.tensor([1.0]), 2)
+        tensor([2.])
+    """
+    return _bp_polynomial("hermite_polynomial_h", input, n, out)
+
+
+def hermite_polynomial_he(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                          out: Tensor | None = None) -> Tensor:
+    """The probabilists' Hermite polynomial ``He_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.hermite_polynomial_he(torch.tensor([1.0]), 2)
+        tensor([0.])
+    """
+    return _bp_polynomial("hermite_polynomial_he", input, n, out)
+
+
+def laguerre_polynomial_l(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                          out: Tensor | None = None) -> Tensor:
+    """The Laguerre polynomial ``L_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.laguerre_polynomial_l(torch.tensor([1.0]), 2)
+        tensor([-0.5000])
+    """
+    return _bp_polynomial("laguerre_polynomial_l", input, n, out)
+
+
+def legendre_polynomial_p(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                          out: Tensor | None = None) -> Tensor:
+    """The Legendre polynomial ``P_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.legendre_polynomial_p(torch.tensor([0.5]), 2)
+        tensor([-0.1250])
+    """
+    return _bp_polynomial("legendre_polynomial_p", input, n, out)

@@ -104,11 +104,6 @@ def test_errors():
     assert x.grad is not None
 
 
-def test_still_missing_names_say_so():
-    with pytest.raises(AttributeError, match="not available in fgrad.torch yet"):
-        ft.special.airy_ai  # noqa: B018
-
-
 def test_ndtri_keeps_the_far_tail():
     # regression: ndtri was sqrt(2) erfinv(2p - 1) plus a Newton step; below p ~ 1e-17,
     # 2p - 1 rounds to -1, erfinv gives -inf and the Newton step turned it into NaN.
