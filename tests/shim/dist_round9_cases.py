@@ -22,16 +22,30 @@ def cases(torch, leaves: list | None = None) -> dict:
         "Weibull": (lambda: D.Weibull(t([2.0, 1.0]), t([1.5, 0.8])), t([0.5, 3.0])),
         "LogisticNormal": (lambda: D.LogisticNormal(t([0.1, -0.3]), t([1.0, 0.5])), t([0.2, 0.5, 0.3])),
         "RelaxedBernoulli": (lambda: D.RelaxedBernoulli(t(0.7), probs=t([0.3, 0.9])), t([0.2, 0.95])),
-        "RelaxedOneHotCategorical": (lambda: D.RelaxedOneHotCategorical(t(0.6), logits=t([0.1, 1.0, -0.5])),
-                                     t([0.2, 0.5, 0.3])),
+        "RelaxedOneHotCategorical": (
+            lambda: D.RelaxedOneHotCategorical(t(0.6), logits=t([0.1, 1.0, -0.5])),
+            t([0.2, 0.5, 0.3]),
+        ),
         "ContinuousBernoulli": (lambda: D.ContinuousBernoulli(probs=t([0.2, 0.5, 0.8])), t([0.3, 0.5, 0.9])),
-        "GeneralizedPareto": (lambda: D.GeneralizedPareto(t([0.0, 1.0]), t([1.0, 2.0]), t([0.3, 0.0])),
-                              t([0.5, 2.5])),
+        "GeneralizedPareto": (
+            lambda: D.GeneralizedPareto(t([0.0, 1.0]), t([1.0, 2.0]), t([0.3, 0.0])),
+            t([0.5, 2.5]),
+        ),
         "VonMises": (lambda: D.VonMises(t([0.5, -1.0]), t([2.0, 0.3])), t([0.7, 2.0])),
-        "MixtureSameFamily": (lambda: D.MixtureSameFamily(D.Categorical(t([0.3, 0.7])),
-                                                          D.Normal(t([-1.0, 2.0]), t([0.5, 1.5]))), t(0.4)),
-        "LowRankMultivariateNormal": (lambda: D.LowRankMultivariateNormal(
-            t([0.5, -0.2, 1.0]), t([[1.0, 0.2], [0.3, -0.5], [0.0, 0.8]]), t([0.5, 1.0, 2.0])), t([0.1, 0.2, 0.3])),
-        "OneHotCategoricalStraightThrough": (lambda: D.OneHotCategoricalStraightThrough(probs=t([0.2, 0.3, 0.5])),
-                                             t([0.0, 1.0, 0.0])),
+        "MixtureSameFamily": (
+            lambda: D.MixtureSameFamily(
+                D.Categorical(t([0.3, 0.7])), D.Normal(t([-1.0, 2.0]), t([0.5, 1.5]))
+            ),
+            t(0.4),
+        ),
+        "LowRankMultivariateNormal": (
+            lambda: D.LowRankMultivariateNormal(
+                t([0.5, -0.2, 1.0]), t([[1.0, 0.2], [0.3, -0.5], [0.0, 0.8]]), t([0.5, 1.0, 2.0])
+            ),
+            t([0.1, 0.2, 0.3]),
+        ),
+        "OneHotCategoricalStraightThrough": (
+            lambda: D.OneHotCategoricalStraightThrough(probs=t([0.2, 0.3, 0.5])),
+            t([0.0, 1.0, 0.0]),
+        ),
     }

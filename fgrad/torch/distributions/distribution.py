@@ -370,7 +370,7 @@ def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
     """
     m = vec.shape[-1]
     n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * m + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
-    if not round(n) - n < torch.finfo(vec.dtype).eps:
+    if abs(round(n) - n) >= torch.finfo(vec.dtype).eps:  # PyTorch's one-sided test passes 4
         raise ValueError(f"The size of last dimension is {m} which cannot be expressed as the "
                          "lower triangular part of a square D x D matrix.")
     n = round(n)
