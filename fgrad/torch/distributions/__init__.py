@@ -31,6 +31,7 @@ from .gamma_mixtures import FisherSnedecor, NegativeBinomial
 from .generalized_pareto import GeneralizedPareto
 from .independent import Independent
 from .kl import kl_divergence, register_kl
+from . import kl_more as _kl_more  # noqa: F401 (registers the remaining KL pairs)
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .mixture_same_family import MixtureSameFamily
 from .more import Geometric, Gumbel, HalfNormal, Multinomial, Pareto

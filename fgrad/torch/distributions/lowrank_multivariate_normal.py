@@ -20,7 +20,7 @@ import fgrad.torch as torch
 
 from . import constraints
 from .distribution import Distribution, lazy_property
-from .multivariate_normal import batch_mahalanobis
+from .multivariate_normal import batch_mahalanobis, tril_solve
 
 __all__ = ["LowRankMultivariateNormal"]
 
@@ -136,7 +136,7 @@ class LowRankMultivariateNormal(Distribution):
     @lazy_property
     def precision_matrix(self):
         wt_dinv = self._unbroadcasted_cov_factor.mT / self._unbroadcasted_cov_diag.unsqueeze(-2)
-        a = torch.linalg.solve_triangular(self._capacitance_tril, wt_dinv, upper=False)
+        a = tril_solve(self._capacitance_tril, wt_dinv)
         prec = torch.diag_embed(self._unbroadcasted_cov_diag.reciprocal()) - a.mT @ a
         return prec.expand(self._batch_shape + self._event_shape + self._event_shape)
 
