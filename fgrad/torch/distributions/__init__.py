@@ -46,6 +46,7 @@ from .transforms import (AbsTransform, AffineTransform, CatTransform, ComposeTra
                          SigmoidTransform, SoftmaxTransform, SoftplusTransform, StackTransform,
                          StickBreakingTransform, TanhTransform, Transform, identity_transform)
 from .von_mises import VonMises
+from .wishart import LKJCholesky, Wishart
 
 __all__ = [  # noqa: RUF022 (grouped as PyTorch lists them)
     "AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "CatTransform", "Categorical",
@@ -53,15 +54,15 @@ __all__ = [  # noqa: RUF022 (grouped as PyTorch lists them)
     "CumulativeDistributionTransform", "Dirichlet", "Distribution", "ExpRelaxedCategorical",
     "ExpTransform", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "GeneralizedPareto",
     "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "IndependentTransform",
-    "InverseGamma", "Kumaraswamy", "Laplace", "LogNormal", "LogitRelaxedBernoulli", "LogisticNormal",
-    "LowRankMultivariateNormal", "LowerCholeskyTransform", "MixtureSameFamily", "Multinomial",
-    "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
+    "InverseGamma", "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal", "LogitRelaxedBernoulli",
+    "LogisticNormal", "LowRankMultivariateNormal", "LowerCholeskyTransform", "MixtureSameFamily",
+    "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
     "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "PositiveDefiniteTransform",
     "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "ReshapeTransform",
     "SigmoidTransform", "SoftmaxTransform", "SoftplusTransform", "StackTransform",
     "StickBreakingTransform", "StudentT", "TanhTransform", "Transform", "TransformedDistribution",
-    "Uniform", "VonMises", "Weibull", "biject_to", "constraints", "identity_transform", "kl_divergence",
-    "register_kl", "transform_to", "transforms",
+    "Uniform", "VonMises", "Weibull", "Wishart", "biject_to", "constraints", "identity_transform",
+    "kl_divergence", "register_kl", "transform_to", "transforms",
 ]
 
 # PyTorch's one-module-per-distribution names (``from torch.distributions.normal import Normal``)
@@ -76,7 +77,7 @@ _MODULE_CLASSES = {
     "one_hot_categorical": ["OneHotCategorical", "OneHotCategoricalStraightThrough"], "pareto": ["Pareto"],
     "poisson": ["Poisson"], "relaxed_bernoulli": ["RelaxedBernoulli", "LogitRelaxedBernoulli"],
     "relaxed_categorical": ["RelaxedOneHotCategorical", "ExpRelaxedCategorical"], "studentT": ["StudentT"],
-    "uniform": ["Uniform"], "weibull": ["Weibull"],
+    "uniform": ["Uniform"], "weibull": ["Weibull"], "lkj_cholesky": ["LKJCholesky"],
 }
 
 
