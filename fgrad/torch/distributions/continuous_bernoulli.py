@@ -19,13 +19,13 @@ import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 
 from . import constraints
-from .distribution import (ExponentialFamily, broadcast_all, clamp_probs, lazy_property, logits_to_probs,
-                           probs_to_logits)
+from .distribution import (BinaryProbsLogits, ExponentialFamily, broadcast_all, clamp_probs, lazy_property,
+                           logits_to_probs)
 
 __all__ = ["ContinuousBernoulli"]
 
 
-class ContinuousBernoulli(ExponentialFamily):
+class ContinuousBernoulli(BinaryProbsLogits, ExponentialFamily):
     """The continuous Bernoulli distribution with parameter ``probs`` (or ``logits``).
 
     Example::
@@ -62,12 +62,7 @@ class ContinuousBernoulli(ExponentialFamily):
         new = self._get_checked_instance(ContinuousBernoulli, _instance)
         new._lims = self._lims
         batch_shape = torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
+        self._expand_probs_or_logits(new, batch_shape)
         ExponentialFamily.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
@@ -112,16 +107,8 @@ class ContinuousBernoulli(ExponentialFamily):
         return torch.where(self._outside_unstable_region(), var, taylor)
 
     @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
     def probs(self):
         return clamp_probs(logits_to_probs(self.logits, is_binary=True))
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def sample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)

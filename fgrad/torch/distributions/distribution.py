@@ -393,3 +393,45 @@ def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
     if not (-n <= diag < n):
         raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
     return mat[..., _tril_mask(n, diag)]
+
+
+class BinaryProbsLogits:
+    """Mixin for distributions given by a success probability ``probs`` or its ``logits``
+    (one of the two): parses them (`_set_probs_or_logits`), derives the other lazily, and
+    expands whichever is set (`_expand_probs_or_logits`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Bernoulli
+        >>> Bernoulli(logits=torch.tensor([0.0])).probs
+        tensor([0.5000])
+    """
+
+    def _set_probs_or_logits(self, probs, logits) -> torch.Size:
+        """Store ``probs`` or ``logits`` (exactly one given) as a tensor; the batch shape."""
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        given = probs if probs is not None else logits
+        (value,) = broadcast_all(given)
+        setattr(self, "probs" if probs is not None else "logits", value)
+        self._param = value
+        return torch.Size() if isinstance(given, numbers.Number) else value.size()
+
+    def _expand_probs_or_logits(self, new, batch_shape) -> None:
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                setattr(new, name, getattr(self, name).expand(batch_shape))
+                new._param = getattr(new, name)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self):
+        return self._param.size()

@@ -14,14 +14,12 @@ Example::
 
 from __future__ import annotations
 
-import numbers
 
 import fgrad.torch as torch
 
 from . import constraints
 from .discrete import Categorical, OneHotCategorical
-from .distribution import (Distribution, broadcast_all, clamp_probs, lazy_property, logits_to_probs,
-                           probs_to_logits)
+from .distribution import BinaryProbsLogits, Distribution, broadcast_all, clamp_probs
 from .transformed_distribution import TransformedDistribution
 from .transforms import ExpTransform, SigmoidTransform
 
@@ -29,7 +27,7 @@ __all__ = ["ExpRelaxedCategorical", "LogitRelaxedBernoulli", "OneHotCategoricalS
            "RelaxedBernoulli", "RelaxedOneHotCategorical"]
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(BinaryProbsLogits, Distribution):
     """The logit of a `RelaxedBernoulli` sample: ``(logit(p) + logistic noise) / temperature``.
 
     Example::
@@ -45,43 +43,16 @@ class LogitRelaxedBernoulli(Distribution):
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
         self.temperature = temperature
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            is_scalar = isinstance(probs, numbers.Number)
-            (self.probs,) = broadcast_all(probs)
-        else:
-            is_scalar = isinstance(logits, numbers.Number)
-            (self.logits,) = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = torch.Size() if is_scalar else self._param.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self._set_probs_or_logits(probs, logits), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
         batch_shape = torch.Size(batch_shape)
         new.temperature = self.temperature
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
+        self._expand_probs_or_logits(new, batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
