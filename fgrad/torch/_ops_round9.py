@@ -218,6 +218,11 @@ def gru_cell(
     return (1 - z) * n + z * hx
 
 
+def _elman_cell(name: str, activation, input, hx, w_ih, w_hh, b_ih, b_hh) -> Tensor:
+    _check_cell(name, 1, input, hx, w_ih, w_hh)
+    return activation(_affine(input, w_ih, b_ih) + _affine(hx, w_hh, b_hh))
+
+
 def rnn_tanh_cell(
     input: Tensor,
     hx: Tensor,
@@ -234,8 +239,7 @@ def rnn_tanh_cell(
         >>> torch.rnn_tanh_cell(torch.zeros(1, 2), torch.zeros(1, 3), torch.zeros(3, 2), torch.zeros(3, 3))
         tensor([[0., 0., 0.]])
     """
-    _check_cell("rnn_tanh_cell", 1, input, hx, w_ih, w_hh)
-    return torch.tanh(_affine(input, w_ih, b_ih) + _affine(hx, w_hh, b_hh))
+    return _elman_cell("rnn_tanh_cell", torch.tanh, input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
 def rnn_relu_cell(
@@ -254,8 +258,7 @@ def rnn_relu_cell(
         >>> torch.rnn_relu_cell(torch.ones(1, 2), torch.zeros(1, 3), torch.ones(3, 2), torch.zeros(3, 3))
         tensor([[2., 2., 2.]])
     """
-    _check_cell("rnn_relu_cell", 1, input, hx, w_ih, w_hh)
-    return torch.relu(_affine(input, w_ih, b_ih) + _affine(hx, w_hh, b_hh))
+    return _elman_cell("rnn_relu_cell", torch.relu, input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
 # -- small functions ----------------------------------------------------------------------------

@@ -27,6 +27,22 @@ __all__ = ["ExpRelaxedCategorical", "LogitRelaxedBernoulli", "OneHotCategoricalS
            "RelaxedBernoulli", "RelaxedOneHotCategorical"]
 
 
+class _FromBase:
+    """``temperature``, ``logits`` and ``probs`` of a relaxed distribution: its base's."""
+
+    @property
+    def temperature(self):
+        return self.base_dist.temperature
+
+    @property
+    def logits(self):
+        return self.base_dist.logits
+
+    @property
+    def probs(self):
+        return self.base_dist.probs
+
+
 class LogitRelaxedBernoulli(BinaryProbsLogits, Distribution):
     """The logit of a `RelaxedBernoulli` sample: ``(logit(p) + logistic noise) / temperature``.
 
@@ -68,7 +84,7 @@ class LogitRelaxedBernoulli(BinaryProbsLogits, Distribution):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
+class RelaxedBernoulli(_FromBase, TransformedDistribution):
     """``sigmoid`` of a `LogitRelaxedBernoulli` sample: values in (0, 1) that approach a
     Bernoulli's as ``temperature`` goes to 0.
 
@@ -92,17 +108,6 @@ class RelaxedBernoulli(TransformedDistribution):
         new = self._get_checked_instance(RelaxedBernoulli, _instance)
         return super().expand(batch_shape, _instance=new)
 
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs
 
 
 class ExpRelaxedCategorical(Distribution):
@@ -168,7 +173,7 @@ class ExpRelaxedCategorical(Distribution):
         return score + log_scale
 
 
-class RelaxedOneHotCategorical(TransformedDistribution):
+class RelaxedOneHotCategorical(_FromBase, TransformedDistribution):
     """The Gumbel-softmax (Concrete) distribution: points of the simplex that approach one-hot
     vectors as ``temperature`` goes to 0.
 
@@ -194,17 +199,6 @@ class RelaxedOneHotCategorical(TransformedDistribution):
         new = self._get_checked_instance(RelaxedOneHotCategorical, _instance)
         return super().expand(batch_shape, _instance=new)
 
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs
 
 
 class OneHotCategoricalStraightThrough(OneHotCategorical):

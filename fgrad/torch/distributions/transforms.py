@@ -131,6 +131,15 @@ class Transform:
         return self.__class__.__name__ + "()"
 
 
+class _Parameterless:
+    """Transforms without parameters: any two of one class are equal (as in PyTorch)."""
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self)
+
+    __hash__ = object.__hash__
+
+
 class _InverseTransform(Transform):
     def __init__(self, transform: Transform) -> None:
         super().__init__()
@@ -180,7 +189,7 @@ class _InverseTransform(Transform):
         return f"_InverseTransform({self._inv!r})"
 
 
-class ExpTransform(Transform):
+class ExpTransform(_Parameterless, Transform):
     """``y = exp(x)``.
 
     Example::
@@ -194,11 +203,6 @@ class ExpTransform(Transform):
     codomain = constraints.positive
     sign = +1
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, ExpTransform)
-
-    __hash__ = object.__hash__
-
     def _call(self, x):
         return x.exp()
 
@@ -209,7 +213,7 @@ class ExpTransform(Transform):
         return x
 
 
-class SigmoidTransform(Transform):
+class SigmoidTransform(_Parameterless, Transform):
     """``y = sigmoid(x)`` (inverse: ``logit`` of the clamped value).
 
     Example::
@@ -222,11 +226,6 @@ class SigmoidTransform(Transform):
 
     codomain = constraints.unit_interval
     sign = +1
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, SigmoidTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         finfo = torch.finfo(x.dtype)
@@ -241,7 +240,7 @@ class SigmoidTransform(Transform):
         return -F.softplus(-x) - F.softplus(x)
 
 
-class TanhTransform(Transform):
+class TanhTransform(_Parameterless, Transform):
     """``y = tanh(x)``.
 
     Example::
@@ -254,11 +253,6 @@ class TanhTransform(Transform):
 
     codomain = constraints.interval(-1.0, 1.0)
     sign = +1
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, TanhTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.tanh()
@@ -652,7 +646,7 @@ def _broadcast_all(*values):
     return broadcast_all(*values)
 
 
-class SoftplusTransform(Transform):
+class SoftplusTransform(_Parameterless, Transform):
     """``y = log(1 + exp(x))``.
 
     Example::
@@ -668,11 +662,6 @@ class SoftplusTransform(Transform):
     bijective = True
     sign = +1
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, SoftplusTransform)
-
-    __hash__ = object.__hash__
-
     def _call(self, x):
         return F.softplus(x)
 
@@ -683,7 +672,7 @@ class SoftplusTransform(Transform):
         return -F.softplus(-x)
 
 
-class AbsTransform(Transform):
+class AbsTransform(_Parameterless, Transform):
     """``y = |x|`` (not bijective: ``inv`` returns ``y``).
 
     Example::
@@ -698,11 +687,6 @@ class AbsTransform(Transform):
     codomain = constraints.positive
     bijective = False
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, AbsTransform)
-
-    __hash__ = object.__hash__
-
     def _call(self, x):
         return x.abs()
 
@@ -710,7 +694,7 @@ class AbsTransform(Transform):
         return y
 
 
-class SoftmaxTransform(Transform):
+class SoftmaxTransform(_Parameterless, Transform):
     """``y = softmax(x)`` over the last dimension (not bijective: ``inv`` is ``log``).
 
     Example::
@@ -724,11 +708,6 @@ class SoftmaxTransform(Transform):
     domain = constraints.real_vector
     codomain = constraints.simplex
     bijective = False
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, SoftmaxTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         logprobs = x - x.max(-1, True)[0]
@@ -749,7 +728,7 @@ class SoftmaxTransform(Transform):
         return shape
 
 
-class StickBreakingTransform(Transform):
+class StickBreakingTransform(_Parameterless, Transform):
     """Unconstrained vectors of length ``K - 1`` to the ``K``-simplex by stick breaking
     (bijective; its log-Jacobian is defined, unlike `SoftmaxTransform`'s).
 
@@ -764,11 +743,6 @@ class StickBreakingTransform(Transform):
     domain = constraints.real_vector
     codomain = constraints.simplex
     bijective = True
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, StickBreakingTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         offset = x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
@@ -799,7 +773,7 @@ class StickBreakingTransform(Transform):
         return torch.Size(shape[:-1]) + torch.Size((shape[-1] - 1,))
 
 
-class LowerCholeskyTransform(Transform):
+class LowerCholeskyTransform(_Parameterless, Transform):
     """Square matrices to lower-triangular ones with a positive diagonal (``exp`` of it).
 
     Example::
@@ -814,11 +788,6 @@ class LowerCholeskyTransform(Transform):
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.lower_cholesky
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, LowerCholeskyTransform)
-
-    __hash__ = object.__hash__
-
     def _call(self, x):
         return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
 
@@ -826,7 +795,7 @@ class LowerCholeskyTransform(Transform):
         return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
 
 
-class PositiveDefiniteTransform(Transform):
+class PositiveDefiniteTransform(_Parameterless, Transform):
     """Square matrices to positive definite ones: ``L L^T`` of `LowerCholeskyTransform`'s ``L``.
 
     Example::
@@ -841,11 +810,6 @@ class PositiveDefiniteTransform(Transform):
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.positive_definite
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, PositiveDefiniteTransform)
-
-    __hash__ = object.__hash__
-
     def _call(self, x):
         x = LowerCholeskyTransform()(x)
         return x @ x.mT
@@ -854,7 +818,7 @@ class PositiveDefiniteTransform(Transform):
         return LowerCholeskyTransform().inv(torch.linalg.cholesky(y))
 
 
-class CorrCholeskyTransform(Transform):
+class CorrCholeskyTransform(_Parameterless, Transform):
     """Unconstrained vectors of length ``D(D-1)/2`` to Cholesky factors of ``D x D``
     correlation matrices (``tanh`` to (-1, 1), then stick breaking along each row).
 
@@ -870,11 +834,6 @@ class CorrCholeskyTransform(Transform):
     domain = constraints.real_vector
     codomain = constraints.corr_cholesky
     bijective = True
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, CorrCholeskyTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         from .distribution import vec_to_tril_matrix
