@@ -42,15 +42,19 @@ class BatchTracer(Tracer):
 class BatchTrace(Trace):
     """``vma``: the examples are the blocks of a ``shard_map`` that tracks varying manual
     axes (``check_vma=True``): an unbatched value is *invariant* along the axis, a batched one
-    *varying*, and reverse mode follows JAX's typed rules (`insert_pvary`)."""
+    *varying*, and reverse mode follows JAX's typed rules (`insert_pvary`).  ``processes``:
+    how many processes the named axis spans (a ``pmap`` under ``mpiexec``: each process holds
+    ``axis_size`` consecutive entries of an axis ``processes * axis_size`` long, and the
+    named-axis collectives reduce over all of them); 1 for an ordinary vmap."""
 
-    __slots__ = ("axis_size", "axis_name", "vma")
+    __slots__ = ("axis_size", "axis_name", "vma", "processes")
 
-    def __init__(self, parent, origin: str, axis_size: int = 0, axis_name=None) -> None:
+    def __init__(self, parent, origin: str, axis_size: int = 0, axis_name=None, processes: int = 1) -> None:
         super().__init__(parent, origin)
         self.axis_size = axis_size
         self.axis_name = axis_name
         self.vma = False
+        self.processes = processes
 
     def split(self, args):
         vals, dims, found = [], [], False
@@ -71,6 +75,8 @@ class BatchTrace(Trace):
         rule = prim.batch
         if self.axis_name is not None and prim.declared.get("batch_axis_name"):
             params = {**params, "bound_axis": self.axis_name}
+            if self.processes > 1:
+                params["bound_processes"] = self.processes
         if rule is None:
             raise NotImplementedError(
                 f"Batching rule for '{prim.name}' not implemented: vmap cannot vectorize this "
