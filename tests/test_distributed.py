@@ -992,3 +992,22 @@ def test_devices_on_one_process():
     remote = fgrad.backends.Device("cpu", 0, "numpy", process_index=1)
     assert remote != fgrad.backends.CPU and remote != "cpu" and str(remote) == "cpu@process1"
     assert remote.process_index == 1 and len({remote, fgrad.backends.CPU}) == 2
+
+
+@pytest.mark.parametrize("local,processes", [(1, 2), (2, 2), (2, 3), (3, 4)])
+def test_ppermute_rounds_are_process_permutations_covering_the_crossing_pairs(local, processes):
+    """The cross-process pairs of a pmap ppermute, grouped into rounds in which no process
+    sends or receives twice (each round is one process ppermute); pairs within a process
+    need no round."""
+    from fgrad.ops.named_axes import _process_rounds
+
+    n = local * processes
+    rng = np.random.default_rng(local * 10 + processes)
+    for perm in ([(s, (s + 1) % n) for s in range(n)], [(s, n - 1 - s) for s in range(n)],
+                 list(zip(range(n), rng.permutation(n).tolist())), [(0, n - 1)]):
+        rounds = _process_rounds(tuple(perm), local)
+        crossing = [(s, t) for s, t in perm if s // local != t // local]
+        assert sorted(p for rd in rounds for p in rd) == sorted(crossing)
+        for rd in rounds:
+            assert len({s // local for s, _ in rd}) == len(rd) == len({t // local for _, t in rd})
+    assert len(_process_rounds(tuple((s, n - 1 - s) for s in range(n)), local)) == local

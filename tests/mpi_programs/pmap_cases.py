@@ -50,6 +50,8 @@ def run(api, lo, hi, n):
     out["ppermute_ring"] = pmap(lambda a: lax.ppermute(a, "i", ring), axis_name="i")(v)
     out["ppermute_far"] = pmap(lambda a: lax.ppermute(a, "i", far), axis_name="i")(v)
     out["ppermute_partial"] = pmap(lambda a: lax.ppermute(a, "i", part), axis_name="i")(v)
+    rev = [(s, n - 1 - s) for s in range(n)]  # several slices between the same two processes
+    out["ppermute_reverse"] = pmap(lambda a: lax.ppermute(a, "i", rev), axis_name="i")(v)
     a2a = np.repeat(v[:, None, :], n, axis=1) * np.arange(1.0, n + 1)[None, :, None]  # (slices, n, D)
     out["all_to_all"] = pmap(lambda a: lax.all_to_all(a, "i", 0, 0), axis_name="i")(a2a)
     # derivatives: JAX's pmap pairing (psum transposes to psum)
@@ -65,6 +67,11 @@ def run(api, lo, hi, n):
     out["vmap_inside"] = pmap(inner, axis_name="i")(v)
     both = vmap(lambda b: lax.psum(b, ("i", "j")), axis_name="j")
     out["both_axes"] = pmap(both, axis_name="i")(v)
+    # vmap and jit around the map
+    mapped = pmap(lambda a: lax.psum(a, "i") * lax.axis_index("i") + lax.all_gather(a, "i")[-1],
+                  axis_name="i")
+    out["vmap_outside"] = vmap(mapped, in_axes=1, out_axes=1)(v)
+    out["jit_outside"] = jit(mapped)(v)
 
     # data-parallel training: pmap(grad(loss)) + pmean, parameters replicated
     def loss(w, xb, yb):
