@@ -41,7 +41,7 @@ from .backends.world import world
 from ._device_api import local_devices
 from .core.array import get_aval
 from .core.trace import state
-from .transforms.batching import BatchTrace, vmap
+from .transforms.batching import BatchTrace, vmap_on_axis
 from .transforms.jit import jit
 from .tree_util import flatten_prefix, flatten_arrays as tree_flatten
 
@@ -174,13 +174,13 @@ def pmap(fun: Callable | None = None, axis_name: Any = None, *, in_axes: Any = 0
         run = compiled.get(key)
         if run is None:
             def per_device(*dyn_args, **kw):
-                state.trace.processes = procs  # the BatchTrace of this map: its axis spans them
                 it = iter(dyn_args)
                 full = [statics[static.index(i)] if i in static else next(it) for i in range(n_args)]
                 return fun(*full, **kw)
 
-            run = compiled[key] = jit(vmap(per_device, in_axes=axes, out_axes=out_axes, axis_name=axis_name,
-                                           axis_size=unmapped_size))
+            run = compiled[key] = jit(vmap_on_axis(per_device, in_axes=axes, out_axes=out_axes,
+                                                   axis_name=axis_name, axis_size=unmapped_size,
+                                                   processes=procs))
         return run(*dyn, **kwargs)
 
     return pmapped

@@ -349,6 +349,22 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_name
     return vmapped
 
 
+def vmap_on_axis(fun: Callable, *, in_axes: Any, axis_size: int | None, axis_name: Hashable | None,
+                 processes: int = 1, out_axes: Any = 0) -> Callable:
+    """``vmap(fun, ...)`` whose trace binds ``axis_name`` spanning ``processes`` processes
+    (`BatchTrace.processes`): what a batching rule of a higher-order primitive (cond, scan,
+    while) uses to re-map its body over the axis it was batched along, so that named-axis
+    collectives in the body reduce over it; and what pmap maps with."""
+    if processes > 1:
+        inner = fun
+
+        def fun(*args, **kwargs):
+            state.trace.processes = processes  # (vmap runs fun with its own trace current)
+            return inner(*args, **kwargs)
+
+    return vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_name=axis_name, axis_size=axis_size)
+
+
 def _check_axis_spec(spec, what: str) -> None:
     """Each leaf of an in_axes/out_axes specification is an int or None."""
     bad = [a for a in tree_flatten(spec, is_leaf=lambda v: v is None)[0]
@@ -360,5 +376,5 @@ def _check_axis_spec(spec, what: str) -> None:
         )
 
 
-__all__ = ["vmap", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front", "insert_pvary",
-           "varying_axes", "vma_scopes"]
+__all__ = ["vmap", "vmap_on_axis", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front",
+           "insert_pvary", "varying_axes", "vma_scopes"]

@@ -24,8 +24,8 @@ def data(n):
     return x, y, w, v
 
 
-def run(api, lo, hi, n):
-    """The cases, for slices lo..hi-1 of the n global ones."""
+def run(api, lo, hi, n, with_jax=False):
+    """The cases, for slices lo..hi-1 of the n global ones (those JAX runs, ``with_jax``)."""
     pmap, lax, grad, jit, vmap, xp = api["pmap"], api["lax"], api["grad"], api["jit"], api["vmap"], api["np"]
     X, Y, W, V = data(n)
     x, y, v = X[lo:hi], Y[lo:hi], V[lo:hi]
@@ -67,6 +67,25 @@ def run(api, lo, hi, n):
     out["vmap_inside"] = pmap(inner, axis_name="i")(v)
     both = vmap(lambda b: lax.psum(b, ("i", "j")), axis_name="j")
     out["both_axes"] = pmap(both, axis_name="i")(v)
+    # collectives inside control flow inside the map
+    out["scan_inside"] = pmap(lambda a: lax.scan(lambda c, _: (c * 0.5 + lax.psum(a * c, "i"), None), a, None,
+                                                 length=3)[0], axis_name="i")(v)
+    branches = (lambda a: lax.pmax(a, "i") * 10, lambda a: lax.psum(a, "i"))
+    out["cond_inside"] = pmap(lambda a: lax.cond(lax.psum(a.sum(), "i") > 0, branches[1], branches[0], a),
+                              axis_name="i")(v)
+    if not with_jax:  # (a branch per device: JAX pairs the different branches' collectives)
+        out["cond_per_device"] = pmap(lambda a: lax.cond(a.sum() > 0, branches[1], branches[0], a),
+                                      axis_name="i")(v)
+
+    def loop(a, stop):
+        return lax.while_loop(lambda c: c[0] < stop, lambda c: (c[0] + 1, c[1] + lax.psum(a * c[0], "i")),
+                              (0, a))[1]
+
+    out["while_inside"] = pmap(lambda a: loop(a, lax.psum(1, "i") - 1), axis_name="i")(v)
+    if not with_jax:  # (a trip count per device: JAX's devices wait for each other forever)
+        out["while_per_device"] = pmap(lambda a: loop(a, lax.axis_index("i") % 3), axis_name="i")(v)
+    out["grad_fori_inside"] = pmap(grad(lambda a: lax.fori_loop(0, 2, lambda i, c: c + lax.psum(a ** 2, "i"),
+                                                                0.0 * a).sum()), axis_name="i")(v)
     # vmap and jit around the map
     mapped = pmap(lambda a: lax.psum(a, "i") * lax.axis_index("i") + lax.all_gather(a, "i")[-1],
                   axis_name="i")
@@ -127,6 +146,6 @@ if __name__ == "__main__":  # live JAX over n CPU devices
     n, path = int(sys.argv[1]), sys.argv[2]
     assert jax.local_device_count() == n, jax.devices()
     api = dict(pmap=jax.pmap, lax=jax.lax, grad=jax.grad, jit=jax.jit, vmap=jax.vmap, np=jnp)
-    res = run(api, 0, n, n)
+    res = run(api, 0, n, n, with_jax=True)
     res["outer_grad"] = outer_grad(api, 0, n, n)
     np.savez(path, **res)
