@@ -291,6 +291,16 @@ def test_collectives_inside_control_flow_under_vmap_and_pmap(any_size):
                                (0.0, 0.0))[1]
 
     np.testing.assert_allclose(fgrad.vmap(loop, axis_name="i")(x), [0.0, 3.0, 8.0])
+    # no operand varies along the axis, but the body holds a collective over it
+    for mapped in (fgrad.vmap, fgrad.pmap):
+        out = mapped(lambda a: fgrad.jit(lambda: flax.psum(1, "i"))() + a, axis_name="i")(x)
+        np.testing.assert_array_equal(out, x + 3)
+        out = mapped(lambda a: flax.fori_loop(0, 3, lambda i, c: c + flax.axis_index("i"), 0) + a,
+                     axis_name="i")(x)
+        np.testing.assert_array_equal(out, x + 3 * np.arange(3))
+        out = mapped(lambda a: flax.while_loop(lambda c: c < 5, lambda c: c + flax.psum(1, "i"), 0) + a,
+                     axis_name="i")(x)
+        np.testing.assert_array_equal(out, x + 6)
     jax = pytest.importorskip("jax")
     jscan, jcond, jfori = _cf_cases(jax.lax, x)  # (JAX in float32)
     for ours, theirs in ((scan, jscan), (cond, jcond)):

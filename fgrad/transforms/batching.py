@@ -70,7 +70,9 @@ class BatchTrace(Trace):
 
     def process(self, prim, args, params):
         vals, dims, found = self.split(args)
-        if not found and not (prim.family == NAMED_AXIS and self.axis_name in params["axes"]):
+        if not found and not (prim.family == NAMED_AXIS and self.axis_name in params["axes"]) and not (
+                self.axis_name is not None and prim.declared.get("batch_axis_name")
+                and holds_axis(params, self.axis_name)):
             return self.parent.process(prim, args, params)
         rule = prim.batch
         if self.axis_name is not None and prim.declared.get("batch_axis_name"):
@@ -349,6 +351,27 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_name
     return vmapped
 
 
+def holds_axis(params: dict, name: Hashable) -> bool:
+    """Whether a program among ``params`` (a jit's, a loop's body, a cond's branches: anything
+    with a ``jaxpr``), or one nested in it, holds a collective over the axis ``name``: such a
+    higher-order primitive is batched along the axis even when no operand varies along it
+    (``jit(lambda: lax.psum(1, "i"))()`` inside a map over ``"i"``)."""
+    todo = [v for v in params.values()]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, (tuple, list)):
+            todo.extend(v)
+            continue
+        jaxpr = getattr(v, "jaxpr", None)
+        if jaxpr is None or not hasattr(jaxpr, "eqns"):
+            continue
+        for e in jaxpr.eqns:
+            if e.prim.family == NAMED_AXIS and name in e.params.get("axes", ()):
+                return True
+            todo.extend(e.params.values())
+    return False
+
+
 def vmap_on_axis(fun: Callable, *, in_axes: Any, axis_size: int | None, axis_name: Hashable | None,
                  processes: int = 1, out_axes: Any = 0) -> Callable:
     """``vmap(fun, ...)`` whose trace binds ``axis_name`` spanning ``processes`` processes
@@ -376,5 +399,5 @@ def _check_axis_spec(spec, what: str) -> None:
         )
 
 
-__all__ = ["vmap", "vmap_on_axis", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front",
-           "insert_pvary", "varying_axes", "vma_scopes"]
+__all__ = ["vmap", "vmap_on_axis", "holds_axis", "BatchTrace", "BatchTracer", "move_or_broadcast",
+           "bdim_to_front", "insert_pvary", "varying_axes", "vma_scopes"]

@@ -86,6 +86,9 @@ def run(api, lo, hi, n, with_jax=False):
         out["while_per_device"] = pmap(lambda a: loop(a, lax.axis_index("i") % 3), axis_name="i")(v)
     out["grad_fori_inside"] = pmap(grad(lambda a: lax.fori_loop(0, 2, lambda i, c: c + lax.psum(a ** 2, "i"),
                                                                 0.0 * a).sum()), axis_name="i")(v)
+    # control flow and jit none of whose operands varies along the axis
+    out["unmapped_operands"] = pmap(lambda a: lax.fori_loop(0, 3, lambda i, c: c + lax.axis_index("i"), 0)
+                                    + jit(lambda: lax.psum(1, "i"))() * a, axis_name="i")(v)
     # vmap and jit around the map
     mapped = pmap(lambda a: lax.psum(a, "i") * lax.axis_index("i") + lax.all_gather(a, "i")[-1],
                   axis_name="i")
