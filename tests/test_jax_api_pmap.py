@@ -295,6 +295,8 @@ def test_collectives_inside_control_flow_under_vmap_and_pmap(any_size):
     for mapped in (fgrad.vmap, fgrad.pmap):
         out = mapped(lambda a: fgrad.jit(lambda: flax.psum(1, "i"))() + a, axis_name="i")(x)
         np.testing.assert_array_equal(out, x + 3)
+        out = mapped(lambda a: fgrad.jit(lambda b: flax.psum(1, "i") * b)(fnp.ones(())) + a, axis_name="i")(x)
+        np.testing.assert_array_equal(out, x + 3)
         out = mapped(lambda a: flax.fori_loop(0, 3, lambda i, c: c + flax.axis_index("i"), 0) + a,
                      axis_name="i")(x)
         np.testing.assert_array_equal(out, x + 3 * np.arange(3))

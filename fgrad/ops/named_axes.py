@@ -36,7 +36,7 @@ from typing import Hashable
 
 import numpy as np
 
-from ..core.array import ShapedArray, get_aval
+from ..core.array import ShapedArray, get_aval, wrap
 from ..core.constants import make_on_default_device, zeros_like
 from ..core.primitive import Primitive
 from ..core.trace import state
@@ -99,8 +99,9 @@ def _reduce_rule(prim: Primitive):
         if d is None:  # the same value on every example (of this process)
             if prim is not psum_p:
                 out = x
-            elif isinstance(x, (int, float, complex)):  # psum(1, "i"): a Python number stays one
-                out = x * axis_size
+            elif isinstance(x, (int, float, complex)):  # psum(1, "i"): a weakly typed scalar, made on
+                # the default device (a staged product of two Python numbers runs on the host)
+                out = wrap(make_on_default_device("asarray", x * axis_size)._buf, weak_type=True)
             else:
                 out = mul(x, axis_size)
         elif prim is psum_p:
