@@ -915,16 +915,9 @@ _JAX_PMAP_4 = {
 }
 
 
-def _jax_pmap_results(n: int, path: pathlib.Path) -> bool:
-    """Live JAX's pmap over n CPU devices of every case, written to ``path``; False when JAX
-    is not installed (the stored results then stand in for n == 4)."""
-    try:
-        import jax  # noqa: F401
-    except ImportError:
-        if n == 4:
-            np.savez(path, **{k: np.array(v) for k, v in _JAX_PMAP_4.items()})
-            return True
-        return False
+def _live_jax_pmap_results(n: int, path: pathlib.Path) -> None:
+    """Live JAX's one-process pmap over n CPU devices of every case, written to ``path``."""
+    pytest.importorskip("jax")
     env = _clean_env()
     env.update(XLA_FLAGS=f"--xla_force_host_platform_device_count={n}", JAX_PLATFORMS="cpu")
     env.pop("FGRAD_BACKEND", None)
@@ -934,19 +927,29 @@ def _jax_pmap_results(n: int, path: pathlib.Path) -> bool:
     got = np.load(path)
     for k, want in _JAX_PMAP_4.items() if n == 4 else ():
         np.testing.assert_allclose(got[k], want, rtol=1e-13, err_msg=k)  # the stored ones are JAX's
-    return True
 
 
 @needs_mpi
-@pytest.mark.parametrize("n", [2, pytest.param(3, marks=pytest.mark.slow)])
-def test_pmap_over_processes_is_jax_multi_process_pmap(n, tmp_path):
-    """Under mpiexec -n n (2 slices per process) pmap's collectives, axis_index, derivatives,
-    jit/vmap inside it and data-parallel training equal a one-process map over all 2n slices,
-    full-batch training (1e-12) and JAX's pmap over 2n devices; device_count is global; a
-    local size that differs between processes raises on every process."""
+def test_pmap_over_processes_is_jax_multi_process_pmap(tmp_path):
+    """Under mpiexec -n 2 (2 slices per process) pmap's collectives, axis_index, derivatives,
+    collectives in control flow, jit/vmap inside and around it and data-parallel training
+    equal a one-process map over all 4 slices, full-batch training (1e-12) and JAX's stored
+    pmap over 4 devices; device_count is global; a local size or a device count that differs
+    between processes raises on every process."""
     path = tmp_path / "jax.npz"
-    args = [str(path)] if _jax_pmap_results(2 * n, path) else []
-    _ok(run_mpi(n, "mpi_pmap.py", *args, timeout=120), n)
+    np.savez(path, **{k: np.array(v) for k, v in _JAX_PMAP_4.items()})
+    _ok(run_mpi(2, "mpi_pmap.py", str(path), timeout=120), 2)
+
+
+@needs_mpi
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3])
+def test_pmap_over_processes_matches_live_jax(n, tmp_path):
+    """The same on n processes, every case against live JAX's one-process pmap over 2n CPU
+    devices."""
+    path = tmp_path / "jax.npz"
+    _live_jax_pmap_results(2 * n, path)
+    _ok(run_mpi(n, "mpi_pmap.py", str(path), timeout=120), n)
 
 
 @pytest.fixture
