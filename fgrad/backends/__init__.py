@@ -53,6 +53,11 @@ class BackendUnavailableError(RuntimeError):
     """A backend or device was asked for that this machine does not have."""
 
 
+# this process's index in the process world: `fgrad.backends.world` (which imports this
+# module) installs the reader of its world's rank
+PROCESS_INDEX: list = [lambda: 0]
+
+
 class Device:
     """A place arrays live: ``platform`` (``"cpu"``, ``"cuda"``, ...) and ``id``.
 
@@ -76,10 +81,7 @@ class Device:
     @property
     def process_index(self) -> int:
         """The index of the process that owns this device (JAX's ``Device.process_index``)."""
-        if self._process is not None:
-            return self._process
-        from .world import world  # (world imports this module)
-        return world().rank
+        return self._process if self._process is not None else PROCESS_INDEX[0]()
 
     @property
     def is_remote(self) -> bool:
