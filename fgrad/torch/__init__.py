@@ -474,3 +474,7 @@ _docs_examples.attach_loaded("fgrad.torch")  # runnable examples for the functio
 # -- round 8: PyTorch functions the shim lacked (new modules; see docs/torch-gaps-round8.md) --
 # (loaded by name, as fft and special: they are written with fgrad.torch's own functions)
 _importlib.import_module(f"{__name__}._round8").install(globals())
+
+# -- round 9: linear algebra the shim lacked (see docs/torch-linalg-sparse.md) --
+_importlib.import_module(f"{__name__}._linalg_round9").install(globals(), vars(linalg))
+_importlib.import_module(f"{__name__}._lowrank").install(globals())
