@@ -161,7 +161,7 @@ def solve_triangular(
             f"({a.shape[-2]}x{n} and {b.shape[-2]}x{b.shape[-1]})"
         )
     _not_implemented_for("triangular_solve_cpu", a, b)
-    R = torch.result_type(a, b)
+    R = a.dtype if b.is_floating_point() or a.is_complex() else torch.result_type(a, b)  # A's, as PyTorch
     res = apply_op(
         "LinalgSolveTriangularBackward0",
         ("solve_triangular", bool(upper), bool(left), bool(unitriangular)),
@@ -195,14 +195,6 @@ def triangular_solve(
                 [2.]])
     """
     rhs, a = as_tensor_arg(b, "triangular_solve"), as_tensor_arg(A, "triangular_solve")
-    warnings.warn(
-        "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular and will be removed "
-        "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
-        "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced "
-        "with\nX = torch.linalg.solve_triangular(A, B).",
-        UserWarning,
-        stacklevel=3,
-    )
     if rhs.dim() < 2:
         raise RuntimeError(
             f"torch.triangular_solve: Expected b to have at least 2 dimensions, but it has "
@@ -224,6 +216,14 @@ def triangular_solve(
             f"{a.shape[-1]} but each b matrix is {rhs.shape[-2]} by {rhs.shape[-1]}"
         )
     _not_implemented_for("triangular_solve_cpu", a)
+    warnings.warn(
+        "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular and will be removed "
+        "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
+        "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced "
+        "with\nX = torch.linalg.solve_triangular(A, B).",
+        UserWarning,
+        stacklevel=3,
+    )
     sol = apply_op(
         "TriangularSolveBackward0",
         ("triangular_solve", bool(upper), bool(transpose), bool(unitriangular)),
@@ -815,10 +815,10 @@ def tensorsolve(
     lead = tuple(a.shape[: b.dim()])
     rest = tuple(a.shape[b.dim() :])
     p_lead, p_rest = math.prod(lead), math.prod(rest)
-    if p_lead != p_rest:
+    if p_rest != b.numel():
         raise RuntimeError(
             f"Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
-            f"prod(self.shape[:other.ndim]), but got {p_rest} != {p_lead}"
+            f"prod(self.shape[:other.ndim]), but got {p_rest} != {b.numel()}"
         )
     res = torch.linalg.solve(a.reshape(p_lead, p_rest), b.reshape(p_lead)).reshape(rest)
     return _out(res, out, "linalg_tensorsolve")
@@ -1178,7 +1178,7 @@ def ldl_solve(
 ) -> Tensor:
     """Solve ``A X = B`` from `ldl_factor`'s ``(LD, pivots)`` of ``A`` (``A = M D M^T`` with
     ``M`` the product of the pivots' permutations and the unit lower factors): two solves with
-    ``M`` and one with the block-diagonal ``D``.  Differentiable in ``B``.
+    ``M`` and one with the block-diagonal ``D``.  No derivative, as PyTorch.
 
     Example::
 
@@ -1220,9 +1220,12 @@ def ldl_solve(
     M = torch.tensor(np.stack(ms).reshape(h_ld.shape), dtype=ld.dtype, device=ld.device)
     Dm = torch.tensor(np.stack(ds).reshape(h_ld.shape), dtype=ld.dtype, device=ld.device)
     Mt = M.mH if hermitian else M.mT
-    y = torch.linalg.solve(M, b)
-    z = torch.linalg.solve(Dm, y)
-    return _out(torch.linalg.solve(Mt, z), out, "linalg_ldl_solve")
+    rhs = b.detach()
+    x = torch.linalg.solve(Mt, torch.linalg.solve(Dm, torch.linalg.solve(M, rhs)))
+    grad_arg = b if b.requires_grad else ld
+    (x,) = _no_derivative((x,), grad_arg, RuntimeError,
+                          "derivative for aten::linalg_ldl_solve is not implemented")
+    return _out(x, out, "linalg_ldl_solve")
 
 
 # ---------------------------------------------------------------------------------------

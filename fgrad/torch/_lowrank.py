@@ -8,9 +8,9 @@ Example::
 
     >>> import fgrad.torch as torch
     >>> _ = torch.manual_seed(0)
-    >>> U, S, V = torch.svd_lowrank(torch.diag(torch.tensor([3.0, 2.0, 1.0])), q=2)
+    >>> U, S, V = torch.svd_lowrank(torch.diag(torch.tensor([3.0, 2.0, 1.0])), q=3)
     >>> S
-    tensor([3.0000, 2.0000])
+    tensor([3.0000, 2.0000, 1.0000])
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def _approximate_basis(A: Tensor, q: int, niter: int, M: Tensor | None) -> Tenso
     return Q
 
 
-def _svd_lowrank(A: Tensor, q: int | None, niter: int | None, M: Tensor | None) -> tuple[Tensor, Tensor, Tensor]:
+def _svd_lowrank(A: Tensor, q: int | None, niter: int | None,
+                 M: Tensor | None) -> tuple[Tensor, Tensor, Tensor]:
     q = 6 if q is None else q
     niter = 2 if niter is None else niter
     m, n = A.shape[-2:]
@@ -122,7 +123,8 @@ def pca_lowrank(A: Tensor, q: int | None = None, center: bool = True,
             raise ValueError("pca_lowrank input is expected to be 2-dimensional tensor")
         c = torch.sparse.sum(A, dim=(-2,)) / m
         column_indices = c.indices()[0]
-        indices = torch.zeros(2, len(column_indices), dtype=column_indices.dtype, device=column_indices.device)
+        indices = torch.zeros(2, len(column_indices), dtype=column_indices.dtype,
+                              device=column_indices.device)
         indices[0] = column_indices
         C_t = torch.sparse_coo_tensor(indices, c.values(), (n, 1), dtype=dtype, device=A.device)
         ones_m1_t = torch.ones(tuple(A.shape[:-2]) + (1, m), dtype=dtype, device=A.device)
