@@ -478,3 +478,4 @@ _importlib.import_module(f"{__name__}._round8").install(globals())
 # -- round 9: linear algebra the shim lacked (see docs/torch-linalg-sparse.md) --
 _importlib.import_module(f"{__name__}._linalg_round9").install(globals(), vars(linalg))
 _importlib.import_module(f"{__name__}._lowrank").install(globals())
+_importlib.import_module(f"{__name__}._lobpcg").install(globals())

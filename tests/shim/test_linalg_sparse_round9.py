@@ -432,3 +432,76 @@ def test_gradients_live():
 
     for g, h in zip(grads(torch), grads(pt)):
         np.testing.assert_allclose(g, h, atol=1e-10)
+
+
+# -- lobpcg ------------------------------------------------------------------------------
+
+# torch.manual_seed(5) before each call, on LOB_A / LOB_B below
+LOBPCG_E_LARGEST = [12.086325053622588, 11.003617777672178]
+LOBPCG_E_SMALLEST_BASIC = [0.9136749463773766, 1.9963822223277772]
+LOBPCG_E_NITER2 = [11.290104435320984, 8.730360880754047]  # stopped early: depends on every step and draw
+LOBPCG_E_B = [12.08879668593943, 11.001805872575174]
+LOBPCG_GRAD_LAST = [-0.020280808932424184, -0.1196347943380797, -0.24029429894416815, 1.0742494737183044]
+
+
+def LOB_A(lib):
+    off = lib.diag(lib.ones(11, dtype=lib.float64), 1) + lib.diag(lib.ones(11, dtype=lib.float64), -1)
+    return lib.diag(lib.arange(1.0, 13, dtype=lib.float64)) + 0.3 * off
+
+
+def LOB_B(lib):
+    off = lib.diag(lib.ones(11, dtype=lib.float64), 1) + lib.diag(lib.ones(11, dtype=lib.float64), -1)
+    return lib.eye(12, dtype=lib.float64) + 0.05 * off
+
+
+def _lobpcg(lib, **kw):
+    lib.manual_seed(5)
+    return lib.lobpcg(LOB_A(lib), **kw)
+
+
+def test_lobpcg_stored():
+    _close(_lobpcg(torch, k=2)[0], LOBPCG_E_LARGEST, atol=1e-10)
+    _close(_lobpcg(torch, k=2, largest=False, method="basic")[0], LOBPCG_E_SMALLEST_BASIC, atol=1e-10)
+    _close(_lobpcg(torch, k=2, niter=2)[0], LOBPCG_E_NITER2, atol=1e-10)
+    _close(_lobpcg(torch, k=2, B=LOB_B(torch))[0], LOBPCG_E_B, atol=1e-10)
+    E, X = _lobpcg(torch, k=2)
+    A = np.asarray(LOB_A(torch).tolist())
+    x = np.asarray(X.tolist())
+    np.testing.assert_allclose(A @ x, x * np.asarray(E.tolist()), atol=1e-6)  # eigenpairs
+    np.testing.assert_allclose(x.T @ x, np.eye(2), atol=1e-10)
+
+
+def test_lobpcg_gradient():
+    """Eigenvalue gradients are PyTorch's (``x x^T`` per eigenvalue); eigenvectors' raise;
+    with ``B`` the backward raises PyTorch's ValueError."""
+    a = _req(LOB_A(torch))
+    torch.manual_seed(5)
+    E, X = torch.lobpcg(a, k=2)
+    (E * torch.tensor([1.0, 2.0], dtype=torch.float64)).sum().backward()
+    _close(a.grad[-1, -4:], LOBPCG_GRAD_LAST, atol=1e-8)
+    x = np.asarray(X.tolist())
+    np.testing.assert_allclose(a.grad.numpy(), np.outer(x[:, 0], x[:, 0]) + 2 * np.outer(x[:, 1], x[:, 1]),
+                               atol=1e-8)
+    a = _req(LOB_A(torch))
+    E, X = torch.lobpcg(a, k=2)
+    with pytest.raises(NotImplementedError, match="eigenvectors is not implemented"):
+        X.sum().backward()
+    E, X = torch.lobpcg(_req(LOB_A(torch)), k=2, B=LOB_B(torch))
+    with pytest.raises(ValueError, match="does not support backward with B != I"):
+        E.sum().backward()
+
+
+def test_lobpcg_errors():
+    with pytest.raises(ValueError, match="smaller than 3 x the number of requested eigenpairs"):
+        torch.lobpcg(torch.eye(5, dtype=torch.float64), k=2)
+    with pytest.raises(AssertionError, match="A must be square"):
+        torch.lobpcg(torch.ones(6, 5), k=1)
+
+
+@pytest.mark.parametrize("kw", [{"k": 3}, {"k": 2, "largest": False}, {"k": 1, "n": 3, "method": "basic"},
+                                {"k": 2, "niter": 3}], ids=str)
+def test_lobpcg_live(kw):
+    pt = pytest.importorskip("torch")
+    (E, X), (e, x) = _lobpcg(torch, **kw), _lobpcg(pt, **kw)
+    np.testing.assert_allclose(E.numpy(), e.numpy(), atol=1e-10)
+    np.testing.assert_allclose(np.abs(X.numpy()), np.abs(x.numpy()), atol=1e-7)  # eigh's signs differ
