@@ -16,7 +16,7 @@ Example::
     >>> _ = torch.manual_seed(0)
     >>> E, X = torch.lobpcg(torch.diag(torch.arange(1.0, 10.0)), k=2)
     >>> E
-    tensor([9., 8.])
+    tensor([9.0000, 8.0000])
 """
 
 from __future__ import annotations
@@ -310,7 +310,7 @@ def lobpcg(A: Tensor, k: int | None = None, B: Tensor | None = None, X: Tensor |
         >>> _ = torch.manual_seed(0)
         >>> E, X = torch.lobpcg(torch.diag(torch.arange(1.0, 10.0)), k=1, largest=False)
         >>> E
-        tensor([1.])
+        tensor([1.0000])
     """
     if tracker is not None:
         raise NotImplementedError("fgrad.torch.lobpcg: tracker callbacks are not supported")
