@@ -161,7 +161,7 @@ from ._random import (  # noqa: F401
 import fgrad.torch._ops_methods as _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
 import fgrad.torch.linalg as linalg  # noqa: F401
 import fgrad.torch.sparse as sparse  # (sparse COO tensors; binds Tensor.to_sparse and friends)
-from .sparse import sparse_coo, sparse_coo_tensor  # noqa: F401
+from .sparse import sparse_coo, sparse_coo_tensor, sparse_csr, sparse_csr_tensor  # noqa: F401
 from ._promotion import can_cast as _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default

@@ -119,7 +119,8 @@ def _signs_close(x, expected, atol=1e-10):
 
 def test_triangular_solves_stored():
     _close(torch.linalg.solve_triangular(A3(torch), B32(torch), upper=True), SOLVE_TRI_UPPER)
-    _close(torch.linalg.solve_triangular(A3(torch), B32(torch).T, upper=False, left=False, unitriangular=True),
+    _close(torch.linalg.solve_triangular(A3(torch), B32(torch).T, upper=False, left=False,
+                                         unitriangular=True),
            SOLVE_TRI_LOWER_RIGHT_UNIT)
     with pytest.warns(UserWarning, match="torch.triangular_solve is deprecated"):
         r = torch.triangular_solve(B32(torch), A3(torch), transpose=True)
@@ -388,7 +389,8 @@ LIVE = {
     "geqrf_wide": lambda t: t.geqrf(M32(t).T),
     "ormqr_left": lambda t: t.ormqr(*t.geqrf(M32(t)), A3(t)),
     "ldl_indefinite": lambda t: t.linalg.ldl_factor_ex(
-        _t(t, [[1.0, 3, -2, 0, 1], [3, -1, 4, 2, 0], [-2, 4, 0.5, 1, 3], [0, 2, 1, -3, 2], [1, 0, 3, 2, 0.25]])),
+        _t(t, [[1.0, 3, -2, 0, 1], [3, -1, 4, 2, 0], [-2, 4, 0.5, 1, 3], [0, 2, 1, -3, 2],
+               [1, 0, 3, 2, 0.25]])),
     "ldl_hermitian": lambda t: t.linalg.ldl_solve(
         *t.linalg.ldl_factor(_t(t, [[0.0, 2 + 1j, 1], [2 - 1j, 0, 3j], [1, -3j, 1]], t.complex128),
                              hermitian=True), _t(t, [[1.0], [2], [3]], t.complex128), hermitian=True),
@@ -505,3 +507,101 @@ def test_lobpcg_live(kw):
     (E, X), (e, x) = _lobpcg(torch, **kw), _lobpcg(pt, **kw)
     np.testing.assert_allclose(E.numpy(), e.numpy(), atol=1e-10)
     np.testing.assert_allclose(np.abs(X.numpy()), np.abs(x.numpy()), atol=1e-7)  # eigh's signs differ
+
+
+# -- sparse CSR basics and the COO methods -------------------------------------------------
+
+CSR_REPR = """tensor(crow_indices=tensor([0, 1, 3]),
+       col_indices=tensor([1, 0, 2]),
+       values=tensor([2., 1., 3.]), size=(2, 3), nnz=3,
+       layout=torch.sparse_csr)"""
+
+
+def _csr(lib, values=None):
+    v = lib.tensor([2.0, 1, 3]) if values is None else values
+    return lib.sparse_csr_tensor(lib.tensor([0, 1, 3]), lib.tensor([1, 0, 2]), v, (2, 3))
+
+
+def test_csr_basics():
+    c = _csr(torch)
+    assert repr(c) == CSR_REPR
+    assert c.layout is torch.sparse_csr and c.is_sparse_csr and not c.is_sparse and c._nnz() == 3
+    assert c.to_dense().tolist() == [[0.0, 2.0, 0.0], [1.0, 0.0, 3.0]]
+    d = torch.tensor([[0.0, 2, 0], [1, 0, 3]])
+    assert not d.is_sparse_csr
+    s = d.to_sparse_csr()
+    assert s.crow_indices().tolist() == [0, 1, 3] and s.col_indices().tolist() == [1, 0, 2]
+    assert s.crow_indices().dtype == torch.int64 and s.values().tolist() == [2.0, 1.0, 3.0]
+    assert d.to_sparse(layout=torch.sparse_csr).layout is torch.sparse_csr
+    coo = s.to_sparse()
+    assert coo.layout is torch.sparse_coo and coo.indices().tolist() == [[0, 1, 1], [1, 0, 2]]
+    assert (s @ torch.ones(3, 2)).tolist() == [[2.0, 2.0], [4.0, 4.0]]
+    assert torch.sparse.mm(s, torch.ones(3, 1)).tolist() == [[2.0], [4.0]]
+    assert torch.sparse_csr_tensor([0, 1, 3], [1, 0, 2], [2.0, 1, 3]).shape == (2, 3)
+    with pytest.raises(RuntimeError, match="indices expected sparse coordinate tensor layout but got "
+                       "SparseCsr"):
+        s.indices()
+
+
+def test_csr_gradient_through_values():
+    v = torch.tensor([2.0, 1, 3], requires_grad=True)
+    (_csr(torch, v).to_dense() * torch.tensor([[1.0, 2, 3], [4, 5, 6]])).sum().backward()
+    assert v.grad.tolist() == [2.0, 4.0, 6.0]  # PyTorch's
+    v = torch.tensor([2.0, 1, 3], requires_grad=True)
+    (_csr(torch, v) @ torch.ones(3, 2)).sum().backward()
+    assert v.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+CSR_ERRORS = [
+    ("`crow_indices\\[..., -1\\] == nnz` is not satisfied", ([0, 1, 2], [1, 0, 2], (2, 3))),
+    ("`0 <= col_indices < ncols` is not satisfied", ([0, 1, 3], [1, 0, 5], (2, 3))),
+    ("col_indices.shape\\[-1\\] must be equal to nnz \\(=3\\)", ([0, 1, 3], [1, 0], (2, 3))),
+    ("crow_indices.shape\\[-1\\] must be equal to the number of rows \\+ 1 \\(=4\\)",
+     ([0, 1, 3], [1, 0, 2], (3, 3))),
+    ("`crow_indices\\[..., 0\\] == 0` is not satisfied", ([1, 1, 3], [1, 0, 2], (2, 3))),
+    ("are sorted and distinct", ([0, 2, 3], [1, 1, 2], (2, 3))),
+]
+
+
+@pytest.mark.parametrize("message, args", CSR_ERRORS, ids=[str(i) for i in range(len(CSR_ERRORS))])
+def test_csr_invariants(message, args):
+    crow, col, size = args
+    with pytest.raises(RuntimeError, match=message):
+        torch.sparse_csr_tensor(torch.tensor(crow), torch.tensor(col), torch.tensor([2.0, 1, 3]), size)
+    pt = pytest.importorskip("torch")  # PyTorch raises the same with check_invariants=True
+    with pytest.raises(RuntimeError, match=message):
+        pt.sparse_csr_tensor(pt.tensor(crow), pt.tensor(col), pt.tensor([2.0, 1, 3]), size,
+                             check_invariants=True)
+
+
+def test_csr_live():
+    pt = pytest.importorskip("torch")
+    with warnings.catch_warnings(record=True):  # PyTorch's "CSR support is in beta" warning
+        theirs = _csr(pt)
+        assert repr(_csr(torch)) == repr(theirs)
+        d = [[0.0, 2, 0, 1], [1, 0, 3, 0], [0, 0, 0, 0]]
+        a, b = torch.tensor(d).to_sparse_csr(), pt.tensor(d).to_sparse_csr()
+        for f in ("crow_indices", "col_indices", "values"):
+            assert getattr(a, f)().tolist() == getattr(b, f)().tolist()
+
+
+def test_coo_methods_live():
+    """The COO surface the task lists, against PyTorch."""
+    pt = pytest.importorskip("torch")
+
+    def run(t):
+        d = t.tensor([[0.0, 2, 0], [1, 0, 3], [0, 0, 4]])
+        s = d.to_sparse()
+        i, v = t.tensor([[0, 1, 1, 0], [2, 0, 2, 2]]), t.tensor([1.0, 2, 3, 4], requires_grad=True)
+        c = t.sparse_coo_tensor(i, v, (2, 3))
+        r = t.sparse.mm(c, t.ones(3, 2))
+        r.sum().backward()
+        return [s.indices(), s.values(), s._indices(), s._values(), s.is_coalesced(), s.sparse_dim(),
+                s.dense_dim(),
+                s.to_dense(), s.is_sparse, d.is_sparse, c.is_coalesced(), c.coalesce().indices(),
+                c.coalesce().values(), r, v.grad, t.sparse.sum(c), t.sparse.sum(c, 1).to_dense(),
+                t.sparse.softmax(c.coalesce(), 1).to_dense(), d.to_sparse(1).dense_dim()]
+
+    for a, b in zip(run(torch), run(pt)):
+        a, b = (a.tolist(), b.tolist()) if hasattr(a, "tolist") else (a, b)
+        np.testing.assert_allclose(np.asarray(a, float), np.asarray(b, float), atol=1e-6)

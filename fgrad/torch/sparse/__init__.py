@@ -14,13 +14,18 @@ Example::
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._tensor import Tensor
 from ._coo import SparseTensor, dense_to_dense, sparse_coo, sparse_coo_tensor, to_sparse
+from ._csr import SparseCsrTensor, is_sparse_csr, sparse_csr, sparse_csr_tensor, to_sparse_csr
 from ._faces import addmm_face, matmul_face, mm_face, mv_face, sparse_mask
 from ._legacy import legacy_constructors
 from ._ops import addmm, log_softmax, mm, softmax, sum  # noqa: A004 (torch.sparse.sum)
 
-__all__ = ["SparseTensor", "addmm", "check_sparse_tensor_invariants", "log_softmax", "mm", "softmax",
+__all__ = ["SparseCsrTensor", "SparseTensor", "addmm",
+           "sparse_csr", "sparse_csr_tensor", "check_sparse_tensor_invariants", "log_softmax", "mm",
+           "softmax",
            "sparse_coo", "sparse_coo_tensor", "sum"]
 
 
@@ -63,7 +68,19 @@ class check_sparse_tensor_invariants:  # noqa: N801 (PyTorch's name)
 globals().update(legacy_constructors())  # torch.sparse.FloatTensor(indices, values, size), ...
 
 # dense tensors' sparse methods, and the matrix products that take a sparse operand
-Tensor.to_sparse = to_sparse
+
+
+def _to_sparse(self: Tensor, sparse_dim: int | None = None, *, layout: Any = None,
+               blocksize: Any = None, dense_dim: int | None = None) -> Tensor:
+    if layout is sparse_csr:
+        return to_sparse_csr(self, dense_dim)
+    return to_sparse(self, sparse_dim, layout=layout, blocksize=blocksize, dense_dim=dense_dim)
+
+
+_to_sparse.__doc__ = to_sparse.__doc__
+Tensor.to_sparse = _to_sparse
+Tensor.to_sparse_csr = to_sparse_csr
+Tensor.is_sparse_csr = property(is_sparse_csr)
 
 
 def _to_sparse_coo(self: Tensor) -> Tensor:
