@@ -245,31 +245,52 @@ def _req(x):
     return x.clone().requires_grad_()
 
 
-def test_gradchecks():
-    gc = torch.autograd.gradcheck
-    A, B, S = _req(A3(torch)), _req(B32(torch)), _req(S3(torch))
-    assert gc(lambda a, b: torch.linalg.solve_triangular(a, b, upper=True), (A, B))
-    assert gc(lambda a, b: torch.linalg.solve_triangular(a, b.T, upper=False, left=False, unitriangular=True),
-              (A, B))
-    with pytest.warns(UserWarning, match="deprecated"):
-        assert gc(lambda b, a: torch.triangular_solve(b, a, upper=False, transpose=True).solution, (B, A))
-    assert gc(lambda s: torch.linalg.cholesky_ex(s @ s.mT).L, (S,))
-    assert gc(lambda a: torch.linalg.lu_factor_ex(a).LU, (A,))
-    assert gc(lambda a: torch.linalg.lu(a)[1:], (_req(M32(torch)),))
-    assert gc(lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b, adjoint=True), (A, B))
-    assert gc(lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b.T, left=False), (A, B))
-    assert gc(lambda a: torch.linalg.inv_ex(a).inverse, (A,))
-    assert gc(lambda a, b: torch.linalg.solve_ex(a, b).result, (A, B))
+def _qr_factors():
     a, tau = torch.geqrf(M32(torch))
-    assert gc(lambda x, t: torch.linalg.householder_product(x, t), (_req(a), _req(tau)))
-    assert gc(lambda x, t, c: torch.ormqr(x, t, c, left=False, transpose=True), (_req(a), _req(tau), _req(A)))
-    assert gc(lambda x: torch.linalg.eigvals(x).real, (A,))
-    assert gc(lambda x: torch.linalg.vander(x, N=4), (_req(_t(torch, [2.0, -1, 0.5])),))
-    assert gc(lambda x: torch.linalg.tensorinv(x.reshape(3, 3, 1), ind=1), (A,))
-    for p in (None, "fro", 1, -2):
-        assert gc(lambda x: torch.linalg.cond(x, p), (A,))
-    assert gc(lambda x, y: torch.linalg.vecdot(x, y), (_req(B32(torch)), _req(M32(torch))))
-    assert gc(lambda x, y: torch.linalg.multi_dot([x[:, 0], y, x]), (B, _req(A3(torch))))
+    return _req(a), _req(tau)
+
+
+GRADCHECKS = {
+    "solve_triangular": (lambda a, b: torch.linalg.solve_triangular(a, b, upper=True), lambda: (A3, B32)),
+    "solve_triangular_right_unit": (
+        lambda a, b: torch.linalg.solve_triangular(a, b.T, upper=False, left=False, unitriangular=True),
+        lambda: (A3, B32)),
+    "cholesky_ex": (lambda s: torch.linalg.cholesky_ex(s @ s.mT).L, lambda: (S3,)),
+    "lu_factor_ex": (lambda a: torch.linalg.lu_factor_ex(a).LU, lambda: (A3,)),
+    "lu": (lambda a: torch.linalg.lu(a)[1:], lambda: (M32,)),
+    "lu_solve_adjoint": (
+        lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b[:, :1], adjoint=True),
+        lambda: (A3, B32)),
+    "lu_solve_right": (lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b[:, :1].T, left=False),
+                       lambda: (A3, B32)),
+    "inv_ex": (lambda a: torch.linalg.inv_ex(a).inverse, lambda: (A3,)),
+    "solve_ex": (lambda a, b: torch.linalg.solve_ex(a, b).result, lambda: (A3, B32)),
+    "householder_product": (lambda x, t: torch.linalg.householder_product(x, t), _qr_factors),
+    "ormqr": (lambda x, t, c: torch.ormqr(x, t, c, left=False, transpose=True),
+              lambda: (*_qr_factors(), A3)),
+    "eigvals": (lambda x: torch.linalg.eigvals(x).real, lambda: (A3,)),
+    "vander": (lambda x: torch.linalg.vander(x, N=4), lambda: (lambda t: _t(t, [2.0, -1, 0.5]),)),
+    "tensorinv": (lambda x: torch.linalg.tensorinv(x.reshape(3, 3, 1), ind=1), lambda: (A3,)),
+    "cond": (lambda x: torch.linalg.cond(x) + torch.linalg.cond(x, "fro") + torch.linalg.cond(x, 1)
+             + torch.linalg.cond(x, -2), lambda: (A3,)),
+    "vecdot": (lambda x, y: torch.linalg.vecdot(x, y), lambda: (B32, M32)),
+    "multi_dot": (lambda x, y: torch.linalg.multi_dot([x[:, 0], y, x]), lambda: (B32, A3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRADCHECKS))
+def test_gradcheck(name):
+    """Gradients agree with finite differences."""
+    fn, args = GRADCHECKS[name]
+    inputs = tuple(a if isinstance(a, torch.Tensor) else _req(a(torch)) for a in args())
+    assert torch.autograd.gradcheck(fn, inputs)
+
+
+def test_gradcheck_triangular_solve():
+    A, B = _req(A3(torch)), _req(B32(torch))
+    with pytest.warns(UserWarning, match="deprecated"):
+        assert torch.autograd.gradcheck(
+            lambda b, a: torch.triangular_solve(b, a, upper=False, transpose=True).solution, (B, A))
 
 
 def test_lowrank_gradient():
