@@ -477,5 +477,7 @@ _importlib.import_module(f"{__name__}._round8").install(globals())
 
 # -- round 9: linear algebra the shim lacked (see docs/torch-linalg-sparse.md) --
 _importlib.import_module(f"{__name__}._linalg_round9").install(globals(), vars(linalg))
-_importlib.import_module(f"{__name__}._lowrank").install(globals())
-_importlib.import_module(f"{__name__}._lobpcg").install(globals())
+for _m in ("_lowrank", "_lobpcg"):  # svd_lowrank, pca_lowrank, lobpcg
+    for _n, _f in _importlib.import_module(f"{__name__}.{_m}").FUNCTIONS.items():
+        globals()[_n] = _errors.public(_f, _n)
+del _m, _n, _f

@@ -96,6 +96,14 @@ def _no_derivative(outs: tuple[Tensor, ...], arg: Tensor, error: type, message: 
     )
 
 
+def _named(name: str, fields: tuple[str, ...], values: tuple[Tensor, ...], out: Any) -> Any:
+    """PyTorch's named tuple ``name`` of ``values``, written into the tensors of ``out`` too."""
+    if out is not None:
+        for o, r in zip(out, values):
+            write_out(o, r, name)
+    return return_type(name, fields)(*values)
+
+
 def _bcast_batch(*xs: Any) -> list[Any]:
     """Broadcast the leading (batch) axes of matrices ``xs`` (lax's linalg needs equal ones)."""
     batch = np.broadcast_shapes(*(x.shape[:-2] for x in xs))
@@ -290,10 +298,7 @@ def cholesky_ex(
             "the "
             f"input is not positive-definite (the leading minor of order {k} is not positive-definite)."
         )
-    if out is not None:
-        write_out(out[0], L, "linalg_cholesky_ex")
-        write_out(out[1], info, "linalg_cholesky_ex")
-    return return_type("linalg_cholesky_ex", ("L", "info"))(L, info)
+    return _named("linalg_cholesky_ex", ("L", "info"), (L, info), out)
 
 
 def _lu_info(lu: Any) -> Any:
@@ -333,10 +338,7 @@ def lu_factor_ex(
             f"torch.linalg.lu_factor_ex: {_batch_prefix(info, k)}U[{k},{k}] is zero and "
             "using it on lu_solve would result in a division by zero."
         )
-    if out is not None:
-        for o, r in zip(out, (LU, pivots, info)):
-            write_out(o, r, "linalg_lu_factor_ex")
-    return return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))(LU, pivots, info)
+    return _named("linalg_lu_factor_ex", ("LU", "pivots", "info"), (LU, pivots, info), out)
 
 
 def lu_factor(A: Tensor, *, pivot: bool = True, out: Any = None) -> tuple[Tensor, Tensor]:
@@ -359,10 +361,7 @@ def lu_factor(A: Tensor, *, pivot: bool = True, out: Any = None) -> tuple[Tensor
             "result in a division by zero. If you still want to perform the factorization, consider calling "
             "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"
         )
-    if out is not None:
-        write_out(out[0], LU, "linalg_lu_factor")
-        write_out(out[1], pivots, "linalg_lu_factor")
-    return return_type("linalg_lu_factor", ("LU", "pivots"))(LU, pivots)
+    return _named("linalg_lu_factor", ("LU", "pivots"), (LU, pivots), out)
 
 
 def _permutation_matrix(pivots: Tensor, m: int, dtype: torch.dtype) -> Tensor:
@@ -416,10 +415,7 @@ def lu_unpack(
     else:
         L = U = empty
     P = _permutation_matrix(LU_pivots, m, lu.dtype) if unpack_pivots else empty
-    if out is not None:
-        for o, r in zip(out, (P, L, U)):
-            write_out(o, r, "lu_unpack")
-    return return_type("lu_unpack", ("P", "L", "U"))(P, L, U)
+    return _named("lu_unpack", ("P", "L", "U"), (P, L, U), out)
 
 
 def lu(A: Tensor, *, pivot: bool = True, out: Any = None) -> tuple[Tensor, Tensor, Tensor]:
@@ -529,10 +525,7 @@ def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> tuple[T
             "inversion could not be completed because the input matrix is singular."
         )
     res = apply_op("LinalgInvExBackward0", ("inv",), lambda x: fnp.linalg.inv(x), (a,))
-    if out is not None:
-        write_out(out[0], res, "linalg_inv_ex")
-        write_out(out[1], info, "linalg_inv_ex")
-    return return_type("linalg_inv_ex", ("inverse", "info"))(res, info)
+    return _named("linalg_inv_ex", ("inverse", "info"), (res, info), out)
 
 
 def solve_ex(
@@ -558,10 +551,7 @@ def solve_ex(
             "input matrix is singular."
         )
     res = torch.linalg._solve_node(a, b, left)
-    if out is not None:
-        write_out(out[0], res, "linalg_solve_ex")
-        write_out(out[1], info, "linalg_solve_ex")
-    return return_type("linalg_solve_ex", ("result", "info"))(res, info)
+    return _named("linalg_solve_ex", ("result", "info"), (res, info), out)
 
 
 # ---------------------------------------------------------------------------------------
@@ -588,10 +578,7 @@ def eig(A: Tensor, *, out: Any = None) -> tuple[Tensor, Tensor]:
         return w, v
 
     w, v = apply_op("LinalgEigBackward0", ("eig",), fn, (a,), multi=True)
-    if out is not None:
-        write_out(out[0], w, "linalg_eig")
-        write_out(out[1], v, "linalg_eig")
-    return return_type("linalg_eig", ("eigenvalues", "eigenvectors"))(w, v)
+    return _named("linalg_eig", ("eigenvalues", "eigenvectors"), (w, v), out)
 
 
 def eigvals(A: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -660,10 +647,7 @@ def geqrf(input: Tensor, *, out: Any = None) -> tuple[Tensor, Tensor]:
     qr, tau = _no_derivative(
         (qr, tau), a, NotImplementedError, "the derivative for 'geqrf' is not implemented."
     )
-    if out is not None:
-        write_out(out[0], qr, "geqrf")
-        write_out(out[1], tau, "geqrf")
-    return return_type("geqrf", ("a", "tau"))(qr, tau)
+    return _named("geqrf", ("a", "tau"), (qr, tau), out)
 
 
 def _householder_checks(name: str, a: Tensor, tau: Tensor) -> None:
@@ -1120,10 +1104,7 @@ def ldl_factor_ex(
         (LD,) = _no_derivative(
             (LD,), a, RuntimeError, "derivative for aten::linalg_ldl_factor_ex is not implemented"
         )
-    if out is not None:
-        for o, r in zip(out, (LD, pivots, info)):
-            write_out(o, r, "linalg_ldl_factor_ex")
-    return return_type("linalg_ldl_factor_ex", ("LD", "pivots", "info"))(LD, pivots, info)
+    return _named("linalg_ldl_factor_ex", ("LD", "pivots", "info"), (LD, pivots, info), out)
 
 
 def ldl_factor(A: Tensor, *, hermitian: bool = False, out: Any = None) -> tuple[Tensor, Tensor]:
@@ -1142,10 +1123,7 @@ def ldl_factor(A: Tensor, *, hermitian: bool = False, out: Any = None) -> tuple[
             f"torch.linalg.ldl_factor: {_batch_prefix(info, k)}The factorization could not "
             f"be completed because the input is singular (D[{k},{k}] is zero)."
         )
-    if out is not None:
-        write_out(out[0], LD, "linalg_ldl_factor")
-        write_out(out[1], pivots, "linalg_ldl_factor")
-    return return_type("linalg_ldl_factor", ("LD", "pivots"))(LD, pivots)
+    return _named("linalg_ldl_factor", ("LD", "pivots"), (LD, pivots), out)
 
 
 def _ldl_unpack(ld: np.ndarray, piv: np.ndarray, hermitian: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -25,7 +25,6 @@ from typing import Callable
 
 import fgrad.torch as torch
 
-from . import _errors
 from ._linalg_round9 import _no_derivative
 from ._tensor import Tensor
 
@@ -109,6 +108,20 @@ class _Worker:
         self.ivars["converged_count"] = count
         return count
 
+    def _refill(self, P: Tensor | None, directions: Callable[[int], Tensor]) -> None:
+        """After new Ritz pairs: the residual, the converged count, and the search basis
+        ``S = [X, P, W]`` with ``W = directions(converged count)``."""
+        n = self.iparams["n"]
+        np_ = 0 if P is None else P.shape[-1]
+        self.update_residual()
+        nc = self.update_converged_count()
+        self.S[:, :n] = self.X
+        if P is not None:
+            self.S[:, n: n + np_] = P
+        W = directions(nc)
+        ns = self.ivars["converged_end"] = n + np_ + W.shape[-1]
+        self.S[:, n + np_: ns] = W
+
     def _update_basic(self) -> None:
         mm = torch.matmul
         ns, nc = self.ivars["converged_end"], self.ivars["converged_count"]
@@ -118,28 +131,14 @@ class _Worker:
             E, Z = _symeig(_qform(_qform(self.A, self.X), Ri), largest)
             self.X[:] = mm(self.X, mm(Ri, Z))
             self.E[:] = E
-            np_ = 0
-            self.update_residual()
-            nc = self.update_converged_count()
-            self.S[..., :n] = self.X
-            W = _mm(self.iK, self.R)
-            self.ivars["converged_end"] = ns = n + np_ + W.shape[-1]
-            self.S[:, n + np_: ns] = W
+            self._refill(None, lambda nc: _mm(self.iK, self.R))
         else:
             S_ = self.S[:, nc:ns]
             Ri = self._rayleigh_ritz_transform(S_)
             E_, Z = _symeig(_qform(_qform(self.A, S_), Ri), largest)
             self.X[:, nc:] = mm(S_, mm(Ri, Z[:, : n - nc]))
             self.E[nc:] = E_[: n - nc]
-            P = mm(S_, mm(Ri, Z[:, n: 2 * n - nc]))
-            np_ = P.shape[-1]
-            self.update_residual()
-            nc = self.update_converged_count()
-            self.S[..., :n] = self.X
-            self.S[:, n: n + np_] = P
-            W = _mm(self.iK, self.R[:, nc:])
-            self.ivars["converged_end"] = ns = n + np_ + W.shape[-1]
-            self.S[:, n + np_: ns] = W
+            self._refill(mm(S_, mm(Ri, Z[:, n: 2 * n - nc])), lambda nc: _mm(self.iK, self.R[:, nc:]))
 
     def _update_ortho(self) -> None:
         mm = torch.matmul
@@ -148,28 +147,15 @@ class _Worker:
         if self.ivars["istep"] == 0:
             Ri = self._rayleigh_ritz_transform(self.X)
             _E, Z = _symeig(_qform(_qform(self.A, self.X), Ri), largest)
-            self.X = mm(self.X, mm(Ri, Z))
-            self.update_residual()
-            np_ = 0
-            nc = self.update_converged_count()
-            self.S[:, :n] = self.X
-            W = self._ortho(self.R, self.X)
-            ns = self.ivars["converged_end"] = n + np_ + W.shape[-1]
-            self.S[:, n + np_: ns] = W
+            self.X = mm(self.X, mm(Ri, Z))  # E stays 0 for the first residual, as PyTorch's
+            self._refill(None, lambda nc: self._ortho(self.R, self.X))
         else:
             S_ = self.S[:, nc:ns]
             E_, Z = _symeig(_qform(self.A, S_), largest)
             self.X[:, nc:] = mm(S_, Z[:, : n - nc])
             self.E[nc:] = E_[: n - nc]
             P = mm(S_, mm(Z[:, n - nc:], _basis(Z[: n - nc, n - nc:].mT)))
-            np_ = P.shape[-1]
-            self.update_residual()
-            nc = self.update_converged_count()
-            self.S[:, :n] = self.X
-            self.S[:, n: n + np_] = P
-            W = self._ortho(self.R[:, nc:], self.S[:, : n + np_])
-            ns = self.ivars["converged_end"] = n + np_ + W.shape[-1]
-            self.S[:, n + np_: ns] = W
+            self._refill(P, lambda nc: self._ortho(self.R[:, nc:], self.S[:, : n + P.shape[-1]]))
 
     def _rayleigh_ritz_transform(self, S: Tensor) -> Tensor:
         """``Ri`` reducing ``(S^T A S) C = (S^T B S) C E`` to ``(Ri^T S^T A S Ri) Z = Z E``."""
@@ -338,15 +324,3 @@ def lobpcg(A: Tensor, k: int | None = None, B: Tensor | None = None, X: Tensor |
 
 FUNCTIONS: dict[str, Callable] = {"lobpcg": lobpcg}
 
-
-def install(namespace: dict) -> None:
-    """Bind `lobpcg` into ``fgrad.torch`` (``namespace``).
-
-    Example::
-
-        >>> import fgrad.torch as torch
-        >>> callable(torch.lobpcg)
-        True
-    """
-    for name, fn in FUNCTIONS.items():
-        namespace[name] = _errors.public(fn, name)

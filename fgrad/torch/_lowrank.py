@@ -19,7 +19,6 @@ from typing import Callable
 
 import fgrad.torch as torch
 
-from . import _errors
 from ._tensor import Tensor
 
 
@@ -136,15 +135,3 @@ def pca_lowrank(A: Tensor, q: int | None = None, center: bool = True,
 
 FUNCTIONS: dict[str, Callable] = {"svd_lowrank": svd_lowrank, "pca_lowrank": pca_lowrank}
 
-
-def install(namespace: dict) -> None:
-    """Bind `svd_lowrank` and `pca_lowrank` into ``fgrad.torch`` (``namespace``).
-
-    Example::
-
-        >>> import fgrad.torch as torch
-        >>> callable(torch.pca_lowrank)
-        True
-    """
-    for name, fn in FUNCTIONS.items():
-        namespace[name] = _errors.public(fn, name)
