@@ -938,6 +938,46 @@ def matrix_rank(
     return _out((s > bound.unsqueeze(-1)).sum(-1), out, "linalg_matrix_rank")
 
 
+def _tolerance_array(value: float | Tensor | None, batch: tuple[int, ...]) -> np.ndarray:
+    if value is None:
+        return np.zeros(batch)
+    host = value.detach().cpu().numpy() if isinstance(value, Tensor) else value
+    return np.broadcast_to(np.asarray(host, np.float64), batch)
+
+
+def pinv(A: Tensor, *, atol: float | Tensor | None = None, rtol: float | Tensor | None = None,
+         hermitian: bool = False, out: Tensor | None = None) -> Tensor:
+    """The Moore-Penrose pseudo-inverse by the SVD, dropping the singular values (eigenvalue
+    magnitudes when ``hermitian``) at or below ``max(atol, rtol * largest)``; ``rtol``
+    defaults to ``eps * max(m, n)`` when neither is given, to 0 when only ``atol`` is, as
+    PyTorch.  Differentiable where the rank is locally constant.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.linalg.pinv(torch.tensor([[1.0, 2.0], [2.0, 4.001]]), atol=0.01)
+        tensor([[0.0400, 0.0800],
+                [0.0800, 0.1600]])
+    """
+    a = as_tensor_arg(A, "linalg_pinv")
+    _float_in(a, "linalg.pinv")
+    _at_least_2d(a, "linalg.pinv")
+    if atol is None and rtol is None:
+        rel: Any = None  # eps * max(m, n), the definition's default
+    else:
+        s = torch.linalg.eigvalsh(a.detach()).abs() if hermitian else torch.linalg.svdvals(a.detach())
+        batch = tuple(a.shape[:-2])
+        smax = s.amax(-1).cpu().numpy() if s.shape[-1] else np.zeros(batch)
+        bound = np.maximum(_tolerance_array(atol, batch), _tolerance_array(rtol, batch) * smax)
+        rel = np.where(smax > 0, bound / np.where(smax > 0, smax, 1.0), 1.0)  # relative to smax
+    if rel is None:
+        res = apply_op("LinalgPinvBackward0", ("pinv",), lambda x: fnp.linalg.pinv(x), (a,))
+    else:
+        res = apply_op("LinalgPinvBackward0", ("pinv_tol",), lambda x, r: fnp.linalg.pinv(x, rtol=r),
+                       (a, np.asarray(rel, np.float64)))
+    return _out(res, out, "linalg_pinv")
+
+
 def cond(A: Tensor, p: float | str | None = None, *, out: Tensor | None = None) -> Tensor:
     """The condition number of ``A`` in norm ``p``: ``smax / smin`` for ``None``/2 (``-2``:
     its inverse), else ``norm(A, p) * norm(inv(A), p)`` (square ``A``).  Differentiable.
@@ -1227,6 +1267,7 @@ LINALG: dict[str, Callable] = {
     "vecdot": vecdot,
     "multi_dot": multi_dot,
     "matrix_rank": matrix_rank,
+    "pinv": pinv,
     "cond": cond,
     "ldl_factor_ex": ldl_factor_ex,
     "ldl_factor": ldl_factor,

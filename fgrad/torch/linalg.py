@@ -165,17 +165,6 @@ def norm(A: Tensor, ord: float | str | None = None, dim: types.Dims = None, keep
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
 
 
-def pinv(A: Tensor, *, atol: float | None = None, rtol: float | None = None, hermitian: bool = False,
-         out: Tensor | None = None) -> Tensor:
-    r = 1e-15 if rtol is None else rtol
-    return _apply_op(
-        "LinalgPinvBackward0",
-        ("pinv", r),
-        lambda x: _fnp.linalg.pinv(x, r),
-        (A,),
-    )
-
-
 def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
           driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
 

@@ -626,3 +626,35 @@ def test_coo_methods_live():
     for a, b in zip(run(torch), run(pt)):
         a, b = (a.tolist(), b.tolist()) if hasattr(a, "tolist") else (a, b)
         np.testing.assert_allclose(np.asarray(a, float), np.asarray(b, float), atol=1e-6)
+
+
+# -- pinv with atol / rtol / hermitian (they were ignored) -----------------------------------
+
+PINV_ATOL = [[0.03998080511912967, 0.07997760319992314], [0.07997760319992313, 0.15998719872061434]]
+PINV_DEFAULT = [[4000.9999999933066, -1999.9999999966535], [-1999.999999996654, 999.9999999983271]]
+
+
+def _near_singular(lib):
+    return _t(lib, [[1.0, 2], [2, 4.001]])
+
+
+def test_pinv_tolerances():
+    _close(torch.linalg.pinv(_near_singular(torch), atol=1e-2), PINV_ATOL, atol=1e-12)
+    _close(torch.linalg.pinv(_near_singular(torch)), PINV_DEFAULT, atol=1e-6)
+    _close(torch.linalg.pinv(_near_singular(torch), rtol=1e-2, hermitian=True), PINV_ATOL, atol=1e-12)
+    # one tolerance per matrix of a batch
+    b = torch.stack([_near_singular(torch), 1e-3 * torch.eye(2, dtype=torch.float64)])
+    r = torch.linalg.pinv(b, atol=torch.tensor([1e-2, 1e-4], dtype=torch.float64))
+    _close(r[0], PINV_ATOL), _close(r[1], (1e3 * np.eye(2)).tolist(), atol=1e-9)
+    assert torch.autograd.gradcheck(lambda x: torch.linalg.pinv(x, atol=1e-2), (_req(_near_singular(torch)),))
+
+
+@pytest.mark.parametrize("kw", [{}, {"atol": 1e-2}, {"rtol": 1e-2}, {"atol": 1e-4, "rtol": 0.5},
+                                {"hermitian": True}], ids=str)
+def test_pinv_live(kw):
+    pt = pytest.importorskip("torch")
+    for dt in ("float32", "float64"):
+        a = torch.linalg.pinv(_near_singular(torch).to(getattr(torch, dt)), **kw)
+        b = pt.linalg.pinv(_near_singular(pt).to(getattr(pt, dt)), **kw)
+        assert str(a.dtype) == str(b.dtype)
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-3 if dt == "float32" else 1e-9)
