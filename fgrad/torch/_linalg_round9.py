@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 import numpy as np
 
@@ -896,7 +896,7 @@ def multi_dot(tensors: Sequence[Tensor], *, out: Tensor | None = None) -> Tensor
     return _out(r, out, "linalg_multi_dot")
 
 
-def matrix_rank(
+def linalg_matrix_rank(
     A: Tensor,
     tol: float | Tensor | None = None,
     hermitian: bool = False,
@@ -976,6 +976,9 @@ def pinv(A: Tensor, *, atol: float | Tensor | None = None, rtol: float | Tensor 
         res = apply_op("LinalgPinvBackward0", ("pinv_tol",), lambda x, r: fnp.linalg.pinv(x, rtol=r),
                        (a, np.asarray(rel, np.float64)))
     return _out(res, out, "linalg_pinv")
+
+
+linalg_matrix_rank.__name__ = linalg_matrix_rank.__qualname__ = "matrix_rank"  # torch.linalg's name
 
 
 def cond(A: Tensor, p: float | str | None = None, *, out: Tensor | None = None) -> Tensor:
@@ -1247,6 +1250,71 @@ def ldl_solve(
 
 
 # ---------------------------------------------------------------------------------------
+# deprecated top-level norms and the removed torch.matrix_rank
+
+
+def frobenius_norm(input: Tensor, dim: Sequence[int], keepdim: bool = False, *,
+                   out: Tensor | None = None) -> Tensor:
+    """The deprecated ``torch.frobenius_norm``: `torch.linalg.vector_norm` of order 2 over
+    ``dim`` (warns as PyTorch).
+
+    Example::
+
+        >>> import warnings
+        >>> import fgrad.torch as torch
+        >>> with warnings.catch_warnings(record=True):
+        ...     torch.frobenius_norm(torch.ones(2, 2), (0, 1))
+        tensor(2.)
+    """
+    warnings.warn("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be "
+                  "removed in a future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` "
+                  "instead",
+                  UserWarning, stacklevel=3)
+    return _out(torch.linalg.vector_norm(input, 2.0, tuple(dim), keepdim), out, "frobenius_norm")
+
+
+def nuclear_norm(input: Tensor, dim: Sequence[int] | bool | None = None, keepdim: bool = False, *,
+                 out: Tensor | None = None) -> Tensor:
+    """The deprecated ``torch.nuclear_norm``: `torch.linalg.matrix_norm` ``'nuc'`` over the
+    last two axes, or ``dim`` (``nuclear_norm(input, keepdim)`` is the old overload; warns).
+
+    Example::
+
+        >>> import warnings
+        >>> import fgrad.torch as torch
+        >>> with warnings.catch_warnings(record=True):
+        ...     torch.nuclear_norm(torch.eye(2))
+        tensor(2.)
+    """
+    if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
+        dim, keepdim = None, dim
+    warnings.warn("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be "
+                  "removed in a future PyTorch release. Please use "
+                  "`linalg.matrix_norm(A, 'nuc', dim, keepdim)` "
+                  "instead",
+                  UserWarning, stacklevel=3)
+    dims = (-2, -1) if dim is None else tuple(dim)
+    return _out(torch.linalg.matrix_norm(input, "nuc", dims, keepdim), out, "nuclear_norm")
+
+
+def matrix_rank(*args: Any, **kwargs: Any) -> NoReturn:
+    """Removed from PyTorch: raises PyTorch's RuntimeError (use `torch.linalg.matrix_rank`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> try:
+        ...     torch.matrix_rank(torch.eye(2))
+        ... except RuntimeError as e:
+        ...     print(str(e).split(".")[0])
+        This function was deprecated since version 1
+    """
+    raise RuntimeError("This function was deprecated since version 1.9 and is now removed.\nPlease use "
+                       "the `torch.linalg.matrix_rank` function instead. The parameter 'symmetric' was "
+                       "renamed in `torch.linalg.matrix_rank()` to 'hermitian'.")
+
+
+# ---------------------------------------------------------------------------------------
 # registration
 
 LINALG: dict[str, Callable] = {
@@ -1266,7 +1334,7 @@ LINALG: dict[str, Callable] = {
     "vander": vander,
     "vecdot": vecdot,
     "multi_dot": multi_dot,
-    "matrix_rank": matrix_rank,
+    "matrix_rank": linalg_matrix_rank,
     "pinv": pinv,
     "cond": cond,
     "ldl_factor_ex": ldl_factor_ex,
@@ -1279,6 +1347,9 @@ FUNCTIONS: dict[str, Callable] = {
     "orgqr": orgqr,
     "ormqr": ormqr,
     "lu_unpack": lu_unpack,
+    "frobenius_norm": frobenius_norm,
+    "nuclear_norm": nuclear_norm,
+    "matrix_rank": matrix_rank,
 }
 METHODS: dict[str, Callable] = {
     "triangular_solve": triangular_solve,

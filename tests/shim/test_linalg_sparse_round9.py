@@ -658,3 +658,35 @@ def test_pinv_live(kw):
         b = pt.linalg.pinv(_near_singular(pt).to(getattr(pt, dt)), **kw)
         assert str(a.dtype) == str(b.dtype)
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-3 if dt == "float32" else 1e-9)
+
+
+# -- deprecated/removed top-level names, sparse methods on other layouts ---------------------------
+
+
+def test_deprecated_norms_and_removed_matrix_rank():
+    x = torch.tensor([[1.0, 2, 3], [4, 5, 6]], dtype=torch.float64)
+    with pytest.warns(UserWarning, match="frobenius_norm is deprecated"):
+        assert torch.frobenius_norm(x, (0, 1)).item() == pytest.approx(math.sqrt(91), rel=1e-15)
+    with pytest.warns(UserWarning, match="nuclear_norm is deprecated"):
+        r = torch.nuclear_norm(x, True)
+    assert r.shape == (1, 1)
+    assert r.item() == pytest.approx(np.linalg.norm(np.asarray(x.tolist()), "nuc"), rel=1e-12)
+    with pytest.raises(RuntimeError, match="deprecated since version 1.9 and is now removed"):
+        torch.matrix_rank(x)
+
+
+@pytest.mark.parametrize("name", ["indices", "values", "coalesce", "is_coalesced", "crow_indices",
+                                  "col_indices"])
+def test_sparse_methods_of_a_dense_tensor(name):
+    with pytest.raises(RuntimeError, match=f"{name} expected .* layout but got Strided"):
+        getattr(torch.ones(2, 2), name)()
+    pt = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError, match=f"{name} expected .* layout but got Strided"):
+        getattr(pt.ones(2, 2), name)()
+
+
+def test_sparse_dims_of_a_dense_tensor():
+    assert (torch.ones(2, 3).sparse_dim(), torch.ones(2, 3).dense_dim()) == (0, 2)
+    with pytest.raises(RuntimeError, match="crow_indices expected sparse row compressed tensor layout but "
+                       "got Sparse"):
+        torch.ones(2, 2).to_sparse().crow_indices()

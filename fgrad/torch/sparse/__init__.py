@@ -94,3 +94,60 @@ Tensor.mm = mm_face(Tensor.mm)
 Tensor.matmul = matmul_face(Tensor.matmul)
 Tensor.addmm = addmm_face(Tensor.addmm)
 Tensor.mv = mv_face(Tensor.mv)
+
+
+# the sparse-only methods on a tensor of another layout: PyTorch's errors (sparse_dim/dense_dim
+# answer 0 and ndim for a dense tensor)
+def _layout_name(t: Tensor) -> str:
+    if isinstance(t, SparseCsrTensor):
+        return "SparseCsr"
+    return "Sparse" if isinstance(t, SparseTensor) else "Strided"
+
+
+def _wrong_layout(name: str, wanted: str) -> Any:
+    def method(self: Tensor) -> Any:
+        raise RuntimeError(f"{name} expected {wanted} layout but got {_layout_name(self)}")
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"``{name}()`` of a sparse {wanted}; other layouts raise PyTorch's RuntimeError.\n\n"
+                      f"Example::\n\n    >>> import fgrad.torch as torch\n    >>> try:\n"
+                      f"    ...     torch.ones(2, 2).{name}()\n    ... except RuntimeError as e:\n"
+                      f"    ...     print(e)\n    {name} expected {wanted} layout but got Strided\n")
+    return method
+
+
+for _name, _wanted in (("indices", "sparse coordinate tensor"), ("values", "sparse tensor"),
+                       ("coalesce", "sparse coordinate tensor"), ("is_coalesced", "sparse coordinate tensor"),
+                       ("crow_indices", "sparse row compressed tensor"),
+                       ("col_indices", "sparse row compressed tensor")):
+    if _name not in vars(Tensor):
+        setattr(Tensor, _name, _wrong_layout(_name, _wanted))
+
+
+def _sparse_dim(self: Tensor) -> int:
+    """The number of sparse dimensions: 0 for a dense tensor.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.ones(2, 3).sparse_dim(), torch.ones(2, 3).dense_dim()
+        (0, 2)
+    """
+    return 0
+
+
+def _dense_dim(self: Tensor) -> int:
+    """The number of dense dimensions: all of a dense tensor's.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.ones(2, 3).dense_dim()
+        2
+    """
+    return self.dim()
+
+
+Tensor.sparse_dim = _sparse_dim
+Tensor.dense_dim = _dense_dim
+
