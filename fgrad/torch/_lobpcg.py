@@ -6,9 +6,9 @@ random start ``X`` comes from ``torch.randn`` on the shim's PyTorch-compatible g
 under ``torch.manual_seed`` the eigenvalues are PyTorch's up to rounding (the eigenvectors up
 to their signs, which ``eigh`` does not fix).
 
-Gradients: the eigenvalues are differentiable in ``A`` and ``B`` (through the Rayleigh
-quotients ``x^T A x / x^T B x`` of the converged eigenvectors, exact to first order at an
-eigenpair); a gradient through the eigenvectors raises ``NotImplementedError``.
+Gradients (``B`` not given, as PyTorch): the eigenvalues through the Rayleigh quotients
+``x^T A x / x^T x`` of the converged eigenvectors (exact to first order at an eigenpair), the
+eigenvectors through `_Eigenvectors` (their derivative for simple eigenvalues).
 
 Example::
 
@@ -21,7 +21,7 @@ Example::
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import fgrad.torch as torch
 
@@ -280,6 +280,43 @@ def _lobpcg(A: Tensor, k: int | None, B: Tensor | None, X: Tensor | None, n: int
     return one(A, B, X)
 
 
+class _Eigenvectors(torch.autograd.Function):
+    """The converged eigenvectors ``V`` of symmetric ``A`` as a function of ``A``: their
+    derivative for simple eigenvalues, ``dx_i = -(A - e_i I)^+ (I - x_i x_i^T) dA x_i``
+    (so ``x_i^T dx_i = 0``), whose adjoint gives ``grad_A = sum_i y_i x_i^T`` with ``y_i`` from
+    the bordered system ``[[A - e_i I, x_i], [x_i^T, 0]] [y_i; 0] = [-(I - x_i x_i^T) g_i; 0]``
+    (nonsingular for a simple ``e_i``).  Once differentiable: a second derivative raises."""
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor, V: Tensor, E: Tensor) -> Tensor:
+        ctx.a, ctx.v, ctx.e = A.detach(), V, E
+        return V.view_as(V)
+
+    @staticmethod
+    def backward(ctx: Any, G: Tensor) -> tuple[Tensor, None, None]:
+        if torch.is_grad_enabled():
+            raise NotImplementedError("fgrad.torch.lobpcg: the second derivative through the eigenvectors is "
+                                      "not implemented")
+        a, v, e = ctx.a, ctx.v, ctx.e
+        m, k = v.shape[-2], v.shape[-1]
+        flat_a, flat_v = a.reshape(-1, m, m), v.reshape(-1, m, k)
+        flat_g, flat_e = G.reshape(-1, m, k), e.reshape(-1, k)
+        grads = []
+        for A_, V_, G_, E_ in zip(flat_a, flat_v, flat_g, flat_e):
+            grad = torch.zeros_like(A_)
+            for i in range(k):
+                x, g = V_[:, i], G_[:, i]
+                K = torch.cat([torch.cat([A_ - E_[i] * torch.eye(m, dtype=A_.dtype, device=A_.device),
+                                          x[:, None]], 1),
+                               torch.cat([x[None, :], torch.zeros(1, 1, dtype=A_.dtype, device=A_.device)],
+                                         1)])
+                rhs = torch.cat([-(g - x * (x * g).sum()), torch.zeros(1, dtype=A_.dtype, device=A_.device)])
+                y = torch.linalg.solve(K, rhs)[:m]
+                grad = grad + y[:, None] * x[None, :]
+            grads.append(grad)
+        return torch.stack(grads).reshape(a.shape), None, None
+
+
 def lobpcg(A: Tensor, k: int | None = None, B: Tensor | None = None, X: Tensor | None = None,
            n: int | None = None, iK: Tensor | None = None, niter: int | None = None, tol: float | None = None,
            largest: bool | None = None, method: str | None = None, tracker: None = None,
@@ -316,10 +353,9 @@ def lobpcg(A: Tensor, k: int | None = None, B: Tensor | None = None, X: Tensor |
         message = ("lobpcg.backward does not support backward with B != I yet." if B_sym is not None
                    else "lobpcg.backward does not support sparse input yet.")
         (E,) = _no_derivative((E,), A if A.requires_grad else B, ValueError, message)
-    (V,) = _no_derivative((V,), A_sym, NotImplementedError,
-                          "fgrad.torch.lobpcg: the derivative through the eigenvectors is not implemented "
-                          "(the eigenvalues' is); use torch.linalg.eigh for eigenvector gradients")
-    return E, V
+        (V,) = _no_derivative((V,), A if A.requires_grad else B, ValueError, message)
+        return E, V
+    return E, _Eigenvectors.apply(A_sym, V, E.detach())
 
 
 FUNCTIONS: dict[str, Callable] = {"lobpcg": lobpcg}

@@ -464,6 +464,8 @@ LOBPCG_E_LARGEST = [12.086325053622588, 11.003617777672178]
 LOBPCG_E_SMALLEST_BASIC = [0.9136749463773766, 1.9963822223277772]
 LOBPCG_E_NITER2 = [11.290104435320984, 8.730360880754047]  # stopped early: depends on every step and draw
 LOBPCG_E_B = [12.08879668593943, 11.001805872575174]
+LOBPCG_VEC_GRAD_LAST = [0.004048703944727392, 0.01257078347401415, -0.006189397584397988,
+                        0.001244903514145569]
 LOBPCG_GRAD_LAST = [-0.020280808932424184, -0.1196347943380797, -0.24029429894416815, 1.0742494737183044]
 
 
@@ -495,8 +497,9 @@ def test_lobpcg_stored():
 
 
 def test_lobpcg_gradient():
-    """Eigenvalue gradients are PyTorch's (``x x^T`` per eigenvalue); eigenvectors' raise;
-    with ``B`` the backward raises PyTorch's ValueError."""
+    """Eigenvalue and eigenvector gradients are PyTorch's (``x x^T`` per eigenvalue; the
+    eigenvectors' equal eigh's); a second derivative through the eigenvectors raises; with
+    ``B`` the backward raises PyTorch's ValueError."""
     a = _req(LOB_A(torch))
     torch.manual_seed(5)
     E, X = torch.lobpcg(a, k=2)
@@ -505,10 +508,21 @@ def test_lobpcg_gradient():
     x = np.asarray(X.tolist())
     np.testing.assert_allclose(a.grad.numpy(), np.outer(x[:, 0], x[:, 0]) + 2 * np.outer(x[:, 1], x[:, 1]),
                                atol=1e-8)
+    # eigenvectors: PyTorch's gradient, and the one through the full eigh (the same derivative)
+    W = torch.linspace(-1, 1, 24, dtype=torch.float64).reshape(12, 2)
+    a = _req(LOB_A(torch))
+    torch.manual_seed(5)
+    E, X = torch.lobpcg(a, k=2)
+    ((X ** 2) * W).sum().backward()
+    _close(a.grad[-1, -4:], LOBPCG_VEC_GRAD_LAST, atol=1e-6)  # the eigenpairs converge to tol ~ 1.5e-8
+    b = _req(LOB_A(torch))
+    V = torch.linalg.eigh((b + b.mT) / 2).eigenvectors.flip(-1)[:, :2]
+    ((V ** 2) * W).sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), atol=1e-6)
     a = _req(LOB_A(torch))
     E, X = torch.lobpcg(a, k=2)
-    with pytest.raises(NotImplementedError, match="eigenvectors is not implemented"):
-        X.sum().backward()
+    with pytest.raises(NotImplementedError, match="second derivative through the eigenvectors"):
+        torch.autograd.grad((X ** 4).sum(), a, create_graph=True)
     E, X = torch.lobpcg(_req(LOB_A(torch)), k=2, B=LOB_B(torch))
     with pytest.raises(ValueError, match="does not support backward with B != I"):
         E.sum().backward()
@@ -690,3 +704,16 @@ def test_sparse_dims_of_a_dense_tensor():
     with pytest.raises(RuntimeError, match="crow_indices expected sparse row compressed tensor layout but "
                        "got Sparse"):
         torch.ones(2, 2).to_sparse().crow_indices()
+
+
+def test_lobpcg_gradient_live():
+    pt = pytest.importorskip("torch")
+
+    def grad(t):
+        a = LOB_A(t).requires_grad_()
+        t.manual_seed(7)
+        E, X = t.lobpcg(a, k=2, largest=False)
+        (E.sum() + (X ** 2 * t.linspace(-1, 1, 24, dtype=t.float64).reshape(12, 2)).sum()).backward()
+        return a.grad.numpy()
+
+    np.testing.assert_allclose(grad(torch), grad(pt), atol=1e-6)
