@@ -1250,51 +1250,7 @@ def ldl_solve(
 
 
 # ---------------------------------------------------------------------------------------
-# deprecated top-level norms and the removed torch.matrix_rank
-
-
-def frobenius_norm(input: Tensor, dim: Sequence[int], keepdim: bool = False, *,
-                   out: Tensor | None = None) -> Tensor:
-    """The deprecated ``torch.frobenius_norm``: `torch.linalg.vector_norm` of order 2 over
-    ``dim`` (warns as PyTorch).
-
-    Example::
-
-        >>> import warnings
-        >>> import fgrad.torch as torch
-        >>> with warnings.catch_warnings(record=True):
-        ...     torch.frobenius_norm(torch.ones(2, 2), (0, 1))
-        tensor(2.)
-    """
-    warnings.warn("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be "
-                  "removed in a future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` "
-                  "instead",
-                  UserWarning, stacklevel=3)
-    return _out(torch.linalg.vector_norm(input, 2.0, tuple(dim), keepdim), out, "frobenius_norm")
-
-
-def nuclear_norm(input: Tensor, dim: Sequence[int] | bool | None = None, keepdim: bool = False, *,
-                 out: Tensor | None = None) -> Tensor:
-    """The deprecated ``torch.nuclear_norm``: `torch.linalg.matrix_norm` ``'nuc'`` over the
-    last two axes, or ``dim`` (``nuclear_norm(input, keepdim)`` is the old overload; warns).
-
-    Example::
-
-        >>> import warnings
-        >>> import fgrad.torch as torch
-        >>> with warnings.catch_warnings(record=True):
-        ...     torch.nuclear_norm(torch.eye(2))
-        tensor(2.)
-    """
-    if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
-        dim, keepdim = None, dim
-    warnings.warn("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be "
-                  "removed in a future PyTorch release. Please use "
-                  "`linalg.matrix_norm(A, 'nuc', dim, keepdim)` "
-                  "instead",
-                  UserWarning, stacklevel=3)
-    dims = (-2, -1) if dim is None else tuple(dim)
-    return _out(torch.linalg.matrix_norm(input, "nuc", dims, keepdim), out, "nuclear_norm")
+# the removed torch.matrix_rank
 
 
 def matrix_rank(*args: Any, **kwargs: Any) -> NoReturn:
@@ -1347,8 +1303,6 @@ FUNCTIONS: dict[str, Callable] = {
     "orgqr": orgqr,
     "ormqr": ormqr,
     "lu_unpack": lu_unpack,
-    "frobenius_norm": frobenius_norm,
-    "nuclear_norm": nuclear_norm,
     "matrix_rank": matrix_rank,
 }
 METHODS: dict[str, Callable] = {

@@ -674,19 +674,12 @@ def test_pinv_live(kw):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-3 if dt == "float32" else 1e-9)
 
 
-# -- deprecated/removed top-level names, sparse methods on other layouts ---------------------------
+# -- the removed torch.matrix_rank, sparse methods on other layouts ---------------------------
 
 
-def test_deprecated_norms_and_removed_matrix_rank():
-    x = torch.tensor([[1.0, 2, 3], [4, 5, 6]], dtype=torch.float64)
-    with pytest.warns(UserWarning, match="frobenius_norm is deprecated"):
-        assert torch.frobenius_norm(x, (0, 1)).item() == pytest.approx(math.sqrt(91), rel=1e-15)
-    with pytest.warns(UserWarning, match="nuclear_norm is deprecated"):
-        r = torch.nuclear_norm(x, True)
-    assert r.shape == (1, 1)
-    assert r.item() == pytest.approx(np.linalg.norm(np.asarray(x.tolist()), "nuc"), rel=1e-12)
+def test_removed_matrix_rank():
     with pytest.raises(RuntimeError, match="deprecated since version 1.9 and is now removed"):
-        torch.matrix_rank(x)
+        torch.matrix_rank(torch.eye(2))
 
 
 @pytest.mark.parametrize("name", ["indices", "values", "coalesce", "is_coalesced", "crow_indices",
