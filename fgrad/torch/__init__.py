@@ -161,7 +161,7 @@ from ._random import (  # noqa: F401
 import fgrad.torch._ops_methods as _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
 import fgrad.torch.linalg as linalg  # noqa: F401
 import fgrad.torch.sparse as sparse  # (sparse COO tensors; binds Tensor.to_sparse and friends)
-from .sparse import sparse_coo, sparse_coo_tensor  # noqa: F401
+from .sparse import sparse_coo, sparse_coo_tensor, sparse_csr, sparse_csr_tensor  # noqa: F401
 from ._promotion import can_cast as _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default
@@ -457,3 +457,10 @@ _importlib.import_module(f"{__name__}._runtime_flags").install(globals())
 import fgrad.torch.jit as jit  # noqa: E402,F401
 import fgrad.torch.random as random  # noqa: E402,F401
 import fgrad.torch.testing as testing  # noqa: E402,F401
+
+# -- round 9: linear algebra the shim lacked (see docs/torch-linalg-sparse.md) --
+_importlib.import_module(f"{__name__}._linalg_round9").install(globals(), vars(linalg))
+for _m in ("_lowrank", "_lobpcg"):  # svd_lowrank, pca_lowrank, lobpcg
+    for _n, _f in _importlib.import_module(f"{__name__}.{_m}").FUNCTIONS.items():
+        globals()[_n] = _errors.public(_f, _n)
+del _m, _n, _f
