@@ -457,6 +457,8 @@ _importlib.import_module(f"{__name__}._runtime_flags").install(globals())
 import fgrad.torch.jit as jit  # noqa: E402,F401
 import fgrad.torch.random as random  # noqa: E402,F401
 import fgrad.torch.testing as testing  # noqa: E402,F401
+import fgrad.torch.profiler as profiler  # noqa: E402,F401
+import fgrad.torch.autograd.profiler  # noqa: E402,F401  (torch.autograd.profiler)
 
 # -- round 9: linear algebra the shim lacked (see docs/torch-linalg-sparse.md) --
 _importlib.import_module(f"{__name__}._linalg_round9").install(globals(), vars(linalg))

@@ -41,6 +41,7 @@ from .._lru import CLOCK, LRU
 from ..core.array import ArrayImpl, ShapedArray
 from ..core.ir import Literal
 from ..core.trace import new_trace
+from . import _profile_state
 from ..core.executor import straight_line
 from ..transforms.staging import StagingTrace
 from ..core.array import Tracer
@@ -440,6 +441,8 @@ def apply_op(name: str, key: Hashable, fn: Callable[..., Any], args: Sequence[An
     NumPy arrays): the forward is ``fn`` itself, run through its cached per-signature program
     (`run_definition`).  On the CUDA device ``fn`` itself runs there (`_op_dev`).  16-bit
     float operands are computed in float32 and rounded once (`_upcast_definition`)."""
+    if _profile_state.recorder is not None:  # torch.profiler: time this op (nested ops uncounted)
+        return _profile_state.recorder.op(name, key, fn, apply_op, args, multi, edges)
     bufs = []
     narrow = False
     sig = [key]

@@ -26,6 +26,8 @@ saved values unless ``retain_graph``.
 
 from __future__ import annotations
 
+from .. import _profile_state
+
 import heapq
 import itertools
 import weakref
@@ -832,6 +834,9 @@ def _as_tensor(g):
 def run_backward(*args, **kwargs):
     """`_run_backward` with NumPy's floating-point reports off: a backward pass through
     IEEE special values (``1/0``, ``0 * inf``) gives them silently, as PyTorch does."""
+    if _profile_state.recorder is not None:  # torch.profiler: the backward pass as one range
+        with _profile_state.recorder.range("autograd::engine::evaluate_function"):
+            return _quiet_backward(*args, **kwargs)
     return _quiet_backward(*args, **kwargs)
 
 
