@@ -793,12 +793,17 @@ class Gen:
             o = self.define(v, self.fresh("o"))
             dt = self.bind(info[v], "d")
             alloc = f"{self.bind(np.empty, 'u')}({shape!r}, {dt})"
-            if v in self.prog_outs and n * info[v].itemsize >= RECYCLE_MIN:
-                # a result the caller dropped since an earlier call is written again
+            if self.numpy and n * info[v].itemsize >= RECYCLE_MIN:
+                # a result the caller dropped since an earlier call is written again; an
+                # intermediate (deleted before the call returns) is held from the start
                 site = RecycleSite(n * info[v].itemsize)
-                self.recycle.append((o, self.bind(site, "rs")))
-                L.append(f"    {o} = {self.names_of_site(site)}.take()")
+                rs = self.bind(site, "rs")
+                L.append(f"    {o} = {rs}.take()")
                 L.append(f"    if {o} is None: {o} = {alloc}")
+                if v in self.prog_outs:
+                    self.recycle.append((o, rs))
+                else:
+                    L.append(f"    {rs}.put({o})")
             else:
                 L.append(f"    {o} = {alloc}")
             out_full[v] = o
