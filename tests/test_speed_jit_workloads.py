@@ -86,10 +86,10 @@ def _conv(x, w):
 
 @pytest.mark.parametrize("jit", [False, True])
 def test_pooled_conv_and_pool_results_are_not_overwritten(jit):
-    # a 2 MB convolution and a 512 kB pooling result: both from the host pool
-    x1 = fnp.asarray(RNG.standard_normal((16, 8, 32, 32)).astype(np.float32))
-    x2 = fnp.asarray(RNG.standard_normal((16, 8, 32, 32)).astype(np.float32))
-    w = fnp.asarray(RNG.standard_normal((32, 8, 3, 3)).astype(np.float32))
+    # a 1 MB convolution and a 256 kB pooling result: both from the host pool
+    x1 = fnp.asarray(RNG.standard_normal((2, 4, 64, 64)).astype(np.float32))
+    x2 = fnp.asarray(RNG.standard_normal((2, 4, 64, 64)).astype(np.float32))
+    w = fnp.asarray(RNG.standard_normal((32, 4, 3, 3)).astype(np.float32))
 
     def f(x):
         h = _conv(x, w)
