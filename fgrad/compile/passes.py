@@ -530,7 +530,13 @@ def swap_transposed_dots(prog: Program) -> bool:
     """``transpose(dot_general(x, y))`` as ``dot_general(y, x)`` where that is the same
     result (`_swapped_dot`) and the transpose is the product's only reader; the product is
     then dead (`dce`).  Run after CSE has merged equal products, so the count of readers is
-    final and no product is computed twice."""
+    final and no product is computed twice.
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> f = fgrad.jit(lambda a, b: (a @ b).T)
+    >>> [e.prim.name for e in f.lower(fnp.ones((2, 3)), fnp.ones((3, 4))).optimized.eqns]
+    ['dot_general']
+    """
     uses: dict = {}
     for e in prog.eqns:
         for a in e.invars:
