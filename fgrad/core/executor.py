@@ -148,12 +148,6 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[st
                 owned.add(e.outvars[0])
             elif not is_np_ufunc:
                 owned.difference_update(e.invars)
-        elif reuse and e.prim.name in _HOST_REDUCE and e.params.keys() == {"axes"}:
-            # what the implementation calls on the host, without its Python frame
-            fn = fresh("u")
-            ns[fn] = _HOST_REDUCE[e.prim.name]
-            call = f"{fn}({args}, {tuple(e.params['axes'])!r})"
-            numpy_typed.add(e.outvars[0])
         elif e.prim.name in _INLINE:  # an identity or a reshape: no call through the implementation
             owned.difference_update(e.invars)
             call = _INLINE[e.prim.name](args, e.params, ns, fresh)
@@ -282,9 +276,6 @@ def _inline_reshape(args: str, params: dict, ns: dict, fresh) -> str:
 
 
 # primitives written inline (the same as their implementation, without the call through it)
-# reductions whose host implementation is exactly ``ufunc.reduce(x, axes)`` (`ops.reductions`)
-_HOST_REDUCE = {"reduce_max": np.maximum.reduce, "reduce_min": np.minimum.reduce}
-
 _INLINE = {
     "stop_gradient": lambda args, params, ns, fresh: args,
     "reshape": _inline_reshape,
