@@ -83,9 +83,17 @@ def main(argv=None) -> None:
         p.wait()
     for k, t in trees.items():
         f, q = min(res[(k, "fgrad")]), min(res[(k, "peer")])
-        print(f"{a.case} {k} ({t}): fgrad {f * 1e3:.2f} ms, peer {q * 1e3:.2f} ms, ratio {f / q:.2f}x "
-              f"(medians {statistics.median(res[(k, 'fgrad')]) * 1e3:.2f} / "
-              f"{statistics.median(res[(k, 'peer')]) * 1e3:.2f} ms)")
+        print(f"{a.case} {k} ({t}): fgrad {_t(f)}, peer {_t(q)}, ratio {f / q:.2f}x "
+              f"(medians {_t(statistics.median(res[(k, 'fgrad')]))} / "
+              f"{_t(statistics.median(res[(k, 'peer')]))})")
+    old, new = res[("old", "fgrad")], res[("new", "fgrad")]
+    print(f"{a.case} fgrad new / old: {min(new) / min(old):.3f} (best), "
+          f"{statistics.median(new) / statistics.median(old):.3f} (median)")
+
+
+def _t(s: float) -> str:
+    """A per-call time in ms, or in µs under a millisecond."""
+    return f"{s * 1e3:.2f} ms" if s >= 1e-3 else f"{s * 1e6:.1f} µs"
 
 
 if __name__ == "__main__":

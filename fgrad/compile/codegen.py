@@ -34,9 +34,12 @@ buffers.  The scratch held by all executables together is bounded by the config 
 that allocated least recently are freed (they allocate again on their next call).  A big
 (>= `RECYCLE_MIN` bytes) result of a blocked kernel is remembered; if the caller has
 dropped it by the next call (its reference count shows that nothing else holds it), that
-call writes into it again instead of allocating (and page-faulting) a fresh array; at
-most ``jit_recycle_bytes`` (default 256 MB) of such results are held over all executables
-(oldest released first), and an executable that is freed releases its results with it.
+call writes into it again instead of allocating (and page-faulting) a fresh array.  A big
+intermediate (a kernel result only later steps of the program read) is held the same way
+from the start, and reused while nothing else refers to it (a view that escaped as an
+output keeps it).  At most ``jit_recycle_bytes`` (default 256 MB) of such arrays are held
+over all executables (oldest released first), and an executable that is freed releases
+its arrays with it.
 """
 
 from __future__ import annotations
@@ -122,6 +125,16 @@ class RecycleSite:
                 x = h[i]
                 if sys.getrefcount(x) == 3:  # the list, x, the argument: nobody else
                     del h[i]
+                    return x
+                x = None
+        return None
+
+    def reuse(self):
+        """A held result that nothing references any more, left held (an intermediate, which
+        the site keeps between calls), or None."""
+        with self.lock:
+            for x in self.held:
+                if sys.getrefcount(x) == 3:  # the list, x, the argument: nobody else
                     return x
                 x = None
         return None
@@ -793,12 +806,18 @@ class Gen:
             o = self.define(v, self.fresh("o"))
             dt = self.bind(info[v], "d")
             alloc = f"{self.bind(np.empty, 'u')}({shape!r}, {dt})"
-            if v in self.prog_outs and n * info[v].itemsize >= RECYCLE_MIN:
-                # a result the caller dropped since an earlier call is written again
+            if self.numpy and n * info[v].itemsize >= RECYCLE_MIN:
+                # a result the caller dropped since an earlier call is written again; an
+                # intermediate (deleted before the call returns) is held from the start
                 site = RecycleSite(n * info[v].itemsize)
-                self.recycle.append((o, self.bind(site, "rs")))
-                L.append(f"    {o} = {self.names_of_site(site)}.take()")
-                L.append(f"    if {o} is None: {o} = {alloc}")
+                rs = self.bind(site, "rs")
+                if v in self.prog_outs:
+                    L.append(f"    {o} = {rs}.take()")
+                    L.append(f"    if {o} is None: {o} = {alloc}")
+                    self.recycle.append((o, rs))
+                else:  # held by the site from the start: the program deletes it before returning
+                    L.append(f"    {o} = {rs}.reuse()")
+                    L.append(f"    if {o} is None: {o} = {alloc}; {rs}.put({o})")
             else:
                 L.append(f"    {o} = {alloc}")
             out_full[v] = o

@@ -87,3 +87,15 @@ class HostPool:
 
 
 HOST_POOL = HostPool()
+
+
+def empty(xp, shape: tuple, dtype):
+    """An uninitialised array of the array module ``xp``: from `HOST_POOL` on the host (NumPy),
+    a new one elsewhere.
+
+    >>> empty(np, (2, 3), np.float32).shape
+    (2, 3)
+    """
+    if xp is np:
+        return HOST_POOL.empty(shape, dtype)
+    return xp.empty(shape, dtype)

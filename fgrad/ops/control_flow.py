@@ -28,7 +28,7 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..compile.passes import optimize
 from ..core.executor import straight_line
-from ..core.host_pool import HOST_POOL
+from ..core.host_pool import empty as pooled_empty
 from ..core.quiet import switch
 from ..backends import NUMPY, put_buffer
 from ..core.constants import constant_like, host_array, zeros, zeros_like
@@ -444,9 +444,7 @@ def _stacked_like(xp, y, length: int):
     """An uninitialised ``(length, *y.shape)`` array of ``y``'s dtype on ``y``'s device (on
     the host a recycled one when it is large: `HOST_POOL`)."""
     y = xp.asarray(y)
-    if xp is np:
-        return HOST_POOL.empty((length,) + y.shape, y.dtype)
-    return xp.empty((length,) + y.shape, y.dtype)
+    return pooled_empty(xp, (length,) + y.shape, y.dtype)
 
 
 def _scan_abstract(*avals, body, n_consts, n_carry, length, reverse):

@@ -36,6 +36,7 @@ import numpy as np
 from ..core.narrow_floats import float32 as F32, is_narrow, promote_types
 
 from ..core.array import ShapedArray, get_aval
+from ..core.host_pool import empty as pooled_empty
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defbilinear
 from .elementwise import convert_element_type
@@ -189,13 +190,24 @@ def window_view(xp, x, window: tuple, strides: tuple, dilation: tuple, out: tupl
     return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides_)
 
 
-def _matmul(xp, a, b):
+def _matmul(xp, a, b, out=None):
     """``xp.matmul(a, b)`` for the batched products here, whose batch axes broadcast.  cupy
     (14) then builds per-matrix pointers with an unsigned kernel from the batch strides, and
     raises ``OverflowError`` on a negative one; ``ascontiguousarray`` leaves those on size-1
     axes (a flipped kernel reshaped), which count as contiguous.  Such axes get stride 0 (a
-    view: the stride of a size-1 axis is never used)."""
-    return xp.matmul(_unit_strides_nonnegative(xp, a), _unit_strides_nonnegative(xp, b))
+    view: the stride of a size-1 axis is never used).  ``out``: where to write the product
+    (a recycled array, see `_copy`)."""
+    a, b = _unit_strides_nonnegative(xp, a), _unit_strides_nonnegative(xp, b)
+    return xp.matmul(a, b) if out is None else xp.matmul(a, b, out=out)
+
+
+def _copy(xp, x):
+    """A C-contiguous copy of ``x`` (a strided window view), into a recycled array on the host
+    (`core.host_pool`): the patches of a training step's convolutions are megabytes that a new
+    array would page-fault in on every call."""
+    buf = pooled_empty(xp, x.shape, x.dtype)
+    buf[...] = x
+    return buf
 
 
 def _unit_strides_nonnegative(xp, x):
@@ -223,7 +235,8 @@ def dilate_and_pad(xp, x, first: int, dilation: tuple, padding: tuple, fill=0):
         src.append(slice(j0, j1 + 1))
     if empty:
         return xp.full(tuple(shape), fill, dtype=x.dtype)
-    z = xp.full(tuple(shape), fill, dtype=x.dtype) if fill != 0 else xp.zeros(tuple(shape), dtype=x.dtype)
+    z = pooled_empty(xp, tuple(shape), x.dtype)
+    z[...] = fill
     z[tuple(dst)] = x[tuple(src)]
     return z
 
@@ -296,16 +309,16 @@ def _conv_impl(
         v = v.reshape((g, nb, c) + out + kernel)
         lead = (1, 0)
     og = o // g
-    w3 = w.reshape(g, og, cg * kn)
+    w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, og, cg * kn)
     if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= cg * kn:
         # patches as columns (Nb, G, I*K, P): the copy runs along output rows and the
         # product lands in (Nb, O, *out) order directly
-        cols = v.transpose(lead + (2,) + ks + sp).reshape(nb, g, cg * kn, p)
-        res = _matmul(xp, w3, cols)  # (Nb, G, Og, P)
+        cols = _copy(xp, v.transpose(lead + (2,) + ks + sp)).reshape(nb, g, cg * kn, p)
+        res = _matmul(xp, w3, cols, pooled_empty(xp, (nb, g, og, p), dt))  # (Nb, G, Og, P)
         res = res.reshape((nb, o) + out)
     else:
         # few output positions (a weight gradient): one GEMM per group over Nb*P rows
-        cols = v.transpose((lead[1],) + (lead[0],) + sp + (2,) + ks).reshape(g, nb * p, cg * kn)
+        cols = _copy(xp, v.transpose((lead[1],) + (lead[0],) + sp + (2,) + ks)).reshape(g, nb * p, cg * kn)
         res = _matmul(xp, cols, w3.transpose(0, 2, 1))  # (G, Nb*P, Og)
         res = res.reshape((g, nb, p, og)).transpose(1, 0, 3, 2).reshape((nb, o) + out)
     if ospec != tuple(range(res.ndim)):
@@ -360,9 +373,28 @@ def _conv_shift_add(xp, x, w, strides, padding, lhs_dilation, rhs_dilation, grou
     out_sp = _out_spatial(sin, kernel, strides, padding, lhs_dilation, rhs_dilation)
     wk = w.reshape((g, og, i) + kernel)
     wk = wk.transpose((0,) + tuple(range(3, 3 + nd)) + (1, 2)).reshape(g, kn * og, i)  # (G, K*Og, I)
-    z = _matmul(xp, wk, x.reshape(n, g, i, -1))  # (N, G, K*Og, P_in)
+    xr = x.reshape(n, g, i, -1)
+    z = _matmul(xp, wk, xr, pooled_empty(xp, (n, g, kn * og, xr.shape[-1]), x.dtype))  # (N, G, K*Og, P_in)
     z = z.reshape((n, g) + tuple(kernel) + (og,) + tuple(sin))
-    res = xp.zeros((n, g, og) + out_sp, dtype=z.dtype)
+    res = pooled_empty(xp, (n, g, og) + out_sp, z.dtype)
+    res[...] = 0
+    if _flat_shifts(nd, strides, lhs_dilation, out_sp, sin):
+        _shift_add_flat(xp, z, res, kernel, sin, padding, rhs_dilation)
+    else:
+        _shift_add_slices(z, res, kernel, sin, out_sp, strides, padding, lhs_dilation, rhs_dilation)
+    return res.reshape((n, o) + out_sp)
+
+
+def _flat_shifts(nd, strides, lhs_dilation, out_sp, sin) -> bool:
+    """Whether `_shift_add_flat` applies (see there)."""
+    return bool(nd and all(s == 1 for s in strides) and all(d == 1 for d in lhs_dilation)
+                and tuple(out_sp[1:]) == tuple(sin[1:]) and 0 not in out_sp)
+
+
+def _shift_add_slices(z, res, kernel, sin, out_sp, strides, padding, lhs_dilation, rhs_dilation) -> None:
+    """``res[..., out slice] += z[..., offset, ..., in slice]`` for each kernel offset, in
+    `np.ndindex` order (``z``: ``(N, G, *K, Og, *sin)``, ``res``: ``(N, G, Og, *out)``)."""
+    nd = len(sin)
     for offs in np.ndindex(*kernel):
         pairs = [
             _shift_slices(
@@ -375,7 +407,44 @@ def _conv_shift_add(xp, x, w, strides, padding, lhs_dilation, rhs_dilation, grou
         res[(slice(None),) * 3 + tuple(pr[0] for pr in pairs)] += z[
             (slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)
         ]
-    return res.reshape((n, o) + out_sp)
+
+
+def _shift_add_flat(xp, z, res, kernel, sin, padding, rhs_dilation) -> None:
+    """`_conv_shift_add`'s additions when the output planes have the input planes' shape on
+    every spatial axis but the first (unit strides, no lhs dilation: 'SAME'-style padding).
+    A kernel offset then moves every output position by one flat offset into the input
+    plane, so each offset is a single add over the flattened planes (long contiguous runs,
+    where the per-row slices of the general loop run 13 or 14 elements).
+
+    Output positions that the flat offset wraps onto a neighbouring row (their true input
+    is outside the plane along an inner axis) read an input element that no valid output
+    reads for this offset -- its coordinate along that axis lies in the band the offset
+    shifts out.  Those bands of the offset's products are set to zero first, so the wrapped
+    positions add ``+0.0``: the same sums, in the same order, as the general loop (``res``
+    starts at ``+0.0`` and never holds ``-0.0``, so adding ``+0.0`` changes nothing), and a
+    product that only a cropped position would read (``inf``, NaN) is never added."""
+    nd = len(sin)
+    lead = z.ndim - nd - nd - 1  # (N, G)
+    P = math.prod(sin)
+    plane = [math.prod(sin[a + 1:]) for a in range(nd)]  # flat stride of each spatial axis
+    rf = res.reshape(res.shape[: res.ndim - nd] + (-1,))
+    for offs in np.ndindex(*kernel):
+        off = [offs[a] * rhs_dilation[a] - padding[a][0] for a in range(nd)]
+        # output rows along the first axis whose input row exists
+        r0 = max(0, -off[0])
+        r1 = min(res.shape[-nd] - 1, sin[0] - 1 - off[0])
+        if r1 < r0 or any(abs(off[a]) >= sin[a] for a in range(1, nd)):
+            continue  # this offset meets no input (the general loop skips it too)
+        zk = z[(slice(None),) * lead + offs]  # (N, G, Og, *sin)
+        for a in range(1, nd):
+            band = slice(0, off[a]) if off[a] > 0 else slice(sin[a] + off[a], None) if off[a] < 0 else None
+            if band is not None:
+                zk[(Ellipsis, band) + (slice(None),) * (nd - 1 - a)] = 0
+        shift = sum(off[a] * plane[a] for a in range(nd))
+        q0 = max(r0 * plane[0], -shift)
+        q1 = min((r1 + 1) * plane[0], P - shift)
+        zf = zk.reshape(zk.shape[: zk.ndim - nd] + (P,))
+        rf[..., q0:q1] += zf[..., q0 + shift:q1 + shift]
 
 
 def _conv_shape(

@@ -6,6 +6,9 @@ composite (reshape after the reduction).
 
 from __future__ import annotations
 
+import functools
+import math
+
 import numpy as np
 
 from ..core.array import ShapedArray, get_aval
@@ -38,12 +41,24 @@ def extremum(ufunc, x, axis):
         >>> extremum(np.maximum, x, (1,)), extremum(np.minimum, x, (0, 1))
         (array([1., 3., 5.]), np.float64(0.0))
     """
-    n = x.shape[-1] if x.ndim >= 2 else 0
-    if (2 <= n <= _SHORT_ROW and axis == (x.ndim - 1,) and x.dtype.kind == "f"
-            and x.dtype.itemsize >= 4 and x.size >= _MANY_ROWS * n and x.flags.c_contiguous):
+    if short_rows(x.shape, x.dtype, axis) and x.flags.c_contiguous:
+        n = x.shape[-1]
         rows = np.ascontiguousarray(x.reshape(-1, n).T)
         return ufunc.reduce(rows, axis=0).reshape(x.shape[:-1])
     return ufunc.reduce(x, axis=axis)  # what np.max calls, without its Python wrapper
+
+
+def short_rows(shape: tuple, dtype, axis: tuple) -> bool:
+    """Whether `extremum` reduces a (C-contiguous) array of this shape and dtype over
+    ``axis`` through the transposed copy; otherwise it is exactly ``ufunc.reduce``.
+
+        >>> f32 = np.dtype(np.float32)
+        >>> short_rows((2048, 32), f32, (1,)), short_rows((1000,), f32, (0,))
+        (True, False)
+    """
+    n = shape[-1] if len(shape) >= 2 else 0
+    return (2 <= n <= _SHORT_ROW and tuple(axis) == (len(shape) - 1,) and dtype.kind == "f"
+            and dtype.itemsize >= 4 and math.prod(shape) >= _MANY_ROWS * n)
 
 
 # sums and products overflow to inf silently (as in JAX)
@@ -61,6 +76,25 @@ def _min_impl(xp, x, axes):
 
 reduce_max_p = reduction("reduce_max", _max_impl)
 reduce_min_p = reduction("reduce_min", _min_impl)
+
+
+def _extremum_host_kernel(ufunc):
+    """The host executor's call for a max/min whose input never takes `extremum`'s
+    transposed copy (`short_rows`): ``ufunc.reduce`` with its axes bound, no Python frame
+    (the convergence test of a loop body, 0.3 us of a 3.5 us step)."""
+
+    def kernel(params, avals):
+        (av,) = avals
+        axes = tuple(params["axes"])
+        if short_rows(tuple(av.shape), av.dtype, axes):
+            return None
+        return functools.partial(ufunc.reduce, axis=axes)
+
+    return kernel
+
+
+reduce_max_p.host_kernel = _extremum_host_kernel(np.maximum)
+reduce_min_p.host_kernel = _extremum_host_kernel(np.minimum)
 def _prod_impl(xp, x, axes):
     dt = x.dtype
     if dt is BF16 or dt == F16:  # accumulate in float32 and round once, as JAX and PyTorch do

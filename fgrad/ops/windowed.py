@@ -31,6 +31,7 @@ import numpy as np
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, get_aval
+from ..core.host_pool import empty as pooled_empty
 from ..core.constants import ones_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp, deflinear_in
@@ -145,7 +146,8 @@ def _reduce_offsets(xp, kind, v, window):
     """Max/min over the trailing window axes of ``v``, one elementwise pass per offset
     (NaN propagates, as in ``max``)."""
     offsets = list(np.ndindex(*window))
-    res = v[(Ellipsis,) + offsets[0]].copy()
+    res = pooled_empty(xp, v.shape[: v.ndim - len(window)], v.dtype)
+    res[...] = v[(Ellipsis,) + offsets[0]]
     op = xp.maximum if kind == "max" else xp.minimum
     for offs in offsets[1:]:
         op(res, v[(Ellipsis,) + offs], out=res)
@@ -206,7 +208,9 @@ def _scatter_impl(
             s == sp == k and n * s == f
             for s, sp, k, n, f in zip(window_strides, spans, window_dimensions, out, full)
         )
-        g = xp.empty(full, dtype=ct.dtype) if tiles else xp.zeros(full, dtype=ct.dtype)
+        g = pooled_empty(xp, full, ct.dtype)
+        if not tiles:
+            g[...] = 0
         gv = window_view(xp, g, window_dimensions, window_strides, window_dilation, out, 0)
         hit = xp.empty(out, dtype=bool)
         for k, offs in enumerate(offsets):  # one output-shaped strided write per offset

@@ -1,0 +1,243 @@
+"""Issue 16's jit rows (CNN step, jacrev, MLP step, while_loop Newton): the engine changes
+behind them keep results bit-identical and never reuse memory someone can still see.
+
+* recycled intermediates: a big blocked-kernel result that only the program reads is kept
+  for the next call (`compile.codegen.RecycleSite`), but never while a view of it escaped;
+* convolutions and window reductions on the host write their patches, products and results
+  into `core.host_pool` arrays: a result the caller holds is never written again;
+* `_shift_add_flat` (input gradients of 'SAME' convolutions) adds exactly what the per-slice
+  loop adds, also when the products a cropped position would read are inf or NaN;
+* ``transpose(dot_general(x, y))`` that swaps the free axes becomes ``dot_general(y, x)``
+  (one product, no strided read afterwards), unless the product has other readers;
+* the host executor calls ``np.maximum.reduce`` for ``reduce_max`` directly.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import fgrad
+import fgrad.lax as lax
+import fgrad.numpy as fnp
+from fgrad.compile import codegen
+from fgrad.core.executor import straight_line
+from fgrad.ops import convolution as C
+
+RNG = np.random.default_rng(16)
+
+
+@pytest.fixture
+def _on_the_host():
+    """Host memory (recycled NumPy arrays, the host executor): on the CPU whatever the
+    default device."""
+    with fgrad.default_device("cpu"):
+        yield
+
+
+host = pytest.mark.usefixtures("_on_the_host")
+
+
+def _np(a) -> np.ndarray:
+    return np.asarray(fgrad.device_get(a))
+
+
+def _prims(f, *args):
+    return [e.prim.name for e in f.lower(*args).compile().program.eqns]
+
+
+# -- recycled intermediates ------------------------------------------------------------------
+
+
+@host
+def test_big_intermediates_are_recycled_across_calls():
+    n = 300_000  # 2.4 MB of float64: a blocked kernel whose result only cumsum reads
+    f = fgrad.jit(lambda x: fnp.cumsum(fnp.sin(x) * 2.0 + x))
+    x1, x2 = fnp.asarray(RNG.standard_normal(n)), fnp.asarray(RNG.standard_normal(n))
+    r1 = np.asarray(f(x1)).copy()
+    sites = [v for v in f.lower(x1).compile().ns.values() if isinstance(v, codegen.RecycleSite)]
+    assert len(sites) == 1 and len(sites[0].held) == 1  # held after the call that made it
+    kept = id(sites[0].held[0])  # (an id: a reference would keep it from being reused)
+    r2 = f(x2)
+    assert [id(a) for a in sites[0].held] == [kept]  # the next call wrote into it: no new array
+    np.testing.assert_array_equal(np.asarray(r2), np.cumsum(np.sin(x2._buf) * 2.0 + x2._buf))
+    np.testing.assert_array_equal(np.asarray(f(x1)), r1)
+
+
+@host
+def test_recycled_intermediate_is_not_reused_while_a_view_of_it_escaped():
+    n = 300_000
+    f = fgrad.jit(lambda x: ((fnp.sin(x) * 2.0 + x).reshape(600, 500), fnp.sum(fnp.sin(x) * 2.0 + x)))
+    x1, x2 = fnp.asarray(RNG.standard_normal(n)), fnp.asarray(RNG.standard_normal(n))
+    kept, _ = f(x1)
+    want = (np.sin(x1._buf) * 2.0 + x1._buf).reshape(600, 500)
+    second, _ = f(x2)
+    np.testing.assert_array_equal(np.asarray(kept), want)  # not overwritten by the second call
+    np.testing.assert_array_equal(np.asarray(second), (np.sin(x2._buf) * 2.0 + x2._buf).reshape(600, 500))
+
+
+# -- host pool in convolutions and window reductions -------------------------------------------
+
+
+def _conv(x, w):
+    return lax.conv_general_dilated(x, w, (1, 1), ((1, 1), (1, 1)),
+                                    dimension_numbers=("NCHW", "OIHW", "NCHW"))
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_pooled_conv_and_pool_results_are_not_overwritten(jit):
+    # a 1 MB convolution and a 256 kB pooling result: both from the host pool
+    x1 = fnp.asarray(RNG.standard_normal((2, 4, 64, 64)).astype(np.float32))
+    x2 = fnp.asarray(RNG.standard_normal((2, 4, 64, 64)).astype(np.float32))
+    w = fnp.asarray(RNG.standard_normal((32, 4, 3, 3)).astype(np.float32))
+
+    def f(x):
+        h = _conv(x, w)
+        return h, lax.reduce_window(h, -fnp.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+
+    g = fgrad.jit(f) if jit else f
+    h1, p1 = g(x1)
+    h1_copy, p1_copy = _np(h1).copy(), _np(p1).copy()
+    for _ in range(3):
+        h2, p2 = g(x2)
+    np.testing.assert_array_equal(_np(h1), h1_copy)
+    np.testing.assert_array_equal(_np(p1), p1_copy)
+    assert not np.array_equal(_np(h2), h1_copy)
+    np.testing.assert_array_equal(_np(g(x1)[0]), h1_copy)  # and the same numbers again
+
+
+@host
+def test_pooled_conv_gradients_match_unpooled_eager():
+    """A CNN-style training step under jit (pooled patches, products, pads, scatters) gives
+    the eager step's numbers bit for bit, call after call."""
+    x = fnp.asarray(RNG.standard_normal((8, 3, 12, 12)).astype(np.float32))
+    w = fnp.asarray((RNG.standard_normal((6, 3, 3, 3)) / 5).astype(np.float32))
+
+    def loss(w, x):
+        h = fnp.maximum(_conv(x, w), 0.0)
+        h = lax.reduce_window(h, -fnp.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+        return fnp.sum(h ** 2)
+
+    g = fgrad.jit(fgrad.grad(loss))
+    want = np.asarray(fgrad.grad(loss)(w, x))
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(g(w, x)), want)
+
+
+# -- flat shift-and-add ------------------------------------------------------------------------
+
+FLAT_CASES = [
+    # kernel, sin, padding, rhs_dilation
+    ((3, 3), (7, 6), ((1, 1), (1, 1)), (1, 1)),
+    ((3, 3), (5, 9), ((2, 0), (1, 1)), (1, 1)),  # output rows != input rows
+    ((3, 2), (6, 7), ((1, 1), (1, 0)), (1, 1)),  # asymmetric padding along the inner axis
+    ((3, 3), (7, 8), ((2, 2), (2, 2)), (2, 2)),  # rhs dilation
+    ((5,), (9,), ((2, 2),), (1,)),
+    ((3, 3, 3), (4, 5, 6), ((1, 1), (1, 1), (1, 1)), (1, 1, 1)),
+    ((3, 5), (4, 3), ((1, 1), (2, 2)), (1, 1)),  # an offset that meets no input column
+]
+
+
+@host
+@pytest.mark.parametrize("kernel,sin,padding,rd", FLAT_CASES)
+def test_flat_shift_add_is_the_slice_loop(kernel, sin, padding, rd):
+    nd = len(sin)
+    out = C._out_spatial(sin, kernel, (1,) * nd, padding, (1,) * nd, rd)
+    assert C._flat_shifts(nd, (1,) * nd, (1,) * nd, out, sin)
+    n, g, og = 2, 2, 3
+    z = RNG.standard_normal((n, g) + kernel + (og,) + sin).astype(np.float32)
+    # products only cropped positions read: inf and NaN where no valid output looks
+    z.reshape(-1)[RNG.integers(0, z.size, 40)] = np.inf
+    z.reshape(-1)[RNG.integers(0, z.size, 40)] = np.nan
+    want = np.zeros((n, g, og) + out, np.float32)
+    C._shift_add_slices(z.copy(), want, kernel, sin, out, (1,) * nd, padding, (1,) * nd, rd)
+    got = np.zeros((n, g, og) + out, np.float32)
+    C._shift_add_flat(np, z.copy(), got, kernel, sin, padding, rd)
+    np.testing.assert_array_equal(got, want)
+    assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+@host
+def test_flat_shift_add_does_not_add_cropped_infinities():
+    """An inf weight at a kernel corner reaches only outputs whose window holds that input;
+    the border outputs that the offset crops stay finite (as in the per-slice loop)."""
+    x = np.ones((1, 4, 5, 5), np.float32)  # more input than output channels: shift-and-add
+    w = np.zeros((2, 4, 3, 3), np.float32)
+    w[0, 0, 0, 0] = np.inf
+    assert C._prefer_shift_add(x.shape, w.shape, (1, 1), ((1, 1), (1, 1)), (1, 1), (1, 1), 1)
+    got = np.asarray(lax.conv_general_dilated(fnp.asarray(x), fnp.asarray(w), (1, 1), ((1, 1), (1, 1))))
+    assert np.isinf(got[0, 0, 1:, 1:]).all()
+    assert (got[0, 0, 0, :] == 0).all() and (got[0, 0, :, 0] == 0).all() and (got[0, 1] == 0).all()
+
+
+# -- transpose of a dot ------------------------------------------------------------------------
+
+
+def test_transpose_of_a_dot_is_the_swapped_dot():
+    a = fnp.asarray(RNG.standard_normal((5, 7)).astype(np.float32))
+    b = fnp.asarray(RNG.standard_normal((7, 3)).astype(np.float32))
+    c = fnp.asarray(RNG.standard_normal((3, 5)).astype(np.float32))
+    f = fgrad.jit(lambda a, b, c: (a @ b).T + c)
+    assert "transpose" not in _prims(f, a, b, c)
+    np.testing.assert_array_equal(_np(f(a, b, c)), (_np(a) @ _np(b)).T + _np(c))
+    # batched: the batch axis stays first
+    p = fnp.asarray(RNG.standard_normal((4, 5, 7)))
+    q = fnp.asarray(RNG.standard_normal((4, 7, 3)))
+    g = fgrad.jit(lambda p, q: fnp.swapaxes(p @ q, 1, 2) * 2.0)
+    assert "transpose" not in _prims(g, p, q)
+    np.testing.assert_allclose(_np(g(p, q)), np.swapaxes(_np(p) @ _np(q), 1, 2) * 2.0, rtol=1e-14)
+
+
+def test_transpose_of_a_dot_with_other_readers_keeps_one_dot():
+    a = fnp.asarray(RNG.standard_normal((4, 4)))
+    b = fnp.asarray(RNG.standard_normal((4, 4)))
+    f = fgrad.jit(lambda a, b: (a @ b).T + (a @ b))
+    assert _prims(f, a, b).count("dot_general") == 1
+    d = _np(a) @ _np(b)
+    np.testing.assert_array_equal(_np(f(a, b)), d.T + d)
+
+
+def test_jacrev_has_no_transposed_product():
+    W = fnp.asarray((RNG.standard_normal((16, 16)) / 4).astype(np.float32))
+    x = fnp.asarray(RNG.standard_normal(16).astype(np.float32))
+    f = fgrad.jit(fgrad.jacrev(lambda x: fnp.tanh(W @ x) * x))
+    assert "transpose" not in _prims(f, x)
+    e = np.tanh(_np(W) @ _np(x))
+    want = np.diag(e) + (_np(W) * (_np(x) * (1 - e * e))[:, None])
+    np.testing.assert_allclose(_np(f(x)), want, rtol=2e-6, atol=1e-6)
+    np.testing.assert_array_equal(_np(f(x)), _np(fgrad.jacrev(lambda x: fnp.tanh(W @ x) * x)(x)))
+
+
+# -- host reductions ---------------------------------------------------------------------------
+
+
+def _impl_calls(run) -> list:
+    """Calls through a primitive's implementation in the host variant of a program."""
+    host = run.source.split("def run_any")[0]
+    return re.findall(r"= f\w+\(xp, ", host)
+
+
+@host
+@pytest.mark.parametrize("red,ref", [(fnp.max, np.max), (fnp.min, np.min)])
+def test_host_program_reduces_with_the_ufunc(red, ref):
+    closed = fgrad.make_jaxpr(lambda x: red(x, axis=0) * 2.0)(fnp.ones((3, 4)))
+    run = straight_line(closed.jaxpr)
+    assert not _impl_calls(run)  # the ufunc's reduce, not the implementation
+    x = RNG.standard_normal((3, 4))
+    x[1, 2] = np.nan
+    (got,) = run(np, list(closed.consts) + [x])
+    np.testing.assert_array_equal(got, ref(x, axis=0) * 2.0)
+    with pytest.raises(ValueError, match="zero-size"):
+        run(np, list(closed.consts) + [np.ones((0, 4))])
+
+
+@host
+def test_host_program_keeps_the_transposed_short_row_reduction():
+    """A max over short last-axis rows keeps `extremum`'s transposed copy (the same values)."""
+    closed = fgrad.make_jaxpr(lambda x: fnp.max(x, axis=-1))(fnp.ones((256, 8), dtype=np.float32))
+    run = straight_line(closed.jaxpr)
+    assert _impl_calls(run)
+    x = RNG.standard_normal((256, 8)).astype(np.float32)
+    np.testing.assert_array_equal(run(np, list(closed.consts) + [x])[0], np.max(x, axis=-1))
