@@ -22,7 +22,7 @@ import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear", "NonDynamicallyQuantizableLinear"]
+__all__ = ["Identity", "Linear", "Bilinear", "NonDynamicallyQuantizableLinear"]
 
 
 class Identity(Module):
@@ -71,13 +71,6 @@ class Linear(Module):
 
 class NonDynamicallyQuantizableLinear(Linear):
     """A `Linear` (PyTorch's class of ``MultiheadAttention.out_proj``, kept so pickled modules load)."""
-
-
-class LazyLinear(Linear):
-    """Not supported: fgrad.torch has no uninitialised parameters; use Linear."""
-
-    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
-        raise NotImplementedError("fgrad.torch.nn.LazyLinear is not supported; use Linear(in_features, ...)")
 
 
 class Bilinear(Module):
