@@ -62,7 +62,9 @@ class Linear(Module):
 
     def forward(self, input):
         p = self._parameters
-        return F.linear(input, p["weight"], p["bias"])
+        if "weight" in p and "bias" in p:
+            return F.linear(input, p["weight"], p["bias"])
+        return F.linear(input, self.weight, self.bias)  # a reparametrized weight (weight_norm, ...)
 
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
