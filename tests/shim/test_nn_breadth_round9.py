@@ -737,3 +737,30 @@ def test_sync_batch_norm_and_data_parallel():
     dp = torch.nn.DataParallel(lin)
     close(dp(x), lin(x).detach().numpy(), 0)
     assert list(dp.state_dict()) == ["module.weight", "module.bias"]
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device (FGRAD_BACKEND=fake gives one)")
+def test_device_results_equal_cpu():
+    """On a CUDA device (the strict fake under FGRAD_BACKEND=fake) every op keeps its index
+    arrays and constants on the device and gives the CPU's numbers; ``Tensor.gather`` with a
+    device index used to copy it to the host (a host leak cupy refuses)."""
+    def both(fn, *shapes, seed=0):
+        outs = []
+        for dev in ("cpu", "cuda"):
+            ins = [X(*s, k=i).to(dev).requires_grad_() for i, s in enumerate(shapes)]
+            torch.manual_seed(seed)
+            y = fn(dev, *ins)
+            y.sum().backward()
+            assert y.device.type == dev
+            outs.append([y.detach().cpu().numpy()] + [t.grad.cpu().numpy() for t in ins])
+        for a, b in zip(*outs):
+            np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-12)
+
+    both(lambda d, x: torch.gather(x, 1, torch.tensor([[0, 2], [1, 1]], device=d)), (2, 3))
+    both(lambda d, x, g: F.grid_sample(x, g * 0.8, "bicubic", "reflection", False), (1, 2, 4, 4), (1, 3, 3, 2))
+    both(lambda d, x: F.ctc_loss(x.log_softmax(2), torch.tensor([[1, 2], [3, 3]], device=d), torch.tensor([6, 5]),
+                                 torch.tensor([2, 2])), (6, 2, 4))
+    both(lambda d, x: F.max_unpool2d(*F.max_pool2d_with_indices(x, 2), 2), (1, 2, 4, 4))
+    both(lambda d, x: F.fractional_max_pool2d(x, 2, output_size=2), (1, 2, 5, 5), seed=3)
+    both(lambda d, x: F.multilabel_margin_loss(x, torch.tensor([[0, -1, 1], [2, -1, 0]], device=d)), (2, 3))
+    both(lambda d, x: F.rrelu(x, training=True) + F.alpha_dropout(x, 0.2, True), (3, 4), seed=5)

@@ -51,30 +51,31 @@ def _lse(*xs):
     return fnp.where(pos, fnp.log(fnp.where(pos, s, 1.0)) + m, -np.inf)
 
 
-def _ctc_nll(lp, ext, skip, il, tl):
+def _ctc_nll(lp, ext, skip, il, tl, first, times):
     """Per-sequence negative log likelihood (with PyTorch's gradient convention, see the
     module docstring).  ``lp`` (T, N, C); ``ext`` (N, L) the blank-extended targets;
-    ``skip`` (N, L) where the transition s-2 -> s is allowed; ``il``/``tl`` (N,) lengths."""
-    t_len, n = lp.shape[0], lp.shape[1]
+    ``skip`` (N, L) where the transition s-2 -> s is allowed; ``il``/``tl`` (N,) lengths;
+    ``first`` (L,) the two states a path may start in; ``times`` ``arange(T)`` (index
+    arrays are operands, so they live on the operands' device)."""
+    t_len = lp.shape[0]
     width = ext.shape[1]
     lpe = fnp.take_along_axis(lp, fnp.broadcast_to(ext[None], (t_len,) + tuple(ext.shape)), axis=2)
-    ninf = fnp.full((n, 2), -np.inf, lp.dtype)
-    a0 = fnp.where((fnp.arange(width) < 2)[None, :], lpe[0], -np.inf)
+    a0 = fnp.where(first[None, :], lpe[0], -np.inf)
 
     def step(alpha, xs):
         lpt, t = xs
-        padded = fnp.concatenate([ninf, alpha], axis=1)
+        padded = fnp.concatenate([fnp.full_like(alpha[:, :2], -np.inf), alpha], axis=1)
         a1 = padded[:, 1:width + 1]
         a2 = fnp.where(skip, padded[:, :width], -np.inf)
         new = _lse(alpha, a1, a2) + lpt
         return fnp.where((t < il)[:, None], new, alpha), None
 
-    alpha, _ = lax.scan(step, a0, (lpe[1:], fnp.arange(1, t_len)))
+    alpha, _ = lax.scan(step, a0, (lpe[1:], times[1:]))
     last = fnp.take_along_axis(alpha, (2 * tl)[:, None], axis=1)[:, 0]
     prev = fnp.take_along_axis(alpha, fnp.maximum(2 * tl - 1, 0)[:, None], axis=1)[:, 0]
     prev = fnp.where(tl > 0, prev, -np.inf)
     nll = -_lse(last, prev)
-    valid = (fnp.arange(t_len)[:, None] < il[None, :])[..., None]
+    valid = (times[:, None] < il[None, :])[..., None]
     s = fnp.sum(fnp.where(valid, fnp.exp(lp), 0.0), axis=(0, 2))
     return nll + (s - lax.stop_gradient(s))
 
@@ -142,7 +143,8 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Tensor | list[in
             skip[i, s] = r[(s - 1) // 2] != r[(s - 3) // 2]
     dev = lp.device
     args = (lp, torch.tensor(ext, device=dev), torch.tensor(skip, device=dev), torch.tensor(il, device=dev),
-            torch.tensor(tl, device=dev))
+            torch.tensor(tl, device=dev), torch.tensor(np.arange(width) < 2, device=dev),
+            torch.arange(t_len, device=dev))
     res = _defop("CtcLossBackward0", ("ctc_loss",), _ctc_nll, args, edges=(0,))
     if zero_infinity:
         res = torch.where(res == float("inf"), torch.zeros((), dtype=res.dtype, device=dev), res)

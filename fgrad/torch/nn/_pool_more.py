@@ -173,16 +173,17 @@ def _max_unpool(input: Tensor, indices: Tensor, kernel_size, stride, padding, ou
     if ib.size and (ib.min() < 0 or ib.max() >= size):
         bad = int(ib.max() if ib.max() >= size else ib.min())
         raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {'x'.join(map(str, osz))})")
-    rows = np.arange(n * c, dtype=np.int64).reshape(n, c, 1)
+    # the row index and the zero output are operands, so they live on the input's device
+    rows = torch.arange(n * c, device=x.device).view(n, c, 1)
+    base = torch.zeros((n * c, size), dtype=x.dtype, device=x.device)
 
-    def fn(v, i):
-        flat = fnp.zeros((n * c, size), v.dtype)
+    def fn(v, i, r, flat):
         vv = fnp.reshape(v, (n, c, -1))
         ii = fnp.reshape(i, (n, c, -1))
-        out = flat.at[(rows, ii)].set(vv)
+        out = flat.at[(r, ii)].set(vv)
         return fnp.reshape(out, (n, c) + osz)
 
-    y = _defop(f"MaxUnpool{nd}DBackward0", ("max_unpool", nd, n, c, osz), fn, (x, idx), edges=(0,))
+    y = _defop(f"MaxUnpool{nd}DBackward0", ("max_unpool", nd, n, c, osz), fn, (x, idx, rows, base), edges=(0,))
     return y.squeeze(0) if unbatched else y
 
 
