@@ -5,7 +5,6 @@ without torch) and live comparisons (with torch)."""
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -139,7 +138,8 @@ def test_rms_norm_stored():
 @pytest.mark.parametrize("case", ["grid_bilinear", "grid_bicubic"])
 def test_grid_sample_stored(case):
     img, g = X(1, 2, 3, 4).requires_grad_(), (X(1, 2, 3, 2, k=0.3) * 0.6).requires_grad_()
-    mode, pad, ac = ("bilinear", "zeros", False) if case == "grid_bilinear" else ("bicubic", "reflection", True)
+    mode, pad, ac = ("bilinear", "zeros", False) if case == "grid_bilinear" else ("bicubic", "reflection",
+                                                                                  True)
     y = F.grid_sample(img, g, mode, pad, ac)
     y.backward(X(*y.shape, k=1))
     out, gi, gg = STORED[case]
@@ -157,7 +157,8 @@ def test_ctc_loss_stored_and_gradient_convention():
     """PyTorch's gradient with respect to log_probs is exp(log_probs) - gamma (rows sum to 0
     over the classes), not -gamma; fgrad prints the same numbers."""
     lp = X(6, 2, 4, k=0.2).log_softmax(2).detach().requires_grad_()
-    y = F.ctc_loss(lp, torch.tensor([[1, 2], [3, 3]]), torch.tensor([6, 5]), torch.tensor([2, 2]), reduction="none")
+    y = F.ctc_loss(lp, torch.tensor([[1, 2], [3, 3]]), torch.tensor([6, 5]), torch.tensor([2, 2]),
+                   reduction="none")
     y.sum().backward()
     close(y, STORED["ctc"][0]), close(lp.grad, STORED["ctc"][1])
     assert np.abs(lp.grad.sum(-1).numpy()).max() < 1e-12
@@ -201,7 +202,8 @@ def test_seeded_random_layers_stored():
     torch.manual_seed(1)
     close(F.alpha_dropout(X(2, 4, dtype=torch.float32), 0.3, True), STORED["alpha_dropout"], 1e-5)
     torch.manual_seed(1)
-    close(F.feature_alpha_dropout(X(2, 3, 2, dtype=torch.float32), 0.4, True), STORED["feature_alpha_dropout"], 1e-5)
+    close(F.feature_alpha_dropout(X(2, 3, 2, dtype=torch.float32), 0.4, True),
+          STORED["feature_alpha_dropout"], 1e-5)
     torch.manual_seed(2)
     xr = X(2, 4, dtype=torch.float32).requires_grad_()
     y = F.rrelu(xr, training=True)
@@ -274,8 +276,10 @@ def test_gradients_match_finite_differences():
     _gradcheck(lambda z: F.ctc_loss(z.log_softmax(2), torch.tensor([[1, 2], [3, 3]]), torch.tensor([5, 4]),
                                     torch.tensor([2, 1])), X(5, 2, 4).requires_grad_())
     _gradcheck(lambda x: F.lp_pool2d(x, 2.5, 2), X(1, 1, 4, 4).abs().add(0.2).requires_grad_())
-    _gradcheck(lambda x: F.multi_margin_loss(x, torch.tensor([0, 2]), margin=0.3), X(2, 4, k=0.1).requires_grad_())
-    _gradcheck(lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, swap=True), X(2, 3).requires_grad_(),
+    _gradcheck(lambda x: F.multi_margin_loss(x, torch.tensor([0, 2]), margin=0.3), X(2, 4,
+                                                                                     k=0.1).requires_grad_())
+    _gradcheck(lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, swap=True), X(2,
+                                                                                          3).requires_grad_(),
                X(2, 3, k=1).requires_grad_(), X(2, 3, k=2).requires_grad_())
     v, i = F.max_pool1d_with_indices(X(1, 2, 6), 2)
     _gradcheck(lambda v: F.max_unpool1d(v, i, 2), v.detach().requires_grad_())
@@ -288,28 +292,34 @@ ERRORS = [
      r"Given normalized_shape=\[4\], expected input with shape \[\*4\], but got input of size\[2, 3\]"),
     (lambda: F.channel_shuffle(torch.ones(1, 5, 2), 2), RuntimeError,
      "Number of channels must be divisible by groups. Got 5 channels and 2 groups."),
-    (lambda: F.grid_sample(torch.ones(1, 1, 2, 2), torch.zeros(1, 2, 2, 3), align_corners=False), RuntimeError,
+    (lambda: F.grid_sample(torch.ones(1, 1, 2, 2), torch.zeros(1, 2, 2, 3), align_corners=False),
+     RuntimeError,
      "expected grid to have size 2 in last dimension"),
     (lambda: F.grid_sample(torch.ones(1, 1, 2, 2), torch.zeros(1, 2, 2, 2), mode="x", align_corners=False),
      ValueError, "expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: 'x'"),
     (lambda: F.grid_sample(torch.ones(1, 1, 2, 2, 2), torch.zeros(1, 2, 2, 2, 3), mode="bicubic",
-                           align_corners=False), RuntimeError, "bicubic interpolation only supports 4D input"),
+                           align_corners=False), RuntimeError,
+                           "bicubic interpolation only supports 4D input"),
     (lambda: F.affine_grid(torch.ones(1, 3, 3), [1, 1, 2, 2], align_corners=False), ValueError,
      "Expected a batch of 2D affine matrices of shape Nx2x3"),
     (lambda: F.ctc_loss(torch.zeros(5, 2, 3), torch.tensor([[1, 1], [2, 2]]), torch.tensor([6, 5]),
-                        torch.tensor([2, 2])), RuntimeError, "Expected input_lengths to have value at most 5, but got "
+                        torch.tensor([2, 2])), RuntimeError, "Expected input_lengths to have value at most "
+                                                             "5, but got "
                                                              "value 6"),
     (lambda: F.ctc_loss(torch.zeros(5, 2, 3), torch.tensor([[1, 1], [2, 2]]), torch.tensor([5, 5, 5]),
                         torch.tensor([2, 2])), RuntimeError, "input_lengths must be of size batch_size"),
     (lambda: F.max_unpool2d(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 2, 2, dtype=torch.long), 2,
-                            output_size=(9, 9)), ValueError, r"invalid output_size \"\(9, 9\)\" \(dim 0 must be "
+                            output_size=(9, 9)), ValueError, r"invalid output_size \"\(9, 9\)\" \(dim 0 "
+                                                             r"must be "
                                                              r"between 2 and 6\)"),
     (lambda: F.max_unpool2d(torch.ones(1, 1, 2, 2), torch.full((1, 1, 2, 2), 17, dtype=torch.long), 2),
      RuntimeError, r"Found an invalid max index: 17 \(output volumes are of size 4x4\)"),
-    (lambda: F.multi_margin_loss(torch.ones(2, 3), torch.tensor([0, 3])), RuntimeError, "target out of range"),
+    (lambda: F.multi_margin_loss(torch.ones(2, 3), torch.tensor([0, 3])), RuntimeError,
+     "target out of range"),
     (lambda: F.multi_margin_loss(torch.ones(2, 3), torch.tensor([0, 1]), p=3), ValueError,
      "only p == 1 and p == 2 supported"),
-    (lambda: F.multi_margin_loss(torch.ones(2, 3), torch.tensor([0, 1]), weight=torch.ones(3, requires_grad=True)),
+    (lambda: F.multi_margin_loss(torch.ones(2, 3), torch.tensor([0, 1]), weight=torch.ones(3,
+                                                                                           requires_grad=True)),
      RuntimeError, "not differentiable with respect to argument 'weight'"),
     (lambda: F.multilabel_margin_loss(torch.ones(2, 3), torch.tensor([0, 1])), RuntimeError,
      r"inconsistent target size: \[2\] for input of size: \[2, 3\]"),
@@ -321,7 +331,8 @@ ERRORS = [
      "requires specifying either an output_size or an output_ratio"),
     (lambda: F.fractional_max_pool2d(torch.ones(1, 1, 4, 4), 2, output_size=4), RuntimeError,
      "pool height 2 too large relative to input height 4"),
-    (lambda: torch.nn.utils.remove_spectral_norm(torch.nn.Linear(1, 1)), ValueError, "spectral_norm of 'weight' "
+    (lambda: torch.nn.utils.remove_spectral_norm(torch.nn.Linear(1, 1)), ValueError, "spectral_norm of "
+                                                                                     "'weight' "
                                                                                      "not found in"),
     (lambda: torch.optim.Adafactor([torch.zeros(1, requires_grad=True)], d=0.5), ValueError,
      "Clipping threshold d should be >= 1 but is: 0.5"),
@@ -345,27 +356,35 @@ def _modules(lib):
     nn = lib.nn
     return [nn.RMSNorm(3), nn.RMSNorm([2, 3], eps=1e-5, elementwise_affine=False), nn.CosineSimilarity(),
             nn.PairwiseDistance(), nn.AlphaDropout(0.2), nn.FeatureAlphaDropout(), nn.LPPool2d(2, 3),
-            nn.LPPool1d(2, 3, 2), nn.LPPool3d(1.5, 2), nn.MaxUnpool2d(2), nn.MaxUnpool1d(2, 1, 0), nn.MaxUnpool3d(2),
-            nn.ChannelShuffle(2), nn.ReflectionPad3d(1), nn.ReplicationPad3d((1, 2, 3, 4, 5, 6)), nn.CircularPad3d(1),
+            nn.LPPool1d(2, 3, 2), nn.LPPool3d(1.5, 2), nn.MaxUnpool2d(2), nn.MaxUnpool1d(2, 1, 0),
+            nn.MaxUnpool3d(2),
+            nn.ChannelShuffle(2), nn.ReflectionPad3d(1), nn.ReplicationPad3d((1, 2, 3, 4, 5, 6)),
+            nn.CircularPad3d(1),
             nn.FractionalMaxPool2d(2, output_size=3), nn.FractionalMaxPool3d(2, output_ratio=0.5),
             nn.MultiMarginLoss(), nn.MultiLabelMarginLoss(), nn.TripletMarginWithDistanceLoss(), nn.CTCLoss(),
-            nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 8], div_value=2.0), nn.LazyLinear(3), nn.LazyConv1d(4, 3), nn.LazyConv2d(4, 3),
+            nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 8], div_value=2.0), nn.LazyLinear(3),
+            nn.LazyConv1d(4, 3), nn.LazyConv2d(4, 3),
             nn.LazyConv3d(4, 3, bias=False), nn.LazyConvTranspose1d(2, 3), nn.LazyConvTranspose2d(2, 3),
-            nn.LazyConvTranspose3d(2, 3), nn.LazyBatchNorm1d(), nn.LazyBatchNorm2d(), nn.LazyBatchNorm3d(affine=False),
-            nn.LazyInstanceNorm1d(), nn.LazyInstanceNorm2d(affine=True), nn.LazyInstanceNorm3d(track_running_stats=True),
+            nn.LazyConvTranspose3d(2, 3), nn.LazyBatchNorm1d(), nn.LazyBatchNorm2d(),
+            nn.LazyBatchNorm3d(affine=False),
+            nn.LazyInstanceNorm1d(), nn.LazyInstanceNorm2d(affine=True),
+            nn.LazyInstanceNorm3d(track_running_stats=True),
             nn.SyncBatchNorm(4), nn.DataParallel(nn.Linear(2, 2))]
 
 
 REPRS = [
-    "RMSNorm((3,), eps=None, elementwise_affine=True)", "RMSNorm((2, 3), eps=1e-05, elementwise_affine=False)",
+    "RMSNorm((3,), eps=None, elementwise_affine=True)", "RMSNorm((2, 3), eps=1e-05, "
+                                                        "elementwise_affine=False)",
     "CosineSimilarity()", "PairwiseDistance()", "AlphaDropout(p=0.2, inplace=False)",
-    "FeatureAlphaDropout(p=0.5, inplace=False)", "LPPool2d(norm_type=2, kernel_size=3, stride=None, ceil_mode=False)",
+    "FeatureAlphaDropout(p=0.5, inplace=False)", "LPPool2d(norm_type=2, kernel_size=3, stride=None, "
+                                                 "ceil_mode=False)",
     "LPPool1d(norm_type=2, kernel_size=3, stride=2, ceil_mode=False)",
     "LPPool3d(norm_type=1.5, kernel_size=2, stride=None, ceil_mode=False)",
     "MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0))",
     "MaxUnpool1d(kernel_size=(2,), stride=(1,), padding=(0,))",
     "MaxUnpool3d(kernel_size=(2, 2, 2), stride=(2, 2, 2), padding=(0, 0, 0))", "ChannelShuffle(groups=2)",
-    "ReflectionPad3d((1, 1, 1, 1, 1, 1))", "ReplicationPad3d((1, 2, 3, 4, 5, 6))", "CircularPad3d((1, 1, 1, 1, 1, 1))",
+    "ReflectionPad3d((1, 1, 1, 1, 1, 1))", "ReplicationPad3d((1, 2, 3, 4, 5, 6))", "CircularPad3d((1, 1, 1, "
+                                                                                   "1, 1, 1))",
     "FractionalMaxPool2d()", "FractionalMaxPool3d()", "MultiMarginLoss()", "MultiLabelMarginLoss()",
     "TripletMarginWithDistanceLoss(\n  (distance_function): PairwiseDistance()\n)", "CTCLoss()", None,
     "LazyLinear(in_features=0, out_features=3, bias=True)", "LazyConv1d(0, 4, kernel_size=(3,), stride=(1,))",
@@ -444,7 +463,9 @@ def test_grid_sample_3d_live(pt, mode, pad):
 
 @pytest.mark.parametrize("ac", [True, False])
 def test_affine_grid_live(pt, ac):
-    _same(pt, lambda t: pt.nn.functional.affine_grid(t, [2, 1, 3, 4], ac), lambda t: F.affine_grid(t, [2, 1, 3, 4], ac),
+    _same(pt, lambda t: pt.nn.functional.affine_grid(t, [2, 1, 3, 4], ac), lambda t: F.affine_grid(t, [2, 1,
+                                                                                                       3, 4],
+                                                                                                       ac),
           [(2, 2, 3)])
     _same(pt, lambda t: pt.nn.functional.affine_grid(t, [1, 1, 2, 3, 2], ac),
           lambda t: F.affine_grid(t, [1, 1, 2, 3, 2], ac), [(1, 3, 4)])
@@ -455,7 +476,9 @@ def test_affine_grid_live(pt, ac):
 @pytest.mark.parametrize("zero_infinity", [False, True])
 def test_ctc_loss_live(pt, reduction, layout, zero_infinity):
     tl, il = [3, 0, 2, 3], [10, 7, 9, 2]  # the last is impossible (infinite loss)
-    tg = np.array([[1, 1, 2], [0, 0, 0], [3, 1, 0], [1, 2, 3]]) if layout == "padded" else np.array([1, 1, 2, 3, 1, 1, 2, 3])
+    tg = np.array([[1, 1, 2], [0, 0, 0], [3, 1, 0], [1, 2, 3]]) if layout == "padded" else np.array([1, 1, 2,
+                                                                                                     3, 1, 1,
+                                                                                                     2, 3])
 
     def make(lib, fn):
         return lambda lp: fn(lp, lib.tensor(tg), lib.tensor(il), lib.tensor(tl), blank=0, reduction=reduction,
@@ -463,16 +486,20 @@ def test_ctc_loss_live(pt, reduction, layout, zero_infinity):
 
     if not zero_infinity:  # gradients of an infinite loss: compare the values only
         lp = np.log(np.random.default_rng(0).dirichlet(np.ones(4), size=(10, 4)))
-        a = pt.nn.functional.ctc_loss(pt.tensor(lp), pt.tensor(tg), pt.tensor(il), pt.tensor(tl), reduction=reduction)
-        b = F.ctc_loss(torch.tensor(lp), torch.tensor(tg), torch.tensor(il), torch.tensor(tl), reduction=reduction)
+        a = pt.nn.functional.ctc_loss(pt.tensor(lp), pt.tensor(tg), pt.tensor(il), pt.tensor(tl),
+                                      reduction=reduction)
+        b = F.ctc_loss(torch.tensor(lp), torch.tensor(tg), torch.tensor(il), torch.tensor(tl),
+                       reduction=reduction)
         close(b, a.numpy())
         return
     _same(pt, make(pt, pt.nn.functional.ctc_loss), make(torch, F.ctc_loss), [(10, 4, 4)])
 
 
 def test_ctc_loss_unbatched_live(pt):
-    _same(pt, lambda lp: pt.nn.functional.ctc_loss(lp.log_softmax(1), pt.tensor([1, 2]), pt.tensor(5), pt.tensor(2)),
-          lambda lp: F.ctc_loss(lp.log_softmax(1), torch.tensor([1, 2]), torch.tensor(5), torch.tensor(2)), [(5, 3)])
+    _same(pt, lambda lp: pt.nn.functional.ctc_loss(lp.log_softmax(1), pt.tensor([1, 2]), pt.tensor(5),
+                                                   pt.tensor(2)),
+          lambda lp: F.ctc_loss(lp.log_softmax(1), torch.tensor([1, 2]), torch.tensor(5), torch.tensor(2)),
+          [(5, 3)])
 
 
 @pytest.mark.parametrize("nd", [1, 2, 3])
@@ -489,7 +516,10 @@ def test_pool_indices_unpool_lp_pool_live(pt, nd):
     a, b = _pair(pt, shape)
     ya, ia = getattr(tp, f"max_pool{nd}d")(a, 2, return_indices=True)
     yb, ib = getattr(fp, f"max_pool{nd}d")(b, 2, return_indices=True)
-    _same(pt, lambda v: getattr(tp, f"max_unpool{nd}d")(v, ia, 2), lambda v: getattr(fp, f"max_unpool{nd}d")(v, ib, 2),
+    _same(pt, lambda v: getattr(tp, f"max_unpool{nd}d")(v, ia, 2), lambda v: getattr(fp,
+                                                                                     f"max_unpool{nd}d")(v,
+                                                                                                         ib,
+                                                                                                         2),
           [tuple(ya.shape)])
     _same(pt, lambda x: getattr(tp, f"lp_pool{nd}d")(x.abs() + 0.1, 2.0, 2, None, True),
           lambda x: getattr(fp, f"lp_pool{nd}d")(x.abs() + 0.1, 2.0, 2, None, True), [shape])
@@ -539,9 +569,11 @@ def test_random_layers_live(pt, dtype):
     for fn in ("alpha_dropout", "feature_alpha_dropout"):
         pt.manual_seed(2)
         torch.manual_seed(2)
-        close(getattr(F, fn)(torch.tensor(x), 0.3, True), getattr(tf, fn)(pt.tensor(x), 0.3, True).numpy(), 1e-6)
+        close(getattr(F, fn)(torch.tensor(x), 0.3, True), getattr(tf, fn)(pt.tensor(x), 0.3, True).numpy(),
+              1e-6)
     for hard in (False, True):
-        _same(pt, lambda z: tf.gumbel_softmax(z, 0.7, hard, dim=1), lambda z: F.gumbel_softmax(z, 0.7, hard, dim=1),
+        _same(pt, lambda z: tf.gumbel_softmax(z, 0.7, hard, dim=1), lambda z: F.gumbel_softmax(z, 0.7, hard,
+                                                                                               dim=1),
               [(3, 4, 5)], 1e-6, seed=3)
     _same(pt, lambda z: tf.rrelu(z, 0.1, 0.4, training=True), lambda z: F.rrelu(z, 0.1, 0.4, training=True),
           [(3, 4, 5)], 1e-6, seed=4)
@@ -557,7 +589,8 @@ def test_random_layers_live(pt, dtype):
 
 def test_rms_norm_channel_shuffle_live(pt):
     tf = pt.nn.functional
-    _same(pt, lambda x, w: tf.rms_norm(x, [2, 3], w, 1e-3), lambda x, w: F.rms_norm(x, [2, 3], w, 1e-3), [(4, 2, 3), (2, 3)])
+    _same(pt, lambda x, w: tf.rms_norm(x, [2, 3], w, 1e-3), lambda x, w: F.rms_norm(x, [2, 3], w, 1e-3),
+          [(4, 2, 3), (2, 3)])
     for dtype in (np.float32, np.float64):
         x = np.sin(np.arange(12)).reshape(3, 4).astype(dtype)
         close(F.rms_norm(torch.tensor(x), [4]), tf.rms_norm(pt.tensor(x), [4]).numpy(), 1e-7)
@@ -567,10 +600,17 @@ def test_rms_norm_channel_shuffle_live(pt):
 def test_lazy_modules_live(pt):
     """The first forward infers the shapes, draws the initial values as the eager layer
     (seeded: PyTorch's numbers) and turns the module into its eager class."""
-    inputs = {"LazyLinear": (2, 5), "LazyConv1d": (2, 3, 7), "LazyConv2d": (2, 3, 6, 6), "LazyConv3d": (1, 2, 5, 5, 5),
-              "LazyConvTranspose1d": (2, 3, 4), "LazyConvTranspose2d": (2, 3, 4, 4), "LazyConvTranspose3d": (1, 2, 3, 3, 3),
+    inputs = {"LazyLinear": (2, 5), "LazyConv1d": (2, 3, 7), "LazyConv2d": (2, 3, 6, 6), "LazyConv3d": (1, 2,
+                                                                                                        5, 5,
+                                                                                                        5),
+              "LazyConvTranspose1d": (2, 3, 4), "LazyConvTranspose2d": (2, 3, 4, 4),
+              "LazyConvTranspose3d": (1, 2, 3, 3, 3),
               "LazyBatchNorm1d": (4, 3), "LazyBatchNorm2d": (2, 3, 4, 4), "LazyBatchNorm3d": (2, 3, 2, 2, 2),
-              "LazyInstanceNorm1d": (2, 3, 5), "LazyInstanceNorm2d": (2, 3, 4, 4), "LazyInstanceNorm3d": (2, 3, 2, 2, 2)}
+              "LazyInstanceNorm1d": (2, 3, 5), "LazyInstanceNorm2d": (2, 3, 4, 4), "LazyInstanceNorm3d": (2,
+                                                                                                          3,
+                                                                                                          2,
+                                                                                                          2,
+                                                                                                          2)}
     for a, b in zip(_modules(pt), _modules(torch)):
         name = type(a).__name__
         if name not in inputs:
@@ -595,8 +635,8 @@ def test_adaptive_log_softmax_live(pt):
     t = [0, 5, 9, 3, 6]
     pt.manual_seed(0)
     torch.manual_seed(0)
-    a, b = pt.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 8], div_value=2.0), torch.nn.AdaptiveLogSoftmaxWithLoss(
-        8, 10, [4, 8], div_value=2.0)
+    a = pt.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 8], div_value=2.0)
+    b = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 8], div_value=2.0)
     oa, ob = a(pt.tensor(x), pt.tensor(t)), b(torch.tensor(x), torch.tensor(t))
     close(ob.output, oa.output.detach().numpy(), 1e-5), close(ob.loss, oa.loss.item(), 1e-5)
     oa.loss.backward()
@@ -666,17 +706,21 @@ def test_fusion_clip_skip_init_stateless_live(pt):
         skipped = lib.nn.utils.skip_init(lib.nn.Linear, 3, 2)
         with pytest.warns(FutureWarning):
             sc = lib.nn.utils.stateless.functional_call(lib.nn.Linear(1, 1), {"weight": lib.full((1, 1), 2.0),
-                                                                              "bias": lib.ones(1)}, lib.ones(1, 1))
-        res.append([fused(x), fl(lib.ones(2, 3)), total, w.grad, w2.grad, lib.rand(2), tuple(skipped.weight.shape), sc])
+                                                                              "bias": lib.ones(1)},
+                                                                              lib.ones(1, 1))
+        res.append([fused(x), fl(lib.ones(2, 3)), total, w.grad, w2.grad, lib.rand(2),
+                    tuple(skipped.weight.shape), sc])
     a, b = res
     close(b[0], a[0].detach().numpy(), 1e-5), close(b[1], a[1].detach().numpy(), 1e-5)
-    assert b[2].numpy().tobytes() == a[2].numpy().tobytes() and b[3].numpy().tobytes() == a[3].numpy().tobytes()
+    assert b[2].numpy().tobytes() == a[2].numpy().tobytes()
+    assert b[3].numpy().tobytes() == a[3].numpy().tobytes()
     assert b[4].numpy().tobytes() == a[4].numpy().tobytes()
     close(b[5], a[5].numpy()), close(b[7], a[7].detach().numpy())
     assert a[6] == b[6]
 
 
-@pytest.mark.parametrize("kw", [{}, dict(lr=0.05, weight_decay=0.1), dict(maximize=True, d=2.0, eps=(1e-20, 1e-3))])
+@pytest.mark.parametrize("kw", [{}, dict(lr=0.05, weight_decay=0.1), dict(maximize=True, d=2.0, eps=(1e-20,
+                                                                                                     1e-3))])
 def test_adafactor_live(pt, kw):
     res = []
     for lib in (pt, torch):
@@ -739,7 +783,8 @@ def test_sync_batch_norm_and_data_parallel():
     assert list(dp.state_dict()) == ["module.weight", "module.bias"]
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device (FGRAD_BACKEND=fake gives one)")
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device (FGRAD_BACKEND=fake gives "
+                                                          "one)")
 def test_device_results_equal_cpu():
     """On a CUDA device (the strict fake under FGRAD_BACKEND=fake) every op keeps its index
     arrays and constants on the device and gives the CPU's numbers; ``Tensor.gather`` with a
@@ -757,8 +802,10 @@ def test_device_results_equal_cpu():
             np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-12)
 
     both(lambda d, x: torch.gather(x, 1, torch.tensor([[0, 2], [1, 1]], device=d)), (2, 3))
-    both(lambda d, x, g: F.grid_sample(x, g * 0.8, "bicubic", "reflection", False), (1, 2, 4, 4), (1, 3, 3, 2))
-    both(lambda d, x: F.ctc_loss(x.log_softmax(2), torch.tensor([[1, 2], [3, 3]], device=d), torch.tensor([6, 5]),
+    both(lambda d, x, g: F.grid_sample(x, g * 0.8, "bicubic", "reflection", False), (1, 2, 4, 4), (1, 3, 3,
+                                                                                                   2))
+    both(lambda d, x: F.ctc_loss(x.log_softmax(2), torch.tensor([[1, 2], [3, 3]], device=d), torch.tensor([6,
+                                                                                                           5]),
                                  torch.tensor([2, 2])), (6, 2, 4))
     both(lambda d, x: F.max_unpool2d(*F.max_pool2d_with_indices(x, 2), 2), (1, 2, 4, 4))
     both(lambda d, x: F.fractional_max_pool2d(x, 2, output_size=2), (1, 2, 5, 5), seed=3)

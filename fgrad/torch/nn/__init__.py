@@ -19,7 +19,8 @@ from .modules import Module  # noqa: F401
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
 
-__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "DataParallel", "Module", "functional", "init", "utils", "parallel"]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "DataParallel", "Module",
+           "functional", "init", "utils", "parallel"]
 from .modules import __all__ as _mods  # noqa: E402
 
 __all__ += _mods

@@ -128,7 +128,8 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | N
 
 def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
                                       distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
-                                      margin: float = 1.0, swap: bool = False, reduction: str = "mean") -> Tensor:
+                                      margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean") -> Tensor:
     """The triplet loss ``max(d(a, p) - d(a, n) + margin, 0)`` with any distance
     (default ``pairwise_distance``).
 
@@ -145,8 +146,10 @@ def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative
         raise ValueError(f"margin must be greater than 0, got {margin}")
     a_dim, p_dim, n_dim = anchor.ndim, positive.ndim, negative.ndim
     if not (a_dim == p_dim and p_dim == n_dim):
-        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
-                           f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs")
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same "
+                           f"number of "
+                           f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D "
+                           f"inputs")
     if distance_function is None:
         from .functional import pairwise_distance as distance_function
     dist_pos = distance_function(anchor, positive)

@@ -50,8 +50,10 @@ def _F():
 # -- with_indices ---------------------------------------------------------------------------
 
 
-def max_pool1d_with_indices(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
-                            padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1, ceil_mode: bool = False,
+def max_pool1d_with_indices(input: Tensor, kernel_size: types.IntOrInts,
+                            stride: types.IntOrInts | None = None,
+                            padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1,
+                            ceil_mode: bool = False,
                             return_indices: bool = False) -> tuple[Tensor, Tensor]:
     """``max_pool1d`` with its indices (always returned, as in PyTorch).
 
@@ -64,8 +66,10 @@ def max_pool1d_with_indices(input: Tensor, kernel_size: types.IntOrInts, stride:
     return _F().max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
 
 
-def max_pool2d_with_indices(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
-                            padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1, ceil_mode: bool = False,
+def max_pool2d_with_indices(input: Tensor, kernel_size: types.IntOrInts,
+                            stride: types.IntOrInts | None = None,
+                            padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1,
+                            ceil_mode: bool = False,
                             return_indices: bool = False) -> tuple[Tensor, Tensor]:
     """``max_pool2d`` with the flat (H*W) index of each maximum.
 
@@ -78,8 +82,10 @@ def max_pool2d_with_indices(input: Tensor, kernel_size: types.IntOrInts, stride:
     return _F().max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
 
 
-def max_pool3d_with_indices(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
-                            padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1, ceil_mode: bool = False,
+def max_pool3d_with_indices(input: Tensor, kernel_size: types.IntOrInts,
+                            stride: types.IntOrInts | None = None,
+                            padding: types.IntOrInts = 0, dilation: types.IntOrInts = 1,
+                            ceil_mode: bool = False,
                             return_indices: bool = False) -> tuple[Tensor, Tensor]:
     """``max_pool3d`` with the flat (D*H*W) index of each maximum.
 
@@ -144,7 +150,8 @@ def _unpool_output_size(input: Tensor, kernel, stride, padding, output_size, nd:
     if len(output_size) == nd + 2:
         output_size = output_size[2:]
     if len(output_size) != nd:
-        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
+        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it "
+                         f"has a "
                          f"length of '{len(output_size)}'")
     for d in range(nd):
         lo = default[d] - stride[d]
@@ -172,7 +179,8 @@ def _max_unpool(input: Tensor, indices: Tensor, kernel_size, stride, padding, ou
     ib = np.asarray(_dev.to_host(_buf(idx)))
     if ib.size and (ib.min() < 0 or ib.max() >= size):
         bad = int(ib.max() if ib.max() >= size else ib.min())
-        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {'x'.join(map(str, osz))})")
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
+                           f"{'x'.join(map(str, osz))})")
     # the row index and the zero output are operands, so they live on the input's device
     rows = torch.arange(n * c, device=x.device).view(n, c, 1)
     base = torch.zeros((n * c, size), dtype=x.dtype, device=x.device)
@@ -183,11 +191,13 @@ def _max_unpool(input: Tensor, indices: Tensor, kernel_size, stride, padding, ou
         out = flat.at[(r, ii)].set(vv)
         return fnp.reshape(out, (n, c) + osz)
 
-    y = _defop(f"MaxUnpool{nd}DBackward0", ("max_unpool", nd, n, c, osz), fn, (x, idx, rows, base), edges=(0,))
+    y = _defop(f"MaxUnpool{nd}DBackward0", ("max_unpool", nd, n, c, osz), fn, (x, idx, rows, base),
+               edges=(0,))
     return y.squeeze(0) if unbatched else y
 
 
-def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: types.IntOrInts,
+                 stride: types.IntOrInts | None = None,
                  padding: types.IntOrInts = 0, output_size: types.SizeLike | None = None) -> Tensor:
     """The partial inverse of ``max_pool1d``: each value placed at its index, zeros elsewhere.
 
@@ -200,7 +210,8 @@ def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: types.IntOrInts, s
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 1)
 
 
-def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: types.IntOrInts,
+                 stride: types.IntOrInts | None = None,
                  padding: types.IntOrInts = 0, output_size: types.SizeLike | None = None) -> Tensor:
     """The partial inverse of ``max_pool2d`` (indices flat over H*W).
 
@@ -214,7 +225,8 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: types.IntOrInts, s
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
 
 
-def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: types.IntOrInts,
+                 stride: types.IntOrInts | None = None,
                  padding: types.IntOrInts = 0, output_size: types.SizeLike | None = None) -> Tensor:
     """The partial inverse of ``max_pool3d`` (indices flat over D*H*W).
 
@@ -355,8 +367,10 @@ def _tuple_f(x, n: int) -> tuple:
     return (float(x),) * n
 
 
-def fractional_max_pool2d(input: Tensor, kernel_size: types.IntOrInts, output_size: types.IntOrInts | None = None,
-                          output_ratio: float | tuple[float, float] | None = None, return_indices: bool = False,
+def fractional_max_pool2d(input: Tensor, kernel_size: types.IntOrInts,
+                          output_size: types.IntOrInts | None = None,
+                          output_ratio: float | tuple[float,
+                                                      float] | None = None, return_indices: bool = False,
                           _random_samples: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
     """Max pooling over pseudo-random windows (Graham, 2014); samples drawn from the
     generator as PyTorch draws them.
@@ -370,7 +384,8 @@ def fractional_max_pool2d(input: Tensor, kernel_size: types.IntOrInts, output_si
     return _fractional(input, kernel_size, output_size, output_ratio, return_indices, _random_samples, 2)
 
 
-def fractional_max_pool3d(input: Tensor, kernel_size: types.IntOrInts, output_size: types.IntOrInts | None = None,
+def fractional_max_pool3d(input: Tensor, kernel_size: types.IntOrInts,
+                          output_size: types.IntOrInts | None = None,
                           output_ratio: float | tuple[float, float, float] | None = None,
                           return_indices: bool = False,
                           _random_samples: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:

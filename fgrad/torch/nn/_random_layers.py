@@ -35,7 +35,8 @@ __all__ = ["gumbel_softmax", "alpha_dropout", "feature_alpha_dropout", "rrelu", 
 _SELU_ALPHA = 1.7580993408473766  # -selu's alpha * scale: the value alpha dropout drops to
 
 
-def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
     """Samples of the Gumbel-softmax distribution over ``dim``; ``hard=True`` returns one-hot
     vectors whose gradient is the soft sample's (straight-through).
 
@@ -92,7 +93,8 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace
     return _alpha_dropout(input, p, training, inplace, False)
 
 
-def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
+                          inplace: bool = False) -> Tensor:
     """Alpha dropout of whole channels (one draw per (N, C)).
 
     Example::

@@ -29,8 +29,10 @@ import fgrad.torch.types as types
 
 __all__ = ["affine_grid", "grid_sample"]
 
-_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
-                  "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+                  "1.3.0. "
+                  "Please specify align_corners=True if the old behavior is desired. See the documentation "
+                  "of "
                   "grid_sample for details.")
 
 
@@ -74,7 +76,8 @@ def affine_grid(theta: Tensor, size: types.SizeLike, align_corners: bool | None 
                              f"Got {theta.shape}.")
         spatial = size[-3:]
     else:
-        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
+                                  "transforms, "
                                   f"respectively. Got size {size}.")
     if min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
@@ -167,7 +170,8 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
         tensor([[[[1.5000]]]])
     """
     if mode not in ("bilinear", "nearest", "bicubic"):
-        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+                         "'bicubic', "
                          f"but got: '{mode}'")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
@@ -176,14 +180,17 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
         warnings.warn(_ALIGN_WARNING, UserWarning, stacklevel=2)
         align_corners = False
     if input.dim() not in (4, 5) or grid.dim() != input.dim():
-        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, "
-                           f"but got input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of "
+                           f"dimensions, "
+                           f"but got input with sizes {list(input.shape)} and grid with sizes "
+                           f"{list(grid.shape)}")
     nd = input.dim() - 2
     if grid.shape[-1] != nd:
         raise RuntimeError(f"grid_sampler(): expected grid to have size {nd} in last dimension, but got grid "
                            f"with sizes {list(grid.shape)}")
     if input.shape[0] != grid.shape[0]:
-        raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, but got input with "
+        raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, but got input "
+                           "with "
                            f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
     if mode == "bicubic" and nd != 2:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")

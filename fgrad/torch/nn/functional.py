@@ -535,7 +535,8 @@ def rms_norm(input: Tensor, normalized_shape: types.SizeLike, weight: Tensor | N
         raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape [*"
                            f"{', '.join(str(s) for s in ns)}], but got input of size{list(xb.shape)}")
     if weight is not None and tuple(weight.shape) != ns:
-        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of "
+                           f"shape "
                            f"{list(weight.shape)} and normalized_shape = {list(ns)}")
     if eps is None:
         dt = xb.dtype if _dtype_kind(xb.dtype) == "f" and xb.dtype.itemsize >= 4 else np.float32
@@ -564,10 +565,12 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
         raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
                            f"sizes {list(input.shape)}")
     if groups <= 0:
-        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
     c = input.shape[1]
     if c % groups != 0:
-        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} "
+                           f"groups.")
     n, rest = input.shape[0], tuple(input.shape[2:])
     return (input.reshape(n, groups, c // groups, *rest).transpose(1, 2).reshape(n, c, *rest))
 
@@ -2082,6 +2085,7 @@ GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
 __all__ += ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
             "pixel_unshuffle",
             "embedding_bag", "local_response_norm"]
-__all__ += ["rms_norm", "channel_shuffle", "native_channel_shuffle", "celu_", "selu_", "affine_grid", "grid_sample",
+__all__ += ["rms_norm", "channel_shuffle", "native_channel_shuffle", "celu_", "selu_", "affine_grid",
+            "grid_sample",
             "ctc_loss", "multi_margin_loss", "multilabel_margin_loss", "triplet_margin_with_distance_loss",
             "alpha_dropout", "feature_alpha_dropout", "gumbel_softmax", "rrelu_"] + _pool_more_all

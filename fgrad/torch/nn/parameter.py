@@ -97,9 +97,12 @@ class UninitializedTensorMixin:
 
     @property
     def shape(self):
-        raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error usually "
-                           "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
-                           "initialized one. Call `forward` to initialize the parameters before accessing their "
+        raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error "
+                           "usually "
+                           "happens in `load_state_dict` when trying to load an uninitialized parameter "
+                           "into an "
+                           "initialized one. Call `forward` to initialize the parameters before accessing "
+                           "their "
                            "attributes.")
 
     def __repr__(self) -> str:

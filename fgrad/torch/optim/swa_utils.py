@@ -30,7 +30,8 @@ from ..nn.modules.module import Module
 from .lr_scheduler import LRScheduler
 from .optimizer import Optimizer
 
-__all__ = ["AveragedModel", "update_bn", "SWALR", "get_ema_multi_avg_fn", "get_swa_multi_avg_fn", "get_ema_avg_fn",
+__all__ = ["AveragedModel", "update_bn", "SWALR", "get_ema_multi_avg_fn", "get_swa_multi_avg_fn",
+           "get_ema_avg_fn",
            "get_swa_avg_fn"]
 
 
@@ -248,7 +249,7 @@ class SWALR(LRScheduler):
         >>> import fgrad.torch as torch
         >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)
         >>> sched = SWALR(opt, swa_lr=0.1, anneal_epochs=2, anneal_strategy="linear")
-        >>> [round(g["lr"], 4) for g in opt.param_groups]
+        >>> opt.step(); sched.step(); sched.get_last_lr()
         [0.55]
     """
 
@@ -258,7 +259,8 @@ class SWALR(LRScheduler):
         for lr, group in zip(swa_lrs, optimizer.param_groups):
             group["swa_lr"] = lr
         if anneal_strategy not in ["cos", "linear"]:
-            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
+            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got "
+                             f"{anneal_strategy}")
         self._set_anneal_func(anneal_strategy)
         if not isinstance(anneal_epochs, int) or anneal_epochs < 0:
             raise ValueError(f"anneal_epochs must be equal or greater than 0, got {anneal_epochs}")
@@ -281,7 +283,8 @@ class SWALR(LRScheduler):
 
     def get_lr(self) -> list:
         if not self._get_lr_called_within_step:
-            warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
+            warnings.warn("To get the last learning rate computed by the scheduler, please use "
+                          "`get_last_lr()`.",
                           UserWarning, stacklevel=2)
         step = self._step_count - 1
         if self.anneal_epochs == 0:
@@ -292,7 +295,8 @@ class SWALR(LRScheduler):
                     for group in self.optimizer.param_groups]
         t = max(0, min(1, step / max(1, self.anneal_epochs)))
         alpha = self.anneal_func(t)
-        return [group["swa_lr"] * alpha + lr * (1 - alpha) for group, lr in zip(self.optimizer.param_groups, prev_lrs)]
+        return [group["swa_lr"] * alpha + lr * (1 - alpha) for group, lr in zip(self.optimizer.param_groups,
+                                                                                prev_lrs)]
 
     def _set_anneal_func(self, anneal_strategy: str) -> None:
         self._anneal_strategy = anneal_strategy

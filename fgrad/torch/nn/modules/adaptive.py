@@ -5,7 +5,7 @@ Example::
 
     >>> import fgrad.torch as torch
     >>> _ = torch.manual_seed(0)
-    >>> asm = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 8])
+    >>> asm = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 8], div_value=2.0)
     >>> asm(torch.randn(3, 8), torch.tensor([0, 5, 9])).output.shape
     torch.Size([3])
 """
@@ -29,7 +29,8 @@ _ASMoutput = namedtuple("_ASMoutput", ["output", "loss"])
 class AdaptiveLogSoftmaxWithLoss(Module):
     """A head over the frequent classes and one low-rank tail per cluster of rare classes."""
 
-    def __init__(self, in_features: int, n_classes: int, cutoffs, div_value: float = 4.0, head_bias: bool = False,
+    def __init__(self, in_features: int, n_classes: int, cutoffs, div_value: float = 4.0,
+                 head_bias: bool = False,
                  device=None, dtype=None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
@@ -38,7 +39,8 @@ class AdaptiveLogSoftmaxWithLoss(Module):
             raise ValueError("cutoffs should be a sequence of length larger than 0")
         if ((cutoffs != sorted(cutoffs)) or (min(cutoffs) <= 0) or (max(cutoffs) > (n_classes - 1))
                 or (len(set(cutoffs)) != len(cutoffs)) or any(int(c) != c for c in cutoffs)):
-            raise ValueError("cutoffs should be a sequence of unique, positive integers sorted in an increasing "
+            raise ValueError("cutoffs should be a sequence of unique, positive integers sorted in an "
+                             "increasing "
                              "order, where each value is between 1 and n_classes-1")
         self.in_features = in_features
         self.n_classes = n_classes
@@ -119,7 +121,8 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         out[:, :self.shortlist_size] = head_logprob[:, :self.shortlist_size]
         for i, (start_idx, stop_idx) in enumerate(itertools.pairwise(self.cutoffs)):
             cluster_logprob = F.log_softmax(self.tail[i](input), dim=1)
-            out[:, start_idx:stop_idx] = cluster_logprob + head_logprob[:, self.shortlist_size + i].unsqueeze(1)
+            out[:, start_idx:stop_idx] = cluster_logprob + head_logprob[:,
+                                                                        self.shortlist_size + i].unsqueeze(1)
         return out
 
     def log_prob(self, input):

@@ -157,7 +157,8 @@ class SyncBatchNorm(_BatchNorm):
                 [ 1.0000,  1.0000]], grad_fn=<NativeBatchNormBackward0>)
     """
 
-    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True,
                  track_running_stats: bool = True, process_group=None, device=None, dtype=None, *,
                  bias: bool = True) -> None:
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
@@ -223,7 +224,8 @@ class SyncBatchNorm(_BatchNorm):
         module_output = module
         if isinstance(module, _BatchNorm):
             module_output = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
-                                          module.track_running_stats, process_group, bias=module.bias is not None)
+                                          module.track_running_stats, process_group,
+                                          bias=module.bias is not None)
             if module.affine:
                 with torch.no_grad():
                     module_output.weight = module.weight

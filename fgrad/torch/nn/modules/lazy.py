@@ -31,7 +31,8 @@ from .linear import Linear
 from .normalization import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 
 __all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
-           "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
+           "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+           "LazyBatchNorm3d",
            "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
@@ -74,7 +75,8 @@ class LazyModuleMixin:
             module.__class__ = module.cls_to_become
 
     def _replicate_for_data_parallel(self):
-        raise RuntimeError("Modules with uninitialized parameters can't be used with `DataParallel`. Run a dummy "
+        raise RuntimeError("Modules with uninitialized parameters can't be used with `DataParallel`. Run a "
+                           "dummy "
                            "forward pass to correctly initialize the modules")
 
 
@@ -118,9 +120,11 @@ class _LazyConvXdMixin(LazyModuleMixin):
             if self.in_channels % self.groups != 0:
                 raise ValueError("in_channels must be divisible by groups")
             if self.transposed:
-                self.weight.materialize((self.in_channels, self.out_channels // self.groups, *self.kernel_size))
+                self.weight.materialize((self.in_channels, self.out_channels // self.groups,
+                                         *self.kernel_size))
             else:
-                self.weight.materialize((self.out_channels, self.in_channels // self.groups, *self.kernel_size))
+                self.weight.materialize((self.out_channels, self.in_channels // self.groups,
+                                         *self.kernel_size))
             if self.bias is not None:
                 self.bias.materialize((self.out_channels,))
             self.reset_parameters()

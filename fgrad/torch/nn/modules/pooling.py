@@ -292,4 +292,5 @@ class FractionalMaxPool3d(_FractionalMaxPoolNd):
 
     _nd = 3
 
-__all__ += ['LPPool1d', 'LPPool2d', 'LPPool3d', 'MaxUnpool1d', 'MaxUnpool2d', 'MaxUnpool3d', 'FractionalMaxPool2d', 'FractionalMaxPool3d', 'AdaptiveMaxPool3d', 'AdaptiveAvgPool3d']
+__all__ += ['LPPool1d', 'LPPool2d', 'LPPool3d', 'MaxUnpool1d', 'MaxUnpool2d', 'MaxUnpool3d',
+            'FractionalMaxPool2d', 'FractionalMaxPool3d', 'AdaptiveMaxPool3d', 'AdaptiveAvgPool3d']

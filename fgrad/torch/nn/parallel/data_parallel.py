@@ -37,7 +37,8 @@ class DataParallel(Module):
             device_ids = [0]
         ids = [d.index if isinstance(d, torch.device) else int(d) for d in device_ids]
         if len(ids) > 1:
-            raise NotImplementedError(f"fgrad.torch.nn.DataParallel runs on one device; got device_ids={ids}. "
+            raise NotImplementedError(f"fgrad.torch.nn.DataParallel runs on one device; got "
+                                      f"device_ids={ids}. "
                                       "Use DistributedDataParallel for several devices.")
         self.device_ids = ids
         self.output_device = ids[0] if output_device is None else output_device

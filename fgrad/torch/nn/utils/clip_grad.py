@@ -80,7 +80,8 @@ def clip_grad_norm(parameters, max_norm: float, norm_type: float = 2.0, error_if
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
-def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor, foreach: bool | None = None) -> None:
+def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor,
+                          foreach: bool | None = None) -> None:
     """Scale the gradients in place by ``min(1, max_norm / (total_norm + 1e-6))`` (a tensor
     computation, as PyTorch's, so there is no host synchronisation).
 

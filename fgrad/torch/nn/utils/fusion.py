@@ -41,8 +41,10 @@ def fuse_conv_bn_eval(conv: M, bn: Module, transpose: bool = False) -> M:
     fused_conv = copy.deepcopy(conv)
     if bn.running_mean is None or bn.running_var is None:
         raise AssertionError("bn.running_mean and bn.running_var must not be None")
-    fused_conv.weight, fused_conv.bias = fuse_conv_bn_weights(fused_conv.weight, fused_conv.bias, bn.running_mean,
-                                                              bn.running_var, bn.eps, bn.weight, bn.bias, transpose)
+    fused_conv.weight, fused_conv.bias = fuse_conv_bn_weights(fused_conv.weight, fused_conv.bias,
+                                                              bn.running_mean,
+                                                              bn.running_var, bn.eps, bn.weight, bn.bias,
+                                                              transpose)
     return fused_conv
 
 
@@ -57,7 +59,7 @@ def fuse_conv_bn_weights(conv_w: Tensor, conv_b: Tensor | None, bn_rm: Tensor, b
         >>> w, b = fuse_conv_bn_weights(torch.ones(2, 1, 1), None, torch.zeros(2), torch.full((2,), 3.0), 1.0,
         ...                             None, None)
         >>> w.flatten()
-        tensor([0.5000, 0.5000], grad_fn=<ViewBackward0>)
+        tensor([0.5000, 0.5000])
     """
     conv_weight_dtype = conv_w.dtype
     conv_bias_dtype = conv_b.dtype if conv_b is not None else conv_weight_dtype
@@ -88,7 +90,8 @@ def fuse_linear_bn_eval(linear: M, bn: Module) -> M:
     fused_linear = copy.deepcopy(linear)
     if linear.out_features != bn.num_features and bn.num_features != 1:
         raise AssertionError(f"To fuse, linear.out_features == bn.num_features or bn.num_features == 1, got "
-                             f"linear.out_features={linear.out_features} and bn.num_features={bn.num_features}")
+                             f"linear.out_features={linear.out_features} and "
+                             f"bn.num_features={bn.num_features}")
     if bn.running_mean is None or bn.running_var is None:
         raise AssertionError("bn.running_mean and bn.running_var must not be None")
     fused_linear.weight, fused_linear.bias = fuse_linear_bn_weights(fused_linear.weight, fused_linear.bias,
@@ -97,7 +100,8 @@ def fuse_linear_bn_eval(linear: M, bn: Module) -> M:
     return fused_linear
 
 
-def fuse_linear_bn_weights(linear_w: Tensor, linear_b: Tensor | None, bn_rm: Tensor, bn_rv: Tensor, bn_eps: float,
+def fuse_linear_bn_weights(linear_w: Tensor, linear_b: Tensor | None, bn_rm: Tensor, bn_rv: Tensor,
+                           bn_eps: float,
                            bn_w: Tensor, bn_b: Tensor) -> tuple[Parameter, Parameter]:
     """The fused linear weight and bias.
 
@@ -107,7 +111,7 @@ def fuse_linear_bn_weights(linear_w: Tensor, linear_b: Tensor | None, bn_rm: Ten
         >>> w, b = fuse_linear_bn_weights(torch.ones(2, 1), None, torch.zeros(2), torch.full((2,), 3.0), 1.0,
         ...                               torch.ones(2), torch.zeros(2))
         >>> w.flatten()
-        tensor([0.5000, 0.5000], grad_fn=<ViewBackward0>)
+        tensor([0.5000, 0.5000])
     """
     linear_weight_dtype = linear_w.dtype
     linear_bias_dtype = linear_b.dtype if linear_b is not None else linear_weight_dtype

@@ -45,7 +45,7 @@ def skip_init(module_cls: type, *args: Any, **kwargs: Any) -> Any:
         torch.set_rng_state(state)
     with torch.no_grad():
         for m in module.modules():
-            for name, p in list(m._parameters.items()):
+            for p in list(m._parameters.values()):
                 if p is not None:
                     p.data = torch.empty_like(p)
             for name, b in list(m._buffers.items()):

@@ -51,7 +51,7 @@ def convert_conv3d_weight_memory_format(module: M, memory_format: Any) -> M:
 
         >>> import fgrad.torch as torch
         >>> m = torch.nn.Conv3d(1, 1, 1)
-        >>> convert_conv3d_weight_memory_format(m, torch.channels_last_3d) is m
+        >>> convert_conv3d_weight_memory_format(m, torch.contiguous_format) is m
         True
     """
     _check(memory_format)

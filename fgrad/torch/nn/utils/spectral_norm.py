@@ -35,7 +35,8 @@ class SpectralNorm:
 
     _version: int = 1
 
-    def __init__(self, name: str = "weight", n_power_iterations: int = 1, dim: int = 0, eps: float = 1e-12) -> None:
+    def __init__(self, name: str = "weight", n_power_iterations: int = 1, dim: int = 0,
+                 eps: float = 1e-12) -> None:
         self.name = name
         self.dim = dim
         if n_power_iterations <= 0:
@@ -92,7 +93,8 @@ class SpectralNorm:
         if weight is None:
             raise ValueError(f"`SpectralNorm` cannot be applied as parameter `{name}` is None")
         if isinstance(weight, UninitializedParameter):
-            raise ValueError("The module passed to `SpectralNorm` can't have uninitialized parameters. Make sure "
+            raise ValueError("The module passed to `SpectralNorm` can't have uninitialized parameters. Make "
+                             "sure "
                              "to run the dummy forward before applying spectral normalization")
         with torch.no_grad():
             weight_mat = fn.reshape_weight_to_matrix(weight)

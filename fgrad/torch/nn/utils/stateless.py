@@ -38,8 +38,10 @@ def functional_call(module: Module, parameters_and_buffers: dict[str, Any] | tup
         ...                     torch.ones(1, 1))
         tensor([[2.]])
     """
-    warnings.warn("`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 and will be removed "
-                  "in a future version of PyTorch. Please use `torch.func.functional_call` instead which is a "
+    warnings.warn("`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 and will be "
+                  "removed "
+                  "in a future version of PyTorch. Please use `torch.func.functional_call` instead which is "
+                  "a "
                   "drop-in replacement.", FutureWarning, stacklevel=2)
     from fgrad.torch.func import functional_call as _call
     if args is None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import warnings
 from typing import Any, TypeVar
 
-import fgrad.torch as torch
 from ..._tensor import Tensor
 from ..modules.module import Module
 from ..parameter import Parameter, UninitializedParameter
@@ -84,7 +83,8 @@ class WeightNorm:
         fn = WeightNorm(name, dim)
         weight = getattr(module, name)
         if isinstance(weight, UninitializedParameter):
-            raise ValueError("The module passed to `WeightNorm` can't have uninitialized parameters. Make sure to "
+            raise ValueError("The module passed to `WeightNorm` can't have uninitialized parameters. Make "
+                             "sure to "
                              "run the dummy forward before applying weight normalization")
         del module._parameters[name]
         module.register_parameter(name + "_g", Parameter(norm_except_dim(weight, 2, dim).data))
