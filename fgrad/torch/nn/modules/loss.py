@@ -216,8 +216,8 @@ class MultiLabelMarginLoss(_Loss):
     Example::
 
         >>> import fgrad.torch as torch
-        >>> torch.nn.MultiLabelMarginLoss()(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([[3, 0, -1,
-                                                                                                 1]]))
+        >>> loss = torch.nn.MultiLabelMarginLoss()
+        >>> loss(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([[3, 0, -1, 1]]))
         tensor(0.8500)
     """
 
