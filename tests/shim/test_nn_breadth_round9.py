@@ -288,6 +288,8 @@ def test_gradients_match_finite_differences():
 # -- errors --------------------------------------------------------------------------------
 
 ERRORS = [
+    (lambda: torch.rms_norm(torch.ones(2, 3), []), RuntimeError,
+     r"Expected normalized_shape to be at least 1-dimensional.* but got normalized_shape = \[\]"),
     (lambda: F.rms_norm(torch.ones(2, 3), [4]), RuntimeError,
      r"Given normalized_shape=\[4\], expected input with shape \[\*4\], but got input of size\[2, 3\]"),
     (lambda: F.channel_shuffle(torch.ones(1, 5, 2), 2), RuntimeError,
