@@ -532,8 +532,8 @@ def rms_norm(input: Tensor, normalized_shape: types.SizeLike, weight: Tensor | N
     ns = tuple(int(s) for s in normalized_shape)
     xb = _buf(input)
     if not ns:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
-                           "one element, but got normalized_shape = []")
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                           "least one element, but got normalized_shape = []")
     if tuple(xb.shape[xb.ndim - len(ns):]) != ns or len(ns) > xb.ndim:
         raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape [*"
                            f"{', '.join(str(s) for s in ns)}], but got input of size{list(xb.shape)}")
