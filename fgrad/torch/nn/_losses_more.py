@@ -36,11 +36,8 @@ def _reduction(size_average, reduce, reduction: str) -> str:
 
 
 def _reduce(v: Tensor, reduction: str) -> Tensor:
-    if reduction == "mean":
-        return v.mean()
-    if reduction == "sum":
-        return v.sum()
-    return v
+    import fgrad.torch.nn.functional as F
+    return F._reduce_t(v, reduction)
 
 
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,

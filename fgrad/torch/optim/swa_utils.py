@@ -27,7 +27,7 @@ from typing import Any
 import fgrad.torch as torch
 from .._tensor import Tensor
 from ..nn.modules.module import Module
-from .lr_scheduler import LRScheduler
+from .lr_scheduler import LRScheduler, _per_group
 from .optimizer import Optimizer
 
 __all__ = ["AveragedModel", "update_bn", "SWALR", "get_ema_multi_avg_fn", "get_swa_multi_avg_fn",
@@ -231,15 +231,6 @@ def update_bn(loader: Iterable[Any], model: Module, device=None) -> None:
         model.train(was_training)
 
 
-def _format_param(name: str, optimizer: Optimizer, param) -> list:
-    if isinstance(param, (list, tuple)):
-        if len(param) != len(optimizer.param_groups):
-            raise ValueError(f"{name} must have the same length as optimizer.param_groups. {name} has "
-                             f"{len(param)} values, param_groups has {len(optimizer.param_groups)}.")
-        return list(param)
-    return [param] * len(optimizer.param_groups)
-
-
 class SWALR(LRScheduler):
     """Anneal each group's learning rate to ``swa_lr`` over ``anneal_epochs`` (cosine or
     linear), then hold it.
@@ -255,7 +246,7 @@ class SWALR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, swa_lr: float | list[float], anneal_epochs: int = 10,
                  anneal_strategy: str = "cos", last_epoch: int = -1) -> None:
-        swa_lrs = _format_param("swa_lr", optimizer, swa_lr)
+        swa_lrs = _per_group("swa_lr", optimizer, swa_lr)
         for lr, group in zip(swa_lrs, optimizer.param_groups):
             group["swa_lr"] = lr
         if anneal_strategy not in ["cos", "linear"]:

@@ -43,6 +43,9 @@ class LazyModuleMixin:
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self._register_lazy_hooks()
+
+    def _register_lazy_hooks(self) -> None:
         self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
         self._initialize_hook = self.register_forward_pre_hook(self._infer_parameters, with_kwargs=True)
 
@@ -136,10 +139,13 @@ class _LazyConvXdMixin(LazyModuleMixin):
                                f"{self.__class__.__name__}, but got input of size: {input.shape}")
         return input.shape[1] if input.dim() == no_batch + 1 else input.shape[0]
 
-    def _lazy_weights(self, bias: bool, factory_kwargs: dict) -> None:
+    def _lazy_weights(self, out_channels: int, bias: bool, factory_kwargs: dict) -> None:
+        """After the eager ``__init__`` (with 0 channels): the hooks and unmaterialized weights."""
+        self._register_lazy_hooks()
         self.weight = UninitializedParameter(**factory_kwargs)
         if bias:
             self.bias = UninitializedParameter(**factory_kwargs)
+        self.out_channels = out_channels
 
 
 def _lazy_conv(name: str, base, nd: int):
@@ -148,13 +154,14 @@ def _lazy_conv(name: str, base, nd: int):
         factory_kwargs = {"device": device, "dtype": dtype}
         base.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode,
                       **factory_kwargs)
-        self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
-        self._initialize_hook = self.register_forward_pre_hook(self._infer_parameters, with_kwargs=True)
-        self._lazy_weights(bias, factory_kwargs)
-        self.out_channels = out_channels
+        self._lazy_weights(out_channels, bias, factory_kwargs)
 
+    return _lazy_conv_class(name, base, nd, __init__)
+
+
+def _lazy_conv_class(name: str, base, nd: int, init):
     doc = f"`{base.__name__}` whose ``in_channels`` is inferred from the first input."
-    return type(name, (_LazyConvXdMixin, base), {"__init__": __init__, "cls_to_become": base, "_nd": nd,
+    return type(name, (_LazyConvXdMixin, base), {"__init__": init, "cls_to_become": base, "_nd": nd,
                                                  "__doc__": doc, "__module__": __name__})
 
 
@@ -164,14 +171,9 @@ def _lazy_conv_transpose(name: str, base, nd: int):
         factory_kwargs = {"device": device, "dtype": dtype}
         base.__init__(self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
                       padding_mode, **factory_kwargs)
-        self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
-        self._initialize_hook = self.register_forward_pre_hook(self._infer_parameters, with_kwargs=True)
-        self._lazy_weights(bias, factory_kwargs)
-        self.out_channels = out_channels
+        self._lazy_weights(out_channels, bias, factory_kwargs)
 
-    doc = f"`{base.__name__}` whose ``in_channels`` is inferred from the first input."
-    return type(name, (_LazyConvXdMixin, base), {"__init__": __init__, "cls_to_become": base, "_nd": nd,
-                                                 "__doc__": doc, "__module__": __name__})
+    return _lazy_conv_class(name, base, nd, __init__)
 
 
 LazyConv1d = _lazy_conv("LazyConv1d", Conv1d, 1)
