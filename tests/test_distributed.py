@@ -909,3 +909,10 @@ def test_pmap_with_an_axis_name_under_a_launcher_warns_that_it_is_per_process(mo
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fgrad.pmap(lambda x: x * 2)  # no axis name, no collectives: nothing to say
+
+
+@needs_mpi
+def test_sync_batch_norm_on_two_processes():
+    """nn.SyncBatchNorm with each process holding half the batch equals BatchNorm on the whole
+    batch: outputs, input gradients, summed parameter gradients, running statistics."""
+    _ok(run_mpi(2, "mpi_sync_batchnorm.py"), 2)
