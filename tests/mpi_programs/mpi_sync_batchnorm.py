@@ -29,8 +29,8 @@ def main():
     with torch.no_grad():
         ref.weight.copy_(torch.arange(1.0, 5.0))
         ref.bias.copy_(torch.arange(4.0) * 0.1)
-    sync = torch.nn.SyncBatchNorm.convert_sync_batchnorm(torch.nn.Sequential(torch.nn.BatchNorm1d(4, momentum=0.3)))
-    sync = sync.double()
+    bn = torch.nn.Sequential(torch.nn.BatchNorm1d(4, momentum=0.3))
+    sync = torch.nn.SyncBatchNorm.convert_sync_batchnorm(bn).double()
     with torch.no_grad():
         sync[0].weight.copy_(ref.weight)
         sync[0].bias.copy_(ref.bias)
