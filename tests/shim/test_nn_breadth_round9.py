@@ -288,8 +288,8 @@ def test_gradients_match_finite_differences():
 # -- errors --------------------------------------------------------------------------------
 
 ERRORS = [
-    (lambda: F.alpha_dropout("abc"), TypeError, r"alpha_dropout\(\): argument 'input' \(position 1\) must be Tensor, "
-                                                "not str"),
+    (lambda: F.alpha_dropout("abc"), TypeError,
+     r"alpha_dropout\(\): argument 'input' \(position 1\) must be Tensor, not str"),
     (lambda: torch.rms_norm(torch.ones(2, 3), []), RuntimeError,
      r"Expected normalized_shape to be at least 1-dimensional.* but got normalized_shape = \[\]"),
     (lambda: F.rms_norm(torch.ones(2, 3), [4]), RuntimeError,
