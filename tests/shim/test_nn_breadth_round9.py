@@ -815,3 +815,42 @@ def test_device_results_equal_cpu():
     both(lambda d, x: F.fractional_max_pool2d(x, 2, output_size=2), (1, 2, 5, 5), seed=3)
     both(lambda d, x: F.multilabel_margin_loss(x, torch.tensor([[0, -1, 1], [2, -1, 0]], device=d)), (2, 3))
     both(lambda d, x: F.rrelu(x, training=True) + F.alpha_dropout(x, 0.2, True), (3, 4), seed=5)
+
+
+def test_bfloat16_addmm_rounds_once():
+    """bfloat16 ``addmm`` with ``beta``/``alpha`` computes ``beta * M + alpha * (A @ B)`` in float32
+    and rounds once (PyTorch 2.13's numbers); it used to round ``M`` back to bfloat16 first
+    and scale it there (Muon's Newton-Schulz iteration then drifted from PyTorch's)."""
+    x = np.sin(np.arange(24) * 0.7).reshape(4, 6).astype(np.float32)
+    m, a, b = (torch.tensor(v).bfloat16() for v in (x[:, :4], x[:, 1:5] * 0.9, x[:4, 2:6]))
+    got = torch.addmm(m, a, b, beta=-4.775, alpha=2.0315)
+    assert got.dtype == torch.bfloat16
+    want = [[0.04248046875, -2.90625, -4.5, -3.96875], [4.3125, 4.125, 2.0, -1.0625],
+            [-4.28125, -1.1328125, 2.546875, 5.0], [-0.1201171875, -3.0, -4.5, -3.859375]]
+    assert got.float().tolist() == want
+
+
+def test_muon_live(pt):
+    from torch.optim._muon import _zeropower_via_newtonschulz as theirs
+
+    from fgrad.torch.optim.muon import _zeropower_via_newtonschulz as ours
+    x = np.sin(np.arange(24) * 0.7).reshape(4, 6).astype(np.float32)
+    for v in (x, x.T.copy()):
+        coef = (3.4445, -4.775, 2.0315)
+        a = theirs(pt.tensor(v), coef, 5, 1e-7).float().numpy()
+        b = ours(torch.tensor(v), coef, 5, 1e-7).float().numpy()
+        assert a.tobytes() == b.tobytes()
+    for kw in ({}, dict(nesterov=False, adjust_lr_fn="match_rms_adamw", lr=0.02)):
+        res = []
+        for lib in (pt, torch):
+            lib.manual_seed(0)
+            m = lib.nn.Linear(6, 4, bias=False)
+            opt = lib.optim.Muon(m.parameters(), **kw)
+            for _ in range(3):
+                opt.zero_grad()
+                m(lib.ones(3, 6)).pow(2).sum().backward()
+                opt.step()
+            res.append(m.weight.detach().numpy().copy())
+        np.testing.assert_allclose(res[1], res[0], rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="Muon only supports 2D parameters"):
+        torch.optim.Muon([torch.zeros(3, requires_grad=True)])
