@@ -34,11 +34,11 @@ from . import sharding  # noqa: F401
 from .sharding import NamedSharding, make_mesh, set_mesh, typeof  # noqa: F401
 from .sharding import PartitionSpec as P  # noqa: F401
 from .tree_util import tree_map, tree_leaves, tree_structure, tree_flatten, tree_unflatten  # noqa: F401
-from .backends import Device, DeviceMismatchError, devices  # noqa: F401
+from .backends import Device, DeviceMismatchError  # noqa: F401
 from .backends import default_device_scope as default_device  # noqa: F401
 from .core.placement import device_put  # noqa: F401
 from ._device_api import (  # noqa: F401
-    block_until_ready, default_backend, device_count, device_get, device_put_replicated,
+    block_until_ready, default_backend, device_count, device_get, device_put_replicated, devices,
     copy_to_host_async, device_put_sharded, local_device_count, local_devices,
 )
 from .sharding import (  # noqa: F401

@@ -1,8 +1,12 @@
-"""JAX's process- and device-level functions, for one process: `device_get`,
-`block_until_ready`, `device_put_replicated`/`device_put_sharded` (stacking on one device),
-`default_backend`, `local_devices`, `local_device_count`, `device_count`
-(`process_index`/`process_count` come from `fgrad.distributed`).  fgrad never splits an array
-over devices, so the multi-device functions have their single-device meaning.
+"""JAX's process- and device-level functions: `device_get`, `block_until_ready`,
+`device_put_replicated`/`device_put_sharded` (stacking on one device), `default_backend`,
+`devices`, `local_devices`, `local_device_count`, `device_count` (`process_index`/
+`process_count` come from `fgrad.distributed`).  fgrad never splits an array over devices,
+so the multi-device functions have their single-device meaning.  Under ``mpiexec -n P``
+the device counts are JAX's multi-process ones: `devices`/`device_count` list every
+process's devices (each process is taken to have the devices this one has, which
+`fgrad.distributed.initialize` checks), `local_devices`/`local_device_count` this
+process's.
 
 Example::
 
@@ -18,7 +22,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from . import numpy as fnp
-from .backends import default_device, devices, to_host, transfer_guard
+from .backends import Device, default_device, devices as _local_devices, to_host, transfer_guard
+from .backends.world import world
 from .core.array import ArrayImpl, Tracer
 from .core.placement import device_put
 from .tree_util import map_arrays as tree_map, tree_leaves
@@ -100,30 +105,75 @@ def default_backend() -> str:
     return _JAX_PLATFORM.get(p, p)
 
 
+def _of_process(devs: list, process: int) -> list:
+    """``devs`` (this process's) as the devices of process ``process`` (the same kinds)."""
+    comm = world()
+    if process == comm.rank:
+        return devs
+    return [Device(d.platform, d.id, d.backend_name, process_index=process) for d in devs]
+
+
+def devices(backend: str | None = None) -> list:
+    """Every process's devices, in process order (JAX's ``jax.devices``); on one process the
+    devices fgrad can use: the CPU, then each GPU (``backend``, ``"cpu"``/``"gpu"``/
+    ``"cuda"``, restricts the list).  Under ``mpiexec`` the other processes' devices are
+    described, not usable here (``d.process_index`` says whose they are).
+
+    Example::
+
+        >>> [str(d) for d in devices("cpu")]
+        ['cpu']
+    """
+    platform = {"gpu": "cuda"}.get(backend, backend)
+    mine = _local_devices(platform)
+    n = world().size
+    if n == 1:
+        return mine
+    return [d for q in range(n) for d in _of_process(mine, q)]
+
+
 def local_devices(process_index: int | None = None, backend: str | None = None) -> list:
     """The devices of this process on ``backend`` (``"cpu"``/``"gpu"``), by default those of
     the default device's platform, as in JAX (the GPUs on a GPU machine): the devices
-    ``pmap`` maps over.
+    ``pmap`` maps over.  ``process_index`` names another process (its devices are described
+    as this process's kinds).
 
     Example::
 
         >>> [str(d) for d in local_devices(backend="cpu")]
         ['cpu']
     """
-    if process_index not in (None, 0):
-        raise ValueError(f"local_devices: there is one process (index 0), got {process_index}")
+    comm = world()
+    if process_index is not None and not 0 <= process_index < comm.size:
+        raise ValueError(f"local_devices: process_index {process_index} is not a process index (there "
+                         f"{'is one process' if comm.size == 1 else f'are {comm.size} processes'})")
     platform = {"gpu": "cuda"}.get(backend, backend) if backend is not None else default_device().platform
-    return devices(platform)
+    mine = _local_devices(platform)
+    return mine if process_index is None else _of_process(mine, process_index)
 
 
 def local_device_count(backend: str | None = None) -> int:
-    """``len(local_devices(backend=backend))``."""
+    """``len(local_devices(backend=backend))``: this process's devices.
+
+    Example::
+
+        >>> local_device_count() >= 1
+        True
+    """
     return len(local_devices(backend=backend))
 
 
 def device_count(backend: str | None = None) -> int:
-    """The number of devices (one process: the local ones)."""
-    return local_device_count(backend)
+    """The number of devices of all processes (JAX's ``jax.device_count``): on one process
+    the local ones, under ``mpiexec -n P`` ``P * local_device_count()``.
+
+    Example::
+
+        >>> import fgrad
+        >>> device_count() == local_device_count() * fgrad.process_count()
+        True
+    """
+    return local_device_count(backend) * world().size
 
 
 def _stack(shards: Sequence, device):

@@ -43,7 +43,8 @@ def _bound_names() -> list:
 
 def axis_size(axis_name: Hashable | Sequence[Hashable]) -> int:
     """The size of the named mapped axis (the product over a tuple of names), as a Python
-    int (JAX's ``jax.lax.axis_size``).
+    int (JAX's ``jax.lax.axis_size``); for a ``pmap`` axis under ``mpiexec``, the global
+    size (every process's devices).
 
     Example::
 
@@ -60,7 +61,7 @@ def axis_size(axis_name: Hashable | Sequence[Hashable]) -> int:
             raise NameError(
                 f"unbound axis name: {name!r}. The following axis names (defined by vmap/pmap "
                 f"axis_name=) are available to collective operations: {_bound_names()}")
-        size *= t.axis_size
+        size *= t.axis_size * t.processes  # a pmap axis spanning processes: all of them
     return size
 
 

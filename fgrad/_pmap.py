@@ -7,6 +7,15 @@ map as one vectorized, jit-compiled program (``jit(vmap(f, axis_name=...))``) on
 device, and returns an ordinary Array: values, derivatives and collectives are those of
 JAX's ``pmap``, the placement is not sharded.
 
+Under ``mpiexec -n P`` (fgrad's process world, `fgrad.distributed`) the map is JAX's
+multi-process ``pmap``: each process maps its own ``L`` local slices, and the named axis is
+global -- ``P * L`` entries, process ``r`` holding entries ``r * L`` to ``r * L + L - 1`` --
+so ``lax.psum(x, "i")`` sums every process's slices, ``lax.axis_index("i")`` is the global
+index and ``lax.psum(1, "i")`` is ``P * L``.  The local part of each collective runs as on
+one process, the cross-process part through the process collectives of
+`fgrad.ops.collectives` (MPI).  Every process must map the same number of slices (checked on
+each call: ``ValueError`` naming both sides).
+
 As in JAX the mapped axis may not be longer than the number of devices (``ValueError``);
 ``fgrad.config.update("pmap_any_size", True)`` lifts that limit (fgrad's option: the map
 then runs any number of "virtual devices" on the one device, like JAX's
@@ -23,14 +32,16 @@ Example::
 from __future__ import annotations
 
 import functools
-import warnings
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from ._config import flag
-from .backends.world import launched_size
+from .backends.world import world
 from ._device_api import local_devices
 from .core.array import get_aval
-from .transforms.batching import vmap
+from .core.trace import state
+from .transforms.batching import BatchTrace, vmap_on_axis
 from .transforms.jit import jit
 from .tree_util import flatten_prefix, flatten_arrays as tree_flatten
 
@@ -65,6 +76,29 @@ def _mapped_size(args: tuple, in_axes: Any) -> int:
     return sizes.pop()
 
 
+def _spanning_axis() -> Any:
+    """The name of an enclosing pmap axis that spans processes, or None."""
+    t = state.trace
+    while t is not None:
+        if isinstance(t, BatchTrace) and t.processes > 1:
+            return t.axis_name
+        t = t.parent
+    return None
+
+
+def _check_same_size(size: int, name: str, comm) -> None:
+    """Every process maps ``size`` slices, or all raise naming the sizes (JAX assumes equal
+    local sizes: the global axis is ``processes * size``)."""
+    sizes = comm.allgather(np.array(size, np.int64))
+    if any(int(s) != size for s in sizes):
+        other = next(q for q, s in enumerate(sizes) if int(s) != size)
+        raise ValueError(
+            f"pmap of {name}: every process must map the same number of slices (the global axis is "
+            f"process_count() * local size), but process {comm.rank} maps {size} and process {other} maps "
+            f"{int(sizes[other])} (all: {[int(s) for s in sizes]}). Give every process a leading axis of "
+            "fgrad.local_device_count() entries.")
+
+
 def pmap(fun: Callable | None = None, axis_name: Any = None, *, in_axes: Any = 0, out_axes: Any = 0,
          static_broadcasted_argnums: int | Sequence[int] = (), devices: Sequence | None = None,
          backend: str | None = None, axis_size: int | None = None, donate_argnums: int | Sequence[int] = (),
@@ -87,13 +121,6 @@ def pmap(fun: Callable | None = None, axis_name: Any = None, *, in_axes: Any = 0
                                  global_arg_shapes=global_arg_shapes)
     if not callable(fun):
         raise TypeError(f"pmap: expected a callable value, got {fun!r}")
-    if axis_name is not None and launched_size() > 1:
-        warnings.warn(
-            f"pmap(axis_name={axis_name!r}) under an MPI launcher ({launched_size()} processes): fgrad's "
-            "pmap maps this process's devices only, so collectives over its axis (lax.psum(x, axis_name), "
-            "...) do not reach the other processes, while JAX's span every process's devices. For sums over "
-            "processes use fgrad.distributed.psum / pmean / all_gather (docs/distributed.md).",
-            RuntimeWarning, stacklevel=2)
     static_nums = _as_tuple(static_broadcasted_argnums, "static_broadcasted_argnums")
     _as_tuple(donate_argnums, "donate_argnums")
     if isinstance(in_axes, list):
@@ -117,7 +144,18 @@ def pmap(fun: Callable | None = None, axis_name: Any = None, *, in_axes: Any = 0
                                  f"to the positional arguments passed to the function, but got "
                                  f"len(in_axes)={len(axes)}, len(args)={n_args}")
         size = axis_size if not dyn and axis_size is not None else _mapped_size(dyn, axes)
-        available = list(devices) if devices is not None else local_devices()
+        comm = world()
+        procs = comm.size if axis_name is not None else 1  # no axis name: nothing crosses processes
+        if procs > 1:
+            outer = _spanning_axis()
+            if outer is not None:
+                raise NotImplementedError(
+                    f"pmap of {getattr(fun, '__name__', 'function')} inside pmap(axis_name={outer!r}) on "
+                    f"{procs} processes: nested pmaps over processes are not supported; use vmap("
+                    "axis_name=...) inside the pmap for the inner axis")
+            _check_same_size(size, getattr(fun, "__name__", "function"), comm)
+        available = [d for d in devices if d.process_index == comm.rank] if devices is not None \
+            else local_devices()
         if size > len(available) and not flag("pmap_any_size"):
             raise ValueError(
                 f"pmap of {getattr(fun, '__name__', 'function')}: the mapped axis has size {size}, but "
@@ -126,7 +164,8 @@ def pmap(fun: Callable | None = None, axis_name: Any = None, *, in_axes: Any = 0
                 "the data to (fgrad.local_device_count(), ...), or run any size vectorized on one "
                 "device with fgrad.config.update('pmap_any_size', True)")
         statics = tuple(args[i] for i in static)
-        key = (n_args, statics, tuple(sorted(kwargs)))  # in_axes follows from n_args
+        unmapped_size = None if dyn else size  # no mapped argument: pmap's axis_size is the map's
+        key = (n_args, statics, tuple(sorted(kwargs)), procs, unmapped_size)  # in_axes follows from n_args
         try:
             hash(key)
         except TypeError:
@@ -139,7 +178,9 @@ def pmap(fun: Callable | None = None, axis_name: Any = None, *, in_axes: Any = 0
                 full = [statics[static.index(i)] if i in static else next(it) for i in range(n_args)]
                 return fun(*full, **kw)
 
-            run = compiled[key] = jit(vmap(per_device, in_axes=axes, out_axes=out_axes, axis_name=axis_name))
+            run = compiled[key] = jit(vmap_on_axis(per_device, in_axes=axes, out_axes=out_axes,
+                                                   axis_name=axis_name, axis_size=unmapped_size,
+                                                   processes=procs))
         return run(*dyn, **kwargs)
 
     return pmapped

@@ -19,7 +19,9 @@ import numpy as np
 
 from ._lru import clear_all
 from ._version import __version__
-from .backends import devices
+from ._device_api import devices
+from .backends import devices as local_devices
+from .backends.world import world
 from .core.array import ArrayImpl
 
 __all__ = ["clear_caches", "live_arrays", "print_environment_info"]
@@ -77,14 +79,14 @@ def print_environment_info(return_string: bool = False) -> str | None:
         cupy_version = cupy.__version__
     except Exception:  # noqa: BLE001 - absent or broken: reported as such
         cupy_version = "not available"
-    devs = devices()
+    devs, local = devices(), local_devices()
     lines = [
         f"fgrad:    {__version__}",
         f"numpy:    {np.__version__}",
         f"cupy:     {cupy_version}",
         f"python:   {sys.version.splitlines()[0]}",
-        f"devices ({len(devs)} total, {len(devs)} local): [{', '.join(str(d) for d in devs)}]",
-        "process_count: 1",
+        f"devices ({len(devs)} total, {len(local)} local): [{', '.join(str(d) for d in local)}]",
+        f"process_count: {world().size}",
         f"platform: {platform.uname()}",
     ]
     text = "\n".join(lines)

@@ -37,6 +37,7 @@ from typing import Callable
 import numpy as np
 
 from . import numpy as fnp
+from ._device_api import local_device_count
 from .backends import world as _world
 from .backends.world import CollectiveMismatchError, CollectiveTimeoutError
 from .ops import collectives as _c
@@ -63,7 +64,9 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
     ``timeout`` (seconds) bounds every collective; ``debug`` all-gathers each collective's
     fingerprint and names mismatches across processes; ``check`` (on by default) is the
     cheap form of that check: one 16-byte all-reduce per collective, the fingerprints
-    gathered only when the processes disagree.
+    gathered only when the processes disagree.  On several processes it checks that every
+    process has as many local devices as the others (``fgrad.device_count()`` is
+    ``process_count() * local_device_count()``), raising `ValueError` naming both sides.
 
     Example::
 
@@ -100,6 +103,20 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
     if process_id is not None and process_id != w.rank:
         raise ValueError(f"fgrad.distributed.initialize: process_id={process_id}, but MPI gave this "
                          f"process rank {w.rank}")
+    if w.size > 1:
+        _check_same_devices(w)
+
+
+def _check_same_devices(w) -> None:
+    """Every process has as many devices of the default platform as this one (what
+    ``fgrad.device_count()`` and a pmap over processes take for granted), else all raise."""
+    counts = w.allgather(np.array(local_device_count(), np.int64))
+    other = next((q for q, c in enumerate(counts) if c != counts[w.rank]), None)
+    if other is not None:
+        raise ValueError(
+            f"fgrad.distributed.initialize: every process must have the same number of local devices, but "
+            f"process {w.rank} has {int(counts[w.rank])} and process {other} has {int(counts[other])} (all: "
+            f"{[int(c) for c in counts]}); give each process the same devices (e.g. CUDA_VISIBLE_DEVICES)")
 
 
 def is_initialized() -> bool:

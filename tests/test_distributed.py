@@ -898,17 +898,122 @@ def test_elastic_record_writes_pytorchs_error_file(tmp_path, monkeypatch):
     assert _record_outcome(theirs, tmp_path, monkeypatch, "theirs") == want
 
 
-def test_pmap_with_an_axis_name_under_a_launcher_warns_that_it_is_per_process(monkeypatch):
-    """JAX's pmap collectives span every process's devices; fgrad's pmap maps this process's
-    devices only: say so instead of summing per process silently."""
-    f = fgrad.pmap(lambda x: fgrad.lax.psum(x, "i"), axis_name="i")  # one process: no warning
-    np.testing.assert_array_equal(f(np.ones((1, 2))), np.ones((1, 2)))
-    monkeypatch.setenv("PMI_SIZE", "2")
-    with pytest.warns(RuntimeWarning, match="maps this process's devices only"):
-        fgrad.pmap(lambda x: fgrad.lax.psum(x, "i"), axis_name="i")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        fgrad.pmap(lambda x: x * 2)  # no axis name, no collectives: nothing to say
+# -- pmap over processes (JAX's multi-process pmap) -----------------------------------------
+
+# JAX 0.10.2's one-process pmap over 4 CPU devices of tests/mpi_programs/pmap_cases.py's
+# global data (XLA_FLAGS=--xla_force_host_platform_device_count=4): the derivatives with
+# psum's pmap transpose (psum), the outer grad of a pmap, a ppermute between processes and
+# four steps of data-parallel training
+_JAX_PMAP_4 = {
+    "grad_in_psum": [[1.875, 1.125, 1.875], [2.625, 3.375, 5.625], [3.375, 5.625, 9.375],
+                     [4.125, 7.875, 13.125]],
+    "outer_grad": [[5.875, 5.125, 5.875], [2.625, 3.375, 5.625], [3.375, 5.625, 9.375],
+                   [4.125, 7.875, 13.125]],
+    "ppermute_far": [[-0.25, 0.0, 0.25], [0.5, 0.75, 1.0], [1.25, 1.5, 1.75], [-1.0, -0.75, -0.5]],
+    "train_w": [[0.2765786847406863, 0.03573316495010601, 0.509062401436333]] * 4,
+    "train_loss": [[0.41047397964362303, 0.27570022787025217, 0.2632759520646489, 0.2516187863999293]] * 4,
+}
+
+
+def _live_jax_pmap_results(n: int, path: pathlib.Path) -> None:
+    """Live JAX's one-process pmap over n CPU devices of every case, written to ``path``."""
+    pytest.importorskip("jax")
+    env = _clean_env()
+    env.update(XLA_FLAGS=f"--xla_force_host_platform_device_count={n}", JAX_PLATFORMS="cpu")
+    env.pop("FGRAD_BACKEND", None)
+    proc = subprocess.run([sys.executable, str(PROGRAMS / "pmap_cases.py"), str(n), str(path)],
+                          capture_output=True, text=True, timeout=120, env=env, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    got = np.load(path)
+    for k, want in _JAX_PMAP_4.items() if n == 4 else ():
+        np.testing.assert_allclose(got[k], want, rtol=1e-13, err_msg=k)  # the stored ones are JAX's
+
+
+@needs_mpi
+def test_pmap_over_processes_is_jax_multi_process_pmap(tmp_path):
+    """Under mpiexec -n 2 (2 slices per process) pmap's collectives, axis_index, derivatives,
+    collectives in control flow, jit/vmap inside and around it and data-parallel training
+    equal a one-process map over all 4 slices, full-batch training (1e-12) and JAX's stored
+    pmap over 4 devices; device_count is global; a local size or a device count that differs
+    between processes raises on every process."""
+    path = tmp_path / "jax.npz"
+    np.savez(path, **{k: np.array(v) for k, v in _JAX_PMAP_4.items()})
+    _ok(run_mpi(2, "mpi_pmap.py", str(path), timeout=120), 2)
+
+
+@needs_mpi
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3])
+def test_pmap_over_processes_matches_live_jax(n, tmp_path):
+    """The same on n processes, every case against live JAX's one-process pmap over 2n CPU
+    devices."""
+    path = tmp_path / "jax.npz"
+    _live_jax_pmap_results(2 * n, path)
+    _ok(run_mpi(n, "mpi_pmap.py", str(path), timeout=120), n)
+
+
+@pytest.fixture
+def any_size():
+    fgrad.config.update("pmap_any_size", True)
+    yield
+    fgrad.config.update("pmap_any_size", None)
+
+
+def test_pmap_stored_jax_numbers_are_fgrads_on_one_process(any_size):
+    """The stored JAX results, from fgrad's one-process pmap over the 4 global slices."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pmap_cases", PROGRAMS / "pmap_cases.py")
+    cases = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cases)
+    api = dict(pmap=fgrad.pmap, lax=fgrad.lax, grad=fgrad.grad, jit=fgrad.jit, vmap=fgrad.vmap,
+               np=fgrad.numpy)
+    got = cases.run(api, 0, 4, 4)
+    got["outer_grad"] = cases.outer_grad(api, 0, 4, 4)
+    for k, want in _JAX_PMAP_4.items():
+        np.testing.assert_allclose(got[k], want, rtol=1e-12, atol=1e-12, err_msg=k)
+
+
+def test_pmap_without_mapped_arguments_maps_axis_size(any_size):
+    """pmap(f, axis_size=k)() with no mapped argument maps k slices (it used to reach vmap
+    without a size and raise)."""
+    out = fgrad.pmap(lambda: fgrad.lax.psum(1, "i"), axis_name="i", axis_size=3)()
+    np.testing.assert_array_equal(out, [3, 3, 3])
+    f = fgrad.pmap(lambda: fgrad.lax.axis_index("i"), axis_name="i", axis_size=2)
+    np.testing.assert_array_equal(f(), [0, 1])
+
+
+def test_devices_on_one_process():
+    """One process: devices() is the local list, device_count() the local count, every
+    device's process_index 0, and another process's devices are refused."""
+    assert fgrad.device_count() == fgrad.local_device_count() == len(fgrad.local_devices())
+    assert fgrad.devices() == list(fgrad.backends.devices())
+    assert all(d.process_index == 0 and not d.is_remote for d in fgrad.devices())
+    assert fgrad.local_devices(process_index=0) == fgrad.local_devices()
+    with pytest.raises(ValueError, match="process_index 1 is not a process index"):
+        fgrad.local_devices(process_index=1)
+    remote = fgrad.backends.Device("cpu", 0, "numpy", process_index=1)
+    assert remote != fgrad.backends.CPU and remote != "cpu" and str(remote) == "cpu@process1"
+    assert remote.process_index == 1 and len({remote, fgrad.backends.CPU}) == 2
+
+
+@pytest.mark.parametrize("local,processes", [(1, 2), (2, 2), (2, 3), (3, 4)])
+def test_ppermute_rounds_are_process_permutations_covering_the_crossing_pairs(local, processes):
+    """The cross-process pairs of a pmap ppermute, grouped into rounds in which no process
+    sends or receives twice (each round is one process ppermute); pairs within a process
+    need no round."""
+    from fgrad.ops.named_axes import _process_rounds
+
+    n = local * processes
+    rng = np.random.default_rng(local * 10 + processes)
+    for perm in ([(s, (s + 1) % n) for s in range(n)], [(s, n - 1 - s) for s in range(n)],
+                 list(zip(range(n), rng.permutation(n).tolist())), [(0, n - 1)]):
+        rounds = _process_rounds(tuple(perm), local)
+        crossing = [(s, t) for s, t in perm if s // local != t // local]
+        assert sorted(p for rd in rounds for p in rd) == sorted(crossing)
+        for rd in rounds:
+            assert len({s // local for s, _ in rd}) == len(rd) == len({t // local for _, t in rd})
+    assert len(_process_rounds(tuple((s, n - 1 - s) for s in range(n)), local)) == local
 
 
 @needs_mpi

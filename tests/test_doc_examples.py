@@ -35,10 +35,9 @@ HOW_TO_ADD = (
     "fgrad/_docs/*_examples.py; or write a docstring with a `>>>` example by hand.")
 
 # public names without an example: helpers imported into a public namespace without an
-# underscore (not API: they should get one), and ``set_num_interop_threads`` (PyTorch refuses
-# it once any work has run, so there is no peer output to store).  Keep it short.
+# underscore (not API: they should get one).  Keep it short.
 NOT_API = {
-    "fgrad.torch": {"set_num_interop_threads", "check_device", "check_fill_value", "getitem", "setitem",
+    "fgrad.torch": {"check_device", "check_fill_value", "getitem", "setitem",
                     "like_index",
                     "new_view_node_rename", "to_device", "to_device_buf", "to_dtype", "result_dtype",
                     "ones_like_t", "is_grad_enabled_"},

@@ -256,3 +256,57 @@ def test_pmap_any_size_option_round_trips():
         fgrad.config.update("pmap_any_size", False)
     with pytest.raises(TypeError):
         fgrad.config.update("pmap_any_size", "yes")
+
+
+# -- collectives inside control flow inside vmap/pmap (they used to be staged without their
+# axis and raise NameError when the loop ran) -----------------------------------------------
+
+def _cf_cases(lax, x):
+    def scan(a):
+        return lax.scan(lambda c, _: (c * 0.5 + lax.psum(a * c, "i"), None), 1.0, None, length=3)[0]
+
+    def cond(a):  # a predicate per example: each example's branch, collectives over all
+        return lax.cond(a > 1.5, lambda: lax.psum(a, "i"), lambda: lax.pmax(a, "i") * 10)
+
+    def fori_grad(a):
+        return lax.fori_loop(0, 2, lambda i, c: c + lax.psum(a ** 2, "i"), 0.0)
+
+    return scan, cond, fori_grad
+
+
+def test_collectives_inside_control_flow_under_vmap_and_pmap(any_size):
+    x = np.arange(3.0) + 1
+    scan, cond, fori = _cf_cases(flax, x)
+    c = 1.0
+    for _ in range(3):  # the loop by hand
+        c = c * 0.5 + (x * c).sum()
+    for mapped in (fgrad.vmap, fgrad.pmap):
+        np.testing.assert_allclose(mapped(scan, axis_name="i")(x), [c] * 3, rtol=1e-14)
+        np.testing.assert_allclose(mapped(cond, axis_name="i")(x), [30.0, 6.0, 6.0])
+        # psum transposes to psum: d/da of 2 * sum_j a_j^2, seeded on all 3 examples
+        np.testing.assert_allclose(mapped(fgrad.grad(fori), axis_name="i")(x), 4 * 3 * x)
+
+    def loop(a):  # trip count per example: finished examples keep their values in the sums
+        return flax.while_loop(lambda s: s[0] < a, lambda s: (s[0] + 1, s[1] + flax.psum(s[0], "i")),
+                               (0.0, 0.0))[1]
+
+    np.testing.assert_allclose(fgrad.vmap(loop, axis_name="i")(x), [0.0, 3.0, 8.0])
+    # no operand varies along the axis, but the body holds a collective over it
+    for mapped in (fgrad.vmap, fgrad.pmap):
+        out = mapped(lambda a: fgrad.jit(lambda: flax.psum(1, "i"))() + a, axis_name="i")(x)
+        np.testing.assert_array_equal(out, x + 3)
+        out = mapped(lambda a: fgrad.jit(lambda b: flax.psum(1, "i") * b)(fnp.ones(())) + a, axis_name="i")(x)
+        np.testing.assert_array_equal(out, x + 3)
+        out = mapped(lambda a: flax.fori_loop(0, 3, lambda i, c: c + flax.axis_index("i"), 0) + a,
+                     axis_name="i")(x)
+        np.testing.assert_array_equal(out, x + 3 * np.arange(3))
+        out = mapped(lambda a: flax.while_loop(lambda c: c < 5, lambda c: c + flax.psum(1, "i"), 0) + a,
+                     axis_name="i")(x)
+        np.testing.assert_array_equal(out, x + 6)
+    jax = pytest.importorskip("jax")
+    jscan, jcond, jfori = _cf_cases(jax.lax, x)  # (JAX in float32)
+    for ours, theirs in ((scan, jscan), (cond, jcond)):
+        np.testing.assert_allclose(fgrad.vmap(ours, axis_name="i")(x), jax.vmap(theirs, axis_name="i")(x),
+                                   rtol=1e-6)
+    np.testing.assert_allclose(fgrad.vmap(fgrad.grad(fori), axis_name="i")(x),
+                               jax.vmap(jax.grad(jfori), axis_name="i")(x), rtol=1e-6)

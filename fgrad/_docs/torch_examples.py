@@ -9,10 +9,8 @@ peer's (PyTorch 2.13.0+cpu), and ``skip`` marks a known difference (fgrad prints
 
 # fmt: off
 KNOWN_DIFFERENCES = ['fgrad.torch.Tensor.qr',
- 'fgrad.torch.linalg.inv_ex',
  'fgrad.torch.linalg.lstsq',
  'fgrad.torch.linalg.slogdet',
- 'fgrad.torch.lu_unpack',
  'fgrad.torch.qr',
  'fgrad.torch.scalar_tensor']
 
@@ -1233,7 +1231,7 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                  ''),
                                 ('torch.lu_unpack(LU, pivots).P',
                                  'tensor([[0., 1.],\n        [1., 0.]])')),
-                               True),
+                               False),
                  'manual_seed': ("PyTorch's ``torch.manual_seed`` (same arguments and results), "
                                  "computed by fgrad's primitives.",
                                  (('torch.manual_seed(0).initial_seed()', '0'),),
@@ -4528,7 +4526,7 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                      'inverse=tensor([[ 0.6000, -0.2000],\n'
                                      '        [-0.2000,  0.4000]]),\n'
                                      'info=tensor(0, dtype=torch.int32))'),),
-                                   True),
+                                   False),
                         'inverse': ("PyTorch's ``torch.linalg.inverse`` (same arguments and "
                                     "results), computed by fgrad's primitives.",
                                     (('torch.linalg.inverse(torch.tensor([[2.0, 0.0], [0.0, '

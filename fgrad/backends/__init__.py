@@ -53,19 +53,40 @@ class BackendUnavailableError(RuntimeError):
     """A backend or device was asked for that this machine does not have."""
 
 
+# this process's index in the process world: `fgrad.backends.world` (which imports this
+# module) installs the reader of its world's rank
+PROCESS_INDEX: list = [lambda: 0]
+
+
 class Device:
     """A place arrays live: ``platform`` (``"cpu"``, ``"cuda"``, ...) and ``id``.
 
     ``str(d)`` is ``"cpu"`` or ``"cuda:0"``; a Device compares equal to its string
     (``x.device == "cuda:0"``).  ``d.backend`` is the `Backend` that owns it.
+    ``d.process_index`` is the process that owns it (JAX's): this process's index for the
+    devices fgrad computes on; a device of another process (in ``fgrad.devices()`` under
+    ``mpiexec``) carries its owner's index, prints as ``"cpu@process1"`` and equals no local
+    device.
     """
 
-    __slots__ = ("platform", "id", "backend_name")
+    __slots__ = ("platform", "id", "backend_name", "_process")
 
-    def __init__(self, platform: str, id: int = 0, backend_name: str | None = None) -> None:
+    def __init__(self, platform: str, id: int = 0, backend_name: str | None = None,
+                 process_index: int | None = None) -> None:
         self.platform = platform
         self.id = int(id)
         self.backend_name = backend_name or _PLATFORMS.get(platform, platform)
+        self._process = process_index  # None: this process's device
+
+    @property
+    def process_index(self) -> int:
+        """The index of the process that owns this device (JAX's ``Device.process_index``)."""
+        return self._process if self._process is not None else PROCESS_INDEX[0]()
+
+    @property
+    def is_remote(self) -> bool:
+        """Whether another process owns this device (it can hold no fgrad arrays here)."""
+        return self._process is not None
 
     @property
     def backend(self) -> "Backend":
@@ -76,20 +97,21 @@ class Device:
         return self.platform
 
     def __str__(self) -> str:
-        return "cpu" if self.platform == "cpu" else f"{self.platform}:{self.id}"
+        local = "cpu" if self.platform == "cpu" else f"{self.platform}:{self.id}"
+        return local if self._process is None else f"{local}@process{self._process}"
 
     def __repr__(self) -> str:
         return f"Device({str(self)!r})"
 
     def __eq__(self, other) -> bool:
         if isinstance(other, Device):
-            return self.platform == other.platform and self.id == other.id
+            return self.platform == other.platform and self.id == other.id and self._process == other._process
         if isinstance(other, str):
-            return str(self) == other or (self.id == 0 and other == self.platform)
+            return str(self) == other or (self.id == 0 and self._process is None and other == self.platform)
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.platform, self.id))
+        return hash((self.platform, self.id, self._process))
 
 
 class Sharding:

@@ -48,7 +48,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import backend_of_buffer, to_host
+from . import PROCESS_INDEX, backend_of_buffer, to_host
 from .nccl import cupy_engine as nccl_factory
 
 # environment variables set by MPI launchers (MPICH/Hydra, Intel MPI, Open MPI, PMIx, MVAPICH)
@@ -855,6 +855,9 @@ def initialize(force_mpi: bool = False) -> Communicator:
 def is_initialized() -> bool:
     """Whether the world exists already."""
     return _world is not None
+
+
+PROCESS_INDEX[0] = lambda: world().rank  # what Device.process_index reads for this process's devices
 
 
 def _reset_for_tests() -> None:

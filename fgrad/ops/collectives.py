@@ -55,7 +55,11 @@ def collective(name: str, impl, abstract_eval=_same_aval) -> Primitive:
 
 # -- psum / pvary: the pair -----------------------------------------------------------------
 
-psum_p = collective("psum", lambda xp, x: world().allreduce(_arr(xp, x), "sum"))
+def _sum_impl(xp, x):
+    return world().allreduce(_arr(xp, x), "sum")
+
+
+psum_p = collective("psum", _sum_impl)
 pvary_p = Primitive("pvary", lambda xp, x: x, _same_aval, family="collective")
 
 
@@ -86,6 +90,14 @@ deflinear(psum_p, lambda ct, x: [pvary(ct)])
 deflinear(pvary_p, lambda ct, x: [psum(ct)])
 defvectorized(psum_p)
 defvectorized(pvary_p)
+
+# The cross-process part of a named-axis ``lax.psum`` over a ``pmap`` axis that spans processes
+# (`fgrad.ops.named_axes`): the same all-reduce, with JAX's legacy ``pmap`` pairing -- psum
+# transposes to psum (each device's result is its own output, so the transpose sums the
+# cotangents of every device) -- where `psum_p` follows shard_map's (psum <-> pvary).
+psum_pmap_p = collective("psum_pmap", _sum_impl)
+deflinear(psum_pmap_p, lambda ct, x: [psum_pmap_p.bind(ct)])
+defvectorized(psum_pmap_p)
 
 
 # -- pmax / pmin ---------------------------------------------------------------------------
@@ -327,5 +339,5 @@ def barrier() -> None:
 
 
 __all__ = ["psum", "pvary", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "broadcast",
-           "barrier", "psum_p", "pvary_p", "pmax_p", "pmin_p", "all_gather_p", "psum_scatter_p",
-           "ppermute_p", "broadcast_p", "barrier_p"]
+           "barrier", "psum_p", "psum_pmap_p", "pvary_p", "pmax_p", "pmin_p", "all_gather_p",
+           "psum_scatter_p", "ppermute_p", "broadcast_p", "barrier_p"]

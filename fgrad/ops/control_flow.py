@@ -39,9 +39,10 @@ from ..core.provenance import CHECKS
 from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
 from ..core.trace import new_trace, state
 from ..transforms.ad import jvp, vjp
-from ..transforms.batching import vmap
+from ..transforms.batching import vmap, vmap_on_axis
 from ..transforms.staging import StagingTrace, StagingTracer
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
+from . import collectives as _procs
 from .elementwise import convert_element_type, eq, maximum, minimum, ne_p, select
 from .reductions import reduce_or_p
 from .shape import bdim_to_front, move_or_broadcast, reshape
@@ -297,14 +298,15 @@ def _pick(k, xs, n_consts):
     return list(xs[off:off + n_consts[k]]) + list(xs[len(xs) - n_ops:])
 
 
-def _cond_batch(axis_size, vals, dims, branches, n_consts):
+def _cond_batch(axis_size, vals, dims, branches, n_consts, bound_axis=None, bound_processes=1):
     index, args = vals[0], list(vals[1:])
     idim, adims = dims[0], list(dims[1:])
 
     def vmapped(k):
         def f(*xs):
-            return vmap(lambda *a: branches[k](*a), in_axes=tuple(_pick(k, adims, n_consts)),
-                        axis_size=axis_size)(*_pick(k, xs, n_consts))
+            return vmap_on_axis(lambda *a: branches[k](*a), in_axes=tuple(_pick(k, adims, n_consts)),
+                                axis_size=axis_size, axis_name=bound_axis,
+                                processes=bound_processes)(*_pick(k, xs, n_consts))
 
         return f
 
@@ -406,7 +408,7 @@ def switch(index: ArrayLike, branches: Sequence[Callable], *operands: Any, _what
 
 defjvp_rule(cond_p, _cond_jvp)
 deflinear_in(cond_p, _cond_transpose)
-defbatch(cond_p, _cond_batch)
+defbatch(cond_p, _cond_batch, axis_name=True)  # the branches may hold collectives over the axis
 
 
 # =======================================================================================
@@ -784,7 +786,8 @@ def _linear_carries(jaxpr, uc, ucar, ux):
         lin = new
 
 
-def _scan_batch(axis_size, vals, dims, body, n_consts, n_carry, length, reverse):
+def _scan_batch(axis_size, vals, dims, body, n_consts, n_carry, length, reverse, bound_axis=None,
+                bound_processes=1):
     consts, carry, xs = _scan_split(vals, n_consts, n_carry)
     cd, card, xd = _scan_split(dims, n_consts, n_carry)
     consts = [c if d is None else bdim_to_front(c, d, axis_size) for c, d in zip(consts, cd)]
@@ -794,8 +797,8 @@ def _scan_batch(axis_size, vals, dims, body, n_consts, n_carry, length, reverse)
     xdims = [None if d is None else 0 for d in xd]
 
     def bbody(*a):
-        return vmap(lambda *z: body(*z), in_axes=tuple(cdims + [0] * n_carry + xdims),
-                    axis_size=axis_size)(*a)
+        return vmap_on_axis(lambda *z: body(*z), in_axes=tuple(cdims + [0] * n_carry + xdims),
+                            axis_size=axis_size, axis_name=bound_axis, processes=bound_processes)(*a)
 
     outs = _bind_scan(bbody, consts, carry, xs, length, reverse, "scan (vmap)")
     return outs, [0] * n_carry + [1] * (len(outs) - n_carry)
@@ -803,7 +806,7 @@ def _scan_batch(axis_size, vals, dims, body, n_consts, n_carry, length, reverse)
 
 defjvp_rule(scan_p, _scan_jvp)
 deflinear_in(scan_p, _scan_transpose)
-defbatch(scan_p, _scan_batch)
+defbatch(scan_p, _scan_batch, axis_name=True)
 
 
 def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reverse: bool = False,
@@ -1155,7 +1158,7 @@ def _while_transpose(cts, *args, **params):
     )
 
 
-def _while_batch(axis_size, vals, dims, cond, body, n_cc, n_bc):
+def _while_batch(axis_size, vals, dims, cond, body, n_cc, n_bc, bound_axis=None, bound_processes=1):
     cc, bc = list(vals[:n_cc]), list(vals[n_cc:n_cc + n_bc])
     ccd, bcd = list(dims[:n_cc]), list(dims[n_cc:n_cc + n_bc])
     carry = [bdim_to_front(c, d, axis_size) for c, d in zip(vals[n_cc + n_bc:], dims[n_cc + n_bc:])]
@@ -1166,17 +1169,22 @@ def _while_batch(axis_size, vals, dims, cond, body, n_cc, n_bc):
     bc = [c if d is None else bdim_to_front(c, d, axis_size) for c, d in zip(bc, bcd)]
 
     def preds(ccv, car):
-        return vmap(lambda *z: cond(*z)[0], in_axes=tuple(ccd0 + [0] * n), axis_size=axis_size)(*ccv, *car)
+        return vmap_on_axis(lambda *z: cond(*z)[0], in_axes=tuple(ccd0 + [0] * n), axis_size=axis_size,
+                            axis_name=bound_axis, processes=bound_processes)(*ccv, *car)
 
     def bcond(*a):
-        return [_any(preds(list(a[:n_cc]), list(a[n_cc:n_cc + n])))]
+        more = _any(preds(list(a[:n_cc]), list(a[n_cc:n_cc + n])))
+        if bound_processes > 1:  # a pmap axis over processes: every process loops while any example does,
+            more = _procs.pmax_p.bind(more)  # so the collectives in the body pair up (as on one process)
+        return [more]
 
     def bbody(*a):
         ccv = list(a[:n_cc])
         bcv = list(a[n_cc:n_cc + n_bc])
         car = list(a[n_cc + n_bc:])
         p = preds(ccv, car)
-        new = vmap(lambda *z: body(*z), in_axes=tuple(bcd0 + [0] * n), axis_size=axis_size)(*bcv, *car)
+        new = vmap_on_axis(lambda *z: body(*z), in_axes=tuple(bcd0 + [0] * n), axis_size=axis_size,
+                           axis_name=bound_axis, processes=bound_processes)(*bcv, *car)
         out = []
         for o, c in zip(new, car):
             sel = reshape(p, (axis_size,) + (1,) * (get_aval(o).ndim - 1))
@@ -1189,7 +1197,7 @@ def _while_batch(axis_size, vals, dims, cond, body, n_cc, n_bc):
 
 defjvp_rule(while_p, _while_jvp)
 deflinear_in(while_p, _while_transpose)
-defbatch(while_p, _while_batch)
+defbatch(while_p, _while_batch, axis_name=True)
 
 
 def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:

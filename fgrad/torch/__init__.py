@@ -161,7 +161,7 @@ from ._random import (  # noqa: F401
 import fgrad.torch._ops_methods as _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
 import fgrad.torch.linalg as linalg  # noqa: F401
 import fgrad.torch.sparse as sparse  # (sparse COO tensors; binds Tensor.to_sparse and friends)
-from .sparse import sparse_coo, sparse_coo_tensor  # noqa: F401
+from .sparse import sparse_coo, sparse_coo_tensor, sparse_csr, sparse_csr_tensor  # noqa: F401
 from ._promotion import can_cast as _can_cast
 from ._device import default_device as _default_device
 from ._device import set_default as _set_default
@@ -288,30 +288,6 @@ def set_default_device(dev: _Device) -> None:
 
 def is_grad_enabled_() -> _b.bool:  # pragma: no cover - alias kept for compatibility
     return is_grad_enabled()
-
-
-def use_deterministic_algorithms(mode: _b.bool, *, warn_only: _b.bool = False) -> None:
-    pass
-
-
-def are_deterministic_algorithms_enabled() -> _b.bool:
-    return False
-
-
-def set_num_threads(n: _b.int) -> None:
-    pass
-
-
-def get_num_threads() -> _b.int:
-    return 1
-
-
-def set_num_interop_threads(n: _b.int) -> None:
-    pass
-
-
-def get_num_interop_threads() -> _b.int:
-    return 1
 
 
 class finfo:
@@ -474,3 +450,17 @@ _docs_examples.attach_loaded("fgrad.torch")  # runnable examples for the functio
 # -- round 8: PyTorch functions the shim lacked (new modules; see docs/torch-gaps-round8.md) --
 # (loaded by name, as fft and special: they are written with fgrad.torch's own functions)
 _importlib.import_module(f"{__name__}._round8").install(globals())
+
+# -- process-wide switches (set_float32_matmul_precision, deterministic flags, threads,
+# torch.version) and the torch.testing / torch.random / torch.jit modules ------------------
+_importlib.import_module(f"{__name__}._runtime_flags").install(globals())
+import fgrad.torch.jit as jit  # noqa: E402,F401
+import fgrad.torch.random as random  # noqa: E402,F401
+import fgrad.torch.testing as testing  # noqa: E402,F401
+
+# -- round 9: linear algebra the shim lacked (see docs/torch-linalg-sparse.md) --
+_importlib.import_module(f"{__name__}._linalg_round9").install(globals(), vars(linalg))
+for _m in ("_lowrank", "_lobpcg"):  # svd_lowrank, pca_lowrank, lobpcg
+    for _n, _f in _importlib.import_module(f"{__name__}.{_m}").FUNCTIONS.items():
+        globals()[_n] = _errors.public(_f, _n)
+del _m, _n, _f

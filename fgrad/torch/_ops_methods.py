@@ -47,6 +47,11 @@ _nd = np.ndarray
 # conversion methods
 
 
+def _conj_complex(t):
+    """``t.conj()`` for a complex tensor (``H``/``mH`` are conjugate transposes), else ``t``."""
+    return t.conj() if t.is_complex() else t
+
+
 def _parse_to(args, kwargs):
     dt = kwargs.get("dtype")
     dev = kwargs.get("device")
@@ -623,8 +628,8 @@ def _bind() -> None:
         imag=property(view_ops.imag),
         T=property(view_ops._T),
         mT=property(view_ops._mT),
-        H=property(lambda self: view_ops._T(self)),
-        mH=property(lambda self: view_ops._mT(self)),
+        H=property(lambda self: _conj_complex(view_ops._T(self))),  # conjugate transposes
+        mH=property(lambda self: _conj_complex(view_ops._mT(self))),
         __getitem__=view_ops.getitem,
         __setitem__=view_ops.setitem,
     )

@@ -18,36 +18,36 @@ from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_p
 from ._ops_linalg import matmul  # noqa: F401
 from ._tensor import Tensor
 from ._ops_shape import unsqueeze as _unsqueeze
-from ._ops_linalg import matmul as _mm
 from ._dispatch import result_tensor as _result_tensor
-from ._ops import mul as _mul, sum as _sum
 from ._ops_shape import diagonal as _dg
-from ._ops import div as _div, amax as _amax, amin as _amin
 import fgrad.torch.types as types
 
 inv = inverse
 
 
-def inv_ex(A: Tensor, *, check_errors: bool = False) -> tuple[Tensor, Tensor]:
-    r = inverse(A)
-
-    info = _result_tensor(np.zeros(A._buf.shape[:-2], np.int32))
-    return _return_type("inv_ex", ("inverse", "info"))(r, info)
-
-
 def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None) -> Tensor:
     _float_in(A, "linalg.solve")
     _square(A, "linalg.solve")
+    res = _solve_node(A, B, left)
+    _check_solved(res, A, B)
+    return res if out is None else _write_out(out, res, "linalg_solve")
+
+
+def _solve_node(A: Tensor, B: Tensor, left: bool) -> Tensor:
+    """The recorded ``A^{-1} B`` (``B A^{-1}`` unless ``left``) of `solve` and `solve_ex`;
+    ``B`` is a (batch of) vector(s) when it has one axis, or ``A``'s batch axes and ``n``."""
     vec = B._buf.ndim == 1 or (B._buf.ndim == A._buf.ndim - 1 and B._buf.shape == A._buf.shape[:-1])
 
     def fn(a, b):
+        if not left:  # X A = B  <=>  A^T X^T = B^T
+            a = _fnp.swapaxes(a, -1, -2)
         if vec:
             return _fnp.linalg.solve(a, b[..., None])[..., 0]
+        if not left:
+            return _fnp.swapaxes(_fnp.linalg.solve(a, _fnp.swapaxes(b, -1, -2)), -1, -2)
         return _fnp.linalg.solve(a, b)
 
-    res = _apply_op("LinalgSolveExBackward0", ("solve", vec), fn, (A, B))
-    _check_solved(res, A, B)
-    return res if out is None else _write_out(out, res, "linalg_solve")
+    return _apply_op("LinalgSolveExBackward0", ("solve", vec, bool(left)), fn, (A, B))
 
 
 def _check_solved(res, A, B) -> None:
@@ -165,31 +165,6 @@ def norm(A: Tensor, ord: float | str | None = None, dim: types.Dims = None, keep
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
 
 
-def pinv(A: Tensor, *, atol: float | None = None, rtol: float | None = None, hermitian: bool = False,
-         out: Tensor | None = None) -> Tensor:
-    r = 1e-15 if rtol is None else rtol
-    return _apply_op(
-        "LinalgPinvBackward0",
-        ("pinv", r),
-        lambda x: _fnp.linalg.pinv(x, r),
-        (A,),
-    )
-
-
-def matrix_rank(A: Tensor, *, atol: float | None = None, rtol: float | None = None, hermitian: bool = False,
-                out: Tensor | None = None) -> Tensor:
-
-    return _result_tensor(np.asarray(np.linalg.matrix_rank(A._buf), np.int64))
-
-
-def multi_dot(tensors: list[Tensor] | tuple[Tensor, ...], *, out: Tensor | None = None) -> Tensor:
-    r = tensors[0]
-
-    for t in tensors[1:]:
-        r = _mm(r, t)
-    return r
-
-
 def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
           driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
 
@@ -207,20 +182,9 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
     )
 
 
-def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, out: Tensor | None = None) -> Tensor:
-
-    return _sum(_mul(x, y), dim)
-
-
 def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
 
     return _dg(A, offset, dim1, dim2)
-
-
-def cond(A: Tensor, p: float | str | None = None) -> Tensor:
-    s = svdvals(A)
-
-    return _div(_amax(s, -1), _amin(s, -1))
 
 
 _ = (D, math, Tensor)

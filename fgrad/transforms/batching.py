@@ -42,15 +42,19 @@ class BatchTracer(Tracer):
 class BatchTrace(Trace):
     """``vma``: the examples are the blocks of a ``shard_map`` that tracks varying manual
     axes (``check_vma=True``): an unbatched value is *invariant* along the axis, a batched one
-    *varying*, and reverse mode follows JAX's typed rules (`insert_pvary`)."""
+    *varying*, and reverse mode follows JAX's typed rules (`insert_pvary`).  ``processes``:
+    how many processes the named axis spans (a ``pmap`` under ``mpiexec``: each process holds
+    ``axis_size`` consecutive entries of an axis ``processes * axis_size`` long, and the
+    named-axis collectives reduce over all of them); 1 for an ordinary vmap."""
 
-    __slots__ = ("axis_size", "axis_name", "vma")
+    __slots__ = ("axis_size", "axis_name", "vma", "processes")
 
-    def __init__(self, parent, origin: str, axis_size: int = 0, axis_name=None) -> None:
+    def __init__(self, parent, origin: str, axis_size: int = 0, axis_name=None, processes: int = 1) -> None:
         super().__init__(parent, origin)
         self.axis_size = axis_size
         self.axis_name = axis_name
         self.vma = False
+        self.processes = processes
 
     def split(self, args):
         vals, dims, found = [], [], False
@@ -66,11 +70,15 @@ class BatchTrace(Trace):
 
     def process(self, prim, args, params):
         vals, dims, found = self.split(args)
-        if not found and not (prim.family == NAMED_AXIS and self.axis_name in params["axes"]):
+        if not found and not (prim.family == NAMED_AXIS and self.axis_name in params["axes"]) and not (
+                self.axis_name is not None and prim.declared.get("batch_axis_name")
+                and holds_axis(params, self.axis_name)):
             return self.parent.process(prim, args, params)
         rule = prim.batch
         if self.axis_name is not None and prim.declared.get("batch_axis_name"):
             params = {**params, "bound_axis": self.axis_name}
+            if self.processes > 1:
+                params["bound_processes"] = self.processes
         if rule is None:
             raise NotImplementedError(
                 f"Batching rule for '{prim.name}' not implemented: vmap cannot vectorize this "
@@ -343,6 +351,43 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_name
     return vmapped
 
 
+def holds_axis(params: dict, name: Hashable) -> bool:
+    """Whether a program among ``params`` (a jit's, a loop's body, a cond's branches: anything
+    with a ``jaxpr``), or one nested in it, holds a collective over the axis ``name``: such a
+    higher-order primitive is batched along the axis even when no operand varies along it
+    (``jit(lambda: lax.psum(1, "i"))()`` inside a map over ``"i"``)."""
+    todo = [v for v in params.values()]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, (tuple, list)):
+            todo.extend(v)
+            continue
+        jaxpr = getattr(v, "jaxpr", None)
+        if jaxpr is None or not hasattr(jaxpr, "eqns"):
+            continue
+        for e in jaxpr.eqns:
+            if e.prim.family == NAMED_AXIS and name in e.params.get("axes", ()):
+                return True
+            todo.extend(e.params.values())
+    return False
+
+
+def vmap_on_axis(fun: Callable, *, in_axes: Any, axis_size: int | None, axis_name: Hashable | None,
+                 processes: int = 1, out_axes: Any = 0) -> Callable:
+    """``vmap(fun, ...)`` whose trace binds ``axis_name`` spanning ``processes`` processes
+    (`BatchTrace.processes`): what a batching rule of a higher-order primitive (cond, scan,
+    while) uses to re-map its body over the axis it was batched along, so that named-axis
+    collectives in the body reduce over it; and what pmap maps with."""
+    if processes > 1:
+        inner = fun
+
+        def fun(*args, **kwargs):
+            state.trace.processes = processes  # (vmap runs fun with its own trace current)
+            return inner(*args, **kwargs)
+
+    return vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_name=axis_name, axis_size=axis_size)
+
+
 def _check_axis_spec(spec, what: str) -> None:
     """Each leaf of an in_axes/out_axes specification is an int or None."""
     bad = [a for a in tree_flatten(spec, is_leaf=lambda v: v is None)[0]
@@ -354,5 +399,5 @@ def _check_axis_spec(spec, what: str) -> None:
         )
 
 
-__all__ = ["vmap", "BatchTrace", "BatchTracer", "move_or_broadcast", "bdim_to_front", "insert_pvary",
-           "varying_axes", "vma_scopes"]
+__all__ = ["vmap", "vmap_on_axis", "holds_axis", "BatchTrace", "BatchTracer", "move_or_broadcast",
+           "bdim_to_front", "insert_pvary", "varying_axes", "vma_scopes"]

@@ -313,15 +313,16 @@ def _jit_transpose(cts, *args, closed):
 # batching
 
 
-def _jit_batch(axis_size, vals, dims, closed, bound_axis=None):
-    key = (tuple(dims), axis_size, _avals_key(vals), bound_axis)
+def _jit_batch(axis_size, vals, dims, closed, bound_axis=None, bound_processes=1):
+    key = (tuple(dims), axis_size, _avals_key(vals), bound_axis, bound_processes)
     entry = closed._batch.get(key)
     if entry is None:
         out_dims: list = []
         where = f"vmap of {closed.name}"
 
         def fn(*xs):
-            with new_trace(BatchTrace, where, axis_size=axis_size, axis_name=bound_axis) as bt:
+            with new_trace(BatchTrace, where, axis_size=axis_size, axis_name=bound_axis,
+                           processes=bound_processes) as bt:
                 ins = [x if d is None else BatchTracer(bt, x, d) for x, d in zip(xs, dims)]
                 outs = closed(*ins)
                 res = []

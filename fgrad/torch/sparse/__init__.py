@@ -14,13 +14,18 @@ Example::
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._tensor import Tensor
 from ._coo import SparseTensor, dense_to_dense, sparse_coo, sparse_coo_tensor, to_sparse
+from ._csr import SparseCsrTensor, is_sparse_csr, sparse_csr, sparse_csr_tensor, to_sparse_csr
 from ._faces import addmm_face, matmul_face, mm_face, mv_face, sparse_mask
 from ._legacy import legacy_constructors
 from ._ops import addmm, log_softmax, mm, softmax, sum  # noqa: A004 (torch.sparse.sum)
 
-__all__ = ["SparseTensor", "addmm", "check_sparse_tensor_invariants", "log_softmax", "mm", "softmax",
+__all__ = ["SparseCsrTensor", "SparseTensor", "addmm",
+           "sparse_csr", "sparse_csr_tensor", "check_sparse_tensor_invariants", "log_softmax", "mm",
+           "softmax",
            "sparse_coo", "sparse_coo_tensor", "sum"]
 
 
@@ -63,7 +68,19 @@ class check_sparse_tensor_invariants:  # noqa: N801 (PyTorch's name)
 globals().update(legacy_constructors())  # torch.sparse.FloatTensor(indices, values, size), ...
 
 # dense tensors' sparse methods, and the matrix products that take a sparse operand
-Tensor.to_sparse = to_sparse
+
+
+def _to_sparse(self: Tensor, sparse_dim: int | None = None, *, layout: Any = None,
+               blocksize: Any = None, dense_dim: int | None = None) -> Tensor:
+    if layout is sparse_csr:
+        return to_sparse_csr(self, dense_dim)
+    return to_sparse(self, sparse_dim, layout=layout, blocksize=blocksize, dense_dim=dense_dim)
+
+
+_to_sparse.__doc__ = to_sparse.__doc__
+Tensor.to_sparse = _to_sparse
+Tensor.to_sparse_csr = to_sparse_csr
+Tensor.is_sparse_csr = property(is_sparse_csr)
 
 
 def _to_sparse_coo(self: Tensor) -> Tensor:
@@ -77,3 +94,60 @@ Tensor.mm = mm_face(Tensor.mm)
 Tensor.matmul = matmul_face(Tensor.matmul)
 Tensor.addmm = addmm_face(Tensor.addmm)
 Tensor.mv = mv_face(Tensor.mv)
+
+
+# the sparse-only methods on a tensor of another layout: PyTorch's errors (sparse_dim/dense_dim
+# answer 0 and ndim for a dense tensor)
+def _layout_name(t: Tensor) -> str:
+    if isinstance(t, SparseCsrTensor):
+        return "SparseCsr"
+    return "Sparse" if isinstance(t, SparseTensor) else "Strided"
+
+
+def _wrong_layout(name: str, wanted: str) -> Any:
+    def method(self: Tensor) -> Any:
+        raise RuntimeError(f"{name} expected {wanted} layout but got {_layout_name(self)}")
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"``{name}()`` of a sparse {wanted}; other layouts raise PyTorch's RuntimeError.\n\n"
+                      f"Example::\n\n    >>> import fgrad.torch as torch\n    >>> try:\n"
+                      f"    ...     torch.ones(2, 2).{name}()\n    ... except RuntimeError as e:\n"
+                      f"    ...     print(e)\n    {name} expected {wanted} layout but got Strided\n")
+    return method
+
+
+for _name, _wanted in (("indices", "sparse coordinate tensor"), ("values", "sparse tensor"),
+                       ("coalesce", "sparse coordinate tensor"), ("is_coalesced", "sparse coordinate tensor"),
+                       ("crow_indices", "sparse row compressed tensor"),
+                       ("col_indices", "sparse row compressed tensor")):
+    if _name not in vars(Tensor):
+        setattr(Tensor, _name, _wrong_layout(_name, _wanted))
+
+
+def _sparse_dim(self: Tensor) -> int:
+    """The number of sparse dimensions: 0 for a dense tensor.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.ones(2, 3).sparse_dim(), torch.ones(2, 3).dense_dim()
+        (0, 2)
+    """
+    return 0
+
+
+def _dense_dim(self: Tensor) -> int:
+    """The number of dense dimensions: all of a dense tensor's.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.ones(2, 3).dense_dim()
+        2
+    """
+    return self.dim()
+
+
+Tensor.sparse_dim = _sparse_dim
+Tensor.dense_dim = _dense_dim
+
