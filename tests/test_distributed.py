@@ -1014,3 +1014,10 @@ def test_ppermute_rounds_are_process_permutations_covering_the_crossing_pairs(lo
         for rd in rounds:
             assert len({s // local for s, _ in rd}) == len(rd) == len({t // local for _, t in rd})
     assert len(_process_rounds(tuple((s, n - 1 - s) for s in range(n)), local)) == local
+
+
+@needs_mpi
+def test_sync_batch_norm_on_two_processes():
+    """nn.SyncBatchNorm with each process holding half the batch equals BatchNorm on the whole
+    batch: outputs, input gradients, summed parameter gradients, running statistics."""
+    _ok(run_mpi(2, "mpi_sync_batchnorm.py"), 2)

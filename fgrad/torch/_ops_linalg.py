@@ -213,9 +213,14 @@ def addmm(input: Tensor, mat1: Shaped[Tensor, "n m"], mat2: Shaped[Tensor, "m p"
         )
     Rd = result_dtype(input, mat1, mat2)
 
+    # 16-bit operands are computed in float32 and rounded once (as PyTorch): the input joins the
+    # product in float32, not rounded to the 16-bit type first
+    narrow = np.dtype(Rd).itemsize == 2
+
     def fn(c, x, y):
         p = fnp.matmul(x, y)
-        return ew.add(_scaled(_cvt(c, Rd), beta) if beta != 0 else ew.mul(p, 0), _scaled(p, alpha))
+        return ew.add(_scaled(_cvt(c, p.dtype if narrow else Rd), beta) if beta != 0 else ew.mul(p, 0),
+                      _scaled(p, alpha))
 
     res = apply_op("AddmmBackward0", ("addmm", beta, alpha, Rd), fn, (input, mat1, mat2))
     return res if out is None else write_out(out, res, "addmm")

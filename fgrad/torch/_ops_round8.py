@@ -890,18 +890,9 @@ def rms_norm(
         >>> torch.rms_norm(torch.tensor([[3.0, 4.0]]), [2])
         tensor([[0.8485, 1.1314]])
     """
-    x = as_tensor_arg(input, "rms_norm")
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    if tuple(x.shape[x.dim() - len(shape) :]) != shape:
-        raise RuntimeError(
-            f"Given normalized_shape={list(shape)}, expected input with shape [*, "
-            f"{', '.join(map(str, shape))}], but got input of size{list(x.shape)}"
-        )
-    if eps is None:
-        eps = torch.finfo(x.dtype).eps
-    dims = tuple(range(x.dim() - len(shape), x.dim()))
-    y = x * torch.rsqrt((x * x).mean(dims, keepdim=True) + eps) if dims else x * torch.rsqrt(x * x + eps)
-    return y if weight is None else y * weight
+    from .nn.functional import rms_norm as _rms_norm  # one definition: nn.functional's op
+
+    return _rms_norm(as_tensor_arg(input, "rms_norm"), normalized_shape, weight, eps)
 
 
 def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) -> tuple[Tensor, ...]:

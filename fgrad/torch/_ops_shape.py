@@ -1297,7 +1297,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False,
         "GatherBackward0",
         ("gather", indexer),
         fn,
-        (input,) + tuple(np.ascontiguousarray(a) for a in arrs),
+        (input,) + tuple(np.ascontiguousarray(a) if type(a) is np.ndarray else a for a in arrs),
         edges=(0,),
     )
     return res if out is None else write_out(out, res, "gather")

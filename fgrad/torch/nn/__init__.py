@@ -16,9 +16,11 @@ import fgrad.torch.nn.utils as utils
 import fgrad.torch.nn.parallel as parallel
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
-from .parameter import Buffer, Parameter  # noqa: F401
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
+from .parallel import DataParallel  # noqa: F401
 
-__all__ = ["Parameter", "Buffer", "Module", "functional", "init", "utils", "parallel"]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "DataParallel", "Module",
+           "functional", "init", "utils", "parallel"]
 from .modules import __all__ as _mods  # noqa: E402
 
 __all__ += _mods

@@ -312,6 +312,30 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
                 inplace)
 
 
+def selu_(input: Tensor) -> Tensor:
+    """In-place ``selu``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> selu_(torch.tensor([0.0, 1.0]))
+        tensor([0.0000, 1.0507])
+    """
+    return selu(input, inplace=True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """In-place ``celu``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> celu_(torch.tensor([0.0, 1.0]))
+        tensor([0., 1.])
+    """
+    return celu(input, alpha, inplace=True)
+
+
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """``x if x > 0 else negative_slope * x``."""
     s = float(negative_slope)
@@ -338,16 +362,6 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         return fnp.where(x > 0, x, x * ww)
 
     return _defop("PreluKernelBackward0", ("prelu", shape), fn, (input, weight))
-
-
-def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
-          inplace: bool = False) -> Tensor:
-    """Randomized leaky ReLU: a random slope in [lower, upper] per element when training,
-    the mean slope otherwise."""
-    if not training:
-        return leaky_relu(input, (lower + upper) / 2, inplace)
-    slope = torch.empty_like(input).uniform_(lower, upper)
-    return torch.where(input >= 0, input, input * slope)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
@@ -512,6 +526,71 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     n1 = x1.norm(dim=dim, keepdim=True).clamp_min(eps)
     n2 = x2.norm(dim=dim, keepdim=True).clamp_min(eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def rms_norm(input: Tensor, normalized_shape: types.SizeLike, weight: Tensor | None = None,
+             eps: float | None = None) -> Tensor:
+    """Root-mean-square normalisation over the last ``len(normalized_shape)`` dims:
+    ``x / sqrt(mean(x^2) + eps) * weight`` (``eps`` defaults to the dtype's machine epsilon).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> rms_norm(torch.tensor([[3.0, 4.0]]), [2], eps=0.0)
+        tensor([[0.8485, 1.1314]])
+    """
+    if isinstance(normalized_shape, numbers.Integral):
+        normalized_shape = (int(normalized_shape),)
+    ns = tuple(int(s) for s in normalized_shape)
+    xb = _buf(input)
+    if not ns:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                           "least one element, but got normalized_shape = []")
+    if tuple(xb.shape[xb.ndim - len(ns):]) != ns or len(ns) > xb.ndim:
+        raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape [*"
+                           f"{', '.join(str(s) for s in ns)}], but got input of size{list(xb.shape)}")
+    if weight is not None and tuple(weight.shape) != ns:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of "
+                           f"shape "
+                           f"{list(weight.shape)} and normalized_shape = {list(ns)}")
+    if eps is None:
+        dt = xb.dtype if _dtype_kind(xb.dtype) == "f" and xb.dtype.itemsize >= 4 else np.float32
+        eps = float(np.finfo(dt).eps)
+    axes = tuple(range(xb.ndim - len(ns), xb.ndim))
+    e = float(eps)
+
+    def fn(x, *w):
+        y = x * lax.rsqrt(fnp.mean(x * x, axis=axes, keepdims=True) + e)
+        return y * w[0] if w else y
+
+    return _defop("MulBackward0", ("rms_norm", axes, e, weight is not None), fn,
+                  (_float(input),) + ((weight,) if weight is not None else ()))
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Split the channels (dim 1) into ``groups`` groups and interleave them.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> channel_shuffle(torch.arange(4.0).view(1, 4, 1), 2).flatten()
+        tensor([0., 2., 1., 3.])
+    """
+    if input.dim() < 3:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    c = input.shape[1]
+    if c % groups != 0:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} "
+                           f"groups.")
+    n, rest = input.shape[0], tuple(input.shape[2:])
+    return (input.reshape(n, groups, c // groups, *rest).transpose(1, 2).reshape(n, c, *rest))
+
+
+native_channel_shuffle = channel_shuffle
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
@@ -2006,7 +2085,22 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
 
 
 from . import _embedding_bag  # noqa: E402
+from ._sampling import affine_grid, grid_sample  # noqa: E402,F401
+from ._ctc import ctc_loss  # noqa: E402,F401
+from ._pool_more import *  # noqa: E402,F401,F403
+from ._pool_more import __all__ as _pool_more_all  # noqa: E402
+from ._losses_more import (multi_margin_loss, multilabel_margin_loss,  # noqa: E402,F401
+                           triplet_margin_with_distance_loss)
+from ._random_layers import (alpha_dropout, feature_alpha_dropout, gumbel_softmax, rrelu,  # noqa: E402,F401
+                             rrelu_)
+
+GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
 
 __all__ += ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
             "pixel_unshuffle",
             "embedding_bag", "local_response_norm"]
+__all__ += ["rms_norm", "channel_shuffle", "native_channel_shuffle", "celu_", "selu_", "affine_grid",
+            "grid_sample",
+            "ctc_loss", "multi_margin_loss", "multilabel_margin_loss", "triplet_margin_with_distance_loss",
+            "alpha_dropout", "feature_alpha_dropout", "gumbel_softmax", "rrelu_"] + _pool_more_all

@@ -18,7 +18,7 @@ import fgrad.torch as torch
 
 from .._tensor import Tensor
 
-__all__ = ["Parameter", "Buffer", "is_lazy"]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy"]
 
 
 class Parameter(Tensor):
@@ -72,5 +72,100 @@ class Buffer(metaclass=_BufferMeta):
         return t
 
 
+class UninitializedTensorMixin:
+    """A tensor with no shape yet: ``materialize(shape)`` gives it storage and turns it into
+    ``cls_to_become`` (what lazy modules hold until their first forward)."""
+
+    cls_to_become: type = Tensor
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Allocate (uninitialised) storage of ``shape`` and become ``cls_to_become``.
+
+        Example::
+
+            >>> p = UninitializedParameter()
+            >>> p.materialize((2, 3))
+            >>> type(p).__name__, tuple(p.shape)
+            ('Parameter', (2, 3))
+        """
+        if device is None:
+            device = self.data.device
+        if dtype is None:
+            dtype = self.data.dtype
+        self.data = torch.empty(shape, device=device, dtype=dtype)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error "
+                           "usually "
+                           "happens in `load_state_dict` when trying to load an uninitialized parameter "
+                           "into an "
+                           "initialized one. Call `forward` to initialize the parameters before accessing "
+                           "their "
+                           "attributes.")
+
+    def __repr__(self) -> str:
+        return f"<{self.__class__.__name__}>"
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(requires_grad=self.requires_grad, device=self.data.device, dtype=self.data.dtype)
+        memo[id(self)] = result
+        return result
+
+    def __reduce_ex__(self, proto):
+        return (self.__class__, (self.requires_grad,))
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A `Parameter` whose shape is decided later (``materialize``).
+
+    Example::
+
+        >>> UninitializedParameter()
+        <UninitializedParameter>
+    """
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
+        data = torch.empty(0, device=device, dtype=dtype)
+        return Tensor._make_subclass(cls, data, requires_grad)
+
+    def __init__(self, requires_grad: bool = True, device=None, dtype=None) -> None:
+        pass
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer whose shape is decided later (``materialize``).
+
+    Example::
+
+        >>> UninitializedBuffer()
+        <UninitializedBuffer>
+    """
+
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None, persistent: bool = True):
+        data = torch.empty(0, device=device, dtype=dtype)
+        t = Tensor._make_subclass(cls, data, requires_grad)
+        t._is_buffer = True
+        t._persistent = persistent
+        return t
+
+    def __init__(self, requires_grad: bool = False, device=None, dtype=None, persistent: bool = True) -> None:
+        pass
+
+
 def is_lazy(param) -> bool:
-    return False
+    """True for a parameter or buffer not yet materialized.
+
+    Example::
+
+        >>> is_lazy(UninitializedParameter())
+        True
+    """
+    return isinstance(param, UninitializedTensorMixin)

@@ -2,6 +2,9 @@
 """``fgrad.torch.optim``: PyTorch's optimizers and learning-rate schedulers on fgrad tensors."""
 
 import fgrad.torch.optim.lr_scheduler as lr_scheduler  # noqa: F401
+import fgrad.torch.optim.swa_utils as swa_utils  # noqa: F401
+from .adafactor import Adafactor
+from .muon import Muon
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
@@ -17,4 +20,4 @@ from .sgd import SGD
 from .sparse_adam import SparseAdam
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "ASGD", "Rprop", "LBFGS", "SparseAdam", "lr_scheduler"]
+           "ASGD", "Rprop", "LBFGS", "SparseAdam", "Adafactor", "Muon", "lr_scheduler", "swa_utils"]

@@ -244,7 +244,8 @@ class Optimizer:
             with torch.enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            weight_decay = group.get("weight_decay", 0)  # Rprop has none
+            # Rprop has none; an optimizer that applies it inside its update sets _base_weight_decay
+            weight_decay = group.get("weight_decay", 0) if self._base_weight_decay else 0
             decoupled = group.get("decoupled_weight_decay", False)
             for p in group["params"]:
                 grad = p.grad
@@ -271,6 +272,7 @@ class Optimizer:
                     self.state[p] = state
         return loss
 
+    _base_weight_decay = True  # False: _update_parameter applies group["weight_decay"] itself (Adafactor)
     _accepts_sparse_grads = False  # SGD takes sparse gradients (nn.Embedding(sparse=True)); see SparseAdam
 
     def _init_state(self, p: Tensor, group: dict) -> dict:

@@ -138,3 +138,106 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation whose batch statistics are those of the whole process group.
+
+    With ``fgrad.torch.distributed`` not initialized, or a group of one process, or in
+    eval mode, it is `BatchNorm` (as in PyTorch).  In a larger group the per-channel sum,
+    sum of squares and count are all-reduced with the differentiable
+    ``torch.distributed.nn.all_reduce`` (so the backward pass reduces the gradient terms too);
+    unlike PyTorch, CPU tensors are accepted (fgrad's process groups run on MPI).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.SyncBatchNorm(2)(torch.tensor([[1.0, 2.0], [3.0, 6.0]]))
+        tensor([[-1.0000, -1.0000],
+                [ 1.0000,  1.0000]], grad_fn=<NativeBatchNormBackward0>)
+    """
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True,
+                 track_running_stats: bool = True, process_group=None, device=None, dtype=None, *,
+                 bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input) -> None:
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        import fgrad.torch.distributed as dist
+        self._check_input_dim(input)
+        if input.shape[1] == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+        need_sync = self.training and dist.is_available() and dist.is_initialized()
+        if need_sync:
+            group = self.process_group if self.process_group else dist.group.WORLD
+            need_sync = dist.get_world_size(group) > 1
+        if not need_sync:
+            return super().forward(input)
+        return self._synced(input, group)
+
+    def _synced(self, input, group):
+        from fgrad.torch.distributed.nn import functional as dnn
+        momentum = self.momentum
+        if self.track_running_stats:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:
+                momentum = 1.0 / float(self.num_batches_tracked)
+        c = input.shape[1]
+        dims = [0] + list(range(2, input.dim()))
+        count = torch.full((1,), input.numel() // c, dtype=input.dtype, device=input.device)
+        stats = torch.cat([input.sum(dims), (input * input).sum(dims), count])
+        stats = dnn.all_reduce(stats, group=group)
+        total = stats[-1]
+        mean = stats[:c] / total
+        var = stats[c:2 * c] / total - mean * mean
+        shape = [1, c] + [1] * (input.dim() - 2)
+        out = (input - mean.view(shape)) * torch.rsqrt(var.view(shape) + self.eps)
+        if self.weight is not None:
+            out = out * self.weight.view(shape)
+        if self.bias is not None:
+            out = out + self.bias.view(shape)
+        if self.track_running_stats:
+            with torch.no_grad():
+                n = float(total)
+                self.running_mean.mul_(1 - momentum).add_(mean.detach() * momentum)
+                self.running_var.mul_(1 - momentum).add_(var.detach() * (momentum * n / max(n - 1, 1)))
+        return out
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """Replace every ``BatchNorm*D`` in ``module`` by a `SyncBatchNorm` sharing its state.
+
+        Example::
+
+            >>> import fgrad.torch as torch
+            >>> torch.nn.SyncBatchNorm.convert_sync_batchnorm(torch.nn.Sequential(torch.nn.BatchNorm1d(2)))
+            Sequential(
+              (0): SyncBatchNorm(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+            )
+        """
+        module_output = module
+        if isinstance(module, _BatchNorm):
+            module_output = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
+                                          module.track_running_stats, process_group,
+                                          bias=module.bias is not None)
+            if module.affine:
+                with torch.no_grad():
+                    module_output.weight = module.weight
+                    module_output.bias = module.bias
+            module_output.running_mean = module.running_mean
+            module_output.running_var = module.running_var
+            module_output.num_batches_tracked = module.num_batches_tracked
+            module_output.training = module.training
+        for name, child in module.named_children():
+            module_output.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        del module
+        return module_output
+
+
+__all__ += ["SyncBatchNorm"]

@@ -48,3 +48,32 @@ class Dropout2d(_DropoutNd):
 class Dropout3d(_DropoutNd):
     def forward(self, input):
         return F.dropout3d(input, self.p, self.training, self.inplace)
+
+class AlphaDropout(_DropoutNd):
+    """Alpha dropout (keeps SELU's self-normalising mean and variance).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AlphaDropout(0.2).eval()(torch.ones(2))
+        tensor([1., 1.])
+    """
+
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.FeatureAlphaDropout(0.2).eval()(torch.ones(1, 2))
+        tensor([[1., 1.]])
+    """
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)
+
+__all__ += ['AlphaDropout', 'FeatureAlphaDropout']

@@ -22,7 +22,7 @@ import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear", "NonDynamicallyQuantizableLinear"]
+__all__ = ["Identity", "Linear", "Bilinear", "NonDynamicallyQuantizableLinear"]
 
 
 class Identity(Module):
@@ -62,7 +62,9 @@ class Linear(Module):
 
     def forward(self, input):
         p = self._parameters
-        return F.linear(input, p["weight"], p["bias"])
+        if "weight" in p and "bias" in p:
+            return F.linear(input, p["weight"], p["bias"])
+        return F.linear(input, self.weight, self.bias)  # a reparametrized weight (weight_norm, ...)
 
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
@@ -71,13 +73,6 @@ class Linear(Module):
 
 class NonDynamicallyQuantizableLinear(Linear):
     """A `Linear` (PyTorch's class of ``MultiheadAttention.out_proj``, kept so pickled modules load)."""
-
-
-class LazyLinear(Linear):
-    """Not supported: fgrad.torch has no uninitialised parameters; use Linear."""
-
-    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
-        raise NotImplementedError("fgrad.torch.nn.LazyLinear is not supported; use Linear(in_features, ...)")
 
 
 class Bilinear(Module):

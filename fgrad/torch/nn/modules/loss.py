@@ -183,3 +183,98 @@ class TripletMarginLoss(_Loss):
 class MultiLabelSoftMarginLoss(_WeightedLoss):
     def forward(self, input, target):
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+class MultiMarginLoss(_WeightedLoss):
+    """The multi-class hinge loss.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.MultiMarginLoss()(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([3]))
+        tensor(0.3250)
+    """
+
+    def __init__(self, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
+                 reduction: str = "mean") -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D "
+                             "instead")
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                   reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """The multi-label hinge loss.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> loss = torch.nn.MultiLabelMarginLoss()
+        >>> loss(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([[3, 0, -1, 1]]))
+        tensor(0.8500)
+    """
+
+    def forward(self, input, target):
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """The triplet loss with a custom distance (default ``PairwiseDistance()``, a submodule).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> a, p, n = torch.zeros(1, 2), torch.zeros(1, 2), torch.ones(1, 2)
+        >>> torch.nn.TripletMarginWithDistanceLoss(margin=2.0)(a, p, n)
+        tensor(0.5858)
+    """
+
+    def __init__(self, *, distance_function=None, margin: float = 1.0, swap: bool = False,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got "
+                             f"{margin} "
+                             "instead")
+        from .distance import PairwiseDistance
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_with_distance_loss(anchor, positive, negative,
+                                                   distance_function=self.distance_function,
+                                                   margin=self.margin,
+                                                   swap=self.swap, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """The connectionist temporal classification loss.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> lp = torch.full((3, 1, 2), 0.5).log()
+        >>> torch.nn.CTCLoss(reduction="sum")(lp, torch.tensor([[1]]), torch.tensor([3]), torch.tensor([1]))
+        tensor(0.2877)
+    """
+
+    __constants__ = ["blank", "reduction"]
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)
+
+__all__ += ['MultiMarginLoss', 'MultiLabelMarginLoss', 'TripletMarginWithDistanceLoss', 'CTCLoss']

@@ -165,3 +165,43 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self) -> str:
         return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
+
+class RMSNorm(Module):
+    """Root-mean-square normalisation over the trailing ``normalized_shape`` dims, then a scale.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.RMSNorm(2, eps=0.0)(torch.tensor([[3.0, 4.0]]))
+        tensor([[0.8485, 1.1314]], grad_fn=<MulBackward0>)
+    """
+
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
+    def __init__(self, normalized_shape, eps: float | None = None, elementwise_affine: bool = True,
+                 device=None, dtype=None) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if self.elementwise_affine:
+            self.weight = Parameter(torch.empty(self.normalized_shape, **factory_kwargs))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return ("{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}"
+                .format(**self.__dict__))
+
+__all__ += ['RMSNorm']

@@ -68,3 +68,8 @@ ReplicationPad1d = _make("ReplicationPad1d", 1, "replicate")
 ReplicationPad2d = _make("ReplicationPad2d", 2, "replicate")
 CircularPad1d = _make("CircularPad1d", 1, "circular")
 CircularPad2d = _make("CircularPad2d", 2, "circular")
+ReflectionPad3d = _make("ReflectionPad3d", 3, "reflect")
+ReplicationPad3d = _make("ReplicationPad3d", 3, "replicate")
+CircularPad3d = _make("CircularPad3d", 3, "circular")
+
+__all__ += ["ReflectionPad3d", "ReplicationPad3d", "CircularPad3d"]

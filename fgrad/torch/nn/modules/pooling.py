@@ -155,3 +155,142 @@ class AdaptiveAvgPool3d(_AdaptivePool):
 class AdaptiveMaxPool3d(_AdaptivePool):
     def forward(self, input):
         return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+def _ntuple(x, n: int) -> tuple:
+    if isinstance(x, (list, tuple)):
+        return tuple(x)
+    return (x,) * n
+
+
+class _LPPoolNd(Module):
+    __constants__ = ["norm_type", "kernel_size", "stride", "ceil_mode"]
+
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return ("norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, "
+                "ceil_mode={ceil_mode}".format(**self.__dict__))
+
+
+class LPPool1d(_LPPoolNd):
+    """The p-norm of each window (1-D).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.LPPool1d(2, 2)(torch.tensor([[[3.0, 4.0]]]))
+        tensor([[[5.]]])
+    """
+
+    def forward(self, input):
+        return F.lp_pool1d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool2d(_LPPoolNd):
+    """The p-norm of each window (2-D)."""
+
+    def forward(self, input):
+        return F.lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool3d(_LPPoolNd):
+    """The p-norm of each window (3-D)."""
+
+    def forward(self, input):
+        return F.lp_pool3d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class _MaxUnpoolNd(Module):
+    _nd = 1
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        self.kernel_size = _ntuple(kernel_size, self._nd)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, self._nd)
+        self.padding = _ntuple(padding, self._nd)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def forward(self, input, indices, output_size=None):
+        fn = (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d)[self._nd - 1]
+        return fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool1d``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.MaxUnpool1d(2)(torch.tensor([[[3.0]]]), torch.tensor([[[1]]]))
+        tensor([[[0., 3.]]])
+    """
+
+    _nd = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool2d``."""
+
+    _nd = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool3d``."""
+
+    _nd = 3
+
+
+class _FractionalMaxPoolNd(Module):
+    _nd = 2
+    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+                 _random_samples=None) -> None:
+        super().__init__()
+        nd = self._nd
+        self.kernel_size = _ntuple(kernel_size, nd)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _ntuple(output_size, nd) if output_size is not None else None
+        self.output_ratio = _ntuple(output_ratio, nd) if output_ratio is not None else None
+        name = type(self).__name__
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        fn = F.fractional_max_pool2d if self._nd == 2 else F.fractional_max_pool3d
+        return fn(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+                  _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Fractional max pooling (2-D).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.FractionalMaxPool2d(2, output_size=1)(torch.arange(16.0).view(1, 1, 4, 4))
+        tensor([[[[15.]]]])
+    """
+
+    _nd = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Fractional max pooling (3-D)."""
+
+    _nd = 3
+
+__all__ += ['LPPool1d', 'LPPool2d', 'LPPool3d', 'MaxUnpool1d', 'MaxUnpool2d', 'MaxUnpool3d',
+            'FractionalMaxPool2d', 'FractionalMaxPool3d', 'AdaptiveMaxPool3d', 'AdaptiveAvgPool3d']

@@ -13,13 +13,13 @@ Example::
 
 from __future__ import annotations
 
-import math
+import warnings
 
 import fgrad.torch as torch
 
 from ..._tensor import Tensor
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm"]
+__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_"]
 
 
 def _grads(parameters) -> list:
@@ -51,16 +51,57 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_i
                     foreach=None):
     """Scale the gradients in place so their total norm is at most ``max_norm``; returns
     the total norm before clipping."""
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    parameters = list(parameters)
     grads = _grads(parameters)
     total = get_total_norm(grads, norm_type, error_if_nonfinite)
-    if not grads:
-        return total
-    clip_coef = float(max_norm) / (total.item() + 1e-6) if not math.isnan(total.item()) else math.nan
-    clip_coef_clamped = min(clip_coef, 1.0) if not math.isnan(clip_coef) else clip_coef
+    clip_grads_with_norm_(parameters, max_norm, total)
+    return total
+
+
+def clip_grad_norm(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                   foreach=None):
+    """Deprecated alias of `clip_grad_norm_` (warns ``FutureWarning`` as PyTorch does).
+
+    Example::
+
+        >>> import warnings
+        >>> import fgrad.torch as torch
+        >>> w = torch.ones(1, requires_grad=True)
+        >>> (w * 3).sum().backward()
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", FutureWarning)
+        ...     clip_grad_norm([w], 1.0)
+        tensor(3.)
+    """
+    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+                  "`torch.nn.utils.clip_grad_norm_`.", FutureWarning, stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
+def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor,
+                          foreach: bool | None = None) -> None:
+    """Scale the gradients in place by ``min(1, max_norm / (total_norm + 1e-6))`` (a tensor
+    computation, as PyTorch's, so there is no host synchronisation).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> w = torch.ones(4, requires_grad=True)
+        >>> (w * 3).sum().backward()
+        >>> clip_grads_with_norm_([w], 1.0, torch.tensor(6.0))
+        >>> w.grad
+        tensor([0.5000, 0.5000, 0.5000, 0.5000])
+    """
+    grads = _grads(parameters)
+    if len(grads) == 0:
+        return
+    clip_coef = float(max_norm) / (total_norm + 1e-6)
+    clip_coef_clamped = torch.clamp(clip_coef, max=1.0)
     with torch.no_grad():
         for g in grads:
-            g.mul_(clip_coef_clamped)
-    return total
+            g.mul_(clip_coef_clamped.to(g.device))
 
 
 def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
