@@ -279,11 +279,11 @@ def get_default_device() -> device:
     return device(_default_device())
 
 
-def set_default_device(dev: _Device) -> None:
+def set_default_device(device: _Device) -> None:
     """Where factory functions (``zeros``, ``tensor``, ``randn``...) put new tensors."""
 
-    _check_device(dev)
-    _set_default(None if dev is None else str(dev))
+    _check_device(device)
+    _set_default(None if device is None else str(device))
 
 
 def is_grad_enabled_() -> _b.bool:  # pragma: no cover - alias kept for compatibility

@@ -1971,8 +1971,9 @@ def trace(input: Tensor) -> Tensor:
     )
 
 
-def meshgrid(*tensors: Tensor, indexing: str = "ij") -> tuple[Tensor, ...]:
+def meshgrid(*tensors: Tensor, indexing: str | None = None) -> tuple[Tensor, ...]:
     ts = _flat_args(tensors)
+    indexing = "ij" if indexing is None else indexing  # (PyTorch's default)
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
     n = len(ts)

@@ -173,8 +173,8 @@ class UntypedStorage:
         self._bytes[...] = value
         return self
 
-    def copy_(self, other):
-        _assign(self._bytes, other._bytes)
+    def copy_(self, source, non_blocking=None):
+        _assign(self._bytes, source._bytes)
         return self
 
     def clone(self) -> "UntypedStorage":
@@ -300,8 +300,8 @@ class TypedStorage:
         self._flat[...] = value
         return self
 
-    def copy_(self, other):
-        _assign(self._flat, other._flat)
+    def copy_(self, source, non_blocking=None):
+        _assign(self._flat, source._flat)
         return self
 
     def clone(self) -> "TypedStorage":

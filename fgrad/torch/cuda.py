@@ -239,8 +239,8 @@ def default_stream(device=None) -> Stream:
     return Stream(device)
 
 
-def stream(s):
-    return s if s is not None else Stream()
+def stream(stream):
+    return stream if stream is not None else Stream()
 
 
 class Event:
@@ -263,5 +263,5 @@ class Event:
     def query(self) -> bool:
         return True
 
-    def elapsed_time(self, end) -> float:
-        return (end._t - self._t) * 1000.0
+    def elapsed_time(self, end_event) -> float:
+        return (end_event._t - self._t) * 1000.0

@@ -307,10 +307,13 @@ def get_process_group_ranks(group: ProcessGroup) -> list:
 
 
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local_synchronization=False,
-              group_desc=None, device_id=None):
+              group_desc=None, device_id=None, sort_ranks: bool = True):
     """A group of the world ranks ``ranks`` (all when None); every process must call it.
     Processes outside the group get ``GroupMember.NON_GROUP_MEMBER``."""
     pg = _group(None)
+    if ranks is not None and not sort_ranks and list(ranks) != sorted(ranks):
+        raise NotImplementedError("new_group(sort_ranks=False) with unsorted ranks: fgrad numbers a group's "
+                                  "processes in world-rank order; pass the ranks sorted")
     ranks = tuple(range(pg.size())) if ranks is None else tuple(sorted(int(r) for r in ranks))
     for r in ranks:
         if not 0 <= r < pg.size():
@@ -513,7 +516,7 @@ def reduce(tensor: Tensor, dst: int | None = None, op=ReduceOp.SUM, group=None, 
     return _done(async_op, [tensor])
 
 
-def barrier(group=None, async_op: bool = False, device_ids=None):
+def barrier(group=None, async_op: bool = False, device_ids=None, timeout=None):
     """Wait for every process of the group."""
     _group(group)._comm.barrier()
     return _done(async_op)

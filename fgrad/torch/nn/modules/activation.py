@@ -21,6 +21,7 @@ Example::
 from __future__ import annotations
 
 import inspect
+import warnings
 from functools import partial
 from typing import Any, Callable
 
@@ -50,13 +51,15 @@ class _Activation(Module):
     _function: Callable[..., Any]
     _hyper_parameters: tuple[str, ...] = ()
     _defaults: dict[str, Any] = {}
+    _deprecated_arguments: tuple[str, ...] = ()  # __init__ parameters that are not hyper-parameters
 
     def __init_subclass__(cls, function: Callable[..., Any] | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if function is not None:
             cls._function = staticmethod(function)
         if "__init__" in cls.__dict__:
-            params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+            params = [p for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+                      if p.name not in cls._deprecated_arguments]
             cls._hyper_parameters = tuple(p.name for p in params)
             cls._defaults = {p.name: p.default for p in params if p.default is not p.empty}
 
@@ -102,7 +105,18 @@ class Threshold(_Activation, function=F.threshold):
 
 
 class Hardtanh(_Activation, function=F.hardtanh):
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+    _deprecated_arguments = ("min_value", "max_value")
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False,
+                 min_value: float | None = None, max_value: float | None = None) -> None:
+        if min_value is not None:  # PyTorch's deprecated spellings
+            warnings.warn("keyword argument `min_value` is deprecated and rename to `min_val`",
+                          FutureWarning, stacklevel=2)
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn("keyword argument `max_value` is deprecated and rename to `max_val`",
+                          FutureWarning, stacklevel=2)
+            max_val = max_value
         super().__init__(min_val=min_val, max_val=max_val, inplace=inplace)
         if self.max_val <= self.min_val:
             raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")

@@ -43,6 +43,8 @@ __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pr
 COMPILE_HOOK: list = [None]
 
 _global_forward_hooks: dict = OrderedDict()
+_global_forward_hooks_with_kwargs: dict = OrderedDict()
+_global_forward_hooks_always_called: dict = OrderedDict()
 _global_forward_pre_hooks: dict = OrderedDict()
 
 
@@ -53,10 +55,28 @@ def register_module_forward_pre_hook(hook) -> RemovableHandle:
     return handle
 
 
-def register_module_forward_hook(hook, *, always_call: bool = False) -> RemovableHandle:
-    """A forward hook run by every module (``hook(module, args, output)``)."""
-    handle = RemovableHandle(_global_forward_hooks)
+def register_module_forward_hook(hook: Callable[..., Any], *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """A forward hook run by every module (``hook(module, args, output)``; with ``with_kwargs``,
+    ``hook(module, args, kwargs, output)``; with ``always_call``, also when the forward raises).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.modules.module import register_module_forward_hook
+        >>> seen = []
+        >>> h = register_module_forward_hook(lambda m, a, kw, out: seen.append(sorted(kw)), with_kwargs=True)
+        >>> _ = torch.nn.Identity()(torch.ones(1))
+        >>> h.remove(); seen
+        [[]]
+    """
+    handle = RemovableHandle(_global_forward_hooks, extra_dict=[_global_forward_hooks_with_kwargs,
+                                                                 _global_forward_hooks_always_called])
     _global_forward_hooks[handle.id] = hook
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
     return handle
 
 
@@ -368,7 +388,7 @@ class Module:
             result = self.forward(*args, **kwargs)
             for hook_id, hook in hooks:
                 called.add(hook_id)
-                if hook_id in d["_forward_hooks_with_kwargs"]:
+                if hook_id in d["_forward_hooks_with_kwargs"] or hook_id in _global_forward_hooks_with_kwargs:
                     res = hook(self, args, kwargs, result)
                 else:
                     res = hook(self, args, result)
@@ -379,9 +399,11 @@ class Module:
             return result
         except Exception:
             for hook_id, hook in hooks:
-                if hook_id in d["_forward_hooks_always_called"] and hook_id not in called:
+                if (hook_id in d["_forward_hooks_always_called"]
+                        or hook_id in _global_forward_hooks_always_called) and hook_id not in called:
                     try:
-                        if hook_id in d["_forward_hooks_with_kwargs"]:
+                        if (hook_id in d["_forward_hooks_with_kwargs"]
+                                or hook_id in _global_forward_hooks_with_kwargs):
                             hook(self, args, kwargs, None)
                         else:
                             hook(self, args, None)
@@ -522,8 +544,8 @@ class Module:
                 memo.add(id(module))
                 yield name, module
 
-    def modules(self) -> Iterator["Module"]:
-        for _, module in self.named_modules():
+    def modules(self, remove_duplicate: bool = True) -> Iterator["Module"]:
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     def named_modules(self, memo: set | None = None, prefix: str = "",

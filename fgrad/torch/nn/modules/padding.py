@@ -13,6 +13,7 @@ Example::
 from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
+from ...types import IntOrInts
 from .module import Module
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
@@ -50,9 +51,14 @@ class _PadNd(Module):
 
 
 def _make(name, n, mode, zero=False):
-    def init(self, padding, *args) -> None:
-        _PadNd.__init__(self, padding, *args) if not zero else _PadNd.__init__(self, padding, 0.0)
+    if mode == "constant" and not zero:
+        def init(self, padding: IntOrInts, value: float) -> None:  # PyTorch's: `value` has no default
+            _PadNd.__init__(self, padding, value)
+    else:
+        def init(self, padding: IntOrInts) -> None:
+            _PadNd.__init__(self, padding, 0.0)
 
+    init.__qualname__ = f"{name}.__init__"
     return type(name, (_PadNd,), {"_n": n, "_mode": mode, "__init__": init, "__module__": __name__})
 
 

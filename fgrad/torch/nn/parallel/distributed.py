@@ -85,7 +85,7 @@ class DistributedDataParallel(Module):
     """
 
     def __init__(self, module: Module, device_ids=None, output_device=None, dim: int = 0,
-                 broadcast_buffers: bool = True, init_sync: bool = True, process_group=None,
+                 broadcast_buffers: bool | None = None, init_sync: bool = True, process_group=None,
                  bucket_cap_mb: float | None = None, find_unused_parameters: bool = False,
                  check_reduction: bool = False, gradient_as_bucket_view: bool = False,
                  static_graph: bool = False, delay_all_reduce_named_params=None,
@@ -100,7 +100,9 @@ class DistributedDataParallel(Module):
                                "parameter that requires a gradient.")
         self.module = module
         self.process_group = pg
-        self.broadcast_buffers = broadcast_buffers
+        # (PyTorch 2.13: ``broadcast_buffers`` is deprecated for ``forward_sync_buffers``; None means True)
+        self.broadcast_buffers = (forward_sync_buffers if forward_sync_buffers is not None
+                                  else True if broadcast_buffers is None else broadcast_buffers)
         self.find_unused_parameters = find_unused_parameters
         self.bucket_bytes_cap = int((25 if bucket_cap_mb is None else bucket_cap_mb) * 1024 * 1024)
         self.require_backward_grad_sync = True
