@@ -151,6 +151,83 @@ def test_module_optimizer_function_data_methods_are_annotated():
     assert not bad, f"{len(bad)} methods not (fully) annotated:\n" + "\n".join(bad)
 
 
+def _public_modules(package: str = "fgrad.torch") -> list[str]:
+    """``package`` and every submodule without a leading underscore in its path (those whose
+    optional extra is not installed aside)."""
+    import importlib
+    import pkgutil
+
+    names = [package]
+    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        try:
+            importlib.import_module(info.name)
+        except ImportError:
+            continue
+        names.append(info.name)
+    return names
+
+
+def _every_public_callable() -> list[tuple[str, object, bool]]:
+    """``(qualified name, function, is a method)`` for every public function of every public
+    module of `fgrad.torch` (``__all__``, else the names without an underscore) and every
+    public method, property, ``__init__`` and ``__call__`` of its public classes, the ones
+    inherited from fgrad's own base classes included (``Normal.log_prob`` is `_LocScale`'s)."""
+    import sys
+
+    rows, seen = [], set()
+    for module_name in _public_modules():
+        module = sys.modules[module_name]
+        names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+        for name in names:
+            obj = getattr(module, name, None)
+            if obj is None or not str(getattr(obj, "__module__", "")).startswith("fgrad.torch"):
+                continue
+            if inspect.isclass(obj):
+                for klass in obj.__mro__:
+                    if not klass.__module__.startswith("fgrad.torch"):
+                        continue
+                    for attr, value in vars(klass).items():
+                        if attr.startswith("_") and attr not in ("__init__", "__call__"):
+                            continue
+                        value = value.fget if isinstance(value, property) else value
+                        value = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+                        if (inspect.isfunction(value) and value.__module__.startswith("fgrad")
+                                and id(value) not in seen):
+                            seen.add(id(value))
+                            rows.append((f"{module_name}.{name}.{attr}", value, True))
+            elif inspect.isfunction(obj) and id(obj) not in seen:
+                seen.add(id(obj))
+                rows.append((f"{module_name}.{name}", obj, False))
+    return rows
+
+
+def test_every_public_callable_of_every_torch_module_is_annotated():
+    """Not only the modules above: `nn`'s layers (``__init__``, ``forward``), `distributions`
+    (constructors, ``sample``/``rsample``/``log_prob``/``entropy``, the properties), `amp`
+    (``autocast``, ``GradScaler``), `optim.lr_scheduler`, `cuda`, `utils` (``checkpoint``,
+    ``data``'s samplers and collation, ``hooks``), `distributed`, `sparse`, `backends`, ...:
+    every public callable of every public module."""
+    rows = _every_public_callable()
+    assert len(rows) > 1500
+    modules = {q.rsplit(".", 2)[0] for q, _, _ in rows} | {q.rsplit(".", 1)[0] for q, _, _ in rows}
+    for expected in ("fgrad.torch.distributions", "fgrad.torch.amp", "fgrad.torch.optim.lr_scheduler",
+                     "fgrad.torch.cuda", "fgrad.torch.nn", "fgrad.torch.utils.checkpoint"):
+        assert expected in modules, expected
+    bad = [line for q, fn, method in rows for line in _missing_report([(q, fn)], method=method)]
+    assert not bad, f"{len(bad)} public callables not (fully) annotated:\n" + "\n".join(bad)
+
+
+def test_conjugate_transposes_conjugate():
+    """``Tensor.H``/``mH`` (annotated with this change) returned the plain transpose of a complex
+    tensor; PyTorch's conjugate it."""
+    x = torch.tensor([[1 + 2j, 3 + 0j]])
+    assert x.H.tolist() == [[1 - 2j], [3 + 0j]]
+    assert torch.ones(2, 1, 2, dtype=torch.complex64).mul(1j).mH.tolist() == [[[-1j], [-1j]]] * 2
+    assert torch.ones(2, 3).H.shape == (3, 2)
+
+
 # -- the annotations hold for the examples' calls ------------------------------------------
 
 def _wrappers():

@@ -317,7 +317,7 @@ def get_num_interop_threads() -> _b.int:
 class finfo:
     """Machine limits of a floating dtype (as ``torch.finfo``)."""
 
-    def __init__(self, type=None) -> None:  # noqa: A002
+    def __init__(self, type: _Any = None) -> None:  # noqa: A002
         dt = get_default_dtype() if type is None else _dtypes.canonical(type)
         fi = _narrow_finfo(dt.np)
         self.dtype = dt.name
@@ -337,7 +337,7 @@ class finfo:
 
 
 class iinfo:
-    def __init__(self, type) -> None:  # noqa: A002
+    def __init__(self, type: _Any) -> None:  # noqa: A002
         dt = _dtypes.canonical(type)
         ii = _np.iinfo(dt.np)
         self.dtype = dt.name

@@ -131,7 +131,7 @@ def reset() -> None:
     _WARNED.clear()
 
 
-def disable(fn: Callable | None = None, recursive: bool = True, *, reason: str | None = None):
+def disable(fn: Callable | None = None, recursive: bool = True, *, reason: str | None = None) -> Any:
     """Run ``fn`` eagerly, never traced (``torch.compiler.disable``): inside a compiled call it
     is a graph break; compiled callables it calls run eagerly.  Usable as a decorator.
 
@@ -884,7 +884,7 @@ def compile(model: Any = None, *, fullgraph: bool = False, dynamic: bool | None 
     return make(model)
 
 
-def _module_compile(self: Module, *args, **kwargs) -> None:
+def _module_compile(self: Module, *args: Any, **kwargs: Any) -> None:
     """``module.compile(...)``: later calls of the module go through ``torch.compile``."""
     kwargs.pop("disable", None)
     _check_options(kwargs.get("backend", "inductor"), kwargs.get("mode"), kwargs.get("options"))

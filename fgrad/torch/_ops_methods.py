@@ -271,6 +271,27 @@ def _share_memory_(self: Tensor) -> Tensor:
     return self
 
 
+def _H(self: Tensor) -> Tensor:
+    """The conjugate transpose of a matrix (``x.H``; a real matrix's transpose).
+
+    >>> import fgrad.torch as torch
+    >>> torch.tensor([[1 + 2j, 3]]).H
+    tensor([[1.-2.j],
+            [3.-0.j]])
+    """
+    return view_ops._T(self).conj()
+
+
+def _mH(self: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dimensions (``x.mH``).
+
+    >>> import fgrad.torch as torch
+    >>> torch.ones(3, 1, 2).mH.shape
+    torch.Size([3, 2, 1])
+    """
+    return view_ops._mT(self).conj()
+
+
 def _split(self: Tensor, split_size: IntOrInts, dim: int = 0) -> tuple[Tensor, ...]:
     """`torch.split` as a method (PyTorch names its size ``split_size`` here).
 
@@ -657,8 +678,8 @@ def _bind() -> None:
         imag=property(view_ops.imag),
         T=property(view_ops._T),
         mT=property(view_ops._mT),
-        H=property(lambda self: view_ops._T(self)),
-        mH=property(lambda self: view_ops._mT(self)),
+        H=property(_H),
+        mH=property(_mH),
         __getitem__=view_ops.getitem,
         __setitem__=view_ops.setitem,
     )

@@ -406,7 +406,7 @@ def clear_safe_globals() -> None:
 
 
 @contextlib.contextmanager
-def safe_globals(safe_globals: list):
+def safe_globals(safe_globals: list) -> Any:
     """Context manager: `add_safe_globals` for the duration of the block."""
     saved = dict(_safe_globals)
     add_safe_globals(safe_globals)

@@ -6,6 +6,8 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ._grad import grad
+from collections.abc import Callable
+from typing import Any
 
 
 def _tup(x):
@@ -19,7 +21,8 @@ def _prep(inputs, create_graph):
     )
 
 
-def vjp(func, inputs, v=None, create_graph=False, strict=False):
+def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: Any = False,
+        strict: Any = False) -> Any:
 
 
     single = isinstance(inputs, Tensor)
@@ -36,7 +39,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     return res, (g[0] if single else g)
 
 
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+def jacobian(func: Callable[..., Any], inputs: Any, create_graph: Any = False, strict: Any = False,
+             vectorize: Any = False, strategy: Any = "reverse-mode") -> Any:
 
 
     single_in = isinstance(inputs, Tensor)
@@ -72,8 +76,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
 
 
 def hessian(
-    func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"
-):
+    func: Callable[..., Any], inputs: Any, create_graph: Any = False, strict: Any = False,
+            vectorize: Any = False, outer_jacobian_strategy: Any = "reverse-mode"
+) -> Any:
 
 
     single = isinstance(inputs, Tensor)
@@ -86,7 +91,8 @@ def hessian(
     return jacobian(jac_fn, inputs, create_graph=create_graph)
 
 
-def jvp(func, inputs, v=None, create_graph=False, strict=False):
+def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: Any = False,
+        strict: Any = False) -> Any:
 
 
     single = isinstance(inputs, Tensor)
@@ -102,7 +108,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     return res, (r[0] if isinstance(out, Tensor) else r)
 
 
-def hvp(func, inputs, v=None, create_graph=False, strict=False):
+def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: Any = False,
+        strict: Any = False) -> Any:
 
 
     single = isinstance(inputs, Tensor)

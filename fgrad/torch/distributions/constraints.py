@@ -14,6 +14,9 @@ Example::
 from __future__ import annotations
 
 import fgrad.torch as torch
+from collections.abc import Callable
+from fgrad.torch.types import Tensor
+from typing import Any
 
 __all__ = [
     "Constraint",
@@ -56,7 +59,7 @@ class Constraint:
     is_discrete = False
     event_dim = 0
 
-    def check(self, value):
+    def check(self, value: Tensor) -> Tensor:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -66,7 +69,8 @@ class Constraint:
 class _Dependent(Constraint):
     """A placeholder for a support that depends on other parameters (not checked)."""
 
-    def __init__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented) -> None:
+    def __init__(self, *, is_discrete: bool | None = NotImplemented,
+                 event_dim: int | None = NotImplemented) -> None:
         self._is_discrete = is_discrete
         self._event_dim = event_dim
         super().__init__()
@@ -83,14 +87,14 @@ class _Dependent(Constraint):
             raise NotImplementedError(".event_dim cannot be determined statically")
         return self._event_dim
 
-    def __call__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+    def __call__(self, *, is_discrete: Any = NotImplemented, event_dim: int = NotImplemented) -> Any:
         return _Dependent(is_discrete=is_discrete, event_dim=event_dim)
 
-    def check(self, x):
+    def check(self, x: Tensor) -> Tensor:
         raise ValueError("Cannot determine validity of dependent constraint")
 
 
-def is_dependent(constraint) -> bool:
+def is_dependent(constraint: Any) -> bool:
     """Whether ``constraint`` is a `dependent` placeholder.
 
     Example::
@@ -106,12 +110,13 @@ def is_dependent(constraint) -> bool:
 class _DependentProperty(property, _Dependent):
     """A property whose value is a constraint depending on the distribution's parameters."""
 
-    def __init__(self, fn=None, *, is_discrete=NotImplemented, event_dim=NotImplemented) -> None:
+    def __init__(self, fn: Callable[..., Any] | None = None, *, is_discrete: bool | None = NotImplemented,
+                 event_dim: int | None = NotImplemented) -> None:
         property.__init__(self, fn)
         self._is_discrete = is_discrete
         self._event_dim = event_dim
 
-    def __call__(self, fn):
+    def __call__(self, fn: Callable[..., Any]) -> Any:
         return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
 
 
@@ -131,7 +136,7 @@ class _IndependentConstraint(Constraint):
     def event_dim(self) -> int:
         return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
 
-    def check(self, value):
+    def check(self, value: Tensor) -> Tensor:
         result = self.base_constraint.check(value)
         if result.dim() < self.reinterpreted_batch_ndims:
             expected = self.base_constraint.event_dim + self.reinterpreted_batch_ndims
@@ -163,12 +168,12 @@ class _OneHot(Constraint):
 class _IntegerInterval(Constraint):
     is_discrete = True
 
-    def __init__(self, lower_bound, upper_bound) -> None:
+    def __init__(self, lower_bound: float, upper_bound: float) -> None:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value):
+    def check(self, value: Tensor) -> Tensor:
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
@@ -197,11 +202,11 @@ class _Real(Constraint):
 
 
 class _GreaterThan(Constraint):
-    def __init__(self, lower_bound) -> None:
+    def __init__(self, lower_bound: float) -> None:
         self.lower_bound = lower_bound
         super().__init__()
 
-    def check(self, value):
+    def check(self, value: Tensor) -> Tensor:
         return self.lower_bound < value
 
     def __repr__(self) -> str:
@@ -209,16 +214,16 @@ class _GreaterThan(Constraint):
 
 
 class _GreaterThanEq(_GreaterThan):
-    def check(self, value):
+    def check(self, value: Tensor) -> Tensor:
         return self.lower_bound <= value
 
 
 class _LessThan(Constraint):
-    def __init__(self, upper_bound) -> None:
+    def __init__(self, upper_bound: float) -> None:
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value):
+    def check(self, value: Tensor) -> Tensor:
         return value < self.upper_bound
 
     def __repr__(self) -> str:
@@ -226,12 +231,12 @@ class _LessThan(Constraint):
 
 
 class _Interval(Constraint):
-    def __init__(self, lower_bound, upper_bound) -> None:
+    def __init__(self, lower_bound: float, upper_bound: float) -> None:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value):
+    def check(self, value: Tensor) -> Tensor:
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
@@ -241,7 +246,7 @@ class _Interval(Constraint):
 
 
 class _HalfOpenInterval(_Interval):
-    def check(self, value):
+    def check(self, value: Tensor) -> Tensor:
         return (self.lower_bound <= value) & (value < self.upper_bound)
 
 

@@ -21,6 +21,8 @@ import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 
 from . import constraints
+from fgrad.torch.types import Tensor
+from typing import Any
 
 __all__ = ["AffineTransform", "ExpTransform", "SigmoidTransform", "TanhTransform", "Transform"]
 
@@ -58,7 +60,7 @@ class Transform:
     def sign(self) -> int:
         raise NotImplementedError
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         return self._call(x)
 
     def _inv_call(self, y):
@@ -70,7 +72,7 @@ class Transform:
     def _inverse(self, y):
         raise NotImplementedError
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -128,7 +130,7 @@ class ExpTransform(Transform):
     def _inverse(self, y):
         return y.log()
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return x
 
 
@@ -155,7 +157,7 @@ class SigmoidTransform(Transform):
         y = y.clamp(min=finfo.tiny, max=1.0 - finfo.eps)
         return y.log() - (-y).log1p()
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return -F.softplus(-x) - F.softplus(x)
 
 
@@ -179,7 +181,7 @@ class TanhTransform(Transform):
     def _inverse(self, y):
         return torch.atanh(y)
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return 2.0 * (math.log(2.0) - x - F.softplus(-2.0 * x))
 
 
@@ -194,7 +196,8 @@ class AffineTransform(Transform):
         tensor([7.])
     """
 
-    def __init__(self, loc, scale, event_dim: int = 0, cache_size: int = 0) -> None:
+    def __init__(self, loc: Tensor | float, scale: Tensor | float, event_dim: int = 0,
+                 cache_size: int = 0) -> None:
         super().__init__(cache_size=cache_size)
         self.loc = loc
         self.scale = scale
@@ -205,7 +208,7 @@ class AffineTransform(Transform):
         return self._event_dim
 
     @property
-    def domain(self):
+    def domain(self) -> Any:
         return (
             constraints.real
             if self._event_dim == 0
@@ -213,11 +216,11 @@ class AffineTransform(Transform):
         )
 
     @property
-    def codomain(self):
+    def codomain(self) -> Any:
         return self.domain
 
     @property
-    def sign(self):
+    def sign(self) -> Tensor | int:
         if isinstance(self.scale, numbers.Real):
             return 1 if float(self.scale) > 0 else -1 if float(self.scale) < 0 else 0
         return self.scale.sign()
@@ -228,7 +231,7 @@ class AffineTransform(Transform):
     def _inverse(self, y):
         return (y - self.loc) / self.scale
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         shape = x.shape
         scale = self.scale
         if isinstance(scale, numbers.Real):

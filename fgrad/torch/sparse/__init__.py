@@ -19,6 +19,8 @@ from ._coo import SparseTensor, dense_to_dense, sparse_coo, sparse_coo_tensor, t
 from ._faces import addmm_face, matmul_face, mm_face, mv_face, sparse_mask
 from ._legacy import legacy_constructors
 from ._ops import addmm, log_softmax, mm, softmax, sum  # noqa: A004 (torch.sparse.sum)
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["SparseTensor", "addmm", "check_sparse_tensor_invariants", "log_softmax", "mm", "softmax",
            "sparse_coo", "sparse_coo_tensor", "sum"]
@@ -56,7 +58,7 @@ class check_sparse_tensor_invariants:  # noqa: N801 (PyTorch's name)
     def __exit__(self, *exc) -> None:
         return None
 
-    def __call__(self, fn):
+    def __call__(self, fn: Callable[..., Any]) -> Any:
         return fn
 
 

@@ -31,6 +31,7 @@ import fgrad.torch.nn.functional as F
 from ..parameter import Parameter
 from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
+from fgrad.torch.types import Device, DType, Tensor
 
 __all__ = [
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "RReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish",
@@ -78,7 +79,7 @@ class _Activation(Module):
         for name, default in self._defaults.items():  # pickles from before an argument existed
             self.__dict__.setdefault(name, default)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return self._function(input, **{name: getattr(self, name) for name in self._hyper_parameters})
 
     def extra_repr(self) -> str:
@@ -138,7 +139,7 @@ class RReLU(_Activation, function=F.rrelu):
     def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
         super().__init__(lower=lower, upper=upper, inplace=inplace)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
 
 
@@ -251,14 +252,15 @@ class Softsign(_Activation, function=F.softsign):
 
 
 class Softmax2d(Module):
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         if input.dim() not in (3, 4):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
         return F.softmax(input, -3, _stacklevel=5)
 
 
 class PReLU(Module):
-    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None) -> None:
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Device = None,
+                 dtype: DType | None = None) -> None:
         self.num_parameters = num_parameters
         super().__init__()
         self.init = init
@@ -269,7 +271,7 @@ class PReLU(Module):
         with torch.no_grad():
             self.weight.fill_(self.init)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.prelu(input, self.weight)
 
     def extra_repr(self) -> str:
@@ -301,7 +303,8 @@ class MultiheadAttention(Module):
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
                  add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
-                 vdim: int | None = None, batch_first: bool = False, device=None, dtype=None) -> None:
+                 vdim: int | None = None, batch_first: bool = False, device: Device = None,
+                 dtype: DType | None = None) -> None:
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
                              f"num_heads={num_heads} instead")
@@ -360,8 +363,9 @@ class MultiheadAttention(Module):
         state.setdefault("_qkv_same_embed_dim", True)
         super().__setstate__(state)
 
-    def forward(self, query, key, value, key_padding_mask=None, need_weights: bool = True, attn_mask=None,
-                average_attn_weights: bool = True, is_causal: bool = False):
+    def forward(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None = None,
+                need_weights: bool = True, attn_mask: Tensor | None = None,
+                average_attn_weights: bool = True, is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
         if self.batch_first and query.dim() == 3:
             query, key, value = (x.transpose(1, 0) for x in (query, key, value))
         common = dict(training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,

@@ -35,6 +35,7 @@ from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
 from ._backward_hooks import BackwardHook
+from fgrad.torch.types import DType
 
 __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
 
@@ -48,7 +49,7 @@ _global_forward_hooks_always_called: dict = OrderedDict()
 _global_forward_pre_hooks: dict = OrderedDict()
 
 
-def register_module_forward_pre_hook(hook) -> RemovableHandle:
+def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
     """A forward pre-hook run by every module (``hook(module, args)``)."""
     handle = RemovableHandle(_global_forward_pre_hooks)
     _global_forward_pre_hooks[handle.id] = hook
@@ -212,7 +213,7 @@ class Module:
             raise KeyError('module name can\'t be empty string ""')
         self._modules[name] = module
 
-    def register_module(self, name: str, module) -> None:
+    def register_module(self, name: str, module: Module | None) -> None:
         self.add_module(name, module)
 
     def get_submodule(self, target: str) -> "Module":
@@ -453,7 +454,8 @@ class Module:
             self._backward_hooks.move_to_end(handle.id, last=False)
         return handle
 
-    def register_backward_hook(self, hook) -> RemovableHandle:
+    def register_backward_hook(self,
+                               hook: Callable[..., tuple[Tensor, ...] | Tensor | None]) -> RemovableHandle:
         """Deprecated in PyTorch; registered here as a full backward hook."""
         import warnings
 
@@ -463,7 +465,8 @@ class Module:
                       FutureWarning, stacklevel=2)
         return self.register_full_backward_hook(hook)
 
-    def register_full_backward_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    def register_full_backward_pre_hook(self, hook: Callable[..., tuple[Tensor, ...] | Tensor | None],
+                                        prepend: bool = False) -> RemovableHandle:
         """``hook(module, grad_output) -> None or new grad_output``, run before the module's
         input gradients are computed."""
         handle = RemovableHandle(self._backward_pre_hooks)
@@ -472,12 +475,12 @@ class Module:
             self._backward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
-    def register_state_dict_pre_hook(self, hook) -> RemovableHandle:
+    def register_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         handle = RemovableHandle(self._state_dict_pre_hooks)
         self._state_dict_pre_hooks[handle.id] = hook
         return handle
 
-    def _register_state_dict_hook(self, hook) -> RemovableHandle:
+    def _register_state_dict_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
         return handle
@@ -490,10 +493,10 @@ class Module:
             functools.partial(hook, self) if with_module else hook)
         return handle
 
-    def register_load_state_dict_pre_hook(self, hook) -> RemovableHandle:
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
-    def register_load_state_dict_post_hook(self, hook) -> RemovableHandle:
+    def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         handle = RemovableHandle(self._load_state_dict_post_hooks)
         self._load_state_dict_post_hooks[handle.id] = hook
         return handle
@@ -650,7 +653,7 @@ class Module:
     def cpu(self) -> "Module":
         return self._apply(lambda t: t.cpu())
 
-    def type(self, dst_type) -> "Module":
+    def type(self, dst_type: DType | str) -> "Module":
         return self._apply(lambda t: t.type(dst_type))
 
     def float(self) -> "Module":
@@ -680,10 +683,10 @@ class Module:
         if extra is not None and extra is not Module.get_extra_state:
             destination[prefix + "_extra_state"] = self.get_extra_state()
 
-    def get_extra_state(self):
+    def get_extra_state(self) -> Any:
         raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called.")
 
-    def set_extra_state(self, state) -> None:
+    def set_extra_state(self, state: Any) -> None:
         raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called.")
 
     def state_dict(self, *args: Any, destination: dict[str, Any] | None = None, prefix: str = "",

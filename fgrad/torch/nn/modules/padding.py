@@ -15,6 +15,7 @@ from __future__ import annotations
 import fgrad.torch.nn.functional as F
 from ...types import IntOrInts
 from .module import Module
+from fgrad.torch.types import Tensor
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
            "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CircularPad1d",
@@ -33,13 +34,13 @@ class _PadNd(Module):
     _n = 1
     _mode = "constant"
 
-    def __init__(self, padding, value: float = 0.0) -> None:
+    def __init__(self, padding: int | tuple[int, int], value: float = 0.0) -> None:
         super().__init__()
         self.padding = _padding(padding, self._n)
         if self._mode == "constant":
             self.value = value
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         if self._mode == "constant":
             return F.pad(input, self.padding, "constant", self.value)
         return F.pad(input, self.padding, self._mode)
