@@ -257,6 +257,45 @@ def _wrappers():
             if getattr(fn, "__annotations__", None):
                 checked = _checked(fn, f"{cls.__qualname__}.{name}")
                 out.append((cls, name, kind(checked) if kind else checked))
+    out += _every_module_wrappers({id(w) for _, _, w in out} | set(by_function))
+    return out
+
+
+def _every_module_wrappers(done: set[int]) -> list:
+    """`_wrappers` for the rest of `_every_public_callable`: the functions of every public module
+    and the methods and properties of their classes (each patched where it is defined)."""
+    import sys
+
+    out = []
+    for module_name in _public_modules():
+        module = sys.modules[module_name]
+        names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+        for name in names:
+            obj = getattr(module, name, None)
+            if obj is None or not str(getattr(obj, "__module__", "")).startswith("fgrad.torch"):
+                continue
+            if inspect.isfunction(obj) and id(obj) not in done and obj.__annotations__:
+                done.add(id(obj))
+                out.append((module, name, _checked(obj, f"{module_name}.{name}")))
+            if not inspect.isclass(obj):
+                continue
+            for klass in obj.__mro__:
+                if not klass.__module__.startswith("fgrad.torch") or klass is torch.Tensor or id(klass) in done:
+                    continue
+                done.add(id(klass))
+                for attr, value in list(vars(klass).items()):
+                    if attr.startswith("_") and attr not in ("__init__", "__call__"):
+                        continue
+                    if isinstance(value, property) and value.fget is not None and value.fget.__annotations__:
+                        checked = _checked(value.fget, f"{klass.__qualname__}.{attr}")
+                        out.append((klass, attr, property(checked, value.fset, value.fdel, value.__doc__)))
+                        continue
+                    kind = type(value) if isinstance(value, (staticmethod, classmethod)) else None
+                    fn = value.__func__ if kind else value
+                    if (inspect.isfunction(fn) and fn.__module__.startswith("fgrad") and fn.__annotations__
+                            and id(fn) not in done):
+                        checked = _checked(fn, f"{klass.__qualname__}.{attr}")
+                        out.append((klass, attr, kind(checked) if kind else checked))
     return out
 
 

@@ -175,7 +175,7 @@ class UntypedStorage:
         self._bytes[...] = value
         return self
 
-    def copy_(self, source: Any, non_blocking: bool = None) -> Any:
+    def copy_(self, source: Any, non_blocking: bool | None = None) -> Any:
         _assign(self._bytes, source._bytes)
         return self
 

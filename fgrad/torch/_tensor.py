@@ -94,7 +94,7 @@ class device:
 
     __slots__ = ("type", "index")
 
-    def __init__(self, type: Any, index: int = None) -> None:  # noqa: A002
+    def __init__(self, type: Any, index: int | None = None) -> None:  # noqa: A002
         if isinstance(type, device):
             self.type, self.index = type.type, type.index
             return

@@ -89,7 +89,7 @@ current_device_idx = current_device_index
 set_device_idx = set_device_index
 
 
-def synchronize(device: Device | str | int = None) -> None:
+def synchronize(device: Device = None) -> None:
     """Wait for all work on the accelerator to finish."""
     _require("synchronize")
     _cuda.synchronize(device)

@@ -75,16 +75,16 @@ class device:
         _state["current"] = self.prev
 
 
-def synchronize(device: Device | str | int = None) -> None:
+def synchronize(device: Device = None) -> None:
     """Wait for all work on the device to finish."""
     _dev.require().synchronize()
 
 
-def get_device_name(device: Device | str | int = None) -> str:
+def get_device_name(device: Device = None) -> str:
     return _dev.require().device_name
 
 
-def get_device_capability(device: Device | str | int = None) -> tuple:
+def get_device_capability(device: Device = None) -> tuple:
     be = _dev.require()
     try:
         d = be.xp.cuda.Device(0 if device is None else int(getattr(device, "index", device) or 0))
@@ -234,11 +234,11 @@ class Stream:
         pass
 
 
-def current_stream(device: Device | str | int = None) -> Stream:
+def current_stream(device: Device = None) -> Stream:
     return Stream(device)
 
 
-def default_stream(device: Device | str | int = None) -> Stream:
+def default_stream(device: Device = None) -> Stream:
     return Stream(device)
 
 

@@ -44,7 +44,7 @@ def _to_array(t: Tensor) -> Array:
     return wrap(b) if type(b) is _nd or type(b) in _DEV else b
 
 
-def _from_array(a: float) -> Tensor:
+def _from_array(a: typing.Any) -> Tensor:
     """A Tensor over an `fgrad.Array`'s buffer (no copy) or holding a tracer."""
     if type(a) is ArrayImpl:
         return _wrap(a._buf)

@@ -409,7 +409,7 @@ def _program(ck, fn, avals, diff, multi):
     return p
 
 
-def get_program(key: Tensor, fn: Callable[..., Any], avals: Any, diff: Any, multi: bool) -> Any:
+def get_program(key: Any, fn: Callable[..., Any], avals: Any, diff: Any, multi: bool) -> Any:
     """The cached backward program of ``fn`` at this signature (or `_DYNAMIC`)."""
     ck = (key, avals, diff)
     p = _PROGS.get(ck)
@@ -591,8 +591,8 @@ _RESULT_SAVERS = frozenset((
 ))
 
 
-def record(name: str, key: Tensor, fn: Callable[..., Any], args: Any, outs: Any, edges: Any = None,
-           multi: bool = False, node_base: Any = None) -> None:
+def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, edges: Any = None,
+           multi: bool = False, node_base: Any = None) -> Any:
     """Record an operation whose outputs ``outs`` (Tensors, already computed) are
     ``fn(*args)``.  ``args`` are Tensors or constant NumPy arrays; ``edges`` are the
     positions listed in ``next_functions`` (default: the Tensor arguments).  Returns the

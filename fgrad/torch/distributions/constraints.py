@@ -59,7 +59,7 @@ class Constraint:
     is_discrete = False
     event_dim = 0
 
-    def check(self, value: Tensor) -> Tensor:
+    def check(self, value: Tensor | float) -> Tensor:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -136,7 +136,7 @@ class _IndependentConstraint(Constraint):
     def event_dim(self) -> int:
         return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
 
-    def check(self, value: Tensor) -> Tensor:
+    def check(self, value: Tensor | float) -> Tensor:
         result = self.base_constraint.check(value)
         if result.dim() < self.reinterpreted_batch_ndims:
             expected = self.base_constraint.event_dim + self.reinterpreted_batch_ndims
@@ -168,12 +168,12 @@ class _OneHot(Constraint):
 class _IntegerInterval(Constraint):
     is_discrete = True
 
-    def __init__(self, lower_bound: float, upper_bound: float) -> None:
+    def __init__(self, lower_bound: float | Tensor, upper_bound: float | Tensor) -> None:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value: Tensor) -> Tensor:
+    def check(self, value: Tensor | float) -> Tensor:
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
@@ -202,11 +202,11 @@ class _Real(Constraint):
 
 
 class _GreaterThan(Constraint):
-    def __init__(self, lower_bound: float) -> None:
+    def __init__(self, lower_bound: float | Tensor) -> None:
         self.lower_bound = lower_bound
         super().__init__()
 
-    def check(self, value: Tensor) -> Tensor:
+    def check(self, value: Tensor | float) -> Tensor:
         return self.lower_bound < value
 
     def __repr__(self) -> str:
@@ -214,16 +214,16 @@ class _GreaterThan(Constraint):
 
 
 class _GreaterThanEq(_GreaterThan):
-    def check(self, value: Tensor) -> Tensor:
+    def check(self, value: Tensor | float) -> Tensor:
         return self.lower_bound <= value
 
 
 class _LessThan(Constraint):
-    def __init__(self, upper_bound: float) -> None:
+    def __init__(self, upper_bound: float | Tensor) -> None:
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value: Tensor) -> Tensor:
+    def check(self, value: Tensor | float) -> Tensor:
         return value < self.upper_bound
 
     def __repr__(self) -> str:
@@ -231,12 +231,12 @@ class _LessThan(Constraint):
 
 
 class _Interval(Constraint):
-    def __init__(self, lower_bound: float, upper_bound: float) -> None:
+    def __init__(self, lower_bound: float | Tensor, upper_bound: float | Tensor) -> None:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value: Tensor) -> Tensor:
+    def check(self, value: Tensor | float) -> Tensor:
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
@@ -246,7 +246,7 @@ class _Interval(Constraint):
 
 
 class _HalfOpenInterval(_Interval):
-    def check(self, value: Tensor) -> Tensor:
+    def check(self, value: Tensor | float) -> Tensor:
         return (self.lower_bound <= value) & (value < self.upper_bound)
 
 

@@ -94,17 +94,17 @@ class Normal(_LocScale, ExponentialFamily):
         with torch.no_grad():
             return torch.normal(self.loc.expand(shape), self.scale.expand(shape))
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op("NormalLogProbBackward", _norm.logpdf, *broadcast_all(value, self.loc, self.scale))
 
-    def cdf(self, value: Tensor) -> Tensor:
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return 0.5 * (1 + torch.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
 
-    def icdf(self, value: Tensor) -> Tensor:
+    def icdf(self, value: Tensor | float) -> Tensor:
         return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)
 
     def entropy(self) -> Tensor:
@@ -136,19 +136,19 @@ class Laplace(_LocScale):
         u = self.loc.new_empty(shape).uniform_(finfo.eps - 1, 1)
         return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op(
             "LaplaceLogProbBackward", _laplace.logpdf, *broadcast_all(value, self.loc, self.scale)
         )
 
-    def cdf(self, value: Tensor) -> Tensor:
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return 0.5 - 0.5 * (value - self.loc).sign() * torch.expm1(-(value - self.loc).abs() / self.scale)
 
-    def icdf(self, value: Tensor) -> Tensor:
+    def icdf(self, value: Tensor | float) -> Tensor:
         term = value - 0.5
         return self.loc - self.scale * term.sign() * torch.log1p(-2 * term.abs())
 
@@ -180,17 +180,17 @@ class Cauchy(_LocScale):
         eps = self.loc.new_empty(shape).cauchy_()
         return self.loc + eps * self.scale
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op("CauchyLogProbBackward", _cauchy.logpdf, *broadcast_all(value, self.loc, self.scale))
 
-    def cdf(self, value: Tensor) -> Tensor:
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return torch.atan((value - self.loc) / self.scale) / math.pi + 0.5
 
-    def icdf(self, value: Tensor) -> Tensor:
+    def icdf(self, value: Tensor | float) -> Tensor:
         return torch.tan(math.pi * (value - 0.5)) * self.scale + self.loc
 
     def entropy(self) -> Tensor:
@@ -255,20 +255,20 @@ class Uniform(Distribution):
         rand = torch.rand(shape, dtype=self.low.dtype, device=self.low.device)
         return self.low + rand * (self.high - self.low)
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         lb = self.low.le(value).type_as(self.low)
         ub = self.high.gt(value).type_as(self.low)
         return torch.log(lb.mul(ub)) - torch.log(self.high - self.low)
 
-    def cdf(self, value: Tensor) -> Tensor:
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         result = (value - self.low) / (self.high - self.low)
         return result.clamp(min=0, max=1)
 
-    def icdf(self, value: Tensor) -> Tensor:
+    def icdf(self, value: Tensor | float) -> Tensor:
         return value * (self.high - self.low) + self.low
 
     def entropy(self) -> Tensor:
@@ -323,7 +323,7 @@ class Exponential(ExponentialFamily):
         shape = self._extended_shape(sample_shape)
         return self.rate.new_empty(shape).exponential_() / self.rate
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         value, rate = broadcast_all(value, self.rate)
@@ -331,12 +331,12 @@ class Exponential(ExponentialFamily):
             "ExponentialLogProbBackward", _expon.logpdf, value, torch.zeros_like(rate), rate.reciprocal()
         )
 
-    def cdf(self, value: Tensor) -> Tensor:
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return 1 - torch.exp(-self.rate * value)
 
-    def icdf(self, value: Tensor) -> Tensor:
+    def icdf(self, value: Tensor | float) -> Tensor:
         return -torch.log1p(-value) / self.rate
 
     def entropy(self) -> Tensor:

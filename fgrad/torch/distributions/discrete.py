@@ -109,7 +109,7 @@ class Bernoulli(ExponentialFamily):
         with torch.no_grad():
             return torch.bernoulli(self.probs.expand(shape))
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
@@ -139,7 +139,7 @@ class Categorical(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
     has_enumerate_support = True
 
-    def __init__(self, probs: Tensor | None = None, logits: Tensor | None = None,
+    def __init__(self, probs: Tensor | float | None = None, logits: Tensor | float | None = None,
                  validate_args: bool | None = None) -> None:
         _one_of(probs, logits)
         if probs is not None:
@@ -206,7 +206,7 @@ class Categorical(Distribution):
             samples_2d = torch.multinomial(probs_2d, max(math.prod(sample_shape), 1), True).T
         return samples_2d[: math.prod(sample_shape)].reshape(self._extended_shape(sample_shape))
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         value = value.long().unsqueeze(-1)
@@ -242,7 +242,7 @@ class OneHotCategorical(Distribution):
     support = constraints.one_hot
     has_enumerate_support = True
 
-    def __init__(self, probs: Tensor | None = None, logits: Tensor | None = None,
+    def __init__(self, probs: Tensor | float | None = None, logits: Tensor | float | None = None,
                  validate_args: bool | None = None) -> None:
         self._categorical = Categorical(probs, logits)
         batch_shape = self._categorical.batch_shape
@@ -293,7 +293,7 @@ class OneHotCategorical(Distribution):
         indices = self._categorical.sample(sample_shape)
         return F.one_hot(indices, num_events).to(probs)
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         indices = value.max(-1)[1]
@@ -353,7 +353,7 @@ class Poisson(ExponentialFamily):
         with torch.no_grad():
             return torch.poisson(self.rate.expand(shape))
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         rate, value = broadcast_all(self.rate, value)
@@ -378,8 +378,8 @@ class Binomial(Distribution):
     }
     has_enumerate_support = True
 
-    def __init__(self, total_count: Tensor | int = 1, probs: Tensor | None = None,
-                 logits: Tensor | None = None, validate_args: bool | None = None) -> None:
+    def __init__(self, total_count: Tensor | int = 1, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None, validate_args: bool | None = None) -> None:
         _one_of(probs, logits)
         if probs is not None:
             self.total_count, self.probs = broadcast_all(total_count, probs)
@@ -433,7 +433,7 @@ class Binomial(Distribution):
         with torch.no_grad():
             return torch.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         value, total_count, probs = broadcast_all(value, self.total_count, self.probs)

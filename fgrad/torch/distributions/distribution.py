@@ -126,7 +126,7 @@ def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
     return torch.sigmoid(logits) if is_binary else torch.softmax(logits, dim=-1)
 
 
-def sum_rightmost(value: Tensor, dim: int) -> Tensor:
+def sum_rightmost(value: Tensor | float, dim: int) -> Tensor:
     """Sum over the ``dim`` rightmost dimensions.
 
     Example::
@@ -274,13 +274,13 @@ class Distribution:
         warnings.warn("sample_n will be deprecated. Use .sample((n,)) instead", UserWarning, stacklevel=2)
         return self.sample(torch.Size((n,)))
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         raise NotImplementedError
 
-    def cdf(self, value: Tensor) -> Tensor:
+    def cdf(self, value: Tensor | float) -> Tensor:
         raise NotImplementedError
 
-    def icdf(self, value: Tensor) -> Tensor:
+    def icdf(self, value: Tensor | float) -> Tensor:
         raise NotImplementedError
 
     def enumerate_support(self, expand: bool = True) -> Tensor:

@@ -91,7 +91,8 @@ class Gamma(ExponentialFamily):
     support = constraints.nonnegative
     has_rsample = True
 
-    def __init__(self, concentration: Tensor, rate: Tensor, validate_args: bool | None = None) -> None:
+    def __init__(self, concentration: Tensor | float, rate: Tensor | float,
+                 validate_args: bool | None = None) -> None:
         self.concentration, self.rate = broadcast_all(concentration, rate)
         scalar = isinstance(concentration, numbers.Number) and isinstance(rate, numbers.Number)
         super().__init__(torch.Size() if scalar else self.concentration.size(), validate_args=validate_args)
@@ -122,7 +123,7 @@ class Gamma(ExponentialFamily):
         value = standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
         return value.clamp(min=torch.finfo(value.dtype).tiny)
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         value = torch.as_tensor(value, dtype=self.rate.dtype, device=self.rate.device)
         if self._validate_args:
             self._validate_sample(value)
@@ -138,7 +139,7 @@ class Gamma(ExponentialFamily):
             + (1.0 - self.concentration) * torch.digamma(self.concentration)
         )
 
-    def cdf(self, value: Tensor) -> Tensor:
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return torch.special.gammainc(self.concentration, self.rate * value)
@@ -197,7 +198,7 @@ class Dirichlet(ExponentialFamily):
     support = constraints.simplex
     has_rsample = True
 
-    def __init__(self, concentration: Tensor, validate_args: bool | None = None) -> None:
+    def __init__(self, concentration: Tensor | float, validate_args: bool | None = None) -> None:
         if concentration.dim() < 1:
             raise ValueError("`concentration` parameter must be at least one-dimensional.")
         self.concentration = concentration
@@ -216,7 +217,7 @@ class Dirichlet(ExponentialFamily):
         shape = self._extended_shape(sample_shape)
         return sample_dirichlet(self.concentration.expand(shape))
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         shape = torch.broadcast_shapes(value.shape, self.concentration.shape)
@@ -314,7 +315,7 @@ class Beta(ExponentialFamily):
     def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         return self._dirichlet.rsample(sample_shape).select(-1, 0)
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op(
@@ -382,7 +383,7 @@ class StudentT(Distribution):
         y = x * torch.rsqrt(z / self.df)
         return self.loc + self.scale * y
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op(

@@ -46,7 +46,8 @@ class NegativeBinomial(Distribution):
     }
     support = constraints.nonnegative_integer
 
-    def __init__(self, total_count: Tensor | float, probs: Tensor | None = None, logits: Tensor | None = None,
+    def __init__(self, total_count: Tensor | float, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None,
                  validate_args: bool | None = None) -> None:
         if (probs is None) == (logits is None):
             raise ValueError("Either `probs` or `logits` must be specified, but not both.")
@@ -106,7 +107,7 @@ class NegativeBinomial(Distribution):
         with torch.no_grad():
             return torch.poisson(self._gamma.sample(sample_shape))
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         unnormalized = self.total_count * F.logsigmoid(-self.logits) + value * F.logsigmoid(self.logits)
@@ -176,7 +177,7 @@ class FisherSnedecor(Distribution):
         tiny = torch.finfo(x2.dtype).tiny
         return (x1 / x2.clamp(min=tiny)).clamp(min=tiny)
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         half1, half2 = self.df1 * 0.5, self.df2 * 0.5

@@ -94,7 +94,7 @@ class Independent(Distribution):
     def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         return self.base_dist.rsample(sample_shape)
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         return sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
 
     def entropy(self) -> Tensor:

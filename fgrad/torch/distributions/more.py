@@ -104,7 +104,7 @@ class Geometric(Distribution):
             u = self.probs.new_empty(shape).uniform_(tiny, 1)
             return (u.log() / (-self.probs).log1p()).floor()
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         value, probs = broadcast_all(value, self.probs)
@@ -129,7 +129,8 @@ class Multinomial(Distribution):
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real}
 
-    def __init__(self, total_count: int = 1, probs: Tensor | None = None, logits: Tensor | None = None,
+    def __init__(self, total_count: int | Tensor = 1, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None,
                  validate_args: bool | None = None) -> None:
         if not isinstance(total_count, int):
             raise NotImplementedError("inhomogeneous total_count is not supported")
@@ -181,7 +182,7 @@ class Multinomial(Distribution):
         counts.scatter_add_(-1, draws, torch.ones_like(draws))
         return counts.type_as(self.probs)
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
@@ -231,7 +232,7 @@ class Gumbel(TransformedDistribution):
         new.scale = self.scale.expand(batch_shape)
         return super().expand(batch_shape, _instance=new)
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         y = (self.loc - value) / self.scale
@@ -354,13 +355,13 @@ class HalfNormal(Distribution):
         with torch.no_grad():
             return self.base_dist.sample(sample_shape).abs()
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         lp = self.base_dist.log_prob(value) + math.log(2)
         return torch.where(value >= 0, lp, torch.full_like(lp, -math.inf))
 
-    def cdf(self, value: Tensor) -> Tensor:
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return 2 * self.base_dist.cdf(value) - 1

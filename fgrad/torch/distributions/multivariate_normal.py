@@ -188,7 +188,7 @@ class MultivariateNormal(Distribution):
         eps = torch.randn(shape, dtype=self.loc.dtype, device=self.loc.device)
         return self.loc + torch.matmul(self._unbroadcasted_scale_tril, eps.unsqueeze(-1)).squeeze(-1)
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         diff = value - self.loc

@@ -95,7 +95,7 @@ class TransformedDistribution(Distribution):
             x = transform(x)
         return x
 
-    def log_prob(self, value: Tensor) -> Tensor:
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         event_dim = len(self.event_shape)
@@ -120,14 +120,14 @@ class TransformedDistribution(Distribution):
             return value
         return sign * (value - 0.5) + 0.5
 
-    def cdf(self, value: Tensor) -> Tensor:
+    def cdf(self, value: Tensor | float) -> Tensor:
         for transform in self.transforms[::-1]:
             value = transform.inv(value)
         if self._validate_args:
             self.base_dist._validate_sample(value)
         return self._monotonize_cdf(self.base_dist.cdf(value))
 
-    def icdf(self, value: Tensor) -> Tensor:
+    def icdf(self, value: Tensor | float) -> Tensor:
         value = self._monotonize_cdf(value)
         value = self.base_dist.icdf(value)
         for transform in self.transforms:

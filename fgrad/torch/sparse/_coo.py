@@ -131,7 +131,7 @@ class SparseTensor(Tensor):
     def shape(self) -> Size:
         return Size(self._sp_shape)
 
-    def size(self, dim: int = None) -> Any:
+    def size(self, dim: int | None = None) -> Any:
         if dim is None:
             return Size(self._sp_shape)
         n = len(self._sp_shape)
@@ -217,7 +217,7 @@ class SparseTensor(Tensor):
         self.__dict__["_sp_coal"] = bool(coalesced)
         return self
 
-    def stride(self, dim: int = None) -> Any:
+    def stride(self, dim: int | None = None) -> Any:
         raise RuntimeError("Cannot access strides of a sparse tensor (layout torch.sparse_coo)")
 
     def is_contiguous(self, memory_format: memory_format = None) -> bool:

@@ -23,7 +23,7 @@ from .._ops_creation import tensor as _tensor, zeros as _zeros
 from .._ops_shape import index_add as _index_add, index_put as _index_put, index_select as _index_select
 from .._tensor import Tensor
 from ._coo import SparseTensor
-from fgrad.torch.types import DType
+from fgrad.torch.types import Dims, DType
 from typing import Any
 
 __all__ = ["addmm", "log_softmax", "mm", "softmax", "sparse_add", "sum"]
@@ -393,7 +393,7 @@ def _rsub(self: SparseTensor, other):
     return NotImplemented
 
 
-def _sum_method(self: SparseTensor, dim: int = None, keepdim: bool = False,
+def _sum_method(self: SparseTensor, dim: Dims = None, keepdim: bool = False,
                 dtype: DType | None = None) -> Any:
     if keepdim:
         raise RuntimeError("sum: keepdim=True is not supported for sparse tensors")

@@ -24,7 +24,6 @@ import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
 from fgrad.torch.types import Device, DType, IntOrInts, Tensor
-from typing import Literal
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
@@ -44,11 +43,10 @@ class _ConvNd(Module):
                      "in_channels",
                      "out_channels", "kernel_size"]
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int],
-                 stride: int | tuple[int], padding: str | int | tuple[int], dilation: int | tuple[int],
-                 transposed: bool,
-                 output_padding: IntOrInts, groups: int, bias: bool, padding_mode: Literal['zeros', 'reflect',
-                 'replicate', 'circular'], device: Device = None, dtype: DType | None = None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts, padding: str | IntOrInts, dilation: IntOrInts, transposed: bool,
+                 output_padding: IntOrInts, groups: int, bias: bool, padding_mode: str, device: Device = None,
+                 dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         if groups <= 0:
@@ -139,9 +137,9 @@ class _ConvNd(Module):
 class Conv1d(_ConvNd):
     """1-D convolution over (N, C_in, L)."""
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int],
-                 stride: int | tuple[int] = 1, padding: str | int | tuple[int] = 0,
-                 dilation: int | tuple[int] = 1,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts = 1, padding: str | IntOrInts = 0,
+                 dilation: IntOrInts = 1,
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Device = None,
                  dtype: DType | None = None) -> None:
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, 1), _ntuple(stride, 1),
@@ -155,9 +153,9 @@ class Conv1d(_ConvNd):
 class Conv2d(_ConvNd):
     """2-D convolution over (N, C_in, H, W)."""
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, int],
-                 stride: int | tuple[int, int] = 1, padding: str | int | tuple[int, int] = 0,
-                 dilation: int | tuple[int, int] = 1,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts = 1, padding: str | IntOrInts = 0,
+                 dilation: IntOrInts = 1,
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Device = None,
                  dtype: DType | None = None) -> None:
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, 2), _ntuple(stride, 2),
@@ -171,9 +169,9 @@ class Conv2d(_ConvNd):
 class Conv3d(_ConvNd):
     """3-D convolution over (N, C_in, D, H, W)."""
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, int, int],
-                 stride: int | tuple[int, int, int] = 1, padding: str | int | tuple[int, int, int] = 0,
-                 dilation: int | tuple[int, int, int] = 1,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts = 1, padding: str | IntOrInts = 0,
+                 dilation: IntOrInts = 1,
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Device = None,
                  dtype: DType | None = None) -> None:
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, 3), _ntuple(stride, 3),
@@ -188,11 +186,11 @@ class _ConvTransposeNd(_ConvNd):
     _nd = 0
     _fn_name = ""
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int],
-                 stride: int | tuple[int] = 1, padding: int | tuple[int] = 0,
-                 output_padding: int | tuple[int] = 0,
-                 groups: int = 1, bias: bool = True, dilation: int | tuple[int] = 1,
-                 padding_mode: Literal['zeros', 'reflect', 'replicate', 'circular'] = "zeros",
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts = 1, padding: IntOrInts = 0,
+                 output_padding: IntOrInts = 0,
+                 groups: int = 1, bias: bool = True, dilation: IntOrInts = 1,
+                 padding_mode: str = "zeros",
                  device: Device = None, dtype: DType | None = None) -> None:
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {self.__class__.__name__}')

@@ -34,7 +34,7 @@ class _PadNd(Module):
     _n = 1
     _mode = "constant"
 
-    def __init__(self, padding: int | tuple[int, int], value: float = 0.0) -> None:
+    def __init__(self, padding: IntOrInts, value: float = 0.0) -> None:
         super().__init__()
         self.padding = _padding(padding, self._n)
         if self._mode == "constant":

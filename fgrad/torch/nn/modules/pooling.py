@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
 from .module import Module
-from fgrad.torch.types import Tensor
+from fgrad.torch.types import IntOrInts, Tensor
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
@@ -60,8 +60,8 @@ class MaxPool3d(_MaxPoolNd):
 
 
 class AvgPool1d(Module):
-    def __init__(self, kernel_size: int | tuple[int], stride: int | tuple[int] = None,
-                 padding: int | tuple[int] = 0, ceil_mode: bool = False,
+    def __init__(self, kernel_size: IntOrInts, stride: IntOrInts = None,
+                 padding: IntOrInts = 0, ceil_mode: bool = False,
                  count_include_pad: bool = True) -> None:
         super().__init__()
         self.kernel_size = (kernel_size,) if not isinstance(kernel_size, tuple) else kernel_size
@@ -84,8 +84,8 @@ class AvgPool2d(Module):
 
     __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
 
-    def __init__(self, kernel_size: int | tuple[int, int], stride: int | tuple[int, int] | None = None,
-                 padding: int | tuple[int, int] = 0, ceil_mode: bool = False,
+    def __init__(self, kernel_size: IntOrInts, stride: IntOrInts | None = None,
+                 padding: IntOrInts = 0, ceil_mode: bool = False,
                  count_include_pad: bool = True,
                  divisor_override: int | None = None) -> None:
         super().__init__()

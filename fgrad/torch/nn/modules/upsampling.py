@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
 from .module import Module
-from fgrad.torch.types import Tensor
+from fgrad.torch.types import IntOrInts, Tensor
 
 __all__ = ["PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
@@ -61,7 +61,7 @@ class Upsample(Module):
 class UpsamplingNearest2d(Upsample):
     """``Upsample(mode="nearest")`` for 4-d inputs."""
 
-    def __init__(self, size: int | tuple[int, int] | None = None,
+    def __init__(self, size: IntOrInts | None = None,
                  scale_factor: float | tuple[float, float] | None = None) -> None:
         super().__init__(size, scale_factor, mode="nearest")
 
@@ -69,7 +69,7 @@ class UpsamplingNearest2d(Upsample):
 class UpsamplingBilinear2d(Upsample):
     """``Upsample(mode="bilinear", align_corners=True)`` for 4-d inputs."""
 
-    def __init__(self, size: int | tuple[int, int] | None = None,
+    def __init__(self, size: IntOrInts | None = None,
                  scale_factor: float | tuple[float, float] | None = None) -> None:
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
