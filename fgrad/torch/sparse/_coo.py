@@ -220,7 +220,7 @@ class SparseTensor(Tensor):
     def stride(self, dim: int | None = None) -> Any:
         raise RuntimeError("Cannot access strides of a sparse tensor (layout torch.sparse_coo)")
 
-    def is_contiguous(self, memory_format: memory_format = None) -> bool:
+    def is_contiguous(self, memory_format: memory_format | None = None) -> bool:
         raise RuntimeError("is_contiguous: sparse tensors do not have is_contiguous")
 
     def numpy(self, *, force: bool = False) -> Any:
@@ -308,7 +308,7 @@ class SparseTensor(Tensor):
         self._sp_val.detach_()
         return self
 
-    def clone(self, *, memory_format: memory_format = None) -> "SparseTensor":
+    def clone(self, *, memory_format: memory_format | None = None) -> "SparseTensor":
         return self._replace(self._sp_ind.copy(), self._sp_val.clone())
 
     # -- conversions -------------------------------------------------------------------------

@@ -107,7 +107,7 @@ def mm(mat1: Tensor, mat2: Tensor, reduce: str = "sum") -> Tensor:
     return mat1.mm(mat2)
 
 
-def addmm(mat: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1.0, alpha: Tensor = 1.0) -> Tensor:
+def addmm(mat: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1.0, alpha: float = 1.0) -> Tensor:
     """``beta * mat + alpha * (mat1 @ mat2)`` with a sparse ``mat1`` (or ``mat2``).
 
     Example::
@@ -137,7 +137,7 @@ def _dims(dim, n: int) -> list:
     return sorted(out)
 
 
-def sum(input: Tensor, dim: tuple[int] | None = None, dtype: int | None = None) -> Tensor:  # noqa: A001 (PyTorch's name)
+def sum(input: Tensor, dim: Dims = None, dtype: DType | None = None) -> Tensor:  # noqa: A001 (PyTorch's name)
     """The sum of a sparse tensor's entries: all of them (a dense scalar), or over ``dim``:
     a sparse tensor over the remaining sparse dimensions, or a dense one when every sparse
     dimension is summed.
@@ -296,7 +296,7 @@ def sparse_add(a: SparseTensor, b: SparseTensor, alpha=1) -> SparseTensor:
     return SparseTensor.make(ind.astype(np.int64), vals, a.shape, a.is_coalesced() and b.is_coalesced())
 
 
-def _add(self: SparseTensor, other: Tensor, *, alpha: Tensor = 1) -> Any:
+def _add(self: SparseTensor, other: Tensor, *, alpha: int | float = 1) -> Any:
     if isinstance(other, SparseTensor):
         return sparse_add(self, other, alpha)
     if isinstance(other, Tensor):
@@ -305,7 +305,7 @@ def _add(self: SparseTensor, other: Tensor, *, alpha: Tensor = 1) -> Any:
                        f"(dense + sparse), not to a {type(other).__name__}")
 
 
-def _sub(self: SparseTensor, other: Tensor, *, alpha: Tensor = 1) -> Any:
+def _sub(self: SparseTensor, other: Tensor, *, alpha: int | float = 1) -> Any:
     if isinstance(other, SparseTensor):
         return sparse_add(self, other, -alpha)
     if isinstance(other, Tensor):

@@ -144,7 +144,7 @@ class ChainDataset(IterableDataset):
 class Subset(Dataset[T_co]):
     """The samples of ``dataset`` at ``indices``."""
 
-    def __init__(self, dataset: Dataset[T_co], indices: Sequence[int]) -> None:
+    def __init__(self, dataset: Dataset[T_co] | Sequence[Any], indices: Sequence[int]) -> None:
         self.dataset = dataset
         self.indices = indices
 
