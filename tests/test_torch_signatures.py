@@ -19,6 +19,7 @@ Live only where PyTorch is installed; `ALLOWED` lists the differences kept, each
 from __future__ import annotations
 
 import enum
+import functools
 import importlib
 import inspect
 import math
@@ -131,6 +132,7 @@ def differences(ours: inspect.Signature, theirs: inspect.Signature, method: bool
     return out
 
 
+@functools.cache
 def _pairs():
     """``(qualified name, fgrad's callable, PyTorch's, is a method)`` for each public callable
     of `fgrad.torch` that PyTorch has at the same path."""

@@ -9,7 +9,7 @@ of ``fgrad.torch`` and ``fgrad.numpy``. `rendered` says what the blocks of the p
 names of both faces that none renders, by the object (a name documented under another path,
 ``fgrad.torch.nn.modules.linear.Linear`` as ``fgrad.torch.nn.Linear``, counts).
 
-``python tools/make_api_index.py`` writes ``docs/api/index.md``: every missing name with its
+``python tools/make_api_index.py`` writes ``docs/api/names.md``: every missing name with its
 signature and the first line of its docstring, module by module (``tests/test_api_docs.py``
 fails while a public name is in neither).
 """
@@ -26,7 +26,7 @@ import warnings
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 API = ROOT / "docs" / "api"
-INDEX = API / "index.md"
+INDEX = API / "names.md"
 
 # the packages whose public modules are walked (the functional face and the PyTorch face)
 PACKAGES = ("fgrad.numpy", "fgrad.lax", "fgrad.scipy", "fgrad.nn", "fgrad.random", "fgrad.torch")

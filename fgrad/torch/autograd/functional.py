@@ -6,8 +6,8 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ._grad import grad
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable as _Callable
+from typing import Any as _Any
 
 
 def _tup(x):
@@ -21,8 +21,8 @@ def _prep(inputs, create_graph):
     )
 
 
-def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: Any = False,
-        strict: Any = False) -> Any:
+def vjp(func: _Callable[..., _Any], inputs: _Any, v: _Any = None, create_graph: _Any = False,
+        strict: _Any = False) -> _Any:
 
 
     single = isinstance(inputs, Tensor)
@@ -39,8 +39,8 @@ def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: Any 
     return res, (g[0] if single else g)
 
 
-def jacobian(func: Callable[..., Any], inputs: Any, create_graph: Any = False, strict: Any = False,
-             vectorize: Any = False, strategy: Any = "reverse-mode") -> Any:
+def jacobian(func: _Callable[..., _Any], inputs: _Any, create_graph: _Any = False, strict: _Any = False,
+             vectorize: _Any = False, strategy: _Any = "reverse-mode") -> _Any:
 
 
     single_in = isinstance(inputs, Tensor)
@@ -76,9 +76,9 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: Any = False, s
 
 
 def hessian(
-    func: Callable[..., Any], inputs: Any, create_graph: Any = False, strict: Any = False,
-            vectorize: Any = False, outer_jacobian_strategy: Any = "reverse-mode"
-) -> Any:
+    func: _Callable[..., _Any], inputs: _Any, create_graph: _Any = False, strict: _Any = False,
+            vectorize: _Any = False, outer_jacobian_strategy: _Any = "reverse-mode"
+) -> _Any:
 
 
     single = isinstance(inputs, Tensor)
@@ -91,8 +91,8 @@ def hessian(
     return jacobian(jac_fn, inputs, create_graph=create_graph)
 
 
-def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: Any = False,
-        strict: Any = False) -> Any:
+def jvp(func: _Callable[..., _Any], inputs: _Any, v: _Any = None, create_graph: _Any = False,
+        strict: _Any = False) -> _Any:
 
 
     single = isinstance(inputs, Tensor)
@@ -108,8 +108,8 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: Any 
     return res, (r[0] if isinstance(out, Tensor) else r)
 
 
-def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: Any = False,
-        strict: Any = False) -> Any:
+def hvp(func: _Callable[..., _Any], inputs: _Any, v: _Any = None, create_graph: _Any = False,
+        strict: _Any = False) -> _Any:
 
 
     single = isinstance(inputs, Tensor)

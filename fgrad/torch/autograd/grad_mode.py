@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable as _Callable
+from typing import Any as _Any
 
 
 class _GradState(threading.local):
@@ -34,7 +34,7 @@ def is_inference_mode_enabled() -> bool:
 class _DecoratorContextManager:
     """Base for grad-mode context managers that can also decorate functions."""
 
-    def __call__(self, func: Callable[..., Any]) -> Any:
+    def __call__(self, func: _Callable[..., _Any]) -> _Any:
         if inspect.isclass(func):
             raise TypeError(f"{type(self).__name__} can only decorate functions, not classes")
         if inspect.isgeneratorfunction(func):
@@ -72,7 +72,7 @@ class _DecoratorContextManager:
 
         return wrapper
 
-    def clone(self) -> Any:
+    def clone(self) -> _Any:
         return type(self)()
 
 
@@ -123,7 +123,7 @@ class set_grad_enabled(_DecoratorContextManager):
         self.mode = bool(mode)
         STATE.enabled = self.mode
 
-    def __call__(self, func: Callable[..., Any]) -> Any:
+    def __call__(self, func: _Callable[..., _Any]) -> _Any:
         STATE.enabled = self.prev
         return super().__call__(func)
 
@@ -133,7 +133,7 @@ class set_grad_enabled(_DecoratorContextManager):
     def __exit__(self, *exc) -> None:
         STATE.enabled = self.prev
 
-    def clone(self) -> Any:
+    def clone(self) -> _Any:
         return set_grad_enabled(self.mode)
 
 
@@ -160,7 +160,7 @@ class inference_mode(_DecoratorContextManager):
     def __exit__(self, *exc) -> None:
         STATE.enabled, STATE.inference = self.prev
 
-    def clone(self) -> Any:
+    def clone(self) -> _Any:
         return type(self)(self.mode)
 
 
@@ -174,5 +174,5 @@ class set_multithreading_enabled(_DecoratorContextManager):
     def __exit__(self, *exc) -> None:
         pass
 
-    def clone(self) -> Any:
+    def clone(self) -> _Any:
         return type(self)(self.mode)

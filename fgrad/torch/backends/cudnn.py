@@ -1,5 +1,5 @@
 """``torch.backends.cudnn``: flags only (fgrad.torch does not use cuDNN); PyTorch's defaults."""
-from typing import Any
+from typing import Any as _Any
 
 enabled: bool = True
 benchmark: bool = False
@@ -21,9 +21,9 @@ def version() -> None:
 class flags:
     """``with torch.backends.cudnn.flags(enabled=False, ...):`` sets the flags for the block."""
 
-    def __init__(self, enabled: bool = False, benchmark: Any = False, benchmark_limit: Any = 10,
-                 deterministic: Any = False,
-                 allow_tf32: Any = True) -> None:
+    def __init__(self, enabled: bool = False, benchmark: _Any = False, benchmark_limit: _Any = 10,
+                 deterministic: _Any = False,
+                 allow_tf32: _Any = True) -> None:
         self.new = dict(enabled=enabled, benchmark=benchmark, benchmark_limit=benchmark_limit,
                         deterministic=deterministic, allow_tf32=allow_tf32)
         self.old: dict = {}
