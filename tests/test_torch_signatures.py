@@ -23,7 +23,7 @@ import functools
 import importlib
 import inspect
 import math
-import pkgutil
+import pathlib
 import sys
 import warnings
 
@@ -54,19 +54,6 @@ ALLOWED = {
     "fgrad.torch.utils.checkpoint.checkpoint": "context_fn=None means PyTorch's noop_context_fn",
     "fgrad.torch.utils.data.random_split": "generator=None means the default generator, PyTorch's default",
 }
-
-
-def _walk(package: str) -> list[str]:
-    names = [package]
-    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
-        if any(part.startswith("_") for part in info.name.split(".")):
-            continue
-        try:
-            importlib.import_module(info.name)
-        except Exception:  # noqa: BLE001 - an optional extra (mpi4py, ...) that is not installed
-            continue
-        names.append(info.name)
-    return names
 
 
 def _signature(fn):
@@ -137,7 +124,10 @@ def _pairs():
     """``(qualified name, fgrad's callable, PyTorch's, is a method)`` for each public callable
     of `fgrad.torch` that PyTorch has at the same path."""
     seen, out = set(), []
-    for module_name in _walk("fgrad.torch"):
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+    from make_api_index import walk
+
+    for module_name in walk("fgrad.torch"):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

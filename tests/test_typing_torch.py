@@ -151,22 +151,22 @@ def test_module_optimizer_function_data_methods_are_annotated():
     assert not bad, f"{len(bad)} methods not (fully) annotated:\n" + "\n".join(bad)
 
 
-def _public_modules(package: str = "fgrad.torch") -> list[str]:
-    """``package`` and every submodule without a leading underscore in its path (those whose
-    optional extra is not installed aside)."""
-    import importlib
-    import pkgutil
+def _public_objects():
+    """``(module name, module, name, object)`` for each public name of each public module of
+    `fgrad.torch` (``__all__``, else the names without an underscore) that fgrad.torch defines."""
+    import pathlib
+    import sys
 
-    names = [package]
-    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
-        if any(part.startswith("_") for part in info.name.split(".")):
-            continue
-        try:
-            importlib.import_module(info.name)
-        except ImportError:
-            continue
-        names.append(info.name)
-    return names
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+    from make_api_index import walk
+
+    for module_name in walk("fgrad.torch"):
+        module = sys.modules[module_name]
+        names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+        for name in names:
+            obj = getattr(module, name, None)
+            if obj is not None and str(getattr(obj, "__module__", "")).startswith("fgrad.torch"):
+                yield module_name, module, name, obj
 
 
 def _every_public_callable() -> list[tuple[str, object, bool]]:
@@ -174,32 +174,24 @@ def _every_public_callable() -> list[tuple[str, object, bool]]:
     module of `fgrad.torch` (``__all__``, else the names without an underscore) and every
     public method, property, ``__init__`` and ``__call__`` of its public classes, the ones
     inherited from fgrad's own base classes included (``Normal.log_prob`` is `_LocScale`'s)."""
-    import sys
-
     rows, seen = [], set()
-    for module_name in _public_modules():
-        module = sys.modules[module_name]
-        names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
-        for name in names:
-            obj = getattr(module, name, None)
-            if obj is None or not str(getattr(obj, "__module__", "")).startswith("fgrad.torch"):
-                continue
-            if inspect.isclass(obj):
-                for klass in obj.__mro__:
-                    if not klass.__module__.startswith("fgrad.torch"):
+    for module_name, _, name, obj in _public_objects():
+        if inspect.isclass(obj):
+            for klass in obj.__mro__:
+                if not klass.__module__.startswith("fgrad.torch"):
+                    continue
+                for attr, value in vars(klass).items():
+                    if attr.startswith("_") and attr not in ("__init__", "__call__"):
                         continue
-                    for attr, value in vars(klass).items():
-                        if attr.startswith("_") and attr not in ("__init__", "__call__"):
-                            continue
-                        value = value.fget if isinstance(value, property) else value
-                        value = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
-                        if (inspect.isfunction(value) and value.__module__.startswith("fgrad")
-                                and id(value) not in seen):
-                            seen.add(id(value))
-                            rows.append((f"{module_name}.{name}.{attr}", value, True))
-            elif inspect.isfunction(obj) and id(obj) not in seen:
-                seen.add(id(obj))
-                rows.append((f"{module_name}.{name}", obj, False))
+                    value = value.fget if isinstance(value, property) else value
+                    value = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+                    if (inspect.isfunction(value) and value.__module__.startswith("fgrad")
+                            and id(value) not in seen):
+                        seen.add(id(value))
+                        rows.append((f"{module_name}.{name}.{attr}", value, True))
+        elif inspect.isfunction(obj) and id(obj) not in seen:
+            seen.add(id(obj))
+            rows.append((f"{module_name}.{name}", obj, False))
     return rows
 
 
@@ -264,38 +256,31 @@ def _wrappers():
 def _every_module_wrappers(done: set[int]) -> list:
     """`_wrappers` for the rest of `_every_public_callable`: the functions of every public module
     and the methods and properties of their classes (each patched where it is defined)."""
-    import sys
-
     out = []
-    for module_name in _public_modules():
-        module = sys.modules[module_name]
-        names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
-        for name in names:
-            obj = getattr(module, name, None)
-            if obj is None or not str(getattr(obj, "__module__", "")).startswith("fgrad.torch"):
+    for module_name, module, name, obj in _public_objects():
+        if inspect.isfunction(obj) and id(obj) not in done and obj.__annotations__:
+            done.add(id(obj))
+            out.append((module, name, _checked(obj, f"{module_name}.{name}")))
+        if not inspect.isclass(obj):
+            continue
+        for klass in obj.__mro__:
+            if (not klass.__module__.startswith("fgrad.torch") or klass is torch.Tensor
+                    or id(klass) in done):
                 continue
-            if inspect.isfunction(obj) and id(obj) not in done and obj.__annotations__:
-                done.add(id(obj))
-                out.append((module, name, _checked(obj, f"{module_name}.{name}")))
-            if not inspect.isclass(obj):
-                continue
-            for klass in obj.__mro__:
-                if not klass.__module__.startswith("fgrad.torch") or klass is torch.Tensor or id(klass) in done:
+            done.add(id(klass))
+            for attr, value in list(vars(klass).items()):
+                if attr.startswith("_") and attr not in ("__init__", "__call__"):
                     continue
-                done.add(id(klass))
-                for attr, value in list(vars(klass).items()):
-                    if attr.startswith("_") and attr not in ("__init__", "__call__"):
-                        continue
-                    if isinstance(value, property) and value.fget is not None and value.fget.__annotations__:
-                        checked = _checked(value.fget, f"{klass.__qualname__}.{attr}")
-                        out.append((klass, attr, property(checked, value.fset, value.fdel, value.__doc__)))
-                        continue
-                    kind = type(value) if isinstance(value, (staticmethod, classmethod)) else None
-                    fn = value.__func__ if kind else value
-                    if (inspect.isfunction(fn) and fn.__module__.startswith("fgrad") and fn.__annotations__
-                            and id(fn) not in done):
-                        checked = _checked(fn, f"{klass.__qualname__}.{attr}")
-                        out.append((klass, attr, kind(checked) if kind else checked))
+                if isinstance(value, property) and value.fget is not None and value.fget.__annotations__:
+                    checked = _checked(value.fget, f"{klass.__qualname__}.{attr}")
+                    out.append((klass, attr, property(checked, value.fset, value.fdel, value.__doc__)))
+                    continue
+                kind = type(value) if isinstance(value, (staticmethod, classmethod)) else None
+                fn = value.__func__ if kind else value
+                if (inspect.isfunction(fn) and fn.__module__.startswith("fgrad") and fn.__annotations__
+                        and id(fn) not in done):
+                    checked = _checked(fn, f"{klass.__qualname__}.{attr}")
+                    out.append((klass, attr, kind(checked) if kind else checked))
     return out
 
 

@@ -36,24 +36,27 @@ BLOCK = re.compile(r"^::: ([\w.]+)[ \t]*\n((?:[ \t]+\S.*\n)*)", re.M)
 MEMBERS = re.compile(r"members:\s*\[([^\]]*)\]")
 
 
-def public_modules() -> list[str]:
-    """`MODULES` and every module of `PACKAGES` without a leading underscore in its path
-    (those whose optional dependency is missing aside)."""
-    names = list(MODULES)
-    for package in PACKAGES:
-        module = importlib.import_module(package)
-        names.append(package)
-        for info in pkgutil.walk_packages(getattr(module, "__path__", []), package + "."):
-            if any(part.startswith("_") for part in info.name.split(".")):
-                continue
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    importlib.import_module(info.name)
-            except ImportError:
-                continue
-            names.append(info.name)
+def walk(package: str) -> list[str]:
+    """``package`` and its submodules without a leading underscore in their path (imported;
+    those whose optional dependency is missing aside)."""
+    module = importlib.import_module(package)
+    names = [package]
+    for info in pkgutil.walk_packages(getattr(module, "__path__", []), package + "."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                importlib.import_module(info.name)
+        except ImportError:
+            continue
+        names.append(info.name)
     return names
+
+
+def public_modules() -> list[str]:
+    """`MODULES` and every public module of `PACKAGES`."""
+    return list(MODULES) + [m for package in PACKAGES for m in walk(package)]
 
 
 def _defined_in(obj, module_name: str) -> bool:

@@ -296,8 +296,8 @@ def _split(self: Tensor, split_size: IntOrInts, dim: int = 0) -> tuple[Tensor, .
     """`torch.split` as a method (PyTorch names its size ``split_size`` here).
 
     >>> import fgrad.torch as torch
-    >>> [len(t) for t in torch.arange(5).split(split_size=2)]
-    [2, 2, 1]
+    >>> tuple(len(t) for t in torch.arange(5).split(split_size=2))
+    (2, 2, 1)
     """
     return view_ops.split(self, split_size, dim)
 
