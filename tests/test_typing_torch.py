@@ -4,7 +4,10 @@
   `fgrad.torch.linalg`, `fgrad.torch.special`, `fgrad.torch.func` and `fgrad.torch.nn.init`,
   every public method of `fgrad.torch.Tensor`, and the main methods of `nn.Module`, the
   optimizers, `autograd.Function` and `utils.data` annotate every parameter and the result,
-  and the annotations resolve (a new function without them fails here).
+  and the annotations resolve (a new function without them fails here); so does every other
+  public callable of every public module of `fgrad.torch` (nn layers, distributions, amp,
+  lr_scheduler, cuda, utils, distributed, sparse, backends, ...), methods and properties of
+  its classes included.
 - The docstring examples of those functions (the PyTorch-checked ones of ``fgrad/_docs``)
   run with every annotated function and method checked by beartype (jaxtyping shapes
   included): an annotation that one of its calls contradicts fails (a sample by default, all
