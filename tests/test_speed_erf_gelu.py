@@ -179,3 +179,107 @@ def test_erf_float32_rational_is_float64_accurate():
     rel = np.abs(a * num / den - want) / want.clip(np.finfo(np.float64).tiny)
     assert rel[a > 0].max() < 1e-11
     assert all(c > 0 for c in special._ERF32_P + special._ERF32_Q)  # no cancellation in Horner
+
+
+# ---------------------------------------------------------------------------------------------
+# erf in float32 arithmetic (the normal cdf of the shim's float32 GELU)
+
+
+def test_erf_float32_arithmetic_within_seven_ulp():
+    from fgrad.nn._activations import erf_float32_arithmetic
+
+    x = _points(np.float32)
+    got = np.asarray(erf_float32_arithmetic(x))
+    assert got.dtype == np.float32
+    # (on a device that flushes float32 subnormals: of the flushed input, flushed)
+    ref = ftz_reference(lambda v: _reference(v).astype(np.float32), [x]).astype(np.float64)
+    ulp = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
+    assert np.max(np.abs(got - ref) / ulp) <= 7
+    special_x = np.float32([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45])
+    s = np.asarray(erf_float32_arithmetic(special_x))
+    assert np.array_equal(np.signbit(s[:2]), [False, True]) and s[0] == 0 and s[1] == 0
+    assert s[2] == 1 and s[3] == -1 and np.isnan(s[4])
+    assert s[5] >= 0 and s[6] <= 0  # the subnormals keep their sign
+
+
+def test_erf_float32_arithmetic_derivatives_are_erfs():
+    import fgrad
+    from fgrad.nn._activations import erf_float32_arithmetic
+    from fgrad.test_util import check_grads
+
+    x = np.linspace(-3, 3, 13)
+    g = fgrad.vmap(fgrad.grad(erf_float32_arithmetic))(x)
+    np.testing.assert_allclose(np.asarray(g), 2 / math.sqrt(math.pi) * np.exp(-x * x), rtol=1e-14)
+    # (float64 inputs: the rational is exact to 1e-11 there)
+    check_grads(erf_float32_arithmetic, (x,), order=2, modes=("fwd", "rev"))
+
+
+def test_gelu_float32_evaluates_erf_in_float32(monkeypatch):
+    # the float32 GELU does not run lax.erf (its float64 evaluation, 2.5x slower); float64
+    # and the 16-bit floats still do
+    calls = []
+    for attr in ("impl", "ufunc"):  # (the executors call the ufunc attribute directly)
+        real = getattr(special.erf_p, attr)
+        spy = lambda *a, _r=real: calls.append(np.dtype(a[-1].dtype)) or _r(*a)  # noqa: E731
+        monkeypatch.setattr(special.erf_p, attr, spy)
+    F.gelu(torch.linspace(-3, 3, 13, dtype=torch.float32) + 0.125)  # a signature not staged before
+    F.gelu(torch.linspace(-3, 3, 13, dtype=torch.bfloat16) + 0.125)  # computed in float32
+    assert calls == []
+    F.gelu(torch.linspace(-3, 3, 13, dtype=torch.float64) + 0.125)
+    assert calls == [np.dtype(np.float64)]
+    F.gelu(torch.linspace(-3, 3, 13, dtype=torch.float16) + 0.125)  # keeps the correctly rounded erf
+    assert len(calls) > 1
+
+
+# PyTorch 2.13 (CPU, AVX512) F.gelu of these float32 inputs, and its gradient (of the sum)
+_GELU_X = [-9.0, -5.5, -3.1, -1.7, -0.9, -0.3, -1e-3, -0.0, 0.0, 1e-3, 0.25, 0.7, 1.3, 2.2, 3.7, 6.0]
+_GELU_TORCH = ['-0x0.0p+0', '-0x1.6p-23', '-0x1.8927b2p-9', '-0x1.365188p-4', '-0x1.534276p-3',
+               '-0x1.d582aep-4', '-0x1.05ef52p-11', '-0x0.0p+0', '0x0.0p+0', '0x1.065a6ap-11',
+               '0x1.3289a2p-3', '0x1.0fae24p-1', '0x1.2c95b4p+0', '0x1.15af4ep+1', '0x1.d98c8ap+1',
+               '0x1.8p+2']
+_GELU_GRAD_TORCH = ['0x0.0p+0', '-0x1.3p-21', '-0x1.2c234p-7', '-0x1.d857a8p-4', '-0x1.c5f92p-5',
+                    '0x1.1218aep-2', '0x1.ff2edcp-2', '0x1.0p-1', '0x1.0p-1', '0x1.006892p-1',
+                    '0x1.6407f8p-1', '0x1.f406c4p-1', '0x1.204022p+0', '0x1.106b86p+0', '0x1.005ffp+0',
+                    '0x1.0p+0']
+
+
+def test_gelu_float32_matches_stored_pytorch():
+    x = torch.tensor(np.float32(_GELU_X), requires_grad=True)
+    y = F.gelu(x)
+    y.sum().backward()
+    want = np.float32([float.fromhex(h) for h in _GELU_TORCH])
+    want_g = np.float32([float.fromhex(h) for h in _GELU_GRAD_TORCH])
+    # PyTorch's own kernel is a few float32 ulp from the exact GELU, so is fgrad's (where
+    # 1 + erf cancels, for x < -1, that is ~1e-7 absolute in both)
+    np.testing.assert_allclose(y.detach().numpy(), want, rtol=4e-7, atol=1.5e-7)
+    np.testing.assert_allclose(x.grad.numpy(), want_g, rtol=4e-7, atol=1.5e-7)
+    v, d1, _ = _gelu_np(np.float64(_GELU_X))
+    np.testing.assert_allclose(y.detach().numpy(), v, rtol=4e-7, atol=1.5e-7)
+    np.testing.assert_allclose(x.grad.numpy(), d1, rtol=4e-7, atol=1.5e-7)
+
+
+def test_gelu_float32_error_within_pytorchs():
+    pt = pytest.importorskip("torch")
+    xn = np.concatenate([(3 * np.random.default_rng(1).standard_normal(1 << 16)),
+                         np.linspace(-9, 9, 1 << 14)]).astype(np.float32)
+    exact = np.array([v * 0.5 * math.erfc(-v / math.sqrt(2)) for v in xn.astype(np.float64)])
+    ours = np.abs(F.gelu(torch.tensor(xn)).numpy() - exact)
+    theirs = np.abs(pt.nn.functional.gelu(pt.tensor(xn)).numpy() - exact)
+    assert ours.max() <= theirs.max() * 1.2  # both about 1 ulp of the largest results
+    assert ours.mean() <= theirs.mean()
+
+
+def test_gelu_bfloat16_is_the_rounded_exact_gelu():
+    # erf in float32 arithmetic is a few float32 ulp off; rounding to bfloat16's 8 bits absorbs
+    # that but next to a rounding midpoint
+    xn = np.concatenate([np.random.default_rng(2).standard_normal(1 << 15) * 3, np.linspace(-6, 6, 4097)])
+    x = torch.tensor(xn, dtype=torch.float32).to(torch.bfloat16)
+    got = F.gelu(x).float().numpy().astype(np.float64)
+    xs = x.float().numpy().astype(np.float64)
+    exact = torch.tensor(xs * 0.5 * np.array([math.erfc(-v / math.sqrt(2)) for v in xs]))
+    want = exact.to(torch.bfloat16).float().numpy().astype(np.float64)
+    ulp = np.abs(want) * 2.0 ** -7 + 1e-38
+    m = xs > -3  # below, 1 + erf cancels in float32 (as in PyTorch's kernel): ~1e-7 absolute
+    assert np.max(np.abs(got - want)[m] / ulp[m]) <= 1.01
+    assert np.mean(got[m] == want[m]) > 0.998
+    assert np.max(np.abs(got - want)) < 2.5e-6  # PyTorch float32: up to ~1e-6 there

@@ -162,3 +162,62 @@ def test_layer_norm_without_affine_still_recomputes_and_allows_in_place_on_resul
     y.mul_(2.0)
     y.sum().backward()
     assert np.abs(x.grad.numpy()).max() < 1e-5  # d/dx of sum(2 * normalised x) is 0
+
+
+# ---------------------------------------------------------------------------------------------
+# max/min over a short last axis (the softmax's maximum in attention): reduced transposed
+
+
+def _tricky(shape, dtype, seed):
+    r = np.random.default_rng(seed)
+    x = r.standard_normal(shape).astype(dtype)
+    flat = x.reshape(-1)
+    idx = r.choice(flat.size, 40, replace=False)
+    flat[idx[:10]] = np.nan
+    flat[idx[10:20]] = np.inf
+    flat[idx[20:30]] = -np.inf
+    flat[idx[30:35]] = 0.0
+    flat[idx[35:]] = -0.0
+    return x
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(2048, 32), (16, 4, 32, 32), (100, 3), (64, 2), (300, 33), (70, 8)])
+def test_short_last_axis_max_min_equal_numpys(shape, dtype):
+    from fgrad.ops.reductions import extremum
+
+    x = _tricky(shape, dtype, 5)
+    ax = x.ndim - 1
+    for uf, lax_fn in ((np.maximum, fgrad.lax.reduce_max), (np.minimum, fgrad.lax.reduce_min)):
+        want = uf.reduce(x, axis=ax)
+        got = extremum(uf, x, (ax,))
+        np.testing.assert_array_equal(got, want)  # NaN where NumPy's has NaN
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+        np.testing.assert_array_equal(np.asarray(lax_fn(x, (ax,))), want)
+        # the jit's generated code (a softmax-like program: its reduction is a step of its own)
+        np.testing.assert_array_equal(np.asarray(fgrad.jit(lambda v, f=lax_fn: f(v, (ax,)) * 1.0)(x)), want)
+
+
+def test_short_last_axis_extremum_of_signed_zeros_matches_numpy():
+    from fgrad.ops.reductions import extremum
+
+    for row in ([0.0, -0.0], [-0.0, 0.0], [-0.0, -0.0, 0.0, -0.0]):
+        x = np.array([row] * 100, np.float32)
+        for uf in (np.maximum, np.minimum):
+            np.testing.assert_array_equal(np.signbit(extremum(uf, x, (1,))), np.signbit(uf.reduce(x, axis=1)))
+
+
+def test_attention_softmax_matches_torch_live():
+    pt = pytest.importorskip("torch")
+    a = RNG.standard_normal((16, 4, 32, 32)).astype(np.float32)
+    mask = np.triu(np.ones((32, 32), bool), 1)
+    a[..., mask] = -np.inf
+    g = RNG.standard_normal(a.shape).astype(np.float32)
+    x = torch.tensor(a, requires_grad=True)
+    y = F.softmax(x, dim=-1)
+    y.backward(torch.tensor(g))
+    xt = pt.tensor(a, requires_grad=True)
+    yt = pt.nn.functional.softmax(xt, dim=-1)
+    yt.backward(pt.tensor(g))
+    np.testing.assert_allclose(y.detach().numpy(), yt.detach().numpy(), rtol=2e-6, atol=1e-7)
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=2e-5, atol=1e-6)

@@ -56,6 +56,7 @@ from ..backends import full
 from ..core.ir import Literal
 from ..core.quiet import quiet
 from ..ops.linalg import _dg_plan
+from ..ops.reductions import extremum
 from .fusion import Node
 
 BLOCK = 65536
@@ -582,7 +583,9 @@ class Gen:
         if u is not None:
             out = self.define(e.outvars[0])
             axes = tuple(e.params["axes"])
-            self.lines.append(f"    {out} = {self.bind(u.reduce, 'r')}({ins[0]}, axis={axes!r})")
+            # max/min: the primitive's host evaluation (short rows reduced transposed)
+            fn = functools.partial(extremum, u) if u is np.maximum or u is np.minimum else u.reduce
+            self.lines.append(f"    {out} = {self.bind(fn, 'r')}({ins[0]}, axis={axes!r})")
             return
         self.emit_op(e)
 

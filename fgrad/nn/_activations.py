@@ -31,6 +31,7 @@ from ..ops import elementwise as _ew
 from ..ops._util import normalize_axes as _normalize_axes
 from ..ops._util import normalize_axis as _normalize_axis
 from ..ops.special import erf as _erf
+from ..ops import special as _special
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.sorting import slice_axis as _slice_axis
 from ..transforms.custom import custom_jvp as _custom_jvp
@@ -110,6 +111,37 @@ def gelu(x: Shaped[ArrayLike, "*shape"], approximate: bool = True) -> Inexact[Ar
         inner = fnp.multiply(math.sqrt(2.0 / math.pi), fnp.add(x, fnp.multiply(0.044715, cube)))
         return fnp.multiply(x, fnp.multiply(0.5, fnp.add(1.0, fnp.tanh(inner))))
     return fnp.divide(fnp.multiply(x, fnp.add(_erf(fnp.multiply(x, 1.0 / math.sqrt(2.0))), 1.0)), 2.0)
+
+
+@_custom_jvp
+def erf_float32_arithmetic(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
+    """``erf`` of a float32 ``x`` evaluated in float32 arithmetic: ``c P(c^2) / Q(c^2)`` with
+    ``c = clip(x, -4, 4)``, the rational that `fgrad.lax.erf` evaluates in float64 for float32
+    inputs.  Within 7 ulp of ``erf`` (about half the results correctly rounded) instead of
+    ``lax.erf``'s 1 ulp, and about 2.5 times faster on the host: for results that are rounded
+    further anyway, as the normal cdf of PyTorch's ``F.gelu`` (whose own kernel is not
+    correctly rounded either).  Its derivative is erf's, ``2/sqrt(pi) exp(-x^2)``.
+
+    Example::
+
+        >>> import numpy as np
+        >>> from fgrad.nn._activations import erf_float32_arithmetic
+        >>> erf_float32_arithmetic(np.float32([0.0, 0.5, 9.0]))
+        Array([0.       , 0.5204999, 1.       ], dtype=float32)
+    """
+    c = fnp.clip(_arr(x), -_special._F32_CLAMP, _special._F32_CLAMP)
+    w = fnp.multiply(c, c)
+    polys = []
+    for coeffs in (_special._ERF32_P, _special._ERF32_Q):  # Horner's rule (positive coefficients)
+        acc = fnp.add(fnp.multiply(w, coeffs[0]), coeffs[1])
+        for k in coeffs[2:]:
+            acc = fnp.add(fnp.multiply(acc, w), k)
+        polys.append(acc)
+    return fnp.divide(fnp.multiply(polys[0], c), polys[1])
+
+
+erf_float32_arithmetic.defjvps(lambda g, ans, x: fnp.multiply(
+    g, fnp.multiply(2.0 / math.sqrt(math.pi), fnp.exp(fnp.negative(fnp.multiply(x, x))))))
 
 
 def sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:

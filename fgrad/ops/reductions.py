@@ -19,16 +19,43 @@ from .shape import (_expand_back, _reduced_shape, broadcast_in_dim, reduce_sum, 
                     reshape, transpose)
 
 
+_SHORT_ROW = 32  # last-axis max/min over rows this short: reduce the transposed copy (`extremum`)
+_MANY_ROWS = 64
+
+
+def extremum(ufunc, x, axis):
+    """``ufunc.reduce(x, axis=axis)`` (``axis`` a sorted tuple) for `np.maximum` /
+    `np.minimum` on the host.  NumPy reduces a short contiguous last axis row by row,
+    slowly (2048 rows of 32 float32: about 100 us, the softmax's maximum in an attention
+    layer); over the leading axis of the transposed copy it compares whole rows, vectorised
+    (about 25 us, the copy included).  The extremum of a row does not depend on the order
+    of the comparisons (NaN propagates either way), so the values are the same.
+
+    Example::
+
+        >>> import numpy as np
+        >>> x = np.arange(6.0).reshape(3, 2)
+        >>> extremum(np.maximum, x, (1,)), extremum(np.minimum, x, (0, 1))
+        (array([1., 3., 5.]), np.float64(0.0))
+    """
+    n = x.shape[-1] if x.ndim >= 2 else 0
+    if (2 <= n <= _SHORT_ROW and axis == (x.ndim - 1,) and x.dtype.kind == "f"
+            and x.dtype.itemsize >= 4 and x.size >= _MANY_ROWS * n and x.flags.c_contiguous):
+        rows = np.ascontiguousarray(x.reshape(-1, n).T)
+        return ufunc.reduce(rows, axis=0).reshape(x.shape[:-1])
+    return ufunc.reduce(x, axis=axis)  # what np.max calls, without its Python wrapper
+
+
 # sums and products overflow to inf silently (as in JAX)
 def _max_impl(xp, x, axes):
-    if xp is np:  # what np.max calls, without its Python wrapper (half the cost on small arrays)
-        return np.maximum.reduce(x, axis=axes)
+    if xp is np:
+        return extremum(np.maximum, x, axes)
     return xp.max(x, axis=axes)
 
 
 def _min_impl(xp, x, axes):
     if xp is np:
-        return np.minimum.reduce(x, axis=axes)
+        return extremum(np.minimum, x, axes)
     return xp.min(x, axis=axes)
 
 

@@ -169,46 +169,53 @@ def _jvp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
 
 def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     """``(ct_xg, ct_h0, ct_c0, ct_w[, ct_b])``: the backward-in-time recurrence.  Everything
-    that does not depend on the incoming cotangent is computed for all steps at once; a step
-    is then ten array operations and one matmul."""
+    that does not depend on the incoming cotangent is computed for all steps at once (each
+    gate's factor: what its cotangent is of ``dc`` or ``dh``, times its activation's
+    derivative); a step is then six array operations and one matmul."""
     nb = 1 if has_bias else 0
     hs, cs, gates, tcs = rest[nb:nb + 4]
     ct_hs, ct_c = rest[nb + 4:nb + 6]
     T, B, G = xg.shape
     H = G // 4
     dt = xg.dtype
+    first, back = (T - 1, 1) if reverse else (0, -1)  # the first step; where the previous one is
     # the activations' derivatives: sigmoid' = s (1 - s) on i, f, o; tanh' = 1 - n^2 on g
-    # (laid out as the gate cotangent, (T, B, 4H))
-    dact = xp.empty((T, B, G), dt)
-    dact4 = dact.reshape(T, B, 4, H).transpose(0, 2, 1, 3)
-    xp.subtract(1, gates, out=dact4)
-    xp.multiply(dact4, gates, out=dact4)
+    dact = xp.subtract(1, gates)
+    xp.multiply(dact, gates, out=dact)
     tg = gates[:, 2]
-    xp.multiply(tg, tg, out=dact4[:, 2])
-    xp.subtract(1, dact4[:, 2], out=dact4[:, 2])
+    xp.multiply(tg, tg, out=dact[:, 2])
+    xp.subtract(1, dact[:, 2], out=dact[:, 2])
+    # the gate cotangents are dc * (tanh(g), c_{t-1}, i) and dh * tanh(c_t), each times its
+    # activation's derivative: those factors for every step, laid out as a step's gate
+    # cotangent ((B, 4, H) per step: the i, f, g blocks take dc broadcast, the o block dh)
+    fac = xp.empty((T, B, 4, H), dt)
+    fac_g = fac.transpose(0, 2, 1, 3)  # gate-major view, as ``gates``
+    xp.multiply(tg, dact[:, 0], out=fac_g[:, 0])
+    c_prev = _previous(cs, c0, reverse, xp)
+    xp.multiply(c_prev, dact[:, 1], out=fac_g[:, 1])
+    xp.multiply(gates[:, 0], dact[:, 2], out=fac_g[:, 2])
+    xp.multiply(tcs, dact[:, 3], out=fac_g[:, 3])
     # dc_t gets dh_t * o * (1 - tanh(c_t)^2)
     k = xp.multiply(tcs, tcs)
     xp.subtract(1, k, out=k)
     xp.multiply(k, gates[:, 3], out=k)
     dg = xp.empty((T, B, G), dt)
+    dg4 = dg.reshape(T, B, 4, H)
     dh = xp.zeros((B, H), dt)
     dc = xp.array(ct_c, dtype=dt, copy=True)
+    dc3 = dc.reshape(B, 1, H)
     tmp = xp.empty((B, H), dt)
-    first, back = (T - 1, 1) if reverse else (0, -1)  # the first step; where the previous one is
+    add, mul, matmul = xp.add, xp.multiply, xp.matmul
     for t in _steps(T, not reverse):
-        a = gates[t]
-        d = dg[t]
-        c_prev = c0 if t == first else cs[t + back]
-        xp.add(dh, ct_hs[t], out=dh)  # the total cotangent of h_t
-        xp.multiply(dh, tcs[t], out=d[:, 3 * H:])  # the output gate's
-        xp.multiply(dh, k[t], out=tmp)
-        xp.add(dc, tmp, out=dc)  # the total cotangent of c_t
-        xp.multiply(dc, a[2], out=d[:, :H])  # input gate: dc * tanh(g)
-        xp.multiply(dc, c_prev, out=d[:, H:2 * H])  # forget gate: dc * c_{t-1}
-        xp.multiply(dc, a[0], out=d[:, 2 * H:3 * H])  # candidate: dc * i
-        xp.multiply(dc, a[1], out=dc)  # the cotangent of c_{t-1}
-        xp.multiply(d, dact[t], out=d)  # through the activations
-        xp.matmul(d, w, out=dh)  # the cotangent of h_{t-1} from this step
+        d = dg4[t]
+        f = fac[t]
+        add(dh, ct_hs[t], out=dh)  # the total cotangent of h_t
+        mul(dh, f[:, 3], out=d[:, 3])  # the output gate's
+        mul(dh, k[t], out=tmp)
+        add(dc, tmp, out=dc)  # the total cotangent of c_t
+        mul(dc3, f[:, :3], out=d[:, :3])  # the input, forget and candidate gates'
+        mul(dc, gates[t, 1], out=dc)  # the cotangent of c_{t-1}
+        matmul(dg[t], w, out=dh)  # the cotangent of h_{t-1} from this step
     # ct_w = sum_t dg_t.T @ h_{t-1}: the steps after the first in one matmul (no copy of hs
     # shifted by one step), the first step's (which reads h0) added
     dg2 = dg.reshape(T * B, G)

@@ -290,30 +290,6 @@ def is_grad_enabled_() -> _b.bool:  # pragma: no cover - alias kept for compatib
     return is_grad_enabled()
 
 
-def use_deterministic_algorithms(mode: _b.bool, *, warn_only: _b.bool = False) -> None:
-    pass
-
-
-def are_deterministic_algorithms_enabled() -> _b.bool:
-    return False
-
-
-def set_num_threads(n: _b.int) -> None:
-    pass
-
-
-def get_num_threads() -> _b.int:
-    return 1
-
-
-def set_num_interop_threads(n: _b.int) -> None:
-    pass
-
-
-def get_num_interop_threads() -> _b.int:
-    return 1
-
-
 class finfo:
     """Machine limits of a floating dtype (as ``torch.finfo``)."""
 
@@ -474,3 +450,10 @@ _docs_examples.attach_loaded("fgrad.torch")  # runnable examples for the functio
 # -- round 8: PyTorch functions the shim lacked (new modules; see docs/torch-gaps-round8.md) --
 # (loaded by name, as fft and special: they are written with fgrad.torch's own functions)
 _importlib.import_module(f"{__name__}._round8").install(globals())
+
+# -- process-wide switches (set_float32_matmul_precision, deterministic flags, threads,
+# torch.version) and the torch.testing / torch.random / torch.jit modules ------------------
+_importlib.import_module(f"{__name__}._runtime_flags").install(globals())
+import fgrad.torch.jit as jit  # noqa: E402,F401
+import fgrad.torch.random as random  # noqa: E402,F401
+import fgrad.torch.testing as testing  # noqa: E402,F401

@@ -83,7 +83,7 @@ class Engine:
         dt = np.dtype(dtype)
         if dt == np.float64:
             x = (self.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
-            return _fma64(x, np.float64(high) - np.float64(low), np.float64(low))
+            return _fma64_scale(x, np.float64(high) - np.float64(low), np.float64(low))
         x = (self.random32(n) & _MASK24).astype(_F32) * _F32(2.0 ** -24)
         if dt == np.float32:
             lo, hi = _F32(low), _F32(high)
@@ -244,6 +244,18 @@ def _fma64(a, b, c):
     bb = s - p
     es = (p - (s - bb)) + (c - bb)
     return s + (es + ep)
+
+
+def _fma64_scale(x, s, c):
+    """`_fma64` of an array ``x`` and scalars ``s``, ``c``, with the common cases done in one
+    operation, which rounds once as the fused operation does (the bernoulli / dropout masks
+    and ``rand`` draw ``[0, 1)``: ``x * 1 + 0``): ``c = +0.0``: the product (plus ``+0.0``, the
+    fused sum's sign for a zero product); ``s = 1``: the sum."""
+    if c == 0 and not np.signbit(c):
+        return x * s + 0.0
+    if s == 1:
+        return x + c
+    return _fma64(x, s, c)
 
 
 _LOG_P = (-1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,

@@ -597,16 +597,19 @@ def cast_primitive(prim, R):
     return f
 
 
-def write_out(out, res: Tensor, name: str, ins=()) -> Tensor:
+def write_out(out, res: Tensor, name: str, ins=(), composite: bool = False) -> Tensor:
     """Copy ``res`` into ``out`` (PyTorch's ``out=``).  ``ins``: the op's inputs, for the
-    elementwise ops whose ``out`` may be an input but may not partially overlap one."""
+    elementwise ops whose ``out`` may be an input but may not partially overlap one.
+    ``composite``: PyTorch computes the op from others and copies into ``out`` with
+    ``copy_`` (``special.ndtr``): ``out`` then records the copy under autograd instead of
+    refusing it."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     ob = out._buf
     for i in ins:
         if isinstance(i, Tensor) and may_alias(ob, i._buf):
             check_no_alias(ob, i._buf)
-    if STATE.enabled and (res._gfn is not None or tracks_grad(out)):
+    if not composite and STATE.enabled and (res._gfn is not None or tracks_grad(out)):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
@@ -631,6 +634,8 @@ def write_out(out, res: Tensor, name: str, ins=()) -> Tensor:
             )
         resize_(out, src.shape)
         ob = out._buf
+    if composite and STATE.enabled and (res._gfn is not None or tracks_grad(out)):
+        return out.copy_(res)
     if type(ob) is _nd and type(src) is _nd:
         np.copyto(ob, src, casting="unsafe")
     else:

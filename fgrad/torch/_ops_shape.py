@@ -77,7 +77,7 @@ def _wr(x) -> bool:
 def _reshape_view(b, shape):
     """``b`` viewed with ``shape`` (ValueError if that needs a copy), on ``b``'s device."""
     if type(b) is _nd:
-        return np.reshape(b, shape, copy=False)
+        return b.reshape(shape, copy=False)
     if b.flags.c_contiguous:
         return b.reshape(shape)
     strides = _nocopy_strides(b.shape, b.strides, shape)
@@ -250,7 +250,7 @@ def _infer_shape(shape, numel):
 def view(self: Tensor, *shape: int | Sequence[int] | D.dtype) -> Tensor:
     if len(shape) == 1 and isinstance(shape[0], D.dtype):
         return _view_dtype(self, shape[0])
-    shape = _infer_shape(_size_args(shape), int(np.prod(self._buf.shape, dtype=np.int64)))
+    shape = _infer_shape(_size_args(shape), math.prod(self._buf.shape))
     b = self._buf
     if _traced(b):
         return run_functional(lambda x: S.reshape(x, shape), (self,))
@@ -280,7 +280,7 @@ def view_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 def reshape(input: Tensor, *shape: int | Sequence[int]) -> Tensor:
-    shape = _infer_shape(_size_args(shape, "reshape"), int(np.prod(input._buf.shape, dtype=np.int64)))
+    shape = _infer_shape(_size_args(shape, "reshape"), math.prod(input._buf.shape))
     b = input._buf
     if _traced(b):
         return run_functional(lambda x: S.reshape(x, shape), (input,))
@@ -318,7 +318,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return input
-    shp = b.shape[:s] + (int(np.prod(b.shape[s : e + 1], dtype=np.int64)),) + b.shape[e + 1 :]
+    shp = b.shape[:s] + (math.prod(b.shape[s : e + 1]),) + b.shape[e + 1 :]
     return reshape(input, shp)
 
 

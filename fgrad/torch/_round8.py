@@ -1,10 +1,10 @@
 """Registration of the round-8 additions (`_complex_views`, `_signal`, `_ops_round8`,
-`_inplace_round8`): their top-level names go into ``fgrad.torch``, their methods onto
+`_inplace_round8`) and round 9's `_ops_round9` (control flow, RNN cells, legacy methods): their top-level names go into ``fgrad.torch``, their methods onto
 `Tensor`, each wrapped as a public entry point like the shim's other functions."""
 
 from __future__ import annotations
 
-from . import _complex_views, _errors, _inplace_round8, _ops_round8, _signal
+from . import _complex_views, _errors, _inplace_round8, _ops_round8, _ops_round9, _signal
 from ._tensor import Tensor
 
 
@@ -18,7 +18,7 @@ def install(namespace: dict) -> None:
         >>> torch.view_as_real(torch.tensor([1j])).tolist()
         [[0.0, 1.0]]
     """
-    for mod in (_complex_views, _signal, _ops_round8):
+    for mod in (_complex_views, _signal, _ops_round8, _ops_round9):
         for name, fn in mod.FUNCTIONS.items():
             if name not in namespace:
                 namespace[name] = _errors.public(fn, name)

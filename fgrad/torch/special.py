@@ -26,16 +26,19 @@ Example::
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
 import fgrad.numpy as fnp
 import fgrad.torch as torch
 from fgrad.ops import special_functions as _sf
+from fgrad.ops import bessel_polynomials as _bp
 from fgrad.ops import special_more as _sm
 from fgrad.transforms.custom import custom_jvp
 
 from ._dispatch import apply_op
+from ._dispatch import write_out as _write_out
 from ._tensor import Tensor
 import fgrad.torch.types as types
 
@@ -77,6 +80,25 @@ __all__ = [
     "spherical_bessel_j0",
     "xlog1py",
     "xlogy",
+    "airy_ai",
+    "bessel_y0",
+    "bessel_y1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
 ]
 
 _SQRT_HALF = math.sqrt(0.5)
@@ -174,11 +196,20 @@ def _nan_passthrough(x: Tensor) -> Tensor:
     return x * (x.detach() * 0 + 1)
 
 
-def _finish(result: Tensor, out) -> Tensor:
-    if out is None:
-        return result
-    out.copy_(result)
-    return out
+def _aten_name(backward: str) -> str:
+    """ATen's op name from its backward node's (``SpecialErfcxBackward0`` -> ``special_erfcx``)."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", backward.removesuffix("Backward0")).lower()
+
+
+def _op_name(definition) -> str:
+    """``special_<name>`` of a module-level ``_<name>_definition``: the op's name in errors."""
+    return "special_" + definition.__name__.strip("_").removesuffix("_definition")
+
+
+def _finish(name: str, result: Tensor, out, composite: bool = False) -> Tensor:
+    """``out=`` as PyTorch's (`_dispatch.write_out`: resize warning, dtype check, and no
+    autograd unless PyTorch's op is a composite that ends in ``copy_``).  ``name``: ATen's."""
+    return result if out is None else _write_out(out, result, name, composite=composite)
 
 
 def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
@@ -208,7 +239,7 @@ def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Te
     zero = (x == 0) & ~torch.isnan(y)
     # at x == 0 the value is 0 and d/dx is log1p(y) (as PyTorch), kept finite where log1p(y) is not
     finite_y = torch.where(zero & ~torch.isfinite(torch.log1p(y)), torch.zeros_like(y), y)
-    return _finish(torch.where(zero, x * torch.log1p(finite_y), x * torch.log1p(y)), out)
+    return _finish("special_xlog1py", torch.where(zero, x * torch.log1p(finite_y), x * torch.log1p(y)), out)
 
 
 @custom_jvp
@@ -237,7 +268,8 @@ def entr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         tensor([0., -0., -inf])
     """
     x = _float(input)
-    return _finish(apply_op("SpecialEntrBackward0", ("special_entr",), _entr_definition, (x,)), out)
+    return _finish(
+        "special_entr", apply_op("SpecialEntrBackward0", ("special_entr",), _entr_definition, (x,)), out)
 
 
 def ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -251,7 +283,7 @@ def ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         tensor([0.1587, 0.5000])
     """
     x = _float(input)
-    return _finish(0.5 * torch.erfc(-x * _SQRT_HALF), out)
+    return _finish("special_ndtr", 0.5 * torch.erfc(-x * _SQRT_HALF), out, composite=True)
 
 
 def _ndtri_definition(p):
@@ -308,11 +340,13 @@ def log_ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     series = r * (-1.0 + r * (3.0 + r * (-15.0 + r * (105.0 - 945.0 * r))))
     v_tail = -0.5 * tail * tail - torch.log(-tail) - 0.5 * math.log(2 * math.pi) + torch.log1p(series)
     value = torch.where(x >= 0, v_upper, torch.where(x > _LOG_NDTR_TAIL, v_middle, v_tail))
-    return _finish(torch.where(torch.isnan(x), _nan_passthrough(x), value).to(x0.dtype), out)
+    return _finish(
+        "special_log_ndtr", torch.where(torch.isnan(x), _nan_passthrough(x), value).to(x0.dtype), out)
 
 
 def spherical_bessel_j0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
-    """``sin(x) / x`` (1 at 0).
+    """``sin(x) / x`` (1 at 0).  As in PyTorch it has no derivative: the result never
+    requires grad.
 
     Example::
 
@@ -320,13 +354,14 @@ def spherical_bessel_j0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         >>> torch.special.spherical_bessel_j0(torch.tensor([0.0]))
         tensor([1.])
     """
-    x = _float(input)
+    x = _float(input).detach()
     small = x.abs() < 1e-4
     infinite = torch.isinf(x)
     safe = torch.where(small | infinite, torch.ones_like(x), x)
     series = 1.0 - x * x / 6.0  # the Taylor polynomial where sin(x)/x loses digits
     value = torch.where(small, series, torch.sin(safe) / safe)
-    return _finish(torch.where(infinite, torch.zeros_like(x), value), out)  # PyTorch: 0 at +-inf
+    result = torch.where(infinite, torch.zeros_like(x), value)  # PyTorch: 0 at +-inf
+    return _finish("special_spherical_bessel_j0", result, out)
 
 
 # -- the gamma family, Bessel functions, erfcx --------------------------------------------
@@ -335,7 +370,7 @@ def spherical_bessel_j0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 def _unary(name: str, fn, input, out) -> Tensor:
     """Apply the fgrad definition ``fn`` (module level: the backward-program cache key) to
     ``input`` as a float tensor, recorded as ``name``."""
-    return _finish(apply_op(name, (fn.__name__,), fn, (_float(input),)), out)
+    return _finish(_aten_name(name), apply_op(name, (fn.__name__,), fn, (_float(input),)), out)
 
 
 def _pair(input, other, op: str) -> tuple:
@@ -455,7 +490,8 @@ def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     fn = _polygamma_definition(n)
-    return _finish(apply_op("PolygammaBackward0", ("polygamma", n), fn, (_float(input),)), out)
+    return _finish(
+        "polygamma", apply_op("PolygammaBackward0", ("polygamma", n), fn, (_float(input),)), out)
 
 
 def multigammaln(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
@@ -478,7 +514,8 @@ def multigammaln(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
         args = x[..., None] + fnp.asarray(offsets, dtype=x.dtype)
         return fnp.sum(_lgamma_definition(args), axis=-1) + const
 
-    return _finish(apply_op("MvlgammaBackward0", ("multigammaln", p), fn, (_float(input),)), out)
+    return _finish(
+        "mvlgamma", apply_op("MvlgammaBackward0", ("multigammaln", p), fn, (_float(input),)), out)
 
 
 @custom_jvp
@@ -580,7 +617,7 @@ def erfcx(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def _not_differentiable(fn, input, out) -> Tensor:
     # PyTorch defines no derivative for these: the result never requires grad
-    return _finish(apply_op("", (fn.__name__,), fn, (_float(input).detach(),)), out)
+    return _finish(_op_name(fn), apply_op("", (fn.__name__,), fn, (_float(input).detach(),)), out)
 
 
 def _j0_definition(x):
@@ -691,8 +728,9 @@ def gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tens
     """
     _check_tensors("special_gammainc", input, other)
     a, x = _pair(input, other, "gammainc")
-    return _finish(_with_undefined_derivative("IgammaBackward0", ("igamma",), _igamma_definition, a, x,
-                                              "the derivative for 'igamma: input' is not implemented."), out)
+    result = _with_undefined_derivative("IgammaBackward0", ("igamma",), _igamma_definition, a, x,
+                                        "the derivative for 'igamma: input' is not implemented.")
+    return _finish("igamma", result, out)
 
 
 def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -706,8 +744,9 @@ def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Ten
     """
     _check_tensors("special_gammaincc", input, other)
     a, x = _pair(input, other, "gammaincc")
-    return _finish(_with_undefined_derivative("IgammacBackward0", ("igammac",), _igammac_definition, a, x,
-                                              "the derivative for 'igammac: input' is not implemented."), out)
+    result = _with_undefined_derivative("IgammacBackward0", ("igammac",), _igammac_definition, a, x,
+                                        "the derivative for 'igammac: input' is not implemented.")
+    return _finish("igammac", result, out)
 
 
 def _zeta_definition(s, q):
@@ -726,8 +765,9 @@ def zeta(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tenso
         tensor([1.6449])
     """
     s, q = _pair(input, other, "zeta")
-    return _finish(_with_undefined_derivative("SpecialZetaBackward0", ("zeta",), _zeta_definition, s, q,
-                                              "the derivative for 'zeta' is not implemented."), out)
+    result = _with_undefined_derivative("SpecialZetaBackward0", ("zeta",), _zeta_definition, s, q,
+                                        "the derivative for 'zeta' is not implemented.")
+    return _finish("special_zeta", result, out)
 
 
 def _mvlgamma(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
@@ -767,33 +807,276 @@ def export_top_level(namespace: dict) -> None:
             setattr(Tensor, name, fn)
 
 
-_MISSING = {
-    "bessel_y0": "Bessel Y0",
-    "bessel_y1": "Bessel Y1",
-    "modified_bessel_k0": "Bessel K0",
-    "modified_bessel_k1": "Bessel K1",
-    "scaled_modified_bessel_k0": "Bessel K0",
-    "scaled_modified_bessel_k1": "Bessel K1",
-    "airy_ai": "Airy Ai",
-    "chebyshev_polynomial_t": "orthogonal polynomial",
-    "chebyshev_polynomial_u": "orthogonal polynomial",
-    "chebyshev_polynomial_v": "orthogonal polynomial",
-    "chebyshev_polynomial_w": "orthogonal polynomial",
-    "shifted_chebyshev_polynomial_t": "orthogonal polynomial",
-    "shifted_chebyshev_polynomial_u": "orthogonal polynomial",
-    "shifted_chebyshev_polynomial_v": "orthogonal polynomial",
-    "shifted_chebyshev_polynomial_w": "orthogonal polynomial",
-    "hermite_polynomial_h": "orthogonal polynomial",
-    "hermite_polynomial_he": "orthogonal polynomial",
-    "laguerre_polynomial_l": "orthogonal polynomial",
-    "legendre_polynomial_p": "orthogonal polynomial",
-}
+# -- Bessel functions of the second kind, modified K, Airy, orthogonal polynomials ----------
+# (no derivative in PyTorch: the results never require grad; values: fgrad.ops.bessel_polynomials)
+
+_BP_DEFINITIONS: dict = {}
 
 
-def __getattr__(name: str):
-    if name in _MISSING:
-        raise AttributeError(
-            f"torch.special.{name} is not available in fgrad.torch yet: fgrad has no "
-            f"{_MISSING[name]} primitive (see docs/torch-breadth.md)"
-        )
-    raise AttributeError(f"module 'fgrad.torch.special' has no attribute {name!r}")
+def _bp_definition(op: str):
+    """The module-level fgrad definition of ``op`` (one per op: the forward-program cache key)."""
+    if op not in _BP_DEFINITIONS:
+        if op in _bp.POLYNOMIALS:
+            def definition(x, n):
+                return _bp.polynomial(op, x, n)
+        elif op == "airy_ai":
+            def definition(x):
+                return _bp.airy_ai(x)
+        else:
+            def definition(x):
+                return _bp.bessel(op, x)
+        definition.__name__ = f"_{op}_definition"
+        _BP_DEFINITIONS[op] = definition
+    return _BP_DEFINITIONS[op]
+
+
+def _bp_unary(op: str, input, out) -> Tensor:
+    result = apply_op("", ("bessel_polynomials", op), _bp_definition(op), (_float(input).detach(),))
+    return _finish(f"special_{op}", result, out)
+
+
+def _bp_polynomial(op: str, input, n, out) -> Tensor:
+    x, k = _pair(input, n, f"special_{op}")
+    result = apply_op("", ("bessel_polynomials", op), _bp_definition(op), (x.detach(), k.detach()))
+    return _finish(f"special_{op}", result, out)
+
+
+def airy_ai(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Airy's function ``Ai(x)`` (SciPy's values; PyTorch's are up to ~1.2e-6 off for x in [-2.5, -2]).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.airy_ai(torch.tensor([0.0]))
+        tensor([0.3550])
+    """
+    return _bp_unary("airy_ai", input, out)
+
+
+def bessel_y0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The Bessel function of the second kind, order 0 (NaN for x < 0, -inf at 0).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.bessel_y0(torch.tensor([1.0]))
+        tensor([0.0883])
+    """
+    return _bp_unary("bessel_y0", input, out)
+
+
+def bessel_y1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The Bessel function of the second kind, order 1.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.bessel_y1(torch.tensor([1.0]))
+        tensor([-0.7812])
+    """
+    return _bp_unary("bessel_y1", input, out)
+
+
+def modified_bessel_k0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The modified Bessel function of the second kind, order 0.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.modified_bessel_k0(torch.tensor([1.0]))
+        tensor([0.4210])
+    """
+    return _bp_unary("modified_bessel_k0", input, out)
+
+
+def modified_bessel_k1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The modified Bessel function of the second kind, order 1.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.modified_bessel_k1(torch.tensor([1.0]))
+        tensor([0.6019])
+    """
+    return _bp_unary("modified_bessel_k1", input, out)
+
+
+def scaled_modified_bessel_k0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``exp(x) K0(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.scaled_modified_bessel_k0(torch.tensor([1.0]))
+        tensor([1.1445])
+    """
+    return _bp_unary("scaled_modified_bessel_k0", input, out)
+
+
+def scaled_modified_bessel_k1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``exp(x) K1(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.scaled_modified_bessel_k1(torch.tensor([1.0]))
+        tensor([1.6362])
+    """
+    return _bp_unary("scaled_modified_bessel_k1", input, out)
+
+
+def chebyshev_polynomial_t(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                           out: Tensor | None = None) -> Tensor:
+    """The Chebyshev polynomial of the first kind ``T_n(x)`` (``n`` truncated to an integer;
+    0 for ``n < 0``, as PyTorch).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.chebyshev_polynomial_t(torch.tensor([0.5]), 2)
+        tensor([-0.5000])
+    """
+    return _bp_polynomial("chebyshev_polynomial_t", input, n, out)
+
+
+def chebyshev_polynomial_u(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                           out: Tensor | None = None) -> Tensor:
+    """The Chebyshev polynomial of the second kind ``U_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.chebyshev_polynomial_u(torch.tensor([0.5]), 2)
+        tensor([0.])
+    """
+    return _bp_polynomial("chebyshev_polynomial_u", input, n, out)
+
+
+def chebyshev_polynomial_v(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                           out: Tensor | None = None) -> Tensor:
+    """The Chebyshev polynomial of the third kind ``V_n(x) = U_n(x) - U_{n-1}(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.chebyshev_polynomial_v(torch.tensor([0.5]), 2)
+        tensor([-1.])
+    """
+    return _bp_polynomial("chebyshev_polynomial_v", input, n, out)
+
+
+def chebyshev_polynomial_w(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                           out: Tensor | None = None) -> Tensor:
+    """The Chebyshev polynomial of the fourth kind ``W_n(x) = U_n(x) + U_{n-1}(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.chebyshev_polynomial_w(torch.tensor([0.5]), 2)
+        tensor([1.])
+    """
+    return _bp_polynomial("chebyshev_polynomial_w", input, n, out)
+
+
+def shifted_chebyshev_polynomial_t(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                                   out: Tensor | None = None) -> Tensor:
+    """``T_n(2x - 1)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.shifted_chebyshev_polynomial_t(torch.tensor([0.25]), 2)
+        tensor([-0.5000])
+    """
+    return _bp_polynomial("shifted_chebyshev_polynomial_t", input, n, out)
+
+
+def shifted_chebyshev_polynomial_u(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                                   out: Tensor | None = None) -> Tensor:
+    """``U_n(2x - 1)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.shifted_chebyshev_polynomial_u(torch.tensor([1.0]), 2)
+        tensor([3.])
+    """
+    return _bp_polynomial("shifted_chebyshev_polynomial_u", input, n, out)
+
+
+def shifted_chebyshev_polynomial_v(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                                   out: Tensor | None = None) -> Tensor:
+    """``V_n(2x - 1)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.shifted_chebyshev_polynomial_v(torch.tensor([1.0]), 2)
+        tensor([1.])
+    """
+    return _bp_polynomial("shifted_chebyshev_polynomial_v", input, n, out)
+
+
+def shifted_chebyshev_polynomial_w(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                                   out: Tensor | None = None) -> Tensor:
+    """``W_n(2x - 1)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.shifted_chebyshev_polynomial_w(torch.tensor([1.0]), 2)
+        tensor([5.])
+    """
+    return _bp_polynomial("shifted_chebyshev_polynomial_w", input, n, out)
+
+
+def hermite_polynomial_h(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                         out: Tensor | None = None) -> Tensor:
+    """The physicists' Hermite polynomial ``H_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.hermite_polynomial_h(torch.tensor([1.0]), 2)
+        tensor([2.])
+    """
+    return _bp_polynomial("hermite_polynomial_h", input, n, out)
+
+
+def hermite_polynomial_he(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                          out: Tensor | None = None) -> Tensor:
+    """The probabilists' Hermite polynomial ``He_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.hermite_polynomial_he(torch.tensor([1.0]), 2)
+        tensor([0.])
+    """
+    return _bp_polynomial("hermite_polynomial_he", input, n, out)
+
+
+def laguerre_polynomial_l(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                          out: Tensor | None = None) -> Tensor:
+    """The Laguerre polynomial ``L_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.laguerre_polynomial_l(torch.tensor([1.0]), 2)
+        tensor([-0.5000])
+    """
+    return _bp_polynomial("laguerre_polynomial_l", input, n, out)
+
+
+def legendre_polynomial_p(input: types.TensorOrScalar, n: types.TensorOrScalar, *,
+                          out: Tensor | None = None) -> Tensor:
+    """The Legendre polynomial ``P_n(x)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.special.legendre_polynomial_p(torch.tensor([0.5]), 2)
+        tensor([-0.1250])
+    """
+    return _bp_polynomial("legendre_polynomial_p", input, n, out)

@@ -219,3 +219,16 @@ def test_distribution_samples_match_live_pytorch():
     # the same draws; the transformations' float arithmetic (MVN's matmul) may round 1 ulp apart
     for i, (g, w) in enumerate(zip(_distribution_samples(ftorch), _distribution_samples(torch), strict=True)):
         np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-7, err_msg=f"item {i}")
+
+
+@pytest.mark.parametrize("s, c", [(1.0, 0.0), (0.3, 0.0), (-2.5, 0.0), (1.0, -7.25), (1.0, 1e-300),
+                                  (3.0, -0.0), (0.7, 0.1)])
+def test_fma64_shortcuts_round_as_the_fused_operation(s, c):
+    from fgrad.torch._cpu_rng import _fma64, _fma64_scale
+
+    r = np.random.default_rng(4)
+    x = np.concatenate([[0.0, 2.0 ** -53, 1 - 2.0 ** -53, 0.5],
+                        (r.integers(0, 2 ** 53, 5000) * 2.0 ** -53)])
+    want = _fma64(x, np.float64(s), np.float64(c))
+    got = _fma64_scale(x, np.float64(s), np.float64(c))
+    np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))  # same bits, signed zeros too

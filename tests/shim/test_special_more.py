@@ -104,11 +104,6 @@ def test_errors():
     assert x.grad is not None
 
 
-def test_still_missing_names_say_so():
-    with pytest.raises(AttributeError, match="not available in fgrad.torch yet"):
-        ft.special.airy_ai  # noqa: B018
-
-
 def test_ndtri_keeps_the_far_tail():
     # regression: ndtri was sqrt(2) erfinv(2p - 1) plus a Newton step; below p ~ 1e-17,
     # 2p - 1 rounds to -1, erfinv gives -inf and the Newton step turned it into NaN.
@@ -136,3 +131,38 @@ def test_spherical_bessel_j0_is_zero_at_infinity():
     # regression: sin(x) / x gave NaN at +-inf; PyTorch gives 0
     y = ft.special.spherical_bessel_j0(ft.tensor([math.inf, -math.inf]))
     assert y.tolist() == [0.0, 0.0]
+
+
+def test_out_follows_pytorch_per_function():
+    """``out=`` in torch.special as PyTorch's: a composite (``ndtr``: computed, then
+    ``copy_``) records the copy under autograd; a function with its own kernel refuses
+    ``out=`` when an argument requires grad, naming ATen's op; a wrong-sized ``out`` is
+    resized with PyTorch's warning; a float result is not written into an integer ``out``.
+    (Before: every function copied with ``copy_``, so ``polygamma(..., out=)`` gave a
+    graph PyTorch refuses, and integer ``out`` tensors were silently truncated into.)"""
+    x = ft.tensor([0.5, 0.7], requires_grad=True)
+    o = ft.empty(2)
+    r = ft.special.ndtr(x, out=o)
+    assert r is o and o.requires_grad and type(o.grad_fn).__name__ == "CopyBackwards"
+    o.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.exp(-x.detach().numpy() ** 2 / 2) / math.sqrt(2 * math.pi),
+                               rtol=1e-6)
+    with pytest.raises(RuntimeError, match=r"^polygamma\(\): functions with out=\.\.\. arguments"):
+        ft.special.polygamma(1, x, out=ft.empty(2))
+    with pytest.raises(RuntimeError, match=r"^special_erfcx\(\): functions with out="):
+        ft.special.erfcx(x, out=ft.empty(2))
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type Long"):
+        ft.special.erfcx(x.detach(), out=ft.empty(2, dtype=ft.int64))
+    o = ft.empty(3)
+    with pytest.warns(UserWarning, match="An output with one or more elements was resized"):
+        ft.special.i0e(x.detach(), out=o)
+    assert o.shape == (2,)
+
+
+def test_spherical_bessel_j0_has_no_derivative_as_in_pytorch():
+    """PyTorch defines no derivative for ``spherical_bessel_j0``: its result never requires
+    grad (before: fgrad recorded a graph and returned a gradient PyTorch programs never see)."""
+    x = ft.tensor([0.5, 2.0], requires_grad=True)
+    y = ft.special.spherical_bessel_j0(x)
+    assert not y.requires_grad and y.grad_fn is None
+    np.testing.assert_allclose(y.numpy(), np.sin([0.5, 2.0]) / [0.5, 2.0], rtol=1e-6)

@@ -21,6 +21,8 @@ from typing import Any
 __all__ = [
     "Constraint",
     "boolean",
+    "cat",
+    "corr_cholesky",
     "dependent",
     "dependent_property",
     "greater_than",
@@ -32,15 +34,21 @@ __all__ = [
     "is_dependent",
     "less_than",
     "lower_cholesky",
+    "lower_triangular",
+    "multinomial",
     "nonnegative",
     "nonnegative_integer",
     "one_hot",
     "positive",
     "positive_definite",
     "positive_integer",
+    "positive_semidefinite",
     "real",
     "real_vector",
     "simplex",
+    "square",
+    "stack",
+    "symmetric",
     "unit_interval",
 ]
 
@@ -277,6 +285,115 @@ class _PositiveDefinite(Constraint):
         return torch.linalg.eigvalsh(value).gt(0).all(-1)
 
 
+class _LowerTriangular(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        value_tril = value.tril()
+        return (value_tril == value).reshape(value.shape[:-2] + (-1,)).min(-1)[0]
+
+
+class _CorrCholesky(Constraint):
+    """Lower Cholesky factors of correlation matrices: unit-norm rows, positive diagonal."""
+
+    event_dim = 2
+
+    def check(self, value):
+        tol = torch.finfo(value.dtype).eps * value.size(-1) * 10
+        row_norm = torch.linalg.norm(value.detach(), dim=-1)
+        unit_row_norm = (row_norm - 1.0).abs().le(tol).all(dim=-1)
+        return lower_cholesky.check(value) & unit_row_norm
+
+
+class _Square(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        return torch.full(size=value.shape[:-2], fill_value=(value.shape[-2] == value.shape[-1]),
+                          dtype=torch.bool, device=value.device)
+
+
+class _Symmetric(_Square):
+    def check(self, value):
+        square_check = super().check(value)
+        if not bool(square_check.all()):
+            return square_check
+        return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+
+
+class _PositiveSemidefinite(_Symmetric):
+    def check(self, value):
+        sym_check = super().check(value)
+        if not bool(sym_check.all()):
+            return sym_check
+        return torch.linalg.eigvalsh(value).ge(0).all(-1)
+
+
+class _Multinomial(Constraint):
+    """Nonnegative integer vectors summing to at most ``upper_bound`` (PyTorch's check)."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound) -> None:
+        self.upper_bound = upper_bound
+
+    def check(self, x):
+        return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
+
+
+class _Cat(Constraint):
+    """``cseq[i]`` on the ``lengths[i]`` slices of dimension ``dim`` (for `CatTransform`)."""
+
+    def __init__(self, cseq, dim: int = 0, lengths=None) -> None:
+        self.cseq = list(cseq)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise ValueError("cat: one length per constraint")
+        self.dim = dim
+        super().__init__()
+
+    @property
+    def is_discrete(self) -> bool:
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value):
+        checks = []
+        start = 0
+        for constr, length in zip(self.cseq, self.lengths):
+            checks.append(constr.check(value.narrow(self.dim, start, length)))
+            start += length
+        return torch.cat(checks, self.dim)
+
+
+class _Stack(Constraint):
+    """``cseq[i]`` on index ``i`` of dimension ``dim`` (for `StackTransform`)."""
+
+    def __init__(self, cseq, dim: int = 0) -> None:
+        self.cseq = list(cseq)
+        self.dim = dim
+        super().__init__()
+
+    @property
+    def is_discrete(self) -> bool:
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:
+        dim = max(c.event_dim for c in self.cseq)
+        if self.dim + dim < 0:
+            dim += 1
+        return dim
+
+    def check(self, value):
+        vs = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return torch.stack([constr.check(v) for v, constr in zip(vs, self.cseq)], self.dim)
+
+
 dependent = _Dependent()
 dependent_property = _DependentProperty
 independent = _IndependentConstraint
@@ -297,4 +414,12 @@ interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
 lower_cholesky = _LowerCholesky()
+lower_triangular = _LowerTriangular()
+corr_cholesky = _CorrCholesky()
+square = _Square()
+symmetric = _Symmetric()
+positive_semidefinite = _PositiveSemidefinite()
 positive_definite = _PositiveDefinite()
+multinomial = _Multinomial
+cat = _Cat
+stack = _Stack

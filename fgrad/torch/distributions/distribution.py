@@ -41,6 +41,8 @@ __all__ = [
     "lazy_property",
     "logits_to_probs",
     "probs_to_logits",
+    "tril_matrix_to_vec",
+    "vec_to_tril_matrix",
 ]
 
 
@@ -351,3 +353,89 @@ class Distribution:
 
 class ExponentialFamily(Distribution):
     """Marker base of the exponential-family distributions (PyTorch's class)."""
+
+
+def _tril_mask(n: int, diag: int):
+    arange = torch.arange(n)
+    return arange < arange.view(-1, 1) + (diag + 1)
+
+
+def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
+    """The lower triangle (from diagonal ``diag``) of square matrices filled row by row from
+    the last dimension of ``vec``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.utils import vec_to_tril_matrix
+        >>> vec_to_tril_matrix(torch.tensor([1.0, 2.0, 3.0]))
+        tensor([[1., 0.],
+                [2., 3.]])
+    """
+    m = vec.shape[-1]
+    n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * m + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if abs(round(n) - n) >= torch.finfo(vec.dtype).eps:  # PyTorch's one-sided test passes 4
+        raise ValueError(f"The size of last dimension is {m} which cannot be expressed as the "
+                         "lower triangular part of a square D x D matrix.")
+    n = round(n)
+    mat = vec.new_zeros(vec.shape[:-1] + torch.Size((n, n)))
+    mat[..., _tril_mask(n, diag)] = vec
+    return mat
+
+
+def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
+    """The lower triangle (from diagonal ``diag``) of square matrices, row by row.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.utils import tril_matrix_to_vec
+        >>> tril_matrix_to_vec(torch.tensor([[1.0, 0.0], [2.0, 3.0]]))
+        tensor([1., 2., 3.])
+    """
+    n = mat.shape[-1]
+    if not (-n <= diag < n):
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    return mat[..., _tril_mask(n, diag)]
+
+
+class BinaryProbsLogits:
+    """Mixin for distributions given by a success probability ``probs`` or its ``logits``
+    (one of the two): parses them (`_set_probs_or_logits`), derives the other lazily, and
+    expands whichever is set (`_expand_probs_or_logits`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import Bernoulli
+        >>> Bernoulli(logits=torch.tensor([0.0])).probs
+        tensor([0.5000])
+    """
+
+    def _set_probs_or_logits(self, probs, logits) -> torch.Size:
+        """Store ``probs`` or ``logits`` (exactly one given) as a tensor; the batch shape."""
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        given = probs if probs is not None else logits
+        (value,) = broadcast_all(given)
+        setattr(self, "probs" if probs is not None else "logits", value)
+        self._param = value
+        return torch.Size() if isinstance(given, numbers.Number) else value.size()
+
+    def _expand_probs_or_logits(self, new, batch_shape) -> None:
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                setattr(new, name, getattr(self, name).expand(batch_shape))
+                new._param = getattr(new, name)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self):
+        return self._param.size()

@@ -19,7 +19,7 @@ import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 
 from . import constraints
-from .distribution import Distribution, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .distribution import BinaryProbsLogits, Distribution, broadcast_all, lazy_property
 from .gamma_family import Gamma
 from fgrad.torch.types import SizeLike, Tensor
 from typing import Any
@@ -27,7 +27,7 @@ from typing import Any
 __all__ = ["FisherSnedecor", "NegativeBinomial"]
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(BinaryProbsLogits, Distribution):
     """The number of successes before ``total_count`` failures, each trial a success with
     probability ``probs``: sampled as ``Poisson(Gamma(total_count, exp(-logits)))``.
 
@@ -64,27 +64,10 @@ class NegativeBinomial(Distribution):
         new = self._get_checked_instance(NegativeBinomial, _instance)
         batch_shape = torch.Size(batch_shape)
         new.total_count = self.total_count.expand(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
+        self._expand_probs_or_logits(new, batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self) -> SizeLike:
-        return self._param.size()
 
     @property
     def mean(self) -> Tensor:

@@ -22,7 +22,7 @@ import fgrad.torch.nn.functional as F
 from . import constraints
 from .continuous import Exponential, Normal, Uniform
 from .discrete import Binomial, Categorical
-from .distribution import Distribution, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .distribution import (BinaryProbsLogits, Distribution, broadcast_all)
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
 from fgrad.torch.distributions.constraints import Constraint
@@ -34,7 +34,7 @@ __all__ = ["Geometric", "Gumbel", "HalfNormal", "Multinomial", "Pareto"]
 _EULER = 0.57721566490153286060
 
 
-class Geometric(Distribution):
+class Geometric(BinaryProbsLogits, Distribution):
     """The number of failures before the first success of trials with success probability
     ``probs``: ``floor(log(u) / log1p(-probs))`` for a uniform ``u`` in ``[tiny, 1)``.
 
@@ -49,18 +49,9 @@ class Geometric(Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
-    def __init__(self, probs: Tensor | int | float | bool | None = None,
-                 logits: Tensor | int | float | bool | None = None,
+    def __init__(self, probs: Tensor | float | None = None, logits: Tensor | float | None = None,
                  validate_args: bool | None = None) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-        else:
-            (self.logits,) = broadcast_all(logits)
-        given = probs if probs is not None else logits
-        batch = torch.Size() if isinstance(given, numbers.Number) else given.size()
-        super().__init__(batch, validate_args=validate_args)
+        super().__init__(self._set_probs_or_logits(probs, logits), validate_args=validate_args)
         if self._validate_args and probs is not None and not bool((self.probs > 0).all()):
             raise ValueError(f"Expected parameter probs (Tensor of shape {tuple(self.probs.shape)}) of "
                              f"distribution {self!r} to be positive but found invalid values:\n"
@@ -69,21 +60,10 @@ class Geometric(Distribution):
     def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Geometric, _instance)
         batch_shape = torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
+        self._expand_probs_or_logits(new, batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self) -> Tensor:

@@ -20,7 +20,7 @@ from . import constraints
 from .continuous import Normal
 from .distribution import Distribution, sum_rightmost
 from .independent import Independent
-from .transforms import ExpTransform, Transform
+from .transforms import ComposeTransform, ExpTransform, Transform
 from fgrad.torch.types import SizeLike, Tensor
 from typing import Any
 
@@ -52,23 +52,33 @@ class TransformedDistribution(Distribution):
             raise ValueError(f"transforms must be a Transform or list, but was {transforms}")
         base_shape = base_distribution.batch_shape + base_distribution.event_shape
         base_event_dim = len(base_distribution.event_shape)
-        domain_event_dim = max([t.domain.event_dim for t in self.transforms] + [base_event_dim])
-        if domain_event_dim > base_event_dim:
-            base_distribution = Independent(base_distribution, domain_event_dim - base_event_dim)
+        transform = ComposeTransform(self.transforms)
+        if len(base_shape) < transform.domain.event_dim:
+            raise ValueError(f"base_distribution needs to have shape with size at least "
+                             f"{transform.domain.event_dim}, but got {base_shape}.")
+        forward_shape = transform.forward_shape(base_shape)
+        expanded_base_shape = transform.inverse_shape(forward_shape)
+        if base_shape != expanded_base_shape:  # the transforms broadcast the base's batch
+            base_batch_shape = expanded_base_shape[: len(expanded_base_shape) - base_event_dim]
+            base_distribution = base_distribution.expand(base_batch_shape)
+        reinterpreted_batch_ndims = transform.domain.event_dim - base_event_dim
+        if reinterpreted_batch_ndims > 0:
+            base_distribution = Independent(base_distribution, reinterpreted_batch_ndims)
         self.base_dist = base_distribution
-        event_dim = max(
-            [t.codomain.event_dim for t in self.transforms] + [len(base_distribution.event_shape)]
-        )
-        shape = base_shape
-        batch_shape = shape[: len(shape) - event_dim]
-        event_shape = shape[len(shape) - event_dim :]
+        change = transform.codomain.event_dim - transform.domain.event_dim
+        event_dim = max(transform.codomain.event_dim, base_event_dim + change)
+        cut = len(forward_shape) - event_dim
+        batch_shape = forward_shape[:cut]
+        event_shape = forward_shape[cut:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(TransformedDistribution, _instance)
         batch_shape = torch.Size(batch_shape)
-        base_batch = batch_shape + self.base_dist.batch_shape[len(self.batch_shape) :]
-        new.base_dist = self.base_dist.expand(base_batch)
+        shape = batch_shape + self.event_shape
+        for t in reversed(self.transforms):
+            shape = t.inverse_shape(shape)
+        new.base_dist = self.base_dist.expand(shape[: len(shape) - len(self.base_dist.event_shape)])
         new.transforms = self.transforms
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
