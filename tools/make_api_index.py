@@ -151,9 +151,12 @@ def _signature(obj) -> str:
     if not callable(obj):
         return ""
     try:
-        sig = str(inspect.signature(obj))
+        sig = inspect.signature(obj)
     except (TypeError, ValueError):
         return ""
+    empty = inspect.Parameter.empty  # (names and defaults; the annotations are on the object)
+    sig = str(sig.replace(parameters=[p.replace(annotation=empty) for p in sig.parameters.values()],
+                          return_annotation=empty))
     return sig if len(sig) <= 90 else sig[:87] + "..."
 
 

@@ -232,7 +232,7 @@ def _group(g) -> ProcessGroup:
 def init_process_group(backend: str | None = None, init_method: str | None = None,
                        timeout: datetime.timedelta | None = None, world_size: int = -1, rank: int = -1,
                        store: Any = None, group_name: str = "", pg_options: Any = None,
-                       device_id: Device | int = None) -> None:
+                       device_id: Device | int | None = None) -> None:
     """Join the default process group (PyTorch's arguments).  The processes are MPI's; the
     ``world_size`` and ``rank`` given (or in ``WORLD_SIZE``/``RANK``) must agree with it.
 

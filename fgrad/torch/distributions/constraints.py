@@ -335,17 +335,17 @@ class _Multinomial(Constraint):
     is_discrete = True
     event_dim = 1
 
-    def __init__(self, upper_bound) -> None:
+    def __init__(self, upper_bound: float | Tensor) -> None:
         self.upper_bound = upper_bound
 
-    def check(self, x):
+    def check(self, x: Tensor) -> Tensor:
         return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
 
 
 class _Cat(Constraint):
     """``cseq[i]`` on the ``lengths[i]`` slices of dimension ``dim`` (for `CatTransform`)."""
 
-    def __init__(self, cseq, dim: int = 0, lengths=None) -> None:
+    def __init__(self, cseq: Any, dim: int = 0, lengths: list[int] | None = None) -> None:
         self.cseq = list(cseq)
         self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
         if len(self.lengths) != len(self.cseq):
@@ -361,7 +361,7 @@ class _Cat(Constraint):
     def event_dim(self) -> int:
         return max(c.event_dim for c in self.cseq)
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         checks = []
         start = 0
         for constr, length in zip(self.cseq, self.lengths):
@@ -373,7 +373,7 @@ class _Cat(Constraint):
 class _Stack(Constraint):
     """``cseq[i]`` on index ``i`` of dimension ``dim`` (for `StackTransform`)."""
 
-    def __init__(self, cseq, dim: int = 0) -> None:
+    def __init__(self, cseq: Any, dim: int = 0) -> None:
         self.cseq = list(cseq)
         self.dim = dim
         super().__init__()
@@ -389,7 +389,7 @@ class _Stack(Constraint):
             dim += 1
         return dim
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         vs = [value.select(self.dim, i) for i in range(value.size(self.dim))]
         return torch.stack([constr.check(v) for v, constr in zip(vs, self.cseq)], self.dim)
 

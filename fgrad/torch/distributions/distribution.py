@@ -30,7 +30,7 @@ from fgrad.torch._dispatch import apply_op
 from fgrad.torch._tensor import Tensor
 
 from . import constraints
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from fgrad.torch.types import SizeLike
 from typing import Any
 
@@ -62,7 +62,7 @@ class lazy_property:  # noqa: N801 (PyTorch's name)
         return value
 
 
-def broadcast_all(*values: Iterable[Any] | None) -> tuple:
+def broadcast_all(*values: Tensor | float) -> tuple[Tensor, ...]:
     """Tensors and numbers broadcast to one shape (numbers become tensors of the tensors'
     dtype, or the default dtype).
 
@@ -437,5 +437,5 @@ class BinaryProbsLogits:
         return logits_to_probs(self.logits, is_binary=True)
 
     @property
-    def param_shape(self):
+    def param_shape(self) -> SizeLike:
         return self._param.size()

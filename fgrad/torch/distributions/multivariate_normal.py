@@ -39,7 +39,7 @@ def batch_mahalanobis_definition(scale_tril, diff):
     return fnp.sum(z * z, axis=-1)
 
 
-def batch_mahalanobis(scale_tril, diff):
+def batch_mahalanobis(scale_tril: Tensor, diff: Any) -> Any:
     """``|L^-1 diff|^2`` of tensors.
 
     Example::
@@ -56,7 +56,7 @@ def _tril_solve_definition(a, b):
     return _solve_triangular(a, b, lower=True)
 
 
-def tril_solve(a, b):
+def tril_solve(a: Tensor, b: Tensor) -> Tensor:
     """``a^-1 b`` for lower-triangular ``a`` (tensors, batched).
 
     Example::

@@ -647,7 +647,7 @@ class Module:
 
         return self._apply(convert)
 
-    def cuda(self, device: torch.types.Device = None) -> Module:
+    def cuda(self, device: torch.types.Device | None = None) -> Module:
         return self._apply(lambda t: t.cuda(device))
 
     def cpu(self) -> "Module":

@@ -60,7 +60,7 @@ class MaxPool3d(_MaxPoolNd):
 
 
 class AvgPool1d(Module):
-    def __init__(self, kernel_size: IntOrInts, stride: IntOrInts = None,
+    def __init__(self, kernel_size: IntOrInts, stride: IntOrInts | None = None,
                  padding: IntOrInts = 0, ceil_mode: bool = False,
                  count_include_pad: bool = True) -> None:
         super().__init__()
