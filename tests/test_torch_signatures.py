@@ -51,6 +51,8 @@ ALLOWED = {
     **{f"fgrad.torch.nn.{k}.__init__": "activation='relu' and PyTorch's default F.relu select the same "
        "function; fgrad takes both spellings" for k in ("Transformer", "TransformerEncoderLayer",
                                                        "TransformerDecoderLayer")},
+    "fgrad.torch.jit.Future.__init__": "fgrad's fork runs at once and returns a completed Future built with "
+                                       "its value (PyTorch's takes only devices=)",
     "fgrad.torch.utils.checkpoint.checkpoint": "context_fn=None means PyTorch's noop_context_fn",
     "fgrad.torch.utils.data.random_split": "generator=None means the default generator, PyTorch's default",
 }
