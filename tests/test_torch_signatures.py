@@ -236,6 +236,14 @@ def test_keyword_calls_that_failed_before_port():
     with pytest.raises(RuntimeError, match="unique dim order"):
         ft.empty(2, 1).dim_order(ambiguity_check=True)
     assert tuple(ft.compiler.list_backends()) == tuple(ft._dynamo.list_backends(exclude_tags=None))
+    calls = []
+
+    class Records(ft.nn.Module):
+        def forward(self, x=None, y=None):
+            calls.append((x, y))
+
+    ft.jit.trace_module(Records(), {"forward": {"y": 2}}, example_inputs_is_kwarg=True)
+    assert calls == [(None, 2)]                      # (forward got the dict as x before)
 
 
 def test_module_forward_hook_with_kwargs_and_always_call():
