@@ -4,7 +4,10 @@
   `fgrad.torch.linalg`, `fgrad.torch.special`, `fgrad.torch.func` and `fgrad.torch.nn.init`,
   every public method of `fgrad.torch.Tensor`, and the main methods of `nn.Module`, the
   optimizers, `autograd.Function` and `utils.data` annotate every parameter and the result,
-  and the annotations resolve (a new function without them fails here).
+  and the annotations resolve (a new function without them fails here); so does every other
+  public callable of every public module of `fgrad.torch` (nn layers, distributions, amp,
+  lr_scheduler, cuda, utils, distributed, sparse, backends, ...), methods and properties of
+  its classes included.
 - The docstring examples of those functions (the PyTorch-checked ones of ``fgrad/_docs``)
   run with every annotated function and method checked by beartype (jaxtyping shapes
   included): an annotation that one of its calls contradicts fails (a sample by default, all
@@ -151,6 +154,75 @@ def test_module_optimizer_function_data_methods_are_annotated():
     assert not bad, f"{len(bad)} methods not (fully) annotated:\n" + "\n".join(bad)
 
 
+def _public_objects():
+    """``(module name, module, name, object)`` for each public name of each public module of
+    `fgrad.torch` (``__all__``, else the names without an underscore) that fgrad.torch defines."""
+    import pathlib
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+    from make_api_index import walk
+
+    for module_name in walk("fgrad.torch"):
+        module = sys.modules[module_name]
+        names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+        for name in names:
+            obj = getattr(module, name, None)
+            if obj is not None and str(getattr(obj, "__module__", "")).startswith("fgrad.torch"):
+                yield module_name, module, name, obj
+
+
+def _every_public_callable() -> list[tuple[str, object, bool]]:
+    """``(qualified name, function, is a method)`` for every public function of every public
+    module of `fgrad.torch` (``__all__``, else the names without an underscore) and every
+    public method, property, ``__init__`` and ``__call__`` of its public classes, the ones
+    inherited from fgrad's own base classes included (``Normal.log_prob`` is `_LocScale`'s)."""
+    rows, seen = [], set()
+    for module_name, _, name, obj in _public_objects():
+        if inspect.isclass(obj):
+            for klass in obj.__mro__:
+                if not klass.__module__.startswith("fgrad.torch"):
+                    continue
+                for attr, value in vars(klass).items():
+                    if attr.startswith("_") and attr not in ("__init__", "__call__"):
+                        continue
+                    value = value.fget if isinstance(value, property) else value
+                    value = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+                    if (inspect.isfunction(value) and value.__module__.startswith("fgrad")
+                            and id(value) not in seen):
+                        seen.add(id(value))
+                        rows.append((f"{module_name}.{name}.{attr}", value, True))
+        elif inspect.isfunction(obj) and id(obj) not in seen:
+            seen.add(id(obj))
+            rows.append((f"{module_name}.{name}", obj, False))
+    return rows
+
+
+def test_every_public_callable_of_every_torch_module_is_annotated():
+    """Not only the modules above: `nn`'s layers (``__init__``, ``forward``), `distributions`
+    (constructors, ``sample``/``rsample``/``log_prob``/``entropy``, the properties), `amp`
+    (``autocast``, ``GradScaler``), `optim.lr_scheduler`, `cuda`, `utils` (``checkpoint``,
+    ``data``'s samplers and collation, ``hooks``), `distributed`, `sparse`, `backends`, ...:
+    every public callable of every public module."""
+    rows = _every_public_callable()
+    assert len(rows) > 1500
+    modules = {q.rsplit(".", 2)[0] for q, _, _ in rows} | {q.rsplit(".", 1)[0] for q, _, _ in rows}
+    for expected in ("fgrad.torch.distributions", "fgrad.torch.amp", "fgrad.torch.optim.lr_scheduler",
+                     "fgrad.torch.cuda", "fgrad.torch.nn", "fgrad.torch.utils.checkpoint"):
+        assert expected in modules, expected
+    bad = [line for q, fn, method in rows for line in _missing_report([(q, fn)], method=method)]
+    assert not bad, f"{len(bad)} public callables not (fully) annotated:\n" + "\n".join(bad)
+
+
+def test_conjugate_transposes_conjugate():
+    """``Tensor.H``/``mH`` (annotated with this change) returned the plain transpose of a complex
+    tensor; PyTorch's conjugate it."""
+    x = torch.tensor([[1 + 2j, 3 + 0j]])
+    assert x.H.tolist() == [[1 - 2j], [3 + 0j]]
+    assert torch.ones(2, 1, 2, dtype=torch.complex64).mul(1j).mH.tolist() == [[[-1j], [-1j]]] * 2
+    assert torch.ones(2, 3).H.shape == (3, 2)
+
+
 # -- the annotations hold for the examples' calls ------------------------------------------
 
 def _wrappers():
@@ -180,6 +252,38 @@ def _wrappers():
             if getattr(fn, "__annotations__", None):
                 checked = _checked(fn, f"{cls.__qualname__}.{name}")
                 out.append((cls, name, kind(checked) if kind else checked))
+    out += _every_module_wrappers({id(w) for _, _, w in out} | set(by_function))
+    return out
+
+
+def _every_module_wrappers(done: set[int]) -> list:
+    """`_wrappers` for the rest of `_every_public_callable`: the functions of every public module
+    and the methods and properties of their classes (each patched where it is defined)."""
+    out = []
+    for module_name, module, name, obj in _public_objects():
+        if inspect.isfunction(obj) and id(obj) not in done and obj.__annotations__:
+            done.add(id(obj))
+            out.append((module, name, _checked(obj, f"{module_name}.{name}")))
+        if not inspect.isclass(obj):
+            continue
+        for klass in obj.__mro__:
+            if (not klass.__module__.startswith("fgrad.torch") or klass is torch.Tensor
+                    or id(klass) in done):
+                continue
+            done.add(id(klass))
+            for attr, value in list(vars(klass).items()):
+                if attr.startswith("_") and attr not in ("__init__", "__call__"):
+                    continue
+                if isinstance(value, property) and value.fget is not None and value.fget.__annotations__:
+                    checked = _checked(value.fget, f"{klass.__qualname__}.{attr}")
+                    out.append((klass, attr, property(checked, value.fset, value.fdel, value.__doc__)))
+                    continue
+                kind = type(value) if isinstance(value, (staticmethod, classmethod)) else None
+                fn = value.__func__ if kind else value
+                if (inspect.isfunction(fn) and fn.__module__.startswith("fgrad") and fn.__annotations__
+                        and id(fn) not in done):
+                    checked = _checked(fn, f"{klass.__qualname__}.{attr}")
+                    out.append((klass, attr, kind(checked) if kind else checked))
     return out
 
 

@@ -279,11 +279,11 @@ def get_default_device() -> device:
     return device(_default_device())
 
 
-def set_default_device(dev: _Device) -> None:
+def set_default_device(device: _Device) -> None:
     """Where factory functions (``zeros``, ``tensor``, ``randn``...) put new tensors."""
 
-    _check_device(dev)
-    _set_default(None if dev is None else str(dev))
+    _check_device(device)
+    _set_default(None if device is None else str(device))
 
 
 def is_grad_enabled_() -> _b.bool:  # pragma: no cover - alias kept for compatibility
@@ -293,7 +293,7 @@ def is_grad_enabled_() -> _b.bool:  # pragma: no cover - alias kept for compatib
 class finfo:
     """Machine limits of a floating dtype (as ``torch.finfo``)."""
 
-    def __init__(self, type=None) -> None:  # noqa: A002
+    def __init__(self, type: _Any = None) -> None:  # noqa: A002
         dt = get_default_dtype() if type is None else _dtypes.canonical(type)
         fi = _narrow_finfo(dt.np)
         self.dtype = dt.name
@@ -313,7 +313,7 @@ class finfo:
 
 
 class iinfo:
-    def __init__(self, type) -> None:  # noqa: A002
+    def __init__(self, type: _Any) -> None:  # noqa: A002
         dt = _dtypes.canonical(type)
         ii = _np.iinfo(dt.np)
         self.dtype = dt.name

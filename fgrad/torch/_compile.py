@@ -131,7 +131,7 @@ def reset() -> None:
     _WARNED.clear()
 
 
-def disable(fn: Callable | None = None, recursive: bool = True, *, reason: str | None = None):
+def disable(fn: Callable | None = None, recursive: bool = True, *, reason: str | None = None) -> Any:
     """Run ``fn`` eagerly, never traced (``torch.compiler.disable``): inside a compiled call it
     is a graph break; compiled callables it calls run eagerly.  Usable as a decorator.
 
@@ -830,7 +830,7 @@ def _check_options(backend, mode, options) -> None:
                              "available backends.")
 
 
-def list_backends(exclude_tags=None) -> list:
+def list_backends(exclude_tags: tuple[str, ...] | None = ("debug", "experimental")) -> list[str]:
     """The accepted ``backend=`` names.
 
     Example::
@@ -843,8 +843,10 @@ def list_backends(exclude_tags=None) -> list:
 
 
 def compile(model: Any = None, *, fullgraph: bool = False, dynamic: bool | None = None,  # noqa: A001
-            backend: str | Callable[..., Any] = "inductor", mode: str | None = None,
-            options: dict | None = None, disable: bool = False) -> Any:
+            backend: str | Callable[..., Any] | None = None, mode: str | None = None,
+            options: dict | None = None, name: str | None = None, disable: bool = False,
+            recompile_limit: int | None = None, isolate_recompiles: bool = False,
+            shapes_spec: Any = None) -> Any:
     """Compile a module or function: each call signature is traced once into a fused fgrad
     program (forward and backward); see `fgrad.torch._compile`.  Used bare, as
     ``@torch.compile`` or ``@torch.compile(...)``.
@@ -858,25 +860,31 @@ def compile(model: Any = None, *, fullgraph: bool = False, dynamic: bool | None 
         >>> f(torch.zeros(3))
         tensor([1., 1., 1.])
     """
+    backend = "inductor" if backend is None else backend
     _check_options(backend, mode, options)
+    if shapes_spec is not None:
+        raise NotImplementedError("torch.compile(shapes_spec=...): fgrad traces one program per call "
+                                  "signature and takes no shape specification; leave shapes_spec=None")
+    # (recompile_limit, isolate_recompiles: fgrad keeps one program per signature without a limit)
 
     def make(m):
         if disable:
             return m
         if isinstance(m, Module):
-            c = _Compiled(m._call_uncompiled, name=type(m).__name__, fullgraph=fullgraph, dynamic=dynamic,
-                          backend=backend, mode=mode, options=options)
+            c = _Compiled(m._call_uncompiled, name=name or type(m).__name__, fullgraph=fullgraph,
+                          dynamic=dynamic, backend=backend, mode=mode, options=options)
             return OptimizedModule(m, c)
         if not callable(m):
             raise RuntimeError(f"torch.compile: expected a callable or an nn.Module, got {type(m).__name__}")
-        return _Compiled(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode, options=options)
+        return _Compiled(m, name=name, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
+                         options=options)
 
     if model is None:
         return make
     return make(model)
 
 
-def _module_compile(self: Module, *args, **kwargs) -> None:
+def _module_compile(self: Module, *args: Any, **kwargs: Any) -> None:
     """``module.compile(...)``: later calls of the module go through ``torch.compile``."""
     kwargs.pop("disable", None)
     _check_options(kwargs.get("backend", "inductor"), kwargs.get("mode"), kwargs.get("options"))

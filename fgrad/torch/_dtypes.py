@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from ..core.narrow_floats import bfloat16 as _np_bfloat16, dtype_kind as _dtype_kind
 from ..core.narrow_floats import promote_types as _promote_np_types
+from typing import Any
 
 
 class dtype:
@@ -30,7 +31,7 @@ class dtype:
         "__weakref__",
     )
 
-    def __init__(self, name: str, np_dtype, legacy: str) -> None:
+    def __init__(self, name: str, np_dtype: Any, legacy: str) -> None:
         self.name = name
         self.np = np.dtype(np_dtype)
         k = _dtype_kind(self.np)

@@ -1936,7 +1936,8 @@ def sum_to_size(self: Tensor, *size: int | Sequence[int]) -> Tensor:
 
 
 @_autocast_fp32
-def cdist(x1: Tensor, x2: Tensor, p: float | str = 2.0, compute_mode: str | None = None) -> Tensor:
+def cdist(x1: Tensor, x2: Tensor, p: float | str = 2.0,
+          compute_mode: str | None = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)
         return apply_op("CdistBackward0", ("cdist_inf",), _conv.max_abs_unsplit, (d,))

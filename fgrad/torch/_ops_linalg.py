@@ -346,11 +346,11 @@ def kron(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     return res if out is None else write_out(out, res, "kron")
 
 
-def chain_matmul(*matrices: Tensor) -> Tensor:
+def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
     r = matrices[0]
     for m in matrices[1:]:
         r = mm(r, m)
-    return r
+    return r if out is None else write_out(out, r, "chain_matmul")
 
 
 # ---------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from .autograd import graph as G
 import fgrad.torch.cuda as _cuda
 from .autograd import backward as bw
 from collections.abc import Callable
-from fgrad.torch.types import Device, DType, memory_format, TensorOrScalar, TensorOrTensors
+from fgrad.torch.types import Device, Dims, DType, IntOrInts, memory_format, TensorOrScalar, TensorOrTensors
 from typing import Any
 
 _nd = np.ndarray
@@ -45,11 +45,6 @@ _nd = np.ndarray
 
 # ---------------------------------------------------------------------------------------
 # conversion methods
-
-
-def _conj_complex(t):
-    """``t.conj()`` for a complex tensor (``H``/``mH`` are conjugate transposes), else ``t``."""
-    return t.conj() if t.is_complex() else t
 
 
 def _parse_to(args, kwargs):
@@ -276,8 +271,65 @@ def _share_memory_(self: Tensor) -> Tensor:
     return self
 
 
-def _dim_order(self: Tensor) -> tuple[int, ...]:
+def _H(self: Tensor) -> Tensor:
+    """The conjugate transpose of a matrix (``x.H``; a real matrix's transpose).
+
+    >>> import fgrad.torch as torch
+    >>> torch.tensor([[1 + 2j, 3]]).H
+    tensor([[1.-2.j],
+            [3.-0.j]])
+    """
+    return view_ops._T(self).conj()
+
+
+def _mH(self: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dimensions (``x.mH``).
+
+    >>> import fgrad.torch as torch
+    >>> torch.ones(3, 1, 2).mH.shape
+    torch.Size([3, 2, 1])
+    """
+    return view_ops._mT(self).conj()
+
+
+def _split(self: Tensor, split_size: IntOrInts, dim: int = 0) -> tuple[Tensor, ...]:
+    """`torch.split` as a method (PyTorch names its size ``split_size`` here).
+
+    >>> import fgrad.torch as torch
+    >>> tuple(len(t) for t in torch.arange(5).split(split_size=2))
+    (2, 2, 1)
+    """
+    return view_ops.split(self, split_size, dim)
+
+
+def _norm(self: Tensor, p: float | str | None = "fro", dim: Dims = None, keepdim: bool = False,
+          dtype: DType | None = None) -> Tensor:
+    """`torch.norm` as a method (no ``out``: PyTorch's fourth positional argument is ``dtype`` here).
+
+    >>> import fgrad.torch as torch
+    >>> torch.tensor([[3.0, 4.0]]).norm(2, 1, False, torch.float64)
+    tensor([5.], dtype=torch.float64)
+    """
+    return tensor_ops.norm(self, p, dim, keepdim, dtype=dtype)
+
+
+def _dim_order(self: Tensor, *, ambiguity_check: bool | list = False) -> tuple[int, ...]:
+    """The dimensions from the outermost to the innermost in memory.
+
+    >>> import fgrad.torch as torch
+    >>> torch.empty((2, 3, 5)).transpose(1, 2).dim_order()
+    (0, 2, 1)
+    """
     st = self.stride()
+    if ambiguity_check is True:
+        if 1 in self.shape or len(set(st)) < len(st):
+            raise RuntimeError("The tensor does not have unique dim order, or cannot map to exact one of "
+                               "the given memory formats.")
+    elif ambiguity_check is not False:
+        if isinstance(ambiguity_check, list):
+            raise NotImplementedError("fgrad.torch: Tensor.dim_order(ambiguity_check=[memory formats]) is "
+                                      "not supported; pass ambiguity_check=True or False")
+        raise TypeError("The ambiguity_check argument must be a bool or a list of memory formats.")
     return tuple(sorted(range(len(st)), key=lambda d: -st[d]))
 
 
@@ -516,7 +568,6 @@ def _bind() -> None:
         "argmin",
         "std",
         "var",
-        "norm",
         "dist",
         "logsumexp",
         "softmax",
@@ -566,7 +617,6 @@ def _bind() -> None:
         "narrow",
         "select",
         "unbind",
-        "split",
         "chunk",
         "tensor_split",
         "diagonal",
@@ -628,8 +678,8 @@ def _bind() -> None:
         imag=property(view_ops.imag),
         T=property(view_ops._T),
         mT=property(view_ops._mT),
-        H=property(lambda self: _conj_complex(view_ops._T(self))),  # conjugate transposes
-        mH=property(lambda self: _conj_complex(view_ops._mT(self))),
+        H=property(_H),
+        mH=property(_mH),
         __getitem__=view_ops.getitem,
         __setitem__=view_ops.setitem,
     )
@@ -683,6 +733,8 @@ def _bind() -> None:
         is_shared=_is_shared,
         share_memory_=_share_memory_,
         dim_order=_dim_order,
+        split=_split,
+        norm=_norm,
         bfloat16=_caster(D.bfloat16),
     )
     m.update(

@@ -55,6 +55,7 @@ from ._ops_creation import zeros
 from ._autocast_state import fp32 as _autocast_fp32, promote as _autocast_promote
 from collections.abc import Sequence
 from fgrad.torch.types import Dims, IntOrInts, Number, SizeLike, TensorOrScalar, TensorOrTensors
+from typing import Any
 
 _nd = np.ndarray
 _i64 = np.dtype(np.int64)
@@ -468,7 +469,7 @@ def t(input: Tensor) -> Tensor:
     return _view_or_functional(input, lambda x: x.transpose(perm), "TBackward0", _v_transpose, (perm,))
 
 
-def _T(self):
+def _T(self) -> Any:
     nd = self._buf.ndim
     if nd != 2:
         import warnings
@@ -483,7 +484,7 @@ def _T(self):
     return permute(self, tuple(range(nd))[::-1])
 
 
-def _mT(self):
+def _mT(self) -> Any:
     if self._buf.ndim < 2:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
     return transpose(self, -2, -1)
@@ -1971,8 +1972,9 @@ def trace(input: Tensor) -> Tensor:
     )
 
 
-def meshgrid(*tensors: Tensor, indexing: str = "ij") -> tuple[Tensor, ...]:
+def meshgrid(*tensors: Tensor, indexing: str | None = None) -> tuple[Tensor, ...]:
     ts = _flat_args(tensors)
+    indexing = "ij" if indexing is None else indexing  # (PyTorch's default)
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
     n = len(ts)

@@ -50,11 +50,11 @@ class Generator:
         tensor([0.6614, 0.2669, 0.0617])
     """
 
-    def __init__(self, device="cpu") -> None:
+    def __init__(self, device: Device = "cpu") -> None:
         self.device = device
         self._engine = Engine(_DEFAULT_SEED)
 
-    def manual_seed(self, seed) -> "Generator":
+    def manual_seed(self, seed: int) -> "Generator":
         self._engine.seed(int(seed))
         return self
 
@@ -70,7 +70,7 @@ class Generator:
         """The state as PyTorch's 5056-byte ``uint8`` tensor (loadable by PyTorch too)."""
         return _wrap(np.frombuffer(self._engine.get_state(), np.uint8).copy())
 
-    def set_state(self, new_state) -> "Generator":
+    def set_state(self, new_state: Tensor) -> "Generator":
         """Restore a state from `get_state` (or from PyTorch's ``get_rng_state``); plain
         bytes are parsed, never unpickled."""
         if not isinstance(new_state, Tensor) or new_state._buf.dtype != np.uint8:

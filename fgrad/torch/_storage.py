@@ -10,6 +10,8 @@ same storage (views, ``Tensor(storage)``, ``from_numpy``) share memory.
 
 from __future__ import annotations
 
+from typing import Any
+
 import warnings
 
 import numpy as np
@@ -122,7 +124,7 @@ class UntypedStorage:
 
     __slots__ = ("_flat", "__weakref__")
 
-    def __init__(self, size_or_flat=0, *, device=None) -> None:
+    def __init__(self, size_or_flat: Any = 0, *, device: Device = None) -> None:
         if isinstance(size_or_flat, np.ndarray) or type(size_or_flat) in _DEV:
             self._flat = size_or_flat
         else:
@@ -134,7 +136,7 @@ class UntypedStorage:
         return f if f.dtype == np.uint8 else f.view(np.uint8)
 
     @property
-    def device(self):
+    def device(self) -> Any:
         return _device_of(self._flat)
 
     @property
@@ -169,27 +171,27 @@ class UntypedStorage:
     def __iter__(self):
         return iter(self.tolist())
 
-    def fill_(self, value):
+    def fill_(self, value: int | float | bool) -> Any:
         self._bytes[...] = value
         return self
 
-    def copy_(self, other):
-        _assign(self._bytes, other._bytes)
+    def copy_(self, source: Any, non_blocking: bool | None = None) -> Any:
+        _assign(self._bytes, source._bytes)
         return self
 
     def clone(self) -> "UntypedStorage":
         return UntypedStorage(self._flat.copy())
 
-    def cpu(self):
+    def cpu(self) -> Any:
         return self if type(self._flat) not in _DEV else UntypedStorage(_moved(self._bytes, None))
 
-    def cuda(self, device=None, non_blocking=False):
+    def cuda(self, device: Device = None, non_blocking: bool = False) -> Any:
         from ._tensor import check_device
 
         idx = check_device("cuda" if device is None else device)
         return UntypedStorage(_moved(self._bytes, idx))
 
-    def resize_(self, nbytes: int):
+    def resize_(self, nbytes: int) -> Any:
         new = _dev.xp_of(self._flat).zeros(int(nbytes), np.uint8)
         n = min(int(nbytes), self.nbytes())
         new[:n] = self._bytes[:n]
@@ -234,7 +236,7 @@ class TypedStorage:
 
     __slots__ = ("_flat", "dtype", "__weakref__")
 
-    def __init__(self, flat_or_size=0, dtype=None, *, device=None) -> None:
+    def __init__(self, flat_or_size: Any = 0, dtype: DType | None = None, *, device: Device = None) -> None:
         if isinstance(flat_or_size, np.ndarray) or type(flat_or_size) in _DEV:
             self._flat = flat_or_size
             self.dtype = D.from_np(flat_or_size.dtype) if dtype is None else dtype
@@ -249,7 +251,7 @@ class TypedStorage:
                 self._flat = _zeros(int(flat_or_size), self.dtype.np, device)
 
     @property
-    def device(self):
+    def device(self) -> Any:
         return _device_of(self._flat)
 
     @property
@@ -296,27 +298,27 @@ class TypedStorage:
     def __iter__(self):
         return iter(self.tolist())
 
-    def fill_(self, value):
+    def fill_(self, value: int | float | bool) -> Any:
         self._flat[...] = value
         return self
 
-    def copy_(self, other):
-        _assign(self._flat, other._flat)
+    def copy_(self, source: Any, non_blocking: bool | None = None) -> Any:
+        _assign(self._flat, source._flat)
         return self
 
     def clone(self) -> "TypedStorage":
         return TypedStorage(self._flat.copy())
 
-    def cpu(self):
+    def cpu(self) -> Any:
         return self if type(self._flat) not in _DEV else TypedStorage(_moved(self._flat, None), self.dtype)
 
-    def cuda(self, device=None, non_blocking=False):
+    def cuda(self, device: Device = None, non_blocking: bool = False) -> Any:
         from ._tensor import check_device
 
         idx = check_device("cuda" if device is None else device)
         return TypedStorage(_moved(self._flat, idx), self.dtype)
 
-    def resize_(self, size: int):
+    def resize_(self, size: int) -> Any:
         new = _dev.xp_of(self._flat).zeros(int(size), self._flat.dtype)
         n = min(int(size), self.size())
         new[:n] = self._flat[:n]
@@ -342,7 +344,7 @@ class TypedStorage:
 
     __hash__ = object.__hash__
 
-    def tensor(self):
+    def tensor(self) -> Any:
         from ._tensor import from_storage as _from_storage
 
         return _from_storage(self)
@@ -352,7 +354,7 @@ def _legacy_storage(dt):
     class _S(TypedStorage):
         __slots__ = ()
 
-        def __init__(self, size_or_data=0) -> None:
+        def __init__(self, size_or_data: Any = 0) -> None:
             super().__init__(size_or_data, dt)
 
     _S.__name__ = _S.__qualname__ = dt._legacy + "Storage"
@@ -368,3 +370,7 @@ ShortStorage = _legacy_storage(D.int16)
 CharStorage = _legacy_storage(D.int8)
 ByteStorage = _legacy_storage(D.uint8)
 BoolStorage = _legacy_storage(D.bool_)
+
+
+# (the annotations' types: imported last: fgrad.torch.types imports _tensor, which imports this module)
+from fgrad.torch.types import Device, DType  # noqa: E402

@@ -94,7 +94,7 @@ class device:
 
     __slots__ = ("type", "index")
 
-    def __init__(self, type, index=None) -> None:  # noqa: A002
+    def __init__(self, type: Any, index: int | None = None) -> None:  # noqa: A002
         if isinstance(type, device):
             self.type, self.index = type.type, type.index
             return
@@ -244,7 +244,7 @@ class Tensor(metaclass=_TensorMeta):
         _init(t, to_device_buf(buf, idx))
         return t
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         pass
 
     @staticmethod
@@ -330,7 +330,7 @@ class Tensor(metaclass=_TensorMeta):
         return False
 
     @property
-    def layout(self):
+    def layout(self) -> Any:
         return strided
 
     def get_device(self) -> int:
@@ -550,7 +550,7 @@ class Tensor(metaclass=_TensorMeta):
         return self._gfn is None
 
     @property
-    def grad_fn(self):
+    def grad_fn(self) -> Any:
         if self._base is not None:
             from .autograd.graph import view_grad_fn
 
@@ -562,7 +562,7 @@ class Tensor(metaclass=_TensorMeta):
         return self._oi
 
     @property
-    def grad(self):
+    def grad(self) -> Any:
         if self._gfn is not None and not self._retains:
             warnings.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -618,7 +618,7 @@ class Tensor(metaclass=_TensorMeta):
         self._st = value._storage() if isinstance(vb, _ndarray) or type(vb) in _DEV else None
 
     @property
-    def is_inference(self):
+    def is_inference(self) -> bool:
         return lambda: False
 
     # -- copies / pickling ----------------------------------------------------------------
@@ -718,7 +718,7 @@ def _wrap(buf) -> Tensor:
     return t
 
 
-def _alias(src: Tensor, cls=Tensor) -> Tensor:
+def _alias(src: Tensor, cls: Any = Tensor) -> Tensor:
     """A new tensor object sharing ``src``'s memory and version counter, without autograd
     history (what ``detach`` returns)."""
     t = object.__new__(cls)

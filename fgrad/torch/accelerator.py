@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fgrad.torch.cuda as _cuda
 from ._tensor import device as _device
+from fgrad.torch.types import Device
 
 __all__ = [
     "is_available",
@@ -40,7 +41,7 @@ def is_available() -> bool:
     return _cuda.is_available()
 
 
-def current_accelerator(check_available: bool = False):
+def current_accelerator(check_available: bool = False) -> Device:
     """``device('cuda')`` when CUDA is usable, else None (``check_available`` as PyTorch).
 
     Example::
@@ -78,7 +79,7 @@ def current_device_index() -> int:
     return _cuda.current_device()
 
 
-def set_device_index(device) -> None:
+def set_device_index(device: Device | str | int) -> None:
     """Make ``device`` (an index or device) the current accelerator device."""
     _require("set_device_index")
     _cuda.set_device(device)
@@ -88,7 +89,7 @@ current_device_idx = current_device_index
 set_device_idx = set_device_index
 
 
-def synchronize(device=None) -> None:
+def synchronize(device: Device = None) -> None:
     """Wait for all work on the accelerator to finish."""
     _require("synchronize")
     _cuda.synchronize(device)
@@ -97,7 +98,7 @@ def synchronize(device=None) -> None:
 class device_index:
     """``with torch.accelerator.device_index(i): ...`` (``None`` does nothing)."""
 
-    def __init__(self, device) -> None:
+    def __init__(self, device: int | None) -> None:
         self.idx = device
         self._ctx = None
 

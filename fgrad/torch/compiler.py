@@ -12,6 +12,8 @@ Example::
 from __future__ import annotations
 
 import fgrad.torch._compile as _compile
+from collections.abc import Callable
+from typing import Any
 
 disable = _compile.disable
 is_compiling = _compile.is_compiling
@@ -21,7 +23,7 @@ reset = _compile.reset
 is_dynamo_compiling = is_compiling
 
 
-def allow_in_graph(fn):
+def allow_in_graph(fn: Callable[..., Any]) -> Any:
     """Accepted for compatibility: every traceable function is in the graph already.
 
     Example::

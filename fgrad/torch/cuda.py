@@ -21,6 +21,9 @@ from ._random import cuda_generator as _cuda_generator
 from ._tensor import LegacyTypeMeta as _LegacyTypeMeta, legacy_new as _legacy_new, _wrap
 from ._tensor import check_device as _check_device, to_device_buf as _to_device_buf
 from ._tensor import Tensor as _Tensor
+from collections.abc import Iterable as _Iterable
+from fgrad.torch.types import Device as _Device
+from typing import Any as _Any
 
 
 def is_available() -> bool:
@@ -48,7 +51,7 @@ def current_device() -> int:
 _state = {"current": None}
 
 
-def set_device(device) -> None:
+def set_device(device: _Device | str | int) -> None:
 
     d = device if isinstance(device, _device) else _device(device) if not isinstance(device, int) else None
     idx = device if isinstance(device, int) else (d.index or 0)
@@ -59,7 +62,7 @@ def set_device(device) -> None:
 class device:
     """``with torch.cuda.device(0): ...``"""
 
-    def __init__(self, device) -> None:
+    def __init__(self, device: _Any) -> None:
         self.idx = device if isinstance(device, int) else (getattr(device, "index", None) or 0)
         self.prev = None
 
@@ -72,16 +75,16 @@ class device:
         _state["current"] = self.prev
 
 
-def synchronize(device=None) -> None:
+def synchronize(device: _Device = None) -> None:
     """Wait for all work on the device to finish."""
     _dev.require().synchronize()
 
 
-def get_device_name(device=None) -> str:
+def get_device_name(device: _Device = None) -> str:
     return _dev.require().device_name
 
 
-def get_device_capability(device=None) -> tuple:
+def get_device_capability(device: _Device = None) -> tuple:
     be = _dev.require()
     try:
         d = be.xp.cuda.Device(0 if device is None else int(getattr(device, "index", device) or 0))
@@ -97,7 +100,7 @@ def empty_cache() -> None:
         be.xp.get_default_memory_pool().free_all_blocks()
 
 
-def memory_allocated(device=None) -> int:
+def memory_allocated(device: _Device = None) -> int:
     be = _dev.backend()
     return 0 if be is None else be.memory_allocated()
 
@@ -105,19 +108,19 @@ def memory_allocated(device=None) -> int:
 _peak = [0]
 
 
-def max_memory_allocated(device=None) -> int:
+def max_memory_allocated(device: _Device = None) -> int:
     _peak[0] = max(_peak[0], memory_allocated(device))
     return _peak[0]
 
 
-def memory_reserved(device=None) -> int:
+def memory_reserved(device: _Device = None) -> int:
     be = _dev.backend()
     if be is not None and hasattr(be.xp, "get_default_memory_pool"):
         return int(be.xp.get_default_memory_pool().total_bytes())
     return memory_allocated(device)
 
 
-def reset_peak_memory_stats(device=None) -> None:
+def reset_peak_memory_stats(device: _Device = None) -> None:
     _peak[0] = 0
 
 
@@ -129,12 +132,12 @@ def _gen(index=None):
     return _cuda_generator(current_device() if index is None else index)
 
 
-def manual_seed(seed) -> None:
+def manual_seed(seed: int) -> None:
     if _dev.is_available():
         _gen().manual_seed(seed)
 
 
-def manual_seed_all(seed) -> None:
+def manual_seed_all(seed: int) -> None:
     if _dev.is_available():
         for i in range(device_count()):
             _gen(i).manual_seed(seed)
@@ -155,11 +158,11 @@ def initial_seed() -> int:
     return _gen().initial_seed()
 
 
-def get_rng_state(device="cuda"):
+def get_rng_state(device: int | str | _Device = "cuda") -> _Tensor:
     return _gen().get_state()
 
 
-def set_rng_state(new_state, device="cuda") -> None:
+def set_rng_state(new_state: _Tensor, device: int | str | _Device = "cuda") -> None:
     _gen().set_state(new_state)
 
 
@@ -167,7 +170,7 @@ def get_rng_state_all() -> list:
     return [_gen(i).get_state() for i in range(device_count())]
 
 
-def set_rng_state_all(new_states) -> None:
+def set_rng_state_all(new_states: _Iterable[_Tensor]) -> None:
     for i, s in enumerate(new_states):
         _gen(i).set_state(s)
 
@@ -212,13 +215,13 @@ BoolTensor = _legacy_cuda_type(D.bool_)
 class Stream:
     """The default stream: work is ordered; ``synchronize`` waits for the device."""
 
-    def __init__(self, device=None, priority=0) -> None:
+    def __init__(self, device: _Device = None, priority: int = 0) -> None:
         self.device = device
 
     def synchronize(self) -> None:
         synchronize()
 
-    def wait_stream(self, stream) -> None:
+    def wait_stream(self, stream: _Any) -> None:
         pass
 
     def query(self) -> bool:
@@ -231,25 +234,26 @@ class Stream:
         pass
 
 
-def current_stream(device=None) -> Stream:
+def current_stream(device: _Device = None) -> Stream:
     return Stream(device)
 
 
-def default_stream(device=None) -> Stream:
+def default_stream(device: _Device = None) -> Stream:
     return Stream(device)
 
 
-def stream(s):
-    return s if s is not None else Stream()
+def stream(stream: _Any) -> _Any:
+    return stream if stream is not None else Stream()
 
 
 class Event:
     """A timing event (``record`` / ``elapsed_time`` in milliseconds)."""
 
-    def __init__(self, enable_timing=False, blocking=False, interprocess=False) -> None:
+    def __init__(self, enable_timing: bool = False, blocking: bool = False,
+                 interprocess: bool = False) -> None:
         self._t = None
 
-    def record(self, stream=None) -> None:
+    def record(self, stream: _Any = None) -> None:
         import time
 
         if _dev.is_available():
@@ -263,5 +267,5 @@ class Event:
     def query(self) -> bool:
         return True
 
-    def elapsed_time(self, end) -> float:
-        return (end._t - self._t) * 1000.0
+    def elapsed_time(self, end_event: _Any) -> float:
+        return (end_event._t - self._t) * 1000.0

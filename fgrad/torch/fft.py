@@ -26,6 +26,8 @@ import fgrad.torch as torch
 
 from ._dispatch import apply_op, write_out
 from ._tensor import Tensor, wrap_dim
+from fgrad.torch.types import Device, DType
+from typing import Any
 
 __all__ = [
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn",
@@ -375,8 +377,9 @@ def _freq(values, dtype, device, requires_grad: bool) -> Tensor:
     return torch.tensor(values, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def fftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype=None, layout=None,
-            device=None, requires_grad: bool = False) -> Tensor:
+def fftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype: DType | None = None,
+            layout: Any = None,
+            device: Device = None, requires_grad: bool = False) -> Tensor:
     """The sample frequencies of an ``n``-point `fft` with sample spacing ``d``.
 
     Example::
@@ -389,8 +392,9 @@ def fftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype=None, la
     return _finish(r, out, "fftfreq")
 
 
-def rfftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype=None, layout=None,
-             device=None, requires_grad: bool = False) -> Tensor:
+def rfftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype: DType | None = None,
+             layout: Any = None,
+             device: Device = None, requires_grad: bool = False) -> Tensor:
     """The non-negative sample frequencies of an ``n``-point `rfft`.
 
     Example::

@@ -44,7 +44,7 @@ def _to_array(t: Tensor) -> Array:
     return wrap(b) if type(b) is _nd or type(b) in _DEV else b
 
 
-def _from_array(a) -> Tensor:
+def _from_array(a: typing.Any) -> Tensor:
     """A Tensor over an `fgrad.Array`'s buffer (no copy) or holding a tracer."""
     if type(a) is ArrayImpl:
         return _wrap(a._buf)
@@ -126,7 +126,7 @@ def functional_call(
     module: fgrad.torch.nn.Module,
     parameter_and_buffer_dicts: collections.abc.Mapping[str, typing.Any]
     | collections.abc.Sequence[collections.abc.Mapping[str, typing.Any]],
-    args: typing.Any = (), kwargs: dict[str, typing.Any] | None = None, *, tie_weights: bool = True,
+    args: typing.Any = None, kwargs: dict[str, typing.Any] | None = None, *, tie_weights: bool = True,
     strict: bool = False
 ) -> typing.Any:
     """Call ``module(*args, **kwargs)`` with parameters/buffers replaced by the given values.
@@ -139,7 +139,9 @@ def functional_call(
             values.update(d)
     else:
         values = dict(parameter_and_buffer_dicts)
-    if not isinstance(args, tuple):
+    if args is None:
+        args = ()
+    elif not isinstance(args, tuple):
         args = (args,)
     functional = any(_is_functional_value(v) for v in values.values()) or any(
         isinstance(a, Array) for a in args
@@ -282,8 +284,20 @@ def vjp(func: collections.abc.Callable[..., typing.Any], *primals: typing.Any,
 
 
 def jvp(func: collections.abc.Callable[..., typing.Any], primals: tuple[typing.Any, ...],
-        tangents: tuple[typing.Any, ...], *, has_aux: bool = False) -> tuple[typing.Any, ...]:
+        tangents: tuple[typing.Any, ...], *, strict: bool = False,
+        has_aux: bool = False) -> tuple[typing.Any, ...]:
+    """Forward-mode derivative: ``(func(*primals), J(primals) @ tangents)``.
 
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.func.jvp(torch.sin, (torch.tensor(0.0),), (torch.tensor(2.0),))
+        (tensor(0.), tensor(2.))
+    """
+    if strict:
+        raise NotImplementedError("torch.func.jvp(strict=True): fgrad does not track whether an output "
+                                  "is independent of the inputs; call with strict=False (its tangent is "
+                                  "then zero)")
     res = fgrad.jvp(
         _tensor_fn(func), tuple(_to_arrays(primals)), tuple(_to_arrays(tangents)), has_aux=has_aux
     )

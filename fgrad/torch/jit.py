@@ -102,7 +102,10 @@ def trace(
     return func
 
 
-def trace_module(mod: Any, inputs: dict, **kwargs: Any) -> Any:
+def trace_module(mod: Any, inputs: dict, optimize: Any = None, check_trace: bool = True,
+                 check_inputs: Any = None, check_tolerance: float = 1e-05, strict: bool = True,
+                 _force_outplace: bool = False, _module_class: Any = None, _compilation_unit: Any = None,
+                 example_inputs_is_kwarg: bool = False, _store_inputs: bool = True) -> Any:
     """``mod`` itself, after running each named method on its example inputs.
 
     Example::
@@ -113,7 +116,10 @@ def trace_module(mod: Any, inputs: dict, **kwargs: Any) -> Any:
         True
     """
     for name, args in inputs.items():
-        getattr(mod, name)(*(args if isinstance(args, tuple) else (args,)))
+        if example_inputs_is_kwarg:
+            getattr(mod, name)(**args)
+        else:
+            getattr(mod, name)(*(args if isinstance(args, tuple) else (args,)))
     return mod
 
 

@@ -8,6 +8,7 @@ Example::
 """
 
 from __future__ import annotations
+from typing import Any
 
 __all__ = ["export", "is_in_onnx_export", "dynamo_export"]
 
@@ -17,7 +18,8 @@ def is_in_onnx_export() -> bool:
     return False
 
 
-def export(model, args=(), f=None, *unused, **kwargs):
+def export(model: Any, args: tuple[Any, ...] = (), f: Any = None, *unused: Any,
+           **kwargs: dict[str, Any] | None) -> Any:
     """Not supported: raises RuntimeError (fgrad.torch records no TorchScript/FX graph to
     export). Save the weights with ``torch.save(model.state_dict(), path)``, load them into
     the same model under PyTorch and export there."""
@@ -28,6 +30,6 @@ def export(model, args=(), f=None, *unused, **kwargs):
     )
 
 
-def dynamo_export(model, *args, **kwargs):
+def dynamo_export(model: Any, *args: Any, **kwargs: Any) -> Any:
     """Not supported: raises RuntimeError, as `export`."""
     return export(model, args)

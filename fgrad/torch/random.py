@@ -46,7 +46,7 @@ def fork_rng(
     enabled: bool = True,
     _caller: str = "fork_rng",
     _devices_kw: str = "devices",
-    device_type: str = "cuda",
+    device_type: str | None = None,
 ) -> Iterator[None]:
     """Save the global generator's state (and the CUDA generators' when there are any) and
     restore it on exit.

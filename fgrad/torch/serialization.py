@@ -406,10 +406,10 @@ def clear_safe_globals() -> None:
 
 
 @contextlib.contextmanager
-def safe_globals(globals_list: list):
+def safe_globals(safe_globals: list) -> Any:
     """Context manager: `add_safe_globals` for the duration of the block."""
     saved = dict(_safe_globals)
-    add_safe_globals(globals_list)
+    add_safe_globals(safe_globals)
     try:
         yield
     finally:

@@ -202,8 +202,7 @@ def test_live_torch(name, args, kwargs, want_repr, want_attrs) -> None:
 def test_signature_and_bases_match_torch(name) -> None:
     ours, theirs = getattr(nn, name), getattr(_torch.nn, name)
     sig = [(p.name, p.default, p.kind) for p in inspect.signature(ours).parameters.values()]
-    want = [(p.name, p.default, p.kind) for p in inspect.signature(theirs).parameters.values()
-            if p.name not in ("min_value", "max_value")]  # Hardtanh's deprecated spellings
+    want = [(p.name, p.default, p.kind) for p in inspect.signature(theirs).parameters.values()]
     assert sig == want
     for other in NAMES:
         assert issubclass(ours, getattr(nn, other)) == issubclass(theirs, getattr(_torch.nn, other)), other

@@ -28,6 +28,8 @@ import traceback
 
 from ...backends import backend_of_buffer
 from ...core.provenance import user_source
+from collections.abc import Callable
+from typing import Any
 
 
 class _AnomalyState:
@@ -91,7 +93,7 @@ class detect_anomaly:
     def __exit__(self, *exc) -> None:
         ANOMALY.enabled, ANOMALY.check_nan = self._saved
 
-    def __call__(self, fn):
+    def __call__(self, fn: Callable[..., Any]) -> Any:
         def wrapped(*args, **kwargs):
             with detect_anomaly(self.check_nan):
                 return fn(*args, **kwargs)
@@ -125,7 +127,7 @@ def is_anomaly_check_nan_enabled() -> bool:
     return ANOMALY.check_nan
 
 
-def record_forward(node) -> None:
+def record_forward(node: Any) -> None:
     """Store where ``node`` was created: its user's line and the forward stack."""
     frame = sys._getframe(2)
     source = user_source(frame)
@@ -144,7 +146,7 @@ def _has_nan(g) -> bool:
     return bool(backend_of_buffer(b).xp.isnan(b).any())
 
 
-def check_node_gradients(node, grads_in, grads_out) -> None:
+def check_node_gradients(node: Any, grads_in: Any, grads_out: Any) -> None:
     """After ``node``'s backward: raise PyTorch's error if output ``i`` (a gradient of one
     of the node's inputs) has a NaN; the message says whether the gradients that flowed in
     (``grads_in``) already had NaNs and where the node's forward call was."""

@@ -39,7 +39,7 @@ def _buf_index(b):
 class FunctionCtx:
     """Methods available on ``ctx`` (the backward node) inside ``forward``/``backward``."""
 
-    def save_for_backward(self, *tensors) -> None:
+    def save_for_backward(self, *tensors: Any) -> None:
         for t in tensors:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(
@@ -47,13 +47,13 @@ class FunctionCtx:
                 )
         self._to_save = tensors
 
-    def save_for_forward(self, *tensors) -> None:
+    def save_for_forward(self, *tensors: Any) -> None:
         self._saved_fwd = tensors
 
-    def mark_dirty(self, *tensors) -> None:
+    def mark_dirty(self, *tensors: Any) -> None:
         self._dirty = tensors
 
-    def mark_non_differentiable(self, *outputs) -> None:
+    def mark_non_differentiable(self, *outputs: Any) -> None:
         self._non_diff = {id(o) for o in outputs}
 
     def set_materialize_grads(self, value: bool) -> None:
@@ -214,10 +214,10 @@ class Function(metaclass=FunctionMeta):
 
     generate_vmap_rule = False
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         pass
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(
             "Legacy autograd function with non-static forward method is deprecated. Please use new-style "
             "autograd "
@@ -314,7 +314,7 @@ class Function(metaclass=FunctionMeta):
 
 
 class InplaceFunction(Function):
-    def __init__(self, inplace=False) -> None:
+    def __init__(self, inplace: bool = False) -> None:
         self.inplace = inplace
 
 

@@ -6,6 +6,8 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ._grad import grad
+from collections.abc import Callable as _Callable
+from typing import Any as _Any
 
 
 def _tup(x):
@@ -19,7 +21,8 @@ def _prep(inputs, create_graph):
     )
 
 
-def vjp(func, inputs, v=None, create_graph=False, strict=False):
+def vjp(func: _Callable[..., _Any], inputs: _Any, v: _Any = None, create_graph: _Any = False,
+        strict: _Any = False) -> _Any:
 
 
     single = isinstance(inputs, Tensor)
@@ -36,7 +39,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     return res, (g[0] if single else g)
 
 
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+def jacobian(func: _Callable[..., _Any], inputs: _Any, create_graph: _Any = False, strict: _Any = False,
+             vectorize: _Any = False, strategy: _Any = "reverse-mode") -> _Any:
 
 
     single_in = isinstance(inputs, Tensor)
@@ -72,8 +76,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
 
 
 def hessian(
-    func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"
-):
+    func: _Callable[..., _Any], inputs: _Any, create_graph: _Any = False, strict: _Any = False,
+            vectorize: _Any = False, outer_jacobian_strategy: _Any = "reverse-mode"
+) -> _Any:
 
 
     single = isinstance(inputs, Tensor)
@@ -86,7 +91,8 @@ def hessian(
     return jacobian(jac_fn, inputs, create_graph=create_graph)
 
 
-def jvp(func, inputs, v=None, create_graph=False, strict=False):
+def jvp(func: _Callable[..., _Any], inputs: _Any, v: _Any = None, create_graph: _Any = False,
+        strict: _Any = False) -> _Any:
 
 
     single = isinstance(inputs, Tensor)
@@ -102,7 +108,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     return res, (r[0] if isinstance(out, Tensor) else r)
 
 
-def hvp(func, inputs, v=None, create_graph=False, strict=False):
+def hvp(func: _Callable[..., _Any], inputs: _Any, v: _Any = None, create_graph: _Any = False,
+        strict: _Any = False) -> _Any:
 
 
     single = isinstance(inputs, Tensor)

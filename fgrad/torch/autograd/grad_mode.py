@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
+from collections.abc import Callable as _Callable
+from typing import Any as _Any
 
 
 class _GradState(threading.local):
@@ -32,7 +34,7 @@ def is_inference_mode_enabled() -> bool:
 class _DecoratorContextManager:
     """Base for grad-mode context managers that can also decorate functions."""
 
-    def __call__(self, func):
+    def __call__(self, func: _Callable[..., _Any]) -> _Any:
         if inspect.isclass(func):
             raise TypeError(f"{type(self).__name__} can only decorate functions, not classes")
         if inspect.isgeneratorfunction(func):
@@ -70,7 +72,7 @@ class _DecoratorContextManager:
 
         return wrapper
 
-    def clone(self):
+    def clone(self) -> _Any:
         return type(self)()
 
 
@@ -121,7 +123,7 @@ class set_grad_enabled(_DecoratorContextManager):
         self.mode = bool(mode)
         STATE.enabled = self.mode
 
-    def __call__(self, func):
+    def __call__(self, func: _Callable[..., _Any]) -> _Any:
         STATE.enabled = self.prev
         return super().__call__(func)
 
@@ -131,7 +133,7 @@ class set_grad_enabled(_DecoratorContextManager):
     def __exit__(self, *exc) -> None:
         STATE.enabled = self.prev
 
-    def clone(self):
+    def clone(self) -> _Any:
         return set_grad_enabled(self.mode)
 
 
@@ -158,7 +160,7 @@ class inference_mode(_DecoratorContextManager):
     def __exit__(self, *exc) -> None:
         STATE.enabled, STATE.inference = self.prev
 
-    def clone(self):
+    def clone(self) -> _Any:
         return type(self)(self.mode)
 
 
@@ -172,5 +174,5 @@ class set_multithreading_enabled(_DecoratorContextManager):
     def __exit__(self, *exc) -> None:
         pass
 
-    def clone(self):
+    def clone(self) -> _Any:
         return type(self)(self.mode)

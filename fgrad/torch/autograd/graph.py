@@ -52,6 +52,8 @@ from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
 from .anomaly_mode import ANOMALY, check_node_gradients, record_forward
 from ...transforms.ad import vjp
+from collections.abc import Callable
+from typing import Any
 
 _ndarray = np.ndarray
 
@@ -84,7 +86,7 @@ class RemovableHandle:
 
     _ids = itertools.count()
 
-    def __init__(self, container, key=None) -> None:
+    def __init__(self, container: Any, key: Any = None) -> None:
         self._ref = weakref.ref(container) if container is not None else None
         self.id = next(RemovableHandle._ids) if key is None else key
 
@@ -155,7 +157,7 @@ class Node:
             self.metadata_ = {}
         return self.metadata_
 
-    def register_hook(self, fn) -> RemovableHandle:
+    def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new
         grad_inputs."""
         if self._post is None:
@@ -164,7 +166,7 @@ class Node:
         self._post[h.id] = fn
         return h
 
-    def register_prehook(self, fn) -> RemovableHandle:
+    def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
         """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
         if self._pre is None:
             self._pre = _HookDict()
@@ -191,7 +193,7 @@ class Node:
     def _apply(self, cts, create_graph: bool):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def __call__(self, *grads):
+    def __call__(self, *grads: Any) -> Any:
         cts = [None if g is None else (g if STATE.enabled else g._buf) for g in grads]
         res = self._apply(cts, STATE.enabled)
         out = tuple(None if r is None else (r if isinstance(r, Tensor) else _wrap(r)) for r in res)
@@ -241,7 +243,7 @@ _NODE_CLASSES: dict = {}
 _FN_CLASSES: dict = {}
 
 
-def node_class(name: str, base=None):
+def node_class(name: str, base: Any = None) -> Any:
     """The (cached) ``grad_fn`` class called ``name`` (e.g. ``MulBackward0``)."""
     if base is None:
         cls = _FN_CLASSES.get(name)
@@ -260,7 +262,7 @@ class AccumulateGrad(Node):
 
     __slots__ = ("variable",)
 
-    def __init__(self, variable) -> None:
+    def __init__(self, variable: Any) -> None:
         super().__init__()
         self.variable = variable
         self._seq = float("inf")
@@ -279,7 +281,7 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
     return node
 
 
-def edge_of(t) -> tuple:
+def edge_of(t: Any) -> tuple:
     """The (node, output index) a gradient for ``t`` flows into."""
     if not isinstance(t, Tensor):
         return (None, 0)
@@ -409,7 +411,7 @@ def _program(ck, fn, avals, diff, multi):
     return p
 
 
-def get_program(key, fn, avals, diff, multi: bool):
+def get_program(key: Any, fn: Callable[..., Any], avals: Any, diff: Any, multi: bool) -> Any:
     """The cached backward program of ``fn`` at this signature (or `_DYNAMIC`)."""
     ck = (key, avals, diff)
     p = _PROGS.get(ck)
@@ -591,7 +593,8 @@ _RESULT_SAVERS = frozenset((
 ))
 
 
-def record(name: str, key, fn, args, outs, edges=None, multi: bool = False, node_base=None):
+def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, edges: Any = None,
+           multi: bool = False, node_base: Any = None) -> Any:
     """Record an operation whose outputs ``outs`` (Tensors, already computed) are
     ``fn(*args)``.  ``args`` are Tensors or constant NumPy arrays; ``edges`` are the
     positions listed in ``next_functions`` (default: the Tensor arguments).  Returns the
@@ -765,7 +768,7 @@ def view_grad_fn(t):
 class TensorTracer(Tracer):
     __slots__ = ("t",)
 
-    def __init__(self, trace, t) -> None:
+    def __init__(self, trace: Any, t: Any) -> None:
         self._trace = trace
         self.t = t
 
@@ -781,7 +784,7 @@ class TensorTrace(Trace):
 
     __slots__ = ()
 
-    def process(self, prim, args, params):
+    def process(self, prim: Any, args: Any, params: Any) -> Any:
         for a in args:
             if type(a) is TensorTracer and a._trace is self:
                 break
@@ -804,7 +807,7 @@ class TensorTrace(Trace):
             return [TensorTracer(self, r) for r in res]
         return TensorTracer(self, res)
 
-    def concretize(self, tracer, what):
+    def concretize(self, tracer: Any, what: Any) -> Any:
         return wrap(tracer.t._buf)
 
 
@@ -831,7 +834,7 @@ def _as_tensor(g):
     return g if isinstance(g, Tensor) else _wrap(g)
 
 
-def run_backward(*args, **kwargs):
+def run_backward(*args: Any, **kwargs: Any) -> Any:
     """`_run_backward` with NumPy's floating-point reports off: a backward pass through
     IEEE special values (``1/0``, ``0 * inf``) gives them silently, as PyTorch does."""
     if _profile_state.recorder is not None:  # torch.profiler: the backward pass as one range

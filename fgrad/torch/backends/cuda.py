@@ -1,6 +1,7 @@
 """``torch.backends.cuda``: matmul / SDPA switches (flags only; PyTorch's defaults)."""
 
 from types import SimpleNamespace
+from typing import Any as _Any
 
 matmul = SimpleNamespace(allow_tf32=False, allow_fp16_reduced_precision_reduction=True,
                          allow_bf16_reduced_precision_reduction=True, fp32_precision="none")
@@ -12,7 +13,7 @@ def is_built() -> bool:
     return False
 
 
-def preferred_linalg_library(backend=None):
+def preferred_linalg_library(backend: _Any = None) -> _Any:
     return backend
 
 

@@ -1,4 +1,5 @@
 """``torch.backends.cudnn``: flags only (fgrad.torch does not use cuDNN); PyTorch's defaults."""
+from typing import Any as _Any
 
 enabled: bool = True
 benchmark: bool = False
@@ -20,8 +21,9 @@ def version() -> None:
 class flags:
     """``with torch.backends.cudnn.flags(enabled=False, ...):`` sets the flags for the block."""
 
-    def __init__(self, enabled=False, benchmark=False, benchmark_limit=10, deterministic=False,
-                 allow_tf32=True) -> None:
+    def __init__(self, enabled: bool = False, benchmark: _Any = False, benchmark_limit: _Any = 10,
+                 deterministic: _Any = False,
+                 allow_tf32: _Any = True) -> None:
         self.new = dict(enabled=enabled, benchmark=benchmark, benchmark_limit=benchmark_limit,
                         deterministic=deterministic, allow_tf32=allow_tf32)
         self.old: dict = {}

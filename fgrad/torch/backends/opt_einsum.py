@@ -1,4 +1,5 @@
 """``torch.backends.opt_einsum``: the einsum contraction-order switch (flags only)."""
+from typing import Any as _Any
 
 enabled: bool = True
 strategy: str = "auto"
@@ -9,5 +10,5 @@ def is_available() -> bool:
     return True
 
 
-def get_opt_einsum():
+def get_opt_einsum() -> _Any:
     return None

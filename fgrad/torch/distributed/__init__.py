@@ -37,6 +37,8 @@ from fgrad.backends.world import DistBackendError, DistError, DistNetworkError, 
 from fgrad.torch._ops_creation import from_numpy
 from fgrad.torch._tensor import Tensor
 from fgrad.torch.autograd.grad_mode import no_grad
+from collections.abc import Callable
+from fgrad.torch.types import Device
 
 
 class ReduceOp(enum.Enum):
@@ -105,7 +107,8 @@ class Work:
     """The handle of an operation started with ``async_op=True`` (or `isend`/`irecv`):
     `wait` completes it; `is_completed` tells without blocking."""
 
-    def __init__(self, finish=None, tensors=(), poll=None, has_result: bool = True) -> None:
+    def __init__(self, finish: Any = None, tensors: Any = (), poll: Any = None,
+                 has_result: bool = True) -> None:
         self._finish = finish
         self._tensors = list(tensors)
         self._poll = poll
@@ -152,7 +155,7 @@ class Future:
     """A value computed on `wait` (``torch.futures.Future``'s reading side): what
     ``async_op=True`` returns for the ``*_coalesced`` collectives and `Work.get_future`."""
 
-    def __init__(self, compute) -> None:
+    def __init__(self, compute: Any) -> None:
         self._compute = compute
         self._value: Any = None
 
@@ -168,7 +171,7 @@ class Future:
     def done(self) -> bool:
         return self._compute is None
 
-    def then(self, callback) -> "Future":
+    def then(self, callback: Any) -> "Future":
         return Future(lambda: callback((self.wait(), self)[1]))
 
 
@@ -228,7 +231,8 @@ def _group(g) -> ProcessGroup:
 
 def init_process_group(backend: str | None = None, init_method: str | None = None,
                        timeout: datetime.timedelta | None = None, world_size: int = -1, rank: int = -1,
-                       store=None, group_name: str = "", pg_options=None, device_id=None) -> None:
+                       store: Any = None, group_name: str = "", pg_options: Any = None,
+                       device_id: Device | int | None = None) -> None:
     """Join the default process group (PyTorch's arguments).  The processes are MPI's; the
     ``world_size`` and ``rank`` given (or in ``WORLD_SIZE``/``RANK``) must agree with it.
 
@@ -306,11 +310,15 @@ def get_process_group_ranks(group: ProcessGroup) -> list:
     return list(_group(group)._comm.ranks)
 
 
-def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local_synchronization=False,
-              group_desc=None, device_id=None):
+def new_group(ranks: Any = None, timeout: Any = None, backend: Any = None, pg_options: Any = None,
+              use_local_synchronization: bool = False,
+              group_desc: Any = None, device_id: Device = None, sort_ranks: bool = True) -> Any:
     """A group of the world ranks ``ranks`` (all when None); every process must call it.
     Processes outside the group get ``GroupMember.NON_GROUP_MEMBER``."""
     pg = _group(None)
+    if ranks is not None and not sort_ranks and list(ranks) != sorted(ranks):
+        raise NotImplementedError("new_group(sort_ranks=False) with unsorted ranks: fgrad numbers a group's "
+                                  "processes in world-rank order; pass the ranks sorted")
     ranks = tuple(range(pg.size())) if ranks is None else tuple(sorted(int(r) for r in ranks))
     for r in ranks:
         if not 0 <= r < pg.size():
@@ -365,7 +373,7 @@ def _done(async_op: bool, tensors=()):
 
 # -- collectives -----------------------------------------------------------------------------
 
-def all_reduce(tensor: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
+def all_reduce(tensor: Tensor, op: Any = ReduceOp.SUM, group: Any = None, async_op: bool = False) -> Any:
     """Reduce ``tensor`` over the group, in place on every process.
 
     Example::
@@ -413,7 +421,8 @@ def _finish_all_reduce(tensor: Tensor, arr: np.ndarray, direct: bool, red: str, 
         _write(tensor, arr / size if red == "avg" else arr)
 
 
-def broadcast(tensor: Tensor, src: int | None = None, group=None, async_op: bool = False, group_src=None):
+def broadcast(tensor: Tensor, src: int | None = None, group: Any = None, async_op: bool = False,
+              group_src: int | None = None) -> Any:
     """``tensor`` of process ``src`` (a global rank) into ``tensor`` on every process."""
     _check_tensor(tensor)
     pg = _group(group)
@@ -434,7 +443,7 @@ def _group_rank(pg: ProcessGroup, global_rank, group_rank, what: str) -> int:
         raise ValueError(f"Global rank {global_rank} is not part of group {pg}") from None
 
 
-def all_gather(tensor_list: list, tensor: Tensor, group=None, async_op: bool = False):
+def all_gather(tensor_list: list, tensor: Tensor, group: Any = None, async_op: bool = False) -> Any:
     """Every process's ``tensor`` into ``tensor_list`` (one tensor per process)."""
     _check_tensor(tensor)
     pg = _group(group)
@@ -451,7 +460,8 @@ def all_gather(tensor_list: list, tensor: Tensor, group=None, async_op: bool = F
     return _done(async_op, tensor_list)
 
 
-def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group=None, async_op: bool = False):
+def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group: Any = None,
+                           async_op: bool = False) -> Any:
     """Every process's ``input_tensor`` concatenated along dim 0 (or stacked, when
     ``output_tensor`` has one more dimension) into ``output_tensor``."""
     _check_tensor(output_tensor, "output_tensor")
@@ -468,7 +478,8 @@ def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group=No
     return _done(async_op, [output_tensor])
 
 
-def reduce_scatter_tensor(output: Tensor, input: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
+def reduce_scatter_tensor(output: Tensor, input: Tensor, op: Any = ReduceOp.SUM, group: Any = None,
+                          async_op: bool = False) -> Any:
     """``input`` (dim 0 = world_size x output's) reduced over the group; process i keeps
     block i in ``output``."""
     _check_tensor(output, "output")
@@ -488,7 +499,8 @@ def reduce_scatter_tensor(output: Tensor, input: Tensor, op=ReduceOp.SUM, group=
     return _done(async_op, [output])
 
 
-def reduce_scatter(output: Tensor, input_list: list, op=ReduceOp.SUM, group=None, async_op: bool = False):
+def reduce_scatter(output: Tensor, input_list: list, op: Any = ReduceOp.SUM, group: Any = None,
+                   async_op: bool = False) -> Any:
     """The sum (``op``) over processes of ``input_list[i]`` into ``output`` on process i."""
     pg = _group(group)
     if len(input_list) != pg.size():
@@ -501,8 +513,9 @@ def reduce_scatter(output: Tensor, input_list: list, op=ReduceOp.SUM, group=None
     return _done(async_op, [output])
 
 
-def reduce(tensor: Tensor, dst: int | None = None, op=ReduceOp.SUM, group=None, async_op: bool = False,
-           group_dst=None):
+def reduce(tensor: Tensor, dst: int | None = None, op: Any = ReduceOp.SUM, group: Any = None,
+           async_op: bool = False,
+           group_dst: int | None = None) -> Any:
     """The reduction over the group into ``tensor`` on process ``dst`` (others unchanged)."""
     pg = _group(group)
     dst = _group_rank(pg, dst, group_dst, "dst")
@@ -513,13 +526,13 @@ def reduce(tensor: Tensor, dst: int | None = None, op=ReduceOp.SUM, group=None, 
     return _done(async_op, [tensor])
 
 
-def barrier(group=None, async_op: bool = False, device_ids=None):
+def barrier(group: Any = None, async_op: bool = False, device_ids: Any = None, timeout: Any = None) -> Any:
     """Wait for every process of the group."""
     _group(group)._comm.barrier()
     return _done(async_op)
 
 
-def all_gather_object(object_list: list, obj: Any, group=None) -> None:
+def all_gather_object(object_list: list, obj: Any, group: Any = None) -> None:
     """Every process's picklable ``obj`` into ``object_list``."""
     pg = _group(group)
     if len(object_list) != pg.size():
@@ -528,8 +541,8 @@ def all_gather_object(object_list: list, obj: Any, group=None) -> None:
         object_list[i] = o
 
 
-def broadcast_object_list(object_list: list, src: int | None = None, group=None, device=None,
-                          group_src=None) -> None:
+def broadcast_object_list(object_list: list, src: int | None = None, group: Any = None, device: Device = None,
+                          group_src: int | None = None) -> None:
     """Process ``src``'s ``object_list`` contents on every process (in place)."""
     pg = _group(group)
     src = _group_rank(pg, src, group_src, "src")
@@ -545,7 +558,8 @@ def broadcast_object_list(object_list: list, src: int | None = None, group=None,
 
 # -- 2.13's other names for the same collectives, and small queries ----------------------------
 
-def all_gather_single(output_tensor: Tensor, input_tensor: Tensor, group=None, async_op: bool = False):
+def all_gather_single(output_tensor: Tensor, input_tensor: Tensor, group: Any = None,
+                      async_op: bool = False) -> Any:
     """`all_gather_into_tensor` under PyTorch 2.13's newer name.
 
     Example::
@@ -559,7 +573,8 @@ def all_gather_single(output_tensor: Tensor, input_tensor: Tensor, group=None, a
     return all_gather_into_tensor(output_tensor, input_tensor, group=group, async_op=async_op)
 
 
-def reduce_scatter_single(output: Tensor, input: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
+def reduce_scatter_single(output: Tensor, input: Tensor, op: Any = ReduceOp.SUM, group: Any = None,
+                          async_op: bool = False) -> Any:
     """`reduce_scatter_tensor` under PyTorch 2.13's newer name."""
     return reduce_scatter_tensor(output, input, op=op, group=group, async_op=async_op)
 
@@ -590,7 +605,7 @@ def is_backend_available(backend: str) -> bool:
     return name in ("mpi", "gloo") or (name == "nccl" and is_nccl_available())
 
 
-def get_default_backend_for_device(device) -> str:
+def get_default_backend_for_device(device: str | Device) -> str:
     """``"gloo"`` for the CPU, ``"nccl"`` for CUDA (as PyTorch).
 
     Example::
@@ -606,7 +621,7 @@ def get_default_backend_for_device(device) -> str:
     raise ValueError(f"Default backend not registered for device : {device}")
 
 
-def supports_complex(reduceOp) -> bool:  # noqa: N803 - PyTorch's argument name
+def supports_complex(reduceOp: Any) -> bool:  # noqa: N803 - PyTorch's argument name
     """Whether ``reduceOp`` is defined for complex tensors (not MAX, MIN, PRODUCT, BAND,
     BOR, BXOR; as PyTorch).
 
@@ -725,8 +740,8 @@ def _rooted_list(tensor: Tensor, tensors: list | None, list_name: str, rank: int
     return pg, _canonical_rank(pg, rank, group_rank), tensors
 
 
-def gather(tensor: Tensor, gather_list: list | None = None, dst: int | None = None, group=None,
-           async_op: bool = False, group_dst: int | None = None):
+def gather(tensor: Tensor, gather_list: list | None = None, dst: int | None = None, group: Any = None,
+           async_op: bool = False, group_dst: int | None = None) -> Any:
     """Every process's ``tensor`` into ``gather_list`` on process ``dst`` (a global rank,
     default 0); the other processes pass no list.
 
@@ -755,8 +770,8 @@ def gather(tensor: Tensor, gather_list: list | None = None, dst: int | None = No
     return _done(async_op, gather_list)
 
 
-def scatter(tensor: Tensor, scatter_list: list | None = None, src: int | None = None, group=None,
-            async_op: bool = False, group_src: int | None = None):
+def scatter(tensor: Tensor, scatter_list: list | None = None, src: int | None = None, group: Any = None,
+            async_op: bool = False, group_src: int | None = None) -> Any:
     """``scatter_list[i]`` of process ``src`` (a global rank, default 0) into ``tensor`` on
     process i; the other processes pass no list.
 
@@ -787,8 +802,9 @@ def scatter(tensor: Tensor, scatter_list: list | None = None, src: int | None = 
     return _done(async_op, [tensor])
 
 
-def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes=None, input_split_sizes=None,
-                      group=None, async_op: bool = False):
+def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes: Any = None,
+                      input_split_sizes: Any = None,
+                      group: Any = None, async_op: bool = False) -> Any:
     """Split ``input`` along dim 0 (into ``input_split_sizes``, default equal blocks), send
     block j to process j, and concatenate the blocks received from every process, in rank
     order, into ``output`` (``output_split_sizes`` rows from each).
@@ -825,7 +841,8 @@ def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes=None, in
     return _done(async_op, [output])
 
 
-def all_to_all(output_tensor_list: list, input_tensor_list: list, group=None, async_op: bool = False):
+def all_to_all(output_tensor_list: list, input_tensor_list: list, group: Any = None,
+               async_op: bool = False) -> Any:
     """``input_tensor_list[j]`` to process j; ``output_tensor_list[i]`` receives process
     i's tensor for this process (tensors may differ in size between pairs).
 
@@ -870,7 +887,8 @@ def _peer(pg: ProcessGroup, rank, group_rank, what: str) -> int:
     return peer
 
 
-def isend(tensor: Tensor, dst: int | None = None, group=None, tag: int = 0, group_dst: int | None = None):
+def isend(tensor: Tensor, dst: int | None = None, group: Any = None, tag: int = 0,
+          group_dst: int | None = None) -> Any:
     """Start sending ``tensor`` to process ``dst`` (a global rank); returns a `Work`.  The
     receiver's tensor must have the same dtype and number of elements (else it raises
     `CollectiveMismatchError`).  Don't modify ``tensor`` before ``wait()``."""
@@ -887,7 +905,8 @@ def isend(tensor: Tensor, dst: int | None = None, group=None, tag: int = 0, grou
     return Work(finish, [tensor], poll=lambda: all(r.Test() for r in reqs[:2]), has_result=False)
 
 
-def irecv(tensor: Tensor, src: int | None = None, group=None, tag: int = 0, group_src: int | None = None):
+def irecv(tensor: Tensor, src: int | None = None, group: Any = None, tag: int = 0,
+          group_src: int | None = None) -> Any:
     """Start receiving into ``tensor`` from process ``src`` (a global rank; None: any
     process); returns a `Work`."""
     _check_tensor(tensor)
@@ -908,7 +927,7 @@ def irecv(tensor: Tensor, src: int | None = None, group=None, tag: int = 0, grou
     return Work(finish, [tensor], poll=pending.test, has_result=False)
 
 
-def send(tensor: Tensor, dst: int | None = None, group=None, tag: int = 0,
+def send(tensor: Tensor, dst: int | None = None, group: Any = None, tag: int = 0,
          group_dst: int | None = None) -> None:
     """Send ``tensor`` to process ``dst`` (a global rank) and wait until it is sent.
 
@@ -930,7 +949,7 @@ def send(tensor: Tensor, dst: int | None = None, group=None, tag: int = 0,
     isend(tensor, group=pg, tag=tag, group_dst=peer).wait()
 
 
-def recv(tensor: Tensor, src: int | None = None, group=None, tag: int = 0,
+def recv(tensor: Tensor, src: int | None = None, group: Any = None, tag: int = 0,
          group_src: int | None = None) -> int:
     """Receive into ``tensor`` from process ``src`` (None: any process); returns the
     sender's global rank."""
@@ -946,7 +965,8 @@ def recv(tensor: Tensor, src: int | None = None, group=None, tag: int = 0,
 class P2POp:
     """One point-to-point operation of `batch_isend_irecv`: ``op`` is `isend` or `irecv`."""
 
-    def __init__(self, op, tensor: Tensor, peer: int | None = None, group=None, tag: int = 0,
+    def __init__(self, op: Callable[..., Any], tensor: Tensor, peer: int | None = None, group: Any = None,
+                 tag: int = 0,
                  group_peer: int | None = None) -> None:
         if op is not isend and op is not irecv:
             raise ValueError("Invalid ``op``. Expected ``op`` to be of type ``torch.distributed.isend`` or "
@@ -984,7 +1004,7 @@ def batch_isend_irecv(p2p_op_list: list) -> list:
 
 # -- Python objects: pickled, between this job's own processes (as PyTorch) -------------------
 
-def gather_object(obj: Any, object_gather_list: list | None = None, dst: int | None = None, group=None,
+def gather_object(obj: Any, object_gather_list: list | None = None, dst: int | None = None, group: Any = None,
                   group_dst: int | None = None) -> None:
     """Every process's picklable ``obj`` into ``object_gather_list`` on process ``dst``
     (default 0).  Objects are pickled: use it between the job's own processes only, as
@@ -1012,7 +1032,7 @@ def gather_object(obj: Any, object_gather_list: list | None = None, dst: int | N
 
 
 def scatter_object_list(scatter_object_output_list: list, scatter_object_input_list: list | None = None,
-                        src: int | None = None, group=None, group_src: int | None = None) -> None:
+                        src: int | None = None, group: Any = None, group_src: int | None = None) -> None:
     """Object i of ``scatter_object_input_list`` (given on process ``src``, default 0) into
     ``scatter_object_output_list[0]`` on process i (pickled, as PyTorch's).
 
@@ -1035,7 +1055,7 @@ def scatter_object_list(scatter_object_output_list: list, scatter_object_input_l
         list(scatter_object_input_list) if pg.rank() == root else None, root)
 
 
-def send_object_list(object_list: list, dst: int | None = None, group=None, device=None,
+def send_object_list(object_list: list, dst: int | None = None, group: Any = None, device: Device = None,
                      group_dst: int | None = None, use_batch: bool = False) -> None:
     """Send the picklable objects of ``object_list`` to process ``dst`` (pickled, as
     PyTorch's); the receiver's list must have the same length."""
@@ -1052,7 +1072,7 @@ def send_object_list(object_list: list, dst: int | None = None, group=None, devi
             _world.wait(r, f"send_object_list to rank {peer}")
 
 
-def recv_object_list(object_list: list, src: int | None = None, group=None, device=None,
+def recv_object_list(object_list: list, src: int | None = None, group: Any = None, device: Device = None,
                      group_src: int | None = None, use_batch: bool = False) -> int:
     """Receive ``len(object_list)`` objects from process ``src`` into ``object_list``;
     returns the sender's global rank."""
@@ -1073,7 +1093,7 @@ def recv_object_list(object_list: list, src: int | None = None, group=None, devi
 
 # -- more of c10d ------------------------------------------------------------------------------
 
-def monitored_barrier(group=None, timeout=None, wait_all_ranks: bool = False) -> None:
+def monitored_barrier(group: Any = None, timeout: Any = None, wait_all_ranks: bool = False) -> None:
     """A barrier that names the processes that did not arrive within ``timeout`` (a
     ``timedelta``; default: the collective timeout): ``RuntimeError: Rank 1 failed to pass
     monitoredBarrier in 5000 ms`` (with ``wait_all_ranks``, every missing rank).
@@ -1122,7 +1142,8 @@ def _coalesced_deprecation(name: str) -> None:
                   FutureWarning, stacklevel=3)
 
 
-def all_reduce_coalesced(tensors, op=ReduceOp.SUM, group=None, async_op: bool = False):
+def all_reduce_coalesced(tensors: Any, op: Any = ReduceOp.SUM, group: Any = None,
+                         async_op: bool = False) -> Any:
     """`all_reduce` of several tensors of one dtype through one flat buffer (one
     collective); with ``async_op`` returns a `Future` of the tensors (as PyTorch's).
 
@@ -1157,8 +1178,8 @@ def all_reduce_coalesced(tensors, op=ReduceOp.SUM, group=None, async_op: bool = 
     return Future(lambda: tensors) if async_op else None
 
 
-def all_gather_coalesced(output_tensor_lists: list, input_tensor_list: list, group=None,
-                         async_op: bool = False):
+def all_gather_coalesced(output_tensor_lists: list, input_tensor_list: list, group: Any = None,
+                         async_op: bool = False) -> Any:
     """`all_gather` of several tensors: ``output_tensor_lists[i][j]`` receives process i's
     ``input_tensor_list[j]``; with ``async_op`` returns a `Future`."""
     _coalesced_deprecation("all_gather_coalesced")
@@ -1188,8 +1209,9 @@ def all_gather_coalesced(output_tensor_lists: list, input_tensor_list: list, gro
     return Future(lambda: output_tensor_lists) if async_op else None
 
 
-def new_subgroups_by_enumeration(ranks_per_subgroup_list, timeout=None, backend=None, pg_options=None,
-                                 group_desc=None):
+def new_subgroups_by_enumeration(ranks_per_subgroup_list: Any, timeout: Any = None, backend: Any = None,
+                                 pg_options: Any = None,
+                                 group_desc: Any = None) -> Any:
     """One group per list of world ranks (disjoint); returns (this process's group or None,
     all groups).  Every process must call it."""
     if not ranks_per_subgroup_list:
@@ -1210,7 +1232,8 @@ def new_subgroups_by_enumeration(ranks_per_subgroup_list, timeout=None, backend=
     return mine, subgroups
 
 
-def new_subgroups(group_size=None, group=None, timeout=None, backend=None, pg_options=None, group_desc=None):
+def new_subgroups(group_size: Any = None, group: Any = None, timeout: Any = None, backend: Any = None,
+                  pg_options: Any = None, group_desc: Any = None) -> Any:
     """Consecutive groups of ``group_size`` ranks of ``group``; returns (this process's
     group, all of them).
 

@@ -30,7 +30,7 @@ _LOCAL_RANK_VARS = ("MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_W
 _LOCAL_SIZE_VARS = ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE")
 
 
-def parse_args(argv: list) -> argparse.Namespace:
+def parse_args(args: list) -> argparse.Namespace:
     """torchrun's arguments (the ones that mean something for one node over MPI)."""
     p = argparse.ArgumentParser(prog="python -m fgrad.torch.distributed.run",
                                 description="torchrun for fgrad: runs the script on N processes with mpiexec")
@@ -52,7 +52,7 @@ def parse_args(argv: list) -> argparse.Namespace:
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("training_script")
     p.add_argument("training_script_args", nargs=argparse.REMAINDER)
-    args = p.parse_args(argv)
+    args = p.parse_args(args)
     if args.nproc_per_node in ("auto", "cpu"):
         args.nproc_per_node = str(os.cpu_count() or 1)
     if args.nproc_per_node == "gpu":
@@ -115,9 +115,9 @@ def _run_worker(args: argparse.Namespace) -> None:
         runpy.run_path(args.training_script, run_name="__main__")
 
 
-def main(argv: list | None = None) -> int:
+def main(args: list | None = None) -> int:
     """Entry point: start the workers (or, with ``--worker``, be one)."""
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    args = parse_args(sys.argv[1:] if args is None else args)
     if args.worker:
         _run_worker(args)
         return 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numbers
 
 from . import constraints, transforms
+from typing import Any
 
 __all__ = ["ConstraintRegistry", "biject_to", "transform_to"]
 
@@ -38,7 +39,7 @@ class ConstraintRegistry:
         self._registry: dict = {}
         super().__init__()
 
-    def register(self, constraint, factory=None):
+    def register(self, constraint: Any, factory: Any = None) -> Any:
         """Register ``factory`` for ``constraint``'s type (usable as a decorator)."""
         if factory is None:
             return lambda factory: self.register(constraint, factory)
@@ -50,7 +51,7 @@ class ConstraintRegistry:
         self._registry[constraint] = factory
         return factory
 
-    def __call__(self, constraint):
+    def __call__(self, constraint: Any) -> Any:
         try:
             factory = self._registry[type(constraint)]
         except KeyError:

@@ -14,6 +14,9 @@ Example::
 from __future__ import annotations
 
 import fgrad.torch as torch
+from collections.abc import Callable
+from fgrad.torch.types import Tensor
+from typing import Any
 
 __all__ = [
     "Constraint",
@@ -64,7 +67,7 @@ class Constraint:
     is_discrete = False
     event_dim = 0
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -74,7 +77,8 @@ class Constraint:
 class _Dependent(Constraint):
     """A placeholder for a support that depends on other parameters (not checked)."""
 
-    def __init__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented) -> None:
+    def __init__(self, *, is_discrete: bool | None = NotImplemented,
+                 event_dim: int | None = NotImplemented) -> None:
         self._is_discrete = is_discrete
         self._event_dim = event_dim
         super().__init__()
@@ -91,14 +95,14 @@ class _Dependent(Constraint):
             raise NotImplementedError(".event_dim cannot be determined statically")
         return self._event_dim
 
-    def __call__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+    def __call__(self, *, is_discrete: Any = NotImplemented, event_dim: int = NotImplemented) -> Any:
         return _Dependent(is_discrete=is_discrete, event_dim=event_dim)
 
-    def check(self, x):
+    def check(self, x: Tensor) -> Tensor:
         raise ValueError("Cannot determine validity of dependent constraint")
 
 
-def is_dependent(constraint) -> bool:
+def is_dependent(constraint: Any) -> bool:
     """Whether ``constraint`` is a `dependent` placeholder.
 
     Example::
@@ -114,12 +118,13 @@ def is_dependent(constraint) -> bool:
 class _DependentProperty(property, _Dependent):
     """A property whose value is a constraint depending on the distribution's parameters."""
 
-    def __init__(self, fn=None, *, is_discrete=NotImplemented, event_dim=NotImplemented) -> None:
+    def __init__(self, fn: Callable[..., Any] | None = None, *, is_discrete: bool | None = NotImplemented,
+                 event_dim: int | None = NotImplemented) -> None:
         property.__init__(self, fn)
         self._is_discrete = is_discrete
         self._event_dim = event_dim
 
-    def __call__(self, fn):
+    def __call__(self, fn: Callable[..., Any]) -> Any:
         return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
 
 
@@ -139,7 +144,7 @@ class _IndependentConstraint(Constraint):
     def event_dim(self) -> int:
         return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         result = self.base_constraint.check(value)
         if result.dim() < self.reinterpreted_batch_ndims:
             expected = self.base_constraint.event_dim + self.reinterpreted_batch_ndims
@@ -171,12 +176,12 @@ class _OneHot(Constraint):
 class _IntegerInterval(Constraint):
     is_discrete = True
 
-    def __init__(self, lower_bound, upper_bound) -> None:
+    def __init__(self, lower_bound: float | Tensor, upper_bound: float | Tensor) -> None:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
@@ -205,11 +210,11 @@ class _Real(Constraint):
 
 
 class _GreaterThan(Constraint):
-    def __init__(self, lower_bound) -> None:
+    def __init__(self, lower_bound: float | Tensor) -> None:
         self.lower_bound = lower_bound
         super().__init__()
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         return self.lower_bound < value
 
     def __repr__(self) -> str:
@@ -217,16 +222,16 @@ class _GreaterThan(Constraint):
 
 
 class _GreaterThanEq(_GreaterThan):
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         return self.lower_bound <= value
 
 
 class _LessThan(Constraint):
-    def __init__(self, upper_bound) -> None:
+    def __init__(self, upper_bound: float | Tensor) -> None:
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         return value < self.upper_bound
 
     def __repr__(self) -> str:
@@ -234,12 +239,12 @@ class _LessThan(Constraint):
 
 
 class _Interval(Constraint):
-    def __init__(self, lower_bound, upper_bound) -> None:
+    def __init__(self, lower_bound: float | Tensor, upper_bound: float | Tensor) -> None:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
@@ -249,7 +254,7 @@ class _Interval(Constraint):
 
 
 class _HalfOpenInterval(_Interval):
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         return (self.lower_bound <= value) & (value < self.upper_bound)
 
 
@@ -330,17 +335,17 @@ class _Multinomial(Constraint):
     is_discrete = True
     event_dim = 1
 
-    def __init__(self, upper_bound) -> None:
+    def __init__(self, upper_bound: float | Tensor) -> None:
         self.upper_bound = upper_bound
 
-    def check(self, x):
+    def check(self, x: Tensor) -> Tensor:
         return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
 
 
 class _Cat(Constraint):
     """``cseq[i]`` on the ``lengths[i]`` slices of dimension ``dim`` (for `CatTransform`)."""
 
-    def __init__(self, cseq, dim: int = 0, lengths=None) -> None:
+    def __init__(self, cseq: Any, dim: int = 0, lengths: list[int] | None = None) -> None:
         self.cseq = list(cseq)
         self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
         if len(self.lengths) != len(self.cseq):
@@ -356,7 +361,7 @@ class _Cat(Constraint):
     def event_dim(self) -> int:
         return max(c.event_dim for c in self.cseq)
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         checks = []
         start = 0
         for constr, length in zip(self.cseq, self.lengths):
@@ -368,7 +373,7 @@ class _Cat(Constraint):
 class _Stack(Constraint):
     """``cseq[i]`` on index ``i`` of dimension ``dim`` (for `StackTransform`)."""
 
-    def __init__(self, cseq, dim: int = 0) -> None:
+    def __init__(self, cseq: Any, dim: int = 0) -> None:
         self.cseq = list(cseq)
         self.dim = dim
         super().__init__()
@@ -384,7 +389,7 @@ class _Stack(Constraint):
             dim += 1
         return dim
 
-    def check(self, value):
+    def check(self, value: Tensor | float) -> Tensor:
         vs = [value.select(self.dim, i) for i in range(value.size(self.dim))]
         return torch.stack([constr.check(v) for v, constr in zip(vs, self.cseq)], self.dim)
 

@@ -25,6 +25,8 @@ from fgrad.scipy.stats import norm as _norm
 
 from . import constraints
 from .distribution import Distribution, ExponentialFamily, broadcast_all, scipy_op
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["Cauchy", "Exponential", "Laplace", "Normal", "Uniform"]
 
@@ -40,12 +42,12 @@ class _LocScale(Distribution):
     support = constraints.real
     has_rsample = True
 
-    def __init__(self, loc, scale, validate_args=None) -> None:
+    def __init__(self, loc: Tensor | float, scale: Tensor | float, validate_args: bool | None = None) -> None:
         batch = _batch_of(loc, scale)
         self.loc, self.scale = broadcast_all(loc, scale)
         super().__init__(batch if batch is not None else self.loc.size(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(type(self), _instance)
         batch_shape = torch.Size(batch_shape)
         new.loc = self.loc.expand(batch_shape)
@@ -55,11 +57,11 @@ class _LocScale(Distribution):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.loc
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.loc
 
 
@@ -75,37 +77,37 @@ class Normal(_LocScale, ExponentialFamily):
     """
 
     @property
-    def stddev(self):
+    def stddev(self) -> Tensor:
         return self.scale
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.stddev.pow(2)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         eps = torch.randn(shape, dtype=self.loc.dtype, device=self.loc.device)
         return self.loc + eps * self.scale
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
             return torch.normal(self.loc.expand(shape), self.scale.expand(shape))
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op("NormalLogProbBackward", _norm.logpdf, *broadcast_all(value, self.loc, self.scale))
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return 0.5 * (1 + torch.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
 
-    def icdf(self, value):
+    def icdf(self, value: Tensor | float) -> Tensor:
         return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
 
 
@@ -121,36 +123,36 @@ class Laplace(_LocScale):
     """
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return 2 * self.scale.pow(2)
 
     @property
-    def stddev(self):
+    def stddev(self) -> Tensor:
         return (2**0.5) * self.scale
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         finfo = torch.finfo(self.loc.dtype)
         u = self.loc.new_empty(shape).uniform_(finfo.eps - 1, 1)
         return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op(
             "LaplaceLogProbBackward", _laplace.logpdf, *broadcast_all(value, self.loc, self.scale)
         )
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return 0.5 - 0.5 * (value - self.loc).sign() * torch.expm1(-(value - self.loc).abs() / self.scale)
 
-    def icdf(self, value):
+    def icdf(self, value: Tensor | float) -> Tensor:
         term = value - 0.5
         return self.loc - self.scale * term.sign() * torch.log1p(-2 * term.abs())
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return 1 + torch.log(2 * self.scale)
 
 
@@ -166,32 +168,32 @@ class Cauchy(_LocScale):
     """
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return torch.full(self._extended_shape(), math.nan, dtype=self.loc.dtype, device=self.loc.device)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return torch.full(self._extended_shape(), math.inf, dtype=self.loc.dtype, device=self.loc.device)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         eps = self.loc.new_empty(shape).cauchy_()
         return self.loc + eps * self.scale
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op("CauchyLogProbBackward", _cauchy.logpdf, *broadcast_all(value, self.loc, self.scale))
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return torch.atan((value - self.loc) / self.scale) / math.pi + 0.5
 
-    def icdf(self, value):
+    def icdf(self, value: Tensor | float) -> Tensor:
         return torch.tan(math.pi * (value - 0.5)) * self.scale + self.loc
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return math.log(4 * math.pi) + self.scale.log()
 
 
@@ -212,14 +214,14 @@ class Uniform(Distribution):
     }
     has_rsample = True
 
-    def __init__(self, low, high, validate_args=None) -> None:
+    def __init__(self, low: Tensor | float, high: Tensor | float, validate_args: bool | None = None) -> None:
         batch = _batch_of(low, high)
         self.low, self.high = broadcast_all(low, high)
         super().__init__(batch if batch is not None else self.low.size(), validate_args=validate_args)
         if self._validate_args and not bool(torch.lt(self.low, self.high).all()):
             raise ValueError("Uniform is not defined when low>= high")
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Uniform, _instance)
         batch_shape = torch.Size(batch_shape)
         new.low = self.low.expand(batch_shape)
@@ -229,47 +231,47 @@ class Uniform(Distribution):
         return new
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
-    def support(self):
+    def support(self) -> Any:
         return constraints.interval(self.low, self.high)
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return (self.high + self.low) / 2
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return torch.nan * self.high
 
     @property
-    def stddev(self):
+    def stddev(self) -> Tensor:
         return (self.high - self.low) / 12**0.5
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return (self.high - self.low).pow(2) / 12
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         rand = torch.rand(shape, dtype=self.low.dtype, device=self.low.device)
         return self.low + rand * (self.high - self.low)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         lb = self.low.le(value).type_as(self.low)
         ub = self.high.gt(value).type_as(self.low)
         return torch.log(lb.mul(ub)) - torch.log(self.high - self.low)
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         result = (value - self.low) / (self.high - self.low)
         return result.clamp(min=0, max=1)
 
-    def icdf(self, value):
+    def icdf(self, value: Tensor | float) -> Tensor:
         return value * (self.high - self.low) + self.low
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return torch.log(self.high - self.low)
 
 
@@ -288,12 +290,12 @@ class Exponential(ExponentialFamily):
     support = constraints.nonnegative
     has_rsample = True
 
-    def __init__(self, rate, validate_args=None) -> None:
+    def __init__(self, rate: Tensor | float, validate_args: bool | None = None) -> None:
         (self.rate,) = broadcast_all(rate)
         batch = torch.Size() if isinstance(rate, numbers.Number) else self.rate.size()
         super().__init__(batch, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Exponential, _instance)
         batch_shape = torch.Size(batch_shape)
         new.rate = self.rate.expand(batch_shape)
@@ -302,26 +304,26 @@ class Exponential(ExponentialFamily):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.rate.reciprocal()
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return torch.zeros_like(self.rate)
 
     @property
-    def stddev(self):
+    def stddev(self) -> Tensor:
         return self.rate.reciprocal()
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.rate.pow(-2)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         return self.rate.new_empty(shape).exponential_() / self.rate
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         value, rate = broadcast_all(value, self.rate)
@@ -329,13 +331,13 @@ class Exponential(ExponentialFamily):
             "ExponentialLogProbBackward", _expon.logpdf, value, torch.zeros_like(rate), rate.reciprocal()
         )
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return 1 - torch.exp(-self.rate * value)
 
-    def icdf(self, value):
+    def icdf(self, value: Tensor | float) -> Tensor:
         return -torch.log1p(-value) / self.rate
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return 1.0 - torch.log(self.rate)

@@ -21,6 +21,8 @@ import fgrad.torch.nn.functional as F
 from . import constraints
 from .distribution import (BinaryProbsLogits, ExponentialFamily, broadcast_all, clamp_probs, lazy_property,
                            logits_to_probs)
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["ContinuousBernoulli"]
 
@@ -41,7 +43,9 @@ class ContinuousBernoulli(BinaryProbsLogits, ExponentialFamily):
     _mean_carrier_measure = 0
     has_rsample = True
 
-    def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None) -> None:
+    def __init__(self, probs: Tensor | int | float | bool | None = None,
+                 logits: Tensor | int | float | bool | None = None,
+                 lims: tuple[float, float] = (0.499, 0.501), validate_args: bool | None = None) -> None:
         if (probs is None) == (logits is None):
             raise ValueError("Either `probs` or `logits` must be specified, but not both.")
         if probs is not None:
@@ -58,7 +62,7 @@ class ContinuousBernoulli(BinaryProbsLogits, ExponentialFamily):
         self._lims = lims
         super().__init__(batch_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(ContinuousBernoulli, _instance)
         new._lims = self._lims
         batch_shape = torch.Size(batch_shape)
@@ -86,7 +90,7 @@ class ContinuousBernoulli(BinaryProbsLogits, ExponentialFamily):
         return torch.where(self._outside_unstable_region(), log_norm, taylor)
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         cut = self._cut_probs()
         mus = cut / (2.0 * cut - 1.0) + 1.0 / (torch.log1p(-cut) - torch.log(cut))
         x = self.probs - 0.5
@@ -94,11 +98,11 @@ class ContinuousBernoulli(BinaryProbsLogits, ExponentialFamily):
         return torch.where(self._outside_unstable_region(), mus, taylor)
 
     @property
-    def stddev(self):
+    def stddev(self) -> Tensor:
         return torch.sqrt(self.variance)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         cut = self._cut_probs()
         var = (cut * (cut - 1.0) / torch.pow(1.0 - 2.0 * cut, 2)
                + 1.0 / torch.pow(torch.log1p(-cut) - torch.log(cut), 2))
@@ -110,25 +114,25 @@ class ContinuousBernoulli(BinaryProbsLogits, ExponentialFamily):
     def probs(self):
         return clamp_probs(logits_to_probs(self.logits, is_binary=True))
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         u = torch.rand(shape, dtype=self.probs.dtype, device=self.probs.device)
         with torch.no_grad():
             return self.icdf(u)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         u = torch.rand(shape, dtype=self.probs.dtype, device=self.probs.device)
         return self.icdf(u)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
         return (-F.binary_cross_entropy_with_logits(logits, value, reduction="none")
                 + self._cont_bern_log_norm())
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         cut = self._cut_probs()
@@ -137,13 +141,13 @@ class ContinuousBernoulli(BinaryProbsLogits, ExponentialFamily):
         return torch.where(torch.le(value, 0.0), torch.zeros_like(value),
                            torch.where(torch.ge(value, 1.0), torch.ones_like(value), unbounded))
 
-    def icdf(self, value):
+    def icdf(self, value: Tensor | float) -> Tensor:
         cut = self._cut_probs()
         inverse = ((torch.log1p(-cut + value * (2.0 * cut - 1.0)) - torch.log1p(-cut))
                    / (torch.log(cut) - torch.log1p(-cut)))
         return torch.where(self._outside_unstable_region(), inverse, value)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         log_probs0 = torch.log1p(-self.probs)
         log_probs1 = torch.log(self.probs)
         return self.mean * (log_probs0 - log_probs1) - self._cont_bern_log_norm() - log_probs0

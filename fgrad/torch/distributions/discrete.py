@@ -31,6 +31,8 @@ from .distribution import (
     probs_to_logits,
     scipy_op,
 )
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["Bernoulli", "Binomial", "Categorical", "OneHotCategorical", "Poisson"]
 
@@ -55,10 +57,11 @@ class Bernoulli(BinaryProbsLogits, ExponentialFamily):
     support = constraints.boolean
     has_enumerate_support = True
 
-    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, probs: Tensor | float | None = None, logits: Tensor | float | None = None,
+                 validate_args: bool | None = None) -> None:
         super().__init__(self._set_probs_or_logits(probs, logits), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Bernoulli, _instance)
         batch_shape = torch.Size(batch_shape)
         self._expand_probs_or_logits(new, batch_shape)
@@ -67,34 +70,34 @@ class Bernoulli(BinaryProbsLogits, ExponentialFamily):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.probs
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         mode = (self.probs >= 0.5).to(self.probs)
         mode[self.probs == 0.5] = math.nan
         return mode
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.probs * (1 - self.probs)
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
             return torch.bernoulli(self.probs.expand(shape))
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
         return -F.binary_cross_entropy_with_logits(logits, value, reduction="none")
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return F.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
 
-    def enumerate_support(self, expand: bool = True):
+    def enumerate_support(self, expand: bool = True) -> Tensor:
         values = torch.arange(2, dtype=self._param.dtype, device=self._param.device)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
         return values.expand((-1,) + self._batch_shape) if expand else values
@@ -115,7 +118,8 @@ class Categorical(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
     has_enumerate_support = True
 
-    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, probs: Tensor | float | None = None, logits: Tensor | float | None = None,
+                 validate_args: bool | None = None) -> None:
         _one_of(probs, logits)
         if probs is not None:
             if probs.dim() < 1:
@@ -130,7 +134,7 @@ class Categorical(Distribution):
         batch_shape = self._param.size()[:-1] if self._param.dim() > 1 else torch.Size()
         super().__init__(batch_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Categorical, _instance)
         batch_shape = torch.Size(batch_shape)
         param_shape = batch_shape + torch.Size((self._num_events,))
@@ -146,7 +150,7 @@ class Categorical(Distribution):
         return new
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
-    def support(self):
+    def support(self) -> Any:
         return constraints.integer_interval(0, self._num_events - 1)
 
     @lazy_property
@@ -158,22 +162,22 @@ class Categorical(Distribution):
         return logits_to_probs(self.logits)
 
     @property
-    def param_shape(self):
+    def param_shape(self) -> SizeLike:
         return self._param.size()
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype, device=self.probs.device)
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.probs.argmax(dim=-1)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype, device=self.probs.device)
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         if not isinstance(sample_shape, torch.Size):
             sample_shape = torch.Size(sample_shape)
         probs_2d = self.probs.reshape(-1, self._num_events)
@@ -181,7 +185,7 @@ class Categorical(Distribution):
             samples_2d = torch.multinomial(probs_2d, max(math.prod(sample_shape), 1), True).T
         return samples_2d[: math.prod(sample_shape)].reshape(self._extended_shape(sample_shape))
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         value = value.long().unsqueeze(-1)
@@ -189,13 +193,13 @@ class Categorical(Distribution):
         value = value[..., :1]
         return log_pmf.gather(-1, value).squeeze(-1)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         min_real = torch.finfo(self.logits.dtype).min
         logits = torch.clamp(self.logits, min=min_real)
         p_log_p = logits * self.probs
         return -p_log_p.sum(-1)
 
-    def enumerate_support(self, expand: bool = True):
+    def enumerate_support(self, expand: bool = True) -> Tensor:
         num_events = self._num_events
         values = torch.arange(num_events, dtype=torch.long, device=self._param.device)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
@@ -217,13 +221,14 @@ class OneHotCategorical(Distribution):
     support = constraints.one_hot
     has_enumerate_support = True
 
-    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, probs: Tensor | float | None = None, logits: Tensor | float | None = None,
+                 validate_args: bool | None = None) -> None:
         self._categorical = Categorical(probs, logits)
         batch_shape = self._categorical.batch_shape
         event_shape = self._categorical.param_shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(OneHotCategorical, _instance)
         batch_shape = torch.Size(batch_shape)
         new._categorical = self._categorical.expand(batch_shape)
@@ -236,47 +241,47 @@ class OneHotCategorical(Distribution):
         return self._categorical._param
 
     @property
-    def probs(self):
+    def probs(self) -> Tensor:
         return self._categorical.probs
 
     @property
-    def logits(self):
+    def logits(self) -> Tensor:
         return self._categorical.logits
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self._categorical.probs
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         probs = self._categorical.probs
         mode = probs.argmax(dim=-1)
         return F.one_hot(mode, num_classes=probs.shape[-1]).to(probs)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self._categorical.probs * (1 - self._categorical.probs)
 
     @property
-    def param_shape(self):
+    def param_shape(self) -> SizeLike:
         return self._categorical.param_shape
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         probs = self._categorical.probs
         num_events = self._categorical._num_events
         indices = self._categorical.sample(sample_shape)
         return F.one_hot(indices, num_events).to(probs)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         indices = value.max(-1)[1]
         return self._categorical.log_prob(indices)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return self._categorical.entropy()
 
-    def enumerate_support(self, expand: bool = True):
+    def enumerate_support(self, expand: bool = True) -> Tensor:
         n = self.event_shape[0]
         values = torch.eye(n, dtype=self._param.dtype, device=self._param.device)
         values = values.view((n,) + (1,) * len(self.batch_shape) + (n,))
@@ -297,12 +302,12 @@ class Poisson(ExponentialFamily):
     arg_constraints = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
 
-    def __init__(self, rate, validate_args=None) -> None:
+    def __init__(self, rate: Tensor | int | float | bool, validate_args: bool | None = None) -> None:
         (self.rate,) = broadcast_all(rate)
         batch = torch.Size() if isinstance(rate, numbers.Number) else self.rate.size()
         super().__init__(batch, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Poisson, _instance)
         batch_shape = torch.Size(batch_shape)
         new.rate = self.rate.expand(batch_shape)
@@ -311,23 +316,23 @@ class Poisson(ExponentialFamily):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.rate
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.rate.floor()
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.rate
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
             return torch.poisson(self.rate.expand(shape))
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         rate, value = broadcast_all(self.rate, value)
@@ -352,7 +357,8 @@ class Binomial(Distribution):
     }
     has_enumerate_support = True
 
-    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, total_count: Tensor | int = 1, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None, validate_args: bool | None = None) -> None:
         _one_of(probs, logits)
         if probs is not None:
             self.total_count, self.probs = broadcast_all(total_count, probs)
@@ -363,7 +369,7 @@ class Binomial(Distribution):
         self._param = self.probs if probs is not None else self.logits
         super().__init__(self._param.size(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Binomial, _instance)
         batch_shape = torch.Size(batch_shape)
         new.total_count = self.total_count.expand(batch_shape)
@@ -378,7 +384,7 @@ class Binomial(Distribution):
         return new
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
-    def support(self):
+    def support(self) -> Any:
         return constraints.integer_interval(0, self.total_count)
 
     @lazy_property
@@ -390,29 +396,29 @@ class Binomial(Distribution):
         return logits_to_probs(self.logits, is_binary=True)
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.total_count * self.probs
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return ((self.total_count + 1) * self.probs).floor().clamp(max=self.total_count)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.total_count * self.probs * (1 - self.probs)
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
             return torch.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         value, total_count, probs = broadcast_all(value, self.total_count, self.probs)
         return scipy_op("BinomialLogProbBackward", _binom.logpmf, value, total_count, probs)
 
-    def enumerate_support(self, expand: bool = True):
+    def enumerate_support(self, expand: bool = True) -> Tensor:
         total = int(self.total_count.max())
         if not bool((self.total_count == total).all()):
             raise NotImplementedError("Inhomogeneous total count not supported by `enumerate_support`.")

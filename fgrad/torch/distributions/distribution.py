@@ -30,6 +30,9 @@ from fgrad.torch._dispatch import apply_op
 from fgrad.torch._tensor import Tensor
 
 from . import constraints
+from collections.abc import Callable
+from fgrad.torch.types import SizeLike
+from typing import Any
 
 __all__ = [
     "Distribution",
@@ -46,7 +49,7 @@ __all__ = [
 class lazy_property:  # noqa: N801 (PyTorch's name)
     """A property computed on first access and then stored on the instance."""
 
-    def __init__(self, wrapped) -> None:
+    def __init__(self, wrapped: Callable[[Any], Any]) -> None:
         self.wrapped = wrapped
         self.__doc__ = wrapped.__doc__
 
@@ -59,7 +62,7 @@ class lazy_property:  # noqa: N801 (PyTorch's name)
         return value
 
 
-def broadcast_all(*values) -> tuple:
+def broadcast_all(*values: Tensor | float) -> tuple[Tensor, ...]:
     """Tensors and numbers broadcast to one shape (numbers become tensors of the tensors'
     dtype, or the default dtype).
 
@@ -125,7 +128,7 @@ def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
     return torch.sigmoid(logits) if is_binary else torch.softmax(logits, dim=-1)
 
 
-def sum_rightmost(value: Tensor, dim: int) -> Tensor:
+def sum_rightmost(value: Tensor | float, dim: int) -> Tensor:
     """Sum over the ``dim`` rightmost dimensions.
 
     Example::
@@ -189,7 +192,8 @@ class Distribution:
             raise ValueError
         Distribution._validate_args = value
 
-    def __init__(self, batch_shape=(), event_shape=(), validate_args: bool | None = None) -> None:
+    def __init__(self, batch_shape: SizeLike = (), event_shape: SizeLike = (),
+                 validate_args: bool | None = None) -> None:
         self._batch_shape = torch.Size(batch_shape)
         self._event_shape = torch.Size(event_shape)
         if validate_args is not None:
@@ -222,16 +226,16 @@ class Distribution:
                     )
         super().__init__()
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         """A view of the distribution with a larger batch shape."""
         raise NotImplementedError
 
     @property
-    def batch_shape(self):
+    def batch_shape(self) -> SizeLike:
         return self._batch_shape
 
     @property
-    def event_shape(self):
+    def event_shape(self) -> SizeLike:
         return self._event_shape
 
     @property
@@ -239,55 +243,55 @@ class Distribution:
         raise NotImplementedError
 
     @property
-    def support(self):
+    def support(self) -> Any:
         raise NotImplementedError
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         raise NotImplementedError(f"{self.__class__} does not implement mean")
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         raise NotImplementedError(f"{self.__class__} does not implement mode")
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         raise NotImplementedError(f"{self.__class__} does not implement variance")
 
     @property
-    def stddev(self):
+    def stddev(self) -> Tensor:
         return self.variance.sqrt()
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         """A sample (no gradient), shaped ``sample_shape + batch_shape + event_shape``."""
         with torch.no_grad():
             return self.rsample(sample_shape)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         """A reparameterised sample (differentiable in the parameters)."""
         raise NotImplementedError
 
-    def sample_n(self, n: int):
+    def sample_n(self, n: int) -> Tensor:
         """Deprecated: ``sample((n,))``."""
         warnings.warn("sample_n will be deprecated. Use .sample((n,)) instead", UserWarning, stacklevel=2)
         return self.sample(torch.Size((n,)))
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         raise NotImplementedError
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         raise NotImplementedError
 
-    def icdf(self, value):
+    def icdf(self, value: Tensor | float) -> Tensor:
         raise NotImplementedError
 
-    def enumerate_support(self, expand: bool = True):
+    def enumerate_support(self, expand: bool = True) -> Tensor:
         raise NotImplementedError
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         raise NotImplementedError
 
-    def perplexity(self):
+    def perplexity(self) -> Tensor:
         return torch.exp(self.entropy())
 
     def _extended_shape(self, sample_shape=()):
@@ -433,5 +437,5 @@ class BinaryProbsLogits:
         return logits_to_probs(self.logits, is_binary=True)
 
     @property
-    def param_shape(self):
+    def param_shape(self) -> SizeLike:
         return self._param.size()

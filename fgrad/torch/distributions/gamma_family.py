@@ -33,6 +33,8 @@ from fgrad.scipy.stats import t as _t
 
 from . import constraints
 from .distribution import Distribution, ExponentialFamily, broadcast_all, scipy_op
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["Beta", "Chi2", "Dirichlet", "Gamma", "StudentT"]
 
@@ -89,12 +91,13 @@ class Gamma(ExponentialFamily):
     support = constraints.nonnegative
     has_rsample = True
 
-    def __init__(self, concentration, rate, validate_args=None) -> None:
+    def __init__(self, concentration: Tensor | float, rate: Tensor | float,
+                 validate_args: bool | None = None) -> None:
         self.concentration, self.rate = broadcast_all(concentration, rate)
         scalar = isinstance(concentration, numbers.Number) and isinstance(rate, numbers.Number)
         super().__init__(torch.Size() if scalar else self.concentration.size(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(type(self), _instance)
         batch_shape = torch.Size(batch_shape)
         new.concentration = self.concentration.expand(batch_shape)
@@ -104,23 +107,23 @@ class Gamma(ExponentialFamily):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.concentration / self.rate
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return ((self.concentration - 1) / self.rate).clamp(min=0)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.concentration / self.rate.pow(2)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         value = standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
         return value.clamp(min=torch.finfo(value.dtype).tiny)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         value = torch.as_tensor(value, dtype=self.rate.dtype, device=self.rate.device)
         if self._validate_args:
             self._validate_sample(value)
@@ -128,7 +131,7 @@ class Gamma(ExponentialFamily):
             "GammaLogProbBackward", _gamma_logpdf, *broadcast_all(value, self.concentration, self.rate)
         )
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return (
             self.concentration
             - torch.log(self.rate)
@@ -136,7 +139,7 @@ class Gamma(ExponentialFamily):
             + (1.0 - self.concentration) * torch.digamma(self.concentration)
         )
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return torch.special.gammainc(self.concentration, self.rate * value)
@@ -155,16 +158,16 @@ class Chi2(Gamma):
 
     arg_constraints = {"df": constraints.positive}
 
-    def __init__(self, df, validate_args=None) -> None:
+    def __init__(self, df: Tensor | float, validate_args: bool | None = None) -> None:
         if isinstance(df, numbers.Number):
             df = torch.tensor(df, dtype=torch.get_default_dtype())
         super().__init__(0.5 * df, 0.5, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         return super().expand(batch_shape, self._get_checked_instance(Chi2, _instance))
 
     @property
-    def df(self):
+    def df(self) -> Tensor:
         return self.concentration * 2
 
 
@@ -195,14 +198,14 @@ class Dirichlet(ExponentialFamily):
     support = constraints.simplex
     has_rsample = True
 
-    def __init__(self, concentration, validate_args=None) -> None:
+    def __init__(self, concentration: Tensor | float, validate_args: bool | None = None) -> None:
         if concentration.dim() < 1:
             raise ValueError("`concentration` parameter must be at least one-dimensional.")
         self.concentration = concentration
         batch_shape, event_shape = concentration.shape[:-1], concentration.shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Dirichlet, _instance)
         batch_shape = torch.Size(batch_shape)
         new.concentration = self.concentration.expand(batch_shape + self.event_shape)
@@ -210,11 +213,11 @@ class Dirichlet(ExponentialFamily):
         new._validate_args = self._validate_args
         return new
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         return sample_dirichlet(self.concentration.expand(shape))
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         shape = torch.broadcast_shapes(value.shape, self.concentration.shape)
@@ -226,11 +229,11 @@ class Dirichlet(ExponentialFamily):
         )
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.concentration / self.concentration.sum(-1, True)
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         concentrationm1 = (self.concentration - 1).clamp(min=0.0)
         mode = concentrationm1 / concentrationm1.sum(-1, True)
         mask = (self.concentration < 1).all(dim=-1)
@@ -240,11 +243,11 @@ class Dirichlet(ExponentialFamily):
         return mode
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         con0 = self.concentration.sum(-1, True)
         return self.concentration * (con0 - self.concentration) / (con0.pow(2) * (con0 + 1))
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         k = self.concentration.size(-1)
         a0 = self.concentration.sum(-1)
         return (
@@ -270,7 +273,8 @@ class Beta(ExponentialFamily):
     support = constraints.unit_interval
     has_rsample = True
 
-    def __init__(self, concentration1, concentration0, validate_args=None) -> None:
+    def __init__(self, concentration1: Tensor | float, concentration0: Tensor | float,
+                 validate_args: bool | None = None) -> None:
         if isinstance(concentration1, numbers.Number) and isinstance(concentration0, numbers.Number):
             concentration1_concentration0 = torch.tensor([float(concentration1), float(concentration0)])
         else:
@@ -279,7 +283,7 @@ class Beta(ExponentialFamily):
         self._dirichlet = Dirichlet(concentration1_concentration0, validate_args=validate_args)
         super().__init__(self._dirichlet._batch_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Beta, _instance)
         batch_shape = torch.Size(batch_shape)
         new._dirichlet = self._dirichlet.expand(batch_shape)
@@ -288,30 +292,30 @@ class Beta(ExponentialFamily):
         return new
 
     @property
-    def concentration1(self):
+    def concentration1(self) -> Tensor:
         return self._dirichlet.concentration[..., 0]
 
     @property
-    def concentration0(self):
+    def concentration0(self) -> Tensor:
         return self._dirichlet.concentration[..., 1]
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.concentration1 / (self.concentration1 + self.concentration0)
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self._dirichlet.mode[..., 0]
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         total = self.concentration1 + self.concentration0
         return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         return self._dirichlet.rsample(sample_shape).select(-1, 0)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op(
@@ -320,7 +324,7 @@ class Beta(ExponentialFamily):
             *broadcast_all(value, self.concentration1, self.concentration0),
         )
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return self._dirichlet.entropy()
 
 
@@ -339,11 +343,12 @@ class StudentT(Distribution):
     support = constraints.real
     has_rsample = True
 
-    def __init__(self, df, loc=0.0, scale=1.0, validate_args=None) -> None:
+    def __init__(self, df: Tensor | float, loc: Tensor | float = 0.0, scale: Tensor | float = 1.0,
+                 validate_args: bool | None = None) -> None:
         self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
         super().__init__(self.df.size(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(StudentT, _instance)
         batch_shape = torch.Size(batch_shape)
         new.df = self.df.expand(batch_shape)
@@ -354,38 +359,38 @@ class StudentT(Distribution):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         m = self.loc.clone()
         m[self.df <= 1] = math.nan
         return m
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.loc
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         m = self.df.clone()
         m[self.df > 2] = self.scale[self.df > 2].pow(2) * self.df[self.df > 2] / (self.df[self.df > 2] - 2)
         m[(self.df <= 2) & (self.df > 1)] = math.inf
         m[self.df <= 1] = math.nan
         return m
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         x = torch.randn(shape, dtype=self.df.dtype, device=self.df.device)
         z = Chi2(self.df).rsample(sample_shape)
         y = x * torch.rsqrt(z / self.df)
         return self.loc + self.scale * y
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return scipy_op(
             "StudentTLogProbBackward", _t.logpdf, *broadcast_all(value, self.df, self.loc, self.scale)
         )
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         lbeta = torch.lgamma(0.5 * self.df) + math.lgamma(0.5) - torch.lgamma(0.5 * (self.df + 1))
         return (
             self.scale.log()

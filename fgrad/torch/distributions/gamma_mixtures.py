@@ -21,6 +21,8 @@ import fgrad.torch.nn.functional as F
 from . import constraints
 from .distribution import BinaryProbsLogits, Distribution, broadcast_all, lazy_property
 from .gamma_family import Gamma
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["FisherSnedecor", "NegativeBinomial"]
 
@@ -44,7 +46,9 @@ class NegativeBinomial(BinaryProbsLogits, Distribution):
     }
     support = constraints.nonnegative_integer
 
-    def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, total_count: Tensor | float, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None,
+                 validate_args: bool | None = None) -> None:
         if (probs is None) == (logits is None):
             raise ValueError("Either `probs` or `logits` must be specified, but not both.")
         if probs is not None:
@@ -56,7 +60,7 @@ class NegativeBinomial(BinaryProbsLogits, Distribution):
         self._param = self.probs if probs is not None else self.logits
         super().__init__(self._param.size(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(NegativeBinomial, _instance)
         batch_shape = torch.Size(batch_shape)
         new.total_count = self.total_count.expand(batch_shape)
@@ -66,15 +70,15 @@ class NegativeBinomial(BinaryProbsLogits, Distribution):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.total_count * torch.exp(self.logits)
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return ((self.total_count - 1) * self.logits.exp()).floor().clamp(min=0.0)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.mean / torch.sigmoid(-self.logits)
 
     @lazy_property
@@ -82,11 +86,11 @@ class NegativeBinomial(BinaryProbsLogits, Distribution):
         # not validated: a total count of zero is allowed
         return Gamma(concentration=self.total_count, rate=torch.exp(-self.logits), validate_args=False)
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         with torch.no_grad():
             return torch.poisson(self._gamma.sample(sample_shape))
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         unnormalized = self.total_count * F.logsigmoid(-self.logits) + value * F.logsigmoid(self.logits)
@@ -113,14 +117,14 @@ class FisherSnedecor(Distribution):
     support = constraints.positive
     has_rsample = True
 
-    def __init__(self, df1, df2, validate_args=None) -> None:
+    def __init__(self, df1: Tensor | float, df2: Tensor | float, validate_args: bool | None = None) -> None:
         self.df1, self.df2 = broadcast_all(df1, df2)
         self._gamma1 = Gamma(self.df1 * 0.5, self.df1)
         self._gamma2 = Gamma(self.df2 * 0.5, self.df2)
         scalar = isinstance(df1, numbers.Number) and isinstance(df2, numbers.Number)
         super().__init__(torch.Size() if scalar else self.df1.size(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(FisherSnedecor, _instance)
         batch_shape = torch.Size(batch_shape)
         new.df1 = self.df1.expand(batch_shape)
@@ -132,31 +136,31 @@ class FisherSnedecor(Distribution):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         df2 = self.df2.clone()
         df2[df2 <= 2] = math.nan
         return df2 / (df2 - 2)
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         mode = (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2)
         mode[self.df1 <= 2] = math.nan
         return mode
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         df2 = self.df2.clone()
         df2[df2 <= 4] = math.nan
         return 2 * df2.pow(2) * (self.df1 + df2 - 2) / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         x1 = self._gamma1.rsample(sample_shape).view(shape)
         x2 = self._gamma2.rsample(sample_shape).view(shape)
         tiny = torch.finfo(x2.dtype).tiny
         return (x1 / x2.clamp(min=tiny)).clamp(min=tiny)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         half1, half2 = self.df1 * 0.5, self.df2 * 0.5

@@ -18,6 +18,8 @@ import fgrad.torch as torch
 
 from . import constraints
 from .distribution import Distribution, broadcast_all
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["GeneralizedPareto"]
 
@@ -37,7 +39,8 @@ class GeneralizedPareto(Distribution):
                        "concentration": constraints.real}
     has_rsample = True
 
-    def __init__(self, loc, scale, concentration, validate_args=None) -> None:
+    def __init__(self, loc: Tensor | float, scale: Tensor | float, concentration: Tensor | float,
+                 validate_args: bool | None = None) -> None:
         self.loc, self.scale, self.concentration = broadcast_all(loc, scale, concentration)
         if all(isinstance(v, numbers.Number) for v in (loc, scale, concentration)):
             batch_shape = torch.Size()
@@ -45,7 +48,7 @@ class GeneralizedPareto(Distribution):
             batch_shape = self.loc.size()
         super().__init__(batch_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(GeneralizedPareto, _instance)
         batch_shape = torch.Size(batch_shape)
         new.loc = self.loc.expand(batch_shape)
@@ -59,7 +62,7 @@ class GeneralizedPareto(Distribution):
         eq_zero = torch.isclose(self.concentration, torch.zeros_like(self.concentration))
         return eq_zero, torch.where(eq_zero, torch.ones_like(self.concentration), self.concentration)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         u = torch.rand(shape, dtype=self.loc.dtype, device=self.loc.device)
         return self.icdf(u)
@@ -67,7 +70,7 @@ class GeneralizedPareto(Distribution):
     def _z(self, x):
         return (x - self.loc) / self.scale
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         z = self._z(value)
@@ -76,7 +79,7 @@ class GeneralizedPareto(Distribution):
         where_nonzero = torch.where(y == 0, y, y * torch.log1p(safe * z))
         return -self.scale.log() - torch.where(eq_zero, z, where_nonzero)
 
-    def log_survival_function(self, value):
+    def log_survival_function(self, value: Tensor | float) -> Any:
         """``log P(X > value)``."""
         if self._validate_args:
             self._validate_sample(value)
@@ -84,40 +87,40 @@ class GeneralizedPareto(Distribution):
         eq_zero, safe = self._safe_concentration()
         return torch.where(eq_zero, -z, -torch.log1p(safe * z) / safe)
 
-    def log_cdf(self, value):
+    def log_cdf(self, value: Tensor | float) -> Any:
         """``log P(X <= value)``."""
         return torch.log1p(-torch.exp(self.log_survival_function(value)))
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         return torch.exp(self.log_cdf(value))
 
-    def icdf(self, value):
+    def icdf(self, value: Tensor | float) -> Tensor:
         eq_zero, safe = self._safe_concentration()
         logu = torch.log1p(-value)
         where_nonzero = self.loc + self.scale / safe * torch.expm1(-safe * logu)
         return torch.where(eq_zero, self.loc - self.scale * logu, where_nonzero)
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         valid = self.concentration < 1
         safe = torch.where(valid, self.concentration, 0.5)
         return torch.where(valid, self.loc + self.scale / (1 - safe), math.nan)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         valid = self.concentration < 0.5
         safe = torch.where(valid, self.concentration, 0.25)
         return torch.where(valid, self.scale**2 / ((1 - safe) ** 2 * (1 - 2 * safe)), math.nan)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return torch.broadcast_to(torch.log(self.scale) + self.concentration + 1, self._batch_shape)
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.loc
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
-    def support(self):
+    def support(self) -> Any:
         lower = self.loc
         upper = torch.where(self.concentration < 0, lower - self.scale / self.concentration, math.inf)
         return constraints.interval(lower, upper)

@@ -15,6 +15,8 @@ import fgrad.torch as torch
 
 from . import constraints
 from .distribution import Distribution, sum_rightmost
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["Independent"]
 
@@ -33,7 +35,8 @@ class Independent(Distribution):
 
     arg_constraints: dict = {}
 
-    def __init__(self, base_distribution, reinterpreted_batch_ndims: int, validate_args=None) -> None:
+    def __init__(self, base_distribution: Any, reinterpreted_batch_ndims: int,
+                 validate_args: bool | None = None) -> None:
         if reinterpreted_batch_ndims > len(base_distribution.batch_shape):
             raise ValueError(
                 "Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
@@ -47,7 +50,7 @@ class Independent(Distribution):
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Independent, _instance)
         batch_shape = torch.Size(batch_shape)
         new.base_dist = self.base_dist.expand(
@@ -67,34 +70,34 @@ class Independent(Distribution):
         return False if self.reinterpreted_batch_ndims > 0 else self.base_dist.has_enumerate_support
 
     @constraints.dependent_property
-    def support(self):
+    def support(self) -> Any:
         result = self.base_dist.support
         if self.reinterpreted_batch_ndims:
             result = constraints.independent(result, self.reinterpreted_batch_ndims)
         return result
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.base_dist.mean
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.base_dist.mode
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.base_dist.variance
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         return self.base_dist.sample(sample_shape)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         return self.base_dist.rsample(sample_shape)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         return sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return sum_rightmost(self.base_dist.entropy(), self.reinterpreted_batch_ndims)
 
     def __repr__(self) -> str:

@@ -22,13 +22,16 @@ from .distribution import sum_rightmost
 from .gamma_family import Beta, Dirichlet, Gamma
 from .independent import Independent
 from .multivariate_normal import MultivariateNormal, batch_mahalanobis, tril_solve
+from fgrad.torch.distributions.distribution import Distribution
+from fgrad.torch.types import Tensor
+from typing import Any
 
 __all__ = ["kl_divergence", "register_kl"]
 
 _KL_REGISTRY: dict = {}
 
 
-def register_kl(type_p, type_q):
+def register_kl(type_p: Any, type_q: Any) -> Any:
     """Decorator registering ``fn(p, q)`` as the KL divergence of ``type_p`` from ``type_q``.
 
     Example::
@@ -59,7 +62,7 @@ def _dispatch_kl(type_p, type_q):
     return _KL_REGISTRY[best]
 
 
-def kl_divergence(p, q):
+def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
     """``KL(p || q) = E_p[log p(x) - log q(x)]``, batched.
 
     Raises NotImplementedError for a pair with no registered closed form.

@@ -21,6 +21,8 @@ import fgrad.torch as torch
 from . import constraints
 from .distribution import Distribution, lazy_property
 from .multivariate_normal import batch_mahalanobis, tril_solve
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["LowRankMultivariateNormal"]
 
@@ -68,7 +70,8 @@ class LowRankMultivariateNormal(Distribution):
     support = constraints.real_vector
     has_rsample = True
 
-    def __init__(self, loc, cov_factor, cov_diag, validate_args=None) -> None:
+    def __init__(self, loc: Tensor | float, cov_factor: Tensor | float, cov_diag: Tensor | float,
+                 validate_args: bool | None = None) -> None:
         if loc.dim() < 1:
             raise ValueError("loc must be at least one-dimensional.")
         event_shape = loc.shape[-1:]
@@ -92,7 +95,7 @@ class LowRankMultivariateNormal(Distribution):
         self._capacitance_tril = _capacitance_tril(cov_factor, cov_diag)
         super().__init__(self.loc.shape[:-1], event_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(LowRankMultivariateNormal, _instance)
         batch_shape = torch.Size(batch_shape)
         loc_shape = batch_shape + self.event_shape
@@ -107,11 +110,11 @@ class LowRankMultivariateNormal(Distribution):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.loc
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.loc
 
     @lazy_property
@@ -140,7 +143,7 @@ class LowRankMultivariateNormal(Distribution):
         prec = torch.diag_embed(self._unbroadcasted_cov_diag.reciprocal()) - a.mT @ a
         return prec.expand(self._batch_shape + self._event_shape + self._event_shape)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         w_shape = shape[:-1] + self.cov_factor.shape[-1:]
         eps_w = torch.randn(w_shape, dtype=self.loc.dtype, device=self.loc.device)
@@ -148,7 +151,7 @@ class LowRankMultivariateNormal(Distribution):
         return (self.loc + _batch_mv(self._unbroadcasted_cov_factor, eps_w)
                 + self._unbroadcasted_cov_diag.sqrt() * eps_d)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         w, d = self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag
@@ -156,7 +159,7 @@ class LowRankMultivariateNormal(Distribution):
         log_det = _lowrank_logdet(w, d, self._capacitance_tril)
         return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + log_det + m)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         log_det = _lowrank_logdet(self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag,
                                   self._capacitance_tril)
         h = 0.5 * (self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + log_det)

@@ -20,6 +20,8 @@ import fgrad.torch as torch
 from . import constraints
 from .discrete import Categorical
 from .distribution import Distribution
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["MixtureSameFamily"]
 
@@ -66,7 +68,8 @@ class MixtureSameFamily(Distribution):
     arg_constraints: dict = {}
     has_rsample = False
 
-    def __init__(self, mixture_distribution, component_distribution, validate_args=None) -> None:
+    def __init__(self, mixture_distribution: Any, component_distribution: Distribution,
+                 validate_args: bool | None = None) -> None:
         self._mixture_distribution = mixture_distribution
         self._component_distribution = component_distribution
         if not isinstance(mixture_distribution, Categorical):
@@ -91,7 +94,7 @@ class MixtureSameFamily(Distribution):
         self._event_ndims = len(event_shape)
         super().__init__(batch_shape=cdbs, event_shape=event_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         batch_shape = torch.Size(batch_shape)
         new = self._get_checked_instance(MixtureSameFamily, _instance)
         new._component_distribution = self._component_distribution.expand(
@@ -105,42 +108,42 @@ class MixtureSameFamily(Distribution):
         return new
 
     @constraints.dependent_property
-    def support(self):
+    def support(self) -> Any:
         return _MixtureSameFamilyConstraint(self._component_distribution.support)
 
     @property
-    def mixture_distribution(self):
+    def mixture_distribution(self) -> Any:
         return self._mixture_distribution
 
     @property
-    def component_distribution(self):
+    def component_distribution(self) -> Distribution:
         return self._component_distribution
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         probs = self._pad_mixture_dimensions(self.mixture_distribution.probs)
         return torch.sum(probs * self.component_distribution.mean, dim=-1 - self._event_ndims)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         probs = self._pad_mixture_dimensions(self.mixture_distribution.probs)
         mean_cond_var = torch.sum(probs * self.component_distribution.variance, dim=-1 - self._event_ndims)
         var_cond_mean = torch.sum(probs * (self.component_distribution.mean - self._pad(self.mean)).pow(2.0),
                                   dim=-1 - self._event_ndims)
         return mean_cond_var + var_cond_mean
 
-    def cdf(self, x):
+    def cdf(self, x: Tensor) -> Tensor:
         cdf_x = self.component_distribution.cdf(self._pad(x))
         return torch.sum(cdf_x * self.mixture_distribution.probs, dim=-1)
 
-    def log_prob(self, x):
+    def log_prob(self, x: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(x)
         log_prob_x = self.component_distribution.log_prob(self._pad(x))
         log_mix_prob = torch.log_softmax(self.mixture_distribution.logits, dim=-1)
         return torch.logsumexp(log_prob_x + log_mix_prob, dim=-1)
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         with torch.no_grad():
             sample_shape = torch.Size(sample_shape)
             gather_dim = len(sample_shape) + len(self.batch_shape)

@@ -25,6 +25,9 @@ from .discrete import Binomial, Categorical
 from .distribution import (BinaryProbsLogits, Distribution, broadcast_all)
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
+from fgrad.torch.distributions.constraints import Constraint
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["Geometric", "Gumbel", "HalfNormal", "Multinomial", "Pareto"]
 
@@ -46,14 +49,15 @@ class Geometric(BinaryProbsLogits, Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
-    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, probs: Tensor | float | None = None, logits: Tensor | float | None = None,
+                 validate_args: bool | None = None) -> None:
         super().__init__(self._set_probs_or_logits(probs, logits), validate_args=validate_args)
         if self._validate_args and probs is not None and not bool((self.probs > 0).all()):
             raise ValueError(f"Expected parameter probs (Tensor of shape {tuple(self.probs.shape)}) of "
                              f"distribution {self!r} to be positive but found invalid values:\n"
                              f"{self.probs[~(self.probs > 0)]}")
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Geometric, _instance)
         batch_shape = torch.Size(batch_shape)
         self._expand_probs_or_logits(new, batch_shape)
@@ -62,32 +66,32 @@ class Geometric(BinaryProbsLogits, Distribution):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return 1.0 / self.probs - 1.0
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return torch.zeros_like(self.probs)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return (1.0 / self.probs - 1.0) / self.probs
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         tiny = torch.finfo(self.probs.dtype).tiny
         with torch.no_grad():
             u = self.probs.new_empty(shape).uniform_(tiny, 1)
             return (u.log() / (-self.probs).log1p()).floor()
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         value, probs = broadcast_all(value, self.probs)
         probs = torch.where((probs == 1) & (value == 0), torch.zeros_like(probs), probs)
         return value * (-probs).log1p() + self.probs.log()
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return F.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none") / self.probs
 
 
@@ -105,7 +109,9 @@ class Multinomial(Distribution):
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real}
 
-    def __init__(self, total_count: int = 1, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, total_count: int | Tensor = 1, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None,
+                 validate_args: bool | None = None) -> None:
         if not isinstance(total_count, int):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
@@ -114,7 +120,7 @@ class Multinomial(Distribution):
         super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
                          validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Multinomial, _instance)
         batch_shape = torch.Size(batch_shape)
         new.total_count = self.total_count
@@ -124,30 +130,30 @@ class Multinomial(Distribution):
         return new
 
     @constraints.dependent_property(is_discrete=True, event_dim=1)
-    def support(self):
+    def support(self) -> Any:
         return constraints.integer_interval(0, self.total_count)
 
     @property
-    def logits(self):
+    def logits(self) -> Tensor:
         return self._categorical.logits
 
     @property
-    def probs(self):
+    def probs(self) -> Tensor:
         return self._categorical.probs
 
     @property
-    def param_shape(self):
+    def param_shape(self) -> SizeLike:
         return self._categorical.param_shape
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.probs * self.total_count
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.total_count * self.probs * (1 - self.probs)
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         sample_shape = torch.Size(sample_shape)
         draws = self._categorical.sample(torch.Size((self.total_count,)) + sample_shape)
         order = list(range(1, draws.dim())) + [0]  # (count, sample, batch) -> (sample, batch, count)
@@ -156,7 +162,7 @@ class Multinomial(Distribution):
         counts.scatter_add_(-1, draws, torch.ones_like(draws))
         return counts.type_as(self.probs)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
@@ -165,7 +171,7 @@ class Multinomial(Distribution):
         log_factorial_xs = torch.lgamma(value + 1).sum(-1)
         return log_factorial_n - log_factorial_xs + (logits * value).sum(-1)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         n = torch.tensor(float(self.total_count), dtype=self.probs.dtype)
         term1 = n * self._categorical.entropy() - torch.lgamma(n + 1)
         support = self._binomial.enumerate_support(expand=False)[1:]
@@ -188,7 +194,7 @@ class Gumbel(TransformedDistribution):
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
 
-    def __init__(self, loc, scale, validate_args=None) -> None:
+    def __init__(self, loc: Tensor | float, scale: Tensor | float, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
         finfo = torch.finfo(self.loc.dtype)
         if isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number):
@@ -200,35 +206,35 @@ class Gumbel(TransformedDistribution):
                       ExpTransform().inv, AffineTransform(loc=loc, scale=-self.scale)]
         super().__init__(base, transforms, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Gumbel, _instance)
         new.loc = self.loc.expand(batch_shape)
         new.scale = self.scale.expand(batch_shape)
         return super().expand(batch_shape, _instance=new)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         y = (self.loc - value) / self.scale
         return (y - y.exp()) - self.scale.log()
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.loc + self.scale * _EULER
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.loc
 
     @property
-    def stddev(self):
+    def stddev(self) -> Tensor:
         return (math.pi / math.sqrt(6)) * self.scale
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.stddev.pow(2)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return self.scale.log() + (1 + _EULER)
 
 
@@ -245,37 +251,38 @@ class Pareto(TransformedDistribution):
 
     arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}
 
-    def __init__(self, scale, alpha, validate_args=None) -> None:
+    def __init__(self, scale: Tensor | float, alpha: Tensor | float,
+                 validate_args: bool | None = None) -> None:
         self.scale, self.alpha = broadcast_all(scale, alpha)
         base = Exponential(self.alpha, validate_args=validate_args)
         super().__init__(base, [ExpTransform(), AffineTransform(loc=0, scale=self.scale)],
                          validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike | list[int] | tuple[int, ...], _instance: Any = None) -> Any:
         new = self._get_checked_instance(Pareto, _instance)
         new.scale = self.scale.expand(batch_shape)
         new.alpha = self.alpha.expand(batch_shape)
         return super().expand(batch_shape, _instance=new)
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         a = self.alpha.clamp(min=1)  # infinite for alpha <= 1
         return a * self.scale / (a - 1)
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.scale
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         a = self.alpha.clamp(min=2)  # infinite for alpha <= 2
         return self.scale.pow(2) * a / ((a - 1).pow(2) * (a - 2))
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
-    def support(self):
+    def support(self) -> Constraint:
         return constraints.greater_than_eq(self.scale)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return (self.scale / self.alpha).log() + (1 + self.alpha.reciprocal())
 
 
@@ -294,11 +301,11 @@ class HalfNormal(Distribution):
     support = constraints.nonnegative
     has_rsample = True
 
-    def __init__(self, scale, validate_args=None) -> None:
+    def __init__(self, scale: Tensor | float, validate_args: bool | None = None) -> None:
         self.base_dist = Normal(0, scale, validate_args=False)
         super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(HalfNormal, _instance)
         new.base_dist = self.base_dist.expand(batch_shape)
         Distribution.__init__(new, torch.Size(batch_shape), validate_args=False)
@@ -306,41 +313,41 @@ class HalfNormal(Distribution):
         return new
 
     @property
-    def scale(self):
+    def scale(self) -> Tensor:
         return self.base_dist.scale
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.scale * math.sqrt(2 / math.pi)
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return torch.zeros_like(self.scale)
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self.scale.pow(2) * (1 - 2 / math.pi)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         return self.base_dist.rsample(sample_shape).abs()
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         with torch.no_grad():
             return self.base_dist.sample(sample_shape).abs()
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         lp = self.base_dist.log_prob(value) + math.log(2)
         return torch.where(value >= 0, lp, torch.full_like(lp, -math.inf))
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         return 2 * self.base_dist.cdf(value) - 1
 
-    def icdf(self, prob):
+    def icdf(self, prob: Tensor) -> Tensor:
         return self.base_dist.icdf((prob + 1) / 2)
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return self.base_dist.entropy() - math.log(2)

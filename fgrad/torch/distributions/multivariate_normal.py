@@ -23,6 +23,8 @@ from fgrad.scipy.linalg import solve_triangular as _solve_triangular
 
 from . import constraints
 from .distribution import Distribution, lazy_property, scipy_op
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["MultivariateNormal"]
 
@@ -37,7 +39,7 @@ def batch_mahalanobis_definition(scale_tril, diff):
     return fnp.sum(z * z, axis=-1)
 
 
-def batch_mahalanobis(scale_tril, diff):
+def batch_mahalanobis(scale_tril: Tensor, diff: Any) -> Any:
     """``|L^-1 diff|^2`` of tensors.
 
     Example::
@@ -54,7 +56,7 @@ def _tril_solve_definition(a, b):
     return _solve_triangular(a, b, lower=True)
 
 
-def tril_solve(a, b):
+def tril_solve(a: Tensor, b: Tensor) -> Tensor:
     """``a^-1 b`` for lower-triangular ``a`` (tensors, batched).
 
     Example::
@@ -94,7 +96,8 @@ class MultivariateNormal(Distribution):
     has_rsample = True
 
     def __init__(
-        self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None, validate_args=None
+        self, loc: Tensor, covariance_matrix: Tensor | None = None, precision_matrix: Tensor | None = None,
+                 scale_tril: Tensor | None = None, validate_args: bool | None = None
     ) -> None:
         if loc.dim() < 1:
             raise ValueError("loc must be at least one-dimensional.")
@@ -136,7 +139,7 @@ class MultivariateNormal(Distribution):
         else:
             self._unbroadcasted_scale_tril = torch.linalg.cholesky(torch.linalg.inv(precision_matrix))
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(MultivariateNormal, _instance)
         batch_shape = torch.Size(batch_shape)
         loc_shape = batch_shape + self.event_shape
@@ -169,23 +172,23 @@ class MultivariateNormal(Distribution):
         return torch.matmul(inv.mT, inv).expand(self._batch_shape + self._event_shape + self._event_shape)
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.loc
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.loc
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         return self._unbroadcasted_scale_tril.pow(2).sum(-1).expand(self._batch_shape + self._event_shape)
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         eps = torch.randn(shape, dtype=self.loc.dtype, device=self.loc.device)
         return self.loc + torch.matmul(self._unbroadcasted_scale_tril, eps.unsqueeze(-1)).squeeze(-1)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         diff = value - self.loc
@@ -193,7 +196,7 @@ class MultivariateNormal(Distribution):
         half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
         return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - half_log_det
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
         H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det
         return H if len(self._batch_shape) == 0 else H.expand(self._batch_shape)

@@ -22,6 +22,9 @@ from .discrete import Categorical, OneHotCategorical
 from .distribution import BinaryProbsLogits, Distribution, broadcast_all, clamp_probs
 from .transformed_distribution import TransformedDistribution
 from .transforms import ExpTransform, SigmoidTransform
+from fgrad.torch._tensor import Size
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["ExpRelaxedCategorical", "LogitRelaxedBernoulli", "OneHotCategoricalStraightThrough",
            "RelaxedBernoulli", "RelaxedOneHotCategorical"]
@@ -31,15 +34,15 @@ class _FromBase:
     """``temperature``, ``logits`` and ``probs`` of a relaxed distribution: its base's."""
 
     @property
-    def temperature(self):
+    def temperature(self) -> Tensor:
         return self.base_dist.temperature
 
     @property
-    def logits(self):
+    def logits(self) -> Tensor:
         return self.base_dist.logits
 
     @property
-    def probs(self):
+    def probs(self) -> Tensor:
         return self.base_dist.probs
 
 
@@ -57,11 +60,12 @@ class LogitRelaxedBernoulli(BinaryProbsLogits, Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.real
 
-    def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, temperature: Tensor | float, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None, validate_args: bool | None = None) -> None:
         self.temperature = temperature
         super().__init__(self._set_probs_or_logits(probs, logits), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
         batch_shape = torch.Size(batch_shape)
         new.temperature = self.temperature
@@ -70,13 +74,13 @@ class LogitRelaxedBernoulli(BinaryProbsLogits, Distribution):
         new._validate_args = self._validate_args
         return new
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         probs = clamp_probs(self.probs.expand(shape))
         uniforms = clamp_probs(torch.rand(shape, dtype=probs.dtype, device=probs.device))
         return (uniforms.log() - (-uniforms).log1p() + probs.log() - (-probs).log1p()) / self.temperature
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
@@ -100,11 +104,13 @@ class RelaxedBernoulli(_FromBase, TransformedDistribution):
     support = constraints.unit_interval
     has_rsample = True
 
-    def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, temperature: Tensor | float, probs: Tensor | int | float | bool | None = None,
+                 logits: Tensor | int | float | bool | None = None,
+                 validate_args: bool | None = None) -> None:
         base_dist = LogitRelaxedBernoulli(temperature, probs, logits)
         super().__init__(base_dist, SigmoidTransform(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(RelaxedBernoulli, _instance)
         return super().expand(batch_shape, _instance=new)
 
@@ -126,14 +132,15 @@ class ExpRelaxedCategorical(Distribution):
     support = constraints.real_vector
     has_rsample = True
 
-    def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, temperature: Tensor | float, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None, validate_args: bool | None = None) -> None:
         self._categorical = Categorical(probs, logits)
         self.temperature = temperature
         batch_shape = self._categorical.batch_shape
         event_shape = self._categorical.param_shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(ExpRelaxedCategorical, _instance)
         batch_shape = torch.Size(batch_shape)
         new.temperature = self.temperature
@@ -143,25 +150,25 @@ class ExpRelaxedCategorical(Distribution):
         return new
 
     @property
-    def param_shape(self):
+    def param_shape(self) -> Size:
         return self._categorical.param_shape
 
     @property
-    def logits(self):
+    def logits(self) -> Tensor:
         return self._categorical.logits
 
     @property
-    def probs(self):
+    def probs(self) -> Tensor:
         return self._categorical.probs
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         uniforms = clamp_probs(torch.rand(shape, dtype=self.logits.dtype, device=self.logits.device))
         gumbels = -((-(uniforms.log())).log())
         scores = (self.logits + gumbels) / self.temperature
         return scores - scores.logsumexp(dim=-1, keepdim=True)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         k = self._categorical._num_events
         if self._validate_args:
             self._validate_sample(value)
@@ -191,11 +198,12 @@ class RelaxedOneHotCategorical(_FromBase, TransformedDistribution):
     support = constraints.simplex
     has_rsample = True
 
-    def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
+    def __init__(self, temperature: Tensor | float, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None, validate_args: bool | None = None) -> None:
         base_dist = ExpRelaxedCategorical(temperature, probs, logits, validate_args=validate_args)
         super().__init__(base_dist, ExpTransform(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(RelaxedOneHotCategorical, _instance)
         return super().expand(batch_shape, _instance=new)
 
@@ -215,7 +223,7 @@ class OneHotCategoricalStraightThrough(OneHotCategorical):
 
     has_rsample = True
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         samples = self.sample(sample_shape)
         probs = self._categorical.probs
         return samples + (probs - probs.detach())

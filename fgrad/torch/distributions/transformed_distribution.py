@@ -21,6 +21,8 @@ from .continuous import Normal
 from .distribution import Distribution, sum_rightmost
 from .independent import Independent
 from .transforms import ComposeTransform, ExpTransform, Transform
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["LogNormal", "TransformedDistribution"]
 
@@ -38,7 +40,8 @@ class TransformedDistribution(Distribution):
 
     arg_constraints: dict = {}
 
-    def __init__(self, base_distribution, transforms, validate_args=None) -> None:
+    def __init__(self, base_distribution: Distribution, transforms: Any,
+                 validate_args: bool | None = None) -> None:
         if isinstance(transforms, Transform):
             self.transforms = [transforms]
         elif isinstance(transforms, list):
@@ -69,7 +72,7 @@ class TransformedDistribution(Distribution):
         event_shape = forward_shape[cut:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(TransformedDistribution, _instance)
         batch_shape = torch.Size(batch_shape)
         shape = batch_shape + self.event_shape
@@ -82,27 +85,27 @@ class TransformedDistribution(Distribution):
         return new
 
     @constraints.dependent_property(is_discrete=False)
-    def support(self):
+    def support(self) -> Any:
         return self.transforms[-1].codomain if self.transforms else self.base_dist.support
 
     @property
     def has_rsample(self) -> bool:
         return self.base_dist.has_rsample
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         with torch.no_grad():
             x = self.base_dist.sample(sample_shape)
             for transform in self.transforms:
                 x = transform(x)
             return x
 
-    def rsample(self, sample_shape=()):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = ()) -> Tensor:
         x = self.base_dist.rsample(sample_shape)
         for transform in self.transforms:
             x = transform(x)
         return x
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         event_dim = len(self.event_shape)
@@ -127,14 +130,14 @@ class TransformedDistribution(Distribution):
             return value
         return sign * (value - 0.5) + 0.5
 
-    def cdf(self, value):
+    def cdf(self, value: Tensor | float) -> Tensor:
         for transform in self.transforms[::-1]:
             value = transform.inv(value)
         if self._validate_args:
             self.base_dist._validate_sample(value)
         return self._monotonize_cdf(self.base_dist.cdf(value))
 
-    def icdf(self, value):
+    def icdf(self, value: Tensor | float) -> Tensor:
         value = self._monotonize_cdf(value)
         value = self.base_dist.icdf(value)
         for transform in self.transforms:
@@ -157,34 +160,34 @@ class LogNormal(TransformedDistribution):
     support = constraints.positive
     has_rsample = True
 
-    def __init__(self, loc, scale, validate_args=None) -> None:
+    def __init__(self, loc: Tensor | float, scale: Tensor | float, validate_args: bool | None = None) -> None:
         base_dist = Normal(loc, scale, validate_args=validate_args)
         super().__init__(base_dist, ExpTransform(), validate_args=validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(LogNormal, _instance)
         return super().expand(batch_shape, _instance=new)
 
     @property
-    def loc(self):
+    def loc(self) -> Tensor:
         return self.base_dist.loc
 
     @property
-    def scale(self):
+    def scale(self) -> Tensor:
         return self.base_dist.scale
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return (self.loc + self.scale.pow(2) / 2).exp()
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return (self.loc - self.scale.square()).exp()
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         scale_sq = self.scale.pow(2)
         return scale_sq.expm1() * (2 * self.loc + scale_sq).exp()
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         return self.base_dist.entropy() + self.loc

@@ -26,6 +26,12 @@ import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 
 from . import constraints
+from fgrad.torch.types import Tensor
+from typing import Any
+from collections.abc import Sequence
+from fgrad.torch.distributions.constraints import Constraint
+from fgrad.torch.distributions.distribution import Distribution
+from fgrad.torch.types import SizeLike
 
 __all__ = [
     "AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform", "CorrCholeskyTransform",
@@ -80,11 +86,11 @@ class Transform:
 
     __hash__ = object.__hash__
 
-    def forward_shape(self, shape):
+    def forward_shape(self, shape: Any) -> Any:
         """The output shape for an input of ``shape``."""
         return shape
 
-    def inverse_shape(self, shape):
+    def inverse_shape(self, shape: Any) -> Any:
         """The input shape for an output of ``shape``."""
         return shape
 
@@ -98,7 +104,7 @@ class Transform:
     def sign(self) -> int:
         raise NotImplementedError
 
-    def __call__(self, x):
+    def __call__(self, x: Tensor) -> Tensor:
         if self._cache_size == 0:
             return self._call(x)
         x_old, y_old = self._cached_x_y
@@ -124,7 +130,7 @@ class Transform:
     def _inverse(self, y):
         raise NotImplementedError
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -209,7 +215,7 @@ class ExpTransform(_Parameterless, Transform):
     def _inverse(self, y):
         return y.log()
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return x
 
 
@@ -236,7 +242,7 @@ class SigmoidTransform(_Parameterless, Transform):
         y = y.clamp(min=finfo.tiny, max=1.0 - finfo.eps)
         return y.log() - (-y).log1p()
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return -F.softplus(-x) - F.softplus(x)
 
 
@@ -260,7 +266,7 @@ class TanhTransform(_Parameterless, Transform):
     def _inverse(self, y):
         return torch.atanh(y)
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return 2.0 * (math.log(2.0) - x - F.softplus(-2.0 * x))
 
 
@@ -275,7 +281,8 @@ class AffineTransform(Transform):
         tensor([7.])
     """
 
-    def __init__(self, loc, scale, event_dim: int = 0, cache_size: int = 0) -> None:
+    def __init__(self, loc: Tensor | float, scale: Tensor | float, event_dim: int = 0,
+                 cache_size: int = 0) -> None:
         super().__init__(cache_size=cache_size)
         self.loc = loc
         self.scale = scale
@@ -304,7 +311,7 @@ class AffineTransform(Transform):
     __hash__ = object.__hash__
 
     @property
-    def domain(self):
+    def domain(self) -> Any:
         return (
             constraints.real
             if self._event_dim == 0
@@ -312,11 +319,11 @@ class AffineTransform(Transform):
         )
 
     @property
-    def codomain(self):
+    def codomain(self) -> Any:
         return self.domain
 
     @property
-    def sign(self):
+    def sign(self) -> Tensor | int:
         if isinstance(self.scale, numbers.Real):
             return 1 if float(self.scale) > 0 else -1 if float(self.scale) < 0 else 0
         return self.scale.sign()
@@ -327,7 +334,7 @@ class AffineTransform(Transform):
     def _inverse(self, y):
         return (y - self.loc) / self.scale
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         shape = x.shape
         scale = self.scale
         if isinstance(scale, numbers.Real):
@@ -369,7 +376,7 @@ class ComposeTransform(Transform):
     __hash__ = object.__hash__
 
     @constraints.dependent_property
-    def domain(self):
+    def domain(self) -> Any:
         if not self.parts:
             return constraints.real
         domain = self.parts[0].domain
@@ -383,7 +390,7 @@ class ComposeTransform(Transform):
         return domain
 
     @constraints.dependent_property
-    def codomain(self):
+    def codomain(self) -> Any:
         if not self.parts:
             return constraints.real
         codomain = self.parts[-1].codomain
@@ -400,7 +407,7 @@ class ComposeTransform(Transform):
         return all(p.bijective for p in self.parts)
 
     @property
-    def sign(self):
+    def sign(self) -> Any:
         sign = 1
         for p in self.parts:
             sign = sign * p.sign
@@ -425,7 +432,7 @@ class ComposeTransform(Transform):
     def _inverse(self, y):
         return self.inv(y)
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         if not self.parts:
             return torch.zeros_like(x)
         xs = [x]
@@ -442,12 +449,12 @@ class ComposeTransform(Transform):
             result = result + t
         return result
 
-    def forward_shape(self, shape):
+    def forward_shape(self, shape: Any) -> Any:
         for part in self.parts:
             shape = part.forward_shape(shape)
         return shape
 
-    def inverse_shape(self, shape):
+    def inverse_shape(self, shape: Any) -> Any:
         for part in reversed(self.parts):
             shape = part.inverse_shape(shape)
         return shape
@@ -492,11 +499,11 @@ class IndependentTransform(Transform):
                                     cache_size=cache_size)
 
     @constraints.dependent_property
-    def domain(self):
+    def domain(self) -> Any:
         return constraints.independent(self.base_transform.domain, self.reinterpreted_batch_ndims)
 
     @constraints.dependent_property
-    def codomain(self):
+    def codomain(self) -> Any:
         return constraints.independent(self.base_transform.codomain, self.reinterpreted_batch_ndims)
 
     @property
@@ -504,7 +511,7 @@ class IndependentTransform(Transform):
         return self.base_transform.bijective
 
     @property
-    def sign(self):
+    def sign(self) -> int:
         return self.base_transform.sign
 
     def _call(self, x):
@@ -517,16 +524,16 @@ class IndependentTransform(Transform):
             raise ValueError("Too few dimensions on input")
         return self.base_transform.inv(y)
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return _sum_rightmost(self.base_transform.log_abs_det_jacobian(x, y), self.reinterpreted_batch_ndims)
 
     def __repr__(self) -> str:
         return f"{self.__class__.__name__}({self.base_transform!r}, {self.reinterpreted_batch_ndims})"
 
-    def forward_shape(self, shape):
+    def forward_shape(self, shape: Any) -> Any:
         return self.base_transform.forward_shape(shape)
 
-    def inverse_shape(self, shape):
+    def inverse_shape(self, shape: Any) -> Any:
         return self.base_transform.inverse_shape(shape)
 
 
@@ -543,7 +550,7 @@ class ReshapeTransform(Transform):
 
     bijective = True
 
-    def __init__(self, in_shape, out_shape, cache_size: int = 0) -> None:
+    def __init__(self, in_shape: SizeLike, out_shape: SizeLike, cache_size: int = 0) -> None:
         self.in_shape = torch.Size(in_shape)
         self.out_shape = torch.Size(out_shape)
         if self.in_shape.numel() != self.out_shape.numel():
@@ -551,11 +558,11 @@ class ReshapeTransform(Transform):
         super().__init__(cache_size=cache_size)
 
     @constraints.dependent_property
-    def domain(self):
+    def domain(self) -> Any:
         return constraints.independent(constraints.real, len(self.in_shape))
 
     @constraints.dependent_property
-    def codomain(self):
+    def codomain(self) -> Any:
         return constraints.independent(constraints.real, len(self.out_shape))
 
     def with_cache(self, cache_size: int = 1) -> Transform:
@@ -570,11 +577,11 @@ class ReshapeTransform(Transform):
         batch_shape = y.shape[: y.dim() - len(self.out_shape)]
         return y.reshape(batch_shape + self.in_shape)
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         batch_shape = x.shape[: x.dim() - len(self.in_shape)]
         return x.new_zeros(batch_shape)
 
-    def forward_shape(self, shape):
+    def forward_shape(self, shape: Any) -> Any:
         if len(shape) < len(self.in_shape):
             raise ValueError("Too few dimensions on input")
         cut = len(shape) - len(self.in_shape)
@@ -582,7 +589,7 @@ class ReshapeTransform(Transform):
             raise ValueError(f"Shape mismatch: expected {shape[cut:]} but got {self.in_shape}")
         return torch.Size(shape[:cut]) + self.out_shape
 
-    def inverse_shape(self, shape):
+    def inverse_shape(self, shape: Any) -> Any:
         if len(shape) < len(self.out_shape):
             raise ValueError("Too few dimensions on input")
         cut = len(shape) - len(self.out_shape)
@@ -606,7 +613,7 @@ class PowerTransform(Transform):
     codomain = constraints.positive
     bijective = True
 
-    def __init__(self, exponent, cache_size: int = 0) -> None:
+    def __init__(self, exponent: Tensor | float, cache_size: int = 0) -> None:
         super().__init__(cache_size=cache_size)
         (self.exponent,) = _broadcast_all(exponent)
 
@@ -616,7 +623,7 @@ class PowerTransform(Transform):
         return PowerTransform(self.exponent, cache_size=cache_size)
 
     @property
-    def sign(self):
+    def sign(self) -> Any:
         return self.exponent.sign()
 
     def __eq__(self, other) -> bool:
@@ -630,13 +637,13 @@ class PowerTransform(Transform):
     def _inverse(self, y):
         return y.pow(1 / self.exponent)
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return (self.exponent * y / x).abs().log()
 
-    def forward_shape(self, shape):
+    def forward_shape(self, shape: Any) -> Any:
         return torch.broadcast_shapes(shape, getattr(self.exponent, "shape", ()))
 
-    def inverse_shape(self, shape):
+    def inverse_shape(self, shape: Any) -> Any:
         return torch.broadcast_shapes(shape, getattr(self.exponent, "shape", ()))
 
 
@@ -668,7 +675,7 @@ class SoftplusTransform(_Parameterless, Transform):
     def _inverse(self, y):
         return (-y).expm1().neg().log() + y
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return -F.softplus(-x)
 
 
@@ -717,12 +724,12 @@ class SoftmaxTransform(_Parameterless, Transform):
     def _inverse(self, y):
         return y.log()
 
-    def forward_shape(self, shape):
+    def forward_shape(self, shape: Any) -> Any:
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
         return shape
 
-    def inverse_shape(self, shape):
+    def inverse_shape(self, shape: Any) -> Any:
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
         return shape
@@ -757,17 +764,17 @@ class StickBreakingTransform(_Parameterless, Transform):
         sf = torch.clamp(sf, min=torch.finfo(y.dtype).tiny)
         return y_crop.log() - sf.log() + offset.log()
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         offset = x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
         x = x - offset.log()
         return (-x + F.logsigmoid(x) + y[..., :-1].log()).sum(-1)
 
-    def forward_shape(self, shape):
+    def forward_shape(self, shape: Any) -> Any:
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
         return torch.Size(shape[:-1]) + torch.Size((shape[-1] + 1,))
 
-    def inverse_shape(self, shape):
+    def inverse_shape(self, shape: Any) -> Any:
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
         return torch.Size(shape[:-1]) + torch.Size((shape[-1] - 1,))
@@ -857,7 +864,7 @@ class CorrCholeskyTransform(_Parameterless, Transform):
         t = y_vec / y_cumsum_vec.sqrt()
         return (t.log1p() - t.neg().log1p()) / 2
 
-    def log_abs_det_jacobian(self, x, y, intermediates=None):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor, intermediates: Any = None) -> Tensor:
         from .distribution import tril_matrix_to_vec
 
         y1m_cumsum = 1 - (y * y).cumsum(dim=-1)
@@ -866,7 +873,7 @@ class CorrCholeskyTransform(_Parameterless, Transform):
         tanh_logdet = -2 * (x + F.softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
         return stick_breaking_logdet + tanh_logdet
 
-    def forward_shape(self, shape):
+    def forward_shape(self, shape: Any) -> Any:
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
         n = shape[-1]
@@ -875,7 +882,7 @@ class CorrCholeskyTransform(_Parameterless, Transform):
             raise ValueError("Input is not a flattened lower-diagonal number")
         return torch.Size(shape[:-1]) + torch.Size((d, d))
 
-    def inverse_shape(self, shape):
+    def inverse_shape(self, shape: Any) -> Any:
         if len(shape) < 2:
             raise ValueError("Too few dimensions on input")
         if shape[-2] != shape[-1]:
@@ -895,7 +902,8 @@ class CatTransform(Transform):
         tensor([1., 1.])
     """
 
-    def __init__(self, tseq, dim: int = 0, lengths=None, cache_size: int = 0) -> None:
+    def __init__(self, tseq: Any, dim: int = 0, lengths: Sequence[int] | None = None,
+                 cache_size: int = 0) -> None:
         if cache_size:
             tseq = [t.with_cache(cache_size) for t in tseq]
         super().__init__(cache_size=cache_size)
@@ -938,7 +946,7 @@ class CatTransform(Transform):
     def _inverse(self, y):
         return self._apply(y, "inverse")
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         logdetjacs = []
         start = 0
         for trans, length in zip(self.transforms, self.lengths):
@@ -960,11 +968,11 @@ class CatTransform(Transform):
         return all(t.bijective for t in self.transforms)
 
     @constraints.dependent_property
-    def domain(self):
+    def domain(self) -> Any:
         return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
 
     @constraints.dependent_property
-    def codomain(self):
+    def codomain(self) -> Any:
         return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
 
 
@@ -979,7 +987,7 @@ class StackTransform(Transform):
         tensor([1., 1.])
     """
 
-    def __init__(self, tseq, dim: int = 0, cache_size: int = 0) -> None:
+    def __init__(self, tseq: Any, dim: int = 0, cache_size: int = 0) -> None:
         if cache_size:
             tseq = [t.with_cache(cache_size) for t in tseq]
         super().__init__(cache_size=cache_size)
@@ -1009,7 +1017,7 @@ class StackTransform(Transform):
         self._check(y)
         return torch.stack([t.inv(yi) for yi, t in zip(self._slices(y), self.transforms)], dim=self.dim)
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         self._check(x)
         self._check(y)
         parts = [t.log_abs_det_jacobian(xi, yi)
@@ -1021,11 +1029,11 @@ class StackTransform(Transform):
         return all(t.bijective for t in self.transforms)
 
     @constraints.dependent_property
-    def domain(self):
+    def domain(self) -> Any:
         return constraints.stack([t.domain for t in self.transforms], self.dim)
 
     @constraints.dependent_property
-    def codomain(self):
+    def codomain(self) -> Any:
         return constraints.stack([t.codomain for t in self.transforms], self.dim)
 
 
@@ -1045,12 +1053,12 @@ class CumulativeDistributionTransform(Transform):
     codomain = constraints.unit_interval
     sign = +1
 
-    def __init__(self, distribution, cache_size: int = 0) -> None:
+    def __init__(self, distribution: Distribution, cache_size: int = 0) -> None:
         super().__init__(cache_size=cache_size)
         self.distribution = distribution
 
     @property
-    def domain(self):
+    def domain(self) -> Constraint | None:
         return self.distribution.support
 
     def _call(self, x):
@@ -1059,7 +1067,7 @@ class CumulativeDistributionTransform(Transform):
     def _inverse(self, y):
         return self.distribution.icdf(y)
 
-    def log_abs_det_jacobian(self, x, y):
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return self.distribution.log_prob(x)
 
     def with_cache(self, cache_size: int = 1) -> Transform:

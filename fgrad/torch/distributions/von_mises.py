@@ -19,6 +19,8 @@ import fgrad.torch as torch
 
 from . import constraints
 from .distribution import Distribution, broadcast_all, lazy_property
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["VonMises"]
 
@@ -60,11 +62,12 @@ class VonMises(Distribution):
     support = constraints.real
     has_rsample = False
 
-    def __init__(self, loc, concentration, validate_args=None) -> None:
+    def __init__(self, loc: Tensor | float, concentration: Tensor | float,
+                 validate_args: bool | None = None) -> None:
         self.loc, self.concentration = broadcast_all(loc, concentration)
         super().__init__(self.loc.shape, torch.Size(), validate_args)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         log_prob = self.concentration * torch.cos(value - self.loc)
@@ -86,13 +89,13 @@ class VonMises(Distribution):
         proposal_r = (1 + rho**2) / (2 * rho)
         return torch.where(kappa < 1e-5, 1 / kappa + kappa, proposal_r)  # Taylor series at small kappa
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         with torch.no_grad():
             shape = self._extended_shape(sample_shape)
             x = torch.zeros(shape, dtype=self._loc.dtype, device=self.loc.device)
             return _rejection_sample(self._loc, self._concentration, self._proposal_r, x).to(self.loc.dtype)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(VonMises, _instance)
         batch_shape = torch.Size(batch_shape)
         new.loc = self.loc.expand(batch_shape)
@@ -102,11 +105,11 @@ class VonMises(Distribution):
         return new
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.loc
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         return self.loc
 
     @lazy_property

@@ -22,6 +22,8 @@ import fgrad.torch as torch
 from . import constraints
 from .distribution import Distribution, ExponentialFamily, broadcast_all, lazy_property
 from .gamma_family import Beta, Chi2
+from fgrad.torch.types import SizeLike, Tensor
+from typing import Any
 
 __all__ = ["LKJCholesky", "Wishart"]
 
@@ -50,7 +52,7 @@ class Wishart(ExponentialFamily):
     _mean_carrier_measure = 0
 
     @property
-    def arg_constraints(self):
+    def arg_constraints(self) -> Any:
         return {
             "covariance_matrix": constraints.positive_definite,
             "precision_matrix": constraints.positive_definite,
@@ -59,7 +61,9 @@ class Wishart(ExponentialFamily):
         }
 
     def __init__(
-        self, df, covariance_matrix=None, precision_matrix=None, scale_tril=None, validate_args=None
+        self, df: Tensor | int | float | bool, covariance_matrix: Tensor | None = None,
+                 precision_matrix: Tensor | None = None, scale_tril: Tensor | None = None,
+                 validate_args: bool | None = None
     ) -> None:
         if (covariance_matrix is not None) + (scale_tril is not None) + (precision_matrix is not None) != 1:
             raise ValueError(
@@ -109,7 +113,7 @@ class Wishart(ExponentialFamily):
         offsets = torch.arange(p, dtype=tril.dtype, device=tril.device).expand(batch_shape + (-1,))
         return Chi2(df=self.df.unsqueeze(-1) - offsets)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(Wishart, _instance)
         batch_shape = torch.Size(batch_shape)
         cov_shape = batch_shape + self.event_shape
@@ -140,17 +144,17 @@ class Wishart(ExponentialFamily):
         return torch.cholesky_solve(identity, tril).expand(self._batch_shape + self._event_shape)
 
     @property
-    def mean(self):
+    def mean(self) -> Tensor:
         return self.df.view(self._batch_shape + (1, 1)) * self.covariance_matrix
 
     @property
-    def mode(self):
+    def mode(self) -> Tensor:
         factor = self.df - self.covariance_matrix.shape[-1] - 1
         factor = torch.where(factor <= 0, math.nan, factor)
         return factor.view(self._batch_shape + (1, 1)) * self.covariance_matrix
 
     @property
-    def variance(self):
+    def variance(self) -> Tensor:
         v = self.covariance_matrix
         diag_v = v.diagonal(dim1=-2, dim2=-1)
         return self.df.view(self._batch_shape + (1, 1)) * (
@@ -173,7 +177,8 @@ class Wishart(ExponentialFamily):
     def _per_sample(self, mask):
         return mask.amax(self._batch_dims) if self._batch_shape else mask
 
-    def rsample(self, sample_shape=(), max_try_correction=None):
+    def rsample(self, sample_shape: SizeLike | list[int] | tuple[int, ...] = (),
+                max_try_correction: Any = None) -> Tensor:
         """A sample by Bartlett's decomposition.  PyTorch 2.13 draws a second sample in place of
         every first one that is positive definite (its check is inverted) and warns "Singular
         sample detected."; fgrad draws the same second sample, so seeded samples are PyTorch's,
@@ -192,7 +197,7 @@ class Wishart(ExponentialFamily):
                     break
         return sample
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         nu = self.df
@@ -205,7 +210,7 @@ class Wishart(ExponentialFamily):
             - torch.cholesky_solve(value, tril).diagonal(dim1=-2, dim2=-1).sum(dim=-1) / 2
         )
 
-    def entropy(self):
+    def entropy(self) -> Tensor:
         nu = self.df
         p = self._event_shape[-1]
         tril = self._unbroadcasted_scale_tril
@@ -243,7 +248,8 @@ class LKJCholesky(Distribution):
     arg_constraints = {"concentration": constraints.positive}
     support = constraints.corr_cholesky
 
-    def __init__(self, dim: int, concentration=1.0, validate_args=None) -> None:
+    def __init__(self, dim: int, concentration: Tensor | float = 1.0,
+                 validate_args: bool | None = None) -> None:
         if dim < 2:
             raise ValueError(f"Expected dim to be an integer greater than or equal to 2. Found dim={dim}.")
         self.dim = dim
@@ -256,7 +262,7 @@ class LKJCholesky(Distribution):
         self._beta = Beta(offset + 0.5, marginal_conc.unsqueeze(-1) - 0.5 * offset)
         super().__init__(batch_shape, event_shape, validate_args)
 
-    def expand(self, batch_shape, _instance=None):
+    def expand(self, batch_shape: SizeLike, _instance: Any = None) -> Any:
         new = self._get_checked_instance(LKJCholesky, _instance)
         batch_shape = torch.Size(batch_shape)
         new.dim = self.dim
@@ -266,7 +272,7 @@ class LKJCholesky(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    def sample(self, sample_shape=()):
+    def sample(self, sample_shape: SizeLike = ()) -> Tensor:
         with torch.no_grad():
             y = self._beta.sample(sample_shape).unsqueeze(-1)
             u_normal = torch.randn(self._extended_shape(sample_shape), dtype=y.dtype, device=y.device).tril(
@@ -279,7 +285,7 @@ class LKJCholesky(Distribution):
             diag_elems = torch.clamp(1 - torch.sum(w**2, dim=-1), min=tiny).sqrt()
             return w + torch.diag_embed(diag_elems)
 
-    def log_prob(self, value):
+    def log_prob(self, value: Tensor | float) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         diag_elems = value.diagonal(dim1=-1, dim2=-2)[..., 1:]

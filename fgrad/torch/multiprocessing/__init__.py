@@ -34,6 +34,7 @@ from multiprocessing import *  # noqa: F401,F403  (as torch.multiprocessing)
 from typing import Callable
 
 from fgrad.backends import world as _world
+from typing import Any
 
 
 class ProcessException(Exception):
@@ -105,14 +106,14 @@ class ProcessContext:
 
 
 def start_processes(fn: Callable, args: tuple = (), nprocs: int = 1, join: bool = True, daemon: bool = False,
-                    start_method: str = "spawn"):
+                    start_method: str = "spawn") -> Any:
     """`spawn` (PyTorch's general form; every start method means: new processes under
     ``mpiexec``)."""
     return spawn(fn, args, nprocs, join, daemon, start_method)
 
 
 def spawn(fn: Callable, args: tuple = (), nprocs: int = 1, join: bool = True, daemon: bool = False,
-          start_method: str = "spawn"):
+          start_method: str = "spawn") -> Any:
     """Run ``fn(i, *args)`` on ``nprocs`` new processes, i = 0 .. nprocs - 1 (their MPI ranks),
     started by ``mpiexec``; wait for them with ``join`` (else return a `ProcessContext`).
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import fgrad.torch as torch
 
 from .._tensor import Tensor
+from typing import Any
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy"]
 
@@ -33,7 +34,7 @@ class Parameter(Tensor):
             raise TypeError(f"Parameter(): expected a Tensor for data, got {type(data).__name__}")
         return Tensor._make_subclass(cls, data, requires_grad)
 
-    def __init__(self, data=None, requires_grad: bool = True) -> None:
+    def __init__(self, data: Any = None, requires_grad: bool = True) -> None:
         pass
 
     def __repr__(self) -> str:

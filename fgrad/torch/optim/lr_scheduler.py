@@ -28,6 +28,8 @@ from functools import wraps
 
 from .._tensor import Tensor
 from .optimizer import Optimizer
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR",
            "MultiplicativeLR", "ReduceLROnPlateau", "ConstantLR", "LinearLR", "PolynomialLR",
@@ -173,7 +175,8 @@ class _LambdaScheduler(LRScheduler):
     """One ``lr_lambda`` per param group (one function serves all groups); the state dict
     keeps the ``__dict__`` of callable objects and ``None`` for plain functions."""
 
-    def __init__(self, optimizer, lr_lambda, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
+                 last_epoch: int = -1) -> None:
         self.optimizer = optimizer
         if not isinstance(lr_lambda, (list, tuple)):
             self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
@@ -227,7 +230,8 @@ class MultiplicativeLR(_LambdaScheduler):
 class StepLR(LRScheduler):
     """Multiply the learning rate by ``gamma`` every ``step_size`` epochs."""
 
-    def __init__(self, optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1,
+                 last_epoch: int = -1) -> None:
         self.step_size = step_size
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -245,7 +249,8 @@ class StepLR(LRScheduler):
 class MultiStepLR(LRScheduler):
     """Multiply the learning rate by ``gamma`` at each milestone epoch."""
 
-    def __init__(self, optimizer, milestones, gamma: float = 0.1, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, milestones: Iterable[int], gamma: float = 0.1,
+                 last_epoch: int = -1) -> None:
         self.milestones = Counter(milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -265,7 +270,7 @@ class MultiStepLR(LRScheduler):
 class ExponentialLR(LRScheduler):
     """Multiply the learning rate by ``gamma`` every epoch."""
 
-    def __init__(self, optimizer, gamma: float, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
@@ -283,7 +288,7 @@ class CosineAnnealingLR(LRScheduler):
     """``lr = eta_min + (base_lr - eta_min) * (1 + cos(pi * epoch / T_max)) / 2``, computed
     recursively from the current learning rate as PyTorch does."""
 
-    def __init__(self, optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1) -> None:
         self.T_max = T_max
         self.eta_min = eta_min
         super().__init__(optimizer, last_epoch)
@@ -312,8 +317,9 @@ class ReduceLROnPlateau(LRScheduler):
     """Reduce the learning rate by ``factor`` when a metric stops improving for ``patience``
     epochs: ``scheduler.step(metric)``."""
 
-    def __init__(self, optimizer, mode: str = "min", factor: float = 0.1, patience: int = 10,
-                 threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0, min_lr=0,
+    def __init__(self, optimizer: Optimizer, mode: str = "min", factor: float = 0.1, patience: int = 10,
+                 threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0,
+                 min_lr: list[float] | float = 0,
                  eps: float = 1e-8) -> None:
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
@@ -347,7 +353,7 @@ class ReduceLROnPlateau(LRScheduler):
         self.cooldown_counter = 0
         self.num_bad_epochs = 0
 
-    def step(self, metrics, epoch=None) -> None:  # type: ignore[override]
+    def step(self, metrics: Any, epoch: int | None = None) -> None:  # type: ignore[override]
         current = float(metrics)
         if epoch is None:
             epoch = self.last_epoch + 1
@@ -376,7 +382,7 @@ class ReduceLROnPlateau(LRScheduler):
     def in_cooldown(self) -> bool:
         return self.cooldown_counter > 0
 
-    def is_better(self, a, best) -> bool:
+    def is_better(self, a: float, best: float) -> bool:
         if self.mode == "min" and self.threshold_mode == "rel":
             return a < best * (1.0 - self.threshold)
         if self.mode == "min" and self.threshold_mode == "abs":
@@ -402,7 +408,7 @@ class ConstantLR(LRScheduler):
         [0.5, 0.5, 1.0, 1.0]
     """
 
-    def __init__(self, optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+    def __init__(self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
                  last_epoch: int = -1) -> None:
         if factor > 1.0 or factor < 0:
             raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
@@ -441,7 +447,7 @@ class LinearLR(LRScheduler):
         [0.25, 0.5, 0.75, 1.0]
     """
 
-    def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+    def __init__(self, optimizer: Optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
                  total_iters: int = 5, last_epoch: int = -1) -> None:
         if start_factor > 1.0 or start_factor <= 0:
             raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal "
@@ -484,7 +490,8 @@ class PolynomialLR(LRScheduler):
         [1.0, 0.5625, 0.25, 0.0625]
     """
 
-    def __init__(self, optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0,
+                 last_epoch: int = -1) -> None:
         self.total_iters, self.power = total_iters, power
         super().__init__(optimizer, last_epoch)
 
@@ -518,7 +525,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         [1.0, 0.5, 1.0, 0.5, 1.0]
     """
 
-    def __init__(self, optimizer, T_0: int, T_mult: int = 1, eta_min: float = 0.0,
+    def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1, eta_min: float = 0.0,
                  last_epoch: int = -1) -> None:
         if T_0 <= 0 or not isinstance(T_0, int):
             raise ValueError(f"Expected positive integer T_0, but got {T_0}")
@@ -537,7 +544,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         c = math.cos(math.pi * self.T_cur / self.T_i)
         return [self.eta_min + (base_lr - self.eta_min) * (1 + c) / 2 for base_lr in self.base_lrs]
 
-    def step(self, epoch=None) -> None:  # type: ignore[override]
+    def step(self, epoch: int | None = None) -> None:  # type: ignore[override]
         if epoch is None and self.last_epoch < 0:
             epoch = 0
         if epoch is None:
@@ -615,9 +622,11 @@ class OneCycleLR(LRScheduler):
         [0.04, 0.9505, 0.6113, 0.1883, 0.0]
     """
 
-    def __init__(self, optimizer, max_lr, total_steps: int | None = None, epochs: int | None = None,
+    def __init__(self, optimizer: Optimizer, max_lr: float | list[float], total_steps: int | None = None,
+                 epochs: int | None = None,
                  steps_per_epoch: int | None = None, pct_start: float = 0.3, anneal_strategy: str = "cos",
-                 cycle_momentum: bool = True, base_momentum=0.85, max_momentum=0.95, div_factor: float = 25.0,
+                 cycle_momentum: bool = True, base_momentum: float | list[float] = 0.85,
+                 max_momentum: float | list[float] = 0.95, div_factor: float = 25.0,
                  final_div_factor: float = 1e4, three_phase: bool = False, last_epoch: int = -1) -> None:
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
@@ -722,10 +731,12 @@ class CyclicLR(LRScheduler):
         [0.1, 0.55, 1.0, 0.55, 0.1]
     """
 
-    def __init__(self, optimizer, base_lr, max_lr, step_size_up: int = 2000,
+    def __init__(self, optimizer: Optimizer, base_lr: float | list[float], max_lr: float | list[float],
+                 step_size_up: int = 2000,
                  step_size_down: int | None = None, mode: str = "triangular", gamma: float = 1.0,
-                 scale_fn=None, scale_mode: str = "cycle", cycle_momentum: bool = True, base_momentum=0.8,
-                 max_momentum=0.9, last_epoch: int = -1) -> None:
+                 scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
+                 cycle_momentum: bool = True, base_momentum: float = 0.8,
+                 max_momentum: float = 0.9, last_epoch: int = -1) -> None:
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
@@ -761,7 +772,7 @@ class CyclicLR(LRScheduler):
             return
         self.scale_mode = "iterations" if self.mode == "exp_range" else "cycle"
 
-    def scale_fn(self, x) -> float:
+    def scale_fn(self, x: float) -> float:
         """The amplitude's scale at cycle (or iteration) ``x``."""
         if self._scale_fn_custom is not None:
             return self._scale_fn_custom(x)
@@ -848,7 +859,8 @@ class SequentialLR(_Composite):
         [0.1, 0.1, 1.0, 0.5, 0.25]
     """
 
-    def __init__(self, optimizer, schedulers, milestones, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, schedulers: Sequence[Any], milestones: list[int],
+                 last_epoch: int = -1) -> None:
         if len(schedulers) < 1:
             raise ValueError(f"{type(self).__name__} expects at least one scheduler, but got no scheduler.")
         _check_composable(type(self).__name__, optimizer, schedulers)
@@ -868,7 +880,7 @@ class SequentialLR(_Composite):
         self._schedulers[idx]._initial_step()
         self._last_lr = schedulers[idx].get_last_lr()
 
-    def recursive_undo(self, sched=None) -> None:
+    def recursive_undo(self, sched: Any = None) -> None:
         scheds = self if sched is None else sched
         if hasattr(scheds, "_schedulers"):
             for s in scheds._schedulers:
@@ -904,7 +916,7 @@ class ChainedScheduler(_Composite):
         [0.1, 0.05, 0.25, 0.125]
     """
 
-    def __init__(self, schedulers, optimizer=None) -> None:
+    def __init__(self, schedulers: Sequence[Any], optimizer: Optimizer | None = None) -> None:
         if len(schedulers) < 1:
             raise ValueError(f"{type(self).__name__} expects at least one scheduler to be chained, but got "
                              "no scheduler.")

@@ -285,32 +285,38 @@ class Optimizer:
         raise NotImplementedError
 
     # -- hooks --------------------------------------------------------------------------------
-    def register_step_pre_hook(self, hook) -> RemovableHandle:
+    def register_step_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         handle = RemovableHandle(self._optimizer_step_pre_hooks)
         self._optimizer_step_pre_hooks[handle.id] = hook
         return handle
 
-    def register_step_post_hook(self, hook) -> RemovableHandle:
+    def register_step_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         handle = RemovableHandle(self._optimizer_step_post_hooks)
         self._optimizer_step_post_hooks[handle.id] = hook
         return handle
 
-    def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    def register_state_dict_pre_hook(self, hook: Callable[..., Any],
+                                     prepend: bool = False) -> RemovableHandle:
         handle = RemovableHandle(self._optimizer_state_dict_pre_hooks)
         self._optimizer_state_dict_pre_hooks[handle.id] = hook
         return handle
 
-    def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    def register_state_dict_post_hook(self,
+                                      hook: Callable[[Optimizer, dict[str, Any]], dict[str, Any] | None],
+                                      prepend: bool = False) -> RemovableHandle:
         handle = RemovableHandle(self._optimizer_state_dict_post_hooks)
         self._optimizer_state_dict_post_hooks[handle.id] = hook
         return handle
 
-    def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    def register_load_state_dict_pre_hook(self,
+                                          hook: Callable[[Optimizer, dict[str, Any]], dict[str, Any] | None],
+                                          prepend: bool = False) -> RemovableHandle:
         handle = RemovableHandle(self._optimizer_load_state_dict_pre_hooks)
         self._optimizer_load_state_dict_pre_hooks[handle.id] = hook
         return handle
 
-    def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    def register_load_state_dict_post_hook(self, hook: Callable[..., Any],
+                                           prepend: bool = False) -> RemovableHandle:
         handle = RemovableHandle(self._optimizer_load_state_dict_post_hooks)
         self._optimizer_load_state_dict_post_hooks[handle.id] = hook
         return handle

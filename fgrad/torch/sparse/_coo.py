@@ -34,6 +34,7 @@ from ..autograd.grad_mode import no_grad
 from fgrad.torch.types import Device, DType, Layout, SizeLike
 from typing import Any
 from collections.abc import Sequence
+from fgrad.torch.types import memory_format
 
 __all__ = ["SparseTensor", "sparse_coo", "sparse_coo_tensor", "to_sparse"]
 
@@ -77,7 +78,7 @@ class SparseTensor(Tensor):
 
     # -- construction (internal: `make`) ------------------------------------------------
     @staticmethod
-    def make(indices: np.ndarray, values: Tensor, shape, coalesced: bool) -> "SparseTensor":
+    def make(indices: np.ndarray, values: Tensor, shape: Any, coalesced: bool) -> "SparseTensor":
         s = object.__new__(SparseTensor)
         Tensor._vc.__set__(s, None)
         s.__dict__["_sp_ind"] = np.ascontiguousarray(indices, np.int64)
@@ -130,7 +131,7 @@ class SparseTensor(Tensor):
     def shape(self) -> Size:
         return Size(self._sp_shape)
 
-    def size(self, dim=None):
+    def size(self, dim: int | None = None) -> Any:
         if dim is None:
             return Size(self._sp_shape)
         n = len(self._sp_shape)
@@ -140,11 +141,11 @@ class SparseTensor(Tensor):
         return self._sp_shape[dim % n]
 
     @property
-    def dtype(self):
+    def dtype(self) -> Any:
         return self._sp_val.dtype
 
     @property
-    def device(self):
+    def device(self) -> Any:
         return self._sp_val.device
 
     @property
@@ -152,7 +153,7 @@ class SparseTensor(Tensor):
         return True
 
     @property
-    def layout(self):
+    def layout(self) -> Any:
         return sparse_coo
 
     def dim(self) -> int:
@@ -216,23 +217,23 @@ class SparseTensor(Tensor):
         self.__dict__["_sp_coal"] = bool(coalesced)
         return self
 
-    def stride(self, dim=None):
+    def stride(self, dim: int | None = None) -> Any:
         raise RuntimeError("Cannot access strides of a sparse tensor (layout torch.sparse_coo)")
 
-    def is_contiguous(self, memory_format=None) -> bool:
+    def is_contiguous(self, memory_format: memory_format | None = None) -> bool:
         raise RuntimeError("is_contiguous: sparse tensors do not have is_contiguous")
 
-    def numpy(self, *, force: bool = False):
+    def numpy(self, *, force: bool = False) -> Any:
         raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first.")
 
     def __array__(self, dtype=None, copy=None):
         return self.numpy()
 
-    def tolist(self):
+    def tolist(self) -> Any:
         raise RuntimeError("tolist() is not supported for sparse tensors (layout torch.sparse_coo); call "
                            ".to_dense() first")
 
-    def item(self):
+    def item(self) -> Any:
         if self.numel() != 1:
             raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
         return self.to_dense().item()
@@ -276,11 +277,11 @@ class SparseTensor(Tensor):
         return self._sp_val.is_leaf
 
     @property
-    def grad_fn(self):
+    def grad_fn(self) -> Any:
         return self._sp_val.grad_fn
 
     @property
-    def grad(self):
+    def grad(self) -> Any:
         g = self._sp_val.grad
         if g is None:
             return None
@@ -307,11 +308,11 @@ class SparseTensor(Tensor):
         self._sp_val.detach_()
         return self
 
-    def clone(self, *, memory_format=None) -> "SparseTensor":
+    def clone(self, *, memory_format: memory_format | None = None) -> "SparseTensor":
         return self._replace(self._sp_ind.copy(), self._sp_val.clone())
 
     # -- conversions -------------------------------------------------------------------------
-    def to_dense(self, dtype=None, *, masked_grad=None) -> Tensor:
+    def to_dense(self, dtype: DType | None = None, *, masked_grad: Any = None) -> Tensor:
         """The dense tensor (duplicate entries summed), differentiable in the values."""
         vals = self._sp_val if dtype is None else self._sp_val.to(dtype)
         dense = _zeros(self._sp_shape, dtype=vals.dtype, device=vals.device)
@@ -320,7 +321,8 @@ class SparseTensor(Tensor):
         index = tuple(_tensor(row, dtype=D.int64, device=vals.device) for row in self._sp_ind)
         return _index_put(dense, index, vals, accumulate=True)
 
-    def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None) -> "SparseTensor":
+    def to_sparse(self, sparse_dim: Any = None, *, layout: Any = None, blocksize: Any = None,
+                  dense_dim: Any = None) -> "SparseTensor":
         if layout is not None and layout is not sparse_coo:
             raise RuntimeError(f"to_sparse: conversion to {layout} is not supported by fgrad.torch")
         if sparse_dim is not None and sparse_dim != self.sparse_dim():
@@ -332,10 +334,10 @@ class SparseTensor(Tensor):
     def to_sparse_coo(self) -> "SparseTensor":
         return self
 
-    def to(self, *args, **kwargs) -> "SparseTensor":
+    def to(self, *args: Any, **kwargs: Any) -> "SparseTensor":
         return self._replace(self._sp_ind, self._sp_val.to(*args, **kwargs))
 
-    def type(self, dtype=None, non_blocking=False, **kwargs):
+    def type(self, dtype: DType | None = None, non_blocking: bool = False, **kwargs: Any) -> Any:
         if dtype is None:
             return "torch.sparse." + self._sp_val.type().split(".")[-1]
         return self._replace(self._sp_ind, self._sp_val.type(dtype))
@@ -355,7 +357,7 @@ class SparseTensor(Tensor):
     def cpu(self) -> "SparseTensor":
         return self.to("cpu")
 
-    def cuda(self, device=None, non_blocking=False) -> "SparseTensor":
+    def cuda(self, device: Device = None, non_blocking: bool = False) -> "SparseTensor":
         return self.to("cuda" if device is None else device)
 
     # -- coalescing --------------------------------------------------------------------------
@@ -437,7 +439,7 @@ class SparseTensor(Tensor):
     def square(self) -> "SparseTensor":
         return self._map(lambda v: v * v)
 
-    def pow(self, exponent) -> "SparseTensor":
+    def pow(self, exponent: Any) -> "SparseTensor":
         if isinstance(exponent, Tensor) or not exponent > 0:
             raise RuntimeError(f"pow: a sparse tensor can only be raised to a positive scalar power, got "
                                f"{exponent!r}")

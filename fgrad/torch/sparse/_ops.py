@@ -23,6 +23,8 @@ from .._ops_creation import tensor as _tensor, zeros as _zeros
 from .._ops_shape import index_add as _index_add, index_put as _index_put, index_select as _index_select
 from .._tensor import Tensor
 from ._coo import SparseTensor
+from fgrad.torch.types import Dims, DType
+from typing import Any
 
 __all__ = ["addmm", "log_softmax", "mm", "softmax", "sparse_add", "sum"]
 
@@ -105,7 +107,7 @@ def mm(mat1: Tensor, mat2: Tensor, reduce: str = "sum") -> Tensor:
     return mat1.mm(mat2)
 
 
-def addmm(mat: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1.0, alpha=1.0) -> Tensor:
+def addmm(mat: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1.0, alpha: float = 1.0) -> Tensor:
     """``beta * mat + alpha * (mat1 @ mat2)`` with a sparse ``mat1`` (or ``mat2``).
 
     Example::
@@ -135,7 +137,7 @@ def _dims(dim, n: int) -> list:
     return sorted(out)
 
 
-def sum(input: Tensor, dim=None, dtype=None) -> Tensor:  # noqa: A001 (PyTorch's name)
+def sum(input: Tensor, dim: Dims = None, dtype: DType | None = None) -> Tensor:  # noqa: A001 (PyTorch's name)
     """The sum of a sparse tensor's entries: all of them (a dense scalar), or over ``dim``:
     a sparse tensor over the remaining sparse dimensions, or a dense one when every sparse
     dimension is summed.
@@ -198,7 +200,7 @@ def _grouped_softmax(input: SparseTensor, dim: int, log: bool, dtype) -> SparseT
     return s._replace(s._sp_ind, out)
 
 
-def softmax(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+def softmax(input: Tensor, dim: int, *, dtype: DType | None = None) -> Tensor:
     """Softmax over ``dim`` of the specified entries only (unspecified ones count as -inf,
     so they stay unspecified), as ``torch.sparse.softmax``.
 
@@ -215,7 +217,7 @@ def softmax(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     return _grouped_softmax(input, dim, False, dtype)
 
 
-def log_softmax(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+def log_softmax(input: Tensor, dim: int, *, dtype: DType | None = None) -> Tensor:
     """Log-softmax over ``dim`` of the specified entries only (see `softmax`).
 
     Example::
@@ -294,7 +296,7 @@ def sparse_add(a: SparseTensor, b: SparseTensor, alpha=1) -> SparseTensor:
     return SparseTensor.make(ind.astype(np.int64), vals, a.shape, a.is_coalesced() and b.is_coalesced())
 
 
-def _add(self: SparseTensor, other, *, alpha=1):
+def _add(self: SparseTensor, other: Tensor, *, alpha: int | float = 1) -> Any:
     if isinstance(other, SparseTensor):
         return sparse_add(self, other, alpha)
     if isinstance(other, Tensor):
@@ -303,7 +305,7 @@ def _add(self: SparseTensor, other, *, alpha=1):
                        f"(dense + sparse), not to a {type(other).__name__}")
 
 
-def _sub(self: SparseTensor, other, *, alpha=1):
+def _sub(self: SparseTensor, other: Tensor, *, alpha: int | float = 1) -> Any:
     if isinstance(other, SparseTensor):
         return sparse_add(self, other, -alpha)
     if isinstance(other, Tensor):
@@ -333,7 +335,7 @@ def add_dense_sparse_(dense: Tensor, s: SparseTensor, alpha=1) -> Tensor:
     return dense.index_put_(index, vals.to(dense.dtype), accumulate=True)
 
 
-def _mul(self: SparseTensor, other):
+def _mul(self: SparseTensor, other: Tensor) -> Any:
     if isinstance(other, SparseTensor):
         _check_same_size(self, other, "mul")
         a, b = self.coalesce(), other.coalesce()
@@ -354,7 +356,7 @@ def _mul(self: SparseTensor, other):
     return NotImplemented
 
 
-def _div(self: SparseTensor, other):
+def _div(self: SparseTensor, other: Tensor) -> Any:
     if isinstance(other, SparseTensor) or (isinstance(other, Tensor) and other.dim() > 0):
         raise RuntimeError("div(sparse, tensor): only division by a scalar (or a 0-d tensor) is supported "
                            "for sparse tensors")
@@ -363,7 +365,7 @@ def _div(self: SparseTensor, other):
     return NotImplemented
 
 
-def _matmul(self: SparseTensor, other):
+def _matmul(self: SparseTensor, other: Tensor) -> Any:
     if not isinstance(other, Tensor):
         return NotImplemented
     if other.dim() == 1 and not isinstance(other, SparseTensor):
@@ -391,14 +393,15 @@ def _rsub(self: SparseTensor, other):
     return NotImplemented
 
 
-def _sum_method(self: SparseTensor, dim=None, keepdim=False, dtype=None):
+def _sum_method(self: SparseTensor, dim: Dims = None, keepdim: bool = False,
+                dtype: DType | None = None) -> Any:
     if keepdim:
         raise RuntimeError("sum: keepdim=True is not supported for sparse tensors")
     return sum(self, dim, dtype)
 
 
 def _inplace(name: str, fn):
-    def method(self: SparseTensor, *args, **kwargs):
+    def method(self: SparseTensor, *args: Any, **kwargs: Any) -> Any:
         r = fn(self, *args, **kwargs)
         if r is NotImplemented:
             raise RuntimeError(f"{name}: unsupported operand for a sparse tensor")

@@ -29,6 +29,8 @@ import fgrad.torch as torch
 from .._tensor import Tensor
 from ..autograd._grad import accumulating_into_leaves
 from ..autograd.function import Function
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["checkpoint", "checkpoint_sequential"]
 
@@ -84,15 +86,15 @@ class _Recompute(Function):
 
 
 def checkpoint(
-    function,
-    *args,
+    function: Callable[..., Any],
+    *args: Any,
     use_reentrant: bool | None = None,
-    context_fn=None,
+    context_fn: Any = None,
     determinism_check: str = "default",
     debug: bool = False,
     preserve_rng_state: bool = True,
-    **kwargs,
-):
+    **kwargs: Any,
+) -> Any:
     """``function(*args, **kwargs)`` without keeping its activations: recomputed during
     backward. ``use_reentrant`` should be passed explicitly (PyTorch warns otherwise).
 
@@ -131,7 +133,8 @@ def checkpoint(
     return _Recompute.apply(function, preserve_rng_state, kwargs, *args)
 
 
-def checkpoint_sequential(functions, segments: int, input, use_reentrant: bool | None = None, **kwargs):
+def checkpoint_sequential(functions: Any, segments: int, input: Tensor, use_reentrant: bool | None = None,
+                          **kwargs: Any) -> Any:
     """Split a Sequential (or list of modules) into ``segments`` checkpointed chunks; the last
     chunk runs normally.
 

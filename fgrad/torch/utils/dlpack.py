@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from fgrad.torch._dlpack import from_dlpack
 from fgrad.torch._tensor import Tensor
+from typing import Any
 
 
-def to_dlpack(tensor: Tensor):
+def to_dlpack(tensor: Tensor) -> Any:
     """A DLPack capsule sharing ``tensor``'s memory: a versioned (DLPack 1.0) one, so consumers
     (the shim, NumPy, PyTorch) know it is writable; PyTorch returns a legacy ``"dltensor"``.
 

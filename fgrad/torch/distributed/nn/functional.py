@@ -32,6 +32,8 @@ import fgrad.torch as torch
 import fgrad.torch.distributed as dist
 from fgrad.torch.autograd.function import Function
 from fgrad.torch.distributed import ReduceOp, group
+from fgrad.torch.types import Tensor
+from typing import Any
 
 
 def _deprecated(name: str, suggestion: str) -> None:
@@ -102,7 +104,7 @@ class _ReduceScatter(Function):
         return (None, None, None) + tuple(outs)
 
 
-def all_reduce(tensor, op=ReduceOp.SUM, group=group.WORLD):
+def all_reduce(tensor: Tensor, op: Any = ReduceOp.SUM, group: Any = group.WORLD) -> Any:
     """``tensor`` reduced over the group, as a new tensor that autograd differentiates (the
     gradient is the all-reduce of the output gradients).
 
@@ -115,7 +117,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=group.WORLD):
     return _AllReduce.apply(op, group, tensor)
 
 
-def all_gather(tensor, group=group.WORLD) -> tuple:
+def all_gather(tensor: Tensor, group: Any = group.WORLD) -> tuple:
     """Every process's ``tensor`` (a tuple, one per process), differentiable: this process's
     input gradient sums every process's output gradient for it.
 
@@ -128,7 +130,7 @@ def all_gather(tensor, group=group.WORLD) -> tuple:
     return _AllGather.apply(group, tensor)
 
 
-def broadcast(tensor, src: int, group=group.WORLD):
+def broadcast(tensor: Tensor, src: int, group: Any = group.WORLD) -> Any:
     """Process ``src``'s ``tensor``, differentiable: the gradients of every process are
     summed into ``src``'s input (the others get zeros).
 
@@ -141,7 +143,7 @@ def broadcast(tensor, src: int, group=group.WORLD):
     return _Broadcast.apply(src, group, tensor)
 
 
-def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=group.WORLD):
+def reduce_scatter(output: Any, input_list: Any, op: Any = ReduceOp.SUM, group: Any = group.WORLD) -> Any:
     """`reduce_scatter` returning a new tensor, differentiable (the gradient all-gathers).
 
     Example::

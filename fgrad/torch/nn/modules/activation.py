@@ -21,6 +21,7 @@ Example::
 from __future__ import annotations
 
 import inspect
+import warnings
 from functools import partial
 from typing import Any, Callable
 
@@ -30,6 +31,7 @@ import fgrad.torch.nn.functional as F
 from ..parameter import Parameter
 from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
+from fgrad.torch.types import Device, DType, Tensor
 
 __all__ = [
     "ReLU", "ReLU6", "LeakyReLU", "PReLU", "RReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish",
@@ -50,13 +52,15 @@ class _Activation(Module):
     _function: Callable[..., Any]
     _hyper_parameters: tuple[str, ...] = ()
     _defaults: dict[str, Any] = {}
+    _deprecated_arguments: tuple[str, ...] = ()  # __init__ parameters that are not hyper-parameters
 
     def __init_subclass__(cls, function: Callable[..., Any] | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if function is not None:
             cls._function = staticmethod(function)
         if "__init__" in cls.__dict__:
-            params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+            params = [p for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+                      if p.name not in cls._deprecated_arguments]
             cls._hyper_parameters = tuple(p.name for p in params)
             cls._defaults = {p.name: p.default for p in params if p.default is not p.empty}
 
@@ -75,7 +79,7 @@ class _Activation(Module):
         for name, default in self._defaults.items():  # pickles from before an argument existed
             self.__dict__.setdefault(name, default)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return self._function(input, **{name: getattr(self, name) for name in self._hyper_parameters})
 
     def extra_repr(self) -> str:
@@ -102,7 +106,18 @@ class Threshold(_Activation, function=F.threshold):
 
 
 class Hardtanh(_Activation, function=F.hardtanh):
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+    _deprecated_arguments = ("min_value", "max_value")
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False,
+                 min_value: float | None = None, max_value: float | None = None) -> None:
+        if min_value is not None:  # PyTorch's deprecated spellings
+            warnings.warn("keyword argument `min_value` is deprecated and rename to `min_val`",
+                          FutureWarning, stacklevel=2)
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn("keyword argument `max_value` is deprecated and rename to `max_val`",
+                          FutureWarning, stacklevel=2)
+            max_val = max_value
         super().__init__(min_val=min_val, max_val=max_val, inplace=inplace)
         if self.max_val <= self.min_val:
             raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
@@ -124,7 +139,7 @@ class RReLU(_Activation, function=F.rrelu):
     def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
         super().__init__(lower=lower, upper=upper, inplace=inplace)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
 
 
@@ -237,14 +252,15 @@ class Softsign(_Activation, function=F.softsign):
 
 
 class Softmax2d(Module):
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         if input.dim() not in (3, 4):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
         return F.softmax(input, -3, _stacklevel=5)
 
 
 class PReLU(Module):
-    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None) -> None:
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Device = None,
+                 dtype: DType | None = None) -> None:
         self.num_parameters = num_parameters
         super().__init__()
         self.init = init
@@ -255,7 +271,7 @@ class PReLU(Module):
         with torch.no_grad():
             self.weight.fill_(self.init)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.prelu(input, self.weight)
 
     def extra_repr(self) -> str:
@@ -287,7 +303,8 @@ class MultiheadAttention(Module):
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
                  add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
-                 vdim: int | None = None, batch_first: bool = False, device=None, dtype=None) -> None:
+                 vdim: int | None = None, batch_first: bool = False, device: Device = None,
+                 dtype: DType | None = None) -> None:
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
                              f"num_heads={num_heads} instead")
@@ -346,8 +363,9 @@ class MultiheadAttention(Module):
         state.setdefault("_qkv_same_embed_dim", True)
         super().__setstate__(state)
 
-    def forward(self, query, key, value, key_padding_mask=None, need_weights: bool = True, attn_mask=None,
-                average_attn_weights: bool = True, is_causal: bool = False):
+    def forward(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None = None,
+                need_weights: bool = True, attn_mask: Tensor | None = None,
+                average_attn_weights: bool = True, is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
         if self.batch_first and query.dim() == 3:
             query, key, value = (x.transpose(1, 0) for x in (query, key, value))
         common = dict(training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,

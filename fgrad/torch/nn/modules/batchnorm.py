@@ -19,6 +19,7 @@ import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
+from fgrad.torch.types import Device, DType, Tensor
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
@@ -29,7 +30,8 @@ class _NormBase(Module):
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = True,
-                 track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True) -> None:
+                 track_running_stats: bool = True, device: Device = None, dtype: DType | None = None, *,
+                 bias: bool = True) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.num_features = num_features
@@ -94,7 +96,7 @@ class _NormBase(Module):
 
 
 class _BatchNorm(_NormBase):
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         if self.momentum is None:
             exponential_average_factor = 0.0

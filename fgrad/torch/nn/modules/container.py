@@ -18,6 +18,8 @@ from itertools import chain, islice
 from ..._tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
@@ -33,7 +35,7 @@ class Sequential(Module):
     """Modules applied one after another: ``Sequential(m1, m2, ...)`` or
     ``Sequential(OrderedDict([('name', m1), ...]))``."""
 
-    def __init__(self, *args) -> None:
+    def __init__(self, *args: Any) -> None:
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, module in args[0].items():
@@ -121,7 +123,7 @@ class Sequential(Module):
         self._modules[str(index)] = module
         return self
 
-    def extend(self, sequential) -> "Sequential":
+    def extend(self, sequential: Iterable[Module]) -> "Sequential":
         for layer in sequential:
             self.append(layer)
         return self
@@ -131,7 +133,7 @@ class Sequential(Module):
         del self[key]
         return v
 
-    def forward(self, input):
+    def forward(self, input: Any) -> Any:
         for module in self._modules.values():
             input = module(input)
         return input
@@ -140,7 +142,7 @@ class Sequential(Module):
 class ModuleList(Module):
     """A list of modules, registered as children ``'0'``, ``'1'``, ..."""
 
-    def __init__(self, modules=None) -> None:
+    def __init__(self, modules: Iterable[Module] | None = None) -> None:
         super().__init__()
         if modules is not None:
             self += modules
@@ -216,12 +218,12 @@ class ModuleList(Module):
         self.add_module(str(len(self)), module)
         return self
 
-    def pop(self, key):
+    def pop(self, key: int | slice) -> Module:
         v = self[key]
         del self[key]
         return v
 
-    def extend(self, modules) -> "ModuleList":
+    def extend(self, modules: Iterable[Module]) -> "ModuleList":
         if isinstance(modules, (str, bytes)) or not hasattr(modules, "__iter__"):
             raise TypeError("ModuleList.extend should be called with an iterable, but got "
                             + type(modules).__name__)
@@ -234,7 +236,7 @@ class ModuleList(Module):
 class ModuleDict(Module):
     """An ordered dict of modules, registered as children under their keys."""
 
-    def __init__(self, modules=None) -> None:
+    def __init__(self, modules: Mapping[str, Module] | None = None) -> None:
         super().__init__()
         if modules is not None:
             self.update(modules)
@@ -265,16 +267,16 @@ class ModuleDict(Module):
         del self[key]
         return v
 
-    def keys(self):
+    def keys(self) -> Any:
         return self._modules.keys()
 
-    def items(self):
+    def items(self) -> Any:
         return self._modules.items()
 
-    def values(self):
+    def values(self) -> Any:
         return self._modules.values()
 
-    def update(self, modules) -> None:
+    def update(self, modules: Mapping[str, Module]) -> None:
         if isinstance(modules, (OrderedDict, ModuleDict, dict)):
             for key, module in modules.items():
                 self[key] = module
@@ -297,7 +299,7 @@ def _param_repr(p) -> str:
 class ParameterList(Module):
     """A list of parameters (tensors are wrapped in `Parameter`)."""
 
-    def __init__(self, values=None) -> None:
+    def __init__(self, values: Iterable[Any] | None = None) -> None:
         super().__init__()
         self.__dict__["_size"] = 0
         if values is not None:
@@ -332,13 +334,13 @@ class ParameterList(Module):
     def __dir__(self):
         return [k for k in super().__dir__() if not k.isdigit()]
 
-    def append(self, value) -> "ParameterList":
+    def append(self, value: Any) -> "ParameterList":
         new_idx = len(self)
         self.__dict__["_size"] += 1
         self[new_idx] = value
         return self
 
-    def extend(self, values) -> "ParameterList":
+    def extend(self, values: Iterable[Any]) -> "ParameterList":
         if isinstance(values, Tensor) or not hasattr(values, "__iter__"):
             raise TypeError("ParameterList.extend should be called with an iterable, but got "
                             + type(values).__name__)
@@ -355,14 +357,14 @@ class ParameterList(Module):
                 lines.append("  (" + str(k) + "): Object of type: " + type(p).__name__)
         return "\n".join(lines)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("ParameterList should not be called.")
 
 
 class ParameterDict(Module):
     """An ordered dict of parameters (tensors are wrapped in `Parameter`)."""
 
-    def __init__(self, parameters=None) -> None:
+    def __init__(self, parameters: Any = None) -> None:
         super().__init__()
         self.__dict__["_keys"] = {}
         if parameters is not None:
@@ -390,19 +392,19 @@ class ParameterDict(Module):
     def __contains__(self, key: str) -> bool:
         return key in self._keys
 
-    def keys(self):
+    def keys(self) -> Any:
         return self._keys.keys()
 
-    def items(self):
+    def items(self) -> Iterable[tuple[str, Any]]:
         return ((k, self[k]) for k in self._keys)
 
-    def values(self):
+    def values(self) -> Iterable[Any]:
         return (self[k] for k in self._keys)
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         return self[key] if key in self else default
 
-    def pop(self, key):
+    def pop(self, key: str) -> Any:
         v = self[key]
         del self[key]
         return v
@@ -411,7 +413,7 @@ class ParameterDict(Module):
         for k in list(self._keys):
             del self[k]
 
-    def update(self, parameters) -> None:
+    def update(self, parameters: Any) -> None:
         items = parameters.items() if hasattr(parameters, "items") else parameters
         for k, v in items:
             self[k] = v
@@ -427,5 +429,5 @@ class ParameterDict(Module):
                 lines.append("  (" + str(k) + "): Object of type: " + type(p).__name__)
         return "\n".join(lines)
 
-    def __call__(self, input):
+    def __call__(self, input: Tensor) -> Any:
         raise RuntimeError("ParameterDict should not be called.")

@@ -23,6 +23,7 @@ import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
+from fgrad.torch.types import Device, DType, IntOrInts, Tensor
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
@@ -42,8 +43,10 @@ class _ConvNd(Module):
                      "in_channels",
                      "out_channels", "kernel_size"]
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed,
-                 output_padding, groups, bias, padding_mode, device=None, dtype=None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts, padding: str | IntOrInts, dilation: IntOrInts, transposed: bool,
+                 output_padding: IntOrInts, groups: int, bias: bool, padding_mode: str, device: Device = None,
+                 dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         if groups <= 0:
@@ -134,42 +137,48 @@ class _ConvNd(Module):
 class Conv1d(_ConvNd):
     """1-D convolution over (N, C_in, L)."""
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
-                 dtype=None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts = 1, padding: str | IntOrInts = 0,
+                 dilation: IntOrInts = 1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Device = None,
+                 dtype: DType | None = None) -> None:
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, 1), _ntuple(stride, 1),
                          padding if isinstance(padding, str) else _ntuple(padding, 1), _ntuple(dilation, 1),
                          False, (0,), groups, bias, padding_mode, device, dtype)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return self._conv_forward(input, self.weight, self.bias, F.conv1d)
 
 
 class Conv2d(_ConvNd):
     """2-D convolution over (N, C_in, H, W)."""
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
-                 dtype=None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts = 1, padding: str | IntOrInts = 0,
+                 dilation: IntOrInts = 1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Device = None,
+                 dtype: DType | None = None) -> None:
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, 2), _ntuple(stride, 2),
                          padding if isinstance(padding, str) else _ntuple(padding, 2), _ntuple(dilation, 2),
                          False, (0, 0), groups, bias, padding_mode, device, dtype)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return self._conv_forward(input, self.weight, self.bias, F.conv2d)
 
 
 class Conv3d(_ConvNd):
     """3-D convolution over (N, C_in, D, H, W)."""
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
-                 dtype=None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts = 1, padding: str | IntOrInts = 0,
+                 dilation: IntOrInts = 1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Device = None,
+                 dtype: DType | None = None) -> None:
         super().__init__(in_channels, out_channels, _ntuple(kernel_size, 3), _ntuple(stride, 3),
                          padding if isinstance(padding, str) else _ntuple(padding, 3), _ntuple(dilation, 3),
                          False, (0, 0, 0), groups, bias, padding_mode, device, dtype)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return self._conv_forward(input, self.weight, self.bias, F.conv3d)
 
 
@@ -177,8 +186,12 @@ class _ConvTransposeNd(_ConvNd):
     _nd = 0
     _fn_name = ""
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
-                 groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
+                 stride: IntOrInts = 1, padding: IntOrInts = 0,
+                 output_padding: IntOrInts = 0,
+                 groups: int = 1, bias: bool = True, dilation: IntOrInts = 1,
+                 padding_mode: str = "zeros",
+                 device: Device = None, dtype: DType | None = None) -> None:
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {self.__class__.__name__}')
         n = self._nd
@@ -208,7 +221,7 @@ class _ConvTransposeNd(_ConvNd):
             res.append(output_size[d] - lo)
         return tuple(res)
 
-    def forward(self, input, output_size=None):
+    def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
         op = self._output_padding(input, output_size)
         fn = getattr(F, self._fn_name)
         return fn(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
 from .module import Module
+from fgrad.torch.types import Tensor
 
 __all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
 
@@ -31,22 +32,22 @@ class _DropoutNd(Module):
 
 
 class Dropout(_DropoutNd):
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.dropout(input, self.p, self.training, self.inplace)
 
 
 class Dropout1d(_DropoutNd):
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.dropout1d(input, self.p, self.training, self.inplace)
 
 
 class Dropout2d(_DropoutNd):
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
 class Dropout3d(_DropoutNd):
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.dropout3d(input, self.p, self.training, self.inplace)
 
 class AlphaDropout(_DropoutNd):

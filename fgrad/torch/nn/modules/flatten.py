@@ -10,6 +10,7 @@ Example::
 from __future__ import annotations
 
 from .module import Module
+from fgrad.torch.types import SizeLike, Tensor
 
 __all__ = ["Flatten", "Unflatten"]
 
@@ -22,7 +23,7 @@ class Flatten(Module):
         self.start_dim = start_dim
         self.end_dim = end_dim
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self) -> str:
@@ -30,13 +31,13 @@ class Flatten(Module):
 
 
 class Unflatten(Module):
-    def __init__(self, dim, unflattened_size) -> None:
+    def __init__(self, dim: int, unflattened_size: SizeLike | list[int] | tuple[int, ...]) -> None:
         super().__init__()
         self.dim = dim
         self.unflattened_size = tuple(unflattened_size) if isinstance(unflattened_size,
                                                                       list) else unflattened_size
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return input.unflatten(self.dim, self.unflattened_size)
 
     def extra_repr(self) -> str:

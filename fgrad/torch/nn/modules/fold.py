@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
 from .module import Module
+from fgrad.torch.types import Tensor
 
 __all__ = ["Fold", "Unfold"]
 
@@ -20,7 +21,9 @@ class Fold(Module):
 
     __constants__ = ["output_size", "kernel_size", "dilation", "padding", "stride"]
 
-    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
+    def __init__(self, output_size: int | tuple[int, ...], kernel_size: int | tuple[int, ...],
+                 dilation: int | tuple[int, ...] = 1, padding: int | tuple[int, ...] = 0,
+                 stride: int | tuple[int, ...] = 1) -> None:
         super().__init__()
         self.output_size = output_size
         self.kernel_size = kernel_size
@@ -28,7 +31,7 @@ class Fold(Module):
         self.padding = padding
         self.stride = stride
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
 
     def extra_repr(self) -> str:
@@ -43,14 +46,15 @@ class Unfold(Module):
 
     __constants__ = ["kernel_size", "dilation", "padding", "stride"]
 
-    def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
+    def __init__(self, kernel_size: int | tuple[int, ...], dilation: int | tuple[int, ...] = 1,
+                 padding: int | tuple[int, ...] = 0, stride: int | tuple[int, ...] = 1) -> None:
         super().__init__()
         self.kernel_size = kernel_size
         self.dilation = dilation
         self.padding = padding
         self.stride = stride
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
 
     def extra_repr(self) -> str:

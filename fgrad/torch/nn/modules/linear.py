@@ -21,6 +21,8 @@ import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
+from fgrad.torch.types import Device, DType, Tensor
+from typing import Any
 
 __all__ = ["Identity", "Linear", "Bilinear", "NonDynamicallyQuantizableLinear"]
 
@@ -28,10 +30,10 @@ __all__ = ["Identity", "Linear", "Bilinear", "NonDynamicallyQuantizableLinear"]
 class Identity(Module):
     """Returns its input (accepts and ignores any constructor arguments)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return input
 
 
@@ -40,8 +42,8 @@ class Linear(Module):
 
     __constants__ = ["in_features", "out_features"]
 
-    def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None,
-                 dtype=None) -> None:
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device: Device = None,
+                 dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.in_features = in_features
@@ -60,7 +62,7 @@ class Linear(Module):
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
             init.uniform_(self.bias, -bound, bound)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         p = self._parameters
         if "weight" in p and "bias" in p:
             return F.linear(input, p["weight"], p["bias"])
@@ -79,8 +81,8 @@ class Bilinear(Module):
     """``y_k = x1^T A_k x2 + b_k``."""
 
     def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True,
-                 device=None,
-                 dtype=None) -> None:
+                 device: Device = None,
+                 dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.in1_features = in1_features
@@ -99,7 +101,7 @@ class Bilinear(Module):
         if self.bias is not None:
             init.uniform_(self.bias, -bound, bound)
 
-    def forward(self, input1, input2):
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
         return F.bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self) -> str:

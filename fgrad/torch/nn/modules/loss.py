@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
 from .module import Module
+from fgrad.torch.types import Tensor
 
 __all__ = [
     "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
@@ -22,7 +23,8 @@ __all__ = [
 
 
 class _Loss(Module):
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean") -> None:
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
         super().__init__()
         if size_average is not None or reduce is not None:
             self.reduction = F._reduction_from_legacy(size_average, reduce)
@@ -31,70 +33,75 @@ class _Loss(Module):
 
 
 class _WeightedLoss(_Loss):
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean") -> None:
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.weight = weight
 
 
 class L1Loss(_Loss):
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class MSELoss(_Loss):
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class NLLLoss(_WeightedLoss):
-    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
                           reduction=self.reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
-    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
                  reduction: str = "mean", label_smoothing: float = 0.0) -> None:
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
 class BCELoss(_WeightedLoss):
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean",
-                 pos_weight=None) -> None:
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
         self.weight = weight
         self.pos_weight = pos_weight
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0) -> None:
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None, reduction: str = "mean",
+                 beta: float = 1.0) -> None:
         super().__init__(size_average, reduce, reduction)
         self.beta = beta
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
@@ -103,27 +110,28 @@ class HuberLoss(_Loss):
         super().__init__(reduction=reduction)
         self.delta = delta
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
 class KLDivLoss(_Loss):
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None, reduction: str = "mean",
                  log_target: bool = False) -> None:
         super().__init__(size_average, reduce, reduction)
         self.log_target = log_target
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
 class PoissonNLLLoss(_Loss):
-    def __init__(self, log_input: bool = True, full: bool = False, size_average=None, eps: float = 1e-8,
-                 reduce=None, reduction: str = "mean") -> None:
+    def __init__(self, log_input: bool = True, full: bool = False, size_average: bool | None = None,
+                 eps: float = 1e-8,
+                 reduce: bool | None = None, reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
         self.log_input, self.full, self.eps = log_input, full, eps
 
-    def forward(self, log_input, target):
+    def forward(self, log_input: Tensor, target: Tensor) -> Tensor:
         return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full, eps=self.eps,
                                   reduction=self.reduction)
 
@@ -133,55 +141,59 @@ class GaussianNLLLoss(_Loss):
         super().__init__(None, None, reduction)
         self.full, self.eps = full, eps
 
-    def forward(self, input, target, var):
+    def forward(self, input: Tensor, target: Tensor, var: Tensor | float) -> Tensor:
         return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
 
 
 class SoftMarginLoss(_Loss):
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.soft_margin_loss(input, target, reduction=self.reduction)
 
 
 class MarginRankingLoss(_Loss):
-    def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean") -> None:
+    def __init__(self, margin: float = 0.0, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
         self.margin = margin
 
-    def forward(self, input1, input2, target):
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
         return F.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
 
 
 class HingeEmbeddingLoss(_Loss):
-    def __init__(self, margin: float = 1.0, size_average=None, reduce=None, reduction: str = "mean") -> None:
+    def __init__(self, margin: float = 1.0, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
         self.margin = margin
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
 
 
 class CosineEmbeddingLoss(_Loss):
-    def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean") -> None:
+    def __init__(self, margin: float = 0.0, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
         self.margin = margin
 
-    def forward(self, input1, input2, target):
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
         return F.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
 
 
 class TripletMarginLoss(_Loss):
     def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6, swap: bool = False,
-                 size_average=None, reduce=None, reduction: str = "mean") -> None:
+                 size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
         self.margin, self.p, self.eps, self.swap = margin, p, eps, swap
 
-    def forward(self, anchor, positive, negative):
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
         return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
                                      swap=self.swap, reduction=self.reduction)
 
 
 class MultiLabelSoftMarginLoss(_WeightedLoss):
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
 
 class MultiMarginLoss(_WeightedLoss):

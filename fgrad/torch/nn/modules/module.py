@@ -35,6 +35,7 @@ from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
 from ._backward_hooks import BackwardHook
+from fgrad.torch.types import DType
 
 __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
 
@@ -43,20 +44,40 @@ __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pr
 COMPILE_HOOK: list = [None]
 
 _global_forward_hooks: dict = OrderedDict()
+_global_forward_hooks_with_kwargs: dict = OrderedDict()
+_global_forward_hooks_always_called: dict = OrderedDict()
 _global_forward_pre_hooks: dict = OrderedDict()
 
 
-def register_module_forward_pre_hook(hook) -> RemovableHandle:
+def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
     """A forward pre-hook run by every module (``hook(module, args)``)."""
     handle = RemovableHandle(_global_forward_pre_hooks)
     _global_forward_pre_hooks[handle.id] = hook
     return handle
 
 
-def register_module_forward_hook(hook, *, always_call: bool = False) -> RemovableHandle:
-    """A forward hook run by every module (``hook(module, args, output)``)."""
-    handle = RemovableHandle(_global_forward_hooks)
+def register_module_forward_hook(hook: Callable[..., Any], *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """A forward hook run by every module (``hook(module, args, output)``; with ``with_kwargs``,
+    ``hook(module, args, kwargs, output)``; with ``always_call``, also when the forward raises).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.modules.module import register_module_forward_hook
+        >>> seen = []
+        >>> h = register_module_forward_hook(lambda m, a, kw, out: seen.append(sorted(kw)), with_kwargs=True)
+        >>> _ = torch.nn.Identity()(torch.ones(1))
+        >>> h.remove(); seen
+        [[]]
+    """
+    handle = RemovableHandle(_global_forward_hooks, extra_dict=[_global_forward_hooks_with_kwargs,
+                                                                 _global_forward_hooks_always_called])
     _global_forward_hooks[handle.id] = hook
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
     return handle
 
 
@@ -192,7 +213,7 @@ class Module:
             raise KeyError('module name can\'t be empty string ""')
         self._modules[name] = module
 
-    def register_module(self, name: str, module) -> None:
+    def register_module(self, name: str, module: Module | None) -> None:
         self.add_module(name, module)
 
     def get_submodule(self, target: str) -> "Module":
@@ -368,7 +389,7 @@ class Module:
             result = self.forward(*args, **kwargs)
             for hook_id, hook in hooks:
                 called.add(hook_id)
-                if hook_id in d["_forward_hooks_with_kwargs"]:
+                if hook_id in d["_forward_hooks_with_kwargs"] or hook_id in _global_forward_hooks_with_kwargs:
                     res = hook(self, args, kwargs, result)
                 else:
                     res = hook(self, args, result)
@@ -379,9 +400,11 @@ class Module:
             return result
         except Exception:
             for hook_id, hook in hooks:
-                if hook_id in d["_forward_hooks_always_called"] and hook_id not in called:
+                if (hook_id in d["_forward_hooks_always_called"]
+                        or hook_id in _global_forward_hooks_always_called) and hook_id not in called:
                     try:
-                        if hook_id in d["_forward_hooks_with_kwargs"]:
+                        if (hook_id in d["_forward_hooks_with_kwargs"]
+                                or hook_id in _global_forward_hooks_with_kwargs):
                             hook(self, args, kwargs, None)
                         else:
                             hook(self, args, None)
@@ -431,7 +454,8 @@ class Module:
             self._backward_hooks.move_to_end(handle.id, last=False)
         return handle
 
-    def register_backward_hook(self, hook) -> RemovableHandle:
+    def register_backward_hook(self,
+                               hook: Callable[..., tuple[Tensor, ...] | Tensor | None]) -> RemovableHandle:
         """Deprecated in PyTorch; registered here as a full backward hook."""
         import warnings
 
@@ -441,7 +465,8 @@ class Module:
                       FutureWarning, stacklevel=2)
         return self.register_full_backward_hook(hook)
 
-    def register_full_backward_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    def register_full_backward_pre_hook(self, hook: Callable[..., tuple[Tensor, ...] | Tensor | None],
+                                        prepend: bool = False) -> RemovableHandle:
         """``hook(module, grad_output) -> None or new grad_output``, run before the module's
         input gradients are computed."""
         handle = RemovableHandle(self._backward_pre_hooks)
@@ -450,12 +475,12 @@ class Module:
             self._backward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
-    def register_state_dict_pre_hook(self, hook) -> RemovableHandle:
+    def register_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         handle = RemovableHandle(self._state_dict_pre_hooks)
         self._state_dict_pre_hooks[handle.id] = hook
         return handle
 
-    def _register_state_dict_hook(self, hook) -> RemovableHandle:
+    def _register_state_dict_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
         return handle
@@ -468,10 +493,10 @@ class Module:
             functools.partial(hook, self) if with_module else hook)
         return handle
 
-    def register_load_state_dict_pre_hook(self, hook) -> RemovableHandle:
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
-    def register_load_state_dict_post_hook(self, hook) -> RemovableHandle:
+    def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         handle = RemovableHandle(self._load_state_dict_post_hooks)
         self._load_state_dict_post_hooks[handle.id] = hook
         return handle
@@ -522,8 +547,8 @@ class Module:
                 memo.add(id(module))
                 yield name, module
 
-    def modules(self) -> Iterator["Module"]:
-        for _, module in self.named_modules():
+    def modules(self, remove_duplicate: bool = True) -> Iterator["Module"]:
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     def named_modules(self, memo: set | None = None, prefix: str = "",
@@ -622,13 +647,13 @@ class Module:
 
         return self._apply(convert)
 
-    def cuda(self, device: torch.types.Device = None) -> Module:
+    def cuda(self, device: torch.types.Device | None = None) -> Module:
         return self._apply(lambda t: t.cuda(device))
 
     def cpu(self) -> "Module":
         return self._apply(lambda t: t.cpu())
 
-    def type(self, dst_type) -> "Module":
+    def type(self, dst_type: DType | str) -> "Module":
         return self._apply(lambda t: t.type(dst_type))
 
     def float(self) -> "Module":
@@ -658,10 +683,10 @@ class Module:
         if extra is not None and extra is not Module.get_extra_state:
             destination[prefix + "_extra_state"] = self.get_extra_state()
 
-    def get_extra_state(self):
+    def get_extra_state(self) -> Any:
         raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called.")
 
-    def set_extra_state(self, state) -> None:
+    def set_extra_state(self, state: Any) -> None:
         raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called.")
 
     def state_dict(self, *args: Any, destination: dict[str, Any] | None = None, prefix: str = "",

@@ -19,6 +19,7 @@ import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .batchnorm import _NormBase
 from .module import Module
+from fgrad.torch.types import Device, DType, SizeLike, Tensor
 
 __all__ = ["LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
            "LocalResponseNorm"]
@@ -29,9 +30,10 @@ class LayerNorm(Module):
 
     __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
 
-    def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
+    def __init__(self, normalized_shape: int | list[int] | SizeLike, eps: float = 1e-5,
+                 elementwise_affine: bool = True,
                  bias: bool = True,
-                 device=None, dtype=None) -> None:
+                 device: Device = None, dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         if isinstance(normalized_shape, numbers.Integral):
@@ -56,7 +58,7 @@ class LayerNorm(Module):
             if self.bias is not None:
                 init.zeros_(self.bias)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
@@ -70,8 +72,8 @@ class GroupNorm(Module):
     __constants__ = ["num_groups", "num_channels", "eps", "affine"]
 
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
-                 device=None,
-                 dtype=None) -> None:
+                 device: Device = None,
+                 dtype: DType | None = None, *, bias: bool = True) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         if num_channels % num_groups != 0:
@@ -82,7 +84,10 @@ class GroupNorm(Module):
         self.affine = affine
         if self.affine:
             self.weight = Parameter(torch.empty(num_channels, **factory_kwargs))
-            self.bias = Parameter(torch.empty(num_channels, **factory_kwargs))
+            if bias:
+                self.bias = Parameter(torch.empty(num_channels, **factory_kwargs))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -91,9 +96,10 @@ class GroupNorm(Module):
     def reset_parameters(self) -> None:
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
@@ -102,7 +108,8 @@ class GroupNorm(Module):
 
 class _InstanceNorm(_NormBase):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
-                 track_running_stats: bool = False, device=None, dtype=None, *, bias: bool = True) -> None:
+                 track_running_stats: bool = False, device: Device = None, dtype: DType | None = None, *,
+                 bias: bool = True) -> None:
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def _check_input_dim(self, input) -> None:
@@ -111,7 +118,7 @@ class _InstanceNorm(_NormBase):
     def _get_no_batch_dim(self) -> int:
         raise NotImplementedError
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         unbatched = input.dim() == self._get_no_batch_dim()
         if unbatched:
@@ -160,7 +167,7 @@ class LocalResponseNorm(Module):
         self.beta = beta
         self.k = k
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self) -> str:

@@ -13,7 +13,9 @@ Example::
 from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
+from ...types import IntOrInts
 from .module import Module
+from fgrad.torch.types import Tensor
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
            "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CircularPad1d",
@@ -32,13 +34,13 @@ class _PadNd(Module):
     _n = 1
     _mode = "constant"
 
-    def __init__(self, padding, value: float = 0.0) -> None:
+    def __init__(self, padding: IntOrInts, value: float = 0.0) -> None:
         super().__init__()
         self.padding = _padding(padding, self._n)
         if self._mode == "constant":
             self.value = value
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         if self._mode == "constant":
             return F.pad(input, self.padding, "constant", self.value)
         return F.pad(input, self.padding, self._mode)
@@ -50,9 +52,14 @@ class _PadNd(Module):
 
 
 def _make(name, n, mode, zero=False):
-    def init(self, padding, *args) -> None:
-        _PadNd.__init__(self, padding, *args) if not zero else _PadNd.__init__(self, padding, 0.0)
+    if mode == "constant" and not zero:
+        def init(self, padding: IntOrInts, value: float) -> None:  # PyTorch's: `value` has no default
+            _PadNd.__init__(self, padding, value)
+    else:
+        def init(self, padding: IntOrInts) -> None:
+            _PadNd.__init__(self, padding, 0.0)
 
+    init.__qualname__ = f"{name}.__init__"
     return type(name, (_PadNd,), {"_n": n, "_mode": mode, "__init__": init, "__module__": __name__})
 
 

@@ -35,6 +35,8 @@ from ..parameter import Parameter
 from ..utils.rnn import (PackedSequence, _packed_to_padded_time_major, _padded_to_packed_like,
                          pad_packed_sequence)
 from .module import Module
+from fgrad.torch.types import Device, DType, Tensor
+from typing import Any
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -143,7 +145,7 @@ class RNNBase(Module):
 
     def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
-                 proj_size: int = 0, device=None, dtype=None) -> None:
+                 proj_size: int = 0, device: Device = None, dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.mode = mode
@@ -370,7 +372,7 @@ class RNNBase(Module):
 class RNN(RNNBase):
     """Elman RNN: ``h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)`` (act = tanh or relu)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         if len(args) > 3:
@@ -386,7 +388,8 @@ class RNN(RNNBase):
             raise ValueError(f"Unknown nonlinearity '{self.nonlinearity}'. Select from 'tanh' or 'relu'.")
         super().__init__(mode, *args, **kwargs)
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor | PackedSequence,
+                hx: Tensor | None = None) -> tuple[Tensor | PackedSequence, Tensor]:
         x, states, batched, _, valid = self._prepare(input, hx, 1)
         nl = self.nonlinearity
 
@@ -401,10 +404,11 @@ class RNN(RNNBase):
 class LSTM(RNNBase):
     """Long short-term memory: returns ``output, (h_n, c_n)``."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__("LSTM", *args, **kwargs)
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor | PackedSequence, hx: tuple[Tensor, Tensor] | None = None
+                ) -> tuple[Tensor | PackedSequence, tuple[Tensor, Tensor]]:
         x, states, batched, _, valid = self._prepare(input, hx, 2)
 
         def step(xg, st, w_hh, b_hh):
@@ -419,12 +423,13 @@ class LSTM(RNNBase):
 class GRU(RNNBase):
     """Gated recurrent unit: returns ``output, h_n``."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         super().__init__("GRU", *args, **kwargs)
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor | PackedSequence,
+                hx: Tensor | None = None) -> tuple[Tensor | PackedSequence, Tensor]:
         x, states, batched, _, valid = self._prepare(input, hx, 1)
 
         def step(xg, st, w_hh, b_hh):
@@ -443,8 +448,8 @@ class GRU(RNNBase):
 class RNNCellBase(Module):
     __constants__ = ["input_size", "hidden_size", "bias"]
 
-    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device=None,
-                 dtype=None) -> None:
+    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device: Device = None,
+                 dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.input_size = input_size
@@ -501,11 +506,11 @@ class RNNCell(RNNCellBase):
     """``h' = act(W_ih x + b_ih + W_hh h + b_hh)``."""
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
-                 device=None, dtype=None) -> None:
+                 device: Device = None, dtype: DType | None = None) -> None:
         super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
         self.nonlinearity = nonlinearity
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         x, hs, batched = self._batch(input, hx, 1)
@@ -517,10 +522,11 @@ class RNNCell(RNNCellBase):
 class LSTMCell(RNNCellBase):
     """One LSTM step: ``(h', c') = cell(x, (h, c))``."""
 
-    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None) -> None:
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Device = None,
+                 dtype: DType | None = None) -> None:
         super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:
         x, hs, batched = self._batch(input, hx, 2)
         xg = F.linear(x, self.weight_ih, self.bias_ih)
         h, c = _lstm_step(xg, hs[0], hs[1], self.weight_hh, self.bias_hh)
@@ -530,10 +536,11 @@ class LSTMCell(RNNCellBase):
 class GRUCell(RNNCellBase):
     """One GRU step."""
 
-    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None) -> None:
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Device = None,
+                 dtype: DType | None = None) -> None:
         super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
 
-    def forward(self, input, hx=None):
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         x, hs, batched = self._batch(input, hx, 1)
         xg = F.linear(x, self.weight_ih, self.bias_ih)
         h = _gru_step(xg, hs[0], self.weight_hh, self.bias_hh)

@@ -17,6 +17,8 @@ import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
+from fgrad.torch.types import Device, DType, Tensor
+from typing import Any
 
 __all__ = ["Embedding", "EmbeddingBag"]
 
@@ -27,7 +29,8 @@ class Embedding(Module):
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
                  max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
-                 sparse: bool = False, _weight=None, _freeze: bool = False, device=None, dtype=None) -> None:
+                 sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False,
+                 device: Device = None, dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.num_embeddings = num_embeddings
@@ -63,7 +66,7 @@ class Embedding(Module):
             with torch.no_grad():
                 self.weight[self.padding_idx].fill_(0)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
                            self.scale_grad_by_freq, self.sparse)
 
@@ -82,8 +85,10 @@ class Embedding(Module):
         return s.format(**self.__dict__)
 
     @classmethod
-    def from_pretrained(cls, embeddings, freeze: bool = True, padding_idx=None, max_norm=None,
-                        norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False):
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, padding_idx: int | None = None,
+                        max_norm: float | None = None,
+                        norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                        sparse: bool = False) -> Any:
         if embeddings.dim() != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.shape
@@ -102,8 +107,9 @@ class EmbeddingBag(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int, max_norm: float | None = None,
                  norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = "mean",
                  sparse: bool = False,
-                 _weight=None, include_last_offset: bool = False, padding_idx: int | None = None, device=None,
-                 dtype=None) -> None:
+                 _weight: Tensor | None = None, include_last_offset: bool = False,
+                 padding_idx: int | None = None, device: Device = None,
+                 dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.num_embeddings = num_embeddings
@@ -137,7 +143,8 @@ class EmbeddingBag(Module):
             with torch.no_grad():
                 self.weight[self.padding_idx].fill_(0)
 
-    def forward(self, input, offsets=None, per_sample_weights=None):
+    def forward(self, input: Tensor, offsets: Tensor | None = None,
+                per_sample_weights: Tensor | None = None) -> Tensor:
         return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
                                self.scale_grad_by_freq,
                                self.mode, self.sparse, per_sample_weights, self.include_last_offset,
@@ -157,9 +164,10 @@ class EmbeddingBag(Module):
         return s.format(**{k: v for k, v in self.__dict__.items()})
 
     @classmethod
-    def from_pretrained(cls, embeddings, freeze: bool = True, max_norm=None, norm_type: float = 2.0,
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, max_norm: float | None = None,
+                        norm_type: float = 2.0,
                         scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
-                        include_last_offset: bool = False, padding_idx=None):
+                        include_last_offset: bool = False, padding_idx: int | None = None) -> Any:
         if embeddings.dim() != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.shape

@@ -32,6 +32,7 @@ from .dropout import Dropout
 from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
+from fgrad.torch.types import Device, DType, Tensor
 
 __all__ = [
     "TransformerEncoderLayer",
@@ -140,13 +141,13 @@ class TransformerEncoderLayer(Module):
         nhead: int,
         dim_feedforward: int = 2048,
         dropout: float = 0.1,
-        activation="relu",
+        activation: str | Callable[[Tensor], Tensor] = "relu",
         layer_norm_eps: float = 1e-5,
         batch_first: bool = False,
         norm_first: bool = False,
         bias: bool = True,
-        device=None,
-        dtype=None,
+        device: Device = None,
+        dtype: DType | None = None,
     ) -> None:
         super().__init__()
         _build_layer(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
@@ -157,7 +158,8 @@ class TransformerEncoderLayer(Module):
         if not hasattr(self, "activation"):
             self.activation = F.relu
 
-    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal: bool = False):
+    def forward(self, src: Tensor, src_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+                is_causal: bool = False) -> Tensor:
         src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", src.dtype)
         src_mask = _canonical_mask(src_mask, "src_mask", src.dtype)
         x = _residual(src, self.norm1, self.norm_first,
@@ -190,13 +192,13 @@ class TransformerDecoderLayer(Module):
         nhead: int,
         dim_feedforward: int = 2048,
         dropout: float = 0.1,
-        activation="relu",
+        activation: str | Callable[[Tensor], Tensor] = "relu",
         layer_norm_eps: float = 1e-5,
         batch_first: bool = False,
         norm_first: bool = False,
         bias: bool = True,
-        device=None,
-        dtype=None,
+        device: Device = None,
+        dtype: DType | None = None,
     ) -> None:
         super().__init__()
         _build_layer(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
@@ -209,15 +211,15 @@ class TransformerDecoderLayer(Module):
 
     def forward(
         self,
-        tgt,
-        memory,
-        tgt_mask=None,
-        memory_mask=None,
-        tgt_key_padding_mask=None,
-        memory_key_padding_mask=None,
+        tgt: Tensor,
+        memory: Tensor,
+        tgt_mask: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None,
         tgt_is_causal: bool = False,
         memory_is_causal: bool = False,
-    ):
+    ) -> Tensor:
         x = _residual(tgt, self.norm1, self.norm_first,
                       lambda y: self._sa_block(y, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
         x = _residual(x, self.norm2, self.norm_first,
@@ -264,7 +266,8 @@ class TransformerEncoder(Module):
         self.use_nested_tensor = False  # fgrad.torch has no nested tensors
         self.mask_check = mask_check
 
-    def forward(self, src, mask=None, src_key_padding_mask=None, is_causal: bool | None = None):
+    def forward(self, src: Tensor, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+                is_causal: bool | None = None) -> Tensor:
         first = self.layers[0] if len(self.layers) else None
         batch_first = bool(first is not None and getattr(first.self_attn, "batch_first", False))
         is_causal = _detect_is_causal_mask(mask, is_causal, _seq_len(src, batch_first))
@@ -299,15 +302,15 @@ class TransformerDecoder(Module):
 
     def forward(
         self,
-        tgt,
-        memory,
-        tgt_mask=None,
-        memory_mask=None,
-        tgt_key_padding_mask=None,
-        memory_key_padding_mask=None,
+        tgt: Tensor,
+        memory: Tensor,
+        tgt_mask: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None,
         tgt_is_causal: bool | None = None,
         memory_is_causal: bool = False,
-    ):
+    ) -> Tensor:
         first = self.layers[0] if len(self.layers) else None
         batch_first = bool(first is not None and getattr(first.self_attn, "batch_first", False))
         tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, _seq_len(tgt, batch_first))
@@ -350,15 +353,15 @@ class Transformer(Module):
         num_decoder_layers: int = 6,
         dim_feedforward: int = 2048,
         dropout: float = 0.1,
-        activation="relu",
+        activation: str | Callable[[Tensor], Tensor] = "relu",
         custom_encoder: Module | None = None,
         custom_decoder: Module | None = None,
         layer_norm_eps: float = 1e-5,
         batch_first: bool = False,
         norm_first: bool = False,
         bias: bool = True,
-        device=None,
-        dtype=None,
+        device: Device = None,
+        dtype: DType | None = None,
     ) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
@@ -403,18 +406,18 @@ class Transformer(Module):
 
     def forward(
         self,
-        src,
-        tgt,
-        src_mask=None,
-        tgt_mask=None,
-        memory_mask=None,
-        src_key_padding_mask=None,
-        tgt_key_padding_mask=None,
-        memory_key_padding_mask=None,
+        src: Tensor,
+        tgt: Tensor,
+        src_mask: Tensor | None = None,
+        tgt_mask: Tensor | None = None,
+        memory_mask: Tensor | None = None,
+        src_key_padding_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None,
         src_is_causal: bool | None = None,
         tgt_is_causal: bool | None = None,
         memory_is_causal: bool = False,
-    ):
+    ) -> Tensor:
         is_batched = src.dim() == 3
         if not self.batch_first and src.size(1) != tgt.size(1) and is_batched:
             raise RuntimeError("the batch number of src and tgt must be equal")
@@ -437,7 +440,7 @@ class Transformer(Module):
         )
 
     @staticmethod
-    def generate_square_subsequent_mask(sz: int, device=None, dtype=None):
+    def generate_square_subsequent_mask(sz: int, device: Device = None, dtype: DType | None = None) -> Tensor:
         """An (sz, sz) float mask with -inf above the diagonal (position i sees 0..i).
 
         Example::

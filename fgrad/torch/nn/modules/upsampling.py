@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
 from .module import Module
+from fgrad.torch.types import IntOrInts, Tensor
 
 __all__ = ["PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
@@ -23,11 +24,11 @@ class Upsample(Module):
 
     def __init__(
         self,
-        size=None,
-        scale_factor=None,
+        size: int | tuple[int, ...] | None = None,
+        scale_factor: float | tuple[float, ...] | None = None,
         mode: str = "nearest",
-        align_corners=None,
-        recompute_scale_factor=None,
+        align_corners: bool | None = None,
+        recompute_scale_factor: bool | None = None,
     ) -> None:
         super().__init__()
         self.name = type(self).__name__
@@ -40,7 +41,7 @@ class Upsample(Module):
         self.align_corners = align_corners
         self.recompute_scale_factor = recompute_scale_factor
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.interpolate(
             input,
             self.size,
@@ -60,14 +61,16 @@ class Upsample(Module):
 class UpsamplingNearest2d(Upsample):
     """``Upsample(mode="nearest")`` for 4-d inputs."""
 
-    def __init__(self, size=None, scale_factor=None) -> None:
+    def __init__(self, size: IntOrInts | None = None,
+                 scale_factor: float | tuple[float, float] | None = None) -> None:
         super().__init__(size, scale_factor, mode="nearest")
 
 
 class UpsamplingBilinear2d(Upsample):
     """``Upsample(mode="bilinear", align_corners=True)`` for 4-d inputs."""
 
-    def __init__(self, size=None, scale_factor=None) -> None:
+    def __init__(self, size: IntOrInts | None = None,
+                 scale_factor: float | tuple[float, float] | None = None) -> None:
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
@@ -80,7 +83,7 @@ class PixelShuffle(Module):
         super().__init__()
         self.upscale_factor = upscale_factor
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.pixel_shuffle(input, self.upscale_factor)
 
     def extra_repr(self) -> str:
@@ -96,7 +99,7 @@ class PixelUnshuffle(Module):
         super().__init__()
         self.downscale_factor = downscale_factor
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.pixel_unshuffle(input, self.downscale_factor)
 
     def extra_repr(self) -> str:

@@ -84,13 +84,13 @@ class DistributedDataParallel(Module):
         >>> dist.destroy_process_group()
     """
 
-    def __init__(self, module: Module, device_ids=None, output_device=None, dim: int = 0,
-                 broadcast_buffers: bool = True, init_sync: bool = True, process_group=None,
+    def __init__(self, module: Module, device_ids: Any = None, output_device: Any = None, dim: int = 0,
+                 broadcast_buffers: bool | None = None, init_sync: bool = True, process_group: Any = None,
                  bucket_cap_mb: float | None = None, find_unused_parameters: bool = False,
                  check_reduction: bool = False, gradient_as_bucket_view: bool = False,
-                 static_graph: bool = False, delay_all_reduce_named_params=None,
-                 param_to_hook_all_reduce=None, mixed_precision=None, device_mesh=None,
-                 skip_all_reduce_unused_params: bool = False, bucket_cap_mb_list=None,
+                 static_graph: bool = False, delay_all_reduce_named_params: Any = None,
+                 param_to_hook_all_reduce: Any = None, mixed_precision: Any = None, device_mesh: Any = None,
+                 skip_all_reduce_unused_params: bool = False, bucket_cap_mb_list: list[int] | None = None,
                  batched_grad_copy: bool = False, forward_sync_buffers: bool | None = None) -> None:
         super().__init__()
         pg = dist._group(process_group)
@@ -100,7 +100,9 @@ class DistributedDataParallel(Module):
                                "parameter that requires a gradient.")
         self.module = module
         self.process_group = pg
-        self.broadcast_buffers = broadcast_buffers
+        # (PyTorch 2.13: ``broadcast_buffers`` is deprecated for ``forward_sync_buffers``; None means True)
+        self.broadcast_buffers = (forward_sync_buffers if forward_sync_buffers is not None
+                                  else True if broadcast_buffers is None else broadcast_buffers)
         self.find_unused_parameters = find_unused_parameters
         self.bucket_bytes_cap = int((25 if bucket_cap_mb is None else bucket_cap_mb) * 1024 * 1024)
         self.require_backward_grad_sync = True
@@ -149,7 +151,7 @@ class DistributedDataParallel(Module):
         return buckets
 
     # -- forward ---------------------------------------------------------------------------
-    def forward(self, *inputs, **kwargs):
+    def forward(self, *inputs: Any, **kwargs: Any) -> Any:
         if self._started:
             unready = sorted(i for b in self._buckets if b.pending for i, p in zip(b.indices, b.params)
                              if self._is_pending(b, p))
@@ -264,7 +266,7 @@ class DistributedDataParallel(Module):
 
     # -- PyTorch's extras --------------------------------------------------------------------
     @contextlib.contextmanager
-    def no_sync(self):
+    def no_sync(self) -> Any:
         """Skip gradient synchronization inside the block (gradients accumulate locally)."""
         old = self.require_backward_grad_sync
         self.require_backward_grad_sync = False

@@ -18,6 +18,7 @@ import warnings
 import fgrad.torch as torch
 
 from ..._tensor import Tensor
+from collections.abc import Iterable
 
 __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_"]
 
@@ -28,7 +29,8 @@ def _grads(parameters) -> list:
     return [p.grad for p in parameters if p.grad is not None]
 
 
-def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = False, foreach=None):
+def get_total_norm(tensors: Tensor | Iterable[Tensor], norm_type: float = 2.0,
+                   error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
     """The ``norm_type``-norm of all ``tensors`` taken together."""
     if isinstance(tensors, Tensor):
         tensors = [tensors]
@@ -47,8 +49,9 @@ def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = F
     return total
 
 
-def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
-                    foreach=None):
+def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float, norm_type: float = 2.0,
+                    error_if_nonfinite: bool = False,
+                    foreach: bool | None = None) -> Tensor:
     """Scale the gradients in place so their total norm is at most ``max_norm``; returns
     the total norm before clipping."""
     if isinstance(parameters, Tensor):
@@ -104,7 +107,8 @@ def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor,
             g.mul_(clip_coef_clamped.to(g.device))
 
 
-def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
+def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float,
+                     foreach: bool | None = None) -> None:
     """Clamp every gradient element into ``[-clip_value, clip_value]`` in place."""
     clip_value = float(clip_value)
     with torch.no_grad():

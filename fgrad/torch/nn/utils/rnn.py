@@ -30,6 +30,7 @@ import fgrad.torch as torch
 
 from ..._tensor import Tensor
 from ._std_sort import std_sort_order
+from typing import Any
 
 __all__ = [
     "PackedSequence",
@@ -59,7 +60,7 @@ class PackedSequence(_PackedSequenceBase):
             unsorted_indices = invert_permutation(sorted_indices)
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
-    def to(self, *args, **kwargs) -> PackedSequence:
+    def to(self, *args: Any, **kwargs: Any) -> PackedSequence:
         """``data`` moved/cast like ``Tensor.to``; the index tensors follow ``data``'s device."""
         data = self.data.to(*args, **kwargs)
         if data is self.data:
@@ -96,7 +97,8 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
 
 
 def pad_sequence(
-    sequences, batch_first: bool = False, padding_value: float = 0.0, padding_side: str = "right"
+    sequences: Tensor | list[Tensor], batch_first: bool = False, padding_value: float = 0.0,
+                 padding_side: str = "right"
 ) -> Tensor:
     """Stack tensors of shape (L_i, *) into (max L, B, *) (or (B, max L, *)), filling with
     ``padding_value`` on the right (or left).
@@ -136,7 +138,7 @@ def _lengths_array(lengths) -> np.ndarray:
 
 
 def pack_padded_sequence(
-    input: Tensor, lengths, batch_first: bool = False, enforce_sorted: bool = True
+    input: Tensor, lengths: Tensor | list[int], batch_first: bool = False, enforce_sorted: bool = True
 ) -> PackedSequence:
     """Pack a padded batch (T, B, *) (or (B, T, *)) of sequences of the given lengths.
     ``enforce_sorted=True`` requires decreasing lengths; otherwise the batch is sorted (and
@@ -186,7 +188,7 @@ def pad_packed_sequence(
     batch_first: bool = False,
     padding_value: float = 0.0,
     total_length: int | None = None,
-):
+) -> tuple[Tensor, Tensor]:
     """The inverse of `pack_padded_sequence`: ``(padded (T, B, *) or (B, T, *), lengths)``
     in the caller's batch order; ``total_length`` pads to a fixed T."""
     data, batch_sizes = sequence.data, [int(n) for n in sequence.batch_sizes.tolist()]
@@ -222,13 +224,13 @@ def pad_packed_sequence(
     return padded, torch.tensor(lengths)
 
 
-def pack_sequence(sequences, enforce_sorted: bool = True) -> PackedSequence:
+def pack_sequence(sequences: list[Tensor], enforce_sorted: bool = True) -> PackedSequence:
     """Pack a list of tensors (L_i, *)."""
     lengths = [s.size(0) for s in sequences]
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
 
 
-def unpad_sequence(padded_sequences: Tensor, lengths, batch_first: bool = False) -> list:
+def unpad_sequence(padded_sequences: Tensor, lengths: Tensor, batch_first: bool = False) -> list:
     """The list of unpadded sequences of a padded batch."""
     if not batch_first:
         padded_sequences = padded_sequences.transpose(0, 1)

@@ -17,6 +17,7 @@ import re
 import numpy as np
 
 import fgrad.torch as torch
+from typing import Any
 
 __all__ = ["default_collate", "default_convert"]
 
@@ -26,7 +27,7 @@ default_collate_err_msg_format = (
     "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}")
 
 
-def default_convert(data):
+def default_convert(data: Any) -> Any:
     """Convert NumPy arrays (and containers of them) to tensors, keeping the structure."""
     elem_type = type(data)
     if isinstance(data, torch.Tensor):
@@ -52,7 +53,7 @@ def default_convert(data):
     return data
 
 
-def default_collate(batch):
+def default_collate(batch: Any) -> Any:
     """Stack a list of samples into a batch: tensors are stacked along a new first dim,
     numbers become 1-D tensors (floats as float64), and tuples/lists/dicts/namedtuples are
     collated element-wise."""

@@ -20,6 +20,7 @@ from typing import Any, Generic, Iterable, Sequence, TypeVar
 
 import fgrad.torch as torch
 from fgrad.torch._tensor import Tensor
+from fgrad.torch._random import Generator
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "Subset", "random_split",
            "StackDataset", "ChainDataset"]
@@ -65,7 +66,7 @@ class TensorDataset(Dataset):
 class StackDataset(Dataset):
     """Samples are tuples (or dicts) of the samples of several datasets of equal length."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args:
             if kwargs:
                 raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) "
@@ -97,7 +98,7 @@ class ConcatDataset(Dataset[T_co]):
     """The concatenation of several map-style datasets."""
 
     @staticmethod
-    def cumsum(sequence):
+    def cumsum(sequence: Any) -> Any:
         r, s = [], 0
         for e in sequence:
             s += len(e)
@@ -129,7 +130,7 @@ class ConcatDataset(Dataset[T_co]):
 class ChainDataset(IterableDataset):
     """The chaining of several iterable datasets."""
 
-    def __init__(self, datasets) -> None:
+    def __init__(self, datasets: Iterable[Any]) -> None:
         self.datasets = datasets
 
     def __iter__(self):
@@ -143,7 +144,7 @@ class ChainDataset(IterableDataset):
 class Subset(Dataset[T_co]):
     """The samples of ``dataset`` at ``indices``."""
 
-    def __init__(self, dataset: Dataset[T_co], indices: Sequence[int]) -> None:
+    def __init__(self, dataset: Dataset[T_co] | Sequence[Any], indices: Sequence[int]) -> None:
         self.dataset = dataset
         self.indices = indices
 
@@ -161,7 +162,8 @@ class Subset(Dataset[T_co]):
         return len(self.indices)
 
 
-def random_split(dataset, lengths, generator=None) -> list[Subset]:
+def random_split(dataset: Any, lengths: Sequence[int | float],
+                 generator: Generator | None = None) -> list[Subset]:
     """Split ``dataset`` into non-overlapping random subsets of the given lengths (or
     fractions summing to 1, rounded down with the remainder spread round-robin)."""
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:

@@ -16,6 +16,7 @@ import numpy as np
 
 import fgrad.torch.distributed as dist
 from .sampler import Sampler
+from typing import Any
 
 
 def torch_randperm(n: int, seed: int) -> list:
@@ -50,7 +51,7 @@ class DistributedSampler(Sampler):
         [1, 3, 0]
     """
 
-    def __init__(self, dataset, num_replicas: int | None = None, rank: int | None = None,
+    def __init__(self, dataset: Any, num_replicas: int | None = None, rank: int | None = None,
                  shuffle: bool = True, seed: int = 0, drop_last: bool = False) -> None:
         if num_replicas is None:
             if not dist.is_available():

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 import fgrad.torch as torch
+from fgrad.torch._random import Generator
+from typing import Any
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
            "BatchSampler"]
@@ -33,7 +35,7 @@ def _generator_from_seed(seed: int):
 class Sampler:
     """Base class: an iterable of dataset indices."""
 
-    def __init__(self, data_source=None) -> None:
+    def __init__(self, data_source: Any = None) -> None:
         pass
 
     def __iter__(self) -> Iterator[int]:
@@ -43,7 +45,7 @@ class Sampler:
 class SequentialSampler(Sampler):
     """Indices ``0, 1, ..., len(data_source) - 1``."""
 
-    def __init__(self, data_source) -> None:
+    def __init__(self, data_source: Any) -> None:
         self.data_source = data_source
 
     def __iter__(self) -> Iterator[int]:
@@ -56,8 +58,8 @@ class SequentialSampler(Sampler):
 class RandomSampler(Sampler):
     """A random permutation of the indices, or ``num_samples`` draws with ``replacement``."""
 
-    def __init__(self, data_source, replacement: bool = False, num_samples: int | None = None,
-                 generator=None) -> None:
+    def __init__(self, data_source: Any, replacement: bool = False, num_samples: int | None = None,
+                 generator: Generator | None = None) -> None:
         self.data_source = data_source
         self.replacement = replacement
         self._num_samples = num_samples
@@ -94,7 +96,7 @@ class RandomSampler(Sampler):
 class SubsetRandomSampler(Sampler):
     """A random permutation of the given ``indices``."""
 
-    def __init__(self, indices: Sequence[int], generator=None) -> None:
+    def __init__(self, indices: Sequence[int], generator: Generator | None = None) -> None:
         self.indices = indices
         self.generator = generator
 
@@ -111,7 +113,8 @@ class SubsetRandomSampler(Sampler):
 class WeightedRandomSampler(Sampler):
     """``num_samples`` indices drawn with probabilities proportional to ``weights``."""
 
-    def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None) -> None:
+    def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True,
+                 generator: Generator | None = None) -> None:
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
             raise ValueError("num_samples should be a positive integer value, but got "
                              f"num_samples={num_samples}")
@@ -138,7 +141,7 @@ class WeightedRandomSampler(Sampler):
 class BatchSampler(Sampler):
     """Groups the indices of ``sampler`` into lists of ``batch_size``."""
 
-    def __init__(self, sampler, batch_size: int, drop_last: bool) -> None:
+    def __init__(self, sampler: Any, batch_size: int, drop_last: bool) -> None:
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
             raise ValueError("batch_size should be a positive integer value, but got "
                              f"batch_size={batch_size}")

@@ -21,6 +21,7 @@ import os
 import time
 import traceback
 from typing import Callable
+from typing import Any
 
 
 def _dump(exc: BaseException, path: str) -> None:
@@ -30,7 +31,7 @@ def _dump(exc: BaseException, path: str) -> None:
         json.dump(data, f)
 
 
-def record(fn: Callable, error_handler=None) -> Callable:
+def record(fn: Callable, error_handler: Any = None) -> Callable:
     """``fn`` that writes an exception it raises to ``TORCHELASTIC_ERROR_FILE`` (if set)
     before re-raising it; ``SystemExit(0)`` returns None (as PyTorch's)."""
 
