@@ -1,10 +1,10 @@
 # ruff: noqa: F401
 """``torch.nn.utils``: gradient clipping, parameter/vector conversion, variable-length
-sequences (``rnn``)."""
+sequences (``rnn``), parametrizations (``parametrize``, ``parametrizations``)."""
 
-from . import rnn
+from . import parametrizations, parametrize, rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 
-__all__ = ["rnn", "clip_grad_norm_", "clip_grad_value_", "get_total_norm", "parameters_to_vector",
-           "vector_to_parameters"]
+__all__ = ["parametrizations", "parametrize", "rnn", "clip_grad_norm_", "clip_grad_value_",
+           "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
