@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy as _copy
 import math
+import threading
 import warnings
 from typing import Any
 
@@ -221,6 +222,7 @@ class Tensor(metaclass=_TensorMeta):
     _st = None  # TypedStorage object (shared by views), made lazily
     _oi = 0  # output index in _gfn
     _grad = None
+    _inf = False  # made under inference_mode
     _base = None  # autograd view base (the root tensor), for views
     _vfn = None  # fgrad function: base value -> this view's value
     _vver = 0  # version when the view's grad_fn was set
@@ -617,9 +619,18 @@ class Tensor(metaclass=_TensorMeta):
         vb = value._buf
         self._st = value._storage() if isinstance(vb, _ndarray) or type(vb) in _DEV else None
 
-    @property
-    def is_inference(self):
-        return lambda: False
+    def is_inference(self) -> bool:
+        """Whether the tensor was made under ``torch.inference_mode``.
+
+        Example::
+
+            >>> import fgrad.torch as torch
+            >>> with torch.inference_mode():
+            ...     t = torch.ones(2) * 2
+            >>> t.is_inference(), torch.ones(2).is_inference()
+            (True, False)
+        """
+        return self._inf
 
     # -- copies / pickling ----------------------------------------------------------------
     def __deepcopy__(self, memo):
@@ -706,6 +717,16 @@ def _init(t, buf) -> None:
     t._vc = None
 
 
+class _InferenceMode(threading.local):
+    """Whether ``torch.inference_mode`` is on in this thread (set by it): tensors made
+    then are inference tensors (``is_inference()``)."""
+
+    on = False
+
+
+INFERENCE = _InferenceMode()
+
+
 def _wrap(buf) -> Tensor:
     """A new leaf tensor over ``buf`` (no copy)."""
     if not _x64_mode.enabled:
@@ -715,6 +736,8 @@ def _wrap(buf) -> Tensor:
     t._gfn = None
     t._rg = False
     t._vc = None
+    if INFERENCE.on:
+        t._inf = True
     return t
 
 
@@ -726,6 +749,8 @@ def _alias(src: Tensor, cls=Tensor) -> Tensor:
     t._gfn = None
     t._rg = False
     t._vc = src._get_vc()
+    if src._inf:
+        t._inf = True  # a view of an inference tensor is one (of a normal tensor, normal)
     if src._st is not None:
         t._st = src._st
     else:

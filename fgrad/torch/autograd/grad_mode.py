@@ -136,7 +136,7 @@ class set_grad_enabled(_DecoratorContextManager):
 
 
 class inference_mode(_DecoratorContextManager):
-    """Like `no_grad` (tensors made inside need no autograd bookkeeping)."""
+    """Like `no_grad`; tensors made inside are inference tensors (``is_inference()``)."""
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = mode
@@ -148,15 +148,19 @@ class inference_mode(_DecoratorContextManager):
         return super().__new__(cls)
 
     def __enter__(self) -> None:
+        from .._tensor import INFERENCE
         self.prev = (STATE.enabled, STATE.inference)
         if self.mode:
             STATE.enabled = False
             STATE.inference = True
         else:
             STATE.inference = False
+        INFERENCE.on = STATE.inference
 
     def __exit__(self, *exc) -> None:
+        from .._tensor import INFERENCE
         STATE.enabled, STATE.inference = self.prev
+        INFERENCE.on = STATE.inference
 
     def clone(self):
         return type(self)(self.mode)

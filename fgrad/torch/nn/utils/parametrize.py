@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import collections.abc
 import contextlib
+import copy
 
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
@@ -172,10 +173,23 @@ def _parametrized_getstate(self):
                        "See: https://pytorch.org/tutorials/beginner/saving_loading_models.html")
 
 
+def _default_deepcopy(self, memo):
+    """A plain deepcopy (``__getstate__`` refuses pickling, which deepcopy would use)."""
+    obj = memo.get(id(self))
+    if obj is not None:
+        return obj
+    replica = self.__new__(self.__class__)
+    memo[id(self)] = replica
+    replica.__dict__ = copy.deepcopy(self.__dict__, memo)
+    return replica
+
+
 def _inject_new_class(module: Module) -> None:
     cls = module.__class__
-    param_cls = type(f"Parametrized{cls.__name__}", (cls,), {"__getstate__": _parametrized_getstate})
-    module.__class__ = param_cls
+    attrs = {"__getstate__": _parametrized_getstate}
+    if not hasattr(cls, "__deepcopy__"):
+        attrs["__deepcopy__"] = _default_deepcopy
+    module.__class__ = type(f"Parametrized{cls.__name__}", (cls,), attrs)
 
 
 def register_parametrization(module: Module, tensor_name: str, parametrization: Module, *,
