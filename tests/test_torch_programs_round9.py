@@ -37,12 +37,23 @@ NUMBER = r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|\bnan\b|-?\binf\b"
 
 
 def _run(name: str, live_torch: bool = False) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-           "FGRAD_BACKEND": "cpu", "OMP_NUM_THREADS": "1"}  # PyTorch's CPU numbers are the reference
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "FGRAD_BACKEND": "cpu",
+        "OMP_NUM_THREADS": "1",
+    }  # PyTorch's CPU numbers are the reference
     path = str(PROGRAMS / f"{name}.py")
     args = [path] if live_torch else [str(PROGRAMS / "_swap.py"), path]
-    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
-                          timeout=600, cwd=ROOT, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 0, f"{name} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout  # stderr: PyTorch's deprecation warnings are not compared
 
@@ -89,7 +100,9 @@ def same_output(got: str, want: str) -> list[str]:
         x, y = float(a), float(b)
         if _form(a) != _form(b):
             bad.append(f"{a} != {b}")
-        elif a != b and not (np.isnan(x) and np.isnan(y)) and abs(x - y) > 1.5 * _last_digit(b) + 1e-6 * abs(y):
+        elif (
+            a != b and not (np.isnan(x) and np.isnan(y)) and abs(x - y) > 1.5 * _last_digit(b) + 1e-6 * abs(y)
+        ):
             bad.append(f"{a} != {b}")
     return bad
 
@@ -131,11 +144,15 @@ def test_swap_changes_the_import_lines_only():
         from _swap import swapped
     finally:
         sys.path.remove(str(PROGRAMS))
-    src = ("import torch\nimport torch.nn as nn\nfrom torch import nn\nfrom torch.utils.data import (A,\n  B)\n"
-           "    import torch\nx = torch.ones(1)  # import torch\n")
-    assert swapped(src) == ("import fgrad.torch as torch\nimport fgrad.torch.nn as nn\nfrom fgrad.torch import nn\n"
-                            "from fgrad.torch.utils.data import (A,\n  B)\n    import fgrad.torch as torch\n"
-                            "x = torch.ones(1)  # import torch\n")
+    src = (
+        "import torch\nimport torch.nn as nn\nfrom torch import nn\nfrom torch.utils.data import (A,\n  B)\n"
+        "    import torch\nx = torch.ones(1)  # import torch\n"
+    )
+    assert swapped(src) == (
+        "import fgrad.torch as torch\nimport fgrad.torch.nn as nn\nfrom fgrad.torch import nn\n"
+        "from fgrad.torch.utils.data import (A,\n  B)\n    import fgrad.torch as torch\n"
+        "x = torch.ones(1)  # import torch\n"
+    )
 
 
 # ---- regression tests of what the programs found ----------------------------------------------
@@ -178,6 +195,7 @@ def test_functional_call_inside_torch_func_returns_tensors():
     hands the loss a Tensor; fgrad returned the raw tracer, so ``F.cross_entropy`` raised
     TypeError."""
     from fgrad.torch.func import functional_call, grad, vmap
+
     model = _mlp()
     params = {k: v.detach() for k, v in model.named_parameters()}
     x, y = torch.randn(5, 3), torch.tensor([0, 1, 1, 0, 1])
@@ -190,7 +208,7 @@ def test_functional_call_inside_torch_func_returns_tensors():
     per_sample = vmap(grad(loss), in_dims=(None, 0, 0))(params, x, y)
     for i in range(5):  # a loop of backward() gives the same gradients
         model.zero_grad()
-        torch.nn.functional.cross_entropy(model(x[i:i + 1]), y[i:i + 1]).backward()
+        torch.nn.functional.cross_entropy(model(x[i : i + 1]), y[i : i + 1]).backward()
         for k, p in model.named_parameters():
             np.testing.assert_allclose(per_sample[k][i].numpy(), p.grad.numpy(), rtol=1e-5, atol=1e-7)
 
@@ -199,6 +217,7 @@ def test_torch_func_keeps_dict_key_order():
     """torch.func returns dicts in the order of the caller's (PyTorch's pytrees); fgrad's
     pytrees sort keys, so printed per-parameter gradients came out in another order."""
     from fgrad.torch.func import functional_call, grad, jacrev, vmap
+
     model = _mlp()
     params = {k: v.detach() for k, v in model.named_parameters()}
     order = list(params)
@@ -215,21 +234,28 @@ def test_torch_func_transforms_are_recorded_by_autograd():
     ensemble run through ``vmap`` over ``stack_module_state`` trains by ``backward()``);
     fgrad's outputs had no grad_fn, so the printed tensors lacked it and ``backward`` failed."""
     from fgrad.torch.func import functional_call, grad, stack_module_state, vmap
+
     models = [torch.nn.Linear(3, 2) for _ in range(3)]
     params, buffers = stack_module_state(models)
     x = torch.randn(4, 3)
-    out = vmap(lambda p, b, xi: functional_call(models[0], (p, b), (xi,)), in_dims=(0, 0, None))(params, buffers, x)
+    out = vmap(lambda p, b, xi: functional_call(models[0], (p, b), (xi,)), in_dims=(0, 0, None))(
+        params, buffers, x
+    )
     assert out.requires_grad and out.grad_fn is not None
     out.pow(2).sum().backward()
     sum((m(x) ** 2).sum() for m in models).backward()
-    np.testing.assert_allclose(params["weight"].grad.numpy(),
-                               torch.stack([m.weight.grad for m in models]).numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        params["weight"].grad.numpy(),
+        torch.stack([m.weight.grad for m in models]).numpy(),
+        rtol=1e-5,
+        atol=1e-6,
+    )
     w = torch.tensor([1.0, 2.0], requires_grad=True)
-    g = grad(lambda v: (v ** 3).sum())(w)  # d/dw sum(3 w^2) = 6 w
+    g = grad(lambda v: (v**3).sum())(w)  # d/dw sum(3 w^2) = 6 w
     g.sum().backward()
     assert g.tolist() == [3.0, 12.0] and w.grad.tolist() == [6.0, 12.0]
     with torch.no_grad():
-        assert not grad(lambda v: (v ** 3).sum())(w).requires_grad
+        assert not grad(lambda v: (v**3).sum())(w).requires_grad
 
 
 class _Symmetric(torch.nn.Module):
@@ -274,7 +300,9 @@ def test_parametrization_right_inverse_and_unsafe_checks():
     with torch.no_grad():
         m.bias.copy_(torch.tensor([1.0, 2.0]))
     parametrize.register_parametrization(m, "bias", Positive())
-    np.testing.assert_allclose(m.parametrizations.bias.original.detach().numpy(), np.log([1.0, 2.0]), rtol=1e-6)
+    np.testing.assert_allclose(
+        m.parametrizations.bias.original.detach().numpy(), np.log([1.0, 2.0]), rtol=1e-6
+    )
     m.bias = torch.tensor([3.0, 4.0])  # assignment goes through right_inverse
     np.testing.assert_allclose(m.bias.detach().numpy(), [3.0, 4.0], rtol=1e-6)
 
@@ -286,6 +314,7 @@ def test_parametrization_right_inverse_and_unsafe_checks():
         parametrize.register_parametrization(torch.nn.Linear(2, 2), "bias", Shrink())
     with pytest.raises(RuntimeError, match="only supported through state_dict"):
         import pickle
+
         pickle.dumps(m)
 
 
@@ -297,16 +326,25 @@ def test_weight_norm_parametrization_is_pytorchs():
     np.testing.assert_allclose(_tolist(g), [0.5672245621681213, 0.503937304019928], rtol=1e-6)  # PyTorch
     m(torch.ones(1, 3)).sum().backward()
     np.testing.assert_allclose(_tolist(g.grad), [-0.29933831095695496, -0.9771906733512878], rtol=1e-5)
-    np.testing.assert_allclose(_tolist(v.grad), [0.9977190494537354, 1.1634447574615479, 0.7492331266403198,
-                                                 0.17608195543289185, 0.568801760673523, 1.3002146482467651],
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        _tolist(v.grad),
+        [
+            0.9977190494537354,
+            1.1634447574615479,
+            0.7492331266403198,
+            0.17608195543289185,
+            0.568801760673523,
+            1.3002146482467651,
+        ],
+        rtol=1e-5,
+    )
     c = parametrizations.weight_norm(torch.nn.Conv1d(2, 3, 2), dim=1)
     assert c.parametrizations.weight.original0.shape == (1, 2, 1)
     # an old-style checkpoint (weight_g / weight_v) loads into the parametrization
     sd = {"weight_g": torch.ones(2, 1), "weight_v": torch.ones(2, 3), "bias": torch.zeros(2)}
     fresh = parametrizations.weight_norm(torch.nn.Linear(3, 2))
     fresh.load_state_dict(sd)
-    np.testing.assert_allclose(fresh.weight.detach().numpy(), np.full((2, 3), 3 ** -0.5), rtol=1e-6)
+    np.testing.assert_allclose(fresh.weight.detach().numpy(), np.full((2, 3), 3**-0.5), rtol=1e-6)
 
 
 def test_spectral_norm_and_orthogonal_parametrizations_are_pytorchs():
@@ -314,21 +352,30 @@ def test_spectral_norm_and_orthogonal_parametrizations_are_pytorchs():
     s = parametrizations.spectral_norm(torch.nn.Linear(4, 3))
     sn = s.parametrizations.weight[0]
     # PyTorch 2.13: u and v drawn from the seeded stream, then 15 power iterations
-    np.testing.assert_allclose(_tolist(sn._u), [0.878616452217102, -0.37620288133621216, 0.2941162884235382],
-                               rtol=1e-5)
-    np.testing.assert_allclose(_tolist(sn._v), [0.08214247226715088, 0.3281344771385193, -0.5889443755149841,
-                                                -0.733978807926178], rtol=1e-5)
+    np.testing.assert_allclose(
+        _tolist(sn._u), [0.878616452217102, -0.37620288133621216, 0.2941162884235382], rtol=1e-5
+    )
+    np.testing.assert_allclose(
+        _tolist(sn._v),
+        [0.08214247226715088, 0.3281344771385193, -0.5889443755149841, -0.733978807926178],
+        rtol=1e-5,
+    )
     np.testing.assert_allclose(s.weight.sum().item(), -0.5100973844528198, rtol=1e-5)
     torch.manual_seed(0)
     o = parametrizations.orthogonal(torch.nn.Linear(3, 3))  # matrix_exp, base from QR
-    np.testing.assert_allclose(_tolist(o.weight)[:3], [-0.010168910026550293, 0.5581021904945374,
-                                                       -0.8297100067138672], atol=1e-6)
+    np.testing.assert_allclose(
+        _tolist(o.weight)[:3], [-0.010168910026550293, 0.5581021904945374, -0.8297100067138672], atol=1e-6
+    )
     o2 = parametrizations.orthogonal(torch.nn.Linear(4, 2))  # householder, completed at random
-    np.testing.assert_allclose(_tolist(o2.weight)[:4], [-0.7742259502410889, -0.5367214679718018,
-                                                        -0.3340705931186676, 0.03002055734395981], atol=1e-6)
+    np.testing.assert_allclose(
+        _tolist(o2.weight)[:4],
+        [-0.7742259502410889, -0.5367214679718018, -0.3340705931186676, 0.03002055734395981],
+        atol=1e-6,
+    )
     o3 = parametrizations.orthogonal(torch.nn.Linear(3, 3), orthogonal_map="cayley")
-    np.testing.assert_allclose(_tolist(o3.weight)[:3], [0.44981837272644043, 0.4917595684528351,
-                                                        0.745543897151947], atol=1e-6)
+    np.testing.assert_allclose(
+        _tolist(o3.weight)[:3], [0.44981837272644043, 0.4917595684528351, 0.745543897151947], atol=1e-6
+    )
     for q in (o.weight, o3.weight):
         np.testing.assert_allclose((q @ q.T).detach().numpy(), np.eye(3), atol=1e-5)
     # training keeps it orthogonal: the gradient reaches the unconstrained original
@@ -344,8 +391,12 @@ def test_parametrizations_match_live_pytorch():
 
     def build(lib, p):
         lib.manual_seed(3)
-        mods = [p.weight_norm(lib.nn.Conv2d(2, 3, 3)), p.spectral_norm(lib.nn.ConvTranspose2d(3, 2, 2)),
-                p.orthogonal(lib.nn.Linear(5, 3)), p.orthogonal(lib.nn.Linear(4, 4), orthogonal_map="cayley")]
+        mods = [
+            p.weight_norm(lib.nn.Conv2d(2, 3, 3)),
+            p.spectral_norm(lib.nn.ConvTranspose2d(3, 2, 2)),
+            p.orthogonal(lib.nn.Linear(5, 3)),
+            p.orthogonal(lib.nn.Linear(4, 4), orthogonal_map="cayley"),
+        ]
         x = lib.ones(1, 2, 5, 5)
         y = mods[1](mods[0](x))
         z = mods[3](mods[2](lib.ones(2, 5)).repeat(1, 2)[:, :4])
@@ -384,3 +435,14 @@ def test_parametrized_module_copies_and_round_trips_through_state_dict():
     twin = copy.deepcopy(m)
     assert type(twin).__name__ == "ParametrizedLinear" and torch.equal(twin.weight, m.weight)
     assert twin.parametrizations.weight.original0 is not m.parametrizations.weight.original0
+
+
+def test_docstring_examples_of_the_new_modules_run():
+    import doctest
+    import importlib
+
+    for name in ("fgrad.torch.nn.utils.parametrize", "fgrad.torch.nn.utils.parametrizations"):
+        res = doctest.testmod(importlib.import_module(name))
+        assert res.failed == 0 and res.attempted >= 3, name
+    with torch.inference_mode():
+        assert torch.ones(1).is_inference()

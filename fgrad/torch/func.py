@@ -31,8 +31,8 @@ from ._device import DEV as _DEV
 from ._ops_shape import stack as _stack
 from ._tensor import Tensor, _wrap
 from .autograd.complex_cotangents import conj_if_complex
-from .autograd.function import Function
-from .autograd.grad_mode import STATE, enable_grad
+from .autograd.function import Function as _Function
+from .autograd.grad_mode import STATE as _GRAD, enable_grad
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 import fgrad
 
@@ -47,7 +47,10 @@ def _to_array(t: Tensor) -> Array:
 
 
 def _from_array(a) -> Tensor:
-    """A Tensor over an `fgrad.Array`'s buffer (no copy) or holding a tracer."""
+    """A Tensor over an `fgrad.Array`'s buffer (no copy) or holding a tracer (a Tensor:
+    itself)."""
+    if isinstance(a, Tensor):
+        return a
     if type(a) is ArrayImpl:
         return _wrap(a._buf)
     if isinstance(a, Tracer):
@@ -203,7 +206,7 @@ def _concrete_leaf_needing_grad(a) -> bool:
     return (isinstance(a, Tensor) and a.requires_grad and (type(a._buf) is _nd or type(a._buf) in _DEV))
 
 
-class _Transformed(Function):
+class _Transformed(_Function):
     """A torch.func transform's call as one node of PyTorch's autograd graph: its forward
     is ``fgrad.vjp`` of the transformed function in the tracked tensors, its backward that
     vjp (so an ensemble run through ``vmap`` trains with ``loss.backward()``)."""
@@ -237,7 +240,7 @@ def _call(transformed, tfn, args, extra_orders=()):
     when an input requires grad."""
     orders = _key_orders(args, *extra_orders)
     tracked: list = []
-    if STATE.enabled:
+    if _GRAD.enabled:
         _simple_map(lambda a: tracked.append(a) if _concrete_leaf_needing_grad(a) else None, args)
     if tracked:
         meta: dict = {}

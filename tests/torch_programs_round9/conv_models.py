@@ -36,8 +36,14 @@ class Decoder(nn.Module):
             nn.InstanceNorm2d(3, affine=True),
             nn.Tanh(),
         )
-        self.head = nn.Sequential(nn.Conv2d(3, 5, 3, padding="same", bias=False), nn.BatchNorm2d(5),
-                                  nn.ReLU6(), nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Linear(5, 1))
+        self.head = nn.Sequential(
+            nn.Conv2d(3, 5, 3, padding="same", bias=False),
+            nn.BatchNorm2d(5),
+            nn.ReLU6(),
+            nn.AdaptiveAvgPool2d((1, 1)),
+            nn.Flatten(),
+            nn.Linear(5, 1),
+        )
 
     def forward(self, z):
         img = self.net(z)

@@ -67,12 +67,12 @@ class Cube(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return x ** 3
+        return x**3
 
     @staticmethod
     def backward(ctx, grad_out):
         (x,) = ctx.saved_tensors
-        return grad_out * 3 * x ** 2  # differentiable: double backward works
+        return grad_out * 3 * x**2  # differentiable: double backward works
 
 
 class SimpleFunc(Function):
@@ -85,7 +85,7 @@ class SimpleFunc(Function):
     @staticmethod
     @once_differentiable
     def backward(ctx, g1, g2):
-        x, = ctx.saved_tensors
+        (x,) = ctx.saved_tensors
         grad_input = torch.zeros_like(x)
         if g1 is not None:
             grad_input += g1
@@ -116,18 +116,25 @@ print(vals, idx, idx.requires_grad, vals.requires_grad)
 print(v.grad)
 try:
     vals2, _ = SortWithIndex.apply(v)
-    g, = torch.autograd.grad(vals2.sum(), v, create_graph=True)
+    (g,) = torch.autograd.grad(vals2.sum(), v, create_graph=True)
     g.sum().backward()
 except RuntimeError as e:
     print("RuntimeError:", str(e).split("\n")[0][:60])
 
 c = torch.tensor([1.0, 2.0], requires_grad=True)
 y = Cube.apply(c)
-g, = torch.autograd.grad(y.sum(), c, create_graph=True)
-g2, = torch.autograd.grad(g.sum(), c)
+(g,) = torch.autograd.grad(y.sum(), c, create_graph=True)
+(g2,) = torch.autograd.grad(g.sum(), c)
 print(g, g2)
 a, b2 = SimpleFunc.apply(c)
 a.sum().backward()
 print(c.grad)
-print("gradcheck cube:", gradcheck(Cube.apply, (torch.tensor([0.3, -0.7], dtype=torch.double, requires_grad=True),)))
-print(torch.autograd.gradgradcheck(Cube.apply, (torch.tensor([0.3, -0.7], dtype=torch.double, requires_grad=True),)))
+print(
+    "gradcheck cube:",
+    gradcheck(Cube.apply, (torch.tensor([0.3, -0.7], dtype=torch.double, requires_grad=True),)),
+)
+print(
+    torch.autograd.gradgradcheck(
+        Cube.apply, (torch.tensor([0.3, -0.7], dtype=torch.double, requires_grad=True),)
+    )
+)

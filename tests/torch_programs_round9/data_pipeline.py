@@ -3,8 +3,20 @@ padding, random_split with a seeded generator, Subset, ConcatDataset, WeightedRa
 an IterableDataset, and DataLoader shuffle/drop_last — then a tiny training loop."""
 
 import torch
-from torch.utils.data import (BatchSampler, ConcatDataset, DataLoader, Dataset, IterableDataset, RandomSampler,
-                              Sampler, SequentialSampler, Subset, TensorDataset, WeightedRandomSampler, random_split)
+from torch.utils.data import (
+    BatchSampler,
+    ConcatDataset,
+    DataLoader,
+    Dataset,
+    IterableDataset,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    Subset,
+    TensorDataset,
+    WeightedRandomSampler,
+    random_split,
+)
 
 torch.manual_seed(0)
 
@@ -54,12 +66,26 @@ sub = Subset(ds, [9, 0, 5])
 print([int(s["y"]) for s in sub], len(ConcatDataset([sub, ds])), ConcatDataset([sub, ds])[4]["x"])
 
 print(list(RandomSampler(range(6), generator=torch.Generator().manual_seed(3))))
-print(list(RandomSampler(range(6), replacement=True, num_samples=8, generator=torch.Generator().manual_seed(3))))
+print(
+    list(RandomSampler(range(6), replacement=True, num_samples=8, generator=torch.Generator().manual_seed(3)))
+)
 print(list(BatchSampler(SequentialSampler(range(7)), batch_size=3, drop_last=False)))
 print(list(BatchSampler(SequentialSampler(range(7)), batch_size=3, drop_last=True)))
 weights = torch.tensor([0.1, 0.1, 0.1, 0.7])
-print(list(WeightedRandomSampler(weights, num_samples=10, replacement=True, generator=torch.Generator().manual_seed(0))))
-print(list(WeightedRandomSampler([1.0, 5.0, 2.0, 0.5], 3, replacement=False, generator=torch.Generator().manual_seed(5))))
+print(
+    list(
+        WeightedRandomSampler(
+            weights, num_samples=10, replacement=True, generator=torch.Generator().manual_seed(0)
+        )
+    )
+)
+print(
+    list(
+        WeightedRandomSampler(
+            [1.0, 5.0, 2.0, 0.5], 3, replacement=False, generator=torch.Generator().manual_seed(5)
+        )
+    )
+)
 
 
 class Countdown(IterableDataset):
@@ -93,4 +119,9 @@ for epoch in range(3):
     print(f"epoch {epoch} loss {total / 40:.5f}")
 print(model.weight.data, model.bias.data)
 torch.manual_seed(3)
-print([b[0][:, 0].tolist() for b in DataLoader(TensorDataset(torch.arange(6.0).unsqueeze(1)), batch_size=4, shuffle=True)])
+print(
+    [
+        b[0][:, 0].tolist()
+        for b in DataLoader(TensorDataset(torch.arange(6.0).unsqueeze(1)), batch_size=4, shuffle=True)
+    ]
+)

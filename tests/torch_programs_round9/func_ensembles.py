@@ -6,7 +6,16 @@ import copy
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.func import functional_call, grad, grad_and_value, hessian, jacfwd, jacrev, stack_module_state, vmap
+from torch.func import (
+    functional_call,
+    grad,
+    grad_and_value,
+    hessian,
+    jacfwd,
+    jacrev,
+    stack_module_state,
+    vmap,
+)
 
 torch.manual_seed(0)
 
@@ -45,9 +54,14 @@ for name, g in per_sample.items():
 manual = []
 for i in range(6):
     model.zero_grad()
-    F.cross_entropy(model(data[i:i + 1]), targets[i:i + 1]).backward()
+    F.cross_entropy(model(data[i : i + 1]), targets[i : i + 1]).backward()
     manual.append(model.fc1.weight.grad.clone())
-print("max diff vs loop", f"{(torch.stack(manual) - per_sample['fc1.weight']).abs().max().item():.2e}" if False else torch.allclose(torch.stack(manual), per_sample["fc1.weight"], atol=1e-6))
+print(
+    "max diff vs loop",
+    f"{(torch.stack(manual) - per_sample['fc1.weight']).abs().max().item():.2e}"
+    if False
+    else torch.allclose(torch.stack(manual), per_sample["fc1.weight"], atol=1e-6),
+)
 
 # ensembles
 models = [MLP() for _ in range(4)]
@@ -78,7 +92,7 @@ def f(x):
 x = torch.tensor([0.5, -1.0, 2.0])
 print(jacrev(f)(x))
 print(jacfwd(f)(x))
-print(hessian(lambda x: (x ** 3).sum() * x[0])(x))
+print(hessian(lambda x: (x**3).sum() * x[0])(x))
 g, v = grad_and_value(lambda x: (x.exp() * x).sum())(x)
 print(g, v)
 J = vmap(jacrev(torch.tanh))(torch.randn(2, 3))

@@ -80,7 +80,10 @@ print(wn.parametrizations.weight.original0.grad.flatten(), wn.parametrizations.w
 sn = parametrizations.spectral_norm(nn.Linear(5, 4))
 for _ in range(5):
     sn(torch.randn(2, 5))
-print(torch.linalg.matrix_norm(sn.weight, 2).item() < 1.0 + 1e-3, f"{torch.linalg.svdvals(sn.weight.detach())[0].item():.4f}")
+print(
+    torch.linalg.matrix_norm(sn.weight, 2).item() < 1.0 + 1e-3,
+    f"{torch.linalg.svdvals(sn.weight.detach())[0].item():.4f}",
+)
 sn.eval()
 print(sn.weight[0])
 

@@ -89,7 +89,7 @@ env = Corridor()
 running_reward = 0.0
 for i_episode in range(1, 16):
     state, ep_reward = env.reset(), 0.0
-    for t in range(1, 30):
+    for t in range(1, 30):  # noqa: B007 (t is printed after the loop, as in pytorch/examples)
         action, ent = select_action(state)
         state, reward, done = env.step(action)
         policy.rewards.append(reward)
@@ -98,7 +98,10 @@ for i_episode in range(1, 16):
             break
     running_reward = 0.05 * ep_reward + (1 - 0.05) * running_reward
     loss = finish_episode()
-    print(f"Episode {i_episode}\tsteps {t}\tLast reward: {ep_reward:.2f}\tAverage reward: {running_reward:.4f}\tloss {loss:.4f}\tentropy {ent.item():.4f}")
+    print(
+        f"Episode {i_episode}\tsteps {t}\tLast reward: {ep_reward:.2f}\t"
+        f"Average reward: {running_reward:.4f}\tloss {loss:.4f}\tentropy {ent.item():.4f}"
+    )
 
 policy.eval()
 with torch.no_grad():

@@ -15,7 +15,9 @@ torch.manual_seed(0)
 class Net(nn.Module):
     def __init__(self):
         super().__init__()
-        self.conv = nn.Conv2d(1, 3, 3, bias=False)  # (a bias before BatchNorm: Adam amplifies its ~0 gradient)
+        self.conv = nn.Conv2d(
+            1, 3, 3, bias=False
+        )  # (a bias before BatchNorm: Adam amplifies its ~0 gradient)
         self.bn = nn.BatchNorm2d(3)
         self.fc = nn.Linear(3 * 4 * 4, 4)
         self.register_buffer("steps", torch.zeros((), dtype=torch.long))
@@ -45,12 +47,23 @@ print(list(model.state_dict().keys()))
 for k, v in model.state_dict().items():
     print(f"{k:24s} {str(tuple(v.shape)):14s} {v.dtype}")
 osd = opt.state_dict()
-print(osd["param_groups"][0]["lr"], sorted(osd["param_groups"][0].keys())[:6], osd["param_groups"][0]["params"])
+print(
+    osd["param_groups"][0]["lr"], sorted(osd["param_groups"][0].keys())[:6], osd["param_groups"][0]["params"]
+)
 print(sorted(osd["state"][0].keys()), osd["state"][0]["step"])
 
 buf = io.BytesIO()
-torch.save({"epoch": 3, "model_state_dict": model.state_dict(), "optimizer_state_dict": opt.state_dict(),
-            "scheduler": sched.state_dict(), "loss": 0.5, "note": "ckpt"}, buf)
+torch.save(
+    {
+        "epoch": 3,
+        "model_state_dict": model.state_dict(),
+        "optimizer_state_dict": opt.state_dict(),
+        "scheduler": sched.state_dict(),
+        "loss": 0.5,
+        "note": "ckpt",
+    },
+    buf,
+)
 buf.seek(0)
 ckpt = torch.load(buf, weights_only=True)
 print(sorted(ckpt.keys()), ckpt["epoch"], ckpt["note"], type(ckpt["model_state_dict"]).__name__)

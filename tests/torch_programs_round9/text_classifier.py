@@ -78,7 +78,10 @@ for epoch in range(1, 7):
         total_count += label.size(0)
         total_loss += loss.item()
     scheduler.step()
-    print(f"| epoch {epoch:3d} | accuracy {total_acc / total_count:8.3f} | loss {total_loss:.4f} | lr {scheduler.get_last_lr()[0]:.4f}")
+    print(
+        f"| epoch {epoch:3d} | accuracy {total_acc / total_count:8.3f} | loss {total_loss:.4f} "
+        f"| lr {scheduler.get_last_lr()[0]:.4f}"
+    )
 
 labels = {0: "Sports", 1: "Business", 2: "Sci/Tec"}
 model.eval()

@@ -31,16 +31,23 @@ class Seq2Seq(nn.Module):
         super().__init__()
         self.emb = nn.Embedding(V, D, padding_idx=PAD)
         self.pos = PositionalEncoding(D, dropout=0.0)
-        self.tf = nn.Transformer(d_model=D, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
-                                 dim_feedforward=32, dropout=0.0)
+        self.tf = nn.Transformer(
+            d_model=D, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=32, dropout=0.0
+        )
         self.out = nn.Linear(D, V)
 
     def forward(self, src, tgt, src_pad, tgt_pad):
         s = self.pos(self.emb(src) * math.sqrt(D))
         t = self.pos(self.emb(tgt) * math.sqrt(D))
         tgt_mask = nn.Transformer.generate_square_subsequent_mask(tgt.size(0))
-        h = self.tf(s, t, tgt_mask=tgt_mask, src_key_padding_mask=src_pad,
-                    tgt_key_padding_mask=tgt_pad, memory_key_padding_mask=src_pad)
+        h = self.tf(
+            s,
+            t,
+            tgt_mask=tgt_mask,
+            src_key_padding_mask=src_pad,
+            tgt_key_padding_mask=tgt_pad,
+            memory_key_padding_mask=src_pad,
+        )
         return self.out(h)
 
 
@@ -76,7 +83,7 @@ model.eval()
 src, dec_in, tgt = batch(n=3)
 with torch.no_grad():
     ys = torch.full((1, 3), BOS)
-    for i in range(src.size(0)):
+    for _ in range(src.size(0)):
         out = model(src, ys, (src == PAD).T, None)
         nxt = out[-1].argmax(-1)
         ys = torch.cat([ys, nxt.unsqueeze(0)], 0)
@@ -84,8 +91,9 @@ print("src", src.T.tolist())
 print("greedy", ys[1:].T.tolist())
 print("logits", out[-1, 0])
 
-enc_layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0,
-                                       batch_first=True, norm_first=True, activation="gelu")
+enc_layer = nn.TransformerEncoderLayer(
+    d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, batch_first=True, norm_first=True, activation="gelu"
+)
 enc = nn.TransformerEncoder(enc_layer, num_layers=2, enable_nested_tensor=False)
 x = torch.randn(2, 4, 8)
 pad = torch.tensor([[False, False, False, True], [False, False, True, True]])
@@ -94,5 +102,12 @@ print(y[:, :3].sum(-1))
 mha = nn.MultiheadAttention(8, 2, batch_first=True)
 o, w = mha(x, x, x, key_padding_mask=pad)
 print(w)
-o, w = mha(x, x, x, need_weights=True, average_attn_weights=False, attn_mask=torch.triu(torch.ones(4, 4, dtype=torch.bool), 1))
+o, w = mha(
+    x,
+    x,
+    x,
+    need_weights=True,
+    average_attn_weights=False,
+    attn_mask=torch.triu(torch.ones(4, 4, dtype=torch.bool), 1),
+)
 print(w.shape, w[1, 1])

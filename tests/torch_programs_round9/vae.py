@@ -48,14 +48,17 @@ for epoch in range(1, 6):
     model.train()
     train_loss = 0.0
     for i in range(0, 64, 16):
-        x = data[i:i + 16]
+        x = data[i : i + 16]
         optimizer.zero_grad()
         recon, mu, logvar = model(x)
         loss, bce, kld = loss_function(recon, x, mu, logvar)
         loss.backward()
         train_loss += loss.item()
         optimizer.step()
-    print(f"====> Epoch: {epoch} Average loss: {train_loss / 64:.4f} (last bce {bce.item():.4f} kld {kld.item():.4f})")
+    print(
+        f"====> Epoch: {epoch} Average loss: {train_loss / 64:.4f} "
+        f"(last bce {bce.item():.4f} kld {kld.item():.4f})"
+    )
 
 model.eval()
 with torch.no_grad():
@@ -67,5 +70,8 @@ with torch.no_grad():
     recon, mu_all, logvar_all = model(data)
     test_loss = loss_function(recon, data, mu_all, logvar_all)[0].item() / 64
 print(f"====> Test set loss: {test_loss:.4f}")
-print(torch.distributions.kl_divergence(torch.distributions.Normal(mu, (0.5 * logvar).exp()),
-                                        torch.distributions.Normal(0.0, 1.0)).sum(1))
+print(
+    torch.distributions.kl_divergence(
+        torch.distributions.Normal(mu, (0.5 * logvar).exp()), torch.distributions.Normal(0.0, 1.0)
+    ).sum(1)
+)
