@@ -441,8 +441,71 @@ def test_docstring_examples_of_the_new_modules_run():
     import doctest
     import importlib
 
-    for name in ("fgrad.torch.nn.utils.parametrize", "fgrad.torch.nn.utils.parametrizations"):
+    for name in ("fgrad.torch.nn.utils.parametrize", "fgrad.torch.nn.utils.parametrizations",
+                 "fgrad.torch.nn.utils.norm_hooks"):
         res = doctest.testmod(importlib.import_module(name))
         assert res.failed == 0 and res.attempted >= 3, name
     with torch.inference_mode():
         assert torch.ones(1).is_inference()
+
+
+def test_hook_based_weight_norm_is_pytorchs():
+    """``torch.nn.utils.weight_norm`` (WaveNet/TCN code) was missing."""
+    torch.manual_seed(0)
+    with pytest.warns(FutureWarning, match="parametrizations.weight_norm"):
+        m = torch.nn.utils.weight_norm(torch.nn.Conv1d(2, 3, 2))
+    assert sorted(m.state_dict()) == ["bias", "weight_g", "weight_v"] and m.weight_g.shape == (3, 1, 1)
+    np.testing.assert_allclose(_tolist(m.weight_g), [0.6137664914131165, 0.4607923924922943,
+                                                     0.22796161472797394], rtol=1e-6)  # PyTorch 2.13
+    m(torch.ones(1, 2, 3)).sum().backward()
+    np.testing.assert_allclose(_tolist(m.weight_g.grad), [-1.678207278251648, 1.4238066673278809,
+                                                          -1.4165102243423462], rtol=1e-5)
+    with pytest.raises(RuntimeError, match="Cannot register two"), pytest.warns(FutureWarning):
+        torch.nn.utils.weight_norm(m)
+    w = m.weight.detach().clone()
+    torch.nn.utils.remove_weight_norm(m)
+    assert sorted(m.state_dict()) == ["bias", "weight"] and torch.equal(m.weight, w)
+    assert isinstance(m.weight, torch.nn.Parameter) and not m._forward_pre_hooks
+
+
+def test_hook_based_spectral_norm_is_pytorchs():
+    """``torch.nn.utils.spectral_norm`` (SN-GAN code) was missing."""
+    torch.manual_seed(0)
+    with pytest.warns(FutureWarning):
+        torch.nn.utils.weight_norm(torch.nn.Conv1d(2, 3, 2))  # the same stream as above
+    d = torch.nn.utils.spectral_norm(torch.nn.Linear(4, 3))
+    assert sorted(d.state_dict()) == ["bias", "weight_orig", "weight_u", "weight_v"]
+    np.testing.assert_allclose(_tolist(d.weight_u), [-0.8650991320610046, 0.3374936878681183,
+                                                     0.3710816502571106], rtol=1e-5)
+    np.testing.assert_allclose(_tolist(d.weight_v), [0.892109215259552, 0.09376443177461624,
+                                                     -0.4210446774959564, -0.13442733883857727], rtol=1e-5)
+    d(torch.ones(2, 4))  # one power-iteration step, in place on the buffers
+    np.testing.assert_allclose(_tolist(d.weight_u), [-0.6283025145530701, -0.37915852665901184,
+                                                     0.6793192625045776], rtol=1e-5)
+    np.testing.assert_allclose(d.weight.sum().item(), 1.8087108135223389, rtol=1e-5)
+    d.eval()
+    u = d.weight_u.clone()
+    d(torch.ones(1, 4))
+    assert torch.equal(d.weight_u, u)  # no power iteration in eval mode
+    torch.nn.utils.remove_spectral_norm(d)
+    assert sorted(d.state_dict()) == ["bias", "weight"]
+    ct = torch.nn.utils.spectral_norm(torch.nn.ConvTranspose2d(3, 2, 2))  # normalized along dim 1
+    assert ct.weight_u.shape == (2,) and ct.weight_v.shape == (12,)
+
+
+def test_gumbel_softmax_is_pytorchs():
+    """``F.gumbel_softmax`` was missing; its Gumbel noise comes from ``exponential_`` on
+    the seeded stream, so the samples are PyTorch's."""
+    F = torch.nn.functional
+    torch.manual_seed(0)
+    logits = torch.tensor([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], requires_grad=True)
+    np.testing.assert_allclose(_tolist(F.gumbel_softmax(logits, tau=0.7)),
+                               [0.03916671499609947, 0.7301672101020813, 0.23066602647304535,
+                                0.0068291714414954185, 0.005879244767129421, 0.9872915744781494], rtol=1e-5)
+    h = F.gumbel_softmax(logits, tau=0.5, hard=True)
+    assert h.tolist() == [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    (h * torch.tensor([1.0, 2.0, 3.0])).sum().backward()  # straight-through: the soft gradient
+    np.testing.assert_allclose(_tolist(logits.grad), [-0.48265624046325684, 0.46223336458206177,
+                                                      0.020422590896487236, -0.0032409527339041233,
+                                                      -6.96534916642122e-05, 0.003310262458398938],
+                               rtol=1e-4, atol=1e-7)

@@ -56,6 +56,7 @@ __all__ = [
     "leaky_relu_", "prelu", "rrelu", "glu", "gelu", "silu", "mish", "hardtanh", "hardtanh_",
     "hardsigmoid", "hardswish", "hardshrink", "softshrink", "tanhshrink", "threshold", "threshold_",
     "logsigmoid", "softplus", "softsign", "sigmoid", "tanh", "softmax", "softmin", "log_softmax",
+    "gumbel_softmax",
     "normalize", "cosine_similarity", "pairwise_distance", "pdist", "one_hot", "dropout", "dropout1d",
     "dropout2d", "dropout3d", "embedding", "conv1d", "conv2d", "conv3d", "max_pool1d", "max_pool2d",
     "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
@@ -482,6 +483,30 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     return torch.log_softmax(input, dim, dtype=dtype)
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """Samples of the Gumbel-softmax (concrete) distribution: ``softmax((logits + g) / tau)``
+    with Gumbel noise ``g = -log(Exponential(1))`` from the seeded stream; ``hard=True`` returns
+    the one-hot argmax in the forward pass with the soft sample's gradient (straight-through).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.functional.gumbel_softmax(torch.tensor([[1.0, 2.0, 0.5]]), tau=0.5, hard=True)
+        tensor([[0., 1., 0.]])
+    """
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", UserWarning, stacklevel=2)
+    gumbels = -torch.empty_like(logits).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = torch.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,

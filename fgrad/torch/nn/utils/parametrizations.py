@@ -33,13 +33,25 @@ def _norm_except_dim(v: torch.Tensor, dim: int) -> torch.Tensor:
     return torch.linalg.vector_norm(v, 2, dim=dims, keepdim=True)
 
 
+def _weight_norm(v: torch.Tensor, g: torch.Tensor, dim: int) -> torch.Tensor:
+    """``g * v / ||v||``, the norm over every dimension of ``v`` but ``dim``."""
+    return v * (g / _norm_except_dim(v, dim))
+
+
+def _weight_matrix(weight: torch.Tensor, dim: int) -> torch.Tensor:
+    """``weight`` as a matrix whose rows run along ``dim`` (spectral norm's view of it)."""
+    if dim != 0:
+        weight = weight.permute(dim, *(d for d in range(weight.dim()) if d != dim))
+    return weight.flatten(1)
+
+
 class _WeightNorm(Module):
     def __init__(self, dim: int | None = 0) -> None:
         super().__init__()
         self.dim = -1 if dim is None else dim
 
     def forward(self, weight_g: torch.Tensor, weight_v: torch.Tensor) -> torch.Tensor:
-        return weight_v * (weight_g / _norm_except_dim(weight_v, self.dim))
+        return _weight_norm(weight_v, weight_g, self.dim)
 
     def right_inverse(self, weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return _norm_except_dim(weight, self.dim), weight
@@ -93,9 +105,7 @@ class _SpectralNorm(Module):
             self._power_method(weight_mat, 15)
 
     def _reshape_weight_to_matrix(self, weight: torch.Tensor) -> torch.Tensor:
-        if self.dim != 0:
-            weight = weight.permute(self.dim, *(d for d in range(weight.dim()) if d != self.dim))
-        return weight.flatten(1)
+        return _weight_matrix(weight, self.dim)
 
     def _power_method(self, weight_mat: torch.Tensor, n_power_iterations: int) -> None:
         with no_grad():
