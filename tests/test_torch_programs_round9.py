@@ -1,4 +1,4 @@
-"""Twelve PyTorch programs in the style of pytorch.org's tutorials, pytorch/examples and
+"""Thirteen PyTorch programs in the style of pytorch.org's tutorials, pytorch/examples and
 student code (tests/torch_programs_round9/), run with ``import torch`` changed to
 ``import fgrad.torch as torch`` (``_swap.py``: the import lines only) and compared with PyTorch
 2.13's output, stored in ``torch_programs_round9/expected/`` (written by running each program
@@ -442,7 +442,7 @@ def test_docstring_examples_of_the_new_modules_run():
     import importlib
 
     for name in ("fgrad.torch.nn.utils.parametrize", "fgrad.torch.nn.utils.parametrizations",
-                 "fgrad.torch.nn.utils.norm_hooks"):
+                 "fgrad.torch.nn.utils.norm_hooks", "fgrad.torch.optim.swa_utils"):
         res = doctest.testmod(importlib.import_module(name))
         assert res.failed == 0 and res.attempted >= 3, name
     with torch.inference_mode():
@@ -509,3 +509,28 @@ def test_gumbel_softmax_is_pytorchs():
                                                       0.020422590896487236, -0.0032409527339041233,
                                                       -6.96534916642122e-05, 0.003310262458398938],
                                rtol=1e-4, atol=1e-7)
+
+
+def test_swa_utils_are_pytorchs():
+    """``torch.optim.swa_utils`` was missing (AttributeError)."""
+    from fgrad.torch.optim.swa_utils import SWALR, AveragedModel, get_ema_multi_avg_fn
+    torch.manual_seed(0)
+    m = torch.nn.Linear(2, 1)
+    swa, ema = AveragedModel(m), AveragedModel(m, multi_avg_fn=get_ema_multi_avg_fn(0.9))
+    opt = torch.optim.SGD(m.parameters(), lr=0.3)
+    sched = SWALR(opt, swa_lr=0.05, anneal_epochs=3, anneal_strategy="linear")
+    lrs = []
+    for i in range(5):
+        opt.zero_grad()
+        m(torch.ones(1, 2) * (i + 1)).sum().backward()
+        opt.step()
+        sched.step()
+        swa.update_parameters(m)
+        ema.update_parameters(m)
+        lrs.append(opt.param_groups[0]["lr"])
+    # PyTorch 2.13
+    np.testing.assert_allclose(lrs, [0.21666666666666667, 0.13333333333333333, 0.05, 0.05, 0.05], rtol=1e-12)
+    np.testing.assert_allclose(_tolist(swa.module.weight), [-1.021960735321045, -0.6373438239097595], rtol=1e-6)
+    np.testing.assert_allclose(_tolist(ema.module.weight), [-0.625717282295227, -0.24110047519207], rtol=1e-6)
+    assert swa.n_averaged.item() == 5 and swa.n_averaged.dtype == torch.int64
+    assert sorted(swa.state_dict()) == ["module.bias", "module.weight", "n_averaged"]

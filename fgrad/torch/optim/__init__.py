@@ -2,6 +2,7 @@
 """``fgrad.torch.optim``: PyTorch's optimizers and learning-rate schedulers on fgrad tensors."""
 
 import fgrad.torch.optim.lr_scheduler as lr_scheduler  # noqa: F401
+import fgrad.torch.optim.swa_utils as swa_utils  # noqa: F401
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
