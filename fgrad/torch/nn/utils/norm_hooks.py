@@ -31,6 +31,11 @@ from .parametrizations import _norm_except_dim, _weight_matrix, _weight_norm
 __all__ = ["remove_spectral_norm", "remove_weight_norm", "spectral_norm", "weight_norm"]
 
 
+def _check_unique(module: Module, kind: type, name: str, what: str) -> None:
+    if any(isinstance(h, kind) and h.name == name for h in module._forward_pre_hooks.values()):
+        raise RuntimeError(f"Cannot register two {what} hooks on the same parameter {name}")
+
+
 class WeightNorm:
     """The forward pre-hook of `weight_norm`: ``module.<name> = g * v / ||v||``."""
 
@@ -68,9 +73,7 @@ def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Mo
     """
     warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
                   "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning, stacklevel=2)
-    for hook in module._forward_pre_hooks.values():
-        if isinstance(hook, WeightNorm) and hook.name == name:
-            raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
+    _check_unique(module, WeightNorm, name, "weight_norm")
     fn = WeightNorm(name, dim)
     weight = getattr(module, name)
     del module._parameters[name]
@@ -94,12 +97,7 @@ def remove_weight_norm(module: Module, name: str = "weight") -> Module:
         >>> sorted(torch.nn.utils.remove_weight_norm(m).state_dict())
         ['bias', 'weight']
     """
-    for k, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, WeightNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[k]
-            return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    return _remove(module, WeightNorm, name, "weight_norm")
 
 
 class SpectralNorm:
@@ -151,9 +149,7 @@ def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int 
     """
     if dim is None:
         dim = 1 if isinstance(module, (ConvTranspose1d, ConvTranspose2d, ConvTranspose3d)) else 0
-    for hook in module._forward_pre_hooks.values():
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            raise RuntimeError(f"Cannot register two spectral_norm hooks on the same parameter {name}")
+    _check_unique(module, SpectralNorm, name, "spectral_norm")
     fn = SpectralNorm(name, n_power_iterations, dim, eps)
     weight = module._parameters[name]
     if weight is None:
@@ -181,9 +177,14 @@ def remove_spectral_norm(module: Module, name: str = "weight") -> Module:
         >>> sorted(torch.nn.utils.remove_spectral_norm(m).state_dict())
         ['bias', 'weight']
     """
+    return _remove(module, SpectralNorm, name, "spectral_norm")
+
+
+def _remove(module: Module, kind: type, name: str, what: str) -> Module:
+    """Remove the ``kind`` hook of ``name`` (restoring the plain parameter)."""
     for k, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, SpectralNorm) and hook.name == name:
+        if isinstance(hook, kind) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[k]
             return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    raise ValueError(f"{what} of '{name}' not found in {module}")
