@@ -1,10 +1,13 @@
 """Bridge between `fgrad.torch` and fgrad's functional transforms.
 
 * `functional_call(module, params, args)` runs a Module with its parameters/buffers replaced
-  by the given values.  Values may be Tensors (PyTorch semantics: autograd flows to them) or
+  by the given values.  Values may be Tensors (PyTorch semantics: autograd flows to them;
+  inside a torch.func transform they hold tracers and the outputs are Tensors too) or
   fgrad arrays / tracers -- then the module's Tensor ops run their fgrad definitions on the
   traced values (functional mode) and the outputs come back as fgrad arrays, so a
   Module's loss can go through ``fgrad.grad``, ``fgrad.vmap`` and ``fgrad.jit``.
+* The torch.func transforms keep the caller's dict key order and, applied to tensors that
+  require grad, are recorded by autograd as one node (``_Transformed``).
 * `_to_array` / `_from_array` (private): Tensor <-> `fgrad.Array` without copying.
 * `grad`, `vmap`, `vjp`, `jacrev`, `jacfwd`, `hessian`: ``torch.func``-style wrappers of the
   fgrad transforms for functions of Tensors.
