@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy as _copy
 import math
-import threading
 import warnings
 from typing import Any
 
@@ -35,6 +34,7 @@ from ._storage import TypedStorage, UntypedStorage, VersionCounter as _VC, _data
 from ..core.array import ArrayImpl
 from ..core import x64_mode as _x64_mode
 from ._storage import warn_typed as _warn_typed
+from ._inference import INFERENCE
 from ..core.array import Tracer
 
 _ndarray = np.ndarray
@@ -715,16 +715,6 @@ def _init(t, buf) -> None:
     t._gfn = None
     t._rg = False
     t._vc = None
-
-
-class _InferenceMode(threading.local):
-    """Whether ``torch.inference_mode`` is on in this thread (set by it): tensors made
-    then are inference tensors (``is_inference()``)."""
-
-    on = False
-
-
-INFERENCE = _InferenceMode()
 
 
 def _wrap(buf) -> Tensor:

@@ -10,6 +10,8 @@ import functools
 import inspect
 import threading
 
+from .._inference import INFERENCE
+
 
 class _GradState(threading.local):
     def __init__(self) -> None:
@@ -148,7 +150,6 @@ class inference_mode(_DecoratorContextManager):
         return super().__new__(cls)
 
     def __enter__(self) -> None:
-        from .._tensor import INFERENCE
         self.prev = (STATE.enabled, STATE.inference)
         if self.mode:
             STATE.enabled = False
@@ -158,7 +159,6 @@ class inference_mode(_DecoratorContextManager):
         INFERENCE.on = STATE.inference
 
     def __exit__(self, *exc) -> None:
-        from .._tensor import INFERENCE
         STATE.enabled, STATE.inference = self.prev
         INFERENCE.on = STATE.inference
 
