@@ -59,6 +59,21 @@ def _words(text: str) -> str:
     return re.sub(r"\s+", "", re.sub(NUMBER, "#", text))
 
 
+def text_differences(got: str, want: str) -> list[str]:
+    """The first line whose text differs once every number is ``#`` and white space is
+    removed (the check of everything but the numbers' values), or [].
+
+    >>> text_differences("a = 1\\nb = 2", "a = 1.5\\nc = 2")
+    ["text differs at line 2: 'b = 2' != 'c = 2'"]
+    """
+    if _words(got) == _words(want):
+        return []
+    for i, (g, w) in enumerate(zip(got.splitlines(), want.splitlines()), 1):
+        if _words(g) != _words(w):
+            return [f"text differs at line {i}: {g!r} != {w!r}"]
+    return ["text differs (line structure)"]
+
+
 def same_output(got: str, want: str, rtol: float) -> list[str]:
     """The differences between two program outputs: the text with every number replaced by
     ``#`` and all white space removed (array reprs wrap differently when a digit differs)
@@ -69,17 +84,20 @@ def same_output(got: str, want: str, rtol: float) -> list[str]:
     >>> same_output("Array(1, dtype=int32)", "Array(1, dtype=int64)", 1e-6)[0][:24]
     'text differs at line 1: '
     """
-    if _words(got) != _words(want):
-        for i, (g, w) in enumerate(zip(got.splitlines(), want.splitlines()), 1):
-            if _words(g) != _words(w):
-                return [f"text differs at line {i}: {g!r} != {w!r}"]
-        return ["text differs (line structure)"]
-    bad = []
-    for a, b in zip(re.findall(NUMBER, got), re.findall(NUMBER, want), strict=True):
+    def close(a: str, b: str) -> bool:
         x, y = float(a), float(b)
-        if x != y and not (np.isnan(x) and np.isnan(y)) and abs(x - y) > rtol * abs(y) + 1e-30:
-            bad.append(f"{a} != {b}")
-    return bad
+        return x == y or (np.isnan(x) and np.isnan(y)) or abs(x - y) <= rtol * abs(y) + 1e-30
+
+    return output_differences(got, want, close)
+
+
+def output_differences(got: str, want: str, close) -> list[str]:
+    """`text_differences`, else the pairs of numbers (as printed) that ``close(a, b)`` rejects."""
+    text = text_differences(got, want)
+    if text:
+        return text
+    pairs = zip(re.findall(NUMBER, got), re.findall(NUMBER, want), strict=True)
+    return [f"{a} != {b}" for a, b in pairs if not close(a, b)]
 
 
 def _check(name: str, bits: str, got: str) -> None:

@@ -454,11 +454,12 @@ _importlib.import_module(f"{__name__}._round8").install(globals())
 # -- process-wide switches (set_float32_matmul_precision, deterministic flags, threads,
 # torch.version) and the torch.testing / torch.random / torch.jit modules ------------------
 _importlib.import_module(f"{__name__}._runtime_flags").install(globals())
-import fgrad.torch.jit as jit  # noqa: E402,F401
-import fgrad.torch.random as random  # noqa: E402,F401
-import fgrad.torch.testing as testing  # noqa: E402,F401
-import fgrad.torch.profiler as profiler  # noqa: E402,F401
-import fgrad.torch.autograd.profiler  # noqa: E402,F401  (torch.autograd.profiler)
+# loaded by name, as fft and special: they are written with fgrad.torch's own functions
+jit = _importlib.import_module(f"{__name__}.jit")
+random = _importlib.import_module(f"{__name__}.random")
+testing = _importlib.import_module(f"{__name__}.testing")
+profiler = _importlib.import_module(f"{__name__}.profiler")
+_importlib.import_module(f"{__name__}.autograd.profiler")  # torch.autograd.profiler
 
 # -- round 9: linear algebra the shim lacked (see docs/torch-linalg-sparse.md) --
 _importlib.import_module(f"{__name__}._linalg_round9").install(globals(), vars(linalg))

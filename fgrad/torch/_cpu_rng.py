@@ -20,8 +20,8 @@ PyTorch 2.x's CPU kernels:
   more than 32 bits); ``randperm``: a forward Fisher-Yates shuffle with ``random() % (n - i)``;
 * Bernoulli and dropout: a float64 uniform below ``p`` (scalar ``p``) or a float32 uniform
   below ``p`` (tensor ``p``); exponential: ``-log1p(-u) / lambda`` with a float64 uniform;
-  multinomial: a float64 uniform located in the normalized cumulative sum (with replacement),
-  or the top ``n`` of ``p / exponential`` (without).
+  multinomial: a float64 uniform located in the normalized cumulative sum (with replacement,
+  two or more samples), or the top ``n`` of ``p / exponential`` (without, or one sample).
 
 States have PyTorch's byte layout (5056 bytes: the seed, the engine's position and its 624
 words, the cached normal sample), so ``torch.get_rng_state()`` from PyTorch can be loaded here
@@ -170,8 +170,9 @@ class Engine:
     def multinomial(self, probs: np.ndarray, n: int, replacement: bool) -> np.ndarray:
         """``torch.multinomial`` over the rows of ``probs`` (2-d): with replacement, a float64
         uniform per sample located in the row's normalized cumulative sum (binary search);
-        without, the top ``n`` of ``probs / exponential`` (one exponential per element)."""
-        if replacement:
+        without, or for a single sample, the top ``n`` of ``probs / exponential`` (one
+        exponential per element: PyTorch's fast path for ``n == 1`` even with replacement)."""
+        if replacement and n > 1:
             acc = np.float64 if probs.dtype == np.float64 else _F32
             out = np.empty((probs.shape[0], n), np.int64)
             for i, row in enumerate(probs):

@@ -200,6 +200,8 @@ def result_tensor(r) -> Tensor:
     t._gfn = None
     t._rg = False
     t._vc = None
+    if STATE.inference:
+        t._inf = True
     return t
 
 
@@ -496,6 +498,8 @@ def apply_op(name: str, key: Hashable, fn: Callable[..., Any], args: Sequence[An
         out._rg = False
         out._vc = None
         if not STATE.enabled:
+            if STATE.inference:
+                out._inf = True
             return out
         outs = (out,)
     if STATE.enabled:

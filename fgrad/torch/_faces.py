@@ -121,6 +121,8 @@ def _unary(prim, gname, name, to_float=True):
             res._vc = None
             if STATE.enabled and (input._rg or input._gfn is not None):
                 G.record(gname, prim, bind, (input,), (res,))
+            elif STATE.inference:
+                res._inf = True
         if out is not None:
             return write_out(out, res, name, (input,))
         return res
@@ -225,6 +227,8 @@ def _nograd_unary(prim, name, has_out):
         res._gfn = None
         res._rg = False
         res._vc = None
+        if STATE.inference:
+            res._inf = True
         return res
 
     if has_out:
@@ -398,6 +402,8 @@ class _BinOp:
             G.record(
                 self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
             )
+        elif STATE.inference:
+            res._inf = True
         if out is not None:
             return write_out(out, res, self.name, (a, b))
         return res

@@ -318,8 +318,7 @@ def is_signed(input: Tensor) -> bool:
 
 
 def is_inference(input: Tensor) -> bool:
-    """Whether the tensor was created under ``inference_mode`` (always False in fgrad, whose
-    inference mode only turns recording off).
+    """Whether the tensor was created under ``inference_mode``.
 
     Example::
 
@@ -331,7 +330,7 @@ def is_inference(input: Tensor) -> bool:
         raise TypeError(
             f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
         )
-    return False
+    return input.is_inference()
 
 
 def cov(

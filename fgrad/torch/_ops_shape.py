@@ -185,6 +185,8 @@ def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None):
     t._rg = False
     vc = src._get_vc()
     t._vc = vc
+    if src._inf:
+        t._inf = True  # a view of an inference tensor is one (of a normal tensor, normal)
     base = src._base
     if base is None:
         base = src

@@ -19,6 +19,8 @@ from __future__ import annotations
 import types
 from typing import Any
 
+from ._tensor import Tensor
+
 __all__ = [
     "are_deterministic_algorithms_enabled",
     "get_deterministic_debug_mode",
@@ -286,8 +288,6 @@ def get_device(input: Any) -> int:
         >>> torch.get_device(torch.zeros(1))
         -1
     """
-    from ._tensor import Tensor
-
     if not isinstance(input, Tensor):
         raise TypeError(f"get_device(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")

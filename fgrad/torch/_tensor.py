@@ -34,6 +34,7 @@ from ._storage import TypedStorage, UntypedStorage, VersionCounter as _VC, _data
 from ..core.array import ArrayImpl
 from ..core import x64_mode as _x64_mode
 from ._storage import warn_typed as _warn_typed
+from ._inference import INFERENCE
 from ..core.array import Tracer
 
 _ndarray = np.ndarray
@@ -221,6 +222,7 @@ class Tensor(metaclass=_TensorMeta):
     _st = None  # TypedStorage object (shared by views), made lazily
     _oi = 0  # output index in _gfn
     _grad = None
+    _inf = False  # made under inference_mode
     _base = None  # autograd view base (the root tensor), for views
     _vfn = None  # fgrad function: base value -> this view's value
     _vver = 0  # version when the view's grad_fn was set
@@ -617,9 +619,18 @@ class Tensor(metaclass=_TensorMeta):
         vb = value._buf
         self._st = value._storage() if isinstance(vb, _ndarray) or type(vb) in _DEV else None
 
-    @property
     def is_inference(self) -> bool:
-        return lambda: False
+        """Whether the tensor was made under ``torch.inference_mode``.
+
+        Example::
+
+            >>> import fgrad.torch as torch
+            >>> with torch.inference_mode():
+            ...     t = torch.ones(2) * 2
+            >>> t.is_inference(), torch.ones(2).is_inference()
+            (True, False)
+        """
+        return self._inf
 
     # -- copies / pickling ----------------------------------------------------------------
     def __deepcopy__(self, memo):
@@ -715,6 +726,8 @@ def _wrap(buf) -> Tensor:
     t._gfn = None
     t._rg = False
     t._vc = None
+    if INFERENCE.on:
+        t._inf = True
     return t
 
 
@@ -726,6 +739,8 @@ def _alias(src: Tensor, cls: Any = Tensor) -> Tensor:
     t._gfn = None
     t._rg = False
     t._vc = src._get_vc()
+    if src._inf:
+        t._inf = True  # a view of an inference tensor is one (of a normal tensor, normal)
     if src._st is not None:
         t._st = src._st
     else:

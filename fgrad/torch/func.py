@@ -1,10 +1,13 @@
 """Bridge between `fgrad.torch` and fgrad's functional transforms.
 
 * `functional_call(module, params, args)` runs a Module with its parameters/buffers replaced
-  by the given values.  Values may be Tensors (PyTorch semantics: autograd flows to them) or
+  by the given values.  Values may be Tensors (PyTorch semantics: autograd flows to them;
+  inside a torch.func transform they hold tracers and the outputs are Tensors too) or
   fgrad arrays / tracers -- then the module's Tensor ops run their fgrad definitions on the
   traced values (functional mode) and the outputs come back as fgrad arrays, so a
   Module's loss can go through ``fgrad.grad``, ``fgrad.vmap`` and ``fgrad.jit``.
+* The torch.func transforms keep the caller's dict key order and, applied to tensors that
+  require grad, are recorded by autograd as one node (``_Transformed``).
 * `_to_array` / `_from_array` (private): Tensor <-> `fgrad.Array` without copying.
 * `grad`, `vmap`, `vjp`, `jacrev`, `jacfwd`, `hessian`: ``torch.func``-style wrappers of the
   fgrad transforms for functions of Tensors.
@@ -31,7 +34,9 @@ from ._device import DEV as _DEV
 from ._ops_shape import stack as _stack
 from ._tensor import Tensor, _wrap
 from .autograd.complex_cotangents import conj_if_complex
-from .autograd.grad_mode import enable_grad
+from .autograd.function import Function as _Function
+from .autograd.grad_mode import STATE as _GRAD, enable_grad
+from ..core.narrow_floats import dtype_kind as _dtype_kind
 import fgrad
 
 _nd = np.ndarray
@@ -45,7 +50,10 @@ def _to_array(t: Tensor) -> Array:
 
 
 def _from_array(a: typing.Any) -> Tensor:
-    """A Tensor over an `fgrad.Array`'s buffer (no copy) or holding a tracer."""
+    """A Tensor over an `fgrad.Array`'s buffer (no copy) or holding a tracer (a Tensor:
+    itself)."""
+    if isinstance(a, Tensor):
+        return a
     if type(a) is ArrayImpl:
         return _wrap(a._buf)
     if isinstance(a, Tracer):
@@ -143,29 +151,111 @@ def functional_call(
         args = ()
     elif not isinstance(args, tuple):
         args = (args,)
-    functional = any(_is_functional_value(v) for v in values.values()) or any(
-        isinstance(a, Array) for a in args
-    )
+    # fgrad arrays in, fgrad arrays out; Tensors in (torch.func's transforms hand the function
+    # Tensors over tracers), Tensors out, as in PyTorch
+    arrays_in = any(isinstance(v, Array) for v in values.values()) or any(isinstance(a, Array) for a in args)
+    functional = arrays_in or any(_is_functional_value(v) for v in values.values())
     args = tuple(_to_tensor(a) if isinstance(a, (Array, np.ndarray)) else a for a in args)
     kwargs = kwargs or {}
     with _reparametrize(module, values, strict), enable_grad() if functional else contextlib.nullcontext():
         out = module(*args, **kwargs)  # traced: an outer no_grad does not stop the transform's derivative
-    return _simple_map(lambda x: _to_array(x) if isinstance(x, Tensor) else x, out) if functional else out
+    return _simple_map(lambda x: _to_array(x) if isinstance(x, Tensor) else x, out) if arrays_in else out
 
 
 # -- torch.func-style transforms --------------------------------------------------------
 
 
 def _tensor_fn(func):
-    """Wrap a function of Tensors as a function of fgrad arrays."""
+    """Wrap a function of Tensors as a function of fgrad arrays (``f.orders``: the key order
+    of the dicts it returned, which the transform's output keeps)."""
 
     def f(*arrays, **kwargs):
         ins = _simple_map(lambda a: _from_array(a) if isinstance(a, Array) else a, arrays)
         with enable_grad():  # a transform ignores an outer no_grad; an inner one stops gradients
             out = func(*ins, **kwargs)
+        f.orders = _key_orders(out)
         return _simple_map(lambda x: _to_array(x) if isinstance(x, Tensor) else x, out)
 
+    f.orders = {}
     return f
+
+
+def _key_orders(*trees) -> dict:
+    """The key order of every dict in ``trees``, by key set (fgrad's pytrees sort dict keys;
+    torch.func keeps them in insertion order)."""
+    orders: dict = {}
+
+    def visit(x):
+        if isinstance(x, dict):
+            orders.setdefault(frozenset(x), list(x))
+            for v in x.values():
+                visit(v)
+        elif type(x) in (list, tuple):
+            for v in x:
+                visit(v)
+
+    for t in trees:
+        visit(t)
+    return orders
+
+
+def _in_order(x, orders: dict):
+    if isinstance(x, dict):
+        return {k: _in_order(x[k], orders) for k in orders.get(frozenset(x), list(x))}
+    if type(x) in (list, tuple):
+        return type(x)(_in_order(v, orders) for v in x)
+    return x
+
+
+def _concrete_leaf_needing_grad(a) -> bool:
+    return (isinstance(a, Tensor) and a.requires_grad and (type(a._buf) is _nd or type(a._buf) in _DEV))
+
+
+class _Transformed(_Function):
+    """A torch.func transform's call as one node of PyTorch's autograd graph: its forward
+    is ``fgrad.vjp`` of the transformed function in the tracked tensors, its backward that
+    vjp (so an ensemble run through ``vmap`` trains with ``loss.backward()``)."""
+
+    @staticmethod
+    def forward(ctx, transformed, args, meta, *tracked):
+        where = {id(t): k for k, t in enumerate(tracked)}
+
+        def fn(*arrays):
+            full = _simple_map(lambda a: arrays[where[id(a)]] if id(a) in where
+                               else _to_array(a) if isinstance(a, Tensor) else a, args)
+            leaves, meta["tree"] = fgrad.tree_util.tree_flatten(transformed(*full))
+            meta["diff"] = [_dtype_kind(v.dtype) in "fc" for v in leaves]
+            return ([v for v, d in zip(leaves, meta["diff"]) if d],
+                    [v for v, d in zip(leaves, meta["diff"]) if not d])
+
+        diff_out, ctx.f_vjp, other = fgrad.vjp(fn, *(_to_array(t) for t in tracked), has_aux=True)
+        ctx.diff = meta["diff"]
+        diff_out, other = iter(diff_out), iter(other)
+        return tuple(_from_array(next(diff_out) if d else next(other)) for d in meta["diff"])
+
+    @staticmethod
+    def backward(ctx, *grads):
+        cts = [conj_if_complex(_to_array(g)) for g, d in zip(grads, ctx.diff) if d]
+        return (None, None, None, *(_from_array(conj_if_complex(g)) for g in ctx.f_vjp(cts)))
+
+
+def _call(transformed, tfn, args, extra_orders=()):
+    """Run ``transformed`` (a transform of ``tfn``, a function of fgrad arrays) on the
+    Tensors ``args``: Tensors out, dicts in PyTorch's key order, and recorded by autograd
+    when an input requires grad."""
+    orders = _key_orders(args, *extra_orders)
+    tracked: list = []
+    if _GRAD.enabled:
+        _simple_map(lambda a: tracked.append(a) if _concrete_leaf_needing_grad(a) else None, args)
+    if tracked:
+        meta: dict = {}
+        flat = _Transformed.apply(transformed, args, meta, *tracked)
+        out = fgrad.tree_util.tree_unflatten(meta["tree"], list(flat))
+    else:
+        out = _to_tensors(transformed(*_to_arrays(args)))
+    for k, v in tfn.orders.items():
+        orders.setdefault(k, v)
+    return _in_order(out, orders)
 
 
 def _to_arrays(args):
@@ -184,13 +274,15 @@ def _torch_convention(grads):
 def grad(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple[int, ...] = 0,
          has_aux: bool = False) -> collections.abc.Callable[..., typing.Any]:
 
-    g = fgrad.grad(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
+    tfn = _tensor_fn(func)
+    g = fgrad.grad(tfn, argnums=argnums, has_aux=has_aux)
 
     def run(*args, **kw):
-        res = g(*_to_arrays(args), **kw)
-        if has_aux:
-            return _to_tensors(_torch_convention(res[0])), _to_tensors(res[1])
-        return _to_tensors(_torch_convention(res))
+        def transformed(*a):
+            res = g(*a, **kw)
+            return (_torch_convention(res[0]), res[1]) if has_aux else _torch_convention(res)
+
+        return _call(transformed, tfn, args)
 
     return run
 
@@ -198,11 +290,15 @@ def grad(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple[i
 def grad_and_value(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple[int, ...] = 0,
                    has_aux: bool = False) -> collections.abc.Callable[..., typing.Any]:
 
-    g = fgrad.value_and_grad(_tensor_fn(func), argnums=argnums, has_aux=has_aux)
+    tfn = _tensor_fn(func)
+    g = fgrad.value_and_grad(tfn, argnums=argnums, has_aux=has_aux)
 
     def run(*args, **kw):
-        v, gr = g(*_to_arrays(args), **kw)
-        return _to_tensors(_torch_convention(gr)), _to_tensors(v)
+        def transformed(*a):
+            v, gr = g(*a, **kw)
+            return _torch_convention(gr), v
+
+        return _call(transformed, tfn, args)
 
     return run
 
@@ -211,8 +307,9 @@ def vmap(func: collections.abc.Callable[..., typing.Any], in_dims: typing.Any = 
          randomness: str = "error", *,
          chunk_size: int | None = None) -> collections.abc.Callable[..., typing.Any]:
 
-    v = fgrad.vmap(_tensor_fn(func), in_axes=in_dims, out_axes=out_dims)
-    return lambda *args: _to_tensors(v(*_to_arrays(args)))
+    tfn = _tensor_fn(func)
+    v = fgrad.vmap(tfn, in_axes=in_dims, out_axes=out_dims)
+    return lambda *args: _call(v, tfn, args)
 
 
 def _check_chunk_size(name: str, chunk_size) -> None:
@@ -240,8 +337,9 @@ def jacrev(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple
                 [0., 1.]])
     """
     _check_chunk_size("jacrev", chunk_size)
-    j = fgrad.jacrev(_tensor_fn(func), argnums=argnums, has_aux=has_aux, chunk_size=chunk_size)
-    return lambda *args: _to_tensors(j(*_to_arrays(args)))
+    tfn = _tensor_fn(func)
+    j = fgrad.jacrev(tfn, argnums=argnums, has_aux=has_aux, chunk_size=chunk_size)
+    return lambda *args: _call(j, tfn, args)
 
 
 def jacfwd(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple[int, ...] = 0,
@@ -258,15 +356,17 @@ def jacfwd(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple
                 [0., 1.]])
     """
     _check_chunk_size("jacfwd", chunk_size)
-    j = fgrad.jacfwd(_tensor_fn(func), argnums=argnums, has_aux=has_aux, chunk_size=chunk_size)
-    return lambda *args: _to_tensors(j(*_to_arrays(args)))
+    tfn = _tensor_fn(func)
+    j = fgrad.jacfwd(tfn, argnums=argnums, has_aux=has_aux, chunk_size=chunk_size)
+    return lambda *args: _call(j, tfn, args)
 
 
 def hessian(func: collections.abc.Callable[..., typing.Any],
             argnums: int | tuple[int, ...] = 0) -> collections.abc.Callable[..., typing.Any]:
 
-    h = fgrad.hessian(_tensor_fn(func), argnums=argnums)
-    return lambda *args: _to_tensors(h(*_to_arrays(args)))
+    tfn = _tensor_fn(func)
+    h = fgrad.hessian(tfn, argnums=argnums)
+    return lambda *args: _call(h, tfn, args)
 
 
 def vjp(func: collections.abc.Callable[..., typing.Any], *primals: typing.Any,

@@ -29,7 +29,11 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import fgrad.torch as torch
+import fgrad.torch.nn.functional as F
+
 from . import _profile_state
+from ._tensor import Tensor
 
 __all__ = [
     "ProfilerAction",
@@ -251,11 +255,6 @@ class _Patches:
     methods and operators replaced by timed wrappers; `restore` puts the originals back."""
 
     def __init__(self, recorder: _Recorder) -> None:
-        import fgrad.torch as torch
-        import fgrad.torch.nn.functional as F
-
-        from ._tensor import Tensor
-
         self.saved: list[tuple[Any, str, Any]] = []
         for namespace in (torch, F):
             for attr, fn in list(vars(namespace).items()):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Iterator
 
+from . import cuda
 from ._random import (
     Generator,
     default_generator,
@@ -60,8 +61,6 @@ def fork_rng(
     if not enabled:
         yield
         return
-    from . import cuda
-
     cpu_state = get_rng_state()
     cuda_states = cuda.get_rng_state_all() if cuda.is_available() else []
     try:

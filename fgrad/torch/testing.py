@@ -26,6 +26,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+import fgrad.torch as torch
+
 from . import _dtypes as D
 from ._tensor import Tensor
 
@@ -53,8 +55,6 @@ class _Mismatch(AssertionError):
 
 
 def _as_tensor(x):
-    import fgrad.torch as torch
-
     if isinstance(x, Tensor):
         return x
     if isinstance(x, np.ndarray):
@@ -141,8 +141,6 @@ def _attr_mismatch(name: str, a, e) -> _Mismatch:
 
 
 def _compare_tensors(actual, expected, *, rtol, atol, equal_nan, check_device, check_dtype, check_stride):
-    import fgrad.torch as torch
-
     a, e = _as_tensor(actual), _as_tensor(expected)
     if a.shape != e.shape:
         raise _attr_mismatch("shape", a.shape, e.shape)
@@ -294,8 +292,6 @@ def assert_allclose(
         FutureWarning,
         stacklevel=2,
     )
-    import fgrad.torch as torch
-
     if not isinstance(actual, Tensor):
         actual = torch.tensor(actual)
     if not isinstance(expected, Tensor):
@@ -339,8 +335,6 @@ def make_tensor(
         >>> torch.testing.make_tensor(3, dtype=torch.float32, device="cpu").shape
         torch.Size([3])
     """
-    import fgrad.torch as torch
-
     if len(shape) == 1 and isinstance(shape[0], collections.abc.Sequence):
         shape = tuple(shape[0])
     shape = tuple(int(s) for s in shape)

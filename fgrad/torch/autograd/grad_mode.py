@@ -12,6 +12,8 @@ import threading
 from collections.abc import Callable as _Callable
 from typing import Any as _Any
 
+from .._inference import INFERENCE
+
 
 class _GradState(threading.local):
     def __init__(self) -> None:
@@ -138,7 +140,7 @@ class set_grad_enabled(_DecoratorContextManager):
 
 
 class inference_mode(_DecoratorContextManager):
-    """Like `no_grad` (tensors made inside need no autograd bookkeeping)."""
+    """Like `no_grad`; tensors made inside are inference tensors (``is_inference()``)."""
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = mode
@@ -156,9 +158,11 @@ class inference_mode(_DecoratorContextManager):
             STATE.inference = True
         else:
             STATE.inference = False
+        INFERENCE.on = STATE.inference
 
     def __exit__(self, *exc) -> None:
         STATE.enabled, STATE.inference = self.prev
+        INFERENCE.on = STATE.inference
 
     def clone(self) -> _Any:
         return type(self)(self.mode)

@@ -21,6 +21,7 @@ import sys as _sys
 import types as _types
 
 from . import constraints, transforms
+from . import distribution as _d
 from .constraint_registry import biject_to, transform_to
 from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
 from .continuous_bernoulli import ContinuousBernoulli
@@ -95,8 +96,6 @@ for _name, _classes in _MODULE_CLASSES.items():
 
 
 def _utils_module() -> _types.ModuleType:
-    from . import distribution as _d
-
     names = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits",
              "tril_matrix_to_vec", "vec_to_tril_matrix"]
     return _alias_module("utils", {n: getattr(_d, n) for n in names},

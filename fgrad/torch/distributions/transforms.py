@@ -26,6 +26,7 @@ import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 
 from . import constraints
+from .distribution import broadcast_all, tril_matrix_to_vec, vec_to_tril_matrix
 from fgrad.torch.types import Tensor
 from typing import Any
 from collections.abc import Sequence
@@ -648,8 +649,6 @@ class PowerTransform(Transform):
 
 
 def _broadcast_all(*values):
-    from .distribution import broadcast_all
-
     return broadcast_all(*values)
 
 
@@ -843,8 +842,6 @@ class CorrCholeskyTransform(_Parameterless, Transform):
     bijective = True
 
     def _call(self, x):
-        from .distribution import vec_to_tril_matrix
-
         x = torch.tanh(x)
         eps = torch.finfo(x.dtype).eps
         x = x.clamp(min=-1 + eps, max=1 - eps)
@@ -855,8 +852,6 @@ class CorrCholeskyTransform(_Parameterless, Transform):
         return r * F.pad(z1m_cumprod_sqrt[..., :-1], [1, 0], value=1)
 
     def _inverse(self, y):
-        from .distribution import tril_matrix_to_vec
-
         y_cumsum = 1 - torch.cumsum(y * y, dim=-1)
         y_cumsum_shifted = F.pad(y_cumsum[..., :-1], [1, 0], value=1)
         y_vec = tril_matrix_to_vec(y, diag=-1)
@@ -865,8 +860,6 @@ class CorrCholeskyTransform(_Parameterless, Transform):
         return (t.log1p() - t.neg().log1p()) / 2
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor, intermediates: Any = None) -> Tensor:
-        from .distribution import tril_matrix_to_vec
-
         y1m_cumsum = 1 - (y * y).cumsum(dim=-1)
         y1m_cumsum_tril = tril_matrix_to_vec(y1m_cumsum, diag=-2)
         stick_breaking_logdet = 0.5 * y1m_cumsum_tril.log().sum(-1)

@@ -63,10 +63,7 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:
-        p = self._parameters
-        if "weight" in p and "bias" in p:
-            return F.linear(input, p["weight"], p["bias"])
-        return F.linear(input, self.weight, self.bias)  # a reparametrized weight (weight_norm, ...)
+        return F.linear(input, self.weight, self.bias)  # attributes: a parametrization may own them
 
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
