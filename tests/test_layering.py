@@ -117,6 +117,12 @@ TORCH_LAZY = {
         "norm(p='fro'/'nuc') is linalg.matrix_norm; torch.linalg is built on _ops",
     ("fgrad.torch._ops_linalg", "fgrad.torch.linalg"):
         "cholesky/qr are torch.linalg's; torch.linalg is built on _ops_linalg",
+    ("fgrad.torch.nn._losses_more", "fgrad.torch.nn.functional"):
+        "nn.functional re-exports these losses, which call its other ops (pairwise_distance, relu)",
+    ("fgrad.torch.nn._pool_more", "fgrad.torch.nn.functional"):
+        "nn.functional re-exports these pools, which call its max_pool/avg_pool",
+    ("fgrad.torch.nn._random_layers", "fgrad.torch.nn.functional"):
+        "nn.functional re-exports these layers, which call its softmax/dropout",
 }
 
 

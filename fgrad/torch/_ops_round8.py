@@ -34,6 +34,7 @@ from . import _ops_shape as _shape_ops
 from ._dispatch import apply_op
 from ._faces import as_tensor_arg
 from ._tensor import Tensor
+from .nn.functional import rms_norm as _rms_norm  # one definition: nn.functional's op
 
 
 def _operand(x, like: Tensor) -> Tensor:
@@ -889,7 +890,6 @@ def rms_norm(
         >>> torch.rms_norm(torch.tensor([[3.0, 4.0]]), [2])
         tensor([[0.8485, 1.1314]])
     """
-    from .nn.functional import rms_norm as _rms_norm  # one definition: nn.functional's op
 
     return _rms_norm(as_tensor_arg(input, "rms_norm"), normalized_shape, weight, eps)
 

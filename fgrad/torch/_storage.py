@@ -18,7 +18,13 @@ import numpy as np
 
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
+
+# the annotations' Device and DType live in fgrad.torch.types, above this module (it imports
+# _tensor, which imports this module); types binds the real ones here when it loads
 from ._device import DEV as _DEV
+
+Device: object = "Device"
+DType: object = "DType"
 
 
 class VersionCounter:
@@ -371,6 +377,3 @@ CharStorage = _legacy_storage(D.int8)
 ByteStorage = _legacy_storage(D.uint8)
 BoolStorage = _legacy_storage(D.bool_)
 
-
-# (the annotations' types: imported last: fgrad.torch.types imports _tensor, which imports this module)
-from fgrad.torch.types import Device, DType  # noqa: E402

@@ -38,6 +38,7 @@ from typing import Any, Protocol, Union, runtime_checkable
 
 from ..typing import Bool, Complex, Float, Inexact, Int, Integer, Num, Shaped, UInt
 from ._dtypes import dtype
+from . import _storage as _storage_module
 from ._tensor import Size, Tensor, device, memory_format, strided
 
 Number = Union[int, float, bool]
@@ -72,3 +73,9 @@ FileLike = Union[str, os.PathLike, ReadableFile, WritableFile]
 __all__ = ["Number", "Scalar", "TensorOrScalar", "Device", "DType", "SizeLike", "IntOrInts", "Dims",
            "TensorOrTensors", "Layout", "memory_format", "FileLike", "ReadableFile", "WritableFile", "Tensor",
            "Bool", "Complex", "Float", "Inexact", "Int", "Integer", "Num", "Shaped", "UInt"]
+
+# `_storage`'s annotations name Device and DType; it sits below this module (types imports
+# _tensor, which imports _storage), so the names are given to it here, where they are made,
+# before any annotation is resolved.
+_storage_module.Device = Device
+_storage_module.DType = DType

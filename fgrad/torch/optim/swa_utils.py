@@ -26,6 +26,7 @@ from typing import Any
 
 import fgrad.torch as torch
 from .._tensor import Tensor
+from ..nn.modules.batchnorm import _BatchNorm
 from ..nn.modules.module import Module
 from .lr_scheduler import LRScheduler, _per_group
 from .optimizer import Optimizer
@@ -207,7 +208,6 @@ def update_bn(loader: Iterable[Any], model: Module, device=None) -> None:
         >>> model[0].running_mean
         tensor([2.])
     """
-    from ..nn.modules.batchnorm import _BatchNorm
     with torch.no_grad():
         momenta = {}
         for module in model.modules():

@@ -23,7 +23,6 @@ from ._faces import addmm_face, matmul_face, mm_face, mv_face, sparse_mask
 from ._legacy import legacy_constructors
 from ._ops import addmm, log_softmax, mm, softmax, sum  # noqa: A004 (torch.sparse.sum)
 from collections.abc import Callable
-from typing import Any
 
 __all__ = ["SparseCsrTensor", "SparseTensor", "addmm",
            "sparse_csr", "sparse_csr_tensor", "check_sparse_tensor_invariants", "log_softmax", "mm",

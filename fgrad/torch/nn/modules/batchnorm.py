@@ -19,6 +19,8 @@ import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
+import fgrad.torch.distributed as dist
+from fgrad.torch.distributed.nn import functional as dnn
 from fgrad.torch.types import Device, DType, Tensor
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
@@ -171,7 +173,6 @@ class SyncBatchNorm(_BatchNorm):
             raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
 
     def forward(self, input):
-        import fgrad.torch.distributed as dist
         self._check_input_dim(input)
         if input.shape[1] == 0:
             raise ValueError("SyncBatchNorm number of input channels should be non-zero")
@@ -184,7 +185,6 @@ class SyncBatchNorm(_BatchNorm):
         return self._synced(input, group)
 
     def _synced(self, input, group):
-        from fgrad.torch.distributed.nn import functional as dnn
         momentum = self.momentum
         if self.track_running_stats:
             self.num_batches_tracked.add_(1)

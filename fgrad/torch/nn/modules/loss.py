@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
+from .distance import PairwiseDistance
 from .module import Module
 from fgrad.torch.types import Tensor
 
@@ -255,7 +256,6 @@ class TripletMarginWithDistanceLoss(_Loss):
             raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got "
                              f"{margin} "
                              "instead")
-        from .distance import PairwiseDistance
         self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
         self.margin = margin
         self.swap = swap

@@ -19,6 +19,10 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+import fgrad.torch as torch
+
+from ..modules.module import Module
+
 __all__ = ["skip_init"]
 
 
@@ -31,8 +35,6 @@ def skip_init(module_cls: type, *args: Any, **kwargs: Any) -> Any:
         >>> skip_init(torch.nn.Linear, 1, 1, bias=False).bias is None
         True
     """
-    import fgrad.torch as torch
-    from ..modules.module import Module
     if not (isinstance(module_cls, type) and issubclass(module_cls, Module)):
         raise RuntimeError(f"Expected a Module; got {module_cls}")
     if "device" not in inspect.signature(module_cls).parameters:

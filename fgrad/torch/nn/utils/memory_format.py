@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+import fgrad.torch as torch
+
 from ..modules.module import Module
 
 __all__ = ["convert_conv2d_weight_memory_format", "convert_conv3d_weight_memory_format"]
@@ -23,7 +25,6 @@ M = TypeVar("M", bound=Module)
 
 
 def _check(memory_format: Any) -> None:
-    import fgrad.torch as torch
     formats = tuple(getattr(torch, n) for n in ("contiguous_format", "channels_last", "channels_last_3d",
                                                 "preserve_format") if hasattr(torch, n))
     if memory_format not in formats:

@@ -16,11 +16,14 @@ Example::
 
 from __future__ import annotations
 
+import sys as _sys
+import types as _types
 from typing import Any, TypeVar
 
 import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 from ..._tensor import Tensor
+from ..modules.conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from ..modules.module import Module
 from ..parameter import Parameter, UninitializedParameter
 
@@ -173,7 +176,6 @@ def spectral_norm(module: T_module, name: str = "weight", n_power_iterations: in
         ((3,), (4,))
     """
     if dim is None:
-        from ..modules.conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
         dim = 1 if isinstance(module, (ConvTranspose1d, ConvTranspose2d, ConvTranspose3d)) else 0
     SpectralNorm.apply(module, name, n_power_iterations, dim, eps)
     return module
@@ -205,3 +207,15 @@ def remove_spectral_norm(module: T_module, name: str = "weight") -> T_module:
             del module._load_state_dict_pre_hooks[k]
             break
     return module
+
+
+class _CallableModule(_types.ModuleType):
+    """This module, callable as its function: ``nn.utils.spectral_norm`` is the function in PyTorch, and
+    here it may be the module object once the module was imported by name (``nn.utils`` loads
+    it lazily), so calling the module calls the function."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return spectral_norm(*args, **kwargs)
+
+
+_sys.modules[__name__].__class__ = _CallableModule

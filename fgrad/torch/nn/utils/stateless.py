@@ -18,6 +18,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from fgrad.torch.func import functional_call as _call
+
 from ..modules.module import Module
 
 __all__ = ["functional_call"]
@@ -43,7 +45,6 @@ def functional_call(module: Module, parameters_and_buffers: dict[str, Any] | tup
                   "in a future version of PyTorch. Please use `torch.func.functional_call` instead which is "
                   "a "
                   "drop-in replacement.", FutureWarning, stacklevel=2)
-    from fgrad.torch.func import functional_call as _call
     if args is None:
         args = ()
     return _call(module, parameters_and_buffers, args, kwargs, tie_weights=tie_weights, strict=strict)

@@ -20,6 +20,8 @@ Example::
 from __future__ import annotations
 
 import warnings
+import sys as _sys
+import types as _types
 from typing import Any, TypeVar
 
 from ..._tensor import Tensor
@@ -141,3 +143,15 @@ def remove_weight_norm(module: T_module, name: str = "weight") -> T_module:
             del module._forward_pre_hooks[k]
             return module
     raise ValueError(f"weight_norm of '{name}' not found in {module}")
+
+
+class _CallableModule(_types.ModuleType):
+    """This module, callable as its function: ``nn.utils.weight_norm`` is the function in PyTorch, and
+    here it may be the module object once the module was imported by name (``nn.utils`` loads
+    it lazily), so calling the module calls the function."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return weight_norm(*args, **kwargs)
+
+
+_sys.modules[__name__].__class__ = _CallableModule
