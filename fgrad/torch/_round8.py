@@ -1,6 +1,7 @@
 """Registration of the round-8 additions (`_complex_views`, `_signal`, `_ops_round8`,
 `_inplace_round8`) and round 9's `_ops_round9` (control flow, RNN cells, legacy methods):
-their top-level names go into ``fgrad.torch``, their methods onto `Tensor`, each wrapped as a public entry point like the shim's other functions."""
+their top-level names go into ``fgrad.torch``, their methods onto `Tensor`, each wrapped as a
+public entry point like the shim's other functions."""
 
 from __future__ import annotations
 
