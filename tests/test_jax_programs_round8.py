@@ -42,12 +42,12 @@ RTOL = {"32": 2e-5, "64": 1e-9}
 RTOL_PROGRAM = {("gp_bayes", "32"): 5e-4, ("optax_loop", "32"): 2e-4, ("optax_loop", "64"): 5e-6}
 
 
-def _run(name: str, bits: str, alias: bool) -> str:
+def _run(name: str, bits: str, alias: bool, programs: Path = PROGRAMS) -> str:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
            # the CPU backend: the programs use bfloat16, which CuPy (and the fake device) lack
            "JAX_PLATFORMS": "cpu", "FGRAD_BACKEND": "cpu",
            "JAX_ENABLE_X64": "1" if bits == "64" else "0", "OMP_NUM_THREADS": "1"}
-    path = str(PROGRAMS / f"{name}.py")
+    path = str(programs / f"{name}.py")
     args = ["-m", "fgrad.jax_alias", path] if alias else [path]
     done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
                           timeout=600, cwd=ROOT, stdin=subprocess.DEVNULL)
@@ -82,9 +82,10 @@ def same_output(got: str, want: str, rtol: float) -> list[str]:
     return bad
 
 
-def _check(name: str, bits: str, got: str) -> None:
-    want = (EXPECTED / f"{name}.x{bits}.txt").read_text()
-    bad = same_output(got, want, RTOL_PROGRAM.get((name, bits), RTOL[bits]))
+def _check(name: str, bits: str, got: str, expected: Path = EXPECTED,
+           rtol_program: dict = RTOL_PROGRAM) -> None:
+    want = (expected / f"{name}.x{bits}.txt").read_text()
+    bad = same_output(got, want, rtol_program.get((name, bits), RTOL[bits]))
     assert not bad, f"{name} ({bits}-bit) differs from JAX 0.10.2: {bad[:5]}\n--- got:\n{got}"
 
 

@@ -708,7 +708,9 @@ def _trace_avals(fun, static_argnums, args, kwargs):
     snums = tuple(i % nargs for i in static_argnums)
     dyn = [a for i, a in enumerate(args) if i not in snums]
     flat, tree = tree_flatten((dyn, kwargs))
-    flat = [x if isinstance(x, (Tracer, ArrayImpl, ShapeDtypeStruct)) else _asarray(x) for x in flat]
+    # Python scalars stay as they are: traced weakly typed, as jit traces them (JAX's avals)
+    flat = [x if isinstance(x, (Tracer, ArrayImpl, ShapeDtypeStruct)) or type(x) in _PY_SCALARS
+            else _asarray(x) for x in flat]
     return _trace(fun, args, snums, kwargs, (), tree, flat)
 
 
