@@ -22,50 +22,17 @@ import pytest
 import fgrad
 import fgrad.numpy as fnp
 from fgrad import lax
-from test_jax_programs_round8 import _check as _check8
-from test_jax_programs_round8 import _run as _run8
+from test_jax_programs_round8 import program_tests
 
 PROGRAMS = Path(__file__).resolve().parent / "jax_programs_round9"
-EXPECTED = PROGRAMS / "expected"
 NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py"))
 FAST = {"jaxpr_interpreter", "sharp_edges"}  # the default run's programs (32-bit mode)
 # programs that compute in float32 with 64-bit types on: float32 tolerances there
 RTOL_PROGRAM = {("conv_general", "64"): 2e-5}
 
-
-def _run(name: str, bits: str, alias: bool) -> str:
-    return _run8(name, bits, alias, PROGRAMS)
-
-
-def _check(name: str, bits: str, got: str) -> None:
-    _check8(name, bits, got, EXPECTED, RTOL_PROGRAM)
-
-
-@pytest.mark.parametrize("name", sorted(FAST))
-def test_program_prints_what_jax_prints_32bit(name):
-    _check(name, "32", _run(name, "32", alias=True))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("bits", ["32", "64"])
-@pytest.mark.parametrize("name", NAMES)
-def test_program_prints_what_jax_prints(name, bits):
-    _check(name, bits, _run(name, bits, alias=True))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("bits", ["32", "64"])
-@pytest.mark.parametrize("name", NAMES)
-def test_stored_output_is_live_jax(name, bits):
-    pytest.importorskip("jax")
-    _check(name, bits, _run(name, bits, alias=False))
-
-
-def test_every_program_has_stored_outputs_and_no_fgrad_import():
-    assert len(NAMES) >= 10
-    for name in NAMES:
-        assert (EXPECTED / f"{name}.x32.txt").exists() and (EXPECTED / f"{name}.x64.txt").exists()
-        assert "fgrad" not in (PROGRAMS / f"{name}.py").read_text()
+(test_program_prints_what_jax_prints_32bit, test_program_prints_what_jax_prints,
+ test_stored_output_is_live_jax, test_every_program_has_stored_outputs_and_no_fgrad_import) = program_tests(
+    PROGRAMS, NAMES, FAST, RTOL_PROGRAM, 10)
 
 
 # ---- regression tests -------------------------------------------------------------------------
@@ -261,8 +228,8 @@ def test_poisson_draws_jax_stream():
     assert r.poisson(r.key(3), lams).tolist() == [0, 1, 13, 8, 108, 9876]
     with fgrad.enable_x64(False):
         assert r.poisson(r.PRNGKey(1), 0.5, (6,)).tolist() == [0, 0, 0, 0, 1, 0]
-    x = np.asarray(r.poisson(r.key(6), np.array([0.3, 4.0, 30.0]), (20000, 3)))
-    np.testing.assert_allclose(x.mean(0), [0.3, 4.0, 30.0], rtol=0.03)
+    x = np.asarray(r.poisson(r.key(6), np.array([0.3, 4.0, 30.0]), (4000, 3)))
+    np.testing.assert_allclose(x.mean(0), [0.3, 4.0, 30.0], rtol=0.06)
 
 
 @pytest.mark.slow  # JAX compiles every call
@@ -275,3 +242,121 @@ def test_poisson_matches_live_jax():
                 want = jax.random.poisson(jax.random.key(mod_key), lam, shape)
                 got = fgrad.random.poisson(fgrad.random.key(mod_key), lam, shape)
                 assert got.dtype == want.dtype and got.tolist() == want.tolist(), (x64, mod_key)
+
+
+def test_lists_rejected_where_jax_checks_arrays():
+    """Beyond the elementwise functions: ``jnp.cumsum([1, 2])``, ``jnp.dot(x, [1, 2])``,
+    ``jnp.repeat(x, [1, 2])``, ... raise JAX's TypeError; fgrad converted the lists."""
+    x = fnp.arange(3.0)
+    for call, name, pos in ((lambda: fnp.cumsum([1, 2]), "cumsum", 0),
+                            (lambda: fnp.argmax((1, 2)), "argmax", 0),
+                            (lambda: fnp.dot(x, [1.0, 2.0, 3.0]), "dot", 1),
+                            (lambda: fnp.repeat(x, [1, 2, 0]), "repeat", 1),
+                            (lambda: fnp.sort([3, 1]), "sort", 0), (lambda: fnp.around([1.5]), "round", 0)):
+        msg = f"^{name} requires ndarray or scalar arguments, got .* position {pos}"
+        with pytest.raises(TypeError, match=msg):
+            call()
+    # shapes, axes and reps given as tuples stay accepted, as in JAX
+    assert fnp.reshape(x, (3, 1)).shape == (3, 1) and fnp.tile(x, (2,)).shape == (6,)
+    assert fnp.transpose(fnp.ones((2, 3)), (1, 0)).shape == (3, 2) and x.reshape((1, 3)).shape == (1, 3)
+    assert fnp.concatenate([x, x]).shape == (6,) and fnp.pad(x, (1, 1)).shape == (5,)
+
+
+@pytest.mark.slow  # JAX compiles every call
+def test_lists_rejected_where_live_jax_rejects():
+    jnp = pytest.importorskip("jax.numpy")
+    from fgrad.numpy._arraylike import ARRAY_POSITIONS
+
+    for name, positions in ARRAY_POSITIONS.items():
+        f = getattr(fnp, name)
+        for i in positions:
+            args = [fnp.array([1, 2])] * (max(positions) + 1)
+            args[i] = [1, 2]
+            with pytest.raises(TypeError, match=f"requires ndarray or scalar arguments.* at position {i}"):
+                f(*args)
+            jargs = [jnp.array([1, 2])] * (max(positions) + 1)
+            jargs[i] = [1, 2]
+            with pytest.raises(TypeError, match=f"requires ndarray or scalar arguments.* at position {i}"):
+                getattr(jnp, name)(*jargs)
+
+
+def test_python_ints_wrap_into_narrow_integer_types():
+    """JAX converts a Python int operand to the array's integer type modulo 2**bits
+    (``int8(1) + 300 == 45``); NumPy 2 raised OverflowError, eager and under jit.  An int
+    beyond the default int type stays an OverflowError, as in JAX."""
+    assert int(fnp.int8(1) + 300) == 45 and (fnp.ones(2, fnp.uint8) + (-1)).tolist() == [0, 0]
+    assert fgrad.jit(lambda v: v * 300)(fnp.ones(2, fnp.int8)).tolist() == [44, 44]
+    assert fgrad.vmap(lambda v: v + 300)(fnp.ones(2, fnp.int8)).tolist() == [45, 45]
+    assert bool(fnp.uint8(3) == 259) and (fnp.ones(2, fnp.float16) + 300).tolist() == [301.0, 301.0]
+    assert (fnp.arange(3, dtype=fnp.int32) + 2 ** 40).tolist() == [0, 1, 2]  # x64: fits int64, wraps
+    with fgrad.enable_x64(False), pytest.raises(OverflowError):
+        fnp.arange(3, dtype=fnp.int32) + 2 ** 40
+
+
+def test_array_of_a_list_of_typed_values_takes_jax_dtype():
+    """``jnp.array([jnp.float32(1), 2])`` is float32 in JAX (Python numbers weak, arrays'
+    dtypes promoted), never weak; fgrad used NumPy's rule (float64), failed on bfloat16
+    entries, and under jit truncated ``[int32_tracer, 2.5]`` to integers."""
+    assert fnp.array([fnp.float32(1.0), 2]).dtype == np.float32
+    assert fnp.array([fnp.ones(2, fnp.float32), [1.0, 2.0]]).dtype == np.float32
+    assert fnp.array([fnp.ones((), fnp.float16), 1.5]).dtype == np.float16
+    assert fnp.array([fnp.asarray(1.0), fnp.float16(2)]).dtype == np.float16
+    assert fnp.array((fnp.float32(1), 1j)).dtype == np.complex64
+    with fgrad.default_device("cpu"):  # CuPy (and the fake device) have no bfloat16
+        assert fnp.array([fnp.bfloat16(1), 2.0]).dtype == fnp.bfloat16
+    assert fnp.array([fnp.int32(1), 2.5]).tolist() == [1.0, 2.5]
+    got = fgrad.jit(lambda v: fnp.array([v, 2.5]))(fnp.int32(1))
+    assert got.tolist() == [1.0, 2.5] and got.dtype == np.float64
+    assert not fnp.array([fnp.asarray(1.0), 2.0]).weak_type
+    assert not fgrad.jit(lambda v: fnp.array([v, v * 2]))(1.0).weak_type
+    with pytest.raises(OverflowError):
+        fnp.array([fnp.int8(1), 300])
+    assert fnp.array([1, 2.0]).dtype == np.float64 and fnp.array([[1, 2], [3, 4]]).dtype == np.int64
+
+
+@pytest.mark.slow  # JAX compiles every call
+def test_array_of_a_list_matches_live_jax():
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    cases = [lambda m: m.array([m.float32(1.0), 2]), lambda m: m.array([m.ones(2, m.float16), [1.0, 2.0]]),
+             lambda m: m.array([m.asarray(1.0), m.float16(2)]), lambda m: m.array([m.int32(1), 2.5]),
+             lambda m: m.array([m.asarray(1.0), 2.0]), lambda m: m.array([m.int8(1), 2])]
+    for x64 in (False, True):
+        with jax.enable_x64(x64), fgrad.enable_x64(x64):
+            for case in cases:
+                want, got = case(jnp), case(fnp)
+                assert (got.dtype, got.weak_type, got.tolist()) == (want.dtype, want.weak_type, want.tolist())
+
+
+def test_compiled_takes_the_types_it_was_lowered_for():
+    """JAX's ``jit(f).lower(...).compile()`` raises TypeError for arguments of other shapes or
+    dtypes; fgrad's ran them (retracing); and ``lower`` took no `ShapeDtypeStruct`."""
+    g = lambda a, b: fnp.dot(a, b) + 1.0  # noqa: E731
+    spec = fgrad.ShapeDtypeStruct((4, 3), np.float32)
+    c = fgrad.jit(g).lower(spec, fgrad.ShapeDtypeStruct((3,), np.float32)).compile()
+    assert c(fnp.ones((4, 3), np.float32), fnp.ones(3, np.float32)).tolist() == [4.0] * 4
+    with pytest.raises(TypeError, match="compiled with float32\\[4,3\\] and called with float32\\[5,3\\]"):
+        c(fnp.ones((5, 3), np.float32), fnp.ones(3, np.float32))
+    with pytest.raises(TypeError, match="argument types differ"):
+        c(fnp.ones((4, 3)), fnp.ones(3))  # float64
+    c2 = fgrad.jit(g).lower(fnp.ones((2, 3)), fnp.ones(3)).compile()
+    assert c2(fnp.zeros((2, 3)), fnp.ones(3)).tolist() == [1.0, 1.0]
+    c3 = fgrad.jit(lambda x, n: x * n, static_argnums=1).lower(fnp.ones(2), 3).compile()
+    assert c3(fnp.ones(2), 3).tolist() == [3.0, 3.0]
+
+
+def test_complex_cotangent_of_a_real_input_is_its_real_part():
+    """``grad(lambda x: real(exp(1j * x)))(0.7)`` is ``-sin(0.7)`` in JAX; under fgrad's jit
+    the gradient of a weak real input came back complex (and eager mode warned)."""
+    f = lambda x: fnp.real(fnp.exp(1j * x))  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for g in (fgrad.grad(f), fgrad.jit(fgrad.grad(f))):
+            out = g(0.7)
+            assert out.dtype == np.float64 and float(out) == pytest.approx(-np.sin(0.7), rel=1e-14)
+        out = fgrad.jit(fgrad.grad(f))(fnp.float32(0.7))
+        assert out.dtype == np.float32
+        h = lambda t: fnp.real(fnp.sum(fnp.exp(1j * t * fnp.arange(3.0))))  # noqa: E731
+        want = -sum(k * np.sin(0.4 * k) for k in range(3))
+        assert float(fgrad.grad(h)(0.4)) == pytest.approx(want, rel=1e-12)
+        assert float(fgrad.jit(fgrad.grad(h))(0.4)) == pytest.approx(want, rel=1e-12)

@@ -312,7 +312,14 @@ def _zeros_of(x):
 
 
 def _cast_like(x, aval: ShapedArray):
-    if aval.weak_type or dtype(x) == aval.dtype:
+    """A cotangent ``x`` in ``aval``'s dtype (a weak ``aval``: in its kind only); a complex
+    cotangent of a real operand is its real part (``1j * x`` with real ``x``)."""
+    dx = dtype(x)
+    if dx == aval.dtype:
+        return x
+    if dtype_kind(dx) == "c" and dtype_kind(aval.dtype) != "c":
+        x = real(x)
+    if aval.weak_type:
         return x
     return convert_element_type(x, aval.dtype)
 

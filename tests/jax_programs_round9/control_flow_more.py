@@ -25,8 +25,10 @@ print(jax.vmap(lambda x: lax.cond(x > 0, jnp.sin, jnp.cos, x))(jnp.array([-1.0, 
 
 # switch: index clamped, under vmap and grad
 branches = [lambda x: x ** 2, lambda x: jnp.sin(x), lambda x: -x, lambda x: jnp.exp(-x)]
-print(jax.vmap(lambda i, x: lax.switch(i, branches, x))(jnp.array([0, 1, 2, 3, 7, -2]), jnp.linspace(0.5, 3.0, 6)))
-print(jax.grad(lambda x, i: lax.switch(i, branches, x))(1.5, 1), jax.jit(lambda i: lax.switch(i, branches, 2.0))(3))
+idx = jnp.array([0, 1, 2, 3, 7, -2])
+print(jax.vmap(lambda i, x: lax.switch(i, branches, x))(idx, jnp.linspace(0.5, 3.0, 6)))
+print(jax.grad(lambda x, i: lax.switch(i, branches, x))(1.5, 1))
+print(jax.jit(lambda i: lax.switch(i, branches, 2.0))(3))
 
 # fori_loop: pytree carry, static and traced bounds, unroll
 def body(i, carry):
@@ -100,6 +102,7 @@ print(lax.map(lambda x: jnp.outer(x, x).sum(), jnp.arange(12.0).reshape(6, 2), b
 print(lax.map(lambda p: p["a"] * p["b"], {"a": jnp.arange(3.0), "b": jnp.ones(3) * 2}))
 
 # associative_scan and cumulative reductions
-print(lax.associative_scan(jnp.add, jnp.arange(1.0, 7.0)), lax.associative_scan(jnp.maximum, jnp.array([1, 3, 2, 5, 4])))
+print(lax.associative_scan(jnp.add, jnp.arange(1.0, 7.0)))
+print(lax.associative_scan(jnp.maximum, jnp.array([1, 3, 2, 5, 4])))
 print(lax.associative_scan(lambda a, b: a * b, jnp.arange(1.0, 6.0), reverse=True))
 print(lax.cumsum(jnp.arange(4.0), reverse=True), lax.cummin(jnp.array([3.0, 1.0, 2.0, 0.5])))

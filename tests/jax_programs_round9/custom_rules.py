@@ -1,6 +1,6 @@
 """JAX's "Custom derivative rules" tutorial: custom_jvp (numerical stability, defjvps with
 several arguments, nondiff_argnums, a jvp that calls the function), custom_vjp with residuals,
-gradient clipping, and differentiating fixed points by the implicit function theorem."""
+and differentiating fixed points by the implicit function theorem."""
 
 from functools import partial
 
@@ -87,27 +87,6 @@ print(grad(h)(2.0, 3.0), grad(h, 1)(2.0, 3.0))
 print(jit(grad(lambda a: h(a, a ** 2)))(0.7))
 print(vmap(grad(h), in_axes=(0, None))(jnp.linspace(0.0, 1.0, 4), 2.0))
 print(jax.value_and_grad(lambda p: h(p["a"], p["b"]))({"a": 1.0, "b": jnp.array(2.0)}))
-
-
-# gradient clipping
-@jax.custom_vjp
-def clip_gradient(lo, hi, x):
-    return x
-
-
-def clip_gradient_fwd(lo, hi, x):
-    return x, (lo, hi)
-
-
-def clip_gradient_bwd(res, g):
-    lo, hi = res
-    return (None, None, jnp.clip(g, lo, hi))
-
-
-clip_gradient.defvjp(clip_gradient_fwd, clip_gradient_bwd)
-t = jnp.linspace(0.0, 10.0, 8)
-print(vmap(grad(lambda x: clip_gradient(-0.5, 0.5, jnp.sin(3.0 * x))))(t))
-print(grad(lambda x: jnp.sum(clip_gradient(-1.0, 1.0, x) ** 3))(jnp.array([0.1, 2.0, -3.0])))
 
 
 # implicit function theorem: fixed points

@@ -59,7 +59,8 @@ w = jnp.array([0.5, -1.0, 2.0])
 ys = jnp.array([1.0, 0.0, -1.0, 2.0])
 print(jax.jit(jax.vmap(jax.grad(loss), in_axes=(None, 0, 0)))(w, xs, ys))
 print(jax.vmap(jax.value_and_grad(loss), in_axes=(None, 0, 0))(w, xs, ys))
-print(jax.vmap(lambda c: lax.scan(lambda s, x: (s * c + x, s), 0.0, jnp.arange(4.0))[1])(jnp.array([0.5, 2.0])))
+scan_c = lambda c: lax.scan(lambda s, x: (s * c + x, s), 0.0, jnp.arange(4.0))[1]  # noqa: E731
+print(jax.vmap(scan_c)(jnp.array([0.5, 2.0])))
 print(jax.vmap(jax.hessian(lambda x: jnp.sum(jnp.sin(x) * x)))(jnp.arange(4.0).reshape(2, 2)))
 
 # library functions under vmap
