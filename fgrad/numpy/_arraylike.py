@@ -50,8 +50,6 @@ _POSITIONS: dict[tuple[int, ...], tuple[str, ...]] = {
         "vecmat"),
     (0, 1, 2): (
         "insert", "interp", "place"),
-    (1,): (
-        "heaviside"),
 }
 ARRAY_POSITIONS: dict[str, tuple[int, ...]] = {n: p for p, names in _POSITIONS.items() for n in names}
 # the name in JAX's message where it is not the function's own
@@ -81,7 +79,7 @@ def reject_lists(namespace: dict) -> None:
     """
     for name, positions in ARRAY_POSITIONS.items():
         f = namespace.get(name)
-        if f is not None and not hasattr(f, "__wrapped_arraylike__"):
+        if callable(f) and not hasattr(f, "__wrapped_arraylike__"):
             namespace[name] = _rejecting(f, _ERROR_NAME.get(name, name), positions)
 
 
