@@ -77,10 +77,13 @@ def reject_lists(namespace: dict) -> None:
     Traceback (most recent call last):
     TypeError: cumsum requires ndarray or scalar arguments, got <class 'list'> at position 0.
     """
+    wrapped: dict[int, Any] = {}  # one wrapper per function: aliases (round/around) stay one object
     for name, positions in ARRAY_POSITIONS.items():
         f = namespace.get(name)
         if callable(f) and not hasattr(f, "__wrapped_arraylike__"):
-            namespace[name] = _rejecting(f, _ERROR_NAME.get(name, name), positions)
+            if id(f) not in wrapped:
+                wrapped[id(f)] = _rejecting(f, _ERROR_NAME.get(name, name), positions)
+            namespace[name] = wrapped[id(f)]
 
 
 def _rejecting(f: Any, name: str, positions: tuple[int, ...]) -> Any:
