@@ -20,8 +20,8 @@ from .core.array import FLOAT0, SUPPORTED_DTYPE_KINDS
 from .core.narrow_floats import dtype_kind
 from .core.weak_types import WEAK_SCALAR_TYPES
 from .numpy import bfloat16, finfo, iinfo, result_type
+from .numpy._dtypes import extended, issubdtype, prng_key
 from .numpy._promotion_checks import TypePromotionError
-from .random._keys import KeyDType
 
 __all__ = ["bfloat16", "canonicalize_dtype", "extended", "finfo", "float0", "iinfo", "is_weakly_typed",
            "issubdtype", "itemsize_bits", "prng_key",
@@ -42,31 +42,6 @@ def itemsize_bits(dtype: Any) -> int:
         raise ValueError(f"itemsize_bits: unexpected input: dtype={dt} (float0 has no storage)")
     return dt.itemsize * 8
 
-
-class extended:
-    """JAX's abstract type of the non-numeric (extended) dtypes: typed PRNG keys here."""
-
-
-class prng_key(extended):
-    """JAX's abstract type of typed PRNG key dtypes (``fgrad.random.key(0).dtype``)."""
-
-
-def issubdtype(arg1: Any, arg2: Any) -> bool:
-    """``numpy.issubdtype``, plus JAX's key dtypes: a typed key's dtype is a sub-dtype of
-    `prng_key` and `extended` (and of nothing numeric).
-
-    Example::
-
-        >>> import fgrad.random
-        >>> issubdtype(fgrad.random.key(0).dtype, prng_key), issubdtype("int8", np.integer)
-        (True, True)
-    """
-    key1 = isinstance(arg1, KeyDType) or arg1 in (prng_key, extended)
-    if arg2 in (prng_key, extended):
-        return key1 and not (arg2 is prng_key and arg1 is extended)
-    if key1:
-        return isinstance(arg2, KeyDType) and isinstance(arg1, KeyDType)
-    return bool(np.issubdtype(arg1, arg2))
 
 # JAX's dtype of integer inputs' (co)tangents: jvp and custom_vjp rules accept it (as zero);
 # grad(allow_int=True) gives zeros of the input's own dtype instead

@@ -60,6 +60,8 @@ from .ops.linear_solve import custom_linear_solve
 from .ops.custom_root import custom_root
 from .ops.cumulative import associative_scan, cumlogsumexp, cummax, cummin, cumprod, cumsum
 from .ops.lax_ops import GENERATED as _GENERATED
+from ._lax_primitives import *  # noqa: F403  (lax.add_p, lax.exp_p, ...: JAX's primitive objects)
+from ._lax_primitives import __all__ as _PRIMITIVES
 from .ops.lax_ops import _convert_element_type  # noqa: F401  (JAX's private name, used by libraries)
 from .ops.lax_ops import (  # noqa: A004
     RoundingMethod, argmax, argmin, broadcast, broadcast_in_dim, clamp, concatenate, convert_element_type,
@@ -94,7 +96,7 @@ __all__ = sorted(_GENERATED) + [
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
     "pcast", "pvary",
     "axis_size", "custom_linear_solve", "custom_root", "optimization_barrier",
-] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS) + list(_PATCHES_TOPK)
+] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS) + list(_PATCHES_TOPK) + list(_PRIMITIVES)
 
 
 from . import _docs as _docs_examples  # noqa: E402

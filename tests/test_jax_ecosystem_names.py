@@ -168,7 +168,9 @@ def test_iscomplexobj_isrealobj_copy():
     x = fnp.arange(3.0)
     y = fnp.copy(x)
     assert y is not x and np.array_equal(y, x)
-    np.testing.assert_allclose(fnp.copy([1.0, 2.0]), [1.0, 2.0])
+    np.testing.assert_allclose(fnp.copy(fnp.array([1.0, 2.0])), [1.0, 2.0])
+    with pytest.raises(TypeError, match="copy requires ndarray"):  # as in JAX
+        fnp.copy([1.0, 2.0])
 
 
 # ---- sharding: single-device meaning ----------------------------------------------------

@@ -42,12 +42,12 @@ RTOL = {"32": 2e-5, "64": 1e-9}
 RTOL_PROGRAM = {("gp_bayes", "32"): 5e-4, ("optax_loop", "32"): 2e-4, ("optax_loop", "64"): 5e-6}
 
 
-def _run(name: str, bits: str, alias: bool) -> str:
+def _run(name: str, bits: str, alias: bool, programs: Path = PROGRAMS) -> str:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
            # the CPU backend: the programs use bfloat16, which CuPy (and the fake device) lack
            "JAX_PLATFORMS": "cpu", "FGRAD_BACKEND": "cpu",
            "JAX_ENABLE_X64": "1" if bits == "64" else "0", "OMP_NUM_THREADS": "1"}
-    path = str(PROGRAMS / f"{name}.py")
+    path = str(programs / f"{name}.py")
     args = ["-m", "fgrad.jax_alias", path] if alias else [path]
     done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
                           timeout=600, cwd=ROOT, stdin=subprocess.DEVNULL)
@@ -100,37 +100,53 @@ def output_differences(got: str, want: str, close) -> list[str]:
     return [f"{a} != {b}" for a, b in pairs if not close(a, b)]
 
 
-def _check(name: str, bits: str, got: str) -> None:
-    want = (EXPECTED / f"{name}.x{bits}.txt").read_text()
-    bad = same_output(got, want, RTOL_PROGRAM.get((name, bits), RTOL[bits]))
+def _check(name: str, bits: str, got: str, expected: Path = EXPECTED,
+           rtol_program: dict = RTOL_PROGRAM) -> None:
+    want = (expected / f"{name}.x{bits}.txt").read_text()
+    bad = same_output(got, want, rtol_program.get((name, bits), RTOL[bits]))
     assert not bad, f"{name} ({bits}-bit) differs from JAX 0.10.2: {bad[:5]}\n--- got:\n{got}"
 
 
-@pytest.mark.parametrize("name", sorted(FAST))
-def test_program_prints_what_jax_prints_32bit(name):
-    _check(name, "32", _run(name, "32", alias=True))
+def program_tests(programs: Path, names: list, fast: set, rtol_program: dict, min_count: int) -> tuple:
+    """The four tests of a round of programs in ``programs`` (outputs in its ``expected/``):
+    the ``fast`` programs in 32-bit mode, all in both modes (slow), the stored outputs
+    against live JAX (slow), and the stored files' presence.  A round's test module assigns
+    them to module-level names for pytest to collect."""
+    expected = programs / "expected"
+
+    def check(name, bits, alias):
+        _check(name, bits, _run(name, bits, alias, programs), expected, rtol_program)
+
+    @pytest.mark.parametrize("name", sorted(fast))
+    def test_program_prints_what_jax_prints_32bit(name):
+        check(name, "32", alias=True)
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("bits", ["32", "64"])
+    @pytest.mark.parametrize("name", names)
+    def test_program_prints_what_jax_prints(name, bits):
+        check(name, bits, alias=True)
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("bits", ["32", "64"])
+    @pytest.mark.parametrize("name", names)
+    def test_stored_output_is_live_jax(name, bits):
+        pytest.importorskip("jax")
+        check(name, bits, alias=False)
+
+    def test_every_program_has_stored_outputs_and_no_fgrad_import():
+        assert len(names) >= min_count
+        for name in names:
+            assert (expected / f"{name}.x32.txt").exists() and (expected / f"{name}.x64.txt").exists()
+            assert "fgrad" not in (programs / f"{name}.py").read_text()
+
+    return (test_program_prints_what_jax_prints_32bit, test_program_prints_what_jax_prints,
+            test_stored_output_is_live_jax, test_every_program_has_stored_outputs_and_no_fgrad_import)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("bits", ["32", "64"])
-@pytest.mark.parametrize("name", NAMES)
-def test_program_prints_what_jax_prints(name, bits):
-    _check(name, bits, _run(name, bits, alias=True))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("bits", ["32", "64"])
-@pytest.mark.parametrize("name", NAMES)
-def test_stored_output_is_live_jax(name, bits):
-    pytest.importorskip("jax")
-    _check(name, bits, _run(name, bits, alias=False))
-
-
-def test_every_program_has_stored_outputs_and_no_fgrad_import():
-    assert len(NAMES) >= 8
-    for name in NAMES:
-        assert (EXPECTED / f"{name}.x32.txt").exists() and (EXPECTED / f"{name}.x64.txt").exists()
-        assert "fgrad" not in (PROGRAMS / f"{name}.py").read_text()
+(test_program_prints_what_jax_prints_32bit, test_program_prints_what_jax_prints,
+ test_stored_output_is_live_jax, test_every_program_has_stored_outputs_and_no_fgrad_import) = program_tests(
+    PROGRAMS, NAMES, FAST, RTOL_PROGRAM, 8)
 
 
 # ---- regression tests of what the programs found ----------------------------------------------

@@ -180,9 +180,9 @@ def test_eig_results_are_complex_like_jax():
     w, v = fnp.linalg.eig(np.diag([2.0, 3.0]))
     assert w.dtype == np.complex128 and v.dtype == np.complex128
     assert fnp.linalg.eigvals(np.eye(2, dtype=np.float32)).dtype == np.complex64
-    assert fnp.roots([1.0, -3.0, 2.0]).dtype == np.complex128
+    assert fnp.roots(fnp.array([1.0, -3.0, 2.0])).dtype == np.complex128
     np.testing.assert_allclose(
-        np.sort(A(fnp.roots([0.0, 1.0, -3.0, 2.0, 0.0])).real), [0.0, 1.0, 2.0], atol=1e-14
+        np.sort(A(fnp.roots(fnp.array([0.0, 1.0, -3.0, 2.0, 0.0]))).real), [0.0, 1.0, 2.0], atol=1e-14
     )
 
 

@@ -293,7 +293,7 @@ def test_tile_repeat_forward():
     for reps in (2, (2, 1), (1, 2, 3), (0, 2)):
         same(fnp.tile(fnp.asarray(x), reps), np.tile(x, reps))
     same(fnp.tile(fnp.asarray(3.0), 2), np.tile(3.0, 2))
-    for r, axis in ((2, None), (3, 0), (2, -1), (0, 1), ([1, 0, 2], 1), (np.array([2, 1]), 0)):
+    for r, axis in ((2, None), (3, 0), (2, -1), (0, 1), (np.array([1, 0, 2]), 1), (np.array([2, 1]), 0)):
         same(fnp.repeat(fnp.asarray(x), r, axis=axis), np.repeat(x, r, axis=axis))
     same(fnp.asarray(x).repeat(2, axis=1), np.repeat(x, 2, axis=1))
     np.testing.assert_array_equal(np.asarray(fnp.repeat(fnp.arange(3), 2, total_repeat_length=4)),
@@ -304,9 +304,10 @@ def test_tile_repeat_forward():
 
 def test_tile_repeat_grads_vmap():
     check_grads(lambda x: fnp.tile(x, (2, 2)) ** 2, [A(2, 3)])
-    check_grads(lambda x: fnp.repeat(x, 3, axis=0)[:2] * fnp.repeat(x, [1, 2, 0], axis=1), [A(2, 3)])
+    check_grads(lambda x: fnp.repeat(x, 3, axis=0)[:2] * fnp.repeat(x, np.array([1, 2, 0]), axis=1),
+                [A(2, 3)])
     check_vmap(lambda x: fnp.tile(x, (3, 1)), [fnp.asarray(A(2, 3, 4))], in_axes=1)
-    check_vmap(lambda x: fnp.repeat(x, [2, 0, 1], axis=-1), [fnp.asarray(A(4, 2, 3))], in_axes=0)
+    check_vmap(lambda x: fnp.repeat(x, np.array([2, 0, 1]), axis=-1), [fnp.asarray(A(4, 2, 3))], in_axes=0)
 
 
 def test_repeat_traced_repeats_error():
@@ -317,13 +318,15 @@ def test_repeat_traced_repeats_error():
 def test_delete_insert():
     x = A(3, 5)
     mask = np.array([True, False, True, False, False])
-    for obj, axis in ((1, 0), ([0, 3], 1), (slice(1, None, 2), None), (mask, 1)):
+    for obj, axis in ((1, 0), (np.array([0, 3]), 1), (slice(1, None, 2), None), (mask, 1)):
         same(fnp.delete(fnp.asarray(x), obj, axis), np.delete(x, obj, axis))
-    for obj, vals, axis in ((1, 7.0, 0), ([0, 2, 2], [1.0, 2.0, 3.0], None), (2, x[:, 0], 1),
-                            ([5], x[:, :1], 1),
+    # (arrays, not lists: JAX's insert/delete reject lists, as fgrad's do)
+    for obj, vals, axis in ((1, 7.0, 0), (np.array([0, 2, 2]), np.array([1.0, 2.0, 3.0]), None),
+                            (2, x[:, 0], 1),
+                            (np.array([5]), x[:, :1], 1),
                             (slice(0, 2), -1.0, 1)):
         same(fnp.insert(fnp.asarray(x), obj, vals, axis), np.insert(x, obj, vals, axis))
-    check_grads(lambda x, v: fnp.insert(fnp.delete(x, [1], 1), 2, v, 1), [x, A(3)])
+    check_grads(lambda x, v: fnp.insert(fnp.delete(x, np.array([1]), 1), 2, v, 1), [x, A(3)])
 
 
 def test_flips_roll_rot90():
@@ -453,7 +456,7 @@ def test_index_helpers():
     same(fnp.indices((2, 3), sparse=True), np.indices((2, 3), sparse=True))
     same(fnp.ix_(np.array([0, 2]), np.array([True, False, True, True])),
          np.ix_(np.array([0, 2]), np.array([True, False, True, True])))
-    same(fnp.asarray(x)[fnp.ix_([0, 3], [1, 2, 2])], x[np.ix_([0, 3], [1, 2, 2])])
+    same(fnp.asarray(x)[fnp.ix_(np.array([0, 3]), np.array([1, 2, 2]))], x[np.ix_([0, 3], [1, 2, 2])])
 
 
 def test_fill_diagonal():

@@ -55,3 +55,7 @@ _array_mod._set_numpy_api(__import__(__name__, fromlist=["*"]))
 from .. import _docs as _docs_examples  # noqa: E402
 
 _docs_examples.attach_loaded("fgrad.numpy")  # runnable examples for the functions without one (fgrad/_docs)
+
+from ._arraylike import reject_lists as _reject_lists  # noqa: E402
+
+_reject_lists(globals())  # JAX's TypeError for a list where an array goes (last: docs are attached)

@@ -106,7 +106,7 @@ def copy(a: ArrayLike | Sequence[Any], order: str | None = None) -> Array:
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> fnp.copy([1.0, 2.0])
+        >>> fnp.copy(fnp.array([1.0, 2.0]))
         Array([1., 2.], dtype=float64)
     """
     return fnp.array(a, copy=True)

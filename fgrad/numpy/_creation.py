@@ -12,6 +12,7 @@ Rules that need a NumPy constant (an identity, a triangular mask, an index array
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..typing import Array, ArrayLike, Axis, DTypeLike, Shape
@@ -33,9 +34,10 @@ from ..core.constants import float_  # noqa: F401
 from ..core.constants import like as _like
 from ..core.constants import make_on_default_device as _make
 from ..core.constants import shape_tuple as _shape_tuple
-from ..ops.elementwise import add, convert_element_type, mul
+from ..ops.elementwise import add, convert_element_type, mul, strip_weak
 from ..ops.shape import broadcast_to, reshape
 from ..ops.structural import concatenate
+from ._dtypes import promote_types, result_type
 
 
 def _has_tracer(obj) -> bool:
@@ -46,12 +48,48 @@ def _has_tracer(obj) -> bool:
     return False
 
 
-def _stack(a):
-    """``stack(a)`` for a list holding traced values: each entry as an array, the strong
-    dtypes promoted (weak ones when all are weak), joined along a new axis 0."""
+_WEAK_STAND_IN = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
+
+
+def _list_dtype(a) -> tuple[Any, bool]:
+    """JAX's dtype of ``array(a)`` for a (nested) list holding typed values: the promotion of
+    its typed leaves (arrays, NumPy scalars) with its Python numbers weakly typed
+    (``array([float32(1), 2])`` is float32 where NumPy's rule gives float64), or None when every
+    leaf is a Python number (NumPy's rule then agrees with JAX's); and whether an fgrad Array
+    or tracer is among the leaves."""
+    strong, weak, arrays = [], set(), False
+    stack = [a]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is list or t is tuple:
+            stack.extend(x)
+        elif t is int or t is float or t is complex:
+            weak.add(_WEAK_STAND_IN[np.dtype(t).kind])
+        elif t is ArrayImpl or isinstance(x, Tracer):
+            av = get_aval(x)
+            if av.weak_type:
+                weak.add(_WEAK_STAND_IN[np.dtype(av.dtype).kind])
+            else:
+                strong.append(av.dtype)
+            arrays = True
+        elif isinstance(x, (np.ndarray, np.generic)):
+            strong.append(x.dtype)
+        elif t is not bool:
+            return None, False  # something NumPy converts by its own rules
+    if not strong:
+        return None, arrays
+    dt = functools.reduce(promote_types, strong)
+    return (result_type(np.empty((), dt), *weak) if weak else dt), arrays
+
+
+def _stack(a, dtype=None):
+    """``stack(a)`` for a list holding arrays or traced values: each entry as an array of
+    ``dtype`` (None: the strong dtypes promoted, weak ones when all are weak), joined along
+    a new axis 0."""
     if not a:
         raise ValueError("stack: need at least one array to concatenate")
-    xs = [asarray(x) for x in a]
+    xs = [asarray(x, dtype) for x in a]
     avals = [get_aval(x) for x in xs]
     for av in avals[1:]:
         if av.shape != avals[0].shape:
@@ -105,9 +143,12 @@ def asarray(a: Any, dtype: DTypeLike | None = None, copy: bool | None = None, *,
     if copy is False and not isinstance(a, np.ndarray) and not hasattr(a, "__array__"):
         raise ValueError(f"fgrad.numpy.asarray: copy=False, but a {type(a).__name__} must be copied "
                          "into a new array; pass copy=None")
+    if dtype is None and isinstance(a, (list, tuple)):
+        dtype, arrays = _list_dtype(a)  # JAX's promotion of the leaves (Python numbers weak)
+        if arrays:  # stacked as arrays: on their device, in any dtype (bfloat16), traced or not;
+            return _moved(strip_weak(_stack(a, dtype)), device)  # a list's array is strong (JAX)
     if isinstance(a, (list, tuple)) and _has_tracer(a):
-        out = _stack(a)
-        return out if dtype is None else convert_element_type(out, np.dtype(dtype))
+        return strip_weak(_stack(a, dtype))
     if _is_dlpack_tensor(a):  # a PyTorch/JAX/shim tensor: read through DLPack, copied below
         try:
             a = import_buffer(a)

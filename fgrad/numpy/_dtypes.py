@@ -71,15 +71,38 @@ def finfo(dtype: Any) -> Any:
     return narrow_floats.finfo(dt)
 
 
+class extended:
+    """JAX's abstract type of the non-numeric (extended) dtypes: typed PRNG keys here."""
+
+
+class prng_key(extended):
+    """JAX's abstract type of typed PRNG key dtypes (``fgrad.random.key(0).dtype``)."""
+
+
+def _is_key_dtype(x: Any) -> bool:
+    # a typed key's dtype (fgrad.random.KeyDType) marks itself: fgrad.numpy stays below fgrad.random
+    return getattr(type(x), "_fgrad_key_dtype", False)
+
+
 def issubdtype(arg1: Any, arg2: Any) -> bool:
-    """``numpy.issubdtype`` where bfloat16 is a ``floating`` (and ``inexact``) type, as in JAX.
+    """``numpy.issubdtype`` where bfloat16 is a ``floating`` (and ``inexact``) type, and a
+    typed key's dtype is a sub-dtype of `prng_key`, `extended` and ``generic`` (of nothing
+    numeric), as in JAX.
 
     Example::
 
-        >>> import fgrad.numpy as fnp
+        >>> import fgrad.numpy as fnp, fgrad.random
         >>> fnp.issubdtype(fnp.bfloat16, fnp.inexact), fnp.issubdtype(fnp.bfloat16, fnp.integer)
         (True, False)
+        >>> key = fgrad.random.key(0).dtype
+        >>> issubdtype(key, prng_key), issubdtype(key, fnp.integer), issubdtype("int8", prng_key)
+        (True, False, False)
     """
+    key1 = _is_key_dtype(arg1) or arg1 in (prng_key, extended)
+    if arg2 in (prng_key, extended):
+        return key1 and not (arg2 is prng_key and arg1 is extended)
+    if key1:
+        return arg2 is np.generic or (_is_key_dtype(arg2) and _is_key_dtype(arg1))
     try:
         is_bf16 = np.dtype(arg1) == narrow_floats.bfloat16
     except TypeError:

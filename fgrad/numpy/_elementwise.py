@@ -19,15 +19,28 @@ from ..core.array import ArrayImpl
 from ..core import x64_mode as _x64
 from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
+from ..core.array import get_aval
+from ..core.narrow_floats import dtype_kind
+from ..ops.elementwise import eq, select
+from ..ops.lax_ops import int_division_by_zero
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _promotion_checks as _promotion
+from ._arraylike import check_arraylike
+
+# the name JAX's TypeError for a list argument gives where it is not the function's first name
+_JAX_ERROR_NAME = {"abs": "absolute", "divide": "true_divide", "mod": "remainder", "fmax": "greater",
+                   "fmin": "less"}
 
 new_array = object.__new__
+
+
+_SEQUENCES = (list, tuple)
 
 
 def _unary(spec: OpSpec, name: str):
     prim = spec.prim
     bind = prim.bind
+    error_name = _JAX_ERROR_NAME.get(name, name)
     ufunc = getattr(prim, "ufunc", None)
     if ufunc is not None and getattr(prim, "may_warn", False):
         # eager fast path: no transform active and a concrete array -> call the ufunc directly,
@@ -44,6 +57,8 @@ def _unary(spec: OpSpec, name: str):
                 finally:
                     reset_state(token)
                 return w
+            if type(x) is list or type(x) is tuple:
+                check_arraylike(error_name, x)
             return bind(x)
     elif ufunc is not None:
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
@@ -52,9 +67,13 @@ def _unary(spec: OpSpec, name: str):
                 w._weak = False
                 w._buf = ufunc(x._buf)
                 return w
+            if type(x) is list or type(x) is tuple:
+                check_arraylike(error_name, x)
             return bind(x)
     else:
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
+            if type(x) is list or type(x) is tuple:
+                check_arraylike(error_name, x)
             return bind(x)
 
     f.__doc__ = f"Elementwise ``{name}`` (NumPy semantics; differentiable where defined)."
@@ -63,8 +82,11 @@ def _unary(spec: OpSpec, name: str):
 
 def _binary(spec: OpSpec, name: str):
     bind = spec.prim.bind
+    error_name = _JAX_ERROR_NAME.get(name, name)
 
     def f(x: ArrayLike, y: ArrayLike) -> Array:
+        if type(x) in _SEQUENCES or type(y) in _SEQUENCES:
+            check_arraylike(error_name, x, y)
         if _promotion.checking:
             _promotion.check_binary(name, x, y)
         return bind(x, y)
@@ -79,12 +101,39 @@ def _generate() -> dict:
         if not spec.numpy or not spec.generates("numpy") or spec.family not in ("unary", "binary"):
             continue
         f = (_unary if spec.family == "unary" else _binary)(spec, spec.numpy[0])
+        if spec.numpy[0] == "floor_divide":
+            f = _floor_divide_as_xla(f)
         f.__name__ = f.__qualname__ = spec.numpy[0]
         f.__module__ = __name__
         f.op_spec = spec
         for n in spec.numpy:
             out[n] = f
     return out
+
+
+def _floor_divide_as_xla(generated):
+    """``floor_divide`` with JAX's integer division by zero: JAX builds ``x // y`` from XLA's
+    truncating division, whose ``x / 0`` has every bit set, so ``x // 0`` is -2 for a nonzero
+    signed ``x``, -1 for 0 and the largest value for unsigned types (NumPy: 0, with a
+    warning).  Floats keep IEEE ``floor(x / 0)``."""
+
+    def floor_divide(x: ArrayLike, y: ArrayLike) -> Array:
+        q = generated(x, y)
+        kind = dtype_kind(get_aval(q).dtype)
+        if kind == "i":
+            return int_division_by_zero(q, y, select(eq(x, 0), -1, -2))
+        if kind == "u":
+            return int_division_by_zero(q, y, -1)
+        return q
+
+    floor_divide.__doc__ = generated.__doc__ + """ Integer ``x // 0`` is XLA's: -2 (x != 0), -1
+    (x == 0), the largest value for unsigned types.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.floor_divide(fnp.array([7, -7, 0]), fnp.array([2, 0, 0]))
+    Array([ 3, -2, -1], dtype=int64)
+    """
+    return floor_divide
 
 
 _FACES = _generate()

@@ -135,7 +135,7 @@ def copy(a: ArrayLike, order: str | None = None) -> Array:
     """A copy of ``a`` as an fgrad Array (its own buffer; ``order`` is accepted as in JAX).
 
     >>> import fgrad.numpy as fnp
-    >>> fnp.copy([1.0, 2.0])
+    >>> fnp.copy(fnp.array([1.0, 2.0]))
     Array([1., 2.], dtype=float64)
     """
     out = asarray(a)

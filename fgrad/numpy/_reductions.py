@@ -16,6 +16,7 @@ from ..ops.elementwise import (add, conj, convert_element_type, div, gt, maximum
                                select, sqrt, strip_weak, sub)
 from ..ops.shape import broadcast_in_dim, reshape
 from ..ops._util import normalize_axes, normalize_axis
+from ._arraylike import check_arraylike
 
 
 def _keep(out, in_shape, axes, keepdims):
@@ -47,18 +48,6 @@ def _mask(a, where, fill, name: str):
     return select(where, a, fill)
 
 
-def _check_arraylike(name: str, a) -> None:
-    """JAX's check: a reduction takes an array or a scalar, not a list or tuple (JAX raises
-    this TypeError so that ``jnp.sum([x, y])`` does not silently build an array per call).
-
-    >>> _check_arraylike("sum", [1, 2])
-    Traceback (most recent call last):
-    TypeError: sum requires ndarray or scalar arguments, got <class 'list'> at position 0.
-    """
-    if isinstance(a, (list, tuple)):
-        raise TypeError(f"{name} requires ndarray or scalar arguments, got {type(a)} at position 0.")
-
-
 def _accumulator_dtype(dt: np.dtype) -> np.dtype:
     """The dtype ``numpy.sum``/``numpy.prod`` give for input ``dt`` (``np.add.reduce``'s rule)."""
     return np.sum(np.ones((1,), dt)).dtype
@@ -69,7 +58,7 @@ def _reduce(prim_fn, name):
           keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
         if out is not None:
             raise NotImplementedError(f"fgrad.numpy.{name}: out= is not supported (arrays are immutable)")
-        _check_arraylike(name, a)
+        check_arraylike(name, a)
         av = get_aval(a)
         axes = normalize_axes(axis, av.ndim, name)
         if dtype is not None:
@@ -135,7 +124,7 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     >>> fnp.mean(fnp.asarray([1.0, 2.0, 6.0]), where=fnp.asarray([True, True, False]))
     Array(1.5, dtype=float64)
     """
-    _check_arraylike("mean", a)
+    check_arraylike("mean", a)
     av = get_aval(a)
     axes = normalize_axes(axis, av.ndim, "mean")
     if dtype is None:
@@ -164,7 +153,7 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
         if ddof != 0:
             raise ValueError("fgrad.numpy.var: give ddof or correction, not both")
         ddof = correction
-    _check_arraylike("var", a)
+    check_arraylike("var", a)
     av = get_aval(a)
     axes = normalize_axes(axis, av.ndim, "var")
     m = mean(a, axes, dtype=dtype, keepdims=True, where=where)
@@ -192,7 +181,7 @@ def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     >>> fnp.std(fnp.asarray([1.0, 3.0]), correction=1)
     Array(1.41421356, dtype=float64)
     """
-    _check_arraylike("std", a)
+    check_arraylike("std", a)
     return sqrt(var(a, axis, dtype, out, ddof, keepdims, correction=correction, where=where))
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from ..core.narrow_floats import bfloat16 as BF16, dtype_kind, promote_types
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
+from ..core import x64_mode
 from ..core.weak_types import cast_target, join_is_weak
 from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
@@ -172,6 +173,30 @@ _PY_LEVEL = {int: 1, float: 2, complex: 3}  # Python's weak scalar types (not bo
 _DTYPE_LEVEL: dict = {}
 
 
+def _wrap_int_scalars(args, strong):
+    """``args`` with each Python int outside the range of the strongly typed integer operand's
+    dtype wrapped into it (two's complement), as JAX converts it: ``int8(1) + 300`` is 45
+    (NumPy raises OverflowError); a strongly typed float or complex operand keeps the int."""
+    bounds = _INT_BOUNDS.get(strong[0])
+    if bounds is None:
+        dt = np.dtype(strong[0])
+        if dt.kind not in "iu":
+            return args
+        info = np.iinfo(dt)
+        bounds = _INT_BOUNDS[strong[0]] = (int(info.min), int(info.max), 1 << (8 * dt.itemsize))
+    lo, hi, span = bounds
+    # an int beyond the default int type (int64, int32 with 64-bit types off) stays: OverflowError
+    top = _DEFAULT_INT_TOP[x64_mode.enabled]
+    return tuple((a - lo) % span + lo if type(a) is int and not lo <= a <= hi and -top - 1 <= a <= top else a
+                 for a in args)
+
+
+_DEFAULT_INT_TOP = {True: 2 ** 63 - 1, False: 2 ** 31 - 1}
+
+
+_INT_BOUNDS: dict = {}  # integer dtype -> (min, max, 2 ** bits)
+
+
 def _scalar_bind(prim, plain_bind, args, scalar, array, params):
     """`_promoting_bind` of a strongly typed concrete array and a Python int/float/complex:
     NumPy's promotion gives JAX's dtype; the result is weak when the scalar's kind is above the
@@ -179,6 +204,8 @@ def _scalar_bind(prim, plain_bind, args, scalar, array, params):
     dt = array._buf.dtype
     if dt is BF16:
         return _weak_bind(prim, plain_bind, args, params)
+    if type(scalar) is int and dt.kind in "iu":
+        args = _wrap_int_scalars(args, (dt,))
     out = plain_bind(*args, **params)
     lv = _DTYPE_LEVEL.get(dt)
     if lv is None:
@@ -195,6 +222,8 @@ def _weak_bind(prim, plain_bind, args, params):
     kinds = [_weakness(a) for a in args]
     strong = [get_aval(a).dtype for a, k in zip(args, kinds) if not k]
     weak = [get_aval(a).dtype for a, k in zip(args, kinds) if k]
+    if 1 in kinds and len(strong) == 1:
+        args = _wrap_int_scalars(args, strong)
     if 2 in kinds and prim is not convert_element_type_p:
         args = _cast_weak(args, kinds, strong)
     dts = [getattr(a, "dtype", None) for a in args]
@@ -283,7 +312,14 @@ def _zeros_of(x):
 
 
 def _cast_like(x, aval: ShapedArray):
-    if aval.weak_type or dtype(x) == aval.dtype:
+    """A cotangent ``x`` in ``aval``'s dtype (a weak ``aval``: in its kind only); a complex
+    cotangent of a real operand is its real part (``1j * x`` with real ``x``)."""
+    dx = dtype(x)
+    if dx == aval.dtype:
+        return x
+    if dtype_kind(dx) == "c" and dtype_kind(aval.dtype) != "c":
+        x = real(x)
+    if aval.weak_type:
         return x
     return convert_element_type(x, aval.dtype)
 

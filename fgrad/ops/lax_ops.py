@@ -165,15 +165,64 @@ def _convert_element_type(operand, new_dtype=None, weak_type: bool = False, shar
     return _ew.convert_element_type(operand, dt, bool(weak_type))
 
 
+def _nonzero_scalar(y) -> bool:
+    """Whether ``y`` is a Python or NumPy integer scalar other than 0 (no zero divisor to mask)."""
+    return isinstance(y, (int, np.integer)) and not isinstance(y, bool) and y != 0
+
+
+def int_division_by_zero(q: Array, y: ArrayLike, value) -> Array:
+    """``q`` where ``y != 0`` and ``value`` where an integer divisor ``y`` is 0: XLA defines
+    integer division by zero (``x / 0`` has every bit set, ``x % 0 == x``), where NumPy gives
+    0 with a warning.  ``value`` is a Python int (-1 means every bit set, also for unsigned
+    types) or an array broadcasting with ``q``.
+
+    >>> import fgrad.numpy as fnp
+    >>> int_division_by_zero(fnp.array([3, 0]), fnp.array([2, 0]), -1)
+    Array([ 3, -1], dtype=int64)
+    """
+    if _nonzero_scalar(y):
+        return q
+    dt = _get_aval(q).dtype
+    if isinstance(value, int) and dtype_kind(dt) == "u":
+        value = int(np.iinfo(dt).max) + 1 + value if value < 0 else value
+    return _ew.select(_ew.eq(y, 0), value, q)
+
+
 def div(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x / y``; for integers rounds toward zero (C semantics, like XLA); no dtype promotion."""
+    """``x / y``; for integers rounds toward zero (C semantics, like XLA) and ``x / 0`` has
+    every bit set (-1, or the largest unsigned value); no dtype promotion.
+
+    >>> import fgrad.numpy as fnp
+    >>> div(fnp.array([7, -7, 7], fnp.int32), fnp.array([2, 2, 0], fnp.int32))
+    Array([ 3, -3, -1], dtype=int32)
+    """
     check_same_dtypes("div", "divide", x, y)
     if dtype_kind(_get_aval(x).dtype) in "iu" and dtype_kind(_get_aval(y).dtype) in "iu":
         q = _ew.floor_divide_p.bind(x, y)
         inexact = _ew.ne_p.bind(_ew.rem_p.bind(x, y), 0)
         signs_differ = _ew.ne_p.bind(_ew.lt(x, 0), _ew.lt(y, 0))
-        return _ew.select(_ew.logical_and(inexact, signs_differ), _ew.add(q, 1), q)
+        q = _ew.select(_ew.logical_and(inexact, signs_differ), _ew.add(q, 1), q)
+        return int_division_by_zero(q, y, -1)
     return _ew.div(x, y)
+
+
+def rem(x: ArrayLike, y: ArrayLike) -> Array:
+    """``lax.rem``: the remainder of ``x / y`` rounded toward zero (C's ``%``, the sign of
+    ``x``); for integers ``x % 0 == x``, as in XLA; no dtype promotion.
+
+    >>> import fgrad.numpy as fnp
+    >>> rem(fnp.array([7, -7, 7], fnp.int32), fnp.array([2, 2, 0], fnp.int32))
+    Array([ 1, -1,  7], dtype=int32)
+    """
+    check_same_dtypes("rem", "fmod", x, y)
+    r = _ew.fmod_p.bind(x, y)
+    if dtype_kind(_get_aval(x).dtype) in "iu" and dtype_kind(_get_aval(y).dtype) in "iu":
+        return int_division_by_zero(r, y, x)
+    return r
+
+
+rem.op_spec = GENERATED["rem"].op_spec
+GENERATED["rem"] = rem
 
 
 def rsqrt(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:

@@ -89,6 +89,7 @@ def static_shape(shape) -> tuple:
 class KeyDType:
     """The dtype of typed keys: ``key<fry>`` (Threefry-2x32 keys, two uint32 words each)."""
 
+    _fgrad_key_dtype = True  # fgrad.numpy.issubdtype's mark (fgrad.numpy stays below fgrad.random)
     name = "key<fry>"
     kind = "V"  # not a numeric kind: fgrad.numpy's numeric functions reject keys
 
@@ -193,7 +194,7 @@ class PRNGKeyArray(_array.Array):
                         "fgrad.random.key_data(keys) for its uint32 data")
 
     def __repr__(self) -> str:
-        return f"Array({self.shape}, dtype={KEY_DTYPE}) overlaying:\n{self._base!r}"
+        return f"Array({self.shape}, dtype={KEY_DTYPE}) overlaying:\n{self._base}"
 
 
 def _reshape_keys(base, shape: tuple):

@@ -279,28 +279,26 @@ def ball(key: KeyArrayLike, d: int, p: float = 2, shape: int | Shape = (),
 
 
 def _knuth_poisson(key, lam, shape):
-    """Knuth: multiply uniforms until the product drops below exp(-lam) (lam < 10)."""
+    """Knuth: count float32 uniforms until the sum of their logs drops below -lam (lam < 10),
+    splitting the key once per step: JAX's stream."""
     def cond(state):
-        return fnp.logical_not(fnp.all(state[3]))
+        return fnp.any(state[3] > -lam)
 
     def body(state):
-        k, count, log_prod, done = state
-        k, sub = split(k)
-        tiny = float(np.finfo(_canonical_dtype(np.float64)).tiny)
-        log_prod = log_prod + fnp.log(uniform(sub, shape, float, tiny, 1.0))
-        now_done = log_prod < -lam
-        count = fnp.where(done | now_done, count, count + 1)
-        return k, count, log_prod, done | now_done
+        k, count, rng, log_prod = state
+        rng, sub = split(rng)
+        count = fnp.where(log_prod > -lam, count + 1, count)
+        return k, count, rng, log_prod + fnp.log(uniform(sub, shape, np.float32))
 
-    init = (key, fnp.zeros_like(lam), fnp.zeros_like(lam), lam <= 0)
-    return lax.while_loop(cond, body, init)[1]
+    init = (key, fnp.zeros_like(lam, np.int32), key, fnp.zeros_like(lam))  # lam: float32, on key's device
+    return lax.while_loop(cond, body, init)[1] - 1
 
 
 def _ptrs_poisson(key, lam, shape):
-    """Hoermann's transformed rejection with squeeze (lam >= 10)."""
-    slam = fnp.sqrt(lam)
+    """Hoermann's transformed rejection with squeeze (lam >= 10), in float32 with JAX's key
+    splits (three per step) and acceptance tests: JAX's stream."""
     log_lam = fnp.log(lam)
-    b = 0.931 + 2.53 * slam
+    b = 0.931 + 2.53 * fnp.sqrt(lam)
     a = -0.059 + 0.02483 * b
     inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
     v_r = 0.9277 - 3.6224 / (b - 2)
@@ -311,19 +309,19 @@ def _ptrs_poisson(key, lam, shape):
     def body(state):
         k, out, done = state
         k, k1, k2 = split(k, 3)
-        u = uniform(k1, shape, float) - 0.5
-        v = uniform(k2, shape, float, float(_narrow_finfo(_canonical_dtype(np.float64)).tiny), 1.0)
+        u = uniform(k1, shape, np.float32) - 0.5
+        v = uniform(k2, shape, np.float32)
         us = 0.5 - fnp.abs(u)
         kk = fnp.floor((2 * a / us + b) * u + lam + 0.43)
+        s = fnp.log(v * inv_alpha / (a / (us * us) + b))
+        t = -lam + kk * log_lam - lax.lgamma(kk + 1)
         fast = (us >= 0.07) & (v <= v_r)
         bad = (kk < 0) | ((us < 0.013) & (v > us))
-        log_ratio = fnp.log(v) + fnp.log(inv_alpha) - fnp.log(a / (us * us) + b)
-        accept_slow = log_ratio <= -lam + kk * log_lam - lgamma_positive(fnp.maximum(kk, 0.0) + 1.0)
-        ok = fast | (fnp.logical_not(bad) & accept_slow)
-        out = fnp.where(fnp.logical_not(done) & ok, kk, out)
-        return k, out, done | ok
+        ok = fast | (fnp.logical_not(bad) & (s <= t))
+        return k, fnp.where(ok, kk, out), done | ok
 
-    return lax.while_loop(cond, body, (key, fnp.zeros_like(lam), fnp.zeros_like(lam, dtype=bool)))[1]
+    init = (key, fnp.full_like(lam, -1.0), fnp.zeros_like(lam, bool))
+    return lax.while_loop(cond, body, init)[1]
 
 
 def poisson(key: KeyArrayLike, lam: ArrayLike, shape: int | Shape | None = None,
@@ -341,14 +339,14 @@ def poisson(key: KeyArrayLike, lam: ArrayLike, shape: int | Shape | None = None,
     """
     lam = _param_array(lam, float, "poisson", key_words(key, "poisson"))
     shape = _shape_or_broadcast(shape, lam)
-    lam = lax.stop_gradient(fnp.broadcast_to(lam, shape))
+    # as in JAX: float32 rates, one key for both samplers, Knuth below 10
+    lam = lax.stop_gradient(fnp.astype(fnp.broadcast_to(lam, shape), np.float32))
     valid = (lam >= 0) & fnp.isfinite(lam)
     lam_ok = fnp.where(valid, lam, 0.0)
     small = lam_ok < 10
-    k1, k2 = split(key)
-    low = _knuth_poisson(k1, fnp.where(small, lam_ok, 0.0), shape)
-    high = _ptrs_poisson(k2, fnp.where(small, 1e3, lam_ok), shape)
-    counts = fnp.astype(fnp.where(small, low, high), dtype)
+    low = _knuth_poisson(key, fnp.where(small, lam_ok, 0.0), shape)
+    high = _ptrs_poisson(key, fnp.where(small, 1e5, lam_ok), shape)
+    counts = fnp.where(lam_ok == 0, 0, fnp.astype(fnp.where(small, low, high), dtype))
     # as in JAX: -1 for a negative or NaN rate, the largest integer for an infinite one
     return fnp.astype(fnp.where(valid, counts, fnp.where(lam == np.inf, np.iinfo(dtype).max, -1)), dtype)
 

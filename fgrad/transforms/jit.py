@@ -354,12 +354,14 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         return entry.unflatten(run(entry, flat))
 
     def lower(*args, **kwargs):
-        entry, flat = lookup(args, kwargs)
-        return Lowered(entry, flat, call, fname)
+        """The `Lowered` program for these arguments (arrays, or `ShapeDtypeStruct` stand-ins:
+        traced without touching the cache); its `Compiled` takes arguments of these types only."""
+        stand_ins = any(isinstance(x, ShapeDtypeStruct) for x in tree_flatten((args, kwargs))[0])
+        entry, flat = abstract(args, kwargs) if stand_ins else lookup(args, kwargs)
+        return Lowered(entry, flat, call, fname, lambda a, k: dynamic(a, k)[4])
 
-    def abstract(args, kwargs):
-        """(entry, flat) for arguments that may be `ShapeDtypeStruct` stand-ins: traced
-        without touching the cache (as JAX's ``.trace``/``.eval_shape``)."""
+    def dynamic(args, kwargs):
+        """``(args, kwargs, static positions, tree, flat dynamic leaves)`` of a call."""
         if kwargs and sig is not None:
             try:
                 bound = sig.bind(*args, **kwargs)
@@ -373,6 +375,12 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         flat, tree = tree_flatten((dyn, dyn_kwargs))
         flat = [x if isinstance(x, (Tracer, ArrayImpl, ShapeDtypeStruct)) or type(x) in _PY_SCALARS
                 else _asarray(x) for x in flat]
+        return args, kwargs, snums, tree, flat
+
+    def abstract(args, kwargs):
+        """(entry, flat) for arguments that may be `ShapeDtypeStruct` stand-ins: traced
+        without touching the cache (as JAX's ``.trace``/``.eval_shape``)."""
+        args, kwargs, snums, tree, flat = dynamic(args, kwargs)
         closed, lifted = _trace(fun, args, snums, kwargs, static_argnames, tree, flat)
         return _Entry(closed, lifted), flat
 
@@ -564,10 +572,21 @@ class Compiled:
     cache, which holds this program when it was traced from concrete arguments);
     the executable's ``source``, ``stats``, ``kernels``, ``run`` ... are its attributes."""
 
-    def __init__(self, executable, jitted) -> None:
+    def __init__(self, executable, jitted, types=None, leaves=None, fname: str = "fn") -> None:
         self._executable, self._jitted = executable, jitted
+        self._types, self._leaves, self._fname = types, leaves, fname
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._leaves is not None:
+            got = [_shape_dtype(x) for x in self._leaves(args, kwargs)]
+            if got != self._types:
+                bad = [f"argument {i}: compiled with {_type_str(w)} and called with {_type_str(g)}"
+                       for i, (w, g) in enumerate(zip(self._types, got)) if w != g]
+                if len(got) != len(self._types):
+                    bad.append(f"compiled for {len(self._types)} array arguments, called with {len(got)}")
+                raise TypeError(f"{self._fname}: argument types differ from the types for which this "
+                                "computation was compiled (JAX's Compiled takes those only; call the jitted "
+                                "function to compile for new ones). The mismatches are:\n" + "\n".join(bad))
         return self._jitted(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -580,12 +599,25 @@ class Compiled:
         return repr(self._executable)
 
 
+def _shape_dtype(x) -> tuple:
+    """(shape, dtype) of an argument leaf: an array, a Python scalar or a `ShapeDtypeStruct`."""
+    if isinstance(x, ShapeDtypeStruct):
+        return tuple(x.shape), np.dtype(x.dtype)
+    av = get_aval(x)
+    return tuple(av.shape), np.dtype(av.dtype)
+
+
+def _type_str(t: tuple) -> str:
+    return f"{t[1]}[{','.join(map(str, t[0]))}]"
+
+
 class Lowered:
     """What `jit(f).lower(*args)` returns: the traced program (``jaxpr``), the optimized one
     (``optimized``) and, via `compile`, the executable (a callable `Compiled`)."""
 
-    def __init__(self, entry, flat, jitted=None, fname: str = "fn") -> None:
+    def __init__(self, entry, flat, jitted=None, fname: str = "fn", leaves=None) -> None:
         self._entry, self._flat, self._jitted, self._fname = entry, flat, jitted, fname
+        self._leaves = leaves  # (args, kwargs) -> the call's flat dynamic leaves
         self._compiled = None
 
     @property
@@ -604,7 +636,8 @@ class Lowered:
             bufs = [x._buf if type(x) is ArrayImpl else x for x in self._flat
                     if not isinstance(x, ShapeDtypeStruct)]
             exe = self._entry.closed.executable(_xp_of(bufs, self._entry.closed))
-            self._compiled = Compiled(exe, self._jitted)
+            types = [_shape_dtype(x) for x in self._flat]
+            self._compiled = Compiled(exe, self._jitted, types, self._leaves, self._fname)
         return self._compiled
 
     @property
@@ -708,7 +741,9 @@ def _trace_avals(fun, static_argnums, args, kwargs):
     snums = tuple(i % nargs for i in static_argnums)
     dyn = [a for i, a in enumerate(args) if i not in snums]
     flat, tree = tree_flatten((dyn, kwargs))
-    flat = [x if isinstance(x, (Tracer, ArrayImpl, ShapeDtypeStruct)) else _asarray(x) for x in flat]
+    # Python scalars stay as they are: traced weakly typed, as jit traces them (JAX's avals)
+    flat = [x if isinstance(x, (Tracer, ArrayImpl, ShapeDtypeStruct)) or type(x) in _PY_SCALARS
+            else _asarray(x) for x in flat]
     return _trace(fun, args, snums, kwargs, (), tree, flat)
 
 

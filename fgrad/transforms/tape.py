@@ -402,6 +402,8 @@ def _cast(buf, primal):
     """``buf`` with the dtype and shape of ``primal``, with the array module of its backend."""
     pb = primal._buf
     if buf.dtype != pb.dtype:
+        if buf.dtype.kind == "c" and pb.dtype.kind != "c":
+            buf = buf.real  # the cotangent of a real input: the real part (JAX's rule)
         buf = buf.astype(pb.dtype)
     if buf.shape != pb.shape:
         # never broadcast a gradient into shape: a (1,) or (n, 1) cotangent for an (n,) input

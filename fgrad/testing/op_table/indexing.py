@@ -93,7 +93,8 @@ ROWS += [
     ),
     OpRow(
         "delete",
-        lambda a, obj, axis: fnp.delete(a, obj, axis),
+        # (a list of indices as an array: fnp.delete rejects lists, as JAX does)
+        lambda a, obj, axis: fnp.delete(a, np.asarray(obj) if isinstance(obj, (list, tuple)) else obj, axis),
         lambda a, obj, axis: np.delete(a, obj, axis),
         shapes=_one(_one_plus),
         kwargs=_delete_kwargs,
