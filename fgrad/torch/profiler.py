@@ -453,7 +453,10 @@ class profile:  # noqa: N801 (PyTorch's name)
         acc_events: bool = False,
         use_cuda: bool | None = None,
         custom_trace_id_callback: Any = None,
+        post_processing_timeout_s: float | None = None,
     ) -> None:
+        # ``post_processing_timeout_s`` bounds PyTorch's (Kineto's) trace post-processing; fgrad
+        # records its events directly and has none, so it is accepted and has no effect.
         self.activities = set(activities) if activities is not None else supported_activities()
         self.schedule = schedule
         self.on_trace_ready = on_trace_ready
@@ -550,9 +553,20 @@ class profile:  # noqa: N801 (PyTorch's name)
             row.self_cpu_time_total += total - e.children * 1e6
         return EventList(rows.values())
 
-    def export_chrome_trace(self, path: str | os.PathLike) -> None:
-        """Write the events in Chrome's trace-event format (open in Perfetto or chrome://tracing)."""
-        trace = {
+    def export_chrome_trace(self, path: str | os.PathLike, use_python_export: bool = False) -> None:
+        """Write the events in Chrome's trace-event format (open in Perfetto or chrome://tracing).
+
+        ``use_python_export`` picks PyTorch's Python writer over Kineto's; fgrad has one writer,
+        so it is accepted and has no effect.
+        """
+        self._write_chrome_trace(path, None)
+
+    def _write_chrome_trace(self, path: str | os.PathLike, metadata: dict[str, Any] | None) -> None:
+        trace: dict[str, Any] = {}
+        for key, value in (metadata or {}).items():
+            # PyTorch writes each value verbatim as JSON text, as a top-level key of the trace.
+            trace[key] = json.loads(value) if isinstance(value, str) else value
+        trace |= {
             "traceEvents": [
                 {
                     "name": e.name,
@@ -577,10 +591,11 @@ class profile:  # noqa: N801 (PyTorch's name)
 
 
 def tensorboard_trace_handler(
-    dir_name: str, worker_name: str | None = None, use_gzip: bool = False
+    dir_name: str, worker_name: str | None = None, use_gzip: bool = False, use_python_export: bool = False
 ) -> Callable[[profile], None]:
     """An ``on_trace_ready`` callback writing each trace to ``dir_name`` as
     ``<worker>.<time>.pt.trace.json`` (TensorBoard's profiler plugin reads them).
+    ``use_python_export`` is passed on to ``export_chrome_trace`` (where it has no effect).
 
     Example::
 
@@ -600,7 +615,7 @@ def tensorboard_trace_handler(
         worker = worker_name or f"{socket.gethostname()}_{os.getpid()}"
         name = f"{worker}.{time.time_ns() // 1_000_000}.pt.trace.json"
         path = os.path.join(dir_name, name)
-        prof.export_chrome_trace(path)
+        prof.export_chrome_trace(path, use_python_export=use_python_export)
         if use_gzip:
             import gzip
 

@@ -634,6 +634,20 @@ def test_lazy_modules_live(pt):
     assert tuple(lazy.weight.shape) == (3, 5) and type(lazy).__name__ == "LazyLinear"
 
 
+
+def test_lazy_batch_norm_without_bias():
+    """``LazyBatchNorm*d(bias=False)`` (PyTorch 2.13's keyword): a weight and no bias, before and
+    after the first forward (PyTorch's repr, state_dict keys and numbers, stored)."""
+    m = torch.nn.LazyBatchNorm1d(bias=False)
+    assert repr(m) == ("LazyBatchNorm1d(0, eps=1e-05, momentum=0.1, affine=True, bias=False, "
+                       "track_running_stats=True)")
+    assert m.bias is None and torch.nn.parameter.is_lazy(m.weight)
+    y = m(torch.arange(12.0).reshape(4, 3))
+    assert type(m) is torch.nn.BatchNorm1d and m.bias is None
+    assert list(m.state_dict()) == ["weight", "running_mean", "running_var", "num_batches_tracked"]
+    close(y, np.repeat(np.array([[-1.3416408], [-0.4472136], [0.4472136], [1.3416408]]), 3, axis=1), 1e-6)
+    assert torch.nn.LazyBatchNorm2d(affine=False, bias=False).bias is None
+
 def test_adaptive_log_softmax_live(pt):
     x = np.sin(np.arange(40) * 0.9).reshape(5, 8).astype(np.float32)
     t = [0, 5, 9, 3, 6]

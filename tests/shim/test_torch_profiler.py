@@ -91,6 +91,24 @@ def test_schedule_and_trace_handler(tmp_path):
     assert json.loads((tmp_path / "t.json").read_text())["traceEvents"]
 
 
+
+def test_pytorch_2_13_export_and_timeout_keywords(tmp_path):
+    """PyTorch 2.13's keywords are accepted: ``post_processing_timeout_s``/``activity_filters``
+    (no effect: no Kineto post-processing), ``use_python_export`` (one writer), and the legacy
+    profiler's ``metadata``, written as top-level keys of the trace (values are JSON text)."""
+    with profile(post_processing_timeout_s=1.0,
+                 on_trace_ready=tensorboard_trace_handler(str(tmp_path / "tb"), use_python_export=True)) as p:
+        torch.ones(2).exp()
+    p.export_chrome_trace(str(tmp_path / "a.json"), use_python_export=True)
+    assert {e["name"] for e in json.loads((tmp_path / "a.json").read_text())["traceEvents"]} >= {"aten::exp"}
+    assert len(list((tmp_path / "tb").iterdir())) == 1
+    with torch.autograd.profiler.profile(post_processing_timeout_s=1.0, activity_filters=None) as prof:
+        torch.ones(2).exp()
+    prof.export_chrome_trace(str(tmp_path / "b.json"), {"run": '"r1"', "step": "3"}, use_python_export=True)
+    trace = json.loads((tmp_path / "b.json").read_text())
+    assert trace["run"] == "r1" and trace["step"] == 3
+    assert {e["name"] for e in trace["traceEvents"]} >= {"aten::ones", "aten::exp"}
+
 def test_legacy_autograd_profiler_and_one_at_a_time():
     with torch.autograd.profiler.profile() as prof:
         torch.ones(2).exp()

@@ -79,7 +79,8 @@ class UninitializedTensorMixin:
 
     cls_to_become: type = Tensor
 
-    def materialize(self, shape, device=None, dtype=None) -> None:
+    def materialize(self, shape: torch.types.SizeLike, device: torch.types.Device = None,
+                    dtype: torch.types.DType | None = None) -> None:
         """Allocate (uninitialised) storage of ``shape`` and become ``cls_to_become``.
 
         Example::
@@ -97,7 +98,7 @@ class UninitializedTensorMixin:
         self.__class__ = self.cls_to_become
 
     @property
-    def shape(self):
+    def shape(self) -> torch.Size:
         raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error "
                            "usually "
                            "happens in `load_state_dict` when trying to load an uninitialized parameter "
@@ -135,7 +136,8 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
         data = torch.empty(0, device=device, dtype=dtype)
         return Tensor._make_subclass(cls, data, requires_grad)
 
-    def __init__(self, requires_grad: bool = True, device=None, dtype=None) -> None:
+    def __init__(self, requires_grad: bool = True, device: torch.types.Device = None,
+                 dtype: torch.types.DType | None = None) -> None:
         pass
 
 
@@ -157,11 +159,12 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
         t._persistent = persistent
         return t
 
-    def __init__(self, requires_grad: bool = False, device=None, dtype=None, persistent: bool = True) -> None:
+    def __init__(self, requires_grad: bool = False, device: torch.types.Device = None,
+                 dtype: torch.types.DType | None = None, persistent: bool = True) -> None:
         pass
 
 
-def is_lazy(param) -> bool:
+def is_lazy(param: Any) -> bool:
     """True for a parameter or buffer not yet materialized.
 
     Example::

@@ -136,7 +136,8 @@ class AveragedModel(Module):
     """A copy of ``model`` whose parameters (and, with ``use_buffers``, buffers) are the
     running average (SWA, default) or any ``avg_fn``/``multi_avg_fn`` of the model's."""
 
-    def __init__(self, model: Module, device=None, avg_fn: Callable[..., Tensor] | None = None,
+    def __init__(self, model: Module, device: int | torch.device | None = None,
+                 avg_fn: Callable[..., Tensor] | None = None,
                  multi_avg_fn: Callable[..., None] | None = None, use_buffers: bool = False) -> None:
         super().__init__()
         if avg_fn is not None and multi_avg_fn is not None:
@@ -196,7 +197,7 @@ class AveragedModel(Module):
         self.n_averaged += 1
 
 
-def update_bn(loader: Iterable[Any], model: Module, device=None) -> None:
+def update_bn(loader: Iterable[Any], model: Module, device: int | torch.device | None = None) -> None:
     """Recompute the batch-norm running statistics of ``model`` with one pass over ``loader``
     (cumulative averages: ``momentum=None`` during the pass).
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections import namedtuple
+from collections.abc import Sequence
 
 import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
@@ -29,9 +30,9 @@ _ASMoutput = namedtuple("_ASMoutput", ["output", "loss"])
 class AdaptiveLogSoftmaxWithLoss(Module):
     """A head over the frequent classes and one low-rank tail per cluster of rare classes."""
 
-    def __init__(self, in_features: int, n_classes: int, cutoffs, div_value: float = 4.0,
+    def __init__(self, in_features: int, n_classes: int, cutoffs: Sequence[int], div_value: float = 4.0,
                  head_bias: bool = False,
-                 device=None, dtype=None) -> None:
+                 device: torch.types.Device = None, dtype: torch.types.DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         cutoffs = list(cutoffs)
@@ -64,7 +65,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
             i2h.reset_parameters()
             h2o.reset_parameters()
 
-    def forward(self, input_, target_):
+    def forward(self, input_: torch.Tensor, target_: torch.Tensor) -> _ASMoutput:
         targ_dim = target_.dim()
         if targ_dim == 1:
             if input_.size(0) != target_.size(0):
@@ -125,11 +126,11 @@ class AdaptiveLogSoftmaxWithLoss(Module):
                                                                         self.shortlist_size + i].unsqueeze(1)
         return out
 
-    def log_prob(self, input):
+    def log_prob(self, input: torch.Tensor) -> torch.Tensor:
         """The log probability of every class, (N, n_classes)."""
         return self._get_full_log_prob(input, self.head(input))
 
-    def predict(self, input):
+    def predict(self, input: torch.Tensor) -> torch.Tensor:
         """The most likely class of each row (the full distribution only where needed)."""
         head_output = self.head(input)
         output = torch.argmax(head_output, dim=1)

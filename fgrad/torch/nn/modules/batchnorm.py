@@ -22,6 +22,7 @@ from .module import Module
 import fgrad.torch.distributed as dist
 from fgrad.torch.distributed.nn import functional as dnn
 from fgrad.torch.types import Device, DType, Tensor
+from typing import Any
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
@@ -163,7 +164,8 @@ class SyncBatchNorm(_BatchNorm):
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = True,
-                 track_running_stats: bool = True, process_group=None, device=None, dtype=None, *,
+                 track_running_stats: bool = True, process_group: Any | None = None, device: Device = None,
+                 dtype: DType | None = None, *,
                  bias: bool = True) -> None:
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
         self.process_group = process_group
@@ -172,7 +174,7 @@ class SyncBatchNorm(_BatchNorm):
         if input.dim() < 2:
             raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         if input.shape[1] == 0:
             raise ValueError("SyncBatchNorm number of input channels should be non-zero")
@@ -212,7 +214,7 @@ class SyncBatchNorm(_BatchNorm):
         return out
 
     @classmethod
-    def convert_sync_batchnorm(cls, module, process_group=None):
+    def convert_sync_batchnorm(cls, module: Module, process_group: Any | None = None) -> Module:
         """Replace every ``BatchNorm*D`` in ``module`` by a `SyncBatchNorm` sharing its state.
 
         Example::

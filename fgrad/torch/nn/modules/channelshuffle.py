@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
 from .module import Module
+from fgrad.torch.types import Tensor
 
 __all__ = ["ChannelShuffle"]
 
@@ -24,7 +25,7 @@ class ChannelShuffle(Module):
         super().__init__()
         self.groups = groups
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.channel_shuffle(input, self.groups)
 
     def extra_repr(self) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fgrad.torch.nn.functional as F
 from .module import Module
+from fgrad.torch.types import Tensor
 
 __all__ = ["CosineSimilarity", "PairwiseDistance"]
 
@@ -27,7 +28,7 @@ class PairwiseDistance(Module):
         self.eps = eps
         self.keepdim = keepdim
 
-    def forward(self, x1, x2):
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
 
 
@@ -41,5 +42,5 @@ class CosineSimilarity(Module):
         self.dim = dim
         self.eps = eps
 
-    def forward(self, x1, x2):
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         return F.cosine_similarity(x1, x2, self.dim, self.eps)

@@ -60,7 +60,7 @@ class AlphaDropout(_DropoutNd):
         tensor([1., 1.])
     """
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.alpha_dropout(input, self.p, self.training)
 
 
@@ -74,7 +74,7 @@ class FeatureAlphaDropout(_DropoutNd):
         tensor([[1., 1.]])
     """
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.feature_alpha_dropout(input, self.p, self.training)
 
 __all__ += ['AlphaDropout', 'FeatureAlphaDropout']

@@ -29,6 +29,8 @@ from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, _NormBase
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .linear import Linear
 from .normalization import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from fgrad.torch.types import Device, DType, IntOrInts, Tensor
+from typing import Any
 
 __all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
            "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
@@ -41,7 +43,7 @@ class LazyModuleMixin:
 
     cls_to_become = None
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._register_lazy_hooks()
 
@@ -57,7 +59,7 @@ class LazyModuleMixin:
                 with torch.no_grad():
                     param.materialize(state_dict[key].shape)
 
-    def initialize_parameters(self, *args, **kwargs) -> None:
+    def initialize_parameters(self, *args: Any, **kwargs: Any) -> None:
         """Materialize the parameters from the first input (each lazy layer defines it)."""
         raise NotImplementedError(f"initialize_parameters is not implemented for {self.__class__.__name__}")
 
@@ -88,7 +90,8 @@ class LazyLinear(LazyModuleMixin, Linear):
 
     cls_to_become = Linear
 
-    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+    def __init__(self, out_features: int, bias: bool = True, device: Device = None,
+                 dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__(0, 0, False)
         self.weight = UninitializedParameter(**factory_kwargs)
@@ -100,7 +103,7 @@ class LazyLinear(LazyModuleMixin, Linear):
         if not self.has_uninitialized_params() and self.in_features != 0:
             super().reset_parameters()
 
-    def initialize_parameters(self, input) -> None:
+    def initialize_parameters(self, input: Tensor) -> None:
         if self.has_uninitialized_params():
             with torch.no_grad():
                 self.in_features = input.shape[-1]
@@ -117,7 +120,7 @@ class _LazyConvXdMixin(LazyModuleMixin):
         if not self.has_uninitialized_params() and self.in_channels != 0:
             super().reset_parameters()
 
-    def initialize_parameters(self, input, *args, **kwargs) -> None:
+    def initialize_parameters(self, input: Tensor, *args: Any, **kwargs: Any) -> None:
         if self.has_uninitialized_params():
             self.in_channels = self._get_in_channels(input)
             if self.in_channels % self.groups != 0:
@@ -149,8 +152,9 @@ class _LazyConvXdMixin(LazyModuleMixin):
 
 
 def _lazy_conv(name: str, base, nd: int):
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
-                 bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+    def __init__(self, out_channels: int, kernel_size: IntOrInts, stride: IntOrInts = 1,
+                 padding: IntOrInts | str = 0, dilation: IntOrInts = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: Device = None, dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         base.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode,
                       **factory_kwargs)
@@ -166,8 +170,10 @@ def _lazy_conv_class(name: str, base, nd: int, init):
 
 
 def _lazy_conv_transpose(name: str, base, nd: int):
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
-                 bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+    def __init__(self, out_channels: int, kernel_size: IntOrInts, stride: IntOrInts = 1,
+                 padding: IntOrInts = 0, output_padding: IntOrInts = 0, groups: int = 1, bias: bool = True,
+                 dilation: IntOrInts = 1, padding_mode: str = "zeros", device: Device = None,
+                 dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         base.__init__(self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
                       padding_mode, **factory_kwargs)
@@ -186,14 +192,16 @@ LazyConvTranspose3d = _lazy_conv_transpose("LazyConvTranspose3d", ConvTranspose3
 
 class _LazyNormBase(LazyModuleMixin, _NormBase):
     def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
-                 track_running_stats: bool = True, device=None, dtype=None) -> None:
+                 track_running_stats: bool = True, device: Device = None, dtype: DType | None = None, *,
+                 bias: bool = True) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
-        super().__init__(0, eps, momentum, False, False, **factory_kwargs)
+        super().__init__(0, eps, momentum, False, False, **factory_kwargs, bias=False)
         self.affine = affine
         self.track_running_stats = track_running_stats
         if self.affine:
             self.weight = UninitializedParameter(**factory_kwargs)
-            self.bias = UninitializedParameter(**factory_kwargs)
+            if bias:
+                self.bias = UninitializedParameter(**factory_kwargs)
         if self.track_running_stats:
             self.running_mean = UninitializedBuffer(**factory_kwargs)
             self.running_var = UninitializedBuffer(**factory_kwargs)
@@ -204,12 +212,13 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
         if not self.has_uninitialized_params() and self.num_features != 0:
             super().reset_parameters()
 
-    def initialize_parameters(self, input) -> None:
+    def initialize_parameters(self, input: Tensor) -> None:
         if self.has_uninitialized_params():
             self.num_features = input.shape[1]
             if self.affine:
                 self.weight.materialize((self.num_features,))
-                self.bias.materialize((self.num_features,))
+                if self.bias is not None:
+                    self.bias.materialize((self.num_features,))
             if self.track_running_stats:
                 self.running_mean.materialize((self.num_features,))
                 self.running_var.materialize((self.num_features,))

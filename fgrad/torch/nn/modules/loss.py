@@ -15,6 +15,7 @@ import fgrad.torch.nn.functional as F
 from .distance import PairwiseDistance
 from .module import Module
 from fgrad.torch.types import Tensor
+from collections.abc import Callable, Sequence
 
 __all__ = [
     "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
@@ -207,7 +208,8 @@ class MultiMarginLoss(_WeightedLoss):
         tensor(0.3250)
     """
 
-    def __init__(self, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
+    def __init__(self, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
+                 size_average: bool | None = None, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
         super().__init__(weight, size_average, reduce, reduction)
         if p not in (1, 2):
@@ -218,7 +220,7 @@ class MultiMarginLoss(_WeightedLoss):
         self.p = p
         self.margin = margin
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
                                    reduction=self.reduction)
 
@@ -234,7 +236,7 @@ class MultiLabelMarginLoss(_Loss):
         tensor(0.8500)
     """
 
-    def forward(self, input, target):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
@@ -249,7 +251,8 @@ class TripletMarginWithDistanceLoss(_Loss):
         tensor(0.5858)
     """
 
-    def __init__(self, *, distance_function=None, margin: float = 1.0, swap: bool = False,
+    def __init__(self, *, distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+                 margin: float = 1.0, swap: bool = False,
                  reduction: str = "mean") -> None:
         super().__init__(size_average=None, reduce=None, reduction=reduction)
         if margin <= 0:
@@ -260,7 +263,7 @@ class TripletMarginWithDistanceLoss(_Loss):
         self.margin = margin
         self.swap = swap
 
-    def forward(self, anchor, positive, negative):
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
         return F.triplet_margin_with_distance_loss(anchor, positive, negative,
                                                    distance_function=self.distance_function,
                                                    margin=self.margin,
@@ -285,7 +288,8 @@ class CTCLoss(_Loss):
         self.blank = blank
         self.zero_infinity = zero_infinity
 
-    def forward(self, log_probs, targets, input_lengths, target_lengths):
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths: Tensor | Sequence[int],
+                target_lengths: Tensor | Sequence[int]) -> Tensor:
         return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                           self.zero_infinity)
 

@@ -185,8 +185,8 @@ class RMSNorm(Module):
 
     __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
 
-    def __init__(self, normalized_shape, eps: float | None = None, elementwise_affine: bool = True,
-                 device=None, dtype=None) -> None:
+    def __init__(self, normalized_shape: int | SizeLike, eps: float | None = None,
+                 elementwise_affine: bool = True, device: Device = None, dtype: DType | None = None) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         if isinstance(normalized_shape, numbers.Integral):
@@ -204,7 +204,7 @@ class RMSNorm(Module):
         if self.elementwise_affine:
             init.ones_(self.weight)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
 
     def extra_repr(self) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import fgrad.torch.nn.functional as F
 from .module import Module
 from fgrad.torch.types import IntOrInts, Tensor
+from collections.abc import Sequence
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
@@ -171,7 +172,8 @@ def _ntuple(x, n: int) -> tuple:
 class _LPPoolNd(Module):
     __constants__ = ["norm_type", "kernel_size", "stride", "ceil_mode"]
 
-    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> None:
+    def __init__(self, norm_type: float, kernel_size: IntOrInts, stride: IntOrInts | None = None,
+                 ceil_mode: bool = False) -> None:
         super().__init__()
         self.norm_type = norm_type
         self.kernel_size = kernel_size
@@ -193,28 +195,29 @@ class LPPool1d(_LPPoolNd):
         tensor([[[5.]]])
     """
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.lp_pool1d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
 
 
 class LPPool2d(_LPPoolNd):
     """The p-norm of each window (2-D)."""
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
 
 
 class LPPool3d(_LPPoolNd):
     """The p-norm of each window (3-D)."""
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return F.lp_pool3d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
 
 
 class _MaxUnpoolNd(Module):
     _nd = 1
 
-    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+    def __init__(self, kernel_size: IntOrInts, stride: IntOrInts | None = None,
+                 padding: IntOrInts = 0) -> None:
         super().__init__()
         self.kernel_size = _ntuple(kernel_size, self._nd)
         self.stride = _ntuple(stride if stride is not None else kernel_size, self._nd)
@@ -223,7 +226,7 @@ class _MaxUnpoolNd(Module):
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
-    def forward(self, input, indices, output_size=None):
+    def forward(self, input: Tensor, indices: Tensor, output_size: Sequence[int] | None = None) -> Tensor:
         fn = (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d)[self._nd - 1]
         return fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
 
@@ -257,8 +260,9 @@ class _FractionalMaxPoolNd(Module):
     _nd = 2
     __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
 
-    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
-                 _random_samples=None) -> None:
+    def __init__(self, kernel_size: IntOrInts, output_size: IntOrInts | None = None,
+                 output_ratio: float | Sequence[float] | None = None, return_indices: bool = False,
+                 _random_samples: Tensor | None = None) -> None:
         super().__init__()
         nd = self._nd
         self.kernel_size = _ntuple(kernel_size, nd)
@@ -274,7 +278,7 @@ class _FractionalMaxPoolNd(Module):
         if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
             raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor | tuple[Tensor, Tensor]:
         fn = F.fractional_max_pool2d if self._nd == 2 else F.fractional_max_pool3d
         return fn(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
                   _random_samples=self._random_samples)

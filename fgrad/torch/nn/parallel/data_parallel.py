@@ -15,6 +15,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import fgrad.torch as torch
@@ -26,7 +27,8 @@ __all__ = ["DataParallel"]
 class DataParallel(Module):
     """Run ``module`` (on its one device); see the module docstring."""
 
-    def __init__(self, module: Module, device_ids=None, output_device=None, dim: int = 0) -> None:
+    def __init__(self, module: Module, device_ids: Sequence[int | torch.device] | None = None,
+                 output_device: int | torch.device | None = None, dim: int = 0) -> None:
         super().__init__()
         self.module = module
         self.dim = dim

@@ -63,8 +63,8 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float, norm
     return total
 
 
-def clip_grad_norm(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
-                   foreach=None):
+def clip_grad_norm(parameters: Tensor | Iterable[Tensor], max_norm: float, norm_type: float = 2.0,
+                   error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
     """Deprecated alias of `clip_grad_norm_` (warns ``FutureWarning`` as PyTorch does).
 
     Example::
@@ -83,7 +83,7 @@ def clip_grad_norm(parameters, max_norm: float, norm_type: float = 2.0, error_if
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
-def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor,
+def clip_grads_with_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float, total_norm: Tensor,
                           foreach: bool | None = None) -> None:
     """Scale the gradients in place by ``min(1, max_norm / (total_norm + 1e-6))`` (a tensor
     computation, as PyTorch's, so there is no host synchronisation).

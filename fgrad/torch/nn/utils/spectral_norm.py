@@ -118,11 +118,11 @@ class SpectralNorm:
 class SpectralNormLoadStateDictPreHook:
     """Converts a version-0 checkpoint (``weight`` saved, no ``weight_v``) on load."""
 
-    def __init__(self, fn) -> None:
+    def __init__(self, fn: SpectralNorm) -> None:
         self.fn = fn
 
-    def __call__(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                 error_msgs) -> None:
+    def __call__(self, state_dict: dict[str, Any], prefix: str, local_metadata: dict[str, Any], strict: bool,
+                 missing_keys: list[str], unexpected_keys: list[str], error_msgs: list[str]) -> None:
         fn = self.fn
         version = local_metadata.get("spectral_norm", {}).get(fn.name + ".version", None)
         if version is None or version < 1:
@@ -151,10 +151,11 @@ class SpectralNormLoadStateDictPreHook:
 class SpectralNormStateDictHook:
     """Records ``metadata['spectral_norm'][name + '.version']`` in the state dict."""
 
-    def __init__(self, fn) -> None:
+    def __init__(self, fn: SpectralNorm) -> None:
         self.fn = fn
 
-    def __call__(self, module, state_dict, prefix, local_metadata) -> None:
+    def __call__(self, module: Module, state_dict: dict[str, Any], prefix: str,
+                 local_metadata: dict[str, Any]) -> None:
         if "spectral_norm" not in local_metadata:
             local_metadata["spectral_norm"] = {}
         key = self.fn.name + ".version"

@@ -74,7 +74,7 @@ class WeightNorm:
         return _weight_norm(v, g, self.dim)
 
     @staticmethod
-    def apply(module, name: str, dim: int) -> "WeightNorm":
+    def apply(module: Module, name: str, dim: int) -> "WeightNorm":
         warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
                       "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning, stacklevel=3)
         for hook in module._forward_pre_hooks.values():
