@@ -11,6 +11,7 @@ division: JAX's truncates integers), ``rem_p`` (fgrad's is Python's ``%``: JAX's
 ``round_p`` and the structural primitives (reduce_*, gather, scatter, ...), whose parameters
 differ from JAX's; ``tests/test_jax_programs_round9.py`` compares every exported one with JAX.
 
+>>> import fgrad
 >>> import fgrad.numpy as fnp
 >>> from fgrad import lax
 >>> lax.exp_p.name, float(lax.add_p.bind(1.0, 2.0))

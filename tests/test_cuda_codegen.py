@@ -188,9 +188,12 @@ def test_uint64_vs_int64_comparison_is_not_compiled():
     assert [e.prim.name for e in ops_of(plan)] == ["lt"]
 
 
-def test_out_of_range_literal_is_not_compiled():
+def test_python_int_literal_wraps_before_it_reaches_the_kernel():
+    """A Python int meeting a uint8 operand wraps into uint8 as in JAX (300 -> 44) before
+    lowering, so the kernel compares with an in-range literal of the operand's type (before
+    the wrapping, an out-of-range literal was kept off the GPU)."""
     _, _, plan, _ = lowered(lambda x: x < 300, A(np.arange(4), np.uint8))
-    assert [e.prim.name for e in ops_of(plan)] == ["lt"]
+    assert not ops_of(plan) and "((unsigned char)44)" in specs_of(plan)[0].operation
 
 
 def test_escaping_values_and_reduction_share_one_group():

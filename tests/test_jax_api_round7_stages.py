@@ -131,9 +131,11 @@ def test_slogdet_qr_method():
                 modes=("fwd", "rev"))
     g = fgrad.grad(lambda m: fnp.linalg.slogdet(m, method="qr")[1])(fnp.asarray(a[0]))
     np.testing.assert_allclose(np.asarray(g), np.linalg.inv(a[0]).T, rtol=1e-10)
-    # JAX 0.10.2 stored: a singular matrix through QR rounds to a tiny R[1, 1]
+    # a singular matrix through QR rounds to a tiny R[1, 1] (JAX 0.10.2: log|det| = -35.19); the
+    # rounding noise itself depends on the LAPACK kernels of the machine (-34.5 on a Zen 4 with
+    # OpenBLAS's Haswell kernels), so only its size is checked
     sign, logdet = fnp.linalg.slogdet(fnp.asarray([[1.0, 2.0], [2.0, 4.0]]), method="qr")
-    assert float(sign) == 1.0 and float(logdet) == pytest.approx(-35.19211301, rel=1e-8)
+    assert abs(float(sign)) == 1.0 and -40.0 < float(logdet) < -30.0
     with pytest.raises(ValueError, match="Unknown slogdet method 'foo'"):
         fnp.linalg.slogdet(fnp.eye(2), method="foo")
 

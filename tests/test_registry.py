@@ -70,6 +70,14 @@ TESTED_ELSEWHERE = {
     # not differentiable (as in JAX): its op-table row runs forward and vmap, the recorder's
     # gradient pass cannot; values, vmap and the error in tests/test_scipy_more.py
     "schur": "tests/test_scipy_more.py",
+    "psum_pmap": "tests/mpi_programs/pmap_cases.py",  # pmap over processes: values, derivatives vs JAX
+    # torch.special's no-derivative functions: values against stored and live PyTorch and mpmath,
+    # dtypes, the fake device, and the derivative's error
+    **{n: "tests/shim/test_special_bessel_polynomials.py" for n in (
+        "airy_ai", "bessel_y0", "bessel_y1", "modified_bessel_k0", "modified_bessel_k1",
+        "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+        *[f"{pre}chebyshev_polynomial_{k}" for pre in ("", "shifted_") for k in "tuvw"],
+        "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p")},
 }
 
 REPO = pathlib.Path(__file__).resolve().parent.parent

@@ -6,6 +6,9 @@ devices when run as ``python pmap_cases.py N OUT.npz`` with
 
 ``run(api, rows)`` returns {name: array with a leading axis of ``rows``' slices}; ``api``
 holds ``pmap``, ``lax``, ``grad``, ``jit``, ``vmap`` and ``np`` (the array module).
+
+(``psum`` inside a pmap over processes binds ``psum_pmap``, the self-transposing
+process all-reduce: its values and derivatives are these cases'.)
 """
 
 import sys

@@ -619,15 +619,13 @@ def test_pickle_and_real_pytorch_reads_cuda_files(cuda):
 
 
 def test_functional_call_on_device(cuda):
-    import fgrad.numpy as fnp
-
     model = nn.Linear(3, 1).cuda()
     params = {k: v.detach() for k, v in model.named_parameters()}
     x = torch.randn(4, 3, device="cuda")
 
     def loss(p):  # under fgrad.grad the module's ops run their fgrad definitions on the device
-        out = torch.func.functional_call(model, p, (x,))
-        return fnp.mean(out * out)
+        out = torch.func.functional_call(model, p, (x,))  # a Tensor, as in PyTorch
+        return (out * out).mean()
 
     g = torch.func.grad(loss)(params)
     ref = {k: v.clone().requires_grad_() for k, v in params.items()}

@@ -18,7 +18,10 @@ STORED = json.loads((pathlib.Path(__file__).parent.parent / "stored" / "narrow_f
 BF16 = np.dtype(ml_dtypes.bfloat16)
 # PyTorch's nll_loss rounds its sum to the 16-bit type (bfloat16) or sums in a vectorised order
 # of its own (float16): 1 ulp apart
-ULPS = {("cross_entropy", "float16"): 1, ("cross_entropy", "bfloat16"): 1}
+# conv2d float16: computed in float32 and rounded once, but the float32 GEMM's summation order is
+# OpenBLAS's CPU kernel's (Haswell vs SkylakeX kernels differ), so one element may round the
+# other way (seen on a Zen 4 machine, 2026-11-27)
+ULPS = {("cross_entropy", "float16"): 1, ("cross_entropy", "bfloat16"): 1, ("conv2d", "float16"): 1}
 # against whichever PyTorch is installed: its float16 gelu (a vectorised erf in float32, then
 # rounded) changed between releases: torch 2.11 is 1 ulp from the 2.13 bits stored above, which
 # fgrad matches exactly (the stored test, 0 ulps, also passed on the GPU machine)
