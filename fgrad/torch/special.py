@@ -615,9 +615,11 @@ def erfcx(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return _unary("SpecialErfcxBackward0", _erfcx_definition, input, out)
 
 
-def _not_differentiable(fn, input, out) -> Tensor:
-    # PyTorch defines no derivative for these: the result never requires grad
-    return _finish(_op_name(fn), apply_op("", (fn.__name__,), fn, (_float(input).detach(),)), out)
+def _not_differentiable(fn, input, out, *more) -> Tensor:
+    """``fn`` of ``input`` (and ``more`` operands, already tensors) as a float tensor, recorded
+    without a derivative: PyTorch defines none for these, so the result never requires grad."""
+    args = (_float(input).detach(), *(m.detach() for m in more))
+    return _finish(_op_name(fn), apply_op("", (fn.__name__,), fn, args), out)
 
 
 def _j0_definition(x):
@@ -831,14 +833,12 @@ def _bp_definition(op: str):
 
 
 def _bp_unary(op: str, input, out) -> Tensor:
-    result = apply_op("", ("bessel_polynomials", op), _bp_definition(op), (_float(input).detach(),))
-    return _finish(f"special_{op}", result, out)
+    return _not_differentiable(_bp_definition(op), input, out)
 
 
 def _bp_polynomial(op: str, input, n, out) -> Tensor:
     x, k = _pair(input, n, f"special_{op}")
-    result = apply_op("", ("bessel_polynomials", op), _bp_definition(op), (x.detach(), k.detach()))
-    return _finish(f"special_{op}", result, out)
+    return _not_differentiable(_bp_definition(op), x, out, k)
 
 
 def airy_ai(input: Tensor, *, out: Tensor | None = None) -> Tensor:

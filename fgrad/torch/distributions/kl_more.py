@@ -173,7 +173,6 @@ def _register_infinite(p_type, q_types, param: str) -> None:
         register_kl(p_type, q_type)(lambda p, q, _param=param: _inf_like(getattr(p, _param)))
 
 
-_BOUNDED = (Beta, ContinuousBernoulli, Pareto, Uniform)
 _register_infinite(Beta, [Pareto], "concentration1")
 _register_infinite(ContinuousBernoulli, [Pareto], "probs")
 _register_infinite(Exponential, [Beta, ContinuousBernoulli, Pareto, Uniform], "rate")

@@ -26,7 +26,7 @@ import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 
 from . import constraints
-from .distribution import broadcast_all, tril_matrix_to_vec, vec_to_tril_matrix
+from .distribution import broadcast_all, sum_rightmost, tril_matrix_to_vec, vec_to_tril_matrix
 from fgrad.torch.types import Tensor
 from typing import Any
 from collections.abc import Sequence
@@ -443,7 +443,7 @@ class ComposeTransform(Transform):
         terms = []
         event_dim = self.domain.event_dim
         for part, xi, yi in zip(self.parts, xs[:-1], xs[1:]):
-            terms.append(_sum_rightmost(part.log_abs_det_jacobian(xi, yi), event_dim - part.domain.event_dim))
+            terms.append(sum_rightmost(part.log_abs_det_jacobian(xi, yi), event_dim - part.domain.event_dim))
             event_dim += part.codomain.event_dim - part.domain.event_dim
         result = terms[0]
         for t in terms[1:]:
@@ -468,10 +468,6 @@ class ComposeTransform(Transform):
 identity_transform = ComposeTransform([])
 
 
-def _sum_rightmost(value, dim: int):
-    if dim == 0:
-        return value
-    return value.reshape(value.shape[: value.dim() - dim] + (-1,)).sum(-1)
 
 
 class IndependentTransform(Transform):
@@ -526,7 +522,7 @@ class IndependentTransform(Transform):
         return self.base_transform.inv(y)
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
-        return _sum_rightmost(self.base_transform.log_abs_det_jacobian(x, y), self.reinterpreted_batch_ndims)
+        return sum_rightmost(self.base_transform.log_abs_det_jacobian(x, y), self.reinterpreted_batch_ndims)
 
     def __repr__(self) -> str:
         return f"{self.__class__.__name__}({self.base_transform!r}, {self.reinterpreted_batch_ndims})"
@@ -616,7 +612,7 @@ class PowerTransform(Transform):
 
     def __init__(self, exponent: Tensor | float, cache_size: int = 0) -> None:
         super().__init__(cache_size=cache_size)
-        (self.exponent,) = _broadcast_all(exponent)
+        (self.exponent,) = broadcast_all(exponent)
 
     def with_cache(self, cache_size: int = 1) -> Transform:
         if self._cache_size == cache_size:
@@ -648,8 +644,6 @@ class PowerTransform(Transform):
         return torch.broadcast_shapes(shape, getattr(self.exponent, "shape", ()))
 
 
-def _broadcast_all(*values):
-    return broadcast_all(*values)
 
 
 class SoftplusTransform(_Parameterless, Transform):
@@ -947,7 +941,7 @@ class CatTransform(Transform):
             yslice = y.narrow(self.dim, start, length)
             logdetjac = trans.log_abs_det_jacobian(xslice, yslice)
             if trans.event_dim < self.event_dim:
-                logdetjac = _sum_rightmost(logdetjac, self.event_dim - trans.event_dim)
+                logdetjac = sum_rightmost(logdetjac, self.event_dim - trans.event_dim)
             logdetjacs.append(logdetjac)
             start = start + length
         dim = self.dim
