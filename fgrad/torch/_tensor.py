@@ -32,6 +32,9 @@ from ._device import DEV as _DEV
 from ._device import _state as _DEV_STATE
 from ._storage import TypedStorage, UntypedStorage, VersionCounter as _VC, _data_ptr, flat_of
 from ..core.array import ArrayImpl
+from ..core.array import wrap as _awrap
+from ._dual_state import LEVEL as _DUAL
+from ..ops.bits import stop_gradient as _stop_gradient
 from ..core import x64_mode as _x64_mode
 from ._storage import warn_typed as _warn_typed
 from ._inference import INFERENCE
@@ -232,6 +235,11 @@ class Tensor(metaclass=_TensorMeta):
     _stsrc = None  # tensor whose storage this alias shares (detach, .data)
     _post_acc_hooks = None
     _is_param = False
+    # functional mode (tensors hold tracers): a view's base, its view chain and the base's
+    # write count it has read; a base's write count (`_dispatch.functional_write`)
+    _fbase = None
+    _fvfn = ()
+    _fver = 0
 
     def __new__(cls, *args, device=None, dtype=None):
         idx = check_device(device)
@@ -604,6 +612,8 @@ class Tensor(metaclass=_TensorMeta):
 
     @property
     def data(self) -> "Tensor":
+        if _DUAL.trace is not None and isinstance(self._buf, Tracer):  # forward AD: no tangent
+            return _wrap(_stop_gradient(self._buf))
         t = _wrap(self._buf)
         if self._st is not None:
             t._st = self._st
@@ -762,8 +772,24 @@ def _storage_root(t):
     return t
 
 
+def refresh_functional_view(t: Tensor) -> None:
+    """Functional mode: re-read view ``t`` from its base, which was written since (see
+    `fgrad.torch._dispatch.functional_write`)."""
+    base = t._fbase
+    if base._fbase is not None and base._fver != base._fbase._fver:
+        refresh_functional_view(base)
+    b = base._buf
+    v = _awrap(b) if type(b) is _ndarray or type(b) in _DEV else b
+    for f, params in t._fvfn:
+        v = f(v, *params)
+    t._buf = v._buf if type(v) is ArrayImpl else v
+    t._fver = base._fver
+
+
 def concrete_buf(t) -> np.ndarray:
     """The tensor's buffer (host or device); a tracer's concrete value in functional mode."""
+    if t._fbase is not None and t._fver != t._fbase._fver:
+        refresh_functional_view(t)
     buf = t._buf
     if type(buf) is _ndarray:
         return buf
@@ -1124,4 +1150,10 @@ def _str_intern(t: Tensor, contents=None) -> str:
         suffixes.append(f"grad_fn=<{gname}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    if _DUAL.trace is not None and isinstance(t._buf, Tracer):  # a dual tensor: its tangent
+        from .autograd.forward_ad import _tangent_of
+
+        tangent = _tangent_of(t)
+        if tangent is not None:
+            suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -24,6 +24,7 @@ Example::
 from __future__ import annotations
 
 import collections.abc
+import functools
 import contextlib
 import typing
 
@@ -33,6 +34,8 @@ from ..core.array import Array, ArrayImpl, Tracer, wrap
 from ._device import DEV as _DEV
 from ._ops_shape import stack as _stack
 from ._tensor import Tensor, _wrap
+from ._tensor import refresh_functional_view as _refresh_view
+from ..transforms.jvp_trace import FORWARD_MARK
 from .autograd.complex_cotangents import conj_if_complex
 from .autograd.function import Function as _Function
 from .autograd.grad_mode import STATE as _GRAD, enable_grad
@@ -45,6 +48,8 @@ _nd = np.ndarray
 def _to_array(t: Tensor) -> Array:
     """The tensor's data as an `fgrad.Array` (no copy: the array sees later in-place
     changes to the tensor, so treat it as a snapshot only while the tensor is unchanged)."""
+    if t._fbase is not None and t._fver != t._fbase._fver:  # a view whose base was written
+        _refresh_view(t)
     b = t._buf
     return wrap(b) if type(b) is _nd or type(b) in _DEV else b
 
@@ -165,14 +170,33 @@ def functional_call(
 # -- torch.func-style transforms --------------------------------------------------------
 
 
+def _forward_marked(transform):
+    """``transform`` (an fgrad forward-mode transform) making `ForwardTrace` JVP traces: under
+    them ``torch.no_grad`` keeps tangents, as PyTorch's forward mode ignores grad mode."""
+
+    @functools.wraps(transform)
+    def run(*args, **kwargs):
+        mark, FORWARD_MARK[0] = FORWARD_MARK[0], True
+        try:
+            return transform(*args, **kwargs)
+        finally:
+            FORWARD_MARK[0] = mark
+
+    return run
+
+
 def _tensor_fn(func):
     """Wrap a function of Tensors as a function of fgrad arrays (``f.orders``: the key order
     of the dicts it returned, which the transform's output keeps)."""
 
     def f(*arrays, **kwargs):
         ins = _simple_map(lambda a: _from_array(a) if isinstance(a, Array) else a, arrays)
-        with enable_grad():  # a transform ignores an outer no_grad; an inner one stops gradients
-            out = func(*ins, **kwargs)
+        mark, FORWARD_MARK[0] = FORWARD_MARK[0], False  # transforms inside func: not ours
+        try:
+            with enable_grad():  # a transform ignores an outer no_grad; an inner one stops gradients
+                out = func(*ins, **kwargs)
+        finally:
+            FORWARD_MARK[0] = mark
         f.orders = _key_orders(out)
         return _simple_map(lambda x: _to_array(x) if isinstance(x, Tensor) else x, out)
 
@@ -357,7 +381,7 @@ def jacfwd(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple
     """
     _check_chunk_size("jacfwd", chunk_size)
     tfn = _tensor_fn(func)
-    j = fgrad.jacfwd(tfn, argnums=argnums, has_aux=has_aux, chunk_size=chunk_size)
+    j = _forward_marked(fgrad.jacfwd(tfn, argnums=argnums, has_aux=has_aux, chunk_size=chunk_size))
     return lambda *args: _call(j, tfn, args)
 
 
@@ -365,7 +389,7 @@ def hessian(func: collections.abc.Callable[..., typing.Any],
             argnums: int | tuple[int, ...] = 0) -> collections.abc.Callable[..., typing.Any]:
 
     tfn = _tensor_fn(func)
-    h = fgrad.hessian(tfn, argnums=argnums)
+    h = _forward_marked(fgrad.hessian(tfn, argnums=argnums))
     return lambda *args: _call(h, tfn, args)
 
 
@@ -398,7 +422,7 @@ def jvp(func: collections.abc.Callable[..., typing.Any], primals: tuple[typing.A
         raise NotImplementedError("torch.func.jvp(strict=True): fgrad does not track whether an output "
                                   "is independent of the inputs; call with strict=False (its tangent is "
                                   "then zero)")
-    res = fgrad.jvp(
+    res = _forward_marked(fgrad.jvp)(
         _tensor_fn(func), tuple(_to_arrays(primals)), tuple(_to_arrays(tangents)), has_aux=has_aux
     )
     return _to_tensors(res)

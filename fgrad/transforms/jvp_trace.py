@@ -110,6 +110,21 @@ class JVPTrace(Trace):
         return [JVPTracer(self, o, t) for o, t in zip(outs, t_outs)]
 
 
+class ForwardTrace(JVPTrace):
+    """The JVP trace of a PyTorch-face forward-mode transform (``torch.func.jvp``/``jacfwd``/
+    ``hessian``'s outer jacfwd, ``torch.autograd.forward_ad``'s dual level), as opposed to the
+    JVP traces other code builds reverse mode or staging from.  It behaves as `JVPTrace`; the
+    PyTorch face asks for it because ``torch.no_grad`` stops reverse-mode derivatives only,
+    never forward-mode tangents.  `fgrad.jvp` makes one while ``FORWARD_MARK[0]`` is set
+    (``fgrad.torch.func`` sets it around its calls and clears it while the user's function
+    runs, so transforms that function uses inside get plain JVP traces)."""
+
+    __slots__ = ()
+
+
+FORWARD_MARK = [False]
+
+
 # frames the NaN/inf checks' error reads to name the derivative rule that ran
 register_rule_frame(JVPTrace.process.__code__, "jvp")
 register_rule_frame(JVPTrace.process_custom_jvp.__code__, "custom_jvp")
