@@ -344,6 +344,8 @@ from .amp.autocast_mode import (  # noqa: E402,F401
 from .amp.autocast_mode import cpu_autocast as _cpu_autocast, cuda_autocast as _cuda_autocast  # noqa: E402
 from .amp.grad_scaler import CudaGradScaler as _CudaGradScaler  # noqa: E402
 
+GradScaler = amp.GradScaler  # torch.GradScaler (PyTorch's top-level alias)
+OutOfMemoryError = cuda.OutOfMemoryError
 cuda.amp = _namespace("cuda.amp", "torch.cuda.amp (deprecated aliases of torch.amp).",
                       autocast=_cuda_autocast, GradScaler=_CudaGradScaler)
 cpu = _namespace("cpu", "torch.cpu: the CPU device's namespace.", is_available=lambda: True,
@@ -456,6 +458,9 @@ _importlib.import_module(f"{__name__}._round8").install(globals())
 _importlib.import_module(f"{__name__}._runtime_flags").install(globals())
 # loaded by name, as fft and special: they are written with fgrad.torch's own functions
 jit = _importlib.import_module(f"{__name__}.jit")
+globals()["__future__"] = _importlib.import_module(f"{__name__}.__future__")  # torch.__future__
+signal = _importlib.import_module(f"{__name__}.signal")
+_importlib.import_module(f"{__name__}._copy_variants").install(globals())  # t_copy, view_copy, ...
 random = _importlib.import_module(f"{__name__}.random")
 testing = _importlib.import_module(f"{__name__}.testing")
 profiler = _importlib.import_module(f"{__name__}.profiler")
