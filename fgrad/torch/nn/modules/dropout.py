@@ -32,21 +32,71 @@ class _DropoutNd(Module):
 
 
 class Dropout(_DropoutNd):
+    """Zeroes each element with probability ``p`` in training and scales the rest by
+    ``1 / (1 - p)``; the identity in eval.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Dropout(p=0.5)
+        >>> m(torch.ones(4)).unique().tolist() in ([0.0, 2.0], [0.0], [2.0])
+        True
+        >>> m.eval()(torch.ones(4))
+        tensor([1., 1., 1., 1.])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout(input, self.p, self.training, self.inplace)
 
 
 class Dropout1d(_DropoutNd):
+    """Zeroes whole channels of ``(N, C, L)`` input with probability ``p`` in training (the identity in eval).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Dropout1d(p=0.5)
+        >>> out = m(torch.ones(1, 8, 3))
+        >>> bool(((out == 0).all(-1) | (out == 2).all(-1)).all())
+        True
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout1d(input, self.p, self.training, self.inplace)
 
 
 class Dropout2d(_DropoutNd):
+    """Zeroes whole channels of ``(N, C, H, W)`` input with probability ``p`` in training (the
+    identity in eval).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Dropout2d(p=0.5)
+        >>> out = m(torch.ones(1, 8, 2, 2))
+        >>> bool(((out == 0).all((-2, -1)) | (out == 2).all((-2, -1))).all())
+        True
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
 class Dropout3d(_DropoutNd):
+    """Zeroes whole channels of ``(N, C, D, H, W)`` input with probability ``p`` in training (the
+    identity in eval).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Dropout3d(p=0.5).eval()
+        >>> m(torch.ones(1, 2, 1, 1, 2))
+        tensor([[[[[1., 1.]]],
+        <BLANKLINE>
+        <BLANKLINE>
+                 [[[1., 1.]]]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout3d(input, self.p, self.training, self.inplace)
 
