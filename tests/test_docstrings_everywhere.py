@@ -284,3 +284,16 @@ def test_examples_print_pytorchs_output_sample():
 def test_examples_print_pytorchs_output_all():
     wrong = _run_with_pytorch(_peer_rows())
     assert not wrong, "examples whose output is not PyTorch's:\n" + "\n".join(wrong)
+
+
+if __name__ == "__main__":  # python tests/test_docstrings_everywhere.py: what is left, by module
+    import collections
+
+    total, missing = collections.Counter(), collections.Counter()
+    for home, name, obj in CALLABLES.values():
+        total[home] += 1
+        missing[home] += ">>>" not in (own_doc(obj) or "")
+    print(f"{len(CALLABLES)} public callables, {sum(missing.values())} without an example")
+    for home, n in missing.most_common():
+        if n:
+            print(f"  {home:60s} {n:4d} of {total[home]:4d}{'  (PENDING)' if _pending(home) else ''}")
