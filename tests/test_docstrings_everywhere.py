@@ -256,7 +256,8 @@ PEER_CHECKED_CLASSES = ("fgrad.torch", "fgrad.torch.linalg")
 
 def _peer_rows():
     return [(q, obj, doc) for q, obj, doc in torch_examples()
-            if q.startswith(PEER_CHECKED) or (inspect.isclass(obj) and q.rsplit(".", 1)[0] in PEER_CHECKED_CLASSES)]
+            if q.startswith(PEER_CHECKED)
+            or (inspect.isclass(obj) and q.rsplit(".", 1)[0] in PEER_CHECKED_CLASSES)]
 
 
 def _run_with_pytorch(rows) -> list[str]:
@@ -290,7 +291,7 @@ if __name__ == "__main__":  # python tests/test_docstrings_everywhere.py: what i
     import collections
 
     total, missing = collections.Counter(), collections.Counter()
-    for home, name, obj in CALLABLES.values():
+    for home, _name, obj in CALLABLES.values():
         total[home] += 1
         missing[home] += ">>>" not in (own_doc(obj) or "")
     print(f"{len(CALLABLES)} public callables, {sum(missing.values())} without an example")
