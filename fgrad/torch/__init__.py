@@ -291,7 +291,16 @@ def is_grad_enabled_() -> _b.bool:  # pragma: no cover - alias kept for compatib
 
 
 class finfo:
-    """Machine limits of a floating dtype (as ``torch.finfo``)."""
+    """Machine limits of a floating dtype (as ``torch.finfo``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.finfo(torch.float32).eps
+        1.1920928955078125e-07
+        >>> torch.finfo(torch.float16).max
+        65504.0
+    """
 
     def __init__(self, type: _Any = None) -> None:  # noqa: A002
         dt = get_default_dtype() if type is None else _dtypes.canonical(type)
@@ -313,6 +322,17 @@ class finfo:
 
 
 class iinfo:
+    """Machine limits of an integer dtype: ``bits``, ``min``, ``max``, ``dtype``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.iinfo(torch.int8).min, torch.iinfo(torch.int8).max
+        (-128, 127)
+        >>> torch.iinfo(torch.uint8).bits
+        8
+    """
+
     def __init__(self, type: _Any) -> None:  # noqa: A002
         dt = _dtypes.canonical(type)
         ii = _np.iinfo(dt.np)

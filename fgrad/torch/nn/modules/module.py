@@ -52,7 +52,19 @@ _global_forward_pre_hooks: dict = OrderedDict()
 
 
 def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
-    """A forward pre-hook run by every module (``hook(module, args)``)."""
+    """A forward pre-hook run by every module (``hook(module, args)``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> seen = []
+        >>> hook = lambda module, args: seen.append(type(module).__name__)
+        >>> h = torch.nn.modules.module.register_module_forward_pre_hook(hook)
+        >>> _ = torch.nn.ReLU()(torch.ones(1))
+        >>> h.remove()
+        >>> seen
+        ['ReLU']
+    """
     handle = RemovableHandle(_global_forward_pre_hooks)
     _global_forward_pre_hooks[handle.id] = hook
     return handle
@@ -117,7 +129,22 @@ def _forward_unimplemented(self, *input: Any) -> None:
 
 
 class Module:
-    """Base class for all neural network modules (see the module docstring)."""
+    """Base class for all neural network modules (see the module docstring).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Scale(torch.nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.w = torch.nn.Parameter(torch.tensor([2.0]))
+        ...     def forward(self, x):
+        ...         return self.w * x
+        >>> Scale()(torch.tensor([1.0, 3.0]))
+        tensor([2., 6.], grad_fn=<MulBackward0>)
+        >>> [name for name, _ in Scale().named_parameters()]
+        ['w']
+    """
 
     dump_patches: bool = False
     _version: int = 1
