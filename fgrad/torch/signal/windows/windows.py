@@ -119,7 +119,7 @@ def kaiser(M: int, *, beta: float = 12.0, sym: bool = True, dtype: DType | None 
 
         >>> import fgrad.torch as torch
         >>> torch.signal.windows.kaiser(5, beta=4.0)
-        tensor([0.0880, 0.6412, 1.0000, 0.6412, 0.0880])
+        tensor([0.0885, 0.6334, 1.0000, 0.6334, 0.0885])
     """
     dtype = _checked_dtype("kaiser", M, dtype, layout)
     if beta < 0:
