@@ -110,6 +110,9 @@ def _make(name: str, view: Callable[..., Any], call: str, printed: str) -> Calla
 
     def view_copy(input: Tensor, *args: Any, out: Tensor | tuple[Tensor, ...] | None = None,
                   **kwargs: Any) -> Tensor | tuple[Tensor, ...]:
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                            f"{type(input).__name__}")
         res = view(input, *args, **kwargs)
         if isinstance(res, (tuple, list)):
             res = tuple(r.clone(memory_format=torch.contiguous_format) for r in res)
