@@ -395,7 +395,8 @@ def _deprecated(new):
         return new(*args, **kwargs)
 
     f.__name__ = new.__name__[:-1]
-    value = ", 0.5" if new.__name__ == "constant_" else ""
+    value = {"constant_": ", 0.5", "sparse_": ", 0.5"}.get(new.__name__, "")
+    shape = "2, 3, 3" if new.__name__ == "dirac_" else "2, 3"
     f.__doc__ = f"""Deprecated spelling of `{new.__name__}`: warns (a ``FutureWarning``) and calls it.
 
     Example::
@@ -404,9 +405,9 @@ def _deprecated(new):
         >>> import fgrad.torch as torch
         >>> with warnings.catch_warnings(record=True) as caught:
         ...     warnings.simplefilter("always")
-        ...     w = torch.nn.init.{f.__name__}(torch.empty(2, 3){value})
+        ...     w = torch.nn.init.{f.__name__}(torch.empty({shape}){value})
         >>> w.shape, caught[0].category.__name__
-        (torch.Size([2, 3]), 'FutureWarning')
+        (torch.Size([{shape}]), 'FutureWarning')
     """
     return f
 
