@@ -680,7 +680,16 @@ class Tensor(metaclass=_TensorMeta):
         self.__dict__.update(state)
 
 
-strided = type("layout", (), {"__repr__": lambda self: "torch.strided"})()
+strided = type("layout", (), {
+    "__repr__": lambda self: "torch.strided",
+    "__doc__": """The type of ``torch.strided``, the one memory layout of fgrad.torch's tensors.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.zeros(2).layout
+        torch.strided
+    """})()
 
 
 def _rebuild_tensor(cls, arr, requires_grad, state=None, grad=None, cuda_index=None):

@@ -37,7 +37,28 @@ def _buf_index(b):
 
 
 class FunctionCtx:
-    """Methods available on ``ctx`` (the backward node) inside ``forward``/``backward``."""
+    """Methods available on ``ctx`` (the backward node) inside ``forward``/``backward``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.function import FunctionCtx
+        >>> class Square(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         x, = ctx.saved_tensors
+        ...         return 2 * x * g
+        ...
+        >>> x = torch.tensor([3.0], requires_grad=True)
+        >>> Square.apply(x).backward(); x.grad
+        tensor([6.])
+        >>> hasattr(FunctionCtx, 'save_for_backward')
+        True
+    """
 
     def save_for_backward(self, *tensors: Any) -> None:
         for t in tensors:
@@ -91,7 +112,23 @@ class FunctionCtx:
 
 
 class BackwardCFunction(G.Node, FunctionCtx):
-    """The node of one ``Function.apply`` call (also its ``ctx``)."""
+    """The node of one ``Function.apply`` call (also its ``ctx``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Double(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         return 2 * x
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         return 2 * g
+        ...
+        >>> y = Double.apply(torch.tensor([1.0], requires_grad=True))
+        >>> isinstance(y.grad_fn, torch.autograd.function.BackwardCFunction)
+        True
+    """
 
     _fn_cls = None
 
@@ -314,11 +351,30 @@ class Function(metaclass=FunctionMeta):
 
 
 class InplaceFunction(Function):
+    """A `Function` that may modify its input in place (``inplace`` set by the constructor; PyTorch's
+    legacy base).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.function import InplaceFunction
+        >>> issubclass(InplaceFunction, torch.autograd.Function)
+        True
+    """
     def __init__(self, inplace: bool = False) -> None:
         self.inplace = inplace
 
 
 class NestedIOFunction(Function):
+    """PyTorch's legacy `Function` base for nested inputs and outputs (a plain `Function` here).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.function import NestedIOFunction
+        >>> issubclass(NestedIOFunction, torch.autograd.Function)
+        True
+    """
     pass
 
 
