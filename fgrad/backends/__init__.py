@@ -46,7 +46,14 @@ from . import transfer_guard
 
 
 class DeviceMismatchError(ValueError):
-    """Operands of one op live on different devices (fgrad never moves Arrays implicitly)."""
+    """Operands of one op live on different devices (fgrad never moves Arrays implicitly).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.DeviceMismatchError, ValueError)
+        True
+    """
 
 
 class BackendUnavailableError(RuntimeError):
@@ -67,6 +74,13 @@ class Device:
     devices fgrad computes on; a device of another process (in ``fgrad.devices()`` under
     ``mpiexec``) carries its owner's index, prints as ``"cpu@process1"`` and equals no local
     device.
+
+    Example::
+
+        >>> import fgrad
+        >>> d = fgrad.devices('cpu')[0]
+        >>> isinstance(d, fgrad.Device), d.platform
+        (True, 'cpu')
     """
 
     __slots__ = ("platform", "id", "backend_name", "_process")
@@ -521,7 +535,18 @@ _local = _Local()
 
 def default_device() -> Device:
     """The device new arrays are created on (``with fgrad.default_device(...)`` overrides
-    the configured one in this thread)."""
+    the configured one in this thread).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> with fgrad.default_device(fgrad.devices('cpu')[0]):
+        ...     x = jnp.ones(2)
+        ...
+        >>> [d.platform for d in x.devices()]
+        ['cpu']
+    """
     d = _local.device
     return d if d is not None else _DEFAULT[0]
 
