@@ -124,7 +124,8 @@ class DivisionByZeroError(JaxException):
         >>> import fgrad
         >>> import fgrad.numpy as jnp
         >>> from fgrad.experimental import checkify
-        >>> err, _ = checkify.checkify(lambda a, b: a // b, errors=checkify.div_checks)(jnp.array(1), jnp.array(0))
+        >>> f = checkify.checkify(lambda a, b: a // b, errors=checkify.div_checks)
+        >>> err, _ = f(jnp.array(1), jnp.array(0))
         >>> err.get() is not None
         True
     """

@@ -148,7 +148,8 @@ def save_file(tensors: dict[str, np.ndarray], filename: str | os.PathLike,
         >>> from fgrad.io import safetensors_format
         >>> import os, tempfile, numpy as np
         >>> path = os.path.join(tempfile.mkdtemp(), 'w.safetensors')
-        >>> safetensors_format.save_file({'w': np.array([1.0, 2.0], np.float32)}, path, metadata={'step': '3'})
+        >>> tensors = {'w': np.array([1.0, 2.0], np.float32)}
+        >>> safetensors_format.save_file(tensors, path, metadata={'step': '3'})
         >>> safetensors_format.load_file(path)
         ({'w': array([1., 2.], dtype=float32)}, {'step': '3'})
     """

@@ -78,8 +78,8 @@ def encode(tree) -> tuple[dict, list[str], list]:
         >>> spec, names, leaves = tree_json.encode({'b': 1.0, 'w': [2.0, 3.0]})
         >>> names, leaves
         (['b', 'w.0', 'w.1'], [1.0, 2.0, 3.0])
-        >>> spec
-        {'t': 'dict', 'k': ['b', 'w'], 'c': [{'t': 'leaf', 'name': 'b', 'py': 'float'}, {'t': 'list', 'k': [0, 1], 'c': [{'t': 'leaf', 'name': 'w.0', 'py': 'float'}, {'t': 'leaf', 'name': 'w.1', 'py': 'float'}]}]}
+        >>> spec['t'], spec['k'], spec['c'][0]
+        ('dict', ['b', 'w'], {'t': 'leaf', 'name': 'b', 'py': 'float'})
     """
     flat, _ = tree_flatten_with_path(tree)
     names = [leaf_name(p) for p, _ in flat]
