@@ -130,7 +130,15 @@ class Device:
 
 class Sharding:
     """Base class of shardings (JAX's ``jax.sharding.Sharding``): where an array's data lives.
-    fgrad keeps every array whole on one device, so its shardings are single-device ones."""
+    fgrad keeps every array whole on one device, so its shardings are single-device ones.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> isinstance(jnp.ones(2).sharding, fgrad.sharding.Sharding)
+        True
+    """
 
     __slots__ = ()
 
@@ -535,18 +543,7 @@ _local = _Local()
 
 def default_device() -> Device:
     """The device new arrays are created on (``with fgrad.default_device(...)`` overrides
-    the configured one in this thread).
-
-    Example::
-
-        >>> import fgrad
-        >>> import fgrad.numpy as jnp
-        >>> with fgrad.default_device(fgrad.devices('cpu')[0]):
-        ...     x = jnp.ones(2)
-        ...
-        >>> [d.platform for d in x.devices()]
-        ['cpu']
-    """
+    the configured one in this thread)."""
     d = _local.device
     return d if d is not None else _DEFAULT[0]
 
@@ -566,7 +563,18 @@ def set_default_device(spec) -> Device:
 
 class default_device_scope:
     """``with fgrad.default_device("cuda"):`` — create arrays on that device in this block
-    (this thread only)."""
+    (this thread only).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> with fgrad.default_device(fgrad.devices('cpu')[0]):
+        ...     x = jnp.ones(2)
+        ...
+        >>> [d.platform for d in x.devices()]
+        ['cpu']
+    """
 
     def __init__(self, spec) -> None:
         self.device = parse_device(spec)

@@ -156,7 +156,15 @@ def _inner(xs, ys) -> tuple[float, float]:
 
 def check_jvp(f: Callable, args: Sequence, *, eps=None, atol=None, rtol=None, rng=None,
               tangents=None, err_msg: str = "", check_dtypes: bool = True) -> None:
-    """Compare ``jvp(f, args, v)`` with a central finite difference along random ``v``."""
+    """Compare ``jvp(f, args, v)`` with a central finite difference along random ``v``.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad import test_util
+        >>> test_util.check_jvp(jnp.sin, (jnp.array([0.5, 1.0]),))
+    """
     from ..transforms.ad import jvp
 
     rng = np.random.default_rng(0) if rng is None else rng
@@ -190,7 +198,15 @@ def check_jvp(f: Callable, args: Sequence, *, eps=None, atol=None, rtol=None, rn
 def check_vjp(f: Callable, args: Sequence, *, eps=None, atol=None, rtol=None, rng=None,
               err_msg: str = "", check_dtypes: bool = True, against_jvp: bool = True) -> None:
     """Check ``vjp`` via ``<vjp(u), v> == <u, fd(v)>`` (finite differences) and, with
-    ``against_jvp``, the exact identity ``<vjp(u), v> == <u, jvp(v)>``."""
+    ``against_jvp``, the exact identity ``<vjp(u), v> == <u, jvp(v)>``.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad import test_util
+        >>> test_util.check_vjp(jnp.sin, (jnp.array([0.5, 1.0]),))
+    """
     from ..transforms.ad import jvp, vjp
 
     rng = np.random.default_rng(0) if rng is None else rng

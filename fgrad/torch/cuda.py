@@ -376,7 +376,16 @@ def _legacy_cuda_type(dt):
         def __repr__(cls) -> str:
             return f"<class 'torch.cuda.{cls.__name__}'>"
 
-    return _Meta(dt._legacy + "Tensor", (), {"_dtype": dt})
+    name = dt._legacy + "Tensor"
+    doc = (f"PyTorch's legacy CUDA tensor type ``torch.cuda.{name}``: ``torch.cuda.{name}(data)`` makes a "
+           "tensor of its dtype on the current CUDA device; ``isinstance`` checks dtype and device.\n\n"
+           "Example::\n\n"
+           "    >>> import fgrad.torch as torch\n"
+           f"    >>> torch.cuda.{name}\n"
+           f"    <class 'torch.cuda.{name}'>\n"
+           f"    >>> isinstance(torch.zeros(2), torch.cuda.{name})  # a CPU tensor\n"
+           "    False\n")
+    return _Meta(name, (), {"_dtype": dt, "__doc__": doc})
 
 
 FloatTensor = _legacy_cuda_type(D.float32)
