@@ -94,6 +94,12 @@ LAZY_ALLOWED = ("fgrad.torch",)  # other layers may load it inside a function (a
 _AUTOGRAD_INIT = ("importing any autograd submodule runs the autograd package, which loads this "
                   "module, below the dispatcher (autograd.graph records the dispatcher's nodes)")
 TORCH_LAZY = {
+    ("fgrad.torch._tensor", "fgrad.torch.autograd.forward_ad"):
+        "a dual tensor's repr shows its tangent; forward_ad builds on Tensor",
+    ("fgrad.torch.autograd.function", "fgrad.torch._dual_marks"):
+        "Function.apply on dual tensors marks its results; the marks' node class is an autograd node",
+    ("fgrad.torch.autograd.gradcheck", "fgrad.torch.autograd.forward_ad"):
+        "check_forward_ad evaluates with dual tensors; forward_ad loads after the autograd package",
     ("fgrad.torch._storage", "fgrad.torch._tensor"):
         "storage methods return Tensors; a Tensor is a view of a storage",
     ("fgrad.torch._tensor", "fgrad.torch.autograd"):

@@ -31,6 +31,7 @@ Example::
 from __future__ import annotations
 
 import builtins
+import functools
 import warnings
 import weakref
 
@@ -41,21 +42,27 @@ from .._lru import CLOCK, LRU
 from ..core.array import ArrayImpl, ShapedArray
 from ..core.ir import Literal
 from ..core.trace import new_trace
+from ..core.trace import state as _trace_state
+from ..transforms.jvp_trace import ForwardTrace, JVPTracer
+from ..transforms.batching import BatchTracer
 from . import _profile_state
 from ..core.executor import straight_line
 from ..transforms.staging import StagingTrace
 from ..core.array import Tracer
 from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
+import fgrad.numpy as fnp
 from ..core.quiet import switch
 from ..ops.specs import SPEC_LIST
 from ..ops.bits import stop_gradient
 import fgrad.torch._device as _dev
 import fgrad.torch._errors as _errors
 from ._device import DEV as _DEV
-from ._tensor import Size, Tensor, _wrap
+from ._tensor import Size, Tensor, _wrap, refresh_functional_view
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
+from ._dual_state import LEVEL as _DUAL
+from ._dual_marks import mark_no_reverse, requires_reverse
 from ..transforms.ad import vjp
 from ..transforms.jit import eval_shape
 from ..core.array import ShapeDtypeStruct
@@ -211,6 +218,8 @@ def tracks_grad(a) -> bool:
 
 def fgrad_value(a):
     if isinstance(a, Tensor):
+        if a._fbase is not None and a._fver != a._fbase._fver:
+            refresh_functional_view(a)
         b = a._buf
         return _awrap(b) if type(b) is _nd or type(b) in _DEV else b
     if type(a) is _nd or type(a) in _DEV:
@@ -241,8 +250,109 @@ def from_fgrad_value(o) -> Tensor:
             return result_tensor(b.copy())
         return result_tensor(np.array(b) if isinstance(b, _nd) else b)
     if isinstance(o, Tracer):
-        return _wrap(o)
+        t = _wrap(o)
+        if _DUAL.trace is not None:  # forward AD: a plain tensor again when the level exits
+            _DUAL.track(t)
+        return t
     return result_tensor(np.asarray(o))
+
+
+def _under_forward_mode() -> bool:
+    t = _trace_state.trace
+    while t is not None:
+        if isinstance(t, ForwardTrace):
+            return True
+        t = t.parent
+    return False
+
+
+def _strip_reverse(x):
+    """``x`` without its reverse-mode derivative layers; forward-mode tangents kept."""
+    tx = type(x)
+    if tx is JVPTracer:
+        if isinstance(x._trace, ForwardTrace):
+            p, t = _strip_reverse(x.primal), _strip_reverse(x.tangent)
+            return x if p is x.primal and t is x.tangent else JVPTracer(x._trace, p, t)
+        return _strip_reverse(x.primal)
+    if tx is BatchTracer:
+        v = _strip_reverse(x.val)
+        return x if v is x.val else BatchTracer(x._trace, v, x.bdim)
+    if isinstance(x, Tracer):
+        return stop_gradient(x)
+    return x
+
+
+def no_grad_value(x):
+    """A traced value computed under ``torch.no_grad``: no reverse-mode derivative flows
+    through it, but forward-mode tangents (``torch.func.jvp``/``jacfwd``, forward AD) do, as
+    in PyTorch, where grad mode does not affect forward-mode AD."""
+    if STATE.inference or not _under_forward_mode():  # inference_mode stops tangents too
+        return stop_gradient(x)
+    if isinstance(x, (tuple, list)):
+        return type(x)(_strip_reverse(v) for v in x)
+    return _strip_reverse(x)
+
+
+@functools.lru_cache(maxsize=512)
+def _view_positions(shape, chain) -> np.ndarray:
+    """The flat positions in a base of ``shape`` of the elements of the view ``chain`` (view
+    functions of fgrad values) makes of it: the view functions run on the base's flat
+    indices.  A view that repeats an element (``expand``) cannot be written (PyTorch's
+    error); a view of another dtype (``real``/``imag``) is not written in functional mode."""
+    n = int(np.prod(shape, dtype=np.int64))
+    v = _awrap(np.arange(n, dtype=np.float64).reshape(shape))
+    for f, params in chain:
+        if f.__name__ in ("_v_real", "_v_imag"):
+            raise NotImplementedError(
+                "in-place write to a real/imag view of a traced complex tensor (torch.func, "
+                "forward AD): write to the complex tensor instead (x.real.add_(y) -> "
+                "x.add_(y.to(x.dtype)))")
+        v = f(v, *params)
+    pos = np.asarray(v._buf if type(v) is ArrayImpl else v).astype(np.int64).reshape(-1)
+    if np.unique(pos).size != pos.size:
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+    pos.flags.writeable = False
+    return pos
+
+
+def functional_write(self, new) -> None:
+    """Functional mode: tensor ``self`` now holds the fgrad value ``new`` (an in-place op or a
+    ``__setitem__``).  If ``self`` is a view, its base is rebound to the base with the view's
+    elements replaced, and the base's other views re-read it when next used."""
+    self._buf = new._buf if type(new) is ArrayImpl else new
+    if _DUAL.trace is not None:
+        _DUAL.track(self)
+    base = self._fbase
+    if base is None:
+        self._fver += 1
+        if "_fw_src" in self.__dict__:
+            _write_primal_back(self)
+        return
+    shape = tuple(base._buf.shape)
+    pos = _view_positions(shape, self._fvfn)
+    flat = fnp.reshape(fgrad_value(base), (-1,))
+    val = fnp.reshape(fgrad_value(self), (-1,)).astype(flat.dtype)
+    new_base = fnp.reshape(flat.at[pos].set(val), shape)
+    base._buf = new_base._buf if type(new_base) is ArrayImpl else new_base
+    base._fver += 1
+    self._fver = base._fver
+    if "_fw_src" in base.__dict__:
+        _write_primal_back(base)
+
+
+def _write_primal_back(dual) -> None:
+    """Forward AD: a dual tensor aliases the tensor it was made from (PyTorch's
+    ``make_dual`` returns a view), so an in-place write to it writes the primal values there."""
+    src = dual._fw_src
+    v = dual._buf
+    while type(v) is JVPTracer and v._trace is _DUAL.trace:
+        v = v.primal
+    v = v._buf if type(v) is ArrayImpl else v
+    if type(v) is _nd or type(v) in _DEV:
+        copy_into(src._buf, v)
+        bump_version(src)
 
 
 def run_functional(fn, args, multi=False):
@@ -253,7 +363,13 @@ def run_functional(fn, args, multi=False):
     with cpu_default():
         out = fn(*fgrad_values(args))
     if not STATE.enabled:  # under no_grad, traced values carry no derivative (as PyTorch's)
-        out = stop_gradient(out)
+        out = no_grad_value(out)
+    if _DUAL.trace is not None and STATE.enabled:  # forward AD: see forward_ad.ForwardADBackward0
+        if requires_reverse(args):
+            outs = tuple(from_fgrad_value(o) for o in (out if multi else (out,)))
+            for o in outs:
+                mark_no_reverse(o)
+            return outs if multi else outs[0]
     if multi:
         return tuple(from_fgrad_value(o) for o in out)
     return from_fgrad_value(out)
@@ -898,8 +1014,8 @@ def _inplace_functional(self, fn, args):
     with cpu_default():
         new = fn(*fgrad_values(args))
     if not STATE.enabled:
-        new = stop_gradient(new)
-    self._buf = new._buf if type(new) is ArrayImpl else new
+        new = no_grad_value(new)
+    functional_write(self, new)
     return self
 
 

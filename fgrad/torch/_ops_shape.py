@@ -15,7 +15,6 @@ import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..ops import elementwise as ew
-from ..ops.bits import stop_gradient
 from ..ops import indexing as I
 from ..ops import shape as S
 from ..ops import structural as ST
@@ -46,8 +45,7 @@ from ..core.array import Tracer
 from ._dispatch import fresh_buffer, run_forward
 from ._ops import copy_
 from ._ops_creation import scalar_tensor
-from ._dispatch import fgrad_value
-from ..core.array import ArrayImpl
+from ._dispatch import fgrad_value, functional_write, no_grad_value
 from ._ops import clone
 from ._ops_creation import tensor
 from ._ops import where
@@ -204,10 +202,24 @@ def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None):
     return t
 
 
+def _fview(src: Tensor, out: Tensor, vf, params) -> Tensor:
+    """Mark ``out`` (computed from traced ``src`` in functional mode) as the view
+    ``vf(src, *params)``: an in-place write to it updates its base, and it re-reads the base
+    after the base is written (`fgrad.torch._dispatch.functional_write`), as PyTorch's
+    functionalization does under torch.func."""
+    base = src._fbase
+    if base is None:
+        out._fbase, out._fvfn = src, ((vf, params),)
+    else:
+        out._fbase, out._fvfn = base, src._fvfn + ((vf, params),)
+    out._fver = out._fbase._fver
+    return out
+
+
 def _view_or_functional(src, buf_fn, gname, vf, params):
     b = src._buf
     if _traced(b):
-        return run_functional(lambda x: vf(x, *params), (src,))
+        return _fview(src, run_functional(lambda x: vf(x, *params), (src,)), vf, params)
     return _make_view(src, buf_fn(b), gname, vf, params)
 
 
@@ -255,7 +267,7 @@ def view(self: Tensor, *shape: int | Sequence[int] | D.dtype) -> Tensor:
     shape = _infer_shape(_size_args(shape), math.prod(self._buf.shape))
     b = self._buf
     if _traced(b):
-        return run_functional(lambda x: S.reshape(x, shape), (self,))
+        return _fview(self, run_functional(lambda x: S.reshape(x, shape), (self,)), _v_reshape, (shape,))
     try:
         nb = _reshape_view(b, shape)
     except ValueError:
@@ -285,7 +297,7 @@ def reshape(input: Tensor, *shape: int | Sequence[int]) -> Tensor:
     shape = _infer_shape(_size_args(shape, "reshape"), math.prod(input._buf.shape))
     b = input._buf
     if _traced(b):
-        return run_functional(lambda x: S.reshape(x, shape), (input,))
+        return _fview(input, run_functional(lambda x: S.reshape(x, shape), (input,)), _v_reshape, (shape,))
     try:
         nb = _reshape_view(b, shape)
     except ValueError:
@@ -544,7 +556,8 @@ def _index_view(input, idx, gname):
     b = input._buf
     indexer, arrays = I.parse_index(b.shape, idx, "indexing")
     if _traced(b):
-        return run_functional(lambda x: I.gather(x, [], indexer, "clip"), (input,))
+        return _fview(input, run_functional(lambda x: I.gather(x, [], indexer, "clip"), (input,)),
+                      _v_gather, (indexer,))
     return _make_view(input, _basic(b, idx), gname, _v_gather, (indexer,))
 
 
@@ -588,8 +601,10 @@ def _multi_view(input, idxs, gname, bounds=None, d: int = 0, squeeze: bool = Fal
     if _traced(b):  # one split (its transpose one concatenate), as the recorded node
         fn = None if bounds is None else _pieces_fn(bounds, d, b.shape[d], squeeze)
         if fn is not None:
-            return tuple(run_functional(fn, (input,), multi=True))
-        return tuple(run_functional(lambda x, ix=ix: I.gather(x, [], ix, "clip"), (input,)) for ix in parsed)
+            outs = run_functional(fn, (input,), multi=True)
+        else:
+            outs = [run_functional(lambda x, ix=ix: I.gather(x, [], ix, "clip"), (input,)) for ix in parsed]
+        return tuple(_fview(input, o, _v_gather, (ix,)) for o, ix in zip(outs, parsed, strict=True))
     outs = []
     need = STATE.enabled and (input._rg or input._gfn is not None)
     for idx, ix in zip(idxs, parsed, strict=False):
@@ -1019,7 +1034,8 @@ def getitem(self, idx):
         _check_basic(b, idx)
         if _traced(b):
             indexer, _ = I.parse_index(b.shape, idx, "indexing")
-            return run_functional(lambda x: I.gather(x, [], indexer, "clip"), (self,))
+            return _fview(self, run_functional(lambda x: I.gather(x, [], indexer, "clip"), (self,)),
+                          _v_gather, (indexer,))
         indexer, _ = I.parse_index(b.shape, idx, "indexing")
         return _make_view(self, _basic(b, idx), _basic_name(idx), _v_gather, (indexer,))
     tmpl, arrays = _split_index(idx, b.shape)
@@ -1195,8 +1211,8 @@ def _setitem_functional(self, idx, value):
     v = fgrad_value(value) if isinstance(value, Tensor) else value
     new = fnp._scatter(x, _rebuild(tmpl, [fgrad_value(a) for a in arrays]), v, "set")
     if not STATE.enabled:  # under no_grad: no derivative through the write
-        new = stop_gradient(new)
-    self._buf = new._buf if type(new) is ArrayImpl else new
+        new = no_grad_value(new)
+    functional_write(self, new)
 
 
 def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,

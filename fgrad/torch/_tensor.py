@@ -32,6 +32,9 @@ from ._device import DEV as _DEV
 from ._device import _state as _DEV_STATE
 from ._storage import TypedStorage, UntypedStorage, VersionCounter as _VC, _data_ptr, flat_of
 from ..core.array import ArrayImpl
+from ..core.array import wrap as _awrap
+from ._dual_state import LEVEL as _DUAL
+from ..ops.bits import stop_gradient as _stop_gradient
 from ..core import x64_mode as _x64_mode
 from ._storage import warn_typed as _warn_typed
 from ._inference import INFERENCE
@@ -60,7 +63,15 @@ class memory_format:  # noqa: N801 (PyTorch's name)
 
 
 class Size(tuple):
-    """``torch.Size``: a tuple of ints with PyTorch's repr."""
+    """``torch.Size``: a tuple of ints with PyTorch's repr.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> s = torch.zeros(2, 3).shape
+        >>> s, s.numel(), s[1:]
+        (torch.Size([2, 3]), 6, torch.Size([3]))
+    """
 
     def __new__(cls, sizes=()):
         return super().__new__(cls, (int(s) for s in sizes))
@@ -91,7 +102,16 @@ _DEVICE_TYPES = ("cpu", "cuda", "mps", "xpu", "meta", "hip", "xla", "lazy", "ipu
 
 
 class device:
-    """``torch.device('cpu')``, ``torch.device('cuda:0')``, ``torch.device('cuda', 0)``."""
+    """``torch.device('cpu')``, ``torch.device('cuda:0')``, ``torch.device('cuda', 0)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.device('cuda', 1)
+        device(type='cuda', index=1)
+        >>> torch.device('cpu').type, torch.zeros(1).device
+        ('cpu', device(type='cpu'))
+    """
 
     __slots__ = ("type", "index")
 
@@ -232,6 +252,11 @@ class Tensor(metaclass=_TensorMeta):
     _stsrc = None  # tensor whose storage this alias shares (detach, .data)
     _post_acc_hooks = None
     _is_param = False
+    # functional mode (tensors hold tracers): a view's base, its view chain and the base's
+    # write count it has read; a base's write count (`_dispatch.functional_write`)
+    _fbase = None
+    _fvfn = ()
+    _fver = 0
 
     def __new__(cls, *args, device=None, dtype=None):
         idx = check_device(device)
@@ -604,6 +629,8 @@ class Tensor(metaclass=_TensorMeta):
 
     @property
     def data(self) -> "Tensor":
+        if _DUAL.trace is not None and isinstance(self._buf, Tracer):  # forward AD: no tangent
+            return _wrap(_stop_gradient(self._buf))
         t = _wrap(self._buf)
         if self._st is not None:
             t._st = self._st
@@ -680,16 +707,17 @@ class Tensor(metaclass=_TensorMeta):
         self.__dict__.update(state)
 
 
-strided = type("layout", (), {
-    "__repr__": lambda self: "torch.strided",
-    "__doc__": """The type of ``torch.strided``, the one memory layout of fgrad.torch's tensors.
+strided = type("layout", (), {"__repr__": lambda self: "torch.strided", "__doc__": """The type of a
+tensor's memory layout: `torch.strided` (PyTorch's dense layout, the only one fgrad's tensors have).
 
-    Example::
+Example::
 
-        >>> import fgrad.torch as torch
-        >>> torch.zeros(2).layout
-        torch.strided
-    """})()
+    >>> import fgrad.torch as torch
+    >>> torch.zeros(2).layout
+    torch.strided
+    >>> isinstance(torch.strided, torch.layout)
+    True
+"""})()
 
 
 def _rebuild_tensor(cls, arr, requires_grad, state=None, grad=None, cuda_index=None):
@@ -771,8 +799,24 @@ def _storage_root(t):
     return t
 
 
+def refresh_functional_view(t: Tensor) -> None:
+    """Functional mode: re-read view ``t`` from its base, which was written since (see
+    `fgrad.torch._dispatch.functional_write`)."""
+    base = t._fbase
+    if base._fbase is not None and base._fver != base._fbase._fver:
+        refresh_functional_view(base)
+    b = base._buf
+    v = _awrap(b) if type(b) is _ndarray or type(b) in _DEV else b
+    for f, params in t._fvfn:
+        v = f(v, *params)
+    t._buf = v._buf if type(v) is ArrayImpl else v
+    t._fver = base._fver
+
+
 def concrete_buf(t) -> np.ndarray:
     """The tensor's buffer (host or device); a tracer's concrete value in functional mode."""
+    if t._fbase is not None and t._fver != t._fbase._fver:
+        refresh_functional_view(t)
     buf = t._buf
     if type(buf) is _ndarray:
         return buf
@@ -885,8 +929,19 @@ class LegacyTypeMeta(_TensorMeta):
 
 
 def _legacy_type(dt: D.dtype):
-    cls = LegacyTypeMeta(dt._legacy + "Tensor", (), {"_dtype": dt})
-    return cls
+    name = dt._legacy + "Tensor"
+    doc = f"""PyTorch's legacy tensor type of ``{dt}``: calling it makes a tensor of that dtype (from
+    data or sizes), and ``isinstance`` checks a tensor's dtype.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.{name}([1, 0]).dtype
+        {dt}
+        >>> isinstance(torch.zeros(2, dtype={dt}), torch.{name})
+        True
+    """
+    return LegacyTypeMeta(name, (), {"_dtype": dt, "__doc__": doc})
 
 
 FloatTensor = _legacy_type(D.float32)
@@ -1133,4 +1188,10 @@ def _str_intern(t: Tensor, contents=None) -> str:
         suffixes.append(f"grad_fn=<{gname}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    if _DUAL.trace is not None and isinstance(t._buf, Tracer):  # a dual tensor: its tangent
+        from .autograd.forward_ad import _tangent_of
+
+        tangent = _tangent_of(t)
+        if tangent is not None:
+            suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -26,6 +26,18 @@ from fgrad.torch.types import Device as _Device
 from typing import Any as _Any
 
 
+class OutOfMemoryError(RuntimeError):
+    """Raised when a device allocation fails (``torch.OutOfMemoryError``,
+    ``torch.cuda.OutOfMemoryError``): programs catch it to retry with a smaller batch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> issubclass(torch.cuda.OutOfMemoryError, RuntimeError)
+        True
+    """
+
+
 def is_available() -> bool:
     """Whether a CUDA device can be used (through CuPy; the fake device counts).
 

@@ -24,6 +24,7 @@ Example::
 from __future__ import annotations
 
 import collections.abc
+import functools
 import contextlib
 import typing
 
@@ -33,6 +34,8 @@ from ..core.array import Array, ArrayImpl, Tracer, wrap
 from ._device import DEV as _DEV
 from ._ops_shape import stack as _stack
 from ._tensor import Tensor, _wrap
+from ._tensor import refresh_functional_view as _refresh_view
+from ..transforms.jvp_trace import FORWARD_MARK
 from .autograd.complex_cotangents import conj_if_complex
 from .autograd.function import Function as _Function
 from .autograd.grad_mode import STATE as _GRAD, enable_grad
@@ -45,6 +48,8 @@ _nd = np.ndarray
 def _to_array(t: Tensor) -> Array:
     """The tensor's data as an `fgrad.Array` (no copy: the array sees later in-place
     changes to the tensor, so treat it as a snapshot only while the tensor is unchanged)."""
+    if t._fbase is not None and t._fver != t._fbase._fver:  # a view whose base was written
+        _refresh_view(t)
     b = t._buf
     return wrap(b) if type(b) is _nd or type(b) in _DEV else b
 
@@ -163,6 +168,21 @@ def functional_call(
 
 
 # -- torch.func-style transforms --------------------------------------------------------
+
+
+def _forward_marked(transform):
+    """``transform`` (an fgrad forward-mode transform) making `ForwardTrace` JVP traces: under
+    them ``torch.no_grad`` keeps tangents, as PyTorch's forward mode ignores grad mode."""
+
+    @functools.wraps(transform)
+    def run(*args, **kwargs):
+        mark, FORWARD_MARK[0] = FORWARD_MARK[0], True
+        try:
+            return transform(*args, **kwargs)
+        finally:
+            FORWARD_MARK[0] = mark
+
+    return run
 
 
 def _tensor_fn(func):
@@ -357,7 +377,7 @@ def jacfwd(func: collections.abc.Callable[..., typing.Any], argnums: int | tuple
     """
     _check_chunk_size("jacfwd", chunk_size)
     tfn = _tensor_fn(func)
-    j = fgrad.jacfwd(tfn, argnums=argnums, has_aux=has_aux, chunk_size=chunk_size)
+    j = _forward_marked(fgrad.jacfwd(tfn, argnums=argnums, has_aux=has_aux, chunk_size=chunk_size))
     return lambda *args: _call(j, tfn, args)
 
 
@@ -365,7 +385,7 @@ def hessian(func: collections.abc.Callable[..., typing.Any],
             argnums: int | tuple[int, ...] = 0) -> collections.abc.Callable[..., typing.Any]:
 
     tfn = _tensor_fn(func)
-    h = fgrad.hessian(tfn, argnums=argnums)
+    h = _forward_marked(fgrad.hessian(tfn, argnums=argnums))
     return lambda *args: _call(h, tfn, args)
 
 
@@ -398,10 +418,89 @@ def jvp(func: collections.abc.Callable[..., typing.Any], primals: tuple[typing.A
         raise NotImplementedError("torch.func.jvp(strict=True): fgrad does not track whether an output "
                                   "is independent of the inputs; call with strict=False (its tangent is "
                                   "then zero)")
-    res = fgrad.jvp(
+    res = _forward_marked(fgrad.jvp)(
         _tensor_fn(func), tuple(_to_arrays(primals)), tuple(_to_arrays(tangents)), has_aux=has_aux
     )
     return _to_tensors(res)
+
+
+def linearize(func: collections.abc.Callable[..., typing.Any], *primals: typing.Any
+              ) -> tuple[typing.Any, collections.abc.Callable[..., typing.Any]]:
+    """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is the JVP at ``primals`` without
+    re-running ``func`` (its linearization is kept), as ``torch.func.linearize``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> out, jvp_fn = torch.func.linearize(torch.sin, torch.tensor([1.0, 2.0]))
+        >>> out, jvp_fn(torch.ones(2))
+        (tensor([0.8415, 0.9093]), tensor([ 0.5403, -0.4161]))
+    """
+    out, f_jvp = _forward_marked(fgrad.linearize)(_tensor_fn(func), *_to_arrays(primals))
+
+    def jvp_fn(*tangents: typing.Any) -> typing.Any:
+        if len(tangents) != len(primals):
+            raise RuntimeError(f"linearize: expected {len(primals)} tangents (one per primal), got "
+                               f"{len(tangents)}")
+        for p, t in zip(primals, tangents, strict=True):
+            if isinstance(p, Tensor) and isinstance(t, Tensor) and tuple(p.shape) != tuple(t.shape):
+                raise RuntimeError(f"linearize: tangent of shape {list(t.shape)} for a primal of shape "
+                                   f"{list(p.shape)}: they must match")
+        return _to_tensors(f_jvp(*_to_arrays(tangents)))
+
+    return _to_tensors(out), jvp_fn
+
+
+def functionalize(func: collections.abc.Callable[..., typing.Any], *,
+                  remove: str = "mutations") -> collections.abc.Callable[..., typing.Any]:
+    """``func`` with its mutations of intermediates removed (``torch.func.functionalize``).
+    The result computes the same values; fgrad's transforms already run tensor programs
+    functionally (in-place ops and views rebind traced values), so the function is returned
+    wrapped as is; input mutations still happen, as in PyTorch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> def f(x):
+        ...     y = x.clone()
+        ...     y.add_(1)
+        ...     return y
+        >>> torch.func.functionalize(f)(torch.tensor([1.0]))
+        tensor([2.])
+    """
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(
+            f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}. Valid "
+            "options are:\n     remove='mutations': all inplace and out= operators will be removed from the "
+            "program, and replaced with their out-of-place equivalents.\n     remove='mutations_and_views': "
+            "In addition to the above, all aliasing operators {view} will be replaced with their "
+            "non-aliasing counterparts, {view}_copy.\n")
+
+    @functools.wraps(func)
+    def functionalized(*args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+        return func(*args, **kwargs)
+
+    return functionalized
+
+
+def replace_all_batch_norm_modules_(root: fgrad.torch.nn.Module) -> fgrad.torch.nn.Module:
+    """Make every batch norm in ``root`` stop tracking running statistics (in place), so that
+    ``vmap`` over a batch works (``torch.func.replace_all_batch_norm_modules_``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.func.replace_all_batch_norm_modules_(torch.nn.Sequential(torch.nn.BatchNorm1d(3)))
+        >>> m[0].running_mean is None, m[0].track_running_stats
+        (True, False)
+    """
+    for module in root.modules():  # (nn's _BatchNorm subclasses; nn builds on this module)
+        if any(c.__name__ == "_BatchNorm" for c in type(module).__mro__):
+            module.running_mean = None
+            module.running_var = None
+            module.num_batches_tracked = None
+            module.track_running_stats = False
+    return root
 
 
 def stack_module_state(models: collections.abc.Sequence[fgrad.torch.nn.Module]) -> tuple[dict, dict]:
@@ -453,4 +552,7 @@ __all__ = [
     "hessian",
     "vjp",
     "jvp",
+    "linearize",
+    "functionalize",
+    "replace_all_batch_norm_modules_",
 ]

@@ -3,6 +3,8 @@ managers, ``gradcheck``.  The tape and engine live in `graph`."""
 
 from __future__ import annotations
 
+import importlib
+
 import fgrad.torch.autograd.graph as graph
 
 from .._tensor import Tensor
@@ -43,6 +45,13 @@ Variable.__doc__ = Variable.__doc__
 
 
 import fgrad.torch.autograd.functional as functional  # noqa: E402,F401
+
+
+def __getattr__(name: str) -> Any:
+    # forward_ad loads on first use: it builds on the dispatcher, which imports this package
+    if name == "forward_ad":
+        return importlib.import_module(f"{__name__}.forward_ad")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "backward",

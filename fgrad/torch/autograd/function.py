@@ -24,6 +24,8 @@ from .grad_mode import STATE, enable_grad, no_grad
 from ...core.array import ArrayImpl
 from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
+from ...transforms.jvp_trace import JVPTracer
+from .._dual_state import LEVEL as _DUAL
 import fgrad.numpy as fnp
 from collections.abc import Callable
 from typing import Any
@@ -288,6 +290,8 @@ class Function(metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         if any(isinstance(a, Tensor) and type(a._buf) is not _nd and type(a._buf) not in _DEV for a in args):
+            if _DUAL.trace is not None and any(_is_dual(a) for a in args):
+                return _apply_forward_ad(cls, args, kwargs)
             return _apply_functional(cls, args, kwargs)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
@@ -389,6 +393,73 @@ def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     wrapper._once_differentiable = True
     return wrapper
+
+
+# -- forward AD: Function.apply on dual tensors ------------------------------------------
+
+
+def _is_dual(a) -> bool:
+    return isinstance(a, Tensor) and type(a._buf) is JVPTracer and a._buf._trace is _DUAL.trace
+
+
+def _apply_forward_ad(cls, args, kwargs):
+    """``cls.apply`` on dual tensors (``torch.autograd.forward_ad``): ``forward`` runs on the
+    primals and the outputs' tangents are ``cls.jvp(ctx, *input_tangents)``, as in PyTorch
+    (which requires a ``jvp`` staticmethod for forward mode)."""
+    if cls.jvp is Function.jvp:
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with forward "
+            "mode AD.")
+    from .._dispatch import from_fgrad_value
+    from .._dual_marks import mark_no_reverse, requires_reverse
+
+    trace = _DUAL.trace
+    primals, tangents = [], []
+    for a in args:
+        if _is_dual(a):
+            primals.append(from_fgrad_value(a._buf.primal))
+            tangents.append(from_fgrad_value(a._buf.tangent))
+        else:
+            primals.append(a)
+            tangents.append(from_fgrad_value(fnp.zeros_like(as_value(a))) if isinstance(a, Tensor) else None)
+    ctx = cls._backward_cls()
+    ctx.needs_input_grad = tuple(isinstance(a, Tensor) for a in args)
+    with no_grad():
+        if cls.setup_context is not Function.setup_context:
+            outputs = cls.forward(*primals, **kwargs)
+            cls.setup_context(ctx, tuple(primals), outputs)
+        else:
+            outputs = cls.forward(ctx, *primals, **kwargs)
+    if getattr(ctx, "_saved_fwd", None) is not None:
+        ctx._to_save = ctx._saved_fwd
+    ctx._saved = None
+    t_out = cls.jvp(ctx, *tangents)
+    single = not isinstance(outputs, tuple)
+    outs = (outputs,) if single else tuple(outputs)
+    t_outs = (t_out,) if not isinstance(t_out, tuple) else tuple(t_out)
+    if len(t_outs) != len(outs):
+        raise RuntimeError(f"function {cls.__name__}.jvp returned an incorrect number of forward gradients "
+                           f"(expected {len(outs)}, got {len(t_outs)})")
+    res = []
+    for o, t in zip(outs, t_outs, strict=True):
+        if isinstance(o, Tensor) and isinstance(t, Tensor) and _dtype_kind(o._buf.dtype) in "fc":
+            if tuple(t.shape) != tuple(o.shape):
+                raise RuntimeError(f"function {cls.__name__}.jvp returned a tangent of shape {list(t.shape)} "
+                                   f"for an output of shape {list(o.shape)}")
+            d = _wrap(JVPTracer(trace, as_value(o), as_value(t)))
+            _DUAL.track(d)
+            if STATE.enabled and requires_reverse(args):
+                mark_no_reverse(d)
+            res.append(d)
+        else:
+            res.append(o)
+    return res[0] if single else tuple(res)
+
+
+def as_value(t):
+    """The fgrad value a tensor holds (its buffer wrapped, or its tracer)."""
+    b = t._buf
+    return awrap(b) if type(b) is _nd or type(b) in _DEV else b
 
 
 # -- functional mode: Function.apply inside fgrad transforms ----------------------------

@@ -437,9 +437,10 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``x`` where ``|x| > lambd``, else +0 (as PyTorch's kernel: never -0; NaN stays NaN)."""
     lam = float(lambd)
     return _act("HardshrinkBackward0", ("hardshrink", lam),
-                lambda x: fnp.where(fnp.abs(x) > lam, x, x * 0), input)
+                lambda x: fnp.where((x >= -lam) & (x <= lam), fnp.zeros_like(x), x), input)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:

@@ -26,7 +26,14 @@ __all__ = ["LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "Instan
 
 
 class LayerNorm(Module):
-    """Normalise over the trailing ``normalized_shape`` dims, then scale and shift."""
+    """Normalise over the trailing ``normalized_shape`` dims, then scale and shift.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.LayerNorm(3)(torch.tensor([[1.0, 2.0, 3.0]]))
+        tensor([[-1.2247,  0.0000,  1.2247]], grad_fn=<NativeLayerNormBackward0>)
+    """
 
     __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
 
@@ -67,7 +74,15 @@ class LayerNorm(Module):
 
 
 class GroupNorm(Module):
-    """Normalise over groups of channels."""
+    """Normalise over groups of channels.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.GroupNorm(1, 2)(torch.tensor([[[1.0], [3.0]]]))
+        tensor([[[-1.0000],
+                 [ 1.0000]]], grad_fn=<NativeGroupNormBackward0>)
+    """
 
     __constants__ = ["num_groups", "num_channels", "eps", "affine"]
 
@@ -129,6 +144,16 @@ class _InstanceNorm(_NormBase):
 
 
 class InstanceNorm1d(_InstanceNorm):
+    """Instance normalization of ``(N, C, L)`` or ``(C, L)`` input: each channel of each sample
+    over its length.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.InstanceNorm1d(1)(torch.tensor([[[1.0, 2.0, 3.0]]]))
+        tensor([[[-1.2247,  0.0000,  1.2247]]])
+    """
+
     def _get_no_batch_dim(self) -> int:
         return 2
 
@@ -138,6 +163,17 @@ class InstanceNorm1d(_InstanceNorm):
 
 
 class InstanceNorm2d(_InstanceNorm):
+    """Instance normalization of ``(N, C, H, W)`` or ``(C, H, W)`` input: each channel of each
+    sample over its plane.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.InstanceNorm2d(1)(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]))
+        tensor([[[[-1.3416, -0.4472],
+                  [ 0.4472,  1.3416]]]])
+    """
+
     def _get_no_batch_dim(self) -> int:
         return 3
 
@@ -147,6 +183,16 @@ class InstanceNorm2d(_InstanceNorm):
 
 
 class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input: each channel of
+    each sample over its volume.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.InstanceNorm3d(1)(torch.tensor([[[[[1.0, 3.0]]]]]))
+        tensor([[[[[-1.0000,  1.0000]]]]])
+    """
+
     def _get_no_batch_dim(self) -> int:
         return 4
 
@@ -156,7 +202,16 @@ class InstanceNorm3d(_InstanceNorm):
 
 
 class LocalResponseNorm(Module):
-    """``F.local_response_norm`` over the channels (axis 1) with the stored options."""
+    """``F.local_response_norm`` over the channels (axis 1) with the stored options.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.LocalResponseNorm(2)(torch.tensor([[[1.0], [2.0], [3.0]]]))
+        tensor([[[1.0000],
+                 [1.9996],
+                 [2.9985]]])
+    """
 
     __constants__ = ["size", "alpha", "beta", "k"]
 

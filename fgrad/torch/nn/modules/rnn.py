@@ -138,7 +138,16 @@ def _gru_step(xg, h, w_hh, b_hh):
 
 
 class RNNBase(Module):
-    """Shared machinery of `RNN`, `LSTM` and `GRU`."""
+    """Shared machinery of `RNN`, `LSTM` and `GRU`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(torch.nn.LSTM(2, 3), torch.nn.RNNBase)
+        True
+        >>> torch.nn.RNNBase('GRU', 2, 3).weight_ih_l0.shape
+        torch.Size([9, 2])
+    """
 
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
                      "bidirectional", "proj_size"]
@@ -370,7 +379,16 @@ class RNNBase(Module):
 
 
 class RNN(RNNBase):
-    """Elman RNN: ``h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)`` (act = tanh or relu)."""
+    """Elman RNN: ``h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)`` (act = tanh or relu).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> rnn = torch.nn.RNN(input_size=2, hidden_size=3, num_layers=2)
+        >>> out, h = rnn(torch.zeros(5, 1, 2))
+        >>> out.shape, h.shape
+        (torch.Size([5, 1, 3]), torch.Size([2, 1, 3]))
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
@@ -402,7 +420,16 @@ class RNN(RNNBase):
 
 
 class LSTM(RNNBase):
-    """Long short-term memory: returns ``output, (h_n, c_n)``."""
+    """Long short-term memory: returns ``output, (h_n, c_n)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> lstm = torch.nn.LSTM(2, 3, batch_first=True)
+        >>> out, (h, c) = lstm(torch.zeros(1, 5, 2))
+        >>> out.shape, h.shape, c.shape
+        (torch.Size([1, 5, 3]), torch.Size([1, 1, 3]), torch.Size([1, 1, 3]))
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__("LSTM", *args, **kwargs)
@@ -421,7 +448,16 @@ class LSTM(RNNBase):
 
 
 class GRU(RNNBase):
-    """Gated recurrent unit: returns ``output, h_n``."""
+    """Gated recurrent unit: returns ``output, h_n``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> gru = torch.nn.GRU(2, 3, bidirectional=True)
+        >>> out, h = gru(torch.zeros(5, 1, 2))
+        >>> out.shape, h.shape
+        (torch.Size([5, 1, 6]), torch.Size([2, 1, 3]))
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
@@ -446,6 +482,18 @@ class GRU(RNNBase):
 
 
 class RNNCellBase(Module):
+    """The base of `RNNCell`, `LSTMCell` and `GRUCell`: the ``weight_ih``/``weight_hh``/``bias_*``
+    parameters and their uniform initialization.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(torch.nn.GRUCell(2, 3), torch.nn.RNNCellBase)
+        True
+        >>> torch.nn.LSTMCell(2, 3).weight_ih.shape
+        torch.Size([12, 2])
+    """
+
     __constants__ = ["input_size", "hidden_size", "bias"]
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device: Device = None,
@@ -503,7 +551,15 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
-    """``h' = act(W_ih x + b_ih + W_hh h + b_hh)``."""
+    """``h' = act(W_ih x + b_ih + W_hh h + b_hh)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> cell = torch.nn.RNNCell(2, 3)
+        >>> cell(torch.zeros(4, 2)).shape
+        torch.Size([4, 3])
+    """
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
                  device: Device = None, dtype: DType | None = None) -> None:
@@ -520,7 +576,16 @@ class RNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
-    """One LSTM step: ``(h', c') = cell(x, (h, c))``."""
+    """One LSTM step: ``(h', c') = cell(x, (h, c))``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> cell = torch.nn.LSTMCell(2, 3)
+        >>> h, c = cell(torch.zeros(4, 2))
+        >>> h.shape, c.shape
+        (torch.Size([4, 3]), torch.Size([4, 3]))
+    """
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Device = None,
                  dtype: DType | None = None) -> None:
@@ -534,7 +599,15 @@ class LSTMCell(RNNCellBase):
 
 
 class GRUCell(RNNCellBase):
-    """One GRU step."""
+    """One GRU step.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> cell = torch.nn.GRUCell(2, 3)
+        >>> cell(torch.zeros(4, 2), torch.zeros(4, 3)).shape
+        torch.Size([4, 3])
+    """
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Device = None,
                  dtype: DType | None = None) -> None:

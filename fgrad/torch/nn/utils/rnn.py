@@ -53,7 +53,15 @@ class _PackedSequenceBase(NamedTuple):
 
 class PackedSequence(_PackedSequenceBase):
     """``PackedSequence(data, batch_sizes, sorted_indices, unsorted_indices)``; build one with
-    `pack_padded_sequence` or `pack_sequence`, not directly."""
+    `pack_padded_sequence` or `pack_sequence`, not directly.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> packed = torch.nn.utils.rnn.pack_sequence([torch.tensor([1.0, 2.0, 3.0]), torch.tensor([4.0])])
+        >>> packed.data, packed.batch_sizes
+        (tensor([1., 4., 2., 3.]), tensor([2, 1, 1]))
+    """
 
     def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
         if unsorted_indices is None and sorted_indices is not None:
@@ -88,7 +96,14 @@ class PackedSequence(_PackedSequenceBase):
 
 
 def invert_permutation(permutation: Tensor | None) -> Tensor | None:
-    """The inverse permutation (``out[permutation[i]] = i``)."""
+    """The inverse permutation (``out[permutation[i]] = i``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.utils.rnn.invert_permutation(torch.tensor([2, 0, 1]))
+        tensor([1, 2, 0])
+    """
     if permutation is None:
         return None
     out = torch.empty_like(permutation)
@@ -143,7 +158,15 @@ def pack_padded_sequence(
     """Pack a padded batch (T, B, *) (or (B, T, *)) of sequences of the given lengths.
     ``enforce_sorted=True`` requires decreasing lengths; otherwise the batch is sorted (and
     the permutation kept so outputs come back in the caller's order), equal lengths in the
-    order PyTorch's CPU sort leaves them (`std_sort_order`)."""
+    order PyTorch's CPU sort leaves them (`std_sort_order`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> padded = torch.tensor([[1.0, 2.0], [3.0, 0.0]])
+        >>> torch.nn.utils.rnn.pack_padded_sequence(padded, [2, 1], batch_first=True).data
+        tensor([1., 3., 2.])
+    """
     lens = _lengths_array(lengths)
     batch_dim = 0 if batch_first else 1
     if len(lens) != input.size(batch_dim):
@@ -190,7 +213,16 @@ def pad_packed_sequence(
     total_length: int | None = None,
 ) -> tuple[Tensor, Tensor]:
     """The inverse of `pack_padded_sequence`: ``(padded (T, B, *) or (B, T, *), lengths)``
-    in the caller's batch order; ``total_length`` pads to a fixed T."""
+    in the caller's batch order; ``total_length`` pads to a fixed T.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> packed = torch.nn.utils.rnn.pack_sequence([torch.tensor([1.0, 2.0]), torch.tensor([3.0])])
+        >>> torch.nn.utils.rnn.pad_packed_sequence(packed, batch_first=True)
+        (tensor([[1., 2.],
+                [3., 0.]]), tensor([2, 1]))
+    """
     data, batch_sizes = sequence.data, [int(n) for n in sequence.batch_sizes.tolist()]
     max_len = len(batch_sizes)
     if total_length is not None:
@@ -225,20 +257,45 @@ def pad_packed_sequence(
 
 
 def pack_sequence(sequences: list[Tensor], enforce_sorted: bool = True) -> PackedSequence:
-    """Pack a list of tensors (L_i, *)."""
+    """Pack a list of tensors (L_i, *).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> seqs = [torch.tensor([1.0]), torch.tensor([2.0, 3.0])]
+        >>> torch.nn.utils.rnn.pack_sequence(seqs, enforce_sorted=False)  # doctest: +NORMALIZE_WHITESPACE
+        PackedSequence(data=tensor([2., 1., 3.]), batch_sizes=tensor([2, 1]),
+                       sorted_indices=tensor([1, 0]), unsorted_indices=tensor([1, 0]))
+    """
     lengths = [s.size(0) for s in sequences]
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
 
 
 def unpad_sequence(padded_sequences: Tensor, lengths: Tensor, batch_first: bool = False) -> list:
-    """The list of unpadded sequences of a padded batch."""
+    """The list of unpadded sequences of a padded batch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> padded = torch.tensor([[1.0, 2.0], [3.0, 0.0]])
+        >>> torch.nn.utils.rnn.unpad_sequence(padded, torch.tensor([2, 1]), batch_first=True)
+        [tensor([1., 2.]), tensor([3.])]
+    """
     if not batch_first:
         padded_sequences = padded_sequences.transpose(0, 1)
     return [padded_sequences[i, :n] for i, n in enumerate(_lengths_array(lengths).tolist())]
 
 
 def unpack_sequence(packed_sequences: PackedSequence) -> list:
-    """The list of sequences of a `PackedSequence`, in the caller's order."""
+    """The list of sequences of a `PackedSequence`, in the caller's order.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> packed = torch.nn.utils.rnn.pack_sequence([torch.tensor([1.0, 2.0]), torch.tensor([3.0])])
+        >>> torch.nn.utils.rnn.unpack_sequence(packed)
+        [tensor([1., 2.]), tensor([3.])]
+    """
     padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
     return unpad_sequence(padded, lengths, batch_first=True)
 
