@@ -48,7 +48,7 @@ FUNCTIONAL_ROOTS = [
     "fgrad.test_util", "fgrad.dtypes", "fgrad.debug", "fgrad.profiler", "fgrad.ad_checkpoint",
     "fgrad.custom_batching", "fgrad.custom_derivatives", "fgrad.dlpack", "fgrad.errors",
     "fgrad.flatten_util", "fgrad.image", "fgrad.sharding", "fgrad.stages", "fgrad.typing",
-    "fgrad.distributed", "fgrad.ref", "fgrad.version",
+    "fgrad.distributed", "fgrad.ref", "fgrad.version", "fgrad.jax_alias",
 ]
 # `fgrad` itself without its submodules (the internal packages are not API)
 TOP_LEVEL = ["fgrad"]
@@ -66,6 +66,7 @@ PEERLESS: set[str] = {
     "fgrad.profiler.device_memory_profile", "fgrad.experimental.sparse.bcoo_eliminate_zeros",
     "fgrad.experimental.disable_x64", "fgrad.experimental.enable_x64", "fgrad.empty_ref", "fgrad.free_ref",
     "fgrad.numpy.to_device", "fgrad.lax.zeros_like_array", "fgrad.image.ResizeMethod",
+    "fgrad.jax_alias.AliasError",
     # JAX's clear_event_listeners would also drop JAX's own listeners in the test process;
     # start_server would start JAX's profiler server (and stop_server stop it)
     "fgrad.monitoring.clear_event_listeners", "fgrad.profiler.start_server", "fgrad.profiler.stop_server",
