@@ -44,22 +44,21 @@ class FunctionCtx:
     Example::
 
         >>> import fgrad.torch as torch
-        >>> from fgrad.torch.autograd.function import FunctionCtx
-        >>> class Square(torch.autograd.Function):
+        >>> class Scale(torch.autograd.Function):
         ...     @staticmethod
-        ...     def forward(ctx, x):
-        ...         ctx.save_for_backward(x)
-        ...         return x * x
+        ...     def forward(ctx, x, k):
+        ...         ctx.k = k
+        ...         return x * k
         ...     @staticmethod
         ...     def backward(ctx, g):
-        ...         x, = ctx.saved_tensors
-        ...         return 2 * x * g
+        ...         print(ctx.needs_input_grad)
+        ...         return g * ctx.k, None
         ...
-        >>> x = torch.tensor([3.0], requires_grad=True)
-        >>> Square.apply(x).backward(); x.grad
-        tensor([6.])
-        >>> hasattr(FunctionCtx, 'save_for_backward')
-        True
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> Scale.apply(x, 3.0).sum().backward()
+        (True, False)
+        >>> x.grad
+        tensor([3., 3.])
     """
 
     def save_for_backward(self, *tensors: Any) -> None:
