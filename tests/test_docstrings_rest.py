@@ -70,8 +70,6 @@ PEERLESS: set[str] = {
     # JAX's clear_event_listeners would also drop JAX's own listeners in the test process;
     # start_server would start JAX's profiler server (and stop_server stop it)
     "fgrad.monitoring.clear_event_listeners", "fgrad.profiler.start_server", "fgrad.profiler.stop_server",
-    # fgrad's signature: JAX's check_jvp/check_vjp take (f, f_jvp, args)
-    "fgrad.test_util.check_jvp", "fgrad.test_util.check_vjp",
     # fgrad extras in the PyTorch face, and its module layout
     "fgrad.torch.distributed.CollectiveMismatchError", "fgrad.torch.distributed.CollectiveTimeoutError",
     "fgrad.torch.distributed.run.build_command", "fgrad.torch.distributed.run.worker_environment",
