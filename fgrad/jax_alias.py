@@ -51,7 +51,14 @@ _INTERNALS = ("jax.extend", "jax._src", "jax.interpreters", "jax.core")
 
 
 class AliasError(RuntimeError):
-    """The alias cannot be installed: the real ``jax`` is already imported in this process."""
+    """The alias cannot be installed: the real ``jax`` is already imported in this process.
+
+    Example::
+
+        >>> from fgrad import jax_alias
+        >>> issubclass(jax_alias.AliasError, RuntimeError)
+        True
+    """
 
 
 class _JaxModule(types.ModuleType):
