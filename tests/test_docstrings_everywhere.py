@@ -36,34 +36,11 @@ import fgrad.torch  # noqa: F401
 INTERNAL = ("fgrad.core", "fgrad.ops", "fgrad.compile", "fgrad.backends", "fgrad.transforms",
             "fgrad.testing")
 
-# docsrest10 fills these; the lead removes this set at merge.  A module named here (or a
-# submodule of one) is walked but its objects may still lack an example.
-PENDING = {
-    # the PyTorch face
-    "fgrad.torch.distributed", "fgrad.torch.cuda", "fgrad.torch.backends", "fgrad.torch.autograd",
-    "fgrad.torch.multiprocessing", "fgrad.torch.distributions", "fgrad.torch.random",
-    "fgrad.torch.accelerator", "fgrad.torch.onnx", "fgrad.torch.serialization",
-    "fgrad.torch.utils.safetensors", "fgrad.torch.amp", "fgrad.torch.func", "fgrad.torch.jit",
-    "fgrad.torch.profiler", "fgrad.torch.types",
-    # the functional face
-    "fgrad", "fgrad.ad_checkpoint", "fgrad.custom_batching", "fgrad.custom_derivatives", "fgrad.debug",
-    "fgrad.distributed", "fgrad.dlpack", "fgrad.dtypes", "fgrad.errors", "fgrad.example_libraries",
-    "fgrad.experimental", "fgrad.flatten_util", "fgrad.image", "fgrad.io", "fgrad.jax_alias",
-    "fgrad.lax", "fgrad.monitoring", "fgrad.nn", "fgrad.numpy", "fgrad.profiler", "fgrad.random",
-    "fgrad.ref", "fgrad.scipy", "fgrad.sharding", "fgrad.stages", "fgrad.test_util", "fgrad.tree",
-    "fgrad.tree_util", "fgrad.typing", "fgrad.version",
-}
-
 # public names that are not API: helpers imported into a public namespace without an
 # underscore (tests/test_doc_examples.py's NOT_API lists the functions; these are the rest)
 NOT_API: set[str] = {
     "fgrad.torch.is_grad_enabled_",
 }
-
-
-def _pending(module_name: str) -> bool:
-    # "fgrad" itself is pending as a module, not as the prefix of every module
-    return module_name in PENDING or any(module_name.startswith(p + ".") for p in PENDING if p != "fgrad")
 
 
 def public_modules() -> list[str]:
@@ -129,7 +106,7 @@ def _missing() -> list[str]:
     missing = []
     for home, name, obj in CALLABLES.values():
         qualified = f"{home}.{name}"
-        if _pending(home) or qualified in NOT_API:
+        if qualified in NOT_API:
             continue
         if ">>>" not in (own_doc(obj) or ""):
             missing.append(qualified)
@@ -145,12 +122,9 @@ def test_every_public_callable_has_an_example():
         "or for a generated function add it to CURATED in tools/make_doc_examples.py.")
 
 
-def test_pending_and_not_api_are_current():
-    """Every PENDING module exists; every NOT_API name exists and still lacks an example."""
+def test_not_api_is_current():
+    """Every NOT_API name exists and still lacks an example."""
     homes = {home for home, _, _ in CALLABLES.values()}
-    modules = set(public_modules())
-    unknown = sorted(p for p in PENDING if p not in modules)
-    assert not unknown, f"PENDING names modules that are not walked: {unknown}"
     by_name = {f"{home}.{name}": obj for home, name, obj in CALLABLES.values()}
     stale = sorted(n for n in NOT_API if n not in by_name or ">>>" in (own_doc(by_name[n]) or ""))
     assert not stale, f"remove from NOT_API (gone, or it has an example now): {stale}"
@@ -297,4 +271,4 @@ if __name__ == "__main__":  # python tests/test_docstrings_everywhere.py: what i
     print(f"{len(CALLABLES)} public callables, {sum(missing.values())} without an example")
     for home, n in missing.most_common():
         if n:
-            print(f"  {home:60s} {n:4d} of {total[home]:4d}{'  (PENDING)' if _pending(home) else ''}")
+            print(f"  {home:60s} {n:4d} of {total[home]:4d}")
