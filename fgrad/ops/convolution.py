@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 from ..typing import Array, ArrayLike, DTypeLike, Shape
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple, Union
@@ -394,19 +395,28 @@ def _flat_shifts(nd, strides, lhs_dilation, out_sp, sin) -> bool:
 def _shift_add_slices(z, res, kernel, sin, out_sp, strides, padding, lhs_dilation, rhs_dilation) -> None:
     """``res[..., out slice] += z[..., offset, ..., in slice]`` for each kernel offset, in
     `np.ndindex` order (``z``: ``(N, G, *K, Og, *sin)``, ``res``: ``(N, G, Og, *out)``)."""
+    plan = _slice_plan(tuple(kernel), tuple(sin), tuple(out_sp), tuple(strides),
+                       tuple(lo for lo, _ in padding), tuple(lhs_dilation), tuple(rhs_dilation))
+    for r, zi in plan:
+        res[r] += z[zi]
+
+
+@functools.lru_cache(maxsize=256)
+def _slice_plan(kernel, sin, out_sp, strides, pad_lo, lhs_dilation, rhs_dilation) -> tuple:
+    """`_shift_add_slices`' ``(res index, z index)`` pairs, per geometry (a training step's
+    convolutions repeat theirs on every call)."""
     nd = len(sin)
+    plan = []
     for offs in np.ndindex(*kernel):
         pairs = [
-            _shift_slices(
-                sin[a], out_sp[a], offs[a], strides[a], padding[a][0], lhs_dilation[a], rhs_dilation[a]
-            )
+            _shift_slices(sin[a], out_sp[a], offs[a], strides[a], pad_lo[a], lhs_dilation[a], rhs_dilation[a])
             for a in range(nd)
         ]
         if any(pr is None for pr in pairs):
             continue
-        res[(slice(None),) * 3 + tuple(pr[0] for pr in pairs)] += z[
-            (slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)
-        ]
+        plan.append(((slice(None),) * 3 + tuple(pr[0] for pr in pairs),
+                     (slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)))
+    return tuple(plan)
 
 
 def _shift_add_flat(xp, z, res, kernel, sin, padding, rhs_dilation) -> None:
