@@ -667,7 +667,8 @@ def _check_inplace(self, need_grad: bool) -> None:
         raise RuntimeError(
             "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
             "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
-            "moving both the view and the inplace either both inside the no_grad block (if you don't want the "
+            "moving both the view and the inplace either both inside the no_grad block (if you don't want "
+            "the "
             "inplace to be tracked) or both outside (if you want the inplace to be tracked)."
         )
     if need_grad:

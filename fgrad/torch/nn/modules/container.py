@@ -41,8 +41,8 @@ class Container(Module):
     """
 
     def __init__(self, **kwargs: Any) -> None:
-        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
-                      "Subclass that instead.", FutureWarning, stacklevel=2)
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in "
+                      "`nn.Module`. Subclass that instead.", FutureWarning, stacklevel=2)
         super().__init__()
         for key, value in kwargs.items():
             self.add_module(key, value)

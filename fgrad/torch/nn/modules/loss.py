@@ -73,8 +73,9 @@ class NLLLoss2d(NLLLoss):
     def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
                  ignore_index: int = -100, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
-        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement "
-                      "and see https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.",
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in "
+                      "replacement and see https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more "
+                      "details.",
                       FutureWarning, stacklevel=2)
         super().__init__(weight, size_average, ignore_index, reduce, reduction)
 

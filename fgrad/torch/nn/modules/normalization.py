@@ -189,7 +189,7 @@ class _CrossMapLRN2dFunction(torch.autograd.Function):
     channels) *and channel 0 always* (PyTorch's running window never subtracts channel 0).
     Backward: PyTorch's hand formula ``g * scale**-beta - 2 alpha beta / size * x * a`` with
     ``a[c]`` the sum of ``g * y / scale`` over channels ``c - q .. c - q + size - 1``
-    (``q = size - (size - 1) // 2``, a window one channel off centre): PyTorch's gradient, which
+    (``q = (size + 1) // 2``, a window one channel off centre): PyTorch's gradient, which
     is not the derivative of its forward.
     """
 
@@ -214,7 +214,7 @@ class _CrossMapLRN2dFunction(torch.autograd.Function):
         if size < 2:
             raise RuntimeError("CrossMapLRN2d: PyTorch's backward needs size >= 2 (its padded ratio buffer "
                                f"is {size - 1} channel(s) too short for size={size}); use LocalResponseNorm")
-        window = _band(input.size(1), -(size - (size - 1) // 2), size, input)
+        window = _band(input.size(1), -((size + 1) // 2), size, input)
         ratio = torch.einsum("cd,ndhw->nchw", window, grad_output * output / scale)
         grad = grad_output * scale.pow(-beta) - (2 * alpha * beta / size) * input * ratio
         return grad, None, None, None, None
