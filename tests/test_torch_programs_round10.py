@@ -1,6 +1,6 @@
 """Twenty PyTorch programs in the style of pytorch.org's tutorials, pytorch/examples and
 published training scripts (tests/torch_programs_round10/), run with ``import torch`` changed to
-``import fgrad.torch as torch`` (``_swap.py``: the import lines only) and compared with PyTorch
+``import fgrad.torch as torch`` (round 9's ``_swap.py``: the import lines only) and compared with PyTorch
 2.13's output, stored in ``torch_programs_round10/expected/`` (written by running each program
 with PyTorch: ``python tests/torch_programs_round10/NAME.py > .../expected/NAME.txt``) and, by the
 slow tests, with the installed PyTorch: the same text (reprs, dtypes, shapes, words) and the
@@ -14,9 +14,6 @@ all of them against the stored and the live outputs (about a minute).
 from __future__ import annotations
 
 import importlib
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +22,7 @@ import pytest
 import fgrad.torch as torch
 import fgrad.torch.nn.utils.prune as prune
 from fgrad.torch.utils.checkpoint import checkpoint
+from test_torch_programs_round9 import _run as run_program  # round 9's runner and _swap.py
 from test_torch_programs_round9 import same_output  # the text check: numbers to 1.5 units of the last digit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,25 +34,7 @@ FAST = {"legacy_nn", "actor_critic"}  # the default run's programs
 
 
 def _run(name: str, live_torch: bool = False) -> str:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-        "FGRAD_BACKEND": "cpu",
-        "OMP_NUM_THREADS": "1",
-    }  # PyTorch's CPU numbers are the reference
-    path = str(PROGRAMS / f"{name}.py")
-    args = [path] if live_torch else [str(PROGRAMS / "_swap.py"), path]
-    done = subprocess.run(
-        [sys.executable, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 0, f"{name} failed:\n{done.stdout}\n{done.stderr}"
-    return done.stdout  # stderr: PyTorch's deprecation warnings are not compared
+    return run_program(name, live_torch, PROGRAMS)
 
 
 def _check(name: str, got: str, want: str, who: str) -> None:
@@ -86,11 +66,6 @@ def test_every_program_has_a_stored_output_and_imports_torch_only():
         assert (EXPECTED / f"{name}.txt").read_text().strip()
         src = (PROGRAMS / f"{name}.py").read_text()
         assert "fgrad" not in src and "import torch" in src
-
-
-def test_swap_is_round9s():
-    round9 = PROGRAMS.parent / "torch_programs_round9" / "_swap.py"
-    assert (PROGRAMS / "_swap.py").read_text() == round9.read_text()
 
 
 # ---- regression tests of what the programs found ----------------------------------------------

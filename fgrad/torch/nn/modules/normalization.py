@@ -155,23 +155,31 @@ class InstanceNorm3d(_InstanceNorm):
             raise ValueError(f"expected 4D or 5D input (got {input.dim()}D input)")
 
 
-class LocalResponseNorm(Module):
-    """``F.local_response_norm`` over the channels (axis 1) with the stored options."""
+class _ChannelLRN(Module):
+    """The options of the two cross-channel normalisations (``size``, ``alpha``, ``beta``,
+    ``k``) and their repr."""
 
     __constants__ = ["size", "alpha", "beta", "k"]
 
-    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+    def __init__(self, size: int, alpha: float, beta: float, k: float) -> None:
         super().__init__()
         self.size = size
         self.alpha = alpha
         self.beta = beta
         self.k = k
 
-    def forward(self, input: Tensor) -> Tensor:
-        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
-
     def extra_repr(self) -> str:
         return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
+
+
+class LocalResponseNorm(_ChannelLRN):
+    """``F.local_response_norm`` over the channels (axis 1) with the stored options."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__(size, alpha, beta, k)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
 def _band(channels: int, lo: int, width: int, like: Tensor) -> Tensor:
     """The ``channels x channels`` 0/1 matrix whose row ``c`` marks channels ``c + lo`` to
@@ -220,7 +228,7 @@ class _CrossMapLRN2dFunction(torch.autograd.Function):
         return grad, None, None, None, None
 
 
-class CrossMapLRN2d(Module):
+class CrossMapLRN2d(_ChannelLRN):
     """Cross-channel local response normalisation of 4-D input as Lua torch and PyTorch's
     ``nn.CrossMapLRN2d`` compute it: not ``LocalResponseNorm`` (the sum over the window is
     divided by ``size`` but always includes channel 0, and an even ``size`` spans ``size - 1``
@@ -233,20 +241,11 @@ class CrossMapLRN2d(Module):
         tensor([0.6000, 0.5000, 0.5000])
     """
 
-    __constants__ = ["size", "alpha", "beta", "k"]
-
     def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
-        super().__init__()
-        self.size = size
-        self.alpha = alpha
-        self.beta = beta
-        self.k = k
+        super().__init__(size, alpha, beta, k)  # k's default is the int 1 (its repr says k=1)
 
     def forward(self, input: Tensor) -> Tensor:
         return _CrossMapLRN2dFunction.apply(input, self.size, self.alpha, self.beta, self.k)
-
-    def extra_repr(self) -> str:
-        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
 
 
 class RMSNorm(Module):

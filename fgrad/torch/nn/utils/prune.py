@@ -216,42 +216,47 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prunes ``amount`` entries (a count, or a fraction of the entries) chosen at random."""
+class _Unstructured(BasePruningMethod):
+    """Prunes the ``amount`` entries (a count, or a fraction of the entries) ranked first by
+    ``_scores`` (the largest, or with ``_largest = False`` the smallest)."""
 
     PRUNING_TYPE = "unstructured"
+    _largest = True
 
     def __init__(self, amount: int | float) -> None:
         _validate_pruning_amount_init(amount)
         self.amount = amount
 
+    def _scores(self, t: Tensor) -> Tensor:
+        raise NotImplementedError
+
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
         k = _checked_count(self.amount, t.nelement())
         mask = default_mask.clone(memory_format=torch.contiguous_format)
-        if k != 0:  # the k largest of uniform draws (PyTorch's order of draws)
-            mask.view(-1)[torch.topk(torch.rand_like(t).view(-1), k=k).indices] = 0
+        if k != 0:
+            mask.view(-1)[torch.topk(self._scores(t).view(-1), k=k, largest=self._largest).indices] = 0
         return mask
+
+
+class RandomUnstructured(_Unstructured):
+    """Prunes ``amount`` entries chosen at random (the largest of ``rand_like`` draws, as
+    PyTorch draws them)."""
+
+    def _scores(self, t: Tensor) -> Tensor:
+        return torch.rand_like(t)
 
     @classmethod
     def apply(cls, module: Module, name: str, amount: int | float) -> BasePruningMethod:  # type: ignore[override]
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_Unstructured):
     """Prunes the ``amount`` entries of smallest absolute value."""
 
-    PRUNING_TYPE = "unstructured"
+    _largest = False
 
-    def __init__(self, amount: int | float) -> None:
-        _validate_pruning_amount_init(amount)
-        self.amount = amount
-
-    def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        k = _checked_count(self.amount, t.nelement())
-        mask = default_mask.clone(memory_format=torch.contiguous_format)
-        if k != 0:
-            mask.view(-1)[torch.topk(torch.abs(t).view(-1), k=k, largest=False).indices] = 0
-        return mask
+    def _scores(self, t: Tensor) -> Tensor:
+        return torch.abs(t)
 
     @classmethod
     def apply(cls, module: Module, name: str, amount: int | float,  # type: ignore[override]
