@@ -1,4 +1,4 @@
-"""Twenty PyTorch programs in the style of pytorch.org's tutorials, pytorch/examples and
+"""Twenty-one PyTorch programs in the style of pytorch.org's tutorials, pytorch/examples and
 published training scripts (tests/torch_programs_round10/), run with ``import torch`` changed to
 ``import fgrad.torch as torch`` (round 9's ``_swap.py``: the import lines only) and compared with PyTorch
 2.13's output, stored in ``torch_programs_round10/expected/`` (written by running each program
