@@ -271,3 +271,61 @@ def test_custom_function_returning_a_view_of_its_input():
     assert type(y.grad_fn).__name__ == "FirstBackward"
     (y * 1).sum().backward()
     assert x.grad.tolist() == [[5.0, 5.0], [0.0, 0.0], [0.0, 0.0]]
+
+
+def _conv_grads(lib):
+    g = np.random.default_rng(0)
+    x = lib.tensor(g.standard_normal((2, 4, 7, 6)))
+    w = lib.tensor(g.standard_normal((6, 2, 3, 2)))
+    go = lib.tensor(g.standard_normal((2, 6, 4, 6)))
+    kw = dict(stride=(2, 1), padding=1, dilation=(1, 2), groups=2)
+    x1, w1, go1 = (lib.tensor(g.standard_normal(s)) for s in ((2, 3, 9), (4, 3, 3), (2, 4, 4)))
+    x3, w3, go3 = (lib.tensor(g.standard_normal(s))
+                   for s in ((1, 2, 4, 4, 4), (3, 2, 2, 2, 2), (1, 3, 3, 3, 3)))
+    nn_grad = importlib.import_module(lib.__name__ + ".nn.grad")
+    return [t.numpy() for t in (
+        lib.nn.functional.grad.conv2d_input(x.shape, w, go, **kw),
+        nn_grad.conv2d_weight(x, w.shape, go, **kw),
+        nn_grad.conv1d_input(x1.shape, w1, go1, stride=2),
+        nn_grad.conv1d_weight(x1, w1.shape, go1, stride=2),
+        nn_grad.conv3d_input(x3.shape, w3, go3), nn_grad.conv3d_weight(x3, w3.shape, go3))]
+
+
+def test_nn_grad_is_the_convolutions_derivative():
+    """``torch.nn.grad`` / ``F.grad`` (missing before): each equals ``autograd.grad`` of the
+    convolution (and PyTorch's ``convolution_backward`` when installed)."""
+    x = torch.randn(2, 4, 7, 6, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(6, 2, 3, 2, dtype=torch.float64, requires_grad=True)
+    kw = dict(stride=(2, 1), padding=1, dilation=(1, 2), groups=2)
+    out = torch.nn.functional.conv2d(x, w, **kw)
+    go = torch.randn(out.shape, dtype=torch.float64)
+    gx, gw = torch.autograd.grad(out, (x, w), go)
+    gi = torch.nn.grad.conv2d_input(x.shape, w, go, **kw)
+    assert gi.requires_grad  # w requires grad: differentiable, as PyTorch's
+    np.testing.assert_allclose(gi.detach().numpy(), gx.numpy(), rtol=1e-12)
+    gwt = torch.nn.grad.conv2d_weight(x, w.shape, go, **kw)
+    np.testing.assert_allclose(gwt.detach().numpy(), gw.numpy(), rtol=1e-12)
+    with pytest.raises(RuntimeError, match=r"grad_output has shape \(2, 6, 3, 5\) but the convolution"):
+        torch.nn.grad.conv2d_input(x.shape, w, torch.ones(2, 6, 3, 5, dtype=torch.float64), **kw)
+    real = pytest.importorskip("torch")
+    for got, want in zip(_conv_grads(torch), _conv_grads(real)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_sdpa_kernel_sets_and_restores_the_backend_flags():
+    """``torch.nn.attention`` (missing before; the SDPA tutorial's ``sdpa_kernel``)."""
+    from fgrad.torch.nn.attention import SDPBackend, sdpa_kernel
+
+    cuda = torch.backends.cuda
+    q = torch.randn(1, 2, 3, 4)
+    want = torch.nn.functional.scaled_dot_product_attention(q, q, q)
+    with sdpa_kernel([SDPBackend.MATH, SDPBackend.EFFICIENT_ATTENTION]):
+        assert (cuda.flash_sdp_enabled(), cuda.math_sdp_enabled(), cuda.mem_efficient_sdp_enabled(),
+                cuda.cudnn_sdp_enabled()) == (False, True, True, False)
+        assert torch.equal(torch.nn.functional.scaled_dot_product_attention(q, q, q), want)
+    assert cuda.flash_sdp_enabled() and cuda.cudnn_sdp_enabled()
+    assert repr(SDPBackend.EFFICIENT_ATTENTION) == "<SDPBackend.EFFICIENT_ATTENTION: 2>"
+    assert [int(b) for b in SDPBackend] == [-1, 0, 1, 2, 3, 4]
+    with pytest.raises(AssertionError, match="Backend must be an instance of SDPBackend"):
+        with sdpa_kernel("math"):
+            pass
