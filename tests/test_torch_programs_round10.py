@@ -23,7 +23,7 @@ import fgrad.torch as torch
 import fgrad.torch.nn.utils.prune as prune
 from fgrad.torch.utils.checkpoint import checkpoint
 from test_torch_programs_round9 import _run as run_program  # round 9's runner and _swap.py
-from test_torch_programs_round9 import same_output  # the text check: numbers to 1.5 units of the last digit
+from test_torch_programs_round9 import _check  # round 9's text check: numbers to 1.5 units of the last digit
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = Path(__file__).resolve().parent / "torch_programs_round10"
@@ -32,14 +32,8 @@ NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py") if not p.stem.startswith("_
 FAST = {"legacy_nn", "actor_critic"}  # the default run's programs
 
 
-
 def _run(name: str, live_torch: bool = False) -> str:
     return run_program(name, live_torch, PROGRAMS)
-
-
-def _check(name: str, got: str, want: str, who: str) -> None:
-    bad = same_output(got, want)
-    assert not bad, f"{name} differs from {who}: {bad[:5]}\n--- got:\n{got}"
 
 
 @pytest.mark.parametrize("name", sorted(FAST))
