@@ -246,6 +246,8 @@ class Tensor(metaclass=_TensorMeta):
     _base = None  # autograd view base (the root tensor), for views
     _vfn = None  # fgrad function: base value -> this view's value
     _vver = 0  # version when the view's grad_fn was set
+    _nograd_view = False  # a view made under no_grad of a tensor requiring grad (PyTorch: requires_grad
+    # stays True, no grad_fn, gradients reaching it go nowhere, in-place with grad on is an error)
     _hooks = None  # hooks of a leaf (list of callables) / of a non-leaf (dict)
     _retains = False
     _acc = None  # weakref to this leaf's AccumulateGrad

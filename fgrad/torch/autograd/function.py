@@ -337,6 +337,7 @@ class Function(metaclass=FunctionMeta):
                 o._gfn = ctx
                 o._oi = k
                 o._rg = False
+                o._nograd_view = False  # a view forward() made (under no_grad) gets this node
         to_save = getattr(ctx, "_to_save", None)
         if to_save is not None:
             saved = []

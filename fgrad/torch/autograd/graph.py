@@ -328,7 +328,7 @@ def edge_of(t: Any) -> tuple:
         >>> node.name(), index
         ('MulBackward0', 0)
     """
-    if not isinstance(t, Tensor):
+    if not isinstance(t, Tensor) or t._nograd_view:  # a no_grad view: gradients stop there
         return (None, 0)
     g = t._gfn
     if t._base is not None:
@@ -727,6 +727,8 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
         if o is not None and _dtype_kind(o._buf.dtype) in "fc":
             o._gfn = node
             o._oi = k
+            if o._nograd_view:  # a view made under an internal no_grad, now recorded
+                o._nograd_view = False
         k += 1
     return node
 
@@ -811,7 +813,7 @@ def _record_dynamic(name, fn, args, outs, edges, multi, diff):
 
 def view_grad_fn(t):
     vc = t._vc
-    if vc is None or vc.v == t._vver:
+    if vc is None or vc.v == t._vver or t._nograd_view:
         return t._gfn
     base = t._base
     if base._gfn is None and not base._rg:

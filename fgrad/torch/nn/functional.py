@@ -2111,3 +2111,11 @@ __all__ += ["rms_norm", "channel_shuffle", "native_channel_shuffle", "celu_", "s
             "grid_sample",
             "ctc_loss", "multi_margin_loss", "multilabel_margin_loss", "triplet_margin_with_distance_loss",
             "alpha_dropout", "feature_alpha_dropout", "gumbel_softmax", "rrelu_"] + _pool_more_all
+
+
+def __getattr__(name: str) -> object:
+    if name == "grad":  # F.grad is torch.nn.grad (which is built on this module: loaded on first use)
+        import importlib
+
+        return importlib.import_module("fgrad.torch.nn.grad")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 from itertools import chain, islice
 
@@ -21,7 +22,30 @@ from .module import Module, _addindent
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+
+
+class Container(Module):
+    """The pre-``Module`` container: ``Container(name=module, ...)`` adds each keyword as a
+    submodule (deprecated by PyTorch, which warns with a FutureWarning on construction).
+
+    Example::
+
+        >>> import warnings
+        >>> import fgrad.torch as torch
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", FutureWarning)
+        ...     c = torch.nn.Container(fc=torch.nn.Linear(2, 1))
+        >>> [name for name, _ in c.named_children()]
+        ['fc']
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in "
+                      "`nn.Module`. Subclass that instead.", FutureWarning, stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 def _index(idx: int, size: int, what: str) -> int:
