@@ -98,7 +98,8 @@ __all__ = sorted(_GENERATED) + [
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
     "pcast", "pvary",
     "axis_size", "custom_linear_solve", "custom_root", "optimization_barrier",
-] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS) + list(_PATCHES_TOPK) + list(_PRIMITIVES) + list(_ROUND10)
+] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS) + list(_PATCHES_TOPK) + list(_PRIMITIVES) + list(
+    _ROUND10)
 
 
 from . import _docs as _docs_examples  # noqa: E402

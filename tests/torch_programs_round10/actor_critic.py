@@ -1,6 +1,8 @@
 """pytorch/examples reinforcement_learning/actor_critic on a tiny deterministic environment
 written inline: a shared body with action and value heads, Categorical sampling, saved
 log-probs, discounted normalised returns, smooth_l1 value loss, running reward."""
+# ruff: noqa: B007, E501  (written as the published program is)
+
 
 from collections import namedtuple
 

@@ -2,6 +2,8 @@
 vjp, jvp, hvp, vhp) with create_graph and vectorize, double backward for a gradient penalty
 (WGAN-GP style), Hessian-vector products by grad-of-grad, torch.func.jacfwd/hessian, and
 retain_graph/allow_unused/materialize_grads."""
+# ruff: noqa: E501  (written as the published program is)
+
 
 import torch
 import torch.nn as nn

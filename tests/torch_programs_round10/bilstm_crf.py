@@ -1,6 +1,8 @@
 """The "Advanced: making dynamic decisions and the Bi-LSTM CRF" tutorial: a BiLSTM emission
 model, a CRF transition matrix, the forward algorithm with log_sum_exp, gold path scores,
 Viterbi decoding with backpointers, and the negative log-likelihood trained with SGD."""
+# ruff: noqa: B007, F401  (written as the published program is)
+
 
 import torch
 import torch.autograd as autograd

@@ -2,6 +2,8 @@
 letters, sequences sorted and padded, pack_padded_sequence through a GRU and an LSTM,
 pad_packed_sequence, enforce_sorted=False, pack_sequence, and the final hidden states used to
 classify; plus a character-level generator sampled with temperature."""
+# ruff: noqa: B007, E501  (written as the published program is)
+
 
 import string
 

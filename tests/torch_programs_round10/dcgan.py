@@ -1,6 +1,8 @@
 """pytorch/examples dcgan on random 16x16 images: ConvTranspose2d generator with BatchNorm2d
 and ReLU, Conv2d discriminator with LeakyReLU, weights_init by classname, BCELoss with real and
 fake labels, Adam(betas=(0.5, 0.999)), D(x), D(G(z)) and a fixed-noise sample."""
+# ruff: noqa: E501  (written as the published program is)
+
 
 import torch
 import torch.nn as nn

@@ -2,6 +2,8 @@
 memory with namedtuple transitions, epsilon-greedy with exponential decay, a policy and a
 target network, gather of the taken actions, max over next states with a non-final mask,
 SmoothL1Loss, AdamW(amsgrad=True), clip_grad_value_, soft target updates via state_dict."""
+# ruff: noqa: B007, E501  (written as the published program is)
+
 
 import math
 import random

@@ -1,6 +1,8 @@
 """The adversarial example generation (FGSM) tutorial on a small MNIST-shaped network:
 gradients with respect to the input, data.grad.sign(), clamping, accuracy against epsilon,
 and a few-step PGD with projection; plus torch.autograd.grad for the input gradient."""
+# ruff: noqa: B006, B007  (written as the published program is)
+
 
 import torch
 import torch.nn as nn

@@ -2,6 +2,8 @@
 with softplus-constrained hyperparameters, Cholesky factor, cholesky_solve, the marginal
 log-likelihood (also via MultivariateNormal(scale_tril=...)), Adam on the hyperparameters,
 predictive mean and variance with solve_triangular."""
+# ruff: noqa: E501  (written as the published program is)
+
 
 import math
 

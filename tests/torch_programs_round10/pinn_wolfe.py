@@ -2,6 +2,8 @@
 network with respect to its inputs by torch.autograd.grad(create_graph=True) (u_x, u_xx), a
 residual loss of u'' = -pi^2 sin(pi x) with boundary terms, Adam then LBFGS with
 line_search_fn="strong_wolfe", in float64."""
+# ruff: noqa: E501  (written as the published program is)
+
 
 import math
 

@@ -2,6 +2,8 @@
 custom masks, prune.remove, forward pre-hooks and weight_orig/weight_mask in the state_dict),
 activation checkpointing with torch.utils.checkpoint (checkpoint and checkpoint_sequential give
 the same gradients), and torch.autocast on the CPU with bfloat16."""
+# ruff: noqa: B007, E501  (written as the published program is)
+
 
 import torch
 import torch.nn as nn

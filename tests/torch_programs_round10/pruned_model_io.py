@@ -3,6 +3,8 @@ collects activations, a full backward hook that records gradient norms, copy.dee
 pruned model (PyTorch's error after a forward in grad mode, then a copy with its pre-hooks), the state_dict with weight_orig/weight_mask through
 torch.save/torch.load(weights_only=True) into a fresh model pruned with an identity mask,
 prune.remove before export, parameters_to_vector, and sparsity reports."""
+# ruff: noqa: B007, E501  (written as the published program is)
+
 
 import copy
 import io

@@ -2,6 +2,8 @@
 BatchNorm, zero-init of the last BN gamma, kaiming_normal_ fan_out), trained with SGD nesterov,
 weight decay, label smoothing and OneCycleLR; then eval accuracy, a top-k and a confusion
 matrix."""
+# ruff: noqa: B007, E501  (written as the published program is)
+
 
 import torch
 import torch.nn as nn

@@ -2,6 +2,8 @@
 embedding network, BCEWithLogits on pair features, a contrastive loss by hand with
 F.pairwise_distance, TripletMarginLoss, TripletMarginWithDistanceLoss with cosine distance,
 CosineEmbeddingLoss and MarginRankingLoss."""
+# ruff: noqa: E501  (written as the published program is)
+
 
 import torch
 import torch.nn as nn

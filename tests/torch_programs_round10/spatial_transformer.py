@@ -1,6 +1,8 @@
 """The spatial transformer networks tutorial: a localization network regresses an affine theta
 (initialised to the identity), F.affine_grid + F.grid_sample warp the input, then a small
 classifier; plus grid_sample's modes and padding modes on a known image."""
+# ruff: noqa: E501  (written as the published program is)
+
 
 import torch
 import torch.nn as nn

@@ -1,6 +1,8 @@
 """The neural style transfer tutorial on a small random CNN standing in for VGG: ContentLoss
 and StyleLoss modules with Gram matrices inserted into a rebuilt nn.Sequential, a
 Normalization module, the input image optimised directly by LBFGS with clamp_ in the closure."""
+# ruff: noqa: E501  (written as the published program is)
+
 
 import torch
 import torch.nn as nn

@@ -1,6 +1,8 @@
 """pytorch/examples super_resolution: an ESPCN-style network with PixelShuffle, orthogonal_
 init with calculate_gain, trained on random low/high resolution pairs; PSNR per epoch, then
 PixelUnshuffle inverts PixelShuffle and F.interpolate gives a bicubic baseline."""
+# ruff: noqa: E501  (written as the published program is)
+
 
 import math
 

@@ -1,5 +1,7 @@
 """pytorch/examples time_sequence_prediction: two stacked LSTMCells in double precision learn
 sine waves with LBFGS (a closure that prints the loss), then predict future steps."""
+# ruff: noqa: B007  (written as the published program is)
+
 
 import numpy as np
 import torch

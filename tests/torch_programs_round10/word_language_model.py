@@ -1,6 +1,8 @@
 """pytorch/examples word_language_model: a TransformerEncoder language model with a square
 subsequent mask and positional encoding, batchify/get_batch, gradient clipping, perplexity, and
 greedy/temperature generation; then the LSTM variant with repackaged hidden state."""
+# ruff: noqa: B007, E501  (written as the published program is)
+
 
 import math
 

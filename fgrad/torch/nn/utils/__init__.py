@@ -28,7 +28,8 @@ _LAZY_NAMES = {
     "remove_weight_norm": "weight_norm",
 }
 
-__all__ = ["parametrizations", "parametrize", "prune", "rnn", "clip_grad_norm_", "clip_grad_norm", "clip_grad_value_",
+__all__ = ["parametrizations", "parametrize", "prune", "rnn", "clip_grad_norm_", "clip_grad_norm",
+           "clip_grad_value_",
            "clip_grads_with_norm_", "get_total_norm", "parameters_to_vector",
            "vector_to_parameters",
            "fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval", "fuse_linear_bn_weights",
