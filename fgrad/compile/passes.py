@@ -738,6 +738,11 @@ def optimize(jaxpr: Jaxpr, consts, simplify: bool = True) -> Program:
         dce(prog)
     if simplify and diagonal_dots(prog):
         dce(prog)
+    if simplify and any(e.prim.name == "scan" for e in prog.eqns):
+        from .scan_products import batch_scan_products
+
+        if batch_scan_products(prog):
+            dce(prog)
     return prog
 
 
