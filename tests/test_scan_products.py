@@ -110,3 +110,20 @@ def test_float32_gradient_close_to_float64():
     g64 = fgrad.grad(_rnn_loss)(p64, x64)
     for a, b in zip(g32, g64):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=2e-5, atol=2e-5)
+
+
+def test_memory_budget_keeps_the_loop_form(monkeypatch):
+    """Stacking per-step values costs memory proportional to the loop's length: over the
+    budget, the loop is left as it is."""
+    from fgrad.compile import scan_products
+
+    monkeypatch.setattr(scan_products, "STACK_BUDGET", 0)
+    params, xs = _params()
+    f = fgrad.jit(fgrad.value_and_grad(_rnn_loss))
+    fwd, bwd = _scans(f, params, xs)
+    assert [e.prim.name for e in fwd.params["body"].jaxpr.eqns].count("dot_general") == 2
+    assert bwd.params["n_carry"] == 4
+    v, g = f(params, xs)
+    ve, ge = fgrad.value_and_grad(_rnn_loss)(params, xs)
+    for a, b in zip(g, ge):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-13)

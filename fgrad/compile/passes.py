@@ -15,6 +15,11 @@ values are known.  In order:
   contracting dimensions -> a broadcasting multiply, and an explicit ``broadcast_in_dim``
   operand of an elementwise op -> NumPy's implicit broadcasting) and common-subexpression
   elimination;
+* after that fixpoint, once: `swap_transposed_dots` (a transposed product as the product of
+  the swapped operands), `diagonal_dots` (a product with the identity times vectors, the
+  basis of ``jacrev``/``jacfwd``, as a scaling: `ops.diagonal_dot`) and
+  `scan_products.batch_scan_products` (products taken out of ``scan`` loops: fewer, larger
+  GEMMs);
 * `dce`: equations none of whose results is used are dropped (every primitive is pure
   except the *effectful* ones, ``Primitive.effectful``: collectives, which every process
   must run in the same order, and callbacks; they are never folded, merged by CSE or
@@ -22,7 +27,9 @@ values are known.  In order:
 
 Simplifications keep values exactly, except that ``x+0 -> x`` and ``0-x -> -x`` may
 change the sign of a zero (as XLA's simplifier does); they apply to fused and unfused
-compilation alike, so fusion itself stays bit-exact.
+compilation alike, so fusion itself stays bit-exact.  `diagonal_dots` may also change the
+sign of a zero; `batch_scan_products` sums a loop's accumulated products in another order
+(one GEMM over all steps instead of one per step).
 """
 
 from __future__ import annotations

@@ -28,8 +28,21 @@ Example::
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from ..core.array import ShapedArray
 from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects, live_eqns
+
+# the most bytes of new stacked arrays (hoisted products, stacked per-step factors) one loop
+# may get: a loop that runs in constant memory must not need memory proportional to its
+# length for large per-step values
+STACK_BUDGET = 1 << 26
+
+
+def _stacked_bytes(length: int, aval) -> int:
+    return length * math.prod(aval.shape) * np.dtype(aval.dtype).itemsize
 
 
 def batch_scan_products(prog) -> bool:
@@ -90,8 +103,11 @@ def _rewrite(e):
 
     # forward: x_t @ C -> rows of (xs @ C), computed before the loop
     kept = []
+    budget = STACK_BUDGET
     for q in eqns:
-        if _plain_dot(q) and q.invars[0] in outer_xs and q.invars[1] in consts:
+        if (_plain_dot(q) and q.invars[0] in outer_xs and q.invars[1] in consts
+                and _stacked_bytes(length, q.outvars[0].aval) <= budget):
+            budget -= _stacked_bytes(length, q.outvars[0].aval)
             (lc, rc), _ = q.params["dimension_numbers"]
             xo, co = outer_xs[q.invars[0]], outer[invars.index(q.invars[1])]
             av = q.outvars[0].aval
@@ -129,6 +145,10 @@ def _rewrite(e):
                 and all(type(u) is not Literal and u not in consts and u not in carry_in
                         for u in pq.invars)):
             continue
+        cost = sum(_stacked_bytes(length, u.aval) for u in set(pq.invars) - set(outer_xs))
+        if cost > budget:
+            continue
+        budget -= cost
         sinks.append((k, a, pq, a.invars[0] is g))
     if not sinks and not new_xs:
         return None
