@@ -596,9 +596,9 @@ def diagonal_dots(prog: Program) -> bool:
 
     >>> import fgrad, fgrad.numpy as fnp
     >>> W = fnp.ones((3, 3))
-    >>> f = fgrad.jit(fgrad.jacrev(lambda x: W @ (x * x)))
+    >>> f = fgrad.jit(fgrad.jacrev(lambda x: (W @ x) * x))
     >>> [e.prim.name for e in f.lower(fnp.ones(3)).optimized.eqns]
-    ['mul', 'diagonal_dot']
+    ['dot_general', 'mul', 'diagonal_dot', 'add']
     """
     from ..ops.diagonal_dot import diagonal_dot_p
 

@@ -106,6 +106,7 @@ def _rewrite(e):
     budget = STACK_BUDGET
     for q in eqns:
         if (_plain_dot(q) and q.invars[0] in outer_xs and q.invars[1] in consts
+                and type(outer[invars.index(q.invars[1])]) is not Literal
                 and _stacked_bytes(length, q.outvars[0].aval) <= budget):
             budget -= _stacked_bytes(length, q.outvars[0].aval)
             (lc, rc), _ = q.params["dimension_numbers"]
