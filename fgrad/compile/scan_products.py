@@ -171,17 +171,22 @@ def _rewrite(e):
 
     # the new body: consts, kept carries, old xs + hoisted rows; kept carry outs, ys, new ys
     keep = [k for k in range(n_carry) if k not in drop_carry]
-    b_in = invars[:n_consts] + [carry_in[k] for k in keep] + xs_in + [v for v, _ in new_xs]
     b_out = [outvars[k] for k in keep] + outvars[n_carry:] + new_ys
-    new_jx = Jaxpr([], b_in, live_eqns(eqns, b_out)[0], b_out)
+    body_eqns, read = live_eqns(eqns, b_out)
+    # constants and scanned inputs the new body no longer reads are not passed (nor sliced)
+    c_keep = [j for j in range(n_consts) if invars[j] in read]
+    xs_all = list(zip(xs_in, outer[n_consts + n_carry:])) + new_xs
+    xs_keep = [(v, o) for v, o in xs_all if v in read]
+    b_in = [invars[j] for j in c_keep] + [carry_in[k] for k in keep] + [v for v, _ in xs_keep]
+    new_jx = Jaxpr([], b_in, body_eqns, b_out)
     n_ys_old = len(outvars) - n_carry
     ys_avals = [ShapedArray((length,) + tuple(u.aval.shape), u.aval.dtype, u.aval.weak_type) for u in new_ys]
     scan_out = [e.outvars[k] for k in keep] + list(e.outvars[n_carry:]) + [Var(av) for av in ys_avals]
     stacked_new = scan_out[len(keep) + n_ys_old:]
-    scan_in = (outer[:n_consts] + [outer[n_consts + k] for k in keep] + outer[n_consts + n_carry:]
-               + [s for _, s in new_xs])
+    scan_in = ([outer[j] for j in c_keep] + [outer[n_consts + k] for k in keep]
+               + [o for _, o in xs_keep])
     new_scan = Eqn(e.prim, scan_in, scan_out, {
-        **p, "body": Branch(new_jx, n_consts), "n_carry": len(keep)})
+        **p, "body": Branch(new_jx, len(c_keep)), "n_consts": len(c_keep), "n_carry": len(keep)})
     post = []
     for k, a, pq, g_first, ops in after:
         ops = [stacked_new[o[1]] if type(o) is tuple else o for o in ops]
