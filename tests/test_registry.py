@@ -56,6 +56,8 @@ TESTED_ELSEWHERE = {
     # shard_map's typed collectives (check_vma): values and derivatives against JAX
     **{f"{n}_named": "tests/test_shard_map.py" for n in ("pvary", "psum_invariant", "as_varying")},
     # mutable array references' effects under jit, grad and vmap, against JAX
+    # emitted by jit's diagonal_dots pass: values, NaNs, derivatives and vmap vs a loop
+    "diagonal_dot": "tests/test_diagonal_dot.py",
     "ref_load": "tests/test_refs.py",
     "ref_store": "tests/test_refs.py",
     # collectives over named vmap/pmap axes: values and derivatives against JAX

@@ -15,6 +15,11 @@ values are known.  In order:
   contracting dimensions -> a broadcasting multiply, and an explicit ``broadcast_in_dim``
   operand of an elementwise op -> NumPy's implicit broadcasting) and common-subexpression
   elimination;
+* after that fixpoint, once: `swap_transposed_dots` (a transposed product as the product of
+  the swapped operands), `diagonal_dots` (a product with the identity times vectors, the
+  basis of ``jacrev``/``jacfwd``, as a scaling: `ops.diagonal_dot`) and
+  `scan_products.batch_scan_products` (products taken out of ``scan`` loops: fewer, larger
+  GEMMs);
 * `dce`: equations none of whose results is used are dropped (every primitive is pure
   except the *effectful* ones, ``Primitive.effectful``: collectives, which every process
   must run in the same order, and callbacks; they are never folded, merged by CSE or
@@ -22,7 +27,9 @@ values are known.  In order:
 
 Simplifications keep values exactly, except that ``x+0 -> x`` and ``0-x -> -x`` may
 change the sign of a zero (as XLA's simplifier does); they apply to fused and unfused
-compilation alike, so fusion itself stays bit-exact.
+compilation alike, so fusion itself stays bit-exact.  `diagonal_dots` may also change the
+sign of a zero; `batch_scan_products` sums a loop's accumulated products in another order
+(one GEMM over all steps instead of one per step).
 """
 
 from __future__ import annotations
@@ -579,6 +586,73 @@ def _swapped_dot(p, perm):
     return ((tuple(rc), tuple(lc)), (tuple(rb), tuple(lb)))
 
 
+def diagonal_dots(prog: Program) -> bool:
+    """A ``dot_general`` one of whose operands is an identity constant times scalars and
+    vectors (a diagonal matrix: ``jacrev``'s and ``jacfwd``'s basis times the derivative's
+    factors) becomes a `diagonal_dot`, which scales the other operand instead of running
+    the GEMM (same values up to the sign of a zero; the original product where an operand
+    is not finite).  The diagonal matrix itself is dropped by `dce` when nothing else reads
+    it.
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> W = fnp.ones((3, 3))
+    >>> f = fgrad.jit(fgrad.jacrev(lambda x: (W @ x) * x))
+    >>> [e.prim.name for e in f.lower(fnp.ones(3)).optimized.eqns]
+    ['dot_general', 'mul', 'diagonal_dot', 'add']
+    """
+    from ..ops.diagonal_dot import diagonal_dot_p
+
+    diag: dict = {}  # var -> (n, chain, vector operands): eye(n) times the chain's factors
+    for v in prog.constvars:
+        n = _identity_size(prog.consts[v])
+        if n:
+            diag[v] = (n, (), ())
+    if not diag:
+        return False
+    changed = False
+    for k, e in enumerate(prog.eqns):
+        name = e.prim.name
+        if name == "mul":
+            out = e.outvars[0]
+            for m, other in (e.invars, reversed(e.invars)):
+                if type(m) is Literal or m not in diag:
+                    continue
+                n, chain, ops = diag[m]
+                if tuple(out.aval.shape) != (n, n) or out.aval.dtype != m.aval.dtype:
+                    break
+                if type(other) is Literal:
+                    if np.ndim(other.val) == 0:
+                        diag[out] = (n, chain + (other.val,), ops)
+                elif (other not in diag and other.aval.dtype == out.aval.dtype
+                      and tuple(other.aval.shape) in ((), (n,), (1, n), (n, 1))):
+                    diag[out] = (n, chain + (None,), ops + (other,))
+                break
+        elif name == "dot_general":
+            dn = e.params["dimension_numbers"]
+            (lc, rc), (lb, rb) = dn
+            if lb or rb or len(lc) != 1 or any(type(a) is Literal for a in e.invars):
+                continue
+            x, y = e.invars
+            for d_first, m, a in ((True, x, y), (False, y, x)):
+                if m in diag and a not in diag and a.aval.dtype == m.aval.dtype == e.outvars[0].aval.dtype:
+                    n, chain, ops = diag[m]
+                    prog.eqns[k] = Eqn(diagonal_dot_p, list(ops) + [a], e.outvars, {
+                        "n": n, "chain": chain, "d_first": d_first, "dimension_numbers": dn})
+                    changed = True
+                    break
+    return changed
+
+
+def _identity_size(val) -> int:
+    """``n`` when ``val`` is a host floating-point ``n × n`` identity matrix (n ≥ 2), else 0."""
+    if type(val) is not np.ndarray or val.ndim != 2 or val.dtype.kind != "f":
+        return 0
+    n = val.shape[0]
+    if n < 2 or val.shape[1] != n or n > 8192 or val[0, 0] != 1 or val[0, 1] != 0:
+        return 0
+    return n if np.array_equal(val, np.eye(n, dtype=val.dtype)) else 0
+
+
 def _r_bid(rw, e):
     (x,) = e.invars
     out = e.outvars[0]
@@ -669,7 +743,15 @@ def optimize(jaxpr: Jaxpr, consts, simplify: bool = True) -> Program:
             break
     if simplify and swap_transposed_dots(prog):
         dce(prog)
+    if simplify and diagonal_dots(prog):
+        dce(prog)
+    if simplify and any(e.prim.name == "scan" for e in prog.eqns):
+        from .scan_products import batch_scan_products
+
+        if batch_scan_products(prog):
+            dce(prog)
     return prog
 
 
-__all__ = ["Program", "inline", "dce", "forward", "optimize", "is_call", "swap_transposed_dots"]
+__all__ = ["Program", "inline", "dce", "forward", "optimize", "is_call", "swap_transposed_dots",
+           "diagonal_dots"]

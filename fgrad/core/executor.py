@@ -60,9 +60,34 @@ def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
     return run
 
 
-def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[str, dict]:
+def host_loop(jaxpr: Jaxpr, n_consts: int) -> Callable:
+    """``run(bufs) -> final carry`` on the host for a loop whose one step is ``jaxpr``:
+    inputs ``n_consts`` loop constants then the carry, outputs the condition on the carry
+    then the next carry (a while loop's condition and body joined).  The generated function
+    loops itself: it computes what the condition needs, returns the carry when the
+    condition is false, else computes the rest and goes on with the next carry -- no call,
+    list or unpacking per iteration, and the body never runs on the last carry.  Inputs are
+    never deleted or overwritten (constants are read by every iteration).  NumPy's error
+    reports are left as the caller set them.
+
+    >>> import fgrad, numpy as np
+    >>> jx = fgrad.make_jaxpr(lambda c, x: (x < c, x * 2.0))(10.0, 1.0).jaxpr
+    >>> host_loop(jx, 1)([10.0, np.float64(1.0)])
+    [np.float64(16.0)]
+    """
+    src, ns = _generate(jaxpr, reuse=True, loop=n_consts)
+    exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
+    run = functools.partial(ns["run_host"], np)
+    run.source = src  # type: ignore[attr-defined]
+    return run
+
+
+def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
+              loop: int | None = None) -> tuple[str, dict]:
     """The source of ``run_host`` (``reuse``: buffers reused, see `straight_line`) or
-    ``run_any``, and its namespace (which holds ``consts`` when given)."""
+    ``run_any``, and its namespace (which holds ``consts`` when given).  ``loop``: the
+    number of loop constants of a `host_loop` step (its equations in the order they must
+    run: what the condition reads first)."""
     tag = "h" if reuse else "g"
     names: dict = {}
     ns: dict = {}
@@ -97,6 +122,10 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[st
             if type(v) is not Literal:
                 last_use[v] = i
     keep = {v for v in jaxpr.outvars if type(v) is not Literal}
+    if loop is not None:  # every iteration reads the constants; the exit returns the carry
+        keep.update(jaxpr.invars)
+        cond_end = max((i for i, e in enumerate(jaxpr.eqns) if jaxpr.outvars[0] in e.outvars), default=-1)
+        exit_at = 0
     consumers: dict = {}
     for e in jaxpr.eqns:
         for v in e.invars:
@@ -176,9 +205,22 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None) -> tuple[st
                        and last_use.get(v) == i and v not in keep} - baked)
         if dead:
             lines.append(f"    del {', '.join(dead)}")
+        if loop is not None and i == cond_end:
+            exit_at = len(lines)
+    unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
+    if loop is not None:
+        n_carry = len(jaxpr.invars) - loop
+        carry = params_in[len(params_in) - n_carry:] if n_carry else []
+        nxt = ", ".join(ref(v) for v in jaxpr.outvars[1:])
+        exit_ = [f"    if not {ref(jaxpr.outvars[0])}:", f"        return [{', '.join(carry)}]"]
+        lines = lines[:exit_at] + exit_ + lines[exit_at:]
+        if carry:
+            lines.append(f"    {', '.join(carry)} = {nxt}")
+        src = ("def run_host(xp, bufs):\n" + unpack + "    while True:\n"
+               + "\n".join("    " + ln for ln in lines) + "\n")
+        return src, ns
     rets = ", ".join(ref(v) for v in jaxpr.outvars)
     lines.append(f"    return [{rets}]")
-    unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
     name = "run_host" if reuse else "run_any"
     src = f"def {name}(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
     return src, ns

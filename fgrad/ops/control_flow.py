@@ -27,7 +27,7 @@ from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..compile.passes import optimize
-from ..core.executor import straight_line
+from ..core.executor import host_loop, straight_line
 from ..core.host_pool import empty as pooled_empty
 from ..core.quiet import switch
 from ..backends import NUMPY, put_buffer
@@ -69,10 +69,11 @@ class Branch:
     """A traced function: a jaxpr whose first ``n_consts`` inputs are its constants.
     Hashed by identity; caches its compiled executor."""
 
-    __slots__ = ("jaxpr", "n_consts", "_run", "_runners")
+    __slots__ = ("jaxpr", "n_consts", "_run", "_runners", "_loop")
 
     def __init__(self, jaxpr: Jaxpr, n_consts: int) -> None:
         self.jaxpr, self.n_consts, self._run, self._runners = jaxpr, n_consts, None, None
+        self._loop = None
 
     @property
     def out_avals(self):
@@ -101,6 +102,19 @@ class Branch:
                                     getattr(self._run, "__wrapped__", self._run), xp)
             self._runners = {**(runners or {}), xp: run}
         return run
+
+    def host_loop(self) -> Callable:
+        """For a while loop's joined step (`_cond_and_body`: outputs the condition, then the
+        next carry; inputs its ``n_consts`` constants, then the carry): ``run(bufs) -> final
+        carry``, the whole loop as one generated host function (`core.executor.host_loop`),
+        with what the condition reads computed first."""
+        if self._loop is None:
+            jx = _simplified(self.jaxpr)
+            first = live_eqns(jx.eqns, jx.outvars[:1])[0]
+            ids = {id(e) for e in first}
+            jx = Jaxpr(jx.constvars, jx.invars, first + [e for e in jx.eqns if id(e) not in ids], jx.outvars)
+            self._loop = host_loop(jx, self.n_consts)
+        return self._loop
 
     def _run_checked(self, xp, bufs):
         """With the NaN/inf checks on: evaluate op by op through the checking trace, so a
@@ -998,7 +1012,9 @@ def _while_impl(xp, *args, cond, body, n_cc, n_bc):
     step = None if CHECKS["on"] else _cond_and_body(cond, body, n_bc, alias)
     token = _QUIET_SET(_QUIET)
     try:
-        if step is not None:  # one program: the condition and the next carry, sharing work
+        if step is not None and xp is np:  # the whole loop as one generated function
+            carry = step.host_loop()([c for c, j in zip(cc, alias) if j < 0] + bc + carry)
+        elif step is not None:  # one program: the condition and the next carry, sharing work
             run_step = step.runner(xp)
             consts = [c for c, j in zip(cc, alias) if j < 0] + bc
             out = run_step(consts + carry)

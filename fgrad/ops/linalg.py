@@ -287,6 +287,31 @@ def _dg_batch(axis_size, vals, dims, dimension_numbers):
 
 # the tangent takes the output's dtype (mixed-dtype operands)
 defbilinear(dot_general_p, _dg_transpose_lhs, _dg_transpose_rhs, cast_to_out=True)
+
+
+def _dg_host_kernel(params, avals):
+    """The host executor's call for a contraction of two arrays of one (not 16-bit) dtype:
+    `_dg_impl`'s plan made once for these shapes, so a loop body's product is ``np.matmul``
+    (with the operands' transposes and reshapes bound) without the impl's per-call checks."""
+    x, y = avals
+    if x.dtype != y.dtype or is_narrow(x.dtype) or not x.shape or not y.shape:
+        return None
+    xperm, yperm, x3, y3, out_shape = _dg_plan(tuple(x.shape), tuple(y.shape), params["dimension_numbers"])
+    if xperm is None and yperm is None and x3 == x.shape and y3 == y.shape and out_shape == x3[:-1] + y3[1:]:
+        return np.matmul
+    mm = np.matmul
+
+    def kernel(a, b):
+        if xperm is not None:
+            a = a.transpose(xperm)
+        if yperm is not None:
+            b = b.transpose(yperm)
+        return mm(a.reshape(x3), b.reshape(y3)).reshape(out_shape)
+
+    return kernel
+
+
+dot_general_p.host_kernel = _dg_host_kernel
 defbatch(dot_general_p, _dg_batch)
 
 

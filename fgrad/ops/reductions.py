@@ -88,6 +88,8 @@ def _extremum_host_kernel(ufunc):
         axes = tuple(params["axes"])
         if short_rows(tuple(av.shape), av.dtype, axes):
             return None
+        if axes == (0,):  # reduce's default axis: no keyword to parse on every call
+            return ufunc.reduce
         return functools.partial(ufunc.reduce, axis=axes)
 
     return kernel

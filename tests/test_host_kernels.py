@@ -1,0 +1,80 @@
+"""The host executor's kernels for ``dot_general`` (`ops.linalg._dg_host_kernel`: the impl's
+plan made once per shape) and ``reduce_sum`` (`ops.shape._sum_host_kernel`): bit-identical
+to the impls for every layout, quiet on overflow like them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fgrad
+from fgrad import lax
+from fgrad.core.executor import straight_line
+from fgrad.ops.linalg import _dg_host_kernel, _dg_impl, dot_general_p
+from fgrad.ops.shape import _sum_host_kernel, _sum_impl
+
+CASES = [
+    ((4, 5), (5, 3), (((1,), (0,)), ((), ()))),  # a plain matmul: np.matmul itself
+    ((4, 5), (3, 5), (((1,), (1,)), ((), ()))),  # x @ y.T
+    ((5, 4), (5, 3), (((0,), (0,)), ((), ()))),  # x.T @ y
+    ((5,), (5, 3), (((0,), (0,)), ((), ()))),  # vector @ matrix
+    ((2, 4, 5), (2, 5, 3), (((2,), (1,)), ((0,), (0,)))),  # batched
+    ((4, 2, 5), (5, 2, 3), (((2,), (0,)), ((1,), (1,)))),  # batch axes in the middle
+    ((3, 4, 5), (5, 6), (((2,), (0,)), ((), ()))),  # several free axes
+]
+
+
+@pytest.mark.parametrize("xs,ys,dn", CASES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.complex64])
+def test_host_kernel_matches_the_impl(xs, ys, dn, dtype):
+    rng = np.random.default_rng(0)
+    x = (10 * rng.standard_normal(xs)).astype(dtype)
+    y = (10 * rng.standard_normal(ys)).astype(dtype)
+    want = _dg_impl(np, x, y, dn)
+    with fgrad.default_device(fgrad.devices("cpu")[0]):
+        jx = fgrad.make_jaxpr(lambda a, b: lax.dot_general(a, b, dn))(x, y).jaxpr
+    run = straight_line(jx)
+    host = run.source.split("def run_any")[0].split("\n", 1)[1]
+    assert "(xp, " not in host, run.source  # the host code calls the kernel, not the impl
+    (got,) = run.host(np, [x, y])
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    if (xs, ys) == ((4, 5), (5, 3)):
+        assert _dg_host_kernel({"dimension_numbers": dn}, [a.aval for a in jx.invars]) is np.matmul
+
+
+def test_no_kernel_for_mixed_or_16_bit_dtypes():
+    from fgrad.core.array import ShapedArray
+
+    dn = (((1,), (0,)), ((), ()))
+    f32, f64 = ShapedArray((2, 2), np.float32), ShapedArray((2, 2), np.float64)
+    assert _dg_host_kernel({"dimension_numbers": dn}, [f32, f64]) is None
+    f16 = ShapedArray((2, 2), np.float16)
+    assert _dg_host_kernel({"dimension_numbers": dn}, [f16, f16]) is None
+    assert dot_general_p.host_kernel is _dg_host_kernel
+
+
+@pytest.mark.parametrize("axes", [(0,), (1,), (0, 2), (0, 1, 2)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
+def test_sum_kernel_matches_the_impl(axes, dtype):
+    from fgrad.core.array import ShapedArray
+
+    x = np.random.default_rng(1).standard_normal((5, 7, 3)).astype(dtype)
+    k = _sum_host_kernel({"axes": axes}, [ShapedArray(x.shape, x.dtype)])
+    np.testing.assert_array_equal(k(x), _sum_impl(np, x, axes))
+
+
+def test_sum_kernel_leaves_integers_and_16_bit_floats_to_the_impl():
+    from fgrad.core.array import ShapedArray
+
+    for dt in (np.int8, np.int32, np.float16):
+        assert _sum_host_kernel({"axes": (0,)}, [ShapedArray((3,), dt)]) is None
+
+
+def test_overflowing_sum_in_a_loop_body_is_quiet():
+    """float32 sums overflow to inf silently (as in JAX), in a scan body as elsewhere."""
+    xs = np.full((3, 4), 3e38, np.float32)
+    with fgrad.default_device(fgrad.devices("cpu")[0]):
+        f = fgrad.jit(lambda xs: lax.scan(lambda c, x: (c + fgrad.numpy.sum(x), None),
+                                          np.float32(0), xs)[0])
+        assert np.isinf(np.asarray(f(xs)))
