@@ -40,8 +40,9 @@ def _tutorial(mod, name):
     x = mod.tensor(X, requires_grad=True)
     y = op(x)
     y.sum().backward()
-    packet = getattr(getattr(mod.ops, "fgtest"), name)
-    return (y.detach().numpy(), x.grad.numpy(), packet(x.detach()).numpy(), packet.default(x.detach()).numpy(),
+    packet = getattr(mod.ops.fgtest, name)
+    return (y.detach().numpy(), x.grad.numpy(), packet(x.detach()).numpy(),
+            packet.default(x.detach()).numpy(),
             type(y.grad_fn).__name__, repr(op), repr(packet), repr(packet.default),
             mod.library.opcheck(op, (mod.tensor(X, requires_grad=True),)))
 
@@ -107,15 +108,16 @@ def test_mutating_op_bumps_version_and_opcheck_catches_undeclared_mutation():
     sin_out(torch.tensor([0.0, 1.0, 2.0]), out)
     np.testing.assert_allclose(out.numpy(), np.sin([0.0, 1.0, 2.0]), rtol=1e-6)
     assert out._version == 1
-    assert str(torch.ops.fgtest.sin_out.default._schema) == "fgtest::sin_out(Tensor input, Tensor(a1!) out) -> ()"
+    schema = "fgtest::sin_out(Tensor input, Tensor(a1!) out) -> ()"
+    assert str(torch.ops.fgtest.sin_out.default._schema) == schema
 
     @torch.library.custom_op("fgtest::bad", mutates_args=())
     def bad(x: Tensor) -> Tensor:
         x.add_(1)
         return x.clone()
 
-    with pytest.raises(torch.library.OpCheckError, match="test_schema failed with Argument x is not defined as "
-                                                          "mutable but was mutated"):
+    msg = "test_schema failed with Argument x is not defined as mutable but was mutated"
+    with pytest.raises(torch.library.OpCheckError, match=msg):
         torch.library.opcheck(bad, (torch.randn(3),))
 
 

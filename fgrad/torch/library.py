@@ -43,7 +43,6 @@ from typing import Any, Callable, Union
 import numpy as np
 
 import fgrad
-import fgrad.torch._device as _dev
 from . import _op_registry
 from ._device import DEV as _DEV
 from ._dtypes import dtype as _dtype
@@ -187,7 +186,8 @@ def infer_schema(prototype_function: Callable, /, *, mutates_args: Any, op_name:
                          f"mutates, or just the string 'unknown' if you don't know. {where}")
     ret = hints.get("return", sig.return_annotation)
     if ret is inspect.Parameter.empty:
-        raise ValueError(f"infer_schema(func): No return type annotation was provided. Please add one. {where}")
+        raise ValueError(f"infer_schema(func): No return type annotation was provided. Please add "
+                         f"one. {where}")
     if ret is None or ret is type(None):
         rtext = "()"
     elif typing.get_origin(ret) is tuple:
@@ -346,7 +346,8 @@ class CustomOpDef:
                         /) -> Callable:
         """Register the kernel used for tensors on ``device_types`` (``"cpu"``, ``"cuda"``)."""
         def inner(f):
-            for d in ([device_types] if device_types is None or isinstance(device_types, str) else device_types):
+            devs = [device_types] if device_types is None or isinstance(device_types, str) else device_types
+            for d in devs:
                 self._kernels[d] = f
             return f
         return inner if fn is None else inner(fn)
@@ -373,8 +374,8 @@ class CustomOpDef:
         k = self._kernels.get(dev) if dev not in self._disabled else None
         k = k or self._kernels.get(None)
         if k is None:
-            raise NotImplementedError(f"{self._qualname}: no kernel registered for device '{dev}' (register one "
-                                      f"with impl/register_kernel)")
+            raise NotImplementedError(f"{self._qualname}: no kernel registered for device "
+                                      f"'{dev}' (register one with impl/register_kernel)")
         return k
 
     def _run(self, args: tuple, kwargs: dict) -> Any:
@@ -434,10 +435,11 @@ class CustomOpDef:
                 if o is t or (type(o._buf) is np.ndarray and type(t._buf) is np.ndarray
                               and o._buf.size and np.shares_memory(o._buf, t._buf)):
                     raise RuntimeError(
-                        f"{self._name} (with implementation in {self._kernel_for(tensors)!r}): The output of this "
-                        "custom operator (1) must not also be an input to this custom operator and (2) may not "
-                        "alias any inputs to this custom operator or other returns. The most common way to trigger "
-                        "this error is if we have y = custom_op(x) and y and x are the same Tensor. Please "
+                        f"{self._name} (with implementation in {self._kernel_for(tensors)!r}): The output "
+                        "of this custom operator (1) must not also be an input to this custom operator and "
+                        "(2) may not alias any inputs to this custom operator or other returns. The most "
+                        "common way to trigger this error is if we have y = custom_op(x) and y and x are the "
+                        "same Tensor. Please "
                         "instead return a clone of the offending output tensor(s) (e.g. return x.clone()) or "
                         "refactor the custom operator to not return y.")
 
@@ -456,9 +458,9 @@ class CustomOpDef:
 
             def backward(ctx, *grads):
                 if not has_bw:
-                    raise RuntimeError(f"Trying to backward through {op._qualname.replace('::', '.')}.default "
-                                       "but no autograd formula was registered. Please use register_autograd to "
-                                       "add one.")
+                    dotted = op._qualname.replace("::", ".")
+                    raise RuntimeError(f"Trying to backward through {dotted}.default but no autograd formula "
+                                       "was registered. Please use register_autograd to add one.")
                 return op._backward_fn(ctx, *grads)
 
             name = f"GeneratedBackwardFor_{self._namespace}_{self._name}_default"
@@ -476,7 +478,8 @@ class CustomOpDef:
             return self._direct(*args, **kwargs)
         tensors = _flat_tensors((*args, *kwargs.values()))
         if self._mutated:
-            mutated = [bound.arguments[n] for n in self._mutated if isinstance(bound.arguments.get(n), Tensor)]
+            mutated = [bound.arguments[n] for n in self._mutated
+                       if isinstance(bound.arguments.get(n), Tensor)]
             out = self._run(args, kwargs)
             for t in mutated:  # the written inputs' version counters move, as an in-place op's
                 t._get_vc().v += 1
@@ -507,8 +510,8 @@ def _op_of(op: Any) -> CustomOpDef:
             return found
         raise ValueError(f"torch.library: no operator {op!r} is defined (define it with custom_op or "
                          "torch.library.define first)")
-    raise TypeError(f"torch.library: expected an operator name 'ns::name', an OpOverload or a CustomOpDef, got "
-                    f"{type(op).__name__}")
+    raise TypeError("torch.library: expected an operator name 'ns::name', an OpOverload or a CustomOpDef, "
+                    f"got {type(op).__name__}")
 
 
 def _split_name(name: str) -> tuple[str, str]:
@@ -517,8 +520,9 @@ def _split_name(name: str) -> tuple[str, str]:
                          "something like ns::foo")
     ns, op = name.split("::")
     if "." in op:
-        raise ValueError(f"The torch.custom_ops APIs do not handle overloads, i.e. operator names with '.' in "
-                         f"them. Please name your operator something like {ns}::{op.split('.')[0]}. Got {name}")
+        raise ValueError("The torch.custom_ops APIs do not handle overloads, i.e. operator names with '.' "
+                         f"in them. Please name your operator something like {ns}::{op.split('.')[0]}. "
+                         f"Got {name}")
     return ns, op
 
 
@@ -552,8 +556,8 @@ def custom_op(name: str, fn: Callable | None = None, /, *, mutates_args: str | _
     return inner if fn is None else inner(fn)
 
 
-def register_fake(op: Any, func: Callable | None = None, /, *, lib: Library | None = None, _stacklevel: int = 1,
-                  allow_override: bool = True) -> Any:
+def register_fake(op: Any, func: Callable | None = None, /, *, lib: Library | None = None,
+                  _stacklevel: int = 1, allow_override: bool = True) -> Any:
     """Register the fake implementation (output shapes/dtypes) of ``op``.
 
     Example::
@@ -579,8 +583,9 @@ def impl_abstract(qualname: str, func: Callable | None = None, *, lib: Library |
         >>> torch.library.impl_abstract  # doctest: +ELLIPSIS
         <function impl_abstract at ...>
     """
-    warnings.warn("`torch.library.impl_abstract` was renamed to `torch.library.register_fake`. Please use that "
-                  "instead; we will remove `torch.library.impl_abstract` in a future version of PyTorch.",
+    warnings.warn("`torch.library.impl_abstract` was renamed to `torch.library.register_fake`. Please use "
+                  "that instead; we will remove `torch.library.impl_abstract` in a future version of "
+                  "PyTorch.",
                   FutureWarning, stacklevel=2)
     return register_fake(qualname, func, lib=lib)
 
@@ -604,8 +609,8 @@ def register_autograd(op: Any, backward: Callable, /, *, setup_context: Callable
     _op_of(op).register_autograd(backward, setup_context=setup_context)
 
 
-def register_kernel(op: Any, device_types: str | _abc.Sequence[str] | None, func: Callable | None = None, /, *,
-                    lib: Library | None = None) -> Any:
+def register_kernel(op: Any, device_types: str | _abc.Sequence[str] | None, func: Callable | None = None,
+                    /, *, lib: Library | None = None) -> Any:
     """Register the kernel of ``op`` for ``device_types``.
 
     Example::
@@ -783,8 +788,8 @@ def _test_faketensor(op, args, kwargs, atol, rtol):
         return
     if op._abstract_fn is None:
         raise OpCheckError(f"There was no fake impl registered for {op!r}. This is necessary for "
-                           f"torch.compile/export/fx tracing to work. Please use `{op._name}.register_fake` to "
-                           "add an fake impl.")
+                           "torch.compile/export/fx tracing to work. Please use "
+                           f"`{op._name}.register_fake` to add an fake impl.")
     real = op(*_clone_tree(args), **_clone_tree(kwargs))
     bound = op._sig.bind(*_clone_tree(args), **_clone_tree(kwargs))
     bound.apply_defaults()
@@ -862,7 +867,8 @@ def opcheck(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None
     names = [test_utils] if isinstance(test_utils, str) else list(test_utils)
     for n in names:
         if n not in _TESTS:
-            raise ValueError(f"opcheck(op, ...): test_utils is expected to only contain {_TESTS}, but got {n}")
+            raise ValueError(f"opcheck(op, ...): test_utils is expected to only contain {_TESTS}, "
+                             f"but got {n}")
     runners = {"test_schema": _test_schema, "test_autograd_registration": lambda *a: None,
                "test_faketensor": _test_faketensor, "test_aot_dispatch_dynamic": _test_aot}
     results: dict[str, Any] = {}
@@ -872,6 +878,7 @@ def opcheck(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None
             results[n] = "SUCCESS"
         except Exception as exc:
             if raise_exception:
-                raise OpCheckError(f"opcheck(op, ...): {n} failed with {exc} (scroll up for stack trace)") from exc
+                msg = f"opcheck(op, ...): {n} failed with {exc} (scroll up for stack trace)"
+                raise OpCheckError(msg) from exc
             results[n] = exc
     return results
