@@ -14,13 +14,14 @@ import fgrad.torch.nn.functional as functional  # noqa: F401
 import fgrad.torch.nn.init as init
 import fgrad.torch.nn.utils as utils
 import fgrad.torch.nn.parallel as parallel
+import fgrad.torch.nn.attention as attention
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .parallel import DataParallel  # noqa: F401
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "DataParallel", "Module",
-           "functional", "init", "utils", "parallel"]
+           "functional", "init", "utils", "parallel", "attention"]
 from .modules import __all__ as _mods  # noqa: E402
 
 __all__ += _mods
