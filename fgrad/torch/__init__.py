@@ -472,3 +472,4 @@ del _m, _n, _f
 # torch.hub (see docs/torch-modules-round10.md); loaded by name, as fft and special
 ops = _importlib.import_module(f"{__name__}._op_registry").ops
 library = _importlib.import_module(f"{__name__}.library")
+masked = _importlib.import_module(f"{__name__}.masked")
