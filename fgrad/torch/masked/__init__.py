@@ -168,8 +168,8 @@ def _count(x: Tensor, m: Tensor, dims, keepdim) -> Tensor:
 
 def _need_float(x: Tensor, name: str) -> None:
     if not (x.is_floating_point() or x.is_complex()):
-        raise ValueError(f"{name}(): Could not infer output dtype. Input dtype must be either a floating point "
-                         f"or complex dtype. Got: {x.dtype}")
+        raise ValueError(f"{name}(): Could not infer output dtype. Input dtype must be either a floating "
+                         f"point or complex dtype. Got: {x.dtype}")
 
 
 def mean(input: Tensor, dim: _Dim = None, *, keepdim: bool | None = False, dtype: Any = None,
