@@ -473,3 +473,4 @@ del _m, _n, _f
 ops = _importlib.import_module(f"{__name__}._op_registry").ops
 library = _importlib.import_module(f"{__name__}.library")
 masked = _importlib.import_module(f"{__name__}.masked")
+hub = _importlib.import_module(f"{__name__}.hub")
