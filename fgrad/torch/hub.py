@@ -32,6 +32,8 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from .serialization import load as _load
+
 __all__ = ["download_url_to_file", "get_dir", "help", "list", "load", "load_state_dict_from_url", "set_dir"]
 
 MODULE_HUBCONF = "hubconf.py"
@@ -139,8 +141,6 @@ def load_state_dict_from_url(url: str, model_dir: str | None = None, map_locatio
         ...                                    weights_only=True, progress=False)
         {'w': tensor([1., 1.])}
     """
-    from .serialization import load as _load
-
     if os.getenv("TORCH_MODEL_ZOO"):
         import warnings
 

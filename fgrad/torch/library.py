@@ -45,6 +45,8 @@ import numpy as np
 import fgrad
 from . import _op_registry
 from ._device import DEV as _DEV
+from ._dispatch import from_fgrad_value
+import fgrad.torch as torch
 from ._dtypes import dtype as _dtype
 from ._tensor import Tensor, _wrap
 from .autograd.function import Function, as_value
@@ -421,8 +423,6 @@ class CustomOpDef:
                                                                                            strict=True)]
 
         res = fgrad.pure_callback(callback, shapes, *[as_value(t) for t in tensors], vmap_method="sequential")
-        from ._dispatch import from_fgrad_value
-
         outs = [from_fgrad_value(r) for r in res]
         return outs[0] if single else tuple(outs)
 
@@ -812,8 +812,6 @@ def _test_aot(op, args, kwargs, atol, rtol):
     if op._mutated or op._direct is not None:
         return
     _test_faketensor(op, args, kwargs, atol, rtol)
-    import fgrad.torch as torch
-
     a = _clone_tree(args)
     diff = [i for i, v in enumerate(a) if isinstance(v, Tensor) and v.requires_grad]
     eager = op(*a, **kwargs)

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+import fgrad.torch as torch
+
 __all__ = ["TaskSpec", "Measurement", "select_unit", "unit_to_english", "trim_sigfig", "ordered_unique",
            "set_torch_threads"]
 
@@ -256,8 +258,6 @@ def set_torch_threads(n: int) -> Iterator[None]:
         >>> with set_torch_threads(1):
         ...     pass
     """
-    import fgrad.torch as torch
-
     prior = torch.get_num_threads()
     try:
         torch.set_num_threads(n)

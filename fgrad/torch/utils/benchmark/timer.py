@@ -17,6 +17,8 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+import fgrad.torch as torch
+
 from . import common
 
 __all__ = ["Timer", "timer", "Language"]
@@ -69,10 +71,7 @@ class Timer:
             raise ValueError(f"global_setup is C++ only, got `{global_setup}`. Most likely this code can "
                              "simply be moved to `setup`.")
         self._globals = dict(globals or {})
-        if "torch" not in self._globals:
-            import fgrad.torch as torch
-
-            self._globals["torch"] = torch
+        self._globals.setdefault("torch", torch)  # `torch` in a statement is fgrad.torch unless given
         stmt = textwrap.dedent(stmt)
         stmt = (stmt[1:] if stmt and stmt[0] == "\n" else stmt).rstrip()
         setup = textwrap.dedent(setup)
