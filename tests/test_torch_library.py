@@ -191,3 +191,23 @@ def test_register_kernel_per_device():
     assert inc(torch.tensor([0.0])).tolist() == [1.0]
     torch.library.register_kernel("fgtest::inc", "cpu", lambda x: x + 2)
     assert inc(torch.tensor([0.0])).tolist() == [2.0]
+
+
+def test_under_torch_compile_values_and_gradients():
+    op = _make(torch, "compiled_sin")
+    lin = torch.nn.Linear(2, 2)
+    x = torch.tensor([[0.3, -0.7]])
+
+    def loss(inp):
+        return op(lin(inp)).sum()
+
+    eager = loss(x)
+    eager.backward()
+    g_eager = lin.weight.grad.clone()
+    lin.weight.grad = None
+    compiled = torch.compile(loss)(x)
+    compiled.backward()
+    np.testing.assert_allclose(compiled.item(), eager.item(), rtol=1e-6)
+    np.testing.assert_allclose(lin.weight.grad.numpy(), g_eager.numpy(), rtol=1e-6)
+    z = (x @ lin.weight.detach().T + lin.bias.detach()).numpy()
+    np.testing.assert_allclose(g_eager.numpy(), np.cos(z).T @ x.numpy(), rtol=1e-5)
