@@ -117,3 +117,58 @@ def test_errors_and_dtypes():
     assert torch.masked.argmax(i, 1, mask=torch.tensor(M2)).dtype == torch.int32
     out = torch.masked.sum(torch.tensor(X), 1, mask=torch.tensor(M), dtype=torch.float64)
     assert out.dtype == torch.float64
+
+
+MT_SCRIPT = '''
+d = torch.tensor([[1., 2., 3.], [4., 5., 6.]]); m = torch.tensor([[True, False, True], [False, False, True]])
+mt = torch.masked.masked_tensor(d, m)
+out.append(repr(mt)); out += [repr(mt.sum()), repr(mt.sum(1)), repr(mt.amax()), repr(mt.mean())]
+out += [repr(mt + mt), repr(mt * 2), repr(mt.exp()), repr(mt.softmax(1)), repr(mt.to_tensor(0.0))]
+mt2 = torch.masked.masked_tensor(d, m, requires_grad=True); mt2.sum().backward(); out.append(repr(mt2.grad))
+out.append(repr(torch.masked.masked_tensor(torch.tensor(2.), torch.tensor(False))))
+out.append(repr(torch.masked.sum(mt, 1)))
+try:
+    mt + torch.masked.masked_tensor(d, ~m)
+except ValueError as e:
+    out.append(str(e))
+'''
+
+STORED_MT_REPR = """MaskedTensor(
+  [
+    [  1.0000,       --,   3.0000],
+    [      --,       --,   6.0000]
+  ]
+)"""
+
+
+def _run_mt(mod):
+    import warnings
+
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch warns that MaskedTensor is a prototype
+        exec(MT_SCRIPT, {"torch": mod, "out": out})
+    return out
+
+
+def test_masked_tensor_stored():
+    out = _run_mt(torch)
+    assert out[0] == STORED_MT_REPR
+    assert out[1:5] == ["MaskedTensor( 10.0000, True)", "MaskedTensor(\n  [  4.0000,   6.0000]\n)",
+                        "MaskedTensor(  6.0000, True)", "MaskedTensor(  3.3333, True)"]
+    assert out[-3] == "MaskedTensor(--, False)"
+    assert out[-1] == "Input masks must match. If you need support for this, please open an issue on Github."
+
+
+def test_masked_tensor_matches_pytorch_live():
+    pt = pytest.importorskip("torch")
+    assert _run_mt(torch) == _run_mt(pt)
+
+
+def test_as_masked_tensor_is_differentiable_in_its_data():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    torch.masked.as_masked_tensor(x, torch.tensor([True, False, True])).mean().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [0.5, 0.0, 0.5])
+    assert torch.masked.is_masked_tensor(torch.masked.as_masked_tensor(x, x > 1))
+    with pytest.raises(ValueError, match="same shape"):
+        torch.masked.masked_tensor(torch.ones(2), torch.ones(3, dtype=torch.bool))
