@@ -34,7 +34,17 @@ __all__ = ["RandomAlgorithm", "rng_bit_generator", "ragged_dot", "composite", "r
 
 
 class RandomAlgorithm(enum.IntEnum):
-    """The bit-generator algorithm of `rng_bit_generator` (JAX's ``lax.RandomAlgorithm``)."""
+    """The bit-generator algorithm of `rng_bit_generator` (JAX's ``lax.RandomAlgorithm``).
+
+    Example::
+
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad import lax
+        >>> key = jnp.zeros(4, dtype=jnp.uint32)
+        >>> _, bits = lax.rng_bit_generator(key, (2,), algorithm=lax.RandomAlgorithm.RNG_DEFAULT)
+        >>> bits.shape, bits.dtype
+        ((2,), dtype('uint32'))
+    """
 
     RNG_DEFAULT = 0
     RNG_THREE_FRY = 1

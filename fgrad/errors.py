@@ -37,20 +37,48 @@ from .core.trace import (
 
 
 class KeyReuseError(JAXTypeError):
-    """A PRNG key used twice (JAX's key-reuse checker; fgrad does not check key reuse)."""
+    """A PRNG key used twice (JAX's key-reuse checker; fgrad does not check key reuse).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.errors.KeyReuseError, Exception)
+        True
+    """
 
 
 class JaxRuntimeError(RuntimeError):
-    """An error while running a compiled program (JAX's ``jax.errors.JaxRuntimeError``)."""
+    """An error while running a compiled program (JAX's ``jax.errors.JaxRuntimeError``).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.errors.JaxRuntimeError, RuntimeError)
+        True
+    """
 
 
 class JaxprTypeError(TypeError):
-    """An ill-typed program (JAX's ``jax.errors.JaxprTypeError``)."""
+    """An ill-typed program (JAX's ``jax.errors.JaxprTypeError``).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.errors.JaxprTypeError, TypeError)
+        True
+    """
 
 
 class InconclusiveDimensionOperation(Exception):
     """A symbolic-dimension comparison without a definite answer (JAX's shape
-    polymorphism; fgrad's shapes are concrete)."""
+    polymorphism; fgrad's shapes are concrete).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.errors.InconclusiveDimensionOperation, Exception)
+        True
+    """
 
 
 __all__ = ["ConcretizationError", "ConcretizationTypeError", "InconclusiveDimensionOperation",

@@ -15,9 +15,9 @@ float32 and int32 defaults, see docs/x64-off.md) unless ``JAX_ENABLE_X64=1`` is 
 ``jax`` becomes a module that forwards every attribute to `fgrad` (its ``__version__`` is the
 JAX release whose API fgrad follows); ``jax.X`` (``jax.numpy``, ``jax.scipy.special``,
 ``jax.tree_util``, ...) is the module ``fgrad.X``.  A ``jax.X`` that fgrad does not have raises
-an ImportError naming the missing ``fgrad.X``.  Libraries that register their own primitives
-through JAX's internals (``jax.extend``, ``jax._src``) are not supported: fgrad's extension
-interface is `fgrad.Primitive` with the rules of ``fgrad.core.rules``.
+an ImportError naming the missing ``fgrad.X``.  Primitives defined through ``jax.extend.core``
+and registered with ``jax.interpreters.ad``/``batching``/``mlir`` work (`fgrad.extend`);
+code that reaches into JAX's private ``jax._src`` is not supported.
 
 Example::
 
@@ -51,7 +51,14 @@ _INTERNALS = ("jax.extend", "jax._src", "jax.interpreters", "jax.core")
 
 
 class AliasError(RuntimeError):
-    """The alias cannot be installed: the real ``jax`` is already imported in this process."""
+    """The alias cannot be installed: the real ``jax`` is already imported in this process.
+
+    Example::
+
+        >>> from fgrad import jax_alias
+        >>> issubclass(jax_alias.AliasError, RuntimeError)
+        True
+    """
 
 
 class _JaxModule(types.ModuleType):

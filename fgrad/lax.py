@@ -43,6 +43,8 @@ from ._lax_patches_topk import (  # noqa: F401 - listed in __all__ through _PATC
     approx_max_k, approx_min_k, conv_general_dilated_patches, dtype,
 )
 from ._lax_patches_topk import __all__ as _PATCHES_TOPK
+from ._lax_round10 import *  # noqa: F403  (FftType, mulhi, conv_general_dilated_local, tokens, ...)
+from ._lax_round10 import __all__ as _ROUND10
 from ._lax_collectives import (
     all_gather, axis_index, axis_size, pcast, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
     pvary,
@@ -96,7 +98,8 @@ __all__ = sorted(_GENERATED) + [
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
     "pcast", "pvary",
     "axis_size", "custom_linear_solve", "custom_root", "optimization_barrier",
-] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS) + list(_PATCHES_TOPK) + list(_PRIMITIVES)
+] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS) + list(_PATCHES_TOPK) + list(_PRIMITIVES) + list(
+    _ROUND10)
 
 
 from . import _docs as _docs_examples  # noqa: E402

@@ -34,6 +34,19 @@ def record_event(event: str, **kwargs: str | int) -> None:
     """Tell every event listener that ``event`` happened (``kwargs``: metadata).
 
     Example: ``record_event("/app/checkpoint_saved", step=100)``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_event_listener(listener)
+        >>> monitoring.record_event('/app/checkpoint_saved', step=100)
+        >>> monitoring.unregister_event_listener(listener)
+        >>> seen
+        [(('/app/checkpoint_saved',), {'step': 100})]
     """
     for listener in list(_event):
         listener(event, **kwargs)
@@ -43,6 +56,19 @@ def record_event_duration_secs(event: str, duration: float, **kwargs: str | int)
     """Tell every duration listener that ``event`` took ``duration`` seconds.
 
     Example: ``record_event_duration_secs("/app/step", 0.25)``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_event_duration_secs_listener(listener)
+        >>> monitoring.record_event_duration_secs('/app/step', 0.25)
+        >>> monitoring.unregister_event_duration_listener(listener)
+        >>> seen
+        [(('/app/step', 0.25), {})]
     """
     for listener in list(_duration):
         listener(event, duration, **kwargs)
@@ -52,6 +78,19 @@ def record_event_time_span(event: str, start_time: float, end_time: float, **kwa
     """Tell every time-span listener that ``event`` ran from ``start_time`` to ``end_time``.
 
     Example: ``record_event_time_span("/app/epoch", t0, t1, epoch=2)``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_event_time_span_listener(listener)
+        >>> monitoring.record_event_time_span('/app/epoch', 10.0, 12.5, epoch=2)
+        >>> monitoring.unregister_event_time_span_listener(listener)
+        >>> seen
+        [(('/app/epoch', 10.0, 12.5), {'epoch': 2})]
     """
     for listener in list(_time_span):
         listener(event, start_time, end_time, **kwargs)
@@ -61,6 +100,19 @@ def record_scalar(event: str, value: float | int, **kwargs: str | int) -> None:
     """Tell every scalar listener the value ``value`` of ``event``.
 
     Example: ``record_scalar("/app/loss", 0.12, step=10)``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_scalar_listener(listener)
+        >>> monitoring.record_scalar('/app/loss', 0.125, step=3)
+        >>> monitoring.unregister_scalar_listener(listener)
+        >>> seen
+        [(('/app/loss', 0.125), {'step': 3})]
     """
     for listener in list(_scalar):
         listener(event, value, **kwargs)
@@ -70,6 +122,19 @@ def register_event_listener(callback: Callable[..., None]) -> None:
     """Call ``callback(event, **kwargs)`` for every `record_event`.
 
     Example: ``register_event_listener(lambda event, **kw: print(event))``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_event_listener(listener)
+        >>> monitoring.record_event('/app/started')
+        >>> monitoring.unregister_event_listener(listener)
+        >>> seen
+        [(('/app/started',), {})]
     """
     _event.append(callback)
 
@@ -78,6 +143,19 @@ def register_event_duration_secs_listener(callback: Callable[..., None]) -> None
     """Call ``callback(event, duration, **kwargs)`` for every `record_event_duration_secs`.
 
     Example: ``register_event_duration_secs_listener(lambda e, d, **kw: print(e, d))``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_event_duration_secs_listener(listener)
+        >>> monitoring.record_event_duration_secs('/app/step', 0.5, step=1)
+        >>> monitoring.unregister_event_duration_listener(listener)
+        >>> seen
+        [(('/app/step', 0.5), {'step': 1})]
     """
     _duration.append(callback)
 
@@ -86,6 +164,19 @@ def register_event_time_span_listener(callback: Callable[..., None]) -> None:
     """Call ``callback(event, start, end, **kwargs)`` for every `record_event_time_span`.
 
     Example: ``register_event_time_span_listener(lambda e, s, t, **kw: print(e, t - s))``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_event_time_span_listener(listener)
+        >>> monitoring.record_event_time_span('/app/epoch', 0.0, 1.0)
+        >>> monitoring.unregister_event_time_span_listener(listener)
+        >>> seen
+        [(('/app/epoch', 0.0, 1.0), {})]
     """
     _time_span.append(callback)
 
@@ -94,6 +185,19 @@ def register_scalar_listener(callback: Callable[..., None]) -> None:
     """Call ``callback(event, value, **kwargs)`` for every `record_scalar`.
 
     Example: ``register_scalar_listener(lambda e, v, **kw: print(e, v))``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_scalar_listener(listener)
+        >>> monitoring.record_scalar('/app/loss', 2.0)
+        >>> monitoring.unregister_scalar_listener(listener)
+        >>> seen
+        [(('/app/loss', 2.0), {})]
     """
     _scalar.append(callback)
 
@@ -109,6 +213,22 @@ def unregister_event_listener(callback: Callable[..., None]) -> None:
     """Remove a listener added by `register_event_listener`.
 
     Example: ``unregister_event_listener(my_listener)``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_event_listener(listener)
+        >>> monitoring.record_event('/app/started')
+        >>> monitoring.unregister_event_listener(listener)
+        >>> seen
+        [(('/app/started',), {})]
+        >>> monitoring.record_event('/app/ignored')
+        >>> len(seen)
+        1
     """
     _unregister(_event, callback, "event")
 
@@ -117,6 +237,22 @@ def unregister_event_duration_listener(callback: Callable[..., None]) -> None:
     """Remove a listener added by `register_event_duration_secs_listener`.
 
     Example: ``unregister_event_duration_listener(my_listener)``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_event_duration_secs_listener(listener)
+        >>> monitoring.record_event_duration_secs('/app/step', 0.5)
+        >>> monitoring.unregister_event_duration_listener(listener)
+        >>> seen
+        [(('/app/step', 0.5), {})]
+        >>> monitoring.record_event_duration_secs('/app/step', 0.7)
+        >>> len(seen)
+        1
     """
     _unregister(_duration, callback, "event duration")
 
@@ -125,6 +261,22 @@ def unregister_event_time_span_listener(callback: Callable[..., None]) -> None:
     """Remove a listener added by `register_event_time_span_listener`.
 
     Example: ``unregister_event_time_span_listener(my_listener)``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_event_time_span_listener(listener)
+        >>> monitoring.record_event_time_span('/app/epoch', 0.0, 1.0)
+        >>> monitoring.unregister_event_time_span_listener(listener)
+        >>> seen
+        [(('/app/epoch', 0.0, 1.0), {})]
+        >>> monitoring.record_event_time_span('/app/epoch', 1.0, 2.0)
+        >>> len(seen)
+        1
     """
     _unregister(_time_span, callback, "event time span")
 
@@ -133,6 +285,22 @@ def unregister_scalar_listener(callback: Callable[..., None]) -> None:
     """Remove a listener added by `register_scalar_listener`.
 
     Example: ``unregister_scalar_listener(my_listener)``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> def listener(*args, **kw):
+        ...     seen.append((args, kw))
+        ...
+        >>> monitoring.register_scalar_listener(listener)
+        >>> monitoring.record_scalar('/app/loss', 2.0)
+        >>> monitoring.unregister_scalar_listener(listener)
+        >>> seen
+        [(('/app/loss', 2.0), {})]
+        >>> monitoring.record_scalar('/app/loss', 1.0)
+        >>> len(seen)
+        1
     """
     _unregister(_scalar, callback, "scalar")
 
@@ -141,6 +309,16 @@ def clear_event_listeners() -> None:
     """Remove every listener of every kind.
 
     Example: ``clear_event_listeners()``.
+
+    Example::
+
+        >>> from fgrad import monitoring
+        >>> seen = []
+        >>> monitoring.register_event_listener(lambda event, **kw: seen.append(event))
+        >>> monitoring.clear_event_listeners()
+        >>> monitoring.record_event('/app/ignored')
+        >>> seen
+        []
     """
     for listeners in (_event, _duration, _time_span, _scalar):
         listeners.clear()

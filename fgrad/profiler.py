@@ -45,7 +45,20 @@ __all__ = ["profile", "Profile", "ProfileRow", "trace", "start_trace", "stop_tra
 @dataclasses.dataclass
 class ProfileRow:
     """One primitive's totals: ``calls``, ``total`` seconds, ``out_bytes`` (bytes of its
-    results, summed over calls)."""
+    results, summed over calls).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad import profiler
+        >>> with profiler.profile() as prof:
+        ...     _ = jnp.exp(jnp.ones(3)); _ = jnp.exp(jnp.ones(3))
+        ...
+        >>> row = prof.key_averages()[0]
+        >>> isinstance(row, profiler.ProfileRow), row.name, row.calls, row.out_bytes
+        (True, 'exp', 2, 48)
+    """
 
     name: str
     calls: int = 0
@@ -90,7 +103,19 @@ class _ProfileTrace(EvalTrace):
 
 
 class Profile:
-    """The measurements of one `profile` block: `key_averages`, `table`, `events`."""
+    """The measurements of one `profile` block: `key_averages`, `table`, `events`.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad import profiler
+        >>> with profiler.profile() as prof:
+        ...     _ = jnp.exp(jnp.ones(3))
+        ...
+        >>> isinstance(prof, profiler.Profile), [row.name for row in prof.key_averages()]
+        (True, ['exp'])
+    """
 
     def __init__(self) -> None:
         self.rows: dict[str, ProfileRow] = {}
@@ -209,7 +234,19 @@ def start_trace(log_dir: str | os.PathLike, create_perfetto_link: bool = False,
 
 
 def stop_trace() -> None:
-    """Stop the trace `start_trace` began and write it."""
+    """Stop the trace `start_trace` began and write it.
+
+    Example::
+
+        >>> import os, tempfile
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad import profiler
+        >>> d = tempfile.mkdtemp()
+        >>> profiler.start_trace(d); _ = jnp.exp(jnp.ones(4))
+        >>> profiler.stop_trace()
+        >>> os.path.exists(os.path.join(d, 'fgrad.trace.json'))
+        True
+    """
     _finish_trace()
 
 

@@ -39,7 +39,14 @@ __all__ = ["AbstractMesh", "AxisType", "Mesh", "NamedSharding", "PartitionSpec",
 
 
 class AxisType(enum.Enum):
-    """How a mesh axis is sharded (JAX's ``jax.sharding.AxisType``); recorded only."""
+    """How a mesh axis is sharded (JAX's ``jax.sharding.AxisType``); recorded only.
+
+    Example::
+
+        >>> import fgrad
+        >>> [t.name for t in fgrad.sharding.AxisType]
+        ['Auto', 'Explicit', 'Manual']
+    """
 
     Auto = enum.auto()
     Explicit = enum.auto()

@@ -47,7 +47,17 @@ __all__ = [
 
 @dataclasses.dataclass(frozen=True)
 class DictKey:
-    """The key of a dict entry on a key path: ``str(DictKey("a")) == "['a']"``."""
+    """The key of a dict entry on a key path: ``str(DictKey("a")) == "['a']"``.
+
+    Example::
+
+        >>> from fgrad import tree_util
+        >>> path, _ = tree_util.tree_flatten_with_path({'a': 1.0})[0][0]
+        >>> path
+        (DictKey(key='a'),)
+        >>> tree_util.keystr(path)
+        "['a']"
+    """
 
     key: Hashable
 
@@ -57,7 +67,17 @@ class DictKey:
 
 @dataclasses.dataclass(frozen=True)
 class SequenceKey:
-    """The index of a list or tuple entry on a key path: ``str(SequenceKey(0)) == "[0]"``."""
+    """The index of a list or tuple entry on a key path: ``str(SequenceKey(0)) == "[0]"``.
+
+    Example::
+
+        >>> from fgrad import tree_util
+        >>> path, _ = tree_util.tree_flatten_with_path([1.0, 2.0])[0][1]
+        >>> path
+        (SequenceKey(idx=1),)
+        >>> tree_util.keystr(path)
+        '[1]'
+    """
 
     idx: int
 
@@ -67,7 +87,19 @@ class SequenceKey:
 
 @dataclasses.dataclass(frozen=True)
 class GetAttrKey:
-    """An attribute (namedtuple field, dataclass field) on a key path: ``".x"``."""
+    """An attribute (namedtuple field, dataclass field) on a key path: ``".x"``.
+
+    Example::
+
+        >>> from fgrad import tree_util
+        >>> import collections
+        >>> Point = collections.namedtuple('Point', ['x', 'y'])
+        >>> path, _ = tree_util.tree_flatten_with_path(Point(1.0, 2.0))[0][1]
+        >>> path
+        (GetAttrKey(name='y'),)
+        >>> tree_util.keystr(path)
+        '.y'
+    """
 
     name: str
 
@@ -77,7 +109,16 @@ class GetAttrKey:
 
 @dataclasses.dataclass(frozen=True)
 class FlattenedIndexKey:
-    """The position of a child of a type registered without keys: ``"[<flat index 1>]"``."""
+    """The position of a child of a type registered without keys: ``"[<flat index 1>]"``.
+
+    Example::
+
+        >>> from fgrad import tree_util
+        >>> tree_util.FlattenedIndexKey(1)
+        FlattenedIndexKey(key=1)
+        >>> str(tree_util.FlattenedIndexKey(1))
+        '[<flat index 1>]'
+    """
 
     key: int
 

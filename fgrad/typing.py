@@ -37,7 +37,15 @@ from .core.array import Array
 
 @runtime_checkable
 class SupportsDType(Protocol):
-    """An object with a ``dtype`` (an array, a `ShapeDtypeStruct`, a NumPy scalar type)."""
+    """An object with a ``dtype`` (an array, a `ShapeDtypeStruct`, a NumPy scalar type).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> isinstance(jnp.ones(2), fgrad.typing.SupportsDType)
+        True
+    """
 
     @property
     def dtype(self) -> Any: ...

@@ -490,3 +490,24 @@ def test_hypothesis_index_messages(n, idx, batched):
         err, _ = fgrad.vmap(fck.checkify(lambda i: x[i], errors=fck.index_checks))(fnp.asarray(idx))
         lines = [f"at mapped index {k}: {expected(i)}" for k, i in enumerate(idx) if not -n <= i < n]
         assert err.get() == ("\n".join(lines) if lines else None)
+
+
+@pytest.mark.parametrize("mods", [_fgrad_mods, _jax_mods], ids=["fgrad", "jax"])
+@pytest.mark.parametrize("shape,index", [((3,), 5), ((3,), -5), ((3,), 2), ((3,), -3), ((2, 3), (1, 7)),
+                                         ((2, 3), (-3, 0))])
+def test_static_integer_index_out_of_bounds_is_reported(mods, shape, index):
+    """``x[5]`` with a Python int (a static index, clamped) is an OOB error under
+    ``index_checks``, as JAX reports it (fgrad checked only traced indices)."""
+    jax, jnp, ck = mods()
+    x = jnp.arange(float(np.prod(shape))).reshape(shape)
+    err, y = ck.checkify(lambda x: x[index], errors=ck.index_checks)(x)
+    idx = index if isinstance(index, tuple) else (index,)
+    bad = [(axis, i) for axis, i in enumerate(idx) if not -shape[axis] <= i < shape[axis]]
+    if not bad:
+        assert err.get() is None
+    else:
+        axis, i = bad[0]
+        assert err.get() == _OOB.format(", ".join(map(str, shape)) + ("," if len(shape) == 1 else ""),
+                                        i + shape[axis] if i < 0 else i, axis, shape[axis])
+    clamped = tuple(min(max(i + s if i < 0 else i, 0), s - 1) for i, s in zip(idx, shape))
+    assert float(y) == float(np.arange(float(np.prod(shape))).reshape(shape)[clamped])

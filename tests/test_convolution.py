@@ -6,6 +6,8 @@ adds finite differences (orders 1-2, forward and reverse), jit vs eager and devi
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 import numpy as np
@@ -502,3 +504,50 @@ def test_conv_transpose_shape_tuple(args, want):
     assert lax.conv_transpose_shape_tuple(*args) == want
     x, w = fnp.zeros(args[0]), fnp.zeros(args[1])
     assert lax.conv_transpose(x, w, args[2], args[3], dimension_numbers=args[4]).shape == want
+
+
+# -- shift-and-add in the channels-last layout (short output rows) ------------------------------
+
+SHORT_ROW_CASES = [
+    # kernel, sin, strides, padding, lhs_dilation, rhs_dilation: transposed convolutions of
+    # small planes (DCGAN's generator), a 1-D and a 3-D one, dilations
+    ((4, 4), (4, 4), (1, 1), ((2, 2), (2, 2)), (2, 2), (1, 1)),
+    ((4, 4), (1, 1), (1, 1), ((3, 3), (3, 3)), (1, 1), (1, 1)),
+    ((3, 3), (5, 4), (1, 1), ((1, 2), (2, 1)), (2, 3), (1, 2)),
+    ((3,), (6,), (1,), ((2, 2),), (2,), (1,)),
+    ((2, 3, 2), (3, 2, 3), (1, 1, 1), ((1, 1), (2, 2), (1, 0)), (2, 1, 2), (1, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("kernel,sin,strides,padding,ld,rd", SHORT_ROW_CASES)
+def test_channels_last_shift_add_gives_the_slice_loops_bits(kernel, sin, strides, padding, ld, rd,
+                                                           monkeypatch):
+    out = C._out_spatial(sin, kernel, strides, padding, ld, rd)
+    n, g, og = 5, 2, 4  # n * og >= the short-row bound: the channels-last layout
+    assert out[-1] < C._SHORT_ROW <= n * og
+    used = C._slice_plan(kernel, sin, out, strides, tuple(lo for lo, _ in padding), ld, rd)[1]
+    assert 2 * used >= math.prod(kernel) * math.prod(sin)  # most products are added
+    rng = np.random.default_rng(3)
+    z = rng.standard_normal((n, g) + kernel + (og,) + sin).astype(np.float32)
+    z.reshape(-1)[rng.integers(0, z.size, 30)] = np.inf
+    z.reshape(-1)[rng.integers(0, z.size, 30)] = -0.0
+    z.reshape(-1)[rng.integers(0, z.size, 10)] = np.nan
+    got = np.zeros((n, g, og) + out, np.float32)
+    C._shift_add_slices(np, z.copy(), got, kernel, sin, out, strides, padding, ld, rd)
+    monkeypatch.setattr(C, "_SHORT_ROW", 0)  # the per-slice loop in the (N, G, Og, *out) layout
+    want = np.zeros((n, g, og) + out, np.float32)
+    C._shift_add_slices(np, z.copy(), want, kernel, sin, out, strides, padding, ld, rd)
+    np.testing.assert_array_equal(got, want)
+    assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_transposed_convolution_of_small_planes_matches_the_direct_sum():
+    # a DCGAN generator layer (4x4 -> 8x8, stride 2) through lax, against the NumPy reference
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 6, 4, 4)).astype(np.float32)
+    w = rng.standard_normal((3, 6, 4, 4)).astype(np.float32)
+    args = dict(window_strides=(1, 1), padding=((2, 2), (2, 2)), lhs_dilation=(2, 2))
+    assert C._prefer_shift_add(x.shape, w.shape, (1, 1), args["padding"], (2, 2), (1, 1), 1)
+    got = np.asarray(lax.conv_general_dilated(fnp.asarray(x), fnp.asarray(w), **args))
+    want = np_conv(x.astype(np.float64), w.astype(np.float64), **args)
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)

@@ -44,6 +44,7 @@ NOT_API = {
     "fgrad.torch.nn.functional": {"buf", "defop", "is_concrete", "window_view", "wrap"},
     "fgrad.torch.special": {"apply_op"},
     "fgrad.torch.func": {"from_array", "to_array", "wrap"},
+    "fgrad.lax": {"DotDimensionNumbers"},  # a type alias (tuple[...]), callable only as tuple is
 }
 
 

@@ -789,3 +789,36 @@ def test_jacrev_matches_jacfwd_through_set_with_duplicates():
         np.testing.assert_allclose(np.asarray(fgrad.jacrev(f, argnums)(x, v)),
                                    np.asarray(fgrad.jacfwd(f, argnums)(x, v)), atol=1e-14)
     check_per_example_set_jacobian()
+
+
+_BOUND = st.one_of(st.none(), st.integers(-6, 6))
+_BASIC_ITEM = st.one_of(
+    st.integers(-3, 2),
+    st.none(),
+    st.builds(slice, _BOUND, _BOUND, st.one_of(st.none(), st.integers(-3, 3))),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_BASIC_ITEM, max_size=4), st.lists(st.integers(1, 4), min_size=1, max_size=3))
+def test_basic_index_fast_path_parses_as_the_general_path(items, shape):
+    # parse_index's fast path (Python ints, int/None slices, None) gives the general path's
+    # indexer, or defers to it (which raises for a zero step or too many indices)
+    from fgrad.ops import indexing as I
+
+    idx = tuple(items)
+    saved = I._parse_basic
+    I._parse_basic = lambda nd, idx: None
+    try:
+        want = I.parse_index(tuple(shape), idx)
+    except Exception as e:  # noqa: BLE001
+        want = type(e)
+    finally:
+        I._parse_basic = saved
+    try:
+        got = I.parse_index(tuple(shape), idx)
+    except Exception as e:  # noqa: BLE001
+        got = type(e)
+    assert got == want
+    fast = I._parse_basic(len(shape), idx)
+    assert fast is None or (fast, []) == want

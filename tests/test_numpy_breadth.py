@@ -229,8 +229,23 @@ def test_save_load_round_trip_and_printing():
 # JAX's conventions and errors
 
 
+ISSCALAR_CASES = [1.0, 3, True, 1j, np.float32(2.0), np.str_("a"), "a", b"b", None, [1], (), slice(3),
+                  np.ones(()), np.ones(2), np.asarray("a")]
+
+
+def test_isscalar_matches_jax():
+    """``isscalar`` is JAX's: ``numpy.isscalar`` (True for strings and bytes), or a 0-d array
+    (fgrad said False for strings)."""
+    want = [True, True, True, True, True, True, True, True, False, False, False, False, True, False, True]
+    got = [fnp.isscalar(x) for x in ISSCALAR_CASES]
+    got += [fnp.isscalar(fnp.asarray(1.0)), fnp.isscalar(fnp.ones(2))]
+    assert got == want + [True, False]
+    jnp = pytest.importorskip("jax.numpy")
+    assert [jnp.isscalar(x) for x in ISSCALAR_CASES] == want
+
+
 def test_jax_conventions():
-    assert fnp.isscalar(fnp.asarray(1.0)) and not fnp.isscalar(fnp.ones(2)) and not fnp.isscalar("a")
+    assert fnp.isscalar(fnp.asarray(1.0)) and not fnp.isscalar(fnp.ones(2)) and fnp.isscalar("a")
     assert isinstance(fnp.gradient(fnp.ones((3, 3))), list)  # JAX: a list (NumPy: a tuple)
     assert fnp.sort_complex(np.array([3.0, 1.0], np.float32)).dtype == np.complex64
     assert fnp.bincount(np.array([1, 1]), weights=np.array([1.0, 2.0], np.float32)).dtype == np.float32

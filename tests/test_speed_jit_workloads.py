@@ -152,7 +152,7 @@ def test_flat_shift_add_is_the_slice_loop(kernel, sin, padding, rd):
     z.reshape(-1)[RNG.integers(0, z.size, 40)] = np.inf
     z.reshape(-1)[RNG.integers(0, z.size, 40)] = np.nan
     want = np.zeros((n, g, og) + out, np.float32)
-    C._shift_add_slices(z.copy(), want, kernel, sin, out, (1,) * nd, padding, (1,) * nd, rd)
+    C._shift_add_slices(np, z.copy(), want, kernel, sin, out, (1,) * nd, padding, (1,) * nd, rd)
     got = np.zeros((n, g, og) + out, np.float32)
     C._shift_add_flat(np, z.copy(), got, kernel, sin, padding, rd)
     np.testing.assert_array_equal(got, want)

@@ -35,14 +35,16 @@ FAST = {"hooks_parametrize", "reinforce"}  # the default run's programs
 
 
 
-def _run(name: str, live_torch: bool = False) -> str:
+def _run(name: str, live_torch: bool = False, programs: Path = PROGRAMS) -> str:
+    """The stdout of ``programs/NAME.py`` run on fgrad (through ``_swap.py``) or, with
+    ``live_torch``, on the installed PyTorch (round 10 runs its folder with this too)."""
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
         "FGRAD_BACKEND": "cpu",
         "OMP_NUM_THREADS": "1",
     }  # PyTorch's CPU numbers are the reference
-    path = str(PROGRAMS / f"{name}.py")
+    path = str(programs / f"{name}.py")
     args = [path] if live_torch else [str(PROGRAMS / "_swap.py"), path]
     done = subprocess.run(
         [sys.executable, *args],

@@ -46,7 +46,14 @@ from . import transfer_guard
 
 
 class DeviceMismatchError(ValueError):
-    """Operands of one op live on different devices (fgrad never moves Arrays implicitly)."""
+    """Operands of one op live on different devices (fgrad never moves Arrays implicitly).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.DeviceMismatchError, ValueError)
+        True
+    """
 
 
 class BackendUnavailableError(RuntimeError):
@@ -67,6 +74,13 @@ class Device:
     devices fgrad computes on; a device of another process (in ``fgrad.devices()`` under
     ``mpiexec``) carries its owner's index, prints as ``"cpu@process1"`` and equals no local
     device.
+
+    Example::
+
+        >>> import fgrad
+        >>> d = fgrad.devices('cpu')[0]
+        >>> isinstance(d, fgrad.Device), d.platform
+        (True, 'cpu')
     """
 
     __slots__ = ("platform", "id", "backend_name", "_process")
@@ -116,7 +130,15 @@ class Device:
 
 class Sharding:
     """Base class of shardings (JAX's ``jax.sharding.Sharding``): where an array's data lives.
-    fgrad keeps every array whole on one device, so its shardings are single-device ones."""
+    fgrad keeps every array whole on one device, so its shardings are single-device ones.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> isinstance(jnp.ones(2).sharding, fgrad.sharding.Sharding)
+        True
+    """
 
     __slots__ = ()
 
@@ -541,7 +563,18 @@ def set_default_device(spec) -> Device:
 
 class default_device_scope:
     """``with fgrad.default_device("cuda"):`` — create arrays on that device in this block
-    (this thread only)."""
+    (this thread only).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> with fgrad.default_device(fgrad.devices('cpu')[0]):
+        ...     x = jnp.ones(2)
+        ...
+        >>> [d.platform for d in x.devices()]
+        ['cpu']
+    """
 
     def __init__(self, spec) -> None:
         self.device = parse_device(spec)

@@ -65,28 +65,70 @@ _MONITORED_BARRIER_TAG = 5
 
 
 class DistError(RuntimeError):
-    """A failure of the process world (PyTorch's ``torch.distributed.DistError``)."""
+    """A failure of the process world (PyTorch's ``torch.distributed.DistError``).
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> issubclass(dist.DistError, RuntimeError)
+        True
+    """
 
 
 class DistBackendError(DistError):
-    """A failure inside a collective (PyTorch's ``DistBackendError``)."""
+    """A failure inside a collective (PyTorch's ``DistBackendError``).
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> issubclass(dist.DistBackendError, dist.DistError)
+        True
+    """
 
 
 class DistNetworkError(DistError):
-    """A failure of the transport between processes (PyTorch's ``DistNetworkError``)."""
+    """A failure of the transport between processes (PyTorch's ``DistNetworkError``).
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> issubclass(dist.DistNetworkError, dist.DistError)
+        True
+    """
 
 
 class DistStoreError(DistError):
-    """A failure of the key-value store (PyTorch's ``DistStoreError``; fgrad has no store)."""
+    """A failure of the key-value store (PyTorch's ``DistStoreError``; fgrad has no store).
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> issubclass(dist.DistStoreError, dist.DistError)
+        True
+    """
 
 
 class CollectiveMismatchError(DistBackendError):
     """Processes called different collectives (operation, dtype, shape or root) at the same
-    point of the program."""
+    point of the program.
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> issubclass(dist.CollectiveMismatchError, RuntimeError)
+        True
+    """
 
 
 class CollectiveTimeoutError(DistBackendError):
-    """A collective did not complete within the timeout (another process never joined)."""
+    """A collective did not complete within the timeout (another process never joined).
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> issubclass(dist.CollectiveTimeoutError, RuntimeError)
+        True
+    """
 
 
 class Settings:

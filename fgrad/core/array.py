@@ -32,7 +32,15 @@ def _set_numpy_api(module) -> None:
 
 class ShapedArray:
     """Abstract value: shape and dtype.  ``weak_type`` marks Python scalars, which take
-    the dtype of the array they meet (NumPy 2 / NEP 50 rules)."""
+    the dtype of the array they meet (NumPy 2 / NEP 50 rules).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> fgrad.ShapedArray((2, 3), jnp.float32)
+        ShapedArray(float32[2,3])
+    """
 
     __slots__ = ("shape", "dtype", "weak_type")
 
@@ -399,7 +407,16 @@ class Array:
 
 class ArrayImpl(Array):
     """A concrete array over a backend buffer that is never written.  ``_weak`` marks a
-    weakly typed array (JAX's ``weak_type``: it takes the dtype of the arrays it meets)."""
+    weakly typed array (JAX's ``weak_type``: it takes the dtype of the arrays it meets).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> x = jnp.array([1.0, 2.0])
+        >>> isinstance(x, fgrad.ArrayImpl), isinstance(x, fgrad.Array)
+        (True, True)
+    """
 
     __slots__ = ("_buf", "_weak")
 
@@ -620,7 +637,19 @@ def wrap(buf, weak_type: bool = False) -> ArrayImpl:
 
 
 class Tracer(Array):
-    """A value inside a transform.  Subclasses set ``_trace`` and provide ``aval``."""
+    """A value inside a transform.  Subclasses set ``_trace`` and provide ``aval``.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> def f(x):
+        ...     print(isinstance(x, fgrad.Tracer))
+        ...     return x
+        ...
+        >>> _ = fgrad.jit(f)(jnp.array(1.0))
+        True
+    """
 
     __slots__ = ("_trace",)
 

@@ -15,6 +15,17 @@ from .provenance import register_rule_frame
 
 
 class Var:
+    """A variable of a `Jaxpr`: an input, a constant or an equation's result (its ``aval``
+    is the value's shape and dtype).
+
+    Example::
+
+        >>> import fgrad
+        >>> v = fgrad.make_jaxpr(lambda x: x * 2.0)(1.0).jaxpr.invars[0]
+        >>> v.aval.shape
+        ()
+    """
+
     __slots__ = ("aval",)
 
     def __init__(self, aval: ShapedArray) -> None:
@@ -22,7 +33,14 @@ class Var:
 
 
 class Literal:
-    """A Python scalar inlined into an equation."""
+    """A Python scalar inlined into an equation.
+
+    Example::
+
+        >>> import fgrad
+        >>> fgrad.make_jaxpr(lambda x: x * 2.0)(1.0).jaxpr.eqns[0].invars[1]
+        2.0
+    """
 
     __slots__ = ("val", "aval")
 
@@ -149,6 +167,16 @@ def _holds_effects(value) -> bool:
 
 
 class Jaxpr:
+    """A traced program: constants, inputs, equations (primitive applications) and outputs.
+
+    Example::
+
+        >>> import fgrad
+        >>> jaxpr = fgrad.make_jaxpr(lambda x: x * 2.0)(1.0).jaxpr
+        >>> [e.primitive.name for e in jaxpr.eqns], len(jaxpr.invars)
+        (['mul'], 1)
+    """
+
     __slots__ = ("constvars", "invars", "eqns", "outvars")
 
     def __init__(self, constvars, invars, eqns, outvars) -> None:

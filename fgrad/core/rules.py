@@ -37,7 +37,14 @@ from .primitive import PRIMITIVES, Primitive
 
 class UndefinedPrimal:
     """Marks a linear input of a primitive during transposition (its value is unknown;
-    only its shape and dtype are)."""
+    only its shape and dtype are).
+
+    Example::
+
+        >>> from fgrad.core.array import ShapedArray
+        >>> UndefinedPrimal(ShapedArray((2,), "float32")).aval.shape
+        (2,)
+    """
 
     __slots__ = ("aval",)
 

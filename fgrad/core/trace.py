@@ -22,42 +22,142 @@ from typing import Any
 
 
 class UnexpectedTracerError(TypeError):
-    """A tracer was used outside the transform that created it (a TypeError, as in JAX)."""
+    """A tracer was used outside the transform that created it (a TypeError, as in JAX).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> leaked = []
+        >>> def f(x):
+        ...     leaked.append(x)
+        ...     return x
+        ...
+        >>> _ = fgrad.jit(f)(jnp.array(1.0))
+        >>> try:
+        ...     leaked[0] + 1
+        ... except fgrad.errors.UnexpectedTracerError as e:
+        ...     print(type(e).__name__)
+        ...
+        UnexpectedTracerError
+    """
 
 
 class ConcretizationError(TypeError):
     """A traced (abstract) value was used where a concrete Python value is needed: the base
-    of the JAX-named errors below (all TypeErrors, as in JAX)."""
+    of the JAX-named errors below (all TypeErrors, as in JAX).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.errors.ConcretizationTypeError, fgrad.ConcretizationError)
+        True
+    """
 
 
 class ConcretizationTypeError(ConcretizationError):
-    """A traced value was needed concretely (``float()``, ``.item()``, a shape, ...)."""
+    """A traced value was needed concretely (``float()``, ``.item()``, a shape, ...).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> try:
+        ...     fgrad.jit(lambda x: float(x))(jnp.array(1.0))
+        ... except fgrad.errors.ConcretizationTypeError as e:
+        ...     print(type(e).__name__, isinstance(e, TypeError))
+        ...
+        ConcretizationTypeError True
+    """
 
 
 class TracerBoolConversionError(ConcretizationTypeError):
-    """``bool()`` of a traced value: Python ``if``/``while``/``and`` on it."""
+    """``bool()`` of a traced value: Python ``if``/``while``/``and`` on it.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> try:
+        ...     fgrad.jit(lambda x: 1 if x > 0 else 0)(jnp.array(1.0))
+        ... except fgrad.errors.TracerBoolConversionError as e:
+        ...     print(type(e).__name__, isinstance(e, TypeError))
+        ...
+        TracerBoolConversionError True
+    """
 
 
 class TracerIntegerConversionError(ConcretizationError):
     """``__index__`` of a traced value: it was used as a Python index or in ``range``.  As in
-    JAX, not a `ConcretizationTypeError`."""
+    JAX, not a `ConcretizationTypeError`.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> try:
+        ...     fgrad.jit(lambda i: [1, 2, 3][i])(jnp.array(1))
+        ... except fgrad.errors.TracerIntegerConversionError as e:
+        ...     print(type(e).__name__, isinstance(e, TypeError))
+        ...
+        TracerIntegerConversionError True
+    """
 
 
 class TracerArrayConversionError(ConcretizationError):
-    """``numpy.asarray`` of a traced value.  As in JAX, not a `ConcretizationTypeError`."""
+    """``numpy.asarray`` of a traced value.  As in JAX, not a `ConcretizationTypeError`.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> import numpy as np
+        >>> try:
+        ...     fgrad.jit(lambda x: np.asarray(x))(jnp.array(1.0))
+        ... except fgrad.errors.TracerArrayConversionError as e:
+        ...     print(type(e).__name__, isinstance(e, TypeError))
+        ...
+        TracerArrayConversionError True
+    """
 
 
 class JAXTypeError(TypeError):
-    """A TypeError of JAX's own kinds (JAX's ``jax.errors.JAXTypeError``)."""
+    """A TypeError of JAX's own kinds (JAX's ``jax.errors.JAXTypeError``).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.errors.JAXTypeError, TypeError)
+        True
+    """
 
 
 class JAXIndexError(IndexError):
-    """An IndexError of JAX's own kinds (JAX's ``jax.errors.JAXIndexError``)."""
+    """An IndexError of JAX's own kinds (JAX's ``jax.errors.JAXIndexError``).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.errors.JAXIndexError, IndexError)
+        True
+    """
 
 
 class NonConcreteBooleanIndexError(JAXIndexError, ConcretizationTypeError):
     """Boolean-mask indexing of a traced mask (the result's shape would depend on traced
-    data).  An IndexError as in JAX, and a `ConcretizationTypeError` as fgrad raised before."""
+    data).  An IndexError as in JAX, and a `ConcretizationTypeError` as fgrad raised before.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> try:
+        ...     fgrad.jit(lambda x: x[x > 0])(jnp.array([1.0, -1.0]))
+        ... except fgrad.errors.NonConcreteBooleanIndexError as e:
+        ...     print(type(e).__name__, isinstance(e, IndexError))
+        ...
+        NonConcreteBooleanIndexError True
+    """
 
 
 def concretization_error_type(what: str) -> type:

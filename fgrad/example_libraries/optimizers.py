@@ -42,7 +42,17 @@ Schedule = Callable[[Any], Any]
 class OptimizerState(NamedTuple):
     """The state of a pytree optimizer: per parameter leaf, the flat leaves of its state
     (``packed_state``), and the structures to rebuild the parameters (``tree_def``) and each
-    leaf's state (``subtree_defs``).  A pytree whose leaves are the state arrays."""
+    leaf's state (``subtree_defs``).  A pytree whose leaves are the state arrays.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.example_libraries import optimizers
+        >>> state = optimizers.momentum(0.1, 0.9).init_fn({'w': jnp.array([1.0])})
+        >>> isinstance(state, optimizers.OptimizerState)
+        True
+    """
     packed_state: list
     tree_def: Any
     subtree_defs: tuple
@@ -56,7 +66,20 @@ register_pytree_node(
 
 
 class Optimizer(NamedTuple):
-    """``(init_fn, update_fn, params_fn)``: what every optimizer factory returns."""
+    """``(init_fn, update_fn, params_fn)``: what every optimizer factory returns.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.example_libraries import optimizers
+        >>> opt = optimizers.sgd(0.1)
+        >>> isinstance(opt, optimizers.Optimizer)
+        True
+        >>> state = opt.init_fn(jnp.array([1.0]))
+        >>> opt.params_fn(opt.update_fn(0, jnp.array([2.0]), state))
+        Array([0.8], dtype=float64)
+    """
     init_fn: Callable
     update_fn: Callable
     params_fn: Callable
@@ -497,7 +520,18 @@ def clip_grads(grad_tree, max_norm):
 
 class JoinPoint:
     """Marks where a parameter leaf's optimizer state sits in an unpacked state tree, so
-    tree functions treat that subtree as one leaf."""
+    tree functions treat that subtree as one leaf.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.example_libraries import optimizers
+        >>> state = optimizers.adam(0.1).init_fn({'w': jnp.array([1.0])})
+        >>> tree = optimizers.unpack_optimizer_state(state)
+        >>> isinstance(tree['w'], optimizers.JoinPoint)
+        True
+    """
 
     def __init__(self, subtree) -> None:
         self.subtree = subtree

@@ -512,3 +512,40 @@ def _pooling_layer(name: str, reducer_name: str, init_val: float, average: bool 
 MaxPool = _pooling_layer("MaxPool", "max", -np.inf)
 SumPool = _pooling_layer("SumPool", "add", 0.0)
 AvgPool = _pooling_layer("AvgPool", "add", 0.0, average=True)
+MaxPool.__doc__ += """
+
+Example::
+
+    >>> import fgrad.numpy as jnp
+    >>> from fgrad import random
+    >>> from fgrad.example_libraries import stax
+    >>> init_fun, apply_fun = stax.MaxPool((2, 2))
+    >>> init_fun(random.key(0), (1, 4, 4, 1))[0]
+    (1, 3, 3, 1)
+    >>> apply_fun((), jnp.arange(16.0).reshape(1, 4, 4, 1))[0, :, :, 0]
+    Array([[ 5.,  6.,  7.],
+           [ 9., 10., 11.],
+           [13., 14., 15.]], dtype=float64)
+"""
+SumPool.__doc__ += """
+
+Example::
+
+    >>> import fgrad.numpy as jnp
+    >>> from fgrad.example_libraries import stax
+    >>> init_fun, apply_fun = stax.SumPool((2, 2), strides=(2, 2))
+    >>> apply_fun((), jnp.arange(16.0).reshape(1, 4, 4, 1))[0, :, :, 0]
+    Array([[10., 18.],
+           [42., 50.]], dtype=float64)
+"""
+AvgPool.__doc__ += """
+
+Example::
+
+    >>> import fgrad.numpy as jnp
+    >>> from fgrad.example_libraries import stax
+    >>> init_fun, apply_fun = stax.AvgPool((2, 2), strides=(2, 2))
+    >>> apply_fun((), jnp.arange(16.0).reshape(1, 4, 4, 1))[0, :, :, 0]
+    Array([[ 2.5,  4.5],
+           [10.5, 12.5]], dtype=float64)
+"""

@@ -73,13 +73,17 @@ def _is_inexact(aval) -> bool:
     return dtype_kind(aval.dtype) in "fc"
 
 
-def _indexed_axes(indexer) -> list[tuple[int, int]]:
-    """``(axis of the operand, index-array operand)`` for each array entry of an indexer."""
+def _indexed_axes(indexer, shape: tuple) -> list[tuple[int, object]]:
+    """``(axis of the operand, index-array operand)`` for each array entry of an indexer, and
+    ``(axis, ("i", index))`` for each static integer entry out of bounds for ``shape`` (a
+    Python ``x[5]``: clamped like a traced index, so reported as JAX reports it)."""
     out, axis = [], 0
     for entry in indexer:
         tag = entry[0]
         if tag == "a":
             out.append((axis, entry[1]))
+        if tag == "i" and not -shape[axis] <= entry[1] < shape[axis]:
+            out.append((axis, ("i", int(entry[1]))))
         if tag in ("s", "i", "a"):
             axis += 1
     return out
@@ -154,7 +158,7 @@ class Interpreter:
                 yield "div", CheckSite("div", "division by zero", None, ())
         if "oob" in self.enabled and name in _INDEXING:
             shape = tuple(e.invars[0].aval.shape)
-            for axis, j in _indexed_axes(e.params["indexer"]):
+            for axis, j in _indexed_axes(e.params["indexer"], shape):
                 yield ("oob", axis, j), oob_site(shape, axis)
 
     # ---- the state ------------------------------------------------------------------------
@@ -225,7 +229,7 @@ class Interpreter:
             if site is not None:
                 yield tag, site
         if e.prim.name in _INDEXING:
-            for axis, j in _indexed_axes(e.params["indexer"]):
+            for axis, j in _indexed_axes(e.params["indexer"], tuple(e.invars[0].aval.shape)):
                 site = self._auto.get((id(e), ("oob", axis, j)))
                 if site is not None:
                     yield ("oob", axis, j), site
@@ -241,6 +245,9 @@ class Interpreter:
             return fnp.any(fnp.asarray(ins[1]) == 0), []
         _, axis, j = tag
         n = e.invars[0].aval.shape[axis]
+        if isinstance(j, tuple):  # a static integer index, out of bounds
+            v = j[1]
+            return fnp.asarray(True), [fnp.asarray(v + n if v < 0 else v, dtype=np.int64)]
         idx = fnp.ravel(fnp.asarray(ins[_INDEXING[e.prim.name] + j]).astype(np.int64))
         outside = fnp.logical_or(idx < -n, idx >= n)
         if idx.shape[0] == 0:

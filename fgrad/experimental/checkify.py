@@ -61,25 +61,74 @@ class JaxException(Exception):
 
 
 class FailedCheckError(JaxException):
-    """A user's `check` failed."""
+    """A user's `check` failed.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.experimental import checkify
+        >>> def f(x):
+        ...     checkify.check(x > 0, 'x must be positive')
+        ...     return x
+        ...
+        >>> err, _ = checkify.checkify(f)(jnp.array(-1.0))
+        >>> try:
+        ...     err.throw()
+        ... except checkify.JaxRuntimeError as e:
+        ...     print(e)
+        ...
+        x must be positive (`check` failed)
+    """
 
     kind = "check"
 
 
 class NaNError(JaxException):
-    """A primitive produced a NaN (`nan_checks`)."""
+    """A primitive produced a NaN (`nan_checks`).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.experimental import checkify
+        >>> err, _ = checkify.checkify(jnp.log, errors=checkify.nan_checks)(jnp.array(-1.0))
+        >>> err.get() is not None
+        True
+    """
 
     kind = "nan"
 
 
 class OOBError(JaxException):
-    """An index was out of bounds (`index_checks`)."""
+    """An index was out of bounds (`index_checks`).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.experimental import checkify
+        >>> err, _ = checkify.checkify(lambda x: x[5], errors=checkify.index_checks)(jnp.arange(3.0))
+        >>> err.get() is not None
+        True
+    """
 
     kind = "oob"
 
 
 class DivisionByZeroError(JaxException):
-    """A division by zero (`div_checks`)."""
+    """A division by zero (`div_checks`).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.experimental import checkify
+        >>> f = checkify.checkify(lambda a, b: a // b, errors=checkify.div_checks)
+        >>> err, _ = f(jnp.array(1), jnp.array(0))
+        >>> err.get() is not None
+        True
+    """
 
     kind = "div"
 

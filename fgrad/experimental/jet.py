@@ -64,7 +64,20 @@ def _check_inputs(primals: _Sequence, series: _Sequence) -> int:
 
 
 class JetTracer(_Tracer):
-    """A value inside `jet`: its Taylor series ``[x0, x1, ..., xK]`` (coefficients)."""
+    """A value inside `jet`: its Taylor series ``[x0, x1, ..., xK]`` (coefficients).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.experimental import jet
+        >>> def f(x):
+        ...     print(type(x).__name__)
+        ...     return jnp.sin(x)
+        ...
+        >>> _ = jet.jet(f, (0.5,), ((1.0, 0.0),))
+        JetTracer
+    """
 
     __slots__ = ("series",)
 
@@ -80,7 +93,14 @@ class JetTracer(_Tracer):
 class JetTrace(_Trace):
     """The Taylor-mode interpreter: each primitive maps its operands' series with its rule
     (`fgrad.experimental._jet_rules`); ``jit`` programs are interpreted inline and custom
-    derivative rules are skipped (their function is evaluated), as JAX's ``jet`` does."""
+    derivative rules are skipped (their function is evaluated), as JAX's ``jet`` does.
+
+    Example::
+
+        >>> from fgrad.experimental import jet
+        >>> jet.JetTrace.__name__
+        'JetTrace'
+    """
 
     __slots__ = ("order",)
 

@@ -46,7 +46,14 @@ _FORMAT = {"format": "fgrad.io", "version": 1}
 
 
 class UnsafeCheckpointError(ValueError):
-    """A checkpoint holds something loading would have to execute or unpickle."""
+    """A checkpoint holds something loading would have to execute or unpickle.
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.io.UnsafeCheckpointError, Exception)
+        True
+    """
 
 
 def save(path: str | os.PathLike, tree, *, format: str | None = None) -> None:  # noqa: A002

@@ -36,7 +36,21 @@ _MAX_HEADER = 100 * 1024 * 1024  # the safetensors package's own limit
 
 
 class SafetensorsError(ValueError):
-    """A file is not valid safetensors, or holds something fgrad cannot read."""
+    """A file is not valid safetensors, or holds something fgrad cannot read.
+
+    Example::
+
+        >>> from fgrad.io import safetensors_format
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), 'bad.safetensors')
+        >>> _ = open(path, 'wb').write(b'not a safetensors file')
+        >>> try:
+        ...     safetensors_format.load_file(path)
+        ... except safetensors_format.SafetensorsError:
+        ...     print('not valid safetensors')
+        ...
+        not valid safetensors
+    """
 
 
 def dumps(tensors: dict[str, np.ndarray], metadata: dict[str, str] | None = None) -> bytes:
@@ -127,12 +141,34 @@ def _tensor(name: str, info, data: memoryview) -> np.ndarray:
 
 def save_file(tensors: dict[str, np.ndarray], filename: str | os.PathLike,
               metadata: dict[str, str] | None = None) -> None:
-    """Write ``tensors`` to a .safetensors file (``safetensors.numpy.save_file``)."""
+    """Write ``tensors`` to a .safetensors file (``safetensors.numpy.save_file``).
+
+    Example::
+
+        >>> from fgrad.io import safetensors_format
+        >>> import os, tempfile, numpy as np
+        >>> path = os.path.join(tempfile.mkdtemp(), 'w.safetensors')
+        >>> tensors = {'w': np.array([1.0, 2.0], np.float32)}
+        >>> safetensors_format.save_file(tensors, path, metadata={'step': '3'})
+        >>> safetensors_format.load_file(path)
+        ({'w': array([1., 2.], dtype=float32)}, {'step': '3'})
+    """
     with open(filename, "wb") as f:
         f.write(dumps(tensors, metadata))
 
 
 def load_file(filename: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, str]]:
-    """``({name: ndarray}, metadata)`` from a .safetensors file."""
+    """``({name: ndarray}, metadata)`` from a .safetensors file.
+
+    Example::
+
+        >>> from fgrad.io import safetensors_format
+        >>> import os, tempfile, numpy as np
+        >>> path = os.path.join(tempfile.mkdtemp(), 'w.safetensors')
+        >>> safetensors_format.save_file({'b': np.zeros((1, 2), np.int64)}, path)
+        >>> tensors, metadata = safetensors_format.load_file(path)
+        >>> tensors['b'], metadata
+        (array([[0, 0]]), {})
+    """
     with open(filename, "rb") as f:
         return loads(f.read())

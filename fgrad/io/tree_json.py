@@ -26,7 +26,16 @@ KINDS = ("none", "leaf", "dict", "list", "tuple", "namedtuple", "dataclass", "no
 
 
 def leaf_name(path) -> str:
-    """The flat name of a key path: its keys joined by dots (``"layers.0.w"``)."""
+    """The flat name of a key path: its keys joined by dots (``"layers.0.w"``).
+
+    Example::
+
+        >>> from fgrad.io import tree_json
+        >>> from fgrad import tree_util
+        >>> path, _ = tree_util.tree_flatten_with_path({'layers': [{'w': 1.0}]})[0][0]
+        >>> tree_json.leaf_name(path)
+        'layers.0.w'
+    """
     return keystr(path, simple=True, separator=".")
 
 
@@ -61,7 +70,17 @@ def _kind(x) -> str:
 
 def encode(tree) -> tuple[dict, list[str], list]:
     """``(spec, names, leaves)``: the JSON-able structure of ``tree``, and its leaves with
-    their flat names, in `fgrad.tree_util.tree_leaves` order."""
+    their flat names, in `fgrad.tree_util.tree_leaves` order.
+
+    Example::
+
+        >>> from fgrad.io import tree_json
+        >>> spec, names, leaves = tree_json.encode({'b': 1.0, 'w': [2.0, 3.0]})
+        >>> names, leaves
+        (['b', 'w.0', 'w.1'], [1.0, 2.0, 3.0])
+        >>> spec['t'], spec['k'], spec['c'][0]
+        ('dict', ['b', 'w'], {'t': 'leaf', 'name': 'b', 'py': 'float'})
+    """
     flat, _ = tree_flatten_with_path(tree)
     names = [leaf_name(p) for p, _ in flat]
     leaves = [leaf for _, leaf in flat]
@@ -92,7 +111,15 @@ def _python_type(x) -> str | None:
 
 def decode(spec, leaves: dict[str, Any]) -> Any:
     """The tree ``spec`` describes, with leaves from ``leaves`` (by name), built from dicts,
-    lists and tuples only."""
+    lists and tuples only.
+
+    Example::
+
+        >>> from fgrad.io import tree_json
+        >>> spec, names, leaves = tree_json.encode({'b': 1.0, 'w': (2.0, 3.0)})
+        >>> tree_json.decode(spec, dict(zip(names, leaves)))
+        {'b': 1.0, 'w': (2.0, 3.0)}
+    """
     if not isinstance(spec, dict) or spec.get("t") not in KINDS:
         raise ValueError(f"fgrad.io.load: the stored tree structure is malformed near {spec!r:.80}")
     kind = spec["t"]

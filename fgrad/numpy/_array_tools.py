@@ -440,18 +440,19 @@ def isrealobj(x: ArrayLike) -> bool:
 
 
 def isscalar(element: Any) -> bool:
-    """``numpy.isscalar``, as in JAX: also True for 0-d arrays (fgrad's and NumPy's).
+    """``numpy.isscalar``, as in JAX: also True for 0-d arrays (fgrad's and NumPy's); what
+    ``numpy.isscalar`` calls a scalar (strings and bytes too) is one.
 
     Example::
 
         >>> import fgrad.numpy as fnp
         >>> fnp.isscalar(fnp.asarray(1.0)), fnp.isscalar(fnp.ones(2)), fnp.isscalar("a")
-        (True, False, False)
+        (True, False, True)
     """
+    if np.isscalar(element):
+        return True
     if isinstance(element, (Array, np.ndarray)):
         return get_aval(element).ndim == 0 if isinstance(element, Array) else element.ndim == 0
-    if isinstance(element, (bool, int, float, complex, np.generic)):
-        return not isinstance(element, (np.str_, np.bytes_, np.void))
     return False
 
 

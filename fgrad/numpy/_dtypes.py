@@ -72,11 +72,27 @@ def finfo(dtype: Any) -> Any:
 
 
 class extended:
-    """JAX's abstract type of the non-numeric (extended) dtypes: typed PRNG keys here."""
+    """JAX's abstract type of the non-numeric (extended) dtypes: typed PRNG keys here.
+
+    Example::
+
+        >>> import fgrad
+        >>> fgrad.numpy.issubdtype(fgrad.random.key(0).dtype, fgrad.dtypes.extended)
+        True
+        >>> fgrad.numpy.issubdtype(fgrad.numpy.float32, fgrad.dtypes.extended)
+        False
+    """
 
 
 class prng_key(extended):
-    """JAX's abstract type of typed PRNG key dtypes (``fgrad.random.key(0).dtype``)."""
+    """JAX's abstract type of typed PRNG key dtypes (``fgrad.random.key(0).dtype``).
+
+    Example::
+
+        >>> import fgrad
+        >>> fgrad.numpy.issubdtype(fgrad.random.key(0).dtype, fgrad.dtypes.prng_key)
+        True
+    """
 
 
 def _is_key_dtype(x: Any) -> bool:

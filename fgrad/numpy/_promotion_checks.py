@@ -31,7 +31,14 @@ checking = False  # any check on (read by the binary faces on every call)
 
 class TypePromotionError(ValueError):
     """Operands whose dtypes the strict promotion mode does not combine implicitly
-    (``jax.dtypes.TypePromotionError``)."""
+    (``jax.dtypes.TypePromotionError``).
+
+    Example::
+
+        >>> import fgrad
+        >>> issubclass(fgrad.dtypes.TypePromotionError, TypeError)
+        False
+    """
 
 
 def _set_rank(value) -> None:

@@ -51,8 +51,16 @@ def _convert(cls, x: Any = 0, /):
 
 def _scalar_type(numpy_type: type, name: str) -> type:
     dt = np.dtype(numpy_type)
+    value, shown = {"b": ("1", "True"), "i": ("-2", "-2"), "u": ("3", "3"), "f": ("1.5", "1.5"),
+                    "c": ("1 + 2j", "1.+2.j")}[dt.kind if name != "bfloat16" else "f"]
     doc = (f"``{name}``: the dtype {dt.name}, and ``{name}(x)`` converts ``x`` (a value, an Array or a "
-           f"tracer) to an fgrad Array of dtype {dt.name}, as ``jax.numpy.{name}``.")
+           f"tracer) to an fgrad Array of dtype {dt.name}, as ``jax.numpy.{name}``.\n\n"
+           "Example::\n\n"
+           "    >>> import fgrad.numpy as jnp\n"
+           f"    >>> jnp.{name}({value})\n"
+           f"    Array({shown}, dtype={dt.name})\n"
+           f"    >>> jnp.dtype(jnp.{name})\n"
+           f"    {dt!r}\n")
     return _ScalarTypeMeta(name, (numpy_type,), {"__new__": _convert, "_numpy_type": numpy_type,
                                                  "dtype": dt, "__module__": "fgrad.numpy",
                                                  "__doc__": doc, "__slots__": ()})

@@ -64,6 +64,48 @@ EighResult = _namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 EigResult = _namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
 QRResult = _namedtuple("QRResult", ["Q", "R"])
+SlogdetResult.__doc__ = """`slogdet`'s result: ``(sign, logabsdet)``, as ``jax.numpy.linalg.SlogdetResult``.
+
+Example::
+
+    >>> import fgrad.numpy as jnp
+    >>> jnp.linalg.slogdet(jnp.array([[2.0, 0.0], [0.0, 3.0]]))
+    SlogdetResult(sign=Array(1., dtype=float64), logabsdet=Array(1.79175947, dtype=float64))
+"""
+EighResult.__doc__ = """`eigh`'s result: ``(eigenvalues, eigenvectors)``, as ``jax.numpy.linalg.EighResult``.
+
+Example::
+
+    >>> import fgrad.numpy as jnp
+    >>> jnp.linalg.eigh(jnp.array([[2.0, 0.0], [0.0, 3.0]]))
+    EighResult(eigenvalues=Array([2., 3.], dtype=float64), eigenvectors=Array([[1., 0.],
+           [0., 1.]], dtype=float64))
+"""
+EigResult.__doc__ = """`eig`'s result: ``(eigenvalues, eigenvectors)``, as ``jax.numpy.linalg.EigResult``.
+
+Example::
+
+    >>> import fgrad.numpy as jnp
+    >>> jnp.linalg.eig(jnp.array([[2.0, 0.0], [0.0, 3.0]])).eigenvalues
+    Array([2.+0.j, 3.+0.j], dtype=complex128)
+"""
+SVDResult.__doc__ = """`svd`'s result: ``(U, S, Vh)``, as ``jax.numpy.linalg.SVDResult``.
+
+Example::
+
+    >>> import fgrad.numpy as jnp
+    >>> jnp.linalg.svd(jnp.array([[3.0, 0.0], [0.0, 2.0]])).S
+    Array([3., 2.], dtype=float64)
+"""
+QRResult.__doc__ = """`qr`'s result: ``(Q, R)``, as ``jax.numpy.linalg.QRResult``.
+
+Example::
+
+    >>> import fgrad.numpy as jnp
+    >>> jnp.linalg.qr(jnp.array([[2.0, 0.0], [0.0, 3.0]])).R
+    Array([[2., 0.],
+           [0., 3.]], dtype=float64)
+"""
 LstsqResult = _namedtuple("LstsqResult", ["x", "residuals", "rank", "s"])
 
 

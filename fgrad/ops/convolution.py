@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 from ..typing import Array, ArrayLike, DTypeLike, Shape
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple, Union
@@ -381,7 +382,7 @@ def _conv_shift_add(xp, x, w, strides, padding, lhs_dilation, rhs_dilation, grou
     if _flat_shifts(nd, strides, lhs_dilation, out_sp, sin):
         _shift_add_flat(xp, z, res, kernel, sin, padding, rhs_dilation)
     else:
-        _shift_add_slices(z, res, kernel, sin, out_sp, strides, padding, lhs_dilation, rhs_dilation)
+        _shift_add_slices(xp, z, res, kernel, sin, out_sp, strides, padding, lhs_dilation, rhs_dilation)
     return res.reshape((n, o) + out_sp)
 
 
@@ -391,22 +392,57 @@ def _flat_shifts(nd, strides, lhs_dilation, out_sp, sin) -> bool:
                 and tuple(out_sp[1:]) == tuple(sin[1:]) and 0 not in out_sp)
 
 
-def _shift_add_slices(z, res, kernel, sin, out_sp, strides, padding, lhs_dilation, rhs_dilation) -> None:
+def _shift_add_slices(xp, z, res, kernel, sin, out_sp, strides, padding, lhs_dilation,
+                      rhs_dilation) -> None:
     """``res[..., out slice] += z[..., offset, ..., in slice]`` for each kernel offset, in
-    `np.ndindex` order (``z``: ``(N, G, *K, Og, *sin)``, ``res``: ``(N, G, Og, *out)``)."""
+    `np.ndindex` order (``z``: ``(N, G, *K, Og, *sin)``, ``res``: ``(N, G, Og, *out)``, zeros).
+
+    With short output rows (small planes: a strided slice add would run a few elements per
+    row) the additions run in a layout with the batch and channels last, ``(G, *out, N, Og)``:
+    each offset's add then runs over rows of ``N * Og`` contiguous elements.  Every output
+    element gets the same sums in the same order, from zero, so the result is the same."""
+    plan, used = _slice_plan(tuple(kernel), tuple(sin), tuple(out_sp), tuple(strides),
+                             tuple(lo for lo, _ in padding), tuple(lhs_dilation), tuple(rhs_dilation))
+    n, g, og, nd = res.shape[0], res.shape[1], res.shape[2], len(sin)
+    # worth copying z only when most of it is added (a transposed convolution: each product
+    # once), not when most offsets meet few outputs (a gradient's large kernel)
+    if not (nd and out_sp[-1] < _SHORT_ROW and n * og >= _SHORT_ROW
+            and 2 * used >= math.prod(kernel) * math.prod(sin)):
+        for r, zi in plan:
+            res[r] += z[zi]
+        return
+    # z as (G, *K, *sin, N, Og), the result as (G, *out, N, Og)
+    zt = pooled_empty(xp, (g,) + tuple(kernel) + tuple(sin) + (n, og), z.dtype)
+    zt[...] = z.transpose((1,) + tuple(range(2, 2 + nd)) + tuple(range(3 + nd, 3 + 2 * nd)) + (0, 2 + nd))
+    rt = pooled_empty(xp, (g,) + tuple(out_sp) + (n, og), res.dtype)
+    rt[...] = 0
+    whole = (slice(None),)
+    for r, zi in plan:  # r: (N, G, Og, *out slices); zi: (N, G, *offset, Og, *in slices)
+        rt[whole + r[3:]] += zt[whole + zi[2:2 + nd] + zi[3 + nd:]]
+    res[...] = rt.transpose((nd + 1, 0, nd + 2) + tuple(range(1, nd + 1)))
+
+
+_SHORT_ROW = 16  # output rows shorter than this add in the channels-last layout
+
+
+@functools.lru_cache(maxsize=256)
+def _slice_plan(kernel, sin, out_sp, strides, pad_lo, lhs_dilation, rhs_dilation) -> tuple:
+    """`_shift_add_slices`' ``(res index, z index)`` pairs, per geometry (a training step's
+    convolutions repeat theirs on every call), and how many products they add per plane."""
     nd = len(sin)
+    plan = []
+    used = 0
     for offs in np.ndindex(*kernel):
         pairs = [
-            _shift_slices(
-                sin[a], out_sp[a], offs[a], strides[a], padding[a][0], lhs_dilation[a], rhs_dilation[a]
-            )
+            _shift_slices(sin[a], out_sp[a], offs[a], strides[a], pad_lo[a], lhs_dilation[a], rhs_dilation[a])
             for a in range(nd)
         ]
         if any(pr is None for pr in pairs):
             continue
-        res[(slice(None),) * 3 + tuple(pr[0] for pr in pairs)] += z[
-            (slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)
-        ]
+        plan.append(((slice(None),) * 3 + tuple(pr[0] for pr in pairs),
+                     (slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)))
+        used += math.prod(len(range(n_in)[pr[1]]) for n_in, pr in zip(sin, pairs))
+    return tuple(plan), used
 
 
 def _shift_add_flat(xp, z, res, kernel, sin, padding, rhs_dilation) -> None:

@@ -121,10 +121,43 @@ def _contains_tracer(v) -> bool:
     return False
 
 
+def _parse_basic(nd: int, idx: tuple):
+    """`parse_index`'s indexer for the common basic index (Python ints, slices of Python
+    ints or None, and None entries; no Ellipsis): the same entries, without the general
+    path's bookkeeping; None for any other index (or one that indexes too many axes: the
+    general path raises)."""
+    indexer = []
+    consumed = 0
+    for item in idx:
+        t = type(item)
+        if t is slice:
+            a, b, c = item.start, item.stop, item.step
+            if not ((a is None or type(a) is int) and (b is None or type(b) is int)
+                    and (c is None or (type(c) is int and c != 0))):
+                return None
+            indexer.append(("s", a, b, c))
+            consumed += 1
+        elif t is int:
+            indexer.append(("i", item))
+            consumed += 1
+        elif item is None:
+            indexer.append(("n",))
+        else:
+            return None
+    if consumed > nd:
+        return None
+    while indexer and indexer[-1] == FULL:  # trailing full slices are implicit
+        indexer.pop()
+    return tuple(indexer)
+
+
 def parse_index(xshape, idx, op: str = "indexing"):
     """Turn a NumPy index into ``(indexer, arrays)`` for an operand of shape ``xshape``."""
     if not isinstance(idx, tuple):
         idx = (idx,)
+    basic = _parse_basic(len(xshape), idx)
+    if basic is not None:
+        return basic, []
     entries = []  # (kind, payload) before Ellipsis expansion
     arrays: list = []
     n_ell = 0

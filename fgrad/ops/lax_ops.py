@@ -241,6 +241,18 @@ def integer_pow(x: Shaped[ArrayLike, "*shape"], y: int) -> Shaped[Array, "*shape
 
 
 class RoundingMethod:
+    """How `round` rounds halves: ``AWAY_FROM_ZERO`` (the default) or ``TO_NEAREST_EVEN``.
+
+    Example::
+
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad import lax
+        >>> x = jnp.array([0.5, 1.5, 2.5])
+        >>> lax.round(x, lax.RoundingMethod.AWAY_FROM_ZERO)
+        Array([1., 2., 3.], dtype=float64)
+        >>> lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
+        Array([0., 2., 2.], dtype=float64)
+    """
     AWAY_FROM_ZERO = 0
     TO_NEAREST_EVEN = 1
 

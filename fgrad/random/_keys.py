@@ -87,7 +87,15 @@ def static_shape(shape) -> tuple:
 
 
 class KeyDType:
-    """The dtype of typed keys: ``key<fry>`` (Threefry-2x32 keys, two uint32 words each)."""
+    """The dtype of typed keys: ``key<fry>`` (Threefry-2x32 keys, two uint32 words each).
+
+    Example::
+
+        >>> import fgrad
+        >>> dt = fgrad.random.key(0).dtype
+        >>> isinstance(dt, fgrad.random.KeyDType), dt
+        (True, key<fry>)
+    """
 
     _fgrad_key_dtype = True  # fgrad.numpy.issubdtype's mark (fgrad.numpy stays below fgrad.random)
     name = "key<fry>"

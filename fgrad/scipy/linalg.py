@@ -279,6 +279,14 @@ def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = F
 
 
 QRResult = _namedtuple("QRResult", ["Q", "R"])
+QRResult.__doc__ = """A ``(Q, R)`` pair of a QR decomposition, with named fields.
+
+Example::
+
+    >>> from fgrad.scipy import linalg
+    >>> linalg.QRResult(Q=1.0, R=2.0).R
+    2.0
+"""
 
 
 def qr(a: ArrayLike, overwrite_a: bool = False, lwork: int | None = None, mode: str = "full",

@@ -25,6 +25,8 @@ Example::
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -155,8 +157,17 @@ def _inner(xs, ys) -> tuple[float, float]:
 
 
 def check_jvp(f: Callable, args: Sequence, *, eps=None, atol=None, rtol=None, rng=None,
-              tangents=None, err_msg: str = "", check_dtypes: bool = True) -> None:
-    """Compare ``jvp(f, args, v)`` with a central finite difference along random ``v``."""
+              tangents=None, err_msg: str = "", check_dtypes: bool = True,
+              f_jvp: Callable | None = None) -> None:
+    """Compare ``jvp(f, args, v)`` with a central finite difference along random ``v``
+    (``f_jvp(primals, tangents) -> (out, tangent_out)`` in place of `fgrad.jvp` when given).
+
+    Example::
+
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.testing import check_jvp
+        >>> check_jvp(jnp.sin, (jnp.array([0.5, 1.0]),))
+    """
     from ..transforms.ad import jvp
 
     rng = np.random.default_rng(0) if rng is None else rng
@@ -164,7 +175,7 @@ def check_jvp(f: Callable, args: Sequence, *, eps=None, atol=None, rtol=None, rn
     flat, tree = tree_flatten(args)
     if tangents is None:
         tangents = tree_unflatten(tree, [_random_like(rng, x) for x in flat])
-    out, t_out = jvp(f, args, tuple(tangents))
+    out, t_out = (f_jvp or functools.partial(jvp, f))(args, tuple(tangents))
     direct = _flat_outputs(f(*args))
     flat_o, flat_to = _flat_outputs(out), _flat_outputs(t_out)
     d_eps, d_atol, d_rtol = default_tolerance(flat + flat_o)
@@ -188,20 +199,29 @@ def check_jvp(f: Callable, args: Sequence, *, eps=None, atol=None, rtol=None, rn
 
 
 def check_vjp(f: Callable, args: Sequence, *, eps=None, atol=None, rtol=None, rng=None,
-              err_msg: str = "", check_dtypes: bool = True, against_jvp: bool = True) -> None:
+              err_msg: str = "", check_dtypes: bool = True, against_jvp: bool = True,
+              f_vjp: Callable | None = None) -> None:
     """Check ``vjp`` via ``<vjp(u), v> == <u, fd(v)>`` (finite differences) and, with
-    ``against_jvp``, the exact identity ``<vjp(u), v> == <u, jvp(v)>``."""
+    ``against_jvp``, the exact identity ``<vjp(u), v> == <u, jvp(v)>`` (``f_vjp(*primals) ->
+    (out, vjp_fn)`` in place of `fgrad.vjp` when given).
+
+    Example::
+
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.testing import check_vjp
+        >>> check_vjp(jnp.sin, (jnp.array([0.5, 1.0]),))
+    """
     from ..transforms.ad import jvp, vjp
 
     rng = np.random.default_rng(0) if rng is None else rng
     args = tuple(args)
     flat, tree = tree_flatten(args)
-    out, f_vjp = vjp(f, *args)
+    out, pullback = (f_vjp or functools.partial(vjp, f))(*args)
     flat_o, tree_o = tree_flatten(out)
     d_eps, d_atol, d_rtol = default_tolerance(flat + flat_o)
     eps, atol, rtol = eps or d_eps, d_atol if atol is None else atol, d_rtol if rtol is None else rtol
     us = [_random_like(rng, o) for o in flat_o]
-    cts = f_vjp(tree_unflatten(tree_o, us))
+    cts = pullback(tree_unflatten(tree_o, us))
     flat_ct, tree_ct = tree_flatten(cts)
     if tree_ct != tree:
         _fail(f"vjp returned cotangents of structure {tree_ct}, expected the inputs' {tree}", err_msg)

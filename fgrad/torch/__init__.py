@@ -291,7 +291,16 @@ def is_grad_enabled_() -> _b.bool:  # pragma: no cover - alias kept for compatib
 
 
 class finfo:
-    """Machine limits of a floating dtype (as ``torch.finfo``)."""
+    """Machine limits of a floating dtype (as ``torch.finfo``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.finfo(torch.float32).eps
+        1.1920928955078125e-07
+        >>> torch.finfo(torch.float16).max
+        65504.0
+    """
 
     def __init__(self, type: _Any = None) -> None:  # noqa: A002
         dt = get_default_dtype() if type is None else _dtypes.canonical(type)
@@ -313,6 +322,17 @@ class finfo:
 
 
 class iinfo:
+    """Machine limits of an integer dtype: ``bits``, ``min``, ``max``, ``dtype``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.iinfo(torch.int8).min, torch.iinfo(torch.int8).max
+        (-128, 127)
+        >>> torch.iinfo(torch.uint8).bits
+        8
+    """
+
     def __init__(self, type: _Any) -> None:  # noqa: A002
         dt = _dtypes.canonical(type)
         ii = _np.iinfo(dt.np)
@@ -344,6 +364,8 @@ from .amp.autocast_mode import (  # noqa: E402,F401
 from .amp.autocast_mode import cpu_autocast as _cpu_autocast, cuda_autocast as _cuda_autocast  # noqa: E402
 from .amp.grad_scaler import CudaGradScaler as _CudaGradScaler  # noqa: E402
 
+GradScaler = amp.GradScaler  # torch.GradScaler (PyTorch's top-level alias)
+OutOfMemoryError = cuda.OutOfMemoryError
 cuda.amp = _namespace("cuda.amp", "torch.cuda.amp (deprecated aliases of torch.amp).",
                       autocast=_cuda_autocast, GradScaler=_CudaGradScaler)
 cpu = _namespace("cpu", "torch.cpu: the CPU device's namespace.", is_available=lambda: True,
@@ -456,6 +478,9 @@ _importlib.import_module(f"{__name__}._round8").install(globals())
 _importlib.import_module(f"{__name__}._runtime_flags").install(globals())
 # loaded by name, as fft and special: they are written with fgrad.torch's own functions
 jit = _importlib.import_module(f"{__name__}.jit")
+globals()["__future__"] = _importlib.import_module(f"{__name__}.__future__")  # torch.__future__
+signal = _importlib.import_module(f"{__name__}.signal")
+_importlib.import_module(f"{__name__}._copy_variants").install(globals())  # t_copy, view_copy, ...
 random = _importlib.import_module(f"{__name__}.random")
 testing = _importlib.import_module(f"{__name__}.testing")
 profiler = _importlib.import_module(f"{__name__}.profiler")

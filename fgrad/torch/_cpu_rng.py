@@ -50,6 +50,8 @@ _TAIL = struct.Struct("<f?3x")                           # next float normal sam
 _F32 = np.float32
 _MASK24 = np.uint64((1 << 24) - 1)
 _MASK53 = np.uint64((1 << 53) - 1)
+_MASK21 = np.uint64((1 << 21) - 1)
+_U32 = np.uint64(32)
 _MANTISSA_BITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}  # random_()
 
 
@@ -156,8 +158,16 @@ class Engine:
         return r
 
     def bernoulli_scalar(self, n: int, p: float) -> np.ndarray:
-        """``bernoulli_(p)`` with a Python ``p`` (and dropout's mask): float64 uniforms < p."""
-        return self.uniform(n, np.float64) < p
+        """``bernoulli_(p)`` with a Python ``p`` (and dropout's mask): float64 uniforms < p,
+        i.e. ``uniform(n, float64) < p``, compared as integers: the uniform is ``m * 2**-53``
+        for the low 53 bits ``m`` of a 64-bit draw (``* 1 + 0``, exact), and ``m * 2**-53 < p``
+        exactly when ``m < ceil(p * 2**53)`` (a power-of-two scaling is exact).  This skips
+        the float64 conversion and arithmetic passes."""
+        r = self._bits.random_raw(2 * n)
+        m = np.bitwise_and(r[0::2], _MASK21)  # the high word's low 21 bits ...
+        np.left_shift(m, _U32, out=m)
+        np.bitwise_or(m, r[1::2], out=m)  # ... above the low word: the low 53 bits
+        return m < np.uint64(math.ceil(float(p) * 2.0 ** 53))
 
     def bernoulli_tensor(self, p: np.ndarray) -> np.ndarray:
         """``bernoulli(probs)``: a float32 uniform per element below its probability."""

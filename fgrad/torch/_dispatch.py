@@ -779,6 +779,14 @@ def write_out_multi(out, results, name):
 
 
 def _check_inplace(self, need_grad: bool) -> None:
+    if self._nograd_view and STATE.enabled:
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
+            "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+            "moving both the view and the inplace either both inside the no_grad block (if you don't want "
+            "the "
+            "inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+        )
     if need_grad:
         if self._gfn is None and self._rg:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")

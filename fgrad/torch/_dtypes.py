@@ -18,7 +18,14 @@ from typing import Any
 
 
 class dtype:
-    """A PyTorch-style dtype (``fgrad.torch.float32``), backed by a NumPy dtype."""
+    """A PyTorch-style dtype (``fgrad.torch.float32``), backed by a NumPy dtype.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.float16.itemsize, torch.float16.is_floating_point, torch.int32.is_signed
+        (2, True, True)
+    """
 
     __slots__ = (
         "name",

@@ -33,7 +33,17 @@ __all__ = ["LinAlgError", "TRANSLATED", "translate", "op_name", "describe_inputs
 
 class LinAlgError(RuntimeError):
     """A linear-algebra op failed on its input (singular or not positive-definite matrix):
-    ``torch.linalg.LinAlgError``, a subclass of ``RuntimeError``."""
+    ``torch.linalg.LinAlgError``, a subclass of ``RuntimeError``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> try:
+        ...     torch.linalg.inv(torch.zeros(2, 2))
+        ... except torch.linalg.LinAlgError:
+        ...     print('singular')
+        singular
+    """
 
 
 # the exception types NumPy (and the core's shape checks) raise from inside an op's

@@ -175,8 +175,9 @@ def _v_imag(x):
     return ew.imag(x)
 
 
-def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None):
-    """A view of ``src`` over ``buf`` whose value is ``vf(src_value, *params)``."""
+def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None, record: bool = True):
+    """A view of ``src`` over ``buf`` whose value is ``vf(src_value, *params)`` (``record``:
+    its own grad_fn when grad mode is on; off for the views one node records together)."""
     t = object.__new__(Tensor)
     t._buf = buf
     t._gfn = None
@@ -193,12 +194,16 @@ def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None):
         t._vfn = src._vfn + ((vf, params),)
     t._base = base
     t._vver = vc.v
-    if STATE.enabled and (src._rg or src._gfn is not None):
+    if src._rg or src._gfn is not None:
+        if not STATE.enabled:  # PyTorch: the view still requires grad, as a dead end of the graph
+            t._rg = True
+            t._nograd_view = True
+        elif record:
 
-        def fn(x):
-            return vf(x, *params)
+            def fn(x):
+                return vf(x, *params)
 
-        G.record(gname, (vf.__name__, params), fn, (src,), (t,))
+            G.record(gname, (vf.__name__, params), fn, (src,), (t,))
     return t
 
 
@@ -608,13 +613,7 @@ def _multi_view(input, idxs, gname, bounds=None, d: int = 0, squeeze: bool = Fal
     outs = []
     need = STATE.enabled and (input._rg or input._gfn is not None)
     for idx, ix in zip(idxs, parsed, strict=False):
-        with_grad = STATE.enabled
-        STATE.enabled = False
-        try:
-            v = _make_view(input, _basic(b, idx), gname, _v_gather, (ix,))
-        finally:
-            STATE.enabled = with_grad
-        outs.append(v)
+        outs.append(_make_view(input, _basic(b, idx), gname, _v_gather, (ix,), record=False))
     if need and outs:
         fn = None if bounds is None else _pieces_fn(bounds, d, b.shape[d], squeeze)
         if fn is not None:

@@ -124,7 +124,15 @@ def _grng(generator, buf) -> Engine:
 
 
 def manual_seed(seed: int) -> Generator:
-    """Seed the default generator and those of the CUDA devices (reproducible draws)."""
+    """Seed the default generator and those of the CUDA devices (reproducible draws).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.random.manual_seed(0); a = torch.rand(2)
+        >>> _ = torch.random.manual_seed(0); torch.equal(torch.rand(2), a)
+        True
+    """
     _cuda_seed[0] = int(seed) & 0xFFFF_FFFF_FFFF_FFFF
     for g in _CUDA_GENERATORS.values():
         g.manual_seed(seed)
@@ -132,18 +140,54 @@ def manual_seed(seed: int) -> Generator:
 
 
 def seed() -> int:
+    """Seed the default generator from a random number and return that seed.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(torch.random.seed(), int)
+        True
+    """
     return default_generator.seed()
 
 
 def initial_seed() -> int:
+    """The seed the default generator started from (`manual_seed`'s or `seed`'s).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.random.manual_seed(7)
+        >>> torch.random.initial_seed()
+        7
+    """
     return default_generator.initial_seed()
 
 
 def get_rng_state() -> Tensor:
+    """The default generator's state as a uint8 tensor (for `set_rng_state`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.random.get_rng_state().dtype
+        torch.uint8
+    """
     return default_generator.get_state()
 
 
 def set_rng_state(new_state: Tensor) -> None:
+    """Restore the default generator's state saved by `get_rng_state`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> state = torch.random.get_rng_state()
+        >>> a = torch.rand(2)
+        >>> torch.random.set_rng_state(state)
+        >>> torch.equal(torch.rand(2), a)
+        True
+    """
     default_generator.set_state(new_state)
 
 

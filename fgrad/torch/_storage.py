@@ -126,7 +126,15 @@ def _assign(dst, src) -> None:
 
 
 class UntypedStorage:
-    """Byte-addressed storage (``tensor.untyped_storage()``)."""
+    """Byte-addressed storage (``tensor.untyped_storage()``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> s = torch.tensor([1.0, 2.0]).untyped_storage()
+        >>> s.nbytes(), s.device
+        (8, device(type='cpu'))
+    """
 
     __slots__ = ("_flat", "__weakref__")
 
@@ -238,7 +246,14 @@ def warn_typed() -> None:
 
 
 class TypedStorage:
-    """Element-typed storage (``tensor.storage()``)."""
+    """Element-typed storage (``tensor.storage()``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.TypedStorage([1.0, 2.0], dtype=torch.float32).tolist()
+        [1.0, 2.0]
+    """
 
     __slots__ = ("_flat", "dtype", "__weakref__")
 
@@ -364,6 +379,16 @@ def _legacy_storage(dt):
             super().__init__(size_or_data, dt)
 
     _S.__name__ = _S.__qualname__ = dt._legacy + "Storage"
+    _S.__doc__ = f"""PyTorch's legacy `TypedStorage` of ``{dt}`` (deprecated there too), made from data
+    or a size.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> s = torch.{_S.__name__}([1, 0])
+        >>> s.dtype, s.size()
+        ({dt}, 2)
+    """
     return _S
 
 

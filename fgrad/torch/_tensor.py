@@ -63,7 +63,15 @@ class memory_format:  # noqa: N801 (PyTorch's name)
 
 
 class Size(tuple):
-    """``torch.Size``: a tuple of ints with PyTorch's repr."""
+    """``torch.Size``: a tuple of ints with PyTorch's repr.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> s = torch.zeros(2, 3).shape
+        >>> s, s.numel(), s[1:]
+        (torch.Size([2, 3]), 6, torch.Size([3]))
+    """
 
     def __new__(cls, sizes=()):
         return super().__new__(cls, (int(s) for s in sizes))
@@ -94,7 +102,16 @@ _DEVICE_TYPES = ("cpu", "cuda", "mps", "xpu", "meta", "hip", "xla", "lazy", "ipu
 
 
 class device:
-    """``torch.device('cpu')``, ``torch.device('cuda:0')``, ``torch.device('cuda', 0)``."""
+    """``torch.device('cpu')``, ``torch.device('cuda:0')``, ``torch.device('cuda', 0)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.device('cuda', 1)
+        device(type='cuda', index=1)
+        >>> torch.device('cpu').type, torch.zeros(1).device
+        ('cpu', device(type='cpu'))
+    """
 
     __slots__ = ("type", "index")
 
@@ -229,6 +246,8 @@ class Tensor(metaclass=_TensorMeta):
     _base = None  # autograd view base (the root tensor), for views
     _vfn = None  # fgrad function: base value -> this view's value
     _vver = 0  # version when the view's grad_fn was set
+    _nograd_view = False  # a view made under no_grad of a tensor requiring grad (PyTorch: requires_grad
+    # stays True, no grad_fn, gradients reaching it go nowhere, in-place with grad on is an error)
     _hooks = None  # hooks of a leaf (list of callables) / of a non-leaf (dict)
     _retains = False
     _acc = None  # weakref to this leaf's AccumulateGrad
@@ -690,7 +709,17 @@ class Tensor(metaclass=_TensorMeta):
         self.__dict__.update(state)
 
 
-strided = type("layout", (), {"__repr__": lambda self: "torch.strided"})()
+strided = type("layout", (), {"__repr__": lambda self: "torch.strided", "__doc__": """The type of a
+tensor's memory layout: `torch.strided` (PyTorch's dense layout, the only one fgrad's tensors have).
+
+Example::
+
+    >>> import fgrad.torch as torch
+    >>> torch.zeros(2).layout
+    torch.strided
+    >>> isinstance(torch.strided, torch.layout)
+    True
+"""})()
 
 
 def _rebuild_tensor(cls, arr, requires_grad, state=None, grad=None, cuda_index=None):
@@ -902,8 +931,19 @@ class LegacyTypeMeta(_TensorMeta):
 
 
 def _legacy_type(dt: D.dtype):
-    cls = LegacyTypeMeta(dt._legacy + "Tensor", (), {"_dtype": dt})
-    return cls
+    name = dt._legacy + "Tensor"
+    doc = f"""PyTorch's legacy tensor type of ``{dt}``: calling it makes a tensor of that dtype (from
+    data or sizes), and ``isinstance`` checks a tensor's dtype.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.{name}([1, 0]).dtype
+        {dt}
+        >>> isinstance(torch.zeros(2, dtype={dt}), torch.{name})
+        True
+    """
+    return LegacyTypeMeta(name, (), {"_dtype": dt, "__doc__": doc})
 
 
 FloatTensor = _legacy_type(D.float32)

@@ -74,13 +74,26 @@ def _require(name: str) -> None:
 
 
 def current_device_index() -> int:
-    """The index of the current accelerator device (RuntimeError without one)."""
+    """The index of the current accelerator device (RuntimeError without one).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.accelerator.current_device_index() if torch.accelerator.is_available() else 0
+        0
+    """
     _require("current_device_index")
     return _cuda.current_device()
 
 
 def set_device_index(device: Device | str | int) -> None:
-    """Make ``device`` (an index or device) the current accelerator device."""
+    """Make ``device`` (an index or device) the current accelerator device.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.accelerator.set_device_index(0) if torch.accelerator.is_available() else None
+    """
     _require("set_device_index")
     _cuda.set_device(device)
 
@@ -90,13 +103,28 @@ set_device_idx = set_device_index
 
 
 def synchronize(device: Device = None) -> None:
-    """Wait for all work on the accelerator to finish."""
+    """Wait for all work on the accelerator to finish.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.accelerator.synchronize() if torch.accelerator.is_available() else None
+    """
     _require("synchronize")
     _cuda.synchronize(device)
 
 
 class device_index:
-    """``with torch.accelerator.device_index(i): ...`` (``None`` does nothing)."""
+    """``with torch.accelerator.device_index(i): ...`` (``None`` does nothing).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> with torch.accelerator.device_index(None):
+        ...     print(torch.zeros(1))
+        ...
+        tensor([0.])
+    """
 
     def __init__(self, device: int | None) -> None:
         self.idx = device

@@ -191,12 +191,8 @@ def _tensor_fn(func):
 
     def f(*arrays, **kwargs):
         ins = _simple_map(lambda a: _from_array(a) if isinstance(a, Array) else a, arrays)
-        mark, FORWARD_MARK[0] = FORWARD_MARK[0], False  # transforms inside func: not ours
-        try:
-            with enable_grad():  # a transform ignores an outer no_grad; an inner one stops gradients
-                out = func(*ins, **kwargs)
-        finally:
-            FORWARD_MARK[0] = mark
+        with enable_grad():  # a transform ignores an outer no_grad; an inner one stops gradients
+            out = func(*ins, **kwargs)
         f.orders = _key_orders(out)
         return _simple_map(lambda x: _to_array(x) if isinstance(x, Tensor) else x, out)
 
@@ -428,6 +424,85 @@ def jvp(func: collections.abc.Callable[..., typing.Any], primals: tuple[typing.A
     return _to_tensors(res)
 
 
+def linearize(func: collections.abc.Callable[..., typing.Any], *primals: typing.Any
+              ) -> tuple[typing.Any, collections.abc.Callable[..., typing.Any]]:
+    """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is the JVP at ``primals`` without
+    re-running ``func`` (its linearization is kept), as ``torch.func.linearize``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> out, jvp_fn = torch.func.linearize(torch.sin, torch.tensor([1.0, 2.0]))
+        >>> out, jvp_fn(torch.ones(2))
+        (tensor([0.8415, 0.9093]), tensor([ 0.5403, -0.4161]))
+    """
+    out, f_jvp = _forward_marked(fgrad.linearize)(_tensor_fn(func), *_to_arrays(primals))
+
+    def jvp_fn(*tangents: typing.Any) -> typing.Any:
+        if len(tangents) != len(primals):
+            raise RuntimeError(f"linearize: expected {len(primals)} tangents (one per primal), got "
+                               f"{len(tangents)}")
+        for p, t in zip(primals, tangents, strict=True):
+            if isinstance(p, Tensor) and isinstance(t, Tensor) and tuple(p.shape) != tuple(t.shape):
+                raise RuntimeError(f"linearize: tangent of shape {list(t.shape)} for a primal of shape "
+                                   f"{list(p.shape)}: they must match")
+        return _to_tensors(f_jvp(*_to_arrays(tangents)))
+
+    return _to_tensors(out), jvp_fn
+
+
+def functionalize(func: collections.abc.Callable[..., typing.Any], *,
+                  remove: str = "mutations") -> collections.abc.Callable[..., typing.Any]:
+    """``func`` with its mutations of intermediates removed (``torch.func.functionalize``).
+    The result computes the same values; fgrad's transforms already run tensor programs
+    functionally (in-place ops and views rebind traced values), so the function is returned
+    wrapped as is; input mutations still happen, as in PyTorch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> def f(x):
+        ...     y = x.clone()
+        ...     y.add_(1)
+        ...     return y
+        >>> torch.func.functionalize(f)(torch.tensor([1.0]))
+        tensor([2.])
+    """
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(
+            f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}. Valid "
+            "options are:\n     remove='mutations': all inplace and out= operators will be removed from the "
+            "program, and replaced with their out-of-place equivalents.\n     remove='mutations_and_views': "
+            "In addition to the above, all aliasing operators {view} will be replaced with their "
+            "non-aliasing counterparts, {view}_copy.\n")
+
+    @functools.wraps(func)
+    def functionalized(*args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+        return func(*args, **kwargs)
+
+    return functionalized
+
+
+def replace_all_batch_norm_modules_(root: fgrad.torch.nn.Module) -> fgrad.torch.nn.Module:
+    """Make every batch norm in ``root`` stop tracking running statistics (in place), so that
+    ``vmap`` over a batch works (``torch.func.replace_all_batch_norm_modules_``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.func.replace_all_batch_norm_modules_(torch.nn.Sequential(torch.nn.BatchNorm1d(3)))
+        >>> m[0].running_mean is None, m[0].track_running_stats
+        (True, False)
+    """
+    for module in root.modules():  # (nn's _BatchNorm subclasses; nn builds on this module)
+        if any(c.__name__ == "_BatchNorm" for c in type(module).__mro__):
+            module.running_mean = None
+            module.running_var = None
+            module.num_batches_tracked = None
+            module.track_running_stats = False
+    return root
+
+
 def stack_module_state(models: collections.abc.Sequence[fgrad.torch.nn.Module]) -> tuple[dict, dict]:
     """The parameters and buffers of ``models`` (modules of one structure) stacked along a new
     leading axis, as ``torch.func.stack_module_state``: ``(params, buffers)`` dicts keyed by
@@ -477,4 +552,7 @@ __all__ = [
     "hessian",
     "vjp",
     "jvp",
+    "linearize",
+    "functionalize",
+    "replace_all_batch_norm_modules_",
 ]

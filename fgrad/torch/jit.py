@@ -49,11 +49,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class ScriptModule:
-    """The type TorchScript gives scripted modules (``isinstance`` checks; fgrad never makes one)."""
+    """The type TorchScript gives scripted modules (``isinstance`` checks; fgrad never makes one).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(torch.nn.Linear(1, 1), torch.jit.ScriptModule)
+        False
+    """
 
 
 class ScriptFunction:
-    """The type TorchScript gives scripted functions (``isinstance`` checks; fgrad never makes one)."""
+    """The type TorchScript gives scripted functions (``isinstance`` checks; fgrad never makes one).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(lambda x: x, torch.jit.ScriptFunction)
+        False
+    """
 
 
 def script(

@@ -47,7 +47,15 @@ __all__ = [
 
 
 class ProfilerActivity(enum.Enum):
-    """The devices a profile covers (fgrad records the host's time for all of them)."""
+    """The devices a profile covers (fgrad records the host's time for all of them).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.profiler import ProfilerActivity
+        >>> ProfilerActivity.CPU.name
+        'CPU'
+    """
 
     CPU = 0
     XPU = 1
@@ -70,7 +78,16 @@ def supported_activities() -> set:
 
 
 class ProfilerAction(enum.Enum):
-    """What a `schedule` asks for at a step."""
+    """What a `schedule` asks for at a step.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.profiler import ProfilerAction, schedule
+        >>> s = schedule(wait=1, warmup=1, active=1)
+        >>> [s(i).name for i in range(3)]
+        ['NONE', 'WARMUP', 'RECORD_AND_SAVE']
+    """
 
     NONE = 0
     WARMUP = 1

@@ -396,18 +396,51 @@ def add_safe_globals(safe_globals: list) -> None:
 
 
 def get_safe_globals() -> list:
-    """The objects allowed with `add_safe_globals`."""
+    """The objects allowed with `add_safe_globals`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Point:
+        ...     pass
+        ...
+        >>> torch.serialization.add_safe_globals([Point])
+        >>> Point in torch.serialization.get_safe_globals()
+        True
+        >>> torch.serialization.clear_safe_globals()
+    """
     return list({id(v): v for v in _safe_globals.values()}.values())
 
 
 def clear_safe_globals() -> None:
-    """Forget every `add_safe_globals` entry."""
+    """Forget every `add_safe_globals` entry.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.serialization.clear_safe_globals()
+        >>> torch.serialization.get_safe_globals()
+        []
+    """
     _safe_globals.clear()
 
 
 @contextlib.contextmanager
 def safe_globals(safe_globals: list) -> Any:
-    """Context manager: `add_safe_globals` for the duration of the block."""
+    """Context manager: `add_safe_globals` for the duration of the block.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import io, fractions
+        >>> buf = io.BytesIO(); torch.save({'p': fractions.Fraction(1, 3)}, buf); _ = buf.seek(0)
+        >>> with torch.serialization.safe_globals([fractions.Fraction]):
+        ...     print(torch.load(buf)['p'])
+        ...
+        1/3
+        >>> fractions.Fraction in torch.serialization.get_safe_globals()
+        False
+    """
     saved = dict(_safe_globals)
     add_safe_globals(safe_globals)
     try:

@@ -55,14 +55,30 @@ Layout = type(strided)
 
 @runtime_checkable
 class ReadableFile(Protocol):
-    """A binary file open for reading (anything with ``read``, as `io.BytesIO`)."""
+    """A binary file open for reading (anything with ``read``, as `io.BytesIO`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import io
+        >>> isinstance(io.BytesIO(b'x'), torch.types.ReadableFile)
+        True
+    """
 
     def read(self, size: int = -1, /) -> Any: ...
 
 
 @runtime_checkable
 class WritableFile(Protocol):
-    """A binary file open for writing (anything with ``write``)."""
+    """A binary file open for writing (anything with ``write``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import io
+        >>> isinstance(io.BytesIO(), torch.types.WritableFile)
+        True
+    """
 
     def write(self, data: Any, /) -> Any: ...
 

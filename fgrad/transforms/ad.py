@@ -29,7 +29,7 @@ from ..ops.structural import split
 from ..tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
 from .chunking import check_chunking, map_basis
 from .jvp_trace import (  # noqa: F401 (JVPTrace/JVPTracer/to_concrete re-exported)
-    FORWARD_MARK, ForwardTrace, JVPTrace, JVPTracer, is_float, linearize_flat, strip_aux, to_concrete,
+    ForwardTrace, JVPTrace, JVPTracer, forward_mark_taken, is_float, linearize_flat, strip_aux, to_concrete,
     zeros_like_tangent)
 from .tape import tape_vjp
 from .transpose import backward_pass
@@ -93,7 +93,7 @@ def jvp(fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
     flat_p = [_as_array(p) for p in flat_p]
     for i, (p, t) in enumerate(zip(flat_p, flat_t)):
         _check_tangent(p, t, i)
-    with new_trace(ForwardTrace if FORWARD_MARK[0] else JVPTrace, origin(f"jvp of {_fname(fun)}")) as trace:
+    with forward_mark_taken() as jvp_cls, new_trace(jvp_cls, origin(f"jvp of {_fname(fun)}")) as trace:
         ins = [JVPTracer(trace, p, _tangent_like(t, p)) if is_float(p) else p for p, t in zip(flat_p, flat_t)]
         out = fun(*tree_unflatten(tree_p, ins))
         if has_aux:

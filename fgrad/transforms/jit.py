@@ -533,13 +533,35 @@ class _WrappedType(type):
 
 class Wrapped(metaclass=_WrappedType):
     """The type of `jit`-wrapped functions (JAX's ``jax.stages.Wrapped``): callable, with
-    ``.lower``, ``.trace``, ``.eval_shape``, ``.clear_cache`` (an instance check only)."""
+    ``.lower``, ``.trace``, ``.eval_shape``, ``.clear_cache`` (an instance check only).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> f = fgrad.jit(lambda x: x * 2)
+        >>> isinstance(f, fgrad.stages.Wrapped)
+        True
+        >>> f(jnp.array(1.0))
+        Array(2., dtype=float64, weak_type=True)
+    """
 
 
 class Traced:
     """What ``jit(f).trace(*args)`` returns (JAX's ``jax.stages.Traced``): the traced program
     ``jaxpr`` (a ClosedJaxpr), ``out_info`` (the outputs' `ShapeDtypeStruct` pytree),
-    ``in_avals``/``out_avals``, ``fun_name`` and `lower`."""
+    ``in_avals``/``out_avals``, ``fun_name`` and `lower`.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> traced = fgrad.jit(lambda x: x * 2).trace(jnp.array([1.0, 2.0]))
+        >>> isinstance(traced, fgrad.stages.Traced)
+        True
+        >>> traced.out_info
+        ShapeDtypeStruct(shape=(2,), dtype=float64)
+    """
 
     def __init__(self, entry, flat, jitted, fun_name: str) -> None:
         self._entry, self._flat, self._jitted = entry, flat, jitted
@@ -570,7 +592,18 @@ class Compiled:
     """What ``jit(f).lower(*args).compile()`` returns (JAX's ``jax.stages.Compiled``):
     callable with the arguments the jitted function takes (through the jitted function's
     cache, which holds this program when it was traced from concrete arguments);
-    the executable's ``source``, ``stats``, ``kernels``, ``run`` ... are its attributes."""
+    the executable's ``source``, ``stats``, ``kernels``, ``run`` ... are its attributes.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> compiled = fgrad.jit(lambda x: x * 2).lower(jnp.array([1.0, 2.0])).compile()
+        >>> isinstance(compiled, fgrad.stages.Compiled)
+        True
+        >>> compiled(jnp.array([3.0, 4.0]))
+        Array([6., 8.], dtype=float64)
+    """
 
     def __init__(self, executable, jitted, types=None, leaves=None, fname: str = "fn") -> None:
         self._executable, self._jitted = executable, jitted
@@ -613,7 +646,18 @@ def _type_str(t: tuple) -> str:
 
 class Lowered:
     """What `jit(f).lower(*args)` returns: the traced program (``jaxpr``), the optimized one
-    (``optimized``) and, via `compile`, the executable (a callable `Compiled`)."""
+    (``optimized``) and, via `compile`, the executable (a callable `Compiled`).
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> lowered = fgrad.jit(lambda x: x * 2).lower(jnp.array([1.0, 2.0]))
+        >>> isinstance(lowered, fgrad.stages.Lowered)
+        True
+        >>> lowered.compile()(jnp.array([3.0, 4.0]))
+        Array([6., 8.], dtype=float64)
+    """
 
     def __init__(self, entry, flat, jitted=None, fname: str = "fn", leaves=None) -> None:
         self._entry, self._flat, self._jitted, self._fname = entry, flat, jitted, fname
@@ -797,7 +841,23 @@ def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 class disable_jit:
-    """Context manager: run jitted functions eagerly (op by op), for debugging."""
+    """Context manager: run jitted functions eagerly (op by op), for debugging.
+
+    Example::
+
+        >>> import fgrad
+        >>> import fgrad.numpy as jnp
+        >>> def f(x):
+        ...     print(type(x).__name__)
+        ...     return x + 1
+        ...
+        >>> with fgrad.disable_jit():
+        ...     y = fgrad.jit(f)(jnp.array(1.0))
+        ...
+        ArrayImpl
+        >>> y
+        Array(2., dtype=float64, weak_type=True)
+    """
 
     active = False  # the user's setting
     # what jitted functions read: the user's setting, or the NaN/inf checks being on (they

@@ -115,14 +115,31 @@ class ForwardTrace(JVPTrace):
     ``hessian``'s outer jacfwd, ``torch.autograd.forward_ad``'s dual level), as opposed to the
     JVP traces other code builds reverse mode or staging from.  It behaves as `JVPTrace`; the
     PyTorch face asks for it because ``torch.no_grad`` stops reverse-mode derivatives only,
-    never forward-mode tangents.  `fgrad.jvp` makes one while ``FORWARD_MARK[0]`` is set
-    (``fgrad.torch.func`` sets it around its calls and clears it while the user's function
-    runs, so transforms that function uses inside get plain JVP traces)."""
+    never forward-mode tangents.  `fgrad.jvp` and `linearize_flat` make one while
+    ``FORWARD_MARK[0]`` is set (``fgrad.torch.func`` sets it around its forward transforms;
+    `forward_mark_taken` clears it inside, so transforms nested there get plain JVP traces)."""
 
     __slots__ = ()
 
 
 FORWARD_MARK = [False]
+
+
+class forward_mark_taken:
+    """``with forward_mark_taken() as cls:`` the JVP trace class for the transform starting
+    here — `ForwardTrace` if ``FORWARD_MARK[0]`` is set, else `JVPTrace` — with the mark
+    cleared inside (transforms nested in this one are not the marked one) and restored after
+    (so each chunk of a chunked ``jacfwd`` gets it)."""
+
+    __slots__ = ("saved",)
+
+    def __enter__(self) -> type:
+        self.saved = FORWARD_MARK[0]
+        FORWARD_MARK[0] = False
+        return ForwardTrace if self.saved else JVPTrace
+
+    def __exit__(self, *exc) -> None:
+        FORWARD_MARK[0] = self.saved
 
 
 # frames the NaN/inf checks' error reads to name the derivative rule that ran
@@ -151,8 +168,8 @@ def linearize_flat(fun, flat_primals, where, has_aux: bool = False):
     Returns ``(primals_out, jaxpr, consts, diff_mask, aux)`` where ``jaxpr`` maps the
     tangents of the differentiable inputs to the output tangents.
     """
-    with new_trace(StagingTrace, where, partial=True) as staging:
-        with new_trace(JVPTrace, where) as jvp_trace:
+    with new_trace(StagingTrace, where, partial=True) as staging, forward_mark_taken() as jvp_cls:
+        with new_trace(jvp_cls, where) as jvp_trace:
             ins, mask = [], []
             for p in flat_primals:
                 if is_float(p):

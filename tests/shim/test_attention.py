@@ -791,3 +791,20 @@ STORED: dict = {'mha_batch_first': [[-7.717094612, 7.619696708],
                     [0.0, 1.375648879],
                     [-5.337939934, 6.717084105],
                     [1.157392693, 4.948456944]]}
+
+
+def test_sdpa_causal_bias_is_made_once_per_shape_and_never_changes():
+    # the causal bias is a cached constant: calls with other shapes, dtypes and an in-place
+    # change of a result leave the next call's numbers as the first call's
+    rng = np.random.default_rng(5)
+    q32 = ft.tensor(rng.standard_normal((1, 2, 3, 4)), dtype=ft.float32)
+    q64 = ft.tensor(rng.standard_normal((1, 2, 3, 5)), dtype=ft.float64)
+    F = ft.nn.functional
+    first = F.scaled_dot_product_attention(q32, q32, q32, is_causal=True)
+    other = F.scaled_dot_product_attention(q64, q64, q64, is_causal=True)
+    other.add_(1.0)
+    again = F.scaled_dot_product_attention(q32, q32, q32, is_causal=True)
+    np.testing.assert_array_equal(first.numpy(), again.numpy())
+    # query i attends to keys 0..i: the first query row is value row 0
+    np.testing.assert_array_equal(first[..., 0, :].numpy(), q32[..., 0, :].numpy())
+    assert again.dtype == ft.float32 and other.dtype == ft.float64

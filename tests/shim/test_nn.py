@@ -1201,3 +1201,16 @@ def test_vmap_and_jit_through_layers() -> None:
             np.testing.assert_allclose(np.asarray(per_ex[k]._buf)[i], _np(p.grad), rtol=1e-5, atol=1e-6)
     jl = fgrad.jit(lambda p: loss(p, A(x[0]), A(y[0])))
     assert abs(float(np.asarray(jl(params)._buf)) - F.cross_entropy(net(x[:1]), y[:1]).item()) < 1e-6
+
+
+def test_hardshrink_gives_positive_zero_and_keeps_nan() -> None:
+    """Inside ``[-lambd, lambd]`` PyTorch's kernel writes +0 (fgrad wrote ``x * 0``: -0 for a
+    negative ``x``, visible in the printed tensor), and NaN is outside (value NaN, gradient 1)."""
+    x = ft.tensor([float("nan"), -0.2, 0.2, -0.0, -0.5, 0.5, -2.0], dtype=ft.float64, requires_grad=True)
+    y = F.hardshrink(x, 0.5)
+    # PyTorch 2.13: y.signbit(), x.grad after y.sum().backward()
+    assert y.signbit().tolist() == [False, False, False, False, False, False, True]
+    assert np.isnan(y[0].item()) and y[1:].tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, -2.0]
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    assert str(nn.Hardshrink()(ft.tensor([-0.25]))) == "tensor([0.])"

@@ -232,3 +232,27 @@ def test_fma64_shortcuts_round_as_the_fused_operation(s, c):
     want = _fma64(x, np.float64(s), np.float64(c))
     got = _fma64_scale(x, np.float64(s), np.float64(c))
     np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))  # same bits, signed zeros too
+
+
+@pytest.mark.parametrize("p", [0.9, 0.5, 0.1, 0.0, 1.0, 1 - 2.0 ** -53, 2.0 ** -53, 3 * 2.0 ** -53,
+                               5e-324, 0.3, 0.7500000000000001])
+def test_bernoulli_scalar_compares_integers_as_the_float64_uniforms_do(p):
+    # bernoulli_(p) / dropout: `uniform(float64) < p`, computed as `low 53 bits < ceil(p 2^53)`
+    from fgrad.torch._cpu_rng import Engine
+
+    a, b = Engine(11), Engine(11)
+    n = 20000
+    want = a.uniform(n, np.float64) < p
+    got = b.bernoulli_scalar(n, p)
+    np.testing.assert_array_equal(got, want)
+    # both consumed the same words
+    np.testing.assert_array_equal(a.random32(4), b.random32(4))
+    # at the boundaries: a uniform equal to p is not below it; one step under is
+    e = Engine(0)
+    raw = e._bits.random_raw(2 * 8)  # replay: the same words, re-seeded
+    e.seed(0)
+    m = ((raw[0::2] & np.uint64((1 << 21) - 1)) << np.uint64(32)) | raw[1::2]
+    u = m.astype(np.float64) * 2.0 ** -53
+    for k in range(8):
+        e.seed(0)
+        np.testing.assert_array_equal(e.bernoulli_scalar(8, float(u[k])), u < u[k])

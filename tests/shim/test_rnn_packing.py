@@ -277,3 +277,35 @@ STORED: dict = {'GRU_bf_uni_hx': [[-6.2553244704, 9.4216770326],
                   [-13.2710674443, 73.5259135253],
                   [-6.9233372967, 21.7311738209],
                   [-6.9233372967, 21.7311738209]]}
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_padding_and_packing_move_each_value_and_its_gradient_once(batch_first, side):
+    # pad_sequence, pack_padded_sequence and pad_packed_sequence are gathers of rows: every
+    # element lands where PyTorch puts it, and its gradient is the weight at that place
+    rng = np.random.default_rng(1)
+    seqs = [ft.tensor(rng.standard_normal((n, 2, 3)), requires_grad=True) for n in LENGTHS]
+    padded = ft.nn.utils.rnn.pad_sequence(seqs, batch_first=batch_first, padding_value=7.0,
+                                          padding_side=side)
+    T = max(LENGTHS)
+    p = padded.detach().numpy() if batch_first else padded.detach().numpy().swapaxes(0, 1)
+    for b, (s, n) in enumerate(zip(seqs, LENGTHS)):
+        lo = 0 if side == "right" else T - n
+        np.testing.assert_array_equal(p[b, lo:lo + n], s.detach().numpy())
+        assert (np.delete(p[b], np.arange(lo, lo + n), 0) == 7.0).all()
+    if side == "left":
+        return
+    packed = ft.nn.utils.rnn.pack_padded_sequence(padded, LENGTHS, batch_first=batch_first,
+                                                  enforce_sorted=False)
+    back, lengths = ft.nn.utils.rnn.pad_packed_sequence(packed, batch_first=batch_first,
+                                                        padding_value=-3.0, total_length=T + 1)
+    assert lengths.tolist() == LENGTHS
+    w = rng.standard_normal(tuple(back.shape))
+    (back * ft.tensor(w)).sum().backward()
+    wb = w if batch_first else w.swapaxes(0, 1)
+    bb = back.detach().numpy() if batch_first else back.detach().numpy().swapaxes(0, 1)
+    for b, (s, n) in enumerate(zip(seqs, LENGTHS)):
+        np.testing.assert_array_equal(bb[b, :n], s.detach().numpy())
+        assert (bb[b, n:] == -3.0).all()
+        np.testing.assert_array_equal(s.grad.numpy(), wb[b, :n])

@@ -50,7 +50,8 @@ def test_ops_ranges_backward_and_nesting():
     assert shaped["aten::addmm"] == [[2, 4], [3, 4], [3]]
     table = prof.key_averages().table(sort_by="cpu_time_total", row_limit=3)
     assert "Self CPU %" in table and "# of Calls" in table and "Self CPU time total:" in table
-    assert len([ln for ln in table.splitlines() if "aten::" in ln or "model_inference" in ln]) == 3
+    # three data rows (which three depends on timing: an autograd row may be among them)
+    assert len([ln for ln in table.splitlines() if ln.split() and ln.split()[0] in rows]) == 3
     with pytest.raises(AttributeError):
         prof.key_averages().table(sort_by="nonsense")
 

@@ -29,7 +29,16 @@ _RANK_METHODS = ("average", "min", "max", "dense", "ordinal")
 
 
 class ModeResult(NamedTuple):
-    """`mode`'s result: the most common value and how often it occurs."""
+    """`mode`'s result: the most common value and how often it occurs.
+
+    Example::
+
+        >>> import fgrad.numpy as jnp
+        >>> from fgrad.scipy import stats
+        >>> res = stats.mode(jnp.array([1.0, 2.0, 2.0, 3.0]))
+        >>> res.mode, res.count
+        (Array(2., dtype=float64), Array(2, dtype=int64))
+    """
 
     mode: object
     count: object

@@ -95,6 +95,21 @@ NOT_OPS = {
                                         "JAX live + stored, check_grads, vmap, jit in "
                                         "tests/test_lax_patches_topk.py",
         "dtype": "returns a dtype, not an array (tests/test_lax_patches_topk.py)",
+        # fgrad/_lax_round10.py: tests/test_lax_round10.py (JAX stored + live, exact integers,
+        # check_grads order 2 both modes, vmap, jit)
+        "mulhi": "integer-only (no derivative): JAX's values and Python's exact products in "
+                 "tests/test_lax_round10.py",
+        "conv_general_dilated_local": "patches (a NOT_OPS entry) and an einsum: JAX live + stored, "
+                                      "check_grads, vmap, jit in tests/test_lax_round10.py",
+        "ragged_dot_general": "ragged_dot (a row) in its one supported layout: tests/test_lax_round10.py",
+        "broadcast_like": "broadcast_to (a row) to another array's shape: tests/test_lax_round10.py",
+        "conv_general_permutations": "returns axis permutations, not an array: tests/test_lax_round10.py",
+        **{n: "tokens carry no data (fgrad runs effects in program order): tests/test_lax_round10.py"
+           for n in ("create_token", "after_all")},
+        "rng_uniform": "a stateful random draw (no derivative): tests/test_lax_round10.py",
+        "stage": "asarray (the identity on arrays): tests/test_lax_round10.py",
+        "dce_sink": "returns None (keeps a value alive under XLA): tests/test_lax_round10.py",
+        "shape_as_value": "a shape as a host int32 array: tests/test_lax_round10.py",
         "all_to_all": "named-axis collective (needs an enclosing axis_name): values vs JAX, derivatives, "
                       "jit in tests/test_jax_api_round7_lax.py",
         "composite": "takes a function (runs it under a named scope): tests/test_jax_api_round7_lax.py",

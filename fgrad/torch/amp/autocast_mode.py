@@ -143,8 +143,13 @@ def _deprecated_autocast(device_type: str, default_dtype: D.dtype) -> type:
             super().__init__(device_type, dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
 
     _DeviceAutocast.__name__ = _DeviceAutocast.__qualname__ = "autocast"
-    _DeviceAutocast.__doc__ = (f"``torch.{device_type}.amp.autocast`` (deprecated): "
-                               f"``torch.amp.autocast('{device_type}', ...)``.")
+    _DeviceAutocast.__doc__ = (
+        f"``torch.{device_type}.amp.autocast`` (deprecated): "
+        f"``torch.amp.autocast('{device_type}', ...)``.\n\nExample::\n\n"
+        "    >>> import fgrad.torch as torch\n"
+        f"    >>> from fgrad.torch.amp.autocast_mode import {device_type}_autocast\n"
+        f"    >>> issubclass({device_type}_autocast, torch.autocast)\n"
+        "    True\n")
     return _DeviceAutocast
 
 

@@ -25,13 +25,20 @@ from typing import Any
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from .._ops import isfinite
-from .._ops_creation import full, tensor
+from .._ops_creation import full as _full, tensor
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
 
 class OptState(enum.Enum):
-    """Where an optimizer is in the iteration: nothing done, gradients unscaled, stepped."""
+    """Where an optimizer is in the iteration: nothing done, gradients unscaled, stepped.
+
+    Example::
+
+        >>> from fgrad.torch.amp.grad_scaler import OptState
+        >>> [s.name for s in OptState]
+        ['READY', 'UNSCALED', 'STEPPED']
+    """
 
     READY = 0
     UNSCALED = 1
@@ -79,7 +86,7 @@ class GradScaler:
     # -- the iteration ------------------------------------------------------------------
 
     def _lazy_init(self, device: Any) -> None:
-        self._scale = full((), self._init_scale, dtype=D.float32, device=device)
+        self._scale = _full((), self._init_scale, dtype=D.float32, device=device)
         self._growth_tracker = self._init_growth_tracker
 
     def _check_scale(self, funcname: str) -> None:

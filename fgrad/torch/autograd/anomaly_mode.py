@@ -128,7 +128,17 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 
 def record_forward(node: Any) -> None:
-    """Store where ``node`` was created: its user's line and the forward stack."""
+    """Store where ``node`` was created: its user's line and the forward stack.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> with torch.autograd.detect_anomaly():
+        ...     y = torch.tensor([1.0], requires_grad=True) * 2
+        ...
+        >>> y.grad_fn.name()
+        'MulBackward0'
+    """
     frame = sys._getframe(2)
     source = user_source(frame)
     while frame is not None and not (frame.f_code.co_filename == getattr(source, "filename", None)
@@ -149,7 +159,20 @@ def _has_nan(g) -> bool:
 def check_node_gradients(node: Any, grads_in: Any, grads_out: Any) -> None:
     """After ``node``'s backward: raise PyTorch's error if output ``i`` (a gradient of one
     of the node's inputs) has a NaN; the message says whether the gradients that flowed in
-    (``grads_in``) already had NaNs and where the node's forward call was."""
+    (``grads_in``) already had NaNs and where the node's forward call was.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([0.0], requires_grad=True)
+        >>> with torch.autograd.detect_anomaly():
+        ...     try:
+        ...         torch.sqrt(x * 0).backward()
+        ...     except RuntimeError as e:
+        ...         print(str(e).split(' returned')[0])
+        ...
+        Function 'MulBackward0'
+    """
     for i, g in enumerate(grads_out):
         if g is None or not _has_nan(g):
             continue

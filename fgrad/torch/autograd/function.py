@@ -39,7 +39,27 @@ def _buf_index(b):
 
 
 class FunctionCtx:
-    """Methods available on ``ctx`` (the backward node) inside ``forward``/``backward``."""
+    """Methods available on ``ctx`` (the backward node) inside ``forward``/``backward``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Scale(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x, k):
+        ...         ctx.k = k
+        ...         return x * k
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         print(ctx.needs_input_grad)
+        ...         return g * ctx.k, None
+        ...
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> Scale.apply(x, 3.0).sum().backward()
+        (True, False)
+        >>> x.grad
+        tensor([3., 3.])
+    """
 
     def save_for_backward(self, *tensors: Any) -> None:
         for t in tensors:
@@ -93,7 +113,23 @@ class FunctionCtx:
 
 
 class BackwardCFunction(G.Node, FunctionCtx):
-    """The node of one ``Function.apply`` call (also its ``ctx``)."""
+    """The node of one ``Function.apply`` call (also its ``ctx``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Double(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         return 2 * x
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         return 2 * g
+        ...
+        >>> y = Double.apply(torch.tensor([1.0], requires_grad=True))
+        >>> isinstance(y.grad_fn, torch.autograd.function.BackwardCFunction)
+        True
+    """
 
     _fn_cls = None
 
@@ -301,6 +337,7 @@ class Function(metaclass=FunctionMeta):
                 o._gfn = ctx
                 o._oi = k
                 o._rg = False
+                o._nograd_view = False  # a view forward() made (under no_grad) gets this node
         to_save = getattr(ctx, "_to_save", None)
         if to_save is not None:
             saved = []
@@ -318,11 +355,30 @@ class Function(metaclass=FunctionMeta):
 
 
 class InplaceFunction(Function):
+    """A `Function` that may modify its input in place (``inplace`` set by the constructor; PyTorch's
+    legacy base).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.function import InplaceFunction
+        >>> issubclass(InplaceFunction, torch.autograd.Function)
+        True
+    """
     def __init__(self, inplace: bool = False) -> None:
         self.inplace = inplace
 
 
 class NestedIOFunction(Function):
+    """PyTorch's legacy `Function` base for nested inputs and outputs (a plain `Function` here).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.function import NestedIOFunction
+        >>> issubclass(NestedIOFunction, torch.autograd.Function)
+        True
+    """
     pass
 
 

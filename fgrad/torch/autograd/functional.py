@@ -25,6 +25,16 @@ def vjp(func: _Callable[..., _Any], inputs: _Any, v: _Any = None, create_graph: 
         strict: _Any = False) -> _Any:
 
 
+    """``(func(*inputs), v^T J)``: the output and the vector-Jacobian product with ``v`` (as
+    ``torch.autograd.functional.vjp``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.functional import vjp
+        >>> vjp(lambda x: x ** 2, torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        (tensor([1., 4.]), tensor([2., 4.]))
+    """
     single = isinstance(inputs, Tensor)
     ins = _prep(inputs, create_graph)
     out = func(*ins)
@@ -43,6 +53,16 @@ def jacobian(func: _Callable[..., _Any], inputs: _Any, create_graph: _Any = Fals
              vectorize: _Any = False, strategy: _Any = "reverse-mode") -> _Any:
 
 
+    """The Jacobian of ``func`` at ``inputs`` (a tensor, or a tuple per output and input).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.functional import jacobian
+        >>> jacobian(lambda x: x ** 2, torch.tensor([1.0, 2.0]))
+        tensor([[2., 0.],
+                [0., 4.]])
+    """
     single_in = isinstance(inputs, Tensor)
     ins = _prep(inputs, create_graph)
     out = func(*ins)
@@ -81,6 +101,16 @@ def hessian(
 ) -> _Any:
 
 
+    """The Hessian of the scalar function ``func`` at ``inputs``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.functional import hessian
+        >>> hessian(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]))
+        tensor([[ 6.,  0.],
+                [ 0., 12.]])
+    """
     single = isinstance(inputs, Tensor)
 
     def jac_fn(*ins):
@@ -95,6 +125,15 @@ def jvp(func: _Callable[..., _Any], inputs: _Any, v: _Any = None, create_graph: 
         strict: _Any = False) -> _Any:
 
 
+    """``(func(*inputs), J v)``: the output and the Jacobian-vector product with ``v``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.functional import jvp
+        >>> jvp(lambda x: x ** 2, torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0]))
+        (tensor([1., 4.]), tensor([2., 0.]))
+    """
     single = isinstance(inputs, Tensor)
     ins = _prep(inputs, True)
     out = func(*ins)
@@ -112,6 +151,15 @@ def hvp(func: _Callable[..., _Any], inputs: _Any, v: _Any = None, create_graph: 
         strict: _Any = False) -> _Any:
 
 
+    """``(func(*inputs), H v)``: the value and the Hessian-vector product with ``v``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.functional import hvp
+        >>> hvp(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        (tensor(9.), tensor([ 6., 12.]))
+    """
     single = isinstance(inputs, Tensor)
     ins = _prep(inputs, True)
     out = func(*ins)

@@ -103,7 +103,19 @@ class no_grad(_DecoratorContextManager):
 
 
 class enable_grad(_DecoratorContextManager):
-    """Enable gradient recording in the block (inside a `no_grad` region)."""
+    """Enable gradient recording in the block (inside a `no_grad` region).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> with torch.no_grad():
+        ...     with torch.enable_grad():
+        ...         y = x * 2
+        ...
+        >>> y.requires_grad
+        True
+    """
 
     def __init__(self) -> None:
         self.prev = True
@@ -118,7 +130,18 @@ class enable_grad(_DecoratorContextManager):
 
 class set_grad_enabled(_DecoratorContextManager):
     """Set grad mode: takes effect at once (as a function call), or for a ``with`` block
-    (restored after it), or for a decorated function."""
+    (restored after it), or for a decorated function.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> with torch.set_grad_enabled(False):
+        ...     y = x * 2
+        ...
+        >>> y.requires_grad
+        False
+    """
 
     def __init__(self, mode: bool) -> None:
         self.prev = STATE.enabled
@@ -140,7 +163,17 @@ class set_grad_enabled(_DecoratorContextManager):
 
 
 class inference_mode(_DecoratorContextManager):
-    """Like `no_grad`; tensors made inside are inference tensors (``is_inference()``)."""
+    """Like `no_grad`; tensors made inside are inference tensors (``is_inference()``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> with torch.inference_mode():
+        ...     y = torch.ones(2) * 2
+        ...
+        >>> y.requires_grad, y.is_inference()
+        (False, True)
+    """
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = mode
@@ -169,6 +202,19 @@ class inference_mode(_DecoratorContextManager):
 
 
 class set_multithreading_enabled(_DecoratorContextManager):
+    """Switch multithreaded backward on or off (a function call, ``with`` block or decorator); fgrad's
+    backward runs on one thread, so it changes nothing.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> with torch.autograd.set_multithreading_enabled(False):
+        ...     x = torch.tensor([2.0], requires_grad=True)
+        ...     (x * x).backward()
+        ...
+        >>> x.grad
+        tensor([4.])
+    """
     def __init__(self, mode: bool) -> None:
         self.mode = mode
 

@@ -26,7 +26,15 @@ def _like(arr: np.ndarray, t: Tensor):
 
 
 class GradcheckError(RuntimeError):
-    """Raised by `gradcheck` when the analytical and numerical Jacobians differ."""
+    """Raised by `gradcheck` when the analytical and numerical Jacobians differ.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd.gradcheck import GradcheckError
+        >>> issubclass(GradcheckError, RuntimeError)
+        True
+    """
 
 
 def _as_tuple(x):

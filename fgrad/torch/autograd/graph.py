@@ -82,7 +82,16 @@ _seq = itertools.count()
 
 
 class RemovableHandle:
-    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> h = x.register_hook(lambda g: g * 10)
+        >>> h.remove(); (x * 2).sum().backward(); x.grad
+        tensor([2.])
+    """
 
     _ids = itertools.count()
 
@@ -117,7 +126,15 @@ _CPP_NODES = frozenset(("CopySlices", "AccumulateGrad"))
 
 
 class Node:
-    """Base class of all ``grad_fn`` objects."""
+    """Base class of all ``grad_fn`` objects.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> y = torch.tensor([1.0], requires_grad=True) * 2
+        >>> isinstance(y.grad_fn, torch.autograd.graph.Node), y.grad_fn.name()
+        (True, 'MulBackward0')
+    """
 
     __slots__ = ("_next", "_seq", "__dict__", "__weakref__")
 
@@ -244,7 +261,17 @@ _FN_CLASSES: dict = {}
 
 
 def node_class(name: str, base: Any = None) -> Any:
-    """The (cached) ``grad_fn`` class called ``name`` (e.g. ``MulBackward0``)."""
+    """The (cached) ``grad_fn`` class called ``name`` (e.g. ``MulBackward0``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd import graph
+        >>> graph.node_class('MulBackward0').__name__
+        'MulBackward0'
+        >>> graph.node_class('MulBackward0') is graph.node_class('MulBackward0')
+        True
+    """
     if base is None:
         cls = _FN_CLASSES.get(name)
         if cls is None:
@@ -258,7 +285,15 @@ def node_class(name: str, base: Any = None) -> Any:
 
 
 class AccumulateGrad(Node):
-    """The node of a leaf that requires grad: accumulates into ``variable.grad``."""
+    """The node of a leaf that requires grad: accumulates into ``variable.grad``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> (x * 2).grad_fn.next_functions[0][0].name()
+        'torch::autograd::AccumulateGrad'
+    """
 
     __slots__ = ("variable",)
 
@@ -282,8 +317,18 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
 
 
 def edge_of(t: Any) -> tuple:
-    """The (node, output index) a gradient for ``t`` flows into."""
-    if not isinstance(t, Tensor):
+    """The (node, output index) a gradient for ``t`` flows into.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd import graph
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> node, index = graph.edge_of(x * 2)
+        >>> node.name(), index
+        ('MulBackward0', 0)
+    """
+    if not isinstance(t, Tensor) or t._nograd_view:  # a no_grad view: gradients stop there
         return (None, 0)
     g = t._gfn
     if t._base is not None:
@@ -412,7 +457,15 @@ def _program(ck, fn, avals, diff, multi):
 
 
 def get_program(key: Any, fn: Callable[..., Any], avals: Any, diff: Any, multi: bool) -> Any:
-    """The cached backward program of ``fn`` at this signature (or `_DYNAMIC`)."""
+    """The cached backward program of ``fn`` at this signature (or `_DYNAMIC`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd import graph
+        >>> callable(graph.get_program)
+        True
+    """
     ck = (key, avals, diff)
     p = _PROGS.get(ck)
     if p is None:
@@ -598,7 +651,15 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     """Record an operation whose outputs ``outs`` (Tensors, already computed) are
     ``fn(*args)``.  ``args`` are Tensors or constant NumPy arrays; ``edges`` are the
     positions listed in ``next_functions`` (default: the Tensor arguments).  Returns the
-    node, or None when nothing requires grad."""
+    node, or None when nothing requires grad.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd import graph
+        >>> callable(graph.record)
+        True
+    """
     diff = ()
     avals = []
     i = 0
@@ -666,6 +727,8 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
         if o is not None and _dtype_kind(o._buf.dtype) in "fc":
             o._gfn = node
             o._oi = k
+            if o._nograd_view:  # a view made under an internal no_grad, now recorded
+                o._nograd_view = False
         k += 1
     return node
 
@@ -750,7 +813,7 @@ def _record_dynamic(name, fn, args, outs, edges, multi, diff):
 
 def view_grad_fn(t):
     vc = t._vc
-    if vc is None or vc.v == t._vver:
+    if vc is None or vc.v == t._vver or t._nograd_view:
         return t._gfn
     base = t._base
     if base._gfn is None and not base._rg:
@@ -766,6 +829,15 @@ def view_grad_fn(t):
 
 
 class TensorTracer(Tracer):
+    """A tracer of `TensorTrace`: a primitive's operand or result that stands for a `Tensor`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd import graph
+        >>> graph.TensorTracer.__name__
+        'TensorTracer'
+    """
     __slots__ = ("t",)
 
     def __init__(self, trace: Any, t: Any) -> None:
@@ -780,7 +852,15 @@ class TensorTracer(Tracer):
 
 class TensorTrace(Trace):
     """Each primitive applied to this trace's tracers runs eagerly on the tensors' buffers
-    and is recorded on the tape (so the computation can be differentiated again)."""
+    and is recorded on the tape (so the computation can be differentiated again).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd import graph
+        >>> issubclass(graph.TensorTracer, object) and callable(graph.TensorTrace)
+        True
+    """
 
     __slots__ = ()
 
@@ -836,7 +916,15 @@ def _as_tensor(g):
 
 def run_backward(*args: Any, **kwargs: Any) -> Any:
     """`_run_backward` with NumPy's floating-point reports off: a backward pass through
-    IEEE special values (``1/0``, ``0 * inf``) gives them silently, as PyTorch does."""
+    IEEE special values (``1/0``, ``0 * inf``) gives them silently, as PyTorch does.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.autograd import graph
+        >>> callable(graph.run_backward)
+        True
+    """
     if _profile_state.recorder is not None:  # torch.profiler: the backward pass as one range
         with _profile_state.recorder.range("autograd::engine::evaluate_function"):
             return _quiet_backward(*args, **kwargs)

@@ -9,17 +9,41 @@ allow_tf32: bool = True
 
 
 def is_available() -> bool:
-    """False: fgrad.torch has no cuDNN backend."""
+    """False: fgrad.torch has no cuDNN backend.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.backends.cudnn.is_available()
+        False
+    """
     return False
 
 
 def version() -> None:
-    """None, as PyTorch without cuDNN."""
+    """None, as PyTorch without cuDNN.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.backends.cudnn.version()
+    """
     return None
 
 
 class flags:
-    """``with torch.backends.cudnn.flags(enabled=False, ...):`` sets the flags for the block."""
+    """``with torch.backends.cudnn.flags(enabled=False, ...):`` sets the flags for the block.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> with torch.backends.cudnn.flags(enabled=False):
+        ...     print(torch.backends.cudnn.enabled)
+        ...
+        False
+        >>> torch.backends.cudnn.enabled
+        True
+    """
 
     def __init__(self, enabled: bool = False, benchmark: _Any = False, benchmark_limit: _Any = 10,
                  deterministic: _Any = False,

@@ -4,4 +4,12 @@ enabled: bool = False
 
 
 def is_available() -> bool:
+    """Whether OpenMP is used (False: fgrad.torch does not use it).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(torch.backends.openmp.is_available(), bool)
+        True
+    """
     return False

@@ -42,7 +42,14 @@ from fgrad.torch.types import Device
 
 
 class ReduceOp(enum.Enum):
-    """Reductions of `all_reduce`, `reduce` and `reduce_scatter`."""
+    """Reductions of `all_reduce`, `reduce` and `reduce_scatter`.
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.ReduceOp.SUM in (dist.ReduceOp.SUM, dist.ReduceOp.MAX)
+        True
+    """
 
     SUM = "sum"
     PRODUCT = "prod"
@@ -58,7 +65,14 @@ class ReduceOp(enum.Enum):
 
 
 class Backend(str):
-    """Backend names (``Backend.MPI == "mpi"``)."""
+    """Backend names (``Backend.MPI == "mpi"``).
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.Backend('GLOO') == dist.Backend.GLOO == 'gloo'
+        True
+    """
 
     MPI = "mpi"
     GLOO = "gloo"
@@ -73,7 +87,18 @@ _BACKENDS = ("mpi", "gloo", "nccl")
 
 
 class ProcessGroup:
-    """A group of processes (the default one: all of them)."""
+    """A group of processes (the default one: all of them).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> pg = dist.group.WORLD
+        >>> pg.rank(), pg.size()
+        (0, 1)
+        >>> dist.destroy_process_group()
+    """
 
     def __init__(self, comm: _world.Communicator, backend: str) -> None:
         self._comm = comm
@@ -93,6 +118,18 @@ class ProcessGroup:
 
 
 class _GroupMember:
+    """The named groups: ``GroupMember.WORLD`` (the default group, once initialized) and
+    ``GroupMember.NON_GROUP_MEMBER`` (what `new_group` returns to a process outside it).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> dist.GroupMember.WORLD.size()
+        1
+        >>> dist.destroy_process_group()
+    """
     WORLD: ProcessGroup | None = None
     NON_GROUP_MEMBER = object()
 
@@ -105,7 +142,18 @@ _default: ProcessGroup | None = None
 
 class Work:
     """The handle of an operation started with ``async_op=True`` (or `isend`/`irecv`):
-    `wait` completes it; `is_completed` tells without blocking."""
+    `wait` completes it; `is_completed` tells without blocking.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> work = dist.all_reduce(torch.ones(2), async_op=True)
+        >>> work.wait(), work.is_completed()
+        (True, True)
+        >>> dist.destroy_process_group()
+    """
 
     def __init__(self, finish: Any = None, tensors: Any = (), poll: Any = None,
                  has_result: bool = True) -> None:
@@ -153,7 +201,18 @@ class Work:
 
 class Future:
     """A value computed on `wait` (``torch.futures.Future``'s reading side): what
-    ``async_op=True`` returns for the ``*_coalesced`` collectives and `Work.get_future`."""
+    ``async_op=True`` returns for the ``*_coalesced`` collectives and `Work.get_future`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> fut = dist.all_reduce(torch.ones(2), async_op=True).get_future()
+        >>> fut.wait()
+        [tensor([1., 1.])]
+        >>> dist.destroy_process_group()
+    """
 
     def __init__(self, compute: Any) -> None:
         self._compute = compute
@@ -176,12 +235,26 @@ class Future:
 
 
 def is_available() -> bool:
-    """Always True: without MPI the world is one process."""
+    """Always True: without MPI the world is one process.
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.is_available()
+        True
+    """
     return True
 
 
 def is_mpi_available() -> bool:
-    """Whether mpi4py can be imported."""
+    """Whether mpi4py can be imported.
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> isinstance(dist.is_mpi_available(), bool)
+        True
+    """
     try:
         import mpi4py  # noqa: F401
     except ImportError:
@@ -190,12 +263,26 @@ def is_mpi_available() -> bool:
 
 
 def is_gloo_available() -> bool:
-    """``"gloo"`` is served by the same engine as ``"mpi"``."""
+    """``"gloo"`` is served by the same engine as ``"mpi"``.
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.is_gloo_available()
+        True
+    """
     return True
 
 
 def is_nccl_available() -> bool:
-    """Whether cupy's NCCL bindings can be imported."""
+    """Whether cupy's NCCL bindings can be imported.
+
+    Example::
+
+        >>> import fgrad.torch.distributed as dist
+        >>> isinstance(dist.is_nccl_available(), bool)
+        True
+    """
     try:
         from cupy.cuda import nccl  # noqa: F401
     except Exception:  # noqa: BLE001 - any failure means: not available
@@ -208,7 +295,19 @@ def is_torchelastic_launched() -> bool:
 
 
 def is_initialized() -> bool:
-    """Whether `init_process_group` has run."""
+    """Whether `init_process_group` has run.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.is_initialized()
+        False
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> dist.is_initialized()
+        True
+        >>> dist.destroy_process_group()
+    """
     return _default is not None
 
 
@@ -275,7 +374,17 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
 
 
 def destroy_process_group(group: ProcessGroup | None = None) -> None:
-    """Leave the default group (MPI itself stays up until the process exits)."""
+    """Leave the default group (MPI itself stays up until the process exits).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> dist.is_initialized()
+        True
+        >>> dist.destroy_process_group()
+    """
     global _default
     if group is None or group is _default:
         if _default is None:
@@ -285,28 +394,81 @@ def destroy_process_group(group: ProcessGroup | None = None) -> None:
 
 
 def get_rank(group: ProcessGroup | None = None) -> int:
-    """This process's rank in ``group`` (-1 when it is not a member)."""
+    """This process's rank in ``group`` (-1 when it is not a member).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> dist.get_rank()
+        0
+        >>> dist.destroy_process_group()
+    """
     if group is GroupMember.NON_GROUP_MEMBER:
         return -1
     return _group(group).rank()
 
 
 def get_world_size(group: ProcessGroup | None = None) -> int:
-    """The number of processes in ``group``."""
+    """The number of processes in ``group``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> dist.get_world_size()
+        1
+        >>> dist.destroy_process_group()
+    """
     if group is GroupMember.NON_GROUP_MEMBER:
         return -1
     return _group(group).size()
 
 
 def get_backend(group: ProcessGroup | None = None) -> str:
+    """The backend name of ``group`` (default: the default group).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> dist.get_backend()
+        'gloo'
+        >>> dist.destroy_process_group()
+    """
     return _group(group).name()
 
 
 def get_global_rank(group: ProcessGroup, group_rank: int) -> int:
+    """The world rank of the process with rank ``group_rank`` in ``group``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> dist.get_global_rank(dist.group.WORLD, 0)
+        0
+        >>> dist.destroy_process_group()
+    """
     return _group(group)._comm.ranks[group_rank]
 
 
 def get_process_group_ranks(group: ProcessGroup) -> list:
+    """The world ranks of ``group``'s processes, in group-rank order.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> dist.get_process_group_ranks(dist.group.WORLD)
+        [0]
+        >>> dist.destroy_process_group()
+    """
     return list(_group(group)._comm.ranks)
 
 
@@ -314,7 +476,18 @@ def new_group(ranks: Any = None, timeout: Any = None, backend: Any = None, pg_op
               use_local_synchronization: bool = False,
               group_desc: Any = None, device_id: Device = None, sort_ranks: bool = True) -> Any:
     """A group of the world ranks ``ranks`` (all when None); every process must call it.
-    Processes outside the group get ``GroupMember.NON_GROUP_MEMBER``."""
+    Processes outside the group get ``GroupMember.NON_GROUP_MEMBER``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> g = dist.new_group([0])
+        >>> dist.get_world_size(g), dist.get_rank(g)
+        (1, 0)
+        >>> dist.destroy_process_group()
+    """
     pg = _group(None)
     if ranks is not None and not sort_ranks and list(ranks) != sorted(ranks):
         raise NotImplementedError("new_group(sort_ranks=False) with unsorted ranks: fgrad numbers a group's "
@@ -423,7 +596,17 @@ def _finish_all_reduce(tensor: Tensor, arr: np.ndarray, direct: bool, red: str, 
 
 def broadcast(tensor: Tensor, src: int | None = None, group: Any = None, async_op: bool = False,
               group_src: int | None = None) -> Any:
-    """``tensor`` of process ``src`` (a global rank) into ``tensor`` on every process."""
+    """``tensor`` of process ``src`` (a global rank) into ``tensor`` on every process.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> t = torch.tensor([1.0, 2.0]); dist.broadcast(t, src=0); t
+        tensor([1., 2.])
+        >>> dist.destroy_process_group()
+    """
     _check_tensor(tensor)
     pg = _group(group)
     src = _group_rank(pg, src, group_src, "src")
@@ -444,7 +627,17 @@ def _group_rank(pg: ProcessGroup, global_rank, group_rank, what: str) -> int:
 
 
 def all_gather(tensor_list: list, tensor: Tensor, group: Any = None, async_op: bool = False) -> Any:
-    """Every process's ``tensor`` into ``tensor_list`` (one tensor per process)."""
+    """Every process's ``tensor`` into ``tensor_list`` (one tensor per process).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> out = [torch.zeros(2)]; dist.all_gather(out, torch.tensor([1.0, 2.0])); out
+        [tensor([1., 2.])]
+        >>> dist.destroy_process_group()
+    """
     _check_tensor(tensor)
     pg = _group(group)
     if len(tensor_list) != pg.size():
@@ -463,7 +656,17 @@ def all_gather(tensor_list: list, tensor: Tensor, group: Any = None, async_op: b
 def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group: Any = None,
                            async_op: bool = False) -> Any:
     """Every process's ``input_tensor`` concatenated along dim 0 (or stacked, when
-    ``output_tensor`` has one more dimension) into ``output_tensor``."""
+    ``output_tensor`` has one more dimension) into ``output_tensor``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> out = torch.zeros(2); dist.all_gather_into_tensor(out, torch.tensor([1.0, 2.0])); out
+        tensor([1., 2.])
+        >>> dist.destroy_process_group()
+    """
     _check_tensor(output_tensor, "output_tensor")
     _check_tensor(input_tensor, "input_tensor")
     pg = _group(group)
@@ -481,7 +684,17 @@ def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group: A
 def reduce_scatter_tensor(output: Tensor, input: Tensor, op: Any = ReduceOp.SUM, group: Any = None,
                           async_op: bool = False) -> Any:
     """``input`` (dim 0 = world_size x output's) reduced over the group; process i keeps
-    block i in ``output``."""
+    block i in ``output``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> out = torch.zeros(2); dist.reduce_scatter_tensor(out, torch.tensor([1.0, 2.0])); out
+        tensor([1., 2.])
+        >>> dist.destroy_process_group()
+    """
     _check_tensor(output, "output")
     _check_tensor(input, "input")
     pg = _group(group)
@@ -501,7 +714,17 @@ def reduce_scatter_tensor(output: Tensor, input: Tensor, op: Any = ReduceOp.SUM,
 
 def reduce_scatter(output: Tensor, input_list: list, op: Any = ReduceOp.SUM, group: Any = None,
                    async_op: bool = False) -> Any:
-    """The sum (``op``) over processes of ``input_list[i]`` into ``output`` on process i."""
+    """The sum (``op``) over processes of ``input_list[i]`` into ``output`` on process i.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> out = torch.zeros(2); dist.reduce_scatter(out, [torch.tensor([1.0, 2.0])]); out
+        tensor([1., 2.])
+        >>> dist.destroy_process_group()
+    """
     pg = _group(group)
     if len(input_list) != pg.size():
         raise ValueError(f"reduce_scatter: input_list has {len(input_list)} tensors; the group has "
@@ -516,7 +739,17 @@ def reduce_scatter(output: Tensor, input_list: list, op: Any = ReduceOp.SUM, gro
 def reduce(tensor: Tensor, dst: int | None = None, op: Any = ReduceOp.SUM, group: Any = None,
            async_op: bool = False,
            group_dst: int | None = None) -> Any:
-    """The reduction over the group into ``tensor`` on process ``dst`` (others unchanged)."""
+    """The reduction over the group into ``tensor`` on process ``dst`` (others unchanged).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> t = torch.tensor([1.0, 2.0]); dist.reduce(t, dst=0, op=dist.ReduceOp.MAX); t
+        tensor([1., 2.])
+        >>> dist.destroy_process_group()
+    """
     pg = _group(group)
     dst = _group_rank(pg, dst, group_dst, "dst")
     red = _red(op, tensor._buf.dtype)
@@ -527,13 +760,32 @@ def reduce(tensor: Tensor, dst: int | None = None, op: Any = ReduceOp.SUM, group
 
 
 def barrier(group: Any = None, async_op: bool = False, device_ids: Any = None, timeout: Any = None) -> Any:
-    """Wait for every process of the group."""
+    """Wait for every process of the group.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> dist.barrier()
+        >>> dist.destroy_process_group()
+    """
     _group(group)._comm.barrier()
     return _done(async_op)
 
 
 def all_gather_object(object_list: list, obj: Any, group: Any = None) -> None:
-    """Every process's picklable ``obj`` into ``object_list``."""
+    """Every process's picklable ``obj`` into ``object_list``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> out = [None]; dist.all_gather_object(out, {'step': 3}); out
+        [{'step': 3}]
+        >>> dist.destroy_process_group()
+    """
     pg = _group(group)
     if len(object_list) != pg.size():
         raise ValueError(f"all_gather_object: object_list must have {pg.size()} elements")
@@ -543,7 +795,17 @@ def all_gather_object(object_list: list, obj: Any, group: Any = None) -> None:
 
 def broadcast_object_list(object_list: list, src: int | None = None, group: Any = None, device: Device = None,
                           group_src: int | None = None) -> None:
-    """Process ``src``'s ``object_list`` contents on every process (in place)."""
+    """Process ``src``'s ``object_list`` contents on every process (in place).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> objs = ['hello', 2]; dist.broadcast_object_list(objs, src=0); objs
+        ['hello', 2]
+        >>> dist.destroy_process_group()
+    """
     pg = _group(group)
     src = _group_rank(pg, src, group_src, "src")
     if pg.size() == 1:
@@ -575,7 +837,17 @@ def all_gather_single(output_tensor: Tensor, input_tensor: Tensor, group: Any = 
 
 def reduce_scatter_single(output: Tensor, input: Tensor, op: Any = ReduceOp.SUM, group: Any = None,
                           async_op: bool = False) -> Any:
-    """`reduce_scatter_tensor` under PyTorch 2.13's newer name."""
+    """`reduce_scatter_tensor` under PyTorch 2.13's newer name.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> out = torch.zeros(2); dist.reduce_scatter_single(out, torch.tensor([1.0, 2.0])); out
+        tensor([1., 2.])
+        >>> dist.destroy_process_group()
+    """
     return reduce_scatter_tensor(output, input, op=op, group=group, async_op=async_op)
 
 
@@ -891,7 +1163,21 @@ def isend(tensor: Tensor, dst: int | None = None, group: Any = None, tag: int = 
           group_dst: int | None = None) -> Any:
     """Start sending ``tensor`` to process ``dst`` (a global rank); returns a `Work`.  The
     receiver's tensor must have the same dtype and number of elements (else it raises
-    `CollectiveMismatchError`).  Don't modify ``tensor`` before ``wait()``."""
+    `CollectiveMismatchError`).  Don't modify ``tensor`` before ``wait()``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> try:
+        ...     dist.isend(torch.ones(1), dst=0)
+        ... except (RuntimeError, ValueError):
+        ...     print('a process cannot send to itself')
+        ...
+        a process cannot send to itself
+        >>> dist.destroy_process_group()
+    """
     pg = _group(group)
     peer = _peer(pg, dst, group_dst, "destination")
     _check_tensor(tensor)
@@ -908,7 +1194,21 @@ def isend(tensor: Tensor, dst: int | None = None, group: Any = None, tag: int = 
 def irecv(tensor: Tensor, src: int | None = None, group: Any = None, tag: int = 0,
           group_src: int | None = None) -> Any:
     """Start receiving into ``tensor`` from process ``src`` (a global rank; None: any
-    process); returns a `Work`."""
+    process); returns a `Work`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> try:
+        ...     dist.irecv(torch.zeros(1), src=0)
+        ... except (RuntimeError, ValueError):
+        ...     print('a process cannot receive from itself')
+        ...
+        a process cannot receive from itself
+        >>> dist.destroy_process_group()
+    """
     _check_tensor(tensor)
     pg = _group(group)
     peer = None
@@ -952,7 +1252,21 @@ def send(tensor: Tensor, dst: int | None = None, group: Any = None, tag: int = 0
 def recv(tensor: Tensor, src: int | None = None, group: Any = None, tag: int = 0,
          group_src: int | None = None) -> int:
     """Receive into ``tensor`` from process ``src`` (None: any process); returns the
-    sender's global rank."""
+    sender's global rank.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> try:
+        ...     dist.recv(torch.zeros(1), src=0)
+        ... except (RuntimeError, ValueError):
+        ...     print('a process cannot receive from itself')
+        ...
+        a process cannot receive from itself
+        >>> dist.destroy_process_group()
+    """
     pg = _group(group)
     if src is not None or group_src is not None:
         peer = _canonical_rank(pg, src, group_src)
@@ -963,7 +1277,18 @@ def recv(tensor: Tensor, src: int | None = None, group: Any = None, tag: int = 0
 
 
 class P2POp:
-    """One point-to-point operation of `batch_isend_irecv`: ``op`` is `isend` or `irecv`."""
+    """One point-to-point operation of `batch_isend_irecv`: ``op`` is `isend` or `irecv`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> op = dist.P2POp(dist.isend, torch.ones(2), 0)
+        >>> op.peer, op.op is dist.isend
+        (0, True)
+        >>> dist.destroy_process_group()
+    """
 
     def __init__(self, op: Callable[..., Any], tensor: Tensor, peer: int | None = None, group: Any = None,
                  tag: int = 0,
@@ -988,7 +1313,17 @@ class P2POp:
 
 def batch_isend_irecv(p2p_op_list: list) -> list:
     """Start every `P2POp` of the list at once (their order does not matter, none can
-    deadlock another) and return their `Work` handles."""
+    deadlock another) and return their `Work` handles.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> callable(dist.batch_isend_irecv)
+        True
+        >>> dist.destroy_process_group()
+    """
     if not isinstance(p2p_op_list, list) or not all(isinstance(op, P2POp) for op in p2p_op_list):
         raise ValueError("Invalid ``p2p_op_list``. Each op is expected to to be of type "
                          "``torch.distributed.P2POp``.")
@@ -1058,7 +1393,21 @@ def scatter_object_list(scatter_object_output_list: list, scatter_object_input_l
 def send_object_list(object_list: list, dst: int | None = None, group: Any = None, device: Device = None,
                      group_dst: int | None = None, use_batch: bool = False) -> None:
     """Send the picklable objects of ``object_list`` to process ``dst`` (pickled, as
-    PyTorch's); the receiver's list must have the same length."""
+    PyTorch's); the receiver's list must have the same length.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> try:
+        ...     dist.send_object_list(['x'], dst=0)
+        ... except (RuntimeError, ValueError):
+        ...     print('a process cannot send to itself')
+        ...
+        a process cannot send to itself
+        >>> dist.destroy_process_group()
+    """
     pg = _group(group)
     peer = _canonical_rank(pg, dst, group_dst)
     if peer == pg.rank():
@@ -1075,7 +1424,21 @@ def send_object_list(object_list: list, dst: int | None = None, group: Any = Non
 def recv_object_list(object_list: list, src: int | None = None, group: Any = None, device: Device = None,
                      group_src: int | None = None, use_batch: bool = False) -> int:
     """Receive ``len(object_list)`` objects from process ``src`` into ``object_list``;
-    returns the sender's global rank."""
+    returns the sender's global rank.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> try:
+        ...     dist.recv_object_list([None], src=0)
+        ... except (RuntimeError, ValueError):
+        ...     print('a process cannot receive from itself')
+        ...
+        a process cannot receive from itself
+        >>> dist.destroy_process_group()
+    """
     pg = _group(group)
     peer = _canonical_rank(pg, src, group_src)
     if peer == pg.rank():
@@ -1181,7 +1544,23 @@ def all_reduce_coalesced(tensors: Any, op: Any = ReduceOp.SUM, group: Any = None
 def all_gather_coalesced(output_tensor_lists: list, input_tensor_list: list, group: Any = None,
                          async_op: bool = False) -> Any:
     """`all_gather` of several tensors: ``output_tensor_lists[i][j]`` receives process i's
-    ``input_tensor_list[j]``; with ``async_op`` returns a `Future`."""
+    ``input_tensor_list[j]``; with ``async_op`` returns a `Future`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> import warnings
+        >>> out = [[torch.zeros(2)]]
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter('ignore')
+        ...     _ = dist.all_gather_coalesced(out, [torch.tensor([1.0, 2.0])])
+        ...
+        >>> out
+        [[tensor([1., 2.])]]
+        >>> dist.destroy_process_group()
+    """
     _coalesced_deprecation("all_gather_coalesced")
     _check_tensor_list(input_tensor_list, "input_tensor_list")
     _same_dtype(input_tensor_list)
@@ -1213,7 +1592,18 @@ def new_subgroups_by_enumeration(ranks_per_subgroup_list: Any, timeout: Any = No
                                  pg_options: Any = None,
                                  group_desc: Any = None) -> Any:
     """One group per list of world ranks (disjoint); returns (this process's group or None,
-    all groups).  Every process must call it."""
+    all groups).  Every process must call it.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import fgrad.torch.distributed as dist
+        >>> dist.init_process_group('gloo', init_method='tcp://127.0.0.1:29531', rank=0, world_size=1)
+        >>> mine, groups = dist.new_subgroups_by_enumeration([[0]])
+        >>> dist.get_world_size(mine), len(groups)
+        (1, 1)
+        >>> dist.destroy_process_group()
+    """
     if not ranks_per_subgroup_list:
         raise ValueError("The arg 'ranks_per_subgroup_list' cannot be empty")
     me = get_rank()

@@ -31,7 +31,15 @@ _LOCAL_SIZE_VARS = ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTAS
 
 
 def parse_args(args: list) -> argparse.Namespace:
-    """torchrun's arguments (the ones that mean something for one node over MPI)."""
+    """torchrun's arguments (the ones that mean something for one node over MPI).
+
+    Example::
+
+        >>> from fgrad.torch.distributed import run
+        >>> args = run.parse_args(['--nproc-per-node', '2', 'train.py', '--lr', '0.1'])
+        >>> args.training_script, args.training_script_args
+        ('train.py', ['--lr', '0.1'])
+    """
     p = argparse.ArgumentParser(prog="python -m fgrad.torch.distributed.run",
                                 description="torchrun for fgrad: runs the script on N processes with mpiexec")
     p.add_argument("--nproc-per-node", "--nproc_per_node", default="1")
@@ -70,7 +78,15 @@ def parse_args(args: list) -> argparse.Namespace:
 
 
 def build_command(args: argparse.Namespace) -> list:
-    """The mpiexec command line that starts the workers."""
+    """The mpiexec command line that starts the workers.
+
+    Example::
+
+        >>> from fgrad.torch.distributed import run
+        >>> args = run.parse_args(['--nproc-per-node', '2', '--mpiexec', 'mpiexec', 'train.py'])
+        >>> run.build_command(args)[:3], run.build_command(args)[-1]
+        (['mpiexec', '-n', '2'], 'train.py')
+    """
     worker = [sys.executable, "-m", "fgrad.torch.distributed.run", "--worker",
               "--master-addr", args.master_addr, "--master-port", str(args.master_port),
               "--nproc-per-node", str(args.nproc_per_node)]
@@ -91,7 +107,15 @@ def _first(names, default: str) -> str:
 
 
 def worker_environment(args: argparse.Namespace) -> dict:
-    """PyTorch's launcher variables for this worker, from the MPI launcher's."""
+    """PyTorch's launcher variables for this worker, from the MPI launcher's.
+
+    Example::
+
+        >>> from fgrad.torch.distributed import run
+        >>> env = run.worker_environment(run.parse_args(['--nproc-per-node', '2', 'train.py']))
+        >>> sorted(env)[:4]
+        ['GROUP_RANK', 'LOCAL_RANK', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR']
+    """
     rank = _first(_RANK_VARS, "0")
     size = _first(_SIZE_VARS, str(args.nproc_per_node))
     return {
@@ -116,7 +140,14 @@ def _run_worker(args: argparse.Namespace) -> None:
 
 
 def main(args: list | None = None) -> int:
-    """Entry point: start the workers (or, with ``--worker``, be one)."""
+    """Entry point: start the workers (or, with ``--worker``, be one).
+
+    Example::
+
+        >>> from fgrad.torch.distributed import run
+        >>> callable(run.main)
+        True
+    """
     args = parse_args(sys.argv[1:] if args is None else args)
     if args.worker:
         _run_worker(args)

@@ -75,7 +75,15 @@ class Constraint:
 
 
 class _Dependent(Constraint):
-    """A placeholder for a support that depends on other parameters (not checked)."""
+    """A placeholder for a support that depends on other parameters (not checked).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> c = constraints.dependent(is_discrete=True, event_dim=1); c.is_discrete, c.event_dim
+        (True, 1)
+    """
 
     def __init__(self, *, is_discrete: bool | None = NotImplemented,
                  event_dim: int | None = NotImplemented) -> None:
@@ -116,7 +124,23 @@ def is_dependent(constraint: Any) -> bool:
 
 
 class _DependentProperty(property, _Dependent):
-    """A property whose value is a constraint depending on the distribution's parameters."""
+    """A property whose value is a constraint depending on the distribution's parameters.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> class Box(torch.distributions.Distribution):
+        ...     def __init__(self, high):
+        ...         self.high = high
+        ...         super().__init__(validate_args=False)
+        ...     @constraints.dependent_property(is_discrete=False, event_dim=0)
+        ...     def support(self):
+        ...         return constraints.interval(0.0, self.high)
+        ...
+        >>> Box(2.0).support.check(torch.tensor([1.0, 3.0]))
+        tensor([ True, False])
+    """
 
     def __init__(self, fn: Callable[..., Any] | None = None, *, is_discrete: bool | None = NotImplemented,
                  event_dim: int | None = NotImplemented) -> None:
@@ -129,7 +153,16 @@ class _DependentProperty(property, _Dependent):
 
 
 class _IndependentConstraint(Constraint):
-    """``base_constraint`` over ``reinterpreted_batch_ndims`` more event dimensions."""
+    """``base_constraint`` over ``reinterpreted_batch_ndims`` more event dimensions.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> c = constraints.independent(constraints.positive, 1)
+        >>> c.event_dim, c.check(torch.tensor([[1.0, 2.0], [1.0, -2.0]]))
+        (1, tensor([ True, False]))
+    """
 
     def __init__(self, base_constraint: Constraint, reinterpreted_batch_ndims: int) -> None:
         self.base_constraint = base_constraint
@@ -174,6 +207,16 @@ class _OneHot(Constraint):
 
 
 class _IntegerInterval(Constraint):
+    """Integers in ``[lower_bound, upper_bound]`` (a discrete constraint).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> c = constraints.integer_interval(0, 3)
+        >>> c.is_discrete, c.check(torch.tensor([0.0, 2.0, 2.5, 4.0]))
+        (True, tensor([ True,  True, False, False]))
+    """
     is_discrete = True
 
     def __init__(self, lower_bound: float | Tensor, upper_bound: float | Tensor) -> None:
@@ -210,6 +253,15 @@ class _Real(Constraint):
 
 
 class _GreaterThan(Constraint):
+    """Real numbers above ``lower_bound`` (``constraints.greater_than(lower_bound)``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> constraints.greater_than(1.0).check(torch.tensor([0.5, 1.0, 2.0]))
+        tensor([False, False,  True])
+    """
     def __init__(self, lower_bound: float | Tensor) -> None:
         self.lower_bound = lower_bound
         super().__init__()
@@ -222,11 +274,29 @@ class _GreaterThan(Constraint):
 
 
 class _GreaterThanEq(_GreaterThan):
+    """Real numbers at or above ``lower_bound``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> constraints.greater_than_eq(1.0).check(torch.tensor([0.5, 1.0, 2.0]))
+        tensor([False,  True,  True])
+    """
     def check(self, value: Tensor | float) -> Tensor:
         return self.lower_bound <= value
 
 
 class _LessThan(Constraint):
+    """Real numbers below ``upper_bound``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> constraints.less_than(1.0).check(torch.tensor([0.5, 1.0, 2.0]))
+        tensor([ True, False, False])
+    """
     def __init__(self, upper_bound: float | Tensor) -> None:
         self.upper_bound = upper_bound
         super().__init__()
@@ -239,6 +309,15 @@ class _LessThan(Constraint):
 
 
 class _Interval(Constraint):
+    """Real numbers in the closed interval ``[lower_bound, upper_bound]``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> constraints.interval(0.0, 1.0).check(torch.tensor([-0.5, 0.0, 1.0, 1.5]))
+        tensor([False,  True,  True, False])
+    """
     def __init__(self, lower_bound: float | Tensor, upper_bound: float | Tensor) -> None:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
@@ -254,6 +333,15 @@ class _Interval(Constraint):
 
 
 class _HalfOpenInterval(_Interval):
+    """Real numbers in ``[lower_bound, upper_bound)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> constraints.half_open_interval(0.0, 1.0).check(torch.tensor([0.0, 0.5, 1.0]))
+        tensor([ True,  True, False])
+    """
     def check(self, value: Tensor | float) -> Tensor:
         return (self.lower_bound <= value) & (value < self.upper_bound)
 
@@ -330,7 +418,15 @@ class _PositiveSemidefinite(_Symmetric):
 
 
 class _Multinomial(Constraint):
-    """Nonnegative integer vectors summing to at most ``upper_bound`` (PyTorch's check)."""
+    """Nonnegative integer vectors summing to at most ``upper_bound`` (PyTorch's check).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> constraints.multinomial(3).check(torch.tensor([[1.0, 2.0], [2.0, 2.0]]))
+        tensor([ True, False])
+    """
 
     is_discrete = True
     event_dim = 1
@@ -343,7 +439,16 @@ class _Multinomial(Constraint):
 
 
 class _Cat(Constraint):
-    """``cseq[i]`` on the ``lengths[i]`` slices of dimension ``dim`` (for `CatTransform`)."""
+    """``cseq[i]`` on the ``lengths[i]`` slices of dimension ``dim`` (for `CatTransform`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> c = constraints.cat([constraints.positive, constraints.real], dim=0, lengths=[1, 1])
+        >>> c.check(torch.tensor([1.0, -1.0])), c.check(torch.tensor([-1.0, 1.0]))
+        (tensor([True, True]), tensor([False,  True]))
+    """
 
     def __init__(self, cseq: Any, dim: int = 0, lengths: list[int] | None = None) -> None:
         self.cseq = list(cseq)
@@ -371,7 +476,16 @@ class _Cat(Constraint):
 
 
 class _Stack(Constraint):
-    """``cseq[i]`` on index ``i`` of dimension ``dim`` (for `StackTransform`)."""
+    """``cseq[i]`` on index ``i`` of dimension ``dim`` (for `StackTransform`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions import constraints
+        >>> c = constraints.stack([constraints.positive, constraints.real], dim=0)
+        >>> c.check(torch.tensor([1.0, -1.0])), c.check(torch.tensor([-1.0, 1.0]))
+        (tensor([True, True]), tensor([False,  True]))
+    """
 
     def __init__(self, cseq: Any, dim: int = 0) -> None:
         self.cseq = list(cseq)

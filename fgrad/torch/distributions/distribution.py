@@ -47,7 +47,24 @@ __all__ = [
 
 
 class lazy_property:  # noqa: N801 (PyTorch's name)
-    """A property computed on first access and then stored on the instance."""
+    """A property computed on first access and then stored on the instance.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.distributions.utils import lazy_property
+        >>> class Box:
+        ...     @lazy_property
+        ...     def value(self):
+        ...         print('computed')
+        ...         return 3
+        ...
+        >>> b = Box(); b.value
+        computed
+        3
+        >>> b.value
+        3
+    """
 
     def __init__(self, wrapped: Callable[[Any], Any]) -> None:
         self.wrapped = wrapped
@@ -352,7 +369,14 @@ class Distribution:
 
 
 class ExponentialFamily(Distribution):
-    """Marker base of the exponential-family distributions (PyTorch's class)."""
+    """Marker base of the exponential-family distributions (PyTorch's class).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(torch.distributions.Normal(0.0, 1.0), torch.distributions.ExponentialFamily)
+        True
+    """
 
 
 def _tril_mask(n: int, diag: int):

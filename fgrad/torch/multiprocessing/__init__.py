@@ -38,7 +38,15 @@ from typing import Any
 
 
 class ProcessException(Exception):
-    """A worker of `spawn` failed."""
+    """A worker of `spawn` failed.
+
+    Example::
+
+        >>> import fgrad.torch.multiprocessing as mp
+        >>> e = mp.ProcessException('worker 1 failed', error_index=1, error_pid=123)
+        >>> e.error_index, e.pid, str(e)
+        (1, 123, 'worker 1 failed')
+    """
 
     def __init__(self, msg: str, error_index: int, error_pid: int) -> None:
         super().__init__(msg)
@@ -51,11 +59,26 @@ class ProcessException(Exception):
 
 
 class ProcessRaisedException(ProcessException):
-    """A worker raised an exception: the message holds its traceback."""
+    """A worker raised an exception: the message holds its traceback.
+
+    Example::
+
+        >>> import fgrad.torch.multiprocessing as mp
+        >>> issubclass(mp.ProcessRaisedException, Exception)
+        True
+    """
 
 
 class ProcessExitedException(ProcessException):
-    """A worker exited with a nonzero code (or was killed) without a Python traceback."""
+    """A worker exited with a nonzero code (or was killed) without a Python traceback.
+
+    Example::
+
+        >>> import fgrad.torch.multiprocessing as mp
+        >>> e = mp.ProcessExitedException('exit 1', error_index=0, error_pid=7, exit_code=1)
+        >>> e.exit_code, e.error_index
+        (1, 0)
+    """
 
     def __init__(self, msg: str, error_index: int, error_pid: int, exit_code: int,
                  signal_name: str | None = None) -> None:
@@ -68,7 +91,14 @@ class ProcessExitedException(ProcessException):
 
 
 class ProcessContext:
-    """The running workers of `spawn(..., join=False)`: `join` waits for them."""
+    """The running workers of `spawn(..., join=False)`: `join` waits for them.
+
+    Example::
+
+        >>> import fgrad.torch.multiprocessing as mp
+        >>> hasattr(mp.ProcessContext, 'join')
+        True
+    """
 
     def __init__(self, proc: subprocess.Popen, workdir: str, nprocs: int) -> None:
         self._proc = proc
@@ -108,7 +138,14 @@ class ProcessContext:
 def start_processes(fn: Callable, args: tuple = (), nprocs: int = 1, join: bool = True, daemon: bool = False,
                     start_method: str = "spawn") -> Any:
     """`spawn` (PyTorch's general form; every start method means: new processes under
-    ``mpiexec``)."""
+    ``mpiexec``).
+
+    Example::
+
+        >>> import fgrad.torch.multiprocessing as mp
+        >>> callable(mp.start_processes)
+        True
+    """
     return spawn(fn, args, nprocs, join, daemon, start_method)
 
 
@@ -125,6 +162,12 @@ def spawn(fn: Callable, args: tuple = (), nprocs: int = 1, join: bool = True, da
 
         if __name__ == "__main__":
             mp.spawn(train, args=(2,), nprocs=2)
+
+    Example::
+
+        >>> import fgrad.torch.multiprocessing as mp
+        >>> callable(mp.spawn)
+        True
     """
     if _world.launched_size() > 1:
         raise RuntimeError("torch.multiprocessing.spawn: this process already runs under an MPI launcher "
@@ -156,14 +199,37 @@ def spawn(fn: Callable, args: tuple = (), nprocs: int = 1, join: bool = True, da
 
 
 def get_all_sharing_strategies() -> set:
+    """The tensor sharing strategies there are (``{'file_system'}``: workers are MPI processes).
+
+    Example::
+
+        >>> import fgrad.torch.multiprocessing as mp
+        >>> 'file_system' in mp.get_all_sharing_strategies()
+        True
+    """
     return {"file_system"}
 
 
 def get_sharing_strategy() -> str:
+    """The current sharing strategy (``'file_system'``).
+
+    Example::
+
+        >>> import fgrad.torch.multiprocessing as mp
+        >>> isinstance(mp.get_sharing_strategy(), str)
+        True
+    """
     return "file_system"
 
 
 def set_sharing_strategy(new_strategy: str) -> None:
+    """Choose the sharing strategy (only ``'file_system'``; ValueError otherwise).
+
+    Example::
+
+        >>> import fgrad.torch.multiprocessing as mp
+        >>> mp.set_sharing_strategy('file_system')
+    """
     if new_strategy not in get_all_sharing_strategies():
         raise ValueError(f"unknown sharing strategy {new_strategy!r}")
 

@@ -14,6 +14,7 @@ import fgrad.torch.nn.functional as functional  # noqa: F401
 import fgrad.torch.nn.init as init
 import fgrad.torch.nn.utils as utils
 import fgrad.torch.nn.parallel as parallel
+import fgrad.torch.nn.grad as grad
 import fgrad.torch.nn.attention as attention
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
@@ -21,7 +22,7 @@ from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedPara
 from .parallel import DataParallel  # noqa: F401
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "DataParallel", "Module",
-           "functional", "init", "utils", "parallel", "attention"]
+           "functional", "init", "utils", "parallel", "grad", "attention"]
 from .modules import __all__ as _mods  # noqa: E402
 
 __all__ += _mods

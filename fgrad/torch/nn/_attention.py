@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import fgrad.torch as torch
 
 from .._tensor import Tensor
@@ -36,14 +38,33 @@ from .attention import check_backends as _check_sdpa_backends
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
 
+_CAUSAL_BIAS: dict = {}  # (L, S, dtype, device) -> the causal bias Tensor (a constant)
+_CAUSAL_BIAS_MAX = 32
+
+
+def _causal_bias(L: int, S: int, like: Tensor) -> Tensor:
+    """0 on and below the diagonal, -inf above, (L, S) in ``like``'s dtype and device; made
+    once per shape (a read-only constant of every call: only ever added to the scores)."""
+    key = (L, S, like.dtype, str(like.device), torch.is_inference_mode_enabled())
+    hit = _CAUSAL_BIAS.get(key)
+    if hit is not None:
+        return hit
+    causal = torch.ones(L, S, dtype=torch.bool, device=like.device).tril(diagonal=0)
+    bias = torch.zeros(L, S, dtype=like.dtype, device=like.device).masked_fill(
+        causal.logical_not(), float("-inf")
+    )
+    if is_concrete(bias):  # (not a value being traced by torch.compile)
+        if len(_CAUSAL_BIAS) >= _CAUSAL_BIAS_MAX:
+            _CAUSAL_BIAS.clear()
+        _CAUSAL_BIAS[key] = bias
+    return bias
+
+
 def _attention_bias(attn_mask, is_causal: bool, L: int, S: int, like: Tensor):
     """The additive bias (None when nothing is masked): -inf above the diagonal for
     ``is_causal`` or where a bool mask is False; a float mask as is."""
     if is_causal:
-        causal = torch.ones(L, S, dtype=torch.bool, device=like.device).tril(diagonal=0)
-        return torch.zeros(L, S, dtype=like.dtype, device=like.device).masked_fill(
-            causal.logical_not(), float("-inf")
-        )
+        return _causal_bias(L, S, like)
     if attn_mask is not None:
         if attn_mask.dtype == torch.bool:
             mask_bias = torch.zeros(attn_mask.shape, dtype=like.dtype, device=like.device).masked_fill(
@@ -64,6 +85,9 @@ def _attention_bias(attn_mask, is_causal: bool, L: int, S: int, like: Tensor):
 
 def _safe_softmax(scores: Tensor) -> Tensor:
     """softmax over the last dim, with zeros (and zero gradient) for rows that are all -inf."""
+    b = scores._buf
+    if type(b) is np.ndarray and not (b == -np.inf).all(axis=-1).any():  # the common case, on
+        return torch.softmax(scores, dim=-1)                              # the host, without ops
     all_masked = (scores == float("-inf")).all(dim=-1, keepdim=True)
     if is_concrete(all_masked) and not bool(all_masked.any()):  # traced (torch.compile): no branch
         return torch.softmax(scores, dim=-1)

@@ -396,16 +396,22 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     # stays within PyTorch's own distance to the exact GELU); bfloat16 too (computed in
     # float32 and rounded once to 8 bits, which absorbs those ulp but for about 1 element in
     # 10^4); float16 (11 bits) keeps the correctly rounded erf, which gives PyTorch's bits
-    f32 = _buf(x).dtype in _F32_ERF_DTYPES
+    dt = _buf(x).dtype
+    f32 = dt in _F32_ERF_DTYPES
     erf = _erf_float32 if f32 else lax.erf
+    narrow = dt.itemsize == 2  # bfloat16, float16: computed in float32 (see `apply_op`)
 
     def fn_e(x):
         # the normal cdf is a second output so that the backward program reads it instead of
-        # evaluating erf again (it only needs exp(-x^2/2) besides)
-        cdf = 0.5 * (1.0 + erf(x * r2))
-        return x * cdf, cdf
+        # evaluating erf again (it only needs exp(-x^2/2) besides); for 16-bit x it is the
+        # float32 cdf the result was computed from (not rounded to x's dtype, which the
+        # backward could not use)
+        xc = lax.convert_element_type(x, np.float32) if narrow else x
+        cdf = 0.5 * (1.0 + erf(xc * r2))
+        y = xc * cdf
+        return (lax.convert_element_type(y, x.dtype) if narrow else y), cdf
 
-    return _defop("GeluBackward0", ("gelu", "none", f32), fn_e, (x,), multi=True)[0]
+    return _defop("GeluBackward0", ("gelu", "none", f32, narrow), fn_e, (x,), multi=True)[0]
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -437,9 +443,10 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``x`` where ``|x| > lambd``, else +0 (as PyTorch's kernel: never -0; NaN stays NaN)."""
     lam = float(lambd)
     return _act("HardshrinkBackward0", ("hardshrink", lam),
-                lambda x: fnp.where(fnp.abs(x) > lam, x, x * 0), input)
+                lambda x: fnp.where((x >= -lam) & (x <= lam), fnp.zeros_like(x), x), input)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -2104,3 +2111,11 @@ __all__ += ["rms_norm", "channel_shuffle", "native_channel_shuffle", "celu_", "s
             "grid_sample",
             "ctc_loss", "multi_margin_loss", "multilabel_margin_loss", "triplet_margin_with_distance_loss",
             "alpha_dropout", "feature_alpha_dropout", "gumbel_softmax", "rrelu_"] + _pool_more_all
+
+
+def __getattr__(name: str) -> object:
+    if name == "grad":  # F.grad is torch.nn.grad (which is built on this module: loaded on first use)
+        import importlib
+
+        return importlib.import_module("fgrad.torch.nn.grad")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

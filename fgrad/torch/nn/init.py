@@ -35,7 +35,14 @@ def _no_grad_warn_empty(tensor: Tensor) -> bool:
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
-    """The recommended gain for ``nonlinearity`` (PyTorch's table)."""
+    """The recommended gain for ``nonlinearity`` (PyTorch's table).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.init.calculate_gain('relu'), torch.nn.init.calculate_gain('leaky_relu', 0.2)
+        (1.4142135623730951, 1.3867504905630728)
+    """
     linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                   "conv_transpose3d"]
     if nonlinearity in linear_fns or nonlinearity == "sigmoid":
@@ -84,14 +91,30 @@ def _gen(generator) -> dict:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0,
              generator: torch.Generator | None = None) -> Tensor:
-    """Fill with U(a, b)."""
+    """Fill with U(a, b).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.init.uniform_(torch.empty(3), -1.0, 1.0)
+        tensor([-0.0075,  0.5364, -0.8230])
+    """
     with torch.no_grad():
         return tensor.uniform_(a, b, **_gen(generator))
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0,
             generator: torch.Generator | None = None) -> Tensor:
-    """Fill with N(mean, std**2)."""
+    """Fill with N(mean, std**2).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.init.normal_(torch.empty(3), mean=0.0, std=0.1)
+        tensor([ 0.1541, -0.0293, -0.2179])
+    """
     with torch.no_grad():
         return tensor.normal_(mean, std, **_gen(generator))
 
@@ -147,22 +170,58 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fills ``tensor`` with ``val`` in place (no gradient recorded) and returns it.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.init.constant_(torch.empty(3), 0.5)
+        tensor([0.5000, 0.5000, 0.5000])
+    """
+
     with torch.no_grad():
         return tensor.fill_(val)
 
 
 def ones_(tensor: Tensor) -> Tensor:
+    """Fills ``tensor`` with ones in place (no gradient recorded) and returns it.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.init.ones_(torch.empty(2, 2))
+        tensor([[1., 1.],
+                [1., 1.]])
+    """
+
     with torch.no_grad():
         return tensor.fill_(1)
 
 
 def zeros_(tensor: Tensor) -> Tensor:
+    """Fills ``tensor`` with zeros in place (no gradient recorded) and returns it.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.init.zeros_(torch.empty(3))
+        tensor([0., 0., 0.])
+    """
+
     with torch.no_grad():
         return tensor.zero_()
 
 
 def eye_(tensor: Tensor) -> Tensor:
-    """Fill a 2-D tensor with the identity."""
+    """Fill a 2-D tensor with the identity.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.init.eye_(torch.empty(2, 3))
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     with torch.no_grad():
@@ -171,7 +230,18 @@ def eye_(tensor: Tensor) -> Tensor:
 
 
 def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
-    """Fill a {3,4,5}-D conv weight with the Dirac delta (identity convolution)."""
+    """Fill a {3,4,5}-D conv weight with the Dirac delta (identity convolution).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.init.dirac_(torch.empty(2, 2, 3))
+        tensor([[[0., 1., 0.],
+                 [0., 0., 0.]],
+        <BLANKLINE>
+                [[0., 0., 0.],
+                 [0., 1., 0.]]])
+    """
     dimensions = tensor.dim()
     if dimensions not in [3, 4, 5]:
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
@@ -190,7 +260,16 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
 
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: torch.Generator | None = None) -> Tensor:
-    """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))``."""
+    """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.init.xavier_uniform_(torch.empty(2, 3))
+        tensor([[-0.0082,  0.5876, -0.9016],
+                [-0.8062, -0.4219,  0.2938]])
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     a = math.sqrt(3.0) * std
@@ -198,7 +277,16 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: torch.Generato
 
 
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: torch.Generator | None = None) -> Tensor:
-    """N(0, std**2) with ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
+    """N(0, std**2) with ``std = gain * sqrt(2 / (fan_in + fan_out))``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.init.xavier_normal_(torch.empty(2, 3))
+        tensor([[ 0.9746, -0.1856, -1.3780],
+                [ 0.3595, -0.6859, -0.8845]])
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return normal_(tensor, 0.0, std, generator)
@@ -206,7 +294,16 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: torch.Generator
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
                      generator: torch.Generator | None = None) -> Tensor:
-    """U(-bound, bound) with ``bound = gain * sqrt(3 / fan)`` (He et al.)."""
+    """U(-bound, bound) with ``bound = gain * sqrt(3 / fan)`` (He et al.).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.init.kaiming_uniform_(torch.empty(2, 3), nonlinearity='relu')
+        tensor([[-0.0106,  0.7586, -1.1640],
+                [-1.0408, -0.5447,  0.3792]])
+    """
     if _no_grad_warn_empty(tensor):
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
@@ -218,7 +315,16 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonline
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
                     generator: torch.Generator | None = None) -> Tensor:
-    """N(0, std**2) with ``std = gain / sqrt(fan)``."""
+    """N(0, std**2) with ``std = gain / sqrt(fan)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.init.kaiming_normal_(torch.empty(2, 3), mode='fan_out')
+        tensor([[ 1.5410, -0.2934, -2.1788],
+                [ 0.5684, -1.0845, -1.3986]])
+    """
     if _no_grad_warn_empty(tensor):
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
@@ -228,7 +334,15 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: torch.Generator | None = None) -> Tensor:
-    """A (semi-)orthogonal matrix from the QR decomposition of a Gaussian one."""
+    """A (semi-)orthogonal matrix from the QR decomposition of a Gaussian one.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> w = torch.nn.init.orthogonal_(torch.empty(3, 3))
+        >>> torch.allclose(w @ w.T, torch.eye(3), atol=1e-6)
+        True
+    """
     if tensor.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
@@ -251,7 +365,15 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: torch.Generator | 
 
 def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01,
             generator: torch.Generator | None = None) -> Tensor:
-    """Each column gets ``ceil(sparsity * rows)`` zeros, the rest N(0, std**2)."""
+    """Each column gets ``ceil(sparsity * rows)`` zeros, the rest N(0, std**2).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> w = torch.nn.init.sparse_(torch.empty(4, 3), sparsity=0.5)
+        >>> (w == 0).sum(0)
+        tensor([2, 2, 2])
+    """
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
@@ -273,6 +395,20 @@ def _deprecated(new):
         return new(*args, **kwargs)
 
     f.__name__ = new.__name__[:-1]
+    value = {"constant_": ", 0.5", "sparse_": ", 0.5"}.get(new.__name__, "")
+    shape = "2, 3, 3" if new.__name__ == "dirac_" else "2, 3"
+    f.__doc__ = f"""Deprecated spelling of `{new.__name__}`: warns (a ``FutureWarning``) and calls it.
+
+    Example::
+
+        >>> import warnings
+        >>> import fgrad.torch as torch
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     w = torch.nn.init.{f.__name__}(torch.empty({shape}){value})
+        >>> w.shape, caught[0].category.__name__
+        (torch.Size([{shape}]), 'FutureWarning')
+    """
     return f
 
 
@@ -283,3 +419,7 @@ xavier_uniform = _deprecated(xavier_uniform_)
 xavier_normal = _deprecated(xavier_normal_)
 kaiming_uniform = _deprecated(kaiming_uniform_)
 kaiming_normal = _deprecated(kaiming_normal_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+orthogonal = _deprecated(orthogonal_)
+sparse = _deprecated(sparse_)

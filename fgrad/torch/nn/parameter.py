@@ -23,7 +23,18 @@ __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer
 
 
 class Parameter(Tensor):
-    """A tensor that is a module parameter: ``Parameter(data=None, requires_grad=True)``."""
+    """A tensor that is a module parameter: ``Parameter(data=None, requires_grad=True)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> p = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+        >>> p
+        Parameter containing:
+        tensor([1., 2.], requires_grad=True)
+        >>> torch.nn.Linear(2, 1).weight.__class__.__name__
+        'Parameter'
+    """
 
     _is_param = True
 
@@ -62,7 +73,16 @@ class _BufferMeta(type):
 
 class Buffer(metaclass=_BufferMeta):
     """``nn.Buffer(data, persistent=True)``: marks a tensor to be registered as a buffer when
-    assigned to a module attribute.  Returns a plain `Tensor` carrying the mark."""
+    assigned to a module attribute.  Returns a plain `Tensor` carrying the mark.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Module()
+        >>> m.stats = torch.nn.Buffer(torch.zeros(2))
+        >>> list(m.state_dict()), list(m.parameters())
+        (['stats'], [])
+    """
 
     def __new__(cls, data=None, *, persistent: bool = True):
         if data is None:

@@ -78,7 +78,18 @@ class Adam(Optimizer):
 
 class AdamW(Adam):
     """``AdamW(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
-    amsgrad=False, *, maximize=False)``: Adam with decoupled weight decay."""
+    amsgrad=False, *, maximize=False)``: Adam with decoupled weight decay.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> w = torch.nn.Parameter(torch.tensor([1.0, -1.0]))
+        >>> opt = torch.optim.AdamW([w], lr=0.1, weight_decay=0.01)
+        >>> (w ** 2).sum().backward()
+        >>> opt.step()
+        >>> w.data
+        tensor([ 0.8990, -0.8990])
+    """
 
     def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 1e-2,

@@ -64,7 +64,16 @@ class _Flag:
 
 
 class LRScheduler:
-    """Base class: ``LRScheduler(optimizer, last_epoch=-1)``; subclasses define ``get_lr``."""
+    """Base class: ``LRScheduler(optimizer, last_epoch=-1)``; subclasses define ``get_lr``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> s = torch.optim.lr_scheduler.StepLR(opt, step_size=1)
+        >>> isinstance(s, torch.optim.lr_scheduler.LRScheduler), s.get_last_lr()
+        (True, [1.0])
+    """
 
     _get_lr_called_within_step: bool = False
     _is_initial: bool = False
@@ -209,7 +218,21 @@ class _LambdaScheduler(LRScheduler):
 
 
 class LambdaLR(_LambdaScheduler):
-    """``lr = base_lr * lr_lambda(epoch)``."""
+    """``lr = base_lr * lr_lambda(epoch)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> s = torch.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 1 / (epoch + 1))
+        >>> for _ in range(3):
+        ...     opt.step()
+        ...     s.step()
+        ...     print(s.get_last_lr())
+        [0.5]
+        [0.3333333333333333]
+        [0.25]
+    """
 
     def get_lr(self) -> list:
         _warn_get_lr_called_within_step(self)
@@ -217,7 +240,21 @@ class LambdaLR(_LambdaScheduler):
 
 
 class MultiplicativeLR(_LambdaScheduler):
-    """``lr = lr * lr_lambda(epoch)`` each step after the first."""
+    """``lr = lr * lr_lambda(epoch)`` each step after the first.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> s = torch.optim.lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.9)
+        >>> for _ in range(3):
+        ...     opt.step()
+        ...     s.step()
+        ...     print(s.get_last_lr())
+        [0.9]
+        [0.81]
+        [0.7290000000000001]
+    """
 
     def get_lr(self) -> list:
         _warn_get_lr_called_within_step(self)
@@ -228,7 +265,22 @@ class MultiplicativeLR(_LambdaScheduler):
 
 
 class StepLR(LRScheduler):
-    """Multiply the learning rate by ``gamma`` every ``step_size`` epochs."""
+    """Multiply the learning rate by ``gamma`` every ``step_size`` epochs.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> s = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+        >>> for _ in range(4):
+        ...     opt.step()
+        ...     s.step()
+        ...     print(s.get_last_lr())
+        [1.0]
+        [0.5]
+        [0.5]
+        [0.25]
+    """
 
     def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1,
                  last_epoch: int = -1) -> None:
@@ -247,7 +299,21 @@ class StepLR(LRScheduler):
 
 
 class MultiStepLR(LRScheduler):
-    """Multiply the learning rate by ``gamma`` at each milestone epoch."""
+    """Multiply the learning rate by ``gamma`` at each milestone epoch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> s = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 3], gamma=0.1)
+        >>> for _ in range(3):
+        ...     opt.step()
+        ...     s.step()
+        ...     print(s.get_last_lr())
+        [0.1]
+        [0.1]
+        [0.010000000000000002]
+    """
 
     def __init__(self, optimizer: Optimizer, milestones: Iterable[int], gamma: float = 0.1,
                  last_epoch: int = -1) -> None:
@@ -268,7 +334,21 @@ class MultiStepLR(LRScheduler):
 
 
 class ExponentialLR(LRScheduler):
-    """Multiply the learning rate by ``gamma`` every epoch."""
+    """Multiply the learning rate by ``gamma`` every epoch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> s = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+        >>> for _ in range(3):
+        ...     opt.step()
+        ...     s.step()
+        ...     print(s.get_last_lr())
+        [0.5]
+        [0.25]
+        [0.125]
+    """
 
     def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
         self.gamma = gamma
@@ -286,7 +366,21 @@ class ExponentialLR(LRScheduler):
 
 class CosineAnnealingLR(LRScheduler):
     """``lr = eta_min + (base_lr - eta_min) * (1 + cos(pi * epoch / T_max)) / 2``, computed
-    recursively from the current learning rate as PyTorch does."""
+    recursively from the current learning rate as PyTorch does.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> s = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=2)
+        >>> for _ in range(3):
+        ...     opt.step()
+        ...     s.step()
+        ...     print(s.get_last_lr())
+        [0.5]
+        [0.0]
+        [0.49999999999999994]
+    """
 
     def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1) -> None:
         self.T_max = T_max
@@ -315,7 +409,18 @@ class CosineAnnealingLR(LRScheduler):
 
 class ReduceLROnPlateau(LRScheduler):
     """Reduce the learning rate by ``factor`` when a metric stops improving for ``patience``
-    epochs: ``scheduler.step(metric)``."""
+    epochs: ``scheduler.step(metric)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=1, factor=0.5)
+        >>> for loss in [1.0, 1.0, 1.0, 1.0]:
+        ...     s.step(loss)
+        >>> s.get_last_lr()
+        [0.5]
+    """
 
     def __init__(self, optimizer: Optimizer, mode: str = "min", factor: float = 0.1, patience: int = 10,
                  threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0,

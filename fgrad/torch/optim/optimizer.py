@@ -112,7 +112,16 @@ ParamsT = Union[Iterable[Tensor], Iterable[dict[str, Any]], Iterable[tuple[str, 
 
 class Optimizer:
     """Base class of optimizers: ``Optimizer(params, defaults)`` where ``params`` is an
-    iterable of tensors, of ``(name, tensor)`` pairs, or of dicts (parameter groups)."""
+    iterable of tensors, of ``(name, tensor)`` pairs, or of dicts (parameter groups).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> w = torch.nn.Parameter(torch.tensor([1.0]))
+        >>> opt = torch.optim.SGD([w], lr=0.1)
+        >>> isinstance(opt, torch.optim.Optimizer), opt.param_groups[0]['lr']
+        (True, 0.1)
+    """
 
     # hyper-parameters that groups saved by older PyTorch versions may lack, and their values
     _legacy_group_defaults: dict[str, Any] = {}

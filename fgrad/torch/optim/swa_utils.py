@@ -134,7 +134,19 @@ def get_swa_avg_fn() -> Callable[..., Tensor]:
 
 class AveragedModel(Module):
     """A copy of ``model`` whose parameters (and, with ``use_buffers``, buffers) are the
-    running average (SWA, default) or any ``avg_fn``/``multi_avg_fn`` of the model's."""
+    running average (SWA, default) or any ``avg_fn``/``multi_avg_fn`` of the model's.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Linear(1, 1, bias=False)
+        >>> swa = torch.optim.swa_utils.AveragedModel(m)
+        >>> for v in (1.0, 3.0):
+        ...     _ = torch.nn.init.constant_(m.weight, v)
+        ...     swa.update_parameters(m)
+        >>> swa.module.weight.data, swa.n_averaged
+        (tensor([[2.]]), tensor(2))
+    """
 
     def __init__(self, model: Module, device: int | torch.device | None = None,
                  avg_fn: Callable[..., Tensor] | None = None,

@@ -3,10 +3,14 @@
 ``checkpoint(function, *args)`` runs ``function`` without recording its graph (its
 intermediate activations are freed) and, when the backward pass reaches it, runs it again
 with grad enabled (restoring the RNG state, so dropout draws the same mask) and
-back-propagates through that recomputed graph. This is PyTorch's reentrant scheme, used here
-for ``use_reentrant=True`` and ``False`` alike; like PyTorch's reentrant variant it needs
-``.backward()`` without ``inputs`` (``torch.autograd.grad`` raises), and gradients reach
-parameters the function closes over only through that ``.backward()``.
+back-propagates through that recomputed graph: PyTorch's reentrant scheme
+(``use_reentrant=True``), which like PyTorch needs ``.backward()`` without ``inputs``
+(``torch.autograd.grad`` raises), gradients reaching parameters the function closes over only
+through that ``.backward()``.  ``use_reentrant=False`` (PyTorch's recommended variant, which
+works with ``torch.autograd.grad``, ``backward(inputs=...)``, closed-over parameters and
+``create_graph``) records ``function``'s graph as an ordinary call: the same gradients as
+PyTorch's, without the memory saving (the engine has no saved-tensor hooks to recompute
+activations on demand).
 
 Example::
 
@@ -122,6 +126,8 @@ def checkpoint(
         raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
     if context_fn is not None and use_reentrant:
         raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
+    if not use_reentrant:  # the graph as recorded: every backward form works (no memory saved)
+        return function(*args, **kwargs)
     if not torch.is_grad_enabled() or not any(isinstance(a, Tensor) and a.requires_grad for a in args):
         if torch.is_grad_enabled() and use_reentrant:
             warnings.warn(

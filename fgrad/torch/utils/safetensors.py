@@ -45,12 +45,29 @@ def _tensors(arrays: dict, device) -> dict[str, Tensor]:
 
 
 def save(tensors: dict[str, Tensor], metadata: dict[str, str] | None = None) -> bytes:
-    """The safetensors bytes of a ``{name: Tensor}`` dict."""
+    """The safetensors bytes of a ``{name: Tensor}`` dict.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.utils import safetensors
+        >>> data = safetensors.save({'w': torch.tensor([1.0, 2.0])})
+        >>> safetensors.load(data)
+        {'w': tensor([1., 2.])}
+    """
     return _fmt.dumps(_host(tensors), metadata)
 
 
 def load(data: bytes) -> dict[str, Tensor]:
-    """``{name: Tensor}`` from safetensors bytes."""
+    """``{name: Tensor}`` from safetensors bytes.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.utils import safetensors
+        >>> safetensors.load(safetensors.save({'b': torch.tensor([[1, 2]])}))['b']
+        tensor([[1, 2]])
+    """
     return _tensors(_fmt.loads(data)[0], None)
 
 
@@ -70,7 +87,18 @@ def save_file(tensors: dict[str, Tensor], filename: str | os.PathLike,
 
 
 def load_file(filename: str | os.PathLike, device: str = "cpu") -> dict[str, Tensor]:
-    """``{name: Tensor}`` from a .safetensors file, on ``device``."""
+    """``{name: Tensor}`` from a .safetensors file, on ``device``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import os, tempfile
+        >>> from fgrad.torch.utils import safetensors
+        >>> path = os.path.join(tempfile.mkdtemp(), 'model.safetensors')
+        >>> safetensors.save_file({'w': torch.ones(2)}, path)
+        >>> safetensors.load_file(path)
+        {'w': tensor([1., 1.])}
+    """
     return _tensors(_fmt.load_file(filename)[0], device)
 
 

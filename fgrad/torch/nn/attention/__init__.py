@@ -1,20 +1,22 @@
-"""``torch.nn.attention``: choose the kernels ``F.scaled_dot_product_attention`` may use.
+"""``torch.nn.attention``: choosing the kernels of ``F.scaled_dot_product_attention``.
 
-`sdpa_kernel` sets the same switches as ``torch.backends.cuda.enable_*_sdp`` for the block
-it guards.  On the CPU, PyTorch has two kernels: MATH (always usable) and FLASH_ATTENTION
-(4-d inputs, no dropout); EFFICIENT_ATTENTION and CUDNN_ATTENTION are GPU kernels.  fgrad
-computes one way (its math kernel), and enforces PyTorch's CPU rules on the choice: with MATH
-and FLASH_ATTENTION both off, a call raises "No viable backend..."; with only FLASH_ATTENTION
-on, an input it cannot take warns its reasons and raises "No available kernel".
+fgrad has one kernel (the math one, on every device), so ``sdpa_kernel`` sets and restores
+the ``torch.backends.cuda.*_sdp_enabled`` flags, as PyTorch's does; the attention numbers are
+the same whichever backends are listed.  What is enforced is PyTorch's **CPU** choice (see
+`check_backends`): with MATH and FLASH_ATTENTION both off, ``F.scaled_dot_product_attention``
+raises "No viable backend..."; with only FLASH_ATTENTION on, an input the CPU flash kernel
+cannot take (dropout, not 4-d) warns PyTorch's reasons and raises "No available kernel".
+``torch.nn.attention.bias`` holds the causal biases (``causal_lower_right``, ...).
 
 Example::
 
     >>> import fgrad.torch as torch
     >>> from fgrad.torch.nn.attention import SDPBackend, sdpa_kernel
-    >>> q = torch.ones(1, 1, 2, 4)
     >>> with sdpa_kernel(SDPBackend.MATH):
-    ...     torch.nn.functional.scaled_dot_product_attention(q, q, q).shape
-    torch.Size([1, 1, 2, 4])
+    ...     torch.backends.cuda.flash_sdp_enabled(), torch.backends.cuda.math_sdp_enabled()
+    (False, True)
+    >>> torch.backends.cuda.flash_sdp_enabled()
+    True
 """
 
 from __future__ import annotations
@@ -26,13 +28,14 @@ from typing import Any
 
 from ...backends import cuda as _cuda
 
-__all__ = ["SDPBackend", "sdpa_kernel", "WARN_FOR_UNFUSED_KERNELS"]
+__all__ = ["SDPBackend", "sdpa_kernel", "WARN_FOR_UNFUSED_KERNELS", "can_use_flash_attention",
+           "can_use_efficient_attention"]
 
 WARN_FOR_UNFUSED_KERNELS = False
 
 
 class SDPBackend(enum.IntEnum):
-    """The scaled-dot-product-attention kernels (PyTorch's values)."""
+    """The scaled-dot-product-attention backends (PyTorch's names and numbers)."""
 
     ERROR = -1
     MATH = 0
@@ -41,58 +44,85 @@ class SDPBackend(enum.IntEnum):
     CUDNN_ATTENTION = 3
     OVERRIDEABLE = 4
 
-
-# SDPBackend -> the torch.backends.cuda switch that holds it
-_SWITCH = {SDPBackend.MATH: "math", SDPBackend.FLASH_ATTENTION: "flash",
-           SDPBackend.EFFICIENT_ATTENTION: "mem_efficient", SDPBackend.CUDNN_ATTENTION: "cudnn"}
-_PRIORITY: list[SDPBackend] = [SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH,
-                               SDPBackend.CUDNN_ATTENTION, SDPBackend.OVERRIDEABLE]
+    def __repr__(self) -> str:
+        return f"<SDPBackend.{self.name}: {self.value}>"
 
 
-def _current() -> list[SDPBackend]:
-    return [b for b, name in _SWITCH.items() if _cuda._sdp[name]]
+_FLAGS = {SDPBackend.CUDNN_ATTENTION: "cudnn", SDPBackend.FLASH_ATTENTION: "flash",
+          SDPBackend.MATH: "math", SDPBackend.EFFICIENT_ATTENTION: "mem_efficient"}
 
 
-def _set(backends: list[SDPBackend]) -> None:
-    for b, name in _SWITCH.items():
-        _cuda._sdp[name] = b in backends
+def _enabled() -> list[SDPBackend]:
+    return [b for b, name in _FLAGS.items() if getattr(_cuda, f"{name}_sdp_enabled")()]
+
+
+def _enable_only(backends: list[SDPBackend]) -> None:
+    for b, name in _FLAGS.items():
+        getattr(_cuda, f"enable_{name}_sdp")(b in backends)
 
 
 @contextlib.contextmanager
-def sdpa_kernel(backends: list[SDPBackend] | SDPBackend,
-                set_priority: bool = False) -> Iterator[dict[Any, Any]]:
-    """Allow only ``backends`` inside the block (``set_priority``: in this order of preference).
+def sdpa_kernel(backends: list[SDPBackend] | SDPBackend, set_priority: bool = False) -> Iterator[dict]:
+    """Enable only ``backends`` (one or a list) for ``scaled_dot_product_attention`` inside the
+    block, restoring the flags after it (``set_priority`` is accepted; fgrad has one kernel).
 
     Example::
 
         >>> import fgrad.torch as torch
+        >>> import fgrad.torch.nn.functional as F
         >>> from fgrad.torch.nn.attention import SDPBackend, sdpa_kernel
-        >>> with sdpa_kernel([SDPBackend.MATH]):
-        ...     torch.backends.cuda.flash_sdp_enabled()
-        False
+        >>> q = torch.ones(1, 1, 2, 2)
+        >>> with sdpa_kernel([SDPBackend.MATH, SDPBackend.EFFICIENT_ATTENTION]):
+        ...     F.scaled_dot_product_attention(q, q, q).shape
+        torch.Size([1, 1, 2, 2])
     """
     if not isinstance(backends, (list, SDPBackend)):
-        raise AssertionError("Backend must be an instance of SDPBackend or a list of SDPBackend "
-                             "instances, "
+        raise AssertionError("Backend must be an instance of SDPBackend or a list of SDPBackend instances, "
                              f"got {type(backends).__name__}")
-    chosen = list(dict.fromkeys([backends] if isinstance(backends, SDPBackend) else backends))
-    previous, previous_priority = _current(), list(_PRIORITY)
+    wanted = list(dict.fromkeys([backends] if isinstance(backends, SDPBackend) else backends))
+    previous = _enabled()
     try:
-        _set(chosen)
-        if set_priority:
-            _PRIORITY[:] = chosen + [b for b in previous_priority if b not in chosen]
+        _enable_only(wanted)
         yield {}
     finally:
-        _set(previous)
-        _PRIORITY[:] = previous_priority
+        _enable_only(previous)
+
+
+def can_use_flash_attention(params: Any, debug: bool = False) -> bool:
+    """Whether the fused flash kernel can run ``params``: never in fgrad (the math kernel runs).
+
+    Example::
+
+        >>> can_use_flash_attention(None)
+        False
+    """
+    return False
+
+
+def can_use_efficient_attention(params: Any, debug: bool = False) -> bool:
+    """Whether the memory-efficient kernel can run ``params``: never in fgrad.
+
+    Example::
+
+        >>> can_use_efficient_attention(None)
+        False
+    """
+    return False
 
 
 def check_backends(query: Any, key: Any, value: Any, dropout_p: float) -> None:
-    """PyTorch's CPU kernel choice for ``F.scaled_dot_product_attention`` under the switches:
-    raise (and warn the reasons) where no allowed kernel takes these inputs."""
-    if _cuda._sdp["math"]:
+    """PyTorch's CPU kernel choice for ``F.scaled_dot_product_attention`` under the flags:
+    raise (after warning the reasons) where no enabled CPU kernel takes these inputs.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> q = torch.ones(1, 1, 2, 2)
+        >>> check_backends(q, q, q, 0.0)  # MATH is on: nothing to say
+    """
+    if _cuda.math_sdp_enabled():
         return
-    if not _cuda._sdp["flash"]:
+    if not _cuda.flash_sdp_enabled():
         raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This is likely "
                            "due to turning off both the math kernel and the fused kernels.")
     reasons = []
@@ -110,4 +140,4 @@ def check_backends(query: Any, key: Any, value: Any, dropout_p: float) -> None:
         raise RuntimeError("No available kernel.  Aborting execution.")
 
 
-from . import bias  # noqa: E402,F401
+from . import bias  # noqa: E402

@@ -7,7 +7,7 @@ from .activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Ha
                          SiLU, Softmax,
                          Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm
-from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .container import Container, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
@@ -15,7 +15,7 @@ from .fold import Fold, Unfold
 from .linear import Bilinear, Identity, Linear, NonDynamicallyQuantizableLinear
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
                    HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
-                   MultiLabelSoftMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
+                   MultiLabelSoftMarginLoss, NLLLoss, NLLLoss2d, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
                    TripletMarginLoss)
 from .module import Module, register_module_forward_hook, register_module_forward_pre_hook
 from .normalization import (GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
@@ -36,7 +36,7 @@ from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyConv1d
                    LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d, LazyInstanceNorm1d,
                    LazyInstanceNorm2d, LazyInstanceNorm3d, LazyLinear)
 from .loss import CTCLoss, MultiLabelMarginLoss, MultiMarginLoss, TripletMarginWithDistanceLoss
-from .normalization import RMSNorm
+from .normalization import CrossMapLRN2d, RMSNorm
 from .padding import CircularPad3d, ReflectionPad3d, ReplicationPad3d
 from .pooling import (FractionalMaxPool2d, FractionalMaxPool3d, LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d,
                       MaxUnpool2d, MaxUnpool3d)

@@ -96,16 +96,43 @@ def _format(value: Any) -> str:
 
 
 class ReLU(_Activation, function=F.relu):
+    """``max(0, x)`` elementwise (`functional.relu`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.ReLU()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([0., 0., 0., 1.])
+    """
+
     def __init__(self, inplace: bool = False) -> None:
         super().__init__(inplace=inplace)
 
 
 class Threshold(_Activation, function=F.threshold):
+    """``x`` where ``x > threshold``, else ``value`` (`functional.threshold`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Threshold(0.5, -1.0)(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-1., -1., -1.,  1.])
+    """
+
     def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
         super().__init__(threshold=threshold, value=value, inplace=inplace)
 
 
 class Hardtanh(_Activation, function=F.hardtanh):
+    """``x`` clamped to ``[min_val, max_val]`` (`functional.hardtanh`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Hardtanh(-1.0, 0.5)(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-1.0000, -0.5000,  0.0000,  0.5000])
+    """
+
     _deprecated_arguments = ("min_value", "max_value")
 
     def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False,
@@ -124,18 +151,44 @@ class Hardtanh(_Activation, function=F.hardtanh):
 
 
 class ReLU6(Hardtanh, function=F.relu6):
-    """``Hardtanh(0, 6)``, as in PyTorch (``min_val``/``max_val`` attributes included)."""
+    """``Hardtanh(0, 6)``, as in PyTorch (``min_val``/``max_val`` attributes included).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.ReLU6()(torch.tensor([-1.0, 3.0, 8.0]))
+        tensor([0., 3., 6.])
+    """
 
     def __init__(self, inplace: bool = False) -> None:
         super().__init__(0.0, 6.0, inplace)
 
 
 class LeakyReLU(_Activation, function=F.leaky_relu):
+    """``x`` where positive, ``negative_slope * x`` elsewhere (`functional.leaky_relu`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.LeakyReLU(0.1)(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.2000, -0.0500,  0.0000,  1.0000])
+    """
+
     def __init__(self, negative_slope: float = 1e-2, inplace: bool = False) -> None:
         super().__init__(negative_slope=negative_slope, inplace=inplace)
 
 
 class RReLU(_Activation, function=F.rrelu):
+    """Leaky ReLU whose negative slope is drawn from ``[lower, upper]`` in training, their mean in eval.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.RReLU(0.1, 0.3).eval()
+        >>> m(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.4000, -0.1000,  0.0000,  1.0000])
+    """
+
     def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
         super().__init__(lower=lower, upper=upper, inplace=inplace)
 
@@ -144,36 +197,99 @@ class RReLU(_Activation, function=F.rrelu):
 
 
 class ELU(_Activation, function=F.elu):
+    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere (`functional.elu`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.ELU()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.8647, -0.3935,  0.0000,  1.0000])
+    """
+
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__(alpha=alpha, inplace=inplace)
 
 
 class CELU(_Activation, function=F.celu):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`` (`functional.celu`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.CELU(alpha=2.0)(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-1.2642, -0.4424,  0.0000,  1.0000])
+    """
+
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__(alpha=alpha, inplace=inplace)
 
 
 class SELU(_Activation, function=F.selu):
+    """Scaled ELU with the self-normalizing constants (`functional.selu`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.SELU()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-1.5202, -0.6918,  0.0000,  1.0507])
+    """
+
     def __init__(self, inplace: bool = False) -> None:
         super().__init__(inplace=inplace)
 
 
 class GELU(_Activation, function=F.gelu):
+    """``x * Phi(x)`` (``approximate='tanh'``: the tanh formula) (`functional.gelu`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.GELU()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.0455, -0.1543,  0.0000,  0.8413])
+    """
+
     def __init__(self, approximate: str = "none") -> None:
         super().__init__(approximate=approximate)
 
 
 class SiLU(_Activation, function=F.silu):
+    """``x * sigmoid(x)`` (`functional.silu`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.SiLU()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.2384, -0.1888,  0.0000,  0.7311])
+    """
+
     def __init__(self, inplace: bool = False) -> None:
         super().__init__(inplace=inplace)
 
 
 class Mish(_Activation, function=F.mish):
+    """``x * tanh(softplus(x))`` (`functional.mish`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Mish()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.2525, -0.2207,  0.0000,  0.8651])
+    """
+
     def __init__(self, inplace: bool = False) -> None:
         super().__init__(inplace=inplace)
 
 
 class Hardsigmoid(_Activation, function=F.hardsigmoid):
+    """Piecewise-linear sigmoid ``relu6(x + 3) / 6`` (`functional.hardsigmoid`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Hardsigmoid()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([0.1667, 0.4167, 0.5000, 0.6667])
+    """
+
     def __init__(self, inplace: bool = False) -> None:
         super().__init__(inplace=inplace)
 
@@ -182,6 +298,15 @@ class Hardsigmoid(_Activation, function=F.hardsigmoid):
 
 
 class Hardswish(_Activation, function=F.hardswish):
+    """``x * relu6(x + 3) / 6`` (`functional.hardswish`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Hardswish()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.3333, -0.2083,  0.0000,  0.6667])
+    """
+
     def __init__(self, inplace: bool = False) -> None:
         super().__init__(inplace=inplace)
 
@@ -190,6 +315,15 @@ class Hardswish(_Activation, function=F.hardswish):
 
 
 class Hardshrink(_Activation, function=F.hardshrink):
+    """``x`` where ``|x| > lambd``, else 0 (`functional.hardshrink`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Hardshrink(0.5)(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-2.,  0.,  0.,  1.])
+    """
+
     def __init__(self, lambd: float = 0.5) -> None:
         super().__init__(lambd=lambd)
 
@@ -198,6 +332,15 @@ class Hardshrink(_Activation, function=F.hardshrink):
 
 
 class Softshrink(_Activation, function=F.softshrink):
+    """``x`` moved ``lambd`` towards 0, 0 where ``|x| <= lambd`` (`functional.softshrink`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Softshrink(0.5)(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-1.5000, -0.0000,  0.0000,  0.5000])
+    """
+
     def __init__(self, lambd: float = 0.5) -> None:
         super().__init__(lambd=lambd)
 
@@ -206,52 +349,148 @@ class Softshrink(_Activation, function=F.softshrink):
 
 
 class Softplus(_Activation, function=F.softplus):
+    """``log(1 + exp(beta * x)) / beta`` (linear above ``threshold``) (`functional.softplus`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Softplus(beta=2.0)(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([0.0091, 0.1566, 0.3466, 1.0635])
+    """
+
     def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
         super().__init__(beta=beta, threshold=threshold)
 
 
 class GLU(_Activation, function=F.glu):
+    """Gated linear unit: the first half of ``dim`` times the sigmoid of the second (`functional.glu`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.GLU()(torch.tensor([[1.0, 2.0, 0.0, 1.0]]))
+        tensor([[0.5000, 1.4621]])
+    """
+
     def __init__(self, dim: int = -1) -> None:
         super().__init__(dim=dim)
 
 
 # the softmax family warns about an implicit dim at the caller of the module
 class Softmax(_Activation, function=partial(F.softmax, _stacklevel=5)):
+    """Softmax over ``dim`` (`functional.softmax`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Softmax(dim=1)(torch.tensor([[1.0, 2.0, 3.0]]))
+        tensor([[0.0900, 0.2447, 0.6652]])
+    """
+
     def __init__(self, dim: int | None = None) -> None:
         super().__init__(dim=dim)
 
 
 class Softmin(_Activation, function=partial(F.softmin, _stacklevel=5)):
+    """Softmax of ``-x`` over ``dim`` (`functional.softmin`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Softmin(dim=1)(torch.tensor([[1.0, 2.0, 3.0]]))
+        tensor([[0.6652, 0.2447, 0.0900]])
+    """
+
     def __init__(self, dim: int | None = None) -> None:
         super().__init__(dim=dim)
 
 
 class LogSoftmax(_Activation, function=partial(F.log_softmax, _stacklevel=5)):
+    """Log of the softmax over ``dim``, computed stably (`functional.log_softmax`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.LogSoftmax(dim=1)(torch.tensor([[1.0, 2.0, 3.0]]))
+        tensor([[-2.4076, -1.4076, -0.4076]])
+    """
+
     def __init__(self, dim: int | None = None) -> None:
         super().__init__(dim=dim)
 
 
 class Sigmoid(_Activation, function=F.sigmoid):
+    """``1 / (1 + exp(-x))`` elementwise.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Sigmoid()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([0.1192, 0.3775, 0.5000, 0.7311])
+    """
     pass
 
 
 class Tanh(_Activation, function=F.tanh):
+    """Hyperbolic tangent, elementwise.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Tanh()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.9640, -0.4621,  0.0000,  0.7616])
+    """
     pass
 
 
 class Tanhshrink(_Activation, function=F.tanhshrink):
+    """``x - tanh(x)`` (`functional.tanhshrink`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Tanhshrink()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-1.0360, -0.0379,  0.0000,  0.2384])
+    """
     pass
 
 
 class LogSigmoid(_Activation, function=F.logsigmoid):
+    """``log(sigmoid(x))``, computed stably (`functional.logsigmoid`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.LogSigmoid()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-2.1269, -0.9741, -0.6931, -0.3133])
+    """
     pass
 
 
 class Softsign(_Activation, function=F.softsign):
+    """``x / (1 + |x|)`` (`functional.softsign`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Softsign()(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.6667, -0.3333,  0.0000,  0.5000])
+    """
     pass
 
 
 class Softmax2d(Module):
+    """Softmax over the channels of each spatial position (``(N, C, H, W)`` or ``(C, H, W)`` input).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Softmax2d()(torch.tensor([[[[1.0]], [[3.0]]]]))
+        tensor([[[[0.1192]],
+        <BLANKLINE>
+                 [[0.8808]]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         if input.dim() not in (3, 4):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
@@ -259,6 +498,19 @@ class Softmax2d(Module):
 
 
 class PReLU(Module):
+    """``x`` where positive, a learned slope (initially ``init``) times ``x`` elsewhere.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.PReLU(init=0.1)
+        >>> m(torch.tensor([-2.0, -0.5, 0.0, 1.0]))
+        tensor([-0.2000, -0.0500,  0.0000,  1.0000], grad_fn=<PreluKernelBackward0>)
+        >>> m.weight
+        Parameter containing:
+        tensor([0.1000], requires_grad=True)
+    """
+
     def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Device = None,
                  dtype: DType | None = None) -> None:
         self.num_parameters = num_parameters

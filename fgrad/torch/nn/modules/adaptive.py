@@ -28,7 +28,16 @@ _ASMoutput = namedtuple("_ASMoutput", ["output", "loss"])
 
 
 class AdaptiveLogSoftmaxWithLoss(Module):
-    """A head over the frequent classes and one low-rank tail per cluster of rare classes."""
+    """A head over the frequent classes and one low-rank tail per cluster of rare classes.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[4])
+        >>> out = m(torch.zeros(3, 8), torch.tensor([0, 5, 9]))
+        >>> out.output.shape, m.log_prob(torch.zeros(3, 8)).exp().sum(1)
+        (torch.Size([3]), tensor([1.0000, 1.0000, 1.0000], grad_fn=<SumBackward1>))
+    """
 
     def __init__(self, in_features: int, n_classes: int, cutoffs: Sequence[int], div_value: float = 4.0,
                  head_bias: bool = False,

@@ -124,7 +124,18 @@ class _BatchNorm(_NormBase):
 
 
 class BatchNorm1d(_BatchNorm):
-    """Batch normalisation over (N, C) or (N, C, L) inputs."""
+    """Batch normalisation over (N, C) or (N, C, L) inputs.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> bn = torch.nn.BatchNorm1d(2)
+        >>> bn(torch.tensor([[1.0, 2.0], [3.0, 6.0]]))
+        tensor([[-1.0000, -1.0000],
+                [ 1.0000,  1.0000]], grad_fn=<NativeBatchNormBackward0>)
+        >>> bn.running_mean
+        tensor([0.2000, 0.4000])
+    """
 
     def _check_input_dim(self, input) -> None:
         if input.dim() != 2 and input.dim() != 3:
@@ -132,7 +143,17 @@ class BatchNorm1d(_BatchNorm):
 
 
 class BatchNorm2d(_BatchNorm):
-    """Batch normalisation over (N, C, H, W) inputs."""
+    """Batch normalisation over (N, C, H, W) inputs.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> bn = torch.nn.BatchNorm2d(3)
+        >>> bn(torch.arange(24.0).reshape(2, 3, 2, 2)).mean((0, 2, 3)).abs().max() < 1e-6
+        tensor(True)
+        >>> bn.running_mean
+        tensor([0.7500, 1.1500, 1.5500])
+    """
 
     def _check_input_dim(self, input) -> None:
         if input.dim() != 4:
@@ -140,6 +161,18 @@ class BatchNorm2d(_BatchNorm):
 
 
 class BatchNorm3d(_BatchNorm):
+    """Batch normalization over the channels of ``(N, C, D, H, W)`` input (`functional.batch_norm`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> bn = torch.nn.BatchNorm3d(2)
+        >>> bn(torch.arange(16.0).reshape(2, 2, 2, 2, 1)).shape
+        torch.Size([2, 2, 2, 2, 1])
+        >>> bn.running_mean
+        tensor([0.5500, 0.9500])
+    """
+
     def _check_input_dim(self, input) -> None:
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")

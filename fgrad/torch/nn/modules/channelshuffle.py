@@ -17,7 +17,14 @@ __all__ = ["ChannelShuffle"]
 
 
 class ChannelShuffle(Module):
-    """Interleave ``groups`` groups of channels."""
+    """Interleave ``groups`` groups of channels.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.ChannelShuffle(2)(torch.arange(4.0).reshape(1, 4, 1, 1)).flatten()
+        tensor([0., 2., 1., 3.])
+    """
 
     __constants__ = ["groups"]
 

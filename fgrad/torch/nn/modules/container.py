@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 from itertools import chain, islice
 
@@ -21,7 +22,30 @@ from .module import Module, _addindent
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+
+
+class Container(Module):
+    """The pre-``Module`` container: ``Container(name=module, ...)`` adds each keyword as a
+    submodule (deprecated by PyTorch, which warns with a FutureWarning on construction).
+
+    Example::
+
+        >>> import warnings
+        >>> import fgrad.torch as torch
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", FutureWarning)
+        ...     c = torch.nn.Container(fc=torch.nn.Linear(2, 1))
+        >>> [name for name, _ in c.named_children()]
+        ['fc']
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in "
+                      "`nn.Module`. Subclass that instead.", FutureWarning, stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 def _index(idx: int, size: int, what: str) -> int:
@@ -33,7 +57,21 @@ def _index(idx: int, size: int, what: str) -> int:
 
 class Sequential(Module):
     """Modules applied one after another: ``Sequential(m1, m2, ...)`` or
-    ``Sequential(OrderedDict([('name', m1), ...]))``."""
+    ``Sequential(OrderedDict([('name', m1), ...]))``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> net = torch.nn.Sequential(torch.nn.Linear(2, 1), torch.nn.ReLU())
+        >>> net
+        Sequential(
+          (0): Linear(in_features=2, out_features=1, bias=True)
+          (1): ReLU()
+        )
+        >>> net(torch.ones(1, 2))
+        tensor([[0.]], grad_fn=<ReluBackward0>)
+    """
 
     def __init__(self, *args: Any) -> None:
         super().__init__()
@@ -140,7 +178,15 @@ class Sequential(Module):
 
 
 class ModuleList(Module):
-    """A list of modules, registered as children ``'0'``, ``'1'``, ..."""
+    """A list of modules, registered as children ``'0'``, ``'1'``, ...
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> layers = torch.nn.ModuleList([torch.nn.Tanh(), torch.nn.ReLU()])
+        >>> len(layers), layers[1]
+        (2, ReLU())
+    """
 
     def __init__(self, modules: Iterable[Module] | None = None) -> None:
         super().__init__()
@@ -234,7 +280,15 @@ class ModuleList(Module):
 
 
 class ModuleDict(Module):
-    """An ordered dict of modules, registered as children under their keys."""
+    """An ordered dict of modules, registered as children under their keys.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> acts = torch.nn.ModuleDict({'relu': torch.nn.ReLU(), 'tanh': torch.nn.Tanh()})
+        >>> list(acts.keys()), acts['relu'](torch.tensor([-1.0, 1.0]))
+        (['relu', 'tanh'], tensor([0., 1.]))
+    """
 
     def __init__(self, modules: Mapping[str, Module] | None = None) -> None:
         super().__init__()
@@ -297,7 +351,15 @@ def _param_repr(p) -> str:
 
 
 class ParameterList(Module):
-    """A list of parameters (tensors are wrapped in `Parameter`)."""
+    """A list of parameters (tensors are wrapped in `Parameter`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> ps = torch.nn.ParameterList([torch.nn.Parameter(torch.ones(2)), torch.zeros(1)])
+        >>> len(ps), sum(p.numel() for p in ps)
+        (2, 3)
+    """
 
     def __init__(self, values: Iterable[Any] | None = None) -> None:
         super().__init__()
@@ -362,7 +424,15 @@ class ParameterList(Module):
 
 
 class ParameterDict(Module):
-    """An ordered dict of parameters (tensors are wrapped in `Parameter`)."""
+    """An ordered dict of parameters (tensors are wrapped in `Parameter`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> pd = torch.nn.ParameterDict({'scale': torch.nn.Parameter(torch.ones(2))})
+        >>> list(pd.keys()), pd['scale'].shape
+        (['scale'], torch.Size([2]))
+    """
 
     def __init__(self, parameters: Any = None) -> None:
         super().__init__()

@@ -135,7 +135,17 @@ class _ConvNd(Module):
 
 
 class Conv1d(_ConvNd):
-    """1-D convolution over (N, C_in, L)."""
+    """1-D convolution over (N, C_in, L).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Conv1d(2, 4, kernel_size=3, padding=1)
+        >>> m
+        Conv1d(2, 4, kernel_size=(3,), stride=(1,), padding=(1,))
+        >>> m(torch.zeros(1, 2, 10)).shape
+        torch.Size([1, 4, 10])
+    """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
                  stride: IntOrInts = 1, padding: str | IntOrInts = 0,
@@ -151,7 +161,15 @@ class Conv1d(_ConvNd):
 
 
 class Conv2d(_ConvNd):
-    """2-D convolution over (N, C_in, H, W)."""
+    """2-D convolution over (N, C_in, H, W).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Conv2d(3, 8, kernel_size=3, stride=2)
+        >>> m(torch.zeros(1, 3, 9, 9)).shape
+        torch.Size([1, 8, 4, 4])
+    """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
                  stride: IntOrInts = 1, padding: str | IntOrInts = 0,
@@ -167,7 +185,15 @@ class Conv2d(_ConvNd):
 
 
 class Conv3d(_ConvNd):
-    """3-D convolution over (N, C_in, D, H, W)."""
+    """3-D convolution over (N, C_in, D, H, W).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Conv3d(1, 2, kernel_size=2)
+        >>> m(torch.zeros(1, 1, 3, 4, 5)).shape
+        torch.Size([1, 2, 2, 3, 4])
+    """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: IntOrInts,
                  stride: IntOrInts = 1, padding: str | IntOrInts = 0,
@@ -228,7 +254,15 @@ class _ConvTransposeNd(_ConvNd):
 
 
 class ConvTranspose1d(_ConvTransposeNd):
-    """1-D transposed convolution over (N, C_in, L); weight (C_in, C_out/groups, k)."""
+    """1-D transposed convolution over (N, C_in, L); weight (C_in, C_out/groups, k).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.ConvTranspose1d(2, 4, kernel_size=3, stride=2)
+        >>> m(torch.zeros(1, 2, 5)).shape
+        torch.Size([1, 4, 11])
+    """
 
     _nd, _fn_name = 1, "conv_transpose1d"
 
@@ -241,12 +275,27 @@ class ConvTranspose2d(_ConvTransposeNd):
         >>> import fgrad.torch as torch
         >>> torch.nn.ConvTranspose2d(2, 3, 3, stride=2)(torch.randn(1, 2, 4, 4)).shape
         torch.Size([1, 3, 9, 9])
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.ConvTranspose2d(2, 4, kernel_size=2, stride=2)
+        >>> m(torch.zeros(1, 2, 3, 3)).shape
+        torch.Size([1, 4, 6, 6])
     """
 
     _nd, _fn_name = 2, "conv_transpose2d"
 
 
 class ConvTranspose3d(_ConvTransposeNd):
-    """3-D transposed convolution over (N, C_in, D, H, W)."""
+    """3-D transposed convolution over (N, C_in, D, H, W).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.ConvTranspose3d(1, 2, kernel_size=2, stride=2)
+        >>> m(torch.zeros(1, 1, 2, 2, 2)).shape
+        torch.Size([1, 2, 4, 4, 4])
+    """
 
     _nd, _fn_name = 3, "conv_transpose3d"

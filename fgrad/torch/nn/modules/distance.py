@@ -18,7 +18,14 @@ __all__ = ["CosineSimilarity", "PairwiseDistance"]
 
 
 class PairwiseDistance(Module):
-    """``||x1 - x2 + eps||_p`` over the last dim."""
+    """``||x1 - x2 + eps||_p`` over the last dim.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.PairwiseDistance()(torch.tensor([[0.0, 0.0]]), torch.tensor([[3.0, 4.0]]))
+        tensor([5.0000])
+    """
 
     __constants__ = ["norm", "eps", "keepdim"]
 
@@ -33,7 +40,14 @@ class PairwiseDistance(Module):
 
 
 class CosineSimilarity(Module):
-    """The cosine of the angle between ``x1`` and ``x2`` along ``dim``."""
+    """The cosine of the angle between ``x1`` and ``x2`` along ``dim``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.CosineSimilarity(dim=1)(torch.tensor([[1.0, 0.0]]), torch.tensor([[1.0, 1.0]]))
+        tensor([0.7071])
+    """
 
     __constants__ = ["dim", "eps"]
 

@@ -32,23 +32,79 @@ class _DropoutNd(Module):
 
 
 class Dropout(_DropoutNd):
+    """Zeroes each element with probability ``p`` in training and scales the rest by
+    ``1 / (1 - p)``; the identity in eval.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> m = torch.nn.Dropout(p=0.5)
+        >>> m(torch.ones(6))
+        tensor([0., 0., 2., 0., 0., 0.])
+        >>> m.eval()(torch.ones(2))
+        tensor([1., 1.])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout(input, self.p, self.training, self.inplace)
 
 
 class Dropout1d(_DropoutNd):
+    """Zeroes whole channels of ``(N, C, L)`` input with probability ``p`` in training (the identity in eval).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.Dropout1d(p=0.5)(torch.ones(1, 4, 2))
+        tensor([[[0., 0.],
+                 [0., 0.],
+                 [2., 2.],
+                 [0., 0.]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout1d(input, self.p, self.training, self.inplace)
 
 
 class Dropout2d(_DropoutNd):
+    """Zeroes whole channels of ``(N, C, H, W)`` input with probability ``p`` in training (the
+    identity in eval).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.Dropout2d(p=0.5)(torch.ones(1, 4, 1, 2)).flatten(2)
+        tensor([[[0., 0.],
+                 [0., 0.],
+                 [2., 2.],
+                 [0., 0.]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
 class Dropout3d(_DropoutNd):
+    """Zeroes whole channels of ``(N, C, D, H, W)`` input with probability ``p`` in training (the
+    identity in eval).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(4)
+        >>> torch.nn.Dropout3d(p=0.5)(torch.ones(1, 4, 1, 1, 2)).flatten(2)
+        tensor([[[2., 2.],
+                 [0., 0.],
+                 [2., 2.],
+                 [0., 0.]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout3d(input, self.p, self.training, self.inplace)
+
 
 class AlphaDropout(_DropoutNd):
     """Alpha dropout (keeps SELU's self-normalising mean and variance).

@@ -16,6 +16,17 @@ __all__ = ["Flatten", "Unflatten"]
 
 
 class Flatten(Module):
+    """Flattens dims ``start_dim`` to ``end_dim`` into one (by default all but the batch dim).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Flatten()(torch.zeros(2, 3, 4)).shape
+        torch.Size([2, 12])
+        >>> torch.nn.Flatten(0, 1)(torch.zeros(2, 3, 4)).shape
+        torch.Size([6, 4])
+    """
+
     __constants__ = ["start_dim", "end_dim"]
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
@@ -31,6 +42,15 @@ class Flatten(Module):
 
 
 class Unflatten(Module):
+    """Splits dim ``dim`` into ``unflattened_size``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Unflatten(1, (2, 3))(torch.zeros(4, 6)).shape
+        torch.Size([4, 2, 3])
+    """
+
     def __init__(self, dim: int, unflattened_size: SizeLike | list[int] | tuple[int, ...]) -> None:
         super().__init__()
         self.dim = dim

@@ -17,7 +17,15 @@ __all__ = ["Fold", "Unfold"]
 
 
 class Fold(Module):
-    """Sum sliding blocks (N, C * prod(kernel_size), L) into (N, C, *output_size)."""
+    """Sum sliding blocks (N, C * prod(kernel_size), L) into (N, C, *output_size).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Fold(output_size=(2, 2), kernel_size=1)(torch.arange(4.0).reshape(1, 1, 4))
+        tensor([[[[0., 1.],
+                  [2., 3.]]]])
+    """
 
     __constants__ = ["output_size", "kernel_size", "dilation", "padding", "stride"]
 
@@ -42,7 +50,17 @@ class Fold(Module):
 
 
 class Unfold(Module):
-    """Extract sliding blocks: (N, C, H, W) -> (N, C * prod(kernel_size), L)."""
+    """Extract sliding blocks: (N, C, H, W) -> (N, C * prod(kernel_size), L).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Unfold(kernel_size=2)(torch.arange(9.0).reshape(1, 1, 3, 3))
+        tensor([[[0., 1., 3., 4.],
+                 [1., 2., 4., 5.],
+                 [3., 4., 6., 7.],
+                 [4., 5., 7., 8.]]])
+    """
 
     __constants__ = ["kernel_size", "dilation", "padding", "stride"]
 

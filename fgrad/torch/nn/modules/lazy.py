@@ -39,7 +39,18 @@ __all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyCon
 
 
 class LazyModuleMixin:
-    """Infers parameter shapes from the first input (see the module docstring)."""
+    """Infers parameter shapes from the first input (see the module docstring).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.LazyLinear(3)
+        >>> isinstance(m, torch.nn.modules.lazy.LazyModuleMixin), m.has_uninitialized_params()
+        (True, True)
+        >>> _ = m(torch.ones(2, 5))
+        >>> type(m).__name__, m.weight.shape
+        ('Linear', torch.Size([3, 5]))
+    """
 
     cls_to_become = None
 
@@ -86,7 +97,16 @@ class LazyModuleMixin:
 
 
 class LazyLinear(LazyModuleMixin, Linear):
-    """`Linear` whose ``in_features`` is inferred from the first input."""
+    """`Linear` whose ``in_features`` is inferred from the first input.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.LazyLinear(3)
+        >>> _ = m(torch.ones(2, 5))
+        >>> m
+        Linear(in_features=5, out_features=3, bias=True)
+    """
 
     cls_to_become = Linear
 
@@ -164,7 +184,20 @@ def _lazy_conv(name: str, base, nd: int):
 
 
 def _lazy_conv_class(name: str, base, nd: int, init):
-    doc = f"`{base.__name__}` whose ``in_channels`` is inferred from the first input."
+    spatial = ", ".join(["5"] * nd)
+    kernel = ", ".join(["3"] * nd)
+    weight = "2, 4" if "Transpose" in name else "4, 2"  # a transposed convolution's is (in, out, ...)
+    doc = f"""`{base.__name__}` whose ``in_channels`` is inferred from the first input (the module
+    becomes a `{base.__name__}` then).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.{name}(4, 3)
+        >>> _ = m(torch.zeros(1, 2, {spatial}))
+        >>> m.weight.shape, type(m).__name__
+        (torch.Size([{weight}, {kernel}]), '{base.__name__}')
+    """
     return type(name, (_LazyConvXdMixin, base), {"__init__": init, "cls_to_become": base, "_nd": nd,
                                                  "__doc__": doc, "__module__": __name__})
 
@@ -226,7 +259,18 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
 
 
 def _lazy_norm(name: str, base):
-    doc = f"`{base.__name__}` whose ``num_features`` is inferred from the first input."
+    spatial = ", ".join(["4"] * int(name[-2]))
+    doc = f"""`{base.__name__}` whose ``num_features`` is inferred from the first input (the module
+    becomes a `{base.__name__}` then).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.{name}()
+        >>> _ = m(torch.zeros(2, 3, {spatial}))
+        >>> m.num_features, type(m).__name__
+        (3, '{base.__name__}')
+    """
     return type(name, (_LazyNormBase, base), {"cls_to_become": base, "__doc__": doc, "__module__": __name__})
 
 

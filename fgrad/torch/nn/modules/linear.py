@@ -28,7 +28,14 @@ __all__ = ["Identity", "Linear", "Bilinear", "NonDynamicallyQuantizableLinear"]
 
 
 class Identity(Module):
-    """Returns its input (accepts and ignores any constructor arguments)."""
+    """Returns its input (accepts and ignores any constructor arguments).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Identity(54, unused='argument')(torch.tensor([1.0, 2.0]))
+        tensor([1., 2.])
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -38,7 +45,18 @@ class Identity(Module):
 
 
 class Linear(Module):
-    """``y = x A^T + b``."""
+    """``y = x A^T + b``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> m = torch.nn.Linear(2, 3)
+        >>> m
+        Linear(in_features=2, out_features=3, bias=True)
+        >>> m(torch.ones(4, 2)).shape
+        torch.Size([4, 3])
+    """
 
     __constants__ = ["in_features", "out_features"]
 
@@ -71,11 +89,26 @@ class Linear(Module):
 
 
 class NonDynamicallyQuantizableLinear(Linear):
-    """A `Linear` (PyTorch's class of ``MultiheadAttention.out_proj``, kept so pickled modules load)."""
+    """A `Linear` (PyTorch's class of ``MultiheadAttention.out_proj``, kept so pickled modules load).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.modules.linear.NonDynamicallyQuantizableLinear(2, 3).weight.shape
+        torch.Size([3, 2])
+    """
 
 
 class Bilinear(Module):
-    """``y_k = x1^T A_k x2 + b_k``."""
+    """``y_k = x1^T A_k x2 + b_k``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.Bilinear(2, 3, 4)
+        >>> m(torch.ones(5, 2), torch.ones(5, 3)).shape
+        torch.Size([5, 4])
+    """
 
     def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True,
                  device: Device = None,

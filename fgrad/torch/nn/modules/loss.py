@@ -11,6 +11,8 @@ Example::
 
 from __future__ import annotations
 
+import warnings
+
 import fgrad.torch.nn.functional as F
 from .distance import PairwiseDistance
 from .module import Module
@@ -20,7 +22,7 @@ from collections.abc import Callable, Sequence
 __all__ = [
     "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
     "HuberLoss", "KLDivLoss", "PoissonNLLLoss", "GaussianNLLLoss", "SoftMarginLoss", "MarginRankingLoss",
-    "HingeEmbeddingLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "MultiLabelSoftMarginLoss"
+    "HingeEmbeddingLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "MultiLabelSoftMarginLoss", "NLLLoss2d"
 ]
 
 
@@ -43,16 +45,44 @@ class _WeightedLoss(_Loss):
 
 
 class L1Loss(_Loss):
+    """Mean (``reduction``) absolute error between input and target.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.L1Loss()(torch.tensor([1.0, 2.0]), torch.tensor([0.0, 4.0]))
+        tensor(1.5000)
+    """
+
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class MSELoss(_Loss):
+    """Mean (``reduction``) squared error between input and target.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.MSELoss()(torch.tensor([1.0, 2.0]), torch.tensor([0.0, 4.0]))
+        tensor(2.5000)
+    """
+
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class NLLLoss(_WeightedLoss):
+    """Negative log-likelihood of class indices given log-probabilities (`functional.nll_loss`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> logp = torch.log(torch.tensor([[0.25, 0.75], [0.5, 0.5]]))
+        >>> torch.nn.NLLLoss()(logp, torch.tensor([1, 0]))
+        tensor(0.4904)
+    """
+
     def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
                  ignore_index: int = -100, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
@@ -64,7 +94,32 @@ class NLLLoss(_WeightedLoss):
                           reduction=self.reduction)
 
 
+class NLLLoss2d(NLLLoss):
+    """``NLLLoss`` under its old name for per-pixel targets (deprecated by PyTorch, which warns
+    with a FutureWarning on construction; the loss is ``NLLLoss``'s, any input rank)."""
+
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in "
+                      "replacement and see https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more "
+                      "details.",
+                      FutureWarning, stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+
+
 class CrossEntropyLoss(_WeightedLoss):
+    """Cross entropy of logits and class indices or probabilities (`functional.cross_entropy`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.CrossEntropyLoss()(torch.tensor([[2.0, 0.0], [0.0, 1.0]]), torch.tensor([0, 1]))
+        tensor(0.2201)
+        >>> torch.nn.CrossEntropyLoss(label_smoothing=0.1)(torch.tensor([[2.0, 0.0]]), torch.tensor([0]))
+        tensor(0.2269)
+    """
+
     def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
                  ignore_index: int = -100, reduce: bool | None = None,
                  reduction: str = "mean", label_smoothing: float = 0.0) -> None:
@@ -78,11 +133,29 @@ class CrossEntropyLoss(_WeightedLoss):
 
 
 class BCELoss(_WeightedLoss):
+    """Binary cross entropy of probabilities and targets (`functional.binary_cross_entropy`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.BCELoss()(torch.tensor([0.8, 0.4]), torch.tensor([1.0, 0.0]))
+        tensor(0.3670)
+    """
+
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
+    """Binary cross entropy of logits (a sigmoid, then BCE, computed stably), with optional ``pos_weight``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.BCEWithLogitsLoss()(torch.tensor([2.0, -1.0]), torch.tensor([1.0, 0.0]))
+        tensor(0.2201)
+    """
+
     def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
                  reduce: bool | None = None, reduction: str = "mean",
                  pos_weight: Tensor | None = None) -> None:
@@ -98,6 +171,15 @@ class BCEWithLogitsLoss(_Loss):
 
 
 class SmoothL1Loss(_Loss):
+    """Squared error below ``beta`` (halved and scaled), absolute error above (`functional.smooth_l1_loss`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.SmoothL1Loss(beta=1.0)(torch.tensor([0.5, 3.0]), torch.tensor([0.0, 0.0]))
+        tensor(1.3125)
+    """
+
     def __init__(self, size_average: bool | None = None, reduce: bool | None = None, reduction: str = "mean",
                  beta: float = 1.0) -> None:
         super().__init__(size_average, reduce, reduction)
@@ -108,6 +190,15 @@ class SmoothL1Loss(_Loss):
 
 
 class HuberLoss(_Loss):
+    """Huber loss: squared error below ``delta``, linear above (`functional.huber_loss`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.HuberLoss(delta=2.0)(torch.tensor([0.5, 3.0]), torch.tensor([0.0, 0.0]))
+        tensor(2.0625)
+    """
+
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction=reduction)
         self.delta = delta
@@ -117,6 +208,16 @@ class HuberLoss(_Loss):
 
 
 class KLDivLoss(_Loss):
+    """Kullback-Leibler divergence of ``target`` from the log-probabilities ``input`` (`functional.kl_div`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> logq = torch.log(torch.tensor([0.25, 0.75]))
+        >>> torch.nn.KLDivLoss(reduction='sum')(logq, torch.tensor([0.5, 0.5]))
+        tensor(0.1438)
+    """
+
     def __init__(self, size_average: bool | None = None, reduce: bool | None = None, reduction: str = "mean",
                  log_target: bool = False) -> None:
         super().__init__(size_average, reduce, reduction)
@@ -127,6 +228,15 @@ class KLDivLoss(_Loss):
 
 
 class PoissonNLLLoss(_Loss):
+    """Negative log-likelihood of a Poisson target (``log_input``: the input is the log-rate).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.PoissonNLLLoss()(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
+        tensor(0.8591)
+    """
+
     def __init__(self, log_input: bool = True, full: bool = False, size_average: bool | None = None,
                  eps: float = 1e-8,
                  reduce: bool | None = None, reduction: str = "mean") -> None:
@@ -139,6 +249,16 @@ class PoissonNLLLoss(_Loss):
 
 
 class GaussianNLLLoss(_Loss):
+    """Negative log-likelihood of a Gaussian target with predicted mean and variance.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> mean, target, var = torch.tensor([0.0, 1.0]), torch.tensor([1.0, 1.0]), torch.tensor([1.0, 2.0])
+        >>> torch.nn.GaussianNLLLoss()(mean, target, var)
+        tensor(0.4233)
+    """
+
     def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> None:
         super().__init__(None, None, reduction)
         self.full, self.eps = full, eps
@@ -148,11 +268,30 @@ class GaussianNLLLoss(_Loss):
 
 
 class SoftMarginLoss(_Loss):
+    """Two-class logistic loss ``log(1 + exp(-y * x))`` for targets of +-1.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.SoftMarginLoss()(torch.tensor([1.0, -2.0]), torch.tensor([1.0, -1.0]))
+        tensor(0.2201)
+    """
+
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.soft_margin_loss(input, target, reduction=self.reduction)
 
 
 class MarginRankingLoss(_Loss):
+    """``max(0, -y * (x1 - x2) + margin)``: ``x1`` should rank above ``x2`` where ``y = 1``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x1, x2, y = torch.tensor([1.0, 2.0]), torch.tensor([1.5, 0.0]), torch.tensor([1.0, 1.0])
+        >>> torch.nn.MarginRankingLoss(margin=0.5)(x1, x2, y)
+        tensor(0.5000)
+    """
+
     def __init__(self, margin: float = 0.0, size_average: bool | None = None, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
@@ -163,6 +302,15 @@ class MarginRankingLoss(_Loss):
 
 
 class HingeEmbeddingLoss(_Loss):
+    """``x`` where ``y = 1``, ``max(0, margin - x)`` where ``y = -1``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.HingeEmbeddingLoss()(torch.tensor([0.3, 0.4]), torch.tensor([1.0, -1.0]))
+        tensor(0.4500)
+    """
+
     def __init__(self, margin: float = 1.0, size_average: bool | None = None, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
@@ -173,6 +321,16 @@ class HingeEmbeddingLoss(_Loss):
 
 
 class CosineEmbeddingLoss(_Loss):
+    """``1 - cos(x1, x2)`` where ``y = 1``, ``max(0, cos(x1, x2) - margin)`` where ``y = -1``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x1, x2, y = torch.tensor([[1.0, 0.0]]), torch.tensor([[1.0, 1.0]]), torch.tensor([1.0])
+        >>> torch.nn.CosineEmbeddingLoss()(x1, x2, y)
+        tensor(0.2929)
+    """
+
     def __init__(self, margin: float = 0.0, size_average: bool | None = None, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
@@ -183,6 +341,16 @@ class CosineEmbeddingLoss(_Loss):
 
 
 class TripletMarginLoss(_Loss):
+    """``max(0, d(a, p) - d(a, n) + margin)`` with the p-norm distance.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> a, p, n = torch.tensor([[0.0, 0.0]]), torch.tensor([[1.0, 0.0]]), torch.tensor([[0.0, 1.5]])
+        >>> torch.nn.TripletMarginLoss(margin=1.0)(a, p, n)
+        tensor(0.5000)
+    """
+
     def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6, swap: bool = False,
                  size_average: bool | None = None, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
@@ -195,6 +363,15 @@ class TripletMarginLoss(_Loss):
 
 
 class MultiLabelSoftMarginLoss(_WeightedLoss):
+    """Mean over the classes of the binary cross entropy of logits, for multi-label targets.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.MultiLabelSoftMarginLoss()(torch.tensor([[2.0, -1.0]]), torch.tensor([[1.0, 0.0]]))
+        tensor(0.2201)
+    """
+
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
 

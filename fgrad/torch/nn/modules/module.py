@@ -34,6 +34,8 @@ import fgrad.torch as torch
 from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
+import fgrad.torch.__future__ as _future
+from ..._swap import swap_tensors
 from ._backward_hooks import BackwardHook
 from fgrad.torch.types import DType
 
@@ -50,7 +52,19 @@ _global_forward_pre_hooks: dict = OrderedDict()
 
 
 def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
-    """A forward pre-hook run by every module (``hook(module, args)``)."""
+    """A forward pre-hook run by every module (``hook(module, args)``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> seen = []
+        >>> hook = lambda module, args: seen.append(type(module).__name__)
+        >>> h = torch.nn.modules.module.register_module_forward_pre_hook(hook)
+        >>> _ = torch.nn.ReLU()(torch.ones(1))
+        >>> h.remove()
+        >>> seen
+        ['ReLU']
+    """
     handle = RemovableHandle(_global_forward_pre_hooks)
     _global_forward_pre_hooks[handle.id] = hook
     return handle
@@ -115,7 +129,22 @@ def _forward_unimplemented(self, *input: Any) -> None:
 
 
 class Module:
-    """Base class for all neural network modules (see the module docstring)."""
+    """Base class for all neural network modules (see the module docstring).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Scale(torch.nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.w = torch.nn.Parameter(torch.tensor([2.0]))
+        ...     def forward(self, x):
+        ...         return self.w * x
+        >>> Scale()(torch.tensor([1.0, 3.0]))
+        tensor([2., 6.], grad_fn=<MulBackward0>)
+        >>> [name for name, _ in Scale().named_parameters()]
+        ['w']
+    """
 
     dump_patches: bool = False
     _version: int = 1
@@ -606,18 +635,35 @@ class Module:
         if recurse:
             for module in self.children():
                 module._apply(fn)
-        for param in self._parameters.values():
+        swap = _future.get_swap_module_params_on_conversion()
+        overwrite = _future.get_overwrite_module_params_on_conversion()
+        for key, param in self._parameters.items():
             if param is None:
                 continue
             with torch.no_grad():
                 param_applied = fn(param)
-            if param_applied is not param:
-                param.data = param_applied
             g = param.grad
+            if swap:  # torch.__future__: the parameter object swaps contents with the result
+                if g is not None:
+                    param.grad = None
+                new = Parameter(param_applied, requires_grad=param.requires_grad)
+                if new._buf is param._buf:  # an unchanged parameter: swap with a fresh alias
+                    new = Parameter(param_applied.detach().clone(), requires_grad=param.requires_grad)
+                swap_tensors(param, new)
+                out = param
+            elif overwrite:  # torch.__future__: a new Parameter object
+                out = Parameter(param_applied, param.requires_grad)
+                self._parameters[key] = out
+            else:
+                if param_applied is not param:
+                    param.data = param_applied
+                out = param
             if g is not None:
                 with torch.no_grad():
                     grad_applied = fn(g)
-                if grad_applied is not g:
+                if swap or overwrite:
+                    out.grad = grad_applied
+                elif grad_applied is not g:
                     g.data = grad_applied
         for key, buf in self._buffers.items():
             if buf is not None:
@@ -753,7 +799,7 @@ class Module:
                     else:
                         param.copy_(input_param)
             except Exception as ex:  # noqa: BLE001 — reported like PyTorch
-                action = "swapping" if False else "copying"
+                action = "swapping" if _future.get_swap_module_params_on_conversion() else "copying"
                 error_msgs.append(
                     f'While {action} the parameter named "{key}", whose dimensions in the model are '
                     f"{param.size()} and whose dimensions in the checkpoint are {input_param.size()}, an "

@@ -41,13 +41,29 @@ class _MaxPoolNd(Module):
 
 
 class MaxPool1d(_MaxPoolNd):
+    """Max over sliding windows of ``(N, C, L)`` input (`functional.max_pool1d`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.MaxPool1d(2)(torch.tensor([[[1.0, 3.0, 2.0, 4.0]]]))
+        tensor([[[3., 4.]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
 class MaxPool2d(_MaxPoolNd):
-    """Max over ``kernel_size`` windows (stride defaults to the kernel size)."""
+    """Max over ``kernel_size`` windows (stride defaults to the kernel size).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.MaxPool2d(2)(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]))
+        tensor([[[[4.]]]])
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
@@ -55,12 +71,30 @@ class MaxPool2d(_MaxPoolNd):
 
 
 class MaxPool3d(_MaxPoolNd):
+    """Max over sliding windows of ``(N, C, D, H, W)`` input (`functional.max_pool3d`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.MaxPool3d(2)(torch.arange(8.0).reshape(1, 1, 2, 2, 2))
+        tensor([[[[[7.]]]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
 class AvgPool1d(Module):
+    """Mean over sliding windows of ``(N, C, L)`` input (`functional.avg_pool1d`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AvgPool1d(2)(torch.tensor([[[1.0, 3.0, 2.0, 4.0]]]))
+        tensor([[[2., 3.]]])
+    """
+
     def __init__(self, kernel_size: IntOrInts, stride: IntOrInts | None = None,
                  padding: IntOrInts = 0, ceil_mode: bool = False,
                  count_include_pad: bool = True) -> None:
@@ -81,7 +115,14 @@ class AvgPool1d(Module):
 
 
 class AvgPool2d(Module):
-    """Mean over ``kernel_size`` windows."""
+    """Mean over ``kernel_size`` windows.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AvgPool2d(2)(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]))
+        tensor([[[[2.5000]]]])
+    """
 
     __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
 
@@ -106,6 +147,15 @@ class AvgPool2d(Module):
 
 
 class AvgPool3d(AvgPool2d):
+    """Mean over sliding windows of ``(N, C, D, H, W)`` input (`functional.avg_pool3d`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AvgPool3d(2)(torch.arange(8.0).reshape(1, 1, 2, 2, 2))
+        tensor([[[[[3.5000]]]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                             self.count_include_pad, self.divisor_override)
@@ -123,6 +173,15 @@ class _AdaptivePool(Module):
 
 
 class AdaptiveAvgPool1d(_AdaptivePool):
+    """Mean pooling of ``(N, C, L)`` input to length ``output_size`` (`functional.adaptive_avg_pool1d`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AdaptiveAvgPool1d(2)(torch.tensor([[[1.0, 3.0, 2.0, 4.0]]]))
+        tensor([[[2., 3.]]])
+    """
+
     def __init__(self, output_size: int | None | tuple[int | None, ...]) -> None:
         super().__init__(output_size)
         del self.return_indices
@@ -132,6 +191,16 @@ class AdaptiveAvgPool1d(_AdaptivePool):
 
 
 class AdaptiveAvgPool2d(_AdaptivePool):
+    """Mean pooling of ``(N, C, H, W)`` input to ``output_size`` (None keeps a size)
+    (`functional.adaptive_avg_pool2d`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AdaptiveAvgPool2d(1)(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]))
+        tensor([[[[2.5000]]]])
+    """
+
     def __init__(self, output_size: int | None | tuple[int | None, ...]) -> None:
         super().__init__(output_size)
         del self.return_indices
@@ -141,16 +210,43 @@ class AdaptiveAvgPool2d(_AdaptivePool):
 
 
 class AdaptiveMaxPool1d(_AdaptivePool):
+    """Max pooling of ``(N, C, L)`` input to length ``output_size`` (``return_indices``: with the argmax).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AdaptiveMaxPool1d(2)(torch.tensor([[[1.0, 3.0, 2.0, 4.0]]]))
+        tensor([[[3., 4.]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
 
 
 class AdaptiveMaxPool2d(_AdaptivePool):
+    """Max pooling of ``(N, C, H, W)`` input to ``output_size`` (``return_indices``: with the argmax).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AdaptiveMaxPool2d(1, return_indices=True)(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]))
+        (tensor([[[[4.]]]]), tensor([[[[3]]]]))
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
 
 
 class AdaptiveAvgPool3d(_AdaptivePool):
+    """Mean pooling of ``(N, C, D, H, W)`` input to ``output_size`` (`functional.adaptive_avg_pool3d`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AdaptiveAvgPool3d(1)(torch.arange(8.0).reshape(1, 1, 2, 2, 2))
+        tensor([[[[[3.5000]]]]])
+    """
+
     def __init__(self, output_size: int | None | tuple[int | None, ...]) -> None:
         super().__init__(output_size)
         del self.return_indices
@@ -160,6 +256,15 @@ class AdaptiveAvgPool3d(_AdaptivePool):
 
 
 class AdaptiveMaxPool3d(_AdaptivePool):
+    """Max pooling of ``(N, C, D, H, W)`` input to ``output_size`` (``return_indices``: with the argmax).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.AdaptiveMaxPool3d(1)(torch.arange(8.0).reshape(1, 1, 2, 2, 2))
+        tensor([[[[[7.]]]]])
+    """
+
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
 
@@ -200,14 +305,28 @@ class LPPool1d(_LPPoolNd):
 
 
 class LPPool2d(_LPPoolNd):
-    """The p-norm of each window (2-D)."""
+    """The p-norm of each window (2-D).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.LPPool2d(2, 2)(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]))
+        tensor([[[[5.4772]]]])
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
 
 
 class LPPool3d(_LPPoolNd):
-    """The p-norm of each window (3-D)."""
+    """The p-norm of each window (3-D).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.LPPool3d(1, 2)(torch.arange(8.0).reshape(1, 1, 2, 2, 2))
+        tensor([[[[[28.]]]]])
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.lp_pool3d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
@@ -245,13 +364,30 @@ class MaxUnpool1d(_MaxUnpoolNd):
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
-    """The partial inverse of ``MaxPool2d``."""
+    """The partial inverse of ``MaxPool2d``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> out, idx = torch.nn.MaxPool2d(2, return_indices=True)(torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]))
+        >>> torch.nn.MaxUnpool2d(2)(out, idx)
+        tensor([[[[0., 0.],
+                  [0., 4.]]]])
+    """
 
     _nd = 2
 
 
 class MaxUnpool3d(_MaxUnpoolNd):
-    """The partial inverse of ``MaxPool3d``."""
+    """The partial inverse of ``MaxPool3d``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> out, idx = torch.nn.MaxPool3d(2, return_indices=True)(torch.arange(8.0).reshape(1, 1, 2, 2, 2))
+        >>> torch.nn.MaxUnpool3d(2)(out, idx).flatten()
+        tensor([0., 0., 0., 0., 0., 0., 0., 7.])
+    """
 
     _nd = 3
 
@@ -298,7 +434,15 @@ class FractionalMaxPool2d(_FractionalMaxPoolNd):
 
 
 class FractionalMaxPool3d(_FractionalMaxPoolNd):
-    """Fractional max pooling (3-D)."""
+    """Fractional max pooling (3-D).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> _ = torch.manual_seed(0)
+        >>> torch.nn.FractionalMaxPool3d(2, output_size=2)(torch.zeros(1, 1, 4, 4, 4)).shape
+        torch.Size([1, 1, 2, 2, 2])
+    """
 
     _nd = 3
 

@@ -23,6 +23,8 @@ import math
 import numbers
 import warnings
 
+import numpy as np
+
 import fgrad.numpy as fnp
 import fgrad.torch as torch
 import fgrad.torch._conventions as _conv
@@ -45,8 +47,35 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 # one time step, as a single op
 
 
-def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
-    """``act(xg + h @ w_hh.T + b_hh)`` with ``xg = x @ w_ih.T + b_ih`` precomputed."""
+def _carrying(fn, state_args: tuple, multi: bool):
+    """``fn`` (a step's definition, returning the new states first) with one more, last
+    argument ``keep`` (a constant (B, 1) bool array): where ``keep`` is False a sequence is
+    past its end (a PackedSequence input), and its states are carried unchanged
+    (``where(keep, new, old)`` inside the step's op, so a step is one op and one node)."""
+
+    def step(*args):
+        *args, keep = args
+        out = fn(*args)
+        if not multi:
+            return fnp.where(keep, out, args[state_args[0]])
+        out = list(out)
+        for k, i in enumerate(state_args):
+            out[k] = fnp.where(keep, out[k], args[i])
+        return tuple(out)
+
+    return step
+
+
+def _step_op(name: str, key, fn, args, state_args: tuple, keep, multi: bool = False):
+    """`defop` of a step; with ``keep`` (see `_carrying`) the states carried where it is False."""
+    if keep is not None:
+        fn, key, args = _carrying(fn, state_args, multi), key + ("carry",), args + (keep,)
+    return defop(name, key, fn, args, multi=multi)
+
+
+def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str, keep=None):
+    """``act(xg + h @ w_hh.T + b_hh)`` with ``xg = x @ w_ih.T + b_ih`` precomputed (``keep``:
+    see `_carrying`)."""
     relu = nonlinearity == "relu"
     has_b = b_hh is not None
 
@@ -57,11 +86,12 @@ def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str):
         return fnp.maximum(z, 0) if relu else fnp.tanh(z)
 
     args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
-    return defop("ReluBackward0" if relu else "TanhBackward0", ("rnn_step", relu, has_b), fn, args)
+    return _step_op("ReluBackward0" if relu else "TanhBackward0", ("rnn_step", relu, has_b), fn, args, (1,),
+                    keep)
 
 
-def _lstm_step(xg, h, c, w_hh, b_hh):
-    """One LSTM step: returns ``(h', c')``.
+def _lstm_step(xg, h, c, w_hh, b_hh, keep=None):
+    """One LSTM step: returns ``(h', c')`` (``keep``: see `_carrying`).
 
     The op also outputs the gate activations and ``tanh(c')`` (dropped here): the
     backward program reads them as saved outputs instead of recomputing the step's matmul,
@@ -80,7 +110,8 @@ def _lstm_step(xg, h, c, w_hh, b_hh):
         return so * tc, c2, s, tg, tc
 
     args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
-    return defop("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, multi=True)[:2]
+    return _step_op("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, (1, 2), keep,
+                    multi=True)[:2]
 
 
 def _lstm_sequence(xg, state, w_hh, b_hh, reverse: bool):
@@ -112,10 +143,11 @@ def _gru_sequence(xg, state, w_hh, b_hh, reverse: bool):
     return hs, (hs[0 if reverse else -1],)
 
 
-def _gru_step(xg, h, w_hh, b_hh):
-    """One GRU step: ``h' = (1 - z) * n + z * h``.  Like `_lstm_step`, the op also outputs
-    ``r``, ``z``, ``n`` and ``W_hn h + b_hn`` (dropped here) so that its backward reads them
-    instead of running the step's matmul and activations again."""
+def _gru_step(xg, h, w_hh, b_hh, keep=None):
+    """One GRU step: ``h' = (1 - z) * n + z * h`` (``keep``: see `_carrying`).  Like
+    `_lstm_step`, the op also outputs ``r``, ``z``, ``n`` and ``W_hn h + b_hn`` (dropped here)
+    so that its backward reads them instead of running the step's matmul and activations
+    again."""
     has_b = b_hh is not None
 
     def fn(xg, h, w, *b):
@@ -130,7 +162,8 @@ def _gru_step(xg, h, w_hh, b_hh):
         return (1 - z) * n + z * h, r, z, n, hn
 
     args = (xg, h, w_hh) + ((b_hh,) if has_b else ())
-    return defop("AddBackward0", ("gru_step", has_b, "saved_gates"), fn, args, multi=True)[0]
+    return _step_op("AddBackward0", ("gru_step", has_b, "saved_gates"), fn, args, (1,), keep,
+                    multi=True)[0]
 
 
 # ---------------------------------------------------------------------------------------
@@ -138,7 +171,16 @@ def _gru_step(xg, h, w_hh, b_hh):
 
 
 class RNNBase(Module):
-    """Shared machinery of `RNN`, `LSTM` and `GRU`."""
+    """Shared machinery of `RNN`, `LSTM` and `GRU`.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(torch.nn.LSTM(2, 3), torch.nn.RNNBase)
+        True
+        >>> torch.nn.RNNBase('GRU', 2, 3).weight_ih_l0.shape
+        torch.Size([9, 2])
+    """
 
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
                      "bidirectional", "proj_size"]
@@ -248,12 +290,13 @@ class RNNBase(Module):
 
     # -- forward ----------------------------------------------------------------------------
     def _prepare(self, input, hx, n_states: int):
-        """(time-major input, initial states, is_batched, T, valid): ``valid`` (T, B) marks the
-        real steps of a PackedSequence input (None for a tensor input)."""
+        """(time-major input, initial states, is_batched, T, valid): ``valid`` (a (T, B) bool
+        NumPy array) marks the real steps of a PackedSequence input (None for a tensor
+        input)."""
         valid = None
         if isinstance(input, PackedSequence):
             padded, lengths = _packed_to_padded_time_major(input)
-            valid = torch.arange(padded.size(0)).unsqueeze(1) < torch.tensor(lengths).unsqueeze(0)
+            valid = np.arange(padded.size(0))[:, None] < np.asarray(lengths)[None, :]
             input = padded.transpose(0, 1) if self.batch_first else padded
         elif not isinstance(input, torch.Tensor):
             raise TypeError(f"{self._get_name()}: input must be a Tensor or a PackedSequence, got "
@@ -299,9 +342,10 @@ class RNNBase(Module):
         return input, states, is_batched, T, valid
 
     def _run(self, input, states, step, valid=None, packed=None, sequence=None):
-        """Run all layers and directions; ``step(xg_t, state_tuple, w_hh, b_hh) -> state_tuple``
-        with the first state the output, or, for a tensor input, ``sequence(xg, state_tuple,
-        w_hh, b_hh, reverse) -> (outputs, state_tuple)`` (one op for all steps) when given.
+        """Run all layers and directions; ``step(xg_t, state_tuple, w_hh, b_hh, keep) ->
+        state_tuple`` with the first state the output (``keep``: see `_carrying`), or, for a
+        tensor input, ``sequence(xg, state_tuple, w_hh, b_hh, reverse) -> (outputs,
+        state_tuple)`` (one op for all steps) when given.
         Where ``valid[t]`` is False (past the end of a packed sequence) the state is carried
         unchanged, so the final states are each sequence's last real step, in either
         direction.  For a PackedSequence input (``packed``) the
@@ -309,6 +353,9 @@ class RNNBase(Module):
         D = 2 if self.bidirectional else 1
         layer_input = input
         finals = [[] for _ in states]
+        keeps = None
+        if valid is not None:  # each step's (B, 1) mask; all-True steps carry nothing
+            keeps = [None if v.all() else np.ascontiguousarray(v[:, None]) for v in valid]
         for layer in range(self.num_layers):
             dir_outputs = []
             for direction in range(D):
@@ -331,11 +378,7 @@ class RNNBase(Module):
                 outs = [None] * T
                 xgs = xg.unbind(0)  # one node: the backward concatenates the steps' gradients
                 for t in order:
-                    new = step(xgs[t], st, w_hh, b_hh)
-                    if valid is not None:
-                        keep = valid[t].unsqueeze(-1)
-                        new = tuple(torch.where(keep, n, o) for n, o in zip(new, st))
-                    st = new
+                    st = step(xgs[t], st, w_hh, b_hh, None if keeps is None else keeps[t])
                     outs[t] = st[0]
                 for i, s in enumerate(st):
                     finals[i].append(s)
@@ -370,7 +413,16 @@ class RNNBase(Module):
 
 
 class RNN(RNNBase):
-    """Elman RNN: ``h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)`` (act = tanh or relu)."""
+    """Elman RNN: ``h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)`` (act = tanh or relu).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> rnn = torch.nn.RNN(input_size=2, hidden_size=3, num_layers=2)
+        >>> out, h = rnn(torch.zeros(5, 1, 2))
+        >>> out.shape, h.shape
+        (torch.Size([5, 1, 3]), torch.Size([2, 1, 3]))
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
@@ -393,8 +445,8 @@ class RNN(RNNBase):
         x, states, batched, _, valid = self._prepare(input, hx, 1)
         nl = self.nonlinearity
 
-        def step(xg, st, w_hh, b_hh):
-            return (_rnn_step(xg, st[0], w_hh, b_hh, nl),)
+        def step(xg, st, w_hh, b_hh, keep):
+            return (_rnn_step(xg, st[0], w_hh, b_hh, nl, keep),)
 
         out, finals = self._run(x, states, step, valid, input if valid is not None else None)
         out, finals = self._finish(out, finals, batched, input)
@@ -402,7 +454,16 @@ class RNN(RNNBase):
 
 
 class LSTM(RNNBase):
-    """Long short-term memory: returns ``output, (h_n, c_n)``."""
+    """Long short-term memory: returns ``output, (h_n, c_n)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> lstm = torch.nn.LSTM(2, 3, batch_first=True)
+        >>> out, (h, c) = lstm(torch.zeros(1, 5, 2))
+        >>> out.shape, h.shape, c.shape
+        (torch.Size([1, 5, 3]), torch.Size([1, 1, 3]), torch.Size([1, 1, 3]))
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__("LSTM", *args, **kwargs)
@@ -411,8 +472,8 @@ class LSTM(RNNBase):
                 ) -> tuple[Tensor | PackedSequence, tuple[Tensor, Tensor]]:
         x, states, batched, _, valid = self._prepare(input, hx, 2)
 
-        def step(xg, st, w_hh, b_hh):
-            return _lstm_step(xg, st[0], st[1], w_hh, b_hh)
+        def step(xg, st, w_hh, b_hh, keep):
+            return _lstm_step(xg, st[0], st[1], w_hh, b_hh, keep)
 
         out, finals = self._run(x, states, step, valid, input if valid is not None else None,
                                 _lstm_sequence)
@@ -421,7 +482,16 @@ class LSTM(RNNBase):
 
 
 class GRU(RNNBase):
-    """Gated recurrent unit: returns ``output, h_n``."""
+    """Gated recurrent unit: returns ``output, h_n``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> gru = torch.nn.GRU(2, 3, bidirectional=True)
+        >>> out, h = gru(torch.zeros(5, 1, 2))
+        >>> out.shape, h.shape
+        (torch.Size([5, 1, 6]), torch.Size([2, 1, 3]))
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
@@ -432,8 +502,8 @@ class GRU(RNNBase):
                 hx: Tensor | None = None) -> tuple[Tensor | PackedSequence, Tensor]:
         x, states, batched, _, valid = self._prepare(input, hx, 1)
 
-        def step(xg, st, w_hh, b_hh):
-            return (_gru_step(xg, st[0], w_hh, b_hh),)
+        def step(xg, st, w_hh, b_hh, keep):
+            return (_gru_step(xg, st[0], w_hh, b_hh, keep),)
 
         out, finals = self._run(x, states, step, valid, input if valid is not None else None,
                                 _gru_sequence)
@@ -446,6 +516,18 @@ class GRU(RNNBase):
 
 
 class RNNCellBase(Module):
+    """The base of `RNNCell`, `LSTMCell` and `GRUCell`: the ``weight_ih``/``weight_hh``/``bias_*``
+    parameters and their uniform initialization.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(torch.nn.GRUCell(2, 3), torch.nn.RNNCellBase)
+        True
+        >>> torch.nn.LSTMCell(2, 3).weight_ih.shape
+        torch.Size([12, 2])
+    """
+
     __constants__ = ["input_size", "hidden_size", "bias"]
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device: Device = None,
@@ -503,7 +585,15 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
-    """``h' = act(W_ih x + b_ih + W_hh h + b_hh)``."""
+    """``h' = act(W_ih x + b_ih + W_hh h + b_hh)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> cell = torch.nn.RNNCell(2, 3)
+        >>> cell(torch.zeros(4, 2)).shape
+        torch.Size([4, 3])
+    """
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
                  device: Device = None, dtype: DType | None = None) -> None:
@@ -520,7 +610,16 @@ class RNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
-    """One LSTM step: ``(h', c') = cell(x, (h, c))``."""
+    """One LSTM step: ``(h', c') = cell(x, (h, c))``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> cell = torch.nn.LSTMCell(2, 3)
+        >>> h, c = cell(torch.zeros(4, 2))
+        >>> h.shape, c.shape
+        (torch.Size([4, 3]), torch.Size([4, 3]))
+    """
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Device = None,
                  dtype: DType | None = None) -> None:
@@ -534,7 +633,15 @@ class LSTMCell(RNNCellBase):
 
 
 class GRUCell(RNNCellBase):
-    """One GRU step."""
+    """One GRU step.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> cell = torch.nn.GRUCell(2, 3)
+        >>> cell(torch.zeros(4, 2), torch.zeros(4, 3)).shape
+        torch.Size([4, 3])
+    """
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Device = None,
                  dtype: DType | None = None) -> None:

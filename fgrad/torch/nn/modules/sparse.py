@@ -24,6 +24,19 @@ __all__ = ["Embedding", "EmbeddingBag"]
 
 
 class Embedding(Module):
+    """A lookup table of ``num_embeddings`` vectors of size ``embedding_dim`` (row ``padding_idx``
+    kept at zero).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> emb = torch.nn.Embedding(4, 2, padding_idx=0)
+        >>> emb(torch.tensor([[0, 3]])).shape
+        torch.Size([1, 2, 2])
+        >>> emb.weight[0]
+        tensor([0., 0.], grad_fn=<SelectBackward0>)
+    """
+
     __constants__ = ["num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
                      "scale_grad_by_freq", "sparse"]
 
@@ -99,7 +112,17 @@ class Embedding(Module):
 
 class EmbeddingBag(Module):
     """Sums, means or maxima of bags of embeddings (``F.embedding_bag`` over a learned
-    ``(num_embeddings, embedding_dim)`` weight, initialised N(0, 1))."""
+    ``(num_embeddings, embedding_dim)`` weight, initialised N(0, 1)).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> bag = torch.nn.EmbeddingBag(3, 2, mode='sum')
+        >>> bag.weight.data = torch.tensor([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
+        >>> bag(torch.tensor([0, 1, 2, 2]), torch.tensor([0, 2]))
+        tensor([[1., 1.],
+                [4., 4.]], grad_fn=<EmbeddingBagBackward0>)
+    """
 
     __constants__ = ["num_embeddings", "embedding_dim", "max_norm", "norm_type", "scale_grad_by_freq", "mode",
                      "sparse", "include_last_offset", "padding_idx"]

@@ -18,7 +18,14 @@ __all__ = ["PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingBilinear2d",
 
 
 class Upsample(Module):
-    """Resize the spatial axes of its input (``F.interpolate`` with the stored options)."""
+    """Resize the spatial axes of its input (``F.interpolate`` with the stored options).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.Upsample(scale_factor=2, mode='nearest')(torch.tensor([[[1.0, 2.0]]]))
+        tensor([[[1., 1., 2., 2.]]])
+    """
 
     __constants__ = ["size", "scale_factor", "mode", "align_corners", "name", "recompute_scale_factor"]
 
@@ -59,7 +66,15 @@ class Upsample(Module):
 
 
 class UpsamplingNearest2d(Upsample):
-    """``Upsample(mode="nearest")`` for 4-d inputs."""
+    """``Upsample(mode="nearest")`` for 4-d inputs.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.UpsamplingNearest2d(scale_factor=2)(torch.tensor([[[[1.0, 2.0]]]]))
+        tensor([[[[1., 1., 2., 2.],
+                  [1., 1., 2., 2.]]]])
+    """
 
     def __init__(self, size: IntOrInts | None = None,
                  scale_factor: float | tuple[float, float] | None = None) -> None:
@@ -67,7 +82,15 @@ class UpsamplingNearest2d(Upsample):
 
 
 class UpsamplingBilinear2d(Upsample):
-    """``Upsample(mode="bilinear", align_corners=True)`` for 4-d inputs."""
+    """``Upsample(mode="bilinear", align_corners=True)`` for 4-d inputs.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.UpsamplingBilinear2d(scale_factor=2)(torch.tensor([[[[1.0, 2.0]]]]))
+        tensor([[[[1.0000, 1.3333, 1.6667, 2.0000],
+                  [1.0000, 1.3333, 1.6667, 2.0000]]]])
+    """
 
     def __init__(self, size: IntOrInts | None = None,
                  scale_factor: float | tuple[float, float] | None = None) -> None:
@@ -75,7 +98,15 @@ class UpsamplingBilinear2d(Upsample):
 
 
 class PixelShuffle(Module):
-    """``(*, C r^2, H, W) -> (*, C, H r, W r)``."""
+    """``(*, C r^2, H, W) -> (*, C, H r, W r)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.PixelShuffle(2)(torch.arange(4.0).reshape(1, 4, 1, 1))
+        tensor([[[[0., 1.],
+                  [2., 3.]]]])
+    """
 
     __constants__ = ["upscale_factor"]
 
@@ -91,7 +122,14 @@ class PixelShuffle(Module):
 
 
 class PixelUnshuffle(Module):
-    """``(*, C, H r, W r) -> (*, C r^2, H, W)``."""
+    """``(*, C, H r, W r) -> (*, C r^2, H, W)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.PixelUnshuffle(2)(torch.arange(4.0).reshape(1, 1, 2, 2)).flatten()
+        tensor([0., 1., 2., 3.])
+    """
 
     __constants__ = ["downscale_factor"]
 

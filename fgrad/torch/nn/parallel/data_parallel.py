@@ -25,7 +25,15 @@ __all__ = ["DataParallel"]
 
 
 class DataParallel(Module):
-    """Run ``module`` (on its one device); see the module docstring."""
+    """Run ``module`` (on its one device); see the module docstring.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.DataParallel(torch.nn.Identity())
+        >>> m(torch.tensor([1.0, 2.0])), type(m.module).__name__
+        (tensor([1., 2.]), 'Identity')
+    """
 
     def __init__(self, module: Module, device_ids: Sequence[int | torch.device] | None = None,
                  output_device: int | torch.device | None = None, dim: int = 0) -> None:

@@ -17,7 +17,7 @@ from .clip_grad import (clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 
 # built on nn.modules (which imports nn.utils.rnn): loaded on first use
-_LAZY_MODULES = ("parametrizations", "parametrize", "fusion", "memory_format", "stateless", "init",
+_LAZY_MODULES = ("parametrizations", "parametrize", "prune", "fusion", "memory_format", "stateless", "init",
                  "spectral_norm", "weight_norm")
 _LAZY_NAMES = {
     "fuse_conv_bn_eval": "fusion", "fuse_conv_bn_weights": "fusion", "fuse_linear_bn_eval": "fusion",
@@ -28,7 +28,8 @@ _LAZY_NAMES = {
     "remove_weight_norm": "weight_norm",
 }
 
-__all__ = ["parametrizations", "parametrize", "rnn", "clip_grad_norm_", "clip_grad_norm", "clip_grad_value_",
+__all__ = ["parametrizations", "parametrize", "prune", "rnn", "clip_grad_norm_", "clip_grad_norm",
+           "clip_grad_value_",
            "clip_grads_with_norm_", "get_total_norm", "parameters_to_vector",
            "vector_to_parameters",
            "fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval", "fuse_linear_bn_weights",

@@ -31,7 +31,14 @@ def _grads(parameters) -> list:
 
 def get_total_norm(tensors: Tensor | Iterable[Tensor], norm_type: float = 2.0,
                    error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
-    """The ``norm_type``-norm of all ``tensors`` taken together."""
+    """The ``norm_type``-norm of all ``tensors`` taken together.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.utils.get_total_norm([torch.tensor([3.0]), torch.tensor([4.0])])
+        tensor(5.)
+    """
     if isinstance(tensors, Tensor):
         tensors = [tensors]
     tensors = list(tensors)
@@ -53,7 +60,18 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float, norm
                     error_if_nonfinite: bool = False,
                     foreach: bool | None = None) -> Tensor:
     """Scale the gradients in place so their total norm is at most ``max_norm``; returns
-    the total norm before clipping."""
+    the total norm before clipping.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> p = torch.nn.Parameter(torch.zeros(2))
+        >>> p.grad = torch.tensor([3.0, 4.0])
+        >>> torch.nn.utils.clip_grad_norm_([p], max_norm=1.0)
+        tensor(5.)
+        >>> p.grad
+        tensor([0.6000, 0.8000])
+    """
     if isinstance(parameters, Tensor):
         parameters = [parameters]
     parameters = list(parameters)
@@ -109,7 +127,17 @@ def clip_grads_with_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float
 
 def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float,
                      foreach: bool | None = None) -> None:
-    """Clamp every gradient element into ``[-clip_value, clip_value]`` in place."""
+    """Clamp every gradient element into ``[-clip_value, clip_value]`` in place.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> p = torch.nn.Parameter(torch.zeros(2))
+        >>> p.grad = torch.tensor([3.0, -0.5])
+        >>> torch.nn.utils.clip_grad_value_([p], clip_value=1.0)
+        >>> p.grad
+        tensor([ 1.0000, -0.5000])
+    """
     clip_value = float(clip_value)
     with torch.no_grad():
         for g in _grads(parameters):

@@ -69,7 +69,19 @@ def _as_parameter_like(original: Tensor, value: Tensor) -> Tensor:
 
 class ParametrizationList(ModuleList):
     """The parametrizations of one tensor, in order, and the ``original`` tensor(s) they
-    start from (a Parameter stays a Parameter, a buffer a buffer)."""
+    start from (a Parameter stays a Parameter, a buffer a buffer).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Symmetric(torch.nn.Module):
+        ...     def forward(self, X):
+        ...         return X.triu() + X.triu(1).T
+        >>> P = torch.nn.utils.parametrize
+        >>> m = P.register_parametrization(torch.nn.Linear(2, 2), 'weight', Symmetric())
+        >>> type(m.parametrizations.weight).__name__, torch.equal(m.weight, m.weight.T)
+        ('ParametrizationList', True)
+    """
 
     def __init__(self, modules: collections.abc.Sequence[Module], original: Tensor,
                  unsafe: bool = False) -> None:

@@ -53,7 +53,15 @@ class _PackedSequenceBase(NamedTuple):
 
 class PackedSequence(_PackedSequenceBase):
     """``PackedSequence(data, batch_sizes, sorted_indices, unsorted_indices)``; build one with
-    `pack_padded_sequence` or `pack_sequence`, not directly."""
+    `pack_padded_sequence` or `pack_sequence`, not directly.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> packed = torch.nn.utils.rnn.pack_sequence([torch.tensor([1.0, 2.0, 3.0]), torch.tensor([4.0])])
+        >>> packed.data, packed.batch_sizes
+        (tensor([1., 4., 2., 3.]), tensor([2, 1, 1]))
+    """
 
     def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
         if unsorted_indices is None and sorted_indices is not None:
@@ -88,7 +96,14 @@ class PackedSequence(_PackedSequenceBase):
 
 
 def invert_permutation(permutation: Tensor | None) -> Tensor | None:
-    """The inverse permutation (``out[permutation[i]] = i``)."""
+    """The inverse permutation (``out[permutation[i]] = i``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.utils.rnn.invert_permutation(torch.tensor([2, 0, 1]))
+        tensor([1, 2, 0])
+    """
     if permutation is None:
         return None
     out = torch.empty_like(permutation)
@@ -116,6 +131,19 @@ def pad_sequence(
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
     max_len = max(s.size(0) for s in sequences)
+    trailing = sequences[0].shape[1:]
+    if len(sequences) > 1 and all(s.dim() >= 1 and s.shape[1:] == trailing for s in sequences):
+        # one gather from the concatenated sequences and a padding row (instead of a
+        # filler, a concatenation per sequence and a stack): the same values
+        lens = [s.size(0) for s in sequences]
+        starts = np.cumsum([0] + lens[:-1])
+        t = np.arange(max_len)[:, None]
+        lens_a = np.asarray(lens)[None, :]
+        src = t if padding_side == "right" else t - (max_len - lens_a)
+        idx = np.where((src >= 0) & (src < lens_a), starts[None, :] + src, sum(lens))  # (T, B)
+        filler = torch.full((1, *trailing), padding_value, dtype=sequences[0].dtype,
+                            device=sequences[0].device)
+        return _gather_rows(torch.cat([*sequences, filler], 0), idx.T if batch_first else idx)
     rows = []
     for s in sequences:
         pad = max_len - s.size(0)
@@ -124,6 +152,13 @@ def pad_sequence(
             s = torch.cat([s, filler] if padding_side == "right" else [filler, s], 0)
         rows.append(s)
     return torch.stack(rows, 0 if batch_first else 1)
+
+
+def _gather_rows(rows: Tensor, index: np.ndarray) -> Tensor:
+    """``rows[index]`` (an int64 index array of any shape into the first axis): the one
+    gather that packing and padding are (its gradient scatters into distinct rows, so it
+    gives each row exactly its own cotangent)."""
+    return rows[torch.tensor(index.astype(np.int64, copy=False), device=rows.device)]
 
 
 def _lengths_array(lengths) -> np.ndarray:
@@ -143,7 +178,15 @@ def pack_padded_sequence(
     """Pack a padded batch (T, B, *) (or (B, T, *)) of sequences of the given lengths.
     ``enforce_sorted=True`` requires decreasing lengths; otherwise the batch is sorted (and
     the permutation kept so outputs come back in the caller's order), equal lengths in the
-    order PyTorch's CPU sort leaves them (`std_sort_order`)."""
+    order PyTorch's CPU sort leaves them (`std_sort_order`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> padded = torch.tensor([[1.0, 2.0], [3.0, 0.0]])
+        >>> torch.nn.utils.rnn.pack_padded_sequence(padded, [2, 1], batch_first=True).data
+        tensor([1., 3., 2.])
+    """
     lens = _lengths_array(lengths)
     batch_dim = 0 if batch_first else 1
     if len(lens) != input.size(batch_dim):
@@ -177,10 +220,20 @@ def pack_padded_sequence(
         )
     sorted_lens = lens[order]
     batch_sizes = np.array([(sorted_lens > t).sum() for t in range(int(sorted_lens[0]))], dtype=np.int64)
-    index = torch.tensor(order, dtype=torch.int64, device=input.device)
-    sorted_input = input.index_select(1, index) if sorted_indices is not None else input
-    data = torch.cat([sorted_input[t, : int(n)] for t, n in enumerate(batch_sizes)], 0)
+    data = _pack_rows(input, batch_sizes, order)
     return PackedSequence(data, torch.tensor(batch_sizes), sorted_indices, invert_permutation(sorted_indices))
+
+
+def _pack_rows(padded: Tensor, batch_sizes, order) -> Tensor:
+    """The packed data of a time-major ``padded`` (T, B, *): step t's first
+    ``batch_sizes[t]`` sequences in the sorted order ``order`` (caller's batch indices), as
+    one gather from the (T * B, *) rows."""
+    B = padded.size(1)
+    sizes = np.asarray(batch_sizes, dtype=np.int64)
+    t = np.repeat(np.arange(len(sizes)), sizes)
+    j = np.arange(len(t)) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # position in the step
+    flat = padded.reshape(padded.size(0) * B, *padded.shape[2:])
+    return _gather_rows(flat, t * B + np.asarray(order, dtype=np.int64)[j])
 
 
 def pad_packed_sequence(
@@ -190,7 +243,16 @@ def pad_packed_sequence(
     total_length: int | None = None,
 ) -> tuple[Tensor, Tensor]:
     """The inverse of `pack_padded_sequence`: ``(padded (T, B, *) or (B, T, *), lengths)``
-    in the caller's batch order; ``total_length`` pads to a fixed T."""
+    in the caller's batch order; ``total_length`` pads to a fixed T.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> packed = torch.nn.utils.rnn.pack_sequence([torch.tensor([1.0, 2.0]), torch.tensor([3.0])])
+        >>> torch.nn.utils.rnn.pad_packed_sequence(packed, batch_first=True)
+        (tensor([[1., 2.],
+                [3., 0.]]), tensor([2, 1]))
+    """
     data, batch_sizes = sequence.data, [int(n) for n in sequence.batch_sizes.tolist()]
     max_len = len(batch_sizes)
     if total_length is not None:
@@ -201,44 +263,69 @@ def pad_packed_sequence(
             )
         max_len = total_length
     batch = batch_sizes[0]
-    rows, offset = [], 0
-    for n in batch_sizes:
-        step = data[offset : offset + n]
-        if n < batch:
-            filler = torch.full(
-                (batch - n, *data.shape[1:]), padding_value, dtype=data.dtype, device=data.device
-            )
-            step = torch.cat([step, filler], 0)
-        rows.append(step)
-        offset += n
-    for _ in range(max_len - len(batch_sizes)):
-        rows.append(torch.full((batch, *data.shape[1:]), padding_value, dtype=data.dtype, device=data.device))
-    padded = torch.stack(rows, 0)
     sizes = np.array(batch_sizes)
     lengths = np.array([(sizes > b).sum() for b in range(batch)], dtype=np.int64)
+    cols = np.arange(batch)  # the sorted position of each output column
     if sequence.unsorted_indices is not None:
-        padded = padded.index_select(1, sequence.unsorted_indices)
-        lengths = lengths[sequence.unsorted_indices.cpu().numpy()]
+        cols = sequence.unsorted_indices.cpu().numpy().astype(np.int64)
+        lengths = lengths[cols]
+    # padded[t, b] is packed row offset[t] + cols[b] while cols[b] < batch_sizes[t], else a
+    # padding row appended to the data: one gather
+    n_rows = int(sizes.sum())
+    offsets = np.cumsum(sizes) - sizes
+    idx = np.full((max_len, batch), n_rows, dtype=np.int64)
+    steps = len(batch_sizes)
+    idx[:steps] = np.where(cols[None, :] < sizes[:, None], offsets[:, None] + cols[None, :], n_rows)
+    rows = data
+    if (idx == n_rows).any():
+        filler = torch.full((1, *data.shape[1:]), padding_value, dtype=data.dtype, device=data.device)
+        rows = torch.cat([data, filler], 0)
+    padded = _gather_rows(rows, idx)
     if batch_first:
         padded = padded.transpose(0, 1)
     return padded, torch.tensor(lengths)
 
 
 def pack_sequence(sequences: list[Tensor], enforce_sorted: bool = True) -> PackedSequence:
-    """Pack a list of tensors (L_i, *)."""
+    """Pack a list of tensors (L_i, *).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> seqs = [torch.tensor([1.0]), torch.tensor([2.0, 3.0])]
+        >>> torch.nn.utils.rnn.pack_sequence(seqs, enforce_sorted=False)  # doctest: +NORMALIZE_WHITESPACE
+        PackedSequence(data=tensor([2., 1., 3.]), batch_sizes=tensor([2, 1]),
+                       sorted_indices=tensor([1, 0]), unsorted_indices=tensor([1, 0]))
+    """
     lengths = [s.size(0) for s in sequences]
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
 
 
 def unpad_sequence(padded_sequences: Tensor, lengths: Tensor, batch_first: bool = False) -> list:
-    """The list of unpadded sequences of a padded batch."""
+    """The list of unpadded sequences of a padded batch.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> padded = torch.tensor([[1.0, 2.0], [3.0, 0.0]])
+        >>> torch.nn.utils.rnn.unpad_sequence(padded, torch.tensor([2, 1]), batch_first=True)
+        [tensor([1., 2.]), tensor([3.])]
+    """
     if not batch_first:
         padded_sequences = padded_sequences.transpose(0, 1)
     return [padded_sequences[i, :n] for i, n in enumerate(_lengths_array(lengths).tolist())]
 
 
 def unpack_sequence(packed_sequences: PackedSequence) -> list:
-    """The list of sequences of a `PackedSequence`, in the caller's order."""
+    """The list of sequences of a `PackedSequence`, in the caller's order.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> packed = torch.nn.utils.rnn.pack_sequence([torch.tensor([1.0, 2.0]), torch.tensor([3.0])])
+        >>> torch.nn.utils.rnn.unpack_sequence(packed)
+        [tensor([1., 2.]), tensor([3.])]
+    """
     padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
     return unpad_sequence(padded, lengths, batch_first=True)
 
@@ -252,7 +339,7 @@ def _packed_to_padded_time_major(sequence: PackedSequence):
 def _padded_to_packed_like(padded: Tensor, like: PackedSequence) -> PackedSequence:
     """Pack a (T, B, *) tensor in the caller's order with ``like``'s sizes and permutation."""
     batch_sizes = [int(n) for n in like.batch_sizes.tolist()]
-    if like.sorted_indices is not None:
-        padded = padded.index_select(1, like.sorted_indices)
-    data = torch.cat([padded[t, :n] for t, n in enumerate(batch_sizes)], 0)
+    order = (np.arange(padded.size(1)) if like.sorted_indices is None
+             else like.sorted_indices.cpu().numpy())
+    data = _pack_rows(padded, batch_sizes, order)
     return PackedSequence(data, like.batch_sizes, like.sorted_indices, like.unsorted_indices)

@@ -34,7 +34,15 @@ T_module = TypeVar("T_module", bound=Module)
 
 
 class SpectralNorm:
-    """The forward pre-hook that sets ``name`` to the spectrally normalised weight."""
+    """The forward pre-hook that sets ``name`` to the spectrally normalised weight.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.utils.spectral_norm(torch.nn.Linear(3, 3))
+        >>> [type(h).__name__ for h in m._forward_pre_hooks.values()]
+        ['SpectralNorm']
+    """
 
     _version: int = 1
 
@@ -116,7 +124,15 @@ class SpectralNorm:
 
 
 class SpectralNormLoadStateDictPreHook:
-    """Converts a version-0 checkpoint (``weight`` saved, no ``weight_v``) on load."""
+    """Converts a version-0 checkpoint (``weight`` saved, no ``weight_v``) on load.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.utils.spectral_norm(torch.nn.Linear(3, 3))
+        >>> m.load_state_dict(m.state_dict())
+        <All keys matched successfully>
+    """
 
     def __init__(self, fn: SpectralNorm) -> None:
         self.fn = fn
@@ -149,7 +165,15 @@ class SpectralNormLoadStateDictPreHook:
 
 
 class SpectralNormStateDictHook:
-    """Records ``metadata['spectral_norm'][name + '.version']`` in the state dict."""
+    """Records ``metadata['spectral_norm'][name + '.version']`` in the state dict.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> m = torch.nn.utils.spectral_norm(torch.nn.Linear(3, 3))
+        >>> m.state_dict()._metadata['']
+        {'version': 1, 'spectral_norm': {'weight.version': 1}}
+    """
 
     def __init__(self, fn: SpectralNorm) -> None:
         self.fn = fn

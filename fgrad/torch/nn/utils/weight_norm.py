@@ -60,7 +60,18 @@ def _weight_norm(v: Tensor, g: Tensor, dim: int) -> Tensor:
 
 
 class WeightNorm:
-    """The forward pre-hook that recomputes ``name`` from ``name_g`` and ``name_v``."""
+    """The forward pre-hook that recomputes ``name`` from ``name_g`` and ``name_v``.
+
+    Example::
+
+        >>> import warnings
+        >>> import fgrad.torch as torch
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", FutureWarning)  # weight_norm is deprecated
+        ...     m = torch.nn.utils.weight_norm(torch.nn.Linear(3, 2))
+        >>> [type(h).__name__ for h in m._forward_pre_hooks.values()], m.weight_g.shape
+        (['WeightNorm'], torch.Size([2, 1]))
+    """
 
     def __init__(self, name: str, dim: int) -> None:
         if dim is None:

@@ -28,7 +28,15 @@ default_collate_err_msg_format = (
 
 
 def default_convert(data: Any) -> Any:
-    """Convert NumPy arrays (and containers of them) to tensors, keeping the structure."""
+    """Convert NumPy arrays (and containers of them) to tensors, keeping the structure.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> import numpy as np
+        >>> torch.utils.data.default_convert([np.array([1.0, 2.0]), 'text'])
+        [tensor([1., 2.], dtype=torch.float64), 'text']
+    """
     elem_type = type(data)
     if isinstance(data, torch.Tensor):
         return data
@@ -56,7 +64,15 @@ def default_convert(data: Any) -> Any:
 def default_collate(batch: Any) -> Any:
     """Stack a list of samples into a batch: tensors are stacked along a new first dim,
     numbers become 1-D tensors (floats as float64), and tuples/lists/dicts/namedtuples are
-    collated element-wise."""
+    collated element-wise.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.utils.data.default_collate([(torch.tensor([1.0]), 0), (torch.tensor([2.0]), 1)])
+        [tensor([[1.],
+                [2.]]), tensor([0, 1])]
+    """
     elem = batch[0]
     elem_type = type(elem)
     if isinstance(elem, torch.Tensor):

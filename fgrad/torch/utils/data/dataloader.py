@@ -52,7 +52,15 @@ _STATUS_CHECK_INTERVAL = 5.0
 
 @dataclass
 class WorkerInfo:
-    """What `get_worker_info` returns inside a worker process."""
+    """What `get_worker_info` returns inside a worker process.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> info = torch.utils.data.WorkerInfo(id=0, num_workers=2, seed=7, dataset=range(4))
+        >>> info.id, info.num_workers, info.seed
+        (0, 2, 7)
+    """
 
     id: int
     num_workers: int
@@ -65,7 +73,14 @@ _worker_info: WorkerInfo | None = None
 
 def get_worker_info() -> WorkerInfo | None:
     """The current worker's id, the number of workers, its seed and its copy of the dataset;
-    None in the main process."""
+    None in the main process.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.utils.data.get_worker_info() is None  # in the main process
+        True
+    """
     return _worker_info
 
 
@@ -235,7 +250,18 @@ class DataLoader:
     """``DataLoader(dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
     num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
     worker_init_fn=None, multiprocessing_context=None, generator=None, *, prefetch_factor=None,
-    persistent_workers=False, in_order=True)`` — see the module docstring."""
+    persistent_workers=False, in_order=True)`` — see the module docstring.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> ds = torch.utils.data.TensorDataset(torch.arange(5.0), torch.tensor([0, 1, 0, 1, 0]))
+        >>> for x, y in torch.utils.data.DataLoader(ds, batch_size=2):
+        ...     print(x, y)
+        tensor([0., 1.]) tensor([0, 1])
+        tensor([2., 3.]) tensor([0, 1])
+        tensor([4.]) tensor([0])
+    """
 
     def __init__(self, dataset: Dataset[Any] | Sequence[Any] | Iterable[Any], batch_size: int | None = 1,
                  shuffle: bool | None = None, sampler: Sampler | Iterable[Any] | None = None,

@@ -29,7 +29,19 @@ T_co = TypeVar("T_co", covariant=True)
 
 
 class Dataset(Generic[T_co]):
-    """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``)."""
+    """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Squares(torch.utils.data.Dataset):
+        ...     def __len__(self):
+        ...         return 3
+        ...     def __getitem__(self, i):
+        ...         return i * i
+        >>> list(torch.utils.data.DataLoader(Squares(), batch_size=2))
+        [tensor([0, 1]), tensor([4])]
+    """
 
     def __getitem__(self, index: Any) -> T_co:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
@@ -39,7 +51,17 @@ class Dataset(Generic[T_co]):
 
 
 class IterableDataset(Dataset[T_co]):
-    """A dataset that is an iterable of samples (``__iter__``)."""
+    """A dataset that is an iterable of samples (``__iter__``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Count(torch.utils.data.IterableDataset):
+        ...     def __iter__(self):
+        ...         return iter(range(3))
+        >>> list(torch.utils.data.DataLoader(Count(), batch_size=2))
+        [tensor([0, 1]), tensor([2])]
+    """
 
     def __iter__(self):
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
@@ -49,7 +71,15 @@ class IterableDataset(Dataset[T_co]):
 
 
 class TensorDataset(Dataset):
-    """Samples are tuples ``(t[i] for t in tensors)``; all tensors share their first size."""
+    """Samples are tuples ``(t[i] for t in tensors)``; all tensors share their first size.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> ds = torch.utils.data.TensorDataset(torch.tensor([1.0, 2.0]), torch.tensor([0, 1]))
+        >>> len(ds), ds[1]
+        (2, (tensor(2.), tensor(1)))
+    """
 
     def __init__(self, *tensors: Tensor) -> None:
         if not all(tensors[0].size(0) == t.size(0) for t in tensors):
@@ -64,7 +94,15 @@ class TensorDataset(Dataset):
 
 
 class StackDataset(Dataset):
-    """Samples are tuples (or dicts) of the samples of several datasets of equal length."""
+    """Samples are tuples (or dicts) of the samples of several datasets of equal length.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> ds = torch.utils.data.StackDataset(x=torch.tensor([1.0, 2.0]), y=[10, 20])
+        >>> len(ds), ds[0]
+        (2, {'x': tensor(1.), 'y': 10})
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args:
@@ -95,7 +133,15 @@ class StackDataset(Dataset):
 
 
 class ConcatDataset(Dataset[T_co]):
-    """The concatenation of several map-style datasets."""
+    """The concatenation of several map-style datasets.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> ds = torch.utils.data.ConcatDataset([[1, 2], [3]])
+        >>> len(ds), ds[2], ds.cumulative_sizes
+        (3, 3, [2, 3])
+    """
 
     @staticmethod
     def cumsum(sequence: Any) -> Any:
@@ -128,7 +174,19 @@ class ConcatDataset(Dataset[T_co]):
 
 
 class ChainDataset(IterableDataset):
-    """The chaining of several iterable datasets."""
+    """The chaining of several iterable datasets.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Count(torch.utils.data.IterableDataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         return iter(range(self.n))
+        >>> list(torch.utils.data.ChainDataset([Count(2), Count(3)]))
+        [0, 1, 0, 1, 2]
+    """
 
     def __init__(self, datasets: Iterable[Any]) -> None:
         self.datasets = datasets
@@ -142,7 +200,15 @@ class ChainDataset(IterableDataset):
 
 
 class Subset(Dataset[T_co]):
-    """The samples of ``dataset`` at ``indices``."""
+    """The samples of ``dataset`` at ``indices``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> s = torch.utils.data.Subset(['a', 'b', 'c', 'd'], [3, 0])
+        >>> len(s), s[0], list(s)
+        (2, 'd', ['d', 'a'])
+    """
 
     def __init__(self, dataset: Dataset[T_co] | Sequence[Any], indices: Sequence[int]) -> None:
         self.dataset = dataset
@@ -165,7 +231,16 @@ class Subset(Dataset[T_co]):
 def random_split(dataset: Any, lengths: Sequence[int | float],
                  generator: Generator | None = None) -> list[Subset]:
     """Split ``dataset`` into non-overlapping random subsets of the given lengths (or
-    fractions summing to 1, rounded down with the remainder spread round-robin)."""
+    fractions summing to 1, rounded down with the remainder spread round-robin).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> g = torch.Generator().manual_seed(0)
+        >>> a, b = torch.utils.data.random_split(range(10), [0.8, 0.2], generator=g)
+        >>> len(a), len(b), sorted(a.indices + b.indices) == list(range(10))
+        (8, 2, True)
+    """
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         subset_lengths: list[int] = []
         for i, frac in enumerate(lengths):

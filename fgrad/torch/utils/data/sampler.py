@@ -33,7 +33,21 @@ def _generator_from_seed(seed: int):
 
 
 class Sampler:
-    """Base class: an iterable of dataset indices."""
+    """Base class: an iterable of dataset indices.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class EvenFirst(torch.utils.data.Sampler):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         return iter(list(range(0, self.n, 2)) + list(range(1, self.n, 2)))
+        ...     def __len__(self):
+        ...         return self.n
+        >>> list(torch.utils.data.DataLoader(range(10, 15), sampler=EvenFirst(5)))
+        [tensor([10]), tensor([12]), tensor([14]), tensor([11]), tensor([13])]
+    """
 
     def __init__(self, data_source: Any = None) -> None:
         pass
@@ -43,7 +57,14 @@ class Sampler:
 
 
 class SequentialSampler(Sampler):
-    """Indices ``0, 1, ..., len(data_source) - 1``."""
+    """Indices ``0, 1, ..., len(data_source) - 1``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> list(torch.utils.data.SequentialSampler(range(3)))
+        [0, 1, 2]
+    """
 
     def __init__(self, data_source: Any) -> None:
         self.data_source = data_source
@@ -56,7 +77,16 @@ class SequentialSampler(Sampler):
 
 
 class RandomSampler(Sampler):
-    """A random permutation of the indices, or ``num_samples`` draws with ``replacement``."""
+    """A random permutation of the indices, or ``num_samples`` draws with ``replacement``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> sorted(torch.utils.data.RandomSampler(range(4)))
+        [0, 1, 2, 3]
+        >>> len(list(torch.utils.data.RandomSampler(range(4), replacement=True, num_samples=6)))
+        6
+    """
 
     def __init__(self, data_source: Any, replacement: bool = False, num_samples: int | None = None,
                  generator: Generator | None = None) -> None:
@@ -94,7 +124,14 @@ class RandomSampler(Sampler):
 
 
 class SubsetRandomSampler(Sampler):
-    """A random permutation of the given ``indices``."""
+    """A random permutation of the given ``indices``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> sorted(torch.utils.data.SubsetRandomSampler([5, 1, 3]))
+        [1, 3, 5]
+    """
 
     def __init__(self, indices: Sequence[int], generator: Generator | None = None) -> None:
         self.indices = indices
@@ -111,7 +148,14 @@ class SubsetRandomSampler(Sampler):
 
 
 class WeightedRandomSampler(Sampler):
-    """``num_samples`` indices drawn with probabilities proportional to ``weights``."""
+    """``num_samples`` indices drawn with probabilities proportional to ``weights``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> list(torch.utils.data.WeightedRandomSampler([0.0, 1.0, 0.0], 3))
+        [1, 1, 1]
+    """
 
     def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True,
                  generator: Generator | None = None) -> None:
@@ -139,7 +183,15 @@ class WeightedRandomSampler(Sampler):
 
 
 class BatchSampler(Sampler):
-    """Groups the indices of ``sampler`` into lists of ``batch_size``."""
+    """Groups the indices of ``sampler`` into lists of ``batch_size``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> sampler = torch.utils.data.SequentialSampler(range(5))
+        >>> list(torch.utils.data.BatchSampler(sampler, batch_size=2, drop_last=False))
+        [[0, 1], [2, 3], [4]]
+    """
 
     def __init__(self, sampler: Any, batch_size: int, drop_last: bool) -> None:
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:

@@ -33,7 +33,18 @@ def _dump(exc: BaseException, path: str) -> None:
 
 def record(fn: Callable, error_handler: Any = None) -> Callable:
     """``fn`` that writes an exception it raises to ``TORCHELASTIC_ERROR_FILE`` (if set)
-    before re-raising it; ``SystemExit(0)`` returns None (as PyTorch's)."""
+    before re-raising it; ``SystemExit(0)`` returns None (as PyTorch's).
+
+    Example::
+
+        >>> from fgrad.torch.distributed.elastic.multiprocessing.errors import record
+        >>> @record
+        ... def main():
+        ...     return 3
+        ...
+        >>> main()
+        3
+    """
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):

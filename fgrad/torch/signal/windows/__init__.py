@@ -1,0 +1,8 @@
+"""``torch.signal.windows``: SciPy-style window functions (see `windows`)."""
+
+from . import windows
+from .windows import (bartlett, blackman, cosine, exponential, gaussian, general_cosine, general_hamming,
+                      hamming, hann, kaiser, nuttall)
+
+__all__ = ["bartlett", "blackman", "cosine", "exponential", "gaussian", "general_cosine", "general_hamming",
+           "hamming", "hann", "kaiser", "nuttall", "windows"]
