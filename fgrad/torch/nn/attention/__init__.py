@@ -140,4 +140,4 @@ def check_backends(query: Any, key: Any, value: Any, dropout_p: float) -> None:
         raise RuntimeError("No available kernel.  Aborting execution.")
 
 
-from . import bias  # noqa: E402
+from . import bias  # noqa: E402,F401  (torch.nn.attention.bias)
