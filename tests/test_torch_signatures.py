@@ -54,6 +54,8 @@ ALLOWED = {
     "fgrad.torch.jit.Future.__init__": "fgrad's fork runs at once and returns a completed Future built with "
                                        "its value (PyTorch's takes only devices=)",
     "fgrad.torch.utils.checkpoint.checkpoint": "context_fn=None means PyTorch's noop_context_fn",
+    "fgrad.torch.utils.benchmark.Timer.__init__": "timer= defaults to fgrad's benchmark.timer, the same "
+                                                  "clock as PyTorch's benchmark.timer (another object)",
     "fgrad.torch.utils.data.random_split": "generator=None means the default generator, PyTorch's default",
 }
 

@@ -492,3 +492,10 @@ for _m in ("_lowrank", "_lobpcg"):  # svd_lowrank, pca_lowrank, lobpcg
     for _n, _f in _importlib.import_module(f"{__name__}.{_m}").FUNCTIONS.items():
         globals()[_n] = _errors.public(_f, _n)
 del _m, _n, _f
+
+# -- round 10: torch.library/torch.ops, torch.utils.benchmark, torch.nn.attention, torch.masked,
+# torch.hub (see docs/torch-modules-round10.md); loaded by name, as fft and special
+ops = _importlib.import_module(f"{__name__}._op_registry").ops
+library = _importlib.import_module(f"{__name__}.library")
+masked = _importlib.import_module(f"{__name__}.masked")
+hub = _importlib.import_module(f"{__name__}.hub")

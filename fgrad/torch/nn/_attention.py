@@ -33,6 +33,7 @@ import fgrad.torch as torch
 from .._tensor import Tensor
 from .._autocast_state import lower_precision as _lower_precision
 from ._defop import is_concrete
+from .attention import check_backends as _check_sdpa_backends
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -134,6 +135,9 @@ def scaled_dot_product_attention(
         >>> F.scaled_dot_product_attention(q, q, q, is_causal=True)[0, 0]
         tensor([1., 0.])
     """
+    if attn_mask is not None and not isinstance(attn_mask, Tensor) and hasattr(attn_mask, "_dispatch"):
+        # a torch.nn.attention.bias.CausalBias
+        return attn_mask._dispatch(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, Tensor) or t.dim() < 2:
             got = f"shape {tuple(t.shape)}" if isinstance(t, Tensor) else type(t).__name__
@@ -167,6 +171,7 @@ def scaled_dot_product_attention(
             "is_causal=True; pass one of them (a causal bool mask is torch.ones(L, S, "
             "dtype=torch.bool).tril())"
         )
+    _check_sdpa_backends(query, key, value, dropout_p)  # torch.nn.attention.sdpa_kernel's choice
     narrow = query.dtype in (torch.bfloat16, torch.float16)
     if narrow:  # PyTorch's CPU kernels (flash and math) compute 16-bit floats in float32, round once
         out_dtype = query.dtype

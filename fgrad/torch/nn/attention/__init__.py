@@ -1,8 +1,12 @@
 """``torch.nn.attention``: choosing the kernels of ``F.scaled_dot_product_attention``.
 
-fgrad has one kernel (the math one, on every device), so ``sdpa_kernel`` only sets and restores
+fgrad has one kernel (the math one, on every device), so ``sdpa_kernel`` sets and restores
 the ``torch.backends.cuda.*_sdp_enabled`` flags, as PyTorch's does; the attention numbers are
-the same whichever backends are listed.
+the same whichever backends are listed.  What is enforced is PyTorch's **CPU** choice (see
+`check_backends`): with MATH and FLASH_ATTENTION both off, ``F.scaled_dot_product_attention``
+raises "No viable backend..."; with only FLASH_ATTENTION on, an input the CPU flash kernel
+cannot take (dropout, not 4-d) warns PyTorch's reasons and raises "No available kernel".
+``torch.nn.attention.bias`` holds the causal biases (``causal_lower_right``, ...).
 
 Example::
 
@@ -104,3 +108,36 @@ def can_use_efficient_attention(params: Any, debug: bool = False) -> bool:
         False
     """
     return False
+
+
+def check_backends(query: Any, key: Any, value: Any, dropout_p: float) -> None:
+    """PyTorch's CPU kernel choice for ``F.scaled_dot_product_attention`` under the flags:
+    raise (after warning the reasons) where no enabled CPU kernel takes these inputs.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> q = torch.ones(1, 1, 2, 2)
+        >>> check_backends(q, q, q, 0.0)  # MATH is on: nothing to say
+    """
+    if _cuda.math_sdp_enabled():
+        return
+    if not _cuda.flash_sdp_enabled():
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This is likely "
+                           "due to turning off both the math kernel and the fused kernels.")
+    reasons = []
+    if dropout_p > 0.0:
+        reasons.append("Both fused kernels do not support non-zero dropout.")
+    if not (query.dim() == key.dim() == value.dim() == 4):
+        reasons.append("All fused kernels requires query, key and value to be 4 dimensional, but got "
+                       f"Query dim: {query.dim()}, Key dim: {key.dim()}, Value dim: {value.dim()} instead.")
+    if reasons:
+        import warnings
+
+        warnings.warn("Flash attention kernel not used because:", UserWarning, stacklevel=3)
+        for r in reasons:
+            warnings.warn(r, UserWarning, stacklevel=3)
+        raise RuntimeError("No available kernel.  Aborting execution.")
+
+
+from . import bias  # noqa: E402,F401  (torch.nn.attention.bias)
