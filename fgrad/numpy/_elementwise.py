@@ -21,7 +21,7 @@ from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..core.array import get_aval
 from ..core.narrow_floats import dtype_kind
-from ..ops.elementwise import eq, select
+from ..ops.elementwise import eq, promote_args_inexact, select
 from ..ops.lax_ops import int_division_by_zero
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _promotion_checks as _promotion
@@ -39,7 +39,8 @@ _SEQUENCES = (list, tuple)
 
 def _unary(spec: OpSpec, name: str):
     prim = spec.prim
-    bind = prim.bind
+    bind = _inexact_bind(prim.bind) if spec.inexact else prim.bind
+    fast_kinds = "fc" if spec.inexact else "biufc"  # float-only: integer inputs are cast first
     error_name = _JAX_ERROR_NAME.get(name, name)
     ufunc = getattr(prim, "ufunc", None)
     if ufunc is not None and getattr(prim, "may_warn", False):
@@ -48,7 +49,8 @@ def _unary(spec: OpSpec, name: str):
         set_state, ignore, reset_state = switch()
 
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled:
+            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled \
+                    and x._buf.dtype.kind in fast_kinds:
                 w = new_array(ArrayImpl)
                 w._weak = False
                 token = set_state(ignore)
@@ -62,7 +64,8 @@ def _unary(spec: OpSpec, name: str):
             return bind(x)
     elif ufunc is not None:
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled:
+            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled \
+                    and x._buf.dtype.kind in fast_kinds:
                 w = new_array(ArrayImpl)
                 w._weak = False
                 w._buf = ufunc(x._buf)
@@ -80,8 +83,18 @@ def _unary(spec: OpSpec, name: str):
     return f
 
 
+def _inexact_bind(bind):
+    """``bind`` of a float-only primitive: integer and bool operands in JAX's inexact dtype
+    (`fgrad.ops.elementwise.promote_args_inexact`)."""
+
+    def inexact_bind(*args):
+        return bind(*promote_args_inexact(*args))
+
+    return inexact_bind
+
+
 def _binary(spec: OpSpec, name: str):
-    bind = spec.prim.bind
+    bind = _inexact_bind(spec.prim.bind) if spec.inexact else spec.prim.bind
     error_name = _JAX_ERROR_NAME.get(name, name)
 
     def f(x: ArrayLike, y: ArrayLike) -> Array:

@@ -17,6 +17,7 @@ from ..core.narrow_floats import bfloat16 as BF16, dtype_kind, promote_types
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
 from ..core import x64_mode
+from ..core.inexact import inexact_join
 from ..core.weak_types import cast_target, join_is_weak
 from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
@@ -154,6 +155,37 @@ def promote_weak(*args) -> tuple:
     if 2 not in kinds:
         return args
     return _cast_weak(args, kinds, [get_aval(a).dtype for a, k in zip(args, kinds) if not k])
+
+
+def promote_args_inexact(*args) -> tuple:
+    """``args`` ready for a float-only function (JAX's ``promote_args_inexact``): when every
+    operand is a bool or an integer, each is cast to the inexact dtype of their join
+    (`core.inexact.inexact_join`: ``int8 -> float32``, ``int64 -> float64``), weakly typed
+    when the join is; otherwise they are returned as they are (the elementwise promotion
+    gives JAX's dtype).  Non-numeric operands are returned as they are, for the function to
+    reject.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> [a.dtype.name for a in promote_args_inexact(fnp.ones(2, "int8"), 2)]
+        ['float32', 'float32']
+    """
+    if len(args) == 1:  # the common case: one concrete array (the unary float-only functions)
+        a = args[0]
+        if type(a) is ArrayImpl and a._buf.dtype.kind in "fcV":
+            return args
+    strong, weak = [], []
+    for a in args:
+        try:
+            av = get_aval(a)
+        except TypeError:
+            return args
+        (weak if av.weak_type else strong).append(av.dtype)
+    target, is_weak = inexact_join(strong, weak)
+    if target is None:
+        return args
+    return tuple(convert_element_type(a, target, weak_type=is_weak) for a in args)
 
 
 def _cast_weak(args, kinds, strong):

@@ -117,8 +117,16 @@ class OpSpec:
     torch_int_divisor: bool = False
     rows: tuple = ()
     hand_written: frozenset = frozenset()
+    # the functional face's operands are inexact (JAX's ``promote_args_inexact``): integer and
+    # bool operands are computed in `core.inexact.to_inexact_dtype` (None: float-only by the
+    # torch kind, i.e. unary "float", binary "d"/"f")
+    inexact: bool | None = None
 
     def __post_init__(self) -> None:
+        if self.inexact is None:
+            float_kinds = ("float",) if self.family == "unary" else ("d", "f")
+            inexact = self.family != "reduction" and self.torch_dtype in float_kinds
+            object.__setattr__(self, "inexact", inexact)
         bad = set(self.hand_written) - set(FACES)
         if bad:
             raise ValueError(f"op spec {self.name!r}: unknown faces {sorted(bad)}; faces are {FACES}")
@@ -221,7 +229,7 @@ SPEC_LIST: list[OpSpec] = [
     unary("ceil", E.ceil_p, torch_dtype="same", rows=(dom(-3, 3, "integers", grad="zero"),)),
     unary("trunc", E.trunc_p, numpy=("trunc", "fix"), lax=None, torch=("trunc", "fix"), torch_dtype="same",
           rows=(dom(-3, 3, "integers", grad="zero"),)),
-    unary("conjugate", E.conj_p, numpy=("conjugate", "conj"), torch=()),
+    unary("conjugate", E.conj_p, numpy=("conjugate", "conj"), torch=(), inexact=False),
     unary("real", E.real_p, torch_dtype="nograd", hand_written=("torch", "method"), inplace=False),
     unary("imag", E.imag_p, torch_dtype="nograd", hand_written=("torch", "method"), inplace=False,
           rows=(Row(grad="zero"),)),
@@ -270,7 +278,7 @@ SPEC_LIST: list[OpSpec] = [
            rows=(Row(fwd_tol=_F_TOL),)),
     binary("complex", E.complex_p, numpy=(), lax="complex", torch=(), hand_written=("lax",), inplace=False,
            method=False, rows=()),
-    binary("nextafter", EM.nextafter_p, lax="nextafter", torch=(), inplace=False,
+    binary("nextafter", EM.nextafter_p, lax="nextafter", torch=(), inplace=False, inexact=True,
            rows=(Row(args=(Domain(), Domain()), valid="not_tied"),)),
     binary("mod", E.rem_p, numpy=("mod", "remainder"), lax=None, torch="remainder", torch_int_divisor=True,
            rows=(Row(args=(_MOD, _NZ), valid="mod"), Row(name="remainder", args=(_MOD, _NZ), valid="mod"),

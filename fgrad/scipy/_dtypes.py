@@ -1,6 +1,7 @@
 """The result dtype of fgrad.scipy's functions: NumPy promotion among arrays, with Python
 scalars (and weakly typed arrays, such as constants from Python numbers) not widening it,
-as in JAX; integer and bool results become float64.
+as in JAX; integer and bool results become JAX's inexact dtype (`fgrad.core.inexact`:
+float32 up to 32 bits, float64 for 64-bit integers).
 
 Example::
 
@@ -12,7 +13,9 @@ Example::
 from __future__ import annotations
 
 import numpy as np
+from ..core.inexact import inexact_join
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.x64_mode import canonical_dtype
 
 from ..core.array import get_aval
 
@@ -52,4 +55,7 @@ def inexact_dtype(*xs, kinds: str = "f") -> np.dtype:
         return dt
     if _dtype_kind(dt) == "c":
         raise TypeError(f"expected real floating-point arguments, got {dt}")
-    return np.dtype(np.float64)
+    # bool and integer operands: JAX's inexact dtype of their join (a Python bool is strong);
+    # a weak float meeting strong integers: the default float
+    target = inexact_join(strong + [w for w in weak if w.kind == "b"], [w for w in weak if w.kind != "b"])[0]
+    return target if target is not None else canonical_dtype(np.float64)
