@@ -30,7 +30,7 @@ SKIP = {
               "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
               "complexfloating", "character", "flexible", "object_", "bool", "bool_", "int_", "uint",
               "float_", "complex_", "single", "double", "csingle", "cdouble", "str_", "bytes_",
-              "void", "dtypes", "broadcast_shapes", "printoptions", "isscalar", "array_repr",
+              "void", "dtypes", "broadcast_shapes", "isscalar", "array_repr",
               "array_str", "show_config", "einsum_path", "ix_", "mgrid", "ogrid", "r_", "c_",
               "s_", "index_exp", "nditer", "memmap", "save_npz", "error_handling", "unravel_index",
               "ravel_multi_index", "indices", "tri", "eye", "identity", "empty", "zeros", "ones",

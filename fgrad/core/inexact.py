@@ -1,4 +1,5 @@
-"""JAX's rule for the dtype a float-only function computes in (``dtypes.to_inexact_dtype``).
+"""JAX's rules for the dtype a float-only function computes in (``dtypes.to_inexact_dtype``)
+and the one a numeric-only function computes bools in (``dtypes.to_numeric_dtype``).
 
 A function defined only on floats (``sin``, ``sqrt``, true division, ``mean``, ``var``,
 ``linalg``, ``fft``, special functions, activations, ...) computes integer and bool inputs
@@ -8,6 +9,9 @@ float32, 64-bit integers float64, and floats and complex types stay.  The result
 canonical (float32 while 64-bit types are off).  Operands that mix kinds first promote as
 usual (``bool_array / 2`` meets a weak Python int, so the join is the default int and the
 division is float64).
+
+Numeric-only functions (``power``, ``mod``, ``floor_divide``, ``fmod``, ``square``) compute
+bools as int32 (JAX's ``to_numeric_dtype``), where NumPy gives int8 or bool.
 
 Every float-only function of the functional face asks this module (through
 `fgrad.ops.elementwise.promote_args_inexact` for operands); the PyTorch face keeps PyTorch's
@@ -30,7 +34,7 @@ from .narrow_floats import dtype_kind, promote_types
 from .weak_types import join_is_weak
 from .x64_mode import canonical_dtype
 
-__all__ = ["to_inexact_dtype", "inexact_join"]
+__all__ = ["to_inexact_dtype", "to_complex_dtype", "to_numeric_dtype", "inexact_join"]
 
 _FLOAT32 = np.dtype(np.float32)
 _FLOAT64 = np.dtype(np.float64)
@@ -53,6 +57,34 @@ def to_inexact_dtype(dtype: Any) -> np.dtype:
     if dt.kind not in "biu":
         raise TypeError(f"no inexact dtype for {dt}: expected a numeric dtype")
     return canonical_dtype(_FLOAT64 if dt.itemsize == 8 else _FLOAT32)
+
+
+def to_complex_dtype(dtype: Any) -> np.dtype:
+    """The complex dtype a function with complex results computes ``dtype`` in (JAX's
+    ``dtypes.to_complex_dtype``): complex128 where `to_inexact_dtype` is a 64-bit type,
+    complex64 otherwise (16- and 32-bit floats, integers up to 32 bits, bool).
+
+    Example::
+
+        >>> to_complex_dtype("float16"), to_complex_dtype("int64")
+        (dtype('complex64'), dtype('complex128'))
+    """
+    ft = to_inexact_dtype(dtype)
+    wide = ft == _FLOAT64 or ft == np.complex128
+    return canonical_dtype(np.complex128 if wide else np.complex64)
+
+
+def to_numeric_dtype(dtype: Any) -> np.dtype:
+    """The dtype a numeric-only function computes ``dtype`` in: bool as int32, others as they
+    are.
+
+    Example::
+
+        >>> to_numeric_dtype("bool"), to_numeric_dtype("uint8")
+        (dtype('int32'), dtype('uint8'))
+    """
+    dt = np.dtype(dtype)
+    return np.dtype(np.int32) if dt.kind == "b" else dt
 
 
 def inexact_join(strong: list, weak: list) -> tuple[np.dtype | None, bool]:

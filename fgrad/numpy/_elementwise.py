@@ -21,7 +21,7 @@ from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..core.array import get_aval
 from ..core.narrow_floats import dtype_kind
-from ..ops.elementwise import eq, promote_args_inexact, select
+from ..ops.elementwise import eq, promote_args_inexact, promote_args_numeric, select
 from ..ops.lax_ops import int_division_by_zero
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _promotion_checks as _promotion
@@ -39,8 +39,9 @@ _SEQUENCES = (list, tuple)
 
 def _unary(spec: OpSpec, name: str):
     prim = spec.prim
-    bind = _inexact_bind(prim.bind) if spec.inexact else prim.bind
-    fast_kinds = "fc" if spec.inexact else "biufc"  # float-only: integer inputs are cast first
+    bind = _promoting(spec, prim.bind)
+    # float-only (numeric-only) functions cast integer (bool) inputs first: no fast path then
+    fast_kinds = {"inexact": "fc", "numeric": "iufc"}.get(spec.promote, "biufc")
     error_name = _JAX_ERROR_NAME.get(name, name)
     ufunc = getattr(prim, "ufunc", None)
     if ufunc is not None and getattr(prim, "may_warn", False):
@@ -83,18 +84,22 @@ def _unary(spec: OpSpec, name: str):
     return f
 
 
-def _inexact_bind(bind):
-    """``bind`` of a float-only primitive: integer and bool operands in JAX's inexact dtype
-    (`fgrad.ops.elementwise.promote_args_inexact`)."""
+def _promoting(spec: OpSpec, bind):
+    """``bind`` with the spec's operand promotion: float-only primitives take integer and bool
+    operands in JAX's inexact dtype (`fgrad.ops.elementwise.promote_args_inexact`),
+    numeric-only ones bools as int32 (`~.promote_args_numeric`)."""
+    promote = {"inexact": promote_args_inexact, "numeric": promote_args_numeric}.get(spec.promote)
+    if promote is None:
+        return bind
 
-    def inexact_bind(*args):
-        return bind(*promote_args_inexact(*args))
+    def promoting_bind(*args):
+        return bind(*promote(*args))
 
-    return inexact_bind
+    return promoting_bind
 
 
 def _binary(spec: OpSpec, name: str):
-    bind = _inexact_bind(spec.prim.bind) if spec.inexact else spec.prim.bind
+    bind = _promoting(spec, spec.prim.bind)
     error_name = _JAX_ERROR_NAME.get(name, name)
 
     def f(x: ArrayLike, y: ArrayLike) -> Array:

@@ -50,7 +50,8 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar=True, bias: ArrayLike =
     m = fnp.asarray(m)
     if get_aval(m).ndim > 2:
         raise ValueError(f"fgrad.numpy.cov: m has more than 2 dimensions (shape {get_aval(m).shape})")
-    dt = np.result_type(get_aval(m).dtype, np.float64) if dtype is None else np.dtype(dtype)
+    dt = to_inexact_dtype(result_type(m) if y is None else result_type(m, y)) if dtype is None \
+        else np.dtype(dtype)
     x = fnp.atleast_2d(fnp.astype(m, dt))
     if not rowvar and get_aval(x).shape[0] != 1:
         x = fnp.transpose(x)

@@ -34,6 +34,7 @@ from ..ops import special_more as _sm
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.elementwise import logistic as _logistic
 from ..ops.elementwise import promote_args_inexact as _promote_args_inexact
+from ..core.inexact import to_complex_dtype as _to_complex_dtype
 from ..transforms.custom import custom_jvp as _custom_jvp
 from ._dtypes import inexact_dtype as _inexact_dtype
 from ..nn._activations import logsumexp as _nn_logsumexp
@@ -613,10 +614,7 @@ def wofz(z: Shaped[ArrayLike, "*shape"]) -> Complex[Array, "*shape"]:
     kind = _dtype_kind(z.dtype)
     if kind not in "biufc":
         raise TypeError(f"wofz: expected a real or complex array, got dtype {z.dtype}")
-    z = _float(z)  # bools and integers: JAX's inexact dtype; then 32 bits or fewer are complex64
-    dt = z.dtype
-    single = dt.itemsize <= 4 or dt == np.complex64
-    return _si.wofz_p.bind(z.astype(np.complex64 if single else np.complex128))
+    return _si.wofz_p.bind(z.astype(_to_complex_dtype(z.dtype)))
 
 
 def bernoulli(n: int) -> Float[Array, " n_plus_1"]:
