@@ -23,8 +23,9 @@ from typing import Any, Sequence
 from ..backends import Device
 
 import numpy as np
-from ..core.inexact import to_inexact_dtype
-from ..core.narrow_floats import dtype_kind as _dtype_kind, is_narrow
+from ..core.inexact import to_inexact_dtype as _to_inexact_dtype
+from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.narrow_floats import is_narrow as _is_narrow
 
 from ..core.array import get_aval as _get_aval
 from ..ops import elementwise as _ew
@@ -78,8 +79,8 @@ def _resize(x, axis: int, n: int):
 def _inexact(dt) -> np.dtype:
     """The dtype an FFT computes ``dt`` in: JAX's inexact dtype (`core.inexact`: integers up
     to 32 bits and bool in float32), 16-bit floats in float32."""
-    dt = to_inexact_dtype(dt)
-    return np.dtype(np.float32) if is_narrow(dt) else dt
+    dt = _to_inexact_dtype(dt)
+    return np.dtype(np.float32) if _is_narrow(dt) else dt
 
 
 def _as_complex(x):
