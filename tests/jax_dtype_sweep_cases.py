@@ -99,3 +99,69 @@ def result(f, x, arity: int, leaves):
         return describe(call(f, x, arity), leaves)
     except Exception:  # noqa: BLE001 - any failure is recorded as such
         return "error"
+
+
+# expressions (``jnp``, ``lax``, ``jax``, ``np`` bound to the library's modules) whose result
+# types must be JAX's in both x64 modes: weakly typed Python scalars meeting arrays, loop
+# carries, and the auxiliary outputs of the reverse-mode transforms (returned as they are)
+_AUX = "lambda x: (jnp.sum(x * x), {aux})"
+_AUX_VALUES = ["1.5", "3", "True", "np.float32(2)", "np.int8(2)", "np.ones(2, np.int16)", "None",
+               "{'a': 1, 'b': [2.0, x]}", "x.astype(jnp.int8)"]
+EXPRESSIONS = [
+    "jnp.ones(3, jnp.int8) + 1", "jnp.ones(3, jnp.int8) * 2.5", "jnp.ones(3, jnp.float32) * 2.0",
+    "jnp.ones(3, jnp.float16) + 1.0", "jnp.ones(3, jnp.uint8) - 1", "jnp.float32(1) + 1.0",
+    "jnp.float32(1) + 1", "jnp.int8(1) + 1", "jnp.int16(3) * 2.0", "1.0 + jnp.float16(2)",
+    "jnp.where(jnp.asarray([True, False]), jnp.ones(2, jnp.float32), 0.0)",
+    "jnp.where(jnp.asarray([True, False]), jnp.ones(2, jnp.int8), 0)",
+    "jnp.where(jnp.asarray([True, False]), jnp.ones(2, jnp.int8), 0.5)",
+    "jnp.where(jnp.asarray([True, False]), 1.0, 0.0)",
+    "jnp.ones(3, jnp.int8) / 2", "jnp.ones(3, jnp.int32) / 2", "jnp.ones(3, jnp.bool_) / 2",
+    "jnp.ones(3, jnp.int16) / jnp.ones(3, jnp.int16)", "jnp.mean(jnp.ones(3, jnp.uint8))",
+    "jnp.mean(jnp.ones(3, jnp.bool_))", "jnp.sin(jnp.ones(3, jnp.int8))", "jnp.sin(2)", "jnp.sqrt(4)",
+    "jnp.exp(jnp.asarray(1))", "jnp.ones(3, jnp.int8) ** 2", "jnp.ones(3, jnp.bool_) ** 2",
+    "jnp.ones(3, jnp.int8) // 2", "jnp.ones(3, jnp.bool_) % True", "jnp.square(jnp.ones(3, jnp.bool_))",
+    "lax.fori_loop(0, 3, lambda i, c: c + 1.0, 0.0)",
+    "lax.fori_loop(0, 3, lambda i, c: c + i, 0)",
+    "lax.fori_loop(0, 3, lambda i, c: c * 2.0, jnp.ones(2, jnp.float32))",
+    "lax.fori_loop(0, 3, lambda i, c: c + 1, jnp.ones(2, jnp.int8))",
+    "lax.fori_loop(0, 3, lambda i, c: c + i, jnp.ones(2, jnp.int8))",
+    "lax.fori_loop(0, 3, lambda i, c: c + i, jnp.ones(2, jnp.float32))",
+    "lax.fori_loop(np.int32(0), 3, lambda i, c: c + i, 0)",
+    "jnp.ones(3, jnp.bool_) ** jnp.ones(3, jnp.bool_)", "jnp.ones(3, jnp.float32) ** 2",
+    "jnp.ones(3, jnp.int8) ** 2.0", "jnp.ones(3, jnp.bool_) % 2",
+    "lax.fori_loop(0, 3, lambda i, c: (c[0] + 1.0, c[1] + i), (jnp.float32(0), 0))",
+    "jax.jit(lambda x: x / 2)(jnp.ones(3, jnp.int8))", "jax.jit(jnp.sin)(jnp.ones(3, jnp.int16))",
+    "jax.vmap(jnp.mean)(jnp.ones((2, 3), jnp.int8))",
+    *[f"jax.grad({_AUX.format(aux=a)}, has_aux=True)(jnp.ones(2, jnp.float32))[1]" for a in _AUX_VALUES],
+    *[f"jax.value_and_grad({_AUX.format(aux=a)}, has_aux=True)(jnp.ones(2, jnp.float32))[0][1]"
+      for a in _AUX_VALUES[:5]],
+    *[f"jax.jit(jax.grad({_AUX.format(aux=a)}, has_aux=True))(jnp.ones(2, jnp.float32))[1]"
+      for a in _AUX_VALUES[:5]],
+    *[f"jax.vjp({_AUX.format(aux=a)}, jnp.ones(2, jnp.float32), has_aux=True)[2]" for a in _AUX_VALUES[:5]],
+    *[f"jax.{t}({_AUX.format(aux=a)}, has_aux=True)(jnp.ones(2, jnp.float32))[1]"
+      for t in ("jacrev", "jacfwd") for a in _AUX_VALUES[:5]],
+]
+
+
+def describe_leaves(out, leaves) -> list[str]:
+    """Each leaf of ``out`` as ``"Array:dtype"`` (``":weak"`` appended when weakly typed) for
+    the library's arrays, ``"ndarray:dtype"`` / ``"<numpy scalar type>"`` for NumPy values, the
+    type's name for Python values."""
+    out_names = []
+    for leaf in leaves(out):
+        if isinstance(leaf, (np.ndarray, np.generic)):
+            out_names.append(f"{type(leaf).__name__}:{leaf.dtype.name}")
+        elif hasattr(leaf, "dtype") and hasattr(leaf, "shape"):
+            weak = ":weak" if getattr(leaf, "weak_type", False) else ""
+            out_names.append(f"Array:{np.dtype(leaf.dtype).name}{weak}")
+        else:
+            out_names.append(type(leaf).__name__)
+    return out_names
+
+
+def evaluate(expr: str, names: dict, leaves):
+    """`describe_leaves` of ``expr``'s value, or ``"error"``."""
+    try:
+        return describe_leaves(eval(expr, dict(names)), leaves)  # noqa: S307 - the expressions above
+    except Exception:  # noqa: BLE001 - any failure is recorded as such
+        return "error"

@@ -1,5 +1,9 @@
 """Result dtypes of the functional face against JAX's (issue 12, "JAX programs run unchanged").
 
+Also the result types of the expressions of ``jax_dtype_sweep_cases.EXPRESSIONS`` (weakly
+typed Python scalars meeting arrays, loop carries, ``has_aux`` outputs, which JAX returns as
+they are: Python scalars stay Python scalars outside ``jit``).
+
 Every public function of ``fgrad.numpy``, ``fgrad.numpy.linalg``/``fft``,
 ``fgrad.scipy.special``, ``fgrad.nn`` and the unary math of ``fgrad.lax`` is called on each
 input dtype (``tests/jax_dtype_sweep_cases.py``), with 64-bit types on and off, and its output
@@ -22,9 +26,12 @@ import fgrad.nn
 import fgrad.numpy as fnp
 import fgrad.scipy.special
 from fgrad.core import x64_mode
-from jax_dtype_sweep_cases import DTYPES, make_input, result
+from jax_dtype_sweep_cases import DTYPES, evaluate, make_input, result
 
-STORED = json.loads((Path(__file__).parent / "stored" / "jax_dtypes.json").read_text())["cases"]
+_TABLE = json.loads((Path(__file__).parent / "stored" / "jax_dtypes.json").read_text())
+STORED = _TABLE["cases"]
+STORED_EXPRESSIONS = _TABLE["expressions"]
+FGRAD_NAMES = {"jnp": fnp, "lax": fgrad.lax, "jax": fgrad, "np": np}
 MODULES = {"numpy": fnp, "linalg": fnp.linalg, "fft": fnp.fft, "special": fgrad.scipy.special,
            "lax": fgrad.lax, "nn": fgrad.nn}
 
@@ -164,3 +171,28 @@ def test_issue_examples():
     with x64(False):
         assert (fnp.asarray(np.array([True, False])) / 2).dtype == np.float32
         assert fnp.sin(fnp.ones(3, np.int32)).dtype == np.float32
+
+
+@pytest.mark.parametrize("mode", ["x64", "x32"])
+@pytest.mark.parametrize("expr", sorted(STORED_EXPRESSIONS))
+def test_expression_types_as_stored_jax(expr, mode):
+    with x64(mode == "x64"):
+        got = evaluate(expr, FGRAD_NAMES, fgrad.tree_util.tree_leaves)
+    want = STORED_EXPRESSIONS[expr][mode]
+    assert got == want, f"{expr} [{mode}]: fgrad {got}, JAX {want}"
+
+
+@pytest.mark.slow  # JAX compiles each expression
+@pytest.mark.parametrize("mode", ["x64", "x32"])
+def test_expression_types_as_live_jax(live_jax, mode):
+    jax, modules = live_jax
+    jax.config.update("jax_enable_x64", mode == "x64")
+    names = {"jnp": modules["numpy"], "lax": jax.lax, "jax": jax, "np": np}
+    bad = []
+    for expr in sorted(STORED_EXPRESSIONS):
+        want = evaluate(expr, names, jax.tree_util.tree_leaves)
+        with x64(mode == "x64"):
+            got = evaluate(expr, FGRAD_NAMES, fgrad.tree_util.tree_leaves)
+        if got != want:
+            bad.append(f"{expr}: fgrad {got}, JAX {want}")
+    assert not bad, "\n".join(bad)

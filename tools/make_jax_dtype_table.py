@@ -4,9 +4,11 @@ and ``fft``, ``jax.scipy.special``, ``jax.nn`` and the unary math of ``jax.lax``
 input dtype, with 64-bit types on and off), the reference of
 ``tests/test_jax_dtype_sweep.py`` where JAX is not installed.
 
-Run with the real JAX installed (not under the alias)::
+Also the result types of `EXPRESSIONS` (weakly typed scalars, loop carries, ``has_aux``
+outputs) in both modes.  Run with the real JAX installed (not under the alias)::
 
-    python tools/make_jax_dtype_table.py
+    python tools/make_jax_dtype_table.py                    # everything (about 15 minutes)
+    python tools/make_jax_dtype_table.py --expressions      # the expressions only
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import jax.numpy as jnp  # noqa: E402
 import jax.scipy.special  # noqa: E402
 import ml_dtypes  # noqa: E402
 
-from jax_dtype_sweep_cases import DTYPES, make_input, public_names, result  # noqa: E402
+import numpy as np  # noqa: E402
+from jax_dtype_sweep_cases import DTYPES, EXPRESSIONS, evaluate, make_input, public_names, result  # noqa: E402
 
 MODULES = {"numpy": jnp, "linalg": jnp.linalg, "fft": jnp.fft, "special": jax.scipy.special,
            "lax": jax.lax, "nn": jax.nn}
@@ -42,7 +45,27 @@ def arity_of(f) -> int | None:
     return None
 
 
+def expressions() -> dict:
+    names = {"jnp": jnp, "lax": jax.lax, "jax": jax, "np": np}
+    out: dict = {}
+    for x64 in (True, False):
+        jax.config.update("jax_enable_x64", x64)
+        for expr in EXPRESSIONS:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                got = evaluate(expr, names, jax.tree_util.tree_leaves)
+            out.setdefault(expr, {})["x64" if x64 else "x32"] = got
+    return out
+
+
 def main() -> None:
+    path = Path(__file__).resolve().parents[1] / "tests" / "stored" / "jax_dtypes.json"
+    if "--expressions" in sys.argv:
+        table = json.loads(path.read_text())
+        table["expressions"] = expressions()
+        path.write_text(json.dumps(table, indent=0, sort_keys=True) + "\n")
+        print(f"{len(table['expressions'])} expressions written to {path}")
+        return
     cases: dict = {}
     for group, module in MODULES.items():
         for name in public_names(module, group):
@@ -62,8 +85,8 @@ def main() -> None:
                 entry["x64" if x64 else "x32"] = row
             cases[f"{group}.{name}"] = entry
         print(group, sum(k.startswith(group + ".") for k in cases), flush=True)
-    path = Path(__file__).resolve().parents[1] / "tests" / "stored" / "jax_dtypes.json"
-    path.write_text(json.dumps({"jax": jax.__version__, "cases": cases}, indent=0, sort_keys=True) + "\n")
+    table = {"jax": jax.__version__, "cases": cases, "expressions": expressions()}
+    path.write_text(json.dumps(table, indent=0, sort_keys=True) + "\n")
     print(f"{len(cases)} functions written to {path}")
 
 

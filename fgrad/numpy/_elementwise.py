@@ -121,12 +121,33 @@ def _generate() -> dict:
         f = (_unary if spec.family == "unary" else _binary)(spec, spec.numpy[0])
         if spec.numpy[0] == "floor_divide":
             f = _floor_divide_as_xla(f)
+        if spec.numpy[0] == "power":
+            f = _power_int_exponent(f)
         f.__name__ = f.__qualname__ = spec.numpy[0]
         f.__module__ = __name__
         f.op_spec = spec
         for n in spec.numpy:
             out[n] = f
     return out
+
+
+def _power_int_exponent(generated):
+    """``power`` with JAX's Python-int exponent: the base alone is promoted (a bool base is
+    int32, `promote_args_numeric`) and the result has its dtype (``jnp.integer_pow``)."""
+
+    def power(x: ArrayLike, y: ArrayLike) -> Array:
+        if type(y) is int:
+            x, = promote_args_numeric(x)
+        return generated(x, y)
+
+    power.__doc__ = generated.__doc__ + """ A Python int exponent keeps the base's dtype (a bool
+    base is int32), as JAX's ``integer_pow``.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.power(fnp.asarray([True, False]), 2)
+    Array([1, 0], dtype=int32)
+    """
+    return power
 
 
 def _floor_divide_as_xla(generated):
