@@ -161,15 +161,15 @@ def promote_args_inexact(*args) -> tuple:
     """``args`` ready for a float-only function (JAX's ``promote_args_inexact``): when every
     operand is a bool or an integer, each is cast to the inexact dtype of their join
     (`core.inexact.inexact_join`: ``int8 -> float32``, ``int64 -> float64``), weakly typed
-    when the join is; otherwise they are returned as they are (the elementwise promotion
-    gives JAX's dtype).  Non-numeric operands are returned as they are, for the function to
+    when the join is (a Python int becomes a Python float); otherwise they are returned as
+    they are (the elementwise promotion gives JAX's dtype).  Non-numeric operands are returned as they are, for the function to
     reject.
 
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> [a.dtype.name for a in promote_args_inexact(fnp.ones(2, "int8"), 2)]
-        ['float32', 'float32']
+        >>> promote_args_inexact(fnp.ones(2, "int8"), 2)
+        (Array([1., 1.], dtype=float32), 2.0)
     """
     if len(args) == 1:  # the common case: one concrete array (the unary float-only functions)
         a = args[0]
@@ -185,7 +185,9 @@ def promote_args_inexact(*args) -> tuple:
     target, is_weak = inexact_join(strong, weak)
     if target is None:
         return args
-    return tuple(convert_element_type(a, target, weak_type=is_weak) for a in args)
+    # a Python int becomes a Python float (still weak, and no constant array in traced code)
+    return tuple(float(a) if type(a) is int else convert_element_type(a, target, weak_type=is_weak)
+                 for a in args)
 
 
 def promote_args_numeric(*args) -> tuple:
