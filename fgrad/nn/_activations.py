@@ -291,10 +291,11 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepd
     nothing and get a zero gradient; a row that is all ``-inf`` gives ``-inf``.  With
     ``return_sign`` returns ``(log|s|, sign(s))``; otherwise a negative sum gives NaN.
     """
-    a = _inexact(a)
-    if b is not None:
-        b = _arr(b)
+    if b is not None:  # JAX's operand dtypes: a and b promote together (core.inexact)
+        a, b = _ew.promote_args_inexact(_arr(a), _arr(b))
         a = fnp.where(fnp.not_equal(b, 0), a, -np.inf)
+    else:
+        a = _inexact(a)
     axes = _red_axes(a, axis)
     amax = fnp.max(_masked(a, where, -np.inf), axes, keepdims=True)
     amax = _stop_gradient(fnp.where(fnp.isfinite(amax), amax, 0.0))

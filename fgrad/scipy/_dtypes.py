@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from ..core.inexact import inexact_join
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.narrow_floats import promote_types
 from ..core.x64_mode import canonical_dtype
 
 from ..core.array import get_aval
@@ -38,6 +39,15 @@ def _dtype_of(x) -> np.dtype:
         return np.asarray(x).dtype
 
 
+def _join(dtypes: list) -> np.dtype:
+    """The strongly typed operands' common dtype on JAX's lattice (``int32`` and ``float32``
+    give float32, where NumPy widens to float64)."""
+    out = dtypes[0]
+    for d in dtypes[1:]:
+        out = promote_types(out, d)
+    return out
+
+
 def inexact_dtype(*xs, kinds: str = "f") -> np.dtype:
     """The common floating (or, with ``kinds="fc"``, complex) dtype of the arguments.
 
@@ -48,7 +58,7 @@ def inexact_dtype(*xs, kinds: str = "f") -> np.dtype:
     """
     strong = [_dtype_of(x) for x in xs if not _is_weak(x)]
     weak = [_dtype_of(x) for x in xs if _is_weak(x)]
-    dt = np.result_type(*strong) if strong else (np.result_type(*weak) if weak else np.dtype(np.float64))
+    dt = _join(strong) if strong else (np.result_type(*weak) if weak else np.dtype(np.float64))
     if weak and any(w.kind == "c" for w in weak) and _dtype_kind(dt) != "c" and "c" in kinds:
         dt = np.dtype(np.complex64) if dt == np.float32 else np.dtype(np.complex128)
     if _dtype_kind(dt) in "fc" and _dtype_kind(dt) in kinds:

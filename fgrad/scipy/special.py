@@ -418,10 +418,11 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepd
         >>> logsumexp(fnp.asarray([0.0, 0.0]))
         Array(0.69314718, dtype=float64)
     """
-    a = _float(a)
-    if b is not None:
+    if b is not None:  # a and b promote together (JAX: int32 and int32 give float32)
         a, b = _floats(a, b)
         a, b = fnp.broadcast_arrays(a, b)
+    else:
+        a = _float(a)
     return _nn_logsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=return_sign, where=where)
 
 
