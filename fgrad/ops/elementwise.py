@@ -171,9 +171,9 @@ def promote_args_inexact(*args) -> tuple:
         >>> promote_args_inexact(fnp.ones(2, "int8"), 2)
         (Array([1., 1.], dtype=float32), 2.0)
     """
-    if len(args) == 1:  # the common case: one concrete array (the unary float-only functions)
-        a = args[0]
-        if type(a) is ArrayImpl and a._buf.dtype.kind in "fcV":
+    for a in args:  # the common case: an inexact concrete array or Python number -> as they are
+        t = type(a)
+        if (t is ArrayImpl and a._buf.dtype.kind in "fcV") or t is float or t is complex:
             return args
     strong, weak = [], []
     for a in args:
