@@ -11,6 +11,8 @@ gives its type's name), or ``"error"`` where the call raises.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -165,3 +167,29 @@ def evaluate(expr: str, names: dict, leaves):
         return describe_leaves(eval(expr, dict(names)), leaves)  # noqa: S307 - the expressions above
     except Exception:  # noqa: BLE001 - any failure is recorded as such
         return "error"
+
+
+def encode_row(row: dict) -> list[str]:
+    """A stored row: one string per dtype of `DTYPES` (``"error"``, or the dtype names joined
+    by commas)."""
+    return [r if r == "error" else ",".join(r) for r in (row[dt] for dt in DTYPES)]
+
+
+def decode_row(stored: list[str]) -> dict:
+    """The row `encode_row` stored, as `result` gives it."""
+    return {dt: s if s == "error" else (s.split(",") if s else [])
+            for dt, s in zip(DTYPES, stored, strict=True)}
+
+
+def dump_table(table: dict) -> str:
+    """The stored table's text: one function (or expression) a line."""
+    lines = ['{"jax": ' + json.dumps(table["jax"]) + ', "dtypes": ' + json.dumps(DTYPES) + ', "cases": {']
+    lines += [f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))},"
+              for k, v in sorted(table["cases"].items())]
+    lines[-1] = lines[-1].rstrip(",")
+    lines.append('}, "expressions": {')
+    lines += [f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))},"
+              for k, v in sorted(table["expressions"].items())]
+    lines[-1] = lines[-1].rstrip(",")
+    lines.append("}}")
+    return "\n".join(lines) + "\n"

@@ -26,7 +26,7 @@ import fgrad.nn
 import fgrad.numpy as fnp
 import fgrad.scipy.special
 from fgrad.core import x64_mode
-from jax_dtype_sweep_cases import DTYPES, evaluate, make_input, result
+from jax_dtype_sweep_cases import DTYPES, decode_row, evaluate, make_input, result
 
 _TABLE = json.loads((Path(__file__).parent / "stored" / "jax_dtypes.json").read_text())
 STORED = _TABLE["cases"]
@@ -104,7 +104,7 @@ def differences(key: str, mode: str, want: dict, got: dict) -> list[str]:
 @pytest.mark.parametrize("key", sorted(STORED))
 def test_result_dtypes_as_stored_jax(key, mode):
     entry = STORED[key]
-    want = entry[mode]
+    want = decode_row(entry[mode])
     if all(w == "error" for w in want.values()):
         pytest.skip("JAX takes none of the swept inputs")
     got = fgrad_row(key, entry["arity"], mode)

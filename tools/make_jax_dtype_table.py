@@ -29,7 +29,8 @@ import jax.scipy.special  # noqa: E402
 import ml_dtypes  # noqa: E402
 
 import numpy as np  # noqa: E402
-from jax_dtype_sweep_cases import DTYPES, EXPRESSIONS, evaluate, make_input, public_names, result  # noqa: E402
+from jax_dtype_sweep_cases import (DTYPES, EXPRESSIONS, dump_table, encode_row, evaluate, make_input,  # noqa: E402
+                                   public_names, result)
 
 MODULES = {"numpy": jnp, "linalg": jnp.linalg, "fft": jnp.fft, "special": jax.scipy.special,
            "lax": jax.lax, "nn": jax.nn}
@@ -63,7 +64,7 @@ def main() -> None:
     if "--expressions" in sys.argv:
         table = json.loads(path.read_text())
         table["expressions"] = expressions()
-        path.write_text(json.dumps(table, indent=0, sort_keys=True) + "\n")
+        path.write_text(dump_table(table))
         print(f"{len(table['expressions'])} expressions written to {path}")
         return
     cases: dict = {}
@@ -82,11 +83,11 @@ def main() -> None:
                         warnings.simplefilter("ignore")
                         x = make_input(jnp.asarray, dt, ml_dtypes.bfloat16)
                         row[dt] = result(f, x, arity, jax.tree_util.tree_leaves)
-                entry["x64" if x64 else "x32"] = row
+                entry["x64" if x64 else "x32"] = encode_row(row)
             cases[f"{group}.{name}"] = entry
         print(group, sum(k.startswith(group + ".") for k in cases), flush=True)
     table = {"jax": jax.__version__, "cases": cases, "expressions": expressions()}
-    path.write_text(json.dumps(table, indent=0, sort_keys=True) + "\n")
+    path.write_text(dump_table(table))
     print(f"{len(cases)} functions written to {path}")
 
 
