@@ -196,3 +196,18 @@ def test_expression_types_as_live_jax(live_jax, mode):
         if got != want:
             bad.append(f"{expr}: fgrad {got}, JAX {want}")
     assert not bad, "\n".join(bad)
+
+
+def test_bool_conj_diff_and_numeric_ops_as_jax():
+    """conj and diff of bools stay bool (NumPy: int8 and TypeError), Python scalars included;
+    numeric-only functions compute bools as int32 (JAX's to_numeric_dtype), values too."""
+    b = fnp.asarray(np.array([True, False, True]))
+    assert fnp.conj(b).dtype == np.bool_ and fnp.conj(True).dtype == np.bool_
+    assert complex(fnp.conj(1 + 2j)) == 1 - 2j
+    assert fgrad.jit(fnp.conj)(b).dtype == np.bool_
+    np.testing.assert_array_equal(np.asarray(fnp.diff(b)), [True, True])
+    for f in (fnp.square, lambda x: x ** 2, lambda x: fnp.power(x, x), lambda x: fnp.mod(x, True)):
+        y = f(b)
+        assert y.dtype == np.int32, y.dtype
+    np.testing.assert_array_equal(np.asarray(b ** 2), [1, 0, 1])
+    assert fnp.cumsum(fnp.ones(3, np.int8)).dtype == np.int8  # JAX keeps the integer dtype

@@ -162,8 +162,8 @@ def promote_args_inexact(*args) -> tuple:
     operand is a bool or an integer, each is cast to the inexact dtype of their join
     (`core.inexact.inexact_join`: ``int8 -> float32``, ``int64 -> float64``), weakly typed
     when the join is (a Python int becomes a Python float); otherwise they are returned as
-    they are (the elementwise promotion gives JAX's dtype).  Non-numeric operands are returned as they are, for the function to
-    reject.
+    they are (the elementwise promotion gives JAX's dtype).  Non-numeric operands are
+    returned as they are, for the function to reject.
 
     Example::
 
@@ -487,9 +487,14 @@ isfinite_p = unary("isfinite", np.isfinite, None, kernel={"f": "isfinite({0})", 
 logical_not_p = unary("logical_not", np.logical_not, None, kernel="(!{0})")
 signbit_p = unary("signbit", np.signbit, None, kernel={"f": "signbit({0})"})
 invert_p = unary("invert", np.invert, None, kernel={"iu": "(~{0})", "b": "(!{0})"})
-# bool stays bool (JAX, PyTorch; NumPy's conjugate of bool is int8)
-conj_p = elementwise("conj", lambda xp, x: x.copy() if x.dtype.kind == "b" else xp.conjugate(x),
-                     kernel={"biuf": "{0}"})
+def _conj_impl(xp, x):
+    """``conjugate``, with bool staying bool (JAX, PyTorch; NumPy's conjugate of bool is int8)."""
+    if type(x) is bool or (getattr(x, "dtype", None) is not None and x.dtype.kind == "b"):
+        return xp.asarray(x).copy()
+    return xp.conjugate(x)
+
+
+conj_p = elementwise("conj", _conj_impl, kernel={"biuf": "{0}"})
 real_p = elementwise("real", lambda xp, x: xp.real(x))
 imag_p = elementwise("imag", lambda xp, x: xp.imag(x))
 
