@@ -163,9 +163,17 @@ def test_inplace_operators_make_new_arrays():
 
 
 # --------------------------------------------------------------------------------------
-# dtype promotion (NumPy's rules where they agree with JAX's lattice; Python scalars are weak)
+# dtype promotion (NumPy's rules where they agree with JAX's lattice, JAX's where not; Python
+# scalars are weak)
 
 DTYPES = [np.bool_, np.int8, np.uint8, np.int32, np.int64, np.float32, np.float64]
+
+
+def _jax_true_divide(joint) -> np.dtype:
+    """JAX's true division of bool/integer operands whose join is ``joint``
+    (``dtypes.to_inexact_dtype``, x64 on): float32 up to 32 bits, float64 for 64-bit integers
+    (NumPy: float16/float64 by range).  tests/test_jax_dtype_sweep.py checks it against JAX."""
+    return np.dtype(np.float64 if np.dtype(joint).itemsize == 8 else np.float32)
 
 
 @pytest.mark.parametrize("op", [operator.add, operator.mul, operator.sub, operator.truediv, operator.lt],
@@ -185,6 +193,8 @@ def test_array_array_promotion_matches_numpy(op, da, db):
         # JAX's lattice: an integer meeting a float takes the float's type (NumPy widens
         # int32 + float32 to float64); tests/test_jax_programs_round8.py checks it against JAX
         want = np.dtype(da if np.dtype(da).kind == "f" else db)
+    if op is operator.truediv and kinds <= {"b", "i", "u"}:
+        want = _jax_true_divide(np.promote_types(da, db))
     assert out.dtype == want, f"{what}: {out.dtype} vs {want} (NumPy {ref.dtype})"
 
 
@@ -203,8 +213,13 @@ def test_weak_python_scalar_promotion_matches_numpy(op, dtype, scalar):
     except (TypeError, ValueError, OverflowError):
         pytest.skip("NumPy rejects this combination")
     x = fnp.asarray(a)
-    assert op(x, scalar).dtype == ref.dtype, f"{np.dtype(dtype)} {op.__name__} {scalar!r}"
-    assert op(scalar, x).dtype == ref_r.dtype, f"{scalar!r} {op.__name__} {np.dtype(dtype)}"
+    want, want_r = ref.dtype, ref_r.dtype
+    if op is operator.truediv and a.dtype.kind in "biu" and type(scalar) in (int, bool):
+        # JAX: a weak int lifts a bool array to the default int first; then the width rule
+        joint = np.int64 if a.dtype.kind == "b" and type(scalar) is int else a.dtype
+        want = want_r = _jax_true_divide(joint)
+    assert op(x, scalar).dtype == want, f"{np.dtype(dtype)} {op.__name__} {scalar!r}"
+    assert op(scalar, x).dtype == want_r, f"{scalar!r} {op.__name__} {np.dtype(dtype)}"
 
 
 def test_weak_scalar_examples():
@@ -219,7 +234,7 @@ def test_weak_scalar_examples():
     i32 = fnp.ones(3, dtype=np.int32)
     assert (i32 + 1).dtype == np.int32
     assert (i32 * 2.5).dtype == np.float64
-    assert (i32 / 2).dtype == np.float64
+    assert (i32 / 2).dtype == np.float32  # JAX's to_inexact_dtype (NumPy: float64)
     assert (fnp.asarray([True]) + 1).dtype == np.int64
 
 

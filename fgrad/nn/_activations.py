@@ -50,6 +50,12 @@ def _arr(x):
     return fnp.asarray(x)
 
 
+def _inexact(x):
+    """``x`` as an inexact array: bools and integers in JAX's inexact dtype (`core.inexact`;
+    ``int8 -> float32``), as JAX's float-only activations promote their argument."""
+    return _ew.promote_args_inexact(_arr(x))[0]
+
+
 # ---------------------------------------------------------------------------------------
 # activations
 
@@ -105,7 +111,7 @@ def selu(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
 def gelu(x: Shaped[ArrayLike, "*shape"], approximate: bool = True) -> Inexact[Array, "*shape"]:
     """Gaussian error linear unit: ``x * Phi(x)``; the tanh approximation by default (JAX),
     the exact form with `erf` for ``approximate=False``."""
-    x = _arr(x)
+    x = _inexact(x)
     if approximate:
         cube = fnp.multiply(x, fnp.square(x))
         inner = fnp.multiply(math.sqrt(2.0 / math.pi), fnp.add(x, fnp.multiply(0.044715, cube)))
@@ -151,17 +157,17 @@ def sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
 
 def softplus(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``log(1 + exp(x))`` (stable for large ``|x|``)."""
-    return fnp.logaddexp(x, 0.0)
+    return fnp.logaddexp(x, 0)  # JAX's dtypes: bool meets the weak 0 as the default int
 
 
 def log_sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``log(sigmoid(x)) = -softplus(-x)``."""
-    return fnp.negative(softplus(fnp.negative(x)))
+    return fnp.negative(softplus(fnp.negative(_inexact(x))))
 
 
 def soft_sign(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """``x / (|x| + 1)``."""
-    return fnp.divide(x, fnp.add(fnp.abs(x), 1.0))
+    return fnp.divide(x, fnp.add(fnp.abs(x), 1))
 
 
 def silu(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
@@ -175,7 +181,7 @@ swish = silu
 def hard_tanh(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``x`` clipped to ``[-1, 1]``."""
     x = _arr(x)
-    return fnp.where(fnp.greater(x, 1.0), 1.0, fnp.where(fnp.less(x, -1.0), -1.0, x))
+    return fnp.where(fnp.greater(x, 1), 1, fnp.where(fnp.less(x, -1), -1, x))  # integers stay (JAX)
 
 
 def hard_sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
@@ -285,10 +291,11 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepd
     nothing and get a zero gradient; a row that is all ``-inf`` gives ``-inf``.  With
     ``return_sign`` returns ``(log|s|, sign(s))``; otherwise a negative sum gives NaN.
     """
-    a = _arr(a)
-    if b is not None:
-        b = _arr(b)
+    if b is not None:  # JAX's operand dtypes: a and b promote together (core.inexact)
+        a, b = _ew.promote_args_inexact(_arr(a), _arr(b))
         a = fnp.where(fnp.not_equal(b, 0), a, -np.inf)
+    else:
+        a = _inexact(a)
     axes = _red_axes(a, axis)
     amax = fnp.max(_masked(a, where, -np.inf), axes, keepdims=True)
     amax = _stop_gradient(fnp.where(fnp.isfinite(amax), amax, 0.0))
@@ -411,7 +418,7 @@ def squareplus(x: Shaped[ArrayLike, "*shape"], b: ArrayLike = 4) -> Inexact[Arra
         >>> nn.squareplus(0.0)
         Array(1., dtype=float64, weak_type=True)
     """
-    x = _arr(x)
+    x = _inexact(x)
     return fnp.divide(fnp.add(x, fnp.sqrt(fnp.add(fnp.square(x), b))), 2.0)
 
 
@@ -470,7 +477,7 @@ def logmeanexp(x: ArrayLike, axis: Axis = None, where: ArrayLike | None = None,
         >>> nn.logmeanexp(fnp.asarray([0.0, 0.0]))
         Array(0., dtype=float64)
     """
-    x = _arr(x)
+    x = _inexact(x)
     lse = logsumexp(x, axis=axis, keepdims=keepdims, where=where)
     axes = _red_axes(x, axis)
     if where is None:

@@ -21,7 +21,7 @@ from ..ops.elementwise import convert_element_type, invert_p
 from ..ops.shape import broadcast_to, expand_dims
 from ..ops.structural import concatenate, slice_in_dim
 from ._creation import asarray
-from ._elementwise import subtract
+from ._elementwise import not_equal, subtract
 
 _KINDS: dict[str, str] = {
     "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
@@ -192,9 +192,10 @@ def diff(x, n: int = 1, axis: int = -1, prepend=None, append=None):
         parts.append(None if extra is None else _edge(extra, x, ax))
     if parts[0] is not None or parts[1] is not None:
         x = concatenate([p for p in (parts[0], x, parts[1]) if p is not None], ax)
+    step = not_equal if get_aval(x).dtype.kind == "b" else subtract  # bools: where they change (JAX)
     for _ in range(n):
         length = get_aval(x).shape[ax]
-        x = subtract(slice_in_dim(x, 1, length, axis=ax), slice_in_dim(x, 0, max(length - 1, 0), axis=ax))
+        x = step(slice_in_dim(x, 1, length, axis=ax), slice_in_dim(x, 0, max(length - 1, 0), axis=ax))
     return x
 
 

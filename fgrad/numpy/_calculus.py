@@ -22,7 +22,10 @@ from typing import Callable
 
 import numpy as np
 
+from ..core.inexact import to_inexact_dtype
+from ._dtypes import result_type
 from ..core.array import get_aval
+from ..ops.elementwise import promote_args_inexact
 from ..ops._util import normalize_axis
 from ..transforms.batching import vmap
 import fgrad.numpy._building_blocks as fnp
@@ -42,8 +45,8 @@ __all__ = [
 
 
 def _float_dtype(*xs) -> np.dtype:
-    dt = np.result_type(*[get_aval(x).dtype for x in xs])
-    return dt if dt.kind in "fc" else np.dtype(np.float64)
+    """The operands' inexact dtype (JAX's, `fgrad.core.inexact`: int8 -> float32)."""
+    return to_inexact_dtype(result_type(*[get_aval(x).dtype for x in xs]))
 
 
 def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | None = None,
@@ -249,7 +252,10 @@ def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axi
         >>> fnp.trapezoid(fnp.asarray([1.0, 2.0, 3.0]), x=fnp.asarray([0.0, 1.0, 3.0]))
         Array(6.5, dtype=float64)
     """
-    y = fnp.asarray(y)
+    if x is None:  # JAX's operand dtypes: integers in the inexact dtype (core.inexact)
+        y, = promote_args_inexact(fnp.asarray(y))
+    else:
+        y, x = promote_args_inexact(fnp.asarray(y), fnp.asarray(x))
     nd = get_aval(y).ndim
     axis = normalize_axis(axis, nd, "trapezoid")
     y = fnp.moveaxis(y, axis, -1)

@@ -22,6 +22,7 @@ import numpy as np
 from ..backends import Device, NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
 from ..backends.dlpack import import_buffer
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
+from ..core.inexact import to_inexact_dtype as _to_inexact_dtype
 from ..core.x64_mode import requested_dtype
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..core.constants import constant_like, host_array  # noqa: F401 (re-exported)
@@ -271,7 +272,8 @@ def _py_bound(v):
 
 def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype: DTypeLike | None = None, axis: Axis = 0, *, device: Device | str | None = None) -> Array:
-    """``num`` evenly spaced values from ``start`` to ``stop`` (NumPy's rules), on ``device``.
+    """``num`` evenly spaced values from ``start`` to ``stop`` (NumPy's rules), on ``device``;
+    without ``dtype``, in the endpoints' inexact dtype (JAX's: int8 endpoints give float32).
 
     >>> import fgrad.numpy as fnp
     >>> fnp.linspace(0.0, 1.0, 3)
@@ -279,7 +281,12 @@ def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
     """
     if device is not None:
         return _on_device(lambda: linspace(start, stop, num, endpoint, retstep, dtype, axis), device)
+    if dtype is None:
+        ends = [e if hasattr(e, "dtype") or isinstance(e, (int, float, complex)) else np.asarray(e)
+                for e in (start, stop)]
+        dtype = _to_inexact_dtype(result_type(*ends))
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
+        start, stop = convert_element_type(start, dtype), convert_element_type(stop, dtype)
         n = num - 1 if endpoint else num
         like = start if isinstance(start, Tracer) else stop
         steps = constant_like(np.arange(num, dtype=float) / max(n, 1), like)

@@ -21,7 +21,7 @@ from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..core.array import get_aval
 from ..core.narrow_floats import dtype_kind
-from ..ops.elementwise import eq, select
+from ..ops.elementwise import eq, promote_args_inexact, promote_args_numeric, select
 from ..ops.lax_ops import int_division_by_zero
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _promotion_checks as _promotion
@@ -39,7 +39,9 @@ _SEQUENCES = (list, tuple)
 
 def _unary(spec: OpSpec, name: str):
     prim = spec.prim
-    bind = prim.bind
+    bind = _promoting(spec, prim.bind)
+    # float-only (numeric-only) functions cast integer (bool) inputs first: no fast path then
+    fast_kinds = {"inexact": "fc", "numeric": "iufc"}.get(spec.promote, "biufc")
     error_name = _JAX_ERROR_NAME.get(name, name)
     ufunc = getattr(prim, "ufunc", None)
     if ufunc is not None and getattr(prim, "may_warn", False):
@@ -48,7 +50,8 @@ def _unary(spec: OpSpec, name: str):
         set_state, ignore, reset_state = switch()
 
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled:
+            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled \
+                    and x._buf.dtype.kind in fast_kinds:
                 w = new_array(ArrayImpl)
                 w._weak = False
                 token = set_state(ignore)
@@ -62,7 +65,8 @@ def _unary(spec: OpSpec, name: str):
             return bind(x)
     elif ufunc is not None:
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled:
+            if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled \
+                    and x._buf.dtype.kind in fast_kinds:
                 w = new_array(ArrayImpl)
                 w._weak = False
                 w._buf = ufunc(x._buf)
@@ -80,8 +84,22 @@ def _unary(spec: OpSpec, name: str):
     return f
 
 
+def _promoting(spec: OpSpec, bind):
+    """``bind`` with the spec's operand promotion: float-only primitives take integer and bool
+    operands in JAX's inexact dtype (`fgrad.ops.elementwise.promote_args_inexact`),
+    numeric-only ones bools as int32 (`~.promote_args_numeric`)."""
+    promote = {"inexact": promote_args_inexact, "numeric": promote_args_numeric}.get(spec.promote)
+    if promote is None:
+        return bind
+
+    def promoting_bind(*args):
+        return bind(*promote(*args))
+
+    return promoting_bind
+
+
 def _binary(spec: OpSpec, name: str):
-    bind = spec.prim.bind
+    bind = _promoting(spec, spec.prim.bind)
     error_name = _JAX_ERROR_NAME.get(name, name)
 
     def f(x: ArrayLike, y: ArrayLike) -> Array:
@@ -103,12 +121,33 @@ def _generate() -> dict:
         f = (_unary if spec.family == "unary" else _binary)(spec, spec.numpy[0])
         if spec.numpy[0] == "floor_divide":
             f = _floor_divide_as_xla(f)
+        if spec.numpy[0] == "power":
+            f = _power_int_exponent(f)
         f.__name__ = f.__qualname__ = spec.numpy[0]
         f.__module__ = __name__
         f.op_spec = spec
         for n in spec.numpy:
             out[n] = f
     return out
+
+
+def _power_int_exponent(generated):
+    """``power`` with JAX's Python-int exponent: the base alone is promoted (a bool base is
+    int32, `promote_args_numeric`) and the result has its dtype (``jnp.integer_pow``)."""
+
+    def power(x: ArrayLike, y: ArrayLike) -> Array:
+        if type(y) is int:
+            x, = promote_args_numeric(x)
+        return generated(x, y)
+
+    power.__doc__ = generated.__doc__ + """ A Python int exponent keeps the base's dtype (a bool
+    base is int32), as JAX's ``integer_pow``.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.power(fnp.asarray([True, False]), 2)
+    Array([1, 0], dtype=int32)
+    """
+    return power
 
 
 def _floor_divide_as_xla(generated):

@@ -18,7 +18,10 @@ from ..typing import Array, ArrayLike, Axis
 import numpy as np
 
 from ..core.array import get_aval
+from ..core.inexact import to_complex_dtype, to_inexact_dtype
 from ..core.narrow_floats import bfloat16 as _BF16
+from ..core.narrow_floats import dtype_kind
+from ..ops.elementwise import promote_args_inexact
 from ..ops.bits import bitcast_convert_type, shift_left
 from ..ops.control_flow import while_loop
 import fgrad.numpy._building_blocks as fnp
@@ -51,9 +54,10 @@ right_shift = fnp.bitwise_right_shift
 def _real_float(x, name: str):
     x = fnp.asarray(x)
     dt = get_aval(x).dtype
-    if dt.kind == "c":
+    kind = dtype_kind(dt)
+    if kind == "c":
         raise TypeError(f"fgrad.numpy.{name}: complex input ({dt}) is not supported (as in NumPy)")
-    return x if dt.kind == "f" else fnp.astype(x, np.float64)
+    return x if kind == "f" else fnp.astype(x, to_inexact_dtype(dt))  # JAX's (core.inexact)
 
 
 def fabs(x: ArrayLike) -> Array:
@@ -69,7 +73,8 @@ def fabs(x: ArrayLike) -> Array:
 
 
 def float_power(x: ArrayLike, y: ArrayLike) -> Array:
-    """``numpy.float_power``: ``x ** y`` computed in float64 (complex128 for complex input).
+    """``numpy.float_power``: ``x ** y`` computed in a float type (JAX's: the operands'
+    inexact dtype, `fgrad.core.inexact`; NumPy's is always float64).
 
     Example::
 
@@ -77,10 +82,7 @@ def float_power(x: ArrayLike, y: ArrayLike) -> Array:
         >>> fnp.float_power(fnp.asarray([2, 3]), -1)
         Array([0.5       , 0.33333333], dtype=float64)
     """
-    x, y = fnp.asarray(x), fnp.asarray(y)
-    complex_ = get_aval(x).dtype.kind == "c" or get_aval(y).dtype.kind == "c"
-    dt = np.dtype(np.complex128 if complex_ else np.float64)
-    return fnp.power(fnp.astype(x, dt), fnp.astype(y, dt))
+    return fnp.power(*promote_args_inexact(fnp.asarray(x), fnp.asarray(y)))
 
 
 # float dtype -> (integer dtype of its width, mantissa bits, exponent bias)
@@ -332,7 +334,8 @@ def bitwise_count(x: ArrayLike) -> Array:
 
 def sort_complex(a: ArrayLike) -> Array:
     """``numpy.sort_complex``: sorted by real part, then imaginary part; the result is
-    complex (complex64 for float32 input, as JAX).
+    complex (`fgrad.core.inexact.to_complex_dtype`: complex64 for float32 and narrower
+    input, as JAX).
 
     Example::
 
@@ -341,9 +344,7 @@ def sort_complex(a: ArrayLike) -> Array:
         Array([0.+5.j, 1.-1.j, 1.+2.j], dtype=complex128)
     """
     a = fnp.sort(fnp.asarray(a))
-    dt = get_aval(a).dtype
-    cdt = dt if dt.kind == "c" else np.dtype(np.complex64 if dt == np.float32 else np.complex128)
-    return fnp.astype(a, cdt)
+    return fnp.astype(a, to_complex_dtype(get_aval(a).dtype))
 
 
 def _bit_axis(a, axis, name):

@@ -11,7 +11,7 @@ from ..core.narrow_floats import finfo as _narrow_finfo
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, check_array_dtype, get_aval
-from ..core.x64_mode import requested_dtype
+from ..core.x64_mode import canonical_dtype, requested_dtype
 from ..core.placement import device_put
 from ..ops import elementwise as ew
 from ..ops import shape as shape_ops
@@ -33,11 +33,13 @@ def positive(x: ArrayLike) -> Array:
 
 
 def square(x: ArrayLike) -> Array:
+    x, = ew.promote_args_numeric(x)  # bool: int32, as JAX
     return mul_p.bind(x, x)
 
 
 def reciprocal(x: ArrayLike) -> Array:
-    return div_p.bind(1.0 if dtype_kind(get_aval(x).dtype) in "fc" else 1, x)
+    x, = ew.promote_args_inexact(x)  # integers: JAX's inexact dtype (core.inexact)
+    return div_p.bind(1.0, x)
 
 
 def divmod(x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
@@ -45,6 +47,8 @@ def divmod(x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
 
 
 def rint(x: ArrayLike) -> Array:
+    if dtype_kind(get_aval(x).dtype) in "biu":  # JAX: integers become the default float
+        x = ew.convert_element_type(x, canonical_dtype(np.float64))
     return round_p.bind(x, decimals=0)
 
 
@@ -158,10 +162,12 @@ def angle(z: ArrayLike, deg: bool = False) -> Array:
 
 
 def deg2rad(x: ArrayLike) -> Array:
+    x, = ew.promote_args_inexact(x)
     return multiply(x, np.pi / 180.0)
 
 
 def rad2deg(x: ArrayLike) -> Array:
+    x, = ew.promote_args_inexact(x)
     return multiply(x, 180.0 / np.pi)
 
 
@@ -169,23 +175,29 @@ radians, degrees = deg2rad, rad2deg
 
 
 def sinc(x: ArrayLike) -> Array:
+    x, = ew.promote_args_inexact(x)
     px = multiply(np.pi, x)
     safe = where(equal(x, 0), 1.0, px)
     return where(equal(x, 0), 1.0, divide(sin(safe), safe))
 
 
 def heaviside(x: ArrayLike, h0: ArrayLike) -> Array:
+    x, h0 = ew.promote_args_inexact(x, h0)
     return where(less(x, 0), 0.0, where(equal(x, 0), h0, 1.0))
 
 
 def copysign(x: ArrayLike, y: ArrayLike) -> Array:
-    """``|x|`` with the sign of ``y`` (sign bit, so -0.0 counts as negative)."""
+    """``|x|`` with the sign of ``y`` (sign bit, so -0.0 counts as negative); integers in
+    JAX's inexact dtype."""
+    x, y = ew.promote_args_inexact(x, y)
     return where(logical_xor(signbit(x), signbit(y)), negative(x), x)
 
 
 def isclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-5, atol: ArrayLike = 1e-8,
             equal_nan: bool = False) -> Array:
-    """NumPy's ``|a - b| <= atol + rtol * |b|``, with infinities equal only to themselves."""
+    """NumPy's ``|a - b| <= atol + rtol * |b|``, with infinities equal only to themselves
+    (bools and integers compared in JAX's inexact dtype)."""
+    a, b = ew.promote_args_inexact(a, b)
     finite = logical_and(isfinite(a), isfinite(b))
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
     out = where(finite, close, equal(a, b))

@@ -570,12 +570,12 @@ def _check_1d(name, a, v):
                          f"{_shape(v)}")
     if _shape(a)[0] == 0 or _shape(v)[0] == 0:
         raise ValueError(f"{name}: inputs cannot be empty")
-    return a, v
+    return ew.promote_args_inexact(a, v)  # JAX: integers in the inexact dtype (int8 -> float32)
 
 
 def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> Array:
     """Cross-correlation of two 1-d sequences, ``c[k] = sum_n a[n + k] * conj(v[n])``
-    (``numpy.correlate``), as one convolution.
+    (``numpy.correlate``), as one convolution; bool/integer inputs in JAX's inexact dtype.
 
     Example::
 
@@ -595,7 +595,7 @@ def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> Array:
 
 def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> Array:
     """Discrete linear convolution of two 1-d sequences (``numpy.convolve``), as one
-    convolution with the flipped kernel.
+    convolution with the flipped kernel; bool/integer inputs in JAX's inexact dtype.
 
     Example::
 

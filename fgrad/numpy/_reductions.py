@@ -8,12 +8,13 @@ import builtins
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.inexact import to_inexact_dtype
 
 from ..core.array import Array, Tracer, get_aval
 from ..core.constants import constant_like
 from ..ops import reductions as reduction_ops
-from ..ops.elementwise import (add, conj, convert_element_type, div, gt, maximum, minimum, mul, ne_p, real,
-                               select, sqrt, strip_weak, sub)
+from ..ops.elementwise import (add, conj, convert_element_type, div, gt, maximum, minimum, mul, ne_p,
+                               promote_args_inexact, real, select, sqrt, strip_weak, sub)
 from ..ops.shape import broadcast_in_dim, reshape
 from ..ops._util import normalize_axes, normalize_axis
 from ._arraylike import check_arraylike
@@ -117,7 +118,8 @@ def _count(shape, axes) -> int:
 
 def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
          keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
-    """Arithmetic mean (integers average in float64, like NumPy); with ``where``, the mean
+    """Arithmetic mean (bool and integers average in JAX's inexact dtype: float32 up to 32
+    bits, float64 for 64-bit integers; `fgrad.core.inexact`); with ``where``, the mean
     of the selected entries (NaN where none is selected).
 
     >>> import fgrad.numpy as fnp
@@ -128,7 +130,7 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     av = get_aval(a)
     axes = normalize_axes(axis, av.ndim, "mean")
     if dtype is None:
-        dtype = av.dtype if _dtype_kind(av.dtype) in "fc" else np.dtype(np.float64)
+        dtype = to_inexact_dtype(av.dtype)
     a = convert_element_type(a, dtype)
     if where is not None:
         total = sum(a, axes, keepdims=keepdims, where=where)
@@ -209,7 +211,7 @@ def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None, r
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         return avg
-    w = weights
+    a, w = promote_args_inexact(a, weights)
     num = sum(mul(a, w), axis, keepdims=keepdims)
     den = sum(mul(w, 1.0) if get_aval(a).shape == get_aval(w).shape else w, axis, keepdims=keepdims)
     return div(num, den)

@@ -16,6 +16,7 @@ from ..typing import Array, ArrayLike, Axis, DTypeLike
 from typing import Any, NamedTuple
 
 import numpy as np
+from ..core.inexact import to_inexact_dtype
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar
@@ -53,10 +54,8 @@ def _arr(a):
 def _cum_dtype(dt: np.dtype, dtype) -> np.dtype:
     if dtype is not None:
         return np.dtype(dtype)
-    if _dtype_kind(dt) == "b" or (_dtype_kind(dt) == "i" and dt.itemsize < 8):
-        return np.dtype(np.int64)
-    if _dtype_kind(dt) == "u" and dt.itemsize < 8:
-        return np.dtype(np.uint64)
+    if _dtype_kind(dt) == "b":  # JAX: bools count in the default integer; integers keep their
+        return np.dtype(np.int64)  # dtype (NumPy widens them to the default integer)
     return dt
 
 
@@ -74,8 +73,8 @@ def _cumulative(prim_fn, name):
         return prim_fn(a, normalize_axis(axis, av.ndim, name))
 
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = (f"``numpy.{name}``: along ``axis`` (None: of the flattened array); small integer "
-                 "and bool inputs accumulate in the default integer, like NumPy.")
+    f.__doc__ = (f"``numpy.{name}``: along ``axis`` (None: of the flattened array); bool inputs "
+                 "accumulate in the default integer, integers in their own dtype (JAX).")
     return f
 
 
@@ -212,7 +211,7 @@ _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
 def _quantile_dtype(a_dtype, q, method="linear"):
-    base = a_dtype if a_dtype.kind in "fc" else np.dtype(np.float64)
+    base = to_inexact_dtype(a_dtype)  # JAX's (core.inexact): int8 -> float32
     if is_python_scalar(q) or method in ("lower", "higher", "nearest"):
         return base  # NumPy: the discontinuous methods pick elements, so keep their dtype
     return np.result_type(base, get_aval(q).dtype)
@@ -331,8 +330,8 @@ def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, 
 def median(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Array:
     """``numpy.median``: the middle value, or the mean of the two middle values for even
-    counts (float64 for integer input).  A NaN in a slice makes its median NaN with zero
-    gradient (JAX)."""
+    counts (JAX's inexact dtype for bool/integer input, `fgrad.core.inexact`).  A NaN in a
+    slice makes its median NaN with zero gradient (JAX)."""
     if out is not None:
         raise NotImplementedError("fgrad.numpy.median: out= is not supported (arrays are immutable)")
     a = _arr(a)
@@ -340,8 +339,7 @@ def median(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: b
     flat, n, rest = _move_reduced_last(a, axis, keepdims)
     if n == 0:
         raise ValueError("fgrad.numpy.median: cannot take the median of an empty array")
-    if _dtype_kind(dt) not in "fc":
-        flat = convert_element_type(flat, np.float64)
+    flat = convert_element_type(flat, to_inexact_dtype(dt))
     srt = sorting_ops.sort_along(_nan_slices_constant(flat), -1)
     nd = get_aval(srt).ndim
     lo = reshape(sorting_ops.take_static(srt, [(n - 1) // 2], nd - 1), rest)

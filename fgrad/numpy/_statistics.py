@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from ..core.array import Tracer, get_aval
-from ..core.narrow_floats import dtype_kind
+from ..core.inexact import to_inexact_dtype
 from ..core.x64_mode import canonical_dtype
 from ._dtypes import result_type
 from ..core.trace import ConcretizationError
@@ -50,7 +50,8 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar=True, bias: ArrayLike =
     m = fnp.asarray(m)
     if get_aval(m).ndim > 2:
         raise ValueError(f"fgrad.numpy.cov: m has more than 2 dimensions (shape {get_aval(m).shape})")
-    dt = np.result_type(get_aval(m).dtype, np.float64) if dtype is None else np.dtype(dtype)
+    dt = to_inexact_dtype(result_type(m) if y is None else result_type(m, y)) if dtype is None \
+        else np.dtype(dtype)
     x = fnp.atleast_2d(fnp.astype(m, dt))
     if not rowvar and get_aval(x).shape[0] != 1:
         x = fnp.transpose(x)
@@ -169,17 +170,8 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength=0, *, len
     return fnp.zeros(length, get_aval(w).dtype).at[idx].add(w, mode="drop")
 
 
-def _inexact(dt) -> np.dtype:
-    """JAX's ``to_inexact_dtype``: a float/complex dtype as is; bool and integers up to 32
-    bits become float32, 64-bit integers float64 (then narrowed while 64-bit types are off)."""
-    dt = np.dtype(dt)
-    if dtype_kind(dt) in "fc":
-        return dt
-    return canonical_dtype(np.float64 if dt.itemsize == 8 else np.float32)
-
-
 def _float_like(a) -> np.dtype:
-    return _inexact(get_aval(a).dtype)
+    return to_inexact_dtype(get_aval(a).dtype)
 
 
 def histogram_bin_edges(a: ArrayLike, bins: int | ArrayLike = 10, range: Sequence[ArrayLike] | None = None,  # noqa: A002 (NumPy's name)
@@ -269,7 +261,7 @@ def histogramdd(sample: ArrayLike, bins: int | ArrayLike | Sequence[int | ArrayL
                 f"fgrad.numpy.histogramdd: expected one weight for each of the {n} samples, got "
                 f"shape {get_aval(weights).shape}"
             )
-        dt = _inexact(result_type(sample, weights))
+        dt = to_inexact_dtype(result_type(sample, weights))
         sample, weights = fnp.astype(sample, dt), fnp.astype(weights, dt)
     if range is not None and len(range) != d:
         raise ValueError(f"fgrad.numpy.histogramdd: range must be a sequence of {d} pairs or Nones")
@@ -329,7 +321,7 @@ def histogram(a: ArrayLike, bins: int | ArrayLike = 10, range: Sequence[ArrayLik
         weights = fnp.ravel(fnp.asarray(weights))
         if get_aval(weights).shape != get_aval(a).shape:
             raise ValueError("fgrad.numpy.histogram: weights should have the same shape as a")
-        dt = _inexact(result_type(a, weights))
+        dt = to_inexact_dtype(result_type(a, weights))
         a, w = fnp.astype(a, dt), fnp.astype(weights, dt)
     edges = histogram_bin_edges(a, bins, range)
     idx = fnp.astype(_bin_index(a, edges), np.int64)

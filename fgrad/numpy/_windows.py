@@ -15,6 +15,7 @@ from ..typing import Array, ArrayLike
 
 import numpy as np
 
+from ..core.inexact import to_inexact_dtype
 from ..ops.special_functions import bessel_i0e
 import fgrad.numpy._building_blocks as fnp
 
@@ -115,8 +116,7 @@ def i0(x: ArrayLike) -> Array:
     x = fnp.asarray(x)
     if x.dtype.kind == "c":
         raise TypeError("fgrad.numpy.i0: complex input is not supported (as in JAX)")
-    if x.dtype.kind not in "f":
-        x = fnp.astype(x, np.float64)
+    x = fnp.astype(x, to_inexact_dtype(x.dtype))  # JAX's (core.inexact): int8 -> float32
     return fnp.multiply(bessel_i0e(x), fnp.exp(fnp.abs(x)))
 
 

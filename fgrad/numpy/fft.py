@@ -23,7 +23,9 @@ from typing import Any, Sequence
 from ..backends import Device
 
 import numpy as np
+from ..core.inexact import to_inexact_dtype as _to_inexact_dtype
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.narrow_floats import is_narrow as _is_narrow
 
 from ..core.array import get_aval as _get_aval
 from ..ops import elementwise as _ew
@@ -74,11 +76,18 @@ def _resize(x, axis: int, n: int):
     return _pad(x, np.zeros((), _get_aval(x).dtype), cfg)
 
 
+def _inexact(dt) -> np.dtype:
+    """The dtype an FFT computes ``dt`` in: JAX's inexact dtype (`core.inexact`: integers up
+    to 32 bits and bool in float32), 16-bit floats in float32."""
+    dt = _to_inexact_dtype(dt)
+    return np.dtype(np.float32) if _is_narrow(dt) else dt
+
+
 def _as_complex(x):
     dt = _get_aval(x).dtype
     if _dtype_kind(dt) not in "biufc":
         raise TypeError(f"fgrad.numpy.fft: unsupported dtype {dt}")
-    return _ew.convert_element_type(x, _complex_dtype(dt))
+    return _ew.convert_element_type(x, _complex_dtype(_inexact(dt)))
 
 
 def _as_real(x, fn: str):
@@ -88,7 +97,7 @@ def _as_real(x, fn: str):
                         "use the complex transform (fft/fftn) or pass the real part")
     if _dtype_kind(dt) not in "biuf":
         raise TypeError(f"fgrad.numpy.fft.{fn}: unsupported dtype {dt}")
-    return _ew.convert_element_type(x, _real_dtype(dt))
+    return _ew.convert_element_type(x, _real_dtype(_inexact(dt)))
 
 
 def _cook(a, s, axes, fn: str, inverse_real: bool = False):

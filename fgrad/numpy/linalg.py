@@ -23,9 +23,11 @@ from ..typing import Array, ArrayLike, Axis, Complex, DTypeLike, Float, Inexact,
 from collections.abc import Sequence
 
 import builtins as _builtins
+import functools as _functools
 from collections import namedtuple as _namedtuple
 
 import numpy as np
+from ..core.inexact import to_inexact_dtype as _to_inexact_dtype
 from ..core.narrow_floats import finfo as _narrow_finfo
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 
@@ -124,16 +126,32 @@ def _dtype(x):
 
 
 def _float(x, name):
-    """As an inexact array (ints/bools -> float64, float16 -> float32, like numpy.linalg)."""
+    """As an inexact array: bools and integers in JAX's inexact dtype (`core.inexact`: float32
+    up to 32 bits, float64 for 64-bit integers); float16 in float32 (LAPACK has no float16;
+    `_float16_result` rounds the results of the functions JAX allows it in)."""
     x = _arr(x)
     dt = _dtype(x)
     if _dtype_kind(dt) in "biu":
-        return _ew.convert_element_type(x, np.float64)
+        return _ew.convert_element_type(x, _to_inexact_dtype(dt))
     if dt == np.float16:
         return _ew.convert_element_type(x, np.float32)
     if _dtype_kind(dt) not in "fc":
         raise TypeError(f"linalg.{name}: unsupported dtype {dt}")
     return x
+
+
+def _float16_result(fn):
+    """``fn`` whose float16 input gives float16 results (computed in float32, rounded once),
+    as JAX's ``det`` and norms of float16 are float16."""
+
+    @_functools.wraps(fn)
+    def wrapped(x, *args, **kwargs):
+        out = fn(x, *args, **kwargs)
+        if _dtype(_arr(x)) == np.float16:
+            return _ew.convert_element_type(out, np.float16)
+        return out
+
+    return wrapped
 
 
 def _square(a, name):
@@ -305,6 +323,7 @@ def _make_det():
 _DET = None
 
 
+@_float16_result
 def det(a: Shaped[ArrayLike, "*batch n n"]) -> Inexact[Array, "*batch"]:
     """Determinant.  As in JAX, n <= 3 uses the Leibniz formula and larger matrices the LU
     factorization, and the derivative ``adj(a).T`` is finite for singular matrices.
@@ -538,6 +557,7 @@ def _matrix_norm(x, ord, axes):
     raise ValueError(f"linalg.norm: invalid norm order {ord!r} for matrices")
 
 
+@_float16_result
 def norm(x: ArrayLike, ord: int | float | str | None = None, axis: Axis = None,
          keepdims: bool = False) -> Array:
     """Vector or matrix norm, as in NumPy.  Vectors: ord None/2, 1, inf, -inf, 0, any p.
@@ -568,8 +588,12 @@ def norm(x: ArrayLike, ord: int | float | str | None = None, axis: Axis = None,
     return _keep(r, nd, axes, keepdims)
 
 
+@_float16_result
 def vector_norm(x: ArrayLike, /, *, axis: Axis = None, keepdims: bool = False,
                 ord: int | float | str = 2) -> Array:
+    x = _arr(x)
+    if _dtype_kind(_dtype(x)) in "biu":  # JAX sums the squares as the default int, then takes
+        x = _ew.convert_element_type(x, _to_inexact_dtype(np.int64))  # the root: float64
     x = _float(x, "vector_norm")
     nd = len(_shape(x))
     if axis is None:
@@ -580,6 +604,7 @@ def vector_norm(x: ArrayLike, /, *, axis: Axis = None, keepdims: bool = False,
     return _keep(_vector_norm(x, ord, axes), nd, axes, keepdims)
 
 
+@_float16_result
 def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: int | float | str = "fro") -> Array:
     x = _float(x, "matrix_norm")
     nd = len(_shape(x))

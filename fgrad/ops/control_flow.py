@@ -984,7 +984,11 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
     if not isinstance(lower, Tracer) and not isinstance(upper, Tracer):
         lo, hi = int(lower), int(upper)
         idx = _index_like(np.arange(lo, max(lo, hi), dtype=np.int64), tree_flatten(init_val)[0])
-        carry, _ = scan(lambda c, i: (body_fun(i, c), None), init_val, idx, length=max(0, hi - lo))
+        def step(c, i):  # JAX: concrete bounds give a weakly typed default-int index (``c + i``
+            # keeps an int8 carry int8 and a weak int carry weak)
+            return body_fun(convert_element_type(i, get_aval(i).dtype, weak_type=True), c), None
+
+        carry, _ = scan(step, init_val, idx, length=max(0, hi - lo))
         return carry
 
     def cond_fun(s):

@@ -17,6 +17,7 @@ from ..core.narrow_floats import bfloat16 as BF16, dtype_kind, promote_types
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
 from ..core import x64_mode
+from ..core.inexact import inexact_join, to_numeric_dtype
 from ..core.weak_types import cast_target, join_is_weak
 from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
@@ -154,6 +155,61 @@ def promote_weak(*args) -> tuple:
     if 2 not in kinds:
         return args
     return _cast_weak(args, kinds, [get_aval(a).dtype for a, k in zip(args, kinds) if not k])
+
+
+def promote_args_inexact(*args) -> tuple:
+    """``args`` ready for a float-only function (JAX's ``promote_args_inexact``): when every
+    operand is a bool or an integer, each is cast to the inexact dtype of their join
+    (`core.inexact.inexact_join`: ``int8 -> float32``, ``int64 -> float64``), weakly typed
+    when the join is (a Python int becomes a Python float); otherwise they are returned as
+    they are (the elementwise promotion gives JAX's dtype).  Non-numeric operands are
+    returned as they are, for the function to reject.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> promote_args_inexact(fnp.ones(2, "int8"), 2)
+        (Array([1., 1.], dtype=float32), 2.0)
+    """
+    for a in args:  # the common case: an inexact concrete array or Python number -> as they are
+        t = type(a)
+        if (t is ArrayImpl and a._buf.dtype.kind in "fcV") or t is float or t is complex:
+            return args
+    strong, weak = [], []
+    for a in args:
+        try:
+            av = get_aval(a)
+        except TypeError:
+            return args
+        (weak if av.weak_type else strong).append(av.dtype)
+    target, is_weak = inexact_join(strong, weak)
+    if target is None:
+        return args
+    # a Python int becomes a Python float (still weak, and no constant array in traced code)
+    return tuple(float(a) if type(a) is int else convert_element_type(a, target, weak_type=is_weak)
+                 for a in args)
+
+
+def promote_args_numeric(*args) -> tuple:
+    """``args`` ready for a numeric-only function (JAX's ``promote_args_numeric``): when every
+    operand is a bool, each is cast to int32 (`core.inexact.to_numeric_dtype`); otherwise they
+    are returned as they are.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> [a.dtype.name for a in promote_args_numeric(fnp.ones(2, "bool"), True)]
+        ['int32', 'int32']
+    """
+    for a in args:
+        if type(a) is bool:
+            continue
+        try:
+            if get_aval(a).dtype.kind != "b":
+                return args
+        except TypeError:
+            return args
+    return tuple(convert_element_type(a, to_numeric_dtype(np.bool_)) for a in args)
 
 
 def _cast_weak(args, kinds, strong):
@@ -431,7 +487,14 @@ isfinite_p = unary("isfinite", np.isfinite, None, kernel={"f": "isfinite({0})", 
 logical_not_p = unary("logical_not", np.logical_not, None, kernel="(!{0})")
 signbit_p = unary("signbit", np.signbit, None, kernel={"f": "signbit({0})"})
 invert_p = unary("invert", np.invert, None, kernel={"iu": "(~{0})", "b": "(!{0})"})
-conj_p = elementwise("conj", lambda xp, x: xp.conjugate(x), kernel={"biuf": "{0}"})
+def _conj_impl(xp, x):
+    """``conjugate``, with bool staying bool (JAX, PyTorch; NumPy's conjugate of bool is int8)."""
+    if type(x) is bool or (getattr(x, "dtype", None) is not None and x.dtype.kind == "b"):
+        return xp.asarray(x).copy()
+    return xp.conjugate(x)
+
+
+conj_p = elementwise("conj", _conj_impl, kernel={"biuf": "{0}"})
 real_p = elementwise("real", lambda xp, x: xp.real(x))
 imag_p = elementwise("imag", lambda xp, x: xp.imag(x))
 
@@ -874,8 +937,8 @@ for _p, _u in ((add_p, np.add), (sub_p, np.subtract), (mul_p, np.multiply), (div
                (le_p, np.less_equal), (gt_p, np.greater), (ge_p, np.greater_equal),
                (and_p, np.bitwise_and), (or_p, np.bitwise_or), (xor_p, np.bitwise_xor),
                (logical_and_p, np.logical_and), (logical_or_p, np.logical_or),
-               (logical_xor_p, np.logical_xor), (select_p, host_where), (conj_p, np.conjugate),
-               (real_p, np.real), (imag_p, np.imag)):
+               (logical_xor_p, np.logical_xor), (select_p, host_where),
+               (real_p, np.real), (imag_p, np.imag)):  # not conj_p: np.conjugate of bool is int8
     _p.ufunc = _u
 
 # NumPy reports IEEE special values (log(0), 0/0, overflow, sqrt(-1), NaN compared as complex,

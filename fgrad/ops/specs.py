@@ -117,8 +117,17 @@ class OpSpec:
     torch_int_divisor: bool = False
     rows: tuple = ()
     hand_written: frozenset = frozenset()
+    # the functional face's operand promotion beyond the lattice (`core.inexact`): "inexact"
+    # (JAX's ``promote_args_inexact``: bool/integer operands computed in JAX's inexact dtype),
+    # "numeric" (``promote_args_numeric``: bool operands computed as int32), "" (none); None:
+    # "inexact" for the float-only torch kinds (unary "float", binary "d"/"f"), else ""
+    promote: str | None = None
 
     def __post_init__(self) -> None:
+        if self.promote is None:
+            float_kinds = ("float",) if self.family == "unary" else ("d", "f")
+            inexact = self.family != "reduction" and self.torch_dtype in float_kinds
+            object.__setattr__(self, "promote", "inexact" if inexact else "")
         bad = set(self.hand_written) - set(FACES)
         if bad:
             raise ValueError(f"op spec {self.name!r}: unknown faces {sorted(bad)}; faces are {FACES}")
@@ -221,7 +230,7 @@ SPEC_LIST: list[OpSpec] = [
     unary("ceil", E.ceil_p, torch_dtype="same", rows=(dom(-3, 3, "integers", grad="zero"),)),
     unary("trunc", E.trunc_p, numpy=("trunc", "fix"), lax=None, torch=("trunc", "fix"), torch_dtype="same",
           rows=(dom(-3, 3, "integers", grad="zero"),)),
-    unary("conjugate", E.conj_p, numpy=("conjugate", "conj"), torch=()),
+    unary("conjugate", E.conj_p, numpy=("conjugate", "conj"), torch=(), promote=""),
     unary("real", E.real_p, torch_dtype="nograd", hand_written=("torch", "method"), inplace=False),
     unary("imag", E.imag_p, torch_dtype="nograd", hand_written=("torch", "method"), inplace=False,
           rows=(Row(grad="zero"),)),
@@ -252,7 +261,7 @@ SPEC_LIST: list[OpSpec] = [
            rows=(Row(args=(Domain(), _NZ)), Row(name="true_divide", args=(Domain(), _NZ)),
                  _int_row("true_divide", (_I, _INZ)))),
     binary("power", E.pow_p, numpy=("power", "pow"), torch="pow", grad_fn="PowBackward1", torch_rule="pow",
-           hand_written=("torch", "inplace"), rows=(Row(args=(_POS, Domain())),)),
+           promote="numeric", hand_written=("torch", "inplace"), rows=(Row(args=(_POS, Domain())),)),
     binary("maximum", E.max_p, lax="max", inplace=False,
            rows=(Row(valid="not_tied", specials=True), _int_row("maximum", (_I, _I)))),
     binary("minimum", E.min_p, lax="min", inplace=False,
@@ -270,13 +279,15 @@ SPEC_LIST: list[OpSpec] = [
            rows=(Row(fwd_tol=_F_TOL),)),
     binary("complex", E.complex_p, numpy=(), lax="complex", torch=(), hand_written=("lax",), inplace=False,
            method=False, rows=()),
-    binary("nextafter", EM.nextafter_p, lax="nextafter", torch=(), inplace=False,
+    binary("nextafter", EM.nextafter_p, lax="nextafter", torch=(), inplace=False, promote="inexact",
            rows=(Row(args=(Domain(), Domain()), valid="not_tied"),)),
     binary("mod", E.rem_p, numpy=("mod", "remainder"), lax=None, torch="remainder", torch_int_divisor=True,
+           promote="numeric",
            rows=(Row(args=(_MOD, _NZ), valid="mod"), Row(name="remainder", args=(_MOD, _NZ), valid="mod"),
                  _int_row("mod", (_I, _INZ)))),
-    binary("fmod", E.fmod_p, lax="rem", torch_int_divisor=True, rows=(Row(args=(_MOD, _NZ), valid="mod"),)),
-    binary("floor_divide", E.floor_divide_p, lax=None, torch_int_divisor=True,
+    binary("fmod", E.fmod_p, lax="rem", torch_int_divisor=True, promote="numeric",
+           rows=(Row(args=(_MOD, _NZ), valid="mod"),)),
+    binary("floor_divide", E.floor_divide_p, lax=None, torch_int_divisor=True, promote="numeric",
            rows=(Row(args=(_MOD, _NZ), valid="mod", grad="zero"), _int_row("floor_divide", (_I, _INZ)))),
     *[binary(n, p, lax=n, grad_fn="",
              rows=(Row(args=(_I, _I), dtypes=(), other_dtypes=INTS + (BOOL,), grad="no"),))

@@ -33,14 +33,16 @@ from ..ops import special_integrals as _si
 from ..ops import special_more as _sm
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.elementwise import logistic as _logistic
+from ..ops.elementwise import promote_args_inexact as _promote_args_inexact
+from ..core.inexact import to_complex_dtype as _to_complex_dtype
 from ..transforms.custom import custom_jvp as _custom_jvp
 from ._dtypes import inexact_dtype as _inexact_dtype
 from ..nn._activations import logsumexp as _nn_logsumexp
 
 
 def _float(x):
-    x = fnp.asarray(x)
-    return x if _dtype_kind(x.dtype) in "fc" else x.astype(np.float64)
+    """``x`` as an inexact array: bools and integers in JAX's inexact dtype (`core.inexact`)."""
+    return _promote_args_inexact(fnp.asarray(x))[0]
 
 
 def _floats(*xs):
@@ -51,7 +53,7 @@ def _floats(*xs):
 
 def _elementwise(name: str, primitive, summary: str, example: str, output: str, params=("x",)):
     """The public function ``name(*params)``: ``primitive`` of its arguments as floating arrays
-    (one argument: integers and bools become float64; several: one common dtype, Python
+    (one argument: integers and bools become JAX's inexact dtype; several: one common dtype, Python
     scalars weakly typed), with the docstring ``summary`` and the example ``>>> example``
     printing ``output``."""
     if len(params) == 1:
@@ -416,10 +418,11 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepd
         >>> logsumexp(fnp.asarray([0.0, 0.0]))
         Array(0.69314718, dtype=float64)
     """
-    a = _float(a)
-    if b is not None:
+    if b is not None:  # a and b promote together (JAX: int32 and int32 give float32)
         a, b = _floats(a, b)
         a, b = fnp.broadcast_arrays(a, b)
+    else:
+        a = _float(a)
     return _nn_logsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=return_sign, where=where)
 
 
@@ -600,7 +603,8 @@ hyp2f1 = _elementwise(
 
 def wofz(z: Shaped[ArrayLike, "*shape"]) -> Complex[Array, "*shape"]:
     """The Faddeeva function ``w(z) = e^(-z^2) erfc(-i z)``; real input becomes complex
-    (complex64 for float32, complex128 otherwise).  Holomorphic: ``w' = -2 z w + 2i/sqrt(pi)``.
+    (complex64 for floats of up to 32 bits and bools/integers of up to 32 bits, complex128
+    otherwise).  Holomorphic: ``w' = -2 z w + 2i/sqrt(pi)``.
 
     Example::
 
@@ -611,8 +615,7 @@ def wofz(z: Shaped[ArrayLike, "*shape"]) -> Complex[Array, "*shape"]:
     kind = _dtype_kind(z.dtype)
     if kind not in "biufc":
         raise TypeError(f"wofz: expected a real or complex array, got dtype {z.dtype}")
-    single = z.dtype in (np.float16, np.float32, np.complex64)
-    return _si.wofz_p.bind(z.astype(np.complex64 if single else np.complex128))
+    return _si.wofz_p.bind(z.astype(_to_complex_dtype(z.dtype)))
 
 
 def bernoulli(n: int) -> Float[Array, " n_plus_1"]:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import fgrad.numpy as fnp
+from ...core.inexact import to_inexact_dtype, to_numeric_dtype
 from ..device_numerics import flush_subnormals, flushes_float32_subnormals
 
 F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -314,6 +315,34 @@ class OpRow:
             for i, a in enumerate(self.args)
             if a.diff and a.kind in ("float", "distinct") and a.dtype_for(dtype).kind == "f"
         )
+
+
+def jax_promoted(ref: Callable, promote: str = "inexact") -> Callable:
+    """NumPy's ``ref`` with JAX's operand dtypes: with ``promote="inexact"`` (a float-only
+    function) array arguments that are all bool/integer are cast to JAX's inexact dtype of
+    their join first (`fgrad.core.inexact`: ``int32 -> float32``, where NumPy computes in
+    float64); with ``"numeric"`` arguments that are all bool are cast to int32.  Other
+    arguments reach ``ref`` as they are.
+
+    Example::
+
+        >>> jax_promoted(np.sqrt)(np.array([4], np.int8))
+        array([2.], dtype=float32)
+    """
+
+    def promoted(*args, **kwargs):
+        arrays = [a for a in args if isinstance(a, np.ndarray)]
+        kinds = {a.dtype.kind for a in arrays}
+        if promote == "inexact" and arrays and kinds <= set("biu"):
+            target = to_inexact_dtype(np.result_type(*arrays))
+        elif promote == "numeric" and arrays and kinds == {"b"}:
+            target = to_numeric_dtype(np.bool_)
+        else:
+            return ref(*args, **kwargs)
+        return ref(*[a.astype(target) if isinstance(a, np.ndarray) else a for a in args], **kwargs)
+
+    promoted.__name__ = getattr(ref, "__name__", "ref")
+    return promoted
 
 
 def unary(name, fn=None, ref=None, lo=-2.0, hi=2.0, avoid=(), **kw) -> OpRow:

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from fgrad.ops.specs import SPEC_LIST, Domain, OpSpec, Row
 
-from ._base import Arg, OpRow, binary, near_half_integer, near_integer, unary, valid_mod, valid_not_tied
+import numpy as np
+
+from ._base import (Arg, OpRow, binary, jax_promoted, near_half_integer, near_integer, unary, valid_mod,
+                    valid_not_tied)
 
 _AVOID = {"integers": near_integer, "half_integers": near_half_integer}
 _VALID = {None: None, "not_tied": valid_not_tied, "mod": valid_mod}
@@ -32,6 +35,8 @@ def _row(spec: OpSpec, row: Row) -> OpRow:
         kw["fwd_tol"] = row.fwd_tol
     if "[" in name:
         kw["covers"] = (f"numpy.{name.split('[')[0]}",)
+    if spec.promote:  # the reference computes in JAX's operand dtypes (float32 for int32 inputs)
+        kw["ref"] = jax_promoted(getattr(np, name.split("[")[0]), spec.promote)
     if spec.family == "unary":
         a = _arg(row.args[0] if row.args else Domain())
         return unary(name, lo=a.lo, hi=a.hi, avoid=a.avoid, **kw)

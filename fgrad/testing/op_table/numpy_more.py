@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 import fgrad.numpy as fnp
+from ...core.inexact import to_inexact_dtype
 from ..device_numerics import ftz_spacing
 from fgrad.ops import eig as eig_ops
 
@@ -313,6 +314,11 @@ def _cov_kwargs(shapes):
     return st.fixed_dictionaries({"rowvar": st.booleans(), "bias": st.booleans()})
 
 
+def _in_dtype_of(m, out):
+    """NumPy's cov/corrcoef ``out`` (float64) in JAX's dtype: ``m``'s inexact dtype."""
+    return out.astype(to_inexact_dtype(m.dtype))
+
+
 def _cov_shapes(extra_weights: bool):
     return st.tuples(st.integers(1, 3), st.integers(3, 6)).map(
         lambda t: ((t[0], t[1]), (t[1],)) if extra_weights else ((t[0], t[1]),)
@@ -323,7 +329,7 @@ ROWS += [
     OpRow(
         "cov",
         lambda m, rowvar, bias: fnp.cov(m if rowvar else m.T, rowvar=rowvar, bias=bias),
-        lambda m, rowvar, bias: np.cov(m if rowvar else m.T, rowvar=rowvar, bias=bias),
+        lambda m, rowvar, bias: _in_dtype_of(m, np.cov(m if rowvar else m.T, rowvar=rowvar, bias=bias)),
         shapes=_cov_shapes(False),
         kwargs=_cov_kwargs,
         example_shapes=((2, 4),),
@@ -333,7 +339,7 @@ ROWS += [
     OpRow(
         "cov[weights]",
         lambda m, w: fnp.cov(m, aweights=w, fweights=np.arange(1, m.shape[1] + 1)),
-        lambda m, w: np.cov(m, aweights=w, fweights=np.arange(1, m.shape[1] + 1)),
+        lambda m, w: _in_dtype_of(m, np.cov(m, aweights=w, fweights=np.arange(1, m.shape[1] + 1))),
         args=(Arg(), Arg(0.5, 2.0)),
         shapes=_cov_shapes(True),
         example_shapes=((2, 4), (4,)),
@@ -343,7 +349,7 @@ ROWS += [
     OpRow(
         "corrcoef",
         fnp.corrcoef,
-        np.corrcoef,
+        lambda m: _in_dtype_of(m, np.corrcoef(m)),
         shapes=st.tuples(st.integers(2, 3), st.integers(3, 6)).map(lambda t: ((t[0], t[1]),)),
         example_shapes=((2, 4),),
         fwd_tol=_TOL,

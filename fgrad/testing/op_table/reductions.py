@@ -7,7 +7,8 @@ import numpy as np
 
 import fgrad.numpy as fnp
 
-from ._base import Arg, BOOL, F32, F64, INTS, OpRow, axis_kwargs, one_axis_kwargs, reduction, shapes_of
+from ._base import (Arg, BOOL, F32, F64, INTS, OpRow, axis_kwargs, jax_promoted, one_axis_kwargs, reduction,
+                    shapes_of)
 
 ROWS: list[OpRow] = []
 
@@ -122,7 +123,7 @@ ROWS += [
     reduction(
         "mean[int]",
         fn=fnp.mean,
-        ref=np.mean,
+        ref=jax_promoted(np.mean),  # JAX: int32 averages in float32
         arg=Arg(-9, 9),
         dtypes=(),
         other_dtypes=INTS,

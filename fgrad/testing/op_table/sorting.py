@@ -8,7 +8,7 @@ import numpy as np
 
 import fgrad.numpy as fnp
 
-from ._base import Arg, F32, F64, INTS, OpRow, one_axis_kwargs, reduction, shapes_of
+from ._base import Arg, F32, F64, INTS, OpRow, jax_promoted, one_axis_kwargs, reduction, shapes_of
 from .reductions import _distinct
 from .structural import _kw
 
@@ -179,7 +179,7 @@ ROWS += [
     OpRow(
         "cumsum",
         lambda a, axis: fnp.cumsum(a, axis),
-        lambda a, axis: np.cumsum(a, axis),
+        lambda a, axis: np.cumsum(a, axis, dtype=None if a.dtype.kind == "b" else a.dtype),  # JAX's dtype
         kwargs=_cum_kwargs,
         example_kwargs={"axis": 1},
         other_dtypes=INTS,
@@ -248,7 +248,7 @@ ROWS += [
     reduction(
         "median[ties]",
         fn=fnp.median,
-        ref=np.median,
+        ref=jax_promoted(np.median),  # JAX: int32 in float32
         arg=Arg(-2, 2, kind="int"),
         grad="skip",
         other_dtypes=INTS,
