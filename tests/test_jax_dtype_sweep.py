@@ -40,8 +40,6 @@ _BOTH = ("x64", "x32")
 # (function, x64 modes, input dtypes) where fgrad still differs from JAX: each entry is checked
 # to differ (an entry that starts to agree fails, to be removed from here)
 _KNOWN = [
-    # JAX's lax.conj of a real array is complex; fgrad's keeps the real dtype
-    ("lax.conj", _BOTH, ("float32", "float64")),
     # complex arguments JAX computes something for and fgrad rejects (TypeError)
     *[(name, _BOTH, _COMPLEX) for name in (
         "nn.log_sigmoid", "nn.mish", "nn.softplus", "numpy.arctan2", "numpy.atan2", "numpy.logaddexp",

@@ -119,3 +119,15 @@ def test_small_names():
     assert float(fgrad.jit(lambda x: lax.stage(x) * 2)(1.5)) == 3.0
     assert lax.Tolerance(atol=1e-3).rtol == 0.0 and lax.AccuracyMode.DEFAULT.value == 2
     assert lax.DotAlgorithmPreset.F32_F32_F32.name == "F32_F32_F32"
+
+
+def test_lax_conj_is_complex_as_jax():
+    """Regression: lax.conj of a real array kept the real dtype (JAX: complex, +0 imaginary)."""
+    out = lax.conj(np.float32(2.0))
+    assert out.dtype == np.complex64 and complex(out) == 2 + 0j and not np.signbit(np.imag(np.asarray(out)))
+    assert lax.conj(np.float64(1.0)).dtype == np.complex128
+    with pytest.raises(TypeError, match="conj does not accept dtype int32"):
+        lax.conj(np.int32(1))
+    assert float(fgrad.grad(lambda x: lax.real(lax.conj(x) * 3.0))(2.0)) == 3.0
+    _, t = fgrad.jvp(lax.conj, (np.complex128(1 + 2j),), (np.complex128(0.5 - 1j),))
+    assert complex(t) == 0.5 + 1j

@@ -225,6 +225,31 @@ rem.op_spec = GENERATED["rem"].op_spec
 GENERATED["rem"] = rem
 
 
+def conj(x: ArrayLike) -> Array:
+    """``lax.conj``: the complex conjugate, always complex as in JAX (a real operand is its own
+    conjugate, returned in the complex dtype of its precision; integers are refused).
+
+    Example::
+
+        >>> import numpy as np
+        >>> from fgrad import lax
+        >>> lax.conj(np.float32(2.0))
+        Array(2.+0.j, dtype=complex64)
+    """
+    dt = _get_aval(x).dtype
+    kind = dtype_kind(dt)
+    if kind not in "fc":
+        raise TypeError(f"conj does not accept dtype {dt}. Accepted dtypes are subtypes of float32, "
+                        "complexfloating, float64.")
+    if kind == "f":
+        return _ew.convert_element_type(x, np.complex128 if np.dtype(dt) == np.float64 else np.complex64)
+    return _ew.conj_p.bind(x)
+
+
+conj.op_spec = GENERATED["conj"].op_spec
+GENERATED["conj"] = conj
+
+
 def rsqrt(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     return _ew.rsqrt_(x)
 
