@@ -110,7 +110,8 @@ def _zoom(phi_dphi, wolfe_one, wolfe_two, lo, hi, g0, skip):
     init = _Zoom(done=fnp.asarray(False), failed=fnp.asarray(False), j=fnp.asarray(0), a_lo=a_lo,
                  phi_lo=phi_lo, dphi_lo=dphi_lo, a_hi=a_hi, phi_hi=phi_hi, dphi_hi=dphi_hi,
                  a_rec=(a_lo + a_hi) / 2.0, phi_rec=(phi_lo + phi_hi) / 2.0,
-                 a_star=fnp.ones_like(a_lo), phi_star=phi_lo, dphi_star=dphi_lo, g_star=g0, nfev=fnp.asarray(0))
+                 a_star=fnp.ones_like(a_lo), phi_star=phi_lo, dphi_star=dphi_lo, g_star=g0,
+                 nfev=fnp.asarray(0))
     threshold = 1e-5 if np.finfo(a_lo.dtype).bits < 64 else 1e-10
 
     def body(s):
@@ -263,8 +264,8 @@ def _bfgs(fun, x0, args, gtol, maxiter, ls_maxiter, norm):
                       x=s.x + step, f=ls.f_k, g=ls.g_k, h=fnp.where(fnp.isfinite(rho), h, s.h), old_old_f=s.f,
                       ls_status=ls.status)
 
-    init = _State(converged=converged(g), failed=fnp.asarray(False), k=fnp.asarray(0), nfev=fnp.asarray(1), x=x,
-                  f=f, g=g, h=fnp.eye(n, dtype=x.dtype), old_old_f=f + fnp.linalg.norm(g) / 2,
+    init = _State(converged=converged(g), failed=fnp.asarray(False), k=fnp.asarray(0), nfev=fnp.asarray(1),
+                  x=x, f=f, g=g, h=fnp.eye(n, dtype=x.dtype), old_old_f=f + fnp.linalg.norm(g) / 2,
                   ls_status=fnp.asarray(0))
     out = _while_loop(lambda s: ~s.converged & ~s.failed & (s.k < maxiter), body, init)
     status = fnp.where(out.converged, 0, fnp.where(out.k == maxiter, 1,
