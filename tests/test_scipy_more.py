@@ -164,9 +164,9 @@ def test_minimize_bfgs_under_jit_and_vmap():
     jitted = fgrad.jit(lambda v: fso.minimize(rosen, v, method="BFGS"))(x0)
     for field in ("x", "fun", "jac", "nit", "nfev", "status"):
         np.testing.assert_array_equal(np.asarray(getattr(jitted, field)), np.asarray(getattr(eager, field)))
-    # numbers of the eager Python-loop implementation this replaced (same iterates)
-    assert (int(eager.nit), int(eager.nfev), int(eager.status)) == (33, 54, 0)
-    np.testing.assert_allclose(np.asarray(eager.x), [0.9999995546249374, 0.999999093409836], rtol=1e-12)
+    # JAX 0.10.2's numbers: its line search fails on this start (status 3)
+    assert (int(eager.nit), int(eager.nfev), int(eager.status)) == (8, 17, 3)
+    np.testing.assert_allclose(np.asarray(eager.x), [-0.2778069614751315, 0.043338775200157394], rtol=1e-10)
     starts = fnp.asarray([[0.0, 0.0], [5.0, -2.0], [-3.0, 1.0]])
     xs = fgrad.vmap(lambda v: fso.minimize(lambda z: fnp.sum((z - 3.0) ** 2), v, method="BFGS").x)(starts)
     np.testing.assert_allclose(np.asarray(xs), 3.0, atol=1e-6)

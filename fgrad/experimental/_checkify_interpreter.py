@@ -89,6 +89,20 @@ def _indexed_axes(indexer, shape: tuple) -> list[tuple[int, object]]:
     return out
 
 
+def _static_oob(indexer, shape: tuple) -> list[tuple[int, int]]:
+    """``(axis, index)`` for each static integer entry of an indexer outside its axis (JAX
+    stages such an ``x[5]`` as a dynamic slice, which checkify checks); negative ones counted
+    from the end, as the message shows them."""
+    out, axis = [], 0
+    for entry in indexer:
+        tag = entry[0]
+        if tag == "i" and not -shape[axis] <= entry[1] < shape[axis]:
+            out.append((axis, entry[1] + shape[axis] if entry[1] < 0 else entry[1]))
+        if tag in ("s", "i", "a"):
+            axis += 1
+    return out
+
+
 class Interpreter:
     """Sites and state of one `checkify` call; ``enabled`` holds the check kinds to run
     (``"check"``, ``"nan"``, ``"oob"``, ``"div"``)."""
@@ -160,6 +174,8 @@ class Interpreter:
             shape = tuple(e.invars[0].aval.shape)
             for axis, j in _indexed_axes(e.params["indexer"], shape):
                 yield ("oob", axis, j), oob_site(shape, axis)
+            for axis, i in _static_oob(e.params["indexer"], shape):
+                yield ("oob_static", axis, i), oob_site(shape, axis)
 
     # ---- the state ------------------------------------------------------------------------
 
@@ -233,6 +249,10 @@ class Interpreter:
                 site = self._auto.get((id(e), ("oob", axis, j)))
                 if site is not None:
                     yield ("oob", axis, j), site
+            for axis, i in _static_oob(e.params["indexer"], tuple(e.invars[0].aval.shape)):
+                site = self._auto.get((id(e), ("oob_static", axis, i)))
+                if site is not None:
+                    yield ("oob_static", axis, i), site
 
     def _detect(self, e, tag, ins, outs):
         if tag == "nan":
@@ -243,7 +263,9 @@ class Interpreter:
             return bad, []
         if tag == "div":
             return fnp.any(fnp.asarray(ins[1]) == 0), []
-        _, axis, j = tag
+        kind, axis, j = tag
+        if kind == "oob_static":  # known while tracing: always out of bounds
+            return fnp.asarray(True), [fnp.asarray(j, dtype=np.int64)]
         n = e.invars[0].aval.shape[axis]
         if isinstance(j, tuple):  # a static integer index, out of bounds
             v = j[1]

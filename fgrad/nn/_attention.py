@@ -1,7 +1,9 @@
 """Scaled dot-product attention (``jax.nn.dot_product_attention``), written with
 `fgrad.numpy`'s ``einsum`` and `softmax`, so it differentiates, batches and stages like any
 composite.  Layout as in JAX: ``[batch, seq, heads, head_dim]`` (the batch axis optional);
-key/value may have fewer heads than the query (grouped-query attention)."""
+key/value may have fewer heads than the query (grouped-query attention).  Precision as JAX's:
+the logits in at least float32, the softmax in float32 for every input dtype (float64 too),
+the probabilities cast to the key's dtype before they weight the values."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import math
 
 import numpy as np
 from ..core.narrow_floats import finfo as _narrow_finfo
+from ..core.narrow_floats import promote_types
 
 from .. import numpy as fnp
 from ..core.array import ArrayImpl as _ArrayImpl
@@ -25,8 +28,9 @@ def _arr(x):
 
 def _large_negative(dtype) -> float:
     # what a masked logit becomes: far below any real logit, yet finite, so a row with every
-    # entry masked gives a uniform average (as in JAX) rather than NaN
-    return -0.7 * float(_narrow_finfo(dtype).max)
+    # entry masked gives a uniform average (as in JAX) rather than NaN; capped at float32's
+    # range, where the softmax runs (as JAX)
+    return -0.7 * min(float(_narrow_finfo(dtype).max), float(np.finfo(np.float32).max))
 
 
 def _check_qkv(query, key, value):
@@ -96,18 +100,21 @@ def dot_product_attention(query: Shaped[ArrayLike, "*batch t n h"],
         query, key, value = (fnp.expand_dims(a, 0) for a in (query, key, value))
     b, t, n, h = _get_aval(query).shape
     s, k_heads = _get_aval(key).shape[1], _get_aval(key).shape[2]
-    dtype = _get_aval(query).dtype
+    # as JAX: logits in at least float32 (bfloat16 products summed in float32), the softmax
+    # in float32 (also for float64 inputs), the probabilities back in the key's dtype
+    dtype = promote_types(_get_aval(query).dtype, np.float32)
     if scale is None:
         scale = 1.0 / math.sqrt(h)
     group = n // k_heads
     # [B, T, K, G, H] x [B, S, K, H] -> [B, K, G, T, S]
     q5 = fnp.reshape(query, (b, t, k_heads, group, h))
-    logits = fnp.multiply(fnp.einsum("btkgh,bskh->bkgts", q5, key), scale)
+    logits = fnp.einsum("btkgh,bskh->bkgts", q5, key, preferred_element_type=dtype)
+    logits = fnp.multiply(logits, fnp.asarray(scale, dtype))
     logits = fnp.reshape(logits, (b, n, t, s))
     if bias is not None:
         bias = _arr(bias)
         logits = fnp.add(logits, fnp.expand_dims(bias, 0) if unbatched and _get_aval(bias).ndim == 3
-                         else bias)
+                         else bias).astype(dtype)
     keep = None
     if mask is not None:
         mask = _arr(mask)
@@ -126,8 +133,9 @@ def dot_product_attention(query: Shaped[ArrayLike, "*batch t n h"],
         kv_ok = fnp.reshape(kv_ok, (b, 1, 1, s))
         keep = kv_ok if keep is None else fnp.logical_and(keep, kv_ok)
     if keep is not None:
-        logits = fnp.where(keep, logits, _large_negative(dtype))
-    probs = softmax(logits, axis=-1)
+        logits = fnp.where(keep, logits, fnp.asarray(_large_negative(dtype), dtype))
+    logits = logits.astype(np.float32)
+    probs = softmax(logits, axis=-1).astype(_get_aval(key).dtype)
     # [B, K, G, T, S] x [B, S, K, H] -> [B, T, K, G, H]
     out = fnp.einsum("bkgts,bskh->btkgh", fnp.reshape(probs, (b, k_heads, group, t, s)), value)
     out = fnp.reshape(out, (b, t, n, h))
@@ -135,5 +143,5 @@ def dot_product_attention(query: Shaped[ArrayLike, "*batch t n h"],
         out = fnp.squeeze(out, 0)
     if not return_residual:
         return out
-    residual = fnp.transpose(logsumexp(logits, axis=-1), (0, 2, 1))
+    residual = fnp.transpose(logsumexp(logits, axis=-1).astype(_get_aval(key).dtype), (0, 2, 1))
     return out, (fnp.squeeze(residual, 0) if unbatched else residual)

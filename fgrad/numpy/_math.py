@@ -53,8 +53,18 @@ def rint(x: ArrayLike) -> Array:
 
 
 def round(x: ArrayLike, decimals: int = 0) -> Array:
-    """Round half to even, like NumPy (gradient zero)."""
-    return round_p.bind(x, decimals=int(decimals))
+    """Round half to even, like NumPy (gradient zero).  Integers with ``decimals < 0`` raise
+    NotImplementedError, as in JAX.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.round(fnp.asarray([0.5, 1.5, 2.675]), 2)
+    Array([0.5 , 1.5 , 2.68], dtype=float64)
+    """
+    decimals = int(decimals)
+    if decimals < 0 and dtype_kind(get_aval(x).dtype) in "iu":
+        raise NotImplementedError("integer np.round not implemented for decimals < 0 (fgrad.numpy.round, "
+                                  f"as jax.numpy.round; got decimals={decimals} for {get_aval(x).dtype})")
+    return round_p.bind(x, decimals=decimals)
 
 
 around = round

@@ -20,7 +20,7 @@ from ..core.array import Array, get_aval
 from ..ops import elementwise as ew
 from ..ops.convolution import conv_general_dilated_p, ConvDimensionNumbers
 from ..ops.elementwise import promote_weak
-from ..ops.linalg import check_precision, dot_general_p
+from ..ops.linalg import check_precision, dot_general_p, widen_to_preferred
 from ..ops.structural import rev
 from ..ops.reductions import reduce_sum
 from ..ops.shape import broadcast_in_dim, moveaxis, reshape, transpose
@@ -627,7 +627,8 @@ def matmul(a: Shaped[ArrayLike, "*#batch m k"] | Shaped[ArrayLike, " k"],
         >>> fnp.matmul(fnp.ones((2, 3)), fnp.ones(3))
         Array([3., 3.], dtype=float64)
     """
-    return _finish(_matmul(a, b), "matmul", precision, preferred_element_type)
+    return _finish(_matmul(*widen_to_preferred(preferred_element_type, a, b)), "matmul", precision,
+                   preferred_element_type)
 
 
 def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
@@ -642,7 +643,8 @@ def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
         >>> fnp.dot(fnp.ones(3), fnp.ones(3), precision="highest")
         Array(3., dtype=float64)
     """
-    return _finish(_dot(a, b), "dot", precision, preferred_element_type)
+    return _finish(_dot(*widen_to_preferred(preferred_element_type, a, b)), "dot", precision,
+                   preferred_element_type)
 
 
 def vdot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
@@ -656,7 +658,8 @@ def vdot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
         >>> fnp.vdot(fnp.ones((2, 2)), fnp.ones(4))
         Array(4., dtype=float64)
     """
-    return _finish(_vdot(a, b), "vdot", precision, preferred_element_type)
+    return _finish(_vdot(*widen_to_preferred(preferred_element_type, a, b)), "vdot", precision,
+                   preferred_element_type)
 
 
 def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
@@ -670,7 +673,8 @@ def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
         >>> fnp.inner(fnp.ones(3), fnp.ones(3))
         Array(3., dtype=float64)
     """
-    return _finish(_inner(a, b), "inner", precision, preferred_element_type)
+    return _finish(_inner(*widen_to_preferred(preferred_element_type, a, b)), "inner", precision,
+                   preferred_element_type)
 
 
 def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2, *, precision: Any = None,
@@ -685,4 +689,5 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2, *, precision: Any = Non
         >>> fnp.tensordot(fnp.ones((2, 3)), fnp.ones((2, 3)), 2)
         Array(6., dtype=float64)
     """
+    a, b = widen_to_preferred(preferred_element_type, a, b)
     return _finish(_tensordot(a, b, axes), "tensordot", precision, preferred_element_type)

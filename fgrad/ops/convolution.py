@@ -41,6 +41,7 @@ from ..core.host_pool import empty as pooled_empty
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defbilinear
 from .elementwise import convert_element_type
+from .linalg import widen_to_preferred
 from .shape import moveaxis, reshape, transpose
 from .structural import rev
 
@@ -593,6 +594,7 @@ def conv_general_dilated(
                 "conv_general_dilated: padding must be a string or a sequence of (low, high) "
                 f"pairs, got {padding!r}"
             ) from None
+    lhs, rhs = widen_to_preferred(preferred_element_type, lhs, rhs)
     out = conv_general_dilated_p.bind(
         lhs,
         rhs,

@@ -198,6 +198,34 @@ dot_general_p = Primitive("dot_general", _dg_impl, _dg_abstract, family="contrac
 DotDimensionNumbers = tuple[tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]]
 
 
+def widen_to_preferred(preferred: DTypeLike | None, *operands: ArrayLike) -> tuple:
+    """The operands of a contraction with ``preferred_element_type=preferred``, each array
+    converted to ``preferred`` where that is a widening (a safe cast): JAX multiplies and
+    accumulates in the preferred type (bfloat16 or float16 products summed in float32, int8
+    in int32), which casting the narrow result afterwards would not reproduce.  The products
+    of two such values are exact in the wider type, so the contraction is XLA's.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> x, = widen_to_preferred(fnp.float32, fnp.ones(2, fnp.float16))
+        >>> x.dtype
+        dtype('float32')
+    """
+    if preferred is None:
+        return operands
+    want = np.dtype(preferred)
+    out = []
+    for o in operands:
+        if isinstance(o, (bool, int, float, complex)):  # Python scalars stay weak
+            out.append(o)
+            continue
+        have = get_aval(o).dtype
+        widen = have != want and dtype_kind(have) != "b" and np.can_cast(have, want, "safe")
+        out.append(convert_element_type(o, want) if widen else o)
+    return tuple(out)
+
+
 def dot_general(x: ArrayLike, y: ArrayLike,
                 dimension_numbers: DotDimensionNumbers,
                 precision: Any = None, preferred_element_type: DTypeLike | None = None) -> Array:
@@ -205,7 +233,8 @@ def dot_general(x: ArrayLike, y: ArrayLike,
     ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``; the result's axes are the
     batch axes, then the free axes of ``x``, then the free axes of ``y`` (each in order).
     ``precision`` is validated (`check_precision`); fgrad always contracts at the operands'
-    full precision.  ``preferred_element_type`` casts the result.
+    full precision.  ``preferred_element_type`` is the type the products are summed in and
+    the result's (`widen_to_preferred`).
 
     Example::
 
@@ -219,7 +248,7 @@ def dot_general(x: ArrayLike, y: ArrayLike,
         dn = _norm_dn_cached(dimension_numbers, nx, ny)
     except TypeError:  # unhashable spelling (lists): normalize without the cache
         dn = _norm_dn(dimension_numbers, nx, ny)
-    x, y = promote_weak(x, y)
+    x, y = widen_to_preferred(preferred_element_type, *promote_weak(x, y))
     out = dot_general_p.bind(x, y, dimension_numbers=dn)
     if preferred_element_type is not None and _dtype(out) != np.dtype(preferred_element_type):
         out = convert_element_type(out, np.dtype(preferred_element_type))

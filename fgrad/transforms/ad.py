@@ -22,7 +22,7 @@ from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, Tracer, get_aval, is_float0, wrap
 from ..core.constants import host_array, ones_like
 from ..core.ir import eval_jaxpr
-from ..core.trace import EVAL_TRACE, new_trace, origin, state
+from ..core.trace import EVAL_TRACE, current, new_trace, origin, state
 from ..ops.elementwise import convert_element_type
 from ..ops.shape import reshape
 from ..ops.structural import split
@@ -242,8 +242,11 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
             if state.trace is EVAL_TRACE and all(type(c) is ArrayImpl for c in flat_ct):
                 cts = tape_backward(flat_ct)
                 return [zeros_like_tangent(p) if c is None else c for c, p in zip(cts, flat_p)], True
-            if not general:  # called under a transform (e.g. jacrev's vmap): linearize for real
-                general.append(linearize_flat(flat_fun, flat_p, where, has_aux))
+            if not general:  # called under a transform (e.g. jacrev's vmap): linearize for real,
+                # at the top level where `vjp` was called: its constants must be concrete, not
+                # values of the transform that happens to call first (a loop body traced twice)
+                with current(EVAL_TRACE):
+                    general.append(linearize_flat(flat_fun, flat_p, where, has_aux))
             _, jx, cs, _, _ = general[0]
             return _transpose_linear(jx, cs, flat_ct, diff_primals), False
         return _transpose_linear(jaxpr, consts, flat_ct, diff_primals), False

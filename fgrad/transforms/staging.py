@@ -51,15 +51,15 @@ class ensure_compile_time_eval:
 
 
 class StagingTracer(Tracer):
-    __slots__ = ("var",)
+    __slots__ = ("_var",)  # not "var": that is the array method `x.var()`
 
     def __init__(self, trace: "StagingTrace", var: Var) -> None:
         self._trace = trace
-        self.var = var
+        self._var = var
 
     @property
     def aval(self) -> ShapedArray:
-        return self.var.aval
+        return self._var.aval
 
 
 class StagingTrace(Trace):
@@ -87,7 +87,7 @@ class StagingTrace(Trace):
     def atom(self, x):
         """The IR atom for ``x``: its variable, a literal, or a captured constant."""
         if isinstance(x, StagingTracer) and x._trace is self:
-            return x.var
+            return x._var
         if is_python_scalar(x):
             return Literal(x, get_aval(x))
         v = self._const_ids.get(id(x))
