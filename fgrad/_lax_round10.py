@@ -262,15 +262,15 @@ def ragged_dot_general(lhs: ArrayLike, rhs: ArrayLike, group_sizes: ArrayLike,
                       preferred_element_type=preferred_element_type, group_offset=group_offset)
 
 
-class Token:
+class _Token:
     """An ordering token (``lax.create_token``); fgrad runs effects in program order, so
     tokens carry no data.
 
     Example::
 
         >>> from fgrad import lax
-        >>> isinstance(lax.create_token(), lax.Token)
-        True
+        >>> lax.create_token()
+        Token()
     """
 
     __slots__ = ()
@@ -279,7 +279,7 @@ class Token:
         return "Token()"
 
 
-def create_token(_: Any = None) -> Token:
+def create_token(_: Any = None) -> _Token:
     """A new ordering token.
 
     Example::
@@ -288,10 +288,10 @@ def create_token(_: Any = None) -> Token:
         >>> lax.create_token()
         Token()
     """
-    return Token()
+    return _Token()
 
 
-def after_all(*operands: Any) -> Token:
+def after_all(*operands: Any) -> _Token:
     """A token ordered after all ``operands`` (tokens).
 
     Example::
@@ -301,9 +301,9 @@ def after_all(*operands: Any) -> Token:
         Token()
     """
     for o in operands:
-        if not isinstance(o, Token):
+        if not isinstance(o, _Token):
             raise TypeError(f"after_all: operands must be tokens, got {type(o).__name__}")
-    return Token()
+    return _Token()
 
 
 _RNG_STATE = np.random.default_rng(0)
@@ -363,7 +363,7 @@ def shape_as_value(shape: Sequence[int]) -> np.ndarray:
 
 
 __all__ = ["AccuracyMode", "ConvGeneralDilatedDimensionNumbers", "DotAlgorithm", "DotAlgorithmPreset",
-           "DotDimensionNumbers", "FftType", "PrecisionLike", "RaggedDotDimensionNumbers", "Token",
+           "DotDimensionNumbers", "FftType", "PrecisionLike", "RaggedDotDimensionNumbers",
            "Tolerance", "after_all", "broadcast_like", "conv_general_dilated_local",
            "conv_general_permutations", "create_token", "dce_sink", "mulhi", "ragged_dot_general",
            "rng_uniform", "shape_as_value", "stage"]

@@ -106,7 +106,7 @@ def test_ragged_dot_general_standard_layout_is_ragged_dot():
 def test_small_names():
     assert lax.broadcast_like(fnp.float32(1), fnp.zeros((2, 3))).dtype == np.float32
     tok = lax.create_token()
-    assert isinstance(lax.after_all(tok, tok), lax.Token)
+    assert type(lax.after_all(tok, tok)) is type(tok) and repr(tok) == "Token()"
     with pytest.raises(TypeError, match="operands must be tokens"):
         lax.after_all(1.0)
     np.testing.assert_allclose(

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..core.array import ShapedArray
 from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects, live_eqns
+from ..core.primitive import PRIMITIVES
 
 # the most bytes of new stacked arrays (hoisted products, stacked per-step factors) one loop
 # may get: a loop that runs in constant memory must not need memory proportional to its
@@ -81,12 +82,10 @@ def _plain_dot(e) -> bool:
 
 
 def _rewrite(e):
-    from ..ops.control_flow import Branch
-    from ..ops.elementwise import add_p
-    from ..ops.linalg import dot_general_p
-    from ..ops.shape import reduce_sum_p
-
+    # the primitives by name (the compiler sits below the ops' transform rules: no import)
+    add_p, dot_general_p, reduce_sum_p = (PRIMITIVES[n] for n in ("add", "dot_general", "reduce_sum"))
     p = e.params
+    Branch = type(p["body"])  # the scan body's wrapper class (ops.control_flow.Branch)
     body, n_consts, n_carry, length = p["body"], p["n_consts"], p["n_carry"], p["length"]
     jx = body.jaxpr
     if length < 2 or jx.constvars or any(has_effects(q) for q in jx.eqns):

@@ -17,12 +17,10 @@ Example::
     >>> import fgrad
     >>> from fgrad.extend import core
     >>> double_p = core.Primitive("doc_double")
-    >>> double_p.def_impl(lambda x: np.multiply(x, 2.0))
-    <function <lambda> at ...>
-    >>> double_p.def_abstract_eval(lambda x: core.ShapedArray(x.shape, x.dtype))
-    <function <lambda> at ...>
+    >>> _ = double_p.def_impl(lambda x: np.multiply(x, 2.0))
+    >>> _ = double_p.def_abstract_eval(lambda x: core.ShapedArray(x.shape, x.dtype))
     >>> fgrad.jit(double_p.bind)(3.0)
-    Array(6., dtype=float64, weak_type=True)
+    Array(6., dtype=float64)
 """
 
 from __future__ import annotations

@@ -73,9 +73,7 @@ diagonal_dot_p = Primitive("diagonal_dot", _impl, _abstract, family="contraction
 
 def _reference(*ops, n, chain, d_first, dimension_numbers):
     """The primitive as the fgrad ops it replaced (its derivative and batching rules)."""
-    import fgrad.numpy as fnp
-
-    m = fnp.eye(n, dtype=ops[-1].dtype)
+    m = np.eye(n, dtype=np.dtype(ops[-1].dtype))  # a constant: the identity the basis was
     it = iter(ops[:-1])
     for lit in chain:
         m = mul(m, next(it) if lit is None else lit)

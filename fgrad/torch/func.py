@@ -35,7 +35,7 @@ from ._device import DEV as _DEV
 from ._ops_shape import stack as _stack
 from ._tensor import Tensor, _wrap
 from ._tensor import refresh_functional_view as _refresh_view
-from ..transforms.jvp_trace import FORWARD_MARK
+from ..transforms.jvp_trace import FORWARD_MARK as _FORWARD_MARK
 from .autograd.complex_cotangents import conj_if_complex
 from .autograd.function import Function as _Function
 from .autograd.grad_mode import STATE as _GRAD, enable_grad
@@ -176,11 +176,11 @@ def _forward_marked(transform):
 
     @functools.wraps(transform)
     def run(*args, **kwargs):
-        mark, FORWARD_MARK[0] = FORWARD_MARK[0], True
+        mark, _FORWARD_MARK[0] = _FORWARD_MARK[0], True
         try:
             return transform(*args, **kwargs)
         finally:
-            FORWARD_MARK[0] = mark
+            _FORWARD_MARK[0] = mark
 
     return run
 

@@ -58,7 +58,14 @@ __all__ = ["Library", "custom_op", "define", "fallthrough_kernel", "get_ctx", "i
 
 
 class OpCheckError(Exception):
-    """Raised by `opcheck` when one of its tests fails."""
+    """Raised by `opcheck` when one of its tests fails.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> issubclass(torch.library.OpCheckError, Exception)
+        True
+    """
 
 
 def _concrete(t: Tensor) -> bool:
@@ -640,7 +647,14 @@ def register_vmap(op: Any, func: Callable | None = None, /, *, lib: Library | No
 
 
 def fallthrough_kernel() -> None:
-    """A placeholder kernel (PyTorch's dispatcher fallthrough); calling it is an error."""
+    """A placeholder kernel (PyTorch's dispatcher fallthrough); calling it is an error.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> callable(torch.library.fallthrough_kernel)
+        True
+    """
     raise NotImplementedError("fallthrough_kernel() should never be called.")
 
 

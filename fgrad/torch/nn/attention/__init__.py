@@ -35,7 +35,14 @@ WARN_FOR_UNFUSED_KERNELS = False
 
 
 class SDPBackend(enum.IntEnum):
-    """The scaled-dot-product-attention backends (PyTorch's names and numbers)."""
+    """The scaled-dot-product-attention backends (PyTorch's names and numbers).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.nn.attention.SDPBackend.MATH
+        <SDPBackend.MATH: 0>
+    """
 
     ERROR = -1
     MATH = 0

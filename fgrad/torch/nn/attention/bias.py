@@ -29,7 +29,14 @@ __all__ = ["causal_upper_left", "causal_lower_right", "CausalVariant", "CausalBi
 
 
 class CausalVariant(enum.IntEnum):
-    """Where the causal diagonal starts: the upper-left or the lower-right corner."""
+    """Where the causal diagonal starts: the upper-left or the lower-right corner.
+
+    Example::
+
+        >>> from fgrad.torch.nn.attention.bias import CausalVariant
+        >>> CausalVariant.LOWER_RIGHT
+        <CausalVariant.LOWER_RIGHT: 2>
+    """
 
     UPPER_LEFT = 1
     LOWER_RIGHT = 2

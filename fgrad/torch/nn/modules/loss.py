@@ -96,7 +96,17 @@ class NLLLoss(_WeightedLoss):
 
 class NLLLoss2d(NLLLoss):
     """``NLLLoss`` under its old name for per-pixel targets (deprecated by PyTorch, which warns
-    with a FutureWarning on construction; the loss is ``NLLLoss``'s, any input rank)."""
+    with a FutureWarning on construction; the loss is ``NLLLoss``'s, any input rank).
+
+    Example::
+
+        >>> import warnings
+        >>> import fgrad.torch as torch
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     torch.nn.NLLLoss2d()(torch.log(torch.full((1, 2, 1, 1), 0.5)), torch.tensor([[[1]]]))
+        tensor(0.6931)
+    """
 
     def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
                  ignore_index: int = -100, reduce: bool | None = None,

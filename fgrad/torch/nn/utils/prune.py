@@ -46,7 +46,15 @@ __all__ = ["BasePruningMethod", "PruningContainer", "Identity", "RandomUnstructu
 
 class BasePruningMethod(ABC):
     """A way of choosing a mask; subclasses give ``PRUNING_TYPE`` ("unstructured",
-    "structured" with a ``dim``, or "global") and ``compute_mask(t, default_mask)``."""
+    "structured" with a ``dim``, or "global") and ``compute_mask(t, default_mask)``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.utils import prune
+        >>> prune.L1Unstructured.PRUNING_TYPE
+        'unstructured'
+    """
 
     _tensor_name: str | None = None
     PRUNING_TYPE: str
@@ -149,7 +157,18 @@ def _combined_method(cls: type, module: Module, name: str, *args: Any, **kwargs:
 
 class PruningContainer(BasePruningMethod):
     """The pruning methods applied one after another to one tensor; its mask is the newest
-    method's mask computed on what the earlier ones left."""
+    method's mask computed on what the earlier ones left.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.utils import prune
+        >>> m = torch.nn.Linear(2, 1)
+        >>> _ = prune.identity(m, "weight")
+        >>> _ = prune.l1_unstructured(m, "weight", amount=1)
+        >>> type(next(iter(m._forward_pre_hooks.values()))).__name__
+        'PruningContainer'
+    """
 
     def __init__(self, *args: BasePruningMethod) -> None:
         self._pruning_methods: tuple[BasePruningMethod, ...] = ()
@@ -204,7 +223,15 @@ class PruningContainer(BasePruningMethod):
 
 
 class Identity(BasePruningMethod):
-    """Prunes nothing (the mask stays all ones)."""
+    """Prunes nothing (the mask stays all ones).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.utils import prune
+        >>> prune.Identity().compute_mask(torch.tensor([3.0, 1.0]), torch.ones(2))
+        tensor([1., 1.])
+    """
 
     PRUNING_TYPE = "unstructured"
 
@@ -240,7 +267,16 @@ class _Unstructured(BasePruningMethod):
 
 class RandomUnstructured(_Unstructured):
     """Prunes ``amount`` entries chosen at random (the largest of ``rand_like`` draws, as
-    PyTorch draws them)."""
+    PyTorch draws them).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.utils import prune
+        >>> _ = torch.manual_seed(0)
+        >>> prune.RandomUnstructured(amount=2).compute_mask(torch.ones(4), torch.ones(4)).sum()
+        tensor(2.)
+    """
 
     def _scores(self, t: Tensor) -> Tensor:
         return torch.rand_like(t)
@@ -251,7 +287,15 @@ class RandomUnstructured(_Unstructured):
 
 
 class L1Unstructured(_Unstructured):
-    """Prunes the ``amount`` entries of smallest absolute value."""
+    """Prunes the ``amount`` entries of smallest absolute value.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.utils import prune
+        >>> prune.L1Unstructured(amount=1).compute_mask(torch.tensor([3.0, -1.0, 2.0]), torch.ones(3))
+        tensor([1., 0., 1.])
+    """
 
     _largest = False
 
@@ -272,7 +316,16 @@ def _channel_mask(t: Tensor, dim: int, keep: Any) -> Tensor:
 
 
 class RandomStructured(BasePruningMethod):
-    """Prunes ``amount`` whole channels along ``dim``, chosen at random."""
+    """Prunes ``amount`` whole channels along ``dim``, chosen at random.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.utils import prune
+        >>> _ = torch.manual_seed(0)
+        >>> prune.RandomStructured(amount=1, dim=0).compute_mask(torch.ones(2, 3), torch.ones(2, 3)).sum()
+        tensor(3.)
+    """
 
     PRUNING_TYPE = "structured"
 
@@ -300,7 +353,17 @@ class RandomStructured(BasePruningMethod):
 
 
 class LnStructured(BasePruningMethod):
-    """Prunes the ``amount`` channels along ``dim`` of smallest ``n``-norm."""
+    """Prunes the ``amount`` channels along ``dim`` of smallest ``n``-norm.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.utils import prune
+        >>> w = torch.tensor([[3.0, 4.0], [0.5, 0.5]])
+        >>> prune.LnStructured(amount=1, n=2, dim=0).compute_mask(w, torch.ones(2, 2))
+        tensor([[1., 1.],
+                [0., 0.]])
+    """
 
     PRUNING_TYPE = "structured"
 
@@ -330,7 +393,16 @@ class LnStructured(BasePruningMethod):
 
 
 class CustomFromMask(BasePruningMethod):
-    """Prunes where a given mask is 0."""
+    """Prunes where a given mask is 0.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> from fgrad.torch.nn.utils import prune
+        >>> method = prune.CustomFromMask(torch.tensor([1.0, 0.0]))
+        >>> method.compute_mask(torch.tensor([3.0, 1.0]), torch.ones(2))
+        tensor([1., 0.])
+    """
 
     PRUNING_TYPE = "global"
 

@@ -36,7 +36,14 @@ TERMINATE = "\033[0m"
 
 
 class Colorize(enum.Enum):
-    """How `Compare.colorize` marks the fastest cells."""
+    """How `Compare.colorize` marks the fastest cells.
+
+    Example::
+
+        >>> from fgrad.torch.utils.benchmark.compare import Colorize
+        >>> [c.name for c in Colorize]
+        ['NONE', 'COLUMNWISE', 'ROWWISE']
+    """
 
     NONE = "none"
     COLUMNWISE = "columnwise"

@@ -37,7 +37,14 @@ def timer() -> float:
 
 
 class Language(enum.Enum):
-    """The language of ``stmt``: fgrad times Python only."""
+    """The language of ``stmt``: fgrad times Python only.
+
+    Example::
+
+        >>> from fgrad.torch.utils.benchmark.timer import Language
+        >>> Language.PYTHON
+        <Language.PYTHON: 0>
+    """
 
     PYTHON = 0
     CPP = 1
