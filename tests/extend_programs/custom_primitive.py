@@ -5,7 +5,9 @@ import sys
 
 import numpy as np
 
-if sys.argv[1] == "fgrad":
+FACE = sys.argv[1] if len(sys.argv) > 1 else "fgrad"
+
+if FACE == "fgrad":
     import fgrad as jax
     import fgrad.numpy as jnp
     from fgrad.extend import core
