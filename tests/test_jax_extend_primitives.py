@@ -4,6 +4,7 @@ installed), and the adapters' conventions (symbolic zeros, unbatched operands) h
 
 from __future__ import annotations
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -22,8 +23,9 @@ STORED = (HERE / "stored" / "custom_primitive_jax.out").read_text()
 
 
 def _run(face: str) -> str:
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "FGRAD_BACKEND": "cpu"}  # printed as on the CPU
     res = subprocess.run([sys.executable, str(PROGRAM), face], capture_output=True, text=True, timeout=300,
-                         cwd=HERE.parent)
+                         cwd=HERE.parent, env=env)
     assert res.returncode == 0, res.stderr
     return res.stdout
 
