@@ -117,8 +117,8 @@ print("bf16 math", (jnp.bfloat16(1.5) * jnp.bfloat16(3.25)).dtype, jnp.sum(jnp.o
       jnp.finfo(jnp.bfloat16).eps, jnp.finfo(jnp.float16).max)
 
 # distributions
-mvn = random.multivariate_normal(random.PRNGKey(7), jnp.array([1.0, -1.0]), jnp.array([[1.0, 0.5], [0.5, 2.0]]),
-                                (3,))
+mvn = random.multivariate_normal(random.PRNGKey(7), jnp.array([1.0, -1.0]),
+                                 jnp.array([[1.0, 0.5], [0.5, 2.0]]), (3,))
 print("mvn", mvn.shape, mvn)
 print("dirichlet", random.dirichlet(random.PRNGKey(8), jnp.array([1.0, 2.0, 3.0]), (2,)))
 print("gamma", random.gamma(random.PRNGKey(9), jnp.array([0.5, 2.0, 10.0])))

@@ -294,13 +294,8 @@ class Function(metaclass=FunctionMeta):
             return _apply_functional(cls, args, kwargs)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        new_style = cls.setup_context is not Function.setup_context
         with no_grad():
-            if new_style:
-                outputs = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, outputs)
-            else:
-                outputs = cls.forward(ctx, *args, **kwargs)
+            outputs = _call_forward(cls, ctx, args, kwargs)
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else tuple(outputs)
         record = STATE.enabled and any(ctx.needs_input_grad)
@@ -395,6 +390,16 @@ def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _call_forward(cls, ctx, args, kwargs):
+    """``cls.forward`` on ``args``: new style (``forward(*args)``, then ``setup_context``) or old
+    style (``forward(ctx, *args)``) -- the one call eager, functional and forward-AD ``apply`` share."""
+    if cls.setup_context is not Function.setup_context:
+        outputs = cls.forward(*args, **kwargs)
+        cls.setup_context(ctx, tuple(args), outputs)
+        return outputs
+    return cls.forward(ctx, *args, **kwargs)
+
+
 # -- forward AD: Function.apply on dual tensors ------------------------------------------
 
 
@@ -425,11 +430,7 @@ def _apply_forward_ad(cls, args, kwargs):
     ctx = cls._backward_cls()
     ctx.needs_input_grad = tuple(isinstance(a, Tensor) for a in args)
     with no_grad():
-        if cls.setup_context is not Function.setup_context:
-            outputs = cls.forward(*primals, **kwargs)
-            cls.setup_context(ctx, tuple(primals), outputs)
-        else:
-            outputs = cls.forward(ctx, *primals, **kwargs)
+        outputs = _call_forward(cls, ctx, primals, kwargs)
     if getattr(ctx, "_saved_fwd", None) is not None:
         ctx._to_save = ctx._saved_fwd
     ctx._saved = None
@@ -479,12 +480,7 @@ def _apply_functional(cls, args, kwargs):
             full[i] = _wrap(v)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) for a in full)
-        new_style = cls.setup_context is not Function.setup_context
-        if new_style:
-            out = cls.forward(*full, **kwargs)
-            cls.setup_context(ctx, tuple(full), out)
-        else:
-            out = cls.forward(ctx, *full, **kwargs)
+        out = _call_forward(cls, ctx, full, kwargs)
         single = not isinstance(out, tuple)
         outs = (out,) if single else tuple(out)
         ctx._saved = None
