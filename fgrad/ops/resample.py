@@ -36,6 +36,7 @@ import numpy as np
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear
+from ._scipy import scipy_module
 
 __all__ = ["AxisMap", "resample", "resample_p"]
 
@@ -53,7 +54,8 @@ class AxisMap:
         ([[0, 1], [2, 0]], [[1.0, 1.0], [1.0, 0.0]])
     """
 
-    __slots__ = ("index", "weight", "in_size", "_hash", "_transposed", "is_selection", "_on_device")
+    __slots__ = ("index", "weight", "in_size", "_hash", "_transposed", "is_selection", "_on_device",
+                 "_segments")
 
     def __init__(self, index, weight, in_size: int) -> None:
         index = np.ascontiguousarray(index, dtype=np.int64)
@@ -72,6 +74,7 @@ class AxisMap:
         self._hash = hash((index.shape, self.in_size, digest))
         self._transposed = None
         self._on_device: dict = {}
+        self._segments = None  # {"coo": (rows, cols, weights), dtype: CSR matrix} (`transposed`)
         self.is_selection = index.shape[1] == 1 and bool(np.all(weight == 1.0))
 
     @property
@@ -113,6 +116,10 @@ class AxisMap:
             index_t[k, slot] = j
             weight_t[k, slot] = w
             t = AxisMap(index_t, weight_t, out)
+            if index_t.size > 2 * k.size:
+                # mostly padding (an embedding's popular rows read by many bags): on the host
+                # it runs as a sparse-matrix product (`_segmented`), work ~ taps
+                t._segments = {"coo": (k, j, w)}
             t._transposed = self
             self._transposed = t
         return self._transposed
@@ -140,6 +147,10 @@ def _check(shape: tuple, dtype, table: AxisMap, axis: int) -> None:
 
 def _impl(xp, x, *, table: AxisMap, axis: int):
     _check(x.shape, x.dtype, table, axis)
+    if table._segments is not None and xp is np:
+        out = _segmented(x, table, axis)
+        if out is not None:
+            return out
     index, weight = table.buffers(xp)
     if table.is_selection:
         return xp.take(x, index[:, 0], axis=axis)
@@ -148,6 +159,29 @@ def _impl(xp, x, *, table: AxisMap, axis: int):
     gathered = gathered.reshape(x.shape[:axis] + (out, taps) + x.shape[axis + 1 :])
     w = weight.astype(x.dtype, copy=False).reshape((out, taps) + (1,) * (x.ndim - axis - 1))
     return (gathered * w).sum(axis=axis + 1)
+
+
+_SPARSE_DTYPES = frozenset(map(np.dtype, (np.float32, np.float64, np.complex64, np.complex128)))
+
+
+def _segmented(x, table: AxisMap, axis: int):
+    """``_impl`` on the host for a map that is mostly padding, as a sparse-matrix product
+    (SciPy's CSR kernel: each output row sums its taps in order, starting from zero; rows no
+    tap reaches stay zero), or None when SciPy or ``x``'s dtype does not allow it."""
+    sparse = scipy_module("sparse")
+    if sparse is None or x.dtype not in _SPARSE_DTYPES:
+        return None
+    cache = table._segments
+    a = cache.get(x.dtype)
+    if a is None:
+        rows, cols, w = cache["coo"]
+        a = cache[x.dtype] = sparse.csr_matrix(
+            (w.astype(x.dtype), (rows, cols)), shape=(table.out_size, table.in_size)
+        )
+    moved = np.moveaxis(x, axis, 0) if axis else x
+    out = np.asarray(a @ moved.reshape(moved.shape[0], -1))
+    out = out.reshape((table.out_size,) + moved.shape[1:])
+    return np.moveaxis(out, 0, axis) if axis else out
 
 
 def _abstract(x, *, table: AxisMap, axis: int):
