@@ -1027,8 +1027,11 @@ def _int_or_none(v):
 
 
 def getitem(self, idx):
-    idx = _norm_idx(idx)
     b = self._buf
+    if type(idx) is int and type(b) is _nd and b.ndim and -b.shape[0] <= idx < b.shape[0]:
+        # the hot case (a dataset's ``t[i]``): the view `parse_index` would describe
+        return _make_view(self, b[idx, ...], "SelectBackward0", _v_gather, ((("i", idx),),))
+    idx = _norm_idx(idx)
     if _is_basic(idx):
         _check_basic(b, idx)
         if _traced(b):
