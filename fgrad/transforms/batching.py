@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval
 from ..core.trace import Trace, concretization_error_type, caller_site, current, new_trace, origin, state
 from ..core.constants import host_array, zeros_like
 from ..core.provenance import register_rule_frame
@@ -25,18 +25,22 @@ from ..tree_util import flatten_prefix, flatten_arrays as tree_flatten, tree_unf
 
 
 class BatchTracer(Tracer):
-    __slots__ = ("val", "bdim")
+    __slots__ = ("val", "bdim", "_aval")
 
     def __init__(self, trace, val, bdim: int) -> None:
         self._trace = trace
         self.val = val
         self.bdim = bdim
+        self._aval = None
 
     @property
     def aval(self) -> ShapedArray:
-        av = get_aval(self.val)
-        shape = av.shape[: self.bdim] + av.shape[self.bdim + 1:]
-        return ShapedArray(shape, av.dtype, av.weak_type)
+        av = self._aval  # computed once: a rule asks several times, and val never changes
+        if av is None:
+            inner = get_aval(self.val)
+            b = self.bdim
+            av = self._aval = make_aval(inner.shape[:b] + inner.shape[b + 1:], inner.dtype, inner.weak_type)
+        return av
 
 
 class BatchTrace(Trace):

@@ -1505,9 +1505,13 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if running_mean is not None or running_var is not None:
             if _is_concrete(input):
                 with torch.no_grad():
-                    x64 = xb.astype(np.float64)
-                    mean = x64.mean(axis=axes)
-                    var_u = x64.var(axis=axes) * size / max(size - 1, 1)
+                    if xb.dtype in (np.float32, np.float64):  # float64 sums, no float64 copy
+                        mean = xb.mean(axis=axes, dtype=np.float64)
+                        var_u = xb.var(axis=axes, dtype=np.float64)
+                    else:
+                        x64 = xb.astype(np.float64)
+                        mean, var_u = x64.mean(axis=axes), x64.var(axis=axes)
+                    var_u = var_u * size / max(size - 1, 1)
                     m = momentum
                     if running_mean is not None:
                         running_mean.mul_(1 - m).add_(torch.as_tensor(mean.astype(_buf(running_mean).dtype)),
