@@ -420,3 +420,39 @@ def test_jit_matches_eager():
         assert_equal_up_to_device_ulps(np_(a), np_(b))
     g = fgrad.jit(lambda s: random.uniform(random.key(s), (3,)))
     assert_equal_up_to_device_ulps(np_(g(A(5))), np_(random.uniform(random.key(5), (3,))))
+
+
+def _threefry_reference(k1: int, k2: int, x0: int, x1: int) -> tuple[int, int]:
+    """Threefry-2x32 (20 rounds) on Python ints, one block: the reference for the primitive."""
+    m = 0xFFFFFFFF
+    ks = (k1, k2, k1 ^ k2 ^ 0x1BD11BDA)
+    rot = ((13, 15, 26, 6), (17, 29, 16, 24))
+    x0, x1 = (x0 + ks[0]) & m, (x1 + ks[1]) & m
+    for i in range(5):
+        for r in rot[i % 2]:
+            x0 = (x0 + x1) & m
+            x1 = (((x1 << r) | (x1 >> (32 - r))) & m) ^ x0
+        x0 = (x0 + ks[(i + 1) % 3]) & m
+        x1 = (x1 + ks[(i + 2) % 3] + i + 1) & m
+    return x0, x1
+
+
+def test_threefry_primitive_broadcasts_batches_and_jits_as_the_reference():
+    rng = np.random.default_rng(5)
+    k1 = rng.integers(0, 2**32, (3, 1), dtype=np.uint32)
+    k2 = rng.integers(0, 2**32, (), dtype=np.uint32)
+    c0 = rng.integers(0, 2**32, (4,), dtype=np.uint32)
+    c1 = rng.integers(0, 2**32, (3, 4), dtype=np.uint32)
+    want = np.array([[_threefry_reference(int(k1[i, 0]), int(k2), int(c0[j]), int(c1[i, j]))
+                      for j in range(4)] for i in range(3)], dtype=np.uint32)
+    for f in (random.threefry2x32, fgrad.jit(random.threefry2x32)):
+        b0, b1 = f(A(k1), A(k2), A(c0), A(c1))
+        np.testing.assert_array_equal(np_(b0), want[..., 0])
+        np.testing.assert_array_equal(np_(b1), want[..., 1])
+    # vmap over the key's rows and the counters' rows (a transposed copy: batch axis 1)
+    v0, v1 = fgrad.vmap(random.threefry2x32, in_axes=(0, None, None, 1), out_axes=1)(
+        A(k1[:, 0]), A(k2), A(c0), A(np.ascontiguousarray(c1.T)))
+    np.testing.assert_array_equal(np_(v0), want[..., 0].T)
+    np.testing.assert_array_equal(np_(v1), want[..., 1].T)
+    with pytest.raises(TypeError, match="uint32"):
+        random.threefry2x32(A(np.int32(1)), A(k2), A(c0), A(c0))

@@ -58,6 +58,8 @@ TESTED_ELSEWHERE = {
     # mutable array references' effects under jit, grad and vmap, against JAX
     # emitted by jit's diagonal_dots pass: values, NaNs, derivatives and vmap vs a loop
     "diagonal_dot": "tests/test_diagonal_dot.py",
+    # the cipher under every key function: known answers, vmap vs a loop, jit, broadcasting
+    "threefry2x32": "tests/test_random.py",
     "ref_load": "tests/test_refs.py",
     "ref_store": "tests/test_refs.py",
     # collectives over named vmap/pmap axes: values and derivatives against JAX

@@ -326,29 +326,37 @@ def defbroadcasting(prim: Primitive) -> None:
     def rule(axis_size, vals, dims, **params):
         if len(vals) == 1:
             return prim.bind(vals[0], **params), dims[0]
-        ranks = [len(_shape(v)) - (d is not None) for v, d in zip(vals, dims)]
-        r = max(ranks)
-        d0 = next(d for d in dims if d is not None)
-        # fast path: all batched at the same axis with equal rank, others are scalars
-        if all((d is None and rk == 0) or (d == d0 and rk == r) for d, rk in zip(dims, ranks)):
-            return prim.bind(*vals, **params), d0
-        new = []
-        for v, d, rk in zip(vals, dims, ranks):
-            if d is not None:
-                if d != 0:
-                    n = len(_shape(v))
-                    perm = [i for i in range(n) if i != d]
-                    perm.insert(0, d)
-                    v = _bind("transpose", v, permutation=tuple(perm))
-                if rk < r:
-                    s = _shape(v)
-                    v = _bind("reshape", v, new_sizes=(s[0],) + (1,) * (r - rk) + s[1:])
-            new.append(v)
-        return prim.bind(*new, **params), 0
+        new, d = align_batched(vals, dims)
+        return prim.bind(*new, **params), d
 
     _declare(prim, batch=rule, broadcasting=True)
 
 
+def align_batched(vals, dims) -> tuple[list, int]:
+    """Operands of a NumPy-broadcasting primitive under vmap, aligned so that the batch axis
+    broadcasts with itself: ``(operands, batch axis of the result)``.  Batched operands get
+    the batch axis first and are rank-padded after it; unbatched ones broadcast as they are
+    (all batched at one axis with equal rank, the others scalars: returned unchanged)."""
+    ranks = [len(_shape(v)) - (d is not None) for v, d in zip(vals, dims)]
+    r = max(ranks)
+    d0 = next(d for d in dims if d is not None)
+    if all((d is None and rk == 0) or (d == d0 and rk == r) for d, rk in zip(dims, ranks)):
+        return list(vals), d0
+    new = []
+    for v, d, rk in zip(vals, dims, ranks):
+        if d is not None:
+            if d != 0:
+                n = len(_shape(v))
+                perm = [i for i in range(n) if i != d]
+                perm.insert(0, d)
+                v = _bind("transpose", v, permutation=tuple(perm))
+            if rk < r:
+                s = _shape(v)
+                v = _bind("reshape", v, new_sizes=(s[0],) + (1,) * (r - rk) + s[1:])
+        new.append(v)
+    return new, 0
+
+
 __all__ = ["UndefinedPrimal", "is_undefined", "add_tangents", "defjvp", "defjvp2", "defjvp_shared", "defzero",
            "defjvp_rule", "deflinear", "defbilinear", "deflinear_in", "defbatch", "defvectorized",
-           "defbroadcasting"]
+           "defbroadcasting", "align_batched"]

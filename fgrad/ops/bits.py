@@ -39,8 +39,22 @@ def _shift_amount(xp, x, y):
     return yy.astype(x.dtype), out_of_range
 
 
+def _constant_shift(x, y):
+    """The shift amount as a Python int when it is one in-range host number (the usual case:
+    a constant, e.g. threefry's rotations), else None (the general, masked path)."""
+    if type(y) is int or isinstance(y, np.integer) or (type(y) is np.ndarray and y.ndim == 0
+                                                        and dtype_kind(y.dtype) in "iu"):
+        n = int(y)
+        if 0 <= n < _bits(x.dtype):
+            return n
+    return None
+
+
 def _shift_left_impl(xp, x, y):
     x = _as_arr(xp, x)
+    n = _constant_shift(x, y)
+    if n is not None:
+        return xp.left_shift(x, x.dtype.type(n))
     amt, bad = _shift_amount(xp, x, y)
     with np.errstate(all="ignore"):
         out = xp.left_shift(x, xp.where(bad, 0, amt))
@@ -57,8 +71,12 @@ def _signed(dt):
 
 def _shift_right_logical_impl(xp, x, y):
     x = _as_arr(xp, x)
-    amt, bad = _shift_amount(xp, x, y)
     u = x if dtype_kind(x.dtype) == "u" else x.astype(_unsigned(x.dtype))
+    n = _constant_shift(x, y)
+    if n is not None:
+        out = xp.right_shift(u, u.dtype.type(n))
+        return out if u is x else out.astype(x.dtype)
+    amt, bad = _shift_amount(xp, x, y)
     out = xp.right_shift(u, xp.where(bad, 0, amt).astype(u.dtype))
     out = xp.where(bad, xp.zeros((), u.dtype), out)
     return out if dtype_kind(x.dtype) == "u" else out.astype(x.dtype)

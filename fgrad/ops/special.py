@@ -271,17 +271,35 @@ def _erf_inv_single(xp, y):
     f32 = np.float32
     x = y.astype(f32)
     w = (-xp.log1p((-(x * x)).astype(np.float64))).astype(f32)
-    central = w < f32(5.0)
-    w = xp.where(central, w - f32(2.5), xp.sqrt(w) - f32(3.0)).astype(np.float64)
-    p = xp.where(central, f32(_GILES_CENTRAL[0]), f32(_GILES_TAIL[0])).astype(np.float64)
-    for a, b in zip(_GILES_CENTRAL[1:], _GILES_TAIL[1:]):
-        c = xp.where(central, f32(a), f32(b)).astype(np.float64)
-        p = (p * w + c).astype(f32).astype(np.float64)  # a fused multiply-add, rounded once
-    out = (p.astype(f32) * x).astype(f32)
+    # the central polynomial everywhere (|x| < 0.9966 is nearly every value), then the tail
+    # one on the few others
+    p = _giles_horner(xp, xp.asarray(w - f32(2.5)), _GILES_CENTRAL)
+    tail = xp.flatnonzero(w >= f32(5.0))
+    if tail.size:
+        p.reshape(-1)[tail] = _giles_horner(xp, xp.sqrt(w.reshape(-1)[tail]) - f32(3.0), _GILES_TAIL)
+    out = (p * x).astype(f32)
     return xp.where(xp.abs(x) == f32(1.0), x * f32(np.inf), out)
 
 
+def _giles_horner(xp, w, coefs):
+    """Horner's rule in float32 with each step ``p * w + c`` rounded once (exact in float64,
+    as a 24-bit product fits 53 bits, then rounded to float32: a fused multiply-add)."""
+    f32 = np.float32
+    w64 = w.astype(np.float64)
+    p = xp.full(w.shape, f32(coefs[0]), f32)
+    step = xp.empty(w.shape, np.float64)
+    for c in coefs[1:]:
+        xp.multiply(p, w64, out=step)
+        xp.add(step, np.float64(f32(c)), out=step)
+        p[...] = step  # rounded to float32
+    return p
+
+
 def _erf_inv_impl(y):
+    if type(y) is np.ndarray and y.dtype == np.float64:
+        mod = scipy_module("special")
+        if mod is not None:  # SciPy's erfinv: closer to correctly rounded than the Newton
+            return np.copysign(mod.erfinv(y), y)  # steps below, ~40x faster; erf_inv(-0.0) = -0.0
     xp = _xp_of(y)
     yd, dt = _float_io(xp, y, "erf_inv")
     if np.dtype(dt).itemsize <= 4:
