@@ -26,7 +26,6 @@ def cases(jax, jnp, lax) -> dict:
 
     m34 = jnp.ones((3, 4))
     v3 = jnp.arange(3.0)
-    v4 = jnp.ones(4)
     m23 = jnp.ones((2, 3))
 
     # "Understanding jaxprs" / jaxpr docs
@@ -303,6 +302,102 @@ def cases(jax, jnp, lax) -> dict:
     def jit_of_reductions(x):
         return jax.jit(lambda x: (jnp.max(x), jnp.min(x, axis=0)))(x)
 
+    @jax.custom_vjp
+    def clip_gradient(x):
+        return x
+
+    def clip_gradient_fwd(x):
+        return x, None
+
+    def clip_gradient_bwd(_, g):
+        return (jnp.clip(g, -1.0, 1.0),)
+
+    clip_gradient.defvjp(clip_gradient_fwd, clip_gradient_bwd)
+
+    @case(v3)
+    def custom_vjp_call(x):
+        return clip_gradient(x) * 2.0
+
+    inner = jax.jit(lambda x: jnp.sin(x) + 1.0)
+
+    @case(v3)
+    def same_jit_twice(x):  # one program used twice: printed once, as `let lambda = ...`
+        return inner(x) * inner(x)
+
+    def six_sines(x):
+        for _ in range(6):
+            x = jnp.sin(x) * 2.0
+        return x
+
+    @case(v3)
+    def jit_of_long_function(x):  # a nested program of more than 10 equations: shared
+        return jax.jit(six_sines)(x)
+
+    @case(v3)
+    def jit_static_argnums(x):
+        return jax.jit(lambda x, n: x * n, static_argnums=1)(x, 3)
+
+    @case(m23, v3)
+    def vmap_in_axes(m, v):
+        return jax.vmap(jnp.dot, (0, None))(m, v)
+
+    @case(m23)
+    def mean(x):
+        return jnp.mean(x)
+
+    @case(v3)
+    def sigmoid(x):
+        return jax.nn.sigmoid(x)
+
+    @case(v3)
+    def jnp_concatenate(x):
+        return jnp.concatenate([x, x])
+
+    @case(m23, v3)
+    def einsum_matvec(a, b):
+        return jnp.einsum("ij,j->i", a, b)
+
+    @case(m23, jnp.ones(2), v3)
+    def linear_layer(w, b, x):
+        return jnp.tanh(w @ x + b)
+
+    # differ (KNOWN_DIFFERENT)
+    @case(v3)
+    def grad_of_sum(x):
+        return jax.grad(lambda x: jnp.sum(jnp.sin(x)))(x)
+
+    @case(v3)
+    def softmax(x):
+        return jax.nn.softmax(x)
+
+    @case(v3)
+    def relu(x):
+        return jax.nn.relu(x)
+
+    @case(v3)
+    def clip(x):
+        return jnp.clip(x, 0.0, 1.0)
+
+    @case(jnp.array(1), v3)
+    def switch(i, x):
+        return lax.switch(i, [jnp.sin, jnp.cos, jnp.tan], x)
+
+    @case(v3)
+    def static_index(x):
+        return x[1]
+
+    @case(v3)
+    def static_slice(x):
+        return x[1:]
+
+    @case(v3)
+    def fori_loop(x):
+        return lax.fori_loop(0, 3, lambda i, x: x * 2.0, x)
+
+    @case(v3)
+    def stack(x):
+        return jnp.stack([x, x])
+
     return out
 
 
@@ -330,6 +425,15 @@ KNOWN_DIFFERENT = {
     "scan_cumsum": "a Python init is a constant; JAX converts the weak carry in the body",
     "reduce_precision": "lax.reduce_precision is a custom_jvp function of bit operations in fgrad",
     "cumsum": "jnp.cumsum is jit[name=cumsum]{cumsum} in JAX",
+    "grad_of_sum": "grad's seed 1.0 is a constant (JAX: a literal); else the same",
+    "softmax": "fgrad's softmax is a custom_jvp function; keepdims is reshape, not broadcast_in_dim",
+    "relu": "JAX's relu holds a jit[name=relu] inside its custom_jvp_call",
+    "clip": "jnp.clip is jit[name=clip] in JAX",
+    "switch": "the index is clamped with max/min in int64 (JAX: clamp in int32)",
+    "static_index": "x[1] is a gather in fgrad (JAX: slice and squeeze)",
+    "static_slice": "x[1:] is a gather in fgrad (JAX: slice)",
+    "fori_loop": "fori_loop is a scan over a constant index array (JAX: an i64 carry)",
+    "stack": "jnp.stack is reshape + concatenate in fgrad (JAX: a stack primitive)",
 }
 
 

@@ -265,7 +265,13 @@ def short_dtype(dtype) -> str:
 
 
 def aval_text(aval) -> str:
-    """A value's type as printed programs show it: ``f32[3,4]``."""
+    """A value's type as printed programs show it: ``f32[3,4]``.
+
+    Example::
+
+        >>> aval_text(ShapedArray((3, 4), np.float32))
+        'f32[3,4]'
+    """
     shape = getattr(aval, "shape", None)
     if shape is None:
         return str(aval)
@@ -349,7 +355,15 @@ def _pp_param(k: str, v, ctx: _PpContext, name_stack: bool) -> pp.Doc:
 
 def display_params(e: Eqn, ctx: _PpContext | None = None) -> list:
     """The parameters of ``e`` as JAX prints them: ``[(name, value)]`` in JAX's order (a
-    program value is printed as a nested program)."""
+    program value is printed as a nested program).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> e = fgrad.make_jaxpr(lambda x: x.reshape(2, 2))(fnp.zeros(4)).eqns[0]
+        >>> display_params(e)
+        [('dimensions', None), ('new_sizes', (2, 2)), ('sharding', None)]
+    """
     items = display(e.prim.name, e.params, [v.aval for v in e.outvars])
     if e.prim.name == "jit" and ctx is not None:
         sub = _program(dict(items).get("jaxpr"))
@@ -360,7 +374,16 @@ def display_params(e: Eqn, ctx: _PpContext | None = None) -> list:
 
 
 def display_name(e: Eqn) -> str | None:
-    """The ``name`` parameter JAX shows for ``e`` (a jit's function name), or None."""
+    """The ``name`` parameter JAX shows for ``e`` (a jit's function name), or None.
+
+    Example::
+
+        >>> import fgrad
+        >>> def double(x):
+        ...     return x * 2.0
+        >>> display_name(fgrad.make_jaxpr(fgrad.jit(double))(1.0).eqns[0])
+        'double'
+    """
     name = dict(display(e.prim.name, e.params, [v.aval for v in e.outvars])).get("name")
     return name if isinstance(name, str) else None
 
@@ -430,7 +453,16 @@ def _dropvars(jaxpr: Jaxpr) -> dict:
 
 def pretty_doc(top: Jaxpr, name_stack: bool = False) -> pp.Doc:
     """``top`` as a layout document (`core.pretty`), in JAX's text: a nested program used
-    more than once, or of more than 10 equations, is printed first as ``let name = ... in``."""
+    more than once, or of more than 10 equations, is printed first as ``let name = ... in``.
+
+    Example::
+
+        >>> import fgrad
+        >>> print(pretty_doc(fgrad.make_jaxpr(lambda x: x * 2.0)(1.0).jaxpr).format(40))
+        { lambda ; a:f64[]. let
+            b:f64[] = mul a 2.0:f64[]
+          in (b,) }
+    """
     ctx = _PpContext(_dropvars(top))
     counts: Counter = Counter()
     programs: dict[int, Jaxpr] = {}
@@ -470,7 +502,14 @@ def pretty_doc(top: Jaxpr, name_stack: bool = False) -> pp.Doc:
 
 def pretty_print(jaxpr: Jaxpr, name_stack: bool = False, width: int = 80) -> str:
     """The program as JAX prints it (short dtypes, typed literals, ``{ lambda consts ;
-    inputs. let ... in (outs,) }``, parameters broken over lines past ``width`` columns)."""
+    inputs. let ... in (outs,) }``, parameters broken over lines past ``width`` columns).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> print(pretty_print(fgrad.make_jaxpr(fnp.sin)(fnp.zeros(2, "float32")).jaxpr))
+        { lambda ; a:f32[2]. let b:f32[2] = sin a in (b,) }
+    """
     return pretty_doc(jaxpr, name_stack).format(width)
 
 

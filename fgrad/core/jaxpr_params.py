@@ -18,7 +18,16 @@ _RULES: dict[str, Callable[[dict, list], dict]] = {}
 
 
 def rule(*names: str):
-    """Register ``fn(params, out_avals) -> printed params`` for the primitives ``names``."""
+    """Register ``fn(params, out_avals) -> printed params`` for the primitives ``names``.
+
+    Example::
+
+        >>> @rule("doc_scale")
+        ... def _doc_scale(p, outs):
+        ...     return {"factor": p["k"]}
+        >>> display("doc_scale", {"k": 2})
+        [('factor', 2)]
+    """
     def register(fn):
         for n in names:
             _RULES[n] = fn
@@ -28,7 +37,13 @@ def rule(*names: str):
 
 def display(name: str, params: dict, out_avals: Sequence = ()) -> list[tuple[str, Any]]:
     """``[(name, value)]``: the parameters JAX prints for primitive ``name`` (sorted, but
-    ``name=`` first as JAX puts it); ``out_avals`` are the equation's result types."""
+    ``name=`` first as JAX puts it); ``out_avals`` are the equation's result types.
+
+    Example::
+
+        >>> display("transpose", {"permutation": (1, 0)})
+        [('permutation', (1, 0))]
+    """
     fn = _RULES.get(name)
     shown = dict(params) if fn is None else fn(dict(params), list(out_avals))
     keys = sorted(shown)
@@ -116,12 +131,28 @@ def _while(p, outs):
             "cond_nconsts": p["n_cc"]}
 
 
+def _fn_name(f) -> _Name:
+    """The user's function name of a traced rule (fgrad names them ``custom_jvp rule f``)."""
+    name = getattr(f, "name", None) or getattr(f, "__name__", None) or "fun"
+    return _Name(name.rsplit(" ", 1)[-1])
+
+
+@rule("custom_vjp_call")
+def _custom_vjp(p, outs):
+    fun = p["fun"]
+    shown = {"name": _fn_name(fun), "call_jaxpr": fun, "fwd": _fn_name(p.get("fwd")),
+             "bwd": _fn_name(p.get("bwd")), "symbolic_zeros": p.get("symbolic_zeros", False)}
+    n_consts = p.get("n_consts") or (0,)
+    if n_consts[0]:
+        shown["num_consts"] = n_consts[0]
+    return shown
+
+
 @rule("custom_jvp_call")
 def _custom_jvp(p, outs):
-    fun, jvp = p["fun"], p.get("jvp") or p.get("lazy_jvp")
-    jvp_name = getattr(jvp, "name", None) or getattr(jvp, "__name__", "jvp")
-    shown = {"name": _Name(getattr(fun, "name", "fun").rsplit(" ", 1)[-1]), "call_jaxpr": fun,
-             "jvp": _Name(jvp_name.rsplit(" ", 1)[-1]),
+    fun = p["fun"]
+    shown = {"name": _fn_name(fun), "call_jaxpr": fun,
+             "jvp": _fn_name(p.get("jvp") or p.get("lazy_jvp")),
              "symbolic_zeros": p.get("symbolic_zeros", False)}
     if p.get("n_fun_consts"):
         shown["num_consts"] = p["n_fun_consts"]

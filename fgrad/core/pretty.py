@@ -24,7 +24,13 @@ _FLAT, _BREAK = 0, 1
 
 
 class Doc:
-    """A document; ``a + b`` concatenates, ``format(width)`` lays it out."""
+    """A document; ``a + b`` concatenates, ``format(width)`` lays it out.
+
+    Example::
+
+        >>> (text("a") + text("b")).format(80)
+        'ab'
+    """
 
     __slots__ = ()
 
@@ -75,38 +81,82 @@ class _Nest(Doc):
 
 
 def text(s: str, annotation: str | None = None) -> Doc:
-    """Literal text (``annotation``: a comment printed at the end of its line)."""
+    """Literal text (``annotation``: a comment printed at the end of its line).
+
+    Example::
+
+        >>> text("a", annotation="note").format()
+        'a # note'
+    """
     return _Text(s, annotation)
 
 
 def concat(docs: Sequence[Doc]) -> Doc:
-    """The documents one after the other."""
+    """The documents one after the other.
+
+    Example::
+
+        >>> concat([text("a"), text("b")]).format()
+        'ab'
+    """
     docs = list(docs)
     return docs[0] if len(docs) == 1 else _Concat(docs)
 
 
 def nil() -> Doc:
-    """The empty document."""
+    """The empty document.
+
+    Example::
+
+        >>> (text("a") + nil()).format()
+        'a'
+    """
     return _Concat([])
 
 
 def brk(s: str = " ") -> Doc:
-    """A break: ``s`` when its group is flat, else a newline."""
+    """A break: ``s`` when its group is flat, else a newline.
+
+    Example::
+
+        >>> group(text("a") + brk("; ") + text("b")).format(80)
+        'a; b'
+    """
     return _Break(s)
 
 
 def group(doc: Doc) -> Doc:
-    """A group: laid out flat when it fits on the rest of the line."""
+    """A group: laid out flat when it fits on the rest of the line.
+
+    Example::
+
+        >>> print(group(text("abc") + brk() + text("def")).format(5))
+        abc
+        def
+    """
     return _Group(doc)
 
 
 def nest(n: int, doc: Doc) -> Doc:
-    """``doc`` with its line breaks indented ``n`` more columns."""
+    """``doc`` with its line breaks indented ``n`` more columns.
+
+    Example::
+
+        >>> print(nest(2, text("a") + brk() + text("b")).format())
+        a
+          b
+    """
     return _Nest(n, doc)
 
 
 def join(sep: Doc, docs: Sequence[Doc]) -> Doc:
-    """``docs`` separated by ``sep``."""
+    """``docs`` separated by ``sep``.
+
+    Example::
+
+        >>> join(text(", "), [text("a"), text("b")]).format()
+        'a, b'
+    """
     docs = list(docs)
     if not docs:
         return nil()
