@@ -21,9 +21,11 @@ Example::
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
-from ..core.ir import Literal, _fmt_param, _names
+from ..core.ir import Jaxpr, Literal, _name, pretty_print
 
 __all__ = ["CompilerIR", "hlo_text"]
 
@@ -37,10 +39,18 @@ def _type(aval) -> str:
     return f"{_SHORT.get(dt, dt)}[{','.join(map(str, aval.shape))}]"
 
 
+def _fmt_param(v) -> str:
+    if callable(v) and not isinstance(v, type):
+        return getattr(v, "__name__", type(v).__name__)
+    if isinstance(v, Jaxpr):
+        return "{ " + pretty_print(v).replace("\n", "\n  ") + " }"
+    return repr(v)
+
+
 def hlo_text(program, name: str = "main") -> str:
     """``program`` (a `fgrad.compile.passes.Program` or a `Jaxpr`) as HLO-layout text."""
     names: dict[int, str] = {}
-    gen = _names()
+    gen = map(_name, itertools.count())
 
     def ref(v) -> str:
         if isinstance(v, Literal):

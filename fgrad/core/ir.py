@@ -8,9 +8,15 @@ program, jit's traced program), what `eval_jaxpr` runs under the current trace, 
 
 from __future__ import annotations
 
+import re
+from collections import Counter, deque
 from typing import Callable
 
+import numpy as np
+
+from . import pretty as pp
 from .array import ShapedArray
+from .jaxpr_params import display
 from .provenance import register_rule_frame
 
 
@@ -187,10 +193,10 @@ class Jaxpr:
 
     __repr__ = __str__
 
-    def pretty_print(self, *, name_stack: bool = False, **_options) -> str:
-        """The program as text; ``name_stack=True`` adds each equation's scope names
-        (``# [block/dense]``), as JAX does."""
-        return pretty_print(self, name_stack=name_stack)
+    def pretty_print(self, *, name_stack: bool = False, width: int = 80, **_options) -> str:
+        """The program as text, as JAX prints it; ``name_stack=True`` adds each equation's
+        scope names (``# [block/dense]``), ``width`` is the line width."""
+        return pretty_print(self, name_stack=name_stack, width=width)
 
 
 class ClosedJaxpr(Jaxpr):
@@ -234,56 +240,277 @@ class ClosedJaxpr(Jaxpr):
         return set()
 
 
-def _names():
-    i = 0
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    while True:
-        n, s = i, ""
-        while True:
-            s = letters[n % 26] + s
-            n = n // 26 - 1
-            if n < 0:
-                break
-        yield s
-        i += 1
+def _name(n: int) -> str:
+    """The ``n``-th variable name: a..z, ba, bb, ... (JAX's sequence: base-26 digits)."""
+    s = ""
+    while not s or n:
+        n, i = divmod(n, 26)
+        s = chr(97 + i) + s
+    return s
 
 
-def _fmt_param(v) -> str:
-    if callable(v) and not isinstance(v, type):
-        return getattr(v, "__name__", type(v).__name__)
+def short_dtype(dtype) -> str:
+    """A dtype's name as printed programs show it: ``f32``, ``bf16``, ``i64``, ``u8``,
+    ``c64``, ``bool`` (JAX's short names).
+
+    Example::
+
+        >>> import numpy as np
+        >>> short_dtype(np.dtype("float32")), short_dtype(np.dtype("uint8"))
+        ('f32', 'u8')
+    """
+    name = getattr(dtype, "name", str(dtype))
+    return (name.replace("float", "f").replace("uint", "u").replace("int", "i")
+            .replace("complex", "c").replace("void", "float0"))
+
+
+def aval_text(aval) -> str:
+    """A value's type as printed programs show it: ``f32[3,4]``.
+
+    Example::
+
+        >>> aval_text(ShapedArray((3, 4), np.float32))
+        'f32[3,4]'
+    """
+    shape = getattr(aval, "shape", None)
+    if shape is None:
+        return str(aval)
+    return f"{short_dtype(aval.dtype)}[{','.join(map(str, shape))}]"
+
+
+def _program(v):
+    """The `Jaxpr` a parameter value holds (a jit's closed program, a loop body), or None."""
     if isinstance(v, Jaxpr):
-        return "{ " + pretty_print(v).replace("\n", "\n  ") + " }"
-    return repr(v)
+        return v
+    inner = getattr(v, "jaxpr", None)
+    return inner if isinstance(inner, Jaxpr) else None
 
 
-def pretty_print(jaxpr: Jaxpr, name_stack: bool = False) -> str:
-    names: dict[int, str] = {}
-    gen = _names()
+def _programs(v) -> list:
+    vals = v if isinstance(v, (tuple, list)) else (v,)
+    return [j for j in map(_program, vals) if j is not None]
 
-    def name(v) -> str:
-        if isinstance(v, Literal):
-            return repr(v.val)
-        if id(v) not in names:
-            names[id(v)] = next(gen)
-        return names[id(v)]
 
-    def decl(v) -> str:
-        return f"{name(v)}:{v.aval.str_short()}"
+class _PpContext:
+    """Names shared by a program and the programs nested in it (unique across them all)."""
 
-    head = " ".join(decl(v) for v in jaxpr.constvars)
-    head = (head + "; " if head else "") + " ".join(decl(v) for v in jaxpr.invars)
-    lines = [f"{{ lambda {head}. let"]
-    for e in jaxpr.eqns:
-        outs = " ".join(decl(v) for v in e.outvars)
-        params = ", ".join(f"{k}={_fmt_param(v)}" for k, v in e.params.items())
-        params = f"[{params}]" if params else ""
-        ins = " ".join(name(v) for v in e.invars)
-        lines.append(f"    {outs} = {e.prim.name}{params} {ins}")
-    if name_stack and jaxpr.eqns:
-        width = max(len(line) for line in lines[1:])
-        lines[1:] = [f"{line:<{width}} # [{e.name_stack}]" for line, e in zip(lines[1:], jaxpr.eqns)]
-    lines.append(f"  in ({', '.join(name(v) for v in jaxpr.outvars)}) }}")
-    return "\n".join(lines)
+    def __init__(self, names: dict) -> None:
+        self.names = names
+        self.shared: dict[int, str] = {}   # id(eqns) of a program printed once at the top
+        self.taken: set[str] = set()
+        self._n = 0
+
+    def name(self, v) -> str:
+        if type(v) is Literal:
+            return _literal_text(v)
+        got = self.names.get(id(v))
+        if got is None:
+            while True:
+                got = _name(self._n)
+                self._n += 1
+                if got not in self.taken:
+                    break
+            self.names[id(v)] = got
+        return got
+
+    def suggest(self, for_vars, like_vars) -> None:
+        """Name ``for_vars`` (a nested program's inputs or outputs) as ``like_vars``."""
+        if len(for_vars) != len(like_vars):
+            return
+        used = set()
+        for f, like in zip(for_vars, like_vars):
+            if type(like) is not Literal and type(f) is not Literal and id(like) not in used \
+                    and id(f) not in self.names:
+                used.add(id(like))
+                self.names[id(f)] = self.name(like)
+
+
+def _literal_text(v) -> str:
+    val = np.asarray(v.val)
+    s = str(val.item()) if val.ndim == 0 else "[...]"
+    return f"{s}:{aval_text(v.aval)}" if getattr(v.aval, "dtype", None) is not None else s
+
+
+def _pp_vars(vs, ctx: _PpContext, *, sep: str = "", shapes: bool = False) -> pp.Doc:
+    docs = [pp.text(ctx.name(v) + (f":{aval_text(v.aval)}" if shapes else "")) for v in vs]
+    return pp.nest(2, pp.group(pp.join(pp.text(sep) + pp.group(pp.brk()), docs)))
+
+
+def _param_value_text(v) -> str:
+    return re.sub(r" at 0x([0-9a-fA-F]+)", lambda m: " at 0x" + "X" * len(m.group(1)), str(v))
+
+
+def _pp_param(k: str, v, ctx: _PpContext, name_stack: bool) -> pp.Doc:
+    if isinstance(v, (tuple, list)) and v and all(_program(j) is not None for j in v):
+        body = pp.group(pp.concat([pp.nest(2, pp.concat([
+            pp.text("("), pp.brk(""),
+            pp.join(pp.brk(), [_pp_jaxpr(_program(j), ctx, name_stack) for j in v])])),
+            pp.brk(""), pp.text(")")]))
+    elif _program(v) is not None and not isinstance(v, type):
+        body = _pp_jaxpr(_program(v), ctx, name_stack)
+    else:
+        body = pp.text(_param_value_text(v))
+    return pp.text(f"{k}=") + body
+
+
+def display_params(e: Eqn, ctx: _PpContext | None = None) -> list:
+    """The parameters of ``e`` as JAX prints them: ``[(name, value)]`` in JAX's order (a
+    program value is printed as a nested program).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> e = fgrad.make_jaxpr(lambda x: x.reshape(2, 2))(fnp.zeros(4)).eqns[0]
+        >>> display_params(e)
+        [('dimensions', None), ('new_sizes', (2, 2)), ('sharding', None)]
+    """
+    items = display(e.prim.name, e.params, [v.aval for v in e.outvars])
+    if e.prim.name == "jit" and ctx is not None:
+        sub = _program(dict(items).get("jaxpr"))
+        if sub is not None and id(sub.eqns) not in ctx.shared:
+            ctx.suggest(sub.invars, e.invars)
+            ctx.suggest(sub.outvars, e.outvars)
+    return items
+
+
+def display_name(e: Eqn) -> str | None:
+    """The ``name`` parameter JAX shows for ``e`` (a jit's function name), or None.
+
+    Example::
+
+        >>> import fgrad
+        >>> def double(x):
+        ...     return x * 2.0
+        >>> display_name(fgrad.make_jaxpr(fgrad.jit(double))(1.0).eqns[0])
+        'double'
+    """
+    name = dict(display(e.prim.name, e.params, [v.aval for v in e.outvars])).get("name")
+    return name if isinstance(name, str) else None
+
+
+def _pp_eqn(e: Eqn, ctx: _PpContext, name_stack: bool) -> pp.Doc:
+    lhs = _pp_vars(e.outvars, ctx, shapes=True)  # named first, as JAX does
+    params = display_params(e, ctx)
+    note = f"[{e.name_stack}]" if name_stack else None
+    kv = pp.nil()
+    if params:
+        kv = pp.group(pp.concat([
+            pp.nest(2, pp.concat([pp.text("["), pp.brk(""), pp.join(
+                pp.brk(), [_pp_param(k, v, ctx, name_stack) for k, v in params])])),
+            pp.brk(""), pp.text("]")]))
+    rhs = [pp.text(e.prim.name, annotation=note), kv,
+           pp.text(" ") + _pp_vars(_typed_literals(e), ctx)]
+    return pp.concat([lhs, pp.text(" = "), *rhs]) if e.outvars else pp.concat(rhs)
+
+
+_KIND = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _typed_literals(e: Eqn) -> list:
+    """``e``'s inputs, a weakly typed Python scalar of an elementwise equation shown with the
+    dtype it computes in (``mul x 2.0:f32[]`` for a float32 ``x``), as JAX's are."""
+    if getattr(e.prim, "family", "") != "elementwise":
+        return e.invars
+    var = next((v for v in e.invars if type(v) is not Literal), None)
+    if var is None:
+        return e.invars
+    dt = np.dtype(var.aval.dtype)
+    out = []
+    for v in e.invars:
+        if type(v) is Literal and getattr(v.aval, "weak_type", False) \
+                and _KIND.get(np.dtype(v.aval.dtype).kind, 9) <= _KIND.get(dt.kind, -1):
+            v = Literal(np.asarray(v.val, dt).item(), ShapedArray((), dt, weak_type=True))
+        out.append(v)
+    return out
+
+
+def _pp_skeleton(jaxpr: Jaxpr, ctx: _PpContext, name_stack: bool) -> pp.Doc:
+    consts = _pp_vars(jaxpr.constvars, ctx, shapes=True)
+    invars = _pp_vars(jaxpr.invars, ctx, shapes=True)
+    eqns = pp.join(pp.brk("; "), [_pp_eqn(e, ctx, name_stack) for e in jaxpr.eqns])
+    outs = pp.concat([pp.text("("), _pp_vars(jaxpr.outvars, ctx, sep=","),
+                      pp.text(")" if len(jaxpr.outvars) != 1 else ",)")])
+    return pp.group(pp.nest(2, pp.concat([
+        pp.text("{ lambda "), consts, pp.text("; "), invars, pp.text(". let"),
+        pp.nest(2, pp.brk() + eqns), pp.brk(), pp.text("in "), outs])) + pp.text(" }"))
+
+
+def _pp_jaxpr(jaxpr: Jaxpr, ctx: _PpContext, name_stack: bool) -> pp.Doc:
+    name = ctx.shared.get(id(jaxpr.eqns))
+    return pp.text(name) if name is not None else _pp_skeleton(jaxpr, ctx, name_stack)
+
+
+def _dropvars(jaxpr: Jaxpr) -> dict:
+    """The equation results nothing reads print as ``_``."""
+    names, used = {}, {id(v) for v in jaxpr.outvars if type(v) is not Literal}
+    for e in reversed(jaxpr.eqns):
+        for v in e.outvars:
+            if id(v) not in used:
+                names[id(v)] = "_"
+        used.update(id(v) for v in e.invars if type(v) is not Literal)
+    return names
+
+
+def pretty_doc(top: Jaxpr, name_stack: bool = False) -> pp.Doc:
+    """``top`` as a layout document (`core.pretty`), in JAX's text: a nested program used
+    more than once, or of more than 10 equations, is printed first as ``let name = ... in``.
+
+    Example::
+
+        >>> import fgrad
+        >>> print(pretty_doc(fgrad.make_jaxpr(lambda x: x * 2.0)(1.0).jaxpr).format(40))
+        { lambda ; a:f64[]. let
+            b:f64[] = mul a 2.0:f64[]
+          in (b,) }
+    """
+    ctx = _PpContext(_dropvars(top))
+    counts: Counter = Counter()
+    programs: dict[int, Jaxpr] = {}
+    labels: dict[int, str] = {}
+    queue = deque([top])
+    while queue:
+        j = queue.popleft()
+        key = id(j.eqns)
+        programs[key] = j
+        counts[key] += 1 + (j is not top and len(j.eqns) > 10)
+        for e in j.eqns:
+            label = display_name(e)
+            for v in e.params.values():
+                for sub in _programs(v):
+                    queue.append(sub)
+                    if label is not None:
+                        labels.setdefault(id(sub.eqns), label.strip("<>"))
+    name_counts: Counter = Counter()
+    shared = []
+    for key, c in counts.items():
+        if c == 1:
+            continue
+        label = labels.get(key, "jaxpr")
+        if name_counts[label]:
+            n = name_counts[label]
+            name_counts[label] += 1
+            label += str(n)
+        name_counts[label] += 1
+        ctx.taken.add(label)
+        ctx.shared[key] = label
+        shared.append((label, programs[key]))
+    docs = [pp.concat([pp.text(f"let {label} = "), _pp_skeleton(j, ctx, name_stack),
+                       pp.text(" in"), pp.brk()]) for label, j in shared]
+    docs.append(_pp_jaxpr(top, ctx, name_stack))
+    return pp.concat(docs)
+
+
+def pretty_print(jaxpr: Jaxpr, name_stack: bool = False, width: int = 80) -> str:
+    """The program as JAX prints it (short dtypes, typed literals, ``{ lambda consts ;
+    inputs. let ... in (outs,) }``, parameters broken over lines past ``width`` columns).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> print(pretty_print(fgrad.make_jaxpr(fnp.sin)(fnp.zeros(2, "float32")).jaxpr))
+        { lambda ; a:f32[2]. let b:f32[2] = sin a in (b,) }
+    """
+    return pretty_doc(jaxpr, name_stack).format(width)
 
 
 def eval_jaxpr(jaxpr: Jaxpr, consts, args, eqn_rule: Callable | None = None) -> list:

@@ -371,15 +371,17 @@ def cond(pred: ArrayLike, true_fun: Callable, false_fun: Callable, *operands: An
     # a number is true when non-zero (0.5 selects true_fun, as in JAX)
     if not isinstance(pred, (Tracer, ArrayImpl)):
         index = _index_like(np.asarray(bool(pred), dtype=np.int64), operands)
-    elif pred_aval.dtype == np.bool_:
-        index = convert_element_type(pred, np.int64)
+    elif pred_aval.dtype == np.bool_:  # 0 or 1: in range, as JAX's int32 index
+        index = convert_element_type(pred, np.int32)
+        return switch(index, [false_fun, true_fun], *operands, _what="cond", _in_range=True)
     else:
         index = convert_element_type(ne_p.bind(pred, 0), np.int64)
     # index 1 selects true_fun (pred True), 0 selects false_fun
     return switch(index, [false_fun, true_fun], *operands, _what="cond")
 
 
-def switch(index: ArrayLike, branches: Sequence[Callable], *operands: Any, _what: str = "switch") -> Any:
+def switch(index: ArrayLike, branches: Sequence[Callable], *operands: Any, _what: str = "switch",
+           _in_range: bool = False) -> Any:
     """``branches[clamp(index)](*operands)`` as one primitive.
 
     Example::
@@ -413,7 +415,8 @@ def switch(index: ArrayLike, branches: Sequence[Callable], *operands: Any, _what
     if idx_aval.shape != ():
         raise TypeError(f"{_what}: the branch index must be a scalar, got shape {idx_aval.shape}")
     idx = index if isinstance(index, (Tracer, ArrayImpl)) else _index_like(np.asarray(int(index)), flat)
-    idx = _clip(convert_element_type(idx, np.int64), len(branches) - 1)
+    if not _in_range:  # (a bool predicate's index needs no clamping)
+        idx = _clip(convert_element_type(idx, np.int64), len(branches) - 1)
     outs = _bind_cond(idx, [wrap_fun(f) for f in branches], flat, _what)
     if any(t != out_trees[0] for t in out_trees):
         raise TypeError(f"{_what}: branches return different structures: {out_trees[0]} vs {out_trees[-1]}")

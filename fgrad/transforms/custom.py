@@ -409,6 +409,7 @@ class custom_vjp:
             return leaves
 
         flat_bwd.__wrapped__ = self.bwd
+        flat_fwd.__name__ = getattr(self.fwd, "__name__", "fwd")  # (a printed jaxpr's fwd=)
         outs = state.trace.process_custom_vjp(flat_fun, flat_fwd, flat_bwd, flat)
         return tree_unflatten(out_tree[-1], outs)
 

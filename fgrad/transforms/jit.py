@@ -808,10 +808,7 @@ def make_jaxpr(fun: Callable[..., Any], static_argnums: int | Sequence[int] = ()
 
         >>> import fgrad, fgrad.numpy as fnp
         >>> print(fgrad.make_jaxpr(lambda x: fnp.sin(x) + 1.0)(fnp.zeros(3)))
-        { lambda a:float64[3]. let
-            b:float64[3] = sin a
-            c:float64[3] = add b 1.0
-          in (c) }
+        { lambda ; a:f64[3]. let b:f64[3] = sin a; c:f64[3] = add b 1.0:f64[] in (c,) }
     """
     if axis_env is not None or abstracted_axes is not None:
         raise NotImplementedError("make_jaxpr: axis_env and abstracted_axes are not supported")
