@@ -67,6 +67,9 @@ from . import backends as _backends
 from .backends import world as _world
 from .distributed import process_count, process_index  # noqa: F401  (as jax.process_index)
 from .distributed import host_count, host_id, process_indices  # noqa: F401
+from .core.host_malloc import tune_host_malloc as _tune_host_malloc
+
+_tune_host_malloc()  # keep freed host memory for the next temporary (core/host_malloc.py)
 
 _backends._init_from_env()
 _apply_config_environment()

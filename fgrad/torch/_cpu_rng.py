@@ -234,7 +234,9 @@ class Engine:
 
 def _fma32(a, b, c):
     """Single-precision fused multiply-add (the exact product fits in float64)."""
-    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(_F32)
+    r = np.multiply(a, b, dtype=np.float64)  # widened in the loop: no float64 copies
+    r += c
+    return r.astype(_F32)
 
 
 def _split(v):
@@ -281,7 +283,7 @@ def _logf(x: np.ndarray) -> np.ndarray:
     small = m < _F32(0.707106781186547524)
     m = m - _F32(1)
     e = e - small.astype(_F32)
-    m = m + np.where(small, m + _F32(1), _F32(0))
+    m = m + (m + _F32(1)) * small.astype(_F32)  # m + (m + 1 if small else +0): exact, branch-free
     z = m * m
     y = np.full_like(m, _F32(7.0376836292e-2))
     for p in _LOG_P:
@@ -310,9 +312,14 @@ def _sincosf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     s = _fma32(_F32(-1.9515295891e-4), z, _F32(8.3321608736e-3))
     s = _fma32(s, z, _F32(-1.6666654611e-1))
     s = _fma32(s * z, r, r)
-    sin = np.where(sin_poly, s, c)
-    cos = np.where(sin_poly, c, s)
-    return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
+    # the selections and sign flips on the bits (NumPy's `where` with a random mask is slow)
+    take_s = -sin_poly.astype(np.int32)  # all ones where the sine polynomial applies
+    sb, cb = s.view(np.int32), c.view(np.int32)
+    sin = (sb & take_s) | (cb & ~take_s)
+    cos = (cb & take_s) | (sb & ~take_s)
+    sin ^= sin_negative.astype(np.int32) << 31
+    cos ^= cos_negative.astype(np.int32) << 31
+    return sin.view(_F32), cos.view(_F32)
 
 
 def _fill16_f32(d: np.ndarray, mean: float, std: float) -> None:
