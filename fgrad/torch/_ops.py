@@ -1340,9 +1340,7 @@ def _sort_idx(b, d, descending, stable=True):
             key = np.where(nanm, 0, b)
             return np.lexsort((-key, ~nanm), axis=d).astype(np.int64)
         return np.argsort(-b, axis=d, kind="stable").astype(np.int64)
-    if _dtype_kind(b.dtype) == "u":
-        b = b.astype(np.int64)
-    return np.argsort(-b, axis=d, kind="stable").astype(np.int64)
+    return np.argsort(~b, axis=d, kind="stable").astype(np.int64)  # ~b = -b - 1: no overflow
 
 
 def _sort_idx_dev(b, d, descending):
@@ -1392,6 +1390,33 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
     return result_tensor(_sort_idx(b, _wrap_dim(dim, b.ndim), descending))
 
 
+def _topk_idx(b, d: int, k: int, largest: bool):
+    """The first ``k`` of `_sort_idx`'s indices along ``d`` (value order, ties by position)
+    without sorting the whole axis: ``argpartition`` finds the k-th value ``t``; every value
+    beyond ``t`` and the first equal ones make the k; only they are sorted.  None where the
+    full sort is as cheap or NaNs need its ordering (host arrays, ``k`` a small part)."""
+    n = b.shape[d]
+    if type(b) is not _nd or not 0 < k * 8 <= n or _dtype_kind(b.dtype) not in "fiu":
+        return None
+    key = np.moveaxis(b, d, -1).reshape(-1, n)
+    if _dtype_kind(b.dtype) == "f":
+        if np.isnan(key).any():
+            return None
+        if largest:
+            key = -key
+    elif largest:
+        key = ~key  # -key - 1: reverses integer order without overflow
+    kth = np.take_along_axis(key, np.argpartition(key, k - 1, axis=-1)[:, k - 1: k], -1)
+    below = key < kth
+    tied = key == kth
+    need = k - below.sum(-1, keepdims=True)
+    chosen = below | (tied & (np.cumsum(tied, -1) <= need))
+    cols = np.nonzero(chosen)[1].reshape(-1, k)  # ascending positions in each row
+    order = np.argsort(np.take_along_axis(key, cols, -1), axis=-1, kind="stable")
+    idx = np.take_along_axis(cols, order, -1).astype(np.int64)
+    return np.moveaxis(idx.reshape(np.moveaxis(b, d, -1).shape[:-1] + (k,)), -1, d).copy()
+
+
 def msort(input: Tensor) -> Tensor:
     return sort(input, 0).values
 
@@ -1407,8 +1432,10 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         return return_type("topk")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
     if _traced(b):
         return _functional_sort("topk", input, d, largest, k)
-    idx = _sort_idx(b, d, largest)
-    idx = idx[(slice(None),) * d + (slice(0, k),)].copy()
+    idx = _topk_idx(b, d, k, largest)
+    if idx is None:
+        idx = _sort_idx(b, d, largest)
+        idx = idx[(slice(None),) * d + (slice(0, k),)].copy()
     vals = _select_along("topk", "TopkBackward0", input, idx, d, True)
     res = return_type("topk")(vals, result_tensor(idx))
     return res if out is None else write_out_multi(out, res, "topk")
