@@ -34,6 +34,7 @@ from fgrad.transforms.custom import custom_jvp
 __all__ = [
     "root_zero_grad", "atan2", "clamp", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
     "divide_or_nan", "slogdet", "abs", "abs_torch", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
+    "euclidean_dist_mm",
     "extremum_nan_evenly", "prod",
     "logit", "copysign", "pow",
 ]
@@ -284,6 +285,35 @@ def _max_abs_unsplit_jvp(primals, tangents):
     m = max_abs_unsplit(d)
     top = fnp.abs(d) == m[..., None]
     return m, fnp.sum(fnp.where(top, fnp.sign(d) * dd, fnp.zeros_like(dd)), axis=-1)
+
+
+@custom_jvp
+def euclidean_dist_mm(x1, x2):
+    """Pairwise distances ``|x1_i - x2_j|`` over the last axis as PyTorch's ``cdist`` computes
+    them for many points: one matrix product of ``[-2 x1, |x1|^2, 1]`` and ``[x2, 1, |x2|^2]``,
+    clamped at 0, square-rooted; the derivative is ``(x1_i - x2_j) / d_ij`` (0 where
+    ``d_ij = 0``), as PyTorch's ``_euclidean_dist_backward``.
+
+    >>> import numpy as np
+    >>> euclidean_dist_mm(np.array([[0.0, 0.0]]), np.array([[3.0, 4.0], [0.0, 0.0]])).tolist()
+    [[5.0, 0.0]]
+    """
+    n1 = fnp.sum(x1 * x1, axis=-1, keepdims=True)
+    n2 = fnp.sum(x2 * x2, axis=-1, keepdims=True)
+    a = fnp.concatenate([x1 * -2.0, n1, fnp.ones_like(n1)], axis=-1)
+    b = fnp.concatenate([x2, fnp.ones_like(n2), n2], axis=-1)
+    return fnp.sqrt(fnp.maximum(fnp.matmul(a, fnp.swapaxes(b, -1, -2)), 0.0))
+
+
+@euclidean_dist_mm.defjvp
+def _euclidean_dist_mm_jvp(primals, tangents):
+    (x1, x2), (t1, t2) = primals, tangents
+    d = euclidean_dist_mm(x1, x2)
+    # d(d_ij) = (x1_i - x2_j) . (t1_i - t2_j) / d_ij
+    num = (fnp.sum(x1 * t1, axis=-1)[..., :, None] + fnp.sum(x2 * t2, axis=-1)[..., None, :]
+           - fnp.matmul(t1, fnp.swapaxes(x2, -1, -2)) - fnp.matmul(x1, fnp.swapaxes(t2, -1, -2)))
+    zero = d == 0
+    return d, fnp.where(zero, fnp.zeros_like(num), num / fnp.where(zero, fnp.ones_like(d), d))
 
 
 def fmax(x, y):

@@ -1965,6 +1965,17 @@ def sum_to_size(self: Tensor, *size: int | Sequence[int]) -> Tensor:
 @_autocast_fp32
 def cdist(x1: Tensor, x2: Tensor, p: float | str = 2.0,
           compute_mode: str | None = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    modes = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+    if compute_mode is not None and compute_mode not in modes:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    r1, r2 = x1._buf.shape[-2] if x1._buf.ndim > 1 else 1, x2._buf.shape[-2] if x2._buf.ndim > 1 else 1
+    if p == 2 and x1._buf.ndim >= 2 and x2._buf.ndim >= 2 and (
+            compute_mode == modes[1] or (compute_mode in (None, modes[0]) and (r1 > 25 or r2 > 25))):
+        # PyTorch's matrix-product form for many points (its values and gradients)
+        batch = tuple(np.broadcast_shapes(x1._buf.shape[:-2], x2._buf.shape[:-2]))
+        a = x1.expand(*batch, *x1._buf.shape[-2:]) if x1._buf.shape[:-2] != batch else x1
+        b = x2.expand(*batch, *x2._buf.shape[-2:]) if x2._buf.shape[:-2] != batch else x2
+        return apply_op("CdistBackward0", ("cdist_mm",), _conv.euclidean_dist_mm, (a, b))
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)
         return apply_op("CdistBackward0", ("cdist_inf",), _conv.max_abs_unsplit, (d,))
