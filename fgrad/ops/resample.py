@@ -155,6 +155,14 @@ def _impl(xp, x, *, table: AxisMap, axis: int):
     if table.is_selection:
         return xp.take(x, index[:, 0], axis=axis)
     out, taps = index.shape
+    if taps <= 8:  # few taps (linear, cubic resizing): one gather per tap, summed in tap order --
+        # the same additions as the reduction below, without NumPy's slow small-axis reduce
+        w = weight.astype(x.dtype, copy=False)
+        tail = (1,) * (x.ndim - axis - 1)
+        acc = xp.take(x, index[:, 0], axis=axis) * w[:, 0].reshape((out,) + tail)
+        for t in range(1, taps):
+            acc += xp.take(x, index[:, t], axis=axis) * w[:, t].reshape((out,) + tail)
+        return acc
     gathered = xp.take(x, index.reshape(-1), axis=axis)
     gathered = gathered.reshape(x.shape[:axis] + (out, taps) + x.shape[axis + 1 :])
     w = weight.astype(x.dtype, copy=False).reshape((out, taps) + (1,) * (x.ndim - axis - 1))
