@@ -134,6 +134,17 @@ def test_benchmark_runner_smoke(tmp_path):
     assert "old" not in text and "| `fgrad.numpy.sin`, 8 elements (float64) |" in text
 
 
+@pytest.mark.slow
+def test_breadth_benchmark_snippets_run_on_fgrad():
+    """Every snippet of `benchmarks.breadth` runs on fgrad under the peers' names (once)."""
+    import json
+
+    for face in ("torch", "jax"):
+        out = _run(["-m", "benchmarks.breadth", "--repeats", "1", "--worker", face, "fgrad"])
+        times = json.loads(out.strip().splitlines()[-1])
+        assert len(times) >= 10 and all(t >= 0 for t in times.values()), times
+
+
 # ---- examples/jax_tutorial_mlp.py: a JAX program that runs by changing its imports ----------
 
 # its output under JAX 0.10.2 (the same file with the four imports changed)
