@@ -1705,6 +1705,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
     ref = keep[0]._buf.shape
     for i, t in enumerate(keep):
         s = t._buf.shape
+        if s == ref:
+            continue
         if len(s) != nd:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {len(s)}")
         for k in range(nd):

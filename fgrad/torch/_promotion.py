@@ -46,6 +46,12 @@ def scalar_value(x):
 
 def result_dtype(*ops) -> np.dtype:
     """PyTorch's result dtype for tensors and scalars."""
+    if len(ops) > 2:  # many tensors of one dtype (cat, stack): that dtype
+        first = ops[0]
+        if type(first) is Tensor:
+            d0 = first._buf.dtype
+            if all(type(o) is Tensor and o._buf.dtype == d0 for o in ops):
+                return d0
     dim = zero = sc = None
     for o in ops:
         if o is None:
