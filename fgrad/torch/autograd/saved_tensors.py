@@ -266,8 +266,8 @@ class allow_mutation_on_saved_tensors:  # noqa: N801 - PyTorch's name
         def unpack_hook(t: Tensor) -> Tensor:
             if not active._active:
                 raise AssertionError(
-                    "Trying to backward outside of the 'allow_mutation_on_saved_tensors' context in which "
-                    "the graph was originally recorded.")
+                    "Trying to backward outside of the 'allow_mutation_on_saved_tensors' contextin which "
+                    "the graph was originally recorded.")  # PyTorch's words, missing space included
             return t
 
         self._hooks = saved_tensors_hooks(pack_hook, unpack_hook)
