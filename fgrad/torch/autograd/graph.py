@@ -52,8 +52,9 @@ from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
 from .anomaly_mode import ANOMALY, check_node_gradients, record_forward
 from . import saved_tensors as _st
-from .saved_tensors import (FREED, HOOKS as _HOOKS, SavedTensor, allow_mutation_on_saved_tensors,
-                            disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks)
+from .saved_tensors import (ANY as _ANY_HOOKS, FREED, HOOKS as _HOOKS, SavedTensor,
+                            allow_mutation_on_saved_tensors, disable_saved_tensors_hooks, save_on_cpu,
+                            saved_tensors_hooks)
 from ...transforms.ad import vjp
 from collections.abc import Callable
 from typing import Any
@@ -607,7 +608,20 @@ class FnNode(Node):
             return _saved_field(self, name[11:], True)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
-    def _saved_entries(self):
+    def __dir__(self):
+        """PyTorch's attribute list: the ``_saved_<name>`` fields this node has, not the slot."""
+        names = _SAVED_NAMES.get(type(self).__name__, ("self", "other"))
+        prog = self._prog
+        fields = {names[i] for i in prog.in_used if i < len(names)}
+        if type(self).__name__ in _SAVED_NAMES or type(self).__name__ in _OTHER_FIRST:
+            fields.update(names)
+        if prog.out_used or (self._saved is not _RELEASED and self._saved and self._saved[-1][0] == 3):
+            fields.add("result")
+        fields -= {f for (n, f) in _NOT_SAVED if n == type(self).__name__}
+        base = [a for a in super().__dir__() if a != "_saved"]
+        return sorted(set(base) | {"_saved_" + f for f in fields} | {"_raw_saved_" + f for f in fields})
+
+    def _live_saved(self):
         saved = self._saved
         return None if saved is _RELEASED else saved
 
@@ -891,7 +905,7 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
             if o._nograd_view:  # a view made under an internal no_grad, now recorded
                 o._nograd_view = False
         k += 1
-    if _HOOKS.stack and saved:  # saved-tensor hooks: the one check on the hot path
+    if _ANY_HOOKS and saved and _HOOKS.stack:  # saved-tensor hooks: one global read when none are set
         node._saved = _pack_saved(node, node._saved, args, outs)
     return node
 

@@ -52,6 +52,9 @@ class _HookState(threading.local):
 
 
 HOOKS = _HookState()
+# one entry per hook pair entered in any thread: the recording hot path tests this plain list
+# (a global read) before the thread's own stack
+ANY: list = []
 
 FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
@@ -113,7 +116,7 @@ class SavedTensor:
                        unpack_hook: Callable[[Any], Tensor]) -> None:
         """Pack this saved tensor with ``pack_hook`` now; ``unpack_hook`` runs at each read."""
         node = self._owner() if self._owner is not None else None
-        if self._owner is not None and (node is None or node._saved_entries() is None):
+        if self._owner is not None and (node is None or node._live_saved() is None):
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values "
                 "of the graph are freed when you call .backward() or autograd.grad(). Specify "
@@ -179,10 +182,12 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
         if HOOKS.disabled is not None:
             raise RuntimeError(HOOKS.disabled)
         HOOKS.stack.append((self.pack_hook, self.unpack_hook))
+        ANY.append(None)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         HOOKS.stack.pop()
+        ANY.pop()
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - PyTorch's name
