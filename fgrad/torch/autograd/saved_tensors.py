@@ -255,7 +255,7 @@ class allow_mutation_on_saved_tensors:  # noqa: N801 - PyTorch's name
         ...     a = torch.tensor([1.0, 2.0], requires_grad=True)
         ...     b = a.clone()
         ...     out = (b ** 2).sum()
-        ...     b.sin_()
+        ...     _ = b.sin_()
         ...     out.backward()
         >>> a.grad
         tensor([2., 4.])
