@@ -192,24 +192,26 @@ def test_save_on_cpu_moves_saved_tensors_to_the_host(cuda_device):
     assert w.grad.device.type == "cuda" and w.grad.tolist() == [2.0, 4.0]
 
 
-def test_custom_function_saved_tensors_go_through_hooks():
-    class Cube(torch.autograd.Function):
+def test_custom_function_saved_output_goes_through_hooks_and_keeps_its_node():
+    class Exp(torch.autograd.Function):  # saves its output: unpacked with this node as grad_fn
         @staticmethod
         def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x ** 3
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
 
         @staticmethod
         def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return 3 * x * x * g
+            (y,) = ctx.saved_tensors
+            return g * y
 
-    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
     with graph.saved_tensors_hooks(lambda t: ("box", t * 2), lambda p: p[1] / 2):
-        y = Cube.apply(x)
+        y = Exp.apply(x)
     (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
-    g.sum().backward()
-    assert g.tolist() == [3.0, 12.0] and x.grad.tolist() == [6.0, 12.0]  # d(3x^2)/dx = 6x
+    g.sum().backward()  # d(exp x)/dx through the saved output's node
+    np.testing.assert_allclose(g.detach().numpy(), np.exp([0.0, 1.0]), rtol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), np.exp([0.0, 1.0]), rtol=1e-6)
 
 
 def test_register_multi_grad_hook_is_pytorchs():

@@ -57,7 +57,7 @@ from .saved_tensors import (ANY as _ANY_HOOKS, FREED, HOOKS as _HOOKS, SavedTens
                             saved_tensors_hooks)
 from ...transforms.ad import vjp
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 _ndarray = np.ndarray
 
@@ -1340,7 +1340,7 @@ def will_engine_execute_node(node: Node | GradientEdge) -> bool:
     return needed is None or id(node) in needed or id(node) in targets
 
 
-class GradientEdge(tuple):
+class GradientEdge(NamedTuple):
     """Where a tensor's gradient is computed in the graph: ``(node, output_nr)``
     (PyTorch's ``torch.autograd.graph.GradientEdge`` named tuple).
 
@@ -1353,21 +1353,8 @@ class GradientEdge(tuple):
         ('MulBackward0', 0)
     """
 
-    __slots__ = ()
-
-    def __new__(cls, node: Node, output_nr: int) -> GradientEdge:
-        return tuple.__new__(cls, (node, output_nr))
-
-    @property
-    def node(self) -> Node:
-        return self[0]
-
-    @property
-    def output_nr(self) -> int:
-        return self[1]
-
-    def __repr__(self) -> str:
-        return f"GradientEdge(node={self[0]!r}, output_nr={self[1]})"
+    node: Node
+    output_nr: int
 
 
 def _grad_fn_or_acc(t: Any) -> Node:
