@@ -30,6 +30,7 @@ from .. import _profile_state
 
 import heapq
 import itertools
+import threading
 import weakref
 
 import numpy as np
@@ -1203,7 +1204,8 @@ def _run_backward(
             heapq.heappush(ready, (-node._seq, next(counter), node))
     prev_mode = STATE.enabled
     STATE.enabled = bool(create_graph)
-    _TASKS.append((next(_task_ids), deps, needed,
+    tasks = _RUNNING.tasks
+    tasks.append((next(_task_ids), deps, needed,
                    None if captures is None else {id(n) for n, k in targets if n is not None}))
     try:
         while ready:
@@ -1282,7 +1284,7 @@ def _run_backward(
                         _skip(nxt, deps, bufs, ready, counter, retain_graph)
     finally:
         STATE.enabled = prev_mode
-        _TASKS.pop()
+        tasks.pop()
     if captures is not None:
         if not allow_unused:
             for i, r in enumerate(results):
@@ -1297,8 +1299,13 @@ def _run_backward(
 
 _quiet_backward = quiet(_run_backward)
 
-# the backward passes running now (innermost last): (id, deps, needed, target node ids)
-_TASKS: list = []
+# the backward passes running in this thread (innermost last): (id, deps, needed, target node ids)
+class _Running(threading.local):
+    def __init__(self) -> None:
+        self.tasks: list = []
+
+
+_RUNNING = _Running()
 _task_ids = itertools.count()
 
 
@@ -1312,7 +1319,8 @@ def current_graph_task_id() -> int:
         >>> torch.autograd.graph.current_graph_task_id()
         -1
     """
-    return _TASKS[-1][0] if _TASKS else -1
+    tasks = _RUNNING.tasks
+    return tasks[-1][0] if tasks else -1
 
 
 def will_engine_execute_node(node: Node | GradientEdge) -> bool:
@@ -1330,11 +1338,12 @@ def will_engine_execute_node(node: Node | GradientEdge) -> bool:
         >>> y.sum().backward(); seen
         [True]
     """
-    if not _TASKS:
+    tasks = _RUNNING.tasks
+    if not tasks:
         raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
     if isinstance(node, GradientEdge):
         node = node.node
-    _, deps, needed, targets = _TASKS[-1]
+    _, deps, needed, targets = tasks[-1]
     if node not in deps:
         return False
     return needed is None or id(node) in needed or id(node) in targets
