@@ -402,3 +402,33 @@ def test_checkpoint_saved_values_are_placeholders_until_read():
     raw = y.grad_fn._raw_saved_result
     assert raw._packed.vals == {}  # nothing kept: recomputed on demand
     assert y.grad_fn._saved_result.equal(y)  # read outside backward: recomputed
+
+
+def _nested(lib, ckpt):
+    lib.manual_seed(0)
+    l1, l2 = lib.nn.Linear(4, 4), lib.nn.Linear(4, 4)
+    drop = lib.nn.Dropout(0.5)
+
+    def inner(x):
+        return drop(lib.tanh(l2(x)))
+
+    def outer(x):
+        h = lib.sin(l1(x))
+        return (lib.utils.checkpoint.checkpoint(inner, h, use_reentrant=False) if ckpt else inner(h)) * x
+
+    x = lib.randn(3, 4, requires_grad=True)
+    lib.manual_seed(1)
+    y = lib.utils.checkpoint.checkpoint(outer, x, use_reentrant=False) if ckpt else outer(x)
+    (g,) = lib.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    g.sum().backward()
+    return [y.sum().item(), g.sum().item(), x.grad.sum().item(), l1.weight.grad.sum().item()]
+
+
+def test_nested_checkpoints_with_dropout_and_double_backward():
+    got = _nested(torch, True)
+    assert got == _nested(torch, False)
+    # PyTorch 2.13 (the same program, float32 sums)
+    np.testing.assert_allclose(got, [2.9669792652130127, 15.398141860961914, 8.652917861938477,
+                                     -33.88967514038086], rtol=1e-6)
+    torch_ = pytest.importorskip("torch")
+    np.testing.assert_allclose(got, _nested(torch_, True), rtol=1e-6)
