@@ -432,3 +432,20 @@ def test_nested_checkpoints_with_dropout_and_double_backward():
                                      -33.88967514038086], rtol=1e-6)
     torch_ = pytest.importorskip("torch")
     np.testing.assert_allclose(got, _nested(torch_, True), rtol=1e-6)
+
+
+def test_grad_with_respect_to_gradient_edges_is_pytorchs():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 3
+    y = (h ** 2).sum()
+    edges = (graph.get_gradient_edge(x), graph.get_gradient_edge(h))
+    gx, gh = torch.autograd.grad(y, edges, retain_graph=True)
+    assert gx.tolist() == [18.0, 36.0] and gh.tolist() == [6.0, 12.0]  # PyTorch's
+    assert torch.autograd.grad(y, graph.get_gradient_edge(x), retain_graph=True)[0].tolist() == [18.0, 36.0]
+    z = graph.get_gradient_edge(torch.ones(2, requires_grad=True))
+    assert torch.autograd.grad(y, (z,), retain_graph=True, allow_unused=True) == (None,)
+    with pytest.raises(RuntimeError, match="materialize_grads cannot be used when the given input is a "
+                                           "GradientEdge"):
+        torch.autograd.grad(y, (z,), retain_graph=True, materialize_grads=True)
+    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+        torch.autograd.grad(y, (z,), retain_graph=True)

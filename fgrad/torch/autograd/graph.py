@@ -1147,7 +1147,9 @@ def _run_backward(
         captures = {}
         targets = []
         for i, t in enumerate(inputs):
-            if t._gfn is None and t._base is None or (t._base is not None and view_grad_fn(t) is None):
+            if type(t) is GradientEdge:
+                node, key = t.node, (id(t.node), t.output_nr)
+            elif t._gfn is None and t._base is None or (t._base is not None and view_grad_fn(t) is None):
                 ref = t._acc
                 node = ref() if ref is not None else None
                 key = (id(node), 0) if node is not None else None
