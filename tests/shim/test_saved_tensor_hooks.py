@@ -90,6 +90,9 @@ def test_saved_attributes():
         _ = (a + b).grad_fn._saved_self
     with pytest.raises(AttributeError, match="from other and the result"):
         _ = (a / b).grad_fn._saved_self
+    with pytest.raises(AttributeError, match="_saved_self"):  # PyTorch's is _saved_condition: no guess
+        _ = torch.where(a > 0, a, b).grad_fn._saved_self
+    assert [n for n in dir((a * b).grad_fn) if n.startswith("_saved")] == ["_saved_other", "_saved_self"]
     y = a.sin()
     y.sum().backward()
     with pytest.raises(RuntimeError, match="already been freed"):

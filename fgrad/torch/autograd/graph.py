@@ -611,10 +611,10 @@ class FnNode(Node):
 
     def __dir__(self):
         """PyTorch's attribute list: the ``_saved_<name>`` fields this node has, not the slot."""
-        names = _SAVED_NAMES.get(type(self).__name__, ("self", "other"))
+        names = _input_names(self)
         prog = self._prog
         fields = {names[i] for i in prog.in_used if i < len(names)}
-        if type(self).__name__ in _SAVED_NAMES or type(self).__name__ in _OTHER_FIRST:
+        if type(self).__name__ in _SAVED_NAMES:
             fields.update(names)
         if prog.out_used or (self._saved is not _RELEASED and self._saved and self._saved[-1][0] == 3):
             fields.add("result")
@@ -653,12 +653,17 @@ class _Hooked(tuple):
         return self
 
 
-# the names PyTorch gives a node's saved inputs (by argument position) where they are not
-# ("self", "other"), and the nodes whose saved inputs PyTorch packs and unpacks last-first
+# the names PyTorch gives the saved inputs (by argument position) of the nodes whose schema
+# fgrad's arguments follow; other nodes of one tensor argument call it "self", and nodes of
+# several arguments not listed name only their result (a guessed name could be wrong); the
+# nodes whose saved inputs PyTorch packs and unpacks last-first
 _SAVED_NAMES = {
     "PowBackward0": ("self", "exponent"), "PowBackward1": ("self", "exponent"),
     "MmBackward0": ("self", "mat2"), "BmmBackward0": ("self", "mat2"), "DotBackward0": ("self", "tensor"),
     "MvBackward0": ("self", "vec"),
+    **{n: ("self", "other") for n in (
+        "MulBackward0", "DivBackward0", "MaximumBackward0", "MinimumBackward0", "Atan2Backward0",
+        "FmaxBackward0", "FminBackward0", "HypotBackward0", "XlogyBackward0")},
 }
 _OTHER_FIRST = frozenset((
     "MulBackward0", "DivBackward0", "PowBackward1", "MaximumBackward0", "MinimumBackward0",
@@ -666,6 +671,13 @@ _OTHER_FIRST = frozenset((
 ))
 # saved values PyTorch has and fgrad's backward does not read (it reads others instead)
 _NOT_SAVED = {("DivBackward0", "self"): "it computes the gradient from other and the result"}
+
+
+def _input_names(node) -> tuple:
+    names = _SAVED_NAMES.get(type(node).__name__)
+    if names is None:
+        names = ("self",) if len(node._prog.source[1]) == 1 else ()
+    return names
 
 
 def _pack_saved(node, saved, args, outs) -> _Hooked:
@@ -732,7 +744,7 @@ def _saved_field(node, field: str, raw: bool):
     """``node._saved_<field>`` (``raw``: ``_raw_saved_<field>``, the `SavedTensor`)."""
     name = type(node).__name__
     prog = node._prog
-    names = _SAVED_NAMES.get(name, ("self", "other"))
+    names = _input_names(node)
     saved = node._saved
     idx = None
     if field == "result":
@@ -747,7 +759,7 @@ def _saved_field(node, field: str, raw: bool):
                                  f"{_NOT_SAVED[name, field]} (PyTorch saves {field})")
         if pos in prog.in_used:
             idx = prog.in_used.index(pos)
-        elif name not in _OTHER_FIRST and name not in _SAVED_NAMES:
+        elif name not in _SAVED_NAMES:
             idx = -1
     else:
         idx = -1
