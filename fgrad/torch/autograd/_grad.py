@@ -17,9 +17,10 @@ from .._ops_creation import tensor as _tensor_of
 from .._ops_creation import zeros_like as _zeros_like
 from .._tensor import Tensor, _wrap
 from fgrad.torch.types import TensorOrTensors
+from collections.abc import Sequence
 
 def _tensors(x):
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, graph.GradientEdge)):
         return [x]
     if x is None:
         return []
@@ -136,7 +137,9 @@ def backward(tensors: TensorOrTensors, grad_tensors: TensorOrTensors | None = No
         _accumulating.pop()
 
 
-def grad(outputs: TensorOrTensors, inputs: TensorOrTensors, grad_outputs: TensorOrTensors | None = None,
+def grad(outputs: TensorOrTensors,
+         inputs: TensorOrTensors | graph.GradientEdge | Sequence[Tensor | graph.GradientEdge],
+         grad_outputs: TensorOrTensors | None = None,
          retain_graph: bool | None = None, create_graph: bool = False, only_inputs: bool = True,
          allow_unused: bool | None = None, is_grads_batched: bool = False,
          materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
@@ -166,6 +169,10 @@ def grad(outputs: TensorOrTensors, inputs: TensorOrTensors, grad_outputs: Tensor
             f"grad requires one grad_output per output: got {len(grads)} grad_outputs and {len(outs)} outputs"
         )
     for i, t in enumerate(ins):
+        if isinstance(t, graph.GradientEdge):  # where a gradient is computed (get_gradient_edge)
+            if materialize_grads:
+                raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
+            continue
         if not isinstance(t, Tensor):
             raise TypeError(f"grad(): inputs must be Tensors, got {type(t).__name__} at index {i}")
         if not t.requires_grad:

@@ -21,6 +21,7 @@ from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
 import fgrad.torch.autograd.graph as G
 from .grad_mode import STATE, enable_grad, no_grad
+from .saved_tensors import HOOKS as _HOOKS, SavedTensor as _SavedTensor, pack as _pack
 from ...core.array import ArrayImpl
 from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
@@ -99,6 +100,9 @@ class FunctionCtx:
         for entry in saved:
             if entry is None:
                 out.append(None)
+                continue
+            if type(entry) is _SavedTensor:  # packed by saved-tensor hooks
+                out.append(entry.value(self))
                 continue
             t, ver, is_out = entry
             if t._vc is not None and t._vc.v != ver:
@@ -336,10 +340,14 @@ class Function(metaclass=FunctionMeta):
         to_save = getattr(ctx, "_to_save", None)
         if to_save is not None:
             saved = []
-            out_ids = {id(o) for o in outs}
+            out_ids = {id(o): k for k, o in enumerate(outs)}
+            hooked = bool(_HOOKS.stack)
             for t in to_save:
                 if t is None:
                     saved.append(None)
+                elif hooked:
+                    k = out_ids.get(id(t))
+                    saved.append(_pack(t, G.edge_of(t) if k is None else None, k))
                 else:
                     saved.append((t, t._get_vc().v, id(t) in out_ids))
             ctx._saved = saved

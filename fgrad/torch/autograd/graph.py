@@ -30,6 +30,7 @@ from .. import _profile_state
 
 import heapq
 import itertools
+import threading
 import weakref
 
 import numpy as np
@@ -51,9 +52,13 @@ from ...core.quiet import quiet
 from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
 from .anomaly_mode import ANOMALY, check_node_gradients, record_forward
+from . import saved_tensors as _st
+from .saved_tensors import (ANY as _ANY_HOOKS, FREED, HOOKS as _HOOKS, SavedTensor,
+                            allow_mutation_on_saved_tensors, disable_saved_tensors_hooks, save_on_cpu,
+                            saved_tensors_hooks)
 from ...transforms.ad import vjp
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 _ndarray = np.ndarray
 
@@ -541,13 +546,9 @@ class FnNode(Node):
     def _unpack(self, create_graph: bool):
         saved = self._saved
         if saved is _RELEASED:
-            raise RuntimeError(
-                "Trying to backward through the graph a second time (or directly access saved tensors "
-                "after they have already been freed). Saved intermediate values of the graph are freed "
-                "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-                "backward through the graph a second time or if you need to access saved tensors after "
-                "calling backward."
-            )
+            raise RuntimeError(FREED)
+        if type(saved) is _Hooked:
+            return _unpack_hooked(self, saved, create_graph)
         vals = []
         for s in saved:
             kind = s[0]
@@ -600,6 +601,191 @@ class FnNode(Node):
         by_arg = dict(zip(prog.diff, res, strict=False))
         return [by_arg.get(a) for a in self._edge_args]
 
+    # -- saved values as PyTorch shows them: grad_fn._saved_<name>, _raw_saved_<name> ---------
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_saved_"):
+            return _saved_field(self, name[7:], False)
+        if name.startswith("_raw_saved_"):
+            return _saved_field(self, name[11:], True)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):
+        """PyTorch's attribute list: the ``_saved_<name>`` fields this node has, not the slot."""
+        names = _input_names(self)
+        prog = self._prog
+        fields = {names[i] for i in prog.in_used if i < len(names)}
+        if type(self).__name__ in _SAVED_NAMES:
+            fields.update(names)
+        if prog.out_used or (self._saved is not _RELEASED and self._saved and self._saved[-1][0] == 3):
+            fields.add("result")
+        fields -= {f for (n, f) in _NOT_SAVED if n == type(self).__name__}
+        base = [a for a in super().__dir__() if a != "_saved"]
+        return sorted(set(base) | {"_saved_" + f for f in fields} | {"_raw_saved_" + f for f in fields})
+
+    def _live_saved(self):
+        saved = self._saved
+        return None if saved is _RELEASED else saved
+
+    def _hook_saved(self, st: SavedTensor, pack_hook, unpack_hook) -> None:
+        """Pack the plain saved entry ``st`` stands for with these hooks (``register_hooks``)."""
+        saved = self._saved
+        i = st._at
+        t, out = _entry_tensor(self, saved[i])
+        p = _st.pack(t, None if out is not None else edge_of(t), out, (pack_hook, unpack_hook))
+        for k in SavedTensor.__slots__:
+            if k not in ("_owner", "_at"):
+                setattr(st, k, getattr(p, k))
+        entries = list(saved)
+        entries[i] = (4, st)
+        self._saved = _Hooked(entries, getattr(saved, "order", range(len(entries))))
+
+
+# saved-tensor hooks -----------------------------------------------------------------------
+
+
+class _Hooked(tuple):
+    """A node's saved entries when some were packed by hooks (kind 4: ``(4, SavedTensor)``);
+    ``order``: the entry positions in the order PyTorch packs and unpacks them."""
+
+    def __new__(cls, entries, order):
+        self = super().__new__(cls, entries)
+        self.order = tuple(order)
+        return self
+
+
+# the names PyTorch gives the saved inputs (by argument position) of the nodes whose schema
+# fgrad's arguments follow; other nodes of one tensor argument call it "self", and nodes of
+# several arguments not listed name only their result (a guessed name could be wrong); the
+# nodes whose saved inputs PyTorch packs and unpacks last-first
+_SAVED_NAMES = {
+    "PowBackward0": ("self", "exponent"), "PowBackward1": ("self", "exponent"),
+    "MmBackward0": ("self", "mat2"), "BmmBackward0": ("self", "mat2"), "DotBackward0": ("self", "tensor"),
+    "MvBackward0": ("self", "vec"),
+    **{n: ("self", "other") for n in (
+        "MulBackward0", "DivBackward0", "MaximumBackward0", "MinimumBackward0", "Atan2Backward0",
+        "FmaxBackward0", "FminBackward0", "HypotBackward0", "XlogyBackward0")},
+}
+_OTHER_FIRST = frozenset((
+    "MulBackward0", "DivBackward0", "PowBackward1", "MaximumBackward0", "MinimumBackward0",
+    "Atan2Backward0", "MmBackward0", "BmmBackward0",
+))
+# saved values PyTorch has and fgrad's backward does not read (it reads others instead)
+_NOT_SAVED = {("DivBackward0", "self"): "it computes the gradient from other and the result"}
+
+
+def _input_names(node) -> tuple:
+    names = _SAVED_NAMES.get(type(node).__name__)
+    if names is None:
+        names = ("self",) if len(node._prog.source[1]) == 1 else ()
+    return names
+
+
+def _pack_saved(node, saved, args, outs) -> _Hooked:
+    """``saved`` (record's entries) with the tensors packed by the innermost saved-tensor
+    hooks, in PyTorch's order (inputs, the two-operand ops listed in `_OTHER_FIRST` last
+    operand first, then outputs); constants stay, result version checks go (PyTorch does not
+    check versions through hooks)."""
+    prog = node._prog
+    n_in = len(prog.in_used)
+    ins = list(range(n_in))
+    if type(node).__name__ in _OTHER_FIRST:
+        ins.reverse()
+    order = ins + list(range(n_in, n_in + len(prog.out_used)))
+    entries = list(saved[:len(order)])
+    for j in order:
+        e = entries[j]
+        if e[0] == 1:
+            entries[j] = (4, _st.pack(e[1], edge_of(e[1]), None))
+        elif e[0] == 2:
+            k = e[4]
+            entries[j] = (4, _st.pack(outs[k], None, k))
+    return _Hooked(entries, order)
+
+
+def _unpack_hooked(node, saved, create_graph: bool) -> list:
+    vals = [None] * len(saved)
+    for j in saved.order:
+        e = saved[j]
+        kind = e[0]
+        if kind == 4:
+            t = e[1].value(node)
+            vals[j] = t if create_graph else t._buf
+        elif kind == 0:
+            vals[j] = _wrap(e[1]) if create_graph else e[1]
+        else:  # a plain entry (``register_hooks`` hooked another one)
+            t = _entry_tensor(node, e)[0]
+            vals[j] = t if create_graph else t._buf
+    prog = node._prog
+    return vals[:len(prog.in_used) + len(prog.out_used)]  # not a result saved for its version only
+
+
+def _entry_tensor(node, e):
+    """The tensor of a plain saved entry (version-checked) and its output index (None: an
+    input)."""
+    kind = e[0]
+    if kind == 1:
+        t, ver = e[1], e[2]
+        if t._vc is not None and t._vc.v != ver:
+            g = t.grad_fn
+            _raise_modified(t._buf, t._vc.v, ver, None if g is None else type(g).__name__)
+        return t, None
+    buf, vc, ver = e[1], e[2], e[3]
+    if vc.v != ver:
+        _raise_modified(buf, vc.v, ver, type(node).__name__)
+    k = e[4] if kind == 2 else 0
+    o = _wrap(buf)
+    o._vc = vc
+    o._gfn = node
+    o._oi = k
+    return o, k
+
+
+def _saved_field(node, field: str, raw: bool):
+    """``node._saved_<field>`` (``raw``: ``_raw_saved_<field>``, the `SavedTensor`)."""
+    name = type(node).__name__
+    prog = node._prog
+    names = _input_names(node)
+    saved = node._saved
+    idx = None
+    if field == "result":
+        if 0 in prog.out_used:
+            idx = len(prog.in_used) + prog.out_used.index(0)
+        elif saved is not _RELEASED and saved and saved[-1][0] == 3:  # a result PyTorch saves, checked only
+            idx = len(saved) - 1
+    elif field in names:
+        pos = names.index(field)
+        if (name, field) in _NOT_SAVED:
+            raise AttributeError(f"'{name}' object has no attribute '_saved_{field}' in fgrad: "
+                                 f"{_NOT_SAVED[name, field]} (PyTorch saves {field})")
+        if pos in prog.in_used:
+            idx = prog.in_used.index(pos)
+        elif name not in _SAVED_NAMES:
+            idx = -1
+    else:
+        idx = -1
+    if idx == -1 or (idx is None and field == "result"):
+        raise AttributeError(f"'{name}' object has no attribute '{'_raw' if raw else ''}_saved_{field}'")
+    if saved is _RELEASED:
+        raise RuntimeError(FREED)
+    if idx is None:  # a value PyTorch saves only when another input requires grad
+        return None
+    e = saved[idx]
+    if e[0] == 0:  # a constant: PyTorch keeps a Python scalar
+        if raw:
+            raise AttributeError(f"'{name}' object has no attribute '_raw_saved_{field}'")
+        b = e[1]
+        return b.item() if b.ndim == 0 else _wrap(b)
+    if raw:
+        if e[0] == 4:
+            return e[1]
+        st = SavedTensor()
+        st._owner = weakref.ref(node)
+        st._at = idx
+        return st
+    if e[0] == 4:
+        return e[1].value(node)
+    return _entry_tensor(node, e)[0]
+
 
 def _type_name(buf) -> str:
     return "torch." + D.from_np(buf.dtype)._legacy + "Tensor"
@@ -630,6 +816,8 @@ def saved_before_write(node, vc, version: int) -> None:
     saved *before* the write (PyTorch saves inputs first): give them ``version``, so that a
     backward needing them raises instead of reading the overwritten values."""
     saved = node._saved
+    if type(saved) is _Hooked:  # packed by hooks: no version checks (as PyTorch)
+        return
     if type(node) is _DynNode:
         node._saved = [(t, version if t._vc is vc else v) for t, v in saved]
         return
@@ -730,6 +918,8 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
             if o._nograd_view:  # a view made under an internal no_grad, now recorded
                 o._nograd_view = False
         k += 1
+    if _ANY_HOOKS and saved and _HOOKS.stack:  # saved-tensor hooks: one global read when none are set
+        node._saved = _pack_saved(node, node._saved, args, outs)
     return node
 
 
@@ -969,7 +1159,9 @@ def _run_backward(
         captures = {}
         targets = []
         for i, t in enumerate(inputs):
-            if t._gfn is None and t._base is None or (t._base is not None and view_grad_fn(t) is None):
+            if type(t) is GradientEdge:
+                node, key = t.node, (id(t.node), t.output_nr)
+            elif t._gfn is None and t._base is None or (t._base is not None and view_grad_fn(t) is None):
                 ref = t._acc
                 node = ref() if ref is not None else None
                 key = (id(node), 0) if node is not None else None
@@ -1026,6 +1218,9 @@ def _run_backward(
             heapq.heappush(ready, (-node._seq, next(counter), node))
     prev_mode = STATE.enabled
     STATE.enabled = bool(create_graph)
+    tasks = _RUNNING.tasks
+    tasks.append((next(_task_ids), deps, needed,
+                   None if captures is None else {id(n) for n, k in targets if n is not None}))
     try:
         while ready:
             _, _, node = heapq.heappop(ready)
@@ -1103,6 +1298,7 @@ def _run_backward(
                         _skip(nxt, deps, bufs, ready, counter, retain_graph)
     finally:
         STATE.enabled = prev_mode
+        tasks.pop()
     if captures is not None:
         if not allow_unused:
             for i, r in enumerate(results):
@@ -1116,6 +1312,186 @@ def _run_backward(
 
 
 _quiet_backward = quiet(_run_backward)
+
+# the backward passes running in this thread (innermost last): (id, deps, needed, target node ids)
+class _Running(threading.local):
+    def __init__(self) -> None:
+        self.tasks: list = []
+
+
+_RUNNING = _Running()
+_task_ids = itertools.count()
+
+
+def current_graph_task_id() -> int:
+    """The id of the backward pass running now (-1 outside one): PyTorch's
+    ``torch._C._current_graph_task_id``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.autograd.graph.current_graph_task_id()
+        -1
+    """
+    tasks = _RUNNING.tasks
+    return tasks[-1][0] if tasks else -1
+
+
+def will_engine_execute_node(node: Node | GradientEdge) -> bool:
+    """Whether the running backward pass will execute ``node`` (it is on the graph and,
+    with ``inputs=``, on a path to one of them): PyTorch's ``torch._C._will_engine_execute_node``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> y = x * 2
+        >>> seen = []
+        >>> h = y.register_hook(lambda g: seen.append(
+        ...     torch.autograd.graph.will_engine_execute_node(y.grad_fn)))
+        >>> y.sum().backward(); seen
+        [True]
+    """
+    tasks = _RUNNING.tasks
+    if not tasks:
+        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
+    if isinstance(node, GradientEdge):
+        node = node.node
+    _, deps, needed, targets = tasks[-1]
+    if node not in deps:
+        return False
+    return needed is None or id(node) in needed or id(node) in targets
+
+
+class GradientEdge(NamedTuple):
+    """Where a tensor's gradient is computed in the graph: ``(node, output_nr)``
+    (PyTorch's ``torch.autograd.graph.GradientEdge`` named tuple).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> e = torch.autograd.graph.get_gradient_edge(x * 2)
+        >>> e.node.name(), e.output_nr
+        ('MulBackward0', 0)
+    """
+
+    node: Node
+    output_nr: int
+
+
+def _grad_fn_or_acc(t: Any) -> Node:
+    if isinstance(t, GradientEdge):
+        return t.node
+    node, _ = edge_of(t)
+    if node is None:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require "
+                           "gradients")
+    return node
+
+
+def get_gradient_edge(tensor: Tensor) -> GradientEdge:
+    """The `GradientEdge` (grad_fn or leaf accumulator, output index) of ``tensor``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> torch.autograd.graph.get_gradient_edge(x).node.name()
+        'torch::autograd::AccumulateGrad'
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require "
+                           "gradients")
+    node, oi = edge_of(tensor)
+    return GradientEdge(node, oi)
+
+
+def increment_version(tensor: Tensor | Any) -> None:
+    """Bump the version counter of ``tensor`` (or of each tensor of an iterable), for data
+    modified in place behind autograd's back: a backward pass that saved it then raises.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.ones(2)
+        >>> torch.autograd.graph.increment_version(x); x._version
+        1
+    """
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if not t._inf:
+            t._get_vc().v += 1
+
+
+class _MultiHandle:
+    __slots__ = ("handles",)
+
+    def __init__(self, handles: tuple) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for h in self.handles:
+            h.remove()
+
+    def __enter__(self) -> _MultiHandle:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.remove()
+
+
+def register_multi_grad_hook(tensors: Any, fn: Callable[..., Any], *, mode: str = "all") -> _MultiHandle:
+    """Call ``fn`` once per backward pass over several tensors: with ``mode="all"``, after
+    the gradients of all of them that the pass computes, as ``fn(grads)`` (None for those
+    off the pass); with ``mode="any"``, as ``fn(grad)`` with the first one computed.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> a = torch.ones(2, requires_grad=True)
+        >>> b = torch.ones(2, requires_grad=True)
+        >>> c = a * b
+        >>> d = a * b
+        >>> h = torch.autograd.graph.register_multi_grad_hook(
+        ...     (a, b, c, d), lambda gs: print([g is not None for g in gs]))
+        >>> c.sum().backward(retain_graph=True)
+        [True, True, True, False]
+        >>> c.sum().backward(inputs=(a,), retain_graph=True)
+        [True, False, True, False]
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    if mode == "any":
+        ran: dict = {}
+
+        def any_hook(grad):
+            task = current_graph_task_id()
+            if ran.get(task):
+                return
+            ran.clear()
+            ran[task] = True
+            fn(grad)
+
+        return _MultiHandle(tuple(t.register_hook(any_hook) for t in tensors if t.requires_grad))
+    nodes = [_grad_fn_or_acc(t) for t in tensors]
+    n = len(nodes)
+    state: dict = {}  # graph task id -> [count, expected, buffer]
+
+    def inner(idx):
+        def hook(grad):
+            task = current_graph_task_id()
+            st = state.get(task)
+            if st is None:
+                st = state[task] = [0, sum(map(will_engine_execute_node, nodes)), [None] * n]
+            st[0] += 1
+            st[2][idx] = grad
+            if st[0] == st[1]:
+                del state[task]
+                fn(st[2])
+
+        return hook
+
+    return _MultiHandle(tuple(t.register_hook(inner(i)) for i, t in enumerate(tensors)))
 
 
 def _skip(node, deps, bufs, ready, counter, retain_graph) -> None:
@@ -1182,6 +1558,8 @@ def _accumulate(node, g, create_graph, captures, results, accumulate, given) -> 
     if g is None:
         return
     var = node.variable
+    if captures is not None and (id(node), 0) not in captures:  # not an input: PyTorch runs no hook
+        return
     hooks = var._hooks
     if hooks:
         g = _call_tensor_hooks(hooks, g, create_graph)
@@ -1218,6 +1596,16 @@ def _accumulate(node, g, create_graph, captures, results, accumulate, given) -> 
 
 
 __all__ = [
+    "GradientEdge",
+    "get_gradient_edge",
+    "increment_version",
+    "register_multi_grad_hook",
+    "saved_tensors_hooks",
+    "save_on_cpu",
+    "disable_saved_tensors_hooks",
+    "allow_mutation_on_saved_tensors",
+    "current_graph_task_id",
+    "will_engine_execute_node",
     "Node",
     "AccumulateGrad",
     "RemovableHandle",
