@@ -45,7 +45,7 @@ def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
     allocation per equation."""
     any_src, ns = _generate(jaxpr, reuse=False, consts=consts)
     host_src, ns2 = _generate(jaxpr, reuse=True, consts=consts)
-    if "out=" not in host_src and "_host_literals" not in ns2:  # nothing host-specific: one function
+    if "_host_out" not in ns2 and "_host_literals" not in ns2:  # nothing host-specific: one function
         src = any_src.replace("def run_any(", "def run(", 1)
     else:
         ns.update(ns2)
@@ -172,7 +172,11 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
                             target = v
                             break
                     numpy_typed.add(e.outvars[0])  # a NumPy ufunc's result: an array or NumPy scalar
-                call = f"{fn}({args}, out={names[target]})" if target is not None else f"{fn}({args})"
+                # a positional out (``is_np_ufunc``: one output): no keyword to parse per call
+                call = (f"{fn}({args}, {out_arg(ufunc)}{names[target]})" if target is not None
+                        else f"{fn}({args})")
+                if target is not None:
+                    ns["_host_out"] = True  # marks the host program as reusing buffers
             if is_np_ufunc and e.outvars[0].aval.shape:
                 owned.add(e.outvars[0])
             elif not is_np_ufunc:
@@ -324,6 +328,20 @@ _INLINE = {
 }
 
 
+def out_arg(ufunc) -> str:
+    """What goes before the out buffer in a call of the one-output NumPy ``ufunc``: nothing
+    (a positional out, no keyword to parse per call), or ``out=`` where NumPy deprecates
+    the positional form (np.maximum, np.minimum).
+
+    >>> out_arg(np.add), out_arg(np.maximum)
+    ('', 'out=')
+    """
+    return "out=" if ufunc in _KEYWORD_OUT else ""
+
+
+_KEYWORD_OUT = (np.maximum, np.minimum)
+
+
 def _ufuncs_broadcast_it(v, consumers: dict, keep: set) -> bool:
     """True when ``v`` (a ``broadcast_in_dim`` result) is not an output and each equation
     reading it is a parameterless NumPy ufunc whose result has ``v``'s shape and which has
@@ -389,4 +407,4 @@ def device_of(bufs):
     return None
 
 
-__all__ = ["straight_line", "place_consts", "device_of"]
+__all__ = ["straight_line", "place_consts", "device_of", "out_arg"]

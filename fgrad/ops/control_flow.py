@@ -1007,18 +1007,25 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
 
 
 def _while_impl(xp, *args, cond, body, n_cc, n_bc):
-    cc, bc = list(args[:n_cc]), list(args[n_cc:n_cc + n_bc])
-    carry = list(args[n_cc + n_bc:])
-    if xp is np:  # 0-d arrays as NumPy scalars (what a step returns): scalar arithmetic from the start
-        carry = [c[()] if type(c) is np.ndarray and not c.ndim else c for c in carry]
+    cc, bc = args[:n_cc], list(args[n_cc:n_cc + n_bc])
     # the constants both functions read (one closed-over array passed twice) are one input
-    alias = tuple(_position(c, bc) for c in cc) if bc else (-1,) * n_cc
+    alias = tuple([_position(c, bc) for c in cc]) if n_bc else (-1,) * n_cc
     step = None if CHECKS["on"] else _cond_and_body(cond, body, n_bc, alias)
+    if xp is np:  # 0-d arrays as NumPy scalars (what a step returns): scalar arithmetic from the start
+        carry = [c[()] if type(c) is np.ndarray and not c.ndim else c for c in args[n_cc + n_bc:]]
+        if step is not None:  # the whole loop as one generated function
+            bufs = [c for c, j in zip(cc, alias) if j < 0] if n_cc else []
+            token = _QUIET_SET(_QUIET)
+            try:
+                return step.host_loop()(bufs + bc + carry)
+            finally:
+                _QUIET_RESET(token)
+    else:
+        carry = list(args[n_cc + n_bc:])
+    cc = list(cc)
     token = _QUIET_SET(_QUIET)
     try:
-        if step is not None and xp is np:  # the whole loop as one generated function
-            carry = step.host_loop()([c for c, j in zip(cc, alias) if j < 0] + bc + carry)
-        elif step is not None:  # one program: the condition and the next carry, sharing work
+        if step is not None:  # one program: the condition and the next carry, sharing work
             run_step = step.runner(xp)
             consts = [c for c, j in zip(cc, alias) if j < 0] + bc
             out = run_step(consts + carry)
