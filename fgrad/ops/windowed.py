@@ -196,22 +196,22 @@ def _scatter_impl(
         base_dilation=base_dilation,
         window_dilation=window_dilation,
     )
-    am, out = argselect(xp, select, x, params)
     nd = x.ndim
-    full = tuple(_dil(x.shape[i], base_dilation[i]) + padding[i][0] + padding[i][1] for i in range(nd))
     offsets = list(np.ndindex(*window_dimensions))
     spans = [(k - 1) * wd + 1 for k, wd in zip(window_dimensions, window_dilation)]
-    if all(s >= sp for s, sp in zip(window_strides, spans)):
+    disjoint = all(s >= sp for s, sp in zip(window_strides, spans))
+    if disjoint and xp is np and dtype_kind(x.dtype) in "fiu" and len(offsets) > 1:
+        v, out = _windows(xp, x, _identity(select, x.dtype), **params)
+        best = _reduce_offsets(xp, select, v, window_dimensions)
+        if dtype_kind(x.dtype) != "f" or not np.isnan(np.maximum.reduce(best, axis=None)):
+            return _scatter_first_hits(ct, x, v, best, out, offsets, params)
+        # a NaN in some window (it propagates into the maximum): the NaN-aware selection
+    am, out = argselect(xp, select, x, params)
+    full = tuple(_dil(x.shape[i], base_dilation[i]) + padding[i][0] + padding[i][1] for i in range(nd))
+    if disjoint:
         # disjoint windows: write every window's cells at once through a strided view of g
         # (no zero fill when the windows tile g exactly)
-        tiles = all(
-            s == sp == k and n * s == f
-            for s, sp, k, n, f in zip(window_strides, spans, window_dimensions, out, full)
-        )
-        g = pooled_empty(xp, full, ct.dtype)
-        if not tiles:
-            g[...] = 0
-        gv = window_view(xp, g, window_dimensions, window_strides, window_dilation, out, 0)
+        g, gv = _disjoint_grad(xp, ct, full, out, params)
         hit = xp.empty(out, dtype=bool)
         for k, offs in enumerate(offsets):  # one output-shaped strided write per offset
             xp.equal(am, am.dtype.type(k), out=hit)
@@ -225,13 +225,60 @@ def _scatter_impl(
                 for o, wd, n, s in zip(offs, window_dilation, out, window_strides)
             )
             g[sl] += xp.where(am == k, ct, zero)
-    # undo the padding (negative pads: zeros for the cropped cells), then the base dilation
+    return _undo_padding(xp, g, padding, base_dilation)
+
+
+def _undo_padding(xp, g, padding, base_dilation):
+    """The gradient of the (base-dilated, padded) operand ``g`` brought back to the
+    operand's shape: the padding removed (negative pads: zeros for the cropped cells), then
+    the base dilation's holes."""
     g = g[tuple(slice(max(lo, 0), g.shape[i] - max(hi, 0)) for i, (lo, hi) in enumerate(padding))]
     if any(lo < 0 or hi < 0 for lo, hi in padding):
         g = xp.pad(g, tuple((max(-lo, 0), max(-hi, 0)) for lo, hi in padding))
     if any(d != 1 for d in base_dilation):
         g = g[tuple(slice(None, None, d) for d in base_dilation)]
     return xp.ascontiguousarray(g)
+
+
+def _disjoint_grad(xp, ct, full, out, params):
+    """A recycled gradient of the padded operand (shape ``full``) for disjoint windows, and
+    its strided view ``out + window``; zero-filled unless the windows tile it exactly."""
+    wd, ws, wdil = params["window_dimensions"], params["window_strides"], params["window_dilation"]
+    tiles = all(s == k and (k - 1) * d + 1 == k and n * s == f
+                for s, k, d, n, f in zip(ws, wd, wdil, out, full))
+    g = pooled_empty(xp, full, ct.dtype)
+    if not tiles:
+        g[...] = 0
+    return g, window_view(xp, g, wd, ws, wdil, out, 0)
+
+
+def _scatter_first_hits(ct, x, v, best, out, offsets, params):
+    """`_scatter_impl` for disjoint windows on the host, with no NaN in any window: each
+    window's cotangent goes to the first cell (in `np.ndindex` order) equal to its extremum
+    ``best`` -- `argselect`'s cell, as its strict comparisons keep the first of equal
+    values (ReLU's zeros tie often) -- without building the index array: per offset one
+    comparison, one "not taken yet" mask and one strided write, and the last offset takes
+    what is left."""
+    pad = params["padding"]
+    full = tuple(_dil(x.shape[i], params["base_dilation"][i]) + pad[i][0] + pad[i][1] for i in range(x.ndim))
+    g, gv = _disjoint_grad(np, ct, full, out, params)
+    taken = np.empty(out, dtype=bool)
+    hit = np.empty(out, dtype=bool)
+    last = len(offsets) - 1
+    for k, offs in enumerate(offsets):
+        cell = (Ellipsis,) + offs
+        if k == 0:
+            np.equal(v[cell], best, out=taken)
+            np.multiply(taken, ct, out=gv[cell])
+        elif k < last:
+            np.equal(v[cell], best, out=hit)
+            np.greater(hit, taken, out=hit)  # equal and no earlier cell taken (hit & ~taken)
+            np.multiply(hit, ct, out=gv[cell])
+            np.logical_or(taken, hit, out=taken)
+        else:  # some cell equals the extremum: the last one where no earlier did
+            np.logical_not(taken, out=hit)
+            np.multiply(hit, ct, out=gv[cell])
+    return _undo_padding(np, g, pad, params["base_dilation"])
 
 
 def _scatter_abstract(ct, x, **params):
