@@ -595,3 +595,25 @@ def test_disjoint_window_gradient_ties_go_to_the_first_cell(kind, dtype, k, s, p
                   base_dilation=(1,) * 4, window_dilation=(1,) * 4)
     got = select_and_scatter_add_p.impl(np, ct, x, select=kind, **params)
     np.testing.assert_array_equal(got, want.astype(np.float32))
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))  # +0.0 where not selected
+
+
+@pytest.mark.parametrize("x", [[1.0, 2.0, 3.0, 0.5, -1.0, -1.0], [1.0, np.nan, 3.0, 0.5, -1.0, -1.0]])
+def test_max_window_gradient_of_an_infinite_cotangent_is_zero_elsewhere(x):
+    """Regression: the cotangent was multiplied by the selection mask, so ``0 * inf`` put
+    NaN (and a negative cotangent -0.0) into the cells a window did not select.  JAX
+    (``jax.vjp`` of ``reduce_window``) and PyTorch (``max_pool1d`` backward) give
+    ``[0, inf, -2, 0, -0.5, 0]`` with +0.0 in the unselected cells (a NaN, the first
+    maximum, takes the cotangent in the second case: the same numbers)."""
+    f = lambda a: lax.reduce_window(a, -fnp.inf, lax.max, (1, 2), (1, 2), "VALID")  # noqa: E731
+    ct = fnp.asarray([[np.inf, -2.0, -0.5]])
+    want = np.array([[0.0, np.inf, -2.0, 0.0, -0.5, 0.0]])
+    for g in (fgrad.vjp(f, fnp.asarray([x]))[1](ct)[0],
+              fgrad.jit(lambda a, c: fgrad.vjp(f, a)[1](c)[0])(fnp.asarray([x]), ct)):
+        np.testing.assert_array_equal(np.asarray(g), want)
+        np.testing.assert_array_equal(np.signbit(np.asarray(g)), np.signbit(want))
+    torch = pytest.importorskip("torch")
+    t = torch.tensor([x], dtype=torch.float64, requires_grad=True)
+    torch.nn.functional.max_pool1d(t[None], 2).backward(torch.tensor([[[np.inf, -2.0, -0.5]]], dtype=torch.float64))
+    if not np.isnan(x[1]):  # PyTorch's max_pool1d takes the NaN too; compare the plain case
+        np.testing.assert_array_equal(t.grad.numpy(), want)

@@ -213,9 +213,11 @@ def _scatter_impl(
         # (no zero fill when the windows tile g exactly)
         g, gv = _disjoint_grad(xp, ct, full, out, params)
         hit = xp.empty(out, dtype=bool)
+        sel = _Selector(xp, ct)
         for k, offs in enumerate(offsets):  # one output-shaped strided write per offset
             xp.equal(am, am.dtype.type(k), out=hit)
-            xp.multiply(hit, ct, out=gv[(Ellipsis,) + offs])
+            sel.put(gv[(Ellipsis,) + offs], hit)
+        sel.finish(g)
     else:
         g = xp.zeros(full, dtype=ct.dtype)
         zero = xp.zeros((), dtype=ct.dtype)
@@ -264,21 +266,61 @@ def _scatter_first_hits(ct, x, v, best, out, offsets, params):
     g, gv = _disjoint_grad(np, ct, full, out, params)
     taken = np.empty(out, dtype=bool)
     hit = np.empty(out, dtype=bool)
+    sel = _Selector(np, ct)
     last = len(offsets) - 1
     for k, offs in enumerate(offsets):
         cell = (Ellipsis,) + offs
         if k == 0:
             np.equal(v[cell], best, out=taken)
-            np.multiply(taken, ct, out=gv[cell])
+            sel.put(gv[cell], taken)
         elif k < last:
             np.equal(v[cell], best, out=hit)
             np.greater(hit, taken, out=hit)  # equal and no earlier cell taken (hit & ~taken)
-            np.multiply(hit, ct, out=gv[cell])
+            sel.put(gv[cell], hit)
             np.logical_or(taken, hit, out=taken)
         else:  # some cell equals the extremum: the last one where no earlier did
-            np.logical_not(taken, out=hit)
-            np.multiply(hit, ct, out=gv[cell])
+            sel.put(gv[cell], taken, negate=True)
+    sel.finish(g)
     return _undo_padding(np, g, pad, params["base_dilation"])
+
+
+class _Selector:
+    """Writes ``where(hit, ct, 0)`` into output-shaped (strided) views of the gradient: a
+    window's cotangent goes to its selected cell and ``+0`` to the others, as JAX's and
+    PyTorch's scatter-add into zeros (a bare product ``hit * ct`` would put ``0 * inf = NaN``
+    and ``-0.0`` into cells the window did not select).  A finite float cotangent on the
+    host takes the product (NumPy's ``where`` and masked copy take a mispredicted branch
+    per element, ten times slower) and `finish` clears the negative zeros; anything else
+    takes ``where``."""
+
+    def __init__(self, xp, ct):
+        self.xp, self.ct = xp, ct
+        # a finite cotangent on the host: the product, then `finish` turns its -0.0 into +0.0
+        self.product = (xp is np and type(ct) is np.ndarray and dtype_kind(ct.dtype) == "f"
+                        and bool(np.isfinite(ct).all()))
+        if not self.product:
+            self.zero_ct = xp.zeros((), dtype=ct.dtype)
+            self.miss = xp.empty(ct.shape, dtype=bool)
+
+    def put(self, dst, hit, negate=False):
+        """``dst[...] = where(hit, ct, 0)`` (``negate``: where ``hit`` is False)."""
+        if self.product:
+            if negate:
+                np.logical_not(hit, out=hit)
+            np.multiply(hit, self.ct, out=dst)
+        else:
+            if negate:
+                self.xp.logical_not(hit, out=self.miss)
+                hit = self.miss
+            dst[...] = self.xp.where(hit, self.ct, self.zero_ct)
+
+    def finish(self, g):
+        """``g`` (every cell written by `put` or zero) with ``+0.0`` for ``-0.0``: the sums
+        of a scatter-add into zeros (``0 + -0.0`` is ``+0.0``)."""
+        if self.product:
+            np.add(g, self.ct.dtype.type(0), out=g)
+
+
 
 
 def _scatter_abstract(ct, x, **params):
