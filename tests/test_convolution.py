@@ -570,7 +570,8 @@ def _first_extremum_grad(x, ct, kind, k, s, pad):
 
 @pytest.mark.parametrize("kind", ["max", "min"])
 @pytest.mark.parametrize("dtype", [np.float32, np.int32])
-@pytest.mark.parametrize("k,s,pad", [(2, 2, ((0, 0), (0, 0))), (3, 3, ((1, 1), (0, 2))), (2, 3, ((0, 0), (1, 0)))])
+@pytest.mark.parametrize("k,s,pad", [(2, 2, ((0, 0), (0, 0))), (3, 3, ((1, 1), (0, 2))),
+                                     (2, 3, ((0, 0), (1, 0)))])
 def test_disjoint_window_gradient_ties_go_to_the_first_cell(kind, dtype, k, s, pad):
     """Pooling's backward on disjoint windows (the host's comparison-and-mask path): ReLU
     zeros and small integers tie inside most windows; the first cell of each gets it all,
@@ -614,6 +615,7 @@ def test_max_window_gradient_of_an_infinite_cotangent_is_zero_elsewhere(x):
         np.testing.assert_array_equal(np.signbit(np.asarray(g)), np.signbit(want))
     torch = pytest.importorskip("torch")
     t = torch.tensor([x], dtype=torch.float64, requires_grad=True)
-    torch.nn.functional.max_pool1d(t[None], 2).backward(torch.tensor([[[np.inf, -2.0, -0.5]]], dtype=torch.float64))
+    ct_t = torch.tensor([[[np.inf, -2.0, -0.5]]], dtype=torch.float64)
+    torch.nn.functional.max_pool1d(t[None], 2).backward(ct_t)
     if not np.isnan(x[1]):  # PyTorch's max_pool1d takes the NaN too; compare the plain case
         np.testing.assert_array_equal(t.grad.numpy(), want)

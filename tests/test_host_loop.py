@@ -52,3 +52,35 @@ def test_constants_and_inputs_are_not_overwritten():
     np.testing.assert_array_equal(a, a_copy)
     np.testing.assert_array_equal(x0, np.full_like(a, 2.0))
     np.testing.assert_allclose(out, np.sqrt(a), rtol=1e-14)
+
+
+
+def test_jit_calls_the_loops_host_kernel_for_each_alias_pattern(monkeypatch):
+    """`fgrad.jit`'s host code calls the while loop's kernel (its parameters bound once, not
+    the implementation through keyword arguments); a kernel that saw the condition's
+    constant be the body's (one array passed twice) gives the loop's values when they are
+    two arrays, and again when they are one."""
+    calls = []
+    impl = cf.while_p.impl
+    monkeypatch.setattr(cf.while_p, "impl", lambda *a, **k: calls.append(1) or impl(*a, **k))
+
+    def loop(a, b):
+        return lax.while_loop(lambda s: (fnp.max(fnp.abs(s[0] * s[0] - a)) > 1e-12) & (s[1] < 8),
+                              lambda s: (s[0] - (s[0] * s[0] - b) / (2.0 * s[0]), s[1] + 1),
+                              (fnp.full_like(a, 2.0), 0))
+
+    def ref(a, b):
+        x, k = np.full_like(a, 2.0), 0
+        while np.max(np.abs(x * x - a)) > 1e-12 and k < 8:
+            x, k = x - (x * x - b) / (2.0 * x), k + 1
+        return x, k
+
+    a = np.random.default_rng(2).uniform(1, 8, 40)
+    with fgrad.default_device(fgrad.devices("cpu")[0]):
+        f = fgrad.jit(loop)
+        for b in (a, a + 1.0, a):
+            x, k = f(fnp.asarray(a), fnp.asarray(a) if b is a else fnp.asarray(b))
+            want_x, want_k = ref(a, b)
+            np.testing.assert_array_equal(np.asarray(x), want_x)
+            assert int(k) == want_k
+    assert not calls

@@ -450,6 +450,9 @@ class Gen:
         u = _np_ufunc(prim) if self.numpy else None
         if u is not None and not e.params:
             return f"{self.bind(u, 'u')}({', '.join(ins)})"
+        if self.numpy and prim.name == "while":  # the loop's host call, its parameters bound once
+            kernel = prim.host_kernel(e.params, [v.aval for v in e.invars])
+            return f"{self.bind(kernel, 'f')}({', '.join(ins)})"
         if self.numpy and all(self.is_array(a) for a in e.invars):
             s = self.special(e, ins)
             if s is not None:

@@ -1011,15 +1011,10 @@ def _while_impl(xp, *args, cond, body, n_cc, n_bc):
     # the constants both functions read (one closed-over array passed twice) are one input
     alias = tuple([_position(c, bc) for c in cc]) if n_bc else (-1,) * n_cc
     step = None if CHECKS["on"] else _cond_and_body(cond, body, n_bc, alias)
+    if xp is np and step is not None:  # the whole loop as one generated function
+        return _run_host_loop(step, args, alias, n_cc, n_cc + n_bc)
     if xp is np:  # 0-d arrays as NumPy scalars (what a step returns): scalar arithmetic from the start
         carry = [c[()] if type(c) is np.ndarray and not c.ndim else c for c in args[n_cc + n_bc:]]
-        if step is not None:  # the whole loop as one generated function
-            bufs = [c for c, j in zip(cc, alias) if j < 0] if n_cc else []
-            token = _QUIET_SET(_QUIET)
-            try:
-                return step.host_loop()(bufs + bc + carry)
-            finally:
-                _QUIET_RESET(token)
     else:
         carry = list(args[n_cc + n_bc:])
     cc = list(cc)
@@ -1039,6 +1034,52 @@ def _while_impl(xp, *args, cond, body, n_cc, n_bc):
     finally:
         _QUIET_RESET(token)
     return carry
+
+
+def _while_host_kernel(params: dict, avals: list) -> Callable:
+    """The host executors' call of a while loop (`core.executor` and `fgrad.jit`'s code on
+    NumPy): `_while_impl` on the host with its parameters bound once -- no keyword
+    arguments merged, no lists rebuilt per call -- and the last alias pattern's joined step
+    remembered.  The same loop, the same results."""
+    cond, body, n_cc, n_bc = params["cond"], params["body"], params["n_cc"], params["n_bc"]
+    impl = functools.partial(_while_impl, np, **params)
+    n_consts = n_cc + n_bc
+    no_alias = (-1,) * n_cc
+    last: list = [None, None]  # alias pattern, its joined step
+
+    def kernel(*args):
+        if CHECKS["on"]:
+            return impl(*args)
+        if n_bc:
+            bc = args[n_cc:n_consts]
+            alias = tuple([_position(c, bc) for c in args[:n_cc]])
+        else:
+            alias = no_alias
+        step = last[1] if alias == last[0] else None
+        if step is None:
+            step = _cond_and_body(cond, body, n_bc, alias)
+            if step is None:
+                return impl(*args)
+            last[0], last[1] = alias, step
+        return _run_host_loop(step, args, alias, n_cc, n_consts)
+
+    return kernel
+
+
+def _run_host_loop(step: Branch, args: tuple, alias: tuple, n_cc: int, n_consts: int) -> list:
+    """The final carry of a while loop on the host, from its operands ``args`` (condition
+    constants, body constants, carry), as the joined ``step``'s generated loop: the
+    condition constants that are not body constants (``alias``), the body constants, and
+    the carry with 0-d arrays as NumPy scalars (what a step returns: scalar arithmetic from
+    the start), NumPy's error reports off."""
+    bufs = [c for c, j in zip(args[:n_cc], alias) if j < 0] if n_cc else []
+    bufs += args[n_cc:n_consts]
+    bufs += [c[()] if type(c) is np.ndarray and not c.ndim else c for c in args[n_consts:]]
+    token = _QUIET_SET(_QUIET)
+    try:
+        return step.host_loop()(bufs)
+    finally:
+        _QUIET_RESET(token)
 
 
 def _position(value, values: list) -> int:
@@ -1126,6 +1167,7 @@ def _while_abstract(*avals, cond, body, n_cc, n_bc):
 
 
 while_p = Primitive("while", _while_impl, _while_abstract, multiple_results=True, family="control")
+while_p.host_kernel = _while_host_kernel
 
 
 def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop", weak=None):
