@@ -142,15 +142,17 @@ def window_sum(xp, x, **params):
     return res
 
 
-def _reduce_offsets(xp, kind, v, window):
-    """Max/min over the trailing window axes of ``v``, one elementwise pass per offset
-    (NaN propagates, as in ``max``)."""
+def _reduce_offsets(xp, kind, v, window, window_first=False):
+    """Max/min over the trailing window axes of ``v`` (``window_first``: the leading
+    ones), one elementwise pass per offset (NaN propagates, as in ``max``)."""
     offsets = list(np.ndindex(*window))
-    res = pooled_empty(xp, v.shape[: v.ndim - len(window)], v.dtype)
-    res[...] = v[(Ellipsis,) + offsets[0]]
+    lead = () if window_first else (Ellipsis,)
+    shape = v.shape[len(window):] if window_first else v.shape[: v.ndim - len(window)]
+    res = pooled_empty(xp, shape, v.dtype)
+    res[...] = v[lead + offsets[0]]
     op = xp.maximum if kind == "max" else xp.minimum
     for offs in offsets[1:]:
-        op(res, v[(Ellipsis,) + offs], out=res)
+        op(res, v[lead + offs], out=res)
     return res
 
 
@@ -202,9 +204,13 @@ def _scatter_impl(
     disjoint = all(s >= sp for s, sp in zip(window_strides, spans))
     if disjoint and xp is np and dtype_kind(x.dtype) in "fiu" and len(offsets) > 1:
         v, out = _windows(xp, x, _identity(select, x.dtype), **params)
-        best = _reduce_offsets(xp, select, v, window_dimensions)
+        # the windows' cells as contiguous planes (window offset first): one strided copy,
+        # then every comparison runs on contiguous data (a strided one is ~5x slower)
+        planes = pooled_empty(np, tuple(window_dimensions) + out, x.dtype)
+        planes[...] = v.transpose(tuple(range(nd, 2 * nd)) + tuple(range(nd)))
+        best = _reduce_offsets(xp, select, planes, window_dimensions, window_first=True)
         if dtype_kind(x.dtype) != "f" or not np.isnan(np.maximum.reduce(best, axis=None)):
-            return _scatter_first_hits(ct, x, v, best, out, offsets, params)
+            return _scatter_first_hits(ct, x, planes, best, out, offsets, params)
         # a NaN in some window (it propagates into the maximum): the NaN-aware selection
     am, out = argselect(xp, select, x, params)
     full = tuple(_dil(x.shape[i], base_dilation[i]) + padding[i][0] + padding[i][1] for i in range(nd))
@@ -254,8 +260,9 @@ def _disjoint_grad(xp, ct, full, out, params):
     return g, window_view(xp, g, wd, ws, wdil, out, 0)
 
 
-def _scatter_first_hits(ct, x, v, best, out, offsets, params):
-    """`_scatter_impl` for disjoint windows on the host, with no NaN in any window: each
+def _scatter_first_hits(ct, x, planes, best, out, offsets, params):
+    """`_scatter_impl` for disjoint windows on the host, with no NaN in any window
+    (``planes``: the windows' cells, window offset first): each
     window's cotangent goes to the first cell (in `np.ndindex` order) equal to its extremum
     ``best`` -- `argselect`'s cell, as its strict comparisons keep the first of equal
     values (ReLU's zeros tie often) -- without building the index array: per offset one
@@ -271,10 +278,10 @@ def _scatter_first_hits(ct, x, v, best, out, offsets, params):
     for k, offs in enumerate(offsets):
         cell = (Ellipsis,) + offs
         if k == 0:
-            np.equal(v[cell], best, out=taken)
+            np.equal(planes[offs], best, out=taken)
             sel.put(gv[cell], taken)
         elif k < last:
-            np.equal(v[cell], best, out=hit)
+            np.equal(planes[offs], best, out=hit)
             np.greater(hit, taken, out=hit)  # equal and no earlier cell taken (hit & ~taken)
             sel.put(gv[cell], hit)
             np.logical_or(taken, hit, out=taken)
