@@ -84,3 +84,46 @@ def test_jit_calls_the_loops_host_kernel_for_each_alias_pattern(monkeypatch):
             np.testing.assert_array_equal(np.asarray(x), want_x)
             assert int(k) == want_k
     assert not calls
+
+
+def test_a_scan_runs_as_one_generated_loop_with_the_steps_values():
+    """A host scan (`core.executor.host_scan`) against the same scan run step by step in
+    Python: forward and reverse, constants, a passed-through carry, ys of two dtypes and a
+    y that is a carry; the scanned and constant inputs are not written."""
+    rng = np.random.default_rng(4)
+    W, xs = rng.standard_normal((3, 3)), rng.standard_normal((6, 2, 3))
+    W0, xs0 = W.copy(), xs.copy()
+
+    def step(c, x):
+        h, k = c
+        h = fnp.tanh(x @ W + h)
+        return (h, k), (h.sum(), (h > 0).astype(np.int32), h)
+
+    for reverse in (False, True):
+        with fgrad.default_device(fgrad.devices("cpu")[0]):
+            (h, k), (s, pos, hs) = fgrad.jit(lambda xs: lax.scan(step, (fnp.zeros((2, 3)), 7.0), xs,
+                                                                reverse=reverse))(fnp.asarray(xs))
+        rh, rs, rpos, rhs = np.zeros((2, 3)), [], [], []
+        for x in (xs[::-1] if reverse else xs):
+            rh = np.tanh(x @ W + rh)
+            rs.append(rh.sum())
+            rpos.append((rh > 0).astype(np.int32))
+            rhs.append(rh)
+        if reverse:
+            rs, rpos, rhs = rs[::-1], rpos[::-1], rhs[::-1]
+        np.testing.assert_allclose(np.asarray(h), rh, rtol=1e-14)
+        assert float(k) == 7.0
+        np.testing.assert_allclose(np.asarray(s), rs, rtol=1e-13)
+        assert np.asarray(pos).dtype == np.int32
+        np.testing.assert_array_equal(np.asarray(pos), rpos)
+        np.testing.assert_allclose(np.asarray(hs), rhs, rtol=1e-14)
+    np.testing.assert_array_equal(W, W0)
+    np.testing.assert_array_equal(xs, xs0)
+    sources = [r.source for b in _branches_with_scans() for r in (b._scans or {}).values()]
+    assert sources and all("for _i in _steps:" in src for src in sources)
+
+
+def _branches_with_scans():
+    import gc
+
+    return [o for o in gc.get_objects() if type(o) is cf.Branch and o._scans]

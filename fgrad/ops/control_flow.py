@@ -27,7 +27,7 @@ from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..compile.passes import optimize
-from ..core.executor import host_loop, straight_line
+from ..core.executor import host_loop, host_scan, straight_line
 from ..core.host_pool import empty as pooled_empty
 from ..core.quiet import switch
 from ..backends import NUMPY, put_buffer
@@ -69,11 +69,11 @@ class Branch:
     """A traced function: a jaxpr whose first ``n_consts`` inputs are its constants.
     Hashed by identity; caches its compiled executor."""
 
-    __slots__ = ("jaxpr", "n_consts", "_run", "_runners", "_loop")
+    __slots__ = ("jaxpr", "n_consts", "_run", "_runners", "_loop", "_scans")
 
     def __init__(self, jaxpr: Jaxpr, n_consts: int) -> None:
         self.jaxpr, self.n_consts, self._run, self._runners = jaxpr, n_consts, None, None
-        self._loop = None
+        self._loop = self._scans = None
 
     @property
     def out_avals(self):
@@ -115,6 +115,19 @@ class Branch:
             jx = Jaxpr(jx.constvars, jx.invars, first + [e for e in jx.eqns if id(e) not in ids], jx.outvars)
             self._loop = host_loop(jx, self.n_consts)
         return self._loop
+
+    def host_scan(self, n_consts: int, n_carry: int, length: int, reverse: bool) -> Callable:
+        """For a scan's step (inputs ``n_consts`` constants, ``n_carry`` carries and one slice of each
+        scanned array; outputs the next carry and the step's ys): ``run(bufs) -> final
+        carry + stacked ys`` from the constants, the initial carry and the whole scanned
+        arrays, the whole scan as one generated host function (`core.executor.host_scan`)."""
+        key = (n_consts, n_carry, length, reverse)
+        scans = self._scans if self._scans is not None else {}
+        run = scans.get(key)
+        if run is None:
+            run = host_scan(_simplified(self.jaxpr), n_consts, n_carry, length, reverse, _stacked_like)
+            self._scans = {**scans, key: run} if len(scans) < 8 else {key: run}
+        return run
 
     def _run_checked(self, xp, bufs):
         """With the NaN/inf checks on: evaluate op by op through the checking trace, so a
@@ -435,6 +448,12 @@ def _scan_impl(xp, *args, body, n_consts, n_carry, length, reverse):
     xs = args[n_consts + n_carry:]
     if length == 0:
         return carry + [xp.zeros((0,) + tuple(av.shape), av.dtype) for av in body.out_avals[n_carry:]]
+    if xp is np and not (CHECKS["on"] and isinstance(state.trace, DebugCheckTrace)):
+        token = _QUIET_SET(_QUIET)
+        try:  # the whole scan as one generated function
+            return body.host_scan(n_consts, n_carry, length, reverse)(list(args))
+        finally:
+            _QUIET_RESET(token)
     run = body.runner(xp)
     steps = range(length - 1, -1, -1) if reverse else range(length)
     # each step's ys go straight into their slot of the stacked outputs, allocated at the
