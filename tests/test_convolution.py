@@ -551,3 +551,71 @@ def test_transposed_convolution_of_small_planes_matches_the_direct_sum():
     got = np.asarray(lax.conv_general_dilated(fnp.asarray(x), fnp.asarray(w), **args))
     want = np_conv(x.astype(np.float64), w.astype(np.float64), **args)
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+def _first_extremum_grad(x, ct, kind, k, s, pad):
+    """Reference by loops: each window's cotangent goes to its first extremal cell in
+    row-major window order (the first NaN where one occurs), padding never selected unless
+    the whole window is padding."""
+    fill = -np.inf if kind == "max" else np.inf
+    xp_ = np.pad(x.astype(np.float64), ((0, 0), (0, 0)) + pad, constant_values=fill)
+    g = np.zeros_like(xp_)
+    for n, c, i, j in np.ndindex(*ct.shape):
+        w = xp_[n, c, i * s:i * s + k, j * s:j * s + k].ravel()
+        nan = np.isnan(w)
+        q = int(np.argmax(nan)) if nan.any() else int(np.argmax(w) if kind == "max" else np.argmin(w))
+        g[n, c, i * s + q // k, j * s + q % k] += ct[n, c, i, j]
+    return g[:, :, pad[0][0]:g.shape[2] - pad[0][1], pad[1][0]:g.shape[3] - pad[1][1]]
+
+
+@pytest.mark.parametrize("kind", ["max", "min"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+@pytest.mark.parametrize("k,s,pad", [(2, 2, ((0, 0), (0, 0))), (3, 3, ((1, 1), (0, 2))),
+                                     (2, 3, ((0, 0), (1, 0)))])
+def test_disjoint_window_gradient_ties_go_to_the_first_cell(kind, dtype, k, s, pad):
+    """Pooling's backward on disjoint windows (the host's comparison-and-mask path): ReLU
+    zeros and small integers tie inside most windows; the first cell of each gets it all,
+    as in JAX and PyTorch's max_pool2d backward; a NaN takes the NaN-aware path."""
+    rng = np.random.default_rng(0)
+    x = np.maximum(rng.integers(-3, 3, (2, 3, 9, 10)), 0).astype(dtype)
+    if dtype == np.float32:
+        x[0, 1, 4, 4] = np.nan
+    op = lax.max if kind == "max" else lax.min
+    init = (-np.inf if kind == "max" else np.inf) if dtype == np.float32 else \
+        (np.iinfo(dtype).min if kind == "max" else np.iinfo(dtype).max)
+    f = lambda a: lax.reduce_window(a, init, op, (1, 1, k, k), (1, 1, s, s), ((0, 0), (0, 0)) + pad)  # noqa: E731
+    y, vjp = fgrad.vjp(f, fnp.asarray(x)) if dtype == np.float32 else (f(fnp.asarray(x)), None)
+    ct = rng.standard_normal(np.shape(y)).astype(np.float32)
+    want = _first_extremum_grad(x, ct, kind, k, s, pad)
+    if vjp is not None:
+        np.testing.assert_array_equal(np.asarray(vjp(fnp.asarray(ct))[0]), want)
+        np.testing.assert_array_equal(np.asarray(fgrad.jit(lambda c: vjp(c)[0])(fnp.asarray(ct))), want)
+    from fgrad.ops.windowed import select_and_scatter_add_p
+
+    params = dict(window_dimensions=(1, 1, k, k), window_strides=(1, 1, s, s), padding=((0, 0), (0, 0)) + pad,
+                  base_dilation=(1,) * 4, window_dilation=(1,) * 4)
+    got = select_and_scatter_add_p.impl(np, ct, x, select=kind, **params)
+    np.testing.assert_array_equal(got, want.astype(np.float32))
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))  # +0.0 where not selected
+
+
+@pytest.mark.parametrize("x", [[1.0, 2.0, 3.0, 0.5, -1.0, -1.0], [1.0, np.nan, 3.0, 0.5, -1.0, -1.0]])
+def test_max_window_gradient_of_an_infinite_cotangent_is_zero_elsewhere(x):
+    """Regression: the cotangent was multiplied by the selection mask, so ``0 * inf`` put
+    NaN (and a negative cotangent -0.0) into the cells a window did not select.  JAX
+    (``jax.vjp`` of ``reduce_window``) and PyTorch (``max_pool1d`` backward) give
+    ``[0, inf, -2, 0, -0.5, 0]`` with +0.0 in the unselected cells (a NaN, the first
+    maximum, takes the cotangent in the second case: the same numbers)."""
+    f = lambda a: lax.reduce_window(a, -fnp.inf, lax.max, (1, 2), (1, 2), "VALID")  # noqa: E731
+    ct = fnp.asarray([[np.inf, -2.0, -0.5]])
+    want = np.array([[0.0, np.inf, -2.0, 0.0, -0.5, 0.0]])
+    for g in (fgrad.vjp(f, fnp.asarray([x]))[1](ct)[0],
+              fgrad.jit(lambda a, c: fgrad.vjp(f, a)[1](c)[0])(fnp.asarray([x]), ct)):
+        np.testing.assert_array_equal(np.asarray(g), want)
+        np.testing.assert_array_equal(np.signbit(np.asarray(g)), np.signbit(want))
+    torch = pytest.importorskip("torch")
+    t = torch.tensor([x], dtype=torch.float64, requires_grad=True)
+    ct_t = torch.tensor([[[np.inf, -2.0, -0.5]]], dtype=torch.float64)
+    torch.nn.functional.max_pool1d(t[None], 2).backward(ct_t)
+    if not np.isnan(x[1]):  # PyTorch's max_pool1d takes the NaN too; compare the plain case
+        np.testing.assert_array_equal(t.grad.numpy(), want)

@@ -78,3 +78,29 @@ def test_overflowing_sum_in_a_loop_body_is_quiet():
         f = fgrad.jit(lambda xs: lax.scan(lambda c, x: (c + fgrad.numpy.sum(x), None),
                                           np.float32(0), xs)[0])
         assert np.isinf(np.asarray(f(xs)))
+
+
+_EXTREMA = [
+    [1.0, np.nan, 3.0, np.nan],  # NaN propagates (the first NaN: argmax/argmin's pick)
+    [-0.0, 0.0], [0.0, -0.0], [-0.0] * 40 + [0.0] + [-0.0] * 40,  # signed zeros: reduce's sign
+    [0.0] * 40 + [-0.0] + [0.0] * 40, [np.inf, -np.inf, 2.0], [-3.0, 5.0, 5.0, -7.0], [0.5],
+]
+
+
+@pytest.mark.parametrize("values", _EXTREMA)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint8])
+def test_vector_extremum_kernel_has_the_reductions_bits(values, dtype):
+    """A 1-d max/min reads the element at argmax/argmin (a third of ``reduce``'s fixed cost,
+    a while loop's convergence test): the same value, type and sign of zero as ``reduce``."""
+    from fgrad.core.array import ShapedArray
+    from fgrad.ops.reductions import reduce_max_p, reduce_min_p
+
+    if np.dtype(dtype).kind != "f":
+        values = [v for v in values if np.isfinite(v)] or [0]
+    with np.errstate(invalid="ignore"):
+        x = np.abs(values).astype(dtype) if np.dtype(dtype).kind == "u" else np.asarray(values, dtype)
+    for prim, ufunc in ((reduce_max_p, np.maximum), (reduce_min_p, np.minimum)):
+        kernel = prim.host_kernel({"axes": (0,)}, [ShapedArray(x.shape, x.dtype)])
+        got, want = kernel(x), ufunc.reduce(x)
+        assert type(got) is type(want)
+        assert np.array_equal(got, want, equal_nan=True) and np.signbit(got) == np.signbit(want), (got, want)

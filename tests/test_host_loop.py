@@ -52,3 +52,78 @@ def test_constants_and_inputs_are_not_overwritten():
     np.testing.assert_array_equal(a, a_copy)
     np.testing.assert_array_equal(x0, np.full_like(a, 2.0))
     np.testing.assert_allclose(out, np.sqrt(a), rtol=1e-14)
+
+
+
+def test_jit_calls_the_loops_host_kernel_for_each_alias_pattern(monkeypatch):
+    """`fgrad.jit`'s host code calls the while loop's kernel (its parameters bound once, not
+    the implementation through keyword arguments); a kernel that saw the condition's
+    constant be the body's (one array passed twice) gives the loop's values when they are
+    two arrays, and again when they are one."""
+    calls = []
+    impl = cf.while_p.impl
+    monkeypatch.setattr(cf.while_p, "impl", lambda *a, **k: calls.append(1) or impl(*a, **k))
+
+    def loop(a, b):
+        return lax.while_loop(lambda s: (fnp.max(fnp.abs(s[0] * s[0] - a)) > 1e-12) & (s[1] < 8),
+                              lambda s: (s[0] - (s[0] * s[0] - b) / (2.0 * s[0]), s[1] + 1),
+                              (fnp.full_like(a, 2.0), 0))
+
+    def ref(a, b):
+        x, k = np.full_like(a, 2.0), 0
+        while np.max(np.abs(x * x - a)) > 1e-12 and k < 8:
+            x, k = x - (x * x - b) / (2.0 * x), k + 1
+        return x, k
+
+    a = np.random.default_rng(2).uniform(1, 8, 40)
+    with fgrad.default_device(fgrad.devices("cpu")[0]):
+        f = fgrad.jit(loop)
+        for b in (a, a + 1.0, a):
+            x, k = f(fnp.asarray(a), fnp.asarray(a) if b is a else fnp.asarray(b))
+            want_x, want_k = ref(a, b)
+            np.testing.assert_array_equal(np.asarray(x), want_x)
+            assert int(k) == want_k
+    assert not calls
+
+
+def test_a_scan_runs_as_one_generated_loop_with_the_steps_values():
+    """A host scan (`core.executor.host_scan`) against the same scan run step by step in
+    Python: forward and reverse, constants, a passed-through carry, ys of two dtypes and a
+    y that is a carry; the scanned and constant inputs are not written."""
+    rng = np.random.default_rng(4)
+    W, xs = rng.standard_normal((3, 3)), rng.standard_normal((6, 2, 3))
+    W0, xs0 = W.copy(), xs.copy()
+
+    def step(c, x):
+        h, k = c
+        h = fnp.tanh(x @ W + h)
+        return (h, k), (h.sum(), (h > 0).astype(np.int32), h)
+
+    for reverse in (False, True):
+        with fgrad.default_device(fgrad.devices("cpu")[0]):
+            (h, k), (s, pos, hs) = fgrad.jit(lambda xs: lax.scan(step, (fnp.zeros((2, 3)), 7.0), xs,
+                                                                reverse=reverse))(fnp.asarray(xs))
+        rh, rs, rpos, rhs = np.zeros((2, 3)), [], [], []
+        for x in (xs[::-1] if reverse else xs):
+            rh = np.tanh(x @ W + rh)
+            rs.append(rh.sum())
+            rpos.append((rh > 0).astype(np.int32))
+            rhs.append(rh)
+        if reverse:
+            rs, rpos, rhs = rs[::-1], rpos[::-1], rhs[::-1]
+        np.testing.assert_allclose(np.asarray(h), rh, rtol=1e-14)
+        assert float(k) == 7.0
+        np.testing.assert_allclose(np.asarray(s), rs, rtol=1e-13)
+        assert np.asarray(pos).dtype == np.int32
+        np.testing.assert_array_equal(np.asarray(pos), rpos)
+        np.testing.assert_allclose(np.asarray(hs), rhs, rtol=1e-14)
+    np.testing.assert_array_equal(W, W0)
+    np.testing.assert_array_equal(xs, xs0)
+    sources = [r.source for b in _branches_with_scans() for r in (b._scans or {}).values()]
+    assert sources and all("for _i in _steps:" in src for src in sources)
+
+
+def _branches_with_scans():
+    import gc
+
+    return [o for o in gc.get_objects() if type(o) is cf.Branch and o._scans]

@@ -57,6 +57,7 @@ from ..core.narrow_floats import float16 as F16, is_narrow
 from .._config import limit
 from ..backends import full
 from ..core.ir import Literal
+from ..core.executor import out_arg
 from ..core.quiet import quiet
 from ..ops.linalg import _dg_plan
 from ..ops.reductions import extremum
@@ -449,6 +450,9 @@ class Gen:
         u = _np_ufunc(prim) if self.numpy else None
         if u is not None and not e.params:
             return f"{self.bind(u, 'u')}({', '.join(ins)})"
+        if self.numpy and prim.name == "while":  # the loop's host call, its parameters bound once
+            kernel = prim.host_kernel(e.params, [v.aval for v in e.invars])
+            return f"{self.bind(kernel, 'f')}({', '.join(ins)})"
         if self.numpy and all(self.is_array(a) for a in e.invars):
             s = self.special(e, ins)
             if s is not None:
@@ -676,7 +680,8 @@ class Gen:
             if e.prim.name == "convert_element_type":
                 return f"{self.bind(np.copyto, 'u')}({target}, {ins[0]}, casting='unsafe')"
             u = _np_ufunc(e.prim)
-            return f"{self.bind(u, 'u')}({', '.join(ins)}, out={target})"
+            kw = out_arg(u) if u.nout == 1 and len(ins) == u.nin else "out="
+            return f"{self.bind(u, 'u')}({', '.join(ins)}, {kw}{target})"
         u = _np_ufunc(e.prim)
         if u is not None and not e.params:
             return f"{self.bind(u, 'u')}({', '.join(ins)})"

@@ -45,7 +45,7 @@ def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
     allocation per equation."""
     any_src, ns = _generate(jaxpr, reuse=False, consts=consts)
     host_src, ns2 = _generate(jaxpr, reuse=True, consts=consts)
-    if "out=" not in host_src and "_host_literals" not in ns2:  # nothing host-specific: one function
+    if "_host_out" not in ns2 and "_host_literals" not in ns2:  # nothing host-specific: one function
         src = any_src.replace("def run_any(", "def run(", 1)
     else:
         ns.update(ns2)
@@ -82,12 +82,38 @@ def host_loop(jaxpr: Jaxpr, n_consts: int) -> Callable:
     return run
 
 
+def host_scan(jaxpr: Jaxpr, n_consts: int, n_carry: int, length: int, reverse: bool,
+              stacked: Callable) -> Callable:
+    """``run(bufs) -> final carry + stacked ys`` on the host for a scan whose one step is
+    ``jaxpr`` (inputs ``n_consts`` constants, ``n_carry`` carries, then one slice of each
+    scanned array; outputs the next carry then the step's ys).  ``bufs``: the constants, the
+    initial carry, then the whole scanned arrays.  The generated function loops itself over
+    ``length`` steps (backwards with ``reverse``): the slices taken, the step inlined, each
+    y written into its slot of an array ``stacked(xp, y, length)`` makes at the first step
+    -- no call, list or unpacking per step.  Inputs are never deleted or overwritten.
+    NumPy's error reports are left as the caller set them.
+
+    >>> import fgrad, numpy as np
+    >>> jx = fgrad.make_jaxpr(lambda c, x: (c + x, c * x))(1.0, 2.0).jaxpr
+    >>> empty = lambda xp, y, n: np.empty((n,) + np.shape(y), np.asarray(y).dtype)
+    >>> host_scan(jx, 0, 1, 3, False, empty)([np.float64(0.0), np.arange(3.0)])
+    [np.float64(3.0), array([0., 0., 2.])]
+    """
+    src, ns = _generate(jaxpr, reuse=True, scan=(n_consts, n_carry, length, reverse))
+    ns["_stacked"] = stacked
+    exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
+    run = functools.partial(ns["run_host"], np)
+    run.source = src  # type: ignore[attr-defined]
+    return run
+
+
 def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
-              loop: int | None = None) -> tuple[str, dict]:
+              loop: int | None = None, scan: tuple | None = None) -> tuple[str, dict]:
     """The source of ``run_host`` (``reuse``: buffers reused, see `straight_line`) or
     ``run_any``, and its namespace (which holds ``consts`` when given).  ``loop``: the
     number of loop constants of a `host_loop` step (its equations in the order they must
-    run: what the condition reads first)."""
+    run: what the condition reads first).  ``scan``: ``(n_consts, n_carry, length,
+    reverse)`` of a `host_scan` step."""
     tag = "h" if reuse else "g"
     names: dict = {}
     ns: dict = {}
@@ -122,6 +148,8 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
             if type(v) is not Literal:
                 last_use[v] = i
     keep = {v for v in jaxpr.outvars if type(v) is not Literal}
+    if scan is not None:  # every step reads the constants; the carry's inputs are rebound
+        keep.update(jaxpr.invars)
     if loop is not None:  # every iteration reads the constants; the exit returns the carry
         keep.update(jaxpr.invars)
         cond_end = max((i for i, e in enumerate(jaxpr.eqns) if jaxpr.outvars[0] in e.outvars), default=-1)
@@ -172,7 +200,11 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
                             target = v
                             break
                     numpy_typed.add(e.outvars[0])  # a NumPy ufunc's result: an array or NumPy scalar
-                call = f"{fn}({args}, out={names[target]})" if target is not None else f"{fn}({args})"
+                # a positional out (``is_np_ufunc``: one output): no keyword to parse per call
+                call = (f"{fn}({args}, {out_arg(ufunc)}{names[target]})" if target is not None
+                        else f"{fn}({args})")
+                if target is not None:
+                    ns["_host_out"] = True  # marks the host program as reusing buffers
             if is_np_ufunc and e.outvars[0].aval.shape:
                 owned.add(e.outvars[0])
             elif not is_np_ufunc:
@@ -208,6 +240,28 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
         if loop is not None and i == cond_end:
             exit_at = len(lines)
     unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
+    if scan is not None:
+        n_consts, n_carry, length, reverse = scan
+        carry = params_in[n_consts:n_consts + n_carry]
+        slices = params_in[n_consts + n_carry:]
+        whole = [fresh("x") for _ in slices]  # the scanned arrays; the step reads one slice
+        ys = [fresh("y") for _ in jaxpr.outvars[n_carry:]]
+        outs = [ref(v) for v in jaxpr.outvars]
+        ns["_steps"] = range(length - 1, -1, -1) if reverse else range(length)
+        head = params_in[:n_consts + n_carry] + whole
+        body = [f"    {sl} = {w}[_i]" for sl, w in zip(slices, whole)] + lines
+        if ys:
+            body.append(f"    if {ys[0]} is None:")
+            body += [f"        {y} = _stacked(xp, {o}, {length})" for y, o in zip(ys, outs[n_carry:])]
+            body += [f"    {y}[_i] = {o}" for y, o in zip(ys, outs[n_carry:])]
+        if carry:
+            body.append(f"    {', '.join(carry)} = {', '.join(outs[:n_carry])}")
+        src = ("def run_host(xp, bufs):\n"
+               + (f"    {', '.join(head)}{',' if len(head) == 1 else ''} = bufs\n" if head else "")
+               + "".join(f"    {y} = None\n" for y in ys) + "    for _i in _steps:\n"
+               + "\n".join("    " + ln for ln in body) + "\n"
+               + f"    return [{', '.join(carry + ys)}]\n")
+        return src, ns
     if loop is not None:
         n_carry = len(jaxpr.invars) - loop
         carry = params_in[len(params_in) - n_carry:] if n_carry else []
@@ -330,6 +384,20 @@ _INLINE = {
 }
 
 
+def out_arg(ufunc) -> str:
+    """What goes before the out buffer in a call of the one-output NumPy ``ufunc``: nothing
+    (a positional out, no keyword to parse per call), or ``out=`` where NumPy deprecates
+    the positional form (np.maximum, np.minimum).
+
+    >>> out_arg(np.add), out_arg(np.maximum)
+    ('', 'out=')
+    """
+    return "out=" if ufunc in _KEYWORD_OUT else ""
+
+
+_KEYWORD_OUT = (np.maximum, np.minimum)
+
+
 def _ufuncs_broadcast_it(v, consumers: dict, keep: set) -> bool:
     """True when ``v`` (a ``broadcast_in_dim`` result) is not an output and each equation
     reading it is a parameterless NumPy ufunc whose result has ``v``'s shape and which has
@@ -395,4 +463,4 @@ def device_of(bufs):
     return None
 
 
-__all__ = ["straight_line", "place_consts", "device_of"]
+__all__ = ["straight_line", "place_consts", "device_of", "out_arg"]

@@ -27,7 +27,7 @@ from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..compile.passes import optimize
-from ..core.executor import host_loop, straight_line
+from ..core.executor import host_loop, host_scan, straight_line
 from ..core.host_pool import empty as pooled_empty
 from ..core.quiet import switch
 from ..backends import NUMPY, put_buffer
@@ -69,11 +69,11 @@ class Branch:
     """A traced function: a jaxpr whose first ``n_consts`` inputs are its constants.
     Hashed by identity; caches its compiled executor."""
 
-    __slots__ = ("jaxpr", "n_consts", "_run", "_runners", "_loop")
+    __slots__ = ("jaxpr", "n_consts", "_run", "_runners", "_loop", "_scans")
 
     def __init__(self, jaxpr: Jaxpr, n_consts: int) -> None:
         self.jaxpr, self.n_consts, self._run, self._runners = jaxpr, n_consts, None, None
-        self._loop = None
+        self._loop = self._scans = None
 
     @property
     def out_avals(self):
@@ -115,6 +115,19 @@ class Branch:
             jx = Jaxpr(jx.constvars, jx.invars, first + [e for e in jx.eqns if id(e) not in ids], jx.outvars)
             self._loop = host_loop(jx, self.n_consts)
         return self._loop
+
+    def host_scan(self, n_consts: int, n_carry: int, length: int, reverse: bool) -> Callable:
+        """For a scan's step (inputs ``n_consts`` constants, ``n_carry`` carries and one slice of each
+        scanned array; outputs the next carry and the step's ys): ``run(bufs) -> final
+        carry + stacked ys`` from the constants, the initial carry and the whole scanned
+        arrays, the whole scan as one generated host function (`core.executor.host_scan`)."""
+        key = (n_consts, n_carry, length, reverse)
+        scans = self._scans if self._scans is not None else {}
+        run = scans.get(key)
+        if run is None:
+            run = host_scan(_simplified(self.jaxpr), n_consts, n_carry, length, reverse, _stacked_like)
+            self._scans = {**scans, key: run} if len(scans) < 8 else {key: run}
+        return run
 
     def _run_checked(self, xp, bufs):
         """With the NaN/inf checks on: evaluate op by op through the checking trace, so a
@@ -438,6 +451,12 @@ def _scan_impl(xp, *args, body, n_consts, n_carry, length, reverse):
     xs = args[n_consts + n_carry:]
     if length == 0:
         return carry + [xp.zeros((0,) + tuple(av.shape), av.dtype) for av in body.out_avals[n_carry:]]
+    if xp is np and not (CHECKS["on"] and isinstance(state.trace, DebugCheckTrace)):
+        token = _QUIET_SET(_QUIET)
+        try:  # the whole scan as one generated function
+            return body.host_scan(n_consts, n_carry, length, reverse)(list(args))
+        finally:
+            _QUIET_RESET(token)
     run = body.runner(xp)
     steps = range(length - 1, -1, -1) if reverse else range(length)
     # each step's ys go straight into their slot of the stacked outputs, allocated at the
@@ -1010,18 +1029,20 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
 
 
 def _while_impl(xp, *args, cond, body, n_cc, n_bc):
-    cc, bc = list(args[:n_cc]), list(args[n_cc:n_cc + n_bc])
-    carry = list(args[n_cc + n_bc:])
-    if xp is np:  # 0-d arrays as NumPy scalars (what a step returns): scalar arithmetic from the start
-        carry = [c[()] if type(c) is np.ndarray and not c.ndim else c for c in carry]
+    cc, bc = args[:n_cc], list(args[n_cc:n_cc + n_bc])
     # the constants both functions read (one closed-over array passed twice) are one input
-    alias = tuple(_position(c, bc) for c in cc) if bc else (-1,) * n_cc
+    alias = tuple([_position(c, bc) for c in cc]) if n_bc else (-1,) * n_cc
     step = None if CHECKS["on"] else _cond_and_body(cond, body, n_bc, alias)
+    if xp is np and step is not None:  # the whole loop as one generated function
+        return _run_host_loop(step, args, alias, n_cc, n_cc + n_bc)
+    if xp is np:  # 0-d arrays as NumPy scalars (what a step returns): scalar arithmetic from the start
+        carry = [c[()] if type(c) is np.ndarray and not c.ndim else c for c in args[n_cc + n_bc:]]
+    else:
+        carry = list(args[n_cc + n_bc:])
+    cc = list(cc)
     token = _QUIET_SET(_QUIET)
     try:
-        if step is not None and xp is np:  # the whole loop as one generated function
-            carry = step.host_loop()([c for c, j in zip(cc, alias) if j < 0] + bc + carry)
-        elif step is not None:  # one program: the condition and the next carry, sharing work
+        if step is not None:  # one program: the condition and the next carry, sharing work
             run_step = step.runner(xp)
             consts = [c for c, j in zip(cc, alias) if j < 0] + bc
             out = run_step(consts + carry)
@@ -1035,6 +1056,52 @@ def _while_impl(xp, *args, cond, body, n_cc, n_bc):
     finally:
         _QUIET_RESET(token)
     return carry
+
+
+def _while_host_kernel(params: dict, avals: list) -> Callable:
+    """The host executors' call of a while loop (`core.executor` and `fgrad.jit`'s code on
+    NumPy): `_while_impl` on the host with its parameters bound once -- no keyword
+    arguments merged, no lists rebuilt per call -- and the last alias pattern's joined step
+    remembered.  The same loop, the same results."""
+    cond, body, n_cc, n_bc = params["cond"], params["body"], params["n_cc"], params["n_bc"]
+    impl = functools.partial(_while_impl, np, **params)
+    n_consts = n_cc + n_bc
+    no_alias = (-1,) * n_cc
+    last: list = [None, None]  # alias pattern, its joined step
+
+    def kernel(*args):
+        if CHECKS["on"]:
+            return impl(*args)
+        if n_bc:
+            bc = args[n_cc:n_consts]
+            alias = tuple([_position(c, bc) for c in args[:n_cc]])
+        else:
+            alias = no_alias
+        step = last[1] if alias == last[0] else None
+        if step is None:
+            step = _cond_and_body(cond, body, n_bc, alias)
+            if step is None:
+                return impl(*args)
+            last[0], last[1] = alias, step
+        return _run_host_loop(step, args, alias, n_cc, n_consts)
+
+    return kernel
+
+
+def _run_host_loop(step: Branch, args: tuple, alias: tuple, n_cc: int, n_consts: int) -> list:
+    """The final carry of a while loop on the host, from its operands ``args`` (condition
+    constants, body constants, carry), as the joined ``step``'s generated loop: the
+    condition constants that are not body constants (``alias``), the body constants, and
+    the carry with 0-d arrays as NumPy scalars (what a step returns: scalar arithmetic from
+    the start), NumPy's error reports off."""
+    bufs = [c for c, j in zip(args[:n_cc], alias) if j < 0] if n_cc else []
+    bufs += args[n_cc:n_consts]
+    bufs += [c[()] if type(c) is np.ndarray and not c.ndim else c for c in args[n_consts:]]
+    token = _QUIET_SET(_QUIET)
+    try:
+        return step.host_loop()(bufs)
+    finally:
+        _QUIET_RESET(token)
 
 
 def _position(value, values: list) -> int:
@@ -1122,6 +1189,7 @@ def _while_abstract(*avals, cond, body, n_cc, n_bc):
 
 
 while_p = Primitive("while", _while_impl, _while_abstract, multiple_results=True, family="control")
+while_p.host_kernel = _while_host_kernel
 
 
 def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop", weak=None):
