@@ -25,10 +25,12 @@ from ...core.array import ArrayImpl
 from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
 from ...transforms.jvp_trace import JVPTracer
+from ...transforms.batching import BatchTracer
+from ...core.trace import current as _current_trace
 from .._dual_state import LEVEL as _DUAL
 import fgrad.numpy as fnp
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 _nd = np.ndarray
 
@@ -286,6 +288,13 @@ class Function(metaclass=FunctionMeta):
             "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
         )
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple[Any, ...], *args: Any) -> Any:
+        raise NotImplementedError(
+            "To use autograd.Function with vmap, you must either override the vmap staticmethod or set "
+            "generate_vmap_rule=True."
+        )
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         if any(isinstance(a, Tensor) and type(a._buf) is not _nd and type(a._buf) not in _DEV for a in args):
@@ -392,12 +401,72 @@ def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _call_forward(cls, ctx, args, kwargs):
     """``cls.forward`` on ``args``: new style (``forward(*args)``, then ``setup_context``) or old
-    style (``forward(ctx, *args)``) -- the one call eager, functional and forward-AD ``apply`` share."""
+    style (``forward(ctx, *args)``) -- the one call eager, functional and forward-AD ``apply`` share.
+    Under vmap a new-style Function with its own ``vmap`` staticmethod computes its outputs by
+    that rule (`_call_vmap_rule`); ``setup_context`` still sees the logical inputs and outputs."""
     if cls.setup_context is not Function.setup_context:
-        outputs = cls.forward(*args, **kwargs)
+        outputs = _call_vmap_rule(cls, args, kwargs)
+        if outputs is None:
+            outputs = cls.forward(*args, **kwargs)
         cls.setup_context(ctx, tuple(args), outputs)
         return outputs
     return cls.forward(ctx, *args, **kwargs)
+
+
+class VmapInfo(NamedTuple):
+    """What a Function's ``vmap`` staticmethod learns of the vmap it runs under."""
+
+    batch_size: int
+    randomness: str
+
+
+def _innermost(traces):
+    """The trace of ``traces`` nested inside all the others (the vmap applied last)."""
+    for t in traces:
+        outer, p = set(), t.parent
+        while p is not None:
+            outer.add(id(p))
+            p = p.parent
+        if all(u is t or id(u) in outer for u in traces):
+            return t
+    raise RuntimeError("autograd.Function.vmap: arguments batched by unrelated vmaps")
+
+
+def _call_vmap_rule(cls, args, kwargs):
+    """The outputs of ``cls`` on ``args`` by its user-written ``vmap`` staticmethod when some
+    tensor argument is batched by the innermost trace, a vmap (PyTorch's
+    ``custom_function_call_vmap``); None otherwise (the forward is batched primitive by primitive,
+    as ``generate_vmap_rule=True`` asks).  The innermost trace may be a grad's staging trace
+    above the vmap (``vmap(grad(f))``): the vmap is found from the batched arguments.  The rule
+    sees the physical tensors (batch axis included) and ``in_dims``; it returns
+    ``(outputs, out_dims)`` and the outputs become batched again."""
+    if cls.vmap is Function.vmap or cls.generate_vmap_rule:
+        return None
+    traces = {id(a._buf._trace): a._buf._trace for a in args
+              if isinstance(a, Tensor) and type(a._buf) is BatchTracer}
+    if not traces:
+        return None
+    trace = _innermost(list(traces.values()))
+    in_dims = tuple(a._buf.bdim if isinstance(a, Tensor) and type(a._buf) is BatchTracer
+                    and a._buf._trace is trace else None for a in args)
+    from .._dispatch import from_fgrad_value
+
+    phys = [from_fgrad_value(a._buf.val) if d is not None else a for a, d in zip(args, in_dims)]
+    with _current_trace(trace.parent):
+        result = cls.vmap(VmapInfo(trace.axis_size, getattr(trace, "randomness", "error")), in_dims,
+                          *phys, **kwargs)
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise RuntimeError(f"{cls.__name__}.vmap must return a tuple of two elements (outputs, out_dims), "
+                           f"got {type(result).__name__}")
+    out, out_dims = result
+    single = not isinstance(out, tuple)
+    outs = (out,) if single else tuple(out)
+    dims = (out_dims,) * len(outs) if out_dims is None or isinstance(out_dims, int) else tuple(out_dims)
+    if len(dims) != len(outs):
+        raise ValueError(f"{cls.__name__}.vmap returned {len(outs)} outputs but {len(dims)} out_dims")
+    wrapped = tuple(_wrap(BatchTracer(trace, as_value(o), d)) if isinstance(o, Tensor) and d is not None
+                    else o for o, d in zip(outs, dims))
+    return wrapped[0] if single else wrapped
 
 
 # -- forward AD: Function.apply on dual tensors ------------------------------------------

@@ -1,0 +1,122 @@
+"""PyTorch programs in the style of pytorch.org's tutorials and popular training scripts
+(tests/torch_programs_round11/), run with ``import torch`` changed to ``import fgrad.torch as
+torch`` (round 9's ``_swap.py``: the import lines only) and compared with PyTorch 2.13's output,
+stored in ``torch_programs_round11/expected/`` (written by running each program with PyTorch:
+``python tests/torch_programs_round11/NAME.py > .../expected/NAME.txt``) and, by the slow tests,
+with the installed PyTorch: the same text and the same numbers to one and a half units of their
+last printed digit.  Below them, the regression tests of the defects the programs found
+(docs/torch-programs-round11.md).
+
+The default run runs two programs; ``pytest tests/test_torch_programs_round11.py -m slow`` runs
+all of them against the stored and the live outputs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fgrad.torch as torch
+from fgrad.torch.func import grad, jacrev, vmap
+from test_torch_programs_round9 import program_tests  # round 9's runner, _swap.py and text check
+
+PROGRAMS = Path(__file__).resolve().parent / "torch_programs_round11"
+NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py") if not p.stem.startswith("_"))
+FAST = {"double_backward_custom", "jacobians_hessians"}  # the default run's programs
+
+
+(test_program_prints_what_pytorch_prints, test_every_program_prints_what_pytorch_prints,
+ test_program_prints_what_live_pytorch_prints,
+ test_every_program_has_a_stored_output_and_imports_torch_only) = program_tests(
+    PROGRAMS, NAMES, FAST, 18)
+
+
+# ---- regression tests of what the programs found ----------------------------------------------
+
+
+def _host_sort_class(lib, calls):
+    """A Function whose forward leaves the tensor world (NumPy), so only its own ``vmap``
+    staticmethod can batch it (the "Extending torch.func" tutorial's NumpySort, one output)."""
+
+    class HostCumsum(lib.autograd.Function):
+        @staticmethod
+        def forward(x, dim):
+            return lib.tensor(np.cumsum(x.detach().cpu().numpy(), axis=dim))
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.dim = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return HostCumsum.apply(g.flip(ctx.dim), ctx.dim).flip(ctx.dim), None
+
+        @staticmethod
+        def vmap(info, in_dims, x, dim):
+            calls.append((info.batch_size, in_dims))
+            return HostCumsum.apply(x.movedim(in_dims[0], 0), dim + 1), 0
+
+    return HostCumsum
+
+
+def _vmap_rule_results(lib):
+    calls = []
+    cumsum = _host_sort_class(lib, calls).apply
+    x = lib.tensor([[1.0, 2.0, 3.0], [4.0, -1.0, 0.5]])
+    w = lib.tensor([1.0, 10.0, 100.0])
+    f = lib.func
+    out = [f.vmap(lambda t: cumsum(t, 0))(x), f.vmap(lambda t: cumsum(t, 0), in_dims=1)(x),
+           f.grad(lambda t: (cumsum(t, 0) * w).sum())(x[0]),
+           f.vmap(f.grad(lambda t: (cumsum(t, 0) * w).sum()))(x), f.jacrev(lambda t: cumsum(t, 0))(x[0])]
+    return [o.numpy() for o in out], calls
+
+
+def test_function_vmap_staticmethod_is_the_batching_rule():
+    """A Function with its own ``vmap`` staticmethod: fgrad ignored it and batched the forward
+    primitive by primitive, which fails for a forward that calls NumPy (ConcretizationTypeError);
+    PyTorch calls the rule with the physical tensors, ``in_dims`` and ``info.batch_size`` -- under
+    vmap, vmap(grad) and the vmap over the basis inside jacrev."""
+    got, calls = _vmap_rule_results(torch)
+    np.testing.assert_allclose(got[0], [[1, 3, 6], [4, 3, 3.5]])
+    np.testing.assert_allclose(got[1], [[1, 5], [2, 1], [3, 3.5]])  # in_dims=1: columns
+    np.testing.assert_allclose(got[2], [111, 110, 100])
+    np.testing.assert_allclose(got[3], [[111, 110, 100]] * 2)
+    np.testing.assert_allclose(got[4], np.tril(np.ones((3, 3))))
+    assert calls[0] == (2, (0, None)) and calls[1][0] == 3  # fgrad moves the batch axis to the front
+
+
+def test_function_vmap_rule_matches_live_pytorch():
+    real = pytest.importorskip("torch")
+    got, calls = _vmap_rule_results(torch)
+    want, want_calls = _vmap_rule_results(real)
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b)
+    assert [c[0] for c in calls[:2]] == [c[0] for c in want_calls[:2]]
+
+
+def test_function_vmap_rule_errors():
+    class Bad(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return x * 2
+
+    with pytest.raises(RuntimeError, match="Bad.vmap must return a tuple of two elements"):
+        vmap(Bad.apply)(torch.ones(2, 3))
+    with pytest.raises(NotImplementedError, match="override the vmap staticmethod or set generate_vmap_rule"):
+        torch.autograd.Function.vmap(None, (0,), torch.ones(1))
+    assert grad(lambda t: Bad.apply(t).sum())(torch.ones(2)).tolist() == [2.0, 2.0]  # no vmap: forward
+    assert jacrev(Bad.apply)(torch.ones(2)).tolist() == [[2.0, 0.0], [0.0, 2.0]]
