@@ -2,7 +2,7 @@
 backward (convolution_backward by F.grad's conv2d_input/conv2d_weight), a hand-written
 batch-norm backward, gradcheck of both in double, the fused FusedConvBN2DFunction and
 module, and a short training comparison against nn.Conv2d + nn.BatchNorm2d."""
-# ruff: noqa: E501  (written as the published program is)
+# ruff: noqa: B007, E501  (written as the published program is)
 
 import torch
 import torch.nn as nn

@@ -2,7 +2,7 @@
 polynomial by numpy, by tensors with manual gradients, by autograd, with nn.Sequential +
 nn.Flatten, with torch.optim.RMSprop, as a custom nn.Module, the dynamic-graph module that
 reuses a weight a random number of times, and the Legendre P3 custom autograd.Function."""
-# ruff: noqa: E501  (written as the published program is)
+# ruff: noqa: B007, E501  (written as the published program is)
 
 import math
 import random

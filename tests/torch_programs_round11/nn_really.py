@@ -2,7 +2,7 @@
 hand (log_softmax, nll, accuracy), then F.cross_entropy, nn.Module, nn.Linear, optim,
 TensorDataset, DataLoader, get_model/fit/loss_batch, a CNN with a Lambda layer, nn.Sequential
 with AdaptiveAvgPool2d, and WrappedDataLoader with a preprocess function."""
-# ruff: noqa: E501, E731  (written as the published program is)
+# ruff: noqa: B007, E501, E731  (written as the published program is)
 
 import math
 
