@@ -120,3 +120,36 @@ def test_function_vmap_rule_errors():
         torch.autograd.Function.vmap(None, (0,), torch.ones(1))
     assert grad(lambda t: Bad.apply(t).sum())(torch.ones(2)).tolist() == [2.0, 2.0]  # no vmap: forward
     assert jacrev(Bad.apply)(torch.ones(2)).tolist() == [[2.0, 0.0], [0.0, 2.0]]
+
+
+def _foreach_results(lib):
+    a = [lib.tensor([1.0, -2.0]), lib.tensor([[0.5], [4.0]])]
+    b = [lib.tensor([3.0, 1.0]), lib.tensor([[2.0], [-1.0]])]
+    out = [*lib._foreach_add(a, b, alpha=2), *lib._foreach_mul(a, [2.0, 3.0]), *lib._foreach_sub(a, 1.5),
+           *lib._foreach_maximum(a, b), *lib._foreach_sqrt(lib._foreach_abs(a)), *lib._foreach_norm(a),
+           *lib._foreach_addcmul(a, a, b, value=0.5), *lib._foreach_lerp(a, b, 0.25),
+           *lib._foreach_norm(a, 1)]
+    ema = [t.clone() for t in a]
+    assert lib._foreach_mul_(ema, 0.9) is not None
+    lib._foreach_add_(ema, b, alpha=0.1)
+    lib._foreach_lerp_(ema, a, [0.5, 0.2])
+    lib._foreach_maximum_(ema, 0.5)
+    lib._foreach_copy_(a, ema)
+    lib._foreach_zero_(ema)
+    return [t.numpy() for t in out + a + ema]
+
+
+def test_foreach_ops_match_pytorch():
+    """``torch._foreach_mul_`` / ``_foreach_add_(..., alpha=)`` (the EMA of weights in the
+    gradient-accumulation program; missing before) and the other ``_foreach_*`` forms: scalars,
+    scalar lists, tensor lists; in place returns the list."""
+    got = _foreach_results(torch)
+    np.testing.assert_allclose(got[0], [7.0, 0.0])
+    np.testing.assert_allclose(got[10], np.sqrt(5.0), rtol=1e-6)  # the first norm
+    ema = [t.clone() for t in [torch.ones(2)]]
+    assert torch._foreach_mul_(ema, 0.5)[0] is ema[0] and ema[0].tolist() == [0.5, 0.5]
+    with pytest.raises(RuntimeError, match="Tensor lists must have the same number of tensors, got 2 and 1"):
+        torch._foreach_add([torch.ones(1), torch.ones(2)], [torch.ones(1)])
+    real = pytest.importorskip("torch")
+    for a, b in zip(got, _foreach_results(real), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6)

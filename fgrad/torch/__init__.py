@@ -427,6 +427,9 @@ if _serialization is not None:
     save = getattr(_serialization, "save", None)
     load = getattr(_serialization, "load", None)
 import fgrad.torch.func as func  # noqa: E402,F401
+from . import _foreach  # noqa: E402  (torch._foreach_mul_ ...: loops over the Tensor methods)
+
+_foreach.export(globals())
 # torch.compile sits above nn (it compiles modules): loaded like nn, by name
 _compile_mod = _optional("_compile")
 if _compile_mod is not None:
