@@ -153,3 +153,32 @@ def test_foreach_ops_match_pytorch():
     real = pytest.importorskip("torch")
     for a, b in zip(got, _foreach_results(real), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_windows_are_computed_in_their_dtype_as_pytorchs():
+    """``blackman_window(8, periodic=False)`` (the spectrogram program): PyTorch computes the
+    window step by step in float32 and its ends are -2.9802e-08, which print the whole tensor
+    in scientific notation; fgrad computed in float64 and rounded (exact zeros)."""
+    w = torch.blackman_window(8, periodic=False)
+    assert w[0].item() == w[-1].item() == np.float32(-2.9802322e-08)
+    assert repr(w).startswith("tensor([-2.9802e-08,  9.0453e-02,")
+    assert torch.hamming_window(2).tolist() == [np.float32(0.08000001311302185), 1.0]  # PyTorch 2.13's
+    assert torch.blackman_window(8, periodic=False, dtype=torch.float64)[0].item() == 0.0
+    # PyTorch's second half is 2 - w in float32: not the mirror image of the first
+    assert torch.bartlett_window(5).tolist() == [0.0, 0.4000000059604645, 0.800000011920929,
+                                                 0.7999999523162842, 0.3999999761581421]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_windows_match_live_pytorch(dtype):
+    real = pytest.importorskip("torch")
+    for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window"):
+        for n in range(0, 24):
+            for periodic in (True, False):
+                want = getattr(real, name)(n, periodic, dtype=getattr(real, dtype)).double().numpy()
+                got = getattr(torch, name)(n, periodic, dtype=getattr(torch, dtype)).double().numpy()
+                ulp = np.finfo(getattr(np, dtype)).eps
+                # PyTorch's vectorised cos may differ from the correctly rounded one in the last bit
+                np.testing.assert_allclose(got, want, rtol=0, atol=2 * ulp,
+                                           err_msg=f"{name}({n}, {periodic})")
+                np.testing.assert_array_equal(got[want == 0], 0.0)
