@@ -182,3 +182,71 @@ def test_windows_match_live_pytorch(dtype):
                 np.testing.assert_allclose(got, want, rtol=0, atol=2 * ulp,
                                            err_msg=f"{name}({n}, {periodic})")
                 np.testing.assert_array_equal(got[want == 0], 0.0)
+
+
+def _scaled_exp(lib):
+    """A Function whose jvp is ten times exp's derivative (so the numbers show which rule ran)."""
+
+    class TenfoldExp(lib.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            return x.exp()
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(output)
+            ctx.result = output
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.saved_tensors[0]
+
+        @staticmethod
+        def jvp(ctx, x_t):
+            return x_t * ctx.result * 10
+
+    return TenfoldExp.apply
+
+
+def _forward_rule_results(lib):
+    f, fn = _scaled_exp(lib), lib.func
+    x = lib.tensor([0.0, 1.0])
+    return [t.numpy() for t in (fn.jacfwd(f)(x), fn.jvp(f, (x,), (lib.tensor([1.0, -2.0]),))[1],
+                                fn.vmap(fn.jacfwd(f))(lib.tensor([[0.0, 0.5], [1.0, -1.0]])), fn.jacrev(f)(x),
+                                fn.jacrev(fn.jacfwd(lambda t: f(t).sum()))(x))]
+
+
+def test_function_jvp_staticmethod_under_torch_func_forward_mode():
+    """``torch.func.jacfwd``/``jvp`` of a Function with a ``jvp`` staticmethod (the "Extending
+    torch.func" tutorial's MyExp): fgrad raised "can't apply forward-mode autodiff ... to a
+    custom_vjp function"; PyTorch pushes the tangents through ``jvp`` (and reverse mode still
+    uses ``backward``)."""
+    got = _forward_rule_results(torch)
+    e = np.e
+    np.testing.assert_allclose(got[0], np.diag([10.0, 10 * e]), rtol=1e-6)
+    np.testing.assert_allclose(got[1], [10.0, -20 * e], rtol=1e-6)
+    np.testing.assert_allclose(got[3], np.diag([1.0, e]), rtol=1e-6)  # backward, not jvp
+    np.testing.assert_allclose(got[4], np.diag([10.0, 10 * e]), rtol=1e-6)
+    real = pytest.importorskip("torch")
+    for a, b in zip(got, _forward_rule_results(real), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_function_without_jvp_under_jacfwd_is_pytorchs_error():
+    class NoJvp(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    with pytest.raises(NotImplementedError, match="You must implement the jvp function"):
+        torch.func.jacfwd(NoJvp.apply)(torch.ones(2))

@@ -1,12 +1,12 @@
 """The "Extending torch.func with autograd.Function" tutorial: NumPy-backed functions with
 forward/setup_context (NumpySort, NumpyTake) that work under grad, vmap and jacrev through
 a hand-written vmap staticmethod, a MyCube with generate_vmap_rule=True whose backward is
-itself differentiable (second derivatives by grad(grad)), and a MyExp with jvp for forward-mode AD."""
+itself differentiable (second derivatives by grad(grad)), and a MyExp with jvp for jacfwd and forward-mode AD."""
 # ruff: noqa: E501  (written as the published program is)
 
 import numpy as np
 import torch
-from torch.func import grad, jacrev, vmap
+from torch.func import grad, jacfwd, jacrev, jvp, vmap
 
 
 def to_numpy(tensor):
@@ -159,8 +159,10 @@ class MyExp(torch.autograd.Function):
         return x_t * ctx.result
 
 
+print(jacfwd(MyExp.apply)(torch.tensor([0.0, 1.0])))
+print(vmap(jacfwd(MyExp.apply))(torch.tensor([[0.0, 0.5], [1.0, -1.0]])))
+print(jvp(MyExp.apply, (torch.tensor([0.0, 1.0]),), (torch.tensor([1.0, -2.0]),)))
 print(jacrev(MyExp.apply)(torch.tensor([0.0, 1.0])))
-print(vmap(jacrev(MyExp.apply))(torch.tensor([[0.0, 0.5], [1.0, -1.0]])))
 with torch.autograd.forward_ad.dual_level():
     dual = torch.autograd.forward_ad.make_dual(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
     print(torch.autograd.forward_ad.unpack_dual(MyExp.apply(dual)).tangent)

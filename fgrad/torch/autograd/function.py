@@ -11,6 +11,7 @@ backward.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import numpy as np
@@ -24,7 +25,8 @@ from .grad_mode import STATE, enable_grad, no_grad
 from ...core.array import ArrayImpl
 from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
-from ...transforms.jvp_trace import JVPTracer
+from ...transforms.jvp_trace import ForwardTrace, JVPTracer
+from ...core.array import Tracer
 from ...transforms.batching import BatchTracer
 from ...core.trace import current as _current_trace
 from .._dual_state import LEVEL as _DUAL
@@ -298,8 +300,11 @@ class Function(metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         if any(isinstance(a, Tensor) and type(a._buf) is not _nd and type(a._buf) not in _DEV for a in args):
-            if _DUAL.trace is not None and any(_is_dual(a) for a in args):
-                return _apply_forward_ad(cls, args, kwargs)
+            if _DUAL.trace is not None and any(_is_dual(a, _DUAL.trace) for a in args):
+                return _apply_forward_ad(cls, args, kwargs, _DUAL.trace)
+            fwd = _forward_level(args)
+            if fwd is not None:  # torch.func.jvp / jacfwd: the Function's jvp staticmethod
+                return _apply_forward_ad(cls, args, kwargs, fwd, dual_api=False)
             return _apply_functional(cls, args, kwargs)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
@@ -472,14 +477,28 @@ def _call_vmap_rule(cls, args, kwargs):
 # -- forward AD: Function.apply on dual tensors ------------------------------------------
 
 
-def _is_dual(a) -> bool:
-    return isinstance(a, Tensor) and type(a._buf) is JVPTracer and a._buf._trace is _DUAL.trace
+def _is_dual(a, trace) -> bool:
+    return isinstance(a, Tensor) and type(a._buf) is JVPTracer and a._buf._trace is trace
 
 
-def _apply_forward_ad(cls, args, kwargs):
-    """``cls.apply`` on dual tensors (``torch.autograd.forward_ad``): ``forward`` runs on the
-    primals and the outputs' tangents are ``cls.jvp(ctx, *input_tangents)``, as in PyTorch
-    (which requires a ``jvp`` staticmethod for forward mode)."""
+def _forward_level(args):
+    """The forward-mode trace of ``torch.func.jvp``/``jacfwd`` (a `ForwardTrace`) when it is the
+    innermost transform of ``args`` (the tangents to push through the Function's ``jvp``);
+    None otherwise (reverse mode and vmap: `_apply_functional`)."""
+    traces = {id(a._buf._trace): a._buf._trace for a in args
+              if isinstance(a, Tensor) and isinstance(a._buf, Tracer)}
+    if not traces:
+        return None
+    inner = _innermost(list(traces.values()))
+    return inner if type(inner) is ForwardTrace else None
+
+
+def _apply_forward_ad(cls, args, kwargs, trace, dual_api=True):
+    """``cls.apply`` on dual tensors: ``forward`` runs on the primals and the outputs' tangents
+    are ``cls.jvp(ctx, *input_tangents)``, as in PyTorch (which requires a ``jvp`` staticmethod
+    for forward mode).  ``trace``: the dual level (``torch.autograd.forward_ad``, ``dual_api``)
+    or the forward trace of ``torch.func.jvp``/``jacfwd``, where the forward is not run under
+    no_grad (a reverse-mode transform below still differentiates it)."""
     if cls.jvp is Function.jvp:
         raise NotImplementedError(
             "You must implement the jvp function for custom autograd.Function to use it with forward "
@@ -487,10 +506,9 @@ def _apply_forward_ad(cls, args, kwargs):
     from .._dispatch import from_fgrad_value
     from .._dual_marks import mark_no_reverse, requires_reverse
 
-    trace = _DUAL.trace
     primals, tangents = [], []
     for a in args:
-        if _is_dual(a):
+        if _is_dual(a, trace):
             primals.append(from_fgrad_value(a._buf.primal))
             tangents.append(from_fgrad_value(a._buf.tangent))
         else:
@@ -498,7 +516,7 @@ def _apply_forward_ad(cls, args, kwargs):
             tangents.append(from_fgrad_value(fnp.zeros_like(as_value(a))) if isinstance(a, Tensor) else None)
     ctx = cls._backward_cls()
     ctx.needs_input_grad = tuple(isinstance(a, Tensor) for a in args)
-    with no_grad():
+    with no_grad() if dual_api else contextlib.nullcontext():
         outputs = _call_forward(cls, ctx, primals, kwargs)
     if getattr(ctx, "_saved_fwd", None) is not None:
         ctx._to_save = ctx._saved_fwd
@@ -517,9 +535,10 @@ def _apply_forward_ad(cls, args, kwargs):
                 raise RuntimeError(f"function {cls.__name__}.jvp returned a tangent of shape {list(t.shape)} "
                                    f"for an output of shape {list(o.shape)}")
             d = _wrap(JVPTracer(trace, as_value(o), as_value(t)))
-            _DUAL.track(d)
-            if STATE.enabled and requires_reverse(args):
-                mark_no_reverse(d)
+            if dual_api:
+                _DUAL.track(d)
+                if STATE.enabled and requires_reverse(args):
+                    mark_no_reverse(d)
             res.append(d)
         else:
             res.append(o)
