@@ -27,7 +27,7 @@ from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
 from ...transforms.jvp_trace import ForwardTrace, JVPTracer
 from ...core.array import Tracer
-from ...transforms.batching import BatchTracer
+from ...transforms.batching import BatchTrace, BatchTracer
 from ...core.trace import current as _current_trace
 from .._dual_state import LEVEL as _DUAL
 import fgrad.numpy as fnp
@@ -305,7 +305,8 @@ class Function(metaclass=FunctionMeta):
             fwd = _forward_level(args)
             if fwd is not None:  # torch.func.jvp / jacfwd: the Function's jvp staticmethod
                 return _apply_forward_ad(cls, args, kwargs, fwd, dual_api=False)
-            return _apply_functional(cls, args, kwargs)
+            out = _call_vmap_rule(cls, args, kwargs)  # vmap innermost: the vmap staticmethod
+            return _apply_functional(cls, args, kwargs) if out is None else out
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with no_grad():
@@ -441,17 +442,20 @@ def _call_vmap_rule(cls, args, kwargs):
     """The outputs of ``cls`` on ``args`` by its user-written ``vmap`` staticmethod when some
     tensor argument is batched by the innermost trace, a vmap (PyTorch's
     ``custom_function_call_vmap``); None otherwise (the forward is batched primitive by primitive,
-    as ``generate_vmap_rule=True`` asks).  The innermost trace may be a grad's staging trace
-    above the vmap (``vmap(grad(f))``): the vmap is found from the batched arguments.  The rule
-    sees the physical tensors (batch axis included) and ``in_dims``; it returns
-    ``(outputs, out_dims)`` and the outputs become batched again."""
+    as ``generate_vmap_rule=True`` asks).  Called by ``apply`` (the physical batch axes as the
+    caller's ``in_dims`` made them) and by `_call_forward` for a forward run inside a
+    grad under the vmap (``vmap(grad(f))``: the arguments are batched, the innermost trace is
+    the grad's).  The rule sees the physical tensors (batch axis included) and ``in_dims``;
+    it returns ``(outputs, out_dims)`` and the outputs become batched again."""
     if cls.vmap is Function.vmap or cls.generate_vmap_rule:
         return None
     traces = {id(a._buf._trace): a._buf._trace for a in args
-              if isinstance(a, Tensor) and type(a._buf) is BatchTracer}
+              if isinstance(a, Tensor) and isinstance(a._buf, Tracer)}
     if not traces:
         return None
     trace = _innermost(list(traces.values()))
+    if type(trace) is not BatchTrace:
+        return None
     in_dims = tuple(a._buf.bdim if isinstance(a, Tensor) and type(a._buf) is BatchTracer
                     and a._buf._trace is trace else None for a in args)
     from .._dispatch import from_fgrad_value
