@@ -96,20 +96,24 @@ def test_function_vmap_rule_matches_live_pytorch():
     assert calls[:2] == want_calls[:2]  # later calls: PyTorch batches the backward's constant cotangent
 
 
+class Doubling(torch.autograd.Function):
+    """``2 x`` with a backward and no jvp or vmap rule (the error tests' Function)."""
+
+    @staticmethod
+    def forward(x):
+        return x * 2
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+
+
 def test_function_vmap_rule_errors():
-    class Bad(torch.autograd.Function):
-        @staticmethod
-        def forward(x):
-            return x * 2
-
-        @staticmethod
-        def setup_context(ctx, inputs, output):
-            pass
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-
+    class Bad(Doubling):
         @staticmethod
         def vmap(info, in_dims, x):
             return x * 2
@@ -235,18 +239,5 @@ def test_function_jvp_staticmethod_under_torch_func_forward_mode():
 
 
 def test_function_without_jvp_under_jacfwd_is_pytorchs_error():
-    class NoJvp(torch.autograd.Function):
-        @staticmethod
-        def forward(x):
-            return x * 2
-
-        @staticmethod
-        def setup_context(ctx, inputs, output):
-            pass
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-
     with pytest.raises(NotImplementedError, match="You must implement the jvp function"):
-        torch.func.jacfwd(NoJvp.apply)(torch.ones(2))
+        torch.func.jacfwd(Doubling.apply)(torch.ones(2))
