@@ -241,3 +241,70 @@ def test_function_jvp_staticmethod_under_torch_func_forward_mode():
 def test_function_without_jvp_under_jacfwd_is_pytorchs_error():
     with pytest.raises(NotImplementedError, match="You must implement the jvp function"):
         torch.func.jacfwd(Doubling.apply)(torch.ones(2))
+
+
+def _amp_custom_function_results(lib):
+    seen = []
+
+    class MM(lib.autograd.Function):
+        @staticmethod
+        @lib.amp.custom_fwd(device_type="cpu", cast_inputs=lib.float32)
+        def forward(ctx, a, b):
+            seen.append(("fwd", lib.is_autocast_enabled("cpu"), a.dtype))
+            ctx.save_for_backward(a, b)
+            return a.mm(b)
+
+        @staticmethod
+        @lib.amp.custom_bwd(device_type="cpu")
+        def backward(ctx, g):
+            seen.append(("bwd", lib.is_autocast_enabled("cpu")))
+            a, b = ctx.saved_tensors
+            return g.mm(b.t()), a.t().mm(g)
+
+    a = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    with lib.autocast("cpu", dtype=lib.bfloat16):
+        out = MM.apply(a.bfloat16(), a)
+        inside = (a @ a).dtype
+    out.sum().backward()
+    return [str(out.dtype), str(inside), a.grad.tolist(), seen]
+
+
+def test_amp_custom_fwd_bwd_cast_inputs_and_restore_autocast():
+    """``torch.amp.custom_fwd``/``custom_bwd`` (missing before; the AMP docs' custom Function):
+    with ``cast_inputs`` the forward runs in float32 with autocast off, and the backward in the
+    autocast state the forward saw."""
+    got = _amp_custom_function_results(torch)
+    assert got[0] == "torch.float32" and got[1] == "torch.bfloat16"
+    assert got[3] == [("fwd", False, torch.float32), ("bwd", False)]
+    with pytest.raises(ValueError, match="Expected `device_type` of type `str`"):
+        torch.amp.custom_fwd(device_type=None)
+    real = pytest.importorskip("torch")
+    want = _amp_custom_function_results(real)
+    assert got[:3] == want[:3] and [s[:2] for s in got[3]] == [s[:2] for s in want[3]]
+
+
+def test_deprecated_autocast_cpu_functions_warn_as_pytorch():
+    """``torch.get_autocast_cpu_dtype()`` and friends (missing before, or silent)."""
+    with pytest.warns(DeprecationWarning, match=r"get_autocast_cpu_dtype\(\) is deprecated. Please use "
+                                                r"torch.get_autocast_dtype\('cpu'\)"):
+        assert torch.get_autocast_cpu_dtype() == torch.bfloat16
+    with pytest.warns(DeprecationWarning, match="is_autocast_cpu_enabled"):
+        assert torch.is_autocast_cpu_enabled() is False
+    with pytest.warns(DeprecationWarning, match="set_autocast_cpu_dtype"):
+        torch.set_autocast_cpu_dtype(torch.float16)
+    try:
+        assert torch.get_autocast_dtype("cpu") == torch.float16
+    finally:
+        torch.set_autocast_dtype("cpu", torch.bfloat16)
+    with pytest.warns(DeprecationWarning, match="get_autocast_gpu_dtype"):
+        assert torch.get_autocast_gpu_dtype() == torch.float16
+
+
+def test_event_list_self_cpu_time_total():
+    """``prof.key_averages().self_cpu_time_total`` (missing before): the rows' sum."""
+    from fgrad.torch.profiler import profile
+
+    with profile() as prof:
+        torch.ones(3).relu().sum()
+    ev = prof.key_averages()
+    assert ev.self_cpu_time_total == sum(e.self_cpu_time_total for e in ev) > 0

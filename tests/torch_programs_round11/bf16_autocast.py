@@ -52,3 +52,47 @@ m16 = nn.Linear(8, 3).to(torch.bfloat16)
 y16 = m16(data[:2].bfloat16())
 print(m16.weight.dtype, y16.dtype, y16.shape)
 print(torch.tensor([0.1, 0.2, 0.3], dtype=torch.bfloat16).sum(), torch.tensor(256.0, dtype=torch.bfloat16) + 1)
+
+
+# a custom Function kept in float32 under autocast (the AMP examples' custom_fwd/custom_bwd)
+class MyMM(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu", cast_inputs=torch.float32)
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a.mm(b)
+
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad.mm(b.t()), a.t().mm(grad)
+
+
+class Plain(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu")
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a.mm(b)
+
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        print("backward autocast", torch.is_autocast_enabled("cpu"), grad.dtype)
+        return grad.mm(b.t()), a.t().mm(grad)
+
+
+a = torch.randn(3, 4, requires_grad=True)
+b = torch.randn(4, 2, requires_grad=True)
+with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+    out = MyMM.apply(a.bfloat16(), b)
+    out2 = Plain.apply(a, b)
+    print(torch.get_autocast_cpu_dtype(), torch.is_autocast_cpu_enabled())
+print(out.dtype, out2.dtype, out)
+out.sum().backward()
+print(a.grad.dtype, a.grad[0], b.grad[:, 0])
+out2.float().sum().backward()
+print(a.grad[0])
+print(MyMM.apply(a, b).dtype, torch.get_autocast_cpu_dtype())
