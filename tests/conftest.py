@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 # fgrad): not test modules, and importing them here would need their launcher
 collect_ignore_glob = ["mpi_programs/*", "optax_programs/*", "jax_sparse_programs/*", "jax_programs_round8/*",
                        "jax_programs_round9/*", "jax_programs_round10/*", "torch_programs_round9/*",
-                       "torch_programs_round10/*", "extend_programs/*"]
+                       "torch_programs_round10/*", "torch_programs_round11/*", "extend_programs/*"]
 
 _common = dict(
     deadline=None,

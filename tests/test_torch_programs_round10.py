@@ -22,44 +22,17 @@ import pytest
 import fgrad.torch as torch
 import fgrad.torch.nn.utils.prune as prune
 from fgrad.torch.utils.checkpoint import checkpoint
-from test_torch_programs_round9 import _run as run_program  # round 9's runner and _swap.py
-from test_torch_programs_round9 import _check  # round 9's text check: numbers to 1.5 units of the last digit
+from test_torch_programs_round9 import program_tests  # round 9's runner, _swap.py and text check
 
-ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = Path(__file__).resolve().parent / "torch_programs_round10"
-EXPECTED = PROGRAMS / "expected"
 NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py") if not p.stem.startswith("_"))
 FAST = {"legacy_nn", "actor_critic"}  # the default run's programs
 
 
-def _run(name: str, live_torch: bool = False) -> str:
-    return run_program(name, live_torch, PROGRAMS)
-
-
-@pytest.mark.parametrize("name", sorted(FAST))
-def test_program_prints_what_pytorch_prints(name):
-    _check(name, _run(name), (EXPECTED / f"{name}.txt").read_text(), "PyTorch 2.13 (stored)")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", NAMES)
-def test_every_program_prints_what_pytorch_prints(name):
-    _check(name, _run(name), (EXPECTED / f"{name}.txt").read_text(), "PyTorch 2.13 (stored)")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", NAMES)
-def test_program_prints_what_live_pytorch_prints(name):
-    pytest.importorskip("torch")
-    _check(name, _run(name), _run(name, live_torch=True), "the installed PyTorch")
-
-
-def test_every_program_has_a_stored_output_and_imports_torch_only():
-    assert len(NAMES) >= 12
-    for name in NAMES:
-        assert (EXPECTED / f"{name}.txt").read_text().strip()
-        src = (PROGRAMS / f"{name}.py").read_text()
-        assert "fgrad" not in src and "import torch" in src
+(test_program_prints_what_pytorch_prints, test_every_program_prints_what_pytorch_prints,
+ test_program_prints_what_live_pytorch_prints,
+ test_every_program_has_a_stored_output_and_imports_torch_only) = program_tests(
+    PROGRAMS, NAMES, FAST, 12)
 
 
 # ---- regression tests of what the programs found ----------------------------------------------

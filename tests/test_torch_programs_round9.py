@@ -100,30 +100,48 @@ def _check(name: str, got: str, want: str, who: str) -> None:
     assert not bad, f"{name} differs from {who}: {bad[:5]}\n--- got:\n{got}"
 
 
-@pytest.mark.parametrize("name", sorted(FAST))
-def test_program_prints_what_pytorch_prints(name):
-    _check(name, _run(name), (EXPECTED / f"{name}.txt").read_text(), "PyTorch 2.13 (stored)")
+def program_tests(programs: Path, names: list, fast: set, min_count: int) -> tuple:
+    """The four tests of a round of PyTorch programs in ``programs`` (outputs in its
+    ``expected/``): the ``fast`` programs against the stored outputs, all of them against the
+    stored (slow) and the live PyTorch outputs (slow), and the stored files' presence with no
+    fgrad import.  A round's test module assigns them to module-level names for pytest to
+    collect (as round 8's JAX ``program_tests``)."""
+    expected = programs / "expected"
+
+    def stored(name):
+        return (expected / f"{name}.txt").read_text()
+
+    @pytest.mark.parametrize("name", sorted(fast))
+    def test_program_prints_what_pytorch_prints(name):
+        _check(name, _run(name, programs=programs), stored(name), "PyTorch 2.13 (stored)")
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("name", names)
+    def test_every_program_prints_what_pytorch_prints(name):
+        _check(name, _run(name, programs=programs), stored(name), "PyTorch 2.13 (stored)")
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("name", names)
+    def test_program_prints_what_live_pytorch_prints(name):
+        pytest.importorskip("torch")
+        _check(name, _run(name, programs=programs), _run(name, True, programs), "the installed PyTorch")
+
+    def test_every_program_has_a_stored_output_and_imports_torch_only():
+        assert len(names) >= min_count
+        for name in names:
+            assert stored(name).strip()
+            src = (programs / f"{name}.py").read_text()
+            assert "fgrad" not in src and "import torch" in src
+
+    return (test_program_prints_what_pytorch_prints, test_every_program_prints_what_pytorch_prints,
+            test_program_prints_what_live_pytorch_prints,
+            test_every_program_has_a_stored_output_and_imports_torch_only)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", NAMES)
-def test_every_program_prints_what_pytorch_prints(name):
-    _check(name, _run(name), (EXPECTED / f"{name}.txt").read_text(), "PyTorch 2.13 (stored)")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", NAMES)
-def test_program_prints_what_live_pytorch_prints(name):
-    pytest.importorskip("torch")
-    _check(name, _run(name), _run(name, live_torch=True), "the installed PyTorch")
-
-
-def test_every_program_has_a_stored_output_and_imports_torch_only():
-    assert len(NAMES) >= 10
-    for name in NAMES:
-        assert (EXPECTED / f"{name}.txt").read_text().strip()
-        src = (PROGRAMS / f"{name}.py").read_text()
-        assert "fgrad" not in src and "import torch" in src
+(test_program_prints_what_pytorch_prints, test_every_program_prints_what_pytorch_prints,
+ test_program_prints_what_live_pytorch_prints,
+ test_every_program_has_a_stored_output_and_imports_torch_only) = program_tests(
+    PROGRAMS, NAMES, FAST, 10)
 
 
 def test_swap_changes_the_import_lines_only():

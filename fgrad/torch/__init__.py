@@ -358,8 +358,10 @@ def _namespace(name: str, doc: str, **attrs):
 import fgrad.torch.cuda as cuda  # noqa: E402,F401
 import fgrad.torch.amp as amp  # noqa: E402,F401
 from .amp.autocast_mode import (  # noqa: E402,F401
-    autocast, clear_autocast_cache, get_autocast_dtype, is_autocast_cache_enabled, is_autocast_cpu_enabled,
-    is_autocast_enabled, set_autocast_cache_enabled, set_autocast_dtype, set_autocast_enabled,
+    autocast, clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype,
+    is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled, set_autocast_cache_enabled,
+    set_autocast_cpu_dtype, set_autocast_cpu_enabled, set_autocast_dtype, set_autocast_enabled,
+    set_autocast_gpu_dtype,
 )
 from .amp.autocast_mode import cpu_autocast as _cpu_autocast, cuda_autocast as _cuda_autocast  # noqa: E402
 from .amp.grad_scaler import CudaGradScaler as _CudaGradScaler  # noqa: E402
@@ -427,6 +429,9 @@ if _serialization is not None:
     save = getattr(_serialization, "save", None)
     load = getattr(_serialization, "load", None)
 import fgrad.torch.func as func  # noqa: E402,F401
+from . import _foreach  # noqa: E402  (torch._foreach_mul_ ...: loops over the Tensor methods)
+
+_foreach.export(globals())
 # torch.compile sits above nn (it compiles modules): loaded like nn, by name
 _compile_mod = _optional("_compile")
 if _compile_mod is not None:

@@ -1023,7 +1023,7 @@ def histogramdd(
     range: Sequence[float] | None = None,  # noqa: A002
     weight: Tensor | None = None,
     density: bool = False,
-) -> tuple[Tensor, list[Tensor]]:
+) -> tuple[Tensor, tuple[Tensor, ...]]:
     """Multi-dimensional histogram of the rows of ``input`` (``(N, D)``, or ``(..., D)``):
     ``(hist, bin_edges)`` with one edges tensor per dimension.  ``bins``: a count, one count
     per dimension, or a list of edge tensors; ``range``: a flat ``[lo0, hi0, lo1, hi1, ...]``.

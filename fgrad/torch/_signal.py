@@ -43,8 +43,43 @@ def _window(
         w = np.ones(1)
     else:
         m = window_length + 1 if periodic else window_length
-        w = values(np.arange(m, dtype=np.float64), m)[:window_length]
+        w = values(_Rounded(dt), np.arange(m), m)[:window_length]
     return torch.tensor(w, dtype=dt, device=device, requires_grad=requires_grad)
+
+
+class _Rounded:
+    """Arithmetic as PyTorch's window factories do it: each step in the window's dtype (float32
+    for a float32 window, so ``blackman_window(8, periodic=False)`` ends in -2.9802e-08 as
+    PyTorch's, not 0); in float32 for the 16-bit dtypes, rounded once at the end."""
+
+    def __init__(self, dt) -> None:
+        self.work = np.float64 if dt == torch.float64 else np.float32
+
+    def __call__(self, x):
+        """``x`` rounded to the window's dtype, held in the working precision."""
+        return np.asarray(x, dtype=self.work)
+
+    def scalar(self, v: float):
+        return self.work(v)
+
+    def cos(self, x):
+        """``cos`` correctly rounded to the window's dtype (as PyTorch's vectorised cos, to
+        within its last bit)."""
+        return self(np.cos(np.asarray(x, dtype=np.float64)))
+
+
+def _hamming(r, n, m, alpha, beta):
+    """PyTorch's steps: ``arange * (2 pi / (N - 1))``, ``cos``, ``* -beta``, ``+ alpha``."""
+    a = r(r(n) * r.scalar(2.0 * math.pi / (m - 1)))
+    return r(r(r.cos(a) * r.scalar(-beta)) + r.scalar(alpha))
+
+
+def _bartlett(r, n, m):
+    """PyTorch's steps: ``arange * (2 / (N - 1))``, then ``2 - w`` on the second half."""
+    w = r(r(n) * r.scalar(2.0 / (m - 1)))
+    half = ((m - 1) >> 1) + 1
+    w[half:] = r(r(-w[half:]) + r.scalar(2.0))
+    return w
 
 
 def hann_window(
@@ -73,7 +108,7 @@ def hann_window(
         layout,
         device,
         requires_grad,
-        lambda n, m: 0.5 - 0.5 * np.cos(2 * math.pi * n / (m - 1)),
+        lambda r, n, m: _hamming(r, n, m, 0.5, 0.5),
     )
 
 
@@ -104,7 +139,7 @@ def hamming_window(
         layout,
         device,
         requires_grad,
-        lambda n, m: alpha - beta * np.cos(2 * math.pi * n / (m - 1)),
+        lambda r, n, m: _hamming(r, n, m, alpha, beta),
     )
 
 
@@ -126,9 +161,9 @@ def blackman_window(
         tensor([0., 1., 0.], dtype=torch.float64)
     """
 
-    def values(n, m):
-        a = 2 * math.pi * n / (m - 1)
-        return 0.08 * np.cos(2 * a) - 0.5 * np.cos(a) + 0.42  # PyTorch's order: exact zeros at the ends
+    def values(r, n, m):  # PyTorch's steps: a = n * (pi / (N - 1)); 0.08 cos(4a) - 0.5 cos(2a) + 0.42
+        a = r(r(n) * r.scalar(math.pi / (m - 1)))
+        return r(r(r(0.08) * r.cos(r(a * 4))) - r(r(0.5) * r.cos(r(a * 2))) + r(0.42))
 
     return _window("blackman_window", window_length, periodic, dtype, layout, device, requires_grad, values)
 
@@ -158,7 +193,7 @@ def bartlett_window(
         layout,
         device,
         requires_grad,
-        lambda n, m: 1.0 - np.abs(2.0 * n / (m - 1) - 1.0),
+        _bartlett,
     )
 
 
@@ -181,7 +216,7 @@ def kaiser_window(
         tensor([1., 1., 1.])
     """
 
-    def values(n, m):
+    def values(rounded, n, m):
         r = 2.0 * n / (m - 1) - 1.0
         return np.i0(beta * np.sqrt(np.maximum(1.0 - r * r, 0.0))) / np.i0(beta)
 

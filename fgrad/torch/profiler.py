@@ -426,8 +426,13 @@ class EventList(list):
                 )
             out.append(text)
         out.append(line)
-        out.append(f"Self CPU time total: {_fmt(sum(r.self_cpu_time_total for r in self))}")
+        out.append(f"Self CPU time total: {_fmt(self.self_cpu_time_total)}")
         return "\n".join(out) + "\n"
+
+    @property
+    def self_cpu_time_total(self) -> float:
+        """The rows' self CPU times summed (microseconds), the table's last line."""
+        return sum(r.self_cpu_time_total for r in self)
 
     def total_average(self) -> FunctionEventAvg:
         """All rows summed into one (``key="Total"``)."""

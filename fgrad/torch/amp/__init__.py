@@ -9,7 +9,7 @@ Example::
     torch.bfloat16
 """
 
-from .autocast_mode import autocast, is_autocast_available  # noqa: F401
+from .autocast_mode import autocast, custom_bwd, custom_fwd, is_autocast_available  # noqa: F401
 from .grad_scaler import GradScaler, OptState  # noqa: F401
 
-__all__ = ["autocast", "is_autocast_available", "GradScaler"]
+__all__ = ["autocast", "custom_bwd", "custom_fwd", "is_autocast_available", "GradScaler"]

@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import warnings
 from typing import Any, Callable
@@ -207,15 +208,144 @@ def set_autocast_dtype(device_type: str, dtype: D.dtype) -> None:
     _state.set_dtype(_autocast_device("set_autocast_dtype", device_type), D.canonical(dtype))
 
 
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(f"torch.{old} is deprecated. Please use torch.{new} instead.", DeprecationWarning,
+                  stacklevel=3)
+
+
 def is_autocast_cpu_enabled() -> bool:
-    """``torch.is_autocast_cpu_enabled()`` (deprecated in PyTorch): ``is_autocast_enabled("cpu")``.
+    """``torch.is_autocast_cpu_enabled()`` (deprecated in PyTorch, with its warning):
+    ``is_autocast_enabled("cpu")``.
 
     Example::
 
-        >>> is_autocast_cpu_enabled()
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     is_autocast_cpu_enabled()
         False
     """
+    _deprecated("is_autocast_cpu_enabled()", "is_autocast_enabled('cpu')")
     return _state.is_enabled("cpu")
+
+
+def set_autocast_cpu_enabled(enabled: bool) -> None:
+    """Deprecated ``set_autocast_enabled("cpu", enabled)``."""
+    _deprecated("set_autocast_cpu_enabled(enabled)", "set_autocast_enabled('cpu', enabled)")
+    set_autocast_enabled("cpu", enabled)
+
+
+def get_autocast_cpu_dtype() -> D.dtype:
+    """Deprecated ``get_autocast_dtype("cpu")``.
+
+    Example::
+
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     get_autocast_cpu_dtype()
+        torch.bfloat16
+    """
+    _deprecated("get_autocast_cpu_dtype()", "get_autocast_dtype('cpu')")
+    return get_autocast_dtype("cpu")
+
+
+def set_autocast_cpu_dtype(dtype: D.dtype) -> None:
+    """Deprecated ``set_autocast_dtype("cpu", dtype)``."""
+    _deprecated("set_autocast_cpu_dtype(dtype)", "set_autocast_dtype('cpu', dtype)")
+    set_autocast_dtype("cpu", dtype)
+
+
+def get_autocast_gpu_dtype() -> D.dtype:
+    """Deprecated ``get_autocast_dtype("cuda")``."""
+    _deprecated("get_autocast_gpu_dtype()", "get_autocast_dtype('cuda')")
+    return get_autocast_dtype("cuda")
+
+
+def set_autocast_gpu_dtype(dtype: D.dtype) -> None:
+    """Deprecated ``set_autocast_dtype("cuda", dtype)``."""
+    _deprecated("set_autocast_gpu_dtype(dtype)", "set_autocast_dtype('cuda', dtype)")
+    set_autocast_dtype("cuda", dtype)
+
+
+def _cast(value: Any, device_type: str, dtype: D.dtype) -> Any:
+    """``value`` with its floating tensors on ``device_type`` (float64 excepted) cast to ``dtype``,
+    through lists, tuples and mappings (PyTorch's ``torch.amp.autocast_mode._cast``)."""
+    from .._tensor import Tensor
+
+    if isinstance(value, Tensor):
+        eligible = (value.is_floating_point() and value.device.type == device_type
+                    and value.dtype is not D.float64)
+        return value.to(dtype) if eligible else value
+    if isinstance(value, (str, bytes)) or type(value).__module__ == "numpy":
+        return value
+    if isinstance(value, collections.abc.Mapping):
+        return {_cast(k, device_type, dtype): _cast(v, device_type, dtype) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast(v, device_type, dtype) for v in value)
+    if isinstance(value, collections.abc.Iterable):
+        return (_cast(v, device_type, dtype) for v in value)
+    return value
+
+
+def custom_fwd(fwd: Callable | None = None, *, device_type: str,
+               cast_inputs: D.dtype | None = None) -> Callable:
+    """Decorates a custom ``autograd.Function``'s ``forward`` for autocast: with ``cast_inputs``,
+    inside an autocast region on ``device_type`` the floating inputs are cast to it and the forward
+    runs with autocast off; otherwise the forward runs in the current autocast state, which
+    `custom_bwd` then restores for the backward.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Mul(torch.autograd.Function):
+        ...     @staticmethod
+        ...     @torch.amp.custom_fwd(device_type="cpu", cast_inputs=torch.float32)
+        ...     def forward(ctx, a, b):
+        ...         return a @ b
+        ...     @staticmethod
+        ...     @torch.amp.custom_bwd(device_type="cpu")
+        ...     def backward(ctx, g):
+        ...         return g, g
+        >>> with torch.autocast("cpu", dtype=torch.bfloat16):
+        ...     Mul.apply(torch.ones(2, 2, dtype=torch.bfloat16), torch.ones(2, 2)).dtype
+        torch.float32
+    """
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+
+    @functools.wraps(fwd)
+    def decorate_fwd(*args, **kwargs):
+        args[0]._dtype = get_autocast_dtype(device_type)
+        enabled = is_autocast_enabled(device_type)
+        if cast_inputs is None:
+            args[0]._fwd_used_autocast = enabled
+            return fwd(*args, **kwargs)
+        args[0]._fwd_used_autocast = False
+        if not enabled:
+            return fwd(*args, **kwargs)
+        with autocast(device_type=device_type, enabled=False):
+            return fwd(*_cast(args, device_type, cast_inputs), **_cast(kwargs, device_type, cast_inputs))
+
+    return decorate_fwd
+
+
+def custom_bwd(bwd: Callable | None = None, *, device_type: str) -> Callable:
+    """Decorates a custom ``autograd.Function``'s ``backward`` to run in the autocast state its
+    `custom_fwd` forward ran in (see `custom_fwd`'s example)."""
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+
+    @functools.wraps(bwd)
+    def decorate_bwd(*args, **kwargs):
+        with autocast(device_type=device_type, enabled=args[0]._fwd_used_autocast, dtype=args[0]._dtype):
+            return bwd(*args, **kwargs)
+
+    return decorate_bwd
 
 
 def is_autocast_cache_enabled() -> bool:

@@ -11,6 +11,7 @@ backward.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import numpy as np
@@ -25,11 +26,14 @@ from .saved_tensors import HOOKS as _HOOKS, SavedTensor as _SavedTensor, pack as
 from ...core.array import ArrayImpl
 from ...core.array import wrap as awrap
 from ...transforms.custom import custom_vjp
-from ...transforms.jvp_trace import JVPTracer
+from ...transforms.jvp_trace import ForwardTrace, JVPTracer
+from ...core.array import Tracer
+from ...transforms.batching import BatchTrace, BatchTracer
+from ...core.trace import current as _current_trace
 from .._dual_state import LEVEL as _DUAL
 import fgrad.numpy as fnp
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 _nd = np.ndarray
 
@@ -290,12 +294,23 @@ class Function(metaclass=FunctionMeta):
             "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
         )
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple[Any, ...], *args: Any) -> Any:
+        raise NotImplementedError(
+            "To use autograd.Function with vmap, you must either override the vmap staticmethod or set "
+            "generate_vmap_rule=True."
+        )
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         if any(isinstance(a, Tensor) and type(a._buf) is not _nd and type(a._buf) not in _DEV for a in args):
-            if _DUAL.trace is not None and any(_is_dual(a) for a in args):
-                return _apply_forward_ad(cls, args, kwargs)
-            return _apply_functional(cls, args, kwargs)
+            if _DUAL.trace is not None and any(_is_dual(a, _DUAL.trace) for a in args):
+                return _apply_forward_ad(cls, args, kwargs, _DUAL.trace)
+            fwd = _forward_level(args)
+            if fwd is not None:  # torch.func.jvp / jacfwd: the Function's jvp staticmethod
+                return _apply_forward_ad(cls, args, kwargs, fwd, dual_api=False)
+            out = _call_vmap_rule(cls, args, kwargs)  # vmap innermost: the vmap staticmethod
+            return _apply_functional(cls, args, kwargs) if out is None else out
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with no_grad():
@@ -400,25 +415,102 @@ def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _call_forward(cls, ctx, args, kwargs):
     """``cls.forward`` on ``args``: new style (``forward(*args)``, then ``setup_context``) or old
-    style (``forward(ctx, *args)``) -- the one call eager, functional and forward-AD ``apply`` share."""
+    style (``forward(ctx, *args)``) -- the one call eager, functional and forward-AD ``apply`` share.
+    Under vmap a new-style Function with its own ``vmap`` staticmethod computes its outputs by
+    that rule (`_call_vmap_rule`); ``setup_context`` still sees the logical inputs and outputs."""
     if cls.setup_context is not Function.setup_context:
-        outputs = cls.forward(*args, **kwargs)
+        outputs = _call_vmap_rule(cls, args, kwargs)
+        if outputs is None:
+            outputs = cls.forward(*args, **kwargs)
         cls.setup_context(ctx, tuple(args), outputs)
         return outputs
     return cls.forward(ctx, *args, **kwargs)
 
 
+class VmapInfo(NamedTuple):
+    """What a Function's ``vmap`` staticmethod learns of the vmap it runs under."""
+
+    batch_size: int
+    randomness: str
+
+
+def _innermost(traces):
+    """The trace of ``traces`` nested inside all the others (the vmap applied last)."""
+    for t in traces:
+        outer, p = set(), t.parent
+        while p is not None:
+            outer.add(id(p))
+            p = p.parent
+        if all(u is t or id(u) in outer for u in traces):
+            return t
+    raise RuntimeError("autograd.Function.vmap: arguments batched by unrelated vmaps")
+
+
+def _call_vmap_rule(cls, args, kwargs):
+    """The outputs of ``cls`` on ``args`` by its user-written ``vmap`` staticmethod when some
+    tensor argument is batched by the innermost trace, a vmap (PyTorch's
+    ``custom_function_call_vmap``); None otherwise (the forward is batched primitive by primitive,
+    as ``generate_vmap_rule=True`` asks).  Called by ``apply`` (the physical batch axes as the
+    caller's ``in_dims`` made them) and by `_call_forward` for a forward run inside a
+    grad under the vmap (``vmap(grad(f))``: the arguments are batched, the innermost trace is
+    the grad's).  The rule sees the physical tensors (batch axis included) and ``in_dims``;
+    it returns ``(outputs, out_dims)`` and the outputs become batched again."""
+    if cls.vmap is Function.vmap or cls.generate_vmap_rule:
+        return None
+    traces = {id(a._buf._trace): a._buf._trace for a in args
+              if isinstance(a, Tensor) and isinstance(a._buf, Tracer)}
+    if not traces:
+        return None
+    trace = _innermost(list(traces.values()))
+    if type(trace) is not BatchTrace:
+        return None
+    in_dims = tuple(a._buf.bdim if isinstance(a, Tensor) and type(a._buf) is BatchTracer
+                    and a._buf._trace is trace else None for a in args)
+    from .._dispatch import from_fgrad_value
+
+    phys = [from_fgrad_value(a._buf.val) if d is not None else a for a, d in zip(args, in_dims)]
+    with _current_trace(trace.parent):
+        result = cls.vmap(VmapInfo(trace.axis_size, getattr(trace, "randomness", "error")), in_dims,
+                          *phys, **kwargs)
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise RuntimeError(f"{cls.__name__}.vmap must return a tuple of two elements (outputs, out_dims), "
+                           f"got {type(result).__name__}")
+    out, out_dims = result
+    single = not isinstance(out, tuple)
+    outs = (out,) if single else tuple(out)
+    dims = (out_dims,) * len(outs) if out_dims is None or isinstance(out_dims, int) else tuple(out_dims)
+    if len(dims) != len(outs):
+        raise ValueError(f"{cls.__name__}.vmap returned {len(outs)} outputs but {len(dims)} out_dims")
+    wrapped = tuple(_wrap(BatchTracer(trace, as_value(o), d)) if isinstance(o, Tensor) and d is not None
+                    else o for o, d in zip(outs, dims))
+    return wrapped[0] if single else wrapped
+
+
 # -- forward AD: Function.apply on dual tensors ------------------------------------------
 
 
-def _is_dual(a) -> bool:
-    return isinstance(a, Tensor) and type(a._buf) is JVPTracer and a._buf._trace is _DUAL.trace
+def _is_dual(a, trace) -> bool:
+    return isinstance(a, Tensor) and type(a._buf) is JVPTracer and a._buf._trace is trace
 
 
-def _apply_forward_ad(cls, args, kwargs):
-    """``cls.apply`` on dual tensors (``torch.autograd.forward_ad``): ``forward`` runs on the
-    primals and the outputs' tangents are ``cls.jvp(ctx, *input_tangents)``, as in PyTorch
-    (which requires a ``jvp`` staticmethod for forward mode)."""
+def _forward_level(args):
+    """The forward-mode trace of ``torch.func.jvp``/``jacfwd`` (a `ForwardTrace`) when it is the
+    innermost transform of ``args`` (the tangents to push through the Function's ``jvp``);
+    None otherwise (reverse mode and vmap: `_apply_functional`)."""
+    traces = {id(a._buf._trace): a._buf._trace for a in args
+              if isinstance(a, Tensor) and isinstance(a._buf, Tracer)}
+    if not traces:
+        return None
+    inner = _innermost(list(traces.values()))
+    return inner if type(inner) is ForwardTrace else None
+
+
+def _apply_forward_ad(cls, args, kwargs, trace, dual_api=True):
+    """``cls.apply`` on dual tensors: ``forward`` runs on the primals and the outputs' tangents
+    are ``cls.jvp(ctx, *input_tangents)``, as in PyTorch (which requires a ``jvp`` staticmethod
+    for forward mode).  ``trace``: the dual level (``torch.autograd.forward_ad``, ``dual_api``)
+    or the forward trace of ``torch.func.jvp``/``jacfwd``, where the forward is not run under
+    no_grad (a reverse-mode transform below still differentiates it)."""
     if cls.jvp is Function.jvp:
         raise NotImplementedError(
             "You must implement the jvp function for custom autograd.Function to use it with forward "
@@ -426,10 +518,9 @@ def _apply_forward_ad(cls, args, kwargs):
     from .._dispatch import from_fgrad_value
     from .._dual_marks import mark_no_reverse, requires_reverse
 
-    trace = _DUAL.trace
     primals, tangents = [], []
     for a in args:
-        if _is_dual(a):
+        if _is_dual(a, trace):
             primals.append(from_fgrad_value(a._buf.primal))
             tangents.append(from_fgrad_value(a._buf.tangent))
         else:
@@ -437,7 +528,7 @@ def _apply_forward_ad(cls, args, kwargs):
             tangents.append(from_fgrad_value(fnp.zeros_like(as_value(a))) if isinstance(a, Tensor) else None)
     ctx = cls._backward_cls()
     ctx.needs_input_grad = tuple(isinstance(a, Tensor) for a in args)
-    with no_grad():
+    with no_grad() if dual_api else contextlib.nullcontext():
         outputs = _call_forward(cls, ctx, primals, kwargs)
     if getattr(ctx, "_saved_fwd", None) is not None:
         ctx._to_save = ctx._saved_fwd
@@ -456,9 +547,10 @@ def _apply_forward_ad(cls, args, kwargs):
                 raise RuntimeError(f"function {cls.__name__}.jvp returned a tangent of shape {list(t.shape)} "
                                    f"for an output of shape {list(o.shape)}")
             d = _wrap(JVPTracer(trace, as_value(o), as_value(t)))
-            _DUAL.track(d)
-            if STATE.enabled and requires_reverse(args):
-                mark_no_reverse(d)
+            if dual_api:
+                _DUAL.track(d)
+                if STATE.enabled and requires_reverse(args):
+                    mark_no_reverse(d)
             res.append(d)
         else:
             res.append(o)
