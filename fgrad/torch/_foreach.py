@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ._ops import vector_norm
 from ._tensor import Tensor
 
 UNARY = ("abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "erf", "erfc", "exp", "expm1", "floor",
@@ -88,9 +89,7 @@ def _ternary(name: str, inplace: bool) -> Callable[..., Any]:
 
 def _foreach_norm(self: Sequence[Tensor], ord: float = 2, dtype: Any = None) -> tuple:  # noqa: A002
     """The ``ord``-norm of each tensor (``torch.linalg.vector_norm``)."""
-    from . import linalg
-
-    return tuple(linalg.vector_norm(t, ord, dtype=dtype) for t in self)
+    return tuple(vector_norm(t, ord, dtype=dtype) for t in self)
 
 
 def _foreach_copy_(self: Sequence[Tensor], src: Sequence[Tensor], non_blocking: bool = False) -> list:

@@ -22,6 +22,7 @@ from typing import Any, Callable
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from .. import _autocast_state as _state
+from .._tensor import Tensor
 
 _DEVICE_TYPES = ("cpu", "cuda")
 # PyTorch's device types (the ones its device-string parser names)
@@ -271,8 +272,6 @@ def set_autocast_gpu_dtype(dtype: D.dtype) -> None:
 def _cast(value: Any, device_type: str, dtype: D.dtype) -> Any:
     """``value`` with its floating tensors on ``device_type`` (float64 excepted) cast to ``dtype``,
     through lists, tuples and mappings (PyTorch's ``torch.amp.autocast_mode._cast``)."""
-    from .._tensor import Tensor
-
     if isinstance(value, Tensor):
         eligible = (value.is_floating_point() and value.device.type == device_type
                     and value.dtype is not D.float64)
