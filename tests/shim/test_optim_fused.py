@@ -107,3 +107,24 @@ def test_host_parameters_take_the_fused_path(monkeypatch):
         opt.step()
     host = type(w._buf) is np.ndarray  # (FGRAD_BACKEND=fake: device buffers, per op)
     assert calls == ([w] if host else [])
+
+
+def test_a_state_of_another_dtype_takes_the_per_op_path():
+    # a float64 exp_avg for a float32 parameter (a state loaded from elsewhere): the per-op
+    # path's type promotion, not NumPy's out= casting, decides the values
+    rng = np.random.default_rng(3)
+    w0, g1, g2 = (rng.standard_normal(1000).astype(np.float32) for _ in range(3))
+
+    def run(foreach):
+        w = torch.nn.Parameter(torch.tensor(w0))
+        opt = torch.optim.Adam([w], lr=0.1, foreach=foreach)
+        w.grad = torch.tensor(g1)
+        opt.step()
+        st = opt.state[w]
+        st["exp_avg"] = st["exp_avg"].double()
+        w.grad = torch.tensor(g2)
+        opt.step()
+        return w.detach().numpy().copy(), opt.state[w]["exp_avg"].dtype
+
+    (a, da), (b, db) = run(None), run(False)
+    assert da == db and a.tobytes() == b.tobytes()

@@ -276,8 +276,8 @@ class Optimizer:
                 grad = p.grad
                 if grad is None:
                     continue
-                if plain and _plain_pair(p, grad):
-                    self._step_plain(p, grad, group, weight_decay, decoupled)
+                if plain and _plain_pair(p, grad) and self._step_plain(p, grad, group, weight_decay,
+                                                                       decoupled):
                     continue
                 if grad.is_sparse and not self._accepts_sparse_grads:
                     hint = ", please consider SparseAdam instead" if "Adam" in type(self).__name__ else ""
@@ -314,14 +314,21 @@ class Optimizer:
         return True
 
     def _step_plain(self, p: Tensor, grad: Tensor, group: dict, weight_decay: float,
-                    decoupled: bool) -> None:
+                    decoupled: bool) -> bool:
         """`step`'s work for one parameter on NumPy buffers: the same operations, in the same
         order and dtypes, as the per-op path (so the same values), without a Tensor op's
-        dispatch per operation; every tensor written gets its version bumped."""
+        dispatch per operation; every tensor written gets its version bumped.  False, with
+        nothing done, when a state tensor is not a host array of the parameter's dtype and
+        shape (a state loaded from elsewhere): the per-op path then takes the parameter."""
         state = self.state.get(p)
         fresh = not state
         if fresh:
             state = self._init_state(p, group)
+        b = p._buf
+        for k, v in state.items():
+            if k != "step" and isinstance(v, Tensor) and not (
+                    type(v._buf) is _nd and v._buf.dtype == b.dtype and v._buf.shape == b.shape):
+                return False
         with np.errstate(all="ignore"):  # (the shim's ops compute IEEE specials silently)
             st = state.get("step")
             if st is not None:
@@ -331,7 +338,6 @@ class Optimizer:
                     bump_version(st)
                 else:
                     state["step"] += 1
-            b = p._buf
             if weight_decay != 0:
                 if decoupled:
                     np.multiply(b, 1 - group["lr"] * weight_decay, out=b)
@@ -341,6 +347,7 @@ class Optimizer:
             self._update_plain(p, b, grad._buf, state, group)
         if fresh and state:
             self.state[p] = state
+        return True
 
     _update_plain: Callable[..., None] | None = None
     """``_update_plain(p, b, g, state, group)``: `_update_parameter` on the buffers ``b`` (of
