@@ -80,7 +80,8 @@ class Adam(Optimizer):
 
 
     def _plain_options(self, group: dict) -> bool:
-        return not group.get("capturable", False) and not group.get("fused")
+        return (not group.get("capturable", False) and not group.get("fused")
+                and all(type(v) in (int, float) for v in (*group["betas"], group["eps"])))
 
     def _update_plain(self, p, b, g, state, group) -> None:
         """`_update_parameter` on the buffers: the same NumPy operations as the shim's in-place

@@ -304,10 +304,12 @@ class Optimizer:
     def _plain_group(self, group: dict) -> bool:
         """Whether the parameters of ``group`` may take `_step_plain`: the optimizer has an
         ``_update_plain``, ``foreach`` is not False, the step records nothing (not
-        ``differentiable``), the gradient is not negated (``maximize``) and ``lr`` is a number."""
+        ``differentiable``), the gradient is not negated (``maximize``) and ``lr`` and the weight
+        decay are Python numbers (the optimizer's `_plain_options` checks its own)."""
         return (self._update_plain is not None and group.get("foreach") is not False
                 and not torch.is_grad_enabled() and not group.get("maximize", False)
-                and type(group["lr"]) in (int, float) and self._plain_options(group))
+                and type(group["lr"]) in (int, float)
+                and type(group.get("weight_decay", 0)) in (int, float) and self._plain_options(group))
 
     def _plain_options(self, group: dict) -> bool:
         """The subclass's own conditions for `_update_plain` (all groups by default)."""

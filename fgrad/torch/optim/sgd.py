@@ -66,7 +66,8 @@ class SGD(Optimizer):
             p.add_(grad, alpha=-group["lr"])
 
     def _plain_options(self, group: dict) -> bool:
-        return not group["nesterov"]
+        return not group["nesterov"] and all(type(group[k]) in (int, float)
+                                             for k in ("momentum", "dampening"))
 
     def _update_plain(self, p, b, g, state, group) -> None:
         """`_update_parameter` on the buffers: the same NumPy operations as the shim's
