@@ -128,3 +128,21 @@ def test_a_state_of_another_dtype_takes_the_per_op_path():
 
     (a, da), (b, db) = run(None), run(False)
     assert da == db and a.tobytes() == b.tobytes()
+
+
+def test_tensor_hyper_parameters_take_the_per_op_path(monkeypatch):
+    calls = []
+    real = torch.optim.Adam._update_plain
+    monkeypatch.setattr(torch.optim.Adam, "_update_plain",
+                        lambda self, p, *a: calls.append(p) or real(self, p, *a))
+
+    def run(foreach, beta1):
+        w = torch.nn.Parameter(torch.tensor([1.0, -2.0, 0.5]))
+        opt = torch.optim.Adam([w], lr=0.1, betas=(beta1, 0.999), foreach=foreach)
+        w.grad = torch.tensor([0.3, -0.2, 0.1])
+        opt.step()
+        return w.detach().numpy().copy()
+
+    want = run(False, torch.tensor(0.9))  # (1 - beta1 in float32 arithmetic: not 0.9's path)
+    np.testing.assert_array_equal(run(None, torch.tensor(0.9)), want)
+    assert calls == []
