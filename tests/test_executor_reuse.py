@@ -1,5 +1,6 @@
 """The straight-line executor's host fast paths give the same numbers as plain NumPy:
-buffer reuse (``out=`` into a dead intermediate) and the bitwise ``select``."""
+buffer reuse (a ufunc writing into a dead intermediate, the output passed positionally) and
+the bitwise ``select``."""
 
 from __future__ import annotations
 

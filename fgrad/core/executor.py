@@ -28,7 +28,7 @@ from ..backends import NUMPY, backend_of_buffer, backend_of_xp, put_buffer, to_h
 from .ir import Jaxpr, Literal
 from .quiet import quiet
 
-
+# ufuncs whose positional third argument NumPy deprecates (it might mean a third input)
 def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
     """``run(xp, bufs) -> list of output buffers`` for ``jaxpr``, ``bufs`` being the
     constants' then the inputs' buffers; ``run.source`` is the generated code.  With
@@ -395,7 +395,7 @@ def out_arg(ufunc) -> str:
     return "out=" if ufunc in _KEYWORD_OUT else ""
 
 
-_KEYWORD_OUT = (np.maximum, np.minimum)
+_KEYWORD_OUT = (np.maximum, np.minimum, np.fmax, np.fmin)  # NumPy deprecates their positional out
 
 
 def _ufuncs_broadcast_it(v, consumers: dict, keep: set) -> bool:

@@ -79,6 +79,22 @@ def _steps(T: int, reverse: bool) -> range:
     return range(T - 1, -1, -1) if reverse else range(T)
 
 
+def _out_last(f):
+    def call(*args):
+        return f(*args[:-1], out=args[-1])
+
+    return call
+
+
+def _step_calls(xp) -> tuple:
+    """``(add, subtract, multiply, divide, negative, exp, tanh, matmul)`` of ``xp`` taking the
+    output array as their last positional argument: NumPy's own ufuncs (a keyword ``out``
+    costs more than the arithmetic on a 16 x 64 block), other backends' wrapped to pass it
+    as ``out=`` (not every array library reads a positional output)."""
+    fs = (xp.add, xp.subtract, xp.multiply, xp.divide, xp.negative, xp.exp, xp.tanh, xp.matmul)
+    return fs if xp is np else tuple(_out_last(f) for f in fs)
+
+
 def _previous(seq, first, reverse: bool, xp):
     """``[s_{-1}, s_0, ..., s_{T-2}]`` in time order of the recurrence (``first`` = s_{-1}):
     the state each step reads."""
@@ -112,25 +128,26 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     g = xp.empty((4, B, H), dt)
     tmp = xp.empty((B, H), dt)
     one = xp.ones((), dt)  # (a 0-d array operand dispatches faster than the Python scalar)
+    add, _, multiply, divide, negative, exp, tanh, matmul = _step_calls(xp)
     for t in _steps(T, reverse):
-        xp.matmul(h, w4, out=g)
-        xp.add(g, xg4[t], out=g)
+        matmul(h, w4, g)
+        add(g, xg4[t], g)
         a = gates[t]
         # sigmoid = 1 / (1 + exp(-g)) on all four gates, then the g gate is tanh(g)
-        xp.negative(g, out=a)
-        xp.exp(a, out=a)
-        xp.add(one, a, out=a)
-        xp.divide(one, a, out=a)
+        negative(g, a)
+        exp(a, a)
+        add(one, a, a)
+        divide(one, a, a)
         tg = a[2]
-        xp.tanh(g[2], out=tg)
+        tanh(g[2], tg)
         c_new = cs[t]
-        xp.multiply(a[1], c, out=c_new)
-        xp.multiply(a[0], tg, out=tmp)
-        xp.add(c_new, tmp, out=c_new)
+        multiply(a[1], c, c_new)
+        multiply(a[0], tg, tmp)
+        add(c_new, tmp, c_new)
         tc = tcs[t]
-        xp.tanh(c_new, out=tc)
+        tanh(c_new, tc)
         h = hs[t]
-        xp.multiply(a[3], tc, out=h)
+        multiply(a[3], tc, h)
         c = c_new
     return [hs, c.copy(), cs, gates, tcs]
 
@@ -205,17 +222,17 @@ def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     dc = xp.array(ct_c, dtype=dt, copy=True)
     dc3 = dc.reshape(B, 1, H)
     tmp = xp.empty((B, H), dt)
-    add, mul, matmul = xp.add, xp.multiply, xp.matmul
+    add, _, mul, _, _, _, _, matmul = _step_calls(xp)
     for t in _steps(T, not reverse):
         d = dg4[t]
         f = fac[t]
-        add(dh, ct_hs[t], out=dh)  # the total cotangent of h_t
-        mul(dh, f[:, 3], out=d[:, 3])  # the output gate's
-        mul(dh, k[t], out=tmp)
-        add(dc, tmp, out=dc)  # the total cotangent of c_t
-        mul(dc3, f[:, :3], out=d[:, :3])  # the input, forget and candidate gates'
-        mul(dc, gates[t, 1], out=dc)  # the cotangent of c_{t-1}
-        matmul(dg[t], w, out=dh)  # the cotangent of h_{t-1} from this step
+        add(dh, ct_hs[t], dh)  # the total cotangent of h_t
+        mul(dh, f[:, 3], d[:, 3])  # the output gate's
+        mul(dh, k[t], tmp)
+        add(dc, tmp, dc)  # the total cotangent of c_t
+        mul(dc3, f[:, :3], d[:, :3])  # the input, forget and candidate gates'
+        mul(dc, gates[t, 1], dc)  # the cotangent of c_{t-1}
+        matmul(dg[t], w, dh)  # the cotangent of h_{t-1} from this step
     # ct_w = sum_t dg_t.T @ h_{t-1}: the steps after the first in one matmul (no copy of hs
     # shifted by one step), the first step's (which reads h0) added
     dg2 = dg.reshape(T * B, G)
@@ -567,29 +584,30 @@ def _gru_fwd_impl(xp, xg, h0, w, *b, reverse: bool):
     tmp = xp.empty((B, H), dt)
     one = xp.ones((), dt)
     h = h0
+    add, subtract, multiply, divide, negative, exp, tanh, matmul = _step_calls(xp)
     for t in _steps(T, reverse):
-        xp.matmul(h, w3, out=g)
+        matmul(h, w3, g)
         a = gates[t]
         x3 = xg3[t]
         hn = hns[t]
         if bn is not None:
-            xp.add(g[2], bn, out=hn)
+            add(g[2], bn, hn)
         else:
             hn[...] = g[2]
         rz = a[:2]
-        xp.add(g[:2], x3[:2], out=rz)
-        xp.negative(rz, out=rz)
-        xp.exp(rz, out=rz)
-        xp.add(one, rz, out=rz)
-        xp.divide(one, rz, out=rz)
+        add(g[:2], x3[:2], rz)
+        negative(rz, rz)
+        exp(rz, rz)
+        add(one, rz, rz)
+        divide(one, rz, rz)
         n = a[2]
-        xp.multiply(a[0], hn, out=n)
-        xp.add(x3[2], n, out=n)
-        xp.tanh(n, out=n)
-        xp.subtract(h, n, out=tmp)
-        xp.multiply(a[1], tmp, out=tmp)
+        multiply(a[0], hn, n)
+        add(x3[2], n, n)
+        tanh(n, n)
+        subtract(h, n, tmp)
+        multiply(a[1], tmp, tmp)
         h = hs[t]
-        xp.add(n, tmp, out=h)
+        add(n, tmp, h)
     return [hs, gates, hns]
 
 
@@ -653,17 +671,18 @@ def _gru_vjp_impl(xp, xg, h0, w, *rest, reverse: bool, has_bias: bool):
     dn_pre = xp.empty((T, B, H), dt)
     dh = xp.zeros((B, H), dt)
     tmp = xp.empty((B, H), dt)
+    add, _, multiply, _, _, _, _, matmul = _step_calls(xp)
     for t in _steps(T, not reverse):
         d = dhg[t]
         dn = dn_pre[t]
-        xp.add(dh, ct_hs[t], out=dh)  # the total cotangent of h_t
-        xp.multiply(dh, pn[t], out=dn)
-        xp.multiply(dn, pr[t], out=d[:, :H])
-        xp.multiply(dh, pz[t], out=d[:, H:2 * H])
-        xp.multiply(dn, r[t], out=d[:, 2 * H:])
-        xp.multiply(dh, z[t], out=dh)  # the direct path h_{t-1} -> h_t
-        xp.matmul(d, w, out=tmp)
-        xp.add(dh, tmp, out=dh)
+        add(dh, ct_hs[t], dh)  # the total cotangent of h_t
+        multiply(dh, pn[t], dn)
+        multiply(dn, pr[t], d[:, :H])
+        multiply(dh, pz[t], d[:, H:2 * H])
+        multiply(dn, r[t], d[:, 2 * H:])
+        multiply(dh, z[t], dh)  # the direct path h_{t-1} -> h_t
+        matmul(d, w, tmp)
+        add(dh, tmp, dh)
     ct_xg = dhg.copy()
     ct_xg[:, :, 2 * H:] = dn_pre
     ct_w = xp.matmul(dhg[first].T, h0)

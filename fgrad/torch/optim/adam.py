@@ -12,8 +12,11 @@ PyTorch's update (step ``t`` from 1)::
 
 from __future__ import annotations
 
+import numpy as np
+
 import fgrad.torch as torch
 
+from .._dispatch import bump_version
 from .optimizer import Optimizer, _check_non_negative
 from .optimizer import ParamsT
 from .._tensor import Tensor
@@ -74,6 +77,43 @@ class Adam(Optimizer):
             exp_avg_sq = max_exp_avg_sq
         denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(group["eps"])
         p.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+    def _plain_options(self, group: dict) -> bool:
+        return (not group.get("capturable", False) and not group.get("fused")
+                and all(type(v) in (int, float) for v in (*group["betas"], group["eps"])))
+
+    def _update_plain(self, p, b, g, state, group) -> None:
+        """`_update_parameter` on the buffers: the same NumPy operations as the shim's in-place
+        ops it calls (``lerp_``, ``mul_``, ``addcmul_``, ``sqrt``, ``/``, ``add_``, ``addcdiv_``)."""
+        beta1, beta2 = group["betas"]
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        m, v = exp_avg._buf, exp_avg_sq._buf
+        t = np.subtract(g, m, out=np.empty(m.shape, m.dtype))  # exp_avg.lerp_(grad, 1 - beta1)
+        t *= 1 - beta1
+        np.add(t, m, out=m)
+        np.multiply(v, beta2, out=v)  # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        np.multiply(g, g, out=t)
+        t *= 1 - beta2
+        np.add(t, v, out=v)
+        bump_version(exp_avg)
+        bump_version(exp_avg_sq)
+        bump_version(exp_avg_sq)
+        step = float(state["step"])
+        step_size = group["lr"] / (1 - beta1 ** step)
+        bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
+        if group["amsgrad"]:
+            vmax = state["max_exp_avg_sq"]
+            np.maximum(vmax._buf, v, out=vmax._buf)
+            bump_version(vmax)
+            v = vmax._buf
+        np.sqrt(v, out=t)  # denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        np.divide(t, bias_correction2_sqrt, out=t)
+        np.add(t, group["eps"], out=t)
+        np.divide(m, t, out=t)  # p.addcdiv_(exp_avg, denom, value=-step_size)
+        t *= -step_size
+        np.add(t, b, out=b)
+        bump_version(p)
 
 
 class AdamW(Adam):

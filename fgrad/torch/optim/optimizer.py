@@ -27,8 +27,11 @@ from itertools import chain
 from collections.abc import Iterable
 from typing import Any, Union
 
+import numpy as np
+
 import fgrad.torch as torch
 
+from .._dispatch import bump_version
 from .._tensor import Tensor
 from ..utils.hooks import RemovableHandle
 from collections.abc import Callable
@@ -103,6 +106,18 @@ def register_optimizer_step_post_hook(hook) -> RemovableHandle:
     handle = RemovableHandle(_global_post_hooks)
     _global_post_hooks[handle.id] = hook
     return handle
+
+
+_nd = np.ndarray
+_PLAIN_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _plain_pair(p: Tensor, grad: Tensor) -> bool:
+    """Whether `Optimizer._step_plain` may update ``p`` from ``grad``: both dense host
+    arrays of one dtype (float32 or float64) and shape, not sharing memory."""
+    b, g = p._buf, grad._buf
+    return (type(b) is _nd and type(g) is _nd and b.dtype == g.dtype and b.dtype in _PLAIN_DTYPES
+            and b.shape == g.shape and type(grad) is Tensor and not np.may_share_memory(b, g))
 
 
 # what an optimizer's ``params`` may be (PyTorch's name): tensors, ``(name, tensor)`` pairs, or
@@ -256,9 +271,13 @@ class Optimizer:
             # Rprop has none; an optimizer that applies it inside its update sets _base_weight_decay
             weight_decay = group.get("weight_decay", 0) if self._base_weight_decay else 0
             decoupled = group.get("decoupled_weight_decay", False)
+            plain = self._plain_group(group)
             for p in group["params"]:
                 grad = p.grad
                 if grad is None:
+                    continue
+                if plain and _plain_pair(p, grad) and self._step_plain(p, grad, group, weight_decay,
+                                                                       decoupled):
                     continue
                 if grad.is_sparse and not self._accepts_sparse_grads:
                     hint = ", please consider SparseAdam instead" if "Adam" in type(self).__name__ else ""
@@ -280,6 +299,62 @@ class Optimizer:
                 if fresh and state:  # a state is kept once it holds something
                     self.state[p] = state
         return loss
+
+    # -- the fused path (PyTorch's ``foreach``) -----------------------------------------------
+    def _plain_group(self, group: dict) -> bool:
+        """Whether the parameters of ``group`` may take `_step_plain`: the optimizer has an
+        ``_update_plain``, ``foreach`` is not False, the step records nothing (not
+        ``differentiable``), the gradient is not negated (``maximize``) and ``lr`` and the weight
+        decay are Python numbers (the optimizer's `_plain_options` checks its own)."""
+        return (self._update_plain is not None and group.get("foreach") is not False
+                and not torch.is_grad_enabled() and not group.get("maximize", False)
+                and type(group["lr"]) in (int, float)
+                and type(group.get("weight_decay", 0)) in (int, float) and self._plain_options(group))
+
+    def _plain_options(self, group: dict) -> bool:
+        """The subclass's own conditions for `_update_plain` (all groups by default)."""
+        return True
+
+    def _step_plain(self, p: Tensor, grad: Tensor, group: dict, weight_decay: float,
+                    decoupled: bool) -> bool:
+        """`step`'s work for one parameter on NumPy buffers: the same operations, in the same
+        order and dtypes, as the per-op path (so the same values), without a Tensor op's
+        dispatch per operation; every tensor written gets its version bumped.  False, with
+        nothing done, when a state tensor is not a host array of the parameter's dtype and
+        shape (a state loaded from elsewhere): the per-op path then takes the parameter."""
+        state = self.state.get(p)
+        fresh = not state
+        if fresh:
+            state = self._init_state(p, group)
+        b = p._buf
+        for k, v in state.items():
+            if k != "step" and isinstance(v, Tensor) and not (
+                    type(v._buf) is _nd and v._buf.dtype == b.dtype and v._buf.shape == b.shape):
+                return False
+        with np.errstate(all="ignore"):  # (the shim's ops compute IEEE specials silently)
+            st = state.get("step")
+            if st is not None:
+                sb = st._buf
+                if type(sb) is _nd and sb.dtype.kind == "f":
+                    np.add(sb, 1, out=sb)
+                    bump_version(st)
+                else:
+                    state["step"] += 1
+            if weight_decay != 0:
+                if decoupled:
+                    np.multiply(b, 1 - group["lr"] * weight_decay, out=b)
+                    bump_version(p)
+                else:
+                    grad = grad.add(p, alpha=weight_decay)
+            self._update_plain(p, b, grad._buf, state, group)
+        if fresh and state:
+            self.state[p] = state
+        return True
+
+    _update_plain: Callable[..., None] | None = None
+    """``_update_plain(p, b, g, state, group)``: `_update_parameter` on the buffers ``b`` (of
+    ``p``) and ``g`` (of its gradient), bumping the version of every tensor it writes (None:
+    the optimizer has no fused path)."""
 
     _base_weight_decay = True  # False: _update_parameter applies group["weight_decay"] itself (Adafactor)
     _accepts_sparse_grads = False  # SGD takes sparse gradients (nn.Embedding(sparse=True)); see SparseAdam

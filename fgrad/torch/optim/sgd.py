@@ -10,6 +10,9 @@ PyTorch's update, for each parameter ``p`` with gradient ``g`` (weight decay alr
 
 from __future__ import annotations
 
+import numpy as np
+
+from .._dispatch import bump_version, result_tensor
 from ..sparse._ops import add_dense_sparse_
 from .optimizer import Optimizer, _check_non_negative
 from .optimizer import ParamsT
@@ -61,3 +64,28 @@ class SGD(Optimizer):
             add_dense_sparse_(p, grad, -group["lr"])
         else:
             p.add_(grad, alpha=-group["lr"])
+
+    def _plain_options(self, group: dict) -> bool:
+        return not group["nesterov"] and all(type(group[k]) in (int, float)
+                                             for k in ("momentum", "dampening"))
+
+    def _update_plain(self, p, b, g, state, group) -> None:
+        """`_update_parameter` on the buffers: the same NumPy operations as the shim's
+        ``clone``, ``mul_`` and ``add_(..., alpha=)`` (``other * alpha``, then the sum)."""
+        momentum = group["momentum"]
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                state["momentum_buffer"] = result_tensor(g.copy())  # grad.clone().detach()
+                g = state["momentum_buffer"]._buf
+            else:
+                mb = buf._buf
+                np.multiply(mb, momentum, out=mb)
+                alpha = 1 - group["dampening"]
+                np.add(mb, g * alpha if alpha != 1 else g, out=mb)
+                bump_version(buf)  # (twice: mul_ and add_)
+                bump_version(buf)
+                g = mb
+        alpha = -group["lr"]
+        np.add(b, g * alpha if alpha != 1 else g, out=b)
+        bump_version(p)
