@@ -115,9 +115,11 @@ _PLAIN_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 def _plain_pair(p: Tensor, grad: Tensor) -> bool:
     """Whether `Optimizer._step_plain` may update ``p`` from ``grad``: both dense host
     arrays of one dtype (float32 or float64) and shape, not sharing memory."""
+    if type(grad) is not Tensor:  # a sparse gradient has no dense buffer to read
+        return False
     b, g = p._buf, grad._buf
     return (type(b) is _nd and type(g) is _nd and b.dtype == g.dtype and b.dtype in _PLAIN_DTYPES
-            and b.shape == g.shape and type(grad) is Tensor and not np.may_share_memory(b, g))
+            and b.shape == g.shape and not np.may_share_memory(b, g))
 
 
 # what an optimizer's ``params`` may be (PyTorch's name): tensors, ``(name, tensor)`` pairs, or
