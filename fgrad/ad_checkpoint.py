@@ -7,10 +7,11 @@ intermediate of the forward pass.  Values, derivatives of every order, ``jit`` a
 are unchanged; forward mode (``jvp``/``jacfwd``) simply differentiates the function.
 
 Policies (`checkpoint_policies`) keep JAX's names and signature
-(``policy(prim, *avals, **params) -> bool``: may this result be saved?).  fgrad honours
-``everything_saveable`` (no rematerialization) and otherwise saves only the inputs: with
-``dots_saveable``, ``save_only_these_names`` etc. it recomputes more than JAX would (same
-results, less memory, more compute).  `checkpoint_name` tags a value for the name policies.
+(``policy(prim, *avals, **params) -> bool``: may this result be saved?).  fgrad saves the
+results of linear and bilinear equations (``dot_general``, ``name``, ...) a policy allows,
+besides the inputs; ``everything_saveable`` does not rematerialize.  `checkpoint_name` tags
+a value for the name policies.  `saved_residuals` / `print_saved_residuals` list what reverse
+mode keeps, in JAX's words (docs/jax-api-round11.md).
 
 Example::
 
