@@ -7,10 +7,11 @@ intermediate of the forward pass.  Values, derivatives of every order, ``jit`` a
 are unchanged; forward mode (``jvp``/``jacfwd``) simply differentiates the function.
 
 Policies (`checkpoint_policies`) keep JAX's names and signature
-(``policy(prim, *avals, **params) -> bool``: may this result be saved?).  fgrad honours
-``everything_saveable`` (no rematerialization) and otherwise saves only the inputs: with
-``dots_saveable``, ``save_only_these_names`` etc. it recomputes more than JAX would (same
-results, less memory, more compute).  `checkpoint_name` tags a value for the name policies.
+(``policy(prim, *avals, **params) -> bool``: may this result be saved?).  fgrad saves the
+results of linear and bilinear equations (``dot_general``, ``name``, ...) a policy allows,
+besides the inputs; ``everything_saveable`` does not rematerialize.  `checkpoint_name` tags
+a value for the name policies.  `saved_residuals` / `print_saved_residuals` list what reverse
+mode keeps, in JAX's words (docs/jax-api-round11.md).
 
 Example::
 
@@ -25,9 +26,12 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from .core.array import Tracer
 from .core.array import get_aval as _get_aval
 from .core.constants import zeros_like
+from .core.provenance import RECORD_SOURCES, SOURCE_OVERRIDE
 from .core.ir import Literal
 from .core.trace import EVAL_TRACE, new_trace, state
 from .ops.checkpoint_name import name_p
@@ -39,7 +43,8 @@ from .transforms.jvp_trace import JVPTracer
 from .transforms.staging import StagingTrace, StagingTracer
 from .tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
 
-__all__ = ["checkpoint", "remat", "checkpoint_name", "checkpoint_policies"]
+__all__ = ["checkpoint", "remat", "checkpoint_name", "checkpoint_policies", "print_saved_residuals",
+           "saved_residuals"]
 
 
 def checkpoint_name(x: Any, name: str) -> Any:
@@ -270,7 +275,14 @@ def _run(program, consts, args, policy) -> tuple[list, dict]:
     env = _env(program, consts, args)
     saved: dict[int, Any] = {}
     for i, eqn in enumerate(program.eqns):
-        out = eqn.prim.bind(*[_read(env, v) for v in eqn.invars], **eqn.params)
+        if eqn.source is not None:  # staged again (print_saved_residuals): the line it was written on
+            SOURCE_OVERRIDE[0] = eqn.source
+            try:
+                out = eqn.prim.bind(*[_read(env, v) for v in eqn.invars], **eqn.params)
+            finally:
+                SOURCE_OVERRIDE[0] = None
+        else:
+            out = eqn.prim.bind(*[_read(env, v) for v in eqn.invars], **eqn.params)
         if policy is not _never and _cheap_derivative(eqn) and \
                 policy(eqn.prim, *[v.aval for v in eqn.invars], **eqn.params):
             saved[i] = out  # (a value whose derivative needs it too is recomputed: see _plan)
@@ -350,3 +362,131 @@ def _reuse(eqn, ins: list, value):
 
     return state.trace.process_custom_jvp(fun, jvp, list(ins), True)[0]
 
+
+
+def saved_residuals(f: Callable, *args: Any, **kwargs: Any) -> list[tuple[Any, str]]:
+    """What reverse-mode differentiation of ``f`` at ``args`` keeps from the forward pass for
+    the backward pass (JAX's ``jax.ad_checkpoint.saved_residuals``): ``(aval, where)`` pairs,
+    arguments first, then values in the order the program computes them, ``where`` as JAX
+    words it (``"from the argument x"``, ``"output of cos from file.py:3:11 (f)"``, ``"named
+    'h' from ..."``).  `checkpoint` and its policies change the list: a checkpointed
+    function keeps only its inputs and what its policy saves.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> [where for _, where in saved_residuals(lambda x: fnp.sin(x) * x, 1.0)][:1]
+        ['from the argument x']
+    """
+    from .transforms.jvp_trace import linearize_flat
+    from .transforms.staging import StagingTrace
+
+    leaves, tree = tree_flatten((args, kwargs))
+    names = _argument_names(f, args, kwargs, len(leaves))
+
+    def flat_f(ins):
+        a, kw = tree_unflatten(tree, list(ins))
+        return tree_flatten(f(*a, **kw))[0]
+
+    previous = RECORD_SOURCES["on"]
+    RECORD_SOURCES["on"] = True
+    try:
+        with new_trace(StagingTrace, "saved_residuals", partial=False) as st:
+            ins = [st.new_arg(_get_aval(x)) for x in leaves]
+            _, linear, consts, _, _ = linearize_flat(flat_f, ins, "saved_residuals")
+            # the linear program's constants, and the residuals its rules hold in their
+            # parameters (a custom_vjp's, such as a checkpoint's, in ``custom_lin``'s ``res``)
+            held = list(consts) + [leaf for e in linear.eqns for value in e.params.values()
+                                   for leaf in _param_leaves(value)]
+            residuals = [c for c in held if isinstance(c, StagingTracer) and c._trace is st]
+            jaxpr, _ = st.to_jaxpr(residuals)
+    finally:
+        RECORD_SOURCES["on"] = previous
+    wanted = {v for v in jaxpr.outvars if type(v) is not Literal}
+    found: list[tuple[Any, str]] = []
+    for v in jaxpr.constvars:
+        if v in wanted:
+            found.append((v.aval, "from a constant"))
+    for i, v in enumerate(jaxpr.invars):
+        if v in wanted:
+            found.append((v.aval, f"from the argument {names[i]}"))
+    named = {v: e for e in jaxpr.eqns if e.prim.name == "name" for v in e.invars}
+    for eqn in jaxpr.eqns:
+        for v in eqn.outvars:
+            if v not in wanted:
+                continue
+            if eqn.prim.name == "name" or v in named:
+                source = eqn if eqn.prim.name == "name" else named[v]
+                found.append((v.aval, f"named {source.params['name']!r} from {_where(source)}"))
+            else:
+                found.append((v.aval, f"output of {eqn.prim.name} from {_where(eqn)}"))
+    return found
+
+
+def _param_leaves(value: Any) -> list:
+    """The tracers in an equation parameter (a pytree of residuals, or anything else)."""
+    if isinstance(value, Tracer):
+        return [value]
+    if isinstance(value, (tuple, list, dict)):
+        try:
+            return [x for x in tree_flatten(value)[0] if isinstance(x, Tracer)]
+        except (TypeError, ValueError):  # pragma: no cover - an unflattenable parameter
+            return []
+    return []
+
+
+def _short(aval) -> str:
+    """JAX's ``str_short`` of an aval: ``f64[5,4]``, ``i32[]``, ``bool[3]``, ``bf16[2]``."""
+    name = np.dtype(aval.dtype).name
+    for long, short in (("bfloat", "bf"), ("complex", "c"), ("float", "f"), ("uint", "u"), ("int", "i")):
+        if name.startswith(long):
+            name = short + name[len(long):]
+            break
+    return f"{name}[{','.join(map(str, aval.shape))}]"
+
+
+def print_saved_residuals(f: Callable, *args: Any, **kwargs: Any) -> None:
+    """Print `saved_residuals`, one per line: the value's type (``f64[5,4]``) and where it
+    comes from (JAX's ``jax.ad_checkpoint.print_saved_residuals``).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> print_saved_residuals(lambda x: x * 2.0, fnp.ones(3))
+    """
+    for aval, where in saved_residuals(f, *args, **kwargs):
+        print(f"{_short(aval)} {where}")
+
+
+def _where(eqn) -> str:
+    """JAX's summary of an equation's source: ``file:line:column (function)``."""
+    forward = eqn.source
+    line = getattr(forward, "source", None)
+    if line is None:
+        return "unknown"
+    column = "" if line.column is None else f":{line.column}"
+    return f"{line.filename}:{line.lineno}{column} ({line.qualname or line.function})"
+
+
+def _argument_names(f: Callable, args: tuple, kwargs: dict, n: int) -> list[str]:
+    """The name of each flattened argument leaf, as JAX's debug info gives it: the
+    parameter's name, with the leaf's key path inside a pytree argument."""
+    import inspect
+
+    from .tree_util import keystr, tree_flatten_with_path
+
+    try:
+        params = [p for p in inspect.signature(f).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+    names: list[str] = []
+    for i, a in enumerate(args):
+        base = params[i].name if i < len(params) else f"args[{i}]"
+        paths = [p for p, _ in tree_flatten_with_path(a)[0]]
+        names += [base + keystr(p) for p in paths] if paths and paths != [()] else [base]
+    for k in sorted(kwargs):
+        paths = [p for p, _ in tree_flatten_with_path(kwargs[k])[0]]
+        names += [k + keystr(p) for p in paths] if paths and paths != [()] else [k]
+    names += [f"flattened index {i}" for i in range(len(names), n)]
+    return names[:n]

@@ -14,7 +14,7 @@ Example::
     >>> mesh = fgrad.make_mesh((1,), ("data",))
     >>> s = NamedSharding(mesh, P("data"))
     >>> s.spec, s.num_devices, fgrad.typeof(fnp.zeros(3)).sharding.spec
-    (PartitionSpec('data',), 1, PartitionSpec())
+    (P('data',), 1, P())
 """
 
 from __future__ import annotations
@@ -52,6 +52,9 @@ class AxisType(enum.Enum):
     Explicit = enum.auto()
     Manual = enum.auto()
 
+    def __repr__(self) -> str:  # JAX's: the bare name, as in ``axis_types=(Explicit,)``
+        return self.name
+
 
 class PartitionSpec(tuple):
     """Per-dimension mesh-axis names (JAX's ``PartitionSpec``, also ``fgrad.P``); a tuple.
@@ -59,15 +62,14 @@ class PartitionSpec(tuple):
     Example::
 
         >>> PartitionSpec("data", None)
-        PartitionSpec('data', None)
+        P('data', None)
     """
 
     def __new__(cls, *partitions: Any) -> PartitionSpec:
         return super().__new__(cls, partitions)
 
-    def __repr__(self) -> str:
-        return f"PartitionSpec{tuple.__repr__(self)}" if len(self) != 1 else \
-            f"PartitionSpec({self[0]!r},)"
+    def __repr__(self) -> str:  # JAX's: P('x',), P(), P(('x', 'y'),)
+        return f"P{tuple.__repr__(self)}"
 
     def __reduce__(self):
         return (PartitionSpec, tuple(self))
@@ -124,8 +126,9 @@ class AbstractMesh:
     def __hash__(self) -> int:
         return hash((self.axis_sizes, self.axis_names, self.axis_types))
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{n}={s}' for n, s in self.shape.items())})"
+    def __repr__(self) -> str:  # JAX's: Mesh('x': 1, 'y': 1, axis_types=(Explicit, Explicit))
+        sizes = ", ".join(f"{n!r}: {s}" for n, s in self.shape.items())
+        return f"{type(self).__name__}({sizes}, axis_types={tuple(self.axis_types)!r})"
 
 
 class Mesh(AbstractMesh):
@@ -235,7 +238,8 @@ def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types:
     device = (list(devices) if devices is not None else [default_device()])[0]
     grid = np.empty(math.prod(shape), dtype=object)
     grid[:] = [device] * grid.size  # virtual devices: the one device, repeated
-    return Mesh(grid.reshape(shape), axis_names, axis_types)
+    # JAX's default: every axis Explicit (`Mesh` itself defaults to Auto)
+    return Mesh(grid.reshape(shape), axis_names, AxisType.Explicit if axis_types is None else axis_types)
 
 
 class NamedSharding(Sharding):
@@ -291,7 +295,7 @@ class NamedSharding(Sharding):
         return hash((self.mesh, self.spec))
 
     def __repr__(self) -> str:
-        return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r})"
+        return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r}, memory_kind={self.memory_kind})"
 
 
 def _one_device(sharding: Any, what: str) -> Device:

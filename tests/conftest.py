@@ -25,8 +25,9 @@ from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 # programs the tests launch in subprocesses (under mpiexec, or with `import jax` aliased to
 # fgrad): not test modules, and importing them here would need their launcher
 collect_ignore_glob = ["mpi_programs/*", "optax_programs/*", "jax_sparse_programs/*", "jax_programs_round8/*",
-                       "jax_programs_round9/*", "jax_programs_round10/*", "torch_programs_round9/*",
-                       "torch_programs_round10/*", "torch_programs_round11/*", "extend_programs/*"]
+                       "jax_programs_round9/*", "jax_programs_round10/*", "jax_programs_round11/*",
+                       "torch_programs_round9/*", "torch_programs_round10/*", "torch_programs_round11/*",
+                       "extend_programs/*"]
 
 _common = dict(
     deadline=None,

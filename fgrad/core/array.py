@@ -405,6 +405,25 @@ class Array:
     def imag(self): return N.imag(self)
 
 
+class Shard:
+    """One shard of an array (JAX's ``jax.Shard``): its ``device``, its ``index`` into the
+    global array (a tuple of slices; fgrad's one shard spans every axis), its ``data`` and
+    ``replica_id``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.zeros((2, 3)).addressable_shards[0].index
+        (slice(None, None, None), slice(None, None, None))
+    """
+
+    def __init__(self, device: Any, index: tuple, data: Any, replica_id: int = 0) -> None:
+        self.device, self.index, self.data, self.replica_id = device, index, data, replica_id
+
+    def __repr__(self) -> str:
+        return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id})"
+
+
 class ArrayImpl(Array):
     """A concrete array over a backend buffer that is never written.  ``_weak`` marks a
     weakly typed array (JAX's ``weak_type``: it takes the dtype of the arrays it meets).
@@ -418,7 +437,7 @@ class ArrayImpl(Array):
         (True, True)
     """
 
-    __slots__ = ("_buf", "_weak")
+    __slots__ = ("_buf", "_weak", "_sharding")
 
     def __init__(self, buf, weak_type: bool = False) -> None:
         self._buf = buf if x64_mode.enabled else x64_mode.narrow_buffer(buf)
@@ -461,9 +480,18 @@ class ArrayImpl(Array):
         return {self.device}
 
     @property
-    def sharding(self) -> SingleDeviceSharding:
-        """The whole array on one device (``x.sharding.device == x.device``)."""
-        return SingleDeviceSharding(self.device)
+    def sharding(self) -> Any:
+        """The sharding `device_put` (or a jit's ``out_shardings``) placed the array with (a
+        `NamedSharding` over a one-device mesh), else the whole array on its device
+        (``x.sharding.device == x.device``)."""
+        recorded = getattr(self, "_sharding", None)
+        return recorded if recorded is not None else SingleDeviceSharding(self.device)
+
+    def with_sharding(self, sharding: Any) -> "ArrayImpl":
+        """This array (the same buffer) recording ``sharding`` as its `sharding`."""
+        out = wrap(self._buf, self._weak)
+        out._sharding = sharding
+        return out
 
     @property
     def is_fully_addressable(self) -> bool:
@@ -478,7 +506,8 @@ class ArrayImpl(Array):
 
     @property
     def addressable_shards(self) -> list:
-        return [self]
+        """The shards this process holds: one `Shard`, the whole array."""
+        return [Shard(self.device, (slice(None),) * self.ndim, self)]
 
     def copy(self) -> "ArrayImpl":
         """A new array with its own buffer: ``x.copy()``."""

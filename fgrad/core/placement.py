@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends import transfer_guard
-from ..backends import _BY_TYPE, NUMPY, Backend, Device, backend_of_buffer, parse_device, put_buffer
+from ..backends import (_BY_TYPE, NUMPY, Backend, Device, Sharding, SingleDeviceSharding, backend_of_buffer,
+                        parse_device, put_buffer)
 from ..tree_util import map_arrays as tree_map
 from .array import ArrayImpl, Tracer, wrap
 
@@ -49,7 +50,9 @@ _MISSING = object()
 
 def device_put(x, device=None):
     """``x`` (an Array, NumPy/cupy array, scalar, or a pytree of them) on ``device``:
-    ``"cpu"``, ``"cuda"``, ``"cuda:1"``, an `fgrad.Device`, or None for the default device.
+    ``"cpu"``, ``"cuda"``, ``"cuda:1"``, an `fgrad.Device`, a sharding (`SingleDeviceSharding`,
+    or a `NamedSharding` over a one-device mesh, which the result records as its
+    ``.sharding``), or None for the default device.
     An Array already there is returned as is; otherwise the data is copied.
 
     Example::
@@ -59,11 +62,29 @@ def device_put(x, device=None):
         >>> str(x.device)
         'cpu'
     """
+    sharding = None
+    if isinstance(device, Sharding) and not isinstance(device, SingleDeviceSharding):
+        # a NamedSharding over a one-device mesh: the array goes whole to that device, and
+        # records the sharding (``x.sharding``), as JAX's device_put(x, NamedSharding(...))
+        devices = list(device.device_set)
+        if len(devices) != 1:
+            raise ValueError(f"fgrad.device_put: the sharding {device} spans {len(devices)} devices; fgrad "
+                             "keeps each array whole on one device")
+        sharding, device = device, devices[0]
+    elif isinstance(device, SingleDeviceSharding):
+        device = device.device
     dev = parse_device(device)
+
+    def put(leaf):
+        if sharding is not None and isinstance(leaf, Tracer):
+            return leaf  # inside a transform a sharding only constrains (one device: nothing to do)
+        out = _put_leaf(leaf, dev)
+        return out if sharding is None else out.with_sharding(sharding)
+
     if not transfer_guard.active:
-        return tree_map(lambda leaf: _put_leaf(leaf, dev), x)
+        return tree_map(put, x)
     with transfer_guard.explicit():  # an explicit transfer: only the *_explicit guards act
-        return tree_map(lambda leaf: _put_leaf(leaf, dev), x)
+        return tree_map(put, x)
 
 
 def _put_leaf(x, dev: Device):

@@ -42,6 +42,12 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.
 
 # whether jax_debug_nans or jax_debug_infs is on (set by `primitive._set_debug_check`)
 CHECKS: dict[str, bool] = {"on": False}
+# staged equations record their user source lines while this is on (the NaN/inf checks, or
+# `fgrad.ad_checkpoint.print_saved_residuals` naming where each residual was computed)
+RECORD_SOURCES: dict[str, bool] = {"on": False}
+# the source an equation being staged is given instead of the caller's line: a program
+# re-evaluated by an interpreter (a checkpoint's forward pass) keeps its equations' lines
+SOURCE_OVERRIDE: list = [None]
 
 # code objects of the interpreters' rule frames -> what running inside them means:
 # "jvp" (JVPTrace.process: locals prim, primals), "custom_vjp" / "custom_jvp" (the custom
@@ -63,6 +69,8 @@ class SourceLine:
     lineno: int
     function: str
     text: str
+    column: int | None = None  # of the call expression (0-based), where Python knows it
+    qualname: str | None = None  # the function's qualified name (``outer.<locals>.inner``)
 
     def __str__(self) -> str:
         where = f"{self.filename}:{self.lineno} in {self.function}"
@@ -91,7 +99,13 @@ def user_source(frame: FrameType | None = None) -> SourceLine | None:
     if f is None:
         return None
     text = linecache.getline(f.f_code.co_filename, f.f_lineno).strip()
-    return SourceLine(f.f_code.co_filename, f.f_lineno, f.f_code.co_name, text)
+    column = None
+    try:  # the column of the instruction running in the frame (Python 3.11+)
+        column = list(f.f_code.co_positions())[f.f_lasti // 2][2]
+    except (AttributeError, IndexError):  # pragma: no cover - older Pythons
+        pass
+    qualname = getattr(f.f_code, "co_qualname", f.f_code.co_name)
+    return SourceLine(f.f_code.co_filename, f.f_lineno, f.f_code.co_name, text, column, qualname)
 
 
 def _name(fn: Any) -> str:
@@ -111,6 +125,8 @@ def record_source() -> ForwardOp:
     """For an equation being staged while the checks are on: the forward operation whose
     derivative rule is running (innermost) and the user's line that called it; outside any
     rule (a control-flow body being traced), the user's line of the operation itself."""
+    if SOURCE_OVERRIDE[0] is not None:
+        return SOURCE_OVERRIDE[0]
     start = f = sys._getframe(1)
     while f is not None:
         kind = _RULE_FRAMES.get(f.f_code)
@@ -219,5 +235,6 @@ def floating_point_error(prim, args, what: str, bad_input: int | None,
     return FloatingPointError("\n".join(lines))
 
 
-__all__ = ["CHECKS", "ForwardOp", "SourceLine", "floating_point_error", "record_source",
+__all__ = ["CHECKS", "RECORD_SOURCES", "SOURCE_OVERRIDE", "ForwardOp", "SourceLine", "floating_point_error",
+           "record_source",
            "register_rule_frame", "user_source"]

@@ -456,15 +456,18 @@ def isscalar(element: Any) -> bool:
     return False
 
 
-def einsum_path(subscripts: str, *operands: ArrayLike, optimize: Any = "greedy") -> tuple[list[Any], str]:
-    """``numpy.einsum_path``: the contraction order NumPy's optimizer picks for the operands'
-    shapes (no data is read).
+def einsum_path(subscripts: str, *operands: ArrayLike, optimize: Any = "auto") -> tuple[list[Any], str]:
+    """``jax.numpy.einsum_path``: ``(path, report)``, the contraction order (a list of
+    operand-index tuples, as ``jnp.einsum(..., optimize=path)`` takes) for the operands'
+    shapes (no data is read), and NumPy's text report.  As JAX (opt_einsum): ``"auto"``
+    and ``True`` search the optimal order for up to four operands and greedily above;
+    ``False`` contracts left to right.
 
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> fnp.einsum_path("ij,jk,kl->il", fnp.ones((2, 3)), fnp.ones((3, 4)), fnp.ones((4, 5)))[0]
-        ['einsum_path', (1, 2), (0, 1)]
+        >>> fnp.einsum_path("ij,jk,kl->il", fnp.ones((2, 3)), fnp.ones((3, 100)), fnp.ones((100, 5)))[0]
+        [(1, 2), (0, 1)]
     """
     stand_ins = [
         np.broadcast_to(np.zeros((), get_aval(fnp.asarray(o)).dtype), get_aval(fnp.asarray(o)).shape)
@@ -472,7 +475,16 @@ def einsum_path(subscripts: str, *operands: ArrayLike, optimize: Any = "greedy")
         else o
         for o in operands
     ]
-    return np.einsum_path(subscripts, *stand_ins, optimize=optimize)
+    n = sum(not isinstance(o, str) for o in operands)
+    if optimize is False:
+        path = [(0, 1)] * max(n - 1, 0)
+        return path, np.einsum_path(subscripts, *stand_ins, optimize=["einsum_path", *path])[1]
+    if optimize is True or optimize == "auto":
+        optimize = "optimal" if n <= 4 else "greedy"
+    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] != "einsum_path":
+        optimize = ["einsum_path", *optimize]
+    path, report = np.einsum_path(subscripts, *stand_ins, optimize=optimize)
+    return [tuple(step) for step in path[1:]], report
 
 
 def array_repr(arr: ArrayLike, max_line_width=None, precision: Any = None, suppress_small=None) -> str:

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.primitive import Primitive
+from ..core.x64_mode import canonical_dtype
 from ..core.rules import defbatch, defjvp_rule
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .shape import bdim_to_front, reshape
@@ -86,6 +87,14 @@ def _as_array(b):
     return b if isinstance(b, (bool, int, float, complex)) else wrap(b)
 
 
+def _operand_array(b):
+    """A pure/io callback's operand as JAX passes it: an Array always, a Python scalar (a
+    constant or a jit argument kept unboxed) in its canonical dtype (float32 without x64)."""
+    if isinstance(b, (bool, int, float, complex)):
+        return wrap(np.asarray(b, canonical_dtype(np.asarray(b).dtype)))
+    return wrap(b)
+
+
 # ---- debug_callback ------------------------------------------------------------------------------
 
 def _debug_impl(xp, *bufs, callback: HostCallback, ordered: bool):
@@ -127,7 +136,7 @@ VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_a
 
 def _pure_impl(xp, *bufs, callback: HostCallback, result_avals: tuple, vmap_method,
                name: str = "pure_callback"):
-    out = callback(*[_as_array(b) for b in bufs])
+    out = callback(*[_operand_array(b) for b in bufs])
     leaves, _ = tree_flatten(out)
     if len(leaves) != len(result_avals):
         raise RuntimeError(f"{name}: the callback {callback!r} returned {len(leaves)} arrays, "

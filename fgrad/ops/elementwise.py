@@ -324,12 +324,15 @@ def elementwise(name: str, impl, kernel=None) -> Primitive:
     return prim
 
 
-def unary(name: str, np_fn, deriv=None, kernel=None) -> Primitive:
+def unary(name: str, np_fn, deriv=None, kernel=None, tangent=None) -> Primitive:
     """A unary op; ``deriv(x, y)`` gives dy/dx from input and output (None: not
-    differentiable, tangent is zero)."""
+    differentiable, tangent is zero), or ``tangent(t, y, x)`` the output tangent itself
+    (a rule that divides, as JAX's ``log``: ``t / x`` keeps ``x``, not ``1 / x``)."""
     prim = elementwise(name, lambda xp, x: np_fn(x), kernel)  # ufuncs dispatch to cupy too
     prim.ufunc = np_fn
-    if deriv is None:
+    if tangent is not None:
+        defjvp2(prim, tangent)
+    elif deriv is None:
         defzero(prim)
     else:
         defjvp2(prim, lambda t, y, x: mul(t, deriv(x, y)))
@@ -452,7 +455,7 @@ def _sqrt_deriv(x, y):
 
 exp_p = unary("exp", np.exp, lambda x, y: y, kernel={"f": "exp{f}({0})"})
 exp2_p = unary("exp2", np.exp2, lambda x, y: mul(y, math.log(2.0)), kernel={"f": "exp2{f}({0})"})
-log_p = unary("log", np.log, lambda x, y: div(1.0, x), kernel={"f": "log{f}({0})"})
+log_p = unary("log", np.log, kernel={"f": "log{f}({0})"}, tangent=lambda t, y, x: div(t, x))  # JAX's g / x
 log2_p = unary("log2", np.log2, lambda x, y: div(1.0 / math.log(2.0), x), kernel={"f": "log2{f}({0})"})
 log10_p = unary("log10", np.log10, lambda x, y: div(1.0 / math.log(10.0), x), kernel={"f": "log10{f}({0})"})
 log1p_p = unary("log1p", np.log1p, lambda x, y: div(1.0, add(x, 1.0)), kernel={"f": "log1p{f}({0})"})

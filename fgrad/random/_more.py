@@ -27,7 +27,6 @@ from ..numpy import linalg as _linalg
 from ._gamma import _param_array, _shape_or_broadcast, generalized_normal
 from ._keys import key_words, split, static_shape
 from ._samplers import _float_dtype, exponential, normal, rademacher, uniform
-from ._special import lgamma_positive
 
 
 def pareto(key: KeyArrayLike, b: ArrayLike, shape: int | Shape | None = None,
@@ -352,66 +351,80 @@ def poisson(key: KeyArrayLike, lam: ArrayLike, shape: int | Shape | None = None,
 
 
 def _inversion_binomial(key, n, p, shape):
-    """Sequential search of the binomial CDF from 0 (n p < 10 or so)."""
-    q = 1.0 - p
-    s = p / q
-    a = (n + 1) * s
-    r0 = fnp.exp(n * fnp.log(q))
+    """JAX's inversion by geometric waiting times (n p <= 10): count the ``Geometric(p)``
+    gaps (``ceil(log u / log1p(-p))``, one full-shape uniform per round) whose running sum
+    stays within ``n``."""
+    log1mp = fnp.log1p(-p)
 
     def cond(state):
-        return fnp.logical_not(fnp.all(state[3]))
+        return fnp.any(state[2] <= n)
 
     def body(state):
-        u, x, r, done = state
-        stop = (u <= r) | (x >= n)
-        u = fnp.where(stop | done, u, u - r)
-        x_new = fnp.where(stop | done, x, x + 1)
-        r = fnp.where(stop | done, r, r * (a / x_new - s))
-        return u, x_new, r, done | stop
+        k, num, total = state
+        k, sub = split(k)  # JAX's order: the first half draws, the second carries on
+        num = fnp.where(total <= n, num + 1, num)
+        gap = fnp.ceil(fnp.log(uniform(k, shape, p.dtype)) / log1mp)
+        return sub, num, total + gap
 
-    u = uniform(key, shape, float)
-    return lax.while_loop(cond, body, (u, fnp.zeros_like(n), r0, fnp.zeros_like(n, dtype=bool)))[1]
+    return lax.while_loop(cond, body, (key, fnp.zeros_like(p), fnp.zeros_like(p)))[1] - 1
+
+
+def _stirling_tail(k):
+    """``log k! - (k + 1/2) log(k + 1) + (k + 1) - log(2 pi) / 2`` (tabulated for k <= 9, a
+    series above), the correction BTRS's bound uses (TensorFlow's and JAX's)."""
+    table = fnp.asarray(_STIRLING_TAIL, k.dtype)
+    kc = fnp.clip(k, 0.0, 9.0)
+    kp1sq = (kc + 1) * (kc + 1)
+    approx = (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (kc + 1)
+    return fnp.where(k <= 9, table[fnp.floor(kc).astype(np.int32)], approx)
+
+
+_STIRLING_TAIL = [0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                  0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                  0.00925546218271273, 0.00833056343336287]
 
 
 def _btrs_binomial(key, n, p, shape):
-    """Hoermann's BTRS (n p >= 10, p <= 1/2)."""
-    q = 1.0 - p
-    spq = fnp.sqrt(n * p * q)
+    """Hoermann's BTRS (n p > 10, p < 1/2) as JAX writes it: two uniforms per round, the
+    squeeze ``us >= 0.07 & v <= v_r`` or the bound with Stirling tails."""
+    spq = fnp.sqrt(n * p * (1 - p))
     b = 1.15 + 2.53 * spq
     a = -0.0873 + 0.0248 * b + 0.01 * p
     c = n * p + 0.5
     v_r = 0.92 - 4.2 / b
+    r = p / (1 - p)
     alpha = (2.83 + 5.1 / b) * spq
-    lpq = fnp.log(p / q)
     m = fnp.floor((n + 1) * p)
-    h = lgamma_positive(m + 1) + lgamma_positive(n - m + 1)
 
     def cond(state):
         return fnp.logical_not(fnp.all(state[2]))
 
     def body(state):
-        k, out, done = state
-        k, k1, k2 = split(k, 3)
-        u = uniform(k1, shape, float) - 0.5
-        v = uniform(k2, shape, float, float(_narrow_finfo(_canonical_dtype(np.float64)).tiny), 1.0)
+        k, out, accepted = state
+        k, k0, k1 = split(k, 3)
+        u = uniform(k0, shape, p.dtype) - 0.5
+        v = uniform(k1, shape, p.dtype)
         us = 0.5 - fnp.abs(u)
         kk = fnp.floor((2 * a / us + b) * u + c)
-        inside = (kk >= 0) & (kk <= n)
-        fast = inside & (us >= 0.07) & (v <= v_r)
-        ks = fnp.clip(kk, 0.0, n)
+        reject = (kk < 0) | (kk > n)
         log_v = fnp.log(v * alpha / (a / (us * us) + b))
-        slow = inside & (log_v <= h - lgamma_positive(ks + 1) - lgamma_positive(n - ks + 1) + (ks - m) * lpq)
-        ok = fast | slow
-        out = fnp.where(fnp.logical_not(done) & ok, kk, out)
-        return k, out, done | ok
+        bound = ((m + 0.5) * fnp.log((m + 1) / (r * (n - m + 1)))
+                 + (n + 1) * fnp.log((n - m + 1) / (n - kk + 1))
+                 + (kk + 0.5) * fnp.log(r * (n - kk + 1) / (kk + 1))
+                 + _stirling_tail(m) + _stirling_tail(n - m) - _stirling_tail(kk) - _stirling_tail(n - kk))
+        accept = ((us >= 0.07) & (v <= v_r)) | (fnp.logical_not(reject) & (log_v <= bound))
+        return k, fnp.where(accept, kk, out), accepted | accept
 
-    return lax.while_loop(cond, body, (key, fnp.zeros_like(n), fnp.zeros_like(n, dtype=bool)))[1]
+    # (the carries made like p: on the key's device)
+    return lax.while_loop(cond, body, (key, fnp.full_like(p, -1.0), fnp.zeros_like(p, dtype=bool)))[1]
 
 
 def binomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike, shape: int | Shape | None = None,
              dtype: DTypeLike = float) -> Array:
-    """Binomial(n, p) counts (as floats, like JAX): inversion for small ``n min(p, 1-p)``,
-    BTRS above (see the module docstring).  NaN for ``n < 0`` or ``p`` outside [0, 1].
+    """Binomial(n, p) counts (as floats), JAX's samples for the same key: with ``q =
+    min(p, 1 - p)`` (``1 - p`` from ``p = 1/2`` on, the count then ``n - k``), inversion by
+    geometric gaps where ``n q <= 10``, BTRS above (see the module docstring), both from
+    the one key.  NaN for ``n < 0`` or ``p`` outside [0, 1]; 0 where ``n q = 0``.
 
     Example::
 
@@ -424,19 +437,17 @@ def binomial(key: KeyArrayLike, n: ArrayLike, p: ArrayLike, shape: int | Shape |
     n = lax.stop_gradient(_param_array(n, float, "binomial", key_words(key, "binomial")))
     p = lax.stop_gradient(_param_array(p, float, "binomial", key_words(key, "binomial")))
     shape = _shape_or_broadcast(shape, n, p)
-    n, p = fnp.broadcast_to(fnp.floor(n), shape), fnp.broadcast_to(p, shape)
-    flip = p > 0.5
-    pp = fnp.where(flip, 1.0 - p, p)
+    n, p = fnp.broadcast_to(n, shape), fnp.broadcast_to(p, shape)
+    flip = p >= 0.5
+    q = fnp.where(flip, 1.0 - p, p)
     valid = (n >= 0) & (p >= 0) & (p <= 1) & fnp.isfinite(n)
-    trivial = (n == 0) | (pp == 0) | fnp.logical_not(valid)
-    pp_safe = fnp.where(trivial, 0.5, pp)
-    n_safe = fnp.where(trivial, 1.0, n)
-    small = n_safe * pp_safe < 10
-    k1, k2 = split(key)
-    low = _inversion_binomial(k1, fnp.where(small, n_safe, 1.0), fnp.where(small, pp_safe, 0.5), shape)
-    high = _btrs_binomial(k2, fnp.where(small, 100.0, n_safe), fnp.where(small, 0.5, pp_safe), shape)
-    count = fnp.where(small, low, high)
-    count = fnp.where(trivial, 0.0, count)
+    inversion = fnp.logical_not(valid) | (n * q <= 10.0)  # before the floor, as JAX
+    n = fnp.floor(n)
+    trivial = (n == 0) | (q == 0) | fnp.logical_not(valid)  # (JAX's inversion never ends where q = 0)
+    q_inv = fnp.where(trivial, 0.5, q)
+    low = _inversion_binomial(key, fnp.where(inversion & fnp.logical_not(trivial), n, 0.0), q_inv, shape)
+    high = _btrs_binomial(key, fnp.where(inversion, 1e4, n), fnp.where(inversion, 0.5, q), shape)
+    count = fnp.where(trivial, 0.0, fnp.where(inversion, low, high))
     count = fnp.where(flip, n - count, count)
     # as in JAX: NaN for invalid parameters; n = inf gives inf (0 where p = 0)
     infinite_n = (n == np.inf) & (p >= 0) & (p <= 1)

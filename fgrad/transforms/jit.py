@@ -47,6 +47,7 @@ from . import custom_call  # noqa: F401 - staging keeps custom_jvp/custom_vjp ru
 from .jit_primitive import JIT_HINT, LOG, Closed, close, jit_p
 from .staging import StagingTrace
 from ..compile.ir_text import CompilerIR
+from ..compile.costs import MemoryStats, memory_stats, program_costs
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -191,10 +192,10 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     value, part of the cache key) instead of traced arrays.  ``donate_argnums``/
     ``donate_argnames`` are accepted for compatibility and ignored.  JAX's ``inline`` (a jitted
     function called inside another is traced into it; fgrad always does so),
-    ``keep_unused``, ``compiler_options`` and the single-device ``in_shardings``/
-    ``out_shardings`` are accepted and change nothing.  ``jit(f).lower(*args)`` gives the traced and
-    optimized programs and, with ``.compile()``, the executable (its generated source and
-    kernel statistics).
+    ``keep_unused``, ``compiler_options`` and the single-device ``in_shardings`` are accepted
+    and change nothing; the results record ``out_shardings`` as their ``.sharding``.
+    ``jit(f).lower(*args)`` gives the traced and optimized programs and, with ``.compile()``,
+    the executable (its generated source and kernel statistics).
 
     Example::
 
@@ -358,7 +359,10 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         traced without touching the cache); its `Compiled` takes arguments of these types only."""
         stand_ins = any(isinstance(x, ShapeDtypeStruct) for x in tree_flatten((args, kwargs))[0])
         entry, flat = abstract(args, kwargs) if stand_ins else lookup(args, kwargs)
-        return Lowered(entry, flat, call, fname, lambda a, k: dynamic(a, k)[4])
+        full, full_kw, snums, tree, _ = dynamic(args, kwargs)
+        static = (len(full), {i: full[i] for i in snums},
+                  {k: v for k, v in full_kw.items() if k in static_argnames})
+        return Lowered(entry, flat, call, fname, lambda a, k: dynamic(a, k)[4], tree, static)
 
     def dynamic(args, kwargs):
         """``(args, kwargs, static positions, tree, flat dynamic leaves)`` of a call."""
@@ -404,6 +408,13 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         cache.clear()
         fast.clear()
 
+    if out_shardings is not None:  # the results record the shardings (a one-device mesh: no layout)
+        unrecorded = jitted
+
+        @functools.wraps(fun)
+        def jitted(*args, **kwargs):
+            return _record_shardings(unrecorded(*args, **kwargs), out_shardings)
+
     # the methods reach the cache, not the function (`call`): no reference cycle, so the
     # function, its cache and their executables' scratch go as soon as it is deleted
     jitted._cache = cache  # type: ignore[attr-defined]
@@ -415,6 +426,22 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     jitted._cache_size = cache.__len__  # type: ignore[attr-defined]
     jitted.__fgrad_jit__ = True  # type: ignore[attr-defined]  (isinstance(f, fgrad.stages.Wrapped))
     return jitted
+
+
+def _record_shardings(out: Any, shardings: Any) -> Any:
+    """``out`` with each concrete array recording its entry of ``shardings`` (one sharding for
+    every leaf, or a tuple/list/dict prefix of ``out``) as ``.sharding``, as JAX's
+    ``jit(..., out_shardings=...)`` results show them."""
+    if shardings is None:
+        return out
+    if isinstance(shardings, (tuple, list)) and isinstance(out, (tuple, list)) and len(shardings) == len(out):
+        return type(out)(_record_shardings(o, s) for o, s in zip(out, shardings))
+    if isinstance(shardings, dict) and isinstance(out, dict):
+        return {k: _record_shardings(v, shardings.get(k)) for k, v in out.items()}
+    if not hasattr(shardings, "device_set"):
+        return out
+    leaves, tree = tree_flatten(out)
+    return tree_unflatten(tree, [x.with_sharding(shardings) if type(x) is ArrayImpl else x for x in leaves])
 
 
 # jit(f) called again on the same function (and static configuration) shares its cache
@@ -605,11 +632,39 @@ class Compiled:
         Array([6., 8.], dtype=float64)
     """
 
-    def __init__(self, executable, jitted, types=None, leaves=None, fname: str = "fn") -> None:
+    def __init__(self, executable, jitted, types=None, leaves=None, fname: str = "fn", lowered=None) -> None:
         self._executable, self._jitted = executable, jitted
         self._types, self._leaves, self._fname = types, leaves, fname
+        self._lowered = lowered
+
+    in_tree = property(lambda self: self._lowered.in_tree, doc="The dynamic arguments' tree.")
+    out_tree = property(lambda self: self._lowered.out_tree, doc="The outputs' tree.")
+    out_info = property(lambda self: self._lowered.out_info, doc="The outputs' `ShapeDtypeStruct` pytree.")
+    args_info = property(lambda self: self._lowered.args_info, doc="The arguments' `ArgInfo` pytree.")
+
+    def cost_analysis(self) -> dict[str, float]:
+        """Estimated costs of one call (JAX's dict of XLA's estimates; fgrad counts its own
+        program): ``"flops"`` (2 M N K per contraction, one per output element of every
+        other equation) and ``"bytes accessed"`` (the arguments and results)."""
+        return program_costs(self._lowered._entry.closed.jaxpr)
+
+    def memory_analysis(self) -> MemoryStats:
+        """Argument, output and (an upper bound of the) temporary sizes in bytes."""
+        return memory_stats(self._lowered._entry.closed.jaxpr)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        static = self._lowered._static if self._lowered is not None else None
+        if static is not None and (static[1] or static[2]):  # JAX's Compiled takes the dynamic ones only
+            nargs, by_pos, by_name = static
+            if len(args) != nargs - len(by_pos) or set(kwargs) & set(by_name):
+                raise TypeError(
+                    "Function compiled with input pytree does not match the input pytree it was called "
+                    f"with: {self._fname} was compiled for {nargs - len(by_pos)} positional arguments (its "
+                    f"static arguments {sorted(by_pos)} {sorted(by_name)} were fixed at lowering), but now "
+                    f"given {len(args)}")
+            rest = iter(args)
+            args = tuple(by_pos[i] if i in by_pos else next(rest) for i in range(nargs))
+            kwargs = {**kwargs, **by_name}
         if self._leaves is not None:
             got = [_shape_dtype(x) for x in self._leaves(args, kwargs)]
             if got != self._types:
@@ -617,9 +672,10 @@ class Compiled:
                        for i, (w, g) in enumerate(zip(self._types, got)) if w != g]
                 if len(got) != len(self._types):
                     bad.append(f"compiled for {len(self._types)} array arguments, called with {len(got)}")
-                raise TypeError(f"{self._fname}: argument types differ from the types for which this "
-                                "computation was compiled (JAX's Compiled takes those only; call the jitted "
-                                "function to compile for new ones). The mismatches are:\n" + "\n".join(bad))
+                raise TypeError(
+                    "Argument types differ from the types for which this computation was compiled "
+                    f"({self._fname}; a Compiled takes those only: call the jitted function to compile "
+                    "for new ones). The mismatches are:\n" + "\n".join(bad))
         return self._jitted(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -630,6 +686,25 @@ class Compiled:
 
     def __repr__(self) -> str:
         return repr(self._executable)
+
+
+class ArgInfo:
+    """An argument of a lowered program (JAX's ``jax.stages.ArgInfo``): ``shape``,
+    ``dtype`` and whether it is ``donated``.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as jnp
+        >>> fgrad.jit(lambda x: x).lower(jnp.ones(2)).args_info[0][0]
+        ArgInfo(shape=(2,), dtype=float64, donated=False)
+    """
+
+    def __init__(self, shape: tuple, dtype: Any, donated: bool = False) -> None:
+        self.shape, self.dtype, self.donated = tuple(shape), np.dtype(dtype), donated
+        self._aval = ShapeDtypeStruct(self.shape, self.dtype)
+
+    def __repr__(self) -> str:
+        return f"ArgInfo(shape={self.shape}, dtype={self.dtype}, donated={self.donated})"
 
 
 def _shape_dtype(x) -> tuple:
@@ -659,10 +734,32 @@ class Lowered:
         Array([6., 8.], dtype=float64)
     """
 
-    def __init__(self, entry, flat, jitted=None, fname: str = "fn", leaves=None) -> None:
+    def __init__(self, entry, flat, jitted=None, fname: str = "fn", leaves=None, in_tree=None,
+                 static=None) -> None:
         self._entry, self._flat, self._jitted, self._fname = entry, flat, jitted, fname
+        self._static = static  # (number of positional arguments, static ones by position, by name)
         self._leaves = leaves  # (args, kwargs) -> the call's flat dynamic leaves
         self._compiled = None
+        self._in_tree = in_tree if in_tree is not None else tree_flatten(((*flat,), {}))[1]
+
+    @property
+    def in_tree(self) -> Any:
+        """The tree of the dynamic arguments, ``((args...), {kwargs})`` (static ones left out)."""
+        return self._in_tree
+
+    @property
+    def out_tree(self) -> Any:
+        return self._entry.closed.out_tree
+
+    @property
+    def out_info(self) -> Any:
+        """The outputs' `ShapeDtypeStruct` pytree."""
+        return _shape_structs(self._entry.closed)
+
+    @property
+    def args_info(self) -> Any:
+        """The dynamic arguments' `ArgInfo` (shape, dtype, donated) in the tree ``in_tree``."""
+        return tree_unflatten(self._in_tree, [ArgInfo(*_shape_dtype(x)) for x in self._flat])
 
     @property
     def jaxpr(self) -> Jaxpr:
@@ -681,7 +778,7 @@ class Lowered:
                     if not isinstance(x, ShapeDtypeStruct)]
             exe = self._entry.closed.executable(_xp_of(bufs, self._entry.closed))
             types = [_shape_dtype(x) for x in self._flat]
-            self._compiled = Compiled(exe, self._jitted, types, self._leaves, self._fname)
+            self._compiled = Compiled(exe, self._jitted, types, self._leaves, self._fname, self)
         return self._compiled
 
     @property

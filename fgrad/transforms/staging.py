@@ -15,7 +15,7 @@ from ..core import x64_mode
 from ..core.ir import Eqn, Jaxpr, Literal, Var
 from ..core.trace import EVAL_TRACE, Trace, state
 from ..core.primitive import eval_primitive
-from ..core.provenance import CHECKS, record_source
+from ..core.provenance import CHECKS, RECORD_SOURCES, record_source
 
 
 _COMPILE_TIME_EVAL = [0]  # > 0 inside `ensure_compile_time_eval`
@@ -113,7 +113,7 @@ class StagingTrace(Trace):
                 return parent.process(prim, args, params)
         atoms = [self.atom(a) for a in args]
         out_aval = prim.abstract_eval(*[a.aval for a in atoms], **params)
-        source = record_source() if CHECKS["on"] else None
+        source = record_source() if CHECKS["on"] or RECORD_SOURCES["on"] else None
         if prim.multiple_results:
             outvars = [Var(av) for av in out_aval]
             self.eqns.append(Eqn(prim, atoms, outvars, params, source, "/".join(state.name_stack)))
