@@ -23,6 +23,7 @@ from typing import Callable
 import numpy as np
 
 from ..core.inexact import to_inexact_dtype
+from ..core.narrow_floats import dtype_kind
 from ._dtypes import result_type
 from ..core.array import get_aval
 from ..ops.elementwise import promote_args_inexact
@@ -291,7 +292,8 @@ def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: Axis = -1,
     if discont is None:
         discont = period / 2 if not hasattr(period, "dtype") else fnp.divide(period, 2)
     if isinstance(period, (int, float)):  # a Python number is weak: it keeps p's dtype
-        dt = get_aval(dd).dtype if (get_aval(dd).dtype.kind in "fc" or isinstance(period, int)) \
+        # (bfloat16 is a float: dtype_kind, not dtype.kind, which is "V" for it)
+        dt = get_aval(dd).dtype if (dtype_kind(get_aval(dd).dtype) in "fc" or isinstance(period, int)) \
             else np.dtype(np.float64)
     else:
         dt = np.result_type(get_aval(dd).dtype, get_aval(fnp.asarray(period)).dtype)
