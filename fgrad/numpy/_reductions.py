@@ -207,14 +207,43 @@ argmin = _arg(reduction_ops.argmin_p, "argmin")
 
 
 def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None, returned: bool = False,
-            keepdims: bool = False) -> Array:
+            keepdims: bool = False) -> Array | tuple[Array, Array]:
+    """The (weighted) mean along ``axis``; 1-d ``weights`` apply along a single ``axis``;
+    ``returned`` also gives the sum of the weights (broadcast to the average's shape), as
+    ``numpy.average`` and JAX.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.average(fnp.asarray([[1.0, 2.0], [3.0, 4.0]]), axis=1, weights=fnp.asarray([1.0, 3.0]),
+        ...             returned=True)
+        (Array([1.75, 3.75], dtype=float64), Array([4., 4.], dtype=float64))
+    """
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
-        return avg
+        if not returned:
+            return avg
+        n = int(np.prod(get_aval(a).shape if hasattr(a, "shape") else np.shape(a)))
+        count = n / builtins.max(int(np.prod(get_aval(avg).shape)), 1)
+        return avg, add(mul(avg, 0), constant_like(np.asarray(count, get_aval(avg).dtype), avg))
     a, w = promote_args_inexact(a, weights)
-    num = sum(mul(a, w), axis, keepdims=keepdims)
-    den = sum(mul(w, 1.0) if get_aval(a).shape == get_aval(w).shape else w, axis, keepdims=keepdims)
-    return div(num, den)
+    ash, wsh = get_aval(a).shape, get_aval(w).shape
+    if ash != wsh:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if len(wsh) != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        ax = normalize_axis(axis, len(ash), "average")
+        if wsh[0] != ash[ax]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        w = broadcast_in_dim(w, tuple(ash[i] if i == ax else 1 for i in range(len(ash))), (ax,))
+    wsum = sum(mul(w, 1.0) if get_aval(w).shape == ash else w, axis, keepdims=keepdims)
+    avg = div(sum(mul(a, w), axis, keepdims=keepdims), wsum)
+    if not returned:
+        return avg
+    if get_aval(wsum).shape != get_aval(avg).shape:
+        wsum = broadcast_in_dim(wsum, get_aval(avg).shape, tuple(range(get_aval(avg).ndim)))
+    return avg, wsum
 
 
 def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
