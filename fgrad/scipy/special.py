@@ -232,7 +232,7 @@ def erfcx(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
         >>> erfcx(0.0)
         Array(1., dtype=float64, weak_type=True)
         >>> erfcx(fnp.asarray([1.0j]))
-        Array([0.36787944-0.60715770j], dtype=complex128)
+        Array([0.36787944-0.60715771j], dtype=complex128)
     """
     x = _float(x)
     if _dtype_kind(x.dtype) == "c":
@@ -485,7 +485,7 @@ def loggamma(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
         >>> loggamma(fnp.asarray([3.0, -2.5]))
         Array([0.69314718,        nan], dtype=float64)
         >>> loggamma(fnp.asarray([-1.0 + 2.0j]))
-        Array([-3.37394479-3.47559357j], dtype=complex128)
+        Array([-3.37394492-3.47559395j], dtype=complex128)
     """
     x = _float(x)
     if _dtype_kind(x.dtype) == "c":
