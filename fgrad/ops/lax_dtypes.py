@@ -44,7 +44,7 @@ LAX_ACCEPTS: dict[str, str] = {
     **{n: "iu" for n in ("shift_left", "shift_right_arithmetic", "shift_right_logical")},
 }
 _KIND_NAMES = {"b": "bool", "i": "signedinteger", "u": "unsignedinteger", "f": "floating",
-               "c": "complexfloating", "F": "float32, float64"}
+               "c": "complexfloating", "F": "floating point (float32, float64)"}
 _WIDE = (np.dtype(np.float32), np.dtype(np.float64))
 
 
