@@ -24,6 +24,7 @@ import numpy as np
 
 from ..core.inexact import to_inexact_dtype
 from ..core.narrow_floats import dtype_kind
+from ..core.x64_mode import canonical_dtype
 from ._dtypes import result_type
 from ..core.array import get_aval
 from ..ops.elementwise import promote_args_inexact
@@ -226,6 +227,8 @@ def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None,
             f"fgrad.numpy.gradient: invalid number of spacing arguments ({len(varargs)}) for {len(axes)} axes"
         )
     dt = _float_dtype(f)
+    if dtype_kind(get_aval(fnp.asarray(f)).dtype) in "biu" and any(type(h) is float for h in spacings):
+        dt = canonical_dtype(np.float64)  # JAX: integers meet a weak float spacing in the default float
     f = fnp.astype(f, dt)
     out = []
     for ax, h in zip(axes, spacings, strict=True):

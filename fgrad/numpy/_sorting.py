@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from ..core.inexact import to_inexact_dtype
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.x64_mode import canonical_dtype
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar
 from ..core.trace import ConcretizationError, ConcretizationTypeError
@@ -99,10 +100,24 @@ def _with_initial(res, axis, initial):
     return shifted
 
 
+def _sum_dtype(dt):
+    """JAX's ``cumulative_sum`` dtype: integers narrower than the default integer widen to it
+    (unsigned to the default unsigned), as ``sum``'s ``promote_integers``; bools count in
+    the default integer (``cumulative_prod`` keeps integer dtypes)."""
+    if _dtype_kind(dt) == "b":
+        return canonical_dtype(np.int64)
+    if _dtype_kind(dt) in "iu":
+        wide = canonical_dtype(np.uint64 if _dtype_kind(dt) == "u" else np.int64)
+        return wide if dt.itemsize < wide.itemsize else dt
+    return None
+
+
 def _cumulative_api(fn, name, initial):
     def f(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None,
           include_initial: bool = False) -> Array:
         x = _arr(x)
+        if dtype is None and initial == 0:
+            dtype = _sum_dtype(get_aval(x).dtype)
         nd = get_aval(x).ndim
         if axis is None:
             if nd > 1:
@@ -120,7 +135,7 @@ def _cumulative_api(fn, name, initial):
     return f
 
 
-cumulative_sum = _cumulative_api(cumsum, "cumulative_sum", 0)
+cumulative_sum = _cumulative_api(cumsum, "cumulative_sum", 0)  # initial 0: a sum (widens integers)
 cumulative_prod = _cumulative_api(cumprod, "cumulative_prod", 1)
 
 
