@@ -204,6 +204,7 @@ def copysign(x: ArrayLike, y: ArrayLike) -> Array:
     """``|x|`` with the sign of ``y`` (sign bit, so -0.0 counts as negative); integers in
     JAX's inexact dtype."""
     x, y = ew.promote_args_inexact(x, y)
+    x = where(True, x, y)  # x in the operands' joint dtype (copysign(int8, float32) is float32)
     return where(logical_xor(signbit(x), signbit(y)), negative(x), x)
 
 

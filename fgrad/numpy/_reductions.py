@@ -56,7 +56,8 @@ def _accumulator_dtype(dt: np.dtype) -> np.dtype:
 
 def _reduce(prim_fn, name):
     def f(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-          keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+          keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None,
+          promote_integers: bool = True) -> Array:
         if out is not None:
             raise NotImplementedError(f"fgrad.numpy.{name}: out= is not supported (arrays are immutable)")
         check_arraylike(name, a)
@@ -77,10 +78,15 @@ def _reduce(prim_fn, name):
             # platform int become int64 (uint64 for unsigned) -- also with no axes to reduce
             # (a 0-d array), where the primitive is not even called
             want = np.dtype(dtype) if dtype is not None else _accumulator_dtype(get_aval(a).dtype)
+            if dtype is None and not promote_integers and _dtype_kind(get_aval(a).dtype) in "biu":
+                # JAX's promote_integers=False: integers keep their dtype, bools count in int32
+                want = np.dtype(np.int32) if get_aval(a).dtype == np.bool_ else get_aval(a).dtype
             if get_aval(res).dtype != want:
                 res = convert_element_type(res, want)
         if initial is not None:
             comb = {"sum": add, "max": maximum, "min": minimum, "prod": mul}[name]
+            if get_aval(res).dtype == np.bool_ and isinstance(initial, (bool, int)):
+                initial = bool(initial)  # JAX: max/min of bools with a Python initial stay bool
             res = comb(res, initial)
         return strip_weak(_keep(res, av.shape, axes, keepdims))  # JAX's reductions are strong
 
@@ -96,11 +102,14 @@ prod = _reduce(reduction_ops.reduce_prod, "prod")
 
 
 def _bool_reduce(prim, name):
-    def f(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
+    def f(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, *,
+          where: ArrayLike | None = None) -> Array:
         av = get_aval(a)
         axes = normalize_axes(axis, av.ndim, name)
         if av.dtype != np.bool_:
             a = convert_element_type(a, np.bool_)
+        if where is not None:  # masked-out entries: the identity (True for all, False for any)
+            a = _mask(a, where, name == "all", name)
         res = prim.bind(a, axes=axes) if axes else a
         return strip_weak(_keep(res, av.shape, axes, keepdims))  # JAX's reductions are strong
 
@@ -190,6 +199,9 @@ def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
 def _arg(prim, name):
     def f(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
         av = get_aval(a)
+        if _dtype_kind(av.dtype) == "c":  # JAX compares with lax.gt, which takes no complex numbers
+            raise TypeError(f"fgrad.numpy.{name} does not accept dtype {av.dtype.name}: complex numbers "
+                            "have no order (compare their real parts or absolute values)")
         if axis is None:
             flat = reshape(a, (av.size,))
             res = prim.bind(flat, axis=0, index_dtype=np.dtype(np.int64))

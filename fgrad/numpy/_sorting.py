@@ -685,30 +685,32 @@ def _nan_to(a, value):
 
 
 def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-           keepdims: bool = False) -> Array:
-    """Sum treating NaN as zero."""
+           keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+    """Sum treating NaN as zero (``initial`` and ``where`` as `sum`'s)."""
     b, _ = _nan_to(a, 0)
-    return fnp_reductions.sum(b, axis, dtype=dtype, keepdims=keepdims)
+    return fnp_reductions.sum(b, axis, dtype=dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-            keepdims: bool = False) -> Array:
-    """Product treating NaN as one."""
+            keepdims: bool = False, initial: ArrayLike | None = None,
+            where: ArrayLike | None = None) -> Array:
+    """Product treating NaN as one (``initial`` and ``where`` as `prod`'s)."""
     b, _ = _nan_to(a, 1)
-    return fnp_reductions.prod(b, axis, dtype=dtype, keepdims=keepdims)
+    return fnp_reductions.prod(b, axis, dtype=dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 def _nan_ext(fill, red, name):
-    def f(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
+    def f(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+          initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
         b, nan = _nan_to(a, fill)
-        res = red(b, axis, keepdims=keepdims)
-        if nan is None:
+        res = red(b, axis, keepdims=keepdims, initial=initial, where=where)
+        if nan is None or initial is not None:  # with initial an all-NaN slice gives it (JAX)
             return res
         all_nan = fnp_reductions.all(nan, axis, keepdims=keepdims)
         return fnp_math.where(all_nan, np.nan, res)
 
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"``numpy.{name}``: ignores NaNs (an all-NaN slice gives NaN)."
+    f.__doc__ = f"``numpy.{name}``: ignores NaNs (an all-NaN slice gives NaN, or ``initial``)."
     return f
 
 
