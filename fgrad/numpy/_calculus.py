@@ -227,7 +227,7 @@ def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None,
             f"fgrad.numpy.gradient: invalid number of spacing arguments ({len(varargs)}) for {len(axes)} axes"
         )
     dt = _float_dtype(f)
-    if dtype_kind(get_aval(fnp.asarray(f)).dtype) in "biu" and any(type(h) is float for h in spacings):
+    if dtype_kind(get_aval(fnp.asarray(f)).dtype) in "biu" and any(type(h) is float for h in varargs):
         dt = canonical_dtype(np.float64)  # JAX: integers meet a weak float spacing in the default float
     f = fnp.astype(f, dt)
     out = []
