@@ -102,6 +102,12 @@ __all__ = sorted(_GENERATED) + [
     _ROUND10)
 
 
+from .ops.lax_dtypes import LAX_ACCEPTS as _LAX_ACCEPTS  # noqa: E402
+from .ops.lax_dtypes import with_lax_dtype_check as _with_lax_dtype_check  # noqa: E402
+
+# JAX's input dtypes for the elementwise functions (lax.exp of an int32 is a TypeError)
+globals().update({_n: _with_lax_dtype_check(_n, globals()[_n]) for _n in _LAX_ACCEPTS if _n in globals()})
+
 from . import _docs as _docs_examples  # noqa: E402
 
 _docs_examples.attach("fgrad.lax")  # runnable examples for the functions without one (fgrad/_docs)

@@ -108,7 +108,7 @@ INDEX_CASES = [
     0, -1, (1, 2), (1, -2, 3, -5), (), Ellipsis, (Ellipsis, 0), (0, Ellipsis, 1),
     slice(None), slice(1, None), slice(None, None, -1), (slice(None), slice(2, 0, -1)),
     (slice(-3, None, 2), slice(None, None, 2)), (None,), (None, 0, None, Ellipsis, None),
-    (slice(None), None, 1), [1, 0, 1], np.array([-1, 0]), (np.array([[0, 1], [1, 0]]),),
+    (slice(None), None, 1), np.array([1, 0, 1]), np.array([-1, 0]), (np.array([[0, 1], [1, 0]]),),
     (slice(None), [0, 2, 2]), ([0, 1], [2, 0]), ([0, 1], slice(None), [2, 0]),
     (0, slice(None), [1, 2]), ([1], slice(None), 0), (slice(None), [0, 1], [1, 2]),
     (slice(None), [0, 1], None, [1, 2]), (slice(None), [[0], [1]], [1, 2, 3]),
@@ -130,6 +130,18 @@ def test_getitem_matches_numpy(idx):
     assert got.shape == want.shape
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_top_level_list_index_is_a_type_error_as_in_jax():
+    """``x[[1, 0, 1]]`` is NumPy's fancy indexing but a TypeError in JAX (which wants
+    ``x[array(seq)]``); lists inside a tuple index are arrays in both."""
+    x = fnp.asarray(X)
+    with pytest.raises(TypeError, match="non-tuple sequence"):
+        x[[1, 0, 1]]
+    with pytest.raises(TypeError, match="integer or boolean type"):
+        x[1.5]
+    np.testing.assert_array_equal(np.asarray(x[np.array([1, 0, 1])]), X[[1, 0, 1]])
+    np.testing.assert_array_equal(np.asarray(x[(slice(None), [0, 2])]), X[:, [0, 2]])
 
 
 def test_getitem_clamps_out_of_bounds_like_jax():
@@ -322,7 +334,7 @@ def test_jacrev_uses_slicing():
 
 def test_hessian_through_indexing():
     def f(x):
-        return fnp.sum(x[[0, 1, 1]] ** 3) + x[2] * x[0]
+        return fnp.sum(x[np.array([0, 1, 1])] ** 3) + x[2] * x[0]
     x = np.array([1.0, 2.0, 3.0])
     h = fgrad.hessian(f)(fnp.asarray(x))
     ref = np.array([[6 * x[0], 0, 1], [0, 2 * 6 * x[1], 0], [1, 0, 0]])

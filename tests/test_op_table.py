@@ -429,7 +429,7 @@ CREATION = [
     ("eye", lambda m: m.eye(3)),
     ("eye_rect", lambda m: m.eye(2, 4, k=1)),
     ("identity", lambda m: m.identity(2)),
-    ("tri", lambda m: m.tri(3, 4, -1)),
+    ("tri", lambda m: m.tri(3, 4, -1, dtype=m.float64)),  # JAX's default is float32 (NumPy's float64)
     ("array_list", lambda m: m.array([[1, 2], [3, 4]])),
     ("array_float", lambda m: m.asarray([1.0, 2.5])),
     ("asarray_dtype", lambda m: m.asarray([1, 2], dtype=np.float32)),

@@ -366,8 +366,8 @@ def test_quantile_matches_numpy(method, axis):
 
 def test_quantile_percentile_median_dtypes_and_values():
     x32 = rand(7).astype(np.float32)
-    for q in (0.3, np.float64(0.3), np.array([0.3])):
-        assert fnp.quantile(A(x32), q).dtype == np.quantile(x32, q).dtype
+    for q in (0.3, np.float64(0.3), np.array([0.3])):  # JAX: a's dtype whatever q's (NumPy: float64)
+        assert fnp.quantile(A(x32), q).dtype == np.float32
     xi = np.array([5, 1, 4, 2])
     assert fnp.quantile(A(xi), 0.5).dtype == np.float64
     qs = np.array([10, 50, 90])

@@ -19,9 +19,10 @@ from ..core.placement import device_put
 from ..ops import bits
 from ..ops.elementwise import convert_element_type, invert_p
 from ..ops.shape import broadcast_to, expand_dims
-from ..ops.structural import concatenate, slice_in_dim
+from ..ops.structural import slice_in_dim
 from ._creation import asarray
 from ._elementwise import not_equal, subtract
+from ._indexing import concatenate as _np_concatenate
 
 _KINDS: dict[str, str] = {
     "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
@@ -191,7 +192,8 @@ def diff(x, n: int = 1, axis: int = -1, prepend=None, append=None):
     for extra in (prepend, append):
         parts.append(None if extra is None else _edge(extra, x, ax))
     if parts[0] is not None or parts[1] is not None:
-        x = concatenate([p for p in (parts[0], x, parts[1]) if p is not None], ax)
+        # NumPy's concatenate of the pieces: weakly typed Python scalars take x's dtype (JAX)
+        x = _np_concatenate([p for p in (parts[0], x, parts[1]) if p is not None], ax)
     step = not_equal if get_aval(x).dtype.kind == "b" else subtract  # bools: where they change (JAX)
     for _ in range(n):
         length = get_aval(x).shape[ax]

@@ -23,6 +23,8 @@ from typing import Callable
 import numpy as np
 
 from ..core.inexact import to_inexact_dtype
+from ..core.narrow_floats import dtype_kind
+from ..core.x64_mode import canonical_dtype
 from ._dtypes import result_type
 from ..core.array import get_aval
 from ..ops.elementwise import promote_args_inexact
@@ -225,6 +227,8 @@ def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None,
             f"fgrad.numpy.gradient: invalid number of spacing arguments ({len(varargs)}) for {len(axes)} axes"
         )
     dt = _float_dtype(f)
+    if dtype_kind(get_aval(fnp.asarray(f)).dtype) in "biu" and any(type(h) is float for h in varargs):
+        dt = canonical_dtype(np.float64)  # JAX: integers meet a weak float spacing in the default float
     f = fnp.astype(f, dt)
     out = []
     for ax, h in zip(axes, spacings, strict=True):
@@ -291,7 +295,8 @@ def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: Axis = -1,
     if discont is None:
         discont = period / 2 if not hasattr(period, "dtype") else fnp.divide(period, 2)
     if isinstance(period, (int, float)):  # a Python number is weak: it keeps p's dtype
-        dt = get_aval(dd).dtype if (get_aval(dd).dtype.kind in "fc" or isinstance(period, int)) \
+        # (bfloat16 is a float: dtype_kind, not dtype.kind, which is "V" for it)
+        dt = get_aval(dd).dtype if (dtype_kind(get_aval(dd).dtype) in "fc" or isinstance(period, int)) \
             else np.dtype(np.float64)
     else:
         dt = np.result_type(get_aval(dd).dtype, get_aval(fnp.asarray(period)).dtype)

@@ -332,7 +332,17 @@ def identity(n: int, dtype: DTypeLike | None = None) -> Array:
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
-    return _make("tri", N, M, k, dtype=dtype or float)
+    """Ones at and below the ``k``-th diagonal of an ``N x M`` array; float32 by default in
+    both 64-bit modes (JAX 0.10.2's default for ``tri``, unlike ``eye`` and ``ones``).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.tri(2, 3)
+        Array([[1., 0., 0.],
+               [1., 1., 0.]], dtype=float32)
+    """
+    return _make("tri", N, M, k, dtype=dtype or np.float32)
 
 
 def _public_names(namespace, extra=()):

@@ -21,6 +21,9 @@ import sys
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.narrow_floats import promote_types as _promote_types
+from ..core.weak_types import cast_target as _cast_target
+from ..core.x64_mode import canonical_dtype
 
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..backends import xp_of as backend_xp
@@ -32,6 +35,7 @@ from ..ops import cumulative
 from ..ops.control_flow import fori_loop
 from ..ops import indexing as indexing_ops
 from ..ops import shape as shape_ops
+from ..ops import sorting as sorting_ops
 from ..ops import structural as ST
 from ..ops._util import normalize_axis, normalize_axes
 import fgrad.numpy._reductions as fnp_reductions
@@ -120,9 +124,21 @@ def _concrete(x, op: str, hint: str = ""):
 
 
 def _result_dtype(arrays):
+    """The dtype joined arrays take: the strong ones' promotion, which a weakly typed one
+    (a Python scalar) raises only to its own kind (``int32`` with a weak float: the default
+    float, as in JAX); weak ones alone give theirs."""
     dts = [get_aval(a) for a in arrays]
     strong = [a.dtype for a in dts if not a.weak_type]
-    return np.result_type(*(strong or [a.dtype for a in dts]))
+    weak = [a.dtype for a in dts if a.weak_type]
+    if not strong:
+        return np.result_type(*weak)
+    top = strong[0]
+    for d in strong[1:]:
+        top = _promote_types(top, d)
+    for w in weak:
+        target = _cast_target([top], w)
+        top = w if target is None else target
+    return top
 
 
 def _cast(x, dtype):
@@ -196,6 +212,34 @@ def _stack_traced_lists(idx):
     return fix(idx)
 
 
+class _IndexTypeError(TypeError, IndexError):
+    """An index entry that is no integer, boolean, slice, None or Ellipsis: JAX raises
+    TypeError, NumPy IndexError; this is both."""
+
+
+def _check_jax_index(idx) -> None:
+    """JAX's TypeErrors for indices NumPy reads otherwise or that are no indices: a list at the
+    top level (``x[[0, 1]]``: JAX wants ``x[array([0, 1])]``), and entries that are neither
+    integers, booleans, slices, None nor Ellipsis (a float, a string, a float array)."""
+    if isinstance(idx, list):
+        raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; "
+                        "use `arr[array(seq)]` instead of `arr[seq]`. See "
+                        "https://github.com/jax-ml/jax/issues/4564 for more information.")
+    for pos, item in enumerate(idx if isinstance(idx, tuple) else (idx,)):
+        if item is None or item is Ellipsis or isinstance(item, (slice, bool, int, np.integer, np.bool_)):
+            continue
+        if isinstance(item, (ArrayImpl, Tracer)):
+            kind = _dtype_kind(get_aval(item).dtype)
+        elif isinstance(item, (list, tuple)):
+            continue  # nested sequences: converted (and checked) as arrays
+        else:
+            kind = np.asarray(item).dtype.kind
+        if kind not in "biu":
+            type_name = type(item).__name__ if kind == "O" else np.asarray(item).dtype
+            raise _IndexTypeError(f"Indexer must have integer or boolean type, got indexer with type "
+                            f"{type_name} at position {pos}, indexer value {item!r}")
+
+
 def _getitem(x, idx):
     """``x[idx]`` with NumPy semantics (out-of-bounds integer indices are clamped, as in JAX)."""
     if type(x) is ArrayImpl and _trace_state.trace is _EVAL_TRACE:
@@ -215,6 +259,7 @@ def _getitem(x, idx):
                 out = backend_xp(buf).asarray(out)
             return wrap(out, x._weak)
     x = _arr(x)
+    _check_jax_index(idx)
     if _has_scalar_false(idx):
         return _empty_selection(x, idx)
     indexer, arrays = indexing_ops.parse_index(_shape(x), _stack_traced_lists(idx), "indexing")
@@ -253,6 +298,7 @@ def _scatter(x, idx, values, mode, oob="drop"):
     dropped, as in JAX)."""
     x = _arr(x)
     mode = {"multiply": "mul", "minimum": "min", "maximum": "max"}.get(mode, mode)
+    _check_jax_index(idx)
     indexer, arrays = indexing_ops.parse_index(_shape(x), _stack_traced_lists(idx), f".at[].{mode}")
     target = indexing_ops.indexed_shape(_shape(x), indexer, tuple(_shape(a) for a in arrays))
     u = _cast(_arr_like(values, x), _dtype(x))
@@ -296,6 +342,7 @@ def _at_get(x, idx, mode=None, fill_value=None):
     x = _arr(x)
     if oob == "fill" and fill_value is None:
         fill_value = _default_fill(_dtype(x))
+    _check_jax_index(idx)
     indexer, arrays = indexing_ops.parse_index(_shape(x), _stack_traced_lists(idx), ".at[].get")
     return indexing_ops.gather(x, arrays, indexer, oob, fill_value)
 
@@ -652,7 +699,20 @@ def column_stack(tup: ArrayLike | Sequence[ArrayLike]) -> Array:
 
 
 def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
-    arr, values = _arr(arr), _arr(values)
+    """``values`` joined after ``arr`` (both flattened when ``axis`` is None); a Python scalar
+    is weakly typed (``append(float32_array, 1.0)`` stays float32, as in JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.append(fnp.ones(2, fnp.float32), 3.0)
+        Array([1., 1., 3.], dtype=float32)
+    """
+    arr = _arr(arr)
+    is_python_scalar_value = type(values) in (bool, int, float, complex)  # not NumPy scalars
+    values = _arr(values)
+    if isinstance(values, ArrayImpl) and is_python_scalar_value:
+        values = wrap(values._buf, True)
     if axis is None:
         return concatenate([shape_ops.reshape(arr, (-1,)), shape_ops.reshape(values, (-1,))])
     return concatenate([arr, values], axis)
@@ -926,10 +986,36 @@ def _per_axis_pairs(v, nd, name):
     return [(arr[i, 0].item(), arr[i, 1].item()) for i in range(nd)]
 
 
+def _pad_stat(seg, mode, ax, dt):
+    """The ``mode`` statistic of ``seg`` along ``ax`` (kept), in ``dt`` (integers rounded, as
+    NumPy and JAX pad them)."""
+    if mode == "median":
+        n = _shape(seg)[ax]
+        srt = sorting_ops.sort_along(seg, ax)
+        lo_mid = ST.slice_in_dim(srt, (n - 1) // 2, (n - 1) // 2 + 1, 1, ax)
+        hi_mid = ST.slice_in_dim(srt, n // 2, n // 2 + 1, 1, ax)
+        lo_mid, hi_mid = ew.promote_args_inexact(lo_mid, hi_mid)
+        stat = ew.mul(ew.add(lo_mid, hi_mid), 0.5)
+    else:
+        fn = {"maximum": fnp_reductions.max, "minimum": fnp_reductions.min, "mean": fnp_reductions.mean}[mode]
+        stat = fn(seg, axis=ax, keepdims=True)
+    if _dtype(stat) != dt:
+        stat = _cast(ew.round_p.bind(stat, decimals=0) if _dtype_kind(dt) in "iu" else stat, dt)
+    return stat
+
+
 def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
     """NumPy ``pad``.  ``mode`` is 'constant' (default; ``constant_values`` may be traced),
-    'edge', 'reflect', 'symmetric', 'wrap', 'empty', 'linear_ramp', 'maximum', 'minimum' or
-    'mean'.  All modes are differentiable in the array."""
+    'edge', 'reflect', 'symmetric', 'wrap', 'empty', 'linear_ramp', 'maximum', 'minimum',
+    'mean' or 'median' (the statistics over ``stat_length`` entries of each edge, or all).
+    All modes are differentiable in the array.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.pad(fnp.asarray([1.0, 5.0, 2.0, 8.0]), 1, mode="median", stat_length=3)
+        Array([2., 1., 5., 2., 8., 5.], dtype=float64)
+    """
     x = _arr(array)
     nd = _ndim(x)
     widths = _pad_widths(pad_width, nd)
@@ -984,25 +1070,25 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
     if mode in ("maximum", "minimum", "mean", "median"):
         stat_length = kwargs.pop("stat_length", None)
         _no_kwargs(kwargs, mode)
-        if stat_length is not None:
-            raise NotImplementedError("fgrad.numpy.pad: stat_length is not supported")
-        fn = {"maximum": fnp_reductions.max, "minimum": fnp_reductions.min,
-              "mean": fnp_reductions.mean}.get(mode)
-        if fn is None:
-            raise NotImplementedError("fgrad.numpy.pad: mode='median' is not supported")
+        lengths = _per_axis_pairs(stat_length, nd, "stat_length") if stat_length is not None else None
+        if stat_length is not None and lengths is None:
+            lengths = [(int(np.asarray(stat_length)),) * 2] * nd
         for ax, (lo, hi) in enumerate(widths):
             if lo == 0 and hi == 0:
                 continue
-            stat = fn(x, axis=ax, keepdims=True)
-            if _dtype(stat) != _dtype(x):
-                stat = _cast(ew.round_p.bind(stat, decimals=0) if _dtype(x).kind in "iu" else stat, _dtype(x))
+            n = _shape(x)[ax]
             parts = []
-            if lo:
-                parts.append(_repeat_axis(stat, lo, ax))
-            parts.append(x)
-            if hi:
-                parts.append(_repeat_axis(stat, hi, ax))
-            x = ST.concatenate(parts, ax)
+            for side, width in ((0, lo), (1, hi)):
+                if not width:
+                    continue
+                # the statistic of the first (before) or last (after) stat_length entries
+                k = n if lengths is None or lengths[ax][side] is None else builtins.max(
+                    1, builtins.min(int(lengths[ax][side]), n))
+                start = 0 if side == 0 else n - k
+                seg = x if k == n else ST.slice_in_dim(x, start, start + k, 1, ax)
+                parts.append((side, _repeat_axis(_pad_stat(seg, mode, ax, _dtype(x)), width, ax)))
+            before, after = [p for sd, p in parts if sd == 0], [p for sd, p in parts if sd == 1]
+            x = ST.concatenate(before + [x] + after, ax)
         return x
     if mode == "linear_ramp":
         end_values = kwargs.pop("end_values", 0)
@@ -1013,19 +1099,25 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
             parts = []
             # as np.linspace(end, edge, width, endpoint=False): i * ((edge - end) / width) + end
             if lo:
-                edge = ST.slice_in_dim(x, 0, 1, 1, ax)
+                edge = _ramp_edge(ST.slice_in_dim(x, 0, 1, 1, ax))
                 ramp = ew.add(ew.mul(_axis_vector(np.arange(lo, dtype=np.float64), nd, ax),
                                      ew.div(ew.sub(edge, elo), lo)), elo)
                 parts.append(_ramp_cast(ramp, _dtype(x)))
             parts.append(x)
             if hi:
-                edge = ST.slice_in_dim(x, n - 1, n, 1, ax)
+                edge = _ramp_edge(ST.slice_in_dim(x, n - 1, n, 1, ax))
                 ramp = ew.add(ew.mul(_axis_vector(np.arange(hi - 1, -1, -1, dtype=np.float64), nd, ax),
                                      ew.div(ew.sub(edge, ehi), hi)), ehi)
                 parts.append(_ramp_cast(ramp, _dtype(x)))
             x = ST.concatenate(parts, ax) if len(parts) > 1 else x
         return x
     raise ValueError(f"pad: mode {mode!r} is not supported")
+
+
+def _ramp_edge(edge):
+    """An edge value of an integer array as a float: ``edge - end`` must not wrap around
+    (unsigned integers) before the ramp is computed."""
+    return _cast(edge, canonical_dtype(np.float64)) if _dtype_kind(_dtype(edge)) in "biu" else edge
 
 
 def _ramp_cast(v, dtype):

@@ -158,15 +158,19 @@ def copy(a: ArrayLike, order: str | None = None) -> Array:
 
 def angle(z: ArrayLike, deg: bool = False) -> Array:
     """Argument of ``z``, ``arctan2(imag(z), real(z))`` (radians, or degrees with ``deg``), as
-    ``jnp.angle``: real input gives 0 or pi, integers are taken as float64.
+    ``jnp.angle``: real input gives 0 or pi; integers, bools and 0-d real floats are taken
+    in the default float type (float64 with 64-bit types on), as JAX takes them.
 
     >>> import fgrad.numpy as fnp
     >>> fnp.angle(fnp.asarray([1j, -1.0 + 0j]))
     Array([1.57079633, 3.14159265], dtype=float64)
     """
+    z = asarray(z)
     re, im = real(z), imag(z)
-    if dtype_kind(get_aval(re).dtype) not in "fc":
-        re, im = astype(re, np.float64), astype(im, np.float64)
+    zv = get_aval(z)
+    # JAX: integers, bools and 0-d real floats compute in the default float type
+    if dtype_kind(get_aval(re).dtype) not in "fc" or (dtype_kind(zv.dtype) == "f" and zv.ndim == 0):
+        re, im = astype(re, canonical_dtype(np.float64)), astype(im, canonical_dtype(np.float64))
     out = arctan2(im, re)
     return rad2deg(out) if deg else out
 
@@ -200,6 +204,7 @@ def copysign(x: ArrayLike, y: ArrayLike) -> Array:
     """``|x|`` with the sign of ``y`` (sign bit, so -0.0 counts as negative); integers in
     JAX's inexact dtype."""
     x, y = ew.promote_args_inexact(x, y)
+    x = where(True, x, y)  # x in the operands' joint dtype (copysign(int8, float32) is float32)
     return where(logical_xor(signbit(x), signbit(y)), negative(x), x)
 
 
@@ -221,10 +226,22 @@ def allclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-5, atol: ArrayLike
     return all_(isclose(a, b, rtol, atol, equal_nan))
 
 
-def array_equal(a: ArrayLike, b: ArrayLike) -> Array:
+def array_equal(a: ArrayLike, b: ArrayLike, equal_nan: bool = False) -> Array:
+    """Whether ``a`` and ``b`` have one shape and equal elements (NaNs equal with
+    ``equal_nan``); NumPy's ``False`` (``np.bool_``) for different shapes, as JAX.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.array_equal(fnp.asarray([1.0, fnp.nan]), fnp.asarray([1.0, fnp.nan]), equal_nan=True)
+        Array(True, dtype=bool)
+    """
     if get_aval(a).shape != get_aval(b).shape:
-        return False
-    return all_(equal(a, b))
+        return np.bool_(False)
+    eq = equal(a, b)
+    if equal_nan:
+        eq = logical_or(eq, logical_and(isnan(a), isnan(b)))
+    return all_(eq)
 
 
 def nan_to_num(x: ArrayLike, nan: ArrayLike = 0.0, posinf: ArrayLike | None = None,

@@ -19,6 +19,7 @@ from ..typing import Array, ArrayLike
 import numpy as np
 
 from ..core.array import get_aval
+from ..core.inexact import to_complex_dtype, to_inexact_dtype
 import fgrad.numpy._building_blocks as fnp
 from ._indexing import _concrete
 
@@ -137,8 +138,7 @@ def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> 
     """
     u = fnp.atleast_1d(fnp.asarray(u))
     v = fnp.atleast_1d(fnp.asarray(v))
-    dt = np.result_type(get_aval(u).dtype, get_aval(v).dtype)
-    dt = dt if dt.kind in "fc" else np.dtype(np.float64)
+    dt = to_inexact_dtype(np.result_type(get_aval(u).dtype, get_aval(v).dtype))  # JAX: int32 -> float32
     u, v = fnp.astype(u, dt), fnp.astype(v, dt)
     if trim_leading_zeros:
         v = _trim_leading(v, "polydiv")
@@ -174,12 +174,13 @@ def polyder(p: ArrayLike, m: int = 1) -> Array:
     if m < 0:
         raise ValueError("fgrad.numpy.polyder: order of derivative must be positive (see polyint)")
     p = _coeffs(p, "polyder")
+    p = fnp.astype(p, to_inexact_dtype(get_aval(p).dtype))  # JAX: integer coefficients -> float
     for _ in range(m):
         n = get_aval(p).shape[0] - 1
         if n <= 0:
             return fnp.zeros(0, get_aval(p).dtype)
         p = fnp.multiply(
-            p[:-1], fnp.arange(n, 0, -1, dtype=get_aval(p).dtype if get_aval(p).dtype.kind in "fc" else None)
+            p[:-1], fnp.arange(n, 0, -1, dtype=get_aval(p).dtype)
         )
     return p
 
@@ -198,7 +199,7 @@ def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
     if m < 0:
         raise ValueError("fgrad.numpy.polyint: order of integral must be positive (see polyder)")
     p = _coeffs(p, "polyint")
-    dt = np.result_type(get_aval(p).dtype, np.float64)
+    dt = to_inexact_dtype(get_aval(p).dtype)  # JAX: float32 stays float32, int32 -> float32
     p = fnp.astype(p, dt)
     if k is None:
         k = fnp.zeros(m, dt)
@@ -272,7 +273,7 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: ArrayLike | None = None
         raise TypeError("fgrad.numpy.polyfit: expected 1D or 2D array for y")
     if get_aval(x).shape[0] != get_aval(y).shape[0]:
         raise TypeError("fgrad.numpy.polyfit: expected x and y to have same length")
-    dt = np.result_type(get_aval(x).dtype, get_aval(y).dtype, np.float64)
+    dt = to_inexact_dtype(np.result_type(get_aval(x).dtype, get_aval(y).dtype))  # JAX: float32 stays
     x, y = fnp.astype(x, dt), fnp.astype(y, dt)
     n = get_aval(x).shape[0]
     if rcond is None:
@@ -292,7 +293,7 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: ArrayLike | None = None
     c, resids, rank, s = fnp.linalg.lstsq(lhs, rhs, rcond)
     c = fnp.transpose(fnp.divide(fnp.transpose(c), scale))
     if full:
-        return c, resids, rank, s, rcond
+        return c, resids, rank, s, fnp.asarray(np.float64(rcond))  # an Array, as JAX's
     if cov:
         vbase = fnp.divide(fnp.linalg.inv(fnp.matmul(fnp.transpose(lhs), lhs)), fnp.outer(scale, scale))
         if cov == "unscaled":
@@ -330,7 +331,7 @@ def poly(seq_of_zeros: ArrayLike) -> Array:
         z = fnp.reshape(z, (1,))
     else:
         raise ValueError("fgrad.numpy.poly: input must be 1d or non-empty square 2d array.")
-    dt = get_aval(z).dtype if get_aval(z).dtype.kind in "fc" else np.dtype(np.float64)
+    dt = to_inexact_dtype(get_aval(z).dtype)
     a = fnp.ones(1, dt)
     for k in range(get_aval(z).shape[0]):
         a = fnp.convolve(a, fnp.stack([fnp.ones((), dt), fnp.negative(fnp.astype(z[k], dt))]), mode="full")
@@ -352,8 +353,8 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
     p = fnp.atleast_1d(fnp.asarray(p))
     if get_aval(p).ndim != 1:
         raise ValueError("fgrad.numpy.roots: input must be a rank-1 array.")
-    dt = get_aval(p).dtype if get_aval(p).dtype.kind in "fc" else np.dtype(np.float64)
-    cdt = np.result_type(dt, np.complex64)
+    dt = to_inexact_dtype(get_aval(p).dtype)
+    cdt = to_complex_dtype(dt)
     trailing = 0
     if strip_zeros:
         vals = _concrete(p, "roots", "Pass strip_zeros=False to keep the shape static.")

@@ -56,7 +56,8 @@ def _accumulator_dtype(dt: np.dtype) -> np.dtype:
 
 def _reduce(prim_fn, name):
     def f(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-          keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+          keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None,
+          promote_integers: bool = True) -> Array:
         if out is not None:
             raise NotImplementedError(f"fgrad.numpy.{name}: out= is not supported (arrays are immutable)")
         check_arraylike(name, a)
@@ -77,10 +78,15 @@ def _reduce(prim_fn, name):
             # platform int become int64 (uint64 for unsigned) -- also with no axes to reduce
             # (a 0-d array), where the primitive is not even called
             want = np.dtype(dtype) if dtype is not None else _accumulator_dtype(get_aval(a).dtype)
+            if dtype is None and not promote_integers and _dtype_kind(get_aval(a).dtype) in "biu":
+                # JAX's promote_integers=False: integers keep their dtype, bools count in int32
+                want = np.dtype(np.int32) if get_aval(a).dtype == np.bool_ else get_aval(a).dtype
             if get_aval(res).dtype != want:
                 res = convert_element_type(res, want)
         if initial is not None:
             comb = {"sum": add, "max": maximum, "min": minimum, "prod": mul}[name]
+            if get_aval(res).dtype == np.bool_ and isinstance(initial, (bool, int)):
+                initial = bool(initial)  # JAX: max/min of bools with a Python initial stay bool
             res = comb(res, initial)
         return strip_weak(_keep(res, av.shape, axes, keepdims))  # JAX's reductions are strong
 
@@ -96,11 +102,14 @@ prod = _reduce(reduction_ops.reduce_prod, "prod")
 
 
 def _bool_reduce(prim, name):
-    def f(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
+    def f(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, *,
+          where: ArrayLike | None = None) -> Array:
         av = get_aval(a)
         axes = normalize_axes(axis, av.ndim, name)
         if av.dtype != np.bool_:
             a = convert_element_type(a, np.bool_)
+        if where is not None:  # masked-out entries: the identity (True for all, False for any)
+            a = _mask(a, where, name == "all", name)
         res = prim.bind(a, axes=axes) if axes else a
         return strip_weak(_keep(res, av.shape, axes, keepdims))  # JAX's reductions are strong
 
@@ -190,6 +199,9 @@ def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
 def _arg(prim, name):
     def f(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
         av = get_aval(a)
+        if _dtype_kind(av.dtype) == "c":  # JAX compares with lax.gt, which takes no complex numbers
+            raise TypeError(f"fgrad.numpy.{name} does not accept dtype {av.dtype.name}: complex numbers "
+                            "have no order (compare their real parts or absolute values)")
         if axis is None:
             flat = reshape(a, (av.size,))
             res = prim.bind(flat, axis=0, index_dtype=np.dtype(np.int64))
@@ -207,14 +219,43 @@ argmin = _arg(reduction_ops.argmin_p, "argmin")
 
 
 def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None, returned: bool = False,
-            keepdims: bool = False) -> Array:
+            keepdims: bool = False) -> Array | tuple[Array, Array]:
+    """The (weighted) mean along ``axis``; 1-d ``weights`` apply along a single ``axis``;
+    ``returned`` also gives the sum of the weights (broadcast to the average's shape), as
+    ``numpy.average`` and JAX.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.average(fnp.asarray([[1.0, 2.0], [3.0, 4.0]]), axis=1, weights=fnp.asarray([1.0, 3.0]),
+        ...             returned=True)
+        (Array([1.75, 3.75], dtype=float64), Array([4., 4.], dtype=float64))
+    """
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
-        return avg
+        if not returned:
+            return avg
+        n = int(np.prod(get_aval(a).shape if hasattr(a, "shape") else np.shape(a)))
+        count = n / builtins.max(int(np.prod(get_aval(avg).shape)), 1)
+        return avg, add(mul(avg, 0), constant_like(np.asarray(count, get_aval(avg).dtype), avg))
     a, w = promote_args_inexact(a, weights)
-    num = sum(mul(a, w), axis, keepdims=keepdims)
-    den = sum(mul(w, 1.0) if get_aval(a).shape == get_aval(w).shape else w, axis, keepdims=keepdims)
-    return div(num, den)
+    ash, wsh = get_aval(a).shape, get_aval(w).shape
+    if ash != wsh:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if len(wsh) != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        ax = normalize_axis(axis, len(ash), "average")
+        if wsh[0] != ash[ax]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        w = broadcast_in_dim(w, tuple(ash[i] if i == ax else 1 for i in range(len(ash))), (ax,))
+    wsum = sum(mul(w, 1.0) if get_aval(w).shape == ash else w, axis, keepdims=keepdims)
+    avg = div(sum(mul(a, w), axis, keepdims=keepdims), wsum)
+    if not returned:
+        return avg
+    if get_aval(wsum).shape != get_aval(avg).shape:
+        wsum = broadcast_in_dim(wsum, get_aval(avg).shape, tuple(range(get_aval(avg).ndim)))
+    return avg, wsum
 
 
 def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:

@@ -9,6 +9,7 @@ shape and needs a concrete input.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 from ..typing import Array, ArrayLike, Axis, DTypeLike
@@ -18,6 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from ..core.inexact import to_inexact_dtype
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.x64_mode import canonical_dtype
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar
 from ..core.trace import ConcretizationError, ConcretizationTypeError
@@ -30,6 +32,7 @@ import fgrad.numpy._math as fnp_math
 import fgrad.numpy._reductions as fnp_reductions
 from ._creation import asarray, constant_like
 from ._shape import moveaxis, ravel, reshape
+from ..ops.structural import concatenate as _concat
 
 __all__ = [
     "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "nancumsum", "nancumprod",
@@ -97,10 +100,24 @@ def _with_initial(res, axis, initial):
     return shifted
 
 
+def _sum_dtype(dt):
+    """JAX's ``cumulative_sum`` dtype: integers narrower than the default integer widen to it
+    (unsigned to the default unsigned), as ``sum``'s ``promote_integers``; bools count in
+    the default integer (``cumulative_prod`` keeps integer dtypes)."""
+    if _dtype_kind(dt) == "b":
+        return canonical_dtype(np.int64)
+    if _dtype_kind(dt) in "iu":
+        wide = canonical_dtype(np.uint64 if _dtype_kind(dt) == "u" else np.int64)
+        return wide if dt.itemsize < wide.itemsize else dt
+    return None
+
+
 def _cumulative_api(fn, name, initial):
     def f(x: ArrayLike, /, *, axis: int | None = None, dtype: DTypeLike | None = None,
           include_initial: bool = False) -> Array:
         x = _arr(x)
+        if dtype is None and initial == 0:
+            dtype = _sum_dtype(get_aval(x).dtype)
         nd = get_aval(x).ndim
         if axis is None:
             if nd > 1:
@@ -118,7 +135,7 @@ def _cumulative_api(fn, name, initial):
     return f
 
 
-cumulative_sum = _cumulative_api(cumsum, "cumulative_sum", 0)
+cumulative_sum = _cumulative_api(cumsum, "cumulative_sum", 0)  # initial 0: a sum (widens integers)
 cumulative_prod = _cumulative_api(cumprod, "cumulative_prod", 1)
 
 
@@ -192,16 +209,55 @@ def _broadcast(x, shp):
     return x if get_aval(x).shape == tuple(shp) else broadcast_to(x, shp)
 
 
-def partition(a: ArrayLike, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
+def _partition_parts(a, kth, axis, name):
+    """``a`` with ``axis`` moved last, its stable sorting permutation, and ``kth`` normalized
+    (JAX's partitions take one integer ``kth`` and no complex arrays)."""
+    a = _arr(a)
+    if _dtype_kind(get_aval(a).dtype) == "c":
+        raise NotImplementedError(f"jnp.{name} for complex dtype is not implemented.")
+    if axis is None:
+        a, axis = ravel(a), 0
+    arr = moveaxis(a, normalize_axis(axis, get_aval(a).ndim, name), -1)
+    n = get_aval(arr).shape[-1]
+    k = operator.index(kth)
+    k = normalize_axis(k, n, name)
+    return arr, sorting_ops.argsort(arr, -1), k, axis
+
+
+def partition(a: ArrayLike, kth: int, axis: int | None = -1, kind: str = "introselect",
               order: str | None = None) -> Array:
-    """A valid ``numpy.partition`` result: the fully sorted array (every ``kth`` is in place)."""
-    return sort(a, axis)
+    """``numpy.partition`` as JAX arranges it: the ``kth + 1`` smallest values ascending, then
+    the others descending (``lax.top_k`` of each side).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.partition(fnp.asarray([3, 1, 4, 1, 5, 9, 2]), 2)
+        Array([1, 1, 2, 9, 5, 4, 3], dtype=int64)
+    """
+    arr, perm, k, axis = _partition_parts(a, kth, axis, "partition")
+    srt = sorting_ops.take_along_axis(arr, perm, -1)
+    n = get_aval(arr).shape[-1]
+    nd = get_aval(arr).ndim
+    out = _concat([srt[..., :k + 1], sorting_ops.flip_axis(srt[..., k + 1:], nd - 1)], nd - 1) if n else srt
+    return moveaxis(out, -1, axis)
 
 
-def argpartition(a: ArrayLike, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
+def argpartition(a: ArrayLike, kth: int, axis: int | None = -1, kind: str = "introselect",
                  order: str | None = None) -> Array:
-    """A valid ``numpy.argpartition`` result: the sorting permutation."""
-    return argsort(a, axis)
+    """``numpy.argpartition`` as JAX arranges it (int32 indices): the indices of the ``kth + 1``
+    smallest values in sorted order, then the others' in increasing index order.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.argpartition(fnp.asarray([3, 1, 4, 1, 5]), 1)
+        Array([1, 3, 0, 2, 4], dtype=int32)
+    """
+    arr, perm, k, axis = _partition_parts(a, kth, axis, "argpartition")
+    rest = sort(perm[..., k + 1:], -1)
+    out = _concat([perm[..., :k + 1], rest], get_aval(perm).ndim - 1)
+    return moveaxis(convert_element_type(out, np.int32), -1, axis)
 
 
 # ---------------------------------------------------------------------------------------
@@ -211,10 +267,9 @@ _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
 def _quantile_dtype(a_dtype, q, method="linear"):
-    base = to_inexact_dtype(a_dtype)  # JAX's (core.inexact): int8 -> float32
-    if is_python_scalar(q) or method in ("lower", "higher", "nearest"):
-        return base  # NumPy: the discontinuous methods pick elements, so keep their dtype
-    return np.result_type(base, get_aval(q).dtype)
+    """JAX's: ``a``'s inexact dtype (core.inexact: int8 -> float32), whatever ``q``'s dtype
+    (``quantile(float32_array, float64_q)`` is float32)."""
+    return to_inexact_dtype(a_dtype)
 
 
 def _move_reduced_last(a, axis, keepdims):
@@ -465,7 +520,15 @@ def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input
 
 def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: ArrayLike | None = None, *,
                  method: str | None = None) -> Array:
-    """Insertion points of ``v`` into the sorted 1-d ``a`` (int64, no derivative)."""
+    """Insertion points of ``v`` into the sorted 1-d ``a`` (no derivative), int32 as JAX
+    0.10.2 gives them (an index type that holds ``len(a)``: int64 only past 2**31 - 1).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.searchsorted(fnp.asarray([1.0, 2.0, 3.0]), 2.5)
+        Array(2, dtype=int32)
+    """
     if side not in ("left", "right"):
         raise ValueError(f"fgrad.numpy.searchsorted: side must be 'left' or 'right', got {side!r}")
     a = _arr(a)
@@ -473,7 +536,8 @@ def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: ArrayLi
         raise ValueError("fgrad.numpy.searchsorted: a must be 1-d")
     if sorter is not None:
         a = sorting_ops.take_along_axis(a, _arr(sorter), 0)
-    return sorting_ops.searchsorted(a, _arr(v), side=side)
+    idx = sorting_ops.searchsorted(a, _arr(v), side=side)
+    return convert_element_type(idx, np.int32 if get_aval(a).shape[0] <= np.iinfo(np.int32).max else np.int64)
 
 
 def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> Array:
@@ -488,7 +552,8 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> Array:
         if b.size > 1 and b[0] > b[-1]:
             n = b.size
             rev = sorting_ops.flip_axis(bins, 0)
-            return fnp_math.subtract(n, searchsorted(rev, x, side=side))
+            idx = searchsorted(rev, x, side=side)
+            return fnp_math.subtract(constant_like(np.asarray(n, get_aval(idx).dtype), idx), idx)
     return searchsorted(bins, x, side=side)
 
 
@@ -620,30 +685,32 @@ def _nan_to(a, value):
 
 
 def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-           keepdims: bool = False) -> Array:
-    """Sum treating NaN as zero."""
+           keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
+    """Sum treating NaN as zero (``initial`` and ``where`` as `sum`'s)."""
     b, _ = _nan_to(a, 0)
-    return fnp_reductions.sum(b, axis, dtype=dtype, keepdims=keepdims)
+    return fnp_reductions.sum(b, axis, dtype=dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-            keepdims: bool = False) -> Array:
-    """Product treating NaN as one."""
+            keepdims: bool = False, initial: ArrayLike | None = None,
+            where: ArrayLike | None = None) -> Array:
+    """Product treating NaN as one (``initial`` and ``where`` as `prod`'s)."""
     b, _ = _nan_to(a, 1)
-    return fnp_reductions.prod(b, axis, dtype=dtype, keepdims=keepdims)
+    return fnp_reductions.prod(b, axis, dtype=dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 def _nan_ext(fill, red, name):
-    def f(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
+    def f(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+          initial: ArrayLike | None = None, where: ArrayLike | None = None) -> Array:
         b, nan = _nan_to(a, fill)
-        res = red(b, axis, keepdims=keepdims)
-        if nan is None:
+        res = red(b, axis, keepdims=keepdims, initial=initial, where=where)
+        if nan is None or initial is not None:  # with initial an all-NaN slice gives it (JAX)
             return res
         all_nan = fnp_reductions.all(nan, axis, keepdims=keepdims)
         return fnp_math.where(all_nan, np.nan, res)
 
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"``numpy.{name}``: ignores NaNs (an all-NaN slice gives NaN)."
+    f.__doc__ = f"``numpy.{name}``: ignores NaNs (an all-NaN slice gives NaN, or ``initial``)."
     return f
 
 

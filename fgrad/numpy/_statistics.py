@@ -20,6 +20,8 @@ import builtins
 import math
 
 import numpy as np
+from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.narrow_floats import promote_types as _promote_types
 
 from ..core.array import Tracer, get_aval
 from ..core.inexact import to_inexact_dtype
@@ -30,6 +32,11 @@ import fgrad.numpy._building_blocks as fnp
 from ._indexing import _concrete
 
 __all__ = ["cov", "corrcoef", "bincount", "histogram_bin_edges", "histogram", "histogram2d", "histogramdd"]
+
+
+class _StringBinsError(TypeError, NotImplementedError):
+    """String ``bins`` ("auto", ...): JAX raises TypeError (it takes no strings there); this
+    is also the NotImplementedError fgrad raised before."""
 
 
 def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar=True, bias: ArrayLike = False,
@@ -52,6 +59,10 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar=True, bias: ArrayLike =
         raise ValueError(f"fgrad.numpy.cov: m has more than 2 dimensions (shape {get_aval(m).shape})")
     dt = to_inexact_dtype(result_type(m) if y is None else result_type(m, y)) if dtype is None \
         else np.dtype(dtype)
+    if aweights is not None and dtype is None:
+        aw_dt = get_aval(fnp.asarray(aweights)).dtype
+        if _dtype_kind(aw_dt) in "fc":  # float analytic weights promote the result (JAX)
+            dt = _promote_types(dt, aw_dt)
     x = fnp.atleast_2d(fnp.astype(m, dt))
     if not rowvar and get_aval(x).shape[0] != 1:
         x = fnp.transpose(x)
@@ -187,7 +198,7 @@ def histogram_bin_edges(a: ArrayLike, bins: int | ArrayLike = 10, range: Sequenc
         Array([0., 1., 2., 3., 4.], dtype=float64)
     """
     if isinstance(bins, str):
-        raise NotImplementedError(
+        raise _StringBinsError(
             "fgrad.numpy.histogram_bin_edges: string values for bins are not "
             "supported (as in JAX); pass a number of bins or the edges"
         )

@@ -623,13 +623,48 @@ fmax_p = _binary("fmax", np.fmax, kernel={"f": "(({0} > {1} || {1} != {1}) ? {0}
                                           "iub": "({0} > {1} ? {0} : {1})"})
 fmin_p = _binary("fmin", np.fmin, kernel={"f": "(({0} < {1} || {1} != {1}) ? {0} : {1})",
                                           "iub": "({0} < {1} ? {0} : {1})"})
-atan2_p = _binary("atan2", np.arctan2, kernel={"f": "atan2{f}({0}, {1})"})
+
+
+def _atan2_impl(xp, x, y):
+    """``arctan2(x, y)``; complex operands as XLA (and so JAX) extend it:
+    ``-i * log((y + i*x) / sqrt(y**2 + x**2))``, the complex arctangent of ``x / y`` on the
+    branch that real ``arctan2`` picks (NumPy's ufunc takes no complex types)."""
+    if dtype_kind(xp.asarray(x).dtype) == "c" or dtype_kind(xp.asarray(y).dtype) == "c":
+        return -1j * xp.log((y + 1j * x) / xp.sqrt(y * y + x * x))
+    return np.arctan2(x, y) if xp is np else xp.arctan2(x, y)
+
+
+atan2_p = elementwise("atan2", _atan2_impl, {"f": "atan2{f}({0}, {1})"})
+atan2_p.ufunc = None  # not NumPy's ufunc for complex operands: compiled code calls the impl
 rem_p = _binary("rem", np.remainder, kernel={"f": "fg_rem({0}, {1})", "i": "fg_rem_i({0}, {1})",
                                              "u": "fg_rem_u({0}, {1})"})
 fmod_p = _binary("fmod", np.fmod, kernel={"f": "fmod{f}({0}, {1})", "i": "fg_fmod_i({0}, {1})",
                                           "u": "fg_rem_u({0}, {1})"})
 hypot_p = _binary("hypot", np.hypot, kernel={"f": "hypot{f}({0}, {1})"})
-logaddexp_p = _binary("logaddexp", np.logaddexp, kernel={"f": "fg_logaddexp({0}, {1})"})
+
+
+def complex_logaddexp(xp, x, y, base2: bool = False):
+    """``log(exp(x) + exp(y))`` (``log2(2**x + 2**y)`` with ``base2``) of complex operands, as
+    JAX computes it (jax/_src/lax/other.py): ``m + log1p(exp(x + y - 2m))`` with ``m`` the
+    lexicographic maximum, its imaginary part wrapped into ``[-pi, pi)`` (``[-pi/ln 2, pi/ln 2)``
+    in base 2).  NumPy's ufuncs take no complex types."""
+    m = xp.maximum(x, y)  # complex maximum: lexicographic (real part first), as lax.max
+    delta = x + y - 2 * m
+    out = m + (xp.log1p(xp.exp2(delta)) / math.log(2) if base2 else xp.log1p(xp.exp(delta)))
+    a = math.pi / math.log(2) if base2 else math.pi
+    im = xp.fmod(out.imag + a, 2 * a)
+    im = xp.where(im < 0, im + 2 * a, im) - a
+    return (out.real + 1j * im).astype(out.dtype)
+
+
+def _logaddexp_impl(xp, x, y):
+    if dtype_kind(xp.asarray(x).dtype) == "c" or dtype_kind(xp.asarray(y).dtype) == "c":
+        return complex_logaddexp(xp, x, y)
+    return xp.logaddexp(x, y)
+
+
+logaddexp_p = elementwise("logaddexp", _logaddexp_impl, {"f": "fg_logaddexp({0}, {1})"})
+logaddexp_p.ufunc = None  # complex operands: compiled code calls the impl
 floor_divide_p = _binary("floor_divide", np.floor_divide,
                          kernel={"f": "fg_floordiv({0}, {1})", "i": "fg_floordiv_i({0}, {1})",
                                  "u": "fg_floordiv_u({0}, {1})"})
@@ -948,9 +983,10 @@ for _p, _u in ((add_p, np.add), (sub_p, np.subtract), (mul_p, np.multiply), (div
 # a NaN cast to int) as RuntimeWarnings; JAX computes them silently and so does fgrad: every
 # primitive that can hit one runs its implementation with the reports off (`may_warn`; the eager
 # fast paths use `quiet_ufunc`, generated programs switch them off once per call)
-_NEVER_WARN = {abs_p, and_p, asinh_p, atan2_p, cbrt_p, ceil_p, conj_p, eq_p, floor_p, fmax_p, fmin_p,
+# (not max/min/fmax/fmin: ml_dtypes' bfloat16 ufuncs report "invalid value" for a NaN operand)
+_NEVER_WARN = {abs_p, and_p, asinh_p, atan2_p, cbrt_p, ceil_p, conj_p, eq_p, floor_p,
                hypot_p, imag_p, invert_p, isfinite_p, isinf_p, isnan_p, logical_and_p, logical_not_p,
-               logical_or_p, logical_xor_p, max_p, min_p, ne_p, neg_p, or_p, real_p, round_p, select_p,
+               logical_or_p, logical_xor_p, ne_p, neg_p, or_p, real_p, round_p, select_p,
                sign_p, signbit_p, trunc_p, xor_p}
 for _p in list(globals().values()):
     if isinstance(_p, Primitive) and _p.family == "elementwise":

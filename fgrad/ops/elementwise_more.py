@@ -16,15 +16,24 @@ import numpy as np
 
 from ..core.quiet import quiet
 from ..core.rules import defjvp, defjvp_shared
-from .elementwise import elementwise, eq, exp2, mul, select, sub
+from ..core.narrow_floats import dtype_kind
+from .elementwise import complex_logaddexp, elementwise, eq, exp2, mul, select, sub
 
 # CUDA template (fgrad/compile/cuda_codegen.py): NumPy's npy_logaddexp2, branch for branch
 _LOG2E = "1.442695040888963407359924681001892137"
-logaddexp2_p = elementwise("logaddexp2", lambda xp, x, y: xp.logaddexp2(x, y), kernel={"f": (
+
+
+def _logaddexp2_impl(xp, x, y):
+    if dtype_kind(xp.asarray(x).dtype) == "c" or dtype_kind(xp.asarray(y).dtype) == "c":
+        return complex_logaddexp(xp, x, y, base2=True)
+    return xp.logaddexp2(x, y)
+
+
+logaddexp2_p = elementwise("logaddexp2", _logaddexp2_impl, kernel={"f": (
     "(({0} == {1}) ? ({0} + ({T})1) : "
     "(({0} - {1}) > 0 ? ({0} + log1p{f}(exp2{f}({1} - {0})) * ({T})" + _LOG2E + ") : "
     "(({0} - {1}) <= 0 ? ({1} + log1p{f}(exp2{f}({0} - {1})) * ({T})" + _LOG2E + ") : ({0} - {1}))))")})
-logaddexp2_p.ufunc = np.logaddexp2
+logaddexp2_p.ufunc = None  # complex operands: compiled code calls the impl
 
 
 def _finite_or_zero(x):
@@ -42,7 +51,7 @@ defjvp_shared(logaddexp2_p, _logaddexp2_shared,
 # NumPy reports overflow in the intermediate terms; JAX and fgrad compute silently
 logaddexp2_p.may_warn = True
 logaddexp2_p.impl = quiet(logaddexp2_p.impl, 3)
-logaddexp2_p.quiet_ufunc = quiet(np.logaddexp2)
+logaddexp2_p.quiet_ufunc = None
 
 
 def logaddexp2(x, y):

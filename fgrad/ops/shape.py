@@ -105,9 +105,15 @@ def broadcast_to(x: ArrayLike, shape: Shape | Array | np.ndarray) -> Array:
 
 # -- reshape ---------------------------------------------------------------------------
 
+class ReshapeError(TypeError, ValueError):
+    """A reshape to a shape of another size: JAX raises TypeError, NumPy ValueError; this is
+    both, so ``except TypeError`` (code written for JAX) and ``except ValueError`` (for
+    NumPy) catch it."""
+
+
 def _reshape_abstract(x, new_sizes):
     if int(np.prod(new_sizes, dtype=np.int64)) != int(np.prod(x.shape, dtype=np.int64)):
-        raise ValueError(
+        raise ReshapeError(
             f"reshape: cannot reshape array of shape {x.shape} (size {x.size}) into shape "
             f"{new_sizes} (size {int(np.prod(new_sizes, dtype=np.int64))})"
         )
@@ -130,11 +136,11 @@ defbatch(reshape_p, _reshape_batch)
 def _resolve_shape(shp, size, op="reshape"):
     shp = tuple(int(s) for s in shp)
     if shp.count(-1) > 1:
-        raise ValueError(f"{op}: can only specify one unknown dimension (-1), got {shp}")
+        raise ReshapeError(f"{op}: can only specify one unknown dimension (-1), got {shp}")
     if -1 in shp:
         known = int(np.prod([s for s in shp if s != -1], dtype=np.int64))
         if known == 0 or size % known:
-            raise ValueError(f"{op}: cannot reshape array of size {size} into shape {shp}")
+            raise ReshapeError(f"{op}: cannot reshape array of size {size} into shape {shp}")
         shp = tuple(size // known if s == -1 else s for s in shp)
     return shp
 

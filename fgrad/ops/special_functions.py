@@ -111,7 +111,24 @@ def _betainc_impl(xp, a, b, x):
     return out.astype(dt, copy=False)
 
 
+def _complex_impl(fn_name, name):
+    """A function of complex arguments only (``scipy.special``'s complex branch)."""
+    def impl(xp, z):
+        z = z if isinstance(z, xp.ndarray) else xp.asarray(z)
+        if dtype_kind(z.dtype) != "c":
+            raise TypeError(f"{name} takes complex arguments, got {z.dtype}")
+        with np.errstate(all="ignore"):
+            out = getattr(_special_module(xp, name), fn_name)(z)
+        return out.astype(z.dtype, copy=False)
+
+    return impl
+
+
 lgamma_p = _prim("lgamma", _unary_impl("gammaln", "lgamma"))
+# the principal branch of log Gamma of complex z (``scipy.special.loggamma``; for real x
+# that is ``lgamma`` where Gamma > 0) and its derivative, the complex digamma
+loggamma_complex_p = _prim("loggamma_complex", _complex_impl("loggamma", "loggamma_complex"))
+digamma_complex_p = _prim("digamma_complex", _complex_impl("psi", "digamma_complex"))
 digamma_p = _prim("digamma", _unary_impl("psi", "digamma"))
 gamma_p = _prim("gamma", _unary_impl("gamma", "gamma"))
 polygamma_p = _prim("polygamma", _binary_impl(_polygamma_values, "polygamma"))
@@ -338,6 +355,10 @@ def _i1e_deriv(x, y):
 defjvp2(lgamma_p, lambda t, y, x: mul(t, digamma(x)))
 defjvp2(digamma_p, lambda t, y, x: mul(t, polygamma(1.0, x)))
 defjvp2(gamma_p, lambda t, y, x: mul(t, mul(y, digamma(x))))
+defjvp2(loggamma_complex_p, lambda t, y, z: mul(t, digamma_complex_p.bind(z)))
+defjvp(digamma_complex_p, _not_differentiable(
+    "digamma of a complex argument", "its argument (the complex trigamma function)",
+    "differentiate the real-argument functions, or loggamma/gamma of complex z once"))
 defjvp(polygamma_p,
        _not_differentiable("polygamma", "the order n", "n is an integer: hold it constant"),
        lambda t, n, x: mul(t, polygamma(add(n, 1.0), x)))
@@ -382,6 +403,6 @@ __all__ = [
     "lgamma", "digamma", "gamma", "polygamma", "igamma", "igammac", "zeta", "bessel_i0e", "bessel_i1e",
     "ndtri", "log_ndtr", "betainc", "betainc_p", "lgamma_p", "digamma_p", "gamma_p", "polygamma_p",
     "igamma_p", "igammac_p", "igamma_grad_a", "betainc_grad_a", "betainc_grad_b", "igamma_grad_a_p",
-    "betainc_grad_a_p", "betainc_grad_b_p",
+    "betainc_grad_a_p", "betainc_grad_b_p", "loggamma_complex_p", "digamma_complex_p",
     "zeta_p", "bessel_i0e_p", "bessel_i1e_p", "ndtri_p", "log_ndtr_p",
 ]

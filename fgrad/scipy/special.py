@@ -35,6 +35,7 @@ from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.elementwise import logistic as _logistic
 from ..ops.elementwise import promote_args_inexact as _promote_args_inexact
 from ..core.inexact import to_complex_dtype as _to_complex_dtype
+from ..core.x64_mode import canonical_dtype as _canonical_dtype
 from ..transforms.custom import custom_jvp as _custom_jvp
 from ._dtypes import inexact_dtype as _inexact_dtype
 from ..nn._activations import logsumexp as _nn_logsumexp
@@ -104,10 +105,21 @@ polygamma = _elementwise(
     "polygamma(1, 1.0)", "Array(1.64493407, dtype=float64)", params=("n", "x"))
 
 
-gamma = _elementwise(
-    "gamma", _sf.gamma,
-    "The Gamma function.",
-    "gamma(4.0)", "Array(6., dtype=float64, weak_type=True)")
+def gamma(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
+    """The Gamma function; of complex ``z`` ``exp(loggamma(z))`` (as ``jax.scipy.special.gamma``
+    computes complex arguments).
+
+    Example::
+
+        >>> gamma(4.0)
+        Array(6., dtype=float64, weak_type=True)
+        >>> gamma(fnp.asarray([1.0 + 1.0j]))
+        Array([0.49801567-0.15494983j], dtype=complex128)
+    """
+    x = _float(x)
+    if _dtype_kind(x.dtype) == "c":
+        return fnp.exp(_sf.loggamma_complex_p.bind(x))
+    return _sf.gamma(x)
 
 
 def gammasgn(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
@@ -211,10 +223,21 @@ def i1(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     return fnp.exp(fnp.abs(x)) * _sf.bessel_i1e(x)
 
 
-erfcx = _elementwise(
-    "erfcx", _sm.erfcx,
-    "The scaled complementary error function ``exp(x^2) erfc(x)``.",
-    "erfcx(0.0)", "Array(1., dtype=float64, weak_type=True)")
+def erfcx(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
+    """The scaled complementary error function ``exp(x^2) erfc(x)``; of complex ``z`` the
+    Faddeeva function ``wofz(i z)`` (as ``jax.scipy.special.erfcx``).
+
+    Example::
+
+        >>> erfcx(0.0)
+        Array(1., dtype=float64, weak_type=True)
+        >>> erfcx(fnp.asarray([1.0j]))
+        Array([0.36787944-0.60715771j], dtype=complex128)
+    """
+    x = _float(x)
+    if _dtype_kind(x.dtype) == "c":
+        return _si.wofz_p.bind(fnp.multiply(x, 1j))
+    return _sm.erfcx(x)
 j0 = _elementwise(
     "j0", _sm.bessel_j0,
     "The Bessel function of the first kind of order 0.",
@@ -453,17 +476,20 @@ def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = None) -> Inexact[Ar
 
 
 def loggamma(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
-    """``scipy.special.loggamma`` for real ``x``: ``log Gamma(x)`` for ``x > 0``, NaN for
-    ``x <= 0`` (where Gamma is negative or infinite; the complex branch is not supported).
+    """``scipy.special.loggamma``: for real ``x`` ``log Gamma(x)`` where ``x > 0``, NaN for
+    ``x <= 0`` (where Gamma is negative or infinite); for complex ``z`` the principal branch
+    of ``log Gamma(z)`` (analytic off the negative real axis).
 
     Example::
 
         >>> loggamma(fnp.asarray([3.0, -2.5]))
         Array([0.69314718,        nan], dtype=float64)
+        >>> loggamma(fnp.asarray([-1.0 + 2.0j]))
+        Array([-3.37394492-3.47559395j], dtype=complex128)
     """
     x = _float(x)
-    if x.dtype.kind == "c":
-        raise NotImplementedError("fgrad.scipy.special.loggamma: complex input is not supported")
+    if _dtype_kind(x.dtype) == "c":
+        return _sf.loggamma_complex_p.bind(x)
     return fnp.where(x > 0, _sf.lgamma(fnp.where(x > 0, x, 1.0)), np.nan)
 
 
@@ -579,11 +605,21 @@ spence = _elementwise(
     "spence(fnp.asarray([0.0, 1.0]))", "Array([1.64493407, 0.        ], dtype=float64)")
 
 
-owens_t = _elementwise(
-    "owens_t", _si.owens_t_p.bind,
-    "Owen's T function, differentiable in ``h`` and ``a``.",
-    "owens_t(0.5, fnp.asarray([0.5, 1.0]))",
-    "Array([0.0644886 , 0.10667106], dtype=float64)", params=("h", "a"))
+def owens_t(h: ArrayLike, a: ArrayLike) -> Inexact[Array, "..."]:
+    """Owen's T function, differentiable in ``h`` and ``a``.  Real arguments compute in the
+    widest enabled float (float64 with 64-bit types on, float32 off), whatever their own
+    dtype, as ``jax.scipy.special.owens_t`` does (its float64 constants promote them).
+
+    Example::
+
+        >>> owens_t(0.5, fnp.asarray([0.5, 1.0]))
+        Array([0.0644886 , 0.10667106], dtype=float64)
+    """
+    h, a = _floats(h, a)
+    if _dtype_kind(h.dtype) == "f":
+        wide = _canonical_dtype(np.float64)
+        h, a = h.astype(wide), a.astype(wide)
+    return _si.owens_t_p.bind(h, a)
 
 
 hyp1f1 = _elementwise(

@@ -20,6 +20,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...core.x64_mode import canonical_dtype
+
 from ... import numpy as fnp
 from ...transforms.batching import vmap
 from ._util import promote
@@ -69,7 +71,7 @@ def _columns(a, axis):
 def _mode_1d(values):
     ordered = fnp.sort(values)
     _, first, last = _run_bounds(ordered)
-    counts = last - first
+    counts = fnp.astype(last - first, canonical_dtype(np.int64))  # JAX's counts: the default int
     best = fnp.argmax(counts)  # the first maximum among the sorted values: the smallest mode
     return ordered[best], counts[best]
 

@@ -122,8 +122,9 @@ ROWS += [
         grad="zero",
     ),
     _lax("is_finite", np.isfinite, grad="no", specials=True),
-    _lax("real", np.real),
-    _lax("imag", np.imag, grad="zero"),
+    # JAX's lax.real/imag take complex numbers only: the row's real input x enters as x + 2x i
+    _lax("real", lambda x: np.real(x + 2j * x).astype(x.dtype), fn=lambda x: LAX.real(LAX.complex(x, x * 2))),
+    _lax("imag", lambda x: np.imag(x + 2j * x).astype(x.dtype), fn=lambda x: LAX.imag(LAX.complex(x, x * 2))),
     _lax("conj", lambda x: np.conj(x).astype(np.result_type(x.dtype, np.complex64)),  # complex always (JAX)
          grad="skip"),  # real input, complex output: derivatives in tests/test_lax_round10.py
     _lax("complex", lambda x, y: x + 1j * y, 2, grad="skip"),  # complex output: tests/test_lax_more.py

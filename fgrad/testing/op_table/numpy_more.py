@@ -13,6 +13,7 @@ from ..device_numerics import ftz_spacing
 from fgrad.ops import eig as eig_ops
 
 from ._base import (
+    _as_input_dtype,
     F32,
     F64,
     INTS,
@@ -99,7 +100,7 @@ ROWS += [
     OpRow(
         "nanquantile",
         _qfn(fnp.nanquantile),
-        _qfn(np.nanquantile),
+        _as_input_dtype(_qfn(np.nanquantile)),
         shapes=_NAN_SHAPES,
         kwargs=_q_kwargs(1.0),
         make_args=_nan_args,
@@ -526,7 +527,7 @@ ROWS += [
     OpRow(
         "polyint",
         lambda p, m: fnp.polyint(p, m, k=0.5),
-        lambda p, m: np.polyint(p, m, k=[0.5] * m),
+        lambda p, m: np.polyint(p, m, k=[0.5] * m).astype(p.dtype),  # JAX: float32 stays
         shapes=_poly_shapes(1, 1, 6),
         kwargs=lambda s: st.fixed_dictionaries({"m": st.integers(1, 3)}),
         example_shapes=((4,),),
@@ -536,7 +537,7 @@ ROWS += [
     OpRow(
         "polyfit",
         lambda x, y, deg: fnp.polyfit(x, y, deg),
-        lambda x, y, deg: np.polyfit(x, y, deg),
+        lambda x, y, deg: np.polyfit(x, y, deg).astype(np.result_type(x, y)),  # JAX: float32 stays
         args=(Arg(), Arg()),
         shapes=st.tuples(st.integers(4, 7), st.sampled_from([(), (2,)])).map(
             lambda t: ((t[0],), (t[0],) + t[1])

@@ -8,7 +8,8 @@ import numpy as np
 
 import fgrad.numpy as fnp
 
-from ._base import Arg, F32, F64, INTS, OpRow, jax_promoted, one_axis_kwargs, reduction, shapes_of
+from ._base import (Arg, F32, F64, INTS, OpRow, _as_input_dtype, jax_promoted, one_axis_kwargs, reduction,
+                    shapes_of)
 from .reductions import _distinct
 from .structural import _kw
 
@@ -155,7 +156,7 @@ ROWS += [
     OpRow(
         "searchsorted",
         lambda a, v, side: fnp.searchsorted(a, v, side=side),
-        lambda a, v, side: np.searchsorted(a, v, side=side),
+        lambda a, v, side: np.searchsorted(a, v, side=side).astype(np.int32),  # JAX 0.10: int32
         args=(Arg(), Arg()),
         shapes=st.tuples(hnp.array_shapes(min_dims=1, max_dims=1), hnp.array_shapes(max_dims=2)),
         kwargs=_kw(side=st.sampled_from(["left", "right"])),
@@ -167,7 +168,7 @@ ROWS += [
     OpRow(
         "digitize",
         lambda x, bins, right: fnp.digitize(x, bins, right),
-        lambda x, bins, right: np.digitize(x, bins, right),
+        lambda x, bins, right: np.asarray(np.digitize(x, bins, right)).astype(np.int32),  # JAX: int32
         args=(Arg(), Arg()),
         shapes=st.tuples(hnp.array_shapes(max_dims=2), hnp.array_shapes(min_dims=1, max_dims=1)),
         kwargs=_kw(right=st.booleans()),
@@ -257,7 +258,7 @@ ROWS += [
     OpRow(
         "quantile",
         _qfn(fnp.quantile),
-        _qfn(np.quantile),
+        _as_input_dtype(_qfn(np.quantile)),  # JAX: a's dtype whatever q's
         args=(_distinct,),
         kwargs=_q_kwargs(1.0),
         example_kwargs={"q": 0.3, "axis": 1, "keepdims": False, "method": "linear"},
@@ -266,7 +267,7 @@ ROWS += [
     OpRow(
         "percentile",
         _qfn(fnp.percentile),
-        _qfn(np.percentile),
+        _as_input_dtype(_qfn(np.percentile)),
         args=(_distinct,),
         kwargs=_q_kwargs(100.0),
         example_kwargs={"q": 30.0, "axis": None, "keepdims": False, "method": "linear"},
