@@ -60,6 +60,9 @@ TESTED_ELSEWHERE = {
     "diagonal_dot": "tests/test_diagonal_dot.py",
     # the cipher under every key function: known answers, vmap vs a loop, jit, broadcasting
     "threefry2x32": "tests/test_random.py",
+    # complex gamma/loggamma: SciPy's values, JVP by central differences, vmap, jit
+    "loggamma_complex": "tests/test_jax_suite_grids.py",
+    "digamma_complex": "tests/test_jax_suite_grids.py",
     "ref_load": "tests/test_refs.py",
     "ref_store": "tests/test_refs.py",
     # collectives over named vmap/pmap axes: values and derivatives against JAX
