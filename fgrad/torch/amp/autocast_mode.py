@@ -231,7 +231,17 @@ def is_autocast_cpu_enabled() -> bool:
 
 
 def set_autocast_cpu_enabled(enabled: bool) -> None:
-    """Deprecated ``set_autocast_enabled("cpu", enabled)``."""
+    """Deprecated ``set_autocast_enabled("cpu", enabled)``.
+
+    Example::
+
+        >>> import warnings, fgrad.torch as torch
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     set_autocast_cpu_enabled(False)
+        >>> torch.is_autocast_enabled("cpu")
+        False
+    """
     _deprecated("set_autocast_cpu_enabled(enabled)", "set_autocast_enabled('cpu', enabled)")
     set_autocast_enabled("cpu", enabled)
 
@@ -252,19 +262,48 @@ def get_autocast_cpu_dtype() -> D.dtype:
 
 
 def set_autocast_cpu_dtype(dtype: D.dtype) -> None:
-    """Deprecated ``set_autocast_dtype("cpu", dtype)``."""
+    """Deprecated ``set_autocast_dtype("cpu", dtype)``.
+
+    Example::
+
+        >>> import warnings, fgrad.torch as torch
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     set_autocast_cpu_dtype(torch.bfloat16)
+        >>> torch.get_autocast_dtype("cpu")
+        torch.bfloat16
+    """
     _deprecated("set_autocast_cpu_dtype(dtype)", "set_autocast_dtype('cpu', dtype)")
     set_autocast_dtype("cpu", dtype)
 
 
 def get_autocast_gpu_dtype() -> D.dtype:
-    """Deprecated ``get_autocast_dtype("cuda")``."""
+    """Deprecated ``get_autocast_dtype("cuda")``.
+
+    Example::
+
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     get_autocast_gpu_dtype()
+        torch.float16
+    """
     _deprecated("get_autocast_gpu_dtype()", "get_autocast_dtype('cuda')")
     return get_autocast_dtype("cuda")
 
 
 def set_autocast_gpu_dtype(dtype: D.dtype) -> None:
-    """Deprecated ``set_autocast_dtype("cuda", dtype)``."""
+    """Deprecated ``set_autocast_dtype("cuda", dtype)``.
+
+    Example::
+
+        >>> import warnings, fgrad.torch as torch
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     set_autocast_gpu_dtype(torch.float16)
+        >>> torch.get_autocast_dtype("cuda")
+        torch.float16
+    """
     _deprecated("set_autocast_gpu_dtype(dtype)", "set_autocast_dtype('cuda', dtype)")
     set_autocast_dtype("cuda", dtype)
 
@@ -333,7 +372,25 @@ def custom_fwd(fwd: Callable | None = None, *, device_type: str,
 
 def custom_bwd(bwd: Callable | None = None, *, device_type: str) -> Callable:
     """Decorates a custom ``autograd.Function``'s ``backward`` to run in the autocast state its
-    `custom_fwd` forward ran in (see `custom_fwd`'s example)."""
+    `custom_fwd` forward ran in (see `custom_fwd`'s example).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> class Double(torch.autograd.Function):
+        ...     @staticmethod
+        ...     @torch.amp.custom_fwd(device_type="cpu")
+        ...     def forward(ctx, x):
+        ...         return x * 2
+        ...     @staticmethod
+        ...     @torch.amp.custom_bwd(device_type="cpu")
+        ...     def backward(ctx, g):
+        ...         return g * 2
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> Double.apply(x).sum().backward()
+        >>> x.grad
+        tensor([2., 2.])
+    """
     if not isinstance(device_type, str):
         raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
     if bwd is None:
