@@ -36,8 +36,8 @@ import pytest
 import fgrad
 import fgrad.numpy as fnp
 import fgrad.scipy.special as fsp
-from fgrad.core import x64_mode
 from jax_suite_grid_cases import Case, all_cases, compare, outcome, stored_cases
+from test_jax_dtype_sweep import x64  # the 64-bit switch as a context (one place)
 
 _TABLE = json.loads((Path(__file__).parent / "stored" / "jax_suite_grid.json").read_text())
 FAMILIES = ["operators", "bitwise", "overloads", "reducers", "lax", "autodiff", "indexing", "numpy", "fixes"]
@@ -86,16 +86,6 @@ KNOWN_FAKE = [(r"^operators/nextafter/default\[3x4:float32,py:int64\]", ("x64",)
 def _known(case_id: str, mode: str) -> bool:
     entries = KNOWN + (KNOWN_FAKE if FAKE else [])
     return any(mode in modes and re.search(pat, case_id) for pat, modes in entries)
-
-
-@contextlib.contextmanager
-def x64(enabled: bool):
-    before = x64_mode.enabled
-    fgrad.config.update("jax_enable_x64", enabled)
-    try:
-        yield
-    finally:
-        fgrad.config.update("jax_enable_x64", before)
 
 
 def _device_for(case: Case):
