@@ -215,8 +215,9 @@ def test_concatenate_and_stacks_forward():
     same(fnp.concatenate([a, c]), np.concatenate([a, c]))
     same(fnp.concatenate([a, b], axis=-1), np.concatenate([a, b], axis=-1))
     same(fnp.concatenate([a, c[0]], axis=None), np.concatenate([a, c[0]], axis=None))
+    # JAX's promotion (not NumPy's): int64 joined with float32 is float32
     same(fnp.concatenate((a.astype(np.float32), np.arange(4)[None])), np.concatenate(
-        (a.astype(np.float32), np.arange(4)[None])))
+        (a.astype(np.float32), np.arange(4)[None])).astype(np.float32))
     same(fnp.concatenate([np.arange(3), np.arange(2)], dtype=np.float32),
          np.concatenate([np.arange(3), np.arange(2)], dtype=np.float32))
     same(fnp.concat([a, b], axis=1), np.concatenate([a, b], axis=1))

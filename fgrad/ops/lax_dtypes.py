@@ -43,6 +43,8 @@ LAX_ACCEPTS: dict[str, str] = {
     "rem": "iuf", **{n: "biuf" for n in ("lt", "le", "gt", "ge")},
     **{n: "iu" for n in ("shift_left", "shift_right_arithmetic", "shift_right_logical")},
 }
+# where a later operand accepts more than the first: pow's exponent may be an integer
+_LATER_ACCEPTS: dict[str, str] = {"pow": "iufc"}
 _KIND_NAMES = {"b": "bool", "i": "signedinteger", "u": "unsignedinteger", "f": "floating",
                "c": "complexfloating", "F": "floating point (float32, float64)"}
 _WIDE = (np.dtype(np.float32), np.dtype(np.float64))
@@ -60,9 +62,10 @@ def check_lax_dtypes(name: str, *args: Any) -> None:
     kinds = LAX_ACCEPTS.get(name)
     if kinds is None:
         return
-    for a in args:
+    for i, a in enumerate(args):
         if isinstance(a, (bool, int, float, complex)) and not isinstance(a, np.generic):
             continue
+        kinds = LAX_ACCEPTS[name] if i == 0 else _LATER_ACCEPTS.get(name, LAX_ACCEPTS[name])
         try:
             dt = np.dtype(a.dtype) if isinstance(a, (np.ndarray, np.generic)) else get_aval(a).dtype
         except TypeError:

@@ -28,6 +28,7 @@ from functools import partial
 
 import fgrad.numpy as fnp
 from fgrad import lax
+from fgrad.ops.elementwise import pow_ as _pow
 from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import custom_jvp
 
@@ -596,14 +597,14 @@ def pow(x, y):  # noqa: A001 - PyTorch's name
     >>> float(fgrad.grad(pow, argnums=1)(np.float64(0.0), np.float64(-1.0)))
     -inf
     """
-    return lax.pow(x, y)
+    return _pow(x, y)  # the primitive: PyTorch raises integers to integer powers too
 
 
 @pow.defjvp
 def _pow_jvp(primals, tangents):
     (x, y), (dx, dy) = primals, tangents
     out = pow(x, y)
-    _, by_base = jvp(lambda b: lax.pow(b, y), (x,), (dx,))
+    _, by_base = jvp(lambda b: _pow(b, y), (x,), (dx,))
     zero = (x == 0) & (fnp.real(y) >= 0)
     log_x = fnp.log(fnp.where(zero, fnp.ones_like(x), x))
     by_exponent = dy * fnp.where(zero, fnp.zeros_like(out), out * log_x)
