@@ -35,3 +35,19 @@ def scipy_version() -> tuple[int, int]:
         return (0, 0)
     major, minor = scipy.__version__.split(".")[:2]
     return int(major), int(minor)
+
+
+def special_module_for(xp) -> ModuleType | None:
+    """The special-function module for ``xp``'s arrays: ``cupyx.scipy.special`` for CuPy,
+    ``scipy.special`` for NumPy buffers (and the fake device, a NumPy stand-in); None when
+    SciPy is not installed.
+
+    Example::
+
+        >>> import numpy as np
+        >>> special_module_for(np).__name__
+        'scipy.special'
+    """
+    if getattr(xp, "__name__", "") == "cupy":  # pragma: no cover - needs a GPU
+        return importlib.import_module("cupyx.scipy.special")
+    return scipy_module("special")

@@ -32,7 +32,7 @@ import numpy as np
 from ..core.narrow_floats import dtype_kind
 
 from ..backends import backend_of_buffer
-from ._scipy import scipy_module
+from ._scipy import scipy_module, special_module_for
 from .elementwise import exp, mul, neg, unary
 
 _SERIES_CUT = 2.5  # erf from the series below this
@@ -300,10 +300,7 @@ def _erf_inv_impl(y):
     if getattr(y, "dtype", None) == np.float64:
         # SciPy's erfinv (cupyx's on a GPU): closer to correctly rounded than the Newton steps
         # below and ~40x faster; on the host and the fake device the same bits
-        if getattr(xp, "__name__", "") == "cupy":  # pragma: no cover - needs a GPU
-            import cupyx.scipy.special as mod
-        else:
-            mod = scipy_module("special")
+        mod = special_module_for(xp)
         if mod is not None:
             return xp.copysign(mod.erfinv(y), y)  # erf_inv(-0.0) = -0.0
     yd, dt = _float_io(xp, y, "erf_inv")

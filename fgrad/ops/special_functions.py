@@ -27,7 +27,7 @@ from ..core.narrow_floats import dtype_kind
 
 from . import _shape_derivatives as shape_derivatives
 from ..core.rules import defjvp, defjvp2
-from ._scipy import scipy_module
+from ._scipy import special_module_for
 from .elementwise import (
     add, div, elementwise, eq, exp, log, log1p, mul, neg, select, sign, sub,
 )
@@ -35,11 +35,7 @@ from .elementwise import (
 
 def _special_module(xp, name: str):
     """scipy.special for NumPy buffers (and the fake device), cupyx.scipy.special for cupy."""
-    if getattr(xp, "__name__", "") == "cupy":  # pragma: no cover - needs a GPU
-        import cupyx.scipy.special as cupy_special
-
-        return cupy_special
-    special = scipy_module("special")
+    special = special_module_for(xp)
     if special is None:
         raise ModuleNotFoundError(
             f"fgrad's {name} computes its values with scipy.special, which is not installed; "
