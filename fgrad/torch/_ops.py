@@ -1332,15 +1332,14 @@ def _sort_idx(b, d, descending, stable=True):
         return _sort_idx_dev(b, d, descending)
     if not descending:
         return np.argsort(b, axis=d, kind="stable").astype(np.int64)
-    if b.dtype == _bool:
-        return np.argsort(~b, axis=d, kind="stable").astype(np.int64)
     if _dtype_kind(b.dtype) == "f":
         nanm = np.isnan(b)
         if nanm.any():
             key = np.where(nanm, 0, b)
             return np.lexsort((-key, ~nanm), axis=d).astype(np.int64)
         return np.argsort(-b, axis=d, kind="stable").astype(np.int64)
-    return np.argsort(~b, axis=d, kind="stable").astype(np.int64)  # ~b = -b - 1: no overflow
+    # integers: ~b = -b - 1 reverses their order without overflow; bools: logical not
+    return np.argsort(~b, axis=d, kind="stable").astype(np.int64)
 
 
 def _sort_idx_dev(b, d, descending):
@@ -1352,8 +1351,6 @@ def _sort_idx_dev(b, d, descending):
 
     if not descending:
         return asort(b).astype(np.int64)
-    if b.dtype == _bool:
-        return asort(~b).astype(np.int64)
     if _dtype_kind(b.dtype) == "f":
         nanm = xp.isnan(b)
         if bool(nanm.any()):  # NaNs first, then by value descending (np.lexsort((-key, ~nanm)))
@@ -1361,9 +1358,7 @@ def _sort_idx_dev(b, d, descending):
             o2 = asort(xp.take_along_axis(~nanm, o, axis=d))
             return xp.take_along_axis(o, o2, axis=d).astype(np.int64)
         return asort(-b).astype(np.int64)
-    if _dtype_kind(b.dtype) == "u":
-        b = b.astype(np.int64)
-    return asort(-b).astype(np.int64)
+    return asort(~b).astype(np.int64)  # integers and bools, as the host path
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False, *,
@@ -1968,13 +1963,13 @@ def cdist(x1: Tensor, x2: Tensor, p: float | str = 2.0,
     modes = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
     if compute_mode is not None and compute_mode not in modes:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
-    r1, r2 = x1._buf.shape[-2] if x1._buf.ndim > 1 else 1, x2._buf.shape[-2] if x2._buf.ndim > 1 else 1
-    if p == 2 and x1._buf.ndim >= 2 and x2._buf.ndim >= 2 and (
-            compute_mode == modes[1] or (compute_mode in (None, modes[0]) and (r1 > 25 or r2 > 25))):
+    s1, s2 = x1._buf.shape, x2._buf.shape
+    if p == 2 and len(s1) >= 2 and len(s2) >= 2 and (
+            compute_mode == modes[1] or (compute_mode in (None, modes[0]) and (s1[-2] > 25 or s2[-2] > 25))):
         # PyTorch's matrix-product form for many points (its values and gradients)
-        batch = tuple(np.broadcast_shapes(x1._buf.shape[:-2], x2._buf.shape[:-2]))
-        a = x1.expand(*batch, *x1._buf.shape[-2:]) if x1._buf.shape[:-2] != batch else x1
-        b = x2.expand(*batch, *x2._buf.shape[-2:]) if x2._buf.shape[:-2] != batch else x2
+        batch = tuple(np.broadcast_shapes(s1[:-2], s2[:-2]))
+        a = x1.expand(*batch, *s1[-2:]) if s1[:-2] != batch else x1
+        b = x2.expand(*batch, *s2[-2:]) if s2[:-2] != batch else x2
         return apply_op("CdistBackward0", ("cdist_mm",), _conv.euclidean_dist_mm, (a, b))
     d = sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     if p == math.inf:  # PyTorch: each tied coordinate gets the full gradient (no split)

@@ -53,3 +53,13 @@ def test_topk_matches_torch_live():
     want = real.sort(real.tensor(b), descending=True, stable=True)
     got = torch.sort(torch.tensor(b), descending=True, stable=True)
     np.testing.assert_array_equal(np.asarray(got.indices), want.indices.numpy())
+
+
+def test_descending_sort_of_integer_minimum_on_the_device(cuda_device):
+    # the device path negated integers too (int8's -128 first, uint64 wrapped to int64)
+    b = np.array([3, -128, 127, 0, -128, 5], np.int8)
+    got = torch.sort(torch.tensor(b, device="cuda"), descending=True, stable=True)
+    assert got.indices.cpu().tolist() == [2, 5, 0, 3, 1, 4]
+    u = np.array([1, 2**63 + 5, 7], np.uint64)
+    got = torch.sort(torch.tensor(u, device="cuda"), descending=True, stable=True)
+    assert got.indices.cpu().tolist() == [1, 2, 0]
