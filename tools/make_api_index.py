@@ -157,6 +157,7 @@ def _signature(obj) -> str:
     empty = inspect.Parameter.empty  # (names and defaults; the annotations are on the object)
     sig = str(sig.replace(parameters=[p.replace(annotation=empty) for p in sig.parameters.values()],
                           return_annotation=empty))
+    sig = re.sub(r" at 0x[0-9a-f]+>", ">", sig)  # a function default's address: not stable
     return sig if len(sig) <= 90 else sig[:87] + "..."
 
 
