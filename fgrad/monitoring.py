@@ -33,8 +33,6 @@ _scalar: list[Callable[..., None]] = []
 def record_event(event: str, **kwargs: str | int) -> None:
     """Tell every event listener that ``event`` happened (``kwargs``: metadata).
 
-    Example: ``record_event("/app/checkpoint_saved", step=100)``.
-
     Example::
 
         >>> from fgrad import monitoring
@@ -54,8 +52,6 @@ def record_event(event: str, **kwargs: str | int) -> None:
 
 def record_event_duration_secs(event: str, duration: float, **kwargs: str | int) -> None:
     """Tell every duration listener that ``event`` took ``duration`` seconds.
-
-    Example: ``record_event_duration_secs("/app/step", 0.25)``.
 
     Example::
 
@@ -77,8 +73,6 @@ def record_event_duration_secs(event: str, duration: float, **kwargs: str | int)
 def record_event_time_span(event: str, start_time: float, end_time: float, **kwargs: str | int) -> None:
     """Tell every time-span listener that ``event`` ran from ``start_time`` to ``end_time``.
 
-    Example: ``record_event_time_span("/app/epoch", t0, t1, epoch=2)``.
-
     Example::
 
         >>> from fgrad import monitoring
@@ -98,8 +92,6 @@ def record_event_time_span(event: str, start_time: float, end_time: float, **kwa
 
 def record_scalar(event: str, value: float | int, **kwargs: str | int) -> None:
     """Tell every scalar listener the value ``value`` of ``event``.
-
-    Example: ``record_scalar("/app/loss", 0.12, step=10)``.
 
     Example::
 
@@ -121,8 +113,6 @@ def record_scalar(event: str, value: float | int, **kwargs: str | int) -> None:
 def register_event_listener(callback: Callable[..., None]) -> None:
     """Call ``callback(event, **kwargs)`` for every `record_event`.
 
-    Example: ``register_event_listener(lambda event, **kw: print(event))``.
-
     Example::
 
         >>> from fgrad import monitoring
@@ -141,8 +131,6 @@ def register_event_listener(callback: Callable[..., None]) -> None:
 
 def register_event_duration_secs_listener(callback: Callable[..., None]) -> None:
     """Call ``callback(event, duration, **kwargs)`` for every `record_event_duration_secs`.
-
-    Example: ``register_event_duration_secs_listener(lambda e, d, **kw: print(e, d))``.
 
     Example::
 
@@ -163,8 +151,6 @@ def register_event_duration_secs_listener(callback: Callable[..., None]) -> None
 def register_event_time_span_listener(callback: Callable[..., None]) -> None:
     """Call ``callback(event, start, end, **kwargs)`` for every `record_event_time_span`.
 
-    Example: ``register_event_time_span_listener(lambda e, s, t, **kw: print(e, t - s))``.
-
     Example::
 
         >>> from fgrad import monitoring
@@ -183,8 +169,6 @@ def register_event_time_span_listener(callback: Callable[..., None]) -> None:
 
 def register_scalar_listener(callback: Callable[..., None]) -> None:
     """Call ``callback(event, value, **kwargs)`` for every `record_scalar`.
-
-    Example: ``register_scalar_listener(lambda e, v, **kw: print(e, v))``.
 
     Example::
 
@@ -212,8 +196,6 @@ def _unregister(listeners: list, callback: Callable[..., None], what: str) -> No
 def unregister_event_listener(callback: Callable[..., None]) -> None:
     """Remove a listener added by `register_event_listener`.
 
-    Example: ``unregister_event_listener(my_listener)``.
-
     Example::
 
         >>> from fgrad import monitoring
@@ -235,8 +217,6 @@ def unregister_event_listener(callback: Callable[..., None]) -> None:
 
 def unregister_event_duration_listener(callback: Callable[..., None]) -> None:
     """Remove a listener added by `register_event_duration_secs_listener`.
-
-    Example: ``unregister_event_duration_listener(my_listener)``.
 
     Example::
 
@@ -260,8 +240,6 @@ def unregister_event_duration_listener(callback: Callable[..., None]) -> None:
 def unregister_event_time_span_listener(callback: Callable[..., None]) -> None:
     """Remove a listener added by `register_event_time_span_listener`.
 
-    Example: ``unregister_event_time_span_listener(my_listener)``.
-
     Example::
 
         >>> from fgrad import monitoring
@@ -284,8 +262,6 @@ def unregister_event_time_span_listener(callback: Callable[..., None]) -> None:
 def unregister_scalar_listener(callback: Callable[..., None]) -> None:
     """Remove a listener added by `register_scalar_listener`.
 
-    Example: ``unregister_scalar_listener(my_listener)``.
-
     Example::
 
         >>> from fgrad import monitoring
@@ -307,8 +283,6 @@ def unregister_scalar_listener(callback: Callable[..., None]) -> None:
 
 def clear_event_listeners() -> None:
     """Remove every listener of every kind.
-
-    Example: ``clear_event_listeners()``.
 
     Example::
 
