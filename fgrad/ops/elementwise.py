@@ -389,7 +389,21 @@ def _cast_like(x, aval: ShapedArray):
 add_p = elementwise("add", lambda xp, x, y: xp.add(x, y), kernel="({0} + {1})")
 sub_p = elementwise("sub", lambda xp, x, y: xp.subtract(x, y), kernel="({0} - {1})")
 mul_p = elementwise("mul", lambda xp, x, y: xp.multiply(x, y), kernel="({0} * {1})")
-div_p = elementwise("div", lambda xp, x, y: xp.true_divide(x, y), kernel="({0} / {1})")
+_BY_RECIPROCAL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _div_impl(xp, x, y, by_reciprocal=False):
+    """``x / y``; with ``by_reciprocal`` (JAX's face: what XLA computes for a divisor that is
+    broadcast or a compile-time constant, `fgrad.numpy._xla_division`) a float32/float64
+    quotient is ``x * (1 / y)``, the reciprocal rounded to the result's dtype first."""
+    if by_reciprocal:
+        dt = xp.result_type(x, y)
+        if dt in _BY_RECIPROCAL_DTYPES:
+            return xp.multiply(x, xp.true_divide(xp.ones((), dt), xp.asarray(y, dt)), dtype=dt)
+    return xp.true_divide(x, y)
+
+
+div_p = elementwise("div", _div_impl, kernel="({0} / {1})")
 neg_p = elementwise("neg", lambda xp, x: xp.negative(x), kernel={"iuf": "(-{0})"})
 
 
@@ -426,10 +440,10 @@ def _sub_transpose(ct, x, y):
             unbroadcast(neg(ct), y.aval) if is_undefined(y) else None)
 
 
-def _div_transpose(ct, x, y):
+def _div_transpose(ct, x, y, **params):
     if is_undefined(y):
         raise ValueError("div is not linear in its denominator")
-    return unbroadcast(div(ct, y), x.aval), None
+    return unbroadcast(div_p.bind(ct, y, **params), x.aval), None
 
 
 def _ident(t, *primals):
@@ -440,7 +454,8 @@ deflinear(add_p, _add_transpose, partials=(_ident, _ident))
 deflinear(sub_p, _sub_transpose, partials=(_ident, lambda t, x, y: neg(t)))
 defbilinear(mul_p, lambda ct, x, y: unbroadcast(mul(ct, y), x.aval),
             lambda ct, x, y: unbroadcast(mul(x, ct), y.aval))
-defjvp2(div_p, lambda t, out, x, y: div(t, y), lambda t, out, x, y: neg(mul(t, div(out, y))))
+defjvp2(div_p, lambda t, out, x, y, **params: div_p.bind(t, y, **params),
+        lambda t, out, x, y, **params: neg(mul(t, div(out, y))))
 deflinear_in(div_p, _div_transpose)
 deflinear(neg_p, lambda ct, x: (neg(ct),))
 

@@ -836,7 +836,7 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return fnp.mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return _conv.mean(ew.convert_element_type(x, odt), axes, keepdim)
 
     res = apply_op(
         "MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,)
