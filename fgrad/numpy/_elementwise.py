@@ -13,6 +13,8 @@ warnings off).
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..typing import Array, ArrayLike, Shaped
 
 from ..core.array import ArrayImpl
@@ -153,11 +155,33 @@ def _power_int_exponent(generated):
     return power
 
 
+_NDARRAY = np.ndarray
+_RECIPROCAL_FAST = (np.dtype(np.float32), np.dtype(np.float64))
+_multiply = np.multiply
+_py_abs = abs  # (the module's globals get the generated `abs` below)
+
+
 def _divide_as_xla(generated, prim):
     """``divide`` as XLA computes JAX's: a broadcast divisor (or a Python scalar under ``jit``)
     is inverted once and multiplied (`fgrad.numpy._xla_division`)."""
 
+    set_state, ignore, reset_state = switch()
+
     def divide(x: ArrayLike, y: ArrayLike) -> Array:
+        if type(x) is ArrayImpl and type(y) is float and state.trace is EVAL_TRACE and not x._weak:
+            # eager fast path: an array over a Python float (inverted at once, as `_div_impl`;
+            # in float64, the reciprocal's one rounding to float32 is the correctly rounded one)
+            b = x._buf
+            dt = b.dtype
+            if type(b) is _NDARRAY and b.ndim and dt in _RECIPROCAL_FAST and 1e-30 < _py_abs(y) < 1e30:
+                w = new_array(ArrayImpl)
+                w._weak = False
+                token = set_state(ignore)
+                try:
+                    w._buf = _multiply(b, dt.type(1.0 / float(dt.type(y))))
+                finally:
+                    reset_state(token)
+                return w
         if type(x) not in _SEQUENCES and type(y) not in _SEQUENCES and inverts_divisor(x, y):
             if _promotion.checking:
                 _promotion.check_binary("divide", x, y)
