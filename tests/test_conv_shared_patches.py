@@ -1,4 +1,4 @@
-"""Convolution weight gradients on the host (docs/speed-jit-cnn.md):
+"""Convolution weight gradients on the host (docs/speed.md, session 12):
 
 * a weight gradient (few output positions, a long kernel) copies the forward convolution's
   patch matrix (N, C*K, P) and takes one product per input feature, summed
