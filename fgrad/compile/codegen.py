@@ -571,9 +571,9 @@ class Gen:
             return plan
         rows: dict = {}  # (lhs, key) -> the forward convolution that can keep its patches
         for st in self.steps:
-            e = st.eqns[0]
-            if st.kind != "op" or e.prim.name != "conv_general_dilated":
+            if st.kind != "op" or st.eqns[0].prim.name != "conv_general_dilated":
                 continue
+            e = st.eqns[0]
             lhs, rhs = e.invars
             if type(lhs) is Literal or type(rhs) is Literal:
                 continue
