@@ -122,7 +122,9 @@ def _cnn_loss(params, x, onehot):
     h = block(h, *params[1])
     z = h.reshape(h.shape[0], -1) @ params[2]
     logp = z - fnp.log(fnp.sum(fnp.exp(z), axis=1, keepdims=True))
-    return -fnp.sum(logp * onehot) / x.shape[0]
+    # a product, not a division: jit may divide by a Python scalar as XLA does (a reciprocal
+    # times), eager exactly; the test compares the convolutions' results bit for bit
+    return -fnp.sum(logp * onehot) * (1.0 / x.shape[0])
 
 
 def _cnn_inputs(n=6):
@@ -167,7 +169,7 @@ def test_jitted_cnn_gradient_matches_live_jax():
         h = block(h, *params[1])
         z = h.reshape(h.shape[0], -1) @ params[2]
         logp = z - jnp.log(jnp.sum(jnp.exp(z), axis=1, keepdims=True))
-        return -jnp.sum(logp * onehot) / x.shape[0]
+        return -jnp.sum(logp * onehot) * (1.0 / x.shape[0])
 
     with jax.enable_x64(False):
         jg = jax.jit(jax.grad(jloss))(jax.tree_util.tree_map(jnp.asarray, params), jnp.asarray(x),
