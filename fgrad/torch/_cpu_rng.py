@@ -143,13 +143,15 @@ class Engine:
         return (raw % np.uint64(top)).astype(dt)
 
     def permutation(self, n: int) -> np.ndarray:
-        """``randperm(n)``: a forward Fisher-Yates shuffle with ``random() % (n - i)``."""
-        r = list(range(n))  # swaps on a list: a NumPy element access costs ten times more
+        """``randperm(n)``: a forward Fisher-Yates shuffle with ``random() % (n - i)`` (step
+        ``i`` swaps positions ``i`` and ``j[i] = i + random() % (n - i)``), its result
+        computed without running the swaps one by one (`_fisher_yates`)."""
         if n < (1 << 32) // 20:
-            picks = (self.random32(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
-            for i, j in enumerate((picks + np.arange(picks.size)).tolist()):
-                r[i], r[j] = r[j], r[i]
-            return np.array(r, dtype=np.int64)
+            if n < 2:
+                return np.arange(n, dtype=np.int64)
+            picks = (self.random32(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
+            return _fisher_yates(picks)
+        r = list(range(n))
         picks = [int(v) % (i + 1) for i, v in enumerate(self.random64(n))]  # inside-out variant
         for i, z in enumerate(picks):
             r[i] = r[z]
@@ -227,6 +229,55 @@ class Engine:
                             "state": {"key": key.astype(np.uint32), "pos": min(_N + 1 - left, _N)}}
         self.next_double_normal = float(normal_y) if normal_valid else None
         self.next_float_normal = float(fn) if fn_valid else None
+
+
+def _fisher_yates(picks: np.ndarray) -> np.ndarray:
+    """The arrangement of ``0 .. n-1`` after the swaps ``(i, i + picks[i])`` for ``i = 0 ..
+    n-2`` in turn, in O(n log n) array operations instead of ``n`` Python steps.
+
+    Step ``i`` fixes position ``i`` to the value then at position ``j[i]`` and moves the value
+    at ``i`` to ``j[i] >= i``.  So the value at a position ``p >= i`` before step ``i`` is the
+    one the last earlier step ``m`` with ``j[m] == p`` moved there, which is the value at
+    position ``m`` before step ``m`` (or ``p`` itself when no step moved one there).  Call
+    ``moved[k]`` the value at ``k`` before step ``k``: it follows links ``k -> m`` to a root,
+    and the result at ``i`` is ``moved`` of the last earlier step swapping with ``j[i]`` (or
+    ``j[i]``).  Grouping the steps by ``j`` (one sort) gives the links, and pointer jumping
+    (``root = root[root]``, about ``log2`` of the longest chain rounds) gives the roots.
+
+    Example::
+
+        >>> _fisher_yates(np.array([2, 0, 1])).tolist()   # swaps (0, 2), (1, 1), (2, 3)
+        [2, 1, 3, 0]
+    """
+    n = picks.size + 1
+    idx = np.arange(n)
+    j = np.empty(n, np.intp)
+    np.add(picks, idx[:-1], out=j[:-1])
+    j[-1] = n - 1  # the last position is not swapped
+    bits = n.bit_length()
+    key = j << bits
+    key |= idx
+    key.sort()                         # the steps by the position they swap with, then in turn
+    order = key & ((1 << bits) - 1)    # those steps
+    key >>= bits                       # their positions
+    before = np.empty(n, np.intp)      # sorted: the previous step with the same position, or -1
+    before[0] = -1
+    before[1:] = order[:-1]
+    before[1:][key[1:] != key[:-1]] = -1
+    prev = np.empty(n, np.intp)
+    prev[order] = before
+    # link k -> the last step before k that swapped with position k: the last of k's group
+    # (all its steps are <= k), or the one before it when step k itself is (j[k] == k)
+    counts = np.bincount(j, minlength=n)
+    end = np.cumsum(counts)
+    last = end - 1 - (j == idx)
+    root = np.where(last >= end - counts, order[last], idx)
+    while True:
+        nxt = root[root]
+        if np.array_equal(nxt, root):
+            break
+        root = nxt
+    return np.where(prev >= 0, root[prev], j).astype(np.int64, copy=False)
 
 
 # -- arithmetic as PyTorch's compiled kernels do it ------------------------------------------
