@@ -89,6 +89,8 @@ class Engine:
         x = (self.random32(n) & _MASK24).astype(_F32) * _F32(2.0 ** -24)
         if dt == np.float32:
             lo, hi = _F32(low), _F32(high)
+            if lo == 0 and not np.signbit(lo) and hi == 1:  # x * 1 + 0 is x (x >= +0): exact
+                return x
         else:  # float16/bfloat16: float32 arithmetic on bounds rounded to the dtype, then rounded
             lo, hi = _F32(np.asarray(low).astype(dt)), _F32(np.asarray(high).astype(dt))
         return _fma32(x, hi - lo, lo).astype(dt)
@@ -282,9 +284,11 @@ def _fisher_yates(picks: np.ndarray) -> np.ndarray:
 
 # -- arithmetic as PyTorch's compiled kernels do it ------------------------------------------
 
-def _fma32(a, b, c):
-    """Single-precision fused multiply-add (the exact product fits in float64)."""
-    r = np.multiply(a, b, dtype=np.float64)  # widened in the loop: no float64 copies
+def _fma32(a, b, c, scratch=None):
+    """Single-precision fused multiply-add (the exact product fits in float64).  ``scratch``:
+    a float64 array of the result's shape to compute in (a polynomial's steps reuse one
+    rather than each allocating a fresh one)."""
+    r = np.multiply(a, b, dtype=np.float64, out=scratch)  # widened in the loop: no float64 copies
     r += c
     return r.astype(_F32)
 
@@ -336,12 +340,13 @@ def _logf(x: np.ndarray) -> np.ndarray:
     m = m + (m + _F32(1)) * small.astype(_F32)  # m + (m + 1 if small else +0): exact, branch-free
     z = m * m
     y = np.full_like(m, _F32(7.0376836292e-2))
+    w = np.empty(m.shape)
     for p in _LOG_P:
-        y = _fma32(y, m, _F32(p))
+        y = _fma32(y, m, _F32(p), w)
     y = y * m
-    y = _fma32(y, z, e * _F32(-2.12194440e-4))
-    y = _fma32(z, _F32(-0.5), y)
-    return _fma32(e, _F32(0.693359375), m + y)
+    y = _fma32(y, z, e * _F32(-2.12194440e-4), w)
+    y = _fma32(z, _F32(-0.5), y, w)
+    return _fma32(e, _F32(0.693359375), m + y, w)
 
 
 def _sincosf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -352,16 +357,17 @@ def _sincosf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sin_negative = (j & 4) != 0
     cos_negative = (~(j - 2) & 4) != 0
     sin_poly = (j & 2) == 0
-    r = _fma32(y, _F32(-0.78515625), x)
-    r = _fma32(y, _F32(-2.4187564849853515625e-4), r)
-    r = _fma32(y, _F32(-3.77489497744594108e-8), r)
+    w = np.empty(x.shape)
+    r = _fma32(y, _F32(-0.78515625), x, w)
+    r = _fma32(y, _F32(-2.4187564849853515625e-4), r, w)
+    r = _fma32(y, _F32(-3.77489497744594108e-8), r, w)
     z = r * r
-    c = _fma32(_F32(2.443315711809948e-5), z, _F32(-1.388731625493765e-3))
-    c = _fma32(c, z, _F32(4.166664568298827e-2))
-    c = _fma32(c * z, z, -(z * _F32(0.5))) + _F32(1)
-    s = _fma32(_F32(-1.9515295891e-4), z, _F32(8.3321608736e-3))
-    s = _fma32(s, z, _F32(-1.6666654611e-1))
-    s = _fma32(s * z, r, r)
+    c = _fma32(_F32(2.443315711809948e-5), z, _F32(-1.388731625493765e-3), w)
+    c = _fma32(c, z, _F32(4.166664568298827e-2), w)
+    c = _fma32(c * z, z, -(z * _F32(0.5)), w) + _F32(1)
+    s = _fma32(_F32(-1.9515295891e-4), z, _F32(8.3321608736e-3), w)
+    s = _fma32(s, z, _F32(-1.6666654611e-1), w)
+    s = _fma32(s * z, r, r, w)
     # the selections and sign flips on the bits (NumPy's `where` with a random mask is slow)
     take_s = -sin_poly.astype(np.int32)  # all ones where the sine polynomial applies
     sb, cb = s.view(np.int32), c.view(np.int32)
@@ -379,6 +385,10 @@ def _fill16_f32(d: np.ndarray, mean: float, std: float) -> None:
     u2 = blocks[:, 8:]
     radius = np.sqrt(_F32(-2) * _logf(u1))
     sin, cos = _sincosf(_F32(2 * math.pi) * u2)
+    if _F32(std) == 1:  # fma(x, 1, mean) rounds x + mean once: the float32 sum
+        np.add(radius * cos, _F32(mean), out=blocks[:, :8])
+        np.add(radius * sin, _F32(mean), out=blocks[:, 8:])
+        return
     blocks[:, :8] = _fma32(radius * cos, _F32(std), _F32(mean))
     blocks[:, 8:] = _fma32(radius * sin, _F32(std), _F32(mean))
 
