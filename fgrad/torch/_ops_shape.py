@@ -1280,12 +1280,14 @@ def _along_arrays(ishape, dim, idx):
             sh = [1] * nd
             sh[d] = ishape[d]
             arrs.append(np.arange(ishape[d], dtype=np.int64).reshape(sh))
-    return tuple(np.broadcast_to(a, ishape) for a in arrs)
+    return tuple(a if a.shape == ishape else np.broadcast_to(a, ishape) for a in arrs)
 
 
 def _check_index_range(ib, size: int, d: int) -> None:
     """gather/scatter indices must lie in [0, size): PyTorch's RuntimeError otherwise."""
     if ib.size == 0 or type(ib) is not _nd:
+        return
+    if ib.dtype == np.int64 and ib.view(np.uint64).max() < size:  # negatives are huge unsigned
         return
     bad = (ib < 0) | (ib >= size)
     if bad.any():
