@@ -1564,6 +1564,21 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, T
     return return_type("mode")(vals, result_tensor(idx_k if keepdim else idx))
 
 
+# PyTorch's CPU cumulative kernels carry float32 (complex64) running values in double
+# precision (``at::acc_type``), each output rounded once
+_CUM_WIDE = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128)}
+
+
+def _cumulative_wide(op, x, d):
+    """``op`` (cumsum or cumprod) of ``x`` along ``d``, accumulated as PyTorch's CPU kernel."""
+    if not x.ndim:
+        return x
+    wide = _CUM_WIDE.get(np.dtype(x.dtype))
+    if wide is None:
+        return op(x, axis=d)
+    return ew.convert_element_type(op(ew.convert_element_type(x, wide), axis=d), x.dtype)
+
+
 def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
@@ -1571,7 +1586,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor |
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return fnp.cumsum(x, axis=d) if x.ndim else x
+        return _cumulative_wide(fnp.cumsum, x, d)
 
     res = apply_op(
         "CumsumBackward0",
@@ -1589,7 +1604,7 @@ def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor 
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return fnp.cumprod(x, axis=d) if x.ndim else x
+        return _cumulative_wide(fnp.cumprod, x, d)
 
     res = apply_op(
         "CumprodBackward0",

@@ -439,3 +439,26 @@ def test_integer_and_bool_ops():
 )
 def test_more_ops_match_pytorch(code):
     test_printed_results_match_pytorch(code)
+
+
+def test_cumsum_cumprod_accumulate_float32_in_double_as_pytorch():
+    """PyTorch's CPU kernels carry float32 running values in double precision: 1e8 + 1 is
+    kept (it rounds away in float32), so the running sum ends at 2, not 1."""
+    x = ft.tensor([1e8, 1.0, -1e8, 1.0])
+    assert x.cumsum(0).tolist() == [1e8, 1e8, 1.0, 2.0]
+    g = ft.tensor([1.0, -1e8, 1.0, 1e8], requires_grad=True)
+    g.cumsum(0).backward(ft.tensor([1.0, 1e8, 1.0, -1e8]))  # reversed running sums, in double
+    assert g.grad.tolist() == [2.0, 1.0, -1e8, -1e8]  # float32: -1e8 + 1 rounds to -1e8
+    p = ft.tensor([1.72, 1.87, 1.41, 1.59])
+    want = np.cumprod(p.numpy().astype(np.float64)).astype(np.float32)
+    assert not np.array_equal(want, np.cumprod(p.numpy()))  # the two accumulations differ here
+    np.testing.assert_array_equal(p.cumprod(0).numpy(), want)
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((40, 64)).astype(np.float32)
+    c = (rng.standard_normal(500) + 1j * rng.standard_normal(500)).astype(np.complex64)
+    for d in (0, 1):
+        np.testing.assert_array_equal(ft.tensor(a).cumsum(d).numpy(), torch.tensor(a).cumsum(d).numpy())
+        np.testing.assert_array_equal(ft.tensor(1 + a / 64).cumprod(d).numpy(),
+                                      torch.tensor(1 + a / 64).cumprod(d).numpy())
+    np.testing.assert_array_equal(ft.tensor(c).cumsum(0).numpy(), torch.tensor(c).cumsum(0).numpy())
