@@ -1270,7 +1270,9 @@ def _as_t(x):
 
 
 def _along_arrays(ishape, dim, idx):
-    """Index arrays selecting ``[..., idx, ...]`` along ``dim`` for an index of shape ishape."""
+    """Index arrays selecting ``[..., idx, ...]`` along ``dim`` for an index of shape ishape:
+    ``idx`` at ``dim``, and at every other axis ``d`` an ``arange`` shaped to broadcast along
+    it (1 elsewhere; the gather broadcasts the arrays together, as NumPy's indexing)."""
     nd = len(ishape)
     arrs = []
     for d in range(nd):
@@ -1280,7 +1282,7 @@ def _along_arrays(ishape, dim, idx):
             sh = [1] * nd
             sh[d] = ishape[d]
             arrs.append(np.arange(ishape[d], dtype=np.int64).reshape(sh))
-    return tuple(a if a.shape == ishape else np.broadcast_to(a, ishape) for a in arrs)
+    return tuple(arrs)
 
 
 def _check_index_range(ib, size: int, d: int) -> None:
