@@ -139,7 +139,7 @@ def _linear_rows(arrays, axes: tuple):
     return None if lin is None else (lin.reshape(-1), lin.shape)
 
 
-def linear_positions(arrays, axes: tuple, checked: bool = False) -> np.ndarray | None:
+def linear_positions(arrays: tuple | list, axes: tuple, checked: bool = False) -> np.ndarray | None:
     """The row-major linear position in a block of shape ``axes`` of each index tuple of the
     integer ``arrays`` (one per axis, broadcast together): ``sum(a_k * stride_k)``, as
     ``np.ravel_multi_index`` but without its per-element checks (one ``max`` per array
