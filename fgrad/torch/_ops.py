@@ -1572,9 +1572,10 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, T
     return return_type("mode")(vals, result_tensor(idx_k if keepdim else idx))
 
 
-# PyTorch's CPU cumulative kernels carry float32 (complex64) running values in double
-# precision (``at::acc_type``), each output rounded once
-_CUM_WIDE = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128)}
+# PyTorch's CPU cumulative kernels carry running values in ``at::acc_type``, each output
+# rounded once: float32 (complex64) in double precision, float16/bfloat16 in float32
+_CUM_WIDE = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128),
+             **{np.dtype(d): np.dtype(np.float32) for d in _NARROW_FLOATS}}
 
 
 def _cumulative_wide(op, x, d):

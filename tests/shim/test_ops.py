@@ -462,3 +462,15 @@ def test_cumsum_cumprod_accumulate_float32_in_double_as_pytorch():
         np.testing.assert_array_equal(ft.tensor(1 + a / 64).cumprod(d).numpy(),
                                       torch.tensor(1 + a / 64).cumprod(d).numpy())
     np.testing.assert_array_equal(ft.tensor(c).cumsum(0).numpy(), torch.tensor(c).cumsum(0).numpy())
+    for name in ("float16", "bfloat16"):
+        h, th = ft.tensor(a).to(getattr(ft, name)), torch.tensor(a).to(getattr(torch, name))
+        for op in ("cumsum", "cumprod"):
+            got, want = getattr(h, op)(1).float().numpy(), getattr(th, op)(1).float().numpy()
+            np.testing.assert_array_equal(got, want)
+
+
+def test_cumsum_of_16_bit_floats_accumulates_in_float32_as_pytorch():
+    """2048 + 1 rounds back to 2048 in float16 (bfloat16: 256 + 1 to 256); the float32
+    running sum keeps it, so the third value is 2050 (258), not 2048 (256)."""
+    assert ft.tensor([2048.0, 1.0, 1.0]).half().cumsum(0).tolist() == [2048.0, 2048.0, 2050.0]
+    assert ft.tensor([256.0, 1.0, 1.0]).bfloat16().cumsum(0).tolist() == [256.0, 256.0, 258.0]
