@@ -25,6 +25,7 @@ from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as 
 from ..ops import elementwise as ew
 from ..ops import shape as shape_prims
 from ..ops.bits import stop_gradient
+from ..ops.cumulative import cumlogsumexp as _cumlogsumexp
 from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
@@ -1654,7 +1655,21 @@ def cummin(input: Tensor, dim: int) -> tuple[Tensor, Tensor]:
 
 
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:
-    return log(cumsum(exp(input), dim))
+    """``log(cumsum(exp(input), dim))`` without overflow: a running ``logaddexp``, carried in
+    double precision for float32 as PyTorch's CPU kernel (``logcumsumexp([100., 1000.])`` is
+    ``[100., 1000.]``, not ``inf``)."""
+    b = input._buf
+    if _dtype_kind(b.dtype) not in "fc":
+        name = scalar_type_name(b.dtype)
+        raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{name}\'')
+    if _dtype_kind(b.dtype) == "c":  # no complex logaddexp in NumPy: the plain formula
+        return log(cumsum(exp(input), dim))
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+
+    def fn(x):
+        return _cumulative_wide(_cumlogsumexp, x, d)
+
+    return apply_op("LogcumsumexpBackward0", ("logcumsumexp", d), fn, (input,))
 
 
 # ---------------------------------------------------------------------------------------

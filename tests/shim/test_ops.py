@@ -4,6 +4,8 @@ results, broadcasting and shape errors."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -474,3 +476,29 @@ def test_cumsum_of_16_bit_floats_accumulates_in_float32_as_pytorch():
     running sum keeps it, so the third value is 2050 (258), not 2048 (256)."""
     assert ft.tensor([2048.0, 1.0, 1.0]).half().cumsum(0).tolist() == [2048.0, 2048.0, 2050.0]
     assert ft.tensor([256.0, 1.0, 1.0]).bfloat16().cumsum(0).tolist() == [256.0, 256.0, 258.0]
+
+
+def test_logcumsumexp_does_not_overflow_or_underflow():
+    """A running logaddexp (it was ``log(cumsum(exp(x)))``: inf past exp's range, -inf
+    below it)."""
+    assert ft.tensor([100.0, 1000.0]).logcumsumexp(0).tolist() == [100.0, 1000.0]
+    assert ft.tensor([-1000.0, 0.0]).logcumsumexp(0).tolist() == [-1000.0, 0.0]
+    got = ft.tensor([[0.0, 0.0, math.log(2.0)]]).logcumsumexp(1).numpy()
+    np.testing.assert_allclose(got, [[0.0, math.log(2.0), math.log(4.0)]], rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="Long"):
+        ft.tensor([1, 2]).logcumsumexp(0)
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((6, 300)) * 30).astype(np.float32)
+    x[0, :3] = [np.inf, -np.inf, np.nan]
+    for dt in ("float32", "float64", "float16", "bfloat16"):
+        for d in (0, 1):
+            got = ft.tensor(x).to(getattr(ft, dt)).logcumsumexp(d).float().numpy()
+            want = torch.tensor(x).to(getattr(torch, dt)).logcumsumexp(d).float().numpy()
+            np.testing.assert_array_equal(got, want)  # float32: a double running value, as PyTorch
+    y = rng.standard_normal((4, 30)).astype(np.float32)
+    g = rng.standard_normal((4, 30)).astype(np.float32)
+    a, b = ft.tensor(y, requires_grad=True), torch.tensor(y, requires_grad=True)
+    a.logcumsumexp(1).backward(ft.tensor(g))
+    b.logcumsumexp(1).backward(torch.tensor(g))
+    np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-5, atol=1e-5)
