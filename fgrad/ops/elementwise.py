@@ -861,11 +861,18 @@ def host_where(c, x, y):
     random data) mispredicts half the time (~7x slower than arithmetic).  Two same-dtype real
     operands are blended branch-free on their bit patterns instead: ``y ^ ((x ^ y) & m)``
     with ``m`` all ones where ``c``.  Anything else (devices, scalars, mixed dtypes) goes
-    to ``np.where``.
+    to ``np.where``.  A Python float next to a float array is that array's dtype (NumPy's
+    rule for Python scalars), so it is blended as a 0-d array of it.
 
     >>> host_where(np.arange(2048) % 3 == 0, np.ones(2048), np.zeros(2048))[:4].tolist()
     [1.0, 0.0, 0.0, 1.0]
+    >>> host_where(np.arange(2048) % 3 == 0, np.ones(2048, np.float32), 0.5)[:3].tolist()
+    [1.0, 0.5, 0.5]
     """
+    if type(y) is float and type(x) is np.ndarray and x.dtype.kind == "f":
+        y = np.asarray(y, x.dtype)
+    elif type(x) is float and type(y) is np.ndarray and y.dtype.kind == "f":
+        x = np.asarray(x, y.dtype)
     if (type(c) is np.ndarray and c.size >= _BLEND_MIN_SIZE and type(x) is np.ndarray
             and type(y) is np.ndarray and c.dtype == np.bool_ and x.dtype == y.dtype
             and x.dtype.kind in "fiu"):  # the size first: small selects go straight to np.where

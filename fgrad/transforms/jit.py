@@ -96,10 +96,11 @@ def _check_devices(flat, fname):
         p = placement_of(x)
         if p is None:
             continue
-        placed.append((f"argument leaf {i}", get_aval(x).str_short(), p[1]))
+        placed.append((i, x, p[1]))
         devs.add(str(p[1]))
-    if len(devs) > 1:
-        raise mismatch_error(f"jit({fname})", placed)
+    if len(devs) > 1:  # the message's descriptions only now (a call's hot path skips them)
+        raise mismatch_error(f"jit({fname})", [(f"argument leaf {i}", get_aval(x).str_short(), d)
+                                               for i, x, d in placed])
 
 
 def _asarray(x):
