@@ -399,7 +399,14 @@ def _div_impl(xp, x, y, by_reciprocal=False):
     if by_reciprocal:
         dt = xp.result_type(x, y)
         if dt in _BY_RECIPROCAL_DTYPES:
-            return xp.multiply(x, xp.true_divide(xp.ones((), dt), xp.asarray(y, dt)), dtype=dt)
+            if isinstance(y, (int, float, np.integer, np.floating)):
+                # on the host, in float64: rounded once more to float32 by the product, which
+                # is the correctly rounded float32 reciprocal (53 >= 2 * 24 + 2 bits)
+                y = float(np.asarray(y, dt))
+                r = math.copysign(math.inf, y) if y == 0.0 else 1.0 / y
+            else:  # on the divisor's device
+                r = xp.true_divide(1, y if y.dtype == dt else y.astype(dt))
+            return xp.multiply(x, r, dtype=dt)
     return xp.true_divide(x, y)
 
 
