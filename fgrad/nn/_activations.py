@@ -33,6 +33,8 @@ from ..ops._util import normalize_axis as _normalize_axis
 from ..ops.special import erf as _erf
 from ..ops import special as _special
 from ..ops.bits import stop_gradient as _stop_gradient
+from ..ops.linalg import dot_general as _dot_general
+from ..core.quiet import quiet as _quiet
 from ..ops.sorting import slice_axis as _slice_axis
 from ..transforms.custom import custom_jvp as _custom_jvp
 
@@ -228,6 +230,37 @@ def _red_axes(x, axis):
     return _normalize_axes(axis, nd, "reduction")
 
 
+_ROW_SUM_MAX = 1024  # last axes up to this long are summed as a product with ones (`_sum_keep`)
+
+
+def _sum_keep(v, axes: tuple):
+    """``sum(v, axes, keepdims=True)``; a sum over the last axis only, of a float32/float64
+    ``v`` whose rows are at most `_ROW_SUM_MAX` long, as ``v @ ones`` (one BLAS matrix-vector
+    product, vectorised across rows: 4-8 times faster than NumPy's row-by-row reduction for
+    rows of 32-128, the softmax and layer-norm rows of a transformer).  Its summation order is
+    the BLAS kernel's (lane-wise partial sums, as PyTorch's vectorised reductions), not
+    NumPy's pairwise one: the same accuracy, different last bits."""
+    av = _get_aval(v)
+    nd, dt = av.ndim, np.dtype(av.dtype)
+    if (nd >= 1 and tuple(axes) == (nd - 1,) and dt in _ROW_SUM_DTYPES and 1 < av.shape[-1] <= _ROW_SUM_MAX):
+        n = av.shape[-1]
+        s = _quiet_row_dot(v, fnp.ones((n,), dt), (((nd - 1,), (0,)), ((), ())))
+        return fnp.reshape(s, tuple(av.shape[:-1]) + (1,))
+    return fnp.sum(v, axes, keepdims=True)
+
+
+def _mean_keep(v, axes: tuple):
+    """``mean(v, axes, keepdims=True)`` by `_sum_keep`."""
+    av = _get_aval(v)
+    return fnp.divide(_sum_keep(v, axes), float(math.prod(av.shape[a] for a in axes)))
+
+
+_ROW_SUM_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+# eager on the host the product runs at once: silent on inf - inf and overflow, as sums are
+# (`core.quiet`); staged programs run with NumPy's error reports off already
+_quiet_row_dot = _quiet(_dot_general)
+
+
 def _masked(x, where, fill):
     return x if where is None else fnp.where(where, x, fill)
 
@@ -252,7 +285,7 @@ def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
 def _softmax_value(x, axes: tuple):
     x_max = _stop_gradient(fnp.max(x, axes, keepdims=True))
     unnormalized = fnp.exp(fnp.subtract(x, x_max))
-    return fnp.divide(unnormalized, fnp.sum(unnormalized, axes, keepdims=True))
+    return fnp.divide(unnormalized, _sum_keep(unnormalized, axes))
 
 
 _softmax = _custom_jvp(_softmax_value, nondiff_argnums=(1,))
@@ -274,6 +307,8 @@ def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
     ``-inf``."""
     x = _arr(x)
     axes = _red_axes(x, axis)
+    if where is None:
+        return _log_softmax(x, axes)
     # masked entries are replaced before any arithmetic, so their gradient is exactly 0 even
     # where a row is masked out entirely (its -inf - -inf would otherwise send NaN back)
     x_safe = _masked(x, where, -np.inf)
@@ -281,6 +316,25 @@ def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
     shifted = fnp.subtract(x_safe, x_max)
     lse = fnp.log(fnp.sum(_masked(fnp.exp(shifted), where, 0.0), axes, keepdims=True))
     return _masked(fnp.subtract(shifted, lse), where, -np.inf)
+
+
+def _log_softmax_value(x, axes: tuple):
+    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True))
+    shifted = fnp.subtract(x, x_max)
+    return fnp.subtract(shifted, fnp.log(_sum_keep(fnp.exp(shifted), axes)))
+
+
+_log_softmax = _custom_jvp(_log_softmax_value, nondiff_argnums=(1,))
+
+
+@_log_softmax.defjvp
+def _log_softmax_jvp(axes, primals, tangents):
+    """``dy = dx - sum(exp(y) dx)``, from the result alone (as `softmax`'s rule): reverse
+    mode is ``ct - exp(y) sum(ct)``, reading the saved result instead of recomputing the
+    maximum, the shifted inputs' exponentials and their sum (the cross-entropy's backward)."""
+    (x,), (dx,) = primals, tangents
+    y = _log_softmax(x, axes)
+    return y, fnp.subtract(dx, fnp.sum(fnp.multiply(fnp.exp(y), dx), axes, keepdims=True))
 
 
 def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepdims: bool = False,
@@ -358,9 +412,9 @@ def standardize(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1, mean: ArrayLike
 
 
 def _normalize_value(x, axes: tuple, eps: float):
-    mean = fnp.mean(x, axis=axes, keepdims=True)
+    mean = _mean_keep(x, axes)
     xc = fnp.subtract(x, mean)
-    var = fnp.mean(fnp.multiply(xc, xc), axis=axes, keepdims=True)
+    var = _mean_keep(fnp.multiply(xc, xc), axes)
     rstd = _ew.rsqrt_(fnp.add(var, eps))
     return fnp.multiply(xc, rstd), rstd
 
