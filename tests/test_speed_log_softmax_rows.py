@@ -9,6 +9,8 @@ vmap against a loop and jit against eager."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -17,6 +19,7 @@ import fgrad.numpy as fnp
 import fgrad.torch as torch
 from fgrad.nn._activations import _sum_keep
 from fgrad.test_util import check_grads
+from fgrad.torch.nn import functional as F
 
 RNG = np.random.default_rng(11)
 
@@ -175,3 +178,49 @@ def test_row_summed_ops_under_vmap_and_jit():
     np.testing.assert_allclose(fgrad.vmap(fgrad.grad(f))(x), looped, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(fgrad.jit(fgrad.grad(f))(x[0]), looped[0], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(fgrad.jit(f)(x[0]), f(x[0]), rtol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# GELU (erf form): the derivative from the saved cdf and the density
+
+
+def test_gelu_backward_program_reads_cdf_and_density_only():
+    x = torch.randn(64, 32, requires_grad=True)
+    y = F.gelu(x)
+    y.backward(torch.ones_like(y))
+    prog = next(iter(y.grad_fn._prog.variants.values()))
+    prims = [e.prim.name for e in prog.jaxpr.eqns]
+    # x*x, *(-1/2), exp, *(1/sqrt(2 pi)), ct*x, ct*cdf, product, sum: no erf, no chain of scalings
+    assert "erf" not in prims and len(prims) == 8 and prims.count("exp") == 1
+
+
+@pytest.mark.parametrize("name", ["gelu_erf_float32_arithmetic", "gelu_erf"])
+def test_gelu_erf_derivatives(name):
+    from fgrad.nn import _activations as A
+
+    f = getattr(A, name)
+    dt = np.float32 if name.endswith("arithmetic") else np.float64
+    x = np.linspace(-4, 4, 17).astype(dt)
+    y, cdf = f(x)
+    exact_cdf = np.array([0.5 * math.erfc(-v / math.sqrt(2)) for v in x.astype(np.float64)])
+    tol = 1e-6 if dt == np.float32 else 1e-15
+    np.testing.assert_allclose(cdf, exact_cdf, rtol=tol, atol=tol)
+    np.testing.assert_allclose(y, x * np.asarray(cdf), rtol=tol)
+    g = fgrad.vmap(fgrad.grad(lambda v: f(v)[0]))(x)
+    pdf = np.exp(-0.5 * x.astype(np.float64) ** 2) / math.sqrt(2 * math.pi)
+    np.testing.assert_allclose(g, exact_cdf + x * pdf, rtol=10 * tol, atol=10 * tol)
+    if dt == np.float64:
+        check_grads(lambda v: fnp.sum(f(v)[0] * f(v)[1]), (x,), order=2, modes=("fwd", "rev"))
+
+
+def test_gelu_float32_grad_matches_torch_live_and_double_backward():
+    pt = pytest.importorskip("torch")
+    xn = (3 * RNG.standard_normal(4096)).astype(np.float32)
+    x = torch.tensor(xn, requires_grad=True)
+    (g,) = torch.autograd.grad(F.gelu(x).sum(), (x,), create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), (x,))
+    xt = pt.tensor(xn, requires_grad=True)
+    (gt,) = pt.autograd.grad(pt.nn.functional.gelu(xt).sum(), (xt,), create_graph=True)
+    (ht,) = pt.autograd.grad(gt.sum(), (xt,))
+    np.testing.assert_allclose(g.detach().numpy(), gt.detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(h.numpy(), ht.numpy(), rtol=1e-4, atol=1e-5)
