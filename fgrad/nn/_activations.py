@@ -355,7 +355,9 @@ def _softmax_jvp(axes, primals, tangents):
     (x,), (dx,) = primals, tangents
     y = _softmax(x, axes)
     y_dx = fnp.multiply(y, dx)
-    return y, fnp.subtract(y_dx, fnp.multiply(y, fnp.sum(y_dx, axes, keepdims=True)))
+    # the sum negated while it is small (its transpose then negates no full array)
+    neg_sum = fnp.multiply(fnp.sum(y_dx, axes, keepdims=True), -1.0)
+    return y, fnp.add(y_dx, fnp.multiply(y, neg_sum))
 
 
 def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
@@ -391,7 +393,8 @@ def _log_softmax_jvp(axes, primals, tangents):
     maximum, the shifted inputs' exponentials and their sum (the cross-entropy's backward)."""
     (x,), (dx,) = primals, tangents
     y = _log_softmax(x, axes)
-    return y, fnp.subtract(dx, fnp.sum(fnp.multiply(fnp.exp(y), dx), axes, keepdims=True))
+    # the sum negated while it is small (reverse mode: ct - exp(y) sum(ct), no negated full array)
+    return y, fnp.add(dx, fnp.multiply(fnp.sum(fnp.multiply(fnp.exp(y), dx), axes, keepdims=True), -1.0))
 
 
 def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepdims: bool = False,
