@@ -73,6 +73,36 @@ def test_log_softmax_backward_program_reads_the_result():
     y.sum().backward()
     prims = [e.prim.name for e in y.grad_fn._prog.jaxpr.eqns]
     assert "reduce_max" not in prims and "log" not in prims and prims.count("exp") == 1
+    # the row sum of the cotangent is one matrix-vector product (`_spread_last`'s transpose)
+    assert "reduce_sum" not in prims and prims.count("dot_general") == 1
+
+
+def test_softmax_backward_row_sum_is_a_product():
+    x = torch.randn(16, 4, 8, 32, requires_grad=True)
+    y = torch.softmax(x, -1)
+    y.backward(torch.ones_like(y))
+    prims = [e.prim.name for e in y.grad_fn._prog.jaxpr.eqns]
+    assert "reduce_sum" not in prims and prims.count("dot_general") == 1
+    # a row too long for the product: NumPy's reduction, as before
+    x = torch.randn(2, 2000, requires_grad=True)
+    y = torch.softmax(x, -1)
+    y.backward(torch.ones_like(y))
+    prims = [e.prim.name for e in y.grad_fn._prog.jaxpr.eqns]
+    assert "dot_general" not in prims and prims.count("reduce_sum") == 1
+
+
+def test_row_rules_forward_mode_and_hessians():
+    # `_spread_last` is a product in the tangent program: forward mode, and forward over
+    # reverse, through it (float32 rows of 16, the product path)
+    x = RNG.standard_normal((6, 16))
+    x32 = x.astype(np.float32)
+    t = RNG.standard_normal((6, 16)).astype(np.float32)
+    for f in (fgrad.nn.softmax, fgrad.nn.log_softmax,
+              lambda v: fgrad.nn._activations.normalize_with_rstd(v, (1,), 1e-5)[0]):
+        _, jt = fgrad.jvp(f, (x32,), (t,))
+        _, jt64 = fgrad.jvp(f, (x,), (t.astype(np.float64),))
+        np.testing.assert_allclose(jt, jt64, rtol=2e-4, atol=2e-5)
+        check_grads(lambda v: fnp.sum(f(v) ** 2), (x,), order=2, modes=("fwd", "rev"))
 
 
 # torch 2.13: F.cross_entropy(X, T) of float64 X (4, 6), T below; grad of it; and the Hessian

@@ -306,6 +306,20 @@ def _sum_keep(v, axes: tuple):
     return fnp.sum(v, axes, keepdims=True)
 
 
+def _spread_last(s, like, axes: tuple):
+    """``s`` (a keepdims row statistic of ``like`` over ``axes``) broadcast to ``like``'s shape,
+    for a rule's tangent: over a short last axis (`_sum_keep`'s condition) as the product
+    ``s @ ones((1, n))``, whose transpose -- the reduction reverse mode runs -- is `_sum_keep`'s
+    matrix-vector product instead of NumPy's row-by-row ``add.reduce``; otherwise ``s``
+    itself (the elementwise ops broadcast it)."""
+    av = _get_aval(like)
+    nd, dt = av.ndim, np.dtype(av.dtype)
+    if (nd >= 1 and tuple(axes) == (nd - 1,) and dt in _ROW_SUM_DTYPES and 1 < av.shape[-1] <= _ROW_SUM_MAX
+            and np.dtype(_get_aval(s).dtype) == dt):
+        return _quiet_row_dot(s, fnp.ones((1, av.shape[-1]), dt), (((nd - 1,), (0,)), ((), ())))
+    return s
+
+
 def _mean_keep(v, axes: tuple):
     """``mean(v, axes, keepdims=True)`` by `_sum_keep`."""
     av = _get_aval(v)
@@ -356,7 +370,7 @@ def _softmax_jvp(axes, primals, tangents):
     y = _softmax(x, axes)
     y_dx = fnp.multiply(y, dx)
     # the sum negated while it is small (its transpose then negates no full array)
-    neg_sum = fnp.multiply(fnp.sum(y_dx, axes, keepdims=True), -1.0)
+    neg_sum = _spread_last(fnp.multiply(fnp.sum(y_dx, axes, keepdims=True), -1.0), y, axes)
     return y, fnp.add(y_dx, fnp.multiply(y, neg_sum))
 
 
@@ -394,7 +408,8 @@ def _log_softmax_jvp(axes, primals, tangents):
     (x,), (dx,) = primals, tangents
     y = _log_softmax(x, axes)
     # the sum negated while it is small (reverse mode: ct - exp(y) sum(ct), no negated full array)
-    return y, fnp.add(dx, fnp.multiply(fnp.sum(fnp.multiply(fnp.exp(y), dx), axes, keepdims=True), -1.0))
+    neg_sum = fnp.multiply(fnp.sum(fnp.multiply(fnp.exp(y), dx), axes, keepdims=True), -1.0)
+    return y, fnp.add(dx, _spread_last(neg_sum, y, axes))
 
 
 def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepdims: bool = False,
@@ -502,7 +517,8 @@ def _normalize_jvp(axes, eps, primals, tangents):
     # the two means negated while they are small (their transposes then negate no full array)
     neg_mean_dx = fnp.multiply(fnp.mean(dx, axis=axes, keepdims=True), -1.0)
     neg_mean_y_dx = fnp.multiply(fnp.mean(fnp.multiply(y, dx), axis=axes, keepdims=True), -1.0)
-    dy = fnp.multiply(rstd, fnp.add(fnp.add(dx, neg_mean_dx), fnp.multiply(y, neg_mean_y_dx)))
+    dy = fnp.multiply(rstd, fnp.add(fnp.add(dx, _spread_last(neg_mean_dx, y, axes)),
+                                    fnp.multiply(y, _spread_last(neg_mean_y_dx, y, axes))))
     # d rstd = -rstd^3 mean((x - mean) dx) = -rstd^2 mean(y dx)
     return (y, rstd), (dy, fnp.multiply(fnp.multiply(rstd, rstd), neg_mean_y_dx))
 
