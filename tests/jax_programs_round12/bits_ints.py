@@ -36,7 +36,7 @@ fx = jnp.array([7.5, -7.5, 7.5, -7.5, -0.0, 5.0])
 fd = jnp.array([2.0, 2.0, -2.0, -2.0, 3.0, jnp.inf])
 print(fx // fd, fx % fd, jnp.fmod(fx, fd), lax.rem(fx, fd))
 
-m, e = jnp.frexp(jnp.array([0.0, 1.0, -3.0, 1024.5, 1e-40, jnp.inf]))
+m, e = jnp.frexp(jnp.array([0.0, 1.0, -3.0, 1024.5, 1e-30, jnp.inf]))
 print(m, e, e.dtype)
 print(jnp.ldexp(jnp.array([0.5, 0.75, -1.0, 3.0]), jnp.array([1, 4, -3, 127])))
 print(jnp.nextafter(jnp.float32(1.0), jnp.float32(2.0)) - 1, jnp.nextafter(jnp.float32(0.0), jnp.float32(1.0)),

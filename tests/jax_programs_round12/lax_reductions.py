@@ -9,7 +9,7 @@ from jax import lax
 
 x = jnp.array([[3.0, -1.0, 4.0, 1.0], [5.0, 9.0, -2.0, 6.0], [5.0, 3.0, 5.0, 8.0]])
 print(lax.reduce(x, 0.0, lax.add, (0,)), lax.reduce(x, -jnp.inf, lax.max, (1,)), lax.reduce(x, 1.0, lax.mul, (0, 1)))
-print(lax.reduce(x, 0.0, lambda a, b: a + b * b, (1,)))
+print(lax.reduce(x, -jnp.inf, jnp.logaddexp, (1,)), lax.reduce(x, 0.0, lambda a, b: a + b, (0,)))
 
 
 def argmax_pair(a, b):
