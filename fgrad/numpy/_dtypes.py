@@ -127,7 +127,7 @@ def issubdtype(arg1: Any, arg2: Any) -> bool:
         is_ml = False
     if is_ml:  # bfloat16 and the float8 types: floating, as in JAX
         if isinstance(arg2, type) and issubclass(arg2, np.generic):
-            return arg2 in (np.floating, np.inexact, np.number, np.generic) or np.dtype(arg2) == dt1
+            return arg2 in (np.floating, np.inexact, np.number, np.generic) or arg2 == dt1.type
         return np.dtype(arg2) == dt1
     return bool(np.issubdtype(arg1, arg2))
 
